@@ -1,0 +1,375 @@
+"""REST API conventions shared by every app: error handling, scoping, and the core endpoints.
+
+Serializers only parse; services validate and write. Django `ValidationError` from a service
+becomes a 400 naming the field, `PermissionDenied` a 403 with its reason; objects outside the
+user's scope are not in the queryset, so they answer 404.
+"""
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, serializers, viewsets
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.fields import get_error_detail
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from . import services
+from .access import access_for
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(detail=get_error_detail(exc))
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(detail=str(exc) or None)
+    elif isinstance(exc, IntegrityError):
+        exc = exceptions.ValidationError({"non_field_errors": [f"Refused by the database: {exc}"]})
+    return drf_exception_handler(exc, context)
+
+
+ERROR_RESPONSES = {
+    400: OpenApiResponse(description="Bad input: the message names the field and the rule."),
+    403: OpenApiResponse(description="Your role may not do this here."),
+    404: OpenApiResponse(description="Not found in the sites you may see."),
+}
+
+
+class ScopedViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Read access scoped by `scope(access)`; writes go through `create_object`/`update_object`."""
+
+    output_serializer_class: type[serializers.Serializer]
+    input_serializer_class: type[serializers.Serializer] | None = None
+
+    @property
+    def access(self):
+        return access_for(self.request.user)
+
+    def scope(self, access):
+        raise NotImplementedError
+
+    def get_queryset(self):
+        return self.scope(self.access)
+
+    def get_serializer_class(self):
+        if self.action in {"create", "update", "partial_update"} and self.input_serializer_class:
+            return self.input_serializer_class
+        return self.output_serializer_class
+
+    def write(self, request, instance=None, partial=False, status=201):
+        serializer = self.get_serializer(instance, data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        if instance is None:
+            obj = self.create_object(serializer.validated_data)
+        else:
+            obj = self.update_object(instance, serializer.validated_data)
+        return Response(self.output_serializer_class(obj, context=self.get_serializer_context()).data, status=status)
+
+
+class WritableScopedViewSet(ScopedViewSet):
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def update(self, request, *args, **kwargs):
+        return self.write(request, self.get_object(), partial=kwargs.get("partial", False), status=200)
+
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, partial=True, **kwargs)
+
+
+class ScopedSiteField(serializers.PrimaryKeyRelatedField):
+    """A site id the requesting user may see; any other id is 'does not exist'."""
+
+    def get_queryset(self):
+        return access_for(self.context["request"].user).sites()
+
+
+class ScopedEmployeeField(serializers.PrimaryKeyRelatedField):
+    def get_queryset(self):
+        return Employee.objects.filter(organization_id=access_for(self.context["request"].user).organization_id)
+
+
+class InputSerializer(serializers.ModelSerializer):
+    """Parses only: business and uniqueness rules run once, in the service."""
+
+    def get_validators(self):
+        return []
+
+
+# --- Sites ------------------------------------------------------------------------------
+
+
+class SiteSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Site
+        fields = ["id", "organization", "name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+        read_only_fields = ["organization"]
+
+
+class SiteInputSerializer(InputSerializer):
+    class Meta(SiteSerializer.Meta):
+        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+        read_only_fields = []
+
+
+@extend_schema_view(create=extend_schema(responses={201: SiteSerializer, **ERROR_RESPONSES}),
+                    update=extend_schema(responses={200: SiteSerializer, **ERROR_RESPONSES}),
+                    partial_update=extend_schema(responses={200: SiteSerializer, **ERROR_RESPONSES}))
+class SiteViewSet(WritableScopedViewSet):
+    output_serializer_class = SiteSerializer
+    input_serializer_class = SiteInputSerializer
+    filterset_fields = ["jurisdiction", "active"]
+
+    def scope(self, access):
+        return access.sites().order_by("name")
+
+    def create_object(self, data):
+        return services.create_site(acting_user=self.request.user, organization=self.access.employee_org(), **data)
+
+    def update_object(self, site, data):
+        return services.update_site(acting_user=self.request.user, site=site, **data)
+
+
+# --- Tables -----------------------------------------------------------------------------
+
+
+class TableSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Table
+        fields = [
+            "id", "site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active",
+            "decks", "dealer_hits_soft_17", "insurance_allowed", "even_money_offered", "tip_betting_allowed",
+            "double_down",
+        ]
+
+
+class TableInputSerializer(InputSerializer):
+    site = ScopedSiteField()
+
+    class Meta(TableSerializer.Meta):
+        fields = [f for f in TableSerializer.Meta.fields if f != "id"]
+
+
+class TableFilter(filters.FilterSet):
+    class Meta:
+        model = Table
+        fields = ["site", "game", "active", "location"]
+
+
+@extend_schema_view(create=extend_schema(responses={201: TableSerializer, **ERROR_RESPONSES}),
+                    update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}),
+                    partial_update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}))
+class TableViewSet(WritableScopedViewSet):
+    output_serializer_class = TableSerializer
+    input_serializer_class = TableInputSerializer
+    filterset_class = TableFilter
+
+    def scope(self, access):
+        return Table.objects.filter(site__in=access.sites()).select_related("site").order_by("site__name", "number")
+
+    def create_object(self, data):
+        return services.create_table(acting_user=self.request.user, **data)
+
+    def update_object(self, table, data):
+        return services.update_table(acting_user=self.request.user, table=table, **data)
+
+
+# --- Chip denominations -----------------------------------------------------------------
+
+
+class ChipDenominationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ChipDenomination
+        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "active"]
+        read_only_fields = ["organization"]
+
+
+class ChipDenominationInputSerializer(InputSerializer):
+    primary_colour = serializers.CharField(required=False, max_length=40)
+    edge_spots = serializers.CharField(required=False, max_length=80)
+
+    class Meta(ChipDenominationSerializer.Meta):
+        fields = ["value_cents", "primary_colour", "edge_spots", "active"]
+        read_only_fields = []
+
+
+class SiteOrganizationFilter(filters.FilterSet):
+    """`?site=<id>`: rows of that site's organization (404-equivalent: empty when not visible)."""
+
+    site = filters.NumberFilter(method="filter_site")
+
+    def filter_site(self, queryset, name, value):
+        site = access_for(self.request.user).sites().filter(pk=value).first()
+        return queryset.filter(organization_id=site.organization_id) if site else queryset.none()
+
+
+class ChipDenominationFilter(SiteOrganizationFilter):
+    class Meta:
+        model = ChipDenomination
+        fields = ["site", "active"]
+
+
+@extend_schema_view(create=extend_schema(responses={201: ChipDenominationSerializer, **ERROR_RESPONSES}),
+                    update=extend_schema(responses={200: ChipDenominationSerializer, **ERROR_RESPONSES}),
+                    partial_update=extend_schema(responses={200: ChipDenominationSerializer, **ERROR_RESPONSES}))
+class ChipDenominationViewSet(WritableScopedViewSet):
+    output_serializer_class = ChipDenominationSerializer
+    input_serializer_class = ChipDenominationInputSerializer
+    filterset_class = ChipDenominationFilter
+
+    def scope(self, access):
+        return ChipDenomination.objects.filter(organization_id=access.organization_id).order_by("value_cents")
+
+    def create_object(self, data):
+        return services.create_chip_denomination(
+            acting_user=self.request.user, organization=self.access.employee_org(), **data
+        )
+
+    def update_object(self, chip, data):
+        return services.update_chip_denomination(acting_user=self.request.user, chip=chip, **data)
+
+
+# --- Employees, roles and relations -------------------------------------------------------
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Membership
+        fields = ["id", "employee", "site", "role"]
+
+
+class EmployeeSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+    first_name = serializers.CharField(source="user.first_name", read_only=True)
+    last_name = serializers.CharField(source="user.last_name", read_only=True)
+    memberships = MembershipSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Employee
+        fields = [
+            "id", "organization", "username", "first_name", "last_name", "initials", "employment_type",
+            "supervisor", "independent_contractor", "active", "memberships",
+        ]
+        read_only_fields = fields
+
+
+class EmployeeInputSerializer(InputSerializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    first_name = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    last_name = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    supervisor = ScopedEmployeeField(required=False, allow_null=True)
+
+    class Meta:
+        model = Employee
+        fields = ["username", "password", "first_name", "last_name", "initials", "employment_type",
+                  "supervisor", "independent_contractor", "active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance is not None:  # the login name and password are not changed here
+            self.fields.pop("username")
+            self.fields.pop("password")
+
+
+class EmployeeFilter(filters.FilterSet):
+    site = filters.NumberFilter(field_name="memberships__site", distinct=True)
+
+    class Meta:
+        model = Employee
+        fields = ["site", "employment_type", "active"]
+
+
+@extend_schema_view(create=extend_schema(responses={201: EmployeeSerializer, **ERROR_RESPONSES}),
+                    update=extend_schema(responses={200: EmployeeSerializer, **ERROR_RESPONSES}),
+                    partial_update=extend_schema(responses={200: EmployeeSerializer, **ERROR_RESPONSES}))
+class EmployeeViewSet(WritableScopedViewSet):
+    output_serializer_class = EmployeeSerializer
+    input_serializer_class = EmployeeInputSerializer
+    filterset_class = EmployeeFilter
+
+    def scope(self, access):
+        return visible_employees(access).select_related("user").prefetch_related("memberships")
+
+    def create_object(self, data):
+        return services.create_employee(acting_user=self.request.user, organization=self.access.employee_org(), **data)
+
+    def update_object(self, employee, data):
+        return services.update_employee(acting_user=self.request.user, employee=employee, **data)
+
+
+def visible_employees(access):
+    """Everyone in the organization for org-wide roles; otherwise people at one's own sites."""
+    qs = Employee.objects.filter(organization_id=access.organization_id)
+    if access.employee is None:
+        return qs.none()
+    if access.org_roles:
+        return qs
+    return qs.filter(memberships__site__in=list(access.site_roles)).distinct() | qs.filter(pk=access.employee.pk)
+
+
+class MembershipInputSerializer(InputSerializer):
+    employee = ScopedEmployeeField()
+    site = ScopedSiteField(required=False, allow_null=True)
+
+    class Meta:
+        model = Membership
+        fields = ["employee", "site", "role"]
+
+
+class MembershipViewSet(ScopedViewSet, mixins.CreateModelMixin, mixins.DestroyModelMixin):
+    output_serializer_class = MembershipSerializer
+    input_serializer_class = MembershipInputSerializer
+    filterset_fields = ["employee", "site", "role"]
+
+    def scope(self, access):
+        return Membership.objects.filter(employee__in=visible_employees(access)).order_by("employee_id", "role")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.add_membership(acting_user=self.request.user, **data)
+
+    def perform_destroy(self, instance):
+        services.remove_membership(acting_user=self.request.user, membership=instance)
+
+
+class RelationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = EmployeeRelation
+        fields = ["id", "employee", "relative", "kind"]
+
+
+class RelationInputSerializer(InputSerializer):
+    employee = ScopedEmployeeField()
+    relative = ScopedEmployeeField()
+
+    class Meta:
+        model = EmployeeRelation
+        fields = ["employee", "relative", "kind"]
+
+
+class RelationViewSet(ScopedViewSet, mixins.CreateModelMixin, mixins.DestroyModelMixin):
+    output_serializer_class = RelationSerializer
+    input_serializer_class = RelationInputSerializer
+    filterset_fields = ["employee", "kind"]
+
+    def scope(self, access):
+        return EmployeeRelation.objects.filter(employee__in=visible_employees(access)).order_by("id")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.add_relation(acting_user=self.request.user, **data)
+
+    def perform_destroy(self, instance):
+        services.remove_relation(acting_user=self.request.user, relation=instance)
+
+
+class TokenView(ObtainAuthToken):
+    """POST username and password, get `{"token": ...}`; then send `Authorization: Token <t>`."""

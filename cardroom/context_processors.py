@@ -1,0 +1,18 @@
+from .access import access_for
+from .models import Role
+from .navigation import menu_for
+
+
+def navigation(request):
+    if not getattr(request, "user", None) or not request.user.is_authenticated:
+        return {}
+    access = access_for(request.user)
+    site = getattr(request, "site", None)
+    roles = access.roles_at(site.pk if site else None)
+    return {
+        "access": access,
+        "current_site": site,
+        "visible_sites": getattr(request, "visible_sites", []),
+        "current_roles": [Role(r).label for r in sorted(roles)],
+        "menu": menu_for(roles),
+    }

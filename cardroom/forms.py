@@ -1,0 +1,130 @@
+"""Browser forms parse input; the model and the services hold the rules."""
+
+from django import forms
+
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
+from .money import cents_to_decimal, decimal_to_cents
+
+
+class CentsField(forms.CharField):
+    """Dollars in the browser (`5` or `5.00`), integer cents in the model."""
+
+    def prepare_value(self, value):
+        if isinstance(value, int):
+            return f"{cents_to_decimal(value):.2f}"
+        return value
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        try:
+            return decimal_to_cents(value)
+        except ValueError as exc:
+            raise forms.ValidationError(f"Enter an amount in dollars and cents ({exc}).") from exc
+
+
+class BootstrapMixin:
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            widget = field.widget
+            css = "form-check-input" if isinstance(widget, forms.CheckboxInput) else (
+                "form-select" if isinstance(widget, forms.Select) else "form-control"
+            )
+            widget.attrs.setdefault("class", css)
+
+
+class SiteForm(BootstrapMixin, forms.ModelForm):
+    class Meta:
+        model = Site
+        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+
+
+class TableForm(BootstrapMixin, forms.ModelForm):
+    min_wager_cents = CentsField(label="Minimum wager ($)")
+    max_wager_cents = CentsField(label="Maximum wager ($)")
+
+    class Meta:
+        model = Table
+        fields = [
+            "site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active", "decks",
+            "dealer_hits_soft_17", "insurance_allowed", "even_money_offered", "tip_betting_allowed", "double_down",
+        ]
+
+    def __init__(self, *args, sites=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["site"].queryset = sites
+        if self.instance.pk:
+            self.fields["site"].disabled = True
+
+
+class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
+    value_cents = CentsField(label="Value ($)")
+    primary_colour = forms.CharField(required=False, help_text="Blank: the ND 99-01.3-08-03(3) colour.")
+    edge_spots = forms.CharField(required=False, help_text="Blank: the ND 99-01.3-08-03(3) edge spots.")
+
+    class Meta:
+        model = ChipDenomination
+        fields = ["value_cents", "primary_colour", "edge_spots", "active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["value_cents"].disabled = True
+
+    def _post_clean(self):
+        # Colours are filled in by the service; validate the rest here.
+        from .rules import CHIP_SPECS
+
+        spec = CHIP_SPECS.get(self.cleaned_data.get("value_cents"))
+        for name in ("primary_colour", "edge_spots"):
+            if not self.cleaned_data.get(name) and spec is not None:
+                self.cleaned_data[name] = getattr(spec, name)
+        super()._post_clean()
+
+
+class EmployeeForm(BootstrapMixin, forms.ModelForm):
+    username = forms.CharField(max_length=150, label="Login name")
+    password = forms.CharField(widget=forms.PasswordInput, label="Initial password")
+    first_name = forms.CharField(max_length=150, required=False)
+    last_name = forms.CharField(max_length=150, required=False)
+
+    class Meta:
+        model = Employee
+        fields = ["initials", "employment_type", "supervisor", "independent_contractor", "active"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["supervisor"].queryset = Employee.objects.filter(
+            organization_id=self.instance.organization_id
+        ).select_related("user")
+        if self.instance.pk:
+            del self.fields["username"], self.fields["password"]
+            self.fields["first_name"].initial = self.instance.user.first_name
+            self.fields["last_name"].initial = self.instance.user.last_name
+            self.fields["supervisor"].queryset = self.fields["supervisor"].queryset.exclude(pk=self.instance.pk)
+        self.order_fields(["username", "password", "first_name", "last_name"])
+
+
+class MembershipForm(BootstrapMixin, forms.ModelForm):
+    class Meta:
+        model = Membership
+        fields = ["role", "site"]
+
+    def __init__(self, *args, sites=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["site"].queryset = sites
+        self.fields["site"].empty_label = "All sites (gaming manager or auditor only)"
+
+
+class RelationForm(BootstrapMixin, forms.ModelForm):
+    class Meta:
+        model = EmployeeRelation
+        fields = ["kind", "relative"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["relative"].queryset = Employee.objects.filter(
+            organization_id=self.instance.employee.organization_id
+        ).exclude(pk=self.instance.employee_id).select_related("user")

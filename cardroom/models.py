@@ -1,0 +1,318 @@
+"""Core domain: organizations, sites, tables, chips, people and roles, and the audit log."""
+
+from zoneinfo import available_timezones
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from .appendonly import AppendOnlyModel
+from .rules import CHIP_CITATION, CHIP_SPECS
+
+
+class Jurisdiction(models.TextChoices):
+    ND = "ND", "North Dakota"
+    WA = "WA", "Washington"
+    NY = "NY", "New York"
+
+
+class Game(models.TextChoices):
+    TWENTY_ONE = "21", "Twenty-one"
+    PADDLEWHEEL = "PW", "Paddlewheel"
+
+
+class Role(models.TextChoices):
+    GAMING_MANAGER = "gaming_manager", "Gaming manager"
+    SHIFT_MANAGER = "shift_manager", "Shift manager"
+    PIT_BOSS = "pit_boss", "Pit boss"
+    CASHIER = "cashier", "Chip bank cashier"
+    DEALER = "dealer", "Dealer"
+    WHEEL_OPERATOR = "wheel_operator", "Wheel operator"
+    COUNT_TEAM = "count_team", "Count team member"
+    AUDITOR = "auditor", "Auditor"
+
+
+# Gaming managers and auditors act across their whole organization.
+ORG_WIDE_ROLES = frozenset({Role.GAMING_MANAGER, Role.AUDITOR})
+
+
+class EmploymentType(models.TextChoices):
+    GAMING = "gaming", "Gaming employee"
+    NON_GAMING = "non_gaming", "Non-gaming employee"
+    INDEPENDENT = "independent", "Independent person"
+    FINANCIAL_INSTITUTION = "financial_institution", "Representative of a financial institution"
+    ACCOUNTING_FIRM = "accounting_firm", "Representative of an accounting firm"
+    SECURITY_COMPANY = "security_company", "Representative of a security company"
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in available_timezones():
+        raise ValidationError(f"{value!r} is not a known time zone (for example America/Chicago)")
+
+
+class Organization(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    licence_number = models.CharField(max_length=50, blank=True)
+    history = HistoricalRecords()
+
+    def __str__(self):
+        return self.name
+
+
+class Site(models.Model):
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="sites")
+    name = models.CharField(max_length=200)
+    jurisdiction = models.CharField(max_length=2, choices=Jurisdiction.choices, default=Jurisdiction.ND)
+    time_zone = models.CharField(max_length=64, default="America/Chicago", validators=[validate_time_zone])
+    # ND 99-01.3-02-01 "business day": a gaming day may run past midnight.
+    business_day_start_hour = models.PositiveSmallIntegerField(
+        default=6, validators=[MaxValueValidator(23)], help_text="Hour (0-23) at which a new gaming day begins."
+    )
+    seasonal = models.BooleanField(default=False)
+    active = models.BooleanField(default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["organization_id", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "name"],
+                name="site_name_unique_in_org",
+                violation_error_message="A site with this name already exists in the organization.",
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+    def clean(self):
+        duplicates = Site.objects.filter(organization_id=self.organization_id, name__iexact=self.name)
+        if self.organization_id and self.name and duplicates.exclude(pk=self.pk).exists():
+            raise ValidationError({"name": "A site with this name already exists in the organization."})
+
+
+class Table(models.Model):
+    class Location(models.TextChoices):
+        REGULAR = "regular", "Regularly located"
+        SPECIAL_EVENT = "special_event", "Temporary special-event table"
+
+    class DoubleDown(models.TextChoices):
+        EQUAL = "equal", "Double-down wager must equal the original wager"
+        UP_TO = "up_to", "Double-down wager up to the original wager"
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="tables")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    game = models.CharField(max_length=2, choices=Game.choices, default=Game.TWENTY_ONE)
+    min_wager_cents = models.PositiveIntegerField()
+    max_wager_cents = models.PositiveIntegerField()
+    location = models.CharField(max_length=20, choices=Location.choices, default=Location.REGULAR)
+    active = models.BooleanField(default=True)
+    # House rules (ND 99-01.3-08-02, 08-09, 08-13), printed on the rules handout.
+    decks = models.PositiveSmallIntegerField(default=6, choices=[(4, "4"), (6, "6"), (8, "8")])
+    dealer_hits_soft_17 = models.BooleanField(default=False)
+    insurance_allowed = models.BooleanField(default=True)
+    even_money_offered = models.BooleanField(default=False)
+    tip_betting_allowed = models.BooleanField(default=True)
+    double_down = models.CharField(max_length=10, choices=DoubleDown.choices, default=DoubleDown.EQUAL)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["site_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "number"],
+                name="table_number_unique_in_site",
+                violation_error_message="ND 99-01.3-08-02(1): each table at a site must have its own number.",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_wager_cents__lte=models.F("max_wager_cents")),
+                name="table_min_wager_not_above_max",
+                violation_error_message="The minimum wager cannot be above the maximum wager.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.get_game_display()} table {self.number}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.game} #{self.number}"
+
+    def clean(self):
+        if self.site_id and self.number and Table.objects.filter(site_id=self.site_id, number=self.number).exclude(pk=self.pk).exists():
+            raise ValidationError(
+                {"number": f"ND 99-01.3-08-02(1): table number {self.number} is already used at this site."}
+            )
+        if self.min_wager_cents is not None and self.max_wager_cents is not None:
+            if self.min_wager_cents > self.max_wager_cents:
+                raise ValidationError({"min_wager_cents": "The minimum wager cannot be above the maximum wager."})
+        if self.site_id is not None:
+            from .wagers import validate_table_wagers  # the jurisdiction's limits, ND 99-01.3-08-09(1)
+
+            validate_table_wagers(self)
+
+
+def validate_chip_value(value_cents: int) -> None:
+    if value_cents not in CHIP_SPECS:
+        allowed = ", ".join(f"${v / 100:.2f}" for v in CHIP_SPECS)
+        raise ValidationError(f"{CHIP_CITATION}: chips may be issued only in values of {allowed}.")
+
+
+class ChipDenomination(models.Model):
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="chip_denominations")
+    value_cents = models.PositiveIntegerField(validators=[validate_chip_value])
+    primary_colour = models.CharField(max_length=40)
+    edge_spots = models.CharField(max_length=80)
+    active = models.BooleanField(default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["organization_id", "value_cents"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "value_cents"],
+                name="chip_value_unique_in_org",
+                violation_error_message="This chip value is already defined for the organization.",
+            )
+        ]
+
+    def __str__(self):
+        return f"${self.value_cents / 100:.2f} {self.primary_colour}"
+
+    def clean(self):
+        others = ChipDenomination.objects.filter(organization_id=self.organization_id, value_cents=self.value_cents)
+        if self.organization_id and others.exclude(pk=self.pk).exists():
+            raise ValidationError({"value_cents": "This chip value is already defined for the organization."})
+
+
+class Employee(models.Model):
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="employees")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="employee")
+    initials = models.CharField(max_length=4)
+    employment_type = models.CharField(max_length=30, choices=EmploymentType.choices, default=EmploymentType.GAMING)
+    supervisor = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates"
+    )
+    # ND 99-01.3-08-14(2): family and household relations do not disqualify an independent contractor.
+    independent_contractor = models.BooleanField(default=False)
+    active = models.BooleanField(default=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["organization_id", "user__last_name", "user__first_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "initials"],
+                name="employee_initials_unique_in_org",
+                violation_error_message="Initials must be unique in the organization: they sign forms.",
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.user.get_full_name() or self.user.get_username()
+
+    def clean(self):
+        others = Employee.objects.filter(organization_id=self.organization_id, initials__iexact=self.initials)
+        if self.organization_id and self.initials and others.exclude(pk=self.pk).exists():
+            raise ValidationError({"initials": "Initials must be unique in the organization: they sign forms."})
+        if self.supervisor_id and self.supervisor_id == self.pk:
+            raise ValidationError({"supervisor": "An employee cannot be their own supervisor."})
+        if self.supervisor_id and self.supervisor.organization_id != self.organization_id:
+            raise ValidationError({"supervisor": "The supervisor must belong to the same organization."})
+
+
+class EmployeeRelation(models.Model):
+    """A family or household tie between two employees (ND 99-01.3-08-14(2) count-team rule)."""
+
+    class Kind(models.TextChoices):
+        HOUSEHOLD = "household", "Member of the same household"
+        SPOUSE = "spouse", "Spouse"
+        PARENT = "parent", "Parent"
+        CHILD = "child", "Child"
+        SIBLING = "sibling", "Brother or sister"
+
+    employee = models.ForeignKey(Employee, on_delete=models.CASCADE, related_name="relations")
+    relative = models.ForeignKey(Employee, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["employee", "relative", "kind"], name="relation_unique"),
+            models.CheckConstraint(
+                condition=~Q(employee=models.F("relative")),
+                name="relation_not_self",
+                violation_error_message="An employee cannot be related to themselves.",
+            ),
+        ]
+
+    def clean(self):
+        if self.relative_id and self.employee_id and self.relative.organization_id != self.employee.organization_id:
+            raise ValidationError({"relative": "The relative must be an employee of the same organization."})
+
+
+class Membership(models.Model):
+    """A role held by an employee at a site; no site means every site of the organization."""
+
+    employee = models.ForeignKey(Employee, on_delete=models.CASCADE, related_name="memberships")
+    site = models.ForeignKey(Site, null=True, blank=True, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=Role.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["employee", "site", "role"],
+                name="membership_unique",
+                violation_error_message="The employee already has this role at this site.",
+            ),
+            models.UniqueConstraint(
+                fields=["employee", "role"],
+                condition=Q(site__isnull=True),
+                name="org_membership_unique",
+                violation_error_message="The employee already has this role across the organization.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.employee} - {self.get_role_display()} @ {self.site or 'all sites'}"
+
+    def clean(self):
+        if self.site_id is None and self.role not in ORG_WIDE_ROLES:
+            raise ValidationError({"site": "Only gaming managers and auditors may hold a role at all sites."})
+        if self.site_id and self.employee_id and self.site.organization_id != self.employee.organization_id:
+            raise ValidationError({"site": "The site belongs to another organization."})
+
+
+class AuditEvent(AppendOnlyModel):
+    """One recorded change. Append-only and hash-chained: each event stores
+    SHA-256(previous hash + its own canonical content), so any later alteration breaks the
+    chain at that event (`manage.py verify_audit_log`)."""
+
+    seq = models.PositiveBigIntegerField(unique=True)
+    occurred_at = models.DateTimeField()
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    actor_label = models.CharField(max_length=150)
+    organization = models.ForeignKey(Organization, null=True, on_delete=models.PROTECT, related_name="+")
+    site = models.ForeignKey(Site, null=True, on_delete=models.PROTECT, related_name="+")
+    action = models.CharField(max_length=80)
+    object_type = models.CharField(max_length=80)
+    object_id = models.CharField(max_length=40)
+    before = models.JSONField(null=True)
+    after = models.JSONField(null=True)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["seq"]
+        indexes = [models.Index(fields=["object_type", "object_id"]), models.Index(fields=["organization", "seq"])]
+
+    def __str__(self):
+        return f"#{self.seq} {self.action} {self.object_type}:{self.object_id}"

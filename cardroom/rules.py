@@ -1,0 +1,52 @@
+"""Regulatory limits as data, each with the section it comes from.
+
+Validation code reads these; no threshold is written as a literal anywhere else. Time-based
+compliance thresholds with effective dates live in the compliance tables (later issues).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ChipSpec:
+    value_cents: int
+    primary_colour: str
+    edge_spots: str
+
+
+# ND 99-01.3-08-03(1): chips may be issued only in these values; 08-03(3): colours and spots.
+CHIP_CITATION = "ND 99-01.3-08-03(1)"
+CHIP_COLOUR_CITATION = "ND 99-01.3-08-03(3)"
+CHIP_SPECS: dict[int, ChipSpec] = {
+    spec.value_cents: spec
+    for spec in (
+        ChipSpec(50, "mustard yellow", "no edge spots"),
+        ChipSpec(100, "white", "four solid edge spots"),
+        ChipSpec(200, "pink", "four split edge spots"),
+        ChipSpec(500, "red", "six solid edge spots"),
+        ChipSpec(2500, "green", "eight or three white solid edge spots"),
+        ChipSpec(10000, "black", "four white triple split edge spots"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class WagerLimits:
+    citation: str
+    min_cents: int
+    max_cents: int
+    step_cents: int  # every limit must be a multiple of this
+    # At most one table may be the "low" table: a minimum above this is allowed only
+    # when another active table at the site has a minimum at or below it.
+    low_minimum_ceiling_cents: int | None = None
+
+
+WAGER_LIMITS: dict[str, WagerLimits] = {
+    # ND 99-01.3-08-09(1): even dollars, $1 to $25, a minimum of not more than $3 on one
+    # active table before another table may have a higher minimum.
+    "ND": WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, 300),
+    # 9 NYCRR 4620.5(f)(2): maximum bet $5.
+    "NY": WagerLimits("9 NYCRR 4620.5(f)(2)", 100, 500, 100),
+    # WAC 230-40-125(4) (Washington blackjack): the maximum wager may not exceed $25.
+    "WA": WagerLimits("WAC 230-40-125(4)", 100, 2500, 100),
+}

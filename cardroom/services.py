@@ -1,0 +1,175 @@
+"""Every write to the core domain: validated, permission-checked, audited, in one transaction.
+
+The API, the browser forms and the admin all call these; none of them validate on their own.
+"""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from .access import forget_access, require_gaming_manager
+from .audit import record_event, snapshot
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Site, Table
+from .rules import CHIP_SPECS
+
+
+def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):
+    """Apply `values`, validate, save and audit: the one path for master-data writes."""
+    creating = instance._state.adding
+    require_gaming_manager(acting_user, organization_id, action=f"{'add' if creating else 'change'} {noun}")
+    with transaction.atomic():
+        before = None if creating else snapshot(type(instance).objects.select_for_update().get(pk=instance.pk))
+        for name, value in values.items():
+            setattr(instance, name, value)
+        instance.full_clean()
+        instance.save()
+        record_event(
+            actor=acting_user,
+            action=f"{instance._meta.model_name}.{'created' if creating else 'updated'}",
+            obj=instance,
+            organization_id=organization_id,
+            site_id=getattr(instance, "site_id", None),
+            before=before,
+            after=snapshot(instance),
+        )
+    return instance
+
+
+def save_master_data(instance, *, acting_user):
+    """For the admin, whose form has already applied its values to `instance`."""
+    organization_id = instance.pk if isinstance(instance, Organization) else getattr(instance, "organization_id", None)
+    if organization_id is None:
+        owner = getattr(instance, "site", None) or getattr(instance, "employee", None)
+        organization_id = owner.organization_id
+    return _save(instance, acting_user=acting_user, organization_id=organization_id, values={}, noun=instance._meta.verbose_name)
+
+
+def _delete(instance, *, acting_user, organization_id: int, noun: str) -> None:
+    require_gaming_manager(acting_user, organization_id, action=f"remove {noun}")
+    with transaction.atomic():
+        record_event(
+            actor=acting_user,
+            action=f"{instance._meta.model_name}.deleted",
+            obj=instance,
+            organization_id=organization_id,
+            site_id=getattr(instance, "site_id", None),
+            before=snapshot(instance),
+        )
+        instance.delete()
+
+
+def update_organization(*, acting_user, organization: Organization, **values) -> Organization:
+    return _save(organization, acting_user=acting_user, organization_id=organization.pk, values=values, noun="the organization")
+
+
+def create_site(*, acting_user, organization: Organization, **values) -> Site:
+    site = Site(organization=organization)
+    return _save(site, acting_user=acting_user, organization_id=organization.pk, values=values, noun="a site")
+
+
+def update_site(*, acting_user, site: Site, **values) -> Site:
+    values.pop("organization", None)
+    return _save(site, acting_user=acting_user, organization_id=site.organization_id, values=values, noun="a site")
+
+
+def create_table(*, acting_user, site: Site, **values) -> Table:
+    table = Table(site=site)
+    return _save(
+        table, acting_user=acting_user, organization_id=site.organization_id, values=values,
+        noun="a table",
+    )
+
+
+def update_table(*, acting_user, table: Table, **values) -> Table:
+    if "site" in values and values["site"].pk != table.site_id:
+        raise ValidationError({"site": "A table cannot move to another site; add a new table there."})
+    values.pop("site", None)
+    return _save(
+        table, acting_user=acting_user, organization_id=table.site.organization_id, values=values,
+        noun="a table",
+    )
+
+
+def create_chip_denomination(*, acting_user, organization: Organization, value_cents: int, **values) -> ChipDenomination:
+    """Add a chip value; colour and edge spots default to ND 99-01.3-08-03(3)."""
+    spec = CHIP_SPECS.get(value_cents)
+    if spec is not None:
+        values.setdefault("primary_colour", spec.primary_colour)
+        values.setdefault("edge_spots", spec.edge_spots)
+    chip = ChipDenomination(organization=organization)
+    return _save(
+        chip, acting_user=acting_user, organization_id=organization.pk,
+        values={"value_cents": value_cents, **values}, noun="a chip denomination",
+    )
+
+
+def update_chip_denomination(*, acting_user, chip: ChipDenomination, **values) -> ChipDenomination:
+    if "value_cents" in values and values["value_cents"] != chip.value_cents:
+        raise ValidationError({"value_cents": "A chip's value cannot change; add the new value instead."})
+    values.pop("organization", None)
+    return _save(chip, acting_user=acting_user, organization_id=chip.organization_id, values=values, noun="a chip denomination")
+
+
+def create_employee(
+    *, acting_user, organization: Organization, username: str, password: str, first_name: str = "",
+    last_name: str = "", email: str = "", **values
+) -> Employee:
+    """Create the login and the employee record together."""
+    require_gaming_manager(acting_user, organization.pk, action="add an employee")
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": "This login name is already taken."})
+    user = User(username=username, first_name=first_name, last_name=last_name, email=email)
+    user.full_clean(exclude=["password"])
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise ValidationError({"password": exc.messages}) from exc
+    with transaction.atomic():
+        user.set_password(password)
+        user.save()
+        employee = Employee(organization=organization, user=user)
+        return _save(employee, acting_user=acting_user, organization_id=organization.pk, values=values, noun="an employee")
+
+
+def update_employee(*, acting_user, employee: Employee, first_name=None, last_name=None, email=None, **values) -> Employee:
+    values.pop("organization", None)
+    values.pop("user", None)
+    with transaction.atomic():
+        employee = _save(employee, acting_user=acting_user, organization_id=employee.organization_id, values=values, noun="an employee")
+        user_values = {k: v for k, v in {"first_name": first_name, "last_name": last_name, "email": email}.items() if v is not None}
+        if user_values:
+            for name, value in user_values.items():
+                setattr(employee.user, name, value)
+            employee.user.full_clean(exclude=["password"])
+            employee.user.save(update_fields=list(user_values))
+    forget_access(employee.user)
+    return employee
+
+
+def add_membership(*, acting_user, employee: Employee, role: str, site: Site | None) -> Membership:
+    membership = Membership(employee=employee)
+    result = _save(
+        membership, acting_user=acting_user, organization_id=employee.organization_id,
+        values={"role": role, "site": site}, noun="a role",
+    )
+    forget_access(employee.user)
+    return result
+
+
+def remove_membership(*, acting_user, membership: Membership) -> None:
+    _delete(membership, acting_user=acting_user, organization_id=membership.employee.organization_id, noun="a role")
+    forget_access(membership.employee.user)
+
+
+def add_relation(*, acting_user, employee: Employee, relative: Employee, kind: str) -> EmployeeRelation:
+    relation = EmployeeRelation(employee=employee)
+    return _save(
+        relation, acting_user=acting_user, organization_id=employee.organization_id,
+        values={"relative": relative, "kind": kind}, noun="a family or household relation",
+    )
+
+
+def remove_relation(*, acting_user, relation: EmployeeRelation) -> None:
+    _delete(relation, acting_user=acting_user, organization_id=relation.employee.organization_id, noun="a relation")

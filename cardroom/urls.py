@@ -1,0 +1,27 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+from .api import TokenView
+from .api_urls import router
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("switch-site/", views.switch_site, name="switch_site"),
+    path("setup/<str:kind>/", views.setup_list, name="setup_list"),
+    path("setup/<str:kind>/new/", views.setup_edit, name="setup_new"),
+    path("setup/<str:kind>/<int:pk>/", views.setup_edit, name="setup_edit"),
+    path("setup/employees/<int:pk>/<str:what>/add/", views.employee_add, name="employee_add"),
+    path("setup/employees/<int:pk>/<str:what>/<int:item_pk>/remove/", views.employee_remove, name="employee_remove"),
+    path("accounting/", include("accounting.urls")),
+    path("surveillance/", include("surveillance.urls")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(router.urls)),
+    path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger"),
+]

@@ -1,0 +1,221 @@
+"""Browser pages for the core: home, site switcher, and setup of master data."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from . import forms, services
+from .access import access_for
+from .api import visible_employees
+from .middleware import SESSION_KEY
+from .models import ChipDenomination, EmployeeRelation, Membership, Table
+from .money import format_money
+
+
+@login_required
+def home(request):
+    return render(request, "cardroom/home.html")
+
+
+@login_required
+@require_POST
+def switch_site(request):
+    site = access_for(request.user).sites().filter(pk=request.POST.get("site")).first()
+    if site is None:
+        raise Http404("No such site among yours.")
+    request.session[SESSION_KEY] = site.pk
+    return redirect(request.POST.get("next") or "home")
+
+
+def call_service(form, save: Callable):
+    """Run a service with a valid form; put its ValidationError on the form's fields."""
+    try:
+        return save()
+    except ValidationError as exc:
+        form.add_error(None, exc)
+        return None
+
+
+@dataclass(frozen=True)
+class SetupKind:
+    title: str
+    form_class: type
+    columns: tuple
+    queryset: Callable
+    new_instance: Callable
+    save: Callable
+    form_kwargs: Callable = field(default=lambda request: {})
+    detail_url: str = "setup_edit"
+
+
+def _save_site(request, site, data):
+    if site.pk:
+        return services.update_site(acting_user=request.user, site=site, **data)
+    return services.create_site(acting_user=request.user, organization=site.organization, **data)
+
+
+def _save_table(request, table, data):
+    if table.pk:
+        data.pop("site", None)
+        return services.update_table(acting_user=request.user, table=table, **data)
+    return services.create_table(acting_user=request.user, **data)
+
+
+def _save_chip(request, chip, data):
+    if chip.pk:
+        data.pop("value_cents", None)
+        return services.update_chip_denomination(acting_user=request.user, chip=chip, **data)
+    return services.create_chip_denomination(acting_user=request.user, organization=chip.organization, **data)
+
+
+def _save_employee(request, employee, data):
+    if employee.pk:
+        return services.update_employee(acting_user=request.user, employee=employee, **data)
+    return services.create_employee(acting_user=request.user, organization=employee.organization, **data)
+
+
+SETUP: dict[str, SetupKind] = {
+    "sites": SetupKind(
+        "Sites", forms.SiteForm,
+        (("Name", "name"), ("Jurisdiction", "jurisdiction"), ("Time zone", "time_zone"),
+         ("Day starts", "business_day_start_hour"), ("Seasonal", "seasonal"), ("Active", "active")),
+        lambda access: access.sites(),
+        lambda request: request_org_instance(request, "site"),
+        _save_site,
+    ),
+    "tables": SetupKind(
+        "Tables", forms.TableForm,
+        (("Site", "site"), ("Number", "number"), ("Game", "game"),
+         ("Min", lambda t: format_money(t.min_wager_cents)), ("Max", lambda t: format_money(t.max_wager_cents)),
+         ("Location", "get_location_display"), ("Active", "active")),
+        lambda access: Table.objects.filter(site__in=access.sites()).select_related("site"),
+        lambda request: Table(site=request.site),
+        _save_table,
+        lambda request: {"sites": access_for(request.user).sites()},
+    ),
+    "chips": SetupKind(
+        "Chip denominations", forms.ChipDenominationForm,
+        (("Value", lambda c: format_money(c.value_cents)), ("Primary colour", "primary_colour"),
+         ("Edge spots", "edge_spots"), ("Active", "active")),
+        lambda access: ChipDenomination.objects.filter(organization_id=access.organization_id),
+        lambda request: ChipDenomination(organization=access_for(request.user).employee_org()),
+        _save_chip,
+    ),
+    "employees": SetupKind(
+        "Employees", forms.EmployeeForm,
+        (("Name", "name"), ("Login", "user.username"), ("Initials", "initials"),
+         ("Type", "get_employment_type_display"), ("Supervisor", "supervisor"), ("Active", "active")),
+        lambda access: visible_employees(access).select_related("user", "supervisor__user"),
+        lambda request: request_org_instance(request, "employee"),
+        _save_employee,
+    ),
+}
+
+
+def request_org_instance(request, kind):
+    from .models import Employee, Site
+
+    model = {"site": Site, "employee": Employee}[kind]
+    return model(organization=access_for(request.user).employee_org())
+
+
+def _cell(obj, accessor):
+    if callable(accessor):
+        return accessor(obj)
+    value = obj
+    for part in accessor.split("."):
+        value = getattr(value, part)
+        value = value() if callable(value) else value
+    return value
+
+
+def _kind(kind: str) -> SetupKind:
+    if kind not in SETUP:
+        raise Http404("No such setup page.")
+    return SETUP[kind]
+
+
+@login_required
+def setup_list(request, kind):
+    setup = _kind(kind)
+    access = access_for(request.user)
+    if not access.org_roles:
+        raise PermissionDenied("Only gaming managers and auditors may see the setup pages.")
+    rows = [(obj.pk, [_cell(obj, acc) for _, acc in setup.columns]) for obj in setup.queryset(access)]
+    return render(request, "cardroom/setup_list.html", {
+        "kind": kind, "setup": setup, "headers": [h for h, _ in setup.columns], "rows": rows,
+        "can_edit": access.is_gaming_manager,
+    })
+
+
+@login_required
+def setup_edit(request, kind, pk=None):
+    setup = _kind(kind)
+    access = access_for(request.user)
+    if not access.is_gaming_manager:
+        raise PermissionDenied("Only a gaming manager may change the setup.")
+    instance = get_object_or_404(setup.queryset(access), pk=pk) if pk else setup.new_instance(request)
+    form = setup.form_class(request.POST or None, instance=instance, **setup.form_kwargs(request))
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        saved = call_service(form, lambda: setup.save(request, instance, data))
+        if saved is not None:
+            return redirect("setup_edit", kind=kind, pk=saved.pk) if kind == "employees" else redirect("setup_list", kind=kind)
+    context = {"kind": kind, "setup": setup, "form": form, "object": instance if instance.pk else None}
+    if kind == "employees" and instance.pk:
+        context.update(_employee_context(request, instance))
+    return render(request, "cardroom/setup_edit.html", context)
+
+
+def _employee_context(request, employee, membership_form=None, relation_form=None):
+    sites = access_for(request.user).sites()
+    return {
+        "memberships": employee.memberships.select_related("site"),
+        "relations": EmployeeRelation.objects.filter(employee=employee).select_related("relative__user"),
+        "membership_form": membership_form or forms.MembershipForm(instance=Membership(employee=employee), sites=sites),
+        "relation_form": relation_form or forms.RelationForm(instance=EmployeeRelation(employee=employee)),
+    }
+
+
+@login_required
+@require_POST
+def employee_add(request, pk, what):
+    access = access_for(request.user)
+    employee = get_object_or_404(visible_employees(access), pk=pk)
+    if what == "membership":
+        form = forms.MembershipForm(request.POST, instance=Membership(employee=employee), sites=access.sites())
+        save = lambda: services.add_membership(acting_user=request.user, employee=employee, **form.cleaned_data)  # noqa: E731
+        extra = {"membership_form": form}
+    elif what == "relation":
+        form = forms.RelationForm(request.POST, instance=EmployeeRelation(employee=employee))
+        save = lambda: services.add_relation(acting_user=request.user, employee=employee, **form.cleaned_data)  # noqa: E731
+        extra = {"relation_form": form}
+    else:
+        raise Http404("Nothing to add here.")
+    if form.is_valid() and call_service(form, save) is not None:
+        return redirect("setup_edit", kind="employees", pk=employee.pk)
+    context = {"kind": "employees", "setup": SETUP["employees"], "object": employee,
+               "form": forms.EmployeeForm(instance=employee)}
+    context.update(_employee_context(request, employee, **extra))
+    return render(request, "cardroom/setup_edit.html", context, status=400)
+
+
+@login_required
+@require_POST
+def employee_remove(request, pk, what, item_pk):
+    access = access_for(request.user)
+    employee = get_object_or_404(visible_employees(access), pk=pk)
+    if what == "membership":
+        item = get_object_or_404(Membership, pk=item_pk, employee=employee)
+        services.remove_membership(acting_user=request.user, membership=item)
+    elif what == "relation":
+        item = get_object_or_404(EmployeeRelation, pk=item_pk, employee=employee)
+        services.remove_relation(acting_user=request.user, relation=item)
+    else:
+        raise Http404("Nothing to remove here.")
+    return redirect("setup_edit", kind="employees", pk=employee.pk)

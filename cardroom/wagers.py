@@ -1,0 +1,48 @@
+"""Table wager limits per jurisdiction (ND 99-01.3-08-09(1) and the other states' limits)."""
+
+from django.core.exceptions import ValidationError
+
+from .models import Game, Table
+from .money import format_money
+from .rules import WAGER_LIMITS
+
+
+def validate_table_wagers(table: Table) -> None:
+    """Refuse limits the site's jurisdiction does not allow, naming the field and the rule."""
+    limits = WAGER_LIMITS.get(table.site.jurisdiction)
+    if limits is None or table.game != Game.TWENTY_ONE:
+        return
+    errors = {}
+    for field, value in (("min_wager_cents", table.min_wager_cents), ("max_wager_cents", table.max_wager_cents)):
+        if value is None:
+            continue
+        if value % limits.step_cents or not limits.min_cents <= value <= limits.max_cents:
+            errors[field] = (
+                f"{limits.citation}: a wager limit must be a whole dollar amount from "
+                f"{format_money(limits.min_cents)} to {format_money(limits.max_cents)} "
+                f"(got {format_money(value)})."
+            )
+    if errors:
+        raise ValidationError(errors)
+    _validate_low_minimum_table(table, limits)
+
+
+def _validate_low_minimum_table(table: Table, limits) -> None:
+    ceiling = limits.low_minimum_ceiling_cents
+    if ceiling is None:
+        return
+    others = Table.objects.filter(site_id=table.site_id, game=Game.TWENTY_ONE, active=True).exclude(pk=table.pk)
+    site_tables = [(t.min_wager_cents, t.pk) for t in others]
+    if table.active:
+        site_tables.append((table.min_wager_cents, table.pk))
+    high = [pk for minimum, pk in site_tables if minimum > ceiling]
+    has_low = any(minimum <= ceiling for minimum, _ in site_tables)
+    if high and not has_low:
+        field = "min_wager_cents" if table.pk in high or table.pk is None else "active"
+        raise ValidationError(
+            {
+                field: f"{limits.citation}: a minimum wager above {format_money(ceiling)} is allowed only "
+                f"when another active twenty-one table at the site has a minimum of "
+                f"{format_money(ceiling)} or less."
+            }
+        )

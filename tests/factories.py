@@ -1,0 +1,85 @@
+"""Factories for the core domain, and a cast of users per role (healthchecks-style)."""
+
+import factory
+from django.contrib.auth import get_user_model
+
+from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
+from cardroom.rules import CHIP_SPECS
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+class OrganizationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Organization
+
+    name = factory.Sequence(lambda n: f"Charity {n}")
+
+
+class SiteFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Site
+
+    organization = factory.SubFactory(OrganizationFactory)
+    name = factory.Sequence(lambda n: f"Site {n}")
+    jurisdiction = "ND"
+    time_zone = "America/Chicago"
+    business_day_start_hour = 6
+
+
+class TableFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Table
+
+    site = factory.SubFactory(SiteFactory)
+    number = factory.Sequence(lambda n: n + 1)
+    game = "21"
+    min_wager_cents = 100
+    max_wager_cents = 2500
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    first_name = factory.Sequence(lambda n: f"First{n}")
+    last_name = factory.Sequence(lambda n: f"Last{n}")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def _save(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class EmployeeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Employee
+
+    organization = factory.SubFactory(OrganizationFactory)
+    user = factory.SubFactory(UserFactory)
+    initials = factory.Sequence(lambda n: f"E{n}")
+    employment_type = "gaming"
+
+
+def make_chips(organization) -> dict[int, ChipDenomination]:
+    """The organization's full ND chip set, keyed by value in cents."""
+    return {
+        value: ChipDenomination.objects.get_or_create(
+            organization=organization, value_cents=value,
+            defaults={"primary_colour": spec.primary_colour, "edge_spots": spec.edge_spots},
+        )[0]
+        for value, spec in CHIP_SPECS.items()
+    }
+
+
+def make_person(organization, role: str, site=None, **employee_fields) -> Employee:
+    """An employee holding `role` at `site` (org-wide when site is None and the role allows)."""
+    employee = EmployeeFactory(organization=organization, **employee_fields)
+    Membership.objects.create(employee=employee, site=site, role=role)
+    if role == Role.GAMING_MANAGER:
+        employee.user.is_staff = True
+        employee.user.save(update_fields=["is_staff"])
+    return employee
