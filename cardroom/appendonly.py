@@ -59,7 +59,7 @@ def _guard_sql(vendor: str) -> list[str]:
                     IF TG_LEVEL = 'STATEMENT' THEN RETURN NULL; END IF;
                     RETURN OLD;
                 END IF;
-                RAISE EXCEPTION 'append-only: % of % is refused', TG_OP, TG_TABLE_NAME
+                RAISE EXCEPTION 'append-only: %% of %% is refused', TG_OP, TG_TABLE_NAME
                     USING ERRCODE = 'restrict_violation';
             END $$
             """
