@@ -8,6 +8,7 @@ user's scope are not in the queryset, so they answer 404.
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
+from django.db.models import Q
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, serializers, viewsets
@@ -308,7 +309,7 @@ def visible_employees(access):
         return qs.none()
     if access.org_roles:
         return qs
-    return qs.filter(memberships__site__in=list(access.site_roles)).distinct() | qs.filter(pk=access.employee.pk)
+    return qs.filter(Q(memberships__site__in=list(access.site_roles)) | Q(pk=access.employee.pk)).distinct()
 
 
 class MembershipInputSerializer(InputSerializer):

@@ -1,0 +1,54 @@
+# Quick start: `make run` (the app with demo data) and `make test` (the whole suite).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-requirements
+PYTEST_ARGS ?=
+
+.PHONY: run test setup chromium migrate demo lint bench clean
+
+$(STAMP): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# Debian's Chromium for the Playwright journeys (never `playwright install`: it downloads).
+chromium:
+	@if [ -x /usr/bin/chromium ]; then \
+		true; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian's chromium for the browser tests..."; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "Chromium is not installed and this is not root: browser tests will be reported as skipped."; \
+	fi
+
+migrate: setup
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py load_demo
+
+# The app on http://127.0.0.1:8000 with a Celery worker and beat on the embedded
+# filesystem broker; Ctrl-C stops both.
+run: demo
+	@mkdir -p var
+	@$(BIN)/celery -A cardroom worker --beat --loglevel=WARNING --concurrency=1 \
+		--schedule=var/celerybeat-schedule > var/celery.log 2>&1 & echo $$! > var/celery.pid; \
+	trap 'kill $$(cat var/celery.pid) 2>/dev/null' EXIT INT TERM; \
+	echo "Celery worker and beat running (log: var/celery.log). Open http://127.0.0.1:8000/"; \
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: setup chromium
+	$(BIN)/python manage.py makemigrations --check --dry-run > /dev/null
+	$(BIN)/pytest -n 2 $(PYTEST_ARGS)
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf var/celery var/test-db.sqlite3* var/celerybeat-schedule*

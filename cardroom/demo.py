@@ -1,0 +1,113 @@
+"""Demo data for `make run`: one organization, three North Dakota sites, one login per role.
+
+Idempotent: every step looks for what it would create first. Master data is written through
+the services (so it has history and audit events), acting as the demo gaming manager.
+"""
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from . import services
+from .models import Employee, Membership, Organization, Role, Site, Table
+from .rules import CHIP_SPECS
+
+DEMO_PASSWORD = "demo-cardroom-2026"
+ORGANIZATION = "Prairie Charities"
+
+# login, first, last, initials, role, employment type, site keys ("*" = all sites)
+PEOPLE = [
+    ("gm", "Grace", "Manning", "GM", Role.GAMING_MANAGER, "gaming", "*"),
+    ("auditor", "Audrey", "Tate", "AT", Role.AUDITOR, "non_gaming", "*"),
+    ("shift", "Sam", "Hartley", "SH", Role.SHIFT_MANAGER, "gaming", "busy small"),
+    ("shift2", "Shelby", "Knox", "SK", Role.SHIFT_MANAGER, "gaming", "busy seasonal"),
+    ("pitboss", "Pat", "Bosch", "PB", Role.PIT_BOSS, "gaming", "busy"),
+    ("cashier", "Cass", "Ortega", "CO", Role.CASHIER, "gaming", "busy small seasonal"),
+    ("dealer", "Dana", "Lee", "DL", Role.DEALER, "gaming", "busy small"),
+    ("dealer2", "Drew", "Nguyen", "DN", Role.DEALER, "gaming", "busy"),
+    ("dealer3", "Devon", "Park", "DP", Role.DEALER, "gaming", "busy seasonal"),
+    ("dealer4", "Dakota", "Reyes", "DR", Role.DEALER, "gaming", "busy small"),
+    ("wheel", "Wes", "Olsen", "WO", Role.WHEEL_OPERATOR, "gaming", "busy"),
+    ("count1", "Cora", "Lind", "CL", Role.COUNT_TEAM, "independent", "busy small seasonal"),
+    ("count2", "Carl", "Berg", "CB", Role.COUNT_TEAM, "non_gaming", "busy small seasonal"),
+]
+
+SITES = {
+    "busy": dict(name="Bismarck Elks Lodge", jurisdiction="ND", time_zone="America/Chicago", business_day_start_hour=6),
+    "small": dict(name="Mandan Eagles Aerie", jurisdiction="ND", time_zone="America/Chicago", business_day_start_hour=6),
+    "seasonal": dict(name="Medora Summer Hall", jurisdiction="ND", time_zone="America/Denver", business_day_start_hour=8, seasonal=True),
+}
+
+# site key -> [(number, game, min, max)]
+TABLES = {
+    "busy": [(1, "21", 200, 2500), (2, "21", 500, 2500), (3, "21", 500, 2500), (4, "21", 1000, 2500),
+             (5, "21", 300, 2500), (6, "PW", 100, 2500)],
+    "small": [(1, "21", 100, 1000), (2, "21", 200, 2500)],
+    "seasonal": [(1, "21", 100, 2500), (2, "21", 500, 2500), (3, "21", 500, 2500)],
+}
+
+
+def _bootstrap_manager(organization) -> Employee:
+    """The first gaming manager cannot be created by a gaming manager: made directly, once."""
+    User = get_user_model()
+    login, first, last, initials, role, kind, _ = PEOPLE[0]
+    user, created = User.objects.get_or_create(
+        username=login, defaults={"first_name": first, "last_name": last, "is_staff": True}
+    )
+    if created:
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    employee, _ = Employee.objects.get_or_create(
+        user=user, defaults={"organization": organization, "initials": initials, "employment_type": kind}
+    )
+    Membership.objects.get_or_create(employee=employee, site=None, role=role)
+    return employee
+
+
+def load_demo() -> dict:
+    with transaction.atomic():
+        organization, _ = Organization.objects.get_or_create(name=ORGANIZATION)
+        gm = _bootstrap_manager(organization)
+        acting = gm.user
+        sites = {key: _site(acting, organization, values) for key, values in SITES.items()}
+        for key, rows in TABLES.items():
+            for number, game, minimum, maximum in rows:
+                if not Table.objects.filter(site=sites[key], number=number).exists():
+                    services.create_table(acting_user=acting, site=sites[key], number=number, game=game,
+                                          min_wager_cents=minimum, max_wager_cents=maximum)
+        existing = set(organization.chip_denominations.values_list("value_cents", flat=True))
+        for value in CHIP_SPECS:
+            if value not in existing:
+                services.create_chip_denomination(acting_user=acting, organization=organization, value_cents=value)
+        people = {login: _person(acting, organization, sites, row) for row in PEOPLE[1:] for login in [row[0]]}
+        people["gm"] = gm
+        _relations(acting, people)
+    return {"organization": organization, "sites": sites, "people": people}
+
+
+def _site(acting, organization, values) -> Site:
+    return Site.objects.filter(organization=organization, name=values["name"]).first() or services.create_site(
+        acting_user=acting, organization=organization, **values
+    )
+
+
+def _person(acting, organization, sites, row) -> Employee:
+    login, first, last, initials, role, kind, site_keys = row
+    employee = Employee.objects.filter(user__username=login).first() or services.create_employee(
+        acting_user=acting, organization=organization, username=login, password=DEMO_PASSWORD,
+        first_name=first, last_name=last, initials=initials, employment_type=kind,
+    )
+    targets = [None] if site_keys == "*" else [sites[key] for key in site_keys.split()]
+    for site in targets:
+        if not Membership.objects.filter(employee=employee, site=site, role=role).exists():
+            services.add_membership(acting_user=acting, employee=employee, role=role, site=site)
+    return employee
+
+
+def _relations(acting, people) -> None:
+    """Two dealers who are siblings and a supervisor line, for the count-team rule."""
+    from .models import EmployeeRelation
+
+    if not EmployeeRelation.objects.filter(employee=people["dealer"], relative=people["dealer2"]).exists():
+        services.add_relation(acting_user=acting, employee=people["dealer"], relative=people["dealer2"], kind="sibling")
+    if people["dealer"].supervisor_id is None:
+        services.update_employee(acting_user=acting, employee=people["dealer"], supervisor=people["pitboss"])
