@@ -54,13 +54,25 @@ class UserFactory(factory.django.DjangoModelFactory):
             obj.save()
 
 
+def _base36(n: int) -> str:
+    """Four characters at most, as the initials column allows, unique for 1.6 million rows."""
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    text = ""
+    n = n % 36**4
+    while True:
+        n, rest = divmod(n, 36)
+        text = digits[rest] + text
+        if n == 0:
+            return text.rjust(2, "X")
+
+
 class EmployeeFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Employee
 
     organization = factory.SubFactory(OrganizationFactory)
     user = factory.SubFactory(UserFactory)
-    initials = factory.Sequence(lambda n: f"E{n}")
+    initials = factory.Sequence(lambda n: _base36(n))
     employment_type = "gaming"
 
 

@@ -1,0 +1,28 @@
+"""Every append-only model has its refusing triggers in the database, on both vendors."""
+
+import pytest
+from django.apps import apps
+from django.db import connection
+
+from cardroom.appendonly import AppendOnlyModel, installed_trigger_names
+
+
+def append_only_models():
+    return [m for m in apps.get_models() if issubclass(m, AppendOnlyModel)]
+
+
+def test_the_audit_log_is_among_the_append_only_models():
+    assert "cardroom.auditevent" in {m._meta.label_lower for m in append_only_models()}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("model", append_only_models(), ids=lambda m: m._meta.label_lower)
+def test_every_append_only_model_has_its_triggers(model):
+    names = installed_trigger_names(connection, model._meta.db_table)
+    table = model._meta.db_table
+    expected = (
+        {f"{table}_append_only", f"{table}_append_only_truncate"}
+        if connection.vendor == "postgresql"
+        else {f"{table}_no_update", f"{table}_no_delete"}
+    )
+    assert expected <= names
