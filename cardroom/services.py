@@ -10,7 +10,7 @@ from django.db import transaction
 
 from .access import forget_access, require_gaming_manager
 from .audit import record_event, snapshot
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Site, Table
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Role, Site, Table
 from .rules import CHIP_SPECS
 
 
@@ -23,6 +23,7 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
         for name, value in values.items():
             setattr(instance, name, value)
         instance.full_clean()
+        instance._history_user = acting_user  # who, for the master-data history
         instance.save()
         record_event(
             actor=acting_user,
@@ -56,6 +57,7 @@ def _delete(instance, *, acting_user, organization_id: int, noun: str) -> None:
             site_id=getattr(instance, "site_id", None),
             before=snapshot(instance),
         )
+        instance._history_user = acting_user
         instance.delete()
 
 
@@ -148,12 +150,17 @@ def update_employee(*, acting_user, employee: Employee, first_name=None, last_na
     return employee
 
 
-def add_membership(*, acting_user, employee: Employee, role: str, site: Site | None) -> Membership:
+def add_membership(*, acting_user, employee: Employee, role: str, site: Site | None = None) -> Membership:
+    """Give a role at a site (or, for gaming managers and auditors, at every site)."""
     membership = Membership(employee=employee)
-    result = _save(
-        membership, acting_user=acting_user, organization_id=employee.organization_id,
-        values={"role": role, "site": site}, noun="a role",
-    )
+    with transaction.atomic():
+        result = _save(
+            membership, acting_user=acting_user, organization_id=employee.organization_id,
+            values={"role": role, "site": site}, noun="a role",
+        )
+        if role == Role.GAMING_MANAGER and not employee.user.is_staff:
+            employee.user.is_staff = True  # gaming managers also set up through the Django admin
+            employee.user.save(update_fields=["is_staff"])
     forget_access(employee.user)
     return result
 

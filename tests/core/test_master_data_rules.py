@@ -1,0 +1,138 @@
+"""Bad master data gets a 400 naming the field and the rule, the same message in the browser
+form, and changes nothing."""
+
+import pytest
+
+from cardroom.models import AuditEvent, ChipDenomination, Table
+from tests.factories import TableFactory
+
+
+def table_payload(site, **overrides):
+    return {"site": site.pk, "number": 5, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500, **overrides}
+
+
+def form_data(site, **overrides):
+    """The browser form takes dollars."""
+    data = table_payload(site, **overrides)
+    data["min_wager_cents"] = f"{data['min_wager_cents'] / 100:.2f}"
+    data["max_wager_cents"] = f"{data['max_wager_cents'] / 100:.2f}"
+    return {**data, "location": "regular", "active": "on", "decks": 6, "double_down": "equal"}
+
+
+BAD_TABLES = [
+    # (overrides, field, text the message must contain)
+    ({"number": 1}, "number", "ND 99-01.3-08-02(1)"),
+    ({"min_wager_cents": 2000, "max_wager_cents": 1000}, "min_wager_cents", "cannot be above the maximum"),
+    ({"max_wager_cents": 3000}, "max_wager_cents", "ND 99-01.3-08-09(1)"),
+    ({"min_wager_cents": 150}, "min_wager_cents", "ND 99-01.3-08-09(1)"),
+    ({"min_wager_cents": 0}, "min_wager_cents", "ND 99-01.3-08-09(1)"),
+]
+
+
+@pytest.fixture
+def existing(site):
+    return TableFactory(site=site, number=1, min_wager_cents=300, max_wager_cents=2500)
+
+
+@pytest.mark.parametrize("overrides,field,text", BAD_TABLES)
+def test_bad_table_is_refused_by_the_api_naming_field_and_rule(client_for, manager, site, existing, overrides, field, text):
+    before = (Table.objects.count(), AuditEvent.objects.count())
+    response = client_for(manager).post("/api/v1/tables/", table_payload(site, **overrides), format="json")
+    assert response.status_code == 400
+    assert text in " ".join(response.json()[field])
+    assert (Table.objects.count(), AuditEvent.objects.count()) == before
+
+
+@pytest.mark.parametrize("overrides,field,text", BAD_TABLES)
+def test_bad_table_shows_the_same_message_inline_in_the_browser(client, manager, site, existing, overrides, field, text):
+    client.force_login(manager.user)
+    response = client.post("/setup/tables/new/", form_data(site, **overrides))
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert text in " ".join(errors[field])
+    assert f'id="error-{field}"' in response.content.decode()
+    assert Table.objects.count() == 1
+
+
+def test_nd_minimum_above_three_dollars_needs_another_low_table(client_for, manager, site):
+    response = client_for(manager).post("/api/v1/tables/", table_payload(site, min_wager_cents=500), format="json")
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-09(1)" in response.json()["min_wager_cents"][0]
+    low = client_for(manager).post("/api/v1/tables/", table_payload(site, number=1, min_wager_cents=300), format="json")
+    assert low.status_code == 201
+    high = client_for(manager).post("/api/v1/tables/", table_payload(site, number=2, min_wager_cents=500), format="json")
+    assert high.status_code == 201
+
+
+def test_the_only_low_table_cannot_be_deactivated_while_a_high_one_is_active(client_for, manager, site):
+    low = TableFactory(site=site, number=1, min_wager_cents=300)
+    TableFactory(site=site, number=2, min_wager_cents=500)
+    response = client_for(manager).patch(f"/api/v1/tables/{low.pk}/", {"active": False}, format="json")
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-09(1)" in response.json()["active"][0]
+    low.refresh_from_db()
+    assert low.active
+
+
+def test_new_york_limits_the_maximum_bet_to_five_dollars(client_for, manager, site):
+    site.jurisdiction = "NY"
+    site.save()
+    response = client_for(manager).post("/api/v1/tables/", table_payload(site, max_wager_cents=1000), format="json")
+    assert response.status_code == 400
+    assert "9 NYCRR 4620.5(f)(2)" in response.json()["max_wager_cents"][0]
+
+
+def test_a_paddlewheel_table_is_not_held_to_the_twenty_one_wager_rule(client_for, manager, site):
+    response = client_for(manager).post("/api/v1/tables/", table_payload(site, game="PW", min_wager_cents=50, max_wager_cents=50), format="json")
+    assert response.status_code == 201
+
+
+@pytest.mark.parametrize("value", [1000, 0, 25, 20000])
+def test_a_chip_value_the_rule_does_not_allow_is_refused(client_for, manager, value):
+    response = client_for(manager).post("/api/v1/chip-denominations/", {"value_cents": value}, format="json")
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-03(1)" in " ".join(response.json()["value_cents"])
+    assert not ChipDenomination.objects.exists()
+
+
+def test_a_new_chip_takes_the_nd_colour_and_edge_spots(client_for, manager):
+    response = client_for(manager).post("/api/v1/chip-denominations/", {"value_cents": 2500}, format="json")
+    assert response.status_code == 201
+    assert (response.json()["primary_colour"], response.json()["edge_spots"]) == ("green", "eight or three white solid edge spots")
+
+
+def test_a_chip_value_cannot_be_defined_twice(client_for, manager, chips):
+    response = client_for(manager).post("/api/v1/chip-denominations/", {"value_cents": 500}, format="json")
+    assert response.status_code == 400
+    assert "already defined" in response.json()["value_cents"][0]
+
+
+def test_an_unknown_site_is_a_400_naming_the_site(client_for, manager):
+    payload = {"site": 999999, "number": 5, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500}
+    response = client_for(manager).post("/api/v1/tables/", payload, format="json")
+    assert response.status_code == 400
+    assert "site" in response.json()
+
+
+@pytest.mark.parametrize("payload,field", [
+    ({"name": "X", "time_zone": "Mars/Olympus"}, "time_zone"),
+    ({"name": "X", "business_day_start_hour": 24}, "business_day_start_hour"),
+    ({"name": "X", "jurisdiction": "TX"}, "jurisdiction"),
+    ({"name": "Elks Lodge"}, "name"),
+])
+def test_bad_site_values_are_refused_naming_the_field(client_for, manager, site, payload, field):
+    response = client_for(manager).post("/api/v1/sites/", payload, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+def test_a_table_cannot_move_to_another_site(client_for, manager, existing, other_site):
+    response = client_for(manager).patch(f"/api/v1/tables/{existing.pk}/", {"site": other_site.pk}, format="json")
+    assert response.status_code == 400
+    assert "another site" in response.json()["site"][0]
+
+
+@pytest.mark.parametrize("body", ["not json", '{"number": "seven"}', '{"site": [1]}', "[]", '{"min_wager_cents": 1e400}'])
+def test_malformed_input_is_a_400_not_a_500(client_for, manager, site, body):
+    response = client_for(manager).post("/api/v1/tables/", body, content_type="application/json")
+    assert response.status_code == 400
