@@ -1,0 +1,31 @@
+"""A real Celery worker consumes a real message from the configured broker (the filesystem
+broker by default, Redis in CI's second run) and writes to the real database."""
+
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+
+from cardroom.celery import app
+from cardroom.models import AuditEvent
+from cardroom.tasks import verify_audit_log
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_nightly_audit_check_runs_on_a_real_worker(manager, site):
+    from cardroom import services
+
+    services.create_table(acting_user=manager.user, site=site, number=1, game="21", min_wager_cents=100, max_wager_cents=2500)
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        verify_audit_log.delay()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not AuditEvent.objects.filter(action="audit_log.verified").exists():
+            time.sleep(0.2)
+    event = AuditEvent.objects.get(action="audit_log.verified")
+    assert event.after == {"ok": True, "checked": 1, "broken_seq": None}
+    assert event.actor_label == "system"
+
+
+def test_the_beat_schedule_runs_the_audit_check_nightly():
+    entry = app.conf.beat_schedule["verify-audit-log-nightly"]
+    assert entry["task"] == verify_audit_log.name
