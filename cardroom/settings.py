@@ -185,12 +185,13 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "filesystem://")
 CELERY_FS_ROOT = Path(env_str("CELERY_FS_ROOT", str(VAR_DIR / "celery")))
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    for _sub in ("queue", "processed"):
+    for _sub in ("queue", "processed", "control"):
         (CELERY_FS_ROOT / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_FS_ROOT / "queue"),
         "data_folder_out": str(CELERY_FS_ROOT / "queue"),
         "processed_folder": str(CELERY_FS_ROOT / "processed"),
+        "control_folder": str(CELERY_FS_ROOT / "control"),
         "store_processed": False,
     }
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "cardroom")
