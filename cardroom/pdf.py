@@ -1,0 +1,275 @@
+"""Shared PDF page furniture for every report (ReportLab platypus).
+
+A report module builds a frozen dataclass of figures (`build_…`, queries) and draws it with
+`render_…` (no queries). Drawing goes through `ReportDocument`, which gives every page the same
+furniture: a title block naming the organization, site, period, report and the rule it answers
+to; a running header; a footer with when and by whom the PDF was generated and the SHA-256 of
+the data it was drawn from; and "Page X of Y".
+
+Output is byte-identical for equal inputs: fonts are TTFs shipped with ReportLab and embedded,
+the canvas runs with `invariant=1` (fixed document id and creation date), and the generation
+time is passed in by the caller instead of read from the clock.
+"""
+
+import dataclasses
+import hashlib
+import io
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+
+import reportlab
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.fonts import addMapping
+from reportlab.lib.pagesizes import landscape as landscape_size
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.platypus import Flowable, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+
+from .money import format_money
+
+FONT = "Vera"
+FONT_BOLD = "Vera-Bold"
+FONT_ITALIC = "Vera-Italic"
+FONT_BOLD_ITALIC = "Vera-BoldItalic"
+MARGIN = 0.6 * inch
+GRID_GREY = colors.HexColor("#9a9a9a")
+HEADER_FILL = colors.HexColor("#e6e6e6")
+
+
+@cache
+def register_fonts() -> None:
+    """Register the Bitstream Vera TTFs that ship inside ReportLab (embedded in every PDF)."""
+    folder = Path(reportlab.__file__).parent / "fonts"
+    for name, filename in (
+        (FONT, "Vera.ttf"),
+        (FONT_BOLD, "VeraBd.ttf"),
+        (FONT_ITALIC, "VeraIt.ttf"),
+        (FONT_BOLD_ITALIC, "VeraBI.ttf"),
+    ):
+        pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+    for bold, italic, name in ((0, 0, FONT), (1, 0, FONT_BOLD), (0, 1, FONT_ITALIC), (1, 1, FONT_BOLD_ITALIC)):
+        addMapping(FONT, bold, italic, name)
+
+
+@dataclass(frozen=True)
+class TitleBlock:
+    """Who and what a report is about, and the rule it answers to."""
+
+    organization: str
+    site: str
+    period: str
+    report_name: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """When and by whom a PDF was generated, and a digest of the data drawn."""
+
+    generated_at: datetime
+    generated_by: str
+    data_sha256: str
+
+
+def _json_default(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    raise TypeError(f"{type(value).__name__} is not part of a report's data")
+
+
+def data_digest(data) -> str:
+    """SHA-256 of a canonical JSON rendering of a report's data (a dataclass or plain values)."""
+    if dataclasses.is_dataclass(data) and not isinstance(data, type):
+        data = dataclasses.asdict(data)
+    text = json.dumps(data, default=_json_default, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def format_generated_at(moment: datetime) -> str:
+    """`2026-11-14 02:05 a.m. CST`: 12-hour time with a.m./p.m., as slips and reports write it."""
+    meridiem = "a.m." if moment.hour < 12 else "p.m."
+    hour = moment.hour % 12 or 12
+    zone = moment.tzname() or ""
+    return f"{moment:%Y-%m-%d} {hour}:{moment:%M} {meridiem} {zone}".rstrip()
+
+
+# Paragraph styles, created after the fonts are registered.
+@cache
+def styles() -> dict[str, ParagraphStyle]:
+    register_fonts()
+    base = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=11.5)
+    return {
+        "body": base,
+        "small": ParagraphStyle("small", parent=base, fontSize=7.5, leading=9),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=10.5),
+        "cell_bold": ParagraphStyle("cell_bold", parent=base, fontName=FONT_BOLD, fontSize=8.5, leading=10.5),
+        "money": ParagraphStyle("money", parent=base, fontSize=8.5, leading=10.5, alignment=TA_RIGHT),
+        "money_bold": ParagraphStyle(
+            "money_bold", parent=base, fontName=FONT_BOLD, fontSize=8.5, leading=10.5, alignment=TA_RIGHT
+        ),
+        "title": ParagraphStyle("title", parent=base, fontName=FONT_BOLD, fontSize=15, leading=19),
+        "subtitle": ParagraphStyle("subtitle", parent=base, fontSize=10, leading=13),
+        "heading": ParagraphStyle(
+            "heading", parent=base, fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=6, spaceAfter=3
+        ),
+    }
+
+
+def _escape(text) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def para(text, style: str = "body") -> Paragraph:
+    """Plain text in a paragraph (escaped: data never carries markup)."""
+    return Paragraph(_escape(text), styles()[style])
+
+
+def money_cell(cents: int | None, *, bold: bool = False) -> Paragraph:
+    """A right-aligned money cell written by the one formatter that serves pages, API and PDFs."""
+    return Paragraph(_escape(format_money(cents)), styles()["money_bold" if bold else "money"])
+
+
+def title_block(title: TitleBlock) -> list[Flowable]:
+    return [
+        para(title.report_name, "title"),
+        para(f"{title.organization} \u00b7 {title.site}", "subtitle"),
+        para(f"Period: {title.period}", "subtitle"),
+        para(f"Rule: {title.rule}", "small"),
+        Spacer(1, 8),
+    ]
+
+
+def data_table(
+    header: Sequence[str],
+    rows: Iterable[Sequence],
+    *,
+    col_widths: Sequence[float] | None = None,
+    money_columns: Iterable[int] = (),
+    total_row: Sequence | None = None,
+) -> LongTable:
+    """A grid that repeats its header on every page. Ints in `money_columns` are cents and
+    print right-aligned through `format_money`; other cells print as text."""
+    money_columns = set(money_columns)
+
+    def cell(index, value, bold=False):
+        if isinstance(value, Flowable):
+            return value
+        if index in money_columns and (value is None or isinstance(value, int)):
+            return money_cell(value, bold=bold)
+        return para("" if value is None else value, "cell_bold" if bold else "cell")
+
+    data = [[para(h, "cell_bold") for h in header]]
+    data += [[cell(i, v) for i, v in enumerate(row)] for row in rows]
+    if total_row is not None:
+        data.append([cell(i, v, bold=True) for i, v in enumerate(total_row)])
+    table = LongTable(data, colWidths=col_widths, repeatRows=1)
+    commands = [
+        ("GRID", (0, 0), (-1, -1), 0.4, GRID_GREY),
+        ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+    if total_row is not None:
+        commands.append(("LINEABOVE", (0, -1), (-1, -1), 1, colors.black))
+    table.setStyle(TableStyle(commands))
+    return table
+
+
+def _numbered_canvas(title: TitleBlock, provenance: Provenance):
+    """A canvas that holds its pages until the end, so each can say "Page X of Y"."""
+
+    class NumberedCanvas(rl_canvas.Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._saved_pages: list[dict] = []
+
+        def showPage(self):
+            self._saved_pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._saved_pages)
+            for number, state in enumerate(self._saved_pages, start=1):
+                self.__dict__.update(state)
+                draw_furniture(self, title, provenance, number, total)
+                super().showPage()
+            super().save()
+
+    return NumberedCanvas
+
+
+def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int, total: int) -> None:
+    width, height = canv._pagesize
+    canv.saveState()
+    canv.setStrokeColor(GRID_GREY)
+    canv.setLineWidth(0.5)
+    canv.setFont(FONT, 7.5)
+    top = height - MARGIN + 14
+    canv.drawString(MARGIN, top, f"{title.organization} \u00b7 {title.site} \u00b7 {title.report_name}")
+    canv.drawRightString(width - MARGIN, top, title.period)
+    canv.line(MARGIN, top - 4, width - MARGIN, top - 4)
+    bottom = MARGIN - 18
+    canv.line(MARGIN, bottom + 10, width - MARGIN, bottom + 10)
+    canv.drawString(
+        MARGIN,
+        bottom,
+        f"Generated {format_generated_at(provenance.generated_at)} by {provenance.generated_by} \u00b7 {title.rule}",
+    )
+    canv.drawRightString(width - MARGIN, bottom, f"Page {number} of {total}")
+    canv.setFont(FONT, 6)
+    canv.drawString(MARGIN, bottom - 9, f"Data SHA-256 {provenance.data_sha256}")
+    canv.restoreState()
+
+
+class ReportDocument:
+    """Lays out flowables on letter pages with the shared furniture; returns the PDF bytes."""
+
+    def __init__(
+        self, title: TitleBlock, provenance: Provenance, *, landscape: bool = False, with_title_block: bool = True
+    ):
+        register_fonts()
+        self.title = title
+        self.provenance = provenance
+        self.pagesize = landscape_size(letter) if landscape else letter
+        self.with_title_block = with_title_block
+
+    @property
+    def frame_width(self) -> float:
+        return self.pagesize[0] - 2 * MARGIN
+
+    def build(self, flowables: Sequence[Flowable]) -> bytes:
+        buffer = io.BytesIO()
+        doc = SimpleDocTemplate(
+            buffer,
+            pagesize=self.pagesize,
+            invariant=1,
+            leftMargin=MARGIN,
+            rightMargin=MARGIN,
+            topMargin=MARGIN + 6,
+            bottomMargin=MARGIN + 6,
+            title=f"{self.title.report_name} \u2014 {self.title.site}",
+            author=self.title.organization,
+            subject=self.title.rule,
+            creator="Card-room back office",
+            initialFontName=FONT,
+        )
+        story = (title_block(self.title) if self.with_title_block else []) + list(flowables)
+        doc.build(story, canvasmaker=_numbered_canvas(self.title, self.provenance))
+        return buffer.getvalue()

@@ -1,0 +1,127 @@
+"""Shared PDF furniture, read back from the PDF itself."""
+
+import io
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pdfplumber
+from pypdf import PdfReader
+
+from cardroom.pdf import (
+    Provenance,
+    ReportDocument,
+    TitleBlock,
+    data_digest,
+    data_table,
+    format_generated_at,
+    money_cell,
+    para,
+)
+
+TITLE = TitleBlock(
+    organization="Prairie Charities",
+    site="Elks Lodge",
+    period="2026-11-01 to 2026-11-30",
+    report_name="Test register",
+    rule="ND 99-01.3-08-05(2)",
+)
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    amount_cents: int
+
+
+@dataclass(frozen=True)
+class Figures:
+    rows: tuple[Row, ...]
+
+
+def render(figures: Figures, generated_at=datetime(2026, 11, 14, 8, 5, tzinfo=UTC)) -> bytes:
+    provenance = Provenance(generated_at=generated_at, generated_by="Pat Manager", data_sha256=data_digest(figures))
+    doc = ReportDocument(TITLE, provenance)
+    table = data_table(
+        ["Line", "Amount"],
+        [(r.label, r.amount_cents) for r in figures.rows],
+        money_columns=[1],
+        total_row=("Total", sum(r.amount_cents for r in figures.rows)),
+    )
+    return doc.build([para("Every line of the test."), table])
+
+
+def text_of(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+FEW = Figures(rows=(Row("Fill 1", 12_345), Row("Fill 2", 100_000_00)))
+MANY = Figures(rows=tuple(Row(f"Line {n}", n * 100) for n in range(1, 80)))
+
+
+def test_title_block_names_organization_site_period_report_and_rule():
+    first = text_of(render(FEW))[0]
+    for text in ("Test register", "Prairie Charities", "Elks Lodge", "2026-11-01 to 2026-11-30", "ND 99-01.3-08-05(2)"):
+        assert text in first
+
+
+def test_money_prints_with_the_shared_formatter():
+    first = text_of(render(FEW))[0]
+    assert "$123.45" in first and "$100,000.00" in first and "$100,123.45" in first
+
+
+def test_money_cells_are_right_aligned():
+    with pdfplumber.open(io.BytesIO(render(FEW))) as pdf:
+        words = pdf.pages[0].extract_words()
+    small, large = (next(w for w in words if w["text"] == text) for text in ("$123.45", "$100,000.00"))
+    assert abs(small["x1"] - large["x1"]) < 1
+    assert small["x0"] > large["x0"]
+
+
+def test_a_long_table_runs_over_pages_counted_page_x_of_y_and_repeats_its_header():
+    pages = text_of(render(MANY))
+    assert len(pages) == 2
+    assert "Page 1 of 2" in pages[0] and "Page 2 of 2" in pages[1]
+    assert "Line\nAmount" in pages[1] or "Line Amount" in pages[1]
+    assert "Line 79" in pages[1]
+
+
+def test_footer_says_when_by_whom_and_the_digest_of_the_data():
+    pdf = render(FEW)
+    for page in text_of(render(MANY)):
+        assert "Generated 2026-11-14 8:05 a.m. UTC by Pat Manager" in page
+    assert data_digest(FEW) in text_of(pdf)[0]
+
+
+def test_equal_inputs_give_byte_identical_pdfs():
+    assert render(FEW) == render(FEW)
+    assert render(MANY) == render(MANY)
+
+
+def test_different_data_or_time_gives_a_different_pdf():
+    assert render(FEW) != render(MANY)
+    assert render(FEW) != render(FEW, generated_at=datetime(2026, 11, 14, 20, 5, tzinfo=UTC))
+
+
+def test_fonts_are_embedded_truetype():
+    reader = PdfReader(io.BytesIO(render(FEW)))
+    fonts = reader.pages[0]["/Resources"]["/Font"]
+    descriptors = [
+        font.get_object()["/FontDescriptor"].get_object()
+        for font in fonts.values()
+        if "/FontDescriptor" in font.get_object()
+    ]
+    assert descriptors and all("/FontFile2" in d for d in descriptors)
+
+
+def test_digest_is_stable_and_sensitive_to_every_figure():
+    assert data_digest(FEW) == data_digest(Figures(rows=(Row("Fill 1", 12_345), Row("Fill 2", 100_000_00))))
+    assert data_digest(FEW) != data_digest(Figures(rows=(Row("Fill 1", 12_346), Row("Fill 2", 100_000_00))))
+
+
+def test_times_print_with_a_m_and_p_m():
+    assert format_generated_at(datetime(2026, 1, 2, 0, 7, tzinfo=UTC)) == "2026-01-02 12:07 a.m. UTC"
+    assert format_generated_at(datetime(2026, 1, 2, 13, 30, tzinfo=UTC)) == "2026-01-02 1:30 p.m. UTC"
+
+
+def test_money_cell_prints_none_as_a_dash():
+    assert money_cell(None).text == "\u2014"
