@@ -11,9 +11,24 @@ app = Celery("cardroom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
+# Times are UTC: 09:00-10:00 UTC is after every US site's business day has ended.
 app.conf.beat_schedule = {
     "verify-audit-log-nightly": {
         "task": "cardroom.tasks.verify_audit_log",
         "schedule": crontab(hour=9, minute=15),
+    },
+    "compliance-daily-rules": {
+        "task": "compliance.tasks.run_daily_checks",
+        "schedule": crontab(hour=9, minute=30),
+    },
+    # The quarter rules run daily in the first weeks after a quarter ends (late counts and
+    # corrections arrive then); they are idempotent, so a rerun opens nothing twice.
+    "compliance-quarter-rules": {
+        "task": "compliance.tasks.run_quarter_checks",
+        "schedule": crontab(hour=9, minute=45, day_of_month="1-21", month_of_year="1,4,7,10"),
+    },
+    "compliance-reminders": {
+        "task": "compliance.tasks.send_due_reminders",
+        "schedule": crontab(hour=14, minute=0),
     },
 }

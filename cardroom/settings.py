@@ -52,7 +52,9 @@ INSTALLED_APPS = [
     "axes",
     "cardroom",
     "accounting",
+    "counts",
     "surveillance",
+    "compliance",
 ]
 
 MIDDLEWARE = [

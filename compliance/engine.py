@@ -1,0 +1,103 @@
+"""Runs the rules: providers gather each rule's inputs for many sites in a bounded number of
+queries, the pure rules judge, and `open_alert` records each finding once."""
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from django.utils import timezone
+
+from cardroom.models import Site
+from cardroom.periods import Quarter
+
+from .models import Alert, AlertStep, Notification
+from .rules import Finding
+from .services import open_alert, send_notification
+from .thresholds import ThresholdBook
+
+# A provider takes (sites, period, threshold book) and yields findings.
+QuarterProvider = Callable[[list[Site], Quarter, ThresholdBook], Iterable[Finding]]
+DayProvider = Callable[[list[Site], date, date, ThresholdBook], Iterable[Finding]]
+
+QUARTER_PROVIDERS: list[QuarterProvider] = []
+DAY_PROVIDERS: list[DayProvider] = []
+
+
+def quarter_provider(function: QuarterProvider) -> QuarterProvider:
+    QUARTER_PROVIDERS.append(function)
+    return function
+
+
+def day_provider(function: DayProvider) -> DayProvider:
+    DAY_PROVIDERS.append(function)
+    return function
+
+
+@dataclass
+class RunResult:
+    opened: list[Alert] = field(default_factory=list)
+    already_open: int = 0
+
+    def as_dict(self) -> dict:
+        return {"opened": len(self.opened), "already_open": self.already_open}
+
+
+def _sites(site_ids: list[int] | None) -> list[Site]:
+    qs = Site.objects.filter(active=True) if site_ids is None else Site.objects.filter(pk__in=site_ids)
+    return list(qs.order_by("pk"))
+
+
+def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult) -> None:
+    organization_of = {s.pk: s.organization_id for s in sites}
+    for finding in findings:
+        alert, created = open_alert(finding, organization_id=organization_of[finding.site_id])
+        if created:
+            result.opened.append(alert)
+        else:
+            result.already_open += 1
+
+
+def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter) -> RunResult:
+    _load_providers()
+    sites, result = _sites(site_ids), RunResult()
+    book = ThresholdBook(quarter.end)
+    for provider in QUARTER_PROVIDERS:
+        _record(provider(sites, quarter, book), sites, result)
+    return result
+
+
+def run_day_checks(*, site_ids: list[int] | None, start: date, end: date) -> RunResult:
+    _load_providers()
+    sites, result = _sites(site_ids), RunResult()
+    book = ThresholdBook(end)
+    for provider in DAY_PROVIDERS:
+        _record(provider(sites, start, end, book), sites, result)
+    return result
+
+
+def run_all(*, site_ids: list[int] | None, quarter: Quarter) -> RunResult:
+    """The quarter rules and the day rules for every day of the quarter (up to yesterday)."""
+    quarterly = run_quarter_rules(site_ids=site_ids, quarter=quarter)
+    last_day = min(quarter.end, timezone.localdate() - timedelta(days=1))
+    if last_day >= quarter.start:
+        daily = run_day_checks(site_ids=site_ids, start=quarter.start, end=last_day)
+        quarterly.opened += daily.opened
+        quarterly.already_open += daily.already_open
+    return quarterly
+
+
+def send_reminders(*, today: date) -> int:
+    """Remind once about each unresolved alert due within the reminder window."""
+    book = ThresholdBook(today)
+    horizon = today + timedelta(days=book.int("reminder.days_before_due"))
+    due_soon = (
+        Alert.objects.filter(due_date__lte=horizon)
+        .exclude(steps__kind=AlertStep.Kind.RESOLVED)
+        .exclude(notifications__kind=Notification.Kind.REMINDER)
+        .select_related("site")
+    )
+    return sum(1 for alert in due_soon if send_notification(alert, Notification.Kind.REMINDER))
+
+
+def _load_providers() -> None:
+    from . import providers  # noqa: F401  (registers the providers)

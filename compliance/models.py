@@ -1,0 +1,115 @@
+"""Compliance: regulatory thresholds as effective-dated data, and the alerts they raise."""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from simple_history.models import HistoricalRecords
+
+from cardroom.appendonly import AppendOnlyModel
+
+
+class Threshold(models.Model):
+    """A number from a regulation, with its citation, in force from `effective_from`.
+
+    Rules read thresholds through `compliance.thresholds.threshold(code, on)`; a change of
+    regulation is a new row with a later date, never an edit of the old one."""
+
+    class Unit(models.TextChoices):
+        RATIO = "ratio", "Ratio"
+        CENTS = "cents", "Cents"
+        DAYS = "days", "Days"
+        HOURS = "hours", "Hours"
+        WEEKS = "weeks", "Weeks"
+        MINUTES = "minutes", "Minutes"
+        COUNT = "count", "Count"
+
+    code = models.CharField(max_length=60)
+    value = models.DecimalField(max_digits=18, decimal_places=6)
+    unit = models.CharField(max_length=10, choices=Unit.choices)
+    citation = models.CharField(max_length=80)
+    summary = models.CharField(max_length=300)
+    effective_from = models.DateField()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["code", "-effective_from"]
+        constraints = [models.UniqueConstraint(fields=["code", "effective_from"], name="threshold_once_per_date")]
+
+    def __str__(self):
+        return f"{self.code} = {self.value} {self.unit} ({self.citation}, from {self.effective_from})"
+
+    @property
+    def as_int(self) -> int:
+        return int(self.value)
+
+    @property
+    def as_decimal(self) -> Decimal:
+        return Decimal(self.value)
+
+
+class Alert(AppendOnlyModel):
+    """A rule that fired for a site and period. Append-only: what fired, with the figures that
+    triggered it, never changes; acknowledging, documenting and resolving are AlertStep rows.
+
+    One alert per (rule, site, period, subject): the unique constraint is what makes the jobs
+    idempotent, even with two workers running the same check at once."""
+
+    rule = models.CharField(max_length=60)
+    citation = models.CharField(max_length=80)
+    title = models.CharField(max_length=200)
+    organization = models.ForeignKey("cardroom.Organization", on_delete=models.PROTECT, related_name="+")
+    site = models.ForeignKey("cardroom.Site", on_delete=models.PROTECT, related_name="alerts")
+    period_key = models.CharField(max_length=40)
+    subject = models.CharField(max_length=80, blank=True, default="")
+    period_start = models.DateField()
+    period_end = models.DateField()
+    figures = models.JSONField(default=dict)
+    action_required = models.TextField()
+    due_date = models.DateField(null=True)
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["due_date", "-opened_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["rule", "site", "period_key", "subject"], name="alert_once_per_subject")
+        ]
+        indexes = [models.Index(fields=["site", "due_date"])]
+
+    def __str__(self):
+        return f"{self.citation}: {self.title} ({self.site}, {self.period_key})"
+
+
+class AlertStep(AppendOnlyModel):
+    """Acknowledging, documenting or resolving an alert: who, when, and the documentation."""
+
+    class Kind(models.TextChoices):
+        ACKNOWLEDGED = "acknowledged", "Acknowledged"
+        DOCUMENTED = "documented", "Documentation attached"
+        RESOLVED = "resolved", "Resolved"
+
+    alert = models.ForeignKey(Alert, on_delete=models.PROTECT, related_name="steps")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+    note = models.TextField(blank=True)
+    documentation = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+
+class Notification(AppendOnlyModel):
+    """An e-mail sent about an alert; unique per kind so a retried job never sends twice."""
+
+    class Kind(models.TextChoices):
+        OPENED = "opened", "Alert opened"
+        REMINDER = "reminder", "Reminder before the due date"
+
+    alert = models.ForeignKey(Alert, on_delete=models.PROTECT, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    sent_at = models.DateTimeField()
+    recipients = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["alert", "kind"], name="notification_once_per_kind")]

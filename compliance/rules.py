@@ -1,0 +1,312 @@
+"""The North Dakota flag rules, each a small pure function: figures and thresholds in,
+findings out. No database access here; `compliance.providers` gathers the inputs.
+
+A finding carries the rule's citation, the figures that triggered it, what must be done and
+the due date; `compliance.services.open_alert` turns it into an alert exactly once."""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+from cardroom.money import format_money, format_ratio
+from cardroom.periods import Quarter, add_banking_days
+
+from .thresholds import ThresholdBook
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    citation: str
+    title: str
+    site_id: int
+    period_key: str
+    period_start: date
+    period_end: date
+    action_required: str
+    due_date: date | None
+    figures: dict = field(default_factory=dict)
+    subject: str = ""
+
+
+@dataclass(frozen=True)
+class QuarterFigures:
+    """One site's figures for one game and quarter (sums of table figures)."""
+
+    site_id: int
+    quarter: Quarter
+    game: str  # "21" or "PW"
+    gross_proceeds_cents: int
+    prizes_cents: int
+
+    @property
+    def agp_cents(self) -> int:
+        return self.gross_proceeds_cents - self.prizes_cents
+
+    @property
+    def hold_ratio(self) -> Decimal | None:
+        """ND 99-01.3-08-01(3): adjusted gross proceeds divided by gross proceeds."""
+        if self.gross_proceeds_cents == 0:
+            return None
+        return Decimal(self.agp_cents) / Decimal(self.gross_proceeds_cents)
+
+    def as_figures(self) -> dict:
+        return {
+            "gross_proceeds_cents": self.gross_proceeds_cents,
+            "prizes_cents": self.prizes_cents,
+            "agp_cents": self.agp_cents,
+            "hold_ratio": None if self.hold_ratio is None else str(self.hold_ratio.quantize(Decimal("0.000001"))),
+        }
+
+
+def _quarter_finding(rule: str, citation: str, title: str, fig: QuarterFigures, action: str, due: date | None,
+                     extra: dict | None = None, subject: str = "") -> Finding:
+    return Finding(rule, citation, title, fig.site_id, str(fig.quarter), fig.quarter.start, fig.quarter.end,
+                   action, due, {**fig.as_figures(), **(extra or {})}, subject)
+
+
+# 1. ND 99-01.3-08-01(3): prizes over gross proceeds ------------------------------------------
+
+def prizes_over_gross_proceeds(fig: QuarterFigures, book: ThresholdBook) -> Finding | None:
+    """Twenty-one prizes exceeded gross proceeds for the site's quarter, i.e. AGP < 0."""
+    if fig.game != "21" or fig.agp_cents >= 0:
+        return None
+    days = book["prizes_over_gp.contact_days"]
+    weeks = book.int("prizes_over_gp.dealer_hold_weeks")
+    return _quarter_finding(
+        "prizes_over_gp", days.citation, "Twenty-one prizes exceeded gross proceeds", fig,
+        f"{days.citation}: contact the attorney general within {int(days)} days of the quarter's end "
+        f"(prizes {format_money(fig.prizes_cents)} > gross proceeds {format_money(fig.gross_proceeds_cents)}), "
+        f"and keep percent-of-hold records for each dealer at the site for {weeks} continuous weeks.",
+        fig.quarter.end + timedelta(days=int(days)),
+        {"dealer_hold_from": str(fig.quarter.end + timedelta(days=1)),
+         "dealer_hold_until": str(fig.quarter.end + timedelta(weeks=weeks))},
+    )
+
+
+@dataclass(frozen=True)
+class ShiftRecord:
+    shift_id: int
+    site_id: int
+    dealer_name: str
+    table_number: int
+    started_at: datetime
+    has_own_drop: bool  # the box was exchanged at the dealer change, so hold can be computed
+
+
+def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date, date], citation: str) -> list[Finding]:
+    """In the 12-week window after a prizes-over-GP quarter, each dealer shift needs its own
+    percent-of-hold figures (ND 99-01.3-08-01(3)); a shift whose drop was not separated has none."""
+    start, end = window
+    return [
+        Finding("dealer_hold_missing", citation, "Dealer shift without percent-of-hold figures", s.site_id,
+                f"{start}..{end}", start, end,
+                f"{citation}: exchange the drop box at each dealer change so that {s.dealer_name}'s shift at table "
+                f"{s.table_number} on {s.started_at:%Y-%m-%d} has its own percent-of-hold.",
+                s.started_at.date(), {"shift_id": s.shift_id}, f"shift:{s.shift_id}")
+        for s in shifts
+        if not s.has_own_drop and start <= s.started_at.date() <= end
+    ]
+
+
+# 2. ND 99-01.3-08-04(9): low hold at a surveillance site --------------------------------------
+
+def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: ThresholdBook) -> Finding | None:
+    """Quarter percent-of-hold below 10% (twenty-one) or 15% (paddlewheel) at a site that
+    requires video surveillance. Exactly at the threshold does not fire."""
+    if not surveillance_required or fig.hold_ratio is None:
+        return None
+    threshold = book["low_hold.ratio_21" if fig.game == "21" else "low_hold.ratio_pw"]
+    if fig.hold_ratio >= threshold.value:
+        return None
+    weeks = book.int("low_hold.review_weeks")
+    minutes = book.int("low_hold.review_minutes_per_week")
+    game = "twenty-one" if fig.game == "21" else "paddlewheel"
+    return _quarter_finding(
+        f"low_hold_{fig.game}", threshold.citation, f"Low {game} hold at a surveillance site", fig,
+        f"{threshold.citation}: {game} percent-of-hold {format_ratio(fig.hold_ratio)} is below "
+        f"{format_ratio(threshold.value, 0)}: review at least {minutes} minutes of video per week for each active "
+        f"table for {weeks} continuous weeks, or until the reason is documented.",
+        fig.quarter.end + timedelta(weeks=weeks),
+        {"threshold_ratio": str(threshold.value)},
+    )
+
+
+# 3. ND 99-01.3-08-04: surveillance required ---------------------------------------------------
+
+def surveillance_required(history: list[QuarterFigures], *, seasonal: bool, wagers_above_cents: int,
+                          already_required: bool, book: ThresholdBook) -> Finding | None:
+    """Twenty-one gross proceeds averaging $10,000 or more per quarter over two entire
+    consecutive quarters (the last two in `history`), with wagers above $2.
+
+    Seasonal sites: the average of the active quarters (gross proceeds above zero) within the
+    July-June fiscal year of the last quarter. *Reading*: "averaging ... for two consecutive
+    quarters" is the mean of the two quarters, not each quarter on its own."""
+    if already_required or len(history) < 1:
+        return None
+    cap = book["surveillance.wager_above_cents"]
+    if wagers_above_cents <= int(cap):
+        return None
+    last = history[-1]
+    if seasonal:
+        fiscal = set(last.quarter.fiscal_year_quarters())
+        considered = [f for f in history if f.quarter in fiscal and f.gross_proceeds_cents > 0]
+    else:
+        considered = history[-2:]
+        if len(considered) < 2 or considered[0].quarter.next() != considered[1].quarter:
+            return None
+    if not considered:
+        return None
+    total = sum(f.gross_proceeds_cents for f in considered)
+    level = book["surveillance.gp_average_cents"]
+    if total < int(level) * len(considered):  # exact: average >= level  <=>  total >= level * n
+        return None
+    days = book.int("surveillance.operational_days")
+    average = Decimal(total) / len(considered)
+    return Finding(
+        "surveillance_required", level.citation, "Video surveillance required", last.site_id, str(last.quarter),
+        considered[0].quarter.start, last.quarter.end,
+        f"{level.citation}: twenty-one gross proceeds averaged {format_money(int(average))} per quarter "
+        f"(at least {format_money(int(level))}) with wagers above {format_money(int(cap))}: have a video "
+        f"surveillance system operational within {days} days of {last.quarter.end}; chips must then meet "
+        "the colour specification of ND 99-01.3-08-03(3) (08-03(2)).",
+        last.quarter.end + timedelta(days=days),
+        {"quarters": [str(f.quarter) for f in considered], "gross_proceeds_cents": [f.gross_proceeds_cents for f in considered],
+         "average_cents": str(average), "max_wager_cents": wagers_above_cents, "seasonal": seasonal},
+    )
+
+
+# 4. ND 99-01.3-08-04(7): outage past its deadline while operating above $2 --------------------
+
+@dataclass(frozen=True)
+class OutageRecord:
+    outage_id: int
+    site_id: int
+    table_number: int
+    reported_at: datetime
+    deadline_at: datetime | None
+    repaired_at: datetime | None
+    max_wager_after_deadline_cents: int | None  # highest max wager the table operated with after the deadline
+
+
+def outage_past_deadline(outage: OutageRecord, *, now: datetime, book: ThresholdBook) -> Finding | None:
+    cap = book["outage.wager_cap_cents"]
+    if outage.deadline_at is None or now < outage.deadline_at:
+        return None
+    if outage.repaired_at is not None and outage.repaired_at <= outage.deadline_at:
+        return None
+    if outage.max_wager_after_deadline_cents is None or outage.max_wager_after_deadline_cents <= int(cap):
+        return None
+    day = outage.deadline_at.date()
+    return Finding(
+        "outage_operating", cap.citation, "Table operated above $2 after a surveillance outage deadline",
+        outage.site_id, str(day), outage.reported_at.date(), (outage.repaired_at or now).date(),
+        f"{cap.citation}: table {outage.table_number}'s camera or recorder was not repaired by "
+        f"{outage.deadline_at:%Y-%m-%d %I:%M %p}; the table must be closed or its wagers limited to "
+        f"{format_money(int(cap))} until repaired (it ran with a maximum of "
+        f"{format_money(outage.max_wager_after_deadline_cents)}).",
+        day, {"outage_id": outage.outage_id, "max_wager_after_deadline_cents": outage.max_wager_after_deadline_cents},
+        f"outage:{outage.outage_id}",
+    )
+
+
+# 5. ND 99-01.3-08-04(7), 08-16(1)(d): daily surveillance review log ---------------------------
+
+def missing_review_logs(site_id: int, activity_days: set[date], logged_days: set[date]) -> list[Finding]:
+    citation = "ND 99-01.3-08-04(7)"
+    return [
+        Finding("review_log_missing", citation, "No daily surveillance review log", site_id, str(day), day, day,
+                f"{citation}, 08-16(1)(d): document that each table's camera recorded an unobstructed view and a "
+                f"clear picture on {day}.", day)
+        for day in sorted(activity_days - logged_days)
+    ]
+
+
+# 6. ND 99-01.3-08-05: slips --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SlipException:
+    site_id: int
+    gaming_date: date
+    series: str  # "fill" or "credit"
+    number: int
+    problem: str  # "missing", "unverified", "unreceived"
+
+
+_SLIP_TEXT = {
+    "missing": ("ND 99-01.3-08-05(2)", "Slip number missing", "account for {series} slip number {number}: slips are used in order and all accounted for"),
+    "unverified": ("ND 99-01.3-08-05(5)", "Slip not verified", "{series} slip {number} was not verified and initialed by the end of the gaming day"),
+    "unreceived": ("ND 99-01.3-08-05(6)", "Slip not received", "{series} slip {number} was not received and initialed by the end of the gaming day"),
+}
+
+
+def slip_exceptions(exceptions: list[SlipException]) -> list[Finding]:
+    findings = []
+    for ex in exceptions:
+        citation, title, text = _SLIP_TEXT[ex.problem]
+        findings.append(Finding(
+            f"slip_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
+            f"{citation}: " + text.format(series=ex.series, number=ex.number) + ".", ex.gaming_date,
+            {"series": ex.series, "number": ex.number}, f"{ex.series}:{ex.number}",
+        ))
+    return findings
+
+
+# 7. ND 99-01.3-08-14: counts --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CountException:
+    site_id: int
+    gaming_date: date
+    box_label: str
+    problem: str  # "unresolved", "not_removed", "not_counted"
+
+
+_COUNT_TEXT = {
+    "unresolved": ("ND 99-01.3-08-14(4)", "Count difference not resolved", "resolve the difference between the two counts of box {box}"),
+    "not_removed": ("ND 99-01.3-08-14(1)", "Drop box not removed", "box {box} was not removed from its table by the end of the day's activity"),
+    "not_counted": ("ND 99-01.3-08-14", "Drop box not counted", "box {box} has not been counted by the two-person count team"),
+}
+
+
+def count_exceptions(exceptions: list[CountException]) -> list[Finding]:
+    findings = []
+    for ex in exceptions:
+        citation, title, text = _COUNT_TEXT[ex.problem]
+        findings.append(Finding(
+            f"count_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
+            f"{citation}: " + text.format(box=ex.box_label) + ".", ex.gaming_date, {"box": ex.box_label},
+            f"box:{ex.box_label}",
+        ))
+    return findings
+
+
+# 8. ND 99-01.3-03-10 deposits; ND 99-01.3-08-04(11) video samples -----------------------------
+
+def late_deposit(site_id: int, gaming_date: date, deposited_on: date | None, *, today: date,
+                 book: ThresholdBook) -> Finding | None:
+    days = book["deposit.banking_days"]
+    due = add_banking_days(gaming_date, int(days))
+    if (deposited_on or today) <= due:
+        return None
+    return Finding(
+        "deposit_late", days.citation, "Bank deposit late", site_id, str(gaming_date), gaming_date, gaming_date,
+        f"{days.citation}: the deposit for {gaming_date} was due by the {int(days)}rd banking day, {due}"
+        + (f"; it was made on {deposited_on}." if deposited_on else "; it has not been recorded."),
+        due, {"due": str(due), "deposited_on": str(deposited_on) if deposited_on else None},
+    )
+
+
+def late_video_sample(site_id: int, change_id: int, changed_on: date, submitted_on: date | None, *, today: date,
+                      book: ThresholdBook) -> Finding | None:
+    days = book["sample.due_days"]
+    due = changed_on + timedelta(days=int(days))
+    if (submitted_on or today) <= due:
+        return None
+    return Finding(
+        "sample_late", days.citation, "Video sample not sent in time", site_id, str(changed_on), changed_on, due,
+        f"{days.citation}: a sample recorded video was due to the attorney general within {int(days)} days "
+        f"of the equipment change on {changed_on}, by {due}.",
+        due, {"change_id": change_id, "submitted_on": str(submitted_on) if submitted_on else None},
+        f"change:{change_id}",
+    )
