@@ -37,7 +37,14 @@ def call_service(form, save: Callable):
     try:
         return save()
     except ValidationError as exc:
-        form.add_error(None, exc)
+        if not hasattr(exc, "error_dict"):
+            form.add_error(None, exc)
+            return None
+        for name, errors in exc.message_dict.items():
+            if name in form.fields:
+                form.add_error(name, errors)
+            else:  # a rule about a value the form does not show: name it in the form's own errors
+                form.add_error(None, [f"{name.replace('_', ' ')}: {e}" if name != "__all__" else e for e in errors])
         return None
 
 

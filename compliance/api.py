@@ -1,0 +1,127 @@
+"""/api/v1/alerts/, /api/v1/obligations/ and /api/v1/compliance-runs/."""
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cardroom.access import access_for, require_role
+from cardroom.api import ERROR_RESPONSES, ScopedSiteField, ScopedViewSet
+from cardroom.models import Role
+from cardroom.periods import Quarter
+
+from . import services
+from .engine import run_all
+from .queries import alerts_for, obligations, status_of
+
+
+class AlertStepSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    by = serializers.CharField(source="by.username")
+    at = serializers.DateTimeField()
+    note = serializers.CharField()
+    documentation = serializers.JSONField()
+
+
+class AlertSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    rule = serializers.CharField()
+    citation = serializers.CharField()
+    title = serializers.CharField()
+    site = serializers.IntegerField(source="site_id")
+    site_name = serializers.CharField(source="site.name")
+    period_key = serializers.CharField()
+    subject = serializers.CharField()
+    period_start = serializers.DateField()
+    period_end = serializers.DateField()
+    figures = serializers.JSONField()
+    action_required = serializers.CharField()
+    due_date = serializers.DateField(allow_null=True)
+    opened_at = serializers.DateTimeField()
+    status = serializers.SerializerMethodField()
+    overdue = serializers.SerializerMethodField()
+    steps = AlertStepSerializer(many=True)
+
+    def get_status(self, alert) -> str:
+        return status_of(alert)
+
+    def get_overdue(self, alert) -> bool:
+        return bool(alert.due_date and alert.due_date < timezone.localdate() and status_of(alert) != "resolved")
+
+
+class StepInputSerializer(serializers.Serializer):
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+    documentation = serializers.DictField(required=False, default=dict)
+
+
+class AlertViewSet(ScopedViewSet):
+    output_serializer_class = AlertSerializer
+    filterset_fields = ["site", "rule"]
+
+    def scope(self, access):
+        qs = alerts_for(access).order_by("due_date", "-opened_at")
+        wanted = self.request.query_params.get("status")
+        if wanted == "open":
+            qs = qs.filter(is_resolved=False)
+        elif wanted == "resolved":
+            qs = qs.filter(is_resolved=True)
+        return qs
+
+    def _step(self, request, service):
+        alert = self.get_object()
+        data = StepInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        kwargs = {"note": data.validated_data["note"]}
+        if service is not services.acknowledge_alert:
+            kwargs["documentation"] = data.validated_data["documentation"]
+        service(acting_user=request.user, alert=alert, **kwargs)
+        return Response(AlertSerializer(self.get_queryset().get(pk=alert.pk)).data)
+
+    @extend_schema(request=StepInputSerializer, responses={200: AlertSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def acknowledge(self, request, pk=None):
+        return self._step(request, services.acknowledge_alert)
+
+    @extend_schema(request=StepInputSerializer, responses={200: AlertSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def document(self, request, pk=None):
+        return self._step(request, services.document_alert)
+
+    @extend_schema(request=StepInputSerializer, responses={200: AlertSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def resolve(self, request, pk=None):
+        return self._step(request, services.resolve_alert)
+
+
+class ObligationsView(APIView):
+    @extend_schema(responses={200: AlertSerializer(many=True)})
+    def get(self, request):
+        return Response(AlertSerializer(obligations(access_for(request.user), today=timezone.localdate()), many=True).data)
+
+
+class RunInputSerializer(serializers.Serializer):
+    site = ScopedSiteField()
+    quarter = serializers.CharField()
+
+    def validate_quarter(self, value):
+        return Quarter.parse(value)
+
+
+class RunResultSerializer(serializers.Serializer):
+    opened = serializers.IntegerField()
+    already_open = serializers.IntegerField()
+
+
+class ComplianceRunView(APIView):
+    """Run the checks on demand for a site and a quarter (a gaming manager)."""
+
+    @extend_schema(request=RunInputSerializer, responses={200: RunResultSerializer, **ERROR_RESPONSES})
+    def post(self, request):
+        data = RunInputSerializer(data=request.data, context={"request": request})
+        data.is_valid(raise_exception=True)
+        site = data.validated_data["site"]
+        require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks")
+        result = run_all(site_ids=[site.pk], quarter=data.validated_data["quarter"])
+        return Response(result.as_dict(), status=status.HTTP_200_OK)

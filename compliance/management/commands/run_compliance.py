@@ -1,0 +1,30 @@
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from cardroom.models import Site
+from cardroom.periods import Quarter
+from compliance.engine import run_all
+
+
+class Command(BaseCommand):
+    help = "Run the compliance rules for a quarter: `--site <id> --quarter 2026Q3`, or `--all`."
+
+    def add_arguments(self, parser):
+        target = parser.add_mutually_exclusive_group(required=True)
+        target.add_argument("--site", type=int, action="append", help="site id (repeatable)")
+        target.add_argument("--all", action="store_true", help="every active site")
+        parser.add_argument("--quarter", required=True, help="for example 2026Q3")
+
+    def handle(self, *args, site=None, all=False, quarter=None, **options):
+        try:
+            period = Quarter.parse(quarter)
+        except ValidationError as exc:
+            raise CommandError(exc.message_dict["quarter"][0]) from exc
+        if site:
+            missing = set(site) - set(Site.objects.filter(pk__in=site).values_list("pk", flat=True))
+            if missing:
+                raise CommandError(f"--site: no site with id {', '.join(map(str, sorted(missing)))}")
+        result = run_all(site_ids=None if all else site, quarter=period)
+        for alert in result.opened:
+            self.stdout.write(f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})")
+        self.stdout.write(f"{len(result.opened)} alert(s) opened, {result.already_open} already open.")

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "compliance"
+urlpatterns = [
+    path("alerts/", views.alert_list, name="alerts"),
+    path("alerts/<int:pk>/", views.alert_detail, name="alert"),
+    path("calendar/", views.calendar, name="calendar"),
+    path("run/", views.run_checks, name="run"),
+]
