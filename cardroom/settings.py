@@ -52,7 +52,6 @@ INSTALLED_APPS = [
     "axes",
     "cardroom",
     "accounting",
-    "counts",
     "surveillance",
     "compliance",
 ]
