@@ -1,0 +1,314 @@
+"""Video surveillance (ND 99-01.3-08-04): site status, equipment, recordings, the daily
+review log, outages and the low-hold video review program.
+
+Logs that are evidence for the attorney general (status changes, equipment changes and
+samples, recordings and who accessed them, the daily review log, outages and repairs, review
+programs and review entries) are append-only: a correction is a new row pointing back.
+Equipment itself is editable master data with history.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from simple_history.models import HistoricalRecords
+
+from cardroom.appendonly import AppendOnlyModel
+from cardroom.models import Employee, Site, Table
+
+
+class SurveillanceStatus(AppendOnlyModel):
+    """Whether a site must have a video surveillance system, from when, and since when it is
+    operational. Append-only: the latest row in effect on a date is the status on that date."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="surveillance_statuses")
+    required = models.BooleanField()
+    since = models.DateField(help_text="First gaming date this status applies to.")
+    operational_on = models.DateField(null=True, blank=True, help_text="Date the system became operational.")
+    reason = models.TextField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["site_id", "since", "recorded_at", "id"]
+        verbose_name_plural = "surveillance statuses"
+
+
+class Equipment(models.Model):
+    class Kind(models.TextChoices):
+        CAMERA = "camera", "Camera"
+        DOME = "dome", "Camera dome"
+        RECORDING_UNIT = "recording_unit", "Recording unit"
+        TIME_DATE_GENERATOR = "time_date_generator", "Time and date generator"
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="surveillance_equipment")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="surveillance_equipment"
+    )
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    make_model = models.CharField(max_length=120)
+    serial_number = models.CharField(max_length=80, blank=True)
+    vendor = models.CharField(max_length=120, blank=True)
+    installed_on = models.DateField()
+    removed_on = models.DateField(null=True, blank=True)
+    replaced_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="replaces")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["site_id", "table_id", "kind", "id"]
+        verbose_name_plural = "equipment"
+
+    def __str__(self):
+        where = f"table {self.table.number}" if self.table_id else "site"
+        return f"{self.get_kind_display()} {self.make_model} ({where})"
+
+    @property
+    def in_service(self) -> bool:
+        return self.removed_on is None
+
+
+class EquipmentChange(AppendOnlyModel):
+    """An event after which a sample recording is due to the attorney general (08-04(11))."""
+
+    class Kind(models.TextChoices):
+        INSTALLED = "installed", "Equipment installed"
+        MOVED = "moved", "Camera moved"
+        REPLACED = "replaced", "Equipment replaced"
+        SITE_ACQUIRED = "site_acquired", "Equipment acquired with a site from another organization"
+        TABLE_MOVED = "table_moved", "Table moved to another location at the site"
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    equipment = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT, related_name="changes")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    changed_on = models.DateField()
+    sample_due_on = models.DateField()
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-changed_on", "-id"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} on {self.changed_on}"
+
+
+class SampleSubmission(AppendOnlyModel):
+    """A sample recording sent to the attorney general; a resubmission points back."""
+
+    change = models.ForeignKey(EquipmentChange, on_delete=models.PROTECT, related_name="submissions")
+    resubmission_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    submitted_on = models.DateField()
+    note = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-submitted_on", "-id"]
+
+    def __str__(self):
+        return f"Sample submitted {self.submitted_on}"
+
+
+class SampleEvaluation(AppendOnlyModel):
+    """The attorney general's evaluation of a sample (modelled on SFN 19857)."""
+
+    class Outcome(models.TextChoices):
+        APPROVED = "approved", "Approved"
+        RESUBMIT = "resubmit", "Not satisfactory: resolve and resubmit"
+
+    submission = models.OneToOneField(SampleSubmission, on_delete=models.PROTECT, related_name="evaluation")
+    evaluated_on = models.DateField()
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    evaluator = models.CharField(max_length=120, blank=True)
+    form_reference = models.CharField(max_length=40, default="SFN 19857")
+    findings = models.TextField(blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+
+class VendorPurchase(AppendOnlyModel):
+    """Equipment bought or leased; from an approved vendor at least half is deferred (08-04(10))."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+    change = models.ForeignKey(
+        EquipmentChange, null=True, blank=True, on_delete=models.PROTECT, related_name="purchases"
+    )
+    vendor = models.CharField(max_length=120)
+    approved_vendor = models.BooleanField(default=True)
+    description = models.CharField(max_length=200)
+    purchased_on = models.DateField()
+    price_cents = models.PositiveIntegerField()
+    deferred_cents = models.PositiveIntegerField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(deferred_cents__lte=F("price_cents")), name="vendor_deferred_not_above_price"
+            )
+        ]
+
+
+class Recording(AppendOnlyModel):
+    """One recorder's video of one table for one gaming day, kept 30 days (08-04(6))."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="recordings")
+    recorder = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT, related_name="recordings")
+    gaming_date = models.DateField()
+    started_at = models.DateTimeField(help_text="When chips were first made available on the table.")
+    stopped_at = models.DateTimeField(help_text="When the table closed for the day.")
+    release_on = models.DateField(help_text="First date the video may be released (end of the retention).")
+    operated_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-gaming_date", "table_id", "started_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(stopped_at__gt=F("started_at")), name="recording_stops_after_start")
+        ]
+
+
+class RecordingAccess(AppendOnlyModel):
+    """Who accessed a recording unit, camera or stored video (08-04(5)(a))."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    recording = models.ForeignKey(Recording, null=True, blank=True, on_delete=models.PROTECT, related_name="accesses")
+    equipment = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT, related_name="accesses")
+    accessed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    accessed_at = models.DateTimeField()
+    purpose = models.CharField(max_length=200)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-accessed_at"]
+
+
+class ReviewLogEntry(AppendOnlyModel):
+    """The daily surveillance review log (08-04(7), kept per 08-16(1)(d)): one employee's check
+    of one table's camera for one day of activity. A correction is a new entry pointing back."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="review_log")
+    gaming_date = models.DateField()
+    camera_recording = models.BooleanField(help_text="The camera is recording.")
+    unobstructed_view = models.BooleanField()
+    clear_picture = models.BooleanField()
+    notes = models.TextField(blank=True)
+    reviewed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    reviewed_at = models.DateTimeField()
+    corrects = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections")
+
+    class Meta:
+        ordering = ["-gaming_date", "table_id", "-reviewed_at"]
+        verbose_name_plural = "review log entries"
+
+    @property
+    def all_clear(self) -> bool:
+        return self.camera_recording and self.unobstructed_view and self.clear_picture
+
+
+class Outage(AppendOnlyModel):
+    """A camera or recorder not operating properly, from `began_at` (08-04(7))."""
+
+    class Kind(models.TextChoices):
+        CAMERA = "camera", "Camera not operating properly"
+        RECORDER = "recorder", "Recording unit not operating properly"
+        VIEW = "view", "No unobstructed view or clear picture"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="outages")
+    equipment = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT, related_name="outages")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    began_at = models.DateTimeField(help_text="When the equipment stopped operating properly.")
+    description = models.TextField()
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reported_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-began_at"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} at table {self.table.number} since {self.began_at:%Y-%m-%d %H:%M}"
+
+
+class OutageRepair(AppendOnlyModel):
+    """The repair that ends an outage; a new row, the outage is never edited."""
+
+    outage = models.OneToOneField(Outage, on_delete=models.PROTECT, related_name="repair")
+    repaired_at = models.DateTimeField()
+    description = models.TextField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+
+class ReviewProgram(AppendOnlyModel):
+    """A low-hold video review program at a site (08-04(9)): weekly tasks for six weeks."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="review_programs")
+    start_date = models.DateField()
+    end_date = models.DateField(help_text="Last day of the sixth week.")
+    reason = models.TextField(help_text="Why the program was opened (for example the quarter's hold).")
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-start_date", "-id"]
+
+    def __str__(self):
+        return f"Video review {self.start_date} to {self.end_date}"
+
+
+class ReviewProgramClosure(AppendOnlyModel):
+    """A gaming manager's documented reason for the low hold, which ends the program early."""
+
+    program = models.OneToOneField(ReviewProgram, on_delete=models.PROTECT, related_name="closure")
+    closed_on = models.DateField()
+    low_hold_reason = models.TextField()
+    closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField()
+
+
+class ReviewTask(AppendOnlyModel):
+    """One week's review of one table: at least one hour of footage (08-04(9))."""
+
+    program = models.ForeignKey(ReviewProgram, on_delete=models.PROTECT, related_name="tasks")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    week = models.PositiveSmallIntegerField()
+    week_start = models.DateField()
+    week_end = models.DateField()
+
+    class Meta:
+        ordering = ["program_id", "week", "table__number"]
+        constraints = [models.UniqueConstraint(fields=["program", "table", "week"], name="review_task_unique")]
+
+    def __str__(self):
+        return f"Week {self.week} ({self.week_start} to {self.week_end}), table {self.table.number}"
+
+
+class ReviewEntry(AppendOnlyModel):
+    """Documentation of reviewed footage: table, shift, footage window, reviewer, findings.
+    Kept one year (08-16(1)(h)); a correction is a new entry pointing back."""
+
+    task = models.ForeignKey(ReviewTask, on_delete=models.PROTECT, related_name="entries")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    gaming_date = models.DateField()
+    shift_started_at = models.DateTimeField(help_text="Start of the shift selected for review.")
+    shift_ended_at = models.DateTimeField(help_text="End of the shift selected for review.")
+    footage_start_at = models.DateTimeField()
+    footage_end_at = models.DateTimeField()
+    reviewer = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    findings = models.TextField()
+    corrects = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-footage_start_at"]
+        verbose_name_plural = "review entries"
+
+    @property
+    def footage(self):
+        return self.footage_end_at - self.footage_start_at

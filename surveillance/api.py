@@ -1,0 +1,389 @@
+"""Surveillance endpoints, following the platform's conventions (cardroom.api): serializers
+only parse, services validate and write, querysets are scoped to the sites the user may read
+surveillance records at, and `?site=<id>` filters every list."""
+
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, serializers
+
+from cardroom.access import access_for
+from cardroom.api import ERROR_RESPONSES, InputSerializer, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.models import EmploymentType, Table
+
+from . import queries, services
+from .models import (
+    Equipment,
+    EquipmentChange,
+    Outage,
+    OutageRepair,
+    Recording,
+    RecordingAccess,
+    ReviewEntry,
+    ReviewLogEntry,
+    ReviewProgram,
+    ReviewProgramClosure,
+    ReviewTask,
+    SampleEvaluation,
+    SampleSubmission,
+    SurveillanceStatus,
+    VendorPurchase,
+)
+from .rules import READ_ROLES
+
+
+def readable_sites(access):
+    """Sites where the user reads surveillance records: managers, pit bosses and auditors, and
+    independent persons (who may handle video, ND 99-01.3-08-04(5))."""
+    sites = access.sites()
+    if access.employee is not None and access.employee.employment_type == EmploymentType.INDEPENDENT:
+        return sites
+    return sites.filter(pk__in=[s.pk for s in sites if access.has_role(s.pk, *READ_ROLES)])
+
+
+class ScopedField(serializers.PrimaryKeyRelatedField):
+    """An id among the rows of `model` at sites the user may see; any other is 'does not exist'."""
+
+    def __init__(self, model, site_path, **kwargs):
+        self.model, self.site_path = model, site_path
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        sites = access_for(self.context["request"].user).sites()
+        return self.model.objects.filter(**{f"{self.site_path}__in": sites})
+
+
+def site_filter(model_class, site_path, extra=()):
+    """A FilterSet with `?site=<id>` on `site_path` and plain filters on `extra` fields."""
+    meta = type("Meta", (), {"model": model_class, "fields": list(extra)})
+    attrs = {"Meta": meta, "site": filters.NumberFilter(field_name=site_path)}
+    return type(f"{model_class.__name__}Filter", (filters.FilterSet,), attrs)
+
+
+class SurveillanceViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """List, retrieve and create (append) records of one model, scoped by `site_path`."""
+
+    model = None
+    site_path = "site"
+
+    def scope(self, access):
+        return self.model.objects.filter(**{f"{self.site_path}__in": readable_sites(access)})
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return self.service(acting_user=self.request.user, **data)
+
+
+def surveillance_viewset(name, model, site_path, output, input_, service, extra_filters=()):
+    """Build one endpoint's viewset with its schema (201 or the documented errors)."""
+    attrs = {
+        "model": model,
+        "site_path": site_path,
+        "output_serializer_class": output,
+        "input_serializer_class": input_,
+        "filterset_class": site_filter(model, site_path, extra_filters),
+        "service": staticmethod(service),
+    }
+    viewset = type(name, (SurveillanceViewSet,), attrs)
+    return extend_schema_view(
+        create=extend_schema(responses={201: output, **ERROR_RESPONSES}),
+        list=extend_schema(responses={200: output(many=True), **ERROR_RESPONSES}),
+        retrieve=extend_schema(responses={200: output, **ERROR_RESPONSES}),
+    )(viewset)
+
+
+def _output(model_class, extra_fields=(), **declared):
+    meta = type("Meta", (), {"model": model_class, "fields": "__all__" if not extra_fields else None})
+    if extra_fields:
+        meta.fields = [f.name for f in model_class._meta.concrete_fields] + list(extra_fields)
+    return type(f"{model_class.__name__}Serializer", (serializers.ModelSerializer,), {"Meta": meta, **declared})
+
+
+def _input(model_class, fields, **declared):
+    meta = type("Meta", (), {"model": model_class, "fields": fields})
+    return type(f"{model_class.__name__}InputSerializer", (InputSerializer,), {"Meta": meta, **declared})
+
+
+def _table_field(**kwargs):
+    return ScopedField(Table, "site", **kwargs)
+
+
+# --- Serializers ---------------------------------------------------------------------------
+
+StatusSerializer = _output(SurveillanceStatus)
+StatusInput = _input(
+    SurveillanceStatus, ["site", "required", "since", "operational_on", "reason"], site=ScopedSiteField()
+)
+
+EquipmentSerializer = _output(Equipment)
+EquipmentInput = _input(
+    Equipment,
+    ["site", "table", "kind", "make_model", "serial_number", "vendor", "installed_on", "replaces", "note"],
+    site=ScopedSiteField(),
+    table=_table_field(required=False, allow_null=True),
+    replaces=ScopedField(Equipment, "site", required=False, allow_null=True),
+    note=serializers.CharField(required=False, allow_blank=True),
+)
+
+ChangeSerializer = _output(EquipmentChange)
+ChangeInput = _input(
+    EquipmentChange,
+    ["site", "table", "kind", "changed_on", "note"],
+    site=ScopedSiteField(),
+    table=_table_field(required=False, allow_null=True),
+)
+
+SubmissionSerializer = _output(SampleSubmission)
+SubmissionInput = _input(
+    SampleSubmission, ["change", "submitted_on", "note"], change=ScopedField(EquipmentChange, "site")
+)
+
+EvaluationSerializer = _output(SampleEvaluation)
+EvaluationInput = _input(
+    SampleEvaluation,
+    ["submission", "evaluated_on", "outcome", "evaluator", "findings"],
+    submission=ScopedField(SampleSubmission, "change__site"),
+)
+
+PurchaseSerializer = _output(VendorPurchase)
+PurchaseInput = _input(
+    VendorPurchase,
+    ["site", "change", "vendor", "approved_vendor", "description", "purchased_on", "price_cents", "deferred_cents"],
+    site=ScopedSiteField(),
+    change=ScopedField(EquipmentChange, "site", required=False, allow_null=True),
+)
+
+RecordingSerializer = _output(Recording)
+RecordingInput = _input(
+    Recording,
+    ["table", "recorder", "gaming_date", "started_at", "stopped_at", "operated_by"],
+    table=_table_field(),
+    recorder=ScopedField(Equipment, "site", required=False, allow_null=True),
+    operated_by=ScopedEmployeeField(required=False, allow_null=True),
+)
+
+AccessSerializer = _output(RecordingAccess)
+AccessInput = _input(
+    RecordingAccess,
+    ["site", "table", "recording", "equipment", "accessed_by", "accessed_at", "purpose"],
+    site=ScopedSiteField(),
+    table=_table_field(required=False, allow_null=True),
+    recording=ScopedField(Recording, "table__site", required=False, allow_null=True),
+    equipment=ScopedField(Equipment, "site", required=False, allow_null=True),
+    accessed_by=ScopedEmployeeField(required=False, allow_null=True),
+)
+
+ReviewLogSerializer = _output(ReviewLogEntry)
+ReviewLogInput = _input(
+    ReviewLogEntry,
+    ["table", "gaming_date", "camera_recording", "unobstructed_view", "clear_picture", "notes", "corrects"],
+    table=_table_field(),
+    corrects=ScopedField(ReviewLogEntry, "site", required=False, allow_null=True),
+)
+
+
+class OutageSerializer(serializers.ModelSerializer):
+    deadline_at = serializers.SerializerMethodField()
+    deadline_basis = serializers.SerializerMethodField()
+    repaired_at = serializers.DateTimeField(source="repair.repaired_at", read_only=True, default=None)
+
+    class Meta:
+        model = Outage
+        fields = [f.name for f in Outage._meta.concrete_fields] + ["deadline_at", "deadline_basis", "repaired_at"]
+
+    def get_deadline_at(self, outage) -> str:
+        return serializers.DateTimeField().to_representation(queries.deadline_for(outage).at)
+
+    def get_deadline_basis(self, outage) -> str:
+        return queries.deadline_for(outage).basis
+
+
+OutageInput = _input(
+    Outage,
+    ["table", "equipment", "kind", "began_at", "description"],
+    table=_table_field(),
+    equipment=ScopedField(Equipment, "site", required=False, allow_null=True),
+)
+
+RepairSerializer = _output(OutageRepair)
+RepairInput = _input(OutageRepair, ["outage", "repaired_at", "description"], outage=ScopedField(Outage, "table__site"))
+
+ProgramSerializer = _output(ReviewProgram)
+ProgramInput = _input(ReviewProgram, ["site", "start_date", "reason"], site=ScopedSiteField())
+
+ClosureSerializer = _output(ReviewProgramClosure)
+ClosureInput = _input(
+    ReviewProgramClosure, ["program", "closed_on", "low_hold_reason"], program=ScopedField(ReviewProgram, "site")
+)
+
+
+class TaskSerializer(serializers.ModelSerializer):
+    reviewed_minutes = serializers.SerializerMethodField()
+    done = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReviewTask
+        fields = ["id", "program", "table", "week", "week_start", "week_end", "reviewed_minutes", "done"]
+
+    def get_reviewed_minutes(self, task) -> int:
+        return int(queries.task_footage(task).total_seconds() // 60)
+
+    def get_done(self, task) -> bool:
+        return queries.task_done(task)
+
+
+EntrySerializer = _output(ReviewEntry)
+EntryInput = _input(
+    ReviewEntry,
+    [
+        "task",
+        "gaming_date",
+        "shift_started_at",
+        "shift_ended_at",
+        "footage_start_at",
+        "footage_end_at",
+        "reviewer",
+        "findings",
+        "corrects",
+    ],
+    task=ScopedField(ReviewTask, "program__site"),
+    reviewer=ScopedEmployeeField(),
+    corrects=ScopedField(ReviewEntry, "task__program__site", required=False, allow_null=True),
+)
+
+
+# --- Viewsets ------------------------------------------------------------------------------
+
+StatusViewSet = surveillance_viewset(
+    "StatusViewSet",
+    SurveillanceStatus,
+    "site",
+    StatusSerializer,
+    StatusInput,
+    services.set_surveillance_status,
+    ["required"],
+)
+EquipmentViewSet = surveillance_viewset(
+    "EquipmentViewSet",
+    Equipment,
+    "site",
+    EquipmentSerializer,
+    EquipmentInput,
+    services.install_equipment,
+    ["table", "kind"],
+)
+ChangeViewSet = surveillance_viewset(
+    "ChangeViewSet",
+    EquipmentChange,
+    "site",
+    ChangeSerializer,
+    ChangeInput,
+    services.record_site_change,
+    ["table", "kind"],
+)
+SubmissionViewSet = surveillance_viewset(
+    "SubmissionViewSet",
+    SampleSubmission,
+    "change__site",
+    SubmissionSerializer,
+    SubmissionInput,
+    services.submit_sample,
+    ["change"],
+)
+EvaluationViewSet = surveillance_viewset(
+    "EvaluationViewSet",
+    SampleEvaluation,
+    "submission__change__site",
+    EvaluationSerializer,
+    EvaluationInput,
+    services.record_sample_evaluation,
+    ["outcome"],
+)
+PurchaseViewSet = surveillance_viewset(
+    "PurchaseViewSet",
+    VendorPurchase,
+    "site",
+    PurchaseSerializer,
+    PurchaseInput,
+    services.record_vendor_purchase,
+    ["approved_vendor"],
+)
+RecordingViewSet = surveillance_viewset(
+    "RecordingViewSet",
+    Recording,
+    "table__site",
+    RecordingSerializer,
+    RecordingInput,
+    services.record_recording,
+    ["table", "gaming_date"],
+)
+AccessViewSet = surveillance_viewset(
+    "AccessViewSet",
+    RecordingAccess,
+    "site",
+    AccessSerializer,
+    AccessInput,
+    services.record_video_access,
+    ["table", "accessed_by"],
+)
+ReviewLogViewSet = surveillance_viewset(
+    "ReviewLogViewSet",
+    ReviewLogEntry,
+    "site",
+    ReviewLogSerializer,
+    ReviewLogInput,
+    services.add_review_log_entry,
+    ["table", "gaming_date"],
+)
+OutageViewSet = surveillance_viewset(
+    "OutageViewSet", Outage, "table__site", OutageSerializer, OutageInput, services.report_outage, ["table", "kind"]
+)
+RepairViewSet = surveillance_viewset(
+    "RepairViewSet",
+    OutageRepair,
+    "outage__table__site",
+    RepairSerializer,
+    RepairInput,
+    services.record_outage_repair,
+    ["outage"],
+)
+ProgramViewSet = surveillance_viewset(
+    "ProgramViewSet",
+    ReviewProgram,
+    "site",
+    ProgramSerializer,
+    ProgramInput,
+    services.open_review_program,
+    ["start_date"],
+)
+ClosureViewSet = surveillance_viewset(
+    "ClosureViewSet",
+    ReviewProgramClosure,
+    "program__site",
+    ClosureSerializer,
+    ClosureInput,
+    services.close_review_program,
+    ["program"],
+)
+
+
+class TaskViewSet(ScopedViewSet):
+    """Weekly review tasks are created with their program; read-only here."""
+
+    output_serializer_class = TaskSerializer
+    filterset_class = site_filter(ReviewTask, "program__site", ["program", "table", "week"])
+
+    def scope(self, access):
+        return ReviewTask.objects.filter(program__site__in=readable_sites(access)).select_related("program", "table")
+
+
+EntryViewSet = surveillance_viewset(
+    "EntryViewSet",
+    ReviewEntry,
+    "task__program__site",
+    EntrySerializer,
+    EntryInput,
+    services.record_review_entry,
+    ["task", "table", "reviewer"],
+)

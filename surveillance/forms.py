@@ -1,0 +1,138 @@
+"""Browser forms parse input; the services hold the rules (the same message as the API)."""
+
+from django import forms
+
+from cardroom.forms import BootstrapMixin, CentsField
+from cardroom.models import Employee, Table
+
+from .models import Equipment, EquipmentChange, Outage, ReviewTask
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+def _date(**kwargs):
+    return forms.DateField(widget=DATE, **kwargs)
+
+
+def _datetime(**kwargs):
+    return forms.DateTimeField(widget=DATETIME, input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"], **kwargs)
+
+
+class SiteForm(BootstrapMixin, forms.Form):
+    """A form whose choices are the rows of the current site."""
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.site = site
+        for name, field in self.fields.items():
+            if isinstance(field, forms.ModelChoiceField):
+                field.queryset = self.scoped_queryset(name, field.queryset)
+
+    def scoped_queryset(self, name, queryset):
+        model = queryset.model
+        if model is Table:
+            return queryset.filter(site=self.site, active=True)
+        if model is Equipment:
+            return queryset.filter(site=self.site, removed_on__isnull=True)
+        if model is EquipmentChange:
+            return queryset.filter(site=self.site)
+        if model is Employee:
+            return queryset.filter(organization_id=self.site.organization_id, active=True).select_related("user")
+        return queryset
+
+
+class StatusForm(SiteForm):
+    required = forms.BooleanField(required=False, label="Video surveillance required")
+    since = _date(label="Required since (first gaming date)")
+    operational_on = _date(required=False, label="System operational on")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class OutageForm(SiteForm):
+    table = forms.ModelChoiceField(Table.objects.all())
+    kind = forms.ChoiceField(choices=Outage.Kind.choices)
+    equipment = forms.ModelChoiceField(Equipment.objects.all(), required=False)
+    began_at = _datetime(label="Not operating properly since")
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RepairForm(BootstrapMixin, forms.Form):
+    repaired_at = _datetime(label="Repaired at")
+    description = forms.CharField(label="Repair", widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class ReviewLogForm(SiteForm):
+    table = forms.ModelChoiceField(Table.objects.all())
+    gaming_date = _date()
+    camera_recording = forms.BooleanField(required=False, label="Camera is recording")
+    unobstructed_view = forms.BooleanField(required=False, label="Unobstructed view")
+    clear_picture = forms.BooleanField(required=False, label="Clear picture")
+    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class EquipmentForm(SiteForm):
+    table = forms.ModelChoiceField(Table.objects.all(), required=False)
+    kind = forms.ChoiceField(choices=Equipment.Kind.choices)
+    make_model = forms.CharField(max_length=120, label="Make and model")
+    serial_number = forms.CharField(max_length=80, required=False)
+    vendor = forms.CharField(max_length=120, required=False)
+    installed_on = _date()
+    replaces = forms.ModelChoiceField(Equipment.objects.all(), required=False)
+    note = forms.CharField(required=False)
+
+
+class SampleForm(SiteForm):
+    change = forms.ModelChoiceField(EquipmentChange.objects.all(), label="Equipment change")
+    submitted_on = _date()
+    note = forms.CharField(required=False)
+
+
+class PurchaseForm(SiteForm):
+    vendor = forms.CharField(max_length=120)
+    approved_vendor = forms.BooleanField(required=False, initial=True, label="Vendor approved by the attorney general")
+    description = forms.CharField(max_length=200)
+    purchased_on = _date()
+    price_cents = CentsField(label="Price ($)")
+    deferred_cents = CentsField(label="Deferred until approval ($)")
+    change = forms.ModelChoiceField(EquipmentChange.objects.all(), required=False)
+
+
+class RecordingForm(SiteForm):
+    table = forms.ModelChoiceField(Table.objects.all())
+    recorder = forms.ModelChoiceField(Equipment.objects.filter(kind=Equipment.Kind.RECORDING_UNIT), required=False)
+    gaming_date = _date()
+    started_at = _datetime(label="Started (chips first available)")
+    stopped_at = _datetime(label="Stopped (table closed for the day)")
+
+
+class AccessForm(SiteForm):
+    accessed_at = _datetime()
+    purpose = forms.CharField(max_length=200)
+    table = forms.ModelChoiceField(Table.objects.all(), required=False)
+    accessed_by = forms.ModelChoiceField(Employee.objects.all(), required=False, help_text="Blank: yourself.")
+
+
+class ProgramForm(SiteForm):
+    start_date = _date()
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class ClosureForm(BootstrapMixin, forms.Form):
+    closed_on = _date()
+    low_hold_reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason for the low hold")
+
+
+class ReviewEntryForm(SiteForm):
+    task = forms.ModelChoiceField(ReviewTask.objects.all(), label="Weekly review")
+    gaming_date = _date(label="Gaming date reviewed")
+    shift_started_at = _datetime(label="Shift reviewed: start")
+    shift_ended_at = _datetime(label="Shift reviewed: end")
+    footage_start_at = _datetime(label="Footage start")
+    footage_end_at = _datetime(label="Footage end")
+    reviewer = forms.ModelChoiceField(Employee.objects.all())
+    findings = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, program=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["task"].queryset = ReviewTask.objects.filter(program=program).select_related("table")

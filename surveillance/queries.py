@@ -1,0 +1,189 @@
+"""Reads other apps and compliance jobs call: site status, table activity, outage deadlines
+and the $2 wager cap, review progress and video retention.
+
+Dealer shifts belong to accounting (`accounting.models.DealerShift`: table, dealer,
+started_at, ended_at null while on shift). They are imported inside functions so this app
+works before accounting has data. *Assumed*: "hours of activity on the table" (08-04(7)) are
+the hours a dealer is on shift at it; with no dealer shift recorded, no time counts as
+activity and only the 4-calendar-day limit can run out.
+"""
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db.models import Q
+from django.utils import timezone
+
+from cardroom.models import Site, Table
+from cardroom.money import format_money
+
+from .deadlines import OutageDeadline, outage_deadline
+from .models import Outage, Recording, ReviewEntry, ReviewProgram, ReviewTask, SurveillanceStatus
+from .rules import OUTAGE_CALENDAR_LIMIT, OUTAGE_WAGER_CAP_CENTS, RECORDING_RETENTION, REVIEW_MIN_FOOTAGE
+
+
+def _dealer_shifts():
+    """The DealerShift queryset, or None while accounting has no dealer shifts yet."""
+    try:
+        from accounting.models import DealerShift
+    except ImportError:
+        return None
+    return DealerShift.objects.all()
+
+
+# --- Site status -------------------------------------------------------------------------
+
+
+def current_status(site: Site, on_date: date) -> SurveillanceStatus | None:
+    """The status in effect on `on_date`: latest `since`, then latest recorded."""
+    return (
+        SurveillanceStatus.objects.filter(site=site, since__lte=on_date)
+        .order_by("-since", "-recorded_at", "-id")
+        .first()
+    )
+
+
+def surveillance_required(site: Site, on_date: date) -> bool:
+    """Whether `site` must have a video surveillance system on `on_date` (ND 99-01.3-08-04)."""
+    status = current_status(site, on_date)
+    return bool(status and status.required)
+
+
+def table_requires_surveillance(table: Table, on_date: date) -> bool:
+    """Every regularly located table at a surveillance site; a temporary special-event table
+    is exempt (ND 99-01.3-08-04; its 14-day, two-events-a-quarter limits are the table setup's)."""
+    return table.location == Table.Location.REGULAR and surveillance_required(table.site, on_date)
+
+
+# --- Gaming days and activity ------------------------------------------------------------
+
+
+def business_day_window(site: Site, gaming_date: date) -> tuple[datetime, datetime]:
+    """[start, end) of a gaming day: from the site's business-day start hour to the next one."""
+    zone = ZoneInfo(site.time_zone)
+    start = datetime.combine(gaming_date, time(site.business_day_start_hour), tzinfo=zone)
+    end = datetime.combine(gaming_date + timedelta(days=1), time(site.business_day_start_hour), tzinfo=zone)
+    return start, end
+
+
+def gaming_date_of(site: Site, moment: datetime) -> date:
+    local = moment.astimezone(ZoneInfo(site.time_zone))
+    return (local - timedelta(hours=site.business_day_start_hour)).date()
+
+
+def activity_intervals(table: Table, since: datetime | None = None) -> list[tuple[datetime, datetime | None]]:
+    """Dealer shifts on the table (end None while the dealer is still on shift)."""
+    shifts = _dealer_shifts()
+    if shifts is None:
+        return []
+    shifts = shifts.filter(table=table)
+    if since is not None:
+        shifts = shifts.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=since))
+    return list(shifts.order_by("started_at").values_list("started_at", "ended_at"))
+
+
+def table_had_activity(table: Table, gaming_date: date) -> bool:
+    shifts = _dealer_shifts()
+    if shifts is None:
+        return False
+    start, end = business_day_window(table.site, gaming_date)
+    return (
+        shifts.filter(table=table, started_at__lt=end).filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start)).exists()
+    )
+
+
+def employee_dealt_at(employee, site: Site, start: datetime, end: datetime) -> bool:
+    """Whether `employee` conducted games at `site` between start and end (dealer rotations)."""
+    try:
+        from accounting.queries import employee_dealt_at as accounting_check
+    except ImportError:
+        shifts = _dealer_shifts()
+        if shifts is None:
+            return False
+        overlapping = shifts.filter(dealer=employee, table__site=site, started_at__lt=end)
+        return overlapping.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start)).exists()
+    return accounting_check(employee, site, start, end)
+
+
+# --- Outages -----------------------------------------------------------------------------
+
+
+def deadline_for(outage: Outage) -> OutageDeadline:
+    """When the table must close or drop to $2 wagers unless repaired (ND 99-01.3-08-04(7))."""
+    calendar_end = outage.began_at + OUTAGE_CALENDAR_LIMIT.value + timedelta(days=1)
+    intervals = [(a, b) for a, b in activity_intervals(outage.table, outage.began_at) if a < calendar_end]
+    return outage_deadline(outage.began_at, intervals, outage.table.site.time_zone)
+
+
+def repaired_by(outage: Outage, at: datetime) -> bool:
+    repair = getattr(outage, "repair", None) if outage.pk else None
+    return repair is not None and repair.repaired_at <= at
+
+
+def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
+    """`(cap_cents, reason)` when an unrepaired outage is past its deadline at `at`, else
+    `(None, "")`. Table opening and table edits refuse a maximum wager above the cap."""
+    at = at or timezone.now()
+    outages = Outage.objects.filter(table=table, began_at__lte=at).exclude(repair__repaired_at__lte=at)
+    for outage in outages.select_related("table__site").order_by("began_at"):
+        deadline = deadline_for(outage)
+        if at >= deadline.at:
+            return OUTAGE_WAGER_CAP_CENTS.value, _cap_reason(outage, deadline)
+    return None, ""
+
+
+def _cap_reason(outage: Outage, deadline: OutageDeadline) -> str:
+    zone = ZoneInfo(outage.table.site.time_zone)
+    return (
+        f"{deadline.citation}: {outage.get_kind_display().lower()} on table {outage.table.number} since "
+        f"{outage.began_at.astimezone(zone):%Y-%m-%d %H:%M} was not repaired within {deadline.basis} "
+        f"(deadline {deadline.at.astimezone(zone):%Y-%m-%d %H:%M}); close the table or limit wagers to "
+        f"{format_money(OUTAGE_WAGER_CAP_CENTS.value)} until it is repaired."
+    )
+
+
+def open_outages(site: Site):
+    return Outage.objects.filter(table__site=site, repair__isnull=True).select_related("table__site", "equipment")
+
+
+# --- Recordings --------------------------------------------------------------------------
+
+
+def release_date(site: Site, stopped_at: datetime) -> date:
+    """First date a recording may be released: the day after 30 full days from its stop
+    (ND 99-01.3-08-04(6)). *Assumed*: counted in whole days of the site's calendar."""
+    stop_date = stopped_at.astimezone(ZoneInfo(site.time_zone)).date()
+    return stop_date + RECORDING_RETENTION.value + timedelta(days=1)
+
+
+def releasable_recordings(site: Site, on_date: date | None = None):
+    """Recordings whose retention has ended on `on_date` (today at the site by default)."""
+    on_date = on_date or timezone.now().astimezone(ZoneInfo(site.time_zone)).date()
+    return Recording.objects.filter(table__site=site, release_on__lte=on_date)
+
+
+# --- Video review program ----------------------------------------------------------------
+
+
+def active_entries(queryset=None):
+    """Review entries not replaced by a correction."""
+    queryset = ReviewEntry.objects.all() if queryset is None else queryset
+    return queryset.filter(corrections__isnull=True)
+
+
+def task_footage(task: ReviewTask) -> timedelta:
+    return sum((e.footage for e in active_entries(task.entries.all())), timedelta())
+
+
+def task_done(task: ReviewTask) -> bool:
+    return task_footage(task) >= REVIEW_MIN_FOOTAGE.value
+
+
+def program_ended_on(program: ReviewProgram) -> date:
+    """The last day of the program: the end of week 6, or the day the reason was documented."""
+    closure = getattr(program, "closure", None)
+    return min(program.end_date, closure.closed_on) if closure else program.end_date
+
+
+def program_is_open(program: ReviewProgram, on_date: date) -> bool:
+    return program.start_date <= on_date <= program_ended_on(program)

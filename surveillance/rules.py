@@ -1,0 +1,66 @@
+"""Surveillance thresholds and deadlines as data, each with the section it comes from.
+
+Every other module of this app reads these; none writes a threshold as a literal.
+"""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from cardroom.models import Role
+
+
+@dataclass(frozen=True)
+class Limit:
+    value: object
+    citation: str
+    text: str  # how the rule reads in a refusal or on a page
+
+
+# ND 99-01.3-08-04(7): a camera or recorder not working properly must be repaired within
+# forty-eight hours of activity on the table or four calendar days, whichever comes first;
+# after that the table is closed or its wagers limited to two dollars until repaired.
+OUTAGE_ACTIVITY_LIMIT = Limit(timedelta(hours=48), "ND 99-01.3-08-04(7)", "48 hours of activity on the table")
+OUTAGE_CALENDAR_LIMIT = Limit(timedelta(days=4), "ND 99-01.3-08-04(7)", "4 calendar days")
+OUTAGE_WAGER_CAP_CENTS = Limit(200, "ND 99-01.3-08-04(7)", "wagers limited to $2.00")
+
+# ND 99-01.3-08-04(5)(c): two recorders in sequence for one table overlap by ten minutes.
+RECORDER_OVERLAP = Limit(timedelta(minutes=10), "ND 99-01.3-08-04(5)(c)", "10 minutes")
+
+# ND 99-01.3-08-04(6): recorded video is kept in a safe place for thirty days.
+RECORDING_RETENTION = Limit(timedelta(days=30), "ND 99-01.3-08-04(6)", "30 days")
+
+# ND 99-01.3-08-04(11): a sample recording within fourteen days of an equipment change,
+# the acquisition of a site's equipment, or a camera or table move.
+SAMPLE_DUE = Limit(timedelta(days=14), "ND 99-01.3-08-04(11)", "14 days")
+
+# ND 99-01.3-08-04(10): at least half of an approved vendor's price is deferred until the
+# attorney general approves the clarity of the recorded video.
+VENDOR_DEFERRED_SHARE = Limit((1, 2), "ND 99-01.3-08-04(10)", "at least half of the price")
+
+# ND 99-01.3-08-04(9): low hold -> at least one hour a week of reviewed video for each active
+# table, for six continuous weeks or until the reason is documented.
+REVIEW_PROGRAM_LENGTH = Limit(timedelta(weeks=6), "ND 99-01.3-08-04(9)", "6 continuous weeks")
+REVIEW_WEEK = Limit(timedelta(weeks=1), "ND 99-01.3-08-04(9)", "one week")
+REVIEW_MIN_FOOTAGE = Limit(timedelta(hours=1), "ND 99-01.3-08-04(9)", "at least one hour per week")
+
+# ND 99-01.3-08-04 (opening paragraph): a temporary table brought in for a special event for
+# fourteen or fewer consecutive days, at most two events a quarter, needs no system.
+SPECIAL_EVENT_MAX_DAYS = Limit(14, "ND 99-01.3-08-04", "14 or fewer consecutive days")
+SPECIAL_EVENT_MAX_PER_QUARTER = Limit(2, "ND 99-01.3-08-04", "not more than two events per quarter")
+
+# ND 99-01.3-08-16(1)(h): video review documentation is kept one year from the quarter's end.
+REVIEW_DOCUMENT_RETENTION = Limit(timedelta(days=365), "ND 99-01.3-08-16(1)(h)", "one year")
+
+# ND 99-01.3-08-04(5): only a gaming or shift manager or an independent person accesses a
+# recording unit, camera or stored video, and starts, stops or changes a recording.
+VIDEO_ACCESS_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
+VIDEO_ACCESS_CITATION = "ND 99-01.3-08-04(5)"
+
+DAILY_REVIEW_CITATION = "ND 99-01.3-08-04(7)"
+REVIEWER_CITATION = "ND 99-01.3-08-04(9)"
+
+# Who does what in this app (the product's reading; auditors only read).
+STAFF_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
+DAILY_LOG_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS})
+OUTAGE_REPORT_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS})
+READ_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.AUDITOR})

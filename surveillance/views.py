@@ -1,0 +1,305 @@
+"""Surveillance pages at the current site: parse a form, call one service, show the result.
+A refusal from a service appears inline on the form, with the same words as the API."""
+
+from functools import wraps
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from cardroom.access import access_for
+from cardroom.models import Table
+
+from . import forms, queries, services
+from .api import readable_sites
+from .models import (
+    Equipment,
+    EquipmentChange,
+    Outage,
+    Recording,
+    RecordingAccess,
+    ReviewEntry,
+    ReviewLogEntry,
+    ReviewProgram,
+)
+from .rules import DAILY_LOG_ROLES, OUTAGE_REPORT_ROLES, STAFF_ROLES
+
+
+def site_page(view):
+    """Login, a current site the user may read surveillance records at, its time zone."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        site = getattr(request, "site", None)
+        if site is None:
+            raise Http404("Choose a site first.")
+        access = access_for(request.user)
+        if not readable_sites(access).filter(pk=site.pk).exists():
+            raise PermissionDenied("Only managers, pit bosses and auditors see surveillance records.")
+        with timezone.override(ZoneInfo(site.time_zone)):
+            return view(request, site, access, *args, **kwargs)
+
+    return wrapper
+
+
+def run_service(form, save) -> bool:
+    """Call the service with a valid form; its ValidationError goes onto the form's fields."""
+    if not form.is_valid():
+        return False
+    try:
+        save(form.cleaned_data)
+    except ValidationError as exc:
+        for field, messages in exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]:
+            form.add_error(field if field in form.fields else None, messages)
+        return False
+    return True
+
+
+def _can(access, site, roles) -> bool:
+    return access.has_role(site.pk, *roles)
+
+
+def _render(request, template, context, form_errors=False):
+    return render(request, template, context, status=400 if form_errors else 200)
+
+
+# --- Overview ------------------------------------------------------------------------------
+
+
+@site_page
+def overview(request, site, access):
+    today = timezone.localdate()
+    form = forms.StatusForm(request.POST or None, site=site)
+    if request.method == "POST" and run_service(
+        form,
+        lambda d: services.set_surveillance_status(
+            request.user, site, d["required"], d["since"], d["operational_on"], d["reason"]
+        ),
+    ):
+        return redirect("surveillance:overview")
+    tables = Table.objects.filter(site=site, active=True).prefetch_related("surveillance_equipment")
+    rows = [
+        (t, queries.outage_wager_cap(t), [e for e in t.surveillance_equipment.all() if e.in_service]) for t in tables
+    ]
+    return _render(
+        request,
+        "surveillance/overview.html",
+        {
+            "status": queries.current_status(site, today),
+            "required": queries.surveillance_required(site, today),
+            "rows": rows,
+            "form": form,
+            "can_set_status": access.is_gaming_manager,
+            "open_outages": queries.open_outages(site).count(),
+            "programs": ReviewProgram.objects.filter(site=site)[:3],
+        },
+        form.errors,
+    )
+
+
+# --- Outages -------------------------------------------------------------------------------
+
+
+def _outage_rows(site):
+    now = timezone.now()
+    rows = []
+    for outage in Outage.objects.filter(table__site=site).select_related("table__site", "equipment", "repair"):
+        deadline = queries.deadline_for(outage)
+        repaired = getattr(outage, "repair", None)
+        rows.append(
+            {
+                "outage": outage,
+                "deadline": deadline,
+                "repair": repaired,
+                "overdue": repaired is None and now >= deadline.at,
+                "late_repair": repaired is not None and repaired.repaired_at > deadline.at,
+            }
+        )
+    return rows
+
+
+def _outages_page(request, site, access, repair_form=None, repair_for=None):
+    form = forms.OutageForm(request.POST if request.method == "POST" and repair_for is None else None, site=site)
+    if (
+        request.method == "POST"
+        and repair_for is None
+        and run_service(form, lambda d: services.report_outage(acting_user=request.user, **d))
+    ):
+        return redirect("surveillance:outages")
+    return _render(
+        request,
+        "surveillance/outages.html",
+        {
+            "rows": _outage_rows(site),
+            "form": form,
+            "repair_form": repair_form,
+            "blank_repair_form": forms.RepairForm(),
+            "repair_for": repair_for,
+            "can_report": _can(access, site, OUTAGE_REPORT_ROLES),
+            "can_repair": _can(access, site, STAFF_ROLES),
+        },
+        form.errors or (repair_form is not None and repair_form.errors),
+    )
+
+
+outages = site_page(_outages_page)
+
+
+@require_POST
+@site_page
+def outage_repair(request, site, access, pk):
+    outage = get_object_or_404(Outage, pk=pk, table__site=site)
+    form = forms.RepairForm(request.POST)
+    if run_service(form, lambda d: services.record_outage_repair(acting_user=request.user, outage=outage, **d)):
+        return redirect("surveillance:outages")
+    return _outages_page(request, site, access, repair_form=form, repair_for=outage.pk)
+
+
+# --- Daily review log ----------------------------------------------------------------------
+
+
+@site_page
+def review_log(request, site, access):
+    form = forms.ReviewLogForm(
+        request.POST or None, site=site, initial={"gaming_date": queries.gaming_date_of(site, timezone.now())}
+    )
+    if request.method == "POST" and run_service(
+        form, lambda d: services.add_review_log_entry(acting_user=request.user, **d)
+    ):
+        return redirect("surveillance:review_log")
+    entries = ReviewLogEntry.objects.filter(site=site).select_related("table", "reviewed_by__user")[:200]
+    return _render(
+        request,
+        "surveillance/review_log.html",
+        {
+            "entries": entries,
+            "form": form,
+            "can_add": _can(access, site, DAILY_LOG_ROLES),
+        },
+        form.errors,
+    )
+
+
+# --- Equipment, samples and purchases ------------------------------------------------------
+
+
+@site_page
+def equipment(request, site, access):
+    posted = request.POST.get("form") if request.method == "POST" else None
+    install = forms.EquipmentForm(request.POST if posted == "install" else None, site=site)
+    sample = forms.SampleForm(request.POST if posted == "sample" else None, site=site)
+    purchase = forms.PurchaseForm(request.POST if posted == "purchase" else None, site=site)
+    actions = {
+        "install": (install, lambda d: services.install_equipment(acting_user=request.user, site=site, **d)),
+        "sample": (sample, lambda d: services.submit_sample(acting_user=request.user, **d)),
+        "purchase": (purchase, lambda d: services.record_vendor_purchase(acting_user=request.user, site=site, **d)),
+    }
+    if posted in actions and run_service(*actions[posted]):
+        return redirect("surveillance:equipment")
+    changes = (
+        EquipmentChange.objects.filter(site=site)
+        .select_related("table", "equipment")
+        .prefetch_related("submissions__evaluation")
+    )
+    return _render(
+        request,
+        "surveillance/equipment.html",
+        {
+            "equipment": Equipment.objects.filter(site=site).select_related("table"),
+            "changes": changes,
+            "install": install,
+            "sample": sample,
+            "purchase": purchase,
+            "can_edit": _can(access, site, STAFF_ROLES),
+        },
+        posted in actions,
+    )
+
+
+# --- Recordings and access -----------------------------------------------------------------
+
+
+@site_page
+def recordings(request, site, access):
+    posted = request.POST.get("form") if request.method == "POST" else None
+    recording = forms.RecordingForm(request.POST if posted == "recording" else None, site=site)
+    access_form = forms.AccessForm(request.POST if posted == "access" else None, site=site)
+    actions = {
+        "recording": (recording, lambda d: services.record_recording(acting_user=request.user, **d)),
+        "access": (access_form, lambda d: services.record_video_access(acting_user=request.user, site=site, **d)),
+    }
+    if posted in actions and run_service(*actions[posted]):
+        return redirect("surveillance:recordings")
+    return _render(
+        request,
+        "surveillance/recordings.html",
+        {
+            "recordings": Recording.objects.filter(table__site=site).select_related("table", "operated_by__user")[:200],
+            "accesses": RecordingAccess.objects.filter(site=site).select_related("accessed_by__user", "table")[:200],
+            "today": timezone.localdate(),
+            "recording_form": recording,
+            "access_form": access_form,
+            "can_record": services.may_handle_video(access.employee, site),
+        },
+        posted in actions,
+    )
+
+
+# --- Video review programs -----------------------------------------------------------------
+
+
+@site_page
+def programs(request, site, access):
+    form = forms.ProgramForm(request.POST or None, site=site)
+    if request.method == "POST" and run_service(
+        form, lambda d: services.open_review_program(request.user, site, d["start_date"], d["reason"])
+    ):
+        return redirect("surveillance:programs")
+    return _render(
+        request,
+        "surveillance/programs.html",
+        {
+            "programs": ReviewProgram.objects.filter(site=site).select_related("closure"),
+            "form": form,
+            "can_open": access.is_gaming_manager,
+        },
+        form.errors,
+    )
+
+
+@site_page
+def program_detail(request, site, access, pk):
+    program = get_object_or_404(ReviewProgram, pk=pk, site=site)
+    posted = request.POST.get("form") if request.method == "POST" else None
+    entry = forms.ReviewEntryForm(request.POST if posted == "entry" else None, site=site, program=program)
+    closure = forms.ClosureForm(request.POST if posted == "closure" else None)
+    actions = {
+        "entry": (entry, lambda d: services.record_review_entry(acting_user=request.user, **d)),
+        "closure": (closure, lambda d: services.close_review_program(acting_user=request.user, program=program, **d)),
+    }
+    if posted in actions and run_service(*actions[posted]):
+        return redirect("surveillance:program", pk=program.pk)
+    tasks = [
+        (task, queries.task_footage(task), queries.task_done(task)) for task in program.tasks.select_related("table")
+    ]
+    return _render(
+        request,
+        "surveillance/program_detail.html",
+        {
+            "program": program,
+            "ended_on": queries.program_ended_on(program),
+            "tasks": tasks,
+            "entries": ReviewEntry.objects.filter(task__program=program).select_related("table", "reviewer__user"),
+            "entry_form": entry,
+            "closure_form": closure,
+            "closure": getattr(program, "closure", None),
+            "can_review": _can(access, site, STAFF_ROLES),
+            "can_close": access.is_gaming_manager,
+        },
+        posted in actions,
+    )
