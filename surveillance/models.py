@@ -251,7 +251,14 @@ class ReviewProgram(AppendOnlyModel):
     start_date = models.DateField()
     end_date = models.DateField(help_text="Last day of the sixth week.")
     reason = models.TextField(help_text="Why the program was opened (for example the quarter's hold).")
-    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Empty when a compliance job opened it.",
+    )
     opened_at = models.DateTimeField()
 
     class Meta:

@@ -1,0 +1,102 @@
+"""Recordings and access to video (ND 99-01.3-08-04(5),(6)): who may handle them, recorders
+in sequence overlapping by 10 minutes, and 30 days of retention."""
+
+from datetime import date, timedelta
+
+import pytest
+import time_machine
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from cardroom.models import Role
+from surveillance import queries, services
+from surveillance.models import Recording, RecordingAccess
+from surveillance.rules import RECORDER_OVERLAP, RECORDING_RETENTION
+
+from .conftest import local
+
+
+def record(acting, table, start, stop, **kwargs):
+    return services.record_recording(
+        acting_user=acting.user, table=table, gaming_date=date(2026, 1, 1), started_at=start, stopped_at=stop, **kwargs
+    )
+
+
+def test_a_recording_may_be_released_the_day_after_30_full_days(shift_manager, table):
+    assert RECORDING_RETENTION.value == timedelta(days=30)
+    recording = record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 2, 2))
+    assert recording.release_on == date(2026, 2, 2)
+
+
+def test_retention_holds_until_the_release_date_in_frozen_time(shift_manager, table, site):
+    recording = record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 23))
+    assert recording.release_on == date(2026, 2, 1)
+    with time_machine.travel(local(2026, 1, 31, 23, 59), tick=False):
+        assert recording not in queries.releasable_recordings(site)
+    with time_machine.travel(local(2026, 2, 1, 0, 0), tick=False):
+        assert list(queries.releasable_recordings(site)) == [recording]
+
+
+def test_two_recorders_overlapping_by_10_minutes_are_accepted(shift_manager, table):
+    record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 22))
+    second = record(shift_manager, table, local(2026, 1, 1, 22) - RECORDER_OVERLAP.value, local(2026, 1, 2, 2))
+    assert second.pk
+
+
+@pytest.mark.parametrize("overlap_minutes", [9, 0, -5])
+def test_an_overlap_shorter_than_10_minutes_is_refused(shift_manager, table, overlap_minutes):
+    record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 22))
+    with pytest.raises(ValidationError) as refusal:
+        record(shift_manager, table, local(2026, 1, 1, 22) - timedelta(minutes=overlap_minutes), local(2026, 1, 2, 2))
+    message = refusal.value.message_dict["started_at"][0]
+    assert message.startswith("ND 99-01.3-08-04(5)(c):") and "10 minutes" in message
+    assert Recording.objects.count() == 1
+
+
+def test_a_recording_must_stop_after_it_starts(shift_manager, table):
+    with pytest.raises(ValidationError) as refusal:
+        record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 18))
+    assert "stopped_at" in refusal.value.message_dict
+
+
+def test_an_independent_person_may_operate_the_recorder(independent_person, table):
+    assert (
+        record(independent_person, table, local(2026, 1, 1, 18), local(2026, 1, 1, 22)).operated_by
+        == independent_person
+    )
+
+
+@pytest.mark.parametrize("role", [Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.COUNT_TEAM, Role.AUDITOR])
+def test_other_roles_may_not_handle_recordings(cast, table, role):
+    with pytest.raises(PermissionDenied, match=r"ND 99-01.3-08-04\(5\)"):
+        record(cast[role], table, local(2026, 1, 1, 18), local(2026, 1, 1, 22))
+
+
+def test_access_to_stored_video_is_logged_for_a_manager(shift_manager, site, table):
+    access = services.record_video_access(
+        acting_user=shift_manager.user,
+        site=site,
+        table=table,
+        accessed_at=local(2026, 1, 3, 10),
+        purpose="Review a disputed hand",
+    )
+    assert access.accessed_by == shift_manager
+
+
+def test_a_manager_cannot_log_access_by_a_dealer(shift_manager, dealer, site):
+    with pytest.raises(PermissionDenied, match="only a gaming or shift manager or an independent person"):
+        services.record_video_access(
+            acting_user=shift_manager.user,
+            site=site,
+            accessed_by=dealer,
+            accessed_at=local(2026, 1, 3, 10),
+            purpose="Curiosity",
+        )
+    assert RecordingAccess.objects.count() == 0
+
+
+def test_a_shift_manager_of_another_site_may_not_handle_video_here(org, other_site, table):
+    from tests.factories import make_person
+
+    elsewhere = make_person(org, Role.SHIFT_MANAGER, other_site)
+    with pytest.raises(PermissionDenied):
+        record(elsewhere, table, local(2026, 1, 1, 18), local(2026, 1, 1, 22))

@@ -1,0 +1,185 @@
+"""The low-hold video review program (ND 99-01.3-08-04(9)): six weeks of weekly tasks per
+active table, at least one hour each, reviewers who did not deal the shift reviewed."""
+
+from datetime import date, timedelta
+
+import pytest
+import time_machine
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from cardroom.models import AuditEvent, Role
+from surveillance import queries, services
+from surveillance.models import ReviewEntry, ReviewTask
+from surveillance.rules import REVIEW_MIN_FOOTAGE, REVIEW_PROGRAM_LENGTH
+from tests.factories import TableFactory, make_person
+
+from .conftest import add_shift, local
+
+START = date(2026, 4, 6)  # a Monday
+
+
+@pytest.fixture
+def tables(site, table):
+    return [
+        table,
+        TableFactory(site=site, number=2),
+        TableFactory(site=site, number=3, active=False),
+        TableFactory(site=site, number=4, location="special_event"),
+    ]
+
+
+@pytest.fixture
+def program(manager, site, tables):
+    with time_machine.travel(local(2026, 4, 5, 12), tick=False):
+        return services.open_review_program(manager.user, site, START, "Q1 hold 7.2% (below 10%)")
+
+
+@pytest.fixture
+def reviewer(org, site):
+    return make_person(org, Role.PIT_BOSS, site)
+
+
+def entry(acting, task, reviewer, *, day=None, start=(20, 0), minutes=60, shift=(18, 0, 2, 0)):
+    day = day or task.week_start
+    at = local(day.year, day.month, day.day)
+    return services.record_review_entry(
+        acting_user=acting.user,
+        task=task,
+        gaming_date=day,
+        reviewer=reviewer,
+        findings="Procedures followed",
+        shift_started_at=at + timedelta(hours=shift[0], minutes=shift[1]),
+        shift_ended_at=at + timedelta(days=1, hours=shift[2], minutes=shift[3]),
+        footage_start_at=at + timedelta(hours=start[0], minutes=start[1]),
+        footage_end_at=at + timedelta(hours=start[0], minutes=start[1] + minutes),
+    )
+
+
+def test_the_program_runs_six_continuous_weeks(program):
+    assert REVIEW_PROGRAM_LENGTH.value == timedelta(weeks=6)
+    assert program.end_date == date(2026, 5, 17)
+    assert (program.end_date - program.start_date).days + 1 == 42
+
+
+def test_one_weekly_task_per_active_regular_table_for_each_of_six_weeks(program, tables):
+    tasks = ReviewTask.objects.filter(program=program)
+    assert tasks.count() == 12
+    assert set(tasks.values_list("table__number", flat=True)) == {1, 2}
+    weeks = sorted(set(tasks.values_list("week", "week_start", "week_end")))
+    assert weeks[0] == (1, date(2026, 4, 6), date(2026, 4, 12))
+    assert weeks[-1] == (6, date(2026, 5, 11), date(2026, 5, 17))
+
+
+def test_opening_a_program_is_audited(program):
+    assert AuditEvent.objects.filter(action="surveillance.review_program.opened").count() == 1
+
+
+def test_a_compliance_job_may_open_a_program_as_the_system(site, tables):
+    program = services.open_review_program(None, site, START, "Computed: Q1 hold below 10%")
+    assert program.opened_by is None
+    assert AuditEvent.objects.get(action="surveillance.review_program.opened").actor_label == "system"
+
+
+def test_a_second_program_overlapping_the_first_is_refused(program, manager, site):
+    with pytest.raises(ValidationError, match="already running"):
+        services.open_review_program(manager.user, site, START + timedelta(weeks=2), "again")
+
+
+@pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.AUDITOR, Role.DEALER])
+def test_only_a_gaming_manager_opens_a_program(cast, site, tables, role):
+    with pytest.raises(PermissionDenied):
+        services.open_review_program(cast[role].user, site, START, "x")
+
+
+def test_an_hour_of_footage_completes_the_weeks_task(program, manager, reviewer):
+    task = program.tasks.get(week=1, table__number=1)
+    entry(manager, task, reviewer, minutes=45)
+    assert not queries.task_done(task)
+    entry(manager, task, reviewer, start=(22, 0), minutes=15)
+    assert queries.task_footage(task) == REVIEW_MIN_FOOTAGE.value
+    assert queries.task_done(task)
+
+
+def test_a_corrected_entry_no_longer_counts(program, manager, reviewer):
+    task = program.tasks.get(week=1, table__number=1)
+    wrong = entry(manager, task, reviewer, minutes=60)
+    services.record_review_entry(
+        acting_user=manager.user,
+        task=task,
+        gaming_date=wrong.gaming_date,
+        reviewer=reviewer,
+        findings="Corrected window",
+        shift_started_at=wrong.shift_started_at,
+        shift_ended_at=wrong.shift_ended_at,
+        footage_start_at=wrong.footage_start_at,
+        footage_end_at=wrong.footage_start_at + timedelta(minutes=30),
+        corrects=wrong,
+    )
+    assert queries.task_footage(task) == timedelta(minutes=30)
+
+
+def test_a_reviewer_who_dealt_the_shift_reviewed_is_refused(program, manager, dealer, table):
+    task = program.tasks.get(week=1, table=table)
+    add_shift(table, dealer, local(2026, 4, 6, 19), local(2026, 4, 6, 21))
+    with pytest.raises(ValidationError) as refusal:
+        entry(manager, task, dealer)
+    message = refusal.value.message_dict["reviewer"][0]
+    assert message.startswith("ND 99-01.3-08-04(9):") and "conducted games" in message
+    assert ReviewEntry.objects.count() == 0
+
+
+def test_a_dealer_who_dealt_another_shift_may_review(program, manager, dealer, table):
+    add_shift(table, dealer, local(2026, 4, 6, 10), local(2026, 4, 6, 14))
+    assert entry(manager, program.tasks.get(week=1, table=table), dealer).reviewer == dealer
+
+
+def test_a_dealer_who_dealt_at_another_site_on_that_shift_may_review(program, manager, org, other_site):
+    other_dealer = make_person(org, Role.DEALER, other_site)
+    add_shift(TableFactory(site=other_site, number=1), other_dealer, local(2026, 4, 6, 19), local(2026, 4, 6, 23))
+    assert entry(manager, program.tasks.first(), other_dealer).reviewer == other_dealer
+
+
+def test_footage_ending_before_it_starts_is_refused(program, manager, reviewer):
+    with pytest.raises(ValidationError) as refusal:
+        entry(manager, program.tasks.first(), reviewer, minutes=-10)
+    assert "footage_end_at" in refusal.value.message_dict
+
+
+def test_a_day_outside_the_week_is_refused(program, manager, reviewer):
+    task = program.tasks.get(week=1, table__number=1)
+    with pytest.raises(ValidationError) as refusal:
+        entry(manager, task, reviewer, day=task.week_end + timedelta(days=1))
+    assert "outside the week" in refusal.value.message_dict["gaming_date"][0]
+
+
+def test_footage_outside_the_gaming_day_reviewed_is_refused(program, manager, reviewer):
+    task = program.tasks.get(week=1, table__number=1)
+    with pytest.raises(ValidationError) as refusal:
+        entry(manager, task, reviewer, start=(30, 0), shift=(18, 0, 8, 0))  # 06:00 the next gaming day
+    assert "ND 99-01.3-08-04(9)" in refusal.value.message_dict["footage_start_at"][0]
+
+
+def test_documenting_the_reason_ends_the_program_early(program, manager, reviewer):
+    services.close_review_program(
+        acting_user=manager.user,
+        program=program,
+        closed_on=date(2026, 4, 20),
+        low_hold_reason="A dealer paid 3:2 on a 6:5 table; retrained",
+    )
+    program.refresh_from_db()
+    assert queries.program_ended_on(program) == date(2026, 4, 20)
+    late_task = program.tasks.get(week=4, table__number=1)
+    with pytest.raises(ValidationError, match="ended"):
+        entry(manager, late_task, reviewer)
+
+
+def test_a_shift_manager_may_not_document_the_low_hold_reason(program, shift_manager):
+    with pytest.raises(PermissionDenied):
+        services.close_review_program(
+            acting_user=shift_manager.user, program=program, closed_on=START, low_hold_reason="x"
+        )
+
+
+def test_without_a_reason_the_program_ends_after_six_weeks(program):
+    assert queries.program_is_open(program, date(2026, 5, 17))
+    assert not queries.program_is_open(program, date(2026, 5, 18))
