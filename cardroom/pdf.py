@@ -101,12 +101,15 @@ def data_digest(data) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def format_generated_at(moment: datetime) -> str:
-    """`2026-11-14 02:05 a.m. CST`: 12-hour time with a.m./p.m., as slips and reports write it."""
+def format_clock(moment: datetime) -> str:
+    """`2:05 a.m.`: 12-hour time with a.m. or p.m., as the slips write it (ND 99-01.3-08-05(3)(a))."""
     meridiem = "a.m." if moment.hour < 12 else "p.m."
-    hour = moment.hour % 12 or 12
-    zone = moment.tzname() or ""
-    return f"{moment:%Y-%m-%d} {hour}:{moment:%M} {meridiem} {zone}".rstrip()
+    return f"{moment.hour % 12 or 12}:{moment:%M} {meridiem}"
+
+
+def format_generated_at(moment: datetime) -> str:
+    """`2026-11-14 2:05 a.m. CST`."""
+    return f"{moment:%Y-%m-%d} {format_clock(moment)} {moment.tzname() or ''}".rstrip()
 
 
 # Paragraph styles, created after the fonts are registered.
