@@ -1,0 +1,174 @@
+"""The formulas of the daily and quarterly figures (shared/docs/domain.md section 3), as pure
+functions on integer cents. No ORM here: `accounting.summaries` gathers the inputs.
+
+Ratios are exact Decimals; rounding happens only when they are displayed."""
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+
+def gross_proceeds(drop_cents: int) -> int:
+    """GP = drop box cash."""
+    return drop_cents
+
+
+def prizes(*, fills_cents: int, credits_cents: int, opener_cents: int, closer_cents: int) -> int:
+    """prizes = fills - credits + opener - closer."""
+    return fills_cents - credits_cents + opener_cents - closer_cents
+
+
+def table_win(*, drop_cents: int, fills_cents: int, credits_cents: int, opener_cents: int, closer_cents: int) -> int:
+    """AGP ("win") = GP - prizes = drop - fills + credits + closer - opener."""
+    return drop_cents - fills_cents + credits_cents + closer_cents - opener_cents
+
+
+def percent_of_hold(agp_cents: int, gp_cents: int) -> Decimal | None:
+    """Percent-of-hold = AGP / GP (ND 99-01.3-08-01(3)); undefined (None) when GP = 0."""
+    if gp_cents == 0:
+        return None
+    return Decimal(agp_cents) / Decimal(gp_cents)
+
+
+def ratio_string(ratio: Decimal | None, places: int = 6) -> str | None:
+    """A ratio for the API: a decimal string with `places` decimals (half-up), or None."""
+    if ratio is None:
+        return None
+    return str(ratio.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True)
+class Custody:
+    """One table's (or one dealer shift's) chip and cash movements for a period."""
+
+    drop_cents: int
+    fills_cents: int
+    credits_cents: int
+    opener_cents: int
+    closer_cents: int
+
+    @property
+    def gross_proceeds_cents(self) -> int:
+        return gross_proceeds(self.drop_cents)
+
+    @property
+    def prizes_cents(self) -> int:
+        return prizes(fills_cents=self.fills_cents, credits_cents=self.credits_cents,
+                      opener_cents=self.opener_cents, closer_cents=self.closer_cents)
+
+    @property
+    def agp_cents(self) -> int:
+        return self.gross_proceeds_cents - self.prizes_cents
+
+    @property
+    def hold_ratio(self) -> Decimal | None:
+        return percent_of_hold(self.agp_cents, self.gross_proceeds_cents)
+
+    def __add__(self, other: "Custody") -> "Custody":
+        return Custody(self.drop_cents + other.drop_cents, self.fills_cents + other.fills_cents,
+                       self.credits_cents + other.credits_cents, self.opener_cents + other.opener_cents,
+                       self.closer_cents + other.closer_cents)
+
+
+ZERO = Custody(0, 0, 0, 0, 0)
+
+
+def total(custodies) -> Custody:
+    """Site and quarter figures are sums of table figures; the hold of a sum is the ratio of
+    the sums, never an average of ratios."""
+    result = ZERO
+    for custody in custodies:
+        result = result + custody
+    return result
+
+
+def cash_profit(*, starting_cash_cents: int, ending_cash_cents: int, drop_cents: int, ious_net_cents: int) -> int:
+    """cash profit = ending cash on hand - starting cash on hand + drop box cash, net of IOUs.
+
+    `ious_net_cents`: money lent out of the bank and not yet repaid at the end of the day,
+    less what was outstanding at the start (lending lowers cash on hand without a loss, so it
+    is added back). *Assumed* definition (shared/docs/domain.md section 3)."""
+    return ending_cash_cents - starting_cash_cents + drop_cents + ious_net_cents
+
+
+def cash_long_short(*, cash_profit_cents: int, agp_cents: int) -> int:
+    """cash long (+) or short (-) = cash profit - AGP."""
+    return cash_profit_cents - agp_cents
+
+
+def bank_deposit(*, cash_profit_cents: int, next_day_starting_cash_increase_cents: int, prizes_paid_by_check_cents: int) -> int:
+    """bank deposit = cash profit - documented increase in the next day's starting cash (a
+    decrease is a negative increase, so it adds) + prizes paid by check (ND 99-01.3-03-10(1))."""
+    return cash_profit_cents - next_day_starting_cash_increase_cents + prizes_paid_by_check_cents
+
+
+def players_chips_change(*, outstanding_start_cents: int, outstanding_end_cents: int) -> int:
+    """The reconciling line: with chips at face, the house's cash plus chips grows by exactly
+    AGP in a day, so cash long/short = the change in chips held outside the house (players,
+    dealers' unredeemed tips) + errors."""
+    return outstanding_end_cents - outstanding_start_cents
+
+
+@dataclass(frozen=True)
+class TaxBracket:
+    """From `lower_cents` of quarterly AGP up: `base_cents` plus `rate` of the excess."""
+
+    effective_from: date
+    lower_cents: int
+    rate: Decimal
+    base_cents: int
+    citation: str = "N.D.C.C. 53-06.1-12"
+
+
+# N.D.C.C. 53-06.1-12, in force since 2021-07-01: 1% of AGP up to $50,000; above that
+# $500 + 12% of the excess. Effective-dated: a later schedule is added with a later date.
+ND_GAMING_TAX: list[TaxBracket] = [
+    TaxBracket(date(2021, 7, 1), 0, Decimal("0.01"), 0),
+    TaxBracket(date(2021, 7, 1), 5_000_000, Decimal("0.12"), 50_000),
+]
+
+
+def brackets_in_force(brackets: list[TaxBracket], on: date) -> list[TaxBracket]:
+    dates = [b.effective_from for b in brackets if b.effective_from <= on]
+    if not dates:
+        raise ValueError(f"No gaming tax schedule is in force on {on}")
+    latest = max(dates)
+    return sorted((b for b in brackets if b.effective_from == latest), key=lambda b: b.lower_cents)
+
+
+def gaming_tax(agp_cents: int, brackets: list[TaxBracket]) -> int:
+    """Tax on the organization's quarterly AGP: the base of the highest bracket reached plus
+    its rate on the excess, rounded half-up to the cent. No tax on a negative AGP."""
+    if agp_cents <= 0:
+        return 0
+    bracket = [b for b in brackets if agp_cents > b.lower_cents or b.lower_cents == 0][-1]
+    tax = Decimal(bracket.base_cents) + bracket.rate * (agp_cents - bracket.lower_cents)
+    return int(tax.quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True)
+class DealerComparison:
+    """A dealer's hold beside the site's over the same period, with how unusual the gap is."""
+
+    dealer_hold: Decimal | None
+    site_hold: Decimal | None
+    z_score: Decimal | None = field(default=None)
+
+
+def hold_z_score(*, dealer_agp_cents: int, dealer_gp_cents: int, site_agp_cents: int, site_gp_cents: int,
+                 table_day_holds: list[Decimal]) -> Decimal | None:
+    """How many standard errors the dealer's hold lies from the site's, given the dealer's
+    volume: z = (h_dealer - h_site) / (s / sqrt(n_eff)), where s is the spread of the site's
+    table-day holds and n_eff = dealer GP / mean table-day GP. None without enough data.
+    *Assumed* measure; the regulation asks only that hold be tracked per dealer (08-04(8))."""
+    if dealer_gp_cents <= 0 or site_gp_cents <= 0 or len(table_day_holds) < 2:
+        return None
+    mean = sum(table_day_holds) / len(table_day_holds)
+    variance = sum((h - mean) ** 2 for h in table_day_holds) / (len(table_day_holds) - 1)
+    if variance == 0:
+        return None
+    mean_table_day_gp = Decimal(site_gp_cents) / len(table_day_holds)
+    n_eff = Decimal(dealer_gp_cents) / mean_table_day_gp
+    standard_error = variance.sqrt() / n_eff.sqrt()
+    gap = Decimal(dealer_agp_cents) / dealer_gp_cents - Decimal(site_agp_cents) / site_gp_cents
+    return (gap / standard_error).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
