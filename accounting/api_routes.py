@@ -1,5 +1,19 @@
 """This app's API endpoints, registered on the shared /api/v1/ router."""
 
+from . import api
+
+ROUTES = [
+    ("gaming-days", api.GamingDayViewSet, "gaming-day"),
+    ("table-inventories", api.TableInventoryViewSet, "table-inventory"),
+    ("dealer-shifts", api.DealerShiftViewSet, "dealer-shift"),
+    ("fill-slips", api.FillSlipViewSet, "fill-slip"),
+    ("credit-slips", api.CreditSlipViewSet, "credit-slip"),
+    ("slip-books", api.SlipBookViewSet, "slip-book"),
+    (r"sites/(?P<site_pk>[0-9]+)/slip-register", api.SlipRegisterViewSet, "slip-register"),
+    (r"sites/(?P<site_pk>[0-9]+)/custody-queues", api.CustodyQueueViewSet, "custody-queues"),
+]
+
 
 def register(router) -> None:
-    pass
+    for prefix, viewset, basename in ROUTES:
+        router.register(prefix, viewset, basename=basename)

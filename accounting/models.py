@@ -11,6 +11,8 @@ from django.db.models import Q
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import ChipDenomination, Employee, Site, Table
 
+from .calculations import slip_status
+
 
 class GamingDay(AppendOnlyModel):
     """One business day of activity at a site (ND 99-01.3-02-01 "business day"), opened by a
@@ -201,6 +203,15 @@ class Slip(AppendOnlyModel):
 
     def __str__(self):
         return f"{self.get_kind_display()} #{self.number}"
+
+    @property
+    def status(self) -> str:
+        """issued, verified, received or voided (annotated by queries.slips_with_status or from steps)."""
+        annotated = getattr(self, "status_code", None)
+        return annotated or slip_status(step.kind for step in self.steps.all())
+
+    def step(self, kind: str) -> "SlipStep | None":
+        return next((step for step in self.steps.all() if step.kind == kind), None)
 
 
 class SlipLine(AppendOnlyModel):
