@@ -143,7 +143,7 @@ class TableSerializer(serializers.ModelSerializer):
         fields = [
             "id", "site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active",
             "decks", "dealer_hits_soft_17", "insurance_allowed", "even_money_offered", "tip_betting_allowed",
-            "double_down",
+            "double_down", "tip_double_down", "dealing_method",
         ]
 
 

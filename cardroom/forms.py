@@ -50,6 +50,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         fields = [
             "site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active", "decks",
             "dealer_hits_soft_17", "insurance_allowed", "even_money_offered", "tip_betting_allowed", "double_down",
+            "tip_double_down", "dealing_method",
         ]
 
     def __init__(self, *args, sites=None, **kwargs):

@@ -103,6 +103,16 @@ class Table(models.Model):
         EQUAL = "equal", "Double-down wager must equal the original wager"
         UP_TO = "up_to", "Double-down wager up to the original wager"
 
+    class TipDoubleDown(models.TextChoices):
+        EQUAL = "equal", "Doubling-down on tip bets permitted - must equal the original tip bet"
+        UP_TO = "up_to", "Doubling-down on tip bets permitted - may be equal to or less than the original tip bet"
+        NOT_PERMITTED = "not_permitted", "Doubling-down on tip bets not permitted"
+
+    class DealingMethod(models.TextChoices):  # ND 99-01.3-08-13(1)(b)
+        NO_PEEK = "no_peek", "Hole-Card-No-Peek"
+        CARD_READER = "card_reader", "Hole-Card-with-Card-Reading-Device"
+        NO_HOLE_CARD = "no_hole_card", "No-Hole-Card"
+
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     game = models.CharField(max_length=2, choices=Game.choices, default=Game.TWENTY_ONE)
@@ -117,6 +127,8 @@ class Table(models.Model):
     even_money_offered = models.BooleanField(default=False)
     tip_betting_allowed = models.BooleanField(default=True)
     double_down = models.CharField(max_length=10, choices=DoubleDown.choices, default=DoubleDown.EQUAL)
+    tip_double_down = models.CharField(max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED)
+    dealing_method = models.CharField(max_length=15, choices=DealingMethod.choices, default=DealingMethod.NO_PEEK)
     history = HistoricalRecords()
 
     class Meta:
