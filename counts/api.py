@@ -1,0 +1,323 @@
+"""API for drop boxes and counts: serializers parse, `counts.services` validates and writes.
+
+Figures (currency lines, forms found) pass through as JSON to the service, so a bad quantity
+or denomination gets the same message here as on the count page.
+"""
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from cardroom.access import access_for
+from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.models import Table
+
+from . import queries, services
+from .models import CountSession, DropBox, DropRemoval
+
+
+class ScopedTableField(serializers.PrimaryKeyRelatedField):
+    def get_queryset(self):
+        return Table.objects.filter(site__in=access_for(self.context["request"].user).sites())
+
+
+class ScopedDropBoxField(serializers.PrimaryKeyRelatedField):
+    def get_queryset(self):
+        return DropBox.objects.filter(site__in=access_for(self.context["request"].user).sites())
+
+
+# --- Drop boxes and custody -------------------------------------------------------------------
+
+
+class DropBoxSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = DropBox
+        fields = ["id", "site", "table", "number", "label", "locks", "active"]
+
+
+class DropBoxInputSerializer(serializers.Serializer):
+    table = ScopedTableField()
+    number = serializers.IntegerField(required=False, min_value=1)
+    label = serializers.CharField(required=False, allow_blank=True, max_length=10)
+    locks = serializers.ChoiceField(choices=[1, 2], required=False)
+
+
+class RemovalSerializer(serializers.ModelSerializer):
+    box = serializers.IntegerField(source="drop.drop_box_id")
+    table = serializers.IntegerField(source="drop.table_id")
+    gaming_date = serializers.DateField(source="drop.gaming_date")
+    dealer_shift = serializers.IntegerField(source="drop.dealer_shift_id", allow_null=True)
+
+    class Meta:
+        model = DropRemoval
+        fields = [
+            "id",
+            "drop",
+            "box",
+            "table",
+            "gaming_date",
+            "dealer_shift",
+            "removed_at",
+            "transported_by",
+            "escorted_by",
+            "sole_employee_on_duty",
+            "storage_place",
+            "key_holder",
+            "second_key_holder",
+        ]
+
+
+class RemovalInputSerializer(serializers.Serializer):
+    gaming_date = serializers.DateField(required=False)
+    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    removed_at = serializers.DateTimeField(required=False)
+    storage_place = serializers.CharField(allow_blank=True, max_length=120)
+    key_holder = ScopedEmployeeField()
+    second_key_holder = ScopedEmployeeField(required=False, allow_null=True)
+    escorted_by = ScopedEmployeeField(required=False, allow_null=True)
+    sole_employee_on_duty = serializers.BooleanField(required=False, default=False)
+
+
+class PlacementInputSerializer(serializers.Serializer):
+    gaming_date = serializers.DateField()
+    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+
+@extend_schema_view(
+    create=extend_schema(request=DropBoxInputSerializer, responses={201: DropBoxSerializer, **ERROR_RESPONSES})
+)
+class DropBoxViewSet(ScopedViewSet):
+    output_serializer_class = DropBoxSerializer
+    input_serializer_class = DropBoxInputSerializer
+    filterset_fields = ["site", "table", "active"]
+
+    def scope(self, access):
+        return DropBox.objects.filter(site__in=access.sites()).order_by("site_id", "number", "label")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.register_drop_box(acting_user=self.request.user, **data)
+
+    def _parse(self, serializer_class):
+        serializer = serializer_class(data=self.request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        if "dealer_shift" in data:
+            data["dealer_shift_id"] = data.pop("dealer_shift")
+        return data
+
+    @extend_schema(request=RemovalInputSerializer, responses={201: RemovalSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def removals(self, request, pk=None):
+        box = self.get_object()
+        removal = services.remove_drop_box(
+            acting_user=request.user, drop_box=box, **self._parse(RemovalInputSerializer)
+        )
+        return Response(RemovalSerializer(removal).data, status=201)
+
+    @extend_schema(request=PlacementInputSerializer, responses={201: RemovalSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def placements(self, request, pk=None):
+        box = self.get_object()
+        drop = services.place_drop_box(acting_user=request.user, drop_box=box, **self._parse(PlacementInputSerializer))
+        return Response(
+            {
+                "drop": drop.pk,
+                "box": box.pk,
+                "table": drop.table_id,
+                "gaming_date": drop.gaming_date,
+                "dealer_shift": drop.dealer_shift_id,
+                "placed_at": drop.placed_at,
+            },
+            status=201,
+        )
+
+
+# --- Count sessions ---------------------------------------------------------------------------
+
+
+class CountSessionInputSerializer(serializers.Serializer):
+    site = ScopedSiteField()
+    gaming_date = serializers.DateField()
+    members = ScopedEmployeeField(many=True)
+
+
+class FiguresInputSerializer(serializers.Serializer):
+    box = ScopedDropBoxField()
+    currency = serializers.JSONField()
+    forms = serializers.JSONField(required=False, default=list)
+
+
+class ResolveInputSerializer(FiguresInputSerializer):
+    note = serializers.CharField(allow_blank=True, required=False, default="")
+
+
+class AdjustmentInputSerializer(FiguresInputSerializer):
+    reason = serializers.CharField(allow_blank=True, required=False, default="")
+
+
+class ExplanationInputSerializer(serializers.Serializer):
+    box = ScopedDropBoxField()
+    kind = serializers.ChoiceField(choices=["fill", "credit"])
+    number = serializers.IntegerField(min_value=1)
+    explanation = serializers.CharField(allow_blank=True)
+
+
+def _lines(lines: dict) -> list[dict]:
+    return [
+        {"denomination_cents": cents, "form": form, "quantity": quantity}
+        for (cents, form), quantity in sorted(lines.items(), key=lambda item: (-item[0][0], item[0][1]))
+    ]
+
+
+def _forms(forms) -> list[dict]:
+    return [{"kind": kind, "number": number} for kind, number in forms]
+
+
+def box_data(box: queries.BoxCount) -> dict:
+    agreement = box.agreement
+    reconciliation = box.reconciliation
+    return {
+        "box": box.drop.drop_box_id,
+        "box_number": box.drop.drop_box.number,
+        "label": box.drop.drop_box.label,
+        "table": box.drop.table_id,
+        "table_number": box.drop.table.number,
+        "dealer_shift": box.drop.dealer_shift_id,
+        "status": box.status,
+        "counted_by": list(box.counted_by),
+        "counts": [
+            {
+                "member": m.member_id,
+                "initials": m.initials,
+                "entered_at": m.entered_at,
+                "total_cents": m.total_cents,
+                "currency": _lines(m.lines),
+                "forms": _forms(m.forms),
+            }
+            for m in box.visible
+        ],
+        "differences": [
+            {"denomination_cents": c, "form": f, "first_quantity": a, "second_quantity": b}
+            for c, f, a, b in box.differences
+        ],
+        "forms_differ": box.forms_differ,
+        "agreed_drop_cents": box.agreed_cents,
+        "agreed_currency": _lines(box.agreed_lines) if agreement else [],
+        "agreed_forms": _forms(box.agreed_forms) if agreement else [],
+        "agreement": None
+        if agreement is None
+        else {
+            "source": agreement.source,
+            "note": agreement.reason,
+            "agreed_at": agreement.agreed_at,
+            "approved_by": agreement.approved_by_id,
+            "original_cents": box.original_agreement.total_cents if box.original_agreement else None,
+        },
+        "forms_exceptions": None
+        if reconciliation is None or not reconciliation["available"]
+        else [
+            {
+                "problem": e["problem"],
+                "kind": e["kind"],
+                "number": e["number"],
+                "explanation": e["explanation"].explanation if e["explanation"] else None,
+            }
+            for e in reconciliation["exceptions"]
+        ],
+    }
+
+
+def session_data(session: CountSession, viewer_id: int | None) -> dict:
+    signatures = list(session.signatures.all())
+    return {
+        "id": session.pk,
+        "site": session.site_id,
+        "gaming_date": session.gaming_date,
+        "members": [
+            {"id": m.pk, "name": str(m), "initials": m.initials} for m in (session.first_member, session.second_member)
+        ],
+        "opened_at": session.opened_at,
+        "signed": len(signatures) >= 2,
+        "signatures": [{"member": s.member_id, "initials": s.initials, "signed_at": s.signed_at} for s in signatures],
+        "boxes": [box_data(b) for b in queries.session_board(session, viewer_id)],
+    }
+
+
+class CountSessionSerializer(serializers.Serializer):
+    """The session as the requesting member may see it (blind until both have counted)."""
+
+    def to_representation(self, instance):
+        viewer = access_for(self.context["request"].user).employee
+        return session_data(instance, viewer.pk if viewer else None)
+
+
+@extend_schema_view(
+    create=extend_schema(
+        request=CountSessionInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}
+    )
+)
+class CountSessionViewSet(ScopedViewSet):
+    output_serializer_class = CountSessionSerializer
+    input_serializer_class = CountSessionInputSerializer
+    filterset_fields = ["site", "gaming_date"]
+
+    def scope(self, access):
+        return queries.visible_sessions(access).order_by("-gaming_date", "site_id")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.open_count_session(acting_user=self.request.user, **data)
+
+    def _run(self, serializer_class, service, status=201, **extra):
+        session = self.get_object()
+        serializer = serializer_class(data=self.request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        if "box" in data:
+            data["drop_box"] = data.pop("box")
+        service(acting_user=self.request.user, session=session, **data, **extra)
+        return Response(CountSessionSerializer(session, context=self.get_serializer_context()).data, status=status)
+
+    @extend_schema(request=FiguresInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def counts(self, request, pk=None):
+        return self._run(FiguresInputSerializer, services.record_blind_count)
+
+    @extend_schema(request=ResolveInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def resolve(self, request, pk=None):
+        return self._run(ResolveInputSerializer, services.resolve_difference)
+
+    @extend_schema(request=None, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def sign(self, request, pk=None):
+        return self._run(serializers.Serializer, services.sign_count)
+
+    @extend_schema(request=AdjustmentInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def adjustments(self, request, pk=None):
+        return self._run(AdjustmentInputSerializer, services.record_count_adjustment)
+
+    @extend_schema(request=ExplanationInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def explanations(self, request, pk=None):
+        session = self.get_object()
+        serializer = ExplanationInputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        drop = next(
+            (b.drop for b in queries.session_board(session, None) if b.drop.drop_box_id == data["box"].pk), None
+        )
+        if drop is None:
+            from django.core.exceptions import ValidationError
+
+            raise ValidationError({"box": f"{data['box']} was not counted in this session."})
+        data.pop("box")
+        services.explain_forms_exception(acting_user=request.user, drop=drop, **data)
+        return Response(CountSessionSerializer(session, context=self.get_serializer_context()).data, status=201)

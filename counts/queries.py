@@ -1,0 +1,354 @@
+"""Reads used in several places, and the figures other apps take from the count.
+
+`agreed_drop_cents` / `agreed_drops` are what accounting uses as gross proceeds (drop box
+cash). Accounting's own models are imported lazily: the two apps are built side by side.
+"""
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db.models import Count, Exists, OuterRef, Q
+
+from .models import BoxExchange, CountAgreement, CountSettings, CountSignature, Drop, DropRemoval
+
+
+def gaming_day_bounds(site, gaming_date: date) -> tuple[datetime, datetime]:
+    """[start, end) of a gaming day: from the site's business-day start hour on `gaming_date`
+    to the same hour the next calendar day, in the site's time zone (ND 99-01.3-02-01)."""
+    zone = ZoneInfo(site.time_zone)
+    start = datetime.combine(gaming_date, time(site.business_day_start_hour), tzinfo=zone)
+    end = datetime.combine(gaming_date + timedelta(days=1), time(site.business_day_start_hour), tzinfo=zone)
+    return start, end
+
+
+def gaming_date_of(site, moment: datetime) -> date:
+    local = moment.astimezone(ZoneInfo(site.time_zone))
+    return (local - timedelta(hours=site.business_day_start_hour)).date()
+
+
+def count_settings(site) -> CountSettings:
+    return CountSettings.objects.filter(site=site).first() or CountSettings(site=site)
+
+
+def employee_dealt_on(employee, site, gaming_date: date) -> bool:
+    """Did the employee conduct games at the site during that gaming day? Asked of accounting
+    (`employee_dealt_at`, or its dealer shifts). Without dealer-shift records the answer is
+    "yes": a two-gaming-employee team cannot then be shown to be independent."""
+    start, end = gaming_day_bounds(site, gaming_date)
+    try:
+        from accounting.queries import employee_dealt_at
+    except ImportError:
+        employee_dealt_at = None
+    if employee_dealt_at is not None:
+        return bool(employee_dealt_at(employee, site, start, end))
+    try:
+        from accounting.models import DealerShift
+    except ImportError:
+        return True
+    overlapping = Q(started_at__lt=end) & (Q(ended_at__isnull=True) | Q(ended_at__gt=start))
+    return DealerShift.objects.filter(overlapping, dealer=employee, table__site=site).exists()
+
+
+def relation_kinds(first, second) -> set[str]:
+    """Family and household ties recorded between two employees, in either direction."""
+    from cardroom.models import EmployeeRelation
+
+    pair = Q(employee=first, relative=second) | Q(employee=second, relative=first)
+    return set(EmployeeRelation.objects.filter(pair).values_list("kind", flat=True))
+
+
+def is_signed(session) -> bool:
+    return CountSignature.objects.filter(session=session).count() >= 2
+
+
+def signed_sessions_filter(prefix: str = "session") -> Exists:
+    """Sessions with two signatures."""
+    signed = (
+        CountSignature.objects.filter(session=OuterRef(f"{prefix}_id"))
+        .values("session")
+        .annotate(n=Count("pk"))
+        .filter(n__gte=2)
+    )
+    return Exists(signed)
+
+
+def current_agreements(drops=None, *, signed_only: bool = True):
+    """The newest agreement of each drop (an adjustment supersedes the original)."""
+    qs = CountAgreement.objects.filter(superseded_by__isnull=True)
+    if drops is not None:
+        qs = qs.filter(drop__in=drops)
+    if signed_only:
+        qs = qs.filter(signed_sessions_filter())
+    return qs
+
+
+@dataclass(frozen=True)
+class AgreedDrop:
+    drop_id: int
+    table_id: int
+    gaming_date: date
+    dealer_shift_id: int | None
+    amount_cents: int
+
+
+def agreed_drops(site, start_date: date, end_date: date, *, signed_only: bool = True) -> list[AgreedDrop]:
+    """Every counted drop at `site` with gaming dates in [start_date, end_date]: one row per box
+    use (per gaming day, or per dealer shift where boxes are exchanged at dealer changes).
+    Only signed counts unless `signed_only=False`; adjustments replace what they correct."""
+    rows = (
+        current_agreements(signed_only=signed_only)
+        .filter(drop__site=site, drop__gaming_date__gte=start_date, drop__gaming_date__lte=end_date)
+        .values_list("drop_id", "drop__table_id", "drop__gaming_date", "drop__dealer_shift_id", "total_cents")
+        .order_by("drop__gaming_date", "drop__table__number", "drop_id")
+    )
+    return [AgreedDrop(*row) for row in rows]
+
+
+def agreed_drop_cents(
+    table, gaming_date: date, *, dealer_shift_id: int | None = None, signed_only: bool = True
+) -> int | None:
+    """Gross proceeds (drop box cash) of one table for one gaming day: the sum of the agreed
+    counts of every box used there that day, or, given `dealer_shift_id`, of the box that
+    covered that dealer shift. None when no box of that period has an agreed (signed) count."""
+    qs = current_agreements(signed_only=signed_only).filter(drop__table=table, drop__gaming_date=gaming_date)
+    if dealer_shift_id is not None:
+        qs = qs.filter(drop__dealer_shift_id=dealer_shift_id)
+    totals = list(qs.values_list("total_cents", flat=True))
+    return sum(totals) if totals else None
+
+
+def agreed_drop_by_table_day(site, start_date: date, end_date: date, *, signed_only: bool = True) -> dict:
+    """{(table_id, gaming_date): cents} summed over the boxes of each table-day."""
+    result: dict[tuple[int, date], int] = {}
+    for row in agreed_drops(site, start_date, end_date, signed_only=signed_only):
+        key = (row.table_id, row.gaming_date)
+        result[key] = result.get(key, 0) + row.amount_cents
+    return result
+
+
+# --- Custody exceptions ---------------------------------------------------------------------
+
+
+def unremoved_drops(site, *, now: datetime):
+    """Drops whose box was still not removed when their gaming day ended (ND 99-01.3-08-14(1))."""
+    removed = DropRemoval.objects.filter(drop=OuterRef("pk"))
+    overdue = []
+    for drop in Drop.objects.filter(site=site).exclude(Exists(removed)).select_related("drop_box", "table"):
+        if gaming_day_bounds(site, drop.gaming_date)[1] <= now:
+            overdue.append(drop)
+    return overdue
+
+
+def late_removals(site):
+    """Removals recorded after the end of their gaming day (ND 99-01.3-08-14(1))."""
+    late = []
+    for removal in DropRemoval.objects.filter(drop__site=site).select_related("drop__drop_box", "drop__table"):
+        if removal.removed_at >= gaming_day_bounds(site, removal.drop.gaming_date)[1]:
+            late.append(removal)
+    return late
+
+
+def open_drop(drop_box):
+    """The box's drop that has not been removed yet, if any."""
+    return drop_box.drops.filter(removal__isnull=True).order_by("-placed_at").first()
+
+
+def uncounted_drop(drop_box):
+    """The box's newest removed drop without an agreed count (its cash is still inside)."""
+    counted = CountAgreement.objects.filter(drop=OuterRef("pk"))
+    return drop_box.drops.filter(removal__isnull=False).exclude(Exists(counted)).order_by("-placed_at").first()
+
+
+# --- Forms found against slips issued -------------------------------------------------------
+
+
+def slip_period(drop) -> tuple[datetime, datetime]:
+    """The time span a drop covers: its dealer shift where boxes follow dealers, else the
+    gaming day."""
+    start, end = gaming_day_bounds(drop.site, drop.gaming_date)
+    if drop.dealer_shift_id:
+        shift = _dealer_shift(drop.dealer_shift_id)
+        if shift is not None:
+            return shift.started_at, shift.ended_at or end
+    return start, end
+
+
+def _dealer_shift(pk):
+    try:
+        from accounting.models import DealerShift
+    except ImportError:
+        return None
+    return DealerShift.objects.filter(pk=pk).first()
+
+
+def slips_issued(drop) -> set[tuple[str, int]] | None:
+    """(kind, number) of the fill and credit slips recorded for the drop's table and period,
+    voided ones excluded; None when accounting keeps no slips yet (nothing to reconcile)."""
+    from . import slips
+
+    return slips.issued_for(drop, *slip_period(drop))
+
+
+def forms_reconciliation(drop, found: set[tuple[str, int]]) -> dict:
+    """Forms found in the box against slips issued: what is missing, what is unexpected, and
+    which of those are explained (an unexplained one stays an exception)."""
+    issued = slips_issued(drop)
+    explained = {(e.kind, e.number): e for e in drop.form_explanations.select_related("explained_by__user")}
+    if issued is None:
+        return {"available": False, "missing": [], "unexpected": [], "exceptions": []}
+    missing = sorted(issued - found)
+    unexpected = sorted(found - issued)
+    rows = [("missing", k, n) for k, n in missing] + [("unexpected", k, n) for k, n in unexpected]
+    exceptions = [
+        {"problem": problem, "kind": kind, "number": number, "explanation": explained.get((kind, number))}
+        for problem, kind, number in rows
+    ]
+    return {"available": True, "missing": missing, "unexpected": unexpected, "exceptions": exceptions}
+
+
+def box_exchange(site) -> str:
+    return count_settings(site).box_exchange or BoxExchange.GAMING_DAY
+
+
+def drops_awaiting_count(site, gaming_date: date):
+    counted = CountAgreement.objects.filter(drop=OuterRef("pk"))
+    return (
+        Drop.objects.filter(site=site, gaming_date=gaming_date, removal__isnull=False)
+        .exclude(Exists(counted))
+        .select_related("drop_box", "table")
+    )
+
+
+# --- What a count session shows (blind until both members have counted) --------------------
+
+
+@dataclass(frozen=True)
+class MemberFigures:
+    member_id: int
+    member: str
+    initials: str
+    entered_at: datetime
+    total_cents: int
+    lines: dict  # (denomination_cents, form) -> quantity
+    forms: tuple  # ((kind, number), ...)
+
+
+@dataclass(frozen=True)
+class BoxCount:
+    drop: Drop
+    status: str  # "awaiting", "counting", "difference", "agreed"
+    counted_by: tuple  # employee ids who have submitted
+    visible: tuple  # MemberFigures the viewer may see
+    both_in: bool
+    differences: tuple  # ((denomination_cents, form, first_quantity, second_quantity), ...)
+    forms_differ: bool
+    agreement: CountAgreement | None
+    original_agreement: CountAgreement | None
+    agreed_lines: dict
+    agreed_forms: tuple
+    reconciliation: dict | None
+
+    @property
+    def agreed_cents(self) -> int | None:
+        return self.agreement.total_cents if self.agreement is not None and self.both_in else None
+
+
+def _member_figures(entry) -> MemberFigures:
+    return MemberFigures(
+        member_id=entry.entered_by_id,
+        member=str(entry.entered_by),
+        initials=entry.entered_by.initials,
+        entered_at=entry.entered_at,
+        total_cents=entry.total_cents,
+        lines={(line.denomination_cents, line.form): line.quantity for line in entry.lines.all()},
+        forms=tuple(sorted((f.kind, f.number) for f in entry.forms.all())),
+    )
+
+
+def _differences(first: MemberFigures, second: MemberFigures) -> tuple:
+    keys = sorted(set(first.lines) | set(second.lines), key=lambda k: (-k[0], k[1]))
+    return tuple(
+        (cents, form, first.lines.get((cents, form), 0), second.lines.get((cents, form), 0))
+        for cents, form in keys
+        if first.lines.get((cents, form), 0) != second.lines.get((cents, form), 0)
+    )
+
+
+def box_count(session, drop, viewer_id: int | None) -> BoxCount:
+    """One box of a session as `viewer_id` may see it: a member sees their own figures at once
+    and the other's only after both have counted (ND 99-01.3-08-14(4): each counts
+    independently); nobody sees the agreed drop before both counts are in."""
+    from .models import CountEntry
+
+    entries = (
+        CountEntry.objects.filter(session=session, drop=drop, kind="member")
+        .select_related("entered_by__user")
+        .prefetch_related("lines", "forms")
+    )
+    members = {e.entered_by_id: _member_figures(e) for e in entries}
+    ordered = [members[m] for m in session.member_ids if m in members]
+    both_in = len(ordered) == 2
+    visible = tuple(ordered) if both_in else tuple(m for m in ordered if m.member_id == viewer_id)
+    agreements = list(
+        CountAgreement.objects.filter(drop=drop, session=session)
+        .select_related("entry", "approved_by__user")
+        .order_by("agreed_at", "pk")
+    )
+    current = agreements[-1] if agreements else None
+    original = agreements[0] if agreements else None
+    agreed_lines, agreed_forms, reconciliation = {}, (), None
+    if current is not None and both_in:
+        agreed = _member_figures(current.entry)
+        agreed_lines, agreed_forms = agreed.lines, agreed.forms
+        reconciliation = forms_reconciliation(drop, set(agreed.forms))
+    differences = _differences(*ordered) if both_in else ()
+    forms_differ = both_in and ordered[0].forms != ordered[1].forms
+    if not ordered:
+        status = "awaiting"
+    elif not both_in:
+        status = "counting"
+    elif current is None:
+        status = "difference"
+    else:
+        status = "agreed"
+    return BoxCount(
+        drop=drop,
+        status=status,
+        counted_by=tuple(members),
+        visible=visible,
+        both_in=both_in,
+        differences=differences,
+        forms_differ=forms_differ,
+        agreement=current if both_in else None,
+        original_agreement=original if both_in else None,
+        agreed_lines=agreed_lines,
+        agreed_forms=agreed_forms,
+        reconciliation=reconciliation,
+    )
+
+
+def session_drops(session):
+    """Boxes counted in the session, then boxes of its gaming day still awaiting a count."""
+    counted = list(Drop.objects.filter(entries__session=session).distinct().select_related("drop_box", "table", "site"))
+    awaiting = [
+        d for d in drops_awaiting_count(session.site, session.gaming_date).select_related("site") if d not in counted
+    ]
+    return sorted(counted + awaiting, key=lambda d: (d.table.number, d.placed_at, d.pk))
+
+
+def session_board(session, viewer_id: int | None) -> list[BoxCount]:
+    return [box_count(session, drop, viewer_id) for drop in session_drops(session)]
+
+
+def visible_sessions(access):
+    """Sessions at the sites where the user counts, manages, transports or audits."""
+    from cardroom.models import Role
+
+    from .models import CountSession
+
+    readers = {Role.COUNT_TEAM, Role.SHIFT_MANAGER, Role.GAMING_MANAGER, Role.AUDITOR}
+    site_ids = [s.pk for s in access.sites() if access.has_role(s.pk, *readers)]
+    return CountSession.objects.filter(site_id__in=site_ids).select_related(
+        "site", "first_member__user", "second_member__user"
+    )
