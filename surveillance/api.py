@@ -113,8 +113,16 @@ def _table_field(**kwargs):
 
 StatusSerializer = _output(SurveillanceStatus)
 StatusInput = _input(
-    SurveillanceStatus, ["site", "required", "since", "operational_on", "reason"], site=ScopedSiteField()
+    SurveillanceStatus,
+    ["site", "required", "since", "operational_on", "reason"],
+    site=ScopedSiteField(),
+    operational_on=serializers.DateField(required=False, allow_null=True),
 )
+
+
+def _set_status(*, acting_user, operational_on=None, **data):
+    return services.set_surveillance_status(acting_user, operational_on=operational_on, **data)
+
 
 EquipmentSerializer = _output(Equipment)
 EquipmentInput = _input(
@@ -261,7 +269,7 @@ StatusViewSet = surveillance_viewset(
     "site",
     StatusSerializer,
     StatusInput,
-    services.set_surveillance_status,
+    _set_status,
     ["required"],
 )
 EquipmentViewSet = surveillance_viewset(
