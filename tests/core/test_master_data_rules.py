@@ -16,7 +16,8 @@ def form_data(site, **overrides):
     data = table_payload(site, **overrides)
     data["min_wager_cents"] = f"{data['min_wager_cents'] / 100:.2f}"
     data["max_wager_cents"] = f"{data['max_wager_cents'] / 100:.2f}"
-    return {**data, "location": "regular", "active": "on", "decks": 6, "double_down": "equal"}
+    return {**data, "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
+            "tip_double_down": "not_permitted", "dealing_method": "no_peek"}
 
 
 BAD_TABLES = [

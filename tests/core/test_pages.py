@@ -51,6 +51,7 @@ def test_gaming_manager_sets_up_a_table_in_the_browser(client, manager, site):
     response = client.post("/setup/tables/new/", {
         "site": site.pk, "number": 2, "game": "21", "min_wager_cents": "2.00", "max_wager_cents": "25",
         "location": "special_event", "active": "on", "decks": 6, "double_down": "equal",
+            "tip_double_down": "not_permitted", "dealing_method": "no_peek",
     })
     assert response.status_code == 302
     table = Table.objects.get(site=site, number=2)
@@ -101,7 +102,8 @@ def test_admin_edit_goes_through_the_rules_and_the_audit_log(client, manager, ta
 
     client.force_login(manager.user)
     data = {"site": table.site_id, "number": table.number, "game": "21", "min_wager_cents": 100,
-            "max_wager_cents": 3000, "location": "regular", "active": "on", "decks": 6, "double_down": "equal"}
+            "max_wager_cents": 3000, "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
+            "tip_double_down": "not_permitted", "dealing_method": "no_peek"}
     response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)
     assert response.status_code == 200 and "ND 99-01.3-08-09(1)" in response.content.decode()
     data["max_wager_cents"] = 2000
