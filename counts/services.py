@@ -201,7 +201,7 @@ def register_drop_box(
 # --- Custody: placing and removing a box ------------------------------------------------------
 
 
-def _validate_dealer_shift(site: Site, table: Table, dealer_shift_id: int | None) -> None:
+def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
     exchange = queries.box_exchange(site)
     if exchange == BoxExchange.DEALER_SHIFT and dealer_shift_id is None:
         raise ValidationError(
@@ -216,8 +216,12 @@ def _validate_dealer_shift(site: Site, table: Table, dealer_shift_id: int | None
             from accounting.models import DealerShift
         except ImportError:
             return
-        if not DealerShift.objects.filter(pk=dealer_shift_id, table=table).exists():
-            raise ValidationError({"dealer_shift": f"No dealer shift {dealer_shift_id} at table {table.number}."})
+        if not DealerShift.objects.filter(
+            pk=dealer_shift_id, table=table, gaming_day__gaming_date=gaming_date
+        ).exists():
+            raise ValidationError(
+                {"dealer_shift": f"No dealer shift {dealer_shift_id} at table {table.number} on {gaming_date}."}
+            )
 
 
 def _validate_reuse(drop_box: DropBox) -> None:
@@ -241,7 +245,7 @@ def place_drop_box(
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
     _validate_reuse(drop_box)
-    _validate_dealer_shift(site, drop_box.table, dealer_shift_id)
+    _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic():
         drop = Drop.objects.create(
             site=site,
@@ -328,7 +332,7 @@ def remove_drop_box(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
         _validate_reuse(drop_box)
-        _validate_dealer_shift(site, drop_box.table, dealer_shift_id)
+        _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(
         site,
         drop_box,

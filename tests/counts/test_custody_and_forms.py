@@ -1,0 +1,202 @@
+"""Custody of the boxes (ND 99-01.3-08-14(1), (3)), forms found against slips issued, and the
+gaming-employee branch of the team rule against real dealer shifts."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core.exceptions import ValidationError
+
+from accounting import services as accounting
+from cardroom.models import Role
+from counts import queries, services
+from counts.models import CountSession, Drop, DropRemoval
+from tests.factories import make_person
+
+from .conftest import AFTER_CLOSE, COUNT_TIME, EVENING, GAMING_DATE, cash, remove_box
+
+TRAY = [{"denomination": 2500, "quantity": 40}, {"denomination": 500, "quantity": 160}]
+CHIPS = [{"denomination": 2500, "quantity": 4}]
+
+
+@pytest.fixture
+def floor(site, tables, chips, shift_manager, cast):
+    """Gaming day GAMING_DATE at `site`: table 1 opened, a dealer on it, two fills and a credit,
+    a third fill voided."""
+    with time_machine.travel(EVENING, tick=False):
+        accounting.open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=GAMING_DATE)
+        accounting.record_table_inventory(acting_user=shift_manager.user, table=tables[0], kind="opener", chips=TRAY)
+        shift = accounting.start_dealer_shift(acting_user=shift_manager.user, table=tables[0], dealer=cast[Role.DEALER])
+        cashier = cast[Role.CASHIER].user
+        fills = [accounting.prepare_fill(acting_user=cashier, table=tables[0], chips=CHIPS) for _ in range(3)]
+        credit = accounting.prepare_credit(acting_user=shift_manager.user, table=tables[0], chips=CHIPS)
+        accounting.void_slip(acting_user=cashier, slip=fills[2], reason="Wrong table")
+    return {"shift": shift, "fills": fills, "credit": credit}
+
+
+def _count_both(counters, session, box, forms):
+    for member in counters:
+        services.record_blind_count(
+            acting_user=member.user, session=session, drop_box=box, currency=cash(b20=5), forms=forms, at=COUNT_TIME
+        )
+
+
+def _forms(*slips):
+    return [{"kind": s.kind, "number": s.number} for s in slips]
+
+
+def test_forms_found_match_the_slips_issued_for_the_table_and_day(floor, counters, session, boxes):
+    fills, credit = floor["fills"], floor["credit"]
+    _count_both(counters, session, boxes[0], _forms(fills[0], fills[1], credit))
+    board = queries.box_count(session, Drop.objects.get(drop_box=boxes[0]), counters[0].pk)
+    assert board.reconciliation["available"]
+    assert board.reconciliation["exceptions"] == []
+
+
+def test_a_missing_slip_and_an_unexpected_form_stay_exceptions_until_explained(
+    floor, counters, session, boxes, shift_manager
+):
+    fills = floor["fills"]
+    _count_both(counters, session, boxes[0], _forms(fills[0]) + [{"kind": "credit", "number": 99}])
+    drop = Drop.objects.get(drop_box=boxes[0])
+    rec = queries.box_count(session, drop, None).reconciliation
+    assert rec["missing"] == [("credit", floor["credit"].number), ("fill", fills[1].number)]
+    assert rec["unexpected"] == [("credit", 99)]
+    assert ("fill", fills[2].number) not in rec["missing"]  # the voided slip is not expected
+    services.explain_forms_exception(
+        acting_user=shift_manager.user,
+        drop=drop,
+        kind="credit",
+        number=99,
+        explanation="Credit slip from the old book, found stuck; filed.",
+    )
+    rows = queries.box_count(session, drop, None).reconciliation["exceptions"]
+    explained = {(r["kind"], r["number"]): r["explanation"] for r in rows}
+    assert explained[("credit", 99)] is not None
+    assert explained[("fill", fills[1].number)] is None
+    with pytest.raises(ValidationError) as error:
+        services.explain_forms_exception(
+            acting_user=shift_manager.user, drop=drop, kind="fill", number=fills[0].number, explanation="x"
+        )
+    assert "not an exception" in str(error.value)
+
+
+def test_a_box_of_a_table_without_slips_expects_no_forms(floor, counters, session, boxes):
+    _count_both(counters, session, boxes[1], [])
+    rec = queries.box_count(session, Drop.objects.get(drop_box=boxes[1]), None).reconciliation
+    assert rec["available"] and rec["exceptions"] == []
+
+
+def test_two_gaming_employees_are_refused_when_both_dealt_and_accepted_when_one_did_not(
+    floor, org, site, cast, shift_manager, removed
+):
+    dealer_counter = cast[Role.DEALER]
+    from cardroom.models import Membership
+
+    Membership.objects.create(employee=dealer_counter, site=site, role=Role.COUNT_TEAM)
+    other_dealer = make_person(org, Role.COUNT_TEAM, site, employment_type="gaming")
+    Membership.objects.create(employee=other_dealer, site=site, role=Role.DEALER)
+    with time_machine.travel(EVENING + timedelta(minutes=30), tick=False):
+        accounting.start_dealer_shift(acting_user=shift_manager.user, table=floor["shift"].table, dealer=other_dealer)
+    with pytest.raises(ValidationError) as refused:
+        services.open_count_session(
+            acting_user=dealer_counter.user,
+            site=site,
+            gaming_date=GAMING_DATE,
+            members=[dealer_counter, other_dealer],
+            at=COUNT_TIME,
+        )
+    assert "both did" in str(refused.value) and "ND 99-01.3-08-14(2)" in str(refused.value)
+    fresh = make_person(org, Role.COUNT_TEAM, site, employment_type="gaming")
+    session = services.open_count_session(
+        acting_user=dealer_counter.user,
+        site=site,
+        gaming_date=GAMING_DATE,
+        members=[dealer_counter, fresh],
+        at=COUNT_TIME,
+    )
+    assert isinstance(session, CountSession)
+
+
+# --- Custody ---------------------------------------------------------------------------------
+
+
+def test_a_removal_records_transport_escort_storage_and_keys(shift_manager, boxes, counters, cast):
+    removal = remove_box(
+        shift_manager, boxes[0], counters[0], sole_employee_on_duty=False, escorted_by=cast[Role.PIT_BOSS]
+    )
+    assert (removal.transported_by, removal.escorted_by, removal.key_holder) == (
+        shift_manager,
+        cast[Role.PIT_BOSS],
+        counters[0],
+    )
+    assert removal.drop.gaming_date == GAMING_DATE and removal.drop.table == boxes[0].table
+
+
+@pytest.mark.parametrize(
+    "change,field,text",
+    [
+        ({"sole_employee_on_duty": False}, "escorted_by", "escorted by another employee"),
+        ({"storage_place": " "}, "storage_place", "where the box is stored"),
+        ({"key_holder": "dealer"}, "key_holder", "ND 99-01.3-08-14(3)"),
+        ({"second_key_holder": "counter"}, "second_key_holder", "one lock"),
+        ({"gaming_date": None}, "gaming_date", "give the gaming date"),
+    ],
+)
+def test_a_bad_removal_is_refused_and_records_nothing(shift_manager, boxes, counters, cast, change, field, text):
+    change = {k: {"dealer": cast[Role.DEALER], "counter": counters[1]}.get(v, v) for k, v in change.items()}
+    with pytest.raises(ValidationError) as error:
+        remove_box(shift_manager, boxes[0], change.pop("key_holder", counters[0]), **change)
+    assert field in error.value.message_dict and text in " ".join(error.value.message_dict[field])
+    assert not DropRemoval.objects.exists() and not Drop.objects.exists()
+
+
+def test_a_box_with_two_locks_has_one_key_per_count_team_member(manager, shift_manager, tables, counters):
+    box = services.register_drop_box(acting_user=manager.user, table=tables[0], label="B", locks=2)
+    with pytest.raises(ValidationError):
+        remove_box(shift_manager, box, counters[0], second_key_holder=counters[0])
+    removal = remove_box(shift_manager, box, counters[0], second_key_holder=counters[1])
+    assert removal.second_key_holder == counters[1]
+
+
+def test_a_box_still_holding_cash_is_not_used_again(shift_manager, boxes, counters):
+    remove_box(shift_manager, boxes[0], counters[0])
+    with pytest.raises(ValidationError) as error:
+        services.place_drop_box(
+            acting_user=shift_manager.user, drop_box=boxes[0], gaming_date=GAMING_DATE + timedelta(days=1)
+        )
+    assert "ND 99-01.3-08-14(1)" in error.value.message_dict["box"][0]
+
+
+def test_a_box_not_removed_by_the_end_of_the_day_is_an_exception(site, shift_manager, boxes, counters):
+    with time_machine.travel(EVENING, tick=False):
+        services.place_drop_box(acting_user=shift_manager.user, drop_box=boxes[0], gaming_date=GAMING_DATE)
+        services.place_drop_box(acting_user=shift_manager.user, drop_box=boxes[1], gaming_date=GAMING_DATE)
+    remove_box(shift_manager, boxes[1], counters[0], removed_at=AFTER_CLOSE)
+    assert queries.unremoved_drops(site, now=AFTER_CLOSE) == []
+    next_morning = AFTER_CLOSE + timedelta(hours=5)
+    assert [d.drop_box for d in queries.unremoved_drops(site, now=next_morning)] == [boxes[0]]
+    with time_machine.travel(next_morning + timedelta(hours=1), tick=False):
+        remove_box(shift_manager, boxes[0], counters[0], removed_at=None)
+    assert [r.drop.drop_box for r in queries.late_removals(site)] == [boxes[0]]
+
+
+@pytest.mark.parametrize("number,ok", [(1, True), (2, False)])
+def test_a_drop_box_carries_its_tables_number(manager, tables, number, ok):
+    if ok:
+        assert services.register_drop_box(acting_user=manager.user, table=tables[0], number=number).number == 1
+    else:
+        with pytest.raises(ValidationError) as error:
+            services.register_drop_box(acting_user=manager.user, table=tables[0], number=number)
+        assert "ND 99-01.3-08-02(2)" in error.value.message_dict["number"][0]
+
+
+def test_a_dealer_shift_site_names_the_shift_of_each_box(manager, site, floor, shift_manager, boxes, counters):
+    from counts.models import BoxExchange
+
+    services.update_count_settings(acting_user=manager.user, site=site, box_exchange=BoxExchange.DEALER_SHIFT)
+    with pytest.raises(ValidationError) as error:
+        remove_box(shift_manager, boxes[0], counters[0])
+    assert "dealer change" in error.value.message_dict["dealer_shift"][0]
+    removal = remove_box(shift_manager, boxes[0], counters[0], dealer_shift_id=floor["shift"].pk)
+    assert removal.drop.dealer_shift_id == floor["shift"].pk
