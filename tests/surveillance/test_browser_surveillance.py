@@ -1,0 +1,61 @@
+"""A shift manager's journey in a real browser (Debian's Chromium through Playwright): report
+an outage, see its deadline, record the repair; add a day to the daily review log."""
+
+import os
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.utils import timezone
+
+from cardroom.models import Role
+from surveillance.models import OutageRepair, ReviewLogEntry
+from surveillance.queries import gaming_date_of
+from tests.browser_support import browser_page, login  # noqa: F401
+
+from .conftest import add_shift
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
+@pytest.mark.browser
+def test_a_shift_manager_reports_and_repairs_an_outage_and_logs_a_review(browser_page, live_server, cast, table):  # noqa: F811
+    page = browser_page
+    zone = ZoneInfo(table.site.time_zone)
+    now = timezone.now().astimezone(zone).replace(second=0, microsecond=0)
+    began = now - timedelta(hours=2)
+    yesterday = gaming_date_of(table.site, now) - timedelta(days=1)
+    add_shift(table, cast[Role.DEALER], now - timedelta(hours=30), now - timedelta(hours=20))  # overlaps yesterday
+    login(page, live_server, cast[Role.SHIFT_MANAGER].user.username)
+
+    page.goto(f"{live_server.url}/surveillance/outages/")
+    form = page.locator("#outage-form")
+    form.locator("select[name=table]").select_option(str(table.pk))
+    form.locator("select[name=kind]").select_option("camera")
+    form.locator("input[name=began_at]").fill(began.strftime("%Y-%m-%dT%H:%M"))
+    form.locator("textarea[name=description]").fill("Picture is black")
+    form.locator("button").click()
+    page.wait_for_url(f"{live_server.url}/surveillance/outages/")
+
+    row = page.locator("#outages tbody tr").first
+    deadline = (began + timedelta(days=4)).strftime("%Y-%m-%d %H:%M")
+    assert deadline in row.locator(".deadline").inner_text()
+    assert "4 calendar days" in row.locator(".deadline").inner_text()
+
+    row.locator("input[name=repaired_at]").fill(now.strftime("%Y-%m-%dT%H:%M"))
+    row.locator("textarea[name=description]").fill("Replaced the cable")
+    row.locator("button", has_text="Record repair").click()
+    page.wait_for_url(f"{live_server.url}/surveillance/outages/")
+    assert "Repaired" in page.locator("#outages tbody tr").first.locator(".repaired").inner_text()
+    assert OutageRepair.objects.get().description == "Replaced the cable"
+
+    page.goto(f"{live_server.url}/surveillance/review-log/")
+    form = page.locator("#review-log-form")
+    form.locator("select[name=table]").select_option(str(table.pk))
+    form.locator("input[name=gaming_date]").fill(yesterday.isoformat())
+    for name in ("camera_recording", "unobstructed_view", "clear_picture"):
+        form.locator(f"input[name={name}]").check()
+    form.locator("button").click()
+    page.wait_for_url(f"{live_server.url}/surveillance/review-log/")
+    assert yesterday.isoformat() in page.locator("#review-log tbody").inner_text()
+    assert ReviewLogEntry.objects.get().all_clear
