@@ -1,0 +1,372 @@
+"""Reads other apps and the cage pages rely on: bank days, IOUs outstanding, tips, chip inventory.
+
+Contracts used by accounting:
+- `unredeemed_tips_cents(dealer, site, since)` / `tip_status(...)`: end_dealer_shift refuses
+  "left the site" while a dealer holds declared, unredeemed tips (ND 99-01.3-08-06(3)).
+- `bank_day(site, gaming_date)` and `bank_days(site_ids, start, end)`: the cage figures of the
+  daily summary (ND 99-01.3-08-16(1)(a), (g)).
+- `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930).
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.db.models import Sum
+
+from cardroom.models import Employee, Organization, Site
+
+from .calculations import (
+    book_quantities,
+    deposit_due_on,
+    ious_net_cents,
+    lines_total_cents,
+)
+from .calculations import (
+    chips_outstanding as outstanding_by_value,
+)
+from .models import (
+    BankCount,
+    BankDeposit,
+    ChipInventoryCount,
+    ChipMovementLine,
+    ChipRedemption,
+    IdealBank,
+    Iou,
+    IouRepayment,
+    TipDeclaration,
+    TipRedemption,
+)
+
+# --- Books closed ----------------------------------------------------------------------------
+
+
+def books_closed(site: Site, gaming_date: date) -> bool:
+    """Are the books of a gaming day closed? Accounting decides (`accounting.queries.books_closed`);
+    until it provides that, a gaming day is closed when it has its close record."""
+    try:
+        from accounting.queries import books_closed as accounting_books_closed
+    except ImportError:
+        from accounting.models import GamingDay
+
+        return GamingDay.objects.filter(site=site, gaming_date=gaming_date, close__isnull=False).exists()
+    return accounting_books_closed(site, gaming_date)
+
+
+# --- Tips ----------------------------------------------------------------------------------------
+
+
+def unredeemed_tips(dealer: Employee, site: Site, since: datetime | None = None):
+    """The dealer's tip declarations at the site (declared at or after `since`) not yet redeemed."""
+    declarations = TipDeclaration.objects.filter(dealer=dealer, site=site, redemption__isnull=True, total_cents__gt=0)
+    return declarations.filter(declared_at__gte=since) if since is not None else declarations
+
+
+def unredeemed_tips_cents(dealer: Employee, site: Site, since: datetime | None = None) -> int:
+    """Cents of tip chips the dealer declared at the site since `since` and has not redeemed.
+    Above zero, the dealer may not leave the site (ND 99-01.3-08-06(3))."""
+    return unredeemed_tips(dealer, site, since).aggregate(total=Sum("total_cents"))["total"] or 0
+
+
+@dataclass(frozen=True)
+class TipStatus:
+    declared: bool  # the dealer declared the tips they hold (possibly none) since `since`
+    unredeemed_cents: int
+
+    @property
+    def may_leave(self) -> bool:
+        return self.declared and self.unredeemed_cents == 0
+
+
+def tip_status(dealer: Employee, site: Site, since: datetime) -> TipStatus:
+    """Whether the dealer declared tips since `since` (a shift start) and what is unredeemed."""
+    declared = TipDeclaration.objects.filter(dealer=dealer, site=site, declared_at__gte=since).exists()
+    return TipStatus(declared, unredeemed_tips_cents(dealer, site, since))
+
+
+# --- IOUs ------------------------------------------------------------------------------------------
+
+
+def ious_with_repaid(site: Site):
+    """The site's IOUs annotated with `repaid_cents` (0 when none)."""
+    return Iou.objects.filter(site=site).annotate(repaid=Sum("repayments__amount_cents"))
+
+
+# --- Bank days -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deposit:
+    amount_cents: int
+    deposited_on: date
+    verified: bool
+    statement_amount_cents: int | None
+    late: bool
+
+
+@dataclass(frozen=True)
+class BankDay:
+    """The cage figures of one site and gaming date. Counts are None when not recorded.
+
+    - starting_/ending_cash_cents: cash on hand counted at the start / end of the day.
+    - starting_/ending_chips_cents: chips in the bank at face value, start / end.
+    - ious_net_start_cents / ious_net_cents: IOUs outstanding at the start / end of the day,
+      as `lent out of this bank and not repaid` MINUS `borrowed into this bank and not repaid`.
+      Positive: the bank is owed money, so its cash on hand is that much short; the bank's
+      position is cash + chips + ious_net. "Net of IOUs", cash on hand is ending_cash_cents +
+      ious_net_cents, and the day's cash change net of IOUs is
+      (ending_cash + ious_net) - (starting_cash + ious_net_start).
+    - chip_redemptions_cents: cash paid to players for chips during the day (cash out, chips in).
+    - tips_redeemed_cents: cash paid to dealers for tip chips declared that day (cash out, chips in).
+    - ideal_cents: the imprest amount in effect (None when not set).
+    - deposit: the day's recorded deposit (None when not yet recorded); deposit_due: its due date.
+    """
+
+    site_id: int
+    gaming_date: date
+    starting_cash_cents: int | None
+    ending_cash_cents: int | None
+    starting_chips_cents: int | None
+    ending_chips_cents: int | None
+    ious_net_start_cents: int
+    ious_net_cents: int
+    chip_redemptions_cents: int
+    tips_redeemed_cents: int
+    ideal_cents: int | None
+    deposit: Deposit | None
+    deposit_due: date
+    counts: dict = field(default_factory=dict, compare=False, repr=False)  # kind -> BankCount
+
+
+def bank_day(site: Site, gaming_date: date) -> BankDay:
+    """The cage figures of one gaming day at a site (an empty day when nothing is recorded)."""
+    return bank_days([site.pk], gaming_date, gaming_date, include_empty=True)[(site.pk, gaming_date)]
+
+
+def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) -> dict[tuple[int, date], BankDay]:
+    """{(site_id, gaming_date): BankDay} for gaming dates in [start, end] that have a gaming
+    day or any cage record (every date of the range with `include_empty`). A fixed number of
+    queries, whatever the number of sites and days."""
+    site_ids = list(site_ids)
+    counts = _latest_counts(site_ids, start, end)
+    loans = _ious_until(site_ids, end)
+    redeemed = _sums(ChipRedemption.objects, site_ids, start, end, "total_cents")
+    tips = _sums(TipRedemption.objects, site_ids, start, end, "amount_cents", prefix="declaration__")
+    deposits = {
+        (d.site_id, d.gaming_date): d
+        for d in BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).select_related(
+            "verification"
+        )
+    }
+    ideals = list(IdealBank.objects.filter(site_id__in=site_ids, effective_on__lte=end).order_by("effective_on", "id"))
+    keys = _day_keys(site_ids, start, end, include_empty) | set(counts) | set(redeemed) | set(tips) | set(deposits)
+    keys |= {(i.site_id, i.gaming_date) for i in loans if start <= i.gaming_date <= end}
+    keys |= {(i.site_id, day) for i in loans for day, _ in i.repayments_by_date if start <= day <= end}
+    return {
+        key: _bank_day(
+            key, counts.get(key, {}), loans, redeemed.get(key, 0), tips.get(key, 0), deposits.get(key), ideals
+        )
+        for key in sorted(keys)
+    }
+
+
+def _day_keys(site_ids, start, end, include_empty) -> set[tuple[int, date]]:
+    from accounting.models import GamingDay
+
+    if include_empty:
+        from datetime import timedelta
+
+        days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
+        return {(s, d) for s in site_ids for d in days}
+    return set(
+        GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
+            "site_id", "gaming_date"
+        )
+    )
+
+
+def _latest_counts(site_ids, start, end) -> dict[tuple[int, date], dict[str, BankCount]]:
+    """The standing count per day and kind: the latest of an original and its corrections."""
+    found: dict[tuple[int, date], dict[str, BankCount]] = defaultdict(dict)
+    rows = BankCount.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).order_by("counted_at", "id")
+    for count in rows:
+        found[(count.site_id, count.gaming_date)][count.kind] = count
+    return found
+
+
+def _ious_until(site_ids, end) -> list[Iou]:
+    """IOUs lent by `end`, each with `repayments_by_date` [(gaming_date, cents)]."""
+    loans = list(Iou.objects.filter(site_id__in=site_ids, gaming_date__lte=end))
+    by_iou = defaultdict(list)
+    for repayment in IouRepayment.objects.filter(iou__in=[i.pk for i in loans], gaming_date__lte=end):
+        by_iou[repayment.iou_id].append((repayment.gaming_date, repayment.amount_cents))
+    for loan in loans:
+        loan.repayments_by_date = by_iou[loan.pk]
+    return loans
+
+
+def _net_at(loans: list[Iou], site_id: int, as_of: date, inclusive: bool) -> int:
+    def on_or_before(day: date) -> bool:
+        return day <= as_of if inclusive else day < as_of
+
+    rows = []
+    for loan in loans:
+        if loan.site_id == site_id and on_or_before(loan.gaming_date):
+            repaid = sum(cents for day, cents in loan.repayments_by_date if on_or_before(day))
+            rows.append((loan.source, loan.destination, loan.amount_cents - repaid))
+    return ious_net_cents(rows)
+
+
+def _sums(manager, site_ids, start, end, amount_field, prefix="") -> dict[tuple[int, date], int]:
+    rows = manager.filter(**{f"{prefix}site_id__in": site_ids, f"{prefix}gaming_date__range": (start, end)})
+    rows = rows.values(f"{prefix}site_id", f"{prefix}gaming_date").annotate(total=Sum(amount_field))
+    return {(r[f"{prefix}site_id"], r[f"{prefix}gaming_date"]): r["total"] or 0 for r in rows}
+
+
+def _ideal_on(ideals: list[IdealBank], site_id: int, day: date) -> int | None:
+    current = None
+    for ideal in ideals:
+        if ideal.site_id == site_id and ideal.effective_on <= day:
+            current = ideal.amount_cents
+    return current
+
+
+def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
+    site_id, day = key
+    start, end = counts.get(BankCount.Kind.START), counts.get(BankCount.Kind.END)
+    due = deposit_due_on(day)
+    return BankDay(
+        site_id=site_id,
+        gaming_date=day,
+        starting_cash_cents=start.cash_cents if start else None,
+        ending_cash_cents=end.cash_cents if end else None,
+        starting_chips_cents=start.chips_cents if start else None,
+        ending_chips_cents=end.chips_cents if end else None,
+        ious_net_start_cents=_net_at(loans, site_id, day, inclusive=False),
+        ious_net_cents=_net_at(loans, site_id, day, inclusive=True),
+        chip_redemptions_cents=redeemed,
+        tips_redeemed_cents=tips,
+        ideal_cents=_ideal_on(ideals, site_id, day),
+        deposit=_deposit(deposit),
+        deposit_due=due,
+        counts=dict(counts),
+    )
+
+
+def _deposit(deposit: BankDeposit | None) -> Deposit | None:
+    if deposit is None:
+        return None
+    verification = getattr(deposit, "verification", None)
+    return Deposit(
+        amount_cents=deposit.amount_cents,
+        deposited_on=deposit.deposited_on,
+        verified=verification is not None,
+        statement_amount_cents=verification.statement_amount_cents if verification else None,
+        late=deposit.late,
+    )
+
+
+# --- Chip inventory (SFN 17930) ---------------------------------------------------------------------
+
+
+def chip_book(organization: Organization, on_date: date) -> dict[int, int]:
+    """Chips the organization owns on `on_date`, per value: received minus destroyed."""
+    lines = ChipMovementLine.objects.filter(movement__organization=organization, movement__occurred_on__lte=on_date)
+    return book_quantities(lines.values_list("movement__kind", "value_cents", "quantity"))
+
+
+def latest_inventory_count(organization: Organization, on_date: date) -> ChipInventoryCount | None:
+    counts = ChipInventoryCount.objects.filter(organization=organization, counted_on__lte=on_date)
+    return counts.order_by("-counted_on", "-id").prefetch_related("lines__site").first()
+
+
+@dataclass(frozen=True)
+class ChipsOutstanding:
+    """Per value in cents: book (owned), counted (where they are), outstanding = book - counted.
+    Outstanding is positive for chips with players (or a shortage to explain)."""
+
+    on_date: date
+    counted_on: date | None  # the physical count used (None: never counted, counted = 0)
+    book: dict[int, int]
+    counted: dict[int, int]
+    outstanding: dict[int, int]
+
+    @property
+    def outstanding_cents(self) -> int:
+        return lines_total_cents(self.outstanding.items())
+
+    @property
+    def book_cents(self) -> int:
+        return lines_total_cents(self.book.items())
+
+    @property
+    def counted_cents(self) -> int:
+        return lines_total_cents(self.counted.items())
+
+
+def chips_outstanding(organization: Organization, on_date: date) -> ChipsOutstanding:
+    """The inventory book on `on_date` minus the chips found in every location by the latest
+    physical count on or before it (SFN 17930)."""
+    book = chip_book(organization, on_date)
+    count = latest_inventory_count(organization, on_date)
+    counted: dict[int, int] = defaultdict(int)
+    for line in count.lines.all() if count else []:
+        counted[line.value_cents] += line.quantity
+    return ChipsOutstanding(
+        on_date, count.counted_on if count else None, book, dict(counted), outstanding_by_value(book, counted)
+    )
+
+
+def chip_inventory_log(organization: Organization) -> list:
+    """The SFN 17930 log: receipts, destructions and physical counts in date order, each with
+    the book quantities per value after it."""
+    from .models import ChipMovement
+
+    movements = (
+        ChipMovement.objects.filter(organization=organization)
+        .prefetch_related("lines")
+        .select_related("recorded_by__user")
+    )
+    counts = (
+        ChipInventoryCount.objects.filter(organization=organization)
+        .prefetch_related("lines__site")
+        .select_related("counted_by__user")
+    )
+    events = sorted(
+        [*movements, *counts],
+        key=lambda e: (
+            getattr(e, "occurred_on", None) or e.counted_on,
+            e.recorded_at if hasattr(e, "recorded_at") else e.counted_at,
+        ),
+    )
+    book: dict[int, int] = {}
+    log = []
+    for event in events:
+        if hasattr(event, "kind"):
+            sign = 1 if event.kind == "receipt" else -1
+            for line in event.lines.all():
+                book[line.value_cents] = book.get(line.value_cents, 0) + sign * line.quantity
+            log.append(
+                {
+                    "event": event,
+                    "kind": event.get_kind_display(),
+                    "date": event.occurred_on,
+                    "book": dict(book),
+                    "counted": None,
+                }
+            )
+        else:
+            counted: dict[int, int] = defaultdict(int)
+            for line in event.lines.all():
+                counted[line.value_cents] += line.quantity
+            log.append(
+                {
+                    "event": event,
+                    "kind": "Physical count",
+                    "date": event.counted_on,
+                    "book": dict(book),
+                    "counted": dict(counted),
+                    "outstanding": outstanding_by_value(book, counted),
+                }
+            )
+    return log

@@ -1,0 +1,110 @@
+"""The chip inventory log (SFN 17930): receipts, destruction, physical counts, outstanding."""
+
+from datetime import date
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from cage import queries, services
+from cage.models import ChipMovement
+from cardroom.models import Role
+
+
+@pytest.fixture
+def received(org, chips, manager):
+    return services.receive_chips(
+        acting_user=manager.user,
+        organization=org,
+        received_on=date(2026, 10, 1),
+        reference="Invoice 4471",
+        chips={500: 1000, 2500: 200},
+    )
+
+
+def test_receipts_add_to_the_book_and_destruction_takes_off_it(org, received, manager):
+    services.destroy_chips(
+        acting_user=manager.user,
+        organization=org,
+        destroyed_on=date(2026, 10, 15),
+        reference="Witness: AT",
+        chips={500: 40},
+    )
+    assert queries.chip_book(org, date(2026, 10, 14)) == {500: 1000, 2500: 200}
+    assert queries.chip_book(org, date(2026, 10, 15)) == {500: 960, 2500: 200}
+
+
+def test_destroying_more_chips_than_the_book_owns_is_refused(org, received, manager):
+    with pytest.raises(ValidationError, match="the book owns 200"):
+        services.destroy_chips(
+            acting_user=manager.user,
+            organization=org,
+            destroyed_on=date(2026, 10, 15),
+            reference="W",
+            chips={2500: 201},
+        )
+    assert ChipMovement.objects.count() == 1
+
+
+def test_chips_outstanding_are_the_book_minus_every_location_counted(org, site, other_site, received, manager):
+    services.record_chip_inventory_count(
+        acting_user=manager.user,
+        organization=org,
+        counted_on=date(2026, 11, 1),
+        locations=[
+            {"location": "bank", "site": site.pk, "chips": {500: 400, 2500: 100}},
+            {"location": "trays", "site": site, "chips": {500: 300}},
+            {"location": "bank", "site": other_site.pk, "chips": {500: 200}},
+            {"location": "storage", "chips": {2500: 95}},
+        ],
+    )
+    result = queries.chips_outstanding(org, date(2026, 11, 2))
+    assert result.outstanding == {500: 100, 2500: 5}
+    assert result.outstanding_cents == 100 * 500 + 5 * 2500
+    assert result.counted_on == date(2026, 11, 1)
+    assert queries.chips_outstanding(org, date(2026, 10, 31)).counted_on is None
+
+
+@pytest.mark.parametrize(
+    "locations,words",
+    [
+        ([], "give the chips counted"),
+        ([{"location": "bank", "chips": {500: 1}}], "say which site"),
+        ([{"location": "attic", "chips": {500: 1}}], "each location is one of"),
+        ([{"location": "storage", "chips": {500: -1}}], "cannot be negative"),
+        ([{"location": "storage", "chips": {700: 1}}], "not a chip value"),
+    ],
+)
+def test_a_bad_inventory_count_is_refused_naming_locations(org, chips, manager, locations, words):
+    with pytest.raises(ValidationError) as caught:
+        services.record_chip_inventory_count(
+            acting_user=manager.user, organization=org, counted_on=date(2026, 11, 1), locations=locations
+        )
+    assert words in caught.value.message_dict["locations"][0]
+
+
+def test_a_count_at_another_organizations_site_is_refused(org, chips, manager, stranger_site):
+    with pytest.raises(ValidationError, match="not a site of the organization"):
+        services.record_chip_inventory_count(
+            acting_user=manager.user,
+            organization=org,
+            counted_on=date(2026, 11, 1),
+            locations=[{"location": "bank", "site": stranger_site.pk, "chips": {500: 1}}],
+        )
+
+
+@pytest.mark.parametrize("role", [Role.CASHIER, Role.SHIFT_MANAGER, Role.AUDITOR])
+def test_only_the_gaming_manager_keeps_the_inventory_book(org, chips, cast, role):
+    with pytest.raises(PermissionDenied):
+        services.receive_chips(
+            acting_user=cast[role].user, organization=org, received_on=date(2026, 10, 1), reference="x", chips={500: 1}
+        )
+
+
+def test_the_gaming_manager_of_another_organization_cannot_touch_the_book(org, chips, stranger_site):
+    from tests.factories import make_person
+
+    stranger = make_person(stranger_site.organization, Role.GAMING_MANAGER)
+    with pytest.raises(PermissionDenied):
+        services.receive_chips(
+            acting_user=stranger.user, organization=org, received_on=date(2026, 10, 1), reference="x", chips={500: 1}
+        )
