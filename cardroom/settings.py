@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "counts",
     "surveillance",
     "compliance",
+    "reports",
 ]
 
 MIDDLEWARE = [

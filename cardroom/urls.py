@@ -21,6 +21,7 @@ urlpatterns = [
     path("counts/", include("counts.urls")),
     path("surveillance/", include("surveillance.urls")),
     path("compliance/", include("compliance.urls")),
+    path("reports/", include("reports.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),
     path("api/v1/", include(router.urls)),

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class ReportsConfig(AppConfig):
+    name = "reports"
+
+    def ready(self):
+        from . import menu  # noqa: F401

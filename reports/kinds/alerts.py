@@ -1,0 +1,77 @@
+"""Compliance alerts and obligations for a period (the flag rules of shared/docs/domain.md 4)."""
+
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from cardroom.pdf import data_table, para
+from compliance.models import Alert, AlertStep
+from compliance.queries import status_of
+
+from ..registry import ReportContext, ReportKind, register
+
+
+@dataclass(frozen=True)
+class AlertRow:
+    citation: str
+    title: str
+    period: str
+    subject: str
+    opened_on: str
+    due: str
+    status: str
+    last_step: str
+
+
+@dataclass(frozen=True)
+class AlertsReport:
+    rows: tuple[AlertRow, ...]
+    open_count: int
+    overdue_count: int
+
+
+def build(context: ReportContext) -> AlertsReport:
+    alerts = (
+        Alert.objects.filter(site=context.site)
+        .filter(Q(opened_at__date__range=(context.start, context.end)) | Q(due_date__range=(context.start, context.end)))
+        .prefetch_related("steps__by")
+        .order_by("due_date", "opened_at", "pk")
+    )
+    rows = []
+    for alert in alerts:
+        steps = list(alert.steps.all())
+        last = steps[-1] if steps else None
+        rows.append(AlertRow(
+            alert.citation, alert.title, alert.period_key, alert.subject, str(alert.opened_at.date()),
+            str(alert.due_date or ""), status_of(alert),
+            f"{last.get_kind_display()} by {last.by.username} {last.at:%Y-%m-%d}: {last.note}" if last else "",
+        ))
+    open_rows = [r for r in rows if r.status != AlertStep.Kind.RESOLVED]
+    as_of = str(min(context.end, context.as_of))
+    overdue = [r for r in open_rows if r.due and r.due < as_of]
+    return AlertsReport(tuple(rows), len(open_rows), len(overdue))
+
+
+HEADER = ["Rule", "Alert", "Period", "Subject", "Opened", "Due", "Status", "Last step"]
+
+
+def _cells(row: AlertRow) -> list:
+    return [row.citation, row.title, row.period, row.subject, row.opened_on, row.due, row.status, row.last_step]
+
+
+def render(data: AlertsReport) -> list:
+    widths = [105, 140, 60, 60, 68, 68, 70, 134]  # fills a landscape letter page
+    return [
+        para(f"{len(data.rows)} alert(s); {data.open_count} not resolved; {data.overdue_count} overdue.", "subtitle"),
+        data_table(HEADER, [_cells(r) for r in data.rows], col_widths=widths),
+    ]
+
+
+def table(data: AlertsReport) -> tuple[list[str], list[list]]:
+    return HEADER, [_cells(r) for r in data.rows]
+
+
+KIND = register(ReportKind(
+    "alerts", "Compliance alerts and obligations", "ND 99-01.3-08 (flag rules)", "range", build, render, table,
+    landscape=True,
+))

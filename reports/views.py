@@ -1,0 +1,52 @@
+"""Reports in the browser: pick a report, a site and a period; watch it; download it."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+
+from cardroom.access import access_for
+
+from . import services
+from .api import file_response
+from .queries import runs_for
+from .registry import load_kinds
+
+
+def _require_reader(request):
+    if not access_for(request.user).all_roles() & set(services.REPORT_ROLES):
+        raise PermissionDenied("Only gaming managers and auditors generate reports.")
+
+
+@login_required
+def index(request):
+    _require_reader(request)
+    errors = {}
+    if request.method == "POST":
+        site = access_for(request.user).sites().filter(pk=request.POST.get("site") or None).first()
+        try:
+            run = services.request_report(
+                acting_user=request.user, kind=request.POST.get("kind", ""), site=site,
+                start=request.POST.get("start") or None, end=request.POST.get("end") or None,
+                quarter=request.POST.get("quarter") or None,
+            )
+            return redirect("reports:run", pk=run.pk)
+        except ValidationError as exc:
+            errors = exc.message_dict
+    return render(request, "reports/index.html", {
+        "kinds": load_kinds().values(), "runs": runs_for(request.user)[:30], "errors": errors, "posted": request.POST,
+    }, status=400 if errors else 200)
+
+
+@login_required
+def run_detail(request, pk):
+    _require_reader(request)
+    run = get_object_or_404(runs_for(request.user), pk=pk)
+    template = "reports/_run_status.html" if request.htmx else "reports/run.html"
+    return render(request, template, {"run": run})
+
+
+@login_required
+def download(request, pk, fmt):
+    _require_reader(request)
+    run = get_object_or_404(runs_for(request.user).select_related("file"), pk=pk, status="done")
+    return file_response(run, run.file, fmt)

@@ -1,0 +1,148 @@
+import io
+from datetime import date
+
+import pdfplumber
+import pytest
+from openpyxl import load_workbook
+
+from cardroom.models import Role
+from compliance import services as compliance
+from reports.models import ReportFile, ReportRun
+from reports.services import generate_report, render_run
+from tests.compliance.test_alerts import finding
+from tests.factories import TableFactory, make_person
+
+
+def pdf_text(content: bytes) -> str:
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        return "\n".join(page.extract_text() for page in pdf.pages)
+
+
+@pytest.fixture
+def auditor_api(client_for, cast):
+    return client_for(cast[Role.AUDITOR])
+
+
+@pytest.fixture
+def tables(site):
+    return [TableFactory(site=site, number=1, min_wager_cents=200, max_wager_cents=2500, insurance_allowed=False),
+            TableFactory(site=site, number=2, min_wager_cents=500, max_wager_cents=2000, tip_double_down="equal")]
+
+
+def request(api, **payload):
+    return api.post("/api/v1/reports/", payload, format="json")
+
+
+def test_the_house_rules_handout_carries_each_tables_rules_and_the_notice(auditor_api, site, tables):
+    created = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
+    assert created.status_code == 201 and created.json()["status"] == "done"
+    pdf = auditor_api.get(f"/api/v1/reports/{created.json()['id']}/download/")
+    assert pdf["Content-Type"] == "application/pdf"
+    text = pdf_text(pdf.content)
+    assert "Minimum wager $2.00; maximum wager $25.00" in text
+    assert "Minimum wager $5.00; maximum wager $20.00" in text
+    assert "Insurance not permitted" in text and "Insurance permitted - pays two to one" in text
+    assert "class C felony" in text and "ND 99-01.3-08-13(3)" in text
+    assert "Page 1 of 1" in text and site.name in text and site.organization.name in text
+    assert ReportFile.objects.get().data_sha256 in text.replace("\n", "")
+
+
+def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine):
+    time_machine.move_to("2026-11-15")
+    compliance.open_alert(finding(site), organization_id=site.organization_id)
+    compliance.open_alert(finding(site, subject="fill:3", rule="slip_missing", citation="ND 99-01.3-08-05(2)",
+                                  due_date=date(2026, 11, 20)), organization_id=site.organization_id)
+    api_alerts = auditor_api.get("/api/v1/alerts/").json()["results"]
+    run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-01", end="2026-11-30").json()
+    text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
+    assert f"{len(api_alerts)} alert(s); 2 not resolved; 1 overdue." in text
+    flat = "".join(text.split())
+    for alert in api_alerts:
+        assert "".join(alert["citation"].split()) in flat and alert["due_date"] in text
+    csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
+    assert len(csv_rows) == 1 + len(api_alerts) and csv_rows[0].startswith("Rule,Alert")
+    sheet = load_workbook(io.BytesIO(auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=xlsx").content)).active
+    assert sheet.max_row == 1 + len(api_alerts)
+
+
+def test_the_same_run_renders_to_identical_bytes(auditor_api, site, tables):
+    run_id = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20").json()["id"]
+    run = ReportRun.objects.select_related("organization", "site", "requested_by").get(pk=run_id)
+    first, _, _ = render_run(run)
+    second, _, _ = render_run(run)
+    assert first == second == bytes(ReportFile.objects.get(run=run).pdf)
+
+
+@pytest.mark.parametrize("payload,field", [
+    ({"kind": "nonsense", "end": "2026-11-20"}, "kind"),
+    ({"kind": "alerts", "start": "2026-11-20", "end": "2026-11-01"}, "end"),
+    ({"kind": "alerts", "quarter": "2026-Q3"}, "quarter"),
+    ({"kind": "alerts", "start": "2026-13-01", "end": "2026-11-01"}, "start"),
+    ({"kind": "alerts", "start": "2026-11-01"}, "end"),
+])
+def test_bad_parameters_are_400_naming_the_parameter(auditor_api, site, payload, field):
+    response = request(auditor_api, site=site.pk, **payload)
+    assert response.status_code == 400 and field in response.json()
+    assert not ReportRun.objects.exists()
+
+
+def test_a_site_of_another_organization_is_a_bad_parameter(auditor_api, stranger_site):
+    response = request(auditor_api, kind="alerts", site=stranger_site.pk, quarter="2026Q3")
+    assert response.status_code == 400 and "site" in response.json()
+
+
+def test_another_organizations_auditor_cannot_see_or_download_a_report(auditor_api, client_for, site, stranger_site, tables):
+    run_id = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20").json()["id"]
+    foreign_auditor = make_person(stranger_site.organization, Role.AUDITOR)
+    api = client_for(foreign_auditor)
+    assert api.get(f"/api/v1/reports/{run_id}/").status_code == 404
+    assert api.get(f"/api/v1/reports/{run_id}/download/").status_code == 404
+
+
+@pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.DEALER, Role.CASHIER, Role.COUNT_TEAM])
+def test_only_auditors_and_gaming_managers_generate_reports(client_for, cast, site, role):
+    response = request(client_for(cast[role]), kind="alerts", site=site.pk, quarter="2026Q3")
+    assert response.status_code == 403
+
+
+def test_report_kinds_are_listed_with_their_parameters(auditor_api):
+    kinds = {k["kind"]: k for k in auditor_api.get("/api/v1/reports/kinds/").json()}
+    assert kinds["alerts"]["parameters"] == ["site", "start", "end"]
+    assert kinds["house_rules"]["rule"] == "ND 99-01.3-08-13"
+
+
+def test_a_long_period_is_queued_for_a_worker_and_claimed_once(auditor_api, site, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        run = request(auditor_api, kind="alerts", site=site.pk, quarter="2026Q3").json()
+    assert run["status"] == "queued" and len(callbacks) == 1
+    assert auditor_api.get(f"/api/v1/reports/{run['id']}/download/").status_code == 404
+    assert generate_report(run["id"]) is True
+    assert generate_report(run["id"]) is False  # a second worker finds it claimed
+    status = auditor_api.get(f"/api/v1/reports/{run['id']}/").json()
+    assert (status["status"], status["progress"]) == ("done", 100)
+
+
+def test_building_the_alerts_report_takes_bounded_queries_whatever_the_period(auditor_api, site, django_assert_max_num_queries):
+    for n in range(30):
+        compliance.open_alert(finding(site, subject=f"s{n}"), organization_id=site.organization_id)
+    from reports.kinds import alerts
+    from reports.registry import ReportContext
+
+    for start, end in ((date(2026, 10, 1), date(2026, 10, 31)), (date(2020, 1, 1), date(2030, 12, 31))):
+        with django_assert_max_num_queries(3):
+            alerts.build(ReportContext(site.organization, site, start, end, "x", end))
+
+
+def test_the_reports_page_shows_errors_inline_and_generates(client, cast, site, tables):
+    client.force_login(cast[Role.AUDITOR].user)
+    bad = client.post("/reports/", {"kind": "alerts", "site": site.pk, "start": "2026-11-20", "end": "2026-11-01"})
+    assert bad.status_code == 400 and "is before the start" in bad.content.decode()
+    good = client.post("/reports/", {"kind": "house_rules", "site": site.pk, "end": "2026-11-20"}, follow=True)
+    assert "Download PDF" in good.content.decode()
+    run = ReportRun.objects.get()
+    assert client.get(f"/reports/{run.pk}/download.pdf")["Content-Type"] == "application/pdf"
+
+
+def test_a_dealer_cannot_open_the_reports_page(client, cast):
+    client.force_login(cast[Role.DEALER].user)
+    assert client.get("/reports/").status_code == 403
