@@ -22,7 +22,7 @@ from .models import Outage, Recording, ReviewEntry, ReviewProgram, ReviewTask, S
 from .rules import OUTAGE_CALENDAR_LIMIT, OUTAGE_WAGER_CAP_CENTS, RECORDING_RETENTION, REVIEW_MIN_FOOTAGE
 
 
-def _dealer_shifts():
+def dealer_shifts():
     """The DealerShift queryset, or None while accounting has no dealer shifts yet."""
     try:
         from accounting.models import DealerShift
@@ -73,7 +73,7 @@ def gaming_date_of(site: Site, moment: datetime) -> date:
 
 def activity_intervals(table: Table, since: datetime | None = None) -> list[tuple[datetime, datetime | None]]:
     """Dealer shifts on the table (end None while the dealer is still on shift)."""
-    shifts = _dealer_shifts()
+    shifts = dealer_shifts()
     if shifts is None:
         return []
     shifts = shifts.filter(table=table)
@@ -83,7 +83,7 @@ def activity_intervals(table: Table, since: datetime | None = None) -> list[tupl
 
 
 def table_had_activity(table: Table, gaming_date: date) -> bool:
-    shifts = _dealer_shifts()
+    shifts = dealer_shifts()
     if shifts is None:
         return False
     start, end = business_day_window(table.site, gaming_date)
@@ -97,7 +97,7 @@ def employee_dealt_at(employee, site: Site, start: datetime, end: datetime) -> b
     try:
         from accounting.queries import employee_dealt_at as accounting_check
     except ImportError:
-        shifts = _dealer_shifts()
+        shifts = dealer_shifts()
         if shifts is None:
             return False
         overlapping = shifts.filter(dealer=employee, table__site=site, started_at__lt=end)

@@ -1,0 +1,210 @@
+"""Demo surveillance records for the busy demo site, written through the services.
+
+    build_demo_surveillance(site, *, people)
+
+`site` is the busy demo site; `people` is the login -> Employee dict that
+`cardroom.demo.load_demo()` returns (it uses "gm", "shift" and "count1"). Call it after the
+accounting demo, because the daily review log covers the days with dealer shifts.
+
+It records: the site's surveillance status; a camera and a dome on every regularly located
+table, a recording unit and a time and date generator for the site, each with an approved
+sample recording; a daily review log entry for every table and day of activity (and the
+recordings of the last week of activity); one camera outage repaired in time and one recorder
+outage repaired after its deadline; and a low-hold video review program with week-one reviews.
+
+Idempotent: each step looks for what it would create first, so running it again (on any
+day) adds only review log entries for new days of activity.
+"""
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.models import Site, Table
+
+from . import queries, services
+from .models import Equipment, Outage, Recording, ReviewLogEntry, ReviewProgram, SurveillanceStatus
+
+DEMO_MARK = "Demo:"
+
+
+def build_demo_surveillance(site: Site, *, people: dict) -> None:
+    acting = people["gm"].user
+    today = timezone.now().astimezone(ZoneInfo(site.time_zone)).date()
+    with transaction.atomic():
+        _status(acting, site, today)
+        _equipment(acting, site, today)
+        _review_log_and_recordings(acting, site, people)
+        _outages(acting, site, today)
+        _program(acting, site, today, people)
+
+
+def _tables(site: Site):
+    return Table.objects.filter(site=site, active=True, location=Table.Location.REGULAR).order_by("number")
+
+
+def _local(site: Site, day: date, hour: int, minute: int = 0) -> datetime:
+    return datetime.combine(day, time(hour, minute), tzinfo=ZoneInfo(site.time_zone))
+
+
+def _status(acting, site, today) -> None:
+    if not SurveillanceStatus.objects.filter(site=site).exists():
+        services.set_surveillance_status(
+            acting,
+            site,
+            True,
+            today - timedelta(days=240),
+            today - timedelta(days=200),
+            f"{DEMO_MARK} twenty-one gross proceeds averaged over $10,000 for two consecutive quarters",
+        )
+
+
+def _equipment(acting, site, today) -> None:
+    if Equipment.objects.filter(site=site).exists():
+        return
+    installed_on = today - timedelta(days=200)
+    units = [(None, "recording_unit", "Hikvision DS-7608"), (None, "time_date_generator", "Hikvision overlay")]
+    units += [
+        (t, kind, model)
+        for t in _tables(site)
+        for kind, model in (("camera", "Axis P3245"), ("dome", "Axis clear dome"))
+    ]
+    for table, kind, model in units:
+        equipment = services.install_equipment(
+            acting_user=acting,
+            site=site,
+            table=table,
+            kind=kind,
+            make_model=model,
+            vendor="Dakota Video",
+            installed_on=installed_on,
+        )
+        change = equipment.changes.get()
+        sample = services.submit_sample(
+            acting_user=acting, change=change, submitted_on=installed_on + timedelta(days=5)
+        )
+        services.record_sample_evaluation(
+            acting_user=acting,
+            submission=sample,
+            outcome="approved",
+            evaluated_on=installed_on + timedelta(days=12),
+            evaluator="AG gaming division",
+        )
+    services.record_vendor_purchase(
+        acting_user=acting,
+        site=site,
+        vendor="Dakota Video",
+        description="Cameras and domes",
+        purchased_on=installed_on,
+        price_cents=480_000,
+        deferred_cents=240_000,
+    )
+
+
+def _activity_days(site) -> dict:
+    """(table, gaming date) -> (first start, last end) of the dealer shifts that day."""
+    days: dict = {}
+    shifts = queries.dealer_shifts()
+    if shifts is None:
+        return days
+    for table_id, started_at, ended_at in shifts.filter(table__site=site).values_list(
+        "table_id", "started_at", "ended_at"
+    ):
+        key = (table_id, queries.gaming_date_of(site, started_at))
+        first, last = days.get(key, (started_at, ended_at))
+        days[key] = (min(first, started_at), max(last or started_at, ended_at or started_at))
+    return days
+
+
+def _review_log_and_recordings(acting, site, people) -> None:
+    tables = {t.pk: t for t in Table.objects.filter(site=site)}
+    logged = set(ReviewLogEntry.objects.filter(site=site).values_list("table_id", "gaming_date"))
+    recorded = set(Recording.objects.filter(table__site=site).values_list("table_id", "gaming_date"))
+    days = _activity_days(site)
+    recent = sorted({day for _, day in days})[-7:]
+    for (table_id, day), (first, last) in sorted(days.items(), key=lambda item: item[0][1]):
+        table = tables[table_id]
+        if (table_id, day) not in logged:
+            services.add_review_log_entry(
+                acting_user=acting,
+                table=table,
+                gaming_date=day,
+                camera_recording=True,
+                unobstructed_view=True,
+                clear_picture=True,
+                notes="",
+            )
+        if day in recent and (table_id, day) not in recorded and last > first:
+            services.record_recording(
+                acting_user=acting,
+                table=table,
+                gaming_date=day,
+                operated_by=people["gm"],
+                started_at=first - timedelta(minutes=15),
+                stopped_at=last + timedelta(minutes=5),
+            )
+
+
+def _outages(acting, site, today) -> None:
+    if Outage.objects.filter(table__site=site, description__startswith=DEMO_MARK).exists():
+        return
+    tables = list(_tables(site)[:2])
+    if not tables:
+        return
+    in_time = services.report_outage(
+        acting_user=acting,
+        table=tables[0],
+        kind=Outage.Kind.CAMERA,
+        began_at=_local(site, today - timedelta(days=20), 19),
+        description=f"{DEMO_MARK} picture rolling",
+    )
+    services.record_outage_repair(
+        acting_user=acting,
+        outage=in_time,
+        repaired_at=in_time.began_at + timedelta(days=1),
+        description="Loose BNC connector reseated",
+    )
+    late = services.report_outage(
+        acting_user=acting,
+        table=tables[-1],
+        kind=Outage.Kind.RECORDER,
+        began_at=_local(site, today - timedelta(days=12), 19),
+        description=f"{DEMO_MARK} recorder drops frames",
+    )
+    services.record_outage_repair(
+        acting_user=acting,
+        outage=late,
+        repaired_at=late.began_at + timedelta(days=5),
+        description="Hard disk replaced (after the deadline: wagers were limited to $2)",
+    )
+
+
+def _program(acting, site, today, people) -> None:
+    if ReviewProgram.objects.filter(site=site).exists() or not _tables(site).exists():
+        return
+    start = today - timedelta(days=14 + today.weekday())  # a Monday two weeks back
+    program = services.open_review_program(acting, site, start, f"{DEMO_MARK} last quarter's hold was 8.4% (below 10%)")
+    reviewer = people["count1"]
+    for task in program.tasks.filter(week=1).select_related("table"):
+        day = task.week_start
+        shift_start = _local(site, day, 18)
+        if queries.employee_dealt_at(reviewer, site, shift_start, shift_start + timedelta(hours=8)):
+            continue
+        services.record_review_entry(
+            acting_user=acting,
+            task=task,
+            gaming_date=day,
+            reviewer=reviewer,
+            findings="Procedures followed",
+            shift_started_at=shift_start,
+            shift_ended_at=shift_start + timedelta(hours=8),
+            footage_start_at=_local(site, day, 20),
+            footage_end_at=_local(site, day, 21),
+        )
+
+
+def extend_demo(demo: dict) -> None:
+    """The hook `manage.py load_demo` calls after the accounting demo: the busy site only."""
+    build_demo_surveillance(demo["sites"]["busy"], people=demo["people"])
