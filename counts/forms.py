@@ -1,0 +1,66 @@
+"""Browser input for the count pages. Forms only parse: the figures go to the service as text,
+so a bad quantity gets exactly the API's message."""
+
+import re
+
+from django import forms
+
+from cardroom.forms import BootstrapMixin
+
+from .rules import CURRENCY
+
+
+def currency_from_post(data) -> list[dict]:
+    """The denomination grid (`q_<form>_<cents>` inputs) as the service's currency lines."""
+    lines = []
+    for denomination in CURRENCY:
+        raw = (data.get(f"q_{denomination.key}") or "").strip()
+        if raw:
+            lines.append({"denomination_cents": denomination.cents, "form": denomination.form, "quantity": raw})
+    return lines
+
+
+def forms_from_post(data) -> list[dict]:
+    """`fill_numbers` / `credit_numbers`: slip numbers separated by commas or spaces."""
+    found = []
+    for kind in ("fill", "credit"):
+        for token in re.split(r"[\s,;]+", data.get(f"{kind}_numbers") or ""):
+            if token:
+                found.append({"kind": kind, "number": token})
+    return found
+
+
+class OpenSessionForm(BootstrapMixin, forms.Form):
+    gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    partner = forms.ModelChoiceField(queryset=None, label="Second count team member")
+
+    def __init__(self, *args, partners=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["partner"].queryset = partners
+
+
+class RegisterBoxForm(BootstrapMixin, forms.Form):
+    table = forms.ModelChoiceField(queryset=None)
+    label = forms.CharField(required=False, max_length=10, help_text="Tells apart several boxes of one table (A, B).")
+    locks = forms.TypedChoiceField(choices=[(1, "One lock"), (2, "Two locks")], coerce=int, initial=1)
+
+    def __init__(self, *args, tables=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = tables
+
+
+class RemovalForm(BootstrapMixin, forms.Form):
+    box = forms.ModelChoiceField(queryset=None, label="Drop box")
+    gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    storage_place = forms.CharField(max_length=120, required=False, initial="Office safe")
+    escorted_by = forms.ModelChoiceField(queryset=None, required=False)
+    sole_employee_on_duty = forms.BooleanField(required=False, label="I am the only employee on duty (no escort)")
+    key_holder = forms.ModelChoiceField(queryset=None, required=False, label="Key to the contents held by")
+    second_key_holder = forms.ModelChoiceField(queryset=None, required=False, label="Key to the second lock held by")
+
+    def __init__(self, *args, boxes=None, people=None, counters=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["box"].queryset = boxes
+        self.fields["escorted_by"].queryset = people
+        self.fields["key_holder"].queryset = counters
+        self.fields["second_key_holder"].queryset = counters
