@@ -171,6 +171,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 100,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "cardroom.api.exception_handler",
+    # `?format=` belongs to the report downloads (pdf, csv, xlsx), not to DRF's negotiation.
+    "URL_FORMAT_OVERRIDE": None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card-room back office API",
