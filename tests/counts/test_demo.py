@@ -1,0 +1,65 @@
+"""The counts demo counts every finished demo gaming day, once."""
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+import time_machine
+
+from accounting import services as accounting
+from accounting.models import DealerShift, GamingDay
+from cardroom.demo import load_demo
+from counts.demo import UNISSUED_FORM, extend_demo
+from counts.models import CountAgreement, CountSession
+from counts.queries import agreed_drop_cents, box_count, is_signed
+
+DAYS = [date(2026, 11, 10), date(2026, 11, 11)]
+TRAY = [{"denomination": 2500, "quantity": 40}, {"denomination": 500, "quantity": 100}]
+
+
+@pytest.fixture
+def demo(db):
+    demo = load_demo()
+    site, people = demo["sites"]["busy"], demo["people"]
+    tables = list(site.tables.filter(game="21").order_by("number")[:2])
+    first_day = DAYS[0]
+    with time_machine.travel(datetime(2026, 11, 10, 20, tzinfo=ZoneInfo(site.time_zone)), tick=False):
+        accounting.open_gaming_day(acting_user=people["shift"].user, site=site, gaming_date=first_day)
+        for table in tables:
+            accounting.record_table_inventory(acting_user=people["shift"].user, table=table, kind="opener", chips=TRAY)
+            accounting.prepare_fill(acting_user=people["cashier"].user, table=table, chips=TRAY[:1])
+    # The second day only needs to show tables in play: a gaming day and dealer shifts.
+    evening = datetime(2026, 11, 11, 20, tzinfo=ZoneInfo(site.time_zone))
+    second = GamingDay.objects.create(site=site, gaming_date=DAYS[1], opened_at=evening, opened_by=people["shift"])
+    for table in tables:
+        DealerShift.objects.create(
+            table=table,
+            dealer=people["dealer"],
+            gaming_day=second,
+            started_at=evening,
+            ended_at=evening + timedelta(hours=3),
+            started_by=people["shift"],
+        )
+    return demo
+
+
+def test_every_finished_gaming_day_is_counted_and_signed_once(demo):
+    site = demo["sites"]["busy"]
+    extend_demo(demo)
+    sessions = list(CountSession.objects.filter(site=site).order_by("gaming_date"))
+    assert [s.gaming_date for s in sessions] == DAYS
+    assert all(is_signed(s) for s in sessions)
+    table = site.tables.get(number=1)
+    assert all(agreed_drop_cents(table, day) > 0 for day in DAYS)
+    agreements = CountAgreement.objects.count()
+    extend_demo(demo)
+    assert CountAgreement.objects.count() == agreements and CountSession.objects.count() == 2
+
+
+def test_the_first_busy_box_holds_an_unissued_form(demo):
+    extend_demo(demo)
+    session = CountSession.objects.get(site=demo["sites"]["busy"], gaming_date=DAYS[0])
+    drop = session.entries.order_by("pk").first().drop
+    rec = box_count(session, drop, None).reconciliation
+    assert rec["unexpected"] == [(UNISSUED_FORM["kind"], UNISSUED_FORM["number"])]
+    assert rec["missing"] == []
