@@ -363,9 +363,10 @@ def slip_register(request):
     register = None
     if form.is_valid():
         register = queries.slip_register(request.site, form.cleaned_data["start"], form.cleaned_data["end"])
+    books = SlipBook.objects.filter(site=request.site).select_related("registered_by")
     return render(
         request,
         "accounting/register.html",
-        {"form": form, "register": register, "kinds": dict(SlipKind.choices)},
+        {"form": form, "register": register, "books": books},
         status=200 if register else 400,
     )

@@ -5,7 +5,7 @@ Use it with pytest-django's `live_server`:
     from tests.browser_support import browser_page, login  # noqa: F401
 
     @pytest.mark.browser
-    def test_something(browser_page, live_server, cast):
+    def test_something(browser_page, live_server, cast):  # noqa: F811 (ruff sees the import redefined)
         login(browser_page, live_server, cast[Role.SHIFT_MANAGER].user.username)
 
 Never run `playwright install`: it downloads a browser of its own and fails here. Without

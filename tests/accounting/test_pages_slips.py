@@ -197,3 +197,27 @@ def test_the_chips_menu_fits_the_role(client, cast):
     client.force_login(cast[Role.CASHIER].user)
     text = page(client.get("/"))
     assert "/accounting/slips/new/fill/" in text and "/accounting/floor/" in text
+
+
+def test_the_register_shows_a_slip_book_its_missing_and_unused_numbers(client, cast, open_table, gaming_day, site):
+    manager = cast[Role.SHIFT_MANAGER]
+    services.register_slip_book(acting_user=manager.user, site=site, kind="fill", first_number=501, last_number=505)
+    for number in (501, 503):
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL, number=number)
+    client.force_login(cast[Role.AUDITOR].user)
+    day = gaming_day.gaming_date
+    fills = page(client.get("/accounting/register/", {"start": day, "end": day})).split('id="series-fill"')[1]
+    assert "Missing numbers: 502" in fills
+    assert "Unused numbers in the books: 504, 505" in fills
+    assert "501\u2013505" in fills
+
+
+def test_a_site_using_slip_books_asks_for_the_printed_number_with_the_service_message(client, cast, open_table, site):
+    services.register_slip_book(
+        acting_user=cast[Role.SHIFT_MANAGER].user, site=site, kind="fill", first_number=1, last_number=50
+    )
+    client.force_login(cast[Role.CASHIER].user)
+    assert 'name="number"' in page(client.get("/accounting/slips/new/fill/"))
+    response = client.post("/accounting/slips/new/fill/", {**GRID, "table": open_table.pk, "number": "77"})
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-05(2): 77 is not in a registered book of fill slips." in page(response)
