@@ -187,3 +187,41 @@ def program_ended_on(program: ReviewProgram) -> date:
 
 def program_is_open(program: ReviewProgram, on_date: date) -> bool:
     return program.start_date <= on_date <= program_ended_on(program)
+
+
+# --- For compliance jobs -----------------------------------------------------------------
+
+
+def samples_overdue(site: Site, on_date: date):
+    """Equipment changes whose sample recording was due before `on_date` and never sent
+    (ND 99-01.3-08-04(11))."""
+    from .models import EquipmentChange
+
+    return EquipmentChange.objects.filter(site=site, sample_due_on__lt=on_date, submissions__isnull=True)
+
+
+def days_missing_review_log(site: Site, start: date, end: date) -> list[tuple[Table, date]]:
+    """(table, gaming date) with activity in [start, end] but no daily review log entry
+    (ND 99-01.3-08-04(7), 08-16(1)(d)); only while the site requires surveillance."""
+    from .models import ReviewLogEntry
+
+    shifts = dealer_shifts()
+    if shifts is None:
+        return []
+    window_start, _ = business_day_window(site, start)
+    _, window_end = business_day_window(site, end)
+    logged = set(ReviewLogEntry.objects.filter(site=site).values_list("table_id", "gaming_date"))
+    missing = set()
+    for shift in (
+        shifts.filter(table__site=site, started_at__lt=window_end)
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=window_start))
+        .select_related("table")
+    ):
+        day = gaming_date_of(site, shift.started_at)
+        if (
+            start <= day <= end
+            and (shift.table_id, day) not in logged
+            and table_requires_surveillance(shift.table, day)
+        ):
+            missing.add((shift.table, day))
+    return sorted(missing, key=lambda item: (item[1], item[0].number))
