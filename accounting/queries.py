@@ -56,6 +56,15 @@ def table_was_opened(table: Table, day: GamingDay) -> bool:
     return has_opener.exists() or DealerShift.objects.filter(table=table, gaming_day=day).exists()
 
 
+def table_state(table: Table, day: GamingDay) -> str:
+    """ "closed" (closer recorded), "open" (opener or dealer seated) or "not opened", in the day."""
+    kinds = set(TableInventory.objects.filter(table=table, gaming_day=day).values_list("kind", flat=True))
+    if TableInventory.Kind.CLOSER in kinds:
+        return "closed"
+    opened = TableInventory.Kind.OPENER in kinds or DealerShift.objects.filter(table=table, gaming_day=day).exists()
+    return "open" if opened else "not opened"
+
+
 def tables_open(day: GamingDay) -> list[Table]:
     """Tables in play in the gaming day without a closer yet."""
     opened = Q(inventories__gaming_day=day, inventories__kind=TableInventory.Kind.OPENER) | Q(
@@ -73,11 +82,14 @@ def tables_without_opener(day: GamingDay) -> list[Table]:
     )
 
 
-def last_tray_count(table: Table) -> TableInventory | None:
-    """The table's latest closer or dealer-change count: what its next opener should match."""
+def last_tray_count(table: Table, before: datetime | None = None) -> TableInventory | None:
+    """The table's latest closer or dealer-change count (at or before `before`): what its
+    next opener should match."""
     counts = TableInventory.objects.filter(
         table=table, kind__in=[TableInventory.Kind.CLOSER, TableInventory.Kind.CHANGE]
     )
+    if before is not None:
+        counts = counts.filter(counted_at__lte=before)
     return counts.order_by("-counted_at", "-id").first()
 
 

@@ -188,7 +188,7 @@ def record_table_inventory(
     with transaction.atomic():
         day = _open_day(site, "table")
         _check_count_order(table, day, kind)
-        previous = queries.last_tray_count(table)
+        previous = queries.last_tray_count(table, before=at)
         variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None
         inventory = _save_count(
             table, day, kind, counted, employee, at, previous=previous, variance=variance, reason=variance_reason
@@ -285,7 +285,7 @@ def start_dealer_shift(
                 counted,
                 employee,
                 started_at,
-                previous=queries.last_tray_count(table),
+                previous=queries.last_tray_count(table, before=started_at),
                 shift=shift,
             )
             after["tray_count"] = {"id": count.pk, "chips": _line_values(counted)}
@@ -304,8 +304,8 @@ def _check_dealer(dealer: Employee, site: Site, at: datetime) -> None:
 def _check_table_accepts_shift(table: Table, day: GamingDay, started_at: datetime) -> None:
     if TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER).exists():
         raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} is closed for the gaming day."})
-    if DealerShift.objects.filter(table=table, started_at__gt=started_at).exists():
-        raise ValidationError({"started_at": "A later dealer shift is already recorded at this table."})
+    if DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=started_at).exists():
+        raise ValidationError({"started_at": "A later dealer shift is already recorded at this table today."})
 
 
 def end_dealer_shift(*, acting_user, shift: DealerShift, ended_at: datetime | None = None) -> DealerShift:
@@ -413,9 +413,10 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
 
 
 def _require_table_open(table: Table, day: GamingDay) -> None:
-    if TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER).exists():
+    state = queries.table_state(table, day)
+    if state == "closed":
         raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is closed for the gaming day."})
-    if not queries.table_was_opened(table, day):
+    if state != "open":
         raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is not open (no opener, no dealer seated)."})
 
 

@@ -1,0 +1,112 @@
+"""Prepare fill and credit slips from many threads at once and check the numbering.
+
+    python manage.py bench_slips --clients 16 --slips 2000
+
+Each run creates its own scratch organization ("Slip benchmark <id>") with one site, a few
+tables and one employee per client, so demo and real data are never touched. Slips are
+append-only records, so the scratch data stays; it is marked by its organization's name.
+"""
+
+import threading
+import time
+import uuid
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.utils import timezone
+
+from accounting import services
+from accounting.calculations import business_date
+from accounting.models import Slip, SlipKind
+from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
+from cardroom.rules import CHIP_SPECS
+
+TABLES = 6
+LINES = [{"denomination": 2500, "quantity": 20}, {"denomination": 500, "quantity": 20}]
+TRAY = [
+    {"denomination": 2500, "quantity": 40},
+    {"denomination": 500, "quantity": 160},
+    {"denomination": 100, "quantity": 200},
+]
+
+
+class Command(BaseCommand):
+    help = "Prepare slips concurrently on the configured database; print slips/s and whether numbering is gapless."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--clients", type=int, default=16)
+        parser.add_argument("--slips", type=int, default=2000)
+
+    def handle(self, *args, clients, slips, **options):
+        if clients < 1 or slips < clients:
+            raise CommandError("Give at least one client and at least as many slips as clients.")
+        site, tables, people = self._scratch_floor(clients)
+        per_client = [slips // clients + (1 if i < slips % clients else 0) for i in range(clients)]
+        started = time.perf_counter()
+        errors = self._run(people, tables, per_client)
+        elapsed = time.perf_counter() - started
+        gapless = all(self._gapless(site, kind) for kind in SlipKind.values)
+        made = Slip.objects.filter(site=site).count()
+        self.stdout.write(f"database: {connection.vendor}; clients: {clients}; site: {site} (id {site.pk})")
+        self.stdout.write(f"{made} slips in {elapsed:.2f} s: {made / elapsed:.0f} slips/s")
+        self.stdout.write(f"numbering gapless and without reuse: {'yes' if gapless else 'NO'}; errors: {len(errors)}")
+        for error in errors[:5]:
+            self.stderr.write(repr(error))
+        if errors or not gapless:
+            raise CommandError("the benchmark found errors or a gap")
+
+    def _scratch_floor(self, clients):
+        tag = uuid.uuid4().hex[:8]
+        org = Organization.objects.create(name=f"Slip benchmark {tag}")
+        for value, spec in CHIP_SPECS.items():
+            ChipDenomination.objects.create(
+                organization=org, value_cents=value, primary_colour=spec.primary_colour, edge_spots=spec.edge_spots
+            )
+        site = Site.objects.create(organization=org, name="Benchmark site")
+        tables = [
+            Table.objects.create(site=site, number=n, min_wager_cents=100, max_wager_cents=2500)
+            for n in range(1, TABLES + 1)
+        ]
+        boss = self._person(org, site, f"b{tag}", "B0", [Role.SHIFT_MANAGER])
+        people = [
+            self._person(org, site, f"c{tag}{i}", f"C{i:03d}"[:4], [Role.CASHIER, Role.DEALER]) for i in range(clients)
+        ]
+        today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+        services.open_gaming_day(acting_user=boss.user, site=site, gaming_date=today)
+        for table in tables:
+            services.record_table_inventory(acting_user=boss.user, table=table, kind="opener", chips=TRAY)
+        return site, tables, people
+
+    def _person(self, org, site, username, initials, roles) -> Employee:
+        user = get_user_model().objects.create(username=username)
+        employee = Employee.objects.create(organization=org, user=user, initials=initials)
+        for role in roles:
+            Membership.objects.create(employee=employee, site=site, role=role)
+        return employee
+
+    def _run(self, people, tables, per_client):
+        errors, barrier = [], threading.Barrier(len(people))
+
+        def client(index, employee):
+            try:
+                user = get_user_model().objects.get(pk=employee.user_id)
+                barrier.wait()
+                for n in range(per_client[index]):
+                    prepare = services.prepare_fill if n % 2 == 0 else services.prepare_credit
+                    prepare(acting_user=user, table=tables[(index + n) % len(tables)], chips=LINES)
+            except Exception as exc:  # noqa: BLE001 - counted and reported
+                errors.append(exc)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=client, args=(i, p)) for i, p in enumerate(people)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return errors
+
+    def _gapless(self, site, kind) -> bool:
+        numbers = list(Slip.objects.filter(site=site, kind=kind).order_by("number").values_list("number", flat=True))
+        return numbers == list(range(1, len(numbers) + 1))
