@@ -65,6 +65,34 @@ def table_state(table: Table, day: GamingDay) -> str:
     return "open" if opened else "not opened"
 
 
+@dataclass(frozen=True)
+class SlipContext:
+    day: GamingDay | None
+    table_state: str  # as table_state()
+    site_uses_books: bool
+
+
+def slip_context(table: Table, kind: str) -> SlipContext:
+    """In one query, what preparing a slip needs to know: the site's open gaming day, the
+    table's state in it, and whether the site uses pre-printed books for `kind`."""
+    counts = TableInventory.objects.filter(table=table, gaming_day=OuterRef("pk"))
+    day = (
+        GamingDay.objects.filter(site_id=table.site_id, close__isnull=True)
+        .annotate(
+            closed=Exists(counts.filter(kind=TableInventory.Kind.CLOSER)),
+            opened=Exists(counts.filter(kind=TableInventory.Kind.OPENER))
+            | Exists(DealerShift.objects.filter(table=table, gaming_day=OuterRef("pk"))),
+            books=Exists(SlipBook.objects.filter(site_id=table.site_id, kind=kind)),
+        )
+        .order_by("-gaming_date")
+        .first()
+    )
+    if day is None:
+        return SlipContext(None, "not opened", SlipBook.objects.filter(site_id=table.site_id, kind=kind).exists())
+    state = "closed" if day.closed else "open" if day.opened else "not opened"
+    return SlipContext(day, state, day.books)
+
+
 def tables_open(day: GamingDay) -> list[Table]:
     """Tables in play in the gaming day without a closer yet."""
     opened = Q(inventories__gaming_day=day, inventories__kind=TableInventory.Kind.OPENER) | Q(

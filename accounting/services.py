@@ -382,9 +382,9 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
     _require_table_in_use(table)
     lines = parse_chips(chips, site.organization_id, rules.SLIP_CONTENT)
     with transaction.atomic():
-        day = _open_day(site, "table")
-        _require_table_open(table, day)
-        number, book = _slip_number(site, kind, number)
+        context = queries.slip_context(table, kind)
+        day = _require_table_open(table, context)
+        number, book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
         slip = Slip.objects.create(
             site=site,
             kind=kind,
@@ -412,19 +412,23 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
     return slip
 
 
-def _require_table_open(table: Table, day: GamingDay) -> None:
-    state = queries.table_state(table, day)
-    if state == "closed":
+def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay:
+    if context.day is None:
+        raise ValidationError(
+            {"table": f"{rules.BUSINESS_DAY}: no gaming day is open at {table.site}; open one first."}
+        )
+    if context.table_state == "closed":
         raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is closed for the gaming day."})
-    if state != "open":
+    if context.table_state != "open":
         raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is not open (no opener, no dealer seated)."})
+    return context.day
 
 
-def _slip_number(site: Site, kind: str, printed: int | None) -> tuple[int, SlipBook | None]:
+def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int, SlipBook | None]:
     books = SlipBook.objects.filter(site=site, kind=kind)
     label = SlipKind(kind).label.lower()
     if printed is None:
-        if books.exists():
+        if uses_books:
             raise ValidationError(
                 {"number": f"{rules.SLIP_NUMBERING}: {site} uses pre-printed {label}s; give the printed number."}
             )
