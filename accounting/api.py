@@ -5,7 +5,14 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -20,11 +27,22 @@ from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, 
 MAX_REGISTER_DAYS = 366  # one register page covers at most a year
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class ScopedTableField(serializers.PrimaryKeyRelatedField):
     """A table at a site the user may see; any other id is 'does not exist'."""
 
     def get_queryset(self):
         return Table.objects.filter(site__in=access_for(self.context["request"].user).sites()).select_related("site")
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class SiteIdField(ScopedSiteField):
+    pass
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class EmployeeIdField(ScopedEmployeeField):
+    pass
 
 
 def _chips_field(**kwargs):
@@ -79,12 +97,13 @@ class GamingDaySerializer(serializers.ModelSerializer):
 
 
 class GamingDayInputSerializer(serializers.Serializer):
-    site = ScopedSiteField()
+    site = SiteIdField()
     gaming_date = serializers.DateField()
 
 
 @extend_schema_view(
-    create=extend_schema(request=GamingDayInputSerializer, responses={201: GamingDaySerializer, **ERROR_RESPONSES})
+    retrieve=extend_schema(responses={200: GamingDaySerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=GamingDayInputSerializer, responses={201: GamingDaySerializer, **ERROR_RESPONSES}),
 )
 class GamingDayViewSet(CustodyViewSet):
     output_serializer_class = GamingDaySerializer
@@ -151,9 +170,10 @@ class TableInventoryFilter(filters.FilterSet):
 
 
 @extend_schema_view(
+    retrieve=extend_schema(responses={200: TableInventorySerializer, 404: ERROR_RESPONSES[404]}),
     create=extend_schema(
         request=TableInventoryInputSerializer, responses={201: TableInventorySerializer, **ERROR_RESPONSES}
-    )
+    ),
 )
 class TableInventoryViewSet(CustodyViewSet):
     output_serializer_class = TableInventorySerializer
@@ -195,7 +215,7 @@ class DealerShiftSerializer(serializers.ModelSerializer):
 
 class DealerShiftInputSerializer(serializers.Serializer):
     table = ScopedTableField()
-    dealer = ScopedEmployeeField()
+    dealer = EmployeeIdField()
     started_at = serializers.DateTimeField(required=False)
     chips = _chips_field(required=False, allow_empty=True)
 
@@ -215,7 +235,8 @@ class DealerShiftFilter(filters.FilterSet):
 
 
 @extend_schema_view(
-    create=extend_schema(request=DealerShiftInputSerializer, responses={201: DealerShiftSerializer, **ERROR_RESPONSES})
+    retrieve=extend_schema(responses={200: DealerShiftSerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=DealerShiftInputSerializer, responses={201: DealerShiftSerializer, **ERROR_RESPONSES}),
 )
 class DealerShiftViewSet(CustodyViewSet):
     output_serializer_class = DealerShiftSerializer
@@ -391,12 +412,16 @@ class SlipViewSet(CustodyViewSet):
 _SLIP_CREATE = extend_schema(request=SlipInputSerializer, responses={201: SlipSerializer, **ERROR_RESPONSES})
 
 
-@extend_schema_view(create=_SLIP_CREATE)
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: SlipSerializer, 404: ERROR_RESPONSES[404]}), create=_SLIP_CREATE
+)
 class FillSlipViewSet(SlipViewSet):
     kind = SlipKind.FILL
 
 
-@extend_schema_view(create=_SLIP_CREATE)
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: SlipSerializer, 404: ERROR_RESPONSES[404]}), create=_SLIP_CREATE
+)
 class CreditSlipViewSet(SlipViewSet):
     kind = SlipKind.CREDIT
 
@@ -411,14 +436,15 @@ class SlipBookSerializer(serializers.ModelSerializer):
 
 
 class SlipBookInputSerializer(serializers.Serializer):
-    site = ScopedSiteField()
+    site = SiteIdField()
     kind = serializers.ChoiceField(choices=SlipKind.choices)
     first_number = serializers.IntegerField()
     last_number = serializers.IntegerField()
 
 
 @extend_schema_view(
-    create=extend_schema(request=SlipBookInputSerializer, responses={201: SlipBookSerializer, **ERROR_RESPONSES})
+    retrieve=extend_schema(responses={200: SlipBookSerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=SlipBookInputSerializer, responses={201: SlipBookSerializer, **ERROR_RESPONSES}),
 )
 class SlipBookViewSet(CustodyViewSet):
     output_serializer_class = SlipBookSerializer
