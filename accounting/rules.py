@@ -18,8 +18,15 @@ SLIP_VERIFICATION = "ND 99-01.3-08-05(5)"  # a shift manager or authorized emplo
 SLIP_RECEIPT = "ND 99-01.3-08-05(6)"  # the dealer initials the fill copy, the cashier the credit copy
 CHIP_VALUES = "ND 99-01.3-08-03(1)"  # only the organization's chip values
 BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day"
+# Slips show date and time; every custody record carries the time it was made.
+RECORD_TIME = "ND 99-01.3-08-05(3)(a)"
+# Dealer shift records give per-dealer percent-of-hold (08-01(3)) and who conducted games
+# (08-14(2) count team, 08-04(9) video reviewer).
+DEALER_SHIFTS = "ND 99-01.3-08-01(3)"
 # The opener and closer of a table enter its win and percent-of-hold (ND 99-01.3-08-01(3)).
 TRAY_COUNT = "ND 99-01.3-08-01(3)"
+
+STEP_CITATIONS = {"verify": SLIP_VERIFICATION, "receive": SLIP_RECEIPT, "void": SLIP_NUMBERING}
 
 # --- Roles ---------------------------------------------------------------------------------
 

@@ -40,9 +40,9 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
     if at is None:
         return now
     if timezone.is_naive(at):
-        raise ValidationError({field: "Give the time with its time zone."})
+        raise ValidationError({field: f"{rules.RECORD_TIME}: give the time with its time zone."})
     if at > now + rules.CLOCK_TOLERANCE:
-        raise ValidationError({field: "A record cannot be dated in the future."})
+        raise ValidationError({field: f"{rules.RECORD_TIME}: a record cannot be dated in the future."})
     return at
 
 
@@ -133,13 +133,15 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
     employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day"))
     at = _moment(at)
     if not site.active:
-        raise ValidationError({"site": f"{site} is inactive."})
+        raise ValidationError({"site": f"{rules.BUSINESS_DAY}: {site} is inactive; no gaming day opens there."})
     if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
         raise ValidationError({"gaming_date": f"{rules.BUSINESS_DAY}: the gaming day {gaming_date} has not begun yet."})
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         if GamingDay.objects.filter(site=site, gaming_date=gaming_date).exists():
-            raise ValidationError({"gaming_date": f"The gaming day {gaming_date} was already opened at {site}."})
+            raise ValidationError(
+                {"gaming_date": f"The gaming day {gaming_date} was already opened at {site}. ({rules.BUSINESS_DAY})"}
+            )
         still_open = queries.open_gaming_day(site)
         if still_open is not None:
             raise ValidationError(
@@ -157,7 +159,9 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
     at = _moment(at)
     with transaction.atomic():
         if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
-            raise ValidationError({"gaming_day": f"The gaming day {gaming_day.gaming_date} is already closed."})
+            raise ValidationError(
+                {"gaming_day": f"{rules.BUSINESS_DAY}: the gaming day {gaming_day.gaming_date} is already closed."}
+            )
         unclosed = queries.tables_open(gaming_day)
         if unclosed:
             numbers = ", ".join(str(t.number) for t in unclosed)
@@ -181,7 +185,7 @@ def record_table_inventory(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer")
     )
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
-        raise ValidationError({"kind": "A tray count is an opener or a closer."})
+        raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
     at = _moment(at)
     _require_table_in_use(table)
     counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT)
@@ -296,16 +300,22 @@ def start_dealer_shift(
 def _check_dealer(dealer: Employee, site: Site, at: datetime) -> None:
     holds_role = Membership.objects.filter(employee=dealer, site=site, role__in=rules.DEALING_ROLES).exists()
     if dealer.organization_id != site.organization_id or not dealer.active or not holds_role:
-        raise ValidationError({"dealer": f"{dealer} is not an active dealer or wheel operator at {site}."})
+        raise ValidationError(
+            {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is not an active dealer or wheel operator at {site}."}
+        )
     if queries.shifts_running(at).filter(dealer=dealer).exists():
-        raise ValidationError({"dealer": f"{dealer} is already on shift at a table; end that shift first."})
+        raise ValidationError(
+            {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is already on shift at a table; end that shift first."}
+        )
 
 
 def _check_table_accepts_shift(table: Table, day: GamingDay, started_at: datetime) -> None:
     if TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER).exists():
         raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} is closed for the gaming day."})
     if DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=started_at).exists():
-        raise ValidationError({"started_at": "A later dealer shift is already recorded at this table today."})
+        raise ValidationError(
+            {"started_at": f"{rules.DEALER_SHIFTS}: a later dealer shift is already recorded at this table today."}
+        )
 
 
 def end_dealer_shift(*, acting_user, shift: DealerShift, ended_at: datetime | None = None) -> DealerShift:
@@ -316,7 +326,7 @@ def end_dealer_shift(*, acting_user, shift: DealerShift, ended_at: datetime | No
     )
     ended_at = _moment(ended_at, "ended_at")
     if ended_at < shift.started_at:
-        raise ValidationError({"ended_at": "A dealer shift cannot end before it starts."})
+        raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: a dealer shift cannot end before it starts."})
     with transaction.atomic():
         _end_shift(acting_user, shift, employee, ended_at)
     shift.refresh_from_db()
@@ -330,7 +340,7 @@ def _end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: da
         ended_at=ended_at, ended_by=employee
     )
     if not claimed:
-        raise ValidationError({"ended_at": f"The shift of {shift.dealer} has already ended."})
+        raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: the shift of {shift.dealer} has already ended."})
     shift.refresh_from_db()
     _audit(acting_user, "dealer_shift.ended", shift, site=shift.table.site, before=before)
 
@@ -502,7 +512,9 @@ def _check_step_order(slip: Slip, kind: str, done: set[str]) -> None:
     if SlipStep.Kind.VOID in done:
         raise ValidationError({"slip": f"{rules.SLIP_NUMBERING}: {label} is void."})
     if kind in done:
-        raise ValidationError({"slip": f"{label} is already {SlipStep.Kind(kind).label.lower()}."})
+        raise ValidationError(
+            {"slip": f"{rules.STEP_CITATIONS[kind]}: {label} is already {SlipStep.Kind(kind).label.lower()}."}
+        )
     if kind == SlipStep.Kind.RECEIVE and rules.RECEIPT_REQUIRES_VERIFICATION and SlipStep.Kind.VERIFY not in done:
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: {label} must be verified before it is received."})
 
@@ -518,7 +530,7 @@ def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int,
         require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book")
     )
     if kind not in SlipKind.values:
-        raise ValidationError({"kind": "A slip book holds fill slips or credit slips."})
+        raise ValidationError({"kind": f"{rules.SLIP_NUMBERING}: a slip book holds fill slips or credit slips."})
     if first_number < 1 or first_number > last_number:
         raise ValidationError(
             {"first_number": f"{rules.SLIP_NUMBERING}: give a range of printed numbers, first to last."}

@@ -58,3 +58,16 @@ def test_concurrent_preparers_get_consecutive_numbers_with_no_gap_or_reuse_per_s
         numbers = sorted(Slip.objects.filter(site=site, kind=kind).values_list("number", flat=True))
         assert numbers == list(range(1, THREADS * SLIPS_EACH + 1)), connection.vendor
     assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_slips_reports_throughput_and_gapless_numbering_on_its_own_scratch_site(site):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("bench_slips", clients=4, slips=24, stdout=out)
+    assert "24 slips in" in out.getvalue()
+    assert "gapless and without reuse: yes" in out.getvalue()
+    assert not Slip.objects.filter(site=site).exists()
