@@ -53,8 +53,12 @@ class Custody:
 
     @property
     def prizes_cents(self) -> int:
-        return prizes(fills_cents=self.fills_cents, credits_cents=self.credits_cents,
-                      opener_cents=self.opener_cents, closer_cents=self.closer_cents)
+        return prizes(
+            fills_cents=self.fills_cents,
+            credits_cents=self.credits_cents,
+            opener_cents=self.opener_cents,
+            closer_cents=self.closer_cents,
+        )
 
     @property
     def agp_cents(self) -> int:
@@ -65,9 +69,13 @@ class Custody:
         return percent_of_hold(self.agp_cents, self.gross_proceeds_cents)
 
     def __add__(self, other: "Custody") -> "Custody":
-        return Custody(self.drop_cents + other.drop_cents, self.fills_cents + other.fills_cents,
-                       self.credits_cents + other.credits_cents, self.opener_cents + other.opener_cents,
-                       self.closer_cents + other.closer_cents)
+        return Custody(
+            self.drop_cents + other.drop_cents,
+            self.fills_cents + other.fills_cents,
+            self.credits_cents + other.credits_cents,
+            self.opener_cents + other.opener_cents,
+            self.closer_cents + other.closer_cents,
+        )
 
 
 ZERO = Custody(0, 0, 0, 0, 0)
@@ -96,7 +104,9 @@ def cash_long_short(*, cash_profit_cents: int, agp_cents: int) -> int:
     return cash_profit_cents - agp_cents
 
 
-def bank_deposit(*, cash_profit_cents: int, next_day_starting_cash_increase_cents: int, prizes_paid_by_check_cents: int) -> int:
+def bank_deposit(
+    *, cash_profit_cents: int, next_day_starting_cash_increase_cents: int, prizes_paid_by_check_cents: int
+) -> int:
     """bank deposit = cash profit - documented increase in the next day's starting cash (a
     decrease is a negative increase, so it adds) + prizes paid by check (ND 99-01.3-03-10(1))."""
     return cash_profit_cents - next_day_starting_cash_increase_cents + prizes_paid_by_check_cents
@@ -155,8 +165,14 @@ class DealerComparison:
     z_score: Decimal | None = field(default=None)
 
 
-def hold_z_score(*, dealer_agp_cents: int, dealer_gp_cents: int, site_agp_cents: int, site_gp_cents: int,
-                 table_day_holds: list[Decimal]) -> Decimal | None:
+def hold_z_score(
+    *,
+    dealer_agp_cents: int,
+    dealer_gp_cents: int,
+    site_agp_cents: int,
+    site_gp_cents: int,
+    table_day_holds: list[Decimal],
+) -> Decimal | None:
     """How many standard errors the dealer's hold lies from the site's, given the dealer's
     volume: z = (h_dealer - h_site) / (s / sqrt(n_eff)), where s is the spread of the site's
     table-day holds and n_eff = dealer GP / mean table-day GP. None without enough data.

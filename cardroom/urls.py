@@ -24,6 +24,7 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),
+    path("api/v1/", include("accounting.api_figures")),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -4,7 +4,7 @@ Each provider issues a fixed number of queries for all the sites of a run, whate
 number (measured by `manage.py bench_compliance`)."""
 
 from collections import defaultdict
-from datetime import date
+from datetime import date, timedelta
 
 from django.utils import timezone
 
@@ -66,4 +66,115 @@ def _missing_numbers(by_id: dict[int, Site], start: date, end: date) -> list[rul
             day = last_date[(site_id, kind, after)]  # the gap shows when the next number is used
             if after - before > 1 and start <= day <= end:
                 found += [rules.SlipException(site_id, day, kind, n, "missing") for n in range(before + 1, after)]
+    return found
+
+
+def _status_lookup(site_ids):
+    """site_id -> function(date) -> bool: is surveillance required on that date (one query)."""
+    from surveillance.models import SurveillanceStatus
+
+    by_site = defaultdict(list)
+    for status in SurveillanceStatus.objects.filter(site_id__in=site_ids).order_by("since", "recorded_at", "id"):
+        by_site[status.site_id].append(status)
+
+    def required(site_id: int, day: date) -> bool:
+        in_force = [s for s in by_site[site_id] if s.since <= day]
+        return bool(in_force and in_force[-1].required)
+
+    return required
+
+
+@day_provider
+def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each regularly located table
+    dealt on a gaming day needs that day's review log entry."""
+    from accounting.models import DealerShift
+    from cardroom.models import Table
+    from surveillance.models import ReviewLogEntry
+
+    site_ids = [s.pk for s in sites]
+    required = _status_lookup(site_ids)
+    dealt = set(
+        DealerShift.objects.filter(table__site_id__in=site_ids, table__location=Table.Location.REGULAR,
+                                   gaming_day__gaming_date__range=(start, end))
+        .values_list("table__site_id", "gaming_day__gaming_date", "table__number").distinct()
+    )
+    logged = set(
+        ReviewLogEntry.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .values_list("site_id", "gaming_date", "table__number")
+    )
+    missing = defaultdict(lambda: defaultdict(list))
+    for site_id, day, number in sorted(dealt - logged):
+        if required(site_id, day):
+            missing[site_id][day].append(number)
+    return [f for site_id, days in missing.items() for f in rules.missing_review_logs(site_id, dict(days))]
+
+
+@day_provider
+def outages_operating(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04(7): an outage past its deadline while the table kept dealing above $2.
+    *Assumed*: a table dealt after the deadline ran at its configured maximum wager."""
+    from accounting.models import DealerShift
+    from surveillance.deadlines import outage_deadline
+    from surveillance.models import Outage
+
+    by_id = {s.pk: s for s in sites}
+    outages = list(Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end)
+                   .exclude(repair__repaired_at__date__lt=start).select_related("table", "repair"))
+    shifts = defaultdict(list)
+    earliest = min((o.began_at for o in outages), default=None)
+    if earliest is not None:
+        for table_id, began, ended in DealerShift.objects.filter(
+            table_id__in={o.table_id for o in outages}, started_at__gte=earliest - timedelta(days=1)
+        ).values_list("table_id", "started_at", "ended_at"):
+            shifts[table_id].append((began, ended))
+    now = timezone.now()
+    found = []
+    for outage in outages:
+        site = by_id[outage.table.site_id]
+        deadline = outage_deadline(outage.began_at, shifts[outage.table_id], site.time_zone).at
+        repair = getattr(outage, "repair", None)
+        until = repair.repaired_at if repair else now
+        dealt_after = any(b < until and (e is None or e > deadline) for b, e in shifts[outage.table_id])
+        record = rules.OutageRecord(outage.pk, site.pk, outage.table.number, outage.began_at, deadline,
+                                    repair.repaired_at if repair else None,
+                                    outage.table.max_wager_cents if dealt_after else None)
+        finding = rules.outage_past_deadline(record, now=now, book=book)
+        if finding is not None:
+            found.append(finding)
+    return found
+
+
+@day_provider
+def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04(11): a sample recording within 14 days of an equipment change."""
+    from django.db.models import Min
+
+    from surveillance.models import EquipmentChange
+
+    window = timedelta(days=book.int("sample.due_days"))
+    changes = (EquipmentChange.objects.filter(site_id__in=[s.pk for s in sites], changed_on__range=(start - window, end))
+               .annotate(first_submission=Min("submissions__submitted_on")))
+    today = timezone.localdate()
+    return [f for c in changes
+            if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))]
+
+
+@day_provider
+def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day."""
+    from accounting.models import GamingDay
+    from cage.queries import bank_days
+
+    site_ids = [s.pk for s in sites]
+    active = set(GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+                 .values_list("site_id", "gaming_date"))
+    today = timezone.localdate()
+    found = []
+    for (site_id, day), bank in bank_days(site_ids, start, end).items():
+        if (site_id, day) in active:
+            deposited = bank.deposit.deposited_on if bank.deposit else None
+            finding = rules.late_deposit(site_id, day, deposited, today=today, book=book)
+            if finding:
+                found.append(finding)
     return found

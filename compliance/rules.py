@@ -212,13 +212,15 @@ def outage_past_deadline(outage: OutageRecord, *, now: datetime, book: Threshold
 
 # 5. ND 99-01.3-08-04(7), 08-16(1)(d): daily surveillance review log ---------------------------
 
-def missing_review_logs(site_id: int, activity_days: set[date], logged_days: set[date]) -> list[Finding]:
+def missing_review_logs(site_id: int, missing: dict[date, list[int]]) -> list[Finding]:
+    """Each day of activity at a surveillance site on which some table in use has no daily
+    review log entry. `missing`: gaming date -> numbers of the tables without one."""
     citation = "ND 99-01.3-08-04(7)"
     return [
         Finding("review_log_missing", citation, "No daily surveillance review log", site_id, str(day), day, day,
-                f"{citation}, 08-16(1)(d): document that each table's camera recorded an unobstructed view and a "
-                f"clear picture on {day}.", day)
-        for day in sorted(activity_days - logged_days)
+                f"{citation}, 08-16(1)(d): document that the camera of table(s) {', '.join(map(str, tables))} "
+                f"recorded an unobstructed view and a clear picture on {day}.", day, {"tables": tables})
+        for day, tables in sorted(missing.items()) if tables
     ]
 
 

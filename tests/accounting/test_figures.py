@@ -11,7 +11,7 @@ from accounting.figures import Custody
 CASES = [
     # drop, fills, credits, opener, closer, GP, prizes, AGP, hold
     (100_000, 20_000, 5_000, 200_000, 200_000, 100_000, 15_000, 85_000, Decimal("0.85")),
-    (0, 0, 0, 150_000, 150_000, 0, 0, 0, None),                       # zero drop: hold undefined
+    (0, 0, 0, 150_000, 150_000, 0, 0, 0, None),  # zero drop: hold undefined
     (50_000, 80_000, 0, 200_000, 190_000, 50_000, 90_000, -40_000, Decimal("-0.8")),  # negative AGP
     (40_000, 0, 10_000, 200_000, 170_000, 40_000, 20_000, 20_000, Decimal("0.5")),
     (1, 0, 0, 0, 0, 1, 0, 1, Decimal(1)),
@@ -23,8 +23,12 @@ def test_table_figures(drop, fills, credits, opener, closer, gp, prizes, agp, ho
     custody = Custody(drop, fills, credits, opener, closer)
     assert (custody.gross_proceeds_cents, custody.prizes_cents, custody.agp_cents) == (gp, prizes, agp)
     assert custody.hold_ratio == hold
-    assert figures.table_win(drop_cents=drop, fills_cents=fills, credits_cents=credits,
-                             opener_cents=opener, closer_cents=closer) == agp
+    assert (
+        figures.table_win(
+            drop_cents=drop, fills_cents=fills, credits_cents=credits, opener_cents=opener, closer_cents=closer
+        )
+        == agp
+    )
 
 
 def test_hold_of_a_sum_is_the_ratio_of_sums_not_the_mean_of_ratios():
@@ -41,35 +45,55 @@ def test_a_quarter_where_prizes_exceed_gross_proceeds_has_negative_agp():
     assert quarter.agp_cents == 420_000 - 500_000
 
 
-@pytest.mark.parametrize("start,end,drop,ious,profit", [
-    (500_000, 520_000, 100_000, 0, 120_000),
-    (500_000, 470_000, 100_000, 50_000, 120_000),   # $500 lent out and not repaid is added back
-    (500_000, 500_000, 0, 0, 0),
-])
+@pytest.mark.parametrize(
+    "start,end,drop,ious,profit",
+    [
+        (500_000, 520_000, 100_000, 0, 120_000),
+        (500_000, 470_000, 100_000, 50_000, 120_000),  # $500 lent out and not repaid is added back
+        (500_000, 500_000, 0, 0, 0),
+    ],
+)
 def test_cash_profit(start, end, drop, ious, profit):
-    assert figures.cash_profit(starting_cash_cents=start, ending_cash_cents=end, drop_cents=drop, ious_net_cents=ious) == profit
+    assert (
+        figures.cash_profit(starting_cash_cents=start, ending_cash_cents=end, drop_cents=drop, ious_net_cents=ious)
+        == profit
+    )
 
 
 def test_cash_long_short_and_its_reconciling_line():
-    profit = figures.cash_profit(starting_cash_cents=500_000, ending_cash_cents=560_000, drop_cents=100_000, ious_net_cents=0)
+    profit = figures.cash_profit(
+        starting_cash_cents=500_000, ending_cash_cents=560_000, drop_cents=100_000, ious_net_cents=0
+    )
     long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=150_000)
     assert long_short == 10_000
     assert figures.players_chips_change(outstanding_start_cents=30_000, outstanding_end_cents=40_000) == long_short
 
 
-@pytest.mark.parametrize("profit,increase,checks,deposit", [(120_000, 0, 0, 120_000), (120_000, 20_000, 0, 100_000),
-                                                            (120_000, -10_000, 5_000, 135_000)])
+@pytest.mark.parametrize(
+    "profit,increase,checks,deposit",
+    [(120_000, 0, 0, 120_000), (120_000, 20_000, 0, 100_000), (120_000, -10_000, 5_000, 135_000)],
+)
 def test_bank_deposit(profit, increase, checks, deposit):
-    assert figures.bank_deposit(cash_profit_cents=profit, next_day_starting_cash_increase_cents=increase,
-                                prizes_paid_by_check_cents=checks) == deposit
+    assert (
+        figures.bank_deposit(
+            cash_profit_cents=profit, next_day_starting_cash_increase_cents=increase, prizes_paid_by_check_cents=checks
+        )
+        == deposit
+    )
 
 
-@pytest.mark.parametrize("agp,tax", [
-    (0, 0), (-100_000, 0), (100, 1), (150, 2),  # 1.5 cents rounds half up
-    (5_000_000, 50_000),                          # exactly $50,000: 1% = $500
-    (5_000_100, 50_012),                          # $500 + 12% of $1.00
-    (10_000_000, 650_000),                        # $500 + 12% of $50,000 = $6,500
-])
+@pytest.mark.parametrize(
+    "agp,tax",
+    [
+        (0, 0),
+        (-100_000, 0),
+        (100, 1),
+        (150, 2),  # 1.5 cents rounds half up
+        (5_000_000, 50_000),  # exactly $50,000: 1% = $500
+        (5_000_100, 50_012),  # $500 + 12% of $1.00
+        (10_000_000, 650_000),  # $500 + 12% of $50,000 = $6,500
+    ],
+)
 def test_nd_gaming_tax(agp, tax):
     brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, date(2026, 9, 30))
     assert figures.gaming_tax(agp, brackets) == tax
@@ -93,7 +117,17 @@ def test_ratio_strings_keep_six_places():
 
 def test_a_dealer_far_below_the_site_gets_a_large_negative_z_score():
     holds = [Decimal("0.10"), Decimal("0.20"), Decimal("0.15"), Decimal("0.12"), Decimal("0.18")]
-    z = figures.hold_z_score(dealer_agp_cents=-50_000, dealer_gp_cents=1_000_000, site_agp_cents=750_000,
-                             site_gp_cents=5_000_000, table_day_holds=holds)
+    z = figures.hold_z_score(
+        dealer_agp_cents=-50_000,
+        dealer_gp_cents=1_000_000,
+        site_agp_cents=750_000,
+        site_gp_cents=5_000_000,
+        table_day_holds=holds,
+    )
     assert z is not None and z < -3
-    assert figures.hold_z_score(dealer_agp_cents=0, dealer_gp_cents=0, site_agp_cents=1, site_gp_cents=1, table_day_holds=holds) is None
+    assert (
+        figures.hold_z_score(
+            dealer_agp_cents=0, dealer_gp_cents=0, site_agp_cents=1, site_gp_cents=1, table_day_holds=holds
+        )
+        is None
+    )

@@ -34,8 +34,15 @@ def day(site, cast):
     return make_day(site, date(2026, 11, 10), cast[Role.SHIFT_MANAGER])
 
 
+class SlipRun:
+    """The slip alerts a run opened (other rules may fire on the same bare gaming days)."""
+
+    def __init__(self, result):
+        self.opened = [a for a in result.opened if a.rule.startswith("slip_")]
+
+
 def run(site, *, start=date(2026, 11, 1), end=date(2026, 11, 20)):
-    return run_day_checks(site_ids=[site.pk], start=start, end=end)
+    return SlipRun(run_day_checks(site_ids=[site.pk], start=start, end=end))
 
 
 def test_a_fully_signed_slip_raises_nothing(day, table, cast):
@@ -48,7 +55,7 @@ def test_an_unverified_and_unreceived_slip_is_flagged_once(day, table, cast):
     result = run(day.site)
     assert sorted(a.rule for a in result.opened) == ["slip_unreceived", "slip_unverified"]
     assert {a.citation for a in result.opened} == {"ND 99-01.3-08-05(5)", "ND 99-01.3-08-05(6)"}
-    assert run(day.site).opened == [] and Alert.objects.count() == 2
+    assert run(day.site).opened == [] and Alert.objects.filter(rule__startswith="slip_").count() == 2
 
 
 def test_a_step_signed_after_the_gaming_day_closed_is_late(day, table, cast):

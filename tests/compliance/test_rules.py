@@ -130,9 +130,9 @@ def test_outage_past_deadline_while_operating_above_two_dollars(book, record, fi
 
 
 def test_each_activity_day_without_a_review_log_is_flagged():
-    days = {date(2026, 11, d) for d in (1, 2, 3)}
-    findings = rules.missing_review_logs(1, days, {date(2026, 11, 2)})
-    assert [f.period_key for f in findings] == ["2026-11-01", "2026-11-03"]
+    missing = {date(2026, 11, 1): [1, 3], date(2026, 11, 2): [], date(2026, 11, 3): [2]}
+    findings = rules.missing_review_logs(1, missing)
+    assert [(f.period_key, f.figures["tables"]) for f in findings] == [("2026-11-01", [1, 3]), ("2026-11-03", [2])]
     assert all(f.citation == "ND 99-01.3-08-04(7)" for f in findings)
 
 

@@ -21,7 +21,9 @@ def test_the_daily_checks_open_alerts_on_a_real_worker_and_a_rerun_opens_none(si
         for _ in range(2):  # the second run must open nothing more
             run_daily_checks.delay("2026-11-12")
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not Alert.objects.exists():
+        while time.monotonic() < deadline and not Alert.objects.filter(rule__startswith="slip_").exists():
             time.sleep(0.2)
         time.sleep(2)  # let the second message be consumed as well
-    assert list(Alert.objects.values_list("rule", "subject")) == [("slip_unreceived", "fill:1")]
+    assert list(Alert.objects.filter(rule__startswith="slip_").values_list("rule", "subject")) == [
+        ("slip_unreceived", "fill:1")
+    ]

@@ -1,0 +1,316 @@
+"""Daily and quarterly figures of sites (SFN 50079 and SFN 50901 models): the queries that
+gather each table-day's custody, and the summaries built on `accounting.figures`.
+
+Every function here issues a fixed number of queries whatever the number of sites, tables,
+days and slips (asserted in tests/accounting/test_summaries.py)."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.db.models import Exists, OuterRef, Sum
+
+from cardroom.models import Site, Table
+from cardroom.periods import Quarter, add_banking_days
+
+from . import figures
+from .figures import Custody
+from .models import GamingDay, Slip, SlipKind, SlipStep, TableInventory
+
+
+@dataclass(frozen=True)
+class TableDay:
+    site_id: int
+    table_id: int
+    table_number: int
+    game: str
+    gaming_date: date
+    custody: Custody
+    counted: bool  # the drop comes from a signed count
+    opener_recorded: bool
+    closer_recorded: bool
+
+    @property
+    def complete(self) -> bool:
+        return self.counted and self.opener_recorded and self.closer_recorded
+
+
+def _drops(site_ids, start, end) -> dict:
+    from counts.queries import current_agreements
+
+    rows = (
+        current_agreements()
+        .filter(drop__site_id__in=site_ids, drop__gaming_date__range=(start, end))
+        .values_list("drop__site_id", "drop__table_id", "drop__gaming_date", "total_cents")
+    )
+    drops = defaultdict(int)
+    for site_id, table_id, day, cents in rows:
+        drops[(site_id, table_id, day)] += cents
+    return drops
+
+
+def _slips(site_ids, start, end) -> dict:
+    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
+    rows = (
+        Slip.objects.filter(site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+        .exclude(Exists(voided))
+        .values_list("site_id", "table_id", "gaming_day__gaming_date", "kind")
+        .annotate(total=Sum("total_cents"))
+        .order_by()
+    )
+    return {(site_id, table_id, day, kind): total for site_id, table_id, day, kind, total in rows}
+
+
+def _trays(site_ids, start, end) -> dict:
+    rows = TableInventory.objects.filter(
+        gaming_day__site_id__in=site_ids,
+        gaming_day__gaming_date__range=(start, end),
+        kind__in=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER],
+    ).values_list("gaming_day__site_id", "table_id", "gaming_day__gaming_date", "kind", "total_cents")
+    return {(site_id, table_id, day, kind): cents for site_id, table_id, day, kind, cents in rows}
+
+
+def table_days(site_ids, start: date, end: date) -> list[TableDay]:
+    """Each table-day with any activity (a drop, a slip or a tray count) in [start, end]."""
+    site_ids = list(site_ids)
+    drops, slips, trays = _drops(site_ids, start, end), _slips(site_ids, start, end), _trays(site_ids, start, end)
+    keys = set(drops) | {k[:3] for k in slips} | {k[:3] for k in trays}
+    tables = {t.pk: t for t in Table.objects.filter(pk__in={k[1] for k in keys}).only("pk", "number", "game")}
+    result = []
+    for site_id, table_id, day in sorted(keys, key=lambda k: (k[0], k[2], tables[k[1]].number)):
+        key = (site_id, table_id, day)
+        custody = Custody(
+            drops.get(key, 0),
+            slips.get((*key, SlipKind.FILL), 0),
+            slips.get((*key, SlipKind.CREDIT), 0),
+            trays.get((*key, TableInventory.Kind.OPENER), 0),
+            trays.get((*key, TableInventory.Kind.CLOSER), 0),
+        )
+        result.append(
+            TableDay(
+                site_id,
+                table_id,
+                tables[table_id].number,
+                tables[table_id].game,
+                day,
+                custody,
+                key in drops,
+                (*key, TableInventory.Kind.OPENER) in trays,
+                (*key, TableInventory.Kind.CLOSER) in trays,
+            )
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class CashFigures:
+    """The cage side of a site's day (None where the bank was not counted)."""
+
+    cash_profit_cents: int | None
+    long_short_cents: int | None
+    chips_outside_change_cents: int | None  # the reconciling line
+    unexplained_cents: int | None
+    deposit_expected_cents: int | None
+    deposit_recorded_cents: int | None
+    deposited_on: date | None
+    deposit_verified: bool
+    deposit_due: date
+
+
+@dataclass(frozen=True)
+class DailySummary:
+    site_id: int
+    site_name: str
+    gaming_date: date
+    tables: tuple[TableDay, ...]
+    total: Custody
+    twenty_one: Custody
+    paddlewheel: Custody
+    cash: CashFigures
+    gaming_day_closed: bool
+
+    @property
+    def hold_ratio(self) -> Decimal | None:
+        return self.total.hold_ratio
+
+
+def _by_game(days, game) -> Custody:
+    return figures.total(d.custody for d in days if d.game == game)
+
+
+def cash_figures(site_id: int, day: date, total: Custody, bank, next_bank) -> CashFigures:
+    """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day."""
+    from cage.queries import BankDay  # noqa: F401  (the type of `bank`)
+
+    due = add_banking_days(day, 3) if bank is None else bank.deposit_due
+    counted = bank is not None and None not in (bank.starting_cash_cents, bank.ending_cash_cents)
+    deposit = bank.deposit if bank is not None else None
+    if not counted:
+        return CashFigures(
+            None,
+            None,
+            None,
+            None,
+            None,
+            deposit.amount_cents if deposit else None,
+            deposit.deposited_on if deposit else None,
+            bool(deposit and deposit.verified),
+            due,
+        )
+    profit = figures.cash_profit(
+        starting_cash_cents=bank.starting_cash_cents,
+        ending_cash_cents=bank.ending_cash_cents,
+        drop_cents=total.drop_cents,
+        ious_net_cents=bank.ious_net_cents - bank.ious_net_start_cents,
+    )
+    long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=total.agp_cents)
+    chips_line = None
+    if None not in (bank.starting_chips_cents, bank.ending_chips_cents):
+        bank_change = bank.ending_chips_cents - bank.starting_chips_cents
+        chips_line = -(bank_change + total.closer_cents - total.opener_cents)
+    increase = 0
+    if next_bank is not None and next_bank.starting_cash_cents is not None:
+        increase = next_bank.starting_cash_cents - bank.starting_cash_cents
+    expected = figures.bank_deposit(
+        cash_profit_cents=profit, next_day_starting_cash_increase_cents=increase, prizes_paid_by_check_cents=0
+    )
+    return CashFigures(
+        profit,
+        long_short,
+        chips_line,
+        None if chips_line is None else long_short - chips_line,
+        expected,
+        deposit.amount_cents if deposit else None,
+        deposit.deposited_on if deposit else None,
+        bool(deposit and deposit.verified),
+        due,
+    )
+
+
+def daily_summaries(sites: list[Site], start: date, end: date) -> list[DailySummary]:
+    """One summary per site and gaming day in [start, end] that had a gaming day or activity."""
+    from cage.queries import bank_days
+
+    site_ids = [s.pk for s in sites]
+    names = {s.pk: s.name for s in sites}
+    days = table_days(site_ids, start, end)
+    banks = bank_days(site_ids, start, end + timedelta(days=1))
+    gaming_days = {
+        (g.site_id, g.gaming_date): g
+        for g in GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).select_related("close")
+    }
+    grouped = defaultdict(list)
+    for d in days:
+        grouped[(d.site_id, d.gaming_date)].append(d)
+    keys = sorted(set(grouped) | set(gaming_days))
+    result = []
+    for site_id, day in keys:
+        rows = grouped.get((site_id, day), [])
+        total = figures.total(r.custody for r in rows)
+        gaming_day = gaming_days.get((site_id, day))
+        result.append(
+            DailySummary(
+                site_id,
+                names[site_id],
+                day,
+                tuple(rows),
+                total,
+                _by_game(rows, "21"),
+                _by_game(rows, "PW"),
+                cash_figures(
+                    site_id, day, total, banks.get((site_id, day)), banks.get((site_id, day + timedelta(days=1)))
+                ),
+                bool(gaming_day and getattr(gaming_day, "close", None)),
+            )
+        )
+    return result
+
+
+def daily_summary(site: Site, day: date) -> DailySummary:
+    found = daily_summaries([site], day, day)
+    if found:
+        return found[0]
+    return DailySummary(
+        site.pk,
+        site.name,
+        day,
+        (),
+        figures.ZERO,
+        figures.ZERO,
+        figures.ZERO,
+        cash_figures(site.pk, day, figures.ZERO, None, None),
+        False,
+    )
+
+
+@dataclass(frozen=True)
+class QuarterSummary:
+    site_id: int
+    site_name: str
+    quarter: Quarter
+    days: tuple[DailySummary, ...]
+    total: Custody
+    twenty_one: Custody
+    paddlewheel: Custody
+    cash_profit_cents: int
+    long_short_cents: int
+    days_without_bank_count: int
+
+    @property
+    def hold_ratio(self) -> Decimal | None:
+        return self.total.hold_ratio
+
+
+def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummary]:
+    """The sum of the daily summaries; percent-of-hold as the ratio of the sums."""
+    by_site = defaultdict(list)
+    for summary in daily_summaries(sites, quarter.start, quarter.end):
+        by_site[summary.site_id].append(summary)
+    result = []
+    for site in sites:
+        days = by_site.get(site.pk, [])
+        cash_days = [d for d in days if d.cash.cash_profit_cents is not None]
+        result.append(
+            QuarterSummary(
+                site.pk,
+                site.name,
+                quarter,
+                tuple(days),
+                figures.total(d.total for d in days),
+                figures.total(d.twenty_one for d in days),
+                figures.total(d.paddlewheel for d in days),
+                sum(d.cash.cash_profit_cents for d in cash_days),
+                sum(d.cash.long_short_cents for d in cash_days),
+                sum(1 for d in days if d.cash.cash_profit_cents is None and d.tables),
+            )
+        )
+    return result
+
+
+def quarter_summary(site: Site, quarter: Quarter) -> QuarterSummary:
+    return quarter_summaries([site], quarter)[0]
+
+
+@dataclass(frozen=True)
+class TaxFigures:
+    organization_id: int
+    quarter: Quarter
+    sites: tuple[tuple[str, int, int, int, int], ...]  # name, GP, prizes, AGP, cash profit
+    agp_cents: int
+    tax_cents: int
+    brackets: tuple[figures.TaxBracket, ...]
+
+
+def organization_tax(organization, quarter: Quarter) -> TaxFigures:
+    """The quarterly return's figures per site and the ND gaming tax on the organization's AGP
+    (N.D.C.C. 53-06.1-12, brackets effective-dated in accounting.figures.ND_GAMING_TAX)."""
+    sites = list(Site.objects.filter(organization=organization).order_by("name"))
+    summaries = quarter_summaries(sites, quarter)
+    agp = sum(s.total.agp_cents for s in summaries)
+    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
+    rows = tuple(
+        (s.site_name, s.total.gross_proceeds_cents, s.total.prizes_cents, s.total.agp_cents, s.cash_profit_cents)
+        for s in summaries
+    )
+    return TaxFigures(organization.pk, quarter, rows, agp, figures.gaming_tax(agp, brackets), tuple(brackets))

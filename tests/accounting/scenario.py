@@ -1,0 +1,126 @@
+"""A compact builder of signed records across accounting, counts and cage, for figure tests."""
+
+from datetime import UTC, date, datetime, timedelta
+
+from accounting.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
+from cage.models import BankCount
+from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox
+
+
+def at(day: date, hour: int) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC) + timedelta(hours=hour)
+
+
+class Scenario:
+    def __init__(self, site, people):
+        self.site, self.people = site, people
+        self.days = {}
+
+    def day(self, gaming_date: date, *, closed=True) -> GamingDay:
+        if gaming_date not in self.days:
+            day = GamingDay.objects.create(
+                site=self.site, gaming_date=gaming_date, opened_at=at(gaming_date, 18), opened_by=self.people["shift"]
+            )
+            if closed:
+                GamingDayClose.objects.create(
+                    gaming_day=day, closed_at=at(gaming_date, 30), closed_by=self.people["shift"]
+                )
+            self.days[gaming_date] = day
+        return self.days[gaming_date]
+
+    def tray(self, table, gaming_date, kind, cents):
+        day = self.day(gaming_date)
+        return TableInventory.objects.create(
+            gaming_day=day,
+            table=table,
+            kind=kind,
+            total_cents=cents,
+            counted_at=at(gaming_date, 19 if kind == "opener" else 29),
+            counted_by=self.people["shift"],
+        )
+
+    def slip(self, table, gaming_date, kind, cents, *, number, void=False):
+        day = self.day(gaming_date)
+        slip = Slip.objects.create(
+            site=self.site,
+            kind=kind,
+            number=number,
+            table=table,
+            gaming_day=day,
+            game=table.game,
+            table_number=table.number,
+            prepared_at=at(gaming_date, 21),
+            prepared_by=self.people["shift"],
+            total_cents=cents,
+        )
+        if void:
+            SlipStep.objects.create(
+                slip=slip, kind="void", employee=self.people["shift"], initials="SM", at=at(gaming_date, 22)
+            )
+        return slip
+
+    def drop(self, table, gaming_date, cents, *, signed=True, dealer_shift_id=None):
+        box, _ = DropBox.objects.get_or_create(site=self.site, table=table, number=table.number)
+        drop = Drop.objects.create(
+            site=self.site,
+            drop_box=box,
+            table=table,
+            gaming_date=gaming_date,
+            dealer_shift_id=dealer_shift_id,
+            placed_at=at(gaming_date, 18),
+            placed_by=self.people["shift"],
+        )
+        session = CountSession.objects.filter(site=self.site, gaming_date=gaming_date).first()
+        new_session = session is None
+        if new_session:
+            session = CountSession.objects.create(
+                site=self.site,
+                gaming_date=gaming_date,
+                first_member=self.people["count1"],
+                second_member=self.people["count2"],
+                opened_by=self.people["count1"],
+                opened_at=at(gaming_date, 34),
+            )
+        entry = CountEntry.objects.create(
+            session=session,
+            drop=drop,
+            kind="member",
+            entered_by=self.people["count1"],
+            entered_at=at(gaming_date, 35),
+            total_cents=cents,
+        )
+        CountAgreement.objects.create(
+            session=session, drop=drop, entry=entry, source="match", total_cents=cents, agreed_at=at(gaming_date, 36)
+        )
+        if signed and new_session:
+            for member in (self.people["count1"], self.people["count2"]):
+                CountSignature.objects.create(
+                    session=session, member=member, initials=member.initials, signed_at=at(gaming_date, 37)
+                )
+        return drop
+
+    def bank(self, gaming_date, kind, cash_cents, chips_cents):
+        return BankCount.objects.create(
+            site=self.site,
+            gaming_date=gaming_date,
+            kind=kind,
+            counted_at=at(gaming_date, 18),
+            counted_by=self.people["cashier"],
+            initials="CO",
+            cash_cents=cash_cents,
+            chips_cents=chips_cents,
+        )
+
+
+def shift(scenario, table, dealer, gaming_date, start_hour, end_hour):
+    from accounting.models import DealerShift
+
+    day = scenario.day(gaming_date)
+    return DealerShift.objects.create(table=table, dealer=dealer, gaming_day=day, started_at=at(gaming_date, start_hour),
+                                      ended_at=at(gaming_date, end_hour), started_by=scenario.people["shift"])
+
+
+def change_count(scenario, table, gaming_date, for_shift, cents):
+    return TableInventory.objects.create(gaming_day=scenario.day(gaming_date), table=table, kind="change",
+                                         total_cents=cents, counted_at=for_shift.started_at, dealer_shift=for_shift,
+                                         counted_by=scenario.people["shift"])

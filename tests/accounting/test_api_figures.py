@@ -1,0 +1,75 @@
+from datetime import date
+
+import pytest
+
+from cardroom.models import Role
+from tests.accounting.scenario import Scenario
+from tests.accounting.test_summaries import people  # noqa: F401  (fixture)
+from tests.factories import TableFactory
+
+DAY = date(2026, 8, 14)
+
+
+@pytest.fixture
+def day_of_play(site, people):  # noqa: F811
+    scenario = Scenario(site, people)
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, DAY, "opener", 200_000)
+    scenario.tray(table, DAY, "closer", 185_000)
+    scenario.slip(table, DAY, "fill", 20_000, number=1)
+    scenario.slip(table, DAY, "credit", 5_000, number=1)
+    scenario.drop(table, DAY, 100_000)
+    scenario.bank(DAY, "start", 500_000, 300_000)
+    scenario.bank(DAY, "end", 600_000, 285_000)
+    return scenario
+
+
+def test_the_daily_summary_api_gives_exact_figures(client_for, cast, site, day_of_play):
+    body = client_for(cast[Role.AUDITOR]).get(f"/api/v1/sites/{site.pk}/daily-summary/?date=2026-08-14").json()
+    assert body["total"]["gross_proceeds_cents"] == 100_000
+    assert body["total"]["prizes_cents"] == 30_000
+    assert body["total"]["agp_cents"] == 70_000
+    assert body["total"]["hold_ratio"] == "0.700000"
+    assert body["cash"]["cash_profit_cents"] == 200_000
+    assert body["cash"]["long_short_cents"] == 130_000
+    assert body["cash"]["deposit_due"] == "2026-08-19"
+
+
+def test_the_quarter_summary_and_tax_apis(client_for, cast, site, org, day_of_play):
+    api = client_for(cast[Role.GAMING_MANAGER])
+    quarter = api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
+    assert quarter["total"]["agp_cents"] == 70_000 and len(quarter["days"]) == 1
+    tax = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    assert (tax["agp_cents"], tax["tax_cents"]) == (70_000, 700)
+
+
+@pytest.mark.parametrize("url,field", [
+    ("/api/v1/sites/{site}/daily-summary/?date=14-08-2026", "date"),
+    ("/api/v1/sites/{site}/quarter-summary/?quarter=2026Q9", "quarter"),
+    ("/api/v1/organizations/{org}/tax/?quarter=Q3", "quarter"),
+    ("/api/v1/employees/{dealer}/percent-of-hold/?start=2026-08-10&end=2026-08-01", "end"),
+])
+def test_bad_parameters_name_the_parameter(client_for, cast, site, org, url, field):
+    response = client_for(cast[Role.GAMING_MANAGER]).get(url.format(site=site.pk, org=org.pk, dealer=cast[Role.DEALER].pk))
+    assert response.status_code == 400 and field in response.json()
+
+
+@pytest.mark.parametrize("role,status", [(Role.GAMING_MANAGER, 200), (Role.AUDITOR, 200), (Role.SHIFT_MANAGER, 200),
+                                         (Role.DEALER, 403), (Role.CASHIER, 403), (Role.COUNT_TEAM, 403)])
+def test_who_sees_the_daily_summary(client_for, cast, site, role, status):
+    assert client_for(cast[role]).get(f"/api/v1/sites/{site.pk}/daily-summary/?date=2026-08-14").status_code == status
+
+
+def test_figures_of_another_organization_are_not_found(client_for, cast, stranger_site):
+    api = client_for(cast[Role.GAMING_MANAGER])
+    assert api.get(f"/api/v1/sites/{stranger_site.pk}/daily-summary/?date=2026-08-14").status_code == 404
+    assert api.get(f"/api/v1/organizations/{stranger_site.organization_id}/tax/?quarter=2026Q3").status_code == 404
+
+
+def test_a_dealer_sees_their_own_percent_of_hold_but_not_anothers(client_for, cast, org, site):
+    from tests.factories import make_person
+
+    other = make_person(org, Role.DEALER, site)
+    api = client_for(cast[Role.DEALER])
+    assert api.get(f"/api/v1/employees/{cast[Role.DEALER].pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31").status_code == 200
+    assert api.get(f"/api/v1/employees/{other.pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31").status_code == 403
