@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "axes",
     "cardroom",
     "accounting",
+    "cage",
     "counts",
     "surveillance",
     "compliance",

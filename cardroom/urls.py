@@ -18,6 +18,7 @@ urlpatterns = [
     path("setup/employees/<int:pk>/<str:what>/add/", views.employee_add, name="employee_add"),
     path("setup/employees/<int:pk>/<str:what>/<int:item_pk>/remove/", views.employee_remove, name="employee_remove"),
     path("accounting/", include("accounting.urls")),
+    path("cage/", include("cage.urls")),
     path("counts/", include("counts.urls")),
     path("surveillance/", include("surveillance.urls")),
     path("compliance/", include("compliance.urls")),

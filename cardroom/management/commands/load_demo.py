@@ -23,6 +23,7 @@ def _extensions():
 
     for module_name, function_name in (
         ("accounting.demo", "extend_demo"),
+        ("cage.demo", "extend_demo"),
         ("counts.demo", "extend_demo"),
         ("surveillance.demo", "extend_demo"),
     ):

@@ -1,0 +1,447 @@
+"""Cage endpoints, following the platform's conventions (cardroom.api): serializers only parse,
+services validate and write, lists are scoped to the sites where the user reads cage records
+and filter by `?site=<id>` and `?gaming_date=YYYY-MM-DD`."""
+
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, serializers
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from accounting.models import GamingDay
+from cardroom.access import access_for
+from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.models import Role
+
+from . import services
+from .models import (
+    BankCount,
+    BankCountLine,
+    BankDeposit,
+    ChipInventoryCount,
+    ChipInventoryCountLine,
+    ChipMovement,
+    ChipMovementLine,
+    ChipRedemption,
+    ChipRedemptionLine,
+    DepositVerification,
+    IdealBank,
+    Iou,
+    IouRepayment,
+    TipDeclaration,
+    TipDeclarationLine,
+    TipPolicy,
+    TipRedemption,
+)
+from .rules import CAGE_READERS, INVENTORY_READERS
+
+
+def readable_site_ids(access) -> list[int]:
+    """Sites where the user reads cage records: cage clerks and auditors."""
+    return [s.pk for s in access.sites() if access.has_role(s.pk, *CAGE_READERS)]
+
+
+def reads_inventory(access) -> bool:
+    return bool(access.all_roles() & INVENTORY_READERS)
+
+
+class ScopedField(serializers.PrimaryKeyRelatedField):
+    """An id among the rows of `model` at sites the user may see; any other is 'does not exist'."""
+
+    def __init__(self, model, site_path="site", **kwargs):
+        self.model, self.site_path = model, site_path
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        sites = access_for(self.context["request"].user).sites()
+        return self.model.objects.filter(**{f"{self.site_path}__in": sites})
+
+
+def _filter(model, site_path="site", date_path="gaming_date", extra=()):
+    attrs = {"Meta": type("Meta", (), {"model": model, "fields": list(extra)})}
+    attrs["site"] = filters.NumberFilter(field_name=site_path)
+    if date_path:
+        attrs["gaming_date"] = filters.DateFilter(field_name=date_path)
+    return type(f"{model.__name__}Filter", (filters.FilterSet,), attrs)
+
+
+def _lines(line_model, **declared):
+    fields = ["value_cents", "quantity"] + (["chip"] if any(f.name == "chip" for f in line_model._meta.fields) else [])
+    fields += [name for name in ("location", "site") if any(f.name == name for f in line_model._meta.fields)]
+    meta = type("Meta", (), {"model": line_model, "fields": fields})
+    return type(f"{line_model.__name__}Serializer", (serializers.ModelSerializer,), {"Meta": meta, **declared})
+
+
+def _output(model, lines=None, extra=(), **declared):
+    fields = [f.name for f in model._meta.concrete_fields] + list(extra) + (["lines"] if lines else [])
+    attrs = {"Meta": type("Meta", (), {"model": model, "fields": fields}), **declared}
+    if lines:
+        attrs["lines"] = _lines(lines)(many=True, read_only=True)
+    return type(f"{model.__name__}Serializer", (serializers.ModelSerializer,), attrs)
+
+
+def _input(name, **declared):
+    return type(name, (serializers.Serializer,), declared)
+
+
+LINES_HELP = 'A list of {"value_cents": n, "quantity": n} lines (or {"<value_cents>": quantity}).'
+
+
+def _lines_field(**kwargs):
+    return serializers.JSONField(help_text=LINES_HELP, **kwargs)
+
+
+# --- Serializers ---------------------------------------------------------------------------
+
+IdealBankSerializer = _output(IdealBank)
+IdealBankInput = _input(
+    "IdealBankInput",
+    site=ScopedSiteField(),
+    amount_cents=serializers.IntegerField(),
+    effective_on=serializers.DateField(),
+)
+
+BankCountSerializer = _output(BankCount, BankCountLine)
+
+
+class BankCountInput(serializers.Serializer):
+    site = ScopedSiteField()
+    gaming_date = serializers.DateField()
+    kind = serializers.CharField()
+    cash = _lines_field()
+    chips = _lines_field()
+    corrects = ScopedField(BankCount, required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class IouSerializer(serializers.ModelSerializer):
+    repaid_cents = serializers.SerializerMethodField()
+    outstanding_cents = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Iou
+        fields = [f.name for f in Iou._meta.concrete_fields] + ["repaid_cents", "outstanding_cents"]
+
+    def get_repaid_cents(self, iou) -> int:
+        return sum(r.amount_cents for r in iou.repayments.all())
+
+    def get_outstanding_cents(self, iou) -> int:
+        return iou.amount_cents - self.get_repaid_cents(iou)
+
+
+IouInput = _input(
+    "IouInput",
+    site=ScopedSiteField(),
+    gaming_date=serializers.DateField(),
+    source=serializers.CharField(),
+    destination=serializers.CharField(),
+    amount_cents=serializers.IntegerField(),
+    note=serializers.CharField(required=False, allow_blank=True, default=""),
+)
+IouRepaymentSerializer = _output(IouRepayment)
+IouRepaymentInput = _input(
+    "IouRepaymentInput",
+    amount_cents=serializers.IntegerField(required=False, allow_null=True, default=None),
+    gaming_date=serializers.DateField(required=False, allow_null=True, default=None),
+)
+
+ChipRedemptionSerializer = _output(ChipRedemption, ChipRedemptionLine)
+ChipRedemptionInput = _input(
+    "ChipRedemptionInput", site=ScopedSiteField(), gaming_date=serializers.DateField(), chips=_lines_field()
+)
+
+TipPolicySerializer = _output(TipPolicy)
+TipPolicyInput = _input(
+    "TipPolicyInput",
+    pooled=serializers.BooleanField(),
+    description=serializers.CharField(allow_blank=True),
+    effective_on=serializers.DateField(),
+)
+
+TipDeclarationSerializer = _output(TipDeclaration, TipDeclarationLine)
+TipDeclarationInput = _input(
+    "TipDeclarationInput", site=ScopedSiteField(), gaming_date=serializers.DateField(), chips=_lines_field()
+)
+
+TipRedemptionSerializer = _output(TipRedemption)
+TipRedemptionInput = _input("TipRedemptionInput", declaration=ScopedField(TipDeclaration), dealer=ScopedEmployeeField())
+
+DepositVerificationSerializer = _output(DepositVerification)
+
+
+class BankDepositSerializer(serializers.ModelSerializer):
+    late = serializers.BooleanField(read_only=True)
+    verification = DepositVerificationSerializer(read_only=True, allow_null=True, default=None)
+
+    class Meta:
+        model = BankDeposit
+        fields = [f.name for f in BankDeposit._meta.concrete_fields] + ["late", "verification"]
+
+
+BankDepositInput = _input(
+    "BankDepositInput",
+    gaming_day=ScopedField(GamingDay),
+    amount_cents=serializers.IntegerField(),
+    deposited_on=serializers.DateField(),
+    reference=serializers.CharField(required=False, allow_blank=True, default=""),
+)
+DepositVerificationInput = _input(
+    "DepositVerificationInput",
+    statement_date=serializers.DateField(),
+    statement_amount_cents=serializers.IntegerField(),
+    note=serializers.CharField(required=False, allow_blank=True, default=""),
+)
+
+ChipMovementSerializer = _output(ChipMovement, ChipMovementLine)
+ChipMovementInput = _input(
+    "ChipMovementInput",
+    kind=serializers.ChoiceField(choices=ChipMovement.Kind.choices),
+    occurred_on=serializers.DateField(),
+    reference=serializers.CharField(allow_blank=True),
+    note=serializers.CharField(required=False, allow_blank=True, default=""),
+    chips=_lines_field(),
+)
+
+ChipInventoryCountSerializer = _output(ChipInventoryCount, ChipInventoryCountLine)
+ChipInventoryCountInput = _input(
+    "ChipInventoryCountInput",
+    counted_on=serializers.DateField(),
+    note=serializers.CharField(required=False, allow_blank=True, default=""),
+    locations=serializers.JSONField(
+        help_text='[{"location": "bank"|"trays"|"storage", "site": id (bank, trays), "chips": [...]}, ...]'
+    ),
+)
+
+
+# --- Viewsets ------------------------------------------------------------------------------
+
+
+class CageViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """List, retrieve and create (append) records of one model."""
+
+    model = None
+    site_path = "site"
+
+    def scope(self, access):
+        return self.model.objects.filter(**{f"{self.site_path}__in": readable_site_ids(access)}).order_by("-pk")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return self.service(acting_user=self.request.user, **data)
+
+    def organization(self):
+        return self.access.employee_org()
+
+
+def _schema(viewset, output):
+    return extend_schema_view(
+        create=extend_schema(responses={201: output, **ERROR_RESPONSES}),
+        list=extend_schema(responses={200: output(many=True), **ERROR_RESPONSES}),
+        retrieve=extend_schema(responses={200: output, **ERROR_RESPONSES}),
+    )(viewset)
+
+
+def cage_viewset(name, model, output, input_, service, *, site_path="site", date_path="gaming_date", prefetch=()):
+    attrs = {
+        "model": model,
+        "site_path": site_path,
+        "output_serializer_class": output,
+        "input_serializer_class": input_,
+        "filterset_class": _filter(model, site_path, date_path),
+        "service": staticmethod(service),
+    }
+    if prefetch:
+        base_scope = CageViewSet.scope
+        attrs["scope"] = lambda self, access: base_scope(self, access).prefetch_related(*prefetch)
+    return _schema(type(name, (CageViewSet,), attrs), output)
+
+
+IdealBankViewSet = cage_viewset(
+    "IdealBankViewSet", IdealBank, IdealBankSerializer, IdealBankInput, services.set_ideal_bank, date_path=None
+)
+BankCountViewSet = cage_viewset(
+    "BankCountViewSet", BankCount, BankCountSerializer, BankCountInput, services.record_bank_count, prefetch=["lines"]
+)
+ChipRedemptionViewSet = cage_viewset(
+    "ChipRedemptionViewSet",
+    ChipRedemption,
+    ChipRedemptionSerializer,
+    ChipRedemptionInput,
+    services.redeem_chips,
+    prefetch=["lines"],
+)
+
+
+def _own_or_readable(access, site_path: str, dealer_path: str):
+    from django.db.models import Q
+
+    readable = Q(**{f"{site_path}__in": readable_site_ids(access)})
+    own = Q(**{dealer_path: access.employee}) if access.employee else Q(pk__in=[])
+    return readable | (own & Q(**{f"{site_path}__in": access.sites()}))
+
+
+class TipDeclarationScope:
+    def scope(self, access):
+        rows = self.model.objects.filter(_own_or_readable(access, self.site_path, self.dealer_path))
+        return rows.order_by("-pk").prefetch_related(*self.prefetch)
+
+
+TipDeclarationViewSet = _schema(
+    type(
+        "TipDeclarationViewSet",
+        (TipDeclarationScope, CageViewSet),
+        {
+            "model": TipDeclaration,
+            "dealer_path": "dealer",
+            "prefetch": ["lines"],
+            "output_serializer_class": TipDeclarationSerializer,
+            "input_serializer_class": TipDeclarationInput,
+            "filterset_class": _filter(TipDeclaration, extra=["dealer"]),
+            "service": staticmethod(services.declare_tips),
+        },
+    ),
+    TipDeclarationSerializer,
+)
+TipRedemptionViewSet = _schema(
+    type(
+        "TipRedemptionViewSet",
+        (TipDeclarationScope, CageViewSet),
+        {
+            "model": TipRedemption,
+            "site_path": "declaration__site",
+            "dealer_path": "declaration__dealer",
+            "prefetch": [],
+            "output_serializer_class": TipRedemptionSerializer,
+            "input_serializer_class": TipRedemptionInput,
+            "filterset_class": _filter(TipRedemption, "declaration__site", "declaration__gaming_date"),
+            "service": staticmethod(services.redeem_tips),
+        },
+    ),
+    TipRedemptionSerializer,
+)
+
+
+@extend_schema_view(
+    create=extend_schema(responses={201: IouSerializer, **ERROR_RESPONSES}),
+    list=extend_schema(responses={200: IouSerializer(many=True), **ERROR_RESPONSES}),
+    retrieve=extend_schema(responses={200: IouSerializer, **ERROR_RESPONSES}),
+)
+class IouViewSet(CageViewSet):
+    model = Iou
+    output_serializer_class = IouSerializer
+    input_serializer_class = IouInput
+    filterset_class = _filter(Iou, extra=["source", "destination"])
+    service = staticmethod(services.lend_iou)
+
+    def scope(self, access):
+        return super().scope(access).prefetch_related("repayments")
+
+    def get_serializer_class(self):
+        return IouRepaymentInput if self.action == "repay" else super().get_serializer_class()
+
+    @extend_schema(request=IouRepaymentInput, responses={201: IouRepaymentSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def repay(self, request, pk=None):
+        iou = self.get_object()
+        serializer = IouRepaymentInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        repayment = services.repay_iou(acting_user=request.user, iou=iou, **serializer.validated_data)
+        return Response(IouRepaymentSerializer(repayment).data, status=201)
+
+
+@extend_schema_view(
+    create=extend_schema(responses={201: BankDepositSerializer, **ERROR_RESPONSES}),
+    list=extend_schema(responses={200: BankDepositSerializer(many=True), **ERROR_RESPONSES}),
+    retrieve=extend_schema(responses={200: BankDepositSerializer, **ERROR_RESPONSES}),
+)
+class BankDepositViewSet(CageViewSet):
+    model = BankDeposit
+    output_serializer_class = BankDepositSerializer
+    input_serializer_class = BankDepositInput
+    filterset_class = _filter(BankDeposit)
+    service = staticmethod(services.record_deposit)
+
+    def scope(self, access):
+        return super().scope(access).select_related("verification")
+
+    def get_serializer_class(self):
+        return DepositVerificationInput if self.action == "verify" else super().get_serializer_class()
+
+    @extend_schema(request=DepositVerificationInput, responses={201: DepositVerificationSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def verify(self, request, pk=None):
+        deposit = self.get_object()
+        serializer = DepositVerificationInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        verification = services.verify_deposit(acting_user=request.user, deposit=deposit, **serializer.validated_data)
+        return Response(DepositVerificationSerializer(verification).data, status=201)
+
+
+class OrganizationViewSet(CageViewSet):
+    """Records of the whole organization (no site): the tip policy, the chip inventory log."""
+
+    readers = INVENTORY_READERS
+
+    def scope(self, access):
+        if access.employee is None or not (access.all_roles() & self.readers):
+            return self.model.objects.none()
+        return self.model.objects.filter(organization_id=access.organization_id).order_by("-pk")
+
+    def create_object(self, data):
+        return self.service(acting_user=self.request.user, organization=self.organization(), **data)
+
+
+def org_viewset(name, model, output, input_, service, readers, date_field, prefetch=()):
+    attrs = {
+        "model": model,
+        "readers": readers,
+        "output_serializer_class": output,
+        "input_serializer_class": input_,
+        "filterset_class": _filter(model, date_path=None, extra=[date_field]),
+        "service": staticmethod(service),
+    }
+    if prefetch:
+        attrs["scope"] = lambda self, access: OrganizationViewSet.scope(self, access).prefetch_related(*prefetch)
+    return _schema(type(name, (OrganizationViewSet,), attrs), output)
+
+
+def _move_chips(*, acting_user, organization, kind, occurred_on, **data):
+    if kind == ChipMovement.Kind.DESTRUCTION:
+        return services.destroy_chips(
+            acting_user=acting_user, organization=organization, destroyed_on=occurred_on, **data
+        )
+    return services.receive_chips(acting_user=acting_user, organization=organization, received_on=occurred_on, **data)
+
+
+ALL_EMPLOYEES = frozenset(Role)  # every employee reads the tip policy
+TipPolicyViewSet = org_viewset(
+    "TipPolicyViewSet",
+    TipPolicy,
+    TipPolicySerializer,
+    TipPolicyInput,
+    services.record_tip_policy,
+    ALL_EMPLOYEES,
+    "effective_on",
+)
+ChipMovementViewSet = org_viewset(
+    "ChipMovementViewSet",
+    ChipMovement,
+    ChipMovementSerializer,
+    ChipMovementInput,
+    _move_chips,
+    INVENTORY_READERS,
+    "occurred_on",
+    prefetch=["lines"],
+)
+ChipInventoryCountViewSet = org_viewset(
+    "ChipInventoryCountViewSet",
+    ChipInventoryCount,
+    ChipInventoryCountSerializer,
+    ChipInventoryCountInput,
+    services.record_chip_inventory_count,
+    INVENTORY_READERS,
+    "counted_on",
+    prefetch=["lines"],
+)

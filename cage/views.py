@@ -1,0 +1,369 @@
+"""Cashier's cage pages at the current site: parse a form, call one service, show the result.
+A refusal from a service appears inline on the form, with the same words as the API."""
+
+from functools import wraps
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounting.calculations import business_date
+from accounting.models import GamingDay
+from cardroom.access import access_for
+from cardroom.models import ChipDenomination, Employee, Site
+from cardroom.views import call_service
+
+from . import forms, queries, services
+from .calculations import deposit_due_on, deposit_is_late
+from .models import BankCount, BankDeposit, ChipRedemption, Iou, TipDeclaration, TipPolicy
+from .rules import (
+    CAGE_CLERKS,
+    CAGE_READERS,
+    DEPOSIT_VERIFIERS,
+    INVENTORY_KEEPERS,
+    INVENTORY_READERS,
+    POLICY_SETTERS,
+    TIP_REDEEMERS,
+    TIP_ROLES,
+)
+
+
+def cage_page(readers):
+    """Login, a current site where the user holds one of `readers`, the site's time zone."""
+
+    def decorate(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            site = getattr(request, "site", None)
+            if site is None:
+                raise Http404("Choose a site first.")
+            access = access_for(request.user)
+            if not access.has_role(site.pk, *readers):
+                raise PermissionDenied("Only cashiers, shift managers, gaming managers and auditors see the cage.")
+            with timezone.override(ZoneInfo(site.time_zone)):
+                return view(request, site, access, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _today(site: Site):
+    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+
+
+def _chip_values(site: Site) -> list[int]:
+    chips = ChipDenomination.objects.filter(organization_id=site.organization_id, active=True)
+    return list(chips.order_by("-value_cents").values_list("value_cents", flat=True))
+
+
+def _posted(request, name: str):
+    return request.POST if request.method == "POST" and request.POST.get("form") == name else None
+
+
+def _page(request, template, context, *forms_):
+    status = 400 if any(f is not None and f.is_bound and f.errors for f in forms_) else 200
+    return render(request, template, context, status=status)
+
+
+def _saved(form, save) -> bool:
+    return form is not None and form.is_bound and form.is_valid() and call_service(form, save) is not None
+
+
+# --- Bank counts -----------------------------------------------------------------------------
+
+
+@cage_page(CAGE_READERS)
+def bank(request, site, access):
+    gaming_date = _date_param(request, site)
+    form = forms.BankCountForm(
+        _posted(request, "count"),
+        site=site,
+        chip_values=_chip_values(site),
+        initial={"gaming_date": gaming_date, "kind": "start"},
+    )
+    if _saved(form, lambda: services.record_bank_count(acting_user=request.user, site=site, **form.service_kwargs())):
+        return redirect(f"{request.path}?date={form.cleaned_data['gaming_date']}")
+    counts = BankCount.objects.filter(site=site).select_related("counted_by__user").prefetch_related("lines")
+    return _page(
+        request,
+        "cage/bank.html",
+        {
+            "site": site,
+            "form": form,
+            "gaming_date": gaming_date,
+            "day": queries.bank_day(site, gaming_date),
+            "counts": counts.order_by("-gaming_date", "-counted_at")[:30],
+            "can_count": access.has_role(site.pk, *CAGE_CLERKS),
+        },
+        form,
+    )
+
+
+def _date_param(request, site):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(request.GET.get("date", ""))
+    except ValueError:
+        return _today(site)
+
+
+# --- IOUs --------------------------------------------------------------------------------------
+
+
+def _ious_page(request, site, access, repay_form=None, repay_for=None):
+    form = forms.IouForm(_posted(request, "lend"), initial={"gaming_date": _today(site)})
+    if _saved(form, lambda: services.lend_iou(acting_user=request.user, site=site, **form.cleaned_data)):
+        return redirect("cage:ious")
+    rows = []
+    for iou in queries.ious_with_repaid(site).select_related("lent_by__user").order_by("-gaming_date", "-pk")[:100]:
+        repaid = iou.repaid or 0
+        rows.append(
+            {
+                "iou": iou,
+                "repaid": repaid,
+                "outstanding": iou.amount_cents - repaid,
+                "repayments": iou.repayments.select_related("repaid_by__user"),
+            }
+        )
+    return _page(
+        request,
+        "cage/ious.html",
+        {
+            "form": form,
+            "rows": rows,
+            "repay_form": repay_form,
+            "blank_repay_form": forms.RepayForm(),
+            "repay_for": repay_for,
+            "can_sign": access.has_role(site.pk, *CAGE_CLERKS),
+        },
+        form,
+        repay_form,
+    )
+
+
+ious = cage_page(CAGE_READERS)(_ious_page)
+
+
+@require_POST
+@cage_page(CAGE_READERS)
+def iou_repay(request, site, access, pk):
+    iou = get_object_or_404(Iou, pk=pk, site=site)
+    form = forms.RepayForm(request.POST)
+    if _saved(form, lambda: services.repay_iou(acting_user=request.user, iou=iou, **form.cleaned_data)):
+        return redirect("cage:ious")
+    return _ious_page(request, site, access, repay_form=form, repay_for=iou.pk)
+
+
+# --- Chip redemptions ----------------------------------------------------------------------------
+
+
+@cage_page(CAGE_READERS)
+def redemptions(request, site, access):
+    form = forms.ChipLinesForm(
+        _posted(request, "redeem"), chip_values=_chip_values(site), initial={"gaming_date": _today(site)}
+    )
+    if _saved(form, lambda: services.redeem_chips(acting_user=request.user, site=site, **form.service_kwargs())):
+        return redirect("cage:redemptions")
+    rows = ChipRedemption.objects.filter(site=site).select_related("cashier__user").prefetch_related("lines")
+    return _page(
+        request,
+        "cage/redemptions.html",
+        {
+            "form": form,
+            "rows": rows.order_by("-redeemed_at")[:100],
+            "can_redeem": access.has_role(site.pk, *CAGE_CLERKS),
+        },
+        form,
+    )
+
+
+# --- Tips ------------------------------------------------------------------------------------------
+
+
+def _tips_page(request, site, access, redeem_form=None, redeem_for=None):
+    is_dealer = access.has_role(site.pk, *TIP_ROLES)
+    declare = forms.ChipLinesForm(
+        _posted(request, "declare"), chip_values=_chip_values(site), initial={"gaming_date": _today(site)}
+    )
+    if _saved(declare, lambda: services.declare_tips(acting_user=request.user, site=site, **declare.service_kwargs())):
+        return redirect("cage:tips")
+    policy_form = forms.TipPolicyForm(_posted(request, "policy"), initial={"effective_on": _today(site)})
+    if _saved(
+        policy_form,
+        lambda: services.record_tip_policy(
+            acting_user=request.user, organization=site.organization, **policy_form.cleaned_data
+        ),
+    ):
+        return redirect("cage:tips")
+    declarations = TipDeclaration.objects.filter(site=site).select_related("dealer__user", "redemption__cashier__user")
+    if not access.has_role(site.pk, *CAGE_READERS):
+        declarations = declarations.filter(dealer=access.employee)
+    return _page(
+        request,
+        "cage/tips.html",
+        {
+            "declare_form": declare,
+            "policy_form": policy_form,
+            "is_dealer": is_dealer,
+            "declarations": declarations.prefetch_related("lines").order_by("-declared_at")[:100],
+            "policy": TipPolicy.objects.filter(organization_id=site.organization_id)
+            .order_by("-effective_on", "-pk")
+            .first(),
+            "can_redeem": access.has_role(site.pk, *TIP_REDEEMERS),
+            "can_set_policy": access.has_role(site.pk, *POLICY_SETTERS),
+            "redeem_form": redeem_form,
+            "redeem_for": redeem_for,
+            "blank_redeem_form": forms.TipRedeemForm(dealers=_dealers(site)),
+        },
+        declare,
+        policy_form,
+        redeem_form,
+    )
+
+
+tips = cage_page(CAGE_READERS | TIP_ROLES)(_tips_page)
+
+
+def _dealers(site):
+    return (
+        Employee.objects.filter(memberships__site=site, memberships__role__in=TIP_ROLES, active=True)
+        .distinct()
+        .select_related("user")
+    )
+
+
+@require_POST
+@cage_page(CAGE_READERS)
+def tip_redeem(request, site, access, pk):
+    declaration = get_object_or_404(TipDeclaration, pk=pk, site=site)
+    form = forms.TipRedeemForm(request.POST, dealers=_dealers(site))
+    if _saved(
+        form, lambda: services.redeem_tips(acting_user=request.user, declaration=declaration, **form.cleaned_data)
+    ):
+        return redirect("cage:tips")
+    return _tips_page(request, site, access, redeem_form=form, redeem_for=declaration.pk)
+
+
+# --- Deposits ---------------------------------------------------------------------------------------
+
+
+def _deposits_page(request, site, access, form=None, form_for=None, verify_form=None, verify_for=None):
+    today = timezone.localdate()
+    days = GamingDay.objects.filter(site=site).select_related("close").order_by("-gaming_date")[:60]
+    recorded = {
+        d.gaming_day_id: d
+        for d in BankDeposit.objects.filter(site=site).select_related("verification", "recorded_by__user")
+    }
+    rows = []
+    for day in days:
+        deposit = recorded.get(day.pk)
+        due = deposit.due_on if deposit else deposit_due_on(day.gaming_date)
+        rows.append(
+            {
+                "day": day,
+                "deposit": deposit,
+                "due": due,
+                "closed": day.closed_at is not None,
+                "late": deposit_is_late(deposit.deposited_on if deposit else None, due, today),
+            }
+        )
+    return _page(
+        request,
+        "cage/deposits.html",
+        {
+            "rows": rows,
+            "form": form,
+            "form_for": form_for,
+            "verify_form": verify_form,
+            "verify_for": verify_for,
+            "blank_form": forms.DepositForm(initial={"deposited_on": today}),
+            "blank_verify_form": forms.VerifyForm(),
+            "can_deposit": access.has_role(site.pk, *CAGE_CLERKS),
+            "can_verify": access.has_role(site.pk, *DEPOSIT_VERIFIERS),
+        },
+        form,
+        verify_form,
+    )
+
+
+deposits = cage_page(CAGE_READERS)(_deposits_page)
+
+
+@require_POST
+@cage_page(CAGE_READERS)
+def deposit_record(request, site, access, pk):
+    day = get_object_or_404(GamingDay, pk=pk, site=site)
+    form = forms.DepositForm(request.POST)
+    if _saved(form, lambda: services.record_deposit(acting_user=request.user, gaming_day=day, **form.cleaned_data)):
+        return redirect("cage:deposits")
+    return _deposits_page(request, site, access, form=form, form_for=day.pk)
+
+
+@require_POST
+@cage_page(CAGE_READERS)
+def deposit_verify(request, site, access, pk):
+    deposit = get_object_or_404(BankDeposit, pk=pk, site=site)
+    form = forms.VerifyForm(request.POST)
+    if _saved(form, lambda: services.verify_deposit(acting_user=request.user, deposit=deposit, **form.cleaned_data)):
+        return redirect("cage:deposits")
+    return _deposits_page(request, site, access, verify_form=form, verify_for=deposit.pk)
+
+
+# --- Chip inventory log (SFN 17930) -----------------------------------------------------------------
+
+
+@cage_page(INVENTORY_READERS)
+def inventory(request, site, access):
+    organization = site.organization
+    values = _chip_values(site)
+    movement = forms.ChipMovementForm(
+        _posted(request, "movement"), chip_values=values, initial={"occurred_on": timezone.localdate()}
+    )
+    count = forms.InventoryCountForm(
+        _posted(request, "count"),
+        sites=Site.objects.filter(organization=organization, active=True),
+        chip_values=values,
+        initial={"counted_on": timezone.localdate()},
+    )
+    if _saved(movement, lambda: _move(request, organization, movement)) or _saved(
+        count,
+        lambda: services.record_chip_inventory_count(
+            acting_user=request.user, organization=organization, **count.service_kwargs()
+        ),
+    ):
+        return redirect("cage:inventory")
+    return _page(
+        request,
+        "cage/inventory.html",
+        {
+            "values": sorted(values),
+            "log": queries.chip_inventory_log(organization),
+            "outstanding": queries.chips_outstanding(organization, timezone.localdate()),
+            "movement_form": movement,
+            "count_form": count,
+            "can_keep": access.has_role(None, *INVENTORY_KEEPERS),
+        },
+        movement,
+        count,
+    )
+
+
+def _move(request, organization, form):
+    data = form.cleaned_data
+    kwargs = {
+        "acting_user": request.user,
+        "organization": organization,
+        "chips": form.lines("chip", form.chip_values),
+        "reference": data["reference"],
+        "note": data["note"],
+    }
+    if data["kind"] == "destruction":
+        return services.destroy_chips(destroyed_on=data["occurred_on"], **kwargs)
+    return services.receive_chips(received_on=data["occurred_on"], **kwargs)

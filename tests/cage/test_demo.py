@@ -1,0 +1,31 @@
+"""The cage demo builder: runs with or without gaming days, and twice without duplicating."""
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from cage.demo import extend_demo
+from cage.models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, Iou
+from cardroom.demo import load_demo
+
+from .conftest import make_gaming_day
+
+
+def test_the_demo_runs_without_any_gaming_day(db):
+    extend_demo(load_demo())
+    assert ChipMovement.objects.count() == 2 and ChipInventoryCount.objects.count() == 1
+    assert not BankCount.objects.exists()
+
+
+def test_the_demo_counts_every_gaming_day_with_one_late_deposit_and_is_idempotent(db):
+    demo = load_demo()
+    busy, shift = demo["sites"]["busy"], demo["people"]["shift"]
+    today = timezone.localdate()
+    for back in (30, 29, 28):
+        make_gaming_day(busy, today - timedelta(days=back), shift)
+    extend_demo(demo)
+    counts, deposits, ious = BankCount.objects.count(), BankDeposit.objects.count(), Iou.objects.count()
+    extend_demo(demo)
+    assert (BankCount.objects.count(), BankDeposit.objects.count(), Iou.objects.count()) == (counts, deposits, ious)
+    assert counts == 6 and deposits == 3 and ious == 2
+    assert [d.late for d in BankDeposit.objects.order_by("gaming_date")] == [False, True, False]
