@@ -4,7 +4,8 @@ Figures (currency lines, forms found) pass through as JSON to the service, so a 
 or denomination gets the same message here as on the count page.
 """
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -17,11 +18,23 @@ from . import queries, services
 from .models import CountSession, DropBox, DropRemoval
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class SiteIdField(ScopedSiteField):
+    """A site the user may see, by id (typed for the schema: these serializers have no model)."""
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class EmployeeIdField(ScopedEmployeeField):
+    pass
+
+
+@extend_schema_field(OpenApiTypes.INT)
 class ScopedTableField(serializers.PrimaryKeyRelatedField):
     def get_queryset(self):
         return Table.objects.filter(site__in=access_for(self.context["request"].user).sites())
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class ScopedDropBoxField(serializers.PrimaryKeyRelatedField):
     def get_queryset(self):
         return DropBox.objects.filter(site__in=access_for(self.context["request"].user).sites())
@@ -73,9 +86,9 @@ class RemovalInputSerializer(serializers.Serializer):
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     removed_at = serializers.DateTimeField(required=False)
     storage_place = serializers.CharField(allow_blank=True, max_length=120)
-    key_holder = ScopedEmployeeField()
-    second_key_holder = ScopedEmployeeField(required=False, allow_null=True)
-    escorted_by = ScopedEmployeeField(required=False, allow_null=True)
+    key_holder = EmployeeIdField()
+    second_key_holder = EmployeeIdField(required=False, allow_null=True)
+    escorted_by = EmployeeIdField(required=False, allow_null=True)
     sole_employee_on_duty = serializers.BooleanField(required=False, default=False)
 
 
@@ -140,9 +153,9 @@ class DropBoxViewSet(ScopedViewSet):
 
 
 class CountSessionInputSerializer(serializers.Serializer):
-    site = ScopedSiteField()
+    site = SiteIdField()
     gaming_date = serializers.DateField()
-    members = ScopedEmployeeField(many=True)
+    members = EmployeeIdField(many=True)
 
 
 class FiguresInputSerializer(serializers.Serializer):

@@ -314,3 +314,17 @@ def test_the_database_refuses_to_change_an_agreed_count(client_for, counters, se
         CountAgreement.objects.update(total_cents=1)
     with pytest.raises(IntegrityError), transaction.atomic():
         CountEntry.objects.all().delete()
+
+
+def test_the_schema_documents_the_count_endpoints_and_their_errors(client, manager):
+    client.force_login(manager.user)
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    for path in (
+        "/api/v1/drop-boxes/",
+        "/api/v1/drop-boxes/{id}/removals/",
+        "/api/v1/count-sessions/",
+        "/api/v1/count-sessions/{id}/counts/",
+        "/api/v1/count-sessions/{id}/resolve/",
+        "/api/v1/count-sessions/{id}/sign/",
+    ):
+        assert {"400", "403"} <= set(schema["paths"][path]["post"]["responses"]), path
