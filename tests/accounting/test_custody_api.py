@@ -222,3 +222,40 @@ def test_queues_show_slips_to_verify_to_receive_and_tables_without_opener(
     assert [(s["kind"], s["number"]) for s in body["awaiting_verification"]] == [("fill", 1)]
     assert [(s["kind"], s["number"]) for s in body["awaiting_receipt"]] == [("credit", 1)]
     assert [t["number"] for t in body["tables_without_opener"]] == [2]
+
+
+def test_a_paper_slip_is_entered_with_its_printed_number_from_a_registered_book(
+    client_for, shift_manager, cast, site, open_table
+):
+    book = post(
+        client_for(shift_manager),
+        "/api/v1/slip-books/",
+        {"site": site.pk, "kind": "credit", "first_number": 5001, "last_number": 5050},
+    )
+    assert book.status_code == 201, book.json()
+    client = client_for(cast[Role.DEALER])
+    response = post(client, "/api/v1/credit-slips/", {"table": open_table.pk, "chips": FILL, "number": 5003})
+    assert response.status_code == 201, response.json()
+    assert (response.json()["number"], response.json()["slip_book"]) == (5003, book.json()["id"])
+    missing_number = post(client, "/api/v1/credit-slips/", {"table": open_table.pk, "chips": FILL})
+    assert "ND 99-01.3-08-05(2)" in missing_number.json()["number"][0]
+
+
+def test_a_dealer_of_another_organization_does_not_exist(client_for, shift_manager, open_table, stranger_site):
+    from tests.factories import make_person
+
+    outsider = make_person(stranger_site.organization, Role.DEALER, stranger_site)
+    response = post(
+        client_for(shift_manager), "/api/v1/dealer-shifts/", {"table": open_table.pk, "dealer": outsider.pk}
+    )
+    assert response.status_code == 400
+    assert "does not exist" in response.json()["dealer"][0]
+
+
+def test_dealer_shifts_list_filters_those_on_shift(client_for, cast, dealer_shift, site):
+    rows = (
+        client_for(cast[Role.AUDITOR])
+        .get("/api/v1/dealer-shifts/", {"site": site.pk, "on_shift": "true"})
+        .json()["results"]
+    )
+    assert [(r["id"], r["dealer_initials"]) for r in rows] == [(dealer_shift.pk, cast[Role.DEALER].initials)]
