@@ -47,12 +47,34 @@ def _sites(site_ids: list[int] | None) -> list[Site]:
     return list(qs.order_by("pk"))
 
 
+def open_review_program_for(alert: Alert) -> None:
+    """ND 99-01.3-08-04(9): a low-hold quarter starts the video review program at once."""
+    from django.core.exceptions import ValidationError
+
+    from surveillance.services import open_review_program
+
+    start = max(alert.period_end + timedelta(days=1), timezone.localdate())
+    try:
+        open_review_program(None, alert.site, start, f"{alert.citation}: {alert.action_required}")
+    except ValidationError:
+        pass  # a program is already running at the site (or it has no active table): nothing to open
+
+
+# What opening an alert of a rule sets in motion, beyond the alert itself.
+FOLLOW_UPS: dict[str, Callable[[Alert], None]] = {
+    "low_hold_21": open_review_program_for,
+    "low_hold_PW": open_review_program_for,
+}
+
+
 def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult) -> None:
     organization_of = {s.pk: s.organization_id for s in sites}
     for finding in findings:
         alert, created = open_alert(finding, organization_id=organization_of[finding.site_id])
         if created:
             result.opened.append(alert)
+            if finding.rule in FOLLOW_UPS:
+                FOLLOW_UPS[finding.rule](alert)
         else:
             result.already_open += 1
 

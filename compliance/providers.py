@@ -6,12 +6,14 @@ number (measured by `manage.py bench_compliance`)."""
 from collections import defaultdict
 from datetime import date, timedelta
 
+from django.db.models import F
 from django.utils import timezone
 
 from cardroom.models import Site
+from cardroom.periods import Quarter
 
 from . import rules
-from .engine import day_provider
+from .engine import day_provider, quarter_provider
 from .thresholds import ThresholdBook
 
 
@@ -178,3 +180,108 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
             if finding:
                 found.append(finding)
     return found
+
+
+# --- Quarter rules ----------------------------------------------------------------------------
+
+
+def _quarter_figures(sites: list[Site], quarter: Quarter) -> dict[tuple[int, str], rules.QuarterFigures]:
+    from accounting.summaries import quarter_summaries
+
+    found = {}
+    for summary in quarter_summaries(sites, quarter):
+        for game, custody in (("21", summary.twenty_one), ("PW", summary.paddlewheel)):
+            found[(summary.site_id, game)] = rules.QuarterFigures(
+                summary.site_id, quarter, game, custody.gross_proceeds_cents, custody.prizes_cents
+            )
+    return found
+
+
+@quarter_provider
+def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook):
+    """ND 99-01.3-08-01(3) prizes over gross proceeds; ND 99-01.3-08-04(9) low hold."""
+    required = _status_lookup([s.pk for s in sites])
+    found = []
+    for (site_id, game), fig in _quarter_figures(sites, quarter).items():
+        if game == "21" and (finding := rules.prizes_over_gross_proceeds(fig, book)):
+            found.append(finding)
+        if finding := rules.low_hold(fig, surveillance_required=required(site_id, quarter.end), book=book):
+            found.append(finding)
+    return found
+
+
+@quarter_provider
+def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook):
+    """ND 99-01.3-08-04: two consecutive quarters (or a seasonal site's fiscal year) of
+    twenty-one gross proceeds averaging $10,000, with wagers above $2."""
+    from cardroom.models import Table
+
+    quarters = sorted({quarter.previous(), quarter, *quarter.fiscal_year_quarters()})
+    quarters = [q for q in quarters if q <= quarter]
+    by_quarter = {q: _quarter_figures(sites, q) for q in quarters}
+    max_wager = defaultdict(int)
+    for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list("site_id", "max_wager_cents"):
+        max_wager[site_id] = max(max_wager[site_id], cents)
+    required = _status_lookup([s.pk for s in sites])
+    found = []
+    for site in sites:
+        history = [by_quarter[q][(site.pk, "21")] for q in quarters]
+        finding = rules.surveillance_required(history, seasonal=site.seasonal, wagers_above_cents=max_wager[site.pk],
+                                              already_required=required(site.pk, quarter.end), book=book)
+        if finding:
+            found.append(finding)
+    return found
+
+
+@day_provider
+def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-01(3): for 12 continuous weeks after a quarter whose prizes exceeded gross
+    proceeds, every dealer shift at the site needs its own percent-of-hold figures."""
+    from accounting.dealer_hold import shift_figures
+
+    from .models import Alert
+
+    windows = {}
+    for alert in Alert.objects.filter(rule="prizes_over_gp", site__in=sites):
+        window = (date.fromisoformat(alert.figures["dealer_hold_from"]), date.fromisoformat(alert.figures["dealer_hold_until"]))
+        if window[0] <= end and window[1] >= start:
+            windows[alert.site_id] = window
+    if not windows:
+        return []
+    first, last = max(start, min(w[0] for w in windows.values())), min(end, max(w[1] for w in windows.values()))
+    records = [
+        rules.ShiftRecord(s.shift_id, s.site_id, s.dealer_name, s.table_number,
+                          s.started_at, s.custody is not None)
+        for s in shift_figures(list(windows), first, last) if s.game == "21"
+    ]
+    citation = book["prizes_over_gp.dealer_hold_weeks"].citation
+    return [f for site_id, window in windows.items()
+            for f in rules.dealer_shifts_without_figures([r for r in records if r.site_id == site_id], window, citation)]
+
+
+@day_provider
+def review_weeks_short(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04(9): each week of a review program needs an hour of reviewed video per table."""
+    from surveillance.models import ReviewEntry, ReviewTask
+    from surveillance.queries import active_entries
+
+    minutes = book.int("low_hold.review_minutes_per_week")
+    tasks = list(ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end),
+                                           week_end__lt=timezone.localdate())
+                 .exclude(program__closure__closed_on__lt=F("week_start"))
+                 .select_related("program", "table"))
+    reviewed = defaultdict(timedelta)
+    entries = active_entries(ReviewEntry.objects.filter(task__in=tasks))
+    for task_id, footage_start, footage_end in entries.values_list("task_id", "footage_start_at", "footage_end_at"):
+        reviewed[task_id] += footage_end - footage_start
+    citation = book["low_hold.review_minutes_per_week"].citation
+    return [
+        rules.Finding("review_week_short", citation, "Video review week short of an hour", task.program.site_id,
+                      f"{task.week_start}..{task.week_end}", task.week_start, task.week_end,
+                      f"{citation}: table {task.table.number} had {int(reviewed[task.pk].total_seconds() // 60)} minutes "
+                      f"of video reviewed in week {task.week} ({task.week_start} to {task.week_end}); at least "
+                      f"{minutes} minutes are required.", task.week_end,
+                      {"task": task.pk, "reviewed_minutes": int(reviewed[task.pk].total_seconds() // 60)},
+                      f"task:{task.pk}")
+        for task in tasks if reviewed[task.pk] < timedelta(minutes=minutes)
+    ]

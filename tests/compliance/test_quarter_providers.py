@@ -1,0 +1,107 @@
+"""The quarter rules on real records: prizes over GP, low hold (opening the review program),
+surveillance required, and the 12 weeks of dealer records."""
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from cardroom.models import Role
+from cardroom.periods import Quarter
+from compliance.engine import run_day_checks, run_quarter_rules
+from surveillance.models import ReviewProgram, SurveillanceStatus
+from tests.accounting.scenario import Scenario, shift
+from tests.accounting.test_summaries import people  # noqa: F401  (fixture)
+from tests.factories import TableFactory
+
+Q3 = Quarter(2026, 3)
+
+
+@pytest.fixture
+def scenario(site, people):  # noqa: F811
+    return Scenario(site, people)
+
+
+@pytest.fixture
+def table(site):
+    return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500)
+
+
+def play(scenario, table, day, *, drop, fills=0, opener=100_000, closer=100_000, number=1):
+    scenario.tray(table, day, "opener", opener)
+    scenario.tray(table, day, "closer", closer)
+    if fills:
+        scenario.slip(table, day, "fill", fills, number=number)
+    scenario.drop(table, day, drop)
+
+
+def rules_of(result):
+    return sorted(a.rule for a in result.opened)
+
+
+def test_a_quarter_with_prizes_over_gross_proceeds_opens_the_attorney_general_alert(scenario, table, site):
+    play(scenario, table, date(2026, 8, 1), drop=50_000, fills=80_000)
+    result = run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    alert = next(a for a in result.opened if a.rule == "prizes_over_gp")
+    assert alert.due_date == date(2026, 10, 30)
+    assert alert.figures["agp_cents"] == -30_000
+    assert run_quarter_rules(site_ids=[site.pk], quarter=Q3).opened == []
+
+
+def test_a_profitable_quarter_opens_nothing(scenario, table, site):
+    play(scenario, table, date(2026, 8, 1), drop=50_000)
+    assert run_quarter_rules(site_ids=[site.pk], quarter=Q3).opened == []
+
+
+def surveillance(site, manager):
+    SurveillanceStatus.objects.create(site=site, required=True, since=date(2026, 1, 1), operational_on=date(2026, 1, 1),
+                                      reason="required", recorded_by=manager.user, recorded_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def test_low_hold_at_a_surveillance_site_opens_the_review_program(scenario, table, site, cast, time_machine):
+    time_machine.move_to(datetime(2026, 10, 5, 12, tzinfo=UTC))
+    surveillance(site, cast[Role.GAMING_MANAGER])
+    play(scenario, table, date(2026, 8, 1), drop=100_000, opener=100_000, closer=1_000)  # AGP 1,000: hold 1%
+    result = run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    assert rules_of(result) == ["low_hold_21"]
+    program = ReviewProgram.objects.get(site=site)
+    assert program.start_date == date(2026, 10, 5) and program.opened_by is None
+    assert program.tasks.count() == 6
+    run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    assert ReviewProgram.objects.count() == 1
+
+
+def test_hold_of_exactly_ten_percent_is_not_low(scenario, table, site, cast):
+    surveillance(site, cast[Role.GAMING_MANAGER])
+    play(scenario, table, date(2026, 8, 1), drop=100_000, opener=100_000, closer=10_000)  # AGP = 10,000
+    assert run_quarter_rules(site_ids=[site.pk], quarter=Q3).opened == []
+
+
+def test_two_quarters_averaging_ten_thousand_dollars_require_surveillance(scenario, table, site):
+    play(scenario, table, date(2026, 5, 1), drop=1_200_000)
+    play(scenario, table, date(2026, 8, 1), drop=800_000)
+    result = run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    alert = next(a for a in result.opened if a.rule == "surveillance_required")
+    assert alert.due_date == date(2026, 9, 30) + timedelta(days=45)
+
+
+def test_a_week_of_review_short_of_an_hour_is_flagged(scenario, table, site, cast, time_machine):
+    time_machine.move_to(datetime(2026, 10, 5, 12, tzinfo=UTC))
+    surveillance(site, cast[Role.GAMING_MANAGER])
+    play(scenario, table, date(2026, 8, 1), drop=100_000, opener=100_000, closer=1_000)
+    run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    time_machine.move_to(datetime(2026, 10, 20, 12, tzinfo=UTC))
+    fired = [a for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 19)).opened
+             if a.rule == "review_week_short"]
+    assert sorted(a.period_key for a in fired) == ["2026-10-05..2026-10-11", "2026-10-12..2026-10-18"]
+
+
+def test_dealer_shifts_without_their_own_figures_are_flagged_after_prizes_over_gp(scenario, table, site, cast):
+    play(scenario, table, date(2026, 8, 1), drop=50_000, fills=80_000)
+    run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    day = date(2026, 10, 10)
+    first = shift(scenario, table, cast[Role.DEALER], day, 20, 23)
+    shift(scenario, table, cast[Role.PIT_BOSS], day, 23, 26)
+    play(scenario, table, day, drop=10_000, number=2)  # one box for both dealers
+    fired = [a for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 31)).opened
+             if a.rule == "dealer_hold_missing"]
+    assert f"shift:{first.pk}" in {a.subject for a in fired}
