@@ -9,8 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from accounting.models import GamingDay
-from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedField, ScopedSiteField, ScopedViewSet
 from cardroom.models import Role
 
 from . import services
@@ -43,18 +42,6 @@ def readable_site_ids(access) -> list[int]:
 
 def reads_inventory(access) -> bool:
     return bool(access.all_roles() & INVENTORY_READERS)
-
-
-class ScopedField(serializers.PrimaryKeyRelatedField):
-    """An id among the rows of `model` at sites the user may see; any other is 'does not exist'."""
-
-    def __init__(self, model, site_path="site", **kwargs):
-        self.model, self.site_path = model, site_path
-        super().__init__(**kwargs)
-
-    def get_queryset(self):
-        sites = access_for(self.context["request"].user).sites()
-        return self.model.objects.filter(**{f"{self.site_path}__in": sites})
 
 
 def _filter(model, site_path="site", date_path="gaming_date", extra=()):

@@ -10,7 +10,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.db.models import Q
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.fields import get_error_detail
@@ -81,6 +82,20 @@ class WritableScopedViewSet(ScopedViewSet):
         return self.update(request, *args, partial=True, **kwargs)
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class ScopedField(serializers.PrimaryKeyRelatedField):
+    """An id among the rows of `model` at sites the user may see; any other is 'does not exist'."""
+
+    def __init__(self, model, site_path="site", **kwargs):
+        self.model, self.site_path = model, site_path
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        sites = access_for(self.context["request"].user).sites()
+        return self.model.objects.filter(**{f"{self.site_path}__in": sites})
+
+
+@extend_schema_field(OpenApiTypes.INT)
 class ScopedSiteField(serializers.PrimaryKeyRelatedField):
     """A site id the requesting user may see; any other id is 'does not exist'."""
 
@@ -88,6 +103,7 @@ class ScopedSiteField(serializers.PrimaryKeyRelatedField):
         return access_for(self.context["request"].user).sites()
 
 
+@extend_schema_field(OpenApiTypes.INT)
 class ScopedEmployeeField(serializers.PrimaryKeyRelatedField):
     def get_queryset(self):
         return Employee.objects.filter(organization_id=access_for(self.context["request"].user).organization_id)

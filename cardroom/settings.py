@@ -184,6 +184,23 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several records have a "kind" (or "location"): name each choice set after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "EmployeeRelationKindEnum": "cardroom.models.EmployeeRelation.Kind",
+        "TableLocationEnum": "cardroom.models.Table.Location",
+        "TrayCountKindEnum": "accounting.models.TableInventory.Kind",
+        "SlipKindEnum": "accounting.models.SlipKind",
+        "SlipStepKindEnum": "accounting.models.SlipStep.Kind",
+        "BankCountKindEnum": "cage.models.BankCount.Kind",
+        "FundEnum": "cage.models.Fund",
+        "ChipLocationEnum": "cage.models.Location",
+        "ChipMovementKindEnum": "cage.models.ChipMovement.Kind",
+        "EquipmentKindEnum": "surveillance.models.Equipment.Kind",
+        "EquipmentChangeKindEnum": "surveillance.models.EquipmentChange.Kind",
+        "OutageKindEnum": "surveillance.models.Outage.Kind",
+        "AlertStepKindEnum": "compliance.models.AlertStep.Kind",
+        "NotificationKindEnum": "compliance.models.Notification.Kind",
+    },
 }
 
 # Celery: the embedded default is the filesystem broker under var/, so `make run` needs

@@ -6,8 +6,14 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers
 
-from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, InputSerializer, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.api import (
+    ERROR_RESPONSES,
+    InputSerializer,
+    ScopedEmployeeField,
+    ScopedField,
+    ScopedSiteField,
+    ScopedViewSet,
+)
 from cardroom.models import EmploymentType, Table
 
 from . import queries, services
@@ -38,18 +44,6 @@ def readable_sites(access):
     if access.employee is not None and access.employee.employment_type == EmploymentType.INDEPENDENT:
         return sites
     return sites.filter(pk__in=[s.pk for s in sites if access.has_role(s.pk, *READ_ROLES)])
-
-
-class ScopedField(serializers.PrimaryKeyRelatedField):
-    """An id among the rows of `model` at sites the user may see; any other is 'does not exist'."""
-
-    def __init__(self, model, site_path, **kwargs):
-        self.model, self.site_path = model, site_path
-        super().__init__(**kwargs)
-
-    def get_queryset(self):
-        sites = access_for(self.context["request"].user).sites()
-        return self.model.objects.filter(**{f"{self.site_path}__in": sites})
 
 
 def site_filter(model_class, site_path, extra=()):

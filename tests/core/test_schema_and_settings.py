@@ -71,3 +71,9 @@ def test_ratios_round_half_up_for_display_only():
 
     assert format_ratio(Decimal("0.12345")) == "12.35%"
     assert format_ratio(None) == "n/a"
+
+
+def test_the_openapi_schema_builds_without_warnings():
+    from django.core.management import call_command
+
+    call_command("spectacular", "--file", os.devnull, "--fail-on-warn", "--validate")
