@@ -137,3 +137,19 @@ def test_a_table_cannot_move_to_another_site(client_for, manager, existing, othe
 def test_malformed_input_is_a_400_not_a_500(client_for, manager, site, body):
     response = client_for(manager).post("/api/v1/tables/", body, content_type="application/json")
     assert response.status_code == 400
+
+
+def test_raising_the_limit_of_a_table_past_its_outage_deadline_is_refused(client_for, manager, site, time_machine):
+    from datetime import UTC, datetime
+
+    from surveillance.models import Outage
+
+    time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
+    table = TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=200)
+    Outage.objects.create(table=table, kind="camera", began_at=datetime(2026, 11, 10, tzinfo=UTC), description="dark",
+                          reported_by=manager.user, reported_at=datetime(2026, 11, 10, tzinfo=UTC))
+    response = client_for(manager).patch(f"/api/v1/tables/{table.pk}/", {"max_wager_cents": 500}, format="json")
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-04(7)" in response.json()["max_wager_cents"][0]
+    table.refresh_from_db()
+    assert table.max_wager_cents == 200
