@@ -285,3 +285,35 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
                       f"task:{task.pk}")
         for task in tasks if reviewed[task.pk] < timedelta(minutes=minutes)
     ]
+
+
+@day_provider
+def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-14: boxes not removed by the end of the day's activity, boxes not counted,
+    and count differences not resolved. A count is due the day after the gaming day; it is
+    judged once that day has passed."""
+    from accounting.calculations import gaming_day_bounds
+    from counts.models import CountEntry, Drop
+    from counts.queries import current_agreements
+
+    by_id = {s.pk: s for s in sites}
+    drops = list(Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
+                 .select_related("removal", "table", "drop_box"))
+    agreed = set(current_agreements().filter(drop__in=drops).values_list("drop_id", flat=True))
+    totals = defaultdict(set)
+    for drop_id, total in CountEntry.objects.filter(drop__in=drops, kind="member").values_list("drop_id", "total_cents"):
+        totals[drop_id].add(total)
+    now = timezone.now()
+    found = []
+    for drop in drops:
+        site = by_id[drop.site_id]
+        day_end = gaming_day_bounds(drop.gaming_date, site.time_zone, site.business_day_start_hour)[1]
+        count_due = day_end + timedelta(days=1)
+        label = f"{drop.table.number}{drop.drop_box.label}"
+        removal = getattr(drop, "removal", None)
+        if now > day_end and (removal is None or removal.removed_at > day_end):
+            found.append(rules.CountException(site.pk, drop.gaming_date, label, "not_removed"))
+        if now > count_due and drop.pk not in agreed:
+            problem = "unresolved" if len(totals[drop.pk]) > 1 else "not_counted"
+            found.append(rules.CountException(site.pk, drop.gaming_date, label, problem))
+    return rules.count_exceptions(found)

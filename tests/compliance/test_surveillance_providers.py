@@ -7,7 +7,14 @@ import pytest
 from accounting.models import DealerShift
 from cardroom.models import Role
 from compliance.engine import run_day_checks
-from surveillance.models import EquipmentChange, Outage, OutageRepair, ReviewLogEntry, SampleSubmission, SurveillanceStatus
+from surveillance.models import (
+    EquipmentChange,
+    Outage,
+    OutageRepair,
+    ReviewLogEntry,
+    SampleSubmission,
+    SurveillanceStatus,
+)
 from tests.compliance.test_providers import make_day
 
 
@@ -142,3 +149,29 @@ def test_the_day_rules_cost_the_same_queries_for_one_site_or_many(surveillance_s
         return len(captured)
 
     assert count([surveillance_site]) == count([surveillance_site, other_site])
+
+
+def test_count_exceptions_are_flagged_once_their_time_has_passed(site, table, cast, time_machine):
+    from counts.models import CountEntry, CountSession, Drop, DropBox, DropRemoval
+    from tests.factories import make_person
+
+    time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
+    shift_manager, count1 = cast[Role.SHIFT_MANAGER], cast[Role.COUNT_TEAM]
+    count2 = make_person(site.organization, Role.COUNT_TEAM, site, employment_type="independent")
+    box = DropBox.objects.create(site=site, table=table, number=table.number)
+    day = date(2026, 11, 10)
+    placed = datetime(2026, 11, 10, 20, tzinfo=UTC)
+    Drop.objects.create(site=site, drop_box=box, table=table, gaming_date=day, placed_at=placed, placed_by=shift_manager)
+    disputed = Drop.objects.create(site=site, drop_box=box, table=table, gaming_date=date(2026, 11, 11), placed_at=placed + timedelta(days=1), placed_by=shift_manager)
+    DropRemoval.objects.create(drop=disputed, removed_at=placed + timedelta(days=1, hours=6), transported_by=shift_manager,
+                               sole_employee_on_duty=True, storage_place="safe", key_holder=count1,
+                               recorded_at=placed + timedelta(days=1, hours=6))
+    session = CountSession.objects.create(site=site, gaming_date=date(2026, 11, 11), first_member=count1, second_member=count2,
+                                          opened_by=count1, opened_at=placed + timedelta(days=2))
+    for member, total in ((count1, 10_000), (count2, 12_000)):
+        CountEntry.objects.create(session=session, drop=disputed, kind="member", entered_by=member,
+                                  entered_at=placed + timedelta(days=2), total_cents=total)
+    fired = sorted((a.rule, a.period_key) for a in run_day_checks(site_ids=[site.pk], start=date(2026, 11, 1),
+                                                                   end=date(2026, 11, 19)).opened if a.rule.startswith("count_"))
+    assert fired == [("count_not_counted", "2026-11-10"), ("count_not_removed", "2026-11-10"),
+                     ("count_unresolved", "2026-11-11")]
