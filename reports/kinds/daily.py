@@ -1,0 +1,220 @@
+"""Twenty-one daily report of a site, one section per gaming day (SFN 50079 model, tables 4
+and beyond on the SFN 9924 continuation), from `accounting.summaries.daily_summaries`: the
+same figures the daily-summary API returns (ND 99-01.3-08-16(1)(g))."""
+
+from dataclasses import dataclass
+
+from reportlab.platypus import KeepTogether, PageBreak, Spacer
+
+from accounting.summaries import DailySummary, TableDay, daily_summaries
+from cardroom.money import format_money, format_ratio
+from cardroom.pdf import data_table, para
+
+from ..registry import ReportContext, ReportKind, register
+
+FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
+
+LINES = (
+    ("Drop (gross proceeds)", "gross_proceeds_cents"),
+    ("Fills", "fills_cents"),
+    ("Credits", "credits_cents"),
+    ("Opener", "opener_cents"),
+    ("Closer", "closer_cents"),
+    ("Prizes (fills - credits + opener - closer)", "prizes_cents"),
+    ("Adjusted gross proceeds (AGP)", "agp_cents"),
+)
+HOLD_LINE = "Percent of hold (AGP / GP)"
+
+
+@dataclass(frozen=True)
+class DailyReport:
+    site: str
+    days: tuple[DailySummary, ...]
+
+
+def build(context: ReportContext) -> DailyReport:
+    return DailyReport(context.site.name, tuple(daily_summaries([context.site], context.start, context.end)))
+
+
+def _column(table: TableDay) -> str:
+    game = "" if table.game == "21" else f" ({table.game})"
+    return f"Table {table.table_number}{game}{'' if table.complete else ' *'}"
+
+
+def _figure_rows(custodies) -> list[list]:
+    rows = [[label, *(getattr(c, attribute) for c in custodies)] for label, attribute in LINES]
+    rows.append([HOLD_LINE, *(para(format_ratio(c.hold_ratio), "money") for c in custodies)])
+    return rows
+
+
+def _grid(columns: list[str], custodies: list) -> object:
+    widths = [200] + [(525 - 200) / FORM_TABLES] * len(columns)  # the form's columns, however many are used
+    return data_table(
+        ["", *columns], _figure_rows(custodies), col_widths=widths, money_columns=range(1, len(columns) + 1)
+    )
+
+
+def _table_grids(day: DailySummary) -> list:
+    story = []
+    tables = list(day.tables)
+    for start in range(0, len(tables), FORM_TABLES):
+        chunk = tables[start : start + FORM_TABLES]
+        if start:
+            numbers = ", ".join(str(t.table_number) for t in chunk)
+            story += [Spacer(1, 4), para(f"Continuation (SFN 9924): table(s) {numbers}", "cell_bold")]
+        story.append(_grid([_column(t) for t in chunk], [t.custody for t in chunk]))
+    if any(not t.complete for t in tables):
+        story.append(para("* not complete: the drop has no signed count, or the opener or closer is missing.", "small"))
+    return story
+
+
+def _deposit_line(day: DailySummary) -> str:
+    cash = day.cash
+    if cash.deposit_recorded_cents is None:
+        return f"Bank deposit due by {cash.deposit_due}: not recorded."
+    verified = "verified against the bank statement" if cash.deposit_verified else "not yet verified"
+    late = " (LATE)" if cash.deposited_on and cash.deposited_on > cash.deposit_due else ""
+    return f"Bank deposit due by {cash.deposit_due}: deposited {cash.deposited_on}{late}, {verified}."
+
+
+def cash_rows(day: DailySummary) -> list[list]:
+    cash = day.cash
+    return [
+        ["Cash profit (ending - starting cash + drop, net of IOUs)", cash.cash_profit_cents],
+        ["Adjusted gross proceeds (AGP)", day.total.agp_cents],
+        ["Cash long (short) = cash profit - AGP", cash.long_short_cents],
+        ["Reconciling line: change in chips outside the house", cash.chips_outside_change_cents],
+        ["Unexplained remainder", cash.unexplained_cents],
+        ["Bank deposit expected", cash.deposit_expected_cents],
+        ["Bank deposit recorded", cash.deposit_recorded_cents],
+    ]
+
+
+def _day(day: DailySummary) -> list:
+    status = "closed" if day.gaming_day_closed else "NOT CLOSED"
+    story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading")]
+    if not day.tables:
+        story.append(para("No table activity recorded."))
+    story += _table_grids(day)
+    totals = [("Twenty-one", day.twenty_one), ("Paddlewheel", day.paddlewheel), ("Site total", day.total)]
+    story += [
+        Spacer(1, 4),
+        para("Site totals", "cell_bold"),
+        _grid([name for name, _ in totals], [custody for _, custody in totals]),
+    ]
+    cash = [
+        Spacer(1, 4),
+        para("Cash", "cell_bold"),
+        data_table(["", "Amount"], cash_rows(day), col_widths=[400, 125], money_columns=[1]),
+    ]
+    if day.cash.cash_profit_cents is None:
+        cash.append(para("The cash bank was not counted at both the start and the end of the day.", "small"))
+    cash.append(para(_deposit_line(day)))
+    return [*story, KeepTogether(cash)]
+
+
+def render(data: DailyReport) -> list:
+    if not data.days:
+        return [para("No gaming day at this site in the period.")]
+    story = []
+    for day in data.days:
+        story += ([PageBreak()] if story else []) + _day(day)  # one form per gaming day
+    return story
+
+
+HEADER = [
+    "gaming_date",
+    "table",
+    "game",
+    "drop",
+    "fills",
+    "credits",
+    "opener",
+    "closer",
+    "gross_proceeds",
+    "prizes",
+    "agp",
+    "hold",
+    "complete",
+    "cash_profit",
+    "cash_long_short",
+    "chips_outside_change",
+    "unexplained",
+    "deposit_expected",
+    "deposit_recorded",
+    "deposit_due",
+]
+
+
+def _custody_cells(custody) -> list:
+    return [
+        format_money(getattr(custody, name))
+        for name in (
+            "drop_cents",
+            "fills_cents",
+            "credits_cents",
+            "opener_cents",
+            "closer_cents",
+            "gross_proceeds_cents",
+            "prizes_cents",
+            "agp_cents",
+        )
+    ] + [format_ratio(custody.hold_ratio)]
+
+
+def table(data: DailyReport) -> tuple[list[str], list[list]]:
+    rows = []
+    for day in data.days:
+        for t in day.tables:
+            rows.append(
+                [
+                    str(day.gaming_date),
+                    t.table_number,
+                    t.game,
+                    *_custody_cells(t.custody),
+                    "yes" if t.complete else "no",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                ]
+            )
+        cash = day.cash
+        rows.append(
+            [
+                str(day.gaming_date),
+                "total",
+                "",
+                *_custody_cells(day.total),
+                "",
+                *(
+                    format_money(c)
+                    for c in (
+                        cash.cash_profit_cents,
+                        cash.long_short_cents,
+                        cash.chips_outside_change_cents,
+                        cash.unexplained_cents,
+                        cash.deposit_expected_cents,
+                        cash.deposit_recorded_cents,
+                    )
+                ),
+                str(cash.deposit_due),
+            ]
+        )
+    return HEADER, rows
+
+
+KIND = register(
+    ReportKind(
+        "daily",
+        "Twenty-one daily report",
+        "ND 99-01.3-08-16(1)(g); SFN 50079",
+        "range",
+        build,
+        render,
+        table,
+    )
+)

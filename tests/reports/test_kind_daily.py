@@ -1,0 +1,196 @@
+"""The twenty-one daily report (SFN 50079 + SFN 9924) read back against the daily-summary API.
+
+Also holds the helpers the other test_kind_* modules share: the people of a scenario, the
+auditor's API client, requesting a run and reading its PDF tables and CSV back."""
+
+import csv
+import io
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pdfplumber
+import pytest
+
+from cage.models import BankDeposit
+from cardroom.models import Role
+from cardroom.money import format_money, format_ratio
+from reports.kinds import daily
+from reports.registry import ReportContext
+from tests.accounting.scenario import Scenario, at
+from tests.factories import TableFactory, make_person
+
+DAY = date(2026, 8, 14)
+
+
+@pytest.fixture
+def people(org, site, cast):
+    return {
+        "shift": cast[Role.SHIFT_MANAGER],
+        "cashier": cast[Role.CASHIER],
+        "count1": make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
+        "count2": cast[Role.COUNT_TEAM],
+    }
+
+
+@pytest.fixture
+def scenario(site, people):
+    return Scenario(site, people)
+
+
+@pytest.fixture
+def auditor_api(client_for, cast):
+    return client_for(cast[Role.AUDITOR])
+
+
+def run_report(api, **payload) -> dict:
+    created = api.post("/api/v1/reports/", payload, format="json")
+    assert created.status_code == 201, created.content
+    return created.json()
+
+
+def download(api, run: dict, fmt: str = "pdf") -> bytes:
+    suffix = "" if fmt == "pdf" else f"?format={fmt}"
+    response = api.get(f"/api/v1/reports/{run['id']}/download/{suffix}")
+    assert response.status_code == 200
+    return response.content
+
+
+def pdf_text(content: bytes) -> str:
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        return "\n".join(page.extract_text() for page in pdf.pages)
+
+
+def pdf_tables(content: bytes) -> list[list[list[str]]]:
+    """Every grid of the PDF as rows of cell texts (line breaks inside a cell joined by spaces)."""
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        return [
+            [[" ".join((cell or "").split()) for cell in row] for row in grid]
+            for page in pdf.pages
+            for grid in page.extract_tables()
+        ]
+
+
+def csv_rows(api, run: dict) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(download(api, run, "csv").decode())))
+
+
+def ratio(value: str | None) -> str:
+    return format_ratio(None if value is None else Decimal(value))
+
+
+def context(site, start, end) -> ReportContext:
+    return ReportContext(site.organization, site, start, end, "x", end)
+
+
+@pytest.fixture
+def busy_days(scenario, site, people):
+    """Four tables on DAY (the fourth continues on SFN 9924), one on the next day; the bank
+    counted both days and DAY's deposit recorded."""
+    tables = [TableFactory(site=site, number=n) for n in (1, 2, 3, 4)]
+    for n, t in enumerate(tables):
+        scenario.tray(t, DAY, "opener", 200_000)
+        scenario.tray(t, DAY, "closer", 185_000 + n * 1_000)
+        scenario.drop(t, DAY, 100_000 + n * 12_345)
+    scenario.slip(tables[0], DAY, "fill", 20_000, number=1)
+    scenario.slip(tables[0], DAY, "credit", 5_000, number=1)
+    scenario.slip(tables[3], DAY, "fill", 7_500, number=2)
+    scenario.bank(DAY, "start", 500_000, 300_000)
+    scenario.bank(DAY, "end", 900_000, 280_000)
+    BankDeposit.objects.create(
+        site=site,
+        gaming_day=scenario.day(DAY),
+        gaming_date=DAY,
+        amount_cents=350_000,
+        deposited_on=DAY + timedelta(days=1),
+        due_on=date(2026, 8, 19),
+        recorded_at=at(DAY, 40),
+        recorded_by=people["cashier"],
+        initials="CO",
+    )
+    nxt = DAY + timedelta(days=1)
+    scenario.tray(tables[1], nxt, "opener", 200_000)
+    scenario.tray(tables[1], nxt, "closer", 210_000)
+    scenario.drop(tables[1], nxt, 40_000)
+    scenario.bank(nxt, "start", 550_000, 280_000)
+    scenario.bank(nxt, "end", 570_000, 270_000)
+    return tables
+
+
+def _day_grids(grids, api_day):
+    """The grids of one day, in order: tables 1-3, the continuation, then the site totals."""
+    first = f"Table {api_day['tables'][0]['table_number']}"
+    start = next(i for i, g in enumerate(grids) if g[0][1:2] == [first])
+    return grids[start:]
+
+
+def test_the_daily_report_shows_each_tables_figures_as_the_api_does(auditor_api, site, busy_days):
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    content = download(auditor_api, run)
+    api_day = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
+    grids = _day_grids(pdf_tables(content), api_day)
+    form, continuation, totals = grids[0], grids[1], grids[2]
+    assert form[0] == ["", "Table 1", "Table 2", "Table 3"]
+    assert continuation[0] == ["", "Table 4"]
+    fields = [attribute for _, attribute in daily.LINES]
+    for grid, tables in ((form, api_day["tables"][:3]), (continuation, api_day["tables"][3:])):
+        for row, field in zip(grid[1:], fields, strict=False):
+            assert row[1:] == [format_money(t[field]) for t in tables], row[0]
+        assert grid[-1][1:] == [ratio(t["hold_ratio"]) for t in tables]
+    assert totals[0] == ["", "Twenty-one", "Paddlewheel", "Site total"]
+    assert totals[7][3] == format_money(api_day["total"]["agp_cents"])
+    assert totals[8][3] == ratio(api_day["total"]["hold_ratio"])
+    assert "Continuation (SFN 9924): table(s) 4" in pdf_text(content)
+
+
+def test_the_daily_report_shows_cash_long_short_with_its_reconciling_line_and_the_deposit(auditor_api, site, busy_days):
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    content = download(auditor_api, run)
+    cash = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()["cash"]
+    grid = next(g for g in pdf_tables(content) if g[0] == ["", "Amount"])
+    amounts = {row[0]: row[1] for row in grid[1:]}
+    assert amounts["Cash profit (ending - starting cash + drop, net of IOUs)"] == format_money(
+        cash["cash_profit_cents"]
+    )
+    assert amounts["Cash long (short) = cash profit - AGP"] == format_money(cash["long_short_cents"])
+    assert amounts["Reconciling line: change in chips outside the house"] == format_money(
+        cash["chips_outside_change_cents"]
+    )
+    assert amounts["Unexplained remainder"] == format_money(cash["unexplained_cents"])
+    assert amounts["Bank deposit expected"] == format_money(cash["deposit_expected_cents"])
+    assert amounts["Bank deposit recorded"] == format_money(350_000)
+    assert f"Bank deposit due by {cash['deposit_due']}: deposited 2026-08-15, not yet verified." in pdf_text(content)
+
+
+def test_a_date_range_has_one_section_per_day_and_the_csv_the_same_rows(auditor_api, site, busy_days):
+    end = DAY + timedelta(days=1)
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(end))
+    text = pdf_text(download(auditor_api, run))
+    assert "Gaming date 2026-08-14 (gaming day closed)" in text and "Gaming date 2026-08-15" in text
+    rows = csv_rows(auditor_api, run)
+    assert rows[0] == daily.HEADER
+    for day in (DAY, end):
+        api_day = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={day}").json()
+        mine = [r for r in rows[1:] if r[0] == str(day)]
+        assert [r[1] for r in mine] == [str(t["table_number"]) for t in api_day["tables"]] + ["total"]
+        for row, figures in zip(mine, [*api_day["tables"], api_day["total"]], strict=True):
+            assert row[10] == format_money(figures["agp_cents"]) and row[11] == ratio(figures["hold_ratio"])
+        assert mine[-1][13] == format_money(api_day["cash"]["cash_profit_cents"])
+        assert mine[-1][14] == format_money(api_day["cash"]["long_short_cents"])
+
+
+def test_a_period_without_play_says_so(auditor_api, site):
+    run = run_report(auditor_api, kind="daily", site=site.pk, start="2026-01-01", end="2026-01-02")
+    assert "No gaming day at this site in the period." in pdf_text(download(auditor_api, run))
+
+
+def test_building_the_daily_report_takes_bounded_queries_whatever_the_period(
+    site, scenario, busy_days, django_assert_max_num_queries
+):
+    for n in range(2, 40):
+        scenario.tray(busy_days[0], DAY + timedelta(days=n), "opener", 100_000)
+        scenario.drop(busy_days[0], DAY + timedelta(days=n), 10_000)
+    for start, end in ((DAY, DAY), (DAY, DAY + timedelta(days=60))):
+        with django_assert_max_num_queries(12):
+            data = daily.build(context(site, start, end))
+        daily.render(data)
+    assert len(data.days) == 40
