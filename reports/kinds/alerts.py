@@ -33,7 +33,9 @@ class AlertsReport:
 def build(context: ReportContext) -> AlertsReport:
     alerts = (
         Alert.objects.filter(site=context.site)
-        .filter(Q(opened_at__date__range=(context.start, context.end)) | Q(due_date__range=(context.start, context.end)))
+        .filter(
+            Q(opened_at__date__range=(context.start, context.end)) | Q(due_date__range=(context.start, context.end))
+        )
         .prefetch_related("steps__by")
         .order_by("due_date", "opened_at", "pk")
     )
@@ -41,11 +43,18 @@ def build(context: ReportContext) -> AlertsReport:
     for alert in alerts:
         steps = list(alert.steps.all())
         last = steps[-1] if steps else None
-        rows.append(AlertRow(
-            alert.citation, alert.title, alert.period_key, alert.subject, str(alert.opened_at.date()),
-            str(alert.due_date or ""), status_of(alert),
-            f"{last.get_kind_display()} by {last.by.username} {last.at:%Y-%m-%d}: {last.note}" if last else "",
-        ))
+        rows.append(
+            AlertRow(
+                alert.citation,
+                alert.title,
+                alert.period_key,
+                alert.subject,
+                str(alert.opened_at.date()),
+                str(alert.due_date or ""),
+                status_of(alert),
+                f"{last.get_kind_display()} by {last.by.username} {last.at:%Y-%m-%d}: {last.note}" if last else "",
+            )
+        )
     open_rows = [r for r in rows if r.status != AlertStep.Kind.RESOLVED]
     as_of = str(min(context.end, context.as_of))
     overdue = [r for r in open_rows if r.due and r.due < as_of]
@@ -71,7 +80,15 @@ def table(data: AlertsReport) -> tuple[list[str], list[list]]:
     return HEADER, [_cells(r) for r in data.rows]
 
 
-KIND = register(ReportKind(
-    "alerts", "Compliance alerts and obligations", "ND 99-01.3-08 (flag rules)", "range", build, render, table,
-    landscape=True,
-))
+KIND = register(
+    ReportKind(
+        "alerts",
+        "Compliance alerts and obligations",
+        "ND 99-01.3-08 (flag rules)",
+        "range",
+        build,
+        render,
+        table,
+        landscape=True,
+    )
+)

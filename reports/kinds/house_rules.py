@@ -58,16 +58,25 @@ def player_rules(table: TableRules) -> list[str]:
 
 def build(context: ReportContext) -> HouseRules:
     tables = Table.objects.filter(site=context.site, active=True, game=Game.TWENTY_ONE).order_by("number")
-    return HouseRules(context.site.name, str(context.end), tuple(
-        TableRules(
-            t.number, t.min_wager_cents, t.max_wager_cents, t.get_dealing_method_display(), t.decks,
-            "Dealer must hit soft 17" if t.dealer_hits_soft_17 else "Dealer must stand on 17 and must draw to 16",
-            "Insurance permitted - pays two to one" if t.insurance_allowed else "Insurance not permitted",
-            "Tip betting permitted" if t.tip_betting_allowed else "Tip betting not permitted",
-            t.get_double_down_display(), t.get_tip_double_down_display(),
-        )
-        for t in tables
-    ))
+    return HouseRules(
+        context.site.name,
+        str(context.end),
+        tuple(
+            TableRules(
+                t.number,
+                t.min_wager_cents,
+                t.max_wager_cents,
+                t.get_dealing_method_display(),
+                t.decks,
+                "Dealer must hit soft 17" if t.dealer_hits_soft_17 else "Dealer must stand on 17 and must draw to 16",
+                "Insurance permitted - pays two to one" if t.insurance_allowed else "Insurance not permitted",
+                "Tip betting permitted" if t.tip_betting_allowed else "Tip betting not permitted",
+                t.get_double_down_display(),
+                t.get_tip_double_down_display(),
+            )
+            for t in tables
+        ),
+    )
 
 
 def render(data: HouseRules) -> list:
@@ -75,9 +84,13 @@ def render(data: HouseRules) -> list:
     for table in data.tables:
         story.append(para(f"Table {table.number}", "heading"))
         story.append(para("House rules (ND 99-01.3-08-13(1))", "cell_bold"))
-        story.append(para(f"Minimum wager {format_money(table.min_wager_cents)}; maximum wager "
-                          f"{format_money(table.max_wager_cents)}. Method of dealing: {table.dealing_method}. "
-                          f"{table.decks} decks. {table.dealer_soft_17}. Blackjack pays 3 to 2."))
+        story.append(
+            para(
+                f"Minimum wager {format_money(table.min_wager_cents)}; maximum wager "
+                f"{format_money(table.max_wager_cents)}. Method of dealing: {table.dealing_method}. "
+                f"{table.decks} decks. {table.dealer_soft_17}. Blackjack pays 3 to 2."
+            )
+        )
         story.append(para("Player rules (ND 99-01.3-08-13(2))", "cell_bold"))
         story += [para(f"\u2022 {line}") for line in player_rules(table)]
     if not data.tables:
@@ -88,13 +101,44 @@ def render(data: HouseRules) -> list:
 
 
 def table(data: HouseRules) -> tuple[list[str], list[list]]:
-    header = ["table", "min_wager", "max_wager", "dealing_method", "decks", "soft_17", "insurance", "tip_betting",
-              "double_down", "tip_double_down"]
-    rows = [[t.number, format_money(t.min_wager_cents), format_money(t.max_wager_cents), t.dealing_method, t.decks,
-             t.dealer_soft_17, t.insurance, t.tip_betting, t.double_down, t.tip_double_down] for t in data.tables]
+    header = [
+        "table",
+        "min_wager",
+        "max_wager",
+        "dealing_method",
+        "decks",
+        "soft_17",
+        "insurance",
+        "tip_betting",
+        "double_down",
+        "tip_double_down",
+    ]
+    rows = [
+        [
+            t.number,
+            format_money(t.min_wager_cents),
+            format_money(t.max_wager_cents),
+            t.dealing_method,
+            t.decks,
+            t.dealer_soft_17,
+            t.insurance,
+            t.tip_betting,
+            t.double_down,
+            t.tip_double_down,
+        ]
+        for t in data.tables
+    ]
     return header, rows
 
 
-KIND = register(ReportKind(
-    "house_rules", "House and player rules", "ND 99-01.3-08-13", "as_of", build, render, table,
-))
+KIND = register(
+    ReportKind(
+        "house_rules",
+        "House and player rules",
+        "ND 99-01.3-08-13",
+        "as_of",
+        build,
+        render,
+        table,
+    )
+)

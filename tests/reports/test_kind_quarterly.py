@@ -1,0 +1,137 @@
+"""The quarterly summary (SFN 50901) read back against the quarter-summary and tax APIs."""
+
+# ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
+
+from datetime import date, timedelta
+
+import pytest
+
+from cardroom.money import format_money
+from reports.kinds import quarterly
+from tests.accounting.scenario import Scenario
+from tests.factories import TableFactory
+from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
+    auditor_api,
+    context,
+    csv_rows,
+    download,
+    pdf_tables,
+    pdf_text,
+    people,
+    ratio,
+    run_report,
+    scenario,
+)
+
+DAY = date(2026, 8, 14)
+
+
+def play(scenario, table, day, drop, closer, *, bank=None):
+    scenario.tray(table, day, "opener", 200_000)
+    scenario.tray(table, day, "closer", closer)
+    scenario.drop(table, day, drop)
+    if bank:
+        scenario.bank(day, "start", *bank[0])
+        scenario.bank(day, "end", *bank[1])
+
+
+@pytest.fixture
+def quarter_of_play(scenario, site, other_site, people):
+    table = TableFactory(site=site, number=1)
+    play(scenario, table, DAY, 100_000, 185_000, bank=((500_000, 300_000), (600_000, 285_000)))
+    play(scenario, table, DAY + timedelta(days=1), 80_000, 230_000)  # prizes over GP that day
+    scenario.slip(table, DAY + timedelta(days=1), "fill", 50_000, number=1)
+    play(scenario, table, date(2026, 9, 30), 123_456, 199_000, bank=((600_000, 285_000), (700_000, 280_000)))
+    play(scenario, table, date(2026, 10, 1), 999_999, 200_000)  # the next quarter: not in Q3
+    elsewhere = Scenario(other_site, people)
+    play(elsewhere, TableFactory(site=other_site, number=1), DAY, 6_000_000, 200_000)
+    return table
+
+
+def test_the_quarterly_summary_has_a_row_per_gaming_day_and_the_quarters_totals(auditor_api, site, quarter_of_play):
+    run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter="2026Q3")
+    api = auditor_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
+    grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Gaming date")
+    assert grid[0] == quarterly.DAY_HEADER
+    expected = [
+        [
+            d["gaming_date"],
+            format_money(d["total"]["gross_proceeds_cents"]),
+            format_money(d["total"]["prizes_cents"]),
+            format_money(d["total"]["agp_cents"]),
+            ratio(d["total"]["hold_ratio"]),
+            format_money(d["cash"]["cash_profit_cents"]),
+            format_money(d["cash"]["long_short_cents"]),
+        ]
+        for d in api["days"]
+    ]
+    assert grid[1:-1] == expected and len(expected) == 3
+    total = api["total"]
+    assert grid[-1] == [
+        "Quarter",
+        format_money(total["gross_proceeds_cents"]),
+        format_money(total["prizes_cents"]),
+        format_money(total["agp_cents"]),
+        ratio(total["hold_ratio"]),
+        format_money(api["cash_profit_cents"]),
+        format_money(api["long_short_cents"]),
+    ]
+    assert "1 day(s) with play have no bank count" in pdf_text(download(auditor_api, run))
+
+
+def test_the_quarterly_summary_reconciles_to_the_organizations_tax(auditor_api, site, org, quarter_of_play):
+    run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter="2026Q3")
+    content = download(auditor_api, run)
+    tax = auditor_api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Site")
+    assert grid[1:-1] == [
+        [
+            s["site"],
+            format_money(s["gross_proceeds_cents"]),
+            format_money(s["prizes_cents"]),
+            format_money(s["agp_cents"]),
+            format_money(s["cash_profit_cents"]),
+        ]
+        for s in tax["sites"]
+    ]
+    assert grid[-1][0] == "Organization" and grid[-1][3] == format_money(tax["agp_cents"])
+    assert tax["agp_cents"] > 5_000_000  # the second bracket applies
+    text = " ".join(pdf_text(content).split())
+    assert f"Organization AGP {format_money(tax['agp_cents'])}: ND gaming tax {format_money(tax['tax_cents'])}." in text
+    brackets = next(g for g in pdf_tables(content) if g[0][0] == "Effective from")
+    assert [row[1] for row in brackets[1:]] == [format_money(b["from_cents"]) for b in tax["brackets"]]
+    assert brackets[2][2] == "12.00% of the excess"
+
+
+def test_the_quarterly_csv_holds_the_same_rows(auditor_api, site, org, quarter_of_play):
+    run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter="2026Q3")
+    api = auditor_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
+    tax = auditor_api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    rows = csv_rows(auditor_api, run)
+    assert rows[0] == quarterly.HEADER
+    assert [r[1] for r in rows if r[0] == "day"] == [d["gaming_date"] for d in api["days"]]
+    quarter_row = next(r for r in rows if r[0] == "quarter")
+    assert quarter_row[4] == format_money(api["total"]["agp_cents"])
+    assert quarter_row[5] == ratio(api["total"]["hold_ratio"])
+    assert next(r for r in rows if r[0] == "tax")[8] == format_money(tax["tax_cents"])
+
+
+def test_the_quarterly_summary_is_generated_by_a_worker(auditor_api):
+    kinds = {k["kind"]: k for k in auditor_api.get("/api/v1/reports/kinds/").json()}
+    assert kinds["quarterly"]["background"] is True and kinds["quarterly"]["parameters"] == ["site", "quarter"]
+
+
+def test_building_the_quarterly_summary_takes_bounded_queries_however_many_days(
+    site,
+    scenario,
+    quarter_of_play,
+    django_assert_max_num_queries,
+):
+    quarter = (date(2026, 7, 1), date(2026, 9, 30))
+    with django_assert_max_num_queries(25):
+        quarterly.build(context(site, *quarter))
+    for n in range(40):
+        play(scenario, quarter_of_play, date(2026, 7, 1) + timedelta(days=n), 10_000, 200_000)
+    with django_assert_max_num_queries(25):
+        data = quarterly.build(context(site, *quarter))
+    assert len(data.summary.days) == 43
