@@ -23,6 +23,7 @@ urlpatterns = [
     path("surveillance/", include("surveillance.urls")),
     path("compliance/", include("compliance.urls")),
     path("reports/", include("reports.urls")),
+    path("figures/", include("dashboard.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),
     path("api/v1/", include("accounting.api_figures")),

@@ -1,0 +1,45 @@
+"""Who sees which figures page: the same roles as the figures API (accounting.api_figures)."""
+
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+
+from accounting.api_figures import FIGURE_ROLES
+from accounting.calculations import business_date
+from cardroom.access import access_for
+from cardroom.models import Role
+
+QUARTER_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)  # as the quarter-summary API
+DASHBOARD_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)
+
+__all__ = ["DASHBOARD_ROLES", "FIGURE_ROLES", "QUARTER_ROLES", "figure_site", "site_today"]
+
+
+def figure_site(request, roles):
+    """The site whose figures are asked for: `?site=` among the user's sites (else 404), or
+    the current site; a role not in `roles` at that site answers 403."""
+    access = access_for(request.user)
+    chosen = request.GET.get("site")
+    if chosen:
+        if not chosen.isdigit():
+            raise Http404("No such site.")
+        site = get_object_or_404(access.sites(), pk=int(chosen))
+    elif request.site is not None:
+        site = request.site
+    else:
+        raise Http404("You hold no role at any site.")
+    if not access.has_role(site.pk, *roles):
+        raise PermissionDenied("Your role may not see these figures.")
+    return site
+
+
+def site_today(site):
+    """Today's gaming date at the site (ND 99-01.3-02-01: a business day may run past midnight)."""
+    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+
+
+def activate_site_zone(site) -> None:
+    timezone.activate(ZoneInfo(site.time_zone))

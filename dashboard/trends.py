@@ -1,0 +1,117 @@
+"""Percent-of-hold over time for the auditor dashboard: weekly points by site, by table and
+by dealer, and the table-days that deserve a look.
+
+Hold is the ratio of the sums (shared/docs/domain.md 3) over counted twenty-one table-days
+(drop from a signed count, opener and closer recorded), as the dealer comparison uses.
+Two calls to the summary queries whatever the number of sites, tables, dealers and weeks."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from accounting import dealer_hold, figures, summaries
+from accounting.figures import Custody
+
+WEEKS = 13
+UNUSUAL_LOW = Decimal("-0.05")  # a single table-day swings from about -5% to +40% (domain.md 8)
+UNUSUAL_HIGH = Decimal("0.40")
+
+
+@dataclass(frozen=True)
+class Week:
+    start: date
+    end: date
+
+
+def weeks_ending(end: date, count: int = WEEKS) -> list[Week]:
+    """`count` seven-day weeks, the last ending on `end`, oldest first."""
+    return [
+        Week(end - timedelta(days=7 * (count - i) - 1), end - timedelta(days=7 * (count - i - 1))) for i in range(count)
+    ]
+
+
+def _week_index(weeks: list[Week], day: date) -> int:
+    return (day - weeks[0].start).days // 7
+
+
+def _series(totals: dict, weeks: list[Week]) -> list[dict]:
+    return [_point(totals.get(i, figures.ZERO), week) for i, week in enumerate(weeks)]
+
+
+def _point(custody: Custody, week: Week) -> dict:
+    hold = custody.hold_ratio
+    return {
+        "start": str(week.start),
+        "end": str(week.end),
+        "gross_proceeds_cents": custody.gross_proceeds_cents,
+        "agp_cents": custody.agp_cents,
+        "hold_percent": None if hold is None else figures.ratio_string(hold * 100, 2),
+    }
+
+
+def _add(buckets, key, index, custody) -> None:
+    buckets[key][index] = buckets[key].get(index, figures.ZERO) + custody
+
+
+def site_trends(sites, end: date, count: int = WEEKS) -> dict:
+    """Weekly hold of each site."""
+    weeks = weeks_ending(end, count)
+    buckets = defaultdict(dict)
+    for day in summaries.table_days([s.pk for s in sites], weeks[0].start, end):
+        if day.complete and day.game == "21":
+            _add(buckets, day.site_id, _week_index(weeks, day.gaming_date), day.custody)
+    return {
+        "weeks": [{"start": str(w.start), "end": str(w.end)} for w in weeks],
+        "sites": [{"id": s.pk, "name": s.name, "points": _series(buckets[s.pk], weeks)} for s in sites],
+    }
+
+
+def site_detail_trends(site, end: date, count: int = WEEKS) -> dict:
+    """Weekly hold of each table and of each dealer (separable shifts) at one site."""
+    weeks = weeks_ending(end, count)
+    tables = defaultdict(dict)
+    for day in summaries.table_days([site.pk], weeks[0].start, end):
+        if day.complete and day.game == "21":
+            _add(tables, day.table_number, _week_index(weeks, day.gaming_date), day.custody)
+    dealers, names = defaultdict(dict), {}
+    for shift in dealer_hold.shift_figures([site.pk], weeks[0].start, end):
+        if shift.custody is not None and shift.game == "21":
+            names[shift.dealer_id] = shift.dealer_name
+            _add(dealers, shift.dealer_id, _week_index(weeks, shift.gaming_date), shift.custody)
+    return {
+        "site": {"id": site.pk, "name": site.name},
+        "weeks": [{"start": str(w.start), "end": str(w.end)} for w in weeks],
+        "tables": [{"number": n, "label": f"Table {n}", "points": _series(tables[n], weeks)} for n in sorted(tables)],
+        "dealers": [
+            {"id": d, "name": names[d], "points": _series(dealers[d], weeks)}
+            for d in sorted(dealers, key=lambda d: names[d])
+        ],
+    }
+
+
+@dataclass(frozen=True)
+class TableDayException:
+    day: summaries.TableDay
+    reasons: tuple[str, ...]
+
+
+def unusual_table_days(site, start: date, end: date, limit: int = 50) -> list[TableDayException]:
+    """Table-days to look at, newest first: not complete, prizes over gross proceeds, or a
+    hold outside the usual swing of a single table-day."""
+    found = []
+    for day in summaries.table_days([site.pk], start, end):
+        reasons = []
+        if not day.counted:
+            reasons.append("drop not counted (no signed count)")
+        if not (day.opener_recorded and day.closer_recorded):
+            reasons.append("opener or closer missing")
+        if day.custody.agp_cents < 0:
+            reasons.append("prizes exceeded gross proceeds")
+        hold = day.custody.hold_ratio
+        if hold is not None and day.custody.agp_cents >= 0 and not UNUSUAL_LOW <= hold <= UNUSUAL_HIGH:
+            reasons.append("hold outside -5% to 40%")
+        if reasons:
+            found.append(TableDayException(day, tuple(reasons)))
+    found.sort(key=lambda e: (e.day.gaming_date, -e.day.table_number), reverse=True)
+    return found[:limit]

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from . import views
+
+app_name = "dashboard"
+urlpatterns = [
+    path("daily/", views.daily, name="daily"),
+    path("quarter/", views.quarter, name="quarter"),
+    path("dealers/", views.dealers, name="dealers"),
+    path("dealers/<int:pk>/", views.dealer, name="dealer"),
+    path("dashboard/", views.overview, name="overview"),
+    path("dashboard/data.json", views.overview_data, name="overview_data"),
+]

@@ -1,0 +1,206 @@
+"""Figures pages for a site (daily, quarterly, dealers' percent-of-hold) and the auditor
+dashboard. Views parse the period, call one query module, and present; money through the
+`money` filter, ratios through `ratio`."""
+
+from datetime import date, timedelta
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Exists, OuterRef, Q
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from accounting import dealer_hold, summaries
+from accounting.models import GamingDay, Slip, SlipStep
+from cardroom.access import access_for
+from cardroom.api import visible_employees
+from cardroom.periods import Quarter
+from compliance.queries import alerts_for, obligations
+from counts.models import CountSession
+
+from . import trends
+from .access import DASHBOARD_ROLES, FIGURE_ROLES, QUARTER_ROLES, activate_site_zone, figure_site, site_today
+
+DEALER_WEEKS = 12  # ND 99-01.3-08-01(3): 12 continuous weeks of per-dealer records
+EXCEPTION_RULES = Q(rule__startswith="slip_") | Q(rule__startswith="count_")
+
+
+def site_zone(view):
+    """Log-in required; times print in the time zone of the site asked for."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        finally:
+            timezone.deactivate()
+
+    return wrapper
+
+
+def _date(value, default: date, errors: dict, field: str) -> date:
+    if not value:
+        return default
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        errors[field] = f"Write the date as YYYY-MM-DD (got {value!r})."
+        return default
+
+
+def _latest_gaming_date(site, today: date) -> date:
+    latest = (
+        GamingDay.objects.filter(site=site, gaming_date__lte=today)
+        .order_by("-gaming_date")
+        .values_list("gaming_date", flat=True)
+    ).first()
+    return latest or today
+
+
+@site_zone
+def daily(request):
+    site = figure_site(request, FIGURE_ROLES)
+    activate_site_zone(site)
+    errors: dict = {}
+    day = _date(request.GET.get("date"), None, errors, "date") or _latest_gaming_date(site, site_today(site))
+    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
+    context = {
+        "site": site,
+        "day": day,
+        "previous": day - timedelta(days=1),
+        "next": day + timedelta(days=1),
+        "summary": summaries.daily_summary(site, day),
+        "slips": Slip.objects.filter(site=site, gaming_day__gaming_date=day)
+        .annotate(voided=Exists(voided))
+        .order_by("kind", "number"),
+        "count_sessions": CountSession.objects.filter(site=site, gaming_date=day).order_by("pk"),
+        "shifts": dealer_hold.shift_figures([site.pk], day, day),
+        "is_current_site": request.site is not None and request.site.pk == site.pk,
+        "errors": errors,
+    }
+    return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
+
+
+@site_zone
+def quarter(request):
+    site = figure_site(request, QUARTER_ROLES)
+    activate_site_zone(site)
+    errors = {}
+    chosen = Quarter.containing(site_today(site))
+    if request.GET.get("quarter"):
+        try:
+            chosen = Quarter.parse(request.GET["quarter"])
+        except ValidationError as exc:
+            errors = exc.message_dict
+    access = access_for(request.user)
+    tax = summaries.organization_tax(site.organization, chosen) if access.org_roles else None
+    context = {
+        "site": site,
+        "quarter": chosen,
+        "previous": chosen.previous(),
+        "next": chosen.next(),
+        "summary": summaries.quarter_summary(site, chosen),
+        "tax": tax,
+        "errors": errors,
+    }
+    return render(request, "dashboard/quarter.html", context, status=400 if errors else 200)
+
+
+def _period(request, site) -> tuple[date, date, dict]:
+    """The period asked for; by default the last 12 weeks up to today."""
+    errors: dict = {}
+    end = _date(request.GET.get("end"), site_today(site), errors, "end")
+    start = _date(request.GET.get("start"), end - timedelta(weeks=DEALER_WEEKS) + timedelta(days=1), errors, "start")
+    if end < start:
+        errors["end"] = f"The end ({end}) is before the start ({start})."
+    return start, end, errors
+
+
+@site_zone
+def dealers(request):
+    site = figure_site(request, FIGURE_ROLES)
+    activate_site_zone(site)
+    start, end, errors = _period(request, site)
+    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end)
+    context = {
+        "site": site,
+        "start": start,
+        "end": end,
+        "dealers": found,
+        "site_total": found[0].site_total if found else None,
+        "errors": errors,
+    }
+    return render(request, "dashboard/dealers.html", context, status=400 if errors else 200)
+
+
+@site_zone
+def dealer(request, pk):
+    site = figure_site(request, FIGURE_ROLES)
+    activate_site_zone(site)
+    employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
+    start, end, errors = _period(request, site)
+    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk])
+    context = {
+        "site": site,
+        "employee": employee,
+        "start": start,
+        "end": end,
+        "summary": found[0] if found else None,
+        "errors": errors,
+    }
+    return render(request, "dashboard/dealer.html", context, status=400 if errors else 200)
+
+
+def _dashboard_access(request):
+    access = access_for(request.user)
+    sites = [s for s in access.sites().order_by("name") if access.has_role(s.pk, *DASHBOARD_ROLES)]
+    if not sites:
+        raise PermissionDenied("Only gaming managers and auditors see the auditor dashboard.")
+    return access, sites
+
+
+def _detail_site(request, sites):
+    chosen = request.GET.get("site")
+    if chosen:
+        found = [s for s in sites if str(s.pk) == chosen]
+        if not found:
+            raise Http404("No such site among yours.")
+        return found[0]
+    current = request.site
+    return next((s for s in sites if current is not None and s.pk == current.pk), sites[0])
+
+
+@site_zone
+def overview(request):
+    access, sites = _dashboard_access(request)
+    site = _detail_site(request, sites)
+    activate_site_zone(site)
+    today = site_today(site)
+    pending = obligations(access, today=today)
+    weeks = trends.weeks_ending(today)
+    context = {
+        "site": site,
+        "sites": sites,
+        "today": today,
+        "weeks": weeks,
+        "overdue": [a for a in pending if a.due_date and a.due_date < today],
+        "open_alerts": pending,
+        "exceptions": list(
+            alerts_for(access).filter(EXCEPTION_RULES, is_resolved=False).order_by("-period_end", "rule")[:50]
+        ),
+        "unusual": trends.unusual_table_days(site, weeks[0].start, today),
+    }
+    return render(request, "dashboard/overview.html", context)
+
+
+@login_required
+def overview_data(request):
+    """The charts' data: weekly hold by site for every site of the user's, and by table and
+    by dealer at one site (`?site=`, by default the current site)."""
+    _, sites = _dashboard_access(request)
+    site = _detail_site(request, sites)
+    today = site_today(site)
+    return JsonResponse({**trends.site_trends(sites, today), **trends.site_detail_trends(site, today)})

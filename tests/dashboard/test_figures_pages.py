@@ -1,0 +1,204 @@
+"""The figures pages through the client: the same figures as the figures API, 403 for roles
+that may not see them, 404 for sites that are not the user's, a fixed number of queries."""
+
+from decimal import Decimal
+
+import pytest
+
+from cardroom.models import Role
+from cardroom.money import format_money, format_ratio
+from tests.factories import TableFactory
+
+from .conftest import FIRST_DAY
+
+DAY = FIRST_DAY.isoformat()
+
+
+def _page(client, employee, url):
+    client.force_login(employee.user)
+    return client.get(url)
+
+
+def _row(html: str, marker: str) -> str:
+    return html.split(marker, 1)[1].split("</tr>", 1)[0]
+
+
+def _cells(custody: dict) -> list[str]:
+    keys = [
+        "drop_cents",
+        "fills_cents",
+        "credits_cents",
+        "opener_cents",
+        "closer_cents",
+        "gross_proceeds_cents",
+        "prizes_cents",
+        "agp_cents",
+    ]
+    ratio = custody["hold_ratio"]
+    return [format_money(custody[k]) for k in keys] + [format_ratio(Decimal(ratio) if ratio else None)]
+
+
+def _in_order(row: str, cells: list[str]) -> bool:
+    position = 0
+    for cell in cells:
+        found = row.find(f">{cell}</td>", position)
+        if found < 0:
+            return False
+        position = found + 1
+    return True
+
+
+@pytest.mark.parametrize("role", [Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER])
+def test_the_daily_page_shows_the_apis_figures_for_each_table_and_the_total(client, client_for, cast, site, play, role):
+    api = client_for(cast[role]).get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
+    html = _page(client, cast[role], f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    for table in api["tables"]:
+        assert _in_order(_row(html, f'data-table="{table["table_number"]}"'), _cells(table))
+    assert _in_order(_row(html, 'id="total"'), _cells(api["total"]))
+    cash = api["cash"]
+    assert f'id="cash-profit">{format_money(cash["cash_profit_cents"])}<' in html
+    assert f'id="long-short">{format_money(cash["long_short_cents"])}<' in html
+    assert f'id="chips-line">{format_money(cash["chips_outside_change_cents"])}<' in html
+    assert f'id="deposit-expected">{format_money(cash["deposit_expected_cents"])}<' in html
+    assert f"due by {cash['deposit_due']}" in html
+
+
+def test_the_daily_page_links_to_the_slips_counts_and_shifts_behind_it(client, cast, site, play):
+    html = _page(client, cast[Role.AUDITOR], f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    slip = play.scenario.site.slips.filter(gaming_day__gaming_date=FIRST_DAY).first()
+    assert f"/accounting/slips/{slip.pk}/" in html
+    assert "/counts/sessions/" in html
+    assert "not separable because the drop box was not exchanged at the dealer change" in html
+
+
+def test_the_daily_page_defaults_to_the_latest_gaming_day(client, cast, site, play):
+    response = _page(client, cast[Role.SHIFT_MANAGER], "/figures/daily/")
+    assert (
+        response.status_code == 200
+        and response.context["day"] == play.scenario.days[max(play.scenario.days)].gaming_date
+    )
+
+
+def test_a_bad_date_is_named(client, cast, site):
+    response = _page(client, cast[Role.AUDITOR], f"/figures/daily/?site={site.pk}&date=14-08-2026")
+    assert response.status_code == 400 and b"Write the date as YYYY-MM-DD" in response.content
+
+
+def test_the_quarter_page_shows_the_apis_days_totals_and_the_organizations_tax(
+    client, client_for, cast, site, org, play
+):
+    api = client_for(cast[Role.AUDITOR]).get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
+    tax = client_for(cast[Role.AUDITOR]).get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    html = _page(client, cast[Role.AUDITOR], f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    for day in api["days"]:
+        assert _in_order(_row(html, f'data-date="{day["gaming_date"]}"'), _cells(day["total"]))
+    total = _row(html, 'id="total"')
+    assert _in_order(total, _cells(api["total"]))
+    assert f'id="cash-profit">{format_money(api["cash_profit_cents"])}<' in total
+    # the quarter's hold is the ratio of the sums
+    assert api["total"]["hold_ratio"] == str(
+        (Decimal(api["total"]["agp_cents"]) / api["total"]["gross_proceeds_cents"]).quantize(Decimal("0.000001"))
+    )
+    assert f'id="tax-due">{format_money(tax["tax_cents"])}<' in html
+    assert f'id="org-agp">{format_money(tax["agp_cents"])}<' in html
+
+
+def test_the_dealer_page_puts_each_dealer_beside_the_sites_hold(client, client_for, cast, site, play, dealers):
+    start, end = "2026-05-29", "2026-08-20"  # the default: the last 12 weeks up to today
+    response = _page(client, cast[Role.SHIFT_MANAGER], "/figures/dealers/")
+    assert (str(response.context["start"]), str(response.context["end"])) == (start, end)
+    html = response.content.decode()
+    for dealer in dealers:
+        api = (
+            client_for(cast[Role.SHIFT_MANAGER])
+            .get(f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={start}&end={end}")
+            .json()
+        )
+        row = _row(html, f'data-dealer="{dealer.pk}"')
+        hold = Decimal(api["total"]["hold_ratio"])
+        site_hold = Decimal(api["site_hold_ratio"])
+        assert _in_order(row, [format_money(api["total"]["agp_cents"]), format_ratio(hold), format_ratio(site_hold)])
+        assert f">{api['z_score'] or 'n/a'}</td>" in row
+
+
+def test_a_dealers_shifts_say_why_they_cannot_be_separated(client, cast, site, play, dealers):
+    url = f"/figures/dealers/{dealers[1].pk}/?site={site.pk}&start={DAY}&end={DAY}"  # table 2, one box
+    html = _page(client, cast[Role.AUDITOR], url).content.decode()
+    assert "Not separable because the drop box was not exchanged at the dealer change." in html
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/figures/daily/",
+        "/figures/quarter/",
+        "/figures/dealers/",
+        "/figures/dashboard/",
+        "/figures/dashboard/data.json",
+    ],
+)
+@pytest.mark.parametrize("role", [Role.DEALER, Role.CASHIER, Role.PIT_BOSS, Role.COUNT_TEAM])
+def test_other_roles_are_refused(client, cast, site, url, role):
+    assert _page(client, cast[role], url).status_code == 403
+
+
+def test_a_shift_manager_may_not_see_the_quarter_as_in_the_api(client, cast, site):
+    assert _page(client, cast[Role.SHIFT_MANAGER], f"/figures/quarter/?site={site.pk}").status_code == 403
+
+
+@pytest.mark.parametrize("url", ["/figures/daily/", "/figures/quarter/", "/figures/dealers/", "/figures/dashboard/"])
+def test_another_organizations_site_is_not_found(client, cast, stranger_site, url):
+    assert _page(client, cast[Role.AUDITOR], f"{url}?site={stranger_site.pk}").status_code == 404
+
+
+def test_a_site_where_the_shift_manager_holds_no_role_is_not_found(client, cast, other_site):
+    assert _page(client, cast[Role.SHIFT_MANAGER], f"/figures/daily/?site={other_site.pk}").status_code == 404
+
+
+def test_a_dealer_of_another_organization_is_not_found(client, cast, stranger_site):
+    from tests.factories import make_person
+
+    stranger = make_person(stranger_site.organization, Role.DEALER, stranger_site)
+    assert _page(client, cast[Role.AUDITOR], f"/figures/dealers/{stranger.pk}/").status_code == 404
+
+
+def test_the_pages_ask_for_a_login(client):
+    assert client.get("/figures/daily/").status_code == 302
+
+
+def test_the_figures_menu_follows_the_roles(client, cast, site):
+    html = _page(client, cast[Role.SHIFT_MANAGER], "/").content.decode()
+    assert "Daily summary" in html and "Dealer percent-of-hold" in html and "Auditor dashboard" not in html
+    html = _page(client, cast[Role.AUDITOR], "/").content.decode()
+    assert "Quarterly summary" in html and "Auditor dashboard" in html
+
+
+PAGES = [
+    "/figures/daily/?site={site}&date=2026-08-04",
+    "/figures/quarter/?site={site}&quarter=2026Q3",
+    "/figures/dealers/?site={site}",
+    "/figures/dealers/{dealer}/?site={site}",
+    "/figures/dashboard/?site={site}",
+    "/figures/dashboard/data.json?site={site}",
+]
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_pages_issue_the_same_number_of_queries_for_more_tables_days_and_slips(
+    client, cast, site, other_site, make_play, dealers, url
+):
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(cast[Role.AUDITOR].user)
+    url = url.format(site=site.pk, dealer=dealers[0].pk)
+    make_play(1, 2)
+    with CaptureQueriesContext(connection) as small:
+        assert client.get(url).status_code == 200
+    make_play(4, 12, first=FIRST_DAY + timedelta(days=3), first_number=2)
+    TableFactory(site=other_site, number=1)
+    with CaptureQueriesContext(connection) as larger:
+        assert client.get(url).status_code == 200
+    assert len(larger) == len(small) <= 40
