@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "surveillance",
     "compliance",
     "reports",
+    "dashboard",
 ]
 
 MIDDLEWARE = [
