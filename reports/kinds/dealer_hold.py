@@ -1,0 +1,107 @@
+"""Dealer percent-of-hold summary for any period, such as 12 continuous weeks (SFN 18863
+model): each dealer's separable shifts summed, the site's hold over the same period beside
+it, and how unusual the gap is (ND 99-01.3-08-01(3), 08-04(8)). The same figures as the
+percent-of-hold API of each employee."""
+
+from dataclasses import dataclass
+
+from accounting.dealer_hold import DealerSummary, dealer_summaries
+from accounting.figures import ZERO, Custody
+from accounting.summaries import table_days
+from cardroom.money import format_money, format_ratio
+from cardroom.pdf import data_table, para
+
+from ..registry import ReportContext, ReportKind, register
+
+
+@dataclass(frozen=True)
+class DealerHoldReport:
+    dealers: tuple[DealerSummary, ...]
+    site_total: Custody  # complete twenty-one table-days of the period
+
+
+def build(context: ReportContext) -> DealerHoldReport:
+    dealers = tuple(dealer_summaries([context.site.pk], context.start, context.end))
+    if dealers:
+        return DealerHoldReport(dealers, dealers[0].site_total)
+    days = table_days([context.site.pk], context.start, context.end)
+    return DealerHoldReport((), sum((d.custody for d in days if d.complete and d.game == "21"), ZERO))
+
+
+HEADER = ["Dealer", "Shifts", "Separable", "Gross proceeds", "AGP", "Hold", "Site hold", "z-score"]
+WIDTHS = [113, 42, 62, 78, 72, 52, 58, 48]  # 525: the portrait frame
+
+
+def _cells(d: DealerSummary) -> list:
+    return [
+        d.dealer_name,
+        len(d.shifts),
+        d.separable_shifts,
+        d.total.gross_proceeds_cents,
+        d.total.agp_cents,
+        para(format_ratio(d.hold_ratio), "money"),
+        para(format_ratio(d.site_hold_ratio), "money"),
+        para("n/a" if d.z_score is None else str(d.z_score), "money"),
+    ]
+
+
+def render(data: DealerHoldReport) -> list:
+    site = data.site_total
+    total = [
+        "Site (complete twenty-one table-days)",
+        "",
+        "",
+        site.gross_proceeds_cents,
+        site.agp_cents,
+        para(format_ratio(site.hold_ratio), "money_bold"),
+        "",
+        "",
+    ]
+    return [
+        para(
+            f"{len(data.dealers)} dealer(s). Site hold {format_ratio(site.hold_ratio)} on gross proceeds of "
+            f"{format_money(site.gross_proceeds_cents)}.",
+            "subtitle",
+        ),
+        data_table(HEADER, [_cells(d) for d in data.dealers], col_widths=WIDTHS, money_columns=[3, 4], total_row=total),
+        para(
+            "A dealer's figures sum only the shifts whose drop and tray can be separated (the box exchanged and "
+            "the tray counted at each dealer change); hold is the ratio of the sums. The z-score measures the "
+            "gap to the site's hold in standard errors at the dealer's volume (assumed measure).",
+            "small",
+        ),
+    ]
+
+
+CSV_HEADER = ["dealer", "shifts", "separable", "gross_proceeds", "agp", "hold", "site_hold", "z_score"]
+
+
+def table(data: DealerHoldReport) -> tuple[list[str], list[list]]:
+    rows = [
+        [
+            d.dealer_name,
+            len(d.shifts),
+            d.separable_shifts,
+            format_money(d.total.gross_proceeds_cents),
+            format_money(d.total.agp_cents),
+            format_ratio(d.hold_ratio),
+            format_ratio(d.site_hold_ratio),
+            "" if d.z_score is None else str(d.z_score),
+        ]
+        for d in data.dealers
+    ]
+    return CSV_HEADER, rows
+
+
+KIND = register(
+    ReportKind(
+        "dealer_hold",
+        "Dealer percent-of-hold summary",
+        "ND 99-01.3-08-01(3), 08-04(8); SFN 18863",
+        "range",
+        build,
+        render,
+        table,
+        large=True,
+    )
+)

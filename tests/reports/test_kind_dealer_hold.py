@@ -1,0 +1,135 @@
+"""The dealer percent-of-hold summary (SFN 18863) read back against the percent-of-hold API."""
+
+# ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
+
+from datetime import date, timedelta
+
+import pytest
+
+from cardroom.models import Role
+from cardroom.money import format_money
+from reports.kinds import dealer_hold
+from tests.accounting.scenario import change_count, shift
+from tests.factories import TableFactory, make_person
+from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
+    auditor_api,
+    context,
+    csv_rows,
+    download,
+    pdf_tables,
+    pdf_text,
+    people,
+    ratio,
+    run_report,
+    scenario,
+)
+
+FIRST = date(2026, 6, 1)
+WEEKS_12 = (FIRST, FIRST + timedelta(weeks=12, days=-1))
+
+
+def dealt_day(scenario, table, dealers, day, *, drops, change, closer, one_box=False):
+    """Two shifts at the table: the tray counted at the change; boxes per shift unless `one_box`."""
+    first = shift(scenario, table, dealers[0], day, 20, 23)
+    second = shift(scenario, table, dealers[1], day, 23, 26)
+    scenario.tray(table, day, "opener", 200_000)
+    change_count(scenario, table, day, second, change)
+    scenario.tray(table, day, "closer", closer)
+    if one_box:
+        scenario.drop(table, day, sum(drops))
+    else:
+        scenario.drop(table, day, drops[0], dealer_shift_id=first.pk)
+        scenario.drop(table, day, drops[1], dealer_shift_id=second.pk)
+    return first, second
+
+
+@pytest.fixture
+def dealers(org, site, cast):
+    return cast[Role.DEALER], make_person(org, Role.DEALER, site)
+
+
+@pytest.fixture
+def weeks_of_play(scenario, site, dealers):
+    table = TableFactory(site=site, number=1)
+    for n, (drops, change, closer) in enumerate(
+        [
+            ((60_000, 30_000), 180_000, 190_000),
+            ((50_000, 45_000), 210_000, 200_000),
+            ((70_000, 20_000), 170_000, 185_000),
+            ((40_000, 40_000), 205_000, 195_000),
+        ]
+    ):
+        dealt_day(scenario, table, dealers, FIRST + timedelta(days=7 * n), drops=drops, change=change, closer=closer)
+    dealt_day(
+        scenario,
+        table,
+        dealers,
+        FIRST + timedelta(days=40),
+        drops=(30_000, 30_000),
+        change=200_000,
+        closer=200_000,
+        one_box=True,
+    )
+    return table
+
+
+def _percent_of_hold(api, dealer):
+    start, end = WEEKS_12
+    return api.get(f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={start}&end={end}").json()
+
+
+def test_each_dealers_hold_is_shown_beside_the_sites_as_the_api_gives_it(auditor_api, site, dealers, weeks_of_play):
+    run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
+    grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Dealer")
+    assert grid[0] == dealer_hold.HEADER
+    rows = {row[0]: row for row in grid[1:-1]}
+    assert len(rows) == 2
+    for dealer in dealers:
+        api = _percent_of_hold(auditor_api, dealer)
+        assert rows[dealer.name] == [
+            dealer.name,
+            str(len(api["shifts"])),
+            str(sum(s["separable"] for s in api["shifts"])),
+            format_money(api["total"]["gross_proceeds_cents"]),
+            format_money(api["total"]["agp_cents"]),
+            ratio(api["total"]["hold_ratio"]),
+            ratio(api["site_hold_ratio"]),
+            api["z_score"] or "n/a",
+        ]
+        assert len(api["shifts"]) == 5 and sum(s["separable"] for s in api["shifts"]) == 4
+    assert grid[-1][5] == ratio(_percent_of_hold(auditor_api, dealers[0])["site_hold_ratio"])
+
+
+def test_the_dealer_hold_csv_holds_the_same_rows(auditor_api, site, dealers, weeks_of_play):
+    run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
+    rows = csv_rows(auditor_api, run)
+    assert rows[0] == dealer_hold.CSV_HEADER and len(rows) == 3
+    for row in rows[1:]:
+        dealer = next(d for d in dealers if d.name == row[0])
+        api = _percent_of_hold(auditor_api, dealer)
+        assert row[3:7] == [
+            format_money(api["total"]["gross_proceeds_cents"]),
+            format_money(api["total"]["agp_cents"]),
+            ratio(api["total"]["hold_ratio"]),
+            ratio(api["site_hold_ratio"]),
+        ]
+        assert row[7] == (api["z_score"] or "")
+
+
+def test_a_period_without_dealer_shifts_still_gives_the_sites_hold(auditor_api, site, scenario):
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, FIRST, "opener", 200_000)
+    scenario.tray(table, FIRST, "closer", 190_000)
+    scenario.drop(table, FIRST, 40_000)
+    run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(FIRST), end=str(FIRST))
+    text = pdf_text(download(auditor_api, run))
+    assert "0 dealer(s). Site hold 75.00% on gross proceeds of $400.00." in text
+
+
+def test_building_the_dealer_hold_summary_takes_bounded_queries_whatever_the_period(
+    site, scenario, dealers, weeks_of_play, django_assert_max_num_queries
+):
+    for start, end in ((FIRST, FIRST), (date(2025, 1, 1), date(2027, 12, 31))):
+        with django_assert_max_num_queries(12):
+            data = dealer_hold.build(context(site, start, end))
+    assert sum(len(d.shifts) for d in data.dealers) == 10
