@@ -222,6 +222,7 @@ class DealerShiftInputSerializer(serializers.Serializer):
 
 class DealerShiftEndSerializer(serializers.Serializer):
     ended_at = serializers.DateTimeField(required=False)
+    left_site = serializers.BooleanField(required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed).")
 
 
 class DealerShiftFilter(filters.FilterSet):

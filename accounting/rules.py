@@ -75,3 +75,5 @@ MAX_CHIPS_PER_LINE = 10_000
 
 # Input keys that would describe a chip movement between two tables (08-05(1)).
 TABLE_TO_TABLE_KEYS = frozenset({"from_table", "to_table", "source_table", "destination_table", "target_table"})
+
+TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"  # a dealer shall redeem tips before leaving a site

@@ -188,6 +188,8 @@ def record_table_inventory(
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
     at = _moment(at)
     _require_table_in_use(table)
+    if kind == TableInventory.Kind.OPENER:
+        _check_outage_cap(table, at)
     counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT)
     with transaction.atomic():
         day = _open_day(site, "table")
@@ -209,6 +211,14 @@ def record_table_inventory(
             after={**snapshot(inventory), "chips": _line_values(counted)},
         )
     return inventory
+
+
+def _check_outage_cap(table: Table, at: datetime) -> None:
+    """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline the table may
+    not run with a maximum wager above $2 (the message says why and until when)."""
+    from surveillance.services import check_wager_under_outage_cap
+
+    check_wager_under_outage_cap(table, table.max_wager_cents, at)
 
 
 def _check_count_order(table: Table, day: GamingDay, kind: str) -> None:
@@ -269,6 +279,7 @@ def start_dealer_shift(
     )
     started_at = _moment(started_at, "started_at")
     _require_table_in_use(table)
+    _check_outage_cap(table, started_at)
     _check_dealer(dealer, site, started_at)
     counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT) if chips else None
     with transaction.atomic():
@@ -318,8 +329,11 @@ def _check_table_accepts_shift(table: Table, day: GamingDay, started_at: datetim
         )
 
 
-def end_dealer_shift(*, acting_user, shift: DealerShift, ended_at: datetime | None = None) -> DealerShift:
-    """Record the end of a dealer shift (once)."""
+def end_dealer_shift(
+    *, acting_user, shift: DealerShift, ended_at: datetime | None = None, left_site: bool = False
+) -> DealerShift:
+    """Record the end of a dealer shift (once). `left_site`: the dealer is leaving the site, which
+    ND 99-01.3-08-06(3) allows only once their tips are declared and redeemed."""
     site = shift.table.site
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
@@ -327,10 +341,26 @@ def end_dealer_shift(*, acting_user, shift: DealerShift, ended_at: datetime | No
     ended_at = _moment(ended_at, "ended_at")
     if ended_at < shift.started_at:
         raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: a dealer shift cannot end before it starts."})
+    if left_site:
+        _check_tips_redeemed(shift, site)
     with transaction.atomic():
         _end_shift(acting_user, shift, employee, ended_at)
     shift.refresh_from_db()
     return shift
+
+
+def _check_tips_redeemed(shift: DealerShift, site: Site) -> None:
+    from cage.queries import tip_status
+    from cardroom.money import format_money
+
+    status = tip_status(shift.dealer, site, since=shift.started_at)
+    if not status.declared:
+        raise ValidationError({"left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} has not declared the tips "
+                                            "they hold; declare and redeem them before leaving the site."})
+    if status.unredeemed_cents:
+        raise ValidationError({"left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} still holds "
+                                            f"{format_money(status.unredeemed_cents)} of unredeemed tips; redeem "
+                                            "them at the cashier before leaving the site."})
 
 
 def _end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: datetime) -> None:
