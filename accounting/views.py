@@ -223,7 +223,11 @@ def end_shift(request, pk):
     )
     form = forms.ActionForm(request.POST)
     form.is_valid()
-    if call_service(form, lambda: services.end_dealer_shift(acting_user=request.user, shift=shift)) is not None:
+    left_site = request.POST.get("left_site") == "on"
+    ended = call_service(
+        form, lambda: services.end_dealer_shift(acting_user=request.user, shift=shift, left_site=left_site)
+    )
+    if ended is not None:
         messages.success(request, f"{shift.dealer} left table {shift.table.number}.")
     else:
         messages.error(request, " ".join(form.non_field_errors()))
