@@ -1,0 +1,130 @@
+"""Dealer shift report (SFN 18862 model): each dealer shift at the site's tables with its
+times, drop, fills, credits, opener, closer, AGP and hold, or the reason the shift cannot be
+separated from the table-day (ND 99-01.3-08-04(8))."""
+
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from accounting.dealer_hold import ShiftFigures, shift_figures
+from cardroom.money import format_money, format_ratio
+from cardroom.pdf import data_table, format_clock, para
+
+from ..registry import ReportContext, ReportKind, register
+
+
+@dataclass(frozen=True)
+class ShiftLine:
+    figures: ShiftFigures
+    started: str  # a.m./p.m. in the site's time zone
+    ended: str
+
+
+@dataclass(frozen=True)
+class DealerShiftReport:
+    time_zone: str
+    shifts: tuple[ShiftLine, ...]
+
+
+def build(context: ReportContext) -> DealerShiftReport:
+    zone = ZoneInfo(context.site.time_zone)
+    shifts = sorted(
+        shift_figures([context.site.pk], context.start, context.end),
+        key=lambda s: (s.gaming_date, s.table_number, s.started_at, s.shift_id),
+    )
+    lines = tuple(
+        ShiftLine(
+            s,
+            format_clock(s.started_at.astimezone(zone)),
+            format_clock(s.ended_at.astimezone(zone)) if s.ended_at else "on shift",
+        )
+        for s in shifts
+    )
+    return DealerShiftReport(context.site.time_zone, lines)
+
+
+HEADER = [
+    "Gaming date",
+    "Table",
+    "Dealer",
+    "Start",
+    "End",
+    "Drop",
+    "Fills",
+    "Credits",
+    "Opener",
+    "Closer",
+    "AGP",
+    "Hold",
+]
+WIDTHS = [66, 38, 86, 54, 54, 54, 54, 54, 54, 54, 54, 83]  # 705: the landscape frame
+MONEY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents")
+
+
+def _cells(line: ShiftLine) -> list:
+    s = line.figures
+    first = [str(s.gaming_date), s.table_number, s.dealer_name, line.started, line.ended]
+    if s.custody is None:
+        return [*first, *([None] * len(MONEY)), f"Not separable: {s.not_separable_because}"]
+    return [*first, *(getattr(s.custody, name) for name in MONEY), para(format_ratio(s.hold_ratio), "money")]
+
+
+def render(data: DealerShiftReport) -> list:
+    separable = sum(1 for line in data.shifts if line.figures.custody is not None)
+    return [
+        para(
+            f"{len(data.shifts)} dealer shift(s), {separable} with figures of their own. Times in {data.time_zone}.",
+            "subtitle",
+        ),
+        data_table(HEADER, [_cells(line) for line in data.shifts], col_widths=WIDTHS, money_columns=range(5, 11)),
+    ]
+
+
+CSV_HEADER = [
+    "gaming_date",
+    "table",
+    "dealer",
+    "start",
+    "end",
+    "drop",
+    "fills",
+    "credits",
+    "opener",
+    "closer",
+    "agp",
+    "hold",
+    "not_separable_because",
+]
+
+
+def table(data: DealerShiftReport) -> tuple[list[str], list[list]]:
+    rows = []
+    for line in data.shifts:
+        s = line.figures
+        money = [format_money(getattr(s.custody, name)) if s.custody else "" for name in MONEY]
+        rows.append(
+            [
+                str(s.gaming_date),
+                s.table_number,
+                s.dealer_name,
+                line.started,
+                line.ended,
+                *money,
+                format_ratio(s.hold_ratio) if s.custody else "",
+                s.not_separable_because,
+            ]
+        )
+    return CSV_HEADER, rows
+
+
+KIND = register(
+    ReportKind(
+        "dealer_shifts",
+        "Dealer shift report",
+        "ND 99-01.3-08-04(8); SFN 18862",
+        "range",
+        build,
+        render,
+        table,
+        landscape=True,
+    )
+)

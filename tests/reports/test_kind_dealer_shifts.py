@@ -1,0 +1,75 @@
+"""The dealer shift report (SFN 18862) read back against the percent-of-hold API's shifts."""
+
+# ruff: noqa: F811  (pytest fixtures imported from other test modules are redefined as arguments)
+
+from datetime import date
+
+from cardroom.money import format_money
+from reports.kinds import dealer_shifts
+from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
+    auditor_api,
+    context,
+    csv_rows,
+    download,
+    pdf_tables,
+    pdf_text,
+    people,
+    ratio,
+    run_report,
+    scenario,
+)
+from tests.reports.test_kind_dealer_hold import FIRST, WEEKS_12, dealers, weeks_of_play  # noqa: F401
+
+MONEY = ["drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents"]
+
+
+def _api_shifts(api, dealers):
+    start, end = WEEKS_12
+    shifts = []
+    for dealer in dealers:
+        body = api.get(f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={start}&end={end}").json()
+        shifts += [{**s, "dealer": dealer.name} for s in body["shifts"]]
+    return sorted(shifts, key=lambda s: (s["gaming_date"], s["table_number"], s["started_at"]))
+
+
+def test_each_shift_shows_its_figures_or_why_it_cannot_be_separated(auditor_api, site, dealers, weeks_of_play):
+    run = run_report(auditor_api, kind="dealer_shifts", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
+    content = download(auditor_api, run)
+    grids = [g for g in pdf_tables(content) if g[0][0] == "Gaming date"]
+    rows = [row for grid in grids for row in grid[1:]]
+    expected = _api_shifts(auditor_api, dealers)
+    assert len(rows) == len(expected) == 10
+    for row, api in zip(rows, expected, strict=True):
+        assert row[:3] == [api["gaming_date"], str(api["table_number"]), api["dealer"]]
+        if api["separable"]:
+            assert row[5:11] == [format_money(api[name]) for name in MONEY]
+            assert row[11] == ratio(api["hold_ratio"])
+        else:
+            assert row[5:11] == ["\u2014"] * 6
+            assert row[11] == f"Not separable: {api['not_separable_because']}"
+    assert "10 dealer shift(s), 8 with figures of their own. Times in America/Chicago." in pdf_text(content)
+
+
+def test_shift_times_are_written_with_am_and_pm_in_the_sites_time_zone(auditor_api, site, dealers, weeks_of_play):
+    run = run_report(auditor_api, kind="dealer_shifts", site=site.pk, start=str(FIRST), end=str(FIRST))
+    grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Gaming date")
+    # 20:00 to 23:00 UTC and 23:00 to 02:00 UTC, in Central Daylight Time
+    assert [row[3:5] for row in grid[1:]] == [["3:00 p.m.", "6:00 p.m."], ["6:00 p.m.", "9:00 p.m."]]
+
+
+def test_the_dealer_shift_csv_holds_the_same_rows(auditor_api, site, dealers, weeks_of_play):
+    run = run_report(auditor_api, kind="dealer_shifts", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
+    rows = csv_rows(auditor_api, run)
+    assert rows[0] == dealer_shifts.CSV_HEADER
+    for row, api in zip(rows[1:], _api_shifts(auditor_api, dealers), strict=True):
+        assert row[10] == (format_money(api["agp_cents"]) if api["separable"] else "")
+        assert row[12] == api["not_separable_because"]
+
+
+def test_building_the_dealer_shift_report_takes_bounded_queries_whatever_the_period(
+    site, dealers, weeks_of_play, django_assert_max_num_queries
+):
+    for start, end in ((FIRST, FIRST), (date(2025, 1, 1), date(2027, 12, 31))):
+        with django_assert_max_num_queries(6):
+            data = dealer_shifts.build(context(site, start, end))
+    assert len(data.shifts) == 10
