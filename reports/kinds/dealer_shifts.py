@@ -56,7 +56,7 @@ HEADER = [
     "AGP",
     "Hold",
 ]
-WIDTHS = [66, 38, 86, 54, 54, 54, 54, 54, 54, 54, 54, 83]  # 705: the landscape frame
+WIDTHS = [66, 36, 80, 54, 54, 58, 58, 58, 58, 58, 58, 67]  # 705: the landscape frame
 MONEY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents")
 
 
