@@ -212,7 +212,12 @@ def slip_register(site: Site, start: date, end: date) -> SlipRegister:
 
 def _series_register(site: Site, kind: str, start: date, end: date) -> SeriesRegister:
     in_period = Slip.objects.filter(site=site, kind=kind, gaming_day__gaming_date__range=(start, end))
-    slips = list(slips_with_status(in_period).select_related("table", "prepared_by").prefetch_related("lines", "steps"))
+    # The gaming day is read per row by the register page and report: joined here, not one query per slip.
+    slips = list(
+        slips_with_status(in_period)
+        .select_related("table", "prepared_by", "gaming_day")
+        .prefetch_related("lines", "steps")
+    )
     used_anywhere = set(Slip.objects.filter(site=site, kind=kind).values_list("number", flat=True))
     by_use = [s.number for s in sorted(slips, key=lambda s: (s.prepared_at, s.pk))]
     series = check_series(by_use)

@@ -1,0 +1,151 @@
+"""Fill and credit slip register for a period (ND 99-01.3-08-05(2)): each series' numbers in
+order with their status (issued, verified, received, voided), the missing numbers and those
+used out of order, from `accounting.queries.slip_register`, as the slip-register API gives it."""
+
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from reportlab.platypus import Spacer
+
+from accounting.queries import slip_register
+from cardroom.money import format_money
+from cardroom.pdf import data_table, format_clock, para
+
+from ..registry import ReportContext, ReportKind, register
+
+
+@dataclass(frozen=True)
+class RegisterLine:
+    number: int
+    status: str  # issued, verified, received, voided, missing, unused
+    out_of_order: bool
+    gaming_date: str = ""
+    table_number: int | None = None
+    amount_cents: int | None = None
+    prepared: str = ""  # initials and time
+    void: str = ""  # initials and reason of the VOID
+
+
+@dataclass(frozen=True)
+class Series:
+    kind: str
+    lines: tuple[RegisterLine, ...]
+    missing: tuple[int, ...]
+    out_of_order: tuple[int, ...]
+    unused: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SlipRegisterReport:
+    series: tuple[Series, ...]
+
+
+def _line(entry, zone: ZoneInfo) -> RegisterLine:
+    slip = entry.slip
+    if slip is None:
+        return RegisterLine(entry.number, entry.status, entry.out_of_order)
+    void = slip.step("void")
+    prepared_at = slip.prepared_at.astimezone(zone)
+    return RegisterLine(
+        entry.number,
+        entry.status,
+        entry.out_of_order,
+        str(slip.gaming_day.gaming_date),
+        slip.table_number,
+        slip.total_cents,
+        f"{slip.prepared_by.initials} {prepared_at:%Y-%m-%d} {format_clock(prepared_at)}",
+        f"{void.initials}: {void.reason}".rstrip(": ") if void else "",
+    )
+
+
+def build(context: ReportContext) -> SlipRegisterReport:
+    register_ = slip_register(context.site, context.start, context.end)
+    zone = ZoneInfo(context.site.time_zone)
+    return SlipRegisterReport(
+        tuple(
+            Series(
+                s.kind,
+                tuple(_line(e, zone) for e in s.entries),
+                tuple(s.missing),
+                tuple(s.out_of_order),
+                tuple(s.unused),
+            )
+            for s in register_.series
+        )
+    )
+
+
+HEADER = ["Number", "Status", "Gaming date", "Table", "Amount", "Prepared", "VOID"]
+WIDTHS = [56, 80, 70, 40, 70, 119, 90]  # 525: the portrait frame
+
+
+def _status(line: RegisterLine) -> str:
+    text = line.status.upper() if line.status in ("voided", "missing") else line.status
+    return f"{text} (out of order)" if line.out_of_order else text
+
+
+def _cells(line: RegisterLine) -> list:
+    amount = "" if line.amount_cents is None else line.amount_cents
+    return [line.number, _status(line), line.gaming_date, line.table_number, amount, line.prepared, line.void]
+
+
+def _numbers(numbers) -> str:
+    return ", ".join(str(n) for n in numbers) or "none"
+
+
+def render(data: SlipRegisterReport) -> list:
+    story = []
+    for series in data.series:
+        title = "Fill slips" if series.kind == "fill" else "Credit slips"
+        used = [line for line in series.lines if line.status not in ("missing", "unused")]
+        voided = [line for line in used if line.status == "voided"]
+        story += [
+            para(title, "heading"),
+            para(
+                f"{len(used)} number(s) used, {len(voided)} voided. Missing: {_numbers(series.missing)}. "
+                f"Out of order: {_numbers(series.out_of_order)}. Unused in the book: {_numbers(series.unused)}."
+            ),
+            data_table(
+                HEADER,
+                [_cells(line) for line in series.lines if line.status != "unused"],
+                col_widths=WIDTHS,
+                money_columns=[4],
+            ),
+            Spacer(1, 6),
+        ]
+    return story
+
+
+CSV_HEADER = ["series", "number", "status", "out_of_order", "gaming_date", "table", "amount", "prepared", "void"]
+
+
+def table(data: SlipRegisterReport) -> tuple[list[str], list[list]]:
+    rows = [
+        [
+            series.kind,
+            line.number,
+            line.status,
+            "yes" if line.out_of_order else "",
+            line.gaming_date,
+            line.table_number,
+            "" if line.amount_cents is None else format_money(line.amount_cents),
+            line.prepared,
+            line.void,
+        ]
+        for series in data.series
+        for line in series.lines
+    ]
+    return CSV_HEADER, rows
+
+
+KIND = register(
+    ReportKind(
+        "slip_register",
+        "Fill and credit slip register",
+        "ND 99-01.3-08-05(2)",
+        "range",
+        build,
+        render,
+        table,
+    )
+)
