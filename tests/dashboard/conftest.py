@@ -16,7 +16,10 @@ TODAY = date(2026, 8, 20)
 
 
 @pytest.fixture(autouse=True)
-def _clock():
+def _clock(request):
+    if request.node.get_closest_marker("browser"):  # a live server, a worker and a browser keep real time
+        yield
+        return
     with time_machine.travel(datetime(2026, 8, 20, 18, 0, tzinfo=UTC), tick=False):
         yield
 
