@@ -1,0 +1,173 @@
+"""Casino chips inventory log (SFN 17930 model): chips received from the manufacturer,
+destroyed and physically counted, in date order, each with the inventory book after it; then
+the chips outstanding (book minus every location counted) as of the report's date."""
+
+from dataclasses import dataclass
+
+from reportlab.platypus import Spacer
+
+from cage.calculations import lines_total_cents
+from cage.queries import ChipsOutstanding, chip_inventory_log, chips_outstanding
+from cardroom.money import format_money
+from cardroom.pdf import data_table, para
+
+from ..registry import ReportContext, ReportKind, register
+
+
+@dataclass(frozen=True)
+class LogLine:
+    date: str
+    event: str  # received, destroyed, physical count
+    reference: str
+    initials: str
+    quantities: tuple[tuple[int, int], ...]  # (value_cents, quantity): destroyed negative, counted as found
+    value_cents: int
+    book_cents: int  # the inventory book after the event
+    outstanding_cents: int | None  # at a physical count: book - counted
+
+
+@dataclass(frozen=True)
+class ChipInventoryReport:
+    values: tuple[int, ...]  # chip values in cents, highest first
+    lines: tuple[LogLine, ...]
+    outstanding: ChipsOutstanding
+
+
+def _line(entry) -> LogLine:
+    event = entry["event"]
+    if entry["counted"] is None:
+        sign = 1 if event.kind == "receipt" else -1
+        quantities = tuple((line.value_cents, sign * line.quantity) for line in event.lines.all())
+        reference, initials, outstanding = event.reference, event.initials, None
+    else:
+        quantities = tuple(entry["counted"].items())
+        reference, initials = event.note, event.initials
+        outstanding = lines_total_cents(entry["outstanding"].items())
+    return LogLine(
+        str(entry["date"]),
+        entry["kind"],
+        reference,
+        initials,
+        tuple(sorted(quantities, reverse=True)),
+        sum(v * q for v, q in quantities),
+        lines_total_cents(entry["book"].items()),
+        outstanding,
+    )
+
+
+def build(context: ReportContext) -> ChipInventoryReport:
+    log = [e for e in chip_inventory_log(context.organization) if e["date"] <= context.end]
+    lines = tuple(_line(e) for e in log)
+    outstanding = chips_outstanding(context.organization, context.end)
+    values = {v for line in lines for v, _ in line.quantities} | set(outstanding.book) | set(outstanding.counted)
+    return ChipInventoryReport(tuple(sorted(values, reverse=True)), lines, outstanding)
+
+
+def _value_label(cents: int) -> str:
+    return format_money(cents).replace(".00", "")
+
+
+def log_header(values) -> list[str]:
+    return [
+        "Date",
+        "Event",
+        "Reference",
+        "Initials",
+        *(_value_label(v) for v in values),
+        "Value",
+        "Book after",
+        "Outstanding",
+    ]
+
+
+def _log_cells(line: LogLine, values) -> list:
+    found = dict(line.quantities)
+    return [
+        line.date,
+        line.event,
+        line.reference,
+        line.initials,
+        *(found.get(v, "") for v in values),
+        line.value_cents,
+        line.book_cents,
+        line.outstanding_cents,
+    ]
+
+
+def outstanding_rows(data: ChipInventoryReport) -> list[list]:
+    o = data.outstanding
+    return [
+        [_value_label(v), o.book.get(v, 0), o.counted.get(v, 0), o.outstanding.get(v, 0), v * o.outstanding.get(v, 0)]
+        for v in data.values
+    ]
+
+
+def render(data: ChipInventoryReport) -> list:
+    values = data.values
+    fixed = [64, 104, 110, 50]
+    money = [72, 72, 72]
+    each = (705 - sum(fixed) - sum(money)) / max(len(values), 1)
+    o = data.outstanding
+    counted = f"the physical count of {o.counted_on}" if o.counted_on else "no physical count yet"
+    n = 4 + len(values)
+    return [
+        para("Inventory log", "heading"),
+        data_table(
+            log_header(values),
+            [_log_cells(line, values) for line in data.lines],
+            col_widths=[*fixed, *([each] * len(values)), *money],
+            money_columns=[n, n + 1, n + 2],
+        ),
+        para("Quantities: received positive, destroyed negative; at a physical count, the chips found.", "small"),
+        Spacer(1, 8),
+        para(f"Chips outstanding as of {o.on_date} (book minus {counted})", "heading"),
+        data_table(
+            ["Chip", "Book quantity", "Counted", "Outstanding", "Outstanding value"],
+            outstanding_rows(data),
+            col_widths=[100, 100, 100, 100, 120],
+            money_columns=[4],
+            total_row=["Total", "", "", "", o.outstanding_cents],
+        ),
+        para(
+            f"Book {format_money(o.book_cents)}; counted {format_money(o.counted_cents)}; outstanding "
+            f"{format_money(o.outstanding_cents)}."
+        ),
+    ]
+
+
+CSV_HEADER = ["date", "event", "reference", "initials", "chips", "value", "book_after", "outstanding"]
+
+
+def table(data: ChipInventoryReport) -> tuple[list[str], list[list]]:
+    rows = [
+        [
+            line.date,
+            line.event,
+            line.reference,
+            line.initials,
+            " ".join(f"{_value_label(v)}x{q}" for v, q in line.quantities),
+            format_money(line.value_cents),
+            format_money(line.book_cents),
+            "" if line.outstanding_cents is None else format_money(line.outstanding_cents),
+        ]
+        for line in data.lines
+    ]
+    o = data.outstanding
+    rows.append(
+        [str(o.on_date), "Outstanding", "", "", "", "", format_money(o.book_cents), format_money(o.outstanding_cents)]
+    )
+    return CSV_HEADER, rows
+
+
+KIND = register(
+    ReportKind(
+        "chip_inventory",
+        "Casino chips inventory log",
+        "ND 99-01.3-03-09(6), 08-16(2); SFN 17930",
+        "as_of",
+        build,
+        render,
+        table,
+        landscape=True,
+    )
+)

@@ -1,0 +1,113 @@
+"""The casino chips inventory log (SFN 17930) read back against the cage's book and counts."""
+
+# ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
+
+from datetime import date
+
+import pytest
+
+from cage import queries, services
+from cardroom.money import format_money
+from reports.kinds import chip_inventory
+from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
+    auditor_api,
+    context,
+    csv_rows,
+    download,
+    pdf_tables,
+    pdf_text,
+    run_report,
+)
+
+AS_OF = date(2026, 11, 5)
+
+
+@pytest.fixture
+def inventory(org, site, chips, manager, time_machine):
+    time_machine.move_to("2026-12-01")
+    services.receive_chips(
+        acting_user=manager.user,
+        organization=org,
+        received_on=date(2026, 10, 1),
+        reference="Invoice 4471",
+        chips={500: 1000, 2500: 200},
+    )
+    services.destroy_chips(
+        acting_user=manager.user,
+        organization=org,
+        destroyed_on=date(2026, 10, 15),
+        reference="Witness: AT",
+        chips={500: 40},
+    )
+    services.record_chip_inventory_count(
+        acting_user=manager.user,
+        organization=org,
+        counted_on=date(2026, 11, 1),
+        note="Quarterly count",
+        locations=[
+            {"location": "bank", "site": site.pk, "chips": {500: 700, 2500: 150}},
+            {"location": "storage", "chips": {2500: 45}},
+        ],
+    )
+    services.receive_chips(
+        acting_user=manager.user,
+        organization=org,
+        received_on=date(2026, 11, 20),
+        reference="Invoice 5000",
+        chips={10000: 50},
+    )  # after the report's date
+
+
+def test_the_log_lists_receipts_destruction_and_counts_with_the_book_after_each(auditor_api, site, org, inventory):
+    run = run_report(auditor_api, kind="chip_inventory", site=site.pk, end=str(AS_OF))
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Date")
+    assert grid[0] == ["Date", "Event", "Reference", "Initials", "$25", "$5", "Value", "Book after", "Outstanding"]
+    dates = [row[0] for row in grid[1:]]
+    assert dates == ["2026-10-01", "2026-10-15", "2026-11-01"]  # the receipt of 2026-11-20 is after the date
+    for row, day in zip(grid[1:], dates, strict=True):
+        book = queries.chip_book(org, date.fromisoformat(day))
+        assert row[7] == format_money(sum(v * q for v, q in book.items()))
+    assert grid[2][4:7] == ["", "-40", format_money(-40 * 500)]
+    assert grid[3][1] == "Physical count" and grid[3][4:6] == ["195", "700"]
+
+
+def test_chips_outstanding_are_the_book_minus_every_location_counted(auditor_api, site, org, inventory):
+    run = run_report(auditor_api, kind="chip_inventory", site=site.pk, end=str(AS_OF))
+    content = download(auditor_api, run)
+    outstanding = queries.chips_outstanding(org, AS_OF)
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Chip")
+    assert grid[1:-1] == [
+        [
+            label,
+            str(outstanding.book[v]),
+            str(outstanding.counted[v]),
+            str(outstanding.outstanding[v]),
+            format_money(v * outstanding.outstanding[v]),
+        ]
+        for label, v in (("$25", 2500), ("$5", 500))
+    ]
+    assert grid[-1][4] == format_money(outstanding.outstanding_cents) == format_money(5 * 2500 + 260 * 500)
+    text = " ".join(pdf_text(content).split())
+    assert "Chips outstanding as of 2026-11-05 (book minus the physical count of 2026-11-01)" in text
+    rows = csv_rows(auditor_api, run)
+    assert rows[0] == chip_inventory.CSV_HEADER and len(rows) == 5
+    assert rows[-1][7] == format_money(outstanding.outstanding_cents)
+
+
+def test_building_the_chip_log_takes_bounded_queries_however_long_the_history(
+    site, org, manager, inventory, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(10):
+        chip_inventory.build(context(site, AS_OF, AS_OF))
+    for n in range(20):
+        services.receive_chips(
+            acting_user=manager.user,
+            organization=org,
+            received_on=date(2026, 9, 1 + n),
+            reference=f"Invoice {n}",
+            chips={500: 10, 100: 5},
+        )
+    with django_assert_max_num_queries(10):
+        data = chip_inventory.build(context(site, AS_OF, AS_OF))
+    assert len(data.lines) == 23
