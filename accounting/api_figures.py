@@ -25,26 +25,49 @@ OK = {200: OpenApiResponse(description="The figures"), **ERROR_RESPONSES}
 
 
 def custody_json(c: Custody) -> dict:
-    return {"drop_cents": c.drop_cents, "fills_cents": c.fills_cents, "credits_cents": c.credits_cents,
-            "opener_cents": c.opener_cents, "closer_cents": c.closer_cents,
-            "gross_proceeds_cents": c.gross_proceeds_cents, "prizes_cents": c.prizes_cents,
-            "agp_cents": c.agp_cents, "hold_ratio": ratio_string(c.hold_ratio)}
+    return {
+        "drop_cents": c.drop_cents,
+        "fills_cents": c.fills_cents,
+        "credits_cents": c.credits_cents,
+        "opener_cents": c.opener_cents,
+        "closer_cents": c.closer_cents,
+        "gross_proceeds_cents": c.gross_proceeds_cents,
+        "prizes_cents": c.prizes_cents,
+        "agp_cents": c.agp_cents,
+        "hold_ratio": ratio_string(c.hold_ratio),
+    }
 
 
 def daily_json(s: summaries.DailySummary) -> dict:
     cash = s.cash
     return {
-        "site": s.site_id, "gaming_date": str(s.gaming_date), "gaming_day_closed": s.gaming_day_closed,
-        "tables": [{"table_number": t.table_number, "game": t.game, "counted": t.counted, "complete": t.complete,
-                    **custody_json(t.custody)} for t in s.tables],
-        "total": custody_json(s.total), "twenty_one": custody_json(s.twenty_one),
+        "site": s.site_id,
+        "gaming_date": str(s.gaming_date),
+        "gaming_day_closed": s.gaming_day_closed,
+        "tables": [
+            {
+                "table_number": t.table_number,
+                "game": t.game,
+                "counted": t.counted,
+                "complete": t.complete,
+                **custody_json(t.custody),
+            }
+            for t in s.tables
+        ],
+        "total": custody_json(s.total),
+        "twenty_one": custody_json(s.twenty_one),
         "paddlewheel": custody_json(s.paddlewheel),
-        "cash": {"cash_profit_cents": cash.cash_profit_cents, "long_short_cents": cash.long_short_cents,
-                 "chips_outside_change_cents": cash.chips_outside_change_cents,
-                 "unexplained_cents": cash.unexplained_cents, "deposit_expected_cents": cash.deposit_expected_cents,
-                 "deposit_recorded_cents": cash.deposit_recorded_cents,
-                 "deposited_on": str(cash.deposited_on) if cash.deposited_on else None,
-                 "deposit_verified": cash.deposit_verified, "deposit_due": str(cash.deposit_due)},
+        "cash": {
+            "cash_profit_cents": cash.cash_profit_cents,
+            "long_short_cents": cash.long_short_cents,
+            "chips_outside_change_cents": cash.chips_outside_change_cents,
+            "unexplained_cents": cash.unexplained_cents,
+            "deposit_expected_cents": cash.deposit_expected_cents,
+            "deposit_recorded_cents": cash.deposit_recorded_cents,
+            "deposited_on": str(cash.deposited_on) if cash.deposited_on else None,
+            "deposit_verified": cash.deposit_verified,
+            "deposit_due": str(cash.deposit_due),
+        },
     }
 
 
@@ -67,7 +90,9 @@ class DailySummaryView(APIView):
     @extend_schema(parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)], responses=OK)
     def get(self, request, pk):
         site = _site(request, pk, *FIGURE_ROLES)
-        return Response(daily_json(summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"))))
+        return Response(
+            daily_json(summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date")))
+        )
 
 
 class QuarterSummaryView(APIView):
@@ -75,17 +100,29 @@ class QuarterSummaryView(APIView):
     def get(self, request, pk):
         site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
         q = summaries.quarter_summary(site, Quarter.parse(request.query_params.get("quarter", "")))
-        return Response({
-            "site": q.site_id, "quarter": str(q.quarter), "days": [daily_json(d) for d in q.days],
-            "total": custody_json(q.total), "twenty_one": custody_json(q.twenty_one),
-            "paddlewheel": custody_json(q.paddlewheel), "cash_profit_cents": q.cash_profit_cents,
-            "long_short_cents": q.long_short_cents, "days_without_bank_count": q.days_without_bank_count,
-        })
+        return Response(
+            {
+                "site": q.site_id,
+                "quarter": str(q.quarter),
+                "days": [daily_json(d) for d in q.days],
+                "total": custody_json(q.total),
+                "twenty_one": custody_json(q.twenty_one),
+                "paddlewheel": custody_json(q.paddlewheel),
+                "cash_profit_cents": q.cash_profit_cents,
+                "long_short_cents": q.long_short_cents,
+                "days_without_bank_count": q.days_without_bank_count,
+            }
+        )
 
 
 class DealerHoldView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("start", OpenApiTypes.DATE, required=True),
-                               OpenApiParameter("end", OpenApiTypes.DATE, required=True)], responses=OK)
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("start", OpenApiTypes.DATE, required=True),
+            OpenApiParameter("end", OpenApiTypes.DATE, required=True),
+        ],
+        responses=OK,
+    )
     def get(self, request, pk):
         access = access_for(request.user)
         employee = get_object_or_404(visible_employees(access), pk=pk)
@@ -99,16 +136,30 @@ class DealerHoldView(APIView):
             raise PermissionDenied("Your role may not see dealers' figures.")
         found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk])
         summary = found[0] if found else None
-        return Response({
-            "dealer": employee.pk, "start": str(start), "end": str(end),
-            "shifts": [{"shift": s.shift_id, "site": s.site_id, "table_number": s.table_number,
-                        "gaming_date": str(s.gaming_date), "started_at": s.started_at, "ended_at": s.ended_at,
-                        "separable": s.custody is not None, "not_separable_because": s.not_separable_because,
-                        **(custody_json(s.custody) if s.custody else {})} for s in (summary.shifts if summary else ())],
-            "total": custody_json(summary.total) if summary else None,
-            "site_hold_ratio": ratio_string(summary.site_hold_ratio) if summary else None,
-            "z_score": str(summary.z_score) if summary and summary.z_score is not None else None,
-        })
+        return Response(
+            {
+                "dealer": employee.pk,
+                "start": str(start),
+                "end": str(end),
+                "shifts": [
+                    {
+                        "shift": s.shift_id,
+                        "site": s.site_id,
+                        "table_number": s.table_number,
+                        "gaming_date": str(s.gaming_date),
+                        "started_at": s.started_at,
+                        "ended_at": s.ended_at,
+                        "separable": s.custody is not None,
+                        "not_separable_because": s.not_separable_because,
+                        **(custody_json(s.custody) if s.custody else {}),
+                    }
+                    for s in (summary.shifts if summary else ())
+                ],
+                "total": custody_json(summary.total) if summary else None,
+                "site_hold_ratio": ratio_string(summary.site_hold_ratio) if summary else None,
+                "z_score": str(summary.z_score) if summary and summary.z_score is not None else None,
+            }
+        )
 
 
 class OrganizationTaxView(APIView):
@@ -121,13 +172,34 @@ class OrganizationTaxView(APIView):
             raise PermissionDenied("Only gaming managers and auditors see the organization's tax.")
         organization = get_object_or_404(Organization, pk=pk)
         tax = summaries.organization_tax(organization, Quarter.parse(request.query_params.get("quarter", "")))
-        return Response({
-            "organization": pk, "quarter": str(tax.quarter), "agp_cents": tax.agp_cents, "tax_cents": tax.tax_cents,
-            "sites": [{"site": name, "gross_proceeds_cents": gp, "prizes_cents": prizes, "agp_cents": agp,
-                       "cash_profit_cents": profit} for name, gp, prizes, agp, profit in tax.sites],
-            "brackets": [{"from_cents": b.lower_cents, "rate": str(b.rate), "base_cents": b.base_cents,
-                          "effective_from": str(b.effective_from), "citation": b.citation} for b in tax.brackets],
-        })
+        return Response(
+            {
+                "organization": pk,
+                "quarter": str(tax.quarter),
+                "agp_cents": tax.agp_cents,
+                "tax_cents": tax.tax_cents,
+                "sites": [
+                    {
+                        "site": name,
+                        "gross_proceeds_cents": gp,
+                        "prizes_cents": prizes,
+                        "agp_cents": agp,
+                        "cash_profit_cents": profit,
+                    }
+                    for name, gp, prizes, agp, profit in tax.sites
+                ],
+                "brackets": [
+                    {
+                        "from_cents": b.lower_cents,
+                        "rate": str(b.rate),
+                        "base_cents": b.base_cents,
+                        "effective_from": str(b.effective_from),
+                        "citation": b.citation,
+                    }
+                    for b in tax.brackets
+                ],
+            }
+        )
 
 
 urlpatterns = [

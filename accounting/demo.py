@@ -214,3 +214,38 @@ def _credit(table_day, at, cast, rng) -> None:
     services.verify_slip(acting_user=cast.shift_manager.user, slip=slip, at=at + timedelta(minutes=1))
     services.receive_slip(acting_user=cast.cashier.user, slip=slip, at=at + timedelta(minutes=2))
     table_day.tray[2500] = greens - chips[2500]
+
+
+# Nights of play per week at each demo site (Monday = 0): domain.md section 8.
+DEMO_NIGHTS = {"busy": {1, 2, 3, 4, 5}, "small": {3, 4, 5}, "seasonal": {4, 5, 6}}
+
+
+def demo_days(site_key: str, site: Site, today: date) -> list[date]:
+    """From the start of the previous quarter to yesterday; the seasonal site plays only in
+    July-September."""
+    from cardroom.periods import Quarter
+
+    first = Quarter.containing(today).previous().start
+    days = [first + timedelta(days=n) for n in range((today - first).days)]
+    days = [d for d in days if d.weekday() in DEMO_NIGHTS[site_key]]
+    if site.seasonal:
+        days = [d for d in days if d.month in (7, 8, 9)]
+    return days
+
+
+def people_at(site: Site) -> dict[str, list[Employee]]:
+    from cardroom.models import Membership
+
+    names = {Role.SHIFT_MANAGER: "shift_manager", Role.PIT_BOSS: "pit_boss", Role.CASHIER: "cashier",
+             Role.DEALER: "dealer", Role.WHEEL_OPERATOR: "dealer"}
+    people: dict[str, list[Employee]] = {}
+    for membership in Membership.objects.filter(site=site, role__in=names).select_related("employee__user").order_by("pk"):
+        people.setdefault(names[membership.role], []).append(membership.employee)
+    return people
+
+
+def extend_demo(demo: dict) -> None:
+    """`manage.py load_demo` hook: custody records for every demo site (idempotent)."""
+    today = timezone.localdate()
+    for key, site in demo["sites"].items():
+        build_demo_custody(site, days=demo_days(key, site, today), people=people_at(site))

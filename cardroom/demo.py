@@ -22,11 +22,16 @@ PEOPLE = [
     ("shift2", "Shelby", "Knox", "SK", Role.SHIFT_MANAGER, "gaming", "busy seasonal"),
     ("pitboss", "Pat", "Bosch", "PB", Role.PIT_BOSS, "gaming", "busy"),
     ("cashier", "Cass", "Ortega", "CO", Role.CASHIER, "gaming", "busy small seasonal"),
-    ("dealer", "Dana", "Lee", "DL", Role.DEALER, "gaming", "busy small"),
+    ("dealer", "Dana", "Lee", "DL", Role.DEALER, "gaming", "busy"),
     ("dealer2", "Drew", "Nguyen", "DN", Role.DEALER, "gaming", "busy"),
-    ("dealer3", "Devon", "Park", "DP", Role.DEALER, "gaming", "busy seasonal"),
-    ("dealer4", "Dakota", "Reyes", "DR", Role.DEALER, "gaming", "busy small"),
+    ("dealer3", "Devon", "Park", "DP", Role.DEALER, "gaming", "busy"),
+    ("dealer4", "Dakota", "Reyes", "DR", Role.DEALER, "gaming", "busy"),
+    ("dealer5", "Eli", "Sorensen", "ES", Role.DEALER, "gaming", "busy"),
     ("wheel", "Wes", "Olsen", "WO", Role.WHEEL_OPERATOR, "gaming", "busy"),
+    ("dealer6", "Fern", "Halvorson", "FH", Role.DEALER, "gaming", "small"),
+    ("dealer7", "Gus", "Iverson", "GI", Role.DEALER, "gaming", "small"),
+    ("dealer8", "Hana", "Johnson", "HJ", Role.DEALER, "gaming", "seasonal"),
+    ("dealer9", "Ike", "Kowalski", "IK", Role.DEALER, "gaming", "seasonal"),
     ("count1", "Cora", "Lind", "CL", Role.COUNT_TEAM, "independent", "busy small seasonal"),
     ("count2", "Carl", "Berg", "CB", Role.COUNT_TEAM, "non_gaming", "busy small seasonal"),
 ]
@@ -37,6 +42,7 @@ SITES = {
     "seasonal": dict(name="Medora Summer Hall", jurisdiction="ND", time_zone="America/Denver", business_day_start_hour=8, seasonal=True),
 }
 
+# Each demo dealer plays at one site only: a dealer cannot be on shift at two tables at once.
 # site key -> [(number, game, min, max)]
 TABLES = {
     "busy": [(1, "21", 200, 2500), (2, "21", 500, 2500), (3, "21", 500, 2500), (4, "21", 1000, 2500),

@@ -23,6 +23,28 @@ COUNT_TEAM = ("count1", "count2")
 SHIFT_MANAGERS = ("shift", "shift2")
 ESCORTS = ("pitboss", "cashier", "dealer")
 DROP_RANGE_CENTS = {"busy": (80_000, 400_000), "small": (10_000, 80_000), "seasonal": (20_000, 150_000)}
+
+# Each box's drop follows its table-day's prizes at a plausible hold (domain.md section 8:
+# about 12-18% over months, -5% to +40% a table-day). The previous quarter is built to trip
+# two rules: prizes over gross proceeds at the small site (ND 99-01.3-08-01(3)) and hold below
+# 10% at the site with surveillance (08-04(9)).
+HOLD_MEAN = 0.15
+HOLD_SPREAD = 0.08
+PREVIOUS_QUARTER_HOLD = {"small": -0.08, "busy": 0.05}
+
+
+def _drop_cents(key: str, gaming_date, prizes_cents: int | None, rng) -> int:
+    from cardroom.periods import Quarter
+
+    low, high = DROP_RANGE_CENTS[key]
+    previous = Quarter.containing(timezone.localdate()).previous()
+    mean = PREVIOUS_QUARTER_HOLD.get(key, HOLD_MEAN) if Quarter.containing(gaming_date) == previous else HOLD_MEAN
+    hold = min(0.40, max(-0.12, rng.gauss(mean, HOLD_SPREAD)))
+    if prizes_cents is None:
+        return rng.randrange(low, high, 100)
+    if prizes_cents <= 0:  # the tray grew: a quiet table that kept its chips
+        return rng.randrange(2_000, 20_000, 100)
+    return max(2_000, round(prizes_cents / (1 - hold) / 100) * 100)
 UNISSUED_FORM = {"kind": "fill", "number": 999_999}
 
 
@@ -84,6 +106,9 @@ def _count_day(site, key, day, people, *, first_of_site: bool) -> None:
     start, end = queries.gaming_day_bounds(site, day.gaming_date)
     removed_at = end - timedelta(hours=3, minutes=30)
     rng = random.Random(f"{site.pk}-{day.gaming_date}")
+    from accounting.summaries import table_days
+
+    prizes = {t.table_id: t.custody.prizes_cents for t in table_days([site.pk], day.gaming_date, day.gaming_date)}
     boxes = []
     for table in tables:
         box = DropBox.objects.filter(table=table, active=True).order_by("label").first()
@@ -111,6 +136,7 @@ def _count_day(site, key, day, people, *, first_of_site: bool) -> None:
             key,
             count_at + timedelta(minutes=5 * n),
             unissued=first_of_site and n == 0 and key == "busy",
+            drop_cents=_drop_cents(key, day.gaming_date, prizes.get(box.table_id), rng),
         )
     sign_at = count_at + timedelta(minutes=5 * len(boxes) + 5)
     for member in (first, second):
@@ -127,9 +153,8 @@ def _currency(cents: int, rng) -> list[dict]:
     return lines
 
 
-def _count_box(session, box, rng, key, at, *, unissued: bool) -> None:
-    low, high = DROP_RANGE_CENTS[key]
-    currency = _currency(rng.randrange(low, high, 100), rng)
+def _count_box(session, box, rng, key, at, *, unissued: bool, drop_cents: int) -> None:
+    currency = _currency(drop_cents, rng)
     drop = queries.drops_awaiting_count(session.site, session.gaming_date).filter(drop_box=box).first()
     issued = queries.slips_issued(drop) or set()
     forms = [{"kind": kind, "number": number} for kind, number in sorted(issued)]

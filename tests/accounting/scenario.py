@@ -116,11 +116,23 @@ def shift(scenario, table, dealer, gaming_date, start_hour, end_hour):
     from accounting.models import DealerShift
 
     day = scenario.day(gaming_date)
-    return DealerShift.objects.create(table=table, dealer=dealer, gaming_day=day, started_at=at(gaming_date, start_hour),
-                                      ended_at=at(gaming_date, end_hour), started_by=scenario.people["shift"])
+    return DealerShift.objects.create(
+        table=table,
+        dealer=dealer,
+        gaming_day=day,
+        started_at=at(gaming_date, start_hour),
+        ended_at=at(gaming_date, end_hour),
+        started_by=scenario.people["shift"],
+    )
 
 
 def change_count(scenario, table, gaming_date, for_shift, cents):
-    return TableInventory.objects.create(gaming_day=scenario.day(gaming_date), table=table, kind="change",
-                                         total_cents=cents, counted_at=for_shift.started_at, dealer_shift=for_shift,
-                                         counted_by=scenario.people["shift"])
+    return TableInventory.objects.create(
+        gaming_day=scenario.day(gaming_date),
+        table=table,
+        kind="change",
+        total_cents=cents,
+        counted_at=for_shift.started_at,
+        dealer_shift=for_shift,
+        counted_by=scenario.people["shift"],
+    )

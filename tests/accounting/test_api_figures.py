@@ -43,19 +43,33 @@ def test_the_quarter_summary_and_tax_apis(client_for, cast, site, org, day_of_pl
     assert (tax["agp_cents"], tax["tax_cents"]) == (70_000, 700)
 
 
-@pytest.mark.parametrize("url,field", [
-    ("/api/v1/sites/{site}/daily-summary/?date=14-08-2026", "date"),
-    ("/api/v1/sites/{site}/quarter-summary/?quarter=2026Q9", "quarter"),
-    ("/api/v1/organizations/{org}/tax/?quarter=Q3", "quarter"),
-    ("/api/v1/employees/{dealer}/percent-of-hold/?start=2026-08-10&end=2026-08-01", "end"),
-])
+@pytest.mark.parametrize(
+    "url,field",
+    [
+        ("/api/v1/sites/{site}/daily-summary/?date=14-08-2026", "date"),
+        ("/api/v1/sites/{site}/quarter-summary/?quarter=2026Q9", "quarter"),
+        ("/api/v1/organizations/{org}/tax/?quarter=Q3", "quarter"),
+        ("/api/v1/employees/{dealer}/percent-of-hold/?start=2026-08-10&end=2026-08-01", "end"),
+    ],
+)
 def test_bad_parameters_name_the_parameter(client_for, cast, site, org, url, field):
-    response = client_for(cast[Role.GAMING_MANAGER]).get(url.format(site=site.pk, org=org.pk, dealer=cast[Role.DEALER].pk))
+    response = client_for(cast[Role.GAMING_MANAGER]).get(
+        url.format(site=site.pk, org=org.pk, dealer=cast[Role.DEALER].pk)
+    )
     assert response.status_code == 400 and field in response.json()
 
 
-@pytest.mark.parametrize("role,status", [(Role.GAMING_MANAGER, 200), (Role.AUDITOR, 200), (Role.SHIFT_MANAGER, 200),
-                                         (Role.DEALER, 403), (Role.CASHIER, 403), (Role.COUNT_TEAM, 403)])
+@pytest.mark.parametrize(
+    "role,status",
+    [
+        (Role.GAMING_MANAGER, 200),
+        (Role.AUDITOR, 200),
+        (Role.SHIFT_MANAGER, 200),
+        (Role.DEALER, 403),
+        (Role.CASHIER, 403),
+        (Role.COUNT_TEAM, 403),
+    ],
+)
 def test_who_sees_the_daily_summary(client_for, cast, site, role, status):
     assert client_for(cast[role]).get(f"/api/v1/sites/{site.pk}/daily-summary/?date=2026-08-14").status_code == status
 
@@ -71,5 +85,10 @@ def test_a_dealer_sees_their_own_percent_of_hold_but_not_anothers(client_for, ca
 
     other = make_person(org, Role.DEALER, site)
     api = client_for(cast[Role.DEALER])
-    assert api.get(f"/api/v1/employees/{cast[Role.DEALER].pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31").status_code == 200
+    assert (
+        api.get(
+            f"/api/v1/employees/{cast[Role.DEALER].pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31"
+        ).status_code
+        == 200
+    )
     assert api.get(f"/api/v1/employees/{other.pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31").status_code == 403

@@ -127,5 +127,5 @@ def test_demo_loader_is_idempotent(db):
     counts = (Employee.objects.count(), Table.objects.count(), AuditEvent.objects.count())
     load_demo()
     assert (Employee.objects.count(), Table.objects.count(), AuditEvent.objects.count()) == counts
-    assert counts[0] == 13 and counts[1] == 11
+    assert counts[0] == 18 and counts[1] == 11
     assert verify_chain().ok

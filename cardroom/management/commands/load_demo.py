@@ -18,18 +18,11 @@ class Command(BaseCommand):
 
 
 def _extensions():
-    """The domain apps' demo builders, run after the core data exists."""
-    from importlib import import_module
+    """The domain apps' demo builders, in dependency order: custody first (gaming days, slips),
+    then the cage, the counts of those days' boxes, and the surveillance records."""
+    from accounting.demo import extend_demo as custody
+    from cage.demo import extend_demo as cage
+    from counts.demo import extend_demo as counts
+    from surveillance.demo import extend_demo as surveillance
 
-    for module_name, function_name in (
-        ("accounting.demo", "extend_demo"),
-        ("cage.demo", "extend_demo"),
-        ("counts.demo", "extend_demo"),
-        ("surveillance.demo", "extend_demo"),
-    ):
-        try:
-            module = import_module(module_name)
-        except ModuleNotFoundError:
-            continue
-        if hasattr(module, function_name):
-            yield getattr(module, function_name)
+    return (custody, cage, counts, surveillance)
