@@ -7,13 +7,14 @@ tables and one employee per client, so demo and real data are never touched. Sli
 append-only records, so the scratch data stays; it is marked by its organization's name.
 """
 
+import multiprocessing
 import threading
 import time
 import uuid
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection
+from django.db import connection, connections
 from django.utils import timezone
 
 from accounting import services
@@ -37,18 +38,24 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--clients", type=int, default=16)
         parser.add_argument("--slips", type=int, default=2000)
+        parser.add_argument(
+            "--processes", type=int, default=1,
+            help="worker processes sharing the clients, as a server runs several (default 1: threads only)",
+        )
 
-    def handle(self, *args, clients, slips, **options):
-        if clients < 1 or slips < clients:
-            raise CommandError("Give at least one client and at least as many slips as clients.")
+    def handle(self, *args, clients, slips, processes, **options):
+        if clients < 1 or slips < clients or not 1 <= processes <= clients:
+            raise CommandError("Give at least one client, as many slips as clients, and 1 to `clients` processes.")
         site, tables, people = self._scratch_floor(clients)
         per_client = [slips // clients + (1 if i < slips % clients else 0) for i in range(clients)]
         started = time.perf_counter()
-        errors = self._run(people, tables, per_client)
+        errors = self._run_processes(people, tables, per_client, processes)
         elapsed = time.perf_counter() - started
         gapless = all(self._gapless(site, kind) for kind in SlipKind.values)
         made = Slip.objects.filter(site=site).count()
-        self.stdout.write(f"database: {connection.vendor}; clients: {clients}; site: {site} (id {site.pk})")
+        self.stdout.write(
+            f"database: {connection.vendor}; clients: {clients} in {processes} process(es); site: {site} (id {site.pk})"
+        )
         self.stdout.write(f"{made} slips in {elapsed:.2f} s: {made / elapsed:.0f} slips/s")
         self.stdout.write(f"numbering gapless and without reuse: {'yes' if gapless else 'NO'}; errors: {len(errors)}")
         for error in errors[:5]:
@@ -84,6 +91,28 @@ class Command(BaseCommand):
         for role in roles:
             Membership.objects.create(employee=employee, site=site, role=role)
         return employee
+
+    def _run_processes(self, people, tables, per_client, processes):
+        """Split the clients over forked worker processes (a server runs several); each runs
+        its clients as threads. SQLite and PostgreSQL both see separate connections."""
+        if processes == 1:
+            return self._run(people, tables, per_client)
+        context = multiprocessing.get_context("fork")
+        results = context.Queue()
+        connections.close_all()  # no connection may cross a fork
+
+        def worker(part):
+            errors = self._run([people[i] for i in part], tables, [per_client[i] for i in part])
+            results.put([repr(e) for e in errors])
+
+        parts = [list(range(n, len(people), processes)) for n in range(processes)]
+        workers = [context.Process(target=worker, args=(part,)) for part in parts]
+        for process in workers:
+            process.start()
+        errors = [error for _ in workers for error in results.get()]
+        for process in workers:
+            process.join()
+        return errors
 
     def _run(self, people, tables, per_client):
         errors, barrier = [], threading.Barrier(len(people))
