@@ -40,11 +40,31 @@ class ShiftFigures:
         return self.custody.hold_ratio if self.custody else None
 
 
-def _shifts(site_ids, start, end, dealer_ids):
+@dataclass(frozen=True)
+class _Shift:
+    pk: int
+    table_id: int
+    site_id: int
+    table_number: int
+    game: str
+    dealer_id: int
+    dealer_name: str
+    gaming_date: date
+    started_at: datetime
+    ended_at: datetime | None
+
+
+def _shifts(site_ids, start, end, dealer_ids) -> list[_Shift]:
+    """Plain values, not model instances: this runs over every shift of a long period."""
     qs = DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
     if dealer_ids is not None:
         qs = qs.filter(dealer_id__in=dealer_ids)
-    return list(qs.select_related("table", "dealer__user", "gaming_day").order_by("table_id", "started_at"))
+    rows = qs.order_by("table_id", "started_at").values_list(
+        "pk", "table_id", "table__site_id", "table__number", "table__game", "dealer_id", "dealer__user__first_name",
+        "dealer__user__last_name", "dealer__user__username", "gaming_day__gaming_date", "started_at", "ended_at",
+    )
+    return [_Shift(pk, table, site, number, game, dealer, f"{first} {last}".strip() or username, day, began, ended)
+            for pk, table, site, number, game, dealer, first, last, username, day, began, ended in rows]
 
 
 def _day_shifts(site_ids, start, end):
@@ -115,8 +135,8 @@ def shift_figures(site_ids, start: date, end: date, *, dealer_ids=None) -> list[
     return [_one(s, neighbours, drop_by_shift, drop_by_day, boxes, day_trays, change_trays, slips) for s in shifts]
 
 
-def _one(shift, neighbours, drop_by_shift, drop_by_day, boxes, day_trays, change_trays, slips) -> ShiftFigures:
-    key = (shift.table_id, shift.gaming_day.gaming_date)
+def _one(shift: _Shift, neighbours, drop_by_shift, drop_by_day, boxes, day_trays, change_trays, slips) -> ShiftFigures:
+    key = (shift.table_id, shift.gaming_date)
     order = [pk for pk, _ in neighbours[key]]
     position = order.index(shift.pk)
     following = neighbours[key][position + 1] if position + 1 < len(order) else None
@@ -147,11 +167,11 @@ def _one(shift, neighbours, drop_by_shift, drop_by_day, boxes, day_trays, change
         )
     return ShiftFigures(
         shift.pk,
-        shift.table.site_id,
+        shift.site_id,
         shift.dealer_id,
-        shift.dealer.name,
-        shift.table.number,
-        shift.table.game,
+        shift.dealer_name,
+        shift.table_number,
+        shift.game,
         key[1],
         shift.started_at,
         shift.ended_at,
