@@ -5,6 +5,8 @@ surveillance records at, and `?site=<id>` filters every list."""
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from cardroom.api import (
     ERROR_RESPONSES,
@@ -275,6 +277,24 @@ EquipmentViewSet = surveillance_viewset(
     services.install_equipment,
     ["table", "kind"],
 )
+
+
+class EquipmentMoveInput(serializers.Serializer):
+    table = _table_field()
+    moved_on = serializers.DateField()
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class EquipmentViewSet(EquipmentViewSet):
+    @extend_schema(request=EquipmentMoveInput, responses={200: EquipmentSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def move(self, request, pk=None):
+        """Move a unit to another table of the site; a sample recording becomes due (08-04(11))."""
+        equipment = self.get_object()
+        data = EquipmentMoveInput(data=request.data, context=self.get_serializer_context())
+        data.is_valid(raise_exception=True)
+        moved = services.move_equipment(acting_user=request.user, equipment=equipment, **data.validated_data)
+        return Response(EquipmentSerializer(moved).data)
 ChangeViewSet = surveillance_viewset(
     "ChangeViewSet",
     EquipmentChange,
