@@ -265,6 +265,9 @@ class EmployeeRelation(models.Model):
             ),
         ]
 
+    def __str__(self):
+        return f"{self.employee} - {self.get_kind_display()} - {self.relative}"
+
     def clean(self):
         if self.relative_id and self.employee_id and self.relative.organization_id != self.employee.organization_id:
             raise ValidationError({"relative": "The relative must be an employee of the same organization."})

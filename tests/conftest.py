@@ -7,6 +7,7 @@ from django.db import connection
 from cardroom.appendonly import set_guard_lifted
 from cardroom.models import Role
 
+from .browser_support import browser_page  # noqa: F401  (the Playwright page fixture for every journey)
 from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
 
 SITE_ROLES = [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM]

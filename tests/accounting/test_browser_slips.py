@@ -8,7 +8,7 @@ import pytest
 
 from accounting.models import Slip
 from cardroom.models import Role
-from tests.browser_support import browser_page, login, logout  # noqa: F401
+from tests.browser_support import login, logout
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
 
@@ -27,7 +27,7 @@ def prepare_fill(page, live_server, table, quantities):
 
 @pytest.mark.browser
 def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
-    browser_page,  # noqa: F811  (the fixture imported above)
+    browser_page,
     live_server,
     cast,
     dealer_shift,

@@ -36,7 +36,9 @@ def test_events_chain_each_to_the_previous_hash(three_events):
 
 
 def test_a_refused_change_leaves_no_event(manager, site, three_events):
-    with pytest.raises(Exception):
+    from django.core.exceptions import ValidationError
+
+    with pytest.raises(ValidationError):
         services.create_table(acting_user=manager.user, site=site, number=1, game="21",
                               min_wager_cents=100, max_wager_cents=2500)
     assert AuditEvent.objects.count() == 3

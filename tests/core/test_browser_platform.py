@@ -3,7 +3,7 @@
 import pytest
 
 from cardroom.models import Role, Table
-from tests.browser_support import browser_page, login, logout  # noqa: F401
+from tests.browser_support import login, logout
 
 
 @pytest.mark.browser

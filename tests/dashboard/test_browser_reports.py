@@ -13,7 +13,7 @@ from cardroom.celery import app
 from cardroom.models import Role
 from cardroom.money import format_money
 from cardroom.periods import Quarter
-from tests.browser_support import browser_page, login  # noqa: F401
+from tests.browser_support import login
 
 QUARTER = "2026Q3"
 

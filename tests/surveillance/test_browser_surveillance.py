@@ -11,7 +11,7 @@ from django.utils import timezone
 from cardroom.models import Role
 from surveillance.models import OutageRepair, ReviewLogEntry
 from surveillance.queries import gaming_date_of
-from tests.browser_support import browser_page, login  # noqa: F401
+from tests.browser_support import login
 
 from .conftest import add_shift
 
@@ -19,7 +19,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 
 @pytest.mark.browser
-def test_a_shift_manager_reports_and_repairs_an_outage_and_logs_a_review(browser_page, live_server, cast, table):  # noqa: F811
+def test_a_shift_manager_reports_and_repairs_an_outage_and_logs_a_review(browser_page, live_server, cast, table):
     page = browser_page
     zone = ZoneInfo(table.site.time_zone)
     now = timezone.now().astimezone(zone).replace(second=0, microsecond=0)
