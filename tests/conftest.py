@@ -88,6 +88,18 @@ def cast(org, site):
 
 
 @pytest.fixture
+def people(org, site, cast):
+    """Who signs the records of tests/accounting/scenario.py: a shift manager, a cashier and a
+    count team of an independent person and a gaming employee."""
+    return {
+        "shift": cast[Role.SHIFT_MANAGER],
+        "cashier": cast[Role.CASHIER],
+        "count1": make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
+        "count2": cast[Role.COUNT_TEAM],
+    }
+
+
+@pytest.fixture
 def manager(cast):
     return cast[Role.GAMING_MANAGER]
 

@@ -4,14 +4,13 @@ import pytest
 
 from cardroom.models import Role
 from tests.accounting.scenario import Scenario
-from tests.accounting.test_summaries import people  # noqa: F401  (fixture)
 from tests.factories import TableFactory
 
 DAY = date(2026, 8, 14)
 
 
 @pytest.fixture
-def day_of_play(site, people):  # noqa: F811
+def day_of_play(site, people):
     scenario = Scenario(site, people)
     table = TableFactory(site=site, number=1)
     scenario.tray(table, DAY, "opener", 200_000)

@@ -8,14 +8,13 @@ import pytest
 from accounting import dealer_hold
 from cardroom.models import Role
 from tests.accounting.scenario import Scenario, change_count, shift
-from tests.accounting.test_summaries import people  # noqa: F401  (fixture)
 from tests.factories import TableFactory, make_person
 
 DAY = date(2026, 8, 14)
 
 
 @pytest.fixture
-def scenario(site, people):  # noqa: F811
+def scenario(site, people):
     return Scenario(site, people)
 
 

@@ -6,22 +6,11 @@ from decimal import Decimal
 import pytest
 
 from accounting import summaries
-from cardroom.models import Role
 from cardroom.periods import Quarter
 from tests.accounting.scenario import Scenario
-from tests.factories import TableFactory, make_person
+from tests.factories import TableFactory
 
 DAY = date(2026, 8, 14)
-
-
-@pytest.fixture
-def people(org, site, cast):
-    return {
-        "shift": cast[Role.SHIFT_MANAGER],
-        "cashier": cast[Role.CASHIER],
-        "count1": make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
-        "count2": cast[Role.COUNT_TEAM],
-    }
 
 
 @pytest.fixture

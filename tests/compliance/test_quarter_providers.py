@@ -10,14 +10,13 @@ from cardroom.periods import Quarter
 from compliance.engine import run_day_checks, run_quarter_rules
 from surveillance.models import ReviewProgram, SurveillanceStatus
 from tests.accounting.scenario import Scenario, shift
-from tests.accounting.test_summaries import people  # noqa: F401  (fixture)
 from tests.factories import TableFactory
 
 Q3 = Quarter(2026, 3)
 
 
 @pytest.fixture
-def scenario(site, people):  # noqa: F811
+def scenario(site, people):
     return Scenario(site, people)
 
 
