@@ -3,14 +3,16 @@ differences and how they were resolved, the agreed drop, the forms found, both m
 initials with dates. `build_count_sheet` queries; `render_count_sheet` only draws."""
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
+from django.db.models import Exists, OuterRef, Q
 from reportlab.platypus import KeepTogether, Spacer
 
 from cardroom.money import format_money
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, para
 
 from . import queries
+from .models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, FormsExplanation
 from .rules import COUNT_CITATION, CURRENCY
 
 
@@ -93,19 +95,184 @@ def _box(box: queries.BoxCount) -> SheetBox:
 
 
 def build_count_sheet(session) -> CountSheet:
-    boxes = tuple(_box(b) for b in queries.session_board(session, None))
-    signatures = tuple(
-        f"{s.initials} ({s.member}) {s.signed_at:%Y-%m-%d %H:%M} UTC"
-        for s in session.signatures.select_related("member__user").order_by("signed_at")
+    return build_count_sheets(session.site, session.gaming_date, session.gaming_date)[0]
+
+
+def build_count_sheets(site, start: date, end: date) -> list[CountSheet]:
+    """The count sheet of every session at `site` with a gaming date in [start, end], in date
+    order, as `build_count_sheet` draws one: loaded in a fixed number of queries whatever the
+    number of sessions and boxes."""
+    sessions = list(
+        CountSession.objects.filter(site=site, gaming_date__gte=start, gaming_date__lte=end)
+        .select_related("site__organization", "first_member__user", "second_member__user")
+        .order_by("gaming_date")
     )
+    if not sessions:
+        return []
+    batch = _Batch.load(site, sessions, start, end)
+    return [_sheet(session, batch) for session in sessions]
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """Everything the sheets of several sessions show, grouped for lookups without queries."""
+
+    entries: dict  # session id -> [CountEntry], with lines, forms and who entered them
+    agreements: dict  # (session id, drop id) -> [CountAgreement] oldest first
+    signatures: dict  # session id -> [CountSignature] by time
+    awaiting: dict  # gaming date -> [Drop] removed and never agreed
+    explanations: dict  # drop id -> {(kind, number): FormsExplanation}
+    issued: dict | None  # drop id -> {(kind, number)}; None when accounting keeps no slips
+
+    @classmethod
+    def load(cls, site, sessions, start: date, end: date) -> "_Batch":
+        entries = list(
+            CountEntry.objects.filter(session__in=sessions)
+            .select_related("entered_by__user", "drop__drop_box", "drop__table", "drop__site")
+            .prefetch_related("lines", "forms")
+            .order_by("drop_id", "entered_at", "pk")
+        )
+        awaiting = list(
+            Drop.objects.filter(site=site, gaming_date__gte=start, gaming_date__lte=end, removal__isnull=False)
+            .exclude(Exists(CountAgreement.objects.filter(drop=OuterRef("pk"))))
+            .select_related("drop_box", "table", "site")
+        )
+        drops = {e.drop_id: e.drop for e in entries} | {d.pk: d for d in awaiting}
+        return cls(
+            entries=_group(entries, lambda e: e.session_id),
+            agreements=_group(
+                CountAgreement.objects.filter(session__in=sessions)
+                .select_related("approved_by__user")
+                .order_by("agreed_at", "pk"),
+                lambda a: (a.session_id, a.drop_id),
+            ),
+            signatures=_group(
+                CountSignature.objects.filter(session__in=sessions)
+                .select_related("member__user")
+                .order_by("signed_at"),
+                lambda s: s.session_id,
+            ),
+            awaiting=_group(awaiting, lambda d: d.gaming_date),
+            explanations=_explanations(drops),
+            issued=_issued_slips(site, list(drops.values()), start, end),
+        )
+
+
+def _group(rows, key) -> dict:
+    grouped: dict = {}
+    for row in rows:
+        grouped.setdefault(key(row), []).append(row)
+    return grouped
+
+
+def _explanations(drops: dict) -> dict:
+    rows = FormsExplanation.objects.filter(drop_id__in=list(drops)).select_related("explained_by__user")
+    result: dict = {}
+    for e in rows:
+        result.setdefault(e.drop_id, {})[(e.kind, e.number)] = e
+    return result
+
+
+def _issued_slips(site, drops: list, start: date, end: date) -> dict | None:
+    """`counts.slips.issued_for` for many drops in two queries: each drop's table's slips of
+    its gaming day, or of its dealer shift where boxes follow dealers; voided ones excluded."""
+    try:
+        from accounting.models import DealerShift, Slip, SlipStep
+    except ImportError:
+        return None
+    shift_ids = [d.dealer_shift_id for d in drops if d.dealer_shift_id]
+    shifts = {s.pk: s for s in DealerShift.objects.filter(pk__in=shift_ids)} if shift_ids else {}
+    periods = {d.pk: _slip_period(d, shifts) for d in drops if d.dealer_shift_id}
+    window = Q(gaming_day__gaming_date__gte=start, gaming_day__gaming_date__lte=end)
+    if periods:
+        window |= Q(
+            prepared_at__gte=min(a for a, _ in periods.values()), prepared_at__lt=max(b for _, b in periods.values())
+        )
+    slips = list(
+        Slip.objects.filter(window, table__site=site)
+        .exclude(steps__kind=SlipStep.Kind.VOID)
+        .values_list("kind", "number", "table_id", "gaming_day__gaming_date", "prepared_at")
+    )
+    issued = {}
+    for drop in drops:
+        if drop.pk in periods:
+            a, b = periods[drop.pk]
+            matches = (s for s in slips if s[2] == drop.table_id and a <= s[4] < b)
+        else:
+            matches = (s for s in slips if s[2] == drop.table_id and s[3] == drop.gaming_date)
+        issued[drop.pk] = {(kind, number) for kind, number, *_ in matches}
+    return issued
+
+
+def _slip_period(drop, shifts: dict) -> tuple[datetime, datetime]:
+    """`queries.slip_period` with the dealer shifts already loaded."""
+    start, end = queries.gaming_day_bounds(drop.site, drop.gaming_date)
+    shift = shifts.get(drop.dealer_shift_id)
+    return (shift.started_at, shift.ended_at or end) if shift is not None else (start, end)
+
+
+def _reconciliation(drop, found: set, batch: _Batch) -> dict:
+    """`queries.forms_reconciliation` from the batch."""
+    if batch.issued is None:
+        return {"available": False, "missing": [], "unexpected": [], "exceptions": []}
+    issued, explained = batch.issued[drop.pk], batch.explanations.get(drop.pk, {})
+    missing, unexpected = sorted(issued - found), sorted(found - issued)
+    rows = [("missing", k, n) for k, n in missing] + [("unexpected", k, n) for k, n in unexpected]
+    exceptions = [
+        {"problem": problem, "kind": kind, "number": number, "explanation": explained.get((kind, number))}
+        for problem, kind, number in rows
+    ]
+    return {"available": True, "missing": missing, "unexpected": unexpected, "exceptions": exceptions}
+
+
+def _box_count(session, drop, entries: list, batch: _Batch) -> queries.BoxCount:
+    """`queries.box_count` for a viewer who is neither member (figures only once both are in)."""
+    members = {e.entered_by_id: queries._member_figures(e) for e in entries if e.kind == "member"}
+    ordered = [members[m] for m in session.member_ids if m in members]
+    both_in = len(ordered) == 2
+    agreements = batch.agreements.get((session.pk, drop.pk), [])
+    current = agreements[-1] if agreements else None
+    agreed_lines, agreed_forms, reconciliation = {}, (), None
+    if current is not None and both_in:
+        agreed = queries._member_figures(next(e for e in entries if e.pk == current.entry_id))
+        agreed_lines, agreed_forms = agreed.lines, agreed.forms
+        reconciliation = _reconciliation(drop, set(agreed.forms), batch)
+    status = "awaiting" if not ordered else "counting" if not both_in else "difference" if current is None else "agreed"
+    return queries.BoxCount(
+        drop=drop,
+        status=status,
+        counted_by=tuple(members),
+        visible=tuple(ordered) if both_in else (),
+        both_in=both_in,
+        differences=queries._differences(*ordered) if both_in else (),
+        forms_differ=both_in and ordered[0].forms != ordered[1].forms,
+        agreement=current if both_in else None,
+        original_agreement=agreements[0] if both_in and agreements else None,
+        agreed_lines=agreed_lines,
+        agreed_forms=agreed_forms,
+        reconciliation=reconciliation,
+    )
+
+
+def _sheet(session, batch: _Batch) -> CountSheet:
+    by_drop = _group(batch.entries.get(session.pk, []), lambda e: e.drop_id)
+    counted = {entries[0].drop for entries in by_drop.values()}
+    awaiting = [d for d in batch.awaiting.get(session.gaming_date, []) if d not in counted]
+    drops = sorted([*counted, *awaiting], key=lambda d: (d.table.number, d.placed_at, d.pk))
+    boxes = tuple(_box(_box_count(session, d, by_drop.get(d.pk, []), batch)) for d in drops)
     return CountSheet(
         organization=session.site.organization.name,
         site=session.site.name,
         gaming_date=str(session.gaming_date),
-        team=f"{session.first_member} ({session.first_member.initials}) and {session.second_member} ({session.second_member.initials})",
+        team=(
+            f"{session.first_member} ({session.first_member.initials}) and "
+            f"{session.second_member} ({session.second_member.initials})"
+        ),
         boxes=boxes,
         total_agreed_cents=sum(b.agreed_cents or 0 for b in boxes),
-        signatures=signatures,
+        signatures=tuple(
+            f"{s.initials} ({s.member}) {s.signed_at:%Y-%m-%d %H:%M} UTC" for s in batch.signatures.get(session.pk, [])
+        ),
     )
 
 
@@ -114,6 +281,11 @@ def render_count_sheet(sheet: CountSheet, *, generated_at: datetime, generated_b
         sheet.organization, sheet.site, f"Gaming day {sheet.gaming_date}", "Drop box count sheet", COUNT_CITATION
     )
     doc = ReportDocument(title, Provenance(generated_at, generated_by, data_digest(sheet)))
+    return doc.build(count_sheet_story(sheet))
+
+
+def count_sheet_story(sheet: CountSheet) -> list:
+    """The sheet's flowables, for its own PDF and for the count-sheets report."""
     story = [para(f"Count team: {sheet.team}")]
     for box in sheet.boxes:
         header = ["Denomination", *[f"Count {m}" for m in box.members], "Agreed qty", "Agreed amount"]
@@ -130,4 +302,4 @@ def render_count_sheet(sheet: CountSheet, *, generated_at: datetime, generated_b
     story += [para(s) for s in sheet.signatures] or [para("NOT SIGNED")]
     if len(sheet.signatures) < 2:
         story.append(para("This count is not signed by both members yet."))
-    return doc.build(story)
+    return story

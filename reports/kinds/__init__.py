@@ -1,3 +1,14 @@
 """One module per report; importing this package registers them all."""
 
-from . import alerts, chip_inventory, daily, dealer_hold, dealer_shifts, house_rules, quarterly, slip_register  # noqa: F401
+from . import (  # noqa: F401
+    alerts,
+    chip_inventory,
+    count_sheets,
+    daily,
+    dealer_hold,
+    dealer_shifts,
+    house_rules,
+    quarterly,
+    slip_register,
+    surveillance_log,
+)

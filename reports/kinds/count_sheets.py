@@ -1,0 +1,95 @@
+"""Count sheets of a site for a date range (ND 99-01.3-08-14(4)): each session's sheet as the
+count page prints it (each box, both members' counts, the differences and their resolution,
+the agreed drop, the forms found, both members' initials with dates), from
+`counts.pdf.build_count_sheets`."""
+
+from dataclasses import dataclass
+
+from reportlab.platypus import PageBreak
+
+from cardroom.money import format_money
+from cardroom.pdf import para
+from counts.pdf import CountSheet, SheetBox, build_count_sheets, count_sheet_story
+
+from ..registry import ReportContext, ReportKind, register
+
+
+@dataclass(frozen=True)
+class CountSheetsReport:
+    sheets: tuple[CountSheet, ...]
+
+
+def build(context: ReportContext) -> CountSheetsReport:
+    return CountSheetsReport(tuple(build_count_sheets(context.site, context.start, context.end)))
+
+
+def render(data: CountSheetsReport) -> list:
+    if not data.sheets:
+        return [para("No count session at this site in the period.")]
+    story = []
+    for sheet in data.sheets:
+        heading = para(f"Count sheet, gaming day {sheet.gaming_date}", "heading")
+        story += ([PageBreak()] if story else []) + [heading, *count_sheet_story(sheet)]  # one sheet per page
+    return story
+
+
+HEADER = [
+    "gaming_date",
+    "box",
+    "status",
+    "line",
+    "count_1",
+    "count_2",
+    "agreed_quantity",
+    "agreed_amount",
+    "resolution",
+    "forms_found",
+    "forms_exceptions",
+    "signatures",
+]
+
+
+def _counts(values) -> list:
+    values = list(values)
+    return values + [""] * (2 - len(values))  # nothing shows until both members have counted
+
+
+def _box_rows(sheet: CountSheet, box: SheetBox) -> list[list]:
+    rows = [
+        [sheet.gaming_date, box.title, box.status, line.label, *_counts(line.quantities), line.agreed,
+         format_money(line.agreed_cents), "", "", "", ""]
+        for line in box.lines
+    ]  # fmt: skip
+    rows.append(
+        [
+            sheet.gaming_date,
+            box.title,
+            box.status,
+            "Total",
+            *_counts(format_money(t) for t in box.member_totals),
+            "",
+            format_money(box.agreed_cents),
+            box.resolution,
+            box.forms_found,
+            "; ".join(box.forms_exceptions),
+            "; ".join(sheet.signatures),
+        ]
+    )
+    return rows
+
+
+def table(data: CountSheetsReport) -> tuple[list[str], list[list]]:
+    return HEADER, [row for sheet in data.sheets for box in sheet.boxes for row in _box_rows(sheet, box)]
+
+
+KIND = register(
+    ReportKind(
+        "count_sheets",
+        "Drop box count sheets",
+        "ND 99-01.3-08-14(4)",
+        "range",
+        build,
+        render,
+        table,
+    )
+)

@@ -1,0 +1,290 @@
+"""Daily surveillance review log and video review documentation of a site for a period: each
+day's log entries by table, corrections pointing back to what they correct
+(ND 99-01.3-08-04(7), kept per 08-16(1)(d)); then each low-hold review program overlapping the
+period, week by week and table by table, with the footage reviewed against the required hour
+and every review entry (ND 99-01.3-08-04(9), kept per 08-16(1)(h)). Corrected rows stay on the
+report, marked, as the append-only logs keep them."""
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from reportlab.platypus import Spacer
+
+from cardroom.pdf import data_table, para
+from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
+from surveillance.queries import active_entries, program_ended_on
+from surveillance.rules import REVIEW_MIN_FOOTAGE
+
+from ..registry import ReportContext, ReportKind, register
+
+REQUIRED_MINUTES = int(REVIEW_MIN_FOOTAGE.value.total_seconds() // 60)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    number: int  # the entry's id: corrections cite it
+    gaming_date: date
+    table_number: int
+    camera_recording: bool
+    unobstructed_view: bool
+    clear_picture: bool
+    notes: str
+    reviewed_by: str
+    reviewed_at: str
+    corrects: int | None
+    corrected_by: int | None
+
+
+@dataclass(frozen=True)
+class ReviewLine:
+    number: int
+    gaming_date: date
+    reviewer: str
+    shift: str
+    footage: str
+    minutes: int
+    findings: str
+    corrects: int | None
+    corrected_by: int | None
+
+
+@dataclass(frozen=True)
+class WeekTask:
+    week: int
+    week_start: date
+    week_end: date
+    table_number: int
+    reviewed_minutes: int  # entries not replaced by a correction
+    entries: tuple[ReviewLine, ...]
+
+    @property
+    def done(self) -> bool:
+        return self.reviewed_minutes >= REQUIRED_MINUTES
+
+
+@dataclass(frozen=True)
+class Program:
+    start_date: date
+    end_date: date
+    ended_on: date
+    reason: str
+    closure: str  # the documented reason for the low hold that ended it early, if any
+    tasks: tuple[WeekTask, ...]
+
+
+@dataclass(frozen=True)
+class SurveillanceLogReport:
+    log: tuple[LogLine, ...]
+    programs: tuple[Program, ...]
+
+
+def _clock(moment: datetime, zone: ZoneInfo, with_date: bool = True) -> str:
+    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M}" if with_date else f"{moment.astimezone(zone):%H:%M}"
+
+
+def _who(employee) -> str:
+    return f"{employee} ({employee.initials})"
+
+
+def _log(context: ReportContext, zone: ZoneInfo) -> tuple[LogLine, ...]:
+    rows = list(
+        ReviewLogEntry.objects.filter(site=context.site, gaming_date__gte=context.start, gaming_date__lte=context.end)
+        .select_related("table", "reviewed_by__user")
+        .order_by("gaming_date", "table__number", "reviewed_at", "pk")
+    )
+    corrected_by = {r.corrects_id: r.pk for r in rows if r.corrects_id}  # a correction has the same table and day
+    return tuple(
+        LogLine(r.pk, r.gaming_date, r.table.number, r.camera_recording, r.unobstructed_view, r.clear_picture,
+                r.notes, _who(r.reviewed_by), _clock(r.reviewed_at, zone), r.corrects_id, corrected_by.get(r.pk))
+        for r in rows
+    )  # fmt: skip
+
+
+def _review_line(entry: ReviewEntry, corrected_by: dict, zone: ZoneInfo) -> ReviewLine:
+    return ReviewLine(
+        entry.pk,
+        entry.gaming_date,
+        _who(entry.reviewer),
+        f"{_clock(entry.shift_started_at, zone)}-{_clock(entry.shift_ended_at, zone, False)}",
+        f"{_clock(entry.footage_start_at, zone)}-{_clock(entry.footage_end_at, zone, False)}",
+        int(entry.footage.total_seconds() // 60),
+        entry.findings,
+        entry.corrects_id,
+        corrected_by.get(entry.pk),
+    )
+
+
+def _task(task: ReviewTask, entries: list[ReviewEntry], active: set, corrected_by: dict, zone) -> WeekTask:
+    lines = tuple(_review_line(e, corrected_by, zone) for e in entries)
+    reviewed = sum((e.footage for e in entries if e.pk in active), timedelta())
+    minutes = int(reviewed.total_seconds() // 60)
+    return WeekTask(task.week, task.week_start, task.week_end, task.table.number, minutes, lines)
+
+
+def _programs(context: ReportContext, zone: ZoneInfo) -> tuple[Program, ...]:
+    programs = [
+        p
+        for p in ReviewProgram.objects.filter(
+            site=context.site, start_date__lte=context.end, end_date__gte=context.start
+        )
+        .select_related("closure")
+        .order_by("start_date", "pk")
+        if program_ended_on(p) >= context.start
+    ]
+    tasks = [
+        t
+        for t in ReviewTask.objects.filter(
+            program__in=programs, week_start__lte=context.end, week_end__gte=context.start
+        )
+        .select_related("table")
+        .order_by("program_id", "week", "table__number")
+    ]
+    entries = list(
+        ReviewEntry.objects.filter(task__in=tasks).select_related("reviewer__user").order_by("footage_start_at", "pk")
+    )
+    active = set(active_entries(ReviewEntry.objects.filter(task__in=tasks)).values_list("pk", flat=True))
+    corrected_by = {e.corrects_id: e.pk for e in entries if e.corrects_id}
+    by_task: dict[int, list] = {}
+    for e in entries:
+        by_task.setdefault(e.task_id, []).append(e)
+    return tuple(
+        Program(
+            p.start_date,
+            p.end_date,
+            program_ended_on(p),
+            p.reason,
+            _closure(p),
+            tuple(
+                _task(t, by_task.get(t.pk, []), active, corrected_by, zone)
+                for t in tasks
+                if t.program_id == p.pk and t.week_start <= program_ended_on(p)
+            ),
+        )
+        for p in programs
+    )
+
+
+def _closure(program: ReviewProgram) -> str:
+    closure = getattr(program, "closure", None)
+    return f"Ended {closure.closed_on}: {closure.low_hold_reason}" if closure else ""
+
+
+def build(context: ReportContext) -> SurveillanceLogReport:
+    zone = ZoneInfo(context.site.time_zone)
+    return SurveillanceLogReport(_log(context, zone), _programs(context, zone))
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "NO"
+
+
+def _correction(corrects: int | None, corrected_by: int | None) -> str:
+    parts = ([f"corrects #{corrects}"] if corrects else []) + ([f"REPLACED by #{corrected_by}"] if corrected_by else [])
+    return "; ".join(parts)
+
+
+LOG_HEADER = ["#", "Gaming date", "Table", "Recording", "Unobstructed view", "Clear picture", "Notes", "Reviewed by",
+              "Reviewed at", "Correction"]  # fmt: skip
+LOG_WIDTHS = [34, 62, 36, 52, 62, 48, 150, 105, 76, 80]  # 705: the landscape frame
+REVIEW_HEADER = ["#", "Gaming date", "Reviewer", "Shift reviewed", "Footage", "Minutes", "Findings", "Correction"]
+REVIEW_WIDTHS = [34, 62, 105, 110, 110, 44, 160, 80]
+
+
+def _log_rows(log) -> list[list]:
+    return [
+        [f"#{line.number}", str(line.gaming_date), line.table_number, _yes_no(line.camera_recording),
+         _yes_no(line.unobstructed_view), _yes_no(line.clear_picture), line.notes, line.reviewed_by,
+         line.reviewed_at, _correction(line.corrects, line.corrected_by)]
+        for line in log
+    ]  # fmt: skip
+
+
+def _render_log(data: SurveillanceLogReport) -> list:
+    story = [para("Daily surveillance review log (ND 99-01.3-08-04(7))", "heading")]
+    if not data.log:
+        return [*story, para("No review log entry at this site in the period.")]
+    return [*story, data_table(LOG_HEADER, _log_rows(data.log), col_widths=LOG_WIDTHS)]
+
+
+def _task_heading(task: WeekTask) -> str:
+    status = "done" if task.done else "NOT DONE"
+    return (
+        f"Week {task.week} ({task.week_start} to {task.week_end}), table {task.table_number}: "
+        f"{task.reviewed_minutes} of {REQUIRED_MINUTES} minutes reviewed ({status})"
+    )
+
+
+def _render_program(program: Program) -> list:
+    story = [
+        para(f"Video review program {program.start_date} to {program.end_date}", "heading"),
+        para(f"Reason: {program.reason}"),
+    ]
+    if program.closure:
+        story.append(para(program.closure))
+    for task in program.tasks:
+        story += [Spacer(1, 4), para(_task_heading(task), "cell_bold")]
+        if not task.entries:
+            story.append(para("No footage reviewed.", "small"))
+            continue
+        rows = [
+            [f"#{e.number}", str(e.gaming_date), e.reviewer, e.shift, e.footage, e.minutes, e.findings,
+             _correction(e.corrects, e.corrected_by)]
+            for e in task.entries
+        ]  # fmt: skip
+        story.append(data_table(REVIEW_HEADER, rows, col_widths=REVIEW_WIDTHS))
+    return story
+
+
+def render(data: SurveillanceLogReport) -> list:
+    story = _render_log(data)
+    story += [Spacer(1, 10), para("Video review programs (ND 99-01.3-08-04(9))", "heading")]
+    if not data.programs:
+        return [*story, para("No video review program at this site in the period.")]
+    for program in data.programs:
+        story += _render_program(program)
+    return story
+
+
+HEADER = ["section", "number", "gaming_date", "table", "camera_recording", "unobstructed_view", "clear_picture",
+          "reviewed_by", "reviewed_at", "notes_or_findings", "corrects", "corrected_by", "program_start", "week",
+          "week_start", "week_end", "shift", "footage", "minutes", "week_reviewed_minutes", "week_done"]  # fmt: skip
+
+
+def _log_csv(line: LogLine) -> list:
+    return ["log", line.number, str(line.gaming_date), line.table_number, _yes_no(line.camera_recording).lower(),
+            _yes_no(line.unobstructed_view).lower(), _yes_no(line.clear_picture).lower(), line.reviewed_by,
+            line.reviewed_at, line.notes, line.corrects or "", line.corrected_by or "", *[""] * 9]  # fmt: skip
+
+
+def _review_csv(program: Program, task: WeekTask, e: ReviewLine | None) -> list:
+    entry = (
+        [e.number, str(e.gaming_date), task.table_number, "", "", "", e.reviewer, "", e.findings, e.corrects or "",
+         e.corrected_by or ""]
+        if e else ["", "", task.table_number, *[""] * 8]
+    )  # fmt: skip
+    return ["review", *entry, str(program.start_date), task.week, str(task.week_start), str(task.week_end),
+            e.shift if e else "", e.footage if e else "", e.minutes if e else "", task.reviewed_minutes,
+            "yes" if task.done else "no"]  # fmt: skip
+
+
+def table(data: SurveillanceLogReport) -> tuple[list[str], list[list]]:
+    rows = [_log_csv(line) for line in data.log]
+    for program in data.programs:
+        for task in program.tasks:
+            rows += [_review_csv(program, task, e) for e in task.entries] or [_review_csv(program, task, None)]
+    return HEADER, rows
+
+
+KIND = register(
+    ReportKind(
+        "surveillance_log",
+        "Daily surveillance review log and video review documentation",
+        "ND 99-01.3-08-04(7),(9); 08-16(1)(d),(h)",
+        "range",
+        build,
+        render,
+        table,
+        landscape=True,
+    )
+)
