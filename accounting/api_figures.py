@@ -1,6 +1,6 @@
-"""Read-only figures: a site's daily and quarterly summaries, a dealer's percent-of-hold and
-the organization's gaming tax. Amounts are integer cents; ratios decimal strings (6 places)
-or null when gross proceeds are zero."""
+"""Figures: a site's daily and quarterly summaries, a dealer's percent-of-hold and the
+organization's gaming tax (read-only); closing a day's books and adjusting closed books.
+Amounts are integer cents; ratios decimal strings (6 places) or null when gross proceeds are zero."""
 
 from datetime import date
 
@@ -9,16 +9,18 @@ from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.access import access_for
 from cardroom.api import ERROR_RESPONSES, visible_employees
-from cardroom.models import Organization, Role
+from cardroom.models import Organization, Role, Table
 from cardroom.periods import Quarter
 
-from . import dealer_hold, summaries
+from . import dealer_hold, services, summaries
 from .figures import Custody, ratio_string
+from .models import Adjustment, BooksClose
 
 FIGURE_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER)
 OK = {200: OpenApiResponse(description="The figures"), **ERROR_RESPONSES}
@@ -38,12 +40,30 @@ def custody_json(c: Custody) -> dict:
     }
 
 
+def adjustment_json(a: summaries.AdjustmentLine) -> dict:
+    return {
+        "id": a.adjustment_id,
+        "corrected_date": str(a.corrected_date),
+        "recorded_on": str(a.recorded_on),
+        "table_number": a.table_number,
+        "field": a.field,
+        "amount_cents": a.amount_cents,
+        "reason": a.reason,
+        "recorded_by_initials": a.recorded_by_initials,
+        "approved_by_initials": a.approved_by_initials,
+        "recorded_at": a.recorded_at.isoformat(),
+    }
+
+
 def daily_json(s: summaries.DailySummary) -> dict:
     cash = s.cash
     return {
         "site": s.site_id,
         "gaming_date": str(s.gaming_date),
         "gaming_day_closed": s.gaming_day_closed,
+        "books_closed": s.books_closed,
+        "adjustments_recorded": [adjustment_json(a) for a in s.adjustments_recorded],
+        "adjustments_to_this_day": [adjustment_json(a) for a in s.adjustments_to_this_day],
         "tables": [
             {
                 "table_number": t.table_number,
@@ -202,9 +222,94 @@ class OrganizationTaxView(APIView):
         )
 
 
+# --- Closing the books and adjustments ---------------------------------------------------------
+
+
+def books_close_json(close: BooksClose) -> dict:
+    return {
+        "id": close.pk,
+        "site": close.site_id,
+        "gaming_date": str(close.gaming_date),
+        "closed_at": close.closed_at.isoformat(),
+        "closed_by": close.closed_by_id,
+        "figures_sha256": close.figures_sha256,
+        "figures": close.figures,
+    }
+
+
+class BooksCloseInputSerializer(serializers.Serializer):
+    date = serializers.DateField()
+
+
+class CloseBooksView(APIView):
+    @extend_schema(request=BooksCloseInputSerializer, responses={201: OpenApiResponse(description="The closed books")})
+    def post(self, request, pk):
+        site = get_object_or_404(access_for(request.user).sites(), pk=pk)
+        data = _parsed(BooksCloseInputSerializer(data=request.data))
+        close = services.close_books(acting_user=request.user, site=site, gaming_date=data["date"])
+        return Response(books_close_json(close), status=201)
+
+
+class BooksAdjustmentInputSerializer(serializers.Serializer):
+    """Parses only: the service checks the field, table, amount, reason and date."""
+
+    books_close = serializers.PrimaryKeyRelatedField(queryset=BooksClose.objects.none())
+    table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.none(), required=False, allow_null=True)
+    field = serializers.CharField()
+    amount_cents = serializers.IntegerField()
+    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
+    recorded_on = serializers.DateField()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        request = self.context.get("request")  # absent while the schema is generated
+        if request is None:
+            return
+        sites = access_for(request.user).sites()
+        self.fields["books_close"].queryset = BooksClose.objects.filter(site__in=sites).select_related("site")
+        self.fields["table"].queryset = Table.objects.filter(site__in=sites)
+
+
+def _parsed(serializer) -> dict:
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class AdjustmentsView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("site", OpenApiTypes.INT), OpenApiParameter("corrected_date", OpenApiTypes.DATE)],
+        responses=OK,
+    )
+    def get(self, request):
+        access = access_for(request.user)
+        sites = [s.pk for s in access.sites() if access.has_role(s.pk, *FIGURE_ROLES)]
+        found = Adjustment.objects.filter(books_close__site_id__in=sites)
+        if request.query_params.get("site"):
+            found = found.filter(books_close__site_id=request.query_params["site"])
+        if request.query_params.get("corrected_date"):
+            corrected = _parse_date(request.query_params["corrected_date"], "corrected_date")
+            found = found.filter(books_close__gaming_date=corrected)
+        found = found.select_related("books_close", "table", "recorded_by", "approved_by").order_by("recorded_on", "id")
+        return Response([_adjustment_out(a) for a in found])
+
+    @extend_schema(
+        request=BooksAdjustmentInputSerializer, responses={201: OpenApiResponse(description="The adjustment")}
+    )
+    def post(self, request):
+        data = _parsed(BooksAdjustmentInputSerializer(data=request.data, context={"request": request}))
+        adjustment = services.record_adjustment(acting_user=request.user, **data)
+        return Response(_adjustment_out(adjustment), status=201)
+
+
+def _adjustment_out(a: Adjustment) -> dict:
+    return {"site": a.books_close.site_id, **adjustment_json(summaries.adjustment_line(a))}
+
+
 urlpatterns = [
     path("sites/<int:pk>/daily-summary/", DailySummaryView.as_view(), name="api-daily-summary"),
     path("sites/<int:pk>/quarter-summary/", QuarterSummaryView.as_view(), name="api-quarter-summary"),
     path("employees/<int:pk>/percent-of-hold/", DealerHoldView.as_view(), name="api-dealer-hold"),
     path("organizations/<int:pk>/tax/", OrganizationTaxView.as_view(), name="api-organization-tax"),
+    path("sites/<int:pk>/close-books/", CloseBooksView.as_view(), name="api-close-books"),
+    path("adjustments/", AdjustmentsView.as_view(), name="api-adjustments"),
 ]

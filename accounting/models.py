@@ -248,3 +248,72 @@ class SlipStep(AppendOnlyModel):
     class Meta:
         ordering = ["slip_id", "at", "id"]
         constraints = [models.UniqueConstraint(fields=["slip", "kind"], name="slip_step_once_per_kind")]
+
+
+class BooksClose(AppendOnlyModel):
+    """The books of a site's gaming day, closed: the daily summary as it stood (the API's
+    JSON) and its SHA-256. Append-only because the closed figures are what the quarterly
+    return reconciles to (ND 99-01.3-08-16(1)(g)); a later correction is an Adjustment."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="books_closes")
+    gaming_date = models.DateField()
+    closed_at = models.DateTimeField()
+    closed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    figures = models.JSONField()
+    figures_sha256 = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["site_id", "-gaming_date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "gaming_date"],
+                name="books_close_unique_per_site_day",
+                violation_error_message="The books of this gaming day are already closed.",
+            )
+        ]
+
+    def __str__(self):
+        return f"Books of {self.site} {self.gaming_date}"
+
+
+class Adjustment(AppendOnlyModel):
+    """A correction to a closed day, entered on a later gaming day (`recorded_on`). It counts in
+    the totals of the day it is recorded on and is listed, not re-counted, on the day it
+    corrects; the closed day's figures are never edited. Append-only like every money record."""
+
+    class Field(models.TextChoices):
+        DROP = "drop", "Drop"
+        FILLS = "fills", "Fills"
+        CREDITS = "credits", "Credits"
+        OPENER = "opener", "Opener"
+        CLOSER = "closer", "Closer"
+        CASH = "cash", "Cash"
+
+    books_close = models.ForeignKey(BooksClose, on_delete=models.PROTECT, related_name="adjustments")
+    recorded_on = models.DateField()
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    field = models.CharField(max_length=10, choices=Field.choices)
+    amount_cents = models.BigIntegerField()
+    reason = models.TextField()
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    approved_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["recorded_on", "id"]
+        indexes = [models.Index(fields=["recorded_on"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(reason=""),
+                name="adjustment_has_reason",
+                violation_error_message="An adjustment needs a reason.",
+            ),
+            models.CheckConstraint(
+                condition=~Q(amount_cents=0),
+                name="adjustment_not_zero",
+                violation_error_message="An adjustment of zero corrects nothing.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Adjustment of {self.get_field_display().lower()} of {self.books_close.gaming_date}"

@@ -8,7 +8,7 @@ from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Val
 from cardroom.models import Employee, Site, Table
 
 from .calculations import check_series
-from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import Adjustment, BooksClose, DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -132,6 +132,26 @@ def previous_closer(table: Table) -> TableInventory | None:
     """The last closer of the table, shown when its next opener is counted."""
     closers = TableInventory.objects.filter(table=table, kind=TableInventory.Kind.CLOSER)
     return closers.select_related("counted_by").prefetch_related("lines").order_by("-counted_at", "-id").first()
+
+
+# --- Closed books ---------------------------------------------------------------------------
+
+
+def books_closed(site: Site, gaming_date: date) -> bool:
+    """Are the books of the site's gaming day closed (a BooksClose row)? The cage records a
+    day's deposit only then."""
+    return BooksClose.objects.filter(site=site, gaming_date=gaming_date).exists()
+
+
+def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:
+    """Adjustments recorded on a gaming date in [start, end] or correcting a day in it, with
+    what their listing shows, in one query."""
+    in_range = Q(recorded_on__range=(start, end)) | Q(books_close__gaming_date__range=(start, end))
+    return (
+        Adjustment.objects.filter(in_range, books_close__site_id__in=list(site_ids))
+        .select_related("books_close", "table", "recorded_by", "approved_by")
+        .order_by("recorded_on", "id")
+    )
 
 
 # --- Slips --------------------------------------------------------------------------------

@@ -77,3 +77,17 @@ MAX_CHIPS_PER_LINE = 10_000
 TABLE_TO_TABLE_KEYS = frozenset({"from_table", "to_table", "source_table", "destination_table", "target_table"})
 
 TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"  # a dealer shall redeem tips before leaving a site
+
+# --- Closing the books -------------------------------------------------------------------------
+
+# The site's daily summary (ND 99-01.3-08-16(1)(g)) is final once its books are closed.
+DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+DROP_COUNT = "ND 99-01.3-08-14(4)"  # every drop box counted and the count signed by the team
+BANK_RECORDS = "ND 99-01.3-08-16(1)(a)"  # starting and ending cash bank counts
+
+# *Assumed*: the gaming manager or a shift manager closes the books of a gaming day.
+BOOKS_CLOSERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
+
+# *Assumed*: a correction to closed books is approved by the gaming manager (who answers for
+# the quarterly return, 08-16(1)(g)).
+ADJUSTMENT_APPROVERS = frozenset({Role.GAMING_MANAGER})

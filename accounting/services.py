@@ -4,7 +4,10 @@ The API, the browser pages and the demo loader call these; none of them validate
 Each refusal is a ValidationError naming the field and citing its rule, or a PermissionDenied.
 """
 
-from datetime import datetime
+import hashlib
+import json
+from dataclasses import replace
+from datetime import date, datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -19,6 +22,8 @@ from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 from . import queries, rules
 from .calculations import business_date, chips_total_cents, tray_differs, tray_variance_cents
 from .models import (
+    Adjustment,
+    BooksClose,
     DealerShift,
     GamingDay,
     GamingDayClose,
@@ -355,12 +360,20 @@ def _check_tips_redeemed(shift: DealerShift, site: Site) -> None:
 
     status = tip_status(shift.dealer, site, since=shift.started_at)
     if not status.declared:
-        raise ValidationError({"left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} has not declared the tips "
-                                            "they hold; declare and redeem them before leaving the site."})
+        raise ValidationError(
+            {
+                "left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} has not declared the tips "
+                "they hold; declare and redeem them before leaving the site."
+            }
+        )
     if status.unredeemed_cents:
-        raise ValidationError({"left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} still holds "
-                                            f"{format_money(status.unredeemed_cents)} of unredeemed tips; redeem "
-                                            "them at the cashier before leaving the site."})
+        raise ValidationError(
+            {
+                "left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} still holds "
+                f"{format_money(status.unredeemed_cents)} of unredeemed tips; redeem "
+                "them at the cashier before leaving the site."
+            }
+        )
 
 
 def _end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: datetime) -> None:
@@ -589,4 +602,157 @@ def _check_book_fits(site: Site, kind: str, first: int, last: int) -> None:
         highest = electronic.aggregate(Max("number"))["number__max"]
         raise ValidationError(
             {"kind": f"{rules.SLIP_NUMBERING}: {site} already numbers this series electronically (up to {highest})."}
+        )
+
+
+# --- Closing the books --------------------------------------------------------------------------
+
+
+def figures_digest(figures: dict) -> str:
+    """SHA-256 of the figures as canonical JSON (sorted keys, no spaces)."""
+    return hashlib.sha256(json.dumps(figures, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
+    """Close the books of a gaming day (ND 99-01.3-08-16(1)(g)): once the gaming day is closed
+    (every table has its closer), every drop box of the day has a signed count and the cash
+    bank has its starting and ending counts, the daily summary is snapshotted and locked.
+    A later correction is an Adjustment, never an edit."""
+    from .api_figures import daily_json
+    from .summaries import daily_summary
+
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day")
+    )
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _check_books_can_close(site, gaming_date)
+        figures = daily_json(replace(daily_summary(site, gaming_date), books_closed=True))
+        close = BooksClose.objects.create(
+            site=site,
+            gaming_date=gaming_date,
+            closed_at=timezone.now(),
+            closed_by=employee,
+            figures=figures,
+            figures_sha256=figures_digest(figures),
+        )
+        _audit(acting_user, "books.closed", close, site=site)
+    return close
+
+
+def _check_books_can_close(site: Site, gaming_date: date) -> None:
+    if queries.books_closed(site, gaming_date):
+        raise ValidationError(
+            {
+                "gaming_date": f"{rules.DAILY_SUMMARY}: the books of {gaming_date} at {site} are already closed; "
+                "record a correction as an adjustment."
+            }
+        )
+    day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
+    if day is None:
+        raise ValidationError({"gaming_date": f"{rules.BUSINESS_DAY}: there is no gaming day {gaming_date} at {site}."})
+    if day.is_open:
+        unclosed = ", ".join(str(t.number) for t in queries.tables_open(day))
+        why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
+        raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
+    _check_drops_counted(site, gaming_date)
+    _check_bank_counted(site, gaming_date)
+
+
+def _check_drops_counted(site: Site, gaming_date: date) -> None:
+    from counts.models import Drop
+    from counts.queries import current_agreements
+
+    drops = Drop.objects.filter(site=site, gaming_date=gaming_date)
+    counted = current_agreements(drops).values("drop_id")
+    uncounted = sorted(set(drops.exclude(pk__in=counted).values_list("table__number", flat=True)))
+    if uncounted:
+        numbers = ", ".join(str(n) for n in uncounted)
+        raise ValidationError(
+            {"gaming_date": f"{rules.DROP_COUNT}: the drop of table(s) {numbers} has no signed count yet."}
+        )
+
+
+def _check_bank_counted(site: Site, gaming_date: date) -> None:
+    from cage.queries import bank_day
+
+    bank = bank_day(site, gaming_date)
+    missing = [
+        label
+        for label, cents in (("starting", bank.starting_cash_cents), ("ending", bank.ending_cash_cents))
+        if cents is None
+    ]
+    if missing:
+        raise ValidationError(
+            {
+                "gaming_date": f"{rules.BANK_RECORDS}: the {' and '.join(missing)} cash bank count of {gaming_date} "
+                "is missing."
+            }
+        )
+
+
+def record_adjustment(
+    *,
+    acting_user,
+    books_close: BooksClose,
+    table: Table | None = None,
+    field: str,
+    amount_cents: int,
+    reason: str,
+    recorded_on: date,
+) -> Adjustment:
+    """Correct a closed day with a separate entry (never an edit): `amount_cents` (signed) of
+    `field` for `table` (none for cash), entered on the later gaming day `recorded_on`, whose
+    totals it counts in; both days' reports list it. The gaming manager records and approves it."""
+    site = books_close.site
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.ADJUSTMENT_APPROVERS, action="record an adjustment to closed books")
+    )
+    _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on)
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        if queries.books_closed(site, recorded_on):
+            raise ValidationError(
+                {
+                    "recorded_on": f"{rules.DAILY_SUMMARY}: the books of {recorded_on} are closed too; "
+                    "record the adjustment on a day still open."
+                }
+            )
+        adjustment = Adjustment.objects.create(
+            books_close=books_close,
+            recorded_on=recorded_on,
+            table=table,
+            field=field,
+            amount_cents=amount_cents,
+            reason=reason.strip(),
+            recorded_by=employee,
+            approved_by=employee,
+            recorded_at=timezone.now(),
+        )
+        _audit(acting_user, "books.adjusted", adjustment, site=site)
+    return adjustment
+
+
+def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on) -> None:
+    site, citation = books_close.site, rules.DAILY_SUMMARY
+    if field not in Adjustment.Field.values:
+        names = ", ".join(Adjustment.Field.values)
+        raise ValidationError({"field": f"{citation}: an adjustment corrects one of {names}."})
+    if field == Adjustment.Field.CASH and table is not None:
+        raise ValidationError({"table": f"{citation}: a cash adjustment is the site's; give no table."})
+    if field != Adjustment.Field.CASH and (table is None or table.site_id != site.pk):
+        raise ValidationError({"table": f"{citation}: give the table of {site} whose {field} is corrected."})
+    if isinstance(amount_cents, bool) or not isinstance(amount_cents, int) or amount_cents == 0:
+        raise ValidationError({"amount_cents": f"{citation}: give the correction in whole cents, not zero."})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": f"{citation}: say why the closed figures are corrected."})
+    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    if not isinstance(recorded_on, date) or isinstance(recorded_on, datetime):
+        raise ValidationError({"recorded_on": f"{citation}: give the gaming date the adjustment is entered on."})
+    if not books_close.gaming_date < recorded_on <= today:
+        raise ValidationError(
+            {
+                "recorded_on": f"{citation}: an adjustment is entered on a gaming day after {books_close.gaming_date}, "
+                f"up to today ({today})."
+            }
         )

@@ -6,7 +6,7 @@ days and slips (asserted in tests/accounting/test_summaries.py)."""
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.db.models import Exists, OuterRef, Sum
@@ -16,7 +16,8 @@ from cardroom.periods import Quarter, add_banking_days
 
 from . import figures
 from .figures import Custody
-from .models import GamingDay, Slip, SlipKind, SlipStep, TableInventory
+from .models import Adjustment, BooksClose, GamingDay, Slip, SlipKind, SlipStep, TableInventory
+from .queries import adjustments_around
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,49 @@ class CashFigures:
 
 
 @dataclass(frozen=True)
+class AdjustmentLine:
+    """A correction to closed books, as the reports list it."""
+
+    adjustment_id: int
+    corrected_date: date  # the closed day it corrects
+    recorded_on: date  # the gaming day whose totals it counts in
+    table_number: int | None
+    game: str | None
+    field: str  # drop, fills, credits, opener, closer or cash
+    amount_cents: int
+    reason: str
+    recorded_by_initials: str
+    approved_by_initials: str
+    recorded_at: datetime
+
+
+def adjustment_line(a: Adjustment) -> AdjustmentLine:
+    table = a.table
+    return AdjustmentLine(
+        a.pk,
+        a.books_close.gaming_date,
+        a.recorded_on,
+        table.number if table else None,
+        table.game if table else None,
+        a.field,
+        a.amount_cents,
+        a.reason,
+        a.recorded_by.initials,
+        a.approved_by.initials,
+        a.recorded_at,
+    )
+
+
+def adjustment_custody(lines, game: str | None = None) -> Custody:
+    """The chip and cash movements the adjustments add (of one game's tables, given `game`)."""
+    amounts = defaultdict(int)
+    for line in lines:
+        if game is None or line.game == game:
+            amounts[line.field] += line.amount_cents
+    return Custody(amounts["drop"], amounts["fills"], amounts["credits"], amounts["opener"], amounts["closer"])
+
+
+@dataclass(frozen=True)
 class DailySummary:
     site_id: int
     site_name: str
@@ -129,6 +173,11 @@ class DailySummary:
     paddlewheel: Custody
     cash: CashFigures
     gaming_day_closed: bool
+    books_closed: bool = False
+    # Entered on this day: they count in this day's totals (so a quarter counts each once).
+    adjustments_recorded: tuple[AdjustmentLine, ...] = ()
+    # Entered later to correct this (closed) day: listed here, counted on the day entered.
+    adjustments_to_this_day: tuple[AdjustmentLine, ...] = ()
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -139,8 +188,11 @@ def _by_game(days, game) -> Custody:
     return figures.total(d.custody for d in days if d.game == game)
 
 
-def cash_figures(site_id: int, day: date, total: Custody, bank, next_bank) -> CashFigures:
-    """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day."""
+def cash_figures(
+    site_id: int, day: date, total: Custody, bank, next_bank, cash_adjustment_cents: int = 0
+) -> CashFigures:
+    """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day.
+    `cash_adjustment_cents`: corrections of cash recorded on this day, added to the cash profit."""
     from cage.queries import BankDay  # noqa: F401  (the type of `bank`)
 
     due = add_banking_days(day, 3) if bank is None else bank.deposit_due
@@ -158,11 +210,14 @@ def cash_figures(site_id: int, day: date, total: Custody, bank, next_bank) -> Ca
             bool(deposit and deposit.verified),
             due,
         )
-    profit = figures.cash_profit(
-        starting_cash_cents=bank.starting_cash_cents,
-        ending_cash_cents=bank.ending_cash_cents,
-        drop_cents=total.drop_cents,
-        ious_net_cents=bank.ious_net_cents - bank.ious_net_start_cents,
+    profit = (
+        figures.cash_profit(
+            starting_cash_cents=bank.starting_cash_cents,
+            ending_cash_cents=bank.ending_cash_cents,
+            drop_cents=total.drop_cents,
+            ious_net_cents=bank.ious_net_cents - bank.ious_net_start_cents,
+        )
+        + cash_adjustment_cents
     )
     long_short = figures.cash_long_short(cash_profit_cents=profit, agp_cents=total.agp_cents)
     chips_line = None
@@ -189,42 +244,65 @@ def cash_figures(site_id: int, day: date, total: Custody, bank, next_bank) -> Ca
 
 
 def daily_summaries(sites: list[Site], start: date, end: date) -> list[DailySummary]:
-    """One summary per site and gaming day in [start, end] that had a gaming day or activity."""
+    """One summary per site and gaming day in [start, end] that had a gaming day, activity or
+    an adjustment recorded. Adjustments count in the totals of the day they are recorded on."""
     from cage.queries import bank_days
 
     site_ids = [s.pk for s in sites]
     names = {s.pk: s.name for s in sites}
     days = table_days(site_ids, start, end)
     banks = bank_days(site_ids, start, end + timedelta(days=1))
+    closed_books = BooksClose.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
     gaming_days = {
         (g.site_id, g.gaming_date): g
-        for g in GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).select_related("close")
+        for g in GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .select_related("close")
+        .annotate(books_closed=Exists(closed_books))
     }
+    recorded, corrections = _adjustments(site_ids, start, end)
     grouped = defaultdict(list)
     for d in days:
         grouped[(d.site_id, d.gaming_date)].append(d)
-    keys = sorted(set(grouped) | set(gaming_days))
-    result = []
-    for site_id, day in keys:
-        rows = grouped.get((site_id, day), [])
-        total = figures.total(r.custody for r in rows)
-        gaming_day = gaming_days.get((site_id, day))
-        result.append(
-            DailySummary(
-                site_id,
-                names[site_id],
-                day,
-                tuple(rows),
-                total,
-                _by_game(rows, "21"),
-                _by_game(rows, "PW"),
-                cash_figures(
-                    site_id, day, total, banks.get((site_id, day)), banks.get((site_id, day + timedelta(days=1)))
-                ),
-                bool(gaming_day and getattr(gaming_day, "close", None)),
-            )
-        )
-    return result
+    keys = sorted(set(grouped) | set(gaming_days) | set(recorded))
+    return [
+        _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections)
+        for site_id, day in keys
+    ]
+
+
+def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
+    """{(site_id, gaming_date): [AdjustmentLine]} by the day recorded on and by the day corrected."""
+    recorded, corrections = defaultdict(list), defaultdict(list)
+    for a in adjustments_around(site_ids, start, end):
+        line, site_id = adjustment_line(a), a.books_close.site_id
+        if start <= line.recorded_on <= end:
+            recorded[(site_id, line.recorded_on)].append(line)
+        if start <= line.corrected_date <= end:
+            corrections[(site_id, line.corrected_date)].append(line)
+    return recorded, corrections
+
+
+def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections) -> DailySummary:
+    key = (site_id, day)
+    rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
+    total = figures.total(r.custody for r in rows) + adjustment_custody(entered)
+    gaming_day = gaming_days.get(key)
+    cash_adjustment = sum(line.amount_cents for line in entered if line.field == Adjustment.Field.CASH)
+    next_bank = banks.get((site_id, day + timedelta(days=1)))
+    return DailySummary(
+        site_id,
+        site_name,
+        day,
+        tuple(rows),
+        total,
+        _by_game(rows, "21") + adjustment_custody(entered, "21"),
+        _by_game(rows, "PW") + adjustment_custody(entered, "PW"),
+        cash_figures(site_id, day, total, banks.get(key), next_bank, cash_adjustment),
+        bool(gaming_day and getattr(gaming_day, "close", None)),
+        bool(gaming_day and gaming_day.books_closed),
+        entered,
+        tuple(corrections.get(key, ())),
+    )
 
 
 def daily_summary(site: Site, day: date) -> DailySummary:

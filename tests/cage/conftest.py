@@ -12,7 +12,8 @@ DAY = date(2026, 11, 2)  # a Monday; the deposit is due Thursday 2026-11-05
 
 
 def make_gaming_day(site, gaming_date, opened_by, *, closed=True):
-    from accounting.models import GamingDay, GamingDayClose
+    """A closed day here also has its books closed (a deposit waits for that), made directly."""
+    from accounting.models import BooksClose, GamingDay, GamingDayClose
 
     day = GamingDay.objects.create(
         site=site,
@@ -25,6 +26,14 @@ def make_gaming_day(site, gaming_date, opened_by, *, closed=True):
             gaming_day=day,
             closed_by=opened_by,
             closed_at=datetime.combine(gaming_date, time(23, 30), tzinfo=CHICAGO),
+        )
+        BooksClose.objects.create(
+            site=site,
+            gaming_date=gaming_date,
+            closed_by=opened_by,
+            closed_at=datetime.combine(gaming_date, time(23, 45), tzinfo=CHICAGO),
+            figures={},
+            figures_sha256="",
         )
     return day
 

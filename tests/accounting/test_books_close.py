@@ -1,0 +1,234 @@
+"""Closing the books of a gaming day: refused until the day is closed, counted and the bank
+counted; the figures are snapshotted and locked; a correction is a separate adjustment."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import DatabaseError, connection, transaction
+
+from accounting import rules, services, summaries
+from accounting.models import Adjustment, BooksClose
+from cage.queries import books_closed as cage_books_closed
+from cardroom.audit import AuditEvent
+from cardroom.models import Role
+from cardroom.periods import Quarter
+from tests.accounting.scenario import Scenario
+from tests.factories import TableFactory
+
+DAY = date(2026, 8, 14)
+NEXT = DAY + timedelta(days=1)
+
+
+@pytest.fixture
+def scenario(site, people):
+    return Scenario(site, people)
+
+
+@pytest.fixture
+def t1(site):
+    return TableFactory(site=site, number=1)
+
+
+def play(scenario, table, *, signed=True, bank=("start", "end")):
+    """A day of play: tray $2,000 -> $1,850, a $200 fill, a $50 credit, $1,000 dropped."""
+    scenario.tray(table, DAY, "opener", 200_000)
+    scenario.tray(table, DAY, "closer", 185_000)
+    scenario.slip(table, DAY, "fill", 20_000, number=1)
+    scenario.slip(table, DAY, "credit", 5_000, number=1)
+    scenario.drop(table, DAY, 100_000, signed=signed)
+    for kind in bank:
+        scenario.bank(DAY, kind, 500_000, 300_000)
+
+
+def close(employee, site, gaming_date=DAY):
+    return services.close_books(acting_user=employee.user, site=site, gaming_date=gaming_date)
+
+
+@pytest.fixture
+def closed_books(scenario, t1, cast, site):
+    play(scenario, t1)
+    return close(cast[Role.SHIFT_MANAGER], site)
+
+
+def adjust(employee, books, **values):
+    values = {
+        "field": "drop",
+        "amount_cents": 5_000,
+        "reason": "Box 1 recounted: $50 stuck in the slot.",
+        "recorded_on": NEXT,
+        **values,
+    }
+    return services.record_adjustment(acting_user=employee.user, books_close=books, **values)
+
+
+# --- Closing ------------------------------------------------------------------------------------
+
+
+def test_the_snapshot_equals_the_apis_daily_summary(closed_books, client_for, cast, site):
+    body = client_for(cast[Role.AUDITOR]).get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
+    assert body["books_closed"] is True
+    assert closed_books.figures == body
+    assert closed_books.figures["total"]["agp_cents"] == 70_000
+    assert closed_books.figures_sha256 == services.figures_digest(body)
+    assert AuditEvent.objects.filter(action="books.closed").count() == 1
+
+
+def test_the_cage_sees_the_books_closed(closed_books, site):
+    assert cage_books_closed(site, DAY) and not cage_books_closed(site, NEXT)
+
+
+def test_the_gaming_manager_closes_books_through_the_api(scenario, t1, client_for, manager, site):
+    play(scenario, t1)
+    response = client_for(manager).post(f"/api/v1/sites/{site.pk}/close-books/", {"date": str(DAY)}, format="json")
+    assert response.status_code == 201
+    assert response.json()["figures"]["books_closed"] is True
+    assert BooksClose.objects.get().closed_by == manager
+
+
+def test_a_cashier_does_not_close_books(scenario, t1, cast, site):
+    play(scenario, t1)
+    with pytest.raises(PermissionDenied):
+        close(cast[Role.CASHIER], site)
+
+
+def refusal(employee, site, gaming_date=DAY) -> str:
+    with pytest.raises(ValidationError) as caught:
+        close(employee, site, gaming_date)
+    return caught.value.message_dict["gaming_date"][0]
+
+
+def test_books_without_a_gaming_day_are_refused(cast, site):
+    assert refusal(cast[Role.SHIFT_MANAGER], site).startswith(rules.BUSINESS_DAY)
+
+
+def test_books_of_a_day_with_an_open_table_are_refused(scenario, t1, cast, site):
+    scenario.day(DAY, closed=False)
+    scenario.tray(t1, DAY, "opener", 200_000)
+    message = refusal(cast[Role.SHIFT_MANAGER], site)
+    assert message.startswith(rules.TRAY_COUNT) and "table(s) 1 have no closer" in message
+
+
+def test_books_with_an_unsigned_count_are_refused(scenario, t1, cast, site):
+    play(scenario, t1, signed=False)
+    message = refusal(cast[Role.SHIFT_MANAGER], site)
+    assert message.startswith(rules.DROP_COUNT) and "table(s) 1" in message
+
+
+def test_books_without_the_ending_bank_count_are_refused(scenario, t1, cast, site):
+    play(scenario, t1, bank=("start",))
+    message = refusal(cast[Role.SHIFT_MANAGER], site)
+    assert message.startswith(rules.BANK_RECORDS) and "ending cash bank count" in message
+
+
+def test_books_close_once_and_the_api_names_the_rule(closed_books, client_for, cast, site):
+    response = client_for(cast[Role.SHIFT_MANAGER]).post(
+        f"/api/v1/sites/{site.pk}/close-books/", {"date": str(DAY)}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["gaming_date"][0].startswith(rules.DAILY_SUMMARY)
+    assert BooksClose.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE accounting_booksclose SET figures_sha256 = 'x'",
+        "DELETE FROM accounting_booksclose",
+        "UPDATE accounting_adjustment SET amount_cents = 1",
+        "DELETE FROM accounting_adjustment",
+    ],
+)
+def test_closed_books_and_adjustments_are_append_only_in_the_database(closed_books, manager, t1, sql):
+    adjust(manager, closed_books, table=t1)
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql)
+    closed_books.refresh_from_db()
+    assert closed_books.figures_sha256 == services.figures_digest(closed_books.figures)
+    assert Adjustment.objects.get().amount_cents == 5_000
+
+
+# --- Adjustments ---------------------------------------------------------------------------------
+
+
+def test_an_adjustment_is_listed_on_both_days_and_counts_once_in_the_quarter(closed_books, manager, t1, site):
+    adjust(manager, closed_books, table=t1)
+    corrected, entered = summaries.daily_summary(site, DAY), summaries.daily_summary(site, NEXT)
+    assert corrected.total.drop_cents == 100_000  # the closed day keeps its figures
+    assert [a.amount_cents for a in corrected.adjustments_to_this_day] == [5_000]
+    assert corrected.adjustments_recorded == ()
+    assert [a.corrected_date for a in entered.adjustments_recorded] == [DAY]
+    assert entered.total.drop_cents == 5_000 and entered.twenty_one.agp_cents == 5_000
+    quarter = summaries.quarter_summary(site, Quarter(2026, 3))
+    assert quarter.total.gross_proceeds_cents == 105_000 and quarter.total.agp_cents == 75_000
+    assert BooksClose.objects.get().figures["total"]["drop_cents"] == 100_000
+
+
+def test_adjustments_through_the_api_appear_on_both_days_reports(closed_books, client_for, manager, t1, site):
+    api = client_for(manager)
+    values = {"books_close": closed_books.pk, "table": t1.pk, "field": "fills", "amount_cents": -2_000}
+    response = api.post(
+        "/api/v1/adjustments/",
+        {**values, "reason": "Fill 1 keyed as $200, slip says $180.", "recorded_on": str(NEXT)},
+        format="json",
+    )
+    assert response.status_code == 201 and response.json()["corrected_date"] == str(DAY)
+    day = api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
+    later = api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={NEXT}").json()
+    assert [a["amount_cents"] for a in day["adjustments_to_this_day"]] == [-2_000]
+    assert [a["reason"] for a in later["adjustments_recorded"]] == ["Fill 1 keyed as $200, slip says $180."]
+    assert later["total"]["agp_cents"] == 2_000
+    listed = api.get(f"/api/v1/adjustments/?site={site.pk}&corrected_date={DAY}").json()
+    assert [a["field"] for a in listed] == ["fills"]
+
+
+@pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.AUDITOR, Role.CASHIER])
+def test_only_a_gaming_manager_adjusts_closed_books(closed_books, cast, client_for, t1, role):
+    with pytest.raises(PermissionDenied):
+        adjust(cast[role], closed_books, table=t1)
+    values = {
+        "books_close": closed_books.pk,
+        "table": t1.pk,
+        "field": "drop",
+        "amount_cents": 100,
+        "reason": "x",
+        "recorded_on": str(NEXT),
+    }
+    assert client_for(cast[role]).post("/api/v1/adjustments/", values, format="json").status_code == 403
+    assert not Adjustment.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "values,field",
+    [
+        ({"recorded_on": DAY}, "recorded_on"),
+        ({"reason": "  "}, "reason"),
+        ({"amount_cents": 0}, "amount_cents"),
+        ({"field": "tips"}, "field"),
+        ({"field": "cash"}, "table"),  # cash is the site's, not a table's
+        ({"table": None}, "table"),
+    ],
+)
+def test_an_adjustment_needs_a_later_day_a_reason_an_amount_and_its_table(closed_books, manager, t1, values, field):
+    with pytest.raises(ValidationError) as caught:
+        adjust(manager, closed_books, **{"table": t1, **values})
+    assert caught.value.message_dict[field][0].startswith(rules.DAILY_SUMMARY)
+
+
+def test_a_cash_adjustment_corrects_the_cash_profit_of_the_day_entered(closed_books, scenario, manager, site):
+    scenario.day(NEXT, closed=False)
+    scenario.bank(NEXT, "start", 500_000, 300_000)
+    scenario.bank(NEXT, "end", 500_000, 300_000)
+    before = summaries.daily_summary(site, NEXT).cash.cash_profit_cents
+    adjust(manager, closed_books, field="cash", amount_cents=-1_000, reason="Counterfeit $10 bill found in the bank.")
+    assert summaries.daily_summary(site, NEXT).cash.cash_profit_cents == before - 1_000
+
+
+def test_summaries_with_adjustments_take_bounded_queries(
+    closed_books, manager, t1, site, other_site, django_assert_max_num_queries
+):
+    for n in range(3):
+        adjust(manager, closed_books, table=t1, amount_cents=100 + n, recorded_on=NEXT + timedelta(days=n))
+    with django_assert_max_num_queries(14):
+        result = summaries.quarter_summaries([site, other_site], Quarter(2026, 3))
+    assert len(result[0].days) == 4
