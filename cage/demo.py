@@ -19,9 +19,9 @@ from .models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, Id
 IDEAL = {"busy": 800000, "small": 300000, "seasonal": 400000}
 # Starting bank per site key: {cash value: quantity}, {chip value: quantity}.
 BANKS = {
-    "busy": ({10000: 30, 2000: 150, 500: 80, 100: 100}, {10000: 10, 2500: 60, 500: 200, 100: 300}),
-    "small": ({10000: 10, 2000: 50, 500: 40, 100: 50}, {2500: 20, 500: 80, 100: 150}),
-    "seasonal": ({10000: 15, 2000: 60, 500: 40, 100: 50}, {2500: 30, 500: 100, 100: 200}),
+    "busy": ({10000: 30, 2000: 150, 500: 80, 100: 100}, {10000: 10, 2500: 600, 500: 200, 100: 1500}),
+    "small": ({10000: 10, 2000: 50, 500: 40, 100: 50}, {2500: 200, 500: 80, 100: 600}),
+    "seasonal": ({10000: 15, 2000: 60, 500: 40, 100: 50}, {2500: 300, 500: 100, 100: 800}),
 }
 
 
@@ -49,23 +49,61 @@ def extend_demo(demo) -> None:
             days = list(GamingDay.objects.filter(site=site).select_related("close").order_by("gaming_date"))
             for index, day in enumerate(days):
                 _bank_counts(site, day, BANKS[key], index, cashier)
+                _close_books(site, day, gm)
                 _deposit(site, day, index, cashier)
             _ious_and_tips(site, days, people, cashier)
 
 
+def _net_fills(site, day) -> int:
+    """Fills less credits of the day: the chips of fills leave the bank, those of credits come
+    back. (The drop box cash is counted apart and enters cash profit on its own.)"""
+    from accounting.summaries import table_days
+
+    rows = table_days([site.pk], day.gaming_date, day.gaming_date)
+    return sum(r.custody.fills_cents - r.custody.credits_cents for r in rows)
+
+
+def _moved(by_value: dict, cents: int, unit: int) -> dict:
+    """Add (or take) `cents` in `unit` pieces, the rest in $1 pieces, never below zero."""
+    result = dict(by_value)
+    pieces, rest = divmod(cents, unit)
+    result[unit] = max(0, result.get(unit, 0) + pieces)
+    result[100] = max(0, result.get(100, 0) + rest // 100)
+    return result
+
+
 def _bank_counts(site, day, bank, index, cashier) -> None:
     cash, chips = bank
-    for kind, shift in (("start", 0), ("end", (index % 5) - 2)):
+    error = (index % 5) - 2 if index % 4 == 0 else 0  # now and then a few dollars long or short
+    counts = {"start": (cash, chips), "end": (_moved(cash, error * 100, 100), _moved(chips, -_net_fills(site, day), 2500))}
+    for kind, (counted_cash, counted_chips) in counts.items():
         if BankCount.objects.filter(site=site, gaming_date=day.gaming_date, kind=kind).exists():
             continue
-        counted_cash = {**cash, 100: cash.get(100, 0) + shift}  # a few dollars long or short
         services.record_bank_count(
-            acting_user=cashier, site=site, gaming_date=day.gaming_date, kind=kind, cash=counted_cash, chips=chips
+            acting_user=cashier, site=site, gaming_date=day.gaming_date, kind=kind, cash=counted_cash,
+            chips=counted_chips,
         )
 
 
+def _close_books(site, day, manager) -> None:
+    """Close the day's books once it is closed, counted and its bank counted (else leave it open)."""
+    from django.core.exceptions import ValidationError
+
+    from accounting.models import BooksClose
+    from accounting.services import close_books
+
+    if day.closed_at is None or BooksClose.objects.filter(site=site, gaming_date=day.gaming_date).exists():
+        return
+    try:
+        close_books(acting_user=manager, site=site, gaming_date=day.gaming_date)
+    except ValidationError:
+        pass  # not all of the day's boxes were counted: the books stay open, as on the floor
+
+
 def _deposit(site, day, index, cashier) -> None:
-    if day.closed_at is None or BankDeposit.objects.filter(gaming_day=day).exists():
+    from accounting.queries import books_closed
+
+    if not books_closed(site, day.gaming_date) or BankDeposit.objects.filter(gaming_day=day).exists():
         return
     due = deposit_due_on(day.gaming_date)
     deposited_on = due + timedelta(days=2) if index == 1 else due - timedelta(days=1)  # the second day: late

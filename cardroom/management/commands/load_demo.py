@@ -19,10 +19,11 @@ class Command(BaseCommand):
 
 def _extensions():
     """The domain apps' demo builders, in dependency order: custody first (gaming days, slips),
-    then the cage, the counts of those days' boxes, and the surveillance records."""
+    then the counts of those days' boxes, the cage (bank counts, closing the books, deposits),
+    and the surveillance records."""
     from accounting.demo import extend_demo as custody
     from cage.demo import extend_demo as cage
     from counts.demo import extend_demo as counts
     from surveillance.demo import extend_demo as surveillance
 
-    return (custody, cage, counts, surveillance)
+    return (custody, counts, cage, surveillance)
