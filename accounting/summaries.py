@@ -380,11 +380,16 @@ class TaxFigures:
     brackets: tuple[figures.TaxBracket, ...]
 
 
-def organization_tax(organization, quarter: Quarter) -> TaxFigures:
+def organization_quarter(organization, quarter: Quarter) -> list[QuarterSummary]:
+    """Every site of the organization for the quarter, in one pass (the tax needs them all)."""
+    return quarter_summaries(list(Site.objects.filter(organization=organization).order_by("name")), quarter)
+
+
+def organization_tax(organization, quarter: Quarter, *, summaries: list[QuarterSummary] | None = None) -> TaxFigures:
     """The quarterly return's figures per site and the ND gaming tax on the organization's AGP
-    (N.D.C.C. 53-06.1-12, brackets effective-dated in accounting.figures.ND_GAMING_TAX)."""
-    sites = list(Site.objects.filter(organization=organization).order_by("name"))
-    summaries = quarter_summaries(sites, quarter)
+    (N.D.C.C. 53-06.1-12, brackets effective-dated in accounting.figures.ND_GAMING_TAX).
+    `summaries`: the organization's quarter, when the caller has built it already."""
+    summaries = organization_quarter(organization, quarter) if summaries is None else summaries
     agp = sum(s.total.agp_cents for s in summaries)
     brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
     rows = tuple(

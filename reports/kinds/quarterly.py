@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Spacer
 
-from accounting.summaries import QuarterSummary, TaxFigures, organization_tax, quarter_summary
+from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter, organization_tax
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
@@ -23,9 +23,9 @@ class QuarterlyReport:
 
 def build(context: ReportContext) -> QuarterlyReport:
     quarter = Quarter.containing(context.start)
-    return QuarterlyReport(
-        context.site.name, quarter_summary(context.site, quarter), organization_tax(context.organization, quarter)
-    )
+    every_site = organization_quarter(context.organization, quarter)  # the site's own quarter is among them
+    summary = next(s for s in every_site if s.site_id == context.site.pk)
+    return QuarterlyReport(context.site.name, summary, organization_tax(context.organization, quarter, summaries=every_site))
 
 
 DAY_HEADER = ["Gaming date", "Gross proceeds", "Prizes", "AGP", "Hold", "Cash profit", "Long (short)"]
