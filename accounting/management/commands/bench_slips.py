@@ -39,8 +39,8 @@ class Command(BaseCommand):
         parser.add_argument("--clients", type=int, default=16)
         parser.add_argument("--slips", type=int, default=2000)
         parser.add_argument(
-            "--processes", type=int, default=1,
-            help="worker processes sharing the clients, as a server runs several (default 1: threads only)",
+            "--processes", type=int, default=2,
+            help="worker processes sharing the clients, as a server runs several (default 2: one per core)",
         )
 
     def handle(self, *args, clients, slips, processes, **options):
