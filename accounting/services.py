@@ -16,7 +16,8 @@ from django.utils import timezone
 from sequences import get_next_value
 
 from cardroom.access import Access, require_role
-from cardroom.audit import record_event, snapshot
+from cardroom.audit import record_site_event as _audit
+from cardroom.audit import snapshot
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 
 from . import queries, rules
@@ -55,18 +56,6 @@ def _acting_employee(access: Access) -> Employee:
     if access.employee is None:
         raise PermissionDenied("You are not an employee of any organization.")
     return access.employee
-
-
-def _audit(acting_user, action: str, obj, *, site: Site, before=None, after=None) -> None:
-    record_event(
-        actor=acting_user,
-        action=action,
-        obj=obj,
-        organization_id=site.organization_id,
-        site_id=site.pk,
-        before=before,
-        after=after if after is not None else snapshot(obj),
-    )
 
 
 def _require_table_in_use(table: Table, field: str = "table") -> None:

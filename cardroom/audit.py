@@ -103,6 +103,19 @@ def record_event(
     return event
 
 
+def record_site_event(acting_user, action: str, obj: Model, site, *, before=None, after=None) -> AuditEvent:
+    """An event about `obj` at `site` (and its organization); `after` defaults to the row as saved."""
+    return record_event(
+        actor=acting_user,
+        action=action,
+        obj=obj,
+        organization_id=site.organization_id,
+        site_id=site.pk,
+        before=before,
+        after=after if after is not None else snapshot(obj),
+    )
+
+
 @dataclass(frozen=True)
 class ChainCheck:
     ok: bool

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.access import access_for, require_role
-from cardroom.audit import record_event, snapshot
+from cardroom.audit import record_site_event as _audit
+from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Role, Site, Table
 
 from . import queries
@@ -47,16 +48,6 @@ Figures = dict[tuple[int, str], int]  # (denomination_cents, "bill"|"coin") -> q
 Forms = set[tuple[str, int]]  # ("fill"|"credit", slip number)
 
 
-def _audit(acting_user, action: str, obj, site: Site, after: dict | None = None, before: dict | None = None):
-    record_event(
-        actor=acting_user,
-        action=action,
-        obj=obj,
-        organization_id=site.organization_id,
-        site_id=site.pk,
-        before=before,
-        after=after if after is not None else snapshot(obj),
-    )
 
 
 def _acting_employee(acting_user) -> Employee:

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.access import access_for, require_gaming_manager, require_role
-from cardroom.audit import record_event, snapshot
+from cardroom.audit import record_event, record_site_event, snapshot
 from cardroom.models import Employee, EmploymentType, Site, Table
 from cardroom.money import format_money
 
@@ -53,14 +53,7 @@ def _append(obj, *, acting_user, site: Site, action: str):
     """Validate, save and audit one new row: the one path for every record of this app."""
     obj.full_clean()
     obj.save()
-    record_event(
-        actor=acting_user,
-        action=f"surveillance.{action}",
-        obj=obj,
-        organization_id=site.organization_id,
-        site_id=site.pk,
-        after=snapshot(obj),
-    )
+    record_site_event(acting_user, f"surveillance.{action}", obj, site)
     return obj
 
 
