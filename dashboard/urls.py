@@ -5,6 +5,7 @@ from . import views
 app_name = "dashboard"
 urlpatterns = [
     path("daily/", views.daily, name="daily"),
+    path("daily/books/<str:what>/", views.books, name="books"),
     path("quarter/", views.quarter, name="quarter"),
     path("dealers/", views.dealers, name="dealers"),
     path("dealers/<int:pk>/", views.dealer, name="dealer"),

@@ -5,17 +5,23 @@ dashboard. Views parse the period, call one query module, and present; money thr
 from datetime import date, timedelta
 from functools import wraps
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
-from accounting import dealer_hold, summaries
-from accounting.models import GamingDay, Slip, SlipStep
+from accounting import dealer_hold, services, summaries
+from accounting.models import Adjustment, BooksClose, GamingDay, Slip, SlipStep
+from accounting.rules import BOOKS_CLOSERS
 from cardroom.access import access_for
 from cardroom.api import visible_employees
+from cardroom.models import Role
+from cardroom.money import decimal_to_cents
 from cardroom.periods import Quarter
 from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
@@ -80,8 +86,59 @@ def daily(request):
         "shifts": dealer_hold.shift_figures([site.pk], day, day),
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
+        "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
+        "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
+        "adjustment_fields": Adjustment.Field.choices,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
+
+
+CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule, shown on the page
+
+
+@site_zone
+@require_POST
+def books(request, what):
+    """Close a day's books, or record an adjusting entry to closed books, through the services;
+    a refusal comes back on the daily page with the rule it cites."""
+    site = figure_site(request, FIGURE_ROLES)
+    day = _date(request.POST.get("date"), None, {}, "date")
+    if day is None:
+        raise Http404("No such gaming date.")
+    back = f"{reverse('dashboard:daily')}?site={site.pk}&date={day:%Y-%m-%d}"
+    try:
+        if what == "close":
+            services.close_books(acting_user=request.user, site=site, gaming_date=day)
+            messages.success(request, f"The books of {day} are closed.")
+        elif what == "adjust":
+            _adjust(request, site, day)
+            messages.success(request, "The adjusting entry is recorded.")
+        else:
+            raise Http404("Nothing to do here.")
+    except ValidationError as exc:
+        messages.error(request, " ".join(f"{field.replace('_', ' ')}: {m}" if field != "__all__" else m
+                                         for field, ms in exc.message_dict.items() for m in ms))
+    return redirect(back)
+
+
+def _adjust(request, site, day) -> None:
+    closed = BooksClose.objects.filter(site=site, gaming_date=day).first()
+    if closed is None:
+        raise ValidationError({"date": "Only a day whose books are closed takes an adjusting entry."})
+    number = request.POST.get("table_number") or None
+    table = site.tables.filter(number=number).first() if number else None
+    if number and table is None:
+        raise ValidationError({"table_number": f"No table {number} at {site}."})
+    try:
+        amount = decimal_to_cents(request.POST.get("amount", ""))
+    except ValueError as exc:
+        raise ValidationError({"amount": f"Enter an amount in dollars and cents ({exc})."}) from exc
+    recorded_on = _date(request.POST.get("recorded_on"), None, {}, "recorded_on")
+    if recorded_on is None:
+        raise ValidationError({"recorded_on": "Give the gaming date the entry is recorded on (YYYY-MM-DD)."})
+    services.record_adjustment(acting_user=request.user, books_close=closed, table=table,
+                               field=request.POST.get("field", ""), amount_cents=amount,
+                               reason=request.POST.get("reason", ""), recorded_on=recorded_on)
 
 
 @site_zone

@@ -1,0 +1,78 @@
+"""Closing the books and recording an adjusting entry from the daily page, through the services."""
+
+from datetime import date
+
+import pytest
+
+from accounting.models import Adjustment, BooksClose
+from cardroom.models import Role
+from tests.accounting.scenario import Scenario
+from tests.factories import TableFactory
+
+DAY = date(2026, 8, 14)
+
+
+@pytest.fixture
+def complete_day(site, people):
+    scenario = Scenario(site, people)
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, DAY, "opener", 100_000)
+    scenario.tray(table, DAY, "closer", 90_000)
+    scenario.drop(table, DAY, 50_000)
+    scenario.bank(DAY, "start", 500_000, 300_000)
+    scenario.bank(DAY, "end", 500_000, 300_000)
+    return scenario
+
+
+def post(client, site, what, **data):
+    return client.post(f"/figures/daily/books/{what}/?site={site.pk}", {"date": DAY.isoformat(), **data}, follow=True)
+
+
+def test_a_shift_manager_closes_the_books_from_the_daily_page(client, cast, site, complete_day):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    page = client.get(f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    assert 'id="close-books"' in page
+    response = post(client, site, "close")
+    assert 'id="books-closed"' in response.content.decode()
+    assert BooksClose.objects.filter(site=site, gaming_date=DAY).exists()
+
+
+def test_closing_a_day_without_its_bank_count_is_refused_with_the_rule(client, cast, site, people):
+    scenario = Scenario(site, people)
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, DAY, "opener", 100_000)
+    scenario.tray(table, DAY, "closer", 90_000)
+    scenario.drop(table, DAY, 50_000)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    response = post(client, site, "close")
+    assert "ND 99-01.3-08-16(1)(a)" in response.content.decode()
+    assert not BooksClose.objects.exists()
+
+
+def test_the_auditor_may_not_close_the_books(client, cast, site, complete_day):
+    client.force_login(cast[Role.AUDITOR].user)
+    assert 'id="close-books"' not in client.get(f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    response = post(client, site, "close")
+    assert response.status_code == 403
+    assert not BooksClose.objects.exists()
+
+
+def test_a_gaming_manager_records_an_adjusting_entry_shown_on_both_days(client, cast, site, complete_day):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post(client, site, "close")
+    response = post(client, site, "adjust", field="drop", table_number="1", amount="-20.00",
+                    recorded_on="2026-08-20", reason="Recount of box 1 found a $20 bill counted twice")
+    assert 'id="adjustments-to-this-day"' in response.content.decode()
+    adjustment = Adjustment.objects.get()
+    assert (adjustment.amount_cents, adjustment.table.number) == (-2_000, 1)
+    later = client.get(f"/figures/daily/?site={site.pk}&date=2026-08-20").content.decode()
+    assert 'id="adjustments-recorded"' in later and "-$20.00" in later
+
+
+def test_a_bad_adjustment_changes_nothing_and_says_why(client, cast, site, complete_day):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post(client, site, "close")
+    response = post(client, site, "adjust", field="drop", table_number="1", amount="12.345", recorded_on="2026-08-20",
+                    reason="x")
+    assert "amount" in response.content.decode()
+    assert not Adjustment.objects.exists()
