@@ -165,6 +165,18 @@ class Table(models.Model):
             from .wagers import validate_table_wagers  # the jurisdiction's limits, ND 99-01.3-08-09(1)
 
             validate_table_wagers(self)
+        self._check_outage_limit()
+
+    def _check_outage_limit(self):
+        """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline, the maximum
+        wager may not be raised above $2 (in every interface: API, pages and admin)."""
+        if self.pk is None or self.max_wager_cents is None:
+            return
+        previous = Table.objects.filter(pk=self.pk).values_list("max_wager_cents", flat=True).first()
+        if previous is not None and self.max_wager_cents > previous:
+            from surveillance.services import check_wager_under_outage_cap
+
+            check_wager_under_outage_cap(self, self.max_wager_cents)
 
 
 def validate_chip_value(value_cents: int) -> None:

@@ -87,10 +87,6 @@ def update_table(*, acting_user, table: Table, **values) -> Table:
     if "site" in values and values["site"].pk != table.site_id:
         raise ValidationError({"site": "A table cannot move to another site; add a new table there."})
     values.pop("site", None)
-    if values.get("max_wager_cents", table.max_wager_cents) > table.max_wager_cents:
-        from surveillance.services import check_wager_under_outage_cap  # ND 99-01.3-08-04(7)
-
-        check_wager_under_outage_cap(table, values["max_wager_cents"])
     return _save(
         table, acting_user=acting_user, organization_id=table.site.organization_id, values=values,
         noun="a table",

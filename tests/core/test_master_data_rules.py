@@ -153,3 +153,22 @@ def test_raising_the_limit_of_a_table_past_its_outage_deadline_is_refused(client
     assert "ND 99-01.3-08-04(7)" in response.json()["max_wager_cents"][0]
     table.refresh_from_db()
     assert table.max_wager_cents == 200
+
+
+def test_the_admin_cannot_raise_a_table_limit_past_its_outage_deadline_either(client, manager, site, time_machine):
+    from datetime import UTC, datetime
+
+    from surveillance.models import Outage
+
+    time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
+    table = TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=200)
+    Outage.objects.create(table=table, kind="camera", began_at=datetime(2026, 11, 10, tzinfo=UTC), description="dark",
+                          reported_by=manager.user, reported_at=datetime(2026, 11, 10, tzinfo=UTC))
+    client.force_login(manager.user)
+    data = {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, "max_wager_cents": 500,
+            "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
+            "tip_double_down": "not_permitted", "dealing_method": "no_peek"}
+    response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)
+    assert response.status_code == 200 and "ND 99-01.3-08-04(7)" in response.content.decode()
+    table.refresh_from_db()
+    assert table.max_wager_cents == 200
