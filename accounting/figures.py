@@ -3,7 +3,7 @@ functions on integer cents. No ORM here: `accounting.summaries` gathers the inpu
 
 Ratios are exact Decimals; rounding happens only when they are displayed."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -154,15 +154,6 @@ def gaming_tax(agp_cents: int, brackets: list[TaxBracket]) -> int:
     bracket = [b for b in brackets if agp_cents > b.lower_cents or b.lower_cents == 0][-1]
     tax = Decimal(bracket.base_cents) + bracket.rate * (agp_cents - bracket.lower_cents)
     return int(tax.quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-@dataclass(frozen=True)
-class DealerComparison:
-    """A dealer's hold beside the site's over the same period, with how unusual the gap is."""
-
-    dealer_hold: Decimal | None
-    site_hold: Decimal | None
-    z_score: Decimal | None = field(default=None)
 
 
 def hold_z_score(

@@ -193,7 +193,6 @@ def cash_figures(
 ) -> CashFigures:
     """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day.
     `cash_adjustment_cents`: corrections of cash recorded on this day, added to the cash profit."""
-    from cage.queries import BankDay  # noqa: F401  (the type of `bank`)
 
     due = add_banking_days(day, 3) if bank is None else bank.deposit_due
     counted = bank is not None and None not in (bank.starting_cash_cents, bank.ending_cash_cents)

@@ -48,6 +48,8 @@ def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documenta
         kinds = set(alert.steps.values_list("kind", flat=True))
         if AlertStep.Kind.RESOLVED in kinds:
             raise ValidationError({"alert": "This alert is already resolved; nothing more can be added."})
+        if kind == AlertStep.Kind.ACKNOWLEDGED and kind in kinds:
+            raise ValidationError({"alert": "This alert is already acknowledged."})
         if kind == AlertStep.Kind.RESOLVED and AlertStep.Kind.DOCUMENTED not in kinds and not documentation:
             raise ValidationError({"documentation": f"{alert.citation}: attach the documentation that resolves this alert first."})
         if kind == AlertStep.Kind.DOCUMENTED and not (note.strip() or documentation):
@@ -61,8 +63,6 @@ def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documenta
 
 def acknowledge_alert(*, acting_user, alert: Alert, note: str = "") -> AlertStep:
     require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="acknowledge an alert")
-    if alert.steps.filter(kind=AlertStep.Kind.ACKNOWLEDGED).exists():
-        raise ValidationError({"alert": "This alert is already acknowledged."})
     return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.ACKNOWLEDGED, note=note)
 
 
