@@ -107,8 +107,6 @@ def _activity_days(site) -> dict:
     """(table, gaming date) -> (first start, last end) of the dealer shifts that day."""
     days: dict = {}
     shifts = queries.dealer_shifts()
-    if shifts is None:
-        return days
     for table_id, started_at, ended_at in shifts.filter(table__site=site).values_list(
         "table_id", "started_at", "ended_at"
     ):

@@ -23,11 +23,9 @@ from .rules import OUTAGE_CALENDAR_LIMIT, OUTAGE_WAGER_CAP_CENTS, RECORDING_RETE
 
 
 def dealer_shifts():
-    """The DealerShift queryset, or None while accounting has no dealer shifts yet."""
-    try:
-        from accounting.models import DealerShift
-    except ImportError:
-        return None
+    """Accounting's dealer rotations (the activity on a table, ND 99-01.3-08-04(7))."""
+    from accounting.models import DealerShift
+
     return DealerShift.objects.all()
 
 
@@ -73,36 +71,24 @@ def gaming_date_of(site: Site, moment: datetime) -> date:
 
 def activity_intervals(table: Table, since: datetime | None = None) -> list[tuple[datetime, datetime | None]]:
     """Dealer shifts on the table (end None while the dealer is still on shift)."""
-    shifts = dealer_shifts()
-    if shifts is None:
-        return []
-    shifts = shifts.filter(table=table)
+    shifts = dealer_shifts().filter(table=table)
     if since is not None:
         shifts = shifts.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=since))
     return list(shifts.order_by("started_at").values_list("started_at", "ended_at"))
 
 
 def table_had_activity(table: Table, gaming_date: date) -> bool:
-    shifts = dealer_shifts()
-    if shifts is None:
-        return False
+    from accounting.queries import shifts_overlapping
+
     start, end = business_day_window(table.site, gaming_date)
-    return (
-        shifts.filter(table=table, started_at__lt=end).filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start)).exists()
-    )
+    return shifts_overlapping(start, end).filter(table=table).exists()
 
 
 def employee_dealt_at(employee, site: Site, start: datetime, end: datetime) -> bool:
     """Whether `employee` conducted games at `site` between start and end (dealer rotations)."""
-    try:
-        from accounting.queries import employee_dealt_at as accounting_check
-    except ImportError:
-        shifts = dealer_shifts()
-        if shifts is None:
-            return False
-        overlapping = shifts.filter(dealer=employee, table__site=site, started_at__lt=end)
-        return overlapping.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start)).exists()
-    return accounting_check(employee, site, start, end)
+    from accounting.queries import employee_dealt_at as dealt
+
+    return dealt(employee, site, start, end)
 
 
 # --- Outages -----------------------------------------------------------------------------
@@ -187,41 +173,3 @@ def program_ended_on(program: ReviewProgram) -> date:
 
 def program_is_open(program: ReviewProgram, on_date: date) -> bool:
     return program.start_date <= on_date <= program_ended_on(program)
-
-
-# --- For compliance jobs -----------------------------------------------------------------
-
-
-def samples_overdue(site: Site, on_date: date):
-    """Equipment changes whose sample recording was due before `on_date` and never sent
-    (ND 99-01.3-08-04(11))."""
-    from .models import EquipmentChange
-
-    return EquipmentChange.objects.filter(site=site, sample_due_on__lt=on_date, submissions__isnull=True)
-
-
-def days_missing_review_log(site: Site, start: date, end: date) -> list[tuple[Table, date]]:
-    """(table, gaming date) with activity in [start, end] but no daily review log entry
-    (ND 99-01.3-08-04(7), 08-16(1)(d)); only while the site requires surveillance."""
-    from .models import ReviewLogEntry
-
-    shifts = dealer_shifts()
-    if shifts is None:
-        return []
-    window_start, _ = business_day_window(site, start)
-    _, window_end = business_day_window(site, end)
-    logged = set(ReviewLogEntry.objects.filter(site=site).values_list("table_id", "gaming_date"))
-    missing = set()
-    for shift in (
-        shifts.filter(table__site=site, started_at__lt=window_end)
-        .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=window_start))
-        .select_related("table")
-    ):
-        day = gaming_date_of(site, shift.started_at)
-        if (
-            start <= day <= end
-            and (shift.table_id, day) not in logged
-            and table_requires_surveillance(shift.table, day)
-        ):
-            missing.add((shift.table, day))
-    return sorted(missing, key=lambda item: (item[1], item[0].number))
