@@ -9,12 +9,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from typing import NamedTuple
 
-from django.db.models import Exists, OuterRef
+from cardroom.models import Employee, Table
+from cardroom.rows import value_rows
 
 from . import figures
 from .figures import Custody
-from .models import DealerShift, Slip, SlipKind, SlipStep, TableInventory
+from .models import DealerShift, GamingDay, SlipKind, TableInventory
+from .summaries import assemble_table_days, live_slips, signed_drops, tray_counts
 
 NO_BOX_EXCHANGE = "the drop box was not exchanged at the dealer change"
 NO_TRAY_COUNT = "the tray was not counted at the dealer change"
@@ -40,144 +43,168 @@ class ShiftFigures:
         return self.custody.hold_ratio if self.custody else None
 
 
-@dataclass(frozen=True)
-class _Shift:
+class _Shift(NamedTuple):  # a tuple: thousands are made per report
     pk: int
     table_id: int
     site_id: int
-    table_number: int
-    game: str
     dealer_id: int
-    dealer_name: str
     gaming_date: date
     started_at: datetime
     ended_at: datetime | None
 
 
-def _shifts(site_ids, start, end, dealer_ids) -> list[_Shift]:
-    """Plain values, not model instances: this runs over every shift of a long period."""
-    qs = DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-    if dealer_ids is not None:
-        qs = qs.filter(dealer_id__in=dealer_ids)
-    rows = qs.order_by("table_id", "started_at").values_list(
-        "pk", "table_id", "table__site_id", "table__number", "table__game", "dealer_id", "dealer__user__first_name",
-        "dealer__user__last_name", "dealer__user__username", "gaming_day__gaming_date", "started_at", "ended_at",
-    )
-    return [_Shift(pk, table, site, number, game, dealer, f"{first} {last}".strip() or username, day, began, ended)
-            for pk, table, site, number, game, dealer, first, last, username, day, began, ended in rows]
+class _Custody:
+    """Everything the shifts of [start, end] need, read once (a fixed number of queries) as
+    plain values, not model instances: this runs over every shift and slip of a long period.
+    Keys are (table_id, gaming_date) unless said otherwise."""
 
+    def __init__(self, site_ids, start: date, end: date):
+        # Rows carry the gaming day's id, resolved here: cheaper than a date per row.
+        days = {
+            pk: (site_id, day)
+            for pk, site_id, day in GamingDay.objects.filter(
+                site_id__in=site_ids, gaming_date__range=(start, end)
+            ).values_list("pk", "site_id", "gaming_date")
+        }
+        self.shifts = defaultdict(list)  # every shift of the table-day, by start: each one's neighbours
+        rows = value_rows(
+            DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+            .order_by()
+            .values_list("pk", "table_id", "dealer_id", "gaming_day_id", "started_at", "ended_at")
+        )
+        rows.sort(key=lambda row: (row[1], row[4], row[0]))
+        for pk, table_id, dealer_id, day_id, started_at, ended_at in rows:
+            site_id, day = days[day_id]
+            shift = _Shift(pk, table_id, site_id, dealer_id, day, started_at, ended_at)
+            self.shifts[(table_id, day)].append(shift)
+        # Table-day totals keyed by (site_id, table_id, gaming_date), for summaries.assemble_table_days.
+        self.drop_totals, self.slip_totals, self.tray_totals = defaultdict(int), {}, {}
+        self.drop_by_shift, self.drop_unassigned, self.boxes = defaultdict(int), defaultdict(int), defaultdict(int)
+        drops = value_rows(
+            signed_drops(site_ids, start, end).values_list(
+                "drop__site_id", "drop__table_id", "drop__gaming_date", "drop__dealer_shift_id", "total_cents"
+            )
+        )
+        for site_id, table_id, day, shift_id, cents in drops:
+            self.drop_totals[(site_id, table_id, day)] += cents
+            self.boxes[(table_id, day)] += 1
+            if shift_id is not None:
+                self.drop_by_shift[shift_id] += cents
+            else:
+                self.drop_unassigned[(table_id, day)] += cents
+        self.day_trays, self.change_trays = {}, {}
+        trays = value_rows(
+            tray_counts(site_ids, start, end)
+            .order_by()
+            .values_list("table_id", "gaming_day_id", "kind", "dealer_shift_id", "total_cents")
+        )
+        change, opener_kind = TableInventory.Kind.CHANGE, TableInventory.Kind.OPENER
+        for table_id, day_id, kind, shift_id, cents in trays:
+            if kind == change:
+                if shift_id is not None:
+                    self.change_trays[shift_id] = cents
+                continue
+            site_id, day = days[day_id]
+            self.day_trays[(table_id, day, kind)] = cents
+            opener, closer = self.tray_totals.get((site_id, table_id, day), (None, None))
+            if kind == opener_kind:
+                opener = cents
+            else:
+                closer = cents
+            self.tray_totals[(site_id, table_id, day)] = (opener, closer)
+        self.slips = defaultdict(list)
+        rows = value_rows(
+            live_slips(site_ids, start, end)
+            .order_by()
+            .values_list("table_id", "gaming_day_id", "kind", "prepared_at", "total_cents")
+        )
+        fill = SlipKind.FILL
+        for table_id, day_id, kind, at, cents in rows:
+            site_id, day = days[day_id]
+            self.slips[(table_id, day)].append((kind == fill, at, cents))
+            fills, credits = self.slip_totals.get((site_id, table_id, day), (0, 0))
+            if kind == fill:
+                fills += cents
+            else:
+                credits += cents
+            self.slip_totals[(site_id, table_id, day)] = (fills, credits)
 
-def _day_shifts(site_ids, start, end):
-    """Every shift of the table-days concerned, to know each shift's neighbours."""
-    rows = (
-        DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-        .values_list("pk", "table_id", "gaming_day__gaming_date", "started_at")
-        .order_by("started_at", "pk")
-    )
-    by_table_day = defaultdict(list)
-    for pk, table_id, day, started in rows:
-        by_table_day[(table_id, day)].append((pk, started))
-    return by_table_day
+    def table_days(self):
+        """The table-days of the same rows (summaries.table_days without reading them again)."""
+        return assemble_table_days(self.drop_totals, self.slip_totals, self.tray_totals)
 
+    def figures(self, dealer_ids=None) -> list[ShiftFigures]:
+        wanted = None if dealer_ids is None else set(dealer_ids)
+        shifts = [s for day in self.shifts.values() for s in day if wanted is None or s.dealer_id in wanted]
+        tables = {
+            pk: (number, game)
+            for pk, number, game in Table.objects.filter(pk__in={s.table_id for s in shifts}).values_list(
+                "pk", "number", "game"
+            )
+        }
+        names = {
+            pk: f"{first} {last}".strip() or username
+            for pk, first, last, username in Employee.objects.filter(pk__in={s.dealer_id for s in shifts}).values_list(
+                "pk", "user__first_name", "user__last_name", "user__username"
+            )
+        }
+        result = []
+        for day_shifts in self.shifts.values():
+            for position, shift in enumerate(day_shifts):
+                if wanted is None or shift.dealer_id in wanted:
+                    following = day_shifts[position + 1] if position + 1 < len(day_shifts) else None
+                    result.append(self._one(shift, position, len(day_shifts), following, tables, names))
+        return result
 
-def _drops(site_ids, start, end):
-    from counts.queries import current_agreements
-
-    by_shift, by_table_day, boxes = {}, defaultdict(int), defaultdict(int)
-    rows = (
-        current_agreements()
-        .filter(drop__site_id__in=site_ids, drop__gaming_date__range=(start, end))
-        .values_list("drop__table_id", "drop__gaming_date", "drop__dealer_shift_id", "total_cents")
-    )
-    for table_id, day, shift_id, cents in rows:
-        boxes[(table_id, day)] += 1
-        if shift_id is not None:
-            by_shift[shift_id] = by_shift.get(shift_id, 0) + cents
+    def _one(self, shift: _Shift, position: int, count: int, following, tables, names) -> ShiftFigures:
+        key = (shift.table_id, shift.gaming_date)
+        end_at = shift.ended_at or (following.started_at if following else None)
+        drop = self.drop_by_shift.get(shift.pk)
+        reason = ""
+        if drop is None and count == 1 and key in self.drop_unassigned:
+            drop = self.drop_unassigned[key]
+        if drop is None:
+            reason = NO_COUNT if count == 1 or self.boxes[key] >= count else NO_BOX_EXCHANGE
+        if position == 0:
+            opener = self.day_trays.get((*key, TableInventory.Kind.OPENER))
         else:
-            by_table_day[(table_id, day)] += cents
-    return by_shift, by_table_day, boxes
-
-
-def _trays(site_ids, start, end):
-    rows = TableInventory.objects.filter(
-        gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end)
-    ).values_list("table_id", "gaming_day__gaming_date", "kind", "dealer_shift_id", "total_cents")
-    day_counts, change_counts = {}, {}
-    for table_id, day, kind, shift_id, cents in rows:
-        if kind == TableInventory.Kind.CHANGE and shift_id is not None:
-            change_counts[shift_id] = cents
-        elif kind != TableInventory.Kind.CHANGE:
-            day_counts[(table_id, day, kind)] = cents
-    return day_counts, change_counts
-
-
-def _slips(site_ids, start, end):
-    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    rows = (
-        Slip.objects.filter(site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-        .exclude(Exists(voided))
-        .values_list("table_id", "gaming_day__gaming_date", "kind", "prepared_at", "total_cents")
-    )
-    by_table_day = defaultdict(list)
-    for table_id, day, kind, at, cents in rows:
-        by_table_day[(table_id, day)].append((kind, at, cents))
-    return by_table_day
+            opener = self.change_trays.get(shift.pk)
+        if following:
+            closer = self.change_trays.get(following.pk)
+        else:
+            closer = self.day_trays.get((*key, TableInventory.Kind.CLOSER))
+        if not reason and (opener is None or closer is None):
+            reason = NO_TRAY_COUNT
+        custody = None
+        if not reason:
+            fills = credits = 0
+            for is_fill, at, cents in self.slips.get(key, ()):
+                if at >= shift.started_at and (end_at is None or at < end_at):
+                    if is_fill:
+                        fills += cents
+                    else:
+                        credits += cents
+            custody = Custody(drop, fills, credits, opener, closer)
+        number, game = tables[shift.table_id]
+        return ShiftFigures(
+            shift.pk,
+            shift.site_id,
+            shift.dealer_id,
+            names[shift.dealer_id],
+            number,
+            game,
+            shift.gaming_date,
+            shift.started_at,
+            shift.ended_at,
+            custody,
+            reason,
+        )
 
 
 def shift_figures(site_ids, start: date, end: date, *, dealer_ids=None) -> list[ShiftFigures]:
-    """Figures of each dealer shift with gaming dates in [start, end] (a fixed number of queries)."""
-    site_ids = list(site_ids)
-    shifts = _shifts(site_ids, start, end, dealer_ids)
-    neighbours = _day_shifts(site_ids, start, end)
-    drop_by_shift, drop_by_day, boxes = _drops(site_ids, start, end)
-    day_trays, change_trays = _trays(site_ids, start, end)
-    slips = _slips(site_ids, start, end)
-    return [_one(s, neighbours, drop_by_shift, drop_by_day, boxes, day_trays, change_trays, slips) for s in shifts]
-
-
-def _one(shift: _Shift, neighbours, drop_by_shift, drop_by_day, boxes, day_trays, change_trays, slips) -> ShiftFigures:
-    key = (shift.table_id, shift.gaming_date)
-    order = [pk for pk, _ in neighbours[key]]
-    position = order.index(shift.pk)
-    following = neighbours[key][position + 1] if position + 1 < len(order) else None
-    end_at = shift.ended_at or (following[1] if following else None)
-    drop = drop_by_shift.get(shift.pk)
-    reason = ""
-    if drop is None and len(order) == 1 and key in drop_by_day:
-        drop = drop_by_day[key]
-    if drop is None:
-        reason = NO_COUNT if len(order) == 1 or boxes[key] >= len(order) else NO_BOX_EXCHANGE
-    opener = day_trays.get((*key, TableInventory.Kind.OPENER)) if position == 0 else change_trays.get(shift.pk)
-    closer = change_trays.get(following[0]) if following else day_trays.get((*key, TableInventory.Kind.CLOSER))
-    if not reason and (opener is None or closer is None):
-        reason = NO_TRAY_COUNT
-    custody = None
-    if not reason:
-        moves = [
-            (kind, cents)
-            for kind, at, cents in slips[key]
-            if at >= shift.started_at and (end_at is None or at < end_at)
-        ]
-        custody = Custody(
-            drop,
-            sum(c for k, c in moves if k == SlipKind.FILL),
-            sum(c for k, c in moves if k == SlipKind.CREDIT),
-            opener,
-            closer,
-        )
-    return ShiftFigures(
-        shift.pk,
-        shift.site_id,
-        shift.dealer_id,
-        shift.dealer_name,
-        shift.table_number,
-        shift.game,
-        key[1],
-        shift.started_at,
-        shift.ended_at,
-        custody,
-        reason,
-    )
+    """Figures of each dealer shift with gaming dates in [start, end] (a fixed number of
+    queries), ordered by table and start."""
+    return _Custody(list(site_ids), start, end).figures(dealer_ids)
 
 
 @dataclass(frozen=True)
@@ -201,14 +228,12 @@ class DealerSummary:
 
 def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None) -> list[DealerSummary]:
     """Each dealer's separable shifts summed, beside the sites' hold over the same period."""
-    from .summaries import table_days
-
-    site_ids = list(site_ids)
-    days = [d for d in table_days(site_ids, start, end) if d.complete and d.game == "21"]
+    custody = _Custody(list(site_ids), start, end)
+    days = [d for d in custody.table_days() if d.complete and d.game == "21"]
     site_total = figures.total(d.custody for d in days)
-    holds = [d.custody.hold_ratio for d in days if d.custody.hold_ratio is not None]
+    spread = figures.hold_spread([d.custody.hold_ratio for d in days if d.custody.gross_proceeds_cents != 0])
     grouped = defaultdict(list)
-    for shift in shift_figures(site_ids, start, end, dealer_ids=dealer_ids):
+    for shift in custody.figures(dealer_ids):
         grouped[(shift.dealer_id, shift.dealer_name)].append(shift)
     result = []
     for (dealer_id, name), shifts in sorted(grouped.items(), key=lambda item: item[0][1]):
@@ -218,7 +243,7 @@ def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None) -> li
             dealer_gp_cents=total.gross_proceeds_cents,
             site_agp_cents=site_total.agp_cents,
             site_gp_cents=site_total.gross_proceeds_cents,
-            table_day_holds=holds,
+            spread=spread,
         )
         result.append(
             DealerSummary(

@@ -84,10 +84,10 @@ ZERO = Custody(0, 0, 0, 0, 0)
 def total(custodies) -> Custody:
     """Site and quarter figures are sums of table figures; the hold of a sum is the ratio of
     the sums, never an average of ratios."""
-    result = ZERO
-    for custody in custodies:
-        result = result + custody
-    return result
+    rows = [(c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents) for c in custodies]
+    if not rows:
+        return ZERO
+    return Custody(*(sum(column) for column in zip(*rows, strict=True)))
 
 
 def cash_profit(*, starting_cash_cents: int, ending_cash_cents: int, drop_cents: int, ious_net_cents: int) -> int:
@@ -156,26 +156,42 @@ def gaming_tax(agp_cents: int, brackets: list[TaxBracket]) -> int:
     return int(tax.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+@dataclass(frozen=True)
+class HoldSpread:
+    """The spread of a site's table-day holds: their number and sample variance."""
+
+    count: int
+    variance: Decimal
+
+
+def hold_spread(table_day_holds: list[Decimal]) -> HoldSpread:
+    """n and s^2 = sum((h - mean)^2) / (n - 1) of the table-day holds (s^2 = 0 when n < 2)."""
+    n = len(table_day_holds)
+    if n < 2:
+        return HoldSpread(n, Decimal(0))
+    mean = sum(table_day_holds) / n
+    return HoldSpread(n, sum((h - mean) ** 2 for h in table_day_holds) / (n - 1))
+
+
 def hold_z_score(
     *,
     dealer_agp_cents: int,
     dealer_gp_cents: int,
     site_agp_cents: int,
     site_gp_cents: int,
-    table_day_holds: list[Decimal],
+    table_day_holds: list[Decimal] | None = None,
+    spread: HoldSpread | None = None,
 ) -> Decimal | None:
     """How many standard errors the dealer's hold lies from the site's, given the dealer's
     volume: z = (h_dealer - h_site) / (s / sqrt(n_eff)), where s is the spread of the site's
     table-day holds and n_eff = dealer GP / mean table-day GP. None without enough data.
+    `spread`: `hold_spread(table_day_holds)`, when the caller scores many dealers against one site.
     *Assumed* measure; the regulation asks only that hold be tracked per dealer (08-04(8))."""
-    if dealer_gp_cents <= 0 or site_gp_cents <= 0 or len(table_day_holds) < 2:
+    spread = hold_spread(table_day_holds or []) if spread is None else spread
+    if dealer_gp_cents <= 0 or site_gp_cents <= 0 or spread.count < 2 or spread.variance == 0:
         return None
-    mean = sum(table_day_holds) / len(table_day_holds)
-    variance = sum((h - mean) ** 2 for h in table_day_holds) / (len(table_day_holds) - 1)
-    if variance == 0:
-        return None
-    mean_table_day_gp = Decimal(site_gp_cents) / len(table_day_holds)
+    mean_table_day_gp = Decimal(site_gp_cents) / spread.count
     n_eff = Decimal(dealer_gp_cents) / mean_table_day_gp
-    standard_error = variance.sqrt() / n_eff.sqrt()
+    standard_error = spread.variance.sqrt() / n_eff.sqrt()
     gap = Decimal(dealer_agp_cents) / dealer_gp_cents - Decimal(site_agp_cents) / site_gp_cents
     return (gap / standard_error).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)

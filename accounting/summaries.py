@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Exists, OuterRef, Sum
+from django.db.models import Exists, Max, OuterRef, Q, Sum
 
 from cardroom.models import Site, Table
 from cardroom.periods import Quarter, add_banking_days
+from cardroom.rows import value_rows
 
 from . import figures
 from .figures import Custody
@@ -37,68 +38,91 @@ class TableDay:
         return self.counted and self.opener_recorded and self.closer_recorded
 
 
-def _drops(site_ids, start, end) -> dict:
+def signed_drops(site_ids, start: date, end: date):
+    """The standing signed count of each drop of [start, end] (counts.queries.current_agreements)."""
     from counts.queries import current_agreements
 
-    rows = (
-        current_agreements()
-        .filter(drop__site_id__in=site_ids, drop__gaming_date__range=(start, end))
-        .values_list("drop__site_id", "drop__table_id", "drop__gaming_date", "total_cents")
+    return current_agreements().filter(drop__site_id__in=site_ids, drop__gaming_date__range=(start, end)).order_by()
+
+
+def live_slips(site_ids, start: date, end: date):
+    """Fill and credit slips of gaming days in [start, end], voided ones left out."""
+    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
+    return Slip.objects.filter(site_id__in=site_ids, gaming_day__gaming_date__range=(start, end)).exclude(
+        Exists(voided)
     )
-    drops = defaultdict(int)
-    for site_id, table_id, day, cents in rows:
-        drops[(site_id, table_id, day)] += cents
-    return drops
+
+
+def tray_counts(site_ids, start: date, end: date):
+    """Tray counts (openers, closers and counts at dealer changes) of gaming days in [start, end]."""
+    return TableInventory.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+
+
+def _drops(site_ids, start, end) -> dict:
+    """{(site_id, table_id, gaming_date): drop cents}, summed by the database."""
+    rows = value_rows(
+        signed_drops(site_ids, start, end)
+        .values_list("drop__site_id", "drop__table_id", "drop__gaming_date")
+        .annotate(cents=Sum("total_cents"))
+        .order_by()
+    )
+    return {(site_id, table_id, day): cents for site_id, table_id, day, cents in rows}
 
 
 def _slips(site_ids, start, end) -> dict:
-    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    rows = (
-        Slip.objects.filter(site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-        .exclude(Exists(voided))
-        .values_list("site_id", "table_id", "gaming_day__gaming_date", "kind")
-        .annotate(total=Sum("total_cents"))
+    """{(site_id, table_id, gaming_date): (fills cents, credits cents)}."""
+    rows = value_rows(
+        live_slips(site_ids, start, end)
+        .values_list("site_id", "table_id", "gaming_day__gaming_date")
+        .annotate(
+            fills=Sum("total_cents", filter=Q(kind=SlipKind.FILL), default=0),
+            credits=Sum("total_cents", filter=Q(kind=SlipKind.CREDIT), default=0),
+        )
         .order_by()
     )
-    return {(site_id, table_id, day, kind): total for site_id, table_id, day, kind, total in rows}
+    return {(site_id, table_id, day): (fills, credits) for site_id, table_id, day, fills, credits in rows}
 
 
 def _trays(site_ids, start, end) -> dict:
-    rows = TableInventory.objects.filter(
-        gaming_day__site_id__in=site_ids,
-        gaming_day__gaming_date__range=(start, end),
-        kind__in=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER],
-    ).values_list("gaming_day__site_id", "table_id", "gaming_day__gaming_date", "kind", "total_cents")
-    return {(site_id, table_id, day, kind): cents for site_id, table_id, day, kind, cents in rows}
+    """{(site_id, table_id, gaming_date): (opener cents or None, closer cents or None)}."""
+    kinds = TableInventory.Kind
+    rows = value_rows(
+        tray_counts(site_ids, start, end)
+        .filter(kind__in=[kinds.OPENER, kinds.CLOSER])
+        .values_list("gaming_day__site_id", "table_id", "gaming_day__gaming_date")
+        .annotate(
+            opener=Max("total_cents", filter=Q(kind=kinds.OPENER)),
+            closer=Max("total_cents", filter=Q(kind=kinds.CLOSER)),
+        )
+        .order_by()
+    )
+    return {(site_id, table_id, day): (opener, closer) for site_id, table_id, day, opener, closer in rows}
 
 
 def table_days(site_ids, start: date, end: date) -> list[TableDay]:
     """Each table-day with any activity (a drop, a slip or a tray count) in [start, end]."""
     site_ids = list(site_ids)
-    drops, slips, trays = _drops(site_ids, start, end), _slips(site_ids, start, end), _trays(site_ids, start, end)
-    keys = set(drops) | {k[:3] for k in slips} | {k[:3] for k in trays}
-    tables = {t.pk: t for t in Table.objects.filter(pk__in={k[1] for k in keys}).only("pk", "number", "game")}
+    return assemble_table_days(_drops(site_ids, start, end), _slips(site_ids, start, end), _trays(site_ids, start, end))
+
+
+def assemble_table_days(drops: dict, slips: dict, trays: dict) -> list[TableDay]:
+    """Table-days from the totals keyed by (site_id, table_id, gaming_date): drop cents,
+    (fills, credits) and (opener or None, closer or None), ordered by site, day and table."""
+    keys = set(drops) | set(slips) | set(trays)
+    tables = {
+        pk: (number, game)
+        for pk, number, game in Table.objects.filter(pk__in={k[1] for k in keys}).values_list("pk", "number", "game")
+    }
     result = []
-    for site_id, table_id, day in sorted(keys, key=lambda k: (k[0], k[2], tables[k[1]].number)):
-        key = (site_id, table_id, day)
-        custody = Custody(
-            drops.get(key, 0),
-            slips.get((*key, SlipKind.FILL), 0),
-            slips.get((*key, SlipKind.CREDIT), 0),
-            trays.get((*key, TableInventory.Kind.OPENER), 0),
-            trays.get((*key, TableInventory.Kind.CLOSER), 0),
-        )
+    for key in sorted(keys, key=lambda k: (k[0], k[2], tables[k[1]][0])):
+        site_id, table_id, day = key
+        number, game = tables[table_id]
+        fills, credits = slips.get(key, (0, 0))
+        opener, closer = trays.get(key, (None, None))
+        custody = Custody(drops.get(key, 0), fills, credits, opener or 0, closer or 0)
         result.append(
             TableDay(
-                site_id,
-                table_id,
-                tables[table_id].number,
-                tables[table_id].game,
-                day,
-                custody,
-                key in drops,
-                (*key, TableInventory.Kind.OPENER) in trays,
-                (*key, TableInventory.Kind.CLOSER) in trays,
+                site_id, table_id, number, game, day, custody, key in drops, opener is not None, closer is not None
             )
         )
     return result
