@@ -11,13 +11,13 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import NamedTuple
 
-from cardroom.models import Employee, Table
-from cardroom.rows import value_rows
+from cardroom.models import Employee
+from cardroom.rows import shaped_rows
 
 from . import figures
 from .figures import Custody
 from .models import DealerShift, GamingDay, SlipKind, TableInventory
-from .summaries import assemble_table_days, live_slips, signed_drops, tray_counts
+from .summaries import assemble_table_days, live_slips, signed_drops, table_numbers_query, tray_counts
 
 NO_BOX_EXCHANGE = "the drop box was not exchanged at the dealer change"
 NO_TRAY_COUNT = "the tray was not counted at the dealer change"
@@ -53,6 +53,49 @@ class _Shift(NamedTuple):  # a tuple: thousands are made per report
     ended_at: datetime | None
 
 
+# The queries, as functions of keyword arguments for cardroom.rows.shaped_rows.
+def _days_query(*, site_ids, start, end):
+    return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
+        "pk", "site_id", "gaming_date"
+    )
+
+
+def _shifts_query(*, site_ids, start, end):
+    return (
+        DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+        .order_by()
+        .values_list("pk", "table_id", "dealer_id", "gaming_day_id", "started_at", "ended_at")
+    )
+
+
+def _drops_query(*, site_ids, start, end):
+    return signed_drops(site_ids, start, end).values_list(
+        "drop__site_id", "drop__table_id", "drop__gaming_date", "drop__dealer_shift_id", "total_cents"
+    )
+
+
+def _trays_query(*, site_ids, start, end):
+    return (
+        tray_counts(site_ids, start, end)
+        .order_by()
+        .values_list("table_id", "gaming_day_id", "kind", "dealer_shift_id", "total_cents")
+    )
+
+
+def _slips_query(*, site_ids, start, end):
+    return (
+        live_slips(site_ids, start, end)
+        .order_by()
+        .values_list("table_id", "gaming_day_id", "kind", "prepared_at", "total_cents")
+    )
+
+
+def _dealers_query(*, ids):
+    return Employee.objects.filter(pk__in=ids).values_list(
+        "pk", "user__first_name", "user__last_name", "user__username"
+    )
+
+
 class _Custody:
     """Everything the shifts of [start, end] need, read once (a fixed number of queries) as
     plain values, not model instances: this runs over every shift and slip of a long period.
@@ -60,18 +103,10 @@ class _Custody:
 
     def __init__(self, site_ids, start: date, end: date):
         # Rows carry the gaming day's id, resolved here: cheaper than a date per row.
-        days = {
-            pk: (site_id, day)
-            for pk, site_id, day in GamingDay.objects.filter(
-                site_id__in=site_ids, gaming_date__range=(start, end)
-            ).values_list("pk", "site_id", "gaming_date")
-        }
+        period = {"site_ids": site_ids, "start": start, "end": end}
+        days = {pk: (site_id, day) for pk, site_id, day in shaped_rows(_days_query, **period)}
         self.shifts = defaultdict(list)  # every shift of the table-day, by start: each one's neighbours
-        rows = value_rows(
-            DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-            .order_by()
-            .values_list("pk", "table_id", "dealer_id", "gaming_day_id", "started_at", "ended_at")
-        )
+        rows = shaped_rows(_shifts_query, **period)
         rows.sort(key=lambda row: (row[1], row[4], row[0]))
         for pk, table_id, dealer_id, day_id, started_at, ended_at in rows:
             site_id, day = days[day_id]
@@ -80,11 +115,7 @@ class _Custody:
         # Table-day totals keyed by (site_id, table_id, gaming_date), for summaries.assemble_table_days.
         self.drop_totals, self.slip_totals, self.tray_totals = defaultdict(int), {}, {}
         self.drop_by_shift, self.drop_unassigned, self.boxes = defaultdict(int), defaultdict(int), defaultdict(int)
-        drops = value_rows(
-            signed_drops(site_ids, start, end).values_list(
-                "drop__site_id", "drop__table_id", "drop__gaming_date", "drop__dealer_shift_id", "total_cents"
-            )
-        )
+        drops = shaped_rows(_drops_query, **period)
         for site_id, table_id, day, shift_id, cents in drops:
             self.drop_totals[(site_id, table_id, day)] += cents
             self.boxes[(table_id, day)] += 1
@@ -93,11 +124,7 @@ class _Custody:
             else:
                 self.drop_unassigned[(table_id, day)] += cents
         self.day_trays, self.change_trays = {}, {}
-        trays = value_rows(
-            tray_counts(site_ids, start, end)
-            .order_by()
-            .values_list("table_id", "gaming_day_id", "kind", "dealer_shift_id", "total_cents")
-        )
+        trays = shaped_rows(_trays_query, **period)
         change, opener_kind = TableInventory.Kind.CHANGE, TableInventory.Kind.OPENER
         for table_id, day_id, kind, shift_id, cents in trays:
             if kind == change:
@@ -113,11 +140,7 @@ class _Custody:
                 closer = cents
             self.tray_totals[(site_id, table_id, day)] = (opener, closer)
         self.slips = defaultdict(list)
-        rows = value_rows(
-            live_slips(site_ids, start, end)
-            .order_by()
-            .values_list("table_id", "gaming_day_id", "kind", "prepared_at", "total_cents")
-        )
+        rows = shaped_rows(_slips_query, **period)
         fill = SlipKind.FILL
         for table_id, day_id, kind, at, cents in rows:
             site_id, day = days[day_id]
@@ -136,17 +159,11 @@ class _Custody:
     def figures(self, dealer_ids=None) -> list[ShiftFigures]:
         wanted = None if dealer_ids is None else set(dealer_ids)
         shifts = [s for day in self.shifts.values() for s in day if wanted is None or s.dealer_id in wanted]
-        tables = {
-            pk: (number, game)
-            for pk, number, game in Table.objects.filter(pk__in={s.table_id for s in shifts}).values_list(
-                "pk", "number", "game"
-            )
-        }
+        table_ids, employee_ids = sorted({s.table_id for s in shifts}), sorted({s.dealer_id for s in shifts})
+        tables = {pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=table_ids)}
         names = {
             pk: f"{first} {last}".strip() or username
-            for pk, first, last, username in Employee.objects.filter(pk__in={s.dealer_id for s in shifts}).values_list(
-                "pk", "user__first_name", "user__last_name", "user__username"
-            )
+            for pk, first, last, username in shaped_rows(_dealers_query, ids=employee_ids)
         }
         result = []
         for day_shifts in self.shifts.values():

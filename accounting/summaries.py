@@ -13,11 +13,11 @@ from django.db.models import Exists, Max, OuterRef, Q, Sum
 
 from cardroom.models import Site, Table
 from cardroom.periods import Quarter, add_banking_days
-from cardroom.rows import value_rows
+from cardroom.rows import shaped_rows
 
 from . import figures
 from .figures import Custody
-from .models import Adjustment, BooksClose, GamingDay, Slip, SlipKind, SlipStep, TableInventory
+from .models import Adjustment, BooksClose, GamingDay, GamingDayClose, Slip, SlipKind, SlipStep, TableInventory
 from .queries import adjustments_around
 
 
@@ -58,20 +58,17 @@ def tray_counts(site_ids, start: date, end: date):
     return TableInventory.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
 
 
-def _drops(site_ids, start, end) -> dict:
-    """{(site_id, table_id, gaming_date): drop cents}, summed by the database."""
-    rows = value_rows(
+def drop_totals_query(*, site_ids, start, end):
+    return (
         signed_drops(site_ids, start, end)
         .values_list("drop__site_id", "drop__table_id", "drop__gaming_date")
         .annotate(cents=Sum("total_cents"))
         .order_by()
     )
-    return {(site_id, table_id, day): cents for site_id, table_id, day, cents in rows}
 
 
-def _slips(site_ids, start, end) -> dict:
-    """{(site_id, table_id, gaming_date): (fills cents, credits cents)}."""
-    rows = value_rows(
+def slip_totals_query(*, site_ids, start, end):
+    return (
         live_slips(site_ids, start, end)
         .values_list("site_id", "table_id", "gaming_day__gaming_date")
         .annotate(
@@ -80,13 +77,11 @@ def _slips(site_ids, start, end) -> dict:
         )
         .order_by()
     )
-    return {(site_id, table_id, day): (fills, credits) for site_id, table_id, day, fills, credits in rows}
 
 
-def _trays(site_ids, start, end) -> dict:
-    """{(site_id, table_id, gaming_date): (opener cents or None, closer cents or None)}."""
+def tray_totals_query(*, site_ids, start, end):
     kinds = TableInventory.Kind
-    rows = value_rows(
+    return (
         tray_counts(site_ids, start, end)
         .filter(kind__in=[kinds.OPENER, kinds.CLOSER])
         .values_list("gaming_day__site_id", "table_id", "gaming_day__gaming_date")
@@ -96,6 +91,23 @@ def _trays(site_ids, start, end) -> dict:
         )
         .order_by()
     )
+
+
+def _drops(site_ids, start, end) -> dict:
+    """{(site_id, table_id, gaming_date): drop cents}, summed by the database."""
+    rows = shaped_rows(drop_totals_query, site_ids=site_ids, start=start, end=end)
+    return {(site_id, table_id, day): cents for site_id, table_id, day, cents in rows}
+
+
+def _slips(site_ids, start, end) -> dict:
+    """{(site_id, table_id, gaming_date): (fills cents, credits cents)}."""
+    rows = shaped_rows(slip_totals_query, site_ids=site_ids, start=start, end=end)
+    return {(site_id, table_id, day): (fills, credits) for site_id, table_id, day, fills, credits in rows}
+
+
+def _trays(site_ids, start, end) -> dict:
+    """{(site_id, table_id, gaming_date): (opener cents or None, closer cents or None)}."""
+    rows = shaped_rows(tray_totals_query, site_ids=site_ids, start=start, end=end)
     return {(site_id, table_id, day): (opener, closer) for site_id, table_id, day, opener, closer in rows}
 
 
@@ -105,13 +117,16 @@ def table_days(site_ids, start: date, end: date) -> list[TableDay]:
     return assemble_table_days(_drops(site_ids, start, end), _slips(site_ids, start, end), _trays(site_ids, start, end))
 
 
+def table_numbers_query(*, ids):
+    return Table.objects.filter(pk__in=ids).values_list("pk", "number", "game")
+
+
 def assemble_table_days(drops: dict, slips: dict, trays: dict) -> list[TableDay]:
     """Table-days from the totals keyed by (site_id, table_id, gaming_date): drop cents,
     (fills, credits) and (opener or None, closer or None), ordered by site, day and table."""
     keys = set(drops) | set(slips) | set(trays)
     tables = {
-        pk: (number, game)
-        for pk, number, game in Table.objects.filter(pk__in={k[1] for k in keys}).values_list("pk", "number", "game")
+        pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=sorted({k[1] for k in keys}))
     }
     result = []
     for key in sorted(keys, key=lambda k: (k[0], k[2], tables[k[1]][0])):
@@ -266,6 +281,17 @@ def cash_figures(
     )
 
 
+def _gaming_days_query(*, site_ids, start, end):
+    """Each gaming day: site, date, whether it is closed and whether its books are."""
+    closed_books = BooksClose.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
+    return (
+        GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .order_by()
+        .values_list("site_id", "gaming_date", Exists(GamingDayClose.objects.filter(gaming_day=OuterRef("pk"))))
+        .annotate(books_closed=Exists(closed_books))
+    )
+
+
 def daily_summaries(sites: list[Site], start: date, end: date) -> list[DailySummary]:
     """One summary per site and gaming day in [start, end] that had a gaming day, activity or
     an adjustment recorded. Adjustments count in the totals of the day they are recorded on."""
@@ -275,13 +301,8 @@ def daily_summaries(sites: list[Site], start: date, end: date) -> list[DailySumm
     names = {s.pk: s.name for s in sites}
     days = table_days(site_ids, start, end)
     banks = bank_days(site_ids, start, end + timedelta(days=1))
-    closed_books = BooksClose.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
-    gaming_days = {
-        (g.site_id, g.gaming_date): g
-        for g in GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-        .select_related("close")
-        .annotate(books_closed=Exists(closed_books))
-    }
+    rows = shaped_rows(_gaming_days_query, site_ids=site_ids, start=start, end=end)
+    gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
     recorded, corrections = _adjustments(site_ids, start, end)
     grouped = defaultdict(list)
     for d in days:
@@ -321,8 +342,8 @@ def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corre
         _by_game(rows, "21") + adjustment_custody(entered, "21"),
         _by_game(rows, "PW") + adjustment_custody(entered, "PW"),
         cash_figures(site_id, day, total, banks.get(key), next_bank, cash_adjustment),
-        bool(gaming_day and getattr(gaming_day, "close", None)),
-        bool(gaming_day and gaming_day.books_closed),
+        bool(gaming_day and gaming_day[0]),
+        bool(gaming_day and gaming_day[1]),
         entered,
         tuple(corrections.get(key, ())),
     )

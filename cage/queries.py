@@ -9,12 +9,13 @@ Contracts used by accounting:
 """
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db.models import Sum
 
 from cardroom.models import Employee, Organization, Site
+from cardroom.rows import shaped_rows
 
 from .calculations import (
     book_quantities,
@@ -135,7 +136,6 @@ class BankDay:
     ideal_cents: int | None
     deposit: Deposit | None
     deposit_due: date
-    counts: dict = field(default_factory=dict, compare=False, repr=False)  # kind -> BankCount
 
 
 def bank_day(site: Site, gaming_date: date) -> BankDay:
@@ -150,8 +150,9 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
     site_ids = list(site_ids)
     counts = _latest_counts(site_ids, start, end)
     loans = _ious_until(site_ids, end)
-    redeemed = _sums(ChipRedemption.objects, site_ids, start, end, "total_cents")
-    tips = _sums(TipRedemption.objects, site_ids, start, end, "amount_cents", prefix="declaration__")
+    period = {"site_ids": site_ids, "start": start, "end": end}
+    redeemed = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_chip_redemptions_query, **period)}
+    tips = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_tips_redeemed_query, **period)}
     deposits = {
         (d.site_id, d.gaming_date): d
         for d in BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).select_related(
@@ -171,26 +172,28 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
 
 
 def _day_keys(site_ids, start, end, include_empty) -> set[tuple[int, date]]:
-    from accounting.models import GamingDay
-
     if include_empty:
         from datetime import timedelta
 
         days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
         return {(s, d) for s in site_ids for d in days}
-    return set(
-        GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
-            "site_id", "gaming_date"
-        )
+    return set(shaped_rows(_gaming_days_query, site_ids=site_ids, start=start, end=end))
+
+
+def _gaming_days_query(*, site_ids, start, end):
+    from accounting.models import GamingDay
+
+    return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
+        "site_id", "gaming_date"
     )
 
 
-def _latest_counts(site_ids, start, end) -> dict[tuple[int, date], dict[str, BankCount]]:
-    """The standing count per day and kind: the latest of an original and its corrections."""
-    found: dict[tuple[int, date], dict[str, BankCount]] = defaultdict(dict)
-    rows = BankCount.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).order_by("counted_at", "id")
-    for count in rows:
-        found[(count.site_id, count.gaming_date)][count.kind] = count
+def _latest_counts(site_ids, start, end) -> dict[tuple[int, date], dict[str, tuple[int, int]]]:
+    """The standing count per day and kind, (cash cents, chips cents): the latest of an
+    original and its corrections."""
+    found: dict[tuple[int, date], dict[str, tuple[int, int]]] = defaultdict(dict)
+    for site_id, gaming_date, kind, cash, chips in shaped_rows(_counts_query, site_ids=site_ids, start=start, end=end):
+        found[(site_id, gaming_date)][kind] = (cash, chips)
     return found
 
 
@@ -217,10 +220,30 @@ def _net_at(loans: list[Iou], site_id: int, as_of: date, inclusive: bool) -> int
     return ious_net_cents(rows)
 
 
-def _sums(manager, site_ids, start, end, amount_field, prefix="") -> dict[tuple[int, date], int]:
-    rows = manager.filter(**{f"{prefix}site_id__in": site_ids, f"{prefix}gaming_date__range": (start, end)})
-    rows = rows.values(f"{prefix}site_id", f"{prefix}gaming_date").annotate(total=Sum(amount_field))
-    return {(r[f"{prefix}site_id"], r[f"{prefix}gaming_date"]): r["total"] or 0 for r in rows}
+def _counts_query(*, site_ids, start, end):
+    return (
+        BankCount.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .order_by("counted_at", "id")
+        .values_list("site_id", "gaming_date", "kind", "cash_cents", "chips_cents")
+    )
+
+
+def _chip_redemptions_query(*, site_ids, start, end):
+    return (
+        ChipRedemption.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .values_list("site_id", "gaming_date")
+        .annotate(total=Sum("total_cents"))
+        .order_by()
+    )
+
+
+def _tips_redeemed_query(*, site_ids, start, end):
+    return (
+        TipRedemption.objects.filter(declaration__site_id__in=site_ids, declaration__gaming_date__range=(start, end))
+        .values_list("declaration__site_id", "declaration__gaming_date")
+        .annotate(total=Sum("amount_cents"))
+        .order_by()
+    )
 
 
 def _ideal_on(ideals: list[IdealBank], site_id: int, day: date) -> int | None:
@@ -238,10 +261,10 @@ def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
     return BankDay(
         site_id=site_id,
         gaming_date=day,
-        starting_cash_cents=start.cash_cents if start else None,
-        ending_cash_cents=end.cash_cents if end else None,
-        starting_chips_cents=start.chips_cents if start else None,
-        ending_chips_cents=end.chips_cents if end else None,
+        starting_cash_cents=start[0] if start else None,
+        ending_cash_cents=end[0] if end else None,
+        starting_chips_cents=start[1] if start else None,
+        ending_chips_cents=end[1] if end else None,
         ious_net_start_cents=_net_at(loans, site_id, day, inclusive=False),
         ious_net_cents=_net_at(loans, site_id, day, inclusive=True),
         chip_redemptions_cents=redeemed,
@@ -249,7 +272,6 @@ def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
         ideal_cents=_ideal_on(ideals, site_id, day),
         deposit=_deposit(deposit),
         deposit_due=due,
-        counts=dict(counts),
     )
 
 

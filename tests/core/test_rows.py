@@ -3,11 +3,13 @@ on SQLite and on PostgreSQL alike."""
 
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
 from django.db.models import Count, Max, Min, Q, Sum
 
 from accounting.models import DealerShift, Slip
+from cardroom import rows as rows_module
 from cardroom.models import Role
-from cardroom.rows import value_rows
+from cardroom.rows import shaped_rows, value_rows
 from tests.accounting.scenario import Scenario, shift
 from tests.factories import TableFactory, make_person
 
@@ -74,3 +76,76 @@ def test_aggregates_and_conditional_aggregates_equal_the_orm(site, people, org, 
 def test_an_empty_result_is_an_empty_list(db):
     assert value_rows(Slip.objects.none().values_list("pk", "prepared_at")) == []
     assert value_rows(Slip.objects.filter(pk=-1).values_list("pk", "prepared_at")) == []
+
+
+# shaped_rows: compiled once per shape, the real values put in the stand-ins' places ---------------
+
+
+def slips_between(*, site_ids, start, end):
+    return (
+        Slip.objects.filter(site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+        .order_by("number")
+        .values_list("site_id", "number", "gaming_day__gaming_date", "prepared_at", "total_cents")
+    )
+
+
+def slips_of_number(*, number):
+    return Slip.objects.filter(number=number).values_list("number", "kind")
+
+
+def test_shaped_rows_equal_the_orm_for_every_period_and_site_list(site, other_site, people, org, cast):
+    _play(site, people, org, cast)
+    other_people = dict(people)
+    scenario = Scenario(other_site, other_people)
+    scenario.slip(TableFactory(site=other_site, number=1), DAY, "fill", 999, number=1)
+    cases = [
+        {"site_ids": [site.pk], "start": DAY, "end": DAY},
+        {"site_ids": [site.pk], "start": DAY, "end": DAY + timedelta(days=1)},  # same shape, other values
+        {"site_ids": [other_site.pk], "start": DAY, "end": DAY + timedelta(days=1)},
+        {"site_ids": [site.pk, other_site.pk], "start": DAY, "end": DAY + timedelta(days=1)},  # another shape
+        {"site_ids": [site.pk, site.pk], "start": DAY, "end": DAY},  # duplicates count once
+        {"site_ids": [], "start": DAY, "end": DAY},  # nothing to look at
+        {"site_ids": [site.pk], "start": DAY + timedelta(days=5), "end": DAY + timedelta(days=9)},
+    ]
+    seen = []
+    for arguments in cases:
+        found = shaped_rows(slips_between, **arguments)
+        assert found == value_rows(slips_between(**arguments)) == list(slips_between(**arguments))
+        seen.append(len(found))
+    assert seen == [2, 3, 1, 4, 2, 0, 0]
+
+
+def test_a_shape_is_compiled_once(site, people, org, cast, monkeypatch):
+    _play(site, people, org, cast)
+    built = []
+
+    def counting(*, site_ids, start, end):
+        built.append(1)
+        return slips_between(site_ids=site_ids, start=start, end=end)
+
+    counting.__qualname__ = "counting_for_test_rows"
+    monkeypatch.setattr(rows_module, "_compiled", {})
+    for end in (DAY, DAY + timedelta(days=1), DAY + timedelta(days=2)):
+        shaped_rows(counting, site_ids=[site.pk], start=DAY, end=end)
+    assert len(built) == 1
+
+
+def test_a_stand_in_the_orm_folds_into_the_sql_is_not_cached(site, people, org, cast, monkeypatch):
+    _play(site, people, org, cast)
+    monkeypatch.setattr(rows_module, "_compiled", {})
+
+    def folded(*, number):
+        # The value goes into the SQL text (a raw WHERE), not among the parameters.
+        return Slip.objects.extra(where=[f"number = {int(number)}"]).values_list("number", "kind")
+
+    folded.__qualname__ = "folded_for_test_rows"
+    assert shaped_rows(folded, number=1) == [(1, "fill")]
+    assert shaped_rows(folded, number=2) == [(2, "credit")]
+    assert rows_module._compiled == {}
+    assert shaped_rows(slips_of_number, number=2) == [(2, "credit")]
+    assert len(rows_module._compiled) == 1
+
+
+def test_shaped_rows_refuse_a_lambda():
+    with pytest.raises(ValueError, match="module-level"):
+        shaped_rows(lambda **kw: None, number=1)

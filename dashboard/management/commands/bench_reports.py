@@ -4,6 +4,7 @@ quarterly summary and every dealer's percent-of-hold beside one raw SQL query fe
 rows; with --pdf, the time to produce both PDFs beside the raw fetch plus a bare ReportLab table
 of the same size. Target: within 3x of the baseline."""
 
+import gc
 import io
 import time
 from datetime import UTC, datetime
@@ -62,14 +63,20 @@ class Rollback(Exception):
     pass
 
 
-def best_of(repeat: int, work) -> tuple[float, object]:
-    """The fastest of `repeat` runs (seconds) and the last result."""
-    best, result = float("inf"), None
+def paired(repeat: int, work, baseline) -> tuple[float, float, object]:
+    """The fastest of `repeat` runs of `work` and of `baseline`, run in turn so that a machine
+    slowing down or speeding up weighs on both alike; and the last result of `work`."""
+    best_work, best_base, result = float("inf"), float("inf"), None
     for _ in range(repeat):
+        gc.collect()  # each run starts from the same collector state, as timeit does
+        started = time.perf_counter()
+        baseline()
+        best_base = min(best_base, time.perf_counter() - started)
+        gc.collect()
         started = time.perf_counter()
         result = work()
-        best = min(best, time.perf_counter() - started)
-    return best, result
+        best_work = min(best_work, time.perf_counter() - started)
+    return best_work, best_base, result
 
 
 def raw_fetch(sql: str, params: dict) -> list:
@@ -98,7 +105,7 @@ class Command(BaseCommand):
         parser.add_argument("--shifts", type=int, default=3, help="dealer shifts per table-day")
         parser.add_argument("--slips", type=int, default=3, help="fill and credit slips per table-day")
         parser.add_argument("--dealers", type=int, default=12)
-        parser.add_argument("--repeat", type=int, default=3)
+        parser.add_argument("--repeat", type=int, default=7)
         parser.add_argument("--pdf", action="store_true")
 
     def handle(self, *args, quarter, tables, days, shifts, slips, dealers, repeat, pdf, **options):
@@ -137,17 +144,24 @@ class Command(BaseCommand):
     def _figures(self, busy) -> None:
         site, q = busy.site, busy.quarter
         params = {"site": site.pk, "start": q.start, "end": q.end}
-        raw_q, rows_q = best_of(self.repeat, lambda: raw_fetch(QUARTER_SQL, params))
-        raw_d, rows_d = best_of(self.repeat, lambda: raw_fetch(DEALER_SQL, params))
+        rows_q, rows_d = raw_fetch(QUARTER_SQL, params), raw_fetch(DEALER_SQL, params)
         with CaptureQueriesContext(connection) as captured_q:
-            summary_s, summary = best_of(self.repeat, lambda: summaries.quarter_summary(site, q))
+            summary_s, raw_q, summary = paired(
+                self.repeat, lambda: summaries.quarter_summary(site, q), lambda: raw_fetch(QUARTER_SQL, params)
+            )
         with CaptureQueriesContext(connection) as captured_d:
-            dealers_s, found = best_of(self.repeat, lambda: dealer_hold.dealer_summaries([site.pk], q.start, q.end))
+            dealers_s, raw_d, found = paired(
+                self.repeat,
+                lambda: dealer_hold.dealer_summaries([site.pk], q.start, q.end),
+                lambda: raw_fetch(DEALER_SQL, params),
+            )
+        queries_q = (len(captured_q) - self.repeat) // self.repeat  # less the raw fetch of each turn
+        queries_d = (len(captured_d) - self.repeat) // self.repeat
         self.stdout.write(
             f"figures ({len(summary.days)} days, {len(found)} dealers, {len(rows_q)} / {len(rows_d)} raw rows):"
         )
-        self._line("quarterly summary", summary_s, raw_q, len(captured_q) // self.repeat)
-        self._line("dealer percent-of-hold, every dealer", dealers_s, raw_d, len(captured_d) // self.repeat)
+        self._line("quarterly summary", summary_s, raw_q, queries_q)
+        self._line("dealer percent-of-hold, every dealer", dealers_s, raw_d, queries_d)
 
     def _produce(self, busy, code: str, context: ReportContext) -> tuple[bytes, int, int]:
         kind = load_kinds()[code]
@@ -167,7 +181,13 @@ class Command(BaseCommand):
             if code not in load_kinds():
                 self.stdout.write(f"  {code}: report kind not registered; skipped")
                 continue
-            seconds, (pdf, rows, columns) = best_of(self.repeat, lambda c=code: self._produce(busy, c, context))
-            raw, _ = best_of(self.repeat, lambda s=sql: raw_fetch(s, params))
-            bare, _ = best_of(self.repeat, lambda r=rows, c=columns: bare_pdf(r, c))
-            self._line(f"{code} PDF ({rows} rows, {len(pdf) // 1024} KiB)", seconds, raw + bare)
+            _pdf, rows, columns = self._produce(busy, code, context)
+
+            def floor(s=sql, r=rows, c=columns):
+                raw_fetch(s, params)
+                bare_pdf(r, c)
+
+            seconds, baseline, (pdf, rows, columns) = paired(
+                self.repeat, lambda c=code: self._produce(busy, c, context), floor
+            )
+            self._line(f"{code} PDF ({rows} rows, {len(pdf) // 1024} KiB)", seconds, baseline)
