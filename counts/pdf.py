@@ -5,13 +5,13 @@ initials with dates. `build_count_sheet` queries; `render_count_sheet` only draw
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 from reportlab.platypus import KeepTogether, Spacer
 
 from cardroom.money import format_money
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, para
 
-from . import queries
+from . import queries, slips
 from .models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, FormsExplanation
 from .rules import COUNT_CITATION, CURRENCY
 
@@ -154,7 +154,7 @@ class _Batch:
             ),
             awaiting=_group(awaiting, lambda d: d.gaming_date),
             explanations=_explanations(drops),
-            issued=_issued_slips(site, list(drops.values()), start, end),
+            issued=slips.issued_for_drops(site, list(drops.values()), start, end),
         )
 
 
@@ -171,44 +171,6 @@ def _explanations(drops: dict) -> dict:
     for e in rows:
         result.setdefault(e.drop_id, {})[(e.kind, e.number)] = e
     return result
-
-
-def _issued_slips(site, drops: list, start: date, end: date) -> dict | None:
-    """`counts.slips.issued_for` for many drops in two queries: each drop's table's slips of
-    its gaming day, or of its dealer shift where boxes follow dealers; voided ones excluded."""
-    try:
-        from accounting.models import DealerShift, Slip, SlipStep
-    except ImportError:
-        return None
-    shift_ids = [d.dealer_shift_id for d in drops if d.dealer_shift_id]
-    shifts = {s.pk: s for s in DealerShift.objects.filter(pk__in=shift_ids)} if shift_ids else {}
-    periods = {d.pk: _slip_period(d, shifts) for d in drops if d.dealer_shift_id}
-    window = Q(gaming_day__gaming_date__gte=start, gaming_day__gaming_date__lte=end)
-    if periods:
-        window |= Q(
-            prepared_at__gte=min(a for a, _ in periods.values()), prepared_at__lt=max(b for _, b in periods.values())
-        )
-    slips = list(
-        Slip.objects.filter(window, table__site=site)
-        .exclude(steps__kind=SlipStep.Kind.VOID)
-        .values_list("kind", "number", "table_id", "gaming_day__gaming_date", "prepared_at")
-    )
-    issued = {}
-    for drop in drops:
-        if drop.pk in periods:
-            a, b = periods[drop.pk]
-            matches = (s for s in slips if s[2] == drop.table_id and a <= s[4] < b)
-        else:
-            matches = (s for s in slips if s[2] == drop.table_id and s[3] == drop.gaming_date)
-        issued[drop.pk] = {(kind, number) for kind, number, *_ in matches}
-    return issued
-
-
-def _slip_period(drop, shifts: dict) -> tuple[datetime, datetime]:
-    """`queries.slip_period` with the dealer shifts already loaded."""
-    start, end = queries.gaming_day_bounds(drop.site, drop.gaming_date)
-    shift = shifts.get(drop.dealer_shift_id)
-    return (shift.started_at, shift.ended_at or end) if shift is not None else (start, end)
 
 
 def _reconciliation(drop, found: set, batch: _Batch) -> dict:

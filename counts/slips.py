@@ -5,7 +5,9 @@ only reads them and is the one place that knows their shape. A voided slip is no
 the box (ND 99-01.3-08-05(2): the voided form is kept with the slip records).
 """
 
-from datetime import datetime
+from datetime import date, datetime
+
+from django.db.models import Q
 
 
 def issued_for(drop, start: datetime, end: datetime) -> set[tuple[str, int]] | None:
@@ -21,3 +23,43 @@ def issued_for(drop, start: datetime, end: datetime) -> set[tuple[str, int]] | N
     else:
         slips = slips.filter(gaming_day__gaming_date=drop.gaming_date)
     return set(slips.values_list("kind", "number"))
+
+
+def issued_for_drops(site, drops: list, start: date, end: date) -> dict | None:
+    """`issued_for` for many drops in two queries: each drop's table's slips of
+    its gaming day, or of its dealer shift where boxes follow dealers; voided ones excluded."""
+    try:
+        from accounting.models import DealerShift, Slip, SlipStep
+    except ImportError:
+        return None
+    shift_ids = [d.dealer_shift_id for d in drops if d.dealer_shift_id]
+    shifts = {s.pk: s for s in DealerShift.objects.filter(pk__in=shift_ids)} if shift_ids else {}
+    periods = {d.pk: _slip_period(d, shifts) for d in drops if d.dealer_shift_id}
+    window = Q(gaming_day__gaming_date__gte=start, gaming_day__gaming_date__lte=end)
+    if periods:
+        window |= Q(
+            prepared_at__gte=min(a for a, _ in periods.values()), prepared_at__lt=max(b for _, b in periods.values())
+        )
+    slips = list(
+        Slip.objects.filter(window, table__site=site)
+        .exclude(steps__kind=SlipStep.Kind.VOID)
+        .values_list("kind", "number", "table_id", "gaming_day__gaming_date", "prepared_at")
+    )
+    issued = {}
+    for drop in drops:
+        if drop.pk in periods:
+            a, b = periods[drop.pk]
+            matches = (s for s in slips if s[2] == drop.table_id and a <= s[4] < b)
+        else:
+            matches = (s for s in slips if s[2] == drop.table_id and s[3] == drop.gaming_date)
+        issued[drop.pk] = {(kind, number) for kind, number, *_ in matches}
+    return issued
+
+
+def _slip_period(drop, shifts: dict) -> tuple[datetime, datetime]:
+    """`counts.queries.slip_period` with the dealer shifts already loaded."""
+    from .queries import gaming_day_bounds
+
+    start, end = gaming_day_bounds(drop.site, drop.gaming_date)
+    shift = shifts.get(drop.dealer_shift_id)
+    return (shift.started_at, shift.ended_at or end) if shift is not None else (start, end)
