@@ -81,22 +81,49 @@ class Provenance:
     data_sha256: str
 
 
+def _fields_of(names: tuple[str, ...]):
+    keys = frozenset(names)
+
+    def fields_of(obj) -> dict:
+        # A dataclass's __dict__ normally holds exactly its fields: the encoder only reads it, so
+        # it is handed over uncopied. Anything else (slots, extra attributes) is read field by field.
+        own = getattr(obj, "__dict__", None)
+        if own is not None and own.keys() == keys:
+            return own
+        return {name: getattr(obj, name) for name in names}
+
+    return fields_of
+
+
+@cache
+def _json_converter(cls: type):
+    """How a value of type `cls` enters the canonical JSON, or None when it cannot."""
+    if dataclasses.is_dataclass(cls):
+        return _fields_of(tuple(f.name for f in dataclasses.fields(cls)))
+    if issubclass(cls, datetime | date):
+        return cls.isoformat
+    if issubclass(cls, Decimal):
+        return str
+    if issubclass(cls, set | frozenset):
+        return sorted
+    return None
+
+
 def _json_default(value):
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, datetime | date):
-        return value.isoformat()
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, set | frozenset):
-        return sorted(value)
-    raise TypeError(f"{type(value).__name__} is not part of a report's data")
+    # A dataclass becomes a shallow dict of its fields and the C encoder recurses into them: the
+    # same JSON as `dataclasses.asdict` gave, without its deep copy of every value.
+    convert = _json_converter(type(value))
+    if convert is None:
+        raise TypeError(f"{type(value).__name__} is not part of a report's data")
+    return convert(value)
 
 
 def data_digest(data) -> str:
-    """SHA-256 of a canonical JSON rendering of a report's data (a dataclass or plain values)."""
-    if dataclasses.is_dataclass(data) and not isinstance(data, type):
-        data = dataclasses.asdict(data)
+    """SHA-256 of a canonical JSON rendering of a report's data (a dataclass or plain values).
+
+    Dataclasses are objects of their fields, tuples and lists arrays, dates ISO 8601, Decimals
+    strings, sets sorted arrays. Dict keys must be what JSON allows (str, int, float, bool, None;
+    numbers become strings): a date or dataclass key is refused with TypeError."""
     text = json.dumps(data, default=_json_default, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -158,41 +185,87 @@ def title_block(title: TitleBlock) -> list[Flowable]:
     ]
 
 
+CELL_SIZE = 8.5  # the "cell" paragraph style's font size and leading, for plain-string cells
+CELL_LEADING = 10.5
+CELL_PADDING = 6  # ReportLab's default left and right padding of a table cell
+
+
+def _one_line(text: str, room: float | None, font: str) -> bool:
+    """Whether `text` prints on a single line of `room` points exactly as a Paragraph would
+    (no whitespace for the Paragraph to collapse, narrow enough not to wrap)."""
+    if room is None:
+        return False
+    if " ".join(text.split()) != text:
+        return False
+    return pdfmetrics.stringWidth(text, font, CELL_SIZE) <= room
+
+
 def data_table(
     header: Sequence[str],
     rows: Iterable[Sequence],
     *,
     col_widths: Sequence[float] | None = None,
     money_columns: Iterable[int] = (),
+    right_columns: Iterable[int] = (),
     total_row: Sequence | None = None,
 ) -> LongTable:
-    """A grid that repeats its header on every page. Ints in `money_columns` are cents and
-    print right-aligned through `format_money`; other cells print as text."""
-    money_columns = set(money_columns)
+    """A grid that repeats its header on every page. Ints (and None) in `money_columns` are cents
+    and print through `format_money`; every cell of `money_columns` and `right_columns` prints
+    right-aligned, other cells as left-aligned text; Flowable cells print as given.
 
-    def cell(index, value, bold=False):
+    A cell is a plain string drawn in the table's font when it fits its column on one line, and a
+    Paragraph that wraps otherwise: laying out and drawing thousands of Paragraphs is most of the
+    time a large report takes. Without `col_widths` only money is plain (one word, which a
+    Paragraph would not wrap either); text stays a Paragraph so the columns size as before."""
+    money = set(money_columns)
+    right = money | set(right_columns)
+    room = [w - 2 * CELL_PADDING if isinstance(w, int | float) else None for w in col_widths or ()]
+    paragraph_styles = styles()
+
+    def room_in(column: int) -> float | None:
+        return room[column] if column < len(room) else None
+
+    def cell(column: int, value, bold: bool = False):
         if isinstance(value, Flowable):
             return value
-        if index in money_columns and (value is None or isinstance(value, int)):
-            return money_cell(value, bold=bold)
-        return para("" if value is None else value, "cell_bold" if bold else "cell")
+        is_money = column in money and (value is None or isinstance(value, int))
+        text = format_money(value) if is_money else ("" if value is None else str(value))
+        width = room_in(column)
+        if (is_money and width is None) or _one_line(text, width, FONT_BOLD if bold else FONT):
+            return text
+        aligned = column in right
+        style = ("money" if aligned else "cell") + ("_bold" if bold else "")
+        return Paragraph(_escape(text), paragraph_styles[style])
 
-    data = [[para(h, "cell_bold") for h in header]]
+    def header_cell(column: int, title) -> str | Paragraph:
+        text = str(title)
+        return text if _one_line(text, room_in(column), FONT_BOLD) else para(text, "cell_bold")
+
+    data = [[header_cell(i, h) for i, h in enumerate(header)]]
     data += [[cell(i, v) for i, v in enumerate(row)] for row in rows]
     if total_row is not None:
         data.append([cell(i, v, bold=True) for i, v in enumerate(total_row)])
     table = LongTable(data, colWidths=col_widths, repeatRows=1)
+    table.setStyle(TableStyle(_table_commands(right, total_row is not None)))
+    return table
+
+
+def _table_commands(right_columns: Iterable[int], has_total: bool) -> list[tuple]:
     commands = [
+        # Plain-string cells look like the "cell" paragraphs: Vera 8.5 on 10.5, bold header.
+        ("FONT", (0, 0), (-1, -1), FONT, CELL_SIZE, CELL_LEADING),
+        ("FONT", (0, 0), (-1, 0), FONT_BOLD, CELL_SIZE, CELL_LEADING),
         ("GRID", (0, 0), (-1, -1), 0.4, GRID_GREY),
         ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
     ]
-    if total_row is not None:
+    commands += [("ALIGN", (c, 1), (c, -1), "RIGHT") for c in sorted(right_columns)]
+    if has_total:
+        commands.append(("FONT", (0, -1), (-1, -1), FONT_BOLD, CELL_SIZE, CELL_LEADING))
         commands.append(("LINEABOVE", (0, -1), (-1, -1), 1, colors.black))
-    table.setStyle(TableStyle(commands))
-    return table
+    return commands
 
 
 def _numbered_canvas(title: TitleBlock, provenance: Provenance):

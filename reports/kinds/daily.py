@@ -43,7 +43,8 @@ def _column(table: TableDay) -> str:
 
 def _figure_rows(custodies) -> list[list]:
     rows = [[label, *(getattr(c, attribute) for c in custodies)] for label, attribute in LINES]
-    rows.append([HOLD_LINE, *(para(format_ratio(c.hold_ratio), "money") for c in custodies)])
+    # Ratios are text: data_table right-aligns every cell of its money columns.
+    rows.append([HOLD_LINE, *(format_ratio(c.hold_ratio) for c in custodies)])
     return rows
 
 

@@ -39,9 +39,9 @@ def _cells(d: DealerSummary) -> list:
         d.separable_shifts,
         d.total.gross_proceeds_cents,
         d.total.agp_cents,
-        para(format_ratio(d.hold_ratio), "money"),
-        para(format_ratio(d.site_hold_ratio), "money"),
-        para("n/a" if d.z_score is None else str(d.z_score), "money"),
+        format_ratio(d.hold_ratio),
+        format_ratio(d.site_hold_ratio),
+        "n/a" if d.z_score is None else str(d.z_score),
     ]
 
 
@@ -53,7 +53,7 @@ def render(data: DealerHoldReport) -> list:
         "",
         site.gross_proceeds_cents,
         site.agp_cents,
-        para(format_ratio(site.hold_ratio), "money_bold"),
+        format_ratio(site.hold_ratio),
         "",
         "",
     ]
@@ -63,7 +63,14 @@ def render(data: DealerHoldReport) -> list:
             f"{format_money(site.gross_proceeds_cents)}.",
             "subtitle",
         ),
-        data_table(HEADER, [_cells(d) for d in data.dealers], col_widths=WIDTHS, money_columns=[3, 4], total_row=total),
+        data_table(
+            HEADER,
+            [_cells(d) for d in data.dealers],
+            col_widths=WIDTHS,
+            money_columns=[3, 4],
+            right_columns=[5, 6, 7],
+            total_row=total,
+        ),
         para(
             "A dealer's figures sum only the shifts whose drop and tray can be separated (the box exchanged and "
             "the tray counted at each dealer change); hold is the ratio of the sums. The z-score measures the "

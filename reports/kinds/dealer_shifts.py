@@ -64,8 +64,8 @@ def _cells(line: ShiftLine) -> list:
     s = line.figures
     first = [str(s.gaming_date), s.table_number, s.dealer_name, line.started, line.ended]
     if s.custody is None:
-        return [*first, *([None] * len(MONEY)), f"Not separable: {s.not_separable_because}"]
-    return [*first, *(getattr(s.custody, name) for name in MONEY), para(format_ratio(s.hold_ratio), "money")]
+        return [*first, *([None] * len(MONEY)), para(f"Not separable: {s.not_separable_because}", "cell")]
+    return [*first, *(getattr(s.custody, name) for name in MONEY), format_ratio(s.hold_ratio)]
 
 
 def render(data: DealerShiftReport) -> list:
@@ -75,7 +75,13 @@ def render(data: DealerShiftReport) -> list:
             f"{len(data.shifts)} dealer shift(s), {separable} with figures of their own. Times in {data.time_zone}.",
             "subtitle",
         ),
-        data_table(HEADER, [_cells(line) for line in data.shifts], col_widths=WIDTHS, money_columns=range(5, 11)),
+        data_table(
+            HEADER,
+            [_cells(line) for line in data.shifts],
+            col_widths=WIDTHS,
+            money_columns=range(5, 11),
+            right_columns=[11],
+        ),
     ]
 
 

@@ -25,15 +25,13 @@ def build(context: ReportContext) -> QuarterlyReport:
     quarter = Quarter.containing(context.start)
     every_site = organization_quarter(context.organization, quarter)  # the site's own quarter is among them
     summary = next(s for s in every_site if s.site_id == context.site.pk)
-    return QuarterlyReport(context.site.name, summary, organization_tax(context.organization, quarter, summaries=every_site))
+    return QuarterlyReport(
+        context.site.name, summary, organization_tax(context.organization, quarter, summaries=every_site)
+    )
 
 
 DAY_HEADER = ["Gaming date", "Gross proceeds", "Prizes", "AGP", "Hold", "Cash profit", "Long (short)"]
 DAY_WIDTHS = [75, 80, 75, 80, 55, 80, 80]
-
-
-def _hold(ratio) -> object:
-    return para(format_ratio(ratio), "money")
 
 
 def _day_rows(summary: QuarterSummary) -> list[list]:
@@ -43,7 +41,7 @@ def _day_rows(summary: QuarterSummary) -> list[list]:
             d.total.gross_proceeds_cents,
             d.total.prizes_cents,
             d.total.agp_cents,
-            _hold(d.hold_ratio),
+            format_ratio(d.hold_ratio),
             d.cash.cash_profit_cents,
             d.cash.long_short_cents,
         ]
@@ -58,7 +56,7 @@ def _days(summary: QuarterSummary) -> list:
         total.gross_proceeds_cents,
         total.prizes_cents,
         total.agp_cents,
-        para(format_ratio(total.hold_ratio), "money_bold"),
+        format_ratio(total.hold_ratio),
         summary.cash_profit_cents,
         summary.long_short_cents,
     ]
