@@ -94,9 +94,9 @@ def generate_report(run_id: int) -> bool:
         return False
     run = ReportRun.objects.select_related("organization", "site", "requested_by").get(pk=run_id)
     try:
-        pdf, data, (header, rows) = render_run(run)
+        pdf, data_sha256, (header, rows) = render_run(run)
         _progress(run_id, 90)
-        _store(run, pdf, data, header, rows)
+        _store(run, pdf, data_sha256, header, rows)
     except Exception as exc:
         ReportRun.objects.filter(pk=run_id).update(status=ReportRun.Status.FAILED, error=str(exc)[:2000])
         raise
@@ -104,6 +104,7 @@ def generate_report(run_id: int) -> bool:
 
 
 def render_run(run: ReportRun):
+    """The PDF, the SHA-256 of the data it was drawn from, and the data's (header, rows)."""
     kind = load_kinds()[run.kind]
     context = ReportContext(run.organization, run.site, run.start, run.end, run.period_label,
                             timezone.localtime(run.requested_at).date())
@@ -115,17 +116,17 @@ def render_run(run: ReportRun):
     moment = timezone.localtime(run.requested_at)
     provenance = Provenance(moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data))
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
-    return pdf, data, kind.table(data)
+    return pdf, provenance.data_sha256, kind.table(data)
 
 
-def _store(run: ReportRun, pdf: bytes, data, header, rows) -> None:
+def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows) -> None:
     from .models import ReportFile
 
     with transaction.atomic():
         ReportFile.objects.create(
             run=run, generated_at=timezone.now(), generated_by=run.requested_by.username,
             parameters={"kind": run.kind, "site": run.site_id, "start": str(run.start), "end": str(run.end)},
-            pdf=pdf, pdf_sha256=hashlib.sha256(pdf).hexdigest(), data_sha256=data_digest(data),
+            pdf=pdf, pdf_sha256=hashlib.sha256(pdf).hexdigest(), data_sha256=data_sha256,
             table={"header": header, "rows": [[_plain(v) for v in row] for row in rows]},
         )
         ReportRun.objects.filter(pk=run.pk).update(status=ReportRun.Status.DONE, progress=100)

@@ -4,6 +4,7 @@ it, and how unusual the gap is (ND 99-01.3-08-01(3), 08-04(8)). The same figures
 percent-of-hold API of each employee."""
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 from accounting.dealer_hold import DealerSummary, dealer_summaries
 from accounting.figures import ZERO, Custody
@@ -15,13 +16,40 @@ from ..registry import ReportContext, ReportKind, register
 
 
 @dataclass(frozen=True)
+class DealerLine:
+    """A dealer's line of the summary: the figures it prints. The shifts behind them are the
+    dealer shift report's (SFN 18862), so the data (and its digest) is the summary's, not
+    every shift of the period again."""
+
+    dealer_id: int
+    dealer_name: str
+    shifts: int
+    separable_shifts: int
+    total: Custody
+    site_total: Custody
+    z_score: Decimal | None
+
+    @property
+    def hold_ratio(self) -> Decimal | None:
+        return self.total.hold_ratio
+
+    @property
+    def site_hold_ratio(self) -> Decimal | None:
+        return self.site_total.hold_ratio
+
+
+@dataclass(frozen=True)
 class DealerHoldReport:
-    dealers: tuple[DealerSummary, ...]
+    dealers: tuple[DealerLine, ...]
     site_total: Custody  # complete twenty-one table-days of the period
 
 
+def _line(d: DealerSummary) -> DealerLine:
+    return DealerLine(d.dealer_id, d.dealer_name, len(d.shifts), d.separable_shifts, d.total, d.site_total, d.z_score)
+
+
 def build(context: ReportContext) -> DealerHoldReport:
-    dealers = tuple(dealer_summaries([context.site.pk], context.start, context.end))
+    dealers = tuple(_line(d) for d in dealer_summaries([context.site.pk], context.start, context.end))
     if dealers:
         return DealerHoldReport(dealers, dealers[0].site_total)
     days = table_days([context.site.pk], context.start, context.end)
@@ -32,10 +60,10 @@ HEADER = ["Dealer", "Shifts", "Separable", "Gross proceeds", "AGP", "Hold", "Sit
 WIDTHS = [113, 42, 62, 78, 72, 52, 58, 48]  # 525: the portrait frame
 
 
-def _cells(d: DealerSummary) -> list:
+def _cells(d: DealerLine) -> list:
     return [
         d.dealer_name,
-        len(d.shifts),
+        d.shifts,
         d.separable_shifts,
         d.total.gross_proceeds_cents,
         d.total.agp_cents,
@@ -87,7 +115,7 @@ def table(data: DealerHoldReport) -> tuple[list[str], list[list]]:
     rows = [
         [
             d.dealer_name,
-            len(d.shifts),
+            d.shifts,
             d.separable_shifts,
             format_money(d.total.gross_proceeds_cents),
             format_money(d.total.agp_cents),

@@ -70,6 +70,6 @@ def test_building_the_dealer_shift_report_takes_bounded_queries_whatever_the_per
     site, dealers, weeks_of_play, django_assert_max_num_queries
 ):
     for start, end in ((FIRST, FIRST), (date(2025, 1, 1), date(2027, 12, 31))):
-        with django_assert_max_num_queries(6):
+        with django_assert_max_num_queries(7):
             data = dealer_shifts.build(context(site, start, end))
     assert len(data.shifts) == 10
