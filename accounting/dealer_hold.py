@@ -224,15 +224,11 @@ def shift_figures(site_ids, start: date, end: date, *, dealer_ids=None) -> list[
     return _Custody(list(site_ids), start, end).figures(dealer_ids)
 
 
-@dataclass(frozen=True)
-class DealerSummary:
-    dealer_id: int
-    dealer_name: str
-    shifts: tuple[ShiftFigures, ...]
+class HoldBesideSite:
+    """A dealer's hold (`total`) and the site's over the same period (`site_total`)."""
+
     total: Custody
-    separable_shifts: int
     site_total: Custody
-    z_score: Decimal | None
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -241,6 +237,17 @@ class DealerSummary:
     @property
     def site_hold_ratio(self) -> Decimal | None:
         return self.site_total.hold_ratio
+
+
+@dataclass(frozen=True)
+class DealerSummary(HoldBesideSite):
+    dealer_id: int
+    dealer_name: str
+    shifts: tuple[ShiftFigures, ...]
+    total: Custody
+    separable_shifts: int
+    site_total: Custody
+    z_score: Decimal | None
 
 
 def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None) -> list[DealerSummary]:

@@ -6,7 +6,7 @@ percent-of-hold API of each employee."""
 from dataclasses import dataclass
 from decimal import Decimal
 
-from accounting.dealer_hold import DealerSummary, dealer_summaries
+from accounting.dealer_hold import DealerSummary, HoldBesideSite, dealer_summaries
 from accounting.figures import ZERO, Custody
 from accounting.summaries import table_days
 from cardroom.money import format_money, format_ratio
@@ -16,7 +16,7 @@ from ..registry import ReportContext, ReportKind, register
 
 
 @dataclass(frozen=True)
-class DealerLine:
+class DealerLine(HoldBesideSite):
     """A dealer's line of the summary: the figures it prints. The shifts behind them are the
     dealer shift report's (SFN 18862), so the data (and its digest) is the summary's, not
     every shift of the period again."""
@@ -28,14 +28,6 @@ class DealerLine:
     total: Custody
     site_total: Custody
     z_score: Decimal | None
-
-    @property
-    def hold_ratio(self) -> Decimal | None:
-        return self.total.hold_ratio
-
-    @property
-    def site_hold_ratio(self) -> Decimal | None:
-        return self.site_total.hold_ratio
 
 
 @dataclass(frozen=True)
