@@ -145,6 +145,10 @@ def shaped_rows(build, /, **arguments) -> list[tuple]:
     if "<" in build.__qualname__:  # a lambda or a function defined in a function: no stable name
         raise ValueError("shaped_rows needs a module-level function to build the queryset")
     arguments = {k: list(dict.fromkeys(v)) if isinstance(v, list | tuple | set) else v for k, v in arguments.items()}
+    for name, value in arguments.items():
+        items = value if isinstance(value, list) else [value]
+        if not all(type(item) is int for item in items) and type(value) is not date:
+            raise TypeError(f"shaped_rows: {name} must be an int, a list of ints or a date")
     if any(isinstance(v, list) and not v for v in arguments.values()):
         return value_rows(build(**arguments))
     key = (

@@ -146,6 +146,14 @@ def test_a_stand_in_the_orm_folds_into_the_sql_is_not_cached(site, people, org, 
     assert len(rows_module._compiled) == 1
 
 
-def test_shaped_rows_refuse_a_lambda():
+def test_shaped_rows_refuse_a_lambda_and_arguments_they_cannot_stand_in_for():
     with pytest.raises(ValueError, match="module-level"):
         shaped_rows(lambda **kw: None, number=1)
+    for wrong in (
+        {"number": "1"},
+        {"number": True},
+        {"number": datetime(2026, 1, 1, tzinfo=UTC)},
+        {"number": [1, "2"]},
+    ):
+        with pytest.raises(TypeError, match="number must be"):
+            shaped_rows(slips_of_number, **wrong)
