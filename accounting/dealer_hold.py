@@ -16,7 +16,8 @@ from cardroom.rows import shaped_rows
 
 from . import figures
 from .figures import Custody
-from .models import DealerShift, GamingDay, SlipKind, TableInventory
+from .models import DealerShift, SlipKind, TableInventory
+from .queries import gaming_days_query
 from .summaries import assemble_table_days, live_slips, signed_drops, table_numbers_query, tray_counts
 
 NO_BOX_EXCHANGE = "the drop box was not exchanged at the dealer change"
@@ -54,12 +55,6 @@ class _Shift(NamedTuple):  # a tuple: thousands are made per report
 
 
 # The queries, as functions of keyword arguments for cardroom.rows.shaped_rows.
-def _days_query(*, site_ids, start, end):
-    return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
-        "pk", "site_id", "gaming_date"
-    )
-
-
 def _shifts_query(*, site_ids, start, end):
     return (
         DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
@@ -104,7 +99,7 @@ class _Custody:
     def __init__(self, site_ids, start: date, end: date):
         # Rows carry the gaming day's id, resolved here: cheaper than a date per row.
         period = {"site_ids": site_ids, "start": start, "end": end}
-        days = {pk: (site_id, day) for pk, site_id, day in shaped_rows(_days_query, **period)}
+        days = {pk: (site_id, day) for pk, site_id, day in shaped_rows(gaming_days_query, **period)}
         self.shifts = defaultdict(list)  # every shift of the table-day, by start: each one's neighbours
         rows = shaped_rows(_shifts_query, **period)
         rows.sort(key=lambda row: (row[1], row[4], row[0]))

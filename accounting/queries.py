@@ -45,6 +45,14 @@ def is_dealing(employee: Employee, site: Site, at: datetime) -> bool:
 # --- Gaming days and tables -------------------------------------------------------------
 
 
+def gaming_days_query(*, site_ids, start: date, end: date):
+    """(pk, site_id, gaming_date) of each gaming day of the sites in [start, end] (a query for
+    cardroom.rows.shaped_rows)."""
+    return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
+        "pk", "site_id", "gaming_date"
+    )
+
+
 def open_gaming_day(site: Site) -> GamingDay | None:
     """The site's gaming day that has no close record (at most one at a time)."""
     return GamingDay.objects.filter(site=site, close__isnull=True).order_by("-gaming_date").first()

@@ -281,7 +281,7 @@ def cash_figures(
     )
 
 
-def _gaming_days_query(*, site_ids, start, end):
+def _gaming_day_states_query(*, site_ids, start, end):
     """Each gaming day: site, date, whether it is closed and whether its books are."""
     closed_books = BooksClose.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
     return (
@@ -301,7 +301,7 @@ def daily_summaries(sites: list[Site], start: date, end: date) -> list[DailySumm
     names = {s.pk: s.name for s in sites}
     days = table_days(site_ids, start, end)
     banks = bank_days(site_ids, start, end + timedelta(days=1))
-    rows = shaped_rows(_gaming_days_query, site_ids=site_ids, start=start, end=end)
+    rows = shaped_rows(_gaming_day_states_query, site_ids=site_ids, start=start, end=end)
     gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
     recorded, corrections = _adjustments(site_ids, start, end)
     grouped = defaultdict(list)

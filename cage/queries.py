@@ -177,15 +177,11 @@ def _day_keys(site_ids, start, end, include_empty) -> set[tuple[int, date]]:
 
         days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
         return {(s, d) for s in site_ids for d in days}
-    return set(shaped_rows(_gaming_days_query, site_ids=site_ids, start=start, end=end))
+    from accounting.queries import gaming_days_query
 
-
-def _gaming_days_query(*, site_ids, start, end):
-    from accounting.models import GamingDay
-
-    return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
-        "site_id", "gaming_date"
-    )
+    return {
+        (site_id, day) for _, site_id, day in shaped_rows(gaming_days_query, site_ids=site_ids, start=start, end=end)
+    }
 
 
 def _latest_counts(site_ids, start, end) -> dict[tuple[int, date], dict[str, tuple[int, int]]]:
