@@ -148,7 +148,12 @@ def previous_closer(table: Table) -> TableInventory | None:
 def books_closed(site: Site, gaming_date: date) -> bool:
     """Are the books of the site's gaming day closed (a BooksClose row)? The cage records a
     day's deposit only then."""
-    return BooksClose.objects.filter(site=site, gaming_date=gaming_date).exists()
+    return books_closed_on(site.pk, gaming_date)
+
+
+def books_closed_on(site_id: int, gaming_date: date) -> bool:
+    """`books_closed` by site id: the answer the books register for the layers below (cardroom.closing)."""
+    return BooksClose.objects.filter(site_id=site_id, gaming_date=gaming_date).exists()
 
 
 def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:

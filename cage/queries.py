@@ -14,6 +14,7 @@ from datetime import date, datetime
 
 from django.db.models import Sum
 
+from cardroom import closing
 from cardroom.models import Employee, Organization, Site
 from cardroom.rows import shaped_rows
 
@@ -43,15 +44,8 @@ from .models import (
 
 
 def books_closed(site: Site, gaming_date: date) -> bool:
-    """Are the books of a gaming day closed? Accounting decides (`accounting.queries.books_closed`);
-    until it provides that, a gaming day is closed when it has its close record."""
-    try:
-        from accounting.queries import books_closed as accounting_books_closed
-    except ImportError:
-        from accounting.models import GamingDay
-
-        return GamingDay.objects.filter(site=site, gaming_date=gaming_date, close__isnull=False).exists()
-    return accounting_books_closed(site, gaming_date)
+    """Are the books of a gaming day closed? The books answer (`cardroom.closing`)."""
+    return closing.books_closed(site.pk, gaming_date)
 
 
 # --- Tips ----------------------------------------------------------------------------------------
