@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class CardroomConfig(AppConfig):
     name = "cardroom"
     verbose_name = "Card room"
+
+    def ready(self):
+        from . import tokens
+        from .admin import restrict_platform_admins
+
+        restrict_platform_admins()
+        tokens.connect()

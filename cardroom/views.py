@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from . import forms, services
@@ -29,7 +31,14 @@ def switch_site(request):
     if site is None:
         raise Http404("No such site among yours.")
     request.session[SESSION_KEY] = site.pk
-    return redirect(request.POST.get("next") or "home")
+    return redirect(safe_next(request, request.POST.get("next")))
+
+
+def safe_next(request, target: str | None) -> str:
+    """`target` when it stays on this site (no open redirect); the home page otherwise."""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return target
+    return reverse("home")
 
 
 def call_service(form, save: Callable):

@@ -2,6 +2,7 @@ import os
 import shutil
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 
 from cardroom.appendonly import set_guard_lifted
@@ -18,6 +19,7 @@ ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
 def _fast_and_unlocked(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.AXES_ENABLED = False
+    cache.clear()  # the API's rate limits count in the cache: each test starts with none used
 
 
 def _uses_transactional_db(request) -> bool:
