@@ -11,6 +11,7 @@ sequences) have no organization: only a superuser sees them (`restrict_platform_
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.db.models import Model, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import Http404
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -55,6 +56,14 @@ class OrgScopedFormMixin:
 
 class OrgScopedAdmin(OrgScopedFormMixin, SimpleHistoryAdmin):
     """Visible to gaming managers (change) and auditors (view), only within their organization."""
+
+    fixed_on_change: tuple[str, ...] = ()  # fields a non-superuser sees but never changes
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not request.user.is_superuser:
+            fields += [name for name in self.fixed_on_change if name not in fields]
+        return fields
 
     def org_filter(self, request) -> dict:
         return {ORG_PATHS[self.model]: access_for(request.user).organization_id}
@@ -133,19 +142,34 @@ class TableAdmin(OrgScopedAdmin):
 
 @admin.register(ChipDenomination)
 class ChipDenominationAdmin(OrgScopedAdmin):
+    fixed_on_change = ("organization",)
     list_display = ["value_cents", "primary_colour", "edge_spots", "organization", "active"]
+
+
+class ScopedInlineFormSet(BaseInlineFormSet):
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        # Each row's own id is one of this parent's rows (Django's default accepts any row's id).
+        form.fields[self._pk_field.name].queryset = self.get_queryset()
 
 
 class MembershipInline(OrgScopedFormMixin, admin.TabularInline):
     model = Membership
+    formset = ScopedInlineFormSet
     extra = 0
 
-    def has_delete_permission(self, request, obj=None):
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser or bool(access_for(request.user).org_roles)
+
+    def has_change_permission(self, request, obj=None):
         return request.user.is_superuser or access_for(request.user).is_gaming_manager
+
+    has_add_permission = has_delete_permission = has_change_permission
 
 
 @admin.register(Employee)
 class EmployeeAdmin(OrgScopedAdmin):
+    fixed_on_change = ("organization", "user")  # a login never moves to another employee here
     list_display = ["__str__", "initials", "employment_type", "supervisor", "active"]
     list_filter = ["employment_type", "active"]
     search_fields = ["user__username", "user__first_name", "user__last_name", "initials"]
@@ -156,9 +180,6 @@ class EmployeeAdmin(OrgScopedAdmin):
         # An employee is added on the setup page, which creates their login with them; the
         # admin never hands an existing login to another employee.
         return request.user.is_superuser
-
-    def get_readonly_fields(self, request, obj=None):
-        return [] if request.user.is_superuser else ["user"]
 
     def save_formset(self, request, form, formset, change):
         """Roles added, changed or removed here go through the services (audited, checked)."""
