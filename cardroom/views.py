@@ -12,11 +12,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from . import forms, services
-from .access import access_for
+from .access import access_for, refusal
 from .api import visible_employees
 from .middleware import SESSION_KEY
-from .models import ChipDenomination, EmployeeRelation, Membership, Table
+from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
 from .money import format_money
+from .rules import HOUSE_CONTROL
 
 
 @login_required
@@ -161,7 +162,7 @@ def setup_list(request, kind):
     setup = _kind(kind)
     access = access_for(request.user)
     if not access.org_roles:
-        raise PermissionDenied("Only gaming managers and auditors may see the setup pages.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, ORG_WIDE_ROLES, "see the setup pages"))
     rows = [(obj.pk, [_cell(obj, acc) for _, acc in setup.columns]) for obj in setup.queryset(access)]
     return render(request, "cardroom/setup_list.html", {
         "kind": kind, "setup": setup, "headers": [h for h, _ in setup.columns], "rows": rows,
@@ -174,7 +175,7 @@ def setup_edit(request, kind, pk=None):
     setup = _kind(kind)
     access = access_for(request.user)
     if not access.is_gaming_manager:
-        raise PermissionDenied("Only a gaming manager may change the setup.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, [Role.GAMING_MANAGER], "change the setup"))
     instance = get_object_or_404(setup.queryset(access), pk=pk) if pk else setup.new_instance(request)
     form = setup.form_class(request.POST or None, instance=instance, **setup.form_kwargs(request))
     if request.method == "POST" and form.is_valid():

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Spacer
 
+from accounting.rules import QUARTER_FIGURES
 from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter, organization_tax
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
@@ -181,5 +182,6 @@ KIND = register(
         render,
         table,
         large=True,
+        reader=QUARTER_FIGURES,
     )
 )

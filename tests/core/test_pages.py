@@ -24,7 +24,7 @@ def test_only_the_gaming_manager_opens_a_setup_form(client, cast, role):
     client.force_login(cast[role].user)
     response = client.get("/setup/tables/new/")
     assert response.status_code == 403
-    assert "Only a gaming manager" in response.content.decode()
+    assert "House control: only a gaming manager may change the setup." in response.content.decode()
 
 
 def test_the_auditor_reads_setup_lists_without_edit_links(client, cast, table):
