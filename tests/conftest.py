@@ -1,4 +1,5 @@
 import os
+import re
 import shutil
 
 import pytest
@@ -48,6 +49,38 @@ def _appendonly_guard(request):
     yield
     if transactional:
         set_guard_lifted(connection, True)
+
+
+# A refusal names its rule (a section of the regulation, or "House control" where the regulation
+# does not say) and, where a role may act, who: "ND 99-01.3-08-05(3): only a shift manager, pit
+# boss or chip bank cashier may prepare a fill slip."
+REFUSAL = re.compile(r"(ND 99-01\.3-\d\d-\d\d\S*|House control): \S")
+
+
+def refusal_text(response) -> str:
+    if response.get("Content-Type", "").startswith("application/json"):
+        return str(response.json().get("detail", ""))
+    return response.content.decode(errors="replace")
+
+
+@pytest.fixture(autouse=True)
+def _every_refusal_names_its_rule(monkeypatch):
+    """Every 403 that any test receives from the API or a page (the Django admin aside, whose
+    refusals are Django's own) names the rule it applies."""
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    for client_class in (APIClient, Client):
+        original = client_class.request
+
+        def request(self, _original=original, **kwargs):
+            response = _original(self, **kwargs)
+            if response.status_code == 403 and not kwargs.get("PATH_INFO", "").startswith("/admin/"):
+                text = refusal_text(response)
+                assert REFUSAL.search(text), f"403 without its rule at {kwargs.get('PATH_INFO')}: {text[:300]}"
+            return response
+
+        monkeypatch.setattr(client_class, "request", request)
 
 
 @pytest.fixture
