@@ -13,8 +13,6 @@ from django.db.models import Q
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
-from knox.models import get_token_model
-from knox.settings import knox_settings
 from knox.views import LogoutAllView as KnoxLogoutAllView
 from knox.views import LogoutView as KnoxLogoutView
 from rest_framework import exceptions, mixins, serializers, viewsets
@@ -29,6 +27,7 @@ from . import services
 from .access import access_for
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
 from .throttles import LoginRateThrottle
+from .tokens import issue_token
 
 
 def exception_handler(exc, context):
@@ -443,7 +442,7 @@ class TokenView(APIView):
                 raise AccountLocked(_locked_message())
             raise exceptions.ValidationError(credentials.errors)
         user = credentials.validated_data["user"]
-        instance, token = get_token_model().objects.create(user=user, expiry=knox_settings.TOKEN_TTL)
+        instance, token = issue_token(user)
         # A completed sign-in: django-axes clears the failure count (AXES_RESET_ON_SUCCESS).
         user_logged_in.send(sender=type(user), request=request, user=user)
         return Response({"token": token, "expiry": instance.expiry})

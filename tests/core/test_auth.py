@@ -226,3 +226,20 @@ def test_one_users_writes_do_not_use_up_anothers(client_for, cast, site, rates):
     assert refused.status_code == 429
     # Another user (whose write is refused for their role, not for the rate) is not throttled.
     assert client_for(cast[Role.DEALER]).post("/api/v1/sites/", body, format="json").status_code == 403
+
+
+def test_a_login_keeps_at_most_ten_live_tokens_the_oldest_revoked_first(api_client, manager, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"login": None, "writes": None}}
+    tokens = [sign_in(api_client, manager.user.username).json()["token"] for _ in range(11)]
+    assert AuthToken.objects.filter(user=manager.user).count() == 10
+    assert with_token(api_client, tokens[0]).get("/api/v1/sites/").status_code == 401
+    assert with_token(api_client, tokens[1]).get("/api/v1/sites/").status_code == 200
+    assert with_token(api_client, tokens[-1]).get("/api/v1/sites/").status_code == 200
+
+
+def test_signing_in_clears_the_logins_expired_tokens(api_client, manager, time_machine):
+    time_machine.move_to(timezone.now())
+    sign_in(api_client, manager.user.username)
+    time_machine.shift(timedelta(hours=13))
+    sign_in(api_client, manager.user.username)
+    assert AuthToken.objects.filter(user=manager.user).count() == 1
