@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_POST
 
 from . import forms, services
@@ -15,6 +16,11 @@ from .api import visible_employees
 from .middleware import SESSION_KEY
 from .models import ChipDenomination, EmployeeRelation, Membership, Table
 from .money import format_money
+
+
+def favicon(request):
+    """Pages without an icon link (the admin's) make the browser ask for /favicon.ico."""
+    return redirect(static("cardroom/favicon.svg"))
 
 
 @login_required
