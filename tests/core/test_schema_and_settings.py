@@ -13,7 +13,13 @@ def test_openapi_schema_lists_the_core_endpoints_and_their_errors(client, manage
     response = client.get("/api/schema/", HTTP_ACCEPT="application/json")
     assert response.status_code == 200
     schema = response.json()
-    for path in ("/api/v1/sites/", "/api/v1/tables/", "/api/v1/employees/", "/api/v1/chip-denominations/", "/api/v1/auth/token/"):
+    for path in (
+        "/api/v1/sites/",
+        "/api/v1/tables/",
+        "/api/v1/employees/",
+        "/api/v1/chip-denominations/",
+        "/api/v1/auth/token/",
+    ):
         assert path in schema["paths"]
     assert {"400", "403", "201"} <= set(schema["paths"]["/api/v1/tables/"]["post"]["responses"])
 
@@ -28,12 +34,16 @@ def test_swagger_ui_is_served_from_our_own_static_files(client, manager):
 def test_production_settings_refuse_to_start_without_a_secret(tmp_path):
     env = {**os.environ, "DEBUG": "false", "VAR_DIR": str(tmp_path)}
     env.pop("SECRET_KEY", None)
-    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
 
 
-@pytest.mark.parametrize("cents,text", [(0, "$0.00"), (123450, "$1,234.50"), (-1200, "-$12.00"), (5, "$0.05"), (None, "\u2014")])
+@pytest.mark.parametrize(
+    "cents,text", [(0, "$0.00"), (123450, "$1,234.50"), (-1200, "-$12.00"), (5, "$0.05"), (None, "\u2014")]
+)
 def test_one_money_formatter(cents, text):
     from cardroom.money import format_money
 
