@@ -22,8 +22,8 @@ def static_files_collected(app_configs, **kwargs):
         return []
     return [
         Error(
-            f"{len(missing)} static files are not collected into STATIC_ROOT ({settings.STATIC_ROOT}), "
-            f"e.g. {missing[0]}: pages using them would answer 500.",
+            f"Static files missing from the manifest in STATIC_ROOT ({settings.STATIC_ROOT}): {len(missing)}, "
+            f"e.g. {missing[0]}; pages using them would answer 500.",
             hint="Run `manage.py collectstatic --noinput` with these settings.",
             id="cardroom.E001",
         )
