@@ -7,6 +7,7 @@ check run as they do behind the proxy. One browser journey runs against the same
 
 import ipaddress
 import json
+import os
 import re
 import secrets
 import socket
@@ -120,8 +121,6 @@ class Production:
 
 
 def production_env(var_dir: Path) -> dict[str, str]:
-    import os
-
     env = {name: value for name, value in os.environ.items() if name not in NOT_INHERITED}
     env.update(
         DJANGO_SETTINGS_MODULE="cardroom.settings",
@@ -200,6 +199,7 @@ def production(tmp_path_factory):
     handed over, so no other process can take the port in between)."""
     var_dir = tmp_path_factory.mktemp("production")
     env = production_env(var_dir)
+    # The two are independent: they run side by side.
     migrate, collect = manage(env, "migrate", "--noinput", "-v0"), manage(env, "collectstatic", "--noinput", "-v0")
     finish(migrate)
     finish(collect)
