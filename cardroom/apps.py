@@ -6,6 +6,7 @@ class CardroomConfig(AppConfig):
     verbose_name = "Card room"
 
     def ready(self):
+        from . import checks  # noqa: F401  (registers the deploy checks)
         from . import tokens
         from .admin import restrict_platform_admins
 
