@@ -63,10 +63,17 @@ def refusal_text(response) -> str:
     return response.content.decode(errors="replace")
 
 
+def _exempt(path: str, response) -> bool:
+    """403s that are no refusal by a rule: the Django admin's own, and a form posted without its
+    CSRF token (the "form expired" page: send it again)."""
+    templates = {t.name for t in getattr(response, "templates", None) or []}
+    return path.startswith("/admin/") or "403_csrf.html" in templates
+
+
 @pytest.fixture(autouse=True)
 def _every_refusal_names_its_rule(monkeypatch):
-    """Every 403 that any test receives from the API or a page (the Django admin aside, whose
-    refusals are Django's own) names the rule it applies."""
+    """Every 403 that any test receives from the API or a page names the rule it applies
+    (see `_exempt` for the two kinds that are not refusals by a rule)."""
     from django.test import Client
     from rest_framework.test import APIClient
 
@@ -75,7 +82,7 @@ def _every_refusal_names_its_rule(monkeypatch):
 
         def request(self, _original=original, **kwargs):
             response = _original(self, **kwargs)
-            if response.status_code == 403 and not kwargs.get("PATH_INFO", "").startswith("/admin/"):
+            if response.status_code == 403 and not _exempt(kwargs.get("PATH_INFO", ""), response):
                 text = refusal_text(response)
                 assert REFUSAL.search(text), f"403 without its rule at {kwargs.get('PATH_INFO')}: {text[:300]}"
             return response
