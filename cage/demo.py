@@ -47,11 +47,11 @@ def extend_demo(demo) -> None:
                     effective_on=timezone.localdate() - timedelta(days=365),
                 )
             days = list(GamingDay.objects.filter(site=site).select_related("close").order_by("gaming_date"))
+            _ious_and_tips(site, days, people, cashier)  # before the books of their days close
             for index, day in enumerate(days):
                 _bank_counts(site, day, BANKS[key], index, cashier)
                 _close_books(site, day, gm)
                 _deposit(site, day, index, cashier)
-            _ious_and_tips(site, days, people, cashier)
 
 
 def _net_fills(site, day) -> int:
