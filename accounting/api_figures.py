@@ -167,8 +167,8 @@ def _filing_state_json(state: books.QuarterBooks) -> dict:
         "statement": state.statement,
         "filed": state.filing is not None,
         "filed_at": state.filing.filed_at.isoformat() if state.filing else None,
-        "filed_by_initials": state.filing.filed_by.initials if state.filing else None,
-        "figures_sha256": state.filing.figures_sha256 if state.filing else None,
+        "filed_by_initials": state.filing.filed_by_initials if state.filing else None,
+        "figures_sha256": state.filing.sha256 if state.filing else None,
         "differences": list(state.check.differences),
         "days_closed": state.days_closed,
         "days": len(state.days),
@@ -434,12 +434,13 @@ class QuarterFilingView(APIView):
         site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
         summary = summaries.quarter_summary(site, quarter)
-        state = books.quarter_books(summary, queries.quarter_filing(site.pk, quarter), site.time_zone)
+        filing = queries.quarter_filing(site.pk, quarter)
+        state = books.quarter_books(summary, filing, site.time_zone)
         amended = summary.total + state.amendment_custody
         body = {
             "site": site.pk,
             "quarter": str(quarter),
-            "filing": state.filing,
+            "filing": filing,
             "check": {"state": state.state, "statement": state.statement, "differences": state.check.differences},
             "figures_now": state.figures_now,
             "amendments": [books.amendment_json(a) for a in state.amendments],

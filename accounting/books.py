@@ -271,11 +271,23 @@ def amendment_json(a: Amendment) -> dict:
 
 
 @dataclass(frozen=True)
+class Filed:
+    """Who filed a quarter's summary, when, and the digest of what was filed (QuarterFiling)."""
+
+    filing_id: int
+    quarter: str
+    filed_at: datetime
+    filed_by_initials: str
+    reference: str
+    sha256: str
+
+
+@dataclass(frozen=True)
 class QuarterBooks:
     """A site's quarter against its filing and its days against their closed books, with the
     corrections that cross quarters."""
 
-    filing: QuarterFiling | None
+    filing: Filed | None
     check: BooksCheck  # against the filing (not filed: snapshot None)
     days: tuple[tuple[date, BooksCheck], ...]
     filed_figures: dict | None
@@ -307,7 +319,7 @@ class QuarterBooks:
     def statement(self) -> str:
         if self.filing is not None:
             return self.check.statement
-        parts = [f"Not filed. Books closed for {self.days_closed} of {len(self.days)} gaming day(s)"]
+        parts = [f"Not filed. Books closed for {self.days_closed} of {len(self.days)} day(s)"]
         if self.days_differing:
             dates = ", ".join(str(d) for d in self.days_differing)
             parts.append(f"; the figures of {dates} differ from their closed books")
@@ -322,6 +334,23 @@ class QuarterBooks:
         if self.filing is not None:
             return self.check.state
         return "differ" if self.days_differing else "not filed"
+
+
+FILED_LINES = (("Gross proceeds", "gross_proceeds_cents"), ("Prizes", "prizes_cents"), ("AGP", "agp_cents"))
+
+
+def filed_beside_now(summary: QuarterSummary, state: QuarterBooks) -> list[tuple[str, int, int, int]]:
+    """(figure, filed, amendments since, figures now) of a filed quarter, where the figures now
+    are the quarter as it reads now plus its amendments; [] when not filed."""
+    if state.filed_figures is None:
+        return []
+    filed, amendment = state.filed_figures, state.amendment_custody
+    rows = [
+        (label, filed["total"][key], getattr(amendment, key), getattr(summary.total + amendment, key))
+        for label, key in FILED_LINES
+    ]
+    cash = state.amendment_cash_cents
+    return [*rows, ("Cash profit", filed["cash_profit_cents"], cash, summary.cash_profit_cents + cash)]
 
 
 def filings(site_ids, quarters) -> dict[tuple[int, str], QuarterFiling]:
@@ -339,12 +368,12 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
     days = tuple((d.gaming_date, day_check(d, closes.get((d.site_id, d.gaming_date)))) for d in summary.days)
     now = quarter_figures(summary, closes)
     check = BooksCheck(None, open_note="Not filed.")
-    filed = None
+    filed, record = None, None
     if filing is not None:
         filed = filing.figures["summary"]
-        snapshot = Snapshot(
-            "quarterly summary filed", filing.filed_at, filing.filed_by.initials, filing.figures_sha256, time_zone
-        )
+        initials = filing.filed_by.initials
+        record = Filed(filing.pk, filing.quarter, filing.filed_at, initials, filing.reference, filing.figures_sha256)
+        snapshot = Snapshot("quarterly summary filed", filing.filed_at, initials, filing.figures_sha256, time_zone)
         check = BooksCheck(snapshot, differences(filed, now, "filed"))
     amendments = tuple(
         Amendment(line, quarter, _filed_before(filing, line))
@@ -364,7 +393,7 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         )
         for line in earlier
     )
-    return QuarterBooks(filing, check, days, filed, now, amendments, amending_earlier)
+    return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier)
 
 
 def _filed_before(filing: QuarterFiling | None, line: AdjustmentLine) -> bool:
