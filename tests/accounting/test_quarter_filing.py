@@ -320,3 +320,39 @@ def test_the_quarterly_report_says_whether_its_figures_equal_the_filed_summary(
     assert "Figures differ from the quarterly summary filed on" in report and "total AGP" in report
     body = auditor.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
     assert body["filing"]["state"] == "differ" and body["filing"]["days_differing"] == [str(LATER)]
+
+
+def test_the_quarter_page_and_the_filing_api_take_the_same_queries_however_many_days(
+    amended, site, people, table, manager, client, client_for
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(manager.user)
+    api = client_for(manager)
+    urls = (
+        (client, f"/figures/quarter/?site={site.pk}&quarter=2026Q4"),
+        (api, f"/api/v1/sites/{site.pk}/quarter-filing/?quarter=2026Q4"),
+        (api, f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q4"),
+    )
+
+    def counts():
+        found = []
+        for who, url in urls:
+            with CaptureQueriesContext(connection) as queries:
+                assert who.get(url).status_code == 200
+            found.append(len(queries))
+        return found
+
+    scenario = Scenario(site, people)
+
+    def closed_day(n):
+        play(scenario, table, date(2026, 10, n))
+        services.close_books(acting_user=manager.user, site=site, gaming_date=date(2026, 10, n))
+
+    closed_day(3)
+    before = counts()
+    for n in range(4, 10):
+        closed_day(n)
+    assert counts() == before
+    assert max(before) <= 40
