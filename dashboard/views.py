@@ -119,8 +119,14 @@ def books(request, what):
         else:
             raise Http404("Nothing to do here.")
     except ValidationError as exc:
-        messages.error(request, " ".join(f"{field.replace('_', ' ')}: {m}" if field != "__all__" else m
-                                         for field, ms in exc.message_dict.items() for m in ms))
+        messages.error(
+            request,
+            " ".join(
+                f"{field.replace('_', ' ')}: {m}" if field != "__all__" else m
+                for field, ms in exc.message_dict.items()
+                for m in ms
+            ),
+        )
     return redirect(back)
 
 
@@ -139,9 +145,15 @@ def _adjust(request, site, day) -> None:
     recorded_on = _date(request.POST.get("recorded_on"), None, {}, "recorded_on")
     if recorded_on is None:
         raise ValidationError({"recorded_on": "Give the gaming date the entry is recorded on (YYYY-MM-DD)."})
-    services.record_adjustment(acting_user=request.user, books_close=closed, table=table,
-                               field=request.POST.get("field", ""), amount_cents=amount,
-                               reason=request.POST.get("reason", ""), recorded_on=recorded_on)
+    services.record_adjustment(
+        acting_user=request.user,
+        books_close=closed,
+        table=table,
+        field=request.POST.get("field", ""),
+        amount_cents=amount,
+        reason=request.POST.get("reason", ""),
+        recorded_on=recorded_on,
+    )
 
 
 @site_zone
