@@ -46,8 +46,12 @@ def test_a_globally_chained_database_migrates_and_verifies():
         employee = old.get_model("cardroom", "Employee").objects.create(organization=org, user=user, initials="GM")
         policies = [
             old.get_model("cage", "TipPolicy").objects.create(
-                organization=org, pooled=pooled, description="Pooled nightly", effective_on=date(2026, 11, n),
-                set_at=datetime(2026, 11, n, 20, tzinfo=UTC), set_by=employee,
+                organization=org,
+                pooled=pooled,
+                description="Pooled nightly",
+                effective_on=date(2026, 11, n),
+                set_at=datetime(2026, 11, n, 20, tzinfo=UTC),
+                set_by=employee,
             )  # fmt: skip
             for n, pooled in ((1, True), (2, False))
         ]

@@ -114,6 +114,22 @@ def test_an_untouched_floor_verifies_and_counts_every_row(fill):
     assert result.checked == AuditEvent.objects.count()
 
 
+def test_a_scenario_of_records_across_the_apps_verifies(site, people):
+    from datetime import date
+
+    from tests.accounting.scenario import Scenario
+
+    scenario, day = Scenario(site, people), date(2026, 8, 14)
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, day, "opener", 200_000)
+    scenario.slip(table, day, "fill", 20_000, number=1)
+    scenario.slip(table, day, "fill", 99_900, number=2, void=True)
+    scenario.drop(table, day, 100_000)
+    scenario.bank(day, "start", 500_000, 100_000)
+    result = verify_chain()
+    assert result.ok and result.rows_checked == AuditEvent.objects.exclude(row_table="").count() >= 12
+
+
 def test_a_slip_total_changed_behind_the_applications_back_is_named(fill):
     table = Slip._meta.db_table
     _tamper(table, f"UPDATE {table} SET total_cents = 90000 WHERE id = %s", [fill.pk])
@@ -138,6 +154,20 @@ def test_a_row_inserted_behind_the_applications_back_has_no_event(fill):
     step = SlipStep.objects.get(slip=fill, kind="void")
     problem = _broken()
     assert (problem.table, problem.row_id, problem.reason) == (step_table, step.pk, "the row has no event recording it")
+
+
+def test_verification_makes_no_query_per_row(site):
+    from django.test.utils import CaptureQueriesContext
+
+    table, cashier = _floor(site)
+    counts = []
+    for slips in (1, 6):
+        while Slip.objects.count() < slips:
+            floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
+        with CaptureQueriesContext(connection) as queries:
+            assert verify_chain().ok
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 2 * len(covered_models()) + 6
 
 
 def test_verify_audit_log_reports_progress_on_stderr(fill, capsys):
