@@ -118,14 +118,61 @@ def _head(chain: str) -> tuple[int, str]:
     return last if last else (0, legacy_head_hash())
 
 
+class _HeadMark:
+    """A no-op on-commit callback marking the chain head this transaction last appended.
+    Django drops it when the transaction ends or when the savepoint it was registered in is
+    rolled back, which is exactly when the remembered head stops being true."""
+
+    def __call__(self) -> None:
+        pass
+
+
+@dataclass
+class _KnownHead:
+    seq: int
+    hash: str
+    mark: _HeadMark
+    savepoints: tuple
+
+
+def _known_head(conn, chain: str) -> _KnownHead | None:
+    """The head this transaction last appended to `chain`, while it is still true. The chain's
+    lock is then held too (the advisory lock lasts the transaction; SQLite's writer lock as well)."""
+    known = getattr(conn, "_audit_known_heads", {}).get(chain)
+    if known is not None and any(func is known.mark for _, func, _ in reversed(conn.run_on_commit)):
+        return known
+    return None
+
+
+def _remember_head(conn, chain: str, seq: int, digest: str, known: _KnownHead | None) -> None:
+    savepoints = tuple(conn.savepoint_ids)
+    if known is not None and known.savepoints == savepoints:
+        mark = known.mark  # same savepoint: the mark already registered covers this append
+    else:
+        mark = _HeadMark()
+        conn.on_commit(mark)
+    if not hasattr(conn, "_audit_known_heads"):
+        conn._audit_known_heads = {}
+    conn._audit_known_heads[chain] = _KnownHead(seq, digest, mark, savepoints)
+
+
 def append_events(organization_id: int | None, events: Sequence[AuditEvent]) -> None:
     """Give `events` (unsaved, all of one organization) their places at the end of the
-    organization's chain and save them. Must run inside the transaction of the change."""
-    if not transaction.get_connection().in_atomic_block:
+    organization's chain and save them. Must run inside the transaction of the change.
+
+    The first append to a chain in a transaction takes the chain's lock and reads its head;
+    later appends in the same transaction continue from the head it remembers (see
+    `_known_head`), so a service writing a row, its lines and its event reads the head once."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
         raise RuntimeError("record_event must run inside the transaction that makes the change")
     chain = chain_name(organization_id)
-    _lock_chain(organization_id)
-    seq, prev_hash = _head(chain)
+    known = _known_head(conn, chain)
+    if known is not None:
+        seq, prev_hash = known.seq, known.hash
+    else:
+        _lock_chain(organization_id)
+        seq, prev_hash = _head(chain)
     for event in events:
         seq += 1
         event.chain, event.seq, event.prev_hash, event.organization_id = chain, seq, prev_hash, organization_id
@@ -134,6 +181,7 @@ def append_events(organization_id: int | None, events: Sequence[AuditEvent]) -> 
         events[0].save()
     else:
         AuditEvent.objects.bulk_create(events)
+    _remember_head(conn, chain, seq, prev_hash, known)
 
 
 def record_event(

@@ -210,6 +210,25 @@ def test_an_event_moved_to_another_organizations_chain_is_named(manager, site):
     assert _broken().reason == "it is in another organization's chain"
 
 
+def test_the_head_a_transaction_remembers_forgets_what_was_rolled_back(transactional_db, org):
+    def event(name):
+        return record_event(actor=None, action=name, object_type="test", object_id="1", organization_id=org.pk)
+
+    with transaction.atomic():
+        event("a")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            event("b")  # in a savepoint that is rolled back
+            raise RuntimeError("refused")
+        event("c")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        event("d")  # in a transaction that is rolled back
+        raise RuntimeError("refused")
+    with transaction.atomic():
+        event("e")
+    assert list(AuditEvent.objects.values_list("action", "seq")) == [("a", 1), ("c", 2), ("e", 3)]
+    assert verify_chain().ok
+
+
 def _legacy_events(count: int) -> list[AuditEvent]:
     """Events as the single global chain wrote them before chains were per organization."""
     events, prev = [], GENESIS_HASH
