@@ -44,6 +44,7 @@ from .audit import append_events, canonical_json, to_json
 ROW_CREATED = "row.created"
 ROW_BASELINE = "row.baseline"
 LONG_VALUE = 256  # characters of JSON above which a value is kept as its SHA-256
+BINARY_BATCH = 50  # rows read at a time from a table with a binary column
 ORGANIZATION_MODEL = "cardroom.organization"
 SITE_MODEL = "cardroom.site"
 
@@ -192,6 +193,8 @@ def record_rows(objs: Sequence[models.Model]) -> None:
     """Append one `row.created` event per saved row (all of one model) to its organization's
     chain, in the caller's transaction."""
     model = type(objs[0])
+    if any(obj.pk is None for obj in objs):
+        raise ValueError(f"{model._meta.label}: rows without primary keys cannot be recorded")
     fields = row_fields(model)
     by_org: dict[int, list] = defaultdict(list)
     for obj, org_id in zip(objs, organizations_of(model, objs), strict=True):
@@ -285,5 +288,7 @@ def iter_canonical_rows(model, batch_size: int) -> Iterable[tuple[int, dict]]:
     fields = row_fields(model)
     pk_index = [f.attname for f in fields].index(model._meta.pk.attname)
     rows = model._base_manager.order_by("pk").values_list(*[f.attname for f in fields])
+    if any(isinstance(field, models.BinaryField) for field in fields):
+        batch_size = min(batch_size, BINARY_BATCH)  # a stored PDF per row: keep a chunk small
     for values in rows.iterator(chunk_size=batch_size):
         yield values[pk_index], canonical_row(fields, values)
