@@ -118,42 +118,29 @@ def _head(chain: str) -> tuple[int, str]:
     return last if last else (0, legacy_head_hash())
 
 
-class _HeadMark:
-    """A no-op on-commit callback marking the chain head this transaction last appended.
-    Django drops it when the transaction ends or when the savepoint it was registered in is
-    rolled back, which is exactly when the remembered head stops being true."""
-
-    def __call__(self) -> None:
-        pass
-
-
-@dataclass
+@dataclass(frozen=True)
 class _KnownHead:
+    """The head this connection's transaction last appended to a chain, and the transaction's
+    list of on-commit hooks when it did. Django replaces that list (with a new object) when
+    the transaction commits or rolls back and when any savepoint rolls back, which covers
+    every way the remembered head can stop being true; while the same list is in place, the
+    head is still true and the chain's lock is still held (the advisory lock lasts the
+    transaction; on SQLite the transaction holds the database's write lock)."""
+
     seq: int
     hash: str
-    mark: _HeadMark
-    savepoints: tuple
+    hooks: list
 
 
 def _known_head(conn, chain: str) -> _KnownHead | None:
-    """The head this transaction last appended to `chain`, while it is still true. The chain's
-    lock is then held too (the advisory lock lasts the transaction; SQLite's writer lock as well)."""
     known = getattr(conn, "_audit_known_heads", {}).get(chain)
-    if known is not None and any(func is known.mark for _, func, _ in reversed(conn.run_on_commit)):
-        return known
-    return None
+    return known if known is not None and known.hooks is conn.run_on_commit else None
 
 
-def _remember_head(conn, chain: str, seq: int, digest: str, known: _KnownHead | None) -> None:
-    savepoints = tuple(conn.savepoint_ids)
-    if known is not None and known.savepoints == savepoints:
-        mark = known.mark  # same savepoint: the mark already registered covers this append
-    else:
-        mark = _HeadMark()
-        conn.on_commit(mark)
+def _remember_head(conn, chain: str, seq: int, digest: str) -> None:
     if not hasattr(conn, "_audit_known_heads"):
         conn._audit_known_heads = {}
-    conn._audit_known_heads[chain] = _KnownHead(seq, digest, mark, savepoints)
+    conn._audit_known_heads[chain] = _KnownHead(seq, digest, conn.run_on_commit)
 
 
 def append_events(organization_id: int | None, events: Sequence[AuditEvent]) -> None:
@@ -181,7 +168,7 @@ def append_events(organization_id: int | None, events: Sequence[AuditEvent]) -> 
         events[0].save()
     else:
         AuditEvent.objects.bulk_create(events)
-    _remember_head(conn, chain, seq, prev_hash, known)
+    _remember_head(conn, chain, seq, prev_hash)
 
 
 def record_event(
