@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounting.calculations import business_date
+from cardroom import closing
 from cardroom.access import Access, access_for, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
@@ -85,6 +86,14 @@ def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int 
         site_id=site_id,
         after=after if after is not None else snapshot(obj),
     )
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """Call under the site's row lock (close_books takes it too): a cage record dated on a day
+    whose books are closed would change the closed figures (cardroom.closing)."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})
 
 
 def _site_today(site: Site) -> date:
@@ -222,6 +231,7 @@ def record_bank_count(
     at = _moment(at, "counted_at")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the bank count")
         _check_count_slot(site, gaming_date, kind, corrects, reason)
         count = BankCount.objects.create(
             site=site,
@@ -298,6 +308,8 @@ def lend_iou(
     gaming_date = _gaming_date(site, gaming_date)
     at = _moment(at, "lent_at")
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the IOUs")
         iou = Iou.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -330,6 +342,8 @@ def repay_iou(
     if gaming_date < iou.gaming_date:
         raise ValidationError({"gaming_date": f"{rules.IOU_RULE}: an IOU is repaid on or after the day it was lent."})
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the IOUs")
         Iou.objects.select_for_update().get(pk=iou.pk)
         repaid = IouRepayment.objects.filter(iou=iou).aggregate(total=Sum("amount_cents"))["total"] or 0
         outstanding = iou_outstanding_cents(iou.amount_cents, repaid)
@@ -367,6 +381,8 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     _require_chips(lines, "chips", rules.REDEMPTION)
     at = _moment(at, "redeemed_at")
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the cash bank")
         redemption = ChipRedemption.objects.create(
             site=site,
             gaming_date=gaming_date,

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import closing
 from cardroom.access import access_for, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
@@ -48,8 +49,6 @@ Figures = dict[tuple[int, str], int]  # (denomination_cents, "bill"|"coin") -> q
 Forms = set[tuple[str, int]]  # ("fill"|"credit", slip number)
 
 
-
-
 def _acting_employee(acting_user) -> Employee:
     employee = access_for(acting_user).employee
     if employee is None:
@@ -59,6 +58,14 @@ def _acting_employee(acting_user) -> Employee:
 
 def _now(at: datetime | None) -> datetime:
     return at or timezone.now()
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """A count of a day whose books are closed stays as closed (cardroom.closing): a correction
+    is an adjustment to the closed books, approved by a gaming manager."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})
 
 
 # --- Parsing the figures (one path for API and browser) -------------------------------------
@@ -235,6 +242,7 @@ def place_drop_box(
     employee = _acting_employee(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
+    _refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic():
@@ -322,6 +330,7 @@ def remove_drop_box(
             raise ValidationError(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
+        _refuse_closed_books(site, gaming_date, "the drop")
         _validate_reuse(drop_box)
         _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(
@@ -398,6 +407,7 @@ def open_count_session(
     count_date = queries.gaming_date_of(site, opened_at)
     if gaming_date > count_date:
         raise ValidationError({"gaming_date": f"{gaming_date} has not begun; a count follows the day's activity."})
+    _refuse_closed_books(site, gaming_date, "the count")
     if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
         raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
@@ -425,6 +435,7 @@ def _member_of(acting_user, session: CountSession, action: str) -> Employee:
 
 
 def _open_for_entries(session: CountSession) -> None:
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     if session.signatures.exists():
         raise ValidationError(
             {
@@ -569,6 +580,7 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     employee = _member_of(acting_user, session, "sign the count")
     if session.signatures.filter(member=employee).exists():
         raise ValidationError({"member": "You have already signed this count."})
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     problems = signing_problems(session)
     if problems:
         raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})
@@ -592,9 +604,12 @@ def record_count_adjustment(
     at: datetime | None = None,
 ) -> CountAgreement:
     """Correct a signed count: new figures for one box, with a reason, approved by a gaming
-    manager. The original count stays as it was; the adjustment supersedes it."""
+    manager. The original count stays as it was; the adjustment supersedes it. Once the day's
+    books are closed the count is part of them and is not corrected here: the correction is an
+    adjustment to the closed books (cardroom.closing)."""
     require_role(acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment")
     manager = _acting_employee(acting_user)
+    _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
         raise ValidationError(
             {"session": "The count is not signed yet: the team resolves differences by recount before signing."}

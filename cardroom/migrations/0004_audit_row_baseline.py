@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('cardroom', '0003_audit_chain_per_organization'),
-        ('accounting', '0002_books_close'),
+        ('accounting', '0003_quarter_filing'),
         ('cage', '0001_initial'),
         ('compliance', '0002_seed_thresholds_and_append_only'),
         ('counts', '0001_initial'),
