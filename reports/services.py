@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.access import access_for, refusal
-from cardroom.audit import record_event
+from cardroom.audit import ChainHead, chain_head, record_event
 from cardroom.models import Role
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
@@ -97,17 +97,34 @@ def generate_report(run_id: int) -> bool:
         return False
     run = ReportRun.objects.select_related("organization", "site", "requested_by").get(pk=run_id)
     try:
-        pdf, data_sha256, (header, rows) = render_run(run)
+        # The footer prints the organization's audit chain head now; the file keeps it for re-renders.
+        head = chain_head(run.organization_id)
+        pdf, data_sha256, (header, rows) = render_run(run, audit_head=audit_head_text(head))
         _progress(run_id, 90)
-        _store(run, pdf, data_sha256, header, rows)
+        _store(run, pdf, data_sha256, header, rows, head)
     except Exception as exc:
         ReportRun.objects.filter(pk=run_id).update(status=ReportRun.Status.FAILED, error=str(exc)[:2000])
         raise
     return True
 
 
-def render_run(run: ReportRun):
-    """The PDF, the SHA-256 of the data it was drawn from, and the data's (header, rows)."""
+def audit_head_text(head: ChainHead | None) -> str:
+    return f"{head.chain} #{head.seq} {head.hash}" if head else ""
+
+
+def _stored_audit_head(run: ReportRun) -> str:
+    from .models import ReportFile
+
+    stored = ReportFile.objects.filter(run=run).values_list("audit_chain", "audit_seq", "audit_hash").first()
+    return f"{stored[0]} #{stored[1]} {stored[2]}" if stored and stored[1] is not None else ""
+
+
+def render_run(run: ReportRun, *, audit_head: str | None = None):
+    """The PDF, the SHA-256 of the data it was drawn from, and the data's (header, rows).
+    `audit_head` is the footer's audit chain head; by default the one stored with the run's
+    file, so a re-render gives the stored bytes."""
+    if audit_head is None:
+        audit_head = _stored_audit_head(run)
     kind = load_kinds()[run.kind]
     context = ReportContext(run.organization, run.site, run.start, run.end, run.period_label,
                             timezone.localtime(run.requested_at).date())
@@ -117,16 +134,20 @@ def render_run(run: ReportRun):
                        kind.title, kind.rule)
     # The request time is an input: the same run always renders to the same bytes.
     moment = timezone.localtime(run.requested_at)
-    provenance = Provenance(moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data))
+    provenance = Provenance(
+        moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data), audit_head
+    )
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
     return pdf, provenance.data_sha256, kind.table(data)
 
 
-def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows) -> None:
+def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows, head: ChainHead | None) -> None:
     from .models import ReportFile
 
     with transaction.atomic():
         ReportFile.objects.create(
+            audit_chain=head.chain if head else "", audit_seq=head.seq if head else None,
+            audit_hash=head.hash if head else "",
             run=run, generated_at=timezone.now(), generated_by=run.requested_by.username,
             parameters={"kind": run.kind, "site": run.site_id, "start": str(run.start), "end": str(run.end)},
             pdf=pdf, pdf_sha256=hashlib.sha256(pdf).hexdigest(), data_sha256=data_sha256,
