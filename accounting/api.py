@@ -20,9 +20,9 @@ from rest_framework.response import Response
 from cardroom.access import access_for
 from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
 from cardroom.models import Table
+from floor.models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 from . import queries, rules, services
-from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 MAX_REGISTER_DAYS = 366  # one register page covers at most a year
 

@@ -21,9 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Employee, Role, Site, Table
+from floor.models import GamingDay
 
 from . import services
-from .models import GamingDay
 
 OPEN_AT = time(18, 0)  # local: the evening session; the business day runs past midnight
 SESSION = timedelta(hours=7, minutes=30)

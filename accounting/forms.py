@@ -6,8 +6,7 @@ from django import forms
 from cardroom.forms import BootstrapMixin
 from cardroom.models import ChipDenomination, Employee, Role, Table
 from cardroom.money import format_money
-
-from .models import Slip
+from floor.models import Slip
 
 
 class ChipGridMixin:

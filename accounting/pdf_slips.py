@@ -31,8 +31,7 @@ from cardroom.pdf import (
     money_cell,
     para,
 )
-
-from .models import Slip, SlipKind, SlipStep
+from floor.models import Slip, SlipKind, SlipStep
 
 RULE = "ND 99-01.3-08-05"
 

@@ -6,9 +6,10 @@ from datetime import date, datetime
 from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Value, When
 
 from cardroom.models import Employee, Site, Table
+from floor.calculations import check_series
+from floor.models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
-from .calculations import check_series
-from .models import Adjustment, BooksClose, DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import Adjustment, BooksClose
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:

@@ -19,12 +19,8 @@ from cardroom.access import Access, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
-
-from . import queries, rules
-from .calculations import business_date, chips_total_cents, tray_differs, tray_variance_cents
-from .models import (
-    Adjustment,
-    BooksClose,
+from floor.calculations import business_date, chips_total_cents, tray_differs, tray_variance_cents
+from floor.models import (
     DealerShift,
     GamingDay,
     GamingDayClose,
@@ -36,6 +32,9 @@ from .models import (
     TableInventory,
     TableInventoryLine,
 )
+
+from . import queries, rules
+from .models import Adjustment, BooksClose
 
 # --- Shared steps ------------------------------------------------------------------------
 

@@ -20,10 +20,10 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for, require_role
 from cardroom.models import Table
 from cardroom.views import call_service
+from floor.calculations import business_date
+from floor.models import DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 from . import forms, queries, rules, services
-from .calculations import business_date
-from .models import DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .pdf_slips import build_slip_document, render_slip_pdf
 
 

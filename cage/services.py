@@ -11,11 +11,11 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from accounting.calculations import business_date
 from cardroom.access import Access, access_for, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 from cardroom.money import format_money
+from floor.calculations import business_date
 
 from . import queries, rules
 from .calculations import deposit_due_on, iou_outstanding_cents, lines_total_cents

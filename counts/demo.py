@@ -50,7 +50,7 @@ UNISSUED_FORM = {"kind": "fill", "number": 999_999}
 
 def extend_demo(demo: dict) -> None:
     try:
-        from accounting.models import GamingDay
+        from floor.models import GamingDay
     except ImportError:
         return
     people = demo["people"]

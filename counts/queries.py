@@ -44,7 +44,7 @@ def employee_dealt_on(employee, site, gaming_date: date) -> bool:
     if employee_dealt_at is not None:
         return bool(employee_dealt_at(employee, site, start, end))
     try:
-        from accounting.models import DealerShift
+        from floor.models import DealerShift
     except ImportError:
         return True
     overlapping = Q(started_at__lt=end) & (Q(ended_at__isnull=True) | Q(ended_at__gt=start))
@@ -178,7 +178,7 @@ def slip_period(drop) -> tuple[datetime, datetime]:
 
 def _dealer_shift(pk):
     try:
-        from accounting.models import DealerShift
+        from floor.models import DealerShift
     except ImportError:
         return None
     return DealerShift.objects.filter(pk=pk).first()

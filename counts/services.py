@@ -204,7 +204,7 @@ def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_s
         )
     if dealer_shift_id is not None:
         try:
-            from accounting.models import DealerShift
+            from floor.models import DealerShift
         except ImportError:
             return
         if not DealerShift.objects.filter(

@@ -8,9 +8,9 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from accounting.api_figures import FIGURE_ROLES
-from accounting.calculations import business_date
 from cardroom.access import access_for
 from cardroom.models import Role
+from floor.calculations import business_date
 
 QUARTER_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)  # as the quarter-summary API
 DASHBOARD_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)

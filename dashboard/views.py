@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounting import dealer_hold, services, summaries
-from accounting.models import Adjustment, BooksClose, GamingDay, Slip, SlipStep
+from accounting.models import Adjustment, BooksClose
 from accounting.rules import BOOKS_CLOSERS
 from cardroom.access import access_for
 from cardroom.api import visible_employees
@@ -25,6 +25,7 @@ from cardroom.money import decimal_to_cents
 from cardroom.periods import Quarter
 from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
+from floor.models import GamingDay, Slip, SlipStep
 
 from . import trends
 from .access import DASHBOARD_ROLES, FIGURE_ROLES, QUARTER_ROLES, activate_site_zone, figure_site, site_today

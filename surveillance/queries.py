@@ -24,7 +24,7 @@ from .rules import OUTAGE_CALENDAR_LIMIT, OUTAGE_WAGER_CAP_CENTS, RECORDING_RETE
 
 def dealer_shifts():
     """Accounting's dealer rotations (the activity on a table, ND 99-01.3-08-04(7))."""
-    from accounting.models import DealerShift
+    from floor.models import DealerShift
 
     return DealerShift.objects.all()
 

@@ -4,8 +4,8 @@ import pytest
 from django.utils import timezone
 
 from accounting import services
-from accounting.calculations import business_date
 from cardroom.models import Role
+from floor.calculations import business_date
 from tests.factories import make_person
 
 TRAY = [

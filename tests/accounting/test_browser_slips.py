@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from accounting.models import Slip
 from cardroom.models import Role
+from floor.models import Slip
 from tests.browser_support import login, logout
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")

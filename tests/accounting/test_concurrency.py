@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from accounting import services
-from accounting.models import Slip
 from cardroom.audit import verify_chain
 from cardroom.models import Role
+from floor.models import Slip
 
 from .conftest import FILL, TRAY, today
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from accounting.models import Slip, TableInventory
 from cardroom.models import Role
+from floor.models import Slip, TableInventory
 from tests.factories import TableFactory
 
 from .conftest import FILL, TRAY, today

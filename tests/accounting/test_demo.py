@@ -5,9 +5,9 @@ from datetime import timedelta
 from django.utils import timezone
 
 from accounting.demo import build_demo_custody
-from accounting.models import DealerShift, GamingDay, Slip, TableInventory
 from accounting.queries import slip_register
 from cardroom.models import Role
+from floor.models import DealerShift, GamingDay, Slip, TableInventory
 from tests.factories import TableFactory, make_person
 
 

@@ -8,10 +8,10 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounting import services
-from accounting.calculations import business_date, gaming_day_bounds, tray_differs, tray_variance_cents
-from accounting.models import DealerShift, GamingDayClose, TableInventory
 from accounting.queries import employee_dealt_at
 from cardroom.models import AuditEvent, Role
+from floor.calculations import business_date, gaming_day_bounds, tray_differs, tray_variance_cents
+from floor.models import DealerShift, GamingDayClose, TableInventory
 from tests.factories import make_person
 
 from .conftest import FILL, TRAY, today

@@ -2,9 +2,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from accounting.models import DealerShift, GamingDay
 from accounting.queries import current_dealer, employee_dealt_at
 from cardroom.models import Role
+from floor.models import DealerShift, GamingDay
 
 
 def test_employee_dealt_at_sees_a_shift_overlapping_the_interval_only_at_its_site(cast, table, site, other_site):

@@ -3,8 +3,8 @@
 import pytest
 
 from accounting import services
-from accounting.models import DealerShift, GamingDay, TableInventory
 from cardroom.models import Role
+from floor.models import DealerShift, GamingDay, TableInventory
 
 from .conftest import TRAY, today
 

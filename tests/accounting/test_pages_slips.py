@@ -7,8 +7,8 @@ import pytest
 from pypdf import PdfReader
 
 from accounting import services
-from accounting.models import Slip, SlipStep
 from cardroom.models import Role
+from floor.models import Slip, SlipStep
 from tests.factories import TableFactory
 
 from .conftest import FILL

@@ -6,9 +6,9 @@ from datetime import UTC, date, datetime
 import pytest
 from pypdf import PdfReader
 
-from accounting.models import GamingDay, Slip, SlipLine, SlipStep
 from accounting.pdf_slips import build_slip_document, render_slip_pdf
 from cardroom.models import Role
+from floor.models import GamingDay, Slip, SlipLine, SlipStep
 
 PRINTED_AT = datetime(2026, 11, 14, 9, 0, tzinfo=UTC)
 # 02:05 and 03:10 a.m. in Chicago (CST, UTC-6).

@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from accounting import services
-from accounting.calculations import check_series
 from accounting.queries import slip_register
 from cardroom.models import Role
+from floor.calculations import check_series
 
 from .conftest import FILL, today
 

@@ -5,9 +5,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 
 from accounting import services
-from accounting.models import Slip, SlipLine, SlipStep
 from cardroom.appendonly import ImmutableRecordError
 from cardroom.models import AuditEvent, Role
+from floor.models import Slip, SlipLine, SlipStep
 
 from .conftest import FILL
 

@@ -13,7 +13,8 @@ DAY = date(2026, 11, 2)  # a Monday; the deposit is due Thursday 2026-11-05
 
 def make_gaming_day(site, gaming_date, opened_by, *, closed=True):
     """A closed day here also has its books closed (a deposit waits for that), made directly."""
-    from accounting.models import BooksClose, GamingDay, GamingDayClose
+    from accounting.models import BooksClose
+    from floor.models import GamingDay, GamingDayClose
 
     day = GamingDay.objects.create(
         site=site,

@@ -18,10 +18,10 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from accounting import services
-from accounting.calculations import business_date
-from accounting.models import Slip, SlipKind
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
 from cardroom.rules import CHIP_SPECS
+from floor.calculations import business_date
+from floor.models import Slip, SlipKind
 
 TABLES = 6
 LINES = [{"denomination": 2500, "quantity": 20}, {"denomination": 500, "quantity": 20}]
