@@ -7,7 +7,6 @@ class AccountingConfig(AppConfig):
     def ready(self):
         from cardroom import closing
 
-        from . import menu  # noqa: F401  (registers the Chips menu entries)
         from .queries import books_closed_on
 
         closing.register_books_closed(books_closed_on)

@@ -6,11 +6,11 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
-from accounting import services as accounting
 from cardroom.demo import load_demo
 from counts.demo import UNISSUED_FORM, extend_demo
 from counts.models import CountAgreement, CountSession
 from counts.queries import agreed_drop_cents, box_count, is_signed
+from floor import services as accounting
 from floor.models import DealerShift, GamingDay
 
 DAYS = [date(2026, 11, 10), date(2026, 11, 11)]

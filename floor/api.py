@@ -1,0 +1,545 @@
+"""REST endpoints for table chip custody. Serializers only parse; services validate and write."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from cardroom.access import access_for
+from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.models import Table
+
+from . import queries, rules, services
+from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+
+MAX_REGISTER_DAYS = 366  # one register page covers at most a year
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class ScopedTableField(serializers.PrimaryKeyRelatedField):
+    """A table at a site the user may see; any other id is 'does not exist'."""
+
+    def get_queryset(self):
+        return Table.objects.filter(site__in=access_for(self.context["request"].user).sites()).select_related("site")
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class SiteIdField(ScopedSiteField):
+    pass
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class EmployeeIdField(ScopedEmployeeField):
+    pass
+
+
+def _chips_field(**kwargs):
+    return serializers.ListField(
+        child=serializers.DictField(),
+        help_text='[{"denomination": <chip id or value in cents>, "quantity": n}, ...]',
+        **kwargs,
+    )
+
+
+class ChipLineSerializer(serializers.Serializer):
+    denomination = serializers.IntegerField(source="denomination_id")
+    value_cents = serializers.IntegerField()
+    quantity = serializers.IntegerField()
+    amount_cents = serializers.IntegerField()
+
+
+class CustodyViewSet(ScopedViewSet):
+    """Scoped reads plus `create`, which parses and calls `create_object`."""
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def respond(self, obj, status=200):
+        return Response(self.output_serializer_class(obj, context=self.get_serializer_context()).data, status=status)
+
+
+# --- Gaming days -----------------------------------------------------------------------------
+
+
+class GamingDaySerializer(serializers.ModelSerializer):
+    opened_by_initials = serializers.CharField(source="opened_by.initials", read_only=True)
+    closed_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    closed_by_initials = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GamingDay
+        fields = [
+            "id",
+            "site",
+            "gaming_date",
+            "opened_at",
+            "opened_by",
+            "opened_by_initials",
+            "closed_at",
+            "closed_by_initials",
+        ]
+
+    def get_closed_by_initials(self, day) -> str | None:
+        close = getattr(day, "close", None)
+        return close.closed_by.initials if close else None
+
+
+class GamingDayInputSerializer(serializers.Serializer):
+    site = SiteIdField()
+    gaming_date = serializers.DateField()
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: GamingDaySerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=GamingDayInputSerializer, responses={201: GamingDaySerializer, **ERROR_RESPONSES}),
+)
+class GamingDayViewSet(CustodyViewSet):
+    output_serializer_class = GamingDaySerializer
+    input_serializer_class = GamingDayInputSerializer
+    filterset_fields = ["site", "gaming_date"]
+
+    def scope(self, access):
+        days = GamingDay.objects.filter(site__in=access.sites())
+        return days.select_related("opened_by", "close__closed_by").order_by("-gaming_date", "site_id")
+
+    def create_object(self, data):
+        return services.open_gaming_day(acting_user=self.request.user, **data)
+
+    @extend_schema(request=None, responses={200: GamingDaySerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        day = self.get_object()
+        services.close_gaming_day(acting_user=request.user, gaming_day=day)
+        return self.respond(self.get_queryset().get(pk=day.pk))
+
+
+# --- Tray counts ------------------------------------------------------------------------------
+
+
+class TableInventorySerializer(serializers.ModelSerializer):
+    gaming_date = serializers.DateField(source="gaming_day.gaming_date", read_only=True)
+    counted_by_initials = serializers.CharField(source="counted_by.initials", read_only=True)
+    chips = ChipLineSerializer(source="lines", many=True, read_only=True)
+
+    class Meta:
+        model = TableInventory
+        fields = [
+            "id",
+            "table",
+            "gaming_day",
+            "gaming_date",
+            "kind",
+            "counted_at",
+            "counted_by",
+            "counted_by_initials",
+            "dealer_shift",
+            "previous",
+            "total_cents",
+            "variance_cents",
+            "variance_reason",
+            "chips",
+        ]
+
+
+class TableInventoryInputSerializer(serializers.Serializer):
+    table = ScopedTableField()
+    kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
+    chips = _chips_field()
+    variance_reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class TableInventoryFilter(filters.FilterSet):
+    site = filters.NumberFilter(field_name="table__site")
+    gaming_date = filters.DateFilter(field_name="gaming_day__gaming_date")
+
+    class Meta:
+        model = TableInventory
+        fields = ["site", "table", "gaming_date", "kind"]
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: TableInventorySerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(
+        request=TableInventoryInputSerializer, responses={201: TableInventorySerializer, **ERROR_RESPONSES}
+    ),
+)
+class TableInventoryViewSet(CustodyViewSet):
+    output_serializer_class = TableInventorySerializer
+    input_serializer_class = TableInventoryInputSerializer
+    filterset_class = TableInventoryFilter
+
+    def scope(self, access):
+        counts = TableInventory.objects.filter(table__site__in=access.sites())
+        return (
+            counts.select_related("gaming_day", "counted_by").prefetch_related("lines").order_by("-counted_at", "-id")
+        )
+
+    def create_object(self, data):
+        return services.record_table_inventory(acting_user=self.request.user, **data)
+
+
+# --- Dealer shifts ------------------------------------------------------------------------------
+
+
+class DealerShiftSerializer(serializers.ModelSerializer):
+    dealer_initials = serializers.CharField(source="dealer.initials", read_only=True)
+    table_number = serializers.IntegerField(source="table.number", read_only=True)
+
+    class Meta:
+        model = DealerShift
+        fields = [
+            "id",
+            "table",
+            "table_number",
+            "dealer",
+            "dealer_initials",
+            "gaming_day",
+            "started_at",
+            "ended_at",
+            "started_by",
+            "ended_by",
+        ]
+
+
+class DealerShiftInputSerializer(serializers.Serializer):
+    table = ScopedTableField()
+    dealer = EmployeeIdField()
+    started_at = serializers.DateTimeField(required=False)
+    chips = _chips_field(required=False, allow_empty=True)
+
+
+class DealerShiftEndSerializer(serializers.Serializer):
+    ended_at = serializers.DateTimeField(required=False)
+    left_site = serializers.BooleanField(required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed).")
+
+
+class DealerShiftFilter(filters.FilterSet):
+    site = filters.NumberFilter(field_name="table__site")
+    gaming_date = filters.DateFilter(field_name="gaming_day__gaming_date")
+    on_shift = filters.BooleanFilter(field_name="ended_at", lookup_expr="isnull")
+
+    class Meta:
+        model = DealerShift
+        fields = ["site", "table", "dealer", "gaming_date", "on_shift"]
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: DealerShiftSerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=DealerShiftInputSerializer, responses={201: DealerShiftSerializer, **ERROR_RESPONSES}),
+)
+class DealerShiftViewSet(CustodyViewSet):
+    output_serializer_class = DealerShiftSerializer
+    input_serializer_class = DealerShiftInputSerializer
+    filterset_class = DealerShiftFilter
+
+    def scope(self, access):
+        shifts = DealerShift.objects.filter(table__site__in=access.sites())
+        return shifts.select_related("table", "dealer").order_by("-started_at", "-id")
+
+    def create_object(self, data):
+        return services.start_dealer_shift(acting_user=self.request.user, **data)
+
+    @extend_schema(request=DealerShiftEndSerializer, responses={200: DealerShiftSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def end(self, request, pk=None):
+        shift = self.get_object()
+        data = _parse(DealerShiftEndSerializer, request)
+        return self.respond(services.end_dealer_shift(acting_user=request.user, shift=shift, **data))
+
+
+def _parse(serializer_class, request) -> dict:
+    serializer = serializer_class(data=request.data, context={"request": request})
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+# --- Fill and credit slips ---------------------------------------------------------------------
+
+
+class SlipSerializer(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True)
+    gaming_date = serializers.DateField(source="gaming_day.gaming_date", read_only=True)
+    prepared_by_initials = serializers.CharField(source="prepared_by.initials", read_only=True)
+    chips = ChipLineSerializer(source="lines", many=True, read_only=True)
+    verified_at = serializers.SerializerMethodField()
+    verified_by_initials = serializers.SerializerMethodField()
+    received_at = serializers.SerializerMethodField()
+    received_by_initials = serializers.SerializerMethodField()
+    voided_at = serializers.SerializerMethodField()
+    voided_by_initials = serializers.SerializerMethodField()
+    void_reason = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Slip
+        fields = [
+            "id",
+            "site",
+            "kind",
+            "number",
+            "status",
+            "purpose",
+            "table",
+            "table_number",
+            "game",
+            "gaming_day",
+            "gaming_date",
+            "prepared_at",
+            "prepared_by",
+            "prepared_by_initials",
+            "chips",
+            "total_cents",
+            "slip_book",
+            "verified_at",
+            "verified_by_initials",
+            "received_at",
+            "received_by_initials",
+            "voided_at",
+            "voided_by_initials",
+            "void_reason",
+        ]
+
+    def _step(self, slip, kind, attribute):
+        step = slip.step(kind)
+        return getattr(step, attribute) if step else None
+
+    def get_verified_at(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.VERIFY, "at")
+
+    def get_verified_by_initials(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.VERIFY, "initials")
+
+    def get_received_at(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.RECEIVE, "at")
+
+    def get_received_by_initials(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.RECEIVE, "initials")
+
+    def get_voided_at(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.VOID, "at")
+
+    def get_voided_by_initials(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.VOID, "initials")
+
+    def get_void_reason(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.VOID, "reason")
+
+
+class SlipInputSerializer(serializers.Serializer):
+    table = ScopedTableField()
+    chips = _chips_field()
+    purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
+    number = serializers.IntegerField(required=False, min_value=1, help_text="The printed number of a paper slip.")
+
+    def validate(self, attrs):
+        between_tables = rules.TABLE_TO_TABLE_KEYS & set(self.initial_data)
+        if between_tables:
+            field = sorted(between_tables)[0]
+            raise serializers.ValidationError(
+                {
+                    field: f"{rules.SLIP_MOVEMENT}: chips never move directly between two tables; one slip is for one table."
+                }
+            )
+        return attrs
+
+
+class VoidInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SlipFilter(filters.FilterSet):
+    gaming_date = filters.DateFilter(field_name="gaming_day__gaming_date")
+    status = filters.ChoiceFilter(
+        field_name="status_code",
+        choices=[(s, s) for s in ("issued", "verified", "received", "voided")],
+    )
+
+    class Meta:
+        model = Slip
+        fields = ["site", "table", "gaming_date", "status", "purpose", "number"]
+
+
+class SlipViewSet(CustodyViewSet):
+    kind: str
+    output_serializer_class = SlipSerializer
+    input_serializer_class = SlipInputSerializer
+    filterset_class = SlipFilter
+
+    def scope(self, access):
+        slips = Slip.objects.filter(kind=self.kind, site__in=access.sites())
+        slips = slips.select_related("gaming_day", "prepared_by").prefetch_related("lines", "steps")
+        return queries.slips_with_status(slips).order_by("site_id", "-number")
+
+    def create_object(self, data):
+        prepare = services.prepare_fill if self.kind == SlipKind.FILL else services.prepare_credit
+        return self._reload(prepare(acting_user=self.request.user, **data))
+
+    def _reload(self, slip):
+        return self.get_queryset().get(pk=slip.pk)
+
+    @extend_schema(request=None, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def verify(self, request, pk=None):
+        slip = self.get_object()
+        services.verify_slip(acting_user=request.user, slip=slip)
+        return self.respond(self._reload(slip))
+
+    @extend_schema(request=None, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def receive(self, request, pk=None):
+        slip = self.get_object()
+        services.receive_slip(acting_user=request.user, slip=slip)
+        return self.respond(self._reload(slip))
+
+    @extend_schema(request=VoidInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        slip = self.get_object()
+        services.void_slip(acting_user=request.user, slip=slip, **_parse(VoidInputSerializer, request))
+        return self.respond(self._reload(slip))
+
+
+_SLIP_CREATE = extend_schema(request=SlipInputSerializer, responses={201: SlipSerializer, **ERROR_RESPONSES})
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: SlipSerializer, 404: ERROR_RESPONSES[404]}), create=_SLIP_CREATE
+)
+class FillSlipViewSet(SlipViewSet):
+    kind = SlipKind.FILL
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: SlipSerializer, 404: ERROR_RESPONSES[404]}), create=_SLIP_CREATE
+)
+class CreditSlipViewSet(SlipViewSet):
+    kind = SlipKind.CREDIT
+
+
+# --- Slip books --------------------------------------------------------------------------------
+
+
+class SlipBookSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SlipBook
+        fields = ["id", "site", "kind", "first_number", "last_number", "registered_at", "registered_by"]
+
+
+class SlipBookInputSerializer(serializers.Serializer):
+    site = SiteIdField()
+    kind = serializers.ChoiceField(choices=SlipKind.choices)
+    first_number = serializers.IntegerField()
+    last_number = serializers.IntegerField()
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: SlipBookSerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=SlipBookInputSerializer, responses={201: SlipBookSerializer, **ERROR_RESPONSES}),
+)
+class SlipBookViewSet(CustodyViewSet):
+    output_serializer_class = SlipBookSerializer
+    input_serializer_class = SlipBookInputSerializer
+    filterset_fields = ["site", "kind"]
+
+    def scope(self, access):
+        return SlipBook.objects.filter(site__in=access.sites()).order_by("site_id", "kind", "first_number")
+
+    def create_object(self, data):
+        return services.register_slip_book(acting_user=self.request.user, **data)
+
+
+# --- Register and queues (per site) ----------------------------------------------------------
+
+
+class SlipSummarySerializer(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = Slip
+        fields = ["id", "kind", "number", "status", "purpose", "table", "table_number", "prepared_at", "total_cents"]
+
+
+class RegisterEntrySerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    out_of_order = serializers.BooleanField()
+    slip = SlipSummarySerializer(allow_null=True)
+
+
+class SeriesRegisterSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    entries = RegisterEntrySerializer(many=True)
+    missing = serializers.ListField(child=serializers.IntegerField())
+    out_of_order = serializers.ListField(child=serializers.IntegerField())
+    unused = serializers.ListField(child=serializers.IntegerField())
+
+
+class SlipRegisterSerializer(serializers.Serializer):
+    site = serializers.IntegerField(source="site.pk")
+    start = serializers.DateField()
+    end = serializers.DateField()
+    series = SeriesRegisterSerializer(many=True)
+
+
+class QueuesSerializer(serializers.Serializer):
+    awaiting_verification = SlipSummarySerializer(many=True)
+    awaiting_receipt = SlipSummarySerializer(many=True)
+    tables_without_opener = serializers.SerializerMethodField()
+
+    def get_tables_without_opener(self, queues) -> list[dict]:
+        return [{"id": t.pk, "number": t.number, "game": t.game} for t in queues.tables_without_opener]
+
+
+class SiteScopedViewSet(viewsets.ViewSet):
+    def visible_site(self, site_pk):
+        site = access_for(self.request.user).sites().filter(pk=site_pk).first()
+        if site is None:
+            raise Http404
+        return site
+
+
+def _date_param(request, name: str) -> date:
+    text = request.query_params.get(name, "")
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValidationError({name: f"Give {name} as YYYY-MM-DD (got {text!r})."}) from None
+
+
+class SlipRegisterViewSet(SiteScopedViewSet):
+    """Every fill and credit slip number of the period, in order, with missing and out-of-order
+    numbers (ND 99-01.3-08-05(2))."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("start", date, required=True), OpenApiParameter("end", date, required=True)],
+        responses={200: SlipRegisterSerializer, 400: ERROR_RESPONSES[400], 404: ERROR_RESPONSES[404]},
+    )
+    def list(self, request, site_pk=None):
+        site = self.visible_site(site_pk)
+        start, end = _date_param(request, "start"), _date_param(request, "end")
+        if end < start or (end - start).days >= MAX_REGISTER_DAYS:
+            raise ValidationError(
+                {"end": f"The end must be on or after the start and within {MAX_REGISTER_DAYS} days."}
+            )
+        return Response(SlipRegisterSerializer(queries.slip_register(site, start, end)).data)
+
+
+class CustodyQueueViewSet(SiteScopedViewSet):
+    """Slips waiting for verification (08-05(5)) or receipt (08-05(6)); tables without an opener."""
+
+    @extend_schema(
+        responses={200: QueuesSerializer, 404: OpenApiResponse(description="Not found in the sites you may see.")}
+    )
+    def list(self, request, site_pk=None):
+        return Response(QueuesSerializer(queries.queues(self.visible_site(site_pk))).data)
