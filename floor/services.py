@@ -16,6 +16,8 @@ from cardroom.access import Access, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
+from cardroom.money import format_money
+from cardroom.wager_caps import check_max_wager
 
 from . import queries, rules
 from .calculations import business_date, chips_total_cents, tray_differs, tray_variance_cents
@@ -31,6 +33,7 @@ from .models import (
     TableInventory,
     TableInventoryLine,
 )
+from .tips import tip_status
 
 # --- Shared steps ------------------------------------------------------------------------
 
@@ -205,9 +208,7 @@ def record_table_inventory(
 def _check_outage_cap(table: Table, at: datetime) -> None:
     """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline the table may
     not run with a maximum wager above $2 (the message says why and until when)."""
-    from surveillance.services import check_wager_under_outage_cap
-
-    check_wager_under_outage_cap(table, table.max_wager_cents, at)
+    check_max_wager(table, table.max_wager_cents, at)  # surveillance registers the cap (cardroom.wager_caps)
 
 
 def _check_count_order(table: Table, day: GamingDay, kind: str) -> None:
@@ -339,9 +340,6 @@ def end_dealer_shift(
 
 
 def _check_tips_redeemed(shift: DealerShift, site: Site) -> None:
-    from cage.queries import tip_status
-    from cardroom.money import format_money
-
     status = tip_status(shift.dealer, site, since=shift.started_at)
     if not status.declared:
         raise ValidationError(
