@@ -2,6 +2,7 @@
 
 These records began in the `accounting` app and keep its tables (`db_table`), so a database
 from before the move carries on without copying a row (floor/migrations/0001_initial.py).
+Audit events written before the move name them `accounting.<model>`, later ones `floor.<model>`.
 
 Signed records (gaming-day open and close, tray counts, slips, their lines and each step on
 a slip) are append-only, guarded in the database (cardroom.appendonly): a mistake is never
