@@ -18,7 +18,7 @@ from cardroom.api import ERROR_RESPONSES, visible_employees
 from cardroom.models import Organization, Role, Table
 from cardroom.periods import Quarter
 
-from . import dealer_hold, services, summaries
+from . import books, dealer_hold, queries, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose
 
@@ -106,33 +106,75 @@ def _site(request, pk, *roles):
     return site
 
 
+BOOKS_CHECK_DOC = (
+    "`books`: whether these figures equal the books closed on the day (state equal, differ or not closed; "
+    "statement: the sentence the reports print; differences: each figure that differs)."
+)
+
+
 class DailySummaryView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)], responses=OK)
+    @extend_schema(
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)],
+        responses={200: OpenApiResponse(description=f"The day's figures. {BOOKS_CHECK_DOC}"), **ERROR_RESPONSES},
+    )
     def get(self, request, pk):
         site = _site(request, pk, *FIGURE_ROLES)
-        return Response(
-            daily_json(summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date")))
-        )
+        summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"))
+        check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
+        return Response({**daily_json(summary), "books": books.books_check_json(check)})
 
 
 class QuarterSummaryView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses=OK)
+    @extend_schema(
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
+        responses={
+            200: OpenApiResponse(
+                description="The quarter's figures; each day with its `books`; `filing`: the quarter against its "
+                "filed summary (state equal, differ or not filed) and its statement; `amendments`: corrections "
+                "of this quarter entered in a later quarter; `amending_earlier`: corrections entered in this "
+                "quarter of an earlier one (filed or not)."
+            ),
+            **ERROR_RESPONSES,
+        },
+    )
     def get(self, request, pk):
         site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
-        q = summaries.quarter_summary(site, Quarter.parse(request.query_params.get("quarter", "")))
+        quarter = Quarter.parse(request.query_params.get("quarter", ""))
+        q = summaries.quarter_summary(site, quarter)
+        state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
+        checks = dict(state.days)
         return Response(
             {
                 "site": q.site_id,
                 "quarter": str(q.quarter),
-                "days": [daily_json(d) for d in q.days],
+                "days": [{**daily_json(d), "books": books.books_check_json(checks[d.gaming_date])} for d in q.days],
                 "total": custody_json(q.total),
                 "twenty_one": custody_json(q.twenty_one),
                 "paddlewheel": custody_json(q.paddlewheel),
                 "cash_profit_cents": q.cash_profit_cents,
                 "long_short_cents": q.long_short_cents,
                 "days_without_bank_count": q.days_without_bank_count,
+                "filing": _filing_state_json(state),
+                "amendments": [books.amendment_json(a) for a in state.amendments],
+                "amending_earlier": [books.amendment_json(a) for a in state.amending_earlier],
             }
         )
+
+
+def _filing_state_json(state: books.QuarterBooks) -> dict:
+    return {
+        "state": state.state,
+        "statement": state.statement,
+        "filed": state.filing is not None,
+        "filed_at": state.filing.filed_at.isoformat() if state.filing else None,
+        "filed_by_initials": state.filing.filed_by_initials if state.filing else None,
+        "figures_sha256": state.filing.sha256 if state.filing else None,
+        "differences": list(state.check.differences),
+        "days_closed": state.days_closed,
+        "days": len(state.days),
+        "days_differing": [str(d) for d in state.days_differing],
+        "days_not_closed": [str(d) for d in state.days_open],
+    }
 
 
 class DealerHoldView(APIView):
@@ -182,8 +224,48 @@ class DealerHoldView(APIView):
         )
 
 
+def tax_json(tax: summaries.TaxFigures) -> dict:
+    return {
+        "organization": tax.organization_id,
+        "quarter": str(tax.quarter),
+        "agp_cents": tax.agp_cents,
+        "tax_cents": tax.tax_cents,
+        "sites": [
+            {
+                "site": name,
+                "gross_proceeds_cents": gp,
+                "prizes_cents": prizes,
+                "agp_cents": agp,
+                "cash_profit_cents": profit,
+            }
+            for name, gp, prizes, agp, profit in tax.sites
+        ],
+        "brackets": [
+            {
+                "from_cents": b.lower_cents,
+                "rate": str(b.rate),
+                "base_cents": b.base_cents,
+                "effective_from": str(b.effective_from),
+                "citation": b.citation,
+            }
+            for b in tax.brackets
+        ],
+    }
+
+
 class OrganizationTaxView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses=OK)
+    @extend_schema(
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
+        responses={
+            200: OpenApiResponse(
+                description="The organization's tax on the filed figures: a filed site's filed quarter, an "
+                "unfiled site's figures now. `return`: whether every site with figures has filed, and the "
+                "amendments beside it (corrections of the quarter entered later, counted and taxed in the "
+                "quarter entered), with the AGP and tax as amended."
+            ),
+            **ERROR_RESPONSES,
+        },
+    )
     def get(self, request, pk):
         access = access_for(request.user)
         if access.organization_id != pk:
@@ -191,35 +273,11 @@ class OrganizationTaxView(APIView):
         if not access.org_roles:
             raise PermissionDenied("Only gaming managers and auditors see the organization's tax.")
         organization = get_object_or_404(Organization, pk=pk)
-        tax = summaries.organization_tax(organization, Quarter.parse(request.query_params.get("quarter", "")))
-        return Response(
-            {
-                "organization": pk,
-                "quarter": str(tax.quarter),
-                "agp_cents": tax.agp_cents,
-                "tax_cents": tax.tax_cents,
-                "sites": [
-                    {
-                        "site": name,
-                        "gross_proceeds_cents": gp,
-                        "prizes_cents": prizes,
-                        "agp_cents": agp,
-                        "cash_profit_cents": profit,
-                    }
-                    for name, gp, prizes, agp, profit in tax.sites
-                ],
-                "brackets": [
-                    {
-                        "from_cents": b.lower_cents,
-                        "rate": str(b.rate),
-                        "base_cents": b.base_cents,
-                        "effective_from": str(b.effective_from),
-                        "citation": b.citation,
-                    }
-                    for b in tax.brackets
-                ],
-            }
-        )
+        quarter = Quarter.parse(request.query_params.get("quarter", ""))
+        every_site = summaries.organization_quarter(organization, quarter)
+        found = books.filings([s.site_id for s in every_site], [quarter])
+        tax = books.tax_return(organization, quarter, every_site, found)
+        return Response({**tax_json(tax.figures), "return": books.tax_return_json(tax)})
 
 
 # --- Closing the books and adjustments ---------------------------------------------------------
@@ -305,6 +363,108 @@ def _adjustment_out(a: Adjustment) -> dict:
     return {"site": a.books_close.site_id, **adjustment_json(summaries.adjustment_line(a))}
 
 
+# --- Filing a quarter ------------------------------------------------------------------------------
+
+
+class QuarterFilingInputSerializer(serializers.Serializer):
+    quarter = serializers.CharField(help_text="The quarter filed, YYYYQn (for example 2026Q3); it must have ended.")
+    reference = serializers.CharField(
+        required=False, allow_blank=True, default="", help_text="The return's confirmation number, if any."
+    )
+
+
+class FilingSerializer(serializers.Serializer):
+    """A filed quarterly summary: the frozen figures and their SHA-256."""
+
+    id = serializers.IntegerField()
+    site = serializers.IntegerField(source="site_id")
+    quarter = serializers.CharField()
+    filed_at = serializers.DateTimeField()
+    filed_by_initials = serializers.CharField(source="filed_by.initials")
+    reference = serializers.CharField()
+    figures_sha256 = serializers.CharField(help_text="SHA-256 of `figures` as canonical JSON (sorted keys, no spaces).")
+    figures = serializers.JSONField(
+        help_text="`summary`: the site's quarter, a row per gaming day with its closed books' digest; `tax`: the "
+        "organization's tax as it stood at filing."
+    )
+
+
+class FilingCheckSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["equal", "differ", "not filed"])
+    statement = serializers.CharField()
+    differences = serializers.ListField(child=serializers.CharField())
+
+
+class AmendmentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    corrected_date = serializers.DateField()
+    recorded_on = serializers.DateField()
+    table_number = serializers.IntegerField(allow_null=True)
+    field = serializers.CharField()
+    amount_cents = serializers.IntegerField()
+    reason = serializers.CharField()
+    recorded_by_initials = serializers.CharField()
+    approved_by_initials = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+    amends_quarter = serializers.CharField()
+    quarter_filed = serializers.BooleanField(help_text="The corrected quarter was filed when it was entered.")
+    agp_effect_cents = serializers.IntegerField()
+
+
+class FiledFiguresSerializer(serializers.Serializer):
+    """A quarter's filed figures beside its figures now."""
+
+    site = serializers.IntegerField()
+    quarter = serializers.CharField()
+    filing = FilingSerializer(allow_null=True)
+    check = FilingCheckSerializer()
+    figures_now = serializers.JSONField(help_text="The quarter as it reads now, in the shape of `figures.summary`.")
+    amendments = AmendmentSerializer(many=True, help_text="Corrections of this quarter entered in a later quarter.")
+    amended_total = serializers.JSONField(help_text="The quarter's totals now plus the amendments.")
+    amended_cash_profit_cents = serializers.IntegerField()
+
+
+class QuarterFilingView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
+        responses={200: FiledFiguresSerializer, **ERROR_RESPONSES},
+        description="The quarter's filed figures (null when not filed) beside its figures now and the amendments.",
+    )
+    def get(self, request, pk):
+        site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
+        quarter = Quarter.parse(request.query_params.get("quarter", ""))
+        summary = summaries.quarter_summary(site, quarter)
+        filing = queries.quarter_filing(site.pk, quarter)
+        state = books.quarter_books(summary, filing, site.time_zone)
+        amended = summary.total + state.amendment_custody
+        body = {
+            "site": site.pk,
+            "quarter": str(quarter),
+            "filing": filing,
+            "check": {"state": state.state, "statement": state.statement, "differences": state.check.differences},
+            "figures_now": state.figures_now,
+            "amendments": [books.amendment_json(a) for a in state.amendments],
+            "amended_total": custody_json(amended),
+            "amended_cash_profit_cents": summary.cash_profit_cents + state.amendment_cash_cents,
+        }
+        return Response(FiledFiguresSerializer(body).data)
+
+    @extend_schema(
+        request=QuarterFilingInputSerializer,
+        responses={201: FilingSerializer, **ERROR_RESPONSES},
+        description="Mark the site's quarterly summary (SFN 50901) filed: gaming managers only, once the quarter "
+        "has ended and every day with figures has closed books (ND 99-01.3-08-16(1)(g)).",
+    )
+    def post(self, request, pk):
+        site = get_object_or_404(access_for(request.user).sites(), pk=pk)
+        data = _parsed(QuarterFilingInputSerializer(data=request.data))
+        quarter = Quarter.parse(data["quarter"])
+        filing = services.file_quarter(
+            acting_user=request.user, site=site, quarter=quarter, reference=data["reference"]
+        )
+        return Response(FilingSerializer(filing).data, status=201)
+
+
 urlpatterns = [
     path("sites/<int:pk>/daily-summary/", DailySummaryView.as_view(), name="api-daily-summary"),
     path("sites/<int:pk>/quarter-summary/", QuarterSummaryView.as_view(), name="api-quarter-summary"),
@@ -312,4 +472,5 @@ urlpatterns = [
     path("organizations/<int:pk>/tax/", OrganizationTaxView.as_view(), name="api-organization-tax"),
     path("sites/<int:pk>/close-books/", CloseBooksView.as_view(), name="api-close-books"),
     path("adjustments/", AdjustmentsView.as_view(), name="api-adjustments"),
+    path("sites/<int:pk>/quarter-filing/", QuarterFilingView.as_view(), name="api-quarter-filing"),
 ]

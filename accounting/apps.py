@@ -7,6 +7,6 @@ class AccountingConfig(AppConfig):
     def ready(self):
         from cardroom import closing
 
-        from .queries import books_closed_on
+        from .queries import closed_reason
 
-        closing.register_books_closed(books_closed_on)
+        closing.register_books_closed(closed_reason)

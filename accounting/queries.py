@@ -5,8 +5,9 @@ from datetime import date
 from django.db.models import Q, QuerySet
 
 from cardroom.models import Site
+from cardroom.periods import Quarter
 
-from .models import Adjustment, BooksClose
+from .models import Adjustment, BooksClose, QuarterFiling
 
 
 def books_closed(site: Site, gaming_date: date) -> bool:
@@ -16,8 +17,23 @@ def books_closed(site: Site, gaming_date: date) -> bool:
 
 
 def books_closed_on(site_id: int, gaming_date: date) -> bool:
-    """`books_closed` by site id: the answer the books register for the layers below (cardroom.closing)."""
+    """`books_closed` by site id."""
     return BooksClose.objects.filter(site_id=site_id, gaming_date=gaming_date).exists()
+
+
+def quarter_filing(site_id: int, quarter: Quarter) -> QuarterFiling | None:
+    return QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).select_related("filed_by").first()
+
+
+def closed_reason(site_id: int, gaming_date: date) -> str | None:
+    """Why the books of the site's gaming date are closed (its own books, or its quarter's
+    summary filed), or None: the answer the books register for the layers below (cardroom.closing)."""
+    if books_closed_on(site_id, gaming_date):
+        return f"the books of {gaming_date} are closed"
+    quarter = Quarter.containing(gaming_date)
+    if QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).exists():
+        return f"the quarterly summary of {quarter} is filed"
+    return None
 
 
 def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:

@@ -22,3 +22,8 @@ BOOKS_CLOSERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
 # *Assumed*: a correction to closed books is approved by the gaming manager (who answers for
 # the quarterly return, 08-16(1)(g)).
 ADJUSTMENT_APPROVERS = frozenset({Role.GAMING_MANAGER})
+
+# *Assumed*: the gaming manager marks a site's quarterly summary (SFN 50901) filed, for the
+# same reason; the summaries of a quarter reconcile to the tax return (08-16(1)(g)).
+QUARTER_FILERS = frozenset({Role.GAMING_MANAGER})
+QUARTERLY_SUMMARY = "ND 99-01.3-08-16(1)(g)"

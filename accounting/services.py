@@ -1,5 +1,5 @@
-"""Every write to the books: closing a gaming day's books and adjusting closed books;
-permission-checked, validated, audited, in one transaction.
+"""Every write to the books: closing a gaming day's books, adjusting closed books and filing
+a quarter; permission-checked, validated, audited, in one transaction.
 
 The figures API, the daily figures page and the demo loader call these. Each refusal is a
 ValidationError naming the field and citing its rule, or a PermissionDenied. The custody the
@@ -18,12 +18,13 @@ from django.utils import timezone
 from cardroom.access import Access, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Site, Table
+from cardroom.periods import Quarter
 from floor import queries as floor_queries
 from floor.calculations import business_date
 from floor.models import GamingDay
 
 from . import queries, rules
-from .models import Adjustment, BooksClose
+from .models import Adjustment, BooksClose, QuarterFiling
 
 
 def _acting_employee(access: Access) -> Employee:
@@ -142,6 +143,15 @@ def record_adjustment(
                     "record the adjustment on a day still open."
                 }
             )
+        entered_in = Quarter.containing(recorded_on)
+        if queries.quarter_filing(site.pk, entered_in) is not None:
+            raise ValidationError(
+                {
+                    "recorded_on": f"{rules.QUARTERLY_SUMMARY}: the quarterly summary of {entered_in} is filed, so "
+                    f"nothing is entered on {recorded_on}; record the adjustment on a gaming day of a quarter not "
+                    "yet filed. It shows beside the filed figures it corrects as an amendment."
+                }
+            )
         adjustment = Adjustment.objects.create(
             books_close=books_close,
             recorded_on=recorded_on,
@@ -178,5 +188,94 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
             {
                 "recorded_on": f"{citation}: an adjustment is entered on a gaming day after {books_close.gaming_date}, "
                 f"up to today ({today})."
+            }
+        )
+
+
+# --- Filing a quarter ------------------------------------------------------------------------------
+
+
+def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = "") -> QuarterFiling:
+    """Mark the site's twenty-one quarterly summary (SFN 50901) filed (ND 99-01.3-08-16(1)(g)).
+    Once the quarter has ended, every gaming day in it is closed and every day with figures has
+    closed books, its figures (the site's quarter day by day, each day with the digest of its
+    closed books, and the organization's tax as it stands) are frozen with their SHA-256.
+    Filing closes every date of the quarter (cardroom.closing): a later correction is an
+    adjustment entered in a later quarter, shown beside the filed figures as an amendment."""
+    from . import books
+    from .api_figures import tax_json
+    from .summaries import organization_quarter
+
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.QUARTER_FILERS, action="file a quarterly summary")
+    )
+    reference = (reference or "").strip()
+    if len(reference) > QuarterFiling._meta.get_field("reference").max_length:
+        raise ValidationError({"reference": "A filing reference is at most 100 characters."})
+    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    if quarter.end >= today:
+        raise ValidationError(
+            {"quarter": f"{rules.QUARTERLY_SUMMARY}: {quarter} runs to {quarter.end}; it is filed once it has ended."}
+        )
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _check_quarter_can_file(site, quarter)
+        every_site = organization_quarter(site.organization, quarter)
+        summary = next(s for s in every_site if s.site_id == site.pk)
+        _check_quarter_books_closed(site, quarter, summary)
+        others = books.filings([s.site_id for s in every_site], [quarter])
+        tax = books.tax_return(site.organization, quarter, every_site, others)
+        figures = {
+            "summary": books.quarter_figures(summary, books.quarter_closes(summary)),
+            "tax": {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]},
+        }
+        filing = QuarterFiling.objects.create(
+            site=site,
+            quarter=str(quarter),
+            start=quarter.start,
+            end=quarter.end,
+            filed_at=timezone.now(),
+            filed_by=employee,
+            reference=reference,
+            figures=figures,
+            figures_sha256=figures_digest(figures),
+        )
+        _audit(acting_user, "quarter.filed", filing, site=site)
+    return filing
+
+
+def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
+    filed = queries.quarter_filing(site.pk, quarter)
+    if filed is not None:
+        raise ValidationError(
+            {
+                "quarter": f"{rules.QUARTERLY_SUMMARY}: the quarterly summary of {quarter} at {site} was filed on "
+                f"{filed.filed_at:%Y-%m-%d}; a correction is an adjustment entered in a later quarter, shown "
+                "beside the filed figures as an amendment."
+            }
+        )
+    still_open = GamingDay.objects.filter(
+        site=site, gaming_date__range=(quarter.start, quarter.end), close__isnull=True
+    )
+    dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
+    if dates:
+        raise ValidationError(
+            {"quarter": f"{rules.BUSINESS_DAY}: close the gaming day {', '.join(dates)} first, then its books."}
+        )
+
+
+def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
+    """Every day of the quarter with figures (tables, adjustments entered, or a counted bank) has closed books."""
+    unclosed = [
+        str(d.gaming_date)
+        for d in summary.days
+        if not d.books_closed and (d.tables or d.adjustments_recorded or d.cash.cash_profit_cents is not None)
+    ]
+    if unclosed:
+        shown = ", ".join(unclosed[:10]) + (f" and {len(unclosed) - 10} more" if len(unclosed) > 10 else "")
+        raise ValidationError(
+            {
+                "quarter": f"{rules.QUARTERLY_SUMMARY}: the summaries of {quarter} reconcile to the return only "
+                f"once every day's books are closed; close the books of {shown} first."
             }
         )

@@ -43,11 +43,18 @@ VERIFIERS = frozenset({Role.SHIFT_MANAGER, Role.PIT_BOSS})
 # cashier receives the credit copy.
 RECEIVERS = {"fill": frozenset({Role.DEALER, Role.WHEEL_OPERATOR}), "credit": frozenset({Role.CASHIER})}
 
-# ND 99-01.3-08-05(2): the preparer initials a VOID. *Assumed*: when the preparer is gone a
-# shift manager voids it, giving a reason.
-VOID_SUPERVISORS = frozenset({Role.SHIFT_MANAGER})
+# ND 99-01.3-08-05(2): "Originals and copies of voided fill and credit slips must be marked
+# "VOID" and be initialed by the preparer." Only the preparer voids a slip, so the VOID
+# initials are always the preparer's. Two further limits are house controls the text does
+# not state, protecting the books (ND 99-01.3-08-16(1)(g)): a slip is voided only before it
+# is received (the receiving side's initials say the chips moved as written, 08-05(6)) and
+# only while its gaming day is open (a closed day's figures are about to be, or are, closed
+# books). Past either point, a wrong slip is corrected by a gaming manager's Adjustment to the
+# closed books, counted on the day it is entered.
+VOID_CITATION = SLIP_NUMBERING
+VOID_HOUSE_CONTROL = "House control (closed books)"
 
-# Anyone holding a role at the site (the preparer of a slip voids it whatever their role now).
+# Anyone holding a role at the site may ask; the service then checks that they prepared it.
 ALL_SITE_ROLES = frozenset(Role)
 
 # Domain.md section 1: the shift manager opens and closes the gaming day, records table
@@ -77,3 +84,6 @@ MAX_CHIPS_PER_LINE = 10_000
 TABLE_TO_TABLE_KEYS = frozenset({"from_table", "to_table", "source_table", "destination_table", "target_table"})
 
 TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"  # a dealer shall redeem tips before leaving a site
+
+# The site's daily summary, which a closed gaming day's slips enter (the books' rule, accounting.rules).
+DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"

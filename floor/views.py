@@ -50,7 +50,9 @@ def _site_table(request, pk) -> Table:
 
 def _visible_slip(request, pk) -> Slip:
     sites = access_for(request.user).sites()
-    slip = get_object_or_404(Slip.objects.select_related("site", "table", "prepared_by__user"), pk=pk, site__in=sites)
+    slip = get_object_or_404(
+        Slip.objects.select_related("site", "table", "prepared_by__user", "gaming_day__close"), pk=pk, site__in=sites
+    )
     timezone.activate(ZoneInfo(slip.site.time_zone))
     return slip
 
@@ -282,7 +284,6 @@ def _slip_context(request, slip, void_form=None, action_form=None):
     access = access_for(request.user)
     status = slip.status
     employee = access.employee
-    open_ = status not in ("voided",)
     return {
         "slip": slip,
         "status": status,
@@ -290,9 +291,12 @@ def _slip_context(request, slip, void_form=None, action_form=None):
         "steps": {s.kind: s for s in slip.steps.all()},
         "can_verify": status == "issued" and access.has_role(slip.site_id, *rules.VERIFIERS),
         "can_receive": status == "verified" and access.has_role(slip.site_id, *rules.RECEIVERS[slip.kind]),
-        "can_void": open_
+        # ND 99-01.3-08-05(2) and the house controls of rules.VOID_CITATION: the preparer, before
+        # receipt, while the gaming day is open.
+        "can_void": status in ("issued", "verified")
         and employee is not None
-        and (employee.pk == slip.prepared_by_id or access.has_role(slip.site_id, *rules.VOID_SUPERVISORS)),
+        and employee.pk == slip.prepared_by_id
+        and slip.gaming_day.is_open,
         "void_form": void_form or forms.VoidSlipForm(),
         "action_form": action_form,
         "reissue_url_kind": slip.kind,

@@ -12,7 +12,17 @@ from cardroom.models import Site
 from .. import rules
 from ..calculations import lines_total_cents
 from ..models import BankCount, BankCountLine, IdealBank
-from .steps import _amount, _at_site, _audit, _chip_total, _gaming_date, _moment, parse_cash_lines, parse_chip_lines
+from .steps import (
+    _amount,
+    _at_site,
+    _audit,
+    _chip_total,
+    _gaming_date,
+    _moment,
+    _refuse_closed_books,
+    parse_cash_lines,
+    parse_chip_lines,
+)
 
 
 def set_ideal_bank(*, acting_user, site: Site, amount_cents: int, effective_on: date) -> IdealBank:
@@ -51,6 +61,7 @@ def record_bank_count(
     at = _moment(at, "counted_at")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the bank count")
         _check_count_slot(site, gaming_date, kind, corrects, reason)
         count = BankCount.objects.create(
             site=site,

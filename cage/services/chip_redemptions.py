@@ -8,7 +8,16 @@ from cardroom.models import Site
 
 from .. import rules
 from ..models import ChipRedemption, ChipRedemptionLine
-from .steps import _at_site, _audit, _chip_total, _gaming_date, _moment, _require_chips, parse_chip_lines
+from .steps import (
+    _at_site,
+    _audit,
+    _chip_total,
+    _gaming_date,
+    _moment,
+    _refuse_closed_books,
+    _require_chips,
+    parse_chip_lines,
+)
 
 
 def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datetime | None = None) -> ChipRedemption:
@@ -20,6 +29,8 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     _require_chips(lines, "chips", rules.REDEMPTION)
     at = _moment(at, "redeemed_at")
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the cash bank")
         redemption = ChipRedemption.objects.create(
             site=site,
             gaming_date=gaming_date,

@@ -13,7 +13,7 @@ from floor.calculations import business_date
 from .. import rules
 from ..calculations import iou_outstanding_cents
 from ..models import Fund, Iou, IouRepayment
-from .steps import _amount, _at_site, _audit, _gaming_date, _moment
+from .steps import _amount, _at_site, _audit, _gaming_date, _moment, _refuse_closed_books
 
 
 def lend_iou(
@@ -41,6 +41,8 @@ def lend_iou(
     gaming_date = _gaming_date(site, gaming_date)
     at = _moment(at, "lent_at")
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the IOUs")
         iou = Iou.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -73,6 +75,8 @@ def repay_iou(
     if gaming_date < iou.gaming_date:
         raise ValidationError({"gaming_date": f"{rules.IOU_RULE}: an IOU is repaid on or after the day it was lent."})
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the IOUs")
         Iou.objects.select_for_update().get(pk=iou.pk)
         repaid = IouRepayment.objects.filter(iou=iou).aggregate(total=Sum("amount_cents"))["total"] or 0
         outstanding = iou_outstanding_cents(iou.amount_cents, repaid)

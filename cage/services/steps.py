@@ -1,11 +1,13 @@
 """Steps the cage's services share: the time of an action, the acting employee, the audit
-event, the gaming date, and parsing amounts, cash and chips."""
+event, the refusal of a day whose books are closed, the gaming date, and parsing amounts,
+cash and chips."""
 
 from datetime import date, datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from cardroom import closing
 from cardroom.access import Access, access_for, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
@@ -57,6 +59,14 @@ def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int 
         site_id=site_id,
         after=after if after is not None else snapshot(obj),
     )
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """Call under the site's row lock (close_books takes it too): a cage record dated on a day
+    whose books are closed would change the closed figures (cardroom.closing)."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})
 
 
 def _site_today(site: Site) -> date:

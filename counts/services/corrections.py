@@ -14,7 +14,7 @@ from .. import queries
 from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
 from .counting import _agree, _entry_after, _save_entry
 from .figures import entry_figures, parse_currency, parse_forms
-from .steps import _acting_employee, _now
+from .steps import _acting_employee, _now, _refuse_closed_books
 
 
 def record_count_adjustment(
@@ -28,9 +28,12 @@ def record_count_adjustment(
     at: datetime | None = None,
 ) -> CountAgreement:
     """Correct a signed count: new figures for one box, with a reason, approved by a gaming
-    manager. The original count stays as it was; the adjustment supersedes it."""
+    manager. The original count stays as it was; the adjustment supersedes it. Once the day's
+    books are closed the count is part of them and is not corrected here: the correction is an
+    adjustment to the closed books (cardroom.closing)."""
     require_role(acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment")
     manager = _acting_employee(acting_user)
+    _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
         raise ValidationError(
             {"session": "The count is not signed yet: the team resolves differences by recount before signing."}

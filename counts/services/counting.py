@@ -26,7 +26,7 @@ from ..models import (
 from ..rules import COUNT_CITATION, COUNT_TEAM_CITATION, REMOVAL_CITATION, count_team_refusal
 from .custody import _holds_count_role
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
-from .steps import Figures, Forms, _acting_employee, _now
+from .steps import Figures, Forms, _acting_employee, _now, _refuse_closed_books
 
 
 def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_date: date, count_date: date):
@@ -63,6 +63,7 @@ def open_count_session(
     count_date = queries.gaming_date_of(site, opened_at)
     if gaming_date > count_date:
         raise ValidationError({"gaming_date": f"{gaming_date} has not begun; a count follows the day's activity."})
+    _refuse_closed_books(site, gaming_date, "the count")
     if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
         raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
@@ -90,6 +91,7 @@ def _member_of(acting_user, session: CountSession, action: str) -> Employee:
 
 
 def _open_for_entries(session: CountSession) -> None:
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     if session.signatures.exists():
         raise ValidationError(
             {
@@ -234,6 +236,7 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     employee = _member_of(acting_user, session, "sign the count")
     if session.signatures.filter(member=employee).exists():
         raise ValidationError({"member": "You have already signed this count."})
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     problems = signing_problems(session)
     if problems:
         raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})

@@ -13,7 +13,7 @@ from cardroom.models import Employee, Membership, Role, Site, Table
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
 from ..rules import KEY_CITATION, REMOVAL_CITATION
-from .steps import _acting_employee, _now
+from .steps import _acting_employee, _now, _refuse_closed_books
 
 
 def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
@@ -59,6 +59,7 @@ def place_drop_box(
     employee = _acting_employee(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
+    _refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic():
@@ -146,6 +147,7 @@ def remove_drop_box(
             raise ValidationError(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
+        _refuse_closed_books(site, gaming_date, "the drop")
         _validate_reuse(drop_box)
         _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(

@@ -1,13 +1,15 @@
-"""Steps the count's services share: the acting employee, the time of an action, and the
-shape of the figures (bills and coins by denomination, forms found)."""
+"""Steps the count's services share: the acting employee, the time of an action, the refusal
+of a day whose books are closed, and the shape of the figures (bills and coins by
+denomination, forms found)."""
 
-from datetime import datetime
+from datetime import date, datetime
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from cardroom import closing
 from cardroom.access import access_for
-from cardroom.models import Employee
+from cardroom.models import Employee, Site
 
 Figures = dict[tuple[int, str], int]  # (denomination_cents, "bill"|"coin") -> quantity > 0
 
@@ -24,3 +26,11 @@ def _acting_employee(acting_user) -> Employee:
 
 def _now(at: datetime | None) -> datetime:
     return at or timezone.now()
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """A count of a day whose books are closed stays as closed (cardroom.closing): a correction
+    is an adjustment to the closed books, approved by a gaming manager."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})

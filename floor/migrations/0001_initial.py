@@ -3,7 +3,7 @@
 
 Their tables were created by accounting 0001 and keep their names (`db_table`), with their
 indexes, constraints, append-only triggers and rows. This migration only tells Django's
-state that the models now belong to `floor`; accounting 0003 removes them from accounting's
+state that the models now belong to `floor`; accounting 0004 removes them from accounting's
 state once the other apps' foreign keys point here (cage 0002).
 """
 

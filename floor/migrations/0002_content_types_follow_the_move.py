@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('contenttypes', '0002_remove_content_type_name'),
         ('floor', '0001_initial'),
-        ('accounting', '0003_custody_moves_to_floor'),
+        ('accounting', '0004_custody_moves_to_floor'),
     ]
 
     operations = [migrations.RunPython(forwards, backwards)]

@@ -5,6 +5,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from cardroom import closing
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Site
@@ -30,6 +31,9 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
             raise ValidationError(
                 {"gaming_date": f"The gaming day {gaming_date} was already opened at {site}. ({rules.BUSINESS_DAY})"}
             )
+        refusal = closing.closed_books_refusal(site.pk, gaming_date, "the activity")  # a filed quarter
+        if refusal is not None:
+            raise ValidationError({"gaming_date": refusal})
         still_open = queries.open_gaming_day(site)
         if still_open is not None:
             raise ValidationError(
@@ -46,6 +50,7 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
     employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day"))
     at = _moment(at)
     with transaction.atomic():
+        GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
         if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
             raise ValidationError(
                 {"gaming_day": f"{rules.BUSINESS_DAY}: the gaming day {gaming_day.gaming_date} is already closed."}

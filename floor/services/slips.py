@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from sequences import get_next_value
 
@@ -13,7 +13,7 @@ from cardroom.models import Employee, Site, Table
 
 from .. import queries, rules
 from ..calculations import chips_total_cents
-from ..models import GamingDay, Slip, SlipBook, SlipKind, SlipLine, SlipStep
+from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
 from .steps import _acting_employee, _line_values, _moment, _require_table_in_use, parse_chips
 
 
@@ -148,14 +148,53 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
 
 def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = None) -> SlipStep:
     """Mark a slip VOID (ND 99-01.3-08-05(2)): never edited, it keeps its number; initialed by
-    the preparer, or by a shift manager when the preparer is gone. A reason is always given."""
+    its preparer, who says why. House controls beyond the text (rules.VOID_CITATION): only
+    before the slip is received and while its gaming day is open. Past either point the slip
+    stands and the correction is a gaming manager's adjustment to the closed books
+    (accounting.services.record_adjustment), counted on the day it is entered."""
     access = require_role(acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip")
     employee, at = _acting_employee(access), _moment(at)
-    if employee.pk != slip.prepared_by_id and not access.has_role(slip.site_id, *rules.VOID_SUPERVISORS):
-        raise PermissionDenied(f"{rules.SLIP_NUMBERING}: only the preparer or a shift manager may void this slip.")
+    if employee.pk != slip.prepared_by_id:
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_CITATION}: a voided slip is initialed by its preparer; only "
+                f"{slip.prepared_by} may void {_slip_label(slip)}. Ask them to void it while its gaming day is "
+                "open; otherwise the slip stands and a gaming manager corrects the day with an adjustment "
+                "once its books are closed."
+            }
+        )
     if not (reason or "").strip():
         raise ValidationError({"reason": f"{rules.SLIP_NUMBERING}: say why the slip is void."})
     return _add_step(acting_user, slip, SlipStep.Kind.VOID, employee, at, reason=reason.strip())
+
+
+def _slip_label(slip: Slip) -> str:
+    return f"{SlipKind(slip.kind).label.lower()} {slip.number}"
+
+
+def _check_void(slip: Slip, done: set[str]) -> None:
+    """The house controls on a VOID (rules.VOID_CITATION), read under the gaming day's lock so
+    a void and the day's close never cross."""
+    day = GamingDay.objects.select_for_update().get(pk=slip.gaming_day_id)
+    instead = (
+        f"If it is wrong, a gaming manager records an adjustment to the books of {day.gaming_date} once they "
+        "are closed, counted on the gaming day it is entered."
+    )
+    if GamingDayClose.objects.filter(gaming_day=day).exists():
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_HOUSE_CONTROL}: the gaming day {day.gaming_date} of {_slip_label(slip)} is "
+                "closed, so its slips are no longer voided (its figures are what its books close on, "
+                f"{rules.DAILY_SUMMARY}). {instead}"
+            }
+        )
+    if SlipStep.Kind.RECEIVE in done:
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_HOUSE_CONTROL}: {_slip_label(slip)} was received (its copy initialed, "
+                f"{rules.SLIP_RECEIPT}), so it is no longer voided: the chips moved with it. {instead}"
+            }
+        )
 
 
 def _add_step(acting_user, slip: Slip, kind: str, employee: Employee, at: datetime, reason: str = "") -> SlipStep:
@@ -163,6 +202,8 @@ def _add_step(acting_user, slip: Slip, kind: str, employee: Employee, at: dateti
         Slip.objects.select_for_update().filter(pk=slip.pk).first()  # one signer at a time per slip
         done = set(SlipStep.objects.filter(slip=slip).values_list("kind", flat=True))
         _check_step_order(slip, kind, done)
+        if kind == SlipStep.Kind.VOID:
+            _check_void(slip, done)
         step = SlipStep.objects.create(
             slip=slip, kind=kind, employee=employee, initials=employee.initials, at=at, reason=reason
         )

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 import pytest
 from django.core.exceptions import ValidationError
 
-from accounting.queries import books_closed_on
+from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
 from cardroom import closing, wager_caps
 from floor import tips
@@ -14,7 +14,7 @@ from surveillance.services import check_wager_under_outage_cap
 
 
 def test_the_higher_apps_register_their_answers_when_they_load():
-    assert closing._check is books_closed_on
+    assert closing._reason is closed_reason
     assert wager_caps._check is check_wager_under_outage_cap
     assert tips._lookup is cage_tip_status
 

@@ -16,7 +16,7 @@ from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make
 
 # The last migrations before the move: accounting still holds the custody models, cage's
 # deposit points at accounting.GamingDay, and the floor app has no migration applied.
-BEFORE_THE_MOVE = [("accounting", "0002_books_close"), ("cage", "0001_initial"), ("floor", None)]
+BEFORE_THE_MOVE = [("accounting", "0003_quarter_filing"), ("cage", "0001_initial"), ("floor", None)]
 AT = datetime(2026, 11, 2, 1, 0, tzinfo=UTC)
 
 

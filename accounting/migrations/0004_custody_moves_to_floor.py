@@ -21,7 +21,7 @@ CUSTODY_MODELS = [  # children before parents
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounting', '0002_books_close'),
+        ('accounting', '0003_quarter_filing'),
         ('floor', '0001_initial'),
         ('cage', '0002_gaming_day_is_the_floors'),
     ]
