@@ -5,7 +5,9 @@ entries are the product's reading where our regulation text does not settle the 
 (shared/docs/domain.md).
 """
 
+from cardroom.access import ReadRule
 from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
 
 # The custody rules the books cite when they refuse to close a day (no gaming day, a table
 # without its closer).
@@ -27,3 +29,15 @@ ADJUSTMENT_APPROVERS = frozenset({Role.GAMING_MANAGER})
 # same reason; the summaries of a quarter reconcile to the tax return (08-16(1)(g)).
 QUARTER_FILERS = frozenset({Role.GAMING_MANAGER})
 QUARTERLY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+
+# --- Who reads the figures ----------------------------------------------------------------------
+
+# House control: chapter 08 says what the records hold (08-16), not who may read them. The
+# figures API, the figures pages and the stored reports holding the same figures all read these.
+DAILY_FIGURES = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's daily figures"
+)
+DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' percent-of-hold figures")
+QUARTER_FIGURES = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
+)

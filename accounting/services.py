@@ -15,10 +15,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.access import Access, require_role
+from cardroom.access import NOT_AN_EMPLOYEE, Access, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Site, Table
 from cardroom.periods import Quarter
+from cardroom.rules import HOUSE_CONTROL
 from floor import queries as floor_queries
 from floor.calculations import business_date
 from floor.models import GamingDay
@@ -29,7 +30,7 @@ from .models import Adjustment, BooksClose, QuarterFiling
 
 def _acting_employee(access: Access) -> Employee:
     if access.employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return access.employee
 
 
@@ -47,7 +48,9 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     from .summaries import daily_summary
 
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day")
+        require_role(
+            acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day", rule=HOUSE_CONTROL
+        )
     )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -131,7 +134,13 @@ def record_adjustment(
     totals it counts in; both days' reports list it. The gaming manager records and approves it."""
     site = books_close.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.ADJUSTMENT_APPROVERS, action="record an adjustment to closed books")
+        require_role(
+            acting_user,
+            site,
+            *rules.ADJUSTMENT_APPROVERS,
+            action="record an adjustment to closed books",
+            rule=HOUSE_CONTROL,
+        )
     )
     _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on)
     with transaction.atomic():
@@ -207,7 +216,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     from .summaries import organization_quarter
 
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.QUARTER_FILERS, action="file a quarterly summary")
+        require_role(acting_user, site, *rules.QUARTER_FILERS, action="file a quarterly summary", rule=HOUSE_CONTROL)
     )
     reference = (reference or "").strip()
     if len(reference) > QuarterFiling._meta.get_field("reference").max_length:

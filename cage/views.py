@@ -11,8 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for
+from cardroom.access import access_for, refusal
 from cardroom.models import ChipDenomination, Employee, Site
+from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 from floor.calculations import business_date
 from floor.models import GamingDay
@@ -44,7 +45,7 @@ def cage_page(readers):
                 raise Http404("Choose a site first.")
             access = access_for(request.user)
             if not access.has_role(site.pk, *readers):
-                raise PermissionDenied("Only cashiers, shift managers, gaming managers and auditors see the cage.")
+                raise PermissionDenied(refusal(HOUSE_CONTROL, readers, "see these cage records"))
             with timezone.override(ZoneInfo(site.time_zone)):
                 return view(request, site, access, *args, **kwargs)
 

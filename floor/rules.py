@@ -7,7 +7,9 @@ where our regulation text does not settle the point (shared/docs/domain.md).
 
 from datetime import timedelta
 
+from cardroom.access import ReadRule
 from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
 
 # --- Citations ---------------------------------------------------------------------------
 
@@ -87,3 +89,7 @@ TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"  # a dealer shall redeem tips before
 
 # The site's daily summary, which a closed gaming day's slips enter (the books' rule, accounting.rules).
 DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+
+# The slip register lists slip numbers (ND 99-01.3-08-05(2)): anyone holding a role at the site.
+# House control: chapter 08 says what the records hold (08-16), not who may read them.
+SLIP_REGISTER = ReadRule(ALL_SITE_ROLES, HOUSE_CONTROL, "see the slip register")

@@ -8,10 +8,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from cardroom import closing
-from cardroom.access import Access, access_for, require_role
+from cardroom.access import Access, access_for, refusal, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 
 from .. import rules
@@ -31,22 +32,19 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
 
 
 def _employee(access: Access) -> Employee:
-    if access.employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
-    return access.employee
+    return access.require_employee()
 
 
-def _at_site(acting_user, site: Site, roles, action: str) -> Employee:
-    return _employee(require_role(acting_user, site, *roles, action=action))
+def _at_site(acting_user, site: Site, roles, action: str, rule: str = HOUSE_CONTROL) -> Employee:
+    return _employee(require_role(acting_user, site, *roles, action=action, rule=rule))
 
 
 def _in_organization(acting_user, organization: Organization, roles, action: str) -> Employee:
     access = access_for(acting_user)
     if access.organization_id != organization.pk:
-        raise PermissionDenied(f"You may not {action}: the records belong to another organization.")
+        raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own employees may {action}.")
     if not access.has_role(None, *roles):
-        names = ", ".join(r.label.lower() for r in roles)
-        raise PermissionDenied(f"You may not {action}: only a {names} may.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, roles, action))
     return _employee(access)
 
 

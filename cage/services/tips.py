@@ -37,7 +37,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     """A dealer declares, in their own name, the tip chips they hold at the end of a shift
     (an empty list: none). Declared tips stay unredeemed until the cashier pays them out;
     the dealer may not leave the site before (ND 99-01.3-08-06(3))."""
-    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips")
+    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS)
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS)
     at = _moment(at, "declared_at")

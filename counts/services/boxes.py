@@ -7,6 +7,7 @@ from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import Role, Site, Table
+from cardroom.rules import HOUSE_CONTROL
 
 from ..models import CountSettings, DropBox
 from ..rules import BOX_NUMBER_CITATION
@@ -14,7 +15,7 @@ from ..rules import BOX_NUMBER_CITATION
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
     """A site's box exchange (per gaming day or per dealer shift) and its twenty-one auditor."""
-    require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings")
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings", rule=HOUSE_CONTROL)
     auditor = values.get("twenty_one_auditor")
     if auditor is not None and auditor.organization_id != site.organization_id:
         raise ValidationError({"twenty_one_auditor": "The auditor must be a person of this organization."})
@@ -35,7 +36,7 @@ def register_drop_box(
 ) -> DropBox:
     """Register a drop box for a table; its number matches the table's (ND 99-01.3-08-02(2))."""
     site = table.site
-    require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box")
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box", rule=HOUSE_CONTROL)
     number = table.number if number is None else number
     if number != table.number and site.tables.count() > 1:
         raise ValidationError(

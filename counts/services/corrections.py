@@ -9,6 +9,7 @@ from django.db import transaction
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
@@ -31,7 +32,9 @@ def record_count_adjustment(
     manager. The original count stays as it was; the adjustment supersedes it. Once the day's
     books are closed the count is part of them and is not corrected here: the correction is an
     adjustment to the closed books (cardroom.closing)."""
-    require_role(acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment")
+    require_role(
+        acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment", rule=HOUSE_CONTROL
+    )
     manager = _acting_employee(acting_user)
     _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
@@ -70,7 +73,14 @@ def explain_forms_exception(
 ) -> FormsExplanation:
     """Explain a slip missing from a box or a form found that was not expected."""
     site = drop.site
-    require_role(acting_user, site, Role.GAMING_MANAGER, Role.SHIFT_MANAGER, action="explain a forms exception")
+    require_role(
+        acting_user,
+        site,
+        Role.GAMING_MANAGER,
+        Role.SHIFT_MANAGER,
+        action="explain a forms exception",
+        rule=HOUSE_CONTROL,
+    )
     employee = _acting_employee(acting_user)
     if not (explanation or "").strip():
         raise ValidationError({"explanation": "Say why the form is missing or unexpected."})

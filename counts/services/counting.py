@@ -49,7 +49,7 @@ def open_count_session(
 ) -> CountSession:
     """Open the count of a site's gaming day for a two-person team, after checking the team's
     independence (ND 99-01.3-08-14(2)) before anything is counted."""
-    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session")
+    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM_CITATION)
     opener = _acting_employee(acting_user)
     opened_at = _now(at)
     members = list(members or [])
@@ -81,7 +81,7 @@ def open_count_session(
 
 
 def _member_of(acting_user, session: CountSession, action: str) -> Employee:
-    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action)
+    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action, rule=COUNT_CITATION)
     employee = _acting_employee(acting_user)
     if employee.pk not in session.member_ids:
         raise ValidationError(

@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Role, Site, Table
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
@@ -55,7 +56,7 @@ def place_drop_box(
 ) -> Drop:
     """Put a box on its table for a gaming day (or a dealer shift)."""
     site = drop_box.site
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box")
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box", rule=HOUSE_CONTROL)
     employee = _acting_employee(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
@@ -134,7 +135,7 @@ def remove_drop_box(
     to safe storage (ND 99-01.3-08-14(1)), and who holds its keys (08-14(3)). A box placed
     earlier is found; otherwise the removal also records its use for `gaming_date`."""
     site = drop_box.site
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box")
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
     transporter = _acting_employee(acting_user)
     removed_at = removed_at or _now(at)
     if removed_at > timezone.now():

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from cardroom import closing
-from cardroom.access import access_for
+from cardroom.access import NOT_AN_EMPLOYEE, access_for
 from cardroom.models import Employee, Site
 
 Figures = dict[tuple[int, str], int]  # (denomination_cents, "bill"|"coin") -> quantity > 0
@@ -20,7 +20,7 @@ Forms = set[tuple[str, int]]  # ("fill"|"credit", slip number)
 def _acting_employee(acting_user) -> Employee:
     employee = access_for(acting_user).employee
     if employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return employee
 
 

@@ -11,6 +11,7 @@ from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Site, Table
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..models import DealerShift, GamingDay, TableInventory
@@ -36,7 +37,7 @@ def start_dealer_shift(
     outgoing shift and the opener of the incoming one), so hold can be kept per dealer shift."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
     started_at = _moment(started_at, "started_at")
     _require_table_in_use(table)
@@ -97,7 +98,7 @@ def end_dealer_shift(
     ND 99-01.3-08-06(3) allows only once their tips are declared and redeemed."""
     site = shift.table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
     ended_at = _moment(ended_at, "ended_at")
     if ended_at < shift.started_at:

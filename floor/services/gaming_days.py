@@ -9,6 +9,7 @@ from cardroom import closing
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Site
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import business_date
@@ -19,7 +20,9 @@ from .steps import _acting_employee, _moment
 def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None = None) -> GamingDay:
     """Open a business day at a site (ND 99-01.3-02-01). One day is open at a time; a day
     cannot be opened before it has begun."""
-    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day"))
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL)
+    )
     at = _moment(at)
     if not site.active:
         raise ValidationError({"site": f"{rules.BUSINESS_DAY}: {site} is inactive; no gaming day opens there."})
@@ -47,7 +50,9 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
 def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None = None) -> GamingDayClose:
     """Close a gaming day once every table opened in it has its closer and no dealer is on shift."""
     site = gaming_day.site
-    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day"))
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL)
+    )
     at = _moment(at)
     with transaction.atomic():
         GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided

@@ -8,6 +8,7 @@ from django.utils import timezone
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Site
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import rules
 from ..models import Slip, SlipBook, SlipKind
@@ -19,7 +20,7 @@ def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int,
     Books of one series at a site never overlap, and the site's electronic series must not
     have been used for that kind."""
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book")
+        require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
     )
     if kind not in SlipKind.values:
         raise ValidationError({"kind": f"{rules.SLIP_NUMBERING}: a slip book holds fill slips or credit slips."})

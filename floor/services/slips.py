@@ -53,7 +53,9 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
     that saves the slip, so a rolled-back slip leaves no gap (08-05(2))."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip")
+        require_role(
+            acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
+        )
     )
     at = _moment(at)
     if purpose not in Slip.Purpose.values:
@@ -125,7 +127,9 @@ def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool
 def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify the chips and initial the original (ND 99-01.3-08-05(5)): a shift manager or
     authorized employee who is not presently dealing and did not prepare the slip."""
-    access = require_role(acting_user, slip.site, *rules.VERIFIERS, action="verify a slip")
+    access = require_role(
+        acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION
+    )
     employee, at = _acting_employee(access), _moment(at)
     if employee.pk == slip.prepared_by_id:
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
@@ -137,7 +141,13 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
 def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify and initial the copy on the receiving side (ND 99-01.3-08-05(6)): for a fill the
     dealer on shift at that table, for a credit the cashier."""
-    access = require_role(acting_user, slip.site, *rules.RECEIVERS[slip.kind], action=f"receive a {slip.kind} slip")
+    access = require_role(
+        acting_user,
+        slip.site,
+        *rules.RECEIVERS[slip.kind],
+        action=f"receive a {slip.kind} slip",
+        rule=rules.SLIP_RECEIPT,
+    )
     employee, at = _acting_employee(access), _moment(at)
     if slip.kind == SlipKind.FILL and queries.current_dealer(slip.table, at) != employee:
         raise ValidationError(
@@ -152,7 +162,9 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
     before the slip is received and while its gaming day is open. Past either point the slip
     stands and the correction is a gaming manager's adjustment to the closed books
     (accounting.services.record_adjustment), counted on the day it is entered."""
-    access = require_role(acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip")
+    access = require_role(
+        acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING
+    )
     employee, at = _acting_employee(access), _moment(at)
     if employee.pk != slip.prepared_by_id:
         raise ValidationError(

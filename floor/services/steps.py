@@ -7,7 +7,7 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom.access import Access
+from cardroom.access import NOT_AN_EMPLOYEE, Access
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import ChipDenomination, Employee, Site, Table
@@ -32,7 +32,7 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
 
 def _acting_employee(access: Access) -> Employee:
     if access.employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return access.employee
 
 

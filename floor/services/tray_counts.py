@@ -9,6 +9,7 @@ from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import tray_differs, tray_variance_cents
@@ -34,7 +35,9 @@ def record_table_inventory(
     difference is a variance that needs a reason. A closer ends the dealer shift running."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer")
+        require_role(
+            acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL
+        )
     )
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})

@@ -10,6 +10,7 @@ from reportlab.platypus import Spacer
 from cardroom.money import format_money
 from cardroom.pdf import data_table, format_clock, para
 from floor.queries import slip_register
+from floor.rules import SLIP_REGISTER
 
 from ..registry import ReportContext, ReportKind, register
 
@@ -147,5 +148,6 @@ KIND = register(
         build,
         render,
         table,
+        reader=SLIP_REGISTER,
     )
 )

@@ -11,6 +11,7 @@ from cardroom.access import require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import Site, Table
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 
 from ..models import Equipment, EquipmentChange, SampleEvaluation, SampleSubmission, VendorPurchase
 from ..rules import SAMPLE_DUE, STAFF_ROLES, VENDOR_DEFERRED_SHARE
@@ -47,7 +48,7 @@ def install_equipment(
 ) -> Equipment:
     """Install a camera, dome, recorder or time and date generator, optionally replacing one.
     A sample recording becomes due 14 days later (ND 99-01.3-08-04(11))."""
-    require_role(acting_user, site, *STAFF_ROLES, action="install surveillance equipment")
+    require_role(acting_user, site, *STAFF_ROLES, action="install surveillance equipment", rule=HOUSE_CONTROL)
     _same_site(table, site)
     if replaces is not None and (replaces.site_id != site.pk or not replaces.in_service):
         raise ValidationError({"replaces": "Only equipment in service at this site can be replaced."})
@@ -98,7 +99,7 @@ def _retire(acting_user, equipment: Equipment, *, removed_on: date, replaced_by:
 def move_equipment(*, acting_user, equipment: Equipment, table: Table, moved_on: date, note: str = "") -> Equipment:
     """Move a camera (or other unit) to another table of the site; a sample becomes due."""
     site = equipment.site
-    require_role(acting_user, site, *STAFF_ROLES, action="move surveillance equipment")
+    require_role(acting_user, site, *STAFF_ROLES, action="move surveillance equipment", rule=HOUSE_CONTROL)
     _same_site(table, site)
     if not equipment.in_service:
         raise ValidationError({"equipment": "This equipment is no longer in service."})
@@ -132,7 +133,7 @@ def record_site_change(
     *, acting_user, site: Site, kind: str, changed_on: date, table: Table | None = None, note: str = ""
 ) -> EquipmentChange:
     """A site acquired with its equipment, or a table moved at the site: a sample becomes due."""
-    require_role(acting_user, site, *STAFF_ROLES, action="record an equipment change")
+    require_role(acting_user, site, *STAFF_ROLES, action="record an equipment change", rule=HOUSE_CONTROL)
     _same_site(table, site)
     if kind not in (EquipmentChange.Kind.SITE_ACQUIRED, EquipmentChange.Kind.TABLE_MOVED):
         raise ValidationError({"kind": "Installations, moves and replacements are recorded with the equipment."})
@@ -143,7 +144,7 @@ def record_site_change(
 def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, note: str = "") -> SampleSubmission:
     """Record a sample recording sent to the attorney general (ND 99-01.3-08-04(11)); after an
     unsatisfactory evaluation the new sample points back to the one it replaces."""
-    require_role(acting_user, change.site, *STAFF_ROLES, action="record a sample recording")
+    require_role(acting_user, change.site, *STAFF_ROLES, action="record a sample recording", rule=HOUSE_CONTROL)
     previous = change.submissions.order_by("-submitted_on", "-id").first()
     if previous is not None:
         evaluation = getattr(previous, "evaluation", None)
@@ -176,7 +177,7 @@ def record_sample_evaluation(
 ) -> SampleEvaluation:
     """The attorney general's evaluation (SFN 19857): approved, or resolve and resubmit."""
     site = submission.change.site
-    require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
     if hasattr(submission, "evaluation"):
         raise ValidationError({"submission": "This sample already has its evaluation."})
     if evaluated_on < submission.submitted_on:
@@ -208,7 +209,7 @@ def record_vendor_purchase(
 ) -> VendorPurchase:
     """Equipment bought or leased; from an approved vendor at least half of the price is
     deferred until the attorney general approves the video (ND 99-01.3-08-04(10))."""
-    require_role(acting_user, site, *STAFF_ROLES, action="record a vendor purchase")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a vendor purchase", rule=HOUSE_CONTROL)
     if change is not None and change.site_id != site.pk:
         raise ValidationError({"change": "The equipment change is at another site."})
     numerator, denominator = VENDOR_DEFERRED_SHARE.value

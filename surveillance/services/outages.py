@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import Equipment, Outage, OutageRepair
@@ -22,7 +23,7 @@ def report_outage(
     """Report a camera or recorder not operating properly since `began_at` (08-04(7)); the
     deadline to repair it runs from then (`queries.deadline_for`)."""
     site = table.site
-    require_role(acting_user, site, *OUTAGE_REPORT_ROLES, action="report a surveillance outage")
+    require_role(acting_user, site, *OUTAGE_REPORT_ROLES, action="report a surveillance outage", rule=HOUSE_CONTROL)
     if began_at > timezone.now():
         raise ValidationError({"began_at": "An outage cannot begin in the future."})
     if equipment is not None and equipment.site_id != site.pk:
@@ -43,7 +44,7 @@ def report_outage(
 def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, description: str) -> OutageRepair:
     """Record the repair that ends an outage: a new row pointing back to it."""
     site = outage.table.site
-    require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair", rule=HOUSE_CONTROL)
     if hasattr(outage, "repair"):
         raise ValidationError({"outage": "This outage already has its repair recorded."})
     if repaired_at < outage.began_at:

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewLogEntry
@@ -29,7 +30,9 @@ def add_review_log_entry(
     """Document that a table's camera records an unobstructed view and a clear picture, for a
     day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d))."""
     site = table.site
-    require_role(acting_user, site, *DAILY_LOG_ROLES, action="add to the daily surveillance review log")
+    require_role(
+        acting_user, site, *DAILY_LOG_ROLES, action="add to the daily surveillance review log", rule=HOUSE_CONTROL
+    )
     if not queries.table_had_activity(table, gaming_date):
         raise ValidationError(
             {

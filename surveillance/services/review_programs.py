@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from cardroom.access import require_gaming_manager, require_role
 from cardroom.models import Employee, Site, Table
+from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask
@@ -91,7 +92,7 @@ def record_review_entry(
     """Document reviewed footage of one table and shift (ND 99-01.3-08-04(9)). The reviewer
     must not have conducted games at the site on the shift reviewed (dealer rotations)."""
     site = task.program.site
-    require_role(acting_user, site, *STAFF_ROLES, action="record a video review")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a video review", rule=HOUSE_CONTROL)
     _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at)
     _check_reviewer(reviewer, site, shift_started_at, shift_ended_at)
     if corrects is not None and corrects.task_id != task.pk:

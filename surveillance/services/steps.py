@@ -3,7 +3,7 @@ the acting employee, a table of the site."""
 
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from cardroom.access import access_for
+from cardroom.access import NOT_AN_EMPLOYEE, access_for
 from cardroom.audit import record_site_event
 from cardroom.models import Employee, Site, Table
 
@@ -19,7 +19,7 @@ def _append(obj, *, acting_user, site: Site, action: str):
 def _acting_employee(acting_user) -> Employee:
     employee = access_for(acting_user).employee
     if employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return employee
 
 
