@@ -7,7 +7,6 @@ class AccountingConfig(AppConfig):
     def ready(self):
         from cardroom import closing
 
-        from . import menu  # noqa: F401  (registers the Chips menu entries)
         from .queries import closed_reason
 
         closing.register_books_closed(closed_reason)

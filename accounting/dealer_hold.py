@@ -13,11 +13,11 @@ from typing import NamedTuple
 
 from cardroom.models import Employee
 from cardroom.rows import shaped_rows
+from floor.models import DealerShift, SlipKind, TableInventory
+from floor.queries import gaming_days_query
 
 from . import figures
 from .figures import Custody
-from .models import DealerShift, SlipKind, TableInventory
-from .queries import gaming_days_query
 from .summaries import assemble_table_days, live_slips, signed_drops, table_numbers_query, tray_counts
 
 NO_BOX_EXCHANGE = "the drop box was not exchanged at the dealer change"

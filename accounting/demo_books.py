@@ -14,9 +14,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cardroom.periods import Quarter
+from floor.calculations import business_date
 
 from . import queries, services
-from .calculations import business_date
 from .models import Adjustment, BooksClose
 
 AMENDMENT_REASON = "Drop box recount after the count: a $20 bill found folded in the box's corner."

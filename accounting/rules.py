@@ -1,93 +1,17 @@
-"""Who may do what with table chips, and the limits of custody records, as data.
+"""Who may close and correct the books, and the rules they cite, as data.
 
-Every service reads these; no role list or limit is written as a literal anywhere else.
-Each entry carries the section it comes from. *Assumed* entries are the product's reading
-where our regulation text does not settle the point (shared/docs/domain.md).
+Every books service reads these; each entry carries the section it comes from. *Assumed*
+entries are the product's reading where our regulation text does not settle the point
+(shared/docs/domain.md).
 """
-
-from datetime import timedelta
 
 from cardroom.access import ReadRule
 from cardroom.models import Role
 from cardroom.rules import HOUSE_CONTROL
 
-# --- Citations ---------------------------------------------------------------------------
-
-SLIP_MOVEMENT = "ND 99-01.3-08-05(1)"  # fill = bank -> table, credit = table -> bank; never table to table
-SLIP_NUMBERING = "ND 99-01.3-08-05(2)"  # separate forms, consecutive numbers, used in order, VOID initialed
-SLIP_CONTENT = "ND 99-01.3-08-05(3)"  # preparers; quantity and value by denomination
-SLIP_VERIFICATION = "ND 99-01.3-08-05(5)"  # a shift manager or authorized employee not presently dealing
-SLIP_RECEIPT = "ND 99-01.3-08-05(6)"  # the dealer initials the fill copy, the cashier the credit copy
-CHIP_VALUES = "ND 99-01.3-08-03(1)"  # only the organization's chip values
-BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day"
-# Slips show date and time; every custody record carries the time it was made.
-RECORD_TIME = "ND 99-01.3-08-05(3)(a)"
-# Dealer shift records give per-dealer percent-of-hold (08-01(3)) and who conducted games
-# (08-14(2) count team, 08-04(9) video reviewer).
-DEALER_SHIFTS = "ND 99-01.3-08-01(3)"
-# The opener and closer of a table enter its win and percent-of-hold (ND 99-01.3-08-01(3)).
-TRAY_COUNT = "ND 99-01.3-08-01(3)"
-
-STEP_CITATIONS = {"verify": SLIP_VERIFICATION, "receive": SLIP_RECEIPT, "void": SLIP_NUMBERING}
-
-# --- Roles ---------------------------------------------------------------------------------
-
-# ND 99-01.3-08-05(3): who may prepare each kind of slip.
-FILL_PREPARERS = frozenset({Role.CASHIER, Role.PIT_BOSS, Role.SHIFT_MANAGER})
-CREDIT_PREPARERS = frozenset({Role.DEALER, Role.WHEEL_OPERATOR, Role.PIT_BOSS, Role.SHIFT_MANAGER})
-PREPARERS = {"fill": FILL_PREPARERS, "credit": CREDIT_PREPARERS}
-
-# ND 99-01.3-08-05(5): "a shift manager or authorized employee". *Assumed*: the authorized
-# employees are pit bosses (domain.md section 1: the pit boss verifies slips).
-VERIFIERS = frozenset({Role.SHIFT_MANAGER, Role.PIT_BOSS})
-
-# ND 99-01.3-08-05(6): the dealer or wheel operator receives the fill copy at the table; the
-# cashier receives the credit copy.
-RECEIVERS = {"fill": frozenset({Role.DEALER, Role.WHEEL_OPERATOR}), "credit": frozenset({Role.CASHIER})}
-
-# ND 99-01.3-08-05(2): "Originals and copies of voided fill and credit slips must be marked
-# "VOID" and be initialed by the preparer." Only the preparer voids a slip, so the VOID
-# initials are always the preparer's. Two further limits are house controls the text does
-# not state, protecting the books (ND 99-01.3-08-16(1)(g)): a slip is voided only before it
-# is received (the receiving side's initials say the chips moved as written, 08-05(6)) and
-# only while its gaming day is open (a closed day's figures are about to be, or are, closed
-# books). Past either point, a wrong slip is corrected by a gaming manager's Adjustment to the
-# closed books, counted on the day it is entered.
-VOID_CITATION = SLIP_NUMBERING
-VOID_HOUSE_CONTROL = "House control (closed books)"
-
-# Anyone holding a role at the site may ask; the service then checks that they prepared it.
-ALL_SITE_ROLES = frozenset(Role)
-
-# Domain.md section 1: the shift manager opens and closes the gaming day, records table
-# openers and closers and the dealer rotations.
-FLOOR_SUPERVISORS = frozenset({Role.SHIFT_MANAGER})
-
-# Who conducts games: a dealer (twenty-one) or a wheel operator (paddlewheel).
-DEALING_ROLES = frozenset({Role.DEALER, Role.WHEEL_OPERATOR})
-
-# Pre-printed paper forms are registered by the gaming manager or a shift manager.
-SLIP_BOOK_REGISTRARS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
-
-# --- Limits --------------------------------------------------------------------------------
-
-# *Assumed*: the copy goes to the receiving side with the chips after verification
-# (08-05(5) then 08-05(6)), so a slip is received only once verified.
-RECEIPT_REQUIRES_VERIFICATION = True
-
-# A recorded time may lag the real one (paper entered later) but not run ahead of it.
-CLOCK_TOLERANCE = timedelta(minutes=5)
-
-# A sanity ceiling on one line of a slip or tray count (a full rack holds 100 chips; a
-# tray holds a few racks). Larger numbers are typing mistakes.
-MAX_CHIPS_PER_LINE = 10_000
-
-# Input keys that would describe a chip movement between two tables (08-05(1)).
-TABLE_TO_TABLE_KEYS = frozenset({"from_table", "to_table", "source_table", "destination_table", "target_table"})
-
-TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"  # a dealer shall redeem tips before leaving a site
-
-# --- Closing the books -------------------------------------------------------------------------
+# The custody rules the books cite when they refuse to close a day (no gaming day, a table
+# without its closer).
+from floor.rules import BUSINESS_DAY, TRAY_COUNT  # noqa: F401
 
 # The site's daily summary (ND 99-01.3-08-16(1)(g)) is final once its books are closed.
 DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
@@ -117,5 +41,3 @@ DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' perc
 QUARTER_FIGURES = ReadRule(
     frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
 )
-# The slip register lists slip numbers (ND 99-01.3-08-05(2)): anyone holding a role at the site.
-SLIP_REGISTER = ReadRule(ALL_SITE_ROLES, HOUSE_CONTROL, "see the slip register")

@@ -14,10 +14,11 @@ from django.db.models import Exists, Max, OuterRef, Q, Sum
 from cardroom.models import Site, Table
 from cardroom.periods import Quarter, add_banking_days
 from cardroom.rows import shaped_rows
+from floor.models import GamingDay, GamingDayClose, Slip, SlipKind, SlipStep, TableInventory
 
 from . import figures
 from .figures import Custody
-from .models import Adjustment, BooksClose, GamingDay, GamingDayClose, Slip, SlipKind, SlipStep, TableInventory
+from .models import Adjustment, BooksClose
 from .queries import adjustments_around
 
 

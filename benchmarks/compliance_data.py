@@ -6,10 +6,10 @@ from datetime import UTC, date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 
-from accounting.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 from cardroom.models import Employee, Organization, Site, Table
 from cardroom.periods import Quarter
 from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox, DropRemoval
+from floor.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
 
 def _at(day: date, hours: int) -> datetime:

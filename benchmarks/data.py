@@ -11,11 +11,11 @@ from datetime import UTC, date, datetime, timedelta
 
 from django.contrib.auth import get_user_model
 
-from accounting.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 from cage.models import BankCount
 from cardroom.models import Employee, Membership, Organization, Role, Site, Table
 from cardroom.periods import Quarter
 from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox
+from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
 OPEN_HOUR = 18  # hours after midnight UTC of the gaming date; a gaming day runs to 06:00
 HOURS = 10

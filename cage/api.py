@@ -8,9 +8,9 @@ from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from accounting.models import GamingDay
 from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedField, ScopedSiteField, ScopedViewSet
 from cardroom.models import Role
+from floor.models import GamingDay
 
 from . import services
 from .models import (

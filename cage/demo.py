@@ -10,7 +10,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from accounting.models import GamingDay
+from floor.models import GamingDay
 
 from . import services
 from .calculations import deposit_due_on

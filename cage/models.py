@@ -219,7 +219,7 @@ class BankDeposit(AppendOnlyModel):
     (ND 99-01.3-03-10). `due_on` is copied when recorded so the record reads the same later."""
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
-    gaming_day = models.OneToOneField("accounting.GamingDay", on_delete=models.PROTECT, related_name="deposit")
+    gaming_day = models.OneToOneField("floor.GamingDay", on_delete=models.PROTECT, related_name="deposit")
     gaming_date = models.DateField()
     amount_cents = models.PositiveBigIntegerField()
     deposited_on = models.DateField()

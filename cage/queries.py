@@ -171,7 +171,7 @@ def _day_keys(site_ids, start, end, include_empty) -> set[tuple[int, date]]:
 
         days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
         return {(s, d) for s in site_ids for d in days}
-    from accounting.queries import gaming_days_query
+    from floor.queries import gaming_days_query
 
     return {
         (site_id, day) for _, site_id, day in shaped_rows(gaming_days_query, site_ids=site_ids, start=start, end=end)

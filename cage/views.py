@@ -11,12 +11,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounting.calculations import business_date
-from accounting.models import GamingDay
 from cardroom.access import access_for, refusal
 from cardroom.models import ChipDenomination, Employee, Site
 from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
+from floor.calculations import business_date
+from floor.models import GamingDay
 
 from . import forms, queries, services
 from .calculations import deposit_due_on, deposit_is_late

@@ -174,9 +174,9 @@ class Table(models.Model):
             return
         previous = Table.objects.filter(pk=self.pk).values_list("max_wager_cents", flat=True).first()
         if previous is not None and self.max_wager_cents > previous:
-            from surveillance.services import check_wager_under_outage_cap
+            from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
-            check_wager_under_outage_cap(self, self.max_wager_cents)
+            check_max_wager(self, self.max_wager_cents)
 
 
 def validate_chip_value(value_cents: int) -> None:

@@ -21,8 +21,8 @@ from .thresholds import ThresholdBook
 def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-05: numbers missing from a series, and slips not verified or not received
     by the end of their gaming day (the day's close, or the next business day's start)."""
-    from accounting.calculations import gaming_day_bounds
-    from accounting.models import Slip, SlipStep
+    from floor.calculations import gaming_day_bounds
+    from floor.models import Slip, SlipStep
 
     by_id = {s.pk: s for s in sites}
     now = timezone.now()
@@ -51,7 +51,7 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
 
 def _missing_numbers(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
     """Gaps in each site's fill and credit series up to the highest number used in the period."""
-    from accounting.models import Slip
+    from floor.models import Slip
 
     numbers = defaultdict(set)
     last_date = {}
@@ -90,8 +90,8 @@ def _status_lookup(site_ids):
 def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each regularly located table
     dealt on a gaming day needs that day's review log entry."""
-    from accounting.models import DealerShift
     from cardroom.models import Table
+    from floor.models import DealerShift
     from surveillance.models import ReviewLogEntry
 
     site_ids = [s.pk for s in sites]
@@ -116,7 +116,7 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
 def outages_operating(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(7): an outage past its deadline while the table kept dealing above $2.
     *Assumed*: a table dealt after the deadline ran at its configured maximum wager."""
-    from accounting.models import DealerShift
+    from floor.models import DealerShift
     from surveillance.deadlines import outage_deadline
     from surveillance.models import Outage
 
@@ -165,8 +165,8 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook)
 @day_provider
 def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day."""
-    from accounting.models import GamingDay
     from cage.queries import bank_days
+    from floor.models import GamingDay
 
     site_ids = [s.pk for s in sites]
     active = set(GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
@@ -292,9 +292,9 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     """ND 99-01.3-08-14: boxes not removed by the end of the day's activity, boxes not counted,
     and count differences not resolved. A count is due the day after the gaming day; it is
     judged once that day has passed."""
-    from accounting.calculations import gaming_day_bounds
     from counts.models import CountEntry, Drop
     from counts.queries import current_agreements
+    from floor.calculations import gaming_day_bounds
 
     by_id = {s.pk: s for s in sites}
     drops = list(Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))

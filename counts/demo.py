@@ -1,6 +1,6 @@
 """Demo counts: every finished demo gaming day is counted and signed by count1 and count2.
 
-Runs after the accounting demo (which creates the gaming days, dealer shifts and slips) and
+Runs after the floor's demo (which creates the gaming days, dealer shifts and slips) and
 counts what exists: each twenty-one table in play that day gets its box removed by the
 site's shift manager, counted blind by both members, and signed. A few counts differ and are
 resolved by recount; one box holds a form that was never issued (a forms exception left for
@@ -50,7 +50,7 @@ UNISSUED_FORM = {"kind": "fill", "number": 999_999}
 
 def extend_demo(demo: dict) -> None:
     try:
-        from accounting.models import GamingDay
+        from floor.models import GamingDay
     except ImportError:
         return
     people = demo["people"]
@@ -80,7 +80,7 @@ def _setup_site(manager, site, people, key) -> None:
 
 
 def _in_play(day) -> list[Table]:
-    from accounting.queries import table_was_opened
+    from floor.queries import table_was_opened
 
     tables = Table.objects.filter(site=day.site, game=Game.TWENTY_ONE)
     return [t for t in tables if table_was_opened(t, day)]

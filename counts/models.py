@@ -76,8 +76,8 @@ class Drop(AppendOnlyModel):
     drop_box = models.ForeignKey(DropBox, on_delete=models.PROTECT, related_name="drops")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="drops")
     gaming_date = models.DateField()
-    # The id of accounting.DealerShift when the box covers one dealer shift. A plain integer
-    # because the accounting app's migrations are written in parallel; validated in the service.
+    # The id of floor.DealerShift when the box covers one dealer shift. A plain integer
+    # because the custody app's migrations were written in parallel; validated in the service.
     dealer_shift_id = models.PositiveBigIntegerField(null=True, blank=True)
     placed_at = models.DateTimeField()
     placed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")

@@ -122,7 +122,7 @@ class _Batch:
     signatures: dict  # session id -> [CountSignature] by time
     awaiting: dict  # gaming date -> [Drop] removed and never agreed
     explanations: dict  # drop id -> {(kind, number): FormsExplanation}
-    issued: dict | None  # drop id -> {(kind, number)}; None when accounting keeps no slips
+    issued: dict | None  # drop id -> {(kind, number)}; None when the floor keeps no slips
 
     @classmethod
     def load(cls, site, sessions, start: date, end: date) -> "_Batch":

@@ -1,7 +1,7 @@
 """Reads used in several places, and the figures other apps take from the count.
 
 `agreed_drop_cents` / `agreed_drops` are what accounting uses as gross proceeds (drop box
-cash). Accounting's own models are imported lazily: the two apps are built side by side.
+cash). The floor's custody models are imported lazily: the apps were built side by side.
 """
 
 from dataclasses import dataclass
@@ -33,18 +33,18 @@ def count_settings(site) -> CountSettings:
 
 
 def employee_dealt_on(employee, site, gaming_date: date) -> bool:
-    """Did the employee conduct games at the site during that gaming day? Asked of accounting
+    """Did the employee conduct games at the site during that gaming day? Asked of the floor
     (`employee_dealt_at`, or its dealer shifts). Without dealer-shift records the answer is
     "yes": a two-gaming-employee team cannot then be shown to be independent."""
     start, end = gaming_day_bounds(site, gaming_date)
     try:
-        from accounting.queries import employee_dealt_at
+        from floor.queries import employee_dealt_at
     except ImportError:
         employee_dealt_at = None
     if employee_dealt_at is not None:
         return bool(employee_dealt_at(employee, site, start, end))
     try:
-        from accounting.models import DealerShift
+        from floor.models import DealerShift
     except ImportError:
         return True
     overlapping = Q(started_at__lt=end) & (Q(ended_at__isnull=True) | Q(ended_at__gt=start))
@@ -178,7 +178,7 @@ def slip_period(drop) -> tuple[datetime, datetime]:
 
 def _dealer_shift(pk):
     try:
-        from accounting.models import DealerShift
+        from floor.models import DealerShift
     except ImportError:
         return None
     return DealerShift.objects.filter(pk=pk).first()
@@ -186,7 +186,7 @@ def _dealer_shift(pk):
 
 def slips_issued(drop) -> set[tuple[str, int]] | None:
     """(kind, number) of the fill and credit slips recorded for the drop's table and period,
-    voided ones excluded; None when accounting keeps no slips yet (nothing to reconcile)."""
+    voided ones excluded; None when the floor keeps no slips yet (nothing to reconcile)."""
     from . import slips
 
     return slips.issued_for(drop, *slip_period(drop))

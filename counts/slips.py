@@ -1,6 +1,6 @@
-"""The fill and credit slips accounting recorded for a table, read for the forms check.
+"""The fill and credit slips the floor recorded for a table, read for the forms check.
 
-Accounting owns the slips (`accounting.models.Slip`, one series per kind and site); this module
+The floor owns the slips (`floor.models.Slip`, one series per kind and site); this module
 only reads them and is the one place that knows their shape. A voided slip is not expected in
 the box (ND 99-01.3-08-05(2): the voided form is kept with the slip records).
 """
@@ -12,9 +12,9 @@ from django.db.models import Q
 
 def issued_for(drop, start: datetime, end: datetime) -> set[tuple[str, int]] | None:
     """(kind, number) of the slips for the drop's table: for the gaming day, or for the
-    [start, end) of its dealer shift. None when accounting keeps no slips."""
+    [start, end) of its dealer shift. None when the floor keeps no slips."""
     try:
-        from accounting.models import Slip, SlipStep
+        from floor.models import Slip, SlipStep
     except ImportError:
         return None
     slips = Slip.objects.filter(table=drop.table).exclude(steps__kind=SlipStep.Kind.VOID)
@@ -29,7 +29,7 @@ def issued_for_drops(site, drops: list, start: date, end: date) -> dict | None:
     """`issued_for` for many drops in two queries: each drop's table's slips of
     its gaming day, or of its dealer shift where boxes follow dealers; voided ones excluded."""
     try:
-        from accounting.models import DealerShift, Slip, SlipStep
+        from floor.models import DealerShift, Slip, SlipStep
     except ImportError:
         return None
     shift_ids = [d.dealer_shift_id for d in drops if d.dealer_shift_id]

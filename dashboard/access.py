@@ -6,10 +6,10 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from accounting.calculations import business_date
 from accounting.rules import DAILY_FIGURES, DEALER_FIGURES, QUARTER_FIGURES
 from cardroom.access import ReadRule, access_for
 from cardroom.models import Role
+from floor.calculations import business_date
 
 FIGURE_ROLES = tuple(DAILY_FIGURES.roles)
 QUARTER_ROLES = tuple(QUARTER_FIGURES.roles)

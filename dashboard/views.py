@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from accounting import books as closed_books
 from accounting import dealer_hold, services, summaries
-from accounting.models import Adjustment, BooksClose, GamingDay, Slip, SlipStep
+from accounting.models import Adjustment, BooksClose
 from accounting.rules import BOOKS_CLOSERS, QUARTER_FILERS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
@@ -27,6 +27,7 @@ from cardroom.periods import Quarter
 from cardroom.rules import HOUSE_CONTROL
 from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
+from floor.models import GamingDay, Slip, SlipStep
 
 from . import trends
 from .access import (

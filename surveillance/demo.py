@@ -4,7 +4,7 @@
 
 `site` is the busy demo site; `people` is the login -> Employee dict that
 `cardroom.demo.load_demo()` returns (it uses "gm", "shift" and "count1"). Call it after the
-accounting demo, because the daily review log covers the days with dealer shifts.
+floor's demo, because the daily review log covers the days with dealer shifts.
 
 It records: the site's surveillance status; a camera and a dome on every regularly located
 table, a recording unit and a time and date generator for the site, each with an approved
@@ -204,5 +204,5 @@ def _program(acting, site, today, people) -> None:
 
 
 def extend_demo(demo: dict) -> None:
-    """The hook `manage.py load_demo` calls after the accounting demo: the busy site only."""
+    """The hook `manage.py load_demo` calls after the floor's demo: the busy site only."""
     build_demo_surveillance(demo["sites"]["busy"], people=demo["people"])

@@ -1,9 +1,9 @@
 """Reads other apps and compliance jobs call: site status, table activity, outage deadlines
 and the $2 wager cap, review progress and video retention.
 
-Dealer shifts belong to accounting (`accounting.models.DealerShift`: table, dealer,
+Dealer shifts belong to the floor (`floor.models.DealerShift`: table, dealer,
 started_at, ended_at null while on shift). They are imported inside functions so this app
-works before accounting has data. *Assumed*: "hours of activity on the table" (08-04(7)) are
+works before the floor has data. *Assumed*: "hours of activity on the table" (08-04(7)) are
 the hours a dealer is on shift at it; with no dealer shift recorded, no time counts as
 activity and only the 4-calendar-day limit can run out.
 """
@@ -23,8 +23,8 @@ from .rules import OUTAGE_CALENDAR_LIMIT, OUTAGE_WAGER_CAP_CENTS, RECORDING_RETE
 
 
 def dealer_shifts():
-    """Accounting's dealer rotations (the activity on a table, ND 99-01.3-08-04(7))."""
-    from accounting.models import DealerShift
+    """The floor's dealer rotations (the activity on a table, ND 99-01.3-08-04(7))."""
+    from floor.models import DealerShift
 
     return DealerShift.objects.all()
 
@@ -78,7 +78,7 @@ def activity_intervals(table: Table, since: datetime | None = None) -> list[tupl
 
 
 def table_had_activity(table: Table, gaming_date: date) -> bool:
-    from accounting.queries import shifts_overlapping
+    from floor.queries import shifts_overlapping
 
     start, end = business_day_window(table.site, gaming_date)
     return shifts_overlapping(start, end).filter(table=table).exists()
@@ -86,7 +86,7 @@ def table_had_activity(table: Table, gaming_date: date) -> bool:
 
 def employee_dealt_at(employee, site: Site, start: datetime, end: datetime) -> bool:
     """Whether `employee` conducted games at `site` between start and end (dealer rotations)."""
-    from accounting.queries import employee_dealt_at as dealt
+    from floor.queries import employee_dealt_at as dealt
 
     return dealt(employee, site, start, end)
 

@@ -16,6 +16,16 @@ SITE_ROLES = [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role
 ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _celery_queue_per_test_process(worker_id):
+    """Each pytest-xdist process sends and consumes on its own queue: two tests running real
+    Celery workers at once (one in each process, on the same broker) must not take each
+    other's tasks and run them against the other process's test database."""
+    from cardroom.celery import app
+
+    app.conf.task_default_queue = f"{app.conf.task_default_queue}-{worker_id}"
+
+
 @pytest.fixture(autouse=True)
 def _fast_and_unlocked(settings, tmp_path):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,16 +1,16 @@
 """Fill and credit slip register for a period (ND 99-01.3-08-05(2)): each series' numbers in
 order with their status (issued, verified, received, voided), the missing numbers and those
-used out of order, from `accounting.queries.slip_register`, as the slip-register API gives it."""
+used out of order, from `floor.queries.slip_register`, as the slip-register API gives it."""
 
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
 
-from accounting.queries import slip_register
-from accounting.rules import SLIP_REGISTER
 from cardroom.money import format_money
 from cardroom.pdf import data_table, format_clock, para
+from floor.queries import slip_register
+from floor.rules import SLIP_REGISTER
 
 from ..registry import ReportContext, ReportKind, register
 

@@ -2,9 +2,9 @@
 
 from datetime import UTC, date, datetime, timedelta
 
-from accounting.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 from cage.models import BankCount
 from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox
+from floor.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
 
 def at(day: date, hour: int) -> datetime:
@@ -113,7 +113,7 @@ class Scenario:
 
 
 def shift(scenario, table, dealer, gaming_date, start_hour, end_hour):
-    from accounting.models import DealerShift
+    from floor.models import DealerShift
 
     day = scenario.day(gaming_date)
     return DealerShift.objects.create(

@@ -20,6 +20,7 @@ from cardroom.audit import AuditEvent
 from cardroom.models import Role
 from cardroom.money import format_money
 from cardroom.periods import Quarter
+from floor import services as floor_services
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 from tests.reports.test_kind_daily import download, pdf_tables, pdf_text, run_report
@@ -171,7 +172,7 @@ def test_the_schema_documents_the_filing_endpoints(client_for, manager):
 def test_nothing_is_entered_in_a_filed_quarter_afterwards(filed, site, cast, manager, table):
     quiet = date(2026, 9, 20)  # no gaming day: still inside the filed quarter
     with pytest.raises(ValidationError) as opening:
-        services.open_gaming_day(acting_user=cast[Role.SHIFT_MANAGER].user, site=site, gaming_date=quiet)
+        floor_services.open_gaming_day(acting_user=cast[Role.SHIFT_MANAGER].user, site=site, gaming_date=quiet)
     with pytest.raises(ValidationError) as counting:
         cage.record_bank_count(
             acting_user=cast[Role.CASHIER].user, site=site, gaming_date=quiet, kind="start", cash={100: 1}, chips={}

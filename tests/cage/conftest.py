@@ -14,7 +14,7 @@ DAY = date(2026, 11, 2)  # a Monday; the deposit is due Thursday 2026-11-05
 def make_gaming_day(site, gaming_date, opened_by, *, closed=True, books=None):
     """A gaming day made directly; a closed day also has its books closed (a deposit waits for
     that) unless `books=False`: cage records of a day are entered before its books close."""
-    from accounting.models import GamingDay, GamingDayClose
+    from floor.models import GamingDay, GamingDayClose
 
     day = GamingDay.objects.create(
         site=site,

@@ -4,11 +4,11 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from accounting.models import GamingDay, GamingDayClose, Slip, SlipStep
 from cardroom.models import Role
 from cardroom.periods import Quarter
 from compliance.engine import run_day_checks
 from compliance.models import Alert
+from floor.models import GamingDay, GamingDayClose, Slip, SlipStep
 
 
 def make_day(site, gaming_date, employee, closed=True):

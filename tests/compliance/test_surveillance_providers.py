@@ -4,9 +4,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from accounting.models import DealerShift
 from cardroom.models import Role
 from compliance.engine import run_day_checks
+from floor.models import DealerShift
 from surveillance.models import (
     EquipmentChange,
     Outage,

@@ -14,9 +14,6 @@ from django.core.management.base import CommandError
 from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.utils import timezone
 
-from accounting import services as floor
-from accounting.calculations import business_date
-from accounting.models import Slip, SlipLine, SlipStep
 from cardroom import services
 from cardroom.appendonly import GUARD_TABLE, ImmutableRecordError, drop_trigger_sql, trigger_sql
 from cardroom.audit import (
@@ -32,6 +29,9 @@ from cardroom.audit import (
 from cardroom.audit_anchors import anchor_chains
 from cardroom.audit_rows import ROW_CREATED, canonical_row, covered_models, row_digest, row_fields
 from cardroom.models import AuditEvent, Role
+from floor import services as floor
+from floor.calculations import business_date
+from floor.models import Slip, SlipLine, SlipStep
 from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
 
 TRAY = [{"denomination": 2500, "quantity": 40}, {"denomination": 500, "quantity": 160}]

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from accounting import services as floor
 from cardroom.access import refusal, roles_text
 from cardroom.models import Role
-from tests.accounting.conftest import FILL, TRAY, today
+from floor import services as floor
 from tests.conftest import ALL_ROLES, REFUSAL
 from tests.factories import make_chips, make_person
+from tests.floor.conftest import FILL, TRAY, today
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ["cardroom", "accounting", "cage", "counts", "surveillance", "compliance", "reports", "dashboard"]
+APPS = ["cardroom", "floor", "accounting", "cage", "counts", "surveillance", "compliance", "reports", "dashboard"]
 ROLE_NAMES = [role.label.lower() for role in Role]
 
 

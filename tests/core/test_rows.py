@@ -6,10 +6,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.db.models import Count, Max, Min, Q, Sum
 
-from accounting.models import DealerShift, Slip
 from cardroom import rows as rows_module
 from cardroom.models import Role
 from cardroom.rows import shaped_rows, value_rows
+from floor.models import DealerShift, Slip
 from tests.accounting.scenario import Scenario, shift
 from tests.factories import TableFactory, make_person
 

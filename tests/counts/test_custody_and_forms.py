@@ -7,10 +7,10 @@ import pytest
 import time_machine
 from django.core.exceptions import ValidationError
 
-from accounting import services as accounting
 from cardroom.models import Role
 from counts import queries, services
 from counts.models import CountSession, Drop, DropRemoval
+from floor import services as accounting
 from tests.factories import make_person
 
 from .conftest import AFTER_CLOSE, COUNT_TIME, EVENING, GAMING_DATE, cash, remove_box

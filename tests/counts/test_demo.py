@@ -6,13 +6,13 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
-from accounting import services as accounting
-from accounting.models import DealerShift, GamingDay
 from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
 from counts.demo import UNISSUED_FORM, extend_demo
 from counts.models import CountAgreement, CountSession
 from counts.queries import agreed_drop_cents, box_count, is_signed
+from floor import services as accounting
+from floor.models import DealerShift, GamingDay
 
 DAYS = [date(2026, 11, 10), date(2026, 11, 11)]
 TRAY = [{"denomination": 2500, "quantity": 40}, {"denomination": 500, "quantity": 100}]

@@ -6,8 +6,8 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import time_machine
 
-from accounting.models import Slip
 from cardroom.models import Role
+from floor.models import Slip
 from tests.accounting.scenario import Scenario, change_count, shift
 from tests.factories import TableFactory, make_person
 

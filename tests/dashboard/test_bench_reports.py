@@ -5,8 +5,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from accounting.models import Slip
 from cardroom.models import Organization
+from floor.models import Slip
 
 
 @pytest.mark.django_db

@@ -6,8 +6,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from accounting.models import SlipStep
 from cardroom.money import format_money
+from floor.models import SlipStep
 from reports.kinds import slip_register
 from tests.accounting.scenario import at
 from tests.factories import TableFactory

@@ -18,7 +18,7 @@ def local(year, month, day, hour=0, minute=0) -> datetime:
 
 def add_shift(table, dealer, started_at, ended_at=None, *, opened_by=None):
     """A dealer on shift at `table` (and the gaming day it belongs to)."""
-    from accounting.models import DealerShift, GamingDay
+    from floor.models import DealerShift, GamingDay
 
     site = table.site
     gaming_date = (started_at.astimezone(CHICAGO) - _day_start(site)).date()

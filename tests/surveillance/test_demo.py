@@ -63,7 +63,7 @@ def test_every_day_of_activity_has_its_daily_review_log(demo):
 
 
 def _activity(site):
-    from accounting.models import DealerShift
+    from floor.models import DealerShift
 
     for table_id, started_at in DealerShift.objects.filter(table__site=site).values_list("table_id", "started_at"):
         yield table_id, queries.gaming_date_of(site, started_at)

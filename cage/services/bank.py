@@ -1,0 +1,110 @@
+"""The bank: its ideal amount and its starting and ending counts (ND 99-01.3-08-16(1)(a))."""
+
+from datetime import date, datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.audit import snapshot
+from cardroom.models import Site
+
+from .. import rules
+from ..calculations import lines_total_cents
+from ..models import BankCount, BankCountLine, IdealBank
+from .steps import (
+    _amount,
+    _at_site,
+    _audit,
+    _chip_total,
+    _gaming_date,
+    _moment,
+    _refuse_closed_books,
+    parse_cash_lines,
+    parse_chip_lines,
+)
+
+
+def set_ideal_bank(*, acting_user, site: Site, amount_cents: int, effective_on: date) -> IdealBank:
+    """Set the ideal (imprest) amount of a site's bank from `effective_on` (ND 99-01.3-03-09(5))."""
+    employee = _at_site(acting_user, site, rules.POLICY_SETTERS, "set the ideal bank amount")
+    amount_cents = _amount(amount_cents, "amount_cents", rules.IDEAL_BANK)
+    with transaction.atomic():
+        ideal = IdealBank.objects.create(
+            site=site, amount_cents=amount_cents, effective_on=effective_on, set_at=timezone.now(), set_by=employee
+        )
+        _audit(acting_user, "ideal_bank.set", ideal, organization_id=site.organization_id, site_id=site.pk)
+    return ideal
+
+
+def record_bank_count(
+    *,
+    acting_user,
+    site: Site,
+    gaming_date: date,
+    kind: str,
+    cash,
+    chips,
+    corrects: BankCount | None = None,
+    reason: str = "",
+    at: datetime | None = None,
+) -> BankCount:
+    """Record the starting or ending count of a site's bank: cash by denomination and chips by
+    denomination (ND 99-01.3-08-16(1)(a)). One count per day and kind; a mistake is corrected
+    by a new count that points to the one it replaces, with a reason."""
+    employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "count the bank")
+    if kind not in BankCount.Kind.values:
+        raise ValidationError({"kind": f"{rules.BANK_RECORDS}: a bank count is a starting or an ending count."})
+    gaming_date = _gaming_date(site, gaming_date)
+    cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS)
+    chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS)
+    at = _moment(at, "counted_at")
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the bank count")
+        _check_count_slot(site, gaming_date, kind, corrects, reason)
+        count = BankCount.objects.create(
+            site=site,
+            gaming_date=gaming_date,
+            kind=kind,
+            counted_at=at,
+            counted_by=employee,
+            initials=employee.initials,
+            cash_cents=lines_total_cents(cash_lines.items()),
+            chips_cents=_chip_total(chip_lines),
+            corrects=corrects,
+            reason=reason,
+        )
+        BankCountLine.objects.bulk_create(
+            [BankCountLine(count=count, value_cents=v, quantity=q) for v, q in cash_lines.items()]
+            + [BankCountLine(count=count, chip=c, value_cents=c.value_cents, quantity=q) for c, q in chip_lines.items()]
+        )
+        after = {**snapshot(count), "cash": cash_lines, "chips": {c.value_cents: q for c, q in chip_lines.items()}}
+        _audit(
+            acting_user,
+            "bank_count.recorded",
+            count,
+            organization_id=site.organization_id,
+            site_id=site.pk,
+            after=after,
+        )
+    return count
+
+
+def _check_count_slot(site: Site, gaming_date: date, kind: str, corrects: BankCount | None, reason: str) -> None:
+    label = BankCount.Kind(kind).label.lower()
+    if corrects is None:
+        if BankCount.objects.filter(site=site, gaming_date=gaming_date, kind=kind).exists():
+            raise ValidationError(
+                {
+                    "kind": f"{rules.BANK_RECORDS}: the {label} count of {gaming_date} is already recorded; "
+                    "record a correction that points to it instead."
+                }
+            )
+        return
+    if (corrects.site_id, corrects.gaming_date, corrects.kind) != (site.pk, gaming_date, kind):
+        raise ValidationError({"corrects": "A correction replaces a count of the same site, gaming date and kind."})
+    if BankCount.objects.filter(corrects=corrects).exists():
+        raise ValidationError({"corrects": "That count was already corrected; correct the latest count."})
+    if not reason.strip():
+        raise ValidationError({"reason": "Say why the count is corrected."})

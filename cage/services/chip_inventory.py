@@ -1,0 +1,155 @@
+"""The chip inventory (SFN 17930): chips received and destroyed, and counts of the inventory."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.audit import snapshot
+from cardroom.models import ChipDenomination, Organization, Site
+from cardroom.money import format_money
+
+from .. import queries, rules
+from ..models import ChipInventoryCount, ChipInventoryCountLine, ChipMovement, ChipMovementLine, Location
+from .steps import _audit, _chip_total, _in_organization, _require_chips, parse_chip_lines
+
+
+def receive_chips(
+    *, acting_user, organization: Organization, chips, received_on: date, reference: str, note: str = ""
+) -> ChipMovement:
+    """Add chips received from the manufacturer to the inventory book (SFN 17930)."""
+    return _move_chips(acting_user, organization, ChipMovement.Kind.RECEIPT, chips, received_on, reference, note)
+
+
+def destroy_chips(
+    *, acting_user, organization: Organization, chips, destroyed_on: date, reference: str, note: str = ""
+) -> ChipMovement:
+    """Take destroyed chips off the inventory book (SFN 17930); never more than the book owns."""
+    return _move_chips(acting_user, organization, ChipMovement.Kind.DESTRUCTION, chips, destroyed_on, reference, note)
+
+
+def _move_chips(acting_user, organization, kind, chips, occurred_on, reference, note) -> ChipMovement:
+    verb = "receive chips" if kind == ChipMovement.Kind.RECEIPT else "destroy chips"
+    employee = _in_organization(acting_user, organization, rules.INVENTORY_KEEPERS, verb)
+    lines = parse_chip_lines(chips, organization.pk, citation=rules.CHIP_INVENTORY)
+    _require_chips(lines, "chips", rules.CHIP_INVENTORY)
+    if not isinstance(occurred_on, date) or occurred_on > timezone.localdate():
+        raise ValidationError({"occurred_on": f"{rules.CHIP_INVENTORY}: give the date it happened, not a future one."})
+    if not reference.strip():
+        raise ValidationError(
+            {"reference": f"{rules.CHIP_INVENTORY}: give the invoice, or the witness of the destruction."}
+        )
+    with transaction.atomic():
+        Organization.objects.select_for_update().get(pk=organization.pk)
+        if kind == ChipMovement.Kind.DESTRUCTION:
+            _check_book_holds(organization, lines, occurred_on)
+        movement = ChipMovement.objects.create(
+            organization=organization,
+            kind=kind,
+            occurred_on=occurred_on,
+            reference=reference.strip(),
+            note=note,
+            recorded_at=timezone.now(),
+            recorded_by=employee,
+            initials=employee.initials,
+            total_cents=_chip_total(lines),
+        )
+        ChipMovementLine.objects.bulk_create(
+            [
+                ChipMovementLine(movement=movement, chip=c, value_cents=c.value_cents, quantity=q)
+                for c, q in lines.items()
+            ]
+        )
+        _audit(
+            acting_user,
+            f"chips.{kind}",
+            movement,
+            organization_id=organization.pk,
+            site_id=None,
+            after={**snapshot(movement), "chips": {c.value_cents: q for c, q in lines.items()}},
+        )
+    return movement
+
+
+def _check_book_holds(organization: Organization, lines: dict[ChipDenomination, int], on_date: date) -> None:
+    book = queries.chip_book(organization, on_date)
+    for chip, quantity in lines.items():
+        if quantity > book.get(chip.value_cents, 0):
+            raise ValidationError(
+                {
+                    "chips": f"{rules.CHIP_INVENTORY}: the book owns {book.get(chip.value_cents, 0)} "
+                    f"{format_money(chip.value_cents)} chips; {quantity} cannot be destroyed."
+                }
+            )
+
+
+def record_chip_inventory_count(
+    *, acting_user, organization: Organization, counted_on: date, locations, note: str = ""
+) -> ChipInventoryCount:
+    """A physical count of the organization's chips where they are: each site's chip bank and
+    table trays, and storage (SFN 17930). `locations`: [{"location": "bank"|"trays"|"storage",
+    "site": <Site or id; required for bank and trays>, "chips": [...]}, ...]."""
+    employee = _in_organization(acting_user, organization, rules.INVENTORY_KEEPERS, "record a chip inventory count")
+    if not isinstance(counted_on, date) or counted_on > timezone.localdate():
+        raise ValidationError({"counted_on": f"{rules.CHIP_INVENTORY}: give the date of the count, not a future one."})
+    parsed = _parse_locations(organization, locations)
+    with transaction.atomic():
+        count = ChipInventoryCount.objects.create(
+            organization=organization,
+            counted_on=counted_on,
+            counted_at=timezone.now(),
+            counted_by=employee,
+            initials=employee.initials,
+            note=note,
+            total_cents=sum(_chip_total(chips) for _, _, chips in parsed),
+        )
+        ChipInventoryCountLine.objects.bulk_create(
+            [
+                ChipInventoryCountLine(
+                    count=count, location=loc, site=site, chip=c, value_cents=c.value_cents, quantity=q
+                )
+                for loc, site, chips in parsed
+                for c, q in chips.items()
+            ]
+        )
+        _audit(acting_user, "chip_inventory.counted", count, organization_id=organization.pk, site_id=None)
+    return count
+
+
+def _parse_locations(organization: Organization, locations) -> list[tuple[str, Site | None, dict]]:
+    if not isinstance(locations, list | tuple) or not locations:
+        raise ValidationError({"locations": f"{rules.CHIP_INVENTORY}: give the chips counted at each location."})
+    sites = {s.pk: s for s in Site.objects.filter(organization=organization)}
+    parsed, seen = [], set()
+    for item in locations:
+        if not isinstance(item, dict) or item.get("location") not in Location.values:
+            raise ValidationError(
+                {"locations": f"{rules.CHIP_INVENTORY}: each location is one of {', '.join(Location.values)}."}
+            )
+        raw_site = item.get("site")
+        site = (
+            sites.get(raw_site.pk if isinstance(raw_site, Site) else raw_site) if raw_site not in (None, "") else None
+        )
+        if raw_site not in (None, "") and site is None:
+            raise ValidationError(
+                {"locations": f"{rules.CHIP_INVENTORY}: site {raw_site!r} is not a site of the organization."}
+            )
+        if site is None and item["location"] != Location.STORAGE:
+            raise ValidationError(
+                {
+                    "locations": f"{rules.CHIP_INVENTORY}: say which site's {Location(item['location']).label.lower()} were counted."
+                }
+            )
+        key = (item["location"], site.pk if site else None)
+        if key in seen:
+            raise ValidationError({"locations": f"{rules.CHIP_INVENTORY}: a location is listed twice."})
+        seen.add(key)
+        parsed.append(
+            (
+                item["location"],
+                site,
+                parse_chip_lines(item.get("chips"), organization.pk, field="locations", citation=rules.CHIP_INVENTORY),
+            )
+        )
+    return parsed

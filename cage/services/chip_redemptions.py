@@ -1,0 +1,49 @@
+"""Chips redeemed for cash at the cage."""
+
+from datetime import date, datetime
+
+from django.db import transaction
+
+from cardroom.models import Site
+
+from .. import rules
+from ..models import ChipRedemption, ChipRedemptionLine
+from .steps import (
+    _at_site,
+    _audit,
+    _chip_total,
+    _gaming_date,
+    _moment,
+    _refuse_closed_books,
+    _require_chips,
+    parse_chip_lines,
+)
+
+
+def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datetime | None = None) -> ChipRedemption:
+    """Pay a player cash for chips at the value they were sold for, counted by denomination
+    (ND 99-01.3-08-06(2)). Cash leaves the bank; the chips join it."""
+    employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "redeem chips")
+    gaming_date = _gaming_date(site, gaming_date)
+    lines = parse_chip_lines(chips, site.organization_id, citation=rules.REDEMPTION)
+    _require_chips(lines, "chips", rules.REDEMPTION)
+    at = _moment(at, "redeemed_at")
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the cash bank")
+        redemption = ChipRedemption.objects.create(
+            site=site,
+            gaming_date=gaming_date,
+            redeemed_at=at,
+            cashier=employee,
+            initials=employee.initials,
+            total_cents=_chip_total(lines),
+        )
+        ChipRedemptionLine.objects.bulk_create(
+            [
+                ChipRedemptionLine(redemption=redemption, chip=c, value_cents=c.value_cents, quantity=q)
+                for c, q in lines.items()
+            ]
+        )
+        _audit(acting_user, "chips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
+    return redemption

@@ -1,0 +1,163 @@
+"""Steps the cage's services share: the time of an action, the acting employee, the audit
+event, the refusal of a day whose books are closed, the gaming date, and parsing amounts,
+cash and chips."""
+
+from datetime import date, datetime
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
+
+from cardroom import closing
+from cardroom.access import Access, access_for, refusal, require_role
+from cardroom.audit import record_event, snapshot
+from cardroom.models import ChipDenomination, Employee, Organization, Site
+from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
+from floor.calculations import business_date
+
+from .. import rules
+from ..calculations import lines_total_cents
+
+
+def _moment(at: datetime | None, field: str = "at") -> datetime:
+    """The time of an action: now, or an earlier time written on paper; never the future."""
+    now = timezone.now()
+    if at is None:
+        return now
+    if timezone.is_naive(at):
+        raise ValidationError({field: "Give the time with its time zone."})
+    if at > now:
+        raise ValidationError({field: "A record cannot be dated in the future."})
+    return at
+
+
+def _employee(access: Access) -> Employee:
+    return access.require_employee()
+
+
+def _at_site(acting_user, site: Site, roles, action: str, rule: str = HOUSE_CONTROL) -> Employee:
+    return _employee(require_role(acting_user, site, *roles, action=action, rule=rule))
+
+
+def _in_organization(acting_user, organization: Organization, roles, action: str) -> Employee:
+    access = access_for(acting_user)
+    if access.organization_id != organization.pk:
+        raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own employees may {action}.")
+    if not access.has_role(None, *roles):
+        raise PermissionDenied(refusal(HOUSE_CONTROL, roles, action))
+    return _employee(access)
+
+
+def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int | None, after=None) -> None:
+    record_event(
+        actor=acting_user,
+        action=action,
+        obj=obj,
+        organization_id=organization_id,
+        site_id=site_id,
+        after=after if after is not None else snapshot(obj),
+    )
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """Call under the site's row lock (close_books takes it too): a cage record dated on a day
+    whose books are closed would change the closed figures (cardroom.closing)."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})
+
+
+def _site_today(site: Site) -> date:
+    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+
+
+def _gaming_date(site: Site, value, field: str = "gaming_date") -> date:
+    if not isinstance(value, date) or isinstance(value, datetime):
+        raise ValidationError({field: "Give the gaming date as a date (YYYY-MM-DD)."})
+    if value > _site_today(site):
+        raise ValidationError({field: f"{rules.BUSINESS_DAY}: the gaming day {value} has not begun yet at {site}."})
+    return value
+
+
+def _amount(value, field: str, citation: str, *, allow_zero: bool = False) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError({field: f"{citation}: give the amount as a whole number of cents."})
+    if value < 0 or (value == 0 and not allow_zero):
+        raise ValidationError(
+            {field: f"{citation}: the amount must be {'zero or more' if allow_zero else 'more than zero'}."}
+        )
+    return value
+
+
+def _quantity(raw, label: str, field: str, citation: str) -> int:
+    """A whole, non-negative number of chips or notes; a string of digits is accepted."""
+    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+        raw = int(raw.strip())
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        raise ValidationError({field: f"{citation}: the quantity of {label} must be a whole number (got {raw!r})."})
+    if raw < 0:
+        raise ValidationError({field: f"{citation}: the quantity of {label} cannot be negative (got {raw})."})
+    if raw > rules.MAX_QUANTITY_PER_LINE:
+        raise ValidationError({field: f"{citation}: {raw} of {label} is more than a bank holds."})
+    return raw
+
+
+def _items(raw, field: str, citation: str) -> list[tuple[object, object]]:
+    """[(value, quantity)] from {value_cents: quantity} or [{"value_cents": v, "quantity": q}, ...]."""
+    if raw is None:
+        return []
+    if isinstance(raw, dict):
+        return list(raw.items())
+    if not isinstance(raw, list | tuple):
+        raise ValidationError({field: f"{citation}: give a list of {{'value_cents': ..., 'quantity': ...}} lines."})
+    items = []
+    for item in raw:
+        if not isinstance(item, dict) or "quantity" not in item:
+            raise ValidationError({field: f"{citation}: each line is {{'value_cents': ..., 'quantity': ...}}."})
+        items.append((item.get("value_cents", item.get("denomination")), item["quantity"]))
+    return items
+
+
+def _value_key(raw):
+    if isinstance(raw, ChipDenomination):
+        return raw.value_cents
+    if isinstance(raw, str) and raw.strip().isdigit():
+        return int(raw.strip())
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+
+
+def parse_chip_lines(raw, organization_id: int, *, field: str = "chips", citation: str) -> dict[ChipDenomination, int]:
+    """{chip: quantity} for the organization's active chips, by value in cents; zero lines
+    dropped. An unknown value, a negative or fractional quantity, or a value twice is refused."""
+    chips = {c.value_cents: c for c in ChipDenomination.objects.filter(organization_id=organization_id, active=True)}
+    parsed: dict[ChipDenomination, int] = {}
+    for value, quantity in _items(raw, field, citation):
+        chip = chips.get(_value_key(value))
+        if chip is None:
+            raise ValidationError({field: f"{rules.CHIP_VALUES}: {value!r} is not a chip value of the organization."})
+        if chip in parsed:
+            raise ValidationError({field: f"{citation}: {format_money(chip.value_cents)} chips are listed twice."})
+        parsed[chip] = _quantity(quantity, f"{format_money(chip.value_cents)} chips", field, citation)
+    return {chip: q for chip, q in parsed.items() if q}
+
+
+def parse_cash_lines(raw, *, field: str = "cash", citation: str) -> dict[int, int]:
+    """{value_cents: quantity} of currency and coin (rules.CASH_VALUES_CENTS); zero lines dropped."""
+    parsed: dict[int, int] = {}
+    for value, quantity in _items(raw, field, citation):
+        key = _value_key(value)
+        if key not in rules.CASH_VALUES_CENTS:
+            raise ValidationError({field: f"{citation}: {value!r} is not a denomination of US currency or coin."})
+        if key in parsed:
+            raise ValidationError({field: f"{citation}: {format_money(key)} is listed twice."})
+        parsed[key] = _quantity(quantity, f"{format_money(key)} in cash", field, citation)
+    return {value: q for value, q in parsed.items() if q}
+
+
+def _chip_total(chips: dict[ChipDenomination, int]) -> int:
+    return lines_total_cents((chip.value_cents, quantity) for chip, quantity in chips.items())
+
+
+def _require_chips(chips: dict, field: str, citation: str) -> None:
+    if not chips:
+        raise ValidationError({field: f"{citation}: give at least one denomination and its quantity."})

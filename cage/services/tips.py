@@ -1,0 +1,97 @@
+"""Tips: the site's tip policy, tips declared by dealers and redeemed (ND 99-01.3-08-06)."""
+
+from datetime import date, datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.models import Employee, Organization, Site
+
+from .. import rules
+from ..models import TipDeclaration, TipDeclarationLine, TipPolicy, TipRedemption
+from .steps import _at_site, _audit, _chip_total, _gaming_date, _in_organization, _moment, parse_chip_lines
+
+
+def record_tip_policy(
+    *, acting_user, organization: Organization, pooled: bool, description: str, effective_on: date
+) -> TipPolicy:
+    """Record the organization's tip-pooling policy from a date on (ND 99-01.3-08-06(2) allows pooling)."""
+    employee = _in_organization(acting_user, organization, rules.POLICY_SETTERS, "set the tip-pooling policy")
+    if not description.strip():
+        raise ValidationError({"description": f"{rules.TIPS}: describe how tips are pooled or kept."})
+    with transaction.atomic():
+        policy = TipPolicy.objects.create(
+            organization=organization,
+            pooled=bool(pooled),
+            description=description.strip(),
+            effective_on=effective_on,
+            set_at=timezone.now(),
+            set_by=employee,
+        )
+        _audit(acting_user, "tip_policy.recorded", policy, organization_id=organization.pk, site_id=None)
+    return policy
+
+
+def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datetime | None = None) -> TipDeclaration:
+    """A dealer declares, in their own name, the tip chips they hold at the end of a shift
+    (an empty list: none). Declared tips stay unredeemed until the cashier pays them out;
+    the dealer may not leave the site before (ND 99-01.3-08-06(3))."""
+    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS)
+    gaming_date = _gaming_date(site, gaming_date)
+    lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS)
+    at = _moment(at, "declared_at")
+    with transaction.atomic():
+        declaration = TipDeclaration.objects.create(
+            site=site,
+            gaming_date=gaming_date,
+            dealer=dealer,
+            initials=dealer.initials,
+            declared_at=at,
+            total_cents=_chip_total(lines),
+        )
+        TipDeclarationLine.objects.bulk_create(
+            [
+                TipDeclarationLine(declaration=declaration, chip=c, value_cents=c.value_cents, quantity=q)
+                for c, q in lines.items()
+            ]
+        )
+        _audit(acting_user, "tips.declared", declaration, organization_id=site.organization_id, site_id=site.pk)
+    return declaration
+
+
+def redeem_tips(
+    *, acting_user, declaration: TipDeclaration, dealer: Employee, at: datetime | None = None
+) -> TipRedemption:
+    """The cashier pays the dealer present at the window, through cash on hand, for the very
+    chips the dealer declared (ND 99-01.3-08-06(2)). `dealer` is the person at the window: it
+    must be the dealer who declared the tips; a cashier never pays their own tips."""
+    site = declaration.site
+    cashier = _at_site(acting_user, site, rules.TIP_REDEEMERS, "redeem a dealer's tips")
+    if dealer.pk != declaration.dealer_id:
+        raise ValidationError(
+            {
+                "dealer": f"{rules.TIPS}: a dealer redeems only their own tips; these were declared by "
+                f"{declaration.dealer}, not {dealer}."
+            }
+        )
+    if cashier.pk == dealer.pk:
+        raise ValidationError({"dealer": f"{rules.TIPS}: another cashier redeems your own tips."})
+    if declaration.total_cents == 0:
+        raise ValidationError({"declaration": f"{rules.TIPS}: this declaration holds no tips to redeem."})
+    at = _moment(at, "redeemed_at")
+    if at < declaration.declared_at:
+        raise ValidationError({"redeemed_at": f"{rules.TIPS}: tips are redeemed after they are declared."})
+    with transaction.atomic():
+        TipDeclaration.objects.select_for_update().get(pk=declaration.pk)
+        if TipRedemption.objects.filter(declaration=declaration).exists():
+            raise ValidationError({"declaration": f"{rules.TIPS}: these tips were already redeemed."})
+        redemption = TipRedemption.objects.create(
+            declaration=declaration,
+            redeemed_at=at,
+            cashier=cashier,
+            initials=cashier.initials,
+            amount_cents=declaration.total_cents,
+        )
+        _audit(acting_user, "tips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
+    return redemption

@@ -1,0 +1,36 @@
+"""Caps on a table's maximum wager, set from above.
+
+ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline a table may not run
+with a maximum wager above $2. The outages are surveillance's (an app above the core and the
+floor), but the cap binds wherever a table's maximum is raised (`Table.clean`, so the API, the
+setup pages and the admin) and wherever a table opens or seats a dealer (the floor's
+services). So those ask here, and surveillance registers its check when its app loads
+(`surveillance.apps`): imports keep pointing down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .models import Table
+
+WagerCapCheck = Callable[["Table", int, datetime | None], None]
+
+_check: WagerCapCheck | None = None
+
+
+def register_wager_cap(check: WagerCapCheck) -> None:
+    """Surveillance registers `check(table, max_wager_cents, at)` once, when its app is ready;
+    it raises a ValidationError on `max_wager_cents`, citing its rule, when the maximum is over
+    the cap at `at` (None: now)."""
+    global _check
+    _check = check
+
+
+def check_max_wager(table: Table, max_wager_cents: int, at: datetime | None = None) -> None:
+    """Refuse `max_wager_cents` at `table` if a registered cap forbids it; no cap until one is registered."""
+    if _check is not None:
+        _check(table, max_wager_cents, at)

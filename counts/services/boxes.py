@@ -1,0 +1,51 @@
+"""A site's count settings and its register of drop boxes."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.audit import snapshot
+from cardroom.models import Role, Site, Table
+from cardroom.rules import HOUSE_CONTROL
+
+from ..models import CountSettings, DropBox
+from ..rules import BOX_NUMBER_CITATION
+
+
+def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
+    """A site's box exchange (per gaming day or per dealer shift) and its twenty-one auditor."""
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings", rule=HOUSE_CONTROL)
+    auditor = values.get("twenty_one_auditor")
+    if auditor is not None and auditor.organization_id != site.organization_id:
+        raise ValidationError({"twenty_one_auditor": "The auditor must be a person of this organization."})
+    with transaction.atomic():
+        settings = CountSettings.objects.select_for_update().filter(site=site).first() or CountSettings(site=site)
+        before = None if settings._state.adding else snapshot(settings)
+        for name, value in values.items():
+            setattr(settings, name, value)
+        settings.full_clean()
+        settings._history_user = acting_user
+        settings.save()
+        _audit(acting_user, "count_settings.updated", settings, site, before=before)
+    return settings
+
+
+def register_drop_box(
+    *, acting_user, table: Table, number: int | None = None, label: str = "", locks: int = 1
+) -> DropBox:
+    """Register a drop box for a table; its number matches the table's (ND 99-01.3-08-02(2))."""
+    site = table.site
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box", rule=HOUSE_CONTROL)
+    number = table.number if number is None else number
+    if number != table.number and site.tables.count() > 1:
+        raise ValidationError(
+            {"number": f"{BOX_NUMBER_CITATION}: a drop box must have the number of its table ({table.number})."}
+        )
+    box = DropBox(site=site, table=table, number=number, label=(label or "").strip(), locks=locks)
+    with transaction.atomic():
+        box.full_clean()
+        box._history_user = acting_user
+        box.save()
+        _audit(acting_user, "drop_box.registered", box, site)
+    return box

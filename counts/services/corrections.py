@@ -1,0 +1,107 @@
+"""Corrections after a count is signed: adjusting entries and explaining a forms exception
+(ND 99-01.3-08-14)."""
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries
+from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
+from .counting import _agree, _entry_after, _save_entry
+from .figures import entry_figures, parse_currency, parse_forms
+from .steps import _acting_employee, _now, _refuse_closed_books
+
+
+def record_count_adjustment(
+    *,
+    acting_user,
+    session: CountSession,
+    drop_box: DropBox,
+    currency,
+    forms=None,
+    reason: str = "",
+    at: datetime | None = None,
+) -> CountAgreement:
+    """Correct a signed count: new figures for one box, with a reason, approved by a gaming
+    manager. The original count stays as it was; the adjustment supersedes it. Once the day's
+    books are closed the count is part of them and is not corrected here: the correction is an
+    adjustment to the closed books (cardroom.closing)."""
+    require_role(
+        acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment", rule=HOUSE_CONTROL
+    )
+    manager = _acting_employee(acting_user)
+    _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
+    if not queries.is_signed(session):
+        raise ValidationError(
+            {"session": "The count is not signed yet: the team resolves differences by recount before signing."}
+        )
+    if drop_box.site_id != session.site_id:
+        raise ValidationError({"box": f"{drop_box} belongs to another site than this count."})
+    current = queries.current_agreements(signed_only=False).filter(session=session, drop__drop_box=drop_box).first()
+    if current is None:
+        raise ValidationError({"box": f"{drop_box} was not counted in this session."})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": "An adjusting entry states its reason."})
+    figures, found = parse_currency(currency), parse_forms(forms)
+    when = _now(at)
+    with transaction.atomic():
+        entry = _save_entry(
+            session, current.drop, EntryKind.ADJUSTMENT, manager, figures, found, when, note=reason.strip()
+        )
+        _audit(acting_user, "count.adjusted", entry, session.site, after=_entry_after(entry, figures, found))
+        return _agree(
+            acting_user,
+            session,
+            current.drop,
+            entry,
+            CountAgreement.Source.ADJUSTMENT,
+            when,
+            supersedes=current,
+            reason=reason.strip(),
+            approved_by=manager,
+        )
+
+
+def explain_forms_exception(
+    *, acting_user, drop: Drop, kind: str, number: int, explanation: str, at: datetime | None = None
+) -> FormsExplanation:
+    """Explain a slip missing from a box or a form found that was not expected."""
+    site = drop.site
+    require_role(
+        acting_user,
+        site,
+        Role.GAMING_MANAGER,
+        Role.SHIFT_MANAGER,
+        action="explain a forms exception",
+        rule=HOUSE_CONTROL,
+    )
+    employee = _acting_employee(acting_user)
+    if not (explanation or "").strip():
+        raise ValidationError({"explanation": "Say why the form is missing or unexpected."})
+    agreement = queries.current_agreements(signed_only=False).filter(drop=drop).first()
+    if agreement is None:
+        raise ValidationError({"box": "The box's count is not agreed yet; its forms are reconciled once it is."})
+    _lines, found = entry_figures(agreement.entry)
+    rows = queries.forms_reconciliation(drop, found)["exceptions"]
+    match = next((r for r in rows if (r["kind"], r["number"]) == (kind, number)), None)
+    if match is None:
+        raise ValidationError({"number": f"{kind} slip {number} is not an exception on this box's count."})
+    if match["explanation"] is not None:
+        raise ValidationError({"number": f"{kind} slip {number} is already explained."})
+    with transaction.atomic():
+        explained = FormsExplanation.objects.create(
+            drop=drop,
+            kind=kind,
+            number=number,
+            explanation=explanation.strip(),
+            explained_by=employee,
+            explained_at=_now(at),
+        )
+        _audit(acting_user, "count.forms_explained", explained, site)
+    return explained

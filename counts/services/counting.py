@@ -1,0 +1,249 @@
+"""The count: its team (ND 99-01.3-08-14(2)), the session, the blind counts, resolving a
+difference, and signing."""
+
+from datetime import date, datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.audit import snapshot
+from cardroom.models import Employee, Role, Site
+
+from .. import queries
+from ..models import (
+    CountAgreement,
+    CountEntry,
+    CountLine,
+    CountSession,
+    CountSignature,
+    Drop,
+    DropBox,
+    EntryKind,
+    FormFound,
+)
+from ..rules import COUNT_CITATION, COUNT_TEAM_CITATION, REMOVAL_CITATION, count_team_refusal
+from .custody import _holds_count_role
+from .figures import entry_figures, figures_total, parse_currency, parse_forms
+from .steps import Figures, Forms, _acting_employee, _now, _refuse_closed_books
+
+
+def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_date: date, count_date: date):
+    """Raise the ND 99-01.3-08-14(2) refusal for this team, if any."""
+    refusal = count_team_refusal(
+        first,
+        second,
+        relation_kinds=queries.relation_kinds,
+        dealt_on=lambda employee, day: queries.employee_dealt_on(employee, site, day),
+        activity_date=gaming_date,
+        count_date=count_date,
+        twenty_one_auditor_id=queries.count_settings(site).twenty_one_auditor_id,
+    )
+    if refusal is not None:
+        raise ValidationError({refusal.field: str(refusal)})
+
+
+def open_count_session(
+    *, acting_user, site: Site, gaming_date: date, members, at: datetime | None = None
+) -> CountSession:
+    """Open the count of a site's gaming day for a two-person team, after checking the team's
+    independence (ND 99-01.3-08-14(2)) before anything is counted."""
+    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM_CITATION)
+    opener = _acting_employee(acting_user)
+    opened_at = _now(at)
+    members = list(members or [])
+    if len(members) != 2:
+        raise ValidationError({"members": f"{COUNT_TEAM_CITATION}: a count team is exactly two persons."})
+    if opener.pk not in {m.pk for m in members}:
+        raise ValidationError({"members": "You open a count session as one of its two members."})
+    for member in members:
+        if member.organization_id != site.organization_id or not member.active or not _holds_count_role(member, site):
+            raise ValidationError({"members": f"{member} is not an active count team member at {site}."})
+    count_date = queries.gaming_date_of(site, opened_at)
+    if gaming_date > count_date:
+        raise ValidationError({"gaming_date": f"{gaming_date} has not begun; a count follows the day's activity."})
+    _refuse_closed_books(site, gaming_date, "the count")
+    if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
+        raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
+    check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
+    with transaction.atomic():
+        session = CountSession.objects.create(
+            site=site,
+            gaming_date=gaming_date,
+            first_member=members[0],
+            second_member=members[1],
+            opened_by=opener,
+            opened_at=opened_at,
+        )
+        _audit(acting_user, "count_session.opened", session, site)
+    return session
+
+
+def _member_of(acting_user, session: CountSession, action: str) -> Employee:
+    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action, rule=COUNT_CITATION)
+    employee = _acting_employee(acting_user)
+    if employee.pk not in session.member_ids:
+        raise ValidationError(
+            {"member": f"{COUNT_TEAM_CITATION}: only the two members of this session's count team may {action}."}
+        )
+    return employee
+
+
+def _open_for_entries(session: CountSession) -> None:
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
+    if session.signatures.exists():
+        raise ValidationError(
+            {
+                "session": f"{COUNT_CITATION}: this count has been signed; a correction is an adjusting entry approved by a gaming manager."
+            }
+        )
+
+
+def _drop_to_count(session: CountSession, drop_box: DropBox) -> Drop:
+    """The box's use on the session's gaming date that has been removed from its table."""
+    if drop_box.site_id != session.site_id:
+        raise ValidationError({"box": f"{drop_box} belongs to another site than this count."})
+    drops = list(drop_box.drops.filter(gaming_date=session.gaming_date).select_related("table").order_by("placed_at"))
+    removed = [d for d in drops if hasattr(d, "removal")]
+    in_session = [d for d in removed if d.entries.filter(session=session).exists()]
+    if in_session:
+        return in_session[0]
+    awaiting = [d for d in removed if not d.agreements.exists()]
+    if awaiting:
+        return awaiting[0]
+    if drops and not removed:
+        raise ValidationError(
+            {
+                "box": f"{REMOVAL_CITATION}: {drop_box} has not been removed from its table; record its removal before the count."
+            }
+        )
+    raise ValidationError(
+        {"box": f"{drop_box} was not removed from a table on {session.gaming_date}; there is nothing in it to count."}
+    )
+
+
+def _save_entry(session, drop, kind, employee, figures: Figures, forms: Forms, when, note="") -> CountEntry:
+    entry = CountEntry.objects.create(
+        session=session,
+        drop=drop,
+        kind=kind,
+        entered_by=employee,
+        entered_at=when,
+        total_cents=figures_total(figures),
+        note=note,
+    )
+    CountLine.objects.bulk_create(
+        [CountLine(entry=entry, denomination_cents=c, form=f, quantity=q) for (c, f), q in sorted(figures.items())]
+    )
+    FormFound.objects.bulk_create([FormFound(entry=entry, kind=k, number=n) for k, n in sorted(forms)])
+    return entry
+
+
+def _entry_after(entry: CountEntry, figures: Figures, forms: Forms) -> dict:
+    return {
+        **snapshot(entry),
+        "currency": [{"denomination_cents": c, "form": f, "quantity": q} for (c, f), q in sorted(figures.items())],
+        "forms": [{"kind": k, "number": n} for k, n in sorted(forms)],
+    }
+
+
+def _agree(acting_user, session, drop, entry, source, when, **extra) -> CountAgreement:
+    agreement = CountAgreement.objects.create(
+        session=session, drop=drop, entry=entry, source=source, total_cents=entry.total_cents, agreed_at=when, **extra
+    )
+    _audit(acting_user, f"count.agreed_{source}", agreement, session.site)
+    return agreement
+
+
+def record_blind_count(
+    *, acting_user, session: CountSession, drop_box: DropBox, currency, forms=None, at: datetime | None = None
+) -> CountEntry:
+    """A member's own count of a box: cash by denomination and the forms found. When both
+    members have counted and the figures are the same, the box's count is agreed."""
+    employee = _member_of(acting_user, session, "count")
+    _open_for_entries(session)
+    drop = _drop_to_count(session, drop_box)
+    if drop.entries.filter(kind=EntryKind.MEMBER, entered_by=employee).exists():
+        raise ValidationError(
+            {"member": f"{COUNT_CITATION}: you have already counted {drop_box}; a difference is resolved by recount."}
+        )
+    figures, found = parse_currency(currency), parse_forms(forms)
+    when = _now(at)
+    with transaction.atomic():
+        CountSession.objects.select_for_update().filter(pk=session.pk).first()  # one count at a time per session
+        entry = _save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
+        _audit(acting_user, "count.member_counted", entry, session.site, after=_entry_after(entry, figures, found))
+        other = drop.entries.filter(kind=EntryKind.MEMBER).exclude(pk=entry.pk).first()
+        if other is not None and entry_figures(other) == (figures, found):
+            _agree(acting_user, session, drop, entry, CountAgreement.Source.MATCH, when)
+    return entry
+
+
+def resolve_difference(
+    *,
+    acting_user,
+    session: CountSession,
+    drop_box: DropBox,
+    currency,
+    forms=None,
+    note: str = "",
+    at: datetime | None = None,
+) -> CountAgreement:
+    """After a recount, record the agreed figures of a box whose two counts differed, with a
+    note saying what the recount found (ND 99-01.3-08-14(4))."""
+    employee = _member_of(acting_user, session, "resolve a difference")
+    _open_for_entries(session)
+    drop = _drop_to_count(session, drop_box)
+    if drop.entries.filter(kind=EntryKind.MEMBER).count() < 2:
+        raise ValidationError(
+            {"box": f"{COUNT_CITATION}: both members count {drop_box} independently before a difference is resolved."}
+        )
+    if drop.agreements.exists():
+        raise ValidationError({"box": f"The count of {drop_box} is already agreed; there is no difference to resolve."})
+    if not (note or "").strip():
+        raise ValidationError(
+            {"note": f"{COUNT_CITATION}: say what the recount found; a difference is resolved with a note."}
+        )
+    figures, found = parse_currency(currency), parse_forms(forms)
+    when = _now(at)
+    with transaction.atomic():
+        entry = _save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
+        _audit(acting_user, "count.recounted", entry, session.site, after=_entry_after(entry, figures, found))
+        return _agree(acting_user, session, drop, entry, CountAgreement.Source.RECOUNT, when, reason=note.strip())
+
+
+def signing_problems(session: CountSession) -> list[str]:
+    """What stands between this session and both signatures, box by box."""
+    problems = []
+    drops = Drop.objects.filter(entries__session=session).distinct().select_related("drop_box")
+    for drop in drops:
+        members = drop.entries.filter(session=session, kind=EntryKind.MEMBER).count()
+        if members < 2:
+            problems.append(f"{drop.drop_box} has only one member's count; both count independently.")
+        elif not drop.agreements.exists():
+            problems.append(f"{drop.drop_box}: the two counts differ; resolve the difference by recount, with a note.")
+    for drop in queries.drops_awaiting_count(session.site, session.gaming_date).exclude(entries__session=session):
+        problems.append(f"{drop.drop_box} was removed from table {drop.table.number} but has not been counted.")
+    if not drops:
+        problems.append("Nothing has been counted in this session.")
+    return problems
+
+
+def sign_count(*, acting_user, session: CountSession, at: datetime | None = None) -> CountSignature:
+    """A member initials and dates the count (ND 99-01.3-08-14(4)); the second signature locks
+    the session. Refused while any box is uncounted or has an unresolved difference."""
+    employee = _member_of(acting_user, session, "sign the count")
+    if session.signatures.filter(member=employee).exists():
+        raise ValidationError({"member": "You have already signed this count."})
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
+    problems = signing_problems(session)
+    if problems:
+        raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})
+    with transaction.atomic():
+        CountSession.objects.select_for_update().filter(pk=session.pk).first()
+        signature = CountSignature.objects.create(
+            session=session, member=employee, initials=employee.initials, signed_at=_now(at)
+        )
+        _audit(acting_user, "count.signed", signature, session.site)
+    return signature

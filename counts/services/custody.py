@@ -1,0 +1,188 @@
+"""Custody of a drop box: placing it on a table and removing it (ND 99-01.3-08-14)."""
+
+from datetime import date, datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.models import Employee, Membership, Role, Site, Table
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries
+from ..models import BoxExchange, Drop, DropBox, DropRemoval
+from ..rules import KEY_CITATION, REMOVAL_CITATION
+from .steps import _acting_employee, _now, _refuse_closed_books
+
+
+def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
+    exchange = queries.box_exchange(site)
+    if exchange == BoxExchange.DEALER_SHIFT and dealer_shift_id is None:
+        raise ValidationError(
+            {"dealer_shift": "This site exchanges drop boxes at each dealer change: name the dealer shift."}
+        )
+    if exchange == BoxExchange.GAMING_DAY and dealer_shift_id is not None:
+        raise ValidationError(
+            {"dealer_shift": "This site exchanges drop boxes once per gaming day, not per dealer shift."}
+        )
+    if dealer_shift_id is not None:
+        try:
+            from floor.models import DealerShift
+        except ImportError:
+            return
+        if not DealerShift.objects.filter(
+            pk=dealer_shift_id, table=table, gaming_day__gaming_date=gaming_date
+        ).exists():
+            raise ValidationError(
+                {"dealer_shift": f"No dealer shift {dealer_shift_id} at table {table.number} on {gaming_date}."}
+            )
+
+
+def _validate_reuse(drop_box: DropBox) -> None:
+    if queries.open_drop(drop_box) is not None:
+        raise ValidationError({"box": f"{drop_box} is still on its table: record its removal first."})
+    if queries.uncounted_drop(drop_box) is not None:
+        raise ValidationError(
+            {
+                "box": f"{REMOVAL_CITATION}: {drop_box} still holds uncounted cash; it is counted before it is used again."
+            }
+        )
+
+
+def place_drop_box(
+    *, acting_user, drop_box: DropBox, gaming_date: date, dealer_shift_id: int | None = None, at: datetime | None = None
+) -> Drop:
+    """Put a box on its table for a gaming day (or a dealer shift)."""
+    site = drop_box.site
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box", rule=HOUSE_CONTROL)
+    employee = _acting_employee(acting_user)
+    if not drop_box.active:
+        raise ValidationError({"box": f"{drop_box} is retired."})
+    _refuse_closed_books(site, gaming_date, "the drop")
+    _validate_reuse(drop_box)
+    _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
+    with transaction.atomic():
+        drop = Drop.objects.create(
+            site=site,
+            drop_box=drop_box,
+            table=drop_box.table,
+            gaming_date=gaming_date,
+            dealer_shift_id=dealer_shift_id,
+            placed_at=_now(at),
+            placed_by=employee,
+        )
+        _audit(acting_user, "drop.placed", drop, site)
+    return drop
+
+
+def _holds_count_role(employee: Employee | None, site: Site) -> bool:
+    return (
+        employee is not None and Membership.objects.filter(employee=employee, site=site, role=Role.COUNT_TEAM).exists()
+    )
+
+
+def _validate_custody(
+    site, drop_box, transporter, *, escorted_by, sole_employee_on_duty, storage_place, key_holder, second_key_holder
+):
+    if escorted_by is None and not sole_employee_on_duty:
+        raise ValidationError(
+            {
+                "escorted_by": f"{REMOVAL_CITATION}: with more than one employee on duty, the shift manager transporting the box is escorted by another employee."
+            }
+        )
+    if escorted_by is not None and escorted_by.pk == transporter.pk:
+        raise ValidationError(
+            {"escorted_by": "The escort is another employee than the shift manager transporting the box."}
+        )
+    if escorted_by is not None and escorted_by.organization_id != site.organization_id:
+        raise ValidationError({"escorted_by": "The escort must be an employee of this organization."})
+    if not (storage_place or "").strip():
+        raise ValidationError({"storage_place": f"{REMOVAL_CITATION}: say where the box is stored until the count."})
+    if not _holds_count_role(key_holder, site):
+        raise ValidationError(
+            {
+                "key_holder": f"{KEY_CITATION}: the key to the box's contents is controlled by a count team member of this site."
+            }
+        )
+    if drop_box.locks == 2:
+        if not _holds_count_role(second_key_holder, site) or second_key_holder.pk == key_holder.pk:
+            raise ValidationError(
+                {
+                    "second_key_holder": f"{KEY_CITATION}: the key to the second lock is controlled by the other count team member."
+                }
+            )
+    elif second_key_holder is not None:
+        raise ValidationError({"second_key_holder": f"{drop_box} has one lock; there is no second key."})
+
+
+def remove_drop_box(
+    *,
+    acting_user,
+    drop_box: DropBox,
+    storage_place: str,
+    key_holder: Employee | None,
+    second_key_holder: Employee | None = None,
+    escorted_by: Employee | None = None,
+    sole_employee_on_duty: bool = False,
+    gaming_date: date | None = None,
+    dealer_shift_id: int | None = None,
+    removed_at: datetime | None = None,
+    at: datetime | None = None,
+) -> DropRemoval:
+    """Record that a shift manager removed a used box from its table and took it, escorted,
+    to safe storage (ND 99-01.3-08-14(1)), and who holds its keys (08-14(3)). A box placed
+    earlier is found; otherwise the removal also records its use for `gaming_date`."""
+    site = drop_box.site
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
+    transporter = _acting_employee(acting_user)
+    removed_at = removed_at or _now(at)
+    if removed_at > timezone.now():
+        raise ValidationError({"removed_at": "A removal cannot be recorded in the future."})
+    drop = queries.open_drop(drop_box)
+    if drop is not None and gaming_date is not None and drop.gaming_date != gaming_date:
+        raise ValidationError({"gaming_date": f"{drop_box} is on its table for {drop.gaming_date}, not {gaming_date}."})
+    if drop is None:
+        if gaming_date is None:
+            raise ValidationError(
+                {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
+            )
+        _refuse_closed_books(site, gaming_date, "the drop")
+        _validate_reuse(drop_box)
+        _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
+    _validate_custody(
+        site,
+        drop_box,
+        transporter,
+        escorted_by=escorted_by,
+        sole_employee_on_duty=sole_employee_on_duty,
+        storage_place=storage_place,
+        key_holder=key_holder,
+        second_key_holder=second_key_holder,
+    )
+    with transaction.atomic():
+        if drop is None:
+            drop = Drop.objects.create(
+                site=site,
+                drop_box=drop_box,
+                table=drop_box.table,
+                gaming_date=gaming_date,
+                dealer_shift_id=dealer_shift_id,
+                placed_at=min(removed_at, queries.gaming_day_bounds(site, gaming_date)[0]),
+                placed_by=transporter,
+            )
+            _audit(acting_user, "drop.placed", drop, site)
+        removal = DropRemoval.objects.create(
+            drop=drop,
+            removed_at=removed_at,
+            transported_by=transporter,
+            escorted_by=escorted_by,
+            sole_employee_on_duty=sole_employee_on_duty,
+            storage_place=storage_place.strip(),
+            key_holder=key_holder,
+            second_key_holder=second_key_holder,
+            recorded_at=_now(at),
+        )
+        _audit(acting_user, "drop.removed", removal, site)
+    return removal

@@ -1,0 +1,91 @@
+"""Parsing the count's figures, one path for the API and the browser."""
+
+from django.core.exceptions import ValidationError
+
+from ..models import CountEntry, SlipKind
+from ..rules import CURRENCY_BY_KEY, currency_list_text, default_form
+from .steps import Figures, Forms
+
+
+def _whole_number(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return None
+
+
+def parse_currency(raw) -> Figures:
+    """[{"denomination_cents": n, "quantity": q, "form": "bill"|"coin"?}] -> {(n, form): q}.
+    Quantities are whole numbers, never negative; only US bills and coins; each once."""
+    if not isinstance(raw, list | tuple):
+        raise ValidationError({"currency": "Give the currency as a list of denominations and quantities."})
+    figures: Figures = {}
+    errors = []
+    for item in raw:
+        if not isinstance(item, dict):
+            errors.append("Each currency line needs a denomination_cents and a quantity.")
+            continue
+        cents = _whole_number(item.get("denomination_cents"))
+        form = item.get("form") or (default_form(cents) if cents is not None else None)
+        denomination = CURRENCY_BY_KEY.get(f"{form}_{cents}")
+        if denomination is None:
+            errors.append(
+                f"{item.get('denomination_cents')!r} cents is not a US bill or coin the count records "
+                f"({currency_list_text()})."
+            )
+            continue
+        quantity = _whole_number(item.get("quantity"))
+        if quantity is None or quantity < 0:
+            errors.append(
+                f"The quantity of {denomination.label}s must be a whole number, zero or more "
+                f"(got {item.get('quantity')!r})."
+            )
+            continue
+        if (cents, form) in figures:
+            errors.append(f"{denomination.label} is listed twice.")
+            continue
+        figures[(cents, form)] = quantity
+    if errors:
+        raise ValidationError({"currency": errors})
+    return {key: q for key, q in figures.items() if q > 0}
+
+
+def parse_forms(raw) -> Forms:
+    """[{"kind": "fill"|"credit", "number": n}] -> {(kind, n)}: fill-slip copies and
+    credit-slip originals found in the box, each number once."""
+    if raw in (None, ""):
+        return set()
+    if not isinstance(raw, list | tuple):
+        raise ValidationError({"forms": "Give the forms found as a list of slip kinds and numbers."})
+    forms: Forms = set()
+    errors = []
+    for item in raw:
+        kind = item.get("kind") if isinstance(item, dict) else None
+        number = _whole_number(item.get("number")) if isinstance(item, dict) else None
+        if kind not in SlipKind.values:
+            errors.append(
+                f"A form found is a fill slip copy or a credit slip original (kind 'fill' or 'credit'), not {kind!r}."
+            )
+        elif number is None or number < 1:
+            errors.append(f"A {kind} slip number is a whole number from 1 (got {item.get('number')!r}).")
+        elif (kind, number) in forms:
+            errors.append(f"{kind.capitalize()} slip {number} is listed twice.")
+        else:
+            forms.add((kind, number))
+    if errors:
+        raise ValidationError({"forms": errors})
+    return forms
+
+
+def figures_total(figures: Figures) -> int:
+    return sum(cents * quantity for (cents, _form), quantity in figures.items())
+
+
+def entry_figures(entry: CountEntry) -> tuple[Figures, Forms]:
+    lines = {(line.denomination_cents, line.form): line.quantity for line in entry.lines.all()}
+    return lines, {(f.kind, f.number) for f in entry.forms.all()}

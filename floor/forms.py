@@ -1,0 +1,137 @@
+"""Browser forms for table chip custody. They parse; floor.services holds every rule, so
+a field the service checks is optional here and its message is the service's (the API's)."""
+
+from django import forms
+
+from cardroom.forms import BootstrapMixin
+from cardroom.models import ChipDenomination, Employee, Role, Table
+from cardroom.money import format_money
+
+from .models import Slip
+
+
+class ChipGridMixin:
+    """One quantity box per chip value of the organization: `qty_<value_cents>`.
+    `chips()` gives the service's input, [{"denomination": value_cents, "quantity": n}, ...];
+    a blank or zero box is no line. Errors the service raises about the chips land on `chips`."""
+
+    def add_chip_fields(self, organization_id: int, required_note: str = "") -> None:
+        self.denominations = list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
+        self.fields["chips"] = forms.CharField(required=False, widget=forms.HiddenInput)
+        for chip in self.denominations:
+            self.fields[self.chip_field_name(chip)] = forms.IntegerField(
+                label=format_money(chip.value_cents),
+                required=False,
+                min_value=0,
+                widget=forms.NumberInput(
+                    attrs={
+                        "class": "form-control form-control-lg chip-qty text-end",
+                        "inputmode": "numeric",
+                        "min": "0",
+                        "step": "1",
+                        "data-value-cents": chip.value_cents,
+                        "autocomplete": "off",
+                    }
+                ),
+            )
+
+    @staticmethod
+    def chip_field_name(chip: ChipDenomination) -> str:
+        return f"qty_{chip.value_cents}"
+
+    def chip_rows(self):
+        """(denomination, bound field) in ascending value, for the grid template."""
+        return [(chip, self[self.chip_field_name(chip)]) for chip in self.denominations]
+
+    def chips(self) -> list[dict]:
+        lines = []
+        for chip in self.denominations:
+            quantity = self.cleaned_data.get(self.chip_field_name(chip))
+            if quantity:
+                lines.append({"denomination": chip.value_cents, "quantity": quantity})
+        return lines
+
+
+class ActionForm(forms.Form):
+    """A button with nothing to parse: carries the service's errors back to the page."""
+
+
+class OpenGamingDayForm(BootstrapMixin, forms.Form):
+    gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class TrayCountForm(ChipGridMixin, BootstrapMixin, forms.Form):
+    """An opener or closer of a table's tray (the variance reason matters for an opener)."""
+
+    variance_reason = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="Reason for the difference from the previous count",
+    )
+
+    def __init__(self, *args, organization_id: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_chip_fields(organization_id)
+
+
+class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
+    """Seat a dealer; the tray count at the change is optional."""
+
+    dealer = forms.ModelChoiceField(queryset=Employee.objects.none(), required=False)
+
+    def __init__(self, *args, site, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The organization's people; whether they may deal at this site is the service's call.
+        self.fields["dealer"].queryset = Employee.objects.filter(organization_id=site.organization_id).select_related(
+            "user"
+        )
+        dealers = (
+            self.fields["dealer"]
+            .queryset.filter(
+                active=True, memberships__site=site, memberships__role__in=[Role.DEALER, Role.WHEEL_OPERATOR]
+            )
+            .distinct()
+        )
+        self.fields["dealer"].widget.choices = [("", "Choose the dealer")] + [
+            (d.pk, f"{d.name} ({d.initials})") for d in dealers
+        ]
+        self.add_chip_fields(site.organization_id)
+
+
+class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
+    table = forms.ModelChoiceField(queryset=Table.objects.none(), required=False, empty_label="Choose the table")
+    purpose = forms.ChoiceField(choices=Slip.Purpose.choices, initial=Slip.Purpose.REGULAR)
+    number = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label="Printed slip number",
+        help_text="Only for a pre-printed paper slip from a registered book; otherwise the next number is given.",
+    )
+
+    def __init__(self, *args, site, open_tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Any table of the site parses; the service says why a table cannot take a slip.
+        self.fields["table"].queryset = Table.objects.filter(site=site)
+        self.fields["table"].widget.choices = [("", "Choose the table")] + [
+            (t.pk, f"Table {t.number} \u00b7 {t.get_game_display()}") for t in open_tables
+        ]
+        self.fields["table"].widget.attrs["class"] = "form-select form-select-lg"
+        self.add_chip_fields(site.organization_id)
+
+
+class VoidSlipForm(BootstrapMixin, forms.Form):
+    reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Why is it void?")
+
+
+class RegisterPeriodForm(BootstrapMixin, forms.Form):
+    start = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self):
+        from .api import MAX_REGISTER_DAYS  # the API's limit and message
+
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and (end < start or (end - start).days >= MAX_REGISTER_DAYS):
+            self.add_error("end", f"The end must be on or after the start and within {MAX_REGISTER_DAYS} days.")
+        return cleaned

@@ -1,0 +1,26 @@
+"""Menu entries for table chip custody, shown to the roles that use them (floor.rules)."""
+
+from cardroom.models import Role
+from cardroom.navigation import register
+
+from . import rules
+
+SECTION = "Chips"
+EVERYONE_AT_A_SITE = frozenset(Role)
+OVERSIGHT = {Role.GAMING_MANAGER, Role.AUDITOR}
+
+register(SECTION, "Floor: gaming day and tables", "accounting_floor", EVERYONE_AT_A_SITE)
+register(SECTION, "Prepare a fill slip", "accounting_prepare_slip", rules.FILL_PREPARERS, kind="fill")
+register(SECTION, "Prepare a credit slip", "accounting_prepare_slip", rules.CREDIT_PREPARERS, kind="credit")
+register(
+    SECTION,
+    "Slips waiting",
+    "accounting_queues",
+    rules.VERIFIERS | rules.RECEIVERS["fill"] | rules.RECEIVERS["credit"] | rules.FLOOR_SUPERVISORS | OVERSIGHT,
+)
+register(
+    SECTION,
+    "Slip register",
+    "accounting_register",
+    rules.VERIFIERS | rules.FILL_PREPARERS | rules.SLIP_BOOK_REGISTRARS | OVERSIGHT,
+)

@@ -1,0 +1,265 @@
+"""Table chip custody: gaming days, tray counts, dealer rotations, fill and credit slips.
+
+These records began in the `accounting` app and keep its tables (`db_table`), so a database
+from before the move carries on without copying a row (floor/migrations/0001_initial.py).
+Audit events written before the move name them `accounting.<model>`, later ones `floor.<model>`.
+
+Signed records (gaming-day open and close, tray counts, slips, their lines and each step on
+a slip) are append-only, guarded in the database (cardroom.appendonly): a mistake is never
+edited away, it is corrected by a new row that points back (a void, a new slip, a new count).
+"""
+
+from django.db import models
+from django.db.models import Q
+
+from cardroom.appendonly import AppendOnlyModel
+from cardroom.models import ChipDenomination, Employee, Site, Table
+
+from .calculations import slip_status
+
+
+class GamingDay(AppendOnlyModel):
+    """One business day of activity at a site (ND 99-01.3-02-01 "business day"), opened by a
+    signature; closing it is a separate signed row (GamingDayClose)."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="gaming_days")
+    gaming_date = models.DateField()
+    opened_at = models.DateTimeField()
+    opened_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        db_table = "accounting_gamingday"
+        ordering = ["site_id", "-gaming_date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "gaming_date"],
+                name="gaming_day_unique_per_site",
+                violation_error_message="This gaming day is already open at the site.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.site} {self.gaming_date}"
+
+    @property
+    def closed_at(self):
+        close = getattr(self, "close", None)
+        return close.closed_at if close is not None else None
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+
+class GamingDayClose(AppendOnlyModel):
+    """The signature closing a gaming day once every table is closed."""
+
+    gaming_day = models.OneToOneField(GamingDay, on_delete=models.PROTECT, related_name="close")
+    closed_at = models.DateTimeField()
+    closed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        db_table = "accounting_gamingdayclose"
+
+
+class DealerShift(models.Model):
+    """A dealer (or wheel operator) at a table from `started_at` until `ended_at` (null while
+    on shift). Ending a shift sets `ended_at` once, with a conditional update."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_shifts")
+    dealer = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="dealer_shifts")
+    gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="dealer_shifts")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    started_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    ended_by = models.ForeignKey(Employee, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        db_table = "accounting_dealershift"
+        ordering = ["table_id", "started_at"]
+        indexes = [models.Index(fields=["dealer", "started_at"]), models.Index(fields=["table", "started_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=models.F("started_at")),
+                name="dealer_shift_ends_after_start",
+                violation_error_message="A dealer shift cannot end before it starts.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.dealer} at {self.table} from {self.started_at}"
+
+
+class TableInventory(AppendOnlyModel):
+    """A signed count of a table's chip tray by denomination: the opener, the closer, or the
+    count at a dealer change (closer of the outgoing shift = opener of the incoming one)."""
+
+    class Kind(models.TextChoices):
+        OPENER = "opener", "Opener"
+        CLOSER = "closer", "Closer"
+        CHANGE = "change", "Dealer change"
+
+    gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="inventories")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="inventories")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    counted_at = models.DateTimeField()
+    counted_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    dealer_shift = models.ForeignKey(
+        DealerShift, null=True, blank=True, on_delete=models.PROTECT, related_name="tray_counts"
+    )
+    # The count this one follows (the previous closer or change count of the table).
+    previous = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    total_cents = models.BigIntegerField()
+    variance_cents = models.BigIntegerField(null=True, blank=True)
+    variance_reason = models.TextField(blank=True)
+
+    class Meta:
+        db_table = "accounting_tableinventory"
+        ordering = ["table_id", "counted_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day", "table", "kind"],
+                condition=Q(kind__in=["opener", "closer"]),
+                name="one_opener_and_closer_per_table_day",
+                violation_error_message="This table already has this count for the gaming day.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.table} {self.gaming_day.gaming_date}"
+
+
+class TableInventoryLine(AppendOnlyModel):
+    inventory = models.ForeignKey(TableInventory, on_delete=models.PROTECT, related_name="lines")
+    denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, related_name="+")
+    value_cents = models.PositiveIntegerField()  # the chip's value when counted
+    quantity = models.PositiveIntegerField()
+
+    class Meta:
+        db_table = "accounting_tableinventoryline"
+        ordering = ["inventory_id", "value_cents"]
+        constraints = [
+            models.UniqueConstraint(fields=["inventory", "denomination"], name="inventory_line_unique_denomination")
+        ]
+
+    @property
+    def amount_cents(self) -> int:
+        return self.value_cents * self.quantity
+
+
+class SlipKind(models.TextChoices):
+    FILL = "fill", "Fill slip"
+    CREDIT = "credit", "Credit slip"
+
+
+class SlipBook(AppendOnlyModel):
+    """A book of pre-printed two-part slips with its printed number range (ND 99-01.3-08-05(2))."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="slip_books")
+    kind = models.CharField(max_length=10, choices=SlipKind.choices)
+    first_number = models.PositiveIntegerField()
+    last_number = models.PositiveIntegerField()
+    registered_at = models.DateTimeField()
+    registered_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        db_table = "accounting_slipbook"
+        ordering = ["site_id", "kind", "first_number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(first_number__lte=models.F("last_number")),
+                name="slip_book_range_in_order",
+                violation_error_message="The first number of a slip book cannot be above its last number.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} book {self.first_number}-{self.last_number}"
+
+
+class Slip(AppendOnlyModel):
+    """A fill slip (chip bank -> table) or credit slip (table -> chip bank), ND 99-01.3-08-05.
+
+    Each kind is its own series numbered consecutively per site. The slip copies what the
+    paper form shows (game, table number) so it reads the same if the table changes later.
+    Verification, receipt and void are SlipStep rows; the slip itself is never edited."""
+
+    class Purpose(models.TextChoices):
+        REGULAR = "regular", "Regular"
+        TRAY_TRANSFER = "tray_transfer", "Temporary chip tray transfer"
+        JAR_BAR = "jar_bar", "Jar bar"
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="slips")
+    kind = models.CharField(max_length=10, choices=SlipKind.choices)
+    number = models.PositiveIntegerField()
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips")
+    gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="slips")
+    purpose = models.CharField(max_length=20, choices=Purpose.choices, default=Purpose.REGULAR)
+    game = models.CharField(max_length=2)
+    table_number = models.PositiveSmallIntegerField()
+    prepared_at = models.DateTimeField()
+    prepared_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    total_cents = models.BigIntegerField()
+    slip_book = models.ForeignKey(SlipBook, null=True, blank=True, on_delete=models.PROTECT, related_name="slips")
+
+    class Meta:
+        db_table = "accounting_slip"
+        ordering = ["site_id", "kind", "number"]
+        indexes = [models.Index(fields=["table", "prepared_at"]), models.Index(fields=["site", "prepared_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "kind", "number"],
+                name="slip_number_unique_per_site_series",
+                violation_error_message="ND 99-01.3-08-05(2): this slip number is already used at the site.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} #{self.number}"
+
+    @property
+    def status(self) -> str:
+        """issued, verified, received or voided (annotated by queries.slips_with_status or from steps)."""
+        annotated = getattr(self, "status_code", None)
+        return annotated or slip_status(step.kind for step in self.steps.all())
+
+    def step(self, kind: str) -> "SlipStep | None":
+        return next((step for step in self.steps.all() if step.kind == kind), None)
+
+
+class SlipLine(AppendOnlyModel):
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="lines")
+    denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, related_name="+")
+    value_cents = models.PositiveIntegerField()
+    quantity = models.PositiveIntegerField()
+
+    class Meta:
+        db_table = "accounting_slipline"
+        ordering = ["slip_id", "value_cents"]
+        constraints = [models.UniqueConstraint(fields=["slip", "denomination"], name="slip_line_unique_denomination")]
+
+    @property
+    def amount_cents(self) -> int:
+        return self.value_cents * self.quantity
+
+
+class SlipStep(AppendOnlyModel):
+    """One signature on a slip: verification of the original (08-05(5)), receipt of the copy
+    (08-05(6)), or VOID (08-05(2)). At most one of each kind per slip."""
+
+    class Kind(models.TextChoices):
+        VERIFY = "verify", "Verified"
+        RECEIVE = "receive", "Received"
+        VOID = "void", "Voided"
+
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="steps")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    employee = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    initials = models.CharField(max_length=4)
+    at = models.DateTimeField()
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        db_table = "accounting_slipstep"
+        ordering = ["slip_id", "at", "id"]
+        constraints = [models.UniqueConstraint(fields=["slip", "kind"], name="slip_step_once_per_kind")]

@@ -1,0 +1,250 @@
+"""Reads used in several places: who deals where, open days and tables, registers, queues."""
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Value, When
+
+from cardroom.models import Employee, Site, Table
+
+from .calculations import check_series
+from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+
+
+def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
+    """Dealer shifts that were running at some moment of [start, end)."""
+    return DealerShift.objects.filter(started_at__lt=end).filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start))
+
+
+def employee_dealt_at(employee: Employee, site: Site, start: datetime, end: datetime) -> bool:
+    """Did `employee` conduct games (deal or operate a wheel) at `site` in [start, end)?
+    Used for ND 99-01.3-08-14(2) (count team) and 08-04(9) (video reviewer)."""
+    return shifts_overlapping(start, end).filter(dealer=employee, table__site=site).exists()
+
+
+def shifts_running(at: datetime) -> QuerySet[DealerShift]:
+    """Dealer shifts running at the moment `at` (started at or before it, not yet ended)."""
+    return DealerShift.objects.filter(started_at__lte=at).filter(Q(ended_at__isnull=True) | Q(ended_at__gt=at))
+
+
+def current_shift(table: Table, at: datetime) -> DealerShift | None:
+    """The dealer shift running at `table` at the moment `at`."""
+    return shifts_running(at).filter(table=table).order_by("-started_at").first()
+
+
+def current_dealer(table: Table, at: datetime) -> Employee | None:
+    shift = current_shift(table, at)
+    return shift.dealer if shift else None
+
+
+def is_dealing(employee: Employee, site: Site, at: datetime) -> bool:
+    """Is `employee` on a dealer shift at any table of `site` at `at` ("presently dealing")?"""
+    return shifts_running(at).filter(dealer=employee, table__site=site).exists()
+
+
+# --- Gaming days and tables -------------------------------------------------------------
+
+
+def gaming_days_query(*, site_ids, start: date, end: date):
+    """(pk, site_id, gaming_date) of each gaming day of the sites in [start, end] (a query for
+    cardroom.rows.shaped_rows)."""
+    return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
+        "pk", "site_id", "gaming_date"
+    )
+
+
+def open_gaming_day(site: Site) -> GamingDay | None:
+    """The site's gaming day that has no close record (at most one at a time)."""
+    return GamingDay.objects.filter(site=site, close__isnull=True).order_by("-gaming_date").first()
+
+
+def table_was_opened(table: Table, day: GamingDay) -> bool:
+    """A table is in play in a gaming day once it has an opener or a dealer seated."""
+    has_opener = TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.OPENER)
+    return has_opener.exists() or DealerShift.objects.filter(table=table, gaming_day=day).exists()
+
+
+def table_state(table: Table, day: GamingDay) -> str:
+    """ "closed" (closer recorded), "open" (opener or dealer seated) or "not opened", in the day."""
+    kinds = set(TableInventory.objects.filter(table=table, gaming_day=day).values_list("kind", flat=True))
+    if TableInventory.Kind.CLOSER in kinds:
+        return "closed"
+    opened = TableInventory.Kind.OPENER in kinds or DealerShift.objects.filter(table=table, gaming_day=day).exists()
+    return "open" if opened else "not opened"
+
+
+@dataclass(frozen=True)
+class SlipContext:
+    day: GamingDay | None
+    table_state: str  # as table_state()
+    site_uses_books: bool
+
+
+_SLIP_CONTEXT_SQL = """
+    SELECT d.id, d.site_id, d.gaming_date, d.opened_at, d.opened_by_id,
+        EXISTS (SELECT 1 FROM accounting_tableinventory i
+                WHERE i.gaming_day_id = d.id AND i.table_id = %(table)s AND i.kind = 'closer') AS closed,
+        (EXISTS (SELECT 1 FROM accounting_tableinventory i
+                 WHERE i.gaming_day_id = d.id AND i.table_id = %(table)s AND i.kind = 'opener')
+         OR EXISTS (SELECT 1 FROM accounting_dealershift s
+                    WHERE s.gaming_day_id = d.id AND s.table_id = %(table)s)) AS opened,
+        EXISTS (SELECT 1 FROM accounting_slipbook b WHERE b.site_id = %(site)s AND b.kind = %(kind)s) AS uses_books
+    FROM accounting_gamingday d
+    WHERE d.site_id = %(site)s
+      AND NOT EXISTS (SELECT 1 FROM accounting_gamingdayclose c WHERE c.gaming_day_id = d.id)
+    ORDER BY d.gaming_date DESC"""
+
+
+def slip_context(table: Table, kind: str) -> SlipContext:
+    """What preparing a slip needs to know, in one cheap query: the site's open gaming day,
+    the table's state in it, and whether the site uses pre-printed books for `kind`. Plain
+    SQL because this runs on every slip and the ORM's subquery compilation cost more than
+    the query itself (bench_slips)."""
+    params = {"table": table.pk, "site": table.site_id, "kind": kind}
+    day = next(iter(GamingDay.objects.raw(_SLIP_CONTEXT_SQL + " LIMIT 1", params)), None)
+    if day is None:
+        return SlipContext(None, "not opened", SlipBook.objects.filter(site_id=table.site_id, kind=kind).exists())
+    state = "closed" if day.closed else "open" if day.opened else "not opened"
+    return SlipContext(day, state, bool(day.uses_books))
+
+
+def tables_open(day: GamingDay) -> list[Table]:
+    """Tables in play in the gaming day without a closer yet."""
+    opened = Q(inventories__gaming_day=day, inventories__kind=TableInventory.Kind.OPENER) | Q(
+        dealer_shifts__gaming_day=day
+    )
+    closed = TableInventory.objects.filter(gaming_day=day, kind=TableInventory.Kind.CLOSER).values("table_id")
+    return list(Table.objects.filter(opened).exclude(pk__in=closed).distinct().order_by("number"))
+
+
+def tables_without_opener(day: GamingDay) -> list[Table]:
+    """Tables with a dealer seated in the gaming day but no opener count recorded."""
+    with_opener = TableInventory.objects.filter(gaming_day=day, kind=TableInventory.Kind.OPENER).values("table_id")
+    return list(
+        Table.objects.filter(dealer_shifts__gaming_day=day).exclude(pk__in=with_opener).distinct().order_by("number")
+    )
+
+
+def last_tray_count(table: Table, before: datetime | None = None) -> TableInventory | None:
+    """The table's latest closer or dealer-change count (at or before `before`): what its
+    next opener should match."""
+    counts = TableInventory.objects.filter(
+        table=table, kind__in=[TableInventory.Kind.CLOSER, TableInventory.Kind.CHANGE]
+    )
+    if before is not None:
+        counts = counts.filter(counted_at__lte=before)
+    return counts.order_by("-counted_at", "-id").first()
+
+
+def previous_closer(table: Table) -> TableInventory | None:
+    """The last closer of the table, shown when its next opener is counted."""
+    closers = TableInventory.objects.filter(table=table, kind=TableInventory.Kind.CLOSER)
+    return closers.select_related("counted_by").prefetch_related("lines").order_by("-counted_at", "-id").first()
+
+
+# --- Slips --------------------------------------------------------------------------------
+
+
+def slips_with_status(queryset: QuerySet[Slip] | None = None) -> QuerySet[Slip]:
+    """Slips annotated with `status_code`: voided, received, verified or issued (08-05(2), (5), (6))."""
+    queryset = Slip.objects.all() if queryset is None else queryset
+
+    def has(kind):
+        return Exists(SlipStep.objects.filter(slip=OuterRef("pk"), kind=kind))
+
+    return queryset.annotate(
+        status_code=Case(
+            When(has(SlipStep.Kind.VOID), then=Value("voided")),
+            When(has(SlipStep.Kind.RECEIVE), then=Value("received")),
+            When(has(SlipStep.Kind.VERIFY), then=Value("verified")),
+            default=Value("issued"),
+            output_field=CharField(),
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Queues:
+    awaiting_verification: list[Slip]
+    awaiting_receipt: list[Slip]
+    tables_without_opener: list[Table]
+
+
+def queues(site: Site) -> Queues:
+    """Work waiting at a site: slips to verify (08-05(5)), slips to receive (08-05(6)), and
+    tables of the open gaming day running without an opener."""
+    slips = slips_with_status(Slip.objects.filter(site=site)).select_related("table", "prepared_by")
+    slips = slips.prefetch_related("lines", "steps").order_by("kind", "number")
+    day = open_gaming_day(site)
+    return Queues(
+        awaiting_verification=list(slips.filter(status_code="issued")),
+        awaiting_receipt=list(slips.filter(status_code="verified")),
+        tables_without_opener=tables_without_opener(day) if day else [],
+    )
+
+
+# --- Slip register ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RegisterEntry:
+    number: int
+    status: str  # issued, verified, received, voided, missing, unused
+    slip: Slip | None = None
+    out_of_order: bool = False
+
+
+@dataclass(frozen=True)
+class SeriesRegister:
+    kind: str
+    entries: list[RegisterEntry]
+    missing: list[int]
+    out_of_order: list[int]
+    unused: list[int]
+
+
+@dataclass(frozen=True)
+class SlipRegister:
+    site: Site
+    start: date
+    end: date
+    series: list[SeriesRegister]
+
+
+def slip_register(site: Site, start: date, end: date) -> SlipRegister:
+    """Every number of each series used in gaming dates [start, end], in order, with its
+    status, and the missing and out-of-order numbers (ND 99-01.3-08-05(2)). For pre-printed
+    books that a slip of the period comes from, the book's numbers not yet used are listed."""
+    return SlipRegister(site, start, end, [_series_register(site, kind, start, end) for kind in SlipKind.values])
+
+
+def _series_register(site: Site, kind: str, start: date, end: date) -> SeriesRegister:
+    in_period = Slip.objects.filter(site=site, kind=kind, gaming_day__gaming_date__range=(start, end))
+    # The gaming day is read per row by the register page and report: joined here, not one query per slip.
+    slips = list(
+        slips_with_status(in_period)
+        .select_related("table", "prepared_by", "gaming_day")
+        .prefetch_related("lines", "steps")
+    )
+    used_anywhere = set(Slip.objects.filter(site=site, kind=kind).values_list("number", flat=True))
+    by_use = [s.number for s in sorted(slips, key=lambda s: (s.prepared_at, s.pk))]
+    series = check_series(by_use)
+    missing = [n for n in series.missing if n not in used_anywhere]
+    book_missing, unused = _book_gaps(site, kind, slips, used_anywhere)
+    missing = sorted(set(missing) | set(book_missing))
+    entries = [RegisterEntry(s.number, s.status_code, s, s.number in series.out_of_order) for s in slips]
+    entries += [RegisterEntry(n, "missing") for n in missing]
+    entries += [RegisterEntry(n, "unused") for n in unused]
+    return SeriesRegister(kind, sorted(entries, key=lambda e: e.number), missing, series.out_of_order, unused)
+
+
+def _book_gaps(site: Site, kind: str, slips: list[Slip], used: set[int]) -> tuple[list[int], list[int]]:
+    """Numbers of the period's books: skipped below the highest used (missing) and above it (unused)."""
+    book_ids = {s.slip_book_id for s in slips if s.slip_book_id}
+    missing, unused = [], []
+    for book in SlipBook.objects.filter(pk__in=book_ids):
+        numbers = range(book.first_number, book.last_number + 1)
+        highest = max((n for n in numbers if n in used), default=book.first_number - 1)
+        missing += [n for n in numbers if n < highest and n not in used]
+        unused += [n for n in numbers if n > highest]
+    return missing, unused

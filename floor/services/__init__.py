@@ -1,0 +1,35 @@
+"""Every write to table chip custody: permission-checked, validated, audited, in one transaction.
+
+The API, the browser pages and the demo loader call these; none of them validate on their own.
+Each refusal is a ValidationError naming the field and citing its rule, or a PermissionDenied.
+One module per kind of change (`from floor import services; services.prepare_fill(...)`):
+
+- gaming_days: open_gaming_day, close_gaming_day
+- tray_counts: record_table_inventory
+- dealer_shifts: start_dealer_shift, end_dealer_shift
+- slips: prepare_fill, prepare_credit, verify_slip, receive_slip, void_slip
+- slip_books: register_slip_book
+- steps: parse_chips, and the steps the others share
+"""
+
+from .dealer_shifts import end_dealer_shift, start_dealer_shift
+from .gaming_days import close_gaming_day, open_gaming_day
+from .slip_books import register_slip_book
+from .slips import prepare_credit, prepare_fill, receive_slip, verify_slip, void_slip
+from .steps import parse_chips
+from .tray_counts import record_table_inventory
+
+__all__ = [
+    "close_gaming_day",
+    "end_dealer_shift",
+    "open_gaming_day",
+    "parse_chips",
+    "prepare_credit",
+    "prepare_fill",
+    "receive_slip",
+    "record_table_inventory",
+    "register_slip_book",
+    "start_dealer_shift",
+    "verify_slip",
+    "void_slip",
+]

@@ -1,0 +1,130 @@
+"""Dealer rotations: seating a dealer at a table and ending the shift (ND 99-01.3-08-01(3),
+08-06(3))."""
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.audit import snapshot
+from cardroom.models import Employee, Membership, Site, Table
+from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries, rules
+from ..models import DealerShift, GamingDay, TableInventory
+from ..tips import tip_status
+from .steps import (
+    _acting_employee,
+    _check_outage_cap,
+    _end_shift,
+    _line_values,
+    _moment,
+    _open_day,
+    _require_table_in_use,
+    _save_count,
+    parse_chips,
+)
+
+
+def start_dealer_shift(
+    *, acting_user, table: Table, dealer: Employee, started_at: datetime | None = None, chips=None
+) -> DealerShift:
+    """Seat a dealer (or wheel operator) at a table. The dealer running there is relieved at
+    the same moment; `chips`, if given, is the tray count at the change (the closer of the
+    outgoing shift and the opener of the incoming one), so hold can be kept per dealer shift."""
+    site = table.site
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
+    )
+    started_at = _moment(started_at, "started_at")
+    _require_table_in_use(table)
+    _check_outage_cap(table, started_at)
+    _check_dealer(dealer, site, started_at)
+    counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT) if chips else None
+    with transaction.atomic():
+        day = _open_day(site, "table")
+        _check_table_accepts_shift(table, day, started_at)
+        outgoing = queries.current_shift(table, started_at)
+        if outgoing is not None:
+            _end_shift(acting_user, outgoing, employee, started_at)
+        shift = DealerShift.objects.create(
+            table=table, dealer=dealer, gaming_day=day, started_at=started_at, started_by=employee
+        )
+        after = snapshot(shift)
+        if counted:
+            count = _save_count(
+                table,
+                day,
+                TableInventory.Kind.CHANGE,
+                counted,
+                employee,
+                started_at,
+                previous=queries.last_tray_count(table, before=started_at),
+                shift=shift,
+            )
+            after["tray_count"] = {"id": count.pk, "chips": _line_values(counted)}
+        _audit(acting_user, "dealer_shift.started", shift, site=site, after=after)
+    return shift
+
+
+def _check_dealer(dealer: Employee, site: Site, at: datetime) -> None:
+    holds_role = Membership.objects.filter(employee=dealer, site=site, role__in=rules.DEALING_ROLES).exists()
+    if dealer.organization_id != site.organization_id or not dealer.active or not holds_role:
+        raise ValidationError(
+            {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is not an active dealer or wheel operator at {site}."}
+        )
+    if queries.shifts_running(at).filter(dealer=dealer).exists():
+        raise ValidationError(
+            {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is already on shift at a table; end that shift first."}
+        )
+
+
+def _check_table_accepts_shift(table: Table, day: GamingDay, started_at: datetime) -> None:
+    if TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER).exists():
+        raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} is closed for the gaming day."})
+    if DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=started_at).exists():
+        raise ValidationError(
+            {"started_at": f"{rules.DEALER_SHIFTS}: a later dealer shift is already recorded at this table today."}
+        )
+
+
+def end_dealer_shift(
+    *, acting_user, shift: DealerShift, ended_at: datetime | None = None, left_site: bool = False
+) -> DealerShift:
+    """Record the end of a dealer shift (once). `left_site`: the dealer is leaving the site, which
+    ND 99-01.3-08-06(3) allows only once their tips are declared and redeemed."""
+    site = shift.table.site
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
+    )
+    ended_at = _moment(ended_at, "ended_at")
+    if ended_at < shift.started_at:
+        raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: a dealer shift cannot end before it starts."})
+    if left_site:
+        _check_tips_redeemed(shift, site)
+    with transaction.atomic():
+        _end_shift(acting_user, shift, employee, ended_at)
+    shift.refresh_from_db()
+    return shift
+
+
+def _check_tips_redeemed(shift: DealerShift, site: Site) -> None:
+    status = tip_status(shift.dealer, site, since=shift.started_at)
+    if not status.declared:
+        raise ValidationError(
+            {
+                "left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} has not declared the tips "
+                "they hold; declare and redeem them before leaving the site."
+            }
+        )
+    if status.unredeemed_cents:
+        raise ValidationError(
+            {
+                "left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} still holds "
+                f"{format_money(status.unredeemed_cents)} of unredeemed tips; redeem "
+                "them at the cashier before leaving the site."
+            }
+        )

@@ -1,0 +1,69 @@
+"""Opening and closing a site's gaming day (ND 99-01.3-02-01 "business day")."""
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cardroom import closing
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.models import Site
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries, rules
+from ..calculations import business_date
+from ..models import GamingDay, GamingDayClose
+from .steps import _acting_employee, _moment
+
+
+def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None = None) -> GamingDay:
+    """Open a business day at a site (ND 99-01.3-02-01). One day is open at a time; a day
+    cannot be opened before it has begun."""
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL)
+    )
+    at = _moment(at)
+    if not site.active:
+        raise ValidationError({"site": f"{rules.BUSINESS_DAY}: {site} is inactive; no gaming day opens there."})
+    if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
+        raise ValidationError({"gaming_date": f"{rules.BUSINESS_DAY}: the gaming day {gaming_date} has not begun yet."})
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        if GamingDay.objects.filter(site=site, gaming_date=gaming_date).exists():
+            raise ValidationError(
+                {"gaming_date": f"The gaming day {gaming_date} was already opened at {site}. ({rules.BUSINESS_DAY})"}
+            )
+        refusal = closing.closed_books_refusal(site.pk, gaming_date, "the activity")  # a filed quarter
+        if refusal is not None:
+            raise ValidationError({"gaming_date": refusal})
+        still_open = queries.open_gaming_day(site)
+        if still_open is not None:
+            raise ValidationError(
+                {"gaming_date": f"{rules.BUSINESS_DAY}: close the gaming day {still_open.gaming_date} first."}
+            )
+        day = GamingDay.objects.create(site=site, gaming_date=gaming_date, opened_at=at, opened_by=employee)
+        _audit(acting_user, "gaming_day.opened", day, site=site)
+    return day
+
+
+def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None = None) -> GamingDayClose:
+    """Close a gaming day once every table opened in it has its closer and no dealer is on shift."""
+    site = gaming_day.site
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL)
+    )
+    at = _moment(at)
+    with transaction.atomic():
+        GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
+        if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
+            raise ValidationError(
+                {"gaming_day": f"{rules.BUSINESS_DAY}: the gaming day {gaming_day.gaming_date} is already closed."}
+            )
+        unclosed = queries.tables_open(gaming_day)
+        if unclosed:
+            numbers = ", ".join(str(t.number) for t in unclosed)
+            raise ValidationError({"gaming_day": f"{rules.TRAY_COUNT}: record the closer of table(s) {numbers} first."})
+        close = GamingDayClose.objects.create(gaming_day=gaming_day, closed_at=at, closed_by=employee)
+        _audit(acting_user, "gaming_day.closed", close, site=site)
+    return close

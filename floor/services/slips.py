@@ -1,0 +1,241 @@
+"""Fill and credit slips: preparing, verifying, receiving and voiding (ND 99-01.3-08-05)."""
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from sequences import get_next_value
+
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.audit import snapshot
+from cardroom.models import Employee, Site, Table
+
+from .. import queries, rules
+from ..calculations import chips_total_cents
+from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
+from .steps import _acting_employee, _line_values, _moment, _require_table_in_use, parse_chips
+
+
+def prepare_fill(
+    *,
+    acting_user,
+    table: Table,
+    chips,
+    purpose: str = Slip.Purpose.REGULAR,
+    number: int | None = None,
+    at: datetime | None = None,
+) -> Slip:
+    """Prepare a fill slip: chips from the chip bank to one table (ND 99-01.3-08-05(1), (3))."""
+    return _prepare(
+        SlipKind.FILL, acting_user=acting_user, table=table, chips=chips, purpose=purpose, number=number, at=at
+    )
+
+
+def prepare_credit(
+    *,
+    acting_user,
+    table: Table,
+    chips,
+    purpose: str = Slip.Purpose.REGULAR,
+    number: int | None = None,
+    at: datetime | None = None,
+) -> Slip:
+    """Prepare a credit slip: chips from one table back to the chip bank (ND 99-01.3-08-05(1), (3))."""
+    return _prepare(
+        SlipKind.CREDIT, acting_user=acting_user, table=table, chips=chips, purpose=purpose, number=number, at=at
+    )
+
+
+def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, number: int | None, at) -> Slip:
+    """One slip = one table. `number` is the printed number of a paper slip from a registered
+    book; without it the site's electronic series gives the next number, in the transaction
+    that saves the slip, so a rolled-back slip leaves no gap (08-05(2))."""
+    site = table.site
+    employee = _acting_employee(
+        require_role(
+            acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
+        )
+    )
+    at = _moment(at)
+    if purpose not in Slip.Purpose.values:
+        raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
+    _require_table_in_use(table)
+    lines = parse_chips(chips, site.organization_id, rules.SLIP_CONTENT)
+    with transaction.atomic():
+        context = queries.slip_context(table, kind)
+        day = _require_table_open(table, context)
+        number, book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
+        slip = Slip.objects.create(
+            site=site,
+            kind=kind,
+            number=number,
+            table=table,
+            gaming_day=day,
+            purpose=purpose,
+            game=table.game,
+            table_number=table.number,
+            prepared_at=at,
+            prepared_by=employee,
+            slip_book=book,
+            total_cents=chips_total_cents(_line_values(lines).items()),
+        )
+        SlipLine.objects.bulk_create(
+            SlipLine(slip=slip, denomination=d, value_cents=d.value_cents, quantity=q) for d, q in lines.items()
+        )
+        _audit(
+            acting_user,
+            f"{kind}_slip.prepared",
+            slip,
+            site=site,
+            after={**snapshot(slip), "chips": _line_values(lines)},
+        )
+    return slip
+
+
+def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay:
+    if context.day is None:
+        raise ValidationError(
+            {"table": f"{rules.BUSINESS_DAY}: no gaming day is open at {table.site}; open one first."}
+        )
+    if context.table_state == "closed":
+        raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is closed for the gaming day."})
+    if context.table_state != "open":
+        raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is not open (no opener, no dealer seated)."})
+    return context.day
+
+
+def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int, SlipBook | None]:
+    books = SlipBook.objects.filter(site=site, kind=kind)
+    label = SlipKind(kind).label.lower()
+    if printed is None:
+        if uses_books:
+            raise ValidationError(
+                {"number": f"{rules.SLIP_NUMBERING}: {site} uses pre-printed {label}s; give the printed number."}
+            )
+        return get_next_value(f"{kind}:{site.pk}"), None
+    book = books.filter(first_number__lte=printed, last_number__gte=printed).first()
+    if book is None:
+        raise ValidationError({"number": f"{rules.SLIP_NUMBERING}: {printed} is not in a registered book of {label}s."})
+    if Slip.objects.filter(site=site, kind=kind, number=printed).exists():
+        raise ValidationError(
+            {"number": f"{rules.SLIP_NUMBERING}: {label} {printed} is already used; numbers are never reused."}
+        )
+    return printed, book
+
+
+def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
+    """Verify the chips and initial the original (ND 99-01.3-08-05(5)): a shift manager or
+    authorized employee who is not presently dealing and did not prepare the slip."""
+    access = require_role(
+        acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION
+    )
+    employee, at = _acting_employee(access), _moment(at)
+    if employee.pk == slip.prepared_by_id:
+        raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
+    if queries.is_dealing(employee, slip.site, at):
+        raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: you are presently dealing; someone else verifies."})
+    return _add_step(acting_user, slip, SlipStep.Kind.VERIFY, employee, at)
+
+
+def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
+    """Verify and initial the copy on the receiving side (ND 99-01.3-08-05(6)): for a fill the
+    dealer on shift at that table, for a credit the cashier."""
+    access = require_role(
+        acting_user,
+        slip.site,
+        *rules.RECEIVERS[slip.kind],
+        action=f"receive a {slip.kind} slip",
+        rule=rules.SLIP_RECEIPT,
+    )
+    employee, at = _acting_employee(access), _moment(at)
+    if slip.kind == SlipKind.FILL and queries.current_dealer(slip.table, at) != employee:
+        raise ValidationError(
+            {"slip": f"{rules.SLIP_RECEIPT}: only the dealer on shift at {slip.table} receives this fill."}
+        )
+    return _add_step(acting_user, slip, SlipStep.Kind.RECEIVE, employee, at)
+
+
+def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = None) -> SlipStep:
+    """Mark a slip VOID (ND 99-01.3-08-05(2)): never edited, it keeps its number; initialed by
+    its preparer, who says why. House controls beyond the text (rules.VOID_CITATION): only
+    before the slip is received and while its gaming day is open. Past either point the slip
+    stands and the correction is a gaming manager's adjustment to the closed books
+    (accounting.services.record_adjustment), counted on the day it is entered."""
+    access = require_role(
+        acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING
+    )
+    employee, at = _acting_employee(access), _moment(at)
+    if employee.pk != slip.prepared_by_id:
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_CITATION}: a voided slip is initialed by its preparer; only "
+                f"{slip.prepared_by} may void {_slip_label(slip)}. Ask them to void it while its gaming day is "
+                "open; otherwise the slip stands and a gaming manager corrects the day with an adjustment "
+                "once its books are closed."
+            }
+        )
+    if not (reason or "").strip():
+        raise ValidationError({"reason": f"{rules.SLIP_NUMBERING}: say why the slip is void."})
+    return _add_step(acting_user, slip, SlipStep.Kind.VOID, employee, at, reason=reason.strip())
+
+
+def _slip_label(slip: Slip) -> str:
+    return f"{SlipKind(slip.kind).label.lower()} {slip.number}"
+
+
+def _check_void(slip: Slip, done: set[str]) -> None:
+    """The house controls on a VOID (rules.VOID_CITATION), read under the gaming day's lock so
+    a void and the day's close never cross."""
+    day = GamingDay.objects.select_for_update().get(pk=slip.gaming_day_id)
+    instead = (
+        f"If it is wrong, a gaming manager records an adjustment to the books of {day.gaming_date} once they "
+        "are closed, counted on the gaming day it is entered."
+    )
+    if GamingDayClose.objects.filter(gaming_day=day).exists():
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_HOUSE_CONTROL}: the gaming day {day.gaming_date} of {_slip_label(slip)} is "
+                "closed, so its slips are no longer voided (its figures are what its books close on, "
+                f"{rules.DAILY_SUMMARY}). {instead}"
+            }
+        )
+    if SlipStep.Kind.RECEIVE in done:
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_HOUSE_CONTROL}: {_slip_label(slip)} was received (its copy initialed, "
+                f"{rules.SLIP_RECEIPT}), so it is no longer voided: the chips moved with it. {instead}"
+            }
+        )
+
+
+def _add_step(acting_user, slip: Slip, kind: str, employee: Employee, at: datetime, reason: str = "") -> SlipStep:
+    with transaction.atomic():
+        Slip.objects.select_for_update().filter(pk=slip.pk).first()  # one signer at a time per slip
+        done = set(SlipStep.objects.filter(slip=slip).values_list("kind", flat=True))
+        _check_step_order(slip, kind, done)
+        if kind == SlipStep.Kind.VOID:
+            _check_void(slip, done)
+        step = SlipStep.objects.create(
+            slip=slip, kind=kind, employee=employee, initials=employee.initials, at=at, reason=reason
+        )
+        _audit(
+            acting_user,
+            f"{slip.kind}_slip.{kind}",
+            step,
+            site=slip.site,
+            after={**snapshot(step), "number": slip.number},
+        )
+    return step
+
+
+def _check_step_order(slip: Slip, kind: str, done: set[str]) -> None:
+    label = f"{SlipKind(slip.kind).label.lower()} {slip.number}"
+    if SlipStep.Kind.VOID in done:
+        raise ValidationError({"slip": f"{rules.SLIP_NUMBERING}: {label} is void."})
+    if kind in done:
+        raise ValidationError(
+            {"slip": f"{rules.STEP_CITATIONS[kind]}: {label} is already {SlipStep.Kind(kind).label.lower()}."}
+        )
+    if kind == SlipStep.Kind.RECEIVE and rules.RECEIPT_REQUIRES_VERIFICATION and SlipStep.Kind.VERIFY not in done:
+        raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: {label} must be verified before it is received."})

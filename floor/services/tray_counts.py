@@ -1,0 +1,91 @@
+"""A table's opener and closer counts (ND 99-01.3-08-01(3))."""
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from cardroom.access import require_role
+from cardroom.audit import record_site_event as _audit
+from cardroom.audit import snapshot
+from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries, rules
+from ..calculations import tray_differs, tray_variance_cents
+from ..models import GamingDay, TableInventory
+from .steps import (
+    _acting_employee,
+    _check_outage_cap,
+    _end_shift,
+    _line_values,
+    _moment,
+    _open_day,
+    _require_table_in_use,
+    _save_count,
+    parse_chips,
+)
+
+
+def record_table_inventory(
+    *, acting_user, table: Table, kind: str, chips, variance_reason: str = "", at: datetime | None = None
+) -> TableInventory:
+    """Record a table's opener or closer count by denomination (ND 99-01.3-08-01(3) needs both
+    for the table's win). An opener is compared with the table's previous closer: any
+    difference is a variance that needs a reason. A closer ends the dealer shift running."""
+    site = table.site
+    employee = _acting_employee(
+        require_role(
+            acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL
+        )
+    )
+    if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
+        raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
+    at = _moment(at)
+    _require_table_in_use(table)
+    if kind == TableInventory.Kind.OPENER:
+        _check_outage_cap(table, at)
+    counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT)
+    with transaction.atomic():
+        day = _open_day(site, "table")
+        _check_count_order(table, day, kind)
+        previous = queries.last_tray_count(table, before=at)
+        variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None
+        inventory = _save_count(
+            table, day, kind, counted, employee, at, previous=previous, variance=variance, reason=variance_reason
+        )
+        if kind == TableInventory.Kind.CLOSER:
+            shift = queries.current_shift(table, at)
+            if shift is not None:
+                _end_shift(acting_user, shift, employee, at)
+        _audit(
+            acting_user,
+            f"table_inventory.{kind}",
+            inventory,
+            site=site,
+            after={**snapshot(inventory), "chips": _line_values(counted)},
+        )
+    return inventory
+
+
+def _check_count_order(table: Table, day: GamingDay, kind: str) -> None:
+    counts = set(TableInventory.objects.filter(table=table, gaming_day=day).values_list("kind", flat=True))
+    if TableInventory.Kind.CLOSER in counts:
+        raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} is already closed for the gaming day."})
+    if kind == TableInventory.Kind.OPENER and TableInventory.Kind.OPENER in counts:
+        raise ValidationError({"kind": f"{rules.TRAY_COUNT}: {table} already has its opener for the gaming day."})
+    if kind == TableInventory.Kind.CLOSER and not queries.table_was_opened(table, day):
+        raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} was not opened in this gaming day."})
+
+
+def _variance(previous: TableInventory | None, counted: dict, reason: str) -> int | None:
+    """Opener minus the previous closer; a difference in any denomination needs a reason."""
+    if previous is None:
+        return None
+    expected = dict(previous.lines.values_list("value_cents", "quantity"))
+    mine = _line_values(counted)
+    if tray_differs(expected, mine) and not (reason or "").strip():
+        raise ValidationError(
+            {"variance_reason": f"{rules.TRAY_COUNT}: the opener differs from the previous closer; give the reason."}
+        )
+    return tray_variance_cents(expected, mine)

@@ -1,0 +1,381 @@
+"""Browser pages for table chip custody at the current site: the floor, tray counts, dealer
+rotations, fill and credit slips, queues and the slip register.
+
+Views parse with floor.forms and call one service or query; the service's refusal is shown
+on the form with the API's message (cardroom.views.call_service). Objects of sites the user may
+not see answer 404; an action the role may not take answers 403.
+"""
+
+from datetime import timedelta
+from functools import wraps
+from zoneinfo import ZoneInfo
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from cardroom.access import access_for, require_role
+from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
+from cardroom.views import call_service
+
+from . import forms, queries, rules, services
+from .calculations import business_date
+from .models import DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .pdf_slips import build_slip_document, render_slip_pdf
+
+
+def site_page(view):
+    """Log-in required; `request.site` must exist; times print in the site's time zone."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if request.site is None:
+            raise Http404("You hold no role at any site.")
+        timezone.activate(ZoneInfo(request.site.time_zone))
+        try:
+            return view(request, *args, **kwargs)
+        finally:
+            timezone.deactivate()
+
+    return wrapper
+
+
+def _site_table(request, pk) -> Table:
+    return get_object_or_404(Table.objects.select_related("site"), pk=pk, site=request.site)
+
+
+def _visible_slip(request, pk) -> Slip:
+    sites = access_for(request.user).sites()
+    slip = get_object_or_404(
+        Slip.objects.select_related("site", "table", "prepared_by__user", "gaming_day__close"), pk=pk, site__in=sites
+    )
+    timezone.activate(ZoneInfo(slip.site.time_zone))
+    return slip
+
+
+def _can(request, roles) -> bool:
+    return access_for(request.user).has_role(request.site.pk, *roles)
+
+
+def _today(site):
+    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+
+
+# --- The floor ------------------------------------------------------------------------------
+
+
+def _table_rows(site, day):
+    """Each active table with its status in the open gaming day."""
+    now = timezone.now()
+    counts = {}
+    if day is not None:
+        for count in TableInventory.objects.filter(gaming_day=day).exclude(kind=TableInventory.Kind.CHANGE):
+            counts[(count.table_id, count.kind)] = count
+    rows = []
+    for table in Table.objects.filter(site=site, active=True).order_by("number"):
+        opener, closer = counts.get((table.pk, "opener")), counts.get((table.pk, "closer"))
+        shift = queries.current_shift(table, now) if day is not None else None
+        if closer is not None:
+            status = "closed"
+        elif opener is not None:
+            status = "open"
+        elif shift is not None:
+            status = "open without opener"
+        else:
+            status = "not opened"
+        rows.append({"table": table, "opener": opener, "closer": closer, "shift": shift, "status": status})
+    return rows
+
+
+def _floor(request, status=200, **forms_shown):
+    site = request.site
+    day = queries.open_gaming_day(site)
+    context = {
+        "day": day,
+        "rows": _table_rows(site, day),
+        "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": _today(site)}),
+        "close_day_form": forms.ActionForm(),
+        "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
+        "can_fill": _can(request, rules.FILL_PREPARERS),
+        "can_credit": _can(request, rules.CREDIT_PREPARERS),
+    }
+    return render(request, "floor/floor.html", {**context, **forms_shown}, status=status)
+
+
+@site_page
+def floor(request):
+    return _floor(request)
+
+
+@site_page
+@require_POST
+def open_day(request):
+    form = forms.OpenGamingDayForm(request.POST)
+    if form.is_valid():
+        done = call_service(
+            form,
+            lambda: services.open_gaming_day(
+                acting_user=request.user, site=request.site, gaming_date=form.cleaned_data["gaming_date"]
+            ),
+        )
+        if done is not None:
+            messages.success(request, f"Gaming day {done.gaming_date} is open.")
+            return redirect("accounting_floor")
+    return _floor(request, status=400, open_day_form=form)
+
+
+@site_page
+@require_POST
+def close_day(request):
+    day = queries.open_gaming_day(request.site)
+    if day is None:
+        raise Http404("No gaming day is open.")
+    form = forms.ActionForm(request.POST)
+    form.is_valid()
+    if call_service(form, lambda: services.close_gaming_day(acting_user=request.user, gaming_day=day)) is not None:
+        messages.success(request, f"Gaming day {day.gaming_date} is closed.")
+        return redirect("accounting_floor")
+    return _floor(request, status=400, close_day_form=form)
+
+
+# --- Tray counts -----------------------------------------------------------------------------
+
+
+@site_page
+def tray_count(request, pk, kind):
+    if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
+        raise Http404("A tray count is an opener or a closer.")
+    table = _site_table(request, pk)
+    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL)
+    form = forms.TrayCountForm(request.POST or None, organization_id=table.site.organization_id)
+    if request.method == "POST" and form.is_valid():
+        saved = call_service(
+            form,
+            lambda: services.record_table_inventory(
+                acting_user=request.user,
+                table=table,
+                kind=kind,
+                chips=form.chips(),
+                variance_reason=form.cleaned_data["variance_reason"],
+            ),
+        )
+        if saved is not None:
+            messages.success(request, f"{saved.get_kind_display()} of table {table.number} recorded.")
+            return redirect("accounting_floor")
+    previous = queries.last_tray_count(table)
+    previous_lines = dict(previous.lines.values_list("value_cents", "quantity")) if previous else {}
+    return render(
+        request,
+        "floor/tray_count.html",
+        {
+            "table": table,
+            "kind": kind,
+            "kind_label": TableInventory.Kind(kind).label,
+            "form": form,
+            "previous": previous,
+            "grid": [(chip, field, previous_lines.get(chip.value_cents)) for chip, field in form.chip_rows()],
+            "day": queries.open_gaming_day(table.site),
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+# --- Dealer rotations ---------------------------------------------------------------------
+
+
+@site_page
+def dealer_shift(request, pk):
+    table = _site_table(request, pk)
+    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
+    form = forms.DealerShiftForm(request.POST or None, site=table.site)
+    if request.method == "POST" and form.is_valid():
+        saved = call_service(
+            form,
+            lambda: services.start_dealer_shift(
+                acting_user=request.user, table=table, dealer=form.cleaned_data["dealer"], chips=form.chips() or None
+            ),
+        )
+        if saved is not None:
+            messages.success(request, f"{saved.dealer} is dealing at table {table.number}.")
+            return redirect("accounting_floor")
+    shifts = DealerShift.objects.filter(table=table, gaming_day=queries.open_gaming_day(table.site))
+    return render(
+        request,
+        "floor/dealer_shift.html",
+        {
+            "table": table,
+            "form": form,
+            "grid": [(c, f, None) for c, f in form.chip_rows()],
+            "current": queries.current_shift(table, timezone.now()),
+            "shifts": shifts.select_related("dealer__user").order_by("started_at"),
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@site_page
+@require_POST
+def end_shift(request, pk):
+    shift = get_object_or_404(
+        DealerShift.objects.select_related("table__site", "dealer__user"), pk=pk, table__site=request.site
+    )
+    form = forms.ActionForm(request.POST)
+    form.is_valid()
+    left_site = request.POST.get("left_site") == "on"
+    ended = call_service(
+        form, lambda: services.end_dealer_shift(acting_user=request.user, shift=shift, left_site=left_site)
+    )
+    if ended is not None:
+        messages.success(request, f"{shift.dealer} left table {shift.table.number}.")
+    else:
+        messages.error(request, " ".join(form.non_field_errors()))
+    return redirect("accounting_dealer_shift", pk=shift.table_id)
+
+
+# --- Slips ----------------------------------------------------------------------------------
+
+
+@site_page
+def prepare_slip(request, kind):
+    if kind not in SlipKind.values:
+        raise Http404("A slip is a fill or a credit.")
+    site = request.site
+    require_role(request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT)
+    day = queries.open_gaming_day(site)
+    open_tables = queries.tables_open(day) if day else []
+    initial = {"table": request.GET.get("table")} if request.GET.get("table") else None
+    form = forms.PrepareSlipForm(request.POST or None, initial=initial, site=site, open_tables=open_tables)
+    if request.method == "POST" and form.is_valid():
+        prepare = services.prepare_fill if kind == SlipKind.FILL else services.prepare_credit
+        data = form.cleaned_data
+        slip = call_service(
+            form,
+            lambda: prepare(
+                acting_user=request.user,
+                table=data["table"],
+                chips=form.chips(),
+                purpose=data["purpose"],
+                number=data["number"],
+            ),
+        )
+        if slip is not None:
+            messages.success(request, f"{slip.get_kind_display()} {slip.number} prepared: now have it verified.")
+            return redirect("accounting_slip", pk=slip.pk)
+    return render(
+        request,
+        "floor/prepare_slip.html",
+        {
+            "kind": kind,
+            "kind_label": SlipKind(kind).label,
+            "form": form,
+            "day": day,
+            "grid": [(c, f, None) for c, f in form.chip_rows()],
+            "uses_books": SlipBook.objects.filter(site=site, kind=kind).exists(),
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def _slip_context(request, slip, void_form=None, action_form=None):
+    access = access_for(request.user)
+    status = slip.status
+    employee = access.employee
+    return {
+        "slip": slip,
+        "status": status,
+        "lines": slip.lines.all(),
+        "steps": {s.kind: s for s in slip.steps.all()},
+        "can_verify": status == "issued" and access.has_role(slip.site_id, *rules.VERIFIERS),
+        "can_receive": status == "verified" and access.has_role(slip.site_id, *rules.RECEIVERS[slip.kind]),
+        # ND 99-01.3-08-05(2) and the house controls of rules.VOID_CITATION: the preparer, before
+        # receipt, while the gaming day is open.
+        "can_void": status in ("issued", "verified")
+        and employee is not None
+        and employee.pk == slip.prepared_by_id
+        and slip.gaming_day.is_open,
+        "void_form": void_form or forms.VoidSlipForm(),
+        "action_form": action_form,
+        "reissue_url_kind": slip.kind,
+    }
+
+
+@login_required
+def slip_detail(request, pk):
+    slip = _visible_slip(request, pk)
+    return render(request, "floor/slip_detail.html", _slip_context(request, slip))
+
+
+@login_required
+@require_POST
+def slip_step(request, pk, step):
+    slip = _visible_slip(request, pk)
+    if step == SlipStep.Kind.VOID:
+        form = forms.VoidSlipForm(request.POST)
+        form.is_valid()
+        save = lambda: services.void_slip(  # noqa: E731
+            acting_user=request.user, slip=slip, reason=form.cleaned_data.get("reason", "")
+        )
+    elif step in (SlipStep.Kind.VERIFY, SlipStep.Kind.RECEIVE):
+        form = forms.ActionForm(request.POST)
+        form.is_valid()
+        service = services.verify_slip if step == SlipStep.Kind.VERIFY else services.receive_slip
+        save = lambda: service(acting_user=request.user, slip=slip)  # noqa: E731
+    else:
+        raise Http404("No such step on a slip.")
+    if call_service(form, save) is not None:
+        messages.success(request, f"{slip.get_kind_display()} {slip.number}: {SlipStep.Kind(step).label.lower()}.")
+        return redirect("accounting_slip", pk=slip.pk)
+    context = _slip_context(
+        request,
+        slip,
+        void_form=form if step == SlipStep.Kind.VOID else None,
+        action_form=None if step == SlipStep.Kind.VOID else form,
+    )
+    return render(request, "floor/slip_detail.html", context, status=400)
+
+
+@login_required
+def slip_pdf(request, pk):
+    slip = _visible_slip(request, pk)
+    employee = access_for(request.user).employee
+    document = build_slip_document(slip, generated_by=employee.name if employee else request.user.get_username())
+    response = HttpResponse(render_slip_pdf(document), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{slip.kind}-slip-{slip.number}.pdf"'
+    return response
+
+
+# --- Queues and register ------------------------------------------------------------------------
+
+
+@site_page
+def slip_queues(request):
+    return render(
+        request,
+        "floor/queues.html",
+        {
+            "queues": queries.queues(request.site),
+            "day": queries.open_gaming_day(request.site),
+        },
+    )
+
+
+@site_page
+def slip_register(request):
+    today = _today(request.site)
+    data = request.GET if "start" in request.GET else {"start": today - timedelta(days=6), "end": today}
+    form = forms.RegisterPeriodForm(data)
+    register = None
+    if form.is_valid():
+        register = queries.slip_register(request.site, form.cleaned_data["start"], form.cleaned_data["end"])
+    books = SlipBook.objects.filter(site=request.site).select_related("registered_by")
+    return render(
+        request,
+        "floor/register.html",
+        {"form": form, "register": register, "books": books},
+        status=200 if register else 400,
+    )

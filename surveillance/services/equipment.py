@@ -1,0 +1,239 @@
+"""Surveillance equipment: installing, moving and retiring it, site changes, sample
+recordings and their evaluation, vendor purchases (ND 99-01.3-08-04)."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.access import require_role
+from cardroom.audit import record_event, snapshot
+from cardroom.models import Site, Table
+from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
+
+from ..models import Equipment, EquipmentChange, SampleEvaluation, SampleSubmission, VendorPurchase
+from ..rules import SAMPLE_DUE, STAFF_ROLES, VENDOR_DEFERRED_SHARE
+from .steps import _append, _same_site
+
+
+def _change(acting_user, *, site, table, equipment, kind, changed_on, note) -> EquipmentChange:
+    change = EquipmentChange(
+        site=site,
+        table=table,
+        equipment=equipment,
+        kind=kind,
+        changed_on=changed_on,
+        sample_due_on=changed_on + SAMPLE_DUE.value,
+        note=note,
+        recorded_by=acting_user,
+        recorded_at=timezone.now(),
+    )
+    return _append(change, acting_user=acting_user, site=site, action="equipment_change.recorded")
+
+
+def install_equipment(
+    *,
+    acting_user,
+    site: Site,
+    kind: str,
+    make_model: str,
+    installed_on: date,
+    table: Table | None = None,
+    serial_number: str = "",
+    vendor: str = "",
+    replaces: Equipment | None = None,
+    note: str = "",
+) -> Equipment:
+    """Install a camera, dome, recorder or time and date generator, optionally replacing one.
+    A sample recording becomes due 14 days later (ND 99-01.3-08-04(11))."""
+    require_role(acting_user, site, *STAFF_ROLES, action="install surveillance equipment", rule=HOUSE_CONTROL)
+    _same_site(table, site)
+    if replaces is not None and (replaces.site_id != site.pk or not replaces.in_service):
+        raise ValidationError({"replaces": "Only equipment in service at this site can be replaced."})
+    with transaction.atomic():
+        equipment = Equipment(
+            site=site,
+            table=table,
+            kind=kind,
+            make_model=make_model,
+            serial_number=serial_number,
+            vendor=vendor,
+            installed_on=installed_on,
+        )
+        equipment.full_clean()
+        equipment._history_user = acting_user
+        equipment.save()
+        if replaces is not None:
+            _retire(acting_user, replaces, removed_on=installed_on, replaced_by=equipment)
+        kind_of_change = EquipmentChange.Kind.REPLACED if replaces else EquipmentChange.Kind.INSTALLED
+        _change(
+            acting_user,
+            site=site,
+            table=table,
+            equipment=equipment,
+            kind=kind_of_change,
+            changed_on=installed_on,
+            note=note,
+        )
+    return equipment
+
+
+def _retire(acting_user, equipment: Equipment, *, removed_on: date, replaced_by: Equipment) -> None:
+    before = snapshot(equipment)
+    equipment.removed_on, equipment.replaced_by = removed_on, replaced_by
+    equipment._history_user = acting_user
+    equipment.save(update_fields=["removed_on", "replaced_by"])
+    record_event(
+        actor=acting_user,
+        action="surveillance.equipment.replaced",
+        obj=equipment,
+        organization_id=equipment.site.organization_id,
+        site_id=equipment.site_id,
+        before=before,
+        after=snapshot(equipment),
+    )
+
+
+def move_equipment(*, acting_user, equipment: Equipment, table: Table, moved_on: date, note: str = "") -> Equipment:
+    """Move a camera (or other unit) to another table of the site; a sample becomes due."""
+    site = equipment.site
+    require_role(acting_user, site, *STAFF_ROLES, action="move surveillance equipment", rule=HOUSE_CONTROL)
+    _same_site(table, site)
+    if not equipment.in_service:
+        raise ValidationError({"equipment": "This equipment is no longer in service."})
+    with transaction.atomic():
+        before = snapshot(equipment)
+        equipment.table = table
+        equipment._history_user = acting_user
+        equipment.save(update_fields=["table"])
+        record_event(
+            actor=acting_user,
+            action="surveillance.equipment.moved",
+            obj=equipment,
+            organization_id=site.organization_id,
+            site_id=site.pk,
+            before=before,
+            after=snapshot(equipment),
+        )
+        _change(
+            acting_user,
+            site=site,
+            table=table,
+            equipment=equipment,
+            kind=EquipmentChange.Kind.MOVED,
+            changed_on=moved_on,
+            note=note,
+        )
+    return equipment
+
+
+def record_site_change(
+    *, acting_user, site: Site, kind: str, changed_on: date, table: Table | None = None, note: str = ""
+) -> EquipmentChange:
+    """A site acquired with its equipment, or a table moved at the site: a sample becomes due."""
+    require_role(acting_user, site, *STAFF_ROLES, action="record an equipment change", rule=HOUSE_CONTROL)
+    _same_site(table, site)
+    if kind not in (EquipmentChange.Kind.SITE_ACQUIRED, EquipmentChange.Kind.TABLE_MOVED):
+        raise ValidationError({"kind": "Installations, moves and replacements are recorded with the equipment."})
+    with transaction.atomic():
+        return _change(acting_user, site=site, table=table, equipment=None, kind=kind, changed_on=changed_on, note=note)
+
+
+def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, note: str = "") -> SampleSubmission:
+    """Record a sample recording sent to the attorney general (ND 99-01.3-08-04(11)); after an
+    unsatisfactory evaluation the new sample points back to the one it replaces."""
+    require_role(acting_user, change.site, *STAFF_ROLES, action="record a sample recording", rule=HOUSE_CONTROL)
+    previous = change.submissions.order_by("-submitted_on", "-id").first()
+    if previous is not None:
+        evaluation = getattr(previous, "evaluation", None)
+        if evaluation is None:
+            raise ValidationError({"change": "The previous sample is still waiting for its evaluation."})
+        if evaluation.outcome == SampleEvaluation.Outcome.APPROVED:
+            raise ValidationError({"change": "The sample for this change is already approved."})
+    if submitted_on < change.changed_on:
+        raise ValidationError({"submitted_on": "A sample cannot be sent before the change it shows."})
+    with transaction.atomic():
+        submission = SampleSubmission(
+            change=change,
+            resubmission_of=previous,
+            submitted_on=submitted_on,
+            note=note,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
+        return _append(submission, acting_user=acting_user, site=change.site, action="sample.submitted")
+
+
+def record_sample_evaluation(
+    *,
+    acting_user,
+    submission: SampleSubmission,
+    evaluated_on: date,
+    outcome: str,
+    evaluator: str = "",
+    findings: str = "",
+) -> SampleEvaluation:
+    """The attorney general's evaluation (SFN 19857): approved, or resolve and resubmit."""
+    site = submission.change.site
+    require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
+    if hasattr(submission, "evaluation"):
+        raise ValidationError({"submission": "This sample already has its evaluation."})
+    if evaluated_on < submission.submitted_on:
+        raise ValidationError({"evaluated_on": "The evaluation cannot come before the sample was sent."})
+    with transaction.atomic():
+        evaluation = SampleEvaluation(
+            submission=submission,
+            evaluated_on=evaluated_on,
+            outcome=outcome,
+            evaluator=evaluator,
+            findings=findings,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
+        return _append(evaluation, acting_user=acting_user, site=site, action="sample.evaluated")
+
+
+def record_vendor_purchase(
+    *,
+    acting_user,
+    site: Site,
+    vendor: str,
+    description: str,
+    purchased_on: date,
+    price_cents: int,
+    deferred_cents: int,
+    approved_vendor: bool = True,
+    change: EquipmentChange | None = None,
+) -> VendorPurchase:
+    """Equipment bought or leased; from an approved vendor at least half of the price is
+    deferred until the attorney general approves the video (ND 99-01.3-08-04(10))."""
+    require_role(acting_user, site, *STAFF_ROLES, action="record a vendor purchase", rule=HOUSE_CONTROL)
+    if change is not None and change.site_id != site.pk:
+        raise ValidationError({"change": "The equipment change is at another site."})
+    numerator, denominator = VENDOR_DEFERRED_SHARE.value
+    if approved_vendor and deferred_cents * denominator < price_cents * numerator:
+        raise ValidationError(
+            {
+                "deferred_cents": (
+                    f"{VENDOR_DEFERRED_SHARE.citation}: {VENDOR_DEFERRED_SHARE.text} of an approved vendor's price "
+                    f"({format_money(price_cents)}) must be deferred until the attorney general approves the video; "
+                    f"{format_money(deferred_cents)} is not enough."
+                )
+            }
+        )
+    with transaction.atomic():
+        purchase = VendorPurchase(
+            site=site,
+            change=change,
+            vendor=vendor,
+            approved_vendor=approved_vendor,
+            description=description,
+            purchased_on=purchased_on,
+            price_cents=price_cents,
+            deferred_cents=deferred_cents,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
+        return _append(purchase, acting_user=acting_user, site=site, action="vendor_purchase.recorded")

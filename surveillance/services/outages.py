@@ -1,0 +1,70 @@
+"""Outages, their repair, and the $2 cap on a table past an outage's deadline
+(ND 99-01.3-08-04(7))."""
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.access import require_role
+from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries
+from ..models import Equipment, Outage, OutageRepair
+from ..rules import OUTAGE_REPORT_ROLES, STAFF_ROLES
+from .steps import _append
+
+
+def report_outage(
+    *, acting_user, table: Table, kind: str, began_at: datetime, description: str, equipment: Equipment | None = None
+) -> Outage:
+    """Report a camera or recorder not operating properly since `began_at` (08-04(7)); the
+    deadline to repair it runs from then (`queries.deadline_for`)."""
+    site = table.site
+    require_role(acting_user, site, *OUTAGE_REPORT_ROLES, action="report a surveillance outage", rule=HOUSE_CONTROL)
+    if began_at > timezone.now():
+        raise ValidationError({"began_at": "An outage cannot begin in the future."})
+    if equipment is not None and equipment.site_id != site.pk:
+        raise ValidationError({"equipment": "The equipment is at another site."})
+    with transaction.atomic():
+        outage = Outage(
+            table=table,
+            equipment=equipment,
+            kind=kind,
+            began_at=began_at,
+            description=description,
+            reported_by=acting_user,
+            reported_at=timezone.now(),
+        )
+        return _append(outage, acting_user=acting_user, site=site, action="outage.reported")
+
+
+def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, description: str) -> OutageRepair:
+    """Record the repair that ends an outage: a new row pointing back to it."""
+    site = outage.table.site
+    require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair", rule=HOUSE_CONTROL)
+    if hasattr(outage, "repair"):
+        raise ValidationError({"outage": "This outage already has its repair recorded."})
+    if repaired_at < outage.began_at:
+        raise ValidationError({"repaired_at": "The repair cannot come before the outage began."})
+    if repaired_at > timezone.now():
+        raise ValidationError({"repaired_at": "A repair cannot be recorded in advance."})
+    with transaction.atomic():
+        repair = OutageRepair(
+            outage=outage,
+            repaired_at=repaired_at,
+            description=description,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
+        return _append(repair, acting_user=acting_user, site=site, action="outage.repaired")
+
+
+def check_wager_under_outage_cap(table: Table, max_wager_cents: int, at: datetime | None = None) -> None:
+    """For table opening and table edits: refuse a maximum wager above $2 on a table whose
+    outage is past its deadline (ND 99-01.3-08-04(7))."""
+    cap, reason = queries.outage_wager_cap(table, at)
+    if cap is not None and max_wager_cents > cap:
+        raise ValidationError({"max_wager_cents": reason})

@@ -1,0 +1,120 @@
+"""Recordings and who accessed the video (ND 99-01.3-08-04)."""
+
+from datetime import date, datetime
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.access import access_for
+from cardroom.models import Employee, EmploymentType, Site, Table
+
+from .. import queries
+from ..models import Equipment, Recording, RecordingAccess
+from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS_CITATION, VIDEO_ACCESS_ROLES
+from .steps import _acting_employee, _append, _same_site
+
+
+def may_handle_video(employee: Employee, site: Site) -> bool:
+    """A gaming or shift manager, or an independent person (ND 99-01.3-08-04(5))."""
+    if employee.organization_id != site.organization_id or not employee.active:
+        return False
+    if employee.employment_type == EmploymentType.INDEPENDENT:
+        return True
+    return access_for(employee.user).has_role(site.pk, *VIDEO_ACCESS_ROLES)
+
+
+def _require_video_handler(employee: Employee, site: Site, action: str) -> None:
+    if not may_handle_video(employee, site):
+        raise PermissionDenied(
+            f"{VIDEO_ACCESS_CITATION}: {employee} may not {action}: only a gaming or shift manager or an "
+            "independent person may access a recording unit, camera or stored video."
+        )
+
+
+def record_recording(
+    *,
+    acting_user,
+    table: Table,
+    gaming_date: date,
+    started_at: datetime,
+    stopped_at: datetime,
+    recorder: Equipment | None = None,
+    operated_by: Employee | None = None,
+) -> Recording:
+    """A day's recording of a table, from when chips are first made available until the table
+    closes (08-04(5)(b)); a second recorder in sequence overlaps the first by 10 minutes
+    (08-04(5)(c)). Kept 30 days (08-04(6)): `release_on` is the first day it may be released."""
+    site = table.site
+    operated_by = operated_by or _acting_employee(acting_user)
+    _require_video_handler(_acting_employee(acting_user), site, "record a recording")
+    _require_video_handler(operated_by, site, "start or stop a recording")
+    if stopped_at <= started_at:
+        raise ValidationError({"stopped_at": "The recording must stop after it starts."})
+    if recorder is not None and recorder.site_id != site.pk:
+        raise ValidationError({"recorder": "The recording unit is at another site."})
+    _check_overlap(table, gaming_date, started_at, stopped_at)
+    with transaction.atomic():
+        recording = Recording(
+            table=table,
+            recorder=recorder,
+            gaming_date=gaming_date,
+            started_at=started_at,
+            stopped_at=stopped_at,
+            release_on=queries.release_date(site, stopped_at),
+            operated_by=operated_by,
+            recorded_at=timezone.now(),
+        )
+        return _append(recording, acting_user=acting_user, site=site, action="recording.recorded")
+
+
+def _check_overlap(table: Table, gaming_date: date, started_at: datetime, stopped_at: datetime) -> None:
+    for other in Recording.objects.filter(table=table, gaming_date=gaming_date):
+        overlap = min(stopped_at, other.stopped_at) - max(started_at, other.started_at)
+        if overlap < RECORDER_OVERLAP.value:
+            minutes = int(overlap.total_seconds() // 60)
+            raise ValidationError(
+                {
+                    "started_at": (
+                        f"{RECORDER_OVERLAP.citation}: two recorders in sequence for one table must overlap by "
+                        f"{RECORDER_OVERLAP.text}; this recording overlaps the one from "
+                        f"{other.started_at.astimezone(timezone.get_current_timezone()):%H:%M} by {minutes} minutes."
+                    )
+                }
+            )
+
+
+def record_video_access(
+    *,
+    acting_user,
+    site: Site,
+    accessed_at: datetime,
+    purpose: str,
+    table: Table | None = None,
+    recording: Recording | None = None,
+    equipment: Equipment | None = None,
+    accessed_by: Employee | None = None,
+) -> RecordingAccess:
+    """Log who accessed a recording unit, camera or stored video (ND 99-01.3-08-04(5)(a)); any
+    other person is refused."""
+    accessed_by = accessed_by or _acting_employee(acting_user)
+    _require_video_handler(_acting_employee(acting_user), site, "log access to video")
+    _require_video_handler(accessed_by, site, "access a recording unit, camera or stored video")
+    _same_site(table, site)
+    if recording is not None and recording.table.site_id != site.pk:
+        raise ValidationError({"recording": "The recording is of another site."})
+    if equipment is not None and equipment.site_id != site.pk:
+        raise ValidationError({"equipment": "The equipment is at another site."})
+    with transaction.atomic():
+        access = RecordingAccess(
+            site=site,
+            table=table,
+            recording=recording,
+            equipment=equipment,
+            accessed_by=accessed_by,
+            accessed_at=accessed_at,
+            purpose=purpose,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
+        return _append(access, acting_user=acting_user, site=site, action="video_access.recorded")

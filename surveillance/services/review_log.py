@@ -1,0 +1,60 @@
+"""The daily surveillance review log (ND 99-01.3-08-04(7), 08-16(1)(d))."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.access import require_role
+from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries
+from ..models import ReviewLogEntry
+from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW_CITATION
+from .steps import _acting_employee, _append
+
+
+def add_review_log_entry(
+    *,
+    acting_user,
+    table: Table,
+    gaming_date: date,
+    camera_recording: bool,
+    unobstructed_view: bool,
+    clear_picture: bool,
+    notes: str = "",
+    corrects: ReviewLogEntry | None = None,
+) -> ReviewLogEntry:
+    """Document that a table's camera records an unobstructed view and a clear picture, for a
+    day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d))."""
+    site = table.site
+    require_role(
+        acting_user, site, *DAILY_LOG_ROLES, action="add to the daily surveillance review log", rule=HOUSE_CONTROL
+    )
+    if not queries.table_had_activity(table, gaming_date):
+        raise ValidationError(
+            {
+                "gaming_date": (
+                    f"{DAILY_REVIEW_CITATION}: the daily review log covers days of activity; table {table.number} "
+                    f"had no dealer on shift on {gaming_date:%Y-%m-%d}."
+                )
+            }
+        )
+    if corrects is not None and (corrects.table_id != table.pk or corrects.gaming_date != gaming_date):
+        raise ValidationError({"corrects": "A correction must be for the same table and day."})
+    with transaction.atomic():
+        entry = ReviewLogEntry(
+            site=site,
+            table=table,
+            gaming_date=gaming_date,
+            camera_recording=camera_recording,
+            unobstructed_view=unobstructed_view,
+            clear_picture=clear_picture,
+            notes=notes,
+            reviewed_by=_acting_employee(acting_user),
+            reviewed_at=timezone.now(),
+            corrects=corrects,
+        )
+        return _append(entry, acting_user=acting_user, site=site, action="review_log.added")

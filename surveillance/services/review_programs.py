@@ -1,0 +1,159 @@
+"""Low-hold video review programs and their entries (ND 99-01.3-08-04(9))."""
+
+from datetime import date, datetime, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.access import require_gaming_manager, require_role
+from cardroom.models import Employee, Site, Table
+from cardroom.rules import HOUSE_CONTROL
+
+from .. import queries
+from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask
+from ..rules import REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, REVIEWER_CITATION, STAFF_ROLES
+from .steps import _append
+
+
+def open_review_program(acting_user, site: Site, start_date: date, reason: str) -> ReviewProgram:
+    """Open a low-hold video review (ND 99-01.3-08-04(9)): one weekly task of at least one
+    hour for each active, regularly located table, for six continuous weeks. `acting_user`
+    None means the system (a compliance job); otherwise only a gaming manager may."""
+    if acting_user is not None:
+        require_gaming_manager(acting_user, site.organization_id, action="open a video review program")
+    if any(queries.program_is_open(p, start_date) for p in ReviewProgram.objects.filter(site=site)):
+        raise ValidationError({"start_date": "A video review program is already running at this site on that date."})
+    tables = list(Table.objects.filter(site=site, active=True, location=Table.Location.REGULAR))
+    if not tables:
+        raise ValidationError({"site": "The site has no active table to review."})
+    with transaction.atomic():
+        program = ReviewProgram(
+            site=site,
+            start_date=start_date,
+            reason=reason,
+            opened_by=acting_user,
+            end_date=start_date + REVIEW_PROGRAM_LENGTH.value - timedelta(days=1),
+            opened_at=timezone.now(),
+        )
+        _append(program, acting_user=acting_user, site=site, action="review_program.opened")
+        weeks = REVIEW_PROGRAM_LENGTH.value // REVIEW_WEEK.value
+        ReviewTask.objects.bulk_create(
+            [
+                ReviewTask(
+                    program=program,
+                    table=table,
+                    week=week + 1,
+                    week_start=start_date + week * REVIEW_WEEK.value,
+                    week_end=start_date + (week + 1) * REVIEW_WEEK.value - timedelta(days=1),
+                )
+                for week in range(weeks)
+                for table in tables
+            ]
+        )
+    return program
+
+
+def close_review_program(
+    *, acting_user, program: ReviewProgram, closed_on: date, low_hold_reason: str
+) -> ReviewProgramClosure:
+    """End the program early: a gaming manager documents the reason for the low hold."""
+    require_gaming_manager(acting_user, program.site.organization_id, action="document the reason for a low hold")
+    if hasattr(program, "closure"):
+        raise ValidationError({"program": "The reason for this program's low hold is already documented."})
+    if not program.start_date <= closed_on <= program.end_date:
+        raise ValidationError({"closed_on": "The program can end only between its first and last day."})
+    if not low_hold_reason.strip():
+        raise ValidationError({"low_hold_reason": f"{REVIEWER_CITATION}: document the reason for the low hold."})
+    with transaction.atomic():
+        closure = ReviewProgramClosure(
+            program=program,
+            closed_on=closed_on,
+            low_hold_reason=low_hold_reason,
+            closed_by=acting_user,
+            closed_at=timezone.now(),
+        )
+        return _append(closure, acting_user=acting_user, site=program.site, action="review_program.closed")
+
+
+def record_review_entry(
+    *,
+    acting_user,
+    task: ReviewTask,
+    gaming_date: date,
+    shift_started_at: datetime,
+    shift_ended_at: datetime,
+    footage_start_at: datetime,
+    footage_end_at: datetime,
+    reviewer: Employee,
+    findings: str,
+    corrects: ReviewEntry | None = None,
+) -> ReviewEntry:
+    """Document reviewed footage of one table and shift (ND 99-01.3-08-04(9)). The reviewer
+    must not have conducted games at the site on the shift reviewed (dealer rotations)."""
+    site = task.program.site
+    require_role(acting_user, site, *STAFF_ROLES, action="record a video review", rule=HOUSE_CONTROL)
+    _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at)
+    _check_reviewer(reviewer, site, shift_started_at, shift_ended_at)
+    if corrects is not None and corrects.task_id != task.pk:
+        raise ValidationError({"corrects": "A correction must be for the same weekly review."})
+    with transaction.atomic():
+        entry = ReviewEntry(
+            task=task,
+            table=task.table,
+            gaming_date=gaming_date,
+            shift_started_at=shift_started_at,
+            shift_ended_at=shift_ended_at,
+            footage_start_at=footage_start_at,
+            footage_end_at=footage_end_at,
+            reviewer=reviewer,
+            findings=findings,
+            corrects=corrects,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
+        return _append(entry, acting_user=acting_user, site=site, action="review_entry.recorded")
+
+
+def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at):
+    if not task.week_start <= gaming_date <= task.week_end:
+        raise ValidationError(
+            {
+                "gaming_date": (
+                    f"{REVIEWER_CITATION}: week {task.week} runs from {task.week_start:%Y-%m-%d} to "
+                    f"{task.week_end:%Y-%m-%d}; {gaming_date:%Y-%m-%d} is outside the week."
+                )
+            }
+        )
+    if not queries.program_is_open(task.program, gaming_date):
+        raise ValidationError({"gaming_date": "The review program had ended by that day."})
+    if shift_ended_at <= shift_started_at:
+        raise ValidationError({"shift_ended_at": "The shift must end after it starts."})
+    if footage_end_at <= footage_start_at:
+        raise ValidationError({"footage_end_at": "The footage must end after it starts."})
+    day_start, day_end = queries.business_day_window(task.program.site, gaming_date)
+    if not (day_start <= footage_start_at and footage_end_at <= day_end):
+        raise ValidationError(
+            {
+                "footage_start_at": (
+                    f"{REVIEWER_CITATION}: the footage must be from gaming day {gaming_date:%Y-%m-%d} "
+                    f"of week {task.week}; it is outside the week's day reviewed."
+                )
+            }
+        )
+    if footage_start_at < shift_started_at or footage_end_at > shift_ended_at:
+        raise ValidationError({"footage_start_at": "The footage must lie within the shift reviewed."})
+
+
+def _check_reviewer(reviewer: Employee, site: Site, shift_started_at: datetime, shift_ended_at: datetime) -> None:
+    if reviewer.organization_id != site.organization_id:
+        raise ValidationError({"reviewer": "The reviewer must be a person of the organization."})
+    if queries.employee_dealt_at(reviewer, site, shift_started_at, shift_ended_at):
+        raise ValidationError(
+            {
+                "reviewer": (
+                    f"{REVIEWER_CITATION}: {reviewer} conducted games at {site} on the shift reviewed; the review must be "
+                    "done by someone who did not."
+                )
+            }
+        )

@@ -1,0 +1,39 @@
+"""The hooks through which a higher layer answers a lower one (tests/core/test_layers.py):
+each is registered when the higher app loads, and answers conservatively until then."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from accounting.queries import closed_reason
+from cage.queries import tip_status as cage_tip_status
+from cardroom import closing, wager_caps
+from floor import tips
+from surveillance.services import check_wager_under_outage_cap
+
+
+def test_the_higher_apps_register_their_answers_when_they_load():
+    assert closing._reason is closed_reason
+    assert wager_caps._check is check_wager_under_outage_cap
+    assert tips._lookup is cage_tip_status
+
+
+def test_a_registered_wager_cap_refuses_through_the_hook(monkeypatch):
+    def two_dollars(table, max_wager_cents, at):
+        if max_wager_cents > 200:
+            raise ValidationError({"max_wager_cents": "ND 99-01.3-08-04(7): $2 at most."})
+
+    monkeypatch.setattr(wager_caps, "_check", None)
+    wager_caps.check_max_wager(object(), 10_000)  # no cap registered: nothing to refuse
+    wager_caps.register_wager_cap(two_dollars)
+    wager_caps.check_max_wager(object(), 200)
+    with pytest.raises(ValidationError) as refused:
+        wager_caps.check_max_wager(object(), 201, datetime(2026, 11, 2, tzinfo=UTC))
+    assert refused.value.message_dict == {"max_wager_cents": ["ND 99-01.3-08-04(7): $2 at most."]}
+
+
+def test_until_the_cage_answers_no_tips_are_known_to_be_declared(monkeypatch):
+    monkeypatch.setattr(tips, "_lookup", None)
+    status = tips.tip_status(object(), object(), datetime(2026, 11, 2, tzinfo=UTC))
+    assert (status.declared, status.unredeemed_cents) == (False, 0)

@@ -1,0 +1,56 @@
+"""A floor in play: an open gaming day at `site`, `table` opened with a $2,000 tray, a dealer seated."""
+
+import pytest
+from django.utils import timezone
+
+from cardroom.models import Role
+from floor import services
+from floor.calculations import business_date
+from tests.factories import make_person
+
+TRAY = [
+    {"denomination": 2500, "quantity": 40},
+    {"denomination": 500, "quantity": 160},
+    {"denomination": 100, "quantity": 200},
+]
+FILL = [{"denomination": 2500, "quantity": 20}, {"denomination": 500, "quantity": 20}]
+
+
+def today(site):
+    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+
+
+@pytest.fixture
+def shift_manager(cast):
+    return cast[Role.SHIFT_MANAGER]
+
+
+@pytest.fixture
+def gaming_day(site, shift_manager):
+    return services.open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=today(site))
+
+
+@pytest.fixture
+def open_table(table, chips, gaming_day, shift_manager):
+    services.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY)
+    return table
+
+
+@pytest.fixture
+def dealer_shift(open_table, cast, shift_manager):
+    return services.start_dealer_shift(acting_user=shift_manager.user, table=open_table, dealer=cast[Role.DEALER])
+
+
+@pytest.fixture
+def fill(open_table, cast):
+    return services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+
+
+@pytest.fixture
+def credit(open_table, cast):
+    return services.prepare_credit(acting_user=cast[Role.PIT_BOSS].user, table=open_table, chips=FILL)
+
+
+@pytest.fixture
+def second_shift_manager(org, site):
+    return make_person(org, Role.SHIFT_MANAGER, site)

@@ -1,0 +1,97 @@
+"""A night at the pit in Chromium: a fill is prepared, verified by a second person, received by
+the dealer at the table; a wrong slip is voided and reissued; the register shows them in order."""
+
+import os
+import re
+
+import pytest
+
+from cardroom.models import Role
+from floor.models import Slip
+from tests.browser_support import login, logout
+
+SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
+
+
+def shot(page, name):
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+
+
+def prepare_fill(page, live_server, table, quantities):
+    page.goto(f"{live_server.url}/accounting/slips/new/fill/")
+    page.select_option("#id_table", str(table.pk))
+    for value_cents, quantity in quantities.items():
+        page.fill(f"#id_qty_{value_cents}", str(quantity))
+
+
+@pytest.mark.browser
+def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
+    browser_page,
+    live_server,
+    cast,
+    dealer_shift,
+    second_shift_manager,
+):
+    page, table = browser_page, dealer_shift.table
+    manager, dealer = cast[Role.SHIFT_MANAGER], cast[Role.DEALER]
+
+    # The shift manager prepares a fill; the totals follow the typing.
+    login(page, live_server, manager.user.username)
+    prepare_fill(page, live_server, table, {2500: 20, 500: 20})
+    assert page.text_content("#line-2500") == "$500.00"
+    assert page.text_content("#grand-total") == "$600.00"
+    shot(page, "prepare-fill")
+    page.click("#prepare")
+    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    first = Slip.objects.get(kind="fill", number=1)
+    assert page.text_content("#slip-status") == "issued"
+    assert page.text_content("#slip-total") == "$600.00"
+    # The preparer may not verify their own slip: the page says why.
+    page.click("#verify")
+    assert "the preparer cannot verify their own slip" in page.text_content("#form-errors")
+    logout(page, live_server)
+
+    # A second shift manager verifies the original.
+    login(page, live_server, second_shift_manager.user.username)
+    page.goto(f"{live_server.url}/accounting/queues/")
+    page.click("#awaiting-verification >> text=Open")
+    page.click("#verify")
+    assert page.text_content("#slip-status") == "verified"
+    logout(page, live_server)
+
+    # The dealer at the table receives the copy.
+    login(page, live_server, dealer.user.username)
+    page.goto(f"{live_server.url}/accounting/slips/{first.pk}/")
+    page.click("#receive")
+    assert page.text_content("#slip-status") == "received"
+    logout(page, live_server)
+
+    # A slip for the wrong amount is voided by its preparer and reissued.
+    login(page, live_server, manager.user.username)
+    prepare_fill(page, live_server, table, {2500: 2})
+    page.click("#prepare")
+    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    page.click("#void")
+    assert "say why the slip is void" in page.text_content("#void-form")
+    page.fill("#id_reason", "Wrong quantity: 20 not 2")
+    page.click("#void")
+    assert page.text_content("#slip-status") == "voided"
+    shot(page, "voided-slip")
+    page.click("#reissue")
+    page.fill("#id_qty_2500", "20")
+    assert page.text_content("#grand-total") == "$500.00"
+    page.click("#prepare")
+    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    assert Slip.objects.filter(kind="fill").count() == 3
+
+    # The register shows every number in order with its status.
+    page.goto(f"{live_server.url}/accounting/register/")
+    rows = page.locator("#series-fill tbody tr")
+    statuses = [
+        (rows.nth(i).get_attribute("data-number"), rows.nth(i).get_attribute("data-status"))
+        for i in range(rows.count())
+    ]
+    assert statuses == [("1", "received"), ("2", "voided"), ("3", "issued")]
+    assert page.locator("#series-fill .missing").count() == 0
+    shot(page, "register")

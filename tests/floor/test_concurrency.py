@@ -1,0 +1,73 @@
+"""Gapless numbering under concurrent preparers, on whichever database the suite runs
+(SQLite by default, PostgreSQL with DATABASE_URL): ND 99-01.3-08-05(2)."""
+
+import threading
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from cardroom.audit import verify_chain
+from cardroom.models import Role
+from floor import services
+from floor.models import Slip
+
+from .conftest import FILL, TRAY, today
+
+THREADS = 8
+SLIPS_EACH = 5
+
+
+def _prepare_in_threads(jobs):
+    """Run each (prepare, user_id, table) job in its own thread with its own connection."""
+    errors, barrier = [], threading.Barrier(len(jobs))
+
+    def work(prepare, user_id, table):
+        try:
+            user = get_user_model().objects.get(pk=user_id)  # its own Access cache
+            barrier.wait()
+            for _ in range(SLIPS_EACH):
+                prepare(acting_user=user, table=table, chips=FILL)
+        except Exception as exc:  # noqa: BLE001 - reported by the test below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=job) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_preparers_get_consecutive_numbers_with_no_gap_or_reuse_per_series(cast, table, chips, site):
+    manager = cast[Role.SHIFT_MANAGER]
+    services.open_gaming_day(acting_user=manager.user, site=site, gaming_date=today(site))
+    services.record_table_inventory(acting_user=manager.user, table=table, kind="opener", chips=TRAY)
+    fillers = [cast[Role.CASHIER], cast[Role.PIT_BOSS], manager]
+    crediters = [cast[Role.DEALER], cast[Role.WHEEL_OPERATOR], cast[Role.PIT_BOSS], manager]
+    jobs = [(services.prepare_fill, fillers[i % 3].user_id, table) for i in range(THREADS)]
+    jobs += [(services.prepare_credit, crediters[i % 4].user_id, table) for i in range(THREADS)]
+
+    errors = _prepare_in_threads(jobs)
+
+    assert errors == []
+    for kind in ("fill", "credit"):
+        numbers = sorted(Slip.objects.filter(site=site, kind=kind).values_list("number", flat=True))
+        assert numbers == list(range(1, THREADS * SLIPS_EACH + 1)), connection.vendor
+    assert verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_slips_reports_throughput_and_gapless_numbering_on_its_own_scratch_site(site):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("bench_slips", clients=4, slips=24, stdout=out)
+    assert "24 slips in" in out.getvalue()
+    assert "gapless and without reuse: yes" in out.getvalue()
+    assert not Slip.objects.filter(site=site).exists()

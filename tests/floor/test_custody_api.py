@@ -1,0 +1,261 @@
+"""The chip custody endpoints: shapes, 400s naming the field and the rule, 403s, 404s."""
+
+import pytest
+
+from cardroom.models import Role
+from floor.models import Slip, TableInventory
+from tests.factories import TableFactory
+
+from .conftest import FILL, TRAY, today
+
+
+def post(client, url, data=None):
+    return client.post(url, data or {}, format="json")
+
+
+def test_a_shift_manager_opens_and_closes_a_gaming_day(client_for, shift_manager, site):
+    client = client_for(shift_manager)
+    response = post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
+    assert response.status_code == 201, response.json()
+    assert response.json()["closed_at"] is None
+    closed = post(client, f"/api/v1/gaming-days/{response.json()['id']}/close/")
+    assert closed.status_code == 200, closed.json()
+    assert closed.json()["closed_by_initials"] == shift_manager.initials
+
+
+def test_a_gaming_day_is_not_closed_while_a_table_is_open(client_for, shift_manager, open_table, gaming_day):
+    response = post(client_for(shift_manager), f"/api/v1/gaming-days/{gaming_day.pk}/close/")
+    assert response.status_code == 400
+    assert "table(s) 1" in response.json()["gaming_day"][0]
+
+
+def test_an_opener_that_differs_from_the_previous_closer_needs_a_reason(client_for, shift_manager, table, chips, site):
+    from datetime import timedelta
+
+    client = client_for(shift_manager)
+    yesterday = post(
+        client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))}
+    ).json()
+    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
+    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY})
+    assert post(client, f"/api/v1/gaming-days/{yesterday['id']}/close/").status_code == 200
+    post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
+    short = [{"denomination": 2500, "quantity": 39}, *TRAY[1:]]
+    refused = post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": short})
+    assert refused.status_code == 400
+    assert "ND 99-01.3-08-01(3)" in refused.json()["variance_reason"][0]
+    explained = post(
+        client,
+        "/api/v1/table-inventories/",
+        {"table": table.pk, "kind": "opener", "chips": short, "variance_reason": "one green chip found under the tray"},
+    )
+    assert explained.status_code == 201, explained.json()
+    assert explained.json()["variance_cents"] == -2500
+
+
+def test_a_matching_opener_needs_no_reason_and_records_zero_variance(client_for, shift_manager, table, chips, site):
+    from datetime import timedelta
+
+    client = client_for(shift_manager)
+    yesterday = post(
+        client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))}
+    ).json()
+    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
+    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY})
+    post(client, f"/api/v1/gaming-days/{yesterday['id']}/close/")
+    post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
+    response = post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
+    assert response.status_code == 201, response.json()
+    assert response.json()["variance_cents"] == 0
+
+
+def test_a_second_gaming_day_is_not_opened_while_one_is_open(client_for, shift_manager, gaming_day, site):
+    from datetime import timedelta
+
+    response = post(
+        client_for(shift_manager),
+        "/api/v1/gaming-days/",
+        {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))},
+    )
+    assert response.status_code == 400
+    assert "ND 99-01.3-02-01" in response.json()["gaming_date"][0]
+
+
+def test_a_future_gaming_day_is_refused(client_for, shift_manager, site):
+    from datetime import timedelta
+
+    response = post(
+        client_for(shift_manager),
+        "/api/v1/gaming-days/",
+        {"site": site.pk, "gaming_date": str(today(site) + timedelta(days=1))},
+    )
+    assert response.status_code == 400
+    assert "has not begun" in response.json()["gaming_date"][0]
+
+
+def test_a_slip_response_carries_number_status_lines_total_and_initials(client_for, cast, open_table, dealer_shift):
+    response = post(client_for(cast[Role.CASHIER]), "/api/v1/fill-slips/", {"table": open_table.pk, "chips": FILL})
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["number"], body["status"], body["total_cents"]) == (1, "issued", 60000)
+    assert {(c["value_cents"], c["quantity"]) for c in body["chips"]} == {(2500, 20), (500, 20)}
+    assert body["prepared_by_initials"] == cast[Role.CASHIER].initials
+    verified = post(client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{body['id']}/verify/").json()
+    assert (verified["status"], verified["verified_by_initials"]) == ("verified", cast[Role.PIT_BOSS].initials)
+    received = post(client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{body['id']}/receive/").json()
+    assert (received["status"], received["received_by_initials"]) == ("received", cast[Role.DEALER].initials)
+
+
+def test_voiding_through_the_api_records_initials_and_reason_and_twice_is_a_400(client_for, cast, fill):
+    client = client_for(cast[Role.CASHIER])
+    body = post(client, f"/api/v1/fill-slips/{fill.pk}/void/", {"reason": "wrong table"}).json()
+    assert (body["status"], body["voided_by_initials"], body["void_reason"]) == (
+        "voided",
+        cast[Role.CASHIER].initials,
+        "wrong table",
+    )
+    again = post(client, f"/api/v1/fill-slips/{fill.pk}/void/", {"reason": "again"})
+    assert again.status_code == 400
+    assert "ND 99-01.3-08-05(2)" in again.json()["slip"][0]
+
+
+@pytest.mark.parametrize("field", ["from_table", "to_table"])
+def test_a_slip_between_two_tables_is_refused(client_for, cast, open_table, site, field):
+    other = TableFactory(site=site, number=2)
+    response = post(
+        client_for(cast[Role.SHIFT_MANAGER]),
+        "/api/v1/fill-slips/",
+        {"table": open_table.pk, field: other.pk, "chips": FILL},
+    )
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-05(1)" in response.json()[field][0]
+    assert not Slip.objects.exists()
+
+
+@pytest.mark.parametrize("quantity", [0, -1, 1.5, "x"])
+def test_a_bad_quantity_is_a_400_naming_chips_and_the_rule(client_for, cast, open_table, quantity):
+    response = post(
+        client_for(cast[Role.CASHIER]),
+        "/api/v1/fill-slips/",
+        {"table": open_table.pk, "chips": [{"denomination": 500, "quantity": quantity}]},
+    )
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-05(3)" in response.json()["chips"][0]
+
+
+def test_another_organizations_table_does_not_exist_on_create_and_its_slips_are_404(
+    client_for, cast, stranger_site, fill
+):
+    stranger_table = TableFactory(site=stranger_site, number=1)
+    response = post(client_for(cast[Role.CASHIER]), "/api/v1/fill-slips/", {"table": stranger_table.pk, "chips": FILL})
+    assert response.status_code == 400
+    assert "does not exist" in response.json()["table"][0]
+    from tests.factories import make_person
+
+    outsider = make_person(stranger_site.organization, Role.SHIFT_MANAGER, stranger_site)
+    assert client_for(outsider).get(f"/api/v1/fill-slips/{fill.pk}/").status_code == 404
+    assert post(client_for(outsider), f"/api/v1/fill-slips/{fill.pk}/verify/").status_code == 404
+
+
+def test_a_fill_is_not_found_among_credit_slips(client_for, cast, fill):
+    assert client_for(cast[Role.AUDITOR]).get(f"/api/v1/credit-slips/{fill.pk}/").status_code == 404
+
+
+def test_slip_lists_filter_by_status_and_table(client_for, cast, open_table, site):
+    client = client_for(cast[Role.CASHIER])
+    first = post(client, "/api/v1/fill-slips/", {"table": open_table.pk, "chips": FILL}).json()
+    post(client, "/api/v1/fill-slips/", {"table": open_table.pk, "chips": FILL})
+    post(client, f"/api/v1/fill-slips/{first['id']}/void/", {"reason": "typo"})
+    voided = client.get("/api/v1/fill-slips/", {"status": "voided", "site": site.pk}).json()["results"]
+    issued = client.get("/api/v1/fill-slips/", {"status": "issued", "table": open_table.pk}).json()["results"]
+    assert [s["number"] for s in voided] == [1]
+    assert [s["number"] for s in issued] == [2]
+
+
+def test_a_dealer_rotation_relieves_the_dealer_on_shift_and_records_the_tray_count(
+    client_for, shift_manager, cast, open_table, dealer_shift, org, site
+):
+    from tests.factories import make_person
+
+    relief = make_person(org, Role.DEALER, site)
+    response = post(
+        client_for(shift_manager),
+        "/api/v1/dealer-shifts/",
+        {"table": open_table.pk, "dealer": relief.pk, "chips": TRAY},
+    )
+    assert response.status_code == 201, response.json()
+    dealer_shift.refresh_from_db()
+    assert dealer_shift.ended_at is not None
+    change = TableInventory.objects.get(kind="change")
+    assert (change.dealer_shift_id, change.total_cents) == (response.json()["id"], 200000)
+
+
+def test_ending_a_shift_twice_is_a_400(client_for, shift_manager, dealer_shift):
+    client = client_for(shift_manager)
+    assert post(client, f"/api/v1/dealer-shifts/{dealer_shift.pk}/end/").status_code == 200
+    response = post(client, f"/api/v1/dealer-shifts/{dealer_shift.pk}/end/")
+    assert response.status_code == 400
+    assert "already ended" in response.json()["ended_at"][0]
+
+
+def test_a_cashier_is_not_seated_as_dealer(client_for, shift_manager, cast, open_table):
+    response = post(
+        client_for(shift_manager), "/api/v1/dealer-shifts/", {"table": open_table.pk, "dealer": cast[Role.CASHIER].pk}
+    )
+    assert response.status_code == 400
+    assert "not an active dealer" in response.json()["dealer"][0]
+
+
+def test_queues_show_slips_to_verify_to_receive_and_tables_without_opener(
+    client_for, cast, fill, credit, shift_manager, site, chips
+):
+    from floor import services
+
+    services.verify_slip(acting_user=shift_manager.user, slip=credit)
+    second = TableFactory(site=site, number=2)
+    from tests.factories import make_person
+
+    services.start_dealer_shift(
+        acting_user=shift_manager.user, table=second, dealer=make_person(site.organization, Role.DEALER, site)
+    )
+    body = client_for(cast[Role.AUDITOR]).get(f"/api/v1/sites/{site.pk}/custody-queues/").json()
+    assert [(s["kind"], s["number"]) for s in body["awaiting_verification"]] == [("fill", 1)]
+    assert [(s["kind"], s["number"]) for s in body["awaiting_receipt"]] == [("credit", 1)]
+    assert [t["number"] for t in body["tables_without_opener"]] == [2]
+
+
+def test_a_paper_slip_is_entered_with_its_printed_number_from_a_registered_book(
+    client_for, shift_manager, cast, site, open_table
+):
+    book = post(
+        client_for(shift_manager),
+        "/api/v1/slip-books/",
+        {"site": site.pk, "kind": "credit", "first_number": 5001, "last_number": 5050},
+    )
+    assert book.status_code == 201, book.json()
+    client = client_for(cast[Role.DEALER])
+    response = post(client, "/api/v1/credit-slips/", {"table": open_table.pk, "chips": FILL, "number": 5003})
+    assert response.status_code == 201, response.json()
+    assert (response.json()["number"], response.json()["slip_book"]) == (5003, book.json()["id"])
+    missing_number = post(client, "/api/v1/credit-slips/", {"table": open_table.pk, "chips": FILL})
+    assert "ND 99-01.3-08-05(2)" in missing_number.json()["number"][0]
+
+
+def test_a_dealer_of_another_organization_does_not_exist(client_for, shift_manager, open_table, stranger_site):
+    from tests.factories import make_person
+
+    outsider = make_person(stranger_site.organization, Role.DEALER, stranger_site)
+    response = post(
+        client_for(shift_manager), "/api/v1/dealer-shifts/", {"table": open_table.pk, "dealer": outsider.pk}
+    )
+    assert response.status_code == 400
+    assert "does not exist" in response.json()["dealer"][0]
+
+
+def test_dealer_shifts_list_filters_those_on_shift(client_for, cast, dealer_shift, site):
+    rows = (
+        client_for(cast[Role.AUDITOR])
+        .get("/api/v1/dealer-shifts/", {"site": site.pk, "on_shift": "true"})
+        .json()["results"]
+    )
+    assert [(r["id"], r["dealer_initials"]) for r in rows] == [(dealer_shift.pk, cast[Role.DEALER].initials)]

@@ -1,0 +1,139 @@
+"""The floor page: the gaming day, each table's status, openers and closers, dealer rotations."""
+
+import pytest
+
+from cardroom.models import Role
+from floor import services
+from floor.models import DealerShift, GamingDay, TableInventory
+
+from .conftest import TRAY, today
+
+TRAY_POST = {"qty_2500": "40", "qty_500": "160", "qty_100": "200"}
+
+
+def page(response) -> str:
+    return response.content.decode().replace("&#x27;", "'")
+
+
+def test_the_shift_manager_opens_the_gaming_day_from_the_floor(client, cast, site):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    assert "No gaming day open" in page(client.get("/accounting/floor/"))
+    response = client.post("/accounting/floor/open-day/", {"gaming_date": today(site)}, follow=True)
+    assert GamingDay.objects.get(site=site).gaming_date == today(site)
+    assert "open since" in page(response)
+
+
+def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gaming_day):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    response = client.post("/accounting/floor/open-day/", {"gaming_date": today(site)})
+    assert response.status_code == 400
+    assert f"The gaming day {today(site)} was already opened at {site}." in page(response)
+
+
+def test_a_dealer_sees_the_floor_without_floor_buttons_and_may_not_open_a_day(client, cast, site, table):
+    client.force_login(cast[Role.DEALER].user)
+    text = page(client.get("/accounting/floor/"))
+    assert 'id="tables"' in text and 'id="open-day-form"' not in text
+    assert client.post("/accounting/floor/open-day/", {"gaming_date": today(site)}).status_code == 403
+
+
+def test_table_status_moves_from_not_opened_to_open_to_closed(client, cast, table, chips, gaming_day):
+    manager = cast[Role.SHIFT_MANAGER]
+    client.force_login(manager.user)
+    assert "not opened" in page(client.get("/accounting/floor/"))
+    response = client.post(f"/accounting/tables/{table.pk}/opener/", TRAY_POST)
+    assert response.status_code == 302
+    assert TableInventory.objects.get(kind="opener").total_cents == 40 * 2500 + 160 * 500 + 200 * 100
+    text = page(client.get("/accounting/floor/"))
+    assert ">open<" in text and "$2,000.00" in text
+    assert client.post(f"/accounting/tables/{table.pk}/closer/", {"qty_2500": "30"}).status_code == 302
+    assert ">closed<" in page(client.get("/accounting/floor/"))
+
+
+def test_the_opener_page_shows_the_previous_closer(client, cast, table, chips, gaming_day):
+    manager = cast[Role.SHIFT_MANAGER]
+    services.record_table_inventory(acting_user=manager.user, table=table, kind="opener", chips=TRAY)
+    services.record_table_inventory(acting_user=manager.user, table=table, kind="closer", chips=TRAY)
+    services.close_gaming_day(acting_user=manager.user, gaming_day=gaming_day)
+    client.force_login(manager.user)
+    text = page(client.get(f"/accounting/tables/{table.pk}/opener/"))
+    assert "Previous closer: $2,000.00" in text
+    assert 'class="text-end previous-qty" data-qty="40"' in text
+
+
+@pytest.fixture
+def reopened_day(table, chips, gaming_day, cast):
+    """Yesterday's closer on record; today's gaming day open, the table not yet opened."""
+    manager = cast[Role.SHIFT_MANAGER].user
+    services.record_table_inventory(acting_user=manager, table=table, kind="opener", chips=TRAY)
+    services.record_table_inventory(acting_user=manager, table=table, kind="closer", chips=TRAY)
+    services.close_gaming_day(acting_user=manager, gaming_day=gaming_day)
+    return table
+
+
+def test_an_opener_that_differs_asks_for_the_reason_with_the_service_message(client, cast, reopened_day, site):
+    manager = cast[Role.SHIFT_MANAGER]
+    client.force_login(manager.user)
+    day = GamingDay.objects.create(
+        site=site,
+        gaming_date=today(site).replace(year=today(site).year + 1),
+        opened_at=GamingDay.objects.get().opened_at,
+        opened_by=manager,
+    )
+    response = client.post(f"/accounting/tables/{reopened_day.pk}/opener/", {**TRAY_POST, "qty_100": "199"})
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-01(3): the opener differs from the previous closer; give the reason." in page(response)
+    response = client.post(
+        f"/accounting/tables/{reopened_day.pk}/opener/",
+        {**TRAY_POST, "qty_100": "199", "variance_reason": "One $1 chip found on the floor"},
+    )
+    assert response.status_code == 302
+    opener = TableInventory.objects.get(gaming_day=day, kind="opener")
+    assert (opener.variance_cents, opener.variance_reason) == (-100, "One $1 chip found on the floor")
+
+
+def test_closing_the_day_with_a_table_still_open_shows_the_service_message(client, cast, open_table, gaming_day):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    response = client.post("/accounting/floor/close-day/")
+    assert response.status_code == 400
+    assert "record the closer of table(s) 1 first." in page(response)
+
+
+def test_a_dealer_is_seated_with_a_tray_count_and_relieved(client, cast, open_table, org, site):
+    from tests.factories import make_person
+
+    first, second = cast[Role.DEALER], make_person(org, Role.DEALER, site)
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    url = f"/accounting/tables/{open_table.pk}/dealer/"
+    assert client.post(url, {"dealer": first.pk}).status_code == 302
+    assert client.post(url, {"dealer": second.pk, **TRAY_POST}).status_code == 302
+    shifts = list(DealerShift.objects.order_by("started_at"))
+    assert [s.dealer for s in shifts] == [first, second] and shifts[0].ended_at is not None
+    assert TableInventory.objects.get(kind="change").dealer_shift == shifts[1]
+    assert client.post(f"/accounting/dealer-shifts/{shifts[1].pk}/end/").status_code == 302
+    shifts[1].refresh_from_db()
+    assert shifts[1].ended_at is not None
+
+
+def test_seating_someone_who_is_not_a_dealer_shows_the_service_message(client, cast, open_table, site):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    cashier = cast[Role.CASHIER]
+    response = client.post(f"/accounting/tables/{open_table.pk}/dealer/", {"dealer": cashier.pk})
+    assert response.status_code == 400
+    assert f"{cashier} is not an active dealer or wheel operator at {site}." in page(response)
+
+
+def test_a_table_of_another_site_is_not_found(client, cast, other_site, gaming_day):
+    from tests.factories import TableFactory
+
+    elsewhere = TableFactory(site=other_site, number=9)
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    assert client.get(f"/accounting/tables/{elsewhere.pk}/opener/").status_code == 404
+    assert client.get(f"/accounting/tables/{elsewhere.pk}/dealer/").status_code == 404
+
+
+def test_queues_show_a_table_running_without_an_opener(client, cast, table, chips, gaming_day):
+    services.start_dealer_shift(acting_user=cast[Role.SHIFT_MANAGER].user, table=table, dealer=cast[Role.DEALER])
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    assert "<li>Table 1</li>" in page(client.get("/accounting/queues/"))
+    assert "open without opener" in page(client.get("/accounting/floor/"))

@@ -1,0 +1,215 @@
+"""Fill and credit slips through the services: numbering, steps, refusals (ND 99-01.3-08-05)."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, connection, transaction
+
+from cardroom.appendonly import ImmutableRecordError
+from cardroom.models import AuditEvent, Role
+from floor import services
+from floor.models import Slip, SlipLine, SlipStep
+
+from .conftest import FILL
+
+
+def test_fill_and_credit_slips_are_separate_series_numbered_from_one_per_site(open_table, cast):
+    fills = [services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL) for _ in range(3)]
+    credit = services.prepare_credit(acting_user=cast[Role.DEALER].user, table=open_table, chips=FILL)
+    assert [s.number for s in fills] == [1, 2, 3]
+    assert credit.number == 1
+    assert fills[0].total_cents == 20 * 2500 + 20 * 500
+
+
+def test_another_site_has_its_own_fill_series(open_table, cast, other_site, chips, manager):
+    from tests.factories import TableFactory, make_person
+
+    boss = make_person(open_table.site.organization, Role.SHIFT_MANAGER, other_site)
+    services.open_gaming_day(
+        acting_user=boss.user, site=other_site, gaming_date=open_table.site.gaming_days.get().gaming_date
+    )
+    other_table = TableFactory(site=other_site, number=1)
+    services.record_table_inventory(acting_user=boss.user, table=other_table, kind="opener", chips=FILL)
+    services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+    assert services.prepare_fill(acting_user=boss.user, table=other_table, chips=FILL).number == 1
+
+
+def test_a_rolled_back_slip_leaves_no_gap_in_the_series(open_table, cast):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+        raise RuntimeError("power cut")
+    assert services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL).number == 1
+
+
+@pytest.mark.parametrize("role", [Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM, Role.AUDITOR])
+def test_only_a_cashier_pit_boss_or_shift_manager_prepares_a_fill(open_table, cast, role):
+    with pytest.raises(PermissionDenied):
+        services.prepare_fill(acting_user=cast[role].user, table=open_table, chips=FILL)
+    assert not Slip.objects.exists()
+
+
+@pytest.mark.parametrize("role", [Role.CASHIER, Role.COUNT_TEAM, Role.AUDITOR])
+def test_only_a_dealer_wheel_operator_pit_boss_or_shift_manager_prepares_a_credit(open_table, cast, role):
+    with pytest.raises(PermissionDenied):
+        services.prepare_credit(acting_user=cast[role].user, table=open_table, chips=FILL)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        [{"denomination": 500, "quantity": 0}],
+        [{"denomination": 500, "quantity": -3}],
+        [{"denomination": 500, "quantity": 1.5}],
+        [{"denomination": 500, "quantity": 2.0}],
+        [{"denomination": 1000, "quantity": 2}],
+        [{"denomination": 500, "quantity": 2}, {"denomination": 500, "quantity": 1}],
+        [],
+    ],
+    ids=["zero", "negative", "fraction", "float", "not-a-chip-value", "twice", "empty"],
+)
+def test_bad_chip_lines_are_refused_and_change_nothing(open_table, cast, lines):
+    with pytest.raises(ValidationError) as caught:
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=lines)
+    assert "ND 99-01.3-08-0" in caught.value.message_dict["chips"][0]
+    assert not Slip.objects.exists()
+
+
+def test_an_inactive_chip_denomination_is_refused(open_table, cast, chips):
+    chips[500].active = False
+    chips[500].save()
+    with pytest.raises(ValidationError, match="ND 99-01.3-08-03"):
+        services.prepare_fill(
+            acting_user=cast[Role.CASHIER].user, table=open_table, chips=[{"denomination": 500, "quantity": 1}]
+        )
+
+
+def test_a_denomination_may_be_given_by_id_or_by_value(open_table, cast, chips):
+    lines = [{"denomination": chips[2500].pk, "quantity": 4}, {"denomination": 100, "quantity": 3}]
+    assert chips[2500].pk not in chips  # an id that is not also a chip value
+    slip = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=lines)
+    assert slip.total_cents == 4 * 2500 + 300
+
+
+def test_a_table_not_opened_takes_no_slip(table, chips, gaming_day, cast):
+    with pytest.raises(ValidationError, match="ND 99-01.3-08-05\\(1\\)"):
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=table, chips=FILL)
+
+
+def test_a_closed_table_takes_no_slip(open_table, cast, shift_manager):
+    services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=FILL)
+    with pytest.raises(ValidationError) as caught:
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+    assert "closed" in caught.value.message_dict["table"][0]
+
+
+def test_an_inactive_table_takes_no_slip(open_table, cast):
+    open_table.active = False
+    open_table.save()
+    with pytest.raises(ValidationError, match="inactive"):
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+
+
+def test_a_table_of_another_organization_is_refused(stranger_site, chips, cast):
+    from tests.factories import TableFactory
+
+    with pytest.raises(PermissionDenied):
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=TableFactory(site=stranger_site), chips=FILL)
+
+
+def test_the_preparer_cannot_verify_their_own_slip(open_table, shift_manager):
+    slip = services.prepare_fill(acting_user=shift_manager.user, table=open_table, chips=FILL)
+    with pytest.raises(ValidationError, match="ND 99-01.3-08-05\\(5\\)"):
+        services.verify_slip(acting_user=shift_manager.user, slip=slip)
+    assert not SlipStep.objects.exists()
+
+
+def test_a_pit_boss_presently_dealing_cannot_verify(fill, cast, shift_manager, org, site, chips):
+    from tests.factories import TableFactory
+
+    boss = cast[Role.PIT_BOSS]
+    from cardroom.models import Membership
+
+    Membership.objects.create(employee=boss, site=site, role=Role.DEALER)
+    second = TableFactory(site=site, number=2)
+    services.start_dealer_shift(acting_user=shift_manager.user, table=second, dealer=boss)
+    with pytest.raises(ValidationError, match="presently dealing"):
+        services.verify_slip(acting_user=boss.user, slip=fill)
+
+
+def test_a_fill_is_verified_then_received_by_the_dealer_at_that_table(fill, dealer_shift, cast):
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
+    step = services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
+    assert step.initials == cast[Role.DEALER].initials
+    assert Slip.objects.get(pk=fill.pk).status == "received"
+    actions = list(AuditEvent.objects.values_list("action", flat=True))
+    assert {"fill_slip.prepared", "fill_slip.verify", "fill_slip.receive"} <= set(actions)
+
+
+def test_a_dealer_not_dealing_at_that_table_cannot_receive_the_fill(fill, cast, org, site):
+    from tests.factories import make_person
+
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
+    with pytest.raises(ValidationError, match="ND 99-01.3-08-05\\(6\\)"):
+        services.receive_slip(acting_user=make_person(org, Role.DEALER, site).user, slip=fill)
+
+
+def test_a_slip_is_received_only_after_verification(fill, dealer_shift, cast):
+    with pytest.raises(ValidationError, match="verified before"):
+        services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
+
+
+def test_the_cashier_receives_a_credit_and_a_dealer_may_not(credit, cast, shift_manager):
+    services.verify_slip(acting_user=shift_manager.user, slip=credit)
+    with pytest.raises(PermissionDenied):
+        services.receive_slip(acting_user=cast[Role.DEALER].user, slip=credit)
+    services.receive_slip(acting_user=cast[Role.CASHIER].user, slip=credit)
+    assert Slip.objects.get(pk=credit.pk).status == "received"
+
+
+def test_the_preparer_voids_a_slip_which_keeps_its_number_and_cannot_be_voided_twice(fill, cast):
+    services.void_slip(acting_user=cast[Role.CASHIER].user, slip=fill, reason="wrong table")
+    with pytest.raises(ValidationError, match="is void"):
+        services.void_slip(acting_user=cast[Role.CASHIER].user, slip=fill, reason="again")
+    slip = Slip.objects.get(pk=fill.pk)
+    assert (slip.number, slip.status) == (1, "voided")
+    assert services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=fill.table, chips=FILL).number == 2
+
+
+def test_a_void_needs_a_reason(fill, cast):
+    with pytest.raises(ValidationError) as caught:
+        services.void_slip(acting_user=cast[Role.CASHIER].user, slip=fill, reason="  ")
+    assert "ND 99-01.3-08-05(2)" in caught.value.message_dict["reason"][0]
+
+
+@pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.GAMING_MANAGER])
+def test_only_the_preparer_voids_a_slip_not_even_a_shift_manager(fill, cast, role):
+    with pytest.raises(ValidationError) as caught:
+        services.void_slip(acting_user=cast[role].user, slip=fill, reason="cashier went home")
+    message = caught.value.message_dict["slip"][0]
+    assert message.startswith("ND 99-01.3-08-05(2): a voided slip is initialed by its preparer")
+    assert f"only {cast[Role.CASHIER]} may void fill slip 1" in message and "adjustment" in message
+    assert Slip.objects.get(pk=fill.pk).status == "issued"
+    assert not SlipStep.objects.filter(kind="void").exists()
+
+
+def test_nobody_outside_the_site_voids_a_slip(fill, other_site):
+    from tests.factories import make_person
+
+    stranger = make_person(other_site.organization, Role.SHIFT_MANAGER, other_site)
+    with pytest.raises(PermissionDenied):
+        services.void_slip(acting_user=stranger.user, slip=fill, reason="mistake")
+
+
+def test_a_void_slip_is_not_verified(fill, cast):
+    services.void_slip(acting_user=cast[Role.CASHIER].user, slip=fill, reason="typo")
+    with pytest.raises(ValidationError, match="is void"):
+        services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
+
+
+def test_a_prepared_slip_cannot_be_edited_or_deleted_even_in_sql(fill):
+    with pytest.raises(ImmutableRecordError):
+        fill.save()
+    for statement in ("UPDATE accounting_slip SET total_cents = 1", "DELETE FROM accounting_slipline"):
+        with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(statement)
+    assert Slip.objects.get(pk=fill.pk).total_cents == fill.total_cents
+    assert SlipLine.objects.filter(slip=fill).count() == 2
