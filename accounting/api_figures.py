@@ -2,19 +2,20 @@
 organization's gaming tax (read-only); closing a day's books and adjusting closed books.
 Amounts are integer cents; ratios decimal strings (6 places) or null when gross proceeds are zero."""
 
-from datetime import date
-
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms import ValidationError as DjangoFormError
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, visible_employees
+from cardroom.api import CentsField, DateField, TextField, visible_employees
+from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from cardroom.models import Organization, Role, Table
 from cardroom.periods import Quarter
 
@@ -23,7 +24,165 @@ from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose
 
 FIGURE_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER)
-OK = {200: OpenApiResponse(description="The figures"), **ERROR_RESPONSES}
+
+
+# --- What the figures look like (the schema of the JSON written below) -----------------------
+
+
+def _cents(**kwargs):
+    return serializers.IntegerField(**kwargs)
+
+
+def _ratio():
+    return serializers.CharField(allow_null=True, help_text="A decimal string (6 places); null when GP is zero.")
+
+
+class CustodyOut(serializers.Serializer):
+    drop_cents = _cents()
+    fills_cents = _cents()
+    credits_cents = _cents()
+    opener_cents = _cents()
+    closer_cents = _cents()
+    gross_proceeds_cents = _cents()
+    prizes_cents = _cents()
+    agp_cents = _cents()
+    hold_ratio = _ratio()
+
+
+class AdjustmentOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    corrected_date = serializers.DateField()
+    recorded_on = serializers.DateField()
+    table_number = serializers.IntegerField(allow_null=True)
+    field = serializers.CharField()
+    amount_cents = _cents()
+    reason = serializers.CharField()
+    recorded_by_initials = serializers.CharField()
+    approved_by_initials = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+
+
+class SiteAdjustmentOut(AdjustmentOut):
+    site = serializers.IntegerField()
+
+
+class AdjustmentPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = SiteAdjustmentOut(many=True)
+
+
+class TableDayOut(CustodyOut):
+    table_number = serializers.IntegerField()
+    game = serializers.CharField()
+    counted = serializers.BooleanField()
+    complete = serializers.BooleanField()
+
+
+class CashOut(serializers.Serializer):
+    cash_profit_cents = _cents(allow_null=True)
+    long_short_cents = _cents(allow_null=True)
+    chips_outside_change_cents = _cents(allow_null=True)
+    unexplained_cents = _cents(allow_null=True)
+    deposit_expected_cents = _cents(allow_null=True)
+    deposit_recorded_cents = _cents(allow_null=True)
+    deposited_on = serializers.DateField(allow_null=True)
+    deposit_verified = serializers.BooleanField()
+    deposit_due = serializers.DateField()
+
+
+class DailySummaryOut(serializers.Serializer):
+    site = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    gaming_day_closed = serializers.BooleanField()
+    books_closed = serializers.BooleanField()
+    adjustments_recorded = AdjustmentOut(many=True)
+    adjustments_to_this_day = AdjustmentOut(many=True)
+    tables = TableDayOut(many=True)
+    total = CustodyOut()
+    twenty_one = CustodyOut()
+    paddlewheel = CustodyOut()
+    cash = CashOut()
+
+
+class QuarterSummaryOut(serializers.Serializer):
+    site = serializers.IntegerField()
+    quarter = serializers.CharField()
+    days = DailySummaryOut(many=True)
+    total = CustodyOut()
+    twenty_one = CustodyOut()
+    paddlewheel = CustodyOut()
+    cash_profit_cents = _cents()
+    long_short_cents = _cents()
+    days_without_bank_count = serializers.IntegerField()
+
+
+class ShiftOut(serializers.Serializer):
+    """A dealer shift; the custody figures are present only when the shift is separable."""
+
+    shift = serializers.IntegerField()
+    site = serializers.IntegerField()
+    table_number = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    separable = serializers.BooleanField()
+    not_separable_because = serializers.CharField(allow_blank=True)
+    drop_cents = _cents(required=False)
+    fills_cents = _cents(required=False)
+    credits_cents = _cents(required=False)
+    opener_cents = _cents(required=False)
+    closer_cents = _cents(required=False)
+    gross_proceeds_cents = _cents(required=False)
+    prizes_cents = _cents(required=False)
+    agp_cents = _cents(required=False)
+    hold_ratio = serializers.CharField(allow_null=True, required=False)
+
+
+class DealerHoldOut(serializers.Serializer):
+    dealer = serializers.IntegerField()
+    start = serializers.DateField()
+    end = serializers.DateField()
+    shifts = ShiftOut(many=True)
+    total = CustodyOut(allow_null=True)
+    site_hold_ratio = _ratio()
+    z_score = serializers.CharField(allow_null=True)
+
+
+class TaxSiteOut(serializers.Serializer):
+    site = serializers.CharField(help_text="The site's name.")
+    gross_proceeds_cents = _cents()
+    prizes_cents = _cents()
+    agp_cents = _cents()
+    cash_profit_cents = _cents()
+
+
+class TaxBracketOut(serializers.Serializer):
+    from_cents = _cents()
+    rate = serializers.CharField()
+    base_cents = _cents()
+    effective_from = serializers.DateField()
+    citation = serializers.CharField()
+
+
+class TaxOut(serializers.Serializer):
+    organization = serializers.IntegerField()
+    quarter = serializers.CharField()
+    agp_cents = _cents()
+    tax_cents = _cents()
+    sites = TaxSiteOut(many=True)
+    brackets = TaxBracketOut(many=True)
+
+
+class BooksCloseOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    site = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    closed_at = serializers.DateTimeField()
+    closed_by = serializers.IntegerField()
+    figures_sha256 = serializers.CharField()
+    figures = serializers.JSONField(help_text="The daily summary as it stood when the books were closed.")
 
 
 def custody_json(c: Custody) -> dict:
@@ -92,10 +251,7 @@ def daily_json(s: summaries.DailySummary) -> dict:
 
 
 def _parse_date(value, field):
-    try:
-        return date.fromisoformat(value or "")
-    except ValueError as exc:
-        raise ValidationError({field: f"Write the date as YYYY-MM-DD (got {value!r})."}) from exc
+    return limits.parse_date(value, field)
 
 
 def _site(request, pk, *roles):
@@ -107,7 +263,9 @@ def _site(request, pk, *roles):
 
 
 class DailySummaryView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)], responses=OK)
+    @extend_schema(
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)], responses={200: DailySummaryOut}
+    )
     def get(self, request, pk):
         site = _site(request, pk, *FIGURE_ROLES)
         return Response(
@@ -116,7 +274,9 @@ class DailySummaryView(APIView):
 
 
 class QuarterSummaryView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses=OK)
+    @extend_schema(
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses={200: QuarterSummaryOut}
+    )
     def get(self, request, pk):
         site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
         q = summaries.quarter_summary(site, Quarter.parse(request.query_params.get("quarter", "")))
@@ -141,7 +301,7 @@ class DealerHoldView(APIView):
             OpenApiParameter("start", OpenApiTypes.DATE, required=True),
             OpenApiParameter("end", OpenApiTypes.DATE, required=True),
         ],
-        responses=OK,
+        responses={200: DealerHoldOut},
     )
     def get(self, request, pk):
         access = access_for(request.user)
@@ -183,7 +343,7 @@ class DealerHoldView(APIView):
 
 
 class OrganizationTaxView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses=OK)
+    @extend_schema(parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses={200: TaxOut})
     def get(self, request, pk):
         access = access_for(request.user)
         if access.organization_id != pk:
@@ -238,11 +398,11 @@ def books_close_json(close: BooksClose) -> dict:
 
 
 class BooksCloseInputSerializer(serializers.Serializer):
-    date = serializers.DateField()
+    date = DateField()
 
 
 class CloseBooksView(APIView):
-    @extend_schema(request=BooksCloseInputSerializer, responses={201: OpenApiResponse(description="The closed books")})
+    @extend_schema(request=BooksCloseInputSerializer, responses={201: BooksCloseOut})
     def post(self, request, pk):
         site = get_object_or_404(access_for(request.user).sites(), pk=pk)
         data = _parsed(BooksCloseInputSerializer(data=request.data))
@@ -255,10 +415,10 @@ class BooksAdjustmentInputSerializer(serializers.Serializer):
 
     books_close = serializers.PrimaryKeyRelatedField(queryset=BooksClose.objects.none())
     table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.none(), required=False, allow_null=True)
-    field = serializers.CharField()
-    amount_cents = serializers.IntegerField()
-    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
-    recorded_on = serializers.DateField()
+    field = serializers.CharField(max_length=20)
+    amount_cents = CentsField()
+    reason = TextField(allow_blank=True, trim_whitespace=False)
+    recorded_on = DateField()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -276,29 +436,42 @@ def _parsed(serializer) -> dict:
 
 
 class AdjustmentsView(APIView):
+    pagination_class = Pagination
+
     @extend_schema(
-        parameters=[OpenApiParameter("site", OpenApiTypes.INT), OpenApiParameter("corrected_date", OpenApiTypes.DATE)],
-        responses=OK,
+        parameters=[
+            OpenApiParameter("site", OpenApiTypes.INT),
+            OpenApiParameter("corrected_date", OpenApiTypes.DATE),
+            *PAGE_PARAMETERS,
+        ],
+        responses={200: AdjustmentPageOut},
     )
     def get(self, request):
         access = access_for(request.user)
         sites = [s.pk for s in access.sites() if access.has_role(s.pk, *FIGURE_ROLES)]
         found = Adjustment.objects.filter(books_close__site_id__in=sites)
         if request.query_params.get("site"):
-            found = found.filter(books_close__site_id=request.query_params["site"])
+            found = found.filter(books_close__site_id=_id_param(request, "site"))
         if request.query_params.get("corrected_date"):
             corrected = _parse_date(request.query_params["corrected_date"], "corrected_date")
             found = found.filter(books_close__gaming_date=corrected)
         found = found.select_related("books_close", "table", "recorded_by", "approved_by").order_by("recorded_on", "id")
-        return Response([_adjustment_out(a) for a in found])
+        pages = Pagination()
+        page = pages.paginate_queryset(found, request, view=self)
+        return pages.get_paginated_response([_adjustment_out(a) for a in page])
 
-    @extend_schema(
-        request=BooksAdjustmentInputSerializer, responses={201: OpenApiResponse(description="The adjustment")}
-    )
+    @extend_schema(request=BooksAdjustmentInputSerializer, responses={201: SiteAdjustmentOut})
     def post(self, request):
         data = _parsed(BooksAdjustmentInputSerializer(data=request.data, context={"request": request}))
         adjustment = services.record_adjustment(acting_user=request.user, **data)
         return Response(_adjustment_out(adjustment), status=201)
+
+
+def _id_param(request, name: str) -> int:
+    try:
+        return IdFormField().clean(request.query_params.get(name))
+    except DjangoFormError as exc:
+        raise ValidationError({name: exc.messages}) from None
 
 
 def _adjustment_out(a: Adjustment) -> dict:

@@ -12,6 +12,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounting.calculations import business_date
+from cardroom import limits
 from cardroom.access import Access, access_for, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
@@ -106,6 +107,8 @@ def _amount(value, field: str, citation: str, *, allow_zero: bool = False) -> in
         raise ValidationError(
             {field: f"{citation}: the amount must be {'zero or more' if allow_zero else 'more than zero'}."}
         )
+    if value > limits.MAX_AMOUNT_CENTS:
+        raise ValidationError({field: limits.amount_message()})
     return value
 
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from cardroom.limits import DEFAULT_PAGE_SIZE, MAX_BODY_BYTES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -161,6 +163,8 @@ STORAGES = {
     },
 }
 MEDIA_ROOT = VAR_DIR / "media"
+# Request bodies (form and JSON alike: cardroom.parsers) are at most this large.
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -168,10 +172,17 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 100,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Input bounds (cardroom.limits): ids, numbers and dates in filters, pages, body size and
+    # JSON depth; the schema documents every error answer.
+    "DEFAULT_FILTER_BACKENDS": ["cardroom.api_filters.FilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "cardroom.api_filters.Pagination",
+    "PAGE_SIZE": DEFAULT_PAGE_SIZE,
+    "DEFAULT_PARSER_CLASSES": [
+        "cardroom.parsers.JSONParser",
+        "cardroom.parsers.FormParser",
+        "cardroom.parsers.MultiPartParser",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "cardroom.api_schema.ErrorDocumentingSchema",
     "EXCEPTION_HANDLER": "cardroom.api.exception_handler",
     # `?format=` belongs to the report downloads (pdf, csv, xlsx), not to DRF's negotiation.
     "URL_FORMAT_OVERRIDE": None,

@@ -1,10 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from . import views
-from .api import TokenView
+from .api import TokenView, api_not_found
 from .api_urls import router
 
 urlpatterns = [
@@ -31,4 +31,5 @@ urlpatterns = [
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger"),
+    re_path(r"^api/", api_not_found),  # an API client gets JSON, never the HTML 404 page
 ]

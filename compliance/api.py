@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.access import access_for, require_role
-from cardroom.api import ERROR_RESPONSES, ScopedSiteField, ScopedViewSet
+from cardroom.api import ERROR_RESPONSES, ScopedSiteField, ScopedViewSet, TextField
 from cardroom.models import Role
 from cardroom.periods import Quarter
 
@@ -52,7 +52,7 @@ class AlertSerializer(serializers.Serializer):
 
 
 class StepInputSerializer(serializers.Serializer):
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = TextField(required=False, allow_blank=True, default="")
     documentation = serializers.DictField(required=False, default=dict)
 
 
@@ -98,12 +98,14 @@ class AlertViewSet(ScopedViewSet):
 class ObligationsView(APIView):
     @extend_schema(responses={200: AlertSerializer(many=True)})
     def get(self, request):
-        return Response(AlertSerializer(obligations(access_for(request.user), today=timezone.localdate()), many=True).data)
+        return Response(
+            AlertSerializer(obligations(access_for(request.user), today=timezone.localdate()), many=True).data
+        )
 
 
 class RunInputSerializer(serializers.Serializer):
     site = ScopedSiteField()
-    quarter = serializers.CharField()
+    quarter = serializers.CharField(max_length=10)
 
     def validate_quarter(self, value):
         return Quarter.parse(value)

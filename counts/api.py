@@ -10,8 +10,18 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.api import (
+    ERROR_RESPONSES,
+    DateField,
+    DateTimeField,
+    FormNumberField,
+    ScopedEmployeeField,
+    ScopedSiteField,
+    ScopedViewSet,
+    TextField,
+)
 from cardroom.models import Table
 
 from . import queries, services
@@ -51,7 +61,7 @@ class DropBoxSerializer(serializers.ModelSerializer):
 
 class DropBoxInputSerializer(serializers.Serializer):
     table = ScopedTableField()
-    number = serializers.IntegerField(required=False, min_value=1)
+    number = serializers.IntegerField(required=False, min_value=1, max_value=32_767)  # the column holds a small integer
     label = serializers.CharField(required=False, allow_blank=True, max_length=10)
     locks = serializers.ChoiceField(choices=[1, 2], required=False)
 
@@ -82,9 +92,9 @@ class RemovalSerializer(serializers.ModelSerializer):
 
 
 class RemovalInputSerializer(serializers.Serializer):
-    gaming_date = serializers.DateField(required=False)
-    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    removed_at = serializers.DateTimeField(required=False)
+    gaming_date = DateField(required=False)
+    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
+    removed_at = DateTimeField(required=False)
     storage_place = serializers.CharField(allow_blank=True, max_length=120)
     key_holder = EmployeeIdField()
     second_key_holder = EmployeeIdField(required=False, allow_null=True)
@@ -93,8 +103,8 @@ class RemovalInputSerializer(serializers.Serializer):
 
 
 class PlacementInputSerializer(serializers.Serializer):
-    gaming_date = serializers.DateField()
-    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    gaming_date = DateField()
+    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
 
 
 @extend_schema_view(
@@ -154,7 +164,7 @@ class DropBoxViewSet(ScopedViewSet):
 
 class CountSessionInputSerializer(serializers.Serializer):
     site = SiteIdField()
-    gaming_date = serializers.DateField()
+    gaming_date = DateField()
     members = EmployeeIdField(many=True)
 
 
@@ -165,18 +175,18 @@ class FiguresInputSerializer(serializers.Serializer):
 
 
 class ResolveInputSerializer(FiguresInputSerializer):
-    note = serializers.CharField(allow_blank=True, required=False, default="")
+    note = TextField(allow_blank=True, required=False, default="")
 
 
 class AdjustmentInputSerializer(FiguresInputSerializer):
-    reason = serializers.CharField(allow_blank=True, required=False, default="")
+    reason = TextField(allow_blank=True, required=False, default="")
 
 
 class ExplanationInputSerializer(serializers.Serializer):
     box = ScopedDropBoxField()
     kind = serializers.ChoiceField(choices=["fill", "credit"])
-    number = serializers.IntegerField(min_value=1)
-    explanation = serializers.CharField(allow_blank=True)
+    number = FormNumberField()
+    explanation = TextField(allow_blank=True)
 
 
 def _lines(lines: dict) -> list[dict]:

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import limits
 from cardroom.access import access_for, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
@@ -46,8 +47,6 @@ from .rules import (
 
 Figures = dict[tuple[int, str], int]  # (denomination_cents, "bill"|"coin") -> quantity > 0
 Forms = set[tuple[str, int]]  # ("fill"|"credit", slip number)
-
-
 
 
 def _acting_employee(acting_user) -> Employee:
@@ -103,6 +102,9 @@ def parse_currency(raw) -> Figures:
                 f"(got {item.get('quantity')!r})."
             )
             continue
+        if quantity > limits.MAX_QUANTITY:
+            errors.append(limits.quantity_message(f"The quantity of {denomination.label}s ({quantity:,})"))
+            continue
         if (cents, form) in figures:
             errors.append(f"{denomination.label} is listed twice.")
             continue
@@ -128,8 +130,11 @@ def parse_forms(raw) -> Forms:
             errors.append(
                 f"A form found is a fill slip copy or a credit slip original (kind 'fill' or 'credit'), not {kind!r}."
             )
-        elif number is None or number < 1:
-            errors.append(f"A {kind} slip number is a whole number from 1 (got {item.get('number')!r}).")
+        elif number is None or not 1 <= number <= limits.MAX_FORM_NUMBER:
+            errors.append(
+                f"A {kind} slip number is a whole number from 1 to {limits.MAX_FORM_NUMBER:,} "
+                f"(got {item.get('number')!r}; {limits.HOUSE_CONTROL})."
+            )
         elif (kind, number) in forms:
             errors.append(f"{kind.capitalize()} slip {number} is listed twice.")
         else:

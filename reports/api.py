@@ -8,6 +8,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
+from cardroom import limits
 from cardroom.api import ERROR_RESPONSES, ScopedViewSet
 
 from . import services
@@ -35,11 +36,11 @@ class ReportRunSerializer(serializers.Serializer):
 
 
 class ReportRequestSerializer(serializers.Serializer):
-    kind = serializers.CharField()
-    site = serializers.IntegerField()
-    start = serializers.CharField(required=False)
-    end = serializers.CharField(required=False)
-    quarter = serializers.CharField(required=False)
+    kind = serializers.CharField(max_length=40)
+    site = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
+    start = serializers.CharField(required=False, max_length=10, help_text="YYYY-MM-DD")
+    end = serializers.CharField(required=False, max_length=10, help_text="YYYY-MM-DD")
+    quarter = serializers.CharField(required=False, max_length=10, help_text="YYYYQn")
 
 
 class ReportViewSet(ScopedViewSet):

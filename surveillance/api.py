@@ -2,7 +2,6 @@
 only parse, services validate and write, querysets are scoped to the sites the user may read
 surveillance records at, and `?site=<id>` filters every list."""
 
-from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
@@ -10,12 +9,15 @@ from rest_framework.response import Response
 
 from cardroom.api import (
     ERROR_RESPONSES,
+    DateField,
     InputSerializer,
     ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
     ScopedViewSet,
+    TextField,
 )
+from cardroom.api_filters import site_filterset
 from cardroom.models import EmploymentType, Table
 
 from . import queries, services
@@ -50,9 +52,7 @@ def readable_sites(access):
 
 def site_filter(model_class, site_path, extra=()):
     """A FilterSet with `?site=<id>` on `site_path` and plain filters on `extra` fields."""
-    meta = type("Meta", (), {"model": model_class, "fields": list(extra)})
-    attrs = {"Meta": meta, "site": filters.NumberFilter(field_name=site_path)}
-    return type(f"{model_class.__name__}Filter", (filters.FilterSet,), attrs)
+    return site_filterset(model_class, site_path, extra=extra)
 
 
 class SurveillanceViewSet(ScopedViewSet, mixins.CreateModelMixin):
@@ -112,7 +112,7 @@ StatusInput = _input(
     SurveillanceStatus,
     ["site", "required", "since", "operational_on", "reason"],
     site=ScopedSiteField(),
-    operational_on=serializers.DateField(required=False, allow_null=True),
+    operational_on=DateField(required=False, allow_null=True),
 )
 
 
@@ -127,7 +127,7 @@ EquipmentInput = _input(
     site=ScopedSiteField(),
     table=_table_field(required=False, allow_null=True),
     replaces=ScopedField(Equipment, "site", required=False, allow_null=True),
-    note=serializers.CharField(required=False, allow_blank=True),
+    note=TextField(required=False, allow_blank=True),
 )
 
 ChangeSerializer = _output(EquipmentChange)
@@ -281,8 +281,8 @@ EquipmentViewSet = surveillance_viewset(
 
 class EquipmentMoveInput(serializers.Serializer):
     table = _table_field()
-    moved_on = serializers.DateField()
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    moved_on = DateField()
+    note = TextField(required=False, allow_blank=True, default="")
 
 
 class EquipmentViewSet(EquipmentViewSet):
@@ -295,6 +295,8 @@ class EquipmentViewSet(EquipmentViewSet):
         data.is_valid(raise_exception=True)
         moved = services.move_equipment(acting_user=request.user, equipment=equipment, **data.validated_data)
         return Response(EquipmentSerializer(moved).data)
+
+
 ChangeViewSet = surveillance_viewset(
     "ChangeViewSet",
     EquipmentChange,

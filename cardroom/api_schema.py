@@ -1,0 +1,55 @@
+"""The OpenAPI schema documents every answer an operation can give, errors included.
+
+Each operation gets, beside the answers its view declares: 401 (no or a bad token), 403 (the
+role may not act: the message names the rule or the role), 404 for an operation on one
+object (ids outside the user's sites are not found), 400 when it reads query parameters or
+a body (the message names the field and the rule), and 413 when it reads a body
+(`limits.MAX_BODY_BYTES`)."""
+
+from drf_spectacular.openapi import AutoSchema
+
+DETAIL = {
+    "type": "object",
+    "properties": {"detail": {"type": "string"}},
+    "required": ["detail"],
+}
+# {"field": ["message", ...]} or {"detail": "..."}; a nested serializer's errors nest.
+FIELD_ERRORS = {
+    "type": "object",
+    "additionalProperties": {},
+    "description": "Each key names a field (or `non_field_errors`, `detail`), with its messages.",
+}
+
+ERRORS = {
+    "400": ("Bad input: the message names the field and the rule.", FIELD_ERRORS),
+    "401": ("No credentials, or credentials that are not valid.", DETAIL),
+    "403": ("Your role may not do this here: the message names the rule or the role that may.", DETAIL),
+    "404": ("Not found in the sites you may see.", DETAIL),
+    "413": ("The request body is too large.", DETAIL),
+}
+
+
+def _error(code: str) -> dict:
+    description, schema = ERRORS[code]
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+class ErrorDocumentingSchema(AutoSchema):
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        parameters = operation.get("parameters", [])
+        codes = ["401", "403"]
+        if any(p["in"] == "path" for p in parameters):
+            codes.append("404")
+        if parameters or "requestBody" in operation:
+            codes.append("400")
+        if "requestBody" in operation:
+            codes.append("413")
+        responses = operation["responses"]
+        for code in codes:
+            if "content" not in responses.get(code, {}):
+                responses[code] = _error(code)
+        operation["responses"] = dict(sorted(responses.items()))
+        return operation
