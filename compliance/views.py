@@ -38,9 +38,16 @@ def alert_list(request):
     if request.GET.get("site"):
         alerts = alerts.filter(site_id=request.GET["site"])
     rows = [(a, status_of(a)) for a in alerts[:500]]
-    return render(request, "compliance/alert_list.html", {
-        "rows": rows, "today": timezone.localdate(), "run_form": RunForm(), "can_run": access.is_gaming_manager,
-    })
+    return render(
+        request,
+        "compliance/alert_list.html",
+        {
+            "rows": rows,
+            "today": timezone.localdate(),
+            "run_form": RunForm(),
+            "can_run": access.is_gaming_manager,
+        },
+    )
 
 
 @login_required
@@ -58,9 +65,17 @@ def alert_detail(request, pk):
                 kwargs["documentation"] = form.documentation()
             if call_service(form, lambda: service(acting_user=request.user, alert=alert, **kwargs)) is not None:
                 return redirect("compliance:alert", pk=alert.pk)
-    return render(request, "compliance/alert_detail.html", {
-        "alert": alert, "status": status_of(alert), "form": form, "today": timezone.localdate(),
-    }, status=400 if form.errors else 200)
+    return render(
+        request,
+        "compliance/alert_detail.html",
+        {
+            "alert": alert,
+            "status": status_of(alert),
+            "form": form,
+            "today": timezone.localdate(),
+        },
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -86,6 +101,9 @@ def run_checks(request):
         messages.error(request, " ".join(exc.messages))
         return redirect("compliance:alerts")
     result = run_all(site_ids=[site.pk], quarter=quarter)
-    messages.success(request, f"Checks run for {site.name}, {quarter}: {len(result.opened)} alert(s) opened, "
-                              f"{result.already_open} already open.")
+    messages.success(
+        request,
+        f"Checks run for {site.name}, {quarter}: {len(result.opened)} alert(s) opened, "
+        f"{result.already_open} already open.",
+    )
     return redirect("compliance:alerts")

@@ -30,8 +30,13 @@ class ReportKind:
 
     def describe(self) -> dict:
         parameters = {"range": ["site", "start", "end"], "quarter": ["site", "quarter"], "as_of": ["site", "end"]}
-        return {"kind": self.code, "title": self.title, "rule": self.rule, "parameters": parameters[self.period],
-                "background": self.large}
+        return {
+            "kind": self.code,
+            "title": self.title,
+            "rule": self.rule,
+            "parameters": parameters[self.period],
+            "background": self.large,
+        }
 
 
 KINDS: dict[str, ReportKind] = {}

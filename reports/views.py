@@ -25,16 +25,27 @@ def index(request):
         site = access_for(request.user).sites().filter(pk=request.POST.get("site") or None).first()
         try:
             run = services.request_report(
-                acting_user=request.user, kind=request.POST.get("kind", ""), site=site,
-                start=request.POST.get("start") or None, end=request.POST.get("end") or None,
+                acting_user=request.user,
+                kind=request.POST.get("kind", ""),
+                site=site,
+                start=request.POST.get("start") or None,
+                end=request.POST.get("end") or None,
                 quarter=request.POST.get("quarter") or None,
             )
             return redirect("reports:run", pk=run.pk)
         except ValidationError as exc:
             errors = exc.message_dict
-    return render(request, "reports/index.html", {
-        "kinds": load_kinds().values(), "runs": runs_for(request.user)[:30], "errors": errors, "posted": request.POST,
-    }, status=400 if errors else 200)
+    return render(
+        request,
+        "reports/index.html",
+        {
+            "kinds": load_kinds().values(),
+            "runs": runs_for(request.user)[:30],
+            "errors": errors,
+            "posted": request.POST,
+        },
+        status=400 if errors else 200,
+    )
 
 
 @login_required

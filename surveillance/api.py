@@ -196,11 +196,15 @@ class OutageSerializer(serializers.ModelSerializer):
         model = Outage
         fields = [f.name for f in Outage._meta.concrete_fields] + ["deadline_at", "deadline_basis", "repaired_at"]
 
+    def _deadline(self, outage):
+        known = self.context.get("deadlines", {})  # computed for a whole list at once
+        return known[outage.pk] if outage.pk in known else queries.deadline_for(outage)
+
     def get_deadline_at(self, outage) -> str:
-        return serializers.DateTimeField().to_representation(queries.deadline_for(outage).at)
+        return serializers.DateTimeField().to_representation(self._deadline(outage).at)
 
     def get_deadline_basis(self, outage) -> str:
-        return queries.deadline_for(outage).basis
+        return self._deadline(outage).basis
 
 
 OutageInput = _input(
@@ -363,6 +367,18 @@ ReviewLogViewSet = surveillance_viewset(
 OutageViewSet = surveillance_viewset(
     "OutageViewSet", Outage, "table__site", OutageSerializer, OutageInput, services.report_outage, ["table", "kind"]
 )
+
+
+class OutageViewSet(OutageViewSet):
+    def scope(self, access):
+        return super().scope(access).select_related("table__site", "repair").order_by("-began_at", "-pk")
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        context = {**self.get_serializer_context(), "deadlines": queries.deadlines_for(page)}
+        return self.get_paginated_response(OutageSerializer(page, many=True, context=context).data)
+
+
 RepairViewSet = surveillance_viewset(
     "RepairViewSet",
     OutageRepair,
@@ -399,7 +415,8 @@ class TaskViewSet(ScopedViewSet):
     filterset_class = site_filter(ReviewTask, "program__site", ["program", "table", "week"])
 
     def scope(self, access):
-        return ReviewTask.objects.filter(program__site__in=readable_sites(access)).select_related("program", "table")
+        tasks = ReviewTask.objects.filter(program__site__in=readable_sites(access)).select_related("program", "table")
+        return queries.with_active_entries(tasks).order_by("program_id", "week", "table_id", "pk")
 
 
 EntryViewSet = surveillance_viewset(
