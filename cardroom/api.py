@@ -56,21 +56,25 @@ def api_not_found(request, *args, **kwargs):
 class CentsField(serializers.IntegerField):
     """An amount in cents, at most `limits.MAX_AMOUNT_CENTS` either way (min_value narrows it)."""
 
+    default_error_messages = {
+        **serializers.IntegerField.default_error_messages,
+        "max_value": limits.amount_message(),
+        "min_value": "The amount must be at least {min_value} cents.",
+    }
+
     def __init__(self, **kwargs):
         kwargs.setdefault("min_value", -limits.MAX_AMOUNT_CENTS)
         kwargs.setdefault("max_value", limits.MAX_AMOUNT_CENTS)
         super().__init__(**kwargs)
 
 
-class QuantityField(serializers.IntegerField):
-    def __init__(self, **kwargs):
-        kwargs.setdefault("min_value", 0)
-        kwargs.setdefault("max_value", limits.MAX_QUANTITY)
-        super().__init__(**kwargs)
-
-
 class FormNumberField(serializers.IntegerField):
     """A printed form number (a slip, a slip book's first or last number)."""
+
+    default_error_messages = {
+        **serializers.IntegerField.default_error_messages,
+        "max_value": f"A form number is at most {limits.MAX_FORM_NUMBER:,} ({limits.HOUSE_CONTROL}).",
+    }
 
     def __init__(self, **kwargs):
         kwargs.setdefault("min_value", 1)
@@ -204,6 +208,7 @@ class InputSerializer(serializers.ModelSerializer):
     def build_standard_field(self, field_name, model_field):
         field_class, kwargs = super().build_standard_field(field_name, model_field)
         if issubclass(field_class, serializers.IntegerField) and field_name.endswith("_cents"):
+            field_class = CentsField
             kwargs["max_value"] = min(kwargs.get("max_value", limits.MAX_AMOUNT_CENTS), limits.MAX_AMOUNT_CENTS)
             kwargs["min_value"] = max(kwargs.get("min_value", -limits.MAX_AMOUNT_CENTS), -limits.MAX_AMOUNT_CENTS)
         if isinstance(model_field, models.TextField) and "choices" not in kwargs:
