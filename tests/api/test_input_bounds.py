@@ -53,7 +53,9 @@ def test_amounts_and_quantities_beyond_the_maxima_are_refused_naming_the_field(d
 @pytest.mark.parametrize("quarter", ["9999Q4", "1999Q4", "2101Q1"])
 def test_quarters_outside_the_books_range_are_refused_naming_the_quarter(client_for, manager, site, quarter):
     demo_api = client_for(manager)
-    assert "house control" in refused(demo_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/", {"quarter": quarter}), "quarter")
+    assert "house control" in refused(
+        demo_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/", {"quarter": quarter}), "quarter"
+    )
     refused(demo_api.get(f"/api/v1/organizations/{site.organization_id}/tax/", {"quarter": quarter}), "quarter")
     refused(demo_api.post("/api/v1/compliance-runs/", {"site": site.pk, "quarter": quarter}, format="json"), "quarter")
     report = {"kind": "quarterly", "site": site.pk, "quarter": quarter}
@@ -97,7 +99,9 @@ def test_json_nested_too_deep_is_a_400_and_a_body_too_large_a_413(client_for, ma
     deep = "[" * 10_000 + "]" * 10_000
     answer = api.post("/api/v1/tables/", deep, content_type="application/json")
     assert answer.status_code == 400 and str(limits.MAX_JSON_DEPTH) in answer.json()["detail"]
-    just_too_deep = json.dumps({"site": site.pk, "notes": json.loads("[" * limits.MAX_JSON_DEPTH + "]" * limits.MAX_JSON_DEPTH)})
+    just_too_deep = json.dumps(
+        {"site": site.pk, "notes": json.loads("[" * limits.MAX_JSON_DEPTH + "]" * limits.MAX_JSON_DEPTH)}
+    )
     assert api.post("/api/v1/tables/", just_too_deep, content_type="application/json").status_code == 400
     shallow = {"site": site.pk, "number": 4, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500}
     assert api.post("/api/v1/tables/", shallow, format="json").status_code == 201

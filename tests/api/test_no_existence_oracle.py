@@ -44,7 +44,12 @@ def test_another_organizations_id_answers_like_a_nonexistent_one_in_every_list()
 
 @pytest.mark.parametrize("value", ["null", "true", "0.05", "-1", "0", str(limits.MAX_ID + 1), "9" * 30])
 def test_an_id_filter_that_is_not_an_id_is_a_400_naming_the_filter(client_for, manager, value):
-    for path in ("/api/v1/tables/", "/api/v1/cage/ious/", "/api/v1/cage/chip-movements/", "/api/v1/surveillance/outages/"):
+    for path in (
+        "/api/v1/tables/",
+        "/api/v1/cage/ious/",
+        "/api/v1/cage/chip-movements/",
+        "/api/v1/surveillance/outages/",
+    ):
         response = client_for(manager).get(path, {"site": value})
         assert response.status_code == 400, (path, value)
         assert "site" in response.json(), (path, value)
@@ -56,7 +61,10 @@ def test_a_site_filter_on_a_record_of_the_whole_organization_filters_by_the_site
     from cage import services
 
     services.record_tip_policy(
-        acting_user=manager.user, organization=site.organization, pooled=True, description="Pooled.",
+        acting_user=manager.user,
+        organization=site.organization,
+        pooled=True,
+        description="Pooled.",
         effective_on=limits.FIRST_DATE,
     )
     api = client_for(manager)
