@@ -19,6 +19,7 @@ from rest_framework import pagination
 from rest_framework.exceptions import ValidationError
 
 from . import limits
+from .forms import BookDateField
 
 
 class IdFormField(forms.IntegerField):
@@ -53,16 +54,8 @@ class WholeNumberFilter(filters.Filter):
     field_class = WholeNumberFormField
 
 
-class BoundedDateFormField(forms.DateField):
-    def clean(self, value):
-        cleaned = super().clean(value)
-        if cleaned is not None and not limits.date_in_range(cleaned):
-            raise forms.ValidationError(limits.date_message())
-        return cleaned
-
-
 class DateFilter(filters.DateFilter):
-    field_class = BoundedDateFormField
+    field_class = BookDateField
 
 
 class FilterSet(filters.FilterSet):

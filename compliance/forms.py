@@ -1,6 +1,6 @@
 from django import forms
 
-from cardroom.forms import BootstrapMixin
+from cardroom.forms import BookDateField, BootstrapMixin
 
 
 class StepForm(BootstrapMixin, forms.Form):
@@ -11,9 +11,7 @@ class StepForm(BootstrapMixin, forms.Form):
         "or the documented reason for the low hold.",
     )
     contacted_person = forms.CharField(required=False, label="Person contacted (if any)")
-    contacted_on = forms.DateField(
-        required=False, label="Date contacted", widget=forms.DateInput(attrs={"type": "date"})
-    )
+    contacted_on = BookDateField(required=False, label="Date contacted", widget=forms.DateInput(attrs={"type": "date"}))
 
     def documentation(self) -> dict:
         data = {k: self.cleaned_data.get(k) for k in ("contacted_person", "contacted_on") if self.cleaned_data.get(k)}

@@ -116,3 +116,17 @@ def test_json_nested_too_deep_is_a_400_and_a_body_too_large_a_413(client_for, ma
 def test_an_unknown_api_url_answers_json(client_for, manager):
     answer = client_for(manager).post("/api/v1/tables/1.5/", {}, format="json")
     assert answer.status_code == 404 and answer.json() == {"detail": "Not found."}
+
+
+def test_the_browser_forms_share_the_bounds():
+    from django import forms
+
+    from cardroom.forms import BookDateField, CentsField
+
+    assert CentsField().clean("10000000.00") == limits.MAX_AMOUNT_CENTS
+    for value in ("10000000.01", "-10000000.01", "1" * 25):
+        with pytest.raises(forms.ValidationError, match="house control"):
+            CentsField().clean(value)
+    assert str(BookDateField().clean("2100-12-31")) == "2100-12-31"
+    with pytest.raises(forms.ValidationError, match="2000-01-01 and 2100-12-31"):
+        BookDateField().clean("9999-12-31")
