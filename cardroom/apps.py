@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class CardroomConfig(AppConfig):
     name = "cardroom"
     verbose_name = "Card room"
+
+    def ready(self):
+        from . import checks  # noqa: F401  (registers the deploy checks)

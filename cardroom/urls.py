@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import views
 from .api import TokenView, api_not_found
@@ -9,6 +9,7 @@ from .api_urls import router
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("switch-site/", views.switch_site, name="switch_site"),
@@ -30,6 +31,7 @@ urlpatterns = [
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger"),
+    # The split view serves Swagger UI's start-up script from its own URL, not inline (CSP).
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger"),
     re_path(r"^api/", api_not_found),  # an API client gets JSON, never the HTML 404 page
 ]

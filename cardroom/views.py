@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_POST
 
 from . import forms, services
@@ -15,6 +16,11 @@ from .api import visible_employees
 from .middleware import SESSION_KEY
 from .models import ChipDenomination, EmployeeRelation, Membership, Table
 from .money import format_money
+
+
+def favicon(request):
+    """Pages without an icon link (the admin's) make the browser ask for /favicon.ico."""
+    return redirect(static("cardroom/favicon.svg"))
 
 
 @login_required
@@ -88,35 +94,61 @@ def _save_employee(request, employee, data):
 
 SETUP: dict[str, SetupKind] = {
     "sites": SetupKind(
-        "Sites", forms.SiteForm,
-        (("Name", "name"), ("Jurisdiction", "jurisdiction"), ("Time zone", "time_zone"),
-         ("Day starts", "business_day_start_hour"), ("Seasonal", "seasonal"), ("Active", "active")),
+        "Sites",
+        forms.SiteForm,
+        (
+            ("Name", "name"),
+            ("Jurisdiction", "jurisdiction"),
+            ("Time zone", "time_zone"),
+            ("Day starts", "business_day_start_hour"),
+            ("Seasonal", "seasonal"),
+            ("Active", "active"),
+        ),
         lambda access: access.sites(),
         lambda request: request_org_instance(request, "site"),
         _save_site,
     ),
     "tables": SetupKind(
-        "Tables", forms.TableForm,
-        (("Site", "site"), ("Number", "number"), ("Game", "game"),
-         ("Min", lambda t: format_money(t.min_wager_cents)), ("Max", lambda t: format_money(t.max_wager_cents)),
-         ("Location", "get_location_display"), ("Active", "active")),
+        "Tables",
+        forms.TableForm,
+        (
+            ("Site", "site"),
+            ("Number", "number"),
+            ("Game", "game"),
+            ("Min", lambda t: format_money(t.min_wager_cents)),
+            ("Max", lambda t: format_money(t.max_wager_cents)),
+            ("Location", "get_location_display"),
+            ("Active", "active"),
+        ),
         lambda access: Table.objects.filter(site__in=access.sites()).select_related("site"),
         lambda request: Table(site=request.site),
         _save_table,
         lambda request: {"sites": access_for(request.user).sites()},
     ),
     "chips": SetupKind(
-        "Chip denominations", forms.ChipDenominationForm,
-        (("Value", lambda c: format_money(c.value_cents)), ("Primary colour", "primary_colour"),
-         ("Edge spots", "edge_spots"), ("Active", "active")),
+        "Chip denominations",
+        forms.ChipDenominationForm,
+        (
+            ("Value", lambda c: format_money(c.value_cents)),
+            ("Primary colour", "primary_colour"),
+            ("Edge spots", "edge_spots"),
+            ("Active", "active"),
+        ),
         lambda access: ChipDenomination.objects.filter(organization_id=access.organization_id),
         lambda request: ChipDenomination(organization=access_for(request.user).employee_org()),
         _save_chip,
     ),
     "employees": SetupKind(
-        "Employees", forms.EmployeeForm,
-        (("Name", "name"), ("Login", "user.username"), ("Initials", "initials"),
-         ("Type", "get_employment_type_display"), ("Supervisor", "supervisor"), ("Active", "active")),
+        "Employees",
+        forms.EmployeeForm,
+        (
+            ("Name", "name"),
+            ("Login", "user.username"),
+            ("Initials", "initials"),
+            ("Type", "get_employment_type_display"),
+            ("Supervisor", "supervisor"),
+            ("Active", "active"),
+        ),
         lambda access: visible_employees(access).select_related("user", "supervisor__user"),
         lambda request: request_org_instance(request, "employee"),
         _save_employee,
@@ -154,10 +186,17 @@ def setup_list(request, kind):
     if not access.org_roles:
         raise PermissionDenied("Only gaming managers and auditors may see the setup pages.")
     rows = [(obj.pk, [_cell(obj, acc) for _, acc in setup.columns]) for obj in setup.queryset(access)]
-    return render(request, "cardroom/setup_list.html", {
-        "kind": kind, "setup": setup, "headers": [h for h, _ in setup.columns], "rows": rows,
-        "can_edit": access.is_gaming_manager,
-    })
+    return render(
+        request,
+        "cardroom/setup_list.html",
+        {
+            "kind": kind,
+            "setup": setup,
+            "headers": [h for h, _ in setup.columns],
+            "rows": rows,
+            "can_edit": access.is_gaming_manager,
+        },
+    )
 
 
 @login_required
@@ -172,7 +211,11 @@ def setup_edit(request, kind, pk=None):
         data = dict(form.cleaned_data)
         saved = call_service(form, lambda: setup.save(request, instance, data))
         if saved is not None:
-            return redirect("setup_edit", kind=kind, pk=saved.pk) if kind == "employees" else redirect("setup_list", kind=kind)
+            return (
+                redirect("setup_edit", kind=kind, pk=saved.pk)
+                if kind == "employees"
+                else redirect("setup_list", kind=kind)
+            )
     context = {"kind": kind, "setup": setup, "form": form, "object": instance if instance.pk else None}
     if kind == "employees" and instance.pk:
         context.update(_employee_context(request, instance))
@@ -206,8 +249,12 @@ def employee_add(request, pk, what):
         raise Http404("Nothing to add here.")
     if form.is_valid() and call_service(form, save) is not None:
         return redirect("setup_edit", kind="employees", pk=employee.pk)
-    context = {"kind": "employees", "setup": SETUP["employees"], "object": employee,
-               "form": forms.EmployeeForm(instance=employee)}
+    context = {
+        "kind": "employees",
+        "setup": SETUP["employees"],
+        "object": employee,
+        "form": forms.EmployeeForm(instance=employee),
+    }
     context.update(_employee_context(request, employee, **extra))
     return render(request, "cardroom/setup_edit.html", context, status=400)
 

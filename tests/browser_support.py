@@ -10,9 +10,15 @@ Use it with pytest-django's `live_server`:
 
 Never run `playwright install`: it downloads a browser of its own and fails here. Without
 /usr/bin/chromium the journey is skipped, except in CI (`CI=true`), where that is a failure.
+
+Every page is watched (`watch`): a Content-Security-Policy violation on any page of any journey
+fails the test at teardown; `page.problems.console_errors` lists the console's errors for the
+journeys that assert there are none.
 """
 
 import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 import pytest
 
@@ -31,6 +37,40 @@ CHROMIUM_ARGS = [
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 
+# Runs before the page's own scripts, outside its CSP; reports each violation to Python.
+_REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => window.reportCspViolation(
+  `${location.pathname}: ${event.violatedDirective} refused ${event.blockedURI || "inline"}` +
+  (event.sample ? ` (${event.sample})` : "")));
+"""
+
+
+@dataclass
+class PageProblems:
+    csp_violations: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+
+
+def watch(page) -> PageProblems:
+    """Record `page`'s CSP violations (the DOM event and the console's report of it) and console
+    errors, across navigations; also kept as `page.problems`."""
+    problems = PageProblems()
+    page.expose_function("reportCspViolation", lambda text: problems.csp_violations.append(text))
+    page.add_init_script(_REPORT_VIOLATIONS)
+
+    def on_console(message):
+        if message.type != "error":
+            return
+        problems.console_errors.append(f"{page.url}: {message.text}")
+        if "Content Security Policy" in message.text:
+            problems.csp_violations.append(f"{page.url}: {message.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.console_errors.append(f"{page.url}: {error}"))
+    page.problems = problems
+    return problems
+
+
 def require_chromium() -> None:
     if os.path.exists(CHROMIUM):
         return
@@ -40,22 +80,32 @@ def require_chromium() -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture
-def browser_page():
-    """A fresh page in a headless Chromium, closed after the test."""
+@contextmanager
+def chromium_page(**context_options):
+    """A fresh page in a headless Chromium (a new context with `context_options`), watched;
+    closed on exit, then any CSP violation it saw fails the test."""
     require_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, **context_options)
         page = context.new_page()
         page.set_default_timeout(15_000)
+        problems = watch(page)
         try:
             yield page
         finally:
             context.close()
             browser.close()
+        assert not problems.csp_violations, "Content-Security-Policy violations:\n" + "\n".join(problems.csp_violations)
+
+
+@pytest.fixture
+def browser_page():
+    """A fresh page in a headless Chromium, closed after the test."""
+    with chromium_page() as page:
+        yield page
 
 
 def login(page, live_server, username: str, password: str = PASSWORD) -> None:

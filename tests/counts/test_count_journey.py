@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, login, require_chromium
+from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, login, require_chromium, watch
 
 from .conftest import GAMING_DATE
 
@@ -18,12 +18,14 @@ def two_pages():
         pages = [context.new_page() for context in contexts]
         for page in pages:
             page.set_default_timeout(15_000)
+        watched = [watch(page) for page in pages]
         try:
             yield pages
         finally:
             for context in contexts:
                 context.close()
             browser.close()
+        assert not [v for problems in watched for v in problems.csp_violations]
 
 
 def enter_count(page, quantities: dict, fills: str = ""):
