@@ -7,6 +7,8 @@ a body (the message names the field and the rule), and 413 when it reads a body
 (`limits.MAX_BODY_BYTES`)."""
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import is_list_serializer
+from rest_framework.generics import GenericAPIView
 
 DETAIL = {
     "type": "object",
@@ -35,6 +37,13 @@ def _error(code: str) -> dict:
 
 
 class ErrorDocumentingSchema(AutoSchema):
+    def _is_list_view(self, serializer=None):
+        # A plain ViewSet's `list` (a site's slip register, its custody queues) answers one
+        # object unless its serializer says many=True; only generic views list rows.
+        if not isinstance(self.view, GenericAPIView) and getattr(self.view, "action", None) == "list":
+            return is_list_serializer(serializer if serializer is not None else self.get_response_serializers())
+        return super()._is_list_view(serializer)
+
     def get_operation(self, path, path_regex, path_prefix, method, registry):
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:

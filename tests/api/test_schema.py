@@ -55,6 +55,8 @@ def test_every_success_documents_its_body(schema):
         ("/api/v1/organizations/{id}/tax/", "get", {"agp_cents", "tax_cents", "brackets"}),
         ("/api/v1/count-sessions/{id}/", "get", {"members", "signatures", "boxes"}),
         ("/api/v1/drop-boxes/{id}/placements/", "post", {"drop", "placed_at"}),
+        ("/api/v1/sites/{site_pk}/slip-register/", "get", {"site", "series"}),
+        ("/api/v1/sites/{site_pk}/custody-queues/", "get", {"awaiting_verification", "tables_without_opener"}),
     ],
 )
 def test_the_figures_and_counts_document_their_real_fields(schema, path, method, fields):
