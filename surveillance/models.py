@@ -251,7 +251,9 @@ class ReviewProgram(AppendOnlyModel):
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="review_programs")
     start_date = models.DateField()
     end_date = models.DateField(help_text="Last day of the sixth week.")
-    reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH, help_text="Why the program was opened (for example the quarter's hold).")
+    reason = models.TextField(
+        max_length=limits.MAX_TEXT_LENGTH, help_text="Why the program was opened (for example the quarter's hold)."
+    )
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
