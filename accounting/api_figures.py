@@ -7,23 +7,28 @@ from django.forms import ValidationError as DjangoFormError
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import CentsField, DateField, TextField, visible_employees
+from cardroom.api import ERROR_RESPONSES, CentsField, DateField, TextField, visible_employees
 from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
-from cardroom.models import Organization, Role, Table
+from cardroom.models import Organization, Table
 from cardroom.periods import Quarter
 
-from . import dealer_hold, services, summaries
+from . import books, dealer_hold, queries, rules, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose
 
-FIGURE_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER)
+FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
+
+BOOKS_CHECK_DOC = (
+    "`books`: whether these figures equal the books closed on the day (state equal, differ or not closed; "
+    "statement: the sentence the reports print; differences: each figure that differs)."
+)
 
 
 # --- What the figures look like (the schema of the JSON written below) -----------------------
@@ -92,6 +97,35 @@ class CashOut(serializers.Serializer):
     deposit_due = serializers.DateField()
 
 
+class BooksCheckOut(serializers.Serializer):
+    state = serializers.CharField()
+    statement = serializers.CharField()
+    snapshot_at = serializers.DateTimeField(allow_null=True)
+    snapshot_by_initials = serializers.CharField(allow_null=True)
+    figures_sha256 = serializers.CharField(allow_null=True)
+    differences = serializers.ListField(child=serializers.CharField())
+
+
+class AmendmentOut(AdjustmentOut):
+    amends_quarter = serializers.CharField()
+    quarter_filed = serializers.BooleanField(help_text="The corrected quarter was filed when it was entered.")
+    agp_effect_cents = _cents()
+
+
+class FilingStateOut(serializers.Serializer):
+    state = serializers.CharField()
+    statement = serializers.CharField()
+    filed = serializers.BooleanField()
+    filed_at = serializers.DateTimeField(allow_null=True)
+    filed_by_initials = serializers.CharField(allow_null=True)
+    figures_sha256 = serializers.CharField(allow_null=True)
+    differences = serializers.ListField(child=serializers.CharField())
+    days_closed = serializers.IntegerField()
+    days = serializers.IntegerField()
+    days_differing = serializers.ListField(child=serializers.DateField())
+    days_not_closed = serializers.ListField(child=serializers.DateField())
+
+
 class DailySummaryOut(serializers.Serializer):
     site = serializers.IntegerField()
     gaming_date = serializers.DateField()
@@ -104,6 +138,7 @@ class DailySummaryOut(serializers.Serializer):
     twenty_one = CustodyOut()
     paddlewheel = CustodyOut()
     cash = CashOut()
+    books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
 
 
 class QuarterSummaryOut(serializers.Serializer):
@@ -116,6 +151,9 @@ class QuarterSummaryOut(serializers.Serializer):
     cash_profit_cents = _cents()
     long_short_cents = _cents()
     days_without_bank_count = serializers.IntegerField()
+    filing = FilingStateOut()
+    amendments = AmendmentOut(many=True, help_text="Corrections of this quarter entered in a later quarter.")
+    amending_earlier = AmendmentOut(many=True, help_text="Corrections entered in this quarter of an earlier one.")
 
 
 class ShiftOut(serializers.Serializer):
@@ -166,13 +204,34 @@ class TaxBracketOut(serializers.Serializer):
     citation = serializers.CharField()
 
 
-class TaxOut(serializers.Serializer):
-    organization = serializers.IntegerField()
-    quarter = serializers.CharField()
-    agp_cents = _cents()
-    tax_cents = _cents()
-    sites = TaxSiteOut(many=True)
-    brackets = TaxBracketOut(many=True)
+class SiteAmendmentOut(AmendmentOut):
+    site = serializers.CharField(help_text="The site's name.")
+
+
+class TaxReturnOut(serializers.Serializer):
+    filed = serializers.BooleanField()
+    filed_sites = serializers.ListField(child=serializers.CharField())
+    unfiled_sites = serializers.ListField(child=serializers.CharField())
+    amendment_agp_cents = _cents()
+    amended_agp_cents = _cents()
+    amended_tax_cents = _cents()
+    amendments = SiteAmendmentOut(many=True)
+
+
+# `return` is a Python keyword: the class is built with it among its fields.
+TaxOut = type(
+    "TaxOut",
+    (serializers.Serializer,),
+    {
+        "organization": serializers.IntegerField(),
+        "quarter": serializers.CharField(),
+        "agp_cents": _cents(),
+        "tax_cents": _cents(),
+        "sites": TaxSiteOut(many=True),
+        "brackets": TaxBracketOut(many=True),
+        "return": TaxReturnOut(),
+    },
+)
 
 
 class BooksCloseOut(serializers.Serializer):
@@ -254,45 +313,76 @@ def _parse_date(value, field):
     return limits.parse_date(value, field)
 
 
-def _site(request, pk, *roles):
-    access = access_for(request.user)
-    site = get_object_or_404(access.sites(), pk=pk)
-    if not access.has_role(site.pk, *roles):
-        raise PermissionDenied("Your role may not see these figures.")
+def _site(request, pk, rule):
+    site = get_object_or_404(access_for(request.user).sites(), pk=pk)
+    rule.require(request.user, site)
     return site
 
 
 class DailySummaryView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)], responses={200: DailySummaryOut}
+        parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)],
+        responses={200: OpenApiResponse(DailySummaryOut, description=f"The day's figures. {BOOKS_CHECK_DOC}")},
     )
     def get(self, request, pk):
-        site = _site(request, pk, *FIGURE_ROLES)
-        return Response(
-            daily_json(summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date")))
-        )
+        site = _site(request, pk, rules.DAILY_FIGURES)
+        summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"))
+        check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
+        return Response({**daily_json(summary), "books": books.books_check_json(check)})
 
 
 class QuarterSummaryView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses={200: QuarterSummaryOut}
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
+        responses={
+            200: OpenApiResponse(
+                QuarterSummaryOut,
+                description="The quarter's figures; each day with its `books`; `filing`: the quarter against its "
+                "filed summary (state equal, differ or not filed) and its statement; `amendments`: corrections "
+                "of this quarter entered in a later quarter; `amending_earlier`: corrections entered in this "
+                "quarter of an earlier one (filed or not).",
+            ),
+            **ERROR_RESPONSES,
+        },
     )
     def get(self, request, pk):
-        site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
-        q = summaries.quarter_summary(site, Quarter.parse(request.query_params.get("quarter", "")))
+        site = _site(request, pk, rules.QUARTER_FIGURES)
+        quarter = Quarter.parse(request.query_params.get("quarter", ""))
+        q = summaries.quarter_summary(site, quarter)
+        state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
+        checks = dict(state.days)
         return Response(
             {
                 "site": q.site_id,
                 "quarter": str(q.quarter),
-                "days": [daily_json(d) for d in q.days],
+                "days": [{**daily_json(d), "books": books.books_check_json(checks[d.gaming_date])} for d in q.days],
                 "total": custody_json(q.total),
                 "twenty_one": custody_json(q.twenty_one),
                 "paddlewheel": custody_json(q.paddlewheel),
                 "cash_profit_cents": q.cash_profit_cents,
                 "long_short_cents": q.long_short_cents,
                 "days_without_bank_count": q.days_without_bank_count,
+                "filing": _filing_state_json(state),
+                "amendments": [books.amendment_json(a) for a in state.amendments],
+                "amending_earlier": [books.amendment_json(a) for a in state.amending_earlier],
             }
         )
+
+
+def _filing_state_json(state: books.QuarterBooks) -> dict:
+    return {
+        "state": state.state,
+        "statement": state.statement,
+        "filed": state.filing is not None,
+        "filed_at": state.filing.filed_at.isoformat() if state.filing else None,
+        "filed_by_initials": state.filing.filed_by_initials if state.filing else None,
+        "figures_sha256": state.filing.sha256 if state.filing else None,
+        "differences": list(state.check.differences),
+        "days_closed": state.days_closed,
+        "days": len(state.days),
+        "days_differing": [str(d) for d in state.days_differing],
+        "days_not_closed": [str(d) for d in state.days_open],
+    }
 
 
 class DealerHoldView(APIView):
@@ -311,9 +401,9 @@ class DealerHoldView(APIView):
         if end < start:
             raise ValidationError({"end": f"The end ({end}) is before the start ({start})."})
         own = access.employee is not None and access.employee.pk == employee.pk
-        sites = [s.pk for s in access.sites() if own or access.has_role(s.pk, *FIGURE_ROLES)]
+        sites = [s.pk for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
         if not sites:
-            raise PermissionDenied("Your role may not see dealers' figures.")
+            raise PermissionDenied(rules.DEALER_FIGURES.refusal(" (a dealer sees their own)"))
         found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk])
         summary = found[0] if found else None
         return Response(
@@ -342,44 +432,61 @@ class DealerHoldView(APIView):
         )
 
 
+def tax_json(tax: summaries.TaxFigures) -> dict:
+    return {
+        "organization": tax.organization_id,
+        "quarter": str(tax.quarter),
+        "agp_cents": tax.agp_cents,
+        "tax_cents": tax.tax_cents,
+        "sites": [
+            {
+                "site": name,
+                "gross_proceeds_cents": gp,
+                "prizes_cents": prizes,
+                "agp_cents": agp,
+                "cash_profit_cents": profit,
+            }
+            for name, gp, prizes, agp, profit in tax.sites
+        ],
+        "brackets": [
+            {
+                "from_cents": b.lower_cents,
+                "rate": str(b.rate),
+                "base_cents": b.base_cents,
+                "effective_from": str(b.effective_from),
+                "citation": b.citation,
+            }
+            for b in tax.brackets
+        ],
+    }
+
+
 class OrganizationTaxView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)], responses={200: TaxOut})
+    @extend_schema(
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
+        responses={
+            200: OpenApiResponse(
+                TaxOut,
+                description="The organization's tax on the filed figures: a filed site's filed quarter, an "
+                "unfiled site's figures now. `return`: whether every site with figures has filed, and the "
+                "amendments beside it (corrections of the quarter entered later, counted and taxed in the "
+                "quarter entered), with the AGP and tax as amended.",
+            ),
+            **ERROR_RESPONSES,
+        },
+    )
     def get(self, request, pk):
         access = access_for(request.user)
         if access.organization_id != pk:
             return Response({"detail": "Not found."}, status=404)
-        if not access.org_roles:
-            raise PermissionDenied("Only gaming managers and auditors see the organization's tax.")
+        if not access.org_roles & rules.QUARTER_FIGURES.roles:
+            raise PermissionDenied(rules.QUARTER_FIGURES.refusal())
         organization = get_object_or_404(Organization, pk=pk)
-        tax = summaries.organization_tax(organization, Quarter.parse(request.query_params.get("quarter", "")))
-        return Response(
-            {
-                "organization": pk,
-                "quarter": str(tax.quarter),
-                "agp_cents": tax.agp_cents,
-                "tax_cents": tax.tax_cents,
-                "sites": [
-                    {
-                        "site": name,
-                        "gross_proceeds_cents": gp,
-                        "prizes_cents": prizes,
-                        "agp_cents": agp,
-                        "cash_profit_cents": profit,
-                    }
-                    for name, gp, prizes, agp, profit in tax.sites
-                ],
-                "brackets": [
-                    {
-                        "from_cents": b.lower_cents,
-                        "rate": str(b.rate),
-                        "base_cents": b.base_cents,
-                        "effective_from": str(b.effective_from),
-                        "citation": b.citation,
-                    }
-                    for b in tax.brackets
-                ],
-            }
-        )
+        quarter = Quarter.parse(request.query_params.get("quarter", ""))
+        every_site = summaries.organization_quarter(organization, quarter)
+        found = books.filings([s.site_id for s in every_site], [quarter])
+        tax = books.tax_return(organization, quarter, every_site, found)
+        return Response({**tax_json(tax.figures), "return": books.tax_return_json(tax)})
 
 
 # --- Closing the books and adjustments ---------------------------------------------------------
@@ -448,7 +555,7 @@ class AdjustmentsView(APIView):
     )
     def get(self, request):
         access = access_for(request.user)
-        sites = [s.pk for s in access.sites() if access.has_role(s.pk, *FIGURE_ROLES)]
+        sites = rules.DAILY_FIGURES.site_ids(access)
         found = Adjustment.objects.filter(books_close__site_id__in=sites)
         if request.query_params.get("site"):
             found = found.filter(books_close__site_id=_id_param(request, "site"))
@@ -478,6 +585,101 @@ def _adjustment_out(a: Adjustment) -> dict:
     return {"site": a.books_close.site_id, **adjustment_json(summaries.adjustment_line(a))}
 
 
+# --- Filing a quarter ------------------------------------------------------------------------------
+
+
+class QuarterFilingInputSerializer(serializers.Serializer):
+    quarter = serializers.CharField(
+        max_length=10, help_text="The quarter filed, YYYYQn (for example 2026Q3); it must have ended."
+    )
+    reference = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=100,
+        help_text="The return's confirmation number, if any.",
+    )
+
+
+class FilingSerializer(serializers.Serializer):
+    """A filed quarterly summary: the frozen figures and their SHA-256."""
+
+    id = serializers.IntegerField()
+    site = serializers.IntegerField(source="site_id")
+    quarter = serializers.CharField()
+    filed_at = serializers.DateTimeField()
+    filed_by_initials = serializers.CharField(source="filed_by.initials")
+    reference = serializers.CharField()
+    figures_sha256 = serializers.CharField(help_text="SHA-256 of `figures` as canonical JSON (sorted keys, no spaces).")
+    figures = serializers.JSONField(
+        help_text="`summary`: the site's quarter, a row per gaming day with its closed books' digest; `tax`: the "
+        "organization's tax as it stood at filing."
+    )
+
+
+class FilingCheckSerializer(serializers.Serializer):
+    state = serializers.ChoiceField(choices=["equal", "differ", "not filed"])
+    statement = serializers.CharField()
+    differences = serializers.ListField(child=serializers.CharField())
+
+
+AmendmentSerializer = AmendmentOut
+
+
+class FiledFiguresSerializer(serializers.Serializer):
+    """A quarter's filed figures beside its figures now."""
+
+    site = serializers.IntegerField()
+    quarter = serializers.CharField()
+    filing = FilingSerializer(allow_null=True)
+    check = FilingCheckSerializer()
+    figures_now = serializers.JSONField(help_text="The quarter as it reads now, in the shape of `figures.summary`.")
+    amendments = AmendmentSerializer(many=True, help_text="Corrections of this quarter entered in a later quarter.")
+    amended_total = serializers.JSONField(help_text="The quarter's totals now plus the amendments.")
+    amended_cash_profit_cents = serializers.IntegerField()
+
+
+class QuarterFilingView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
+        responses={200: FiledFiguresSerializer, **ERROR_RESPONSES},
+        description="The quarter's filed figures (null when not filed) beside its figures now and the amendments.",
+    )
+    def get(self, request, pk):
+        site = _site(request, pk, rules.QUARTER_FIGURES)
+        quarter = Quarter.parse(request.query_params.get("quarter", ""))
+        summary = summaries.quarter_summary(site, quarter)
+        filing = queries.quarter_filing(site.pk, quarter)
+        state = books.quarter_books(summary, filing, site.time_zone)
+        amended = summary.total + state.amendment_custody
+        body = {
+            "site": site.pk,
+            "quarter": str(quarter),
+            "filing": filing,
+            "check": {"state": state.state, "statement": state.statement, "differences": state.check.differences},
+            "figures_now": state.figures_now,
+            "amendments": [books.amendment_json(a) for a in state.amendments],
+            "amended_total": custody_json(amended),
+            "amended_cash_profit_cents": summary.cash_profit_cents + state.amendment_cash_cents,
+        }
+        return Response(FiledFiguresSerializer(body).data)
+
+    @extend_schema(
+        request=QuarterFilingInputSerializer,
+        responses={201: FilingSerializer, **ERROR_RESPONSES},
+        description="Mark the site's quarterly summary (SFN 50901) filed: gaming managers only, once the quarter "
+        "has ended and every day with figures has closed books (ND 99-01.3-08-16(1)(g)).",
+    )
+    def post(self, request, pk):
+        site = get_object_or_404(access_for(request.user).sites(), pk=pk)
+        data = _parsed(QuarterFilingInputSerializer(data=request.data))
+        quarter = Quarter.parse(data["quarter"])
+        filing = services.file_quarter(
+            acting_user=request.user, site=site, quarter=quarter, reference=data["reference"]
+        )
+        return Response(FilingSerializer(filing).data, status=201)
+
+
 urlpatterns = [
     path("sites/<int:pk>/daily-summary/", DailySummaryView.as_view(), name="api-daily-summary"),
     path("sites/<int:pk>/quarter-summary/", QuarterSummaryView.as_view(), name="api-quarter-summary"),
@@ -485,4 +687,5 @@ urlpatterns = [
     path("organizations/<int:pk>/tax/", OrganizationTaxView.as_view(), name="api-organization-tax"),
     path("sites/<int:pk>/close-books/", CloseBooksView.as_view(), name="api-close-books"),
     path("adjustments/", AdjustmentsView.as_view(), name="api-adjustments"),
+    path("sites/<int:pk>/quarter-filing/", QuarterFilingView.as_view(), name="api-quarter-filing"),
 ]

@@ -8,6 +8,6 @@ class AccountingConfig(AppConfig):
         from cardroom import closing
 
         from . import menu  # noqa: F401  (registers the Chips menu entries)
-        from .queries import books_closed_on
+        from .queries import closed_reason
 
-        closing.register_books_closed(books_closed_on)
+        closing.register_books_closed(closed_reason)

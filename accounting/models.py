@@ -317,3 +317,34 @@ class Adjustment(AppendOnlyModel):
 
     def __str__(self):
         return f"Adjustment of {self.get_field_display().lower()} of {self.books_close.gaming_date}"
+
+
+class QuarterFiling(AppendOnlyModel):
+    """A site's twenty-one quarterly summary (SFN 50901), marked filed by a gaming manager: the
+    figures as they stood (the site's quarter, day by day, and the organization's tax) and
+    their SHA-256. Append-only because the filed figures are what the return said (ND
+    99-01.3-08-16(1)(g)); a later correction is an Adjustment entered in a later quarter,
+    shown beside the filed figures as an amendment. Filing closes every date of the quarter."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="quarter_filings")
+    quarter = models.CharField(max_length=6)  # "2026Q3"
+    start = models.DateField()
+    end = models.DateField()
+    filed_at = models.DateTimeField()
+    filed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    reference = models.CharField(max_length=100, blank=True)  # the return's confirmation number, if any
+    figures = models.JSONField()
+    figures_sha256 = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["site_id", "-start"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "quarter"],
+                name="quarter_filing_unique_per_site",
+                violation_error_message="This quarter is already filed for the site.",
+            )
+        ]
+
+    def __str__(self):
+        return f"Quarterly summary of {self.site} {self.quarter}, filed"

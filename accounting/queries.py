@@ -6,9 +6,21 @@ from datetime import date, datetime
 from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Value, When
 
 from cardroom.models import Employee, Site, Table
+from cardroom.periods import Quarter
 
 from .calculations import check_series
-from .models import Adjustment, BooksClose, DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import (
+    Adjustment,
+    BooksClose,
+    DealerShift,
+    GamingDay,
+    QuarterFiling,
+    Slip,
+    SlipBook,
+    SlipKind,
+    SlipStep,
+    TableInventory,
+)
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -152,8 +164,23 @@ def books_closed(site: Site, gaming_date: date) -> bool:
 
 
 def books_closed_on(site_id: int, gaming_date: date) -> bool:
-    """`books_closed` by site id: the answer the books register for the layers below (cardroom.closing)."""
+    """`books_closed` by site id."""
     return BooksClose.objects.filter(site_id=site_id, gaming_date=gaming_date).exists()
+
+
+def quarter_filing(site_id: int, quarter: Quarter) -> QuarterFiling | None:
+    return QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).select_related("filed_by").first()
+
+
+def closed_reason(site_id: int, gaming_date: date) -> str | None:
+    """Why the books of the site's gaming date are closed (its own books, or its quarter's
+    summary filed), or None: the answer the books register for the layers below (cardroom.closing)."""
+    if books_closed_on(site_id, gaming_date):
+        return f"the books of {gaming_date} are closed"
+    quarter = Quarter.containing(gaming_date)
+    if QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).exists():
+        return f"the quarterly summary of {quarter} is filed"
+    return None
 
 
 def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:

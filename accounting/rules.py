@@ -7,7 +7,9 @@ where our regulation text does not settle the point (shared/docs/domain.md).
 
 from datetime import timedelta
 
+from cardroom.access import ReadRule
 from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
 
 # --- Citations ---------------------------------------------------------------------------
 
@@ -43,11 +45,18 @@ VERIFIERS = frozenset({Role.SHIFT_MANAGER, Role.PIT_BOSS})
 # cashier receives the credit copy.
 RECEIVERS = {"fill": frozenset({Role.DEALER, Role.WHEEL_OPERATOR}), "credit": frozenset({Role.CASHIER})}
 
-# ND 99-01.3-08-05(2): the preparer initials a VOID. *Assumed*: when the preparer is gone a
-# shift manager voids it, giving a reason.
-VOID_SUPERVISORS = frozenset({Role.SHIFT_MANAGER})
+# ND 99-01.3-08-05(2): "Originals and copies of voided fill and credit slips must be marked
+# "VOID" and be initialed by the preparer." Only the preparer voids a slip, so the VOID
+# initials are always the preparer's. Two further limits are house controls the text does
+# not state, protecting the books (ND 99-01.3-08-16(1)(g)): a slip is voided only before it
+# is received (the receiving side's initials say the chips moved as written, 08-05(6)) and
+# only while its gaming day is open (a closed day's figures are about to be, or are, closed
+# books). Past either point, a wrong slip is corrected by a gaming manager's Adjustment to the
+# closed books, counted on the day it is entered.
+VOID_CITATION = SLIP_NUMBERING
+VOID_HOUSE_CONTROL = "House control (closed books)"
 
-# Anyone holding a role at the site (the preparer of a slip voids it whatever their role now).
+# Anyone holding a role at the site may ask; the service then checks that they prepared it.
 ALL_SITE_ROLES = frozenset(Role)
 
 # Domain.md section 1: the shift manager opens and closes the gaming day, records table
@@ -91,3 +100,22 @@ BOOKS_CLOSERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
 # *Assumed*: a correction to closed books is approved by the gaming manager (who answers for
 # the quarterly return, 08-16(1)(g)).
 ADJUSTMENT_APPROVERS = frozenset({Role.GAMING_MANAGER})
+
+# *Assumed*: the gaming manager marks a site's quarterly summary (SFN 50901) filed, for the
+# same reason; the summaries of a quarter reconcile to the tax return (08-16(1)(g)).
+QUARTER_FILERS = frozenset({Role.GAMING_MANAGER})
+QUARTERLY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+
+# --- Who reads the figures ----------------------------------------------------------------------
+
+# House control: chapter 08 says what the records hold (08-16), not who may read them. The
+# figures API, the figures pages and the stored reports holding the same figures all read these.
+DAILY_FIGURES = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's daily figures"
+)
+DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' percent-of-hold figures")
+QUARTER_FIGURES = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
+)
+# The slip register lists slip numbers (ND 99-01.3-08-05(2)): anyone holding a role at the site.
+SLIP_REGISTER = ReadRule(ALL_SITE_ROLES, HOUSE_CONTROL, "see the slip register")

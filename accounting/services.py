@@ -15,10 +15,13 @@ from django.db.models import Max
 from django.utils import timezone
 from sequences import get_next_value
 
-from cardroom.access import Access, require_role
+from cardroom import closing
+from cardroom.access import NOT_AN_EMPLOYEE, Access, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
+from cardroom.periods import Quarter
+from cardroom.rules import HOUSE_CONTROL
 
 from . import queries, rules
 from .calculations import business_date, chips_total_cents, tray_differs, tray_variance_cents
@@ -28,6 +31,7 @@ from .models import (
     DealerShift,
     GamingDay,
     GamingDayClose,
+    QuarterFiling,
     Slip,
     SlipBook,
     SlipKind,
@@ -54,7 +58,7 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
 
 def _acting_employee(access: Access) -> Employee:
     if access.employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return access.employee
 
 
@@ -124,7 +128,7 @@ def _line_values(chips: dict[ChipDenomination, int]) -> dict[int, int]:
 def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None = None) -> GamingDay:
     """Open a business day at a site (ND 99-01.3-02-01). One day is open at a time; a day
     cannot be opened before it has begun."""
-    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day"))
+    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL))
     at = _moment(at)
     if not site.active:
         raise ValidationError({"site": f"{rules.BUSINESS_DAY}: {site} is inactive; no gaming day opens there."})
@@ -136,6 +140,9 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
             raise ValidationError(
                 {"gaming_date": f"The gaming day {gaming_date} was already opened at {site}. ({rules.BUSINESS_DAY})"}
             )
+        refusal = closing.closed_books_refusal(site.pk, gaming_date, "the activity")  # a filed quarter
+        if refusal is not None:
+            raise ValidationError({"gaming_date": refusal})
         still_open = queries.open_gaming_day(site)
         if still_open is not None:
             raise ValidationError(
@@ -149,9 +156,10 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
 def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None = None) -> GamingDayClose:
     """Close a gaming day once every table opened in it has its closer and no dealer is on shift."""
     site = gaming_day.site
-    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day"))
+    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL))
     at = _moment(at)
     with transaction.atomic():
+        GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
         if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
             raise ValidationError(
                 {"gaming_day": f"{rules.BUSINESS_DAY}: the gaming day {gaming_day.gaming_date} is already closed."}
@@ -176,7 +184,7 @@ def record_table_inventory(
     difference is a variance that needs a reason. A closer ends the dealer shift running."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL)
     )
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
@@ -269,7 +277,7 @@ def start_dealer_shift(
     outgoing shift and the opener of the incoming one), so hold can be kept per dealer shift."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
     started_at = _moment(started_at, "started_at")
     _require_table_in_use(table)
@@ -330,7 +338,7 @@ def end_dealer_shift(
     ND 99-01.3-08-06(3) allows only once their tips are declared and redeemed."""
     site = shift.table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
     ended_at = _moment(ended_at, "ended_at")
     if ended_at < shift.started_at:
@@ -416,7 +424,7 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
     that saves the slip, so a rolled-back slip leaves no gap (08-05(2))."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip")
+        require_role(acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT)
     )
     at = _moment(at)
     if purpose not in Slip.Purpose.values:
@@ -488,7 +496,7 @@ def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool
 def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify the chips and initial the original (ND 99-01.3-08-05(5)): a shift manager or
     authorized employee who is not presently dealing and did not prepare the slip."""
-    access = require_role(acting_user, slip.site, *rules.VERIFIERS, action="verify a slip")
+    access = require_role(acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION)
     employee, at = _acting_employee(access), _moment(at)
     if employee.pk == slip.prepared_by_id:
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
@@ -500,7 +508,7 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
 def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify and initial the copy on the receiving side (ND 99-01.3-08-05(6)): for a fill the
     dealer on shift at that table, for a credit the cashier."""
-    access = require_role(acting_user, slip.site, *rules.RECEIVERS[slip.kind], action=f"receive a {slip.kind} slip")
+    access = require_role(acting_user, slip.site, *rules.RECEIVERS[slip.kind], action=f"receive a {slip.kind} slip", rule=rules.SLIP_RECEIPT)
     employee, at = _acting_employee(access), _moment(at)
     if slip.kind == SlipKind.FILL and queries.current_dealer(slip.table, at) != employee:
         raise ValidationError(
@@ -511,14 +519,53 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
 
 def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = None) -> SlipStep:
     """Mark a slip VOID (ND 99-01.3-08-05(2)): never edited, it keeps its number; initialed by
-    the preparer, or by a shift manager when the preparer is gone. A reason is always given."""
-    access = require_role(acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip")
+    its preparer, who says why. House controls beyond the text (rules.VOID_CITATION): only
+    before the slip is received and while its gaming day is open. Past either point the slip
+    stands and the correction is a gaming manager's adjustment to the closed books
+    (record_adjustment), counted on the day it is entered."""
+    access = require_role(acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING)
     employee, at = _acting_employee(access), _moment(at)
-    if employee.pk != slip.prepared_by_id and not access.has_role(slip.site_id, *rules.VOID_SUPERVISORS):
-        raise PermissionDenied(f"{rules.SLIP_NUMBERING}: only the preparer or a shift manager may void this slip.")
+    if employee.pk != slip.prepared_by_id:
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_CITATION}: a voided slip is initialed by its preparer; only "
+                f"{slip.prepared_by} may void {_slip_label(slip)}. Ask them to void it while its gaming day is "
+                "open; otherwise the slip stands and a gaming manager corrects the day with an adjustment "
+                "once its books are closed."
+            }
+        )
     if not (reason or "").strip():
         raise ValidationError({"reason": f"{rules.SLIP_NUMBERING}: say why the slip is void."})
     return _add_step(acting_user, slip, SlipStep.Kind.VOID, employee, at, reason=reason.strip())
+
+
+def _slip_label(slip: Slip) -> str:
+    return f"{SlipKind(slip.kind).label.lower()} {slip.number}"
+
+
+def _check_void(slip: Slip, done: set[str]) -> None:
+    """The house controls on a VOID (rules.VOID_CITATION), read under the gaming day's lock so
+    a void and the day's close never cross."""
+    day = GamingDay.objects.select_for_update().get(pk=slip.gaming_day_id)
+    instead = (
+        f"If it is wrong, a gaming manager records an adjustment to the books of {day.gaming_date} once they "
+        "are closed, counted on the gaming day it is entered."
+    )
+    if GamingDayClose.objects.filter(gaming_day=day).exists():
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_HOUSE_CONTROL}: the gaming day {day.gaming_date} of {_slip_label(slip)} is "
+                "closed, so its slips are no longer voided (its figures are what its books close on, "
+                f"{rules.DAILY_SUMMARY}). {instead}"
+            }
+        )
+    if SlipStep.Kind.RECEIVE in done:
+        raise ValidationError(
+            {
+                "slip": f"{rules.VOID_HOUSE_CONTROL}: {_slip_label(slip)} was received (its copy initialed, "
+                f"{rules.SLIP_RECEIPT}), so it is no longer voided: the chips moved with it. {instead}"
+            }
+        )
 
 
 def _add_step(acting_user, slip: Slip, kind: str, employee: Employee, at: datetime, reason: str = "") -> SlipStep:
@@ -526,6 +573,8 @@ def _add_step(acting_user, slip: Slip, kind: str, employee: Employee, at: dateti
         Slip.objects.select_for_update().filter(pk=slip.pk).first()  # one signer at a time per slip
         done = set(SlipStep.objects.filter(slip=slip).values_list("kind", flat=True))
         _check_step_order(slip, kind, done)
+        if kind == SlipStep.Kind.VOID:
+            _check_void(slip, done)
         step = SlipStep.objects.create(
             slip=slip, kind=kind, employee=employee, initials=employee.initials, at=at, reason=reason
         )
@@ -559,7 +608,7 @@ def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int,
     Books of one series at a site never overlap, and the site's electronic series must not
     have been used for that kind."""
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book")
+        require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
     )
     if kind not in SlipKind.values:
         raise ValidationError({"kind": f"{rules.SLIP_NUMBERING}: a slip book holds fill slips or credit slips."})
@@ -611,7 +660,7 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     from .summaries import daily_summary
 
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day")
+        require_role(acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day", rule=HOUSE_CONTROL)
     )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -695,7 +744,7 @@ def record_adjustment(
     totals it counts in; both days' reports list it. The gaming manager records and approves it."""
     site = books_close.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.ADJUSTMENT_APPROVERS, action="record an adjustment to closed books")
+        require_role(acting_user, site, *rules.ADJUSTMENT_APPROVERS, action="record an adjustment to closed books", rule=HOUSE_CONTROL)
     )
     _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on)
     with transaction.atomic():
@@ -705,6 +754,15 @@ def record_adjustment(
                 {
                     "recorded_on": f"{rules.DAILY_SUMMARY}: the books of {recorded_on} are closed too; "
                     "record the adjustment on a day still open."
+                }
+            )
+        entered_in = Quarter.containing(recorded_on)
+        if queries.quarter_filing(site.pk, entered_in) is not None:
+            raise ValidationError(
+                {
+                    "recorded_on": f"{rules.QUARTERLY_SUMMARY}: the quarterly summary of {entered_in} is filed, so "
+                    f"nothing is entered on {recorded_on}; record the adjustment on a gaming day of a quarter not "
+                    "yet filed. It shows beside the filed figures it corrects as an amendment."
                 }
             )
         adjustment = Adjustment.objects.create(
@@ -743,5 +801,94 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
             {
                 "recorded_on": f"{citation}: an adjustment is entered on a gaming day after {books_close.gaming_date}, "
                 f"up to today ({today})."
+            }
+        )
+
+
+# --- Filing a quarter ------------------------------------------------------------------------------
+
+
+def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = "") -> QuarterFiling:
+    """Mark the site's twenty-one quarterly summary (SFN 50901) filed (ND 99-01.3-08-16(1)(g)).
+    Once the quarter has ended, every gaming day in it is closed and every day with figures has
+    closed books, its figures (the site's quarter day by day, each day with the digest of its
+    closed books, and the organization's tax as it stands) are frozen with their SHA-256.
+    Filing closes every date of the quarter (cardroom.closing): a later correction is an
+    adjustment entered in a later quarter, shown beside the filed figures as an amendment."""
+    from . import books
+    from .api_figures import tax_json
+    from .summaries import organization_quarter
+
+    employee = _acting_employee(
+        require_role(acting_user, site, *rules.QUARTER_FILERS, action="file a quarterly summary", rule=HOUSE_CONTROL)
+    )
+    reference = (reference or "").strip()
+    if len(reference) > QuarterFiling._meta.get_field("reference").max_length:
+        raise ValidationError({"reference": "A filing reference is at most 100 characters."})
+    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    if quarter.end >= today:
+        raise ValidationError(
+            {"quarter": f"{rules.QUARTERLY_SUMMARY}: {quarter} runs to {quarter.end}; it is filed once it has ended."}
+        )
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _check_quarter_can_file(site, quarter)
+        every_site = organization_quarter(site.organization, quarter)
+        summary = next(s for s in every_site if s.site_id == site.pk)
+        _check_quarter_books_closed(site, quarter, summary)
+        others = books.filings([s.site_id for s in every_site], [quarter])
+        tax = books.tax_return(site.organization, quarter, every_site, others)
+        figures = {
+            "summary": books.quarter_figures(summary, books.quarter_closes(summary)),
+            "tax": {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]},
+        }
+        filing = QuarterFiling.objects.create(
+            site=site,
+            quarter=str(quarter),
+            start=quarter.start,
+            end=quarter.end,
+            filed_at=timezone.now(),
+            filed_by=employee,
+            reference=reference,
+            figures=figures,
+            figures_sha256=figures_digest(figures),
+        )
+        _audit(acting_user, "quarter.filed", filing, site=site)
+    return filing
+
+
+def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
+    filed = queries.quarter_filing(site.pk, quarter)
+    if filed is not None:
+        raise ValidationError(
+            {
+                "quarter": f"{rules.QUARTERLY_SUMMARY}: the quarterly summary of {quarter} at {site} was filed on "
+                f"{filed.filed_at:%Y-%m-%d}; a correction is an adjustment entered in a later quarter, shown "
+                "beside the filed figures as an amendment."
+            }
+        )
+    still_open = GamingDay.objects.filter(
+        site=site, gaming_date__range=(quarter.start, quarter.end), close__isnull=True
+    )
+    dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
+    if dates:
+        raise ValidationError(
+            {"quarter": f"{rules.BUSINESS_DAY}: close the gaming day {', '.join(dates)} first, then its books."}
+        )
+
+
+def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
+    """Every day of the quarter with figures (tables, adjustments entered, or a counted bank) has closed books."""
+    unclosed = [
+        str(d.gaming_date)
+        for d in summary.days
+        if not d.books_closed and (d.tables or d.adjustments_recorded or d.cash.cash_profit_cents is not None)
+    ]
+    if unclosed:
+        shown = ", ".join(unclosed[:10]) + (f" and {len(unclosed) - 10} more" if len(unclosed) > 10 else "")
+        raise ValidationError(
+            {
+                "quarter": f"{rules.QUARTERLY_SUMMARY}: the summaries of {quarter} reconcile to the return only "
+                f"once every day's books are closed; close the books of {shown} first."
             }
         )

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, require_role
 from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 
 from . import forms, queries, rules, services
@@ -50,7 +51,9 @@ def _site_table(request, pk) -> Table:
 
 def _visible_slip(request, pk) -> Slip:
     sites = access_for(request.user).sites()
-    slip = get_object_or_404(Slip.objects.select_related("site", "table", "prepared_by__user"), pk=pk, site__in=sites)
+    slip = get_object_or_404(
+        Slip.objects.select_related("site", "table", "prepared_by__user", "gaming_day__close"), pk=pk, site__in=sites
+    )
     timezone.activate(ZoneInfo(slip.site.time_zone))
     return slip
 
@@ -148,7 +151,7 @@ def tray_count(request, pk, kind):
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise Http404("A tray count is an opener or a closer.")
     table = _site_table(request, pk)
-    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer")
+    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL)
     form = forms.TrayCountForm(request.POST or None, organization_id=table.site.organization_id)
     if request.method == "POST" and form.is_valid():
         saved = call_service(
@@ -188,7 +191,7 @@ def tray_count(request, pk, kind):
 @site_page
 def dealer_shift(request, pk):
     table = _site_table(request, pk)
-    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     form = forms.DealerShiftForm(request.POST or None, site=table.site)
     if request.method == "POST" and form.is_valid():
         saved = call_service(
@@ -242,7 +245,7 @@ def prepare_slip(request, kind):
     if kind not in SlipKind.values:
         raise Http404("A slip is a fill or a credit.")
     site = request.site
-    require_role(request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip")
+    require_role(request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT)
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []
     initial = {"table": request.GET.get("table")} if request.GET.get("table") else None
@@ -282,7 +285,6 @@ def _slip_context(request, slip, void_form=None, action_form=None):
     access = access_for(request.user)
     status = slip.status
     employee = access.employee
-    open_ = status not in ("voided",)
     return {
         "slip": slip,
         "status": status,
@@ -290,9 +292,12 @@ def _slip_context(request, slip, void_form=None, action_form=None):
         "steps": {s.kind: s for s in slip.steps.all()},
         "can_verify": status == "issued" and access.has_role(slip.site_id, *rules.VERIFIERS),
         "can_receive": status == "verified" and access.has_role(slip.site_id, *rules.RECEIVERS[slip.kind]),
-        "can_void": open_
+        # ND 99-01.3-08-05(2) and the house controls of rules.VOID_CITATION: the preparer, before
+        # receipt, while the gaming day is open.
+        "can_void": status in ("issued", "verified")
         and employee is not None
-        and (employee.pk == slip.prepared_by_id or access.has_role(slip.site_id, *rules.VOID_SUPERVISORS)),
+        and employee.pk == slip.prepared_by_id
+        and slip.gaming_day.is_open,
         "void_form": void_form or forms.VoidSlipForm(),
         "action_form": action_form,
         "reissue_url_kind": slip.kind,

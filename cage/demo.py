@@ -47,11 +47,11 @@ def extend_demo(demo) -> None:
                     effective_on=timezone.localdate() - timedelta(days=365),
                 )
             days = list(GamingDay.objects.filter(site=site).select_related("close").order_by("gaming_date"))
+            _ious_and_tips(site, days, people, cashier)  # before the books of their days close
             for index, day in enumerate(days):
                 _bank_counts(site, day, BANKS[key], index, cashier)
                 _close_books(site, day, gm)
                 _deposit(site, day, index, cashier)
-            _ious_and_tips(site, days, people, cashier)
 
 
 def _net_fills(site, day) -> int:
@@ -75,12 +75,19 @@ def _moved(by_value: dict, cents: int, unit: int) -> dict:
 def _bank_counts(site, day, bank, index, cashier) -> None:
     cash, chips = bank
     error = (index % 5) - 2 if index % 4 == 0 else 0  # now and then a few dollars long or short
-    counts = {"start": (cash, chips), "end": (_moved(cash, error * 100, 100), _moved(chips, -_net_fills(site, day), 2500))}
+    counts = {
+        "start": (cash, chips),
+        "end": (_moved(cash, error * 100, 100), _moved(chips, -_net_fills(site, day), 2500)),
+    }
     for kind, (counted_cash, counted_chips) in counts.items():
         if BankCount.objects.filter(site=site, gaming_date=day.gaming_date, kind=kind).exists():
             continue
         services.record_bank_count(
-            acting_user=cashier, site=site, gaming_date=day.gaming_date, kind=kind, cash=counted_cash,
+            acting_user=cashier,
+            site=site,
+            gaming_date=day.gaming_date,
+            kind=kind,
+            cash=counted_cash,
             chips=counted_chips,
         )
 

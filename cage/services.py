@@ -12,11 +12,12 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounting.calculations import business_date
-from cardroom import limits
-from cardroom.access import Access, access_for, require_role
+from cardroom import closing, limits
+from cardroom.access import Access, access_for, refusal, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 
 from . import queries, rules
 from .calculations import deposit_due_on, iou_outstanding_cents, lines_total_cents
@@ -58,22 +59,19 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
 
 
 def _employee(access: Access) -> Employee:
-    if access.employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
-    return access.employee
+    return access.require_employee()
 
 
-def _at_site(acting_user, site: Site, roles, action: str) -> Employee:
-    return _employee(require_role(acting_user, site, *roles, action=action))
+def _at_site(acting_user, site: Site, roles, action: str, rule: str = HOUSE_CONTROL) -> Employee:
+    return _employee(require_role(acting_user, site, *roles, action=action, rule=rule))
 
 
 def _in_organization(acting_user, organization: Organization, roles, action: str) -> Employee:
     access = access_for(acting_user)
     if access.organization_id != organization.pk:
-        raise PermissionDenied(f"You may not {action}: the records belong to another organization.")
+        raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own employees may {action}.")
     if not access.has_role(None, *roles):
-        names = ", ".join(r.label.lower() for r in roles)
-        raise PermissionDenied(f"You may not {action}: only a {names} may.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, roles, action))
     return _employee(access)
 
 
@@ -86,6 +84,14 @@ def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int 
         site_id=site_id,
         after=after if after is not None else snapshot(obj),
     )
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """Call under the site's row lock (close_books takes it too): a cage record dated on a day
+    whose books are closed would change the closed figures (cardroom.closing)."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})
 
 
 def _site_today(site: Site) -> date:
@@ -225,6 +231,7 @@ def record_bank_count(
     at = _moment(at, "counted_at")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the bank count")
         _check_count_slot(site, gaming_date, kind, corrects, reason)
         count = BankCount.objects.create(
             site=site,
@@ -301,6 +308,8 @@ def lend_iou(
     gaming_date = _gaming_date(site, gaming_date)
     at = _moment(at, "lent_at")
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the IOUs")
         iou = Iou.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -333,6 +342,8 @@ def repay_iou(
     if gaming_date < iou.gaming_date:
         raise ValidationError({"gaming_date": f"{rules.IOU_RULE}: an IOU is repaid on or after the day it was lent."})
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the IOUs")
         Iou.objects.select_for_update().get(pk=iou.pk)
         repaid = IouRepayment.objects.filter(iou=iou).aggregate(total=Sum("amount_cents"))["total"] or 0
         outstanding = iou_outstanding_cents(iou.amount_cents, repaid)
@@ -370,6 +381,8 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     _require_chips(lines, "chips", rules.REDEMPTION)
     at = _moment(at, "redeemed_at")
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        _refuse_closed_books(site, gaming_date, "the cash bank")
         redemption = ChipRedemption.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -415,7 +428,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     """A dealer declares, in their own name, the tip chips they hold at the end of a shift
     (an empty list: none). Declared tips stay unredeemed until the cashier pays them out;
     the dealer may not leave the site before (ND 99-01.3-08-06(3))."""
-    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips")
+    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS)
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS)
     at = _moment(at, "declared_at")

@@ -2,25 +2,57 @@
 
 Whether a gaming day's books are closed is the books' answer (`accounting`, which sits above
 the custody apps), but the layers below must respect it: the cage records a day's deposit
-only once its books are closed, and a count or a slip of a closed day is never changed
-(corrections are adjusting entries in the books). So the lower layers ask here and the books
-register the answer when their app loads (`accounting.apps`): imports keep pointing down.
+only once its books are closed, and a count, a bank count or an IOU of a closed day is never
+changed (corrections are adjusting entries in the books). So the lower layers ask here and
+the books register the answer when their app loads (`accounting.apps`): imports keep pointing
+down.
+
+A day's books are closed when they were closed for that day (a BooksClose) or when the
+quarterly summary of its quarter is filed (which closes every date in the quarter, including
+dates without a gaming day).
 """
 
 from collections.abc import Callable
 from datetime import date
 
-BooksClosedCheck = Callable[[int, date], bool]
+# (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
+# are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
+ClosedReason = Callable[[int, date], str | None]
 
-_check: BooksClosedCheck | None = None
+_reason: ClosedReason | None = None
+
+# What every refusal says to do instead.
+INSTEAD = (
+    "Date a new record on a gaming day whose books are open; a correction of the closed figures is an "
+    "adjustment approved by a gaming manager (daily summary page, or POST /api/v1/adjustments/), entered on "
+    "a later gaming day and counted there."
+)
 
 
-def register_books_closed(check: BooksClosedCheck) -> None:
-    """The books register `check(site_id, gaming_date) -> bool` once, when their app is ready."""
-    global _check
-    _check = check
+def register_books_closed(reason: ClosedReason) -> None:
+    """The books register `reason(site_id, gaming_date) -> str | None` once, when their app is ready."""
+    global _reason
+    _reason = reason
+
+
+def closed_reason(site_id: int, gaming_date: date) -> str | None:
+    """Why the books of the site's gaming date are closed, or None (also until the books register)."""
+    return _reason(site_id, gaming_date) if _reason is not None else None
 
 
 def books_closed(site_id: int, gaming_date: date) -> bool:
     """Are the books of the site's gaming day closed? False until the books register an answer."""
-    return _check is not None and _check(site_id, gaming_date)
+    return closed_reason(site_id, gaming_date) is not None
+
+
+def closed_books_refusal(site_id: int, gaming_date: date, what: str) -> str | None:
+    """The message refusing a write that would change `what` of a closed day, or None while the
+    day's books are open. Keeping closed books closed is a house control protecting the figures
+    the quarterly return reconciles to (ND 99-01.3-08-16(1)(g)); the text does not state it."""
+    why = closed_reason(site_id, gaming_date)
+    if why is None:
+        return None
+    return (
+        f"House control (closed books, ND 99-01.3-08-16(1)(g)): {why}, so {what} of {gaming_date} is not "
+        f"changed. {INSTEAD}"
+    )

@@ -32,19 +32,13 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
         .only("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "gaming_day__close__closed_at")
     )
     steps = defaultdict(dict)
-    for slip_id, kind, at in SlipStep.objects.filter(slip__in=[s.pk for s in slips]).values_list(
-        "slip_id", "kind", "at"
-    ):
+    for slip_id, kind, at in SlipStep.objects.filter(slip__in=[s.pk for s in slips]).values_list("slip_id", "kind", "at"):
         steps[slip_id][kind] = at
     found = []
     for slip in slips:
         site, day = by_id[slip.site_id], slip.gaming_day
         close = getattr(day, "close", None)
-        day_end = (
-            close.closed_at
-            if close
-            else gaming_day_bounds(day.gaming_date, site.time_zone, site.business_day_start_hour)[1]
-        )
+        day_end = close.closed_at if close else gaming_day_bounds(day.gaming_date, site.time_zone, site.business_day_start_hour)[1]
         done = steps[slip.pk]
         if SlipStep.Kind.VOID in done or day_end > now:
             continue
@@ -103,18 +97,13 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
     site_ids = [s.pk for s in sites]
     required = _status_lookup(site_ids)
     dealt = set(
-        DealerShift.objects.filter(
-            table__site_id__in=site_ids,
-            table__location=Table.Location.REGULAR,
-            gaming_day__gaming_date__range=(start, end),
-        )
-        .values_list("table__site_id", "gaming_day__gaming_date", "table__number")
-        .distinct()
+        DealerShift.objects.filter(table__site_id__in=site_ids, table__location=Table.Location.REGULAR,
+                                   gaming_day__gaming_date__range=(start, end))
+        .values_list("table__site_id", "gaming_day__gaming_date", "table__number").distinct()
     )
     logged = set(
-        ReviewLogEntry.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
-            "site_id", "gaming_date", "table__number"
-        )
+        ReviewLogEntry.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .values_list("site_id", "gaming_date", "table__number")
     )
     missing = defaultdict(lambda: defaultdict(list))
     for site_id, day, number in sorted(dealt - logged):
@@ -132,11 +121,8 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
     from surveillance.models import Outage
 
     by_id = {s.pk: s for s in sites}
-    outages = list(
-        Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end)
-        .exclude(repair__repaired_at__date__lt=start)
-        .select_related("table", "repair")
-    )
+    outages = list(Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end)
+                   .exclude(repair__repaired_at__date__lt=start).select_related("table", "repair"))
     shifts = defaultdict(list)
     earliest = min((o.began_at for o in outages), default=None)
     if earliest is not None:
@@ -152,15 +138,9 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
         repair = getattr(outage, "repair", None)
         until = repair.repaired_at if repair else now
         dealt_after = any(b < until and (e is None or e > deadline) for b, e in shifts[outage.table_id])
-        record = rules.OutageRecord(
-            outage.pk,
-            site.pk,
-            outage.table.number,
-            outage.began_at,
-            deadline,
-            repair.repaired_at if repair else None,
-            outage.table.max_wager_cents if dealt_after else None,
-        )
+        record = rules.OutageRecord(outage.pk, site.pk, outage.table.number, outage.began_at, deadline,
+                                    repair.repaired_at if repair else None,
+                                    outage.table.max_wager_cents if dealt_after else None)
         finding = rules.outage_past_deadline(record, now=now, book=book)
         if finding is not None:
             found.append(finding)
@@ -175,15 +155,11 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook)
     from surveillance.models import EquipmentChange
 
     window = timedelta(days=book.int("sample.due_days"))
-    changes = EquipmentChange.objects.filter(
-        site_id__in=[s.pk for s in sites], changed_on__range=(start - window, end)
-    ).annotate(first_submission=Min("submissions__submitted_on"))
+    changes = (EquipmentChange.objects.filter(site_id__in=[s.pk for s in sites], changed_on__range=(start - window, end))
+               .annotate(first_submission=Min("submissions__submitted_on")))
     today = timezone.localdate()
-    return [
-        f
-        for c in changes
-        if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))
-    ]
+    return [f for c in changes
+            if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))]
 
 
 @day_provider
@@ -193,11 +169,8 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
     from cage.queries import bank_days
 
     site_ids = [s.pk for s in sites]
-    active = set(
-        GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
-            "site_id", "gaming_date"
-        )
-    )
+    active = set(GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+                 .values_list("site_id", "gaming_date"))
     today = timezone.localdate()
     found = []
     for (site_id, day), bank in bank_days(site_ids, start, end).items():
@@ -247,21 +220,14 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
     quarters = [q for q in quarters if q <= quarter]
     by_quarter = {q: _quarter_figures(sites, q) for q in quarters}
     max_wager = defaultdict(int)
-    for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list(
-        "site_id", "max_wager_cents"
-    ):
+    for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list("site_id", "max_wager_cents"):
         max_wager[site_id] = max(max_wager[site_id], cents)
     required = _status_lookup([s.pk for s in sites])
     found = []
     for site in sites:
         history = [by_quarter[q][(site.pk, "21")] for q in quarters]
-        finding = rules.surveillance_required(
-            history,
-            seasonal=site.seasonal,
-            wagers_above_cents=max_wager[site.pk],
-            already_required=required(site.pk, quarter.end),
-            book=book,
-        )
+        finding = rules.surveillance_required(history, seasonal=site.seasonal, wagers_above_cents=max_wager[site.pk],
+                                              already_required=required(site.pk, quarter.end), book=book)
         if finding:
             found.append(finding)
     return found
@@ -277,26 +243,20 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
 
     windows = {}
     for alert in Alert.objects.filter(rule="prizes_over_gp", site__in=sites):
-        window = (
-            date.fromisoformat(alert.figures["dealer_hold_from"]),
-            date.fromisoformat(alert.figures["dealer_hold_until"]),
-        )
+        window = (date.fromisoformat(alert.figures["dealer_hold_from"]), date.fromisoformat(alert.figures["dealer_hold_until"]))
         if window[0] <= end and window[1] >= start:
             windows[alert.site_id] = window
     if not windows:
         return []
     first, last = max(start, min(w[0] for w in windows.values())), min(end, max(w[1] for w in windows.values()))
     records = [
-        rules.ShiftRecord(s.shift_id, s.site_id, s.dealer_name, s.table_number, s.started_at, s.custody is not None)
-        for s in shift_figures(list(windows), first, last)
-        if s.game == "21"
+        rules.ShiftRecord(s.shift_id, s.site_id, s.dealer_name, s.table_number,
+                          s.started_at, s.custody is not None)
+        for s in shift_figures(list(windows), first, last) if s.game == "21"
     ]
     citation = book["prizes_over_gp.dealer_hold_weeks"].citation
-    return [
-        f
-        for site_id, window in windows.items()
-        for f in rules.dealer_shifts_without_figures([r for r in records if r.site_id == site_id], window, citation)
-    ]
+    return [f for site_id, window in windows.items()
+            for f in rules.dealer_shifts_without_figures([r for r in records if r.site_id == site_id], window, citation)]
 
 
 @day_provider
@@ -306,36 +266,24 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     from surveillance.queries import active_entries
 
     minutes = book.int("low_hold.review_minutes_per_week")
-    tasks = list(
-        ReviewTask.objects.filter(
-            program__site__in=sites, week_end__range=(start, end), week_end__lt=timezone.localdate()
-        )
-        .exclude(program__closure__closed_on__lt=F("week_start"))
-        .select_related("program", "table")
-    )
+    tasks = list(ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end),
+                                           week_end__lt=timezone.localdate())
+                 .exclude(program__closure__closed_on__lt=F("week_start"))
+                 .select_related("program", "table"))
     reviewed = defaultdict(timedelta)
     entries = active_entries(ReviewEntry.objects.filter(task__in=tasks))
     for task_id, footage_start, footage_end in entries.values_list("task_id", "footage_start_at", "footage_end_at"):
         reviewed[task_id] += footage_end - footage_start
     citation = book["low_hold.review_minutes_per_week"].citation
     return [
-        rules.Finding(
-            "review_week_short",
-            citation,
-            "Video review week short of an hour",
-            task.program.site_id,
-            f"{task.week_start}..{task.week_end}",
-            task.week_start,
-            task.week_end,
-            f"{citation}: table {task.table.number} had {int(reviewed[task.pk].total_seconds() // 60)} minutes "
-            f"of video reviewed in week {task.week} ({task.week_start} to {task.week_end}); at least "
-            f"{minutes} minutes are required.",
-            task.week_end,
-            {"task": task.pk, "reviewed_minutes": int(reviewed[task.pk].total_seconds() // 60)},
-            f"task:{task.pk}",
-        )
-        for task in tasks
-        if reviewed[task.pk] < timedelta(minutes=minutes)
+        rules.Finding("review_week_short", citation, "Video review week short of an hour", task.program.site_id,
+                      f"{task.week_start}..{task.week_end}", task.week_start, task.week_end,
+                      f"{citation}: table {task.table.number} had {int(reviewed[task.pk].total_seconds() // 60)} minutes "
+                      f"of video reviewed in week {task.week} ({task.week_start} to {task.week_end}); at least "
+                      f"{minutes} minutes are required.", task.week_end,
+                      {"task": task.pk, "reviewed_minutes": int(reviewed[task.pk].total_seconds() // 60)},
+                      f"task:{task.pk}")
+        for task in tasks if reviewed[task.pk] < timedelta(minutes=minutes)
     ]
 
 
@@ -349,16 +297,11 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     from counts.queries import current_agreements
 
     by_id = {s.pk: s for s in sites}
-    drops = list(
-        Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end)).select_related(
-            "removal", "table", "drop_box"
-        )
-    )
+    drops = list(Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
+                 .select_related("removal", "table", "drop_box"))
     agreed = set(current_agreements().filter(drop__in=drops).values_list("drop_id", flat=True))
     totals = defaultdict(set)
-    for drop_id, total in CountEntry.objects.filter(drop__in=drops, kind="member").values_list(
-        "drop_id", "total_cents"
-    ):
+    for drop_id, total in CountEntry.objects.filter(drop__in=drops, kind="member").values_list("drop_id", "total_cents"):
         totals[drop_id].add(total)
     now = timezone.now()
     found = []

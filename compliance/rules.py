@@ -59,33 +59,13 @@ class QuarterFigures:
         }
 
 
-def _quarter_finding(
-    rule: str,
-    citation: str,
-    title: str,
-    fig: QuarterFigures,
-    action: str,
-    due: date | None,
-    extra: dict | None = None,
-    subject: str = "",
-) -> Finding:
-    return Finding(
-        rule,
-        citation,
-        title,
-        fig.site_id,
-        str(fig.quarter),
-        fig.quarter.start,
-        fig.quarter.end,
-        action,
-        due,
-        {**fig.as_figures(), **(extra or {})},
-        subject,
-    )
+def _quarter_finding(rule: str, citation: str, title: str, fig: QuarterFigures, action: str, due: date | None,
+                     extra: dict | None = None, subject: str = "") -> Finding:
+    return Finding(rule, citation, title, fig.site_id, str(fig.quarter), fig.quarter.start, fig.quarter.end,
+                   action, due, {**fig.as_figures(), **(extra or {})}, subject)
 
 
 # 1. ND 99-01.3-08-01(3): prizes over gross proceeds ------------------------------------------
-
 
 def prizes_over_gross_proceeds(fig: QuarterFigures, book: ThresholdBook) -> Finding | None:
     """Twenty-one prizes exceeded gross proceeds for the site's quarter, i.e. AGP < 0."""
@@ -94,18 +74,13 @@ def prizes_over_gross_proceeds(fig: QuarterFigures, book: ThresholdBook) -> Find
     days = book["prizes_over_gp.contact_days"]
     weeks = book.int("prizes_over_gp.dealer_hold_weeks")
     return _quarter_finding(
-        "prizes_over_gp",
-        days.citation,
-        "Twenty-one prizes exceeded gross proceeds",
-        fig,
+        "prizes_over_gp", days.citation, "Twenty-one prizes exceeded gross proceeds", fig,
         f"{days.citation}: contact the attorney general within {int(days)} days of the quarter's end "
         f"(prizes {format_money(fig.prizes_cents)} > gross proceeds {format_money(fig.gross_proceeds_cents)}), "
         f"and keep percent-of-hold records for each dealer at the site for {weeks} continuous weeks.",
         fig.quarter.end + timedelta(days=int(days)),
-        {
-            "dealer_hold_from": str(fig.quarter.end + timedelta(days=1)),
-            "dealer_hold_until": str(fig.quarter.end + timedelta(weeks=weeks)),
-        },
+        {"dealer_hold_from": str(fig.quarter.end + timedelta(days=1)),
+         "dealer_hold_until": str(fig.quarter.end + timedelta(weeks=weeks))},
     )
 
 
@@ -124,27 +99,17 @@ def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date,
     percent-of-hold figures (ND 99-01.3-08-01(3)); a shift whose drop was not separated has none."""
     start, end = window
     return [
-        Finding(
-            "dealer_hold_missing",
-            citation,
-            "Dealer shift without percent-of-hold figures",
-            s.site_id,
-            f"{start}..{end}",
-            start,
-            end,
-            f"{citation}: exchange the drop box at each dealer change so that {s.dealer_name}'s shift at table "
-            f"{s.table_number} on {s.started_at:%Y-%m-%d} has its own percent-of-hold.",
-            s.started_at.date(),
-            {"shift_id": s.shift_id},
-            f"shift:{s.shift_id}",
-        )
+        Finding("dealer_hold_missing", citation, "Dealer shift without percent-of-hold figures", s.site_id,
+                f"{start}..{end}", start, end,
+                f"{citation}: exchange the drop box at each dealer change so that {s.dealer_name}'s shift at table "
+                f"{s.table_number} on {s.started_at:%Y-%m-%d} has its own percent-of-hold.",
+                s.started_at.date(), {"shift_id": s.shift_id}, f"shift:{s.shift_id}")
         for s in shifts
         if not s.has_own_drop and start <= s.started_at.date() <= end
     ]
 
 
 # 2. ND 99-01.3-08-04(9): low hold at a surveillance site --------------------------------------
-
 
 def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: ThresholdBook) -> Finding | None:
     """Quarter percent-of-hold below 10% (twenty-one) or 15% (paddlewheel) at a site that
@@ -158,10 +123,7 @@ def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: Threshol
     minutes = book.int("low_hold.review_minutes_per_week")
     game = "twenty-one" if fig.game == "21" else "paddlewheel"
     return _quarter_finding(
-        f"low_hold_{fig.game}",
-        threshold.citation,
-        f"Low {game} hold at a surveillance site",
-        fig,
+        f"low_hold_{fig.game}", threshold.citation, f"Low {game} hold at a surveillance site", fig,
         f"{threshold.citation}: {game} percent-of-hold {format_ratio(fig.hold_ratio)} is below "
         f"{format_ratio(threshold.value, 0)}: review at least {minutes} minutes of video per week for each active "
         f"table for {weeks} continuous weeks, or until the reason is documented.",
@@ -172,15 +134,8 @@ def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: Threshol
 
 # 3. ND 99-01.3-08-04: surveillance required ---------------------------------------------------
 
-
-def surveillance_required(
-    history: list[QuarterFigures],
-    *,
-    seasonal: bool,
-    wagers_above_cents: int,
-    already_required: bool,
-    book: ThresholdBook,
-) -> Finding | None:
+def surveillance_required(history: list[QuarterFigures], *, seasonal: bool, wagers_above_cents: int,
+                          already_required: bool, book: ThresholdBook) -> Finding | None:
     """Twenty-one gross proceeds averaging $10,000 or more per quarter over two entire
     consecutive quarters (the last two in `history`), with wagers above $2.
 
@@ -209,30 +164,19 @@ def surveillance_required(
     days = book.int("surveillance.operational_days")
     average = Decimal(total) / len(considered)
     return Finding(
-        "surveillance_required",
-        level.citation,
-        "Video surveillance required",
-        last.site_id,
-        str(last.quarter),
-        considered[0].quarter.start,
-        last.quarter.end,
+        "surveillance_required", level.citation, "Video surveillance required", last.site_id, str(last.quarter),
+        considered[0].quarter.start, last.quarter.end,
         f"{level.citation}: twenty-one gross proceeds averaged {format_money(int(average))} per quarter "
         f"(at least {format_money(int(level))}) with wagers above {format_money(int(cap))}: have a video "
         f"surveillance system operational within {days} days of {last.quarter.end}; chips must then meet "
         "the colour specification of ND 99-01.3-08-03(3) (08-03(2)).",
         last.quarter.end + timedelta(days=days),
-        {
-            "quarters": [str(f.quarter) for f in considered],
-            "gross_proceeds_cents": [f.gross_proceeds_cents for f in considered],
-            "average_cents": str(average),
-            "max_wager_cents": wagers_above_cents,
-            "seasonal": seasonal,
-        },
+        {"quarters": [str(f.quarter) for f in considered], "gross_proceeds_cents": [f.gross_proceeds_cents for f in considered],
+         "average_cents": str(average), "max_wager_cents": wagers_above_cents, "seasonal": seasonal},
     )
 
 
 # 4. ND 99-01.3-08-04(7): outage past its deadline while operating above $2 --------------------
-
 
 @dataclass(frozen=True)
 class OutageRecord:
@@ -255,51 +199,32 @@ def outage_past_deadline(outage: OutageRecord, *, now: datetime, book: Threshold
         return None
     day = outage.deadline_at.date()
     return Finding(
-        "outage_operating",
-        cap.citation,
-        "Table operated above $2 after a surveillance outage deadline",
-        outage.site_id,
-        str(day),
-        outage.reported_at.date(),
-        (outage.repaired_at or now).date(),
+        "outage_operating", cap.citation, "Table operated above $2 after a surveillance outage deadline",
+        outage.site_id, str(day), outage.reported_at.date(), (outage.repaired_at or now).date(),
         f"{cap.citation}: table {outage.table_number}'s camera or recorder was not repaired by "
         f"{outage.deadline_at:%Y-%m-%d %I:%M %p}; the table must be closed or its wagers limited to "
         f"{format_money(int(cap))} until repaired (it ran with a maximum of "
         f"{format_money(outage.max_wager_after_deadline_cents)}).",
-        day,
-        {"outage_id": outage.outage_id, "max_wager_after_deadline_cents": outage.max_wager_after_deadline_cents},
+        day, {"outage_id": outage.outage_id, "max_wager_after_deadline_cents": outage.max_wager_after_deadline_cents},
         f"outage:{outage.outage_id}",
     )
 
 
 # 5. ND 99-01.3-08-04(7), 08-16(1)(d): daily surveillance review log ---------------------------
 
-
 def missing_review_logs(site_id: int, missing: dict[date, list[int]]) -> list[Finding]:
     """Each day of activity at a surveillance site on which some table in use has no daily
     review log entry. `missing`: gaming date -> numbers of the tables without one."""
     citation = "ND 99-01.3-08-04(7)"
     return [
-        Finding(
-            "review_log_missing",
-            citation,
-            "No daily surveillance review log",
-            site_id,
-            str(day),
-            day,
-            day,
-            f"{citation}, 08-16(1)(d): document that the camera of table(s) {', '.join(map(str, tables))} "
-            f"recorded an unobstructed view and a clear picture on {day}.",
-            day,
-            {"tables": tables},
-        )
-        for day, tables in sorted(missing.items())
-        if tables
+        Finding("review_log_missing", citation, "No daily surveillance review log", site_id, str(day), day, day,
+                f"{citation}, 08-16(1)(d): document that the camera of table(s) {', '.join(map(str, tables))} "
+                f"recorded an unobstructed view and a clear picture on {day}.", day, {"tables": tables})
+        for day, tables in sorted(missing.items()) if tables
     ]
 
 
 # 6. ND 99-01.3-08-05: slips --------------------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class SlipException:
@@ -311,21 +236,9 @@ class SlipException:
 
 
 _SLIP_TEXT = {
-    "missing": (
-        "ND 99-01.3-08-05(2)",
-        "Slip number missing",
-        "account for {series} slip number {number}: slips are used in order and all accounted for",
-    ),
-    "unverified": (
-        "ND 99-01.3-08-05(5)",
-        "Slip not verified",
-        "{series} slip {number} was not verified and initialed by the end of the gaming day",
-    ),
-    "unreceived": (
-        "ND 99-01.3-08-05(6)",
-        "Slip not received",
-        "{series} slip {number} was not received and initialed by the end of the gaming day",
-    ),
+    "missing": ("ND 99-01.3-08-05(2)", "Slip number missing", "account for {series} slip number {number}: slips are used in order and all accounted for"),
+    "unverified": ("ND 99-01.3-08-05(5)", "Slip not verified", "{series} slip {number} was not verified and initialed by the end of the gaming day"),
+    "unreceived": ("ND 99-01.3-08-05(6)", "Slip not received", "{series} slip {number} was not received and initialed by the end of the gaming day"),
 }
 
 
@@ -333,26 +246,15 @@ def slip_exceptions(exceptions: list[SlipException]) -> list[Finding]:
     findings = []
     for ex in exceptions:
         citation, title, text = _SLIP_TEXT[ex.problem]
-        findings.append(
-            Finding(
-                f"slip_{ex.problem}",
-                citation,
-                title,
-                ex.site_id,
-                str(ex.gaming_date),
-                ex.gaming_date,
-                ex.gaming_date,
-                f"{citation}: " + text.format(series=ex.series, number=ex.number) + ".",
-                ex.gaming_date,
-                {"series": ex.series, "number": ex.number},
-                f"{ex.series}:{ex.number}",
-            )
-        )
+        findings.append(Finding(
+            f"slip_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
+            f"{citation}: " + text.format(series=ex.series, number=ex.number) + ".", ex.gaming_date,
+            {"series": ex.series, "number": ex.number}, f"{ex.series}:{ex.number}",
+        ))
     return findings
 
 
 # 7. ND 99-01.3-08-14: counts --------------------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class CountException:
@@ -363,21 +265,9 @@ class CountException:
 
 
 _COUNT_TEXT = {
-    "unresolved": (
-        "ND 99-01.3-08-14(4)",
-        "Count difference not resolved",
-        "resolve the difference between the two counts of box {box}",
-    ),
-    "not_removed": (
-        "ND 99-01.3-08-14(1)",
-        "Drop box not removed",
-        "box {box} was not removed from its table by the end of the day's activity",
-    ),
-    "not_counted": (
-        "ND 99-01.3-08-14",
-        "Drop box not counted",
-        "box {box} has not been counted by the two-person count team",
-    ),
+    "unresolved": ("ND 99-01.3-08-14(4)", "Count difference not resolved", "resolve the difference between the two counts of box {box}"),
+    "not_removed": ("ND 99-01.3-08-14(1)", "Drop box not removed", "box {box} was not removed from its table by the end of the day's activity"),
+    "not_counted": ("ND 99-01.3-08-14", "Drop box not counted", "box {box} has not been counted by the two-person count team"),
 }
 
 
@@ -385,67 +275,40 @@ def count_exceptions(exceptions: list[CountException]) -> list[Finding]:
     findings = []
     for ex in exceptions:
         citation, title, text = _COUNT_TEXT[ex.problem]
-        findings.append(
-            Finding(
-                f"count_{ex.problem}",
-                citation,
-                title,
-                ex.site_id,
-                str(ex.gaming_date),
-                ex.gaming_date,
-                ex.gaming_date,
-                f"{citation}: " + text.format(box=ex.box_label) + ".",
-                ex.gaming_date,
-                {"box": ex.box_label},
-                f"box:{ex.box_label}",
-            )
-        )
+        findings.append(Finding(
+            f"count_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
+            f"{citation}: " + text.format(box=ex.box_label) + ".", ex.gaming_date, {"box": ex.box_label},
+            f"box:{ex.box_label}",
+        ))
     return findings
 
 
 # 8. ND 99-01.3-03-10 deposits; ND 99-01.3-08-04(11) video samples -----------------------------
 
-
-def late_deposit(
-    site_id: int, gaming_date: date, deposited_on: date | None, *, today: date, book: ThresholdBook
-) -> Finding | None:
+def late_deposit(site_id: int, gaming_date: date, deposited_on: date | None, *, today: date,
+                 book: ThresholdBook) -> Finding | None:
     days = book["deposit.banking_days"]
     due = add_banking_days(gaming_date, int(days))
     if (deposited_on or today) <= due:
         return None
     return Finding(
-        "deposit_late",
-        days.citation,
-        "Bank deposit late",
-        site_id,
-        str(gaming_date),
-        gaming_date,
-        gaming_date,
+        "deposit_late", days.citation, "Bank deposit late", site_id, str(gaming_date), gaming_date, gaming_date,
         f"{days.citation}: the deposit for {gaming_date} was due by the {int(days)}rd banking day, {due}"
         + (f"; it was made on {deposited_on}." if deposited_on else "; it has not been recorded."),
-        due,
-        {"due": str(due), "deposited_on": str(deposited_on) if deposited_on else None},
+        due, {"due": str(due), "deposited_on": str(deposited_on) if deposited_on else None},
     )
 
 
-def late_video_sample(
-    site_id: int, change_id: int, changed_on: date, submitted_on: date | None, *, today: date, book: ThresholdBook
-) -> Finding | None:
+def late_video_sample(site_id: int, change_id: int, changed_on: date, submitted_on: date | None, *, today: date,
+                      book: ThresholdBook) -> Finding | None:
     days = book["sample.due_days"]
     due = changed_on + timedelta(days=int(days))
     if (submitted_on or today) <= due:
         return None
     return Finding(
-        "sample_late",
-        days.citation,
-        "Video sample not sent in time",
-        site_id,
-        str(changed_on),
-        changed_on,
-        due,
+        "sample_late", days.citation, "Video sample not sent in time", site_id, str(changed_on), changed_on, due,
         f"{days.citation}: a sample recorded video was due to the attorney general within {int(days)} days "
         f"of the equipment change on {changed_on}, by {due}.",
-        due,
-        {"change_id": change_id, "submitted_on": str(submitted_on) if submitted_on else None},
+        due, {"change_id": change_id, "submitted_on": str(submitted_on) if submitted_on else None},
         f"change:{change_id}",
     )

@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.access import require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import Membership, Role, Site
+from cardroom.rules import HOUSE_CONTROL
 
 from .models import Alert, AlertStep, Notification
 from .rules import Finding
@@ -20,37 +21,19 @@ RESOLVE_ROLES = (Role.GAMING_MANAGER,)
 
 def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
     """Open the alert for a finding unless it is open already; safe to run twice at once."""
-    key = {
-        "rule": finding.rule,
-        "site_id": finding.site_id,
-        "period_key": finding.period_key,
-        "subject": finding.subject,
-    }
+    key = {"rule": finding.rule, "site_id": finding.site_id, "period_key": finding.period_key, "subject": finding.subject}
     existing = Alert.objects.filter(**key).first()
     if existing is not None:
         return existing, False
     try:
         with transaction.atomic():
             alert = Alert.objects.create(
-                **key,
-                organization_id=organization_id,
-                citation=finding.citation,
-                title=finding.title,
-                period_start=finding.period_start,
-                period_end=finding.period_end,
-                figures=finding.figures,
-                action_required=finding.action_required,
-                due_date=finding.due_date,
-                opened_at=timezone.now(),
+                **key, organization_id=organization_id, citation=finding.citation, title=finding.title,
+                period_start=finding.period_start, period_end=finding.period_end, figures=finding.figures,
+                action_required=finding.action_required, due_date=finding.due_date, opened_at=timezone.now(),
             )
-            record_event(
-                actor=None,
-                action="alert.opened",
-                obj=alert,
-                organization_id=organization_id,
-                site_id=finding.site_id,
-                after=snapshot(alert),
-            )
+            record_event(actor=None, action="alert.opened", obj=alert, organization_id=organization_id,
+                         site_id=finding.site_id, after=snapshot(alert))
     except IntegrityError:
         # Another worker opened it between our look and our insert: the unique constraint won.
         return Alert.objects.get(**key), False
@@ -69,42 +52,29 @@ def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documenta
         if kind == AlertStep.Kind.ACKNOWLEDGED and kind in kinds:
             raise ValidationError({"alert": "This alert is already acknowledged."})
         if kind == AlertStep.Kind.RESOLVED and AlertStep.Kind.DOCUMENTED not in kinds and not documentation:
-            raise ValidationError(
-                {"documentation": f"{alert.citation}: attach the documentation that resolves this alert first."}
-            )
+            raise ValidationError({"documentation": f"{alert.citation}: attach the documentation that resolves this alert first."})
         if kind == AlertStep.Kind.DOCUMENTED and not (note.strip() or documentation):
             raise ValidationError({"note": "Describe the documentation (for example whom you contacted and when)."})
-        step = AlertStep.objects.create(
-            alert=alert, kind=kind, by=acting_user, at=timezone.now(), note=note, documentation=documentation or {}
-        )
-        record_event(
-            actor=acting_user,
-            action=f"alert.{kind}",
-            obj=step,
-            organization_id=alert.organization_id,
-            site_id=alert.site_id,
-            after=snapshot(step),
-        )
+        step = AlertStep.objects.create(alert=alert, kind=kind, by=acting_user, at=timezone.now(), note=note,
+                                        documentation=documentation or {})
+        record_event(actor=acting_user, action=f"alert.{kind}", obj=step, organization_id=alert.organization_id,
+                     site_id=alert.site_id, after=snapshot(step))
     return step
 
 
 def acknowledge_alert(*, acting_user, alert: Alert, note: str = "") -> AlertStep:
-    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="acknowledge an alert")
+    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="acknowledge an alert", rule=HOUSE_CONTROL)
     return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.ACKNOWLEDGED, note=note)
 
 
 def document_alert(*, acting_user, alert: Alert, note: str, documentation: dict | None = None) -> AlertStep:
-    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="document an alert")
-    return _add_step(
-        alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation
-    )
+    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="document an alert", rule=HOUSE_CONTROL)
+    return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation)
 
 
 def resolve_alert(*, acting_user, alert: Alert, note: str = "", documentation: dict | None = None) -> AlertStep:
-    require_role(acting_user, alert.site, *RESOLVE_ROLES, action="resolve an alert")
-    return _add_step(
-        alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note, documentation=documentation
-    )
+    require_role(acting_user, alert.site, *RESOLVE_ROLES, action="resolve an alert", rule=HOUSE_CONTROL)
+    return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note, documentation=documentation)
 
 
 def recipients_for(alert: Alert) -> list[str]:
@@ -120,18 +90,15 @@ def send_notification(alert: Alert, kind: str) -> Notification | None:
     with transaction.atomic():
         try:
             with transaction.atomic():
-                note = Notification.objects.create(
-                    alert=alert, kind=kind, sent_at=timezone.now(), recipients=recipients_for(alert)
-                )
+                note = Notification.objects.create(alert=alert, kind=kind, sent_at=timezone.now(),
+                                                   recipients=recipients_for(alert))
         except IntegrityError:
             return None
         subject = f"[{alert.citation}] {alert.title} - {alert.site.name}"
         if kind == Notification.Kind.REMINDER:
             subject = f"Reminder, due {alert.due_date}: " + subject
-        body = (
-            f"{alert.action_required}\n\nSite: {alert.site.name}\nPeriod: {alert.period_key}\n"
-            f"Due: {alert.due_date or 'now'}\nFigures: {alert.figures}\n"
-        )
+        body = (f"{alert.action_required}\n\nSite: {alert.site.name}\nPeriod: {alert.period_key}\n"
+                f"Due: {alert.due_date or 'now'}\nFigures: {alert.figures}\n")
         if note.recipients:
             send_mail(subject, body, None, note.recipients)
     return note

@@ -10,11 +10,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import limits
-from cardroom.access import access_for, require_role
+from cardroom import closing, limits
+from cardroom.access import NOT_AN_EMPLOYEE, access_for, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Role, Site, Table
+from cardroom.rules import HOUSE_CONTROL
 
 from . import queries
 from .models import (
@@ -52,12 +53,20 @@ Forms = set[tuple[str, int]]  # ("fill"|"credit", slip number)
 def _acting_employee(acting_user) -> Employee:
     employee = access_for(acting_user).employee
     if employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return employee
 
 
 def _now(at: datetime | None) -> datetime:
     return at or timezone.now()
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """A count of a day whose books are closed stays as closed (cardroom.closing): a correction
+    is an adjustment to the closed books, approved by a gaming manager."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})
 
 
 # --- Parsing the figures (one path for API and browser) -------------------------------------
@@ -158,7 +167,7 @@ def entry_figures(entry: CountEntry) -> tuple[Figures, Forms]:
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
     """A site's box exchange (per gaming day or per dealer shift) and its twenty-one auditor."""
-    require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings")
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings", rule=HOUSE_CONTROL)
     auditor = values.get("twenty_one_auditor")
     if auditor is not None and auditor.organization_id != site.organization_id:
         raise ValidationError({"twenty_one_auditor": "The auditor must be a person of this organization."})
@@ -179,7 +188,7 @@ def register_drop_box(
 ) -> DropBox:
     """Register a drop box for a table; its number matches the table's (ND 99-01.3-08-02(2))."""
     site = table.site
-    require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box")
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box", rule=HOUSE_CONTROL)
     number = table.number if number is None else number
     if number != table.number and site.tables.count() > 1:
         raise ValidationError(
@@ -236,10 +245,11 @@ def place_drop_box(
 ) -> Drop:
     """Put a box on its table for a gaming day (or a dealer shift)."""
     site = drop_box.site
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box")
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box", rule=HOUSE_CONTROL)
     employee = _acting_employee(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
+    _refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic():
@@ -314,7 +324,7 @@ def remove_drop_box(
     to safe storage (ND 99-01.3-08-14(1)), and who holds its keys (08-14(3)). A box placed
     earlier is found; otherwise the removal also records its use for `gaming_date`."""
     site = drop_box.site
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box")
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
     transporter = _acting_employee(acting_user)
     removed_at = removed_at or _now(at)
     if removed_at > timezone.now():
@@ -327,6 +337,7 @@ def remove_drop_box(
             raise ValidationError(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
+        _refuse_closed_books(site, gaming_date, "the drop")
         _validate_reuse(drop_box)
         _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(
@@ -389,7 +400,7 @@ def open_count_session(
 ) -> CountSession:
     """Open the count of a site's gaming day for a two-person team, after checking the team's
     independence (ND 99-01.3-08-14(2)) before anything is counted."""
-    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session")
+    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM_CITATION)
     opener = _acting_employee(acting_user)
     opened_at = _now(at)
     members = list(members or [])
@@ -403,6 +414,7 @@ def open_count_session(
     count_date = queries.gaming_date_of(site, opened_at)
     if gaming_date > count_date:
         raise ValidationError({"gaming_date": f"{gaming_date} has not begun; a count follows the day's activity."})
+    _refuse_closed_books(site, gaming_date, "the count")
     if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
         raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
@@ -420,7 +432,7 @@ def open_count_session(
 
 
 def _member_of(acting_user, session: CountSession, action: str) -> Employee:
-    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action)
+    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action, rule=COUNT_CITATION)
     employee = _acting_employee(acting_user)
     if employee.pk not in session.member_ids:
         raise ValidationError(
@@ -430,6 +442,7 @@ def _member_of(acting_user, session: CountSession, action: str) -> Employee:
 
 
 def _open_for_entries(session: CountSession) -> None:
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     if session.signatures.exists():
         raise ValidationError(
             {
@@ -574,6 +587,7 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     employee = _member_of(acting_user, session, "sign the count")
     if session.signatures.filter(member=employee).exists():
         raise ValidationError({"member": "You have already signed this count."})
+    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     problems = signing_problems(session)
     if problems:
         raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})
@@ -597,9 +611,14 @@ def record_count_adjustment(
     at: datetime | None = None,
 ) -> CountAgreement:
     """Correct a signed count: new figures for one box, with a reason, approved by a gaming
-    manager. The original count stays as it was; the adjustment supersedes it."""
-    require_role(acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment")
+    manager. The original count stays as it was; the adjustment supersedes it. Once the day's
+    books are closed the count is part of them and is not corrected here: the correction is an
+    adjustment to the closed books (cardroom.closing)."""
+    require_role(
+        acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment", rule=HOUSE_CONTROL
+    )
     manager = _acting_employee(acting_user)
+    _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
         raise ValidationError(
             {"session": "The count is not signed yet: the team resolves differences by recount before signing."}
@@ -636,7 +655,14 @@ def explain_forms_exception(
 ) -> FormsExplanation:
     """Explain a slip missing from a box or a form found that was not expected."""
     site = drop.site
-    require_role(acting_user, site, Role.GAMING_MANAGER, Role.SHIFT_MANAGER, action="explain a forms exception")
+    require_role(
+        acting_user,
+        site,
+        Role.GAMING_MANAGER,
+        Role.SHIFT_MANAGER,
+        action="explain a forms exception",
+        rule=HOUSE_CONTROL,
+    )
     employee = _acting_employee(acting_user)
     if not (explanation or "").strip():
         raise ValidationError({"explanation": "Say why the form is missing or unexpected."})

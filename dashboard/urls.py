@@ -7,6 +7,7 @@ urlpatterns = [
     path("daily/", views.daily, name="daily"),
     path("daily/books/<str:what>/", views.books, name="books"),
     path("quarter/", views.quarter, name="quarter"),
+    path("quarter/file/", views.file_quarter, name="file_quarter"),
     path("dealers/", views.dealers, name="dealers"),
     path("dealers/<int:pk>/", views.dealer, name="dealer"),
     path("dashboard/", views.overview, name="overview"),

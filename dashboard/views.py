@@ -15,19 +15,29 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from accounting import books as closed_books
 from accounting import dealer_hold, services, summaries
 from accounting.models import Adjustment, BooksClose, GamingDay, Slip, SlipStep
-from accounting.rules import BOOKS_CLOSERS
-from cardroom.access import access_for
+from accounting.rules import BOOKS_CLOSERS, QUARTER_FILERS
+from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
 from cardroom.money import decimal_to_cents
 from cardroom.periods import Quarter
+from cardroom.rules import HOUSE_CONTROL
 from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
 
 from . import trends
-from .access import DASHBOARD_ROLES, FIGURE_ROLES, QUARTER_ROLES, activate_site_zone, figure_site, site_today
+from .access import (
+    DAILY_FIGURES,
+    DASHBOARD_ROLES,
+    DEALER_FIGURES,
+    QUARTER_FIGURES,
+    activate_site_zone,
+    figure_site,
+    site_today,
+)
 
 DEALER_WEEKS = 12  # ND 99-01.3-08-01(3): 12 continuous weeks of per-dealer records
 EXCEPTION_RULES = Q(rule__startswith="slip_") | Q(rule__startswith="count_")
@@ -68,17 +78,19 @@ def _latest_gaming_date(site, today: date) -> date:
 
 @site_zone
 def daily(request):
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DAILY_FIGURES)
     activate_site_zone(site)
     errors: dict = {}
     day = _date(request.GET.get("date"), None, errors, "date") or _latest_gaming_date(site, site_today(site))
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
+    summary = summaries.daily_summary(site, day)
     context = {
         "site": site,
         "day": day,
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
-        "summary": summaries.daily_summary(site, day),
+        "summary": summary,
+        "books_check": closed_books.day_checks([summary])[(site.pk, day)],
         "slips": Slip.objects.filter(site=site, gaming_day__gaming_date=day)
         .annotate(voided=Exists(voided))
         .order_by("kind", "number"),
@@ -101,7 +113,7 @@ CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule
 def books(request, what):
     """Close a day's books, or record an adjusting entry to closed books, through the services;
     a refusal comes back on the daily page with the rule it cites."""
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DAILY_FIGURES)
     day = _date(request.POST.get("date"), None, {}, "date")
     if day is None:
         raise Http404("No such gaming date.")
@@ -116,8 +128,14 @@ def books(request, what):
         else:
             raise Http404("Nothing to do here.")
     except ValidationError as exc:
-        messages.error(request, " ".join(f"{field.replace('_', ' ')}: {m}" if field != "__all__" else m
-                                         for field, ms in exc.message_dict.items() for m in ms))
+        messages.error(
+            request,
+            " ".join(
+                f"{field.replace('_', ' ')}: {m}" if field != "__all__" else m
+                for field, ms in exc.message_dict.items()
+                for m in ms
+            ),
+        )
     return redirect(back)
 
 
@@ -136,14 +154,20 @@ def _adjust(request, site, day) -> None:
     recorded_on = _date(request.POST.get("recorded_on"), None, {}, "recorded_on")
     if recorded_on is None:
         raise ValidationError({"recorded_on": "Give the gaming date the entry is recorded on (YYYY-MM-DD)."})
-    services.record_adjustment(acting_user=request.user, books_close=closed, table=table,
-                               field=request.POST.get("field", ""), amount_cents=amount,
-                               reason=request.POST.get("reason", ""), recorded_on=recorded_on)
+    services.record_adjustment(
+        acting_user=request.user,
+        books_close=closed,
+        table=table,
+        field=request.POST.get("field", ""),
+        amount_cents=amount,
+        reason=request.POST.get("reason", ""),
+        recorded_on=recorded_on,
+    )
 
 
 @site_zone
 def quarter(request):
-    site = figure_site(request, QUARTER_ROLES)
+    site = figure_site(request, QUARTER_FIGURES)
     activate_site_zone(site)
     errors = {}
     chosen = Quarter.containing(site_today(site))
@@ -153,17 +177,47 @@ def quarter(request):
         except ValidationError as exc:
             errors = exc.message_dict
     access = access_for(request.user)
-    tax = summaries.organization_tax(site.organization, chosen) if access.org_roles else None
+    # The organization's tax needs every site's quarter; the site's own is among them.
+    every_site = summaries.organization_quarter(site.organization, chosen) if access.org_roles else None
+    summary = (
+        next(s for s in every_site if s.site_id == site.pk) if every_site else summaries.quarter_summary(site, chosen)
+    )
+    found = closed_books.filings([s.site_id for s in every_site] if every_site else [site.pk], [chosen])
+    state = closed_books.quarter_books(summary, found.get((site.pk, str(chosen))), site.time_zone)
+    tax = closed_books.tax_return(site.organization, chosen, every_site, found) if every_site else None
     context = {
         "site": site,
         "quarter": chosen,
         "previous": chosen.previous(),
         "next": chosen.next(),
-        "summary": summaries.quarter_summary(site, chosen),
-        "tax": tax,
+        "summary": summary,
+        "books": state,
+        "filed_rows": closed_books.filed_beside_now(summary, state),
+        "tax": tax.figures if tax else None,
+        "tax_return": tax,
+        "can_file": state.filing is None
+        and chosen.end < site_today(site)
+        and access.has_role(site.pk, *QUARTER_FILERS),
         "errors": errors,
     }
     return render(request, "dashboard/quarter.html", context, status=400 if errors else 200)
+
+
+@site_zone
+@require_POST
+def file_quarter(request):
+    """Mark the site's quarterly summary filed through the service; a refusal comes back on the
+    quarter page with the rule it cites."""
+    site = figure_site(request, QUARTER_FIGURES)
+    try:
+        chosen = Quarter.parse(request.POST.get("quarter", ""))
+        services.file_quarter(
+            acting_user=request.user, site=site, quarter=chosen, reference=request.POST.get("reference", "")
+        )
+        messages.success(request, f"The quarterly summary of {chosen} is filed; its figures are frozen.")
+    except ValidationError as exc:
+        messages.error(request, " ".join(m for ms in exc.message_dict.values() for m in ms))
+    return redirect(f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={request.POST.get('quarter', '')}")
 
 
 def _period(request, site) -> tuple[date, date, dict]:
@@ -178,7 +232,7 @@ def _period(request, site) -> tuple[date, date, dict]:
 
 @site_zone
 def dealers(request):
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     start, end, errors = _period(request, site)
     found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end)
@@ -195,7 +249,7 @@ def dealers(request):
 
 @site_zone
 def dealer(request, pk):
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
@@ -215,7 +269,7 @@ def _dashboard_access(request):
     access = access_for(request.user)
     sites = [s for s in access.sites().order_by("name") if access.has_role(s.pk, *DASHBOARD_ROLES)]
     if not sites:
-        raise PermissionDenied("Only gaming managers and auditors see the auditor dashboard.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, DASHBOARD_ROLES, "see the auditor dashboard"))
     return access, sites
 
 

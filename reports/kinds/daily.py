@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
+from accounting.books import BooksCheck, day_checks
+from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
@@ -30,10 +32,13 @@ HOLD_LINE = "Percent of hold (AGP / GP)"
 class DailyReport:
     site: str
     days: tuple[DailySummary, ...]
+    books: tuple[BooksCheck, ...] = ()  # each day's figures against its closed books, in the order of `days`
 
 
 def build(context: ReportContext) -> DailyReport:
-    return DailyReport(context.site.name, tuple(daily_summaries([context.site], context.start, context.end)))
+    days = tuple(daily_summaries([context.site], context.start, context.end))
+    checks = day_checks(days)
+    return DailyReport(context.site.name, days, tuple(checks[(d.site_id, d.gaming_date)] for d in days))
 
 
 def _column(table: TableDay) -> str:
@@ -91,9 +96,9 @@ def cash_rows(day: DailySummary) -> list[list]:
     ]
 
 
-def _day(day: DailySummary) -> list:
+def _day(day: DailySummary, books: BooksCheck) -> list:
     status = "closed" if day.gaming_day_closed else "NOT CLOSED"
-    story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading")]
+    story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
     if not day.tables:
         story.append(para("No table activity recorded."))
     story += _table_grids(day)
@@ -118,8 +123,8 @@ def render(data: DailyReport) -> list:
     if not data.days:
         return [para("No gaming day at this site in the period.")]
     story = []
-    for day in data.days:
-        story += ([PageBreak()] if story else []) + _day(day)  # one form per gaming day
+    for day, books in zip(data.days, data.books, strict=True):
+        story += ([PageBreak()] if story else []) + _day(day, books)  # one form per gaming day
     return story
 
 
@@ -144,6 +149,7 @@ HEADER = [
     "deposit_expected",
     "deposit_recorded",
     "deposit_due",
+    "books",
 ]
 
 
@@ -165,7 +171,7 @@ def _custody_cells(custody) -> list:
 
 def table(data: DailyReport) -> tuple[list[str], list[list]]:
     rows = []
-    for day in data.days:
+    for day, books in zip(data.days, data.books, strict=True):
         for t in day.tables:
             rows.append(
                 [
@@ -174,6 +180,7 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                     t.game,
                     *_custody_cells(t.custody),
                     "yes" if t.complete else "no",
+                    "",
                     "",
                     "",
                     "",
@@ -203,6 +210,7 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                     )
                 ),
                 str(cash.deposit_due),
+                books.statement,
             ]
         )
     return HEADER, rows
@@ -217,5 +225,6 @@ KIND = register(
         build,
         render,
         table,
+        reader=DAILY_FIGURES,
     )
 )

@@ -6,7 +6,17 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Spacer
 
-from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter, organization_tax
+from accounting.books import (
+    Amendment,
+    QuarterBooks,
+    TaxReturn,
+    filed_beside_now,
+    filings,
+    quarter_books,
+    tax_return,
+)
+from accounting.rules import QUARTER_FIGURES
+from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
@@ -18,16 +28,19 @@ from ..registry import ReportContext, ReportKind, register
 class QuarterlyReport:
     site: str
     summary: QuarterSummary
-    tax: TaxFigures
+    tax: TaxFigures  # on the filed figures (books.tax_return)
+    books: QuarterBooks
+    tax_return: TaxReturn
 
 
 def build(context: ReportContext) -> QuarterlyReport:
     quarter = Quarter.containing(context.start)
     every_site = organization_quarter(context.organization, quarter)  # the site's own quarter is among them
     summary = next(s for s in every_site if s.site_id == context.site.pk)
-    return QuarterlyReport(
-        context.site.name, summary, organization_tax(context.organization, quarter, summaries=every_site)
-    )
+    found = filings([s.site_id for s in every_site], [quarter])
+    state = quarter_books(summary, found.get((context.site.pk, str(quarter))), context.site.time_zone)
+    tax = tax_return(context.organization, quarter, every_site, found)
+    return QuarterlyReport(context.site.name, summary, tax.figures, state, tax)
 
 
 DAY_HEADER = ["Gaming date", "Gross proceeds", "Prizes", "AGP", "Hold", "Cash profit", "Long (short)"]
@@ -119,8 +132,82 @@ def _tax(tax: TaxFigures) -> list:
     ]
 
 
+def _books(data: QuarterlyReport) -> list:
+    story = [para("Books", "heading"), para(data.books.statement)]
+    if data.books.filed_figures is not None:
+        story.append(
+            data_table(
+                ["", "Filed", "Amendments since", "Figures now"],
+                [list(row) for row in filed_beside_now(data.summary, data.books)],
+                col_widths=[165, 120, 120, 120],
+                money_columns=range(1, 4),
+            )
+        )
+    if data.books.amendments:
+        story += [
+            para("Amendments: corrections of this quarter entered in a later quarter (counted there)", "cell_bold"),
+            _amendment_table(data.books.amendments),
+        ]
+    if data.books.amending_earlier:
+        story += [
+            para("Corrections entered this quarter that amend an earlier quarter (counted here)", "cell_bold"),
+            _amendment_table(data.books.amending_earlier),
+        ]
+    return [*story, Spacer(1, 6)]
+
+
+AMENDMENT_HEADER = ["Corrects", "Entered on", "Quarter", "Figure", "Amount", "AGP effect", "Reason"]
+
+
+def amendment_rows(amendments: tuple[Amendment, ...]) -> list[list]:
+    return [
+        [
+            str(a.line.corrected_date),
+            str(a.line.recorded_on),
+            f"{a.quarter}{' (filed)' if a.filed else ''}",
+            f"{a.line.field}{f' table {a.line.table_number}' if a.line.table_number else ''}",
+            a.line.amount_cents,
+            a.agp_effect_cents,
+            f"{a.line.reason} ({a.line.approved_by_initials})",
+        ]
+        for a in amendments
+    ]
+
+
+def _amendment_table(amendments) -> object:
+    return data_table(
+        AMENDMENT_HEADER,
+        amendment_rows(amendments),
+        col_widths=[62, 62, 80, 70, 58, 58, 135],
+        money_columns=[4, 5],
+    )
+
+
+def _tax_return(data: QuarterlyReport) -> list:
+    tax = data.tax_return
+    if tax.filed:
+        basis = f"Filed: every site's quarterly summary ({', '.join(tax.filed_sites)})."
+    elif tax.filed_sites:
+        basis = (
+            f"Filed sites' figures as filed ({', '.join(tax.filed_sites)}); not filed, figures now: "
+            f"{', '.join(tax.unfiled_sites)}."
+        )
+    else:
+        basis = "Not filed: the figures now."
+    story = [para(basis)]
+    if tax.amendments:
+        story.append(
+            para(
+                f"Amendments since: AGP {format_money(tax.amendment_agp_cents, signed=True)}, counted and taxed in the "
+                f"quarter they were entered. AGP as amended {format_money(tax.amended_agp_cents)}: tax "
+                f"{format_money(tax.amended_tax_cents)} (on the filed figures {format_money(tax.figures.tax_cents)})."
+            )
+        )
+    return story
+
+
 def render(data: QuarterlyReport) -> list:
-    return _days(data.summary) + _tax(data.tax)
+    return _books(data) + _days(data.summary) + _tax(data.tax) + _tax_return(data)
 
 
 HEADER = ["row", "gaming_date", "gross_proceeds", "prizes", "agp", "hold", "cash_profit", "long_short", "tax"]
@@ -155,6 +242,15 @@ def table(data: QuarterlyReport) -> tuple[list[str], list[list]]:
         ["tax_site", name, format_money(gp), format_money(prizes), format_money(agp), "", format_money(profit), "", ""]
         for name, gp, prizes, agp, profit in data.tax.sites
     ]
+    rows += [
+        ["amendment", str(a.line.corrected_date), "", "", format_money(a.agp_effect_cents), "", "", "", ""]
+        for a in data.books.amendments
+    ]
+    rows += [
+        ["amends_earlier", str(a.line.corrected_date), "", "", format_money(a.agp_effect_cents), "", "", "", ""]
+        for a in data.books.amending_earlier
+    ]
+    rows.append(["books", data.books.state, "", "", "", "", "", "", data.books.statement])
     rows.append(
         [
             "tax",
@@ -181,5 +277,6 @@ KIND = register(
         render,
         table,
         large=True,
+        reader=QUARTER_FIGURES,
     )
 )

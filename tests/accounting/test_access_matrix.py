@@ -83,7 +83,8 @@ ALLOWED = {
     "prepare credit": {SM: 201, PB: 201, DE: 201, WO: 201},
     "verify": {SM: 200, PB: 200},
     "receive": {DE: 200, WO: 400},  # the wheel operator is not dealing at that table (08-05(6))
-    "void": {SM: 200},
+    # Nobody here prepared it (a separate cashier did): only the preparer voids, 08-05(2).
+    "void": {role: 400 for role in ALL_ROLES},
 }
 READS = {"read slip", "register", "queues"}
 

@@ -78,7 +78,7 @@ def test_only_fill_preparers_open_the_fill_form(client, cast, open_table, role):
     client.force_login(cast[role].user)
     response = client.get("/accounting/slips/new/fill/")
     assert response.status_code == 403
-    assert "You may not prepare a fill slip" in page(response)
+    assert "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may prepare a fill slip." in page(response)
 
 
 def test_a_dealer_prepares_a_credit(client, cast, open_table):
@@ -134,10 +134,15 @@ def test_the_preparer_voids_and_is_offered_a_new_slip_for_the_same_table(client,
     assert f"/accounting/slips/new/fill/?table={fill.table_id}" in text
 
 
-def test_a_pit_boss_may_not_void_someone_elses_slip(client, cast, fill):
-    client.force_login(cast[Role.PIT_BOSS].user)
-    assert 'id="void"' not in page(client.get(f"/accounting/slips/{fill.pk}/"))
-    assert client.post(f"/accounting/slips/{fill.pk}/void/", {"reason": "x"}).status_code == 403
+@pytest.mark.parametrize("role", [Role.PIT_BOSS, Role.SHIFT_MANAGER])
+def test_nobody_but_the_preparer_voids_and_the_page_says_why(client, cast, fill, role):
+    client.force_login(cast[role].user)
+    text = page(client.get(f"/accounting/slips/{fill.pk}/"))
+    assert 'id="void"' not in text and "Only its preparer voids a slip (ND 99-01.3-08-05(2))" in text
+    response = client.post(f"/accounting/slips/{fill.pk}/void/", {"reason": "x"})
+    assert response.status_code == 400
+    assert "ND 99-01.3-08-05(2): a voided slip is initialed by its preparer" in page(response)
+    assert not fill.steps.exists()
 
 
 def test_a_slip_of_a_site_out_of_scope_is_not_found(client, cast, fill, org, other_site):

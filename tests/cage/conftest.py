@@ -11,9 +11,10 @@ CHICAGO = ZoneInfo("America/Chicago")
 DAY = date(2026, 11, 2)  # a Monday; the deposit is due Thursday 2026-11-05
 
 
-def make_gaming_day(site, gaming_date, opened_by, *, closed=True):
-    """A closed day here also has its books closed (a deposit waits for that), made directly."""
-    from accounting.models import BooksClose, GamingDay, GamingDayClose
+def make_gaming_day(site, gaming_date, opened_by, *, closed=True, books=None):
+    """A gaming day made directly; a closed day also has its books closed (a deposit waits for
+    that) unless `books=False`: cage records of a day are entered before its books close."""
+    from accounting.models import GamingDay, GamingDayClose
 
     day = GamingDay.objects.create(
         site=site,
@@ -27,15 +28,22 @@ def make_gaming_day(site, gaming_date, opened_by, *, closed=True):
             closed_by=opened_by,
             closed_at=datetime.combine(gaming_date, time(23, 30), tzinfo=CHICAGO),
         )
-        BooksClose.objects.create(
-            site=site,
-            gaming_date=gaming_date,
-            closed_by=opened_by,
-            closed_at=datetime.combine(gaming_date, time(23, 45), tzinfo=CHICAGO),
-            figures={},
-            figures_sha256="",
-        )
+    if closed if books is None else books:
+        close_books_directly(site, gaming_date, opened_by)
     return day
+
+
+def close_books_directly(site, gaming_date, closed_by):
+    from accounting.models import BooksClose
+
+    return BooksClose.objects.create(
+        site=site,
+        gaming_date=gaming_date,
+        closed_by=closed_by,
+        closed_at=datetime.combine(gaming_date, time(23, 45), tzinfo=CHICAGO),
+        figures={},
+        figures_sha256="",
+    )
 
 
 @pytest.fixture
@@ -56,6 +64,12 @@ def shift_manager(cast):
 @pytest.fixture
 def closed_day(site, shift_manager):
     return make_gaming_day(site, DAY, shift_manager)
+
+
+@pytest.fixture
+def day_in_play(site, shift_manager):
+    """DAY closed on the floor, its books not yet closed: the cage still records it."""
+    return make_gaming_day(site, DAY, shift_manager, books=False)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from cardroom.models import Role
 from tests.conftest import ALL_ROLES
 from tests.factories import make_chips, make_person
 
-from .conftest import DAY, make_gaming_day
+from .conftest import DAY, close_books_directly, make_gaming_day
 
 ORG_WIDE = {Role.GAMING_MANAGER, Role.AUDITOR}
 CLERKS = {Role.CASHIER, Role.SHIFT_MANAGER, Role.GAMING_MANAGER}
@@ -31,7 +31,7 @@ def world(org, site, other_site, stranger_site, chips, cast):
             "cashier": cashier,
             "dealer": dealer,
             "site": target,
-            "day": make_gaming_day(target, DAY, manager),
+            "day": make_gaming_day(target, DAY, manager, books=False),
             "iou": services.lend_iou(
                 acting_user=cashier.user,
                 site=target,
@@ -42,7 +42,11 @@ def world(org, site, other_site, stranger_site, chips, cast):
             ),
             "declaration": services.declare_tips(acting_user=dealer.user, site=target, gaming_date=DAY, chips={100: 5}),
         }
+        close_books_directly(target, DAY, manager)  # the day's cage records came first; a deposit follows
     return people
+
+
+OPEN_DATE = "2026-11-03"  # new cage records go on a day whose books are open (DAY's are closed)
 
 
 def _payload(endpoint, w):
@@ -50,22 +54,22 @@ def _payload(endpoint, w):
     return {
         "bank-counts": {
             "site": site.pk,
-            "gaming_date": "2026-11-02",
+            "gaming_date": OPEN_DATE,
             "kind": "start",
             "cash": [{"value_cents": 2000, "quantity": 5}],
             "chips": [{"value_cents": 500, "quantity": 10}],
         },
         "ious": {
             "site": site.pk,
-            "gaming_date": "2026-11-02",
+            "gaming_date": OPEN_DATE,
             "source": "reserve",
             "destination": "bank",
             "amount_cents": 5000,
         },
-        "chip-redemptions": {"site": site.pk, "gaming_date": "2026-11-02", "chips": {"2500": 2}},
+        "chip-redemptions": {"site": site.pk, "gaming_date": OPEN_DATE, "chips": {"2500": 2}},
         "tip-declarations": {
             "site": site.pk,
-            "gaming_date": "2026-11-02",
+            "gaming_date": OPEN_DATE,
             "chips": [{"value_cents": 100, "quantity": 3}],
         },
         "tip-redemptions": {"declaration": w["declaration"].pk, "dealer": w["dealer"].pk},

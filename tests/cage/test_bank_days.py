@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from cage import queries, services
 from tests.factories import make_person
 
-from .conftest import DAY, make_gaming_day
+from .conftest import DAY, close_books_directly, make_gaming_day
 
 NEXT = date(2026, 11, 3)
 
@@ -34,11 +34,12 @@ def _day_of_activity(site, cashier, dealer, manager):
 
 
 def test_a_bank_day_carries_counts_ious_redemptions_tips_and_the_deposit(
-    site, chips, cashier, dealer, manager, closed_day
+    site, chips, cashier, dealer, manager, day_in_play
 ):
     _day_of_activity(site, cashier, dealer, manager)
+    close_books_directly(site, DAY, manager)
     services.record_deposit(
-        acting_user=cashier.user, gaming_day=closed_day, amount_cents=90000, deposited_on=date(2026, 11, 6)
+        acting_user=cashier.user, gaming_day=day_in_play, amount_cents=90000, deposited_on=date(2026, 11, 6)
     )
     day = queries.bank_day(site, DAY)
     assert (day.starting_cash_cents, day.ending_cash_cents) == (300000, 250000)
@@ -52,7 +53,7 @@ def test_a_bank_day_carries_counts_ious_redemptions_tips_and_the_deposit(
     assert day.deposit.amount_cents == 90000 and day.deposit.late and not day.deposit.verified
 
 
-def test_a_partial_repayment_reduces_the_next_days_ious(site, chips, cashier, dealer, manager, closed_day):
+def test_a_partial_repayment_reduces_the_next_days_ious(site, chips, cashier, dealer, manager, day_in_play):
     _day_of_activity(site, cashier, dealer, manager)
     following = queries.bank_day(site, NEXT)
     assert following.ious_net_start_cents == 30000
@@ -83,7 +84,7 @@ def test_bank_days_takes_a_fixed_number_of_queries_for_any_number_of_sites_and_d
     _day_of_activity(site, cashier, dealer, manager)
     other_cashier = make_person(org, "cashier", other_site)
     for gaming_date in (DAY, NEXT):
-        make_gaming_day(other_site, gaming_date, shift_manager)
+        make_gaming_day(other_site, gaming_date, shift_manager, books=False)
         services.record_bank_count(
             acting_user=other_cashier.user,
             site=other_site,

@@ -20,10 +20,11 @@ class Command(BaseCommand):
 def _extensions():
     """The domain apps' demo builders, in dependency order: custody first (gaming days, slips),
     then the counts of those days' boxes, the cage (bank counts, closing the books, deposits),
-    and the surveillance records."""
+    the books (the previous quarter filed, one amendment) and the surveillance records."""
     from accounting.demo import extend_demo as custody
+    from accounting.demo_books import extend_demo as books
     from cage.demo import extend_demo as cage
     from counts.demo import extend_demo as counts
     from surveillance.demo import extend_demo as surveillance
 
-    return (custody, counts, cage, surveillance)
+    return (custody, counts, cage, books, surveillance)

@@ -56,15 +56,9 @@ class Command(BaseCommand):
         providers = len(QUARTER_PROVIDERS) + len(DAY_PROVIDERS)
         seconds, queries, findings = self._scan(sites, quarter_list)
         half_seconds, half_queries, _ = self._scan(sites[: max(1, len(sites) // 2)], quarter_list)
-        self.stdout.write(
-            f"database: {connection.vendor}; {len(sites)} sites x {quarters} quarters; {providers} rule providers"
-        )
-        self.stdout.write(
-            f"full scan: {seconds:.2f} s, {queries} SQL queries, {sum(findings.values())} findings "
-            f"({', '.join(f'{rule}: {n}' for rule, n in sorted(findings.items()))})"
-        )
+        self.stdout.write(f"database: {connection.vendor}; {len(sites)} sites x {quarters} quarters; {providers} rule providers")
+        self.stdout.write(f"full scan: {seconds:.2f} s, {queries} SQL queries, {sum(findings.values())} findings "
+                          f"({', '.join(f'{rule}: {n}' for rule, n in sorted(findings.items()))})")
         self.stdout.write(f"half the sites: {half_seconds:.2f} s, {half_queries} SQL queries")
-        self.stdout.write(
-            f"queries per quarter scanned: {queries / quarters:.1f}; "
-            f"{'constant' if queries == half_queries else 'GROWS'} with the number of sites"
-        )
+        self.stdout.write(f"queries per quarter scanned: {queries / quarters:.1f}; "
+                          f"{'constant' if queries == half_queries else 'GROWS'} with the number of sites")

@@ -26,7 +26,5 @@ class Command(BaseCommand):
                 raise CommandError(f"--site: no site with id {', '.join(map(str, sorted(missing)))}")
         result = run_all(site_ids=None if all else site, quarter=period)
         for alert in result.opened:
-            self.stdout.write(
-                f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})"
-            )
+            self.stdout.write(f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})")
         self.stdout.write(f"{len(result.opened)} alert(s) opened, {result.already_open} already open.")

@@ -1,0 +1,494 @@
+"""Closed and filed books beside the figures now: does a day still equal the books closed on
+it (BooksClose), does a quarter still equal its filed summary (QuarterFiling), and which
+later corrections amend them.
+
+Closed and filed figures never change (shared/docs/domain.md section 3): a correction is an
+Adjustment counted on the day it is entered and shown beside the closed or filed figures as
+an amendment. So on a day or quarter whose books are closed the figures now should equal
+the snapshot; a difference means something changed behind the books and is named.
+
+What is compared. A daily snapshot is the daily-summary JSON; three of its parts follow the
+close by design and are left out of the comparison:
+- the adjustments entered later to correct the day (listed on it, counted where entered);
+- the deposit: recorded and verified after the close (ND 99-01.3-03-10), and the expected
+  deposit depends on the next day's starting cash, which may be counted after the close;
+- the `books_closed` flag itself.
+Everything else (each table, the totals, cash profit, long or short) must be equal.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
+
+from cardroom.money import format_money
+from cardroom.periods import Quarter
+
+from . import figures
+from .figures import Custody
+from .models import Adjustment, BooksClose, QuarterFiling
+from .summaries import AdjustmentLine, DailySummary, QuarterSummary, TaxFigures, adjustment_custody
+
+NOT_COMPARED = {"books_closed", "adjustments_to_this_day"}
+NOT_COMPARED_CASH = {"deposit_expected_cents", "deposit_recorded_cents", "deposited_on", "deposit_verified"}
+
+LABELS = {
+    "drop_cents": "drop",
+    "fills_cents": "fills",
+    "credits_cents": "credits",
+    "opener_cents": "opener",
+    "closer_cents": "closer",
+    "gross_proceeds_cents": "gross proceeds",
+    "prizes_cents": "prizes",
+    "agp_cents": "AGP",
+    "hold_ratio": "hold",
+    "cash_profit_cents": "cash profit",
+    "long_short_cents": "long (short)",
+    "chips_outside_change_cents": "chips outside the house",
+    "unexplained_cents": "unexplained",
+    "deposit_due": "deposit due",
+    "twenty_one": "twenty-one",
+    "adjustments_recorded": "adjustment",
+    "days_without_bank_count": "days without bank count",
+    "books_sha256": "closed books",
+    "gaming_day_closed": "gaming day closed",
+    "complete": "complete",
+    "counted": "counted",
+}
+SKIPPED_PARTS = {"cash", "summary"}
+
+
+# --- Comparing two figure documents -------------------------------------------------------------
+
+
+def comparable_daily(daily: dict) -> dict:
+    """The part of a daily-summary JSON that closed books fix (the module docstring)."""
+    kept = {key: value for key, value in daily.items() if key not in NOT_COMPARED}
+    if isinstance(kept.get("cash"), dict):
+        kept["cash"] = {key: value for key, value in kept["cash"].items() if key not in NOT_COMPARED_CASH}
+    return kept
+
+
+def _flatten(value, path: tuple = ()) -> dict[tuple, object]:
+    if isinstance(value, dict):
+        flat = {}
+        for key, item in value.items():
+            flat.update(_flatten(item, (*path, key)))
+        return flat
+    if isinstance(value, list):
+        flat = {}
+        for index, item in enumerate(value):
+            flat.update(_flatten(item, (*path, _row_name(item, index))))
+        return flat
+    return {path: value}
+
+
+def _row_name(item, index: int) -> str:
+    if isinstance(item, dict):
+        for key, label in (("table_number", "table"), ("gaming_date", ""), ("id", "#")):
+            if key in item:
+                return f"{label} {item[key]}".strip() if label != "#" else f"#{item[key]}"
+    return f"line {index + 1}"
+
+
+def _label(path: tuple) -> str:
+    parts = [LABELS.get(str(part), str(part).replace("_", " ")) for part in path if part not in SKIPPED_PARTS]
+    return " ".join(parts) or "figures"
+
+
+def _shown(path: tuple, value) -> str:
+    if value is None:
+        return "none"
+    if str(path[-1]).endswith("_cents") and isinstance(value, int) and not isinstance(value, bool):
+        return format_money(value)
+    return str(value)
+
+
+def differences(then: dict, now: dict, then_word: str, now_word: str = "now") -> tuple[str, ...]:
+    """Each figure that differs between two documents: "total AGP: $700.00 closed, $750.00 now"."""
+    old, new = _flatten(then), _flatten(now)
+    found = []
+    for path in sorted(set(old) | set(new), key=lambda p: [str(part) for part in p]):
+        if path not in new:
+            found.append(f"{_label(path)}: {_shown(path, old[path])} {then_word}, absent {now_word}")
+        elif path not in old:
+            found.append(f"{_label(path)}: absent {then_word}, {_shown(path, new[path])} {now_word}")
+        elif old[path] != new[path]:
+            found.append(f"{_label(path)}: {_shown(path, old[path])} {then_word}, {_shown(path, new[path])} {now_word}")
+    return tuple(found)
+
+
+# --- A figure against its snapshot --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Closed books of a day, or a filed quarterly summary: who froze the figures, when, their digest."""
+
+    what: str  # "books closed" or "quarterly summary filed"
+    at: datetime
+    by_initials: str
+    sha256: str
+    time_zone: str
+
+    @property
+    def when(self) -> str:
+        return f"{timezone.localtime(self.at, ZoneInfo(self.time_zone)):%Y-%m-%d %H:%M}"
+
+
+@dataclass(frozen=True)
+class BooksCheck:
+    """Figures now against their snapshot (None: not closed, or not filed)."""
+
+    snapshot: Snapshot | None
+    differences: tuple[str, ...] = ()
+    open_note: str = "Books not closed: these figures may still change."
+
+    @property
+    def state(self) -> str:
+        if self.snapshot is None:
+            return "not closed"
+        return "differ" if self.differences else "equal"
+
+    @property
+    def statement(self) -> str:
+        s = self.snapshot
+        if s is None:
+            return self.open_note
+        source = f"the {s.what} on {s.when} by {s.by_initials} (SHA-256 {s.sha256})"
+        if not self.differences:
+            return f"Figures equal {source}."
+        return f"Figures differ from {source}: {'; '.join(self.differences)}."
+
+
+def books_check_json(check: BooksCheck) -> dict:
+    s = check.snapshot
+    return {
+        "state": check.state,
+        "statement": check.statement,
+        "snapshot_at": s.at.isoformat() if s else None,
+        "snapshot_by_initials": s.by_initials if s else None,
+        "figures_sha256": s.sha256 if s else None,
+        "differences": list(check.differences),
+    }
+
+
+def _closes(site_ids, start: date, end: date) -> dict[tuple[int, date], BooksClose]:
+    rows = BooksClose.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end)).select_related(
+        "closed_by", "site"
+    )
+    return {(c.site_id, c.gaming_date): c for c in rows}
+
+
+def day_check(summary: DailySummary, close: BooksClose | None) -> BooksCheck:
+    """A daily summary against the books closed on its day."""
+    from .api_figures import daily_json
+
+    if close is None:
+        return BooksCheck(None)
+    snapshot = Snapshot(
+        "books closed", close.closed_at, close.closed_by.initials, close.figures_sha256, close.site.time_zone
+    )
+    found = differences(comparable_daily(close.figures), comparable_daily(daily_json(summary)), "closed")
+    return BooksCheck(snapshot, found)
+
+
+def day_checks(days: list[DailySummary] | tuple[DailySummary, ...]) -> dict[tuple[int, date], BooksCheck]:
+    """{(site_id, gaming_date): BooksCheck} for each summary, in one query."""
+    if not days:
+        return {}
+    closes = _closes({d.site_id for d in days}, min(d.gaming_date for d in days), max(d.gaming_date for d in days))
+    return {(d.site_id, d.gaming_date): day_check(d, closes.get((d.site_id, d.gaming_date))) for d in days}
+
+
+# --- Quarters -------------------------------------------------------------------------------------
+
+
+def quarter_figures(summary: QuarterSummary, closes: dict[tuple[int, date], BooksClose]) -> dict:
+    """The figures a filing freezes: the site's quarter (SFN 50901), a row per gaming day with
+    the digest of the books closed on it."""
+    from .api_figures import custody_json
+    from .figures import ratio_string
+
+    return {
+        "site": summary.site_id,
+        "quarter": str(summary.quarter),
+        "total": custody_json(summary.total),
+        "twenty_one": custody_json(summary.twenty_one),
+        "paddlewheel": custody_json(summary.paddlewheel),
+        "cash_profit_cents": summary.cash_profit_cents,
+        "long_short_cents": summary.long_short_cents,
+        "days_without_bank_count": summary.days_without_bank_count,
+        "days": [
+            {
+                "gaming_date": str(d.gaming_date),
+                "gross_proceeds_cents": d.total.gross_proceeds_cents,
+                "prizes_cents": d.total.prizes_cents,
+                "agp_cents": d.total.agp_cents,
+                "hold_ratio": ratio_string(d.total.hold_ratio),
+                "cash_profit_cents": d.cash.cash_profit_cents,
+                "long_short_cents": d.cash.long_short_cents,
+                "books_sha256": _sha(closes.get((d.site_id, d.gaming_date))),
+            }
+            for d in summary.days
+        ],
+    }
+
+
+def _sha(close: BooksClose | None) -> str | None:
+    return close.figures_sha256 if close is not None else None
+
+
+def quarter_closes(summary: QuarterSummary) -> dict[tuple[int, date], BooksClose]:
+    return _closes([summary.site_id], summary.quarter.start, summary.quarter.end)
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """An adjustment correcting a day of `quarter`, counted on a day of a later quarter."""
+
+    line: AdjustmentLine
+    quarter: Quarter  # the quarter it corrects
+    filed: bool  # that quarter's summary was filed when the adjustment was entered
+    site_name: str = ""
+
+    @property
+    def agp_effect_cents(self) -> int:
+        return adjustment_custody([self.line]).agp_cents
+
+
+def amendment_json(a: Amendment) -> dict:
+    from .api_figures import adjustment_json
+
+    return {
+        **adjustment_json(a.line),
+        "amends_quarter": str(a.quarter),
+        "quarter_filed": a.filed,
+        "agp_effect_cents": a.agp_effect_cents,
+    }
+
+
+@dataclass(frozen=True)
+class Filed:
+    """Who filed a quarter's summary, when, and the digest of what was filed (QuarterFiling)."""
+
+    filing_id: int
+    quarter: str
+    filed_at: datetime
+    filed_by_initials: str
+    reference: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class QuarterBooks:
+    """A site's quarter against its filing and its days against their closed books, with the
+    corrections that cross quarters."""
+
+    filing: Filed | None
+    check: BooksCheck  # against the filing (not filed: snapshot None)
+    days: tuple[tuple[date, BooksCheck], ...]
+    filed_figures: dict | None
+    figures_now: dict
+    amendments: tuple[Amendment, ...]  # of this quarter, entered in a later quarter
+    amending_earlier: tuple[Amendment, ...]  # entered this quarter, correcting an earlier quarter
+
+    @property
+    def days_closed(self) -> int:
+        return sum(1 for _, c in self.days if c.snapshot is not None)
+
+    @property
+    def days_differing(self) -> tuple[date, ...]:
+        return tuple(day for day, c in self.days if c.state == "differ")
+
+    @property
+    def days_open(self) -> tuple[date, ...]:
+        return tuple(day for day, c in self.days if c.snapshot is None)
+
+    @property
+    def amendment_custody(self) -> Custody:
+        return adjustment_custody([a.line for a in self.amendments])
+
+    @property
+    def amendment_cash_cents(self) -> int:
+        return sum(a.line.amount_cents for a in self.amendments if a.line.field == Adjustment.Field.CASH)
+
+    @property
+    def statement(self) -> str:
+        if self.filing is not None:
+            return self.check.statement
+        parts = [f"Not filed. Books closed for {self.days_closed} of {len(self.days)} day(s)"]
+        if self.days_differing:
+            dates = ", ".join(str(d) for d in self.days_differing)
+            parts.append(f"; the figures of {dates} differ from their closed books")
+        elif self.days_closed:
+            parts.append("; the figures of every closed day equal its closed books")
+        if self.days_open:
+            parts.append(f"; books not closed: {', '.join(str(d) for d in self.days_open)}")
+        return "".join(parts) + "."
+
+    @property
+    def state(self) -> str:
+        if self.filing is not None:
+            return self.check.state
+        return "differ" if self.days_differing else "not filed"
+
+
+FILED_LINES = (("Gross proceeds", "gross_proceeds_cents"), ("Prizes", "prizes_cents"), ("AGP", "agp_cents"))
+
+
+def filed_beside_now(summary: QuarterSummary, state: QuarterBooks) -> list[tuple[str, int, int, int]]:
+    """(figure, filed, amendments since, figures now) of a filed quarter, where the figures now
+    are the quarter as it reads now plus its amendments; [] when not filed."""
+    if state.filed_figures is None:
+        return []
+    filed, amendment = state.filed_figures, state.amendment_custody
+    rows = [
+        (label, filed["total"][key], getattr(amendment, key), getattr(summary.total + amendment, key))
+        for label, key in FILED_LINES
+    ]
+    cash = state.amendment_cash_cents
+    return [*rows, ("Cash profit", filed["cash_profit_cents"], cash, summary.cash_profit_cents + cash)]
+
+
+def filings(site_ids, quarters) -> dict[tuple[int, str], QuarterFiling]:
+    """{(site_id, "2026Q3"): QuarterFiling} for the sites and quarters, in one query."""
+    rows = QuarterFiling.objects.filter(site_id__in=list(site_ids), quarter__in=[str(q) for q in quarters])
+    return {(f.site_id, f.quarter): f for f in rows.select_related("filed_by", "site")}
+
+
+def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zone: str) -> QuarterBooks:
+    """The site's quarter against its filing; its days against their closed books; the
+    corrections of the quarter entered later (amendments) and those entered in it that
+    correct an earlier quarter. Two or three queries."""
+    quarter = summary.quarter
+    closes = quarter_closes(summary)
+    days = tuple((d.gaming_date, day_check(d, closes.get((d.site_id, d.gaming_date)))) for d in summary.days)
+    now = quarter_figures(summary, closes)
+    check = BooksCheck(None, open_note="Not filed.")
+    filed, record = None, None
+    if filing is not None:
+        filed = filing.figures["summary"]
+        initials = filing.filed_by.initials
+        record = Filed(filing.pk, filing.quarter, filing.filed_at, initials, filing.reference, filing.figures_sha256)
+        snapshot = Snapshot("quarterly summary filed", filing.filed_at, initials, filing.figures_sha256, time_zone)
+        check = BooksCheck(snapshot, differences(filed, now, "filed"))
+    amendments = tuple(
+        Amendment(line, quarter, _filed_before(filing, line))
+        for d in summary.days
+        for line in d.adjustments_to_this_day
+        if line.recorded_on > quarter.end
+    )
+    earlier = [line for d in summary.days for line in d.adjustments_recorded if line.corrected_date < quarter.start]
+    earlier_filings = (
+        filings([summary.site_id], {Quarter.containing(line.corrected_date) for line in earlier}) if earlier else {}
+    )
+    amending_earlier = tuple(
+        Amendment(
+            line,
+            Quarter.containing(line.corrected_date),
+            _filed_before(earlier_filings.get((summary.site_id, str(Quarter.containing(line.corrected_date)))), line),
+        )
+        for line in earlier
+    )
+    return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier)
+
+
+def _filed_before(filing: QuarterFiling | None, line: AdjustmentLine) -> bool:
+    return filing is not None and filing.filed_at <= line.recorded_at
+
+
+# --- The organization's tax on the filed figures --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TaxReturn:
+    """The organization's quarterly tax (N.D.C.C. 53-06.1-12) on the filed figures: a filed
+    site's filed quarter, an unfiled site's figures now; and beside it the amendments (the
+    corrections of the quarter entered in later quarters, counted and taxed there)."""
+
+    figures: TaxFigures
+    filed_sites: tuple[str, ...]
+    unfiled_sites: tuple[str, ...]  # sites with figures in the quarter and no filing
+    amendments: tuple[Amendment, ...]
+
+    @property
+    def amendment_agp_cents(self) -> int:
+        return sum(a.agp_effect_cents for a in self.amendments)
+
+    @property
+    def amended_agp_cents(self) -> int:
+        return self.figures.agp_cents + self.amendment_agp_cents
+
+    @property
+    def amended_tax_cents(self) -> int:
+        return figures.gaming_tax(self.amended_agp_cents, list(self.figures.brackets))
+
+    @property
+    def filed(self) -> bool:
+        return bool(self.filed_sites) and not self.unfiled_sites
+
+
+def tax_return(
+    organization, quarter: Quarter, summaries: list[QuarterSummary], found: dict[tuple[int, str], QuarterFiling]
+) -> TaxReturn:
+    """`summaries`: every site of the organization for the quarter; `found`: their filings (`filings`)."""
+    rows, filed_sites, unfiled = [], [], []
+    amendments = []
+    for s in summaries:
+        filing = found.get((s.site_id, str(quarter)))
+        if filing is not None:
+            total = filing.figures["summary"]["total"]
+            rows.append(
+                (
+                    s.site_name,
+                    total["gross_proceeds_cents"],
+                    total["prizes_cents"],
+                    total["agp_cents"],
+                    filing.figures["summary"]["cash_profit_cents"],
+                )
+            )
+            filed_sites.append(s.site_name)
+        else:
+            rows.append(
+                (
+                    s.site_name,
+                    s.total.gross_proceeds_cents,
+                    s.total.prizes_cents,
+                    s.total.agp_cents,
+                    s.cash_profit_cents,
+                )
+            )
+            if s.days:
+                unfiled.append(s.site_name)
+        amendments += [
+            Amendment(line, quarter, _filed_before(filing, line), s.site_name)
+            for d in s.days
+            for line in d.adjustments_to_this_day
+            if line.recorded_on > quarter.end
+        ]
+    agp = sum(row[3] for row in rows)
+    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
+    tax = TaxFigures(organization.pk, quarter, tuple(rows), agp, figures.gaming_tax(agp, brackets), tuple(brackets))
+    return TaxReturn(tax, tuple(filed_sites), tuple(unfiled), tuple(amendments))
+
+
+def tax_return_json(tax: TaxReturn) -> dict:
+    return {
+        "filed": tax.filed,
+        "filed_sites": list(tax.filed_sites),
+        "unfiled_sites": list(tax.unfiled_sites),
+        "amendment_agp_cents": tax.amendment_agp_cents,
+        "amended_agp_cents": tax.amended_agp_cents,
+        "amended_tax_cents": tax.amended_tax_cents,
+        "amendments": [{"site": a.site_name, **amendment_json(a)} for a in tax.amendments],
+    }
+
+
+def amendments_by_quarter(amendments) -> dict[Quarter, list[Amendment]]:
+    grouped = defaultdict(list)
+    for a in amendments:
+        grouped[a.quarter].append(a)
+    return dict(grouped)

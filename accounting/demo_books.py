@@ -1,0 +1,59 @@
+"""Demo books: the previous quarter's quarterly summary (SFN 50901) filed at every demo site,
+and one designed amendment, so the figures pages show closed and filed figures and a
+correction beside them.
+
+Runs after the cage demo, which closes the books of every finished demo day. The amendment
+corrects a day of the filed quarter at the busy site: a $20 bill found in a drop box after
+its count, entered by the gaming manager on today's gaming date, counted there (and so in
+the current quarter) and shown beside the filed quarter as an amendment.
+
+Idempotent: a filed quarter is not filed again, and the amendment is entered once.
+"""
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from cardroom.periods import Quarter
+
+from . import queries, services
+from .calculations import business_date
+from .models import Adjustment, BooksClose
+
+AMENDMENT_REASON = "Drop box recount after the count: a $20 bill found folded in the box's corner."
+
+
+def extend_demo(demo: dict) -> None:
+    """`manage.py load_demo` hook: file the previous quarter at every site, then the amendment."""
+    gm = demo["people"]["gm"].user
+    previous = Quarter.containing(timezone.localdate()).previous()
+    for site in demo["sites"].values():
+        if queries.quarter_filing(site.pk, previous) is not None:
+            continue
+        try:
+            services.file_quarter(acting_user=gm, site=site, quarter=previous, reference=f"Demo return {previous}")
+        except ValidationError:
+            continue  # a day of the quarter is still open: the quarter waits, as it would on the floor
+    _amendment(demo["sites"]["busy"], gm, previous)
+
+
+def _amendment(site, gm, quarter: Quarter) -> None:
+    if queries.quarter_filing(site.pk, quarter) is None or Adjustment.objects.filter(reason=AMENDMENT_REASON).exists():
+        return
+    closed = (
+        BooksClose.objects.filter(site=site, gaming_date__range=(quarter.start, quarter.end))
+        .order_by("-gaming_date")
+        .first()
+    )
+    tables = (closed.figures.get("tables") or []) if closed else []
+    table = site.tables.filter(number=tables[0]["table_number"]).first() if tables else None
+    if table is None:
+        return
+    services.record_adjustment(
+        acting_user=gm,
+        books_close=closed,
+        table=table,
+        field=Adjustment.Field.DROP,
+        amount_cents=2_000,
+        reason=AMENDMENT_REASON,
+        recorded_on=business_date(timezone.now(), site.time_zone, site.business_day_start_hour),
+    )
