@@ -3,8 +3,8 @@
 Each operation gets, beside the answers its view declares: 401 (no or a bad token), 403 (the
 role may not act: the message names the rule or the role), 404 for an operation on one
 object (ids outside the user's sites are not found), 400 when it reads query parameters or
-a body (the message names the field and the rule), and 413 when it reads a body
-(`limits.MAX_BODY_BYTES`)."""
+a body (the message names the field and the rule), 413 when it reads a body
+(`limits.MAX_BODY_BYTES`), and 429 where a rate limit applies."""
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import is_list_serializer
@@ -28,6 +28,7 @@ ERRORS = {
     "403": ("Your role may not do this here: the message names the rule or the role that may.", DETAIL),
     "404": ("Not found in the sites you may see.", DETAIL),
     "413": ("The request body is too large.", DETAIL),
+    "429": ("Too many requests: the message names the limit (house control) and when to try again.", DETAIL),
 }
 
 
@@ -37,6 +38,14 @@ def _error(code: str) -> dict:
 
 
 class ErrorDocumentingSchema(AutoSchema):
+    def _throttled(self) -> bool:
+        """Whether a rate limit applies: writes are limited per user, sign-ins per address
+        (cardroom.throttles); reads only where a view sets a limit of its own."""
+        throttles = list(getattr(self.view, "throttle_classes", ()))
+        if self.method not in ("GET", "HEAD", "OPTIONS"):
+            return bool(throttles)
+        return any(getattr(t, "scope", None) != "writes" for t in throttles)
+
     def _is_list_view(self, serializer=None):
         # A plain ViewSet's `list` (a site's slip register, its custody queues) answers one
         # object unless its serializer says many=True; only generic views list rows.
@@ -56,6 +65,8 @@ class ErrorDocumentingSchema(AutoSchema):
             codes.append("400")
         if "requestBody" in operation:
             codes.append("413")
+        if self._throttled():
+            codes.append("429")
         responses = operation["responses"]
         for code in codes:
             if "content" not in responses.get(code, {}):

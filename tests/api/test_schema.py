@@ -82,3 +82,9 @@ def test_every_operation_documents_its_errors(schema):
         for code in expected:
             assert "application/json" in operation["responses"][code]["content"], (path, method, code)
     assert not missing
+
+
+def test_rate_limited_operations_document_429(schema):
+    assert "429" in schema["paths"]["/api/v1/tables/"]["post"]["responses"]
+    assert "429" in schema["paths"]["/api/v1/auth/token/"]["post"]["responses"]
+    assert "429" not in schema["paths"]["/api/v1/tables/"]["get"]["responses"]
