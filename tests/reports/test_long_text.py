@@ -12,8 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounting import services as floor
-from accounting.models import Slip
+from accounting.models import Slip, SlipStep
 from cardroom import limits
 from cardroom.models import Employee, Site
 from cardroom.pdf import MAX_CELL_CHARACTERS, Provenance, ReportDocument, TitleBlock, clip_text, data_digest
@@ -29,6 +28,7 @@ pytestmark = pytest.mark.django_db
 
 LONG = 10_240
 ROWS = 4
+CODES = {"time_zone"}  # a validated name the report looks up, not text it prints
 
 
 def lengthen(value, seen=0):
@@ -36,7 +36,8 @@ def lengthen(value, seen=0):
     if isinstance(value, str):
         return (value + " ") * (LONG // (len(value) + 1)) + "end" if value.strip() else value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: lengthen(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        fields = [f for f in dataclasses.fields(value) if f.init and f.name not in CODES]
+        changes = {f.name: lengthen(getattr(value, f.name)) for f in fields}
         return dataclasses.replace(value, **changes)
     if isinstance(value, list | tuple):
         if value and all(dataclasses.is_dataclass(v) for v in value):
@@ -93,7 +94,15 @@ def test_a_10240_character_void_reason_and_review_note_leave_the_reports_generat
     site = Site.objects.get(name="Bismarck Elks Lodge")
     reason = ("Torn in the printer; " * 600)[:LONG]
     slip = Slip.objects.filter(site=site, kind="fill").order_by("pk").first()
-    floor.void_slip(acting_user=slip.prepared_by.user, slip=slip, reason=reason)  # no length rule here
+    # A row written before text had a maximum length (the books are closed: no service voids it now).
+    SlipStep.objects.create(
+        slip=slip,
+        kind="void",
+        employee=slip.prepared_by,
+        initials=slip.prepared_by.initials,
+        at=slip.prepared_at + timedelta(minutes=5),
+        reason=reason,
+    )
     entry = ReviewLogEntry.objects.filter(site=site, gaming_date=slip.gaming_day.gaming_date).order_by("pk").first()
     surveillance.add_review_log_entry(
         acting_user=gm.user,
