@@ -205,8 +205,8 @@ class EmployeeRelationAdmin(OrgScopedAdmin):
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["seq", "occurred_at", "actor_label", "action", "object_type", "object_id"]
-    list_filter = ["action"]
+    list_display = ["chain", "seq", "occurred_at", "actor_label", "action", "object_type", "object_id"]
+    list_filter = ["chain", "action"]
 
     def get_queryset(self, request):
         qs = super().get_queryset(request)

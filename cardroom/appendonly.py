@@ -1,4 +1,4 @@
-"""Append-only records, guarded in the database itself.
+"""Append-only records, guarded in the database itself, and each covered by the audit chain.
 
 Signed financial records (audit events, slips, counts, closeouts) are never updated or
 deleted: a correction is a new row that points back. Python refuses it in `save()` and
@@ -11,22 +11,66 @@ table has no model, so Django's flush never touches it; only the test teardown l
 because a transactional test must empty the database afterwards. Nothing in the application
 lifts it. Updates are refused unconditionally.
 
+The guard cannot be lifted in production (house control; the issue is the product's promise
+that a signed record never changes, not a rule of chapter 99-01.3-08):
+
+- PostgreSQL: the trigger honours `lifted` only for a superuser or a member of the role
+  `cardroom_maintenance` (`MAINTENANCE_ROLE`), and the guard table's privileges are revoked
+  from PUBLIC. The application's role is neither and does not own the tables, so it can
+  neither lift the guard nor delete while someone else has lifted it (README, "Database
+  roles"). The test runner connects as a superuser, so its teardown still empties tables.
+- SQLite has no roles: whoever can write the file can lift the guard or drop a trigger.
+  There the protection is detection: every covered row's creating event records its digest
+  (below), so `verify_audit_log` names a deleted or altered row.
+
+Every row of a concrete subclass (except the audit events themselves, `audit_rows = False`)
+is covered by the audit chain: `save()` and `bulk_create()` append, in the same transaction
+as the INSERT, one `row.created` event holding the row's canonical values and their SHA-256
+(cardroom.audit_rows). The event goes to the chain of the row's organization, found from an
+`organization` or `site` foreign key or a parent append-only row; a model where that fails
+declares the path in `audit_organization` (e.g. "table__site__organization").
+
 Use: subclass `AppendOnlyModel`, and add `AppendOnly("modelname")` to the migration that
-creates the table. `tests/test_appendonly.py` checks every subclass has its triggers.
+creates the table (and again after any migration that rebuilds the table on SQLite).
+`tests/core/test_appendonly.py` checks every subclass has its triggers and an organization.
 """
 
-from django.db import IntegrityError, models
+from django.db import IntegrityError, models, transaction
 from django.db.migrations.operations.base import Operation
 
 GUARD_TABLE = "appendonly_guard"
+MAINTENANCE_ROLE = "cardroom_maintenance"
 
 
 class ImmutableRecordError(IntegrityError):
     """Raised when application code tries to change or delete an append-only row."""
 
 
+class AppendOnlyQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """Insert the rows and their audit events in one transaction. Conflict handling is
+        refused: a row skipped or merged by the database would have no creating event."""
+        if kwargs.get("ignore_conflicts") or kwargs.get("update_conflicts"):
+            raise ImmutableRecordError("append-only rows are inserted without conflict handling")
+        objs = list(objs)
+        with transaction.atomic(using=self.db, savepoint=False):
+            created = super().bulk_create(objs, *args, **kwargs)
+            if self.model.audit_rows and created:
+                from .audit_rows import record_rows
+
+                record_rows(created)
+        return created
+
+
 class AppendOnlyModel(models.Model):
     """A row that, once saved, is never updated or deleted (see the module docstring)."""
+
+    # Whether each row gets a `row.created` event (everything but the audit log itself).
+    audit_rows = True
+    # The lookup from this model to its organization's id, when the generic path fails.
+    audit_organization: str | None = None
+
+    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         abstract = True
@@ -36,7 +80,14 @@ class AppendOnlyModel(models.Model):
             raise ImmutableRecordError(
                 f"{self._meta.verbose_name} is an append-only record: record a correction instead"
             )
-        super().save(*args, **kwargs)
+        if not self.audit_rows:
+            super().save(*args, **kwargs)
+            return
+        from .audit_rows import record_rows
+
+        with transaction.atomic(using=kwargs.get("using"), savepoint=False):
+            super().save(*args, **kwargs)
+            record_rows([self])
 
     def delete(self, *args, **kwargs):
         raise ImmutableRecordError(f"{self._meta.verbose_name} is an append-only record and cannot be deleted")
@@ -47,17 +98,35 @@ def _guard_sql(vendor: str) -> list[str]:
         f"CREATE TABLE IF NOT EXISTS {GUARD_TABLE} (id INTEGER PRIMARY KEY, lifted INTEGER NOT NULL)",
     ]
     if vendor == "postgresql":
+        statements.append(f"INSERT INTO {GUARD_TABLE} (id, lifted) VALUES (1, 0) ON CONFLICT (id) DO NOTHING")
+        # A lifted guard counts only for a superuser or a member of the maintenance role: the
+        # application's role is neither, so it cannot delete even if it could lift the guard.
         statements.append(
-            f"INSERT INTO {GUARD_TABLE} (id, lifted) VALUES (1, 0) ON CONFLICT (id) DO NOTHING"
+            f"""
+            CREATE OR REPLACE FUNCTION appendonly_may_lift() RETURNS boolean LANGUAGE plpgsql STABLE AS $$
+            BEGIN
+                IF (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) THEN RETURN true; END IF;
+                RETURN EXISTS (
+                    SELECT 1 FROM pg_roles
+                    WHERE rolname = '{MAINTENANCE_ROLE}' AND pg_has_role(current_user, oid, 'MEMBER')
+                );
+            END $$
+            """
         )
+        # Only the owner (the migration role) may write the guard; everyone may read it (the
+        # triggers run as the user whose statement fired them).
+        statements.append(f"REVOKE ALL ON {GUARD_TABLE} FROM PUBLIC")
+        statements.append(f"GRANT SELECT ON {GUARD_TABLE} TO PUBLIC")
         statements.append(
             f"""
             CREATE OR REPLACE FUNCTION appendonly_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                IF TG_OP <> 'UPDATE'
-                   AND COALESCE((SELECT lifted FROM {GUARD_TABLE} WHERE id = 1), 0) = 1 THEN
-                    IF TG_LEVEL = 'STATEMENT' THEN RETURN NULL; END IF;
-                    RETURN OLD;
+                IF TG_OP <> 'UPDATE' THEN
+                    IF COALESCE((SELECT lifted FROM {GUARD_TABLE} WHERE id = 1), 0) = 1
+                       AND appendonly_may_lift() THEN
+                        IF TG_LEVEL = 'STATEMENT' THEN RETURN NULL; END IF;
+                        RETURN OLD;
+                    END IF;
                 END IF;
                 RAISE EXCEPTION 'append-only: %% of %% is refused', TG_OP, TG_TABLE_NAME
                     USING ERRCODE = 'restrict_violation';
@@ -105,9 +174,7 @@ def drop_trigger_sql(vendor: str, table: str) -> list[str]:
 def installed_trigger_names(connection, table: str) -> set[str]:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT tgname FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal", [table]
-            )
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = %s::regclass AND NOT tgisinternal", [table])
         else:
             cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s", [table])
         return {row[0] for row in cursor.fetchall()}

@@ -1,20 +1,46 @@
-"""The audit log: one append-only, hash-chained event per change, written in the caller's
-transaction (so a rolled-back change leaves no event and an event never lacks its change)."""
+"""The audit log: append-only, hash-chained events, one chain per organization, each event
+written in the caller's transaction (so a rolled-back change leaves no event and an event
+never lacks its change).
+
+Chains (a house control; chapter 99-01.3-08 asks for records, not for how they are sealed):
+
+- Each organization has its own chain, `org-<id>`; events with no organization (the nightly
+  check) have the chain `system`. An event stores its chain, its number in the chain (`seq`,
+  1, 2, 3 ... with no gap) and `hash = SHA-256(prev_hash + canonical content)`, where
+  `prev_hash` is the hash of the chain's previous event. Appending takes a PostgreSQL
+  advisory lock keyed by the chain, so organizations never wait for each other; on SQLite
+  the database's single writer serialises appends anyway.
+- Events written before chains were per organization keep their place in one global chain,
+  `legacy`, frozen exactly as it was (same seq, same content, same hashes, verified the same
+  way). Every per-organization chain starts from the legacy chain's last hash (or 64 zeros
+  when there was none), so cutting events off the end of the legacy chain breaks every chain
+  that follows it. Nothing is ever appended to the legacy chain.
+- Row events (`row.created`, cardroom.audit_rows) carry the table, id and SHA-256 digest of
+  the append-only row they record; their canonical content includes those three fields and
+  the chain, so an event cannot be moved to another row or chain without breaking its hash.
+
+Verification is `cardroom.audit_verify` (`manage.py verify_audit_log`); anchors outside the
+database are `cardroom.audit_anchors` (`manage.py audit_anchor`).
+"""
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from django.db import connection, transaction
-from django.db.models import Model
+from django.db.models import Max, Model
 from django.utils import timezone
 
 from .models import AuditEvent
 
 GENESIS_HASH = "0" * 64
-_CHAIN_LOCK_KEY = 7_310_021  # PostgreSQL advisory lock that serialises appends to the chain
+LEGACY_CHAIN = "legacy"
+SYSTEM_CHAIN = "system"
+# PostgreSQL advisory locks that serialise appends, one per chain: pg_advisory_xact_lock(namespace, key).
+_CHAIN_LOCK_NAMESPACE = 7_310_021
 
 
 def _json_default(value):
@@ -34,34 +60,115 @@ def to_json(value):
     return json.loads(json.dumps(value, default=_json_default))
 
 
+def canonical_json(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def snapshot(instance: Model) -> dict:
     """The concrete field values of a row, foreign keys as ids."""
     return to_json({f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields})
 
 
-def canonical_content(event: AuditEvent) -> str:
-    return json.dumps(
-        {
-            "seq": event.seq,
-            "occurred_at": event.occurred_at.astimezone(UTC).isoformat(),
-            "actor_id": event.actor_id,
-            "actor_label": event.actor_label,
-            "organization_id": event.organization_id,
-            "site_id": event.site_id,
-            "action": event.action,
-            "object_type": event.object_type,
-            "object_id": event.object_id,
-            "before": event.before,
-            "after": event.after,
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=True,
-    )
+def chain_name(organization_id: int | None) -> str:
+    return SYSTEM_CHAIN if organization_id is None else f"org-{organization_id}"
 
 
-def chain_hash(prev_hash: str, event: AuditEvent) -> str:
-    return hashlib.sha256((prev_hash + canonical_content(event)).encode()).hexdigest()
+# The fields an event's hash covers. Legacy events were hashed over the first eleven only.
+CONTENT_FIELDS_V1 = (
+    "seq", "occurred_at", "actor_id", "actor_label", "organization_id", "site_id",
+    "action", "object_type", "object_id", "before", "after",
+)  # fmt: skip
+CONTENT_FIELDS = (*CONTENT_FIELDS_V1, "chain", "row_table", "row_pk", "row_digest")
+# What verification reads of each event: the content plus the link and the hash.
+EVENT_FIELDS = (*CONTENT_FIELDS, "prev_hash", "hash")
+
+
+def canonical_content(values: dict) -> str:
+    """The text an event's hash covers, from its field values (an event, or a row of
+    `values(*EVENT_FIELDS)`)."""
+    names = CONTENT_FIELDS_V1 if values["chain"] == LEGACY_CHAIN else CONTENT_FIELDS
+    content = {name: values[name] for name in names}
+    content["occurred_at"] = values["occurred_at"].astimezone(UTC).isoformat()
+    return canonical_json(content)
+
+
+def event_values(event: AuditEvent) -> dict:
+    return {name: getattr(event, name) for name in EVENT_FIELDS}
+
+
+def chain_hash(prev_hash: str, values: dict) -> str:
+    return hashlib.sha256((prev_hash + canonical_content(values)).encode()).hexdigest()
+
+
+def _lock_chain(organization_id: int | None) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            key = 0 if organization_id is None else organization_id % 2_147_483_647 + 1
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_CHAIN_LOCK_NAMESPACE, key])
+
+
+def legacy_head_hash() -> str:
+    """Where every per-organization chain starts: the frozen legacy chain's last hash."""
+    last = AuditEvent.objects.filter(chain=LEGACY_CHAIN).order_by("-seq").values_list("hash", flat=True).first()
+    return last or GENESIS_HASH
+
+
+def _head(chain: str) -> tuple[int, str]:
+    last = AuditEvent.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
+    return last if last else (0, legacy_head_hash())
+
+
+@dataclass(frozen=True)
+class _KnownHead:
+    """The head this connection's transaction last appended to a chain, and the transaction's
+    list of on-commit hooks when it did. Django replaces that list (with a new object) when
+    the transaction commits or rolls back and when any savepoint rolls back, which covers
+    every way the remembered head can stop being true; while the same list is in place, the
+    head is still true and the chain's lock is still held (the advisory lock lasts the
+    transaction; on SQLite the transaction holds the database's write lock)."""
+
+    seq: int
+    hash: str
+    hooks: list
+
+
+def _known_head(conn, chain: str) -> _KnownHead | None:
+    known = getattr(conn, "_audit_known_heads", {}).get(chain)
+    return known if known is not None and known.hooks is conn.run_on_commit else None
+
+
+def _remember_head(conn, chain: str, seq: int, digest: str) -> None:
+    if not hasattr(conn, "_audit_known_heads"):
+        conn._audit_known_heads = {}
+    conn._audit_known_heads[chain] = _KnownHead(seq, digest, conn.run_on_commit)
+
+
+def append_events(organization_id: int | None, events: Sequence[AuditEvent]) -> None:
+    """Give `events` (unsaved, all of one organization) their places at the end of the
+    organization's chain and save them. Must run inside the transaction of the change.
+
+    The first append to a chain in a transaction takes the chain's lock and reads its head;
+    later appends in the same transaction continue from the head it remembers (see
+    `_known_head`), so a service writing a row, its lines and its event reads the head once."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        raise RuntimeError("record_event must run inside the transaction that makes the change")
+    chain = chain_name(organization_id)
+    known = _known_head(conn, chain)
+    if known is not None:
+        seq, prev_hash = known.seq, known.hash
+    else:
+        _lock_chain(organization_id)
+        seq, prev_hash = _head(chain)
+    for event in events:
+        seq += 1
+        event.chain, event.seq, event.prev_hash, event.organization_id = chain, seq, prev_hash, organization_id
+        event.hash = prev_hash = chain_hash(event.prev_hash, event_values(event))
+    if len(events) == 1:
+        events[0].save()
+    else:
+        AuditEvent.objects.bulk_create(events)
+    _remember_head(conn, chain, seq, prev_hash)
 
 
 def record_event(
@@ -76,30 +183,20 @@ def record_event(
     before: dict | None = None,
     after: dict | None = None,
 ) -> AuditEvent:
-    """Append one event to the chain. Must run inside the transaction of the change."""
-    if not transaction.get_connection().in_atomic_block:
-        raise RuntimeError("record_event must run inside the transaction that makes the change")
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_CHAIN_LOCK_KEY])
-    last = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
-    seq, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
+    """Append one event to its organization's chain. Must run inside the transaction of the change."""
+    authenticated = actor is not None and actor.is_authenticated
     event = AuditEvent(
-        seq=seq,
         occurred_at=timezone.now(),
-        actor=actor if actor is not None and actor.is_authenticated else None,
-        actor_label=actor.get_username() if actor is not None and actor.is_authenticated else "system",
-        organization_id=organization_id,
+        actor=actor if authenticated else None,
+        actor_label=actor.get_username() if authenticated else "system",
         site_id=site_id,
         action=action,
         object_type=object_type or (obj._meta.label_lower if obj is not None else ""),
         object_id=object_id or (str(obj.pk) if obj is not None else ""),
         before=to_json(before),
         after=to_json(after),
-        prev_hash=prev_hash,
     )
-    event.hash = chain_hash(prev_hash, event)
-    event.save()
+    append_events(organization_id, [event])
     return event
 
 
@@ -117,22 +214,45 @@ def record_site_event(acting_user, action: str, obj: Model, site, *, before=None
 
 
 @dataclass(frozen=True)
-class ChainCheck:
-    ok: bool
-    checked: int
-    broken_seq: int | None = None
-    reason: str = ""
+class ChainHead:
+    """The last event of a chain: what an anchor records and a report's footer prints."""
+
+    chain: str
+    organization_id: int | None
+    seq: int
+    hash: str
+    occurred_at: datetime
+
+    @property
+    def label(self) -> str:
+        return f"audit chain {self.chain} #{self.seq} {self.hash}"
 
 
-def verify_chain(batch_size: int = 2000) -> ChainCheck:
-    """Walk the chain in order; report the first event whose link or content is wrong."""
-    prev_hash, expected_seq, checked = GENESIS_HASH, 1, 0
-    for event in AuditEvent.objects.order_by("seq").iterator(chunk_size=batch_size):
-        if event.seq != expected_seq:
-            return ChainCheck(False, checked, expected_seq, f"event #{expected_seq} is missing")
-        if event.prev_hash != prev_hash:
-            return ChainCheck(False, checked, event.seq, "its link to the previous event is broken")
-        if chain_hash(prev_hash, event) != event.hash:
-            return ChainCheck(False, checked, event.seq, "its content does not match its hash")
-        prev_hash, expected_seq, checked = event.hash, expected_seq + 1, checked + 1
-    return ChainCheck(True, checked)
+def chain_heads() -> list[ChainHead]:
+    """The head of every chain (legacy included), in chain order."""
+    tops = AuditEvent.objects.values("chain").annotate(top=Max("seq")).values_list("chain", "top")
+    heads = []
+    for chain, top in sorted(tops):
+        heads.append(chain_head_at(chain, top))
+    return heads
+
+
+def chain_head_at(chain: str, seq: int) -> ChainHead:
+    org_id, digest, at = (
+        AuditEvent.objects.filter(chain=chain, seq=seq).values_list("organization_id", "hash", "occurred_at").get()
+    )
+    return ChainHead(chain, org_id if chain != LEGACY_CHAIN else None, seq, digest, at)
+
+
+def chain_head(organization_id: int | None) -> ChainHead | None:
+    """The head of an organization's chain now, or None before its first event."""
+    chain = chain_name(organization_id)
+    last = AuditEvent.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash", "occurred_at").first()
+    return ChainHead(chain, organization_id, *last) if last else None
+
+
+def verify_chain(**options):
+    """Verify every chain, the anchors and the rows they cover (cardroom.audit_verify)."""
+    from .audit_verify import verify
+
+    return verify(**options)

@@ -17,6 +17,11 @@ app.conf.beat_schedule = {
         "task": "cardroom.tasks.verify_audit_log",
         "schedule": crontab(hour=9, minute=15),
     },
+    # After the check, so the anchored heads include its event.
+    "anchor-audit-log-nightly": {
+        "task": "cardroom.tasks.anchor_audit_log",
+        "schedule": crontab(hour=9, minute=20),
+    },
     "compliance-daily-rules": {
         "task": "compliance.tasks.run_daily_checks",
         "schedule": crontab(hour=9, minute=30),

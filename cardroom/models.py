@@ -319,11 +319,16 @@ class Membership(models.Model):
 
 
 class AuditEvent(AppendOnlyModel):
-    """One recorded change. Append-only and hash-chained: each event stores
-    SHA-256(previous hash + its own canonical content), so any later alteration breaks the
-    chain at that event (`manage.py verify_audit_log`)."""
+    """One recorded change. Append-only and hash-chained, one chain per organization: each
+    event stores SHA-256(previous hash of its chain + its own canonical content), so any later
+    alteration breaks the chain at that event (`manage.py verify_audit_log`). A `row.created`
+    event also records the table, id and digest of the append-only row it covers
+    (cardroom.audit, cardroom.audit_rows)."""
 
-    seq = models.PositiveBigIntegerField(unique=True)
+    audit_rows = False  # the chain itself: covered by its hashes, not by row events
+
+    chain = models.CharField(max_length=24)  # "org-<id>", "system", or the frozen "legacy"
+    seq = models.PositiveBigIntegerField()  # 1, 2, 3 ... within the chain
     occurred_at = models.DateTimeField()
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     actor_label = models.CharField(max_length=150)
@@ -334,12 +339,21 @@ class AuditEvent(AppendOnlyModel):
     object_id = models.CharField(max_length=40)
     before = models.JSONField(null=True)
     after = models.JSONField(null=True)
+    # The append-only row a row event covers: its table (not its app label, which may move),
+    # its primary key, and the SHA-256 of its canonical values.
+    row_table = models.CharField(max_length=63, blank=True, default="")
+    row_pk = models.BigIntegerField(null=True, blank=True)
+    row_digest = models.CharField(max_length=64, blank=True, default="")
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
     class Meta:
-        ordering = ["seq"]
+        ordering = ["chain", "seq"]
         indexes = [models.Index(fields=["object_type", "object_id"]), models.Index(fields=["organization", "seq"])]
+        constraints = [
+            models.UniqueConstraint(fields=["chain", "seq"], name="audit_event_seq_unique_per_chain"),
+            models.UniqueConstraint(fields=["row_table", "row_pk"], name="audit_event_one_per_row"),
+        ]
 
     def __str__(self):
-        return f"#{self.seq} {self.action} {self.object_type}:{self.object_id}"
+        return f"{self.chain} #{self.seq} {self.action} {self.object_type}:{self.object_id}"

@@ -3,8 +3,9 @@
 A report module builds a frozen dataclass of figures (`build_…`, queries) and draws it with
 `render_…` (no queries). Drawing goes through `ReportDocument`, which gives every page the same
 furniture: a title block naming the organization, site, period, report and the rule it answers
-to; a running header; a footer with when and by whom the PDF was generated and the SHA-256 of
-the data it was drawn from; and "Page X of Y".
+to; a running header; a footer with when and by whom the PDF was generated, the SHA-256 of
+the data it was drawn from and, for stored reports, the head of the organization's audit
+chain at generation (cardroom.audit_anchors); and "Page X of Y".
 
 Output is byte-identical for equal inputs: fonts are TTFs shipped with ReportLab and embedded,
 the canvas runs with `invariant=1` (fixed document id and creation date), and the generation
@@ -75,11 +76,13 @@ class TitleBlock:
 
 @dataclass(frozen=True)
 class Provenance:
-    """When and by whom a PDF was generated, and a digest of the data drawn."""
+    """When and by whom a PDF was generated, a digest of the data drawn, and (for stored
+    reports) the head of the organization's audit chain then, e.g. "org-3 #1234 <hash>"."""
 
     generated_at: datetime
     generated_by: str
     data_sha256: str
+    audit_head: str = ""
 
 
 def _fields_of(names: tuple[str, ...]):
@@ -348,7 +351,9 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
     canv.drawString(MARGIN, top, f"{title.organization} \u00b7 {title.site} \u00b7 {title.report_name}")
     canv.drawRightString(width - MARGIN, top, title.period)
     canv.line(MARGIN, top - 4, width - MARGIN, top - 4)
-    bottom = MARGIN - 18
+    # With an audit chain head the footer has a third line; the others move up to make room
+    # (without one, the layout is the one older stored reports were drawn with).
+    bottom = MARGIN - 18 + (6 if provenance.audit_head else 0)
     canv.line(MARGIN, bottom + 10, width - MARGIN, bottom + 10)
     canv.drawString(
         MARGIN,
@@ -357,7 +362,11 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
     )
     canv.drawRightString(width - MARGIN, bottom, f"Page {number} of {total}")
     canv.setFont(FONT, 6)
-    canv.drawString(MARGIN, bottom - 9, f"Data SHA-256 {provenance.data_sha256}")
+    if provenance.audit_head:
+        canv.drawString(MARGIN, bottom - 8, f"Data SHA-256 {provenance.data_sha256}")
+        canv.drawString(MARGIN, bottom - 15, f"Audit chain head at generation: {provenance.audit_head}")
+    else:
+        canv.drawString(MARGIN, bottom - 9, f"Data SHA-256 {provenance.data_sha256}")
     canv.restoreState()
 
 

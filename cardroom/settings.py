@@ -34,6 +34,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG else "")
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Where `audit_anchor` appends the audit chains' heads (cardroom.audit_anchors): keep it, or a
+# copy of it, beyond the reach of whoever can write the database.
+AUDIT_ANCHOR_DIR = Path(env_str("AUDIT_ANCHOR_DIR", str(VAR_DIR / "audit-anchors")))
 
 INSTALLED_APPS = [
     "django.contrib.admin",

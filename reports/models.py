@@ -37,8 +37,13 @@ class ReportRun(models.Model):
 
 
 class ReportFile(AppendOnlyModel):
-    """The PDF and its data, as generated: who, when, with what parameters, and the SHA-256 of
-    the file and of the data. Append-only: a report once issued is never changed."""
+    """The PDF and its data, as generated: who, when, with what parameters, the SHA-256 of
+    the file and of the data, and the head of the organization's audit chain when it was
+    generated (printed in the footer, kept here so a re-render gives the same bytes).
+    Append-only: a report once issued is never changed."""
+
+    # Its run is not append-only; the organization is the run's (cardroom.audit_rows).
+    audit_organization = "run__organization"
 
     run = models.OneToOneField(ReportRun, on_delete=models.PROTECT, related_name="file")
     generated_at = models.DateTimeField()
@@ -48,6 +53,10 @@ class ReportFile(AppendOnlyModel):
     pdf_sha256 = models.CharField(max_length=64)
     data_sha256 = models.CharField(max_length=64)
     table = models.JSONField()  # {"header": [...], "rows": [[...], ...]} for CSV and XLSX
+    # The organization's audit chain head at generation; empty for reports made before it was printed.
+    audit_chain = models.CharField(max_length=24, blank=True, default="")
+    audit_seq = models.PositiveBigIntegerField(null=True, blank=True)
+    audit_hash = models.CharField(max_length=64, blank=True, default="")
 
     def __str__(self):
         return f"{self.run} {self.pdf_sha256[:12]}"

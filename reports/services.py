@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from cardroom import limits
 from cardroom.access import access_for, refusal
-from cardroom.audit import record_event
+from cardroom.audit import ChainHead, chain_head, record_event
 from cardroom.models import Role
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
@@ -42,9 +42,7 @@ def resolve_period(kind: ReportKind, *, start=None, end=None, quarter=None) -> t
         day = _parse_date(end or start or timezone.localdate(), "end")
         return day, day, f"as of {day}"
     if start in (None, "") or end in (None, ""):
-        raise ValidationError(
-            {"start" if start in (None, "") else "end": "Give start and end (YYYY-MM-DD), or a quarter."}
-        )
+        raise ValidationError({"start" if start in (None, "") else "end": "Give start and end (YYYY-MM-DD), or a quarter."})
     first, last = _parse_date(start, "start"), _parse_date(end, "end")
     if last < first:
         raise ValidationError({"end": f"The end ({last}) is before the start ({first})."})
@@ -65,23 +63,11 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
     first, last, label = resolve_period(kinds[kind], start=start, end=end, quarter=quarter)
     with transaction.atomic():
         run = ReportRun.objects.create(
-            kind=kind,
-            organization_id=site.organization_id,
-            site=site,
-            start=first,
-            end=last,
-            period_label=label,
-            requested_by=acting_user,
-            requested_at=timezone.now(),
+            kind=kind, organization_id=site.organization_id, site=site, start=first, end=last, period_label=label,
+            requested_by=acting_user, requested_at=timezone.now(),
         )
-        record_event(
-            actor=acting_user,
-            action="report.requested",
-            obj=run,
-            organization_id=site.organization_id,
-            site_id=site.pk,
-            after={"kind": kind, "start": first, "end": last},
-        )
+        record_event(actor=acting_user, action="report.requested", obj=run, organization_id=site.organization_id,
+                     site_id=site.pk, after={"kind": kind, "start": first, "end": last})
         if kinds[kind].large or (last - first).days > BACKGROUND_AFTER_DAYS:
             from .tasks import generate_report_task
 
@@ -94,12 +80,9 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
 
 def claim(run_id: int) -> bool:
     """Only one worker generates a run: a conditional update from queued to running."""
-    return (
-        ReportRun.objects.filter(pk=run_id, status=ReportRun.Status.QUEUED).update(
-            status=ReportRun.Status.RUNNING, progress=5
-        )
-        == 1
-    )
+    return ReportRun.objects.filter(pk=run_id, status=ReportRun.Status.QUEUED).update(
+        status=ReportRun.Status.RUNNING, progress=5
+    ) == 1
 
 
 def _progress(run_id: int, percent: int) -> None:
@@ -112,45 +95,60 @@ def generate_report(run_id: int) -> bool:
         return False
     run = ReportRun.objects.select_related("organization", "site", "requested_by").get(pk=run_id)
     try:
-        pdf, data_sha256, (header, rows) = render_run(run)
+        # The footer prints the organization's audit chain head now; the file keeps it for re-renders.
+        head = chain_head(run.organization_id)
+        pdf, data_sha256, (header, rows) = render_run(run, audit_head=audit_head_text(head))
         _progress(run_id, 90)
-        _store(run, pdf, data_sha256, header, rows)
+        _store(run, pdf, data_sha256, header, rows, head)
     except Exception as exc:
         ReportRun.objects.filter(pk=run_id).update(status=ReportRun.Status.FAILED, error=str(exc)[:2000])
         raise
     return True
 
 
-def render_run(run: ReportRun):
-    """The PDF, the SHA-256 of the data it was drawn from, and the data's (header, rows)."""
+def audit_head_text(head: ChainHead | None) -> str:
+    return f"{head.chain} #{head.seq} {head.hash}" if head else ""
+
+
+def _stored_audit_head(run: ReportRun) -> str:
+    from .models import ReportFile
+
+    stored = ReportFile.objects.filter(run=run).values_list("audit_chain", "audit_seq", "audit_hash").first()
+    return f"{stored[0]} #{stored[1]} {stored[2]}" if stored and stored[1] is not None else ""
+
+
+def render_run(run: ReportRun, *, audit_head: str | None = None):
+    """The PDF, the SHA-256 of the data it was drawn from, and the data's (header, rows).
+    `audit_head` is the footer's audit chain head; by default the one stored with the run's
+    file, so a re-render gives the stored bytes."""
+    if audit_head is None:
+        audit_head = _stored_audit_head(run)
     kind = load_kinds()[run.kind]
-    context = ReportContext(
-        run.organization, run.site, run.start, run.end, run.period_label, timezone.localtime(run.requested_at).date()
-    )
+    context = ReportContext(run.organization, run.site, run.start, run.end, run.period_label,
+                            timezone.localtime(run.requested_at).date())
     data = kind.build(context)
     _progress(run.pk, 50)
-    title = TitleBlock(
-        run.organization.name, run.site.name if run.site else "All sites", run.period_label, kind.title, kind.rule
-    )
+    title = TitleBlock(run.organization.name, run.site.name if run.site else "All sites", run.period_label,
+                       kind.title, kind.rule)
     # The request time is an input: the same run always renders to the same bytes.
     moment = timezone.localtime(run.requested_at)
-    provenance = Provenance(moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data))
+    provenance = Provenance(
+        moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data), audit_head
+    )
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
     return pdf, provenance.data_sha256, kind.table(data)
 
 
-def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows) -> None:
+def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows, head: ChainHead | None) -> None:
     from .models import ReportFile
 
     with transaction.atomic():
         ReportFile.objects.create(
-            run=run,
-            generated_at=timezone.now(),
-            generated_by=run.requested_by.username,
+            audit_chain=head.chain if head else "", audit_seq=head.seq if head else None,
+            audit_hash=head.hash if head else "",
+            run=run, generated_at=timezone.now(), generated_by=run.requested_by.username,
             parameters={"kind": run.kind, "site": run.site_id, "start": str(run.start), "end": str(run.end)},
-            pdf=pdf,
-            pdf_sha256=hashlib.sha256(pdf).hexdigest(),
-            data_sha256=data_sha256,
+            pdf=pdf, pdf_sha256=hashlib.sha256(pdf).hexdigest(), data_sha256=data_sha256,
             table={"header": header, "rows": [[_plain(v) for v in row] for row in rows]},
         )
         ReportRun.objects.filter(pk=run.pk).update(status=ReportRun.Status.DONE, progress=100)

@@ -155,6 +155,8 @@ class VendorPurchase(AppendOnlyModel):
 class Recording(AppendOnlyModel):
     """One recorder's video of one table for one gaming day, kept 30 days (08-04(6))."""
 
+    audit_organization = "table__site__organization"  # only a table leads to the organization (cardroom.audit_rows)
+
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="recordings")
     recorder = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT, related_name="recordings")
     gaming_date = models.DateField()
@@ -214,6 +216,8 @@ class ReviewLogEntry(AppendOnlyModel):
 
 class Outage(AppendOnlyModel):
     """A camera or recorder not operating properly, from `began_at` (08-04(7))."""
+
+    audit_organization = "table__site__organization"  # only a table leads to the organization (cardroom.audit_rows)
 
     class Kind(models.TextChoices):
         CAMERA = "camera", "Camera not operating properly"

@@ -17,10 +17,12 @@ ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
 
 
 @pytest.fixture(autouse=True)
-def _fast_and_unlocked(settings):
+def _fast_and_unlocked(settings, tmp_path):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.AXES_ENABLED = False
     cache.clear()  # the API's rate limits count in the cache: each test starts with none used
+    # Anchors of the test database's chains never mix with those of a real one.
+    settings.AUDIT_ANCHOR_DIR = tmp_path / "audit-anchors"
 
 
 def _uses_transactional_db(request) -> bool:

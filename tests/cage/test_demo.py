@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from cage.demo import extend_demo
 from cage.models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, Iou
+from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
 
 from .conftest import make_gaming_day
@@ -28,4 +29,5 @@ def test_the_demo_counts_every_gaming_day_with_one_late_deposit_and_is_idempoten
     extend_demo(demo)
     assert (BankCount.objects.count(), BankDeposit.objects.count(), Iou.objects.count()) == (counts, deposits, ious)
     assert counts == 6 and deposits == 3 and ious == 2
+    assert verify_chain().ok  # every record the demo wrote is covered by its event
     assert [d.late for d in BankDeposit.objects.order_by("gaming_date")] == [False, True, False]

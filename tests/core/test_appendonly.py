@@ -26,3 +26,26 @@ def test_every_append_only_model_has_its_triggers(model):
         else {f"{table}_no_update", f"{table}_no_delete"}
     )
     assert expected <= names
+
+
+def covered_models():
+    from cardroom.audit_rows import covered_models as models
+
+    return models()
+
+
+def test_every_append_only_model_but_the_audit_log_is_covered_by_row_events():
+    tables = {m._meta.db_table for m in covered_models()}
+    assert tables == {m._meta.db_table for m in append_only_models()} - {"cardroom_auditevent"}
+    assert {"accounting_slip", "accounting_slipline", "accounting_slipstep", "reports_reportfile"} <= tables
+
+
+@pytest.mark.parametrize("model", covered_models(), ids=lambda m: m._meta.db_table)
+def test_every_covered_model_has_a_path_to_its_organization(model):
+    from cardroom.audit_rows import model_organization_path
+
+    path = model_organization_path(model)
+    target = model
+    for name in path.split("__")[:-1]:
+        target = target._meta.get_field(name).related_model
+    assert target._meta.get_field(path.split("__")[-1]).related_model._meta.label_lower == "cardroom.organization"

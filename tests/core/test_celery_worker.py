@@ -8,7 +8,7 @@ from celery.contrib.testing.worker import start_worker
 
 from cardroom.celery import app
 from cardroom.models import AuditEvent
-from cardroom.tasks import verify_audit_log
+from cardroom.tasks import anchor_audit_log, verify_audit_log
 
 
 @pytest.mark.django_db(transaction=True)
@@ -22,10 +22,17 @@ def test_the_nightly_audit_check_runs_on_a_real_worker(manager, site):
         while time.monotonic() < deadline and not AuditEvent.objects.filter(action="audit_log.verified").exists():
             time.sleep(0.2)
     event = AuditEvent.objects.get(action="audit_log.verified")
-    assert event.after == {"ok": True, "checked": 1, "broken_seq": None}
+    assert event.after == {"ok": True, "events": 1, "rows": 0, "problem": None}
     assert event.actor_label == "system"
 
 
 def test_the_beat_schedule_runs_the_audit_check_nightly():
     entry = app.conf.beat_schedule["verify-audit-log-nightly"]
     assert entry["task"] == verify_audit_log.name
+
+
+def test_the_beat_schedule_anchors_the_chains_nightly_after_the_check():
+    check = app.conf.beat_schedule["verify-audit-log-nightly"]["schedule"]
+    entry = app.conf.beat_schedule["anchor-audit-log-nightly"]
+    assert entry["task"] == anchor_audit_log.name
+    assert (entry["schedule"].hour, entry["schedule"].minute) == (check.hour, {m + 5 for m in check.minute})

@@ -8,6 +8,7 @@ import time_machine
 
 from accounting import services as accounting
 from accounting.models import DealerShift, GamingDay
+from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
 from counts.demo import UNISSUED_FORM, extend_demo
 from counts.models import CountAgreement, CountSession
@@ -54,6 +55,7 @@ def test_every_finished_gaming_day_is_counted_and_signed_once(demo):
     agreements = CountAgreement.objects.count()
     extend_demo(demo)
     assert CountAgreement.objects.count() == agreements and CountSession.objects.count() == 2
+    assert verify_chain().ok  # every record the demo wrote is covered by its event
 
 
 def test_the_first_busy_box_holds_an_unissued_form(demo):

@@ -73,6 +73,22 @@ def test_the_same_run_renders_to_identical_bytes(auditor_api, site, tables):
     assert first == second == bytes(ReportFile.objects.get(run=run).pdf)
 
 
+def test_the_footer_prints_the_organizations_audit_chain_head_at_generation_on_every_page(auditor_api, site, tables):
+    from cardroom.audit import chain_name
+    from cardroom.models import AuditEvent
+
+    run_id = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20").json()["id"]
+    stored = ReportFile.objects.get(run_id=run_id)
+    head = AuditEvent.objects.get(chain=chain_name(site.organization_id), seq=stored.audit_seq)
+    assert (stored.audit_chain, stored.audit_hash) == (head.chain, head.hash) and head.action == "report.requested"
+    with pdfplumber.open(io.BytesIO(bytes(stored.pdf))) as pdf:
+        for page in pdf.pages:
+            assert f"Audit chain head at generation: {head.chain} #{head.seq} {head.hash}" in page.extract_text()
+    request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-21")  # the chain moves on
+    run = ReportRun.objects.select_related("organization", "site", "requested_by").get(pk=run_id)
+    assert render_run(run)[0] == bytes(stored.pdf)  # a re-render prints the stored head
+
+
 @pytest.mark.parametrize("payload,field", [
     ({"kind": "nonsense", "end": "2026-11-20"}, "kind"),
     ({"kind": "alerts", "start": "2026-11-20", "end": "2026-11-01"}, "end"),

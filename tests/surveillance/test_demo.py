@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
 from surveillance import models, queries
 from surveillance.demo import build_demo_surveillance
@@ -50,6 +51,7 @@ def test_the_busy_site_gets_every_kind_of_surveillance_record(demo):
     assert all(counts().values()), counts()
     today = timezone.localdate()
     assert queries.surveillance_required(site, today)
+    assert verify_chain().ok  # every record the demo wrote is covered by its event
 
 
 def test_every_day_of_activity_has_its_daily_review_log(demo):

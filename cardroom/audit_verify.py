@@ -1,0 +1,256 @@
+"""Verify the audit log end to end, in one streaming pass (`manage.py verify_audit_log`).
+
+What is checked, in this order, stopping at the first broken thing and naming it
+(organization and chain, table, id, event number, what differs):
+
+1. Each chain links and hashes: the frozen `legacy` chain first, from 64 zeros, then every
+   per-organization chain (and `system`) from the legacy chain's last hash. Every event is
+   numbered 1, 2, 3 ... with no gap, its `prev_hash` is the previous event's hash and its
+   hash is SHA-256(prev_hash + canonical content) (cardroom.audit). An event's chain must be
+   its organization's.
+2. Each chain against every anchor found outside the database (cardroom.audit_anchors): the
+   anchored event must exist (else the chain's end was cut off) and have the anchored hash
+   (else the chain was rewritten and rehashed).
+3. Each append-only table against its row events (cardroom.audit_rows): every row matches the
+   values and digest its `row.created` (or `row.baseline`) event recorded, every such event
+   still has its row, and every row has its event. Row events naming a table that is not
+   append-only any more are reported too.
+
+Cost grows linearly: events are read once in chain order and rows once per table in id
+order, each as a chunked stream (no query per row), with the row events of a table read in
+the same order by the index on (row_table, row_pk) and merged. Memory holds one chunk, the
+anchors and one head per chain. Rows are read after their events' chain was walked, and
+rows before their events: a row inserted while verification runs is matched to its event,
+and an event newer than the walked head whose row is not yet visible is not reported.
+"""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
+
+from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
+from .audit_anchors import Anchor, AnchorFileError, read_anchors
+from .audit_rows import covered_models, iter_canonical_rows, model_organization_path, row_digest
+from .models import AuditEvent
+
+Progress = Callable[[str, int], None]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The first broken thing found."""
+
+    reason: str
+    chain: str = ""
+    organization_id: int | None = None
+    seq: int | None = None
+    table: str = ""
+    row_id: int | None = None
+    fields: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        where = []
+        if self.chain:
+            owner = "no organization" if self.organization_id is None else f"organization {self.organization_id}"
+            where.append(f"{owner} (chain {self.chain})")
+        if self.table:
+            where.append(f"table {self.table} id {self.row_id}")
+        if self.seq is not None:
+            where.append(f"event #{self.seq}")
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    checked: int  # events whose link and hash were verified
+    rows_checked: int = 0
+    chains: int = 0
+    anchors_checked: int = 0
+    problem: Problem | None = None
+
+    @property
+    def broken_seq(self) -> int | None:
+        return self.problem.seq if self.problem else None
+
+    @property
+    def reason(self) -> str:
+        return self.problem.reason if self.problem else ""
+
+
+class _Broken(Exception):
+    def __init__(self, problem: Problem):
+        self.problem = problem
+
+
+class _Walk:
+    """Running state of the verification: counts, heads walked, anchors, progress."""
+
+    def __init__(self, anchors: dict[str, list[Anchor]], progress: Progress | None, every: int, batch_size: int):
+        self.anchors = {chain: sorted(items, key=lambda a: a.seq) for chain, items in anchors.items()}
+        self.progress, self.every, self.batch_size = progress, every, batch_size
+        self.events = self.rows = self.anchors_checked = 0
+        self.heads: dict[str, int] = {}
+
+    def tick(self, stage: str, count: int) -> None:
+        if self.progress and count % self.every == 0:
+            self.progress(stage, count)
+
+
+def verify(*, progress: Progress | None = None, every: int = 50_000, batch_size: int = 2000) -> Verification:
+    """Verify chains, anchors and rows (see the module docstring); never raises for a break."""
+    try:
+        anchors = read_anchors()
+    except AnchorFileError as exc:
+        return Verification(False, 0, problem=Problem(str(exc)))
+    walk = _Walk(anchors, progress, every, batch_size)
+    try:
+        legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
+        _walk_chains(walk, legacy_head)
+        _check_anchored_chains_exist(walk)
+        _check_rows(walk)
+    except _Broken as broken:
+        return _result(walk, broken.problem)
+    return _result(walk, None)
+
+
+def _result(walk: _Walk, problem: Problem | None) -> Verification:
+    return Verification(problem is None, walk.events, walk.rows, len(walk.heads), walk.anchors_checked, problem)
+
+
+def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
+    events = AuditEvent.objects.order_by("chain", "seq")
+    if chain is not None:
+        events = events.filter(chain=chain)
+    if exclude is not None:
+        events = events.exclude(chain=exclude)
+    return events.values(*EVENT_FIELDS).iterator(chunk_size=walk.batch_size)
+
+
+def _walk_chains(walk: _Walk, legacy_head: str) -> None:
+    """Every chain but the legacy one, each starting from the legacy chain's last hash."""
+    for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=itemgetter("chain")):
+        _walk_chain(walk, chain, events, legacy_head)
+
+
+def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str) -> str:
+    """Check one chain's numbering, links, hashes and anchors; returns its last hash."""
+    anchors = walk.anchors.get(chain, [])
+    next_anchor = 0
+    prev_hash, expected = start_hash, 1
+    for event in events:
+        seq = event["seq"]
+        where = dict(chain=chain, organization_id=event["organization_id"], seq=seq)
+        if seq != expected:
+            raise _Broken(Problem(f"event #{expected} is missing", chain, event["organization_id"], expected))
+        if chain != LEGACY_CHAIN and chain != chain_name(event["organization_id"]):
+            raise _Broken(Problem("it is in another organization's chain", **where))
+        if event["prev_hash"] != prev_hash:
+            raise _Broken(Problem("its link to the previous event is broken", **where))
+        if chain_hash(prev_hash, event) != event["hash"]:
+            raise _Broken(Problem("its content does not match its hash", **where))
+        while next_anchor < len(anchors) and anchors[next_anchor].seq <= seq:
+            anchor = anchors[next_anchor]
+            if anchor.seq == seq and anchor.hash != event["hash"]:
+                raise _Broken(Problem(
+                    f"its hash {event['hash']} differs from {anchor.describe()}, {anchor.hash}: "
+                    "the chain was rewritten after it was anchored", **where,
+                ))  # fmt: skip
+            walk.anchors_checked += 1
+            next_anchor += 1
+        prev_hash, expected = event["hash"], expected + 1
+        walk.events += 1
+        walk.tick("events verified", walk.events)
+    last = expected - 1
+    if next_anchor < len(anchors):
+        anchor = anchors[next_anchor]
+        owner = anchor.organization_id
+        raise _Broken(Problem(
+            f"anchored event #{anchor.seq} is missing ({anchor.describe()}); the chain ends at #{last}: "
+            "events were removed from its end", chain, owner, anchor.seq,
+        ))  # fmt: skip
+    if last:
+        walk.heads[chain] = last
+    return prev_hash
+
+
+def _check_anchored_chains_exist(walk: _Walk) -> None:
+    for chain, anchors in sorted(walk.anchors.items()):
+        if chain not in walk.heads and chain != LEGACY_CHAIN:
+            anchor = anchors[0]
+            raise _Broken(Problem(
+                f"anchored event #{anchor.seq} is missing ({anchor.describe()}); the chain has no events",
+                chain, anchor.organization_id, anchor.seq,
+            ))  # fmt: skip
+
+
+def _check_rows(walk: _Walk) -> None:
+    models = covered_models()
+    tables = {model._meta.db_table for model in models}
+    stray = (
+        AuditEvent.objects.exclude(row_table="").exclude(row_table__in=tables)
+        .order_by("chain", "seq").values_list("row_table", "row_pk", "chain", "organization_id", "seq").first()
+    )  # fmt: skip
+    if stray:
+        table, pk, chain, org_id, seq = stray
+        raise _Broken(
+            Problem("its row event names a table that is not append-only here", chain, org_id, seq, table, pk)
+        )
+    for model in models:
+        _check_table(walk, model)
+
+
+def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
+    events = AuditEvent.objects.filter(row_table=table).order_by("row_pk")
+    fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
+    return events.values_list(*fields).iterator(chunk_size=walk.batch_size)
+
+
+def _check_table(walk: _Walk, model) -> None:
+    """Merge the table's rows (by id) with its row events (by row id)."""
+    table = model._meta.db_table
+    rows = iter_canonical_rows(model, walk.batch_size)
+    row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
+    events = _row_events(walk, table)
+    event = next(events, None)
+    while row is not None or event is not None:
+        if event is None or (row is not None and row[0] < event[0]):
+            _row_without_event(model, row[0])
+        elif row is None or event[0] < row[0]:
+            pk, _, _, chain, org_id, seq = event
+            if seq <= walk.heads.get(chain, 0):
+                raise _Broken(Problem(f"the row is missing (recorded by event #{seq})", chain, org_id, None, table, pk))
+            event = next(events, None)
+            continue
+        else:
+            _compare(table, row[1], event)
+            event = next(events, None)
+        walk.rows += 1
+        walk.tick(f"rows checked ({table})", walk.rows)
+        row = next(rows, None)
+
+
+def _row_without_event(model, pk: int) -> None:
+    path = model_organization_path(model)
+    org_id = model._base_manager.filter(pk=pk).values_list(path, flat=True).first()
+    raise _Broken(
+        Problem("the row has no event recording it", chain_name(org_id), org_id, None, model._meta.db_table, pk)
+    )
+
+
+def _compare(table: str, canonical: dict, event: tuple) -> None:
+    pk, digest, recorded, chain, org_id, seq = event
+    recorded = recorded or {}
+    gone = sorted(set(recorded) - set(canonical))
+    if gone:
+        reason = f"field {', '.join(gone)} recorded by event #{seq} no longer exists"
+        raise _Broken(Problem(reason, chain, org_id, None, table, pk, tuple(gone)))
+    current = {name: canonical[name] for name in recorded} if recorded else canonical
+    differing = tuple(name for name in recorded if current[name] != recorded[name])
+    if differing:
+        changes = "; ".join(f"{name} was {recorded[name]!r}, is {current[name]!r}" for name in differing)
+        reason = f"{', '.join(differing)} differ{'s' if len(differing) == 1 else ''} from event #{seq} ({changes})"
+        raise _Broken(Problem(reason, chain, org_id, None, table, pk, differing))
+    if row_digest(current) != digest:
+        raise _Broken(Problem(f"the digest differs from event #{seq}", chain, org_id, None, table, pk))
