@@ -2,9 +2,8 @@
 organization's gaming tax (read-only); closing a day's books and adjusting closed books.
 Amounts are integer cents; ratios decimal strings (6 places) or null when gross proceeds are zero."""
 
-from datetime import date
-
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms import ValidationError as DjangoFormError
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -13,8 +12,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, visible_employees
+from cardroom.api import ERROR_RESPONSES, CentsField, DateField, TextField, visible_employees
+from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from cardroom.models import Organization, Table
 from cardroom.periods import Quarter
 
@@ -23,7 +24,224 @@ from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose
 
 FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
-OK = {200: OpenApiResponse(description="The figures"), **ERROR_RESPONSES}
+
+BOOKS_CHECK_DOC = (
+    "`books`: whether these figures equal the books closed on the day (state equal, differ or not closed; "
+    "statement: the sentence the reports print; differences: each figure that differs)."
+)
+
+
+# --- What the figures look like (the schema of the JSON written below) -----------------------
+
+
+def _cents(**kwargs):
+    return serializers.IntegerField(**kwargs)
+
+
+def _ratio():
+    return serializers.CharField(allow_null=True, help_text="A decimal string (6 places); null when GP is zero.")
+
+
+class CustodyOut(serializers.Serializer):
+    drop_cents = _cents()
+    fills_cents = _cents()
+    credits_cents = _cents()
+    opener_cents = _cents()
+    closer_cents = _cents()
+    gross_proceeds_cents = _cents()
+    prizes_cents = _cents()
+    agp_cents = _cents()
+    hold_ratio = _ratio()
+
+
+class AdjustmentOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    corrected_date = serializers.DateField()
+    recorded_on = serializers.DateField()
+    table_number = serializers.IntegerField(allow_null=True)
+    field = serializers.CharField()
+    amount_cents = _cents()
+    reason = serializers.CharField()
+    recorded_by_initials = serializers.CharField()
+    approved_by_initials = serializers.CharField()
+    recorded_at = serializers.DateTimeField()
+
+
+class SiteAdjustmentOut(AdjustmentOut):
+    site = serializers.IntegerField()
+
+
+class AdjustmentPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = SiteAdjustmentOut(many=True)
+
+
+class TableDayOut(CustodyOut):
+    table_number = serializers.IntegerField()
+    game = serializers.CharField()
+    counted = serializers.BooleanField()
+    complete = serializers.BooleanField()
+
+
+class CashOut(serializers.Serializer):
+    cash_profit_cents = _cents(allow_null=True)
+    long_short_cents = _cents(allow_null=True)
+    chips_outside_change_cents = _cents(allow_null=True)
+    unexplained_cents = _cents(allow_null=True)
+    deposit_expected_cents = _cents(allow_null=True)
+    deposit_recorded_cents = _cents(allow_null=True)
+    deposited_on = serializers.DateField(allow_null=True)
+    deposit_verified = serializers.BooleanField()
+    deposit_due = serializers.DateField()
+
+
+class BooksCheckOut(serializers.Serializer):
+    state = serializers.CharField()
+    statement = serializers.CharField()
+    snapshot_at = serializers.DateTimeField(allow_null=True)
+    snapshot_by_initials = serializers.CharField(allow_null=True)
+    figures_sha256 = serializers.CharField(allow_null=True)
+    differences = serializers.ListField(child=serializers.CharField())
+
+
+class AmendmentOut(AdjustmentOut):
+    amends_quarter = serializers.CharField()
+    quarter_filed = serializers.BooleanField(help_text="The corrected quarter was filed when it was entered.")
+    agp_effect_cents = _cents()
+
+
+class FilingStateOut(serializers.Serializer):
+    state = serializers.CharField()
+    statement = serializers.CharField()
+    filed = serializers.BooleanField()
+    filed_at = serializers.DateTimeField(allow_null=True)
+    filed_by_initials = serializers.CharField(allow_null=True)
+    figures_sha256 = serializers.CharField(allow_null=True)
+    differences = serializers.ListField(child=serializers.CharField())
+    days_closed = serializers.IntegerField()
+    days = serializers.IntegerField()
+    days_differing = serializers.ListField(child=serializers.DateField())
+    days_not_closed = serializers.ListField(child=serializers.DateField())
+
+
+class DailySummaryOut(serializers.Serializer):
+    site = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    gaming_day_closed = serializers.BooleanField()
+    books_closed = serializers.BooleanField()
+    adjustments_recorded = AdjustmentOut(many=True)
+    adjustments_to_this_day = AdjustmentOut(many=True)
+    tables = TableDayOut(many=True)
+    total = CustodyOut()
+    twenty_one = CustodyOut()
+    paddlewheel = CustodyOut()
+    cash = CashOut()
+    books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
+
+
+class QuarterSummaryOut(serializers.Serializer):
+    site = serializers.IntegerField()
+    quarter = serializers.CharField()
+    days = DailySummaryOut(many=True)
+    total = CustodyOut()
+    twenty_one = CustodyOut()
+    paddlewheel = CustodyOut()
+    cash_profit_cents = _cents()
+    long_short_cents = _cents()
+    days_without_bank_count = serializers.IntegerField()
+    filing = FilingStateOut()
+    amendments = AmendmentOut(many=True, help_text="Corrections of this quarter entered in a later quarter.")
+    amending_earlier = AmendmentOut(many=True, help_text="Corrections entered in this quarter of an earlier one.")
+
+
+class ShiftOut(serializers.Serializer):
+    """A dealer shift; the custody figures are present only when the shift is separable."""
+
+    shift = serializers.IntegerField()
+    site = serializers.IntegerField()
+    table_number = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    started_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    separable = serializers.BooleanField()
+    not_separable_because = serializers.CharField(allow_blank=True)
+    drop_cents = _cents(required=False)
+    fills_cents = _cents(required=False)
+    credits_cents = _cents(required=False)
+    opener_cents = _cents(required=False)
+    closer_cents = _cents(required=False)
+    gross_proceeds_cents = _cents(required=False)
+    prizes_cents = _cents(required=False)
+    agp_cents = _cents(required=False)
+    hold_ratio = serializers.CharField(allow_null=True, required=False)
+
+
+class DealerHoldOut(serializers.Serializer):
+    dealer = serializers.IntegerField()
+    start = serializers.DateField()
+    end = serializers.DateField()
+    shifts = ShiftOut(many=True)
+    total = CustodyOut(allow_null=True)
+    site_hold_ratio = _ratio()
+    z_score = serializers.CharField(allow_null=True)
+
+
+class TaxSiteOut(serializers.Serializer):
+    site = serializers.CharField(help_text="The site's name.")
+    gross_proceeds_cents = _cents()
+    prizes_cents = _cents()
+    agp_cents = _cents()
+    cash_profit_cents = _cents()
+
+
+class TaxBracketOut(serializers.Serializer):
+    from_cents = _cents()
+    rate = serializers.CharField()
+    base_cents = _cents()
+    effective_from = serializers.DateField()
+    citation = serializers.CharField()
+
+
+class SiteAmendmentOut(AmendmentOut):
+    site = serializers.CharField(help_text="The site's name.")
+
+
+class TaxReturnOut(serializers.Serializer):
+    filed = serializers.BooleanField()
+    filed_sites = serializers.ListField(child=serializers.CharField())
+    unfiled_sites = serializers.ListField(child=serializers.CharField())
+    amendment_agp_cents = _cents()
+    amended_agp_cents = _cents()
+    amended_tax_cents = _cents()
+    amendments = SiteAmendmentOut(many=True)
+
+
+# `return` is a Python keyword: the class is built with it among its fields.
+TaxOut = type(
+    "TaxOut",
+    (serializers.Serializer,),
+    {
+        "organization": serializers.IntegerField(),
+        "quarter": serializers.CharField(),
+        "agp_cents": _cents(),
+        "tax_cents": _cents(),
+        "sites": TaxSiteOut(many=True),
+        "brackets": TaxBracketOut(many=True),
+        "return": TaxReturnOut(),
+    },
+)
+
+
+class BooksCloseOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    site = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    closed_at = serializers.DateTimeField()
+    closed_by = serializers.IntegerField()
+    figures_sha256 = serializers.CharField()
+    figures = serializers.JSONField(help_text="The daily summary as it stood when the books were closed.")
 
 
 def custody_json(c: Custody) -> dict:
@@ -92,10 +310,7 @@ def daily_json(s: summaries.DailySummary) -> dict:
 
 
 def _parse_date(value, field):
-    try:
-        return date.fromisoformat(value or "")
-    except ValueError as exc:
-        raise ValidationError({field: f"Write the date as YYYY-MM-DD (got {value!r})."}) from exc
+    return limits.parse_date(value, field)
 
 
 def _site(request, pk, rule):
@@ -104,16 +319,10 @@ def _site(request, pk, rule):
     return site
 
 
-BOOKS_CHECK_DOC = (
-    "`books`: whether these figures equal the books closed on the day (state equal, differ or not closed; "
-    "statement: the sentence the reports print; differences: each figure that differs)."
-)
-
-
 class DailySummaryView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("date", OpenApiTypes.DATE, required=True)],
-        responses={200: OpenApiResponse(description=f"The day's figures. {BOOKS_CHECK_DOC}"), **ERROR_RESPONSES},
+        responses={200: OpenApiResponse(DailySummaryOut, description=f"The day's figures. {BOOKS_CHECK_DOC}")},
     )
     def get(self, request, pk):
         site = _site(request, pk, rules.DAILY_FIGURES)
@@ -127,10 +336,11 @@ class QuarterSummaryView(APIView):
         parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
         responses={
             200: OpenApiResponse(
+                QuarterSummaryOut,
                 description="The quarter's figures; each day with its `books`; `filing`: the quarter against its "
                 "filed summary (state equal, differ or not filed) and its statement; `amendments`: corrections "
                 "of this quarter entered in a later quarter; `amending_earlier`: corrections entered in this "
-                "quarter of an earlier one (filed or not)."
+                "quarter of an earlier one (filed or not).",
             ),
             **ERROR_RESPONSES,
         },
@@ -181,7 +391,7 @@ class DealerHoldView(APIView):
             OpenApiParameter("start", OpenApiTypes.DATE, required=True),
             OpenApiParameter("end", OpenApiTypes.DATE, required=True),
         ],
-        responses=OK,
+        responses={200: DealerHoldOut},
     )
     def get(self, request, pk):
         access = access_for(request.user)
@@ -256,10 +466,11 @@ class OrganizationTaxView(APIView):
         parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
         responses={
             200: OpenApiResponse(
+                TaxOut,
                 description="The organization's tax on the filed figures: a filed site's filed quarter, an "
                 "unfiled site's figures now. `return`: whether every site with figures has filed, and the "
                 "amendments beside it (corrections of the quarter entered later, counted and taxed in the "
-                "quarter entered), with the AGP and tax as amended."
+                "quarter entered), with the AGP and tax as amended.",
             ),
             **ERROR_RESPONSES,
         },
@@ -294,11 +505,11 @@ def books_close_json(close: BooksClose) -> dict:
 
 
 class BooksCloseInputSerializer(serializers.Serializer):
-    date = serializers.DateField()
+    date = DateField()
 
 
 class CloseBooksView(APIView):
-    @extend_schema(request=BooksCloseInputSerializer, responses={201: OpenApiResponse(description="The closed books")})
+    @extend_schema(request=BooksCloseInputSerializer, responses={201: BooksCloseOut})
     def post(self, request, pk):
         site = get_object_or_404(access_for(request.user).sites(), pk=pk)
         data = _parsed(BooksCloseInputSerializer(data=request.data))
@@ -311,10 +522,10 @@ class BooksAdjustmentInputSerializer(serializers.Serializer):
 
     books_close = serializers.PrimaryKeyRelatedField(queryset=BooksClose.objects.none())
     table = serializers.PrimaryKeyRelatedField(queryset=Table.objects.none(), required=False, allow_null=True)
-    field = serializers.CharField()
-    amount_cents = serializers.IntegerField()
-    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
-    recorded_on = serializers.DateField()
+    field = serializers.CharField(max_length=20)
+    amount_cents = CentsField()
+    reason = TextField(allow_blank=True, trim_whitespace=False)
+    recorded_on = DateField()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -332,29 +543,42 @@ def _parsed(serializer) -> dict:
 
 
 class AdjustmentsView(APIView):
+    pagination_class = Pagination
+
     @extend_schema(
-        parameters=[OpenApiParameter("site", OpenApiTypes.INT), OpenApiParameter("corrected_date", OpenApiTypes.DATE)],
-        responses=OK,
+        parameters=[
+            OpenApiParameter("site", OpenApiTypes.INT),
+            OpenApiParameter("corrected_date", OpenApiTypes.DATE),
+            *PAGE_PARAMETERS,
+        ],
+        responses={200: AdjustmentPageOut},
     )
     def get(self, request):
         access = access_for(request.user)
         sites = rules.DAILY_FIGURES.site_ids(access)
         found = Adjustment.objects.filter(books_close__site_id__in=sites)
         if request.query_params.get("site"):
-            found = found.filter(books_close__site_id=request.query_params["site"])
+            found = found.filter(books_close__site_id=_id_param(request, "site"))
         if request.query_params.get("corrected_date"):
             corrected = _parse_date(request.query_params["corrected_date"], "corrected_date")
             found = found.filter(books_close__gaming_date=corrected)
         found = found.select_related("books_close", "table", "recorded_by", "approved_by").order_by("recorded_on", "id")
-        return Response([_adjustment_out(a) for a in found])
+        pages = Pagination()
+        page = pages.paginate_queryset(found, request, view=self)
+        return pages.get_paginated_response([_adjustment_out(a) for a in page])
 
-    @extend_schema(
-        request=BooksAdjustmentInputSerializer, responses={201: OpenApiResponse(description="The adjustment")}
-    )
+    @extend_schema(request=BooksAdjustmentInputSerializer, responses={201: SiteAdjustmentOut})
     def post(self, request):
         data = _parsed(BooksAdjustmentInputSerializer(data=request.data, context={"request": request}))
         adjustment = services.record_adjustment(acting_user=request.user, **data)
         return Response(_adjustment_out(adjustment), status=201)
+
+
+def _id_param(request, name: str) -> int:
+    try:
+        return IdFormField().clean(request.query_params.get(name))
+    except DjangoFormError as exc:
+        raise ValidationError({name: exc.messages}) from None
 
 
 def _adjustment_out(a: Adjustment) -> dict:
@@ -365,9 +589,15 @@ def _adjustment_out(a: Adjustment) -> dict:
 
 
 class QuarterFilingInputSerializer(serializers.Serializer):
-    quarter = serializers.CharField(help_text="The quarter filed, YYYYQn (for example 2026Q3); it must have ended.")
+    quarter = serializers.CharField(
+        max_length=10, help_text="The quarter filed, YYYYQn (for example 2026Q3); it must have ended."
+    )
     reference = serializers.CharField(
-        required=False, allow_blank=True, default="", help_text="The return's confirmation number, if any."
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=100,
+        help_text="The return's confirmation number, if any.",
     )
 
 
@@ -393,20 +623,7 @@ class FilingCheckSerializer(serializers.Serializer):
     differences = serializers.ListField(child=serializers.CharField())
 
 
-class AmendmentSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    corrected_date = serializers.DateField()
-    recorded_on = serializers.DateField()
-    table_number = serializers.IntegerField(allow_null=True)
-    field = serializers.CharField()
-    amount_cents = serializers.IntegerField()
-    reason = serializers.CharField()
-    recorded_by_initials = serializers.CharField()
-    approved_by_initials = serializers.CharField()
-    recorded_at = serializers.DateTimeField()
-    amends_quarter = serializers.CharField()
-    quarter_filed = serializers.BooleanField(help_text="The corrected quarter was filed when it was entered.")
-    agp_effect_cents = serializers.IntegerField()
+AmendmentSerializer = AmendmentOut
 
 
 class FiledFiguresSerializer(serializers.Serializer):

@@ -2,13 +2,23 @@
 services validate and write, lists are scoped to the sites where the user reads cage records
 and filter by `?site=<id>` and `?gaming_date=YYYY-MM-DD`."""
 
-from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedField, ScopedSiteField, ScopedViewSet
+from cardroom.api import (
+    ERROR_RESPONSES,
+    CentsField,
+    DateField,
+    ScopedEmployeeField,
+    ScopedField,
+    ScopedSiteField,
+    ScopedViewSet,
+    SiteOrganizationFilter,
+    TextField,
+)
+from cardroom.api_filters import DateFilter, site_filterset
 from cardroom.models import Role
 from floor.models import GamingDay
 
@@ -45,11 +55,17 @@ def reads_inventory(access) -> bool:
 
 
 def _filter(model, site_path="site", date_path="gaming_date", extra=()):
-    attrs = {"Meta": type("Meta", (), {"model": model, "fields": list(extra)})}
-    attrs["site"] = filters.NumberFilter(field_name=site_path)
-    if date_path:
-        attrs["gaming_date"] = filters.DateFilter(field_name=date_path)
-    return type(f"{model.__name__}Filter", (filters.FilterSet,), attrs)
+    return site_filterset(model, site_path, date_path, extra)
+
+
+def _organization_filter(model, date_field):
+    """`?site=<id>` (records of that site's organization) and `?<date_field>=` on a record of
+    the whole organization, which has no site of its own."""
+    attrs = {
+        "Meta": type("Meta", (), {"model": model, "fields": ["site"]}),
+        date_field: DateFilter(field_name=date_field),
+    }
+    return type(f"{model.__name__}Filter", (SiteOrganizationFilter,), attrs)
 
 
 def _lines(line_model, **declared):
@@ -84,8 +100,8 @@ IdealBankSerializer = _output(IdealBank)
 IdealBankInput = _input(
     "IdealBankInput",
     site=ScopedSiteField(),
-    amount_cents=serializers.IntegerField(),
-    effective_on=serializers.DateField(),
+    amount_cents=CentsField(min_value=0),
+    effective_on=DateField(),
 )
 
 BankCountSerializer = _output(BankCount, BankCountLine)
@@ -93,12 +109,12 @@ BankCountSerializer = _output(BankCount, BankCountLine)
 
 class BankCountInput(serializers.Serializer):
     site = ScopedSiteField()
-    gaming_date = serializers.DateField()
-    kind = serializers.CharField()
+    gaming_date = DateField()
+    kind = serializers.CharField(max_length=20)
     cash = _lines_field()
     chips = _lines_field()
     corrects = ScopedField(BankCount, required=False, allow_null=True)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = TextField(required=False, allow_blank=True, default="")
 
 
 class IouSerializer(serializers.ModelSerializer):
@@ -119,35 +135,35 @@ class IouSerializer(serializers.ModelSerializer):
 IouInput = _input(
     "IouInput",
     site=ScopedSiteField(),
-    gaming_date=serializers.DateField(),
-    source=serializers.CharField(),
-    destination=serializers.CharField(),
-    amount_cents=serializers.IntegerField(),
-    note=serializers.CharField(required=False, allow_blank=True, default=""),
+    gaming_date=DateField(),
+    source=serializers.CharField(max_length=20),
+    destination=serializers.CharField(max_length=20),
+    amount_cents=CentsField(min_value=0),
+    note=TextField(required=False, allow_blank=True, default=""),
 )
 IouRepaymentSerializer = _output(IouRepayment)
 IouRepaymentInput = _input(
     "IouRepaymentInput",
-    amount_cents=serializers.IntegerField(required=False, allow_null=True, default=None),
-    gaming_date=serializers.DateField(required=False, allow_null=True, default=None),
+    amount_cents=CentsField(min_value=0, required=False, allow_null=True, default=None),
+    gaming_date=DateField(required=False, allow_null=True, default=None),
 )
 
 ChipRedemptionSerializer = _output(ChipRedemption, ChipRedemptionLine)
 ChipRedemptionInput = _input(
-    "ChipRedemptionInput", site=ScopedSiteField(), gaming_date=serializers.DateField(), chips=_lines_field()
+    "ChipRedemptionInput", site=ScopedSiteField(), gaming_date=DateField(), chips=_lines_field()
 )
 
 TipPolicySerializer = _output(TipPolicy)
 TipPolicyInput = _input(
     "TipPolicyInput",
     pooled=serializers.BooleanField(),
-    description=serializers.CharField(allow_blank=True),
-    effective_on=serializers.DateField(),
+    description=TextField(allow_blank=True),
+    effective_on=DateField(),
 )
 
 TipDeclarationSerializer = _output(TipDeclaration, TipDeclarationLine)
 TipDeclarationInput = _input(
-    "TipDeclarationInput", site=ScopedSiteField(), gaming_date=serializers.DateField(), chips=_lines_field()
+    "TipDeclarationInput", site=ScopedSiteField(), gaming_date=DateField(), chips=_lines_field()
 )
 
 TipRedemptionSerializer = _output(TipRedemption)
@@ -168,32 +184,32 @@ class BankDepositSerializer(serializers.ModelSerializer):
 BankDepositInput = _input(
     "BankDepositInput",
     gaming_day=ScopedField(GamingDay),
-    amount_cents=serializers.IntegerField(),
-    deposited_on=serializers.DateField(),
-    reference=serializers.CharField(required=False, allow_blank=True, default=""),
+    amount_cents=CentsField(min_value=0),
+    deposited_on=DateField(),
+    reference=serializers.CharField(required=False, allow_blank=True, default="", max_length=80),
 )
 DepositVerificationInput = _input(
     "DepositVerificationInput",
-    statement_date=serializers.DateField(),
-    statement_amount_cents=serializers.IntegerField(),
-    note=serializers.CharField(required=False, allow_blank=True, default=""),
+    statement_date=DateField(),
+    statement_amount_cents=CentsField(min_value=0),
+    note=TextField(required=False, allow_blank=True, default=""),
 )
 
 ChipMovementSerializer = _output(ChipMovement, ChipMovementLine)
 ChipMovementInput = _input(
     "ChipMovementInput",
     kind=serializers.ChoiceField(choices=ChipMovement.Kind.choices),
-    occurred_on=serializers.DateField(),
-    reference=serializers.CharField(allow_blank=True),
-    note=serializers.CharField(required=False, allow_blank=True, default=""),
+    occurred_on=DateField(),
+    reference=serializers.CharField(allow_blank=True, max_length=120),
+    note=TextField(required=False, allow_blank=True, default=""),
     chips=_lines_field(),
 )
 
 ChipInventoryCountSerializer = _output(ChipInventoryCount, ChipInventoryCountLine)
 ChipInventoryCountInput = _input(
     "ChipInventoryCountInput",
-    counted_on=serializers.DateField(),
-    note=serializers.CharField(required=False, allow_blank=True, default=""),
+    counted_on=DateField(),
+    note=TextField(required=False, allow_blank=True, default=""),
     locations=serializers.JSONField(
         help_text='[{"location": "bank"|"trays"|"storage", "site": id (bank, trays), "chips": [...]}, ...]'
     ),
@@ -386,7 +402,7 @@ def org_viewset(name, model, output, input_, service, readers, date_field, prefe
         "readers": readers,
         "output_serializer_class": output,
         "input_serializer_class": input_,
-        "filterset_class": _filter(model, date_path=None, extra=[date_field]),
+        "filterset_class": _organization_filter(model, date_field),
         "service": staticmethod(service),
     }
     if prefetch:

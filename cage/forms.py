@@ -5,7 +5,7 @@ refuses it with the words the API uses."""
 
 from django import forms
 
-from cardroom.forms import BootstrapMixin, CentsField
+from cardroom.forms import BookDateField, BootstrapMixin, CentsField
 from cardroom.money import format_money
 
 from .models import BankCount, ChipMovement, Fund
@@ -15,7 +15,7 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 def _date(**kwargs):
-    return forms.DateField(widget=DATE, **kwargs)
+    return BookDateField(widget=DATE, **kwargs)
 
 
 def _quantity_field(label: str, value_cents: int, group: str) -> forms.CharField:

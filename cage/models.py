@@ -9,6 +9,7 @@ deposit is verified by a separate verification row. Amounts are integer cents.
 from django.db import models
 from django.db.models import Q
 
+from cardroom import limits
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 
@@ -45,7 +46,7 @@ class BankCount(AppendOnlyModel):
     cash_cents = models.BigIntegerField()
     chips_cents = models.BigIntegerField()
     corrects = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="correction")
-    reason = models.TextField(blank=True)
+    reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
 
     class Meta:
         ordering = ["site_id", "gaming_date", "kind", "counted_at", "id"]
@@ -106,7 +107,7 @@ class Iou(AppendOnlyModel):
     lent_at = models.DateTimeField()
     lent_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     initials = models.CharField(max_length=4)
-    note = models.TextField(blank=True)
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
 
     class Meta:
         ordering = ["site_id", "gaming_date", "lent_at", "id"]
@@ -167,7 +168,7 @@ class TipPolicy(AppendOnlyModel):
 
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="+")
     pooled = models.BooleanField()
-    description = models.TextField()
+    description = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     effective_on = models.DateField()
     set_at = models.DateTimeField()
     set_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
@@ -244,7 +245,7 @@ class DepositVerification(AppendOnlyModel):
     statement_date = models.DateField()
     statement_amount_cents = models.PositiveBigIntegerField()
     difference_cents = models.BigIntegerField()  # statement minus deposit
-    note = models.TextField(blank=True)
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     verified_at = models.DateTimeField()
     verified_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     initials = models.CharField(max_length=4)
@@ -262,7 +263,7 @@ class ChipMovement(AppendOnlyModel):
     kind = models.CharField(max_length=12, choices=Kind.choices)
     occurred_on = models.DateField()
     reference = models.CharField(max_length=120)
-    note = models.TextField(blank=True)
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     recorded_at = models.DateTimeField()
     recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     initials = models.CharField(max_length=4)
@@ -298,7 +299,7 @@ class ChipInventoryCount(AppendOnlyModel):
     counted_at = models.DateTimeField()
     counted_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     initials = models.CharField(max_length=4)
-    note = models.TextField(blank=True)
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     total_cents = models.PositiveBigIntegerField()
 
     class Meta:

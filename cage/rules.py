@@ -4,6 +4,7 @@
 settle the point (shared/docs/domain.md); they are kept here and nowhere else.
 """
 
+from cardroom import limits
 from cardroom.access import ReadRule
 from cardroom.models import Role
 from cardroom.rules import HOUSE_CONTROL
@@ -65,5 +66,6 @@ CASH_VALUES_CENTS = (10000, 5000, 2000, 1000, 500, 200, 100, 50, 25, 10, 5, 1)
 # ND 99-01.3-03-10: banking days after the gaming date within which the deposit is made.
 DEPOSIT_BANKING_DAYS = 3
 
-# A sanity ceiling on one count line: larger numbers are typing mistakes.
-MAX_QUANTITY_PER_LINE = 1_000_000
+# A sanity ceiling on one count line: larger numbers are typing mistakes (a house control,
+# shared by every line of the system).
+MAX_QUANTITY_PER_LINE = limits.MAX_QUANTITY

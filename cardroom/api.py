@@ -7,10 +7,13 @@ user's scope are not in the queryset, so they answer 404.
 
 from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import DataError, IntegrityError, models
 from django.db.models import Q
-from django_filters import rest_framework as filters
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
 from knox.views import LogoutAllView as KnoxLogoutAllView
@@ -23,9 +26,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import services
+from . import limits, services
 from .access import access_for
+from .api_filters import FilterSet, IdFilter
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
+from .parsers import BodyTooLarge
 from .throttles import LoginRateThrottle
 from .tokens import issue_token
 
@@ -37,6 +42,12 @@ def exception_handler(exc, context):
         exc = exceptions.PermissionDenied(detail=str(exc) or None)
     elif isinstance(exc, IntegrityError):
         exc = exceptions.ValidationError({"non_field_errors": [f"Refused by the database: {exc}"]})
+    elif isinstance(exc, DataError):  # a value out of a column's range that no bound caught first
+        exc = exceptions.ValidationError({"non_field_errors": ["Refused by the database: a value is out of range."]})
+    elif isinstance(exc, RequestDataTooBig):
+        exc = BodyTooLarge()
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ValidationError({"non_field_errors": [str(exc)]})
     elif isinstance(exc, exceptions.Throttled):
         exc = _throttled(exc, context)
     return drf_exception_handler(exc, context)
@@ -48,6 +59,77 @@ def _throttled(exc: exceptions.Throttled, context) -> exceptions.Throttled:
     limit = f"the limit is {throttle.limit_text()} (house control)" if throttle else "a rate limit was reached"
     wait = f"try again in {int(exc.wait) + 1} seconds" if exc.wait is not None else "try again later"
     return exceptions.Throttled(wait=exc.wait, detail=f"Too many requests: {limit}; {wait}.")
+
+
+@csrf_exempt  # it writes nothing, and a POST to a wrong URL should learn that, not about CSRF
+def api_not_found(request, *args, **kwargs):
+    """Any URL under /api/ that names no endpoint (or an id that is not a number)."""
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
+# --- Bounded input fields (cardroom.limits; house controls) ---------------------------------
+
+
+class CentsField(serializers.IntegerField):
+    """An amount in cents, at most `limits.MAX_AMOUNT_CENTS` either way (min_value narrows it)."""
+
+    default_error_messages = {
+        **serializers.IntegerField.default_error_messages,
+        "max_value": limits.amount_message(),
+        "min_value": "The amount must be at least {min_value} cents.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", -limits.MAX_AMOUNT_CENTS)
+        kwargs.setdefault("max_value", limits.MAX_AMOUNT_CENTS)
+        super().__init__(**kwargs)
+
+
+class FormNumberField(serializers.IntegerField):
+    """A printed form number (a slip, a slip book's first or last number)."""
+
+    default_error_messages = {
+        **serializers.IntegerField.default_error_messages,
+        "max_value": f"A form number is at most {limits.MAX_FORM_NUMBER:,} ({limits.HOUSE_CONTROL}).",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", limits.MAX_FORM_NUMBER)
+        super().__init__(**kwargs)
+
+
+class DateField(serializers.DateField):
+    """A date within `limits.FIRST_DATE`..`limits.LAST_DATE`."""
+
+    default_error_messages = {**serializers.DateField.default_error_messages, "range": limits.date_message()}
+
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        if not limits.date_in_range(parsed):
+            self.fail("range")
+        return parsed
+
+
+class DateTimeField(serializers.DateTimeField):
+    """A moment whose date (in the project's time zone) is within the books' range."""
+
+    default_error_messages = {**serializers.DateTimeField.default_error_messages, "range": limits.date_message()}
+
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        first, last = limits.aware_bounds()
+        if timezone.is_aware(parsed) and not first <= parsed <= last:
+            self.fail("range")
+        return parsed
+
+
+class TextField(serializers.CharField):
+    """Free text (a note, reason, description...): at most `limits.MAX_TEXT_LENGTH` characters."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", limits.MAX_TEXT_LENGTH)
+        super().__init__(**kwargs)
 
 
 ERROR_RESPONSES = {
@@ -127,10 +209,28 @@ class ScopedEmployeeField(serializers.PrimaryKeyRelatedField):
 
 
 class InputSerializer(serializers.ModelSerializer):
-    """Parses only: business and uniqueness rules run once, in the service."""
+    """Parses only: business and uniqueness rules run once, in the service. Model fields map to
+    the bounded fields: dates within the books' range, amounts (`*_cents`) within
+    `limits.MAX_AMOUNT_CENTS`, text within its model's or `limits.MAX_TEXT_LENGTH`."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.DateField: DateField,
+        models.DateTimeField: DateTimeField,
+    }
 
     def get_validators(self):
         return []
+
+    def build_standard_field(self, field_name, model_field):
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        if issubclass(field_class, serializers.IntegerField) and field_name.endswith("_cents"):
+            field_class = CentsField
+            kwargs["max_value"] = min(kwargs.get("max_value", limits.MAX_AMOUNT_CENTS), limits.MAX_AMOUNT_CENTS)
+            kwargs["min_value"] = max(kwargs.get("min_value", -limits.MAX_AMOUNT_CENTS), -limits.MAX_AMOUNT_CENTS)
+        if isinstance(model_field, models.TextField) and "choices" not in kwargs:
+            kwargs.setdefault("max_length", limits.MAX_TEXT_LENGTH)
+        return field_class, kwargs
 
 
 # --- Sites ------------------------------------------------------------------------------
@@ -139,7 +239,16 @@ class InputSerializer(serializers.ModelSerializer):
 class SiteSerializer(serializers.ModelSerializer):
     class Meta:
         model = Site
-        fields = ["id", "organization", "name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+        fields = [
+            "id",
+            "organization",
+            "name",
+            "jurisdiction",
+            "time_zone",
+            "business_day_start_hour",
+            "seasonal",
+            "active",
+        ]
         read_only_fields = ["organization"]
 
 
@@ -149,9 +258,11 @@ class SiteInputSerializer(InputSerializer):
         read_only_fields = []
 
 
-@extend_schema_view(create=extend_schema(responses={201: SiteSerializer, **ERROR_RESPONSES}),
-                    update=extend_schema(responses={200: SiteSerializer, **ERROR_RESPONSES}),
-                    partial_update=extend_schema(responses={200: SiteSerializer, **ERROR_RESPONSES}))
+@extend_schema_view(
+    create=extend_schema(responses={201: SiteSerializer, **ERROR_RESPONSES}),
+    update=extend_schema(responses={200: SiteSerializer, **ERROR_RESPONSES}),
+    partial_update=extend_schema(responses={200: SiteSerializer, **ERROR_RESPONSES}),
+)
 class SiteViewSet(WritableScopedViewSet):
     output_serializer_class = SiteSerializer
     input_serializer_class = SiteInputSerializer
@@ -174,9 +285,22 @@ class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
         fields = [
-            "id", "site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active",
-            "decks", "dealer_hits_soft_17", "insurance_allowed", "even_money_offered", "tip_betting_allowed",
-            "double_down", "tip_double_down", "dealing_method",
+            "id",
+            "site",
+            "number",
+            "game",
+            "min_wager_cents",
+            "max_wager_cents",
+            "location",
+            "active",
+            "decks",
+            "dealer_hits_soft_17",
+            "insurance_allowed",
+            "even_money_offered",
+            "tip_betting_allowed",
+            "double_down",
+            "tip_double_down",
+            "dealing_method",
         ]
 
 
@@ -187,15 +311,17 @@ class TableInputSerializer(InputSerializer):
         fields = [f for f in TableSerializer.Meta.fields if f != "id"]
 
 
-class TableFilter(filters.FilterSet):
+class TableFilter(FilterSet):
     class Meta:
         model = Table
         fields = ["site", "game", "active", "location"]
 
 
-@extend_schema_view(create=extend_schema(responses={201: TableSerializer, **ERROR_RESPONSES}),
-                    update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}),
-                    partial_update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}))
+@extend_schema_view(
+    create=extend_schema(responses={201: TableSerializer, **ERROR_RESPONSES}),
+    update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}),
+    partial_update=extend_schema(responses={200: TableSerializer, **ERROR_RESPONSES}),
+)
 class TableViewSet(WritableScopedViewSet):
     output_serializer_class = TableSerializer
     input_serializer_class = TableInputSerializer
@@ -230,10 +356,11 @@ class ChipDenominationInputSerializer(InputSerializer):
         read_only_fields = []
 
 
-class SiteOrganizationFilter(filters.FilterSet):
-    """`?site=<id>`: rows of that site's organization (404-equivalent: empty when not visible)."""
+class SiteOrganizationFilter(FilterSet):
+    """`?site=<id>`: rows of that site's organization (empty when not visible, as when it does
+    not exist)."""
 
-    site = filters.NumberFilter(method="filter_site")
+    site = IdFilter(method="filter_site")
 
     def filter_site(self, queryset, name, value):
         site = access_for(self.request.user).sites().filter(pk=value).first()
@@ -246,9 +373,11 @@ class ChipDenominationFilter(SiteOrganizationFilter):
         fields = ["site", "active"]
 
 
-@extend_schema_view(create=extend_schema(responses={201: ChipDenominationSerializer, **ERROR_RESPONSES}),
-                    update=extend_schema(responses={200: ChipDenominationSerializer, **ERROR_RESPONSES}),
-                    partial_update=extend_schema(responses={200: ChipDenominationSerializer, **ERROR_RESPONSES}))
+@extend_schema_view(
+    create=extend_schema(responses={201: ChipDenominationSerializer, **ERROR_RESPONSES}),
+    update=extend_schema(responses={200: ChipDenominationSerializer, **ERROR_RESPONSES}),
+    partial_update=extend_schema(responses={200: ChipDenominationSerializer, **ERROR_RESPONSES}),
+)
 class ChipDenominationViewSet(WritableScopedViewSet):
     output_serializer_class = ChipDenominationSerializer
     input_serializer_class = ChipDenominationInputSerializer
@@ -284,8 +413,17 @@ class EmployeeSerializer(serializers.ModelSerializer):
     class Meta:
         model = Employee
         fields = [
-            "id", "organization", "username", "first_name", "last_name", "initials", "employment_type",
-            "supervisor", "independent_contractor", "active", "memberships",
+            "id",
+            "organization",
+            "username",
+            "first_name",
+            "last_name",
+            "initials",
+            "employment_type",
+            "supervisor",
+            "independent_contractor",
+            "active",
+            "memberships",
         ]
         read_only_fields = fields
 
@@ -299,8 +437,17 @@ class EmployeeInputSerializer(InputSerializer):
 
     class Meta:
         model = Employee
-        fields = ["username", "password", "first_name", "last_name", "initials", "employment_type",
-                  "supervisor", "independent_contractor", "active"]
+        fields = [
+            "username",
+            "password",
+            "first_name",
+            "last_name",
+            "initials",
+            "employment_type",
+            "supervisor",
+            "independent_contractor",
+            "active",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -309,17 +456,19 @@ class EmployeeInputSerializer(InputSerializer):
             self.fields.pop("password")
 
 
-class EmployeeFilter(filters.FilterSet):
-    site = filters.NumberFilter(field_name="memberships__site", distinct=True)
+class EmployeeFilter(FilterSet):
+    site = IdFilter(field_name="memberships__site", distinct=True)
 
     class Meta:
         model = Employee
         fields = ["site", "employment_type", "active"]
 
 
-@extend_schema_view(create=extend_schema(responses={201: EmployeeSerializer, **ERROR_RESPONSES}),
-                    update=extend_schema(responses={200: EmployeeSerializer, **ERROR_RESPONSES}),
-                    partial_update=extend_schema(responses={200: EmployeeSerializer, **ERROR_RESPONSES}))
+@extend_schema_view(
+    create=extend_schema(responses={201: EmployeeSerializer, **ERROR_RESPONSES}),
+    update=extend_schema(responses={200: EmployeeSerializer, **ERROR_RESPONSES}),
+    partial_update=extend_schema(responses={200: EmployeeSerializer, **ERROR_RESPONSES}),
+)
 class EmployeeViewSet(WritableScopedViewSet):
     output_serializer_class = EmployeeSerializer
     input_serializer_class = EmployeeInputSerializer

@@ -2,8 +2,9 @@
 
 from django import forms
 
+from . import limits
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
-from .money import cents_to_decimal, decimal_to_cents
+from .money import cents_to_decimal, decimal_to_cents, format_money
 
 
 class CentsField(forms.CharField):
@@ -19,9 +20,24 @@ class CentsField(forms.CharField):
         if value in self.empty_values:
             return None
         try:
-            return decimal_to_cents(value)
+            cents = decimal_to_cents(value)
         except ValueError as exc:
             raise forms.ValidationError(f"Enter an amount in dollars and cents ({exc}).") from exc
+        if abs(cents) > limits.MAX_AMOUNT_CENTS:
+            raise forms.ValidationError(
+                f"An amount is at most {format_money(limits.MAX_AMOUNT_CENTS)} ({limits.HOUSE_CONTROL})."
+            )
+        return cents
+
+
+class BookDateField(forms.DateField):
+    """A date within the books' range (limits.FIRST_DATE..LAST_DATE; a house control)."""
+
+    def clean(self, value):
+        cleaned = super().clean(value)
+        if cleaned is not None and not limits.date_in_range(cleaned):
+            raise forms.ValidationError(limits.date_message())
+        return cleaned
 
 
 class BootstrapMixin:
@@ -29,8 +45,10 @@ class BootstrapMixin:
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
             widget = field.widget
-            css = "form-check-input" if isinstance(widget, forms.CheckboxInput) else (
-                "form-select" if isinstance(widget, forms.Select) else "form-control"
+            css = (
+                "form-check-input"
+                if isinstance(widget, forms.CheckboxInput)
+                else ("form-select" if isinstance(widget, forms.Select) else "form-control")
             )
             widget.attrs.setdefault("class", css)
 
@@ -48,9 +66,21 @@ class TableForm(BootstrapMixin, forms.ModelForm):
     class Meta:
         model = Table
         fields = [
-            "site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active", "decks",
-            "dealer_hits_soft_17", "insurance_allowed", "even_money_offered", "tip_betting_allowed", "double_down",
-            "tip_double_down", "dealing_method",
+            "site",
+            "number",
+            "game",
+            "min_wager_cents",
+            "max_wager_cents",
+            "location",
+            "active",
+            "decks",
+            "dealer_hits_soft_17",
+            "insurance_allowed",
+            "even_money_offered",
+            "tip_betting_allowed",
+            "double_down",
+            "tip_double_down",
+            "dealing_method",
         ]
 
     def __init__(self, *args, sites=None, **kwargs):
@@ -126,6 +156,8 @@ class RelationForm(BootstrapMixin, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["relative"].queryset = Employee.objects.filter(
-            organization_id=self.instance.employee.organization_id
-        ).exclude(pk=self.instance.employee_id).select_related("user")
+        self.fields["relative"].queryset = (
+            Employee.objects.filter(organization_id=self.instance.employee.organization_id)
+            .exclude(pk=self.instance.employee_id)
+            .select_related("user")
+        )

@@ -36,6 +36,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import Flowable, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
 
+from . import limits
 from .money import format_money
 
 FONT = "Vera"
@@ -188,9 +189,46 @@ def title_block(title: TitleBlock) -> list[Flowable]:
     ]
 
 
+# No value may make a report impossible to lay out (a table row taller than a page is a
+# LayoutError), so a cell's text is cut, with a visible note saying where the full text is
+# (house controls): at MAX_CELL_CHARACTERS characters (text typed today is at most
+# limits.MAX_TEXT_LENGTH long, but older or imported rows may hold more), and, in a column of
+# known width, where it would make the cell taller than MAX_CELL_HEIGHT points (five inches:
+# with a repeated header row, a row still fits a landscape page).
+MAX_CELL_CHARACTERS = limits.MAX_TEXT_LENGTH
+MAX_CELL_HEIGHT = 360
+MAX_HEADER_CHARACTERS = 120
+FULL_TEXT_ELSEWHERE = "the CSV and XLSX downloads"
+WIDEST_GLYPH = 0.95  # of the font size: no Vera character at 8.5 points is wider
+
+
+def clip_text(text: str, limit: int = MAX_CELL_CHARACTERS, where: str = FULL_TEXT_ELSEWHERE) -> str:
+    """`text`, or its first `limit` characters and a note saying how much was cut and where the
+    full text is."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [cut: {len(text) - limit:,} more characters; the full text is in {where}]"
+
+
 CELL_SIZE = 8.5  # the "cell" paragraph style's font size and leading, for plain-string cells
 CELL_LEADING = 10.5
 CELL_PADDING = 6  # ReportLab's default left and right padding of a table cell
+
+
+def fitted_paragraph(text: str, style: ParagraphStyle, room: float) -> Paragraph:
+    """A Paragraph of `text` at most MAX_CELL_HEIGHT tall in a column `room` points wide: text
+    that would be taller is cut (`clip_text`) at the longest length that fits."""
+    per_line = max(1, int(room // (WIDEST_GLYPH * style.fontSize)))
+    lines = int(MAX_CELL_HEIGHT // style.leading)
+    if len(text) * 2 <= per_line * lines:  # even with half of every line lost to wrapping
+        return Paragraph(_escape(text), style)
+    length = len(text)
+    while True:  # each try shortens in proportion to the overflow: two or three tries in practice
+        candidate = Paragraph(_escape(clip_text(text, length)), style)
+        height = candidate.wrap(room, 1e9)[1]
+        if height <= MAX_CELL_HEIGHT or length == 0:
+            return candidate
+        length = min(length - 1, int(length * MAX_CELL_HEIGHT / height * 0.95))
 
 
 def _one_line(text: str, room: float | None, font: str) -> bool:
@@ -201,6 +239,10 @@ def _one_line(text: str, room: float | None, font: str) -> bool:
     if " ".join(text.split()) != text:
         return False
     return pdfmetrics.stringWidth(text, font, CELL_SIZE) <= room
+
+
+class LeftText(str):
+    """Text that prints left-aligned in a column `data_table` aligns right (a note among figures)."""
 
 
 def data_table(
@@ -215,6 +257,9 @@ def data_table(
     """A grid that repeats its header on every page. Ints (and None) in `money_columns` are cents
     and print through `format_money`; every cell of `money_columns` and `right_columns` prints
     right-aligned, other cells as left-aligned text; Flowable cells print as given.
+
+    Text longer than MAX_CELL_CHARACTERS, or taller than MAX_CELL_HEIGHT in its column, is cut
+    with a note (`clip_text`), so no data can make the table impossible to lay out.
 
     A cell is a plain string drawn in the table's font when it fits its column on one line, and a
     Paragraph that wraps otherwise: laying out and drawing thousands of Paragraphs is most of the
@@ -231,24 +276,26 @@ def data_table(
     def cell(column: int, value, bold: bool = False):
         if isinstance(value, Flowable):
             return value
+        keep_left = isinstance(value, LeftText)
         is_money = column in money and (value is None or isinstance(value, int))
-        text = format_money(value) if is_money else ("" if value is None else str(value))
+        text = format_money(value) if is_money else ("" if value is None else clip_text(str(value)))
         width = room_in(column)
-        if (is_money and width is None) or _one_line(text, width, FONT_BOLD if bold else FONT):
+        if not keep_left and ((is_money and width is None) or _one_line(text, width, FONT_BOLD if bold else FONT)):
             return text
-        aligned = column in right
-        style = ("money" if aligned else "cell") + ("_bold" if bold else "")
-        return Paragraph(_escape(text), paragraph_styles[style])
+        aligned = column in right and not keep_left
+        style = paragraph_styles[("money" if aligned else "cell") + ("_bold" if bold else "")]
+        return Paragraph(_escape(text), style) if width is None else fitted_paragraph(text, style, width)
 
     def header_cell(column: int, title) -> str | Paragraph:
-        text = str(title)
+        text = clip_text(str(title), MAX_HEADER_CHARACTERS, "the CSV download")  # a header row repeats: it never splits
         return text if _one_line(text, room_in(column), FONT_BOLD) else para(text, "cell_bold")
 
     data = [[header_cell(i, h) for i, h in enumerate(header)]]
     data += [[cell(i, v) for i, v in enumerate(row)] for row in rows]
     if total_row is not None:
         data.append([cell(i, v, bold=True) for i, v in enumerate(total_row)])
-    table = LongTable(data, colWidths=col_widths, repeatRows=1)
+    # Columns sized by ReportLab: cells cannot be fitted in advance, so a tall row splits.
+    table = LongTable(data, colWidths=col_widths, repeatRows=1, splitInRow=int(col_widths is None))
     table.setStyle(TableStyle(_table_commands(right, total_row is not None)))
     return table
 

@@ -8,6 +8,8 @@ from functools import lru_cache
 import holidays
 from django.core.exceptions import ValidationError
 
+from . import limits
+
 _QUARTER = re.compile(r"^(\d{4})Q([1-4])$")
 
 
@@ -21,6 +23,12 @@ class Quarter:
         match = _QUARTER.match((text or "").strip().upper())
         if not match:
             raise ValidationError({field: f"Write a quarter as YYYYQn, for example 2026Q3 (got {text!r})."})
+        if not limits.FIRST_DATE.year <= int(match[1]) <= limits.LAST_DATE.year:
+            raise ValidationError(
+                {
+                    field: f"The quarter must be in {limits.FIRST_DATE.year}-{limits.LAST_DATE.year} ({limits.HOUSE_CONTROL})."
+                }
+            )
         return cls(int(match[1]), int(match[2]))
 
     @classmethod

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from cardroom.limits import DEFAULT_PAGE_SIZE, MAX_BODY_BYTES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -166,6 +168,8 @@ STORAGES = {
     },
 }
 MEDIA_ROOT = VAR_DIR / "media"
+# Request bodies (form and JSON alike: cardroom.parsers) are at most this large.
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -180,10 +184,17 @@ REST_FRAMEWORK = {
         "writes": env_str("THROTTLE_WRITE_RATE", "300/minute"),
     },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
-    "PAGE_SIZE": 100,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Input bounds (cardroom.limits): ids, numbers and dates in filters, pages, body size and
+    # JSON depth; the schema documents every error answer.
+    "DEFAULT_FILTER_BACKENDS": ["cardroom.api_filters.FilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "cardroom.api_filters.Pagination",
+    "PAGE_SIZE": DEFAULT_PAGE_SIZE,
+    "DEFAULT_PARSER_CLASSES": [
+        "cardroom.parsers.JSONParser",
+        "cardroom.parsers.FormParser",
+        "cardroom.parsers.MultiPartParser",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "cardroom.api_schema.ErrorDocumentingSchema",
     # JSON only: the browsable API's pages carry inline styles the CSP refuses; Swagger UI at
     # /api/docs/ is the API's page for people.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],

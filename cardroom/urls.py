@@ -1,10 +1,10 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import views
-from .api import LogoutAllView, LogoutView, TokenView
+from .api import LogoutAllView, LogoutView, TokenView, api_not_found
 from .api_urls import router
 
 urlpatterns = [
@@ -35,4 +35,5 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script from its own URL, not inline (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger"),
+    re_path(r"^api/", api_not_found),  # an API client gets JSON, never the HTML 404 page
 ]

@@ -8,7 +8,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.access import access_for, require_role
-from cardroom.api import ERROR_RESPONSES, ScopedSiteField, ScopedViewSet
+from cardroom.api import ERROR_RESPONSES, ScopedSiteField, ScopedViewSet, TextField
+from cardroom.api_filters import PAGE_PARAMETERS, Pagination
 from cardroom.models import Role
 from cardroom.periods import Quarter
 from cardroom.rules import HOUSE_CONTROL
@@ -52,8 +53,15 @@ class AlertSerializer(serializers.Serializer):
         return bool(alert.due_date and alert.due_date < timezone.localdate() and status_of(alert) != "resolved")
 
 
+class AlertPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = AlertSerializer(many=True)
+
+
 class StepInputSerializer(serializers.Serializer):
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    note = TextField(required=False, allow_blank=True, default="")
     documentation = serializers.DictField(required=False, default=dict)
 
 
@@ -97,14 +105,20 @@ class AlertViewSet(ScopedViewSet):
 
 
 class ObligationsView(APIView):
-    @extend_schema(responses={200: AlertSerializer(many=True)})
+    """Everything still due across the user's sites, overdue first, a page at a time."""
+
+    pagination_class = Pagination
+
+    @extend_schema(parameters=PAGE_PARAMETERS, responses={200: AlertPageSerializer})
     def get(self, request):
-        return Response(AlertSerializer(obligations(access_for(request.user), today=timezone.localdate()), many=True).data)
+        pages = Pagination()
+        page = pages.paginate_queryset(obligations(access_for(request.user), today=timezone.localdate()), request, self)
+        return pages.get_paginated_response(AlertSerializer(page, many=True).data)
 
 
 class RunInputSerializer(serializers.Serializer):
     site = ScopedSiteField()
-    quarter = serializers.CharField()
+    quarter = serializers.CharField(max_length=10)
 
     def validate_quarter(self, value):
         return Quarter.parse(value)

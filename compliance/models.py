@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
+from cardroom import limits
 from cardroom.appendonly import AppendOnlyModel
 
 
@@ -92,7 +93,7 @@ class AlertStep(AppendOnlyModel):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()
-    note = models.TextField(blank=True)
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     documentation = models.JSONField(default=dict, blank=True)
 
     class Meta:

@@ -10,8 +10,18 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.api import (
+    ERROR_RESPONSES,
+    DateField,
+    DateTimeField,
+    FormNumberField,
+    ScopedEmployeeField,
+    ScopedSiteField,
+    ScopedViewSet,
+    TextField,
+)
 from cardroom.models import Table
 
 from . import queries, services
@@ -51,7 +61,7 @@ class DropBoxSerializer(serializers.ModelSerializer):
 
 class DropBoxInputSerializer(serializers.Serializer):
     table = ScopedTableField()
-    number = serializers.IntegerField(required=False, min_value=1)
+    number = serializers.IntegerField(required=False, min_value=1, max_value=32_767)  # the column holds a small integer
     label = serializers.CharField(required=False, allow_blank=True, max_length=10)
     locks = serializers.ChoiceField(choices=[1, 2], required=False)
 
@@ -82,9 +92,9 @@ class RemovalSerializer(serializers.ModelSerializer):
 
 
 class RemovalInputSerializer(serializers.Serializer):
-    gaming_date = serializers.DateField(required=False)
-    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1)
-    removed_at = serializers.DateTimeField(required=False)
+    gaming_date = DateField(required=False)
+    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
+    removed_at = DateTimeField(required=False)
     storage_place = serializers.CharField(allow_blank=True, max_length=120)
     key_holder = EmployeeIdField()
     second_key_holder = EmployeeIdField(required=False, allow_null=True)
@@ -92,9 +102,18 @@ class RemovalInputSerializer(serializers.Serializer):
     sole_employee_on_duty = serializers.BooleanField(required=False, default=False)
 
 
-class PlacementInputSerializer(serializers.Serializer):
+class PlacementSerializer(serializers.Serializer):
+    drop = serializers.IntegerField()
+    box = serializers.IntegerField()
+    table = serializers.IntegerField()
     gaming_date = serializers.DateField()
-    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    dealer_shift = serializers.IntegerField(allow_null=True)
+    placed_at = serializers.DateTimeField()
+
+
+class PlacementInputSerializer(serializers.Serializer):
+    gaming_date = DateField()
+    dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
 
 
 @extend_schema_view(
@@ -131,7 +150,7 @@ class DropBoxViewSet(ScopedViewSet):
         )
         return Response(RemovalSerializer(removal).data, status=201)
 
-    @extend_schema(request=PlacementInputSerializer, responses={201: RemovalSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=PlacementInputSerializer, responses={201: PlacementSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def placements(self, request, pk=None):
         box = self.get_object()
@@ -154,7 +173,7 @@ class DropBoxViewSet(ScopedViewSet):
 
 class CountSessionInputSerializer(serializers.Serializer):
     site = SiteIdField()
-    gaming_date = serializers.DateField()
+    gaming_date = DateField()
     members = EmployeeIdField(many=True)
 
 
@@ -165,18 +184,18 @@ class FiguresInputSerializer(serializers.Serializer):
 
 
 class ResolveInputSerializer(FiguresInputSerializer):
-    note = serializers.CharField(allow_blank=True, required=False, default="")
+    note = TextField(allow_blank=True, required=False, default="")
 
 
 class AdjustmentInputSerializer(FiguresInputSerializer):
-    reason = serializers.CharField(allow_blank=True, required=False, default="")
+    reason = TextField(allow_blank=True, required=False, default="")
 
 
 class ExplanationInputSerializer(serializers.Serializer):
     box = ScopedDropBoxField()
     kind = serializers.ChoiceField(choices=["fill", "credit"])
-    number = serializers.IntegerField(min_value=1)
-    explanation = serializers.CharField(allow_blank=True)
+    number = FormNumberField()
+    explanation = TextField(allow_blank=True)
 
 
 def _lines(lines: dict) -> list[dict]:
@@ -194,14 +213,7 @@ def box_data(box: queries.BoxCount) -> dict:
     agreement = box.agreement
     reconciliation = box.reconciliation
     return {
-        "box": box.drop.drop_box_id,
-        "box_number": box.drop.drop_box.number,
-        "label": box.drop.drop_box.label,
-        "table": box.drop.table_id,
-        "table_number": box.drop.table.number,
-        "dealer_shift": box.drop.dealer_shift_id,
-        "status": box.status,
-        "counted_by": list(box.counted_by),
+        **_box_head(box.drop, box.status, box.counted_by, box.agreed_cents),
         "counts": [
             {
                 "member": m.member_id,
@@ -218,7 +230,6 @@ def box_data(box: queries.BoxCount) -> dict:
             for c, f, a, b in box.differences
         ],
         "forms_differ": box.forms_differ,
-        "agreed_drop_cents": box.agreed_cents,
         "agreed_currency": _lines(box.agreed_lines) if agreement else [],
         "agreed_forms": _forms(box.agreed_forms) if agreement else [],
         "agreement": None
@@ -245,6 +256,127 @@ def box_data(box: queries.BoxCount) -> dict:
 
 
 def session_data(session: CountSession, viewer_id: int | None) -> dict:
+    return {**_session_head(session), "boxes": [box_data(b) for b in queries.session_board(session, viewer_id)]}
+
+
+class MemberOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    initials = serializers.CharField()
+
+
+class SignatureOut(serializers.Serializer):
+    member = serializers.IntegerField()
+    initials = serializers.CharField()
+    signed_at = serializers.DateTimeField()
+
+
+class CurrencyLineOut(serializers.Serializer):
+    denomination_cents = serializers.IntegerField()
+    form = serializers.CharField()
+    quantity = serializers.IntegerField()
+
+
+class FormOut(serializers.Serializer):
+    kind = serializers.CharField()
+    number = serializers.IntegerField()
+
+
+class MemberCountOut(serializers.Serializer):
+    member = serializers.IntegerField()
+    initials = serializers.CharField()
+    entered_at = serializers.DateTimeField()
+    total_cents = serializers.IntegerField()
+    currency = CurrencyLineOut(many=True)
+    forms = FormOut(many=True)
+
+
+class DifferenceOut(serializers.Serializer):
+    denomination_cents = serializers.IntegerField()
+    form = serializers.CharField()
+    first_quantity = serializers.IntegerField()
+    second_quantity = serializers.IntegerField()
+
+
+class AgreementOut(serializers.Serializer):
+    source = serializers.CharField()
+    note = serializers.CharField(allow_blank=True)
+    agreed_at = serializers.DateTimeField()
+    approved_by = serializers.IntegerField(allow_null=True)
+    original_cents = serializers.IntegerField(allow_null=True)
+
+
+class FormsExceptionOut(serializers.Serializer):
+    problem = serializers.CharField()
+    kind = serializers.CharField()
+    number = serializers.IntegerField()
+    explanation = serializers.CharField(allow_null=True)
+
+
+class BoxSummaryOut(serializers.Serializer):
+    box = serializers.IntegerField()
+    box_number = serializers.IntegerField()
+    label = serializers.CharField(allow_blank=True)
+    table = serializers.IntegerField()
+    table_number = serializers.IntegerField()
+    dealer_shift = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=["awaiting", "counting", "difference", "agreed"])
+    counted_by = serializers.ListField(child=serializers.IntegerField())
+    agreed_drop_cents = serializers.IntegerField(allow_null=True)
+
+
+class BoxOut(BoxSummaryOut):
+    counts = MemberCountOut(many=True, help_text="Blind: a member sees the other's count once both are in.")
+    differences = DifferenceOut(many=True)
+    forms_differ = serializers.BooleanField()
+    agreed_currency = CurrencyLineOut(many=True)
+    agreed_forms = FormOut(many=True)
+    agreement = AgreementOut(allow_null=True)
+    forms_exceptions = FormsExceptionOut(many=True, allow_null=True)
+
+
+class CountSessionSummarySerializer(serializers.Serializer):
+    """A session in the list: its members, signatures and each box's state (open one session
+    for the counts themselves)."""
+
+    id = serializers.IntegerField()
+    site = serializers.IntegerField()
+    gaming_date = serializers.DateField()
+    members = MemberOut(many=True)
+    opened_at = serializers.DateTimeField()
+    signed = serializers.BooleanField()
+    signatures = SignatureOut(many=True)
+    boxes = BoxSummaryOut(many=True)
+
+    def to_representation(self, instance):
+        return session_summary_data(instance, self.context["boxes"][instance.pk])
+
+
+class CountSessionSerializer(CountSessionSummarySerializer):
+    """The session as the requesting member may see it (blind until both have counted)."""
+
+    boxes = BoxOut(many=True)
+
+    def to_representation(self, instance):
+        viewer = access_for(self.context["request"].user).employee
+        return session_data(instance, viewer.pk if viewer else None)
+
+
+def _box_head(drop, status: str, counted_by, agreed_cents) -> dict:
+    return {
+        "box": drop.drop_box_id,
+        "box_number": drop.drop_box.number,
+        "label": drop.drop_box.label,
+        "table": drop.table_id,
+        "table_number": drop.table.number,
+        "dealer_shift": drop.dealer_shift_id,
+        "status": status,
+        "counted_by": list(counted_by),
+        "agreed_drop_cents": agreed_cents,
+    }
+
+
+def _session_head(session: CountSession) -> dict:
     signatures = list(session.signatures.all())
     return {
         "id": session.pk,
@@ -256,16 +388,14 @@ def session_data(session: CountSession, viewer_id: int | None) -> dict:
         "opened_at": session.opened_at,
         "signed": len(signatures) >= 2,
         "signatures": [{"member": s.member_id, "initials": s.initials, "signed_at": s.signed_at} for s in signatures],
-        "boxes": [box_data(b) for b in queries.session_board(session, viewer_id)],
     }
 
 
-class CountSessionSerializer(serializers.Serializer):
-    """The session as the requesting member may see it (blind until both have counted)."""
-
-    def to_representation(self, instance):
-        viewer = access_for(self.context["request"].user).employee
-        return session_data(instance, viewer.pk if viewer else None)
+def session_summary_data(session: CountSession, boxes) -> dict:
+    return {
+        **_session_head(session),
+        "boxes": [_box_head(b.drop, b.status, b.counted_by, b.agreed_cents) for b in boxes],
+    }
 
 
 @extend_schema_view(
@@ -279,7 +409,14 @@ class CountSessionViewSet(ScopedViewSet):
     filterset_fields = ["site", "gaming_date"]
 
     def scope(self, access):
-        return queries.visible_sessions(access).order_by("-gaming_date", "site_id")
+        return queries.visible_sessions(access).prefetch_related("signatures").order_by("-gaming_date", "site_id", "pk")
+
+    @extend_schema(responses={200: CountSessionSummarySerializer(many=True)})
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        boxes = queries.session_summaries(page)
+        data = CountSessionSummarySerializer(page, many=True, context={"boxes": boxes}).data
+        return self.get_paginated_response(data)
 
     def create(self, request, *args, **kwargs):
         return self.write(request)
@@ -295,7 +432,11 @@ class CountSessionViewSet(ScopedViewSet):
         if "box" in data:
             data["drop_box"] = data.pop("box")
         service(acting_user=self.request.user, session=session, **data, **extra)
-        return Response(CountSessionSerializer(session, context=self.get_serializer_context()).data, status=status)
+        return self._respond(session, status)
+
+    def _respond(self, session, status):
+        fresh = self.get_queryset().get(pk=session.pk)  # what the service just wrote, signatures included
+        return Response(CountSessionSerializer(fresh, context=self.get_serializer_context()).data, status=status)
 
     @extend_schema(request=FiguresInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
@@ -333,4 +474,4 @@ class CountSessionViewSet(ScopedViewSet):
             raise ValidationError({"box": f"{data['box']} was not counted in this session."})
         data.pop("box")
         services.explain_forms_exception(acting_user=request.user, drop=drop, **data)
-        return Response(CountSessionSerializer(session, context=self.get_serializer_context()).data, status=201)
+        return self._respond(session, 201)

@@ -5,7 +5,7 @@ import re
 
 from django import forms
 
-from cardroom.forms import BootstrapMixin
+from cardroom.forms import BookDateField, BootstrapMixin
 
 from .rules import CURRENCY
 
@@ -31,7 +31,7 @@ def forms_from_post(data) -> list[dict]:
 
 
 class OpenSessionForm(BootstrapMixin, forms.Form):
-    gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date"}))
     partner = forms.ModelChoiceField(queryset=None, label="Second count team member")
 
     def __init__(self, *args, partners=None, **kwargs):
@@ -51,7 +51,7 @@ class RegisterBoxForm(BootstrapMixin, forms.Form):
 
 class RemovalForm(BootstrapMixin, forms.Form):
     box = forms.ModelChoiceField(queryset=None, label="Drop box")
-    gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date"}))
     storage_place = forms.CharField(max_length=120, required=False, initial="Office safe")
     escorted_by = forms.ModelChoiceField(queryset=None, required=False)
     sole_employee_on_duty = forms.BooleanField(required=False, label="I am the only employee on duty (no escort)")

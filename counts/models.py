@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from cardroom import limits
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
 
@@ -156,7 +157,7 @@ class CountEntry(AppendOnlyModel):
     entered_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     entered_at = models.DateTimeField()
     total_cents = models.BigIntegerField()
-    note = models.TextField(blank=True, default="")
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True, default="")
 
     class Meta:
         ordering = ["drop_id", "entered_at", "pk"]
@@ -228,7 +229,7 @@ class CountAgreement(AppendOnlyModel):
     supersedes = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
     )
-    reason = models.TextField(blank=True, default="")
+    reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True, default="")
     approved_by = models.ForeignKey(Employee, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     agreed_at = models.DateTimeField()
 
@@ -270,7 +271,7 @@ class FormsExplanation(AppendOnlyModel):
     drop = models.ForeignKey(Drop, on_delete=models.PROTECT, related_name="form_explanations")
     kind = models.CharField(max_length=6, choices=SlipKind.choices)
     number = models.PositiveIntegerField()
-    explanation = models.TextField()
+    explanation = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     explained_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     explained_at = models.DateTimeField()
 

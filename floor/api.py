@@ -17,8 +17,19 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, ScopedEmployeeField, ScopedSiteField, ScopedViewSet
+from cardroom.api import (
+    ERROR_RESPONSES,
+    DateField,
+    DateTimeField,
+    FormNumberField,
+    ScopedEmployeeField,
+    ScopedSiteField,
+    ScopedViewSet,
+    TextField,
+)
+from cardroom.api_filters import DateFilter, FilterSet, IdFilter
 from cardroom.models import Table
 
 from . import queries, rules, services
@@ -98,7 +109,7 @@ class GamingDaySerializer(serializers.ModelSerializer):
 
 class GamingDayInputSerializer(serializers.Serializer):
     site = SiteIdField()
-    gaming_date = serializers.DateField()
+    gaming_date = DateField()
 
 
 @extend_schema_view(
@@ -157,12 +168,12 @@ class TableInventoryInputSerializer(serializers.Serializer):
     table = ScopedTableField()
     kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
     chips = _chips_field()
-    variance_reason = serializers.CharField(required=False, allow_blank=True, default="")
+    variance_reason = TextField(required=False, allow_blank=True, default="")
 
 
-class TableInventoryFilter(filters.FilterSet):
-    site = filters.NumberFilter(field_name="table__site")
-    gaming_date = filters.DateFilter(field_name="gaming_day__gaming_date")
+class TableInventoryFilter(FilterSet):
+    site = IdFilter(field_name="table__site")
+    gaming_date = DateFilter(field_name="gaming_day__gaming_date")
 
     class Meta:
         model = TableInventory
@@ -216,18 +227,20 @@ class DealerShiftSerializer(serializers.ModelSerializer):
 class DealerShiftInputSerializer(serializers.Serializer):
     table = ScopedTableField()
     dealer = EmployeeIdField()
-    started_at = serializers.DateTimeField(required=False)
+    started_at = DateTimeField(required=False)
     chips = _chips_field(required=False, allow_empty=True)
 
 
 class DealerShiftEndSerializer(serializers.Serializer):
-    ended_at = serializers.DateTimeField(required=False)
-    left_site = serializers.BooleanField(required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed).")
+    ended_at = DateTimeField(required=False)
+    left_site = serializers.BooleanField(
+        required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed)."
+    )
 
 
-class DealerShiftFilter(filters.FilterSet):
-    site = filters.NumberFilter(field_name="table__site")
-    gaming_date = filters.DateFilter(field_name="gaming_day__gaming_date")
+class DealerShiftFilter(FilterSet):
+    site = IdFilter(field_name="table__site")
+    gaming_date = DateFilter(field_name="gaming_day__gaming_date")
     on_shift = filters.BooleanFilter(field_name="ended_at", lookup_expr="isnull")
 
     class Meta:
@@ -340,7 +353,7 @@ class SlipInputSerializer(serializers.Serializer):
     table = ScopedTableField()
     chips = _chips_field()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
-    number = serializers.IntegerField(required=False, min_value=1, help_text="The printed number of a paper slip.")
+    number = FormNumberField(required=False, help_text="The printed number of a paper slip.")
 
     def validate(self, attrs):
         between_tables = rules.TABLE_TO_TABLE_KEYS & set(self.initial_data)
@@ -355,11 +368,11 @@ class SlipInputSerializer(serializers.Serializer):
 
 
 class VoidInputSerializer(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = TextField(required=False, allow_blank=True, default="")
 
 
-class SlipFilter(filters.FilterSet):
-    gaming_date = filters.DateFilter(field_name="gaming_day__gaming_date")
+class SlipFilter(FilterSet):
+    gaming_date = DateFilter(field_name="gaming_day__gaming_date")
     status = filters.ChoiceFilter(
         field_name="status_code",
         choices=[(s, s) for s in ("issued", "verified", "received", "voided")],
@@ -439,8 +452,8 @@ class SlipBookSerializer(serializers.ModelSerializer):
 class SlipBookInputSerializer(serializers.Serializer):
     site = SiteIdField()
     kind = serializers.ChoiceField(choices=SlipKind.choices)
-    first_number = serializers.IntegerField()
-    last_number = serializers.IntegerField()
+    first_number = FormNumberField()
+    last_number = FormNumberField()
 
 
 @extend_schema_view(
@@ -510,11 +523,7 @@ class SiteScopedViewSet(viewsets.ViewSet):
 
 
 def _date_param(request, name: str) -> date:
-    text = request.query_params.get(name, "")
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise ValidationError({name: f"Give {name} as YYYY-MM-DD (got {text!r})."}) from None
+    return limits.parse_date(request.query_params.get(name, ""), name)
 
 
 class SlipRegisterViewSet(SiteScopedViewSet):

@@ -26,6 +26,7 @@ from cardroom.pdf import (
     Provenance,
     ReportDocument,
     TitleBlock,
+    clip_text,
     data_digest,
     format_clock,
     money_cell,
@@ -35,6 +36,7 @@ from cardroom.pdf import (
 from .models import Slip, SlipKind, SlipStep
 
 RULE = "ND 99-01.3-08-05"
+SLIP_REASON_CHARACTERS = 600  # a slip part must fit its half page: a longer reason is cut with a note
 
 # ND 99-01.3-08-05(4)-(6): where each part of the form ends up.
 PART_DESTINATIONS = {
@@ -286,7 +288,8 @@ def _signatures(doc: SlipDocument) -> Table:
                 para(v.time, "cell"),
             ]
         )
-        rows.append([para("Void reason", "cell_bold"), para(v.reason, "cell"), "", "", ""])
+        reason = clip_text(v.reason, SLIP_REASON_CHARACTERS, "the slip register's CSV download")
+        rows.append([para("Void reason", "cell_bold"), para(reason, "cell"), "", "", ""])
     table = Table(rows, colWidths=[2.1 * inch, 0.8 * inch, 2.2 * inch, 1.1 * inch, 1.1 * inch])
     style = _grid()
     style.add("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL)

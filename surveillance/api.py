@@ -2,7 +2,6 @@
 only parse, services validate and write, querysets are scoped to the sites the user may read
 surveillance records at, and `?site=<id>` filters every list."""
 
-from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
@@ -10,12 +9,15 @@ from rest_framework.response import Response
 
 from cardroom.api import (
     ERROR_RESPONSES,
+    DateField,
     InputSerializer,
     ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
     ScopedViewSet,
+    TextField,
 )
+from cardroom.api_filters import site_filterset
 from cardroom.models import EmploymentType, Table
 
 from . import queries, services
@@ -50,9 +52,7 @@ def readable_sites(access):
 
 def site_filter(model_class, site_path, extra=()):
     """A FilterSet with `?site=<id>` on `site_path` and plain filters on `extra` fields."""
-    meta = type("Meta", (), {"model": model_class, "fields": list(extra)})
-    attrs = {"Meta": meta, "site": filters.NumberFilter(field_name=site_path)}
-    return type(f"{model_class.__name__}Filter", (filters.FilterSet,), attrs)
+    return site_filterset(model_class, site_path, extra=extra)
 
 
 class SurveillanceViewSet(ScopedViewSet, mixins.CreateModelMixin):
@@ -112,7 +112,7 @@ StatusInput = _input(
     SurveillanceStatus,
     ["site", "required", "since", "operational_on", "reason"],
     site=ScopedSiteField(),
-    operational_on=serializers.DateField(required=False, allow_null=True),
+    operational_on=DateField(required=False, allow_null=True),
 )
 
 
@@ -127,7 +127,7 @@ EquipmentInput = _input(
     site=ScopedSiteField(),
     table=_table_field(required=False, allow_null=True),
     replaces=ScopedField(Equipment, "site", required=False, allow_null=True),
-    note=serializers.CharField(required=False, allow_blank=True),
+    note=TextField(required=False, allow_blank=True),
 )
 
 ChangeSerializer = _output(EquipmentChange)
@@ -196,11 +196,15 @@ class OutageSerializer(serializers.ModelSerializer):
         model = Outage
         fields = [f.name for f in Outage._meta.concrete_fields] + ["deadline_at", "deadline_basis", "repaired_at"]
 
+    def _deadline(self, outage):
+        known = self.context.get("deadlines", {})  # computed for a whole list at once
+        return known[outage.pk] if outage.pk in known else queries.deadline_for(outage)
+
     def get_deadline_at(self, outage) -> str:
-        return serializers.DateTimeField().to_representation(queries.deadline_for(outage).at)
+        return serializers.DateTimeField().to_representation(self._deadline(outage).at)
 
     def get_deadline_basis(self, outage) -> str:
-        return queries.deadline_for(outage).basis
+        return self._deadline(outage).basis
 
 
 OutageInput = _input(
@@ -281,8 +285,8 @@ EquipmentViewSet = surveillance_viewset(
 
 class EquipmentMoveInput(serializers.Serializer):
     table = _table_field()
-    moved_on = serializers.DateField()
-    note = serializers.CharField(required=False, allow_blank=True, default="")
+    moved_on = DateField()
+    note = TextField(required=False, allow_blank=True, default="")
 
 
 class EquipmentViewSet(EquipmentViewSet):
@@ -295,6 +299,8 @@ class EquipmentViewSet(EquipmentViewSet):
         data.is_valid(raise_exception=True)
         moved = services.move_equipment(acting_user=request.user, equipment=equipment, **data.validated_data)
         return Response(EquipmentSerializer(moved).data)
+
+
 ChangeViewSet = surveillance_viewset(
     "ChangeViewSet",
     EquipmentChange,
@@ -361,6 +367,18 @@ ReviewLogViewSet = surveillance_viewset(
 OutageViewSet = surveillance_viewset(
     "OutageViewSet", Outage, "table__site", OutageSerializer, OutageInput, services.report_outage, ["table", "kind"]
 )
+
+
+class OutageViewSet(OutageViewSet):
+    def scope(self, access):
+        return super().scope(access).select_related("table__site", "repair").order_by("-began_at", "-pk")
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        context = {**self.get_serializer_context(), "deadlines": queries.deadlines_for(page)}
+        return self.get_paginated_response(OutageSerializer(page, many=True, context=context).data)
+
+
 RepairViewSet = surveillance_viewset(
     "RepairViewSet",
     OutageRepair,
@@ -397,7 +415,8 @@ class TaskViewSet(ScopedViewSet):
     filterset_class = site_filter(ReviewTask, "program__site", ["program", "table", "week"])
 
     def scope(self, access):
-        return ReviewTask.objects.filter(program__site__in=readable_sites(access)).select_related("program", "table")
+        tasks = ReviewTask.objects.filter(program__site__in=readable_sites(access)).select_related("program", "table")
+        return queries.with_active_entries(tasks).order_by("program_id", "week", "table_id", "pk")
 
 
 EntryViewSet = surveillance_viewset(

@@ -2,7 +2,7 @@
 
 from django import forms
 
-from cardroom.forms import BootstrapMixin, CentsField
+from cardroom.forms import BookDateField, BootstrapMixin, CentsField
 from cardroom.models import Employee, Table
 
 from .models import Equipment, EquipmentChange, Outage, ReviewTask
@@ -12,7 +12,7 @@ DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%
 
 
 def _date(**kwargs):
-    return forms.DateField(widget=DATE, **kwargs)
+    return BookDateField(widget=DATE, **kwargs)
 
 
 def _datetime(**kwargs):

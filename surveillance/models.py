@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
+from cardroom import limits
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
 
@@ -24,7 +25,7 @@ class SurveillanceStatus(AppendOnlyModel):
     required = models.BooleanField()
     since = models.DateField(help_text="First gaming date this status applies to.")
     operational_on = models.DateField(null=True, blank=True, help_text="Date the system became operational.")
-    reason = models.TextField()
+    reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 
@@ -82,7 +83,7 @@ class EquipmentChange(AppendOnlyModel):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     changed_on = models.DateField()
     sample_due_on = models.DateField()
-    note = models.TextField(blank=True)
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 
@@ -99,7 +100,7 @@ class SampleSubmission(AppendOnlyModel):
     change = models.ForeignKey(EquipmentChange, on_delete=models.PROTECT, related_name="submissions")
     resubmission_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     submitted_on = models.DateField()
-    note = models.TextField(blank=True)
+    note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 
@@ -122,7 +123,7 @@ class SampleEvaluation(AppendOnlyModel):
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
     evaluator = models.CharField(max_length=120, blank=True)
     form_reference = models.CharField(max_length=40, default="SFN 19857")
-    findings = models.TextField(blank=True)
+    findings = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 
@@ -199,7 +200,7 @@ class ReviewLogEntry(AppendOnlyModel):
     camera_recording = models.BooleanField(help_text="The camera is recording.")
     unobstructed_view = models.BooleanField()
     clear_picture = models.BooleanField()
-    notes = models.TextField(blank=True)
+    notes = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     reviewed_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     reviewed_at = models.DateTimeField()
     corrects = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections")
@@ -227,7 +228,7 @@ class Outage(AppendOnlyModel):
     equipment = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT, related_name="outages")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     began_at = models.DateTimeField(help_text="When the equipment stopped operating properly.")
-    description = models.TextField()
+    description = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     reported_at = models.DateTimeField()
 
@@ -243,7 +244,7 @@ class OutageRepair(AppendOnlyModel):
 
     outage = models.OneToOneField(Outage, on_delete=models.PROTECT, related_name="repair")
     repaired_at = models.DateTimeField()
-    description = models.TextField()
+    description = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 
@@ -254,7 +255,9 @@ class ReviewProgram(AppendOnlyModel):
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="review_programs")
     start_date = models.DateField()
     end_date = models.DateField(help_text="Last day of the sixth week.")
-    reason = models.TextField(help_text="Why the program was opened (for example the quarter's hold).")
+    reason = models.TextField(
+        max_length=limits.MAX_TEXT_LENGTH, help_text="Why the program was opened (for example the quarter's hold)."
+    )
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -277,7 +280,7 @@ class ReviewProgramClosure(AppendOnlyModel):
 
     program = models.OneToOneField(ReviewProgram, on_delete=models.PROTECT, related_name="closure")
     closed_on = models.DateField()
-    low_hold_reason = models.TextField()
+    low_hold_reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     closed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField()
 
@@ -311,7 +314,7 @@ class ReviewEntry(AppendOnlyModel):
     footage_start_at = models.DateTimeField()
     footage_end_at = models.DateTimeField()
     reviewer = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
-    findings = models.TextField()
+    findings = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     corrects = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()

@@ -11,7 +11,7 @@ activity and only the 4-calendar-day limit can run out.
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 
 from cardroom.models import Site, Table
@@ -101,6 +101,29 @@ def deadline_for(outage: Outage) -> OutageDeadline:
     return outage_deadline(outage.began_at, intervals, outage.table.site.time_zone)
 
 
+def deadlines_for(outages) -> dict[int, OutageDeadline]:
+    """`deadline_for` of each outage of a list, reading the tables' dealer shifts in one query."""
+    outages = list(outages)
+    if not outages:
+        return {}
+    since = min(o.began_at for o in outages)
+    shifts = dealer_shifts().filter(table__in={o.table_id for o in outages})
+    shifts = shifts.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=since)).order_by("started_at")
+    by_table: dict[int, list[tuple[datetime, datetime | None]]] = {}
+    for table_id, started, ended in shifts.values_list("table_id", "started_at", "ended_at"):
+        by_table.setdefault(table_id, []).append((started, ended))
+    deadlines = {}
+    for outage in outages:
+        calendar_end = outage.began_at + OUTAGE_CALENDAR_LIMIT.value + timedelta(days=1)
+        intervals = [
+            (a, b)
+            for a, b in by_table.get(outage.table_id, [])
+            if (b is None or b > outage.began_at) and a < calendar_end
+        ]
+        deadlines[outage.pk] = outage_deadline(outage.began_at, intervals, outage.table.site.time_zone)
+    return deadlines
+
+
 def repaired_by(outage: Outage, at: datetime) -> bool:
     repair = getattr(outage, "repair", None) if outage.pk else None
     return repair is not None and repair.repaired_at <= at
@@ -158,7 +181,17 @@ def active_entries(queryset=None):
 
 
 def task_footage(task: ReviewTask) -> timedelta:
-    return sum((e.footage for e in active_entries(task.entries.all())), timedelta())
+    """Footage reviewed for the task; reads `task.active_entries` when a list prefetched them
+    (`with_active_entries`)."""
+    entries = getattr(task, "active_entries", None)
+    if entries is None:
+        entries = active_entries(task.entries.all())
+    return sum((e.footage for e in entries), timedelta())
+
+
+def with_active_entries(tasks):
+    """Review tasks with their active entries prefetched (one query for the whole list)."""
+    return tasks.prefetch_related(Prefetch("entries", queryset=active_entries(), to_attr="active_entries"))
 
 
 def task_done(task: ReviewTask) -> bool:

@@ -7,7 +7,7 @@ from datetime import date, datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom import closing
+from cardroom import closing, limits
 from cardroom.access import Access, access_for, refusal, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
@@ -86,6 +86,8 @@ def _amount(value, field: str, citation: str, *, allow_zero: bool = False) -> in
         raise ValidationError(
             {field: f"{citation}: the amount must be {'zero or more' if allow_zero else 'more than zero'}."}
         )
+    if value > limits.MAX_AMOUNT_CENTS:
+        raise ValidationError({field: limits.amount_message()})
     return value
 
 

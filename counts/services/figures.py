@@ -2,6 +2,8 @@
 
 from django.core.exceptions import ValidationError
 
+from cardroom import limits
+
 from ..models import CountEntry, SlipKind
 from ..rules import CURRENCY_BY_KEY, currency_list_text, default_form
 from .steps import Figures, Forms
@@ -46,6 +48,9 @@ def parse_currency(raw) -> Figures:
                 f"(got {item.get('quantity')!r})."
             )
             continue
+        if quantity > limits.MAX_QUANTITY:
+            errors.append(limits.quantity_message(f"The quantity of {denomination.label}s ({quantity:,})"))
+            continue
         if (cents, form) in figures:
             errors.append(f"{denomination.label} is listed twice.")
             continue
@@ -71,8 +76,11 @@ def parse_forms(raw) -> Forms:
             errors.append(
                 f"A form found is a fill slip copy or a credit slip original (kind 'fill' or 'credit'), not {kind!r}."
             )
-        elif number is None or number < 1:
-            errors.append(f"A {kind} slip number is a whole number from 1 (got {item.get('number')!r}).")
+        elif number is None or not 1 <= number <= limits.MAX_FORM_NUMBER:
+            errors.append(
+                f"A {kind} slip number is a whole number from 1 to {limits.MAX_FORM_NUMBER:,} "
+                f"(got {item.get('number')!r}; {limits.HOUSE_CONTROL})."
+            )
         elif (kind, number) in forms:
             errors.append(f"{kind.capitalize()} slip {number} is listed twice.")
         else:

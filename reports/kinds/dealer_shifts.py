@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from accounting.dealer_hold import ShiftFigures, shift_figures
 from accounting.rules import DEALER_FIGURES
 from cardroom.money import format_money, format_ratio
-from cardroom.pdf import data_table, format_clock, para
+from cardroom.pdf import LeftText, data_table, format_clock, para
 
 from ..registry import ReportContext, ReportKind, register
 
@@ -65,7 +65,7 @@ def _cells(line: ShiftLine) -> list:
     s = line.figures
     first = [str(s.gaming_date), s.table_number, s.dealer_name, line.started, line.ended]
     if s.custody is None:
-        return [*first, *([None] * len(MONEY)), para(f"Not separable: {s.not_separable_because}", "cell")]
+        return [*first, *([None] * len(MONEY)), LeftText(f"Not separable: {s.not_separable_because}")]
     return [*first, *(getattr(s.custody, name) for name in MONEY), format_ratio(s.hold_ratio)]
 
 

@@ -181,7 +181,7 @@ def test_adjustments_through_the_api_appear_on_both_days_reports(closed_books, c
     assert [a["reason"] for a in later["adjustments_recorded"]] == ["Fill 1 keyed as $200, slip says $180."]
     assert later["total"]["agp_cents"] == 2_000
     listed = api.get(f"/api/v1/adjustments/?site={site.pk}&corrected_date={DAY}").json()
-    assert [a["field"] for a in listed] == ["fills"]
+    assert [a["field"] for a in listed["results"]] == ["fills"]
 
 
 @pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.AUDITOR, Role.CASHIER])

@@ -171,7 +171,7 @@ def test_obligations_list_overdue_first(client_for, cast, site, time_machine):
     services.open_alert(finding(site, subject="a", due_date=date(2026, 12, 15)), organization_id=site.organization_id)
     services.open_alert(finding(site, subject="b", due_date=date(2026, 10, 30)), organization_id=site.organization_id)
     services.open_alert(finding(site, subject="c", due_date=date(2026, 11, 5)), organization_id=site.organization_id)
-    rows = client_for(cast[Role.GAMING_MANAGER]).get("/api/v1/obligations/").json()
+    rows = client_for(cast[Role.GAMING_MANAGER]).get("/api/v1/obligations/").json()["results"]
     assert [r["subject"] for r in rows] == ["b", "c", "a"]
     assert [r["overdue"] for r in rows] == [True, False, False]
 

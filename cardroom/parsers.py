@@ -1,0 +1,72 @@
+"""Request bodies the API reads: JSON no larger than `limits.MAX_BODY_BYTES` and nested no
+deeper than `limits.MAX_JSON_DEPTH` (house controls). Python's JSON decoder recurses, so JSON
+nested thousands deep would otherwise end in a RecursionError (a server error)."""
+
+from django.conf import settings
+from rest_framework import parsers, status
+from rest_framework.exceptions import APIException, ParseError
+
+from . import limits
+
+
+class BodyTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "body_too_large"
+
+    def __init__(self):
+        size = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        super().__init__(f"The request body is larger than {size:,} bytes ({limits.HOUSE_CONTROL}).")
+
+
+def refuse_large_body(request) -> None:
+    """Refuse a body whose declared length is over the limit before anything reads it (DRF
+    reads JSON and form bodies as a stream, which Django's own limit does not cover)."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise ParseError("Content-Length is not a number.") from None
+    if length > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+        raise BodyTooLarge()
+
+
+def json_depth(value) -> int:
+    """How deeply arrays and objects nest in `value` (a scalar is 0), without recursing."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth > limits.MAX_JSON_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def _too_deep() -> ParseError:
+    return ParseError(f"JSON nested deeper than {limits.MAX_JSON_DEPTH} levels ({limits.HOUSE_CONTROL}).")
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        refuse_large_body((parser_context or {})["request"])
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise _too_deep() from None
+        if json_depth(data) > limits.MAX_JSON_DEPTH:
+            raise _too_deep()
+        return data
+
+
+class FormParser(parsers.FormParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        refuse_large_body((parser_context or {})["request"])
+        return super().parse(stream, media_type, parser_context)
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        refuse_large_body((parser_context or {})["request"])
+        return super().parse(stream, media_type, parser_context)
