@@ -15,14 +15,14 @@ from rest_framework.views import APIView
 
 from cardroom.access import access_for
 from cardroom.api import ERROR_RESPONSES, visible_employees
-from cardroom.models import Organization, Role, Table
+from cardroom.models import Organization, Table
 from cardroom.periods import Quarter
 
-from . import books, dealer_hold, queries, services, summaries
+from . import books, dealer_hold, queries, rules, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose
 
-FIGURE_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER)
+FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
 OK = {200: OpenApiResponse(description="The figures"), **ERROR_RESPONSES}
 
 
@@ -98,11 +98,9 @@ def _parse_date(value, field):
         raise ValidationError({field: f"Write the date as YYYY-MM-DD (got {value!r})."}) from exc
 
 
-def _site(request, pk, *roles):
-    access = access_for(request.user)
-    site = get_object_or_404(access.sites(), pk=pk)
-    if not access.has_role(site.pk, *roles):
-        raise PermissionDenied("Your role may not see these figures.")
+def _site(request, pk, rule):
+    site = get_object_or_404(access_for(request.user).sites(), pk=pk)
+    rule.require(request.user, site)
     return site
 
 
@@ -118,7 +116,7 @@ class DailySummaryView(APIView):
         responses={200: OpenApiResponse(description=f"The day's figures. {BOOKS_CHECK_DOC}"), **ERROR_RESPONSES},
     )
     def get(self, request, pk):
-        site = _site(request, pk, *FIGURE_ROLES)
+        site = _site(request, pk, rules.DAILY_FIGURES)
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"))
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
         return Response({**daily_json(summary), "books": books.books_check_json(check)})
@@ -138,7 +136,7 @@ class QuarterSummaryView(APIView):
         },
     )
     def get(self, request, pk):
-        site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
+        site = _site(request, pk, rules.QUARTER_FIGURES)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
         q = summaries.quarter_summary(site, quarter)
         state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
@@ -193,9 +191,9 @@ class DealerHoldView(APIView):
         if end < start:
             raise ValidationError({"end": f"The end ({end}) is before the start ({start})."})
         own = access.employee is not None and access.employee.pk == employee.pk
-        sites = [s.pk for s in access.sites() if own or access.has_role(s.pk, *FIGURE_ROLES)]
+        sites = [s.pk for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
         if not sites:
-            raise PermissionDenied("Your role may not see dealers' figures.")
+            raise PermissionDenied(rules.DEALER_FIGURES.refusal(" (a dealer sees their own)"))
         found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk])
         summary = found[0] if found else None
         return Response(
@@ -270,8 +268,8 @@ class OrganizationTaxView(APIView):
         access = access_for(request.user)
         if access.organization_id != pk:
             return Response({"detail": "Not found."}, status=404)
-        if not access.org_roles:
-            raise PermissionDenied("Only gaming managers and auditors see the organization's tax.")
+        if not access.org_roles & rules.QUARTER_FIGURES.roles:
+            raise PermissionDenied(rules.QUARTER_FIGURES.refusal())
         organization = get_object_or_404(Organization, pk=pk)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
         every_site = summaries.organization_quarter(organization, quarter)
@@ -340,7 +338,7 @@ class AdjustmentsView(APIView):
     )
     def get(self, request):
         access = access_for(request.user)
-        sites = [s.pk for s in access.sites() if access.has_role(s.pk, *FIGURE_ROLES)]
+        sites = rules.DAILY_FIGURES.site_ids(access)
         found = Adjustment.objects.filter(books_close__site_id__in=sites)
         if request.query_params.get("site"):
             found = found.filter(books_close__site_id=request.query_params["site"])
@@ -431,7 +429,7 @@ class QuarterFilingView(APIView):
         description="The quarter's filed figures (null when not filed) beside its figures now and the amendments.",
     )
     def get(self, request, pk):
-        site = _site(request, pk, Role.GAMING_MANAGER, Role.AUDITOR)
+        site = _site(request, pk, rules.QUARTER_FIGURES)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
         summary = summaries.quarter_summary(site, quarter)
         filing = queries.quarter_filing(site.pk, quarter)

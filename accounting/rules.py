@@ -7,7 +7,9 @@ where our regulation text does not settle the point (shared/docs/domain.md).
 
 from datetime import timedelta
 
+from cardroom.access import ReadRule
 from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
 
 # --- Citations ---------------------------------------------------------------------------
 
@@ -103,3 +105,17 @@ ADJUSTMENT_APPROVERS = frozenset({Role.GAMING_MANAGER})
 # same reason; the summaries of a quarter reconcile to the tax return (08-16(1)(g)).
 QUARTER_FILERS = frozenset({Role.GAMING_MANAGER})
 QUARTERLY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+
+# --- Who reads the figures ----------------------------------------------------------------------
+
+# House control: chapter 08 says what the records hold (08-16), not who may read them. The
+# figures API, the figures pages and the stored reports holding the same figures all read these.
+DAILY_FIGURES = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's daily figures"
+)
+DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' percent-of-hold figures")
+QUARTER_FIGURES = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
+)
+# The slip register lists slip numbers (ND 99-01.3-08-05(2)): anyone holding a role at the site.
+SLIP_REGISTER = ReadRule(ALL_SITE_ROLES, HOUSE_CONTROL, "see the slip register")

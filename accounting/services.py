@@ -16,11 +16,12 @@ from django.utils import timezone
 from sequences import get_next_value
 
 from cardroom import closing
-from cardroom.access import Access, require_role
+from cardroom.access import NOT_AN_EMPLOYEE, Access, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 from cardroom.periods import Quarter
+from cardroom.rules import HOUSE_CONTROL
 
 from . import queries, rules
 from .calculations import business_date, chips_total_cents, tray_differs, tray_variance_cents
@@ -57,7 +58,7 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
 
 def _acting_employee(access: Access) -> Employee:
     if access.employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return access.employee
 
 
@@ -127,7 +128,7 @@ def _line_values(chips: dict[ChipDenomination, int]) -> dict[int, int]:
 def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None = None) -> GamingDay:
     """Open a business day at a site (ND 99-01.3-02-01). One day is open at a time; a day
     cannot be opened before it has begun."""
-    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day"))
+    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL))
     at = _moment(at)
     if not site.active:
         raise ValidationError({"site": f"{rules.BUSINESS_DAY}: {site} is inactive; no gaming day opens there."})
@@ -155,7 +156,7 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
 def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None = None) -> GamingDayClose:
     """Close a gaming day once every table opened in it has its closer and no dealer is on shift."""
     site = gaming_day.site
-    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day"))
+    employee = _acting_employee(require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL))
     at = _moment(at)
     with transaction.atomic():
         GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
@@ -183,7 +184,7 @@ def record_table_inventory(
     difference is a variance that needs a reason. A closer ends the dealer shift running."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL)
     )
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
@@ -276,7 +277,7 @@ def start_dealer_shift(
     outgoing shift and the opener of the incoming one), so hold can be kept per dealer shift."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
     started_at = _moment(started_at, "started_at")
     _require_table_in_use(table)
@@ -337,7 +338,7 @@ def end_dealer_shift(
     ND 99-01.3-08-06(3) allows only once their tips are declared and redeemed."""
     site = shift.table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+        require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
     ended_at = _moment(ended_at, "ended_at")
     if ended_at < shift.started_at:
@@ -423,7 +424,7 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
     that saves the slip, so a rolled-back slip leaves no gap (08-05(2))."""
     site = table.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip")
+        require_role(acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT)
     )
     at = _moment(at)
     if purpose not in Slip.Purpose.values:
@@ -495,7 +496,7 @@ def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool
 def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify the chips and initial the original (ND 99-01.3-08-05(5)): a shift manager or
     authorized employee who is not presently dealing and did not prepare the slip."""
-    access = require_role(acting_user, slip.site, *rules.VERIFIERS, action="verify a slip")
+    access = require_role(acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION)
     employee, at = _acting_employee(access), _moment(at)
     if employee.pk == slip.prepared_by_id:
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
@@ -507,7 +508,7 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
 def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify and initial the copy on the receiving side (ND 99-01.3-08-05(6)): for a fill the
     dealer on shift at that table, for a credit the cashier."""
-    access = require_role(acting_user, slip.site, *rules.RECEIVERS[slip.kind], action=f"receive a {slip.kind} slip")
+    access = require_role(acting_user, slip.site, *rules.RECEIVERS[slip.kind], action=f"receive a {slip.kind} slip", rule=rules.SLIP_RECEIPT)
     employee, at = _acting_employee(access), _moment(at)
     if slip.kind == SlipKind.FILL and queries.current_dealer(slip.table, at) != employee:
         raise ValidationError(
@@ -522,7 +523,7 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
     before the slip is received and while its gaming day is open. Past either point the slip
     stands and the correction is a gaming manager's adjustment to the closed books
     (record_adjustment), counted on the day it is entered."""
-    access = require_role(acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip")
+    access = require_role(acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING)
     employee, at = _acting_employee(access), _moment(at)
     if employee.pk != slip.prepared_by_id:
         raise ValidationError(
@@ -607,7 +608,7 @@ def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int,
     Books of one series at a site never overlap, and the site's electronic series must not
     have been used for that kind."""
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book")
+        require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
     )
     if kind not in SlipKind.values:
         raise ValidationError({"kind": f"{rules.SLIP_NUMBERING}: a slip book holds fill slips or credit slips."})
@@ -659,7 +660,7 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     from .summaries import daily_summary
 
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day")
+        require_role(acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day", rule=HOUSE_CONTROL)
     )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -743,7 +744,7 @@ def record_adjustment(
     totals it counts in; both days' reports list it. The gaming manager records and approves it."""
     site = books_close.site
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.ADJUSTMENT_APPROVERS, action="record an adjustment to closed books")
+        require_role(acting_user, site, *rules.ADJUSTMENT_APPROVERS, action="record an adjustment to closed books", rule=HOUSE_CONTROL)
     )
     _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on)
     with transaction.atomic():
@@ -819,7 +820,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     from .summaries import organization_quarter
 
     employee = _acting_employee(
-        require_role(acting_user, site, *rules.QUARTER_FILERS, action="file a quarterly summary")
+        require_role(acting_user, site, *rules.QUARTER_FILERS, action="file a quarterly summary", rule=HOUSE_CONTROL)
     )
     reference = (reference or "").strip()
     if len(reference) > QuarterFiling._meta.get_field("reference").max_length:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, require_role
 from cardroom.models import Table
+from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 
 from . import forms, queries, rules, services
@@ -150,7 +151,7 @@ def tray_count(request, pk, kind):
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise Http404("A tray count is an opener or a closer.")
     table = _site_table(request, pk)
-    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer")
+    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL)
     form = forms.TrayCountForm(request.POST or None, organization_id=table.site.organization_id)
     if request.method == "POST" and form.is_valid():
         saved = call_service(
@@ -190,7 +191,7 @@ def tray_count(request, pk, kind):
 @site_page
 def dealer_shift(request, pk):
     table = _site_table(request, pk)
-    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation")
+    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     form = forms.DealerShiftForm(request.POST or None, site=table.site)
     if request.method == "POST" and form.is_valid():
         saved = call_service(
@@ -244,7 +245,7 @@ def prepare_slip(request, kind):
     if kind not in SlipKind.values:
         raise Http404("A slip is a fill or a credit.")
     site = request.site
-    require_role(request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip")
+    require_role(request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT)
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []
     initial = {"table": request.GET.get("table")} if request.GET.get("table") else None

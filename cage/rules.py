@@ -4,7 +4,9 @@
 settle the point (shared/docs/domain.md); they are kept here and nowhere else.
 """
 
+from cardroom.access import ReadRule
 from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
 
 # --- Citations ---------------------------------------------------------------------------
 
@@ -14,6 +16,7 @@ IOU_RULE = "ND 99-01.3-03-06"  # source, destination, amount, dates of loan and 
 CHIP_VALUES = "ND 99-01.3-08-03(1)"  # only the organization's chip values
 REDEMPTION = "ND 99-01.3-08-06(2)"  # a chip is redeemed for cash at the value it was sold for
 TIPS = "ND 99-01.3-08-06(2)-(3)"  # tips redeemed through cash on hand, before leaving the site
+TIP_HOLDERS = "ND 99-01.3-08-06(2)"  # the tips redeemed are a dealer's and a wheel operator's
 DEPOSIT = "ND 99-01.3-03-10"  # deposit by the third banking day after the activity
 DEPOSIT_VERIFICATION = "ND 99-01.3-08-16(5)"  # verification of the amount deposited on a bank statement
 CHIP_INVENTORY = "ND 99-01.3-03-09(6)"  # inventory records (08-16(2)); SFN 17930
@@ -50,6 +53,8 @@ TIP_REDEEMERS = frozenset({Role.CASHIER, Role.SHIFT_MANAGER})
 # receipts from the manufacturer, destruction and physical counts; auditors read it.
 INVENTORY_KEEPERS = frozenset({Role.GAMING_MANAGER})
 INVENTORY_READERS = frozenset({Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER, Role.CASHIER})
+# House control (08-16(2) says the inventory records are kept, not who reads them).
+INVENTORY_LOG = ReadRule(INVENTORY_READERS, HOUSE_CONTROL, "see the chip inventory log")
 
 # --- Limits --------------------------------------------------------------------------------
 

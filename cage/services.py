@@ -13,10 +13,11 @@ from django.utils import timezone
 
 from accounting.calculations import business_date
 from cardroom import closing
-from cardroom.access import Access, access_for, require_role
+from cardroom.access import Access, access_for, refusal, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 
 from . import queries, rules
 from .calculations import deposit_due_on, iou_outstanding_cents, lines_total_cents
@@ -58,22 +59,19 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
 
 
 def _employee(access: Access) -> Employee:
-    if access.employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
-    return access.employee
+    return access.require_employee()
 
 
-def _at_site(acting_user, site: Site, roles, action: str) -> Employee:
-    return _employee(require_role(acting_user, site, *roles, action=action))
+def _at_site(acting_user, site: Site, roles, action: str, rule: str = HOUSE_CONTROL) -> Employee:
+    return _employee(require_role(acting_user, site, *roles, action=action, rule=rule))
 
 
 def _in_organization(acting_user, organization: Organization, roles, action: str) -> Employee:
     access = access_for(acting_user)
     if access.organization_id != organization.pk:
-        raise PermissionDenied(f"You may not {action}: the records belong to another organization.")
+        raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own employees may {action}.")
     if not access.has_role(None, *roles):
-        names = ", ".join(r.label.lower() for r in roles)
-        raise PermissionDenied(f"You may not {action}: only a {names} may.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, roles, action))
     return _employee(access)
 
 
@@ -428,7 +426,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     """A dealer declares, in their own name, the tip chips they hold at the end of a shift
     (an empty list: none). Declared tips stay unredeemed until the cashier pays them out;
     the dealer may not leave the site before (ND 99-01.3-08-06(3))."""
-    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips")
+    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS)
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS)
     at = _moment(at, "declared_at")

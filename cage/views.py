@@ -13,8 +13,9 @@ from django.views.decorators.http import require_POST
 
 from accounting.calculations import business_date
 from accounting.models import GamingDay
-from cardroom.access import access_for
+from cardroom.access import access_for, refusal
 from cardroom.models import ChipDenomination, Employee, Site
+from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 
 from . import forms, queries, services
@@ -44,7 +45,7 @@ def cage_page(readers):
                 raise Http404("Choose a site first.")
             access = access_for(request.user)
             if not access.has_role(site.pk, *readers):
-                raise PermissionDenied("Only cashiers, shift managers, gaming managers and auditors see the cage.")
+                raise PermissionDenied(refusal(HOUSE_CONTROL, readers, "see these cage records"))
             with timezone.override(ZoneInfo(site.time_zone)):
                 return view(request, site, access, *args, **kwargs)
 

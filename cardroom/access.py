@@ -6,10 +6,13 @@ that scope are filtered out of every queryset, so they answer 404; a visible obj
 role may not act on answers 403.
 """
 
+from dataclasses import dataclass
+
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 
 from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site
+from .rules import HOUSE_CONTROL
 
 _CACHE_ATTR = "_cardroom_access"
 
@@ -34,9 +37,12 @@ class Access:
                 self.site_roles.setdefault(site_id, set()).add(role)
 
     def employee_org(self):
+        return self.require_employee().organization
+
+    def require_employee(self) -> Employee:
         if self.employee is None:
-            raise PermissionDenied("You are not an employee of any organization.")
-        return self.employee.organization
+            raise PermissionDenied(NOT_AN_EMPLOYEE)
+        return self.employee
 
     @property
     def organization_id(self) -> int | None:
@@ -84,20 +90,65 @@ def forget_access(user) -> None:
         delattr(user, _CACHE_ATTR)
 
 
-def require_role(user, site: Site | None, *roles: str, action: str) -> Access:
-    """Raise PermissionDenied naming the roles that may perform `action` at `site`."""
+NOT_AN_EMPLOYEE = f"{HOUSE_CONTROL}: only an employee of the organization may act here; this login has none."
+
+
+def roles_text(roles) -> str:
+    """'a shift manager, pit boss or chip bank cashier': the roles, in the order of `Role`."""
+    wanted = {str(r) for r in roles}
+    labels = [role.label.lower() for role in Role if role.value in wanted]
+    text = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} or {labels[-1]}"
+    return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
+
+
+def refusal(rule: str, roles, action: str) -> str:
+    """The text of a 403: the section (or "House control") and who may act.
+    For example "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may
+    prepare a fill slip." """
+    return f"{rule}: only {roles_text(roles)} may {action}."
+
+
+def require_role(user, site: Site | None, *roles: str, action: str, rule: str) -> Access:
+    """Raise PermissionDenied naming `rule` (the section that says who may act, or
+    HOUSE_CONTROL) and the roles that may perform `action` at `site`."""
     access = access_for(user)
     site_id = site.pk if site is not None else None
     if site is not None and site.organization_id != access.organization_id:
-        raise PermissionDenied(f"You may not {action}: the site belongs to another organization.")
+        raise PermissionDenied(f"{HOUSE_CONTROL}: only the site's own organization may {action} there.")
     if not access.has_role(site_id, *roles):
-        names = ", ".join(Role(r).label.lower() for r in roles)
-        raise PermissionDenied(f"You may not {action}: only a {names} may.")
+        raise PermissionDenied(refusal(rule, roles, action))
     return access
 
 
 def require_gaming_manager(user, organization_id: int, *, action: str) -> Access:
     access = access_for(user)
     if access.organization_id != organization_id or not access.is_gaming_manager:
-        raise PermissionDenied(f"You may not {action}: only a gaming manager of the organization may.")
+        raise PermissionDenied(f"{HOUSE_CONTROL}: only a gaming manager of the organization may {action}.")
     return access
+
+
+@dataclass(frozen=True)
+class ReadRule:
+    """Who may read one kind of record at a site, and the rule that says so. One instance per
+    kind of figures, used by its API, its pages and the stored reports that contain them."""
+
+    roles: frozenset[str]
+    rule: str  # a section, or HOUSE_CONTROL
+    what: str  # "see a site's daily figures"
+
+    def allows(self, access: Access, site_id: int | None) -> bool:
+        return access.has_role(site_id, *self.roles)
+
+    def site_ids(self, access: Access) -> list[int]:
+        """The sites of `access` where this rule lets the user read."""
+        return [site.pk for site in access.sites() if self.allows(access, site.pk)]
+
+    def refusal(self, because: str = "") -> str:
+        return refusal(self.rule, self.roles, f"{self.what}{because}")
+
+    def require(self, user, site: Site, *, because: str = "") -> Access:
+        """`because` completes the refusal: " (the daily report holds them)"."""
+        access = access_for(user)
+        if not self.allows(access, site.pk):
+            raise PermissionDenied(self.refusal(because))
+        return access

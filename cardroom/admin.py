@@ -1,23 +1,76 @@
-"""The Django admin, scoped to the gaming manager's organization and writing through the services."""
+"""The Django admin, scoped to the gaming manager's organization and writing through the services.
+
+Every view of an organization's records reads through `OrgScopedAdmin.get_queryset`: the change
+list, the change page, the history pages (django-simple-history's, including records of deleted
+rows), the autocomplete, and the choices of every foreign key on the add and change forms. A
+gaming manager of one organization can neither see nor pick another organization's sites,
+tables, employees or logins. The platform's own tables (logins, groups, lockouts, tokens,
+sequences) have no organization: only a superuser sees them (`restrict_platform_admins`).
+"""
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db.models import Model, QuerySet
+from django.forms.models import BaseInlineFormSet
+from django.http import Http404
 from simple_history.admin import SimpleHistoryAdmin
 
 from . import services
 from .access import access_for
 from .models import AuditEvent, ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Site, Table
 
+# How each model reaches its organization, for querysets and form choices.
+ORG_PATHS: dict[type[Model], str] = {
+    Organization: "id",  # "id", not "pk": on a historical record the pk is the history id
+    Site: "organization_id",
+    Table: "site__organization_id",
+    ChipDenomination: "organization_id",
+    Employee: "organization_id",
+    Membership: "employee__organization_id",
+    EmployeeRelation: "employee__organization_id",
+    AuditEvent: "organization_id",
+}
 
-class OrgScopedAdmin(SimpleHistoryAdmin):
+
+def org_choices(model: type[Model], request) -> QuerySet | None:
+    """The rows of `model` a non-superuser may pick in a form: their organization's only.
+    None when the model is not tied to an organization (the field is then not offered)."""
+    access = access_for(request.user)
+    if model is get_user_model():
+        return model.objects.filter(employee__organization_id=access.organization_id)
+    path = ORG_PATHS.get(model)
+    if path is None:
+        return None
+    return model._default_manager.filter(**{path: access.organization_id})
+
+
+class OrgScopedFormMixin:
+    """Every foreign key choice limited to the user's organization (listed and accepted)."""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if not request.user.is_superuser:
+            choices = org_choices(db_field.related_model, request)
+            kwargs["queryset"] = choices if choices is not None else db_field.related_model._default_manager.none()
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class OrgScopedAdmin(OrgScopedFormMixin, SimpleHistoryAdmin):
     """Visible to gaming managers (change) and auditors (view), only within their organization."""
 
-    org_path = "organization"
+    fixed_on_change: tuple[str, ...] = ()  # fields a non-superuser sees but never changes
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and not request.user.is_superuser:
+            fields += [name for name in self.fixed_on_change if name not in fields]
+        return fields
+
+    def org_filter(self, request) -> dict:
+        return {ORG_PATHS[self.model]: access_for(request.user).organization_id}
 
     def get_queryset(self, request):
         qs = super().get_queryset(request)
-        if request.user.is_superuser:
-            return qs
-        return qs.filter(**{f"{self.org_path}_id" if self.org_path != "pk" else "pk": access_for(request.user).organization_id})
+        return qs if request.user.is_superuser else qs.filter(**self.org_filter(request))
 
     def has_module_permission(self, request):
         return request.user.is_superuser or bool(access_for(request.user).org_roles)
@@ -36,11 +89,29 @@ class OrgScopedAdmin(SimpleHistoryAdmin):
     def save_model(self, request, obj, form, change):
         services.save_master_data(obj, acting_user=request.user)
 
+    # --- history (django-simple-history) --------------------------------------------------
+
+    def get_history_queryset(self, request, history_manager, pk_name, object_id):
+        """The history of a row of the user's organization, also after the row is gone."""
+        qs = super().get_history_queryset(request, history_manager, pk_name, object_id)
+        return qs if request.user.is_superuser else qs.filter(**self.org_filter(request))
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        """One past version (and its revert form): only of a row of the user's organization."""
+        if not (str(object_id).isdigit() and str(version_id).isdigit()):
+            raise Http404("No such version.")
+        history = self.model.history.filter(id=object_id, history_id=version_id)
+        if not request.user.is_superuser:
+            history = history.filter(**self.org_filter(request))
+        if not history.exists():
+            raise Http404("No such version among your organization's records.")
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
 
 @admin.register(Organization)
 class OrganizationAdmin(OrgScopedAdmin):
-    org_path = "pk"
     list_display = ["name", "licence_number"]
+    search_fields = ["name"]
 
     def has_add_permission(self, request):
         return request.user.is_superuser
@@ -48,43 +119,88 @@ class OrganizationAdmin(OrgScopedAdmin):
 
 @admin.register(Site)
 class SiteAdmin(OrgScopedAdmin):
-    list_display = ["name", "organization", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+    list_display = [
+        "name",
+        "organization",
+        "jurisdiction",
+        "time_zone",
+        "business_day_start_hour",
+        "seasonal",
+        "active",
+    ]
     list_filter = ["jurisdiction", "active"]
+    search_fields = ["name"]
 
 
 @admin.register(Table)
 class TableAdmin(OrgScopedAdmin):
-    org_path = "site__organization"
     list_display = ["site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active"]
     list_filter = ["game", "active", "location"]
+    search_fields = ["site__name", "number"]
+    autocomplete_fields = ["site"]
 
 
 @admin.register(ChipDenomination)
 class ChipDenominationAdmin(OrgScopedAdmin):
+    fixed_on_change = ("organization",)
     list_display = ["value_cents", "primary_colour", "edge_spots", "organization", "active"]
 
 
-class MembershipInline(admin.TabularInline):
+class ScopedInlineFormSet(BaseInlineFormSet):
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        # Each row's own id is one of this parent's rows (Django's default accepts any row's id).
+        form.fields[self._pk_field.name].queryset = self.get_queryset()
+
+
+class MembershipInline(OrgScopedFormMixin, admin.TabularInline):
     model = Membership
+    formset = ScopedInlineFormSet
     extra = 0
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser or bool(access_for(request.user).org_roles)
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser or access_for(request.user).is_gaming_manager
+
+    has_add_permission = has_delete_permission = has_change_permission
 
 
 @admin.register(Employee)
 class EmployeeAdmin(OrgScopedAdmin):
+    fixed_on_change = ("organization", "user")  # a login never moves to another employee here
     list_display = ["__str__", "initials", "employment_type", "supervisor", "active"]
     list_filter = ["employment_type", "active"]
+    search_fields = ["user__username", "user__first_name", "user__last_name", "initials"]
+    autocomplete_fields = ["supervisor"]
+    inlines = [MembershipInline]
+
+    def has_add_permission(self, request):
+        # An employee is added on the setup page, which creates their login with them; the
+        # admin never hands an existing login to another employee.
+        return request.user.is_superuser
+
+    def save_formset(self, request, form, formset, change):
+        """Roles added, changed or removed here go through the services (audited, checked)."""
+        instances = formset.save(commit=False)
+        for membership in formset.deleted_objects:
+            services.remove_membership(acting_user=request.user, membership=membership)
+        for membership in instances:
+            services.save_master_data(membership, acting_user=request.user)
+        formset.save_m2m()
 
 
 @admin.register(Membership)
 class MembershipAdmin(OrgScopedAdmin):
-    org_path = "employee__organization"
     list_display = ["employee", "role", "site"]
+    autocomplete_fields = ["employee", "site"]
 
 
 @admin.register(EmployeeRelation)
 class EmployeeRelationAdmin(OrgScopedAdmin):
-    org_path = "employee__organization"
     list_display = ["employee", "kind", "relative"]
+    autocomplete_fields = ["employee", "relative"]
 
 
 @admin.register(AuditEvent)
@@ -99,7 +215,8 @@ class AuditEventAdmin(admin.ModelAdmin):
     def has_module_permission(self, request):
         return request.user.is_superuser or bool(access_for(request.user).org_roles)
 
-    has_view_permission = lambda self, request, obj=None: self.has_module_permission(request)  # noqa: E731
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
 
     def has_add_permission(self, request):
         return False
@@ -109,3 +226,34 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class SuperuserOnly:
+    """For the platform's tables, which belong to no organization: logins, groups, lockouts,
+    tokens, sequences. Model permissions granted to a gaming manager do not open them."""
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_superuser
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_add_permission(self, request, *args):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+
+def restrict_platform_admins(site: admin.AdminSite = admin.site) -> None:
+    """Make every admin registered by another app (auth, axes, knox, sequences...) superuser-only.
+    Called from `CardroomConfig.ready()`, after the admin has discovered every app's admin."""
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, OrgScopedAdmin | AuditEventAdmin | SuperuserOnly):
+            continue
+        restricted = type(f"SuperuserOnly{type(model_admin).__name__}", (SuperuserOnly, type(model_admin)), {})
+        site.unregister(model)
+        site.register(model, restricted)

@@ -5,6 +5,7 @@ becomes a 400 naming the field, `PermissionDenied` a 403 with its reason; object
 user's scope are not in the queryset, so they answer 404.
 """
 
+from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
@@ -12,15 +13,21 @@ from django.db.models import Q
 from django_filters import rest_framework as filters
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
+from knox.views import LogoutAllView as KnoxLogoutAllView
+from knox.views import LogoutView as KnoxLogoutView
 from rest_framework import exceptions, mixins, serializers, viewsets
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.fields import get_error_detail
+from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import services
 from .access import access_for
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
+from .throttles import LoginRateThrottle
+from .tokens import issue_token
 
 
 def exception_handler(exc, context):
@@ -30,7 +37,17 @@ def exception_handler(exc, context):
         exc = exceptions.PermissionDenied(detail=str(exc) or None)
     elif isinstance(exc, IntegrityError):
         exc = exceptions.ValidationError({"non_field_errors": [f"Refused by the database: {exc}"]})
+    elif isinstance(exc, exceptions.Throttled):
+        exc = _throttled(exc, context)
     return drf_exception_handler(exc, context)
+
+
+def _throttled(exc: exceptions.Throttled, context) -> exceptions.Throttled:
+    """429 naming the limit that was reached (house control) and when to try again."""
+    throttle = getattr(context.get("request"), "throttled_by", None)
+    limit = f"the limit is {throttle.limit_text()} (house control)" if throttle else "a rate limit was reached"
+    wait = f"try again in {int(exc.wait) + 1} seconds" if exc.wait is not None else "try again later"
+    return exceptions.Throttled(wait=exc.wait, detail=f"Too many requests: {limit}; {wait}.")
 
 
 ERROR_RESPONSES = {
@@ -388,5 +405,64 @@ class RelationViewSet(ScopedViewSet, mixins.CreateModelMixin, mixins.DestroyMode
         services.remove_relation(acting_user=self.request.user, relation=instance)
 
 
-class TokenView(ObtainAuthToken):
-    """POST username and password, get `{"token": ...}`; then send `Authorization: Token <t>`."""
+# --- API tokens ---------------------------------------------------------------------------
+
+
+class AccountLocked(exceptions.APIException):
+    status_code = 429
+    default_code = "locked_out"
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+    expiry = serializers.DateTimeField()
+
+
+@extend_schema(
+    request=AuthTokenSerializer,
+    responses={
+        200: TokenSerializer,
+        400: OpenApiResponse(description="Wrong login name or password."),
+        429: OpenApiResponse(description="Too many sign-in attempts, or the account is locked."),
+    },
+)
+class TokenView(APIView):
+    """POST username and password, get a new `{"token", "expiry"}`; then send
+    `Authorization: Token <token>`. Each sign-in issues its own token, valid for
+    `REST_KNOX["TOKEN_TTL"]`; log out to revoke it."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [LoginRateThrottle]
+
+    def post(self, request):
+        credentials = AuthTokenSerializer(data=request.data, context={"request": request})
+        if not credentials.is_valid():
+            if getattr(request, "axes_locked_out", False):  # django-axes refused the attempt
+                raise AccountLocked(_locked_message())
+            raise exceptions.ValidationError(credentials.errors)
+        user = credentials.validated_data["user"]
+        instance, token = issue_token(user)
+        # A completed sign-in: django-axes clears the failure count (AXES_RESET_ON_SUCCESS).
+        user_logged_in.send(sender=type(user), request=request, user=user)
+        return Response({"token": token, "expiry": instance.expiry})
+
+
+def _locked_message() -> str:
+    from django.conf import settings
+
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return (
+        f"This account is locked after {settings.AXES_FAILURE_LIMIT} wrong passwords (house control); "
+        f"try again in {minutes} minutes or ask a gaming manager. Its API tokens have been revoked."
+    )
+
+
+@extend_schema(request=None, responses={204: None, 401: OpenApiResponse(description="No valid token.")})
+class LogoutView(KnoxLogoutView):
+    """Revoke the token this request is authenticated with."""
+
+
+@extend_schema(request=None, responses={204: None, 401: OpenApiResponse(description="No valid token.")})
+class LogoutAllView(KnoxLogoutAllView):
+    """Revoke every token of the signed-in login (all devices)."""

@@ -6,4 +6,11 @@ class CardroomConfig(AppConfig):
     verbose_name = "Card room"
 
     def ready(self):
-        from . import checks  # noqa: F401  (registers the deploy checks)
+        from . import (
+            checks,  # noqa: F401  (registers the deploy checks)
+            tokens,
+        )
+        from .admin import restrict_platform_admins
+
+        restrict_platform_admins()
+        tokens.connect()

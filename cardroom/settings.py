@@ -45,7 +45,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -168,9 +168,16 @@ MEDIA_ROOT = VAR_DIR / "media"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",  # first: a bad token answers 401
+        "knox.auth.TokenAuthentication",  # first: a bad or expired token answers 401
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Writes are limited per user, sign-ins per client address (cardroom/throttles.py);
+    # over the limit the API answers 429 saying which limit and when to try again.
+    "DEFAULT_THROTTLE_CLASSES": ["cardroom.throttles.WriteRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "login": env_str("THROTTLE_LOGIN_RATE", "10/minute"),
+        "writes": env_str("THROTTLE_WRITE_RATE", "300/minute"),
+    },
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
@@ -183,6 +190,24 @@ REST_FRAMEWORK = {
     # `?format=` belongs to the report downloads (pdf, csv, xlsx), not to DRF's negotiation.
     "URL_FORMAT_OVERRIDE": None,
 }
+# API tokens (django-rest-knox): a new token per sign-in, stored only as a SHA-512 digest,
+# valid for one long shift like a browser session, revoked by logging out, by a lockout and by
+# a password change (cardroom/tokens.py).
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env_int("API_TOKEN_HOURS", 12)),
+    "AUTO_REFRESH": False,
+    "AUTH_HEADER_PREFIX": "Token",
+}
+
+# The throttles count in the cache: one per process by default; with several gunicorn workers
+# set CACHE_URL=redis://... so that they share the counts.
+CACHE_URL = env_str("CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card-room back office API",
     "DESCRIPTION": "Accounting and compliance for charitable twenty-one (ND 99-01.3-08).",

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import views
-from .api import TokenView
+from .api import LogoutAllView, LogoutView, TokenView
 from .api_urls import router
 
 urlpatterns = [
@@ -30,6 +30,8 @@ urlpatterns = [
     path("api/v1/", include("accounting.api_figures")),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
+    path("api/v1/auth/logout/", LogoutView.as_view(), name="api_logout"),
+    path("api/v1/auth/logout-all/", LogoutAllView.as_view(), name="api_logout_all"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script from its own URL, not inline (CSP).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger"),

@@ -8,14 +8,17 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from . import forms, services
-from .access import access_for
+from .access import access_for, refusal
 from .api import visible_employees
 from .middleware import SESSION_KEY
-from .models import ChipDenomination, EmployeeRelation, Membership, Table
+from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
 from .money import format_money
+from .rules import HOUSE_CONTROL
 
 
 def favicon(request):
@@ -35,7 +38,14 @@ def switch_site(request):
     if site is None:
         raise Http404("No such site among yours.")
     request.session[SESSION_KEY] = site.pk
-    return redirect(request.POST.get("next") or "home")
+    return redirect(safe_next(request, request.POST.get("next")))
+
+
+def safe_next(request, target: str | None) -> str:
+    """`target` when it stays on this site (no open redirect); the home page otherwise."""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return target
+    return reverse("home")
 
 
 def call_service(form, save: Callable):
@@ -184,7 +194,7 @@ def setup_list(request, kind):
     setup = _kind(kind)
     access = access_for(request.user)
     if not access.org_roles:
-        raise PermissionDenied("Only gaming managers and auditors may see the setup pages.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, ORG_WIDE_ROLES, "see the setup pages"))
     rows = [(obj.pk, [_cell(obj, acc) for _, acc in setup.columns]) for obj in setup.queryset(access)]
     return render(
         request,
@@ -204,7 +214,7 @@ def setup_edit(request, kind, pk=None):
     setup = _kind(kind)
     access = access_for(request.user)
     if not access.is_gaming_manager:
-        raise PermissionDenied("Only a gaming manager may change the setup.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, [Role.GAMING_MANAGER], "change the setup"))
     instance = get_object_or_404(setup.queryset(access), pk=pk) if pk else setup.new_instance(request)
     form = setup.form_class(request.POST or None, instance=instance, **setup.form_kwargs(request))
     if request.method == "POST" and form.is_valid():

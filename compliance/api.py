@@ -11,6 +11,7 @@ from cardroom.access import access_for, require_role
 from cardroom.api import ERROR_RESPONSES, ScopedSiteField, ScopedViewSet
 from cardroom.models import Role
 from cardroom.periods import Quarter
+from cardroom.rules import HOUSE_CONTROL
 
 from . import services
 from .engine import run_all
@@ -122,6 +123,6 @@ class ComplianceRunView(APIView):
         data = RunInputSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         site = data.validated_data["site"]
-        require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks")
+        require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
         result = run_all(site_ids=[site.pk], quarter=data.validated_data["quarter"])
         return Response(result.as_dict(), status=status.HTTP_200_OK)

@@ -2,7 +2,14 @@
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 
+from cardroom.access import ReadRule
+from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
+
 from .models import Alert, AlertStep
+
+# Every role at a site reads its alerts (they name what must be done there); house control.
+ALERTS = ReadRule(frozenset(Role), HOUSE_CONTROL, "see a site's compliance alerts")
 
 
 def alerts_for(access) -> QuerySet[Alert]:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.access import require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import Membership, Role, Site
+from cardroom.rules import HOUSE_CONTROL
 
 from .models import Alert, AlertStep, Notification
 from .rules import Finding
@@ -62,17 +63,17 @@ def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documenta
 
 
 def acknowledge_alert(*, acting_user, alert: Alert, note: str = "") -> AlertStep:
-    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="acknowledge an alert")
+    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="acknowledge an alert", rule=HOUSE_CONTROL)
     return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.ACKNOWLEDGED, note=note)
 
 
 def document_alert(*, acting_user, alert: Alert, note: str, documentation: dict | None = None) -> AlertStep:
-    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="document an alert")
+    require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="document an alert", rule=HOUSE_CONTROL)
     return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation)
 
 
 def resolve_alert(*, acting_user, alert: Alert, note: str = "", documentation: dict | None = None) -> AlertStep:
-    require_role(acting_user, alert.site, *RESOLVE_ROLES, action="resolve an alert")
+    require_role(acting_user, alert.site, *RESOLVE_ROLES, action="resolve an alert", rule=HOUSE_CONTROL)
     return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note, documentation=documentation)
 
 

@@ -3,13 +3,15 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for, require_role
+from cardroom.access import access_for, refusal, require_role
 from cardroom.models import Role
 from cardroom.periods import Quarter
+from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 
 from . import services
@@ -27,7 +29,7 @@ STEP_SERVICES = {
 
 def _require_alert_reader(request):
     if not access_for(request.user).all_roles() & ALERT_ROLES:
-        raise PermissionDenied("Only gaming managers, shift managers and auditors see compliance alerts.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, ALERT_ROLES, "see the compliance pages"))
 
 
 @login_required
@@ -75,8 +77,8 @@ def calendar(request):
 def run_checks(request):
     site = request.site
     if site is None:
-        raise PermissionDenied("Choose a site first.")
-    require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks")
+        raise Http404("Choose a site first.")
+    require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
     form = RunForm(request.POST)
     try:
         if not form.is_valid():

@@ -345,12 +345,9 @@ def session_board(session, viewer_id: int | None) -> list[BoxCount]:
 
 def visible_sessions(access):
     """Sessions at the sites where the user counts, manages, transports or audits."""
-    from cardroom.models import Role
-
     from .models import CountSession
+    from .rules import COUNT_RECORDS
 
-    readers = {Role.COUNT_TEAM, Role.SHIFT_MANAGER, Role.GAMING_MANAGER, Role.AUDITOR}
-    site_ids = [s.pk for s in access.sites() if access.has_role(s.pk, *readers)]
-    return CountSession.objects.filter(site_id__in=site_ids).select_related(
+    return CountSession.objects.filter(site_id__in=COUNT_RECORDS.site_ids(access)).select_related(
         "site", "first_member__user", "second_member__user"
     )

@@ -9,13 +9,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
-from cardroom.models import EmploymentType
+from cardroom.access import ReadRule
+from cardroom.models import EmploymentType, Role
+from cardroom.rules import HOUSE_CONTROL
 
 COUNT_TEAM_CITATION = "ND 99-01.3-08-14(2)"
 REMOVAL_CITATION = "ND 99-01.3-08-14(1)"
 KEY_CITATION = "ND 99-01.3-08-14(3)"
 COUNT_CITATION = "ND 99-01.3-08-14(4)"
 BOX_NUMBER_CITATION = "ND 99-01.3-08-02(2)"
+
+# Who reads the count sessions and sheets at a site: the count team, who manages, transports or
+# audits (house control: 08-14(4) says the count is documented, not who reads it).
+COUNT_RECORDS = ReadRule(
+    frozenset({Role.COUNT_TEAM, Role.SHIFT_MANAGER, Role.GAMING_MANAGER, Role.AUDITOR}),
+    HOUSE_CONTROL,
+    "see a site's drop box counts",
+)
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom import closing
-from cardroom.access import access_for, require_role
+from cardroom.access import NOT_AN_EMPLOYEE, access_for, require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Role, Site, Table
+from cardroom.rules import HOUSE_CONTROL
 
 from . import queries
 from .models import (
@@ -52,7 +53,7 @@ Forms = set[tuple[str, int]]  # ("fill"|"credit", slip number)
 def _acting_employee(acting_user) -> Employee:
     employee = access_for(acting_user).employee
     if employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return employee
 
 
@@ -160,7 +161,7 @@ def entry_figures(entry: CountEntry) -> tuple[Figures, Forms]:
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
     """A site's box exchange (per gaming day or per dealer shift) and its twenty-one auditor."""
-    require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings")
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="change the count settings", rule=HOUSE_CONTROL)
     auditor = values.get("twenty_one_auditor")
     if auditor is not None and auditor.organization_id != site.organization_id:
         raise ValidationError({"twenty_one_auditor": "The auditor must be a person of this organization."})
@@ -181,7 +182,7 @@ def register_drop_box(
 ) -> DropBox:
     """Register a drop box for a table; its number matches the table's (ND 99-01.3-08-02(2))."""
     site = table.site
-    require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box")
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box", rule=HOUSE_CONTROL)
     number = table.number if number is None else number
     if number != table.number and site.tables.count() > 1:
         raise ValidationError(
@@ -238,7 +239,7 @@ def place_drop_box(
 ) -> Drop:
     """Put a box on its table for a gaming day (or a dealer shift)."""
     site = drop_box.site
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box")
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box", rule=HOUSE_CONTROL)
     employee = _acting_employee(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
@@ -317,7 +318,7 @@ def remove_drop_box(
     to safe storage (ND 99-01.3-08-14(1)), and who holds its keys (08-14(3)). A box placed
     earlier is found; otherwise the removal also records its use for `gaming_date`."""
     site = drop_box.site
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box")
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
     transporter = _acting_employee(acting_user)
     removed_at = removed_at or _now(at)
     if removed_at > timezone.now():
@@ -393,7 +394,7 @@ def open_count_session(
 ) -> CountSession:
     """Open the count of a site's gaming day for a two-person team, after checking the team's
     independence (ND 99-01.3-08-14(2)) before anything is counted."""
-    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session")
+    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM_CITATION)
     opener = _acting_employee(acting_user)
     opened_at = _now(at)
     members = list(members or [])
@@ -425,7 +426,7 @@ def open_count_session(
 
 
 def _member_of(acting_user, session: CountSession, action: str) -> Employee:
-    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action)
+    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action, rule=COUNT_CITATION)
     employee = _acting_employee(acting_user)
     if employee.pk not in session.member_ids:
         raise ValidationError(
@@ -607,7 +608,7 @@ def record_count_adjustment(
     manager. The original count stays as it was; the adjustment supersedes it. Once the day's
     books are closed the count is part of them and is not corrected here: the correction is an
     adjustment to the closed books (cardroom.closing)."""
-    require_role(acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment")
+    require_role(acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment", rule=HOUSE_CONTROL)
     manager = _acting_employee(acting_user)
     _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
@@ -646,7 +647,7 @@ def explain_forms_exception(
 ) -> FormsExplanation:
     """Explain a slip missing from a box or a form found that was not expected."""
     site = drop.site
-    require_role(acting_user, site, Role.GAMING_MANAGER, Role.SHIFT_MANAGER, action="explain a forms exception")
+    require_role(acting_user, site, Role.GAMING_MANAGER, Role.SHIFT_MANAGER, action="explain a forms exception", rule=HOUSE_CONTROL)
     employee = _acting_employee(acting_user)
     if not (explanation or "").strip():
         raise ValidationError({"explanation": "Say why the form is missing or unexpected."})

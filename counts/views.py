@@ -15,9 +15,7 @@ from cardroom.models import Employee, Role, Table
 
 from . import forms, pdf, queries, services
 from .models import DropBox
-from .rules import CURRENCY
-
-READERS = (Role.COUNT_TEAM, Role.SHIFT_MANAGER, Role.GAMING_MANAGER, Role.AUDITOR)
+from .rules import COUNT_RECORDS, CURRENCY
 
 
 def _errors(exc: ValidationError) -> dict:
@@ -27,8 +25,8 @@ def _errors(exc: ValidationError) -> dict:
 def _site(request):
     site = request.site
     access = access_for(request.user)
-    if site is None or not access.has_role(site.pk, *READERS):
-        raise PermissionDenied("Only the count team, shift managers, gaming managers and auditors see the counts.")
+    if site is None or not COUNT_RECORDS.allows(access, site.pk):
+        raise PermissionDenied(COUNT_RECORDS.refusal())
     return site, access
 
 

@@ -1,26 +1,29 @@
-"""Who sees which figures page: the same roles as the figures API (accounting.api_figures)."""
+"""Who sees which figures page: the same rules as the figures API (accounting.rules)."""
 
 from zoneinfo import ZoneInfo
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from accounting.api_figures import FIGURE_ROLES
 from accounting.calculations import business_date
-from cardroom.access import access_for
+from accounting.rules import DAILY_FIGURES, DEALER_FIGURES, QUARTER_FIGURES
+from cardroom.access import ReadRule, access_for
 from cardroom.models import Role
 
-QUARTER_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)  # as the quarter-summary API
+FIGURE_ROLES = tuple(DAILY_FIGURES.roles)
+QUARTER_ROLES = tuple(QUARTER_FIGURES.roles)
 DASHBOARD_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)
 
-__all__ = ["DASHBOARD_ROLES", "FIGURE_ROLES", "QUARTER_ROLES", "figure_site", "site_today"]
+__all__ = [
+    "DAILY_FIGURES", "DASHBOARD_ROLES", "DEALER_FIGURES", "FIGURE_ROLES", "QUARTER_FIGURES", "QUARTER_ROLES",
+    "figure_site", "site_today",
+]
 
 
-def figure_site(request, roles):
+def figure_site(request, rule: ReadRule):
     """The site whose figures are asked for: `?site=` among the user's sites (else 404), or
-    the current site; a role not in `roles` at that site answers 403."""
+    the current site; a role the rule does not name at that site answers 403."""
     access = access_for(request.user)
     chosen = request.GET.get("site")
     if chosen:
@@ -31,8 +34,7 @@ def figure_site(request, roles):
         site = request.site
     else:
         raise Http404("You hold no role at any site.")
-    if not access.has_role(site.pk, *roles):
-        raise PermissionDenied("Your role may not see these figures.")
+    rule.require(request.user, site)
     return site
 
 

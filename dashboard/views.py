@@ -19,16 +19,25 @@ from accounting import books as closed_books
 from accounting import dealer_hold, services, summaries
 from accounting.models import Adjustment, BooksClose, GamingDay, Slip, SlipStep
 from accounting.rules import BOOKS_CLOSERS, QUARTER_FILERS
-from cardroom.access import access_for
+from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
 from cardroom.money import decimal_to_cents
 from cardroom.periods import Quarter
+from cardroom.rules import HOUSE_CONTROL
 from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
 
 from . import trends
-from .access import DASHBOARD_ROLES, FIGURE_ROLES, QUARTER_ROLES, activate_site_zone, figure_site, site_today
+from .access import (
+    DAILY_FIGURES,
+    DASHBOARD_ROLES,
+    DEALER_FIGURES,
+    QUARTER_FIGURES,
+    activate_site_zone,
+    figure_site,
+    site_today,
+)
 
 DEALER_WEEKS = 12  # ND 99-01.3-08-01(3): 12 continuous weeks of per-dealer records
 EXCEPTION_RULES = Q(rule__startswith="slip_") | Q(rule__startswith="count_")
@@ -69,7 +78,7 @@ def _latest_gaming_date(site, today: date) -> date:
 
 @site_zone
 def daily(request):
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DAILY_FIGURES)
     activate_site_zone(site)
     errors: dict = {}
     day = _date(request.GET.get("date"), None, errors, "date") or _latest_gaming_date(site, site_today(site))
@@ -104,7 +113,7 @@ CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule
 def books(request, what):
     """Close a day's books, or record an adjusting entry to closed books, through the services;
     a refusal comes back on the daily page with the rule it cites."""
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DAILY_FIGURES)
     day = _date(request.POST.get("date"), None, {}, "date")
     if day is None:
         raise Http404("No such gaming date.")
@@ -158,7 +167,7 @@ def _adjust(request, site, day) -> None:
 
 @site_zone
 def quarter(request):
-    site = figure_site(request, QUARTER_ROLES)
+    site = figure_site(request, QUARTER_FIGURES)
     activate_site_zone(site)
     errors = {}
     chosen = Quarter.containing(site_today(site))
@@ -199,7 +208,7 @@ def quarter(request):
 def file_quarter(request):
     """Mark the site's quarterly summary filed through the service; a refusal comes back on the
     quarter page with the rule it cites."""
-    site = figure_site(request, QUARTER_ROLES)
+    site = figure_site(request, QUARTER_FIGURES)
     try:
         chosen = Quarter.parse(request.POST.get("quarter", ""))
         services.file_quarter(
@@ -223,7 +232,7 @@ def _period(request, site) -> tuple[date, date, dict]:
 
 @site_zone
 def dealers(request):
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     start, end, errors = _period(request, site)
     found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end)
@@ -240,7 +249,7 @@ def dealers(request):
 
 @site_zone
 def dealer(request, pk):
-    site = figure_site(request, FIGURE_ROLES)
+    site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
@@ -260,7 +269,7 @@ def _dashboard_access(request):
     access = access_for(request.user)
     sites = [s for s in access.sites().order_by("name") if access.has_role(s.pk, *DASHBOARD_ROLES)]
     if not sites:
-        raise PermissionDenied("Only gaming managers and auditors see the auditor dashboard.")
+        raise PermissionDenied(refusal(HOUSE_CONTROL, DASHBOARD_ROLES, "see the auditor dashboard"))
     return access, sites
 
 

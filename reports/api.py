@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from cardroom.api import ERROR_RESPONSES, ScopedViewSet
 
 from . import services
-from .queries import runs_for
+from .queries import readable_runs, require_reader, runs_for
 from .registry import load_kinds
 
 
@@ -47,7 +47,15 @@ class ReportViewSet(ScopedViewSet):
     filterset_fields = ["site", "kind", "status"]
 
     def scope(self, access):
+        if self.action == "list":
+            return readable_runs(self.request.user).select_related("file")
         return runs_for(self.request.user).select_related("file")
+
+    def get_object(self):
+        """A run of one's sites (else 404) whose figures one's role may read (else 403)."""
+        run = super().get_object()
+        require_reader(self.request.user, run)
+        return run
 
     @extend_schema(request=ReportRequestSerializer, responses={201: ReportRunSerializer, **ERROR_RESPONSES})
     def create(self, request):

@@ -2,24 +2,25 @@
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from cardroom.access import access_for
 
 from . import services
 from .api import file_response
-from .queries import runs_for
+from .queries import readable_runs, require_reader, runs_for
 from .registry import load_kinds
 
 
-def _require_reader(request):
+def _require_requester(request):
     if not access_for(request.user).all_roles() & set(services.REPORT_ROLES):
-        raise PermissionDenied("Only gaming managers and auditors generate reports.")
+        raise PermissionDenied(services.REQUEST_REFUSAL)
 
 
 @login_required
 def index(request):
-    _require_reader(request)
+    _require_requester(request)
     errors = {}
     if request.method == "POST":
         site = access_for(request.user).sites().filter(pk=request.POST.get("site") or None).first()
@@ -33,20 +34,22 @@ def index(request):
         except ValidationError as exc:
             errors = exc.message_dict
     return render(request, "reports/index.html", {
-        "kinds": load_kinds().values(), "runs": runs_for(request.user)[:30], "errors": errors, "posted": request.POST,
+        "kinds": load_kinds().values(), "runs": readable_runs(request.user)[:30], "errors": errors, "posted": request.POST,
     }, status=400 if errors else 200)
 
 
 @login_required
 def run_detail(request, pk):
-    _require_reader(request)
     run = get_object_or_404(runs_for(request.user), pk=pk)
+    require_reader(request.user, run)
     template = "reports/_run_status.html" if request.htmx else "reports/run.html"
     return render(request, template, {"run": run})
 
 
 @login_required
 def download(request, pk, fmt):
-    _require_reader(request)
-    run = get_object_or_404(runs_for(request.user).select_related("file"), pk=pk, status="done")
+    run = get_object_or_404(runs_for(request.user).select_related("file"), pk=pk)
+    require_reader(request.user, run)
+    if run.status != "done":
+        raise Http404(f"The report is {run.status}, not ready to download.")
     return file_response(run, run.file, fmt)

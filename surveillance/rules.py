@@ -6,7 +6,9 @@ Every other module of this app reads these; none writes a threshold as a literal
 from dataclasses import dataclass
 from datetime import timedelta
 
+from cardroom.access import ReadRule
 from cardroom.models import Role
+from cardroom.rules import HOUSE_CONTROL
 
 
 @dataclass(frozen=True)
@@ -64,3 +66,4 @@ STAFF_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
 DAILY_LOG_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS})
 OUTAGE_REPORT_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS})
 READ_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.AUDITOR})
+SURVEILLANCE_RECORDS = ReadRule(READ_ROLES, HOUSE_CONTROL, "see a site's surveillance records")

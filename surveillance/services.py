@@ -10,10 +10,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.access import access_for, require_gaming_manager, require_role
+from cardroom.access import NOT_AN_EMPLOYEE, access_for, require_gaming_manager, require_role
 from cardroom.audit import record_event, record_site_event, snapshot
 from cardroom.models import Employee, EmploymentType, Site, Table
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 
 from . import queries
 from .models import (
@@ -60,7 +61,7 @@ def _append(obj, *, acting_user, site: Site, action: str):
 def _acting_employee(acting_user) -> Employee:
     employee = access_for(acting_user).employee
     if employee is None:
-        raise PermissionDenied("You are not an employee of any organization.")
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
     return employee
 
 
@@ -126,7 +127,7 @@ def install_equipment(
 ) -> Equipment:
     """Install a camera, dome, recorder or time and date generator, optionally replacing one.
     A sample recording becomes due 14 days later (ND 99-01.3-08-04(11))."""
-    require_role(acting_user, site, *STAFF_ROLES, action="install surveillance equipment")
+    require_role(acting_user, site, *STAFF_ROLES, action="install surveillance equipment", rule=HOUSE_CONTROL)
     _same_site(table, site)
     if replaces is not None and (replaces.site_id != site.pk or not replaces.in_service):
         raise ValidationError({"replaces": "Only equipment in service at this site can be replaced."})
@@ -177,7 +178,7 @@ def _retire(acting_user, equipment: Equipment, *, removed_on: date, replaced_by:
 def move_equipment(*, acting_user, equipment: Equipment, table: Table, moved_on: date, note: str = "") -> Equipment:
     """Move a camera (or other unit) to another table of the site; a sample becomes due."""
     site = equipment.site
-    require_role(acting_user, site, *STAFF_ROLES, action="move surveillance equipment")
+    require_role(acting_user, site, *STAFF_ROLES, action="move surveillance equipment", rule=HOUSE_CONTROL)
     _same_site(table, site)
     if not equipment.in_service:
         raise ValidationError({"equipment": "This equipment is no longer in service."})
@@ -211,7 +212,7 @@ def record_site_change(
     *, acting_user, site: Site, kind: str, changed_on: date, table: Table | None = None, note: str = ""
 ) -> EquipmentChange:
     """A site acquired with its equipment, or a table moved at the site: a sample becomes due."""
-    require_role(acting_user, site, *STAFF_ROLES, action="record an equipment change")
+    require_role(acting_user, site, *STAFF_ROLES, action="record an equipment change", rule=HOUSE_CONTROL)
     _same_site(table, site)
     if kind not in (EquipmentChange.Kind.SITE_ACQUIRED, EquipmentChange.Kind.TABLE_MOVED):
         raise ValidationError({"kind": "Installations, moves and replacements are recorded with the equipment."})
@@ -222,7 +223,7 @@ def record_site_change(
 def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, note: str = "") -> SampleSubmission:
     """Record a sample recording sent to the attorney general (ND 99-01.3-08-04(11)); after an
     unsatisfactory evaluation the new sample points back to the one it replaces."""
-    require_role(acting_user, change.site, *STAFF_ROLES, action="record a sample recording")
+    require_role(acting_user, change.site, *STAFF_ROLES, action="record a sample recording", rule=HOUSE_CONTROL)
     previous = change.submissions.order_by("-submitted_on", "-id").first()
     if previous is not None:
         evaluation = getattr(previous, "evaluation", None)
@@ -255,7 +256,7 @@ def record_sample_evaluation(
 ) -> SampleEvaluation:
     """The attorney general's evaluation (SFN 19857): approved, or resolve and resubmit."""
     site = submission.change.site
-    require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
     if hasattr(submission, "evaluation"):
         raise ValidationError({"submission": "This sample already has its evaluation."})
     if evaluated_on < submission.submitted_on:
@@ -287,7 +288,7 @@ def record_vendor_purchase(
 ) -> VendorPurchase:
     """Equipment bought or leased; from an approved vendor at least half of the price is
     deferred until the attorney general approves the video (ND 99-01.3-08-04(10))."""
-    require_role(acting_user, site, *STAFF_ROLES, action="record a vendor purchase")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a vendor purchase", rule=HOUSE_CONTROL)
     if change is not None and change.site_id != site.pk:
         raise ValidationError({"change": "The equipment change is at another site."})
     numerator, denominator = VENDOR_DEFERRED_SHARE.value
@@ -442,7 +443,7 @@ def add_review_log_entry(
     """Document that a table's camera records an unobstructed view and a clear picture, for a
     day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d))."""
     site = table.site
-    require_role(acting_user, site, *DAILY_LOG_ROLES, action="add to the daily surveillance review log")
+    require_role(acting_user, site, *DAILY_LOG_ROLES, action="add to the daily surveillance review log", rule=HOUSE_CONTROL)
     if not queries.table_had_activity(table, gaming_date):
         raise ValidationError(
             {
@@ -479,7 +480,7 @@ def report_outage(
     """Report a camera or recorder not operating properly since `began_at` (08-04(7)); the
     deadline to repair it runs from then (`queries.deadline_for`)."""
     site = table.site
-    require_role(acting_user, site, *OUTAGE_REPORT_ROLES, action="report a surveillance outage")
+    require_role(acting_user, site, *OUTAGE_REPORT_ROLES, action="report a surveillance outage", rule=HOUSE_CONTROL)
     if began_at > timezone.now():
         raise ValidationError({"began_at": "An outage cannot begin in the future."})
     if equipment is not None and equipment.site_id != site.pk:
@@ -500,7 +501,7 @@ def report_outage(
 def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, description: str) -> OutageRepair:
     """Record the repair that ends an outage: a new row pointing back to it."""
     site = outage.table.site
-    require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair", rule=HOUSE_CONTROL)
     if hasattr(outage, "repair"):
         raise ValidationError({"outage": "This outage already has its repair recorded."})
     if repaired_at < outage.began_at:
@@ -605,7 +606,7 @@ def record_review_entry(
     """Document reviewed footage of one table and shift (ND 99-01.3-08-04(9)). The reviewer
     must not have conducted games at the site on the shift reviewed (dealer rotations)."""
     site = task.program.site
-    require_role(acting_user, site, *STAFF_ROLES, action="record a video review")
+    require_role(acting_user, site, *STAFF_ROLES, action="record a video review", rule=HOUSE_CONTROL)
     _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at)
     _check_reviewer(reviewer, site, shift_started_at, shift_ended_at)
     if corrects is not None and corrects.task_id != task.pk:

@@ -26,7 +26,7 @@ from .models import (
     ReviewLogEntry,
     ReviewProgram,
 )
-from .rules import DAILY_LOG_ROLES, OUTAGE_REPORT_ROLES, STAFF_ROLES
+from .rules import DAILY_LOG_ROLES, OUTAGE_REPORT_ROLES, STAFF_ROLES, SURVEILLANCE_RECORDS
 
 
 def site_page(view):
@@ -40,7 +40,7 @@ def site_page(view):
             raise Http404("Choose a site first.")
         access = access_for(request.user)
         if not readable_sites(access).filter(pk=site.pk).exists():
-            raise PermissionDenied("Only managers, pit bosses and auditors see surveillance records.")
+            raise PermissionDenied(SURVEILLANCE_RECORDS.refusal())
         with timezone.override(ZoneInfo(site.time_zone)):
             return view(request, site, access, *args, **kwargs)
 

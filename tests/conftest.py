@@ -1,7 +1,9 @@
 import os
+import re
 import shutil
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 
 from cardroom.appendonly import set_guard_lifted
@@ -18,6 +20,7 @@ ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
 def _fast_and_unlocked(settings, tmp_path):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.AXES_ENABLED = False
+    cache.clear()  # the API's rate limits count in the cache: each test starts with none used
     # Anchors of the test database's chains never mix with those of a real one.
     settings.AUDIT_ANCHOR_DIR = tmp_path / "audit-anchors"
 
@@ -48,6 +51,45 @@ def _appendonly_guard(request):
     yield
     if transactional:
         set_guard_lifted(connection, True)
+
+
+# A refusal names its rule (a section of the regulation, or "House control" where the regulation
+# does not say) and, where a role may act, who: "ND 99-01.3-08-05(3): only a shift manager, pit
+# boss or chip bank cashier may prepare a fill slip."
+REFUSAL = re.compile(r"(ND 99-01\.3-\d\d-\d\d\S*|House control): \S")
+
+
+def refusal_text(response) -> str:
+    if response.get("Content-Type", "").startswith("application/json"):
+        return str(response.json().get("detail", ""))
+    return response.content.decode(errors="replace")
+
+
+def _exempt(path: str, response) -> bool:
+    """403s that are no refusal by a rule: the Django admin's own, and a form posted without its
+    CSRF token (the "form expired" page: send it again)."""
+    templates = {t.name for t in getattr(response, "templates", None) or []}
+    return path.startswith("/admin/") or "403_csrf.html" in templates
+
+
+@pytest.fixture(autouse=True)
+def _every_refusal_names_its_rule(monkeypatch):
+    """Every 403 that any test receives from the API or a page names the rule it applies
+    (see `_exempt` for the two kinds that are not refusals by a rule)."""
+    from django.test import Client
+    from rest_framework.test import APIClient
+
+    for client_class in (APIClient, Client):
+        original = client_class.request
+
+        def request(self, _original=original, **kwargs):
+            response = _original(self, **kwargs)
+            if response.status_code == 403 and not _exempt(kwargs.get("PATH_INFO", ""), response):
+                text = refusal_text(response)
+                assert REFUSAL.search(text), f"403 without its rule at {kwargs.get('PATH_INFO')}: {text[:300]}"
+            return response
+
+        monkeypatch.setattr(client_class, "request", request)
 
 
 @pytest.fixture

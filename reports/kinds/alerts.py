@@ -6,7 +6,7 @@ from django.db.models import Q
 
 from cardroom.pdf import data_table, para
 from compliance.models import Alert, AlertStep
-from compliance.queries import status_of
+from compliance.queries import ALERTS, status_of
 
 from ..registry import ReportContext, ReportKind, register
 
@@ -90,5 +90,6 @@ KIND = register(
         render,
         table,
         landscape=True,
+        reader=ALERTS,
     )
 )

@@ -8,6 +8,7 @@ from reportlab.platypus import Spacer
 
 from cage.calculations import lines_total_cents
 from cage.queries import ChipsOutstanding, chip_inventory_log, chips_outstanding
+from cage.rules import INVENTORY_LOG
 from cardroom.money import format_money
 from cardroom.pdf import data_table, para
 
@@ -169,5 +170,6 @@ KIND = register(
         render,
         table,
         landscape=True,
+        reader=INVENTORY_LOG,
     )
 )

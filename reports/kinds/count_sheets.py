@@ -10,6 +10,7 @@ from reportlab.platypus import PageBreak
 from cardroom.money import format_money
 from cardroom.pdf import para
 from counts.pdf import CountSheet, SheetBox, build_count_sheets, count_sheet_story
+from counts.rules import COUNT_RECORDS
 
 from ..registry import ReportContext, ReportKind, register
 
@@ -91,5 +92,6 @@ KIND = register(
         build,
         render,
         table,
+        reader=COUNT_RECORDS,
     )
 )

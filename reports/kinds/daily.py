@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from accounting.books import BooksCheck, day_checks
+from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
@@ -224,5 +225,6 @@ KIND = register(
         build,
         render,
         table,
+        reader=DAILY_FIGURES,
     )
 )

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from accounting.dealer_hold import DealerSummary, HoldBesideSite, dealer_summaries
 from accounting.figures import ZERO, Custody
+from accounting.rules import DEALER_FIGURES
 from accounting.summaries import table_days
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
@@ -130,5 +131,6 @@ KIND = register(
         render,
         table,
         large=True,
+        reader=DEALER_FIGURES,
     )
 )

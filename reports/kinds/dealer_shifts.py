@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from accounting.dealer_hold import ShiftFigures, shift_figures
+from accounting.rules import DEALER_FIGURES
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, format_clock, para
 
@@ -132,5 +133,6 @@ KIND = register(
         render,
         table,
         landscape=True,
+        reader=DEALER_FIGURES,
     )
 )

@@ -3,7 +3,8 @@ twenty-one table's house rules."""
 
 from dataclasses import dataclass
 
-from cardroom.models import Game, Table
+from cardroom.access import ReadRule
+from cardroom.models import Game, Role, Table
 from cardroom.money import format_money
 from cardroom.pdf import para
 
@@ -131,6 +132,9 @@ def table(data: HouseRules) -> tuple[list[str], list[list]]:
     return header, rows
 
 
+# ND 99-01.3-08-13: the rules are posted or handed to players; anyone at the site may read them.
+HOUSE_RULES = ReadRule(frozenset(Role), "ND 99-01.3-08-13", "see the house and player rules")
+
 KIND = register(
     ReportKind(
         "house_rules",
@@ -140,5 +144,6 @@ KIND = register(
         build,
         render,
         table,
+        reader=HOUSE_RULES,
     )
 )

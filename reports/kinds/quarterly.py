@@ -15,6 +15,7 @@ from accounting.books import (
     quarter_books,
     tax_return,
 )
+from accounting.rules import QUARTER_FIGURES
 from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
@@ -276,5 +277,6 @@ KIND = register(
         render,
         table,
         large=True,
+        reader=QUARTER_FIGURES,
     )
 )

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from reportlab.platypus import Spacer
 
 from accounting.queries import slip_register
+from accounting.rules import SLIP_REGISTER
 from cardroom.money import format_money
 from cardroom.pdf import data_table, format_clock, para
 
@@ -147,5 +148,6 @@ KIND = register(
         build,
         render,
         table,
+        reader=SLIP_REGISTER,
     )
 )

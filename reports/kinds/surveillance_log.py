@@ -14,7 +14,7 @@ from reportlab.platypus import Spacer
 from cardroom.pdf import data_table, para
 from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
 from surveillance.queries import active_entries, program_ended_on
-from surveillance.rules import REVIEW_MIN_FOOTAGE
+from surveillance.rules import REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS
 
 from ..registry import ReportContext, ReportKind, register
 
@@ -286,5 +286,6 @@ KIND = register(
         render,
         table,
         landscape=True,
+        reader=SURVEILLANCE_RECORDS,
     )
 )

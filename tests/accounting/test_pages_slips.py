@@ -78,7 +78,7 @@ def test_only_fill_preparers_open_the_fill_form(client, cast, open_table, role):
     client.force_login(cast[role].user)
     response = client.get("/accounting/slips/new/fill/")
     assert response.status_code == 403
-    assert "You may not prepare a fill slip" in page(response)
+    assert "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may prepare a fill slip." in page(response)
 
 
 def test_a_dealer_prepares_a_credit(client, cast, open_table):

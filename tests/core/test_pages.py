@@ -24,7 +24,7 @@ def test_only_the_gaming_manager_opens_a_setup_form(client, cast, role):
     client.force_login(cast[role].user)
     response = client.get("/setup/tables/new/")
     assert response.status_code == 403
-    assert "Only a gaming manager" in response.content.decode()
+    assert "House control: only a gaming manager may change the setup." in response.content.decode()
 
 
 def test_the_auditor_reads_setup_lists_without_edit_links(client, cast, table):
@@ -38,6 +38,24 @@ def test_site_switcher_changes_the_current_site(client, manager, site, other_sit
     client.force_login(manager.user)
     response = client.post("/switch-site/", {"site": other_site.pk, "next": "/"}, follow=True)
     assert response.context["current_site"] == other_site
+
+
+def test_site_switcher_returns_to_a_page_of_this_site(client, manager, site, other_site):
+    client.force_login(manager.user)
+    response = client.post("/switch-site/", {"site": other_site.pk, "next": "/figures/daily/?date=2026-11-01"})
+    assert response.status_code == 302 and response["Location"] == "/figures/daily/?date=2026-11-01"
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["https://evil.example/phish", "//evil.example/", "http://testserver.evil.example/", "javascript:alert(1)",
+     "/\\evil.example/", "https:///evil.example"],
+)
+def test_site_switcher_never_redirects_off_site(client, manager, site, other_site, target):
+    client.force_login(manager.user)
+    response = client.post("/switch-site/", {"site": other_site.pk, "next": target})
+    assert response.status_code == 302 and response["Location"] == "/"
+    assert client.session["current_site_id"] == other_site.pk
 
 
 def test_switching_to_a_site_out_of_scope_is_not_found(client, cast, other_site, stranger_site):

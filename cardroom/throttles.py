@@ -1,0 +1,57 @@
+"""Rate limits of the API (house control): sign-ins per client address, writes per user.
+
+The rates are settings (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`, from the environment),
+read when a request comes in. Over a limit the API answers 429 naming the limit and when to
+try again (`cardroom.api.exception_handler`)."""
+
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class NamedRateThrottle(SimpleRateThrottle):
+    """A throttle that reads its rate at request time and tells the 429 which limit it was."""
+
+    description: str
+
+    def get_rate(self):
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+    def allow_request(self, request, view):
+        allowed = super().allow_request(request, view)
+        if not allowed:
+            request.throttled_by = self
+        return allowed
+
+    def limit_text(self) -> str:
+        return f"at most {self.num_requests} {self.description} per {self._period_name()}"
+
+    def _period_name(self) -> str:
+        return {1: "second", 60: "minute", 3600: "hour", 86400: "day"}.get(self.duration, f"{self.duration} s")
+
+
+class LoginRateThrottle(NamedRateThrottle):
+    """Token requests from one client address: slows password guessing across accounts
+    (django-axes locks one account after five wrong passwords)."""
+
+    scope = "login"
+    description = "sign-in attempts from one address"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class WriteRateThrottle(NamedRateThrottle):
+    """Changes (POST, PUT, PATCH, DELETE) by one user; reads are not limited."""
+
+    scope = "writes"
+    description = "changes by one user"
+
+    def allow_request(self, request, view):
+        if request.method in SAFE_METHODS:
+            return True
+        return super().allow_request(request, view)
+
+    def get_cache_key(self, request, view):
+        ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

@@ -1,0 +1,223 @@
+"""Every 403 names the rule that refuses and who may act: the regulation's section where it says
+who acts, "House control" where it does not.
+
+`tests/conftest.py` checks every 403 any test of the suite receives; here the role-refusal paths
+of the API are walked on purpose, role by role, and the sections cited are the ones whose text
+says who acts (shared/regulations, chapter 99-01.3-08)."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from accounting import services as floor
+from cardroom.access import refusal, roles_text
+from cardroom.models import Role
+from tests.accounting.conftest import FILL, TRAY, today
+from tests.conftest import ALL_ROLES, REFUSAL
+from tests.factories import make_chips, make_person
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS = ["cardroom", "accounting", "cage", "counts", "surveillance", "compliance", "reports", "dashboard"]
+ROLE_NAMES = [role.label.lower() for role in Role]
+
+
+def test_roles_are_named_in_the_order_of_the_roles_with_their_article():
+    assert (
+        roles_text({Role.CASHIER, Role.SHIFT_MANAGER, Role.PIT_BOSS})
+        == "a shift manager, pit boss or chip bank cashier"
+    )
+    assert roles_text([Role.AUDITOR]) == "an auditor"
+    assert refusal("ND 99-01.3-08-05(3)", [Role.DEALER, Role.PIT_BOSS], "prepare a credit slip") == (
+        "ND 99-01.3-08-05(3): only a pit boss or dealer may prepare a credit slip."
+    )
+
+
+def _calls(name: str):
+    for app in APPS:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == name:
+                    yield path.relative_to(ROOT), node
+
+
+def test_every_role_check_in_the_code_names_its_rule():
+    calls = list(_calls("require_role"))
+    assert len(calls) > 30
+    for path, node in calls:
+        assert any(k.arg == "rule" for k in node.keywords), f"{path}:{node.lineno} require_role without rule="
+
+
+RULE_SOURCES = re.compile(r"HOUSE_CONTROL|refusal|CITATION|rules\.\w+|NOT_AN_EMPLOYEE|REQUEST_REFUSAL")
+
+
+def test_every_permission_refusal_in_the_code_is_built_from_a_rule():
+    raised = [(path, node) for path, node in _calls("PermissionDenied") if node.args]
+    assert len(raised) > 10
+    for path, node in raised:
+        source = ast.unparse(node.args[0])
+        assert RULE_SOURCES.search(source), f"{path}:{node.lineno} PermissionDenied({source}) cites no rule"
+
+
+# --- The walk ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def floor_in_play(org, site, cast):
+    """An open gaming day: table 1 opened with a dealer seated, a fill waiting for verification
+    and a verified fill waiting for the dealer; table 2 not opened."""
+    make_chips(org)
+    from tests.factories import TableFactory
+
+    boss, cashier = cast[Role.SHIFT_MANAGER], cast[Role.CASHIER]
+    table, spare = TableFactory(site=site, number=1), TableFactory(site=site, number=2)
+    floor.open_gaming_day(acting_user=boss.user, site=site, gaming_date=today(site))
+    floor.record_table_inventory(acting_user=boss.user, table=table, kind="opener", chips=TRAY)
+    floor.start_dealer_shift(acting_user=boss.user, table=table, dealer=cast[Role.DEALER])
+    waiting = floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
+    verified = floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
+    floor.verify_slip(acting_user=boss.user, slip=verified)
+    return {
+        "site": site,
+        "table": table,
+        "spare": spare,
+        "waiting": waiting,
+        "verified": verified,
+        "counter": make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
+    }
+
+
+def walk(f, cast):
+    """(name, the section the refusal must cite, request) for each refusal path walked."""
+    site, day = f["site"], str(today(f["site"]))
+    return [
+        (
+            "prepare a fill slip",
+            "ND 99-01.3-08-05(3)",
+            lambda c: c.post("/api/v1/fill-slips/", {"table": f["table"].pk, "chips": FILL}, format="json"),
+        ),
+        (
+            "prepare a credit slip",
+            "ND 99-01.3-08-05(3)",
+            lambda c: c.post("/api/v1/credit-slips/", {"table": f["table"].pk, "chips": FILL}, format="json"),
+        ),
+        (
+            "verify a slip",
+            "ND 99-01.3-08-05(5)",
+            lambda c: c.post(f"/api/v1/fill-slips/{f['waiting'].pk}/verify/", format="json"),
+        ),
+        (
+            "receive a fill slip",
+            "ND 99-01.3-08-05(6)",
+            lambda c: c.post(f"/api/v1/fill-slips/{f['verified'].pk}/receive/", format="json"),
+        ),
+        (
+            "record a table opener or closer",
+            "House control",
+            lambda c: c.post(
+                "/api/v1/table-inventories/", {"table": f["spare"].pk, "kind": "opener", "chips": TRAY}, format="json"
+            ),
+        ),
+        (
+            "open a count session",
+            "ND 99-01.3-08-14(2)",
+            lambda c: c.post(
+                "/api/v1/count-sessions/",
+                {"site": site.pk, "gaming_date": day, "members": [f["counter"].pk, cast[Role.COUNT_TEAM].pk]},
+                format="json",
+            ),
+        ),
+        (
+            "declare tips",
+            "ND 99-01.3-08-06(2)",
+            lambda c: c.post(
+                "/api/v1/cage/tip-declarations/",
+                {"site": site.pk, "gaming_date": day, "chips": [{"value_cents": 100, "quantity": 3}]},
+                format="json",
+            ),
+        ),
+        (
+            "count the bank",
+            "House control",
+            lambda c: c.post(
+                "/api/v1/cage/bank-counts/",
+                {"site": site.pk, "gaming_date": day, "kind": "starting", "cash": {"10000": 1}, "chips": {}},
+                format="json",
+            ),
+        ),
+        (
+            "see a site's daily figures",
+            "House control",
+            lambda c: c.get(f"/api/v1/sites/{site.pk}/daily-summary/", {"date": day}),
+        ),
+        (
+            "see a site's quarterly figures",
+            "House control",
+            lambda c: c.get(f"/api/v1/sites/{site.pk}/quarter-summary/", {"quarter": "2026Q4"}),
+        ),
+        (
+            "request reports",
+            "House control",
+            lambda c: c.post("/api/v1/reports/", {"kind": "house_rules", "site": site.pk, "end": day}, format="json"),
+        ),
+        (
+            "add a site",
+            "House control",
+            lambda c: c.post("/api/v1/sites/", {"name": "New Hall", "jurisdiction": "ND"}, format="json"),
+        ),
+        (
+            "run the compliance checks",
+            "House control",
+            lambda c: c.post("/api/v1/compliance-runs/", {"site": site.pk, "quarter": "2026Q4"}, format="json"),
+        ),
+    ]
+
+
+def test_every_role_refusal_of_the_api_names_its_section_or_house_control_and_who_may_act(
+    client_for, cast, floor_in_play
+):
+    refused = {}
+    for role in ALL_ROLES:
+        for name, section, call in walk(floor_in_play, cast):
+            response = call(client_for(cast[role]))
+            if response.status_code != 403:
+                continue
+            detail = response.json()["detail"]
+            assert detail.startswith(f"{section}: only "), (role, name, detail)
+            assert REFUSAL.match(detail) and any(r in detail for r in ROLE_NAMES), (role, name, detail)
+            assert name.split(" a ")[0].split()[0] in detail, (role, name, detail)
+            refused.setdefault(name, set()).add(role)
+    # The walk reached a refusal on every path (else it proves nothing about that path).
+    assert set(refused) == {name for name, _, _ in walk(floor_in_play, cast)}
+    assert refused["prepare a fill slip"] == {
+        Role.GAMING_MANAGER,
+        Role.DEALER,
+        Role.WHEEL_OPERATOR,
+        Role.COUNT_TEAM,
+        Role.AUDITOR,
+    }
+
+
+def test_the_issues_example_reads_as_the_regulation_says(client_for, cast, floor_in_play):
+    response = client_for(cast[Role.DEALER]).post(
+        "/api/v1/fill-slips/", {"table": floor_in_play["table"].pk, "chips": FILL}, format="json"
+    )
+    assert response.status_code == 403
+    # ND 99-01.3-08-05(3): "A fill slip must be prepared by a chip bank cashier, pit boss, or shift manager."
+    assert response.json()["detail"] == (
+        "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may prepare a fill slip."
+    )
+
+
+def test_a_login_without_an_employee_is_refused_by_a_house_control(client_for, db, django_user_model, site):
+    from cardroom.models import Employee
+
+    user = django_user_model.objects.create_user("loner", password="x-y-z-long-password")
+    response = client_for(Employee(user=user)).post(
+        "/api/v1/sites/", {"name": "Nowhere", "jurisdiction": "ND"}, format="json"
+    )
+    assert response.status_code == 403
+    assert response.json()["detail"].startswith("House control: only an employee of the organization may act")
