@@ -11,10 +11,9 @@ DEMO_WEEKS = 2
 def load_short_demo(weeks: int = DEMO_WEEKS) -> dict:
     """The demo's master data and its last `weeks` of activity (run again with more weeks to
     add the earlier ones: every builder is idempotent)."""
-    from accounting.demo import build_demo_custody, demo_days, people_at
-
     from cage.demo import extend_demo as cage
     from counts.demo import extend_demo as counts
+    from floor.demo import build_demo_custody, demo_days, people_at
     from surveillance.demo import extend_demo as surveillance
 
     demo = load_demo()
