@@ -77,6 +77,13 @@ def activity_intervals(table: Table, since: datetime | None = None) -> list[tupl
     return list(shifts.order_by("started_at").values_list("started_at", "ended_at"))
 
 
+def recorded_shifts(table: Table, start: datetime, end: datetime) -> list[tuple[datetime, datetime | None]]:
+    """`(started_at, ended_at)` of the dealer shifts recorded at `table` running during [start, end)."""
+    from floor.queries import shifts_overlapping
+
+    return list(shifts_overlapping(start, end).filter(table=table).values_list("started_at", "ended_at"))
+
+
 def table_had_activity(table: Table, gaming_date: date) -> bool:
     from floor.queries import shifts_overlapping
 

@@ -1,6 +1,7 @@
 """Low-hold video review programs and their entries (ND 99-01.3-08-04(9))."""
 
 from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,7 +13,8 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask
-from ..rules import REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, REVIEWER_CITATION, STAFF_ROLES
+from ..rules import REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, REVIEWER_CITATION, STAFF_ROLES, VIDEO_ACCESS_CITATION
+from .recordings import may_handle_video
 from .steps import _append
 
 
@@ -90,11 +92,14 @@ def record_review_entry(
     corrects: ReviewEntry | None = None,
 ) -> ReviewEntry:
     """Document reviewed footage of one table and shift (ND 99-01.3-08-04(9)). The reviewer
-    must not have conducted games at the site on the shift reviewed (dealer rotations)."""
+    must be a gaming or shift manager or an independent person, the only people who may access
+    stored video (08-04(5)(a)), and must not have conducted games at the site on the shift
+    reviewed. That shift is judged on the dealer shifts recorded at the table during the
+    footage as well as on the times typed in (`_reviewed_window`)."""
     site = task.program.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a video review", rule=HOUSE_CONTROL)
     _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at)
-    _check_reviewer(reviewer, site, shift_started_at, shift_ended_at)
+    _check_reviewer(reviewer, site, *_reviewed_window(task.table, shift_started_at, shift_ended_at, footage_start_at, footage_end_at))
     if corrects is not None and corrects.task_id != task.pk:
         raise ValidationError({"corrects": "A correction must be for the same weekly review."})
     with transaction.atomic():
@@ -145,15 +150,40 @@ def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, foo
         raise ValidationError({"footage_start_at": "The footage must lie within the shift reviewed."})
 
 
+def _reviewed_window(table: Table, shift_started_at, shift_ended_at, footage_start_at, footage_end_at):
+    """The shift reviewed, as recorded: from the earliest start to the latest end of the dealer
+    shifts at `table` running during the footage, widened by the times typed in. Typed times
+    alone could leave out the shift a reviewer actually dealt."""
+    starts, ends = [shift_started_at], [shift_ended_at]
+    for started, ended in queries.recorded_shifts(table, footage_start_at, footage_end_at):
+        starts.append(started)
+        ends.append(ended or footage_end_at)
+    return min(starts), max(ends)
+
+
 def _check_reviewer(reviewer: Employee, site: Site, shift_started_at: datetime, shift_ended_at: datetime) -> None:
     if reviewer.organization_id != site.organization_id:
         raise ValidationError({"reviewer": "The reviewer must be a person of the organization."})
+    if not may_handle_video(reviewer, site):
+        raise ValidationError(
+            {
+                "reviewer": (
+                    f"{VIDEO_ACCESS_CITATION}(a): {reviewer} may not review stored video: only a gaming or shift "
+                    "manager or an independent person may access it."
+                )
+            }
+        )
     if queries.employee_dealt_at(reviewer, site, shift_started_at, shift_ended_at):
         raise ValidationError(
             {
                 "reviewer": (
-                    f"{REVIEWER_CITATION}: {reviewer} conducted games at {site} on the shift reviewed; the review must be "
-                    "done by someone who did not."
+                    f"{REVIEWER_CITATION}: {reviewer} conducted games at {site} on the shift reviewed (dealer shifts "
+                    f"recorded from {_clock(shift_started_at, site)} to {_clock(shift_ended_at, site)}); the review "
+                    "must be done by someone who did not."
                 )
             }
         )
+
+
+def _clock(moment: datetime, site: Site) -> str:
+    return f"{moment.astimezone(ZoneInfo(site.time_zone)):%Y-%m-%d %H:%M}"

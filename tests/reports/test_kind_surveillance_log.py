@@ -81,7 +81,7 @@ def review(manager, task, reviewer, start_hour, minutes, findings="Procedures fo
 def program(site, manager, org, logged):
     """Week 1: table 1 has 40 + 30 minutes, the 30 corrected to 10 (50 of 60); table 2 has 60."""
     program = services.open_review_program(manager.user, site, START, "Q1 hold 7.2% (below 10%)")
-    reviewer = make_person(org, Role.PIT_BOSS, site)
+    reviewer = make_person(org, Role.SHIFT_MANAGER, site)
     first, second = (program.tasks.get(week=1, table__number=n) for n in (1, 2))
     review(manager, first, reviewer, 20, 40)
     wrong = review(manager, first, reviewer, 21, 30)

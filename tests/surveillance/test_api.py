@@ -157,7 +157,7 @@ def payload(endpoint, records, cast, manager):
             "shift_ended_at": "2026-04-08T02:00:00-05:00",
             "footage_start_at": "2026-04-07T20:00:00-05:00",
             "footage_end_at": "2026-04-07T21:00:00-05:00",
-            "reviewer": cast[Role.PIT_BOSS].pk,
+            "reviewer": cast[Role.SHIFT_MANAGER].pk,
             "findings": "OK",
         },
     }[endpoint]
@@ -191,7 +191,7 @@ def test_an_ineligible_reviewer_is_a_400_naming_the_reviewer_and_the_rule(client
     from .conftest import add_shift
 
     records = own
-    add_shift(records["table"], cast[Role.PIT_BOSS], local(2026, 4, 7, 19), local(2026, 4, 7, 23))
+    add_shift(records["table"], cast[Role.SHIFT_MANAGER], local(2026, 4, 7, 19), local(2026, 4, 7, 23))
     body = payload("review-entries", records, cast, manager)
     response = client_for(manager).post(url("review-entries"), body, format="json")
     assert response.status_code == 400

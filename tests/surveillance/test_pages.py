@@ -129,7 +129,7 @@ def test_a_gaming_manager_opens_a_program_and_records_a_review(client, manager, 
     )
     program = table.site.review_programs.get()
     task = program.tasks.get(week=1)
-    add_shift(table, cast[Role.DEALER], local(2026, 4, 6, 19), local(2026, 4, 6, 23))
+    add_shift(table, cast[Role.SHIFT_MANAGER], local(2026, 4, 6, 19), local(2026, 4, 6, 23))
     entry = {
         "form": "entry",
         "task": task.pk,
@@ -140,7 +140,9 @@ def test_a_gaming_manager_opens_a_program_and_records_a_review(client, manager, 
         "footage_end_at": "2026-04-06T21:00",
         "findings": "Fine",
     }
-    refused = client.post(f"/surveillance/programs/{program.pk}/", {**entry, "reviewer": cast[Role.DEALER].pk})
+    refused = client.post(f"/surveillance/programs/{program.pk}/", {**entry, "reviewer": cast[Role.SHIFT_MANAGER].pk})
     assert refused.status_code == 400 and "ND 99-01.3-08-04(9)" in refused.content.decode()
-    accepted = client.post(f"/surveillance/programs/{program.pk}/", {**entry, "reviewer": cast[Role.PIT_BOSS].pk})
+    pit_boss = client.post(f"/surveillance/programs/{program.pk}/", {**entry, "reviewer": cast[Role.PIT_BOSS].pk})
+    assert pit_boss.status_code == 400 and "ND 99-01.3-08-04(5)(a)" in pit_boss.content.decode()
+    accepted = client.post(f"/surveillance/programs/{program.pk}/", {**entry, "reviewer": manager.pk})
     assert accepted.status_code == 302

@@ -36,7 +36,7 @@ def program(manager, site, tables):
 
 @pytest.fixture
 def reviewer(org, site):
-    return make_person(org, Role.PIT_BOSS, site)
+    return make_person(org, Role.SHIFT_MANAGER, site)
 
 
 def entry(acting, task, reviewer, *, day=None, start=(20, 0), minutes=60, shift=(18, 0, 2, 0)):
@@ -118,25 +118,78 @@ def test_a_corrected_entry_no_longer_counts(program, manager, reviewer):
     assert queries.task_footage(task) == timedelta(minutes=30)
 
 
-def test_a_reviewer_who_dealt_the_shift_reviewed_is_refused(program, manager, dealer, table):
+def test_a_reviewer_who_dealt_the_shift_reviewed_is_refused(program, manager, reviewer, table):
     task = program.tasks.get(week=1, table=table)
-    add_shift(table, dealer, local(2026, 4, 6, 19), local(2026, 4, 6, 21))
+    add_shift(table, reviewer, local(2026, 4, 6, 19), local(2026, 4, 6, 21))
     with pytest.raises(ValidationError) as refusal:
-        entry(manager, task, dealer)
+        entry(manager, task, reviewer)
     message = refusal.value.message_dict["reviewer"][0]
     assert message.startswith("ND 99-01.3-08-04(9):") and "conducted games" in message
     assert ReviewEntry.objects.count() == 0
 
 
-def test_a_dealer_who_dealt_another_shift_may_review(program, manager, dealer, table):
+def test_a_dealer_may_not_review_even_one_who_dealt_another_shift(program, manager, dealer, table):
+    """ND 99-01.3-08-04(5)(a): only a gaming or shift manager or an independent person
+    accesses stored video; a dealer is neither, whichever shift they dealt."""
     add_shift(table, dealer, local(2026, 4, 6, 10), local(2026, 4, 6, 14))
-    assert entry(manager, program.tasks.get(week=1, table=table), dealer).reviewer == dealer
+    with pytest.raises(ValidationError) as refusal:
+        entry(manager, program.tasks.get(week=1, table=table), dealer)
+    message = refusal.value.message_dict["reviewer"][0]
+    assert message.startswith("ND 99-01.3-08-04(5)(a):") and "gaming or shift manager or an independent person" in message
+    assert ReviewEntry.objects.count() == 0
 
 
-def test_a_dealer_who_dealt_at_another_site_on_that_shift_may_review(program, manager, org, other_site):
-    other_dealer = make_person(org, Role.DEALER, other_site)
-    add_shift(TableFactory(site=other_site, number=1), other_dealer, local(2026, 4, 6, 19), local(2026, 4, 6, 23))
-    assert entry(manager, program.tasks.first(), other_dealer).reviewer == other_dealer
+@pytest.mark.parametrize("role", [Role.PIT_BOSS, Role.DEALER, Role.COUNT_TEAM])
+def test_a_reviewer_who_is_not_a_manager_or_independent_is_refused(program, manager, org, site, role):
+    person = make_person(org, role, site)
+    with pytest.raises(ValidationError, match=r"ND 99-01\.3-08-04\(5\)\(a\)"):
+        entry(manager, program.tasks.first(), person)
+
+
+def test_a_gaming_manager_or_an_independent_person_may_review(program, manager, independent_person):
+    assert entry(manager, program.tasks.first(), manager).reviewer == manager
+    assert entry(manager, program.tasks.first(), independent_person, start=(22, 0)).reviewer == independent_person
+
+
+def test_a_shift_manager_who_dealt_another_shift_may_review(program, manager, reviewer, table):
+    add_shift(table, reviewer, local(2026, 4, 6, 10), local(2026, 4, 6, 14))
+    assert entry(manager, program.tasks.get(week=1, table=table), reviewer).reviewer == reviewer
+
+
+def test_a_reviewer_who_dealt_at_another_site_on_that_shift_may_review(program, manager, org, site, other_site):
+    person = make_person(org, Role.SHIFT_MANAGER, site)
+    add_shift(TableFactory(site=other_site, number=1), person, local(2026, 4, 6, 19), local(2026, 4, 6, 23))
+    assert entry(manager, program.tasks.first(), person).reviewer == person
+
+
+def test_typed_shift_times_cannot_leave_out_the_recorded_shift_the_reviewer_dealt(
+    program, manager, reviewer, dealer, table
+):
+    """The table's recorded dealer shift runs 17:00-23:00 and covers the footage; the reviewer
+    dealt another table 17:00-19:00, inside that shift. Typing the shift as 19:30-02:00 does
+    not make the reviewer eligible."""
+    add_shift(table, dealer, local(2026, 4, 6, 17), local(2026, 4, 6, 23))
+    add_shift(TableFactory(site=table.site, number=5), reviewer, local(2026, 4, 6, 17), local(2026, 4, 6, 19))
+    with pytest.raises(ValidationError) as refusal:
+        entry(manager, program.tasks.get(week=1, table=table), reviewer, shift=(19, 30, 2, 0))
+    message = refusal.value.message_dict["reviewer"][0]
+    assert message.startswith("ND 99-01.3-08-04(9):") and "2026-04-06 17:00" in message
+
+
+@pytest.mark.parametrize(("reviewer_ends", "refused"), [((17, 0), False), ((17, 1), True)])
+def test_the_recorded_shift_boundary_is_exact_to_the_minute(
+    program, manager, reviewer, dealer, table, reviewer_ends, refused
+):
+    """The recorded shift at the table starts at 17:00: a reviewer who stopped dealing at 17:00
+    did not deal on it; one who stopped at 17:01 did."""
+    add_shift(table, dealer, local(2026, 4, 6, 17), local(2026, 4, 6, 23))
+    add_shift(TableFactory(site=table.site, number=5), reviewer, local(2026, 4, 6, 12), local(2026, 4, 6, *reviewer_ends))
+    task = program.tasks.get(week=1, table=table)
+    if refused:
+        with pytest.raises(ValidationError, match=r"ND 99-01\.3-08-04\(9\)"):
+            entry(manager, task, reviewer, shift=(19, 30, 2, 0))
+    else:
+        assert entry(manager, task, reviewer, shift=(19, 30, 2, 0)).reviewer == reviewer
 
 
 def test_footage_ending_before_it_starts_is_refused(program, manager, reviewer):
