@@ -60,10 +60,25 @@ def open_review_program_for(alert: Alert) -> None:
         pass  # a program is already running at the site (or it has no active table): nothing to open
 
 
+def require_surveillance_for(alert: Alert) -> None:
+    """ND 99-01.3-08-04: the level of activity found by the quarter rule makes the site require
+    a system from the day after the quarter, operational by the alert's due date (45 days);
+    the status is the rule's, not typed in (`surveillance.services.require_surveillance_by_rule`)."""
+    from surveillance.services import require_surveillance_by_rule
+
+    require_surveillance_by_rule(
+        site=alert.site,
+        since=alert.period_end + timedelta(days=1),
+        operational_due_on=alert.due_date,
+        reason=f"{alert.citation}: {alert.action_required}",
+    )
+
+
 # What opening an alert of a rule sets in motion, beyond the alert itself.
 FOLLOW_UPS: dict[str, Callable[[Alert], None]] = {
     "low_hold_21": open_review_program_for,
     "low_hold_PW": open_review_program_for,
+    "surveillance_required": require_surveillance_for,
 }
 
 

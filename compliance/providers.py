@@ -210,27 +210,54 @@ def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook)
     return found
 
 
+def _premises_chains(sites: list[Site]) -> dict[int, list[int]]:
+    """site id -> the ids of the site and the sites whose premises it succeeds (one query):
+    activity counts "regardless of which organization conducted twenty-one at the site"
+    (ND 99-01.3-08-04; surveillance.models.PremisesSuccession)."""
+    from surveillance.models import PremisesSuccession
+
+    previous = dict(PremisesSuccession.objects.values_list("site_id", "predecessor_id"))
+    chains = {}
+    for site in sites:
+        chain = [site.pk]
+        while previous.get(chain[-1]) is not None and previous[chain[-1]] not in chain:
+            chain.append(previous[chain[-1]])
+        chains[site.pk] = chain
+    return chains
+
+
 @quarter_provider
 def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook):
     """ND 99-01.3-08-04: two consecutive quarters (or a seasonal site's fiscal year) of
-    twenty-one gross proceeds averaging $10,000, with wagers above $2."""
+    twenty-one gross proceeds averaging $10,000, with wagers above $2. The premises' history
+    counts whichever organization conducted twenty-one there: a quarter's figures are the
+    site's plus those of the sites it succeeds."""
     from cardroom.models import Table
 
     quarters = sorted({quarter.previous(), quarter, *quarter.fiscal_year_quarters()})
     quarters = [q for q in quarters if q <= quarter]
-    by_quarter = {q: _quarter_figures(sites, q) for q in quarters}
+    chains = _premises_chains(sites)
+    known = {s.pk for s in sites}
+    predecessors = list(Site.objects.filter(pk__in={i for c in chains.values() for i in c} - known))
+    by_quarter = {q: _quarter_figures(sites + predecessors, q) for q in quarters}
     max_wager = defaultdict(int)
     for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list("site_id", "max_wager_cents"):
         max_wager[site_id] = max(max_wager[site_id], cents)
     required = _status_lookup([s.pk for s in sites])
     found = []
     for site in sites:
-        history = [by_quarter[q][(site.pk, "21")] for q in quarters]
+        history = [_premises_figures(by_quarter[q], site.pk, chains[site.pk], q) for q in quarters]
         finding = rules.surveillance_required(history, seasonal=site.seasonal, wagers_above_cents=max_wager[site.pk],
                                               already_required=required(site.pk, quarter.end), book=book)
         if finding:
             found.append(finding)
     return found
+
+
+def _premises_figures(figures: dict, site_id: int, chain: list[int], quarter: Quarter) -> rules.QuarterFigures:
+    parts = [figures[(i, "21")] for i in chain if (i, "21") in figures]
+    return rules.QuarterFigures(site_id, quarter, "21", sum(f.gross_proceeds_cents for f in parts),
+                                sum(f.prizes_cents for f in parts))
 
 
 @day_provider
@@ -317,3 +344,97 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
             problem = "unresolved" if len(totals[drop.pk]) > 1 else "not_counted"
             found.append(rules.CountException(site.pk, drop.gaming_date, label, problem))
     return rules.count_exceptions(found)
+
+
+# --- ND 99-01.3-08-04: the system follows from its trigger ------------------------------------
+
+
+@day_provider
+def surveillance_not_operational(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04: past the site's deadline to have a system (45 days from the quarter
+    rule, or from the first gaming day at acquired premises), each table that needs one has a
+    camera and a recording unit in the equipment register. Judged on the run's last day."""
+    from surveillance import queries
+    from surveillance.rules import NOT_OPERATIONAL_WAGER_CAP_CENTS, SYSTEM_CITATION
+
+    deadlines = queries.operational_deadlines([s.pk for s in sites], end)
+    late = [s for s in sites if s.pk in deadlines and end > deadlines[s.pk]]
+    missing = queries.tables_without_system(late, end) if late else {}
+    found = []
+    for site in late:
+        numbers = [t.number for t in missing.get(site.pk, [])]
+        finding = rules.system_not_operational(site.pk, deadlines[site.pk], numbers, on=end, citation=SYSTEM_CITATION,
+                                               cap_cents=NOT_OPERATIONAL_WAGER_CAP_CENTS.value)
+        if finding:
+            found.append(finding)
+    return found
+
+
+@day_provider
+def special_events_over_limit(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04: a temporary special-event table needs no system only for 14 or fewer
+    consecutive days and at most two events a quarter; used past that without one at a site
+    requiring surveillance, it is flagged (once per table and event)."""
+    from cardroom.models import Table
+    from surveillance import queries, special_events
+    from surveillance.rules import SPECIAL_EVENT_MAX_DAYS
+
+    tables = list(Table.objects.filter(site__in=sites, location=Table.Location.SPECIAL_EVENT))
+    if not tables:
+        return []
+    days = queries.special_event_days([t.pk for t in tables], Quarter.containing(start).previous().start, end)
+    required = _status_lookup([s.pk for s in sites])
+    register = queries.EquipmentRegister([s.pk for s in sites])
+    found = []
+    for table in tables:
+        used, flagged = sorted(days.get(table.pk, ())), set()
+        for day in (d for d in used if d >= start):
+            exemption = special_events.exemption(used, day)
+            event_start = day - timedelta(days=exemption.event_day - 1)
+            if exemption.exempt or event_start in flagged or not required(table.site_id, day):
+                continue
+            if register.has_system(table, day):
+                continue
+            flagged.add(event_start)
+            found.append(rules.special_event_over_limit(table.site_id, table.pk, table.number, event_start, day,
+                                                        exemption.reason, SPECIAL_EVENT_MAX_DAYS.citation))
+    return found
+
+
+@day_provider
+def recordings_not_covering_play(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-04(5)(b): at a site requiring surveillance, the recordings of each table
+    that needs a system cover its play from the opener to the closer (surveillance.coverage).
+    A table day without a closer yet is judged when it has one."""
+    from cardroom.models import Table
+    from floor.models import TableInventory
+    from surveillance import coverage, queries, special_events
+    from surveillance.models import Recording
+    from surveillance.rules import RECORDING_COVERS_PLAY_CITATION
+
+    by_id = {s.pk: s for s in sites}
+    required = _status_lookup(list(by_id))
+    counts = defaultdict(dict)
+    for inventory in (TableInventory.objects.filter(table__site_id__in=by_id, gaming_day__gaming_date__range=(start, end),
+                                                    kind__in=["opener", "closer"]).select_related("table", "gaming_day")):
+        counts[(inventory.table, inventory.gaming_day.gaming_date)][inventory.kind] = inventory.counted_at
+    temporary = {t.pk for t, _ in counts if t.location != Table.Location.REGULAR}
+    days = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
+    recordings = defaultdict(list)
+    for table_id, day, began, stopped in Recording.objects.filter(
+            table__site_id__in=by_id, gaming_date__range=(start, end)).values_list(
+            "table_id", "gaming_date", "started_at", "stopped_at"):
+        recordings[(table_id, day)].append((began, stopped))
+    found = []
+    for (table, day), times in sorted(counts.items(), key=lambda item: (item[0][1], item[0][0].number)):
+        if "opener" not in times or "closer" not in times or not required(table.site_id, day):
+            continue
+        if table.pk in temporary and special_events.exemption(days.get(table.pk, ()), day).exempt:
+            continue
+        missing = coverage.gaps(times["opener"], times["closer"], recordings[(table.pk, day)])
+        site = by_id[table.site_id]
+        finding = rules.recording_gaps(site.pk, table.pk, table.number, day, missing,
+                                       citation=RECORDING_COVERS_PLAY_CITATION, time_zone=site.time_zone)
+        if finding:
+            found.append(finding)
+    return found

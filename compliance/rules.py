@@ -312,3 +312,54 @@ def late_video_sample(site_id: int, change_id: int, changed_on: date, submitted_
         due, {"change_id": change_id, "submitted_on": str(submitted_on) if submitted_on else None},
         f"change:{change_id}",
     )
+
+
+# 9. ND 99-01.3-08-04 (opening paragraph): the system, each table, special events ---------------
+
+def system_not_operational(site_id: int, due: date, table_numbers: list[int], *, on: date, citation: str,
+                           cap_cents: int) -> Finding | None:
+    """Past the last day to have the site's system operational (45 days from its trigger), the
+    equipment register shows no system for some table that needs one. Day 45 itself is in time."""
+    if on <= due or not table_numbers:
+        return None
+    tables = ", ".join(map(str, table_numbers))
+    return Finding(
+        "surveillance_not_operational", citation, "Video surveillance not operational after its deadline", site_id,
+        str(due), due + timedelta(days=1), on,
+        f"{citation}: the video surveillance system was due operational by {due}; table(s) {tables} have no camera "
+        f"and recording unit in the equipment register on {on}: limit wagers to {format_money(cap_cents)} until it "
+        "is operational for each table regularly located on the site.",
+        due + timedelta(days=1), {"tables": table_numbers, "due": str(due)},
+    )
+
+
+def special_event_over_limit(site_id: int, table_id: int, table_number: int, event_start: date, day: date,
+                             reason: str, citation: str) -> Finding:
+    """A temporary special-event table used past its exemption without a system."""
+    return Finding(
+        "special_event_over_limit", citation, "Special-event table past its exemption", site_id,
+        str(event_start), event_start, day,
+        f"{reason}: table {table_number} used on {day} needs a video surveillance system (or must leave the site).",
+        day, {"table": table_number, "event_start": str(event_start), "day": str(day)}, f"table:{table_id}",
+    )
+
+
+# 10. ND 99-01.3-08-04(5)(b): recordings cover play -------------------------------------------------
+
+def recording_gaps(site_id: int, table_id: int, table_number: int, gaming_date: date,
+                   gaps: list[tuple[datetime, datetime]], *, citation: str, time_zone: str) -> Finding | None:
+    """Parts of a table's play (opener to closer) that no recording covers."""
+    if not gaps:
+        return None
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo(time_zone)
+    spans = ", ".join(f"{a.astimezone(zone):%H:%M}-{b.astimezone(zone):%H:%M}" for a, b in gaps)
+    minutes = sum(int((b - a).total_seconds() // 60) for a, b in gaps)
+    return Finding(
+        "recording_gap", citation, "Table play not recorded", site_id, str(gaming_date), gaming_date, gaming_date,
+        f"{citation}: table {table_number}'s recordings on {gaming_date} do not cover its play from when chips were "
+        f"first made available (opener) until it closed for the day (closer): not recorded {spans}.",
+        gaming_date, {"table": table_number, "gaps": [[a.isoformat(), b.isoformat()] for a, b in gaps],
+                      "minutes": minutes}, f"table:{table_id}",
+    )

@@ -8,10 +8,11 @@ class SurveillanceConfig(AppConfig):
         from cardroom import navigation, wager_caps
 
         from .rules import DAILY_LOG_ROLES, READ_ROLES, STAFF_ROLES
-        from .services import check_wager_under_outage_cap
+        from .services import check_wager_under_surveillance_caps
 
-        # ND 99-01.3-08-04(7): the $2 cap past an outage's deadline binds Table.clean and the floor.
-        wager_caps.register_wager_cap(check_wager_under_outage_cap)
+        # ND 99-01.3-08-04(7): the $2 cap past an outage's deadline, and ND 99-01.3-08-04: the $2
+        # cap past the site's deadline to have a system, bind Table.clean and the floor.
+        wager_caps.register_wager_cap(check_wager_under_surveillance_caps)
 
         section = "Surveillance"
         navigation.register(section, "Overview", "surveillance:overview", READ_ROLES)

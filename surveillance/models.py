@@ -19,19 +19,72 @@ from cardroom.models import Employee, Site, Table
 
 class SurveillanceStatus(AppendOnlyModel):
     """Whether a site must have a video surveillance system, from when, and since when it is
-    operational. Append-only: the latest row in effect on a date is the status on that date."""
+    operational. Append-only: the latest row in effect on a date is the status on that date.
+
+    A status follows from its trigger (ND 99-01.3-08-04, opening paragraph): the quarter rule
+    (compliance) records it when a site's gross proceeds reach the level, with the day the
+    system must be operational by (45 days from the end of the second quarter); taking over
+    premises whose activity requires a system records it with no date yet, the 45 days running
+    from the first gaming day the new organization conducts (`queries.operational_deadline`).
+    A gaming manager may still record one by hand (`Trigger.MANUAL`)."""
+
+    class Trigger(models.TextChoices):
+        MANUAL = "manual", "Recorded by a gaming manager"
+        QUARTER_RULE = "quarter_rule", "Gross proceeds level reached (quarter rule)"
+        ACQUIRED_SITE = "acquired_site", "Premises acquired whose activity requires a system"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="surveillance_statuses")
     required = models.BooleanField()
     since = models.DateField(help_text="First gaming date this status applies to.")
     operational_on = models.DateField(null=True, blank=True, help_text="Date the system became operational.")
+    trigger = models.CharField(max_length=20, choices=Trigger.choices, default=Trigger.MANUAL)
+    operational_due_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text="Last day to have the system operational (ND 99-01.3-08-04); empty: not set or not yet running.",
+    )
     reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Empty when the compliance quarter rule recorded it.",
+    )
     recorded_at = models.DateTimeField()
 
     class Meta:
         ordering = ["site_id", "since", "recorded_at", "id"]
         verbose_name_plural = "surveillance statuses"
+
+
+class PremisesSuccession(AppendOnlyModel):
+    """`site` took over the premises where `predecessor` (usually another organization's site)
+    conducted twenty-one.
+
+    How a physical location's history is identified across organizations: a site belongs to
+    one organization, so the same premises run by a new organization is a new site; this row
+    links it to the site it succeeds. The level of activity that requires video surveillance
+    counts "regardless of which organization conducted twenty-one at the site" (ND
+    99-01.3-08-04, opening paragraph), so the quarter rule adds the predecessors' gross
+    proceeds (following the chain back) to the site's own, and a site succeeding premises that
+    require a system must have one within 45 days of conducting twenty-one. Append-only: a
+    mistaken link is not edited; a site has at most one predecessor."""
+
+    site = models.OneToOneField(Site, on_delete=models.PROTECT, related_name="premises_succession")
+    predecessor = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="premises_successors")
+    acquired_on = models.DateField(help_text="First day the new organization held the premises.")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(site=F("predecessor")), name="premises_succession_not_itself")
+        ]
+
+    def __str__(self):
+        return f"{self.site} succeeds {self.predecessor} from {self.acquired_on}"
 
 
 class Equipment(models.Model):

@@ -11,15 +11,34 @@ activity and only the 4-calendar-day limit can run out.
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import Prefetch, Q
+from django.db.models import Min, Prefetch, Q
 from django.utils import timezone
 
 from cardroom.models import Site, Table
 from cardroom.money import format_money
+from cardroom.periods import Quarter
 
+from . import special_events
 from .deadlines import OutageDeadline, outage_deadline
-from .models import Outage, Recording, ReviewEntry, ReviewProgram, ReviewTask, SurveillanceStatus
-from .rules import OUTAGE_CALENDAR_LIMIT, OUTAGE_WAGER_CAP_CENTS, RECORDING_RETENTION, REVIEW_MIN_FOOTAGE
+from .models import (
+    Equipment,
+    Outage,
+    PremisesSuccession,
+    Recording,
+    ReviewEntry,
+    ReviewProgram,
+    ReviewTask,
+    SurveillanceStatus,
+)
+from .rules import (
+    NOT_OPERATIONAL_WAGER_CAP_CENTS,
+    OPERATIONAL_WITHIN,
+    OUTAGE_CALENDAR_LIMIT,
+    OUTAGE_WAGER_CAP_CENTS,
+    RECORDING_RETENTION,
+    REVIEW_MIN_FOOTAGE,
+    SYSTEM_CITATION,
+)
 
 
 def dealer_shifts():
@@ -41,6 +60,17 @@ def current_status(site: Site, on_date: date) -> SurveillanceStatus | None:
     )
 
 
+def premises_chain(site: Site) -> list[int]:
+    """Ids of `site` and the sites whose premises it succeeds, back along the chain of
+    `PremisesSuccession` (ND 99-01.3-08-04: activity counts whichever organization conducted it)."""
+    chain = [site.pk]
+    while True:
+        previous = PremisesSuccession.objects.filter(site_id=chain[-1]).values_list("predecessor_id", flat=True).first()
+        if previous is None or previous in chain:
+            return chain
+        chain.append(previous)
+
+
 def surveillance_required(site: Site, on_date: date) -> bool:
     """Whether `site` must have a video surveillance system on `on_date` (ND 99-01.3-08-04)."""
     status = current_status(site, on_date)
@@ -49,8 +79,140 @@ def surveillance_required(site: Site, on_date: date) -> bool:
 
 def table_requires_surveillance(table: Table, on_date: date) -> bool:
     """Every regularly located table at a surveillance site; a temporary special-event table
-    is exempt (ND 99-01.3-08-04; its 14-day, two-events-a-quarter limits are the table setup's)."""
-    return table.location == Table.Location.REGULAR and surveillance_required(table.site, on_date)
+    is exempt only within its limits (ND 99-01.3-08-04: 14 or fewer consecutive days, at most
+    two events a quarter; `special_event_exemption`)."""
+    if not surveillance_required(table.site, on_date):
+        return False
+    return table.location == Table.Location.REGULAR or not special_event_exemption(table, on_date).exempt
+
+
+def special_event_days(table_ids, since: date, until: date) -> dict[int, set[date]]:
+    """table id -> the gaming days in [since, until] it was used (a dealer shift on it), one query."""
+    days: dict[int, set[date]] = {}
+    shifts = dealer_shifts().filter(table_id__in=table_ids, gaming_day__gaming_date__range=(since, until))
+    for table_id, day in shifts.values_list("table_id", "gaming_day__gaming_date"):
+        days.setdefault(table_id, set()).add(day)
+    return days
+
+
+def special_event_exemption(table: Table, on_date: date) -> special_events.Exemption:
+    """ND 99-01.3-08-04: whether a temporary special-event table is within its exemption on
+    `on_date` (the gaming days it was used, from the floor's dealer shifts, since the start of
+    the previous quarter; see `special_events`)."""
+    since = Quarter.containing(on_date).previous().start
+    return special_events.exemption(special_event_days([table.pk], since, on_date).get(table.pk, ()), on_date)
+
+
+def statuses_in_force(site_ids, on_date: date) -> dict[int, SurveillanceStatus]:
+    """site id -> the status in force on `on_date` (sites without one are left out), one query."""
+    found: dict[int, SurveillanceStatus] = {}
+    rows = SurveillanceStatus.objects.filter(site_id__in=site_ids, since__lte=on_date)
+    for status in rows.order_by("since", "recorded_at", "id"):
+        found[status.site_id] = status
+    return found
+
+
+def operational_deadlines(site_ids, on_date: date) -> dict[int, date]:
+    """site id -> the last day the site may be without an operational system, under the status
+    in force on `on_date` (ND 99-01.3-08-04): the quarter rule's date (45 days from the end of
+    the second quarter), or at acquired premises 45 days from the first gaming day conducted
+    there (none until that day). A status recorded by hand with no date has no deadline. Two
+    queries whatever the number of sites."""
+    from floor.models import GamingDay
+
+    deadlines, acquired = {}, {}
+    for site_id, status in statuses_in_force(site_ids, on_date).items():
+        if not status.required:
+            continue
+        if status.operational_due_on is not None:
+            deadlines[site_id] = status.operational_due_on
+        elif status.trigger == SurveillanceStatus.Trigger.ACQUIRED_SITE:
+            acquired[site_id] = status.since
+    if acquired:
+        first_days = Q()
+        for site_id, since in acquired.items():
+            first_days |= Q(site_id=site_id, gaming_date__gte=since)
+        rows = GamingDay.objects.filter(first_days).values("site_id").annotate(first=Min("gaming_date"))
+        for row in rows.values_list("site_id", "first"):
+            deadlines[row[0]] = row[1] + OPERATIONAL_WITHIN.value
+    return deadlines
+
+
+def operational_deadline(site: Site, on_date: date) -> date | None:
+    """`operational_deadlines` of one site."""
+    return operational_deadlines([site.pk], on_date).get(site.pk)
+
+
+class EquipmentRegister:
+    """Per-table coverage from the equipment register of some sites (one query): a table has a
+    system on a day when an in-service camera is assigned to it and an in-service recording
+    unit serves it (assigned to it, or to no table) (ND 99-01.3-08-04: a system for each table
+    regularly located on the site; 08-04(1))."""
+
+    def __init__(self, site_ids):
+        self._cameras: dict[int, list[tuple[date, date | None]]] = {}
+        self._recorders: dict[tuple[int, int | None], list[tuple[date, date | None]]] = {}
+        kinds = [Equipment.Kind.CAMERA, Equipment.Kind.RECORDING_UNIT]
+        rows = Equipment.objects.filter(site_id__in=site_ids, kind__in=kinds)
+        for site_id, table_id, kind, installed, removed in rows.values_list(
+            "site_id", "table_id", "kind", "installed_on", "removed_on"
+        ):
+            if kind == Equipment.Kind.CAMERA and table_id is not None:
+                self._cameras.setdefault(table_id, []).append((installed, removed))
+            elif kind == Equipment.Kind.RECORDING_UNIT:
+                self._recorders.setdefault((site_id, table_id), []).append((installed, removed))
+
+    @staticmethod
+    def _in_service(periods, on_date: date) -> bool:
+        return any(installed <= on_date and (removed is None or removed > on_date) for installed, removed in periods)
+
+    def has_system(self, table: Table, on_date: date) -> bool:
+        recorders = self._recorders.get((table.site_id, None), []) + self._recorders.get((table.site_id, table.pk), [])
+        return self._in_service(self._cameras.get(table.pk, []), on_date) and self._in_service(recorders, on_date)
+
+
+def table_has_system(table: Table, on_date: date) -> bool:
+    return EquipmentRegister([table.site_id]).has_system(table, on_date)
+
+
+def tables_without_system(sites, on_date: date) -> dict[int, list[Table]]:
+    """site id -> active tables that need a system on `on_date` and have none in the equipment
+    register: every regularly located table of a site requiring surveillance, and a
+    special-event table used that day past its exemption. A fixed number of queries."""
+    site_ids = [s.pk for s in sites]
+    required = {i for i, status in statuses_in_force(site_ids, on_date).items() if status.required}
+    tables = list(Table.objects.filter(site_id__in=required, active=True).order_by("site_id", "number"))
+    register = EquipmentRegister(required)
+    temporary = [t.pk for t in tables if t.location != Table.Location.REGULAR]
+    days = special_event_days(temporary, Quarter.containing(on_date).previous().start, on_date) if temporary else {}
+    found: dict[int, list[Table]] = {}
+    for table in tables:
+        if table.location != Table.Location.REGULAR:
+            used = days.get(table.pk, set())
+            if on_date not in used or special_events.exemption(used, on_date).exempt:
+                continue  # not on the site that day, or within its exemption
+        if not register.has_system(table, on_date):
+            found.setdefault(table.site_id, []).append(table)
+    return found
+
+
+def system_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
+    """`(cap_cents, reason)` when, past the site's deadline, the table needs a system and the
+    equipment register shows none (ND 99-01.3-08-04: limit wagers to two dollars until the
+    system is operational); else `(None, "")`. Day 45 is still within the time; day 46 is not."""
+    at = at or timezone.now()
+    on_date = gaming_date_of(table.site, at)
+    due = operational_deadline(table.site, on_date)
+    if due is None or on_date <= due or not table_requires_surveillance(table, on_date):
+        return None, ""
+    if table_has_system(table, on_date):
+        return None, ""
+    return NOT_OPERATIONAL_WAGER_CAP_CENTS.value, (
+        f"{SYSTEM_CITATION}: table {table.number} has no operational video surveillance system in the equipment "
+        f"register (a camera on the table and a recording unit), due within {OPERATIONAL_WITHIN.text} "
+        f"(by {due:%Y-%m-%d}); limit wagers to {format_money(NOT_OPERATIONAL_WAGER_CAP_CENTS.value)} until it is "
+        "operational."
+    )
 
 
 # --- Gaming days and activity ------------------------------------------------------------

@@ -28,6 +28,10 @@ OUTAGE_WAGER_CAP_CENTS = Limit(200, "ND 99-01.3-08-04(7)", "wagers limited to $2
 # ND 99-01.3-08-04(5)(c): two recorders in sequence for one table overlap by ten minutes.
 RECORDER_OVERLAP = Limit(timedelta(minutes=10), "ND 99-01.3-08-04(5)(c)", "10 minutes")
 
+# ND 99-01.3-08-04(5)(b): a table is recorded from when chips are first made available until
+# it is permanently closed for the day.
+RECORDING_COVERS_PLAY_CITATION = "ND 99-01.3-08-04(5)(b)"
+
 # ND 99-01.3-08-04(6): recorded video is kept in a safe place for thirty days.
 RECORDING_RETENTION = Limit(timedelta(days=30), "ND 99-01.3-08-04(6)", "30 days")
 
@@ -44,6 +48,14 @@ VENDOR_DEFERRED_SHARE = Limit((1, 2), "ND 99-01.3-08-04(10)", "at least half of 
 REVIEW_PROGRAM_LENGTH = Limit(timedelta(weeks=6), "ND 99-01.3-08-04(9)", "6 continuous weeks")
 REVIEW_WEEK = Limit(timedelta(weeks=1), "ND 99-01.3-08-04(9)", "one week")
 REVIEW_MIN_FOOTAGE = Limit(timedelta(hours=1), "ND 99-01.3-08-04(9)", "at least one hour per week")
+
+# ND 99-01.3-08-04 (opening paragraph): a site whose twenty-one activity requires a system has
+# it operational within forty-five days (from the end of the second quarter; at newly acquired
+# premises, of conducting twenty-one there), or limits wagers to two dollars until it is; a
+# system is operational for each table regularly located on the site.
+OPERATIONAL_WITHIN = Limit(timedelta(days=45), "ND 99-01.3-08-04", "45 days")
+NOT_OPERATIONAL_WAGER_CAP_CENTS = Limit(200, "ND 99-01.3-08-04", "wagers limited to $2.00")
+SYSTEM_CITATION = "ND 99-01.3-08-04"
 
 # ND 99-01.3-08-04 (opening paragraph): a temporary table brought in for a special event for
 # fourteen or fewer consecutive days, at most two events a quarter, needs no system.

@@ -99,7 +99,11 @@ def record_review_entry(
     site = task.program.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a video review", rule=HOUSE_CONTROL)
     _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at)
-    _check_reviewer(reviewer, site, *_reviewed_window(task.table, shift_started_at, shift_ended_at, footage_start_at, footage_end_at))
+    _check_reviewer(
+        reviewer,
+        site,
+        *_reviewed_window(task.table, shift_started_at, shift_ended_at, footage_start_at, footage_end_at),
+    )
     if corrects is not None and corrects.task_id != task.pk:
         raise ValidationError({"corrects": "A correction must be for the same weekly review."})
     with transaction.atomic():

@@ -1,6 +1,7 @@
-"""A site's surveillance status."""
+"""A site's surveillance status: recorded by the quarter rule, by taking over premises whose
+activity requires a system, or by hand (ND 99-01.3-08-04, opening paragraph)."""
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -9,7 +10,9 @@ from django.utils import timezone
 from cardroom.access import require_gaming_manager
 from cardroom.models import Site
 
-from ..models import SurveillanceStatus
+from .. import queries
+from ..models import PremisesSuccession, SurveillanceStatus
+from ..rules import OPERATIONAL_WITHIN, SYSTEM_CITATION
 from .steps import _append
 
 
@@ -32,3 +35,67 @@ def set_surveillance_status(
             recorded_at=timezone.now(),
         )
         return _append(status, acting_user=acting_user, site=site, action="status.set")
+
+
+def require_surveillance_by_rule(
+    *, site: Site, since: date, operational_due_on: date, reason: str
+) -> SurveillanceStatus | None:
+    """The quarter rule found the level of activity that requires a system (ND 99-01.3-08-04):
+    record it as the system (no acting user), with the last day to be operational. Nothing is
+    recorded when the site already requires a system on `since` (the rule ran twice)."""
+    if queries.surveillance_required(site, since):
+        return None
+    with transaction.atomic():
+        status = SurveillanceStatus(
+            site=site,
+            required=True,
+            since=since,
+            trigger=SurveillanceStatus.Trigger.QUARTER_RULE,
+            operational_due_on=operational_due_on,
+            reason=reason,
+            recorded_by=None,
+            recorded_at=timezone.now(),
+        )
+        return _append(status, acting_user=None, site=site, action="status.required_by_rule")
+
+
+def record_premises_succession(*, acting_user, site: Site, predecessor: Site, acquired_on: date) -> PremisesSuccession:
+    """`site` took over the premises where `predecessor` conducted twenty-one (usually another
+    organization's site). Its history then counts for `site` (ND 99-01.3-08-04: "regardless of
+    which organization conducted twenty-one at the site"); if the predecessor's activity
+    required a system on the day before `acquired_on`, `site` requires one too, operational
+    within 45 days of conducting twenty-one (`queries.operational_deadline`)."""
+    require_gaming_manager(acting_user, site.organization_id, action="record the premises a site succeeds")
+    if predecessor.pk == site.pk:
+        raise ValidationError({"predecessor": "A site cannot succeed itself."})
+    if hasattr(site, "premises_succession"):
+        raise ValidationError({"site": "The premises this site succeeds are already recorded."})
+    if site.pk in queries.premises_chain(predecessor):
+        raise ValidationError({"predecessor": "That site already succeeds this one."})
+    with transaction.atomic():
+        succession = PremisesSuccession(
+            site=site,
+            predecessor=predecessor,
+            acquired_on=acquired_on,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
+        _append(succession, acting_user=acting_user, site=site, action="premises.succeeded")
+        if queries.surveillance_required(predecessor, acquired_on - timedelta(days=1)) and not (
+            queries.surveillance_required(site, acquired_on)
+        ):
+            status = SurveillanceStatus(
+                site=site,
+                required=True,
+                since=acquired_on,
+                trigger=SurveillanceStatus.Trigger.ACQUIRED_SITE,
+                reason=(
+                    f"{SYSTEM_CITATION}: newly acquired premises of {predecessor} ({predecessor.organization}), whose "
+                    f"level of activity requires a system: operational within {OPERATIONAL_WITHIN.text} of conducting "
+                    "twenty-one, or wagers limited to $2.00 until it is."
+                ),
+                recorded_by=acting_user,
+                recorded_at=timezone.now(),
+            )
+            _append(status, acting_user=acting_user, site=site, action="status.required_by_acquisition")
+    return succession
