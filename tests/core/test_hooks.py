@@ -10,12 +10,12 @@ from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
 from cardroom import closing, wager_caps
 from floor import tips
-from surveillance.services import check_wager_under_outage_cap
+from surveillance.services import check_wager_under_surveillance_caps
 
 
 def test_the_higher_apps_register_their_answers_when_they_load():
     assert closing._reason is closed_reason
-    assert wager_caps._check is check_wager_under_outage_cap
+    assert wager_caps._check is check_wager_under_surveillance_caps
     assert tips._lookup is cage_tip_status
 
 
