@@ -1,7 +1,9 @@
 """Caps on a table's maximum wager, set from above.
 
 ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline a table may not run
-with a maximum wager above $2. The outages are surveillance's (an app above the core and the
+with a maximum wager above $2; ND 99-01.3-08-04 (opening paragraph): nor may a table that needs
+a video surveillance system past the site's 45-day deadline while it has none. Both are
+surveillance's (an app above the core and the
 floor), but the cap binds wherever a table's maximum is raised (`Table.clean`, so the API, the
 setup pages and the admin) and wherever a table opens or seats a dealer (the floor's
 services). So those ask here, and surveillance registers its check when its app loads
