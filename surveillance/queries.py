@@ -375,3 +375,10 @@ def program_ended_on(program: ReviewProgram) -> date:
 
 def program_is_open(program: ReviewProgram, on_date: date) -> bool:
     return program.start_date <= on_date <= program_ended_on(program)
+
+
+def wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
+    """The first $2 cap in force at `table` (an outage past its deadline, 08-04(7); no system
+    past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is."""
+    cap = outage_wager_cap(table, at)
+    return cap if cap[0] is not None else system_wager_cap(table, at)

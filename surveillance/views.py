@@ -83,14 +83,22 @@ def overview(request, site, access):
     ):
         return redirect("surveillance:overview")
     tables = Table.objects.filter(site=site, active=True).prefetch_related("surveillance_equipment")
+    register = queries.EquipmentRegister([site.pk])
     rows = [
-        (t, queries.outage_wager_cap(t), [e for e in t.surveillance_equipment.all() if e.in_service]) for t in tables
+        (
+            t,
+            queries.wager_cap(t),
+            [e for e in t.surveillance_equipment.all() if e.in_service],
+            register.has_system(t, today),
+        )
+        for t in tables
     ]
     return _render(
         request,
         "surveillance/overview.html",
         {
             "status": queries.current_status(site, today),
+            "deadline": queries.operational_deadline(site, today),
             "required": queries.surveillance_required(site, today),
             "rows": rows,
             "form": form,

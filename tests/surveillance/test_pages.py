@@ -68,6 +68,22 @@ def test_an_expired_outage_says_why_the_table_is_limited_to_2_dollars(client, ca
     assert "ND 99-01.3-08-04(7): camera not operating properly on table 1" in overview
 
 
+def test_the_overview_shows_the_rules_deadline_and_the_tables_without_a_system(client, cast, table, manager):
+    from datetime import date
+
+    services.require_surveillance_by_rule(
+        site=table.site, since=date(2026, 4, 1), operational_due_on=date(2026, 5, 15), reason="ND 99-01.3-08-04: level"
+    )
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    with time_machine.travel(local(2026, 5, 15, 20), tick=False):
+        on_day_45 = client.get("/surveillance/").content.decode()
+    with time_machine.travel(local(2026, 5, 16, 20), tick=False):
+        on_day_46 = client.get("/surveillance/").content.decode()
+    assert "by <strong>2026-05-15</strong>" in on_day_45
+    assert "ND 99-01.3-08-04: table 1 has no operational video surveillance system" not in on_day_45
+    assert "ND 99-01.3-08-04: table 1 has no operational video surveillance system" in on_day_46
+
+
 def test_a_repair_before_the_outage_shows_the_refusal_inline(client, cast, table, manager):
     with time_machine.travel(local(2026, 3, 3, 9), tick=False):
         outage = services.report_outage(
