@@ -339,7 +339,7 @@ def special_event_over_limit(site_id: int, table_id: int, table_number: int, eve
     return Finding(
         "special_event_over_limit", citation, "Special-event table past its exemption", site_id,
         str(event_start), event_start, day,
-        f"{reason}: table {table_number} used on {day} needs a video surveillance system (or must leave the site).",
+        f"{reason}: table {table_number} used on {day} needs a video surveillance system.",
         day, {"table": table_number, "event_start": str(event_start), "day": str(day)}, f"table:{table_id}",
     )
 
