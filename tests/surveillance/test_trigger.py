@@ -194,3 +194,28 @@ def test_only_a_gaming_manager_records_a_succession(cast, site, predecessor):
         services.record_premises_succession(
             acting_user=cast[Role.SHIFT_MANAGER].user, site=site, predecessor=predecessor, acquired_on=date(2026, 6, 1)
         )
+
+
+@pytest.mark.parametrize(("days_past_due", "refused"), [(0, False), (1, True)])
+def test_the_floor_cannot_open_a_table_above_two_dollars_after_the_deadline(
+    site, table, chips, cast, days_past_due, refused
+):
+    """Through the floor's service: opening the table on day 45 is allowed, on day 46 refused."""
+    from floor import services as floor
+    from tests.floor.conftest import TRAY, today
+
+    shift_manager = cast[Role.SHIFT_MANAGER]
+    gaming_date = today(site)
+    services.require_surveillance_by_rule(
+        site=site,
+        since=gaming_date - timedelta(days=60),
+        operational_due_on=gaming_date - timedelta(days=days_past_due),
+        reason="ND 99-01.3-08-04: level reached",
+    )
+    floor.open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=gaming_date)
+    if refused:
+        with pytest.raises(ValidationError) as error:
+            floor.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY)
+        assert error.value.message_dict["max_wager_cents"][0].startswith("ND 99-01.3-08-04: table 1 has no")
+    else:
+        assert floor.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY).pk
