@@ -219,3 +219,18 @@ def test_the_floor_cannot_open_a_table_above_two_dollars_after_the_deadline(
         assert error.value.message_dict["max_wager_cents"][0].startswith("ND 99-01.3-08-04: table 1 has no")
     else:
         assert floor.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY).pk
+
+
+def test_the_command_records_a_succession_and_reports_a_refusal(manager, site, predecessor):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    require_by_hand(predecessor)
+    out = StringIO()
+    args = ["--site", str(site.pk), "--predecessor", str(predecessor.pk), "--acquired-on", "2026-06-01"]
+    call_command("record_premises_succession", *args, "--user", manager.user.username, stdout=out)
+    assert f"{site} succeeds {predecessor}" in out.getvalue()
+    assert queries.current_status(site, date(2026, 6, 1)).trigger == "acquired_site"
+    with pytest.raises(CommandError, match="already recorded"):
+        call_command("record_premises_succession", *args, "--user", manager.user.username)
