@@ -28,6 +28,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),
     path("api/v1/", include("accounting.api_figures")),
+    path("api/v1/", include("accounting.api_day_sheets")),
     path("api/v1/", include(router.urls)),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
     path("api/v1/auth/logout/", LogoutView.as_view(), name="api_logout"),
