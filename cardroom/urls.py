@@ -25,6 +25,7 @@ urlpatterns = [
     path("compliance/", include("compliance.urls")),
     path("reports/", include("reports.urls")),
     path("figures/", include("dashboard.urls")),
+    path("day-sheets/", include("accounting.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),
     path("api/v1/", include("accounting.api_figures")),
