@@ -125,6 +125,7 @@ class SiteAdmin(OrgScopedAdmin):
         "jurisdiction",
         "time_zone",
         "business_day_start_hour",
+        "late_entry_minutes",
         "seasonal",
         "active",
     ]

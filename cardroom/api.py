@@ -124,6 +124,23 @@ class DateTimeField(serializers.DateTimeField):
         return parsed
 
 
+class MomentField(DateTimeField):
+    """When a record happened (paper-first and late entry, cardroom.moments): ISO 8601 with an
+    offset, or without one for the site's local time (the service reads it in the site's zone)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault(
+            "help_text",
+            "When it happened (default: now). With an offset, or without for the site's local time; "
+            "not in the future, inside its gaming day's business hours, never in closed books.",
+        )
+        super().__init__(**kwargs)
+
+    def enforce_timezone(self, value):
+        return value if timezone.is_naive(value) else super().enforce_timezone(value)
+
+
 class TextField(serializers.CharField):
     """Free text (a note, reason, description...): at most `limits.MAX_TEXT_LENGTH` characters."""
 
@@ -246,6 +263,7 @@ class SiteSerializer(serializers.ModelSerializer):
             "jurisdiction",
             "time_zone",
             "business_day_start_hour",
+            "late_entry_minutes",
             "seasonal",
             "active",
         ]
@@ -254,7 +272,15 @@ class SiteSerializer(serializers.ModelSerializer):
 
 class SiteInputSerializer(InputSerializer):
     class Meta(SiteSerializer.Meta):
-        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+        fields = [
+            "name",
+            "jurisdiction",
+            "time_zone",
+            "business_day_start_hour",
+            "late_entry_minutes",
+            "seasonal",
+            "active",
+        ]
         read_only_fields = []
 
 

@@ -56,7 +56,15 @@ class BootstrapMixin:
 class SiteForm(BootstrapMixin, forms.ModelForm):
     class Meta:
         model = Site
-        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+        fields = [
+            "name",
+            "jurisdiction",
+            "time_zone",
+            "business_day_start_hour",
+            "late_entry_minutes",
+            "seasonal",
+            "active",
+        ]
 
 
 class TableForm(BootstrapMixin, forms.ModelForm):

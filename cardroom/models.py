@@ -71,6 +71,14 @@ class Site(models.Model):
     business_day_start_hour = models.PositiveSmallIntegerField(
         default=6, validators=[MaxValueValidator(23)], help_text="Hour (0-23) at which a new gaming day begins."
     )
+    # House control (late entry, cardroom.moments): a record entered more than this many minutes
+    # after the moment it happened is marked "entered late" and listed as such on the reports.
+    late_entry_minutes = models.PositiveIntegerField(
+        default=60,
+        validators=[MinValueValidator(1), MaxValueValidator(10_080)],
+        verbose_name="late entry threshold (minutes)",
+        help_text="A record entered more than this many minutes after it happened is marked 'entered late'.",
+    )
     seasonal = models.BooleanField(default=False)
     active = models.BooleanField(default=True)
     history = HistoricalRecords()

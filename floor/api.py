@@ -22,8 +22,8 @@ from cardroom.access import access_for
 from cardroom.api import (
     ERROR_RESPONSES,
     DateField,
-    DateTimeField,
     FormNumberField,
+    MomentField,
     ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
@@ -100,6 +100,8 @@ class GamingDaySerializer(serializers.ModelSerializer):
             "opened_by_initials",
             "closed_at",
             "closed_by_initials",
+            "entered_at",
+            "entered_late",
         ]
 
     def get_closed_by_initials(self, day) -> str | None:
@@ -110,6 +112,11 @@ class GamingDaySerializer(serializers.ModelSerializer):
 class GamingDayInputSerializer(serializers.Serializer):
     site = SiteIdField()
     gaming_date = DateField()
+    opened_at = MomentField(source="at")
+
+
+class GamingDayCloseSerializer(serializers.Serializer):
+    closed_at = MomentField(source="at")
 
 
 @extend_schema_view(
@@ -128,11 +135,12 @@ class GamingDayViewSet(CustodyViewSet):
     def create_object(self, data):
         return services.open_gaming_day(acting_user=self.request.user, **data)
 
-    @extend_schema(request=None, responses={200: GamingDaySerializer, **ERROR_RESPONSES})
+    @extend_schema(request=GamingDayCloseSerializer, responses={200: GamingDaySerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def close(self, request, pk=None):
         day = self.get_object()
-        services.close_gaming_day(acting_user=request.user, gaming_day=day)
+        data = _parse(GamingDayCloseSerializer, request)
+        services.close_gaming_day(acting_user=request.user, gaming_day=day, **data)
         return self.respond(self.get_queryset().get(pk=day.pk))
 
 
@@ -161,6 +169,8 @@ class TableInventorySerializer(serializers.ModelSerializer):
             "variance_cents",
             "variance_reason",
             "chips",
+            "entered_at",
+            "entered_late",
         ]
 
 
@@ -169,6 +179,7 @@ class TableInventoryInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
     chips = _chips_field()
     variance_reason = TextField(required=False, allow_blank=True, default="")
+    counted_at = MomentField(source="at")
 
 
 class TableInventoryFilter(FilterSet):
@@ -221,18 +232,20 @@ class DealerShiftSerializer(serializers.ModelSerializer):
             "ended_at",
             "started_by",
             "ended_by",
+            "entered_at",
+            "entered_late",
         ]
 
 
 class DealerShiftInputSerializer(serializers.Serializer):
     table = ScopedTableField()
     dealer = EmployeeIdField()
-    started_at = DateTimeField(required=False)
+    started_at = MomentField()
     chips = _chips_field(required=False, allow_empty=True)
 
 
 class DealerShiftEndSerializer(serializers.Serializer):
-    ended_at = DateTimeField(required=False)
+    ended_at = MomentField()
     left_site = serializers.BooleanField(
         required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed)."
     )
@@ -321,6 +334,8 @@ class SlipSerializer(serializers.ModelSerializer):
             "voided_at",
             "voided_by_initials",
             "void_reason",
+            "entered_at",
+            "entered_late",
         ]
 
     def _step(self, slip, kind, attribute):
@@ -354,6 +369,7 @@ class SlipInputSerializer(serializers.Serializer):
     chips = _chips_field()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
     number = FormNumberField(required=False, help_text="The printed number of a paper slip.")
+    prepared_at = MomentField(source="at")
 
     def validate(self, attrs):
         between_tables = rules.TABLE_TO_TABLE_KEYS & set(self.initial_data)
@@ -369,6 +385,15 @@ class SlipInputSerializer(serializers.Serializer):
 
 class VoidInputSerializer(serializers.Serializer):
     reason = TextField(required=False, allow_blank=True, default="")
+    voided_at = MomentField(source="at")
+
+
+class VerifyInputSerializer(serializers.Serializer):
+    verified_at = MomentField(source="at")
+
+
+class ReceiveInputSerializer(serializers.Serializer):
+    received_at = MomentField(source="at")
 
 
 class SlipFilter(FilterSet):
@@ -401,18 +426,18 @@ class SlipViewSet(CustodyViewSet):
     def _reload(self, slip):
         return self.get_queryset().get(pk=slip.pk)
 
-    @extend_schema(request=None, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=VerifyInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def verify(self, request, pk=None):
         slip = self.get_object()
-        services.verify_slip(acting_user=request.user, slip=slip)
+        services.verify_slip(acting_user=request.user, slip=slip, **_parse(VerifyInputSerializer, request))
         return self.respond(self._reload(slip))
 
-    @extend_schema(request=None, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=ReceiveInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def receive(self, request, pk=None):
         slip = self.get_object()
-        services.receive_slip(acting_user=request.user, slip=slip)
+        services.receive_slip(acting_user=request.user, slip=slip, **_parse(ReceiveInputSerializer, request))
         return self.respond(self._reload(slip))
 
     @extend_schema(request=VoidInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
@@ -480,7 +505,19 @@ class SlipSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Slip
-        fields = ["id", "kind", "number", "status", "purpose", "table", "table_number", "prepared_at", "total_cents"]
+        fields = [
+            "id",
+            "kind",
+            "number",
+            "status",
+            "purpose",
+            "table",
+            "table_number",
+            "prepared_at",
+            "total_cents",
+            "entered_at",
+            "entered_late",
+        ]
 
 
 class RegisterEntrySerializer(serializers.Serializer):

@@ -14,13 +14,17 @@ from django.db.models import Q
 
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import ChipDenomination, Employee, Site, Table
+from cardroom.moments import EnteredRecord
 
 from .calculations import slip_status
 
 
-class GamingDay(AppendOnlyModel):
+class GamingDay(EnteredRecord, AppendOnlyModel):
     """One business day of activity at a site (ND 99-01.3-02-01 "business day"), opened by a
     signature; closing it is a separate signed row (GamingDayClose)."""
+
+    occurred_field = "opened_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="gaming_days")
     gaming_date = models.DateField()
@@ -51,8 +55,11 @@ class GamingDay(AppendOnlyModel):
         return self.closed_at is None
 
 
-class GamingDayClose(AppendOnlyModel):
+class GamingDayClose(EnteredRecord, AppendOnlyModel):
     """The signature closing a gaming day once every table is closed."""
+
+    occurred_field = "closed_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "gaming_day.site"
 
     gaming_day = models.OneToOneField(GamingDay, on_delete=models.PROTECT, related_name="close")
     closed_at = models.DateTimeField()
@@ -62,9 +69,12 @@ class GamingDayClose(AppendOnlyModel):
         db_table = "accounting_gamingdayclose"
 
 
-class DealerShift(models.Model):
+class DealerShift(EnteredRecord, models.Model):
     """A dealer (or wheel operator) at a table from `started_at` until `ended_at` (null while
     on shift). Ending a shift sets `ended_at` once, with a conditional update."""
+
+    occurred_field = "started_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "table.site"
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_shifts")
     dealer = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="dealer_shifts")
@@ -90,9 +100,12 @@ class DealerShift(models.Model):
         return f"{self.dealer} at {self.table} from {self.started_at}"
 
 
-class TableInventory(AppendOnlyModel):
+class TableInventory(EnteredRecord, AppendOnlyModel):
     """A signed count of a table's chip tray by denomination: the opener, the closer, or the
     count at a dealer change (closer of the outgoing shift = opener of the incoming one)."""
+
+    occurred_field = "counted_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "table.site"
 
     class Kind(models.TextChoices):
         OPENER = "opener", "Opener"
@@ -177,12 +190,15 @@ class SlipBook(AppendOnlyModel):
         return f"{self.get_kind_display()} book {self.first_number}-{self.last_number}"
 
 
-class Slip(AppendOnlyModel):
+class Slip(EnteredRecord, AppendOnlyModel):
     """A fill slip (chip bank -> table) or credit slip (table -> chip bank), ND 99-01.3-08-05.
 
     Each kind is its own series numbered consecutively per site. The slip copies what the
     paper form shows (game, table number) so it reads the same if the table changes later.
     Verification, receipt and void are SlipStep rows; the slip itself is never edited."""
+
+    occurred_field = "prepared_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     class Purpose(models.TextChoices):
         REGULAR = "regular", "Regular"
@@ -243,9 +259,12 @@ class SlipLine(AppendOnlyModel):
         return self.value_cents * self.quantity
 
 
-class SlipStep(AppendOnlyModel):
+class SlipStep(EnteredRecord, AppendOnlyModel):
     """One signature on a slip: verification of the original (08-05(5)), receipt of the copy
     (08-05(6)), or VOID (08-05(2)). At most one of each kind per slip."""
+
+    occurred_field = "at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "slip.site"
 
     class Kind(models.TextChoices):
         VERIFY = "verify", "Verified"

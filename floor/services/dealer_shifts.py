@@ -20,6 +20,7 @@ from .steps import (
     _acting_employee,
     _check_outage_cap,
     _end_shift,
+    _in_day,
     _line_values,
     _moment,
     _open_day,
@@ -39,13 +40,14 @@ def start_dealer_shift(
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
-    started_at = _moment(started_at, "started_at")
+    given, started_at = started_at, _moment(started_at, "started_at", site=site, what="a dealer shift")
     _require_table_in_use(table)
     _check_outage_cap(table, started_at)
-    _check_dealer(dealer, site, started_at)
+    _check_dealer(dealer, site, table, started_at)
     counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT) if chips else None
     with transaction.atomic():
         day = _open_day(site, "table")
+        _in_day(site, day, started_at, given, "started_at")
         _check_table_accepts_shift(table, day, started_at)
         outgoing = queries.current_shift(table, started_at)
         if outgoing is not None:
@@ -70,15 +72,21 @@ def start_dealer_shift(
     return shift
 
 
-def _check_dealer(dealer: Employee, site: Site, at: datetime) -> None:
+def _check_dealer(dealer: Employee, site: Site, table: Table, at: datetime) -> None:
     holds_role = Membership.objects.filter(employee=dealer, site=site, role__in=rules.DEALING_ROLES).exists()
     if dealer.organization_id != site.organization_id or not dealer.active or not holds_role:
         raise ValidationError(
             {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is not an active dealer or wheel operator at {site}."}
         )
-    if queries.shifts_running(at).filter(dealer=dealer).exists():
+    # Relief: seated again at the table they deal at, their running shift ends at that moment
+    # (start_dealer_shift ends the outgoing shift); at another table it must end first.
+    elsewhere = queries.shifts_running(at).filter(dealer=dealer).exclude(table=table).select_related("table").first()
+    if elsewhere is not None:
         raise ValidationError(
-            {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is already on shift at a table; end that shift first."}
+            {
+                "dealer": f"{rules.DEALER_SHIFTS}: {dealer} is already on shift at {elsewhere.table}; end that shift "
+                "first."
+            }
         )
 
 
@@ -100,7 +108,14 @@ def end_dealer_shift(
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
-    ended_at = _moment(ended_at, "ended_at")
+    ended_at = _moment(
+        ended_at,
+        "ended_at",
+        site=site,
+        gaming_date=shift.gaming_day.gaming_date,
+        after_day_end=True,
+        what="a dealer shift",
+    )
     if ended_at < shift.started_at:
         raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: a dealer shift cannot end before it starts."})
     if left_site:

@@ -23,7 +23,7 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL)
     )
-    at = _moment(at)
+    at = _moment(at, "opened_at", site=site, gaming_date=gaming_date, what="the activity")
     if not site.active:
         raise ValidationError({"site": f"{rules.BUSINESS_DAY}: {site} is inactive; no gaming day opens there."})
     if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
@@ -53,7 +53,15 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL)
     )
-    at = _moment(at)
+    at = _moment(
+        at,
+        "closed_at",
+        site=site,
+        gaming_date=gaming_day.gaming_date,
+        after_day_end=True,
+        not_before=gaming_day.opened_at,
+        what="the close",
+    )
     with transaction.atomic():
         GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
         if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():

@@ -14,7 +14,7 @@ from cardroom.models import Employee, Site, Table
 from .. import queries, rules
 from ..calculations import chips_total_cents
 from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
-from .steps import _acting_employee, _line_values, _moment, _require_table_in_use, parse_chips
+from .steps import _acting_employee, _in_day, _line_values, _moment, _require_table_in_use, parse_chips
 
 
 def prepare_fill(
@@ -57,7 +57,7 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
             acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
         )
     )
-    at = _moment(at)
+    given, at = at, _moment(at, "prepared_at", site=site, what=f"a {kind} slip")
     if purpose not in Slip.Purpose.values:
         raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
     _require_table_in_use(table)
@@ -65,6 +65,7 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
     with transaction.atomic():
         context = queries.slip_context(table, kind)
         day = _require_table_open(table, context)
+        _in_day(site, day, at, given, "prepared_at")
         number, book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
         slip = Slip.objects.create(
             site=site,
@@ -130,7 +131,7 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
     access = require_role(
         acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION
     )
-    employee, at = _acting_employee(access), _moment(at)
+    employee, at = _acting_employee(access), _step_moment(slip, at, "verified_at")
     if employee.pk == slip.prepared_by_id:
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
     if queries.is_dealing(employee, slip.site, at):
@@ -148,7 +149,7 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
         action=f"receive a {slip.kind} slip",
         rule=rules.SLIP_RECEIPT,
     )
-    employee, at = _acting_employee(access), _moment(at)
+    employee, at = _acting_employee(access), _step_moment(slip, at, "received_at")
     if slip.kind == SlipKind.FILL and queries.current_dealer(slip.table, at) != employee:
         raise ValidationError(
             {"slip": f"{rules.SLIP_RECEIPT}: only the dealer on shift at {slip.table} receives this fill."}
@@ -165,7 +166,7 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
     access = require_role(
         acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING
     )
-    employee, at = _acting_employee(access), _moment(at)
+    employee, at = _acting_employee(access), _step_moment(slip, at, "voided_at")
     if employee.pk != slip.prepared_by_id:
         raise ValidationError(
             {
@@ -178,6 +179,20 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
     if not (reason or "").strip():
         raise ValidationError({"reason": f"{rules.SLIP_NUMBERING}: say why the slip is void."})
     return _add_step(acting_user, slip, SlipStep.Kind.VOID, employee, at, reason=reason.strip())
+
+
+def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
+    """A step written on paper: in the slip's gaming day (or just after its last hour), not
+    before the slip was prepared (cardroom.moments)."""
+    return _moment(
+        at,
+        field,
+        site=slip.site,
+        gaming_date=slip.gaming_day.gaming_date,
+        after_day_end=True,
+        not_before=slip.prepared_at,
+        what="a slip",
+    )
 
 
 def _slip_label(slip: Slip) -> str:

@@ -7,6 +7,7 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from cardroom import moments
 from cardroom.access import NOT_AN_EMPLOYEE, Access
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
@@ -18,8 +19,12 @@ from ..calculations import chips_total_cents
 from ..models import DealerShift, GamingDay, TableInventory, TableInventoryLine
 
 
-def _moment(at: datetime | None, field: str = "at") -> datetime:
-    """The time of an action: now, or an earlier time written on paper; never the future."""
+def _moment(at: datetime | None, field: str = "at", *, site: Site | None = None, **checks) -> datetime:
+    """The time of an action: now, or an earlier time written on paper; never the future.
+    With the site, a naive time is its local time and the paper-first rules apply
+    (cardroom.moments.occurred_at: business hours of `gaming_date`, closed books)."""
+    if site is not None:
+        return moments.occurred_at(site, at, field=field, rule=rules.RECORD_TIME, **checks)
     now = timezone.now()
     if at is None:
         return now
@@ -28,6 +33,12 @@ def _moment(at: datetime | None, field: str = "at") -> datetime:
     if at > now + rules.CLOCK_TOLERANCE:
         raise ValidationError({field: f"{rules.RECORD_TIME}: a record cannot be dated in the future."})
     return at
+
+
+def _in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
+    """A time written on paper lies in the business hours of the gaming day it is entered in."""
+    if given is not None:
+        moments.occurred_at(site, at, field=field, rule=rules.RECORD_TIME, gaming_date=day.gaming_date, **checks)
 
 
 def _acting_employee(access: Access) -> Employee:

@@ -18,6 +18,7 @@ from .steps import (
     _acting_employee,
     _check_outage_cap,
     _end_shift,
+    _in_day,
     _line_values,
     _moment,
     _open_day,
@@ -41,13 +42,14 @@ def record_table_inventory(
     )
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
-    at = _moment(at)
+    given, at = at, _moment(at, "counted_at", site=site, what="a tray count")
     _require_table_in_use(table)
     if kind == TableInventory.Kind.OPENER:
         _check_outage_cap(table, at)
     counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT)
     with transaction.atomic():
         day = _open_day(site, "table")
+        _in_day(site, day, at, given, "counted_at")
         _check_count_order(table, day, kind)
         previous = queries.last_tray_count(table, before=at)
         variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None

@@ -1,0 +1,191 @@
+"""Paper-first and late entry on the floor: every moment record accepts when it happened
+(with an offset or in the site's local time), within the rules of cardroom.moments; and
+relief (seating the dealer on shift at the same table ends their previous shift)."""
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from cardroom import closing
+from cardroom.models import Role
+from floor import services
+from floor.models import DealerShift, Slip, TableInventory
+from tests.factories import TableFactory
+
+from .conftest import FILL, TRAY
+
+CHICAGO = ZoneInfo("America/Chicago")
+NOW = datetime(2026, 7, 10, 21, 0, tzinfo=CHICAGO)  # gaming date 2026-07-10 (from 06:00 local)
+
+
+def post(client, url, data=None):
+    return client.post(url, data or {}, format="json")
+
+
+@pytest.fixture
+def now(time_machine):
+    time_machine.move_to(NOW, tick=False)
+    return NOW
+
+
+@pytest.fixture
+def day(now, site, shift_manager, chips):
+    return services.open_gaming_day(
+        acting_user=shift_manager.user, site=site, gaming_date=NOW.date(), at=NOW.replace(hour=8)
+    )
+
+
+def test_a_tray_count_keeps_the_time_it_was_counted(now, day, client_for, shift_manager, table):
+    response = post(
+        client_for(shift_manager),
+        "/api/v1/table-inventories/",
+        {"table": table.pk, "kind": "opener", "chips": TRAY, "counted_at": "2026-07-10T19:00:00-05:00"},
+    )
+    assert response.status_code == 201, response.json()
+    count = TableInventory.objects.get(pk=response.json()["id"])
+    assert count.counted_at == datetime(2026, 7, 10, 19, 0, tzinfo=CHICAGO)
+    assert count.entered_at == NOW
+    assert response.json()["entered_late"] is True  # two hours after, past the 60-minute default
+
+
+def test_a_time_without_offset_is_the_sites_local_time(now, day, client_for, shift_manager, table):
+    response = post(
+        client_for(shift_manager),
+        "/api/v1/table-inventories/",
+        {"table": table.pk, "kind": "opener", "chips": TRAY, "counted_at": "2026-07-10T20:30:00"},
+    )
+    assert response.status_code == 201, response.json()
+    count = TableInventory.objects.get(pk=response.json()["id"])
+    assert count.counted_at == datetime(2026, 7, 10, 20, 30, tzinfo=CHICAGO)
+    assert response.json()["entered_late"] is False  # 30 minutes: within the threshold
+
+
+def test_a_slip_keeps_its_prepared_at_and_steps_their_times(now, day, client_for, shift_manager, cast, table):
+    services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
+    )
+    services.start_dealer_shift(
+        acting_user=shift_manager.user, table=table, dealer=cast[Role.DEALER], started_at=NOW.replace(hour=9)
+    )
+    response = post(
+        client_for(cast[Role.CASHIER]),
+        "/api/v1/fill-slips/",
+        {"table": table.pk, "chips": FILL, "prepared_at": "2026-07-10T12:15:00-05:00"},
+    )
+    assert response.status_code == 201, response.json()
+    slip_id = response.json()["id"]
+    assert Slip.objects.get(pk=slip_id).prepared_at == datetime(2026, 7, 10, 12, 15, tzinfo=CHICAGO)
+    verified = post(
+        client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{slip_id}/verify/", {"verified_at": "2026-07-10T12:20:00"}
+    )
+    assert verified.status_code == 200, verified.json()
+    assert verified.json()["verified_at"] == "2026-07-10T17:20:00Z"
+    received = post(
+        client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{slip_id}/receive/", {"received_at": "2026-07-10T12:25:00"}
+    )
+    assert received.status_code == 200, received.json()
+    assert received.json()["received_at"] == "2026-07-10T17:25:00Z"
+
+
+def test_a_step_cannot_precede_its_slip(now, day, client_for, shift_manager, cast, table):
+    services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
+    )
+    slip = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=table, chips=FILL, at=NOW.replace(hour=12))
+    refused = post(
+        client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{slip.pk}/verify/", {"verified_at": "2026-07-10T11:59:00"}
+    )
+    assert refused.status_code == 400
+    assert "verified_at" in refused.json()
+
+
+@pytest.mark.parametrize(
+    ("counted_at", "accepted"),
+    [
+        ("2026-07-10T21:05:00-05:00", True),  # at the clock tolerance
+        ("2026-07-10T21:05:01-05:00", False),  # the future
+        ("2026-07-10T06:00:00-05:00", True),  # the first moment of the gaming day
+        ("2026-07-10T05:59:59-05:00", False),  # the previous gaming day's business hours
+    ],
+)
+def test_a_written_time_is_not_in_the_future_and_inside_its_gaming_day(
+    now, day, client_for, shift_manager, table, counted_at, accepted
+):
+    response = post(
+        client_for(shift_manager),
+        "/api/v1/table-inventories/",
+        {"table": table.pk, "kind": "opener", "chips": TRAY, "counted_at": counted_at},
+    )
+    if accepted:
+        assert response.status_code == 201, response.json()
+    else:
+        assert response.status_code == 400, response.json()
+        message = response.json()["counted_at"][0]
+        assert "ND 99-01.3-" in message
+
+
+def test_a_moment_in_closed_books_is_refused_and_points_at_adjustments(now, site, shift_manager, chips, monkeypatch):
+    monkeypatch.setattr(
+        closing, "_reason", lambda site_id, gaming_date: "the books of 2026-07-09 are closed" if gaming_date.day == 9 else None
+    )
+    with pytest.raises(ValidationError) as refused:
+        services.open_gaming_day(
+            acting_user=shift_manager.user,
+            site=site,
+            gaming_date=NOW.date() - timedelta(days=1),
+            at=NOW.replace(hour=8) - timedelta(days=1),
+        )
+    message = refused.value.message_dict["opened_at"][0]
+    assert "closed books" in message and "adjustment" in message
+
+
+def test_the_late_entry_threshold_is_the_sites(now, day, site, client_for, shift_manager, table, manager):
+    response = client_for(manager).patch(f"/api/v1/sites/{site.pk}/", {"late_entry_minutes": 180}, format="json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["late_entry_minutes"] == 180
+    counted = post(
+        client_for(shift_manager),
+        "/api/v1/table-inventories/",
+        {"table": table.pk, "kind": "opener", "chips": TRAY, "counted_at": "2026-07-10T18:00:00-05:00"},
+    )
+    assert counted.json()["entered_late"] is False  # exactly three hours: not past 180 minutes
+    refused = client_for(manager).patch(f"/api/v1/sites/{site.pk}/", {"late_entry_minutes": 0}, format="json")
+    assert refused.status_code == 400
+    assert "late_entry_minutes" in refused.json()
+
+
+# --- Relief ---------------------------------------------------------------------------------------
+
+
+def test_seating_the_dealer_on_shift_at_the_same_table_relieves_them(now, day, client_for, shift_manager, cast, table):
+    services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
+    )
+    dealer = cast[Role.DEALER]
+    client = client_for(shift_manager)
+    first = post(
+        client, "/api/v1/dealer-shifts/", {"table": table.pk, "dealer": dealer.pk, "started_at": "2026-07-10T09:00:00"}
+    )
+    assert first.status_code == 201, first.json()
+    second = post(
+        client, "/api/v1/dealer-shifts/", {"table": table.pk, "dealer": dealer.pk, "started_at": "2026-07-10T13:00:00"}
+    )
+    assert second.status_code == 201, second.json()
+    previous = DealerShift.objects.get(pk=first.json()["id"])
+    assert previous.ended_at == datetime(2026, 7, 10, 13, 0, tzinfo=CHICAGO)
+    assert DealerShift.objects.filter(dealer=dealer, ended_at__isnull=True).count() == 1
+
+
+def test_a_dealer_on_shift_is_still_not_seated_at_another_table(now, day, client_for, shift_manager, cast, table, site):
+    services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
+    )
+    dealer = cast[Role.DEALER]
+    services.start_dealer_shift(acting_user=shift_manager.user, table=table, dealer=dealer, started_at=NOW.replace(hour=9))
+    other = TableFactory(site=site, number=2)
+    refused = post(client_for(shift_manager), "/api/v1/dealer-shifts/", {"table": other.pk, "dealer": dealer.pk})
+    assert refused.status_code == 400
+    assert "already on shift at" in refused.json()["dealer"][0]
+    assert DealerShift.objects.get(dealer=dealer).ended_at is None
