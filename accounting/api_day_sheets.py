@@ -4,8 +4,11 @@ The serializers only parse the sheet's structure (every structural error located
 `slips[3].chips[1].quantity`) and resolve tables by number, drop boxes by number and label,
 and employees by id or initials; accounting.day_sheets applies it through the services."""
 
+from zoneinfo import ZoneInfo
+
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -15,6 +18,8 @@ from cardroom import limits
 from cardroom.access import access_for, require_role
 from cardroom.api import DateField, DateTimeField, FormNumberField, TextField
 from cardroom.models import Employee, Table
+from cardroom.moments import CLOCK_TOLERANCE
+from cardroom.rules import HOUSE_CONTROL
 from counts.models import DropBox
 from floor.models import Slip, SlipKind
 
@@ -103,6 +108,28 @@ class TableNumberField(serializers.IntegerField):
         return table
 
 
+class SheetMoment(DateTimeField):
+    """When a line of the paper happened: ISO 8601 with an offset, or without one for the site's
+    local time (as the floor's API reads `*_at`, cardroom.moments); never in the future (house
+    control; the services check the rest: business hours, closed books, order)."""
+
+    default_error_messages = {
+        **DateTimeField.default_error_messages,
+        "future": f"{HOUSE_CONTROL}: a record cannot be dated in the future.",
+    }
+
+    def enforce_timezone(self, value):
+        if timezone.is_naive(value):
+            return value.replace(tzinfo=ZoneInfo(self.context["site"].time_zone))
+        return super().enforce_timezone(value)
+
+    def to_internal_value(self, value):
+        moment = super().to_internal_value(value)
+        if moment > timezone.now() + CLOCK_TOLERANCE:
+            self.fail("future")
+        return moment
+
+
 class ChipLine(serializers.Serializer):
     denomination = serializers.IntegerField(
         min_value=1, max_value=limits.MAX_AMOUNT_CENTS, help_text="the chip's value in cents (or its id)"
@@ -144,18 +171,18 @@ class BoxRef(serializers.Serializer):
 
 
 class DaySheetOpen(serializers.Serializer):
-    opened_at = DateTimeField()
+    opened_at = SheetMoment()
     opened_by = EmployeeRefField()
 
 
 class DaySheetClose(serializers.Serializer):
-    closed_at = DateTimeField()
+    closed_at = SheetMoment()
     closed_by = EmployeeRefField()
 
 
 class DaySheetTrayCount(serializers.Serializer):
     table = TableNumberField()
-    counted_at = DateTimeField()
+    counted_at = SheetMoment()
     counted_by = EmployeeRefField()
     chips = _chips()
     variance_reason = TextField(required=False, allow_blank=True)
@@ -164,10 +191,10 @@ class DaySheetTrayCount(serializers.Serializer):
 class DaySheetDealerShift(serializers.Serializer):
     table = TableNumberField()
     dealer = EmployeeRefField()
-    started_at = DateTimeField()
+    started_at = SheetMoment()
     started_by = EmployeeRefField(help_text="the shift manager who recorded the rotation")
     chips = _chips(required=False)
-    ended_at = DateTimeField(
+    ended_at = SheetMoment(
         required=False, allow_null=True, help_text="only if the shift ended other than by a relief or the closer"
     )
     ended_by = EmployeeRefField(required=False, allow_null=True)
@@ -179,11 +206,11 @@ class DaySheetSlip(serializers.Serializer):
     table = TableNumberField()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.values, required=False, default=Slip.Purpose.REGULAR)
     chips = _chips()
-    prepared_at = DateTimeField()
+    prepared_at = SheetMoment()
     prepared_by = EmployeeRefField()
-    verified_at = DateTimeField(required=False, allow_null=True)
+    verified_at = SheetMoment(required=False, allow_null=True)
     verified_by = EmployeeRefField(required=False, allow_null=True)
-    received_at = DateTimeField(required=False, allow_null=True)
+    received_at = SheetMoment(required=False, allow_null=True)
     received_by = EmployeeRefField(required=False, allow_null=True)
 
     def validate(self, attrs):
@@ -199,7 +226,7 @@ class DaySheetSlip(serializers.Serializer):
 
 
 class DaySheetDrop(BoxRef):
-    removed_at = DateTimeField()
+    removed_at = SheetMoment()
     removed_by = EmployeeRefField(help_text="the shift manager who removed and transported the box")
     escorted_by = EmployeeRefField(required=False, allow_null=True)
     sole_employee_on_duty = serializers.BooleanField(required=False, default=False)
@@ -215,7 +242,7 @@ class DaySheetDrop(BoxRef):
 
 
 class DaySheetCountEntry(BoxRef):
-    counted_at = DateTimeField()
+    counted_at = SheetMoment()
     counted_by = EmployeeRefField()
     currency = CurrencyLine(many=True, max_length=50)
     forms = FormFoundLine(many=True, required=False, max_length=MAX_ITEMS)
@@ -226,12 +253,12 @@ class DaySheetRecount(DaySheetCountEntry):
 
 
 class DaySheetSignature(serializers.Serializer):
-    signed_at = DateTimeField()
+    signed_at = SheetMoment()
     signed_by = EmployeeRefField()
 
 
 class DaySheetCount(serializers.Serializer):
-    opened_at = DateTimeField()
+    opened_at = SheetMoment()
     opened_by = EmployeeRefField()
     members = serializers.ListField(child=EmployeeRefField(), min_length=2, max_length=2)
     entries = DaySheetCountEntry(many=True, max_length=MAX_ITEMS)

@@ -351,6 +351,28 @@ def test_times_are_the_papers_and_never_the_future(site, day, world, client_for)
     assert "future" in response.json()["closers[1].counted_at"][0]
 
 
+def test_a_count_is_never_dated_in_the_future_either(site, day, world, client_for):
+    tables, people = world
+    sheet = full_sheet(site, day, people)
+    sheet["count"]["entries"][2]["counted_at"] = (timezone.now() + timedelta(minutes=6)).isoformat()
+    response = client_for(people["gm"]).post(url(site), sheet, format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "count.entries[2].counted_at": ["House control: a record cannot be dated in the future."]
+    }
+
+
+def test_a_time_without_its_offset_is_the_sites_local_time(site, day, world, client_for):
+    tables, people = world
+    sheet = full_sheet(site, day, people)
+    sheet["slips"][0]["prepared_at"] = moment(site, day, "20:00").replace(tzinfo=None).isoformat()
+    sheet["count"]["entries"][0]["counted_at"] = moment(site, day, "02:10", True).replace(tzinfo=None).isoformat()
+    response = client_for(people["gm"]).post(url(site), sheet, format="json")
+    assert response.status_code == 201, response.json()
+    assert Slip.objects.get(number=1001, kind="fill").prepared_at == moment(site, day, "20:00")
+    assert CountEntry.objects.order_by("pk").first().entered_at == moment(site, day, "02:10", True)
+
+
 def test_the_sheet_of_another_day_than_the_open_one_is_refused(site, day, world, client_for):
     tables, people = world
     floor.open_gaming_day(acting_user=people["sm"].user, site=site, gaming_date=day, at=moment(site, day, "17:00"))
