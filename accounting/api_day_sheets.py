@@ -79,7 +79,7 @@ class EmployeeRefField(serializers.Field):
             employee = employees.filter(pk=data).first() if 0 < data <= limits.MAX_ID else None
         else:
             text = data.strip()
-            if not text or len(text) > 20:
+            if not text or len(text) > 20 or "\x00" in text:
                 self.fail("invalid")
             employee = employees.filter(initials__iexact=text).first()
         if employee is None:
@@ -130,7 +130,7 @@ class SheetMoment(DateTimeField):
         return moment
 
 
-class ChipLine(serializers.Serializer):
+class DaySheetChipLine(serializers.Serializer):
     denomination = serializers.IntegerField(
         min_value=1, max_value=limits.MAX_AMOUNT_CENTS, help_text="the chip's value in cents (or its id)"
     )
@@ -138,17 +138,17 @@ class ChipLine(serializers.Serializer):
 
 
 def _chips(required=True):
-    return ChipLine(many=True, required=required, max_length=50, allow_empty=not required)
+    return DaySheetChipLine(many=True, required=required, max_length=50, allow_empty=not required)
 
 
-class CurrencyLine(serializers.Serializer):
+class DaySheetCurrencyLine(serializers.Serializer):
     denomination_cents = serializers.IntegerField(min_value=1, max_value=10_000)
     form = serializers.ChoiceField(choices=["bill", "coin"], required=False)
     quantity = serializers.IntegerField(min_value=0, max_value=limits.MAX_QUANTITY)
 
 
-class FormFoundLine(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=SlipKind.values)
+class DaySheetFormFound(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=SlipKind.choices)
     number = FormNumberField()
 
 
@@ -201,10 +201,10 @@ class DaySheetDealerShift(serializers.Serializer):
 
 
 class DaySheetSlip(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=SlipKind.values)
+    kind = serializers.ChoiceField(choices=SlipKind.choices)
     number = FormNumberField(required=False, allow_null=True, help_text="the printed number from a registered book")
     table = TableNumberField()
-    purpose = serializers.ChoiceField(choices=Slip.Purpose.values, required=False, default=Slip.Purpose.REGULAR)
+    purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, required=False, default=Slip.Purpose.REGULAR)
     chips = _chips()
     prepared_at = SheetMoment()
     prepared_by = EmployeeRefField()
@@ -244,8 +244,8 @@ class DaySheetDrop(BoxRef):
 class DaySheetCountEntry(BoxRef):
     counted_at = SheetMoment()
     counted_by = EmployeeRefField()
-    currency = CurrencyLine(many=True, max_length=50)
-    forms = FormFoundLine(many=True, required=False, max_length=MAX_ITEMS)
+    currency = DaySheetCurrencyLine(many=True, max_length=50)
+    forms = DaySheetFormFound(many=True, required=False, max_length=MAX_ITEMS)
 
 
 class DaySheetRecount(DaySheetCountEntry):
@@ -408,16 +408,16 @@ class DaySheetView(APIView):
         responses={
             201: DaySheetResultSerializer,
             400: OpenApiResponse(
+                response={
+                    "type": "object",
+                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                    "example": {"slips[3].chips[1].quantity": ["Ensure this value is greater than or equal to 1."]},
+                },
                 description="The sheet was refused and nothing was changed. Each key is the path of an error "
                 'in the sheet, each value its messages: {"slips[3].chips[1].quantity": ["Ensure this value is '
                 'greater than or equal to 1."]}. Structural errors come all at once; otherwise the first '
-                "refusal by a service, with its rule."
+                "refusal by a service, with its rule.",
             ),
-            403: OpenApiResponse(
-                description="House control: only a gaming manager or shift manager of the site enters a day "
-                "sheet; only a gaming manager enters its count section."
-            ),
-            404: OpenApiResponse(description="Not found in the sites you may see."),
         },
         examples=[OpenApiExample("A gaming day from paper", value=EXAMPLE, request_only=True)],
         description="Apply a whole gaming day from paper, atomically: all or nothing. Each item carries the time it "
@@ -425,7 +425,8 @@ class DaySheetView(APIView):
         "signer's role and the rules exactly as a live entry, recorded as done by the signer, and audited as "
         "entered by you. Order applied: open, openers, dealer shifts (in time order), slips (prepared, "
         "verified, received), closers, drop box removals, the count (session, blind counts, recounts, "
-        "signatures), close.",
+        "signatures), close. House controls: a gaming manager or shift manager of the site enters a sheet, "
+        "only a gaming manager one with a count section (403 otherwise).",
     )
     def post(self, request, pk):
         site = get_object_or_404(access_for(request.user).sites(), pk=pk)

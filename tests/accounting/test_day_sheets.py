@@ -385,7 +385,15 @@ def test_the_sheet_of_another_day_than_the_open_one_is_refused(site, day, world,
 
 def test_not_a_sheet_answers_400_not_500(site, world, client_for):
     tables, people = world
-    for body in ([], {"gaming_date": "tomorrow"}, {"gaming_date": "2026-01-01", "slips": "many"}):
+    bodies = (
+        [],
+        {"gaming_date": "tomorrow"},
+        {"gaming_date": "2026-01-01", "slips": "many"},
+        {"gaming_date": "2026-01-01", "open": {"opened_at": "2026-01-01T18:00", "opened_by": "A\x00"}},
+        {"gaming_date": "2026-01-01", "open": {"opened_at": "2026-01-01T18:00", "opened_by": 2**70}},
+        {"gaming_date": "2026-01-01", "openers": [{"table": 99999, "chips": [{}]}]},
+    )
+    for body in bodies:
         response = client_for(people["gm"]).post(url(site), body, format="json")
         assert response.status_code == 400, body
 
@@ -427,3 +435,19 @@ def test_employees_of_another_organization_are_unknown_by_id(site, day, world, c
     sheet["open"]["opened_by"] = outsider.pk
     response = client_for(people["gm"]).post(url(site), sheet, format="json")
     assert response.status_code == 400 and list(response.json()) == ["open.opened_by"]
+
+
+def test_the_schema_documents_the_day_sheet():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    operation = schema["paths"]["/api/v1/sites/{id}/day-sheets/"]["post"]
+    assert {"201", "400", "403", "404"} <= set(operation["responses"])
+    request = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    sheet = schema["components"]["schemas"][request]["properties"]
+    assert {"gaming_date", "open", "openers", "dealer_shifts", "slips", "closers", "drops", "count", "close"} <= set(
+        sheet
+    )
+    slip = schema["components"]["schemas"]["DaySheetSlipRequest"]["properties"]
+    assert {"prepared_at", "prepared_by", "verified_by", "received_by", "number", "chips"} <= set(slip)
+    assert "slips[3].chips[1].quantity" in operation["responses"]["400"]["description"]
