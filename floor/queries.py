@@ -8,7 +8,7 @@ from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Val
 from cardroom.models import Employee, Site, Table
 
 from .calculations import check_series
-from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import DealerShift, GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -248,3 +248,58 @@ def _book_gaps(site: Site, kind: str, slips: list[Slip], used: set[int]) -> tupl
         missing += [n for n in numbers if n < highest and n not in used]
         unused += [n for n in numbers if n > highest]
     return missing, unused
+
+
+# --- Late entries (cardroom.moments) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LateEntry:
+    gaming_date: date
+    what: str  # "Fill slip 12", "Opener, table 1", ...
+    occurred_at: datetime
+    entered_at: datetime
+
+
+def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:
+    """The floor's records of gaming dates [start, end] entered past the site's late entry
+    threshold, in the order they happened (house control, cardroom.moments)."""
+    period = {"gaming_day__site": site, "gaming_day__gaming_date__range": (start, end), "entered_late": True}
+    entries = [
+        LateEntry(d.gaming_date, "Gaming day opened", d.opened_at, d.entered_at)
+        for d in GamingDay.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True)
+    ]
+    entries += [
+        LateEntry(c.gaming_day.gaming_date, "Gaming day closed", c.closed_at, c.entered_at)
+        for c in GamingDayClose.objects.filter(**period).select_related("gaming_day")
+    ]
+    entries += [
+        LateEntry(
+            i.gaming_day.gaming_date,
+            f"{i.get_kind_display()} count, table {i.table.number}",
+            i.counted_at,
+            i.entered_at,
+        )
+        for i in TableInventory.objects.filter(**period).select_related("gaming_day", "table")
+    ]
+    entries += [
+        LateEntry(
+            s.gaming_day.gaming_date, f"Dealer shift of {s.dealer}, table {s.table.number}", s.started_at, s.entered_at
+        )
+        for s in DealerShift.objects.filter(**period).select_related("gaming_day", "table", "dealer__user")
+    ]
+    entries += [
+        LateEntry(s.gaming_day.gaming_date, f"{s.get_kind_display()} {s.number}", s.prepared_at, s.entered_at)
+        for s in Slip.objects.filter(**period).select_related("gaming_day")
+    ]
+    steps = SlipStep.objects.filter(**{f"slip__{key}": value for key, value in period.items() if key != "entered_late"})
+    entries += [
+        LateEntry(
+            step.slip.gaming_day.gaming_date,
+            f"{step.get_kind_display()}: {step.slip.get_kind_display().lower()} {step.slip.number}",
+            step.at,
+            step.entered_at,
+        )
+        for step in steps.filter(entered_late=True).select_related("slip__gaming_day")
+    ]
+    return sorted(entries, key=lambda e: (e.gaming_date, e.occurred_at, e.what))

@@ -3,14 +3,17 @@ and beyond on the SFN 9924 continuation), from `accounting.summaries.daily_summa
 same figures the daily-summary API returns (ND 99-01.3-08-16(1)(g))."""
 
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from accounting.books import BooksCheck, day_checks
 from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
+from cardroom.moments import LATE_ENTRY
 from cardroom.money import format_money, format_ratio
-from cardroom.pdf import data_table, para
+from cardroom.pdf import data_table, format_clock, para
+from floor.queries import LateEntry, late_entries
 
 from ..registry import ReportContext, ReportKind, register
 
@@ -33,12 +36,43 @@ class DailyReport:
     site: str
     days: tuple[DailySummary, ...]
     books: tuple[BooksCheck, ...] = ()  # each day's figures against its closed books, in the order of `days`
+    # Records of the period entered past the site's late entry threshold (cardroom.moments).
+    late: tuple[LateEntry, ...] = ()
+    time_zone: str = "UTC"
+    late_entry_minutes: int = 60
 
 
 def build(context: ReportContext) -> DailyReport:
     days = tuple(daily_summaries([context.site], context.start, context.end))
     checks = day_checks(days)
-    return DailyReport(context.site.name, days, tuple(checks[(d.site_id, d.gaming_date)] for d in days))
+    return DailyReport(
+        context.site.name,
+        days,
+        tuple(checks[(d.site_id, d.gaming_date)] for d in days),
+        tuple(late_entries(context.site, context.start, context.end)),
+        context.site.time_zone,
+        context.site.late_entry_minutes,
+    )
+
+
+def _when(moment, zone: ZoneInfo) -> str:
+    local = moment.astimezone(zone)
+    return f"{local:%Y-%m-%d} {format_clock(local)}"
+
+
+def _late_section(data: "DailyReport", day: DailySummary) -> list:
+    """The day's records entered late: what, when it happened, when it was entered."""
+    late = [e for e in data.late if e.gaming_date == day.gaming_date]
+    threshold = f"more than {data.late_entry_minutes} minutes after they happened ({LATE_ENTRY})"
+    if not late:
+        return [Spacer(1, 4), para(f"Entered late: none (no record of the day was entered {threshold}).", "small")]
+    zone = ZoneInfo(data.time_zone)
+    rows = [[e.what, _when(e.occurred_at, zone), _when(e.entered_at, zone)] for e in late]
+    return [
+        Spacer(1, 4),
+        para(f"Entered late ({len(late)}): records entered {threshold}", "cell_bold"),
+        data_table(["Record", "Happened", "Entered"], rows, col_widths=[245, 140, 140]),
+    ]
 
 
 def _column(table: TableDay) -> str:
@@ -96,7 +130,7 @@ def cash_rows(day: DailySummary) -> list[list]:
     ]
 
 
-def _day(day: DailySummary, books: BooksCheck) -> list:
+def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None) -> list:
     status = "closed" if day.gaming_day_closed else "NOT CLOSED"
     story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
     if not day.tables:
@@ -116,7 +150,8 @@ def _day(day: DailySummary, books: BooksCheck) -> list:
     if day.cash.cash_profit_cents is None:
         cash.append(para("The cash bank was not counted at both the start and the end of the day.", "small"))
     cash.append(para(_deposit_line(day)))
-    return [*story, KeepTogether(cash)]
+    late = _late_section(data, day) if data is not None else []
+    return [*story, KeepTogether(cash), *late]
 
 
 def render(data: DailyReport) -> list:
@@ -124,7 +159,7 @@ def render(data: DailyReport) -> list:
         return [para("No gaming day at this site in the period.")]
     story = []
     for day, books in zip(data.days, data.books, strict=True):
-        story += ([PageBreak()] if story else []) + _day(day, books)  # one form per gaming day
+        story += ([PageBreak()] if story else []) + _day(day, books, data)  # one form per gaming day
     return story
 
 
@@ -150,6 +185,7 @@ HEADER = [
     "deposit_recorded",
     "deposit_due",
     "books",
+    "entered_late",
 ]
 
 
@@ -188,6 +224,7 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                     "",
                     "",
                     "",
+                    "",
                 ]
             )
         cash = day.cash
@@ -211,6 +248,7 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                 ),
                 str(cash.deposit_due),
                 books.statement,
+                sum(1 for e in data.late if e.gaming_date == day.gaming_date),
             ]
         )
     return HEADER, rows

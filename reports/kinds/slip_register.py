@@ -25,6 +25,7 @@ class RegisterLine:
     amount_cents: int | None = None
     prepared: str = ""  # initials and time
     void: str = ""  # initials and reason of the VOID
+    entered_late: str = ""  # when a slip entered late was entered (cardroom.moments)
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,15 @@ def _line(entry, zone: ZoneInfo) -> RegisterLine:
         slip.total_cents,
         f"{slip.prepared_by.initials} {prepared_at:%Y-%m-%d} {format_clock(prepared_at)}",
         f"{void.initials}: {void.reason}".rstrip(": ") if void else "",
+        _entered_late(slip, zone),
     )
+
+
+def _entered_late(slip, zone: ZoneInfo) -> str:
+    if not slip.entered_late or slip.entered_at is None:
+        return ""
+    entered = slip.entered_at.astimezone(zone)
+    return f"entered late {entered:%Y-%m-%d} {format_clock(entered)}"
 
 
 def build(context: ReportContext) -> SlipRegisterReport:
@@ -87,7 +96,8 @@ def _status(line: RegisterLine) -> str:
 
 def _cells(line: RegisterLine) -> list:
     amount = "" if line.amount_cents is None else line.amount_cents
-    return [line.number, _status(line), line.gaming_date, line.table_number, amount, line.prepared, line.void]
+    prepared = f"{line.prepared} ({line.entered_late})" if line.entered_late else line.prepared
+    return [line.number, _status(line), line.gaming_date, line.table_number, amount, prepared, line.void]
 
 
 def _numbers(numbers) -> str:
@@ -117,7 +127,18 @@ def render(data: SlipRegisterReport) -> list:
     return story
 
 
-CSV_HEADER = ["series", "number", "status", "out_of_order", "gaming_date", "table", "amount", "prepared", "void"]
+CSV_HEADER = [
+    "series",
+    "number",
+    "status",
+    "out_of_order",
+    "gaming_date",
+    "table",
+    "amount",
+    "prepared",
+    "void",
+    "entered_late",
+]
 
 
 def table(data: SlipRegisterReport) -> tuple[list[str], list[list]]:
@@ -132,6 +153,7 @@ def table(data: SlipRegisterReport) -> tuple[list[str], list[list]]:
             "" if line.amount_cents is None else format_money(line.amount_cents),
             line.prepared,
             line.void,
+            line.entered_late,
         ]
         for series in data.series
         for line in series.lines

@@ -128,7 +128,9 @@ def test_a_written_time_is_not_in_the_future_and_inside_its_gaming_day(
 
 def test_a_moment_in_closed_books_is_refused_and_points_at_adjustments(now, site, shift_manager, chips, monkeypatch):
     monkeypatch.setattr(
-        closing, "_reason", lambda site_id, gaming_date: "the books of 2026-07-09 are closed" if gaming_date.day == 9 else None
+        closing,
+        "_reason",
+        lambda site_id, gaming_date: "the books of 2026-07-09 are closed" if gaming_date.day == 9 else None,
     )
     with pytest.raises(ValidationError) as refused:
         services.open_gaming_day(
@@ -183,7 +185,9 @@ def test_a_dealer_on_shift_is_still_not_seated_at_another_table(now, day, client
         acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
     )
     dealer = cast[Role.DEALER]
-    services.start_dealer_shift(acting_user=shift_manager.user, table=table, dealer=dealer, started_at=NOW.replace(hour=9))
+    services.start_dealer_shift(
+        acting_user=shift_manager.user, table=table, dealer=dealer, started_at=NOW.replace(hour=9)
+    )
     other = TableFactory(site=site, number=2)
     refused = post(client_for(shift_manager), "/api/v1/dealer-shifts/", {"table": other.pk, "dealer": dealer.pk})
     assert refused.status_code == 400

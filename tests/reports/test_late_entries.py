@@ -1,0 +1,89 @@
+"""Records entered late are marked on the daily report and the slip register, in the PDF and
+the CSV, with both times; records entered in time are not (cardroom.moments)."""
+
+# ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
+
+from datetime import date, timedelta
+
+import pytest
+
+from floor.models import Slip
+from reports.kinds import daily, slip_register
+from tests.accounting.scenario import at
+from tests.factories import TableFactory
+from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
+    auditor_api,
+    csv_rows,
+    download,
+    pdf_tables,
+    pdf_text,
+    people,
+    run_report,
+    scenario,
+)
+
+DAY = date(2026, 8, 14)
+
+
+def slip(scenario, table, number, entered_after):
+    """A fill prepared at 21:00 UTC on DAY, entered `entered_after` later."""
+    day = scenario.day(DAY)
+    prepared = at(DAY, 21)
+    return Slip.objects.create(
+        site=scenario.site,
+        kind="fill",
+        number=number,
+        table=table,
+        gaming_day=day,
+        game=table.game,
+        table_number=table.number,
+        prepared_at=prepared,
+        prepared_by=scenario.people["shift"],
+        total_cents=10_000,
+        entered_at=prepared + entered_after,
+    )
+
+
+@pytest.fixture
+def slips(scenario, site):
+    table = TableFactory(site=site, number=3)
+    on_time = slip(scenario, table, 1, timedelta(minutes=60))  # at the threshold: not late
+    late = slip(scenario, table, 2, timedelta(minutes=61))
+    return on_time, late
+
+
+def test_only_a_slip_entered_past_the_threshold_is_marked(slips):
+    on_time, late = slips
+    assert (on_time.entered_late, late.entered_late) == (False, True)
+
+
+def test_the_slip_register_marks_the_late_slip_in_pdf_and_csv(auditor_api, site, slips):
+    run = run_report(auditor_api, kind="slip_register", site=site.pk, start=str(DAY), end=str(DAY))
+    grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Number")
+    rows = {int(row[0]): " ".join(row[5].split()) for row in grid[1:]}
+    assert "entered late 2026-08-14 5:01 p.m." in rows[2]  # 22:01 UTC = 5:01 p.m. CDT
+    assert "entered late" not in rows[1]
+    csv = csv_rows(auditor_api, run)
+    late_column = csv[0].index("entered_late")
+    by_number = {row[1]: row[late_column] for row in csv[1:]}
+    assert by_number["2"].startswith("entered late") and by_number["1"] == ""
+
+
+def test_the_daily_report_lists_the_days_late_entries(auditor_api, site, slips):
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    content = download(auditor_api, run)
+    text = " ".join(pdf_text(content).split())
+    assert "Entered late (" in text and "more than 60 minutes" in text
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Record")
+    listed = [" ".join(row[0].split()) for row in grid[1:]]
+    assert "Fill slip 2" in listed and "Fill slip 1" not in listed
+    assert [" ".join(c.split()) for c in grid[listed.index("Fill slip 2") + 1][1:]] == [
+        "2026-08-14 4:00 p.m.",
+        "2026-08-14 5:01 p.m.",
+    ]
+    csv = csv_rows(auditor_api, run)
+    total = next(row for row in csv[1:] if row[1] == "total")
+    assert total[daily.HEADER.index("entered_late")] == str(
+        sum(1 for row in listed if row)  # every late record of the day counted on the total line
+    )
+    assert slip_register.CSV_HEADER[-1] == "entered_late"
