@@ -120,7 +120,7 @@ class _Step:
         if isinstance(error, ValidationError):
             located: dict[str, list[str]] = {}
             for name, messages in _messages(error).items():
-                name = self.rename.get(name, name)
+                name = self.rename.get(name, name)  # "" (or a message without a field): the item itself
                 key = f"{self.path}.{name}" if name and name != "__all__" else self.path
                 located.setdefault(key, []).extend(messages)
             raise DaySheetError(located) from error
@@ -159,7 +159,7 @@ class _Run:
     def open_day(self) -> None:
         opening = self.sheet.get("open")
         if opening:
-            with _Step("open", {"at": "opened_at", "gaming_date": "opened_at"}, "opened_by"):
+            with _Step("open", {"at": "opened_at"}, "opened_by"):
                 self.applied.gaming_day = floor.open_gaming_day(
                     acting_user=self.as_(opening["opened_by"]),
                     site=self.site,
@@ -184,7 +184,7 @@ class _Run:
         closing = self.sheet.get("close")
         if not closing:
             return
-        with _Step("close", {"at": "closed_at", "gaming_day": "closed_at"}, "closed_by"):
+        with _Step("close", {"at": "closed_at", "gaming_day": ""}, "closed_by"):
             floor.close_gaming_day(
                 acting_user=self.as_(closing["closed_by"]), gaming_day=self.applied.gaming_day, at=closing["closed_at"]
             )

@@ -258,6 +258,66 @@ def test_each_step_is_recorded_as_done_by_its_signer_and_audited_as_entered_by_t
     assert AuditEvent.objects.filter(action="day_sheet.applied", actor=people["gm"].user).count() == 1
 
 
+def test_dealer_rotations_apply_in_time_order_whatever_the_order_on_the_sheet(site, day, world, client_for):
+    """A dealer leaving table 2 at 22:00 sits at table 1 the same minute: the end (written on
+    the sheet) comes before the start, and the rotation at table 1 relieves its dealer."""
+    tables, people = world
+    i = {key: person.initials for key, person in people.items()}
+    sheet = full_sheet(site, day, people)
+    sheet["dealer_shifts"] = [
+        {"table": 1, "dealer": i["d2"], "started_at": iso(site, day, "22:00"), "started_by": i["sm"]},
+        {"table": 1, "dealer": i["d1"], "started_at": iso(site, day, "18:05"), "started_by": i["sm"]},
+        {
+            "table": 2,
+            "dealer": i["d2"],
+            "started_at": iso(site, day, "18:05"),
+            "started_by": i["sm"],
+            "ended_at": iso(site, day, "22:00"),
+            "ended_by": i["sm"],
+        },
+        {"table": 2, "dealer": i["d3"], "started_at": iso(site, day, "22:30"), "started_by": i["sm"]},
+    ]
+    response = client_for(people["gm"]).post(url(site), sheet, format="json")
+    assert response.status_code == 201, response.json()
+    shifts = [DealerShift.objects.get(pk=pk) for pk in response.json()["dealer_shifts"]]
+    assert [(s.table.number, s.dealer) for s in shifts] == [
+        (1, people["d2"]),
+        (1, people["d1"]),
+        (2, people["d2"]),
+        (2, people["d3"]),
+    ]
+    assert shifts[1].ended_at == moment(site, day, "22:00") and shifts[2].ended_at == moment(site, day, "22:00")
+    assert shifts[0].ended_at == moment(site, day, "01:00", True)  # the closer of table 1 ends the last shift
+    assert shifts[3].ended_at == moment(site, day, "01:01", True)
+
+
+def test_a_count_difference_resolved_by_recount_and_the_records_marked_late(site, day, world, client_for):
+    tables, people = world
+    sheet = full_sheet(site, day, people)
+    sheet["count"]["entries"][3]["currency"] = [{"denomination_cents": 10000, "quantity": 6}]
+    sheet["count"]["recounts"] = [
+        {
+            "box": 2,
+            "counted_at": iso(site, day, "02:20", True),
+            "counted_by": people["c1"].initials,
+            "currency": [{"denomination_cents": 10000, "quantity": 7}],
+            "note": "one $100 bill was stuck to the box lid",
+        }
+    ]
+    response = client_for(people["gm"]).post(url(site), sheet, format="json")
+    assert response.status_code == 201, response.json()
+    assert summaries.daily_summary(site, day).total.drop_cents == 220_000
+    # Entered two days after it happened: each record keeps both times and says it was late.
+    opener = TableInventory.objects.filter(kind="opener").first()
+    assert opener.counted_at == moment(site, day, "18:00") and opener.entered_late
+
+    del sheet["count"]["recounts"]
+    # The same sheet again: the day is already open, so the second is refused as a whole.
+    response = client_for(people["gm"]).post(url(site), sheet, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["open.gaming_date"]
+    assert "already opened" in response.json()["open.gaming_date"][0]
+
+
 def test_a_day_already_open_takes_a_sheet_without_its_opening(site, day, world, client_for):
     tables, people = world
     floor.open_gaming_day(acting_user=people["sm"].user, site=site, gaming_date=day, at=moment(site, day, "17:00"))
@@ -451,3 +511,14 @@ def test_the_schema_documents_the_day_sheet():
     slip = schema["components"]["schemas"]["DaySheetSlipRequest"]["properties"]
     assert {"prepared_at", "prepared_by", "verified_by", "received_by", "number", "chips"} <= set(slip)
     assert "slips[3].chips[1].quantity" in operation["responses"]["400"]["description"]
+
+
+def test_a_day_closed_with_a_table_still_open_is_refused_at_the_close(site, day, world, client_for):
+    tables, people = world
+    sheet = full_sheet(site, day, people)
+    del sheet["closers"][1], sheet["count"]
+    before = row_counts()
+    response = client_for(people["sm"]).post(url(site), sheet, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"close": ["ND 99-01.3-08-01(3): record the closer of table(s) 2 first."]}
+    assert row_counts() == before
