@@ -52,6 +52,18 @@ class ChipGridMixin:
         return lines
 
 
+def moment_field(label: str) -> forms.DateTimeField:
+    """When a record happened, from the paper (blank: now), in the site's local time (the
+    floor pages activate it); the service checks it (cardroom.moments)."""
+    return forms.DateTimeField(
+        required=False,
+        label=label,
+        help_text="From the paper form, in the site's local time; leave blank for now.",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
+    )
+
+
 class ActionForm(forms.Form):
     """A button with nothing to parse: carries the service's errors back to the page."""
 
@@ -68,6 +80,7 @@ class TrayCountForm(ChipGridMixin, BootstrapMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         label="Reason for the difference from the previous count",
     )
+    counted_at = moment_field("Counted at")
 
     def __init__(self, *args, organization_id: int, **kwargs):
         super().__init__(*args, **kwargs)
@@ -78,6 +91,7 @@ class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
     """Seat a dealer; the tray count at the change is optional."""
 
     dealer = forms.ModelChoiceField(queryset=Employee.objects.none(), required=False)
+    started_at = moment_field("Seated at")
 
     def __init__(self, *args, site, **kwargs):
         super().__init__(*args, **kwargs)
@@ -107,6 +121,7 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
         label="Printed slip number",
         help_text="Only for a pre-printed paper slip from a registered book; otherwise the next number is given.",
     )
+    prepared_at = moment_field("Prepared at")
 
     def __init__(self, *args, site, open_tables, **kwargs):
         super().__init__(*args, **kwargs)

@@ -162,6 +162,7 @@ def tray_count(request, pk, kind):
                 kind=kind,
                 chips=form.chips(),
                 variance_reason=form.cleaned_data["variance_reason"],
+                at=form.cleaned_data["counted_at"],
             ),
         )
         if saved is not None:
@@ -197,7 +198,11 @@ def dealer_shift(request, pk):
         saved = call_service(
             form,
             lambda: services.start_dealer_shift(
-                acting_user=request.user, table=table, dealer=form.cleaned_data["dealer"], chips=form.chips() or None
+                acting_user=request.user,
+                table=table,
+                dealer=form.cleaned_data["dealer"],
+                chips=form.chips() or None,
+                started_at=form.cleaned_data["started_at"],
             ),
         )
         if saved is not None:
@@ -261,6 +266,7 @@ def prepare_slip(request, kind):
                 chips=form.chips(),
                 purpose=data["purpose"],
                 number=data["number"],
+                at=data["prepared_at"],
             ),
         )
         if slip is not None:
