@@ -152,3 +152,25 @@ class ReadRule:
         if not self.allows(access, site.pk):
             raise PermissionDenied(self.refusal(because))
         return access
+
+
+class Signer:
+    """The acting user of one step entered from paper (a day sheet): the services check the
+    roles of, and record as having done the step, the employee who signed the paper (`signer`),
+    while the audit log records `entered_by`, the login that entered it, as the actor
+    (cardroom.audit.record_event). Only built by code that has checked that `entered_by` may
+    enter the paper at the site (accounting.day_sheets)."""
+
+    is_authenticated = True
+    is_anonymous = False
+
+    def __init__(self, entered_by, signer: Employee):
+        self.entered_by = entered_by
+        self.signer = signer
+        setattr(self, _CACHE_ATTR, Access(signer.user))  # the signer's own roles, employee and sites
+
+    def get_username(self) -> str:
+        return self.entered_by.get_username()
+
+    def __str__(self):
+        return f"{self.signer} (entered by {self.entered_by.get_username()})"

@@ -183,7 +183,14 @@ def record_event(
     before: dict | None = None,
     after: dict | None = None,
 ) -> AuditEvent:
-    """Append one event to its organization's chain. Must run inside the transaction of the change."""
+    """Append one event to its organization's chain. Must run inside the transaction of the change.
+    An actor entering a signed paper for someone else (cardroom.access.Signer) is recorded as
+    the actor, and the signer in `after["signed_by"]`."""
+    entered_by = getattr(actor, "entered_by", None)
+    if entered_by is not None:
+        signer = actor.signer
+        after = {**(after or {}), "signed_by": {"employee": signer.pk, "initials": signer.initials}}
+        actor = entered_by
     authenticated = actor is not None and actor.is_authenticated
     event = AuditEvent(
         occurred_at=timezone.now(),

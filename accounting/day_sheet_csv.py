@@ -1,0 +1,351 @@
+"""The day sheet as a CSV file, for the browser: one row per thing on the paper, its kind in
+the `section` column. `to_sheet` turns the rows into the same sheet the API takes (then parsed
+by accounting.api_day_sheets and applied by accounting.day_sheets), remembering which row each
+item came from, so every error is shown at its row.
+
+Cells: times as `HH:MM` at the site (before the business day's start hour: the morning
+after), or a full date and time; chips and cash as `value x quantity` in dollars
+(`25x40 5x100 0.50x10`); forms found as `fill:1001 credit:501`; people by their initials;
+count team members as `AB CD`; yes/no for `sole_employee_on_duty`."""
+
+import csv
+import io
+import re
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
+
+from cardroom import limits
+
+COLUMNS = [
+    "section",
+    "gaming_date",
+    "table",
+    "kind",
+    "number",
+    "purpose",
+    "dealer",
+    "box",
+    "label",
+    "at",
+    "by",
+    "chips",
+    "currency",
+    "forms",
+    "members",
+    "verified_at",
+    "verified_by",
+    "received_at",
+    "received_by",
+    "ended_at",
+    "ended_by",
+    "escorted_by",
+    "sole_employee_on_duty",
+    "storage_place",
+    "key_holder",
+    "second_key_holder",
+    "note",
+]
+
+# section -> (list in the sheet or None for a single object, {column: sheet field}); `at` and
+# `by` are the time and the signer of the section's own step.
+SECTIONS = {
+    "open": ("open", {"at": "opened_at", "by": "opened_by"}),
+    "opener": (
+        "openers",
+        {"table": "table", "at": "counted_at", "by": "counted_by", "chips": "chips", "note": "variance_reason"},
+    ),
+    "dealer_shift": (
+        "dealer_shifts",
+        {
+            "table": "table",
+            "dealer": "dealer",
+            "at": "started_at",
+            "by": "started_by",
+            "chips": "chips",
+            "ended_at": "ended_at",
+            "ended_by": "ended_by",
+        },
+    ),
+    "slip": (
+        "slips",
+        {
+            "kind": "kind",
+            "number": "number",
+            "table": "table",
+            "purpose": "purpose",
+            "chips": "chips",
+            "at": "prepared_at",
+            "by": "prepared_by",
+            "verified_at": "verified_at",
+            "verified_by": "verified_by",
+            "received_at": "received_at",
+            "received_by": "received_by",
+        },
+    ),
+    "closer": ("closers", {"table": "table", "at": "counted_at", "by": "counted_by", "chips": "chips"}),
+    "drop": (
+        "drops",
+        {
+            "box": "box",
+            "label": "label",
+            "at": "removed_at",
+            "by": "removed_by",
+            "escorted_by": "escorted_by",
+            "sole_employee_on_duty": "sole_employee_on_duty",
+            "storage_place": "storage_place",
+            "key_holder": "key_holder",
+            "second_key_holder": "second_key_holder",
+        },
+    ),
+    "count_open": ("count", {"at": "opened_at", "by": "opened_by", "members": "members"}),
+    "count": (
+        "count.entries",
+        {
+            "box": "box",
+            "label": "label",
+            "at": "counted_at",
+            "by": "counted_by",
+            "currency": "currency",
+            "forms": "forms",
+        },
+    ),
+    "recount": (
+        "count.recounts",
+        {
+            "box": "box",
+            "label": "label",
+            "at": "counted_at",
+            "by": "counted_by",
+            "currency": "currency",
+            "forms": "forms",
+            "note": "note",
+        },
+    ),
+    "count_sign": ("count.signatures", {"at": "signed_at", "by": "signed_by"}),
+    "close": ("close", {"at": "closed_at", "by": "closed_by"}),
+}
+SINGLE = {"open", "count_open", "close"}
+TIME_FIELDS = {"at", "verified_at", "received_at", "ended_at"}
+NUMBER_FIELDS = {"table", "number", "box"}
+MAX_ROWS = 2000  # house control: a day sheet is a day's paper, not a history
+
+TEMPLATE_ROWS = [
+    {"section": "# One row per thing on the paper. Times HH:MM at the site; chips value x quantity in dollars."},
+    {"section": "day", "gaming_date": "2026-11-13"},
+    {"section": "open", "at": "17:55", "by": "SM"},
+    {"section": "opener", "table": "1", "at": "18:00", "by": "SM", "chips": "25x40 5x100"},
+    {"section": "dealer_shift", "table": "1", "dealer": "DL", "at": "18:05", "by": "SM"},
+    {
+        "section": "slip",
+        "kind": "fill",
+        "number": "1001",
+        "table": "1",
+        "chips": "25x20",
+        "at": "20:00",
+        "by": "CA",
+        "verified_at": "20:01",
+        "verified_by": "PB",
+        "received_at": "20:02",
+        "received_by": "DL",
+    },
+    {"section": "closer", "table": "1", "at": "01:00", "by": "SM", "chips": "25x45 5x80"},
+    {
+        "section": "drop",
+        "box": "1",
+        "at": "01:10",
+        "by": "SM",
+        "escorted_by": "PB",
+        "storage_place": "office safe",
+        "key_holder": "CT",
+    },
+    {"section": "close", "at": "01:30", "by": "SM"},
+    {"section": "count_open", "at": "02:00", "by": "CT", "members": "CT IP"},
+    {"section": "count", "box": "1", "at": "02:10", "by": "CT", "currency": "100x12 20x15", "forms": "fill:1001"},
+    {"section": "count", "box": "1", "at": "02:15", "by": "IP", "currency": "100x12 20x15", "forms": "fill:1001"},
+    {"section": "count_sign", "at": "02:30", "by": "CT"},
+    {"section": "count_sign", "at": "02:31", "by": "IP"},
+]
+
+
+def template_csv() -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in TEMPLATE_ROWS:
+        writer.writerow(row)
+    return out.getvalue()
+
+
+class CsvSheet:
+    """The sheet built from the rows, and the row each item came from."""
+
+    def __init__(self, site):
+        self.site = site
+        self.sheet: dict = {}
+        self.rows: dict[str, int] = {}  # "slips[1]" -> 7
+        self.errors: dict[str, list[str]] = {}
+        self.gaming_date: date | None = None
+
+    def where(self, path: str) -> str:
+        """'row 7, slips[1].chips[0].quantity' for an error path of the sheet."""
+        best = ""
+        for prefix in self.rows:
+            if (path == prefix or path.startswith(prefix + ".") or path.startswith(prefix + "[")) and len(prefix) > len(
+                best
+            ):
+                best = prefix
+        return f"row {self.rows[best]}, {path}" if best else path
+
+    def located(self, errors: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
+        return [(self.where(path), messages) for path, messages in errors.items()]
+
+    def error(self, path: str, message: str) -> None:
+        self.errors.setdefault(path, []).append(message)
+
+
+def to_sheet(text: str, site) -> CsvSheet:
+    """Rows -> CsvSheet; `errors` holds what the cells themselves got wrong (located)."""
+    result = CsvSheet(site)
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    try:
+        rows = [(reader.line_num, row) for row in reader]  # the line a row ends on, as a spreadsheet shows it
+    except csv.Error as wrong:
+        result.error("sheet", f"The file is not a readable CSV: {wrong}.")
+        return result
+    if not rows:
+        result.error("sheet", "The file has no rows under its header.")
+        return result
+    missing = {"section"} - set(rows[0][1].keys())
+    if missing:
+        result.error(
+            "sheet", f"The header has no 'section' column; download the template (columns: {', '.join(COLUMNS)})."
+        )
+        return result
+    if len(rows) > MAX_ROWS:
+        result.error("sheet", f"A day sheet has at most {MAX_ROWS} rows ({limits.HOUSE_CONTROL}).")
+        return result
+    for number, row in rows:
+        row = {key.strip(): (value or "").strip() for key, value in row.items() if key}
+        section = row.get("section", "")
+        if not section or section.startswith("#") or not any(v for k, v in row.items() if k != "section"):
+            continue
+        if section == "day":
+            result.gaming_date = _date(row.get("gaming_date", ""))
+            result.sheet["gaming_date"] = row.get("gaming_date", "")
+            result.rows["gaming_date"] = number
+            continue
+        if section not in SECTIONS:
+            result.error(f"row {number}", f"Unknown section {section!r}: one of day, {', '.join(SECTIONS)}.")
+            continue
+        _add_row(result, section, row, number)
+    if "gaming_date" not in result.sheet:
+        result.error("gaming_date", "Give the gaming date on a row whose section is 'day'.")
+    return result
+
+
+def _add_row(result: CsvSheet, section: str, row: dict, number: int) -> None:
+    target, columns = SECTIONS[section]
+    if section in SINGLE:
+        path = target
+        if path in result.rows:
+            result.error(f"row {number}", f"Only one '{section}' row in a sheet (row {result.rows[path]} is one).")
+            return
+        item = result.sheet.setdefault(target, {})
+    else:
+        parent = result.sheet
+        if target.startswith("count."):
+            parent = result.sheet.setdefault("count", {})
+            target = target.split(".", 1)[1]
+        items = parent.setdefault(target, [])
+        path = f"{SECTIONS[section][0]}[{len(items)}]"
+        item = {}
+        items.append(item)
+    result.rows[path] = number
+    for column, name in columns.items():
+        value = row.get(column, "")
+        if not value:
+            continue
+        try:
+            item[name] = _cell(result, column, value)
+        except ValueError as wrong:
+            result.error(f"{path}.{name}", str(wrong))
+
+
+def _cell(result: CsvSheet, column: str, value: str):
+    if column in TIME_FIELDS:
+        return _moment(result, value)
+    if column in NUMBER_FIELDS:
+        if not value.isdigit():
+            raise ValueError(f"{value!r} is not a whole number.")
+        return int(value)
+    if column == "chips":
+        return [{"denomination": cents, "quantity": q} for cents, q in _pairs(value, "chips")]
+    if column == "currency":
+        return [{"denomination_cents": cents, "quantity": q} for cents, q in _pairs(value, "cash")]
+    if column == "forms":
+        return _forms(value)
+    if column == "members":
+        return value.split()
+    if column == "sole_employee_on_duty":
+        if value.lower() not in {"yes", "no", "true", "false", "y", "n", "1", "0"}:
+            raise ValueError("Write yes or no.")
+        return value.lower() in {"yes", "true", "y", "1"}
+    return value
+
+
+PAIR = re.compile(r"^\$?(\d+(?:\.\d{1,2})?)\s*[xX×]\s*(\d+)$")
+
+
+def _pairs(value: str, what: str) -> list[tuple[int, int]]:
+    pairs = []
+    for token in value.replace(",", " ").replace(";", " ").split():
+        match = PAIR.match(token)
+        if match is None:
+            raise ValueError(f"Write {what} as value x quantity in dollars, e.g. 25x40 5x100 0.50x10 (not {token!r}).")
+        try:
+            cents = int(Decimal(match.group(1)) * 100)
+        except InvalidOperation as wrong:  # pragma: no cover - the pattern admits only numbers
+            raise ValueError(f"{token!r} is not an amount.") from wrong
+        pairs.append((cents, int(match.group(2))))
+    return pairs
+
+
+def _forms(value: str) -> list[dict]:
+    forms = []
+    for token in value.replace(",", " ").replace(";", " ").split():
+        kind, _, number = token.partition(":")
+        if kind.lower() not in {"fill", "credit"} or not number.isdigit():
+            raise ValueError(f"Write forms found as fill:1001 credit:501 (not {token!r}).")
+        forms.append({"kind": kind.lower(), "number": int(number)})
+    return forms
+
+
+def _date(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _moment(result: CsvSheet, value: str) -> str:
+    """HH:MM at the site in the sheet's business day, or a date and time (at the site unless
+    it gives its offset); as ISO text for the API's parser."""
+    zone = ZoneInfo(result.site.time_zone)
+    if re.fullmatch(r"\d{1,2}:\d{2}", value):
+        if result.gaming_date is None:
+            raise ValueError("Put the 'day' row (the gaming date) before rows with times of day.")
+        hour, minute = map(int, value.split(":"))
+        if hour > 23 or minute > 59:
+            raise ValueError(f"{value!r} is not a time of day.")
+        on = result.gaming_date
+        if hour < result.site.business_day_start_hour:
+            on += timedelta(days=1)  # the business day runs past midnight (ND 99-01.3-02-01)
+        return datetime.combine(on, time(hour, minute), tzinfo=zone).isoformat()
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError as wrong:
+        raise ValueError(f"{value!r} is not a time: write HH:MM or YYYY-MM-DD HH:MM.") from wrong
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    return moment.isoformat()

@@ -1,0 +1,79 @@
+"""The day sheet page: download the CSV template, upload a filled one. The rows are turned into
+the API's sheet (accounting.day_sheet_csv), parsed by the API's serializers and applied by
+accounting.day_sheets: all or nothing, every error shown at its row, nothing changed on error."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+
+from cardroom import limits
+
+from . import day_sheet_csv, day_sheets
+from .api_day_sheets import check_may_enter, parse_sheet
+
+MAX_UPLOAD_BYTES = limits.MAX_BODY_BYTES
+Located = list[tuple[str, list[str]]]
+
+
+class UploadForm(forms.Form):
+    sheet = forms.FileField(label="Filled day sheet (CSV)")
+
+
+def _site(request):
+    if request.site is None:
+        raise Http404("You hold no role at any site.")
+    return request.site
+
+
+@login_required
+def day_sheet_template(request):
+    response = HttpResponse(day_sheet_csv.template_csv(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="day-sheet-template.csv"'
+    return response
+
+
+@login_required
+def day_sheet(request):
+    site = _site(request)
+    check_may_enter(request.user, site)  # 403 naming the house control
+    form = UploadForm(request.POST or None, request.FILES or None)
+    errors: Located = []
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        errors, status = _apply(request, site, form.cleaned_data["sheet"])
+        if not errors:
+            return redirect("accounting_day_sheet")
+    elif request.method == "POST":
+        status = 400
+    return render(request, "accounting/day_sheet.html", {"form": form, "errors": errors}, status=status)
+
+
+def _apply(request, site, upload) -> tuple[Located, int]:
+    if upload.size > MAX_UPLOAD_BYTES:
+        too_big = f"The file is larger than {MAX_UPLOAD_BYTES // 1024} KiB ({limits.HOUSE_CONTROL})."
+        return [("sheet", [too_big])], 400
+    try:
+        text = upload.read().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return [("sheet", ["Save the file as CSV in UTF-8."])], 400
+    rows = day_sheet_csv.to_sheet(text, site)
+    if rows.errors:
+        return rows.located(rows.errors), 400
+    try:
+        sheet = parse_sheet(rows.sheet, site)
+        applied = day_sheets.apply_day_sheet(acting_user=request.user, site=site, sheet=sheet)
+    except day_sheets.DaySheetError as refused:
+        return rows.located(refused.errors), 400
+    except PermissionDenied as refused:
+        return [("sheet", [str(refused)])], 403
+    messages.success(
+        request,
+        f"Day sheet of {applied.gaming_day.gaming_date} applied: {len(applied.openers)} opener(s), "
+        f"{len(applied.dealer_shifts)} dealer shift(s), {len(applied.slips)} slip(s), {len(applied.closers)} "
+        f"closer(s), {len(applied.drops)} drop box removal(s)"
+        f"{', the count' if applied.count_session else ''}{', day closed' if applied.closed else ''}.",
+    )
+    return [], 200

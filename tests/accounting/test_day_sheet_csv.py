@@ -1,0 +1,179 @@
+"""The day sheet as CSV from the browser: the template, a filled file applied like the API's
+sheet, and every error shown at its row with nothing changed."""
+
+from django.test import Client
+
+from accounting import day_sheet_csv, summaries
+from floor.models import GamingDay
+from tests.accounting import test_day_sheets as api_tests
+from tests.accounting.test_day_sheets import (
+    BOX_1,
+    BOX_2,
+    CHANGE,
+    CLOSER_1,
+    CLOSER_2,
+    CREDIT,
+    FILL,
+    TRAY,
+    full_sheet,
+    row_counts,
+)
+
+day, world = api_tests.day, api_tests.world  # the same fixtures
+
+PAGE = "/day-sheets/"
+
+
+def chips_cell(lines, key="denomination") -> str:
+    return " ".join(f"{line[key] / 100:g}x{line['quantity']}" for line in lines)
+
+
+def full_csv(day, people) -> str:
+    """The day of test_day_sheets.full_sheet, as the CSV a clerk would fill."""
+    i = {key: person.initials for key, person in people.items()}
+    rows = [
+        ["section", "gaming_date", "table", "kind", "number", "dealer", "box", "at", "by", "chips", "currency"]
+        + ["members", "verified_at", "verified_by", "received_at", "received_by", "escorted_by"]
+        + ["storage_place", "key_holder"],
+        ["# a comment row is skipped"],
+        ["day", day.isoformat()],
+        ["open", "", "", "", "", "", "", "17:55", i["sm"]],
+        ["opener", "", "1", "", "", "", "", "18:00", i["sm"], chips_cell(TRAY)],
+        ["opener", "", "2", "", "", "", "", "18:01", i["sm"], chips_cell(TRAY)],
+        ["dealer_shift", "", "1", "", "", i["d1"], "", "18:05", i["sm"]],
+        ["dealer_shift", "", "2", "", "", i["d2"], "", "18:05", i["sm"]],
+        ["dealer_shift", "", "1", "", "", i["d3"], "", "22:00", i["sm"], chips_cell(CHANGE)],
+        ["slip", "", "1", "fill", "1001", "", "", "20:00", i["ca"], chips_cell(FILL), "", ""]
+        + ["20:01", i["pb"], "20:02", i["d1"]],
+        ["slip", "", "2", "credit", "501", "", "", "23:00", i["pb"], chips_cell(CREDIT), "", ""]
+        + ["23:01", i["sm"], "23:02", i["ca"]],
+        [],
+        ["closer", "", "1", "", "", "", "", "01:00", i["sm"], chips_cell(CLOSER_1)],
+        ["closer", "", "2", "", "", "", "", "01:01", i["sm"], chips_cell(CLOSER_2)],
+        *[
+            ["drop", "", "", "", "", "", str(n), "01:10", i["sm"], "", "", "", "", "", "", ""]
+            + [i["pb"], "office safe", i["c1"]]
+            for n in (1, 2)
+        ],
+        ["close", "", "", "", "", "", "", "01:30", i["sm"]],
+        ["count_open", "", "", "", "", "", "", "02:00", i["c1"], "", "", f"{i['c1']} {i['c2']}"],
+        *[
+            ["count", "", "", "", "", "", str(box), "02:10", i[who], "", chips_cell(cash, "denomination_cents")]
+            for box, cash in ((1, BOX_1), (2, BOX_2))
+            for who in ("c1", "c2")
+        ],
+        ["count_sign", "", "", "", "", "", "", "02:30", i["c1"]],
+        ["count_sign", "", "", "", "", "", "", "02:31", i["c2"]],
+    ]
+    return "\r\n".join(",".join(f'"{cell}"' if " " in cell else cell for cell in row) for row in rows) + "\r\n"
+
+
+def upload(client, text: str, name="day.csv"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(PAGE, {"sheet": SimpleUploadedFile(name, text.encode(), content_type="text/csv")})
+
+
+def logged_in(employee) -> Client:
+    client = Client()
+    client.force_login(employee.user)
+    return client
+
+
+def test_the_csv_of_a_day_is_the_same_sheet_as_the_apis(site, day, world):
+    tables, people = world
+    expected = full_sheet(site, day, people)
+    expected["openers"][1]["counted_by"] = people["sm"].initials  # the CSV names everyone by initials
+    for entry in expected["count"]["entries"]:
+        entry.setdefault("forms", None)
+        entry.pop("forms")
+    parsed = day_sheet_csv.to_sheet(full_csv(day, people), site)
+    assert parsed.errors == {}
+    assert parsed.sheet == expected
+    assert parsed.rows["slips[1]"] == 11 and parsed.rows["count.entries[3]"] == 22
+
+
+def test_the_template_downloads_and_reads_back_without_errors(site, world):
+    tables, people = world
+    response = logged_in(people["sm"]).get(PAGE + "template.csv")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    text = response.content.decode()
+    assert text.splitlines()[0].split(",") == day_sheet_csv.COLUMNS
+    parsed = day_sheet_csv.to_sheet(text, site)
+    assert parsed.errors == {}
+    assert parsed.sheet["slips"][0]["verified_by"] == "PB" and parsed.sheet["count"]["members"] == ["CT", "IP"]
+    assert parsed.sheet["closers"][0]["counted_at"].startswith("2026-11-14T01:00")  # after midnight: the next date
+
+
+def test_a_filled_csv_uploaded_applies_the_whole_day(site, day, world):
+    tables, people = world
+    client = logged_in(people["gm"])
+    assert client.get(PAGE).status_code == 200
+
+    response = upload(client, full_csv(day, people))
+
+    assert response.status_code == 302, response.content.decode()[:2000]
+    summary = summaries.daily_summary(site, day)
+    assert summary.total.drop_cents == 220_000 and summary.total.fills_cents == 50_000 and summary.gaming_day_closed
+    page = client.get(PAGE).content.decode()
+    assert f"Day sheet of {day} applied: 2 opener(s), 3 dealer shift(s), 2 slip(s)" in page
+
+
+def test_every_error_of_a_csv_is_shown_at_its_row_and_nothing_changes(site, day, world):
+    tables, people = world
+    text = full_csv(day, people)
+    text = text.replace(
+        f"1,fill,1001,,,20:00,{people['ca'].initials},25x20", f"1,fill,1001,,,20:00,{people['ca'].initials},25x0"
+    )
+    text = text.replace("01:01", "1:61")
+    before = row_counts()
+
+    response = upload(logged_in(people["gm"]), text)
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'id="sheet-errors"' in page and "Nothing was changed." in page
+    assert "row 14, closers[1].counted_at" in page and "is not a time of day" in page
+    assert row_counts() == before
+
+    text = text.replace("1:61", "01:01")  # the cells are right now; the services' rules speak next
+    response = upload(logged_in(people["gm"]), text)
+    assert response.status_code == 400
+    assert "row 10, slips[0].chips[0].quantity" in response.content.decode()
+    assert row_counts() == before and not GamingDay.objects.exists()
+
+
+def test_a_refusal_by_a_service_is_shown_at_its_row(site, day, world):
+    tables, people = world
+    text = full_csv(day, people).replace(f"20:01,{people['pb'].initials}", f"20:01,{people['d2'].initials}")
+    response = upload(logged_in(people["gm"]), text)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "row 10, slips[0].verified_by" in page
+    assert "ND 99-01.3-08-05(5): only a shift manager or pit boss may verify a slip." in page
+    assert not GamingDay.objects.exists()
+
+
+def test_the_page_is_for_those_who_may_enter_a_sheet(site, day, world):
+    tables, people = world
+    response = logged_in(people["pb"]).get(PAGE)
+    assert response.status_code == 403
+    assert "House control: only a gaming manager or shift manager may enter a day sheet" in response.content.decode()
+    response = upload(logged_in(people["sm"]), full_csv(day, people))  # the count section: gaming managers only
+    assert (
+        response.status_code == 403 and "only a gaming manager may enter the count section" in response.content.decode()
+    )
+    assert not GamingDay.objects.exists()
+
+
+def test_a_file_that_is_no_csv_of_a_day_is_refused_with_a_reason(site, world):
+    tables, people = world
+    client = logged_in(people["gm"])
+    response = upload(client, "just,some\nwords,here\n")
+    assert response.status_code == 400 and "no &#x27;section&#x27; column" in response.content.decode()
+    response = client.post(PAGE, {"sheet": ""})
+    assert response.status_code == 400
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = client.post(PAGE, {"sheet": SimpleUploadedFile("x.csv", b"\xff\xfe\x00bad", content_type="text/csv")})
+    assert response.status_code == 400 and "UTF-8" in response.content.decode()
