@@ -1,0 +1,2 @@
+def tournament_list(request):
+    raise NotImplementedError
