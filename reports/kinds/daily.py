@@ -13,6 +13,7 @@ from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 
 from ..registry import ReportContext, ReportKind, register
+from .tournament_record import summary_section
 
 FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
 
@@ -107,6 +108,7 @@ def _day(day: DailySummary, books: BooksCheck) -> list:
         Spacer(1, 4),
         para("Site totals", "cell_bold"),
         _grid([name for name, _ in totals], [custody for _, custody in totals]),
+        *summary_section(day.tournaments, day.twenty_one.agp_cents),
     ]
     cash = [
         Spacer(1, 4),

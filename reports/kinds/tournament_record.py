@@ -241,6 +241,36 @@ def render(data: TournamentRecordReport) -> list:
     return story
 
 
+def summary_rows(t) -> list[list]:
+    """A day's or quarter's tournament lines (ND 99-01.3-08-16(1)(e)-(g)), for the daily and
+    quarterly reports: `t` is a tournaments.calculations.TournamentFigures."""
+    return [
+        [f"Entry fees ({t.entries} player(s))", t.entry_fees_cents],
+        ["Rebuys", t.rebuys_cents],
+        ["Add-ons", t.add_ons_cents],
+        ["Tournament gross proceeds (fees collected)", t.gross_proceeds_cents],
+        ["Tournament prizes (cash and merchandise)", t.prizes_cents],
+        ["Tournament adjusted gross proceeds", t.agp_cents],
+    ]
+
+
+def summary_section(t, twenty_one_agp_cents: int) -> list:
+    """The tournament lines as a titled grid, or nothing when there was no tournament play."""
+    if t.is_empty:
+        return []
+    return [
+        Spacer(1, 4),
+        para("Tournaments (ND 99-01.3-08-15; 08-16(1)(e)-(g))", "cell_bold"),
+        data_table(
+            ["", "Amount"],
+            summary_rows(t),
+            col_widths=[400, 125],
+            money_columns=[1],
+            total_row=["Twenty-one AGP including tournaments", twenty_one_agp_cents + t.agp_cents],
+        ),
+    ]
+
+
 CSV_HEADER = ["tournament", "gaming_date", "section", "when", "player", "what", "amount", "chips", "initials", "note"]
 
 
