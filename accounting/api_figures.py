@@ -126,6 +126,23 @@ class FilingStateOut(serializers.Serializer):
     days_not_closed = serializers.ListField(child=serializers.DateField())
 
 
+class TournamentsOut(serializers.Serializer):
+    """Tournament play (ND 99-01.3-08-16(1)(e)-(g)): fees collected and prizes awarded, net of voids."""
+
+    entries = serializers.IntegerField()
+    entry_fees_cents = _cents()
+    rebuys_cents = _cents()
+    add_ons_cents = _cents()
+    gross_proceeds_cents = _cents()
+    cash_prizes_cents = _cents()
+    merchandise_prizes_cents = _cents()
+    prizes_cents = _cents()
+    agp_cents = _cents()
+
+
+TOURNAMENTS_DOC = "Present only when the period had tournament play (ND 99-01.3-08-15)."
+
+
 class DailySummaryOut(serializers.Serializer):
     site = serializers.IntegerField()
     gaming_date = serializers.DateField()
@@ -138,6 +155,7 @@ class DailySummaryOut(serializers.Serializer):
     twenty_one = CustodyOut()
     paddlewheel = CustodyOut()
     cash = CashOut()
+    tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
 
 
@@ -151,6 +169,7 @@ class QuarterSummaryOut(serializers.Serializer):
     cash_profit_cents = _cents()
     long_short_cents = _cents()
     days_without_bank_count = serializers.IntegerField()
+    tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     filing = FilingStateOut()
     amendments = AmendmentOut(many=True, help_text="Corrections of this quarter entered in a later quarter.")
     amending_earlier = AmendmentOut(many=True, help_text="Corrections entered in this quarter of an earlier one.")
@@ -273,9 +292,30 @@ def adjustment_json(a: summaries.AdjustmentLine) -> dict:
     }
 
 
+def tournaments_json(t) -> dict:
+    """{"tournaments": {...}} when there was tournament play, else {} (so the figures of books
+    closed before tournaments were recorded compare equal)."""
+    if t.is_empty:
+        return {}
+    return {
+        "tournaments": {
+            "entries": t.entries,
+            "entry_fees_cents": t.entry_fees_cents,
+            "rebuys_cents": t.rebuys_cents,
+            "add_ons_cents": t.add_ons_cents,
+            "gross_proceeds_cents": t.gross_proceeds_cents,
+            "cash_prizes_cents": t.cash_prizes_cents,
+            "merchandise_prizes_cents": t.merchandise_prizes_cents,
+            "prizes_cents": t.prizes_cents,
+            "agp_cents": t.agp_cents,
+        }
+    }
+
+
 def daily_json(s: summaries.DailySummary) -> dict:
     cash = s.cash
     return {
+        **tournaments_json(s.tournaments),
         "site": s.site_id,
         "gaming_date": str(s.gaming_date),
         "gaming_day_closed": s.gaming_day_closed,
@@ -362,6 +402,7 @@ class QuarterSummaryView(APIView):
                 "cash_profit_cents": q.cash_profit_cents,
                 "long_short_cents": q.long_short_cents,
                 "days_without_bank_count": q.days_without_bank_count,
+                **tournaments_json(q.tournaments),
                 "filing": _filing_state_json(state),
                 "amendments": [books.amendment_json(a) for a in state.amendments],
                 "amending_earlier": [books.amendment_json(a) for a in state.amending_earlier],

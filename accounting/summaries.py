@@ -5,7 +5,7 @@ Every function here issues a fixed number of queries whatever the number of site
 days and slips (asserted in tests/accounting/test_summaries.py)."""
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -15,6 +15,9 @@ from cardroom.models import Site, Table
 from cardroom.periods import Quarter, add_banking_days
 from cardroom.rows import shaped_rows
 from floor.models import GamingDay, GamingDayClose, Slip, SlipKind, SlipStep, TableInventory
+from tournaments import calculations as tournament_figures
+from tournaments.calculations import NO_TOURNAMENTS, TournamentFigures
+from tournaments.queries import figures_by_day as tournament_days
 
 from . import figures
 from .figures import Custody
@@ -218,6 +221,14 @@ class DailySummary:
     adjustments_recorded: tuple[AdjustmentLine, ...] = ()
     # Entered later to correct this (closed) day: listed here, counted on the day entered.
     adjustments_to_this_day: tuple[AdjustmentLine, ...] = ()
+    # Tournament play of the day (ND 99-01.3-08-16(1)(e)-(g)): fees collected (gross proceeds),
+    # prizes awarded, and their difference, as lines of their own beside the tables' figures.
+    tournaments: TournamentFigures = NO_TOURNAMENTS
+
+    @property
+    def twenty_one_agp_with_tournaments_cents(self) -> int:
+        """All twenty-one activity of the day: the twenty-one tables' AGP plus the tournaments'."""
+        return self.twenty_one.agp_cents + self.tournaments.agp_cents
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -305,12 +316,16 @@ def daily_summaries(sites: list[Site], start: date, end: date) -> list[DailySumm
     rows = shaped_rows(_gaming_day_states_query, site_ids=site_ids, start=start, end=end)
     gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
     recorded, corrections = _adjustments(site_ids, start, end)
+    tournaments = tournament_days(site_ids, start, end)
     grouped = defaultdict(list)
     for d in days:
         grouped[(d.site_id, d.gaming_date)].append(d)
-    keys = sorted(set(grouped) | set(gaming_days) | set(recorded))
+    keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments))
     return [
-        _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections)
+        replace(
+            _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections),
+            tournaments=tournaments.get((site_id, day), NO_TOURNAMENTS),
+        )
         for site_id, day in keys
     ]
 
@@ -379,10 +394,16 @@ class QuarterSummary:
     cash_profit_cents: int
     long_short_cents: int
     days_without_bank_count: int
+    # The quarter's tournament play (ND 99-01.3-08-16(1)(g)): the sum of the days'.
+    tournaments: TournamentFigures = NO_TOURNAMENTS
 
     @property
     def hold_ratio(self) -> Decimal | None:
         return self.total.hold_ratio
+
+    @property
+    def twenty_one_agp_with_tournaments_cents(self) -> int:
+        return self.twenty_one.agp_cents + self.tournaments.agp_cents
 
 
 def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummary]:
@@ -406,6 +427,7 @@ def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummar
                 sum(d.cash.cash_profit_cents for d in cash_days),
                 sum(d.cash.long_short_cents for d in cash_days),
                 sum(1 for d in days if d.cash.cash_profit_cents is None and d.tables),
+                tournament_figures.total(d.tournaments for d in days),
             )
         )
     return result

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "cage",
     "counts",
     "surveillance",
+    "tournaments",
     "compliance",
     "reports",
     "dashboard",

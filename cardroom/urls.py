@@ -22,6 +22,7 @@ urlpatterns = [
     path("cage/", include("cage.urls")),
     path("counts/", include("counts.urls")),
     path("surveillance/", include("surveillance.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("compliance/", include("compliance.urls")),
     path("reports/", include("reports.urls")),
     path("figures/", include("dashboard.urls")),

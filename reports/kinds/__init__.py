@@ -11,4 +11,5 @@ from . import (  # noqa: F401
     quarterly,
     slip_register,
     surveillance_log,
+    tournament_record,
 )

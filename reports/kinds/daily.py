@@ -16,6 +16,7 @@ from cardroom.pdf import data_table, format_clock, para
 from floor.queries import LateEntry, late_entries
 
 from ..registry import ReportContext, ReportKind, register
+from .tournament_record import summary_section
 
 FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
 
@@ -141,6 +142,7 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None
         Spacer(1, 4),
         para("Site totals", "cell_bold"),
         _grid([name for name, _ in totals], [custody for _, custody in totals]),
+        *summary_section(day.tournaments, day.twenty_one.agp_cents),
     ]
     cash = [
         Spacer(1, 4),

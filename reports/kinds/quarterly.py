@@ -22,6 +22,7 @@ from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
 
 from ..registry import ReportContext, ReportKind, register
+from .tournament_record import summary_section
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ def _days(summary: QuarterSummary) -> list:
             f"{'long (other income)' if net >= 0 else 'short (expense)'}: {format_money(abs(net))}."
         )
     )
+    story += summary_section(summary.tournaments, summary.twenty_one.agp_cents)
     return story
 
 

@@ -36,6 +36,7 @@ READERS = {
     "surveillance_log": {GM, AUD, SM, PB},  # the surveillance records
     "alerts": EVERYONE,  # the alerts API
     "house_rules": EVERYONE,  # ND 99-01.3-08-13: handed to players
+    "tournament_record": {GM, AUD, SM, PB, CA},  # the tournaments API (house control)
 }
 PERIOD = {"start": "2026-11-01", "end": "2026-11-07"}
 

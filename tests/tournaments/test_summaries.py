@@ -1,0 +1,110 @@
+"""Tournament figures in the daily and quarterly summaries (ND 99-01.3-08-16(1)(e)-(g)): fees
+count on the gaming date collected, prizes on the date awarded, as lines beside the tables."""
+
+# ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from accounting.models import BooksClose
+from accounting.summaries import daily_summary, quarter_summary
+from cardroom.models import Role
+from cardroom.money import format_money
+from cardroom.periods import Quarter
+from tests.reports.test_kind_daily import auditor_api, download, pdf_tables, run_report  # noqa: F401
+from tournaments import services
+from tournaments.models import FeeKind
+
+from .conftest import announce
+
+pytestmark = pytest.mark.django_db
+
+DAY, NEXT = date(2026, 8, 14), date(2026, 8, 15)
+
+
+def at(day: date, hour: int) -> datetime:
+    return datetime(day.year, day.month, day.day, hour, tzinfo=ZoneInfo("America/Chicago"))
+
+
+@pytest.fixture
+def two_nights(cast, site):
+    """Fees on DAY: Ann entry + rebuy, Bob entry ($299.99); on NEXT: Ann's add-on ($0.01) and a
+    $150 cash prize and a $45 merchandise prize."""
+    boss, cashier = cast[Role.SHIFT_MANAGER], cast[Role.CASHIER]
+    t = announce(boss, site, gaming_date=DAY, at=at(DAY, 18))
+
+    def fee(kind, when, **who):
+        return services.collect_fee(acting_user=cashier.user, tournament=t, kind=kind, at=when, **who)
+
+    ann = fee(FeeKind.ENTRY, at(DAY, 19), player_name="Ann Lee").player
+    bob = fee(FeeKind.ENTRY, at(DAY, 19), player_name="Bob Ray").player
+    fee(FeeKind.REBUY, at(DAY, 21), player=ann)
+    fee(FeeKind.ADD_ON, at(NEXT, 2), player=ann)  # 2 a.m. belongs to DAY's business day
+    fee(FeeKind.ADD_ON, at(NEXT, 19), player=bob)
+    for player, kind, cents, what in ((ann, "cash", 15000, ""), (bob, "merchandise", 4500, "Jacket")):
+        services.award_prize(
+            acting_user=boss.user,
+            tournament=t,
+            player=player,
+            round_name="Final",
+            kind=kind,
+            amount_cents=cents,
+            description=what,
+            at=at(NEXT, 22),
+        )
+    return t
+
+
+def test_the_daily_summary_counts_fees_on_the_day_collected_and_prizes_on_the_day_awarded(site, two_nights):
+    first, second = daily_summary(site, DAY).tournaments, daily_summary(site, NEXT).tournaments
+    assert (first.entry_fees_cents, first.rebuys_cents, first.add_ons_cents, first.prizes_cents) == (20000, 9999, 1, 0)
+    assert first.gross_proceeds_cents == first.agp_cents == 30000 and first.entries == 2
+    assert (second.gross_proceeds_cents, second.cash_prizes_cents, second.merchandise_prizes_cents) == (1, 15000, 4500)
+    assert second.agp_cents == 1 - 19500
+    assert daily_summary(site, date(2026, 8, 16)).tournaments.is_empty
+
+
+def test_the_quarter_sums_the_days_tournament_figures(site, two_nights):
+    q = quarter_summary(site, Quarter.containing(DAY)).tournaments
+    assert (q.gross_proceeds_cents, q.prizes_cents, q.agp_cents, q.entries) == (30001, 19500, 10501, 2)
+    assert quarter_summary(site, Quarter.containing(date(2026, 11, 1))).tournaments.is_empty
+
+
+def test_the_figures_api_shows_tournaments_only_on_days_with_play(auditor_api, site, two_nights):
+    day = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
+    assert day["tournaments"]["gross_proceeds_cents"] == 30000 and day["tournaments"]["rebuys_cents"] == 9999
+    assert "tournaments" not in auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date=2026-08-16").json()
+    quarter = auditor_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
+    assert quarter["tournaments"]["agp_cents"] == 10501
+    assert [d["gaming_date"] for d in quarter["days"]] == [str(DAY), str(NEXT)]
+
+
+def test_the_daily_report_prints_the_tournament_lines(auditor_api, site, two_nights):
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    rows = [row for g in pdf_tables(download(auditor_api, run)) for row in g if row and row[0]]
+    lines = {row[0]: row[-1] for row in rows}
+    assert lines["Tournament gross proceeds (fees collected)"] == format_money(30000)
+    assert lines["Tournament adjusted gross proceeds"] == format_money(30000)
+    assert lines["Twenty-one AGP including tournaments"] == format_money(30000)
+
+
+def test_a_fee_on_a_day_whose_books_are_closed_is_refused(cast, site, two_nights):
+    BooksClose.objects.create(
+        site=site,
+        gaming_date=date(2026, 8, 16),
+        closed_at=at(date(2026, 8, 17), 10),
+        closed_by=cast[Role.GAMING_MANAGER],
+        figures={},
+        figures_sha256="0" * 64,
+    )
+    with pytest.raises(ValidationError, match=r"House control \(closed books"):
+        services.collect_fee(
+            acting_user=cast[Role.CASHIER].user,
+            tournament=two_nights,
+            kind=FeeKind.ENTRY,
+            player_name="Cy",
+            at=at(date(2026, 8, 16), 20),
+        )

@@ -1,0 +1,393 @@
+"""Every write of a tournament: permission-checked, validated, audited, in one transaction.
+
+The API, the pages and the admin call these and nothing else; bad input raises
+ValidationError naming the field and the rule, and changes nothing.
+"""
+
+from datetime import date, datetime
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from cardroom import closing
+from cardroom.access import NOT_AN_EMPLOYEE, require_role
+from cardroom.audit import record_site_event
+from cardroom.limits import MAX_TEXT_LENGTH, check_date
+from cardroom.models import Employee, Site
+from cardroom.money import format_money
+from floor.calculations import business_date
+
+from . import rules
+from .calculations import fee_within_cap, name_key
+from .models import FeeKind, PrizeKind, Tournament, TournamentFee, TournamentPlayer, TournamentPrize
+
+
+def _employee(access) -> Employee:
+    if access.employee is None:
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
+    return access.employee
+
+
+def _now(at: datetime | None) -> datetime:
+    return at or timezone.now()
+
+
+def _gaming_date(site: Site, at: datetime) -> date:
+    return business_date(at, site.time_zone, site.business_day_start_hour)
+
+
+def _refuse_closed_books(site: Site, gaming_date: date, what: str) -> None:
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({"gaming_date": refusal})
+
+
+def _text(value: str, field: str, *, required: bool, max_length: int = MAX_TEXT_LENGTH) -> str:
+    value = (value or "").strip()
+    if required and not value:
+        raise ValidationError({field: f"{field} is required."})
+    if len(value) > max_length:
+        raise ValidationError({field: f"{field} is at most {max_length} characters (House control)."})
+    return value
+
+
+def _money(cents: int) -> str:
+    return format_money(cents)
+
+
+# --- Announcing a tournament -------------------------------------------------------------------
+
+
+def _check_fees(entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips) -> None:
+    cap = rules.MAX_CUMULATIVE_FEE_CENTS
+    if entry_fee_cents is None or entry_fee_cents < rules.MIN_ENTRY_FEE_CENTS:
+        raise ValidationError(
+            {"entry_fee_cents": f"{rules.FEES}: the organization shall charge a player an entry fee."}
+        )
+    if entry_fee_cents > cap:
+        raise ValidationError(
+            {
+                "entry_fee_cents": f"{rules.FEES}: the cumulative entry fee for a tournament cannot exceed "
+                f"{_money(cap)} per player; an entry fee of {_money(entry_fee_cents)} does."
+            }
+        )
+    for field, fee, chips_field in (
+        ("rebuy_fee_cents", rebuy_fee_cents, "chips_per_rebuy"),
+        ("add_on_fee_cents", add_on_fee_cents, "chips_per_add_on"),
+    ):
+        if fee is None:
+            if chips.get(chips_field) is not None:
+                raise ValidationError({chips_field: f"{rules.FEES}: chips for a {field[:-10]} need its fee."})
+            continue
+        if fee < rules.MIN_ENTRY_FEE_CENTS or fee > entry_fee_cents:
+            raise ValidationError(
+                {
+                    field: f"{rules.FEES}: a rebuy or add-on is an additional amount less than or equal to the "
+                    f"original entry fee ({_money(entry_fee_cents)}); {_money(fee)} is not."
+                }
+            )
+        if not chips.get(chips_field):
+            raise ValidationError({chips_field: f"{rules.FEES}: a rebuy or add-on gives a fixed number of chips."})
+
+
+def _check_chips(chips: dict) -> None:
+    for field, value in chips.items():
+        if value is None:
+            continue
+        if value < 1 or value > rules.MAX_TOURNAMENT_CHIPS:
+            raise ValidationError(
+                {field: f"{field} is a number of chips from 1 to {rules.MAX_TOURNAMENT_CHIPS:,} (House control)."}
+            )
+
+
+def announce_tournament(
+    *,
+    acting_user,
+    site: Site,
+    name: str,
+    gaming_date: date,
+    entry_fee_cents: int,
+    chips_per_entry: int,
+    minimum_bet_chips: int,
+    length_of_play: str,
+    prizes_offered: str,
+    rebuy_fee_cents: int | None = None,
+    chips_per_rebuy: int | None = None,
+    add_on_fee_cents: int | None = None,
+    chips_per_add_on: int | None = None,
+    maximum_bet_chips: int | None = None,
+    betting_spaces: int = 1,
+    rotating_button: bool = False,
+    advancement: str = "",
+    at: datetime | None = None,
+) -> Tournament:
+    """Announce a tournament's rules, which are disclosed to players (ND 99-01.3-08-15): its
+    fees and chips (08-15(1)), spaces, button and length of play (08-15(2)), bet limits in
+    chips (08-15(3)) and prizes (08-15(4)). Once announced the rules do not change."""
+    access = require_role(acting_user, site, *rules.DIRECTORS, action="announce a tournament", rule=rules.DIRECTOR_RULE)
+    employee = _employee(access)
+    check_date(gaming_date, "gaming_date")
+    name = _text(name, "name", required=True, max_length=rules.MAX_NAME_LENGTH)
+    length_of_play = _text(length_of_play, "length_of_play", required=True, max_length=rules.MAX_NAME_LENGTH)
+    if not length_of_play:
+        raise ValidationError({"length_of_play": f"{rules.PLAY}: set the time or number of shoes or hands."})
+    prizes_offered = _text(prizes_offered, "prizes_offered", required=True)
+    advancement = _text(advancement, "advancement", required=False)
+    chips = {
+        "chips_per_entry": chips_per_entry,
+        "chips_per_rebuy": chips_per_rebuy,
+        "chips_per_add_on": chips_per_add_on,
+        "minimum_bet_chips": minimum_bet_chips,
+        "maximum_bet_chips": maximum_bet_chips,
+    }
+    if not chips_per_entry:
+        raise ValidationError({"chips_per_entry": f"{rules.FEES}: the entry fee buys a fixed number of chips."})
+    if not minimum_bet_chips:
+        raise ValidationError({"minimum_bet_chips": f"{rules.BETTING}: the organization shall set a minimum bet."})
+    _check_chips(chips)
+    _check_fees(entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
+    if maximum_bet_chips is not None and maximum_bet_chips < minimum_bet_chips:
+        raise ValidationError({"maximum_bet_chips": f"{rules.BETTING}: the maximum bet is at least the minimum bet."})
+    if betting_spaces not in rules.BETTING_SPACES:
+        raise ValidationError({"betting_spaces": f"{rules.PLAY}: a player may be assigned one or two betting spaces."})
+    _refuse_closed_books(site, gaming_date, "a tournament")
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            site=site,
+            name=name,
+            gaming_date=gaming_date,
+            entry_fee_cents=entry_fee_cents,
+            rebuy_fee_cents=rebuy_fee_cents,
+            add_on_fee_cents=add_on_fee_cents,
+            betting_spaces=betting_spaces,
+            rotating_button=rotating_button,
+            length_of_play=length_of_play,
+            maximum_bet_chips=maximum_bet_chips,
+            advancement=advancement,
+            prizes_offered=prizes_offered,
+            announced_at=_now(at),
+            announced_by=employee,
+            **{k: v for k, v in chips.items() if k != "maximum_bet_chips"},
+        )
+        record_site_event(acting_user, "tournament.announced", tournament, site)
+    return tournament
+
+
+# --- Fees: entry, rebuy, add-on --------------------------------------------------------------
+
+
+FEE_FIELDS = {
+    FeeKind.ENTRY: ("entry_fee_cents", "chips_per_entry"),
+    FeeKind.REBUY: ("rebuy_fee_cents", "chips_per_rebuy"),
+    FeeKind.ADD_ON: ("add_on_fee_cents", "chips_per_add_on"),
+}
+
+
+def paid_cents(player: TournamentPlayer) -> int:
+    """The player's cumulative fee so far: entry fee, rebuys and add-ons, net of voids."""
+    return TournamentFee.objects.filter(player=player).aggregate(total=Sum("fee_cents"))["total"] or 0
+
+
+def _player_for(tournament, kind, player, player_name, employee, at) -> TournamentPlayer:
+    if kind == FeeKind.ENTRY:
+        name = _text(player_name, "player_name", required=True, max_length=rules.MAX_NAME_LENGTH)
+        key = name_key(name)
+        existing = TournamentPlayer.objects.filter(tournament=tournament, name_key=key).first()
+        if existing is not None and paid_cents(existing) > 0:
+            raise ValidationError(
+                {
+                    "player_name": f"{rules.FEES}: {name} has paid the entry fee of this tournament already; "
+                    "further chips are a rebuy or an add-on."
+                }
+            )
+        if existing is not None:
+            return existing  # the entry fee was voided: the player enters again on the same line
+        return TournamentPlayer.objects.create(
+            tournament=tournament, name=name, name_key=key, registered_at=at, registered_by=employee
+        )
+    if player is None or player.tournament_id != tournament.pk:
+        raise ValidationError(
+            {"player": f"{rules.FEES}: a rebuy or add-on is for a player on this tournament's register."}
+        )
+    if paid_cents(player) <= 0:
+        raise ValidationError({"player": f"{rules.FEES}: {player.name} has not paid the entry fee."})
+    return player
+
+
+def collect_fee(
+    *,
+    acting_user,
+    tournament: Tournament,
+    kind: str,
+    player: TournamentPlayer | None = None,
+    player_name: str = "",
+    at: datetime | None = None,
+) -> TournamentFee:
+    """Collect an entry fee (registering the player), a rebuy or an add-on, at the fee the
+    tournament announced, and issue its fixed number of chips (ND 99-01.3-08-15(1)). Refused
+    when the player's cumulative fee would exceed $200 (08-15(1)). The row records the player,
+    the fee, the date and the collecting employee's initials (08-16(1)(e))."""
+    site = tournament.site
+    access = require_role(
+        acting_user, site, *rules.COLLECTORS, action="collect a tournament fee", rule=rules.COLLECTOR_RULE
+    )
+    employee = _employee(access)
+    if kind not in FEE_FIELDS:
+        raise ValidationError({"kind": f"{rules.FEES}: a fee is an entry fee, a rebuy or an add-on."})
+    fee_field, chips_field = FEE_FIELDS[FeeKind(kind)]
+    fee_cents, chips = getattr(tournament, fee_field), getattr(tournament, chips_field)
+    if fee_cents is None:
+        raise ValidationError(
+            {"kind": f"{rules.FEES}: this tournament does not allow a {FeeKind(kind).label.lower()}."}
+        )
+    at = _now(at)
+    gaming_date = _gaming_date(site, at)
+    _refuse_closed_books(site, gaming_date, "a tournament fee")
+    with transaction.atomic():
+        # One writer at a time per tournament, so two fees cannot both pass the cap.
+        list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True))
+        player = _player_for(tournament, kind, player, player_name, employee, at)
+        paid = paid_cents(player)
+        if not fee_within_cap(paid, fee_cents):
+            raise ValidationError(
+                {
+                    "kind": f"{rules.FEES}: the cumulative entry fee, including rebuys or add-ons, cannot exceed "
+                    f"{_money(rules.MAX_CUMULATIVE_FEE_CENTS)} per player; {player.name} has paid {_money(paid)} "
+                    f"and this {FeeKind(kind).label.lower()} of {_money(fee_cents)} would make "
+                    f"{_money(paid + fee_cents)}."
+                }
+            )
+        fee = TournamentFee.objects.create(
+            tournament=tournament,
+            player=player,
+            kind=kind,
+            fee_cents=fee_cents,
+            chips=chips,
+            gaming_date=gaming_date,
+            collected_at=at,
+            collected_by=employee,
+        )
+        record_site_event(acting_user, f"tournament.fee.{kind}", fee, site)
+    return fee
+
+
+def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | None = None) -> TournamentFee:
+    """Void a fee recorded by mistake: a new row pointing back with the opposite amount and
+    chips, dated the day it is entered (the original stays on the register)."""
+    site = fee.tournament.site
+    access = require_role(acting_user, site, *rules.DIRECTORS, action="void a tournament fee", rule=rules.DIRECTOR_RULE)
+    employee = _employee(access)
+    reason = _text(reason, "reason", required=True)
+    if fee.kind == FeeKind.VOID:
+        raise ValidationError({"fee": "A void is not voided again: collect the fee anew."})
+    at = _now(at)
+    gaming_date = _gaming_date(site, at)
+    _refuse_closed_books(site, gaming_date, "a tournament fee")
+    with transaction.atomic():
+        if TournamentFee.objects.filter(voids=fee).exists():
+            raise ValidationError({"fee": "This fee is voided already."})
+        if fee.kind == FeeKind.ENTRY and paid_cents(fee.player) > fee.fee_cents:
+            raise ValidationError({"fee": "Void the player's rebuys and add-ons before the entry fee."})
+        void = TournamentFee.objects.create(
+            tournament=fee.tournament,
+            player=fee.player,
+            kind=FeeKind.VOID,
+            fee_cents=-fee.fee_cents,
+            chips=-fee.chips,
+            gaming_date=gaming_date,
+            collected_at=at,
+            collected_by=employee,
+            voids=fee,
+            reason=reason,
+        )
+        record_site_event(acting_user, "tournament.fee.void", void, site)
+    return void
+
+
+# --- Prizes ---------------------------------------------------------------------------------------
+
+
+def award_prize(
+    *,
+    acting_user,
+    tournament: Tournament,
+    player: TournamentPlayer,
+    round_name: str,
+    kind: str,
+    amount_cents: int,
+    description: str = "",
+    split: bool = False,
+    at: datetime | None = None,
+) -> TournamentPrize:
+    """Record a prize on the prize register (ND 99-01.3-08-16(1)(f)): a cash or merchandise
+    prize (08-15(4)) to a player of the tournament for a preliminary or championship round,
+    with its value; `split` when the last two players agreed to split the prize (08-15(4))."""
+    site = tournament.site
+    access = require_role(
+        acting_user, site, *rules.DIRECTORS, action="award a tournament prize", rule=rules.DIRECTOR_RULE
+    )
+    employee = _employee(access)
+    if player is None or player.tournament_id != tournament.pk:
+        raise ValidationError({"player": f"{rules.PRIZES}: a prize goes to a player of this tournament."})
+    if paid_cents(player) <= 0:
+        raise ValidationError({"player": f"{rules.FEES}: {player.name} has not paid the entry fee."})
+    if kind not in PrizeKind.values:
+        raise ValidationError({"kind": f"{rules.PRIZES}: a cash or merchandise prize may be awarded."})
+    round_name = _text(round_name, "round_name", required=True, max_length=rules.MAX_NAME_LENGTH)
+    description = _text(description, "description", required=kind == PrizeKind.MERCHANDISE)
+    if amount_cents is None or amount_cents < 1:
+        raise ValidationError({"amount_cents": f"{rules.PRIZE_RECORD}: the prize register records the prize's value."})
+    at = _now(at)
+    gaming_date = _gaming_date(site, at)
+    _refuse_closed_books(site, gaming_date, "a tournament prize")
+    with transaction.atomic():
+        prize = TournamentPrize.objects.create(
+            tournament=tournament,
+            player=player,
+            round_name=round_name,
+            kind=kind,
+            description=description,
+            amount_cents=amount_cents,
+            split=split,
+            gaming_date=gaming_date,
+            awarded_at=at,
+            awarded_by=employee,
+        )
+        record_site_event(acting_user, "tournament.prize.awarded", prize, site)
+    return prize
+
+
+def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime | None = None) -> TournamentPrize:
+    """Void a prize recorded by mistake: a new row pointing back with the opposite amount."""
+    site = prize.tournament.site
+    access = require_role(
+        acting_user, site, *rules.DIRECTORS, action="void a tournament prize", rule=rules.DIRECTOR_RULE
+    )
+    employee = _employee(access)
+    reason = _text(reason, "reason", required=True)
+    if prize.voids_id is not None:
+        raise ValidationError({"prize": "A void is not voided again: award the prize anew."})
+    at = _now(at)
+    gaming_date = _gaming_date(site, at)
+    _refuse_closed_books(site, gaming_date, "a tournament prize")
+    with transaction.atomic():
+        if TournamentPrize.objects.filter(voids=prize).exists():
+            raise ValidationError({"prize": "This prize is voided already."})
+        void = TournamentPrize.objects.create(
+            tournament=prize.tournament,
+            player=prize.player,
+            round_name=prize.round_name,
+            kind=prize.kind,
+            description=prize.description,
+            amount_cents=-prize.amount_cents,
+            split=prize.split,
+            gaming_date=gaming_date,
+            awarded_at=at,
+            awarded_by=employee,
+            voids=prize,
+            reason=reason,
+        )
+        record_site_event(acting_user, "tournament.prize.void", void, site)
+    return void

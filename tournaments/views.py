@@ -1,0 +1,182 @@
+"""Tournament pages at the current site: the list, announcing a tournament, its detail (the
+register of players, fees and prizes, with forms to collect a fee and record a prize), and the
+printable disclosure to players (ND 99-01.3-08-15). Views parse with tournaments.forms and
+call one service; the service's refusal shows on the form with the API's message."""
+
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from cardroom.access import access_for
+from cardroom.views import call_service
+
+from . import forms, queries, rules, services
+from .models import FeeKind, TournamentFee, TournamentPlayer, TournamentPrize
+
+
+def _site(request):
+    site, access = request.site, access_for(request.user)
+    if site is None or not rules.TOURNAMENT_RECORDS.allows(access, site.pk):
+        raise PermissionDenied(rules.TOURNAMENT_RECORDS.refusal())
+    timezone.activate(ZoneInfo(site.time_zone))
+    return site, access
+
+
+def _tournament(request, pk):
+    access = access_for(request.user)
+    tournament = get_object_or_404(queries.readable_tournaments(access).select_related("site", "announced_by"), pk=pk)
+    timezone.activate(ZoneInfo(tournament.site.time_zone))
+    return tournament, access
+
+
+@login_required
+def tournament_list(request):
+    site, access = _site(request)
+    tournaments = list(queries.readable_tournaments(access).filter(site=site).order_by("-gaming_date", "-id")[:100])
+    figures = queries.figures_by_tournament([t.pk for t in tournaments])
+    rows = [(t, figures[t.pk]) for t in tournaments]
+    can_announce = access.has_role(site.pk, *rules.DIRECTORS)
+    return render(request, "tournaments/list.html", {"site": site, "rows": rows, "can_announce": can_announce})
+
+
+@login_required
+def announce(request):
+    site, access = _site(request)
+    if not access.has_role(site.pk, *rules.DIRECTORS):
+        raise PermissionDenied(
+            f"{rules.DIRECTOR_RULE}: only a gaming manager or shift manager may announce a tournament."
+        )
+    form = forms.TournamentForm(request.POST or None, initial={"gaming_date": timezone.localdate()})
+    if request.method == "POST" and form.is_valid():
+        tournament = call_service(
+            form, lambda: services.announce_tournament(acting_user=request.user, site=site, **form.cleaned_data)
+        )
+        if tournament is not None:
+            return redirect("tournaments:detail", pk=tournament.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "tournaments/announce.html", {"site": site, "form": form}, status=status)
+
+
+def _players(tournament):
+    return TournamentPlayer.objects.filter(tournament=tournament).order_by("name")
+
+
+def _detail(
+    request, tournament, access, *, entry_form=None, buy_form=None, prize_form=None, void_errors=(), status=200
+):
+    site_id = tournament.site_id
+    players = _players(tournament)
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "t": tournament,
+            "figures": queries.tournament_figures(tournament),
+            "players": queries.player_register(tournament),
+            "fees": queries.fee_register(tournament),
+            "prizes": queries.prize_register(tournament),
+            "can_collect": access.has_role(site_id, *rules.COLLECTORS),
+            "can_direct": access.has_role(site_id, *rules.DIRECTORS),
+            "entry_form": entry_form or forms.EntryForm(),
+            "buy_form": buy_form or forms.BuyForm(players=players),
+            "prize_form": prize_form or forms.PrizeForm(players=players),
+            "void_form": forms.VoidForm(),
+            "void_errors": void_errors,
+            "rules": rules,
+        },
+        status=status,
+    )
+
+
+def _messages(form) -> list[str]:
+    return [message for messages in form.errors.values() for message in messages]
+
+
+@login_required
+def detail(request, pk):
+    tournament, access = _tournament(request, pk)
+    return _detail(request, tournament, access)
+
+
+@login_required
+@require_POST
+def enter_player(request, pk):
+    """Collect an entry fee (registering the player), or a rebuy or add-on."""
+    tournament, access = _tournament(request, pk)
+    if request.POST.get("kind") in (FeeKind.REBUY, FeeKind.ADD_ON):
+        form = forms.BuyForm(request.POST, players=_players(tournament))
+        done = form.is_valid() and call_service(
+            form,
+            lambda: services.collect_fee(
+                acting_user=request.user,
+                tournament=tournament,
+                kind=form.cleaned_data["kind"],
+                player=form.cleaned_data["player"],
+            ),
+        )
+        if done:
+            return redirect("tournaments:detail", pk=pk)
+        return _detail(request, tournament, access, buy_form=form, status=400)
+    form = forms.EntryForm(request.POST)
+    done = form.is_valid() and call_service(
+        form,
+        lambda: services.collect_fee(
+            acting_user=request.user,
+            tournament=tournament,
+            kind=FeeKind.ENTRY,
+            player_name=form.cleaned_data["player_name"],
+        ),
+    )
+    if done:
+        return redirect("tournaments:detail", pk=pk)
+    return _detail(request, tournament, access, entry_form=form, status=400)
+
+
+@login_required
+@require_POST
+def record_prize(request, pk):
+    tournament, access = _tournament(request, pk)
+    form = forms.PrizeForm(request.POST, players=_players(tournament))
+    done = form.is_valid() and call_service(
+        form, lambda: services.award_prize(acting_user=request.user, tournament=tournament, **form.cleaned_data)
+    )
+    if done:
+        return redirect("tournaments:detail", pk=pk)
+    return _detail(request, tournament, access, prize_form=form, status=400)
+
+
+@login_required
+@require_POST
+def void_fee(request, pk, fee_pk):
+    tournament, access = _tournament(request, pk)
+    fee = get_object_or_404(TournamentFee, pk=fee_pk, tournament=tournament)
+    form = forms.VoidForm(request.POST)
+    if form.is_valid() and call_service(
+        form, lambda: services.void_fee(acting_user=request.user, fee=fee, reason=form.cleaned_data["reason"])
+    ):
+        return redirect("tournaments:detail", pk=pk)
+    return _detail(request, tournament, access, void_errors=_messages(form), status=400)
+
+
+@login_required
+@require_POST
+def void_prize(request, pk, prize_pk):
+    tournament, access = _tournament(request, pk)
+    prize = get_object_or_404(TournamentPrize, pk=prize_pk, tournament=tournament)
+    form = forms.VoidForm(request.POST)
+    if form.is_valid() and call_service(
+        form, lambda: services.void_prize(acting_user=request.user, prize=prize, reason=form.cleaned_data["reason"])
+    ):
+        return redirect("tournaments:detail", pk=pk)
+    return _detail(request, tournament, access, void_errors=_messages(form), status=400)
+
+
+@login_required
+def disclosure(request, pk):
+    """The rules disclosed to players (ND 99-01.3-08-15), printable."""
+    tournament, _ = _tournament(request, pk)
+    return render(request, "tournaments/disclosure.html", {"t": tournament, "rules": rules})
