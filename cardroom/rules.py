@@ -38,19 +38,27 @@ CHIP_SPECS: dict[int, ChipSpec] = {
 class WagerLimits:
     citation: str
     min_cents: int
-    max_cents: int
+    max_cents: int | None  # None: the jurisdiction's rules set no maximum
     step_cents: int  # every limit must be a multiple of this
     # At most one table may be the "low" table: a minimum above this is allowed only
     # when another active table at the site has a minimum at or below it.
     low_minimum_ceiling_cents: int | None = None
 
 
+# The Washington State Gambling Commission's house-banked Blackjack game rules (rev. April 2018)
+# set no wager limit: the card room sets its limits in its internal controls ("Card room
+# operators may make immaterial modifications to these game rules ... documented in their
+# internal controls"). WAC 230-40-125(4)'s $25 maximum governs only the player-banked
+# "Washington blackjack" game, which is not a house-banked table, so it is not cited here.
+WSGC_BLACKJACK_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
+WA_HOUSE_BANKED_LIMITS = f"House control (the {WSGC_BLACKJACK_RULES} set no wager limit)"
+
 WAGER_LIMITS: dict[str, WagerLimits] = {
     # ND 99-01.3-08-09(1): even dollars, $1 to $25, a minimum of not more than $3 on one
     # active table before another table may have a higher minimum.
     "ND": WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, 300),
-    # 9 NYCRR 4620.5(f)(2): maximum bet $5.
-    "NY": WagerLimits("9 NYCRR 4620.5(f)(2)", 100, 500, 100),
-    # WAC 230-40-125(4) (Washington blackjack): the maximum wager may not exceed $25.
-    "WA": WagerLimits("WAC 230-40-125(4)", 100, 2500, 100),
+    # 9 NYCRR 4620.5(f)(2): maximum bet $5. (Whole dollars from $1: the house's own control.)
+    "NY": WagerLimits("9 NYCRR 4620.5(f)(2) (the $5 maximum; whole dollars from $1: house control)", 100, 500, 100),
+    # Washington house-banked tables: whole dollars from $1, no regulatory maximum.
+    "WA": WagerLimits(WA_HOUSE_BANKED_LIMITS, 100, None, 100),
 }

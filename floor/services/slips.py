@@ -99,9 +99,9 @@ def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay
             {"table": f"{rules.BUSINESS_DAY}: no gaming day is open at {table.site}; open one first."}
         )
     if context.table_state == "closed":
-        raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is closed for the gaming day."})
+        raise ValidationError({"table": f"{rules.TABLE_STATE}: {table} is closed for the gaming day."})
     if context.table_state != "open":
-        raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is not open (no opener, no dealer seated)."})
+        raise ValidationError({"table": f"{rules.TABLE_STATE}: {table} is not open (no opener, no dealer seated)."})
     return context.day
 
 

@@ -39,7 +39,7 @@ def _acting_employee(access: Access) -> Employee:
 def _require_table_in_use(table: Table, field: str = "table") -> None:
     if not table.active:
         raise ValidationError(
-            {field: f"{rules.SLIP_MOVEMENT}: {table} is inactive; chips move only to an active table."}
+            {field: f"{rules.TABLE_STATE}: {table} is inactive; chips move only to an active table."}
         )
 
 

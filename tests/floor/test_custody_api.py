@@ -43,7 +43,7 @@ def test_an_opener_that_differs_from_the_previous_closer_needs_a_reason(client_f
     short = [{"denomination": 2500, "quantity": 39}, *TRAY[1:]]
     refused = post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": short})
     assert refused.status_code == 400
-    assert "ND 99-01.3-08-01(3)" in refused.json()["variance_reason"][0]
+    assert "House control: the opener differs" in refused.json()["variance_reason"][0]
     explained = post(
         client,
         "/api/v1/table-inventories/",

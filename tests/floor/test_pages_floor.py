@@ -82,7 +82,7 @@ def test_an_opener_that_differs_asks_for_the_reason_with_the_service_message(cli
     )
     response = client.post(f"/accounting/tables/{reopened_day.pk}/opener/", {**TRAY_POST, "qty_100": "199"})
     assert response.status_code == 400
-    assert "ND 99-01.3-08-01(3): the opener differs from the previous closer; give the reason." in page(response)
+    assert "House control: the opener differs from the previous closer; give the reason." in page(response)
     response = client.post(
         f"/accounting/tables/{reopened_day.pk}/opener/",
         {**TRAY_POST, "qty_100": "199", "variance_reason": "One $1 chip found on the floor"},
