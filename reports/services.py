@@ -60,6 +60,10 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
     if not access.has_role(site.pk, *REPORT_ROLES):
         raise PermissionDenied(REQUEST_REFUSAL)
     kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title.lower()} holds them)")
+    if not kinds[kind].applies_to(site):
+        places = ", ".join(sorted(kinds[kind].jurisdictions))
+        raise ValidationError({"kind": f"{kinds[kind].rule}: the {kinds[kind].title.lower()} is for sites in {places} "
+                                       f"only; {site} is in {site.get_jurisdiction_display()}."})
     first, last, label = resolve_period(kinds[kind], start=start, end=end, quarter=quarter)
     with transaction.atomic():
         run = ReportRun.objects.create(

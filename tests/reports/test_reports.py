@@ -162,3 +162,15 @@ def test_the_reports_page_shows_errors_inline_and_generates(client, cast, site, 
 def test_a_dealer_cannot_open_the_reports_page(client, cast):
     client.force_login(cast[Role.DEALER].user)
     assert client.get("/reports/").status_code == 403
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA", "NY"])
+def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_sites(auditor_api, site, tables, jurisdiction):
+    site.jurisdiction = jurisdiction
+    site.save()
+    refused = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
+    assert refused.status_code == 400
+    assert refused.json()["kind"][0].startswith("ND 99-01.3-08-13: the house and player rules is for sites in ND only")
+    assert not ReportFile.objects.exists()
+    kinds = {k["kind"]: k for k in auditor_api.get("/api/v1/reports/kinds/").json()}
+    assert kinds["house_rules"]["jurisdictions"] == ["ND"]
