@@ -253,8 +253,11 @@ class SiteSerializer(serializers.ModelSerializer):
 
 
 class SiteInputSerializer(InputSerializer):
+    # ND 99-01.3-08-10(1): the one dealing method of the site's twenty-one tables, changed together.
+    dealing_method = serializers.ChoiceField(choices=Table.DealingMethod.choices, required=False, write_only=True)
+
     class Meta(SiteSerializer.Meta):
-        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active"]
+        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active", "dealing_method"]
         read_only_fields = []
 
 
@@ -272,6 +275,7 @@ class SiteViewSet(WritableScopedViewSet):
         return access.sites().order_by("name")
 
     def create_object(self, data):
+        data.pop("dealing_method", None)  # a new site has no table yet: each new table sets it
         return services.create_site(acting_user=self.request.user, organization=self.access.employee_org(), **data)
 
     def update_object(self, site, data):

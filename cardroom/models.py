@@ -10,7 +10,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from .appendonly import AppendOnlyModel
-from .rules import CHIP_CITATION, CHIP_SPECS
+from .rules import CHIP_CITATION, CHIP_SPECS, DEALING_METHOD_CITATION, ONE_DEALING_METHOD_JURISDICTIONS
 
 
 class Jurisdiction(models.TextChoices):
@@ -108,7 +108,7 @@ class Table(models.Model):
         UP_TO = "up_to", "Doubling-down on tip bets permitted - may be equal to or less than the original tip bet"
         NOT_PERMITTED = "not_permitted", "Doubling-down on tip bets not permitted"
 
-    class DealingMethod(models.TextChoices):  # ND 99-01.3-08-13(1)(b)
+    class DealingMethod(models.TextChoices):  # ND 99-01.3-08-10(1)(a)-(c); disclosed, 08-13(1)
         NO_PEEK = "no_peek", "Hole-Card-No-Peek"
         CARD_READER = "card_reader", "Hole-Card-with-Card-Reading-Device"
         NO_HOLE_CARD = "no_hole_card", "No-Hole-Card"
@@ -165,7 +165,38 @@ class Table(models.Model):
             from .wagers import validate_table_wagers  # the jurisdiction's limits, ND 99-01.3-08-09(1)
 
             validate_table_wagers(self)
+            self._check_one_dealing_method()
         self._check_outage_limit()
+
+    def _check_one_dealing_method(self):
+        """ND 99-01.3-08-10(1): one dealing method at a site. A new or changed twenty-one table
+        must use the method of the site's other active twenty-one tables; the whole site
+        changes method at once (`cardroom.services.set_site_dealing_method`)."""
+        if self.site.jurisdiction not in ONE_DEALING_METHOD_JURISDICTIONS or self.game != Game.TWENTY_ONE:
+            return
+        if not self.active or getattr(self, "_site_dealing_method", None) == self.dealing_method:
+            return
+        others = (
+            Table.objects.filter(site_id=self.site_id, game=Game.TWENTY_ONE, active=True)
+            .exclude(pk=self.pk).exclude(dealing_method=self.dealing_method)
+        )
+        other = others.order_by("number").first()
+        if other is not None:
+            raise ValidationError(
+                {
+                    "dealing_method": f"{DEALING_METHOD_CITATION}: only one dealing method may be used at a site; "
+                    f"table {other.number} at {self.site} uses {other.get_dealing_method_display()}. "
+                    "Change the method of the whole site instead."
+                }
+            )
+
+    @classmethod
+    def site_dealing_method(cls, site_id: int) -> str | None:
+        """The dealing method of a site's active twenty-one tables (None: no such table)."""
+        return (
+            cls.objects.filter(site_id=site_id, game=Game.TWENTY_ONE, active=True)
+            .order_by("number").values_list("dealing_method", flat=True).first()
+        )
 
     def _check_outage_limit(self):
         """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline, the maximum

@@ -34,6 +34,12 @@ CHIP_SPECS: dict[int, ChipSpec] = {
 }
 
 
+# ND 99-01.3-08-10(1): "Only one of three dealing methods may be used at a site." The
+# jurisdictions held to it (the other states' texts we hold set no such rule).
+DEALING_METHOD_CITATION = "ND 99-01.3-08-10(1)"
+ONE_DEALING_METHOD_JURISDICTIONS = frozenset({"ND"})
+
+
 @dataclass(frozen=True)
 class WagerLimits:
     citation: str
