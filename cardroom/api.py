@@ -248,6 +248,7 @@ class SiteSerializer(serializers.ModelSerializer):
             "business_day_start_hour",
             "seasonal",
             "active",
+            "twenty_one_discontinued_on",
         ]
         read_only_fields = ["organization"]
 
@@ -257,7 +258,8 @@ class SiteInputSerializer(InputSerializer):
     dealing_method = serializers.ChoiceField(choices=Table.DealingMethod.choices, required=False, write_only=True)
 
     class Meta(SiteSerializer.Meta):
-        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active", "dealing_method"]
+        fields = ["name", "jurisdiction", "time_zone", "business_day_start_hour", "seasonal", "active",
+                  "twenty_one_discontinued_on", "dealing_method"]
         read_only_fields = []
 
 
@@ -347,16 +349,19 @@ class TableViewSet(WritableScopedViewSet):
 class ChipDenominationSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChipDenomination
-        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "active"]
+        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "edge_colour",
+                  "second_edge_colour", "active"]
         read_only_fields = ["organization"]
 
 
 class ChipDenominationInputSerializer(InputSerializer):
     primary_colour = serializers.CharField(required=False, max_length=40)
     edge_spots = serializers.CharField(required=False, max_length=80)
+    edge_colour = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    second_edge_colour = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
     class Meta(ChipDenominationSerializer.Meta):
-        fields = ["value_cents", "primary_colour", "edge_spots", "active"]
+        fields = ["value_cents", "primary_colour", "edge_spots", "edge_colour", "second_edge_colour", "active"]
         read_only_fields = []
 
 

@@ -10,7 +10,16 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from .appendonly import AppendOnlyModel
-from .rules import CHIP_CITATION, CHIP_SPECS, DEALING_METHOD_CITATION, ONE_DEALING_METHOD_JURISDICTIONS
+from .rules import (
+    CHIP_CITATION,
+    CHIP_COLOUR_LIST_CONTROL,
+    CHIP_COLOURS,
+    CHIP_SPECS,
+    DEALING_METHOD_CITATION,
+    ONE_DEALING_METHOD_JURISDICTIONS,
+    TWENTY_FIVE_CHIPS_CITATION,
+    TWENTY_FIVE_DOLLARS_CENTS,
+)
 
 
 class Jurisdiction(models.TextChoices):
@@ -73,6 +82,11 @@ class Site(models.Model):
     )
     seasonal = models.BooleanField(default=False)
     active = models.BooleanField(default=True)
+    # ND 99-01.3-08-06(2): the day the organization discontinued twenty-one at the site; its
+    # chips are then redeemed at the business office or an active site for thirty days.
+    twenty_one_discontinued_on = models.DateField(
+        null=True, blank=True, help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after)."
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -216,11 +230,22 @@ def validate_chip_value(value_cents: int) -> None:
         raise ValidationError(f"{CHIP_CITATION}: chips may be issued only in values of {allowed}.")
 
 
+def validate_chip_colour(value: str) -> None:
+    if value and value not in CHIP_COLOURS:
+        raise ValidationError(
+            f"{CHIP_COLOUR_LIST_CONTROL}: a chip colour is one of {', '.join(CHIP_COLOURS)} (got {value!r}), "
+            "so that the colours of ND 99-01.3-08-03(3) can be checked."
+        )
+
+
 class ChipDenomination(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="chip_denominations")
     value_cents = models.PositiveIntegerField(validators=[validate_chip_value])
-    primary_colour = models.CharField(max_length=40)
+    primary_colour = models.CharField(max_length=40, validators=[validate_chip_colour])
     edge_spots = models.CharField(max_length=80)
+    # ND 99-01.3-08-03(3): one or two contrasting secondary colours as edge spots.
+    edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
+    second_edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
     active = models.BooleanField(default=True)
     history = HistoricalRecords()
 
@@ -241,6 +266,37 @@ class ChipDenomination(models.Model):
         others = ChipDenomination.objects.filter(organization_id=self.organization_id, value_cents=self.value_cents)
         if self.organization_id and others.exclude(pk=self.pk).exists():
             raise ValidationError({"value_cents": "This chip value is already defined for the organization."})
+        if self.organization_id and self.active:
+            self._check_reversed_pairs()
+        if self.organization_id and not self.active and self.value_cents == TWENTY_FIVE_DOLLARS_CENTS:
+            self._check_twenty_five_chips_still_needed()
+
+    def _check_reversed_pairs(self):
+        """ND 99-01.3-08-03(3): no secondary colour identical to another value's primary colour
+        that makes a reversed combination of primary and secondary colours."""
+        from .chips import colours_of, reversed_pair, reversed_pair_message
+
+        mine = colours_of(self)
+        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(pk=self.pk)
+        for other in siblings.exclude(value_cents=self.value_cents):
+            if reversed_pair(mine, colours_of(other)):
+                raise ValidationError({"edge_colour": reversed_pair_message(mine, colours_of(other))})
+
+    def _check_twenty_five_chips_still_needed(self):
+        """ND 99-01.3-08-03(1): the $25 chip cannot be withdrawn while a North Dakota table of the
+        organization accepts $25 wagers."""
+        tables = Table.objects.filter(
+            site__organization_id=self.organization_id, site__jurisdiction=Jurisdiction.ND, site__active=True,
+            active=True, game=Game.TWENTY_ONE, max_wager_cents__gte=TWENTY_FIVE_DOLLARS_CENTS,
+        ).select_related("site").order_by("site__name", "number")
+        table = tables.first()
+        if table is not None:
+            raise ValidationError(
+                {
+                    "active": f"{TWENTY_FIVE_CHIPS_CITATION}: {table} at {table.site} accepts $25.00 wagers, so the "
+                    "$25.00 chip must stay available to players; lower the tables' maximum first."
+                }
+            )
 
 
 class Employee(models.Model):

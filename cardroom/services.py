@@ -121,6 +121,7 @@ def create_chip_denomination(*, acting_user, organization: Organization, value_c
     if spec is not None:
         values.setdefault("primary_colour", spec.primary_colour)
         values.setdefault("edge_spots", spec.edge_spots)
+        values.setdefault("edge_colour", spec.default_edge_colour)
     chip = ChipDenomination(organization=organization)
     return _save(
         chip, acting_user=acting_user, organization_id=organization.pk,

@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.models import Jurisdiction, Site
@@ -71,7 +72,10 @@ class RunResult:
 
 
 def _sites(site_ids: list[int] | None) -> list[Site]:
-    qs = Site.objects.filter(active=True) if site_ids is None else Site.objects.filter(pk__in=site_ids)
+    """The given sites, or every active site and every site where twenty-one was discontinued
+    (a closed site's chips are still redeemed for 30 days, ND 99-01.3-08-06(2))."""
+    everyone = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
+    qs = everyone if site_ids is None else Site.objects.filter(pk__in=site_ids)
     return list(qs.order_by("pk"))
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 from cardroom.access import NOT_AN_EMPLOYEE, Access
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
+from cardroom.chips import require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
 from cardroom.wager_caps import check_max_wager
 
@@ -100,6 +101,8 @@ def _check_outage_cap(table: Table, at: datetime) -> None:
     """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline the table may
     not run with a maximum wager above $2 (the message says why and until when)."""
     check_max_wager(table, table.max_wager_cents, at)  # surveillance registers the cap (cardroom.wager_caps)
+    # ND 99-01.3-08-03(1): a table opening to $25 wagers needs the organization's $25 chips.
+    require_twenty_five_chips(table)
 
 
 def _save_count(table, day, kind, counted, employee, at, *, previous, variance=None, reason="", shift=None):

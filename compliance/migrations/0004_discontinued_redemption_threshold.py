@@ -1,0 +1,20 @@
+from django.db import migrations
+
+
+def seed(apps, schema_editor):
+    """ND 99-01.3-08-06(2): the 30-day redemption window after twenty-one stops at a site."""
+    from compliance.thresholds import SEED
+
+    Threshold = apps.get_model("compliance", "Threshold")
+    for code, value, unit, citation, summary, effective_from in SEED:
+        if code == "discontinued.redeem_days":
+            Threshold.objects.get_or_create(
+                code=code, effective_from=effective_from,
+                defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
+            )
+
+
+class Migration(migrations.Migration):
+    dependencies = [("compliance", "0003_alter_alertstep_note")]
+
+    operations = [migrations.RunPython(seed, migrations.RunPython.noop)]
