@@ -48,7 +48,7 @@ SEED = [
     ("discontinued.redeem_days", 30, "days", "ND 99-01.3-08-06(2)",
      "After twenty-one is discontinued at a site, its chips are redeemed at the business office or an active site for thirty days.",
      ND_08_06_DATE),
-    ("reminder.days_before_due", 7, "days", "house policy",
+    ("reminder.days_before_due", 7, "days", "House control",
      "Send a reminder this many days before an alert's due date.", date(2000, 1, 1)),
 ]
 

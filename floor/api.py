@@ -31,6 +31,7 @@ from cardroom.api import (
 )
 from cardroom.api_filters import DateFilter, FilterSet, IdFilter
 from cardroom.models import Table
+from cardroom.retention import get_retain_until, retain_until_field
 
 from . import queries, rules, services
 from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
@@ -207,6 +208,8 @@ class TableInventoryViewSet(CustodyViewSet):
 class DealerShiftSerializer(serializers.ModelSerializer):
     dealer_initials = serializers.CharField(source="dealer.initials", read_only=True)
     table_number = serializers.IntegerField(source="table.number", read_only=True)
+    retain_until = retain_until_field()
+    get_retain_until = get_retain_until
 
     class Meta:
         model = DealerShift
@@ -221,6 +224,7 @@ class DealerShiftSerializer(serializers.ModelSerializer):
             "ended_at",
             "started_by",
             "ended_by",
+            "retain_until",
         ]
 
 
@@ -293,6 +297,8 @@ class SlipSerializer(serializers.ModelSerializer):
     voided_at = serializers.SerializerMethodField()
     voided_by_initials = serializers.SerializerMethodField()
     void_reason = serializers.SerializerMethodField()
+    retain_until = retain_until_field()
+    get_retain_until = get_retain_until
 
     class Meta:
         model = Slip
@@ -321,6 +327,7 @@ class SlipSerializer(serializers.ModelSerializer):
             "voided_at",
             "voided_by_initials",
             "void_reason",
+            "retain_until",
         ]
 
     def _step(self, slip, kind, attribute):

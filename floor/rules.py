@@ -19,7 +19,10 @@ SLIP_CONTENT = "ND 99-01.3-08-05(3)"  # preparers; quantity and value by denomin
 SLIP_VERIFICATION = "ND 99-01.3-08-05(5)"  # a shift manager or authorized employee not presently dealing
 SLIP_RECEIPT = "ND 99-01.3-08-05(6)"  # the dealer initials the fill copy, the cashier the credit copy
 CHIP_VALUES = "ND 99-01.3-08-03(1)"  # only the organization's chip values
-BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day"
+BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day" (a day may run past midnight)
+# Opening and closing gaming days (one open at a time, none before it begins, none at an
+# inactive site): the product's workflow around the business day, not a rule of the text.
+GAMING_DAY_STATE = HOUSE_CONTROL
 # Slips show date and time (08-05(3)(a)); that every custody record carries a zoned time no
 # later than now is the product's own control, which 08-05(3)(a) does not state.
 RECORD_TIME = HOUSE_CONTROL

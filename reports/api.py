@@ -10,6 +10,7 @@ from rest_framework.response import Response
 
 from cardroom import limits
 from cardroom.api import ERROR_RESPONSES, ScopedViewSet
+from cardroom.retention import get_retain_until, retain_until_field
 
 from . import services
 from .queries import readable_runs, require_reader, runs_for
@@ -29,6 +30,8 @@ class ReportRunSerializer(serializers.Serializer):
     requested_by = serializers.CharField(source="requested_by.username")
     requested_at = serializers.DateTimeField()
     pdf_sha256 = serializers.SerializerMethodField()
+    retain_until = retain_until_field()
+    get_retain_until = get_retain_until
 
     def get_pdf_sha256(self, run) -> str | None:
         file = getattr(run, "file", None) if run.status == "done" else None

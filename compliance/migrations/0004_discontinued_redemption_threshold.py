@@ -14,7 +14,16 @@ def seed(apps, schema_editor):
             )
 
 
+def house_control(apps, schema_editor):
+    """The reminder lead time is the product's own control, not a rule: cite it so."""
+    Threshold = apps.get_model("compliance", "Threshold")
+    Threshold.objects.filter(code="reminder.days_before_due", citation="house policy").update(citation="House control")
+
+
 class Migration(migrations.Migration):
     dependencies = [("compliance", "0003_alter_alertstep_note")]
 
-    operations = [migrations.RunPython(seed, migrations.RunPython.noop)]
+    operations = [
+        migrations.RunPython(seed, migrations.RunPython.noop),
+        migrations.RunPython(house_control, migrations.RunPython.noop),
+    ]

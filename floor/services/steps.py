@@ -47,7 +47,7 @@ def _require_table_in_use(table: Table, field: str = "table") -> None:
 def _open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
-        raise ValidationError({field: f"{rules.BUSINESS_DAY}: no gaming day is open at {site}; open one first."})
+        raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
     return day
 
 

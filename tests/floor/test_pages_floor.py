@@ -27,7 +27,7 @@ def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gamin
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     response = client.post("/accounting/floor/open-day/", {"gaming_date": today(site)})
     assert response.status_code == 400
-    assert f"The gaming day {today(site)} was already opened at {site}." in page(response)
+    assert f"House control: the gaming day {today(site)} was already opened at {site}." in page(response)
 
 
 def test_a_dealer_sees_the_floor_without_floor_buttons_and_may_not_open_a_day(client, cast, site, table):
