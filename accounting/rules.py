@@ -11,10 +11,15 @@ from cardroom.rules import HOUSE_CONTROL
 
 # The custody rules the books cite when they refuse to close a day (no gaming day, a table
 # without its closer).
-from floor.rules import BUSINESS_DAY, TRAY_COUNT  # noqa: F401
+from floor.rules import BUSINESS_DAY, GAMING_DAY_STATE, TRAY_COUNT  # noqa: F401
 
 # The site's daily summary (ND 99-01.3-08-16(1)(g)) is final once its books are closed.
 DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+# Closing a day's books, correcting them only by adjustments, and a filed quarter taking no
+# more entries are the product's own controls protecting the summaries 08-16(1)(g) requires;
+# the text does not state them, so their refusals say so instead of citing it.
+CLOSED_BOOKS = "House control (closed books)"
+FILED_QUARTER = "House control (filed quarter)"
 DROP_COUNT = "ND 99-01.3-08-14(4)"  # every drop box counted and the count signed by the team
 BANK_RECORDS = "ND 99-01.3-08-16(1)(a)"  # starting and ending cash bank counts
 

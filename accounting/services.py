@@ -72,13 +72,13 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
     if queries.books_closed(site, gaming_date):
         raise ValidationError(
             {
-                "gaming_date": f"{rules.DAILY_SUMMARY}: the books of {gaming_date} at {site} are already closed; "
+                "gaming_date": f"{rules.CLOSED_BOOKS}: the books of {gaming_date} at {site} are already closed; "
                 "record a correction as an adjustment."
             }
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is None:
-        raise ValidationError({"gaming_date": f"{rules.BUSINESS_DAY}: there is no gaming day {gaming_date} at {site}."})
+        raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site}."})
     if day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
@@ -148,7 +148,7 @@ def record_adjustment(
         if queries.books_closed(site, recorded_on):
             raise ValidationError(
                 {
-                    "recorded_on": f"{rules.DAILY_SUMMARY}: the books of {recorded_on} are closed too; "
+                    "recorded_on": f"{rules.CLOSED_BOOKS}: the books of {recorded_on} are closed too; "
                     "record the adjustment on a day still open."
                 }
             )
@@ -156,7 +156,7 @@ def record_adjustment(
         if queries.quarter_filing(site.pk, entered_in) is not None:
             raise ValidationError(
                 {
-                    "recorded_on": f"{rules.QUARTERLY_SUMMARY}: the quarterly summary of {entered_in} is filed, so "
+                    "recorded_on": f"{rules.FILED_QUARTER}: the quarterly summary of {entered_in} is filed, so "
                     f"nothing is entered on {recorded_on}; record the adjustment on a gaming day of a quarter not "
                     "yet filed. It shows beside the filed figures it corrects as an amendment."
                 }
@@ -177,7 +177,7 @@ def record_adjustment(
 
 
 def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on) -> None:
-    site, citation = books_close.site, rules.DAILY_SUMMARY
+    site, citation = books_close.site, rules.CLOSED_BOOKS
     if field not in Adjustment.Field.values:
         names = ", ".join(Adjustment.Field.values)
         raise ValidationError({"field": f"{citation}: an adjustment corrects one of {names}."})
@@ -224,7 +224,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
     if quarter.end >= today:
         raise ValidationError(
-            {"quarter": f"{rules.QUARTERLY_SUMMARY}: {quarter} runs to {quarter.end}; it is filed once it has ended."}
+            {"quarter": f"{rules.FILED_QUARTER}: {quarter} runs to {quarter.end}; it is filed once it has ended."}
         )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -258,7 +258,7 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
     if filed is not None:
         raise ValidationError(
             {
-                "quarter": f"{rules.QUARTERLY_SUMMARY}: the quarterly summary of {quarter} at {site} was filed on "
+                "quarter": f"{rules.FILED_QUARTER}: the quarterly summary of {quarter} at {site} was filed on "
                 f"{filed.filed_at:%Y-%m-%d}; a correction is an adjustment entered in a later quarter, shown "
                 "beside the filed figures as an amendment."
             }
@@ -269,7 +269,7 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
     dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
     if dates:
         raise ValidationError(
-            {"quarter": f"{rules.BUSINESS_DAY}: close the gaming day {', '.join(dates)} first, then its books."}
+            {"quarter": f"{rules.GAMING_DAY_STATE}: close the gaming day {', '.join(dates)} first, then its books."}
         )
 
 

@@ -22,6 +22,14 @@ DEPOSIT = "ND 99-01.3-03-10"  # deposit by the third banking day after the activ
 DEPOSIT_VERIFICATION = "ND 99-01.3-08-16(5)"  # verification of the amount deposited on a bank statement
 CHIP_INVENTORY = "ND 99-01.3-03-09(6)"  # inventory records (08-16(2)); SFN 17930
 BUSINESS_DAY = "ND 99-01.3-02-01"
+GAMING_DAY_STATE = HOUSE_CONTROL
+# Segregation of duties the text does not state: a deposit is verified by someone other than
+# who recorded it (08-16(5) asks for the verification, not who does it); a cashier does not
+# redeem their own tips (08-06(2) says tips are redeemed through cash on hand); a deposit is
+# recorded once the day's books are closed (the product's closed-books control).
+DEPOSIT_SEGREGATION = HOUSE_CONTROL
+TIP_SEGREGATION = HOUSE_CONTROL
+DEPOSIT_AFTER_CLOSE = HOUSE_CONTROL  # a gaming day not yet begun: the product's workflow (floor.rules)
 
 # --- Roles ---------------------------------------------------------------------------------
 

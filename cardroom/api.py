@@ -266,11 +266,15 @@ class SiteSerializer(serializers.ModelSerializer):
             "late_entry_minutes",
             "seasonal",
             "active",
+            "twenty_one_discontinued_on",
         ]
         read_only_fields = ["organization"]
 
 
 class SiteInputSerializer(InputSerializer):
+    # ND 99-01.3-08-10(1): the one dealing method of the site's twenty-one tables, changed together.
+    dealing_method = serializers.ChoiceField(choices=Table.DealingMethod.choices, required=False, write_only=True)
+
     class Meta(SiteSerializer.Meta):
         fields = [
             "name",
@@ -280,6 +284,8 @@ class SiteInputSerializer(InputSerializer):
             "late_entry_minutes",
             "seasonal",
             "active",
+            "twenty_one_discontinued_on",
+            "dealing_method",
         ]
         read_only_fields = []
 
@@ -298,6 +304,7 @@ class SiteViewSet(WritableScopedViewSet):
         return access.sites().order_by("name")
 
     def create_object(self, data):
+        data.pop("dealing_method", None)  # a new site has no table yet: each new table sets it
         return services.create_site(acting_user=self.request.user, organization=self.access.employee_org(), **data)
 
     def update_object(self, site, data):
@@ -369,16 +376,19 @@ class TableViewSet(WritableScopedViewSet):
 class ChipDenominationSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChipDenomination
-        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "active"]
+        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "edge_colour",
+                  "second_edge_colour", "active"]
         read_only_fields = ["organization"]
 
 
 class ChipDenominationInputSerializer(InputSerializer):
     primary_colour = serializers.CharField(required=False, max_length=40)
     edge_spots = serializers.CharField(required=False, max_length=80)
+    edge_colour = serializers.CharField(required=False, allow_blank=True, max_length=40)
+    second_edge_colour = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
     class Meta(ChipDenominationSerializer.Meta):
-        fields = ["value_cents", "primary_colour", "edge_spots", "active"]
+        fields = ["value_cents", "primary_colour", "edge_spots", "edge_colour", "second_edge_colour", "active"]
         read_only_fields = []
 
 

@@ -5,6 +5,7 @@ from django import forms
 from . import limits
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
 from .money import cents_to_decimal, decimal_to_cents, format_money
+from .rules import CHIP_COLOURS
 
 
 class CentsField(forms.CharField):
@@ -64,6 +65,7 @@ class SiteForm(BootstrapMixin, forms.ModelForm):
             "late_entry_minutes",
             "seasonal",
             "active",
+            "twenty_one_discontinued_on",
         ]
 
 
@@ -102,10 +104,17 @@ class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
     value_cents = CentsField(label="Value ($)")
     primary_colour = forms.CharField(required=False, help_text="Blank: the ND 99-01.3-08-03(3) colour.")
     edge_spots = forms.CharField(required=False, help_text="Blank: the ND 99-01.3-08-03(3) edge spots.")
+    edge_colour = forms.ChoiceField(
+        required=False, choices=[("", "(default)")] + [(c, c) for c in CHIP_COLOURS],
+        help_text="ND 99-01.3-08-03(3): a contrasting edge spot colour. Default: white for $25 and $100.",
+    )
+    second_edge_colour = forms.ChoiceField(
+        required=False, choices=[("", "(none)")] + [(c, c) for c in CHIP_COLOURS], help_text="Optional second edge colour."
+    )
 
     class Meta:
         model = ChipDenomination
-        fields = ["value_cents", "primary_colour", "edge_spots", "active"]
+        fields = ["value_cents", "primary_colour", "edge_spots", "edge_colour", "second_edge_colour", "active"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -120,6 +129,8 @@ class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
         for name in ("primary_colour", "edge_spots"):
             if not self.cleaned_data.get(name) and spec is not None:
                 self.cleaned_data[name] = getattr(spec, name)
+        if not self.instance.pk and not self.cleaned_data.get("edge_colour") and spec is not None:
+            self.cleaned_data["edge_colour"] = spec.default_edge_colour
         super()._post_clean()
 
 

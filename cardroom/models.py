@@ -10,7 +10,16 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from .appendonly import AppendOnlyModel
-from .rules import CHIP_CITATION, CHIP_SPECS
+from .rules import (
+    CHIP_CITATION,
+    CHIP_COLOUR_LIST_CONTROL,
+    CHIP_COLOURS,
+    CHIP_SPECS,
+    DEALING_METHOD_CITATION,
+    ONE_DEALING_METHOD_JURISDICTIONS,
+    TWENTY_FIVE_CHIPS_CITATION,
+    TWENTY_FIVE_DOLLARS_CENTS,
+)
 
 
 class Jurisdiction(models.TextChoices):
@@ -81,6 +90,11 @@ class Site(models.Model):
     )
     seasonal = models.BooleanField(default=False)
     active = models.BooleanField(default=True)
+    # ND 99-01.3-08-06(2): the day the organization discontinued twenty-one at the site; its
+    # chips are then redeemed at the business office or an active site for thirty days.
+    twenty_one_discontinued_on = models.DateField(
+        null=True, blank=True, help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after)."
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -116,7 +130,7 @@ class Table(models.Model):
         UP_TO = "up_to", "Doubling-down on tip bets permitted - may be equal to or less than the original tip bet"
         NOT_PERMITTED = "not_permitted", "Doubling-down on tip bets not permitted"
 
-    class DealingMethod(models.TextChoices):  # ND 99-01.3-08-13(1)(b)
+    class DealingMethod(models.TextChoices):  # ND 99-01.3-08-10(1)(a)-(c); disclosed, 08-13(1)
         NO_PEEK = "no_peek", "Hole-Card-No-Peek"
         CARD_READER = "card_reader", "Hole-Card-with-Card-Reading-Device"
         NO_HOLE_CARD = "no_hole_card", "No-Hole-Card"
@@ -173,7 +187,38 @@ class Table(models.Model):
             from .wagers import validate_table_wagers  # the jurisdiction's limits, ND 99-01.3-08-09(1)
 
             validate_table_wagers(self)
+            self._check_one_dealing_method()
         self._check_outage_limit()
+
+    def _check_one_dealing_method(self):
+        """ND 99-01.3-08-10(1): one dealing method at a site. A new or changed twenty-one table
+        must use the method of the site's other active twenty-one tables; the whole site
+        changes method at once (`cardroom.services.set_site_dealing_method`)."""
+        if self.site.jurisdiction not in ONE_DEALING_METHOD_JURISDICTIONS or self.game != Game.TWENTY_ONE:
+            return
+        if not self.active or getattr(self, "_site_dealing_method", None) == self.dealing_method:
+            return
+        others = (
+            Table.objects.filter(site_id=self.site_id, game=Game.TWENTY_ONE, active=True)
+            .exclude(pk=self.pk).exclude(dealing_method=self.dealing_method)
+        )
+        other = others.order_by("number").first()
+        if other is not None:
+            raise ValidationError(
+                {
+                    "dealing_method": f"{DEALING_METHOD_CITATION}: only one dealing method may be used at a site; "
+                    f"table {other.number} at {self.site} uses {other.get_dealing_method_display()}. "
+                    "Change the method of the whole site instead."
+                }
+            )
+
+    @classmethod
+    def site_dealing_method(cls, site_id: int) -> str | None:
+        """The dealing method of a site's active twenty-one tables (None: no such table)."""
+        return (
+            cls.objects.filter(site_id=site_id, game=Game.TWENTY_ONE, active=True)
+            .order_by("number").values_list("dealing_method", flat=True).first()
+        )
 
     def _check_outage_limit(self):
         """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline, the maximum
@@ -193,11 +238,22 @@ def validate_chip_value(value_cents: int) -> None:
         raise ValidationError(f"{CHIP_CITATION}: chips may be issued only in values of {allowed}.")
 
 
+def validate_chip_colour(value: str) -> None:
+    if value and value not in CHIP_COLOURS:
+        raise ValidationError(
+            f"{CHIP_COLOUR_LIST_CONTROL}: a chip colour is one of {', '.join(CHIP_COLOURS)} (got {value!r}), "
+            "so that the colours of ND 99-01.3-08-03(3) can be checked."
+        )
+
+
 class ChipDenomination(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="chip_denominations")
     value_cents = models.PositiveIntegerField(validators=[validate_chip_value])
-    primary_colour = models.CharField(max_length=40)
+    primary_colour = models.CharField(max_length=40, validators=[validate_chip_colour])
     edge_spots = models.CharField(max_length=80)
+    # ND 99-01.3-08-03(3): one or two contrasting secondary colours as edge spots.
+    edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
+    second_edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
     active = models.BooleanField(default=True)
     history = HistoricalRecords()
 
@@ -218,6 +274,37 @@ class ChipDenomination(models.Model):
         others = ChipDenomination.objects.filter(organization_id=self.organization_id, value_cents=self.value_cents)
         if self.organization_id and others.exclude(pk=self.pk).exists():
             raise ValidationError({"value_cents": "This chip value is already defined for the organization."})
+        if self.organization_id and self.active:
+            self._check_reversed_pairs()
+        if self.organization_id and not self.active and self.value_cents == TWENTY_FIVE_DOLLARS_CENTS:
+            self._check_twenty_five_chips_still_needed()
+
+    def _check_reversed_pairs(self):
+        """ND 99-01.3-08-03(3): no secondary colour identical to another value's primary colour
+        that makes a reversed combination of primary and secondary colours."""
+        from .chips import colours_of, reversed_pair, reversed_pair_message
+
+        mine = colours_of(self)
+        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(pk=self.pk)
+        for other in siblings.exclude(value_cents=self.value_cents):
+            if reversed_pair(mine, colours_of(other)):
+                raise ValidationError({"edge_colour": reversed_pair_message(mine, colours_of(other))})
+
+    def _check_twenty_five_chips_still_needed(self):
+        """ND 99-01.3-08-03(1): the $25 chip cannot be withdrawn while a North Dakota table of the
+        organization accepts $25 wagers."""
+        tables = Table.objects.filter(
+            site__organization_id=self.organization_id, site__jurisdiction=Jurisdiction.ND, site__active=True,
+            active=True, game=Game.TWENTY_ONE, max_wager_cents__gte=TWENTY_FIVE_DOLLARS_CENTS,
+        ).select_related("site").order_by("site__name", "number")
+        table = tables.first()
+        if table is not None:
+            raise ValidationError(
+                {
+                    "active": f"{TWENTY_FIVE_CHIPS_CITATION}: {table} at {table.site} accepts $25.00 wagers, so the "
+                    "$25.00 chip must stay available to players; lower the tables' maximum first."
+                }
+            )
 
 
 class Employee(models.Model):

@@ -83,6 +83,8 @@ class Provenance:
     generated_by: str
     data_sha256: str
     audit_head: str = ""
+    # "Retain until <date> (ND 99-01.3-08-16...)": how long the report is kept; "" for none.
+    retention: str = ""
 
 
 def _fields_of(names: tuple[str, ...]):
@@ -362,6 +364,8 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
     )
     canv.drawRightString(width - MARGIN, bottom, f"Page {number} of {total}")
     canv.setFont(FONT, 6)
+    if provenance.retention:
+        canv.drawRightString(width - MARGIN, bottom - 8, provenance.retention)
     if provenance.audit_head:
         canv.drawString(MARGIN, bottom - 8, f"Data SHA-256 {provenance.data_sha256}")
         canv.drawString(MARGIN, bottom - 15, f"Audit chain head at generation: {provenance.audit_head}")

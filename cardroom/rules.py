@@ -16,6 +16,12 @@ class ChipSpec:
     value_cents: int
     primary_colour: str
     edge_spots: str
+    # The edge spot colour 08-03(3) prescribes ("white" for $25 and $100), or None where it
+    # prescribes only "contrasting" (and "" for the fifty cent chip, which has no edge spots).
+    edge_colour: str | None
+    # What a new chip's edge spots default to: the prescribed colour, else a house default
+    # chosen to contrast with the primary and to form no reversed pair with another value.
+    default_edge_colour: str
 
 
 # ND 99-01.3-08-03(1): chips may be issued only in these values; 08-03(3): colours and spots.
@@ -24,33 +30,65 @@ CHIP_COLOUR_CITATION = "ND 99-01.3-08-03(3)"
 CHIP_SPECS: dict[int, ChipSpec] = {
     spec.value_cents: spec
     for spec in (
-        ChipSpec(50, "mustard yellow", "no edge spots"),
-        ChipSpec(100, "white", "four solid edge spots"),
-        ChipSpec(200, "pink", "four split edge spots"),
-        ChipSpec(500, "red", "six solid edge spots"),
-        ChipSpec(2500, "green", "eight or three white solid edge spots"),
-        ChipSpec(10000, "black", "four white triple split edge spots"),
+        ChipSpec(50, "mustard yellow", "no edge spots", "", ""),
+        ChipSpec(100, "white", "four solid edge spots", None, "blue"),
+        ChipSpec(200, "pink", "four split edge spots", None, "white"),
+        ChipSpec(500, "red", "six solid edge spots", None, "white"),
+        ChipSpec(2500, "green", "eight or three white solid edge spots", "white", "white"),
+        ChipSpec(10000, "black", "four white triple split edge spots", "white", "white"),
     )
 }
+
+# ND 99-01.3-08-03(1): "If an organization accepts a twenty-five dollar wager, it shall provide
+# twenty-five dollar chips to players for their optional use."
+TWENTY_FIVE_DOLLARS_CENTS = 2500
+TWENTY_FIVE_CHIPS_CITATION = "ND 99-01.3-08-03(1)"
+# ND 99-01.3-08-03(2): the chips must meet subsection 3 at a site whose twenty-one gross
+# proceeds averaged $10,000 for two consecutive quarters, or where an organization installs a
+# video surveillance system, "regardless of the value of wagers accepted at the site".
+CHIP_SPEC_TRIGGER_CITATION = "ND 99-01.3-08-03(2)"
+
+# The colours a chip may be recorded in: the six 08-03(3) prescribes and common edge spot
+# colours. Choosing from a list (not free text) is a house control, so that the colour rules
+# of 08-03(3) can be checked by machine.
+CHIP_COLOUR_LIST_CONTROL = HOUSE_CONTROL
+CHIP_COLOURS = (
+    "mustard yellow", "white", "pink", "red", "green", "black",
+    "blue", "light blue", "yellow", "orange", "purple", "grey", "brown", "gold", "silver",
+)
+
+
+# ND 99-01.3-08-10(1): "Only one of three dealing methods may be used at a site." The
+# jurisdictions held to it (the other states' texts we hold set no such rule).
+DEALING_METHOD_CITATION = "ND 99-01.3-08-10(1)"
+ONE_DEALING_METHOD_JURISDICTIONS = frozenset({"ND"})
 
 
 @dataclass(frozen=True)
 class WagerLimits:
     citation: str
     min_cents: int
-    max_cents: int
+    max_cents: int | None  # None: the jurisdiction's rules set no maximum
     step_cents: int  # every limit must be a multiple of this
     # At most one table may be the "low" table: a minimum above this is allowed only
     # when another active table at the site has a minimum at or below it.
     low_minimum_ceiling_cents: int | None = None
 
 
+# The Washington State Gambling Commission's house-banked Blackjack game rules (rev. April 2018)
+# set no wager limit: the card room sets its limits in its internal controls ("Card room
+# operators may make immaterial modifications to these game rules ... documented in their
+# internal controls"). WAC 230-40-125(4)'s $25 maximum governs only the player-banked
+# "Washington blackjack" game, which is not a house-banked table, so it is not cited here.
+WSGC_BLACKJACK_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
+WA_HOUSE_BANKED_LIMITS = f"House control (the {WSGC_BLACKJACK_RULES} set no wager limit)"
+
 WAGER_LIMITS: dict[str, WagerLimits] = {
     # ND 99-01.3-08-09(1): even dollars, $1 to $25, a minimum of not more than $3 on one
     # active table before another table may have a higher minimum.
     "ND": WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, 300),
-    # 9 NYCRR 4620.5(f)(2): maximum bet $5.
-    "NY": WagerLimits("9 NYCRR 4620.5(f)(2)", 100, 500, 100),
-    # WAC 230-40-125(4) (Washington blackjack): the maximum wager may not exceed $25.
-    "WA": WagerLimits("WAC 230-40-125(4)", 100, 2500, 100),
+    # 9 NYCRR 4620.5(f)(2): maximum bet $5. (Whole dollars from $1: the house's own control.)
+    "NY": WagerLimits("9 NYCRR 4620.5(f)(2) (the $5 maximum; whole dollars from $1: house control)", 100, 500, 100),
+    # Washington house-banked tables: whole dollars from $1, no regulatory maximum.
+    "WA": WagerLimits(WA_HOUSE_BANKED_LIMITS, 100, None, 100),
 }

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from .access import forget_access, require_gaming_manager
 from .audit import record_event, snapshot
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Role, Site, Table
+from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
 from .rules import CHIP_SPECS
 
 
@@ -72,11 +72,33 @@ def create_site(*, acting_user, organization: Organization, **values) -> Site:
 
 def update_site(*, acting_user, site: Site, **values) -> Site:
     values.pop("organization", None)
-    return _save(site, acting_user=acting_user, organization_id=site.organization_id, values=values, noun="a site")
+    method = values.pop("dealing_method", None)
+    with transaction.atomic():
+        site = _save(site, acting_user=acting_user, organization_id=site.organization_id, values=values, noun="a site")
+        if method is not None:
+            set_site_dealing_method(acting_user=acting_user, site=site, method=method)
+    return site
+
+
+def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Table]:
+    """ND 99-01.3-08-10(1): one dealing method at a site, so the site's twenty-one tables
+    change method together (each change validated and audited)."""
+    if method not in Table.DealingMethod.values:
+        raise ValidationError({"dealing_method": f"Unknown dealing method {method!r}; one of: "
+                                                 f"{', '.join(Table.DealingMethod.values)}."})
+    changed = []
+    with transaction.atomic():
+        tables = Table.objects.select_for_update().filter(site=site, game=Game.TWENTY_ONE).exclude(dealing_method=method)
+        for table in tables.order_by("number"):
+            table._site_dealing_method = method  # the whole site changes: the one-method check holds after
+            changed.append(update_table(acting_user=acting_user, table=table, dealing_method=method))
+    return changed
 
 
 def create_table(*, acting_user, site: Site, **values) -> Table:
     table = Table(site=site)
+    if "dealing_method" not in values and (method := Table.site_dealing_method(site.pk)):
+        values["dealing_method"] = method  # ND 99-01.3-08-10(1): a new table takes the site's method
     return _save(
         table, acting_user=acting_user, organization_id=site.organization_id, values=values,
         noun="a table",
@@ -99,6 +121,7 @@ def create_chip_denomination(*, acting_user, organization: Organization, value_c
     if spec is not None:
         values.setdefault("primary_colour", spec.primary_colour)
         values.setdefault("edge_spots", spec.edge_spots)
+        values.setdefault("edge_colour", spec.default_edge_colour)
     chip = ChipDenomination(organization=organization)
     return _save(
         chip, acting_user=acting_user, organization_id=organization.pk,

@@ -142,6 +142,7 @@ SETUP: dict[str, SetupKind] = {
             ("Value", lambda c: format_money(c.value_cents)),
             ("Primary colour", "primary_colour"),
             ("Edge spots", "edge_spots"),
+            ("Edge colours", lambda c: " / ".join(x for x in (c.edge_colour, c.second_edge_colour) if x)),
             ("Active", "active"),
         ),
         lambda access: ChipDenomination.objects.filter(organization_id=access.organization_id),

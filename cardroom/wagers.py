@@ -16,11 +16,12 @@ def validate_table_wagers(table: Table) -> None:
     for field, value in (("min_wager_cents", table.min_wager_cents), ("max_wager_cents", table.max_wager_cents)):
         if value is None:
             continue
-        if value % limits.step_cents or not limits.min_cents <= value <= limits.max_cents:
+        too_high = limits.max_cents is not None and value > limits.max_cents
+        if value % limits.step_cents or value < limits.min_cents or too_high:
+            upper = f" to {format_money(limits.max_cents)}" if limits.max_cents is not None else " up"
             errors[field] = (
                 f"{limits.citation}: a wager limit must be a whole dollar amount from "
-                f"{format_money(limits.min_cents)} to {format_money(limits.max_cents)} "
-                f"(got {format_money(value)})."
+                f"{format_money(limits.min_cents)}{upper} (got {format_money(value)})."
             )
     if errors:
         raise ValidationError(errors)

@@ -5,9 +5,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 
-from cardroom.models import Site
+from cardroom.models import Jurisdiction, Site
 from cardroom.periods import Quarter
 
 from .models import Alert, AlertStep, Notification
@@ -23,14 +24,42 @@ QUARTER_PROVIDERS: list[QuarterProvider] = []
 DAY_PROVIDERS: list[DayProvider] = []
 
 
-def quarter_provider(function: QuarterProvider) -> QuarterProvider:
-    QUARTER_PROVIDERS.append(function)
+# Each rule declares the jurisdictions whose sites it judges; the engine hands a provider only
+# those sites. The rules here are North Dakota's (chapter 99-01.3-08 and 99-01.3-03): a site in
+# Washington or New York is never judged by them. A later jurisdiction pack registers its own
+# providers with `jurisdictions={"WA"}` (or several).
+ND_ONLY: frozenset[str] = frozenset({Jurisdiction.ND})
+
+
+def _register(registry: list, function, jurisdictions):
+    function.jurisdictions = frozenset(jurisdictions)
+    registry.append(function)
     return function
 
 
-def day_provider(function: DayProvider) -> DayProvider:
-    DAY_PROVIDERS.append(function)
-    return function
+def quarter_provider(function: QuarterProvider | None = None, *, jurisdictions=ND_ONLY):
+    """Register a quarter rule: `@quarter_provider` (North Dakota) or
+    `@quarter_provider(jurisdictions={...})`."""
+    if function is None:
+        return lambda f: _register(QUARTER_PROVIDERS, f, jurisdictions)
+    return _register(QUARTER_PROVIDERS, function, jurisdictions)
+
+
+def day_provider(function: DayProvider | None = None, *, jurisdictions=ND_ONLY):
+    """Register a day rule: `@day_provider` (North Dakota) or `@day_provider(jurisdictions={...})`."""
+    if function is None:
+        return lambda f: _register(DAY_PROVIDERS, f, jurisdictions)
+    return _register(DAY_PROVIDERS, function, jurisdictions)
+
+
+def jurisdictions_of(provider) -> frozenset[str]:
+    return getattr(provider, "jurisdictions", ND_ONLY)
+
+
+def sites_for(provider, sites: list[Site]) -> list[Site]:
+    """The sites a provider judges: those in one of its jurisdictions."""
+    allowed = jurisdictions_of(provider)
+    return [s for s in sites if s.jurisdiction in allowed]
 
 
 @dataclass
@@ -43,7 +72,10 @@ class RunResult:
 
 
 def _sites(site_ids: list[int] | None) -> list[Site]:
-    qs = Site.objects.filter(active=True) if site_ids is None else Site.objects.filter(pk__in=site_ids)
+    """The given sites, or every active site and every site where twenty-one was discontinued
+    (a closed site's chips are still redeemed for 30 days, ND 99-01.3-08-06(2))."""
+    everyone = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
+    qs = everyone if site_ids is None else Site.objects.filter(pk__in=site_ids)
     return list(qs.order_by("pk"))
 
 
@@ -99,7 +131,8 @@ def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter) -> RunRes
     sites, result = _sites(site_ids), RunResult()
     book = ThresholdBook(quarter.end)
     for provider in QUARTER_PROVIDERS:
-        _record(provider(sites, quarter, book), sites, result)
+        if judged := sites_for(provider, sites):
+            _record(provider(judged, quarter, book), sites, result)
     return result
 
 
@@ -108,7 +141,8 @@ def run_day_checks(*, site_ids: list[int] | None, start: date, end: date) -> Run
     sites, result = _sites(site_ids), RunResult()
     book = ThresholdBook(end)
     for provider in DAY_PROVIDERS:
-        _record(provider(sites, start, end, book), sites, result)
+        if judged := sites_for(provider, sites):
+            _record(provider(judged, start, end, book), sites, result)
     return result
 
 

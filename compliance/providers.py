@@ -438,3 +438,43 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
         if finding:
             found.append(finding)
     return found
+
+
+@day_provider
+def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-03(2): at a site with a video surveillance system installed (whatever the
+    wagers) or required by its gross proceeds, the organization's active chips must meet the
+    colours and edge spots of 08-03(3). Judged on the last day of the run."""
+    from cardroom.chips import colour_spec_problems, colours_of
+    from cardroom.models import ChipDenomination
+    from surveillance.models import Equipment
+
+    site_ids = [s.pk for s in sites]
+    required = _status_lookup(site_ids)
+    installed = set(Equipment.objects.filter(site_id__in=site_ids, installed_on__lte=end).values_list("site_id", flat=True))
+    chips = defaultdict(list)
+    for chip in ChipDenomination.objects.filter(organization_id__in={s.organization_id for s in sites}, active=True):
+        chips[chip.organization_id].append(colours_of(chip))
+    found = []
+    for site in sites:
+        if site.pk in installed:
+            trigger = "a video surveillance system is installed at the site"
+        elif required(site.pk, end):
+            trigger = "video surveillance is required at the site"
+        else:
+            continue
+        if finding := rules.chip_colours(site.pk, end, colour_spec_problems(chips[site.organization_id]), trigger=trigger):
+            found.append(finding)
+    return found
+
+
+@day_provider
+def discontinued_sites(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-06(2): a site where twenty-one was discontinued on a day of the run (or
+    whose 30-day redemption window overlaps it) gets the alert: redeem its chips until day 30."""
+    found = []
+    for site in sites:
+        stopped = site.twenty_one_discontinued_on
+        if stopped is not None and stopped <= end and rules.redemption_window_end(stopped, book) >= start:
+            found.append(rules.discontinued_twenty_one(site.pk, site.name, stopped, book))
+    return found

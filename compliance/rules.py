@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from cardroom.money import format_money, format_ratio
 from cardroom.periods import Quarter, add_banking_days
+from cardroom.rules import CHIP_SPEC_TRIGGER_CITATION
 
 from .thresholds import ThresholdBook
 
@@ -362,4 +363,44 @@ def recording_gaps(site_id: int, table_id: int, table_number: int, gaming_date: 
         f"first made available (opener) until it closed for the day (closer): not recorded {spans}.",
         gaming_date, {"table": table_number, "gaps": [[a.isoformat(), b.isoformat()] for a, b in gaps],
                       "minutes": minutes}, f"table:{table_id}",
+    )
+
+
+# 11. ND 99-01.3-08-06(2): chips redeemable for thirty days after twenty-one stops ------------
+
+def redemption_window_end(discontinued_on: date, book: ThresholdBook) -> date:
+    """The last day the chips must still be redeemed: day 30 after the day twenty-one stopped."""
+    return discontinued_on + timedelta(days=book.int("discontinued.redeem_days"))
+
+
+def chips_redeemable_after_discontinuance(discontinued_on: date, on: date, book: ThresholdBook) -> bool:
+    return discontinued_on <= on <= redemption_window_end(discontinued_on, book)
+
+
+def discontinued_twenty_one(site_id: int, site_name: str, discontinued_on: date, book: ThresholdBook) -> Finding:
+    days = book["discontinued.redeem_days"]
+    until = redemption_window_end(discontinued_on, book)
+    return Finding(
+        "discontinued_redemption", days.citation, "Twenty-one discontinued: chips redeemable for 30 days", site_id,
+        str(discontinued_on), discontinued_on, until,
+        f"{days.citation}: twenty-one was discontinued at {site_name} on {discontinued_on}; redeem its chips for cash "
+        f"at the business office or an active site for {int(days)} days, through {until}.",
+        until, {"discontinued_on": str(discontinued_on), "redeem_until": str(until)},
+    )
+
+
+# 12. ND 99-01.3-08-03(2)-(3): chip colours once the specification applies --------------------
+
+def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str) -> Finding | None:
+    """The organization's chips miss 08-03(3) at a site where 08-03(2) makes it apply
+    (surveillance installed, regardless of wagers, or the $10,000 gross proceeds level).
+    One alert per site and quarter while the chips stay wrong."""
+    if not problems:
+        return None
+    quarter = Quarter.containing(on)
+    return Finding(
+        "chip_colours", CHIP_SPEC_TRIGGER_CITATION, "Chips do not meet the colour specification", site_id, str(quarter),
+        quarter.start, quarter.end,
+        f"{CHIP_SPEC_TRIGGER_CITATION}: {trigger}, so the chips must meet ND 99-01.3-08-03(3): " + " ".join(problems),
+        on, {"problems": problems, "trigger": trigger},
     )

@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
 ND_03_10_DATE = date(2016, 4, 1)
+ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 
 # code, value, unit, citation, summary, effective from
 SEED = [
@@ -44,7 +45,10 @@ SEED = [
      "A sample recorded video is due to the attorney general within 14 days of an equipment change.", ND_08_04_DATE),
     ("deposit.banking_days", 3, "days", "ND 99-01.3-03-10(1)",
      "The bank deposit is due by the third banking day after the activity.", ND_03_10_DATE),
-    ("reminder.days_before_due", 7, "days", "house policy",
+    ("discontinued.redeem_days", 30, "days", "ND 99-01.3-08-06(2)",
+     "After twenty-one is discontinued at a site, its chips are redeemed at the business office or an active site for thirty days.",
+     ND_08_06_DATE),
+    ("reminder.days_before_due", 7, "days", "House control",
      "Send a reminder this many days before an alert's due date.", date(2000, 1, 1)),
 ]
 

@@ -31,6 +31,7 @@ from cardroom.api import (
 )
 from cardroom.api_filters import DateFilter, FilterSet, IdFilter
 from cardroom.models import Table
+from cardroom.retention import get_retain_until, retain_until_field
 
 from . import queries, rules, services
 from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
@@ -218,6 +219,8 @@ class TableInventoryViewSet(CustodyViewSet):
 class DealerShiftSerializer(serializers.ModelSerializer):
     dealer_initials = serializers.CharField(source="dealer.initials", read_only=True)
     table_number = serializers.IntegerField(source="table.number", read_only=True)
+    retain_until = retain_until_field()
+    get_retain_until = get_retain_until
 
     class Meta:
         model = DealerShift
@@ -234,6 +237,7 @@ class DealerShiftSerializer(serializers.ModelSerializer):
             "ended_by",
             "entered_at",
             "entered_late",
+            "retain_until",
         ]
 
 
@@ -306,6 +310,8 @@ class SlipSerializer(serializers.ModelSerializer):
     voided_at = serializers.SerializerMethodField()
     voided_by_initials = serializers.SerializerMethodField()
     void_reason = serializers.SerializerMethodField()
+    retain_until = retain_until_field()
+    get_retain_until = get_retain_until
 
     class Meta:
         model = Slip
@@ -336,6 +342,7 @@ class SlipSerializer(serializers.ModelSerializer):
             "void_reason",
             "entered_at",
             "entered_late",
+            "retain_until",
         ]
 
     def _step(self, slip, kind, attribute):

@@ -19,14 +19,25 @@ SLIP_CONTENT = "ND 99-01.3-08-05(3)"  # preparers; quantity and value by denomin
 SLIP_VERIFICATION = "ND 99-01.3-08-05(5)"  # a shift manager or authorized employee not presently dealing
 SLIP_RECEIPT = "ND 99-01.3-08-05(6)"  # the dealer initials the fill copy, the cashier the credit copy
 CHIP_VALUES = "ND 99-01.3-08-03(1)"  # only the organization's chip values
-BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day"
-# Slips show date and time; every custody record carries the time it was made.
-RECORD_TIME = "ND 99-01.3-08-05(3)(a)"
-# Dealer shift records give per-dealer percent-of-hold (08-01(3)) and who conducted games
-# (08-14(2) count team, 08-04(9) video reviewer).
-DEALER_SHIFTS = "ND 99-01.3-08-01(3)"
-# The opener and closer of a table enter its win and percent-of-hold (ND 99-01.3-08-01(3)).
-TRAY_COUNT = "ND 99-01.3-08-01(3)"
+BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day" (a day may run past midnight)
+# Opening and closing gaming days (one open at a time, none before it begins, none at an
+# inactive site): the product's workflow around the business day, not a rule of the text.
+GAMING_DAY_STATE = HOUSE_CONTROL
+# Slips show date and time (08-05(3)(a)); that every custody record carries a zoned time no
+# later than now is the product's own control, which 08-05(3)(a) does not state.
+RECORD_TIME = HOUSE_CONTROL
+# Dealer shift records feed per-dealer percent-of-hold (08-01(3), 08-04(8)) and who conducted
+# games (08-14(2) count team, 08-04(9) video reviewer), but the chapter sets no rule on how a
+# shift is recorded (one dealer at one table at a time, start before end): house controls.
+DEALER_SHIFTS = HOUSE_CONTROL
+# The opener and closer of a table enter its win and percent-of-hold; the chapter does not
+# prescribe table tray counts (08-16(1)(a) is the chip bank's starting and ending counts):
+# the opener/closer sequence is a house control.
+TRAY_COUNT = HOUSE_CONTROL
+# Whether a table is active, open or closed for the day: the product's own table states.
+# 08-05(1) says what slips move (bank to table and back, never table to table), not when a
+# table may receive them.
+TABLE_STATE = HOUSE_CONTROL
 
 STEP_CITATIONS = {"verify": SLIP_VERIFICATION, "receive": SLIP_RECEIPT, "void": SLIP_NUMBERING}
 

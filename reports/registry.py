@@ -32,11 +32,18 @@ class ReportKind:
     # Who may read the report: the rule of the figures it contains, owned by the app whose
     # API and pages show them (one rule for the API, the pages and the stored report).
     reader: ReadRule | None = None
+    # The jurisdictions whose sites the report is for; None: every site. A kind that prints one
+    # jurisdiction's text (North Dakota's house rules handout and felony notice) names it.
+    jurisdictions: frozenset[str] | None = None
+
+    def applies_to(self, site) -> bool:
+        return self.jurisdictions is None or site.jurisdiction in self.jurisdictions
 
     def describe(self) -> dict:
         parameters = {"range": ["site", "start", "end"], "quarter": ["site", "quarter"], "as_of": ["site", "end"]}
         return {"kind": self.code, "title": self.title, "rule": self.rule, "parameters": parameters[self.period],
-                "background": self.large}
+                "background": self.large,
+                "jurisdictions": None if self.jurisdictions is None else sorted(self.jurisdictions)}
 
 
 KINDS: dict[str, ReportKind] = {}

@@ -15,6 +15,7 @@ from cardroom.audit import ChainHead, chain_head, record_event
 from cardroom.models import Role
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
+from cardroom.retention import retention_notice
 from cardroom.rules import HOUSE_CONTROL
 
 from .models import ReportRun
@@ -60,6 +61,10 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
     if not access.has_role(site.pk, *REPORT_ROLES):
         raise PermissionDenied(REQUEST_REFUSAL)
     kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title.lower()} holds them)")
+    if not kinds[kind].applies_to(site):
+        places = ", ".join(sorted(kinds[kind].jurisdictions))
+        raise ValidationError({"kind": f"{kinds[kind].rule}: the {kinds[kind].title.lower()} is for sites in {places} "
+                                       f"only; {site} is in {site.get_jurisdiction_display()}."})
     first, last, label = resolve_period(kinds[kind], start=start, end=end, quarter=quarter)
     with transaction.atomic():
         run = ReportRun.objects.create(
@@ -133,7 +138,8 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     # The request time is an input: the same run always renders to the same bytes.
     moment = timezone.localtime(run.requested_at)
     provenance = Provenance(
-        moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data), audit_head
+        moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data), audit_head,
+        retention_notice(run),
     )
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
     return pdf, provenance.data_sha256, kind.table(data)

@@ -81,7 +81,8 @@ def make_chips(organization) -> dict[int, ChipDenomination]:
     return {
         value: ChipDenomination.objects.get_or_create(
             organization=organization, value_cents=value,
-            defaults={"primary_colour": spec.primary_colour, "edge_spots": spec.edge_spots},
+            defaults={"primary_colour": spec.primary_colour, "edge_spots": spec.edge_spots,
+                      "edge_colour": spec.default_edge_colour},
         )[0]
         for value, spec in CHIP_SPECS.items()
     }

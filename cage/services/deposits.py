@@ -31,7 +31,7 @@ def record_deposit(
     if not queries.books_closed(site, gaming_day.gaming_date):
         raise ValidationError(
             {
-                "gaming_day": f"{rules.DEPOSIT}: the books of {gaming_day.gaming_date} at {site} are not closed; "
+                "gaming_day": f"{rules.DEPOSIT_AFTER_CLOSE}: the books of {gaming_day.gaming_date} at {site} are not closed; "
                 "close the gaming day before recording its deposit."
             }
         )
@@ -66,7 +66,7 @@ def verify_deposit(
     employee = _at_site(acting_user, site, rules.DEPOSIT_VERIFIERS, "verify a bank deposit")
     if employee.pk == deposit.recorded_by_id:
         raise ValidationError(
-            {"deposit": f"{rules.DEPOSIT_VERIFICATION}: someone other than who recorded the deposit verifies it."}
+            {"deposit": f"{rules.DEPOSIT_SEGREGATION}: someone other than who recorded the deposit verifies it."}
         )
     statement_amount_cents = _amount(
         statement_amount_cents, "statement_amount_cents", rules.DEPOSIT_VERIFICATION, allow_zero=True

@@ -79,7 +79,7 @@ def _gaming_date(site: Site, value, field: str = "gaming_date") -> date:
     if not isinstance(value, date) or isinstance(value, datetime):
         raise ValidationError({field: "Give the gaming date as a date (YYYY-MM-DD)."})
     if value > _site_today(site):
-        raise ValidationError({field: f"{rules.BUSINESS_DAY}: the gaming day {value} has not begun yet at {site}."})
+        raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: the gaming day {value} has not begun yet at {site}."})
     return value
 
 

@@ -76,7 +76,7 @@ def redeem_tips(
             }
         )
     if cashier.pk == dealer.pk:
-        raise ValidationError({"dealer": f"{rules.TIPS}: another cashier redeems your own tips."})
+        raise ValidationError({"dealer": f"{rules.TIP_SEGREGATION}: another cashier redeems your own tips."})
     if declaration.total_cents == 0:
         raise ValidationError({"declaration": f"{rules.TIPS}: this declaration holds no tips to redeem."})
     at = _moment(at, "redeemed_at", site=declaration.site, not_before=declaration.declared_at, what="the tips")

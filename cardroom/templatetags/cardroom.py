@@ -13,3 +13,11 @@ def money(cents):
 @register.filter
 def ratio(value):
     return format_ratio(value)
+
+
+@register.filter
+def retention(record) -> str:
+    """'Retain until <date> (ND 99-01.3-08-16)' for a record with a retention date, else ''."""
+    from cardroom.retention import retention_notice
+
+    return retention_notice(record)

@@ -1,5 +1,5 @@
-"""Dealer rotations: seating a dealer at a table and ending the shift (ND 99-01.3-08-01(3),
-08-06(3))."""
+"""Dealer rotations: seating a dealer at a table and ending the shift (house controls; the
+shifts feed per-dealer percent-of-hold, ND 99-01.3-08-01(3), and tips, 08-06(3))."""
 
 from datetime import datetime
 

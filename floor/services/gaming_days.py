@@ -25,14 +25,14 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
     )
     at = _moment(at, "opened_at", site=site, gaming_date=gaming_date, what="the activity")
     if not site.active:
-        raise ValidationError({"site": f"{rules.BUSINESS_DAY}: {site} is inactive; no gaming day opens there."})
+        raise ValidationError({"site": f"{rules.GAMING_DAY_STATE}: {site} is inactive; no gaming day opens there."})
     if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
-        raise ValidationError({"gaming_date": f"{rules.BUSINESS_DAY}: the gaming day {gaming_date} has not begun yet."})
+        raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} has not begun yet."})
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         if GamingDay.objects.filter(site=site, gaming_date=gaming_date).exists():
             raise ValidationError(
-                {"gaming_date": f"The gaming day {gaming_date} was already opened at {site}. ({rules.BUSINESS_DAY})"}
+                {"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} was already opened at {site}."}
             )
         refusal = closing.closed_books_refusal(site.pk, gaming_date, "the activity")  # a filed quarter
         if refusal is not None:
@@ -40,7 +40,7 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
         still_open = queries.open_gaming_day(site)
         if still_open is not None:
             raise ValidationError(
-                {"gaming_date": f"{rules.BUSINESS_DAY}: close the gaming day {still_open.gaming_date} first."}
+                {"gaming_date": f"{rules.GAMING_DAY_STATE}: close the gaming day {still_open.gaming_date} first."}
             )
         day = GamingDay.objects.create(site=site, gaming_date=gaming_date, opened_at=at, opened_by=employee)
         _audit(acting_user, "gaming_day.opened", day, site=site)
@@ -66,7 +66,7 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
         GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
         if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
             raise ValidationError(
-                {"gaming_day": f"{rules.BUSINESS_DAY}: the gaming day {gaming_day.gaming_date} is already closed."}
+                {"gaming_day": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_day.gaming_date} is already closed."}
             )
         unclosed = queries.tables_open(gaming_day)
         if unclosed:

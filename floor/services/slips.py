@@ -97,12 +97,12 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
 def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay:
     if context.day is None:
         raise ValidationError(
-            {"table": f"{rules.BUSINESS_DAY}: no gaming day is open at {table.site}; open one first."}
+            {"table": f"{rules.GAMING_DAY_STATE}: no gaming day is open at {table.site}; open one first."}
         )
     if context.table_state == "closed":
-        raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is closed for the gaming day."})
+        raise ValidationError({"table": f"{rules.TABLE_STATE}: {table} is closed for the gaming day."})
     if context.table_state != "open":
-        raise ValidationError({"table": f"{rules.SLIP_MOVEMENT}: {table} is not open (no opener, no dealer seated)."})
+        raise ValidationError({"table": f"{rules.TABLE_STATE}: {table} is not open (no opener, no dealer seated)."})
     return context.day
 
 

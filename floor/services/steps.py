@@ -11,6 +11,7 @@ from cardroom import moments
 from cardroom.access import NOT_AN_EMPLOYEE, Access
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
+from cardroom.chips import require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
 from cardroom.wager_caps import check_max_wager
 
@@ -50,14 +51,14 @@ def _acting_employee(access: Access) -> Employee:
 def _require_table_in_use(table: Table, field: str = "table") -> None:
     if not table.active:
         raise ValidationError(
-            {field: f"{rules.SLIP_MOVEMENT}: {table} is inactive; chips move only to an active table."}
+            {field: f"{rules.TABLE_STATE}: {table} is inactive; chips move only to an active table."}
         )
 
 
 def _open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
-        raise ValidationError({field: f"{rules.BUSINESS_DAY}: no gaming day is open at {site}; open one first."})
+        raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
     return day
 
 
@@ -111,6 +112,8 @@ def _check_outage_cap(table: Table, at: datetime) -> None:
     """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline the table may
     not run with a maximum wager above $2 (the message says why and until when)."""
     check_max_wager(table, table.max_wager_cents, at)  # surveillance registers the cap (cardroom.wager_caps)
+    # ND 99-01.3-08-03(1): a table opening to $25 wagers needs the organization's $25 chips.
+    require_twenty_five_chips(table)
 
 
 def _save_count(table, day, kind, counted, employee, at, *, previous, variance=None, reason="", shift=None):

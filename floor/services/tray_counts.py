@@ -1,4 +1,5 @@
-"""A table's opener and closer counts (ND 99-01.3-08-01(3))."""
+"""A table's opener and closer counts (house control; they enter the table's win and
+percent-of-hold, ND 99-01.3-08-01(3))."""
 
 from datetime import datetime
 

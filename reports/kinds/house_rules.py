@@ -4,7 +4,7 @@ twenty-one table's house rules."""
 from dataclasses import dataclass
 
 from cardroom.access import ReadRule
-from cardroom.models import Game, Role, Table
+from cardroom.models import Game, Jurisdiction, Role, Table
 from cardroom.money import format_money
 from cardroom.pdf import para
 
@@ -145,5 +145,7 @@ KIND = register(
         render,
         table,
         reader=HOUSE_RULES,
+        # North Dakota's handout and class C felony notice (08-13); other states' sites get neither.
+        jurisdictions=frozenset({Jurisdiction.ND}),
     )
 )

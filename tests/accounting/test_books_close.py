@@ -101,7 +101,7 @@ def refusal(employee, site, gaming_date=DAY) -> str:
 
 
 def test_books_without_a_gaming_day_are_refused(cast, site):
-    assert refusal(cast[Role.SHIFT_MANAGER], site).startswith(rules.BUSINESS_DAY)
+    assert refusal(cast[Role.SHIFT_MANAGER], site).startswith(rules.GAMING_DAY_STATE)
 
 
 def test_books_of_a_day_with_an_open_table_are_refused(scenario, t1, cast, site):
@@ -128,7 +128,7 @@ def test_books_close_once_and_the_api_names_the_rule(closed_books, client_for, c
         f"/api/v1/sites/{site.pk}/close-books/", {"date": str(DAY)}, format="json"
     )
     assert response.status_code == 400
-    assert response.json()["gaming_date"][0].startswith(rules.DAILY_SUMMARY)
+    assert response.json()["gaming_date"][0].startswith(rules.CLOSED_BOOKS)
     assert BooksClose.objects.count() == 1
 
 
@@ -214,7 +214,7 @@ def test_only_a_gaming_manager_adjusts_closed_books(closed_books, cast, client_f
 def test_an_adjustment_needs_a_later_day_a_reason_an_amount_and_its_table(closed_books, manager, t1, values, field):
     with pytest.raises(ValidationError) as caught:
         adjust(manager, closed_books, **{"table": t1, **values})
-    assert caught.value.message_dict[field][0].startswith(rules.DAILY_SUMMARY)
+    assert caught.value.message_dict[field][0].startswith(rules.CLOSED_BOOKS)
 
 
 def test_a_cash_adjustment_corrects_the_cash_profit_of_the_day_entered(closed_books, scenario, manager, site):

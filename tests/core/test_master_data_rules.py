@@ -172,3 +172,18 @@ def test_the_admin_cannot_raise_a_table_limit_past_its_outage_deadline_either(cl
     assert response.status_code == 200 and "ND 99-01.3-08-04(7)" in response.content.decode()
     table.refresh_from_db()
     assert table.max_wager_cents == 200
+
+
+def test_washington_house_banked_limits_do_not_cite_the_player_banked_game(client_for, manager, site):
+    """WAC 230-40-125(4)'s $25 maximum is the player-banked "Washington blackjack" game's; the
+    WSGC house-banked rules set no limit, so a $50 maximum is accepted and a part-dollar one is
+    refused as a house control."""
+    site.jurisdiction = "WA"
+    site.save()
+    ok = client_for(manager).post("/api/v1/tables/", table_payload(site, max_wager_cents=5000), format="json")
+    assert ok.status_code == 201
+    bad = client_for(manager).post("/api/v1/tables/", table_payload(site, number=6, max_wager_cents=5050), format="json")
+    assert bad.status_code == 400
+    message = bad.json()["max_wager_cents"][0]
+    assert message.startswith("House control") and "WSGC Blackjack Game Rules" in message
+    assert "WAC" not in message

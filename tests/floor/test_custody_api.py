@@ -43,7 +43,7 @@ def test_an_opener_that_differs_from_the_previous_closer_needs_a_reason(client_f
     short = [{"denomination": 2500, "quantity": 39}, *TRAY[1:]]
     refused = post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": short})
     assert refused.status_code == 400
-    assert "ND 99-01.3-08-01(3)" in refused.json()["variance_reason"][0]
+    assert "House control: the opener differs" in refused.json()["variance_reason"][0]
     explained = post(
         client,
         "/api/v1/table-inventories/",
@@ -78,7 +78,7 @@ def test_a_second_gaming_day_is_not_opened_while_one_is_open(client_for, shift_m
         {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))},
     )
     assert response.status_code == 400
-    assert "ND 99-01.3-02-01" in response.json()["gaming_date"][0]
+    assert response.json()["gaming_date"][0].startswith("House control: close the gaming day")
 
 
 def test_a_future_gaming_day_is_refused(client_for, shift_manager, site):

@@ -27,7 +27,7 @@ def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gamin
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     response = client.post("/accounting/floor/open-day/", {"gaming_date": today(site)})
     assert response.status_code == 400
-    assert f"The gaming day {today(site)} was already opened at {site}." in page(response)
+    assert f"House control: the gaming day {today(site)} was already opened at {site}." in page(response)
 
 
 def test_a_dealer_sees_the_floor_without_floor_buttons_and_may_not_open_a_day(client, cast, site, table):
@@ -82,7 +82,7 @@ def test_an_opener_that_differs_asks_for_the_reason_with_the_service_message(cli
     )
     response = client.post(f"/accounting/tables/{reopened_day.pk}/opener/", {**TRAY_POST, "qty_100": "199"})
     assert response.status_code == 400
-    assert "ND 99-01.3-08-01(3): the opener differs from the previous closer; give the reason." in page(response)
+    assert "House control: the opener differs from the previous closer; give the reason." in page(response)
     response = client.post(
         f"/accounting/tables/{reopened_day.pk}/opener/",
         {**TRAY_POST, "qty_100": "199", "variance_reason": "One $1 chip found on the floor"},

@@ -43,6 +43,9 @@ def test_the_house_rules_handout_carries_each_tables_rules_and_the_notice(audito
     assert "Minimum wager $5.00; maximum wager $20.00" in text
     assert "Insurance not permitted" in text and "Insurance permitted - pays two to one" in text
     assert "class C felony" in text and "ND 99-01.3-08-13(3)" in text
+    # ND 99-01.3-08-16: kept three years from the end of the quarter (Q4 2026).
+    assert "Retain until 2029-12-31 (ND 99-01.3-08-16)" in text
+    assert created.json()["retain_until"] == "2029-12-31"
     assert "Page 1 of 1" in text and site.name in text and site.organization.name in text
     assert ReportFile.objects.get().data_sha256 in text.replace("\n", "")
 
@@ -162,3 +165,15 @@ def test_the_reports_page_shows_errors_inline_and_generates(client, cast, site, 
 def test_a_dealer_cannot_open_the_reports_page(client, cast):
     client.force_login(cast[Role.DEALER].user)
     assert client.get("/reports/").status_code == 403
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA", "NY"])
+def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_sites(auditor_api, site, tables, jurisdiction):
+    site.jurisdiction = jurisdiction
+    site.save()
+    refused = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
+    assert refused.status_code == 400
+    assert refused.json()["kind"][0].startswith("ND 99-01.3-08-13: the house and player rules is for sites in ND only")
+    assert not ReportFile.objects.exists()
+    kinds = {k["kind"]: k for k in auditor_api.get("/api/v1/reports/kinds/").json()}
+    assert kinds["house_rules"]["jurisdictions"] == ["ND"]

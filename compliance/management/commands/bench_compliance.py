@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from benchmarks.compliance_data import build
 from cardroom.periods import Quarter
-from compliance.engine import DAY_PROVIDERS, QUARTER_PROVIDERS, _load_providers
+from compliance.engine import DAY_PROVIDERS, QUARTER_PROVIDERS, _load_providers, sites_for
 from compliance.thresholds import ThresholdBook, ensure_seeded
 
 
@@ -44,9 +44,9 @@ class Command(BaseCommand):
             for quarter in quarter_list:
                 book = ThresholdBook(quarter.end)
                 for provider in QUARTER_PROVIDERS:
-                    rules.update(f.rule for f in provider(sites, quarter, book))
+                    rules.update(f.rule for f in provider(sites_for(provider, sites), quarter, book))
                 for provider in DAY_PROVIDERS:
-                    rules.update(f.rule for f in provider(sites, quarter.start, quarter.end, book))
+                    rules.update(f.rule for f in provider(sites_for(provider, sites), quarter.start, quarter.end, book))
         return time.perf_counter() - started, len(captured), rules
 
     def _report(self, sites, quarters, last):

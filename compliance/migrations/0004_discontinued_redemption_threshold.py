@@ -1,0 +1,29 @@
+from django.db import migrations
+
+
+def seed(apps, schema_editor):
+    """ND 99-01.3-08-06(2): the 30-day redemption window after twenty-one stops at a site."""
+    from compliance.thresholds import SEED
+
+    Threshold = apps.get_model("compliance", "Threshold")
+    for code, value, unit, citation, summary, effective_from in SEED:
+        if code == "discontinued.redeem_days":
+            Threshold.objects.get_or_create(
+                code=code, effective_from=effective_from,
+                defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
+            )
+
+
+def house_control(apps, schema_editor):
+    """The reminder lead time is the product's own control, not a rule: cite it so."""
+    Threshold = apps.get_model("compliance", "Threshold")
+    Threshold.objects.filter(code="reminder.days_before_due", citation="house policy").update(citation="House control")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("compliance", "0003_alter_alertstep_note")]
+
+    operations = [
+        migrations.RunPython(seed, migrations.RunPython.noop),
+        migrations.RunPython(house_control, migrations.RunPython.noop),
+    ]

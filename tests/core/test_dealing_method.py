@@ -1,0 +1,83 @@
+"""ND 99-01.3-08-10(1): "Only one of three dealing methods may be used at a site." A table
+whose method differs from the site's other twenty-one tables is refused (API, pages, admin all
+run Table.clean); the site changes method as a whole; other states are not held to it."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from cardroom import services
+from cardroom.models import AuditEvent, Table
+from tests.factories import TableFactory
+
+
+def payload(site, number, **overrides):
+    return {"site": site.pk, "number": number, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500,
+            **overrides}
+
+
+def test_a_second_method_at_a_site_is_refused_naming_the_field_and_rule(client_for, manager, site):
+    TableFactory(site=site, number=1, dealing_method="no_peek")
+    response = client_for(manager).post("/api/v1/tables/", payload(site, 2, dealing_method="card_reader"), format="json")
+    assert response.status_code == 400
+    message = response.json()["dealing_method"][0]
+    assert message.startswith("ND 99-01.3-08-10(1): only one dealing method may be used at a site")
+    assert "table 1" in message
+    assert Table.objects.filter(site=site).count() == 1
+
+
+def test_the_same_method_is_accepted_and_a_new_table_takes_the_sites_method(client_for, manager, site):
+    TableFactory(site=site, number=1, dealing_method="no_hole_card")
+    same = client_for(manager).post("/api/v1/tables/", payload(site, 2, dealing_method="no_hole_card"), format="json")
+    assert same.status_code == 201
+    unspecified = client_for(manager).post("/api/v1/tables/", payload(site, 3), format="json")
+    assert unspecified.status_code == 201
+    assert Table.objects.get(pk=unspecified.json()["id"]).dealing_method == "no_hole_card"
+
+
+def test_changing_one_tables_method_is_refused(client_for, manager, site):
+    TableFactory(site=site, number=1)
+    second = TableFactory(site=site, number=2)
+    response = client_for(manager).patch(f"/api/v1/tables/{second.pk}/", {"dealing_method": "card_reader"}, format="json")
+    assert response.status_code == 400 and "ND 99-01.3-08-10(1)" in response.json()["dealing_method"][0]
+    second.refresh_from_db()
+    assert second.dealing_method == "no_peek"
+
+
+def test_the_only_table_may_change_method(manager, site):
+    only = TableFactory(site=site, number=1)
+    services.update_table(acting_user=manager.user, table=only, dealing_method="card_reader")
+    assert Table.objects.get(pk=only.pk).dealing_method == "card_reader"
+
+
+def test_the_site_changes_method_as_a_whole_and_each_change_is_audited(client_for, manager, site):
+    tables = [TableFactory(site=site, number=n) for n in (1, 2, 3)]
+    paddlewheel = TableFactory(site=site, number=4, game="PW", min_wager_cents=50, max_wager_cents=50)
+    before = AuditEvent.objects.filter(action="table.updated").count()
+    response = client_for(manager).patch(f"/api/v1/sites/{site.pk}/", {"dealing_method": "card_reader"}, format="json")
+    assert response.status_code == 200
+    assert {t.dealing_method for t in Table.objects.filter(pk__in=[t.pk for t in tables])} == {"card_reader"}
+    assert AuditEvent.objects.filter(action="table.updated").count() == before + 3
+    paddlewheel.refresh_from_db()
+    assert paddlewheel.dealing_method == "no_peek"  # paddlewheels are not dealt
+
+
+def test_an_inactive_table_does_not_hold_the_site_to_its_method(manager, site):
+    TableFactory(site=site, number=1, dealing_method="card_reader", active=False)
+    TableFactory(site=site, number=2, min_wager_cents=300)
+    fresh = Table(site=site, number=3, min_wager_cents=100, max_wager_cents=2500, dealing_method="no_peek")
+    fresh.full_clean()
+    reactivated = Table.objects.get(number=1, site=site)
+    reactivated.active = True
+    with pytest.raises(ValidationError, match=r"ND 99-01.3-08-10\(1\)"):
+        reactivated.full_clean()
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA", "NY"])
+def test_other_states_are_not_held_to_one_method(client_for, manager, site, jurisdiction):
+    site.jurisdiction = jurisdiction
+    site.save()
+    TableFactory(site=site, number=1, max_wager_cents=500, dealing_method="no_peek")
+    response = client_for(manager).post(
+        "/api/v1/tables/", payload(site, 2, max_wager_cents=500, dealing_method="card_reader"), format="json"
+    )
+    assert response.status_code == 201
