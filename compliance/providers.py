@@ -88,19 +88,28 @@ def _status_lookup(site_ids):
 
 @day_provider
 def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each regularly located table
-    dealt on a gaming day needs that day's review log entry."""
+    """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each table that needs a system
+    and was dealt on a gaming day needs that day's review log entry: every regularly located
+    table, and a special-event table past its exemption (08-04: 14 consecutive days, two events
+    a quarter)."""
     from cardroom.models import Table
     from floor.models import DealerShift
+    from surveillance import queries, special_events
     from surveillance.models import ReviewLogEntry
 
     site_ids = [s.pk for s in sites]
     required = _status_lookup(site_ids)
-    dealt = set(
-        DealerShift.objects.filter(table__site_id__in=site_ids, table__location=Table.Location.REGULAR,
-                                   gaming_day__gaming_date__range=(start, end))
-        .values_list("table__site_id", "gaming_day__gaming_date", "table__number").distinct()
+    rows = set(
+        DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+        .values_list("table__site_id", "gaming_day__gaming_date", "table__number", "table_id", "table__location")
+        .distinct()
     )
+    temporary = {table_id for *_, table_id, location in rows if location != Table.Location.REGULAR}
+    used = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
+    dealt = {
+        (site_id, day, number) for site_id, day, number, table_id, location in rows
+        if location == Table.Location.REGULAR or not special_events.exemption(used.get(table_id, ()), day).exempt
+    }
     logged = set(
         ReviewLogEntry.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
         .values_list("site_id", "gaming_date", "table__number")

@@ -24,6 +24,8 @@ def set_surveillance_status(
     require_gaming_manager(acting_user, site.organization_id, action="set the surveillance status of a site")
     if operational_on is not None and not required:
         raise ValidationError({"operational_on": "A site that does not require surveillance has no operational date."})
+    if not required:
+        _refuse_undoing_the_trigger(site, since)
     with transaction.atomic():
         status = SurveillanceStatus(
             site=site,
@@ -35,6 +37,22 @@ def set_surveillance_status(
             recorded_at=timezone.now(),
         )
         return _append(status, acting_user=acting_user, site=site, action="status.set")
+
+
+def _refuse_undoing_the_trigger(site: Site, since: date) -> None:
+    """The requirement follows from the site's activity (ND 99-01.3-08-04), not from a choice:
+    a status the quarter rule or an acquisition recorded is not switched off by hand."""
+    status = queries.current_status(site, since)
+    if status is not None and status.required and status.trigger != SurveillanceStatus.Trigger.MANUAL:
+        raise ValidationError(
+            {
+                "required": (
+                    f"{SYSTEM_CITATION}: the site's level of twenty-one activity requires a video surveillance system "
+                    f"(recorded from {status.since:%Y-%m-%d}: {status.get_trigger_display().lower()}); it follows "
+                    "from that activity and cannot be recorded as not required by hand."
+                )
+            }
+        )
 
 
 def require_surveillance_by_rule(

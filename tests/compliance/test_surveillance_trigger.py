@@ -158,6 +158,15 @@ def test_special_event_tables_at_a_site_not_requiring_surveillance_are_not_flagg
     assert opened(result, "special_event_over_limit") == []
 
 
+def test_a_special_event_table_past_its_exemption_needs_the_daily_review_log(site, cast):
+    """Days 1-14 of the event are exempt; day 15 needs the camera check of ND 99-01.3-08-04(7)."""
+    required_by_hand(site)
+    temporary = TableFactory(site=site, number=9, location="special_event")
+    use(site, temporary, cast[Role.DEALER], date(2026, 7, 1), 15)
+    result = run_day_checks(site_ids=[site.pk], start=date(2026, 7, 1), end=date(2026, 7, 20))
+    assert [(a.period_key, a.figures["tables"]) for a in opened(result, "review_log_missing")] == [("2026-07-15", [9])]
+
+
 # --- Recordings cover play (08-04(5)(b)) --------------------------------------------------------
 
 def record(table, day, start, stop, employee):

@@ -234,3 +234,17 @@ def test_the_command_records_a_succession_and_reports_a_refusal(manager, site, p
     assert queries.current_status(site, date(2026, 6, 1)).trigger == "acquired_site"
     with pytest.raises(CommandError, match="already recorded"):
         call_command("record_premises_succession", *args, "--user", manager.user.username)
+
+
+def test_a_gaming_manager_cannot_switch_off_what_the_rule_recorded(required, manager, site):
+    with pytest.raises(ValidationError) as refusal:
+        services.set_surveillance_status(manager.user, site, False, date(2026, 6, 1), None, "We do not want it")
+    message = refusal.value.message_dict["required"][0]
+    assert message.startswith("ND 99-01.3-08-04: the site's level of twenty-one activity requires")
+    assert SurveillanceStatus.objects.filter(site=site).count() == 1
+
+
+def test_a_status_set_by_hand_can_still_be_changed_by_hand(manager, site):
+    services.set_surveillance_status(manager.user, site, True, date(2026, 1, 1), None, "By hand")
+    services.set_surveillance_status(manager.user, site, False, date(2026, 6, 1), None, "Corrected")
+    assert not queries.surveillance_required(site, date(2026, 6, 1))
