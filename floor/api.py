@@ -293,6 +293,9 @@ class SlipSerializer(serializers.ModelSerializer):
     voided_at = serializers.SerializerMethodField()
     voided_by_initials = serializers.SerializerMethodField()
     void_reason = serializers.SerializerMethodField()
+    verified_as = serializers.SerializerMethodField()
+    received_as = serializers.SerializerMethodField()
+    receipt_note = serializers.SerializerMethodField()
 
     class Meta:
         model = Slip
@@ -311,6 +314,10 @@ class SlipSerializer(serializers.ModelSerializer):
             "prepared_at",
             "prepared_by",
             "prepared_by_initials",
+            "prepared_as",
+            "signed_by",
+            "signed_initials",
+            "signed_as",
             "chips",
             "total_cents",
             "slip_book",
@@ -321,6 +328,9 @@ class SlipSerializer(serializers.ModelSerializer):
             "voided_at",
             "voided_by_initials",
             "void_reason",
+            "verified_as",
+            "received_as",
+            "receipt_note",
         ]
 
     def _step(self, slip, kind, attribute):
@@ -348,12 +358,27 @@ class SlipSerializer(serializers.ModelSerializer):
     def get_void_reason(self, slip) -> str | None:
         return self._step(slip, SlipStep.Kind.VOID, "reason")
 
+    def get_verified_as(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.VERIFY, "signed_as")
+
+    def get_received_as(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.RECEIVE, "signed_as")
+
+    def get_receipt_note(self, slip) -> str | None:
+        """Says so when the copy was received unverified: nobody was on duty to verify (08-05(5))."""
+        return self._step(slip, SlipStep.Kind.RECEIVE, "reason")
+
 
 class SlipInputSerializer(serializers.Serializer):
     table = ScopedTableField()
     chips = _chips_field()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
     number = FormNumberField(required=False, help_text="The printed number of a paper slip.")
+    cashier = EmployeeIdField(
+        required=False,
+        help_text="Fill slips: the chip bank cashier or dealer acting as cashier whose initials the fill carries "
+        "(ND 99-01.3-08-05(3)(c)); needed when the preparer is not a cashier.",
+    )
 
     def validate(self, attrs):
         between_tables = rules.TABLE_TO_TABLE_KEYS & set(self.initial_data)
@@ -395,8 +420,13 @@ class SlipViewSet(CustodyViewSet):
         return queries.slips_with_status(slips).order_by("site_id", "-number")
 
     def create_object(self, data):
-        prepare = services.prepare_fill if self.kind == SlipKind.FILL else services.prepare_credit
-        return self._reload(prepare(acting_user=self.request.user, **data))
+        if self.kind == SlipKind.FILL:
+            return self._reload(services.prepare_fill(acting_user=self.request.user, **data))
+        if "cashier" in data:
+            raise serializers.ValidationError(
+                {"cashier": f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the dealer at the table."}
+            )
+        return self._reload(services.prepare_credit(acting_user=self.request.user, **data))
 
     def _reload(self, slip):
         return self.get_queryset().get(pk=slip.pk)
