@@ -33,7 +33,7 @@ from cardroom.api_filters import DateFilter, FilterSet, IdFilter
 from cardroom.models import Table
 
 from . import queries, rules, services
-from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import DealerShift, DutyPeriod, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 MAX_REGISTER_DAYS = 366  # one register page covers at most a year
 
@@ -278,6 +278,52 @@ def _parse(serializer_class, request) -> dict:
     return serializer.validated_data
 
 
+# --- The duty register (ND 99-01.3-08-05(5): who is on duty to verify slips) -------------------
+
+
+class DutyPeriodSerializer(serializers.ModelSerializer):
+    employee_initials = serializers.CharField(source="employee.initials", read_only=True)
+
+    class Meta:
+        model = DutyPeriod
+        fields = ["id", "site", "gaming_day", "employee", "employee_initials", "role", "started_at", "ended_at"]
+
+
+class DutyPeriodInputSerializer(serializers.Serializer):
+    site = SiteIdField()
+    employee = EmployeeIdField(required=False, help_text="Who comes on duty; default: the signed-in employee.")
+    at = DateTimeField(required=False)
+
+
+class DutyPeriodEndSerializer(serializers.Serializer):
+    at = DateTimeField(required=False)
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: DutyPeriodSerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=DutyPeriodInputSerializer, responses={201: DutyPeriodSerializer, **ERROR_RESPONSES}),
+)
+class DutyPeriodViewSet(CustodyViewSet):
+    output_serializer_class = DutyPeriodSerializer
+    input_serializer_class = DutyPeriodInputSerializer
+    filterset_fields = ["site", "employee"]
+
+    def scope(self, access):
+        periods = DutyPeriod.objects.filter(site__in=access.sites())
+        return periods.select_related("employee").order_by("-started_at", "-id")
+
+    def create_object(self, data):
+        return services.start_duty(acting_user=self.request.user, **data)
+
+    @extend_schema(request=DutyPeriodEndSerializer, responses={200: DutyPeriodSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def end(self, request, pk=None):
+        period = self.get_object()
+        return self.respond(
+            services.end_duty(acting_user=request.user, period=period, **_parse(DutyPeriodEndSerializer, request))
+        )
+
+
 # --- Fill and credit slips ---------------------------------------------------------------------
 
 
@@ -424,7 +470,7 @@ class SlipViewSet(CustodyViewSet):
             return self._reload(services.prepare_fill(acting_user=self.request.user, **data))
         if "cashier" in data:
             raise serializers.ValidationError(
-                {"cashier": f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the dealer at the table."}
+                {"cashier": [f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the dealer at the table."]}
             )
         return self._reload(services.prepare_credit(acting_user=self.request.user, **data))
 

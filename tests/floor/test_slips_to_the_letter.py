@@ -2,16 +2,18 @@
 in what capacity, who prepares a credit for which table, who receives the credit copy, and when
 verification is required (someone eligible on duty) or not (nobody: the slip says so)."""
 
+import io
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
+from pypdf import PdfReader
 
 from cardroom.models import Game, Membership, Role
 from floor import rules, services
 from floor.models import Slip, SlipStep
-from floor.pdf_slips import build_slip_document
+from floor.pdf_slips import build_slip_document, render_slip_pdf
 from tests.factories import TableFactory, make_person
 
 from .conftest import FILL, TRAY
@@ -267,5 +269,85 @@ def test_the_pdf_of_an_unverified_slip_says_why(fill, dealer_shift, cast, shift_
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
     services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
-    verify = next(s for s in build_slip_document(fill).signatures if s.role.startswith("Verified"))
+    document = build_slip_document(fill)
+    verify = next(s for s in document.signatures if s.role.startswith("Verified"))
     assert verify.initials == "" and verify.name == rules.UNVERIFIED_NOTE
+    pages = PdfReader(io.BytesIO(render_slip_pdf(document))).pages
+    assert len(pages) == 1  # both parts still fit one page
+    assert "Not verified: no shift manager" in " ".join(pages[0].extract_text().split())
+
+
+# --- The pages --------------------------------------------------------------------------------
+
+GRID = {"qty_2500": "20", "qty_500": "20", "purpose": "regular"}
+
+
+def test_a_pit_boss_names_the_cashier_on_the_fill_page_and_the_slip_shows_each_capacity(
+    client, open_table, dealer_shift, cast
+):
+    client.force_login(cast[Role.PIT_BOSS].user)
+    form = client.get("/accounting/slips/new/fill/").content.decode()
+    assert 'id="id_cashier"' in form and cast[Role.CASHIER].initials in form
+    refused = client.post("/accounting/slips/new/fill/", {**GRID, "table": open_table.pk})
+    assert refused.status_code == 400 and "ND 99-01.3-08-05(3)(c)" in refused.content.decode()
+    response = client.post(
+        "/accounting/slips/new/fill/", {**GRID, "table": open_table.pk, "cashier": cast[Role.CASHIER].pk}
+    )
+    slip = Slip.objects.get()
+    assert response.status_code == 302 and (slip.signed_by, slip.signed_as) == (cast[Role.CASHIER], "cashier")
+    text = client.get(f"/accounting/slips/{slip.pk}/").content.decode()
+    assert "(Pit boss)" in text and 'id="slip-initials"' in text and "(Chip bank cashier)" in text
+
+
+def test_the_credit_page_has_no_cashier_field(client, dealer_shift, cast):
+    client.force_login(cast[Role.DEALER].user)
+    assert 'id="id_cashier"' not in client.get("/accounting/slips/new/credit/").content.decode()
+
+
+def test_the_slip_page_offers_receipt_of_an_issued_slip_only_when_nobody_can_verify(
+    client, fill, dealer_shift, cast, shift_manager, site
+):
+    client.force_login(cast[Role.DEALER].user)
+    assert 'id="receive"' not in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
+    services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
+    assert 'id="receive"' in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert client.post(f"/accounting/slips/{fill.pk}/receive/").status_code == 302
+    text = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert 'id="receipt-note"' in text and "ND 99-01.3-08-05(5)" in text
+
+
+# --- The duty register through the API ---------------------------------------------------------
+
+
+def test_the_duty_register_through_the_api(client_for, gaming_day, cast, site, shift_manager):
+    response = client_for(cast[Role.DEALER]).post("/api/v1/duty-periods/", {"site": site.pk}, format="json")
+    assert response.status_code == 403 and "ND 99-01.3-08-05(5)" in response.json()["detail"]
+    response = client_for(shift_manager).post(
+        "/api/v1/duty-periods/", {"site": site.pk, "employee": cast[Role.DEALER].pk}, format="json"
+    )
+    assert response.status_code == 400 and "ND 99-01.3-08-05(5)" in response.json()["employee"][0]
+    response = client_for(cast[Role.PIT_BOSS]).post("/api/v1/duty-periods/", {"site": site.pk}, format="json")
+    assert response.status_code == 201 and response.json()["role"] == "pit_boss"
+    ended = client_for(cast[Role.PIT_BOSS]).post(f"/api/v1/duty-periods/{response.json()['id']}/end/", format="json")
+    assert ended.status_code == 200 and ended.json()["ended_at"]
+    again = client_for(cast[Role.PIT_BOSS]).post(f"/api/v1/duty-periods/{response.json()['id']}/end/", format="json")
+    assert again.status_code == 400 and "already signed out" in again.json()["at"][0]
+
+
+def test_the_slip_api_takes_the_fills_cashier_and_shows_each_capacity(client_for, dealer_shift, cast):
+    table = dealer_shift.table
+    pit_boss = client_for(cast[Role.PIT_BOSS])
+    missing = pit_boss.post("/api/v1/fill-slips/", {"table": table.pk, "chips": FILL}, format="json")
+    assert missing.status_code == 400 and missing.json()["cashier"][0].startswith("ND 99-01.3-08-05(3)(c)")
+    body = {"table": table.pk, "chips": FILL, "cashier": cast[Role.CASHIER].pk}
+    fill = pit_boss.post("/api/v1/fill-slips/", body, format="json").json()
+    assert (fill["prepared_as"], fill["signed_by"], fill["signed_as"]) == ("pit_boss", cast[Role.CASHIER].pk, "cashier")
+    credit = pit_boss.post("/api/v1/credit-slips/", body, format="json")
+    assert credit.status_code == 400 and "carries the initials of the dealer" in credit.json()["cashier"][0]
+    credit = pit_boss.post("/api/v1/credit-slips/", {"table": table.pk, "chips": FILL}, format="json").json()
+    assert (credit["signed_by"], credit["signed_as"]) == (cast[Role.DEALER].pk, "dealer")
+    verified = client_for(cast[Role.SHIFT_MANAGER]).post(f"/api/v1/credit-slips/{credit['id']}/verify/", format="json")
+    assert verified.json()["verified_as"] == "shift_manager"
+    received = client_for(cast[Role.CASHIER]).post(f"/api/v1/credit-slips/{credit['id']}/receive/", format="json")
+    assert (received.json()["received_as"], received.json()["receipt_note"]) == ("cashier", "")
