@@ -149,7 +149,7 @@ def _ious_and_tips(site, days, people, cashier) -> None:
         note="Extra twenties for a busy night",
     )
     dealer = people["dealer"]
-    if not dealer.memberships.filter(site=site).exists() or TipDeclaration.objects.filter(site=site).exists():
+    if not dealer.memberships.filter(site=site).exists() or TipDeclaration.objects.filter(site=site, total_cents__gt=0).exists():
         return
     declaration = services.declare_tips(
         acting_user=dealer.user, site=site, gaming_date=last.gaming_date, chips={100: 14, 500: 2}

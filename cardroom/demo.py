@@ -32,7 +32,7 @@ PEOPLE = [
     ("dealer7", "Gus", "Iverson", "GI", Role.DEALER, "gaming", "small"),
     ("dealer8", "Hana", "Johnson", "HJ", Role.DEALER, "gaming", "seasonal"),
     ("dealer9", "Ike", "Kowalski", "IK", Role.DEALER, "gaming", "seasonal"),
-    ("count1", "Cora", "Lind", "CL", Role.COUNT_TEAM, "independent", "busy small seasonal"),
+    ("count1", "Cora", "Lind", "CL", Role.COUNT_TEAM, "non_gaming", "busy small seasonal"),
     ("count2", "Carl", "Berg", "CB", Role.COUNT_TEAM, "non_gaming", "busy small seasonal"),
 ]
 

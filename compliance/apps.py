@@ -5,4 +5,9 @@ class ComplianceConfig(AppConfig):
     name = "compliance"
 
     def ready(self):
+        from floor import tips
+
         from . import menu  # noqa: F401
+        from .services import flag_tips_at_leaving
+
+        tips.register_tips_flag(flag_tips_at_leaving)  # ND 99-01.3-08-06(3), checked at the last shift's end

@@ -19,10 +19,14 @@ from .thresholds import ThresholdBook
 
 @day_provider
 def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-05: numbers missing from a series, and slips not verified or not received
-    by the end of their gaming day (the day's close, or the next business day's start)."""
+    """ND 99-01.3-08-05: numbers missing from a series, numbers used out of order (08-05(2)),
+    and slips not verified or not received by the end of their gaming day (the day's close, or
+    the next business day's start). A slip received unverified because nobody who could verify
+    was on duty (its receipt says so, floor.rules.UNVERIFIED_NOTE) is not flagged unverified:
+    08-05(5) asks for verification only when someone is."""
     from floor.calculations import gaming_day_bounds
     from floor.models import Slip, SlipStep
+    from floor.rules import UNVERIFIED_NOTE
 
     by_id = {s.pk: s for s in sites}
     now = timezone.now()
@@ -31,9 +35,12 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
         .select_related("gaming_day__close")
         .only("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "gaming_day__close__closed_at")
     )
-    steps = defaultdict(dict)
-    for slip_id, kind, at in SlipStep.objects.filter(slip__in=[s.pk for s in slips]).values_list("slip_id", "kind", "at"):
+    steps, exempt = defaultdict(dict), set()
+    rows = SlipStep.objects.filter(slip__in=[s.pk for s in slips]).values_list("slip_id", "kind", "at", "reason")
+    for slip_id, kind, at, reason in rows:
         steps[slip_id][kind] = at
+        if kind == SlipStep.Kind.RECEIVE and reason == UNVERIFIED_NOTE:
+            exempt.add(slip_id)
     found = []
     for slip in slips:
         site, day = by_id[slip.site_id], slip.gaming_day
@@ -43,31 +50,59 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
         if SlipStep.Kind.VOID in done or day_end > now:
             continue
         for kind, problem in ((SlipStep.Kind.VERIFY, "unverified"), (SlipStep.Kind.RECEIVE, "unreceived")):
+            if kind == SlipStep.Kind.VERIFY and slip.pk in exempt:
+                continue
             if kind not in done or done[kind] > day_end:
                 found.append(rules.SlipException(site.pk, day.gaming_date, slip.kind, slip.number, problem))
-    found += _missing_numbers(by_id, start, end)
+    found += _series_problems(by_id, start, end)
     return rules.slip_exceptions(found)
 
 
-def _missing_numbers(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
-    """Gaps in each site's fill and credit series up to the highest number used in the period."""
+def _out_of_order(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
+    """ND 99-01.3-08-05(2) "used in sequential order": a number used (prepared) after a higher
+    number of its series, flagged on the gaming day it was used. Paper slips entered with their
+    printed numbers are the usual case. One query for all the sites."""
+    from floor.calculations import check_series
     from floor.models import Slip
 
-    numbers = defaultdict(set)
+    series = defaultdict(list)
+    rows = Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end).order_by("prepared_at", "pk")
+    for site_id, kind, number, gaming_date in rows.values_list("site_id", "kind", "number", "gaming_day__gaming_date"):
+        series[(site_id, kind)].append((number, gaming_date))
+    found = []
+    for (site_id, kind), used in series.items():
+        day_of = dict(used)
+        for number in check_series([n for n, _ in used]).out_of_order:
+            if start <= day_of[number] <= end:
+                found.append(rules.SlipException(site_id, day_of[number], kind, number, "out_of_order"))
+    return found
+
+
+def _series_problems(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
+    """In one query for all the sites, each site's fill and credit series: gaps up to the highest
+    number used in the period, and numbers used out of order (ND 99-01.3-08-05(2) "used in
+    sequential order": a number prepared after a higher number of its series, flagged on the
+    gaming day it was used; paper slips entered with their printed numbers are the usual case)."""
+    from floor.calculations import check_series
+    from floor.models import Slip
+
+    in_use_order = defaultdict(list)
     last_date = {}
-    rows = Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end).values_list(
-        "site_id", "kind", "number", "gaming_day__gaming_date"
-    )
-    for site_id, kind, number, gaming_date in rows:
-        numbers[(site_id, kind)].add(number)
+    rows = Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end).order_by("prepared_at", "pk")
+    for site_id, kind, number, gaming_date in rows.values_list("site_id", "kind", "number", "gaming_day__gaming_date"):
+        in_use_order[(site_id, kind)].append(number)
         last_date[(site_id, kind, number)] = gaming_date
     found = []
-    for (site_id, kind), used in numbers.items():
+    for (site_id, kind), used in in_use_order.items():
         ordered = sorted(used)
         for before, after in zip(ordered, ordered[1:], strict=False):
             day = last_date[(site_id, kind, after)]  # the gap shows when the next number is used
             if after - before > 1 and start <= day <= end:
                 found += [rules.SlipException(site_id, day, kind, n, "missing") for n in range(before + 1, after)]
+        for number in check_series(used).out_of_order:
+            day = last_date[(site_id, kind, number)]
+            if start <= day <= end:
+                found.append(rules.SlipException(site_id, day, kind, number, "out_of_order"))
     return found
 
 

@@ -233,11 +233,12 @@ class SlipException:
     gaming_date: date
     series: str  # "fill" or "credit"
     number: int
-    problem: str  # "missing", "unverified", "unreceived"
+    problem: str  # "missing", "out_of_order", "unverified", "unreceived"
 
 
 _SLIP_TEXT = {
     "missing": ("ND 99-01.3-08-05(2)", "Slip number missing", "account for {series} slip number {number}: slips are used in order and all accounted for"),
+    "out_of_order": ("ND 99-01.3-08-05(2)", "Slip used out of order", "{series} slip {number} was used after a higher number of its series: slips are used in sequential order; find out why and document it"),
     "unverified": ("ND 99-01.3-08-05(5)", "Slip not verified", "{series} slip {number} was not verified and initialed by the end of the gaming day"),
     "unreceived": ("ND 99-01.3-08-05(6)", "Slip not received", "{series} slip {number} was not received and initialed by the end of the gaming day"),
 }
@@ -403,4 +404,42 @@ def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str) -
         quarter.start, quarter.end,
         f"{CHIP_SPEC_TRIGGER_CITATION}: {trigger}, so the chips must meet ND 99-01.3-08-03(3): " + " ".join(problems),
         on, {"problems": problems, "trigger": trigger},
+    )
+
+
+# 13. ND 99-01.3-08-06(3): tips redeemed before leaving -------------------------------------------
+
+TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"
+
+
+@dataclass(frozen=True)
+class TipsAtLeaving:
+    """A dealer whose last shift of a gaming day ended with tips undeclared or unredeemed."""
+
+    site_id: int
+    gaming_date: date
+    dealer_id: int
+    dealer: str
+    declared: bool
+    unredeemed_cents: int
+    checked_at: str  # "closer" or "day close"
+
+
+def tips_not_redeemed(found: TipsAtLeaving) -> Finding:
+    """A dealer shall redeem tips before leaving a site: their last shift of the day ended (at a
+    table's closer or the day's close) and their tips are not declared, or not all redeemed."""
+    if not found.declared:
+        what = "had not declared the tips they hold"
+    else:
+        what = f"still held {format_money(found.unredeemed_cents)} of unredeemed tips"
+    return Finding(
+        "tips_before_leaving", TIPS_BEFORE_LEAVING, "Tips not redeemed before leaving", found.site_id,
+        str(found.gaming_date), found.gaming_date, found.gaming_date,
+        f"{TIPS_BEFORE_LEAVING}: a dealer shall redeem tips before leaving a site; {found.dealer} {what} when "
+        f"their last shift of {found.gaming_date} ended ({found.checked_at}). Have the tips declared and "
+        "redeemed at the cashier, and document why they were not.",
+        found.gaming_date,
+        {"dealer": found.dealer_id, "declared": found.declared, "unredeemed_cents": found.unredeemed_cents,
+         "checked_at": found.checked_at},
+        f"dealer:{found.dealer_id}",
     )

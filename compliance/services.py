@@ -43,6 +43,25 @@ def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
     return alert, True
 
 
+def flag_tips_at_leaving(found) -> None:
+    """Registered with floor.tips (compliance.apps): a dealer's last shift of the day ended with
+    tips undeclared or unredeemed (ND 99-01.3-08-06(3)): open the alert, once per dealer and day."""
+    from .rules import TipsAtLeaving, tips_not_redeemed
+
+    finding = tips_not_redeemed(
+        TipsAtLeaving(
+            site_id=found.site.pk,
+            gaming_date=found.gaming_date,
+            dealer_id=found.dealer.pk,
+            dealer=str(found.dealer),
+            declared=found.declared,
+            unredeemed_cents=found.unredeemed_cents,
+            checked_at=found.checked_at,
+        )
+    )
+    open_alert(finding, organization_id=found.site.organization_id)
+
+
 def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documentation: dict | None = None) -> AlertStep:
     with transaction.atomic():
         Site.objects.select_for_update().filter(pk=alert.site_id).exists()  # serialise steps of a site's alerts

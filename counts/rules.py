@@ -73,15 +73,26 @@ def currency_list_text() -> str:
     return ", ".join(d.label for d in CURRENCY)
 
 
-# Kinds of persons for the count-team rule.
-OUTSIDE_TYPES = frozenset(
+# Kinds of persons for the count-team rule (ND 99-01.3-08-14(2)).
+REPRESENTATIVE_TYPES = frozenset(
     {
-        EmploymentType.INDEPENDENT,
         EmploymentType.FINANCIAL_INSTITUTION,
         EmploymentType.ACCOUNTING_FIRM,
         EmploymentType.SECURITY_COMPANY,
     }
 )
+OUTSIDE_TYPES = REPRESENTATIVE_TYPES | {EmploymentType.INDEPENDENT}
+
+# Roles that make a person a gaming employee whatever their record says: they conduct, run or
+# supervise the games or the chip bank. A person holding one is checked as a gaming employee.
+GAMING_ROLES = frozenset(
+    {Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR}
+)
+
+# House control (not in 08-14(2)): the person the site names as auditing twenty-one
+# (counts.models.CountSettings.twenty_one_auditor) is kept off its count team, so whoever
+# checks the count's figures afterwards did not make them.
+AUDITOR_BAR = f"{HOUSE_CONTROL} (separation of audit and count)"
 
 
 @dataclass(frozen=True)
@@ -105,6 +116,7 @@ def count_team_refusal(
     activity_date: date,
     count_date: date,
     twenty_one_auditor_id: int | None,
+    roles_of: Callable[[object], set[str]] | None = None,
 ) -> Refusal | None:
     """The first rule of ND 99-01.3-08-14(2) that the two employees fail, or None.
 
@@ -113,25 +125,32 @@ def count_team_refusal(
     that gaming day. Checked in this order:
 
     1. two different persons;
-    2. neither is the person who audits twenty-one at the site (the site's count settings);
-    3. no direct supervisor and subordinate;
-    4. no household member, spouse, parent, child, brother or sister, unless one of them is
+    2. neither is the person who audits twenty-one at the site (house control, AUDITOR_BAR:
+       08-14(2) does not say it);
+    3. each person's employment type agrees with the roles they hold (`roles_of`): a person
+       holding a gaming role (GAMING_ROLES) is a gaming employee;
+    4. no direct supervisor and subordinate;
+    5. no household member, spouse, parent, child, brother or sister, unless one of them is
        an independent contractor;
-    5. the pair is one of the listed teams. *Assumed* (the rule lists examples of
-       independence, not an exhaustive grid): a representative of a financial institution,
-       accounting firm or security company counts as an independent person; so an outside
-       person (independent or representative) may count with anyone; two non-gaming
-       employees may count; a gaming employee may not count with a non-gaming employee;
-       two gaming employees only if one of them conducted no games at the site on the
-       activity day and on the count day.
+    6. the pair is one of the four teams the rule lists, and only those: an independent
+       person and a gaming employee; two representatives of a financial institution,
+       accounting firm, security agency or security company; two nongaming employees; two
+       gaming employees provided one of them conducted no games at the site on the activity
+       day and on the count day.
     """
     if first.pk == second.pk:
         return Refusal(COUNT_TEAM_CITATION, "a count team is two different persons.")
     for member in (first, second):
         if twenty_one_auditor_id is not None and member.pk == twenty_one_auditor_id:
+            return Refusal(AUDITOR_BAR, f"{member} audits twenty-one at this site and may not be on its count team.")
+    for member in (first, second):
+        held = (roles_of(member) if roles_of else set()) & GAMING_ROLES
+        if held and member.employment_type != EmploymentType.GAMING:
+            names = ", ".join(sorted(Role(r).label.lower() for r in held))
             return Refusal(
                 COUNT_TEAM_CITATION,
-                f"{member} audits twenty-one at this site and may not be on its count team.",
+                f"{member} holds a gaming role ({names}) and so is a gaming employee, not "
+                f"{EmploymentType(member.employment_type).label.lower()}; correct their record.",
             )
     if first.supervisor_id == second.pk or second.supervisor_id == first.pk:
         return Refusal(
@@ -150,12 +169,14 @@ def count_team_refusal(
 
 
 def _composition_refusal(first, second, *, dealt_on, activity_date, count_date) -> Refusal | None:
-    types = {first.employment_type, second.employment_type}
-    if types & OUTSIDE_TYPES:
+    types = sorted([first.employment_type, second.employment_type])
+    if types == sorted([EmploymentType.GAMING, EmploymentType.INDEPENDENT]):
         return None
-    if types == {EmploymentType.NON_GAMING}:
+    if all(t in REPRESENTATIVE_TYPES for t in types):
         return None
-    if types == {EmploymentType.GAMING}:
+    if types == [EmploymentType.NON_GAMING, EmploymentType.NON_GAMING]:
+        return None
+    if types == [EmploymentType.GAMING, EmploymentType.GAMING]:
         days = {activity_date, count_date}
         if any(not any(dealt_on(member, day) for day in days) for member in (first, second)):
             return None
@@ -164,8 +185,11 @@ def _composition_refusal(first, second, *, dealt_on, activity_date, count_date) 
             "two gaming employees may count only if one of them conducted no games at this site on the "
             f"activity day ({activity_date}) and the count day ({count_date}); both did.",
         )
+    labels = " and ".join(EmploymentType(t).label.lower() for t in types)
     return Refusal(
         COUNT_TEAM_CITATION,
-        "a gaming employee may count with an independent person or, under conditions, another gaming "
-        "employee; not with a non-gaming employee.",
+        f"a count team of {labels} is not one the rule lists: an independent person and a gaming employee; "
+        "two representatives of a financial institution, accounting firm, security agency or security company; "
+        "two nongaming employees; or two gaming employees, one of whom conducted no games here on the activity "
+        "and count days.",
     )

@@ -34,7 +34,7 @@ from cardroom.models import Table
 from cardroom.retention import get_retain_until, retain_until_field
 
 from . import queries, rules, services
-from .models import DealerShift, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import DealerShift, DutyPeriod, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 MAX_REGISTER_DAYS = 366  # one register page covers at most a year
 
@@ -295,6 +295,52 @@ def _parse(serializer_class, request) -> dict:
     return serializer.validated_data
 
 
+# --- The duty register (ND 99-01.3-08-05(5): who is on duty to verify slips) -------------------
+
+
+class DutyPeriodSerializer(serializers.ModelSerializer):
+    employee_initials = serializers.CharField(source="employee.initials", read_only=True)
+
+    class Meta:
+        model = DutyPeriod
+        fields = ["id", "site", "gaming_day", "employee", "employee_initials", "role", "started_at", "ended_at"]
+
+
+class DutyPeriodInputSerializer(serializers.Serializer):
+    site = SiteIdField()
+    employee = EmployeeIdField(required=False, help_text="Who comes on duty; default: the signed-in employee.")
+    at = DateTimeField(required=False)
+
+
+class DutyPeriodEndSerializer(serializers.Serializer):
+    at = DateTimeField(required=False)
+
+
+@extend_schema_view(
+    retrieve=extend_schema(responses={200: DutyPeriodSerializer, 404: ERROR_RESPONSES[404]}),
+    create=extend_schema(request=DutyPeriodInputSerializer, responses={201: DutyPeriodSerializer, **ERROR_RESPONSES}),
+)
+class DutyPeriodViewSet(CustodyViewSet):
+    output_serializer_class = DutyPeriodSerializer
+    input_serializer_class = DutyPeriodInputSerializer
+    filterset_fields = ["site", "employee"]
+
+    def scope(self, access):
+        periods = DutyPeriod.objects.filter(site__in=access.sites())
+        return periods.select_related("employee").order_by("-started_at", "-id")
+
+    def create_object(self, data):
+        return services.start_duty(acting_user=self.request.user, **data)
+
+    @extend_schema(request=DutyPeriodEndSerializer, responses={200: DutyPeriodSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def end(self, request, pk=None):
+        period = self.get_object()
+        return self.respond(
+            services.end_duty(acting_user=request.user, period=period, **_parse(DutyPeriodEndSerializer, request))
+        )
+
+
 # --- Fill and credit slips ---------------------------------------------------------------------
 
 
@@ -312,6 +358,9 @@ class SlipSerializer(serializers.ModelSerializer):
     void_reason = serializers.SerializerMethodField()
     retain_until = retain_until_field()
     get_retain_until = get_retain_until
+    verified_as = serializers.SerializerMethodField()
+    received_as = serializers.SerializerMethodField()
+    receipt_note = serializers.SerializerMethodField()
 
     class Meta:
         model = Slip
@@ -330,6 +379,10 @@ class SlipSerializer(serializers.ModelSerializer):
             "prepared_at",
             "prepared_by",
             "prepared_by_initials",
+            "prepared_as",
+            "signed_by",
+            "signed_initials",
+            "signed_as",
             "chips",
             "total_cents",
             "slip_book",
@@ -343,6 +396,9 @@ class SlipSerializer(serializers.ModelSerializer):
             "entered_at",
             "entered_late",
             "retain_until",
+            "verified_as",
+            "received_as",
+            "receipt_note",
         ]
 
     def _step(self, slip, kind, attribute):
@@ -370,6 +426,16 @@ class SlipSerializer(serializers.ModelSerializer):
     def get_void_reason(self, slip) -> str | None:
         return self._step(slip, SlipStep.Kind.VOID, "reason")
 
+    def get_verified_as(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.VERIFY, "signed_as")
+
+    def get_received_as(self, slip) -> str | None:
+        return self._step(slip, SlipStep.Kind.RECEIVE, "signed_as")
+
+    def get_receipt_note(self, slip) -> str | None:
+        """Says so when the copy was received unverified: nobody was on duty to verify (08-05(5))."""
+        return self._step(slip, SlipStep.Kind.RECEIVE, "reason")
+
 
 class SlipInputSerializer(serializers.Serializer):
     table = ScopedTableField()
@@ -377,6 +443,11 @@ class SlipInputSerializer(serializers.Serializer):
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
     number = FormNumberField(required=False, help_text="The printed number of a paper slip.")
     prepared_at = MomentField(source="at")
+    cashier = EmployeeIdField(
+        required=False,
+        help_text="Fill slips: the chip bank cashier or dealer acting as cashier whose initials the fill carries "
+        "(ND 99-01.3-08-05(3)(c)); needed when the preparer is not a cashier.",
+    )
 
     def validate(self, attrs):
         between_tables = rules.TABLE_TO_TABLE_KEYS & set(self.initial_data)
@@ -427,8 +498,13 @@ class SlipViewSet(CustodyViewSet):
         return queries.slips_with_status(slips).order_by("site_id", "-number")
 
     def create_object(self, data):
-        prepare = services.prepare_fill if self.kind == SlipKind.FILL else services.prepare_credit
-        return self._reload(prepare(acting_user=self.request.user, **data))
+        if self.kind == SlipKind.FILL:
+            return self._reload(services.prepare_fill(acting_user=self.request.user, **data))
+        if "cashier" in data:
+            raise serializers.ValidationError(
+                {"cashier": [f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the dealer at the table."]}
+            )
+        return self._reload(services.prepare_credit(acting_user=self.request.user, **data))
 
     def _reload(self, slip):
         return self.get_queryset().get(pk=slip.pk)

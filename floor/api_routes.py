@@ -9,6 +9,7 @@ ROUTES = [
     ("fill-slips", api.FillSlipViewSet, "fill-slip"),
     ("credit-slips", api.CreditSlipViewSet, "credit-slip"),
     ("slip-books", api.SlipBookViewSet, "slip-book"),
+    ("duty-periods", api.DutyPeriodViewSet, "duty-period"),
     (r"sites/(?P<site_pk>[0-9]+)/slip-register", api.SlipRegisterViewSet, "slip-register"),
     (r"sites/(?P<site_pk>[0-9]+)/custody-queues", api.CustodyQueueViewSet, "custody-queues"),
 ]

@@ -156,6 +156,7 @@ def _play_day(table_days, start, cast, rng) -> None:
             _fill(table_day, at, cast, rng)
         else:
             _credit(table_day, at, cast, rng)
+    _declare_no_tips(table_days, start)
     for table_day in table_days:
         _drift(table_day.tray, rng)
         services.record_table_inventory(
@@ -164,6 +165,25 @@ def _play_day(table_days, start, cast, rng) -> None:
             kind="closer",
             chips=_chips(table_day.tray),
             at=start + SESSION,
+        )
+
+
+def _declare_no_tips(table_days, start) -> None:
+    """Each dealer of the day declares their tips (none) before the closers end their last
+    shifts, so the tips check of ND 99-01.3-08-06(3) finds them in order. The cage's demo adds a
+    declared and redeemed amount for one dealer. (A demo builder is wiring: it may call the cage.)"""
+    from cage import services as cage
+
+    site = table_days[0].table.site
+    day = GamingDay.objects.get(site=site, close__isnull=True)
+    dealers = {dealer for table_day in table_days for _, dealer in table_day.changes}
+    for dealer in sorted(dealers, key=lambda e: e.pk):
+        cage.declare_tips(
+            acting_user=dealer.user,
+            site=site,
+            gaming_date=day.gaming_date,
+            chips=[],
+            at=start + SESSION - timedelta(minutes=5),
         )
 
 

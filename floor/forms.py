@@ -7,6 +7,7 @@ from cardroom.forms import BootstrapMixin
 from cardroom.models import ChipDenomination, Employee, Role, Table
 from cardroom.money import format_money
 
+from . import rules
 from .models import Slip
 
 
@@ -123,8 +124,29 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
     )
     prepared_at = moment_field("Prepared at")
 
-    def __init__(self, *args, site, open_tables, **kwargs):
+    cashier = forms.ModelChoiceField(
+        queryset=Employee.objects.none(),
+        required=False,
+        empty_label="I am the cashier",
+        label="Chip bank cashier (or dealer acting as cashier)",
+        help_text="Whose initials the fill carries (ND 99-01.3-08-05(3)(c)).",
+    )
+
+    def __init__(self, *args, site, open_tables, kind="fill", **kwargs):
         super().__init__(*args, **kwargs)
+        if kind == "fill":
+            # Anyone of the organization parses; the service says who may initial as cashier.
+            self.fields["cashier"].queryset = Employee.objects.filter(organization_id=site.organization_id)
+            self.fields["cashier"].widget.choices = [("", "I am the cashier")] + [
+                (e.pk, f"{e} ({e.initials})")
+                for e in Employee.objects.filter(
+                    active=True, memberships__site=site, memberships__role__in=sorted(rules.CASHIER_CAPACITY)
+                )
+                .distinct()
+                .order_by("initials")
+            ]
+        else:
+            del self.fields["cashier"]
         # Any table of the site parses; the service says why a table cannot take a slip.
         self.fields["table"].queryset = Table.objects.filter(site=site)
         self.fields["table"].widget.choices = [("", "Choose the table")] + [

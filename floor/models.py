@@ -217,6 +217,14 @@ class Slip(EnteredRecord, AppendOnlyModel):
     prepared_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     total_cents = models.BigIntegerField()
     slip_book = models.ForeignKey(SlipBook, null=True, blank=True, on_delete=models.PROTECT, related_name="slips")
+    # The capacity the preparer acted in (rules.SignedAs), printed beside their initials.
+    prepared_as = models.CharField(max_length=30, blank=True, db_default="")
+    # ND 99-01.3-08-05(3)(c): the initials the form must carry: on a fill the chip bank
+    # cashier's (or a dealer acting as cashier), on a credit the dealer's or wheel operator's
+    # at that table. Blank only on slips made before this was recorded.
+    signed_by = models.ForeignKey(Employee, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    signed_initials = models.CharField(max_length=4, blank=True, db_default="")
+    signed_as = models.CharField(max_length=30, blank=True, db_default="")
 
     class Meta:
         db_table = "accounting_slip"
@@ -277,8 +285,43 @@ class SlipStep(EnteredRecord, AppendOnlyModel):
     initials = models.CharField(max_length=4)
     at = models.DateTimeField()
     reason = models.TextField(blank=True)
+    # The capacity the signer acted in (rules.SignedAs): shift manager, pit boss, cashier,
+    # dealer acting as cashier... Blank on steps made before this was recorded.
+    signed_as = models.CharField(max_length=30, blank=True, db_default="")
 
     class Meta:
         db_table = "accounting_slipstep"
         ordering = ["slip_id", "at", "id"]
         constraints = [models.UniqueConstraint(fields=["slip", "kind"], name="slip_step_once_per_kind")]
+
+
+class DutyPeriod(models.Model):
+    """The site's duty register: a shift manager or authorized employee (rules.VERIFIERS) on
+    duty at the site from `started_at` until `ended_at` (null while on duty).
+
+    ND 99-01.3-08-05(5) asks for verification "if an organization has a shift manager or
+    authorized employee on duty who is not presently dealing"; the register is how the product
+    knows who is on duty (floor.queries.verifiers_on_duty). Not a signed record: ending a
+    period sets `ended_at` once, like a dealer shift."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="duty_periods")
+    gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="duty_periods")
+    employee = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="duty_periods")
+    role = models.CharField(max_length=30)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["site_id", "started_at"]
+        indexes = [models.Index(fields=["site", "started_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=models.F("started_at")),
+                name="duty_period_ends_after_start",
+                violation_error_message="A duty period cannot end before it starts.",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.employee} on duty at {self.site} from {self.started_at}"

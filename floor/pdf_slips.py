@@ -34,6 +34,7 @@ from cardroom.pdf import (
 )
 
 from .models import Slip, SlipKind, SlipStep
+from .rules import UNVERIFIED_NOTE, SignedAs
 
 RULE = "ND 99-01.3-08-05"
 SLIP_REASON_CHARACTERS = 600  # a slip part must fit its half page: a longer reason is cut with a note
@@ -48,10 +49,17 @@ PART_DESTINATIONS = {
         "COPY",
     ): "Goes with the chips to the cashier, who initials it and keeps it with the daily records",
 }
-SIGNERS = {
-    SlipKind.FILL: ("Prepared by (chip bank)", "Verified by (original)", "Received by dealer (copy)"),
-    SlipKind.CREDIT: ("Prepared by (dealer)", "Verified by (original)", "Received by cashier (copy)"),
-}
+# Each signature line is labelled with the capacity its signer acted in (rules.SignedAs),
+# recorded when they signed: "Prepared by: Pit boss", "Received (copy): Dealer acting as cashier".
+PREPARED, VERIFIED, RECEIVED = "Prepared by", "Verified by (original)", "Received (copy)"
+# ND 99-01.3-08-05(3)(c): a fill's cashier (or dealer acting as cashier), a credit's dealer or
+# wheel operator; the capacity after the colon says which.
+INITIALS_REQUIRED = "Initials (08-05(3)(c))"
+
+
+def _label(base: str, signed_as: str) -> str:
+    """`base`, then the capacity that signed, when it was recorded."""
+    return f"{base}: {SignedAs(signed_as).label}" if signed_as in SignedAs.values else base
 
 
 @dataclass(frozen=True)
@@ -133,16 +141,22 @@ def _lines(slip: Slip) -> tuple[SlipLineFigures, ...]:
 
 def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: datetime | None = None) -> SlipDocument:
     """The figures and signatures printed on a slip, with times in the site's time zone."""
-    slip = Slip.objects.select_related("site__organization", "prepared_by__user", "slip_book", "gaming_day").get(
-        pk=slip.pk
-    )
+    slip = Slip.objects.select_related(
+        "site__organization", "prepared_by__user", "signed_by__user", "slip_book", "gaming_day"
+    ).get(pk=slip.pk)
     zone = ZoneInfo(slip.site.time_zone)
     steps = {s.kind: s for s in SlipStep.objects.filter(slip=slip).select_related("employee__user")}
-    prepared, verified, received = SIGNERS[slip.kind]
 
-    def step_signature(kind, role):
+    def step_signature(kind, base):
         step = steps.get(kind)
+        role = _label(base, step.signed_as if step else "")
         return _signature(role, step and step.employee, step and step.at, zone, step.initials if step else "")
+
+    receipt = steps.get(SlipStep.Kind.RECEIVE)
+    if SlipStep.Kind.VERIFY not in steps and receipt is not None and receipt.reason == UNVERIFIED_NOTE:
+        verification = Signature(role=VERIFIED, initials="", name=UNVERIFIED_NOTE, date="", time="")
+    else:
+        verification = step_signature(SlipStep.Kind.VERIFY, VERIFIED)
 
     void_step = steps.get(SlipStep.Kind.VOID)
     void = None
@@ -175,9 +189,16 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         lines=_lines(slip),
         total_cents=slip.total_cents,
         signatures=(
-            _signature(prepared, slip.prepared_by, slip.prepared_at, zone),
-            step_signature(SlipStep.Kind.VERIFY, verified),
-            step_signature(SlipStep.Kind.RECEIVE, received),
+            _signature(_label(PREPARED, slip.prepared_as), slip.prepared_by, slip.prepared_at, zone),
+            _signature(
+                _label(INITIALS_REQUIRED, slip.signed_as),
+                slip.signed_by,
+                slip.prepared_at if slip.signed_by_id else None,
+                zone,
+                slip.signed_initials,
+            ),
+            verification,
+            step_signature(SlipStep.Kind.RECEIVE, RECEIVED),
         ),
         void=void,
         generated_at=(generated_at or timezone.now()).astimezone(zone),
@@ -240,8 +261,8 @@ def _grid() -> TableStyle:
         [
             ("GRID", (0, 0), (-1, -1), 0.4, GRID_GREY),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("TOPPADDING", (0, 0), (-1, -1), 2),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+            ("TOPPADDING", (0, 0), (-1, -1), 1),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
         ]
     )
 
@@ -290,7 +311,7 @@ def _signatures(doc: SlipDocument) -> Table:
         )
         reason = clip_text(v.reason, SLIP_REASON_CHARACTERS, "the slip register's CSV download")
         rows.append([para("Void reason", "cell_bold"), para(reason, "cell"), "", "", ""])
-    table = Table(rows, colWidths=[2.1 * inch, 0.8 * inch, 2.2 * inch, 1.1 * inch, 1.1 * inch])
+    table = Table(rows, colWidths=[2.6 * inch, 0.7 * inch, 2.0 * inch, 1.0 * inch, 1.0 * inch])
     style = _grid()
     style.add("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL)
     if doc.void is not None:

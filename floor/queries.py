@@ -5,10 +5,10 @@ from datetime import date, datetime
 
 from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Value, When
 
-from cardroom.models import Employee, Site, Table
+from cardroom.models import Employee, Membership, Site, Table
 
 from .calculations import check_series
-from .models import DealerShift, GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import DealerShift, DutyPeriod, GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -40,6 +40,37 @@ def current_dealer(table: Table, at: datetime) -> Employee | None:
 def is_dealing(employee: Employee, site: Site, at: datetime) -> bool:
     """Is `employee` on a dealer shift at any table of `site` at `at` ("presently dealing")?"""
     return shifts_running(at).filter(dealer=employee, table__site=site).exists()
+
+
+def roles_held(employee: Employee, site: Site) -> set[str]:
+    """The roles `employee` holds at `site` (a membership without a site holds everywhere)."""
+    memberships = Membership.objects.filter(employee=employee).filter(Q(site=site) | Q(site__isnull=True))
+    return set(memberships.values_list("role", flat=True))
+
+
+def duty_periods_running(site: Site, at: datetime) -> QuerySet[DutyPeriod]:
+    """Duty register entries of `site` running at the moment `at`."""
+    periods = DutyPeriod.objects.filter(site=site, started_at__lte=at)
+    return periods.filter(Q(ended_at__isnull=True) | Q(ended_at__gt=at))
+
+
+def on_duty(site: Site, at: datetime, roles) -> list[Employee]:
+    """Who is on duty at `site` at `at` in one of `roles`, by the duty register. House control
+    (floor.rules.DUTY_REGISTER): a gaming day whose register is empty presumes the shift
+    manager who opened it on duty."""
+    running = duty_periods_running(site, at).filter(role__in=list(roles))
+    people = {p.employee for p in running.select_related("employee__user")}
+    day = GamingDay.objects.filter(site=site, opened_at__lte=at).order_by("-opened_at").first()
+    if day is not None and not DutyPeriod.objects.filter(gaming_day=day).exists() and day.is_open:
+        people.add(day.opened_by)
+    return sorted(people, key=lambda e: e.pk)
+
+
+def verifiers_on_duty(site: Site, at: datetime, roles, *, excluding: Employee | None = None) -> list[Employee]:
+    """The people who could verify a slip at `at` (ND 99-01.3-08-05(5)): on duty in a verifier
+    role, not presently dealing or operating a wheel, and not `excluding` (its preparer)."""
+    dealing = set(shifts_running(at).filter(table__site=site).values_list("dealer_id", flat=True))
+    return [e for e in on_duty(site, at, roles) if e.pk not in dealing and (excluding is None or e.pk != excluding.pk)]
 
 
 # --- Gaming days and tables -------------------------------------------------------------

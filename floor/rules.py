@@ -7,8 +7,10 @@ where our regulation text does not settle the point (shared/docs/domain.md).
 
 from datetime import timedelta
 
+from django.db import models
+
 from cardroom.access import ReadRule
-from cardroom.models import Role
+from cardroom.models import Game, Role
 from cardroom.rules import HOUSE_CONTROL
 
 # --- Citations ---------------------------------------------------------------------------
@@ -48,13 +50,45 @@ FILL_PREPARERS = frozenset({Role.CASHIER, Role.PIT_BOSS, Role.SHIFT_MANAGER})
 CREDIT_PREPARERS = frozenset({Role.DEALER, Role.WHEEL_OPERATOR, Role.PIT_BOSS, Role.SHIFT_MANAGER})
 PREPARERS = {"fill": FILL_PREPARERS, "credit": CREDIT_PREPARERS}
 
+SLIP_INITIALS = "ND 99-01.3-08-05(3)(c)"  # fill: the cashier's initials; credit: the dealer's or wheel operator's
+SLIP_DEPOSIT = "ND 99-01.3-08-05(4)"  # the cashier keeps the fill original; the dealer deposits the credit original
+
+
+class SignedAs(models.TextChoices):
+    """The capacity in which someone put their initials on a slip, printed beside them."""
+
+    SHIFT_MANAGER = "shift_manager", "Shift manager"
+    PIT_BOSS = "pit_boss", "Pit boss"
+    CASHIER = "cashier", "Chip bank cashier"
+    DEALER_AS_CASHIER = "dealer_as_cashier", "Dealer acting as cashier"
+    DEALER = "dealer", "Dealer"
+    WHEEL_OPERATOR = "wheel_operator", "Wheel operator"
+
+
+# Roles in the order a person holding several acts in them (the most specific capacity first).
+SIGNING_ORDER = (Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR)
+
+# ND 99-01.3-08-05(3)(c), (4): the dealer of a twenty-one table, the wheel operator of a
+# paddlewheel, initials the credit and deposits its original in that table's drop box. So a
+# dealer or wheel operator prepares a credit only for the table they are on shift at, in the
+# role of its game; a pit boss or shift manager may prepare one for any table (the dealer on
+# shift there is the one whose initials it carries).
+TABLE_ROLE = {Game.TWENTY_ONE: Role.DEALER, Game.PADDLEWHEEL: Role.WHEEL_OPERATOR}
+TABLE_BOUND_CREDIT_PREPARERS = frozenset({Role.DEALER, Role.WHEEL_OPERATOR})
+
+# ND 99-01.3-08-05(3)(c), (4), (6): the fill's initials and the credit copy's receipt are the
+# chip bank cashier's "or dealer acting in the capacity of the cashier".
+CASHIER_CAPACITY = frozenset({Role.CASHIER, Role.DEALER})
+
 # ND 99-01.3-08-05(5): "a shift manager or authorized employee". *Assumed*: the authorized
 # employees are pit bosses (domain.md section 1: the pit boss verifies slips).
 VERIFIERS = frozenset({Role.SHIFT_MANAGER, Role.PIT_BOSS})
 
 # ND 99-01.3-08-05(6): the dealer or wheel operator receives the fill copy at the table; the
 # cashier receives the credit copy.
-RECEIVERS = {"fill": frozenset({Role.DEALER, Role.WHEEL_OPERATOR}), "credit": frozenset({Role.CASHIER})}
+# A dealer acting in the capacity of the cashier may receive the credit copy (08-05(6)), when
+# not presently dealing (then they are at the bank, not a table) and not its preparer.
+RECEIVERS = {"fill": frozenset({Role.DEALER, Role.WHEEL_OPERATOR}), "credit": CASHIER_CAPACITY}
 
 # ND 99-01.3-08-05(2): "Originals and copies of voided fill and credit slips must be marked
 # "VOID" and be initialed by the preparer." Only the preparer voids a slip, so the VOID
@@ -83,8 +117,22 @@ SLIP_BOOK_REGISTRARS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
 # --- Limits --------------------------------------------------------------------------------
 
 # *Assumed*: the copy goes to the receiving side with the chips after verification
-# (08-05(5) then 08-05(6)), so a slip is received only once verified.
+# (08-05(5) then 08-05(6)), so a slip is received only once verified, but only "if an
+# organization has a shift manager or authorized employee on duty who is not presently
+# dealing" (08-05(5)): when nobody eligible is on duty, the slip is received unverified and
+# the receipt says so (UNVERIFIED_NOTE).
 RECEIPT_REQUIRES_VERIFICATION = True
+
+# "On duty" (08-05(5)) is read from the site's duty register (floor.models.DutyPeriod): a
+# shift manager or authorized employee signs in and out at the site. *Assumed*, house
+# control: in a gaming day whose register is empty, the shift manager who opened the day is
+# presumed on duty (the product cannot prove nobody is), so verification stays required.
+DUTY_REGISTER = SLIP_VERIFICATION
+DUTY_REGISTRARS = frozenset({Role.SHIFT_MANAGER})  # may sign someone else in or out
+UNVERIFIED_NOTE = (
+    f"Not verified: no shift manager or authorized employee was on duty who was not presently "
+    f"dealing ({SLIP_VERIFICATION})."
+)
 
 # A recorded time may lag the real one (paper entered later) but not run ahead of it.
 CLOCK_TOLERANCE = timedelta(minutes=5)

@@ -40,3 +40,42 @@ def tip_status(dealer: Employee, site: Site, since: datetime) -> TipStatus:
     """What the dealer declared and still holds since `since`. Until the cage registers an
     answer nothing is known to be declared, so a dealer may not be recorded leaving the site."""
     return NothingDeclared() if _lookup is None else _lookup(dealer, site, since)
+
+
+# --- Checked when a dealer's last shift of the day ends -----------------------------------------
+
+
+@dataclass(frozen=True)
+class TipsAtLeaving:
+    """A dealer whose last shift of a gaming day ended (at a table's closer or the day's close)
+    while the tips they hold are undeclared or unredeemed (ND 99-01.3-08-06(3))."""
+
+    dealer: Employee
+    site: Site
+    gaming_date: object  # datetime.date
+    since: datetime  # the start of their first shift of the day
+    declared: bool
+    unredeemed_cents: int
+    checked_at: str  # "closer" or "day close"
+
+
+TipsFlag = Callable[[TipsAtLeaving], None]
+_flags: list[TipsFlag] = []
+
+
+def register_tips_flag(flag: TipsFlag) -> None:
+    """Compliance registers `flag(finding)` once, when its app is ready: it opens the alert."""
+    if flag not in _flags:
+        _flags.append(flag)
+
+
+def check_tips_at_last_shift(dealer: Employee, site: Site, gaming_date, since: datetime, checked_at: str) -> bool:
+    """Check the tips of a dealer whose last shift of the day ended; flag them (every
+    registered flag) when undeclared or unredeemed. Returns whether they were in order."""
+    status = tip_status(dealer, site, since)
+    if status.declared and not status.unredeemed_cents:
+        return True
+    found = TipsAtLeaving(dealer, site, gaming_date, since, status.declared, status.unredeemed_cents, checked_at)
+    for flag in _flags:
+        flag(found)
+    return False

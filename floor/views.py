@@ -7,7 +7,7 @@ not see answer 404; an action the role may not take answers 403.
 """
 
 from datetime import timedelta
-from functools import wraps
+from functools import partial, wraps
 from zoneinfo import ZoneInfo
 
 from django.contrib import messages
@@ -254,10 +254,12 @@ def prepare_slip(request, kind):
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []
     initial = {"table": request.GET.get("table")} if request.GET.get("table") else None
-    form = forms.PrepareSlipForm(request.POST or None, initial=initial, site=site, open_tables=open_tables)
+    form = forms.PrepareSlipForm(request.POST or None, initial=initial, site=site, open_tables=open_tables, kind=kind)
     if request.method == "POST" and form.is_valid():
-        prepare = services.prepare_fill if kind == SlipKind.FILL else services.prepare_credit
         data = form.cleaned_data
+        prepare = services.prepare_credit
+        if kind == SlipKind.FILL:
+            prepare = partial(services.prepare_fill, cashier=data.get("cashier"))
         slip = call_service(
             form,
             lambda: prepare(
@@ -287,17 +289,34 @@ def prepare_slip(request, kind):
     )
 
 
+def _signed_as_label(signed_as: str) -> str:
+    return rules.SignedAs(signed_as).label if signed_as in rules.SignedAs.values else ""
+
+
 def _slip_context(request, slip, void_form=None, action_form=None):
     access = access_for(request.user)
     status = slip.status
     employee = access.employee
+    steps = {s.kind: s for s in slip.steps.all()}
+    receives = access.has_role(slip.site_id, *rules.RECEIVERS[slip.kind])
+    # ND 99-01.3-08-05(5): an issued slip is received unverified when nobody who could verify is on duty.
+    nobody_to_verify = (
+        status == "issued"
+        and receives
+        and not queries.verifiers_on_duty(slip.site, timezone.now(), rules.VERIFIERS, excluding=slip.prepared_by)
+    )
     return {
         "slip": slip,
         "status": status,
         "lines": slip.lines.all(),
-        "steps": {s.kind: s for s in slip.steps.all()},
+        "steps": steps,
+        "labels": {
+            "prepared": _signed_as_label(slip.prepared_as),
+            "signed": _signed_as_label(slip.signed_as),
+            **{kind: _signed_as_label(step.signed_as) for kind, step in steps.items()},
+        },
         "can_verify": status == "issued" and access.has_role(slip.site_id, *rules.VERIFIERS),
-        "can_receive": status == "verified" and access.has_role(slip.site_id, *rules.RECEIVERS[slip.kind]),
+        "can_receive": (status == "verified" and receives) or nobody_to_verify,
         # ND 99-01.3-08-05(2) and the house controls of rules.VOID_CITATION: the preparer, before
         # receipt, while the gaming day is open.
         "can_void": status in ("issued", "verified")

@@ -9,7 +9,7 @@ from django.db import transaction
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
-from cardroom.models import Employee, Role, Site
+from cardroom.models import Employee, Membership, Role, Site
 
 from .. import queries
 from ..models import (
@@ -23,7 +23,7 @@ from ..models import (
     EntryKind,
     FormFound,
 )
-from ..rules import COUNT_CITATION, COUNT_TEAM_CITATION, REMOVAL_CITATION, count_team_refusal
+from ..rules import COUNT_CITATION, COUNT_TEAM_CITATION, KEY_CITATION, REMOVAL_CITATION, count_team_refusal
 from .custody import _holds_count_role
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
 from .steps import Figures, Forms, _acting_employee, _moment, _now, _refuse_closed_books
@@ -39,6 +39,7 @@ def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_da
         activity_date=gaming_date,
         count_date=count_date,
         twenty_one_auditor_id=queries.count_settings(site).twenty_one_auditor_id,
+        roles_of=lambda employee: set(Membership.objects.filter(employee=employee).values_list("role", flat=True)),
     )
     if refusal is not None:
         raise ValidationError({refusal.field: str(refusal)})
@@ -123,6 +124,32 @@ def _drop_to_count(session: CountSession, drop_box: DropBox) -> Drop:
     )
 
 
+def _check_key_holders(session: CountSession, drop: Drop) -> None:
+    """ND 99-01.3-08-14(3): the key to the box's contents is controlled by one count team member
+    (the key to a second lock by the other), and 08-06(1): only the two-person team accesses the
+    box before the count. So the box is counted only by a team one of whose two members holds
+    its key, the other the second key if there is one."""
+    removal = getattr(drop, "removal", None)
+    if removal is None:
+        return
+    members = set(session.member_ids)
+    if removal.key_holder_id not in members:
+        raise ValidationError(
+            {
+                "box": f"{KEY_CITATION}: the key to {drop.drop_box} is held by {removal.key_holder}, who is not one of "
+                "this count's two members; the key holder counts the box with the other member."
+            }
+        )
+    second = removal.second_key_holder_id
+    if second is not None and (second not in members or second == removal.key_holder_id):
+        raise ValidationError(
+            {
+                "box": f"{KEY_CITATION}: the key to the second lock of {drop.drop_box} is held by "
+                f"{removal.second_key_holder}, who is not the other member of this count."
+            }
+        )
+
+
 def _save_entry(session, drop, kind, employee, figures: Figures, forms: Forms, when, note="") -> CountEntry:
     entry = CountEntry.objects.create(
         session=session,
@@ -164,6 +191,7 @@ def record_blind_count(
     employee = _member_of(acting_user, session, "count")
     _open_for_entries(session)
     drop = _drop_to_count(session, drop_box)
+    _check_key_holders(session, drop)
     if drop.entries.filter(kind=EntryKind.MEMBER, entered_by=employee).exists():
         raise ValidationError(
             {"member": f"{COUNT_CITATION}: you have already counted {drop_box}; a difference is resolved by recount."}

@@ -9,10 +9,12 @@ One module per kind of change (`from floor import services; services.prepare_fil
 - dealer_shifts: start_dealer_shift, end_dealer_shift
 - slips: prepare_fill, prepare_credit, verify_slip, receive_slip, void_slip
 - slip_books: register_slip_book
+- duty: start_duty, end_duty (the duty register, 08-05(5))
 - steps: parse_chips, and the steps the others share
 """
 
 from .dealer_shifts import end_dealer_shift, start_dealer_shift
+from .duty import end_duty, start_duty
 from .gaming_days import close_gaming_day, open_gaming_day
 from .slip_books import register_slip_book
 from .slips import prepare_credit, prepare_fill, receive_slip, verify_slip, void_slip
@@ -22,6 +24,7 @@ from .tray_counts import record_table_inventory
 __all__ = [
     "close_gaming_day",
     "end_dealer_shift",
+    "end_duty",
     "open_gaming_day",
     "parse_chips",
     "prepare_credit",
@@ -30,6 +33,7 @@ __all__ = [
     "record_table_inventory",
     "register_slip_book",
     "start_dealer_shift",
+    "start_duty",
     "verify_slip",
     "void_slip",
 ]

@@ -13,7 +13,8 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import business_date
-from ..models import GamingDay, GamingDayClose
+from ..models import DealerShift, GamingDay, GamingDayClose
+from ..tips import check_tips_at_last_shift
 from .steps import _acting_employee, _moment
 
 
@@ -74,4 +75,15 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
             raise ValidationError({"gaming_day": f"{rules.TRAY_COUNT}: record the closer of table(s) {numbers} first."})
         close = GamingDayClose.objects.create(gaming_day=gaming_day, closed_at=at, closed_by=employee)
         _audit(acting_user, "gaming_day.closed", close, site=site)
+        _check_tips_of_the_day(gaming_day)
     return close
+
+
+def _check_tips_of_the_day(gaming_day: GamingDay) -> None:
+    """ND 99-01.3-08-06(3): at the day's close every dealer's last shift has ended; the tips of
+    each dealer of the day are checked and flagged if undeclared or unredeemed (floor.tips)."""
+    first_starts: dict = {}
+    for shift in DealerShift.objects.filter(gaming_day=gaming_day).select_related("dealer").order_by("started_at"):
+        first_starts.setdefault(shift.dealer, shift.started_at)
+    for dealer, since in first_starts.items():
+        check_tips_at_last_shift(dealer, gaming_day.site, gaming_day.gaming_date, since, "day close")

@@ -9,7 +9,7 @@ from sequences import get_next_value
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
-from cardroom.models import Employee, Site, Table
+from cardroom.models import Employee, Role, Site, Table
 
 from .. import queries, rules
 from ..calculations import chips_total_cents
@@ -25,10 +25,20 @@ def prepare_fill(
     purpose: str = Slip.Purpose.REGULAR,
     number: int | None = None,
     at: datetime | None = None,
+    cashier: Employee | None = None,
 ) -> Slip:
-    """Prepare a fill slip: chips from the chip bank to one table (ND 99-01.3-08-05(1), (3))."""
+    """Prepare a fill slip: chips from the chip bank to one table (ND 99-01.3-08-05(1), (3)).
+    `cashier`: the chip bank cashier, or a dealer acting as cashier, whose initials the fill
+    carries (08-05(3)(c)); needed when the preparer is not a cashier themselves."""
     return _prepare(
-        SlipKind.FILL, acting_user=acting_user, table=table, chips=chips, purpose=purpose, number=number, at=at
+        SlipKind.FILL,
+        acting_user=acting_user,
+        table=table,
+        chips=chips,
+        purpose=purpose,
+        number=number,
+        at=at,
+        cashier=cashier,
     )
 
 
@@ -47,17 +57,23 @@ def prepare_credit(
     )
 
 
-def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, number: int | None, at) -> Slip:
+def _prepare(
+    kind: str, *, acting_user, table: Table, chips, purpose: str, number: int | None, at, cashier=None
+) -> Slip:
     """One slip = one table. `number` is the printed number of a paper slip from a registered
     book; without it the site's electronic series gives the next number, in the transaction
     that saves the slip, so a rolled-back slip leaves no gap (08-05(2))."""
     site = table.site
-    employee = _acting_employee(
-        require_role(
-            acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
-        )
+    access = require_role(
+        acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
     )
+    employee = _acting_employee(access)
     given, at = at, _moment(at, "prepared_at", site=site, what=f"a {kind} slip")
+    prepared_as = _capacity(access.roles_at(site.pk) & rules.PREPARERS[kind])
+    if kind == SlipKind.FILL:
+        signer, signed_as = _fill_signer(employee, access.roles_at(site.pk), cashier, site, at)
+    else:
+        signer, signed_as = _credit_signer(employee, prepared_as, table, at)
     if purpose not in Slip.Purpose.values:
         raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
     _require_table_in_use(table)
@@ -78,6 +94,10 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
             table_number=table.number,
             prepared_at=at,
             prepared_by=employee,
+            prepared_as=prepared_as,
+            signed_by=signer,
+            signed_initials=signer.initials,
+            signed_as=signed_as,
             slip_book=book,
             total_cents=chips_total_cents(_line_values(lines).items()),
         )
@@ -92,6 +112,71 @@ def _prepare(kind: str, *, acting_user, table: Table, chips, purpose: str, numbe
             after={**snapshot(slip), "chips": _line_values(lines)},
         )
     return slip
+
+
+def _capacity(roles) -> str:
+    """The capacity (rules.SignedAs) a person holding `roles` acts in, the broadest first."""
+    return next(str(role) for role in rules.SIGNING_ORDER if role in roles)
+
+
+def _fill_signer(preparer: Employee, roles: set[str], cashier: Employee | None, site: Site, at: datetime):
+    """ND 99-01.3-08-05(3)(c): a fill carries the initials of a chip bank cashier or a dealer
+    acting in the capacity of the cashier: the preparer when they are a cashier, otherwise the
+    cashier named."""
+    if cashier is None:
+        if Role.CASHIER in roles:
+            return preparer, rules.SignedAs.CASHIER
+        raise ValidationError(
+            {
+                "cashier": f"{rules.SLIP_INITIALS}: a fill slip carries the initials of the chip bank cashier or "
+                "a dealer acting as cashier; name who issues the chips."
+            }
+        )
+    held = queries.roles_held(cashier, site) if cashier.organization_id == site.organization_id else set()
+    if cashier.active and Role.CASHIER in held:
+        return cashier, rules.SignedAs.CASHIER
+    if cashier.active and Role.DEALER in held:
+        if queries.is_dealing(cashier, site, at):
+            raise ValidationError(
+                {"cashier": f"{rules.SLIP_INITIALS}: {cashier} is dealing at a table, not acting as cashier."}
+            )
+        return cashier, rules.SignedAs.DEALER_AS_CASHIER
+    raise ValidationError(
+        {"cashier": f"{rules.SLIP_INITIALS}: {cashier} is not an active chip bank cashier or dealer at {site}."}
+    )
+
+
+def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datetime):
+    """ND 99-01.3-08-05(3)(c), (4): a credit carries the initials of the dealer (twenty-one) or
+    wheel operator (paddlewheel) on shift at the table, who deposits its original in that
+    table's drop box. A dealer or wheel operator therefore prepares a credit only for the table
+    they are on shift at; a pit boss or shift manager prepares for any table, and the credit
+    carries the initials of the dealer on shift there."""
+    role = rules.TABLE_ROLE.get(table.game, Role.DEALER)
+    label = Role(role).label.lower()
+    dealer = queries.current_dealer(table, at)
+    if prepared_as in rules.TABLE_BOUND_CREDIT_PREPARERS and dealer != preparer:
+        raise ValidationError(
+            {
+                "table": f"{rules.SLIP_DEPOSIT}: a dealer or wheel operator prepares a credit only for the table "
+                f"they are on shift at (they deposit its original in its drop box); you are not on shift at {table}."
+            }
+        )
+    if dealer is None:
+        raise ValidationError(
+            {
+                "table": f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the {label} at the table; "
+                f"nobody is on shift at {table}."
+            }
+        )
+    if role not in queries.roles_held(dealer, table.site):
+        raise ValidationError(
+            {
+                "table": f"{rules.SLIP_INITIALS}: a credit slip for {table} carries the initials of a {label}; "
+                f"{dealer} is not one."
+            }
+        )
+    return dealer, rules.SignedAs(str(role))
 
 
 def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay:
@@ -136,12 +221,15 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
     if queries.is_dealing(employee, slip.site, at):
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: you are presently dealing; someone else verifies."})
-    return _add_step(acting_user, slip, SlipStep.Kind.VERIFY, employee, at)
+    signed_as = _capacity(access.roles_at(slip.site_id) & rules.VERIFIERS)
+    return _add_step(acting_user, slip, SlipStep.Kind.VERIFY, employee, at, signed_as=signed_as)
 
 
 def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify and initial the copy on the receiving side (ND 99-01.3-08-05(6)): for a fill the
-    dealer on shift at that table, for a credit the cashier."""
+    dealer on shift at that table, for a credit the cashier or a dealer acting as cashier.
+    Without a verification (08-05(5)) the copy is received only when nobody who could verify
+    is on duty; the receipt then says so (rules.UNVERIFIED_NOTE)."""
     access = require_role(
         acting_user,
         slip.site,
@@ -150,11 +238,25 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
         rule=rules.SLIP_RECEIPT,
     )
     employee, at = _acting_employee(access), _step_moment(slip, at, "received_at")
-    if slip.kind == SlipKind.FILL and queries.current_dealer(slip.table, at) != employee:
+    roles = access.roles_at(slip.site_id)
+    if slip.kind == SlipKind.FILL:
+        if queries.current_dealer(slip.table, at) != employee:
+            raise ValidationError(
+                {"slip": f"{rules.SLIP_RECEIPT}: only the dealer on shift at {slip.table} receives this fill."}
+            )
+        signed_as = rules.SignedAs(str(rules.TABLE_ROLE.get(slip.game, Role.DEALER)))
+    elif Role.CASHIER in roles:
+        signed_as = rules.SignedAs.CASHIER
+    elif queries.is_dealing(employee, slip.site, at):
         raise ValidationError(
-            {"slip": f"{rules.SLIP_RECEIPT}: only the dealer on shift at {slip.table} receives this fill."}
+            {
+                "slip": f"{rules.SLIP_RECEIPT}: a dealer receives a credit only acting as cashier, not while "
+                "dealing at a table."
+            }
         )
-    return _add_step(acting_user, slip, SlipStep.Kind.RECEIVE, employee, at)
+    else:
+        signed_as = rules.SignedAs.DEALER_AS_CASHIER
+    return _add_step(acting_user, slip, SlipStep.Kind.RECEIVE, employee, at, signed_as=signed_as)
 
 
 def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = None) -> SlipStep:
@@ -178,7 +280,9 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
         )
     if not (reason or "").strip():
         raise ValidationError({"reason": f"{rules.SLIP_NUMBERING}: say why the slip is void."})
-    return _add_step(acting_user, slip, SlipStep.Kind.VOID, employee, at, reason=reason.strip())
+    return _add_step(
+        acting_user, slip, SlipStep.Kind.VOID, employee, at, reason=reason.strip(), signed_as=slip.prepared_as
+    )
 
 
 def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
@@ -224,15 +328,25 @@ def _check_void(slip: Slip, done: set[str]) -> None:
         )
 
 
-def _add_step(acting_user, slip: Slip, kind: str, employee: Employee, at: datetime, reason: str = "") -> SlipStep:
+def _add_step(
+    acting_user, slip: Slip, kind: str, employee: Employee, at: datetime, reason: str = "", signed_as: str = ""
+) -> SlipStep:
     with transaction.atomic():
         Slip.objects.select_for_update().filter(pk=slip.pk).first()  # one signer at a time per slip
         done = set(SlipStep.objects.filter(slip=slip).values_list("kind", flat=True))
-        _check_step_order(slip, kind, done)
+        _check_step_order(slip, kind, done, at)
         if kind == SlipStep.Kind.VOID:
             _check_void(slip, done)
+        if kind == SlipStep.Kind.RECEIVE and SlipStep.Kind.VERIFY not in done:
+            reason = rules.UNVERIFIED_NOTE  # _check_step_order found nobody on duty to verify
         step = SlipStep.objects.create(
-            slip=slip, kind=kind, employee=employee, initials=employee.initials, at=at, reason=reason
+            slip=slip,
+            kind=kind,
+            employee=employee,
+            initials=employee.initials,
+            at=at,
+            reason=reason,
+            signed_as=signed_as,
         )
         _audit(
             acting_user,
@@ -244,7 +358,7 @@ def _add_step(acting_user, slip: Slip, kind: str, employee: Employee, at: dateti
     return step
 
 
-def _check_step_order(slip: Slip, kind: str, done: set[str]) -> None:
+def _check_step_order(slip: Slip, kind: str, done: set[str], at: datetime) -> None:
     label = f"{SlipKind(slip.kind).label.lower()} {slip.number}"
     if SlipStep.Kind.VOID in done:
         raise ValidationError({"slip": f"{rules.SLIP_NUMBERING}: {label} is void."})
@@ -253,4 +367,12 @@ def _check_step_order(slip: Slip, kind: str, done: set[str]) -> None:
             {"slip": f"{rules.STEP_CITATIONS[kind]}: {label} is already {SlipStep.Kind(kind).label.lower()}."}
         )
     if kind == SlipStep.Kind.RECEIVE and rules.RECEIPT_REQUIRES_VERIFICATION and SlipStep.Kind.VERIFY not in done:
-        raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: {label} must be verified before it is received."})
+        prepared_by = Employee.objects.get(pk=slip.prepared_by_id)
+        on_duty = queries.verifiers_on_duty(slip.site, at, rules.VERIFIERS, excluding=prepared_by)
+        if on_duty:
+            raise ValidationError(
+                {
+                    "slip": f"{rules.SLIP_VERIFICATION}: {label} must be verified before it is received; "
+                    f"{', '.join(str(e) for e in on_duty)} is on duty and not dealing."
+                }
+            )

@@ -14,7 +14,8 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import tray_differs, tray_variance_cents
-from ..models import GamingDay, TableInventory
+from ..models import DealerShift, GamingDay, TableInventory
+from ..tips import check_tips_at_last_shift
 from .steps import (
     _acting_employee,
     _check_outage_cap,
@@ -61,6 +62,7 @@ def record_table_inventory(
             shift = queries.current_shift(table, at)
             if shift is not None:
                 _end_shift(acting_user, shift, employee, at)
+                _check_tips_if_last_shift(shift, day, at)
         _audit(
             acting_user,
             f"table_inventory.{kind}",
@@ -92,3 +94,14 @@ def _variance(previous: TableInventory | None, counted: dict, reason: str) -> in
             {"variance_reason": f"{rules.TRAY_COUNT}: the opener differs from the previous closer; give the reason."}
         )
     return tray_variance_cents(expected, mine)
+
+
+def _check_tips_if_last_shift(shift, day, at) -> None:
+    """ND 99-01.3-08-06(3): a dealer redeems tips before leaving the site. When the closer ends
+    the dealer's last running shift of the day, their tips are checked and flagged if
+    undeclared or unredeemed (floor.tips; compliance opens the alert)."""
+    site = shift.table.site
+    if queries.shifts_running(at).filter(dealer=shift.dealer, table__site=site).exists():
+        return
+    first = DealerShift.objects.filter(dealer=shift.dealer, gaming_day=day).order_by("started_at").first()
+    check_tips_at_last_shift(shift.dealer, site, day.gaming_date, first.started_at, "closer")

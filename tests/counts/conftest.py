@@ -17,11 +17,11 @@ COUNT_TIME = datetime(2026, 11, 14, 3, 0, tzinfo=ZoneInfo("America/Chicago"))
 
 @pytest.fixture
 def counters(org, site):
-    """Two count team members who may count together: an independent person and a
-    non-gaming employee."""
+    """Two count team members who may count together: an independent person and a gaming
+    employee (the first team ND 99-01.3-08-14(2) lists)."""
     return (
         make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
-        make_person(org, Role.COUNT_TEAM, site, employment_type="non_gaming"),
+        make_person(org, Role.COUNT_TEAM, site, employment_type="gaming"),
     )
 
 

@@ -47,10 +47,10 @@ def worlds(org, site, other_site, cast):
     """A removed box and an open session at the user's site and at another site of the org.
     The cast's count team member is the first member at the own site."""
     own_second = make_person(org, Role.COUNT_TEAM, site, employment_type="independent")
-    cast[Role.COUNT_TEAM].employment_type = "non_gaming"
+    cast[Role.COUNT_TEAM].employment_type = "gaming"
     cast[Role.COUNT_TEAM].save()
     own = _world(site, cast[Role.GAMING_MANAGER], cast[Role.SHIFT_MANAGER], cast[Role.COUNT_TEAM], own_second, 1)
-    far_team = [make_person(org, Role.COUNT_TEAM, other_site, employment_type=t) for t in ("independent", "non_gaming")]
+    far_team = [make_person(org, Role.COUNT_TEAM, other_site, employment_type=t) for t in ("independent", "gaming")]
     far_shift = make_person(org, Role.SHIFT_MANAGER, other_site)
     other = _world(other_site, cast[Role.GAMING_MANAGER], far_shift, *far_team, 1)
     return {"own": own, "other": other}

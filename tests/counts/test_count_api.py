@@ -55,7 +55,8 @@ def test_a_member_opens_a_session_for_a_checked_team(client_for, counters, site)
         ("relation", "related (sibling)"),
         ("reverse_relation", "related (spouse)"),
         ("auditor", "audits twenty-one"),
-        ("gaming_with_non_gaming", "not with a non-gaming employee"),
+        ("gaming_with_non_gaming", "is not one the rule lists"),
+        ("gaming_role_recorded_non_gaming", "holds a gaming role (dealer)"),
     ],
 )
 def test_a_team_failing_the_independence_rule_is_refused_naming_it(client_for, counters, site, manager, problem, text):
@@ -72,8 +73,15 @@ def test_a_team_failing_the_independence_rule_is_refused_naming_it(client_for, c
 
         services.update_count_settings(acting_user=manager.user, site=site, twenty_one_auditor=second)
     elif problem == "gaming_with_non_gaming":
-        first.employment_type = "gaming"
+        first.employment_type = "non_gaming"
         first.save()
+    elif problem == "gaming_role_recorded_non_gaming":
+        from cardroom.models import Membership
+
+        first.employment_type = second.employment_type = "non_gaming"
+        first.save()
+        second.save()
+        Membership.objects.create(employee=second, site=site, role=Role.DEALER)
     before = (CountSession.objects.count(), AuditEvent.objects.count())
     response = client_for(first).post(
         "/api/v1/count-sessions/",
@@ -82,7 +90,8 @@ def test_a_team_failing_the_independence_rule_is_refused_naming_it(client_for, c
     )
     assert response.status_code == 400
     message = " ".join(response.json()["members"])
-    assert "ND 99-01.3-08-14(2)" in message and text in message
+    # The auditor bar is a house control: 08-14(2) does not say it.
+    assert ("House control" if problem == "auditor" else "ND 99-01.3-08-14(2)") in message and text in message
     assert (CountSession.objects.count(), AuditEvent.objects.count()) == before
 
 

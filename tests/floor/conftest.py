@@ -47,7 +47,7 @@ def fill(open_table, cast):
 
 
 @pytest.fixture
-def credit(open_table, cast):
+def credit(dealer_shift, open_table, cast):
     return services.prepare_credit(acting_user=cast[Role.PIT_BOSS].user, table=open_table, chips=FILL)
 
 

@@ -79,8 +79,11 @@ ALLOWED = {
     "open gaming day": {SM: 400},  # permitted, but the day is already open: 08-05 rules still apply
     "record opener": {SM: 201},
     "start dealer shift": {SM: 201},
-    "prepare fill": {SM: 201, PB: 201, CA: 201},
-    "prepare credit": {SM: 201, PB: 201, DE: 201, WO: 201},
+    # A supervisor names the cashier whose initials the fill carries (08-05(3)(c)); without one, 400.
+    "prepare fill": {SM: 400, PB: 400, CA: 201},
+    # The dealer seated at table 1 prepares its credit; the wheel operator is on shift at no
+    # table (08-05(4)); a supervisor prepares for any table.
+    "prepare credit": {SM: 201, PB: 201, DE: 201, WO: 400},
     "verify": {SM: 200, PB: 200},
     "receive": {DE: 200, WO: 400},  # the wheel operator is not dealing at that table (08-05(6))
     # Nobody here prepared it (a separate cashier did): only the preparer voids, 08-05(2).

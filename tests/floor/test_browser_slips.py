@@ -18,9 +18,10 @@ def shot(page, name):
         page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
 
 
-def prepare_fill(page, live_server, table, quantities):
+def prepare_fill(page, live_server, table, quantities, cashier):
     page.goto(f"{live_server.url}/accounting/slips/new/fill/")
     page.select_option("#id_table", str(table.pk))
+    page.select_option("#id_cashier", str(cashier.pk))  # whose initials the fill carries, 08-05(3)(c)
     for value_cents, quantity in quantities.items():
         page.fill(f"#id_qty_{value_cents}", str(quantity))
 
@@ -38,7 +39,7 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
 
     # The shift manager prepares a fill; the totals follow the typing.
     login(page, live_server, manager.user.username)
-    prepare_fill(page, live_server, table, {2500: 20, 500: 20})
+    prepare_fill(page, live_server, table, {2500: 20, 500: 20}, cast[Role.CASHIER])
     assert page.text_content("#line-2500") == "$500.00"
     assert page.text_content("#grand-total") == "$600.00"
     shot(page, "prepare-fill")
@@ -69,7 +70,7 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
 
     # A slip for the wrong amount is voided by its preparer and reissued.
     login(page, live_server, manager.user.username)
-    prepare_fill(page, live_server, table, {2500: 2})
+    prepare_fill(page, live_server, table, {2500: 2}, cast[Role.CASHIER])
     page.click("#prepare")
     page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
     page.click("#void")
@@ -79,6 +80,7 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
     assert page.text_content("#slip-status") == "voided"
     shot(page, "voided-slip")
     page.click("#reissue")
+    page.select_option("#id_cashier", str(cast[Role.CASHIER].pk))
     page.fill("#id_qty_2500", "20")
     assert page.text_content("#grand-total") == "$500.00"
     page.click("#prepare")

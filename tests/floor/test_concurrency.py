@@ -22,12 +22,12 @@ def _prepare_in_threads(jobs):
     """Run each (prepare, user_id, table) job in its own thread with its own connection."""
     errors, barrier = [], threading.Barrier(len(jobs))
 
-    def work(prepare, user_id, table):
+    def work(prepare, user_id, table, extra=None):
         try:
             user = get_user_model().objects.get(pk=user_id)  # its own Access cache
             barrier.wait()
             for _ in range(SLIPS_EACH):
-                prepare(acting_user=user, table=table, chips=FILL)
+                prepare(acting_user=user, table=table, chips=FILL, **(extra or {}))
         except Exception as exc:  # noqa: BLE001 - reported by the test below
             errors.append(exc)
         finally:
@@ -46,10 +46,12 @@ def test_concurrent_preparers_get_consecutive_numbers_with_no_gap_or_reuse_per_s
     manager = cast[Role.SHIFT_MANAGER]
     services.open_gaming_day(acting_user=manager.user, site=site, gaming_date=today(site))
     services.record_table_inventory(acting_user=manager.user, table=table, kind="opener", chips=TRAY)
-    fillers = [cast[Role.CASHIER], cast[Role.PIT_BOSS], manager]
-    crediters = [cast[Role.DEALER], cast[Role.WHEEL_OPERATOR], cast[Role.PIT_BOSS], manager]
-    jobs = [(services.prepare_fill, fillers[i % 3].user_id, table) for i in range(THREADS)]
-    jobs += [(services.prepare_credit, crediters[i % 4].user_id, table) for i in range(THREADS)]
+    services.start_dealer_shift(acting_user=manager.user, table=table, dealer=cast[Role.DEALER])
+    fillers = [cast[Role.CASHIER], cast[Role.PIT_BOSS], manager]  # supervisors name the cashier (08-05(3)(c))
+    crediters = [cast[Role.DEALER], cast[Role.PIT_BOSS], manager]  # the dealer on shift there (08-05(4))
+    cashier = {"cashier": cast[Role.CASHIER]}
+    jobs = [(services.prepare_fill, fillers[i % 3].user_id, table, cashier if i % 3 else None) for i in range(THREADS)]
+    jobs += [(services.prepare_credit, crediters[i % 3].user_id, table) for i in range(THREADS)]
 
     errors = _prepare_in_threads(jobs)
 

@@ -225,7 +225,7 @@ def test_queues_show_slips_to_verify_to_receive_and_tables_without_opener(
 
 
 def test_a_paper_slip_is_entered_with_its_printed_number_from_a_registered_book(
-    client_for, shift_manager, cast, site, open_table
+    client_for, shift_manager, cast, site, open_table, dealer_shift
 ):
     book = post(
         client_for(shift_manager),

@@ -78,10 +78,12 @@ def test_only_fill_preparers_open_the_fill_form(client, cast, open_table, role):
     client.force_login(cast[role].user)
     response = client.get("/accounting/slips/new/fill/")
     assert response.status_code == 403
-    assert "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may prepare a fill slip." in page(response)
+    assert "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may prepare a fill slip." in page(
+        response
+    )
 
 
-def test_a_dealer_prepares_a_credit(client, cast, open_table):
+def test_a_dealer_prepares_a_credit(client, cast, open_table, dealer_shift):
     client.force_login(cast[Role.DEALER].user)
     response = client.post("/accounting/slips/new/credit/", {**GRID, "table": open_table.pk})
     assert response.status_code == 302
@@ -90,8 +92,9 @@ def test_a_dealer_prepares_a_credit(client, cast, open_table):
 
 def test_the_preparer_verifying_their_own_slip_sees_the_api_message(client, client_for, cast, open_table):
     manager = cast[Role.SHIFT_MANAGER]
-    slip = services.prepare_fill(acting_user=manager.user, table=open_table, chips=FILL)
-    other = services.prepare_fill(acting_user=manager.user, table=open_table, chips=FILL)
+    cashier = cast[Role.CASHIER]
+    slip = services.prepare_fill(acting_user=manager.user, table=open_table, chips=FILL, cashier=cashier)
+    other = services.prepare_fill(acting_user=manager.user, table=open_table, chips=FILL, cashier=cashier)
     message = api_error(client_for, manager, f"/api/v1/fill-slips/{other.pk}/verify/")
     client.force_login(manager.user)
     response = client.post(f"/accounting/slips/{slip.pk}/verify/")

@@ -24,8 +24,12 @@ def day(site, cast):
     )
 
 
-def make_slip(kind, number, table, day, preparer, chips, quantities):
+def make_slip(kind, number, table, day, preparer, chips, quantities, prepared_as="", signer=None, signed_as=""):
     slip = Slip.objects.create(
+        prepared_as=prepared_as,
+        signed_by=signer,
+        signed_initials=signer.initials if signer else "",
+        signed_as=signed_as,
         site=table.site,
         kind=kind,
         number=number,
@@ -42,15 +46,20 @@ def make_slip(kind, number, table, day, preparer, chips, quantities):
     return slip
 
 
-def sign(slip, kind, employee, at, reason=""):
-    SlipStep.objects.create(slip=slip, kind=kind, employee=employee, initials=employee.initials, at=at, reason=reason)
+def sign(slip, kind, employee, at, reason="", signed_as=""):
+    SlipStep.objects.create(
+        slip=slip, kind=kind, employee=employee, initials=employee.initials, at=at, reason=reason, signed_as=signed_as
+    )
 
 
 @pytest.fixture
 def fill(table, day, cast, chips):
-    slip = make_slip("fill", 101, table, day, cast[Role.CASHIER], chips, {100: 40, 500: 20, 2500: 4})
-    sign(slip, SlipStep.Kind.VERIFY, cast[Role.SHIFT_MANAGER], VERIFIED_AT)
-    sign(slip, SlipStep.Kind.RECEIVE, cast[Role.DEALER], RECEIVED_AT)
+    cashier = cast[Role.CASHIER]
+    slip = make_slip(
+        "fill", 101, table, day, cashier, chips, {100: 40, 500: 20, 2500: 4}, "cashier", cashier, "cashier"
+    )
+    sign(slip, SlipStep.Kind.VERIFY, cast[Role.SHIFT_MANAGER], VERIFIED_AT, signed_as="shift_manager")
+    sign(slip, SlipStep.Kind.RECEIVE, cast[Role.DEALER], RECEIVED_AT, signed_as="dealer")
     return slip
 
 
@@ -80,9 +89,12 @@ def test_fill_slip_prints_both_parts_with_every_required_item(fill, cast, site):
         assert "$25.00 4 $100.00" in part
         assert "$100.00 0 $0.00" in part
         assert "Grand total 64 $240.00" in part
-        assert f"Prepared by (chip bank) {cast[Role.CASHIER].initials}" in part
-        assert f"{cast[Role.SHIFT_MANAGER].initials}" in part and "2:09 a.m." in part
-        assert f"Received by dealer (copy) {cast[Role.DEALER].initials}" in part and "3:10 a.m." in part
+        # 08-05(3)(c) and each set of initials labelled with the capacity that signed
+        assert f"Prepared by: Chip bank cashier {cast[Role.CASHIER].initials}" in part
+        assert f"Initials (08-05(3)(c)): Chip bank cashier {cast[Role.CASHIER].initials}" in part
+        assert f"Verified by (original): Shift manager {cast[Role.SHIFT_MANAGER].initials}" in part
+        assert "2:09 a.m." in part
+        assert f"Received (copy): Dealer {cast[Role.DEALER].initials}" in part and "3:10 a.m." in part
     assert "VOID" not in text
 
 
@@ -94,11 +106,13 @@ def test_the_series_and_where_each_part_goes_are_printed(fill):
 
 
 def test_credit_slip_names_the_dealer_as_preparer_and_the_cashier_as_receiver(table, day, cast, chips):
-    slip = make_slip("credit", 7, table, day, cast[Role.DEALER], chips, {2500: 10})
+    dealer = cast[Role.DEALER]
+    slip = make_slip("credit", 7, table, day, dealer, chips, {2500: 10}, "dealer", dealer, "dealer")
     (text,) = pages_of(slip)
     assert "CREDIT SLIP No. 7" in text
-    assert f"Prepared by (dealer) {cast[Role.DEALER].initials}" in text
-    assert "Received by cashier (copy)" in text
+    assert f"Prepared by: Dealer {dealer.initials}" in text
+    assert f"Initials (08-05(3)(c)): Dealer {dealer.initials}" in text
+    assert "Received (copy)" in text
     assert "Grand total 10 $250.00" in text
 
 
@@ -122,7 +136,7 @@ def test_times_are_in_the_site_time_zone(fill, site):
 def test_unsigned_steps_print_blank(table, day, cast, chips):
     slip = make_slip("fill", 103, table, day, cast[Role.PIT_BOSS], chips, {100: 1})
     doc = build_slip_document(slip, generated_by="x", generated_at=PRINTED_AT)
-    assert [s.initials for s in doc.signatures] == [cast[Role.PIT_BOSS].initials, "", ""]
+    assert [s.initials for s in doc.signatures] == [cast[Role.PIT_BOSS].initials, "", "", ""]
 
 
 def test_the_same_slip_prints_byte_identical(fill):

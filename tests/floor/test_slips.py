@@ -12,7 +12,7 @@ from floor.models import Slip, SlipLine, SlipStep
 from .conftest import FILL
 
 
-def test_fill_and_credit_slips_are_separate_series_numbered_from_one_per_site(open_table, cast):
+def test_fill_and_credit_slips_are_separate_series_numbered_from_one_per_site(open_table, dealer_shift, cast):
     fills = [services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL) for _ in range(3)]
     credit = services.prepare_credit(acting_user=cast[Role.DEALER].user, table=open_table, chips=FILL)
     assert [s.number for s in fills] == [1, 2, 3]
@@ -24,13 +24,16 @@ def test_another_site_has_its_own_fill_series(open_table, cast, other_site, chip
     from tests.factories import TableFactory, make_person
 
     boss = make_person(open_table.site.organization, Role.SHIFT_MANAGER, other_site)
+    other_cashier = make_person(open_table.site.organization, Role.CASHIER, other_site)
     services.open_gaming_day(
         acting_user=boss.user, site=other_site, gaming_date=open_table.site.gaming_days.get().gaming_date
     )
     other_table = TableFactory(site=other_site, number=1)
     services.record_table_inventory(acting_user=boss.user, table=other_table, kind="opener", chips=FILL)
     services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
-    assert services.prepare_fill(acting_user=boss.user, table=other_table, chips=FILL).number == 1
+    assert (
+        services.prepare_fill(acting_user=boss.user, table=other_table, chips=FILL, cashier=other_cashier).number == 1
+    )
 
 
 def test_a_rolled_back_slip_leaves_no_gap_in_the_series(open_table, cast):
@@ -115,8 +118,10 @@ def test_a_table_of_another_organization_is_refused(stranger_site, chips, cast):
         services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=TableFactory(site=stranger_site), chips=FILL)
 
 
-def test_the_preparer_cannot_verify_their_own_slip(open_table, shift_manager):
-    slip = services.prepare_fill(acting_user=shift_manager.user, table=open_table, chips=FILL)
+def test_the_preparer_cannot_verify_their_own_slip(open_table, shift_manager, cast):
+    slip = services.prepare_fill(
+        acting_user=shift_manager.user, table=open_table, chips=FILL, cashier=cast[Role.CASHIER]
+    )
     with pytest.raises(ValidationError, match="ND 99-01.3-08-05\\(5\\)"):
         services.verify_slip(acting_user=shift_manager.user, slip=slip)
     assert not SlipStep.objects.exists()
@@ -157,11 +162,19 @@ def test_a_slip_is_received_only_after_verification(fill, dealer_shift, cast):
         services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
 
 
-def test_the_cashier_receives_a_credit_and_a_dealer_may_not(credit, cast, shift_manager):
+def test_the_cashier_receives_a_credit_and_the_dealer_dealing_at_a_table_may_not(credit, cast, shift_manager):
+    """ND 99-01.3-08-05(6): "a cashier or dealer acting in the capacity of the cashier" receives
+    the credit copy; a dealer presently dealing is not acting as cashier. A wheel operator is
+    neither (a dealer not dealing may: tests/floor/test_slips_to_the_letter.py)."""
     services.verify_slip(acting_user=shift_manager.user, slip=credit)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(
+        ValidationError, match="ND 99-01.3-08-05\\(6\\): a dealer receives a credit only acting as cashier"
+    ):
         services.receive_slip(acting_user=cast[Role.DEALER].user, slip=credit)
-    services.receive_slip(acting_user=cast[Role.CASHIER].user, slip=credit)
+    with pytest.raises(PermissionDenied):
+        services.receive_slip(acting_user=cast[Role.WHEEL_OPERATOR].user, slip=credit)
+    step = services.receive_slip(acting_user=cast[Role.CASHIER].user, slip=credit)
+    assert (step.signed_as, step.reason) == ("cashier", "")
     assert Slip.objects.get(pk=credit.pk).status == "received"
 
 

@@ -31,7 +31,7 @@ from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
 def counters(org, site):
     return (
         make_person(org, Role.COUNT_TEAM, site, employment_type="independent", initials="IC"),
-        make_person(org, Role.COUNT_TEAM, site, employment_type="non_gaming", initials="NG"),
+        make_person(org, Role.COUNT_TEAM, site, employment_type="gaming", initials="NG"),
     )
 
 

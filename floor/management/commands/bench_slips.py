@@ -39,7 +39,9 @@ class Command(BaseCommand):
         parser.add_argument("--clients", type=int, default=16)
         parser.add_argument("--slips", type=int, default=2000)
         parser.add_argument(
-            "--processes", type=int, default=2,
+            "--processes",
+            type=int,
+            default=2,
             help="worker processes sharing the clients, as a server runs several (default 2: one per core)",
         )
 
@@ -76,13 +78,19 @@ class Command(BaseCommand):
             for n in range(1, TABLES + 1)
         ]
         boss = self._person(org, site, f"b{tag}", "B0", [Role.SHIFT_MANAGER])
+        # Cashiers who are also pit bosses: they prepare fills (initialing as cashier) and credits
+        # for any table (ND 99-01.3-08-05(3)); a dealer is seated at each table, whose initials
+        # the credits carry (08-05(3)(c)).
         people = [
-            self._person(org, site, f"c{tag}{i}", f"C{i:03d}"[:4], [Role.CASHIER, Role.DEALER]) for i in range(clients)
+            self._person(org, site, f"c{tag}{i}", f"C{i:03d}"[:4], [Role.CASHIER, Role.PIT_BOSS])
+            for i in range(clients)
         ]
+        dealers = [self._person(org, site, f"d{tag}{n}", f"D{n:03d}"[:4], [Role.DEALER]) for n in range(len(tables))]
         today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
         services.open_gaming_day(acting_user=boss.user, site=site, gaming_date=today)
-        for table in tables:
+        for table, dealer in zip(tables, dealers, strict=True):
             services.record_table_inventory(acting_user=boss.user, table=table, kind="opener", chips=TRAY)
+            services.start_dealer_shift(acting_user=boss.user, table=table, dealer=dealer)
         return site, tables, people
 
     def _person(self, org, site, username, initials, roles) -> Employee:
