@@ -309,11 +309,11 @@ class DutyPeriodSerializer(serializers.ModelSerializer):
 class DutyPeriodInputSerializer(serializers.Serializer):
     site = SiteIdField()
     employee = EmployeeIdField(required=False, help_text="Who comes on duty; default: the signed-in employee.")
-    at = DateTimeField(required=False)
+    at = MomentField()
 
 
 class DutyPeriodEndSerializer(serializers.Serializer):
-    at = DateTimeField(required=False)
+    at = MomentField()
 
 
 @extend_schema_view(
