@@ -11,6 +11,7 @@ from cardroom.api import (
     ERROR_RESPONSES,
     CentsField,
     DateField,
+    MomentField,
     ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
@@ -115,6 +116,7 @@ class BankCountInput(serializers.Serializer):
     chips = _lines_field()
     corrects = ScopedField(BankCount, required=False, allow_null=True)
     reason = TextField(required=False, allow_blank=True, default="")
+    counted_at = MomentField(source="at")
 
 
 class IouSerializer(serializers.ModelSerializer):
@@ -140,17 +142,23 @@ IouInput = _input(
     destination=serializers.CharField(max_length=20),
     amount_cents=CentsField(min_value=0),
     note=TextField(required=False, allow_blank=True, default=""),
+    lent_at=MomentField(source="at"),
 )
 IouRepaymentSerializer = _output(IouRepayment)
 IouRepaymentInput = _input(
     "IouRepaymentInput",
     amount_cents=CentsField(min_value=0, required=False, allow_null=True, default=None),
     gaming_date=DateField(required=False, allow_null=True, default=None),
+    repaid_at=MomentField(source="at"),
 )
 
 ChipRedemptionSerializer = _output(ChipRedemption, ChipRedemptionLine)
 ChipRedemptionInput = _input(
-    "ChipRedemptionInput", site=ScopedSiteField(), gaming_date=DateField(), chips=_lines_field()
+    "ChipRedemptionInput",
+    site=ScopedSiteField(),
+    gaming_date=DateField(),
+    chips=_lines_field(),
+    redeemed_at=MomentField(source="at"),
 )
 
 TipPolicySerializer = _output(TipPolicy)
@@ -163,11 +171,20 @@ TipPolicyInput = _input(
 
 TipDeclarationSerializer = _output(TipDeclaration, TipDeclarationLine)
 TipDeclarationInput = _input(
-    "TipDeclarationInput", site=ScopedSiteField(), gaming_date=DateField(), chips=_lines_field()
+    "TipDeclarationInput",
+    site=ScopedSiteField(),
+    gaming_date=DateField(),
+    chips=_lines_field(),
+    declared_at=MomentField(source="at"),
 )
 
 TipRedemptionSerializer = _output(TipRedemption)
-TipRedemptionInput = _input("TipRedemptionInput", declaration=ScopedField(TipDeclaration), dealer=ScopedEmployeeField())
+TipRedemptionInput = _input(
+    "TipRedemptionInput",
+    declaration=ScopedField(TipDeclaration),
+    dealer=ScopedEmployeeField(),
+    redeemed_at=MomentField(source="at"),
+)
 
 DepositVerificationSerializer = _output(DepositVerification)
 

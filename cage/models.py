@@ -12,6 +12,7 @@ from django.db.models import Q
 from cardroom import limits
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import ChipDenomination, Employee, Organization, Site
+from cardroom.moments import EnteredRecord
 
 
 class IdealBank(AppendOnlyModel):
@@ -28,10 +29,13 @@ class IdealBank(AppendOnlyModel):
         ordering = ["site_id", "-effective_on", "-id"]
 
 
-class BankCount(AppendOnlyModel):
+class BankCount(EnteredRecord, AppendOnlyModel):
     """A signed count of a site's bank at the start or end of a gaming day: cash by
     denomination and chips by denomination (ND 99-01.3-08-16(1)(a)). A mistake is corrected
     by a new count that `corrects` it; the latest count of the day and kind stands."""
+
+    occurred_field = "counted_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     class Kind(models.TextChoices):
         START = "start", "Starting bank"
@@ -95,9 +99,12 @@ class Fund(models.TextChoices):
     GENERAL = "general", "General account"
 
 
-class Iou(AppendOnlyModel):
+class Iou(EnteredRecord, AppendOnlyModel):
     """A loan between two funds at a site (ND 99-01.3-03-06): source, destination, amount,
     date and the lender's initials. Repayments are separate rows (IouRepayment)."""
+
+    occurred_field = "lent_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()
@@ -124,8 +131,11 @@ class Iou(AppendOnlyModel):
         return f"IOU {self.get_source_display()} -> {self.get_destination_display()} {self.gaming_date}"
 
 
-class IouRepayment(AppendOnlyModel):
+class IouRepayment(EnteredRecord, AppendOnlyModel):
     """A repayment of (part of) an IOU, with its date and the initials of who took it back."""
+
+    occurred_field = "repaid_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "iou.site"
 
     iou = models.ForeignKey(Iou, on_delete=models.PROTECT, related_name="repayments")
     gaming_date = models.DateField()
@@ -139,8 +149,11 @@ class IouRepayment(AppendOnlyModel):
         constraints = [models.CheckConstraint(condition=Q(amount_cents__gt=0), name="cage_repayment_amount_positive")]
 
 
-class ChipRedemption(AppendOnlyModel):
+class ChipRedemption(EnteredRecord, AppendOnlyModel):
     """Cash paid by the cashier for a player's chips, by denomination (ND 99-01.3-08-06(2))."""
+
+    occurred_field = "redeemed_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()
@@ -177,10 +190,13 @@ class TipPolicy(AppendOnlyModel):
         ordering = ["organization_id", "-effective_on", "-id"]
 
 
-class TipDeclaration(AppendOnlyModel):
+class TipDeclaration(EnteredRecord, AppendOnlyModel):
     """A dealer's own statement, at the end of a shift, of the tip chips they hold (possibly
     none). Redeeming it is a separate row (TipRedemption); until then the tips are unredeemed
     and the dealer may not leave the site (ND 99-01.3-08-06(3))."""
+
+    occurred_field = "declared_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()
@@ -204,9 +220,12 @@ class TipDeclarationLine(AppendOnlyModel):
         ordering = ["declaration_id", "-value_cents"]
 
 
-class TipRedemption(AppendOnlyModel):
+class TipRedemption(EnteredRecord, AppendOnlyModel):
     """The cashier paying a dealer, present at the window, cash on hand for the tip chips
     they declared (ND 99-01.3-08-06(2)): the actual chips declared, once."""
+
+    occurred_field = "redeemed_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "declaration.site"
 
     declaration = models.OneToOneField(TipDeclaration, on_delete=models.PROTECT, related_name="redemption")
     redeemed_at = models.DateTimeField()

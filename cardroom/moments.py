@@ -71,6 +71,7 @@ def occurred_at(
     gaming_date: date | None = None,
     after_day_end: bool = False,
     not_before: datetime | None = None,
+    books_date: date | None = None,
     what: str = "a record",
     now: datetime | None = None,
 ) -> datetime:
@@ -79,7 +80,8 @@ def occurred_at(
     `gaming_date`: the gaming day the record belongs to; the moment must lie in its business
     hours (`after_day_end`: a closing signature may come after the day's last hour).
     `not_before`: an earlier moment the record cannot precede (the shift's start...).
-    Closed books are refused for the moment's gaming date (or `gaming_date`)."""
+    Closed books are refused for `books_date`, else `gaming_date`, else the moment's gaming date
+    (a count of a day happens after it: its books are the day's, `books_date`)."""
     now = now or timezone.now()
     if at is None:
         return now
@@ -90,7 +92,7 @@ def occurred_at(
         raise ValidationError(
             {field: f"{rule}: a record cannot be dated in the future ({_shown(site, at)} is after now)."}
         )
-    day = gaming_date or gaming_date_of(site, at)
+    day = books_date or gaming_date or gaming_date_of(site, at)
     if gaming_date is not None:
         start, end = gaming_day_bounds(site, gaming_date)
         if at < start or (at >= end and not after_day_end):

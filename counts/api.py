@@ -15,8 +15,8 @@ from cardroom.access import access_for
 from cardroom.api import (
     ERROR_RESPONSES,
     DateField,
-    DateTimeField,
     FormNumberField,
+    MomentField,
     ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
@@ -94,7 +94,7 @@ class RemovalSerializer(serializers.ModelSerializer):
 class RemovalInputSerializer(serializers.Serializer):
     gaming_date = DateField(required=False)
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
-    removed_at = DateTimeField(required=False)
+    removed_at = MomentField()
     storage_place = serializers.CharField(allow_blank=True, max_length=120)
     key_holder = EmployeeIdField()
     second_key_holder = EmployeeIdField(required=False, allow_null=True)
@@ -114,6 +114,7 @@ class PlacementSerializer(serializers.Serializer):
 class PlacementInputSerializer(serializers.Serializer):
     gaming_date = DateField()
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
+    placed_at = MomentField(source="at")
 
 
 @extend_schema_view(
@@ -175,6 +176,11 @@ class CountSessionInputSerializer(serializers.Serializer):
     site = SiteIdField()
     gaming_date = DateField()
     members = EmployeeIdField(many=True)
+    opened_at = MomentField(source="at")
+
+
+class SignInputSerializer(serializers.Serializer):
+    signed_at = MomentField(source="at")
 
 
 class FiguresInputSerializer(serializers.Serializer):
@@ -448,10 +454,10 @@ class CountSessionViewSet(ScopedViewSet):
     def resolve(self, request, pk=None):
         return self._run(ResolveInputSerializer, services.resolve_difference)
 
-    @extend_schema(request=None, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=SignInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def sign(self, request, pk=None):
-        return self._run(serializers.Serializer, services.sign_count)
+        return self._run(SignInputSerializer, services.sign_count)
 
     @extend_schema(request=AdjustmentInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])

@@ -15,6 +15,7 @@ from simple_history.models import HistoricalRecords
 from cardroom import limits
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
+from cardroom.moments import EnteredRecord
 
 
 class BoxExchange(models.TextChoices):
@@ -68,10 +69,13 @@ class DropBox(models.Model):
         return f"Drop box {self.number}{self.label}"
 
 
-class Drop(AppendOnlyModel):
+class Drop(EnteredRecord, AppendOnlyModel):
     """One use of a drop box at a table for a period: a gaming day, or one dealer shift when
     the site exchanges boxes at each dealer change. Append-only: the period a box covered
     is a record the count and gross proceeds rest on."""
+
+    occurred_field = "placed_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     drop_box = models.ForeignKey(DropBox, on_delete=models.PROTECT, related_name="drops")
@@ -92,10 +96,13 @@ class Drop(AppendOnlyModel):
         return f"{self.drop_box} on table {self.table.number}, {self.gaming_date}{shift}"
 
 
-class DropRemoval(AppendOnlyModel):
+class DropRemoval(EnteredRecord, AppendOnlyModel):
     """The removal of a used box from its table and its custody until the count
     (ND 99-01.3-08-14(1), (3)): who transported it, who escorted, where it was stored, who
     holds the key to each lock."""
+
+    occurred_field = "removed_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "drop.site"
 
     drop = models.OneToOneField(Drop, on_delete=models.PROTECT, related_name="removal")
     removed_at = models.DateTimeField()
@@ -111,9 +118,12 @@ class DropRemoval(AppendOnlyModel):
         return f"Removal of {self.drop}"
 
 
-class CountSession(AppendOnlyModel):
+class CountSession(EnteredRecord, AppendOnlyModel):
     """A two-person count team's session for a site and gaming date. The team passed
     ND 99-01.3-08-14(2) when it was opened; it is locked once both members have signed."""
+
+    occurred_field = "opened_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()
@@ -245,8 +255,11 @@ class CountAgreement(AppendOnlyModel):
         ]
 
 
-class CountSignature(AppendOnlyModel):
+class CountSignature(EnteredRecord, AppendOnlyModel):
     """A member's initials and date on the count (ND 99-01.3-08-14(4))."""
+
+    occurred_field = "signed_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "session.site"
 
     session = models.ForeignKey(CountSession, on_delete=models.PROTECT, related_name="signatures")
     member = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")

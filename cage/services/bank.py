@@ -58,7 +58,7 @@ def record_bank_count(
     gaming_date = _gaming_date(site, gaming_date)
     cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS)
     chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS)
-    at = _moment(at, "counted_at")
+    at = _moment(at, "counted_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the bank count")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         _refuse_closed_books(site, gaming_date, "the bank count")

@@ -27,7 +27,7 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.REDEMPTION)
     _require_chips(lines, "chips", rules.REDEMPTION)
-    at = _moment(at, "redeemed_at")
+    at = _moment(at, "redeemed_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the cash bank")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         _refuse_closed_books(site, gaming_date, "the cash bank")

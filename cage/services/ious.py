@@ -39,7 +39,7 @@ def lend_iou(
         raise ValidationError({"destination": f"{rules.IOU_RULE}: an IOU moves money between two different funds."})
     amount_cents = _amount(amount_cents, "amount_cents", rules.IOU_RULE)
     gaming_date = _gaming_date(site, gaming_date)
-    at = _moment(at, "lent_at")
+    at = _moment(at, "lent_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the IOUs")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         _refuse_closed_books(site, gaming_date, "the IOUs")
@@ -70,7 +70,7 @@ def repay_iou(
     (ND 99-01.3-03-06). Never more than is outstanding; a repaid IOU is not repaid again."""
     site = iou.site
     employee = _at_site(acting_user, site, rules.IOU_SIGNERS, "take an IOU repayment")
-    at = _moment(at, "repaid_at")
+    at = _moment(at, "repaid_at", site=site, not_before=iou.lent_at, what="the IOUs")
     gaming_date = _gaming_date(site, gaming_date or business_date(at, site.time_zone, site.business_day_start_hour))
     if gaming_date < iou.gaming_date:
         raise ValidationError({"gaming_date": f"{rules.IOU_RULE}: an IOU is repaid on or after the day it was lent."})

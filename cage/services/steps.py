@@ -7,7 +7,7 @@ from datetime import date, datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom import closing, limits
+from cardroom import closing, limits, moments
 from cardroom.access import Access, access_for, refusal, require_role
 from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
@@ -19,8 +19,12 @@ from .. import rules
 from ..calculations import lines_total_cents
 
 
-def _moment(at: datetime | None, field: str = "at") -> datetime:
-    """The time of an action: now, or an earlier time written on paper; never the future."""
+def _moment(at: datetime | None, field: str = "at", *, site: Site | None = None, **checks) -> datetime:
+    """The time of an action: now, or an earlier time written on paper; never the future.
+    With the site, a naive time is its local time and the paper-first rules apply
+    (cardroom.moments.occurred_at: business hours of `gaming_date`, closed books)."""
+    if site is not None:
+        return moments.occurred_at(site, at, field=field, **checks)
     now = timezone.now()
     if at is None:
         return now

@@ -40,7 +40,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS)
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS)
-    at = _moment(at, "declared_at")
+    at = _moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
     with transaction.atomic():
         declaration = TipDeclaration.objects.create(
             site=site,
@@ -79,7 +79,7 @@ def redeem_tips(
         raise ValidationError({"dealer": f"{rules.TIPS}: another cashier redeems your own tips."})
     if declaration.total_cents == 0:
         raise ValidationError({"declaration": f"{rules.TIPS}: this declaration holds no tips to redeem."})
-    at = _moment(at, "redeemed_at")
+    at = _moment(at, "redeemed_at", site=declaration.site, not_before=declaration.declared_at, what="the tips")
     if at < declaration.declared_at:
         raise ValidationError({"redeemed_at": f"{rules.TIPS}: tips are redeemed after they are declared."})
     with transaction.atomic():

@@ -26,7 +26,7 @@ from ..models import (
 from ..rules import COUNT_CITATION, COUNT_TEAM_CITATION, REMOVAL_CITATION, count_team_refusal
 from .custody import _holds_count_role
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
-from .steps import Figures, Forms, _acting_employee, _now, _refuse_closed_books
+from .steps import Figures, Forms, _acting_employee, _moment, _now, _refuse_closed_books
 
 
 def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_date: date, count_date: date):
@@ -51,7 +51,7 @@ def open_count_session(
     independence (ND 99-01.3-08-14(2)) before anything is counted."""
     require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM_CITATION)
     opener = _acting_employee(acting_user)
-    opened_at = _now(at)
+    opened_at = _moment(site, at, "opened_at", books_date=gaming_date, what="the count")
     members = list(members or [])
     if len(members) != 2:
         raise ValidationError({"members": f"{COUNT_TEAM_CITATION}: a count team is exactly two persons."})
@@ -237,13 +237,16 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     if session.signatures.filter(member=employee).exists():
         raise ValidationError({"member": "You have already signed this count."})
     _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
+    signed_at = _moment(
+        session.site, at, "signed_at", books_date=session.gaming_date, not_before=session.opened_at, what="the count"
+    )
     problems = signing_problems(session)
     if problems:
         raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})
     with transaction.atomic():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()
         signature = CountSignature.objects.create(
-            session=session, member=employee, initials=employee.initials, signed_at=_now(at)
+            session=session, member=employee, initials=employee.initials, signed_at=signed_at
         )
         _audit(acting_user, "count.signed", signature, session.site)
     return signature

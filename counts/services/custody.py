@@ -4,7 +4,6 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
@@ -14,7 +13,7 @@ from cardroom.rules import HOUSE_CONTROL
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
 from ..rules import KEY_CITATION, REMOVAL_CITATION
-from .steps import _acting_employee, _now, _refuse_closed_books
+from .steps import _acting_employee, _moment, _now, _refuse_closed_books
 
 
 def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
@@ -60,6 +59,7 @@ def place_drop_box(
     employee = _acting_employee(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
+    placed_at = _moment(site, at, "placed_at", gaming_date=gaming_date, after_day_end=True, what="the drop")
     _refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
@@ -70,7 +70,7 @@ def place_drop_box(
             table=drop_box.table,
             gaming_date=gaming_date,
             dealer_shift_id=dealer_shift_id,
-            placed_at=_now(at),
+            placed_at=placed_at,
             placed_by=employee,
         )
         _audit(acting_user, "drop.placed", drop, site)
@@ -137,10 +137,15 @@ def remove_drop_box(
     site = drop_box.site
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
     transporter = _acting_employee(acting_user)
-    removed_at = removed_at or _now(at)
-    if removed_at > timezone.now():
-        raise ValidationError({"removed_at": "A removal cannot be recorded in the future."})
     drop = queries.open_drop(drop_box)
+    removed_at = _moment(
+        site,
+        removed_at if removed_at is not None else at,
+        "removed_at",
+        books_date=drop.gaming_date if drop is not None else gaming_date,
+        not_before=drop.placed_at if drop is not None else None,
+        what="the drop",
+    )
     if drop is not None and gaming_date is not None and drop.gaming_date != gaming_date:
         raise ValidationError({"gaming_date": f"{drop_box} is on its table for {drop.gaming_date}, not {gaming_date}."})
     if drop is None:

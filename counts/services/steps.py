@@ -7,7 +7,7 @@ from datetime import date, datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom import closing
+from cardroom import closing, moments
 from cardroom.access import NOT_AN_EMPLOYEE, access_for
 from cardroom.models import Employee, Site
 
@@ -26,6 +26,12 @@ def _acting_employee(acting_user) -> Employee:
 
 def _now(at: datetime | None) -> datetime:
     return at or timezone.now()
+
+
+def _moment(site: Site, at: datetime | None, field: str, **checks) -> datetime:
+    """When it happened: now, or a time from the paper read and checked in one place
+    (cardroom.moments.occurred_at: site's local time, not future, business hours, closed books)."""
+    return moments.occurred_at(site, at, field=field, **checks)
 
 
 def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:

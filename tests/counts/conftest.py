@@ -7,6 +7,7 @@ from cardroom.models import Role
 from counts import services
 from tests.factories import TableFactory, make_person
 
+CHICAGO = ZoneInfo("America/Chicago")
 GAMING_DATE = date(2026, 11, 13)
 # The evening of the gaming day, and the morning after (still before the 06:00 day start).
 EVENING = datetime(2026, 11, 13, 21, 0, tzinfo=ZoneInfo("America/Chicago"))
