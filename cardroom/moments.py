@@ -72,6 +72,7 @@ def occurred_at(
     after_day_end: bool = False,
     not_before: datetime | None = None,
     books_date: date | None = None,
+    books: bool = True,
     what: str = "a record",
     now: datetime | None = None,
 ) -> datetime:
@@ -81,7 +82,8 @@ def occurred_at(
     hours (`after_day_end`: a closing signature may come after the day's last hour).
     `not_before`: an earlier moment the record cannot precede (the shift's start...).
     Closed books are refused for `books_date`, else `gaming_date`, else the moment's gaming date
-    (a count of a day happens after it: its books are the day's, `books_date`)."""
+    (a count of a day happens after it: its books are the day's, `books_date`); `books=False`
+    for records outside the books (surveillance logs)."""
     now = now or timezone.now()
     if at is None:
         return now
@@ -107,7 +109,7 @@ def occurred_at(
         raise ValidationError(
             {field: f"{rule}: {_shown(site, at)} is before {_shown(site, not_before)}, when this began."}
         )
-    refusal = closing.closed_books_refusal(site.pk, day, what)
+    refusal = closing.closed_books_refusal(site.pk, day, what) if books else None
     if refusal is not None:
         raise ValidationError({field: refusal})
     return at

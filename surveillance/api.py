@@ -11,6 +11,7 @@ from cardroom.api import (
     ERROR_RESPONSES,
     DateField,
     InputSerializer,
+    MomentField,
     ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
@@ -163,6 +164,8 @@ RecordingInput = _input(
     Recording,
     ["table", "recorder", "gaming_date", "started_at", "stopped_at", "operated_by"],
     table=_table_field(),
+    started_at=MomentField(required=True),
+    stopped_at=MomentField(required=True),
     recorder=ScopedField(Equipment, "site", required=False, allow_null=True),
     operated_by=ScopedEmployeeField(required=False, allow_null=True),
 )
@@ -176,13 +179,24 @@ AccessInput = _input(
     recording=ScopedField(Recording, "table__site", required=False, allow_null=True),
     equipment=ScopedField(Equipment, "site", required=False, allow_null=True),
     accessed_by=ScopedEmployeeField(required=False, allow_null=True),
+    accessed_at=MomentField(required=True),
 )
 
 ReviewLogSerializer = _output(ReviewLogEntry)
 ReviewLogInput = _input(
     ReviewLogEntry,
-    ["table", "gaming_date", "camera_recording", "unobstructed_view", "clear_picture", "notes", "corrects"],
+    [
+        "table",
+        "gaming_date",
+        "camera_recording",
+        "unobstructed_view",
+        "clear_picture",
+        "notes",
+        "corrects",
+        "reviewed_at",
+    ],
     table=_table_field(),
+    reviewed_at=MomentField(),
     corrects=ScopedField(ReviewLogEntry, "site", required=False, allow_null=True),
 )
 
@@ -211,11 +225,17 @@ OutageInput = _input(
     Outage,
     ["table", "equipment", "kind", "began_at", "description"],
     table=_table_field(),
+    began_at=MomentField(required=True),
     equipment=ScopedField(Equipment, "site", required=False, allow_null=True),
 )
 
 RepairSerializer = _output(OutageRepair)
-RepairInput = _input(OutageRepair, ["outage", "repaired_at", "description"], outage=ScopedField(Outage, "table__site"))
+RepairInput = _input(
+    OutageRepair,
+    ["outage", "repaired_at", "description"],
+    outage=ScopedField(Outage, "table__site"),
+    repaired_at=MomentField(required=True),
+)
 
 ProgramSerializer = _output(ReviewProgram)
 ProgramInput = _input(ReviewProgram, ["site", "start_date", "reason"], site=ScopedSiteField())

@@ -15,6 +15,7 @@ from simple_history.models import HistoricalRecords
 from cardroom import limits
 from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
+from cardroom.moments import EnteredRecord
 
 
 class SurveillanceStatus(AppendOnlyModel):
@@ -190,9 +191,12 @@ class RecordingAccess(AppendOnlyModel):
         ordering = ["-accessed_at"]
 
 
-class ReviewLogEntry(AppendOnlyModel):
+class ReviewLogEntry(EnteredRecord, AppendOnlyModel):
     """The daily surveillance review log (08-04(7), kept per 08-16(1)(d)): one employee's check
     of one table's camera for one day of activity. A correction is a new entry pointing back."""
+
+    occurred_field = "reviewed_at"  # entered_at / entered_late: cardroom.moments
+    entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="review_log")

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import moments
 from cardroom.access import require_role
 from cardroom.models import Table
 from cardroom.rules import HOUSE_CONTROL
@@ -24,8 +25,9 @@ def report_outage(
     deadline to repair it runs from then (`queries.deadline_for`)."""
     site = table.site
     require_role(acting_user, site, *OUTAGE_REPORT_ROLES, action="report a surveillance outage", rule=HOUSE_CONTROL)
-    if began_at > timezone.now():
-        raise ValidationError({"began_at": "An outage cannot begin in the future."})
+    if began_at is None:
+        raise ValidationError({"began_at": "Give when the outage began."})
+    began_at = moments.occurred_at(site, began_at, field="began_at", books=False, what="an outage")
     if equipment is not None and equipment.site_id != site.pk:
         raise ValidationError({"equipment": "The equipment is at another site."})
     with transaction.atomic():
@@ -47,10 +49,12 @@ def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, 
     require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair", rule=HOUSE_CONTROL)
     if hasattr(outage, "repair"):
         raise ValidationError({"outage": "This outage already has its repair recorded."})
+    if repaired_at is None:
+        raise ValidationError({"repaired_at": "Give when the repair was made."})
+    repaired_at = moments.local(site, repaired_at)
     if repaired_at < outage.began_at:
         raise ValidationError({"repaired_at": "The repair cannot come before the outage began."})
-    if repaired_at > timezone.now():
-        raise ValidationError({"repaired_at": "A repair cannot be recorded in advance."})
+    repaired_at = moments.occurred_at(site, repaired_at, field="repaired_at", books=False, what="a repair")
     with transaction.atomic():
         repair = OutageRepair(
             outage=outage,

@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import moments
 from cardroom.access import access_for
 from cardroom.models import Employee, EmploymentType, Site, Table
 
@@ -49,6 +50,8 @@ def record_recording(
     operated_by = operated_by or _acting_employee(acting_user)
     _require_video_handler(_acting_employee(acting_user), site, "record a recording")
     _require_video_handler(operated_by, site, "start or stop a recording")
+    started_at = moments.occurred_at(site, started_at, field="started_at", books=False, what="a recording")
+    stopped_at = moments.occurred_at(site, stopped_at, field="stopped_at", books=False, what="a recording")
     if stopped_at <= started_at:
         raise ValidationError({"stopped_at": "The recording must stop after it starts."})
     if recorder is not None and recorder.site_id != site.pk:
@@ -101,6 +104,7 @@ def record_video_access(
     _require_video_handler(_acting_employee(acting_user), site, "log access to video")
     _require_video_handler(accessed_by, site, "access a recording unit, camera or stored video")
     _same_site(table, site)
+    accessed_at = moments.occurred_at(site, accessed_at, field="accessed_at", books=False, what="an access")
     if recording is not None and recording.table.site_id != site.pk:
         raise ValidationError({"recording": "The recording is of another site."})
     if equipment is not None and equipment.site_id != site.pk:

@@ -1,11 +1,11 @@
 """The daily surveillance review log (ND 99-01.3-08-04(7), 08-16(1)(d))."""
 
-from datetime import date
+from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
+from cardroom import moments
 from cardroom.access import require_role
 from cardroom.models import Table
 from cardroom.rules import HOUSE_CONTROL
@@ -26,6 +26,7 @@ def add_review_log_entry(
     clear_picture: bool,
     notes: str = "",
     corrects: ReviewLogEntry | None = None,
+    reviewed_at: datetime | None = None,
 ) -> ReviewLogEntry:
     """Document that a table's camera records an unobstructed view and a clear picture, for a
     day of activity (ND 99-01.3-08-04(7); kept per 08-16(1)(d))."""
@@ -42,6 +43,14 @@ def add_review_log_entry(
                 )
             }
         )
+    reviewed_at = moments.occurred_at(
+        site,
+        reviewed_at,
+        field="reviewed_at",
+        books=False,
+        not_before=moments.gaming_day_bounds(site, gaming_date)[0],
+        what="a review",
+    )
     if corrects is not None and (corrects.table_id != table.pk or corrects.gaming_date != gaming_date):
         raise ValidationError({"corrects": "A correction must be for the same table and day."})
     with transaction.atomic():
@@ -54,7 +63,7 @@ def add_review_log_entry(
             clear_picture=clear_picture,
             notes=notes,
             reviewed_by=_acting_employee(acting_user),
-            reviewed_at=timezone.now(),
+            reviewed_at=reviewed_at,
             corrects=corrects,
         )
         return _append(entry, acting_user=acting_user, site=site, action="review_log.added")
