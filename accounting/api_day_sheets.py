@@ -68,6 +68,8 @@ class EmployeeRefField(serializers.Field):
     default_error_messages = {
         "unknown": "No employee of the organization has the id or initials {value!r}.",
         "invalid": "Name the employee by id (a number) or by their initials.",
+        "inactive": f"{HOUSE_CONTROL}: {{employee}} ({{initials}}) is not an active employee; only an active "
+        "employee signs for the organization.",
     }
 
     def to_internal_value(self, data):
@@ -84,6 +86,8 @@ class EmployeeRefField(serializers.Field):
             employee = employees.filter(initials__iexact=text).first()
         if employee is None:
             self.fail("unknown", value=data)
+        if not employee.active:  # as a live entry: an inactive employee has no access (cardroom.access)
+            self.fail("inactive", employee=employee, initials=employee.initials)
         return employee
 
     def to_representation(self, value):

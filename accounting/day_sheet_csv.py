@@ -177,6 +177,48 @@ def template_csv() -> str:
     return out.getvalue()
 
 
+def to_csv(sheet: dict) -> str:
+    """The API's sheet as the CSV the page takes (`to_sheet` reads it back to the same sheet):
+    for an integrator holding JSON who wants the file a clerk can check. People are written as
+    given, so name them by initials for the file to read back the same."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerow({"section": "day", "gaming_date": str(sheet["gaming_date"])})
+    for section, (target, columns) in SECTIONS.items():
+        owner, _, key = target.rpartition(".")
+        found = (sheet.get(owner) or {}).get(key) if owner else sheet.get(key)
+        if not found:
+            continue
+        items = [found] if section in SINGLE else found
+        for item in items:
+            row = {"section": section}
+            for column, name in columns.items():
+                if item.get(name) not in (None, "", []):
+                    row[column] = _written(column, item[name])
+            writer.writerow(row)
+    return out.getvalue()
+
+
+def _dollars(cents: int) -> str:
+    """2500 -> '25', 10000 -> '100', 50 -> '0.5', 25 -> '0.25'."""
+    text = f"{Decimal(cents) / 100:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _written(column: str, value) -> str:
+    if column in ("chips", "currency"):
+        key = "denomination" if column == "chips" else "denomination_cents"
+        return " ".join(f"{_dollars(line[key])}x{line['quantity']}" for line in value)
+    if column == "forms":
+        return " ".join(f"{form['kind']}:{form['number']}" for form in value)
+    if column == "members":
+        return " ".join(str(member) for member in value)
+    if column == "sole_employee_on_duty":
+        return "yes" if value else "no"
+    return str(value)
+
+
 class CsvSheet:
     """The sheet built from the rows, and the row each item came from."""
 

@@ -93,6 +93,22 @@ def test_the_csv_of_a_day_is_the_same_sheet_as_the_apis(site, day, world):
     assert parsed.rows["slips[1]"] == 11 and parsed.rows["count.entries[3]"] == 22
 
 
+def test_a_sheet_written_as_csv_reads_back_the_same(site, day, world):
+    tables, people = world
+    sheet = full_sheet(site, day, people)
+    sheet["openers"][1]["counted_by"] = people["sm"].initials  # the CSV names everyone by initials
+    sheet["slips"][0]["purpose"] = "tray_transfer"
+    sheet["openers"][0]["variance_reason"] = "one rack short, found in the pit stand"
+    sheet["drops"][0]["sole_employee_on_duty"] = True
+    sheet["count"]["entries"][0]["forms"] = [{"kind": "fill", "number": 1001}, {"kind": "credit", "number": 501}]
+    sheet["count"]["entries"][1]["currency"] = [{"denomination_cents": 25, "quantity": 4}]
+    text = day_sheet_csv.to_csv(sheet)
+    assert "25x40 5x100" in text and "0.25x4" in text and "fill:1001 credit:501" in text
+    parsed = day_sheet_csv.to_sheet(text, site)
+    assert parsed.errors == {}
+    assert parsed.sheet == sheet
+
+
 def test_the_template_downloads_and_reads_back_without_errors(site, world):
     tables, people = world
     response = logged_in(people["sm"]).get(PAGE + "template.csv")

@@ -522,3 +522,20 @@ def test_a_day_closed_with_a_table_still_open_is_refused_at_the_close(site, day,
     assert response.status_code == 400
     assert response.json() == {"close": ["ND 99-01.3-08-01(3): record the closer of table(s) 2 first."]}
     assert row_counts() == before
+
+
+def test_an_inactive_employee_signs_nothing(site, day, world, client_for):
+    tables, people = world
+    people["pb"].active = False
+    people["pb"].save(update_fields=["active"])
+    response = client_for(people["gm"]).post(url(site), full_sheet(site, day, people), format="json")
+    assert response.status_code == 400
+    errors = response.json()
+    assert set(errors) == {
+        "slips[0].verified_by",
+        "slips[1].prepared_by",
+        "drops[0].escorted_by",
+        "drops[1].escorted_by",
+    }
+    assert errors["slips[0].verified_by"][0].startswith("House control: ") and "not an active employee" in str(errors)
+    assert not GamingDay.objects.exists()
