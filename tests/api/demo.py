@@ -15,12 +15,13 @@ def load_short_demo(weeks: int = DEMO_WEEKS) -> dict:
     from counts.demo import extend_demo as counts
     from floor.demo import build_demo_custody, demo_days, people_at
     from surveillance.demo import extend_demo as surveillance
+    from tournaments.demo import extend_demo as tournaments
 
     demo = load_demo()
     today = timezone.localdate()
     for key, site in demo["sites"].items():
         days = [d for d in demo_days(key, site, today) if (today - d).days <= 7 * weeks]
         build_demo_custody(site, days=days, people=people_at(site))
-    for extend in (counts, cage, surveillance):
+    for extend in (counts, cage, surveillance, tournaments):
         extend(demo)
     return demo

@@ -20,11 +20,13 @@ class Command(BaseCommand):
 def _extensions():
     """The domain apps' demo builders, in dependency order: custody first (gaming days, slips),
     then the counts of those days' boxes, the cage (bank counts, closing the books, deposits),
-    the books (the previous quarter filed, one amendment) and the surveillance records."""
+    the books (the previous quarter filed, one amendment), the surveillance records and tonight's
+    tournament."""
     from accounting.demo_books import extend_demo as books
     from cage.demo import extend_demo as cage
     from counts.demo import extend_demo as counts
     from floor.demo import extend_demo as custody
     from surveillance.demo import extend_demo as surveillance
+    from tournaments.demo import extend_demo as tournaments
 
-    return (custody, counts, cage, books, surveillance)
+    return (custody, counts, cage, books, surveillance, tournaments)

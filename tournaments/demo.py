@@ -1,0 +1,86 @@
+"""A demo tournament at the busy demo site, written through the services.
+
+    extend_demo(demo)
+
+Tonight's "Demo: Friday Night Blackjack Tournament": $100 entry for 500 chips, $50 rebuys for
+500 chips, $25 add-ons for 250 chips (ND 99-01.3-08-15(1)); six players, one of whom pays the
+full $200.00 (entry, rebuy and two add-ons); one rebuy rung up twice and voided; a $300 cash
+prize to the winner and a $60 merchandise prize for second place. It is dated on today's
+business day, whose books are still open (the cage's demo closes only earlier days).
+
+Idempotent: it does nothing when the demo tournament is already at the site.
+"""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from floor.calculations import business_date
+
+from . import services
+from .models import FeeKind, Tournament
+
+NAME = "Demo: Friday Night Blackjack Tournament"
+PLAYERS = ("Arne Olson", "Birgit Haugen", "Carl Nygaard", "Dorothy Pederson", "Emil Fjeld", "Frida Strand")
+
+
+def extend_demo(demo: dict) -> None:
+    """The hook `manage.py load_demo` calls last: the busy site only."""
+    site, people = demo["sites"]["busy"], demo["people"]
+    if Tournament.objects.filter(site=site, name=NAME).exists():
+        return
+    now = timezone.now()
+    start = now - timedelta(hours=1)
+    boss, cashier = people["shift"], people["cashier"]
+    with transaction.atomic():
+        tournament = services.announce_tournament(
+            acting_user=boss.user,
+            site=site,
+            name=NAME,
+            gaming_date=business_date(start, site.time_zone, site.business_day_start_hour),
+            entry_fee_cents=10000,
+            chips_per_entry=500,
+            rebuy_fee_cents=5000,
+            chips_per_rebuy=500,
+            add_on_fee_cents=2500,
+            chips_per_add_on=250,
+            betting_spaces=1,
+            rotating_button=True,
+            length_of_play="Two preliminary rounds of 25 hands, a final of 30 hands",
+            minimum_bet_chips=10,
+            maximum_bet_chips=500,
+            advancement="The two players with the most chips at each table advance to the final.",
+            prizes_offered="Winner: $300 cash. Second place: a club jacket (value $60).",
+            at=start,
+        )
+        _play(tournament, cashier, boss, start)
+
+
+def _play(tournament, cashier, boss, start) -> None:
+    def fee(kind, minutes, **who):
+        return services.collect_fee(
+            acting_user=cashier.user, tournament=tournament, kind=kind, at=start + timedelta(minutes=minutes), **who
+        )
+
+    players = [fee(FeeKind.ENTRY, 5 + n, player_name=name).player for n, name in enumerate(PLAYERS)]
+    fee(FeeKind.REBUY, 20, player=players[0])
+    fee(FeeKind.ADD_ON, 30, player=players[0])
+    fee(FeeKind.ADD_ON, 31, player=players[0])  # $200.00: the most a player may pay (08-15(1))
+    twice = fee(FeeKind.REBUY, 22, player=players[2])
+    fee(FeeKind.REBUY, 23, player=players[2])
+    services.void_fee(acting_user=boss.user, fee=twice, reason="Demo: rung up twice", at=start + timedelta(minutes=25))
+    for player, kind, cents, what, minutes in (
+        (players[0], "cash", 30000, "", 55),
+        (players[2], "merchandise", 6000, "Club jacket", 56),
+    ):
+        services.award_prize(
+            acting_user=boss.user,
+            tournament=tournament,
+            player=player,
+            round_name="Final",
+            kind=kind,
+            amount_cents=cents,
+            description=what,
+            at=start + timedelta(minutes=minutes),
+        )
