@@ -180,6 +180,11 @@ def redemptions(request, site, access):
             "form": form,
             "rows": rows.order_by("-redeemed_at")[:100],
             "can_redeem": access.has_role(site.pk, *CAGE_CLERKS),
+            # ND 99-01.3-08-06(2): the organization's sites where twenty-one stopped (the compliance
+            # alert carries the 30-day window's end).
+            "discontinued": Site.objects.filter(
+                organization_id=site.organization_id, twenty_one_discontinued_on__isnull=False
+            ).order_by("-twenty_one_discontinued_on")[:5],
         },
         form,
     )

@@ -340,6 +340,7 @@ class TableSerializer(serializers.ModelSerializer):
             "double_down",
             "tip_double_down",
             "dealing_method",
+            "card_reader_malfunction",
         ]
 
 

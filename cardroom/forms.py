@@ -91,6 +91,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             "double_down",
             "tip_double_down",
             "dealing_method",
+            "card_reader_malfunction",
         ]
 
     def __init__(self, *args, sites=None, **kwargs):

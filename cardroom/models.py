@@ -9,8 +9,10 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from . import limits
 from .appendonly import AppendOnlyModel
 from .rules import (
+    CARD_READER_MALFUNCTION_CITATION,
     CHIP_CITATION,
     CHIP_COLOUR_LIST_CONTROL,
     CHIP_COLOURS,
@@ -114,6 +116,9 @@ class Site(models.Model):
         duplicates = Site.objects.filter(organization_id=self.organization_id, name__iexact=self.name)
         if self.organization_id and self.name and duplicates.exclude(pk=self.pk).exists():
             raise ValidationError({"name": "A site with this name already exists in the organization."})
+        stopped = self.twenty_one_discontinued_on
+        if stopped is not None and not limits.date_in_range(stopped):
+            raise ValidationError({"twenty_one_discontinued_on": limits.date_message()})
 
 
 class Table(models.Model):
@@ -151,6 +156,11 @@ class Table(models.Model):
     double_down = models.CharField(max_length=10, choices=DoubleDown.choices, default=DoubleDown.EQUAL)
     tip_double_down = models.CharField(max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED)
     dealing_method = models.CharField(max_length=15, choices=DealingMethod.choices, default=DealingMethod.NO_PEEK)
+    # ND 99-01.3-08-10(1)(c)(5): while the table's card-reading device is out of order, the table
+    # deals by the hole-card-no-peek or no-hole-card method although the site uses the reader.
+    card_reader_malfunction = models.BooleanField(
+        default=False, help_text="The card-reading device is out of order: deal no-peek or no-hole-card here."
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -196,18 +206,33 @@ class Table(models.Model):
         changes method at once (`cardroom.services.set_site_dealing_method`)."""
         if self.site.jurisdiction not in ONE_DEALING_METHOD_JURISDICTIONS or self.game != Game.TWENTY_ONE:
             return
-        if not self.active or getattr(self, "_site_dealing_method", None) == self.dealing_method:
+        reader, fallbacks = self.DealingMethod.CARD_READER, {self.DealingMethod.NO_PEEK, self.DealingMethod.NO_HOLE_CARD}
+        if self.card_reader_malfunction:
+            if self.dealing_method not in fallbacks:
+                raise ValidationError(
+                    {
+                        "dealing_method": f"{CARD_READER_MALFUNCTION_CITATION}: while its card-reading device is out of "
+                        "order the table deals by the Hole-Card-No-Peek or the No-Hole-Card method."
+                    }
+                )
+            expected = reader  # the site's method, which the fallback stands in for
+        else:
+            expected = self.dealing_method
+        if not self.active or getattr(self, "_site_dealing_method", None) == expected:
             return
-        others = (
-            Table.objects.filter(site_id=self.site_id, game=Game.TWENTY_ONE, active=True)
-            .exclude(pk=self.pk).exclude(dealing_method=self.dealing_method)
-        )
+        # A table on a malfunction fallback counts as using the reader (the site's method).
+        others = Table.objects.filter(site_id=self.site_id, game=Game.TWENTY_ONE, active=True).exclude(pk=self.pk)
+        if expected == reader:
+            others = others.filter(card_reader_malfunction=False).exclude(dealing_method=reader)
+        else:
+            others = others.filter(Q(card_reader_malfunction=True) | ~Q(dealing_method=expected))
         other = others.order_by("number").first()
         if other is not None:
             raise ValidationError(
                 {
                     "dealing_method": f"{DEALING_METHOD_CITATION}: only one dealing method may be used at a site; "
-                    f"table {other.number} at {self.site} uses {other.get_dealing_method_display()}. "
+                    f"table {other.number} at {self.site} uses "
+                    f"{reader.label if other.card_reader_malfunction else other.get_dealing_method_display()}. "
                     "Change the method of the whole site instead."
                 }
             )
@@ -215,10 +240,13 @@ class Table(models.Model):
     @classmethod
     def site_dealing_method(cls, site_id: int) -> str | None:
         """The dealing method of a site's active twenty-one tables (None: no such table)."""
-        return (
+        row = (
             cls.objects.filter(site_id=site_id, game=Game.TWENTY_ONE, active=True)
-            .order_by("number").values_list("dealing_method", flat=True).first()
+            .order_by("number").values_list("dealing_method", "card_reader_malfunction").first()
         )
+        if row is None:
+            return None
+        return cls.DealingMethod.CARD_READER if row[1] else row[0]
 
     def _check_outage_limit(self):
         """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline, the maximum

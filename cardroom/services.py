@@ -88,10 +88,15 @@ def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Tab
                                                  f"{', '.join(Table.DealingMethod.values)}."})
     changed = []
     with transaction.atomic():
-        tables = Table.objects.select_for_update().filter(site=site, game=Game.TWENTY_ONE).exclude(dealing_method=method)
+        tables = Table.objects.select_for_update().filter(site=site, game=Game.TWENTY_ONE)
         for table in tables.order_by("number"):
+            if table.card_reader_malfunction and method == Table.DealingMethod.CARD_READER:
+                continue  # still on its 08-10(1)(c)(5) fallback until the reader is repaired
+            if table.dealing_method == method and not table.card_reader_malfunction:
+                continue
             table._site_dealing_method = method  # the whole site changes: the one-method check holds after
-            changed.append(update_table(acting_user=acting_user, table=table, dealing_method=method))
+            changed.append(update_table(acting_user=acting_user, table=table, dealing_method=method,
+                                        card_reader_malfunction=False))
     return changed
 
 

@@ -103,3 +103,11 @@ def test_the_inventory_log_shows_the_book_and_outstanding_chips(org, cast, chips
     assert response.status_code == 302
     page = browser(cast[Role.AUDITOR]).get("/cage/inventory/").content.decode()
     assert "Invoice 77" in page and "Physical count" in page and "$50.00" in page
+
+
+def test_the_redemptions_page_shows_a_site_where_twenty_one_stopped(cast, chips, site, other_site):
+    other_site.twenty_one_discontinued_on = date(2026, 10, 1)
+    other_site.save()
+    page = browser(cast[Role.CASHIER]).get("/cage/redemptions/").content.decode()
+    assert (f"ND 99-01.3-08-06(2): twenty-one was discontinued at {other_site.name} on 2026-10-01; its chips are "
+            "redeemed at the business office or an active site for thirty days thereafter.") in page

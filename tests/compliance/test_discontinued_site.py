@@ -57,3 +57,9 @@ def test_a_washington_site_is_not_judged_by_the_north_dakota_rule(site):
     site.jurisdiction = "WA"
     discontinued(site)
     assert run_day_checks(site_ids=[site.pk], start=STOPPED, end=STOPPED).opened == []
+
+
+def test_a_day_outside_the_books_range_is_refused_naming_the_field(client_for, manager, site):
+    response = client_for(manager).patch(f"/api/v1/sites/{site.pk}/", {"twenty_one_discontinued_on": "9999-12-31"},
+                                         format="json")
+    assert response.status_code == 400 and "twenty_one_discontinued_on" in response.json()

@@ -81,3 +81,38 @@ def test_other_states_are_not_held_to_one_method(client_for, manager, site, juri
         "/api/v1/tables/", payload(site, 2, max_wager_cents=500, dealing_method="card_reader"), format="json"
     )
     assert response.status_code == 201
+
+
+# ND 99-01.3-08-10(1)(c)(5): a card-reading device malfunction on a table.
+
+@pytest.fixture
+def reader_site(site):
+    TableFactory(site=site, number=1, dealing_method="card_reader")
+    return site
+
+
+@pytest.mark.parametrize("fallback", ["no_peek", "no_hole_card"])
+def test_a_table_whose_reader_is_out_of_order_deals_by_a_fallback(client_for, manager, reader_site, fallback):
+    second = TableFactory(site=reader_site, number=2, dealing_method="card_reader")
+    response = client_for(manager).patch(
+        f"/api/v1/tables/{second.pk}/", {"card_reader_malfunction": True, "dealing_method": fallback}, format="json"
+    )
+    assert response.status_code == 200
+    # the site's method is still the reader: a new table takes it, and another method is refused
+    added = client_for(manager).post("/api/v1/tables/", payload(reader_site, 3), format="json")
+    assert added.status_code == 201 and Table.objects.get(pk=added.json()["id"]).dealing_method == "card_reader"
+    other = client_for(manager).post("/api/v1/tables/", payload(reader_site, 4, dealing_method=fallback), format="json")
+    assert other.status_code == 400
+
+
+def test_the_fallback_is_never_the_reader_itself(client_for, manager, reader_site):
+    second = TableFactory(site=reader_site, number=2, dealing_method="card_reader")
+    response = client_for(manager).patch(f"/api/v1/tables/{second.pk}/", {"card_reader_malfunction": True}, format="json")
+    assert response.status_code == 400
+    assert response.json()["dealing_method"][0].startswith("ND 99-01.3-08-10(1)(c)(5):")
+
+
+def test_without_a_malfunction_the_fallback_is_a_second_method(client_for, manager, reader_site):
+    second = TableFactory(site=reader_site, number=2, dealing_method="card_reader")
+    response = client_for(manager).patch(f"/api/v1/tables/{second.pk}/", {"dealing_method": "no_peek"}, format="json")
+    assert response.status_code == 400 and "ND 99-01.3-08-10(1):" in response.json()["dealing_method"][0]
