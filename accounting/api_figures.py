@@ -19,7 +19,7 @@ from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from cardroom.models import Organization, Table
 from cardroom.periods import Quarter
 
-from . import books, dealer_hold, queries, rules, services, summaries
+from . import books, dealer_hold, figures, queries, rules, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose
 
@@ -162,6 +162,7 @@ class ShiftOut(serializers.Serializer):
     shift = serializers.IntegerField()
     site = serializers.IntegerField()
     table_number = serializers.IntegerField()
+    game = serializers.CharField()
     gaming_date = serializers.DateField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
@@ -178,14 +179,29 @@ class ShiftOut(serializers.Serializer):
     hold_ratio = serializers.CharField(allow_null=True, required=False)
 
 
+class DealerSiteOut(serializers.Serializer):
+    """A dealer's shifts at one site beside that site's own hold (complete table-days of the game)."""
+
+    site = serializers.IntegerField()
+    shifts = serializers.IntegerField()
+    separable_shifts = serializers.IntegerField()
+    total = CustodyOut()
+    site_total = CustodyOut()
+    site_hold_ratio = _ratio()
+    z_score = serializers.CharField(allow_null=True)
+
+
 class DealerHoldOut(serializers.Serializer):
     dealer = serializers.IntegerField()
+    game = serializers.CharField()
     start = serializers.DateField()
     end = serializers.DateField()
     shifts = ShiftOut(many=True)
     total = CustodyOut(allow_null=True)
+    site = serializers.IntegerField(allow_null=True, help_text="The dealer's site when the shifts are at one site.")
     site_hold_ratio = _ratio()
     z_score = serializers.CharField(allow_null=True)
+    sites = DealerSiteOut(many=True)
 
 
 class TaxSiteOut(serializers.Serializer):
@@ -385,13 +401,50 @@ def _filing_state_json(state: books.QuarterBooks) -> dict:
     }
 
 
+GAMES = {"21": "twenty-one", "PW": "paddlewheel"}
+
+
+def _shift_json(s: dealer_hold.ShiftFigures) -> dict:
+    return {
+        "shift": s.shift_id,
+        "site": s.site_id,
+        "table_number": s.table_number,
+        "game": s.game,
+        "gaming_date": str(s.gaming_date),
+        "started_at": s.started_at,
+        "ended_at": s.ended_at,
+        "separable": s.custody is not None,
+        "not_separable_because": s.not_separable_because,
+        **(custody_json(s.custody) if s.custody else {}),
+    }
+
+
+def dealer_site_json(d: dealer_hold.DealerSummary) -> dict:
+    return {
+        "site": d.site_id,
+        "shifts": len(d.shifts),
+        "separable_shifts": d.separable_shifts,
+        "total": custody_json(d.total),
+        "site_total": custody_json(d.site_total),
+        "site_hold_ratio": ratio_string(d.site_hold_ratio),
+        "z_score": None if d.z_score is None else str(d.z_score),
+    }
+
+
 class DealerHoldView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("start", OpenApiTypes.DATE, required=True),
             OpenApiParameter("end", OpenApiTypes.DATE, required=True),
+            OpenApiParameter("site", OpenApiTypes.INT, description="Only this site's shifts (as its PDF shows)."),
+            OpenApiParameter(
+                "game", OpenApiTypes.STR, enum=list(GAMES), description="21 (dealers, default) or PW (wheel operators)."
+            ),
         ],
-        responses={200: DealerHoldOut},
+        responses={200: DealerHoldOut, **ERROR_RESPONSES},
+        description="A dealer's (or wheel operator's, ND 99-01.3-08-04(8)) separable shifts, summed per site beside "
+        "that site's own hold and z-score (`sites`); `site_hold_ratio` and `z_score` at the top are the dealer's "
+        "site's when the shifts are at one site, else null.",
     )
     def get(self, request, pk):
         access = access_for(request.user)
@@ -400,34 +453,30 @@ class DealerHoldView(APIView):
         end = _parse_date(request.query_params.get("end"), "end")
         if end < start:
             raise ValidationError({"end": f"The end ({end}) is before the start ({start})."})
+        game = request.query_params.get("game") or "21"
+        if game not in GAMES:
+            raise ValidationError({"game": "The game is 21 (twenty-one) or PW (paddlewheel)."})
         own = access.employee is not None and access.employee.pk == employee.pk
         sites = [s.pk for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
+        if request.query_params.get("site"):
+            wanted = _id_param(request, "site")
+            sites = [pk for pk in sites if pk == wanted]
         if not sites:
             raise PermissionDenied(rules.DEALER_FIGURES.refusal(" (a dealer sees their own)"))
-        found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk])
-        summary = found[0] if found else None
+        found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk], game=game)
+        one = found[0] if len(found) == 1 else None
         return Response(
             {
                 "dealer": employee.pk,
+                "game": game,
                 "start": str(start),
                 "end": str(end),
-                "shifts": [
-                    {
-                        "shift": s.shift_id,
-                        "site": s.site_id,
-                        "table_number": s.table_number,
-                        "gaming_date": str(s.gaming_date),
-                        "started_at": s.started_at,
-                        "ended_at": s.ended_at,
-                        "separable": s.custody is not None,
-                        "not_separable_because": s.not_separable_because,
-                        **(custody_json(s.custody) if s.custody else {}),
-                    }
-                    for s in (summary.shifts if summary else ())
-                ],
-                "total": custody_json(summary.total) if summary else None,
-                "site_hold_ratio": ratio_string(summary.site_hold_ratio) if summary else None,
-                "z_score": str(summary.z_score) if summary and summary.z_score is not None else None,
+                "shifts": [_shift_json(s) for d in found for s in d.shifts],
+                "total": custody_json(figures.total(d.total for d in found)) if found else None,
+                "site": one.site_id if one else None,
+                "site_hold_ratio": ratio_string(one.site_hold_ratio) if one else None,
+                "z_score": str(one.z_score) if one and one.z_score is not None else None,
+                "sites": [dealer_site_json(d) for d in found],
             }
         )
 

@@ -133,3 +133,43 @@ def test_building_the_dealer_hold_summary_takes_bounded_queries_whatever_the_per
         with django_assert_max_num_queries(12):
             data = dealer_hold.build(context(site, start, end))
     assert sum(d.shifts for d in data.dealers) == 10
+
+
+def test_the_api_and_the_pdf_agree_when_the_reader_sees_another_site(
+    auditor_api, site, other_site, people, dealers, weeks_of_play
+):
+    from tests.accounting.scenario import Scenario
+
+    there = Scenario(other_site, people)
+    table = TableFactory(site=other_site, number=1)
+    for n in range(3):  # the other site holds far less: a blend would move the site hold
+        day = FIRST + timedelta(days=7 * n + 1)
+        shift(there, table, dealers[1], day, 20, 26)
+        there.tray(table, day, "opener", 200_000)
+        there.tray(table, day, "closer", 150_000 + n * 10_000)
+        there.drop(table, day, 60_000)
+    run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
+    grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Dealer")
+    rows = {row[0]: row for row in grid[1:-1]}
+    start, end = WEEKS_12
+    for dealer in dealers:
+        api = auditor_api.get(
+            f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={start}&end={end}&site={site.pk}"
+        ).json()
+        assert api["site"] == site.pk
+        assert rows[dealer.name][6:8] == [ratio(api["site_hold_ratio"]), api["z_score"] or "n/a"]
+        assert rows[dealer.name][3] == format_money(api["total"]["gross_proceeds_cents"])
+        every = _percent_of_hold(auditor_api, dealer)  # no site given: one entry per site, each its own
+        here = next(s for s in every["sites"] if s["site"] == site.pk)
+        assert (here["site_hold_ratio"], here["z_score"]) == (api["site_hold_ratio"], api["z_score"])
+    both = _percent_of_hold(auditor_api, dealers[1])
+    assert len(both["sites"]) == 2 and both["site_hold_ratio"] is None
+    there_line = next(s for s in both["sites"] if s["site"] == other_site.pk)
+    assert there_line["site_total"]["agp_cents"] == 3 * 60_000 - 3 * 50_000 + 30_000
+
+
+def test_a_bad_game_or_site_parameter_is_a_400_naming_it(auditor_api, dealers):
+    start, end = WEEKS_12
+    url = f"/api/v1/employees/{dealers[0].pk}/percent-of-hold/?start={start}&end={end}"
+    assert "game" in auditor_api.get(url + "&game=XX").json()
+    assert auditor_api.get(url + "&site=abc").status_code == 400
