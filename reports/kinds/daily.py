@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from accounting.books import BooksCheck, day_checks
+from accounting.games import Schedule, below_word, hold_schedule, summary_game_lines
 from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.money import format_money, format_ratio
@@ -33,12 +34,22 @@ class DailyReport:
     site: str
     days: tuple[DailySummary, ...]
     books: tuple[BooksCheck, ...] = ()  # each day's figures against its closed books, in the order of `days`
+    thresholds: Schedule | None = None  # the low-hold thresholds (ND 99-01.3-08-04(9)), each game's own
+
+
+NOT_KNOWN = "not known"
+
+
+def known(cents: int | None):
+    """A cash figure for a money column: cents, or "not known" (never $0.00) without a bank count."""
+    return NOT_KNOWN if cents is None else cents
 
 
 def build(context: ReportContext) -> DailyReport:
     days = tuple(daily_summaries([context.site], context.start, context.end))
     checks = day_checks(days)
-    return DailyReport(context.site.name, days, tuple(checks[(d.site_id, d.gaming_date)] for d in days))
+    books = tuple(checks[(d.site_id, d.gaming_date)] for d in days)
+    return DailyReport(context.site.name, days, books, hold_schedule())
 
 
 def _column(table: TableDay) -> str:
@@ -86,27 +97,40 @@ def _deposit_line(day: DailySummary) -> str:
 def cash_rows(day: DailySummary) -> list[list]:
     cash = day.cash
     return [
-        ["Cash profit (ending - starting cash + drop, net of IOUs)", cash.cash_profit_cents],
+        ["Cash profit (ending - starting cash + drop, net of IOUs)", known(cash.cash_profit_cents)],
         ["Adjusted gross proceeds (AGP)", day.total.agp_cents],
-        ["Cash long (short) = cash profit - AGP", cash.long_short_cents],
-        ["Reconciling line: change in chips outside the house", cash.chips_outside_change_cents],
-        ["Unexplained remainder", cash.unexplained_cents],
-        ["Bank deposit expected", cash.deposit_expected_cents],
+        ["Cash long (short) = cash profit - AGP", known(cash.long_short_cents)],
+        ["Reconciling line: change in chips outside the house", known(cash.chips_outside_change_cents)],
+        ["Unexplained remainder", known(cash.unexplained_cents)],
+        ["Bank deposit expected", known(cash.deposit_expected_cents)],
         ["Bank deposit recorded", cash.deposit_recorded_cents],
     ]
 
 
-def _day(day: DailySummary, books: BooksCheck) -> list:
+THRESHOLD_LINE = "Low-hold threshold (08-04(9), for a quarter)"
+BELOW_LINE = "Hold below the threshold"
+
+
+def _games_grid(day: DailySummary, thresholds: Schedule | None) -> object:
+    """Twenty-one, paddlewheel and the site total, each game beside its own threshold."""
+    lines = summary_game_lines(day, day.gaming_date, thresholds)
+    rows = _figure_rows([line.custody for line in lines])
+    rows.append([THRESHOLD_LINE, *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)])
+    rows.append([BELOW_LINE, *(below_word(line) if line.threshold else "" for line in lines)])
+    widths = [200] + [(525 - 200) / FORM_TABLES] * len(lines)
+    return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
+
+
+def _day(day: DailySummary, books: BooksCheck, thresholds: Schedule | None = None) -> list:
     status = "closed" if day.gaming_day_closed else "NOT CLOSED"
     story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
     if not day.tables:
         story.append(para("No table activity recorded."))
     story += _table_grids(day)
-    totals = [("Twenty-one", day.twenty_one), ("Paddlewheel", day.paddlewheel), ("Site total", day.total)]
     story += [
         Spacer(1, 4),
-        para("Site totals", "cell_bold"),
-        _grid([name for name, _ in totals], [custody for _, custody in totals]),
+        para("Site totals: each game apart, then the total", "cell_bold"),
+        _games_grid(day, thresholds),
     ]
     cash = [
         Spacer(1, 4),
@@ -124,7 +148,7 @@ def render(data: DailyReport) -> list:
         return [para("No gaming day at this site in the period.")]
     story = []
     for day, books in zip(data.days, data.books, strict=True):
-        story += ([PageBreak()] if story else []) + _day(day, books)  # one form per gaming day
+        story += ([PageBreak()] if story else []) + _day(day, books, data.thresholds)  # one form per gaming day
     return story
 
 
@@ -190,6 +214,8 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                     "",
                 ]
             )
+        for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
+            rows.append([str(day.gaming_date), label, game, *_custody_cells(custody), "", *([""] * 8)])
         cash = day.cash
         rows.append(
             [
@@ -199,7 +225,7 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                 *_custody_cells(day.total),
                 "",
                 *(
-                    format_money(c)
+                    NOT_KNOWN if c is None else format_money(c)
                     for c in (
                         cash.cash_profit_cents,
                         cash.long_short_cents,
