@@ -13,3 +13,9 @@ def money(cents):
 @register.filter
 def ratio(value):
     return format_ratio(value)
+
+
+@register.filter
+def known_money(cents):
+    """A cash figure: money, or "not known" (never $0.00) where no count exists."""
+    return "not known" if cents is None else format_money(cents)
