@@ -267,16 +267,23 @@ def _period(request, site) -> tuple[date, date, dict]:
     return start, end, errors
 
 
+def _game(request) -> str:
+    """21: dealers' twenty-one shifts (the default); PW: wheel operators' paddlewheel shifts (08-04(8))."""
+    return "PW" if request.GET.get("game") == "PW" else "21"
+
+
 @site_zone
 def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     start, end, errors = _period(request, site)
-    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end)
+    game = _game(request)
+    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, game=game)
     context = {
         "site": site,
         "start": start,
         "end": end,
+        "game": game,
         "dealers": found,
         "site_total": found[0].site_total if found else None,
         "errors": errors,
@@ -290,8 +297,10 @@ def dealer(request, pk):
     activate_site_zone(site)
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
-    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk])
+    game = _game(request)
+    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
     context = {
+        "game": game,
         "site": site,
         "employee": employee,
         "start": start,

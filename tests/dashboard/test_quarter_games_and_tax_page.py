@@ -56,3 +56,26 @@ def test_a_gaming_manager_records_and_corrects_the_other_games_agp_on_the_page(c
     client.force_login(cast[Role.AUDITOR].user)
     assert client.post(post, {"quarter": "2026Q3", "amount": "1.00", "note": "x"}).status_code == 403
     assert OtherGamesAgp.objects.count() == 2
+
+
+def test_the_dealers_page_shows_wheel_operators_as_the_api_does(client, client_for, cast, site, people):
+    from tests.accounting.scenario import shift
+
+    dealer = cast[Role.DEALER]
+    scenario = Scenario(site, people)
+    wheel = TableFactory(site=site, number=5, game="PW")
+    shift(scenario, wheel, dealer, DAY, 20, 26)
+    scenario.tray(wheel, DAY, "opener", 100_000)
+    scenario.tray(wheel, DAY, "closer", 90_000)
+    scenario.drop(wheel, DAY, 40_000)
+    client.force_login(cast[Role.AUDITOR].user)
+    url = f"/figures/dealers/?site={site.pk}&start={DAY}&end={DAY}"
+    assert f'data-dealer="{dealer.pk}"' not in client.get(url).content.decode()  # no twenty-one shifts
+    html = client.get(url + "&game=PW").content.decode()
+    api = client_for(cast[Role.AUDITOR]).get(
+        f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={DAY}&end={DAY}&site={site.pk}&game=PW"
+    ).json()
+    assert api["total"]["agp_cents"] == 30_000 and api["site_hold_ratio"] == "0.750000"
+    row = html[html.index(f'data-dealer="{dealer.pk}"') :]
+    assert "$300.00" in row[: row.index("</tr>")] and "75.00%" in row[: row.index("</tr>")]
+    assert "Wheel operators (paddlewheel)</strong>" in html
