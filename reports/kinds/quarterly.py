@@ -236,6 +236,8 @@ def _tax(tax: TaxFigures) -> list:
             col_widths=[85, 90, 140, 90, 120],
             money_columns=[1, 3],
         ),
+        Spacer(1, 4),
+        para("The tax on the organization's AGP and on the AGP recorded here", "cell_bold"),
         data_table(["", "Amount"], tax_rows(tax), col_widths=[400, 125], money_columns=[1]),
         para(
             f"ND gaming tax on the AGP recorded here {format_money(tax.tax_cents)} (on AGP of "

@@ -116,6 +116,14 @@ def test_the_quarterly_summary_reconciles_to_the_organizations_tax(auditor_api, 
     brackets = next(g for g in pdf_tables(content) if g[0][0] == "Effective from")
     assert [row[1] for row in brackets[1:]] == [format_money(b["from_cents"]) for b in tax["brackets"]]
     assert brackets[2][2] == "12.00% of the excess"
+    lines = next(g for g in pdf_tables(content) if g[1:2] and g[1][0].startswith("AGP recorded here"))
+    assert [row[1] for row in lines[1:]] == [
+        format_money(tax["agp_cents"]),
+        "not recorded",
+        format_money(tax["organization_agp_cents"]),
+        format_money(tax["organization_tax_cents"]),
+        format_money(tax["tax_cents"]),
+    ]
 
 
 def test_the_quarterly_csv_holds_the_same_rows(auditor_api, site, org, quarter_of_play):
@@ -156,3 +164,28 @@ def test_building_the_quarterly_summary_takes_bounded_queries_however_many_days(
     with django_assert_max_num_queries(19):
         data = quarterly.build(context(site, *quarter))
     assert len(data.summary.days) == 43
+
+
+def test_the_quarterly_summary_carries_the_reconciling_lines_of_the_cash_long_short(auditor_api, site, quarter_of_play):
+    run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter="2026Q3")
+    api = auditor_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0] == ["", "Amount"])
+    amounts = {row[0]: row[1] for row in grid[1:]}
+    for label, name in quarterly.CASH_LINES:
+        value = api["total"]["agp_cents"] if name is None else api[name]
+        assert amounts[label] == _money_or_not_known(value), label
+    assert api["long_short_cents"] == (
+        api["chips_outside_change_cents"] + api["unexplained_cents"] + api["long_short_without_chip_count_cents"]
+    )
+    assert api["chips_outside_change_cents"] == sum(
+        d["cash"]["chips_outside_change_cents"]
+        for d in api["days"]
+        if d["cash"]["chips_outside_change_cents"] is not None
+    )
+    games = next(g for g in pdf_tables(content) if g[0] == quarterly.GAME_HEADER)
+    by_game = {line["label"]: line for line in api["games"]}
+    for row in games[1:]:
+        line = by_game[row[0]]
+        assert row[3] == format_money(line["agp_cents"]) and row[4] == ratio(line["hold_ratio"])
+    assert [row[5] for row in games[1:]] == ["10.00%", "15.00%", ""]
