@@ -210,3 +210,19 @@ def test_building_the_daily_report_takes_bounded_queries_whatever_the_period(
             data = daily.build(context(site, start, end))
         daily.render(data)
     assert len(data.days) == 40
+
+
+def test_a_day_without_a_bank_count_shows_cash_profit_not_known_never_zero(auditor_api, site, scenario):
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, DAY, "opener", 200_000)
+    scenario.tray(table, DAY, "closer", 190_000)
+    scenario.drop(table, DAY, 40_000)
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0] == ["", "Amount"])
+    amounts = {row[0]: row[1] for row in grid[1:]}
+    assert amounts["Cash profit (ending - starting cash + drop, net of IOUs)"] == daily.NOT_KNOWN
+    assert amounts["Cash long (short) = cash profit - AGP"] == daily.NOT_KNOWN
+    assert "$0.00" not in (amounts["Cash profit (ending - starting cash + drop, net of IOUs)"],)
+    total = next(r for r in csv_rows(auditor_api, run) if r[1] == "total")
+    assert total[13:15] == [daily.NOT_KNOWN, daily.NOT_KNOWN]
