@@ -4,6 +4,7 @@ Amounts are integer cents; ratios decimal strings (6 places) or null when gross 
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import ValidationError as DjangoFormError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.types import OpenApiTypes
@@ -19,9 +20,9 @@ from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from cardroom.models import Organization, Table
 from cardroom.periods import Quarter
 
-from . import books, dealer_hold, queries, rules, services, summaries
+from . import books, dealer_hold, figures, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
-from .models import Adjustment, BooksClose
+from .models import Adjustment, BooksClose, OtherGamesAgp
 
 FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
 
@@ -143,6 +144,20 @@ class TournamentsOut(serializers.Serializer):
 TOURNAMENTS_DOC = "Present only when the period had tournament play (ND 99-01.3-08-15)."
 
 
+GAMES_DOC = (
+    "Twenty-one, paddlewheel and their total, each game beside its own low-hold threshold in force "
+    "(ND 99-01.3-08-04(9): below 10% for twenty-one, 15% for paddlewheel); `below_threshold` is exact."
+)
+
+
+class GameLineOut(CustodyOut):
+    game = serializers.CharField(help_text="21, PW or total.")
+    label = serializers.CharField()
+    low_hold_threshold = serializers.CharField(allow_null=True)
+    threshold_citation = serializers.CharField(allow_null=True)
+    below_threshold = serializers.BooleanField(allow_null=True)
+
+
 class DailySummaryOut(serializers.Serializer):
     site = serializers.IntegerField()
     gaming_date = serializers.DateField()
@@ -156,6 +171,7 @@ class DailySummaryOut(serializers.Serializer):
     paddlewheel = CustodyOut()
     cash = CashOut()
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
+    games = GameLineOut(many=True, help_text=GAMES_DOC)
     books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
 
 
@@ -166,10 +182,15 @@ class QuarterSummaryOut(serializers.Serializer):
     total = CustodyOut()
     twenty_one = CustodyOut()
     paddlewheel = CustodyOut()
-    cash_profit_cents = _cents()
-    long_short_cents = _cents()
+    games = GameLineOut(many=True, help_text=GAMES_DOC)
+    cash_profit_cents = _cents(allow_null=True, help_text="Null when no day's cash bank was counted (not known).")
+    long_short_cents = _cents(allow_null=True)
+    chips_outside_change_cents = _cents(allow_null=True, help_text="Reconciling line: chips outside the house.")
+    unexplained_cents = _cents(allow_null=True)
+    long_short_without_chip_count_cents = _cents()
     days_without_bank_count = serializers.IntegerField()
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
+    days_without_chip_count = serializers.IntegerField()
     filing = FilingStateOut()
     amendments = AmendmentOut(many=True, help_text="Corrections of this quarter entered in a later quarter.")
     amending_earlier = AmendmentOut(many=True, help_text="Corrections entered in this quarter of an earlier one.")
@@ -181,6 +202,7 @@ class ShiftOut(serializers.Serializer):
     shift = serializers.IntegerField()
     site = serializers.IntegerField()
     table_number = serializers.IntegerField()
+    game = serializers.CharField()
     gaming_date = serializers.DateField()
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
@@ -197,14 +219,29 @@ class ShiftOut(serializers.Serializer):
     hold_ratio = serializers.CharField(allow_null=True, required=False)
 
 
+class DealerSiteOut(serializers.Serializer):
+    """A dealer's shifts at one site beside that site's own hold (complete table-days of the game)."""
+
+    site = serializers.IntegerField()
+    shifts = serializers.IntegerField()
+    separable_shifts = serializers.IntegerField()
+    total = CustodyOut()
+    site_total = CustodyOut()
+    site_hold_ratio = _ratio()
+    z_score = serializers.CharField(allow_null=True)
+
+
 class DealerHoldOut(serializers.Serializer):
     dealer = serializers.IntegerField()
+    game = serializers.CharField()
     start = serializers.DateField()
     end = serializers.DateField()
     shifts = ShiftOut(many=True)
     total = CustodyOut(allow_null=True)
+    site = serializers.IntegerField(allow_null=True, help_text="The dealer's site when the shifts are at one site.")
     site_hold_ratio = _ratio()
     z_score = serializers.CharField(allow_null=True)
+    sites = DealerSiteOut(many=True)
 
 
 class TaxSiteOut(serializers.Serializer):
@@ -212,7 +249,7 @@ class TaxSiteOut(serializers.Serializer):
     gross_proceeds_cents = _cents()
     prizes_cents = _cents()
     agp_cents = _cents()
-    cash_profit_cents = _cents()
+    cash_profit_cents = _cents(allow_null=True, help_text="Null: no bank count (not known).")
 
 
 class TaxBracketOut(serializers.Serializer):
@@ -244,8 +281,17 @@ TaxOut = type(
     {
         "organization": serializers.IntegerField(),
         "quarter": serializers.CharField(),
-        "agp_cents": _cents(),
-        "tax_cents": _cents(),
+        "agp_cents": _cents(help_text="The AGP recorded here: the organization's North Dakota sites."),
+        "tax_cents": _cents(help_text="The ND gaming tax on the AGP recorded here (see tax_label)."),
+        "tax_label": serializers.CharField(),
+        "other_games_agp_cents": _cents(
+            allow_null=True, help_text="The other games' AGP recorded by a gaming manager; null: not recorded."
+        ),
+        "organization_agp_cents": _cents(help_text="AGP recorded here + other games' AGP."),
+        "organization_tax_cents": _cents(help_text="The brackets applied to the organization's total."),
+        "other_jurisdiction_sites": serializers.ListField(
+            child=serializers.CharField(), help_text="Sites outside North Dakota: not in the ND tax."
+        ),
         "sites": TaxSiteOut(many=True),
         "brackets": TaxBracketOut(many=True),
         "return": TaxReturnOut(),
@@ -368,7 +414,8 @@ class DailySummaryView(APIView):
         site = _site(request, pk, rules.DAILY_FIGURES)
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"))
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
-        return Response({**daily_json(summary), "books": books.books_check_json(check)})
+        lines = [games.game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date)]
+        return Response({**daily_json(summary), "games": lines, "books": books.books_check_json(check)})
 
 
 class QuarterSummaryView(APIView):
@@ -391,18 +438,31 @@ class QuarterSummaryView(APIView):
         q = summaries.quarter_summary(site, quarter)
         state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
         checks = dict(state.days)
+        schedule = games.hold_schedule()
         return Response(
             {
                 "site": q.site_id,
                 "quarter": str(q.quarter),
-                "days": [{**daily_json(d), "books": books.books_check_json(checks[d.gaming_date])} for d in q.days],
+                "days": [
+                    {
+                        **daily_json(d),
+                        "games": [games.game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule)],
+                        "books": books.books_check_json(checks[d.gaming_date]),
+                    }
+                    for d in q.days
+                ],
                 "total": custody_json(q.total),
                 "twenty_one": custody_json(q.twenty_one),
                 "paddlewheel": custody_json(q.paddlewheel),
+                "games": [games.game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule)],
                 "cash_profit_cents": q.cash_profit_cents,
                 "long_short_cents": q.long_short_cents,
+                "chips_outside_change_cents": q.chips_outside_change_cents,
+                "unexplained_cents": q.unexplained_cents,
+                "long_short_without_chip_count_cents": q.long_short_without_chip_count_cents,
                 "days_without_bank_count": q.days_without_bank_count,
                 **tournaments_json(q.tournaments),
+                "days_without_chip_count": q.days_without_chip_count,
                 "filing": _filing_state_json(state),
                 "amendments": [books.amendment_json(a) for a in state.amendments],
                 "amending_earlier": [books.amendment_json(a) for a in state.amending_earlier],
@@ -426,13 +486,50 @@ def _filing_state_json(state: books.QuarterBooks) -> dict:
     }
 
 
+GAMES = {"21": "twenty-one", "PW": "paddlewheel"}
+
+
+def _shift_json(s: dealer_hold.ShiftFigures) -> dict:
+    return {
+        "shift": s.shift_id,
+        "site": s.site_id,
+        "table_number": s.table_number,
+        "game": s.game,
+        "gaming_date": str(s.gaming_date),
+        "started_at": s.started_at,
+        "ended_at": s.ended_at,
+        "separable": s.custody is not None,
+        "not_separable_because": s.not_separable_because,
+        **(custody_json(s.custody) if s.custody else {}),
+    }
+
+
+def dealer_site_json(d: dealer_hold.DealerSummary) -> dict:
+    return {
+        "site": d.site_id,
+        "shifts": len(d.shifts),
+        "separable_shifts": d.separable_shifts,
+        "total": custody_json(d.total),
+        "site_total": custody_json(d.site_total),
+        "site_hold_ratio": ratio_string(d.site_hold_ratio),
+        "z_score": None if d.z_score is None else str(d.z_score),
+    }
+
+
 class DealerHoldView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("start", OpenApiTypes.DATE, required=True),
             OpenApiParameter("end", OpenApiTypes.DATE, required=True),
+            OpenApiParameter("site", OpenApiTypes.INT, description="Only this site's shifts (as its PDF shows)."),
+            OpenApiParameter(
+                "game", OpenApiTypes.STR, enum=list(GAMES), description="21 (dealers, default) or PW (wheel operators)."
+            ),
         ],
-        responses={200: DealerHoldOut},
+        responses={200: DealerHoldOut, **ERROR_RESPONSES},
+        description="A dealer's (or wheel operator's, ND 99-01.3-08-04(8)) separable shifts, summed per site beside "
+        "that site's own hold and z-score (`sites`); `site_hold_ratio` and `z_score` at the top are the dealer's "
+        "site's when the shifts are at one site, else null.",
     )
     def get(self, request, pk):
         access = access_for(request.user)
@@ -441,36 +538,39 @@ class DealerHoldView(APIView):
         end = _parse_date(request.query_params.get("end"), "end")
         if end < start:
             raise ValidationError({"end": f"The end ({end}) is before the start ({start})."})
+        game = request.query_params.get("game") or "21"
+        if game not in GAMES:
+            raise ValidationError({"game": "The game is 21 (twenty-one) or PW (paddlewheel)."})
         own = access.employee is not None and access.employee.pk == employee.pk
         sites = [s.pk for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
+        if request.query_params.get("site"):
+            wanted = _id_param(request, "site")
+            sites = [pk for pk in sites if pk == wanted]
         if not sites:
             raise PermissionDenied(rules.DEALER_FIGURES.refusal(" (a dealer sees their own)"))
-        found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk])
-        summary = found[0] if found else None
+        found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk], game=game)
+        one = found[0] if len(found) == 1 else None
         return Response(
             {
                 "dealer": employee.pk,
+                "game": game,
                 "start": str(start),
                 "end": str(end),
-                "shifts": [
-                    {
-                        "shift": s.shift_id,
-                        "site": s.site_id,
-                        "table_number": s.table_number,
-                        "gaming_date": str(s.gaming_date),
-                        "started_at": s.started_at,
-                        "ended_at": s.ended_at,
-                        "separable": s.custody is not None,
-                        "not_separable_because": s.not_separable_because,
-                        **(custody_json(s.custody) if s.custody else {}),
-                    }
-                    for s in (summary.shifts if summary else ())
-                ],
-                "total": custody_json(summary.total) if summary else None,
-                "site_hold_ratio": ratio_string(summary.site_hold_ratio) if summary else None,
-                "z_score": str(summary.z_score) if summary and summary.z_score is not None else None,
+                "shifts": [_shift_json(s) for d in found for s in d.shifts],
+                "total": custody_json(figures.total(d.total for d in found)) if found else None,
+                "site": one.site_id if one else None,
+                "site_hold_ratio": ratio_string(one.site_hold_ratio) if one else None,
+                "z_score": str(one.z_score) if one and one.z_score is not None else None,
+                "sites": [dealer_site_json(d) for d in found],
             }
         )
+
+
+TAX_LABEL = (
+    "ND gaming tax on the AGP recorded here (N.D.C.C. 53-06.1-12): the North Dakota sites' twenty-one and "
+    "paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with the other "
+    "games' AGP recorded the tax here is its pro-rata share of the tax on the total."
+)
 
 
 def tax_json(tax: summaries.TaxFigures) -> dict:
@@ -479,6 +579,11 @@ def tax_json(tax: summaries.TaxFigures) -> dict:
         "quarter": str(tax.quarter),
         "agp_cents": tax.agp_cents,
         "tax_cents": tax.tax_cents,
+        "tax_label": TAX_LABEL,
+        "other_games_agp_cents": tax.other_games_agp_cents,
+        "organization_agp_cents": tax.organization_agp_cents,
+        "organization_tax_cents": tax.organization_tax_cents,
+        "other_jurisdiction_sites": list(tax.other_sites),
         "sites": [
             {
                 "site": name,
@@ -677,7 +782,7 @@ class FiledFiguresSerializer(serializers.Serializer):
     figures_now = serializers.JSONField(help_text="The quarter as it reads now, in the shape of `figures.summary`.")
     amendments = AmendmentSerializer(many=True, help_text="Corrections of this quarter entered in a later quarter.")
     amended_total = serializers.JSONField(help_text="The quarter's totals now plus the amendments.")
-    amended_cash_profit_cents = serializers.IntegerField()
+    amended_cash_profit_cents = serializers.IntegerField(allow_null=True, help_text="Null: no bank count (not known).")
 
 
 class QuarterFilingView(APIView):
@@ -701,7 +806,9 @@ class QuarterFilingView(APIView):
             "figures_now": state.figures_now,
             "amendments": [books.amendment_json(a) for a in state.amendments],
             "amended_total": custody_json(amended),
-            "amended_cash_profit_cents": summary.cash_profit_cents + state.amendment_cash_cents,
+            "amended_cash_profit_cents": None
+            if summary.cash_profit_cents is None
+            else summary.cash_profit_cents + state.amendment_cash_cents,
         }
         return Response(FiledFiguresSerializer(body).data)
 
@@ -721,11 +828,81 @@ class QuarterFilingView(APIView):
         return Response(FilingSerializer(filing).data, status=201)
 
 
+# --- The AGP of the organization's other games -------------------------------------------------------
+
+
+class OtherGamesAgpOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    organization = serializers.IntegerField(source="organization_id")
+    quarter = serializers.CharField()
+    agp_cents = serializers.IntegerField()
+    note = serializers.CharField()
+    corrects = serializers.IntegerField(source="corrects_id", allow_null=True)
+    recorded_by_initials = serializers.CharField(source="recorded_by.initials")
+    recorded_at = serializers.DateTimeField()
+
+
+class OtherGamesAgpInput(serializers.Serializer):
+    """Parses only; the service checks the amount, the note and the correction."""
+
+    quarter = serializers.CharField(max_length=10, help_text="YYYYQn, for example 2026Q3.")
+    agp_cents = CentsField(help_text="The other games' AGP for the quarter, in cents (may be negative).")
+    note = TextField(allow_blank=True)
+    corrects = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID, help_text="The entry this corrects."
+    )
+
+
+class OtherGamesAgpView(APIView):
+    """The AGP of the organization's other games per quarter (N.D.C.C. 53-06.1-12 taxes all its games):
+    read by gaming managers and auditors, recorded by a gaming manager; append-only, a correction
+    is a new entry naming the one it corrects."""
+
+    def _organization(self, request, pk):
+        access = access_for(request.user)
+        if access.organization_id != pk:
+            raise Http404
+        return access, get_object_or_404(Organization, pk=pk)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],
+        responses={200: OtherGamesAgpOut(many=True), **ERROR_RESPONSES},
+        description="Every entry of the quarter, the first first; the standing one is the last.",
+    )
+    def get(self, request, pk):
+        access, organization = self._organization(request, pk)
+        if not access.org_roles & rules.QUARTER_FIGURES.roles:
+            raise PermissionDenied(rules.QUARTER_FIGURES.refusal())
+        quarter = Quarter.parse(request.query_params.get("quarter", ""))
+        return Response(OtherGamesAgpOut(queries.other_games_history(organization.pk, quarter), many=True).data)
+
+    @extend_schema(request=OtherGamesAgpInput, responses={201: OtherGamesAgpOut, **ERROR_RESPONSES})
+    def post(self, request, pk):
+        _access, organization = self._organization(request, pk)
+        data = _parsed(OtherGamesAgpInput(data=request.data))
+        quarter = Quarter.parse(data["quarter"])
+        corrects = None
+        if data.get("corrects"):
+            corrects = OtherGamesAgp.objects.filter(organization=organization, pk=data["corrects"]).first()
+            if corrects is None:
+                raise ValidationError({"corrects": f"No entry {data['corrects']} of this organization."})
+        row = services.record_other_games_agp(
+            acting_user=request.user,
+            organization=organization,
+            quarter=quarter,
+            agp_cents=data["agp_cents"],
+            note=data["note"],
+            corrects=corrects,
+        )
+        return Response(OtherGamesAgpOut(row).data, status=201)
+
+
 urlpatterns = [
     path("sites/<int:pk>/daily-summary/", DailySummaryView.as_view(), name="api-daily-summary"),
     path("sites/<int:pk>/quarter-summary/", QuarterSummaryView.as_view(), name="api-quarter-summary"),
     path("employees/<int:pk>/percent-of-hold/", DealerHoldView.as_view(), name="api-dealer-hold"),
     path("organizations/<int:pk>/tax/", OrganizationTaxView.as_view(), name="api-organization-tax"),
+    path("organizations/<int:pk>/other-games-agp/", OtherGamesAgpView.as_view(), name="api-other-games-agp"),
     path("sites/<int:pk>/close-books/", CloseBooksView.as_view(), name="api-close-books"),
     path("adjustments/", AdjustmentsView.as_view(), name="api-adjustments"),
     path("sites/<int:pk>/quarter-filing/", QuarterFilingView.as_view(), name="api-quarter-filing"),

@@ -23,13 +23,22 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from cardroom.models import Jurisdiction
 from cardroom.money import format_money
 from cardroom.periods import Quarter
 
 from . import figures
 from .figures import Custody
 from .models import Adjustment, BooksClose, QuarterFiling
-from .summaries import AdjustmentLine, DailySummary, QuarterSummary, TaxFigures, adjustment_custody
+from .summaries import (
+    AdjustmentLine,
+    DailySummary,
+    QuarterSummary,
+    TaxFigures,
+    adjustment_custody,
+    nd_tax_figures,
+    other_games_agp_cents,
+)
 
 NOT_COMPARED = {"books_closed", "adjustments_to_this_day"}
 NOT_COMPARED_CASH = {"deposit_expected_cents", "deposit_recorded_cents", "deposited_on", "deposit_verified"}
@@ -350,7 +359,8 @@ def filed_beside_now(summary: QuarterSummary, state: QuarterBooks) -> list[tuple
         for label, key in FILED_LINES
     ]
     cash = state.amendment_cash_cents
-    return [*rows, ("Cash profit", filed["cash_profit_cents"], cash, summary.cash_profit_cents + cash)]
+    now = None if summary.cash_profit_cents is None else summary.cash_profit_cents + cash
+    return [*rows, ("Cash profit", filed["cash_profit_cents"], cash, now)]
 
 
 def filings(site_ids, quarters) -> dict[tuple[int, str], QuarterFiling]:
@@ -424,7 +434,8 @@ class TaxReturn:
 
     @property
     def amended_tax_cents(self) -> int:
-        return figures.gaming_tax(self.amended_agp_cents, list(self.figures.brackets))
+        brackets = list(self.figures.brackets)
+        return figures.gaming_tax_on_recorded(self.amended_agp_cents, self.figures.other_games_agp_cents, brackets)
 
     @property
     def filed(self) -> bool:
@@ -469,10 +480,15 @@ def tax_return(
             for line in d.adjustments_to_this_day
             if line.recorded_on > quarter.end
         ]
-    agp = sum(row[3] for row in rows)
-    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
-    tax = TaxFigures(organization.pk, quarter, tuple(rows), agp, figures.gaming_tax(agp, brackets), tuple(brackets))
-    return TaxReturn(tax, tuple(filed_sites), tuple(unfiled), tuple(amendments))
+    jurisdictions = [s.jurisdiction for s in summaries]
+    tax = nd_tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))
+    nd = {s.site_name for s in summaries if s.jurisdiction == Jurisdiction.ND}
+    return TaxReturn(
+        tax,
+        tuple(n for n in filed_sites if n in nd),
+        tuple(n for n in unfiled if n in nd),
+        tuple(a for a in amendments if a.site_name in nd),
+    )
 
 
 def tax_return_json(tax: TaxReturn) -> dict:

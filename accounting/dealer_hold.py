@@ -11,6 +11,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.db.models import OuterRef, Subquery
+
 from cardroom.models import Employee
 from cardroom.rows import shaped_rows
 from floor.models import DealerShift, SlipKind, TableInventory
@@ -18,11 +20,13 @@ from floor.queries import gaming_days_query
 
 from . import figures
 from .figures import Custody
-from .summaries import assemble_table_days, live_slips, signed_drops, table_numbers_query, tray_counts
+from .summaries import assemble_table_days, live_slips, table_numbers_query, tray_counts
 
-NO_BOX_EXCHANGE = "the drop box was not exchanged at the dealer change"
+# Why a shift has no figures of its own. The drop box of a shift is a Drop tied to the shift
+# (counts.Drop.dealer_shift_id), or the day's box when the dealer had the table all day.
+NO_BOX_EXCHANGE = "the drop box was not exchanged at the dealer change"  # no box tied to this shift
 NO_TRAY_COUNT = "the tray was not counted at the dealer change"
-NO_COUNT = "the drop has no signed count yet"
+NO_COUNT = "the drop has no signed count yet"  # the shift's own box exists, its count is not signed
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,17 @@ def _shifts_query(*, site_ids, start, end):
 
 
 def _drops_query(*, site_ids, start, end):
-    return signed_drops(site_ids, start, end).values_list(
-        "drop__site_id", "drop__table_id", "drop__gaming_date", "drop__dealer_shift_id", "total_cents"
+    """Every drop (box use) of the period with its signed count's total, or None while the
+    count is not signed: one query, so a box without a signed count is told from no box."""
+    from counts.models import Drop
+    from counts.queries import current_agreements
+
+    signed = current_agreements().filter(drop=OuterRef("pk")).order_by().values("total_cents")[:1]
+    return (
+        Drop.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .order_by()
+        .annotate(signed_cents=Subquery(signed))
+        .values_list("site_id", "table_id", "gaming_date", "dealer_shift_id", "signed_cents")
     )
 
 
@@ -109,11 +122,18 @@ class _Custody:
             self.shifts[(table_id, day)].append(shift)
         # Table-day totals keyed by (site_id, table_id, gaming_date), for summaries.assemble_table_days.
         self.drop_totals, self.slip_totals, self.tray_totals = defaultdict(int), {}, {}
-        self.drop_by_shift, self.drop_unassigned, self.boxes = defaultdict(int), defaultdict(int), defaultdict(int)
+        self.drop_by_shift, self.drop_unassigned = defaultdict(int), defaultdict(int)
+        # Boxes whose count is not signed yet: tied to a shift (by shift id), or the day's (by table-day).
+        self.unsigned_by_shift, self.unsigned_unassigned = set(), set()
         drops = shaped_rows(_drops_query, **period)
         for site_id, table_id, day, shift_id, cents in drops:
+            if cents is None:
+                if shift_id is not None:
+                    self.unsigned_by_shift.add(shift_id)
+                else:
+                    self.unsigned_unassigned.add((table_id, day))
+                continue
             self.drop_totals[(site_id, table_id, day)] += cents
-            self.boxes[(table_id, day)] += 1
             if shift_id is not None:
                 self.drop_by_shift[shift_id] += cents
             else:
@@ -176,7 +196,13 @@ class _Custody:
         if drop is None and count == 1 and key in self.drop_unassigned:
             drop = self.drop_unassigned[key]
         if drop is None:
-            reason = NO_COUNT if count == 1 or self.boxes[key] >= count else NO_BOX_EXCHANGE
+            # The shift's own box (tied to it, or the day's box when it is the day's only shift)
+            # exists but its count is not signed: wait for the count. No box of its own at all
+            # (several shifts, boxes counted but none tied to this one): not exchanged.
+            own_box_unsigned = shift.pk in self.unsigned_by_shift or (
+                count == 1 and key in self.unsigned_unassigned
+            )
+            reason = NO_COUNT if own_box_unsigned or count == 1 else NO_BOX_EXCHANGE
         if position == 0:
             opener = self.day_trays.get((*key, TableInventory.Kind.OPENER))
         else:
@@ -236,6 +262,9 @@ class HoldBesideSite:
 
 @dataclass(frozen=True)
 class DealerSummary(HoldBesideSite):
+    """A dealer's shifts at one site, beside that site's hold: the dealer's own site, never a
+    blend of every site the reader can see (a dealer at two sites has a summary at each)."""
+
     dealer_id: int
     dealer_name: str
     shifts: tuple[ShiftFigures, ...]
@@ -243,20 +272,39 @@ class DealerSummary(HoldBesideSite):
     separable_shifts: int
     site_total: Custody
     z_score: Decimal | None
+    site_id: int = 0
+    game: str = "21"
 
 
-def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None) -> list[DealerSummary]:
-    """Each dealer's separable shifts summed, beside the sites' hold over the same period."""
+def _site_holds(custody: _Custody, game: str) -> dict[int, tuple[Custody, figures.HoldSpread]]:
+    """{site_id: (the site's complete table-days of `game` summed, the spread of their holds)}."""
+    by_site = defaultdict(list)
+    for d in custody.table_days():
+        if d.complete and d.game == game:
+            by_site[d.site_id].append(d.custody)
+    return {
+        site_id: (
+            figures.total(days),
+            figures.hold_spread([c.hold_ratio for c in days if c.gross_proceeds_cents != 0]),
+        )
+        for site_id, days in by_site.items()
+    }
+
+
+def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game: str = "21") -> list[DealerSummary]:
+    """Each dealer's separable shifts of `game` (twenty-one, or paddlewheel for wheel operators,
+    ND 99-01.3-08-04(8)) summed per site, beside that site's hold over the same period and the
+    z-score against it. Ordered by dealer name, then site."""
     custody = _Custody(list(site_ids), start, end)
-    days = [d for d in custody.table_days() if d.complete and d.game == "21"]
-    site_total = figures.total(d.custody for d in days)
-    spread = figures.hold_spread([d.custody.hold_ratio for d in days if d.custody.gross_proceeds_cents != 0])
+    holds = _site_holds(custody, game)
     grouped = defaultdict(list)
     for shift in custody.figures(dealer_ids):
-        grouped[(shift.dealer_id, shift.dealer_name)].append(shift)
+        if shift.game == game:
+            grouped[(shift.dealer_id, shift.dealer_name, shift.site_id)].append(shift)
     result = []
-    for (dealer_id, name), shifts in sorted(grouped.items(), key=lambda item: item[0][1]):
-        total = figures.total(s.custody for s in shifts if s.custody is not None and s.game == "21")
+    for (dealer_id, name, site_id), shifts in sorted(grouped.items(), key=lambda item: (item[0][1], item[0][2])):
+        site_total, spread = holds.get(site_id, (figures.ZERO, figures.hold_spread([])))
+        total = figures.total(s.custody for s in shifts if s.custody is not None)
         z = figures.hold_z_score(
             dealer_agp_cents=total.agp_cents,
             dealer_gp_cents=total.gross_proceeds_cents,
@@ -264,9 +312,8 @@ def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None) -> li
             site_gp_cents=site_total.gross_proceeds_cents,
             spread=spread,
         )
+        separable = sum(1 for s in shifts if s.custody is not None)
         result.append(
-            DealerSummary(
-                dealer_id, name, tuple(shifts), total, sum(1 for s in shifts if s.custody is not None), site_total, z
-            )
+            DealerSummary(dealer_id, name, tuple(shifts), total, separable, site_total, z, site_id, game)
         )
     return result

@@ -156,6 +156,29 @@ def gaming_tax(agp_cents: int, brackets: list[TaxBracket]) -> int:
     return int(tax.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
+def gaming_tax_on_recorded(recorded_cents: int, other_games_cents: int | None, brackets: list[TaxBracket]) -> int:
+    """The ND gaming tax on the AGP recorded here, when the organization also has other games.
+
+    N.D.C.C. 53-06.1-12 applies its brackets to the organization's AGP from all its games for
+    the quarter: the organization's tax is T = gaming_tax(recorded + other). The statute sets one
+    tax on that total and does not divide it among games; the product's reading (*assumed*, the
+    statute's text is not among our documents) gives the AGP recorded here its pro-rata share of
+    T, since every dollar of the total bears the same effective rate T / total:
+
+        tax on the AGP here = round_half_up(T * recorded / (recorded + other)), within [0, T]
+
+    With no other games recorded (None) it is the bracket tax on the AGP here. No tax on a
+    recorded AGP of zero or less, nor when the total is zero or less."""
+    if other_games_cents is None:
+        return gaming_tax(recorded_cents, brackets)
+    total = recorded_cents + other_games_cents
+    organization_tax = gaming_tax(total, brackets)
+    if recorded_cents <= 0 or total <= 0:
+        return 0
+    share = (Decimal(organization_tax) * recorded_cents / total).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    return min(int(share), organization_tax)
+
+
 @dataclass(frozen=True)
 class HoldSpread:
     """The spread of a site's table-day holds: their number and sample variance."""

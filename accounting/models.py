@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models import Q
 
 from cardroom.appendonly import AppendOnlyModel
-from cardroom.models import Employee, Site, Table
+from cardroom.models import Employee, Organization, Site, Table
 
 
 class BooksClose(AppendOnlyModel):
@@ -109,3 +109,35 @@ class QuarterFiling(AppendOnlyModel):
 
     def __str__(self):
         return f"Quarterly summary of {self.site} {self.quarter}, filed"
+
+
+class OtherGamesAgp(AppendOnlyModel):
+    """The adjusted gross proceeds of the organization's other games (pull tabs, bingo, raffles...)
+    for a quarter, as its gaming manager records them: the ND gaming tax (N.D.C.C. 53-06.1-12)
+    applies its brackets to the organization's AGP from all its games, and only the tables'
+    AGP is recorded here. Append-only: a correction is a new row pointing at the one it
+    replaces (`corrects`); the standing value is the row nothing corrects."""
+
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="+")
+    quarter = models.CharField(max_length=6)  # "2026Q3"
+    agp_cents = models.BigIntegerField()
+    note = models.TextField()
+    corrects = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by"
+    )
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["organization_id", "quarter", "recorded_at", "id"]
+        indexes = [models.Index(fields=["organization", "quarter"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(note=""),
+                name="other_games_agp_has_note",
+                violation_error_message="Say where the other games' AGP comes from.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Other games' AGP of {self.organization} {self.quarter}"

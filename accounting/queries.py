@@ -7,7 +7,7 @@ from django.db.models import Q, QuerySet
 from cardroom.models import Site
 from cardroom.periods import Quarter
 
-from .models import Adjustment, BooksClose, QuarterFiling
+from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
 
 
 def books_closed(site: Site, gaming_date: date) -> bool:
@@ -44,4 +44,23 @@ def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]
         Adjustment.objects.filter(in_range, books_close__site_id__in=list(site_ids))
         .select_related("books_close", "table", "recorded_by", "approved_by")
         .order_by("recorded_on", "id")
+    )
+
+
+def other_games_agp(organization_id: int, quarter: Quarter) -> OtherGamesAgp | None:
+    """The standing record of the organization's other games' AGP for the quarter (the row no
+    later row corrects), or None when nothing is recorded."""
+    return (
+        OtherGamesAgp.objects.filter(organization_id=organization_id, quarter=str(quarter), corrected_by__isnull=True)
+        .select_related("recorded_by")
+        .first()
+    )
+
+
+def other_games_history(organization_id: int, quarter: Quarter) -> QuerySet[OtherGamesAgp]:
+    """Every record of the quarter, the first first: the value and each correction of it."""
+    return (
+        OtherGamesAgp.objects.filter(organization_id=organization_id, quarter=str(quarter))
+        .select_related("recorded_by")
+        .order_by("recorded_at", "id")
     )

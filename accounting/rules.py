@@ -46,3 +46,14 @@ DEALER_FIGURES = ReadRule(DAILY_FIGURES.roles, HOUSE_CONTROL, "see dealers' perc
 QUARTER_FIGURES = ReadRule(
     frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
 )
+
+# --- The ND gaming tax ----------------------------------------------------------------------------
+
+# N.D.C.C. 53-06.1-12 taxes the organization's adjusted gross proceeds of all its games for the
+# quarter; its brackets are effective-dated data (accounting.figures.ND_GAMING_TAX). Only the
+# sites in North Dakota are in it (Site.jurisdiction): a Washington or New York site's figures
+# are another state's.
+ND_GAMING_TAX = "N.D.C.C. 53-06.1-12"
+# *Assumed*: the gaming manager (who answers for the quarterly return) records the AGP of the
+# organization's other games for a quarter, and reads it with the auditors.
+OTHER_GAMES_RECORDERS = frozenset({Role.GAMING_MANAGER})

@@ -15,9 +15,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import limits
 from cardroom.access import NOT_AN_EMPLOYEE, Access, require_role
+from cardroom.audit import record_event, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.models import Employee, Site, Table
+from cardroom.models import Employee, Organization, Site, Table
 from cardroom.periods import Quarter
 from cardroom.rules import HOUSE_CONTROL
 from floor import queries as floor_queries
@@ -25,7 +27,7 @@ from floor.calculations import business_date
 from floor.models import GamingDay
 
 from . import queries, rules
-from .models import Adjustment, BooksClose, QuarterFiling
+from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
 
 
 def _acting_employee(access: Access) -> Employee:
@@ -288,3 +290,62 @@ def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
                 f"once every day's books are closed; close the books of {shown} first."
             }
         )
+
+
+# --- The AGP of the organization's other games -----------------------------------------------------
+
+
+def record_other_games_agp(
+    *, acting_user, organization, quarter: Quarter, agp_cents: int, note: str, corrects=None
+) -> OtherGamesAgp:
+    """Record the AGP of the organization's other games (pull tabs, bingo...) for `quarter`, so
+    the ND gaming tax brackets apply to the organization's total (N.D.C.C. 53-06.1-12). Never an
+    edit: a correction is a new row naming the standing one in `corrects`. Gaming managers only;
+    audited."""
+    access = require_role(
+        acting_user,
+        None,
+        *rules.OTHER_GAMES_RECORDERS,
+        action="record the AGP of the organization's other games",
+        rule=HOUSE_CONTROL,
+    )
+    if access.organization_id != organization.pk:
+        raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own gaming manager may record this.")
+    employee = _acting_employee(access)
+    citation = rules.ND_GAMING_TAX
+    if isinstance(agp_cents, bool) or not isinstance(agp_cents, int):
+        raise ValidationError({"agp_cents": f"{citation}: give the other games' AGP in whole cents."})
+    if abs(agp_cents) > limits.MAX_AMOUNT_CENTS:
+        raise ValidationError({"agp_cents": f"{citation}: at most {limits.MAX_AMOUNT_CENTS} cents."})
+    note = (note or "").strip()
+    if not note:
+        raise ValidationError({"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."})
+    with transaction.atomic():
+        Organization.objects.select_for_update().get(pk=organization.pk)
+        standing = queries.other_games_agp(organization.pk, quarter)
+        if standing is not None and (corrects is None or corrects.pk != standing.pk):
+            raise ValidationError(
+                {
+                    "corrects": f"{HOUSE_CONTROL}: {quarter} already has the other games' AGP recorded "
+                    f"(entry {standing.pk}); a correction names that entry, it never replaces it silently."
+                }
+            )
+        if standing is None and corrects is not None:
+            raise ValidationError({"corrects": f"{HOUSE_CONTROL}: there is nothing recorded for {quarter} to correct."})
+        row = OtherGamesAgp.objects.create(
+            organization=organization,
+            quarter=str(quarter),
+            agp_cents=agp_cents,
+            note=note,
+            corrects=corrects,
+            recorded_by=employee,
+            recorded_at=timezone.now(),
+        )
+        record_event(
+            actor=acting_user,
+            action="other_games_agp.recorded" if corrects is None else "other_games_agp.corrected",
+            obj=row,
+            organization_id=organization.pk,
+            after=snapshot(row),
+        )
+    return row

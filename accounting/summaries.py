@@ -391,11 +391,22 @@ class QuarterSummary:
     total: Custody
     twenty_one: Custody
     paddlewheel: Custody
-    cash_profit_cents: int
-    long_short_cents: int
+    # Sums over the days whose cash bank was counted at both ends; None (not known, never
+    # $0.00) when no day of the quarter was.
+    cash_profit_cents: int | None
+    long_short_cents: int | None
     days_without_bank_count: int
     # The quarter's tournament play (ND 99-01.3-08-16(1)(g)): the sum of the days'.
     tournaments: TournamentFigures = NO_TOURNAMENTS
+    # The reconciling lines of the cash long (short), as the daily report shows them: over the
+    # days whose chips were counted too, long (short) = change in chips outside the house +
+    # unexplained; the long (short) of counted days without a chip count is its own line.
+    # Together: long_short = chips_outside_change + unexplained + long_short_without_chip_count.
+    chips_outside_change_cents: int | None = None
+    unexplained_cents: int | None = None
+    long_short_without_chip_count_cents: int = 0
+    days_without_chip_count: int = 0
+    jurisdiction: str = "ND"  # the site's (Site.jurisdiction): only ND sites are in the ND gaming tax
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -404,6 +415,11 @@ class QuarterSummary:
     @property
     def twenty_one_agp_with_tournaments_cents(self) -> int:
         return self.twenty_one.agp_cents + self.tournaments.agp_cents
+
+
+def _known_sum(values) -> int | None:
+    values = [v for v in values if v is not None]
+    return sum(values) if values else None
 
 
 def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummary]:
@@ -415,6 +431,7 @@ def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummar
     for site in sites:
         days = by_site.get(site.pk, [])
         cash_days = [d for d in days if d.cash.cash_profit_cents is not None]
+        without_chips = [d for d in cash_days if d.cash.chips_outside_change_cents is None]
         result.append(
             QuarterSummary(
                 site.pk,
@@ -424,10 +441,15 @@ def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummar
                 figures.total(d.total for d in days),
                 figures.total(d.twenty_one for d in days),
                 figures.total(d.paddlewheel for d in days),
-                sum(d.cash.cash_profit_cents for d in cash_days),
-                sum(d.cash.long_short_cents for d in cash_days),
+                _known_sum(d.cash.cash_profit_cents for d in cash_days),
+                _known_sum(d.cash.long_short_cents for d in cash_days),
                 sum(1 for d in days if d.cash.cash_profit_cents is None and d.tables),
                 tournament_figures.total(d.tournaments for d in days),
+                _known_sum(d.cash.chips_outside_change_cents for d in cash_days),
+                _known_sum(d.cash.unexplained_cents for d in cash_days),
+                sum(d.cash.long_short_cents for d in without_chips),
+                len(without_chips),
+                site.jurisdiction,
             )
         )
     return result
@@ -439,12 +461,28 @@ def quarter_summary(site: Site, quarter: Quarter) -> QuarterSummary:
 
 @dataclass(frozen=True)
 class TaxFigures:
+    """The ND gaming tax of a quarter (N.D.C.C. 53-06.1-12): on the AGP recorded here at the
+    organization's North Dakota sites, with the brackets applied to the organization's total
+    when its other games' AGP is recorded (`figures.gaming_tax_on_recorded`)."""
+
     organization_id: int
     quarter: Quarter
-    sites: tuple[tuple[str, int, int, int, int], ...]  # name, GP, prizes, AGP, cash profit
-    agp_cents: int
-    tax_cents: int
+    sites: tuple[tuple[str, int, int, int, int | None], ...]  # ND sites: name, GP, prizes, AGP, cash profit
+    agp_cents: int  # the AGP recorded here (ND sites)
+    tax_cents: int  # the tax on the AGP recorded here
     brackets: tuple[figures.TaxBracket, ...]
+    other_games_agp_cents: int | None = None  # recorded by a gaming manager; None: not recorded
+    other_sites: tuple[str, ...] = ()  # sites of another jurisdiction, not in the ND tax
+
+    @property
+    def organization_agp_cents(self) -> int:
+        """All the organization's games: the AGP recorded here plus the other games' (if recorded)."""
+        return self.agp_cents + (self.other_games_agp_cents or 0)
+
+    @property
+    def organization_tax_cents(self) -> int:
+        """The brackets applied to the organization's total, as the statute does."""
+        return figures.gaming_tax(self.organization_agp_cents, list(self.brackets))
 
 
 def organization_quarter(organization, quarter: Quarter) -> list[QuarterSummary]:
@@ -452,15 +490,38 @@ def organization_quarter(organization, quarter: Quarter) -> list[QuarterSummary]
     return quarter_summaries(list(Site.objects.filter(organization=organization).order_by("name")), quarter)
 
 
+def nd_tax_figures(
+    organization, quarter: Quarter, rows, jurisdictions: list[str], other_games_agp_cents: int | None = None
+) -> TaxFigures:
+    """TaxFigures from per-site rows (name, GP, prizes, AGP, cash profit), keeping the North Dakota
+    sites (`jurisdictions`: each row's Site.jurisdiction); the others are named, not taxed here."""
+    from cardroom.models import Jurisdiction
+
+    pairs = list(zip(rows, jurisdictions, strict=True))
+    nd = tuple(row for row, j in pairs if j == Jurisdiction.ND)
+    others = tuple(row[0] for row, j in pairs if j != Jurisdiction.ND)
+    agp = sum(row[3] for row in nd)
+    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
+    tax = figures.gaming_tax_on_recorded(agp, other_games_agp_cents, brackets)
+    return TaxFigures(organization.pk, quarter, nd, agp, tax, tuple(brackets), other_games_agp_cents, others)
+
+
+def other_games_agp_cents(organization, quarter: Quarter) -> int | None:
+    from .queries import other_games_agp
+
+    found = other_games_agp(organization.pk, quarter)
+    return found.agp_cents if found is not None else None
+
+
 def organization_tax(organization, quarter: Quarter, *, summaries: list[QuarterSummary] | None = None) -> TaxFigures:
-    """The quarterly return's figures per site and the ND gaming tax on the organization's AGP
-    (N.D.C.C. 53-06.1-12, brackets effective-dated in accounting.figures.ND_GAMING_TAX).
+    """The quarterly return's figures per North Dakota site and the ND gaming tax on the AGP
+    recorded here (N.D.C.C. 53-06.1-12, brackets effective-dated in accounting.figures.ND_GAMING_TAX),
+    the brackets applied to the organization's total with its other games' AGP when recorded.
     `summaries`: the organization's quarter, when the caller has built it already."""
     summaries = organization_quarter(organization, quarter) if summaries is None else summaries
-    agp = sum(s.total.agp_cents for s in summaries)
-    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
     rows = tuple(
         (s.site_name, s.total.gross_proceeds_cents, s.total.prizes_cents, s.total.agp_cents, s.cash_profit_cents)
         for s in summaries
     )
-    return TaxFigures(organization.pk, quarter, rows, agp, figures.gaming_tax(agp, brackets), tuple(brackets))
+    jurisdictions = [s.jurisdiction for s in summaries]
+    return nd_tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))

@@ -98,3 +98,20 @@ def ensure_seeded() -> None:
             code=code, effective_from=effective_from,
             defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
         )
+
+
+LOW_HOLD_CODES = {"21": "low_hold.ratio_21", "PW": "low_hold.ratio_pw"}
+
+
+def hold_threshold_schedule() -> dict:
+    """Every low-hold threshold row by game ({"21": (...), "PW": (...)}), in one query: the
+    books' summaries show each game beside its own (accounting.games, registered at start-up)."""
+    from accounting.games import HoldThreshold
+
+    from .models import Threshold
+
+    games = {code: game for game, code in LOW_HOLD_CODES.items()}
+    schedule: dict[str, list] = {game: [] for game in LOW_HOLD_CODES}
+    for row in Threshold.objects.filter(code__in=list(games)):
+        schedule[games[row.code]].append(HoldThreshold(Decimal(row.value), row.citation, row.effective_from))
+    return {game: tuple(rows) for game, rows in schedule.items()}

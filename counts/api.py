@@ -4,9 +4,10 @@ Figures (currency lines, forms found) pass through as JSON to the service, so a 
 or denomination gets the same message here as on the count page.
 """
 
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
-from rest_framework import serializers
+from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
@@ -25,7 +26,7 @@ from cardroom.api import (
 from cardroom.models import Table
 
 from . import queries, services
-from .models import CountSession, DropBox, DropRemoval
+from .models import BoxExchange, CountSession, DropBox, DropRemoval
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -481,3 +482,45 @@ class CountSessionViewSet(ScopedViewSet):
         data.pop("box")
         services.explain_forms_exception(acting_user=request.user, drop=drop, **data)
         return self._respond(session, 201)
+
+
+# --- A site's count settings ------------------------------------------------------------------
+
+
+class CountSettingsSerializer(serializers.Serializer):
+    site = serializers.IntegerField(source="site_id", read_only=True)
+    box_exchange = serializers.ChoiceField(
+        choices=BoxExchange.choices,
+        help_text="dealer_shift: the drop box is exchanged at every dealer change (one drop per dealer shift), "
+        "so each dealer's percent-of-hold can be separated (ND 99-01.3-08-04(8)); gaming_day: once per day.",
+    )
+    twenty_one_auditor = serializers.IntegerField(source="twenty_one_auditor_id", allow_null=True, read_only=True)
+
+
+class CountSettingsInputSerializer(serializers.Serializer):
+    """Parses only; the service checks the values (gaming managers only)."""
+
+    box_exchange = serializers.ChoiceField(choices=BoxExchange.choices, required=False)
+    twenty_one_auditor = EmployeeIdField(required=False, allow_null=True)
+
+
+class CountSettingsViewSet(viewsets.ViewSet):
+    """A site's count settings, by the site's id: read by anyone who sees the site, changed by
+    its gaming manager (`counts.services.update_count_settings`, audited)."""
+
+    lookup_value_regex = r"\d+"
+
+    def _site(self, pk):
+        return get_object_or_404(access_for(self.request.user).sites(), pk=pk)
+
+    @extend_schema(responses={200: CountSettingsSerializer, **ERROR_RESPONSES})
+    def retrieve(self, request, pk=None):
+        return Response(CountSettingsSerializer(queries.count_settings(self._site(pk))).data)
+
+    @extend_schema(request=CountSettingsInputSerializer, responses={200: CountSettingsSerializer, **ERROR_RESPONSES})
+    def partial_update(self, request, pk=None):
+        site = self._site(pk)
+        serializer = CountSettingsInputSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        settings = services.update_count_settings(acting_user=request.user, site=site, **serializer.validated_data)
+        return Response(CountSettingsSerializer(settings).data)

@@ -6,3 +6,4 @@ def register(router) -> None:
 
     router.register("drop-boxes", api.DropBoxViewSet, basename="drop-box")
     router.register("count-sessions", api.CountSessionViewSet, basename="count-session")
+    router.register("count-settings", api.CountSettingsViewSet, basename="count-settings")

@@ -7,6 +7,7 @@ from django import forms
 
 from cardroom.forms import BookDateField, BootstrapMixin
 
+from .models import BoxExchange
 from .rules import CURRENCY
 
 
@@ -37,6 +38,14 @@ class OpenSessionForm(BootstrapMixin, forms.Form):
     def __init__(self, *args, partners=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["partner"].queryset = partners
+
+
+class BoxExchangeForm(BootstrapMixin, forms.Form):
+    box_exchange = forms.ChoiceField(
+        choices=BoxExchange.choices,
+        label="Drop box exchanged",
+        help_text="At each dealer change, each dealer's percent-of-hold can be separated (ND 99-01.3-08-04(8)).",
+    )
 
 
 class RegisterBoxForm(BootstrapMixin, forms.Form):

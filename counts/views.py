@@ -88,9 +88,17 @@ def boxes(request):
         counters=_counters(site),
         initial={"gaming_date": queries.gaming_date_of(site, timezone.now())},
     )
+    settings = queries.count_settings(site)
+    exchange_form = forms.BoxExchangeForm(
+        request.POST if request.POST.get("action") == "exchange" else None,
+        initial={"box_exchange": settings.box_exchange},
+    )
     errors = {}
     if request.method == "POST":
         try:
+            if request.POST.get("action") == "exchange" and exchange_form.is_valid():
+                services.update_count_settings(acting_user=request.user, site=site, **exchange_form.cleaned_data)
+                return redirect("counts:boxes")
             if request.POST.get("action") == "register" and register_form.is_valid():
                 services.register_drop_box(acting_user=request.user, **register_form.cleaned_data)
                 return redirect("counts:boxes")
@@ -107,6 +115,8 @@ def boxes(request):
         {
             "site": site,
             "register_form": register_form,
+            "exchange_form": exchange_form,
+            "box_exchange": settings.get_box_exchange_display(),
             "removal_form": removal_form,
             "errors": errors,
             "can_register": access.has_role(site.pk, Role.GAMING_MANAGER),

@@ -17,8 +17,11 @@ from django.views.decorators.http import require_POST
 
 from accounting import books as closed_books
 from accounting import dealer_hold, services, summaries
+from accounting import queries as accounting_queries
+from accounting.api_figures import TAX_LABEL
+from accounting.games import summary_game_lines
 from accounting.models import Adjustment, BooksClose
-from accounting.rules import BOOKS_CLOSERS, QUARTER_FILERS
+from accounting.rules import BOOKS_CLOSERS, ND_GAMING_TAX, QUARTER_FILERS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
@@ -187,6 +190,10 @@ def quarter(request):
     state = closed_books.quarter_books(summary, found.get((site.pk, str(chosen))), site.time_zone)
     tax = closed_books.tax_return(site.organization, chosen, every_site, found) if every_site else None
     context = {
+        "games": summary_game_lines(summary, chosen.end),
+        "other_games": list(accounting_queries.other_games_history(site.organization_id, chosen)) if tax else [],
+        "can_record_other_games": access.is_gaming_manager,
+        "tax_label": TAX_LABEL,
         "site": site,
         "quarter": chosen,
         "previous": chosen.previous(),
@@ -202,6 +209,35 @@ def quarter(request):
         "errors": errors,
     }
     return render(request, "dashboard/quarter.html", context, status=400 if errors else 200)
+
+
+@site_zone
+@require_POST
+def other_games(request):
+    """Record (or correct) the AGP of the organization's other games for a quarter through the
+    service (N.D.C.C. 53-06.1-12); a refusal comes back on the quarter page with its rule."""
+    site = figure_site(request, QUARTER_FIGURES)
+    raw_quarter = request.POST.get("quarter", "")
+    try:
+        chosen = Quarter.parse(raw_quarter)
+        try:
+            amount = decimal_to_cents(request.POST.get("amount", ""))
+        except ValueError as exc:
+            raise ValidationError({"amount": f"{ND_GAMING_TAX}: enter the AGP in dollars and cents ({exc})."}) from exc
+        standing = accounting_queries.other_games_agp(site.organization_id, chosen)
+        corrects = standing if request.POST.get("correct") and standing is not None else None
+        services.record_other_games_agp(
+            acting_user=request.user,
+            organization=site.organization,
+            quarter=chosen,
+            agp_cents=amount,
+            note=request.POST.get("note", ""),
+            corrects=corrects,
+        )
+        messages.success(request, f"The other games' AGP of {chosen} is recorded.")
+    except ValidationError as exc:
+        messages.error(request, " ".join(m for ms in exc.message_dict.values() for m in ms))
+    return redirect(f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={raw_quarter}")
 
 
 @site_zone
@@ -231,16 +267,23 @@ def _period(request, site) -> tuple[date, date, dict]:
     return start, end, errors
 
 
+def _game(request) -> str:
+    """21: dealers' twenty-one shifts (the default); PW: wheel operators' paddlewheel shifts (08-04(8))."""
+    return "PW" if request.GET.get("game") == "PW" else "21"
+
+
 @site_zone
 def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     start, end, errors = _period(request, site)
-    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end)
+    game = _game(request)
+    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, game=game)
     context = {
         "site": site,
         "start": start,
         "end": end,
+        "game": game,
         "dealers": found,
         "site_total": found[0].site_total if found else None,
         "errors": errors,
@@ -254,8 +297,10 @@ def dealer(request, pk):
     activate_site_zone(site)
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
-    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk])
+    game = _game(request)
+    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
     context = {
+        "game": game,
         "site": site,
         "employee": employee,
         "start": start,

@@ -21,3 +21,9 @@ def retention(record) -> str:
     from cardroom.retention import retention_notice
 
     return retention_notice(record)
+
+
+@register.filter
+def known_money(cents):
+    """A cash figure: money, or "not known" (never $0.00) where no count exists."""
+    return "not known" if cents is None else format_money(cents)

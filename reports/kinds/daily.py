@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from accounting.books import BooksCheck, day_checks
+from accounting.games import Schedule, below_word, hold_schedule, summary_game_lines
 from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.moments import LATE_ENTRY
@@ -41,6 +42,15 @@ class DailyReport:
     late: tuple[LateEntry, ...] = ()
     time_zone: str = "UTC"
     late_entry_minutes: int = 60
+    thresholds: Schedule | None = None  # the low-hold thresholds (ND 99-01.3-08-04(9)), each game's own
+
+
+NOT_KNOWN = "not known"
+
+
+def known(cents: int | None):
+    """A cash figure for a money column: cents, or "not known" (never $0.00) without a bank count."""
+    return NOT_KNOWN if cents is None else cents
 
 
 def build(context: ReportContext) -> DailyReport:
@@ -53,6 +63,7 @@ def build(context: ReportContext) -> DailyReport:
         tuple(late_entries(context.site, context.start, context.end)),
         context.site.time_zone,
         context.site.late_entry_minutes,
+        hold_schedule(),
     )
 
 
@@ -121,14 +132,28 @@ def _deposit_line(day: DailySummary) -> str:
 def cash_rows(day: DailySummary) -> list[list]:
     cash = day.cash
     return [
-        ["Cash profit (ending - starting cash + drop, net of IOUs)", cash.cash_profit_cents],
+        ["Cash profit (ending - starting cash + drop, net of IOUs)", known(cash.cash_profit_cents)],
         ["Adjusted gross proceeds (AGP)", day.total.agp_cents],
-        ["Cash long (short) = cash profit - AGP", cash.long_short_cents],
-        ["Reconciling line: change in chips outside the house", cash.chips_outside_change_cents],
-        ["Unexplained remainder", cash.unexplained_cents],
-        ["Bank deposit expected", cash.deposit_expected_cents],
+        ["Cash long (short) = cash profit - AGP", known(cash.long_short_cents)],
+        ["Reconciling line: change in chips outside the house", known(cash.chips_outside_change_cents)],
+        ["Unexplained remainder", known(cash.unexplained_cents)],
+        ["Bank deposit expected", known(cash.deposit_expected_cents)],
         ["Bank deposit recorded", cash.deposit_recorded_cents],
     ]
+
+
+THRESHOLD_LINE = "Low-hold threshold (08-04(9), for a quarter)"
+BELOW_LINE = "Hold below the threshold"
+
+
+def _games_grid(day: DailySummary, thresholds: Schedule | None) -> object:
+    """Twenty-one, paddlewheel and the site total, each game beside its own threshold."""
+    lines = summary_game_lines(day, day.gaming_date, thresholds)
+    rows = _figure_rows([line.custody for line in lines])
+    rows.append([THRESHOLD_LINE, *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)])
+    rows.append([BELOW_LINE, *(below_word(line) if line.threshold else "" for line in lines)])
+    widths = [200] + [(525 - 200) / FORM_TABLES] * len(lines)
+    return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
 
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None) -> list:
@@ -137,11 +162,10 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None
     if not day.tables:
         story.append(para("No table activity recorded."))
     story += _table_grids(day)
-    totals = [("Twenty-one", day.twenty_one), ("Paddlewheel", day.paddlewheel), ("Site total", day.total)]
     story += [
         Spacer(1, 4),
-        para("Site totals", "cell_bold"),
-        _grid([name for name, _ in totals], [custody for _, custody in totals]),
+        para("Site totals: each game apart, then the total", "cell_bold"),
+        _games_grid(day, data.thresholds if data else None),
         *summary_section(day.tournaments, day.twenty_one.agp_cents),
     ]
     cash = [
@@ -229,6 +253,8 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                     "",
                 ]
             )
+        for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
+            rows.append([str(day.gaming_date), label, game, *_custody_cells(custody), "", *([""] * 8)])
         cash = day.cash
         rows.append(
             [
@@ -238,7 +264,7 @@ def table(data: DailyReport) -> tuple[list[str], list[list]]:
                 *_custody_cells(day.total),
                 "",
                 *(
-                    format_money(c)
+                    NOT_KNOWN if c is None else format_money(c)
                     for c in (
                         cash.cash_profit_cents,
                         cash.long_short_cents,

@@ -1,7 +1,9 @@
 """Dealer percent-of-hold summary for any period, such as 12 continuous weeks (SFN 18863
-model): each dealer's separable shifts summed, the site's hold over the same period beside
-it, and how unusual the gap is (ND 99-01.3-08-01(3), 08-04(8)). The same figures as the
-percent-of-hold API of each employee."""
+model): each dealer's separable twenty-one shifts summed, the site's own twenty-one hold over
+the same period beside it, and how unusual the gap is (ND 99-01.3-08-01(3), 08-04(8)); then
+the same for the wheel operators' paddlewheel shifts beside the site's paddlewheel hold
+(08-04(8): "a dealer's and wheel operator's percent-of-hold performance"). The same figures as
+the percent-of-hold API of each employee (`site=` this site, `game=21` or `PW`)."""
 
 from dataclasses import dataclass
 from decimal import Decimal
@@ -35,6 +37,8 @@ class DealerLine(HoldBesideSite):
 class DealerHoldReport:
     dealers: tuple[DealerLine, ...]
     site_total: Custody  # complete twenty-one table-days of the period
+    wheel_operators: tuple[DealerLine, ...] = ()
+    wheel_site_total: Custody = ZERO  # complete paddlewheel table-days of the period
 
 
 def _line(d: DealerSummary) -> DealerLine:
@@ -42,11 +46,19 @@ def _line(d: DealerSummary) -> DealerLine:
 
 
 def build(context: ReportContext) -> DealerHoldReport:
-    dealers = tuple(_line(d) for d in dealer_summaries([context.site.pk], context.start, context.end))
-    if dealers:
-        return DealerHoldReport(dealers, dealers[0].site_total)
-    days = table_days([context.site.pk], context.start, context.end)
-    return DealerHoldReport((), sum((d.custody for d in days if d.complete and d.game == "21"), ZERO))
+    site, start, end = context.site.pk, context.start, context.end
+    dealers = tuple(_line(d) for d in dealer_summaries([site], start, end, game="21"))
+    wheel = tuple(_line(d) for d in dealer_summaries([site], start, end, game="PW"))
+    totals = {}
+    if not (dealers and wheel):
+        days = [d for d in table_days([site], start, end) if d.complete]
+        totals = {game: sum((d.custody for d in days if d.game == game), ZERO) for game in ("21", "PW")}
+    return DealerHoldReport(
+        dealers,
+        dealers[0].site_total if dealers else totals["21"],
+        wheel,
+        wheel[0].site_total if wheel else totals["PW"],
+    )
 
 
 HEADER = ["Dealer", "Shifts", "Separable", "Gross proceeds", "AGP", "Hold", "Site hold", "z-score"]
@@ -66,10 +78,9 @@ def _cells(d: DealerLine) -> list:
     ]
 
 
-def render(data: DealerHoldReport) -> list:
-    site = data.site_total
+def _section(lines, site: Custody, who: str, game: str) -> list:
     total = [
-        "Site (complete twenty-one table-days)",
+        f"Site (complete {game} table-days)",
         "",
         "",
         site.gross_proceeds_cents,
@@ -80,28 +91,40 @@ def render(data: DealerHoldReport) -> list:
     ]
     return [
         para(
-            f"{len(data.dealers)} dealer(s). Site hold {format_ratio(site.hold_ratio)} on gross proceeds of "
+            f"{len(lines)} {who}(s). Site {game} hold {format_ratio(site.hold_ratio)} on gross proceeds of "
             f"{format_money(site.gross_proceeds_cents)}.",
             "subtitle",
         ),
         data_table(
-            HEADER,
-            [_cells(d) for d in data.dealers],
+            HEADER if who == "dealer" else WHEEL_HEADER,
+            [_cells(d) for d in lines],
             col_widths=WIDTHS,
             money_columns=[3, 4],
             right_columns=[5, 6, 7],
             total_row=total,
         ),
-        para(
-            "A dealer's figures sum only the shifts whose drop and tray can be separated (the box exchanged and "
-            "the tray counted at each dealer change); hold is the ratio of the sums. The z-score measures the "
-            "gap to the site's hold in standard errors at the dealer's volume (assumed measure).",
-            "small",
-        ),
     ]
 
 
-CSV_HEADER = ["dealer", "shifts", "separable", "gross_proceeds", "agp", "hold", "site_hold", "z_score"]
+WHEEL_HEADER = ["Wheel operator", *HEADER[1:]]
+
+
+def render(data: DealerHoldReport) -> list:
+    return [
+        *_section(data.dealers, data.site_total, "dealer", "twenty-one"),
+        para(
+            "A dealer's figures sum only the shifts whose drop and tray can be separated (the box exchanged and "
+            "the tray counted at each dealer change); hold is the ratio of the sums. The site hold is this site's "
+            "own over the same period. The z-score measures the gap to the site's hold in standard errors at the "
+            "dealer's volume (assumed measure).",
+            "small",
+        ),
+        para("Wheel operators (paddlewheel), ND 99-01.3-08-04(8)", "heading"),
+        *_section(data.wheel_operators, data.wheel_site_total, "wheel operator", "paddlewheel"),
+    ]
+
+
+CSV_HEADER = ["dealer", "shifts", "separable", "gross_proceeds", "agp", "hold", "site_hold", "z_score", "game"]
 
 
 def table(data: DealerHoldReport) -> tuple[list[str], list[list]]:
@@ -115,8 +138,10 @@ def table(data: DealerHoldReport) -> tuple[list[str], list[list]]:
             format_ratio(d.hold_ratio),
             format_ratio(d.site_hold_ratio),
             "" if d.z_score is None else str(d.z_score),
+            game,
         ]
-        for d in data.dealers
+        for game, lines in (("21", data.dealers), ("PW", data.wheel_operators))
+        for d in lines
     ]
     return CSV_HEADER, rows
 

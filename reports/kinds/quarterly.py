@@ -1,6 +1,11 @@
-"""Twenty-one quarterly summary of a site (SFN 50901 model): one row per gaming day, the
-quarter's totals with hold as the ratio of the sums, then the organization's tax
-reconciliation (N.D.C.C. 53-06.1-12). The same figures as the quarter-summary and tax APIs."""
+"""Twenty-one quarterly summary of a site (SFN 50901 model): one row per gaming day with
+twenty-one and paddlewheel apart, each game's quarter beside its own low-hold threshold
+(ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
+the organization's tax reconciliation (N.D.C.C. 53-06.1-12). The same figures as the
+quarter-summary and tax APIs.
+
+The report is a list of sections (`SECTIONS`); a later section (tournaments, say) is a function
+of the report data appended there, not a change to the others."""
 
 from dataclasses import dataclass
 
@@ -15,6 +20,7 @@ from accounting.books import (
     quarter_books,
     tax_return,
 )
+from accounting.games import GameLine, below_word, summary_game_lines
 from accounting.rules import QUARTER_FIGURES
 from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter
 from cardroom.money import format_money, format_ratio
@@ -32,6 +38,19 @@ class QuarterlyReport:
     tax: TaxFigures  # on the filed figures (books.tax_return)
     books: QuarterBooks
     tax_return: TaxReturn
+    games: tuple[GameLine, ...] = ()  # twenty-one, paddlewheel (each with its threshold), total
+
+
+NOT_KNOWN = "not known"
+
+
+def known(cents: int | None):
+    """A cash figure for a money column: cents, or "not known" (never $0.00) without a bank count."""
+    return NOT_KNOWN if cents is None else cents
+
+
+def known_money(cents: int | None) -> str:
+    return NOT_KNOWN if cents is None else format_money(cents)
 
 
 def build(context: ReportContext) -> QuarterlyReport:
@@ -41,61 +60,143 @@ def build(context: ReportContext) -> QuarterlyReport:
     found = filings([s.site_id for s in every_site], [quarter])
     state = quarter_books(summary, found.get((context.site.pk, str(quarter))), context.site.time_zone)
     tax = tax_return(context.organization, quarter, every_site, found)
-    return QuarterlyReport(context.site.name, summary, tax.figures, state, tax)
+    games = summary_game_lines(summary, quarter.end)
+    return QuarterlyReport(context.site.name, summary, tax.figures, state, tax, games)
 
 
-DAY_HEADER = ["Gaming date", "Gross proceeds", "Prizes", "AGP", "Hold", "Cash profit", "Long (short)"]
-DAY_WIDTHS = [75, 80, 75, 80, 55, 80, 80]
+DAY_HEADER = [
+    "Gaming date",
+    "21 gross proceeds",
+    "21 AGP",
+    "21 hold",
+    "PW gross proceeds",
+    "PW AGP",
+    "PW hold",
+    "Cash profit",
+    "Long (short)",
+]
+DAY_WIDTHS = [62, 60, 62, 50, 58, 60, 50, 62, 61]  # 525: the portrait frame
+
+
+def _day_row(label, twenty_one, paddlewheel, cash_profit, long_short) -> list:
+    return [
+        label,
+        twenty_one.gross_proceeds_cents,
+        twenty_one.agp_cents,
+        format_ratio(twenty_one.hold_ratio),
+        paddlewheel.gross_proceeds_cents,
+        paddlewheel.agp_cents,
+        format_ratio(paddlewheel.hold_ratio),
+        known(cash_profit),
+        known(long_short),
+    ]
 
 
 def _day_rows(summary: QuarterSummary) -> list[list]:
     return [
-        [
-            str(d.gaming_date),
-            d.total.gross_proceeds_cents,
-            d.total.prizes_cents,
-            d.total.agp_cents,
-            format_ratio(d.hold_ratio),
-            d.cash.cash_profit_cents,
-            d.cash.long_short_cents,
-        ]
+        _day_row(str(d.gaming_date), d.twenty_one, d.paddlewheel, d.cash.cash_profit_cents, d.cash.long_short_cents)
         for d in summary.days
     ]
 
 
-def _days(summary: QuarterSummary) -> list:
-    total = summary.total
-    total_row = [
-        "Quarter",
-        total.gross_proceeds_cents,
-        total.prizes_cents,
-        total.agp_cents,
-        format_ratio(total.hold_ratio),
-        summary.cash_profit_cents,
-        summary.long_short_cents,
-    ]
-    story = [
+def _days(data: QuarterlyReport) -> list:
+    summary = data.summary
+    total_row = _day_row(
+        "Quarter", summary.twenty_one, summary.paddlewheel, summary.cash_profit_cents, summary.long_short_cents
+    )
+    return [
         para(f"{len(summary.days)} gaming day(s)", "heading"),
         data_table(
-            DAY_HEADER, _day_rows(summary), col_widths=DAY_WIDTHS, money_columns=range(1, 7), total_row=total_row
+            DAY_HEADER,
+            _day_rows(summary),
+            col_widths=DAY_WIDTHS,
+            money_columns=[1, 2, 4, 5, 7, 8],
+            right_columns=[3, 6],
+            total_row=total_row,
         ),
-        para("Hold is the quarter's AGP over its gross proceeds (the ratio of the sums).", "small"),
+        para("Twenty-one (21) and paddlewheel (PW) apart; hold is each game's AGP over its gross proceeds.", "small"),
+    ]
+
+
+GAME_HEADER = ["Game", "Gross proceeds", "Prizes", "AGP", "Hold", "Low-hold threshold", "Hold below it"]
+GAME_WIDTHS = [85, 80, 75, 75, 55, 85, 70]
+
+
+def game_rows(lines) -> list[list]:
+    return [
+        [
+            line.label,
+            line.custody.gross_proceeds_cents,
+            line.custody.prizes_cents,
+            line.custody.agp_cents,
+            format_ratio(line.hold_ratio),
+            format_ratio(line.threshold.ratio) if line.threshold else "",
+            below_word(line) if line.threshold else "",
+        ]
+        for line in lines
+    ]
+
+
+def _games(data: QuarterlyReport) -> list:
+    lines = data.games
+    cited = sorted({line.threshold.citation for line in lines if line.threshold})
+    return [
+        para("Games", "heading"),
+        data_table(
+            GAME_HEADER, game_rows(lines), col_widths=GAME_WIDTHS, money_columns=[1, 2, 3], right_columns=[4, 5, 6]
+        ),
+        para(
+            f"{', '.join(cited) or 'ND 99-01.3-08-04(9)'}: at a site that requires video surveillance, a quarter's "
+            "percent-of-hold less than the game's threshold starts a video review. Each game is judged on its own "
+            "figures; the total is the sum of both.",
+            "small",
+        ),
+    ]
+
+
+CASH_LINES = (
+    ("Cash profit (days with a bank count)", "cash_profit_cents"),
+    ("Adjusted gross proceeds (AGP), all games", None),
+    ("Cash long (short) = cash profit - AGP of those days", "long_short_cents"),
+    ("Reconciling line: change in chips outside the house", "chips_outside_change_cents"),
+    ("Unexplained remainder", "unexplained_cents"),
+    ("Long (short) of days without a chip count", "long_short_without_chip_count_cents"),
+)
+
+
+def cash_rows(summary: QuarterSummary) -> list[list]:
+    rows = []
+    for label, name in CASH_LINES:
+        value = summary.total.agp_cents if name is None else getattr(summary, name)
+        rows.append([label, known(value)])
+    return rows
+
+
+def _cash(data: QuarterlyReport) -> list:
+    summary = data.summary
+    story = [
+        para("Cash", "heading"),
+        data_table(["", "Amount"], cash_rows(summary), col_widths=[400, 125], money_columns=[1]),
+        para(
+            "Long (short) = change in chips outside the house + unexplained remainder + long (short) of the days "
+            "whose chips were not counted. A combined twenty-one/paddlewheel bank's long (short) is twenty-one's.",
+            "small",
+        ),
     ]
     if summary.days_without_bank_count:
         story.append(
             para(
                 f"{summary.days_without_bank_count} day(s) with play have no bank count at both the start "
-                "and the end: their cash profit and long (short) are not in the quarter's totals."
+                "and the end: their cash profit and long (short) are not known and not in the quarter's totals."
             )
         )
     net = summary.long_short_cents
-    story.append(
-        para(
-            f"Twenty-one AGP {format_money(summary.twenty_one.agp_cents)}; paddlewheel AGP "
-            f"{format_money(summary.paddlewheel.agp_cents)}. Net cash "
-            f"{'long (other income)' if net >= 0 else 'short (expense)'}: {format_money(abs(net))}."
+    if net is None:
+        story.append(para("Net cash long (short) for the quarter: not known (no bank count)."))
+    else:
+        story.append(
+            para(f"Net cash {'long (other income)' if net >= 0 else 'short (expense)'}: {format_money(abs(net))}.")
         )
-    )
     story += summary_section(summary.tournaments, summary.twenty_one.agp_cents)
     return story
 
@@ -103,23 +204,32 @@ def _days(summary: QuarterSummary) -> list:
 TAX_HEADER = ["Site", "Gross proceeds", "Prizes", "AGP", "Cash profit"]
 
 
+def _known_total(values) -> int | str:
+    values = [v for v in values if v is not None]
+    return sum(values) if values else NOT_KNOWN
+
+
 def _tax(tax: TaxFigures) -> list:
-    rows = [list(site) for site in tax.sites]
+    rows = [[name, gp, prizes, agp, known(profit)] for name, gp, prizes, agp, profit in tax.sites]
     total = [
-        "Organization",
+        "North Dakota sites",
         sum(s[1] for s in tax.sites),
         sum(s[2] for s in tax.sites),
         tax.agp_cents,
-        sum(s[4] for s in tax.sites),
+        _known_total(s[4] for s in tax.sites),
     ]
     brackets = [
         [str(b.effective_from), b.lower_cents, f"{b.rate * 100:.2f}% of the excess", b.base_cents, b.citation]
         for b in tax.brackets
     ]
-    return [
+    story = [
         Spacer(1, 8),
-        para(f"Tax reconciliation, {tax.quarter} (all sites of the organization)", "heading"),
+        para(f"Tax reconciliation, {tax.quarter} (the organization's North Dakota sites)", "heading"),
         data_table(TAX_HEADER, rows, col_widths=[165, 90, 90, 90, 90], money_columns=range(1, 5), total_row=total),
+    ]
+    if tax.other_sites:
+        story.append(para(f"Not in the ND gaming tax (another jurisdiction): {', '.join(tax.other_sites)}.", "small"))
+    story += [
         Spacer(1, 4),
         para("ND gaming tax brackets in force", "cell_bold"),
         data_table(
@@ -128,10 +238,40 @@ def _tax(tax: TaxFigures) -> list:
             col_widths=[85, 90, 140, 90, 120],
             money_columns=[1, 3],
         ),
+        Spacer(1, 4),
+        para("The tax on the organization's AGP and on the AGP recorded here", "cell_bold"),
+        data_table(["", "Amount"], tax_rows(tax), col_widths=[400, 125], money_columns=[1]),
         para(
-            f"Organization AGP {format_money(tax.agp_cents)}: ND gaming tax {format_money(tax.tax_cents)}.", "heading"
+            f"ND gaming tax on the AGP recorded here {format_money(tax.tax_cents)} (on AGP of "
+            f"{format_money(tax.agp_cents)}).",
+            "heading",
         ),
+        para(_tax_basis(tax), "small"),
     ]
+    return story
+
+
+def tax_rows(tax: TaxFigures) -> list[list]:
+    other = tax.other_games_agp_cents
+    return [
+        ["AGP recorded here (North Dakota sites' tables)", tax.agp_cents],
+        ["Other games' AGP (recorded by a gaming manager)", "not recorded" if other is None else other],
+        ["Organization's AGP, all games", tax.organization_agp_cents],
+        ["Tax on the organization's AGP (brackets on the total)", tax.organization_tax_cents],
+        ["Tax on the AGP recorded here", tax.tax_cents],
+    ]
+
+
+def _tax_basis(tax: TaxFigures) -> str:
+    if tax.other_games_agp_cents is None:
+        return (
+            "N.D.C.C. 53-06.1-12 taxes the organization's AGP from all its games; the other games' AGP is not "
+            "recorded for this quarter, so the brackets are applied to the AGP recorded here only."
+        )
+    return (
+        "N.D.C.C. 53-06.1-12 applies its brackets to the organization's AGP from all its games; the tax on the AGP "
+        "recorded here is its share of that tax: tax on the total x AGP here / total (assumed apportionment)."
+    )
 
 
 def _books(data: QuarterlyReport) -> list:
@@ -208,72 +348,112 @@ def _tax_return(data: QuarterlyReport) -> list:
     return story
 
 
+def _tax_sections(data: QuarterlyReport) -> list:
+    return _tax(data.tax) + _tax_return(data)
+
+
+# The report's sections in order, each a function of the report data returning flowables.
+SECTIONS = [_books, _days, _games, _cash, _tax_sections]
+
+
 def render(data: QuarterlyReport) -> list:
-    return _books(data) + _days(data.summary) + _tax(data.tax) + _tax_return(data)
+    story = []
+    for section in SECTIONS:
+        story += section(data)
+    return story
 
 
-HEADER = ["row", "gaming_date", "gross_proceeds", "prizes", "agp", "hold", "cash_profit", "long_short", "tax"]
+HEADER = [
+    "row",
+    "gaming_date",
+    "game",
+    "gross_proceeds",
+    "prizes",
+    "agp",
+    "hold",
+    "low_hold_threshold",
+    "below_threshold",
+    "cash_profit",
+    "long_short",
+    "tax",
+]
+
+
+def _csv(row: str, label: str, game: str = "", custody=None, *, threshold="", below="", cash=("", ""), tax=""):
+    figures = ["", "", "", ""]
+    if custody is not None:
+        figures = [
+            *(format_money(c) for c in (custody.gross_proceeds_cents, custody.prizes_cents, custody.agp_cents)),
+            format_ratio(custody.hold_ratio),
+        ]
+    return [row, label, game, *figures, threshold, below, *cash, tax]
+
+
+def _game_csv(row: str, label: str, lines, cash) -> list[list]:
+    return [
+        _csv(
+            row,
+            label,
+            line.game,
+            line.custody,
+            threshold=format_ratio(line.threshold.ratio) if line.threshold else "",
+            below=below_word(line) if line.threshold else "",
+            cash=cash if line.game == "total" else ("", ""),
+        )
+        for line in lines
+    ]
 
 
 def table(data: QuarterlyReport) -> tuple[list[str], list[list]]:
     s = data.summary
-    rows = [
-        [
-            "day",
-            str(d.gaming_date),
-            *(format_money(c) for c in (d.total.gross_proceeds_cents, d.total.prizes_cents, d.total.agp_cents)),
-            format_ratio(d.hold_ratio),
-            format_money(d.cash.cash_profit_cents),
-            format_money(d.cash.long_short_cents),
-            "",
+    rows = []
+    for d in s.days:
+        day_lines = [
+            GameLine("21", "Twenty-one", d.twenty_one, None),
+            GameLine("PW", "Paddlewheel", d.paddlewheel, None),
+            GameLine("total", "Total", d.total, None),
         ]
-        for d in s.days
-    ]
-    rows.append(
-        [
-            "quarter",
-            str(s.quarter),
-            *(format_money(c) for c in (s.total.gross_proceeds_cents, s.total.prizes_cents, s.total.agp_cents)),
-            format_ratio(s.hold_ratio),
-            format_money(s.cash_profit_cents),
-            format_money(s.long_short_cents),
-            "",
-        ]
+        cash = (known_money(d.cash.cash_profit_cents), known_money(d.cash.long_short_cents))
+        rows += _game_csv("day", str(d.gaming_date), day_lines, cash)
+    rows += _game_csv(
+        "quarter", str(s.quarter), data.games, (known_money(s.cash_profit_cents), known_money(s.long_short_cents))
     )
-    rows += [
-        ["tax_site", name, format_money(gp), format_money(prizes), format_money(agp), "", format_money(profit), "", ""]
-        for name, gp, prizes, agp, profit in data.tax.sites
-    ]
-    rows += [
-        ["amendment", str(a.line.corrected_date), "", "", format_money(a.agp_effect_cents), "", "", "", ""]
-        for a in data.books.amendments
-    ]
-    rows += [
-        ["amends_earlier", str(a.line.corrected_date), "", "", format_money(a.agp_effect_cents), "", "", "", ""]
-        for a in data.books.amending_earlier
-    ]
-    rows.append(["books", data.books.state, "", "", "", "", "", "", data.books.statement])
-    rows.append(
-        [
-            "tax",
-            str(data.tax.quarter),
-            "",
-            "",
-            format_money(data.tax.agp_cents),
-            "",
-            "",
-            "",
-            format_money(data.tax.tax_cents),
-        ]
-    )
+    for label, name in CASH_LINES:
+        value = s.total.agp_cents if name is None else getattr(s, name)
+        rows.append(_csv("cash", label, cash=(known_money(value), "")))
+    for name, gp, prizes, agp, profit in data.tax.sites:
+        rows.append(
+            [
+                "tax_site",
+                name,
+                "",
+                format_money(gp),
+                format_money(prizes),
+                format_money(agp),
+                "",
+                "",
+                "",
+                known_money(profit),
+                "",
+                "",
+            ]
+        )
+    for a in data.books.amendments:
+        rows.append(_csv("amendment", str(a.line.corrected_date), tax=format_money(a.agp_effect_cents)))
+    for a in data.books.amending_earlier:
+        rows.append(_csv("amends_earlier", str(a.line.corrected_date), tax=format_money(a.agp_effect_cents)))
+    rows.append(_csv("books", data.books.state, tax=data.books.statement))
+    for label, value in tax_rows(data.tax):
+        rows.append(_csv("tax_line", label, tax=value if isinstance(value, str) else format_money(value)))
+    rows.append(_csv("tax", str(data.tax.quarter), tax=format_money(data.tax.tax_cents)))
     return HEADER, rows
 
 
 KIND = register(
     ReportKind(
         "quarterly",
-        "Twenty-one quarterly summary",
-        "ND 99-01.3-08-16(1)(g); SFN 50901; N.D.C.C. 53-06.1-12",
+        "Quarterly summary (twenty-one and paddlewheel)",
+        "ND 99-01.3-08-16(1)(g), 08-04(9); SFN 50901; N.D.C.C. 53-06.1-12",
         "quarter",
         build,
         render,

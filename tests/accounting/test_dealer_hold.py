@@ -7,7 +7,7 @@ import pytest
 
 from accounting import dealer_hold
 from cardroom.models import Role
-from tests.accounting.scenario import Scenario, change_count, shift
+from tests.accounting.scenario import Scenario, at, change_count, shift
 from tests.factories import TableFactory, make_person
 
 DAY = date(2026, 8, 14)
@@ -111,3 +111,94 @@ def test_shift_figures_take_bounded_queries(scenario, site, dealers, django_asse
     with django_assert_max_num_queries(7):
         rows = dealer_hold.shift_figures([site.pk], DAY, DAY + timedelta(days=5))
     assert len(rows) == 12
+
+
+def _unsigned_drop(scenario, table, gaming_date, *, dealer_shift_id):
+    """A box used for the shift and removed, whose count is not agreed and signed yet."""
+    from counts.models import Drop, DropBox
+
+    box, _ = DropBox.objects.get_or_create(site=scenario.site, table=table, number=table.number)
+    return Drop.objects.create(
+        site=scenario.site,
+        drop_box=box,
+        table=table,
+        gaming_date=gaming_date,
+        dealer_shift_id=dealer_shift_id,
+        placed_at=at(gaming_date, 18),
+        placed_by=scenario.people["shift"],
+    )
+
+
+def test_counted_boxes_not_tied_to_a_shift_mean_the_box_was_not_exchanged(scenario, site, dealers):
+    table = TableFactory(site=site, number=1)
+    first = shift(scenario, table, dealers[0], DAY, 20, 23)
+    second = shift(scenario, table, dealers[1], DAY, 23, 26)
+    scenario.tray(table, DAY, "opener", 200_000)
+    change_count(scenario, table, DAY, second, 180_000)
+    scenario.tray(table, DAY, "closer", 190_000)
+    scenario.drop(table, DAY, 60_000)  # two boxes, both counted and signed, neither tied to a shift
+    scenario.drop(table, DAY, 30_000)
+    rows = {r.shift_id: r for r in dealer_hold.shift_figures([site.pk], DAY, DAY)}
+    for one in (first, second):
+        assert rows[one.pk].custody is None
+        assert rows[one.pk].not_separable_because == dealer_hold.NO_BOX_EXCHANGE
+
+
+def test_a_shifts_own_box_without_a_signed_count_waits_for_the_count(scenario, site, dealers):
+    table = TableFactory(site=site, number=1)
+    first = shift(scenario, table, dealers[0], DAY, 20, 23)
+    second = shift(scenario, table, dealers[1], DAY, 23, 26)
+    scenario.tray(table, DAY, "opener", 200_000)
+    change_count(scenario, table, DAY, second, 180_000)
+    scenario.tray(table, DAY, "closer", 190_000)
+    scenario.drop(table, DAY, 60_000, dealer_shift_id=first.pk)
+    _unsigned_drop(scenario, table, DAY, dealer_shift_id=second.pk)
+    rows = {r.shift_id: r for r in dealer_hold.shift_figures([site.pk], DAY, DAY)}
+    assert rows[first.pk].custody is not None and rows[first.pk].not_separable_because == ""
+    assert rows[second.pk].custody is None
+    assert rows[second.pk].not_separable_because == dealer_hold.NO_COUNT
+
+
+def test_the_only_shifts_day_box_without_a_signed_count_waits_for_the_count(scenario, site, dealers):
+    table = TableFactory(site=site, number=1)
+    only = shift(scenario, table, dealers[0], DAY, 20, 26)
+    scenario.tray(table, DAY, "opener", 100_000)
+    scenario.tray(table, DAY, "closer", 100_000)
+    _unsigned_drop(scenario, table, DAY, dealer_shift_id=None)
+    row = dealer_hold.shift_figures([site.pk], DAY, DAY)[0]
+    assert (row.shift_id, row.not_separable_because) == (only.pk, dealer_hold.NO_COUNT)
+
+
+def _whole_day(scenario, table, dealer, day, *, drop, closer):
+    shift(scenario, table, dealer, day, 20, 26)
+    scenario.tray(table, day, "opener", 100_000)
+    scenario.tray(table, day, "closer", closer)
+    scenario.drop(table, day, drop)
+
+
+def test_the_site_hold_beside_a_dealer_is_the_dealers_own_sites(site, other_site, people, dealers):
+    here, there = Scenario(site, people), Scenario(other_site, people)
+    table_here, table_there = TableFactory(site=site, number=1), TableFactory(site=other_site, number=1)
+    for offset in range(3):
+        day = DAY + timedelta(days=offset)
+        _whole_day(here, table_here, dealers[0], day, drop=50_000, closer=100_000 + offset * 1_000)
+        _whole_day(there, table_there, dealers[1], day, drop=50_000, closer=60_000 + offset * 5_000)
+    both = {s.dealer_id: s for s in dealer_hold.dealer_summaries([site.pk, other_site.pk], DAY, DAY + timedelta(2))}
+    alone = dealer_hold.dealer_summaries([site.pk], DAY, DAY + timedelta(2))
+    mine = both[dealers[0].pk]
+    assert mine.site_id == site.pk
+    # Site here: GP 150,000, AGP 150,000 + 3,000; the other site's days do not enter.
+    assert (mine.site_total.gross_proceeds_cents, mine.site_total.agp_cents) == (150_000, 153_000)
+    assert (mine.site_hold_ratio, mine.z_score) == (alone[0].site_hold_ratio, alone[0].z_score)
+    assert both[dealers[1].pk].site_total.agp_cents == 150_000 - 3 * 40_000 + 15_000
+
+
+def test_a_dealer_at_two_sites_has_a_summary_at_each(site, other_site, people, dealers):
+    here, there = Scenario(site, people), Scenario(other_site, people)
+    table_here, table_there = TableFactory(site=site, number=1), TableFactory(site=other_site, number=1)
+    _whole_day(here, table_here, dealers[0], DAY, drop=50_000, closer=100_000)
+    _whole_day(there, table_there, dealers[0], DAY, drop=40_000, closer=90_000)
+    found = dealer_hold.dealer_summaries([site.pk, other_site.pk], DAY, DAY)
+    assert sorted((s.site_id, s.total.agp_cents, s.site_total.agp_cents) for s in found) == sorted(
+        [(site.pk, 50_000, 50_000), (other_site.pk, 30_000, 30_000)]
+    )

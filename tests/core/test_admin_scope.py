@@ -19,9 +19,21 @@ from cardroom.models import (
     Site,
     Table,
 )
+from counts import services as count_services
+from counts.models import CountSettings
 from tests.factories import OrganizationFactory, SiteFactory, UserFactory, make_chips, make_person
 
-ORG_MODELS = [Organization, Site, Table, ChipDenomination, Employee, Membership, EmployeeRelation, AuditEvent]
+ORG_MODELS = [
+    Organization,
+    Site,
+    Table,
+    ChipDenomination,
+    Employee,
+    Membership,
+    EmployeeRelation,
+    CountSettings,
+    AuditEvent,
+]
 
 
 def build_org(name: str) -> dict:
@@ -38,6 +50,7 @@ def build_org(name: str) -> dict:
     services.update_site(acting_user=gm.user, site=site, business_day_start_hour=7)
     membership = services.add_membership(acting_user=gm.user, employee=dealer, role=Role.PIT_BOSS, site=site)
     relation = services.add_relation(acting_user=gm.user, employee=dealer, relative=shift, kind="sibling")
+    count_settings = count_services.update_count_settings(acting_user=gm.user, site=site, box_exchange="dealer_shift")
     event = AuditEvent.objects.filter(organization=org).order_by("-seq").first()
     return {
         "gm": gm,
@@ -48,6 +61,7 @@ def build_org(name: str) -> dict:
         Employee: dealer,
         Membership: membership,
         EmployeeRelation: relation,
+        CountSettings: count_settings,
         AuditEvent: event,
     }
 

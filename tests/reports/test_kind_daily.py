@@ -141,9 +141,18 @@ def test_the_daily_report_shows_each_tables_figures_as_the_api_does(auditor_api,
         for row, field in zip(grid[1:], fields, strict=False):
             assert row[1:] == [format_money(t[field]) for t in tables], row[0]
         assert grid[-1][1:] == [ratio(t["hold_ratio"]) for t in tables]
-    assert totals[0] == ["", "Twenty-one", "Paddlewheel", "Site total"]
+    assert totals[0] == ["", "Twenty-one", "Paddlewheel", "Total"]
     assert totals[7][3] == format_money(api_day["total"]["agp_cents"])
     assert totals[8][3] == ratio(api_day["total"]["hold_ratio"])
+    games = {line["game"]: line for line in api_day["games"]}
+    assert totals[9] == [
+        daily.THRESHOLD_LINE,
+        ratio(games["21"]["low_hold_threshold"]),
+        ratio(games["PW"]["low_hold_threshold"]),
+        "",
+    ]
+    assert totals[9][1:3] == ["10.00%", "15.00%"]  # each game's own threshold (ND 99-01.3-08-04(9))
+    assert totals[10][1] == ("below" if games["21"]["below_threshold"] else "not below")
     assert "Continuation (SFN 9924): table(s) 4" in pdf_text(content)
 
 
@@ -176,8 +185,10 @@ def test_a_date_range_has_one_section_per_day_and_the_csv_the_same_rows(auditor_
     for day in (DAY, end):
         api_day = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={day}").json()
         mine = [r for r in rows[1:] if r[0] == str(day)]
-        assert [r[1] for r in mine] == [str(t["table_number"]) for t in api_day["tables"]] + ["total"]
-        for row, figures in zip(mine, [*api_day["tables"], api_day["total"]], strict=True):
+        labels = [str(t["table_number"]) for t in api_day["tables"]] + ["twenty_one", "paddlewheel", "total"]
+        assert [r[1] for r in mine] == labels
+        games = [api_day["twenty_one"], api_day["paddlewheel"], api_day["total"]]
+        for row, figures in zip(mine, [*api_day["tables"], *games], strict=True):
             assert row[10] == format_money(figures["agp_cents"]) and row[11] == ratio(figures["hold_ratio"])
         assert mine[-1][13] == format_money(api_day["cash"]["cash_profit_cents"])
         assert mine[-1][14] == format_money(api_day["cash"]["long_short_cents"])
@@ -195,7 +206,25 @@ def test_building_the_daily_report_takes_bounded_queries_whatever_the_period(
         scenario.tray(busy_days[0], DAY + timedelta(days=n), "opener", 100_000)
         scenario.drop(busy_days[0], DAY + timedelta(days=n), 10_000)
     for start, end in ((DAY, DAY), (DAY, DAY + timedelta(days=60))):
-        with django_assert_max_num_queries(22):  # 13 + the closed books + 6 for the records entered late (one per kind) + tournament fees and prizes
+        # 13 + the closed books + 6 for the records entered late (one per kind) + tournament fees and prizes
+        # + the hold thresholds
+        with django_assert_max_num_queries(23):
             data = daily.build(context(site, start, end))
         daily.render(data)
     assert len(data.days) == 40
+
+
+def test_a_day_without_a_bank_count_shows_cash_profit_not_known_never_zero(auditor_api, site, scenario):
+    table = TableFactory(site=site, number=1)
+    scenario.tray(table, DAY, "opener", 200_000)
+    scenario.tray(table, DAY, "closer", 190_000)
+    scenario.drop(table, DAY, 40_000)
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0] == ["", "Amount"])
+    amounts = {row[0]: row[1] for row in grid[1:]}
+    assert amounts["Cash profit (ending - starting cash + drop, net of IOUs)"] == daily.NOT_KNOWN
+    assert amounts["Cash long (short) = cash profit - AGP"] == daily.NOT_KNOWN
+    assert "$0.00" not in (amounts["Cash profit (ending - starting cash + drop, net of IOUs)"],)
+    total = next(r for r in csv_rows(auditor_api, run) if r[1] == "total")
+    assert total[13:15] == [daily.NOT_KNOWN, daily.NOT_KNOWN]

@@ -123,13 +123,94 @@ def test_a_period_without_dealer_shifts_still_gives_the_sites_hold(auditor_api, 
     scenario.drop(table, FIRST, 40_000)
     run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(FIRST), end=str(FIRST))
     text = pdf_text(download(auditor_api, run))
-    assert "0 dealer(s). Site hold 75.00% on gross proceeds of $400.00." in text
+    assert "0 dealer(s). Site twenty-one hold 75.00% on gross proceeds of $400.00." in text
 
 
 def test_building_the_dealer_hold_summary_takes_bounded_queries_whatever_the_period(
     site, scenario, dealers, weeks_of_play, django_assert_max_num_queries
 ):
     for start, end in ((FIRST, FIRST), (date(2025, 1, 1), date(2027, 12, 31))):
-        with django_assert_max_num_queries(12):
+        with django_assert_max_num_queries(24):  # twenty-one and paddlewheel, each a fixed number
             data = dealer_hold.build(context(site, start, end))
     assert sum(d.shifts for d in data.dealers) == 10
+
+
+def test_the_api_and_the_pdf_agree_when_the_reader_sees_another_site(
+    auditor_api, site, other_site, people, dealers, weeks_of_play
+):
+    from tests.accounting.scenario import Scenario
+
+    there = Scenario(other_site, people)
+    table = TableFactory(site=other_site, number=1)
+    for n in range(3):  # the other site holds far less: a blend would move the site hold
+        day = FIRST + timedelta(days=7 * n + 1)
+        shift(there, table, dealers[1], day, 20, 26)
+        there.tray(table, day, "opener", 200_000)
+        there.tray(table, day, "closer", 150_000 + n * 10_000)
+        there.drop(table, day, 60_000)
+    run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
+    grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Dealer")
+    rows = {row[0]: row for row in grid[1:-1]}
+    start, end = WEEKS_12
+    for dealer in dealers:
+        api = auditor_api.get(
+            f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={start}&end={end}&site={site.pk}"
+        ).json()
+        assert api["site"] == site.pk
+        assert rows[dealer.name][6:8] == [ratio(api["site_hold_ratio"]), api["z_score"] or "n/a"]
+        assert rows[dealer.name][3] == format_money(api["total"]["gross_proceeds_cents"])
+        every = _percent_of_hold(auditor_api, dealer)  # no site given: one entry per site, each its own
+        here = next(s for s in every["sites"] if s["site"] == site.pk)
+        assert (here["site_hold_ratio"], here["z_score"]) == (api["site_hold_ratio"], api["z_score"])
+    both = _percent_of_hold(auditor_api, dealers[1])
+    assert len(both["sites"]) == 2 and both["site_hold_ratio"] is None
+    there_line = next(s for s in both["sites"] if s["site"] == other_site.pk)
+    assert there_line["site_total"]["agp_cents"] == 3 * 60_000 - 3 * 50_000 + 30_000
+
+
+def test_a_bad_game_or_site_parameter_is_a_400_naming_it(auditor_api, dealers):
+    start, end = WEEKS_12
+    url = f"/api/v1/employees/{dealers[0].pk}/percent-of-hold/?start={start}&end={end}"
+    assert "game" in auditor_api.get(url + "&game=XX").json()
+    assert auditor_api.get(url + "&site=abc").status_code == 400
+
+
+def test_wheel_operators_hold_is_in_the_summary_beside_the_sites_paddlewheel_hold(
+    auditor_api, site, scenario, dealers, weeks_of_play
+):
+    wheel = TableFactory(site=site, number=7, game="PW")
+    for n in range(3):  # the same two people run the wheel on other nights
+        dealt_day(
+            scenario,
+            wheel,
+            dealers,
+            FIRST + timedelta(days=7 * n + 2),
+            drops=(20_000, 10_000),
+            change=195_000 - n * 1_000,
+            closer=200_000 - n * 2_000,
+        )
+    run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Wheel operator")
+    rows = {row[0]: row for row in grid[1:-1]}
+    start, end = WEEKS_12
+    for person in dealers:
+        api = auditor_api.get(
+            f"/api/v1/employees/{person.pk}/percent-of-hold/?start={start}&end={end}&site={site.pk}&game=PW"
+        ).json()
+        assert {s["game"] for s in api["shifts"]} == {"PW"} and len(api["shifts"]) == 3
+        assert rows[person.name] == [
+            person.name,
+            "3",
+            "3",
+            format_money(api["total"]["gross_proceeds_cents"]),
+            format_money(api["total"]["agp_cents"]),
+            ratio(api["total"]["hold_ratio"]),
+            ratio(api["site_hold_ratio"]),
+            api["z_score"] or "n/a",
+        ]
+    twenty_one = next(g for g in pdf_tables(content) if g[0][0] == "Dealer")
+    assert all(row[1] == "5" for row in twenty_one[1:-1])  # the wheel shifts are not dealers' twenty-one shifts
+    assert "2 wheel operator(s). Site paddlewheel hold" in pdf_text(content)
+    csv = csv_rows(auditor_api, run)
+    assert sorted(r[8] for r in csv[1:]) == ["21", "21", "PW", "PW"]

@@ -48,35 +48,46 @@ def quarter_of_play(scenario, site, other_site, people):
     return table
 
 
+def _money_or_not_known(cents):
+    return "not known" if cents is None else format_money(cents)
+
+
+def _row(label, twenty_one, paddlewheel, profit, long_short):
+    return [
+        label,
+        format_money(twenty_one["gross_proceeds_cents"]),
+        format_money(twenty_one["agp_cents"]),
+        ratio(twenty_one["hold_ratio"]),
+        format_money(paddlewheel["gross_proceeds_cents"]),
+        format_money(paddlewheel["agp_cents"]),
+        ratio(paddlewheel["hold_ratio"]),
+        _money_or_not_known(profit),
+        _money_or_not_known(long_short),
+    ]
+
+
 def test_the_quarterly_summary_has_a_row_per_gaming_day_and_the_quarters_totals(auditor_api, site, quarter_of_play):
     run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter="2026Q3")
     api = auditor_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
-    grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Gaming date")
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Gaming date")
     assert grid[0] == quarterly.DAY_HEADER
     expected = [
-        [
+        _row(
             d["gaming_date"],
-            format_money(d["total"]["gross_proceeds_cents"]),
-            format_money(d["total"]["prizes_cents"]),
-            format_money(d["total"]["agp_cents"]),
-            ratio(d["total"]["hold_ratio"]),
-            format_money(d["cash"]["cash_profit_cents"]),
-            format_money(d["cash"]["long_short_cents"]),
-        ]
+            d["twenty_one"],
+            d["paddlewheel"],
+            d["cash"]["cash_profit_cents"],
+            d["cash"]["long_short_cents"],
+        )
         for d in api["days"]
     ]
     assert grid[1:-1] == expected and len(expected) == 3
-    total = api["total"]
-    assert grid[-1] == [
-        "Quarter",
-        format_money(total["gross_proceeds_cents"]),
-        format_money(total["prizes_cents"]),
-        format_money(total["agp_cents"]),
-        ratio(total["hold_ratio"]),
-        format_money(api["cash_profit_cents"]),
-        format_money(api["long_short_cents"]),
-    ]
-    assert "1 day(s) with play have no bank count" in pdf_text(download(auditor_api, run))
+    assert grid[2][7:] == ["not known", "not known"]  # the day without a bank count: never $0.00
+    assert grid[-1] == _row(
+        "Quarter", api["twenty_one"], api["paddlewheel"], api["cash_profit_cents"], api["long_short_cents"]
+    )
+    assert "1 day(s) with play have no bank count" in pdf_text(content)
 
 
 def test_the_quarterly_summary_reconciles_to_the_organizations_tax(auditor_api, site, org, quarter_of_play):
@@ -90,17 +101,29 @@ def test_the_quarterly_summary_reconciles_to_the_organizations_tax(auditor_api, 
             format_money(s["gross_proceeds_cents"]),
             format_money(s["prizes_cents"]),
             format_money(s["agp_cents"]),
-            format_money(s["cash_profit_cents"]),
+            _money_or_not_known(s["cash_profit_cents"]),
         ]
         for s in tax["sites"]
     ]
-    assert grid[-1][0] == "Organization" and grid[-1][3] == format_money(tax["agp_cents"])
+    assert grid[-1][0] == "North Dakota sites" and grid[-1][3] == format_money(tax["agp_cents"])
     assert tax["agp_cents"] > 5_000_000  # the second bracket applies
     text = " ".join(pdf_text(content).split())
-    assert f"Organization AGP {format_money(tax['agp_cents'])}: ND gaming tax {format_money(tax['tax_cents'])}." in text
+    assert (
+        f"ND gaming tax on the AGP recorded here {format_money(tax['tax_cents'])} (on AGP of "
+        f"{format_money(tax['agp_cents'])})." in text
+    )
+    assert "the other games' AGP is not recorded for this quarter" in text
     brackets = next(g for g in pdf_tables(content) if g[0][0] == "Effective from")
     assert [row[1] for row in brackets[1:]] == [format_money(b["from_cents"]) for b in tax["brackets"]]
     assert brackets[2][2] == "12.00% of the excess"
+    lines = next(g for g in pdf_tables(content) if g[1:2] and g[1][0].startswith("AGP recorded here"))
+    assert [row[1] for row in lines[1:]] == [
+        format_money(tax["agp_cents"]),
+        "not recorded",
+        format_money(tax["organization_agp_cents"]),
+        format_money(tax["organization_tax_cents"]),
+        format_money(tax["tax_cents"]),
+    ]
 
 
 def test_the_quarterly_csv_holds_the_same_rows(auditor_api, site, org, quarter_of_play):
@@ -109,11 +132,16 @@ def test_the_quarterly_csv_holds_the_same_rows(auditor_api, site, org, quarter_o
     tax = auditor_api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
     rows = csv_rows(auditor_api, run)
     assert rows[0] == quarterly.HEADER
-    assert [r[1] for r in rows if r[0] == "day"] == [d["gaming_date"] for d in api["days"]]
-    quarter_row = next(r for r in rows if r[0] == "quarter")
-    assert quarter_row[4] == format_money(api["total"]["agp_cents"])
-    assert quarter_row[5] == ratio(api["total"]["hold_ratio"])
-    assert next(r for r in rows if r[0] == "tax")[8] == format_money(tax["tax_cents"])
+    days = [r for r in rows if r[0] == "day"]
+    assert [r[1] for r in days if r[2] == "total"] == [d["gaming_date"] for d in api["days"]]
+    assert [r[2] for r in days[:3]] == ["21", "PW", "total"]
+    quarter_rows = {r[2]: r for r in rows if r[0] == "quarter"}
+    for game, key in (("21", "twenty_one"), ("PW", "paddlewheel"), ("total", "total")):
+        assert quarter_rows[game][5] == format_money(api[key]["agp_cents"])
+        assert quarter_rows[game][6] == ratio(api[key]["hold_ratio"])
+    assert [quarter_rows[g][7] for g in ("21", "PW", "total")] == ["10.00%", "15.00%", ""]
+    assert quarter_rows["total"][9] == format_money(api["cash_profit_cents"])
+    assert next(r for r in rows if r[0] == "tax")[11] == format_money(tax["tax_cents"])
 
 
 def test_the_quarterly_summary_is_generated_by_a_worker(auditor_api):
@@ -128,10 +156,36 @@ def test_building_the_quarterly_summary_takes_bounded_queries_however_many_days(
     django_assert_max_num_queries,
 ):
     quarter = (date(2026, 7, 1), date(2026, 9, 30))
-    with django_assert_max_num_queries(19):  # + the filings, the closed books, earlier quarters' filings, tournaments
+    # + the filings, the closed books, earlier quarters' filings, tournaments, the hold thresholds, the other games' AGP
+    with django_assert_max_num_queries(21):
         quarterly.build(context(site, *quarter))
     for n in range(40):
         play(scenario, quarter_of_play, date(2026, 7, 1) + timedelta(days=n), 10_000, 200_000)
     with django_assert_max_num_queries(19):
         data = quarterly.build(context(site, *quarter))
     assert len(data.summary.days) == 43
+
+
+def test_the_quarterly_summary_carries_the_reconciling_lines_of_the_cash_long_short(auditor_api, site, quarter_of_play):
+    run = run_report(auditor_api, kind="quarterly", site=site.pk, quarter="2026Q3")
+    api = auditor_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0] == ["", "Amount"])
+    amounts = {row[0]: row[1] for row in grid[1:]}
+    for label, name in quarterly.CASH_LINES:
+        value = api["total"]["agp_cents"] if name is None else api[name]
+        assert amounts[label] == _money_or_not_known(value), label
+    assert api["long_short_cents"] == (
+        api["chips_outside_change_cents"] + api["unexplained_cents"] + api["long_short_without_chip_count_cents"]
+    )
+    assert api["chips_outside_change_cents"] == sum(
+        d["cash"]["chips_outside_change_cents"]
+        for d in api["days"]
+        if d["cash"]["chips_outside_change_cents"] is not None
+    )
+    games = next(g for g in pdf_tables(content) if g[0] == quarterly.GAME_HEADER)
+    by_game = {line["label"]: line for line in api["games"]}
+    for row in games[1:]:
+        line = by_game[row[0]]
+        assert row[3] == format_money(line["agp_cents"]) and row[4] == ratio(line["hold_ratio"])
+    assert [row[5] for row in games[1:]] == ["10.00%", "15.00%", ""]

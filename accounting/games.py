@@ -1,0 +1,112 @@
+"""Each game's figures beside its own low-hold threshold, and their total.
+
+Chapter 08 judges twenty-one and paddlewheel separately: percent-of-hold below ten percent for
+twenty-one or below fifteen percent for paddlewheel for a quarter starts a video review at a
+surveillance site (ND 99-01.3-08-04(9)). So every summary reports each game on its own line
+with its own threshold, and the total of both below them; a twenty-one figure never includes
+paddlewheel.
+
+The thresholds are compliance's effective-dated data (`compliance.thresholds`, codes
+`low_hold.ratio_21` and `low_hold.ratio_pw`). Compliance sits above the books, so it registers
+the schedule here when its app loads (`compliance.apps`): imports keep pointing down. Until it
+registers, a line has no threshold (None), never a literal.
+
+Sections: `game_lines` returns a tuple a report can extend (another section, such as
+tournaments, is its own list beside this one, not a change to it)."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from .figures import Custody, ratio_string
+
+TWENTY_ONE, PADDLEWHEEL, TOTAL = "21", "PW", "total"
+GAMES = ((TWENTY_ONE, "Twenty-one"), (PADDLEWHEEL, "Paddlewheel"))
+LOW_HOLD = "ND 99-01.3-08-04(9)"
+
+
+@dataclass(frozen=True)
+class HoldThreshold:
+    """Percent-of-hold below `ratio` for a quarter starts the video review of `citation`."""
+
+    ratio: Decimal
+    citation: str
+    effective_from: date
+
+
+# {game: every threshold row of the game, any order}; loaded once per summary (one query).
+Schedule = dict[str, tuple[HoldThreshold, ...]]
+
+_source: Callable[[], Schedule] | None = None
+
+
+def register_hold_thresholds(source: Callable[[], Schedule]) -> None:
+    """Compliance registers `source() -> Schedule` once, when its app is ready."""
+    global _source
+    _source = source
+
+
+def hold_schedule() -> Schedule:
+    return _source() if _source is not None else {}
+
+
+def threshold_on(schedule: Schedule, game: str, on: date) -> HoldThreshold | None:
+    """The game's threshold in force on `on` (the latest effective on or before it), or None."""
+    rows = [t for t in schedule.get(game, ()) if t.effective_from <= on]
+    return max(rows, key=lambda t: t.effective_from) if rows else None
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game: str  # "21", "PW" or "total"
+    label: str
+    custody: Custody
+    threshold: HoldThreshold | None  # None on the total line (the rule judges each game)
+
+    @property
+    def hold_ratio(self) -> Decimal | None:
+        return self.custody.hold_ratio
+
+    @property
+    def below_threshold(self) -> bool | None:
+        """Hold strictly below the game's threshold ("less than ten percent", 08-04(9)); None
+        when there is no threshold or no hold (no gross proceeds). Exact, never rounded."""
+        if self.threshold is None or self.hold_ratio is None:
+            return None
+        return self.hold_ratio < self.threshold.ratio
+
+
+def game_lines(twenty_one: Custody, paddlewheel: Custody, total: Custody, on: date, schedule: Schedule):
+    """Twenty-one, paddlewheel (each with its threshold in force on `on`) and their total."""
+    return (
+        GameLine(TWENTY_ONE, "Twenty-one", twenty_one, threshold_on(schedule, TWENTY_ONE, on)),
+        GameLine(PADDLEWHEEL, "Paddlewheel", paddlewheel, threshold_on(schedule, PADDLEWHEEL, on)),
+        GameLine(TOTAL, "Total", total, None),
+    )
+
+
+def summary_game_lines(summary, on: date, schedule: Schedule | None = None):
+    """`game_lines` of a daily or quarterly summary (anything with twenty_one, paddlewheel, total)."""
+    schedule = hold_schedule() if schedule is None else schedule
+    return game_lines(summary.twenty_one, summary.paddlewheel, summary.total, on, schedule)
+
+
+def below_word(line: GameLine) -> str:
+    if line.below_threshold is None:
+        return "n/a"
+    return "below" if line.below_threshold else "not below"
+
+
+def game_line_json(line: GameLine) -> dict:
+    from .api_figures import custody_json
+
+    t = line.threshold
+    return {
+        "game": line.game,
+        "label": line.label,
+        **custody_json(line.custody),
+        "low_hold_threshold": ratio_string(t.ratio) if t else None,
+        "threshold_citation": t.citation if t else None,
+        "below_threshold": line.below_threshold,
+    }

@@ -1,0 +1,81 @@
+"""A site's 'drop box exchanged at every dealer change' setting, through the API, the boxes page
+and the admin (the same service, audited): with it set, a box can be placed for one dealer shift,
+so each dealer's percent-of-hold can be separated (ND 99-01.3-08-04(8))."""
+
+from datetime import date
+
+import pytest
+
+from cardroom.models import AuditEvent, Role
+from counts import queries
+from counts.models import BoxExchange
+from tests.accounting.scenario import Scenario, shift
+from tests.factories import TableFactory
+
+DAY = date(2026, 8, 14)
+
+
+def _url(site):
+    return f"/api/v1/count-settings/{site.pk}/"
+
+
+def test_the_gaming_manager_sets_the_box_exchange_through_the_api(client_for, manager, site):
+    api = client_for(manager)
+    assert api.get(_url(site)).json()["box_exchange"] == BoxExchange.GAMING_DAY
+    response = api.patch(_url(site), {"box_exchange": "dealer_shift"}, format="json")
+    assert response.status_code == 200 and response.json()["box_exchange"] == "dealer_shift"
+    assert queries.box_exchange(site) == BoxExchange.DEALER_SHIFT
+    assert AuditEvent.objects.filter(action="count_settings.updated").exists()
+
+
+def test_a_shift_manager_may_not_change_it_and_a_bad_value_names_the_field(client_for, cast, manager, site):
+    refused = client_for(cast[Role.SHIFT_MANAGER]).patch(_url(site), {"box_exchange": "dealer_shift"}, format="json")
+    assert refused.status_code == 403
+    assert queries.box_exchange(site) == BoxExchange.GAMING_DAY
+    bad = client_for(manager).patch(_url(site), {"box_exchange": "hourly"}, format="json")
+    assert bad.status_code == 400 and "box_exchange" in bad.json()
+
+
+def test_another_organizations_site_is_not_found(client_for, manager, stranger_site):
+    assert client_for(manager).get(_url(stranger_site)).status_code == 404
+
+
+def test_with_the_setting_a_box_is_placed_for_a_dealer_shift_through_the_api(client_for, manager, cast, site, people):
+    from counts import services
+
+    table = TableFactory(site=site, number=1)
+    box = services.register_drop_box(acting_user=manager.user, table=table)
+    dealt = shift(Scenario(site, people), table, cast[Role.DEALER], DAY, 20, 23)
+    api = client_for(cast[Role.SHIFT_MANAGER])
+    body = {"gaming_date": str(DAY), "dealer_shift": dealt.pk}
+    before = api.post(f"/api/v1/drop-boxes/{box.pk}/placements/", body, format="json")
+    assert before.status_code == 400 and "once per gaming day" in str(before.json())
+    client_for(manager).patch(_url(site), {"box_exchange": "dealer_shift"}, format="json")
+    api = client_for(cast[Role.SHIFT_MANAGER])
+    placed = api.post(f"/api/v1/drop-boxes/{box.pk}/placements/", body, format="json")
+    assert placed.status_code == 201 and placed.json()["dealer_shift"] == dealt.pk
+
+
+def test_the_boxes_page_sets_it_for_a_gaming_manager_only(client, manager, cast, site):
+    client.force_login(manager.user)
+    page = client.get("/counts/boxes/").content.decode()
+    assert 'id="box-exchange-form"' in page and "Once per gaming day" in page
+    assert client.post("/counts/boxes/", {"action": "exchange", "box_exchange": "dealer_shift"}).status_code == 302
+    assert queries.box_exchange(site) == BoxExchange.DEALER_SHIFT
+    assert "At each dealer change" in client.get("/counts/boxes/").content.decode()
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    assert 'id="box-exchange-form"' not in client.get("/counts/boxes/").content.decode()
+    refused = client.post("/counts/boxes/", {"action": "exchange", "box_exchange": "gaming_day"})
+    assert refused.status_code == 403
+    assert queries.box_exchange(site) == BoxExchange.DEALER_SHIFT
+
+
+@pytest.mark.parametrize("value", ["dealer_shift", "gaming_day"])
+def test_the_admin_sets_it_through_the_service(client, manager, site, value):
+    client.force_login(manager.user)
+    response = client.post(
+        "/admin/counts/countsettings/add/", {"site": site.pk, "box_exchange": value, "twenty_one_auditor": ""}
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert queries.box_exchange(site) == value
+    assert AuditEvent.objects.filter(action="count_settings.updated").count() == 1

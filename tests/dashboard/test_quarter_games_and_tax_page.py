@@ -1,0 +1,81 @@
+"""The quarter page: each game beside its own threshold, cash profit not known without a bank
+count, and the other games' AGP recorded by a gaming manager (N.D.C.C. 53-06.1-12)."""
+
+from datetime import date
+
+from accounting.models import OtherGamesAgp
+from cardroom.models import Role
+from compliance.thresholds import ensure_seeded
+from tests.accounting.scenario import Scenario
+from tests.factories import TableFactory
+
+DAY = date(2026, 8, 14)
+
+
+def _play(site, people):
+    ensure_seeded()
+    scenario = Scenario(site, people)
+    for number, game, fills in ((1, "21", 90_001), (2, "PW", 0)):
+        table = TableFactory(site=site, number=number, game=game)
+        scenario.tray(table, DAY, "opener", 100_000)
+        scenario.tray(table, DAY, "closer", 100_000)
+        if fills:
+            scenario.slip(table, DAY, "fill", fills, number=1)
+        scenario.drop(table, DAY, 100_000)
+
+
+def test_the_quarter_page_shows_each_game_beside_its_threshold_and_cash_not_known(client, cast, site, people):
+    _play(site, people)
+    client.force_login(cast[Role.AUDITOR].user)
+    html = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    games = html[html.index('id="games"') :]
+    row_21 = games[games.index('data-game="21"') : games.index('data-game="PW"')]
+    assert "10.00%" in row_21 and "below" in row_21 and "not below" not in row_21  # 9.999% < 10%
+    row_pw = games[games.index('data-game="PW"') : games.index('data-game="total"')]
+    assert "15.00%" in row_pw and "not below" in row_pw
+    assert 'id="cash-profit">not known<' in html
+    assert "Net cash long (short) for the quarter: <strong>not known</strong>" in html
+    assert 'id="other-games-form"' not in html  # an auditor reads, does not record
+
+
+def test_a_gaming_manager_records_and_corrects_the_other_games_agp_on_the_page(client, cast, site, people):
+    _play(site, people)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    url = f"/figures/quarter/?site={site.pk}&quarter=2026Q3"
+    assert 'id="other-games-form"' in client.get(url).content.decode()
+    post = f"/figures/quarter/other-games/?site={site.pk}"
+    client.post(post, {"quarter": "2026Q3", "amount": "49,000.00", "note": "Pull tabs"})
+    html = client.get(url).content.decode()
+    assert 'id="other-games-agp">$49,000.00<' in html
+    client.post(post, {"quarter": "2026Q3", "amount": "59,000.00", "note": "Bingo added", "correct": "1"})
+    html = client.get(url).content.decode()
+    assert 'id="other-games-agp">$59,000.00<' in html
+    assert [o.agp_cents for o in OtherGamesAgp.objects.order_by("id")] == [4_900_000, 5_900_000]
+    refused = client.post(post, {"quarter": "2026Q3", "amount": "1.00", "note": ""}, follow=True)
+    assert "N.D.C.C. 53-06.1-12" in refused.content.decode()
+    client.force_login(cast[Role.AUDITOR].user)
+    assert client.post(post, {"quarter": "2026Q3", "amount": "1.00", "note": "x"}).status_code == 403
+    assert OtherGamesAgp.objects.count() == 2
+
+
+def test_the_dealers_page_shows_wheel_operators_as_the_api_does(client, client_for, cast, site, people):
+    from tests.accounting.scenario import shift
+
+    dealer = cast[Role.DEALER]
+    scenario = Scenario(site, people)
+    wheel = TableFactory(site=site, number=5, game="PW")
+    shift(scenario, wheel, dealer, DAY, 20, 26)
+    scenario.tray(wheel, DAY, "opener", 100_000)
+    scenario.tray(wheel, DAY, "closer", 90_000)
+    scenario.drop(wheel, DAY, 40_000)
+    client.force_login(cast[Role.AUDITOR].user)
+    url = f"/figures/dealers/?site={site.pk}&start={DAY}&end={DAY}"
+    assert f'data-dealer="{dealer.pk}"' not in client.get(url).content.decode()  # no twenty-one shifts
+    html = client.get(url + "&game=PW").content.decode()
+    api = client_for(cast[Role.AUDITOR]).get(
+        f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={DAY}&end={DAY}&site={site.pk}&game=PW"
+    ).json()
+    assert api["total"]["agp_cents"] == 30_000 and api["site_hold_ratio"] == "0.750000"
+    row = html[html.index(f'data-dealer="{dealer.pk}"') :]
+    assert "$300.00" in row[: row.index("</tr>")] and "75.00%" in row[: row.index("</tr>")]
+    assert "Wheel operators (paddlewheel)</strong>" in html
