@@ -140,6 +140,12 @@ class MomentField(DateTimeField):
     def enforce_timezone(self, value):
         return value if timezone.is_naive(value) else super().enforce_timezone(value)
 
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        if timezone.is_naive(parsed) and not limits.date_in_range(parsed):
+            self.fail("range")  # a local time is in the books' range too
+        return parsed
+
 
 class TextField(serializers.CharField):
     """Free text (a note, reason, description...): at most `limits.MAX_TEXT_LENGTH` characters."""

@@ -212,3 +212,16 @@ def test_the_opener_page_shows_the_rule_for_a_time_outside_the_gaming_day(now, d
     response = client.post(f"/accounting/tables/{table.pk}/opener/", {**TRAY_POST, "counted_at": "2026-07-10T05:30"})
     assert response.status_code == 400
     assert "ND 99-01.3-02-01" in response.content.decode() and not TableInventory.objects.exists()
+
+
+@pytest.mark.parametrize("counted_at", ["0001-01-01T00:00:00", "1999-12-31T23:59:00", "9999-12-31T23:59:59"])
+def test_a_local_time_outside_the_books_range_is_a_400_not_a_500(
+    now, day, client_for, shift_manager, table, counted_at
+):
+    response = post(
+        client_for(shift_manager),
+        "/api/v1/table-inventories/",
+        {"table": table.pk, "kind": "opener", "chips": TRAY, "counted_at": counted_at},
+    )
+    assert response.status_code == 400
+    assert "counted_at" in response.json()
