@@ -414,7 +414,9 @@ class DaySheetView(APIView):
             400: OpenApiResponse(
                 response={
                     "type": "object",
-                    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                    "additionalProperties": {
+                        "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}]
+                    },
                     "example": {"slips[3].chips[1].quantity": ["Ensure this value is greater than or equal to 1."]},
                 },
                 description="The sheet was refused and nothing was changed. Each key is the path of an error "
