@@ -224,12 +224,20 @@ def _fill(table_day, at, cast, rng) -> None:
         table_day.tray[value] = table_day.tray.get(value, 0) + quantity
 
 
+def _deals_its_game(dealer, table) -> bool:
+    from . import queries, rules
+
+    return rules.TABLE_ROLE.get(table.game, Role.DEALER) in queries.roles_held(dealer, table.site)
+
+
 def _credit(table_day, at, cast, rng) -> None:
     greens = table_day.tray.get(2500, 0)
     dealer = _seated(table_day.table, at)
     if greens < 30 or dealer is None:
         return
     chips = {2500: rng.choice([10, 20])}
+    if not _deals_its_game(dealer, table_day.table):
+        return  # ND 99-01.3-08-05(3)(c): a wheel operator at a twenty-one table initials no credit there
     slip = services.prepare_credit(acting_user=dealer.user, table=table_day.table, chips=_chips(chips), at=at)
     services.verify_slip(acting_user=cast.shift_manager.user, slip=slip, at=at + timedelta(minutes=1))
     services.receive_slip(acting_user=cast.cashier.user, slip=slip, at=at + timedelta(minutes=2))
