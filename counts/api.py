@@ -89,6 +89,8 @@ class RemovalSerializer(serializers.ModelSerializer):
             "storage_place",
             "key_holder",
             "second_key_holder",
+            "entered_at",
+            "entered_late",
         ]
 
 
@@ -351,6 +353,8 @@ class CountSessionSummarySerializer(serializers.Serializer):
     gaming_date = serializers.DateField()
     members = MemberOut(many=True)
     opened_at = serializers.DateTimeField()
+    entered_at = serializers.DateTimeField(allow_null=True)
+    entered_late = serializers.BooleanField()
     signed = serializers.BooleanField()
     signatures = SignatureOut(many=True)
     boxes = BoxSummaryOut(many=True)
@@ -393,6 +397,8 @@ def _session_head(session: CountSession) -> dict:
             {"id": m.pk, "name": str(m), "initials": m.initials} for m in (session.first_member, session.second_member)
         ],
         "opened_at": session.opened_at,
+        "entered_at": session.entered_at,
+        "entered_late": session.entered_late,
         "signed": len(signatures) >= 2,
         "signatures": [{"member": s.member_id, "initials": s.initials, "signed_at": s.signed_at} for s in signatures],
     }

@@ -33,6 +33,7 @@ def test_a_removal_written_in_local_time_keeps_both_times(later, client_for, shi
     removal = DropRemoval.objects.get()
     assert removal.removed_at == AFTER_CLOSE
     assert removal.entered_at == NEXT_MORNING and removal.entered_late
+    assert response.json()["entered_late"] is True
 
 
 def test_a_count_cannot_be_opened_in_the_future(later, client_for, counters, site, removed):
@@ -65,3 +66,4 @@ def test_a_count_opened_from_the_paper_keeps_its_time(later, client_for, counter
     assert response.status_code == 201, response.json()
     session = CountSession.objects.get()
     assert session.opened_at == datetime(2026, 11, 14, 3, 0, tzinfo=CHICAGO) and session.entered_late
+    assert response.json()["entered_late"] is True
