@@ -109,7 +109,7 @@ def test_creating_a_table_at_a_site_out_of_scope_is_unknown_site(request, client
 @pytest.mark.parametrize("role", ALL_ROLES)
 @pytest.mark.parametrize("key,endpoint,change", [
     ("own_table", "tables", {"max_wager_cents": 2000}),
-    ("own_chip", "chip-denominations", {"primary_colour": "crimson"}),
+    ("own_chip", "chip-denominations", {"primary_colour": "orange"}),  # a colour from the list (house control)
 ])
 def test_only_the_gaming_manager_updates_master_data(client_for, cast, world, role, key, endpoint, change):
     obj = world[key]
