@@ -38,6 +38,7 @@ from .summaries import (
     adjustment_custody,
     nd_tax_figures,
     other_games_agp_cents,
+    tax_row,
 )
 
 NOT_COMPARED = {"books_closed", "adjustments_to_this_day"}
@@ -218,10 +219,11 @@ def day_checks(days: list[DailySummary] | tuple[DailySummary, ...]) -> dict[tupl
 def quarter_figures(summary: QuarterSummary, closes: dict[tuple[int, date], BooksClose]) -> dict:
     """The figures a filing freezes: the site's quarter (SFN 50901), a row per gaming day with
     the digest of the books closed on it."""
-    from .api_figures import custody_json
+    from .api_figures import custody_json, tournaments_json
     from .figures import ratio_string
 
     return {
+        **tournaments_json(summary.tournaments),  # only when there was play: earlier filings compare equal
         "site": summary.site_id,
         "quarter": str(summary.quarter),
         "total": custody_json(summary.total),
@@ -452,26 +454,19 @@ def tax_return(
         filing = found.get((s.site_id, str(quarter)))
         if filing is not None:
             total = filing.figures["summary"]["total"]
+            played = filing.figures["summary"].get("tournaments", {})  # 08-16(1)(g): all twenty-one activity
             rows.append(
                 (
                     s.site_name,
-                    total["gross_proceeds_cents"],
-                    total["prizes_cents"],
-                    total["agp_cents"],
+                    total["gross_proceeds_cents"] + played.get("gross_proceeds_cents", 0),
+                    total["prizes_cents"] + played.get("prizes_cents", 0),
+                    total["agp_cents"] + played.get("agp_cents", 0),
                     filing.figures["summary"]["cash_profit_cents"],
                 )
             )
             filed_sites.append(s.site_name)
         else:
-            rows.append(
-                (
-                    s.site_name,
-                    s.total.gross_proceeds_cents,
-                    s.total.prizes_cents,
-                    s.total.agp_cents,
-                    s.cash_profit_cents,
-                )
-            )
+            rows.append(tax_row(s))
             if s.days:
                 unfiled.append(s.site_name)
         amendments += [

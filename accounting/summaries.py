@@ -513,15 +513,26 @@ def other_games_agp_cents(organization, quarter: Quarter) -> int | None:
     return found.agp_cents if found is not None else None
 
 
+def tax_row(s: QuarterSummary) -> tuple[str, int, int, int, int | None]:
+    """A site's line of the quarterly return: GP, prizes and AGP of all its twenty-one activity,
+    the tables' and the tournaments' (ND 99-01.3-08-16(1)(g): "the summaries of all twenty-one
+    activity for a quarter must reconcile to the tax return"), and its cash profit."""
+    t = s.tournaments
+    return (
+        s.site_name,
+        s.total.gross_proceeds_cents + t.gross_proceeds_cents,
+        s.total.prizes_cents + t.prizes_cents,
+        s.total.agp_cents + t.agp_cents,
+        s.cash_profit_cents,
+    )
+
+
 def organization_tax(organization, quarter: Quarter, *, summaries: list[QuarterSummary] | None = None) -> TaxFigures:
     """The quarterly return's figures per North Dakota site and the ND gaming tax on the AGP
     recorded here (N.D.C.C. 53-06.1-12, brackets effective-dated in accounting.figures.ND_GAMING_TAX),
     the brackets applied to the organization's total with its other games' AGP when recorded.
     `summaries`: the organization's quarter, when the caller has built it already."""
     summaries = organization_quarter(organization, quarter) if summaries is None else summaries
-    rows = tuple(
-        (s.site_name, s.total.gross_proceeds_cents, s.total.prizes_cents, s.total.agp_cents, s.cash_profit_cents)
-        for s in summaries
-    )
+    rows = tuple(tax_row(s) for s in summaries)
     jurisdictions = [s.jurisdiction for s in summaries]
     return nd_tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))

@@ -121,3 +121,23 @@ def test_the_figures_pages_show_the_tournament_lines_as_the_api_does(client, aud
     assert (
         'id="tournament-figures"' not in client.get(f"/figures/daily/?site={site.pk}&date=2026-08-16").content.decode()
     )
+
+
+def test_the_nd_gaming_tax_counts_the_tournaments_with_the_tables(site, two_nights):
+    """ND 99-01.3-08-16(1)(g): the summaries of all twenty-one activity reconcile to the tax
+    return, so a site's line on the return carries its tournaments' GP, prizes and AGP."""
+    from accounting import figures
+    from accounting.summaries import organization_tax
+
+    quarter = Quarter.containing(DAY)
+    tables = quarter_summary(site, quarter)
+    tax = organization_tax(site.organization, quarter)
+    name, gp, prizes, agp, _ = next(row for row in tax.sites if row[0] == site.name)
+    assert (gp, prizes, agp) == (
+        tables.total.gross_proceeds_cents + 30001,
+        tables.total.prizes_cents + 19500,
+        tables.total.agp_cents + 10501,
+    )
+    assert tax.agp_cents == sum(row[3] for row in tax.sites)
+    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
+    assert tax.tax_cents == figures.gaming_tax(tax.agp_cents, brackets) > 0
