@@ -276,7 +276,7 @@ class DealerShiftViewSet(CustodyViewSet):
 
     def scope(self, access):
         shifts = DealerShift.objects.filter(table__site__in=access.sites())
-        return shifts.select_related("table", "dealer").order_by("-started_at", "-id")
+        return shifts.select_related("table", "dealer", "gaming_day").order_by("-started_at", "-id")
 
     def create_object(self, data):
         return services.start_dealer_shift(acting_user=self.request.user, **data)
