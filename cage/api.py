@@ -11,6 +11,7 @@ from cardroom.api import (
     ERROR_RESPONSES,
     CentsField,
     DateField,
+    Input,
     ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
@@ -84,7 +85,7 @@ def _output(model, lines=None, extra=(), **declared):
 
 
 def _input(name, **declared):
-    return type(name, (serializers.Serializer,), declared)
+    return type(name, (Input,), declared)
 
 
 LINES_HELP = 'A list of {"value_cents": n, "quantity": n} lines (or {"<value_cents>": quantity}).'
@@ -107,7 +108,7 @@ IdealBankInput = _input(
 BankCountSerializer = _output(BankCount, BankCountLine)
 
 
-class BankCountInput(serializers.Serializer):
+class BankCountInput(Input):
     site = ScopedSiteField()
     gaming_date = DateField()
     kind = serializers.CharField(max_length=20)

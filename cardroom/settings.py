@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "cardroom.middleware.CurrentSiteMiddleware",
     "axes.middleware.AxesMiddleware",
+    "cardroom.idempotency.IdempotencyMiddleware",  # after authentication: keys are per user
 ]
 
 ROOT_URLCONF = "cardroom.urls"

@@ -17,6 +17,7 @@ from cardroom.api import (
     DateField,
     DateTimeField,
     FormNumberField,
+    Input,
     ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
@@ -59,7 +60,7 @@ class DropBoxSerializer(serializers.ModelSerializer):
         fields = ["id", "site", "table", "number", "label", "locks", "active"]
 
 
-class DropBoxInputSerializer(serializers.Serializer):
+class DropBoxInputSerializer(Input):
     table = ScopedTableField()
     number = serializers.IntegerField(required=False, min_value=1, max_value=32_767)  # the column holds a small integer
     label = serializers.CharField(required=False, allow_blank=True, max_length=10)
@@ -91,7 +92,7 @@ class RemovalSerializer(serializers.ModelSerializer):
         ]
 
 
-class RemovalInputSerializer(serializers.Serializer):
+class RemovalInputSerializer(Input):
     gaming_date = DateField(required=False)
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
     removed_at = DateTimeField(required=False)
@@ -111,7 +112,7 @@ class PlacementSerializer(serializers.Serializer):
     placed_at = serializers.DateTimeField()
 
 
-class PlacementInputSerializer(serializers.Serializer):
+class PlacementInputSerializer(Input):
     gaming_date = DateField()
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
 
@@ -171,13 +172,13 @@ class DropBoxViewSet(ScopedViewSet):
 # --- Count sessions ---------------------------------------------------------------------------
 
 
-class CountSessionInputSerializer(serializers.Serializer):
+class CountSessionInputSerializer(Input):
     site = SiteIdField()
     gaming_date = DateField()
     members = EmployeeIdField(many=True)
 
 
-class FiguresInputSerializer(serializers.Serializer):
+class FiguresInputSerializer(Input):
     box = ScopedDropBoxField()
     currency = serializers.JSONField()
     forms = serializers.JSONField(required=False, default=list)
@@ -191,7 +192,7 @@ class AdjustmentInputSerializer(FiguresInputSerializer):
     reason = TextField(allow_blank=True, required=False, default="")
 
 
-class ExplanationInputSerializer(serializers.Serializer):
+class ExplanationInputSerializer(Input):
     box = ScopedDropBoxField()
     kind = serializers.ChoiceField(choices=["fill", "credit"])
     number = FormNumberField()
@@ -451,7 +452,7 @@ class CountSessionViewSet(ScopedViewSet):
     @extend_schema(request=None, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def sign(self, request, pk=None):
-        return self._run(serializers.Serializer, services.sign_count)
+        return self._run(Input, services.sign_count)
 
     @extend_schema(request=AdjustmentInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])

@@ -24,6 +24,7 @@ from cardroom.api import (
     DateField,
     DateTimeField,
     FormNumberField,
+    Input,
     ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
@@ -56,10 +57,26 @@ class EmployeeIdField(ScopedEmployeeField):
     pass
 
 
+@extend_schema_field({"type": "integer", "minimum": 1})
+class ServiceCheckedInteger(serializers.Field):
+    """A whole number the service checks (its message cites the rule of the record at hand:
+    a slip's quantities 08-05(3), a tray count's 08-01(3)); passed through as given."""
+
+    def to_internal_value(self, data):
+        return data
+
+
+class ChipLineInput(Input):
+    """One line of chips: the chip's value in cents (not its id) and how many."""
+
+    denomination = ServiceCheckedInteger(help_text="The chip's value in cents (2500 for a $25 chip), never its id.")
+    quantity = ServiceCheckedInteger(help_text="How many chips of that value.")
+
+
 def _chips_field(**kwargs):
     return serializers.ListField(
-        child=serializers.DictField(),
-        help_text='[{"denomination": <chip id or value in cents>, "quantity": n}, ...]',
+        child=ChipLineInput(),
+        help_text='[{"denomination": <chip value in cents>, "quantity": n}, ...]',
         **kwargs,
     )
 
@@ -107,7 +124,7 @@ class GamingDaySerializer(serializers.ModelSerializer):
         return close.closed_by.initials if close else None
 
 
-class GamingDayInputSerializer(serializers.Serializer):
+class GamingDayInputSerializer(Input):
     site = SiteIdField()
     gaming_date = DateField()
 
@@ -164,7 +181,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
         ]
 
 
-class TableInventoryInputSerializer(serializers.Serializer):
+class TableInventoryInputSerializer(Input):
     table = ScopedTableField()
     kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
     chips = _chips_field()
@@ -224,14 +241,14 @@ class DealerShiftSerializer(serializers.ModelSerializer):
         ]
 
 
-class DealerShiftInputSerializer(serializers.Serializer):
+class DealerShiftInputSerializer(Input):
     table = ScopedTableField()
     dealer = EmployeeIdField()
     started_at = DateTimeField(required=False)
     chips = _chips_field(required=False, allow_empty=True)
 
 
-class DealerShiftEndSerializer(serializers.Serializer):
+class DealerShiftEndSerializer(Input):
     ended_at = DateTimeField(required=False)
     left_site = serializers.BooleanField(
         required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed)."
@@ -349,25 +366,27 @@ class SlipSerializer(serializers.ModelSerializer):
         return self._step(slip, SlipStep.Kind.VOID, "reason")
 
 
-class SlipInputSerializer(serializers.Serializer):
+class SlipInputSerializer(Input):
     table = ScopedTableField()
     chips = _chips_field()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
     number = FormNumberField(required=False, help_text="The printed number of a paper slip.")
 
-    def validate(self, attrs):
-        between_tables = rules.TABLE_TO_TABLE_KEYS & set(self.initial_data)
+    def to_internal_value(self, data):
+        between_tables = rules.TABLE_TO_TABLE_KEYS & set(data) if isinstance(data, dict) else set()
         if between_tables:
             field = sorted(between_tables)[0]
             raise serializers.ValidationError(
                 {
-                    field: f"{rules.SLIP_MOVEMENT}: chips never move directly between two tables; one slip is for one table."
+                    field: [
+                        f"{rules.SLIP_MOVEMENT}: chips never move directly between two tables; one slip is for one table."
+                    ]
                 }
             )
-        return attrs
+        return super().to_internal_value(data)
 
 
-class VoidInputSerializer(serializers.Serializer):
+class VoidInputSerializer(Input):
     reason = TextField(required=False, allow_blank=True, default="")
 
 
@@ -449,7 +468,7 @@ class SlipBookSerializer(serializers.ModelSerializer):
         fields = ["id", "site", "kind", "first_number", "last_number", "registered_at", "registered_by"]
 
 
-class SlipBookInputSerializer(serializers.Serializer):
+class SlipBookInputSerializer(Input):
     site = SiteIdField()
     kind = serializers.ChoiceField(choices=SlipKind.choices)
     first_number = FormNumberField()
