@@ -165,7 +165,7 @@ def _field_list(fields) -> str:
 
 
 class Input(StrictInputMixin, serializers.Serializer):
-    """A request body: only the declared fields (see StrictInputMixin)."""
+    """Only the fields listed here: any other field is a 400 naming it."""
 
 
 ERROR_RESPONSES = {

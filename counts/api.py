@@ -178,10 +178,41 @@ class CountSessionInputSerializer(Input):
     members = EmployeeIdField(many=True)
 
 
+CURRENCY_LINE = {
+    "type": "object",
+    "properties": {
+        "denomination_cents": {"type": "integer", "description": "The bill's or coin's value in cents."},
+        "quantity": {"type": "integer", "minimum": 0},
+        "form": {"type": "string", "enum": ["bill", "coin"], "description": "Only needed for $1 (bill or coin)."},
+    },
+    "required": ["denomination_cents", "quantity"],
+    "additionalProperties": False,
+}
+FORM_FOUND = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ["fill", "credit"]},
+        "number": {"type": "integer", "minimum": 1, "maximum": limits.MAX_FORM_NUMBER},
+    },
+    "required": ["kind", "number"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field({"type": "array", "items": CURRENCY_LINE})
+class CurrencyField(serializers.JSONField):
+    """Parsed by `counts.services.parse_currency` (the count page's messages)."""
+
+
+@extend_schema_field({"type": "array", "items": FORM_FOUND})
+class FormsFoundField(serializers.JSONField):
+    """Parsed by `counts.services.parse_forms`."""
+
+
 class FiguresInputSerializer(Input):
     box = ScopedDropBoxField()
-    currency = serializers.JSONField()
-    forms = serializers.JSONField(required=False, default=list)
+    currency = CurrencyField()
+    forms = FormsFoundField(required=False, default=list)
 
 
 class ResolveInputSerializer(FiguresInputSerializer):

@@ -89,7 +89,8 @@ class ChipLineSerializer(serializers.Serializer):
 
 
 class CustodyViewSet(ScopedViewSet):
-    """Scoped reads plus `create`, which parses and calls `create_object`."""
+    # Scoped reads plus `create`, which parses and calls `create_object` (a comment, not a
+    # docstring: a docstring would describe every operation of the API's documentation).
 
     def create(self, request, *args, **kwargs):
         return self.write(request)

@@ -124,3 +124,27 @@ def test_login_refuses_unknown_fields(client, cast):
     response = client.post("/api/v1/auth/token/", {"username": "x", "password": "y", "remember": "1"})
     assert response.status_code == 400
     assert "remember" in response.json()
+
+
+def test_a_currency_line_or_form_found_with_an_unknown_key_is_refused():
+    from django.core.exceptions import ValidationError
+
+    from counts.services.figures import parse_currency, parse_forms
+
+    with pytest.raises(ValidationError, match="no field 'colour'"):
+        parse_currency([{"denomination_cents": 100, "quantity": 1, "colour": "green"}])
+    with pytest.raises(ValidationError, match="no field 'table'"):
+        parse_forms([{"kind": "fill", "number": 7, "table": 1}])
+    assert parse_currency([{"denomination_cents": 100, "quantity": 1, "form": "coin"}]) == {(100, "coin"): 1}
+
+
+@pytest.mark.django_db
+def test_a_cage_line_giving_its_value_twice_or_an_unknown_key_is_refused(org, chips):
+    from django.core.exceptions import ValidationError
+
+    from cage.services import parse_chip_lines
+
+    for line in ({"value_cents": 500, "denomination": 500, "quantity": 1}, {"value_cents": 500, "quantity": 1, "x": 1}):
+        with pytest.raises(ValidationError, match="the value given once"):
+            parse_chip_lines([line], org.pk, citation="ND 99-01.3-08-07")
+    assert parse_chip_lines([{"denomination": 500, "quantity": 2}], org.pk, citation="ND")[chips[500]] == 2
