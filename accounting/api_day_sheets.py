@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from cardroom import limits
 from cardroom.access import access_for, require_role
-from cardroom.api import DateField, DateTimeField, FormNumberField, TextField
+from cardroom.api import DateField, DateTimeField, FormNumberField, Input, TextField
 from cardroom.models import Employee, Table
 from cardroom.moments import CLOCK_TOLERANCE
 from cardroom.rules import HOUSE_CONTROL
@@ -134,7 +134,7 @@ class SheetMoment(DateTimeField):
         return moment
 
 
-class DaySheetChipLine(serializers.Serializer):
+class DaySheetChipLine(Input):
     denomination = serializers.IntegerField(
         min_value=1, max_value=limits.MAX_AMOUNT_CENTS, help_text="the chip's value in cents (or its id)"
     )
@@ -145,18 +145,18 @@ def _chips(required=True):
     return DaySheetChipLine(many=True, required=required, max_length=50, allow_empty=not required)
 
 
-class DaySheetCurrencyLine(serializers.Serializer):
+class DaySheetCurrencyLine(Input):
     denomination_cents = serializers.IntegerField(min_value=1, max_value=10_000)
     form = serializers.ChoiceField(choices=["bill", "coin"], required=False)
     quantity = serializers.IntegerField(min_value=0, max_value=limits.MAX_QUANTITY)
 
 
-class DaySheetFormFound(serializers.Serializer):
+class DaySheetFormFound(Input):
     kind = serializers.ChoiceField(choices=SlipKind.choices)
     number = FormNumberField()
 
 
-class BoxRef(serializers.Serializer):
+class BoxRef(Input):
     """A drop box by its number (the table's, 08-02(2)) and label."""
 
     box = serializers.IntegerField(min_value=1, max_value=32767)
@@ -174,17 +174,17 @@ class BoxRef(serializers.Serializer):
 # --- The sections -------------------------------------------------------------------------------
 
 
-class DaySheetOpen(serializers.Serializer):
+class DaySheetOpen(Input):
     opened_at = SheetMoment()
     opened_by = EmployeeRefField()
 
 
-class DaySheetClose(serializers.Serializer):
+class DaySheetClose(Input):
     closed_at = SheetMoment()
     closed_by = EmployeeRefField()
 
 
-class DaySheetTrayCount(serializers.Serializer):
+class DaySheetTrayCount(Input):
     table = TableNumberField()
     counted_at = SheetMoment()
     counted_by = EmployeeRefField()
@@ -192,7 +192,7 @@ class DaySheetTrayCount(serializers.Serializer):
     variance_reason = TextField(required=False, allow_blank=True)
 
 
-class DaySheetDealerShift(serializers.Serializer):
+class DaySheetDealerShift(Input):
     table = TableNumberField()
     dealer = EmployeeRefField()
     started_at = SheetMoment()
@@ -204,7 +204,7 @@ class DaySheetDealerShift(serializers.Serializer):
     ended_by = EmployeeRefField(required=False, allow_null=True)
 
 
-class DaySheetSlip(serializers.Serializer):
+class DaySheetSlip(Input):
     kind = serializers.ChoiceField(choices=SlipKind.choices)
     number = FormNumberField(required=False, allow_null=True, help_text="the printed number from a registered book")
     table = TableNumberField()
@@ -256,12 +256,12 @@ class DaySheetRecount(DaySheetCountEntry):
     note = TextField()
 
 
-class DaySheetSignature(serializers.Serializer):
+class DaySheetSignature(Input):
     signed_at = SheetMoment()
     signed_by = EmployeeRefField()
 
 
-class DaySheetCount(serializers.Serializer):
+class DaySheetCount(Input):
     opened_at = SheetMoment()
     opened_by = EmployeeRefField()
     members = serializers.ListField(child=EmployeeRefField(), min_length=2, max_length=2)
@@ -274,7 +274,7 @@ def _items(serializer_class):
     return serializer_class(many=True, required=False, max_length=MAX_ITEMS)
 
 
-class DaySheetSerializer(serializers.Serializer):
+class DaySheetSerializer(Input):
     gaming_date = DateField()
     open = DaySheetOpen(required=False, allow_null=True, help_text="omit when the day is already open")
     openers = _items(DaySheetTrayCount)
@@ -286,7 +286,7 @@ class DaySheetSerializer(serializers.Serializer):
     close = DaySheetClose(required=False, allow_null=True, help_text="omit to leave the day open")
 
 
-class DaySheetResultSerializer(serializers.Serializer):
+class DaySheetResultSerializer(Input):
     gaming_day = serializers.IntegerField(source="gaming_day.pk")
     gaming_date = serializers.DateField(source="gaming_day.gaming_date")
     openers = serializers.SerializerMethodField()

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, CentsField, DateField, TextField, visible_employees
+from cardroom.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField, visible_employees
 from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from cardroom.models import Organization, Table
 from cardroom.periods import Quarter
@@ -650,7 +650,7 @@ def books_close_json(close: BooksClose) -> dict:
     }
 
 
-class BooksCloseInputSerializer(serializers.Serializer):
+class BooksCloseInputSerializer(Input):
     date = DateField()
 
 
@@ -663,7 +663,7 @@ class CloseBooksView(APIView):
         return Response(books_close_json(close), status=201)
 
 
-class BooksAdjustmentInputSerializer(serializers.Serializer):
+class BooksAdjustmentInputSerializer(Input):
     """Parses only: the service checks the field, table, amount, reason and date."""
 
     books_close = serializers.PrimaryKeyRelatedField(queryset=BooksClose.objects.none())
@@ -734,7 +734,7 @@ def _adjustment_out(a: Adjustment) -> dict:
 # --- Filing a quarter ------------------------------------------------------------------------------
 
 
-class QuarterFilingInputSerializer(serializers.Serializer):
+class QuarterFilingInputSerializer(Input):
     quarter = serializers.CharField(
         max_length=10, help_text="The quarter filed, YYYYQn (for example 2026Q3); it must have ended."
     )
@@ -842,7 +842,7 @@ class OtherGamesAgpOut(serializers.Serializer):
     recorded_at = serializers.DateTimeField()
 
 
-class OtherGamesAgpInput(serializers.Serializer):
+class OtherGamesAgpInput(Input):
     """Parses only; the service checks the amount, the note and the correction."""
 
     quarter = serializers.CharField(max_length=10, help_text="YYYYQn, for example 2026Q3.")

@@ -2,7 +2,7 @@
 services validate and write, lists are scoped to the sites where the user reads cage records
 and filter by `?site=<id>` and `?gaming_date=YYYY-MM-DD`."""
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -11,6 +11,7 @@ from cardroom.api import (
     ERROR_RESPONSES,
     CentsField,
     DateField,
+    Input,
     MomentField,
     ScopedEmployeeField,
     ScopedField,
@@ -85,14 +86,38 @@ def _output(model, lines=None, extra=(), **declared):
 
 
 def _input(name, **declared):
-    return type(name, (serializers.Serializer,), declared)
+    return type(name, (Input,), declared)
 
 
 LINES_HELP = 'A list of {"value_cents": n, "quantity": n} lines (or {"<value_cents>": quantity}).'
 
 
+VALUE_LINE = {
+    "type": "object",
+    "properties": {
+        "value_cents": {"type": "integer", "description": "The chip's, bill's or coin's value in cents."},
+        "denomination": {"type": "integer", "description": "The same value in cents, by its other name: give one."},
+        "quantity": {"type": "integer", "minimum": 0},
+    },
+    "required": ["quantity"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "array", "items": VALUE_LINE},
+            {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+        ]
+    }
+)
+class ValueLinesField(serializers.JSONField):
+    """Lines parsed by `cage.services.parse_chip_lines` / `parse_cash_lines` (their messages)."""
+
+
 def _lines_field(**kwargs):
-    return serializers.JSONField(help_text=LINES_HELP, **kwargs)
+    return ValueLinesField(help_text=LINES_HELP, **kwargs)
 
 
 # --- Serializers ---------------------------------------------------------------------------
@@ -108,7 +133,7 @@ IdealBankInput = _input(
 BankCountSerializer = _output(BankCount, BankCountLine)
 
 
-class BankCountInput(serializers.Serializer):
+class BankCountInput(Input):
     site = ScopedSiteField()
     gaming_date = DateField()
     kind = serializers.CharField(max_length=20)

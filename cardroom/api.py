@@ -5,6 +5,8 @@ becomes a 400 naming the field, `PermissionDenied` a 403 with its reason; object
 user's scope are not in the queryset, so they answer 404.
 """
 
+from collections.abc import Mapping
+
 from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -29,7 +31,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from . import limits, services
 from .access import access_for
 from .api_filters import FilterSet, IdFilter
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Role, Site, Table
 from .parsers import BodyTooLarge
 from .throttles import LoginRateThrottle
 from .tokens import issue_token
@@ -155,6 +157,40 @@ class TextField(serializers.CharField):
         super().__init__(**kwargs)
 
 
+# --- Strict input (house control) -------------------------------------------------------------
+
+
+class StrictInputMixin:
+    """Refuses what a request body says beyond the fields the endpoint reads: an unknown field
+    is a 400 naming it (a typo must not be dropped silently), and a field given twice (a form
+    key repeated; JSON objects with a repeated key are refused by cardroom.parsers) is a 400.
+    Every input serializer of the API derives from `Input` or `InputSerializer` (or this mixin)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            writable = {name: field for name, field in self.fields.items() if not field.read_only}
+            errors = {
+                name: [f"House control: unknown field {name!r}; this endpoint reads {_field_list(writable)}."]
+                for name in data
+                if name not in writable
+            }
+            if hasattr(data, "getlist"):  # a form body: one value per field unless the field is a list
+                for name, field in writable.items():
+                    if len(data.getlist(name)) > 1 and not isinstance(field, serializers.ListField | serializers.ManyRelatedField):
+                        errors[name] = [f"House control: the field {name!r} is given twice; give it once."]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+def _field_list(fields) -> str:
+    return ", ".join(sorted(fields)) if fields else "no fields"
+
+
+class Input(StrictInputMixin, serializers.Serializer):
+    """Only the fields listed here: any other field is a 400 naming it."""
+
+
 ERROR_RESPONSES = {
     400: OpenApiResponse(description="Bad input: the message names the field and the rule."),
     403: OpenApiResponse(description="Your role may not do this here."),
@@ -231,7 +267,7 @@ class ScopedEmployeeField(serializers.PrimaryKeyRelatedField):
         return Employee.objects.filter(organization_id=access_for(self.context["request"].user).organization_id)
 
 
-class InputSerializer(serializers.ModelSerializer):
+class InputSerializer(StrictInputMixin, serializers.ModelSerializer):
     """Parses only: business and uniqueness rules run once, in the service. Model fields map to
     the bounded fields: dates within the books' range, amounts (`*_cents`) within
     `limits.MAX_AMOUNT_CENTS`, text within its model's or `limits.MAX_TEXT_LENGTH`."""
@@ -597,6 +633,109 @@ class RelationViewSet(ScopedViewSet, mixins.CreateModelMixin, mixins.DestroyMode
         services.remove_relation(acting_user=self.request.user, relation=instance)
 
 
+# --- Organizations and who you are ------------------------------------------------------------
+
+
+class OrganizationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Organization
+        fields = ["id", "name", "licence_number"]
+
+
+class OrganizationInputSerializer(Input):
+    name = serializers.CharField(max_length=200)
+    licence_number = serializers.CharField(max_length=50, required=False, allow_blank=True, default="")
+    manager_username = serializers.CharField(max_length=150, help_text="The first gaming manager's login name.")
+    manager_password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    manager_initials = serializers.CharField(max_length=4, help_text="Initials sign forms: unique in the organization.")
+    manager_first_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+    manager_last_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+
+
+class OrganizationCreatedSerializer(OrganizationSerializer):
+    manager = EmployeeSerializer(read_only=True)
+
+    class Meta(OrganizationSerializer.Meta):
+        fields = [*OrganizationSerializer.Meta.fields, "manager"]
+
+
+@extend_schema_view(
+    create=extend_schema(
+        request=OrganizationInputSerializer,
+        responses={201: OrganizationCreatedSerializer, **ERROR_RESPONSES},
+        description="A platform operator (superuser) creates an organization and its first gaming manager.",
+    ),
+)
+class OrganizationViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """Your organization (a platform operator sees every one). Its id is the one the tax
+    return (`/organizations/{id}/tax/`) and the organization-wide records take."""
+
+    output_serializer_class = OrganizationSerializer
+    input_serializer_class = OrganizationInputSerializer
+
+    def scope(self, access):
+        if self.request.user.is_superuser:
+            return Organization.objects.order_by("name")
+        return Organization.objects.filter(pk=access.organization_id).order_by("name")
+
+    def create(self, request, *args, **kwargs):
+        if not request.user.is_superuser:  # before the body is read: it names no field to fix
+            raise DjangoPermissionDenied(services.platform_operator_refusal())
+        serializer = OrganizationInputSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        organization, manager = services.create_organization(acting_user=request.user, **serializer.validated_data)
+        organization.manager = manager
+        return Response(OrganizationCreatedSerializer(organization).data, status=201)
+
+
+class SiteRolesSerializer(serializers.Serializer):
+    site = serializers.IntegerField()
+    site_name = serializers.CharField()
+    roles = serializers.ListField(child=serializers.ChoiceField(choices=Role.choices))
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    platform_operator = serializers.BooleanField(help_text="A superuser: may create organizations.")
+    employee = serializers.IntegerField(allow_null=True, help_text="Your employee id; null for a login without one.")
+    initials = serializers.CharField(allow_null=True)
+    organization = OrganizationSerializer(allow_null=True)
+    organization_roles = serializers.ListField(
+        child=serializers.ChoiceField(choices=Role.choices),
+        help_text="Roles held at all sites of the organization (gaming manager, auditor).",
+    )
+    sites = SiteRolesSerializer(many=True, help_text="Each site you may see and your roles there.")
+
+
+class MeView(APIView):
+    """Who you are: your login, your employee record and organization, and your roles per site."""
+
+    @extend_schema(responses={200: MeSerializer})
+    def get(self, request):
+        access = access_for(request.user)
+        employee = access.employee
+        return Response(
+            MeSerializer(
+                {
+                    "username": request.user.get_username(),
+                    "first_name": request.user.first_name,
+                    "last_name": request.user.last_name,
+                    "platform_operator": request.user.is_superuser,
+                    "employee": employee.pk if employee else None,
+                    "initials": employee.initials if employee else None,
+                    "organization": employee.organization if employee else None,
+                    "organization_roles": sorted(access.org_roles),
+                    "sites": [
+                        {"site": site.pk, "site_name": site.name, "roles": sorted(access.roles_at(site.pk))}
+                        for site in access.sites().order_by("name")
+                    ],
+                }
+            ).data
+        )
+
+
 # --- API tokens ---------------------------------------------------------------------------
 
 
@@ -605,13 +744,17 @@ class AccountLocked(exceptions.APIException):
     default_code = "locked_out"
 
 
+class LoginSerializer(StrictInputMixin, AuthTokenSerializer):
+    """The login name and password, nothing else."""
+
+
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
     expiry = serializers.DateTimeField()
 
 
 @extend_schema(
-    request=AuthTokenSerializer,
+    request=LoginSerializer,
     responses={
         200: TokenSerializer,
         400: OpenApiResponse(description="Wrong login name or password."),
@@ -628,7 +771,7 @@ class TokenView(APIView):
     throttle_classes = [LoginRateThrottle]
 
     def post(self, request):
-        credentials = AuthTokenSerializer(data=request.data, context={"request": request})
+        credentials = LoginSerializer(data=request.data, context={"request": request})
         if not credentials.is_valid():
             if getattr(request, "axes_locked_out", False):  # django-axes refused the attempt
                 raise AccountLocked(_locked_message())

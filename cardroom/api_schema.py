@@ -4,11 +4,19 @@ Each operation gets, beside the answers its view declares: 401 (no or a bad toke
 role may not act: the message names the rule or the role), 404 for an operation on one
 object (ids outside the user's sites are not found), 400 when it reads query parameters or
 a body (the message names the field and the rule), 413 when it reads a body
-(`limits.MAX_BODY_BYTES`), and 429 where a rate limit applies."""
+(`limits.MAX_BODY_BYTES`), and 429 where a rate limit applies. Every POST takes an optional
+`Idempotency-Key` header (cardroom.idempotency) and may answer 409 for a key reused with another
+request. Request bodies declare `additionalProperties: false`: an unknown field is a 400
+(cardroom.api.StrictInputMixin)."""
 
+from drf_spectacular.hooks import postprocess_schema_enums
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import is_list_serializer
 from rest_framework.generics import GenericAPIView
+
+from . import limits
+from .idempotency import HEADER as IDEMPOTENCY_HEADER
+from .idempotency import REPLAYED_HEADER
 
 DETAIL = {
     "type": "object",
@@ -28,6 +36,11 @@ ERRORS = {
     "403": ("Your role may not do this here: the message names the rule or the role that may.", DETAIL),
     "404": ("Not found in the sites you may see.", DETAIL),
     "413": ("The request body is too large.", DETAIL),
+    "409": (
+        f"The {IDEMPOTENCY_HEADER} was used before with another request (method, path or body): "
+        "send a new key for a new request, or the same request to retry.",
+        DETAIL,
+    ),
     "429": ("Too many requests: the message names the limit (house control) and when to try again.", DETAIL),
 }
 
@@ -58,6 +71,9 @@ class ErrorDocumentingSchema(AutoSchema):
         if operation is None:
             return None
         parameters = operation.get("parameters", [])
+        if self.method == "POST":  # every POST: a bad key is a 400, a key reused for another request a 409
+            parameters.append(dict(IDEMPOTENCY_PARAMETER))
+            operation["parameters"] = parameters
         codes = ["401", "403"]
         if any(p["in"] == "path" for p in parameters):
             codes.append("404")
@@ -67,9 +83,46 @@ class ErrorDocumentingSchema(AutoSchema):
             codes.append("413")
         if self._throttled():
             codes.append("429")
+        if self.method == "POST":
+            codes.append("409")
+            for code, response in operation["responses"].items():
+                if code.startswith("2"):
+                    response.setdefault("headers", {})[REPLAYED_HEADER] = REPLAYED
         responses = operation["responses"]
         for code in codes:
             if "content" not in responses.get(code, {}):
                 responses[code] = _error(code)
         operation["responses"] = dict(sorted(responses.items()))
         return operation
+
+
+IDEMPOTENCY_PARAMETER = {
+    "in": "header",
+    "name": IDEMPOTENCY_HEADER,
+    "required": False,
+    "description": (
+        "Makes a retry safe (house control): a retry with the same key and the same request gets the "
+        f"first answer again and writes nothing; the key is kept {limits.IDEMPOTENCY_KEY_HOURS} hours for "
+        "a success (a refused request keeps nothing). Per user; a UUID is a good key."
+    ),
+    "schema": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": limits.MAX_IDEMPOTENCY_KEY_LENGTH,
+        "pattern": "^[ -~]+$",
+    },
+}
+REPLAYED = {
+    "description": "`true` when this is the kept answer to an earlier request with the same Idempotency-Key.",
+    "schema": {"type": "string", "enum": ["true"]},
+}
+
+
+def forbid_unknown_fields(result, generator, request, public):
+    """Request bodies (the `...Request` components of COMPONENT_SPLIT_REQUEST) take only their
+    declared fields: an unknown field is a 400 (cardroom.api.StrictInputMixin)."""
+    result = postprocess_schema_enums(result, generator, request=request, public=public)
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and component.get("type") == "object" and "properties" in component:
+            component["additionalProperties"] = False
+    return result

@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from . import api
 
 router = DefaultRouter()
+router.register("organizations", api.OrganizationViewSet, basename="organization")
 router.register("sites", api.SiteViewSet, basename="site")
 router.register("tables", api.TableViewSet, basename="table")
 router.register("chip-denominations", api.ChipDenominationViewSet, basename="chip-denomination")

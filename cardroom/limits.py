@@ -37,6 +37,10 @@ DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 500
 MAX_OFFSET = 10_000_000
 
+# Idempotency-Key: its length, and how long a key's answer is kept for a retry.
+MAX_IDEMPOTENCY_KEY_LENGTH = 255
+IDEMPOTENCY_KEY_HOURS = 24
+
 DATE_RANGE_TEXT = f"between {FIRST_DATE.isoformat()} and {LAST_DATE.isoformat()}"
 
 

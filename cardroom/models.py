@@ -480,3 +480,26 @@ class AuditEvent(AppendOnlyModel):
 
     def __str__(self):
         return f"{self.chain} #{self.seq} {self.action} {self.object_type}:{self.object_id}"
+
+
+class IdempotentRequest(models.Model):
+    """A POST sent with an `Idempotency-Key` header and the answer it got (cardroom.idempotency).
+    House control: a retry with the same key and body gets this answer again and writes nothing;
+    rows expire after `limits.IDEMPOTENCY_KEY_HOURS`."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=2000)
+    fingerprint = models.CharField(max_length=64)  # SHA-256 of the method, path and body
+    status_code = models.PositiveSmallIntegerField()
+    content_type = models.CharField(max_length=200, blank=True, default="")
+    body = models.BinaryField()
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotent_request_one_per_user_key")]
+
+    def __str__(self):
+        return f"{self.method} {self.path} [{self.key}]"

@@ -2,9 +2,13 @@
 deeper than `limits.MAX_JSON_DEPTH` (house controls). Python's JSON decoder recurses, so JSON
 nested thousands deep would otherwise end in a RecursionError (a server error)."""
 
+import codecs
+import json
+
 from django.conf import settings
 from rest_framework import parsers, status
 from rest_framework.exceptions import APIException, ParseError
+from rest_framework.utils import json as drf_json
 
 from . import limits
 
@@ -48,13 +52,30 @@ def _too_deep() -> ParseError:
     return ParseError(f"JSON nested deeper than {limits.MAX_JSON_DEPTH} levels ({limits.HOUSE_CONTROL}).")
 
 
+def _no_repeated_keys(pairs):
+    """An object naming one key twice says one field two ways: refused, not last-one-wins."""
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ParseError({key: [f"House control: the field {key!r} is given twice; give it once."]})
+        seen[key] = value
+    return seen
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         refuse_large_body((parser_context or {})["request"])
+        encoding = parsers.get_encoding(parser_context or {})
         try:
-            data = super().parse(stream, media_type, parser_context)
+            data = json.load(
+                codecs.getreader(encoding)(stream),
+                object_pairs_hook=_no_repeated_keys,
+                parse_constant=drf_json.strict_constant if self.strict else None,
+            )
         except RecursionError:
             raise _too_deep() from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
         if json_depth(data) > limits.MAX_JSON_DEPTH:
             raise _too_deep()
         return data

@@ -11,7 +11,7 @@ from django.db import transaction
 from .access import forget_access, require_gaming_manager
 from .audit import record_event, snapshot
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
-from .rules import CHIP_SPECS
+from .rules import CHIP_SPECS, HOUSE_CONTROL
 
 
 def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):
@@ -208,3 +208,64 @@ def add_relation(*, acting_user, employee: Employee, relative: Employee, kind: s
 
 def remove_relation(*, acting_user, relation: EmployeeRelation) -> None:
     _delete(relation, acting_user=acting_user, organization_id=relation.employee.organization_id, noun="a relation")
+
+
+# --- Organizations (the platform operator) ---------------------------------------------------
+
+def platform_operator_refusal() -> str:
+    return (
+        f"{HOUSE_CONTROL}: only a platform operator (a superuser) may create an organization; "
+        "its gaming managers then set it up."
+    )
+
+
+def create_organization(
+    *, acting_user, name: str, manager_username: str, manager_password: str, manager_initials: str,
+    licence_number: str = "", manager_first_name: str = "", manager_last_name: str = "",
+) -> tuple[Organization, Employee]:
+    """A new organization and its first gaming manager (a login and an employee holding the
+    gaming manager role at all sites). `acting_user` is a superuser, or None for the
+    `create_organization` management command run on the server."""
+    from django.core.exceptions import PermissionDenied
+
+    if acting_user is not None and not acting_user.is_superuser:
+        raise PermissionDenied(platform_operator_refusal())
+    organization = Organization(name=name.strip(), licence_number=licence_number.strip())
+    if Organization.objects.filter(name__iexact=organization.name).exists():
+        raise ValidationError({"name": "House control: an organization of this name already exists."})
+    organization.full_clean()
+    User = get_user_model()
+    if User.objects.filter(username__iexact=manager_username).exists():
+        raise ValidationError({"manager_username": "This login name is already taken."})
+    user = User(username=manager_username, first_name=manager_first_name, last_name=manager_last_name, is_staff=True)
+    try:
+        user.full_clean(exclude=["password"])
+    except ValidationError as exc:
+        raise ValidationError({f"manager_{k}": v for k, v in exc.message_dict.items()}) from exc
+    try:
+        validate_password(manager_password, user)
+    except ValidationError as exc:
+        raise ValidationError({"manager_password": exc.messages}) from exc
+    with transaction.atomic():
+        organization._history_user = acting_user
+        organization.save()
+        user.set_password(manager_password)
+        user.save()
+        employee = Employee(organization=organization, user=user, initials=manager_initials)
+        try:
+            employee.full_clean()
+        except ValidationError as exc:
+            raise ValidationError({f"manager_{k}": v for k, v in exc.message_dict.items()}) from exc
+        employee.save()
+        Membership.objects.create(employee=employee, site=None, role=Role.GAMING_MANAGER)
+        for obj in (organization, employee):
+            record_event(
+                actor=acting_user, action=f"{obj._meta.model_name}.created", obj=obj,
+                organization_id=organization.pk, after=snapshot(obj),
+            )
+        record_event(
+            actor=acting_user, action="membership.created", object_type="cardroom.membership",
+            object_id=str(employee.memberships.get().pk), organization_id=organization.pk,
+            after={"employee": employee.pk, "role": Role.GAMING_MANAGER, "site": None},
+        )
+    return organization, employee

@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "cardroom.middleware.CurrentSiteMiddleware",
     "axes.middleware.AxesMiddleware",
+    "cardroom.idempotency.IdempotencyMiddleware",  # after authentication: keys are per user
 ]
 
 ROOT_URLCONF = "cardroom.urls"
@@ -232,8 +233,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Bodies are documented as JSON, the API's format (form bodies are read too, for the
+    # browser): one content type per body, so that a generated client sends JSON.
+    "PARSER_WHITELIST": ["cardroom.parsers.JSONParser"],
+    # The enums' hook, then request bodies' additionalProperties: false (strict input).
+    "POSTPROCESSING_HOOKS": ["cardroom.api_schema.forbid_unknown_fields"],
     # Several records have a "kind" (or "location"): name each choice set after its model.
     "ENUM_NAME_OVERRIDES": {
+        "RoleEnum": "cardroom.models.Role",
         "EmployeeRelationKindEnum": "cardroom.models.EmployeeRelation.Kind",
         "TableLocationEnum": "cardroom.models.Table.Location",
         "TrayCountKindEnum": "floor.models.TableInventory.Kind",

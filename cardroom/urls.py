@@ -4,7 +4,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from . import views
-from .api import LogoutAllView, LogoutView, TokenView, api_not_found
+from .api import LogoutAllView, LogoutView, MeView, TokenView, api_not_found
 from .api_urls import router
 
 urlpatterns = [
@@ -32,6 +32,7 @@ urlpatterns = [
     path("api/v1/", include("accounting.api_figures")),
     path("api/v1/", include("accounting.api_day_sheets")),
     path("api/v1/", include(router.urls)),
+    path("api/v1/me/", MeView.as_view(), name="api_me"),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
     path("api/v1/auth/logout/", LogoutView.as_view(), name="api_logout"),
     path("api/v1/auth/logout-all/", LogoutAllView.as_view(), name="api_logout_all"),

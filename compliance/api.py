@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.access import access_for, require_role
-from cardroom.api import ERROR_RESPONSES, ScopedSiteField, ScopedViewSet, TextField
+from cardroom.api import ERROR_RESPONSES, Input, ScopedSiteField, ScopedViewSet, TextField
 from cardroom.api_filters import PAGE_PARAMETERS, Pagination
 from cardroom.models import Role
 from cardroom.periods import Quarter
@@ -60,7 +60,7 @@ class AlertPageSerializer(serializers.Serializer):
     results = AlertSerializer(many=True)
 
 
-class StepInputSerializer(serializers.Serializer):
+class StepInputSerializer(Input):
     note = TextField(required=False, allow_blank=True, default="")
     documentation = serializers.DictField(required=False, default=dict)
 
@@ -116,7 +116,7 @@ class ObligationsView(APIView):
         return pages.get_paginated_response(AlertSerializer(page, many=True).data)
 
 
-class RunInputSerializer(serializers.Serializer):
+class RunInputSerializer(Input):
     site = ScopedSiteField()
     quarter = serializers.CharField(max_length=10)
 

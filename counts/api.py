@@ -17,6 +17,7 @@ from cardroom.api import (
     ERROR_RESPONSES,
     DateField,
     FormNumberField,
+    Input,
     MomentField,
     ScopedEmployeeField,
     ScopedSiteField,
@@ -60,7 +61,7 @@ class DropBoxSerializer(serializers.ModelSerializer):
         fields = ["id", "site", "table", "number", "label", "locks", "active"]
 
 
-class DropBoxInputSerializer(serializers.Serializer):
+class DropBoxInputSerializer(Input):
     table = ScopedTableField()
     number = serializers.IntegerField(required=False, min_value=1, max_value=32_767)  # the column holds a small integer
     label = serializers.CharField(required=False, allow_blank=True, max_length=10)
@@ -94,7 +95,7 @@ class RemovalSerializer(serializers.ModelSerializer):
         ]
 
 
-class RemovalInputSerializer(serializers.Serializer):
+class RemovalInputSerializer(Input):
     gaming_date = DateField(required=False)
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
     removed_at = MomentField()
@@ -114,7 +115,7 @@ class PlacementSerializer(serializers.Serializer):
     placed_at = serializers.DateTimeField()
 
 
-class PlacementInputSerializer(serializers.Serializer):
+class PlacementInputSerializer(Input):
     gaming_date = DateField()
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
     placed_at = MomentField(source="at")
@@ -175,21 +176,52 @@ class DropBoxViewSet(ScopedViewSet):
 # --- Count sessions ---------------------------------------------------------------------------
 
 
-class CountSessionInputSerializer(serializers.Serializer):
+class CountSessionInputSerializer(Input):
     site = SiteIdField()
     gaming_date = DateField()
     members = EmployeeIdField(many=True)
     opened_at = MomentField(source="at")
 
 
-class SignInputSerializer(serializers.Serializer):
+class SignInputSerializer(Input):
     signed_at = MomentField(source="at")
 
 
-class FiguresInputSerializer(serializers.Serializer):
+CURRENCY_LINE = {
+    "type": "object",
+    "properties": {
+        "denomination_cents": {"type": "integer", "description": "The bill's or coin's value in cents."},
+        "quantity": {"type": "integer", "minimum": 0},
+        "form": {"type": "string", "enum": ["bill", "coin"], "description": "Only needed for $1 (bill or coin)."},
+    },
+    "required": ["denomination_cents", "quantity"],
+    "additionalProperties": False,
+}
+FORM_FOUND = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ["fill", "credit"]},
+        "number": {"type": "integer", "minimum": 1, "maximum": limits.MAX_FORM_NUMBER},
+    },
+    "required": ["kind", "number"],
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field({"type": "array", "items": CURRENCY_LINE})
+class CurrencyField(serializers.JSONField):
+    """Parsed by `counts.services.parse_currency` (the count page's messages)."""
+
+
+@extend_schema_field({"type": "array", "items": FORM_FOUND})
+class FormsFoundField(serializers.JSONField):
+    """Parsed by `counts.services.parse_forms`."""
+
+
+class FiguresInputSerializer(Input):
     box = ScopedDropBoxField()
-    currency = serializers.JSONField()
-    forms = serializers.JSONField(required=False, default=list)
+    currency = CurrencyField()
+    forms = FormsFoundField(required=False, default=list)
 
 
 class ResolveInputSerializer(FiguresInputSerializer):
@@ -200,7 +232,7 @@ class AdjustmentInputSerializer(FiguresInputSerializer):
     reason = TextField(allow_blank=True, required=False, default="")
 
 
-class ExplanationInputSerializer(serializers.Serializer):
+class ExplanationInputSerializer(Input):
     box = ScopedDropBoxField()
     kind = serializers.ChoiceField(choices=["fill", "credit"])
     number = FormNumberField()
@@ -503,7 +535,7 @@ class CountSettingsSerializer(serializers.Serializer):
     twenty_one_auditor = serializers.IntegerField(source="twenty_one_auditor_id", allow_null=True, read_only=True)
 
 
-class CountSettingsInputSerializer(serializers.Serializer):
+class CountSettingsInputSerializer(Input):
     """Parses only; the service checks the values (gaming managers only)."""
 
     box_exchange = serializers.ChoiceField(choices=BoxExchange.choices, required=False)

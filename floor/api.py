@@ -23,6 +23,7 @@ from cardroom.api import (
     ERROR_RESPONSES,
     DateField,
     FormNumberField,
+    Input,
     MomentField,
     ScopedEmployeeField,
     ScopedSiteField,
@@ -57,10 +58,26 @@ class EmployeeIdField(ScopedEmployeeField):
     pass
 
 
+@extend_schema_field({"type": "integer", "minimum": 1})
+class ServiceCheckedInteger(serializers.Field):
+    """A whole number the service checks (its message cites the rule of the record at hand:
+    a slip's quantities 08-05(3), a tray count's 08-01(3)); passed through as given."""
+
+    def to_internal_value(self, data):
+        return data
+
+
+class ChipLineInput(Input):
+    """One line of chips: the chip's value in cents (not its id) and how many."""
+
+    denomination = ServiceCheckedInteger(help_text="The chip's value in cents (2500 for a $25 chip), never its id.")
+    quantity = ServiceCheckedInteger(help_text="How many chips of that value.")
+
+
 def _chips_field(**kwargs):
     return serializers.ListField(
-        child=serializers.DictField(),
-        help_text='[{"denomination": <chip id or value in cents>, "quantity": n}, ...]',
+        child=ChipLineInput(),
+        help_text='[{"denomination": <chip value in cents>, "quantity": n}, ...]',
         **kwargs,
     )
 
@@ -73,7 +90,8 @@ class ChipLineSerializer(serializers.Serializer):
 
 
 class CustodyViewSet(ScopedViewSet):
-    """Scoped reads plus `create`, which parses and calls `create_object`."""
+    # Scoped reads plus `create`, which parses and calls `create_object` (a comment, not a
+    # docstring: a docstring would describe every operation of the API's documentation).
 
     def create(self, request, *args, **kwargs):
         return self.write(request)
@@ -110,13 +128,13 @@ class GamingDaySerializer(serializers.ModelSerializer):
         return close.closed_by.initials if close else None
 
 
-class GamingDayInputSerializer(serializers.Serializer):
+class GamingDayInputSerializer(Input):
     site = SiteIdField()
     gaming_date = DateField()
     opened_at = MomentField(source="at")
 
 
-class GamingDayCloseSerializer(serializers.Serializer):
+class GamingDayCloseSerializer(Input):
     closed_at = MomentField(source="at")
 
 
@@ -175,7 +193,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
         ]
 
 
-class TableInventoryInputSerializer(serializers.Serializer):
+class TableInventoryInputSerializer(Input):
     table = ScopedTableField()
     kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
     chips = _chips_field()
@@ -241,14 +259,14 @@ class DealerShiftSerializer(serializers.ModelSerializer):
         ]
 
 
-class DealerShiftInputSerializer(serializers.Serializer):
+class DealerShiftInputSerializer(Input):
     table = ScopedTableField()
     dealer = EmployeeIdField()
     started_at = MomentField()
     chips = _chips_field(required=False, allow_empty=True)
 
 
-class DealerShiftEndSerializer(serializers.Serializer):
+class DealerShiftEndSerializer(Input):
     ended_at = MomentField()
     left_site = serializers.BooleanField(
         required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed)."
@@ -306,13 +324,13 @@ class DutyPeriodSerializer(serializers.ModelSerializer):
         fields = ["id", "site", "gaming_day", "employee", "employee_initials", "role", "started_at", "ended_at"]
 
 
-class DutyPeriodInputSerializer(serializers.Serializer):
+class DutyPeriodInputSerializer(Input):
     site = SiteIdField()
     employee = EmployeeIdField(required=False, help_text="Who comes on duty; default: the signed-in employee.")
     at = MomentField()
 
 
-class DutyPeriodEndSerializer(serializers.Serializer):
+class DutyPeriodEndSerializer(Input):
     at = MomentField()
 
 
@@ -437,7 +455,7 @@ class SlipSerializer(serializers.ModelSerializer):
         return self._step(slip, SlipStep.Kind.RECEIVE, "reason")
 
 
-class SlipInputSerializer(serializers.Serializer):
+class SlipInputSerializer(Input):
     table = ScopedTableField()
     chips = _chips_field()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
@@ -449,28 +467,30 @@ class SlipInputSerializer(serializers.Serializer):
         "(ND 99-01.3-08-05(3)(c)); needed when the preparer is not a cashier.",
     )
 
-    def validate(self, attrs):
-        between_tables = rules.TABLE_TO_TABLE_KEYS & set(self.initial_data)
+    def to_internal_value(self, data):
+        between_tables = rules.TABLE_TO_TABLE_KEYS & set(data) if isinstance(data, dict) else set()
         if between_tables:
             field = sorted(between_tables)[0]
             raise serializers.ValidationError(
                 {
-                    field: f"{rules.SLIP_MOVEMENT}: chips never move directly between two tables; one slip is for one table."
+                    field: [
+                        f"{rules.SLIP_MOVEMENT}: chips never move directly between two tables; one slip is for one table."
+                    ]
                 }
             )
-        return attrs
+        return super().to_internal_value(data)
 
 
-class VoidInputSerializer(serializers.Serializer):
+class VoidInputSerializer(Input):
     reason = TextField(required=False, allow_blank=True, default="")
     voided_at = MomentField(source="at")
 
 
-class VerifyInputSerializer(serializers.Serializer):
+class VerifyInputSerializer(Input):
     verified_at = MomentField(source="at")
 
 
-class ReceiveInputSerializer(serializers.Serializer):
+class ReceiveInputSerializer(Input):
     received_at = MomentField(source="at")
 
 
@@ -557,7 +577,7 @@ class SlipBookSerializer(serializers.ModelSerializer):
         fields = ["id", "site", "kind", "first_number", "last_number", "registered_at", "registered_by"]
 
 
-class SlipBookInputSerializer(serializers.Serializer):
+class SlipBookInputSerializer(Input):
     site = SiteIdField()
     kind = serializers.ChoiceField(choices=SlipKind.choices)
     first_number = FormNumberField()

@@ -8,7 +8,17 @@ from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Val
 from cardroom.models import Employee, Membership, Site, Table
 
 from .calculations import check_series
-from .models import DealerShift, DutyPeriod, GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import (
+    DealerShift,
+    DutyPeriod,
+    GamingDay,
+    GamingDayClose,
+    Slip,
+    SlipBook,
+    SlipKind,
+    SlipStep,
+    TableInventory,
+)
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:

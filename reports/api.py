@@ -9,7 +9,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
 from cardroom import limits
-from cardroom.api import ERROR_RESPONSES, ScopedViewSet
+from cardroom.api import ERROR_RESPONSES, Input, ScopedViewSet
 from cardroom.retention import get_retain_until, retain_until_field
 
 from . import services
@@ -38,7 +38,7 @@ class ReportRunSerializer(serializers.Serializer):
         return file.pdf_sha256 if file else None
 
 
-class ReportRequestSerializer(serializers.Serializer):
+class ReportRequestSerializer(Input):
     kind = serializers.CharField(max_length=40)
     site = serializers.IntegerField(min_value=1, max_value=limits.MAX_ID)
     start = serializers.CharField(required=False, max_length=10, help_text="YYYY-MM-DD")

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from cardroom.api import (
     ERROR_RESPONSES,
     DateField,
+    Input,
     InputSerializer,
     MomentField,
     ScopedEmployeeField,
@@ -303,7 +304,7 @@ EquipmentViewSet = surveillance_viewset(
 )
 
 
-class EquipmentMoveInput(serializers.Serializer):
+class EquipmentMoveInput(Input):
     table = _table_field()
     moved_on = DateField()
     note = TextField(required=False, allow_blank=True, default="")

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import ERROR_RESPONSES, CentsField, DateField, ScopedSiteField, ScopedViewSet, TextField
+from cardroom.api import ERROR_RESPONSES, CentsField, DateField, Input, ScopedSiteField, ScopedViewSet, TextField
 from cardroom.api_filters import PAGE_PARAMETERS, Pagination, site_filterset
 
 from . import queries, rules, services
@@ -92,7 +92,7 @@ class ChipsField(serializers.IntegerField):
         super().__init__(**kwargs)
 
 
-class TournamentInputSerializer(serializers.Serializer):
+class TournamentInputSerializer(Input):
     site = ScopedSiteField()
     name = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
     gaming_date = DateField()
@@ -133,7 +133,7 @@ class FeeSerializer(serializers.ModelSerializer):
         ]
 
 
-class FeeInputSerializer(serializers.Serializer):
+class FeeInputSerializer(Input):
     kind = serializers.ChoiceField(choices=FEE_KINDS)
     player_name = serializers.CharField(
         required=False,
@@ -152,7 +152,7 @@ class FeeInputSerializer(serializers.Serializer):
     )
 
 
-class VoidInputSerializer(serializers.Serializer):
+class VoidInputSerializer(Input):
     reason = TextField()
 
 
@@ -190,7 +190,7 @@ class PrizeSerializer(serializers.ModelSerializer):
         ]
 
 
-class PrizeInputSerializer(serializers.Serializer):
+class PrizeInputSerializer(Input):
     player = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     round_name = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
     kind = serializers.ChoiceField(choices=PrizeKind.choices)

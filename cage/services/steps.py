@@ -108,6 +108,9 @@ def _quantity(raw, label: str, field: str, citation: str) -> int:
     return raw
 
 
+LINE_KEYS = frozenset({"value_cents", "denomination", "quantity"})  # `denomination`: the value in cents
+
+
 def _items(raw, field: str, citation: str) -> list[tuple[object, object]]:
     """[(value, quantity)] from {value_cents: quantity} or [{"value_cents": v, "quantity": q}, ...]."""
     if raw is None:
@@ -118,8 +121,8 @@ def _items(raw, field: str, citation: str) -> list[tuple[object, object]]:
         raise ValidationError({field: f"{citation}: give a list of {{'value_cents': ..., 'quantity': ...}} lines."})
     items = []
     for item in raw:
-        if not isinstance(item, dict) or "quantity" not in item:
-            raise ValidationError({field: f"{citation}: each line is {{'value_cents': ..., 'quantity': ...}}."})
+        if not isinstance(item, dict) or "quantity" not in item or set(item) - LINE_KEYS or LINE_KEYS - {"quantity"} <= set(item):
+            raise ValidationError({field: f"{citation}: each line is {{'value_cents': ..., 'quantity': ...}}, the value given once."})
         items.append((item.get("value_cents", item.get("denomination")), item["quantity"]))
     return items
 

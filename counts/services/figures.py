@@ -3,6 +3,7 @@
 from django.core.exceptions import ValidationError
 
 from cardroom import limits
+from cardroom.rules import HOUSE_CONTROL
 
 from ..models import CountEntry, SlipKind
 from ..rules import CURRENCY_BY_KEY, currency_list_text, default_form
@@ -21,6 +22,14 @@ def _whole_number(value) -> int | None:
     return None
 
 
+CURRENCY_LINE_KEYS = frozenset({"denomination_cents", "quantity", "form"})
+FORM_KEYS = frozenset({"kind", "number"})
+
+
+def _keys(keys) -> str:
+    return ", ".join(sorted(keys))
+
+
 def parse_currency(raw) -> Figures:
     """[{"denomination_cents": n, "quantity": q, "form": "bill"|"coin"?}] -> {(n, form): q}.
     Quantities are whole numbers, never negative; only US bills and coins; each once."""
@@ -31,6 +40,10 @@ def parse_currency(raw) -> Figures:
     for item in raw:
         if not isinstance(item, dict):
             errors.append("Each currency line needs a denomination_cents and a quantity.")
+            continue
+        unknown = sorted(set(item) - CURRENCY_LINE_KEYS)
+        if unknown:
+            errors.append(f"{HOUSE_CONTROL}: a currency line has no field {unknown[0]!r} (it has {_keys(CURRENCY_LINE_KEYS)}).")
             continue
         cents = _whole_number(item.get("denomination_cents"))
         form = item.get("form") or (default_form(cents) if cents is not None else None)
@@ -70,6 +83,10 @@ def parse_forms(raw) -> Forms:
     forms: Forms = set()
     errors = []
     for item in raw:
+        unknown = sorted(set(item) - FORM_KEYS) if isinstance(item, dict) else []
+        if unknown:
+            errors.append(f"{HOUSE_CONTROL}: a form found has no field {unknown[0]!r} (it has {_keys(FORM_KEYS)}).")
+            continue
         kind = item.get("kind") if isinstance(item, dict) else None
         number = _whole_number(item.get("number")) if isinstance(item, dict) else None
         if kind not in SlipKind.values:

@@ -62,31 +62,33 @@ def _open_day(site: Site, field: str) -> GamingDay:
     return day
 
 
+CHIP_LINE_KEYS = frozenset({"denomination", "quantity"})
+
+
 def parse_chips(chips, organization_id: int, citation: str) -> dict[ChipDenomination, int]:
-    """[{"denomination": <ChipDenomination, id or value in cents>, "quantity": n}, ...] ->
-    {denomination: quantity}. A value in cents wins over an id when both could match.
+    """[{"denomination": <ChipDenomination or its value in cents>, "quantity": n}, ...] ->
+    {denomination: quantity}. `denomination` is the chip's value in cents, never its id.
     Quantities are whole positive numbers; the denomination is one of the organization's
     active chips (08-03(1)); one line per denomination; at least one line."""
     if not isinstance(chips, list | tuple) or not chips:
         raise ValidationError({"chips": f"{citation}: give at least one denomination and its quantity."})
     available = list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
     by_value = {c.value_cents: c for c in available}
-    by_id = {c.pk: c for c in available}
     parsed: dict[ChipDenomination, int] = {}
     for item in chips:
-        denomination, quantity = _chip_item(item, by_value, by_id, citation)
+        denomination, quantity = _chip_item(item, by_value, citation)
         if denomination in parsed:
             raise ValidationError({"chips": f"{citation}: {denomination} is listed twice; give one line per value."})
         parsed[denomination] = quantity
     return parsed
 
 
-def _chip_item(item, by_value, by_id, citation) -> tuple[ChipDenomination, int]:
-    if not isinstance(item, dict):
+def _chip_item(item, by_value, citation) -> tuple[ChipDenomination, int]:
+    if not isinstance(item, dict) or set(item) - CHIP_LINE_KEYS:
         raise ValidationError({"chips": f"{citation}: each line is {{'denomination': ..., 'quantity': ...}}."})
-    raw = item.get("denomination", item.get("value_cents"))
-    key = raw.pk if isinstance(raw, ChipDenomination) else raw
-    denomination = None if isinstance(key, bool) or not isinstance(key, int) else by_value.get(key) or by_id.get(key)
+    raw = item.get("denomination")
+    key = raw.value_cents if isinstance(raw, ChipDenomination) else raw
+    denomination = None if isinstance(key, bool) or not isinstance(key, int) else by_value.get(key)
     if denomination is None:
         raise ValidationError({"chips": f"{rules.CHIP_VALUES}: {raw!r} is not a chip value of the organization."})
     return denomination, _quantity(item.get("quantity"), denomination, citation)

@@ -85,11 +85,20 @@ def test_an_inactive_chip_denomination_is_refused(open_table, cast, chips):
         )
 
 
-def test_a_denomination_may_be_given_by_id_or_by_value(open_table, cast, chips):
-    lines = [{"denomination": chips[2500].pk, "quantity": 4}, {"denomination": 100, "quantity": 3}]
+def test_a_denomination_is_the_chip_value_never_its_id(open_table, cast, chips):
     assert chips[2500].pk not in chips  # an id that is not also a chip value
+    by_id = [{"denomination": chips[2500].pk, "quantity": 4}]
+    with pytest.raises(ValidationError, match="is not a chip value"):
+        services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=by_id)
+    lines = [{"denomination": chips[2500], "quantity": 4}, {"denomination": 100, "quantity": 3}]
     slip = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=lines)
     assert slip.total_cents == 4 * 2500 + 300
+
+
+def test_a_chip_line_gives_its_value_one_way(open_table, cast, chips):
+    for line in ({"denomination": 500, "value_cents": 500, "quantity": 1}, {"value_cents": 500, "quantity": 1}):
+        with pytest.raises(ValidationError, match="each line is"):
+            services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=[line])
 
 
 def test_a_table_not_opened_takes_no_slip(table, chips, gaming_day, cast):

@@ -1,0 +1,150 @@
+"""Strict input (house control): a field the endpoint does not read is a 400 naming it, a field
+given twice is a 400, and a chip line's `denomination` is the chip's value in cents, only."""
+
+import json
+
+import pytest
+from drf_spectacular.generators import SchemaGenerator
+from rest_framework import serializers
+
+from cardroom.api import StrictInputMixin
+from cardroom.models import Role
+
+
+def request_serializers():
+    """(operation, serializer class) for every operation of the API that reads a body."""
+    generator = SchemaGenerator()
+    generator._initialise_endpoints()
+    found = []
+    for path, path_regex, method, view in generator._get_paths_and_endpoints():
+        if method not in ("POST", "PUT", "PATCH"):
+            continue
+        schema = view.schema
+        schema.method, schema.path, schema.path_regex, schema.path_prefix = method, path, path_regex, "/api/v1"
+        view.request = None
+        serializer = schema.get_request_serializer()
+        if serializer is None:
+            continue
+        if isinstance(serializer, serializers.BaseSerializer):
+            serializer = serializer.child if isinstance(serializer, serializers.ListSerializer) else serializer
+            serializer = type(serializer)
+        found.append((f"{method} {path}", serializer))
+    return found
+
+
+OPERATIONS = request_serializers()
+
+
+def test_every_body_is_read_strictly():
+    assert len(OPERATIONS) > 40  # the enumeration found the API's writes
+    lax = [name for name, serializer in OPERATIONS if not issubclass(serializer, StrictInputMixin)]
+    assert not lax
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name,serializer", OPERATIONS, ids=[name for name, _ in OPERATIONS])
+def test_an_unknown_field_is_refused_by_name(name, serializer, rf, django_user_model):
+    request = rf.post("/")
+    request.user = django_user_model.objects.create(username="x")
+    parsed = serializer(data={"zz_not_a_field": 1}, context={"request": request})
+    assert not parsed.is_valid()
+    assert "House control: unknown field 'zz_not_a_field'" in str(parsed.errors["zz_not_a_field"][0])
+
+
+@pytest.mark.django_db
+def test_a_misspelt_field_on_a_slip_is_a_400_and_writes_nothing(client_for, cast, open_table):
+    from floor.models import Slip
+
+    client = client_for(cast[Role.CASHIER])
+    body = {"table": open_table.pk, "chips": [{"denomination": 500, "quantity": 4}], "purpse": "regular"}
+    response = client.post("/api/v1/fill-slips/", body, format="json")
+    assert response.status_code == 400
+    assert "purpse" in response.json()
+    assert not Slip.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_chip_line_with_an_unknown_key_or_two_forms_is_refused(client_for, cast, open_table):
+    from floor.models import Slip
+
+    client = client_for(cast[Role.CASHIER])
+    for line in (
+        {"denomination": 500, "quantity": 4, "colour": "red"},
+        {"denomination": 500, "value_cents": 500, "quantity": 4},
+    ):
+        response = client.post("/api/v1/fill-slips/", {"table": open_table.pk, "chips": [line]}, format="json")
+        assert response.status_code == 400, line
+        assert "chips" in response.json()
+    assert not Slip.objects.exists()
+
+
+@pytest.mark.django_db
+def test_denomination_is_the_value_in_cents_not_an_id(client_for, cast, open_table, chips):
+    from floor.models import Slip
+
+    client = client_for(cast[Role.CASHIER])
+    by_id = chips[2500].pk
+    if by_id in {c.value_cents for c in chips.values()}:
+        pytest.skip("the id happens to be a chip value")
+    response = client.post(
+        "/api/v1/fill-slips/", {"table": open_table.pk, "chips": [{"denomination": by_id, "quantity": 4}]}, format="json"
+    )
+    assert response.status_code == 400
+    assert not Slip.objects.exists()
+    response = client.post(
+        "/api/v1/fill-slips/", {"table": open_table.pk, "chips": [{"denomination": 2500, "quantity": 4}]}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["total_cents"] == 10000
+
+
+@pytest.mark.django_db
+def test_a_key_given_twice_in_json_is_refused(client_for, cast, open_table):
+    from floor.models import Slip
+
+    client = client_for(cast[Role.CASHIER])
+    table = open_table.pk
+    body = f'{{"table": {table}, "table": {table}, "chips": [{{"denomination": 500, "quantity": 4}}]}}'
+    response = client.post("/api/v1/fill-slips/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "table" in json.dumps(response.json())
+    assert not Slip.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_form_field_given_twice_is_refused(client_for, cast):
+    client = client_for(cast[Role.GAMING_MANAGER])
+    response = client.post("/api/v1/sites/", "name=A&name=B&time_zone=America/Chicago", content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert "given twice" in response.json()["name"][0]
+
+
+@pytest.mark.django_db
+def test_login_refuses_unknown_fields(client, cast):
+    response = client.post("/api/v1/auth/token/", {"username": "x", "password": "y", "remember": "1"})
+    assert response.status_code == 400
+    assert "remember" in response.json()
+
+
+def test_a_currency_line_or_form_found_with_an_unknown_key_is_refused():
+    from django.core.exceptions import ValidationError
+
+    from counts.services.figures import parse_currency, parse_forms
+
+    with pytest.raises(ValidationError, match="no field 'colour'"):
+        parse_currency([{"denomination_cents": 100, "quantity": 1, "colour": "green"}])
+    with pytest.raises(ValidationError, match="no field 'table'"):
+        parse_forms([{"kind": "fill", "number": 7, "table": 1}])
+    assert parse_currency([{"denomination_cents": 100, "quantity": 1, "form": "coin"}]) == {(100, "coin"): 1}
+
+
+@pytest.mark.django_db
+def test_a_cage_line_giving_its_value_twice_or_an_unknown_key_is_refused(org, chips):
+    from django.core.exceptions import ValidationError
+
+    from cage.services import parse_chip_lines
+
+    for line in ({"value_cents": 500, "denomination": 500, "quantity": 1}, {"value_cents": 500, "quantity": 1, "x": 1}):
+        with pytest.raises(ValidationError, match="the value given once"):
+            parse_chip_lines([line], org.pk, citation="ND 99-01.3-08-07")
+    assert parse_chip_lines([{"denomination": 500, "quantity": 2}], org.pk, citation="ND")[chips[500]] == 2
