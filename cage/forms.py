@@ -70,6 +70,10 @@ class BankCountForm(GridMixin, BootstrapMixin, forms.Form):
             .select_related("site")
             .order_by("-pk")
         )
+        self.fields["corrects"].error_messages["invalid_choice"] = (
+            f"House control: the bank page corrects one of the {RECENT_BANK_COUNTS} newest counts it lists; "
+            "correct an older count through the API."
+        )
         self.cash_fields = self.add_grid("cash", CASH_VALUES_CENTS)
         self.chip_fields = self.add_grid("chip", self.chip_values)
 

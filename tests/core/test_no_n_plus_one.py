@@ -29,6 +29,7 @@ def test_no_page_or_list_endpoint_runs_more_queries_for_more_rows():
     for prefix in ("/counts/sessions/", "/surveillance/programs/", "/accounting/slips/", "/setup/employees/"):
         assert any(p.startswith(prefix) and p != prefix for p in by_route), prefix
     assert all(c.small.status == 200 and c.large.status == 200 for c in comparisons), table
+    assert all(c.small.queries > 0 and c.large.queries > 0 for c in comparisons), table  # each reads its session
 
     # The data grew: the day-by-day lists hold about four times the rows.
     grown = [c.path for c in comparisons if c.small.rows and c.large.rows >= 3 * c.small.rows]

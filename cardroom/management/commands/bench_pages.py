@@ -7,6 +7,9 @@ worst page; 1.00 is no growth).
 It builds the demo in a scratch test database of its own (created and destroyed here, as the
 test runner does), so demo and real data are never touched."""
 
+from pathlib import Path
+
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test.utils import setup_test_environment, teardown_test_environment
@@ -28,7 +31,12 @@ class Command(BaseCommand):
     def handle(self, *args, nights, repeat, **options):
         if nights < 1 or repeat < 1:
             raise CommandError("Give at least one night and one repeat.")
-        setup_test_environment()
+        setup_test_environment(debug=False)
+        test = connection.settings_dict.setdefault("TEST", {})
+        if connection.vendor == "sqlite":  # not the test runner's file: a test run may be using it
+            test["NAME"] = str(Path(settings.VAR_DIR) / "bench-pages.sqlite3")
+        else:
+            test["NAME"] = f"bench_pages_{connection.settings_dict['NAME']}"
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         try:
             comparisons = pages.walk(nights=nights, repeat=repeat, progress=self.stderr.write)
