@@ -35,6 +35,8 @@ def test_no_page_or_list_endpoint_runs_more_queries_for_more_rows():
     grown = [c.path for c in comparisons if c.small.rows and c.large.rows >= 3 * c.small.rows]
     assert {"/api/v1/count-sessions/", "/api/v1/gaming-days/", "/api/v1/cage/bank-counts/"} <= set(grown), table
     assert len(grown) >= 6, table
+    reviews = by_route["/api/v1/surveillance/review-entries/"]
+    assert reviews.large.rows > reviews.small.rows, table  # week two's reviews, on the program page too
 
     # ...and no page or list asked the database one more question for them.
     grew = [c.path for c in comparisons if c.large.queries != c.small.queries]
