@@ -49,6 +49,9 @@ class GridMixin:
         return rows
 
 
+RECENT_BANK_COUNTS = 30  # the bank page's list of counts, and the counts its form may correct
+
+
 class BankCountForm(GridMixin, BootstrapMixin, forms.Form):
     gaming_date = _date()
     kind = forms.ChoiceField(choices=BankCount.Kind.choices)
@@ -58,7 +61,19 @@ class BankCountForm(GridMixin, BootstrapMixin, forms.Form):
     def __init__(self, *args, site=None, chip_values=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.chip_values = list(chip_values)
-        self.fields["corrects"].queryset = BankCount.objects.filter(site=site, correction__isnull=True).order_by("-pk")
+        # House control: the page offers the newest counts it lists (RECENT_BANK_COUNTS), not
+        # every count ever (issue 18: the list grew with the cage's history); older ones are
+        # corrected through the API. The site in each choice's label comes with the rows.
+        recent = BankCount.objects.filter(site=site).order_by("-gaming_date", "-counted_at", "-pk")
+        self.fields["corrects"].queryset = (
+            BankCount.objects.filter(pk__in=recent.values("pk")[:RECENT_BANK_COUNTS], correction__isnull=True)
+            .select_related("site")
+            .order_by("-pk")
+        )
+        self.fields["corrects"].error_messages["invalid_choice"] = (
+            f"House control: the bank page corrects one of the {RECENT_BANK_COUNTS} newest counts it lists; "
+            "correct an older count through the API."
+        )
         self.cash_fields = self.add_grid("cash", CASH_VALUES_CENTS)
         self.chip_fields = self.add_grid("chip", self.chip_values)
 

@@ -99,7 +99,7 @@ def bank(request, site, access):
             "form": form,
             "gaming_date": gaming_date,
             "day": queries.bank_day(site, gaming_date),
-            "counts": counts.order_by("-gaming_date", "-counted_at")[:30],
+            "counts": counts.order_by("-gaming_date", "-counted_at", "-pk")[: forms.RECENT_BANK_COUNTS],
             "can_count": access.has_role(site.pk, *CAGE_CLERKS),
         },
         form,

@@ -293,7 +293,8 @@ def program_detail(request, site, access, pk):
     if posted in actions and run_service(*actions[posted]):
         return redirect("surveillance:program", pk=program.pk)
     tasks = [
-        (task, queries.task_footage(task), queries.task_done(task)) for task in program.tasks.select_related("table")
+        (task, queries.task_footage(task), queries.task_done(task))
+        for task in queries.with_active_entries(program.tasks.select_related("table"))
     ]
     return _render(
         request,

@@ -1,0 +1,329 @@
+"""Every page and every list endpoint, walked as the gaming manager at two data sizes (issue 18:
+"No N+1 anywhere"). Used by `tests/core/test_no_n_plus_one.py` and `manage.py bench_pages`.
+
+The two sizes are the demo's own builders (`load_demo`, the floor's custody, the counts, the
+cage and surveillance) run over the last `nights` play nights of every demo site, then over four
+times as many nights: the same master data, the same newest records (the data only grows
+backwards), four times the custody, counts, bank counts and surveillance rows.
+
+What is walked comes from the URL conf (`django.urls.get_resolver`), not a hand-kept list:
+  - every GET route without a path parameter (pages, the API router's lists and the API's
+    figure endpoints), the lists with `?limit=` at its maximum so a page is as full as it gets;
+  - every route with path parameters, at the first address of it that a walked page links to
+    (a detail page at an id picked from the data), walked again from the pages it finds.
+The addresses are chosen at the small size and measured again at the large one, so each is
+the same object at both sizes.
+"""
+
+import logging
+import statistics
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+from django.db import connection, reset_queries
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls.exceptions import Resolver404
+from django.utils import timezone
+
+from cardroom import limits
+
+SMALL_NIGHTS = 1  # play nights per site at the small size; the large size has four times as many
+GROWTH = 4
+# Not data pages: sign-in and out, the admin (the manager is not staff in a real room; its
+# lists are Django's), the OpenAPI schema and its viewer, the favicon.
+SKIP_PREFIXES = (
+    "/login/",
+    "/logout/",
+    "/admin/",
+    "/api/schema/",
+    "/api/docs/",
+    "/favicon.ico",
+    "/api/v1/auth/",
+    "/switch-site/",
+)
+MAX_ROUNDS = 3  # link depth followed from the parameterless pages
+
+
+def load_nights(nights: int) -> dict:
+    """The demo's master data and the last `nights` play nights of each of its sites (run again
+    with more nights to add the earlier ones: every builder is idempotent)."""
+    from cage.demo import extend_demo as cage
+    from cardroom.demo import load_demo
+    from counts.demo import extend_demo as counts
+    from floor.demo import build_demo_custody, demo_days, people_at
+    from surveillance.demo import extend_demo as surveillance
+
+    demo = load_demo()
+    today = timezone.localdate()
+    for key, site in demo["sites"].items():
+        days = demo_days(key, site, today)[-nights:]
+        build_demo_custody(site, days=days, people=people_at(site))
+    for extend in (counts, cage, surveillance):
+        extend(demo)
+    if nights > SMALL_NIGHTS:
+        _review_week_two(demo)
+    return demo
+
+
+def _review_week_two(demo: dict) -> None:
+    """The demo's review program has its week-one reviews only (a fixed number, whatever the
+    nights): at the large size the walker records week two's as well, as the demo records week
+    one's, so the review lists and the program page grow too."""
+    from datetime import datetime, time, timedelta
+    from zoneinfo import ZoneInfo
+
+    from surveillance import queries, services
+    from surveillance.models import ReviewTask
+
+    acting, reviewer = demo["people"]["gm"].user, demo["people"]["count1"]
+    tasks = ReviewTask.objects.filter(week=2, entries__isnull=True).select_related("program__site", "table")
+    for task in tasks:
+        site, day = task.program.site, task.week_start
+        start = datetime.combine(day, time(18), tzinfo=ZoneInfo(site.time_zone))
+        if day >= timezone.localdate() or queries.employee_dealt_at(reviewer, site, start, start + timedelta(hours=8)):
+            continue  # the demo's own rule: a reviewer does not review a shift they dealt
+
+        def at(hour, site=site, day=day):
+            return datetime.combine(day, time(hour), tzinfo=ZoneInfo(site.time_zone))
+
+        services.record_review_entry(
+            acting_user=acting,
+            task=task,
+            gaming_date=day,
+            reviewer=reviewer,
+            findings="Procedures followed",
+            shift_started_at=start,
+            shift_ended_at=start + timedelta(hours=8),
+            footage_start_at=at(20),
+            footage_end_at=at(21),
+        )
+
+
+def manager_client() -> Client:
+    from cardroom.models import Employee
+
+    client = Client()
+    client.force_login(Employee.objects.get(user__username="gm").user)
+    return client
+
+
+def _walk_patterns(patterns, prefix=""):
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            yield from _walk_patterns(entry.url_patterns, prefix + str(entry.pattern))
+        elif isinstance(entry, URLPattern):
+            yield prefix + str(entry.pattern), entry
+
+
+def _route_key(path: str) -> str | None:
+    """What makes an address a page of its own: the route that serves it and the text
+    parameters it is given (`setup/<str:kind>/` is a page per kind; an id is just a row)."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    words = sorted((k, v) for k, v in match.kwargs.items() if isinstance(v, str) and not v.isdigit())
+    return match.route + "".join(f" {k}={v}" for k, v in words)
+
+
+def _static_path(route: str) -> str | None:
+    """The address of a route without parameters, or None for one with parameters (the
+    router's routes are regexes: `api/v1/^tables/$`)."""
+    plain = route.replace("^", "").replace("$", "")
+    if "<" in plain or any(ch in plain for ch in "()[]*+?\\|{}"):
+        return None
+    return "/" + plain.replace("\\.", ".")
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            href = dict(attrs).get("href")
+            if href:
+                self.hrefs.append(href)
+
+
+def _links(response) -> list[str]:
+    if "html" not in response.get("Content-Type", ""):
+        return []
+    parser = _Links()
+    parser.feed(response.content.decode(errors="replace"))
+    paths = []
+    for href in parser.hrefs:
+        parts = urlsplit(href)
+        if parts.netloc or not parts.path.startswith("/"):
+            continue
+        paths.append(parts.path + (f"?{parts.query}" if parts.query else ""))
+    return paths
+
+
+def _skipped(path: str) -> bool:
+    return path.startswith(SKIP_PREFIXES) or path.startswith("/static/")
+
+
+def _is_api_list(path: str) -> bool:
+    return path.startswith("/api/")
+
+
+@dataclass
+class Measure:
+    path: str
+    status: int
+    queries: int
+    seconds: list[float] = field(default_factory=list)
+    rows: int | None = None
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds) if self.seconds else 0.0
+
+
+def get(client: Client, path: str):
+    if _is_api_list(path) and "?" not in path:
+        return client.get(path, {"limit": limits.MAX_PAGE_SIZE}, HTTP_ACCEPT="application/json")
+    return client.get(path)
+
+
+def measure(client: Client, path: str, repeat: int = 1) -> tuple[Measure, object]:
+    response, seconds, queries = None, [], 0
+    for _ in range(repeat):
+        reset_queries()  # a full query log (DEBUG) would capture nothing: it holds 9,000 at most
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            response = get(client, path)
+            seconds.append(time.perf_counter() - started)
+        queries = len(captured)
+    rows = None
+    if _is_api_list(path) and response.status_code == 200:
+        try:
+            body = response.json()
+            if isinstance(body, dict) and isinstance(body.get("results"), list):
+                rows = len(body["results"])
+        except ValueError:
+            pass
+    return Measure(path, response.status_code, queries, seconds, rows), response
+
+
+def discover(client: Client) -> list[str]:
+    with _quiet_request_log():
+        return _discover(client)
+
+
+@contextmanager
+def _quiet_request_log():
+    """Discovery meets POST-only addresses (405) and the API's catch-all (404): not warnings."""
+    logger = logging.getLogger("django.request")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _discover(client: Client) -> list[str]:
+    """The addresses to walk: every parameterless GET route, and one address per route with
+    parameters, found in the links of the pages walked (breadth first, a few rounds)."""
+    routes = {}
+    for route, pattern in _walk_patterns(get_resolver().url_patterns):
+        routes.setdefault(route, pattern)
+    chosen: dict[str, str] = {}
+    for route in routes:
+        path = _static_path(route)
+        key = path and not _skipped(path) and _route_key(path)
+        if key and key not in chosen:
+            chosen[key] = path
+    frontier, answered = list(chosen.values()), set()
+    for _ in range(MAX_ROUNDS):
+        found = []
+        for path in frontier:
+            response = get(client, path)
+            if response.status_code != 200:
+                continue  # a form's POST-only address, the API's catch-all 404
+            answered.add(path)
+            for link in _links(response):
+                bare = link.split("?")[0]
+                if _skipped(bare):
+                    continue
+                route = _route_key(bare)
+                if route is None or route in chosen:
+                    continue
+                chosen[route] = link
+                found.append(link)
+        if not found:
+            break
+        frontier = found
+    for path in frontier:  # the last round's finds, not yet fetched
+        if get(client, path).status_code == 200:
+            answered.add(path)
+    return sorted(answered)
+
+
+def unwalked_routes(paths: list[str]) -> list[str]:
+    """The GET routes with parameters that no walked page links to (for the command's notes)."""
+    walked = {resolve(p.split("?")[0]).route for p in paths}
+    return sorted(
+        {
+            route
+            for route, _ in _walk_patterns(get_resolver().url_patterns)
+            if _static_path(route) is None and route not in walked
+        }
+    )
+
+
+@dataclass
+class Comparison:
+    path: str
+    small: Measure
+    large: Measure
+
+    @property
+    def growth(self) -> float:
+        return self.large.queries / self.small.queries if self.small.queries else 1.0
+
+
+def walk(
+    nights: int = SMALL_NIGHTS, repeat: int = 1, progress: Callable[[str], None] | None = None
+) -> list[Comparison]:
+    """Build the small data set, pick the addresses, measure them; grow the data four times,
+    measure them again. Runs on the current database (a test database: it writes the demo)."""
+    load_nights(nights)
+    client = manager_client()
+    paths = discover(client)
+    if progress:
+        progress(f"{len(paths)} addresses; measuring at {nights} nights a site")
+    small = {path: measure(client, path, repeat)[0] for path in paths}
+    load_nights(nights * GROWTH)
+    if progress:
+        progress(f"measuring at {nights * GROWTH} nights a site")
+    large = {path: measure(client, path, repeat)[0] for path in paths}
+    return [Comparison(path, small[path], large[path]) for path in paths]
+
+
+def report(comparisons: list[Comparison], nights: int = SMALL_NIGHTS) -> list[str]:
+    width = max(len(c.path) for c in comparisons)
+    lines = [
+        f"{'address':<{width}}  status  queries@{nights}n  queries@{nights * GROWTH}n  "
+        f"median ms@{nights}n  median ms@{nights * GROWTH}n  rows"
+    ]
+    for c in comparisons:
+        rows = "" if c.small.rows is None else f"{c.small.rows} -> {c.large.rows}"
+        lines.append(
+            f"{c.path:<{width}}  {c.small.status:>6}  {c.small.queries:>11}  {c.large.queries:>11}  "
+            f"{c.small.median * 1000:>12.1f}  {c.large.median * 1000:>12.1f}  {rows}"
+        )
+    measured = [c for c in comparisons if c.small.status == 200]
+    worst = max(measured, key=lambda c: c.growth)
+    lines.append(f"worst page: {worst.path} ({worst.small.queries} -> {worst.large.queries} queries)")
+    lines.append(f"worst query growth: {worst.growth:.2f}")
+    return lines

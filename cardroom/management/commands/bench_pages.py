@@ -1,0 +1,47 @@
+"""`python manage.py bench_pages [--nights N] [--repeat R]`: every page and list endpoint (the URL
+conf and the API router, benchmarks/pages.py) as the gaming manager, at the demo's last N play
+nights a site and at four times as many: queries and median time at both sizes, ending with
+`worst query growth: X` (queries at four times the rows over queries at the small size, for the
+worst page; 1.00 is no growth).
+
+It builds the demo in a scratch test database of its own (created and destroyed here, as the
+test runner does), so demo and real data are never touched."""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+from django.test.utils import setup_test_environment, teardown_test_environment
+
+from benchmarks import pages
+
+
+class Command(BaseCommand):
+    help = (
+        "Queries and median time of every page and list endpoint at two data sizes; ends with the worst query growth."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--nights", type=int, default=pages.SMALL_NIGHTS, help="play nights a site at the small size"
+        )
+        parser.add_argument("--repeat", type=int, default=3, help="requests per address for the median time")
+
+    def handle(self, *args, nights, repeat, **options):
+        if nights < 1 or repeat < 1:
+            raise CommandError("Give at least one night and one repeat.")
+        setup_test_environment(debug=False)
+        test = connection.settings_dict.setdefault("TEST", {})
+        if connection.vendor == "sqlite":  # not the test runner's file: a test run may be using it
+            test["NAME"] = str(Path(settings.VAR_DIR) / "bench-pages.sqlite3")
+        else:
+            test["NAME"] = f"bench_pages_{connection.settings_dict['NAME']}"
+        old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        try:
+            comparisons = pages.walk(nights=nights, repeat=repeat, progress=self.stderr.write)
+            for line in pages.report(comparisons, nights=nights):
+                self.stdout.write(line)
+        finally:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
+            teardown_test_environment()

@@ -1,0 +1,44 @@
+"""No N+1 anywhere (issue 18): every page and list endpoint, found from the URL conf and the
+API router (benchmarks/pages.py, the walker `manage.py bench_pages` prints), answers the gaming
+manager in exactly as many queries at four times the rows as at the demo's last night."""
+
+import pytest
+
+from benchmarks import pages
+
+pytestmark = pytest.mark.django_db
+
+
+def test_no_page_or_list_endpoint_runs_more_queries_for_more_rows():
+    comparisons = pages.walk()
+    table = "\n".join(pages.report(comparisons))
+    by_route = {c.path.split("?")[0]: c for c in comparisons}
+
+    # The walk reaches the pages and lists from the URL conf, and detail pages from their links.
+    assert len(comparisons) >= 80, table
+    for must in (
+        "/",
+        "/cage/",
+        "/api/v1/count-sessions/",
+        "/api/v1/surveillance/review-tasks/",
+        "/api/v1/fill-slips/",
+        "/surveillance/programs/",
+        "/setup/tables/",
+    ):
+        assert must in by_route, must
+    for prefix in ("/counts/sessions/", "/surveillance/programs/", "/accounting/slips/", "/setup/employees/"):
+        assert any(p.startswith(prefix) and p != prefix for p in by_route), prefix
+    assert all(c.small.status == 200 and c.large.status == 200 for c in comparisons), table
+    assert all(c.small.queries > 0 and c.large.queries > 0 for c in comparisons), table  # each reads its session
+
+    # The data grew: the day-by-day lists hold about four times the rows.
+    grown = [c.path for c in comparisons if c.small.rows and c.large.rows >= 3 * c.small.rows]
+    assert {"/api/v1/count-sessions/", "/api/v1/gaming-days/", "/api/v1/cage/bank-counts/"} <= set(grown), table
+    assert len(grown) >= 6, table
+    reviews = by_route["/api/v1/surveillance/review-entries/"]
+    assert reviews.large.rows > reviews.small.rows, table  # week two's reviews, on the program page too
+
+    # ...and no page or list asked the database one more question for them.
+    grew = [c.path for c in comparisons if c.large.queries != c.small.queries]
+    assert grew == [], table
+    assert table.splitlines()[-1] == "worst query growth: 1.00"
