@@ -53,7 +53,7 @@ def world(org, site, cast, chips, manager):
         "d1": cast[Role.DEALER],
         "d2": make_person(org, Role.DEALER, site),
         "d3": make_person(org, Role.DEALER, site),
-        "c1": make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
+        "c1": make_person(org, Role.COUNT_TEAM, site, employment_type="non_gaming"),
         "c2": make_person(org, Role.COUNT_TEAM, site, employment_type="non_gaming"),
         "auditor": cast[Role.AUDITOR],
     }
