@@ -81,7 +81,7 @@ def _review_week_two(demo: dict) -> None:
     from surveillance import queries, services
     from surveillance.models import ReviewTask
 
-    acting, reviewer = demo["people"]["gm"].user, demo["people"]["count1"]
+    acting, reviewer = demo["people"]["gm"].user, demo["people"]["shift"]  # ND 99-01.3-08-04(5)(a): a shift manager may access video
     tasks = ReviewTask.objects.filter(week=2, entries__isnull=True).select_related("program__site", "table")
     for task in tasks:
         site, day = task.program.site, task.week_start

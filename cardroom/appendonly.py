@@ -218,3 +218,17 @@ class AppendOnly(Operation):
     @property
     def migration_name_fragment(self):
         return f"{self.model_name}_append_only"
+
+
+class KeepAppendOnly(AppendOnly):
+    """Migration operation for a table that is append-only before and after the migration:
+    (re)install its triggers in both directions. SQLite rebuilds a table for some schema
+    changes (a foreign key added or removed), which drops its triggers; put one of these first
+    in the migration's operations (it runs last when the migration is unapplied) and one last
+    (it runs last when it is applied), so the table is guarded on either side of the change."""
+
+    def database_backwards(self, app_label, schema_editor, from_state, to_state):
+        self.database_forwards(app_label, schema_editor, to_state, to_state)
+
+    def describe(self):
+        return f"Keep {self.model_name} append-only in the database"

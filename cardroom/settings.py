@@ -255,6 +255,7 @@ SPECTACULAR_SETTINGS = {
         "OutageKindEnum": "surveillance.models.Outage.Kind",
         "AlertStepKindEnum": "compliance.models.AlertStep.Kind",
         "NotificationKindEnum": "compliance.models.Notification.Kind",
+        "PrizeKindEnum": "tournaments.models.PrizeKind",
     },
 }
 

@@ -3,7 +3,7 @@
     build_demo_surveillance(site, *, people)
 
 `site` is the busy demo site; `people` is the login -> Employee dict that
-`cardroom.demo.load_demo()` returns (it uses "gm", "shift" and "count1"). Call it after the
+`cardroom.demo.load_demo()` returns (it uses "gm" and "shift"). Call it after the
 floor's demo, because the daily review log covers the days with dealer shifts.
 
 It records: the site's surveillance status; a camera and a dome on every regularly located
@@ -184,7 +184,9 @@ def _program(acting, site, today, people) -> None:
         return
     start = today - timedelta(days=14 + today.weekday())  # a Monday two weeks back
     program = services.open_review_program(acting, site, start, f"{DEMO_MARK} last quarter's hold was 8.4% (below 10%)")
-    reviewer = people["count1"]
+    # ND 99-01.3-08-04(5)(a): only a gaming or shift manager or an independent person may
+    # access stored video, so the shift manager reviews (not the count team or a pit boss).
+    reviewer = people["shift"]
     for task in program.tasks.filter(week=1).select_related("table"):
         day = task.week_start
         shift_start = _local(site, day, 18)

@@ -152,7 +152,7 @@ class FeeInputSerializer(Input):
     )
 
 
-class VoidInputSerializer(Input):
+class TournamentVoidInputSerializer(Input):
     reason = TextField()
 
 
@@ -267,7 +267,7 @@ class TournamentViewSet(ScopedViewSet):
         )
         return Response(FeeSerializer(fee).data, status=201)
 
-    @extend_schema(request=VoidInputSerializer, responses={201: FeeSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=TournamentVoidInputSerializer, responses={201: FeeSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"], url_path=r"entries/(?P<fee_id>[0-9]{1,18})/void")
     def void_entry(self, request, pk=None, fee_id=None):
         """Void a fee recorded by mistake: a new row with the opposite amount, pointing back."""
@@ -275,7 +275,7 @@ class TournamentViewSet(ScopedViewSet):
         fee = TournamentFee.objects.filter(tournament=tournament, pk=int(fee_id)).first()
         if fee is None:
             return Response({"detail": "Not found."}, status=404)
-        data = _parse(VoidInputSerializer, request, self.get_serializer_context())
+        data = _parse(TournamentVoidInputSerializer, request, self.get_serializer_context())
         void = services.void_fee(acting_user=request.user, fee=fee, reason=data["reason"])
         return Response(FeeSerializer(void).data, status=201)
 
@@ -301,7 +301,7 @@ class TournamentViewSet(ScopedViewSet):
         prize = services.award_prize(acting_user=request.user, tournament=tournament, **data)
         return Response(PrizeSerializer(prize).data, status=201)
 
-    @extend_schema(request=VoidInputSerializer, responses={201: PrizeSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=TournamentVoidInputSerializer, responses={201: PrizeSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"], url_path=r"prizes/(?P<prize_id>[0-9]{1,18})/void")
     def void_prize(self, request, pk=None, prize_id=None):
         """Void a prize recorded by mistake: a new row with the opposite amount, pointing back."""
@@ -309,6 +309,6 @@ class TournamentViewSet(ScopedViewSet):
         prize = TournamentPrize.objects.filter(tournament=tournament, pk=int(prize_id)).first()
         if prize is None:
             return Response({"detail": "Not found."}, status=404)
-        data = _parse(VoidInputSerializer, request, self.get_serializer_context())
+        data = _parse(TournamentVoidInputSerializer, request, self.get_serializer_context())
         void = services.void_prize(acting_user=request.user, prize=prize, reason=data["reason"])
         return Response(PrizeSerializer(void).data, status=201)

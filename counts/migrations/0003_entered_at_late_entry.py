@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import AppendOnly
+from cardroom.appendonly import AppendOnly, KeepAppendOnly
 from cardroom.moments import backfill_entered_at
 
 # Each record keeps when it happened and when it was entered (cardroom.moments). Rows from
@@ -23,6 +23,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        *[KeepAppendOnly(name) for name, _ in OCCURRED],
         migrations.AddField(
             model_name='countsession',
             name='entered_at',
@@ -63,6 +64,6 @@ class Migration(migrations.Migration):
             name='entered_late',
             field=models.BooleanField(default=False, editable=False, help_text="Entered past the site's late entry threshold."),
         ),
-        *[AppendOnly(name) for name, _ in OCCURRED],
+        *[KeepAppendOnly(name) for name, _ in OCCURRED],
         *[migrations.RunPython(backfill_entered_at("counts", name, field), migrations.RunPython.noop) for name, field in OCCURRED],
     ]

@@ -14,6 +14,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        cardroom.appendonly.KeepAppendOnly("slip"),
+        cardroom.appendonly.KeepAppendOnly("slipstep"),
         migrations.AddField(
             model_name='slip',
             name='prepared_as',
@@ -58,6 +60,6 @@ class Migration(migrations.Migration):
             },
         ),
         # SQLite rebuilds a table to add a foreign key, dropping its triggers: put them back.
-        cardroom.appendonly.AppendOnly("slip"),
-        cardroom.appendonly.AppendOnly("slipstep"),
+        cardroom.appendonly.KeepAppendOnly("slip"),
+        cardroom.appendonly.KeepAppendOnly("slipstep"),
     ]

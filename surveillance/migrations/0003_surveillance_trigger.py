@@ -16,6 +16,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        cardroom.appendonly.KeepAppendOnly("surveillancestatus"),
         migrations.AddField(
             model_name='surveillancestatus',
             name='operational_due_on',
@@ -46,6 +47,6 @@ class Migration(migrations.Migration):
             },
         ),
         # The nullable recorded_by rebuilds the status table on SQLite: its triggers again.
-        cardroom.appendonly.AppendOnly("surveillancestatus"),
+        cardroom.appendonly.KeepAppendOnly("surveillancestatus"),
         cardroom.appendonly.AppendOnly("premisessuccession"),
     ]

@@ -19,9 +19,10 @@ def _migrate(targets):
     """Migrate to `targets`; returns the models of every app as they are then."""
     executor = MigrationExecutor(connection)
     executor.migrate(targets)
-    apps = {app for app, _ in targets}
-    others = [node for node in executor.loader.graph.leaf_nodes() if node[0] not in apps]
-    return executor.loader.project_state([*targets, *others]).apps
+    # The state of what is applied now: other apps' later migrations may depend on the target's
+    # later ones and be unapplied with them.
+    applied = MigrationExecutor(connection).loader.applied_migrations
+    return executor.loader.project_state(list(applied)).apps
 
 
 def _legacy_event(old_event_model, seq: int, prev_hash: str, org_id: int):

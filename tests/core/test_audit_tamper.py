@@ -149,8 +149,8 @@ def test_a_chip_line_changed_behind_the_applications_back_is_named_by_the_comman
 
 def test_a_row_inserted_behind_the_applications_back_has_no_event(fill):
     step_table = SlipStep._meta.db_table
-    _tamper(step_table, f"INSERT INTO {step_table} (slip_id, kind, employee_id, initials, at, reason) "
-                        "VALUES (%s, 'void', %s, 'XX', %s, 'forged')", [fill.pk, fill.prepared_by_id, fill.prepared_at])  # fmt: skip
+    _tamper(step_table, f"INSERT INTO {step_table} (slip_id, kind, employee_id, initials, at, reason, entered_late) "
+                        "VALUES (%s, 'void', %s, 'XX', %s, 'forged', %s)", [fill.pk, fill.prepared_by_id, fill.prepared_at, False])  # fmt: skip
     step = SlipStep.objects.get(slip=fill, kind="void")
     problem = _broken()
     assert (problem.table, problem.row_id, problem.reason) == (step_table, step.pk, "the row has no event recording it")

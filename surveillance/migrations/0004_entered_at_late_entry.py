@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import AppendOnly
+from cardroom.appendonly import AppendOnly, KeepAppendOnly
 from cardroom.moments import backfill_entered_at
 
 # The review log keeps when the review happened and when it was entered (cardroom.moments).
@@ -13,10 +13,11 @@ from cardroom.moments import backfill_entered_at
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('surveillance', '0002_alter_equipmentchange_note_alter_outage_description_and_more'),
+        ('surveillance', '0003_surveillance_trigger'),
     ]
 
     operations = [
+        KeepAppendOnly("reviewlogentry"),
         migrations.AddField(
             model_name='reviewlogentry',
             name='entered_at',
@@ -27,7 +28,7 @@ class Migration(migrations.Migration):
             name='entered_late',
             field=models.BooleanField(default=False, editable=False, help_text="Entered past the site's late entry threshold."),
         ),
-        AppendOnly("reviewlogentry"),
+        KeepAppendOnly("reviewlogentry"),
         migrations.RunPython(
             backfill_entered_at("surveillance", "reviewlogentry", "reviewed_at"), migrations.RunPython.noop
         ),

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import AppendOnly
+from cardroom.appendonly import AppendOnly, KeepAppendOnly
 from cardroom.moments import backfill_entered_at
 
 # Each record keeps when it happened and when it was entered (cardroom.moments). Rows from
@@ -21,10 +21,11 @@ OCCURRED = [
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('floor', '0002_content_types_follow_the_move'),
+        ('floor', '0003_slip_initials_and_duty_register'),
     ]
 
     operations = [
+        *[KeepAppendOnly(name) for name, _, append_only in OCCURRED if append_only],
         migrations.AddField(
             model_name='dealershift',
             name='entered_at',
@@ -85,7 +86,7 @@ class Migration(migrations.Migration):
             name='entered_late',
             field=models.BooleanField(default=False, editable=False, help_text="Entered past the site's late entry threshold."),
         ),
-        *[AppendOnly(name) for name, _, append_only in OCCURRED if append_only],
+        *[KeepAppendOnly(name) for name, _, append_only in OCCURRED if append_only],
         *[
             migrations.RunPython(backfill_entered_at("floor", name, field, append_only), migrations.RunPython.noop)
             for name, field, append_only in OCCURRED
