@@ -136,7 +136,7 @@ class SheetMoment(DateTimeField):
 
 class DaySheetChipLine(Input):
     denomination = serializers.IntegerField(
-        min_value=1, max_value=limits.MAX_AMOUNT_CENTS, help_text="the chip's value in cents (or its id)"
+        min_value=1, max_value=limits.MAX_AMOUNT_CENTS, help_text="the chip's value in cents"
     )
     quantity = serializers.IntegerField(min_value=1, max_value=limits.MAX_QUANTITY)
 
@@ -216,10 +216,21 @@ class DaySheetSlip(Input):
     verified_by = EmployeeRefField(required=False, allow_null=True)
     received_at = SheetMoment(required=False, allow_null=True)
     received_by = EmployeeRefField(required=False, allow_null=True)
+    cashier = EmployeeRefField(
+        required=False,
+        allow_null=True,
+        help_text="Fills: the chip bank cashier (or dealer acting as cashier) whose initials the fill carries "
+        "(ND 99-01.3-08-05(3)(c)); needed when the preparer is not a cashier.",
+    )
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
         errors = {}
+        if attrs.get("cashier") and attrs.get("kind") != SlipKind.FILL:
+            errors["cashier"] = (
+                "ND 99-01.3-08-05(3)(c): a credit carries the initials of the dealer or wheel operator at its "
+                "table, not a cashier's; name a cashier on fills only."
+            )
         for step in ("verified", "received"):
             if bool(attrs.get(f"{step}_at")) != bool(attrs.get(f"{step}_by")):
                 missing = f"{step}_by" if attrs.get(f"{step}_at") else f"{step}_at"

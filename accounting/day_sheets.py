@@ -235,8 +235,10 @@ class _Run:
     # --- slips ------------------------------------------------------------------------------
 
     def slip(self, path: str, item: dict):
-        prepare = floor.prepare_fill if item["kind"] == SlipKind.FILL else floor.prepare_credit
-        with _Step(path, {"at": "prepared_at"}, "prepared_by"):
+        fill = item["kind"] == SlipKind.FILL
+        prepare = floor.prepare_fill if fill else floor.prepare_credit
+        extra = {"cashier": item["cashier"]} if fill and item.get("cashier") else {}
+        with _Step(path, {"at": "prepared_at", "cashier": "cashier"}, "prepared_by"):
             slip = prepare(
                 acting_user=self.as_(item["prepared_by"]),
                 table=item["table"],
@@ -244,6 +246,7 @@ class _Run:
                 purpose=item.get("purpose") or "regular",
                 number=item.get("number"),
                 at=item["prepared_at"],
+                **extra,
             )
         if item.get("verified_by"):
             with _Step(path, {"at": "verified_at", "slip": "verified_by"}, "verified_by"):

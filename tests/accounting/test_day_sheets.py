@@ -387,6 +387,7 @@ def test_a_service_rule_names_the_sheets_field(site, day, world, client_for):
     sheet = full_sheet(site, day, people)
     sheet["slips"][0]["verified_by"] = people["ca"].initials
     sheet["slips"][0]["prepared_by"] = people["pb"].initials
+    sheet["slips"][0]["cashier"] = people["ca"].initials  # a pit boss's fill names the cashier (08-05(3)(c))
     sheet["slips"][0]["verified_by"] = people["pb"].initials
     response = client_for(people["gm"]).post(url(site), sheet, format="json")
     assert response.status_code == 400
@@ -520,7 +521,7 @@ def test_a_day_closed_with_a_table_still_open_is_refused_at_the_close(site, day,
     before = row_counts()
     response = client_for(people["sm"]).post(url(site), sheet, format="json")
     assert response.status_code == 400
-    assert response.json() == {"close": ["ND 99-01.3-08-01(3): record the closer of table(s) 2 first."]}
+    assert response.json() == {"close": ["House control: record the closer of table(s) 2 first."]}
     assert row_counts() == before
 
 
