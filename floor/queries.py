@@ -255,23 +255,41 @@ class SlipRegister:
 def slip_register(site: Site, start: date, end: date) -> SlipRegister:
     """Every number of each series used in gaming dates [start, end], in order, with its
     status, and the missing and out-of-order numbers (ND 99-01.3-08-05(2)). For pre-printed
-    books that a slip of the period comes from, the book's numbers not yet used are listed."""
-    return SlipRegister(site, start, end, [_series_register(site, kind, start, end) for kind in SlipKind.values])
-
-
-def _series_register(site: Site, kind: str, start: date, end: date) -> SeriesRegister:
-    in_period = Slip.objects.filter(site=site, kind=kind, gaming_day__gaming_date__range=(start, end))
+    books that a slip of the period comes from, the book's numbers not yet used are listed.
+    One read of each kind of row for both series, so the query count does not depend on
+    whether one series happens to be empty in the period."""
+    in_period = Slip.objects.filter(site=site, gaming_day__gaming_date__range=(start, end))
     # The gaming day is read per row by the register page and report: joined here, not one query per slip.
     slips = list(
         slips_with_status(in_period)
         .select_related("table", "prepared_by", "gaming_day")
         .prefetch_related("lines", "steps")
     )
-    used_anywhere = set(Slip.objects.filter(site=site, kind=kind).values_list("number", flat=True))
+    used_anywhere: dict[str, set[int]] = {kind: set() for kind in SlipKind.values}
+    for kind, number in Slip.objects.filter(site=site).values_list("kind", "number"):
+        used_anywhere[kind].add(number)
+    books = list(SlipBook.objects.filter(site=site))
+    return SlipRegister(
+        site,
+        start,
+        end,
+        [
+            _series_register(
+                kind,
+                [s for s in slips if s.kind == kind],
+                used_anywhere[kind],
+                [b for b in books if b.kind == kind],
+            )
+            for kind in SlipKind.values
+        ],
+    )
+
+
+def _series_register(kind: str, slips: list[Slip], used_anywhere: set[int], books: list[SlipBook]) -> SeriesRegister:
     by_use = [s.number for s in sorted(slips, key=lambda s: (s.prepared_at, s.pk))]
     series = check_series(by_use)
     missing = [n for n in series.missing if n not in used_anywhere]
-    book_missing, unused = _book_gaps(site, kind, slips, used_anywhere)
+    book_missing, unused = _book_gaps(books, slips, used_anywhere)
     missing = sorted(set(missing) | set(book_missing))
     entries = [RegisterEntry(s.number, s.status_code, s, s.number in series.out_of_order) for s in slips]
     entries += [RegisterEntry(n, "missing") for n in missing]
@@ -279,11 +297,11 @@ def _series_register(site: Site, kind: str, start: date, end: date) -> SeriesReg
     return SeriesRegister(kind, sorted(entries, key=lambda e: e.number), missing, series.out_of_order, unused)
 
 
-def _book_gaps(site: Site, kind: str, slips: list[Slip], used: set[int]) -> tuple[list[int], list[int]]:
+def _book_gaps(books: list[SlipBook], slips: list[Slip], used: set[int]) -> tuple[list[int], list[int]]:
     """Numbers of the period's books: skipped below the highest used (missing) and above it (unused)."""
     book_ids = {s.slip_book_id for s in slips if s.slip_book_id}
     missing, unused = [], []
-    for book in SlipBook.objects.filter(pk__in=book_ids):
+    for book in (b for b in books if b.pk in book_ids):
         numbers = range(book.first_number, book.last_number + 1)
         highest = max((n for n in numbers if n in used), default=book.first_number - 1)
         missing += [n for n in numbers if n < highest and n not in used]
