@@ -25,9 +25,12 @@ from .rules import (
 
 
 class Jurisdiction(models.TextChoices):
-    ND = "ND", "North Dakota"
-    WA = "WA", "Washington"
-    NY = "NY", "New York"
+    """The jurisdiction pack a site runs under (cardroom.packs: one module per pack)."""
+
+    ND = "ND", "North Dakota (chapter 99-01.3-08, charitable twenty-one)"
+    WA_HB = "WA-HB", "Washington house-banked blackjack (WSGC rules rev. April 2018)"
+    WA_BJ = "WA-BJ", "Washington blackjack (WAC 230-40-125, player-banked)"
+    NY = "NY", "New York games of chance (9 NYCRR 4620.5)"
 
 
 class Game(models.TextChoices):
@@ -76,7 +79,10 @@ class Organization(models.Model):
 class Site(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="sites")
     name = models.CharField(max_length=200)
-    jurisdiction = models.CharField(max_length=2, choices=Jurisdiction.choices, default=Jurisdiction.ND)
+    jurisdiction = models.CharField(
+        max_length=5, choices=Jurisdiction.choices, default=Jurisdiction.ND,
+        help_text="The jurisdiction pack whose rules, figures and reports apply to the site.",
+    )
     time_zone = models.CharField(max_length=64, default="America/Chicago", validators=[validate_time_zone])
     # ND 99-01.3-02-01 "business day": a gaming day may run past midnight.
     business_day_start_hour = models.PositiveSmallIntegerField(
@@ -140,6 +146,41 @@ class Table(models.Model):
         CARD_READER = "card_reader", "Hole-Card-with-Card-Reading-Device"
         NO_HOLE_CARD = "no_hole_card", "No-Hole-Card"
 
+    class DealtFrom(models.TextChoices):
+        SHOE = "shoe", "Dealing shoe"
+        SHUFFLER = "shuffler", "Approved shuffling device"
+        HAND = "hand", "Hand-dealt"
+
+    class DoubleOn(models.TextChoices):
+        ANY_TWO = "any_two", "Any first two cards"
+        TEN_ELEVEN = "ten_eleven", "First two cards totalling 10 or 11"
+        NINE_TO_ELEVEN = "nine_to_eleven", "First two cards totalling 9, 10 or 11"
+        NONE = "none", "No doubling down"
+
+    class SplitPairs(models.TextChoices):
+        ANY_PAIR = "any_pair", "Identical cards and any two ten-valued cards"
+        IDENTICAL = "identical", "Identical cards only"
+        ACES_EIGHTS = "aces_eights", "Aces and eights only"
+        NONE = "none", "No splitting"
+
+    class Surrender(models.TextChoices):
+        NONE = "none", "No surrender"
+        LATE = "late", "Surrender after the dealer checks for blackjack"
+
+    class BlackjackPayout(models.TextChoices):
+        THREE_TO_TWO = "3:2", "3 to 2"
+        SIX_TO_FIVE = "6:5", "6 to 5"
+        TWO_TO_ONE = "2:1", "2 to 1"
+        EVEN = "1:1", "Even money"
+
+    class PayoutRounding(models.TextChoices):
+        DOWN = "down", "Rounded down to the table's lowest chip"
+        UP = "up", "Rounded up to the table's lowest chip"
+
+    class Banker(models.TextChoices):
+        HOUSE = "house", "The house banks"
+        PLAYER = "player", "A player-dealer banks"
+
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="tables")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     game = models.CharField(max_length=2, choices=Game.choices, default=Game.TWENTY_ONE)
@@ -148,8 +189,26 @@ class Table(models.Model):
     location = models.CharField(max_length=20, choices=Location.choices, default=Location.REGULAR)
     active = models.BooleanField(default=True)
     # House rules (ND 99-01.3-08-02, 08-09, 08-13), printed on the rules handout.
-    decks = models.PositiveSmallIntegerField(default=6, choices=[(4, "4"), (6, "6"), (8, "8")])
+    # The pack (cardroom.packs) validates the deck count and every option below against its rules.
+    decks = models.PositiveSmallIntegerField(default=6, validators=[MinValueValidator(1), MaxValueValidator(8)])
+    max_players = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
+    betting_spaces = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
+    dealt_from = models.CharField(max_length=10, choices=DealtFrom.choices, default=DealtFrom.SHOE)
     dealer_hits_soft_17 = models.BooleanField(default=False)
+    double_on = models.CharField(max_length=15, choices=DoubleOn.choices, default=DoubleOn.ANY_TWO)
+    double_after_split = models.BooleanField(default=False)
+    split_pairs = models.CharField(max_length=15, choices=SplitPairs.choices, default=SplitPairs.ANY_PAIR)
+    resplit_allowed = models.BooleanField(default=True)
+    split_aces_one_card = models.BooleanField(default=True)
+    surrender = models.CharField(max_length=10, choices=Surrender.choices, default=Surrender.NONE)
+    blackjack_payout = models.CharField(max_length=5, choices=BlackjackPayout.choices, default=BlackjackPayout.THREE_TO_TWO)
+    payout_rounding = models.CharField(max_length=15, choices=PayoutRounding.choices, blank=True, default="")
+    # 9 NYCRR 4620.5(h): the organization's tie option (1 all ties push, 2 push on naturals only,
+    # 3 house wins all ties); None outside New York.
+    tie_option = models.PositiveSmallIntegerField(null=True, blank=True, choices=[(1, "1"), (2, "2"), (3, "3")])
+    # WAC 230-40-125 (Washington blackjack, player-banked): who banks and the minimum bank.
+    banker = models.CharField(max_length=15, choices=Banker.choices, default=Banker.HOUSE)
+    min_bank_cents = models.PositiveIntegerField(null=True, blank=True, validators=[MaxValueValidator(100_000_000)])
     insurance_allowed = models.BooleanField(default=True)
     even_money_offered = models.BooleanField(default=False)
     tip_betting_allowed = models.BooleanField(default=True)
@@ -194,9 +253,9 @@ class Table(models.Model):
             if self.min_wager_cents > self.max_wager_cents:
                 raise ValidationError({"min_wager_cents": "The minimum wager cannot be above the maximum wager."})
         if self.site_id is not None:
-            from .wagers import validate_table_wagers  # the jurisdiction's limits, ND 99-01.3-08-09(1)
+            from .packs import validate_table  # the site's pack: wager limits and table rules
 
-            validate_table_wagers(self)
+            validate_table(self)
             self._check_one_dealing_method()
         self._check_outage_limit()
 

@@ -93,5 +93,5 @@ WAGER_LIMITS: dict[str, WagerLimits] = {
     # 9 NYCRR 4620.5(f)(2): maximum bet $5. (Whole dollars from $1: the house's own control.)
     "NY": WagerLimits("9 NYCRR 4620.5(f)(2) (the $5 maximum; whole dollars from $1: house control)", 100, 500, 100),
     # Washington house-banked tables: whole dollars from $1, no regulatory maximum.
-    "WA": WagerLimits(WA_HOUSE_BANKED_LIMITS, 100, None, 100),
+    "WA-HB": WagerLimits(WA_HOUSE_BANKED_LIMITS, 100, None, 100),
 }

@@ -27,7 +27,7 @@ DAY_PROVIDERS: list[DayProvider] = []
 # Each rule declares the jurisdictions whose sites it judges; the engine hands a provider only
 # those sites. The rules here are North Dakota's (chapter 99-01.3-08 and 99-01.3-03): a site in
 # Washington or New York is never judged by them. A later jurisdiction pack registers its own
-# providers with `jurisdictions={"WA"}` (or several).
+# providers with `jurisdictions={"WA-HB"}` (or several).
 ND_ONLY: frozenset[str] = frozenset({Jurisdiction.ND})
 
 

@@ -137,7 +137,7 @@ def _play_at(site, people, drop):
 
 def test_only_north_dakota_sites_are_in_the_nd_tax(client_for, cast, org, site, people):
     _play_at(site, people, 4_000_000)
-    _play_at(SiteFactory(organization=org, name="Spokane Hall", jurisdiction="WA"), people, 9_000_000)
+    _play_at(SiteFactory(organization=org, name="Spokane Hall", jurisdiction="WA-HB"), people, 9_000_000)
     _play_at(SiteFactory(organization=org, name="Albany Hall", jurisdiction="NY"), people, 7_000_000)
     tax = client_for(cast[Role.AUDITOR]).get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
     assert [s["site"] for s in tax["sites"]] == [site.name]

@@ -54,7 +54,7 @@ def test_a_run_over_every_site_still_sees_a_closed_site_whose_twenty_one_stopped
 
 
 def test_a_washington_site_is_not_judged_by_the_north_dakota_rule(site):
-    site.jurisdiction = "WA"
+    site.jurisdiction = "WA-HB"
     discontinued(site)
     assert run_day_checks(site_ids=[site.pk], start=STOPPED, end=STOPPED).opened == []
 

@@ -36,7 +36,7 @@ def test_a_losing_quarter_at_a_north_dakota_site_opens_the_alert(site, people):
     assert "prizes_over_gp" in {a.rule for a in run_quarter_rules(site_ids=[site.pk], quarter=Q3).opened}
 
 
-@pytest.mark.parametrize("jurisdiction", ["WA", "NY"])
+@pytest.mark.parametrize("jurisdiction", ["WA-HB", "WA-BJ", "NY"])
 def test_no_north_dakota_rule_judges_another_states_site(site, people, jurisdiction):
     site.jurisdiction = jurisdiction
     site.save()
@@ -46,13 +46,13 @@ def test_no_north_dakota_rule_judges_another_states_site(site, people, jurisdict
 
 
 def test_a_rule_for_another_jurisdiction_sees_only_its_sites(site, other_site, monkeypatch):
-    other_site.jurisdiction = "WA"
+    other_site.jurisdiction = "WA-HB"
     other_site.save()
     seen = []
     engine._load_providers()  # the ND rules are registered once; then set them aside
     monkeypatch.setattr(engine, "QUARTER_PROVIDERS", [])
 
-    @engine.quarter_provider(jurisdictions={"WA"})
+    @engine.quarter_provider(jurisdictions={"WA-HB"})
     def washington_rule(sites, quarter, book):
         seen.extend(s.pk for s in sites)
         return []

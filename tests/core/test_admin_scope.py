@@ -21,7 +21,14 @@ from cardroom.models import (
 )
 from counts import services as count_services
 from counts.models import CountSettings
-from tests.factories import OrganizationFactory, SiteFactory, UserFactory, make_chips, make_person
+from tests.factories import (
+    TABLE_OPTION_DEFAULTS,
+    OrganizationFactory,
+    SiteFactory,
+    UserFactory,
+    make_chips,
+    make_person,
+)
 
 ORG_MODELS = [
     Organization,
@@ -211,6 +218,7 @@ TABLE_FORM = {
     "location": "regular",
     "active": "on",
     "decks": 6,
+    **TABLE_OPTION_DEFAULTS,
     "double_down": "equal",
     "tip_double_down": "not_permitted",
     "dealing_method": "no_peek",

@@ -109,7 +109,7 @@ def test_with_25_dollar_chips_the_table_opens(site, cast, chips):
 
 
 def test_another_states_table_is_not_held_to_it(site, cast, no_quarter_chips):
-    site.jurisdiction = "WA"
+    site.jurisdiction = "WA-HB"
     site.save()
     table = TableFactory(site=site, number=1, max_wager_cents=2500)
     manager = cast[Role.SHIFT_MANAGER].user

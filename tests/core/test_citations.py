@@ -45,5 +45,5 @@ def test_the_controls_the_text_does_not_state_say_house_control():
 
 
 def test_washington_house_banked_limits_do_not_cite_the_player_banked_game():
-    assert "WAC 230-40-125" not in WAGER_LIMITS["WA"].citation
-    assert WAGER_LIMITS["WA"].citation.startswith(HOUSE_CONTROL) and WAGER_LIMITS["WA"].max_cents is None
+    assert "WAC 230-40-125" not in WAGER_LIMITS["WA-HB"].citation
+    assert WAGER_LIMITS["WA-HB"].citation.startswith(HOUSE_CONTROL) and WAGER_LIMITS["WA-HB"].max_cents is None

@@ -72,7 +72,7 @@ def test_an_inactive_table_does_not_hold_the_site_to_its_method(manager, site):
         reactivated.full_clean()
 
 
-@pytest.mark.parametrize("jurisdiction", ["WA", "NY"])
+@pytest.mark.parametrize("jurisdiction", ["WA-HB", "WA-BJ", "NY"])
 def test_other_states_are_not_held_to_one_method(client_for, manager, site, jurisdiction):
     site.jurisdiction = jurisdiction
     site.save()

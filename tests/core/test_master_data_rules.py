@@ -178,7 +178,7 @@ def test_washington_house_banked_limits_do_not_cite_the_player_banked_game(clien
     """WAC 230-40-125(4)'s $25 maximum is the player-banked "Washington blackjack" game's; the
     WSGC house-banked rules set no limit, so a $50 maximum is accepted and a part-dollar one is
     refused as a house control."""
-    site.jurisdiction = "WA"
+    site.jurisdiction = "WA-HB"
     site.save()
     ok = client_for(manager).post("/api/v1/tables/", table_payload(site, max_wager_cents=5000), format="json")
     assert ok.status_code == 201

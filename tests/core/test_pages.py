@@ -117,9 +117,10 @@ def test_admin_shows_a_gaming_manager_only_their_organization(client, manager, t
 
 def test_admin_edit_goes_through_the_rules_and_the_audit_log(client, manager, table):
     from cardroom.models import AuditEvent
+    from tests.factories import TABLE_OPTION_DEFAULTS
 
     client.force_login(manager.user)
-    data = {"site": table.site_id, "number": table.number, "game": "21", "min_wager_cents": 100,
+    data = {**TABLE_OPTION_DEFAULTS, "site": table.site_id, "number": table.number, "game": "21", "min_wager_cents": 100,
             "max_wager_cents": 3000, "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
             "tip_double_down": "not_permitted", "dealing_method": "no_peek"}
     response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)

@@ -167,7 +167,7 @@ def test_a_dealer_cannot_open_the_reports_page(client, cast):
     assert client.get("/reports/").status_code == 403
 
 
-@pytest.mark.parametrize("jurisdiction", ["WA", "NY"])
+@pytest.mark.parametrize("jurisdiction", ["WA-HB", "WA-BJ", "NY"])
 def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_sites(auditor_api, site, tables, jurisdiction):
     site.jurisdiction = jurisdiction
     site.save()
