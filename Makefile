@@ -4,6 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-requirements
 PYTEST_ARGS ?=
+# `make run PORT=8123` serves on another port; everything generated (the database, the broker's
+# queue, logs, collected static files, audit anchors) goes under VAR_DIR (default ./var).
+PORT    ?= 8000
+VAR_DIR ?= $(CURDIR)/var
+export VAR_DIR PORT
 
 .PHONY: run test setup chromium migrate demo lint bench clean
 
@@ -32,15 +37,15 @@ migrate: setup
 demo: migrate
 	$(BIN)/python manage.py load_demo
 
-# The app on http://127.0.0.1:8000 with a Celery worker and beat on the embedded
+# The app on http://127.0.0.1:$(PORT) (default 8000) with a Celery worker and beat on the embedded
 # filesystem broker; Ctrl-C stops both.
 run: demo
-	@mkdir -p var
+	@mkdir -p "$(VAR_DIR)"
 	@$(BIN)/celery -A cardroom worker --beat --loglevel=WARNING --concurrency=1 \
-		--schedule=var/celerybeat-schedule > var/celery.log 2>&1 & echo $$! > var/celery.pid; \
-	trap 'kill $$(cat var/celery.pid) 2>/dev/null' EXIT INT TERM; \
-	echo "Celery worker and beat running (log: var/celery.log). Open http://127.0.0.1:8000/"; \
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+		--schedule="$(VAR_DIR)/celerybeat-schedule" > "$(VAR_DIR)/celery.log" 2>&1 & echo $$! > "$(VAR_DIR)/celery.pid"; \
+	trap 'kill $$(cat "$(VAR_DIR)/celery.pid") 2>/dev/null' EXIT INT TERM; \
+	echo "Celery worker and beat running (log: $(VAR_DIR)/celery.log). Open http://127.0.0.1:$(PORT)/"; \
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 test: setup chromium
 	$(BIN)/python manage.py makemigrations --check --dry-run > /dev/null
@@ -51,4 +56,4 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf var/celery var/test-db.sqlite3* var/celerybeat-schedule*
+	rm -rf "$(VAR_DIR)/celery" "$(VAR_DIR)"/test-db.sqlite3* "$(VAR_DIR)"/celerybeat-schedule*

@@ -1,3 +1,5 @@
+import os
+
 from django.core.management.base import BaseCommand
 
 from cardroom.demo import DEMO_PASSWORD, PEOPLE, load_demo
@@ -10,7 +12,8 @@ class Command(BaseCommand):
         demo = load_demo()
         for extend in _extensions():
             extend(demo)
-        self.stdout.write(self.style.SUCCESS("Demo data ready: http://127.0.0.1:8000/"))
+        port = os.environ.get("PORT", "8000")  # `make run PORT=8123`
+        self.stdout.write(self.style.SUCCESS(f"Demo data ready: http://127.0.0.1:{port}/"))
         self.stdout.write(f"Every demo login uses the password {DEMO_PASSWORD!r}:")
         for login, first, last, _, role, _, sites in PEOPLE:
             where = "all sites" if sites == "*" else ", ".join(demo["sites"][k].name for k in sites.split())
