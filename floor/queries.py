@@ -43,7 +43,7 @@ def current_shift(table: Table, at: datetime) -> DealerShift | None:
 
 
 def current_dealer(table: Table, at: datetime) -> Employee | None:
-    shift = current_shift(table, at)
+    shift = shifts_running(at).filter(table=table).select_related("dealer").order_by("-started_at").first()
     return shift.dealer if shift else None
 
 

@@ -7,8 +7,8 @@ from django.db import transaction
 from sequences import get_next_value
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Employee, Role, Site, Table
 
 from .. import queries, rules
@@ -78,7 +78,10 @@ def _prepare(
         raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
     _require_table_in_use(table)
     lines = parse_chips(chips, site.organization_id, rules.SLIP_CONTENT)
-    with transaction.atomic():
+    # The two locks a slip waits for come last: the series' number (held from here to the
+    # commit, so a rolled-back slip leaves no gap) and the organization's audit chain (taken
+    # when `appended_at_end` writes the slip's, its lines' and its own events in one INSERT).
+    with transaction.atomic(), appended_at_end():
         context = queries.slip_context(table, kind)
         day = _require_table_open(table, context)
         _in_day(site, day, at, given, "prepared_at")
