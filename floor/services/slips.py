@@ -78,18 +78,19 @@ def _prepare(
         raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
     _require_table_in_use(table)
     lines = parse_chips(chips, site.organization_id, rules.SLIP_CONTENT)
-    # The two locks a slip waits for come last: the series' number (held from here to the
-    # commit, so a rolled-back slip leaves no gap) and the organization's audit chain (taken
-    # when `appended_at_end` writes the slip's, its lines' and its own events in one INSERT).
+    # The two locks a slip waits for come last: the series' number (held from the moment it
+    # is drawn to the commit, so a rolled-back slip leaves no gap) and the organization's audit
+    # chain (taken when `appended_at_end` writes the slip's, its lines' and its own events in
+    # one INSERT). On PostgreSQL the slip's id is drawn with its context, so its lines go in
+    # before the number is drawn (the foreign key is checked at commit).
     with transaction.atomic(), appended_at_end():
         context = queries.slip_context(table, kind)
         day = _require_table_open(table, context)
         _in_day(site, day, at, given, "prepared_at")
-        number, book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
-        slip = Slip.objects.create(
+        slip = Slip(
+            id=context.slip_id,
             site=site,
             kind=kind,
-            number=number,
             table=table,
             gaming_day=day,
             purpose=purpose,
@@ -101,12 +102,17 @@ def _prepare(
             signed_by=signer,
             signed_initials=signer.initials,
             signed_as=signed_as,
-            slip_book=book,
             total_cents=chips_total_cents(_line_values(lines).items()),
         )
-        SlipLine.objects.bulk_create(
+        slip_lines = [
             SlipLine(slip=slip, denomination=d, value_cents=d.value_cents, quantity=q) for d, q in lines.items()
-        )
+        ]
+        if context.slip_id is not None:
+            SlipLine.objects.bulk_create(slip_lines)
+        slip.number, slip.slip_book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
+        slip.save(force_insert=True)
+        if context.slip_id is None:
+            SlipLine.objects.bulk_create(slip_lines)
         _audit(
             acting_user,
             f"{kind}_slip.prepared",
