@@ -144,6 +144,26 @@ def _head(chain: str) -> tuple[int, str]:
     return last if last else (0, legacy_head_hash())
 
 
+def chain_lock_sql(organization_id: int | None) -> tuple[str, list] | None:
+    """Statements that take the organization's chain lock and read its head, for a service to
+    send after its own last statement in one message (PostgreSQL with client-side binding),
+    then hand the head row to `chain_locked`. None when there is nothing to send: another
+    database, or the transaction holds the lock already."""
+    conn = transaction.get_connection()
+    chain = chain_name(organization_id)
+    if not _one_round_trip(conn) or _known_head(conn, chain) is not None:
+        return None
+    return _LOCK_AND_HEAD_SQL, [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), chain]
+
+
+def chain_locked(organization_id: int | None, head: Sequence | None) -> None:
+    """The `chain_lock_sql` statements ran in this transaction and read `head` ((seq, hash),
+    or None for an empty chain): later appends continue from it without asking again."""
+    conn = transaction.get_connection()
+    seq, digest = tuple(head) if head else (0, legacy_head_hash())
+    _remember_head(conn, chain_name(organization_id), seq, digest)
+
+
 @dataclass(frozen=True)
 class _KnownHead:
     """The head this connection's transaction last appended to a chain, and the transaction's

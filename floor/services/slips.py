@@ -5,10 +5,12 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from sequences import get_next_value
+from sequences.models import Sequence
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, snapshot
+from cardroom.audit import appended_at_end, chain_lock_sql, chain_locked, snapshot
 from cardroom.audit import record_site_event as _audit
+from cardroom.audit_rows import record_rows
 from cardroom.models import Employee, Role, Site, Table
 
 from .. import queries, rules
@@ -110,7 +112,12 @@ def _prepare(
         if context.slip_id is not None:
             SlipLine.objects.bulk_create(slip_lines)
         slip.number, slip.slip_book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
-        slip.save(force_insert=True)
+        if slip.number is None and context.slip_id is not None:
+            _insert_drawing_number(slip, _series(kind, site))
+        else:
+            if slip.number is None:
+                slip.number = get_next_value(_series(kind, site))
+            slip.save(force_insert=True)
         if context.slip_id is None:
             SlipLine.objects.bulk_create(slip_lines)
         _audit(
@@ -200,7 +207,53 @@ def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay
     return context.day
 
 
-def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int, SlipBook | None]:
+def _series(kind: str, site: Site) -> str:
+    """The name of a site's electronic series of `kind` (a django-sequences row)."""
+    return f"{kind}:{site.pk}"
+
+
+# PostgreSQL: the series' next number drawn by the statement that inserts the slip (the
+# same upsert as django-sequences' get_next_value), then, in the same message, the
+# organization's chain lock and head (cardroom.audit.chain_lock_sql). From the moment the
+# number is drawn to the commit, the transaction sends two more messages: its audit events
+# and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
+_INSERT_DRAWING_NUMBER = (
+    "WITH n AS (INSERT INTO {sequences} (name, last) VALUES (%s, 1) "
+    "ON CONFLICT (name) DO UPDATE SET last = {sequences}.last + 1 RETURNING last) "
+    "INSERT INTO {slips} ({columns}, {number}) VALUES ({values}, (SELECT last FROM n)) RETURNING {number}"
+)
+
+
+def _insert_drawing_number(slip: Slip, series: str) -> None:
+    """Insert `slip` (its id drawn already) with the next number of `series`, and record it
+    as `Model.save` would (its entry stamp, its row event)."""
+    conn = transaction.get_connection()
+    quote = conn.ops.quote_name
+    slip.stamp_entry()
+    fields = [f for f in Slip._meta.concrete_fields if f.attname != "number"]
+    sql = _INSERT_DRAWING_NUMBER.format(
+        sequences=quote(Sequence._meta.db_table),
+        slips=quote(Slip._meta.db_table),
+        columns=", ".join(quote(f.column) for f in fields),
+        number=quote(Slip._meta.get_field("number").column),
+        values=", ".join(["%s"] * len(fields)),
+    )
+    params = [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in fields)]
+    lock = chain_lock_sql(slip.site.organization_id)
+    with conn.cursor() as cursor:
+        cursor.execute(f"{sql}; {lock[0]}" if lock else sql, params + (lock[1] if lock else []))
+        (slip.number,) = cursor.fetchone()
+        if lock:
+            cursor.nextset()  # the lock's
+            cursor.nextset()
+            chain_locked(slip.site.organization_id, cursor.fetchone())
+    slip._state.adding, slip._state.db = False, conn.alias
+    record_rows([slip])
+
+
+def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int | None, SlipBook | None]:
+    """A printed number from a registered book, checked; None for the site's electronic
+    series, whose next number the slip's insert draws (ND 99-01.3-08-05(2))."""
     books = SlipBook.objects.filter(site=site, kind=kind)
     label = SlipKind(kind).label.lower()
     if printed is None:
@@ -208,7 +261,7 @@ def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool
             raise ValidationError(
                 {"number": f"{rules.SLIP_NUMBERING}: {site} uses pre-printed {label}s; give the printed number."}
             )
-        return get_next_value(f"{kind}:{site.pk}"), None
+        return None, None
     book = books.filter(first_number__lte=printed, last_number__gte=printed).first()
     if book is None:
         raise ValidationError({"number": f"{rules.SLIP_NUMBERING}: {printed} is not in a registered book of {label}s."})

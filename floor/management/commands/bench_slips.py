@@ -103,8 +103,9 @@ class Command(BaseCommand):
 
         other = phases["slip"] - phases["number"] - phases["chain"] - phases["sql"]
         return (
-            f"per slip (mean, under load): {ms(phases['slip'])}, of which next number (waiting for the series) "
-            f"{ms(phases['number'])}, chain lock and head (waiting for the organization) {ms(phases['chain'])}, "
+            f"per slip (mean, under load): {ms(phases['slip'])}, of which the statement drawing the next number "
+            f"(waiting for the series; on PostgreSQL it also takes the chain lock) {ms(phases['number'])}, "
+            f"chain lock and head elsewhere (waiting for the organization) {ms(phases['chain'])}, "
             f"other SQL {ms(phases['sql'])}, Python and commit {ms(other)}"
         )
 
