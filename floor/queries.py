@@ -48,6 +48,17 @@ def current_dealer(table: Table, at: datetime) -> Employee | None:
     return shift.dealer if shift else None
 
 
+def current_dealer_holding(table: Table, at: datetime, role: str) -> tuple[Employee | None, bool]:
+    """The dealer on shift at `table` at `at`, and whether they hold `role` at its site (as
+    `roles_held` reads it), in one query: a credit slip asks both (ND 99-01.3-08-05(3)(c))."""
+    held = Membership.objects.filter(employee=OuterRef("dealer"), role=role).filter(
+        Q(site=table.site_id) | Q(site__isnull=True)
+    )
+    running = shifts_running(at).filter(table=table).select_related("dealer").annotate(dealer_holds=Exists(held))
+    shift = running.order_by("-started_at").first()
+    return (shift.dealer, shift.dealer_holds) if shift else (None, False)
+
+
 def is_dealing(employee: Employee, site: Site, at: datetime) -> bool:
     """Is `employee` on a dealer shift at any table of `site` at `at` ("presently dealing")?"""
     return shifts_running(at).filter(dealer=employee, table__site=site).exists()

@@ -80,11 +80,12 @@ def _prepare(
         raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
     _require_table_in_use(table)
     lines = parse_chips(chips, site.organization_id, rules.SLIP_CONTENT)
-    # The two locks a slip waits for come last: the series' number (held from the moment it
-    # is drawn to the commit, so a rolled-back slip leaves no gap) and the organization's audit
-    # chain (taken when `appended_at_end` writes the slip's, its lines' and its own events in
-    # one INSERT). On PostgreSQL the slip's id is drawn with its context, so its lines go in
-    # before the number is drawn (the foreign key is checked at commit).
+    # The two locks a slip waits for come last (README, "Benchmarks"). Its lines go in first
+    # (on PostgreSQL the slip's id comes with its context; the lines' foreign key is checked at
+    # commit); then the slip's INSERT draws the series' next number, whose lock lasts to the
+    # commit so a rolled-back slip leaves no gap (08-05(2)), and in the same message takes the
+    # organization's chain lock; `appended_at_end` then writes the slip's, its lines' and its
+    # own events in one INSERT.
     with transaction.atomic(), appended_at_end():
         context = queries.slip_context(table, kind)
         day = _require_table_open(table, context)
@@ -170,7 +171,7 @@ def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datet
     carries the initials of the dealer on shift there."""
     role = rules.TABLE_ROLE.get(table.game, Role.DEALER)
     label = Role(role).label.lower()
-    dealer = queries.current_dealer(table, at)
+    dealer, holds_role = queries.current_dealer_holding(table, at, role)
     if prepared_as in rules.TABLE_BOUND_CREDIT_PREPARERS and dealer != preparer:
         raise ValidationError(
             {
@@ -185,7 +186,7 @@ def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datet
                 f"nobody is on shift at {table}."
             }
         )
-    if role not in queries.roles_held(dealer, table.site):
+    if not holds_role:
         raise ValidationError(
             {
                 "table": f"{rules.SLIP_INITIALS}: a credit slip for {table} carries the initials of a {label}; "
