@@ -111,7 +111,7 @@ def _lock_key(organization_id: int | None) -> int:
 # append committed before it.
 _LOCK_AND_HEAD_SQL = (
     "SELECT pg_advisory_xact_lock(%s, %s); "
-    'SELECT "seq", "hash" FROM "cardroom_auditevent" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
+    f'SELECT "seq", "hash" FROM "{AuditEvent._meta.db_table}" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
 )
 
 
