@@ -9,7 +9,10 @@ Chains (a house control; chapter 99-01.3-08 asks for records, not for how they a
   1, 2, 3 ... with no gap) and `hash = SHA-256(prev_hash + canonical content)`, where
   `prev_hash` is the hash of the chain's previous event. Appending takes a PostgreSQL
   advisory lock keyed by the chain, so organizations never wait for each other; on SQLite
-  the database's single writer serialises appends anyway.
+  the database's single writer serialises appends anyway. The lock is held to the commit,
+  so a busy service takes it as late as it can: `appended_at_end` queues its events and
+  writes them in one INSERT at the end of its transaction, and the lock and the chain's
+  head are read in one round trip (or in the service's own last message, `chain_lock_sql`).
 - Events written before chains were per organization keep their place in one global chain,
   `legacy`, frozen exactly as it was (same seq, same content, same hashes, verified the same
   way). Every per-organization chain starts from the legacy chain's last hash (or 64 zeros
