@@ -9,7 +9,10 @@ Chains (a house control; chapter 99-01.3-08 asks for records, not for how they a
   1, 2, 3 ... with no gap) and `hash = SHA-256(prev_hash + canonical content)`, where
   `prev_hash` is the hash of the chain's previous event. Appending takes a PostgreSQL
   advisory lock keyed by the chain, so organizations never wait for each other; on SQLite
-  the database's single writer serialises appends anyway.
+  the database's single writer serialises appends anyway. The lock is held to the commit,
+  so a busy service takes it as late as it can: `appended_at_end` queues its events and
+  writes them in one INSERT at the end of its transaction, and the lock and the chain's
+  head are read in one round trip (or in the service's own last message, `chain_lock_sql`).
 - Events written before chains were per organization keep their place in one global chain,
   `legacy`, frozen exactly as it was (same seq, same content, same hashes, verified the same
   way). Every per-organization chain starts from the legacy chain's last hash (or 64 zeros
@@ -26,11 +29,12 @@ database are `cardroom.audit_anchors` (`manage.py audit_anchor`).
 import hashlib
 import json
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max, Model
 from django.utils import timezone
 
@@ -100,11 +104,36 @@ def chain_hash(prev_hash: str, values: dict) -> str:
     return hashlib.sha256((prev_hash + canonical_content(values)).encode()).hexdigest()
 
 
-def _lock_chain(organization_id: int | None) -> None:
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            key = 0 if organization_id is None else organization_id % 2_147_483_647 + 1
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_CHAIN_LOCK_NAMESPACE, key])
+def _lock_key(organization_id: int | None) -> int:
+    return 0 if organization_id is None else organization_id % 2_147_483_647 + 1
+
+
+# The chain's lock and its head in one round trip (PostgreSQL, client-side binding): two
+# statements in one simple-protocol message. Each statement of such a message takes its own
+# snapshot under READ COMMITTED, so the head is read after the lock is held and sees every
+# append committed before it.
+_LOCK_AND_HEAD_SQL = (
+    "SELECT pg_advisory_xact_lock(%s, %s); "
+    f'SELECT "seq", "hash" FROM "{AuditEvent._meta.db_table}" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
+)
+
+
+def _one_round_trip(conn) -> bool:
+    return conn.vendor == "postgresql" and not conn.settings_dict.get("OPTIONS", {}).get("server_side_binding")
+
+
+def _lock_and_head(conn, organization_id: int | None, chain: str) -> tuple[int, str]:
+    """Take the chain's lock (held to the end of the transaction) and read its head."""
+    if _one_round_trip(conn):
+        with conn.cursor() as cursor:
+            cursor.execute(_LOCK_AND_HEAD_SQL, [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), chain])
+            cursor.nextset()
+            last = cursor.fetchone()
+        return tuple(last) if last else (0, legacy_head_hash())
+    if conn.vendor == "postgresql":
+        with conn.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id)])
+    return _head(chain)
 
 
 def legacy_head_hash() -> str:
@@ -116,6 +145,26 @@ def legacy_head_hash() -> str:
 def _head(chain: str) -> tuple[int, str]:
     last = AuditEvent.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
     return last if last else (0, legacy_head_hash())
+
+
+def chain_lock_sql(organization_id: int | None) -> tuple[str, list] | None:
+    """Statements that take the organization's chain lock and read its head, for a service to
+    send after its own last statement in one message (PostgreSQL with client-side binding),
+    then hand the head row to `chain_locked`. None when there is nothing to send: another
+    database, or the transaction holds the lock already."""
+    conn = transaction.get_connection()
+    chain = chain_name(organization_id)
+    if not _one_round_trip(conn) or _known_head(conn, chain) is not None:
+        return None
+    return _LOCK_AND_HEAD_SQL, [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), chain]
+
+
+def chain_locked(organization_id: int | None, head: Sequence | None) -> None:
+    """The `chain_lock_sql` statements ran in this transaction and read `head` ((seq, hash),
+    or None for an empty chain): later appends continue from it without asking again."""
+    conn = transaction.get_connection()
+    seq, digest = tuple(head) if head else (0, legacy_head_hash())
+    _remember_head(conn, chain_name(organization_id), seq, digest)
 
 
 @dataclass(frozen=True)
@@ -143,23 +192,77 @@ def _remember_head(conn, chain: str, seq: int, digest: str) -> None:
     conn._audit_known_heads[chain] = _KnownHead(seq, digest, conn.run_on_commit)
 
 
+@dataclass
+class _Deferred:
+    """Events queued by `appended_at_end`, by organization in order, and the transaction's
+    on-commit hook list when the block began (see `_KnownHead`: it is replaced when a
+    savepoint rolls back, which would leave events of rolled-back rows in the queue)."""
+
+    hooks: list
+    events: dict[int | None, list[AuditEvent]]
+
+
+def _deferred(conn) -> _Deferred | None:
+    return getattr(conn, "_audit_deferred", None)
+
+
+@contextmanager
+def appended_at_end():
+    """Within the block, events are queued and appended when it ends (still inside the
+    transaction, which must already be open and must end after the block): a service that
+    writes a row, its lines and its event takes each chain's lock once, as late as it can,
+    and writes the events in one INSERT. The chain lock is the one lock every audited write
+    of an organization waits for, so holding it for the last statements of the transaction
+    only is what lets writes of one organization overlap (bench_slips).
+
+    Events are `record_event`'s return values as usual, but get their `seq` and hashes at
+    the end of the block. A savepoint rolled back inside the block makes the block raise
+    instead of appending (the queue may hold events of rows that were rolled back); no
+    service rolls one back inside it."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        raise RuntimeError("appended_at_end must run inside the transaction that makes the change")
+    if _deferred(conn) is not None:  # already deferring: the outer block appends
+        yield
+        return
+    queue = conn._audit_deferred = _Deferred(conn.run_on_commit, {})
+    try:
+        yield
+    finally:
+        conn._audit_deferred = None
+    if queue.hooks is not conn.run_on_commit:
+        raise RuntimeError("a savepoint was rolled back inside appended_at_end: its queued events cannot be trusted")
+    for organization_id in sorted(queue.events, key=lambda o: (o is not None, o or 0)):  # fixed order: no deadlock
+        _append_now(conn, organization_id, queue.events[organization_id])
+
+
 def append_events(organization_id: int | None, events: Sequence[AuditEvent]) -> None:
     """Give `events` (unsaved, all of one organization) their places at the end of the
     organization's chain and save them. Must run inside the transaction of the change.
 
-    The first append to a chain in a transaction takes the chain's lock and reads its head;
-    later appends in the same transaction continue from the head it remembers (see
-    `_known_head`), so a service writing a row, its lines and its event reads the head once."""
+    The first append to a chain in a transaction takes the chain's lock and reads its head
+    (one round trip on PostgreSQL); later appends in the same transaction continue from the
+    head it remembers (see `_known_head`). Inside `appended_at_end` the events are queued
+    and appended when the block ends."""
     conn = transaction.get_connection()
     if not conn.in_atomic_block:
         raise RuntimeError("record_event must run inside the transaction that makes the change")
+    deferred = _deferred(conn)
+    if deferred is not None:
+        for event in events:
+            event.chain, event.organization_id = chain_name(organization_id), organization_id
+        deferred.events.setdefault(organization_id, []).extend(events)
+        return
+    _append_now(conn, organization_id, events)
+
+
+def _append_now(conn, organization_id: int | None, events: Sequence[AuditEvent]) -> None:
     chain = chain_name(organization_id)
     known = _known_head(conn, chain)
     if known is not None:
         seq, prev_hash = known.seq, known.hash
     else:
-        _lock_chain(organization_id)
-        seq, prev_hash = _head(chain)
+        seq, prev_hash = _lock_and_head(conn, organization_id, chain)
     for event in events:
         seq += 1
         event.chain, event.seq, event.prev_hash, event.organization_id = chain, seq, prev_hash, organization_id

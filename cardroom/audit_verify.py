@@ -16,6 +16,11 @@ What is checked, in this order, stopping at the first broken thing and naming it
    still has its row, and every row has its event. Row events naming a table that is not
    append-only any more are reported too.
 
+One organization alone (`verify(organization_id=...)`, `verify_audit_log --organization`):
+the legacy chain (where its chain starts), its own chain with its anchors, and its rows of
+every table against its row events; other organizations' chains are not read, so each
+organization's record verifies, and is reported broken, on its own.
+
 Cost grows linearly: events are read once in chain order and rows once per table in id
 order, each as a chunked stream (no query per row), with the row events of a table read in
 the same order by the index on (row_table, row_pk) and merged. Memory holds one chunk, the
@@ -92,22 +97,38 @@ class _Walk:
         self.progress, self.every, self.batch_size = progress, every, batch_size
         self.events = self.rows = self.anchors_checked = 0
         self.heads: dict[str, int] = {}
+        self.only: str | None = None  # the one chain verified, when one organization is
+        self.organization_id: int | None = None
 
     def tick(self, stage: str, count: int) -> None:
         if self.progress and count % self.every == 0:
             self.progress(stage, count)
 
 
-def verify(*, progress: Progress | None = None, every: int = 50_000, batch_size: int = 2000) -> Verification:
-    """Verify chains, anchors and rows (see the module docstring); never raises for a break."""
+def verify(
+    *,
+    progress: Progress | None = None,
+    every: int = 50_000,
+    batch_size: int = 2000,
+    organization_id: int | None = None,
+) -> Verification:
+    """Verify chains, anchors and rows (see the module docstring), or with `organization_id`
+    that organization's only; never raises for a break."""
     try:
         anchors = read_anchors()
     except AnchorFileError as exc:
         return Verification(False, 0, problem=Problem(str(exc)))
+    only = None if organization_id is None else chain_name(organization_id)
+    if only is not None:
+        anchors = {chain: items for chain, items in anchors.items() if chain in (only, LEGACY_CHAIN)}
     walk = _Walk(anchors, progress, every, batch_size)
+    walk.only, walk.organization_id = only, organization_id
     try:
         legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
-        _walk_chains(walk, legacy_head)
+        if only is None:
+            _walk_chains(walk, legacy_head)
+        else:
+            _walk_chain(walk, only, _events(walk, chain=only), legacy_head)
         _check_anchored_chains_exist(walk)
         _check_rows(walk)
     except _Broken as broken:
@@ -188,8 +209,9 @@ def _check_anchored_chains_exist(walk: _Walk) -> None:
 def _check_rows(walk: _Walk) -> None:
     models = covered_models()
     tables = {model._meta.db_table for model in models}
+    events = AuditEvent.objects.exclude(row_table="") if walk.only is None else _chain_events(walk)
     stray = (
-        AuditEvent.objects.exclude(row_table="").exclude(row_table__in=tables)
+        events.exclude(row_table__in=tables)
         .order_by("chain", "seq").values_list("row_table", "row_pk", "chain", "organization_id", "seq").first()
     )  # fmt: skip
     if stray:
@@ -201,8 +223,15 @@ def _check_rows(walk: _Walk) -> None:
         _check_table(walk, model)
 
 
+def _chain_events(walk: _Walk):
+    """Row events of the organization verified alone: its chain's (baseline events included;
+    the legacy chain predates row events)."""
+    return AuditEvent.objects.exclude(row_table="").filter(chain=walk.only)
+
+
 def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
-    events = AuditEvent.objects.filter(row_table=table).order_by("row_pk")
+    events = AuditEvent.objects if walk.only is None else _chain_events(walk)
+    events = events.filter(row_table=table).order_by("row_pk")
     fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
     return events.values_list(*fields).iterator(chunk_size=walk.batch_size)
 
@@ -210,7 +239,8 @@ def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
 def _check_table(walk: _Walk, model) -> None:
     """Merge the table's rows (by id) with its row events (by row id)."""
     table = model._meta.db_table
-    rows = iter_canonical_rows(model, walk.batch_size)
+    only = None if walk.only is None else {model_organization_path(model): walk.organization_id}
+    rows = iter_canonical_rows(model, walk.batch_size, only)
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
     events = _row_events(walk, table)
     event = next(events, None)

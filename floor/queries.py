@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from django.db import connection
 from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Value, When
 
 from cardroom.models import Employee, Membership, Site, Table
@@ -43,8 +44,19 @@ def current_shift(table: Table, at: datetime) -> DealerShift | None:
 
 
 def current_dealer(table: Table, at: datetime) -> Employee | None:
-    shift = current_shift(table, at)
+    shift = shifts_running(at).filter(table=table).select_related("dealer").order_by("-started_at").first()
     return shift.dealer if shift else None
+
+
+def current_dealer_holding(table: Table, at: datetime, role: str) -> tuple[Employee | None, bool]:
+    """The dealer on shift at `table` at `at`, and whether they hold `role` at its site (as
+    `roles_held` reads it), in one query: a credit slip asks both (ND 99-01.3-08-05(3)(c))."""
+    held = Membership.objects.filter(employee=OuterRef("dealer"), role=role).filter(
+        Q(site=table.site_id) | Q(site__isnull=True)
+    )
+    running = shifts_running(at).filter(table=table).select_related("dealer").annotate(dealer_holds=Exists(held))
+    shift = running.order_by("-started_at").first()
+    return (shift.dealer, shift.dealer_holds) if shift else (None, False)
 
 
 def is_dealing(employee: Employee, site: Site, at: datetime) -> bool:
@@ -119,6 +131,9 @@ class SlipContext:
     day: GamingDay | None
     table_state: str  # as table_state()
     site_uses_books: bool
+    # PostgreSQL: an id drawn for the slip from its table's sequence (never reused, gaps in ids
+    # are harmless), so its lines go in before the slip takes its number (services.slips).
+    slip_id: int | None = None
 
 
 _SLIP_CONTEXT_SQL = """
@@ -130,6 +145,7 @@ _SLIP_CONTEXT_SQL = """
          OR EXISTS (SELECT 1 FROM accounting_dealershift s
                     WHERE s.gaming_day_id = d.id AND s.table_id = %(table)s)) AS opened,
         EXISTS (SELECT 1 FROM accounting_slipbook b WHERE b.site_id = %(site)s AND b.kind = %(kind)s) AS uses_books
+        {slip_id}
     FROM accounting_gamingday d
     WHERE d.site_id = %(site)s
       AND NOT EXISTS (SELECT 1 FROM accounting_gamingdayclose c WHERE c.gaming_day_id = d.id)
@@ -142,11 +158,21 @@ def slip_context(table: Table, kind: str) -> SlipContext:
     SQL because this runs on every slip and the ORM's subquery compilation cost more than
     the query itself (bench_slips)."""
     params = {"table": table.pk, "site": table.site_id, "kind": kind}
-    day = next(iter(GamingDay.objects.raw(_SLIP_CONTEXT_SQL + " LIMIT 1", params)), None)
+    day = next(iter(GamingDay.objects.raw(_slip_context_sql(), params)), None)
     if day is None:
         return SlipContext(None, "not opened", SlipBook.objects.filter(site_id=table.site_id, kind=kind).exists())
     state = "closed" if day.closed else "open" if day.opened else "not opened"
-    return SlipContext(day, state, bool(day.uses_books))
+    return SlipContext(day, state, bool(day.uses_books), getattr(day, "slip_id", None))
+
+
+def _slip_context_sql() -> str:
+    if connection.vendor != "postgresql":
+        return _SLIP_CONTEXT_SQL.format(slip_id="") + " LIMIT 1"
+    table = Slip._meta.db_table  # an uncorrelated subquery: drawn once, not per gaming day
+    return (
+        _SLIP_CONTEXT_SQL.format(slip_id=f", (SELECT nextval(pg_get_serial_sequence('{table}', 'id'))) AS slip_id")
+        + " LIMIT 1"
+    )
 
 
 def tables_open(day: GamingDay) -> list[Table]:

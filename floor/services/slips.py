@@ -5,10 +5,12 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from sequences import get_next_value
+from sequences.models import Sequence
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end, chain_lock_sql, chain_locked, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
+from cardroom.audit_rows import record_rows
 from cardroom.models import Employee, Role, Site, Table
 
 from .. import queries, rules
@@ -78,15 +80,20 @@ def _prepare(
         raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
     _require_table_in_use(table)
     lines = parse_chips(chips, site.organization_id, rules.SLIP_CONTENT)
-    with transaction.atomic():
+    # The two locks a slip waits for come last (README, "Benchmarks"). Its lines go in first
+    # (on PostgreSQL the slip's id comes with its context; the lines' foreign key is checked at
+    # commit); then the slip's INSERT draws the series' next number, whose lock lasts to the
+    # commit so a rolled-back slip leaves no gap (08-05(2)), and in the same message takes the
+    # organization's chain lock; `appended_at_end` then writes the slip's, its lines' and its
+    # own events in one INSERT.
+    with transaction.atomic(), appended_at_end():
         context = queries.slip_context(table, kind)
         day = _require_table_open(table, context)
         _in_day(site, day, at, given, "prepared_at")
-        number, book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
-        slip = Slip.objects.create(
+        slip = Slip(
+            id=context.slip_id,
             site=site,
             kind=kind,
-            number=number,
             table=table,
             gaming_day=day,
             purpose=purpose,
@@ -98,12 +105,22 @@ def _prepare(
             signed_by=signer,
             signed_initials=signer.initials,
             signed_as=signed_as,
-            slip_book=book,
             total_cents=chips_total_cents(_line_values(lines).items()),
         )
-        SlipLine.objects.bulk_create(
+        slip_lines = [
             SlipLine(slip=slip, denomination=d, value_cents=d.value_cents, quantity=q) for d, q in lines.items()
-        )
+        ]
+        if context.slip_id is not None:
+            SlipLine.objects.bulk_create(slip_lines)
+        slip.number, slip.slip_book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
+        if slip.number is None and context.slip_id is not None:
+            _insert_drawing_number(slip, _series(kind, site))
+        else:
+            if slip.number is None:
+                slip.number = get_next_value(_series(kind, site))
+            slip.save(force_insert=True)
+        if context.slip_id is None:
+            SlipLine.objects.bulk_create(slip_lines)
         _audit(
             acting_user,
             f"{kind}_slip.prepared",
@@ -154,7 +171,7 @@ def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datet
     carries the initials of the dealer on shift there."""
     role = rules.TABLE_ROLE.get(table.game, Role.DEALER)
     label = Role(role).label.lower()
-    dealer = queries.current_dealer(table, at)
+    dealer, holds_role = queries.current_dealer_holding(table, at, role)
     if prepared_as in rules.TABLE_BOUND_CREDIT_PREPARERS and dealer != preparer:
         raise ValidationError(
             {
@@ -169,7 +186,7 @@ def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datet
                 f"nobody is on shift at {table}."
             }
         )
-    if role not in queries.roles_held(dealer, table.site):
+    if not holds_role:
         raise ValidationError(
             {
                 "table": f"{rules.SLIP_INITIALS}: a credit slip for {table} carries the initials of a {label}; "
@@ -191,7 +208,53 @@ def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay
     return context.day
 
 
-def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int, SlipBook | None]:
+def _series(kind: str, site: Site) -> str:
+    """The name of a site's electronic series of `kind` (a django-sequences row)."""
+    return f"{kind}:{site.pk}"
+
+
+# PostgreSQL: the series' next number drawn by the statement that inserts the slip (the
+# same upsert as django-sequences' get_next_value), then, in the same message, the
+# organization's chain lock and head (cardroom.audit.chain_lock_sql). From the moment the
+# number is drawn to the commit, the transaction sends two more messages: its audit events
+# and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
+_INSERT_DRAWING_NUMBER = (
+    "WITH n AS (INSERT INTO {sequences} (name, last) VALUES (%s, 1) "
+    "ON CONFLICT (name) DO UPDATE SET last = {sequences}.last + 1 RETURNING last) "
+    "INSERT INTO {slips} ({columns}, {number}) VALUES ({values}, (SELECT last FROM n)) RETURNING {number}"
+)
+
+
+def _insert_drawing_number(slip: Slip, series: str) -> None:
+    """Insert `slip` (its id drawn already) with the next number of `series`, and record it
+    as `Model.save` would (its entry stamp, its row event)."""
+    conn = transaction.get_connection()
+    quote = conn.ops.quote_name
+    slip.stamp_entry()
+    fields = [f for f in Slip._meta.concrete_fields if f.attname != "number"]
+    sql = _INSERT_DRAWING_NUMBER.format(
+        sequences=quote(Sequence._meta.db_table),
+        slips=quote(Slip._meta.db_table),
+        columns=", ".join(quote(f.column) for f in fields),
+        number=quote(Slip._meta.get_field("number").column),
+        values=", ".join(["%s"] * len(fields)),
+    )
+    params = [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in fields)]
+    lock = chain_lock_sql(slip.site.organization_id)
+    with conn.cursor() as cursor:
+        cursor.execute(f"{sql}; {lock[0]}" if lock else sql, params + (lock[1] if lock else []))
+        (slip.number,) = cursor.fetchone()
+        if lock:
+            cursor.nextset()  # the lock's
+            cursor.nextset()
+            chain_locked(slip.site.organization_id, cursor.fetchone())
+    slip._state.adding, slip._state.db = False, conn.alias
+    record_rows([slip])
+
+
+def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int | None, SlipBook | None]:
+    """A printed number from a registered book, checked; None for the site's electronic
+    series, whose next number the slip's insert draws (ND 99-01.3-08-05(2))."""
     books = SlipBook.objects.filter(site=site, kind=kind)
     label = SlipKind(kind).label.lower()
     if printed is None:
@@ -199,7 +262,7 @@ def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool
             raise ValidationError(
                 {"number": f"{rules.SLIP_NUMBERING}: {site} uses pre-printed {label}s; give the printed number."}
             )
-        return get_next_value(f"{kind}:{site.pk}"), None
+        return None, None
     book = books.filter(first_number__lte=printed, last_number__gte=printed).first()
     if book is None:
         raise ValidationError({"number": f"{rules.SLIP_NUMBERING}: {printed} is not in a registered book of {label}s."})

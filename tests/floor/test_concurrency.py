@@ -1,6 +1,7 @@
 """Gapless numbering under concurrent preparers, on whichever database the suite runs
 (SQLite by default, PostgreSQL with DATABASE_URL): ND 99-01.3-08-05(2)."""
 
+import re
 import threading
 
 import pytest
@@ -69,7 +70,50 @@ def test_bench_slips_reports_throughput_and_gapless_numbering_on_its_own_scratch
     from django.core.management import call_command
 
     out = StringIO()
-    call_command("bench_slips", clients=4, slips=24, stdout=out)
+    call_command("bench_slips", clients=4, slips=24, sites=2, stdout=out)
     assert "24 slips in" in out.getvalue()
-    assert "gapless and without reuse: yes" in out.getvalue()
+    assert "sites: 2 (one per organization" in out.getvalue()
+    assert "gapless and without reuse: yes (4 series)" in out.getvalue()
+    assert re.search(r"queries per slip: fill \d+, credit \d+", out.getvalue())
+    assert "per slip (mean, under load):" in out.getvalue()
     assert not Slip.objects.filter(site=site).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_organizations_prepare_at_once_each_gapless_with_its_own_chain(cast, table, chips, site):
+    """Organizations share no lock: each site's series stays gapless and each organization's
+    chain verifies on its own while both prepare slips at once (ND 99-01.3-08-05(2))."""
+    from cardroom.audit import chain_name
+    from cardroom.models import AuditEvent
+    from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
+
+    other_site = SiteFactory(organization=OrganizationFactory(name="Other Charity"))
+    make_chips(other_site.organization)
+    other_table = TableFactory(site=other_site, number=1, min_wager_cents=100, max_wager_cents=2500)
+    floors = []
+    for each, each_table in ((site, table), (other_site, other_table)):
+        org = each.organization
+        manager = cast[Role.SHIFT_MANAGER] if each is site else make_person(org, Role.SHIFT_MANAGER, each)
+        dealer = cast[Role.DEALER] if each is site else make_person(org, Role.DEALER, each)
+        cashier = cast[Role.CASHIER] if each is site else make_person(org, Role.CASHIER, each)
+        services.open_gaming_day(acting_user=manager.user, site=each, gaming_date=today(each))
+        services.record_table_inventory(acting_user=manager.user, table=each_table, kind="opener", chips=TRAY)
+        services.start_dealer_shift(acting_user=manager.user, table=each_table, dealer=dealer)
+        floors.append((each, each_table, cashier, dealer))
+    jobs = []
+    for _, each_table, cashier, dealer in floors:
+        jobs += [(services.prepare_fill, cashier.user_id, each_table) for _ in range(THREADS // 2)]
+        jobs += [(services.prepare_credit, dealer.user_id, each_table) for _ in range(THREADS // 2)]
+
+    errors = _prepare_in_threads(jobs)
+
+    assert errors == []
+    for each, *_ in floors:
+        for kind in ("fill", "credit"):
+            numbers = sorted(Slip.objects.filter(site=each, kind=kind).values_list("number", flat=True))
+            assert numbers == list(range(1, THREADS // 2 * SLIPS_EACH + 1)), (each, kind, connection.vendor)
+        org_id = each.organization_id
+        seqs = list(AuditEvent.objects.filter(chain=chain_name(org_id)).order_by("seq").values_list("seq", flat=True))
+        assert seqs == list(range(1, len(seqs) + 1))
+        assert verify_chain(organization_id=org_id).ok
+    assert verify_chain().ok

@@ -4,6 +4,7 @@ cover (cardroom.audit_verify). Prints OK or the first broken thing; exits non-ze
 from django.core.management.base import BaseCommand, CommandError
 
 from cardroom.audit import verify_chain
+from cardroom.models import Organization
 
 
 class Command(BaseCommand):
@@ -13,11 +14,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--progress-every", type=int, default=50_000, help="print progress to stderr every N events or rows"
         )
+        parser.add_argument(
+            "--organization",
+            type=int,
+            default=None,
+            help="verify this organization's chain, anchors and rows only (by its id)",
+        )
 
-    def handle(self, *args, progress_every, **options):
+    def handle(self, *args, progress_every, organization, **options):
         if progress_every < 1:
             raise CommandError("--progress-every must be at least 1")
-        result = verify_chain(progress=self._progress, every=progress_every)
+        if organization is not None and not Organization.objects.filter(pk=organization).exists():
+            raise CommandError(f"--organization: there is no organization {organization}")
+        result = verify_chain(progress=self._progress, every=progress_every, organization_id=organization)
         if not result.ok:
             raise CommandError(
                 f"BROKEN: {result.problem} ({result.checked} events and {result.rows_checked} rows verified before it)"
