@@ -12,7 +12,6 @@ then stops the server. Every response must be a 200 (anything else fails the com
 last N play nights a site, as bench_pages builds them)."""
 
 import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -95,7 +94,7 @@ class Server:
         env = {
             **os.environ,
             "DEBUG": "0",
-            "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
+            "SECRET_KEY": settings.SECRET_KEY,  # the session signed here is read there
             "ALLOWED_HOSTS": "127.0.0.1",
             "DATABASE_URL": database_url(),
             "VAR_DIR": str(settings.VAR_DIR),
@@ -197,18 +196,20 @@ class Command(BaseCommand):
         parser.add_argument("--requests", type=int, default=400, help="requests a page (unless --seconds)")
         parser.add_argument("--seconds", type=float, default=0, help="seconds of load a page, instead of --requests")
         parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+        parser.add_argument("--user", default=MANAGER, help="the gaming manager's username (the demo's: gm)")
 
-    def handle(self, *args, build, nights, clients, requests, seconds, workers, **options):
+    def handle(self, *args, build, nights, clients, requests, seconds, workers, user, **options):
         if clients < 1 or workers < 1 or (requests < 1 and seconds <= 0) or nights < 0 or seconds < 0:
             raise CommandError("Give at least one client, one worker and one request (or a positive --seconds).")
         if build:
             self._build(nights)
-        cookie = session_cookie(MANAGER)
+        cookie = session_cookie(user)
         port = free_port()
         server = Server(port, workers)
         try:
             server.wait_until_up()
-            results = [self._page(name, path, port, cookie, clients, requests, seconds) for name, path in PAGES]
+            pages = [(name, path, port, cookie, workers) for name, path in PAGES]
+            results = [self._page(*page, clients=clients, requests=requests, seconds=seconds) for page in pages]
         finally:
             server.stop()
         failed = [f"{r.name}: {r.failures}" for r in results if r.failures]
@@ -223,9 +224,12 @@ class Command(BaseCommand):
         else:
             call_command("load_demo", verbosity=0)
 
-    def _page(self, name, path, port, cookie, clients, requests, seconds) -> Result:
-        # One request first, not timed: it fills the snapshots of closed days a first visit lacks.
+    def _page(self, name, path, port, cookie, workers, *, clients, requests, seconds) -> Result:
+        # Warm-up, not timed: the first request fills the snapshots of closed days a first visit
+        # lacks (one client), then each worker's first requests import and connect.
         warm = load(name, path, port=port, cookie=cookie, clients=1, requests=1, seconds=0)
+        if not warm.failures:
+            warm = load(name, path, port=port, cookie=cookie, clients=workers, requests=2 * workers, seconds=0)
         if warm.failures:
             raise CommandError(f"{name}: {path} answered {warm.failures} (expected 200).")
         result = load(name, path, port=port, cookie=cookie, clients=clients, requests=requests, seconds=seconds)
