@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Case, Exists, F, JSONField, OuterRef, Value, When
+from django.db.models import Case, Exists, F, JSONField, Min, OuterRef, Value, When
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
@@ -170,10 +170,24 @@ class _Period:
         return key[1] >= self.live_from and key not in self.closed
 
 
+def _drops_without_day_query(*, site_ids, start, end):
+    """The first date in [start, end] with a drop but no gaming day (a box placed for a date
+    never opened): slips, trays and shifts belong to a gaming day, drops only to a date."""
+    from counts.models import Drop
+
+    day = GamingDay.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
+    return (
+        Drop.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .exclude(Exists(day))
+        .order_by()
+        .values_list(Min("gaming_date"))
+    )
+
+
 def _period(site_ids, start: date, end: date) -> _Period:
     """Closed gaming days come from snapshots; the rest is computed live from the first open
-    gaming day (or the day after the last closed one) to the end: custody needs a gaming day,
-    so no activity lies on a date before it that is not a gaming day."""
+    gaming day (or the day after the last closed one, or the first drop without a gaming
+    day, if earlier) to the end: before it, every date with custody is a closed gaming day."""
     rows = shaped_rows(_days_query, site_ids=site_ids, start=start, end=end)
     closed = frozenset((site_id, day) for site_id, day, is_closed in rows if is_closed)
     opened = [day for _, day, is_closed in rows if not is_closed]
@@ -183,7 +197,8 @@ def _period(site_ids, start: date, end: date) -> _Period:
         live_from = max(day for _, day in closed) + timedelta(days=1)
     else:
         live_from = start
-    return _Period(closed, live_from)
+    orphan = shaped_rows(_drops_without_day_query, site_ids=site_ids, start=start, end=end)[0][0]
+    return _Period(closed, min(live_from, orphan) if orphan else live_from)
 
 
 def _stored(site_ids, start: date, end: date) -> dict[Key, DayFigures]:

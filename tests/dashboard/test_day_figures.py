@@ -39,6 +39,7 @@ def test_closed_days_read_from_their_snapshots_equal_the_live_figures(site, make
     play = make_play(3, 5)
     play.scenario.day(TODAY, closed=False)  # today's day is open: computed live beside the snapshots
     play.scenario.slip(play.tables[0], TODAY, "fill", 3_000, number=9_000)
+    play.scenario.drop(play.tables[1], FIRST_DAY - timedelta(days=1), 4_000)  # a date never opened: live
     live = _live(site)
     assert live[0] and live[1]
     first = _from_snapshots(site)  # fills the snapshots
