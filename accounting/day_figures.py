@@ -295,6 +295,13 @@ def _store(computed: dict, tokens: dict) -> None:
         )
 
 
+def fill(site_ids, start: date, end: date) -> int:
+    """Compute and store the missing snapshots of the sites' closed days in [start, end] (what
+    the first read would do), e.g. after loading data; the number of closed days."""
+    site_ids = sorted(site_ids)
+    return len(_snapshots(site_ids, start, end, _period(site_ids, start, end)))
+
+
 def table_days(site_ids, start: date, end: date) -> list[summaries.TableDay]:
     """`summaries.table_days`, closed days from their snapshots."""
     site_ids = sorted(site_ids)
