@@ -170,18 +170,14 @@ class _Period:
         return key[1] >= self.live_from and key not in self.closed
 
 
-def _drops_without_day_query(*, site_ids, start, end):
+def _first_drop_without_day(site_ids, start: date, end: date) -> date | None:
     """The first date in [start, end] with a drop but no gaming day (a box placed for a date
     never opened): slips, trays and shifts belong to a gaming day, drops only to a date."""
     from counts.models import Drop
 
     day = GamingDay.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
-    return (
-        Drop.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-        .exclude(Exists(day))
-        .order_by()
-        .values_list(Min("gaming_date"))
-    )
+    drops = Drop.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).exclude(Exists(day))
+    return drops.aggregate(first=Min("gaming_date"))["first"]
 
 
 def _period(site_ids, start: date, end: date) -> _Period:
@@ -197,7 +193,7 @@ def _period(site_ids, start: date, end: date) -> _Period:
         live_from = max(day for _, day in closed) + timedelta(days=1)
     else:
         live_from = start
-    orphan = shaped_rows(_drops_without_day_query, site_ids=site_ids, start=start, end=end)[0][0]
+    orphan = _first_drop_without_day(site_ids, start, end)
     return _Period(closed, min(live_from, orphan) if orphan else live_from)
 
 
