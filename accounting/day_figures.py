@@ -171,7 +171,7 @@ class _Period:
 
 
 def _first_drop_without_day(site_ids, start: date, end: date) -> date | None:
-    """The first date in [start, end] with a drop but no gaming day (a box placed for a date
+    """The first date in [start, end] (before the live days) with a drop but no gaming day (a box placed for a date
     never opened): slips, trays and shifts belong to a gaming day, drops only to a date."""
     from counts.models import Drop
 
@@ -193,7 +193,7 @@ def _period(site_ids, start: date, end: date) -> _Period:
         live_from = max(day for _, day in closed) + timedelta(days=1)
     else:
         live_from = start
-    orphan = _first_drop_without_day(site_ids, start, end)
+    orphan = _first_drop_without_day(site_ids, start, live_from - timedelta(days=1)) if live_from > start else None
     return _Period(closed, min(live_from, orphan) if orphan else live_from)
 
 
