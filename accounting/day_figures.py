@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Case, Exists, F, JSONField, Min, OuterRef, Value, When
+from django.db.models import Case, Exists, F, JSONField, OuterRef, Value, When
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
@@ -170,21 +170,21 @@ class _Period:
         return key[1] >= self.live_from and key not in self.closed
 
 
-def _first_drop_without_day(site_ids, start: date, end: date) -> date | None:
-    """The first date in [start, end] (before the live days) with a drop but no gaming day (a box placed for a date
-    never opened): slips, trays and shifts belong to a gaming day, drops only to a date."""
-    from counts.models import Drop
-
-    day = GamingDay.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
-    drops = Drop.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).exclude(Exists(day))
-    return drops.aggregate(first=Min("gaming_date"))["first"]
-
-
-def _period(site_ids, start: date, end: date) -> _Period:
-    """Closed gaming days come from snapshots; the rest is computed live from the first open
-    gaming day (or the day after the last closed one, or the first drop without a gaming
-    day, if earlier) to the end: before it, every date with custody is a closed gaming day."""
+def _read(site_ids, start: date, end: date, field: str) -> tuple[_Period, dict[Key, DayFigures]]:
+    """The period's closed days and live days, and the stored snapshots of [start, end] (with
+    `field`, table_days or shifts). Closed gaming days come from snapshots; the rest is computed
+    live from the first open gaming day (or the day after the last closed one) to the end,
+    or from the first date with custody but no gaming day (a drop placed for a date never
+    opened: slips, trays and shifts belong to a gaming day, a drop only to a date) if earlier.
+    Every such date has a DayFigures row: the drop's write marked it (`mark_stale`, and
+    migration 0007 for drops placed before snapshots existed)."""
     rows = shaped_rows(_days_query, site_ids=site_ids, start=start, end=end)
+    stored = {
+        (f.site_id, f.gaming_date): f
+        for f in DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).only(
+            "site_id", "gaming_date", "token", "version", "computed_at", field
+        )
+    }
     closed = frozenset((site_id, day) for site_id, day, is_closed in rows if is_closed)
     opened = [day for _, day, is_closed in rows if not is_closed]
     if opened:
@@ -193,28 +193,22 @@ def _period(site_ids, start: date, end: date) -> _Period:
         live_from = max(day for _, day in closed) + timedelta(days=1)
     else:
         live_from = start
-    orphan = _first_drop_without_day(site_ids, start, live_from - timedelta(days=1)) if live_from > start else None
-    return _Period(closed, min(live_from, orphan) if orphan else live_from)
+    gaming_days = {(site_id, day) for site_id, day, _ in rows}
+    without_day = [day for key in stored if key not in gaming_days and (day := key[1]) < live_from]
+    return _Period(closed, min([live_from, *without_day])), stored
 
 
-def _stored(site_ids, start: date, end: date) -> dict[Key, DayFigures]:
-    found = DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).only(
-        "site_id", "gaming_date", "token", "version", "table_days", "shifts"
-    )
-    return {(f.site_id, f.gaming_date): f for f in found}
+def _usable(found: DayFigures) -> bool:
+    return found.version == VERSION and found.computed_at is not None
 
 
-def _usable(found: DayFigures | None) -> bool:
-    return found is not None and found.version == VERSION and found.table_days is not None
-
-
-def _snapshots(site_ids, start: date, end: date, period: _Period) -> dict[Key, tuple[dict, list]]:
-    """{site-day: (table days, shifts)} of every closed day in [start, end], filling the missing."""
-    stored = _stored(site_ids, start, end)
-    result = {key: (f.table_days, f.shifts) for key, f in stored.items() if key in period.closed and _usable(f)}
+def _snapshots(period: _Period, stored: dict, field: str) -> dict[Key, dict | list]:
+    """{site-day: its table days or its shifts (`field`)} of every closed day, filling the missing."""
+    result = {key: getattr(f, field) for key, f in stored.items() if key in period.closed and _usable(f)}
     missing = sorted(period.closed - set(result))
     if missing:
-        result.update(_fill(missing, stored))
+        position = 0 if field == "table_days" else 1
+        result.update((key, both[position]) for key, both in _fill(missing, stored).items())
     return result
 
 
@@ -294,16 +288,16 @@ def _store(computed: dict, tokens: dict) -> None:
 def fill(site_ids, start: date, end: date) -> int:
     """Compute and store the missing snapshots of the sites' closed days in [start, end] (what
     the first read would do), e.g. after loading data; the number of closed days."""
-    site_ids = sorted(site_ids)
-    return len(_snapshots(site_ids, start, end, _period(site_ids, start, end)))
+    period, stored = _read(sorted(site_ids), start, end, "shifts")
+    return len(_snapshots(period, stored, "shifts"))
 
 
 def table_days(site_ids, start: date, end: date) -> list[summaries.TableDay]:
     """`summaries.table_days`, closed days from their snapshots."""
     site_ids = sorted(site_ids)
-    period = _period(site_ids, start, end)
+    period, stored = _read(site_ids, start, end, "table_days")
     drops, slips, trays = {}, {}, {}
-    for (site_id, day), (tables, _) in _snapshots(site_ids, start, end, period).items():
+    for (site_id, day), tables in _snapshots(period, stored, "table_days").items():
         for table_id, (drop, slip, tray) in tables.items():
             key = (site_id, int(table_id), day)
             if drop is not None:
@@ -326,9 +320,9 @@ def table_days(site_ids, start: date, end: date) -> list[summaries.TableDay]:
 def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFigures]:
     """`dealer_hold.shift_figures`, closed days from their snapshots; ordered by table and start."""
     site_ids = sorted(site_ids)
-    period = _period(site_ids, start, end)
+    period, stored = _read(site_ids, start, end, "shifts")
     rows = []
-    for (site_id, day), (_, shifts) in _snapshots(site_ids, start, end, period).items():
+    for (site_id, day), shifts in _snapshots(period, stored, "shifts").items():
         rows.extend((site_id, day, row) for row in shifts)
     live = []
     if period.live_from <= end:
