@@ -145,3 +145,18 @@ def test_a_fill_that_started_before_a_write_does_not_store_what_it_computed(site
     stored = DayFigures.objects.get(pk=token.pk)
     assert stored.table_days is None and stored.token != token.token
     assert _from_snapshots(site) == _live(site)
+
+
+def test_ending_a_dealer_shift_without_a_save_still_marks_its_day(site, make_play, cast, dealers):
+    from floor.services.dealer_shifts import end_dealer_shift
+    from tests.accounting.scenario import shift
+
+    play = make_play(1, 1)
+    play.scenario.day(TODAY, closed=False)
+    on_shift = shift(play.scenario, play.tables[0], dealers[0], TODAY, 18, 18)
+    type(on_shift).objects.filter(pk=on_shift.pk).update(ended_at=None)  # still dealing
+    on_shift.refresh_from_db()
+    day_figures._forget({(site.pk, TODAY)})  # as in a later transaction
+    before = DayFigures.objects.get(site=site, gaming_date=TODAY).token
+    end_dealer_shift(acting_user=cast[Role.SHIFT_MANAGER].user, shift=on_shift)
+    assert DayFigures.objects.get(site=site, gaming_date=TODAY).token != before
