@@ -5,27 +5,33 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounting', '0005_other_games_agp'),
-        ('cardroom', '0009_merge_20261123_1431'),
+        ("accounting", "0005_other_games_agp"),
+        ("cardroom", "0009_merge_20261123_1431"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DayFigures',
+            name="DayFigures",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('gaming_date', models.DateField()),
-                ('token', models.CharField(max_length=32)),
-                ('version', models.CharField(blank=True, max_length=16)),
-                ('table_days', models.JSONField(null=True)),
-                ('shifts', models.JSONField(null=True)),
-                ('computed_at', models.DateTimeField(null=True)),
-                ('site', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='cardroom.site')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("gaming_date", models.DateField()),
+                ("token", models.CharField(max_length=32)),
+                ("version", models.CharField(blank=True, max_length=16)),
+                ("table_days", models.JSONField(null=True)),
+                ("shifts", models.JSONField(null=True)),
+                ("computed_at", models.DateTimeField(null=True)),
+                (
+                    "site",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to="cardroom.site"
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('site', 'gaming_date'), name='day_figures_unique_per_site_day')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("site", "gaming_date"), name="day_figures_unique_per_site_day")
+                ],
             },
         ),
     ]
