@@ -412,7 +412,7 @@ class DailySummaryView(APIView):
     )
     def get(self, request, pk):
         site = _site(request, pk, rules.DAILY_FIGURES)
-        summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"))
+        summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
         lines = [games.game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date)]
         return Response({**daily_json(summary), "games": lines, "books": books.books_check_json(check)})
@@ -435,7 +435,7 @@ class QuarterSummaryView(APIView):
     def get(self, request, pk):
         site = _site(request, pk, rules.QUARTER_FIGURES)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
-        q = summaries.quarter_summary(site, quarter)
+        q = summaries.quarter_summary(site, quarter, snapshots=True)
         state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
         checks = dict(state.days)
         schedule = games.hold_schedule()
@@ -446,7 +446,9 @@ class QuarterSummaryView(APIView):
                 "days": [
                     {
                         **daily_json(d),
-                        "games": [games.game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule)],
+                        "games": [
+                            games.game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule)
+                        ],
                         "books": books.books_check_json(checks[d.gaming_date]),
                     }
                     for d in q.days
@@ -629,7 +631,7 @@ class OrganizationTaxView(APIView):
             raise PermissionDenied(rules.QUARTER_FIGURES.refusal())
         organization = get_object_or_404(Organization, pk=pk)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
-        every_site = summaries.organization_quarter(organization, quarter)
+        every_site = summaries.organization_quarter(organization, quarter, snapshots=True)
         found = books.filings([s.site_id for s in every_site], [quarter])
         tax = books.tax_return(organization, quarter, every_site, found)
         return Response({**tax_json(tax.figures), "return": books.tax_return_json(tax)})
@@ -794,7 +796,7 @@ class QuarterFilingView(APIView):
     def get(self, request, pk):
         site = _site(request, pk, rules.QUARTER_FIGURES)
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
-        summary = summaries.quarter_summary(site, quarter)
+        summary = summaries.quarter_summary(site, quarter, snapshots=True)
         filing = queries.quarter_filing(site.pk, quarter)
         state = books.quarter_books(summary, filing, site.time_zone)
         amended = summary.total + state.amendment_custody

@@ -7,7 +7,8 @@ class AccountingConfig(AppConfig):
     def ready(self):
         from cardroom import closing
 
-        from . import menu  # noqa: F401  (registers the day sheet's menu entry)
+        from . import day_figures, menu  # noqa: F401  (menu registers the day sheet's menu entry)
         from .queries import closed_reason
 
         closing.register_books_closed(closed_reason)
+        day_figures.connect()

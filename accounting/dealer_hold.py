@@ -42,6 +42,7 @@ class ShiftFigures:
     ended_at: datetime | None
     custody: Custody | None  # None when the shift cannot be separated
     not_separable_because: str = ""
+    table_id: int = 0
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -236,6 +237,7 @@ class _Custody:
             shift.ended_at,
             custody,
             reason,
+            shift.table_id,
         )
 
 

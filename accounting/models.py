@@ -141,3 +141,30 @@ class OtherGamesAgp(AppendOnlyModel):
 
     def __str__(self):
         return f"Other games' AGP of {self.organization} {self.quarter}"
+
+
+class DayFigures(models.Model):
+    """A derived cache, not a record: the custody totals of a site's closed gaming day (each
+    table's drop, fills, credits, opener and closer) and each dealer shift's figures, as
+    `accounting.day_figures` computed them, so that the dashboard and the figures pages read
+    weeks of closed days without aggregating every slip again. Never the source of truth: a
+    write that changes a day's custody replaces `token` and empties the figures in its own
+    transaction (`accounting.day_figures.mark_stale`), and the next read computes them again.
+
+    Figures are integer cents in JSON: `table_days` maps a table id to
+    [drop or null (no signed count), fills, credits, opener or null, closer or null, slips?, tray?];
+    `shifts` lists [shift id, table id, dealer id, started at, ended at, custody or null, reason]."""
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="+")
+    gaming_date = models.DateField()
+    token = models.CharField(max_length=32)  # replaced by every write to the day: a fill keeps it or loses
+    version = models.CharField(max_length=16, blank=True)  # day_figures.VERSION the figures were computed by
+    table_days = models.JSONField(null=True)
+    shifts = models.JSONField(null=True)
+    computed_at = models.DateTimeField(null=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["site", "gaming_date"], name="day_figures_unique_per_site_day")]
+
+    def __str__(self):
+        return f"Figures of {self.site_id} {self.gaming_date}"

@@ -304,14 +304,17 @@ def _gaming_day_states_query(*, site_ids, start, end):
     )
 
 
-def daily_summaries(sites: list[Site], start: date, end: date) -> list[DailySummary]:
+def daily_summaries(sites: list[Site], start: date, end: date, *, snapshots: bool = False) -> list[DailySummary]:
     """One summary per site and gaming day in [start, end] that had a gaming day, activity or
-    an adjustment recorded. Adjustments count in the totals of the day they are recorded on."""
+    an adjustment recorded. Adjustments count in the totals of the day they are recorded on.
+    `snapshots`: closed days' custody from their snapshots (accounting.day_figures), the same figures."""
     from cage.queries import bank_days
+
+    from .day_figures import table_days as snapshot_table_days
 
     site_ids = [s.pk for s in sites]
     names = {s.pk: s.name for s in sites}
-    days = table_days(site_ids, start, end)
+    days = (snapshot_table_days if snapshots else table_days)(site_ids, start, end)
     banks = bank_days(site_ids, start, end + timedelta(days=1))
     rows = shaped_rows(_gaming_day_states_query, site_ids=site_ids, start=start, end=end)
     gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
@@ -365,8 +368,8 @@ def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corre
     )
 
 
-def daily_summary(site: Site, day: date) -> DailySummary:
-    found = daily_summaries([site], day, day)
+def daily_summary(site: Site, day: date, *, snapshots: bool = False) -> DailySummary:
+    found = daily_summaries([site], day, day, snapshots=snapshots)
     if found:
         return found[0]
     return DailySummary(
@@ -422,10 +425,10 @@ def _known_sum(values) -> int | None:
     return sum(values) if values else None
 
 
-def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummary]:
+def quarter_summaries(sites: list[Site], quarter: Quarter, *, snapshots: bool = False) -> list[QuarterSummary]:
     """The sum of the daily summaries; percent-of-hold as the ratio of the sums."""
     by_site = defaultdict(list)
-    for summary in daily_summaries(sites, quarter.start, quarter.end):
+    for summary in daily_summaries(sites, quarter.start, quarter.end, snapshots=snapshots):
         by_site[summary.site_id].append(summary)
     result = []
     for site in sites:
@@ -455,8 +458,8 @@ def quarter_summaries(sites: list[Site], quarter: Quarter) -> list[QuarterSummar
     return result
 
 
-def quarter_summary(site: Site, quarter: Quarter) -> QuarterSummary:
-    return quarter_summaries([site], quarter)[0]
+def quarter_summary(site: Site, quarter: Quarter, *, snapshots: bool = False) -> QuarterSummary:
+    return quarter_summaries([site], quarter, snapshots=snapshots)[0]
 
 
 @dataclass(frozen=True)
@@ -485,9 +488,10 @@ class TaxFigures:
         return figures.gaming_tax(self.organization_agp_cents, list(self.brackets))
 
 
-def organization_quarter(organization, quarter: Quarter) -> list[QuarterSummary]:
+def organization_quarter(organization, quarter: Quarter, *, snapshots: bool = False) -> list[QuarterSummary]:
     """Every site of the organization for the quarter, in one pass (the tax needs them all)."""
-    return quarter_summaries(list(Site.objects.filter(organization=organization).order_by("name")), quarter)
+    sites = list(Site.objects.filter(organization=organization).order_by("name"))
+    return quarter_summaries(sites, quarter, snapshots=snapshots)
 
 
 def nd_tax_figures(

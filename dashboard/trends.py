@@ -3,14 +3,14 @@ by dealer, and the table-days that deserve a look.
 
 Hold is the ratio of the sums (shared/docs/domain.md 3) over counted twenty-one table-days
 (drop from a signed count, opener and closer recorded), as the dealer comparison uses.
-Two calls to the summary queries whatever the number of sites, tables, dealers and weeks."""
+Closed days from their snapshots (accounting.day_figures); a fixed number of queries whatever the number of sites, tables, dealers and weeks."""
 
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from accounting import dealer_hold, figures, summaries
+from accounting import day_figures, figures, summaries
 from accounting.figures import Custody
 
 WEEKS = 13
@@ -58,7 +58,7 @@ def site_trends(sites, end: date, count: int = WEEKS) -> dict:
     """Weekly hold of each site."""
     weeks = weeks_ending(end, count)
     buckets = defaultdict(dict)
-    for day in summaries.table_days([s.pk for s in sites], weeks[0].start, end):
+    for day in day_figures.table_days([s.pk for s in sites], weeks[0].start, end):
         if day.complete and day.game == "21":
             _add(buckets, day.site_id, _week_index(weeks, day.gaming_date), day.custody)
     return {
@@ -71,11 +71,11 @@ def site_detail_trends(site, end: date, count: int = WEEKS) -> dict:
     """Weekly hold of each table and of each dealer (separable shifts) at one site."""
     weeks = weeks_ending(end, count)
     tables = defaultdict(dict)
-    for day in summaries.table_days([site.pk], weeks[0].start, end):
+    for day in day_figures.table_days([site.pk], weeks[0].start, end):
         if day.complete and day.game == "21":
             _add(tables, day.table_number, _week_index(weeks, day.gaming_date), day.custody)
     dealers, names = defaultdict(dict), {}
-    for shift in dealer_hold.shift_figures([site.pk], weeks[0].start, end):
+    for shift in day_figures.shift_figures([site.pk], weeks[0].start, end):
         if shift.custody is not None and shift.game == "21":
             names[shift.dealer_id] = shift.dealer_name
             _add(dealers, shift.dealer_id, _week_index(weeks, shift.gaming_date), shift.custody)
@@ -100,7 +100,7 @@ def unusual_table_days(site, start: date, end: date, limit: int = 50) -> list[Ta
     """Table-days to look at, newest first: not complete, prizes over gross proceeds, or a
     hold outside the usual swing of a single table-day."""
     found = []
-    for day in summaries.table_days([site.pk], start, end):
+    for day in day_figures.table_days([site.pk], start, end):
         reasons = []
         if not day.counted:
             reasons.append("drop not counted (no signed count)")

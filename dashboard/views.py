@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounting import books as closed_books
-from accounting import dealer_hold, services, summaries
+from accounting import day_figures, dealer_hold, services, summaries
 from accounting import queries as accounting_queries
 from accounting.api_figures import TAX_LABEL
 from accounting.games import summary_game_lines
@@ -87,7 +87,7 @@ def daily(request):
     errors: dict = {}
     day = _date(request.GET.get("date"), None, errors, "date") or _latest_gaming_date(site, site_today(site))
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    summary = summaries.daily_summary(site, day)
+    summary = summaries.daily_summary(site, day, snapshots=True)
     context = {
         "site": site,
         "day": day,
@@ -99,7 +99,7 @@ def daily(request):
         .annotate(voided=Exists(voided))
         .order_by("kind", "number"),
         "count_sessions": CountSession.objects.filter(site=site, gaming_date=day).order_by("pk"),
-        "shifts": dealer_hold.shift_figures([site.pk], day, day),
+        "shifts": day_figures.shift_figures([site.pk], day, day),
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
@@ -182,9 +182,11 @@ def quarter(request):
             errors = exc.message_dict
     access = access_for(request.user)
     # The organization's tax needs every site's quarter; the site's own is among them.
-    every_site = summaries.organization_quarter(site.organization, chosen) if access.org_roles else None
+    every_site = summaries.organization_quarter(site.organization, chosen, snapshots=True) if access.org_roles else None
     summary = (
-        next(s for s in every_site if s.site_id == site.pk) if every_site else summaries.quarter_summary(site, chosen)
+        next(s for s in every_site if s.site_id == site.pk)
+        if every_site
+        else summaries.quarter_summary(site, chosen, snapshots=True)
     )
     found = closed_books.filings([s.site_id for s in every_site] if every_site else [site.pk], [chosen])
     state = closed_books.quarter_books(summary, found.get((site.pk, str(chosen))), site.time_zone)

@@ -7,7 +7,7 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom import moments
+from cardroom import figure_days, moments
 from cardroom.access import NOT_AN_EMPLOYEE, Access
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
@@ -147,4 +147,5 @@ def _end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: da
     if not claimed:
         raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: the shift of {shift.dealer} has already ended."})
     shift.refresh_from_db()
+    figure_days.day_changed(shift.gaming_day.site_id, shift.gaming_day.gaming_date)  # no save(): tell the books
     _audit(acting_user, "dealer_shift.ended", shift, site=shift.table.site, before=before)

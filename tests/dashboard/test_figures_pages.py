@@ -173,6 +173,7 @@ def test_the_figures_menu_follows_the_roles(client, cast, site):
     assert "Quarterly summary" in html and "Auditor dashboard" in html
 
 
+FILL_QUERIES = 16  # placeholders, their tokens, the table-day totals, the shifts, the UPDATE
 PAGES = [
     "/figures/daily/?site={site}&date=2026-08-04",
     "/figures/quarter/?site={site}&quarter=2026Q3",
@@ -194,11 +195,20 @@ def test_pages_issue_the_same_number_of_queries_for_more_tables_days_and_slips(
 
     client.force_login(cast[Role.AUDITOR].user)
     url = url.format(site=site.pk, dealer=dealers[0].pk)
+
+    def first_and_again() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as first:
+            assert client.get(url).status_code == 200
+        with CaptureQueriesContext(connection) as again:
+            assert client.get(url).status_code == 200
+        return len(first), len(again)
+
     make_play(1, 2)
-    with CaptureQueriesContext(connection) as small:
-        assert client.get(url).status_code == 200
+    small_first, small = first_and_again()
     make_play(4, 12, first=FIRST_DAY + timedelta(days=3), first_number=2)
     TableFactory(site=other_site, number=1)
-    with CaptureQueriesContext(connection) as larger:
-        assert client.get(url).status_code == 200
-    assert len(larger) == len(small) <= 40
+    larger_first, larger = first_and_again()
+    assert larger == small <= 40
+    # A first visit also fills the snapshots of the closed days it lacks (accounting.day_figures):
+    # a fixed number of queries more, whatever the days.
+    assert max(small_first, larger_first) <= small + FILL_QUERIES

@@ -1,0 +1,366 @@
+"""Per-site, per-day figure snapshots: the read path of the dashboard and the figures pages.
+
+A closed gaming day's custody (each table's drop, fills, credits, opener and closer, and each
+dealer shift's figures) is computed once and kept in `DayFigures`; the pages read weeks of
+closed days from there instead of aggregating every slip, count and tray again. Open days
+are computed live. What a snapshot holds is exactly what the live queries return for that
+site-day (`accounting.summaries` and `accounting.dealer_hold` compute both).
+
+Invalidation is exact and transactional: every write that changes a day's custody (a slip, a
+void, a tray count, a dealer shift, a drop, a count agreement or correction, a count's
+signature) replaces the site-day's `token` and empties its figures in the write's own
+transaction (`mark_stale`, from the signals below or, for a write without `save()`, through
+`cardroom.figure_days`). A read fills a missing snapshot lazily and stores it only if the
+token is still the one it saw before computing, so a write that commits during the
+computation is never overwritten by figures that predate it.
+
+Every function issues a fixed number of queries whatever the number of sites, tables and days
+(the first read of many missing days writes them in chunks of `FILL_CHUNK`)."""
+
+import uuid
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Case, Exists, F, JSONField, OuterRef, Value, When
+from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
+
+from cardroom.rows import shaped_rows
+from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
+
+from . import dealer_hold, summaries
+from .figures import Custody
+from .models import DayFigures
+
+VERSION = "1"  # of what a snapshot holds: a snapshot of another version is computed again
+FILL_CHUNK = 200  # snapshots written by one UPDATE
+
+Key = tuple[int, date]  # (site_id, gaming_date)
+
+
+# Writes: mark the site-day stale in the write's transaction.
+
+
+class _Marked:
+    """The site-days marked stale in one savepoint of the current transaction (an on-commit
+    callback that does nothing: Django drops it when that savepoint rolls back, and the mark
+    with it, so a rolled-back mark is never taken for a standing one)."""
+
+    def __init__(self):
+        self.keys: set[Key] = set()
+
+    def __call__(self):
+        pass
+
+
+def _marks(connection):
+    return [func for _, func, _ in connection.run_on_commit if isinstance(func, _Marked)]
+
+
+def mark_stale(site_id: int, gaming_date: date) -> None:
+    """The custody of the site's gaming date changed: replace its token and empty its figures
+    (an upsert, so a fill that started before this write never stores what it computed).
+    Once per site-day and transaction."""
+    connection = transaction.get_connection()
+    key = (site_id, gaming_date)
+    if connection.in_atomic_block and any(key in m.keys for m in _marks(connection)):
+        return
+    DayFigures.objects.bulk_create(
+        [DayFigures(site_id=site_id, gaming_date=gaming_date, token=uuid.uuid4().hex)],
+        update_conflicts=True,
+        unique_fields=["site", "gaming_date"],
+        update_fields=["token", "version", "table_days", "shifts", "computed_at"],
+    )
+    if connection.in_atomic_block:
+        here = set(connection.savepoint_ids)
+        same_level = [f for sids, f, _ in connection.run_on_commit if isinstance(f, _Marked) and sids == here]
+        if same_level:
+            same_level[0].keys.add(key)
+        else:
+            marked = _Marked()
+            marked.keys.add(key)
+            transaction.on_commit(marked)
+
+
+def _forget(keys) -> None:
+    """A fill stored these site-days: a later write in this transaction must mark them again."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:
+        for marked in _marks(connection):
+            marked.keys.difference_update(keys)
+
+
+def _slip_saved(sender, instance, created, **kwargs):
+    if created:
+        mark_stale(instance.site_id, instance.gaming_day.gaming_date)
+
+
+def _step_saved(sender, instance, created, **kwargs):
+    if created and instance.kind == SlipStep.Kind.VOID:  # a voided slip leaves the figures
+        mark_stale(instance.slip.site_id, instance.slip.gaming_day.gaming_date)
+
+
+def _tray_saved(sender, instance, created, **kwargs):
+    mark_stale(instance.gaming_day.site_id, instance.gaming_day.gaming_date)
+
+
+def _shift_changed(sender, instance, **kwargs):
+    mark_stale(instance.gaming_day.site_id, instance.gaming_day.gaming_date)
+
+
+def _drop_saved(sender, instance, created, **kwargs):
+    mark_stale(instance.site_id, instance.gaming_date)
+
+
+def _agreement_saved(sender, instance, created, **kwargs):
+    mark_stale(instance.drop.site_id, instance.drop.gaming_date)
+
+
+def _signature_saved(sender, instance, created, **kwargs):
+    """A signature can make a session's counts signed: every day its drops belong to."""
+    from counts.models import CountAgreement
+
+    session = instance.session
+    days = {(session.site_id, session.gaming_date)}
+    days |= set(
+        CountAgreement.objects.filter(session_id=session.pk)
+        .order_by()
+        .values_list("drop__site_id", "drop__gaming_date")
+        .distinct()
+    )
+    for site_id, gaming_date in sorted(days):
+        mark_stale(site_id, gaming_date)
+
+
+def connect() -> None:
+    """Watch every row the figures are computed from (accounting.apps)."""
+    from cardroom import figure_days
+    from counts.models import CountAgreement, CountSignature, Drop
+
+    post_save.connect(_slip_saved, sender=Slip, dispatch_uid="day_figures_slip")
+    post_save.connect(_step_saved, sender=SlipStep, dispatch_uid="day_figures_step")
+    post_save.connect(_tray_saved, sender=TableInventory, dispatch_uid="day_figures_tray")
+    post_save.connect(_shift_changed, sender=DealerShift, dispatch_uid="day_figures_shift")
+    post_delete.connect(_shift_changed, sender=DealerShift, dispatch_uid="day_figures_shift_deleted")
+    post_save.connect(_drop_saved, sender=Drop, dispatch_uid="day_figures_drop")
+    post_save.connect(_agreement_saved, sender=CountAgreement, dispatch_uid="day_figures_agreement")
+    post_save.connect(_signature_saved, sender=CountSignature, dispatch_uid="day_figures_signature")
+    figure_days.register_day_changed(mark_stale)
+
+
+# Reads: closed days from their snapshots (filled when missing), open days live.
+
+
+def _days_query(*, site_ids, start, end):
+    closed = GamingDayClose.objects.filter(gaming_day=OuterRef("pk"))
+    return (
+        GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .order_by()
+        .values_list("site_id", "gaming_date", Exists(closed))
+    )
+
+
+@dataclass(frozen=True)
+class _Period:
+    closed: frozenset  # site-days read from snapshots
+    live_from: date  # days from here to the end that are not closed are computed live
+
+    def is_live(self, key: Key) -> bool:
+        return key[1] >= self.live_from and key not in self.closed
+
+
+def _read(site_ids, start: date, end: date, field: str) -> tuple[_Period, dict[Key, DayFigures]]:
+    """The period's closed days and live days, and the stored snapshots of [start, end] (with
+    `field`, table_days or shifts). Closed gaming days come from snapshots; the rest is computed
+    live from the first open gaming day (or the day after the last closed one) to the end,
+    or from the first date with custody but no gaming day (a drop placed for a date never
+    opened: slips, trays and shifts belong to a gaming day, a drop only to a date) if earlier.
+    Every such date has a DayFigures row: the drop's write marked it (`mark_stale`, and
+    migration 0007 for drops placed before snapshots existed)."""
+    rows = shaped_rows(_days_query, site_ids=site_ids, start=start, end=end)
+    stored = {
+        (f.site_id, f.gaming_date): f
+        for f in DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).only(
+            "site_id", "gaming_date", "token", "version", "computed_at", field
+        )
+    }
+    closed = frozenset((site_id, day) for site_id, day, is_closed in rows if is_closed)
+    opened = [day for _, day, is_closed in rows if not is_closed]
+    if opened:
+        live_from = min(opened)
+    elif closed:
+        live_from = max(day for _, day in closed) + timedelta(days=1)
+    else:
+        live_from = start
+    gaming_days = {(site_id, day) for site_id, day, _ in rows}
+    without_day = [day for key in stored if key not in gaming_days and (day := key[1]) < live_from]
+    return _Period(closed, min([live_from, *without_day])), stored
+
+
+def _usable(found: DayFigures) -> bool:
+    return found.version == VERSION and found.computed_at is not None
+
+
+def _snapshots(period: _Period, stored: dict, field: str) -> dict[Key, dict | list]:
+    """{site-day: its table days or its shifts (`field`)} of every closed day, filling the missing."""
+    result = {key: getattr(f, field) for key, f in stored.items() if key in period.closed and _usable(f)}
+    missing = sorted(period.closed - set(result))
+    if missing:
+        position = 0 if field == "table_days" else 1
+        result.update((key, both[position]) for key, both in _fill(missing, stored).items())
+    return result
+
+
+def _fill(missing: list[Key], stored: dict) -> dict[Key, tuple[dict, list]]:
+    """Compute the missing site-days live and store each whose token did not change meanwhile."""
+    absent = [DayFigures(site_id=s, gaming_date=d, token=uuid.uuid4().hex) for s, d in missing if (s, d) not in stored]
+    if absent:
+        DayFigures.objects.bulk_create(absent, ignore_conflicts=True)
+    site_ids = sorted({s for s, _ in missing})
+    start, end = min(d for _, d in missing), max(d for _, d in missing)
+    wanted = set(missing)
+    tokens = {
+        (s, d): (pk, token)
+        for pk, s, d, token in DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .order_by()
+        .values_list("pk", "site_id", "gaming_date", "token")
+        if (s, d) in wanted
+    }
+    computed = _compute(site_ids, start, end, wanted)
+    _store(computed, tokens)
+    _forget(wanted)
+    return computed
+
+
+def _compute(site_ids, start: date, end: date, wanted) -> dict[Key, tuple[dict, list]]:
+    """Live figures of the wanted site-days, as snapshots hold them."""
+    tables: dict[Key, dict] = {key: {} for key in wanted}
+    totals = (summaries._drops(site_ids, start, end), summaries._slips(site_ids, start, end))
+    trays = summaries._trays(site_ids, start, end)
+    for position, found in enumerate((*totals, trays)):
+        for (site_id, table_id, day), value in found.items():
+            if (site_id, day) in wanted:
+                row = tables[(site_id, day)].setdefault(str(table_id), [None, None, None])
+                row[position] = list(value) if isinstance(value, tuple) else value
+    shifts: dict[Key, list] = {key: [] for key in wanted}
+    for shift in dealer_hold.shift_figures(site_ids, start, end):
+        key = (shift.site_id, shift.gaming_date)
+        if key in wanted:
+            shifts[key].append(_shift_row(shift))
+    return {key: (tables[key], shifts[key]) for key in wanted}
+
+
+def _shift_row(shift: dealer_hold.ShiftFigures) -> list:
+    c = shift.custody
+    return [
+        shift.shift_id,
+        shift.table_id,
+        shift.dealer_id,
+        shift.started_at.isoformat(),
+        shift.ended_at.isoformat() if shift.ended_at else None,
+        None if c is None else [c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents],
+        shift.not_separable_because,
+    ]
+
+
+def _store(computed: dict, tokens: dict) -> None:
+    """One UPDATE per chunk: each row takes its figures only where its token is still the one read."""
+    now = timezone.now()
+    keys = [key for key in sorted(computed) if key in tokens]
+    for i in range(0, len(keys), FILL_CHUNK):
+        chunk = keys[i : i + FILL_CHUNK]
+
+        def case(value_of, field, output=None, chunk=chunk):
+            whens = [
+                When(pk=tokens[k][0], token=tokens[k][1], then=Value(value_of(k), output_field=output)) for k in chunk
+            ]
+            return Case(*whens, default=F(field), output_field=output)
+
+        DayFigures.objects.filter(pk__in=[tokens[k][0] for k in chunk]).update(
+            table_days=case(lambda k: computed[k][0], "table_days", JSONField()),
+            shifts=case(lambda k: computed[k][1], "shifts", JSONField()),
+            version=case(lambda k: VERSION, "version", DayFigures._meta.get_field("version")),
+            computed_at=case(lambda k: now, "computed_at", DayFigures._meta.get_field("computed_at")),
+        )
+
+
+def fill(site_ids, start: date, end: date) -> int:
+    """Compute and store the missing snapshots of the sites' closed days in [start, end] (what
+    the first read would do), e.g. after loading data; the number of closed days."""
+    period, stored = _read(sorted(site_ids), start, end, "shifts")
+    return len(_snapshots(period, stored, "shifts"))
+
+
+def table_days(site_ids, start: date, end: date) -> list[summaries.TableDay]:
+    """`summaries.table_days`, closed days from their snapshots."""
+    site_ids = sorted(site_ids)
+    period, stored = _read(site_ids, start, end, "table_days")
+    drops, slips, trays = {}, {}, {}
+    for (site_id, day), tables in _snapshots(period, stored, "table_days").items():
+        for table_id, (drop, slip, tray) in tables.items():
+            key = (site_id, int(table_id), day)
+            if drop is not None:
+                drops[key] = drop
+            if slip is not None:
+                slips[key] = tuple(slip)
+            if tray is not None:
+                trays[key] = tuple(tray)
+    if period.live_from <= end:
+        live = (
+            summaries._drops(site_ids, period.live_from, end),
+            summaries._slips(site_ids, period.live_from, end),
+            summaries._trays(site_ids, period.live_from, end),
+        )
+        for found, into in zip(live, (drops, slips, trays), strict=True):
+            into.update((key, value) for key, value in found.items() if period.is_live((key[0], key[2])))
+    return summaries.assemble_table_days(drops, slips, trays)
+
+
+def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFigures]:
+    """`dealer_hold.shift_figures`, closed days from their snapshots; ordered by table and start."""
+    site_ids = sorted(site_ids)
+    period, stored = _read(site_ids, start, end, "shifts")
+    rows = []
+    for (site_id, day), shifts in _snapshots(period, stored, "shifts").items():
+        rows.extend((site_id, day, row) for row in shifts)
+    live = []
+    if period.live_from <= end:
+        found = dealer_hold.shift_figures(site_ids, period.live_from, end)
+        live = [s for s in found if period.is_live((s.site_id, s.gaming_date))]
+    result = live + _shifts_from_rows(rows)
+    result.sort(key=lambda s: (s.table_id, s.started_at, s.shift_id))
+    return result
+
+
+def _shifts_from_rows(rows) -> list[dealer_hold.ShiftFigures]:
+    """ShiftFigures from snapshot rows; table numbers and dealers' names read now (they may change)."""
+    if not rows:
+        return []
+    table_ids = sorted({row[1] for _, _, row in rows})
+    dealer_ids = sorted({row[2] for _, _, row in rows})
+    tables = {pk: (n, g) for pk, n, g in shaped_rows(summaries.table_numbers_query, ids=table_ids)}
+    names = {
+        pk: f"{first} {last}".strip() or username
+        for pk, first, last, username in shaped_rows(dealer_hold._dealers_query, ids=dealer_ids)
+    }
+    result = []
+    for site_id, day, (pk, table_id, dealer_id, started, ended, custody, reason) in rows:
+        number, game = tables[table_id]
+        result.append(
+            dealer_hold.ShiftFigures(
+                pk,
+                site_id,
+                dealer_id,
+                names[dealer_id],
+                number,
+                game,
+                day,
+                datetime.fromisoformat(started),
+                datetime.fromisoformat(ended) if ended else None,
+                None if custody is None else Custody(*custody),
+                reason,
+                table_id,
+            )
+        )
+    return result

@@ -1,0 +1,42 @@
+"""`manage.py bench_http` (issue 18): it starts gunicorn itself against the database, sends a
+bounded load to the dashboard, the daily figures page and the slip queues as the gaming
+manager, prints one line a page in the agreed form, every response a 200, and stops the server."""
+
+import re
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from cardroom.models import Role
+from tests.accounting.scenario import Scenario
+from tests.factories import TableFactory
+
+LINE = re.compile(r"^(dashboard|daily|slips): \d+\.\d req/s, p50 \d+ ms, p95 \d+ ms$")
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)  # committed: the server's workers read the data
+def test_bench_http_prints_one_line_a_page_from_a_server_it_starts_and_stops(site, cast):
+    people = {
+        "shift": cast[Role.SHIFT_MANAGER],
+        "cashier": cast[Role.CASHIER],
+        "count1": cast[Role.COUNT_TEAM],
+        "count2": cast[Role.SHIFT_MANAGER],
+    }
+    yesterday = timezone.localdate() - timedelta(days=1)
+    scenario, table = Scenario(site, people), TableFactory(site=site, number=1)
+    scenario.tray(table, yesterday, "opener", 200_000)
+    scenario.slip(table, yesterday, "fill", 20_000, number=1)
+    scenario.tray(table, yesterday, "closer", 190_000)
+
+    out = StringIO()
+    call_command(
+        "bench_http", "--clients", "2", "--requests", "4", "--user", cast[Role.GAMING_MANAGER].user.username, stdout=out
+    )
+
+    lines = out.getvalue().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["dashboard", "daily", "slips"], lines
+    assert all(LINE.match(line) for line in lines), lines
