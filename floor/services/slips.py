@@ -4,6 +4,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models.signals import post_save
 from sequences import get_next_value
 from sequences.models import Sequence
 
@@ -250,6 +251,8 @@ def _insert_drawing_number(slip: Slip, series: str) -> None:
             chain_locked(slip.site.organization_id, cursor.fetchone())
     slip._state.adding, slip._state.db = False, conn.alias
     record_rows([slip])
+    # As Model.save would: the listeners (the day's figure snapshot, accounting.day_figures) hear it.
+    post_save.send(sender=Slip, instance=slip, created=True, update_fields=None, raw=False, using=conn.alias)
 
 
 def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int | None, SlipBook | None]:
