@@ -8,6 +8,7 @@ class ApprovalsConfig(AppConfig):
     def ready(self):
         from cardroom.packs import register_table_check
 
+        from . import menu  # noqa: F401  (registers the menu entry)
         from .checks import check_table
 
         # WSGC Blackjack Game Rules (rev. April 2018) notes and the game approvals' conditions

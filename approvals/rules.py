@@ -5,6 +5,7 @@ a game approval may fix, and who records what. Every check, service and message 
 
 from dataclasses import dataclass
 
+from cardroom.access import ReadRule
 from cardroom.models import Jurisdiction, Role, Table
 from cardroom.rules import HOUSE_CONTROL
 
@@ -100,3 +101,8 @@ MAX_SHORT_TEXT = 80
 # Record an approval, an internal-controls version, or which approved game a table offers.
 RECORDERS = frozenset({Role.GAMING_MANAGER})
 RECORDER_RULE = HOUSE_CONTROL
+
+# Read the register of approvals, the internal controls and the tables' games (pages).
+RECORDS = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see the game approvals and internal controls"
+)
