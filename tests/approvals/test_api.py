@@ -205,3 +205,11 @@ def test_site_roles_at_another_site_do_not_see_its_controls(client_for, org, oth
 
     dealer = make_person(org, Role.DEALER, other_site)
     assert client_for(dealer).get(f"/api/v1/internal-controls/{house_controls.pk}/").status_code == 404
+
+
+def test_tables_outside_washington_house_banked_are_not_judged_by_wsgc_internal_controls(client_for, manager, other_site, house_controls):
+    table = TableFactory(site=other_site, number=5)  # North Dakota: its own pack's rules only
+    answer = client_for(manager).patch(f"/api/v1/tables/{table.pk}/", {"dealer_hits_soft_17": True}, format="json")
+    assert answer.status_code == 200, answer.content
+    link = {"table": table.pk, "approval": None}
+    assert "Washington house-banked" in refused(client_for(manager).post("/api/v1/table-games/", link, format="json"), "table")
