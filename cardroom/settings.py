@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "counts",
     "surveillance",
     "tournaments",
+    "approvals",
     "compliance",
     "reports",
     "dashboard",

@@ -126,7 +126,8 @@ def test_updating_another_organizations_table_is_not_found(client_for, cast, wor
     assert response.status_code == 404
 
 
-@pytest.mark.parametrize("endpoint", ["sites", "tables", "chip-denominations", "employees", "memberships", "employee-relations"])
+@pytest.mark.parametrize("endpoint", ["sites", "tables", "chip-denominations", "employees", "memberships", "employee-relations",
+                                      "game-approvals", "internal-controls", "table-games"])
 def test_anonymous_requests_are_refused(api_client, endpoint):
     assert api_client.get(f"/api/v1/{endpoint}/").status_code in (401, 403)
 

@@ -26,10 +26,11 @@ def _extensions():
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
     tournament."""
     from accounting.demo_books import extend_demo as books
+    from approvals.demo import extend_demo as approvals
     from cage.demo import extend_demo as cage
     from counts.demo import extend_demo as counts
     from floor.demo import extend_demo as custody
     from surveillance.demo import extend_demo as surveillance
     from tournaments.demo import extend_demo as tournaments
 
-    return (custody, counts, cage, books, surveillance, tournaments)
+    return (custody, counts, cage, books, surveillance, tournaments, approvals)

@@ -1,0 +1,266 @@
+"""Game approvals, internal-controls versions and the approved game each table offers.
+
+Everyone in the organization reads the approvals; internal controls and table links are read
+at the sites one may see. Only a gaming manager records (approvals.rules.RECORDERS)."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
+from rest_framework import mixins, serializers
+
+from cardroom.access import access_for
+from cardroom.api import (
+    ERROR_RESPONSES,
+    DateField,
+    Input,
+    ScopedField,
+    ScopedSiteField,
+    ScopedViewSet,
+    TextField,
+)
+from cardroom.api_filters import FilterSet, IdFilter
+from cardroom.models import Table
+
+from . import rules, services
+from .models import GameApproval, InternalControls, PayTable, TableGame
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class ApprovalField(serializers.PrimaryKeyRelatedField):
+    """An approval of the user's organization; any other id is 'does not exist'."""
+
+    def get_queryset(self):
+        return GameApproval.objects.filter(organization_id=access_for(self.context["request"].user).organization_id)
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class PayTableField(serializers.PrimaryKeyRelatedField):
+    def get_queryset(self):
+        organization_id = access_for(self.context["request"].user).organization_id
+        return PayTable.objects.filter(approval__organization_id=organization_id)
+
+
+# --- Game approvals ------------------------------------------------------------------------
+
+
+class PayLineSerializer(serializers.Serializer):
+    hand = serializers.CharField()
+    pays = serializers.CharField()
+
+
+class PayTableSerializer(serializers.ModelSerializer):
+    lines = PayLineSerializer(many=True)
+
+    class Meta:
+        model = PayTable
+        fields = ["id", "side_bet", "code", "natural_payout", "lines"]
+
+
+class GameApprovalSerializer(serializers.ModelSerializer):
+    pay_tables = PayTableSerializer(many=True, read_only=True)
+    reference = serializers.CharField(read_only=True)
+    conditions = serializers.DictField(child=serializers.ListField(child=serializers.JSONField()))
+
+    class Meta:
+        model = GameApproval
+        fields = [
+            "id", "organization", "jurisdiction", "game_name", "manufacturer", "agency", "approved_on",
+            "submission_number", "reference", "conditions", "conditions_text", "shuffler_must_be_approved",
+            "internal_controls_required", "supersedes", "pay_tables", "recorded_by", "recorded_at",
+        ]
+        read_only_fields = fields
+
+
+class PayLineInput(Input):
+    hand = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
+    pays = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
+
+
+class PayTableInput(Input):
+    side_bet = serializers.CharField(max_length=rules.MAX_SHORT_TEXT, required=False, allow_blank=True, default="",
+                                     help_text="The side bet's name; empty for a pay table of the game's blackjacks.")
+    code = serializers.CharField(max_length=20)
+    natural_payout = serializers.ChoiceField(
+        choices=Table.BlackjackPayout.choices, required=False, allow_blank=True, default="",
+        help_text="Blackjack pay tables: the unsuited blackjack payout a table posts with it.",
+    )
+    lines = serializers.ListField(child=PayLineInput(), max_length=rules.MAX_PAY_TABLE_LINES)
+
+
+class GameApprovalInput(Input):
+    game_name = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
+    manufacturer = serializers.CharField(max_length=rules.MAX_NAME_LENGTH, required=False, allow_blank=True, default="")
+    agency = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
+    approved_on = DateField()
+    submission_number = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
+    conditions = serializers.DictField(
+        child=serializers.ListField(child=serializers.JSONField(), max_length=10),
+        help_text=f"Table settings the approval fixes, each with the values it permits: {', '.join(rules.CONDITION_FIELDS)}.",
+    )
+    conditions_text = TextField(required=False, allow_blank=True, default="")
+    shuffler_must_be_approved = serializers.BooleanField(required=False, default=False)
+    internal_controls_required = serializers.BooleanField(required=False, default=False)
+    supersedes = ApprovalField(required=False, allow_null=True, default=None)
+    pay_tables = serializers.ListField(child=PayTableInput(), max_length=rules.MAX_PAY_TABLES, required=False, default=list)
+
+
+class GameApprovalFilter(FilterSet):
+    class Meta:
+        model = GameApproval
+        fields = ["jurisdiction"]
+
+
+@extend_schema_view(create=extend_schema(request=GameApprovalInput, responses={201: GameApprovalSerializer, **ERROR_RESPONSES}))
+class GameApprovalViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """The organization's register of approved games and side bets: the agency, date and
+    submission number of each approval, its conditions on the table settings and its pay tables."""
+
+    output_serializer_class = GameApprovalSerializer
+    input_serializer_class = GameApprovalInput
+    filterset_class = GameApprovalFilter
+
+    def scope(self, access):
+        return (
+            GameApproval.objects.filter(organization_id=access.organization_id)
+            .prefetch_related("pay_tables").order_by("game_name", "approved_on", "id")
+        )
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.record_game_approval(acting_user=self.request.user, organization=self.access.employee_org(), **data)
+
+
+# --- Internal controls ---------------------------------------------------------------------
+
+
+def _option_list(field: str, **kwargs):
+    values = rules.OPTION_VALUES[field]
+    if isinstance(values[0], bool):
+        child = serializers.BooleanField()
+    else:
+        child = serializers.ChoiceField(choices=[(v, v or "(none)") for v in values], allow_blank="" in values)
+    option = next(o for o in rules.DOCUMENTED_OPTIONS if o.field == field)
+    required = f"{option.citation}: {option.note}; list the {option.label} the controls document."
+    return serializers.ListField(
+        child=child, max_length=len(values), help_text=f"{option.citation}: the {option.label} documented.",
+        error_messages={"required": required, "empty": required}, allow_empty=False, **kwargs,
+    )
+
+
+class InternalControlsSerializer(serializers.ModelSerializer):
+    game = serializers.CharField(read_only=True)
+    dealer_hits_soft_17 = serializers.ListField(child=serializers.BooleanField())
+    insurance_allowed = serializers.ListField(child=serializers.BooleanField())
+    split_pairs = serializers.ListField(child=serializers.CharField())
+    double_on = serializers.ListField(child=serializers.CharField())
+    surrender = serializers.ListField(child=serializers.CharField())
+    blackjack_payout = serializers.ListField(child=serializers.CharField())
+    payout_rounding = serializers.ListField(child=serializers.CharField(allow_blank=True))
+
+    class Meta:
+        model = InternalControls
+        fields = [
+            "id", "site", "game_approval", "game", "version", "effective_on", "approved_on", "approved_by",
+            "approval_reference", *rules.DOCUMENTED_FIELDS, "supersedes", "recorded_by", "recorded_at",
+        ]
+        read_only_fields = fields
+
+
+class InternalControlsInput(Input):
+    site = ScopedSiteField()
+    game_approval = ApprovalField(required=False, allow_null=True, default=None,
+                                  help_text="The approved game these controls are for; empty: house-banked blackjack.")
+    effective_on = DateField()
+    approved_on = DateField()
+    approved_by = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
+    approval_reference = serializers.CharField(max_length=rules.MAX_NAME_LENGTH, required=False, allow_blank=True, default="")
+    dealer_hits_soft_17 = _option_list("dealer_hits_soft_17")
+    split_pairs = _option_list("split_pairs")
+    double_on = _option_list("double_on")
+    insurance_allowed = _option_list("insurance_allowed")
+    surrender = _option_list("surrender")
+    blackjack_payout = _option_list("blackjack_payout")
+    payout_rounding = _option_list("payout_rounding")
+
+
+class InternalControlsFilter(FilterSet):
+    site = IdFilter(field_name="site")
+    game_approval = IdFilter(field_name="game_approval")
+
+    class Meta:
+        model = InternalControls
+        fields = ["site", "game_approval"]
+
+
+@extend_schema_view(create=extend_schema(request=InternalControlsInput, responses={201: InternalControlsSerializer, **ERROR_RESPONSES}))
+class InternalControlsViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """Versions of each Washington house-banked site's internal controls per game: the options the
+    WSGC Blackjack Game Rules (rev. April 2018) require documented, each version effective from its date."""
+
+    output_serializer_class = InternalControlsSerializer
+    input_serializer_class = InternalControlsInput
+    filterset_class = InternalControlsFilter
+
+    def scope(self, access):
+        return (
+            InternalControls.objects.filter(site__in=access.sites())
+            .select_related("game_approval").order_by("site_id", "game_approval_id", "version")
+        )
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.record_internal_controls(acting_user=self.request.user, **data)
+
+
+# --- The approved game a table offers ------------------------------------------------------
+
+
+class TableGameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = TableGame
+        fields = ["id", "table", "approval", "blackjack_pay_table", "side_bet_pay_table", "shuffler_model",
+                  "linked_by", "linked_at"]
+        read_only_fields = fields
+
+
+class TableGameInput(Input):
+    table = ScopedField(Table)
+    approval = ApprovalField(allow_null=True, help_text="The approved game the table offers from now; null: standard blackjack.")
+    blackjack_pay_table = PayTableField(required=False, allow_null=True, default=None)
+    side_bet_pay_table = PayTableField(required=False, allow_null=True, default=None)
+    shuffler_model = serializers.CharField(max_length=rules.MAX_SHORT_TEXT, required=False, allow_blank=True, default="")
+    settings = serializers.DictField(
+        child=serializers.JSONField(), required=False, default=dict,
+        help_text="Table settings changed in the same step: " + ", ".join(services.LINK_SETTINGS) + ".",
+    )
+
+
+class TableGameFilter(FilterSet):
+    table = IdFilter(field_name="table")
+    approval = IdFilter(field_name="approval")
+
+    class Meta:
+        model = TableGame
+        fields = ["table", "approval"]
+
+
+@extend_schema_view(create=extend_schema(request=TableGameInput, responses={201: TableGameSerializer, **ERROR_RESPONSES}))
+class TableGameViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """Which approved game each table offers, link by link (the latest is current). Linking a table
+    checks it against the approval's conditions and the internal controls for the game."""
+
+    output_serializer_class = TableGameSerializer
+    input_serializer_class = TableGameInput
+    filterset_class = TableGameFilter
+
+    def scope(self, access):
+        return TableGame.objects.filter(table__site__in=access.sites()).order_by("table_id", "linked_at", "id")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.link_table_game(acting_user=self.request.user, **data)

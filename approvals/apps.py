@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class ApprovalsConfig(AppConfig):
+    name = "approvals"
+    verbose_name = "Game approvals and internal controls (Washington)"
+
+    def ready(self):
+        from cardroom.packs import register_table_check
+
+        from . import menu  # noqa: F401  (registers the menu entry)
+        from .checks import check_table
+
+        # WSGC Blackjack Game Rules (rev. April 2018) notes and the game approvals' conditions
+        # bind every write of a table (API, pages, admin), through Table.clean.
+        register_table_check(check_table)

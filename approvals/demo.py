@@ -1,0 +1,164 @@
+"""The Washington house-banked demo's approved game: the Double Down Madness Blackjack approval
+(WSGC, 8 August 2024, submission #3172) with its blackjack and Push 22 pay tables, the internal
+controls of "Spokane Card Room" (house-banked blackjack, two versions, and the approved game),
+and table 2 there offering the game. Written through the services, as the demo's `wagm`.
+
+    extend_demo(demo)
+
+Runs after `cardroom.pack_demo` (which creates the Washington organization, site and people);
+when they are missing it creates the minimum itself, with the same names. Idempotent.
+"""
+
+from datetime import date, timedelta
+
+from django.db import transaction
+
+from cardroom import services as cardroom_services
+from cardroom.demo import DEMO_PASSWORD
+from cardroom.models import Employee, Organization, Site, Table
+
+from . import services
+from .models import GameApproval, InternalControls, PayTable, TableGame
+from .queries import site_today
+
+ORGANIZATION = "Evergreen Gaming Club"
+LICENCE = "WSGC-00-12345"
+SITE = "Spokane Card Room"
+MANAGER = "wagm"
+DDM = "Double Down Madness Blackjack"
+DDM_TABLE = 2
+
+# The approval letter of 8 August 2024 and its enclosed rules of play (approvals.rules: the
+# conditions a table's settings must meet).
+DDM_APPROVAL = dict(
+    game_name=DDM,
+    manufacturer="Light and Wonder",
+    agency="Washington State Gambling Commission",
+    approved_on=date(2024, 8, 8),
+    submission_number="3172",
+    conditions={
+        "decks": [6, 8],  # "featuring 6 or 8 decks"
+        "dealer_hits_soft_17": [True],  # "The Dealer will hit soft 17."
+        "split_pairs": ["none"],  # "No splitting or surrender is allowed."
+        "surrender": ["none"],
+        "double_on": ["any_two"],  # doubling on any hand, repeatedly
+        "double_down": ["up_to"],  # "each double down can be up to the total amount already in play"
+        "insurance_allowed": [True],  # "Insurance is offered anytime the Dealer's up card is an Ace."
+        "even_money_offered": [False],  # "No second card or even money is allowed."
+    },
+    conditions_text=(
+        "Played under the Double Down Madness rules of play as submitted. Commercial card room operators must "
+        "first submit their internal controls and receive approval from the Commission prior to implementing. "
+        "Wagering limits may not exceed those authorized by WAC 230-15-040 and WAC 230-15-140. Any automatic "
+        "shuffle machine used must be a WSGC approved model, manufactured by a WSGC licensed manufacturer. "
+        "Any modifications to this game may affect this approval."
+    ),
+    shuffler_must_be_approved=True,
+    internal_controls_required=True,
+    pay_tables=[
+        {"code": "01", "natural_payout": "3:2",
+         "lines": [{"hand": "Suited Blackjack", "pays": "2 to 1"}, {"hand": "Unsuited Blackjack", "pays": "3 to 2"}]},
+        {"code": "02", "natural_payout": "3:2",
+         "lines": [{"hand": "Suited Blackjack", "pays": "3 to 2"}, {"hand": "Unsuited Blackjack", "pays": "3 to 2"}]},
+        {"code": "03", "natural_payout": "1:1",
+         "lines": [{"hand": "Suited Blackjack", "pays": "3 to 1"}, {"hand": "Unsuited Blackjack", "pays": "1 to 1"}]},
+        {"side_bet": "Push 22", "code": "1",
+         "lines": [{"hand": "Dealer Same Suit 22", "pays": "50 to 1"}, {"hand": "Dealer Same Color 22", "pays": "20 to 1"},
+                   {"hand": "Dealer Other 22", "pays": "8 to 1"}, {"hand": "Dealer Bust Not 22", "pays": "Lose"}]},
+        {"side_bet": "Push 22", "code": "2",
+         "lines": [{"hand": "Dealer Same Suit 22", "pays": "50 to 1"}, {"hand": "Dealer Same Color 22", "pays": "20 to 1"},
+                   {"hand": "Dealer Other 22", "pays": "7 to 1"}, {"hand": "Dealer Bust Not 22", "pays": "Lose"}]},
+        {"side_bet": "Push 22", "code": "3",
+         "lines": [{"hand": "Dealer 22", "pays": "11 to 1"}, {"hand": "Dealer Bust Not 22", "pays": "Lose"}]},
+    ],
+)
+
+DDM_CONTROLS = dict(
+    dealer_hits_soft_17=[True], split_pairs=["none"], double_on=["any_two"], insurance_allowed=[True],
+    surrender=["none"], blackjack_payout=["3:2"], payout_rounding=["down"],
+)
+DDM_TABLE_SETTINGS = dict(
+    decks=6, dealt_from="shuffler", dealer_hits_soft_17=True, split_pairs="none", resplit_allowed=False,
+    surrender="none", double_on="any_two", double_down="up_to", insurance_allowed=True, even_money_offered=False,
+    blackjack_payout="3:2", payout_rounding="down",
+)
+# House-banked blackjack at Spokane: version 1 in effect; version 2 (late surrender) from next month.
+HOUSE_CONTROLS = dict(
+    dealer_hits_soft_17=[False, True], split_pairs=["identical", "any_pair"], double_on=["any_two", "ten_eleven"],
+    insurance_allowed=[True], surrender=["none"], blackjack_payout=["3:2"], payout_rounding=["down"],
+)
+SHUFFLER = "Shuffle Master i-DealPlus (WSGC approved model)"
+
+
+def extend_demo(demo: dict) -> None:
+    """The hook `manage.py load_demo` calls after the jurisdiction packs' demo."""
+    with transaction.atomic():
+        manager, site = _washington(demo)
+        acting = manager.user
+        approval = GameApproval.objects.filter(organization=site.organization, game_name=DDM).first()
+        if approval is None:
+            approval = services.record_game_approval(acting_user=acting, organization=site.organization, **DDM_APPROVAL)
+        today = site_today(site)
+        if not InternalControls.objects.filter(site=site, game_approval=approval).exists():
+            services.record_internal_controls(
+                acting_user=acting, site=site, game_approval=approval, effective_on=date(2024, 10, 1),
+                approved_on=date(2024, 9, 20), approved_by="Brian Lane, Special Agent, WSGC Regulation Unit",
+                approval_reference="WSGC internal controls approval (demo)", **DDM_CONTROLS,
+            )
+        table = _ddm_table(acting, site, approval)
+        if not InternalControls.objects.filter(site=site, game_approval=None).exists():
+            _house_controls(acting, site, today, exclude=table)
+
+
+def _washington(demo) -> tuple[Employee, Site]:
+    """The Washington organization, its gaming manager and the Spokane site (made here only if the
+    jurisdiction packs' demo has not made them)."""
+    manager = Employee.objects.filter(user__username=MANAGER).select_related("user").first()
+    if manager is None:
+        _, manager = cardroom_services.create_organization(
+            acting_user=None, name=ORGANIZATION, licence_number=LICENCE, manager_username=MANAGER,
+            manager_password=DEMO_PASSWORD, manager_initials="WG", manager_first_name="Wanda",
+            manager_last_name="Gill",
+        )
+    organization = Organization.objects.get(pk=manager.organization_id)
+    site = Site.objects.filter(organization=organization, name=SITE).first() or cardroom_services.create_site(
+        acting_user=manager.user, organization=organization, name=SITE, jurisdiction="WA-HB",
+        time_zone="America/Los_Angeles",
+    )
+    return manager, site
+
+
+def _ddm_table(acting, site, approval) -> Table:
+    table = Table.objects.filter(site=site, number=DDM_TABLE).first()
+    if table is None:
+        table = cardroom_services.create_table(
+            acting_user=acting, site=site, number=DDM_TABLE, game="21", min_wager_cents=1000, max_wager_cents=20000,
+        )
+    if not TableGame.objects.filter(table=table).exists():
+        pay_tables = PayTable.objects.filter(approval=approval)
+        services.link_table_game(
+            acting_user=acting, table=table, approval=approval,
+            blackjack_pay_table=pay_tables.get(side_bet="", code="01"),
+            side_bet_pay_table=pay_tables.get(side_bet="Push 22", code="1"),
+            shuffler_model=SHUFFLER, settings=DDM_TABLE_SETTINGS,
+        )
+    return table
+
+
+def _house_controls(acting, site, today, exclude) -> None:
+    """Version 1 documents what the site's house-banked tables use (the demo's own choices and
+    any table the packs' demo made); version 2 adds late surrender from next month."""
+    options = {field: list(values) for field, values in HOUSE_CONTROLS.items()}
+    for table in Table.objects.filter(site=site, active=True, game="21").exclude(pk=exclude.pk):
+        for field, values in options.items():
+            if getattr(table, field) not in values:
+                values.append(getattr(table, field))
+    first = dict(approved_by="Brian Lane, Special Agent, WSGC Regulation Unit", approval_reference="Demo")
+    services.record_internal_controls(
+        acting_user=acting, site=site, effective_on=today - timedelta(days=400), approved_on=today - timedelta(days=410),
+        **first, **options,
+    )
+    services.record_internal_controls(
+        acting_user=acting, site=site, effective_on=today + timedelta(days=30), approved_on=today,
+        **first, **{**options, "surrender": ["none", "late"]},
+    )

@@ -1,0 +1,132 @@
+"""Washington game approvals and internal controls, and which approved game a table offers.
+
+All append-only: an approval is the Commission's letter as recorded (its conditions do not
+change: "any modifications to this game may affect this approval"), an internal-controls
+version is what the Commission approved for a period, and a table's link to an approval is a
+dated record of what it offered. A change is a new row: a new approval (pointing back to the
+one it supersedes), a new internal-controls version with its effective date, a new link.
+"""
+
+from django.db import models
+
+from cardroom.appendonly import AppendOnlyModel
+from cardroom.models import Employee, Jurisdiction, Organization, Site, Table
+
+
+class GameApproval(AppendOnlyModel):
+    """An approved game and its side bets, with the approval's conditions on the table settings
+    (`conditions`: {Table field: [permitted values]}, approvals.rules.CONDITION_FIELDS)."""
+
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="game_approvals")
+    jurisdiction = models.CharField(max_length=5, choices=Jurisdiction.choices, default=Jurisdiction.WA_HB)
+    game_name = models.CharField(max_length=200)
+    manufacturer = models.CharField(max_length=200, blank=True, default="")
+    agency = models.CharField(max_length=200)
+    approved_on = models.DateField()
+    submission_number = models.CharField(max_length=80)
+    conditions = models.JSONField(default=dict)
+    conditions_text = models.TextField(blank=True, default="")
+    # "If any automatic shuffle machine is used ... it must be a WSGC approved model."
+    shuffler_must_be_approved = models.BooleanField(default=False)
+    # "Commercial card room operators ... must first submit their internal controls and receive
+    # approval from the Commission prior to implementing."
+    internal_controls_required = models.BooleanField(default=False)
+    supersedes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["organization_id", "game_name", "approved_on", "id"]
+
+    def __str__(self):
+        return f"{self.game_name} ({self.reference})"
+
+    @property
+    def reference(self) -> str:
+        """How a message cites the approval: "WSGC approval of 2024-08-08, submission #3172"."""
+        agency = "WSGC" if "Washington State Gambling Commission" in self.agency else self.agency
+        return f"{agency} approval of {self.approved_on.isoformat()}, submission #{self.submission_number}"
+
+
+class PayTable(AppendOnlyModel):
+    """One selectable pay table of an approval: of the game's blackjacks (`side_bet` empty;
+    `natural_payout` is the Table.blackjack_payout a table posts with it) or of a side bet."""
+
+    audit_organization = "approval__organization"
+
+    approval = models.ForeignKey(GameApproval, on_delete=models.PROTECT, related_name="pay_tables")
+    side_bet = models.CharField(max_length=80, blank=True, default="")
+    code = models.CharField(max_length=20)
+    lines = models.JSONField(default=list)  # [{"hand": "Suited Blackjack", "pays": "2 to 1"}, ...]
+    natural_payout = models.CharField(max_length=5, blank=True, default="", choices=Table.BlackjackPayout.choices)
+
+    class Meta:
+        ordering = ["approval_id", "side_bet", "code"]
+        constraints = [
+            models.UniqueConstraint(fields=["approval", "side_bet", "code"], name="pay_table_code_unique_in_approval")
+        ]
+
+    def __str__(self):
+        return f"{self.side_bet or 'Blackjack'} pay table {self.code}"
+
+
+class InternalControls(AppendOnlyModel):
+    """One version of a site's internal controls for a game (standard house-banked blackjack
+    when `game_approval` is empty, else the approved game), with the values each documented
+    option may take (approvals.rules.DOCUMENTED_OPTIONS). The version in effect on a day is the
+    latest whose `effective_on` is not after it."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="internal_controls")
+    game_approval = models.ForeignKey(GameApproval, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    version = models.PositiveIntegerField()
+    effective_on = models.DateField()
+    approved_on = models.DateField()
+    approved_by = models.CharField(max_length=200)
+    approval_reference = models.CharField(max_length=200, blank=True, default="")
+    dealer_hits_soft_17 = models.JSONField(default=list)
+    split_pairs = models.JSONField(default=list)
+    double_on = models.JSONField(default=list)
+    insurance_allowed = models.JSONField(default=list)
+    surrender = models.JSONField(default=list)
+    blackjack_payout = models.JSONField(default=list)
+    payout_rounding = models.JSONField(default=list)
+    supersedes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["site_id", "game_approval_id", "version"]
+        verbose_name_plural = "internal controls"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "game_approval", "version"], name="internal_controls_version_unique",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.site} {self.game} internal controls v{self.version}"
+
+    @property
+    def game(self) -> str:
+        return self.game_approval.game_name if self.game_approval_id else "House-banked blackjack"
+
+
+class TableGame(AppendOnlyModel):
+    """Which approved game a table offers from `linked_at` (no approval: standard blackjack),
+    with the pay tables it posts and the approved shuffler it uses. The latest row is current."""
+
+    audit_organization = "table__site__organization"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    approval = models.ForeignKey(GameApproval, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    blackjack_pay_table = models.ForeignKey(PayTable, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    side_bet_pay_table = models.ForeignKey(PayTable, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    shuffler_model = models.CharField(max_length=80, blank=True, default="")
+    linked_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    linked_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["table_id", "linked_at", "id"]
+
+    def __str__(self):
+        return f"{self.table} offers {self.approval or 'standard blackjack'}"

@@ -1,0 +1,36 @@
+"""Reads shared by the table check, the services and the API."""
+
+from datetime import date
+
+from django.utils import timezone
+
+from cardroom.models import Site
+
+from .models import GameApproval, InternalControls, TableGame
+
+
+def site_today(site: Site) -> date:
+    """Today in the site's own time zone (an internal-controls version takes effect on a date there)."""
+    from zoneinfo import ZoneInfo
+
+    return timezone.now().astimezone(ZoneInfo(site.time_zone)).date()
+
+
+def current_link(table_id: int | None) -> TableGame | None:
+    """The table's latest link to an approved game (None: never linked)."""
+    if table_id is None:
+        return None
+    return (
+        TableGame.objects.filter(table_id=table_id)
+        .select_related("approval", "blackjack_pay_table", "side_bet_pay_table")
+        .order_by("-linked_at", "-id").first()
+    )
+
+
+def controls_in_effect(site: Site, approval: GameApproval | None, on: date | None = None) -> InternalControls | None:
+    """The version of the site's internal controls for the game in effect on `on` (default: today)."""
+    on = on or site_today(site)
+    return (
+        InternalControls.objects.filter(site=site, game_approval=approval, effective_on__lte=on)
+        .order_by("-effective_on", "-version").first()
+    )

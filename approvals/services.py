@@ -1,0 +1,276 @@
+"""Every write of approvals and internal controls: permission-checked, validated, audited, in
+one transaction. The API, the pages and the demo call these and nothing else."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom import services as cardroom_services
+from cardroom.access import require_gaming_manager
+from cardroom.audit import record_event, record_site_event
+from cardroom.limits import MAX_TEXT_LENGTH, check_date
+from cardroom.models import Game, Organization, Site, Table
+
+from . import rules
+from .checks import controls_errors, labels
+from .models import GameApproval, InternalControls, PayTable, TableGame
+from .queries import current_link, site_today
+
+
+def _text(value, field: str, *, required: bool, max_length: int) -> str:
+    value = (value or "").strip()
+    if required and not value:
+        raise ValidationError({field: f"{field.replace('_', ' ').capitalize()} is required."})
+    if len(value) > max_length:
+        raise ValidationError({field: f"{field} is at most {max_length} characters ({rules.HOUSE_CONTROL})."})
+    return value
+
+
+def _values(field: str, given, allowed: tuple, *, what: str) -> list:
+    """A de-duplicated list of permitted values, each one the field takes."""
+    if not isinstance(given, list | tuple) or not given:
+        raise ValidationError({field: f"{what} list at least one value for {field.replace('_', ' ')}."})
+    wrong = [v for v in given if v not in allowed or (isinstance(v, bool) != isinstance(allowed[0], bool))]
+    if wrong:
+        raise ValidationError(
+            {field: f"{field.replace('_', ' ')} takes {', '.join(map(repr, allowed))}; not {', '.join(map(repr, wrong))}."}
+        )
+    return [v for v in allowed if v in given]
+
+
+# --- Game approvals --------------------------------------------------------------------------
+
+
+def _conditions(conditions) -> dict:
+    if not isinstance(conditions, dict):
+        raise ValidationError({"conditions": "The conditions map table settings to the values they may take."})
+    unknown = sorted(set(conditions) - set(rules.CONDITION_FIELDS))
+    if unknown:
+        raise ValidationError(
+            {"conditions": f"An approval may fix {', '.join(rules.CONDITION_FIELDS)}; not {', '.join(unknown)}."}
+        )
+    return {
+        field: _values(field, conditions[field], rules.CONDITION_VALUES[field], what="A condition must")
+        for field in rules.CONDITION_FIELDS if field in conditions
+    }
+
+
+def _pay_table(row: dict) -> dict:
+    side_bet = _text(row.get("side_bet"), "pay_tables", required=False, max_length=rules.MAX_SHORT_TEXT)
+    code = _text(row.get("code"), "pay_tables", required=True, max_length=20)
+    payout = row.get("natural_payout") or ""
+    if side_bet and payout:
+        raise ValidationError({"pay_tables": f"Side bet pay table {code}: a side bet has no blackjack payout."})
+    if not side_bet and payout not in Table.BlackjackPayout.values:
+        raise ValidationError(
+            {"pay_tables": f"Blackjack pay table {code}: natural_payout (the unsuited blackjack payout the table "
+                           f"posts) is one of {', '.join(Table.BlackjackPayout.values)}."}
+        )
+    lines = row.get("lines") or []
+    if not lines or len(lines) > rules.MAX_PAY_TABLE_LINES:
+        raise ValidationError({"pay_tables": f"Pay table {code}: 1 to {rules.MAX_PAY_TABLE_LINES} lines."})
+    lines = [
+        {"hand": _text(line.get("hand"), "pay_tables", required=True, max_length=rules.MAX_SHORT_TEXT),
+         "pays": _text(line.get("pays"), "pay_tables", required=True, max_length=rules.MAX_SHORT_TEXT)}
+        for line in lines
+    ]
+    return {"side_bet": side_bet, "code": code, "natural_payout": payout, "lines": lines}
+
+
+def record_game_approval(
+    *,
+    acting_user,
+    organization: Organization,
+    game_name: str,
+    agency: str,
+    approved_on: date,
+    submission_number: str,
+    conditions: dict,
+    pay_tables: list[dict] = (),
+    manufacturer: str = "",
+    conditions_text: str = "",
+    shuffler_must_be_approved: bool = False,
+    internal_controls_required: bool = False,
+    jurisdiction: str = "WA-HB",
+    supersedes: GameApproval | None = None,
+) -> GameApproval:
+    """Record a game approval as the agency granted it, with its conditions on the table settings
+    and its selectable pay tables (of the blackjacks and of each side bet). A modified game is a
+    new approval, which may supersede this one; this one never changes."""
+    access = require_gaming_manager(acting_user, organization.pk, action="record a game approval")
+    if jurisdiction not in rules.APPROVAL_JURISDICTIONS:
+        raise ValidationError({"jurisdiction": "Game approvals are recorded for Washington house-banked (WA-HB) games."})
+    values = {
+        "game_name": _text(game_name, "game_name", required=True, max_length=rules.MAX_NAME_LENGTH),
+        "agency": _text(agency, "agency", required=True, max_length=rules.MAX_NAME_LENGTH),
+        "submission_number": _text(submission_number, "submission_number", required=True, max_length=rules.MAX_SHORT_TEXT),
+        "manufacturer": _text(manufacturer, "manufacturer", required=False, max_length=rules.MAX_NAME_LENGTH),
+        "conditions_text": _text(conditions_text, "conditions_text", required=False, max_length=MAX_TEXT_LENGTH),
+        "approved_on": check_date(approved_on, "approved_on"),
+        "conditions": _conditions(conditions),
+    }
+    if len(pay_tables) > rules.MAX_PAY_TABLES:
+        raise ValidationError({"pay_tables": f"At most {rules.MAX_PAY_TABLES} pay tables ({rules.HOUSE_CONTROL})."})
+    rows = [_pay_table(dict(row)) for row in pay_tables]
+    if len({(r["side_bet"], r["code"]) for r in rows}) != len(rows):
+        raise ValidationError({"pay_tables": "Each pay table has its own code (per side bet)."})
+    if supersedes is not None and supersedes.organization_id != organization.pk:
+        raise ValidationError({"supersedes": "The superseded approval is another organization's."})
+    with transaction.atomic():
+        approval = GameApproval.objects.create(
+            organization=organization, jurisdiction=jurisdiction, shuffler_must_be_approved=shuffler_must_be_approved,
+            internal_controls_required=internal_controls_required, supersedes=supersedes,
+            recorded_by=access.employee, recorded_at=timezone.now(), **values,
+        )
+        PayTable.objects.bulk_create([PayTable(approval=approval, **row) for row in rows])
+        record_event(
+            actor=acting_user, action="game_approval.recorded", obj=approval, organization_id=organization.pk,
+            after={"reference": approval.reference, "game_name": approval.game_name, "conditions": approval.conditions},
+        )
+    return approval
+
+
+# --- Internal controls -----------------------------------------------------------------------
+
+
+def record_internal_controls(
+    *,
+    acting_user,
+    site: Site,
+    effective_on: date,
+    approved_on: date,
+    approved_by: str,
+    game_approval: GameApproval | None = None,
+    approval_reference: str = "",
+    **options,
+) -> InternalControls:
+    """Record a new version of the site's internal controls for a game: the values each option
+    the WSGC rules require documented may take. Versions are never changed: the next version
+    takes effect on its own date. A version in effect today must document what the site's
+    active tables of that game use."""
+    access = require_gaming_manager(acting_user, site.organization_id, action="record internal controls")
+    if site.jurisdiction not in rules.CONTROLLED_JURISDICTIONS:
+        raise ValidationError(
+            {"site": f"{rules.WSGC_RULES}: internal controls of these options are kept for Washington "
+                     "house-banked (WA-HB) sites."}
+        )
+    if game_approval is not None and game_approval.organization_id != site.organization_id:
+        raise ValidationError({"game_approval": "The approval is another organization's."})
+    unknown = sorted(set(options) - set(rules.DOCUMENTED_FIELDS))
+    if unknown:
+        raise ValidationError({unknown[0]: f"Internal controls document {', '.join(rules.DOCUMENTED_FIELDS)}."})
+    documented = {
+        option.field: _values(
+            option.field, options.get(option.field), rules.OPTION_VALUES[option.field],
+            what=f"{option.citation}: the internal controls must",
+        )
+        for option in rules.DOCUMENTED_OPTIONS
+    }
+    check_date(effective_on, "effective_on")
+    check_date(approved_on, "approved_on")
+    if approved_on > effective_on:
+        raise ValidationError({"approved_on": "Internal controls take effect once approved: approved_on is not after effective_on."})
+    approved_by = _text(approved_by, "approved_by", required=True, max_length=rules.MAX_NAME_LENGTH)
+    approval_reference = _text(approval_reference, "approval_reference", required=False, max_length=rules.MAX_NAME_LENGTH)
+    with transaction.atomic():
+        list(Site.objects.select_for_update().filter(pk=site.pk).values_list("pk", flat=True))  # one version at a time
+        versions = InternalControls.objects.filter(site=site, game_approval=game_approval)
+        latest = versions.order_by("-version").first()
+        controls = InternalControls(
+            site=site, game_approval=game_approval, version=(latest.version + 1) if latest else 1,
+            effective_on=effective_on, approved_on=approved_on, approved_by=approved_by,
+            approval_reference=approval_reference, supersedes=latest, recorded_by=access.employee,
+            recorded_at=timezone.now(), **documented,
+        )
+        if effective_on <= site_today(site):
+            _check_tables_documented(controls)
+        controls.save()
+        record_site_event(acting_user, "internal_controls.recorded", controls, site)
+    return controls
+
+
+def _check_tables_documented(controls: InternalControls) -> None:
+    """A version in effect today may not leave an active table of its game using an option it
+    does not document (the table would break its internal controls)."""
+    tables = Table.objects.filter(site=controls.site, active=True, game=Game.TWENTY_ONE).select_related("site")
+    for table in tables.order_by("number"):
+        link = current_link(table.pk)
+        if (link.approval_id if link else None) != controls.game_approval_id:
+            continue
+        errors = controls_errors(table, controls)
+        if errors:
+            field, message = next(iter(errors.items()))
+            raise ValidationError({field: f"Table {table.number} uses an option these controls do not document. {message}"})
+
+
+# --- Which approved game a table offers ---------------------------------------------------
+
+# The table settings a link may change in the same step: what an approval may fix and what the
+# internal controls document.
+LINK_SETTINGS = tuple(dict.fromkeys((*rules.CONDITION_FIELDS, *rules.DOCUMENTED_FIELDS)))
+
+
+def _pay_table_choice(approval, pay_table, field: str, *, side_bet: bool):
+    choices = [p for p in approval.pay_tables.all() if bool(p.side_bet) == side_bet]
+    if pay_table is None:
+        if choices and not side_bet:
+            raise ValidationError({field: f"{approval.game_name} ({approval.reference}): choose one of its blackjack "
+                                          f"pay tables: {', '.join(p.code for p in choices)}."})
+        return None
+    if pay_table not in choices:
+        offered = ", ".join(f"{p.side_bet} {p.code}".strip() for p in choices) or "none"
+        raise ValidationError({field: f"{approval.game_name} ({approval.reference}): pay table {pay_table} is not "
+                                      f"among the approval's selectable pay tables ({offered})."})
+    return pay_table
+
+
+def link_table_game(
+    *,
+    acting_user,
+    table: Table,
+    approval: GameApproval | None,
+    blackjack_pay_table: PayTable | None = None,
+    side_bet_pay_table: PayTable | None = None,
+    shuffler_model: str = "",
+    settings: dict | None = None,
+) -> TableGame:
+    """The table offers `approval`'s game from now (None: standard blackjack), with the pay
+    tables it posts. `settings` changes table settings in the same step (what the new approval
+    permits and the old one did not). The table is then checked against the approval's
+    conditions and the internal controls in effect for the game; any refusal changes nothing."""
+    access = require_gaming_manager(acting_user, table.site.organization_id, action="change the game a table offers")
+    site = table.site
+    if site.jurisdiction not in rules.APPROVAL_JURISDICTIONS:
+        raise ValidationError({"table": "Approved games are offered at Washington house-banked (WA-HB) tables."})
+    shuffler_model = _text(shuffler_model, "shuffler_model", required=False, max_length=rules.MAX_SHORT_TEXT)
+    unknown = sorted(set(settings or {}) - set(LINK_SETTINGS))
+    if unknown:
+        raise ValidationError({"settings": f"A link changes only {', '.join(LINK_SETTINGS)}; not {', '.join(unknown)}."})
+    if approval is not None:
+        if approval.organization_id != site.organization_id:
+            raise ValidationError({"approval": "The approval is another organization's."})
+        blackjack_pay_table = _pay_table_choice(approval, blackjack_pay_table, "blackjack_pay_table", side_bet=False)
+        side_bet_pay_table = _pay_table_choice(approval, side_bet_pay_table, "side_bet_pay_table", side_bet=True)
+    elif blackjack_pay_table or side_bet_pay_table or shuffler_model:
+        raise ValidationError({"approval": "Pay tables and a shuffler are chosen with an approved game."})
+    with transaction.atomic():
+        table = Table.objects.select_for_update().select_related("site").get(pk=table.pk)
+        link = TableGame.objects.create(
+            table=table, approval=approval, blackjack_pay_table=blackjack_pay_table,
+            side_bet_pay_table=side_bet_pay_table, shuffler_model=shuffler_model,
+            linked_by=access.employee, linked_at=timezone.now(),
+        )
+        if settings:
+            cardroom_services.update_table(acting_user=acting_user, table=table, **settings)
+        else:
+            table.full_clean()
+        record_site_event(acting_user, "table_game.linked", link, site)
+    return link
+
+
+def controls_summary(controls: InternalControls) -> dict[str, str]:
+    """{option label: documented values}, for the pages."""
+    return {option.label: labels(option.field, getattr(controls, option.field)) for option in rules.DOCUMENTED_OPTIONS}
+

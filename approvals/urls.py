@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "approvals"
+urlpatterns = [
+    path("", views.register_page, name="list"),
+    path("tables/<int:pk>/", views.table_game, name="table"),
+]

@@ -1,0 +1,62 @@
+"""The register of game approvals and internal controls, and a table's approved game with its
+settings (changed through cardroom.services.update_table: the same refusal as the API's)."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+
+from cardroom import services as cardroom_services
+from cardroom.access import access_for
+from cardroom.models import Table
+from cardroom.views import call_service
+
+from . import forms, rules
+from .models import GameApproval, InternalControls, TableGame
+from .queries import controls_in_effect, current_link
+
+
+def _access(request):
+    access = access_for(request.user)
+    if not (access.all_roles() & rules.RECORDS.roles):
+        raise PermissionDenied(rules.RECORDS.refusal())
+    return access
+
+
+@login_required
+def register_page(request):
+    access = _access(request)
+    approvals = GameApproval.objects.filter(organization_id=access.organization_id).prefetch_related("pay_tables")
+    controls = (
+        InternalControls.objects.filter(site__in=access.sites()).select_related("site", "game_approval")
+        .order_by("site__name", "game_approval_id", "-version")
+    )
+    links = {}
+    for link in TableGame.objects.filter(table__site__in=access.sites()).select_related("table__site", "approval").order_by("linked_at", "id"):
+        links[link.table_id] = link  # the latest stays
+    tables = sorted((link for link in links.values() if link.approval_id), key=lambda row: (row.table.site.name, row.table.number))
+    return render(request, "approvals/list.html", {"approvals": approvals.order_by("game_name", "approved_on"),
+                                                   "controls": controls, "links": tables})
+
+
+@login_required
+def table_game(request, pk):
+    access = _access(request)
+    table = get_object_or_404(Table.objects.filter(site__in=access.sites()).select_related("site"), pk=pk)
+    link = current_link(table.pk)
+    approval = link.approval if link else None
+    can_change = access.is_gaming_manager
+    form = forms.TableSettingsForm(request.POST or None, instance=Table.objects.get(pk=table.pk))
+    if request.method == "POST":
+        if not can_change:
+            raise PermissionDenied(f"{rules.RECORDER_RULE}: only a gaming manager may change a table's settings.")
+        if form.is_valid():
+            values = {name: form.cleaned_data[name] for name in forms.SETTINGS}
+            saved = call_service(form, lambda: cardroom_services.update_table(acting_user=request.user, table=table, **values))
+            if saved is not None:
+                return redirect("approvals:table", pk=table.pk)
+    context = {
+        "table": table, "link": link, "approval": approval, "form": form, "can_change": can_change,
+        "controls": controls_in_effect(table.site, approval),
+        "pay_tables": list(approval.pay_tables.all()) if approval else [],
+    }
+    return render(request, "approvals/table.html", context, status=400 if form.errors else 200)

@@ -1,0 +1,26 @@
+"""The Washington demo's Double Down Madness table, built by approvals.demo (idempotent)."""
+
+import pytest
+
+from approvals.demo import DDM_TABLE, SITE, extend_demo
+from approvals.models import GameApproval, InternalControls, TableGame
+from approvals.queries import controls_in_effect, current_link
+from cardroom.models import Site, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_offers_double_down_madness_at_spokane_table_2_and_runs_twice():
+    extend_demo({})
+    extend_demo({})
+    site = Site.objects.get(name=SITE)
+    assert site.jurisdiction == "WA-HB"
+    table = Table.objects.get(site=site, number=DDM_TABLE)
+    link = current_link(table.pk)
+    assert link.approval.submission_number == "3172" and link.side_bet_pay_table.side_bet == "Push 22"
+    assert (table.decks, table.dealer_hits_soft_17, table.split_pairs, table.surrender) == (6, True, "none", "none")
+    assert GameApproval.objects.count() == 1 and TableGame.objects.count() == 1
+    # House-banked blackjack: version 1 in effect, version 2 (late surrender) from next month.
+    assert InternalControls.objects.filter(site=site, game_approval=None).count() == 2
+    assert controls_in_effect(site, None).version == 1
+    assert controls_in_effect(site, link.approval).version == 1

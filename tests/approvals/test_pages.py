@@ -1,0 +1,32 @@
+"""The register page and a table's game page: the same refusal as the API's, shown on the form."""
+
+import pytest
+
+from cardroom.models import Role
+
+
+def test_the_gaming_manager_sees_approvals_controls_and_the_ddm_table(client, manager, ddm_table, house_controls):
+    client.force_login(manager.user)
+    page = client.get("/approvals/").content.decode()
+    assert "Double Down Madness Blackjack" in page and "submission #3172" in page
+    assert f'id="table-{ddm_table.pk}"' in page and "House-banked blackjack" in page
+
+
+def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(client, manager, ddm_table):
+    client.force_login(manager.user)
+    page = client.get(f"/approvals/tables/{ddm_table.pk}/").content.decode()
+    assert "WSGC approval of 2024-08-08, submission #3172" in page and "Push 22 pay table 1 (this table)" in page
+    form = {"decks": 6, "dealt_from": "shuffler", "dealer_hits_soft_17": "on", "split_pairs": "none",
+            "double_on": "any_two", "double_down": "up_to", "surrender": "late", "insurance_allowed": "on",
+            "blackjack_payout": "3:2", "payout_rounding": "down"}
+    answer = client.post(f"/approvals/tables/{ddm_table.pk}/", form)
+    assert answer.status_code == 400
+    assert "needs a new approval" in answer.content.decode()
+    ddm_table.refresh_from_db()
+    assert ddm_table.surrender == "none"
+
+
+@pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.DEALER])
+def test_site_roles_are_refused_the_register(client, cast, role):
+    client.force_login(cast[role].user)
+    assert client.get("/approvals/").status_code == 403
