@@ -36,7 +36,9 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
         .only("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "gaming_day__close__closed_at")
     )
     steps, exempt = defaultdict(dict), set()
-    rows = SlipStep.objects.filter(slip__in=[s.pk for s in slips]).values_list("slip_id", "kind", "at", "reason")
+    rows = SlipStep.objects.filter(  # the same window as a join, not a list of the slips' ids
+        slip__site_id__in=by_id, slip__gaming_day__gaming_date__range=(start, end)
+    ).values_list("slip_id", "kind", "at", "reason")
     for slip_id, kind, at, reason in rows:
         steps[slip_id][kind] = at
         if kind == SlipStep.Kind.RECEIVE and reason == UNVERIFIED_NOTE:
@@ -58,52 +60,12 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
     return rules.slip_exceptions(found)
 
 
-def _out_of_order(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
-    """ND 99-01.3-08-05(2) "used in sequential order": a number used (prepared) after a higher
-    number of its series, flagged on the gaming day it was used. Paper slips entered with their
-    printed numbers are the usual case. One query for all the sites."""
-    from floor.calculations import check_series
-    from floor.models import Slip
-
-    series = defaultdict(list)
-    rows = Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end).order_by("prepared_at", "pk")
-    for site_id, kind, number, gaming_date in rows.values_list("site_id", "kind", "number", "gaming_day__gaming_date"):
-        series[(site_id, kind)].append((number, gaming_date))
-    found = []
-    for (site_id, kind), used in series.items():
-        day_of = dict(used)
-        for number in check_series([n for n, _ in used]).out_of_order:
-            if start <= day_of[number] <= end:
-                found.append(rules.SlipException(site_id, day_of[number], kind, number, "out_of_order"))
-    return found
-
-
 def _series_problems(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
-    """In one query for all the sites, each site's fill and credit series: gaps up to the highest
-    number used in the period, and numbers used out of order (ND 99-01.3-08-05(2) "used in
-    sequential order": a number prepared after a higher number of its series, flagged on the
-    gaming day it was used; paper slips entered with their printed numbers are the usual case)."""
-    from floor.calculations import check_series
-    from floor.models import Slip
+    """Each site's fill and credit series: numbers missing and numbers used out of order
+    (ND 99-01.3-08-05(2)), read from each series' checkpoint (compliance.slip_series)."""
+    from .slip_series import series_problems
 
-    in_use_order = defaultdict(list)
-    last_date = {}
-    rows = Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end).order_by("prepared_at", "pk")
-    for site_id, kind, number, gaming_date in rows.values_list("site_id", "kind", "number", "gaming_day__gaming_date"):
-        in_use_order[(site_id, kind)].append(number)
-        last_date[(site_id, kind, number)] = gaming_date
-    found = []
-    for (site_id, kind), used in in_use_order.items():
-        ordered = sorted(used)
-        for before, after in zip(ordered, ordered[1:], strict=False):
-            day = last_date[(site_id, kind, after)]  # the gap shows when the next number is used
-            if after - before > 1 and start <= day <= end:
-                found += [rules.SlipException(site_id, day, kind, n, "missing") for n in range(before + 1, after)]
-        for number in check_series(used).out_of_order:
-            day = last_date[(site_id, kind, number)]
-            if start <= day <= end:
-                found.append(rules.SlipException(site_id, day, kind, number, "out_of_order"))
-    return found
+    return series_problems(by_id, start, end)
 
 
 def _status_lookup(site_ids):
