@@ -16,6 +16,16 @@ What is checked, in this order, stopping at the first broken thing and naming it
    still has its row, and every row has its event. Row events naming a table that is not
    append-only any more are reported too.
 
+Incremental (the default; `--full` re-verifies everything): each chain resumes from its
+checkpoint (cardroom.models.AuditCheckpoint), the newest anchored event the last successful
+verification matched (else the head it reached). The stored event there must still have the
+checkpoint's hash (and the anchor's, checked as any anchor is), and every event after it is
+verified as above, from that hash; anchors before it are not read against the database. Each
+append-only table resumes after the highest row id matched. So a change after the checkpoint
+is found at once; a change before it only by `--full`, or by the checkpoint's own event if it
+touches that event (an event before it rewritten without rehashing the rest leaves the chain
+after the checkpoint intact: that is what the nightly full pass, or `--full`, is for).
+
 Cost grows linearly: events are read once in chain order and rows once per table in id
 order, each as a chunked stream (no query per row), with the row events of a table read in
 the same order by the index on (row_table, row_pk) and merged. Memory holds one chunk, the
@@ -29,10 +39,14 @@ from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 
+from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
 from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
 from .audit_anchors import Anchor, AnchorFileError, read_anchors
 from .audit_rows import covered_models, iter_canonical_rows, model_organization_path, row_digest
-from .models import AuditEvent
+from .models import AuditCheckpoint, AuditEvent
 
 Progress = Callable[[str, int], None]
 
@@ -92,19 +106,33 @@ class _Walk:
         self.progress, self.every, self.batch_size = progress, every, batch_size
         self.events = self.rows = self.anchors_checked = 0
         self.heads: dict[str, int] = {}
+        self.resume: dict[str, tuple[int, str]] = {}  # chain -> (seq, hash) to start from
+        self.resume_rows: dict[str, int] = {}  # table -> highest row id already matched
+        self.reached: dict[str, tuple[int, str]] = {}  # chain -> newest anchored (else last) event matched
+        self.rows_reached: dict[str, int] = {}
 
     def tick(self, stage: str, count: int) -> None:
         if self.progress and count % self.every == 0:
             self.progress(stage, count)
 
 
-def verify(*, progress: Progress | None = None, every: int = 50_000, batch_size: int = 2000) -> Verification:
-    """Verify chains, anchors and rows (see the module docstring); never raises for a break."""
+def checkpoint_chain(event_or_head: dict) -> str:
+    """The key a chain's checkpoint is kept under: the one place that says what a chain is."""
+    return event_or_head["chain"]
+
+
+def verify(
+    *, full: bool = True, progress: Progress | None = None, every: int = 50_000, batch_size: int = 2000
+) -> Verification:
+    """Verify chains, anchors and rows (see the module docstring); never raises for a break.
+    `full=False` resumes from the checkpoints; either way a success moves them on."""
     try:
         anchors = read_anchors()
     except AnchorFileError as exc:
         return Verification(False, 0, problem=Problem(str(exc)))
     walk = _Walk(anchors, progress, every, batch_size)
+    if not full:
+        _load_checkpoints(walk)
     try:
         legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
         _walk_chains(walk, legacy_head)
@@ -112,7 +140,27 @@ def verify(*, progress: Progress | None = None, every: int = 50_000, batch_size:
         _check_rows(walk)
     except _Broken as broken:
         return _result(walk, broken.problem)
+    _save_checkpoints(walk)
     return _result(walk, None)
+
+
+def _load_checkpoints(walk: _Walk) -> None:
+    for scope, name, position, digest in AuditCheckpoint.objects.values_list("scope", "name", "position", "hash"):
+        if scope == AuditCheckpoint.Scope.CHAIN:
+            walk.resume[name] = (position, digest)
+        else:
+            walk.resume_rows[name] = position
+
+
+def _save_checkpoints(walk: _Walk) -> None:
+    now, rows = timezone.now(), []
+    for chain, (seq, digest) in walk.reached.items():
+        rows.append(AuditCheckpoint(scope="chain", name=chain, position=seq, hash=digest, verified_at=now))
+    for table, pk in walk.rows_reached.items():
+        rows.append(AuditCheckpoint(scope="table", name=table, position=pk, verified_at=now))
+    AuditCheckpoint.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["scope", "name"], update_fields=["position", "hash", "verified_at"]
+    )
 
 
 def _result(walk: _Walk, problem: Problem | None) -> Verification:
@@ -121,6 +169,9 @@ def _result(walk: _Walk, problem: Problem | None) -> Verification:
 
 def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
     events = AuditEvent.objects.order_by("chain", "seq")
+    if walk.resume:  # each chain from its checkpoint, in the same one query
+        resume = AuditCheckpoint.objects.filter(scope="chain", name=OuterRef("chain")).values("position")
+        events = events.alias(start=Coalesce(Subquery(resume), Value(1))).filter(seq__gte=F("start"))
     if chain is not None:
         events = events.filter(chain=chain)
     if exclude is not None:
@@ -139,6 +190,25 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
     anchors = walk.anchors.get(chain, [])
     next_anchor = 0
     prev_hash, expected = start_hash, 1
+    events = iter(events)
+    if chain in walk.resume:
+        prev_hash, expected = _resume(walk, chain, events)
+        while next_anchor < len(anchors) and anchors[next_anchor].seq < expected - 1:
+            next_anchor += 1  # anchors before the checkpoint were matched by an earlier verification
+        if next_anchor < len(anchors) and anchors[next_anchor].seq == expected - 1:
+            anchor = anchors[next_anchor]
+            if anchor.hash != prev_hash:
+                raise _Broken(
+                    Problem(
+                        f"its hash {prev_hash} differs from {anchor.describe()}, {anchor.hash}: "
+                        "the chain was rewritten after it was anchored",
+                        chain,
+                        None,
+                        anchor.seq,
+                    )
+                )
+            walk.anchors_checked += 1
+            next_anchor += 1
     for event in events:
         seq = event["seq"]
         where = dict(chain=chain, organization_id=event["organization_id"], seq=seq)
@@ -163,6 +233,11 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
         walk.events += 1
         walk.tick("events verified", walk.events)
     last = expected - 1
+    anchored = [a for a in anchors[:next_anchor] if a.seq <= last]
+    if anchored:
+        walk.reached[chain] = (anchored[-1].seq, anchored[-1].hash)
+    elif last:
+        walk.reached[chain] = (last, prev_hash)
     if next_anchor < len(anchors):
         anchor = anchors[next_anchor]
         owner = anchor.organization_id
@@ -173,6 +248,20 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
     if last:
         walk.heads[chain] = last
     return prev_hash
+
+
+def _resume(walk: _Walk, chain: str, events: Iterator[dict]) -> tuple[str, int]:
+    """The checkpoint's event must still be there with the hash verified then."""
+    seq, digest = walk.resume[chain]
+    event = next(events, None)
+    if event is None or event["seq"] != seq:
+        raise _Broken(Problem(f"event #{seq}, where the last verification stopped, is missing", chain, None, seq))
+    if event["hash"] != digest:
+        raise _Broken(Problem(
+            f"its hash {event['hash']} differs from the one verified before, {digest}: the chain was rewritten",
+            chain, event["organization_id"], seq,
+        ))  # fmt: skip
+    return event["hash"], seq + 1
 
 
 def _check_anchored_chains_exist(walk: _Walk) -> None:
@@ -202,7 +291,7 @@ def _check_rows(walk: _Walk) -> None:
 
 
 def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
-    events = AuditEvent.objects.filter(row_table=table).order_by("row_pk")
+    events = AuditEvent.objects.filter(row_table=table, row_pk__gt=walk.resume_rows.get(table, 0)).order_by("row_pk")
     fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
     return events.values_list(*fields).iterator(chunk_size=walk.batch_size)
 
@@ -210,7 +299,7 @@ def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
 def _check_table(walk: _Walk, model) -> None:
     """Merge the table's rows (by id) with its row events (by row id)."""
     table = model._meta.db_table
-    rows = iter_canonical_rows(model, walk.batch_size)
+    rows = iter_canonical_rows(model, walk.batch_size, after=walk.resume_rows.get(table, 0))
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
     events = _row_events(walk, table)
     event = next(events, None)
@@ -225,6 +314,7 @@ def _check_table(walk: _Walk, model) -> None:
             continue
         else:
             _compare(table, row[1], event)
+            walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
             event = next(events, None)
         walk.rows += 1
         walk.tick(f"rows checked ({table})", walk.rows)

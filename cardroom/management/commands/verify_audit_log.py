@@ -13,18 +13,22 @@ class Command(BaseCommand):
         parser.add_argument(
             "--progress-every", type=int, default=50_000, help="print progress to stderr every N events or rows"
         )
+        parser.add_argument(
+            "--full", action="store_true", help="verify every event and row, not only those after the last checkpoint"
+        )
 
-    def handle(self, *args, progress_every, **options):
+    def handle(self, *args, progress_every, full=False, **options):
         if progress_every < 1:
             raise CommandError("--progress-every must be at least 1")
-        result = verify_chain(progress=self._progress, every=progress_every)
+        result = verify_chain(full=full, progress=self._progress, every=progress_every)
         if not result.ok:
             raise CommandError(
                 f"BROKEN: {result.problem} ({result.checked} events and {result.rows_checked} rows verified before it)"
             )
         self.stdout.write(
             f"OK: {result.checked} events verified in {result.chains} chain(s), "
-            f"{result.anchors_checked} anchor(s) matched, {result.rows_checked} rows match their events"
+            f"{result.anchors_checked} anchor(s) matched, {result.rows_checked} rows match their events "
+            f"({'every event and row' if full else 'from the last checkpoint; --full for all'})"
         )
 
     def _progress(self, stage: str, count: int) -> None:
