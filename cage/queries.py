@@ -191,7 +191,8 @@ def _ious_until(site_ids, end) -> list[Iou]:
     """IOUs lent by `end`, each with `repayments_by_date` [(gaming_date, cents)]."""
     loans = list(Iou.objects.filter(site_id__in=site_ids, gaming_date__lte=end))
     by_iou = defaultdict(list)
-    for repayment in IouRepayment.objects.filter(iou__in=[i.pk for i in loans], gaming_date__lte=end):
+    repayments = IouRepayment.objects.filter(iou__site_id__in=site_ids, iou__gaming_date__lte=end, gaming_date__lte=end)
+    for repayment in repayments:  # the loans by a join, not a list of their ids
         by_iou[repayment.iou_id].append((repayment.gaming_date, repayment.amount_cents))
     for loan in loans:
         loan.repayments_by_date = by_iou[loan.pk]

@@ -159,7 +159,11 @@ def _save_checkpoints(walk: _Walk) -> None:
     for table, pk in walk.rows_reached.items():
         rows.append(AuditCheckpoint(scope="table", name=table, position=pk, verified_at=now))
     AuditCheckpoint.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["scope", "name"], update_fields=["position", "hash", "verified_at"]
+        rows,
+        batch_size=200,
+        update_conflicts=True,
+        unique_fields=["scope", "name"],
+        update_fields=["position", "hash", "verified_at"],
     )
 
 

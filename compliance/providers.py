@@ -127,13 +127,15 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
     from surveillance.models import Outage
 
     by_id = {s.pk: s for s in sites}
-    outages = list(Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end)
-                   .exclude(repair__repaired_at__date__lt=start).select_related("table", "repair"))
+    in_period = Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end).exclude(
+        repair__repaired_at__date__lt=start
+    )
+    outages = list(in_period.select_related("table", "repair"))
     shifts = defaultdict(list)
     earliest = min((o.began_at for o in outages), default=None)
     if earliest is not None:
-        for table_id, began, ended in DealerShift.objects.filter(
-            table_id__in={o.table_id for o in outages}, started_at__gte=earliest - timedelta(days=1)
+        for table_id, began, ended in DealerShift.objects.filter(  # the tables as a subquery, not a list of ids
+            table_id__in=in_period.values("table_id"), started_at__gte=earliest - timedelta(days=1)
         ).values_list("table_id", "started_at", "ended_at"):
             shifts[table_id].append((began, ended))
     now = timezone.now()
@@ -299,12 +301,12 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     from surveillance.queries import active_entries
 
     minutes = book.int("low_hold.review_minutes_per_week")
-    tasks = list(ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end),
-                                           week_end__lt=timezone.localdate())
-                 .exclude(program__closure__closed_on__lt=F("week_start"))
-                 .select_related("program", "table"))
+    due = (ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end),
+                                     week_end__lt=timezone.localdate())
+           .exclude(program__closure__closed_on__lt=F("week_start")))
+    tasks = list(due.select_related("program", "table"))
     reviewed = defaultdict(timedelta)
-    entries = active_entries(ReviewEntry.objects.filter(task__in=tasks))
+    entries = active_entries(ReviewEntry.objects.filter(task__in=due.values("pk")))  # a subquery, not an id list
     for task_id, footage_start, footage_end in entries.values_list("task_id", "footage_start_at", "footage_end_at"):
         reviewed[task_id] += footage_end - footage_start
     citation = book["low_hold.review_minutes_per_week"].citation
@@ -330,11 +332,12 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     from floor.calculations import gaming_day_bounds
 
     by_id = {s.pk: s for s in sites}
-    drops = list(Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-                 .select_related("removal", "table", "drop_box"))
-    agreed = set(current_agreements().filter(drop__in=drops).values_list("drop_id", flat=True))
+    in_period = Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
+    drops = list(in_period.select_related("removal", "table", "drop_box"))
+    window = in_period.values("pk")  # the drops as a subquery, not a list of ids
+    agreed = set(current_agreements().filter(drop__in=window).values_list("drop_id", flat=True))
     totals = defaultdict(set)
-    for drop_id, total in CountEntry.objects.filter(drop__in=drops, kind="member").values_list("drop_id", "total_cents"):
+    for drop_id, total in CountEntry.objects.filter(drop__in=window, kind="member").values_list("drop_id", "total_cents"):
         totals[drop_id].add(total)
     now = timezone.now()
     found = []

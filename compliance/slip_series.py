@@ -38,6 +38,7 @@ from .models import SlipSeriesCheckpoint
 # House control: how long a just-entered slip waits before a checkpoint may pass it (a slip's
 # transaction is far shorter; see the module docstring).
 SETTLE = timedelta(minutes=10)
+BATCH = 200  # checkpoints written per statement: no statement carries a parameter per site
 
 
 @dataclass
@@ -161,6 +162,6 @@ def _advance(by_id: dict, end: date, checkpoints: dict, series: dict, newest_set
                                              highest_number=max(highs, default=None), checked_through=end,
                                              checked_at=now))  # fmt: skip
     SlipSeriesCheckpoint.objects.bulk_create(
-        rows, update_conflicts=True, unique_fields=["site", "kind"],
+        rows, batch_size=BATCH, update_conflicts=True, unique_fields=["site", "kind"],
         update_fields=["last_slip_id", "highest_number", "checked_through", "checked_at"],
     )  # fmt: skip
