@@ -219,6 +219,8 @@ def _repayments_query(*, site_ids, end):
 def _ious_until(site_ids, end) -> list[_Loan]:
     """IOUs lent by `end`, each with `repayments_by_date` [(gaming_date, cents)]."""
     loans = {pk: _Loan(*values) for pk, *values in shaped_rows(_ious_query, site_ids=site_ids, end=end)}
+    if not loans:
+        return []
     for iou_id, gaming_date, cents in shaped_rows(_repayments_query, site_ids=site_ids, end=end):
         loans[iou_id].repayments_by_date.append((gaming_date, cents))
     return list(loans.values())

@@ -37,7 +37,6 @@ and an event newer than the walked head whose row is not yet visible is not repo
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
-from operator import itemgetter
 
 from django.db.models import F, OuterRef, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -116,9 +115,15 @@ class _Walk:
             self.progress(stage, count)
 
 
-def checkpoint_chain(event_or_head: dict) -> str:
-    """The key a chain's checkpoint is kept under: the one place that says what a chain is."""
-    return event_or_head["chain"]
+# What a chain is, for the checkpoints: the events sharing this field's value (cardroom.audit
+# numbers and links events per `chain`). The walk groups events by it and the checkpoints are
+# kept under it; if chains come to be keyed otherwise, this is the one place to change.
+CHAIN_FIELD = "chain"
+
+
+def checkpoint_chain(event: dict) -> str:
+    """The key a chain's checkpoint is kept under: the chain the event belongs to."""
+    return event[CHAIN_FIELD]
 
 
 def verify(
@@ -174,7 +179,7 @@ def _result(walk: _Walk, problem: Problem | None) -> Verification:
 def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
     events = AuditEvent.objects.order_by("chain", "seq")
     if walk.resume:  # each chain from its checkpoint, in the same one query
-        resume = AuditCheckpoint.objects.filter(scope="chain", name=OuterRef("chain")).values("position")
+        resume = AuditCheckpoint.objects.filter(scope="chain", name=OuterRef(CHAIN_FIELD)).values("position")
         events = events.alias(start=Coalesce(Subquery(resume), Value(1))).filter(seq__gte=F("start"))
     if chain is not None:
         events = events.filter(chain=chain)
@@ -185,7 +190,7 @@ def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None
 
 def _walk_chains(walk: _Walk, legacy_head: str) -> None:
     """Every chain but the legacy one, each starting from the legacy chain's last hash."""
-    for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=itemgetter("chain")):
+    for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=checkpoint_chain):
         _walk_chain(walk, chain, events, legacy_head)
 
 
