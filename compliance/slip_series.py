@@ -54,9 +54,9 @@ class _Series:
 def series_problems(by_id: dict, start: date, end: date) -> list[rules.SlipException]:
     """Missing and out-of-order numbers of every series of the sites `by_id` (site id -> Site),
     judged from each series' checkpoint; moves the checkpoints on. Four queries in all."""
-    checkpoints = _usable_checkpoints(by_id, end)
+    checkpoints = _checkpoints(by_id, end)
     series: dict[tuple[int, str], _Series] = {}
-    newest_settled = 0
+    newest_settled, oldest_unsettled = 0, None
     settled_before = timezone.now() - SETTLE
     for pk, site_id, kind, number, day, entered_at, late_low in _new_slips(by_id, end, checkpoints):
         key = (site_id, kind)
@@ -65,6 +65,10 @@ def series_problems(by_id: dict, start: date, end: date) -> list[rules.SlipExcep
         series[key].used.append((number, day, pk, late_low))
         if entered_at is None or entered_at <= settled_before:
             newest_settled = max(newest_settled, pk)
+        else:
+            oldest_unsettled = pk if oldest_unsettled is None else min(oldest_unsettled, pk)
+    if oldest_unsettled is not None:
+        newest_settled = min(newest_settled, oldest_unsettled - 1)
     found = []
     for (site_id, kind), one in series.items():
         found += _judge(site_id, kind, one, start, end)
@@ -76,7 +80,7 @@ def series_key(site_id: int, kind: str) -> tuple[int, str]:
     return site_id, kind
 
 
-def _usable_checkpoints(by_id: dict, end: date) -> dict[tuple[int, str], SlipSeriesCheckpoint]:
+def _checkpoints(by_id: dict, end: date) -> dict[tuple[int, str], SlipSeriesCheckpoint]:
     rows = SlipSeriesCheckpoint.objects.filter(site_id__in=by_id)
     return {series_key(c.site_id, c.kind): c for c in rows}
 

@@ -58,7 +58,7 @@ def test_a_gap_after_the_checkpoint_is_found(first_night, site, table, boss):
 def test_the_check_reads_only_the_slips_after_the_checkpoint(first_night, site, table, boss):
     for number in (6, 7):
         make_slip(first_night, table, number, boss)
-    checkpoints = slip_series._usable_checkpoints({site.pk: site}, date(2026, 11, 20))
+    checkpoints = slip_series._checkpoints({site.pk: site}, date(2026, 11, 20))
     read = list(slip_series._new_slips({site.pk: site}, date(2026, 11, 20), checkpoints))
     assert sorted(row[3] for row in read) == [6, 7]
 
@@ -98,3 +98,13 @@ def test_a_number_below_the_checkpoint_used_after_a_higher_one_is_out_of_order(s
     with _later(2):
         run(site)
     assert [a.subject for a in Alert.objects.filter(rule="slip_out_of_order")] == ["fill:3"]
+
+
+def test_a_checkpoint_does_not_pass_slips_entered_moments_ago(site, table, cast, boss):
+    day = make_day(site, date(2026, 11, 10), cast[Role.SHIFT_MANAGER])
+    slips = [make_slip(day, table, number, boss) for number in (1, 2, 3)]
+    run(site)
+    assert not SlipSeriesCheckpoint.objects.filter(site=site).exists()  # their ids may still have gaps in flight
+    with _later():
+        run(site)
+    assert SlipSeriesCheckpoint.objects.get(site=site, kind="fill").last_slip_id == slips[-1].pk
