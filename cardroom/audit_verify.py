@@ -21,7 +21,8 @@ checkpoint (cardroom.models.AuditCheckpoint), the newest anchored event the last
 verification matched (else the head it reached). The stored event there must still have the
 checkpoint's hash (and the anchor's, checked as any anchor is), and every event after it is
 verified as above, from that hash; anchors before it are not read against the database. Each
-append-only table resumes after the highest row id matched. So a change after the checkpoint
+append-only table resumes after the highest row id matched (a row whose id was taken before
+that row's but committed after the verification is left to the full pass). So a change after the checkpoint
 is found at once; a change before it only by `--full`, or by the checkpoint's own event if it
 touches that event (an event before it rewritten without rehashing the rest leaves the chain
 after the checkpoint intact: that is what the nightly full pass, or `--full`, is for).
