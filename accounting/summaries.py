@@ -5,7 +5,7 @@ Every function here issues a fixed number of queries whatever the number of site
 days and slips (asserted in tests/accounting/test_summaries.py)."""
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
@@ -198,6 +198,8 @@ def adjustment_line(a: Adjustment) -> AdjustmentLine:
 
 def adjustment_custody(lines, game: str | None = None) -> Custody:
     """The chip and cash movements the adjustments add (of one game's tables, given `game`)."""
+    if not lines:
+        return figures.ZERO
     amounts = defaultdict(int)
     for line in lines:
         if game is None or line.game == game:
@@ -325,19 +327,24 @@ def daily_summaries(sites: list[Site], start: date, end: date, *, snapshots: boo
         grouped[(d.site_id, d.gaming_date)].append(d)
     keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments))
     return [
-        replace(
-            _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections),
-            tournaments=tournaments.get((site_id, day), NO_TOURNAMENTS),
-        )
+        _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments)
         for site_id, day in keys
     ]
+
+
+def _adjustment_lines_query(*, site_ids, start, end):
+    """What `adjustment_line` reads of each adjustment of `adjustments_around`, and its site."""
+    return adjustments_around(site_ids, start, end).values_list(
+        "books_close__site_id", "pk", "books_close__gaming_date", "recorded_on", "table__number", "table__game",
+        "field", "amount_cents", "reason", "recorded_by__initials", "approved_by__initials", "recorded_at",
+    )  # fmt: skip
 
 
 def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
     """{(site_id, gaming_date): [AdjustmentLine]} by the day recorded on and by the day corrected."""
     recorded, corrections = defaultdict(list), defaultdict(list)
-    for a in adjustments_around(site_ids, start, end):
-        line, site_id = adjustment_line(a), a.books_close.site_id
+    for site_id, *values in shaped_rows(_adjustment_lines_query, site_ids=list(site_ids), start=start, end=end):
+        line = AdjustmentLine(*values)
         if start <= line.recorded_on <= end:
             recorded[(site_id, line.recorded_on)].append(line)
         if start <= line.corrected_date <= end:
@@ -345,10 +352,16 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
     return recorded, corrections
 
 
-def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections) -> DailySummary:
+def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
-    total = figures.total(r.custody for r in rows) + adjustment_custody(entered)
+    total = figures.total(r.custody for r in rows)
+    if entered:
+        total += adjustment_custody(entered)
+    twenty_one, paddlewheel = _by_game(rows, "21"), _by_game(rows, "PW")
+    if entered:
+        twenty_one += adjustment_custody(entered, "21")
+        paddlewheel += adjustment_custody(entered, "PW")
     gaming_day = gaming_days.get(key)
     cash_adjustment = sum(line.amount_cents for line in entered if line.field == Adjustment.Field.CASH)
     next_bank = banks.get((site_id, day + timedelta(days=1)))
@@ -358,13 +371,14 @@ def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corre
         day,
         tuple(rows),
         total,
-        _by_game(rows, "21") + adjustment_custody(entered, "21"),
-        _by_game(rows, "PW") + adjustment_custody(entered, "PW"),
+        twenty_one,
+        paddlewheel,
         cash_figures(site_id, day, total, banks.get(key), next_bank, cash_adjustment),
         bool(gaming_day and gaming_day[0]),
         bool(gaming_day and gaming_day[1]),
         entered,
         tuple(corrections.get(key, ())),
+        tournaments.get(key, NO_TOURNAMENTS),
     )
 
 

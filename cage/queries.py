@@ -9,7 +9,7 @@ Contracts used by accounting:
 """
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from django.db.models import Sum
@@ -153,7 +153,7 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
             "verification"
         )
     }
-    ideals = list(IdealBank.objects.filter(site_id__in=site_ids, effective_on__lte=end).order_by("effective_on", "id"))
+    ideals = shaped_rows(_ideals_query, site_ids=site_ids, end=end)  # (site id, effective on, cents)
     keys = _day_keys(site_ids, start, end, include_empty) | set(counts) | set(redeemed) | set(tips) | set(deposits)
     keys |= {(i.site_id, i.gaming_date) for i in loans if start <= i.gaming_date <= end}
     keys |= {(i.site_id, day) for i in loans for day, _ in i.repayments_by_date if start <= day <= end}
@@ -187,18 +187,54 @@ def _latest_counts(site_ids, start, end) -> dict[tuple[int, date], dict[str, tup
     return found
 
 
-def _ious_until(site_ids, end) -> list[Iou]:
+@dataclass
+class _Loan:
+    """An IOU as the bank's figures read it (cage.models.Iou), with its repayments."""
+
+    site_id: int
+    gaming_date: date
+    source: str
+    destination: str
+    amount_cents: int
+    repayments_by_date: list = field(default_factory=list)  # [(gaming_date, cents)]
+
+
+def _ious_query(*, site_ids, end):
+    return (
+        Iou.objects.filter(site_id__in=site_ids, gaming_date__lte=end)
+        .order_by("site_id", "gaming_date", "lent_at", "id")
+        .values_list("pk", "site_id", "gaming_date", "source", "destination", "amount_cents")
+    )
+
+
+def _repayments_query(*, site_ids, end):
+    # the loans by a join, not a list of their ids
+    return (
+        IouRepayment.objects.filter(iou__site_id__in=site_ids, iou__gaming_date__lte=end, gaming_date__lte=end)
+        .order_by("id")
+        .values_list("iou_id", "gaming_date", "amount_cents")
+    )
+
+
+def _ious_until(site_ids, end) -> list[_Loan]:
     """IOUs lent by `end`, each with `repayments_by_date` [(gaming_date, cents)]."""
-    loans = list(Iou.objects.filter(site_id__in=site_ids, gaming_date__lte=end))
-    by_iou = defaultdict(list)
-    for repayment in IouRepayment.objects.filter(iou__in=[i.pk for i in loans], gaming_date__lte=end):
-        by_iou[repayment.iou_id].append((repayment.gaming_date, repayment.amount_cents))
-    for loan in loans:
-        loan.repayments_by_date = by_iou[loan.pk]
-    return loans
+    loans = {pk: _Loan(*values) for pk, *values in shaped_rows(_ious_query, site_ids=site_ids, end=end)}
+    if not loans:
+        return []
+    for iou_id, gaming_date, cents in shaped_rows(_repayments_query, site_ids=site_ids, end=end):
+        loans[iou_id].repayments_by_date.append((gaming_date, cents))
+    return list(loans.values())
 
 
-def _net_at(loans: list[Iou], site_id: int, as_of: date, inclusive: bool) -> int:
+def _ideals_query(*, site_ids, end):
+    return (
+        IdealBank.objects.filter(site_id__in=site_ids, effective_on__lte=end)
+        .order_by("effective_on", "id")
+        .values_list("site_id", "effective_on", "amount_cents")
+    )
+
+
+def _net_at(loans: list[_Loan], site_id: int, as_of: date, inclusive: bool) -> int:
     def on_or_before(day: date) -> bool:
         return day <= as_of if inclusive else day < as_of
 
@@ -236,11 +272,11 @@ def _tips_redeemed_query(*, site_ids, start, end):
     )
 
 
-def _ideal_on(ideals: list[IdealBank], site_id: int, day: date) -> int | None:
+def _ideal_on(ideals: list[tuple[int, date, int]], site_id: int, day: date) -> int | None:
     current = None
-    for ideal in ideals:
-        if ideal.site_id == site_id and ideal.effective_on <= day:
-            current = ideal.amount_cents
+    for ideal_site_id, effective_on, cents in ideals:
+        if ideal_site_id == site_id and effective_on <= day:
+            current = cents
     return current
 
 

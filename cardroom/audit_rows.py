@@ -283,12 +283,15 @@ def _baseline_table(model, path: str, event_model, batch_size: int) -> None:
         flush()
 
 
-def iter_canonical_rows(model, batch_size: int, only: dict | None = None) -> Iterable[tuple[int, dict]]:
-    """(pk, canonical values) of every row of `model` (or those matching the filter `only`),
-    in primary key order, streamed."""
+def iter_canonical_rows(
+    model, batch_size: int, only: dict | None = None, *, after: int = 0
+) -> Iterable[tuple[int, dict]]:
+    """(pk, canonical values) of every row of `model` (or those matching the filter `only`) with
+    a primary key above `after`, in primary key order, streamed."""
     fields = row_fields(model)
     pk_index = [f.attname for f in fields].index(model._meta.pk.attname)
-    rows = model._base_manager.filter(**(only or {})).order_by("pk").values_list(*[f.attname for f in fields])
+    rows = model._base_manager.filter(pk__gt=after, **(only or {})).order_by("pk")
+    rows = rows.values_list(*[f.attname for f in fields])
     if any(isinstance(field, models.BinaryField) for field in fields):
         batch_size = min(batch_size, BINARY_BATCH)  # a stored PDF per row: keep a chunk small
     for values in rows.iterator(chunk_size=batch_size):

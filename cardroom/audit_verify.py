@@ -21,6 +21,17 @@ the legacy chain (where its chain starts), its own chain with its anchors, and i
 every table against its row events; other organizations' chains are not read, so each
 organization's record verifies, and is reported broken, on its own.
 
+Incremental (the default of the command and the nightly task, never for one organization alone; `--full` re-verifies everything): each chain resumes from its
+checkpoint (cardroom.models.AuditCheckpoint), the newest anchored event the last successful
+verification matched (else the head it reached). The stored event there must still have the
+checkpoint's hash (and the anchor's, checked as any anchor is), and every event after it is
+verified as above, from that hash; anchors before it are not read against the database. Each
+append-only table resumes after the highest row id matched (a row whose id was taken before
+that row's but committed after the verification is left to the full pass). So a change after the checkpoint
+is found at once; a change before it only by `--full`, or by the checkpoint's own event if it
+touches that event (an event before it rewritten without rehashing the rest leaves the chain
+after the checkpoint intact: that is what the nightly full pass, or `--full`, is for).
+
 Cost grows linearly: events are read once in chain order and rows once per table in id
 order, each as a chunked stream (no query per row), with the row events of a table read in
 the same order by the index on (row_table, row_pk) and merged. Memory holds one chunk, the
@@ -32,12 +43,15 @@ and an event newer than the walked head whose row is not yet visible is not repo
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
-from operator import itemgetter
+
+from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
 from .audit_anchors import Anchor, AnchorFileError, read_anchors
 from .audit_rows import covered_models, iter_canonical_rows, model_organization_path, row_digest
-from .models import AuditEvent
+from .models import AuditCheckpoint, AuditEvent
 
 Progress = Callable[[str, int], None]
 
@@ -99,21 +113,39 @@ class _Walk:
         self.heads: dict[str, int] = {}
         self.only: str | None = None  # the one chain verified, when one organization is
         self.organization_id: int | None = None
+        self.resume: dict[str, tuple[int, str]] = {}  # chain -> (seq, hash) to start from
+        self.resume_rows: dict[str, int] = {}  # table -> highest row id already matched
+        self.reached: dict[str, tuple[int, str]] = {}  # chain -> newest anchored (else last) event matched
+        self.rows_reached: dict[str, int] = {}
 
     def tick(self, stage: str, count: int) -> None:
         if self.progress and count % self.every == 0:
             self.progress(stage, count)
 
 
+# What a chain is, for the checkpoints: the events sharing this field's value (cardroom.audit
+# numbers and links events per `chain`). The walk groups events by it and the checkpoints are
+# kept under it; if chains come to be keyed otherwise, this is the one place to change.
+CHAIN_FIELD = "chain"
+
+
+def checkpoint_chain(event: dict) -> str:
+    """The key a chain's checkpoint is kept under: the chain the event belongs to."""
+    return event[CHAIN_FIELD]
+
+
 def verify(
     *,
+    full: bool = True,
     progress: Progress | None = None,
     every: int = 50_000,
     batch_size: int = 2000,
     organization_id: int | None = None,
 ) -> Verification:
     """Verify chains, anchors and rows (see the module docstring), or with `organization_id`
-    that organization's only; never raises for a break."""
+    that organization's only (always in full, and its checkpoints are left as they are: row ids
+    interleave across organizations); never raises for a break. `full=False` resumes from the
+    checkpoints; a success of the whole record moves them on."""
     try:
         anchors = read_anchors()
     except AnchorFileError as exc:
@@ -123,6 +155,8 @@ def verify(
         anchors = {chain: items for chain, items in anchors.items() if chain in (only, LEGACY_CHAIN)}
     walk = _Walk(anchors, progress, every, batch_size)
     walk.only, walk.organization_id = only, organization_id
+    if not full and only is None:
+        _load_checkpoints(walk)
     try:
         legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
         if only is None:
@@ -133,7 +167,32 @@ def verify(
         _check_rows(walk)
     except _Broken as broken:
         return _result(walk, broken.problem)
+    if only is None:
+        _save_checkpoints(walk)
     return _result(walk, None)
+
+
+def _load_checkpoints(walk: _Walk) -> None:
+    for scope, name, position, digest in AuditCheckpoint.objects.values_list("scope", "name", "position", "hash"):
+        if scope == AuditCheckpoint.Scope.CHAIN:
+            walk.resume[name] = (position, digest)
+        else:
+            walk.resume_rows[name] = position
+
+
+def _save_checkpoints(walk: _Walk) -> None:
+    now, rows = timezone.now(), []
+    for chain, (seq, digest) in walk.reached.items():
+        rows.append(AuditCheckpoint(scope="chain", name=chain, position=seq, hash=digest, verified_at=now))
+    for table, pk in walk.rows_reached.items():
+        rows.append(AuditCheckpoint(scope="table", name=table, position=pk, verified_at=now))
+    AuditCheckpoint.objects.bulk_create(
+        rows,
+        batch_size=200,
+        update_conflicts=True,
+        unique_fields=["scope", "name"],
+        update_fields=["position", "hash", "verified_at"],
+    )
 
 
 def _result(walk: _Walk, problem: Problem | None) -> Verification:
@@ -142,6 +201,9 @@ def _result(walk: _Walk, problem: Problem | None) -> Verification:
 
 def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
     events = AuditEvent.objects.order_by("chain", "seq")
+    if walk.resume:  # each chain from its checkpoint, in the same one query
+        resume = AuditCheckpoint.objects.filter(scope="chain", name=OuterRef(CHAIN_FIELD)).values("position")
+        events = events.alias(start=Coalesce(Subquery(resume), Value(1))).filter(seq__gte=F("start"))
     if chain is not None:
         events = events.filter(chain=chain)
     if exclude is not None:
@@ -151,7 +213,7 @@ def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None
 
 def _walk_chains(walk: _Walk, legacy_head: str) -> None:
     """Every chain but the legacy one, each starting from the legacy chain's last hash."""
-    for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=itemgetter("chain")):
+    for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=checkpoint_chain):
         _walk_chain(walk, chain, events, legacy_head)
 
 
@@ -160,6 +222,25 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
     anchors = walk.anchors.get(chain, [])
     next_anchor = 0
     prev_hash, expected = start_hash, 1
+    events = iter(events)
+    if chain in walk.resume:
+        prev_hash, expected = _resume(walk, chain, events)
+        while next_anchor < len(anchors) and anchors[next_anchor].seq < expected - 1:
+            next_anchor += 1  # anchors before the checkpoint were matched by an earlier verification
+        if next_anchor < len(anchors) and anchors[next_anchor].seq == expected - 1:
+            anchor = anchors[next_anchor]
+            if anchor.hash != prev_hash:
+                raise _Broken(
+                    Problem(
+                        f"its hash {prev_hash} differs from {anchor.describe()}, {anchor.hash}: "
+                        "the chain was rewritten after it was anchored",
+                        chain,
+                        None,
+                        anchor.seq,
+                    )
+                )
+            walk.anchors_checked += 1
+            next_anchor += 1
     for event in events:
         seq = event["seq"]
         where = dict(chain=chain, organization_id=event["organization_id"], seq=seq)
@@ -184,6 +265,11 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
         walk.events += 1
         walk.tick("events verified", walk.events)
     last = expected - 1
+    anchored = [a for a in anchors[:next_anchor] if a.seq <= last]
+    if anchored:
+        walk.reached[chain] = (anchored[-1].seq, anchored[-1].hash)
+    elif last:
+        walk.reached[chain] = (last, prev_hash)
     if next_anchor < len(anchors):
         anchor = anchors[next_anchor]
         owner = anchor.organization_id
@@ -194,6 +280,20 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
     if last:
         walk.heads[chain] = last
     return prev_hash
+
+
+def _resume(walk: _Walk, chain: str, events: Iterator[dict]) -> tuple[str, int]:
+    """The checkpoint's event must still be there with the hash verified then."""
+    seq, digest = walk.resume[chain]
+    event = next(events, None)
+    if event is None or event["seq"] != seq:
+        raise _Broken(Problem(f"event #{seq}, where the last verification stopped, is missing", chain, None, seq))
+    if event["hash"] != digest:
+        raise _Broken(Problem(
+            f"its hash {event['hash']} differs from the one verified before, {digest}: the chain was rewritten",
+            chain, event["organization_id"], seq,
+        ))  # fmt: skip
+    return event["hash"], seq + 1
 
 
 def _check_anchored_chains_exist(walk: _Walk) -> None:
@@ -231,7 +331,7 @@ def _chain_events(walk: _Walk):
 
 def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
     events = AuditEvent.objects if walk.only is None else _chain_events(walk)
-    events = events.filter(row_table=table).order_by("row_pk")
+    events = events.filter(row_table=table, row_pk__gt=walk.resume_rows.get(table, 0)).order_by("row_pk")
     fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
     return events.values_list(*fields).iterator(chunk_size=walk.batch_size)
 
@@ -240,7 +340,7 @@ def _check_table(walk: _Walk, model) -> None:
     """Merge the table's rows (by id) with its row events (by row id)."""
     table = model._meta.db_table
     only = None if walk.only is None else {model_organization_path(model): walk.organization_id}
-    rows = iter_canonical_rows(model, walk.batch_size, only)
+    rows = iter_canonical_rows(model, walk.batch_size, only, after=walk.resume_rows.get(table, 0))
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
     events = _row_events(walk, table)
     event = next(events, None)
@@ -255,6 +355,7 @@ def _check_table(walk: _Walk, model) -> None:
             continue
         else:
             _compare(table, row[1], event)
+            walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
             event = next(events, None)
         walk.rows += 1
         walk.tick(f"rows checked ({table})", walk.rows)

@@ -13,9 +13,16 @@ app.autodiscover_tasks()
 
 # Times are UTC: 09:00-10:00 UTC is after every US site's business day has ended.
 app.conf.beat_schedule = {
+    # From the last checkpoint (cardroom.audit_verify): a change behind it is found by the
+    # weekly full pass.
     "verify-audit-log-nightly": {
         "task": "cardroom.tasks.verify_audit_log",
         "schedule": crontab(hour=9, minute=15),
+    },
+    "verify-audit-log-weekly-full": {
+        "task": "cardroom.tasks.verify_audit_log",
+        "schedule": crontab(hour=8, minute=0, day_of_week="sun"),
+        "kwargs": {"full": True},
     },
     # After the check, so the anchored heads include its event.
     "anchor-audit-log-nightly": {

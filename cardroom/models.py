@@ -562,3 +562,26 @@ class IdempotentRequest(models.Model):
 
     def __str__(self):
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class AuditCheckpoint(models.Model):
+    """How far `verify_audit_log` has verified: for a chain, the event it resumes from (the
+    newest anchored event it matched, else the head it reached) and that event's hash; for an
+    append-only table, the highest row id it matched to its event. Operational state, not a
+    record: replaced by each successful verification; `verify_audit_log --full` ignores it."""
+
+    class Scope(models.TextChoices):
+        CHAIN = "chain", "Chain"
+        TABLE = "table", "Table"
+
+    scope = models.CharField(max_length=5, choices=Scope.choices)
+    name = models.CharField(max_length=100)  # the chain (cardroom.audit_verify.checkpoint_chain) or the table
+    position = models.BigIntegerField()  # event number, or row id
+    hash = models.CharField(max_length=64, blank=True)
+    verified_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["scope", "name"], name="audit_checkpoint_once")]
+
+    def __str__(self):
+        return f"{self.scope} {self.name} #{self.position}"

@@ -74,6 +74,7 @@ def is_banking_day(day: date) -> bool:
     return day.weekday() < 5 and day not in _bank_holidays(day.year)
 
 
+@lru_cache(maxsize=4096)  # pure; the figures of a quarter ask it for every day
 def add_banking_days(day: date, count: int) -> date:
     """The `count`-th banking day after `day` (ND 99-01.3-03-10: deposit by the third)."""
     current = day

@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -137,12 +138,15 @@ def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter) -> RunRes
 
 
 def run_day_checks(*, site_ids: list[int] | None, start: date, end: date) -> RunResult:
+    """One transaction: the slip check's checkpoints (compliance.slip_series) move on only
+    with the alerts of what they passed."""
     _load_providers()
     sites, result = _sites(site_ids), RunResult()
     book = ThresholdBook(end)
-    for provider in DAY_PROVIDERS:
-        if judged := sites_for(provider, sites):
-            _record(provider(judged, start, end, book), sites, result)
+    with transaction.atomic():
+        for provider in DAY_PROVIDERS:
+            if judged := sites_for(provider, sites):
+                _record(provider(judged, start, end, book), sites, result)
     return result
 
 

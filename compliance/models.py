@@ -114,3 +114,25 @@ class Notification(AppendOnlyModel):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["alert", "kind"], name="notification_once_per_kind")]
+
+
+class SlipSeriesCheckpoint(models.Model):
+    """How far the nightly slip-series check (ND 99-01.3-08-05(2)) has read one series of a
+    site: every slip of the series with an id up to `last_slip_id` was judged by a nightly run
+    whose findings are recorded, and `highest_number` is the highest number among them. The
+    next run reads only newer slips (compliance.slip_series). Operational state, not a record:
+    it is replaced as the check moves on; deleting it makes the check read the whole series
+    again. `highest_number` is empty while the series has no slip."""
+
+    site = models.ForeignKey("cardroom.Site", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10)
+    last_slip_id = models.BigIntegerField()
+    highest_number = models.PositiveIntegerField(null=True, blank=True)
+    checked_through = models.DateField()  # the last gaming date of the run that set it
+    checked_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["site", "kind"], name="slip_checkpoint_once_per_series")]
+
+    def __str__(self):
+        return f"{self.site_id} {self.kind} through #{self.highest_number} (slip {self.last_slip_id})"

@@ -36,7 +36,9 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
         .only("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "gaming_day__close__closed_at")
     )
     steps, exempt = defaultdict(dict), set()
-    rows = SlipStep.objects.filter(slip__in=[s.pk for s in slips]).values_list("slip_id", "kind", "at", "reason")
+    rows = SlipStep.objects.filter(  # the same window as a join, not a list of the slips' ids
+        slip__site_id__in=by_id, slip__gaming_day__gaming_date__range=(start, end)
+    ).values_list("slip_id", "kind", "at", "reason")
     for slip_id, kind, at, reason in rows:
         steps[slip_id][kind] = at
         if kind == SlipStep.Kind.RECEIVE and reason == UNVERIFIED_NOTE:
@@ -58,52 +60,12 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
     return rules.slip_exceptions(found)
 
 
-def _out_of_order(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
-    """ND 99-01.3-08-05(2) "used in sequential order": a number used (prepared) after a higher
-    number of its series, flagged on the gaming day it was used. Paper slips entered with their
-    printed numbers are the usual case. One query for all the sites."""
-    from floor.calculations import check_series
-    from floor.models import Slip
-
-    series = defaultdict(list)
-    rows = Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end).order_by("prepared_at", "pk")
-    for site_id, kind, number, gaming_date in rows.values_list("site_id", "kind", "number", "gaming_day__gaming_date"):
-        series[(site_id, kind)].append((number, gaming_date))
-    found = []
-    for (site_id, kind), used in series.items():
-        day_of = dict(used)
-        for number in check_series([n for n, _ in used]).out_of_order:
-            if start <= day_of[number] <= end:
-                found.append(rules.SlipException(site_id, day_of[number], kind, number, "out_of_order"))
-    return found
-
-
 def _series_problems(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
-    """In one query for all the sites, each site's fill and credit series: gaps up to the highest
-    number used in the period, and numbers used out of order (ND 99-01.3-08-05(2) "used in
-    sequential order": a number prepared after a higher number of its series, flagged on the
-    gaming day it was used; paper slips entered with their printed numbers are the usual case)."""
-    from floor.calculations import check_series
-    from floor.models import Slip
+    """Each site's fill and credit series: numbers missing and numbers used out of order
+    (ND 99-01.3-08-05(2)), read from each series' checkpoint (compliance.slip_series)."""
+    from .slip_series import series_problems
 
-    in_use_order = defaultdict(list)
-    last_date = {}
-    rows = Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end).order_by("prepared_at", "pk")
-    for site_id, kind, number, gaming_date in rows.values_list("site_id", "kind", "number", "gaming_day__gaming_date"):
-        in_use_order[(site_id, kind)].append(number)
-        last_date[(site_id, kind, number)] = gaming_date
-    found = []
-    for (site_id, kind), used in in_use_order.items():
-        ordered = sorted(used)
-        for before, after in zip(ordered, ordered[1:], strict=False):
-            day = last_date[(site_id, kind, after)]  # the gap shows when the next number is used
-            if after - before > 1 and start <= day <= end:
-                found += [rules.SlipException(site_id, day, kind, n, "missing") for n in range(before + 1, after)]
-        for number in check_series(used).out_of_order:
-            day = last_date[(site_id, kind, number)]
-            if start <= day <= end:
-                found.append(rules.SlipException(site_id, day, kind, number, "out_of_order"))
-    return found
+    return series_problems(by_id, start, end)
 
 
 def _status_lookup(site_ids):
@@ -165,13 +127,15 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
     from surveillance.models import Outage
 
     by_id = {s.pk: s for s in sites}
-    outages = list(Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end)
-                   .exclude(repair__repaired_at__date__lt=start).select_related("table", "repair"))
+    in_period = Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end).exclude(
+        repair__repaired_at__date__lt=start
+    )
+    outages = list(in_period.select_related("table", "repair"))
     shifts = defaultdict(list)
     earliest = min((o.began_at for o in outages), default=None)
     if earliest is not None:
-        for table_id, began, ended in DealerShift.objects.filter(
-            table_id__in={o.table_id for o in outages}, started_at__gte=earliest - timedelta(days=1)
+        for table_id, began, ended in DealerShift.objects.filter(  # the tables as a subquery, not a list of ids
+            table_id__in=in_period.values("table_id"), started_at__gte=earliest - timedelta(days=1)
         ).values_list("table_id", "started_at", "ended_at"):
             shifts[table_id].append((began, ended))
     now = timezone.now()
@@ -337,12 +301,12 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     from surveillance.queries import active_entries
 
     minutes = book.int("low_hold.review_minutes_per_week")
-    tasks = list(ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end),
-                                           week_end__lt=timezone.localdate())
-                 .exclude(program__closure__closed_on__lt=F("week_start"))
-                 .select_related("program", "table"))
+    due = (ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end),
+                                     week_end__lt=timezone.localdate())
+           .exclude(program__closure__closed_on__lt=F("week_start")))
+    tasks = list(due.select_related("program", "table"))
     reviewed = defaultdict(timedelta)
-    entries = active_entries(ReviewEntry.objects.filter(task__in=tasks))
+    entries = active_entries(ReviewEntry.objects.filter(task__in=due.values("pk")))  # a subquery, not an id list
     for task_id, footage_start, footage_end in entries.values_list("task_id", "footage_start_at", "footage_end_at"):
         reviewed[task_id] += footage_end - footage_start
     citation = book["low_hold.review_minutes_per_week"].citation
@@ -368,11 +332,12 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     from floor.calculations import gaming_day_bounds
 
     by_id = {s.pk: s for s in sites}
-    drops = list(Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-                 .select_related("removal", "table", "drop_box"))
-    agreed = set(current_agreements().filter(drop__in=drops).values_list("drop_id", flat=True))
+    in_period = Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
+    drops = list(in_period.select_related("removal", "table", "drop_box"))
+    window = in_period.values("pk")  # the drops as a subquery, not a list of ids
+    agreed = set(current_agreements().filter(drop__in=window).values_list("drop_id", flat=True))
     totals = defaultdict(set)
-    for drop_id, total in CountEntry.objects.filter(drop__in=drops, kind="member").values_list("drop_id", "total_cents"):
+    for drop_id, total in CountEntry.objects.filter(drop__in=window, kind="member").values_list("drop_id", "total_cents"):
         totals[drop_id].add(total)
     now = timezone.now()
     found = []

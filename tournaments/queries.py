@@ -7,6 +7,8 @@ from datetime import date
 from django.db.models import Case, CharField, Count, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 
+from cardroom.rows import shaped_rows
+
 from . import rules
 from .calculations import NO_TOURNAMENTS, TournamentFigures
 from .models import FeeKind, PrizeKind, Tournament, TournamentFee, TournamentPlayer, TournamentPrize
@@ -22,29 +24,39 @@ def _original_kind():
     return Case(When(kind=FeeKind.VOID, then="voids__kind"), default="kind", output_field=CharField())
 
 
-def _fees_by(fees: QuerySet[TournamentFee], *keys: str) -> dict:
-    out: dict = defaultdict(lambda: {"entry": 0, "rebuy": 0, "add_on": 0, "entries": 0})
-    rows = (
+def _fee_rows(fees: QuerySet[TournamentFee], *keys: str):
+    """(*keys, original kind, cents, signed count) summed by the database."""
+    return (
         fees.order_by()
         .annotate(original=_original_kind())
-        .values(*keys, "original")
+        .values_list(*keys, "original")
         .annotate(
             cents=Sum("fee_cents"),
             count=Sum(Case(When(kind=FeeKind.VOID, then=Value(-1)), default=Value(1), output_field=IntegerField())),
         )
     )
+
+
+def _prize_rows(prizes: QuerySet[TournamentPrize], *keys: str):
+    return prizes.order_by().values_list(*keys, "kind").annotate(cents=Sum("amount_cents"))
+
+
+def _fees_by(rows, keys: int) -> dict:
+    """{key: {entry, rebuy, add_on cents, entries}} from `_fee_rows` whose first `keys` values are the key."""
+    out: dict = defaultdict(lambda: {"entry": 0, "rebuy": 0, "add_on": 0, "entries": 0})
     for row in rows:
-        key = tuple(row[k] for k in keys)
-        out[key][row["original"]] += row["cents"]
-        if row["original"] == FeeKind.ENTRY:
-            out[key]["entries"] += row["count"]
+        key, (original, cents, count) = tuple(row[:keys]), row[keys:]
+        out[key][original] += cents
+        if original == FeeKind.ENTRY:
+            out[key]["entries"] += count
     return out
 
 
-def _prizes_by(prizes: QuerySet[TournamentPrize], *keys: str) -> dict:
+def _prizes_by(rows, keys: int) -> dict:
     out: dict = defaultdict(lambda: {PrizeKind.CASH: 0, PrizeKind.MERCHANDISE: 0})
-    for row in prizes.order_by().values(*keys, "kind").annotate(cents=Sum("amount_cents")):
-        out[tuple(row[k] for k in keys)][row["kind"]] += row["cents"]
+    for row in rows:
+        key, (kind, cents) = tuple(row[:keys]), row[keys:]
+        out[key][kind] += cents
     return out
 
 
@@ -63,8 +75,10 @@ def _figures(fees: dict | None, prizes: dict | None) -> TournamentFigures:
 
 def figures_by_tournament(tournament_ids) -> dict[int, TournamentFigures]:
     """Each tournament's figures over its whole run (two queries for any number)."""
-    fees = _fees_by(TournamentFee.objects.filter(tournament_id__in=tournament_ids), "tournament_id")
-    prizes = _prizes_by(TournamentPrize.objects.filter(tournament_id__in=tournament_ids), "tournament_id")
+    fees = _fees_by(_fee_rows(TournamentFee.objects.filter(tournament_id__in=tournament_ids), "tournament_id"), 1)
+    prizes = _prizes_by(
+        _prize_rows(TournamentPrize.objects.filter(tournament_id__in=tournament_ids), "tournament_id"), 1
+    )
     return {pk: _figures(fees.get((pk,)), prizes.get((pk,))) for pk in tournament_ids}
 
 
@@ -72,12 +86,22 @@ def tournament_figures(tournament: Tournament) -> TournamentFigures:
     return figures_by_tournament([tournament.pk])[tournament.pk]
 
 
+def _day_fees_query(*, site_ids, start, end):
+    in_range = Q(gaming_date__range=(start, end), tournament__site_id__in=site_ids)
+    return _fee_rows(TournamentFee.objects.filter(in_range), "tournament__site_id", "gaming_date")
+
+
+def _day_prizes_query(*, site_ids, start, end):
+    in_range = Q(gaming_date__range=(start, end), tournament__site_id__in=site_ids)
+    return _prize_rows(TournamentPrize.objects.filter(in_range), "tournament__site_id", "gaming_date")
+
+
 def figures_by_day(site_ids, start: date, end: date) -> dict[tuple[int, date], TournamentFigures]:
     """The tournament figures of each site and gaming date in [start, end]: fees count on the
     gaming date they were collected, prizes on the date awarded (ND 99-01.3-08-16(1)(e),(f))."""
-    in_range = Q(gaming_date__range=(start, end), tournament__site_id__in=site_ids)
-    fees = _fees_by(TournamentFee.objects.filter(in_range), "tournament__site_id", "gaming_date")
-    prizes = _prizes_by(TournamentPrize.objects.filter(in_range), "tournament__site_id", "gaming_date")
+    site_ids = list(site_ids)
+    fees = _fees_by(shaped_rows(_day_fees_query, site_ids=site_ids, start=start, end=end), 2)
+    prizes = _prizes_by(shaped_rows(_day_prizes_query, site_ids=site_ids, start=start, end=end), 2)
     return {key: _figures(fees.get(key), prizes.get(key)) for key in set(fees) | set(prizes)}
 
 
@@ -97,7 +121,7 @@ def player_register(tournament: Tournament) -> list[dict]:
         )
         .order_by("id")
     )
-    prizes = _prizes_by(TournamentPrize.objects.filter(tournament=tournament), "player_id")
+    prizes = _prizes_by(_prize_rows(TournamentPrize.objects.filter(tournament=tournament), "player_id"), 1)
     return [
         {
             "player": p,

@@ -22,13 +22,19 @@ def test_the_nightly_audit_check_runs_on_a_real_worker(manager, site):
         while time.monotonic() < deadline and not AuditEvent.objects.filter(action="audit_log.verified").exists():
             time.sleep(0.2)
     event = AuditEvent.objects.get(action="audit_log.verified")
-    assert event.after == {"ok": True, "events": 1, "rows": 0, "problem": None}
+    assert event.after == {"ok": True, "full": False, "events": 1, "rows": 0, "problem": None}
     assert event.actor_label == "system"
 
 
 def test_the_beat_schedule_runs_the_audit_check_nightly():
     entry = app.conf.beat_schedule["verify-audit-log-nightly"]
     assert entry["task"] == verify_audit_log.name
+
+
+def test_the_beat_schedule_verifies_everything_weekly_beside_the_nightly_incremental_check():
+    entry = app.conf.beat_schedule["verify-audit-log-weekly-full"]
+    assert entry["task"] == verify_audit_log.name and entry["kwargs"] == {"full": True}
+    assert "kwargs" not in app.conf.beat_schedule["verify-audit-log-nightly"]
 
 
 def test_the_beat_schedule_anchors_the_chains_nightly_after_the_check():

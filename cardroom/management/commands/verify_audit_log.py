@@ -18,22 +18,26 @@ class Command(BaseCommand):
             "--organization",
             type=int,
             default=None,
-            help="verify this organization's chain, anchors and rows only (by its id)",
+            help="verify this organization's chain, anchors and rows only (by its id; always in full)",
+        )
+        parser.add_argument(
+            "--full", action="store_true", help="verify every event and row, not only those after the last checkpoint"
         )
 
-    def handle(self, *args, progress_every, organization, **options):
+    def handle(self, *args, progress_every, organization, full=False, **options):
         if progress_every < 1:
             raise CommandError("--progress-every must be at least 1")
         if organization is not None and not Organization.objects.filter(pk=organization).exists():
             raise CommandError(f"--organization: there is no organization {organization}")
-        result = verify_chain(progress=self._progress, every=progress_every, organization_id=organization)
+        result = verify_chain(full=full, progress=self._progress, every=progress_every, organization_id=organization)
         if not result.ok:
             raise CommandError(
                 f"BROKEN: {result.problem} ({result.checked} events and {result.rows_checked} rows verified before it)"
             )
         self.stdout.write(
             f"OK: {result.checked} events verified in {result.chains} chain(s), "
-            f"{result.anchors_checked} anchor(s) matched, {result.rows_checked} rows match their events"
+            f"{result.anchors_checked} anchor(s) matched, {result.rows_checked} rows match their events "
+            f"({'every event and row' if full else 'from the last checkpoint; --full for all'})"
         )
 
     def _progress(self, stage: str, count: int) -> None:

@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from benchmarks.compliance_data import build
 from cardroom.periods import Quarter
 from compliance.engine import DAY_PROVIDERS, QUARTER_PROVIDERS, _load_providers, sites_for
+from compliance.models import SlipSeriesCheckpoint
 from compliance.thresholds import ThresholdBook, ensure_seeded
 
 
@@ -39,6 +40,7 @@ class Command(BaseCommand):
             self.stdout.write("Scratch data rolled back.")
 
     def _scan(self, sites, quarter_list):
+        SlipSeriesCheckpoint.objects.all().delete()  # each scan reads the slips from the start (compliance.slip_series)
         started, rules = time.perf_counter(), Counter()
         with CaptureQueriesContext(connection) as captured:
             for quarter in quarter_list:

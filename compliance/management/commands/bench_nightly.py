@@ -1,0 +1,93 @@
+"""`python manage.py bench_nightly --quarters 4`: busy quarters of play (benchmarks/data.py, one
+scratch site each, each append-only row recorded by its row event), then the time of the
+nightly jobs from all history and from their checkpoints: the slip-series check
+(compliance.slip_series) and `verify_audit_log` (cardroom.audit_verify), with the data size
+they ran on. The tables are analysed first; every job runs once, after the caches are emptied
+(benchmarks/db.py). Rolled back at the end; the anchors go to a temporary directory."""
+
+import tempfile
+import time
+from datetime import date
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext, override_settings
+
+from benchmarks import db
+from benchmarks.data import build
+from cardroom.audit import verify_chain
+from cardroom.audit_anchors import anchor_chains
+from cardroom.models import AuditCheckpoint, AuditEvent
+from cardroom.periods import Quarter
+from compliance.models import SlipSeriesCheckpoint
+from compliance.slip_series import series_problems
+from floor.models import Slip
+
+
+class Rollback(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = "Time the nightly slip-series check and verify_audit_log, from all history and from their checkpoints."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--quarters", type=int, default=4, help="busy quarters of play, one scratch site each")
+        parser.add_argument("--days", type=int, default=92, help="gaming days of each quarter")
+        parser.add_argument("--tables", type=int, default=6)
+
+    def handle(self, *args, quarters, days, tables, **options):
+        if min(quarters, days, tables) < 1:
+            raise CommandError("--quarters, --days and --tables must be at least 1")
+        self.size = {"days": days, "tables": tables}
+        try:
+            with transaction.atomic(), tempfile.TemporaryDirectory() as anchors:
+                with override_settings(AUDIT_ANCHOR_DIR=anchors):
+                    self._run(quarters)
+                raise Rollback
+        except Rollback:
+            self.stdout.write("Scratch data rolled back.")
+
+    def _run(self, quarters: int) -> None:
+        started = time.perf_counter()
+        sites = [build(quarter=Quarter(2026, 1 + n % 4), seed=n, **self.size).site for n in range(quarters)]
+        db.analyze()
+        self.stdout.write(
+            f"database: {connection.vendor}; {quarters} busy quarter(s) at {len(sites)} site(s) written in "
+            f"{time.perf_counter() - started:.1f} s: {Slip.objects.count()} slips, {AuditEvent.objects.count()} "
+            f"audit events; tables analysed; each job run once, {db.COLD_NOTE}"
+        )
+        self._slip_check(sites)
+        self._verify()
+
+    def _time(self, label: str, work) -> object:
+        connection.queries_log.clear()
+        db.empty_caches()
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            result = work()
+            elapsed = time.perf_counter() - started
+        self.stdout.write(f"  {label:<52} {elapsed * 1000:9.1f} ms, {len(queries)} queries")
+        return result
+
+    def _slip_check(self, sites) -> None:
+        by_id, start, end = {s.pk: s for s in sites}, date(2026, 1, 1), date(2026, 12, 31)
+        SlipSeriesCheckpoint.objects.filter(site_id__in=by_id).delete()
+        self.stdout.write(f"slip-series check (ND 99-01.3-08-05(2)), {len(sites)} site(s):")
+        found = self._time("from all history (no checkpoint)", lambda: series_problems(by_id, start, end))
+        again = self._time("from the checkpoints (no slip since)", lambda: series_problems(by_id, start, end))
+        self.stdout.write(f"  findings: {len(found)} from all history, {len(again)} new from the checkpoints")
+
+    def _verify(self) -> None:
+        anchor_chains()
+        AuditCheckpoint.objects.all().delete()
+        self.stdout.write("verify_audit_log (chains, anchors, rows):")
+        full = self._time("--full (every event and row)", lambda: verify_chain(full=True))
+        since = self._time("from the checkpoints (no event since)", lambda: verify_chain(full=False))
+        for result in (full, since):
+            if not result.ok:
+                raise CommandError(f"verification failed: {result.problem}")
+        self.stdout.write(
+            f"  events verified: {full.checked} full, {since.checked} from the checkpoints; "
+            f"rows: {full.rows_checked} full, {since.rows_checked} from the checkpoints"
+        )

@@ -1,0 +1,22 @@
+"""The nightly benchmark times both jobs from all history and from their checkpoints, and leaves nothing behind."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from cardroom.models import AuditCheckpoint, Organization
+from compliance.models import SlipSeriesCheckpoint
+
+
+@pytest.mark.django_db
+def test_bench_nightly_prints_both_jobs_full_and_incremental_and_rolls_back():
+    before = Organization.objects.count()
+    out = StringIO()
+    call_command("bench_nightly", "--quarters=1", "--days=3", "--tables=2", stdout=out)
+    text = out.getvalue()
+    assert "from all history (no checkpoint)" in text and "--full (every event and row)" in text
+    assert text.count("from the checkpoints (no") == 2 and "0 from the checkpoints; rows:" in text
+    assert "rolled back" in text
+    assert Organization.objects.count() == before
+    assert not SlipSeriesCheckpoint.objects.exists() and not AuditCheckpoint.objects.exists()
