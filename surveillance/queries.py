@@ -37,6 +37,7 @@ from .rules import (
     OUTAGE_WAGER_CAP_CENTS,
     RECORDING_RETENTION,
     REVIEW_MIN_FOOTAGE,
+    SURVEILLANCE_JURISDICTIONS,
     SYSTEM_CITATION,
 )
 
@@ -379,6 +380,9 @@ def program_is_open(program: ReviewProgram, on_date: date) -> bool:
 
 def wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """The first $2 cap in force at `table` (an outage past its deadline, 08-04(7); no system
-    past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is."""
+    past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is, and
+    always at a site of another pack (SURVEILLANCE_JURISDICTIONS: the caps are ND's)."""
+    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
+        return None, ""
     cap = outage_wager_cap(table, at)
     return cap if cap[0] is not None else system_wager_cap(table, at)

@@ -24,8 +24,8 @@ def _extensions():
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
     tournament."""
     from accounting.demo_books import extend_demo as books
-    from cardroom.pack_demo import extend_demo as packs
     from cage.demo import extend_demo as cage
+    from cardroom.pack_demo import extend_demo as packs
     from counts.demo import extend_demo as counts
     from floor.demo import extend_demo as custody
     from surveillance.demo import extend_demo as surveillance
