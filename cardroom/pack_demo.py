@@ -91,7 +91,7 @@ def extend_demo(demo: dict) -> dict:
                 if not Membership.objects.filter(employee=employee, site=sites[site_key], role=role).exists():
                     services.add_membership(acting_user=manager.user, employee=employee, role=role, site=sites[site_key])
             people[login] = employee
-        for _organization, manager in orgs.values():
+        for _org, manager in orgs.values():
             people[manager.user.username] = manager
     demo.setdefault("pack_sites", {}).update(sites)
     demo.setdefault("pack_people", {}).update(people)
