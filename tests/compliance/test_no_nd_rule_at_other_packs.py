@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 
 from cardroom.models import Role
 from cardroom.periods import Quarter
+from cardroom.wager_caps import check_max_wager
 from compliance import engine
 from compliance.engine import run_all
 from compliance.models import Alert
@@ -76,6 +77,7 @@ def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, co
     report_outage(acting_user=cast[Role.SHIFT_MANAGER].user, table=table, kind="camera", began_at=began,
                   description="Camera dark")
     assert surveillance_queries.wager_cap(table) == (None, "")
+    check_max_wager(table, 50000)  # the registered check refuses nothing either
     site.jurisdiction = "ND"  # the same outage at an ND site: ND 99-01.3-08-04(7)'s $2 cap
     site.save()
     table.site.refresh_from_db()
