@@ -356,6 +356,13 @@ class SiteViewSet(WritableScopedViewSet):
 # --- Tables -----------------------------------------------------------------------------
 
 
+TABLE_PACK_OPTIONS = [
+    "max_players", "betting_spaces", "dealt_from", "double_on", "double_after_split", "split_pairs",
+    "resplit_allowed", "split_aces_one_card", "surrender", "blackjack_payout", "payout_rounding",
+    "tie_option", "banker", "min_bank_cents",
+]
+
+
 class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
@@ -369,21 +376,7 @@ class TableSerializer(serializers.ModelSerializer):
             "location",
             "active",
             "decks",
-            "max_players",
-            "betting_spaces",
-            "dealt_from",
             "dealer_hits_soft_17",
-            "double_on",
-            "double_after_split",
-            "split_pairs",
-            "resplit_allowed",
-            "split_aces_one_card",
-            "surrender",
-            "blackjack_payout",
-            "payout_rounding",
-            "tie_option",
-            "banker",
-            "min_bank_cents",
             "insurance_allowed",
             "even_money_offered",
             "tip_betting_allowed",
@@ -391,6 +384,8 @@ class TableSerializer(serializers.ModelSerializer):
             "tip_double_down",
             "dealing_method",
             "card_reader_malfunction",
+            # The options the site's jurisdiction pack judges (cardroom.packs).
+            *TABLE_PACK_OPTIONS,
         ]
 
 

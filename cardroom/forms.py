@@ -72,6 +72,10 @@ class SiteForm(BootstrapMixin, forms.ModelForm):
 class TableForm(BootstrapMixin, forms.ModelForm):
     min_wager_cents = CentsField(label="Minimum wager ($)")
     max_wager_cents = CentsField(label="Maximum wager ($)")
+    min_bank_cents = CentsField(
+        label="Minimum bank ($)", required=False,
+        help_text="Washington blackjack only: at most $500 (WAC 230-40-125(3) (1999 proposed amendment)).",
+    )
 
     class Meta:
         model = Table
@@ -92,6 +96,21 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             "tip_double_down",
             "dealing_method",
             "card_reader_malfunction",
+            # The options the site's jurisdiction pack judges (cardroom.packs).
+            "max_players",
+            "betting_spaces",
+            "dealt_from",
+            "double_on",
+            "double_after_split",
+            "split_pairs",
+            "resplit_allowed",
+            "split_aces_one_card",
+            "surrender",
+            "blackjack_payout",
+            "payout_rounding",
+            "tie_option",
+            "banker",
+            "min_bank_cents",
         ]
 
     def __init__(self, *args, sites=None, **kwargs):

@@ -85,6 +85,9 @@ class WagerLimits:
 # "Washington blackjack" game, which is not a house-banked table, so it is not cited here.
 WSGC_BLACKJACK_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
 WA_HOUSE_BANKED_LIMITS = f"House control (the {WSGC_BLACKJACK_RULES} set no wager limit)"
+# Washington blackjack, the player-banked game: WAC 230-40-125 as the 1999 proposal amends it
+# (cardroom/packs/wa_bj.py). (4): "in no event shall the maximum wager exceed twenty-five dollars".
+WA_BLACKJACK_RULE = "WAC 230-40-125 (1999 proposed amendment)"
 
 WAGER_LIMITS: dict[str, WagerLimits] = {
     # ND 99-01.3-08-09(1): even dollars, $1 to $25, a minimum of not more than $3 on one
@@ -94,4 +97,10 @@ WAGER_LIMITS: dict[str, WagerLimits] = {
     "NY": WagerLimits("9 NYCRR 4620.5(f)(2) (the $5 maximum; whole dollars from $1: house control)", 100, 500, 100),
     # Washington house-banked tables: whole dollars from $1, no regulatory maximum.
     "WA-HB": WagerLimits(WA_HOUSE_BANKED_LIMITS, 100, None, 100),
+    # WAC 230-40-125(4) (1999 proposed amendment): a maximum wager of at most $25; the limits
+    # are otherwise set by house rule (whole dollars from $1: house control).
+    "WA-BJ": WagerLimits(
+        "WAC 230-40-125(4) (1999 proposed amendment) (the $25 maximum; whole dollars from $1: house control)",
+        100, 2500, 100,
+    ),
 }

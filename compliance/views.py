@@ -14,7 +14,7 @@ from cardroom.periods import Quarter
 from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 
-from . import services
+from . import engine, services
 from .engine import run_all
 from .forms import RunForm, StepForm
 from .menu import ALERT_ROLES
@@ -42,7 +42,25 @@ def alert_list(request):
     rows = [(a, status_of(a)) for a in alerts[:500]]
     return render(request, "compliance/alert_list.html", {
         "rows": rows, "today": timezone.localdate(), "run_form": RunForm(), "can_run": access.is_gaming_manager,
+        **site_rules(request.site),
     })
+
+
+def site_rules(site) -> dict:
+    """The rules of the chosen site's jurisdiction pack only: the compliance rules that run there
+    (each provider's first docstring line, which opens with its citation) and the pack's table
+    rules (its citations). A WA or NY site lists no North Dakota rule."""
+    if site is None:
+        return {}
+    from cardroom.packs import pack_for
+
+    engine._load_providers()
+    pack = pack_for(site)
+    providers = [p for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS
+                 if site.jurisdiction in engine.jurisdictions_of(p)]
+    checks = [(p.__doc__ or p.__name__).strip().splitlines()[0] for p in providers]
+    table_rules = sorted(set(pack.citations.values()))
+    return {"rules_site": site, "rules_pack": pack, "pack_checks": checks, "pack_table_rules": table_rules}
 
 
 @login_required

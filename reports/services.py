@@ -15,7 +15,7 @@ from cardroom.audit import ChainHead, chain_head, record_event
 from cardroom.models import Role
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
-from cardroom.retention import retention_notice
+from cardroom.retention import retention_notice, rule_of
 from cardroom.rules import HOUSE_CONTROL
 
 from .models import ReportRun
@@ -139,10 +139,20 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     moment = timezone.localtime(run.requested_at)
     provenance = Provenance(
         moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data), audit_head,
-        retention_notice(run),
+        _retention(run),
     )
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
     return pdf, provenance.data_sha256, kind.table(data)
+
+
+def _retention(run) -> str:
+    """The report's retention line: ND 99-01.3-08-16 at an ND site; at another pack's site the
+    same period is kept as a house control (no ND rule runs at a WA or NY site)."""
+    notice = retention_notice(run)
+    if notice and run.site is not None and run.site.jurisdiction != "ND":
+        citation = rule_of(run).citation
+        notice = notice.replace(f"({citation})", f"(House control: the {citation} period)")
+    return notice
 
 
 def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows, head: ChainHead | None) -> None:

@@ -37,6 +37,7 @@ from .rules import (
     OUTAGE_WAGER_CAP_CENTS,
     RECORDING_RETENTION,
     REVIEW_MIN_FOOTAGE,
+    SURVEILLANCE_JURISDICTIONS,
     SYSTEM_CITATION,
 )
 
@@ -199,7 +200,10 @@ def tables_without_system(sites, on_date: date) -> dict[int, list[Table]]:
 def system_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """`(cap_cents, reason)` when, past the site's deadline, the table needs a system and the
     equipment register shows none (ND 99-01.3-08-04: limit wagers to two dollars until the
-    system is operational); else `(None, "")`. Day 45 is still within the time; day 46 is not."""
+    system is operational); else `(None, "")`. Day 45 is still within the time; day 46 is not.
+    Never at a site of another pack (SURVEILLANCE_JURISDICTIONS)."""
+    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
+        return None, ""
     at = at or timezone.now()
     on_date = gaming_date_of(table.site, at)
     due = operational_deadline(table.site, on_date)
@@ -300,7 +304,10 @@ def repaired_by(outage: Outage, at: datetime) -> bool:
 
 def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """`(cap_cents, reason)` when an unrepaired outage is past its deadline at `at`, else
-    `(None, "")`. Table opening and table edits refuse a maximum wager above the cap."""
+    `(None, "")`. Table opening and table edits refuse a maximum wager above the cap. Never at a
+    site of another pack (SURVEILLANCE_JURISDICTIONS: 08-04(7) is North Dakota's)."""
+    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
+        return None, ""
     at = at or timezone.now()
     outages = Outage.objects.filter(table=table, began_at__lte=at).exclude(repair__repaired_at__lte=at)
     for outage in outages.select_related("table__site").order_by("began_at"):
@@ -379,6 +386,7 @@ def program_is_open(program: ReviewProgram, on_date: date) -> bool:
 
 def wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """The first $2 cap in force at `table` (an outage past its deadline, 08-04(7); no system
-    past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is."""
+    past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is, and
+    always at a site of another pack (SURVEILLANCE_JURISDICTIONS: the caps are ND's)."""
     cap = outage_wager_cap(table, at)
     return cap if cap[0] is not None else system_wager_cap(table, at)

@@ -127,6 +127,11 @@ def announce_tournament(
     fees and chips (08-15(1)), spaces, button and length of play (08-15(2)), bet limits in
     chips (08-15(3)) and prizes (08-15(4)). Once announced the rules do not change."""
     access = require_role(acting_user, site, *rules.DIRECTORS, action="announce a tournament", rule=rules.DIRECTOR_RULE)
+    if site.jurisdiction not in rules.TOURNAMENT_JURISDICTIONS:
+        raise ValidationError({"site": (
+            f"House control: tournaments are a North Dakota pack feature ({rules.TOURNAMENT}); "
+            f"{site.name} is a {site.jurisdiction} site, whose rules define no tournament."
+        )})
     employee = _employee(access)
     check_date(gaming_date, "gaming_date")
     name = _text(name, "name", required=True, max_length=rules.MAX_NAME_LENGTH)

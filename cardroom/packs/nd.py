@@ -1,18 +1,49 @@
-"""North Dakota: chapter 99-01.3-08, charitable twenty-one (the primary specification)."""
+"""North Dakota: chapter 99-01.3-08, charitable twenty-one (the primary specification).
 
-from django.core.exceptions import ValidationError
+Table rules: the wager limits of 08-09(1) (`cardroom.rules.WAGER_LIMITS["ND"]`), four, six or
+eight decks dealt from a shoe (08-02(3)), no more than seven betting spaces and the posted
+"BLACKJACK PAYS 3 TO 2" (08-02(1)); the dealer may hit soft 17 when posted (08-11).
+The one-dealing-method rule (08-10(1)) runs in `Table.clean` for ND sites only.
+"""
 
 from . import Pack, RevenueModel
+from .common import is_twenty_one, wager_errors
+
+DECKS = (4, 6, 8)
+DECKS_CITATION = "ND 99-01.3-08-02(3)"
+SPACES_MAX = 7
+TABLE_CITATION = "ND 99-01.3-08-02(1)"
+PAYOUT = "3:2"
+
+CITATIONS = {
+    "wagers": "ND 99-01.3-08-09(1)",
+    "decks": DECKS_CITATION,
+    "dealt_from": DECKS_CITATION,
+    "betting_spaces": TABLE_CITATION,
+    "blackjack_payout": TABLE_CITATION,
+    "handout": "ND 99-01.3-08-13",
+}
 
 
 def table_rules(table) -> dict[str, str]:
-    from ..wagers import validate_table_wagers  # ND 99-01.3-08-09(1)
+    errors = wager_errors(table)
+    if not is_twenty_one(table):
+        return errors
+    if table.decks not in DECKS:
+        errors["decks"] = f"{DECKS_CITATION}: the cards must be four, six, or eight decks (got {table.decks})."
+    if table.dealt_from != "shoe":
+        errors["dealt_from"] = f"{DECKS_CITATION}: the cards must be dealt from a dealing shoe."
+    if table.betting_spaces > SPACES_MAX:
+        errors["betting_spaces"] = (
+            f"{TABLE_CITATION}: a table playing surface displays no more than seven betting spaces "
+            f"(got {table.betting_spaces})."
+        )
+    if table.blackjack_payout != PAYOUT:
+        errors["blackjack_payout"] = f"{TABLE_CITATION}: the table displays \"BLACKJACK PAYS 3 TO 2\"."
+    return errors
 
-    try:
-        validate_table_wagers(table)
-    except ValidationError as error:
-        return {name: " ".join(messages) for name, messages in error.message_dict.items()}
-    return {}
 
-
-PACK = Pack(code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP, table_rules=table_rules)
+PACK = Pack(
+    code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP, table_rules=table_rules,
+    citations=CITATIONS,
+)

@@ -1,21 +1,109 @@
-"""New York games of chance. (Skeleton: the table rules are filled in by the pack's implementation.)"""
+"""New York games of chance: 9 NYCRR 4620.5 "Black Jack".
 
-from django.core.exceptions import ValidationError
+Each refusal names the paragraph of 4620.5 that sets the rule. The maximum bet of $5 (f)(2) is
+`cardroom.rules.WAGER_LIMITS["NY"]`. The tie option (h) is the organization's, set out in its
+licence application (schedule 7 of GC-2B); the natural's payout follows from it: option one pays a
+winning natural 3 to 2, options two and three pay it 2 to 1 (h)(2).
+"""
 
 from . import Pack, RevenueModel
+from .common import is_twenty_one, wager_errors
+
+RULE = "9 NYCRR 4620.5"
+DECKS_MAX = 4  # (a)(2)
+SPACES_MAX = 7  # (a)(1)
+PLAYERS_MAX = 7  # (c)
+# (h)(2): the natural's payout under each tie option.
+NATURAL_PAYOUT = {1: "3:2", 2: "2:1", 3: "2:1"}
+TIE_OPTIONS = {
+    1: "Option one: all ties are \"pushes.\"",
+    2: "Option two: \"push\" on natural 21 only; the house wins all other ties.",
+    3: "Option three: house wins all ties.",
+}
+
+CITATIONS = {
+    "betting_spaces": f"{RULE}(a)(1)",
+    "decks": f"{RULE}(a)(2)",
+    "banker": f"{RULE}(b)(1)",
+    "max_players": f"{RULE}(c)",
+    "wagers": f"{RULE}(f)(2)",
+    "tie_option": f"{RULE}(h)",
+    "blackjack_payout": f"{RULE}(h)(2)",
+    "surrender": f"{RULE}(h)(3)",
+    "dealer_hits_soft_17": f"{RULE}(i)(3)",
+    "split_pairs": f"{RULE}(k)(1)",
+    "resplit_allowed": f"{RULE}(k)(3)",
+    "split_aces_one_card": f"{RULE}(k)(4)",
+    "double_after_split": f"{RULE}(k)(6)",
+    "double_on": f"{RULE}(l)(1)",
+    "insurance_allowed": f"{RULE}(m)",
+}
+
+
+def _c(name: str) -> str:
+    return CITATIONS[name]
 
 
 def table_rules(table) -> dict[str, str]:
-    from ..wagers import validate_table_wagers
-
-    try:
-        validate_table_wagers(table)
-    except ValidationError as error:
-        return {name: " ".join(messages) for name, messages in error.message_dict.items()}
-    return {}
+    errors = wager_errors(table)
+    if not is_twenty_one(table):
+        return errors
+    if not 1 <= table.decks <= DECKS_MAX:
+        errors["decks"] = f"{_c('decks')}: one to four decks of 52 cards each (got {table.decks})."
+    if table.betting_spaces > SPACES_MAX:
+        errors["betting_spaces"] = (
+            f"{_c('betting_spaces')}: a Black Jack table has up to seven betting spaces (got {table.betting_spaces})."
+        )
+    if table.max_players > PLAYERS_MAX:
+        errors["max_players"] = f"{_c('max_players')}: up to seven players (got {table.max_players})."
+    if table.banker != "house":
+        errors["banker"] = f"{_c('banker')}: the dealer controls the bank and never surrenders the deal or the bank."
+    if table.dealer_hits_soft_17:
+        errors["dealer_hits_soft_17"] = (
+            f"{_c('dealer_hits_soft_17')}: the dealer must stay on a soft 17; a New York table cannot hit soft 17."
+        )
+    if table.double_on != "ten_eleven":
+        errors["double_on"] = (
+            f"{_c('double_on')}: a player may double down on a first two cards totalling 10 or 11, "
+            "and only then (choose \"ten_eleven\")."
+        )
+    if table.double_after_split:
+        errors["double_after_split"] = f"{_c('double_after_split')}: a player is not permitted to double down on split pairs."
+    if table.split_pairs != "any_pair":
+        errors["split_pairs"] = (
+            f"{_c('split_pairs')}: any two identical cards and any two ten-valued cards may be split as a pair "
+            "(choose \"any_pair\")."
+        )
+    if not table.resplit_allowed:
+        errors["resplit_allowed"] = f"{_c('resplit_allowed')}: the player may continue to split any further pairs."
+    if not table.split_aces_one_card:
+        errors["split_aces_one_card"] = (
+            f"{_c('split_aces_one_card')}: a player who splits aces draws only one card to each split ace."
+        )
+    if not table.insurance_allowed:
+        errors["insurance_allowed"] = (
+            f"{_c('insurance_allowed')}: when the dealer's face-up card is an ace, players may make an insurance "
+            "bet of half the wager, paid 2 to 1."
+        )
+    if table.surrender != "none":
+        errors["surrender"] = (
+            f"{_c('surrender')}: the player may stay or draw (with splits, doubling and insurance); "
+            "4620.5 provides no surrender."
+        )
+    if table.tie_option not in NATURAL_PAYOUT:
+        errors["tie_option"] = (
+            f"{_c('tie_option')}: the organization's tie option (1, 2 or 3, as its licence reflects) is required."
+        )
+    elif table.blackjack_payout != NATURAL_PAYOUT[table.tie_option]:
+        expected = NATURAL_PAYOUT[table.tie_option]
+        errors["blackjack_payout"] = (
+            f"{_c('blackjack_payout')}: under tie option {table.tie_option} a winning natural 21 is paid "
+            f"{expected.replace(':', '-to-')} (got {table.blackjack_payout})."
+        )
+    return errors
 
 
 PACK = Pack(
     code="NY", name="New York games of chance", state="NY", revenue_model=RevenueModel.SESSION,
-    table_rules=table_rules, house_banked=True,
+    table_rules=table_rules, house_banked=True, citations=CITATIONS,
 )

@@ -1,21 +1,77 @@
-"""Washington blackjack (player-banked). (Skeleton: the table rules are filled in by the pack's implementation.)"""
+"""Washington blackjack (player-banked): WAC 230-40-125 as amended in the 1999 proposal (WSR
+99-07-095 preproposal; the first of the three versions shown, OTS-2905.3, "Up to six ... decks").
+Cited as "WAC 230-40-125(n) (1999 proposed amendment)".
 
-from django.core.exceptions import ValidationError
+(1) fees only on a time basis by direct collection (the `fees` app); (2) up to six decks, dealt
+from a shoe at all times, a player who is both the dealer and the banker; (3) a minimum bank set by
+house rule not over $500; (4) a maximum wager not over $25 (`cardroom.rules.WAGER_LIMITS["WA-BJ"]`);
+(5) a natural collects 1.5 times the bet and all ties push. Soft 17 (13), doubling (14),
+insurance (16) and additional splits (17) are set by house rule.
+"""
 
+from ..rules import WA_BLACKJACK_RULE
 from . import Pack, RevenueModel
+from .common import is_twenty_one, money, wager_errors
+
+DECKS_MAX = 6  # (2)
+MIN_BANK_MAX_CENTS = 50_000  # (3)
+NATURAL_PAYOUT = "3:2"  # (5): "one and a half (1.5) times the amount of their bet"
+
+
+def cite(subsection: int) -> str:
+    return f"WAC 230-40-125({subsection}) (1999 proposed amendment)"
+
+
+CITATIONS = {
+    "fees": cite(1),
+    "decks": cite(2),
+    "dealt_from": cite(2),
+    "banker": cite(2),
+    "min_bank_cents": cite(3),
+    "wagers": cite(4),
+    "blackjack_payout": cite(5),
+    "tie_option": cite(5),
+    "surrender": cite(7),
+    "rule": WA_BLACKJACK_RULE,
+}
 
 
 def table_rules(table) -> dict[str, str]:
-    from ..wagers import validate_table_wagers
-
-    try:
-        validate_table_wagers(table)
-    except ValidationError as error:
-        return {name: " ".join(messages) for name, messages in error.message_dict.items()}
-    return {}
+    errors = wager_errors(table)
+    if not is_twenty_one(table):
+        return errors
+    if table.decks > DECKS_MAX:
+        errors["decks"] = f"{cite(2)}: up to six standard fifty-two-card decks shall be used (got {table.decks})."
+    if table.dealt_from != "shoe":
+        errors["dealt_from"] = f"{cite(2)}: the cards shall be dealt from a shoe at all times."
+    if table.banker != "player":
+        errors["banker"] = (
+            f"{cite(2)}: the game is played with a player who is both the dealer and banker (dealer/banker); "
+            "choose banker \"player\"."
+        )
+    if table.min_bank_cents is not None and table.min_bank_cents > MIN_BANK_MAX_CENTS:
+        errors["min_bank_cents"] = (
+            f"{cite(3)}: a minimum bank established by house rule shall not exceed {money(MIN_BANK_MAX_CENTS)} "
+            f"(got {money(table.min_bank_cents)})."
+        )
+    if table.blackjack_payout != NATURAL_PAYOUT:
+        errors["blackjack_payout"] = (
+            f"{cite(5)}: a natural 21 collects 1.5 times the bet (3 to 2) (got {table.blackjack_payout})."
+        )
+    if table.tie_option is not None:
+        errors["tie_option"] = (
+            f"{cite(5)}: all ties result in the players and the dealer/banker recovering their wagers; "
+            "the tie option is New York's (9 NYCRR 4620.5(h))."
+        )
+    if table.surrender != "none":
+        errors["surrender"] = (
+            f"{cite(7)}: the player stands or hits (with doubling, insurance and splits by house rule); "
+            "the rule provides no surrender."
+        )
+    return errors
 
 
 PACK = Pack(
     code="WA-BJ", name="Washington blackjack (player-banked)", state="WA", revenue_model=RevenueModel.FEES,
-    table_rules=table_rules, house_banked=False,
+    table_rules=table_rules, house_banked=False, citations=CITATIONS,
 )

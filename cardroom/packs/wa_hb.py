@@ -1,21 +1,77 @@
-"""Washington house-banked blackjack. (Skeleton: the table rules are filled in by the pack's implementation.)"""
+"""Washington house-banked blackjack: the Washington State Gambling Commission's Blackjack game
+rules (rev. April 2018), numbered rules 1-11 plus the notes on splitting, doubling, insurance
+and surrender.
 
-from django.core.exceptions import ValidationError
+The options those rules say "must be documented in internal controls" (hit soft 17, which pairs
+split, which hands double, insurance, surrender, payout rounding) are checked against the site's
+internal controls by the `approvals` app's registered table check, not here. The WSGC rules set
+no wager limit: `cardroom.rules.WAGER_LIMITS["WA-HB"]` is a house control.
 
+Payout rounding (rule 7: licensees "must post ... the payouts for blackjack games offered for
+play, including how rounding the payout will occur"): a payout that can produce a fraction of
+the table's whole-dollar wagers (3 to 2 on an odd wager, 6 to 5 on one not a multiple of $5)
+needs its posted rounding rule; 2 to 1 and even money never do.
+"""
+
+from ..rules import WSGC_BLACKJACK_RULES
 from . import Pack, RevenueModel
+from .common import is_twenty_one, wager_errors
+
+DECKS_MAX = 8  # rule 1
+PLAYERS_MAX = 9  # rule 1
+HAND_DEALT_DECKS_MAX = 2  # rule 3
+FRACTIONAL_PAYOUTS = frozenset({"3:2", "6:5"})  # rule 7: these need a posted rounding rule
+
+
+def rule(number) -> str:
+    return f"{WSGC_BLACKJACK_RULES} rule {number}"
+
+
+CITATIONS = {
+    "decks": rule(1),
+    "max_players": rule(1),
+    "dealt_from": rule(3),
+    "tie_option": rule(11),
+    "payout_rounding": rule(7),
+    "wagers": WSGC_BLACKJACK_RULES,
+}
 
 
 def table_rules(table) -> dict[str, str]:
-    from ..wagers import validate_table_wagers
-
-    try:
-        validate_table_wagers(table)
-    except ValidationError as error:
-        return {name: " ".join(messages) for name, messages in error.message_dict.items()}
-    return {}
+    errors = wager_errors(table)
+    if not is_twenty_one(table):
+        return errors
+    if table.decks > DECKS_MAX:
+        errors["decks"] = f"{rule(1)}: blackjack is played using up to eight decks (got {table.decks})."
+    if table.max_players > PLAYERS_MAX:
+        errors["max_players"] = f"{rule(1)}: up to nine players can play on one blackjack table (got {table.max_players})."
+    if table.dealt_from == "hand" and table.decks > HAND_DEALT_DECKS_MAX:
+        errors["dealt_from"] = (
+            f"{rule(3)}: blackjack is dealt from a dealing shoe or an approved shuffling device; only single "
+            f"or double deck games may be dealt by hand (this table uses {table.decks} decks)."
+        )
+    if table.blackjack_payout in FRACTIONAL_PAYOUTS and not table.payout_rounding:
+        errors["payout_rounding"] = (
+            f"{rule(7)}: the blackjack payout ({table.blackjack_payout}) must be posted with how rounding "
+            "the payout will occur: choose rounding down or up."
+        )
+    if table.tie_option is not None:
+        errors["tie_option"] = (
+            f"{rule(11)}: a tie is a push at a Washington table; the tie option is New York's (9 NYCRR 4620.5(h))."
+        )
+    if table.banker != "house":
+        errors["banker"] = (
+            "House control: a player-banked table is Washington blackjack (WAC 230-40-125), a site of the WA-BJ "
+            f"pack; the {WSGC_BLACKJACK_RULES} govern house-banked tables."
+        )
+    if table.min_bank_cents is not None:
+        errors["min_bank_cents"] = (
+            "House control: a minimum bank is the player-banker's (WAC 230-40-125(3)); the house banks this table."
+        )
+    return errors
 
 
 PACK = Pack(
     code="WA-HB", name="Washington house-banked blackjack", state="WA", revenue_model=RevenueModel.DROP,
-    table_rules=table_rules, house_banked=True,
+    table_rules=table_rules, house_banked=True, citations=CITATIONS,
 )

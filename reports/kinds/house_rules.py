@@ -1,11 +1,18 @@
-"""The house and player rules handout required by ND 99-01.3-08-13, built from each active
-twenty-one table's house rules."""
+"""The house and player rules handout, per jurisdiction pack, built from each active twenty-one
+table's options: North Dakota's (ND 99-01.3-08-13, with its class C felony notice) for ND
+sites; for the other packs their own posted rules from their own rule text (cardroom/packs):
+Washington house-banked (the payout and its rounding, WSGC rule 7), Washington blackjack (the
+player dealer/banker and the time-based fee notice, WAC 230-40-125 (1999 proposed amendment))
+and New York (the organization's tie option, 9 NYCRR 4620.5(h)). Each line cites its rule."""
 
 from dataclasses import dataclass
 
 from cardroom.access import ReadRule
 from cardroom.models import Game, Jurisdiction, Role, Table
 from cardroom.money import format_money
+from cardroom.packs import ny as ny_pack
+from cardroom.packs import wa_bj as wa_bj_pack
+from cardroom.packs import wa_hb as wa_hb_pack
 from cardroom.pdf import para
 
 from ..registry import ReportContext, ReportKind, register
@@ -149,3 +156,146 @@ KIND = register(
         jurisdictions=frozenset({Jurisdiction.ND}),
     )
 )
+
+
+# --- The other packs' posted rules ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PostedTable:
+    number: int
+    lines: tuple[tuple[str, str], ...]  # (rule text, citation)
+
+
+@dataclass(frozen=True)
+class PostedRules:
+    site: str
+    as_of: str
+    heading: str
+    notice: tuple[tuple[str, str], ...]  # site-wide lines (rule text, citation)
+    tables: tuple[PostedTable, ...]
+
+
+def _payout(code: str) -> str:
+    return {"3:2": "3 to 2", "6:5": "6 to 5", "2:1": "2 to 1", "1:1": "even money"}[code]
+
+
+def _limits(t) -> str:
+    return f"Minimum wager {format_money(t.min_wager_cents)}; maximum wager {format_money(t.max_wager_cents)}."
+
+
+def ny_lines(t) -> list[tuple[str, str]]:
+    c = ny_pack.CITATIONS
+    tie = ny_pack.TIE_OPTIONS.get(t.tie_option, "Tie option not set.")
+    return [
+        (_limits(t) + " The maximum bet is $5 or its equivalent in chips.", c["wagers"]),
+        (f"{t.decks} deck(s) of 52 cards, shuffled together and used as one.", c["decks"]),
+        (f"Up to {t.max_players} players; up to {t.betting_spaces} betting spaces.", f"{c['max_players']}, {c['betting_spaces']}"),
+        (f"Ties: {tie}", c["tie_option"]),
+        (f"A winning natural 21 is paid {_payout(t.blackjack_payout)}.", c["blackjack_payout"]),
+        ("The dealer draws to 16 and stays on all 17s, including a soft 17.", c["dealer_hits_soft_17"]),
+        ("Double down on a first two cards totalling 10 or 11: one more card only.", c["double_on"]),
+        ("Any pair, including any two ten-valued cards, may be split and split again; split aces receive one "
+         "card each; 21 on a split hand is not a natural and is paid even money.", "9 NYCRR 4620.5(k)"),
+        ("No doubling down on split pairs.", c["double_after_split"]),
+        ("Insurance when the dealer shows an ace: half the wager, paid 2 to 1.", c["insurance_allowed"]),
+    ]
+
+
+def wa_hb_lines(t) -> list[tuple[str, str]]:
+    rule = wa_hb_pack.rule
+    rounding = {"down": "rounded down to the table's lowest chip", "up": "rounded up to the table's lowest chip"}
+    payout = f"Blackjack pays {_payout(t.blackjack_payout)}"
+    payout += f"; a payout is {rounding[t.payout_rounding]}." if t.payout_rounding else "; no rounding arises."
+    dealt = {"shoe": "a dealing shoe", "shuffler": "an approved shuffling device", "hand": "the dealer's hand"}[t.dealt_from]
+    ic = "as documented in the internal controls"
+    return [
+        (_limits(t) + " (House limits.)", wa_hb_pack.CITATIONS["wagers"]),
+        (f"{t.decks} deck(s), dealt from {dealt}; up to {t.max_players} players.", f"{rule(1)}, {rule(3)}"),
+        (payout, rule(7)),
+        ("Dealer must hit soft 17." if t.dealer_hits_soft_17 else "Dealer stands on all 17s.", f"{rule(9)} ({ic})"),
+        (f"Doubling down: {t.get_double_on_display()}.", f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Doubling Down ({ic})"),
+        (f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again." if t.resplit_allowed else "."),
+         f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Splitting Pairs ({ic})"),
+        ("Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.",
+         f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Insurance ({ic})"),
+        (f"Surrender: {t.get_surrender_display()}.", f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Surrender ({ic})"),
+        ("A tie is a push; winning wagers are paid even money.", rule(11)),
+    ]
+
+
+def wa_bj_lines(t) -> list[tuple[str, str]]:
+    cite = wa_bj_pack.cite
+    bank = (f"Minimum bank {format_money(t.min_bank_cents)} (house rule; at most $500)." if t.min_bank_cents
+            else "No minimum bank is set.")
+    return [
+        ("A player is both the dealer and the banker (dealer/banker); the house does not bank the game. The "
+         "deal passes to the left; no player may buy the bank or deal more than one consecutive shoe.",
+         f"{cite(2)}, {cite(12)}"),
+        (bank, cite(3)),
+        (_limits(t) + " The maximum wager never exceeds $25.", cite(4)),
+        (f"{t.decks} deck(s), dealt from a shoe at all times.", cite(2)),
+        ("A natural 21 collects 1.5 times the bet from the dealer/banker; all ties push.", cite(5)),
+        ("The dealer/banker must hit soft 17 and stand on hard 17." if t.dealer_hits_soft_17
+         else "The dealer/banker stands on 17 or above and hits 16 or below.", cite(13)),
+        (f"Doubling down (house rule): {t.get_double_on_display()}; one more card only.", cite(14)),
+        ("Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.", cite(16)),
+        ("Pairs may be split" + ("; additional splits allowed (house rule)." if t.resplit_allowed else "; no additional splits (house rule)."),
+         cite(17)),
+    ]
+
+
+PACK_HANDOUTS = {
+    # pack code -> (heading, site-wide notice, per-table lines)
+    "WA-HB": ("Blackjack house rules (WSGC Blackjack Game Rules, rev. April 2018)", (), wa_hb_lines),
+    "WA-BJ": (
+        "Washington blackjack house rules (WAC 230-40-125 (1999 proposed amendment))",
+        (("Fees to play are assessed on a time basis only and collected by the direct collection method.",
+          wa_bj_pack.cite(1)),
+         ("House blackjack rules are posted in plain view to the players.", wa_bj_pack.cite(13))),
+        wa_bj_lines,
+    ),
+    "NY": ("Black Jack rules (9 NYCRR 4620.5, games of chance)", (), ny_lines),
+}
+
+
+def build_posted(context: ReportContext) -> PostedRules:
+    heading, notice, lines = PACK_HANDOUTS[context.site.jurisdiction]
+    tables = Table.objects.filter(site=context.site, active=True, game=Game.TWENTY_ONE).order_by("number")
+    return PostedRules(context.site.name, str(context.end), heading, tuple(notice),
+                       tuple(PostedTable(t.number, tuple(lines(t))) for t in tables))
+
+
+def render_posted(data: PostedRules) -> list:
+    story = [para(data.heading, "heading")]
+    story += [para(f"{text} ({citation})", "cell_bold") for text, citation in data.notice]
+    for posted in data.tables:
+        story.append(para(f"Table {posted.number}", "heading"))
+        story += [para(f"\u2022 {text} ({citation})") for text, citation in posted.lines]
+    if not data.tables:
+        story.append(para("No active twenty-one table at this site."))
+    return story
+
+
+def table_posted(data: PostedRules) -> tuple[list[str], list[list]]:
+    rows = [["site", text, citation] for text, citation in data.notice]
+    rows += [[posted.number, text, citation] for posted in data.tables for text, citation in posted.lines]
+    return ["table", "rule", "citation"], rows
+
+
+POSTED_KINDS = {
+    code: register(
+        ReportKind(
+            f"house_rules_{code.lower().replace('-', '_')}",
+            f"House rules ({code})",
+            {"WA-HB": wa_hb_pack.rule(7), "WA-BJ": wa_bj_pack.cite(13), "NY": "9 NYCRR 4620.5(h)"}[code],
+            "as_of",
+            build_posted,
+            render_posted,
+            table_posted,
+            reader=HOUSE_RULES,
+            jurisdictions=frozenset({code}),
+        )
+    )
+    for code in PACK_HANDOUTS
+}

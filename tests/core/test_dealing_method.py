@@ -72,13 +72,22 @@ def test_an_inactive_table_does_not_hold_the_site_to_its_method(manager, site):
         reactivated.full_clean()
 
 
+# Each pack's own table rules (cardroom/packs), so that only the dealing method is in question.
+PACK_OPTIONS = {
+    "WA-HB": {"payout_rounding": "down"},
+    "WA-BJ": {"banker": "player"},
+    "NY": {"tie_option": 1, "double_on": "ten_eleven", "decks": 4},
+}
+
+
 @pytest.mark.parametrize("jurisdiction", ["WA-HB", "WA-BJ", "NY"])
 def test_other_states_are_not_held_to_one_method(client_for, manager, site, jurisdiction):
     site.jurisdiction = jurisdiction
     site.save()
     TableFactory(site=site, number=1, max_wager_cents=500, dealing_method="no_peek")
     response = client_for(manager).post(
-        "/api/v1/tables/", payload(site, 2, max_wager_cents=500, dealing_method="card_reader"), format="json"
+        "/api/v1/tables/",
+        payload(site, 2, max_wager_cents=500, dealing_method="card_reader", **PACK_OPTIONS[jurisdiction]), format="json",
     )
     assert response.status_code == 201
 

@@ -180,9 +180,14 @@ def test_washington_house_banked_limits_do_not_cite_the_player_banked_game(clien
     refused as a house control."""
     site.jurisdiction = "WA-HB"
     site.save()
-    ok = client_for(manager).post("/api/v1/tables/", table_payload(site, max_wager_cents=5000), format="json")
+    # WSGC rule 7: a 3 to 2 payout is posted with its rounding (cardroom/packs/wa_hb.py)
+    ok = client_for(manager).post(
+        "/api/v1/tables/", table_payload(site, max_wager_cents=5000, payout_rounding="down"), format="json"
+    )
     assert ok.status_code == 201
-    bad = client_for(manager).post("/api/v1/tables/", table_payload(site, number=6, max_wager_cents=5050), format="json")
+    bad = client_for(manager).post(
+        "/api/v1/tables/", table_payload(site, number=6, max_wager_cents=5050, payout_rounding="down"), format="json"
+    )
     assert bad.status_code == 400
     message = bad.json()["max_wager_cents"][0]
     assert message.startswith("House control") and "WSGC Blackjack Game Rules" in message

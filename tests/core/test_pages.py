@@ -2,6 +2,7 @@ import pytest
 
 from cardroom.models import Role, Table
 from tests.conftest import ALL_ROLES, SITE_ROLES
+from tests.factories import TABLE_OPTION_DEFAULTS
 
 
 @pytest.mark.parametrize("role", ALL_ROLES)
@@ -69,7 +70,7 @@ def test_gaming_manager_sets_up_a_table_in_the_browser(client, manager, site):
     response = client.post("/setup/tables/new/", {
         "site": site.pk, "number": 2, "game": "21", "min_wager_cents": "2.00", "max_wager_cents": "25",
         "location": "special_event", "active": "on", "decks": 6, "double_down": "equal",
-            "tip_double_down": "not_permitted", "dealing_method": "no_peek",
+            "tip_double_down": "not_permitted", "dealing_method": "no_peek", **TABLE_OPTION_DEFAULTS,
     })
     assert response.status_code == 302
     table = Table.objects.get(site=site, number=2)

@@ -21,16 +21,18 @@ class Command(BaseCommand):
 
 
 def _extensions():
-    """The domain apps' demo builders, in dependency order: custody first (gaming days, slips),
+    """The domain apps' demo builders, in dependency order: the Washington and New York packs'
+    organizations, sites and tables first (the approvals and fees demos look them up), then custody (gaming days, slips),
     then the counts of those days' boxes, the cage (bank counts, closing the books, deposits),
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
     tournament."""
     from accounting.demo_books import extend_demo as books
     from approvals.demo import extend_demo as approvals
     from cage.demo import extend_demo as cage
+    from cardroom.pack_demo import extend_demo as packs
     from counts.demo import extend_demo as counts
     from floor.demo import extend_demo as custody
     from surveillance.demo import extend_demo as surveillance
     from tournaments.demo import extend_demo as tournaments
 
-    return (custody, counts, cage, books, surveillance, tournaments, approvals)
+    return (packs, custody, counts, cage, books, surveillance, tournaments, approvals)

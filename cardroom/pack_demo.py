@@ -1,0 +1,99 @@
+"""Demo organizations of the Washington and New York jurisdiction packs (PACKS.md), beside the
+North Dakota demo: created through the services, idempotent (each step looks first).
+
+- "Evergreen Gaming Club" (WSGC-00-12345): "Spokane Card Room" (WA-HB, table 1 regular
+  house-banked blackjack) and "Tacoma Blackjack Room" (WA-BJ, table 1 Washington blackjack, a
+  player dealer/banker, minimum bank $300, maximum wager $25). Logins wagm, washift, wadealer,
+  wacashier. (The approvals app adds the Double Down Madness table 2 at Spokane.)
+- "Hudson Valley Volunteer Fire Company" (NY-GC-4620): "Kingston Fire Hall" (NY, table 1: four
+  decks, $1-$5, tie option 1 so naturals pay 3 to 2). Logins nygm, nyshift, nydealer.
+"""
+
+from django.db import transaction
+
+from . import services
+from .demo import DEMO_PASSWORD
+from .models import Employee, Membership, Organization, Role, Site, Table
+
+ORGANIZATIONS = {
+    "wa": dict(name="Evergreen Gaming Club", licence_number="WSGC-00-12345", manager=("wagm", "Wade", "Gallagher", "WG")),
+    "ny": dict(name="Hudson Valley Volunteer Fire Company", licence_number="NY-GC-4620",
+               manager=("nygm", "Nora", "Yates", "NY")),
+}
+
+SITES = {
+    "spokane": ("wa", dict(name="Spokane Card Room", jurisdiction="WA-HB", time_zone="America/Los_Angeles",
+                           business_day_start_hour=6)),
+    "tacoma": ("wa", dict(name="Tacoma Blackjack Room", jurisdiction="WA-BJ", time_zone="America/Los_Angeles",
+                          business_day_start_hour=6)),
+    "kingston": ("ny", dict(name="Kingston Fire Hall", jurisdiction="NY", time_zone="America/New_York",
+                            business_day_start_hour=6)),
+}
+
+# site key -> [(number, options)]; every option is judged by the site's pack.
+TABLES = {
+    # WSGC Blackjack Game Rules (rev. April 2018): six decks from a shoe, 3:2 posted with rounding down.
+    "spokane": [(1, dict(game="21", min_wager_cents=500, max_wager_cents=50000, decks=6, max_players=7,
+                         dealt_from="shoe", blackjack_payout="3:2", payout_rounding="down"))],
+    # WAC 230-40-125 (1999 proposed amendment): player dealer/banker, $300 minimum bank, $25 maximum.
+    "tacoma": [(1, dict(game="21", min_wager_cents=100, max_wager_cents=2500, decks=2, dealt_from="shoe",
+                        banker="player", min_bank_cents=30000, blackjack_payout="3:2"))],
+    # 9 NYCRR 4620.5: four decks, $5 maximum, tie option 1 (naturals 3 to 2), double on 10 or 11.
+    "kingston": [(1, dict(game="21", min_wager_cents=100, max_wager_cents=500, decks=4, max_players=7,
+                          betting_spaces=7, double_on="ten_eleven", double_after_split=False,
+                          split_pairs="any_pair", tie_option=1, blackjack_payout="3:2"))],
+}
+
+# login, first, last, initials, role, employment type, organization key, site keys
+PEOPLE = [
+    ("washift", "Willa", "Shaw", "WS", Role.SHIFT_MANAGER, "gaming", "wa", "spokane tacoma"),
+    ("wadealer", "Wyatt", "Dunn", "WD", Role.DEALER, "gaming", "wa", "spokane tacoma"),
+    ("wacashier", "Wren", "Castillo", "WC", Role.CASHIER, "gaming", "wa", "spokane tacoma"),
+    ("nyshift", "Ned", "Shapiro", "NS", Role.SHIFT_MANAGER, "gaming", "ny", "kingston"),
+    ("nydealer", "Nina", "Delgado", "ND", Role.DEALER, "gaming", "ny", "kingston"),
+]
+
+
+def _organization(values) -> tuple[Organization, Employee]:
+    login, first, last, initials = values["manager"]
+    organization = Organization.objects.filter(name=values["name"]).first()
+    if organization is None:
+        return services.create_organization(
+            acting_user=None, name=values["name"], licence_number=values["licence_number"],
+            manager_username=login, manager_password=DEMO_PASSWORD, manager_initials=initials,
+            manager_first_name=first, manager_last_name=last,
+        )
+    return organization, Employee.objects.get(user__username=login)
+
+
+def extend_demo(demo: dict) -> dict:
+    with transaction.atomic():
+        orgs = {key: _organization(values) for key, values in ORGANIZATIONS.items()}
+        sites = {}
+        for key, (org_key, values) in SITES.items():
+            organization, manager = orgs[org_key]
+            sites[key] = Site.objects.filter(organization=organization, name=values["name"]).first() or (
+                services.create_site(acting_user=manager.user, organization=organization, **values)
+            )
+        for key, rows in TABLES.items():
+            manager = orgs[SITES[key][0]][1]
+            for number, options in rows:
+                if not Table.objects.filter(site=sites[key], number=number).exists():
+                    services.create_table(acting_user=manager.user, site=sites[key], number=number, **options)
+        people = {}
+        for login, first, last, initials, role, kind, org_key, site_keys in PEOPLE:
+            organization, manager = orgs[org_key]
+            employee = Employee.objects.filter(user__username=login).first() or services.create_employee(
+                acting_user=manager.user, organization=organization, username=login, password=DEMO_PASSWORD,
+                first_name=first, last_name=last, initials=initials, employment_type=kind,
+            )
+            for site_key in site_keys.split():
+                if not Membership.objects.filter(employee=employee, site=sites[site_key], role=role).exists():
+                    services.add_membership(acting_user=manager.user, employee=employee, role=role, site=sites[site_key])
+            people[login] = employee
+        for _org, manager in orgs.values():
+            people[manager.user.username] = manager
+    demo.setdefault("pack_sites", {}).update(sites)
+    demo.setdefault("pack_people", {}).update(people)
+    demo.setdefault("pack_organizations", {}).update({key: org for key, (org, _) in orgs.items()})
+    return demo

@@ -1,0 +1,37 @@
+"""The compliance page lists only the chosen site's pack's rules: North Dakota's checks at an ND
+site, none of them at a WA or NY site, and each pack's table rule citations."""
+
+import re
+
+import pytest
+
+from cardroom.middleware import SESSION_KEY
+
+
+def rules_section(client, site):
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    page = client.get("/compliance/alerts/")
+    assert page.status_code == 200
+    return re.search(r'<section class="card mt-4" id="pack-rules">(.*?)</section>', page.content.decode(), re.S).group(1)
+
+
+def test_a_north_dakota_site_lists_the_nd_checks(client, manager, site):
+    client.force_login(manager.user)
+    section = rules_section(client, site)
+    assert "ND 99-01.3-08-05" in section and "ND 99-01.3-08-02(3)" in section
+
+
+@pytest.mark.parametrize(("code", "citation"), [
+    ("NY", "9 NYCRR 4620.5(f)(2)"),
+    ("WA-HB", "WSGC Blackjack Game Rules (rev. April 2018) rule 7"),
+    ("WA-BJ", "WAC 230-40-125(4) (1999 proposed amendment)"),
+])
+def test_another_packs_site_lists_its_own_rules_and_no_nd_rule(client, manager, site, code, citation):
+    site.jurisdiction = code
+    site.save()
+    client.force_login(manager.user)
+    section = rules_section(client, site)
+    assert citation in section
+    assert "ND 99-01.3" not in section and "No periodic compliance check" in section

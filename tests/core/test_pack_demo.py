@@ -1,0 +1,29 @@
+"""The Washington and New York demo organizations (cardroom/pack_demo.py): created through the
+services, each table accepted by its site's pack, idempotent, listed first among the extensions."""
+
+from cardroom.demo import load_demo
+from cardroom.management.commands.load_demo import _extensions
+from cardroom.models import Employee, Membership, Role, Site, Table
+from cardroom.pack_demo import extend_demo
+
+
+def test_the_pack_demo_builds_each_packs_site_and_table_and_is_idempotent(db):
+    demo = load_demo()
+    extend_demo(demo)
+    extend_demo(demo)  # a second run finds what it made
+    sites = {s.name: s for s in Site.objects.filter(jurisdiction__in=["WA-HB", "WA-BJ", "NY"])}
+    assert {name: s.jurisdiction for name, s in sites.items()} == {
+        "Spokane Card Room": "WA-HB", "Tacoma Blackjack Room": "WA-BJ", "Kingston Fire Hall": "NY"}
+    assert sites["Spokane Card Room"].organization.licence_number == "WSGC-00-12345"
+    assert sites["Kingston Fire Hall"].organization.licence_number == "NY-GC-4620"
+    tacoma = Table.objects.get(site=sites["Tacoma Blackjack Room"], number=1)
+    assert (tacoma.banker, tacoma.min_bank_cents, tacoma.max_wager_cents) == ("player", 30000, 2500)
+    kingston = Table.objects.get(site=sites["Kingston Fire Hall"], number=1)
+    assert (kingston.decks, kingston.max_wager_cents, kingston.tie_option) == (4, 500, 1)
+    for table in Table.objects.filter(site__in=sites.values()):
+        table.full_clean()  # each pack accepts its demo table
+    assert Table.objects.filter(site__in=sites.values()).count() == 3
+    nygm = Employee.objects.get(user__username="nygm")
+    assert Membership.objects.filter(employee=nygm, site=None, role=Role.GAMING_MANAGER).exists()
+    assert Membership.objects.filter(employee__user__username="wadealer", role=Role.DEALER).count() == 2
+    assert _extensions()[0] is extend_demo

@@ -1,0 +1,126 @@
+"""Table rules per jurisdiction pack, through the API: each pack's happy path and each refusal a
+400 naming the field and the rule with its citation (cardroom/packs/<pack>.py)."""
+
+import pytest
+
+from cardroom.models import AuditEvent, Table
+
+NY_OK = {
+    "decks": 4, "betting_spaces": 7, "max_players": 7, "dealer_hits_soft_17": False, "double_on": "ten_eleven",
+    "double_after_split": False, "split_pairs": "any_pair", "resplit_allowed": True, "split_aces_one_card": True,
+    "insurance_allowed": True, "surrender": "none", "tie_option": 1, "blackjack_payout": "3:2",
+    "min_wager_cents": 100, "max_wager_cents": 500,
+}
+WA_HB_OK = {
+    "decks": 8, "max_players": 9, "betting_spaces": 9, "dealt_from": "shuffler", "blackjack_payout": "6:5",
+    "payout_rounding": "down", "dealer_hits_soft_17": True, "surrender": "late",
+    "min_wager_cents": 500, "max_wager_cents": 50000,
+}
+WA_BJ_OK = {
+    "decks": 6, "dealt_from": "shoe", "banker": "player", "min_bank_cents": 30000, "blackjack_payout": "3:2",
+    "min_wager_cents": 100, "max_wager_cents": 2500,
+}
+ND_OK = {"decks": 8, "min_wager_cents": 100, "max_wager_cents": 2500}
+HAPPY = {"ND": ND_OK, "NY": NY_OK, "WA-HB": WA_HB_OK, "WA-BJ": WA_BJ_OK}
+
+
+def post(client, site, options, number=1):
+    return client.post("/api/v1/tables/", {"site": site.pk, "number": number, "game": "21", **options}, format="json")
+
+
+@pytest.fixture
+def as_pack(site):
+    def set_pack(code):
+        site.jurisdiction = code
+        site.save()
+        return site
+
+    return set_pack
+
+
+@pytest.mark.parametrize("code", ["ND", "NY", "WA-HB", "WA-BJ"])
+def test_each_packs_happy_path_is_accepted_and_reads_back(client_for, manager, as_pack, code):
+    site = as_pack(code)
+    response = post(client_for(manager), site, HAPPY[code])
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    for name, value in HAPPY[code].items():
+        assert body[name] == value, name
+    table = Table.objects.get(pk=body["id"])
+    assert AuditEvent.objects.filter(action="table.created").exists()
+    listed = client_for(manager).get(f"/api/v1/tables/{table.pk}/").json()
+    assert listed["tie_option"] == HAPPY[code].get("tie_option") and "banker" in listed
+
+
+REFUSALS = [
+    # NY: 9 NYCRR 4620.5
+    ("NY", {"decks": 6}, "decks", "9 NYCRR 4620.5(a)(2)"),
+    ("NY", {"betting_spaces": 8}, "betting_spaces", "9 NYCRR 4620.5(a)(1)"),
+    ("NY", {"max_players": 8}, "max_players", "9 NYCRR 4620.5(c)"),
+    ("NY", {"max_wager_cents": 600}, "max_wager_cents", "9 NYCRR 4620.5(f)(2)"),
+    ("NY", {"dealer_hits_soft_17": True}, "dealer_hits_soft_17", "9 NYCRR 4620.5(i)(3)"),
+    ("NY", {"double_on": "any_two"}, "double_on", "9 NYCRR 4620.5(l)(1)"),
+    ("NY", {"double_after_split": True}, "double_after_split", "9 NYCRR 4620.5(k)(6)"),
+    ("NY", {"split_pairs": "identical"}, "split_pairs", "9 NYCRR 4620.5(k)(1)"),
+    ("NY", {"resplit_allowed": False}, "resplit_allowed", "9 NYCRR 4620.5(k)(3)"),
+    ("NY", {"split_aces_one_card": False}, "split_aces_one_card", "9 NYCRR 4620.5(k)(4)"),
+    ("NY", {"insurance_allowed": False}, "insurance_allowed", "9 NYCRR 4620.5(m)"),
+    ("NY", {"surrender": "late"}, "surrender", "9 NYCRR 4620.5(h)(3)"),
+    ("NY", {"banker": "player"}, "banker", "9 NYCRR 4620.5(b)(1)"),
+    ("NY", {"tie_option": None}, "tie_option", "9 NYCRR 4620.5(h)"),
+    ("NY", {"tie_option": 1, "blackjack_payout": "2:1"}, "blackjack_payout", "9 NYCRR 4620.5(h)(2)"),
+    ("NY", {"tie_option": 2, "blackjack_payout": "3:2"}, "blackjack_payout", "9 NYCRR 4620.5(h)(2)"),
+    ("NY", {"tie_option": 3, "blackjack_payout": "3:2"}, "blackjack_payout", "9 NYCRR 4620.5(h)(2)"),
+    # WA-HB: WSGC Blackjack Game Rules (rev. April 2018)
+    # (rule 1's eight decks and nine players are also the fields' own bounds: a 400 either way)
+    ("WA-HB", {"dealt_from": "hand", "decks": 6}, "dealt_from", "rule 3"),
+    ("WA-HB", {"blackjack_payout": "3:2", "payout_rounding": ""}, "payout_rounding", "rule 7"),
+    ("WA-HB", {"tie_option": 1}, "tie_option", "rule 11"),
+    ("WA-HB", {"banker": "player"}, "banker", "House control"),
+    ("WA-HB", {"min_wager_cents": 550}, "min_wager_cents", "House control"),
+    # WA-BJ: WAC 230-40-125 (1999 proposed amendment)
+    ("WA-BJ", {"decks": 8}, "decks", "WAC 230-40-125(2) (1999 proposed amendment)"),
+    ("WA-BJ", {"dealt_from": "hand"}, "dealt_from", "WAC 230-40-125(2) (1999 proposed amendment)"),
+    ("WA-BJ", {"banker": "house"}, "banker", "WAC 230-40-125(2) (1999 proposed amendment)"),
+    ("WA-BJ", {"min_bank_cents": 50100}, "min_bank_cents", "WAC 230-40-125(3) (1999 proposed amendment)"),
+    ("WA-BJ", {"max_wager_cents": 2600}, "max_wager_cents", "WAC 230-40-125(4) (1999 proposed amendment)"),
+    ("WA-BJ", {"blackjack_payout": "6:5"}, "blackjack_payout", "WAC 230-40-125(5) (1999 proposed amendment)"),
+    ("WA-BJ", {"tie_option": 3}, "tie_option", "WAC 230-40-125(5) (1999 proposed amendment)"),
+    ("WA-BJ", {"surrender": "late"}, "surrender", "WAC 230-40-125(7) (1999 proposed amendment)"),
+    # ND: chapter 99-01.3-08
+    ("ND", {"decks": 2}, "decks", "ND 99-01.3-08-02(3)"),
+    ("ND", {"dealt_from": "shuffler"}, "dealt_from", "ND 99-01.3-08-02(3)"),
+    ("ND", {"betting_spaces": 9}, "betting_spaces", "ND 99-01.3-08-02(1)"),
+    ("ND", {"blackjack_payout": "6:5"}, "blackjack_payout", "ND 99-01.3-08-02(1)"),
+    ("ND", {"max_wager_cents": 3000}, "max_wager_cents", "ND 99-01.3-08-09(1)"),
+]
+
+
+@pytest.mark.parametrize(("code", "change", "field", "citation"), REFUSALS,
+                         ids=[f"{c}-{f}-{i}" for i, (c, _, f, _) in enumerate(REFUSALS)])
+def test_each_refusal_is_a_400_naming_the_field_and_the_rule(client_for, manager, as_pack, code, change, field, citation):
+    site = as_pack(code)
+    response = post(client_for(manager), site, {**HAPPY[code], **change})
+    assert response.status_code == 400
+    body = response.json()
+    assert field in body, body
+    message = " ".join(body[field])
+    assert message.startswith(citation) or citation in message, message
+    assert not Table.objects.filter(site=site).exists()
+
+
+def test_a_change_to_an_existing_table_is_judged_by_the_pack(client_for, manager, as_pack):
+    site = as_pack("NY")
+    table_id = post(client_for(manager), site, NY_OK).json()["id"]
+    response = client_for(manager).patch(f"/api/v1/tables/{table_id}/", {"max_wager_cents": 600}, format="json")
+    assert response.status_code == 400 and "9 NYCRR 4620.5(f)(2)" in response.json()["max_wager_cents"][0]
+    assert Table.objects.get(pk=table_id).max_wager_cents == 500
+
+
+def test_a_paddlewheel_is_not_judged_by_the_blackjack_rules(client_for, manager, as_pack):
+    site = as_pack("NY")
+    response = client_for(manager).post(
+        "/api/v1/tables/", {"site": site.pk, "number": 3, "game": "PW", "min_wager_cents": 50, "max_wager_cents": 50},
+        format="json",
+    )
+    assert response.status_code == 201
