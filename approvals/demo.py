@@ -133,6 +133,7 @@ def _ddm_table(acting, site, approval) -> Table:
     if table is None:
         table = cardroom_services.create_table(
             acting_user=acting, site=site, number=DDM_TABLE, game="21", min_wager_cents=1000, max_wager_cents=20000,
+            payout_rounding="down",  # WSGC rule 7: a 3:2 payout is posted with its rounding
         )
     if not TableGame.objects.filter(table=table).exists():
         pay_tables = PayTable.objects.filter(approval=approval)
