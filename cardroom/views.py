@@ -57,11 +57,16 @@ def call_service(form, save: Callable):
             form.add_error(None, exc)
             return None
         for name, errors in exc.message_dict.items():
-            if name in form.fields:
-                form.add_error(name, errors)
-            else:  # a rule about a value the form does not show: name it in the form's own errors
-                form.add_error(None, [f"{name.replace('_', ' ')}: {e}" if name != "__all__" else e for e in errors])
+            # A rule about a value the form does not show goes in the form's own errors, as the
+            # sentence it is: a refusal names its rule, never an internal field name.
+            form.add_error(name if name in form.fields else None, errors)
         return None
+
+
+def refusal_text(exc: ValidationError) -> str:
+    """A service's refusal as one message for the browser: its sentences, which name the rule,
+    without the field names the API keys them by."""
+    return " ".join(exc.messages)
 
 
 @dataclass(frozen=True)
