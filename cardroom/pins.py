@@ -29,8 +29,7 @@ PIN_LOCKOUT = settings.AXES_COOLOFF_TIME
 
 WRONG_PIN = f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
 NO_SIGNER = (
-    f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their "
-    "badge and PIN."
+    f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their badge and PIN."
 )
 
 
@@ -59,7 +58,12 @@ def set_pin(*, acting_user, employee: Employee, pin: str) -> SigningPin:
     with transaction.atomic():
         row, _ = SigningPin.objects.update_or_create(
             employee=employee,
-            defaults={"pin_hash": make_password(pin), "set_at": timezone.now(), "failed_attempts": 0, "locked_until": None},
+            defaults={
+                "pin_hash": make_password(pin),
+                "set_at": timezone.now(),
+                "failed_attempts": 0,
+                "locked_until": None,
+            },
         )
         record_event(
             actor=acting_user,
