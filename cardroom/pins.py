@@ -27,13 +27,13 @@ PIN_MAX_DIGITS = 12
 PIN_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT
 PIN_LOCKOUT = settings.AXES_COOLOFF_TIME
 
-WRONG_PIN = f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
-NO_SIGNER = (
+WRONG_PIN_HOUSE_CONTROL = f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
+NO_SIGNER_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their badge and PIN."
 )
 
 
-def _locked_message(pin: SigningPin) -> str:
+def _locked_refusal(pin: SigningPin) -> str:
     until = timezone.localtime(pin.locked_until).strftime("%H:%M")
     return (
         f"{HOUSE_CONTROL}: this PIN is locked after {PIN_FAILURE_LIMIT} wrong entries until {until}; "
@@ -89,12 +89,12 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     )
     row = getattr(employee, "signing_pin", None) if employee is not None else None
     if row is None:
-        raise PermissionDenied(WRONG_PIN)
+        raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
     if row.locked_until is not None and row.locked_until > timezone.now():
-        raise PermissionDenied(_locked_message(row))
+        raise PermissionDenied(_locked_refusal(row))
     if not check_password((pin or "").strip(), row.pin_hash):
         _count_failure(terminal, row)
-        raise PermissionDenied(WRONG_PIN)
+        raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
     if row.failed_attempts:
         SigningPin.objects.filter(pk=row.pk).update(failed_attempts=0, locked_until=None)
     return PinSigner(terminal, employee)
@@ -126,5 +126,5 @@ def acting_user_for(request_user, *, badge: str = "", pin: str = ""):
     if badge or pin:
         return signer_for(request_user, badge=badge, pin=pin)
     if access_for(request_user).station is not None:
-        raise PermissionDenied(NO_SIGNER)
+        raise PermissionDenied(NO_SIGNER_HOUSE_CONTROL)
     return request_user
