@@ -173,3 +173,20 @@ def test_a_pin_is_six_to_twelve_digits_and_set_only_by_its_holder_or_a_gaming_ma
         pins.set_pin(acting_user=cast[Role.PIT_BOSS].user, employee=dealer, pin=PIN)
     row = pins.set_pin(acting_user=dealer.user, employee=dealer, pin=PIN)
     assert row.pin_hash != PIN and PIN not in str(AuditEvent.objects.filter(action="signing_pin.set").get().after)
+
+
+def test_a_person_sets_their_own_pin_and_a_gaming_manager_resets_anothers_in_the_browser(client, cast):
+    dealer, manager = cast[Role.DEALER], cast[Role.GAMING_MANAGER]
+    client.force_login(dealer.user)
+    assert 'name="employee"' not in client.get("/signing-pin/").content.decode()
+    short = client.post("/signing-pin/", {"pin": "12"})
+    assert short.status_code == 400 and "House control: a PIN is 6 to 12 digits" in short.content.decode()
+    assert client.post("/signing-pin/", {"pin": PIN}).status_code == 302
+    client.force_login(manager.user)
+    assert client.post("/signing-pin/", {"pin": "771204", "employee": dealer.pk}).status_code == 302
+    assert AuditEvent.objects.filter(action="signing_pin.reset", actor=manager.user).count() == 1
+
+
+def test_a_station_has_no_pin_of_its_own(client, station):
+    client.force_login(station.user)
+    assert client.get("/signing-pin/").status_code == 403
