@@ -11,15 +11,17 @@ after the same number of failures and for the same time as a password (settings.
 """
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from .access import PinSigner, access_for
+from .access import PinSigner, access_for, require_gaming_manager
 from .audit import record_event
-from .models import Employee, SigningPin
+from .models import Employee, SigningPin, Site, Station
 from .rules import HOUSE_CONTROL
 
 PIN_MIN_DIGITS = 6
@@ -27,7 +29,9 @@ PIN_MAX_DIGITS = 12
 PIN_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT
 PIN_LOCKOUT = settings.AXES_COOLOFF_TIME
 
-WRONG_PIN_HOUSE_CONTROL = f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
+WRONG_PIN_HOUSE_CONTROL = (
+    f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
+)
 NO_SIGNER_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their badge and PIN."
 )
@@ -128,3 +132,29 @@ def acting_user_for(request_user, *, badge: str = "", pin: str = ""):
     if access_for(request_user).station is not None:
         raise PermissionDenied(NO_SIGNER_HOUSE_CONTROL)
     return request_user
+
+
+def create_station(*, acting_user, site: Site, username: str, password: str, name: str) -> Station:
+    """A shared terminal's login at `site` (a gaming manager of its organization, or the platform
+    operator's command with no acting user). It is no employee and holds no role: it only
+    presents forms, and each step on it is initialled with a person's badge and PIN."""
+    if acting_user is not None:
+        require_gaming_manager(acting_user, site.organization_id, action="create a station login")
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": f"{HOUSE_CONTROL}: the login {username!r} already exists."})
+    with transaction.atomic():
+        user = User(username=username)
+        validate_password(password, user)
+        user.set_password(password)
+        user.save()
+        station = Station.objects.create(user=user, site=site, name=name or username)
+        record_event(
+            actor=acting_user,
+            action="station.created",
+            obj=station,
+            organization_id=site.organization_id,
+            site_id=site.pk,
+            after={"username": username, "site": site.pk, "name": station.name},
+        )
+    return station

@@ -496,6 +496,15 @@ class ReceiveInputSerializer(PinSignerInput):
     received_at = MomentField(source="at")
 
 
+PIN_NOTE = (
+    "On a shared terminal (a station's token) give `signer_badge` (the initials of the person doing the step) "
+    "and `signer_pin` (their signing PIN): the step is checked against that person's roles and rules and recorded "
+    "as theirs, the station noted in the audit log. A wrong PIN answers 403 and counts towards its lock "
+    "(as many failures as a password); a station's token alone is refused (403). With a person's own token the "
+    "fields are optional."
+)
+
+
 class SlipFilter(FilterSet):
     gaming_date = DateFilter(field_name="gaming_day__gaming_date")
     status = filters.ChoiceFilter(
@@ -539,17 +548,29 @@ class SlipViewSet(CustodyViewSet):
     def _reload(self, slip):
         return self.get_queryset().get(pk=slip.pk)
 
-    @extend_schema(request=VerifyInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=VerifyInputSerializer,
+        responses={200: SlipSerializer, **ERROR_RESPONSES},
+        description=PIN_NOTE,
+    )
     @action(detail=True, methods=["post"])
     def verify(self, request, pk=None):
         return self._step(request, services.verify_slip, VerifyInputSerializer)
 
-    @extend_schema(request=ReceiveInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=ReceiveInputSerializer,
+        responses={200: SlipSerializer, **ERROR_RESPONSES},
+        description=PIN_NOTE,
+    )
     @action(detail=True, methods=["post"])
     def receive(self, request, pk=None):
         return self._step(request, services.receive_slip, ReceiveInputSerializer)
 
-    @extend_schema(request=VoidInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=VoidInputSerializer,
+        responses={200: SlipSerializer, **ERROR_RESPONSES},
+        description=PIN_NOTE,
+    )
     @action(detail=True, methods=["post"])
     def void(self, request, pk=None):
         return self._step(request, services.void_slip, VoidInputSerializer)

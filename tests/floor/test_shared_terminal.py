@@ -2,7 +2,6 @@
 the doer's badge and PIN, checked against their own roles and rules, and audited as theirs."""
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from cardroom import pins
 from cardroom.models import AuditEvent, Role, SigningPin, Station
@@ -15,9 +14,14 @@ PIN = "482913"
 
 
 @pytest.fixture
-def station(site):
-    user = get_user_model().objects.create_user(username="pit-terminal-1", password="terminal-password-1")
-    return Station.objects.create(user=user, site=site, name="Pit 1 terminal")
+def station(site, cast):
+    return pins.create_station(
+        acting_user=cast[Role.GAMING_MANAGER].user,
+        site=site,
+        username="pit-terminal-1",
+        password="terminal-password-1",
+        name="Pit 1 terminal",
+    )
 
 
 @pytest.fixture
@@ -190,3 +194,13 @@ def test_a_person_sets_their_own_pin_and_a_gaming_manager_resets_anothers_in_the
 def test_a_station_has_no_pin_of_its_own(client, station):
     client.force_login(station.user)
     assert client.get("/signing-pin/").status_code == 403
+
+
+def test_only_a_gaming_manager_creates_a_station_login(cast, site):
+    from django.core.exceptions import PermissionDenied
+
+    with pytest.raises(PermissionDenied, match="only a gaming manager"):
+        pins.create_station(
+            acting_user=cast[Role.SHIFT_MANAGER].user, site=site, username="t2", password="terminal-password-2", name=""
+        )
+    assert not Station.objects.exists()
