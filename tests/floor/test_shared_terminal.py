@@ -19,7 +19,7 @@ def station(site, cast):
         acting_user=cast[Role.GAMING_MANAGER].user,
         site=site,
         username="pit-terminal-1",
-        password="terminal-password-1",
+        password="Ochre-Lantern-Drift-58",
         name="Pit 1 terminal",
     )
 
@@ -201,6 +201,10 @@ def test_only_a_gaming_manager_creates_a_station_login(cast, site):
 
     with pytest.raises(PermissionDenied, match="only a gaming manager"):
         pins.create_station(
-            acting_user=cast[Role.SHIFT_MANAGER].user, site=site, username="t2", password="terminal-password-2", name=""
+            acting_user=cast[Role.SHIFT_MANAGER].user,
+            site=site,
+            username="t2",
+            password="Ochre-Lantern-Drift-58",
+            name="",
         )
     assert not Station.objects.exists()
