@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 
-from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site
+from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site, Station
 from .rules import HOUSE_CONTROL
 
 _CACHE_ATTR = "_cardroom_access"
@@ -25,10 +25,14 @@ class Access:
         self.employee: Employee | None = None
         self.org_roles: set[str] = set()
         self.site_roles: dict[int, set[str]] = {}
+        self.station: Station | None = None
         if user is None or not user.is_authenticated:
             return
         self.employee = Employee.objects.select_related("organization", "user").filter(user=user, active=True).first()
         if self.employee is None:
+            # A shared terminal sees its site's forms and holds no role: every step on it is
+            # initialled with a person's PIN (cardroom.pins).
+            self.station = Station.objects.select_related("site").filter(user=user, active=True).first()
             return
         for site_id, role in Membership.objects.filter(employee=self.employee).values_list("site_id", "role"):
             if role in ORG_WIDE_ROLES:
@@ -46,9 +50,13 @@ class Access:
 
     @property
     def organization_id(self) -> int | None:
+        if self.station is not None:
+            return self.station.site.organization_id
         return self.employee.organization_id if self.employee else None
 
     def sites(self) -> QuerySet[Site]:
+        if self.station is not None:
+            return Site.objects.filter(pk=self.station.site_id)
         if self.employee is None:
             return Site.objects.none()
         qs = Site.objects.filter(organization_id=self.organization_id)
@@ -67,6 +75,8 @@ class Access:
         return bool(self.roles_at(site_id) & set(roles))
 
     def can_see_site(self, site: Site) -> bool:
+        if self.station is not None:
+            return site.pk == self.station.site_id
         if self.employee is None or site.organization_id != self.organization_id:
             return False
         return bool(self.org_roles) or site.pk in self.site_roles
@@ -174,3 +184,27 @@ class Signer:
 
     def __str__(self):
         return f"{self.signer} (entered by {self.entered_by.get_username()})"
+
+
+class PinSigner:
+    """The person who initialled a step on a shared terminal with their badge and PIN
+    (cardroom.pins.signer_for): they act as themselves, so the services check their own roles,
+    sites and rules exactly as when they are logged in, and the audit log records them as the
+    actor with the terminal noted in `after["station"]` (cardroom.audit.record_event). Only
+    built once the PIN is checked."""
+
+    is_authenticated = True
+    is_anonymous = False
+
+    def __init__(self, terminal, signer: Employee):
+        self.terminal = terminal  # the login the terminal is signed in as
+        self.signer = signer
+        self.user = signer.user
+        self.pk = signer.user.pk
+        setattr(self, _CACHE_ATTR, Access(signer.user))
+
+    def get_username(self) -> str:
+        return self.user.get_username()
+
+    def __str__(self):
+        return f"{self.signer} (PIN at {self.terminal.get_username()})"

@@ -191,6 +191,32 @@ class Input(StrictInputMixin, serializers.Serializer):
     """Only the fields listed here: any other field is a 400 naming it."""
 
 
+class PinSignerInput(Input):
+    """A step initialled on a shared terminal (a station login, cardroom.pins): the badge
+    (initials) and PIN of the person doing it, who is then checked and recorded as the actor.
+    Required when the token is a station's; optional otherwise (without them the token's holder
+    acts)."""
+
+    signer_badge = serializers.CharField(
+        required=False, max_length=4, help_text="The initials (badge) of the person doing the step, on a station."
+    )
+    signer_pin = serializers.CharField(
+        required=False,
+        max_length=32,
+        write_only=True,
+        style={"input_type": "password"},
+        help_text="Their signing PIN; wrong PINs are counted and lock it like a password (403).",
+    )
+
+
+def pin_acting_user(request, data: dict):
+    """Who acts: the PIN holder named in `data` (its signer fields removed), otherwise the
+    token's holder; a station alone acts as nobody (403)."""
+    from .pins import acting_user_for
+
+    return acting_user_for(request.user, badge=data.pop("signer_badge", ""), pin=data.pop("signer_pin", ""))
+
+
 ERROR_RESPONSES = {
     400: OpenApiResponse(description="Bad input: the message names the field and the rule."),
     403: OpenApiResponse(description="Your role may not do this here."),

@@ -288,12 +288,17 @@ def record_event(
 ) -> AuditEvent:
     """Append one event to its organization's chain. Must run inside the transaction of the change.
     An actor entering a signed paper for someone else (cardroom.access.Signer) is recorded as
-    the actor, and the signer in `after["signed_by"]`."""
+    the actor, and the signer in `after["signed_by"]`. A person initialling a step with their PIN
+    on a shared terminal (cardroom.access.PinSigner) is the actor, the terminal in `after["station"]`."""
     entered_by = getattr(actor, "entered_by", None)
     if entered_by is not None:
         signer = actor.signer
         after = {**(after or {}), "signed_by": {"employee": signer.pk, "initials": signer.initials}}
         actor = entered_by
+    terminal = getattr(actor, "terminal", None)
+    if terminal is not None:  # cardroom.access.PinSigner: the person acted, on a shared terminal
+        after = {**(after or {}), "station": terminal.get_username()}
+        actor = actor.user
     authenticated = actor is not None and actor.is_authenticated
     event = AuditEvent(
         occurred_at=timezone.now(),

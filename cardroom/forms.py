@@ -1,6 +1,7 @@
 """Browser forms parse input; the model and the services hold the rules."""
 
 from django import forms
+from django.db.models import Q
 
 from . import limits
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
@@ -200,3 +201,38 @@ class RelationForm(BootstrapMixin, forms.ModelForm):
             .exclude(pk=self.instance.employee_id)
             .select_related("user")
         )
+
+
+def signer_choices(site: Site) -> list[tuple[str, str]]:
+    """The badges (initials) of the active employees who hold a role at `site` (or across its
+    organization) and have a signing PIN: the selector of a station's forms."""
+    people = (
+        Employee.objects.filter(organization_id=site.organization_id, active=True, signing_pin__isnull=False)
+        .filter(Q(memberships__site=site) | Q(memberships__site__isnull=True))
+        .select_related("user")
+        .distinct()
+        .order_by("initials")
+    )
+    return [("", "Who initials this step?")] + [(e.initials, f"{e.initials} · {e}") for e in people]
+
+
+def add_pin_fields(form: forms.Form, site: Site) -> None:
+    """On a station (a shared terminal), the person doing the step picks their badge and types
+    their PIN (cardroom.pins); the form only parses, the service checks."""
+    form.fields["signer_badge"] = forms.ChoiceField(choices=signer_choices(site), label="Badge (initials)")
+    form.fields["signer_pin"] = forms.CharField(
+        label="PIN",
+        max_length=32,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "form-control"}),
+    )
+    form.fields["signer_badge"].widget.attrs.setdefault("class", "form-select")
+
+
+class SigningPinForm(BootstrapMixin, forms.Form):
+    pin = forms.CharField(label="New PIN", max_length=32, widget=forms.PasswordInput(attrs={"inputmode": "numeric"}))
+    employee = forms.ModelChoiceField(
+        queryset=Employee.objects.none(),
+        required=False,
+        empty_label="My own PIN",
+        label="Whose PIN (a gaming manager resets another's)",
+    )

@@ -434,6 +434,42 @@ class Employee(models.Model):
             raise ValidationError({"supervisor": "The supervisor must belong to the same organization."})
 
 
+class Station(models.Model):
+    """A shared pit terminal or count tablet: a login that stays signed in at one site and only
+    presents forms. It is no employee and holds no role, so it can do nothing itself; each step
+    taken on it is initialled by the person doing it with their badge (initials) and PIN
+    (cardroom.pins), checked and recorded as theirs."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="station")
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="stations")
+    name = models.CharField(max_length=60)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["site_id", "name"]
+
+    def __str__(self):
+        return f"{self.name} ({self.site})"
+
+    def clean(self):
+        if self.user_id and Employee.objects.filter(user_id=self.user_id).exists():
+            raise ValidationError({"user": "A station login is no employee's login: it signs nothing itself."})
+
+
+class SigningPin(models.Model):
+    """An employee's PIN for initialling steps on a station, stored hashed with Django's password
+    hashers; wrong PINs are counted and lock it like a password (cardroom.pins)."""
+
+    employee = models.OneToOneField(Employee, on_delete=models.CASCADE, related_name="signing_pin")
+    pin_hash = models.CharField(max_length=128)
+    set_at = models.DateTimeField()
+    failed_attempts = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"PIN of {self.employee}"
+
+
 class EmployeeRelation(models.Model):
     """A family or household tie between two employees (ND 99-01.3-08-14(2) count-team rule)."""
 

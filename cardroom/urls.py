@@ -13,6 +13,7 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("switch-site/", views.switch_site, name="switch_site"),
+    path("signing-pin/", views.signing_pin, name="signing_pin"),
     path("setup/<str:kind>/", views.setup_list, name="setup_list"),
     path("setup/<str:kind>/new/", views.setup_edit, name="setup_new"),
     path("setup/<str:kind>/<int:pk>/", views.setup_edit, name="setup_edit"),

@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
@@ -12,7 +13,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from . import forms, services
+from . import forms, pins, services
 from .access import access_for, refusal
 from .api import visible_employees
 from .middleware import SESSION_KEY
@@ -41,6 +42,32 @@ def switch_site(request):
     return redirect(safe_next(request, request.POST.get("next")))
 
 
+@login_required
+def signing_pin(request):
+    """Set one's own signing PIN (cardroom.pins), or, for a gaming manager, reset an employee's."""
+    access = access_for(request.user)
+    employee = access.require_employee()
+    form = forms.SigningPinForm(request.POST or None)
+    if access.is_gaming_manager:
+        form.fields["employee"].queryset = visible_employees(access).filter(organization_id=employee.organization_id)
+    else:
+        del form.fields["employee"]
+    if request.method == "POST" and form.is_valid():
+        whose = form.cleaned_data.get("employee") or employee
+        saved = call_service(
+            form, lambda: pins.set_pin(acting_user=request.user, employee=whose, pin=form.cleaned_data["pin"])
+        )
+        if saved is not None:
+            messages.success(request, f"The signing PIN of {whose} is set.")
+            return redirect("signing_pin")
+    return render(
+        request,
+        "cardroom/signing_pin.html",
+        {"form": form, "digits": (pins.PIN_MIN_DIGITS, pins.PIN_MAX_DIGITS)},
+        status=400 if form.errors else 200,
+    )
+
+
 def safe_next(request, target: str | None) -> str:
     """`target` when it stays on this site (no open redirect); the home page otherwise."""
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
@@ -57,11 +84,16 @@ def call_service(form, save: Callable):
             form.add_error(None, exc)
             return None
         for name, errors in exc.message_dict.items():
-            if name in form.fields:
-                form.add_error(name, errors)
-            else:  # a rule about a value the form does not show: name it in the form's own errors
-                form.add_error(None, [f"{name.replace('_', ' ')}: {e}" if name != "__all__" else e for e in errors])
+            # A rule about a value the form does not show goes in the form's own errors, as the
+            # sentence it is: a refusal names its rule, never an internal field name.
+            form.add_error(name if name in form.fields else None, errors)
         return None
+
+
+def refusal_text(exc: ValidationError) -> str:
+    """A service's refusal as one message for the browser: its sentences, which name the rule,
+    without the field names the API keys them by."""
+    return " ".join(exc.messages)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from cardroom.models import Role
 from cardroom.money import decimal_to_cents
 from cardroom.periods import Quarter
 from cardroom.rules import HOUSE_CONTROL
+from cardroom.views import refusal_text
 from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
 from floor.models import GamingDay, Slip, SlipStep
@@ -132,14 +133,7 @@ def books(request, what):
         else:
             raise Http404("Nothing to do here.")
     except ValidationError as exc:
-        messages.error(
-            request,
-            " ".join(
-                f"{field.replace('_', ' ')}: {m}" if field != "__all__" else m
-                for field, ms in exc.message_dict.items()
-                for m in ms
-            ),
-        )
+        messages.error(request, refusal_text(exc))
     return redirect(back)
 
 

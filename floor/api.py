@@ -25,10 +25,12 @@ from cardroom.api import (
     FormNumberField,
     Input,
     MomentField,
+    PinSignerInput,
     ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
     TextField,
+    pin_acting_user,
 )
 from cardroom.api_filters import DateFilter, FilterSet, IdFilter
 from cardroom.models import Table
@@ -455,7 +457,7 @@ class SlipSerializer(serializers.ModelSerializer):
         return self._step(slip, SlipStep.Kind.RECEIVE, "reason")
 
 
-class SlipInputSerializer(Input):
+class SlipInputSerializer(PinSignerInput):
     table = ScopedTableField()
     chips = _chips_field()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
@@ -481,17 +483,26 @@ class SlipInputSerializer(Input):
         return super().to_internal_value(data)
 
 
-class VoidInputSerializer(Input):
+class VoidInputSerializer(PinSignerInput):
     reason = TextField(required=False, allow_blank=True, default="")
     voided_at = MomentField(source="at")
 
 
-class VerifyInputSerializer(Input):
+class VerifyInputSerializer(PinSignerInput):
     verified_at = MomentField(source="at")
 
 
-class ReceiveInputSerializer(Input):
+class ReceiveInputSerializer(PinSignerInput):
     received_at = MomentField(source="at")
+
+
+PIN_NOTE = (
+    "On a shared terminal (a station's token) give `signer_badge` (the initials of the person doing the step) "
+    "and `signer_pin` (their signing PIN): the step is checked against that person's roles and rules and recorded "
+    "as theirs, the station noted in the audit log. A wrong PIN answers 403 and counts towards its lock "
+    "(as many failures as a password); a station's token alone is refused (403). With a person's own token the "
+    "fields are optional."
+)
 
 
 class SlipFilter(FilterSet):
@@ -518,37 +529,51 @@ class SlipViewSet(CustodyViewSet):
         return queries.slips_with_status(slips).order_by("site_id", "-number")
 
     def create_object(self, data):
+        data = dict(data)
+        acting = pin_acting_user(self.request, data)
         if self.kind == SlipKind.FILL:
-            return self._reload(services.prepare_fill(acting_user=self.request.user, **data))
+            return self._reload(services.prepare_fill(acting_user=acting, **data))
         if "cashier" in data:
             raise serializers.ValidationError(
                 {"cashier": [f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the dealer at the table."]}
             )
-        return self._reload(services.prepare_credit(acting_user=self.request.user, **data))
+        return self._reload(services.prepare_credit(acting_user=acting, **data))
+
+    def _step(self, request, service, input_class):
+        slip = self.get_object()
+        data = dict(_parse(input_class, request))
+        service(acting_user=pin_acting_user(request, data), slip=slip, **data)
+        return self.respond(self._reload(slip))
 
     def _reload(self, slip):
         return self.get_queryset().get(pk=slip.pk)
 
-    @extend_schema(request=VerifyInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=VerifyInputSerializer,
+        responses={200: SlipSerializer, **ERROR_RESPONSES},
+        description=PIN_NOTE,
+    )
     @action(detail=True, methods=["post"])
     def verify(self, request, pk=None):
-        slip = self.get_object()
-        services.verify_slip(acting_user=request.user, slip=slip, **_parse(VerifyInputSerializer, request))
-        return self.respond(self._reload(slip))
+        return self._step(request, services.verify_slip, VerifyInputSerializer)
 
-    @extend_schema(request=ReceiveInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=ReceiveInputSerializer,
+        responses={200: SlipSerializer, **ERROR_RESPONSES},
+        description=PIN_NOTE,
+    )
     @action(detail=True, methods=["post"])
     def receive(self, request, pk=None):
-        slip = self.get_object()
-        services.receive_slip(acting_user=request.user, slip=slip, **_parse(ReceiveInputSerializer, request))
-        return self.respond(self._reload(slip))
+        return self._step(request, services.receive_slip, ReceiveInputSerializer)
 
-    @extend_schema(request=VoidInputSerializer, responses={200: SlipSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=VoidInputSerializer,
+        responses={200: SlipSerializer, **ERROR_RESPONSES},
+        description=PIN_NOTE,
+    )
     @action(detail=True, methods=["post"])
     def void(self, request, pk=None):
-        slip = self.get_object()
-        services.void_slip(acting_user=request.user, slip=slip, **_parse(VoidInputSerializer, request))
-        return self.respond(self._reload(slip))
+        return self._step(request, services.void_slip, VoidInputSerializer)
 
 
 _SLIP_CREATE = extend_schema(request=SlipInputSerializer, responses={201: SlipSerializer, **ERROR_RESPONSES})

@@ -12,13 +12,16 @@ from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, require_role
+from cardroom.forms import add_pin_fields
 from cardroom.models import Table
+from cardroom.pins import acting_user_for
 from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 
@@ -249,21 +252,28 @@ def end_shift(request, pk):
 def prepare_slip(request, kind):
     if kind not in SlipKind.values:
         raise Http404("A slip is a fill or a credit.")
-    site = request.site
-    require_role(request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT)
+    site, station = request.site, _is_station(request)
+    if not station:  # a station presents the form; the preparer's PIN says who prepares
+        require_role(
+            request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
+        )
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []
     initial = {"table": request.GET.get("table")} if request.GET.get("table") else None
     form = forms.PrepareSlipForm(request.POST or None, initial=initial, site=site, open_tables=open_tables, kind=kind)
+    if station:
+        add_pin_fields(form, site)
+    status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         prepare = services.prepare_credit
         if kind == SlipKind.FILL:
             prepare = partial(services.prepare_fill, cashier=data.get("cashier"))
-        slip = call_service(
+        acting = _acting(request, form)
+        slip = acting and call_service(
             form,
             lambda: prepare(
-                acting_user=request.user,
+                acting_user=acting,
                 table=data["table"],
                 chips=form.chips(),
                 purpose=data["purpose"],
@@ -284,27 +294,88 @@ def prepare_slip(request, kind):
             "day": day,
             "grid": [(c, f, None) for c, f in form.chip_rows()],
             "uses_books": SlipBook.objects.filter(site=site, kind=kind).exists(),
+            "station": station,
         },
-        status=400 if form.errors else 200,
+        status=_error_status(form, status),
     )
+
+
+def _is_station(request) -> bool:
+    return access_for(request.user).station is not None
+
+
+def _acting(request, form):
+    """Who does the step: on a station the person whose badge and PIN are on the form, checked
+    (cardroom.pins); otherwise the logged-in person. A refused PIN goes on the form (403)."""
+    try:
+        return acting_user_for(
+            request.user, badge=form.data.get("signer_badge", ""), pin=form.data.get("signer_pin", "")
+        )
+    except PermissionDenied as exc:
+        form.add_error(None, str(exc))
+        form.pin_refused = True
+        return None
+
+
+def _error_status(form, ok: int = 200) -> int:
+    if getattr(form, "pin_refused", False):
+        return 403
+    return 400 if form.errors else ok
 
 
 def _signed_as_label(signed_as: str) -> str:
     return rules.SignedAs(signed_as).label if signed_as in rules.SignedAs.values else ""
 
 
-def _slip_context(request, slip, void_form=None, action_form=None):
-    access = access_for(request.user)
-    status = slip.status
-    employee = access.employee
-    steps = {s.kind: s for s in slip.steps.all()}
-    receives = access.has_role(slip.site_id, *rules.RECEIVERS[slip.kind])
+def _passes(check, *args) -> bool:
+    try:
+        check(*args)
+    except ValidationError:
+        return False
+    return True
+
+
+def _allowed_steps(access, slip, status: str) -> dict[str, bool]:
+    """The steps offered on the slip page, decided by the services' own rule functions
+    (services.check_verifier, services.receiver_capacity) for the person logged in. On a station
+    the person is known only by their PIN, so every step the slip's state allows is offered and
+    the service decides when the PIN is given."""
+    now, employee, station = timezone.now(), access.employee, access.station is not None
+    roles = access.roles_at(slip.site_id)
+    receives = station or bool(roles & set(rules.RECEIVERS[slip.kind]))
     # ND 99-01.3-08-05(5): an issued slip is received unverified when nobody who could verify is on duty.
     nobody_to_verify = (
         status == "issued"
         and receives
-        and not queries.verifiers_on_duty(slip.site, timezone.now(), rules.VERIFIERS, excluding=slip.prepared_by)
+        and not queries.verifiers_on_duty(slip.site, now, rules.VERIFIERS, excluding=slip.prepared_by)
     )
+    verify = status == "issued" and (
+        station or (bool(roles & set(rules.VERIFIERS)) and _passes(services.check_verifier, slip, employee, now))
+    )
+    receive = ((status == "verified" and receives) or nobody_to_verify) and (
+        station or _passes(services.receiver_capacity, slip, employee, roles, now)
+    )
+    # ND 99-01.3-08-05(2) and the house controls of rules.VOID_CITATION: the preparer, before
+    # receipt, while the gaming day is open.
+    void = (
+        status in ("issued", "verified")
+        and (station or (employee is not None and employee.pk == slip.prepared_by_id))
+        and slip.gaming_day.is_open
+    )
+    return {"can_verify": verify, "can_receive": receive, "can_void": void}
+
+
+def _slip_context(request, slip, void_form=None, action_form=None):
+    access = access_for(request.user)
+    status = slip.status
+    station = access.station is not None
+    steps = {s.kind: s for s in slip.steps.all()}
+    if station and action_form is None:
+        action_form = forms.ActionForm()
+        add_pin_fields(action_form, slip.site)
+    if station and void_form is None:
+        void_form = forms.VoidSlipForm(auto_id="void_%s")
+        add_pin_fields(void_form, slip.site)
     return {
         "slip": slip,
         "status": status,
@@ -315,14 +386,8 @@ def _slip_context(request, slip, void_form=None, action_form=None):
             "signed": _signed_as_label(slip.signed_as),
             **{kind: _signed_as_label(step.signed_as) for kind, step in steps.items()},
         },
-        "can_verify": status == "issued" and access.has_role(slip.site_id, *rules.VERIFIERS),
-        "can_receive": (status == "verified" and receives) or nobody_to_verify,
-        # ND 99-01.3-08-05(2) and the house controls of rules.VOID_CITATION: the preparer, before
-        # receipt, while the gaming day is open.
-        "can_void": status in ("issued", "verified")
-        and employee is not None
-        and employee.pk == slip.prepared_by_id
-        and slip.gaming_day.is_open,
+        **_allowed_steps(access, slip, status),
+        "station": station,
         "void_form": void_form or forms.VoidSlipForm(),
         "action_form": action_form,
         "reissue_url_kind": slip.kind,
@@ -339,20 +404,25 @@ def slip_detail(request, pk):
 @require_POST
 def slip_step(request, pk, step):
     slip = _visible_slip(request, pk)
+    station = _is_station(request)
     if step == SlipStep.Kind.VOID:
-        form = forms.VoidSlipForm(request.POST)
-        form.is_valid()
-        save = lambda: services.void_slip(  # noqa: E731
-            acting_user=request.user, slip=slip, reason=form.cleaned_data.get("reason", "")
-        )
+        form = forms.VoidSlipForm(request.POST, auto_id="void_%s" if station else "id_%s")
     elif step in (SlipStep.Kind.VERIFY, SlipStep.Kind.RECEIVE):
         form = forms.ActionForm(request.POST)
-        form.is_valid()
-        service = services.verify_slip if step == SlipStep.Kind.VERIFY else services.receive_slip
-        save = lambda: service(acting_user=request.user, slip=slip)  # noqa: E731
     else:
         raise Http404("No such step on a slip.")
-    if call_service(form, save) is not None:
+    if station:
+        add_pin_fields(form, slip.site)
+    form.is_valid()
+    acting = _acting(request, form)
+    if step == SlipStep.Kind.VOID:
+        save = lambda: services.void_slip(  # noqa: E731
+            acting_user=acting, slip=slip, reason=form.cleaned_data.get("reason", "")
+        )
+    else:
+        service = services.verify_slip if step == SlipStep.Kind.VERIFY else services.receive_slip
+        save = lambda: service(acting_user=acting, slip=slip)  # noqa: E731
+    if acting is not None and call_service(form, save) is not None:
         messages.success(request, f"{slip.get_kind_display()} {slip.number}: {SlipStep.Kind(step).label.lower()}.")
         return redirect("accounting_slip", pk=slip.pk)
     context = _slip_context(
@@ -361,7 +431,7 @@ def slip_step(request, pk, step):
         void_form=form if step == SlipStep.Kind.VOID else None,
         action_form=None if step == SlipStep.Kind.VOID else form,
     )
-    return render(request, "floor/slip_detail.html", context, status=400)
+    return render(request, "floor/slip_detail.html", context, status=_error_status(form, 400))
 
 
 @login_required

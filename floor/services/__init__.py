@@ -17,11 +17,21 @@ from .dealer_shifts import end_dealer_shift, start_dealer_shift
 from .duty import end_duty, start_duty
 from .gaming_days import close_gaming_day, open_gaming_day
 from .slip_books import register_slip_book
-from .slips import prepare_credit, prepare_fill, receive_slip, verify_slip, void_slip
+from .slips import (
+    check_verifier,
+    prepare_credit,
+    prepare_fill,
+    receive_slip,
+    receiver_capacity,
+    verify_slip,
+    void_slip,
+)
 from .steps import parse_chips
 from .tray_counts import record_table_inventory
 
 __all__ = [
+    "check_verifier",
+    "receiver_capacity",
     "close_gaming_day",
     "end_dealer_shift",
     "end_duty",

@@ -283,12 +283,18 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
         acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION
     )
     employee, at = _acting_employee(access), _step_moment(slip, at, "verified_at")
+    check_verifier(slip, employee, at)
+    signed_as = _capacity(access.roles_at(slip.site_id) & rules.VERIFIERS)
+    return _add_step(acting_user, slip, SlipStep.Kind.VERIFY, employee, at, signed_as=signed_as)
+
+
+def check_verifier(slip: Slip, employee: Employee, at: datetime) -> None:
+    """ND 99-01.3-08-05(5): the verifier did not prepare the slip and is not presently dealing.
+    The slip page offers Verify only to whom this lets through (one source of truth)."""
     if employee.pk == slip.prepared_by_id:
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
     if queries.is_dealing(employee, slip.site, at):
         raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: you are presently dealing; someone else verifies."})
-    signed_as = _capacity(access.roles_at(slip.site_id) & rules.VERIFIERS)
-    return _add_step(acting_user, slip, SlipStep.Kind.VERIFY, employee, at, signed_as=signed_as)
 
 
 def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
@@ -304,7 +310,13 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
         rule=rules.SLIP_RECEIPT,
     )
     employee, at = _acting_employee(access), _step_moment(slip, at, "received_at")
-    roles = access.roles_at(slip.site_id)
+    signed_as = receiver_capacity(slip, employee, access.roles_at(slip.site_id), at)
+    return _add_step(acting_user, slip, SlipStep.Kind.RECEIVE, employee, at, signed_as=signed_as)
+
+
+def receiver_capacity(slip: Slip, employee: Employee, roles: set[str], at: datetime) -> str:
+    """ND 99-01.3-08-05(6): the capacity `employee` (holding `roles`) receives `slip` in, or a
+    refusal. The slip page offers Receive only to whom this lets through (one source of truth)."""
     if slip.kind == SlipKind.FILL:
         if queries.current_dealer(slip.table, at) != employee:
             raise ValidationError(
@@ -322,7 +334,7 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
         )
     else:
         signed_as = rules.SignedAs.DEALER_AS_CASHIER
-    return _add_step(acting_user, slip, SlipStep.Kind.RECEIVE, employee, at, signed_as=signed_as)
+    return signed_as
 
 
 def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = None) -> SlipStep:

@@ -119,3 +119,28 @@ def test_custody_endpoints_answer_each_role_by_the_rules(
     got = {name: call(client, floor).status_code for name, call in ENDPOINTS.items()}
     want = {name: expected(name, role, scope) for name in ENDPOINTS}
     assert got == want
+
+
+@pytest.mark.parametrize("scope", ["own", "other site", "other organization"])
+def test_a_station_alone_may_read_its_sites_slips_and_do_nothing(
+    api_client, cast, site, other_site, stranger_site, scope
+):
+    """A shared terminal (cardroom.models.Station) holds no role: without a person's badge and
+    PIN every write is refused (403); it sees its own site only."""
+    from django.contrib.auth import get_user_model
+
+    from cardroom.models import Station
+
+    target = {"own": site, "other site": other_site, "other organization": stranger_site}[scope]
+    boss = cast[SM] if scope == "own" else make_person(target.organization, SM, target)
+    dealer = cast[DE] if scope == "own" else make_person(target.organization, DE, target)
+    floor = build_floor(target, boss, dealer)
+    terminal = get_user_model().objects.create_user(username="pit-terminal", password="terminal-password-1")
+    Station.objects.create(user=terminal, site=site, name="Pit terminal")
+    api_client.force_authenticate(terminal)
+    got = {name: call(api_client, floor).status_code for name, call in ENDPOINTS.items()}
+    if scope == "own":
+        want = {name: 200 if name in READS else 403 for name in ENDPOINTS}
+    else:
+        want = {name: 400 if name in CREATES else 404 for name in ENDPOINTS}
+    assert got == want

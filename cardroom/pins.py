@@ -1,0 +1,160 @@
+"""Signing PINs: initialling a step on a shared terminal (a pit terminal or count tablet).
+
+A station (cardroom.models.Station) stays signed in and holds no role. The person doing a step
+gives their badge (their initials, unique in the organization) and PIN; `signer_for` checks the
+PIN and returns a cardroom.access.PinSigner, which the services treat as that person logged in
+(their roles, sites and rules) and the audit log records as the actor, the station noted.
+
+House controls: a PIN is PIN_MIN_DIGITS to PIN_MAX_DIGITS digits, stored with Django's password
+hashers, set by its holder or reset by a gaming manager; wrong PINs are counted and lock the PIN
+after the same number of failures and for the same time as a password (settings.AXES_*).
+"""
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .access import PinSigner, access_for, require_gaming_manager
+from .audit import record_event
+from .models import Employee, SigningPin, Site, Station
+from .rules import HOUSE_CONTROL
+
+PIN_MIN_DIGITS = 6
+PIN_MAX_DIGITS = 12
+PIN_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT
+PIN_LOCKOUT = settings.AXES_COOLOFF_TIME
+
+WRONG_PIN_HOUSE_CONTROL = (
+    f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
+)
+NO_SIGNER_HOUSE_CONTROL = (
+    f"{HOUSE_CONTROL}: a station signs nothing itself; the person doing this step initials it with their badge and PIN."
+)
+
+
+def _locked_refusal(pin: SigningPin) -> str:
+    until = timezone.localtime(pin.locked_until).strftime("%H:%M")
+    return (
+        f"{HOUSE_CONTROL}: this PIN is locked after {PIN_FAILURE_LIMIT} wrong entries until {until}; "
+        "wait, or ask a gaming manager to reset it."
+    )
+
+
+def set_pin(*, acting_user, employee: Employee, pin: str) -> SigningPin:
+    """Set `employee`'s PIN: by the employee themselves, or reset by a gaming manager of their
+    organization. Setting it clears its failures and lock. The audit row never holds the PIN."""
+    access = access_for(acting_user)
+    own = access.employee is not None and access.employee.pk == employee.pk
+    if not own and not (access.is_gaming_manager and access.organization_id == employee.organization_id):
+        raise PermissionDenied(f"{HOUSE_CONTROL}: a PIN is set by its holder or reset by a gaming manager.")
+    pin = (pin or "").strip()
+    if not (pin.isascii() and pin.isdigit() and PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
+        raise ValidationError(
+            {"pin": f"{HOUSE_CONTROL}: a PIN is {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits, and nothing else."}
+        )
+    if len(set(pin)) == 1:
+        raise ValidationError({"pin": f"{HOUSE_CONTROL}: a PIN is not one digit repeated."})
+    with transaction.atomic():
+        row, _ = SigningPin.objects.update_or_create(
+            employee=employee,
+            defaults={
+                "pin_hash": make_password(pin),
+                "set_at": timezone.now(),
+                "failed_attempts": 0,
+                "locked_until": None,
+            },
+        )
+        record_event(
+            actor=acting_user,
+            action="signing_pin.reset" if not own else "signing_pin.set",
+            obj=row,
+            organization_id=employee.organization_id,
+            after={"employee": employee.pk, "initials": employee.initials},
+        )
+    return row
+
+
+def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
+    """The person initialling a step on `terminal` (the signed-in login, a station or a person):
+    an active employee of the terminal's organization whose badge and PIN match. Raises
+    PermissionDenied (403) on a wrong or locked PIN; a wrong PIN counts towards the lock."""
+    organization_id = access_for(terminal).organization_id
+    employee = (
+        Employee.objects.select_related("user", "signing_pin")
+        .filter(organization_id=organization_id, initials__iexact=(badge or "").strip(), active=True)
+        .first()
+        if organization_id is not None and badge
+        else None
+    )
+    row = getattr(employee, "signing_pin", None) if employee is not None else None
+    if row is None:
+        raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
+    if row.locked_until is not None and row.locked_until > timezone.now():
+        raise PermissionDenied(_locked_refusal(row))
+    if not check_password((pin or "").strip(), row.pin_hash):
+        _count_failure(terminal, row)
+        raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
+    if row.failed_attempts:
+        SigningPin.objects.filter(pk=row.pk).update(failed_attempts=0, locked_until=None)
+    return PinSigner(terminal, employee)
+
+
+def _count_failure(terminal, row: SigningPin) -> None:
+    """Count one wrong PIN in its own transaction (it stands though the step is refused); the
+    failure that reaches the limit locks the PIN, and both are audited."""
+    with transaction.atomic():
+        SigningPin.objects.filter(pk=row.pk).update(failed_attempts=F("failed_attempts") + 1)
+        row.refresh_from_db(fields=["failed_attempts", "locked_until"])
+        locked = row.failed_attempts >= PIN_FAILURE_LIMIT
+        if locked:
+            row.locked_until = timezone.now() + PIN_LOCKOUT
+            row.failed_attempts = 0
+            row.save(update_fields=["locked_until", "failed_attempts"])
+        record_event(
+            actor=terminal,
+            action="signing_pin.locked_out" if locked else "signing_pin.failed",
+            obj=row,
+            organization_id=row.employee.organization_id,
+            after={"employee": row.employee_id, "initials": row.employee.initials},
+        )
+
+
+def acting_user_for(request_user, *, badge: str = "", pin: str = ""):
+    """Who acts in a request: the PIN holder when a badge or PIN is given, otherwise the logged-in
+    person; a station alone acts as nobody."""
+    if badge or pin:
+        return signer_for(request_user, badge=badge, pin=pin)
+    if access_for(request_user).station is not None:
+        raise PermissionDenied(NO_SIGNER_HOUSE_CONTROL)
+    return request_user
+
+
+def create_station(*, acting_user, site: Site, username: str, password: str, name: str) -> Station:
+    """A shared terminal's login at `site` (a gaming manager of its organization, or the platform
+    operator's command with no acting user). It is no employee and holds no role: it only
+    presents forms, and each step on it is initialled with a person's badge and PIN."""
+    if acting_user is not None:
+        require_gaming_manager(acting_user, site.organization_id, action="create a station login")
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError({"username": f"{HOUSE_CONTROL}: the login {username!r} already exists."})
+    with transaction.atomic():
+        user = User(username=username)
+        validate_password(password, user)
+        user.set_password(password)
+        user.save()
+        station = Station.objects.create(user=user, site=site, name=name or username)
+        record_event(
+            actor=acting_user,
+            action="station.created",
+            obj=station,
+            organization_id=site.organization_id,
+            site_id=site.pk,
+            after={"username": username, "site": site.pk, "name": station.name},
+        )
+    return station
