@@ -139,7 +139,8 @@ def _option_list(field: str, **kwargs):
     if isinstance(values[0], bool):
         child = serializers.BooleanField()
     else:
-        child = serializers.ChoiceField(choices=[(v, v or "(none)") for v in values], allow_blank="" in values)
+        # The Table field's own choices (labels too), so the schema names one enum per option.
+        child = serializers.ChoiceField(choices=Table._meta.get_field(field).choices, allow_blank="" in values)
     option = next(o for o in rules.DOCUMENTED_OPTIONS if o.field == field)
     required = f"{option.citation}: {option.note}; list the {option.label} the controls document."
     return serializers.ListField(

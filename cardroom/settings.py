@@ -262,6 +262,13 @@ SPECTACULAR_SETTINGS = {
         "AlertStepKindEnum": "compliance.models.AlertStep.Kind",
         "NotificationKindEnum": "compliance.models.Notification.Kind",
         "PrizeKindEnum": "tournaments.models.PrizeKind",
+        "BlackjackPayoutEnum": "cardroom.models.Table.BlackjackPayout",
+        "DoubleOnEnum": "cardroom.models.Table.DoubleOn",
+        "PayoutRoundingEnum": "cardroom.models.Table.PayoutRounding",
+        "SplitPairsEnum": "cardroom.models.Table.SplitPairs",
+        "SurrenderEnum": "cardroom.models.Table.Surrender",
+        "DealtFromEnum": "cardroom.models.Table.DealtFrom",
+        "BankerEnum": "cardroom.models.Table.Banker",
     },
 }
 

@@ -356,4 +356,6 @@ def test_the_quarter_page_and_the_filing_api_take_the_same_queries_however_many_
     for n in range(4, 10):
         closed_day(n)
     assert counts() == before
-    assert max(before) <= 40
+    # The first visit after a close also fills the closed days' figure snapshots (a fixed number
+    # of queries whatever the days: accounting.day_figures).
+    assert max(before) <= 44
