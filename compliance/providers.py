@@ -13,7 +13,7 @@ from cardroom.models import Site
 from cardroom.periods import Quarter
 
 from . import rules
-from .engine import day_provider, quarter_provider
+from .engine import RunContext, day_provider, quarter_provider
 from .thresholds import ThresholdBook
 
 
@@ -229,24 +229,33 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 # --- Quarter rules ----------------------------------------------------------------------------
 
 
-def _quarter_figures(sites: list[Site], quarter: Quarter) -> dict[tuple[int, str], rules.QuarterFigures]:
+def _compute_quarter_figures(sites: list[Site], quarter: Quarter) -> dict[int, dict[str, rules.QuarterFigures]]:
     from accounting.summaries import quarter_summaries
 
-    found = {}
+    found = defaultdict(dict)
     for summary in quarter_summaries(sites, quarter):
         for game, custody in (("21", summary.twenty_one), ("PW", summary.paddlewheel)):
-            found[(summary.site_id, game)] = rules.QuarterFigures(
+            found[summary.site_id][game] = rules.QuarterFigures(
                 summary.site_id, quarter, game, custody.gross_proceeds_cents, custody.prizes_cents
             )
     return found
 
 
+def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> dict[tuple[int, str], rules.QuarterFigures]:
+    """(site id, game) -> the quarter's figures; each site-quarter computed once per run (the
+    hold rules and the surveillance rule ask for the same quarters)."""
+    by_id = {s.pk: s for s in sites}
+    per_site = run.per_site("quarter_figures", quarter, by_id,
+                            lambda missing: _compute_quarter_figures([by_id[i] for i in missing], quarter), default={})
+    return {(site_id, game): fig for site_id, games in per_site.items() for game, fig in games.items()}
+
+
 @quarter_provider
-def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook):
+def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
     """ND 99-01.3-08-01(3) prizes over gross proceeds; ND 99-01.3-08-04(9) low hold."""
     required = _status_lookup([s.pk for s in sites])
     found = []
-    for (site_id, game), fig in _quarter_figures(sites, quarter).items():
+    for (site_id, game), fig in _quarter_figures(sites, quarter, run).items():
         if game == "21" and (finding := rules.prizes_over_gross_proceeds(fig, book)):
             found.append(finding)
         if finding := rules.low_hold(fig, surveillance_required=required(site_id, quarter.end), book=book):
@@ -271,7 +280,7 @@ def _premises_chains(sites: list[Site]) -> dict[int, list[int]]:
 
 
 @quarter_provider
-def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook):
+def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
     """ND 99-01.3-08-04: two consecutive quarters (or a seasonal site's fiscal year) of
     twenty-one gross proceeds averaging $10,000, with wagers above $2. The premises' history
     counts whichever organization conducted twenty-one there: a quarter's figures are the
@@ -283,7 +292,7 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
     chains = _premises_chains(sites)
     known = {s.pk for s in sites}
     predecessors = list(Site.objects.filter(pk__in={i for c in chains.values() for i in c} - known))
-    by_quarter = {q: _quarter_figures(sites + predecessors, q) for q in quarters}
+    by_quarter = {q: _quarter_figures(sites + predecessors, q, run) for q in quarters}
     max_wager = defaultdict(int)
     for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list("site_id", "max_wager_cents"):
         max_wager[site_id] = max(max_wager[site_id], cents)
