@@ -85,13 +85,14 @@ def gather_scan(parts: list[dict]) -> dict:
     return total
 
 
-def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk_sites: int | None = None):
+def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk_sites: int | None = None,
+            in_process_if_one_chunk: bool = True):
     """Run the rules for every site in scope: in this process when the sites fit in one chunk
     (returns the result dict), else as a chord of chunk tasks (returns the chord's AsyncResult,
     whose value is `gather_scan`'s dict)."""
     quarters, day_ranges = [str(q) for q in quarters], [[str(a), str(b)] for a, b in day_ranges]
     chunks = organization_chunks(chunk_sites)
-    if len(chunks) <= 1:
+    if len(chunks) <= 1 and in_process_if_one_chunk:
         return _scan(None, quarters, day_ranges)
     return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s())
 
