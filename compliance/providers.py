@@ -30,30 +30,32 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
 
     by_id = {s.pk: s for s in sites}
     now = timezone.now()
+    # Tuples, not model instances: a state's quarter has millions of slips.
     slips = list(
         Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__range=(start, end))
-        .select_related("gaming_day__close")
-        .only("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "gaming_day__close__closed_at")
+        .values_list("pk", "site_id", "kind", "number", "gaming_day_id", "gaming_day__gaming_date",
+                     "gaming_day__close__closed_at")
     )
     steps, exempt = defaultdict(dict), set()
-    rows = SlipStep.objects.filter(slip__in=[s.pk for s in slips]).values_list("slip_id", "kind", "at", "reason")
-    for slip_id, kind, at, reason in rows:
+    rows = SlipStep.objects.filter(slip__site_id__in=by_id, slip__gaming_day__gaming_date__range=(start, end))
+    for slip_id, kind, at, reason in rows.values_list("slip_id", "kind", "at", "reason"):
         steps[slip_id][kind] = at
         if kind == SlipStep.Kind.RECEIVE and reason == UNVERIFIED_NOTE:
             exempt.add(slip_id)
+    day_ends = {}  # gaming day id -> its end: the close, or the next business day's start
     found = []
-    for slip in slips:
-        site, day = by_id[slip.site_id], slip.gaming_day
-        close = getattr(day, "close", None)
-        day_end = close.closed_at if close else gaming_day_bounds(day.gaming_date, site.time_zone, site.business_day_start_hour)[1]
-        done = steps[slip.pk]
+    for slip_id, site_id, slip_kind, number, day_id, gaming_date, closed_at in slips:
+        if day_id not in day_ends:
+            site = by_id[site_id]
+            day_ends[day_id] = closed_at or gaming_day_bounds(gaming_date, site.time_zone, site.business_day_start_hour)[1]
+        day_end, done = day_ends[day_id], steps[slip_id]
         if SlipStep.Kind.VOID in done or day_end > now:
             continue
         for kind, problem in ((SlipStep.Kind.VERIFY, "unverified"), (SlipStep.Kind.RECEIVE, "unreceived")):
-            if kind == SlipStep.Kind.VERIFY and slip.pk in exempt:
+            if kind == SlipStep.Kind.VERIFY and slip_id in exempt:
                 continue
             if kind not in done or done[kind] > day_end:
-                found.append(rules.SlipException(site.pk, day.gaming_date, slip.kind, slip.number, problem))
+                found.append(rules.SlipException(site_id, gaming_date, slip_kind, number, problem))
     found += _series_problems(by_id, start, end)
     return rules.slip_exceptions(found)
 
@@ -467,10 +469,12 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
 
     by_id = {s.pk: s for s in sites}
     required = _status_lookup(list(by_id))
+    tables = {t.pk: t for t in Table.objects.filter(site_id__in=by_id)}
     counts = defaultdict(dict)
-    for inventory in (TableInventory.objects.filter(table__site_id__in=by_id, gaming_day__gaming_date__range=(start, end),
-                                                    kind__in=["opener", "closer"]).select_related("table", "gaming_day")):
-        counts[(inventory.table, inventory.gaming_day.gaming_date)][inventory.kind] = inventory.counted_at
+    for table_id, day, kind, counted_at in TableInventory.objects.filter(
+            table__site_id__in=by_id, gaming_day__gaming_date__range=(start, end), kind__in=["opener", "closer"]
+    ).values_list("table_id", "gaming_day__gaming_date", "kind", "counted_at"):
+        counts[(tables[table_id], day)][kind] = counted_at
     temporary = {t.pk for t, _ in counts if t.location != Table.Location.REGULAR}
     days = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
     recordings = defaultdict(list)
