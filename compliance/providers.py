@@ -379,25 +379,28 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     from floor.calculations import gaming_day_bounds
 
     by_id = {s.pk: s for s in sites}
-    drops = list(Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-                 .select_related("removal", "table", "drop_box"))
-    agreed = set(current_agreements().filter(drop__in=drops).values_list("drop_id", flat=True))
+    drops = Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
+    agreed = set(current_agreements().filter(drop__site_id__in=by_id, drop__gaming_date__range=(start, end))
+                 .values_list("drop_id", flat=True))
     totals = defaultdict(set)
-    for drop_id, total in CountEntry.objects.filter(drop__in=drops, kind="member").values_list("drop_id", "total_cents"):
+    for drop_id, total in CountEntry.objects.filter(drop__site_id__in=by_id, drop__gaming_date__range=(start, end),
+                                                    kind="member").values_list("drop_id", "total_cents"):
         totals[drop_id].add(total)
     now = timezone.now()
-    found = []
-    for drop in drops:
-        site = by_id[drop.site_id]
-        day_end = gaming_day_bounds(drop.gaming_date, site.time_zone, site.business_day_start_hour)[1]
+    day_ends, found = {}, []
+    for drop_id, site_id, gaming_date, table_number, box_label, removed_at in drops.values_list(
+            "pk", "site_id", "gaming_date", "table__number", "drop_box__label", "removal__removed_at"):
+        site = by_id[site_id]
+        if (site_id, gaming_date) not in day_ends:
+            day_ends[(site_id, gaming_date)] = gaming_day_bounds(gaming_date, site.time_zone, site.business_day_start_hour)[1]
+        day_end = day_ends[(site_id, gaming_date)]
         count_due = day_end + timedelta(days=1)
-        label = f"{drop.table.number}{drop.drop_box.label}"
-        removal = getattr(drop, "removal", None)
-        if now > day_end and (removal is None or removal.removed_at > day_end):
-            found.append(rules.CountException(site.pk, drop.gaming_date, label, "not_removed"))
-        if now > count_due and drop.pk not in agreed:
-            problem = "unresolved" if len(totals[drop.pk]) > 1 else "not_counted"
-            found.append(rules.CountException(site.pk, drop.gaming_date, label, problem))
+        label = f"{table_number}{box_label}"
+        if now > day_end and (removed_at is None or removed_at > day_end):
+            found.append(rules.CountException(site.pk, gaming_date, label, "not_removed"))
+        if now > count_due and drop_id not in agreed:
+            problem = "unresolved" if len(totals[drop_id]) > 1 else "not_counted"
+            found.append(rules.CountException(site.pk, gaming_date, label, problem))
     return rules.count_exceptions(found)
 
 
