@@ -286,6 +286,18 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(CELERY_FS_ROOT / "control"),
         "store_processed": False,
     }
+# Results are kept only by the tasks that need them (a chord's chunks and its callback, which
+# gather a fanned-out compliance run): on Redis when the broker is Redis, else in files beside
+# the filesystem broker's folders.
+CELERY_RESULT_BACKEND = env_str(
+    "CELERY_RESULT_BACKEND",
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else f"file://{CELERY_FS_ROOT / 'results'}",
+)
+if CELERY_RESULT_BACKEND.startswith("file://"):
+    Path(CELERY_RESULT_BACKEND.removeprefix("file://")).mkdir(parents=True, exist_ok=True)
+CELERY_RESULT_EXPIRES = timedelta(days=1)
+# Sites per chunk of a fanned-out compliance run (compliance.tasks).
+COMPLIANCE_CHUNK_SITES = env_int("COMPLIANCE_CHUNK_SITES", 50)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "cardroom")
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_IGNORE_RESULT = True

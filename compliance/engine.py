@@ -1,6 +1,7 @@
 """Runs the rules: providers gather each rule's inputs for many sites in a bounded number of
 queries, the pure rules judge, and `open_alert` records each finding once."""
 
+import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -34,6 +35,8 @@ ND_ONLY: frozenset[str] = frozenset({Jurisdiction.ND})
 
 def _register(registry: list, function, jurisdictions):
     function.jurisdictions = frozenset(jurisdictions)
+    # A provider that declares a `run` parameter is handed the run's context (RunContext).
+    function.takes_run = "run" in inspect.signature(function).parameters
     registry.append(function)
     return function
 
@@ -72,11 +75,37 @@ class RunResult:
         return {"opened": len(self.opened), "already_open": self.already_open}
 
 
-def _sites(site_ids: list[int] | None) -> list[Site]:
+class RunContext:
+    """What one run of the rules computes once and shares between its providers and periods:
+    per-site results of a named computation (for example each site-quarter's figures, which
+    the hold rules and the surveillance rule both need, for several quarters). It lives as
+    long as the run: a later run (after a late count or a correction) computes afresh."""
+
+    def __init__(self) -> None:
+        self._per_site: dict[tuple, object] = {}
+        self.computed: dict[str, int] = {}  # name -> site-periods computed (tests, benchmark)
+
+    def per_site(self, name: str, period, site_ids: Iterable[int], compute: Callable[[list[int]], dict], default):
+        """{site_id: value} for the sites; `compute(missing_site_ids)` is called only for the
+        sites not computed yet in this run, and a site it leaves out gets `default`."""
+        site_ids = list(dict.fromkeys(site_ids))
+        missing = [i for i in site_ids if (name, period, i) not in self._per_site]
+        if missing:
+            found = compute(missing)
+            for site_id in missing:
+                self._per_site[(name, period, site_id)] = found.get(site_id, default)
+            self.computed[name] = self.computed.get(name, 0) + len(missing)
+        return {i: self._per_site[(name, period, i)] for i in site_ids}
+
+
+def _sites(site_ids: list[int] | None, organization_ids: list[int] | None = None) -> list[Site]:
     """The given sites, or every active site and every site where twenty-one was discontinued
-    (a closed site's chips are still redeemed for 30 days, ND 99-01.3-08-06(2))."""
+    (a closed site's chips are still redeemed for 30 days, ND 99-01.3-08-06(2)), optionally
+    only those of some organizations (one chunk of a fanned-out run)."""
     everyone = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
     qs = everyone if site_ids is None else Site.objects.filter(pk__in=site_ids)
+    if organization_ids is not None:
+        qs = qs.filter(organization_id__in=organization_ids)
     return list(qs.order_by("pk"))
 
 
@@ -127,38 +156,56 @@ def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult) -
             result.already_open += 1
 
 
-def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter) -> RunResult:
+def _call(provider, *args, run: RunContext):
+    return provider(*args, run=run) if getattr(provider, "takes_run", False) else provider(*args)
+
+
+def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter, organization_ids: list[int] | None = None,
+                      run: RunContext | None = None, sites: list[Site] | None = None) -> RunResult:
     _load_providers()
-    sites, result = _sites(site_ids), RunResult()
+    sites = _sites(site_ids, organization_ids) if sites is None else sites
+    run, result = run or RunContext(), RunResult()
     book = ThresholdBook(quarter.end)
     for provider in QUARTER_PROVIDERS:
         if judged := sites_for(provider, sites):
-            _record(provider(judged, quarter, book), sites, result)
+            _record(_call(provider, judged, quarter, book, run=run), sites, result)
     return result
 
 
-def run_day_checks(*, site_ids: list[int] | None, start: date, end: date) -> RunResult:
+def run_day_checks(*, site_ids: list[int] | None, start: date, end: date, organization_ids: list[int] | None = None,
+                   run: RunContext | None = None, sites: list[Site] | None = None) -> RunResult:
     """One transaction: the slip check's checkpoints (compliance.slip_series) move on only
     with the alerts of what they passed."""
     _load_providers()
-    sites, result = _sites(site_ids), RunResult()
+    sites = _sites(site_ids, organization_ids) if sites is None else sites
+    run, result = run or RunContext(), RunResult()
     book = ThresholdBook(end)
     with transaction.atomic():
         for provider in DAY_PROVIDERS:
             if judged := sites_for(provider, sites):
-                _record(provider(judged, start, end, book), sites, result)
+                _record(_call(provider, judged, start, end, book, run=run), sites, result)
     return result
+
+
+def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] | None = None,
+             quarters: Iterable[Quarter] = (), day_ranges: Iterable[tuple[date, date]] = ()) -> RunResult:
+    """One run: the quarter rules of each quarter, then the day rules of each range, for the
+    sites (or those of some organizations), sharing one RunContext so that each site-quarter's
+    figures are computed once. What each chunk of a fanned-out run executes (compliance.tasks)."""
+    sites, run, total = _sites(site_ids, organization_ids), RunContext(), RunResult()
+    parts = [run_quarter_rules(site_ids=None, quarter=q, run=run, sites=sites) for q in quarters]
+    parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites) for a, b in day_ranges]
+    for part in parts:
+        total.opened += part.opened
+        total.already_open += part.already_open
+    return total
 
 
 def run_all(*, site_ids: list[int] | None, quarter: Quarter) -> RunResult:
     """The quarter rules and the day rules for every day of the quarter (up to yesterday)."""
-    quarterly = run_quarter_rules(site_ids=site_ids, quarter=quarter)
     last_day = min(quarter.end, timezone.localdate() - timedelta(days=1))
-    if last_day >= quarter.start:
-        daily = run_day_checks(site_ids=site_ids, start=quarter.start, end=last_day)
-        quarterly.opened += daily.opened
-        quarterly.already_open += daily.already_open
-    return quarterly
+    days = [(quarter.start, last_day)] if last_day >= quarter.start else []
+    return run_scan(site_ids=site_ids, quarters=[quarter], day_ranges=days)
 
 
 def send_reminders(*, today: date) -> int:

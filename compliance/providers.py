@@ -13,7 +13,7 @@ from cardroom.models import Site
 from cardroom.periods import Quarter
 
 from . import rules
-from .engine import day_provider, quarter_provider
+from .engine import RunContext, day_provider, quarter_provider
 from .thresholds import ThresholdBook
 
 
@@ -30,32 +30,32 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
 
     by_id = {s.pk: s for s in sites}
     now = timezone.now()
+    # Tuples, not model instances: a state's quarter has millions of slips.
     slips = list(
         Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__range=(start, end))
-        .select_related("gaming_day__close")
-        .only("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "gaming_day__close__closed_at")
+        .values_list("pk", "site_id", "kind", "number", "gaming_day_id", "gaming_day__gaming_date",
+                     "gaming_day__close__closed_at")
     )
     steps, exempt = defaultdict(dict), set()
-    rows = SlipStep.objects.filter(  # the same window as a join, not a list of the slips' ids
-        slip__site_id__in=by_id, slip__gaming_day__gaming_date__range=(start, end)
-    ).values_list("slip_id", "kind", "at", "reason")
-    for slip_id, kind, at, reason in rows:
+    rows = SlipStep.objects.filter(slip__site_id__in=by_id, slip__gaming_day__gaming_date__range=(start, end))
+    for slip_id, kind, at, reason in rows.values_list("slip_id", "kind", "at", "reason"):
         steps[slip_id][kind] = at
         if kind == SlipStep.Kind.RECEIVE and reason == UNVERIFIED_NOTE:
             exempt.add(slip_id)
+    day_ends = {}  # gaming day id -> its end: the close, or the next business day's start
     found = []
-    for slip in slips:
-        site, day = by_id[slip.site_id], slip.gaming_day
-        close = getattr(day, "close", None)
-        day_end = close.closed_at if close else gaming_day_bounds(day.gaming_date, site.time_zone, site.business_day_start_hour)[1]
-        done = steps[slip.pk]
+    for slip_id, site_id, slip_kind, number, day_id, gaming_date, closed_at in slips:
+        if day_id not in day_ends:
+            site = by_id[site_id]
+            day_ends[day_id] = closed_at or gaming_day_bounds(gaming_date, site.time_zone, site.business_day_start_hour)[1]
+        day_end, done = day_ends[day_id], steps[slip_id]
         if SlipStep.Kind.VOID in done or day_end > now:
             continue
         for kind, problem in ((SlipStep.Kind.VERIFY, "unverified"), (SlipStep.Kind.RECEIVE, "unreceived")):
-            if kind == SlipStep.Kind.VERIFY and slip.pk in exempt:
+            if kind == SlipStep.Kind.VERIFY and slip_id in exempt:
                 continue
             if kind not in done or done[kind] > day_end:
-                found.append(rules.SlipException(site.pk, day.gaming_date, slip.kind, slip.number, problem))
+                found.append(rules.SlipException(site_id, gaming_date, slip_kind, number, problem))
     found += _series_problems(by_id, start, end)
     return rules.slip_exceptions(found)
 
@@ -193,24 +193,33 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 # --- Quarter rules ----------------------------------------------------------------------------
 
 
-def _quarter_figures(sites: list[Site], quarter: Quarter) -> dict[tuple[int, str], rules.QuarterFigures]:
+def _compute_quarter_figures(sites: list[Site], quarter: Quarter) -> dict[int, dict[str, rules.QuarterFigures]]:
     from accounting.summaries import quarter_summaries
 
-    found = {}
+    found = defaultdict(dict)
     for summary in quarter_summaries(sites, quarter):
         for game, custody in (("21", summary.twenty_one), ("PW", summary.paddlewheel)):
-            found[(summary.site_id, game)] = rules.QuarterFigures(
+            found[summary.site_id][game] = rules.QuarterFigures(
                 summary.site_id, quarter, game, custody.gross_proceeds_cents, custody.prizes_cents
             )
     return found
 
 
+def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> dict[tuple[int, str], rules.QuarterFigures]:
+    """(site id, game) -> the quarter's figures; each site-quarter computed once per run (the
+    hold rules and the surveillance rule ask for the same quarters)."""
+    by_id = {s.pk: s for s in sites}
+    per_site = run.per_site("quarter_figures", quarter, by_id,
+                            lambda missing: _compute_quarter_figures([by_id[i] for i in missing], quarter), default={})
+    return {(site_id, game): fig for site_id, games in per_site.items() for game, fig in games.items()}
+
+
 @quarter_provider
-def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook):
+def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
     """ND 99-01.3-08-01(3) prizes over gross proceeds; ND 99-01.3-08-04(9) low hold."""
     required = _status_lookup([s.pk for s in sites])
     found = []
-    for (site_id, game), fig in _quarter_figures(sites, quarter).items():
+    for (site_id, game), fig in _quarter_figures(sites, quarter, run).items():
         if game == "21" and (finding := rules.prizes_over_gross_proceeds(fig, book)):
             found.append(finding)
         if finding := rules.low_hold(fig, surveillance_required=required(site_id, quarter.end), book=book):
@@ -235,7 +244,7 @@ def _premises_chains(sites: list[Site]) -> dict[int, list[int]]:
 
 
 @quarter_provider
-def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook):
+def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
     """ND 99-01.3-08-04: two consecutive quarters (or a seasonal site's fiscal year) of
     twenty-one gross proceeds averaging $10,000, with wagers above $2. The premises' history
     counts whichever organization conducted twenty-one there: a quarter's figures are the
@@ -247,7 +256,7 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
     chains = _premises_chains(sites)
     known = {s.pk for s in sites}
     predecessors = list(Site.objects.filter(pk__in={i for c in chains.values() for i in c} - known))
-    by_quarter = {q: _quarter_figures(sites + predecessors, q) for q in quarters}
+    by_quarter = {q: _quarter_figures(sites + predecessors, q, run) for q in quarters}
     max_wager = defaultdict(int)
     for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list("site_id", "max_wager_cents"):
         max_wager[site_id] = max(max_wager[site_id], cents)
@@ -332,26 +341,28 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     from floor.calculations import gaming_day_bounds
 
     by_id = {s.pk: s for s in sites}
-    in_period = Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-    drops = list(in_period.select_related("removal", "table", "drop_box"))
-    window = in_period.values("pk")  # the drops as a subquery, not a list of ids
-    agreed = set(current_agreements().filter(drop__in=window).values_list("drop_id", flat=True))
+    drops = Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
+    agreed = set(current_agreements().filter(drop__site_id__in=by_id, drop__gaming_date__range=(start, end))
+                 .values_list("drop_id", flat=True))
     totals = defaultdict(set)
-    for drop_id, total in CountEntry.objects.filter(drop__in=window, kind="member").values_list("drop_id", "total_cents"):
+    for drop_id, total in CountEntry.objects.filter(drop__site_id__in=by_id, drop__gaming_date__range=(start, end),
+                                                    kind="member").values_list("drop_id", "total_cents"):
         totals[drop_id].add(total)
     now = timezone.now()
-    found = []
-    for drop in drops:
-        site = by_id[drop.site_id]
-        day_end = gaming_day_bounds(drop.gaming_date, site.time_zone, site.business_day_start_hour)[1]
+    day_ends, found = {}, []
+    for drop_id, site_id, gaming_date, table_number, box_label, removed_at in drops.values_list(
+            "pk", "site_id", "gaming_date", "table__number", "drop_box__label", "removal__removed_at"):
+        site = by_id[site_id]
+        if (site_id, gaming_date) not in day_ends:
+            day_ends[(site_id, gaming_date)] = gaming_day_bounds(gaming_date, site.time_zone, site.business_day_start_hour)[1]
+        day_end = day_ends[(site_id, gaming_date)]
         count_due = day_end + timedelta(days=1)
-        label = f"{drop.table.number}{drop.drop_box.label}"
-        removal = getattr(drop, "removal", None)
-        if now > day_end and (removal is None or removal.removed_at > day_end):
-            found.append(rules.CountException(site.pk, drop.gaming_date, label, "not_removed"))
-        if now > count_due and drop.pk not in agreed:
-            problem = "unresolved" if len(totals[drop.pk]) > 1 else "not_counted"
-            found.append(rules.CountException(site.pk, drop.gaming_date, label, problem))
+        label = f"{table_number}{box_label}"
+        if now > day_end and (removed_at is None or removed_at > day_end):
+            found.append(rules.CountException(site.pk, gaming_date, label, "not_removed"))
+        if now > count_due and drop_id not in agreed:
+            problem = "unresolved" if len(totals[drop_id]) > 1 else "not_counted"
+            found.append(rules.CountException(site.pk, gaming_date, label, problem))
     return rules.count_exceptions(found)
 
 
@@ -423,10 +434,12 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
 
     by_id = {s.pk: s for s in sites}
     required = _status_lookup(list(by_id))
+    tables = {t.pk: t for t in Table.objects.filter(site_id__in=by_id)}
     counts = defaultdict(dict)
-    for inventory in (TableInventory.objects.filter(table__site_id__in=by_id, gaming_day__gaming_date__range=(start, end),
-                                                    kind__in=["opener", "closer"]).select_related("table", "gaming_day")):
-        counts[(inventory.table, inventory.gaming_day.gaming_date)][inventory.kind] = inventory.counted_at
+    for table_id, day, kind, counted_at in TableInventory.objects.filter(
+            table__site_id__in=by_id, gaming_day__gaming_date__range=(start, end), kind__in=["opener", "closer"]
+    ).values_list("table_id", "gaming_day__gaming_date", "kind", "counted_at"):
+        counts[(tables[table_id], day)][kind] = counted_at
     temporary = {t.pk for t, _ in counts if t.location != Table.Location.REGULAR}
     days = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
     recordings = defaultdict(list)

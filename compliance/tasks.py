@@ -1,14 +1,28 @@
-"""Celery tasks: load by id or period, call one function, idempotent, retried on failure."""
+"""Celery tasks: load by id or period, call one function, idempotent, retried on failure.
 
+The nightly rules fan out by organization: the sites in scope are packed, whole organizations
+at a time, into chunks of about `COMPLIANCE_CHUNK_SITES` sites; each chunk is one task
+(`scan_organizations`) and a chord gathers their results (`gather_scan`), so N workers divide
+the time. An install whose sites fit in one chunk runs the rules in the nightly task itself."""
+
+import logging
+import time
 from datetime import date, timedelta
 
-from celery import shared_task
-from django.db import OperationalError
+from celery import chord, shared_task
+from django.conf import settings
+from django.db import OperationalError, connection
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from cardroom.periods import Quarter
 
 RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
+# Sites per chunk when no setting says otherwise: small enough that two or more workers share
+# a state's sites evenly, large enough that each provider's fixed queries are shared by many.
+DEFAULT_CHUNK_SITES = 50
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(**RETRY)
@@ -20,22 +34,85 @@ def notify_alert(alert_id: int, kind: str) -> bool:
     return alert is not None and send_notification(alert, kind) is not None
 
 
+def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
+    """The organizations with sites in scope (active, or where twenty-one was discontinued),
+    in id order, packed into chunks of at least `chunk_sites` sites (the last may be smaller);
+    an organization is never split."""
+    size = chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
+    from cardroom.models import Site
+
+    in_scope = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
+    chunks, current, filled = [], [], 0
+    for organization_id, sites in (in_scope.values("organization_id").annotate(n=Count("pk"))
+                                   .values_list("organization_id", "n").order_by("organization_id")):
+        current.append(organization_id)
+        filled += sites
+        if filled >= size:
+            chunks.append(current)
+            current, filled = [], 0
+    return chunks + ([current] if current else [])
+
+
+def _scan(organization_ids: list[int] | None, quarters: list[str], day_ranges: list[list[str]]) -> dict:
+    from .engine import run_scan
+
+    counted = [0]
+
+    def count(execute, sql, params, many, context):
+        counted[0] += 1
+        return execute(sql, params, many, context)
+
+    started = time.perf_counter()
+    with connection.execute_wrapper(count):
+        result = run_scan(organization_ids=organization_ids, quarters=[Quarter.parse(q) for q in quarters],
+                          day_ranges=[(date.fromisoformat(a), date.fromisoformat(b)) for a, b in day_ranges])
+    return {**result.as_dict(), "queries": counted[0], "seconds": round(time.perf_counter() - started, 3), "chunks": 1}
+
+
+@shared_task(ignore_result=False, **RETRY)
+def scan_organizations(organization_ids: list[int], quarters: list[str], day_ranges: list[list[str]]) -> dict:
+    """One chunk of a fanned-out run: the quarter rules of `quarters` and the day rules of
+    `day_ranges` for the sites of these organizations. Idempotent (alerts open once)."""
+    return _scan(organization_ids, quarters, day_ranges)
+
+
+@shared_task(ignore_result=False)
+def gather_scan(parts: list[dict]) -> dict:
+    """The chord's callback: the chunks' results added up (and logged)."""
+    total = {key: sum(part[key] for part in parts) for key in ("opened", "already_open", "queries", "chunks")}
+    total["seconds"] = round(max((part["seconds"] for part in parts), default=0.0), 3)  # the slowest chunk
+    log.info("compliance scan: %s", total)
+    return total
+
+
+def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk_sites: int | None = None,
+            in_process_if_one_chunk: bool = True):
+    """Run the rules for every site in scope: in this process when the sites fit in one chunk
+    (returns the result dict), else as a chord of chunk tasks (returns the chord's AsyncResult,
+    whose value is `gather_scan`'s dict)."""
+    quarters, day_ranges = [str(q) for q in quarters], [[str(a), str(b)] for a, b in day_ranges]
+    chunks = organization_chunks(chunk_sites)
+    if len(chunks) <= 1 and in_process_if_one_chunk:
+        return _scan(None, quarters, day_ranges)
+    return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s())
+
+
+def _summary(outcome) -> dict:
+    return outcome if isinstance(outcome, dict) else {"fanned_out": True, "gather": outcome.id}
+
+
 @shared_task(**RETRY)
 def run_daily_checks(day: str | None = None) -> dict:
     """Nightly: the day-level rules for the last week of gaming days at every site."""
-    from .engine import run_day_checks
-
     last = date.fromisoformat(day) if day else timezone.localdate() - timedelta(days=1)
-    return run_day_checks(site_ids=None, start=last - timedelta(days=6), end=last).as_dict()
+    return _summary(fan_out(day_ranges=[(last - timedelta(days=6), last)]))
 
 
 @shared_task(**RETRY)
 def run_quarter_checks(quarter: str | None = None) -> dict:
     """After a quarter ends: the quarter rules for that quarter at every site."""
-    from .engine import run_quarter_rules
-
     target = Quarter.parse(quarter) if quarter else Quarter.containing(timezone.localdate()).previous()
-    return run_quarter_rules(site_ids=None, quarter=target).as_dict()
+    return _summary(fan_out(quarters=[target]))
 
 
 @shared_task(**RETRY)

@@ -1,14 +1,29 @@
-from io import StringIO
+"""`manage.py bench_compliance` end to end: it builds its scratch database, starts real Celery
+workers, scans through the broker, prints its lines and drops what it made."""
 
-from django.core.management import call_command
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
-from compliance.models import Alert
+from django.conf import settings
 
 
-def test_bench_compliance_scans_with_a_query_count_independent_of_the_sites(db):
-    out = StringIO()
-    call_command("bench_compliance", "--sites", "4", "--quarters", "2", stdout=out)
-    text = out.getvalue()
-    assert "constant with the number of sites" in text
-    assert "Scratch data rolled back." in text
-    assert not Alert.objects.exists()
+def test_bench_compliance_scans_through_real_workers_and_opens_the_alerts(tmp_path):
+    env = {**os.environ, "VAR_DIR": str(tmp_path), "CELERY_FS_ROOT": str(tmp_path / "celery"),
+           "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        # The scratch databases are named after the test database, never the developer's.
+        env["DATABASE_URL"] = re.sub(r"/[^/]*$", f"/{settings.DATABASES['default']['NAME']}", settings.DATABASE_URL)
+    out = subprocess.run([sys.executable, "manage.py", "bench_compliance", "--sites", "3", "--quarters", "1",
+                          "--workers", "1", "--chunk-sites", "1"],
+                         cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    text = out.stdout
+    cold = re.search(r"full scan with 1 worker: [\d.]+ s \(cold: alerts opened (\d+)\); warm [\d.]+ s "
+                     r"\(rerun: (\d+) already open, 0 opened\)", text)
+    assert cold and int(cold[1]) > 0 and cold[1] == cold[2], text
+    assert re.search(r"per site-quarter [\d.]+ cold", text), text
+    assert "Scratch databases dropped." in text
+    assert not list(Path(tmp_path).glob("bench-compliance*.sqlite3"))

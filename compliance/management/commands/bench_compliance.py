@@ -1,66 +1,205 @@
-"""`python manage.py bench_compliance --sites 50 --quarters 8`: a full compliance scan over
-scratch data (rolled back at the end), with its time and number of SQL queries, and the
-same scan over half the sites to show the number of queries does not grow with them."""
+"""`python manage.py bench_compliance --sites 1000 --quarters 8`: the full compliance scan of a
+state's sites (benchmarks/compliance_data.py: docs/domain.md section 8 density), fanned out by
+organization through the broker to real Celery worker processes that this command starts
+(`--concurrency 1` each), with 1 and then 2 workers.
 
+The data is built once in a scratch database (`<database>_bench_compliance`, or a file
+under VAR_DIR on SQLite), committed, and ANALYZEd; each worker count scans its own copy of
+it, so each cold run (the first after building) opens the alerts the data calls for, and the
+warm run that follows (the same scan again: every alert already open) measures a rerun. The
+scratch databases are dropped at the end unless `--keep`."""
+
+import os
+import signal
+import subprocess
+import sys
 import time
-from collections import Counter
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
-from django.test.utils import CaptureQueriesContext
 
 from benchmarks.compliance_data import build
+from cardroom.celery import app
 from cardroom.periods import Quarter
-from compliance.engine import DAY_PROVIDERS, QUARTER_PROVIDERS, _load_providers, sites_for
-from compliance.models import SlipSeriesCheckpoint
-from compliance.thresholds import ThresholdBook, ensure_seeded
+from compliance.models import Alert
+from compliance.tasks import fan_out, organization_chunks
+from compliance.thresholds import ensure_seeded
 
-
-class Rollback(Exception):
-    pass
+WORKER_START_TIMEOUT = 120
+SCAN_TIMEOUT = 3600
 
 
 class Command(BaseCommand):
-    help = "Time a full compliance scan over many sites and quarters; print queries per scan."
+    help = "Time the fanned-out compliance scan of many sites and quarters on 1 and 2 Celery workers."
 
     def add_arguments(self, parser):
         parser.add_argument("--sites", type=int, default=50)
         parser.add_argument("--quarters", type=int, default=8)
         parser.add_argument("--last-quarter", default="2026Q3")
+        parser.add_argument("--workers", default="1,2", help="worker counts to time, e.g. 1,2")
+        parser.add_argument("--chunk-sites", type=int, default=None, help="sites per chunk (COMPLIANCE_CHUNK_SITES)")
+        parser.add_argument("--keep", action="store_true", help="keep the scratch databases")
 
-    def handle(self, *args, sites, quarters, last_quarter, **options):
-        _load_providers()
-        ensure_seeded()
+    def handle(self, *args, sites, quarters, last_quarter, workers, chunk_sites, keep, **options):
+        if not 1 <= sites <= 5000 or not 1 <= quarters <= 16:
+            raise CommandError("--sites must be 1-5000 and --quarters 1-16.")
         try:
-            with transaction.atomic():
-                built = build(sites=sites, quarters=quarters, last=Quarter.parse(last_quarter))
-                self._report(built, quarters, Quarter.parse(last_quarter))
-                raise Rollback
-        except Rollback:
-            self.stdout.write("Scratch data rolled back.")
-
-    def _scan(self, sites, quarter_list):
-        SlipSeriesCheckpoint.objects.all().delete()  # each scan reads the slips from the start (compliance.slip_series)
-        started, rules = time.perf_counter(), Counter()
-        with CaptureQueriesContext(connection) as captured:
-            for quarter in quarter_list:
-                book = ThresholdBook(quarter.end)
-                for provider in QUARTER_PROVIDERS:
-                    rules.update(f.rule for f in provider(sites_for(provider, sites), quarter, book))
-                for provider in DAY_PROVIDERS:
-                    rules.update(f.rule for f in provider(sites_for(provider, sites), quarter.start, quarter.end, book))
-        return time.perf_counter() - started, len(captured), rules
-
-    def _report(self, sites, quarters, last):
+            counts = [int(w) for w in workers.split(",")]
+        except ValueError as exc:
+            raise CommandError("--workers: a list of worker counts, e.g. 1,2") from exc
+        last = Quarter.parse(last_quarter)
         quarter_list = [last]
         while len(quarter_list) < quarters:
             quarter_list.insert(0, quarter_list[0].previous())
-        providers = len(QUARTER_PROVIDERS) + len(DAY_PROVIDERS)
-        seconds, queries, findings = self._scan(sites, quarter_list)
-        half_seconds, half_queries, _ = self._scan(sites[: max(1, len(sites) // 2)], quarter_list)
-        self.stdout.write(f"database: {connection.vendor}; {len(sites)} sites x {quarters} quarters; {providers} rule providers")
-        self.stdout.write(f"full scan: {seconds:.2f} s, {queries} SQL queries, {sum(findings.values())} findings "
-                          f"({', '.join(f'{rule}: {n}' for rule, n in sorted(findings.items()))})")
-        self.stdout.write(f"half the sites: {half_seconds:.2f} s, {half_queries} SQL queries")
-        self.stdout.write(f"queries per quarter scanned: {queries / quarters:.1f}; "
-                          f"{'constant' if queries == half_queries else 'GROWS'} with the number of sites")
+        self.chunk_sites = chunk_sites or settings.COMPLIANCE_CHUNK_SITES
+        self.spec = {"quarters": [str(q) for q in quarter_list],
+                     "day_ranges": [(str(q.start), str(q.end)) for q in quarter_list]}
+        creation, original, self.copies = connection.creation, connection.settings_dict["NAME"], []
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = self._scratch_name(original)
+        self.stdout.write(f"database: {connection.vendor}; building {sites} sites x {quarters} quarters ...")
+        started = time.perf_counter()
+        creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
+        migrated = time.perf_counter()
+        try:
+            ensure_seeded()
+            with transaction.atomic():
+                built = build(sites=sites, quarters=quarters, last=last)
+            self._analyze()
+            self.stdout.write(f"built in {time.perf_counter() - migrated:.1f} s (schema {migrated - started:.1f} s): "
+                              f"{len(built.sites)} sites in {built.organizations} organizations, {built.rows} rows; "
+                              f"the data calls for {built.expected}")
+            self._prepare_copy()
+            for count in counts:
+                self.copies.append(count)
+                self._timed(count, len(built.sites), quarters)
+        finally:
+            for count in self.copies if not keep else ():
+                self._drop_copy(count)
+            creation.destroy_test_db(original, verbosity=0, keepdb=keep)
+        self.stdout.write("Scratch databases " + ("kept." if keep else "dropped."))
+
+    # --- the scratch databases ------------------------------------------------------------------
+
+    def _scratch_name(self, name: str) -> str:
+        if connection.vendor == "sqlite":
+            return str(Path(settings.VAR_DIR) / "bench-compliance.sqlite3")
+        return f"{name}_bench_compliance"
+
+    def _analyze(self) -> None:
+        """Statistics for the planner before timing (PostgreSQL's autovacuum may be off)."""
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+    def _prepare_copy(self) -> None:
+        if connection.vendor == "sqlite":
+            with connection.cursor() as cursor:
+                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.close()
+
+    def _copy_name(self, count: int) -> str:
+        return connection.creation.get_test_db_clone_settings(f"w{count}")["NAME"]
+
+    def _drop_copy(self, count: int) -> None:
+        name = self._copy_name(count)
+        if connection.vendor == "sqlite":
+            for path in (Path(name), Path(f"{name}-wal"), Path(f"{name}-shm")):
+                path.unlink(missing_ok=True)
+        else:
+            connection.creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0, suffix=f"w{count}")
+
+    def _database_url(self, name: str) -> str:
+        if connection.vendor == "sqlite":
+            return f"sqlite:///{name}"
+        parts = urlsplit(settings.DATABASE_URL)
+        return urlunsplit(parts._replace(path=f"/{name}"))
+
+    # --- one worker count ---------------------------------------------------------------------
+
+    def _timed(self, count: int, sites: int, quarters: int) -> None:
+        connection.creation.clone_test_db(suffix=f"w{count}", verbosity=0, autoclobber=True, keepdb=False)
+        copy = self._copy_name(count)
+        scanned = connection.settings_dict["NAME"]
+        connection.close()
+        connection.settings_dict["NAME"] = copy
+        queue = f"bench-compliance-{uuid.uuid4().hex[:8]}"
+        previous_queue, app.conf.task_default_queue = app.conf.task_default_queue, queue
+        workers = self._start_workers(count, copy, queue)
+        try:
+            chunks = organization_chunks(self.chunk_sites)
+            cold = self._scan()
+            mailed = self._notifications_sent(cold["opened"])
+            warm = self._scan()
+            alerts = Alert.objects.count()
+        finally:
+            self._stop_workers(workers)
+            app.conf.task_default_queue = previous_queue
+        connection.close()
+        connection.settings_dict["NAME"] = scanned
+        site_quarters = sites * quarters
+        label = f"{count} worker{'s' if count > 1 else ''}"
+        self.stdout.write(f"full scan with {label}: {cold['wall']:.2f} s (cold: alerts opened {cold['opened']}); "
+                          f"warm {warm['wall']:.2f} s (rerun: {warm['already_open']} already open, "
+                          f"{warm['opened']} opened); {len(chunks)} chunks of ~{self.chunk_sites} sites; "
+                          f"the opened alerts' e-mails all sent {mailed:.2f} s after the cold scan")
+        self.stdout.write(f"  queries: {cold['queries']} cold, {warm['queries']} warm; per site-quarter "
+                          f"{cold['queries'] / site_quarters:.2f} cold, {warm['queries'] / site_quarters:.2f} warm; "
+                          f"time per site-quarter {1000 * cold['wall'] / site_quarters:.1f} ms cold, "
+                          f"{1000 * warm['wall'] / site_quarters:.1f} ms warm; slowest chunk {cold['seconds']:.2f} s; "
+                          f"{alerts} alerts in the database")
+
+    def _notifications_sent(self, opened: int) -> float:
+        """Each opened alert queues its e-mail (compliance.tasks.notify_alert): wait for the
+        workers to send them all, so that the warm run does not share the workers with them."""
+        from compliance.models import Notification
+
+        started, deadline = time.perf_counter(), time.monotonic() + SCAN_TIMEOUT
+        while Notification.objects.filter(kind=Notification.Kind.OPENED).count() < opened:
+            if time.monotonic() > deadline:
+                raise CommandError("the workers did not send the alerts' e-mails in time")
+            time.sleep(0.2)
+        return time.perf_counter() - started
+
+    def _scan(self) -> dict:
+        started = time.perf_counter()
+        outcome = fan_out(chunk_sites=self.chunk_sites, in_process_if_one_chunk=False, **self.spec)
+        result = outcome.get(timeout=SCAN_TIMEOUT, propagate=True)
+        return {**result, "wall": time.perf_counter() - started}
+
+    def _start_workers(self, count: int, database: str, queue: str) -> list[tuple[subprocess.Popen, Path]]:
+        env = {**os.environ, "DATABASE_URL": self._database_url(database), "CELERY_QUEUE": queue,
+               "VAR_DIR": str(settings.VAR_DIR), "CELERY_FS_ROOT": str(settings.CELERY_FS_ROOT),
+               "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "cardroom.settings")}
+        workers = []
+        for n in range(count):
+            logfile = Path(settings.VAR_DIR) / f"{queue}-{n}.log"
+            process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--concurrency", "1", "-Q", queue,
+                 "-n", f"{queue}-{n}@%h", "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat",
+                 "-f", str(logfile)],
+                cwd=settings.BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+            workers.append((process, logfile))
+        deadline = time.monotonic() + WORKER_START_TIMEOUT
+        for process, logfile in workers:
+            while not (logfile.exists() and " ready." in logfile.read_text(errors="replace")):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    self._stop_workers(workers)
+                    raise CommandError(f"a Celery worker did not start; see {logfile}")
+                time.sleep(0.2)
+        return workers
+
+    def _stop_workers(self, workers) -> None:
+        for process, _ in workers:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process, logfile in workers:
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            logfile.unlink(missing_ok=True)

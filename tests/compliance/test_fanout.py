@@ -1,0 +1,101 @@
+"""The compliance run fanned out by organization on a real Celery worker opens the same alerts
+as the run in one process; each site-quarter's figures are computed once per run."""
+
+from collections import Counter
+from datetime import date
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.db import transaction
+
+from accounting import summaries
+from cardroom.celery import app
+from cardroom.models import Role
+from cardroom.periods import Quarter
+from compliance.engine import run_quarter_rules, run_scan
+from compliance.models import Alert
+from compliance.tasks import fan_out, organization_chunks
+from tests.accounting.scenario import Scenario
+from tests.compliance.test_providers import make_day, make_slip
+from tests.compliance.test_quarter_providers import play
+from tests.factories import SiteFactory, TableFactory, make_person
+
+Q3, Q4 = Quarter(2026, 3), Quarter(2026, 4)
+DAYS = [(date(2026, 11, 4), date(2026, 11, 12))]
+
+
+class Rollback(Exception):
+    pass
+
+
+def alert_keys():
+    return sorted(Alert.objects.values_list("rule", "site_id", "period_key", "subject"))
+
+
+def sites_with_problems(site, stranger_site, cast):
+    """Two organizations, each with a site whose slips and quarter call for alerts."""
+    outsider = make_person(stranger_site.organization, Role.SHIFT_MANAGER, stranger_site)
+    for where, who in ((site, cast[Role.SHIFT_MANAGER]), (stranger_site, outsider)):
+        table = TableFactory(site=where, number=1, min_wager_cents=100, max_wager_cents=2500)
+        day = make_day(where, date(2026, 11, 10), who)
+        make_slip(day, table, 1, who, steps=("verify",))  # never received
+        make_slip(day, table, 3, who)  # number 2 missing
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_fanned_out_run_on_a_real_worker_opens_the_alerts_of_the_run_in_one_process(site, stranger_site, cast):
+    sites_with_problems(site, stranger_site, cast)
+    try:
+        with transaction.atomic():
+            in_process = run_scan(quarters=[Q4], day_ranges=DAYS)
+            expected = alert_keys()
+            raise Rollback
+    except Rollback:
+        pass
+    assert len(expected) == len(in_process.opened) >= 4 and not Alert.objects.exists()
+    assert {site_id for _, site_id, _, _ in expected} == {site.pk, stranger_site.pk}
+    assert organization_chunks(1) == [[site.organization_id], [stranger_site.organization_id]]
+
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        gathered = fan_out(quarters=[Q4], day_ranges=DAYS, chunk_sites=1).get(timeout=120)
+        assert alert_keys() == expected
+        again = fan_out(quarters=[Q4], day_ranges=DAYS, chunk_sites=1).get(timeout=120)
+    assert gathered["chunks"] == 2 and gathered["opened"] == len(expected) and gathered["queries"] > 0
+    assert again["opened"] == 0 and again["already_open"] == len(expected)
+    assert alert_keys() == expected
+
+
+def test_one_chunk_runs_in_the_calling_process(site, stranger_site, cast):
+    sites_with_problems(site, stranger_site, cast)
+    outcome = fan_out(quarters=[Q4], day_ranges=DAYS)  # two sites: one chunk of the default size
+    assert isinstance(outcome, dict) and outcome["chunks"] == 1 and outcome["opened"] == len(alert_keys()) >= 4
+
+
+@pytest.fixture
+def summary_calls(monkeypatch):
+    """Each (site, quarter) whose summary the accounting app was asked for, counted."""
+    calls, real = Counter(), summaries.quarter_summaries
+
+    def counted(sites, quarter):
+        calls.update((s.pk, str(quarter)) for s in sites)
+        return real(sites, quarter)
+
+    monkeypatch.setattr(summaries, "quarter_summaries", counted)
+    return calls
+
+
+def test_each_site_quarter_is_summarised_once_per_run(site, people, summary_calls):
+    second = SiteFactory(organization=site.organization, name="Moose Hall")
+    scenario = Scenario(site, people)
+    play(scenario, TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500), date(2026, 8, 1),
+         drop=50_000, fills=80_000)
+    result = run_scan(site_ids=[site.pk, second.pk], quarters=[Q3, Q4])
+    assert "prizes_over_gp" in {a.rule for a in result.opened}
+    # The hold rules and the surveillance rule (the quarter, the one before, the fiscal year's)
+    # share the figures: every site-quarter asked for once in the run.
+    assert summary_calls and set(summary_calls.values()) == {1}
+    assert {(site.pk, "2026Q3"), (site.pk, "2026Q4"), (site.pk, "2026Q2"), (second.pk, "2026Q3")} <= set(summary_calls)
+
+    summary_calls.clear()
+    run_quarter_rules(site_ids=[site.pk], quarter=Q3)  # a new run computes afresh, once
+    assert set(summary_calls.values()) == {1}
