@@ -23,6 +23,7 @@ from cardroom.periods import Quarter
 from . import books, dealer_hold, figures, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose, OtherGamesAgp
+from .pack_figures import pack_figures
 
 FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
 
@@ -158,6 +159,32 @@ class GameLineOut(CustodyOut):
     below_threshold = serializers.BooleanField(allow_null=True)
 
 
+class PackFeesOut(serializers.Serializer):
+    fees_collected_cents = _cents(help_text="WAC 230-40-125(1): fees collected on a time basis, net of voids.")
+    collections = serializers.IntegerField()
+    fees_counted_cents = _cents()
+    over_short_cents = _cents(help_text="Counted minus collected, over the counted days.")
+    days_not_counted = serializers.IntegerField()
+
+
+class PackSessionsOut(serializers.Serializer):
+    sessions = serializers.IntegerField()
+    receipts_cents = _cents()
+    prizes_cents = _cents()
+    net_cents = _cents()
+
+
+class PackFiguresOut(serializers.Serializer):
+    """The site's jurisdiction pack and its own figures (accounting.pack_figures)."""
+
+    code = serializers.CharField()
+    name = serializers.CharField()
+    revenue_model = serializers.ChoiceField(choices=["drop", "fees", "session"])
+    hold_applies = serializers.BooleanField(help_text="False for WA-BJ: fees, not a drop, so no hold.")
+    fees = PackFeesOut(required=False, help_text="WA-BJ only.")
+    sessions = PackSessionsOut(required=False, help_text="NY only (the session record is an assumption).")
+
+
 class DailySummaryOut(serializers.Serializer):
     site = serializers.IntegerField()
     gaming_date = serializers.DateField()
@@ -173,6 +200,7 @@ class DailySummaryOut(serializers.Serializer):
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     games = GameLineOut(many=True, help_text=GAMES_DOC)
     books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
+    pack = PackFiguresOut(required=False, help_text="The site's jurisdiction pack and its own figures.")
 
 
 class QuarterSummaryOut(serializers.Serializer):
@@ -194,6 +222,7 @@ class QuarterSummaryOut(serializers.Serializer):
     filing = FilingStateOut()
     amendments = AmendmentOut(many=True, help_text="Corrections of this quarter entered in a later quarter.")
     amending_earlier = AmendmentOut(many=True, help_text="Corrections entered in this quarter of an earlier one.")
+    pack = PackFiguresOut(help_text="The site's jurisdiction pack and its own figures for the quarter.")
 
 
 class ShiftOut(serializers.Serializer):
@@ -415,7 +444,11 @@ class DailySummaryView(APIView):
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
         lines = [games.game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date)]
-        return Response({**daily_json(summary), "games": lines, "books": books.books_check_json(check)})
+        day = summary.gaming_date
+        return Response(
+            {**daily_json(summary), "games": lines, "books": books.books_check_json(check),
+             "pack": pack_figures(site, day, day)}
+        )
 
 
 class QuarterSummaryView(APIView):
@@ -468,6 +501,7 @@ class QuarterSummaryView(APIView):
                 "filing": _filing_state_json(state),
                 "amendments": [books.amendment_json(a) for a in state.amendments],
                 "amending_earlier": [books.amendment_json(a) for a in state.amending_earlier],
+                "pack": pack_figures(site, quarter.start, quarter.end),
             }
         )
 

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "surveillance",
     "tournaments",
     "approvals",
+    "fees",
     "compliance",
     "reports",
     "dashboard",

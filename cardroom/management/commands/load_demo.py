@@ -31,8 +31,9 @@ def _extensions():
     from cage.demo import extend_demo as cage
     from cardroom.pack_demo import extend_demo as packs
     from counts.demo import extend_demo as counts
+    from fees.demo import extend_demo as fees
     from floor.demo import extend_demo as custody
     from surveillance.demo import extend_demo as surveillance
     from tournaments.demo import extend_demo as tournaments
 
-    return (packs, custody, counts, cage, books, surveillance, tournaments, approvals)
+    return (packs, custody, counts, cage, books, surveillance, tournaments, approvals, fees)

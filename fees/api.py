@@ -1,0 +1,211 @@
+"""API of the non-drop revenue records (fees.rules): /api/v1/fee-collections/ (WA-BJ fees,
+collected on a time basis, with `void` and the day's `reconciliation`), /api/v1/fee-counts/ (the
+fee cash counted) and /api/v1/game-sessions/ (NY games-of-chance sessions)."""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from cardroom.api import (
+    ERROR_RESPONSES,
+    CentsField,
+    DateField,
+    DateTimeField,
+    Input,
+    ScopedEmployeeField,
+    ScopedField,
+    ScopedSiteField,
+    ScopedViewSet,
+    TextField,
+)
+from cardroom.api_filters import site_filterset
+from cardroom.models import Table
+
+from . import queries, rules, services
+from .models import FeeBasis, FeeCollection, FeeCount, GameSession
+
+
+class FeeCollectionSerializer(serializers.ModelSerializer):
+    table_number = serializers.IntegerField(source="table.number")
+    collected_by_initials = serializers.CharField(source="collected_by.initials")
+
+    class Meta:
+        model = FeeCollection
+        fields = ["id", "site", "table", "table_number", "gaming_date", "basis", "period_minutes", "rate_cents",
+                  "count", "amount_cents", "collected_at", "collected_by_initials", "voids", "reason"]
+
+
+class FeeCollectionInputSerializer(Input):
+    table = ScopedField(Table, queryset=Table.objects.none())
+    basis = serializers.ChoiceField(choices=FeeBasis.choices)
+    period_minutes = serializers.IntegerField(min_value=1, max_value=rules.MAX_PERIOD_MINUTES)
+    rate_cents = CentsField(min_value=1, max_value=rules.MAX_RATE_CENTS)
+    count = serializers.IntegerField(min_value=1, max_value=rules.MAX_COUNT, help_text="Seats or players charged.")
+    amount_cents = CentsField(min_value=1, help_text="The amount collected: the rate times the count.")
+    collected_at = DateTimeField(required=False, default=None, allow_null=True)
+
+
+class VoidInputSerializer(Input):
+    reason = TextField()
+
+
+class FeeDaySerializer(serializers.Serializer):
+    site = serializers.IntegerField(source="site_id")
+    gaming_date = serializers.DateField()
+    collections = serializers.IntegerField()
+    collected_cents = serializers.IntegerField()
+    counted_cents = serializers.IntegerField(allow_null=True)
+    over_short_cents = serializers.IntegerField(allow_null=True)
+
+
+class ReconciliationQuery(Input):
+    site = ScopedSiteField()
+    start = DateField()
+    end = DateField()
+
+    def validate(self, data):
+        if data["end"] < data["start"] or (data["end"] - data["start"]).days > 366:
+            raise serializers.ValidationError({"end": "end is on or after start, at most 366 days later."})
+        return data
+
+
+def _read(serializer_class, data, context) -> dict:
+    serializer = serializer_class(data=data, context=context)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+@extend_schema_view(
+    create=extend_schema(request=FeeCollectionInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES})
+)
+class FeeCollectionViewSet(ScopedViewSet):
+    """Table fees at Washington blackjack tables, collected on a time basis by direct collection
+    (WAC 230-40-125(1), 1999 proposed amendment); who may collect or void is a house control."""
+
+    output_serializer_class = FeeCollectionSerializer
+    input_serializer_class = FeeCollectionInputSerializer
+    filterset_class = site_filterset(FeeCollection, date_path="gaming_date")
+
+    def scope(self, access):
+        return (
+            FeeCollection.objects.filter(site_id__in=rules.FEE_RECORDS.site_ids(access))
+            .select_related("table", "collected_by").order_by("-gaming_date", "-collected_at", "-id")
+        )
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.record_fee(acting_user=self.request.user, **data)
+
+    @extend_schema(request=VoidInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        """Void a fee recorded by mistake: a new row with the opposite amount, pointing back."""
+        fee = self.get_object()
+        data = _read(VoidInputSerializer, request.data, self.get_serializer_context())
+        void = services.void_fee(acting_user=request.user, fee=fee, reason=data["reason"])
+        return Response(FeeCollectionSerializer(void).data, status=201)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("site", int, required=True), OpenApiParameter("start", str, required=True),
+                    OpenApiParameter("end", str, required=True)],
+        responses={200: FeeDaySerializer(many=True), **ERROR_RESPONSES},
+    )
+    @action(detail=False, methods=["get"], pagination_class=None, filterset_class=None)
+    def reconciliation(self, request):
+        """Per gaming day: fees collected (net of voids), the fee cash counted, and over/short."""
+        data = _read(ReconciliationQuery, request.query_params, self.get_serializer_context())
+        rules.FEE_RECORDS.require(request.user, data["site"])
+        days = queries.fee_days([data["site"].pk], data["start"], data["end"])
+        return Response(FeeDaySerializer(days, many=True).data)
+
+
+class FeeCountSerializer(serializers.ModelSerializer):
+    counted_by_initials = serializers.CharField(source="counted_by.initials")
+    witness_initials = serializers.CharField(source="witness.initials")
+
+    class Meta:
+        model = FeeCount
+        fields = ["id", "site", "gaming_date", "counted_cents", "counted_at", "counted_by_initials",
+                  "witness_initials", "corrects"]
+
+
+class FeeCountInputSerializer(Input):
+    site = ScopedSiteField()
+    gaming_date = DateField()
+    counted_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
+    witness = ScopedEmployeeField()
+    counted_at = DateTimeField(required=False, default=None, allow_null=True)
+
+
+@extend_schema_view(
+    create=extend_schema(request=FeeCountInputSerializer, responses={201: FeeCountSerializer, **ERROR_RESPONSES})
+)
+class FeeCountViewSet(ScopedViewSet):
+    """The fee cash of a WA-BJ site's gaming day, counted by two people (house control)."""
+
+    output_serializer_class = FeeCountSerializer
+    input_serializer_class = FeeCountInputSerializer
+    filterset_class = site_filterset(FeeCount, date_path="gaming_date")
+
+    def scope(self, access):
+        return (
+            FeeCount.objects.filter(site_id__in=rules.FEE_RECORDS.site_ids(access))
+            .select_related("counted_by", "witness").order_by("-gaming_date", "-id")
+        )
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.count_fees(acting_user=self.request.user, **data)
+
+
+class GameSessionSerializer(serializers.ModelSerializer):
+    recorded_by_initials = serializers.CharField(source="recorded_by.initials")
+    net_cents = serializers.IntegerField()
+
+    class Meta:
+        model = GameSession
+        fields = ["id", "site", "gaming_date", "licence_number", "started_at", "ended_at", "receipts_cents",
+                  "prizes_cents", "net_cents", "recorded_by_initials", "corrects"]
+
+
+class GameSessionInputSerializer(Input):
+    site = ScopedSiteField()
+    licence_number = serializers.CharField(max_length=rules.MAX_LICENCE_LENGTH)
+    started_at = DateTimeField()
+    ended_at = DateTimeField()
+    receipts_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
+    prizes_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
+    corrects = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=2**63 - 1)
+
+
+@extend_schema_view(
+    create=extend_schema(request=GameSessionInputSerializer, responses={201: GameSessionSerializer, **ERROR_RESPONSES})
+)
+class GameSessionViewSet(ScopedViewSet):
+    """New York games-of-chance sessions (9 NYCRR 4620.5 defines the game; the session record is
+    an assumption, see fees.rules)."""
+
+    output_serializer_class = GameSessionSerializer
+    input_serializer_class = GameSessionInputSerializer
+    filterset_class = site_filterset(GameSession, date_path="gaming_date")
+
+    def scope(self, access):
+        return (
+            GameSession.objects.filter(site_id__in=rules.SESSION_RECORDS.site_ids(access))
+            .select_related("recorded_by").order_by("-gaming_date", "-started_at", "-id")
+        )
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        corrects = data.pop("corrects")
+        if corrects is not None:
+            corrects = get_object_or_404(self.get_queryset(), pk=corrects)
+        return services.record_session(acting_user=self.request.user, corrects=corrects, **data)

@@ -1,0 +1,65 @@
+"""Demo: a week of fee collections at "Tacoma Blackjack Room" table 1 (WA-BJ) with the fee cash
+counted each day (one day $5 short), and two games-of-chance sessions at "Kingston Fire Hall"
+(NY), all through the services. Skipped when the packs' demo did not create those sites."""
+
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.models import Employee, Site, Table
+
+from . import services
+from .models import FeeCollection, GameSession
+
+DAYS = 7
+SHORT_DAY = 3  # days ago: the fee cash counted $5 short
+
+
+def _local(site: Site, day, hour: int, minute: int = 0) -> datetime:
+    return datetime.combine(day, time(hour, minute), tzinfo=ZoneInfo(site.time_zone))
+
+
+def extend_demo(demo: dict) -> dict:
+    tacoma = Site.objects.filter(name="Tacoma Blackjack Room", jurisdiction="WA-BJ").first()
+    kingston = Site.objects.filter(name="Kingston Fire Hall", jurisdiction="NY").first()
+    with transaction.atomic():
+        if tacoma is not None and not FeeCollection.objects.filter(site=tacoma).exists():
+            _fees(tacoma)
+        if kingston is not None and not GameSession.objects.filter(site=kingston).exists():
+            _sessions(kingston)
+    return demo
+
+
+def _fees(site: Site) -> None:
+    table = Table.objects.get(site=site, number=1)
+    shift = Employee.objects.get(user__username="washift")
+    cashier = Employee.objects.get(user__username="wacashier")
+    today = timezone.localdate(timezone=ZoneInfo(site.time_zone))
+    for ago in range(DAYS, 0, -1):
+        day = today - timedelta(days=ago)
+        collected = 0
+        for hour, players in ((14, 4), (15, 6), (16, 7), (17, 5)):  # a half-hour fee each hour, per player
+            for minute in (0, 30):
+                services.record_fee(
+                    acting_user=cashier.user, table=table, basis="per_player", period_minutes=30, rate_cents=200,
+                    count=players, amount_cents=200 * players, collected_at=_local(site, day, hour, minute),
+                )
+                collected += 200 * players
+        short = 500 if ago == SHORT_DAY else 0
+        services.count_fees(
+            acting_user=cashier.user, site=site, gaming_date=day, counted_cents=collected - short, witness=shift,
+            counted_at=_local(site, day, 22),
+        )
+
+
+def _sessions(site: Site) -> None:
+    shift = Employee.objects.get(user__username="nyshift")
+    today = timezone.localdate(timezone=ZoneInfo(site.time_zone))
+    for ago, receipts, prizes in ((6, 184_000, 121_500), (2, 152_500, 98_000)):
+        day = today - timedelta(days=ago)
+        services.record_session(
+            acting_user=shift.user, site=site, licence_number="NY-GC-4620", started_at=_local(site, day, 18),
+            ended_at=_local(site, day, 23), receipts_cents=receipts, prizes_cents=prizes,
+        )

@@ -1,0 +1,92 @@
+"""Table fees collected at Washington blackjack tables (WA-BJ) with the fee cash counted, and
+New York games-of-chance session records (fees.rules has the texts and the assumptions)."""
+
+from django.db import models
+from django.db.models import F, Q
+
+from cardroom.appendonly import AppendOnlyModel
+from cardroom.models import Employee, Site, Table
+
+
+class FeeBasis(models.TextChoices):
+    PER_SEAT = "per_seat", "Per seat per period"
+    PER_PLAYER = "per_player", "Per player per period"
+
+
+class FeeCollection(AppendOnlyModel):
+    """One time-based fee collection at a table (WAC 230-40-125(1)): the basis, the period's
+    length, the rate, the seats or players charged, the amount (= rate x count), who collected it
+    and when. A void is a new row pointing back with the opposite amount."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    gaming_date = models.DateField()
+    basis = models.CharField(max_length=10, choices=FeeBasis.choices)
+    period_minutes = models.PositiveSmallIntegerField()
+    rate_cents = models.PositiveIntegerField()
+    count = models.PositiveSmallIntegerField()
+    amount_cents = models.IntegerField()
+    collected_at = models.DateTimeField()
+    collected_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    voids = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="voided_by")
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["site_id", "gaming_date", "collected_at", "id"]
+        indexes = [models.Index(fields=["site", "gaming_date"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(voids__isnull=True) & Q(amount_cents=F("rate_cents") * F("count")))
+                | (Q(voids__isnull=False) & Q(amount_cents=-F("rate_cents") * F("count"))),
+                name="fee_amount_is_rate_times_count",
+            )
+        ]
+
+    def __str__(self):
+        return f"fee {self.amount_cents} at table {self.table_id} on {self.gaming_date}"
+
+
+class FeeCount(AppendOnlyModel):
+    """The fee cash of a site's gaming day counted by two people; a recount is a new row that
+    `corrects` the one before (the newest stands)."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+    gaming_date = models.DateField()
+    counted_cents = models.PositiveBigIntegerField()
+    counted_at = models.DateTimeField()
+    counted_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    witness = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    corrects = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by")
+
+    class Meta:
+        ordering = ["site_id", "gaming_date", "id"]
+        indexes = [models.Index(fields=["site", "gaming_date"])]
+        constraints = [
+            models.CheckConstraint(condition=~Q(counted_by=F("witness")), name="fee_count_two_people"),
+        ]
+
+
+class GameSession(AppendOnlyModel):
+    """A licensed games-of-chance session at a New York site (9 NYCRR 4620.5 defines the game;
+    this record is an assumption: fees.rules). A correction is a new row that `corrects` it."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
+    gaming_date = models.DateField()
+    licence_number = models.CharField(max_length=50)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField()
+    receipts_cents = models.PositiveBigIntegerField()
+    prizes_cents = models.PositiveBigIntegerField()
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    corrects = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by")
+
+    class Meta:
+        ordering = ["site_id", "gaming_date", "started_at", "id"]
+        indexes = [models.Index(fields=["site", "gaming_date"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(ended_at__gt=F("started_at")), name="game_session_ends_after_start"),
+        ]
+
+    @property
+    def net_cents(self) -> int:
+        return self.receipts_cents - self.prizes_cents

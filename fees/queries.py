@@ -1,0 +1,70 @@
+"""The pack figures of WA-BJ and NY sites, summed by the database (a fixed number of queries
+whatever the rows): fees collected, fee cash counted and over/short per day; sessions'
+receipts, prizes and net."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Count, Q, Sum
+
+from .models import FeeCollection, FeeCount, GameSession
+
+
+@dataclass(frozen=True)
+class FeeDay:
+    site_id: int
+    gaming_date: date
+    collections: int  # not voided
+    collected_cents: int  # net of voids
+    counted_cents: int | None  # None: not counted yet
+
+    @property
+    def over_short_cents(self) -> int | None:
+        return None if self.counted_cents is None else self.counted_cents - self.collected_cents
+
+
+def fee_days(site_ids, start: date, end: date) -> list[FeeDay]:
+    collected = (
+        FeeCollection.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .values("site_id", "gaming_date")
+        .annotate(cents=Sum("amount_cents"), n=Count("id", filter=Q(voids__isnull=True) & Q(voided_by__isnull=True)))
+        .order_by()
+    )
+    counted = (
+        FeeCount.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end), corrected_by__isnull=True)
+        .values_list("site_id", "gaming_date", "counted_cents")
+    )
+    days: dict = defaultdict(lambda: [0, 0, None])
+    for row in collected:
+        days[(row["site_id"], row["gaming_date"])][:2] = [row["n"], row["cents"] or 0]
+    for site_id, gaming_date, cents in counted:
+        days[(site_id, gaming_date)][2] = cents
+    return [FeeDay(s, d, n, c, counted) for (s, d), (n, c, counted) in sorted(days.items())]
+
+
+def fee_totals(site_ids, start: date, end: date) -> dict:
+    rows = fee_days(site_ids, start, end)
+    counted = [r for r in rows if r.counted_cents is not None]
+    return {
+        "fees_collected_cents": sum(r.collected_cents for r in rows),
+        "collections": sum(r.collections for r in rows),
+        "fees_counted_cents": sum(r.counted_cents for r in counted),
+        "over_short_cents": sum(r.over_short_cents for r in counted),
+        "days_not_counted": sum(1 for r in rows if r.counted_cents is None and r.collections),
+    }
+
+
+def current_sessions(site_ids, start: date, end: date):
+    """The sessions as they stand (a corrected session is replaced by its correction)."""
+    return GameSession.objects.filter(
+        site_id__in=site_ids, gaming_date__range=(start, end), corrected_by__isnull=True
+    ).order_by("gaming_date", "started_at", "id")
+
+
+def session_totals(site_ids, start: date, end: date) -> dict:
+    totals = current_sessions(site_ids, start, end).aggregate(
+        n=Count("id"), receipts=Sum("receipts_cents"), prizes=Sum("prizes_cents")
+    )
+    receipts, prizes = totals["receipts"] or 0, totals["prizes"] or 0
+    return {"sessions": totals["n"], "receipts_cents": receipts, "prizes_cents": prizes, "net_cents": receipts - prizes}

@@ -1,0 +1,46 @@
+"""The revenue records of the packs whose revenue is not a drop (cardroom.packs.RevenueModel).
+
+Washington blackjack (WA-BJ, player-banked): WAC 230-40-125(1) (1999 proposed amendment):
+"Fees to play Washington blackjack shall only be assessed on a time basis and collected using
+the direct collection method as defined in WAC 230-40-050." WAC 230-40-050 is not among the
+texts we hold: the direct collection method is taken to be an employee collecting each fee at
+the table from the players, recorded collection by collection (assumption, stated in the README).
+
+New York (NY, 9 NYCRR 4620.5): the section defines the game (the organization's bank, bets of at
+most $5) but no session accounting. A licensed session's record here (licence number, start and
+end, the organization's receipts and the prizes paid, net = receipts - prizes) is an assumption
+of what a games-of-chance licensee reports, stated as such in the README.
+"""
+
+from cardroom.access import HOUSE_CONTROL, ReadRule
+from cardroom.models import Role
+
+FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
+FEES_PACK = "WA-BJ"
+SESSIONS_PACK = "NY"
+NY_SESSION_ASSUMPTION = "9 NYCRR 4620.5 (the session record itself is an assumption: the section defines the game only)"
+
+# House controls: who collects, counts and corrects (the WAC text names none).
+COLLECTORS = frozenset({Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER})
+VOIDERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
+COUNTERS = frozenset({Role.CASHIER, Role.COUNT_TEAM, Role.SHIFT_MANAGER})
+SESSION_RECORDERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
+ROLE_RULE = HOUSE_CONTROL
+
+FEE_RECORDS = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.AUDITOR}),
+    HOUSE_CONTROL,
+    "see the table fee records",
+)
+SESSION_RECORDS = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.AUDITOR}),
+    HOUSE_CONTROL,
+    "see the games-of-chance session records",
+)
+
+# Bounds (house controls): a fee per seat or player per period, a period, a day's cash.
+MAX_RATE_CENTS = 10_000  # $100 a period
+MAX_PERIOD_MINUTES = 240
+MAX_COUNT = 9  # seats or players at one table (WSGC rule 1 allows up to nine players)
+MAX_DAY_CENTS = 100_000_000  # $1,000,000
+MAX_LICENCE_LENGTH = 50

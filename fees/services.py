@@ -1,0 +1,175 @@
+"""Recording table fees, their count, and games-of-chance sessions: each write checks the site's
+pack, the role (house controls), the bounds and the closed books, and is audited."""
+
+from datetime import date, datetime, timedelta
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom import closing
+from cardroom.access import NOT_AN_EMPLOYEE, require_role
+from cardroom.audit import record_site_event
+from cardroom.limits import MAX_TEXT_LENGTH
+from cardroom.models import Employee, Site, Table
+from cardroom.money import format_money
+from cardroom.packs import pack_for
+from floor.calculations import business_date
+
+from . import rules
+from .models import FeeBasis, FeeCollection, FeeCount, GameSession
+
+
+def _employee(access) -> Employee:
+    if access.employee is None:
+        raise PermissionDenied(NOT_AN_EMPLOYEE)
+    return access.employee
+
+
+def _gaming_date(site: Site, at: datetime) -> date:
+    return business_date(at, site.time_zone, site.business_day_start_hour)
+
+
+def _open_books(site: Site, gaming_date: date, what: str) -> None:
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({"gaming_date": refusal})
+
+
+def _require_pack(site: Site, code: str, field: str, what: str, rule: str) -> None:
+    if site.jurisdiction != code:
+        raise ValidationError(
+            {field: f"{rule}: {what} belong to the {pack_for(code).name} pack ({code}); "
+                    f"{site} runs the {pack_for(site).name} pack."}
+        )
+
+
+def _bounded(field: str, value: int, low: int, high: int, unit=format_money) -> None:
+    if not low <= value <= high:
+        raise ValidationError({field: f"{field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."})
+
+
+def _moment(at: datetime | None, field: str) -> datetime:
+    at = at or timezone.now()
+    if at > timezone.now() + timedelta(minutes=5):
+        raise ValidationError({field: f"{field} cannot be in the future."})
+    return at
+
+
+def record_fee(
+    *, acting_user, table: Table, basis: str, period_minutes: int, rate_cents: int, count: int,
+    amount_cents: int, collected_at: datetime | None = None,
+) -> FeeCollection:
+    """A fee collected at a Washington blackjack table, on a time basis by direct collection
+    (WAC 230-40-125(1)); the amount must be the rate times the seats or players charged."""
+    site = table.site
+    _require_pack(site, rules.FEES_PACK, "table", "table fees collected on a time basis", rules.FEES_RULE)
+    access = require_role(acting_user, site, *rules.COLLECTORS, action="collect a table fee", rule=rules.ROLE_RULE)
+    employee = _employee(access)
+    if basis not in FeeBasis.values:
+        raise ValidationError({"basis": f"{rules.FEES_RULE}: a fee is charged per seat or per player per period."})
+    _bounded("period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, unit=lambda m: f"{m} minutes")
+    _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS)
+    most = table.betting_spaces if basis == FeeBasis.PER_SEAT else table.max_players
+    if not 1 <= count <= min(most, rules.MAX_COUNT):
+        unit = "seats" if basis == FeeBasis.PER_SEAT else "players"
+        raise ValidationError({"count": f"count is 1 to {min(most, rules.MAX_COUNT)} {unit} at table {table.number}; got {count}."})
+    if amount_cents != rate_cents * count:
+        raise ValidationError(
+            {"amount_cents": f"{rules.FEES_RULE}: the fee is assessed on a time basis at the posted rate: "
+                             f"{count} x {format_money(rate_cents)} = {format_money(rate_cents * count)}, "
+                             f"not {format_money(amount_cents)}."}
+        )
+    if not table.active:
+        raise ValidationError({"table": f"Table {table.number} is not active."})
+    at = _moment(collected_at, "collected_at")
+    gaming_date = _gaming_date(site, at)
+    _open_books(site, gaming_date, "a table fee")
+    with transaction.atomic():
+        fee = FeeCollection.objects.create(
+            site=site, table=table, gaming_date=gaming_date, basis=basis, period_minutes=period_minutes,
+            rate_cents=rate_cents, count=count, amount_cents=amount_cents, collected_at=at, collected_by=employee,
+        )
+        record_site_event(acting_user, "fee.collected", fee, site)
+    return fee
+
+
+def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
+    """A fee recorded by mistake: a new row with the opposite amount pointing back."""
+    site = fee.site
+    access = require_role(acting_user, site, *rules.VOIDERS, action="void a table fee", rule=rules.ROLE_RULE)
+    employee = _employee(access)
+    reason = (reason or "").strip()
+    if not reason or len(reason) > MAX_TEXT_LENGTH:
+        raise ValidationError({"reason": f"A void states its reason (at most {MAX_TEXT_LENGTH} characters)."})
+    if fee.voids_id is not None:
+        raise ValidationError({"fee": "A void is not voided again: record the fee anew."})
+    _open_books(site, fee.gaming_date, "voiding a table fee")
+    with transaction.atomic():
+        if FeeCollection.objects.select_for_update().filter(voids=fee).exists():
+            raise ValidationError({"fee": "This fee is voided already."})
+        void = FeeCollection.objects.create(
+            site=site, table_id=fee.table_id, gaming_date=fee.gaming_date, basis=fee.basis,
+            period_minutes=fee.period_minutes, rate_cents=fee.rate_cents, count=fee.count,
+            amount_cents=-fee.amount_cents, collected_at=timezone.now(), collected_by=employee, voids=fee, reason=reason,
+        )
+        record_site_event(acting_user, "fee.voided", void, site)
+    return void
+
+
+def count_fees(
+    *, acting_user, site: Site, gaming_date: date, counted_cents: int, witness: Employee,
+    counted_at: datetime | None = None,
+) -> FeeCount:
+    """The day's fee cash counted by two people (house control); a recount corrects the last count."""
+    _require_pack(site, rules.FEES_PACK, "site", "fee cash counts", rules.FEES_RULE)
+    access = require_role(acting_user, site, *rules.COUNTERS, action="count the fee cash", rule=rules.ROLE_RULE)
+    employee = _employee(access)
+    _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS)
+    if witness.pk == employee.pk or witness.organization_id != site.organization_id:
+        raise ValidationError({"witness": "House control: the fee cash is counted by two people of the organization; "
+                                          "the witness is someone other than the counter."})
+    _open_books(site, gaming_date, "a fee cash count")
+    at = _moment(counted_at, "counted_at")
+    with transaction.atomic():
+        last = FeeCount.objects.select_for_update().filter(
+            site=site, gaming_date=gaming_date, corrected_by__isnull=True
+        ).order_by("-id").first()
+        count = FeeCount.objects.create(
+            site=site, gaming_date=gaming_date, counted_cents=counted_cents, counted_at=at,
+            counted_by=employee, witness=witness, corrects=last,
+        )
+        record_site_event(acting_user, "fee.counted", count, site)
+    return count
+
+
+def record_session(
+    *, acting_user, site: Site, licence_number: str, started_at: datetime, ended_at: datetime,
+    receipts_cents: int, prizes_cents: int, corrects: GameSession | None = None,
+) -> GameSession:
+    """A New York games-of-chance session (the record is an assumption: fees.rules)."""
+    _require_pack(site, rules.SESSIONS_PACK, "site", "games-of-chance sessions", rules.NY_SESSION_ASSUMPTION)
+    access = require_role(
+        acting_user, site, *rules.SESSION_RECORDERS, action="record a games-of-chance session", rule=rules.ROLE_RULE
+    )
+    employee = _employee(access)
+    licence_number = (licence_number or "").strip()
+    if not licence_number or len(licence_number) > rules.MAX_LICENCE_LENGTH:
+        raise ValidationError({"licence_number": f"A session names its games-of-chance licence (at most {rules.MAX_LICENCE_LENGTH} characters)."})
+    if ended_at <= started_at:
+        raise ValidationError({"ended_at": "A session ends after it starts."})
+    _moment(ended_at, "ended_at")
+    _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS)
+    _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS)
+    if corrects is not None and (corrects.site_id != site.pk or hasattr(corrects, "corrected_by")):
+        raise ValidationError({"corrects": "A correction points at this site's session as it stands (its latest correction)."})
+    gaming_date = _gaming_date(site, started_at)
+    _open_books(site, gaming_date, "a games-of-chance session")
+    with transaction.atomic():
+        session = GameSession.objects.create(
+            site=site, gaming_date=gaming_date, licence_number=licence_number, started_at=started_at,
+            ended_at=ended_at, receipts_cents=receipts_cents, prizes_cents=prizes_cents, recorded_by=employee,
+            corrects=corrects,
+        )
+        record_site_event(acting_user, "game_session.recorded", session, site)
+    return session

@@ -1,0 +1,189 @@
+"""WA-BJ table fees (WAC 230-40-125(1), 1999 proposed amendment) and NY games-of-chance sessions
+through the API: the happy paths, each refusal, the reconciliation's over/short, and the roles."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from cardroom.models import AuditEvent, Role
+from fees.models import FeeCollection, FeeCount, GameSession
+from tests.factories import SiteFactory, TableFactory
+
+FEES = "/api/v1/fee-collections/"
+COUNTS = "/api/v1/fee-counts/"
+SESSIONS = "/api/v1/game-sessions/"
+
+
+def test_a_pit_boss_records_a_fee_and_it_is_audited_as_theirs(cast, client_for, fee_payload, bj_table):
+    boss = cast[Role.PIT_BOSS]
+    response = client_for(boss).post(FEES, fee_payload, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["amount_cents"] == 1500 and body["table_number"] == 1 and body["collected_by_initials"] == boss.initials
+    fee = FeeCollection.objects.get()
+    assert AuditEvent.objects.filter(action="fee.collected", object_id=str(fee.pk), actor=boss.user).count() == 1
+
+
+def test_the_amount_must_be_the_rate_times_the_count(cast, client_for, fee_payload):
+    response = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, "amount_cents": 1400}, format="json")
+    assert response.status_code == 400
+    message = response.json()["amount_cents"][0]
+    assert "WAC 230-40-125(1)" in message and "$15.00" in message and "$14.00" in message
+    assert not FeeCollection.objects.exists()
+
+
+def test_fees_are_refused_at_a_site_of_another_pack(cast, client_for, org, site):
+    nd_site = SiteFactory(organization=org, name="Elks Lodge", jurisdiction="ND")
+    table = TableFactory(site=nd_site, number=1)
+    boss = cast[Role.PIT_BOSS]
+    from cardroom import services
+
+    services.add_membership(acting_user=cast[Role.GAMING_MANAGER].user, employee=boss, role=Role.PIT_BOSS, site=nd_site)
+    payload = {"table": table.pk, "basis": "per_seat", "period_minutes": 30, "rate_cents": 300, "count": 2,
+               "amount_cents": 600}
+    response = client_for(boss).post(FEES, payload, format="json")
+    assert response.status_code == 400
+    assert "WAC 230-40-125(1)" in response.json()["table"][0] and "WA-BJ" in response.json()["table"][0]
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("period_minutes", 0), ("period_minutes", 241), ("rate_cents", 0), ("rate_cents", 10_001), ("count", 0),
+     ("count", 10), ("basis", "per_hand"), ("amount_cents", -5)],
+)
+def test_out_of_bound_fields_are_400_naming_the_field(cast, client_for, fee_payload, field, value):
+    response = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, field: value}, format="json")
+    assert response.status_code == 400 and field in response.json()
+    assert not FeeCollection.objects.exists()
+
+
+def test_more_seats_than_the_table_has_are_refused(cast, client_for, fee_payload, bj_table):
+    bj_table.betting_spaces = 4
+    bj_table.save()
+    response = client_for(cast[Role.PIT_BOSS]).post(
+        FEES, {**fee_payload, "count": 5, "amount_cents": 1500}, format="json"
+    )
+    assert response.status_code == 400 and "1 to 4 seats" in response.json()["count"][0]
+
+
+def test_a_dealer_may_not_collect_nor_a_pit_boss_void(cast, client_for, fee_payload):
+    assert client_for(cast[Role.DEALER]).post(FEES, fee_payload, format="json").status_code == 403
+    fee_id = client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json").json()["id"]
+    refused = client_for(cast[Role.PIT_BOSS]).post(f"{FEES}{fee_id}/void/", {"reason": "wrong table"}, format="json")
+    assert refused.status_code == 403 and "House control" in refused.json()["detail"]
+    assert FeeCollection.objects.count() == 1
+
+
+def test_a_shift_manager_voids_a_fee_once_with_a_row_pointing_back(cast, client_for, fee_payload):
+    fee_id = client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json").json()["id"]
+    shift = client_for(cast[Role.SHIFT_MANAGER])
+    void = shift.post(f"{FEES}{fee_id}/void/", {"reason": "charged the wrong table"}, format="json")
+    assert void.status_code == 201 and void.json()["voids"] == fee_id and void.json()["amount_cents"] == -1500
+    again = shift.post(f"{FEES}{fee_id}/void/", {"reason": "twice"}, format="json")
+    assert again.status_code == 400 and "voided already" in again.json()["fee"][0]
+    assert shift.post(f"{FEES}{fee_id}/void/", {}, format="json").status_code == 400  # the reason is required
+
+
+def test_the_reconciliation_shows_collected_counted_and_over_short(cast, client_for, fee_payload, site):
+    boss, cashier = cast[Role.PIT_BOSS], cast[Role.CASHIER]
+    for _ in range(3):
+        assert client_for(boss).post(FEES, fee_payload, format="json").status_code == 201  # 3 x $15
+    voided = client_for(boss).post(FEES, fee_payload, format="json").json()["id"]
+    client_for(cast[Role.SHIFT_MANAGER]).post(f"{FEES}{voided}/void/", {"reason": "mistake"}, format="json")
+    day = FeeCollection.objects.first().gaming_date
+    count = {"site": site.pk, "gaming_date": day.isoformat(), "counted_cents": 4000, "witness": boss.pk}
+    assert client_for(cashier).post(COUNTS, count, format="json").status_code == 201
+    query = {"site": site.pk, "start": day.isoformat(), "end": day.isoformat()}
+    (row,) = client_for(cast[Role.AUDITOR]).get(f"{FEES}reconciliation/", query).json()
+    assert row == {"site": site.pk, "gaming_date": day.isoformat(), "collections": 3, "collected_cents": 4500,
+                   "counted_cents": 4000, "over_short_cents": -500}
+    # A recount corrects the count; the newest stands.
+    assert client_for(cashier).post(COUNTS, {**count, "counted_cents": 4500}, format="json").status_code == 201
+    (row,) = client_for(cast[Role.AUDITOR]).get(f"{FEES}reconciliation/", query).json()
+    assert row["over_short_cents"] == 0 and FeeCount.objects.count() == 2
+
+
+def test_the_fee_cash_is_counted_by_two_people(cast, client_for, site):
+    cashier = cast[Role.CASHIER]
+    today = timezone.localdate().isoformat()
+    alone = {"site": site.pk, "gaming_date": today, "counted_cents": 100, "witness": cashier.pk}
+    response = client_for(cashier).post(COUNTS, alone, format="json")
+    assert response.status_code == 400 and "two people" in response.json()["witness"][0]
+
+
+def test_a_ny_session_records_receipts_prizes_and_net(cast, client_for, ny_site, ny_shift):
+    start = timezone.now() - timedelta(hours=4)
+    payload = {"site": ny_site.pk, "licence_number": "NY-GC-4620", "started_at": start.isoformat(),
+               "ended_at": (start + timedelta(hours=3)).isoformat(), "receipts_cents": 125_000, "prizes_cents": 80_000}
+    response = client_for(ny_shift).post(SESSIONS, payload, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["net_cents"] == 45_000
+    first = response.json()["id"]
+    corrected = client_for(ny_shift).post(SESSIONS, {**payload, "prizes_cents": 90_000, "corrects": first}, format="json")
+    assert corrected.status_code == 201 and corrected.json()["corrects"] == first
+    from fees.queries import session_totals
+
+    day = GameSession.objects.get(pk=first).gaming_date
+    assert session_totals([ny_site.pk], day, day) == {
+        "sessions": 1, "receipts_cents": 125_000, "prizes_cents": 90_000, "net_cents": 35_000
+    }
+
+
+def test_a_session_is_refused_at_a_non_ny_site_and_when_it_ends_before_it_starts(cast, client_for, site, ny_site, ny_shift):
+    start = timezone.now() - timedelta(hours=4)
+    payload = {"site": site.pk, "licence_number": "X-1", "started_at": start.isoformat(),
+               "ended_at": (start + timedelta(hours=1)).isoformat(), "receipts_cents": 1, "prizes_cents": 0}
+    wrong_pack = client_for(cast[Role.SHIFT_MANAGER]).post(SESSIONS, payload, format="json")
+    assert wrong_pack.status_code == 400 and "NY" in wrong_pack.json()["site"][0]
+    backwards = {**payload, "site": ny_site.pk, "ended_at": (start - timedelta(hours=1)).isoformat()}
+    response = client_for(ny_shift).post(SESSIONS, backwards, format="json")
+    assert response.status_code == 400 and "ended_at" in response.json()
+    assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize("url", [FEES, COUNTS, SESSIONS, f"{FEES}reconciliation/"])
+def test_anonymous_requests_are_refused(api_client, url):
+    assert api_client.get(url).status_code in (401, 403)
+    assert api_client.post(url, {}, format="json").status_code in (401, 403, 405)
+
+
+def test_another_organization_sees_none_of_the_fees(cast, client_for, fee_payload, stranger_site):
+    from tests.factories import make_person
+
+    client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json")
+    stranger = make_person(stranger_site.organization, Role.GAMING_MANAGER, None)
+    assert client_for(stranger).get(FEES).json()["results"] == []
+
+
+def test_the_daily_and_quarter_figures_carry_the_packs_own_figures(cast, client_for, fee_payload, site, ny_site, ny_shift):
+    from cardroom.periods import Quarter
+
+    client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json")
+    day = FeeCollection.objects.get().gaming_date
+    gm = client_for(cast[Role.GAMING_MANAGER])
+    daily = gm.get(f"/api/v1/sites/{site.pk}/daily-summary/", {"date": day.isoformat()})
+    assert daily.status_code == 200, daily.content
+    pack = daily.json()["pack"]
+    assert pack["code"] == "WA-BJ" and pack["revenue_model"] == "fees" and pack["hold_applies"] is False
+    assert pack["fees"]["fees_collected_cents"] == 1500 and pack["fees"]["days_not_counted"] == 1
+    quarter = str(Quarter.containing(day))
+    ny = gm.get(f"/api/v1/sites/{ny_site.pk}/quarter-summary/", {"quarter": quarter}).json()["pack"]
+    assert ny["code"] == "NY" and ny["sessions"] == {"sessions": 0, "receipts_cents": 0, "prizes_cents": 0, "net_cents": 0}
+
+
+def test_the_demo_records_a_week_of_fees_one_day_short_and_two_ny_sessions(db):
+    from cardroom.demo import load_demo
+    from cardroom.pack_demo import extend_demo as packs
+    from fees.demo import DAYS, extend_demo
+    from fees.queries import fee_days
+
+    demo = packs(load_demo())
+    extend_demo(demo)
+    extend_demo(demo)  # idempotent
+    tacoma = FeeCollection.objects.values_list("site_id", flat=True).first()
+    dates = sorted(set(FeeCollection.objects.values_list("gaming_date", flat=True)))
+    days = fee_days([tacoma], dates[0], dates[-1])
+    assert len(days) == DAYS and [d.over_short_cents for d in days].count(-500) == 1
+    assert all(d.over_short_cents in (0, -500) for d in days)
+    assert GameSession.objects.count() == 2
