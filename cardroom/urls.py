@@ -24,6 +24,7 @@ urlpatterns = [
     path("counts/", include("counts.urls")),
     path("surveillance/", include("surveillance.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("fees/", include("fees.urls")),
     path("approvals/", include("approvals.urls")),
     path("compliance/", include("compliance.urls")),
     path("reports/", include("reports.urls")),

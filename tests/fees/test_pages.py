@@ -1,0 +1,78 @@
+"""The table fees page: recording a fee in the browser with the service's refusals, the day's
+reconciliation, and what a site of another pack shows."""
+
+import pytest
+
+from cardroom.middleware import SESSION_KEY
+from cardroom.models import Role
+from fees.models import FeeCollection
+from tests.browser_support import browser_page, login  # noqa: F401
+from tests.factories import PASSWORD, SiteFactory, make_person
+
+FORM = {"basis": "per_player", "period_minutes": "30", "rate_cents": "2", "count": "4", "amount_cents": "8"}
+
+
+def test_a_pit_boss_records_a_fee_and_sees_it_reconciled(client, cast, bj_table):
+    client.force_login(cast[Role.PIT_BOSS].user)
+    assert client.get("/fees/").status_code == 200
+    response = client.post("/fees/", {**FORM, "table": bj_table.pk})
+    assert response.status_code == 302
+    page = client.get("/fees/").content.decode()
+    assert "$8.00" in page and "not counted" in page
+    assert FeeCollection.objects.get().amount_cents == 800
+
+
+def test_a_wrong_amount_is_refused_inline_citing_the_rule(client, cast, bj_table):
+    client.force_login(cast[Role.PIT_BOSS].user)
+    response = client.post("/fees/", {**FORM, "table": bj_table.pk, "amount_cents": "7"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "WAC 230-40-125(1)" in page and "amount_cents:" not in page
+    assert not FeeCollection.objects.exists()
+
+
+def test_an_auditor_reads_but_has_no_form(client, cast, bj_table):
+    client.force_login(cast[Role.AUDITOR].user)
+    page = client.get("/fees/")
+    assert page.status_code == 200 and 'id="fee-form"' not in page.content.decode()
+    assert client.post("/fees/", {**FORM, "table": bj_table.pk}).status_code == 403
+
+
+def test_a_site_of_another_pack_says_whose_revenue_fees_are(client, org):
+    nd = SiteFactory(organization=org, name="Elks Lodge", jurisdiction="ND")
+    manager = make_person(org, Role.GAMING_MANAGER, None)
+    client.force_login(manager.user)
+    session = client.session
+    session[SESSION_KEY] = nd.pk
+    session.save()
+    page = client.get("/fees/").content.decode()
+    assert 'id="not-this-pack"' in page and "WAC 230-40-125(1)" in page and 'id="fee-form"' not in page
+
+
+@pytest.fixture
+def collector(cast):
+    boss = cast[Role.PIT_BOSS]
+    boss.user.username = "wacollector"
+    boss.user.set_password(PASSWORD)
+    boss.user.save()
+    return boss
+
+
+@pytest.mark.browser
+def test_a_collector_records_a_fee_in_the_browser(browser_page, live_server, collector, bj_table):  # noqa: F811
+    page = browser_page
+    login(page, live_server, "wacollector")
+    page.goto(f"{live_server.url}/fees/")
+    page.select_option("#id_basis", "per_player")
+    page.fill("#id_period_minutes", "30")
+    page.fill("#id_rate_cents", "2")
+    page.fill("#id_count", "5")
+    page.fill("#id_amount_cents", "9")
+    page.click("#record-fee")
+    page.wait_for_load_state()
+    assert "WAC 230-40-125(1)" in page.inner_text("#fee-form")
+    page.fill("#id_amount_cents", "10")
+    page.click("#record-fee")
+    page.wait_for_load_state()
+    assert "$10.00" in page.inner_text("#reconciliation")
+    assert "not counted" in page.inner_text("#reconciliation")
