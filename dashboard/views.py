@@ -21,6 +21,7 @@ from accounting import queries as accounting_queries
 from accounting.api_figures import TAX_LABEL
 from accounting.games import summary_game_lines
 from accounting.models import Adjustment, BooksClose
+from accounting.pack_figures import pack_figures
 from accounting.rules import BOOKS_CLOSERS, ND_GAMING_TAX, QUARTER_FILERS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
@@ -91,6 +92,7 @@ def daily(request):
     summary = summaries.daily_summary(site, day, snapshots=True)
     context = {
         "site": site,
+        "pack": pack_figures(site, day, day),
         "day": day,
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
@@ -191,6 +193,7 @@ def quarter(request):
         "can_record_other_games": access.is_gaming_manager,
         "tax_label": TAX_LABEL,
         "site": site,
+        "pack": pack_figures(site, chosen.start, chosen.end),
         "quarter": chosen,
         "previous": chosen.previous(),
         "next": chosen.next(),

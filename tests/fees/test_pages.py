@@ -76,3 +76,23 @@ def test_a_collector_records_a_fee_in_the_browser(browser_page, live_server, col
     page.wait_for_load_state()
     assert "$10.00" in page.inner_text("#reconciliation")
     assert "not counted" in page.inner_text("#reconciliation")
+
+
+def test_the_daily_and_quarter_pages_show_the_packs_figures(client, cast, bj_table, ny_site, ny_shift):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from fees import services
+
+    services.record_fee(acting_user=cast[Role.PIT_BOSS].user, table=bj_table, basis="per_seat", period_minutes=30,
+                        rate_cents=300, count=3, amount_cents=900)
+    day = FeeCollection.objects.get().gaming_date
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    daily = client.get("/figures/daily/", {"site": bj_table.site_id, "date": day.isoformat()}).content.decode()
+    assert 'id="fees-collected">$9.00' in daily and "no drop-based hold" in daily
+    start = timezone.now() - timedelta(hours=5)
+    services.record_session(acting_user=ny_shift.user, site=ny_site, licence_number="NY-1", started_at=start,
+                            ended_at=start + timedelta(hours=2), receipts_cents=5000, prizes_cents=1500)
+    quarter = client.get("/figures/quarter/", {"site": ny_site.pk}).content.decode()
+    assert 'id="sessions-net">$35.00' in quarter
