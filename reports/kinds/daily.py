@@ -9,6 +9,7 @@ from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from accounting.books import BooksCheck, day_checks
 from accounting.games import Schedule, below_word, hold_schedule, summary_game_lines
+from accounting.pack_figures import pack_figures
 from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.moments import LATE_ENTRY
@@ -17,6 +18,7 @@ from cardroom.pdf import data_table, format_clock, para
 from floor.queries import LateEntry, late_entries
 
 from ..registry import ReportContext, ReportKind, register
+from .pack_section import pack_section
 from .tournament_record import summary_section
 
 FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
@@ -43,6 +45,7 @@ class DailyReport:
     time_zone: str = "UTC"
     late_entry_minutes: int = 60
     thresholds: Schedule | None = None  # the low-hold thresholds (ND 99-01.3-08-04(9)), each game's own
+    pack: dict | None = None  # the pack's own figures for the period (accounting.pack_figures)
 
 
 NOT_KNOWN = "not known"
@@ -64,6 +67,7 @@ def build(context: ReportContext) -> DailyReport:
         context.site.time_zone,
         context.site.late_entry_minutes,
         hold_schedule(),
+        pack_figures(context.site, context.start, context.end),
     )
 
 
@@ -182,11 +186,11 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None
 
 def render(data: DailyReport) -> list:
     if not data.days:
-        return [para("No gaming day at this site in the period.")]
+        return [para("No gaming day at this site in the period."), *pack_section(data.pack)]
     story = []
     for day, books in zip(data.days, data.books, strict=True):
         story += ([PageBreak()] if story else []) + _day(day, books, data)  # one form per gaming day
-    return story
+    return story + pack_section(data.pack)
 
 
 HEADER = [

@@ -21,6 +21,7 @@ from accounting.books import (
     tax_return,
 )
 from accounting.games import GameLine, below_word, summary_game_lines
+from accounting.pack_figures import pack_figures
 from accounting.rules import QUARTER_FIGURES
 from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter
 from cardroom.money import format_money, format_ratio
@@ -28,6 +29,7 @@ from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
 
 from ..registry import ReportContext, ReportKind, register
+from .pack_section import pack_section
 from .tournament_record import summary_section
 
 
@@ -39,6 +41,7 @@ class QuarterlyReport:
     books: QuarterBooks
     tax_return: TaxReturn
     games: tuple[GameLine, ...] = ()  # twenty-one, paddlewheel (each with its threshold), total
+    pack: dict | None = None  # the pack's own figures for the quarter (accounting.pack_figures)
 
 
 NOT_KNOWN = "not known"
@@ -61,7 +64,8 @@ def build(context: ReportContext) -> QuarterlyReport:
     state = quarter_books(summary, found.get((context.site.pk, str(quarter))), context.site.time_zone)
     tax = tax_return(context.organization, quarter, every_site, found)
     games = summary_game_lines(summary, quarter.end)
-    return QuarterlyReport(context.site.name, summary, tax.figures, state, tax, games)
+    pack = pack_figures(context.site, quarter.start, quarter.end)
+    return QuarterlyReport(context.site.name, summary, tax.figures, state, tax, games, pack)
 
 
 DAY_HEADER = [
@@ -353,7 +357,11 @@ def _tax_sections(data: QuarterlyReport) -> list:
 
 
 # The report's sections in order, each a function of the report data returning flowables.
-SECTIONS = [_books, _days, _games, _cash, _tax_sections]
+def _pack(data: QuarterlyReport) -> list:
+    return pack_section(data.pack)
+
+
+SECTIONS = [_books, _days, _games, _pack, _cash, _tax_sections]
 
 
 def render(data: QuarterlyReport) -> list:
