@@ -200,7 +200,9 @@ class DailySummaryOut(serializers.Serializer):
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     games = GameLineOut(many=True, help_text=GAMES_DOC)
     books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
-    pack = PackFiguresOut(required=False, help_text="The site's jurisdiction pack and its own figures.")
+    pack = PackFiguresOut(
+        required=False, help_text="WA-BJ and NY sites: the pack and its own figures (a drop pack's are the summary)."
+    )
 
 
 class QuarterSummaryOut(serializers.Serializer):
@@ -444,11 +446,9 @@ class DailySummaryView(APIView):
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
         lines = [games.game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date)]
-        day = summary.gaming_date
-        return Response(
-            {**daily_json(summary), "games": lines, "books": books.books_check_json(check),
-             "pack": pack_figures(site, day, day)}
-        )
+        pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
+        extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
+        return Response({**daily_json(summary), "games": lines, "books": books.books_check_json(check), **extra})
 
 
 class QuarterSummaryView(APIView):

@@ -47,7 +47,7 @@ class FeeCollectionInputSerializer(Input):
     collected_at = DateTimeField(required=False, default=None, allow_null=True)
 
 
-class VoidInputSerializer(Input):
+class FeeVoidInputSerializer(Input):
     reason = TextField()
 
 
@@ -100,12 +100,12 @@ class FeeCollectionViewSet(ScopedViewSet):
     def create_object(self, data):
         return services.record_fee(acting_user=self.request.user, **data)
 
-    @extend_schema(request=VoidInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=FeeVoidInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def void(self, request, pk=None):
         """Void a fee recorded by mistake: a new row with the opposite amount, pointing back."""
         fee = self.get_object()
-        data = _read(VoidInputSerializer, request.data, self.get_serializer_context())
+        data = _read(FeeVoidInputSerializer, request.data, self.get_serializer_context())
         void = services.void_fee(acting_user=request.user, fee=fee, reason=data["reason"])
         return Response(FeeCollectionSerializer(void).data, status=201)
 
