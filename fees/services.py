@@ -106,7 +106,8 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
         raise ValidationError({"fee": "A void is not voided again: record the fee anew."})
     _open_books(site, fee.gaming_date, "voiding a table fee")
     with transaction.atomic():
-        if FeeCollection.objects.select_for_update().filter(voids=fee).exists():
+        list(FeeCollection.objects.select_for_update().filter(pk=fee.pk).values_list("pk", flat=True))  # one void at a time
+        if FeeCollection.objects.filter(voids=fee).exists():
             raise ValidationError({"fee": "This fee is voided already."})
         void = FeeCollection.objects.create(
             site=site, table_id=fee.table_id, gaming_date=fee.gaming_date, basis=fee.basis,
@@ -132,7 +133,7 @@ def count_fees(
     _open_books(site, gaming_date, "a fee cash count")
     at = _moment(counted_at, "counted_at")
     with transaction.atomic():
-        last = FeeCount.objects.select_for_update().filter(
+        last = FeeCount.objects.select_for_update(of=("self",)).filter(
             site=site, gaming_date=gaming_date, corrected_by__isnull=True
         ).order_by("-id").first()
         count = FeeCount.objects.create(
