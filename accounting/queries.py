@@ -2,7 +2,7 @@
 
 from datetime import date
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, Q, QuerySet
 
 from cardroom.models import Site
 from cardroom.periods import Quarter
@@ -27,11 +27,22 @@ def quarter_filing(site_id: int, quarter: Quarter) -> QuarterFiling | None:
 
 def closed_reason(site_id: int, gaming_date: date) -> str | None:
     """Why the books of the site's gaming date are closed (its own books, or its quarter's
-    summary filed), or None: the answer the books register for the layers below (cardroom.closing)."""
-    if books_closed_on(site_id, gaming_date):
-        return f"the books of {gaming_date} are closed"
+    summary filed), or None: the answer the books register for the layers below (cardroom.closing).
+    One query: every write to a day's records asks it."""
     quarter = Quarter.containing(gaming_date)
-    if QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).exists():
+    found = (
+        Site.objects.filter(pk=site_id)
+        .annotate(
+            day_closed=Exists(BooksClose.objects.filter(site_id=site_id, gaming_date=gaming_date)),
+            quarter_filed=Exists(QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter))),
+        )
+        .values_list("day_closed", "quarter_filed")
+        .first()
+    )
+    day_closed, quarter_filed = found or (False, False)
+    if day_closed:
+        return f"the books of {gaming_date} are closed"
+    if quarter_filed:
         return f"the quarterly summary of {quarter} is filed"
     return None
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import demo_progress
 from floor.models import GamingDay
 
 from . import services
@@ -52,6 +53,7 @@ def extend_demo(demo) -> None:
                 _bank_counts(site, day, BANKS[key], index, cashier)
                 _close_books(site, day, gm)
                 _deposit(site, day, index, cashier)
+                demo_progress.advance("days banked and closed")
 
 
 def _net_fills(site, day) -> int:

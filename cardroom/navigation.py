@@ -1,8 +1,9 @@
 """The navigation menu: each app registers its entries with the roles that may use them."""
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 
 from .models import Role
 
@@ -17,7 +18,13 @@ class MenuItem:
 
     @property
     def url(self) -> str:
-        return reverse(self.url_name, kwargs=dict(self.kwargs))
+        return _url(get_script_prefix(), self.url_name, self.kwargs)
+
+
+@lru_cache(maxsize=512)
+def _url(prefix: str, url_name: str, kwargs: tuple) -> str:
+    """A menu entry's address, reversed once per process (every page draws the whole menu)."""
+    return reverse(url_name, kwargs=dict(kwargs))
 
 
 MENU: list[MenuItem] = []

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import demo_progress
 from cardroom.models import Game, Table
 
 from . import queries, services
@@ -67,6 +68,7 @@ def extend_demo(demo: dict) -> None:
             try:
                 with transaction.atomic():
                     _count_day(site, key, day, people, first_of_site=index == 0)
+                demo_progress.advance("counted days")
             except ValidationError:
                 continue  # a day the demo cannot count (e.g. a box left uncounted by hand): leave it
 

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom import demo_progress
 from cardroom.models import Employee, Role, Site, Table
 
 from . import services
@@ -62,6 +63,7 @@ def build_demo_custody(site: Site, *, days: Iterable[date], people: Mapping[str,
         with transaction.atomic():
             _build_day(site, gaming_date, start, tables, cast, random.Random(f"{site.pk}:{gaming_date}"))
         created += 1
+        demo_progress.advance("gaming days")
     return created
 
 

@@ -26,4 +26,4 @@ def test_the_pack_demo_builds_each_packs_site_and_table_and_is_idempotent(db):
     nygm = Employee.objects.get(user__username="nygm")
     assert Membership.objects.filter(employee=nygm, site=None, role=Role.GAMING_MANAGER).exists()
     assert Membership.objects.filter(employee__user__username="wadealer", role=Role.DEALER).count() == 2
-    assert _extensions()[0] is extend_demo
+    assert _extensions()[0][1] is extend_demo

@@ -2,6 +2,7 @@ import os
 
 from django.core.management.base import BaseCommand
 
+from cardroom import demo_progress
 from cardroom.demo import DEMO_PASSWORD, PEOPLE, load_demo
 
 
@@ -9,9 +10,14 @@ class Command(BaseCommand):
     help = "Load the demo organization, sites, tables, chips and one login per role (idempotent)."
 
     def handle(self, *args, **options):
-        demo = load_demo()
-        for extend in _extensions():
-            extend(demo)
+        extensions = _extensions()
+        # A bar on a terminal, a line per step otherwise (make run's log, CI).
+        with demo_progress.reporting(1 + len(extensions), self.stdout._out):
+            with demo_progress.step("organizations, sites, tables, people"):
+                demo = load_demo()
+            for label, extend in extensions:
+                with demo_progress.step(label):
+                    extend(demo)
         port = os.environ.get("PORT", "8000")  # `make run PORT=8123`
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: http://127.0.0.1:{port}/"))
         self.stdout.write(f"Every demo login uses the password {DEMO_PASSWORD!r}:")
@@ -36,4 +42,14 @@ def _extensions():
     from surveillance.demo import extend_demo as surveillance
     from tournaments.demo import extend_demo as tournaments
 
-    return (packs, custody, counts, cage, books, surveillance, tournaments, approvals, fees)
+    return (
+        ("Washington and New York packs", packs),
+        ("gaming days and slips", custody),
+        ("drop counts", counts),
+        ("cage: bank counts, closed books, deposits", cage),
+        ("quarterly books", books),
+        ("surveillance records", surveillance),
+        ("tournament", tournaments),
+        ("game approvals", approvals),
+        ("fee collections", fees),
+    )
