@@ -20,7 +20,7 @@ from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from cardroom.models import Organization, Table
 from cardroom.periods import Quarter
 
-from . import books, dealer_hold, figures, games, queries, rules, services, summaries
+from . import books, day_figures, dealer_hold, figures, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose, OtherGamesAgp
 from .pack_figures import pack_figures
@@ -584,7 +584,7 @@ class DealerHoldView(APIView):
             sites = [pk for pk in sites if pk == wanted]
         if not sites:
             raise PermissionDenied(rules.DEALER_FIGURES.refusal(" (a dealer sees their own)"))
-        found = dealer_hold.dealer_summaries(sites, start, end, dealer_ids=[employee.pk], game=game)
+        found = day_figures.dealer_summaries(sites, start, end, dealer_ids=[employee.pk], game=game)
         one = found[0] if len(found) == 1 else None
         return Response(
             {

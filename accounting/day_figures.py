@@ -333,6 +333,16 @@ def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFig
     return result
 
 
+def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game: str = "21"):
+    """`dealer_hold.dealer_summaries`, closed days from their snapshots (the dealers pages, the
+    dealer API and the dealer reports read this)."""
+    shifts = shift_figures(site_ids, start, end)
+    if dealer_ids is not None:
+        wanted = set(dealer_ids)
+        shifts = [s for s in shifts if s.dealer_id in wanted]
+    return dealer_hold.summarize_dealers(shifts, table_days(site_ids, start, end), game)
+
+
 def _shifts_from_rows(rows) -> list[dealer_hold.ShiftFigures]:
     """ShiftFigures from snapshot rows; table numbers and dealers' names read now (they may change)."""
     if not rows:

@@ -278,10 +278,10 @@ class DealerSummary(HoldBesideSite):
     game: str = "21"
 
 
-def _site_holds(custody: _Custody, game: str) -> dict[int, tuple[Custody, figures.HoldSpread]]:
+def _site_holds(table_days, game: str) -> dict[int, tuple[Custody, figures.HoldSpread]]:
     """{site_id: (the site's complete table-days of `game` summed, the spread of their holds)}."""
     by_site = defaultdict(list)
-    for d in custody.table_days():
+    for d in table_days:
         if d.complete and d.game == game:
             by_site[d.site_id].append(d.custody)
     return {
@@ -298,9 +298,15 @@ def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game:
     ND 99-01.3-08-04(8)) summed per site, beside that site's hold over the same period and the
     z-score against it. Ordered by dealer name, then site."""
     custody = _Custody(list(site_ids), start, end)
-    holds = _site_holds(custody, game)
+    return summarize_dealers(custody.figures(dealer_ids), custody.table_days(), game)
+
+
+def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummary]:
+    """`dealer_summaries` from the shifts' figures and the same period's table-days (read live
+    here, or from the closed days' snapshots by accounting.day_figures)."""
+    holds = _site_holds(table_days, game)
     grouped = defaultdict(list)
-    for shift in custody.figures(dealer_ids):
+    for shift in shifts:
         if shift.game == game:
             grouped[(shift.dealer_id, shift.dealer_name, shift.site_id)].append(shift)
     result = []

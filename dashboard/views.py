@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounting import books as closed_books
-from accounting import day_figures, dealer_hold, services, summaries
+from accounting import day_figures, services, summaries
 from accounting import queries as accounting_queries
 from accounting.api_figures import TAX_LABEL
 from accounting.games import summary_game_lines
@@ -277,7 +277,7 @@ def dealers(request):
     activate_site_zone(site)
     start, end, errors = _period(request, site)
     game = _game(request)
-    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, game=game)
+    found = [] if errors else day_figures.dealer_summaries([site.pk], start, end, game=game)
     context = {
         "site": site,
         "start": start,
@@ -297,7 +297,7 @@ def dealer(request, pk):
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
     game = _game(request)
-    found = [] if errors else dealer_hold.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
+    found = [] if errors else day_figures.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
     context = {
         "game": game,
         "site": site,

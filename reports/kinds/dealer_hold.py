@@ -8,10 +8,10 @@ the percent-of-hold API of each employee (`site=` this site, `game=21` or `PW`).
 from dataclasses import dataclass
 from decimal import Decimal
 
-from accounting.dealer_hold import DealerSummary, HoldBesideSite, dealer_summaries
+from accounting.day_figures import shift_figures, table_days
+from accounting.dealer_hold import DealerSummary, HoldBesideSite, summarize_dealers
 from accounting.figures import ZERO, Custody
 from accounting.rules import DEALER_FIGURES
-from accounting.summaries import table_days
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 
@@ -47,12 +47,14 @@ def _line(d: DealerSummary) -> DealerLine:
 
 def build(context: ReportContext) -> DealerHoldReport:
     site, start, end = context.site.pk, context.start, context.end
-    dealers = tuple(_line(d) for d in dealer_summaries([site], start, end, game="21"))
-    wheel = tuple(_line(d) for d in dealer_summaries([site], start, end, game="PW"))
+    # Closed days from their snapshots (accounting.day_figures), read once for both games.
+    shifts, days = shift_figures([site], start, end), table_days([site], start, end)
+    dealers = tuple(_line(d) for d in summarize_dealers(shifts, days, game="21"))
+    wheel = tuple(_line(d) for d in summarize_dealers(shifts, days, game="PW"))
     totals = {}
     if not (dealers and wheel):
-        days = [d for d in table_days([site], start, end) if d.complete]
-        totals = {game: sum((d.custody for d in days if d.game == game), ZERO) for game in ("21", "PW")}
+        complete = [d for d in days if d.complete]
+        totals = {game: sum((d.custody for d in complete if d.game == game), ZERO) for game in ("21", "PW")}
     return DealerHoldReport(
         dealers,
         dealers[0].site_total if dealers else totals["21"],

@@ -5,7 +5,8 @@ separated from the table-day (ND 99-01.3-08-04(8))."""
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from accounting.dealer_hold import ShiftFigures, shift_figures
+from accounting.day_figures import shift_figures
+from accounting.dealer_hold import ShiftFigures
 from accounting.rules import DEALER_FIGURES
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import LeftText, data_table, format_clock, para

@@ -28,6 +28,10 @@ def test_the_demos_figures_read_from_snapshots_equal_the_live_figures():
     for _ in ("cold", "warm"):
         assert day_figures.table_days(ids, start, end) == live_days
         assert day_figures.shift_figures(ids, start, end) == live_shifts
+        for game in ("21", "PW"):
+            assert day_figures.dealer_summaries(ids, start, end, game=game) == dealer_hold.dealer_summaries(
+                ids, start, end, game=game
+            )
         assert DayFigures.objects.filter(table_days__isnull=False).exists()
         assert summaries.daily_summaries(sites, start, end, snapshots=True) == summaries.daily_summaries(
             sites, start, end
