@@ -9,7 +9,7 @@ from cardroom import closing
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
 from cardroom.limits import MAX_TEXT_LENGTH
-from cardroom.models import Role, Site
+from cardroom.models import Site
 from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
@@ -100,10 +100,6 @@ def _refuse_open_items(gaming_day: GamingDay) -> None:
     )
 
 
-# House control: who may carry an open item past the close.
-CARRIERS = (Role.SHIFT_MANAGER, Role.GAMING_MANAGER)
-
-
 def carry_open_items(
     *, acting_user, gaming_day: GamingDay, keys, reason: str, at: datetime | None = None
 ) -> list[CarriedItem]:
@@ -112,7 +108,7 @@ def carry_open_items(
     open item of the day that is carryable and not carried yet is carried; a table's closer
     is recorded, never carried."""
     site = gaming_day.site
-    access = require_role(acting_user, site, *CARRIERS, action="carry an open item past the close", rule=CLOSE_CONTROL)
+    access = require_role(acting_user, site, *rules.OPEN_ITEM_CARRIERS, action="carry an open item past the close", rule=CLOSE_CONTROL)
     employee = _acting_employee(access)
     at = _moment(at, "carried_at", site=site, gaming_date=gaming_day.gaming_date, after_day_end=True,
                  not_before=gaming_day.opened_at, what="the carry")  # fmt: skip
@@ -124,7 +120,7 @@ def carry_open_items(
     keys = list(dict.fromkeys(keys or []))
     if not keys:
         raise ValidationError({"items": f"{CLOSE_CONTROL}: choose the open items to carry."})
-    carried_as = next(str(role) for role in CARRIERS if role in access.roles_at(site.pk))
+    carried_as = next(str(role) for role in rules.OPEN_ITEM_CARRIERS if role in access.roles_at(site.pk))
     with transaction.atomic():
         GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while the day closes
         if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
