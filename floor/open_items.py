@@ -44,7 +44,7 @@ KIND_LABELS = {
 
 # Refusing to close a day while any item is open, and carrying one with a reason: the
 # product's control (the chapter does not say when a gaming day closes).
-CLOSE_CONTROL = f"{rules.HOUSE_CONTROL} (open items at close)"
+CLOSE_CONTROL = rules.HOUSE_CONTROL
 # Who may carry an item past the close (house control).
 CARRIERS_NOTE = "a shift manager or gaming manager"
 

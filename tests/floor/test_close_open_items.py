@@ -33,7 +33,7 @@ def _refusal(shift_manager, day) -> dict:
 
 def test_the_close_is_refused_listing_each_kind_of_open_item_with_its_rule(busy_day, shift_manager):
     refusal = _refusal(shift_manager, busy_day["day"])
-    assert refusal["gaming_day"][0].startswith("House control (open items at close): the gaming day")
+    assert refusal["gaming_day"][0].startswith("House control: the gaming day")
     assert "has 4 open items" in refusal["gaming_day"][0]
     items = "\n".join(refusal["open_items"])
     fill, credit = busy_day["fill"], busy_day["credit"]
@@ -82,7 +82,7 @@ def test_a_carry_needs_a_reason_a_carryable_open_item_and_a_manager(busy_day, sh
         services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.TABLE_OPEN]], reason="x")
     with pytest.raises(ValidationError, match="slip:0 is not an open item"):
         services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=["slip:0"], reason="x")
-    with pytest.raises(PermissionDenied, match="House control \\(open items at close\\)"):
+    with pytest.raises(PermissionDenied, match="House control: only"):
         services.carry_open_items(acting_user=cast[Role.PIT_BOSS].user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x")
     row = services.carry_open_items(acting_user=manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x")[0]
     assert row.carried_as == Role.GAMING_MANAGER
@@ -129,3 +129,78 @@ def test_the_dashboard_lists_carried_items_as_exceptions(busy_day, shift_manager
     text = client.get("/figures/dashboard/").content.decode()
     assert "Carried at close" in text and "Dealer left early." in text
     assert "No open slip or count exceptions" not in text
+
+
+def test_the_daily_pdf_lists_the_items_carried_past_the_close(busy_day, shift_manager, open_table, client_for, cast):
+    from tests.reports.test_kind_daily import download, pdf_text, run_report
+
+    day = close_with_carried(busy_day, shift_manager, open_table)
+    api = client_for(cast[Role.AUDITOR])
+    run = run_report(api, kind="daily", site=day.site_id, start=str(day.gaming_date), end=str(day.gaming_date))
+    text = " ".join(pdf_text(download(api, run)).split())
+    assert "Carried past the close (3)" in text
+    assert "Dealer left early." in text and "ND 99-01.3-08-14(1)" in text
+
+
+# --- The API ----------------------------------------------------------------------------------
+
+
+def test_the_api_refuses_the_close_with_the_rule_and_each_item_then_carries_and_closes(
+    busy_day, shift_manager, open_table, client_for, cast
+):
+    day, api = busy_day["day"], client_for(shift_manager)
+    refused = api.post(f"/api/v1/gaming-days/{day.pk}/close/", {}, format="json")
+    assert refused.status_code == 400
+    body = refused.json()
+    assert body["gaming_day"][0].startswith("House control: the gaming day")
+    assert len(body["open_items"]) == 4 and any("ND 99-01.3-08-05(6)" in m for m in body["open_items"])
+    listed = api.get(f"/api/v1/gaming-days/{day.pk}/open-items/").json()
+    keys = [i["key"] for i in listed["open_items"] if i["carryable"]]
+    assert {i["kind"] for i in listed["open_items"]} == {"slip_unverified", "slip_unreceived", "table_open", "box_not_removed"}
+    missing_reason = api.post(f"/api/v1/gaming-days/{day.pk}/carry/", {"items": keys, "reason": ""}, format="json")
+    assert missing_reason.status_code == 400 and "reason" in missing_reason.json()
+    carried = api.post(f"/api/v1/gaming-days/{day.pk}/carry/", {"items": keys, "reason": "Dealer left early."}, format="json")
+    assert carried.status_code == 201, carried.content
+    assert [c["carried_by_initials"] for c in carried.json()] == [shift_manager.initials] * 3
+    services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=TRAY)
+    closed = api.post(f"/api/v1/gaming-days/{day.pk}/close/", {}, format="json")
+    assert closed.status_code == 200 and closed.json()["closed_at"]
+    listed = api.get(f"/api/v1/gaming-days/{day.pk}/open-items/").json()
+    assert len(listed["carried"]) == 3 and listed["carried"][0]["reason"] == "Dealer left early."
+
+
+@pytest.mark.parametrize("role, status", [(Role.SHIFT_MANAGER, 201), (Role.GAMING_MANAGER, 201), (Role.PIT_BOSS, 403),
+                                          (Role.DEALER, 403), (Role.CASHIER, 403), (Role.AUDITOR, 403)])  # fmt: skip
+def test_who_may_carry_an_open_item(busy_day, client_for, cast, role, status):
+    day = busy_day["day"]
+    key = f"slip:{busy_day['credit'].pk}"
+    response = client_for(cast[role]).post(f"/api/v1/gaming-days/{day.pk}/carry/", {"items": [key], "reason": "x"}, format="json")
+    assert response.status_code == status, response.content
+
+
+def test_another_organizations_day_is_not_found(busy_day, client_for):
+    from tests.factories import OrganizationFactory
+
+    other = OrganizationFactory()
+    stranger = make_person(other, Role.GAMING_MANAGER)
+    response = client_for(stranger).get(f"/api/v1/gaming-days/{busy_day['day'].pk}/open-items/")
+    assert response.status_code == 404
+
+
+def test_the_demo_closes_each_day_with_no_slip_open_and_its_boxes_carried(org, site, chips, cast, manager, table):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from floor.demo import build_demo_custody
+    from floor.models import GamingDay
+
+    counts.register_drop_box(acting_user=manager.user, table=table)
+    people = {"shift_manager": cast[Role.SHIFT_MANAGER], "pit_boss": cast[Role.PIT_BOSS],
+              "cashier": cast[Role.CASHIER], "dealer": [cast[Role.DEALER]]}  # fmt: skip
+    days = [timezone.localdate() - timedelta(days=n) for n in (4, 3, 2)]
+    assert build_demo_custody(site, days=days, people=people) == 3
+    assert GamingDay.objects.filter(site=site, close__isnull=False).count() == 3
+    assert set(CarriedItem.objects.values_list("kind", flat=True)) == {Kind.BOX_NOT_REMOVED}
+    for day in GamingDay.objects.filter(site=site):
+        assert [item for item in open_items(day) if item.kind.startswith("slip")] == []
