@@ -28,8 +28,8 @@ from cardroom.views import call_service
 
 from . import forms, queries, rules, services
 from .calculations import business_date
-from .open_items import CLOSE_CONTROL
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .open_items import CLOSE_CONTROL
 from .pdf_slips import build_slip_document, render_slip_pdf
 
 

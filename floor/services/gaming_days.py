@@ -30,7 +30,9 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
     if not site.active:
         raise ValidationError({"site": f"{rules.GAMING_DAY_STATE}: {site} is inactive; no gaming day opens there."})
     if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
-        raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} has not begun yet."})
+        raise ValidationError(
+            {"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} has not begun yet."}
+        )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         if GamingDay.objects.filter(site=site, gaming_date=gaming_date).exists():
@@ -108,7 +110,9 @@ def carry_open_items(
     open item of the day that is carryable and not carried yet is carried; a table's closer
     is recorded, never carried."""
     site = gaming_day.site
-    access = require_role(acting_user, site, *rules.OPEN_ITEM_CARRIERS, action="carry an open item past the close", rule=CLOSE_CONTROL)
+    access = require_role(
+        acting_user, site, *rules.OPEN_ITEM_CARRIERS, action="carry an open item past the close", rule=CLOSE_CONTROL
+    )
     employee = _acting_employee(access)
     at = _moment(at, "carried_at", site=site, gaming_date=gaming_day.gaming_date, after_day_end=True,
                  not_before=gaming_day.opened_at, what="the carry")  # fmt: skip
@@ -131,9 +135,16 @@ def carry_open_items(
         items = _items_to_carry(gaming_day, keys)
         rows = [
             CarriedItem.objects.create(
-                gaming_day=gaming_day, key=item.key, kind=item.kind, table_number=item.table_number,
-                description=item.description, citation=item.citation, reason=reason, carried_by=employee,
-                carried_as=carried_as, carried_at=at,
+                gaming_day=gaming_day,
+                key=item.key,
+                kind=item.kind,
+                table_number=item.table_number,
+                description=item.description,
+                citation=item.citation,
+                reason=reason,
+                carried_by=employee,
+                carried_as=carried_as,
+                carried_at=at,
             )  # fmt: skip
             for item in items
         ]
@@ -153,7 +164,9 @@ def _items_to_carry(gaming_day: GamingDay, keys: list[str]) -> list[OpenItem]:
                 {"items": f"{CLOSE_CONTROL}: {key} is not an open item of the gaming day {gaming_day.gaming_date}."}
             )
         if not by_key[key].carryable:
-            raise ValidationError({"items": f"{by_key[key].citation}: {by_key[key].description}; {by_key[key].resolve}."})
+            raise ValidationError(
+                {"items": f"{by_key[key].citation}: {by_key[key].description}; {by_key[key].resolve}."}
+            )
     return [by_key[key] for key in keys]
 
 

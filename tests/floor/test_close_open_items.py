@@ -38,7 +38,10 @@ def test_the_close_is_refused_listing_each_kind_of_open_item_with_its_rule(busy_
     items = "\n".join(refusal["open_items"])
     fill, credit = busy_day["fill"], busy_day["credit"]
     assert f"ND 99-01.3-08-05(6): Fill slip {fill.number} · table 1 · $600.00 is verified but not received" in items
-    assert f"ND 99-01.3-08-05(5): Credit slip {credit.number} · table 1 · $600.00 is not verified and not received" in items
+    assert (
+        f"ND 99-01.3-08-05(5): Credit slip {credit.number} · table 1 · $600.00 is not verified and not received"
+        in items
+    )
     assert "House control: table 1 is open (no closer)" in items
     assert "ND 99-01.3-08-14(1): Drop box 1 of table 1 is not removed from its table" in items
     assert not GamingDayClose.objects.exists()
@@ -77,17 +80,27 @@ def test_a_carry_needs_a_reason_a_carryable_open_item_and_a_manager(busy_day, sh
     day = busy_day["day"]
     keys = {item.kind: item.key for item in open_items(day)}
     with pytest.raises(ValidationError, match="say why the item is carried"):
-        services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason=" ")
+        services.carry_open_items(
+            acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason=" "
+        )
     with pytest.raises(ValidationError, match="record the closer of table 1 first"):
-        services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.TABLE_OPEN]], reason="x")
+        services.carry_open_items(
+            acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.TABLE_OPEN]], reason="x"
+        )
     with pytest.raises(ValidationError, match="slip:0 is not an open item"):
         services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=["slip:0"], reason="x")
     with pytest.raises(PermissionDenied, match="House control: only"):
-        services.carry_open_items(acting_user=cast[Role.PIT_BOSS].user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x")
-    row = services.carry_open_items(acting_user=manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x")[0]
+        services.carry_open_items(
+            acting_user=cast[Role.PIT_BOSS].user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x"
+        )
+    row = services.carry_open_items(
+        acting_user=manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x"
+    )[0]
     assert row.carried_as == Role.GAMING_MANAGER
     with pytest.raises(ValidationError, match="already carried"):
-        services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x")
+        services.carry_open_items(
+            acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x"
+        )
     assert CarriedItem.objects.count() == 1
 
 
@@ -95,7 +108,9 @@ def test_a_carried_item_is_append_only(busy_day, shift_manager):
     from cardroom.appendonly import ImmutableRecordError
 
     key = open_items(busy_day["day"])[0].key
-    row = services.carry_open_items(acting_user=shift_manager.user, gaming_day=busy_day["day"], keys=[key], reason="x")[0]
+    row = services.carry_open_items(acting_user=shift_manager.user, gaming_day=busy_day["day"], keys=[key], reason="x")[
+        0
+    ]
     row.reason = "changed"
     with pytest.raises(ImmutableRecordError):
         row.save()
@@ -110,7 +125,9 @@ def close_with_carried(busy_day, shift_manager, open_table):
     return day
 
 
-def test_the_daily_page_shows_open_and_carried_items_and_no_complete_table(busy_day, shift_manager, open_table, client, manager):
+def test_the_daily_page_shows_open_and_carried_items_and_no_complete_table(
+    busy_day, shift_manager, open_table, client, manager
+):
     client.force_login(manager.user)
     day = busy_day["day"]
     url = f"/figures/daily/?site={day.site_id}&date={day.gaming_date}"
@@ -156,10 +173,17 @@ def test_the_api_refuses_the_close_with_the_rule_and_each_item_then_carries_and_
     assert len(body["open_items"]) == 4 and any("ND 99-01.3-08-05(6)" in m for m in body["open_items"])
     listed = api.get(f"/api/v1/gaming-days/{day.pk}/open-items/").json()
     keys = [i["key"] for i in listed["open_items"] if i["carryable"]]
-    assert {i["kind"] for i in listed["open_items"]} == {"slip_unverified", "slip_unreceived", "table_open", "box_not_removed"}
+    assert {i["kind"] for i in listed["open_items"]} == {
+        "slip_unverified",
+        "slip_unreceived",
+        "table_open",
+        "box_not_removed",
+    }
     missing_reason = api.post(f"/api/v1/gaming-days/{day.pk}/carry/", {"items": keys, "reason": ""}, format="json")
     assert missing_reason.status_code == 400 and "reason" in missing_reason.json()
-    carried = api.post(f"/api/v1/gaming-days/{day.pk}/carry/", {"items": keys, "reason": "Dealer left early."}, format="json")
+    carried = api.post(
+        f"/api/v1/gaming-days/{day.pk}/carry/", {"items": keys, "reason": "Dealer left early."}, format="json"
+    )
     assert carried.status_code == 201, carried.content
     assert [c["carried_by_initials"] for c in carried.json()] == [shift_manager.initials] * 3
     services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=TRAY)
@@ -174,7 +198,9 @@ def test_the_api_refuses_the_close_with_the_rule_and_each_item_then_carries_and_
 def test_who_may_carry_an_open_item(busy_day, client_for, cast, role, status):
     day = busy_day["day"]
     key = f"slip:{busy_day['credit'].pk}"
-    response = client_for(cast[role]).post(f"/api/v1/gaming-days/{day.pk}/carry/", {"items": [key], "reason": "x"}, format="json")
+    response = client_for(cast[role]).post(
+        f"/api/v1/gaming-days/{day.pk}/carry/", {"items": [key], "reason": "x"}, format="json"
+    )
     assert response.status_code == status, response.content
 
 
