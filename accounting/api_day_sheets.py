@@ -182,6 +182,12 @@ class DaySheetOpen(Input):
 class DaySheetClose(Input):
     closed_at = SheetMoment()
     closed_by = EmployeeRefField()
+    carry_reason = TextField(
+        required=False,
+        help_text="Carries every item still open at the close (a box counted after the close, a slip...) past it "
+        "with this reason, signed by the closer (house control, floor.open_items); without it an open item "
+        "refuses the close.",
+    )
 
 
 class DaySheetTrayCount(Input):

@@ -184,11 +184,23 @@ class _Run:
         closing = self.sheet.get("close")
         if not closing:
             return
-        with _Step("close", {"at": "closed_at", "gaming_day": ""}, "closed_by"):
+        with _Step("close", {"at": "closed_at", "gaming_day": "", "reason": "carry_reason", "items": ""}, "closed_by"):
+            if closing.get("carry_reason"):
+                self.carry_open_items(closing)
             floor.close_gaming_day(
                 acting_user=self.as_(closing["closed_by"]), gaming_day=self.applied.gaming_day, at=closing["closed_at"]
             )
         self.applied.closed = True
+
+    def carry_open_items(self, closing: dict) -> None:
+        """The closer carries what is still open past the close with the sheet's reason."""
+        day = self.applied.gaming_day
+        keys = [item.key for item in floor.items_left_open(day) if item.carryable]
+        if keys:
+            floor.carry_open_items(
+                acting_user=self.as_(closing["closed_by"]), gaming_day=day, keys=keys,
+                reason=closing["carry_reason"], at=closing["closed_at"],
+            )  # fmt: skip
 
     # --- tables -----------------------------------------------------------------------------
 

@@ -32,7 +32,9 @@ from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import refusal_text
 from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
+from floor import queries as floor_queries
 from floor.models import GamingDay, Slip, SlipStep
+from floor.open_items import open_items, slip_items
 
 from . import trends
 from .access import (
@@ -46,6 +48,7 @@ from .access import (
 )
 
 DEALER_WEEKS = 12  # ND 99-01.3-08-01(3): 12 continuous weeks of per-dealer records
+CARRIED_SHOWN = 50  # the latest open items carried past a close, on the dashboard
 EXCEPTION_RULES = Q(rule__startswith="slip_") | Q(rule__startswith="count_")
 
 
@@ -90,7 +93,10 @@ def daily(request):
     day = _date(request.GET.get("date"), None, errors, "date") or _latest_gaming_date(site, site_today(site))
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
     summary = summaries.daily_summary(site, day, snapshots=True)
+    items = _day_items(site, day)
     context = {
+        **items,
+        "table_rows": [(t, items["open_slips"].get(t.table_number, [])) for t in summary.tables],
         "site": site,
         "pack": pack_figures(site, day, day),
         "day": day,
@@ -110,6 +116,22 @@ def daily(request):
         "adjustment_fields": Adjustment.Field.choices,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
+
+
+def _day_items(site, day) -> dict:
+    """The day's open items (floor.open_items: slips not verified or received, tables without
+    closer, boxes not removed or counted) and those carried past its close with their reasons.
+    A table with an open slip is not complete (its slips are not all received)."""
+    gaming_day = GamingDay.objects.filter(site=site, gaming_date=day).first()
+    if gaming_day is None:
+        return {"open_items": [], "carried": [], "open_slips": {}}
+    carried = list(floor_queries.carried_items([site.pk], day, day))
+    carried_keys = {c.key for c in carried}
+    found = [item for item in open_items(gaming_day) if item.key not in carried_keys]
+    open_slips: dict = {}
+    for item in slip_items(gaming_day):
+        open_slips.setdefault(item.table_number, []).append(item)
+    return {"open_items": found, "carried": carried, "open_slips": open_slips}
 
 
 CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule, shown on the page
@@ -348,6 +370,10 @@ def overview(request):
             alerts_for(access).filter(EXCEPTION_RULES, is_resolved=False).order_by("-period_end", "rule")[:50]
         ),
         "unusual": trends.unusual_table_days(site, weeks[0].start, today),
+        # Open items carried past a gaming day's close, with their reasons (floor.open_items).
+        "carried": list(
+            floor_queries.carried_items([s.pk for s in sites], weeks[0].start, today).reverse()[:CARRIED_SHOWN]
+        ),
     }
     return render(request, "dashboard/overview.html", context)
 

@@ -37,7 +37,7 @@ from cardroom.models import Table
 from cardroom.retention import get_retain_until, retain_until_field
 
 from . import queries, rules, services
-from .models import DealerShift, DutyPeriod, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import CarriedItem, DealerShift, DutyPeriod, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 
 MAX_REGISTER_DAYS = 366  # one register page covers at most a year
 
@@ -140,6 +140,41 @@ class GamingDayCloseSerializer(Input):
     closed_at = MomentField(source="at")
 
 
+class OpenItemSerializer(serializers.Serializer):
+    key = serializers.CharField(help_text='What `carry` takes in `items`: "slip:12", "drop:7:count", "box:4", "table:3".')
+    kind = serializers.CharField()
+    kind_label = serializers.CharField()
+    table_number = serializers.IntegerField(allow_null=True)
+    description = serializers.CharField()
+    citation = serializers.CharField(help_text="The rule the item rests on.")
+    resolve = serializers.CharField(help_text="What resolves it.")
+    carryable = serializers.BooleanField(help_text="A table's closer is recorded, never carried.")
+
+
+class CarriedItemSerializer(serializers.ModelSerializer):
+    carried_by_initials = serializers.CharField(source="carried_by.initials", read_only=True)
+
+    class Meta:
+        model = CarriedItem
+        fields = [
+            "id", "gaming_day", "key", "kind", "table_number", "description", "citation", "reason",
+            "carried_by", "carried_by_initials", "carried_as", "carried_at",
+        ]  # fmt: skip
+
+
+class OpenItemsSerializer(serializers.Serializer):
+    open_items = OpenItemSerializer(many=True, help_text="Open and not carried: what keeps the day from closing.")
+    carried = CarriedItemSerializer(many=True)
+
+
+class CarryInputSerializer(Input):
+    items = serializers.ListField(
+        child=serializers.CharField(max_length=60), max_length=500, help_text="Keys of the open items to carry."
+    )
+    reason = TextField(help_text="Why they are carried past the close.")
+    carried_at = MomentField(source="at")
+
+
 @extend_schema_view(
     retrieve=extend_schema(responses={200: GamingDaySerializer, 404: ERROR_RESPONSES[404]}),
     create=extend_schema(request=GamingDayInputSerializer, responses={201: GamingDaySerializer, **ERROR_RESPONSES}),
@@ -163,6 +198,26 @@ class GamingDayViewSet(CustodyViewSet):
         data = _parse(GamingDayCloseSerializer, request)
         services.close_gaming_day(acting_user=request.user, gaming_day=day, **data)
         return self.respond(self.get_queryset().get(pk=day.pk))
+
+    @extend_schema(responses={200: OpenItemsSerializer, 404: ERROR_RESPONSES[404]})
+    @action(detail=True, methods=["get"], url_path="open-items")
+    def open_items(self, request, pk=None):
+        """The day's open items (house control: the day closes once each is resolved or carried)."""
+        day = self.get_object()
+        carried = CarriedItem.objects.filter(gaming_day=day).select_related("carried_by")
+        found = {"open_items": services.items_left_open(day), "carried": carried}
+        return Response(OpenItemsSerializer(found).data)
+
+    @extend_schema(request=CarryInputSerializer, responses={201: CarriedItemSerializer(many=True), **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def carry(self, request, pk=None):
+        """Carry open items past the close with a reason (a shift manager or gaming manager)."""
+        day = self.get_object()
+        data = _parse(CarryInputSerializer, request)
+        rows = services.carry_open_items(
+            acting_user=request.user, gaming_day=day, keys=data["items"], reason=data["reason"], at=data.get("at")
+        )
+        return Response(CarriedItemSerializer(rows, many=True).data, status=201)
 
 
 # --- Tray counts ------------------------------------------------------------------------------

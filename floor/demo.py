@@ -86,11 +86,26 @@ def _build_day(site, gaming_date, start, tables, cast, rng) -> None:
     table_days = [_open_table(t, start, cast, rng) for t in in_play]
     _schedule_rotations(table_days, start, cast.dealers, rng)
     _play_day(table_days, start, cast, rng)
-    services.close_gaming_day(
-        acting_user=boss,
-        gaming_day=GamingDay.objects.get(site=site, gaming_date=gaming_date),
-        at=start + SESSION + timedelta(minutes=30),
-    )
+    day = GamingDay.objects.get(site=site, gaming_date=gaming_date)
+    close_at = start + SESSION + timedelta(minutes=30)
+    _carry_boxes(boss, day, close_at)
+    services.close_gaming_day(acting_user=boss, gaming_day=day, at=close_at)
+
+
+# Why the demo's shift manager carries the drop boxes past the close: the count team's demo
+# (counts.demo, which runs after this one) removes and counts them after the close.
+BOXES_CARRIED = (
+    "Boxes go to the office safe after the close and are counted by the count team in the morning "
+    "(ND 99-01.3-08-14(1))."
+)
+
+
+def _carry_boxes(boss, day, at) -> None:
+    """Every slip of the demo day is received or voided and every table closed; what is left
+    open are the drop boxes (registered once the counts demo has run), carried with a reason."""
+    keys = [item.key for item in services.items_left_open(day) if item.carryable]
+    if keys:
+        services.carry_open_items(acting_user=boss, gaming_day=day, keys=keys, reason=BOXES_CARRIED, at=at)
 
 
 def _chips(tray: dict[int, int]) -> list[dict]:
@@ -214,14 +229,15 @@ def _seated(table, at):
 
 def _fill(table_day, at, cast, rng) -> None:
     chips = {2500: rng.choice([20, 40]), 500: rng.choice([0, 20, 40])}
+    dealer = _seated(table_day.table, at + timedelta(minutes=2))
+    if dealer is None:
+        return  # nobody at the table to receive the copy (ND 99-01.3-08-05(6)): no fill
     slip = services.prepare_fill(acting_user=cast.cashier.user, table=table_day.table, chips=_chips(chips), at=at)
     if rng.random() < 0.05:  # a mistake: VOID and prepare it again
         services.void_slip(acting_user=cast.cashier.user, slip=slip, reason="Wrong quantity written.", at=at)
         slip = services.prepare_fill(acting_user=cast.cashier.user, table=table_day.table, chips=_chips(chips), at=at)
     services.verify_slip(acting_user=cast.verifier.user, slip=slip, at=at + timedelta(minutes=1))
-    dealer = _seated(table_day.table, at + timedelta(minutes=2))
-    if dealer is not None:
-        services.receive_slip(acting_user=dealer.user, slip=slip, at=at + timedelta(minutes=2))
+    services.receive_slip(acting_user=dealer.user, slip=slip, at=at + timedelta(minutes=2))
     for value, quantity in chips.items():
         table_day.tray[value] = table_day.tray.get(value, 0) + quantity
 

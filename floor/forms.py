@@ -69,6 +69,22 @@ class ActionForm(forms.Form):
     """A button with nothing to parse: carries the service's errors back to the page."""
 
 
+class CarryItemsForm(forms.Form):
+    """Open items of the day (their keys) carried past the close with one reason; the service
+    checks the keys, the reason and who carries (floor.services.carry_open_items)."""
+
+    items = forms.MultipleChoiceField(required=False, widget=forms.CheckboxSelectMultiple)
+    reason = forms.CharField(
+        required=False,
+        label="Reason for carrying the chosen items",
+        widget=forms.Textarea(attrs={"rows": 2, "class": "form-control", "maxlength": 2000}),
+    )
+
+    def __init__(self, *args, keys=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["items"].choices = [(key, key) for key in keys]
+
+
 class OpenGamingDayForm(BootstrapMixin, forms.Form):
     gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
 

@@ -325,3 +325,35 @@ class DutyPeriod(models.Model):
 
     def __str__(self):
         return f"{self.employee} on duty at {self.site} from {self.started_at}"
+
+
+class CarriedItem(AppendOnlyModel):
+    """An open item of a gaming day (an unverified or unreceived slip, a drop box not removed
+    or not counted: floor.open_items) carried past the day's close with a reason, by a shift
+    manager or gaming manager. House control: the day closes only once each open item is
+    resolved or carried. Append-only, so the reason and who gave it stay as written; the item
+    is described as it stood when carried (the slip or box may be resolved later)."""
+
+    gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="carried_items")
+    key = models.CharField(max_length=60)  # floor.open_items.OpenItem.key, e.g. "slip:12"
+    kind = models.CharField(max_length=30)
+    table_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    description = models.TextField()
+    citation = models.CharField(max_length=60)
+    reason = models.TextField()
+    carried_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    carried_as = models.CharField(max_length=30)
+    carried_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["gaming_day_id", "carried_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day", "key"],
+                name="carried_item_once_per_day",
+                violation_error_message="This open item is already carried.",
+            )
+        ]
+
+    def __str__(self):
+        return f"Carried: {self.description}"

@@ -388,3 +388,14 @@ def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:
         for step in steps.filter(entered_late=True).select_related("slip__gaming_day")
     ]
     return sorted(entries, key=lambda e: (e.gaming_date, e.occurred_at, e.what))
+
+
+def carried_items(site_ids, start: date, end: date):
+    """Open items carried past the close of the sites' gaming days in [start, end] (one query)."""
+    from .models import CarriedItem
+
+    return (
+        CarriedItem.objects.filter(gaming_day__site_id__in=list(site_ids), gaming_day__gaming_date__range=(start, end))
+        .select_related("carried_by", "gaming_day__site")
+        .order_by("gaming_day__gaming_date", "carried_at", "pk")
+    )

@@ -108,6 +108,10 @@ ALL_SITE_ROLES = frozenset(Role)
 # openers and closers and the dealer rotations.
 FLOOR_SUPERVISORS = frozenset({Role.SHIFT_MANAGER})
 
+# House control: a shift manager (or the gaming manager) carries a gaming day's open item past
+# its close with a reason (floor.open_items); the shift manager's capacity is named first.
+OPEN_ITEM_CARRIERS = (Role.SHIFT_MANAGER, Role.GAMING_MANAGER)
+
 # Who conducts games: a dealer (twenty-one) or a wheel operator (paddlewheel).
 DEALING_ROLES = frozenset({Role.DEALER, Role.WHEEL_OPERATOR})
 

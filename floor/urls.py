@@ -9,6 +9,7 @@ urlpatterns = [
     path("floor/", views.floor, name="accounting_floor"),
     path("floor/open-day/", views.open_day, name="accounting_open_day"),
     path("floor/close-day/", views.close_day, name="accounting_close_day"),
+    path("floor/close-day/carry/", views.carry_items, name="accounting_carry_items"),
     path("tables/<int:pk>/dealer/", views.dealer_shift, name="accounting_dealer_shift"),
     path("tables/<int:pk>/<str:kind>/", views.tray_count, name="accounting_tray_count"),
     path("dealer-shifts/<int:pk>/end/", views.end_shift, name="accounting_end_shift"),

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -27,7 +28,8 @@ from cardroom.views import call_service
 
 from . import forms, queries, rules, services
 from .calculations import business_date
-from .models import DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
+from .open_items import CLOSE_CONTROL
 from .pdf_slips import build_slip_document, render_slip_pdf
 
 
@@ -132,18 +134,75 @@ def open_day(request):
     return _floor(request, status=400, open_day_form=form)
 
 
-@site_page
-@require_POST
-def close_day(request):
+def _resolve_url(item) -> str:
+    """Where an open item is resolved: the slip, the table's closer, the boxes or the counts."""
+    kind, pk = item.key.split(":")[:2]
+    if kind == "slip":
+        return reverse("accounting_slip", kwargs={"pk": pk})
+    if kind == "table":
+        return reverse("accounting_tray_count", kwargs={"pk": pk, "kind": TableInventory.Kind.CLOSER})
+    if item.kind == "box_not_counted":
+        return reverse("counts:sessions")
+    return reverse("counts:boxes")
+
+
+def _close_page(request, day, status=200, close_form=None, carry_form=None):
+    """The day's open items, those carried with their reasons, the carry form and the close."""
+    left = services.items_left_open(day)
+    carryable = [item for item in left if item.carryable]
+    context = {
+        "day": day,
+        "items": [(item, _resolve_url(item)) for item in left],
+        "carryable": carryable,
+        "carried": CarriedItem.objects.filter(gaming_day=day).select_related("carried_by"),
+        "close_form": close_form or forms.ActionForm(),
+        "carry_form": carry_form or forms.CarryItemsForm(keys=[i.key for i in carryable]),
+        "can_close": _can(request, rules.FLOOR_SUPERVISORS),
+        "close_control": CLOSE_CONTROL,
+    }
+    return render(request, "floor/close_day.html", context, status=status)
+
+
+def _day_to_close(request):
+    require_role(request.user, request.site, *rules.OPEN_ITEM_CARRIERS, action="see a gaming day's open items",
+                 rule=CLOSE_CONTROL)  # fmt: skip
     day = queries.open_gaming_day(request.site)
     if day is None:
         raise Http404("No gaming day is open.")
+    return day
+
+
+@site_page
+def close_day(request):
+    """GET: what is still open in the day. POST: close it; a refusal lists the open items
+    (house control, floor.open_items) on the same page."""
+    day = _day_to_close(request)
+    if request.method != "POST":
+        return _close_page(request, day)
     form = forms.ActionForm(request.POST)
     form.is_valid()
     if call_service(form, lambda: services.close_gaming_day(acting_user=request.user, gaming_day=day)) is not None:
         messages.success(request, f"Gaming day {day.gaming_date} is closed.")
         return redirect("accounting_floor")
-    return _floor(request, status=400, close_day_form=form)
+    return _close_page(request, day, status=400, close_form=form)
+
+
+@site_page
+@require_POST
+def carry_items(request):
+    """Carry the chosen open items past the close with one reason (shift or gaming manager)."""
+    day = _day_to_close(request)
+    keys = [item.key for item in services.items_left_open(day) if item.carryable]
+    form = forms.CarryItemsForm(request.POST, keys=keys)
+    if form.is_valid():
+        chosen, reason = form.cleaned_data["items"], form.cleaned_data["reason"]
+        done = call_service(
+            form, lambda: services.carry_open_items(acting_user=request.user, gaming_day=day, keys=chosen, reason=reason)
+        )
+        if done is not None:
+            messages.success(request, f"{len(done)} item{'s' if len(done) != 1 else ''} carried past the close.")
+            return redirect("accounting_close_day")
+    return _close_page(request, day, status=400, carry_form=form)
 
 
 # --- Tray counts -----------------------------------------------------------------------------

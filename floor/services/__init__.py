@@ -4,7 +4,7 @@ The API, the browser pages and the demo loader call these; none of them validate
 Each refusal is a ValidationError naming the field and citing its rule, or a PermissionDenied.
 One module per kind of change (`from floor import services; services.prepare_fill(...)`):
 
-- gaming_days: open_gaming_day, close_gaming_day
+- gaming_days: open_gaming_day, close_gaming_day, carry_open_items, items_left_open (floor.open_items)
 - tray_counts: record_table_inventory
 - dealer_shifts: start_dealer_shift, end_dealer_shift
 - slips: prepare_fill, prepare_credit, verify_slip, receive_slip, void_slip
@@ -15,7 +15,7 @@ One module per kind of change (`from floor import services; services.prepare_fil
 
 from .dealer_shifts import end_dealer_shift, start_dealer_shift
 from .duty import end_duty, start_duty
-from .gaming_days import close_gaming_day, open_gaming_day
+from .gaming_days import carry_open_items, close_gaming_day, items_left_open, open_gaming_day
 from .slip_books import register_slip_book
 from .slips import (
     check_verifier,
@@ -32,7 +32,9 @@ from .tray_counts import record_table_inventory
 __all__ = [
     "check_verifier",
     "receiver_capacity",
+    "carry_open_items",
     "close_gaming_day",
+    "items_left_open",
     "end_dealer_shift",
     "end_duty",
     "open_gaming_day",

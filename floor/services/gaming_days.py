@@ -8,12 +8,14 @@ from django.db import transaction
 from cardroom import closing
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
+from cardroom.limits import MAX_TEXT_LENGTH
 from cardroom.models import Site
 from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import business_date
-from ..models import DealerShift, GamingDay, GamingDayClose
+from ..models import CarriedItem, DealerShift, GamingDay, GamingDayClose
+from ..open_items import CARRIERS_NOTE, CLOSE_CONTROL, OpenItem, open_items
 from ..tips import check_tips_at_last_shift
 from .steps import _acting_employee, _moment
 
@@ -28,7 +30,9 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
     if not site.active:
         raise ValidationError({"site": f"{rules.GAMING_DAY_STATE}: {site} is inactive; no gaming day opens there."})
     if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
-        raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} has not begun yet."})
+        raise ValidationError(
+            {"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} has not begun yet."}
+        )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         if GamingDay.objects.filter(site=site, gaming_date=gaming_date).exists():
@@ -49,7 +53,9 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
 
 
 def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None = None) -> GamingDayClose:
-    """Close a gaming day once every table opened in it has its closer and no dealer is on shift."""
+    """Close a gaming day once each of its open items (floor.open_items: slips not verified
+    or received, tables without their closer, drop boxes not removed or not counted) is
+    resolved or carried with a reason (house control, CLOSE_CONTROL)."""
     site = gaming_day.site
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL)
@@ -69,14 +75,99 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
             raise ValidationError(
                 {"gaming_day": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_day.gaming_date} is already closed."}
             )
-        unclosed = queries.tables_open(gaming_day)
-        if unclosed:
-            numbers = ", ".join(str(t.number) for t in unclosed)
-            raise ValidationError({"gaming_day": f"{rules.TRAY_COUNT}: record the closer of table(s) {numbers} first."})
+        _refuse_open_items(gaming_day)
         close = GamingDayClose.objects.create(gaming_day=gaming_day, closed_at=at, closed_by=employee)
         _audit(acting_user, "gaming_day.closed", close, site=site)
         _check_tips_of_the_day(gaming_day)
     return close
+
+
+def items_left_open(gaming_day: GamingDay) -> list[OpenItem]:
+    """The day's open items that are not carried: what keeps it from closing."""
+    carried = set(CarriedItem.objects.filter(gaming_day=gaming_day).values_list("key", flat=True))
+    return [item for item in open_items(gaming_day) if item.key not in carried]
+
+
+def _refuse_open_items(gaming_day: GamingDay) -> None:
+    left = items_left_open(gaming_day)
+    if not left:
+        return
+    count = f"{len(left)} open item{'s' if len(left) != 1 else ''}"
+    raise ValidationError(
+        {
+            "gaming_day": f"{CLOSE_CONTROL}: the gaming day {gaming_day.gaming_date} has {count}; resolve each, "
+            f"or have {CARRIERS_NOTE} carry it with a reason, before the day closes.",
+            "open_items": [item.sentence + "." for item in left],
+        }
+    )
+
+
+def carry_open_items(
+    *, acting_user, gaming_day: GamingDay, keys, reason: str, at: datetime | None = None
+) -> list[CarriedItem]:
+    """Carry open items of a day past its close with one reason (house control, CLOSE_CONTROL):
+    one append-only row per item naming it, the reason, who and when, each audited. Only an
+    open item of the day that is carryable and not carried yet is carried; a table's closer
+    is recorded, never carried."""
+    site = gaming_day.site
+    access = require_role(
+        acting_user, site, *rules.OPEN_ITEM_CARRIERS, action="carry an open item past the close", rule=CLOSE_CONTROL
+    )
+    employee = _acting_employee(access)
+    at = _moment(at, "carried_at", site=site, gaming_date=gaming_day.gaming_date, after_day_end=True,
+                 not_before=gaming_day.opened_at, what="the carry")  # fmt: skip
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": f"{CLOSE_CONTROL}: say why the item is carried past the close."})
+    if len(reason) > MAX_TEXT_LENGTH:
+        raise ValidationError({"reason": f"House control: a reason is at most {MAX_TEXT_LENGTH} characters."})
+    keys = list(dict.fromkeys(keys or []))
+    if not keys:
+        raise ValidationError({"items": f"{CLOSE_CONTROL}: choose the open items to carry."})
+    carried_as = next(str(role) for role in rules.OPEN_ITEM_CARRIERS if role in access.roles_at(site.pk))
+    with transaction.atomic():
+        GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while the day closes
+        if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
+            raise ValidationError(
+                {"gaming_day": f"{CLOSE_CONTROL}: the gaming day {gaming_day.gaming_date} is closed; items are "
+                 "carried before the close."}
+            )  # fmt: skip
+        items = _items_to_carry(gaming_day, keys)
+        rows = [
+            CarriedItem.objects.create(
+                gaming_day=gaming_day,
+                key=item.key,
+                kind=item.kind,
+                table_number=item.table_number,
+                description=item.description,
+                citation=item.citation,
+                reason=reason,
+                carried_by=employee,
+                carried_as=carried_as,
+                carried_at=at,
+            )  # fmt: skip
+            for item in items
+        ]
+        for row in rows:
+            _audit(acting_user, "gaming_day.item_carried", row, site=site)
+    return rows
+
+
+def _items_to_carry(gaming_day: GamingDay, keys: list[str]) -> list[OpenItem]:
+    by_key = {item.key: item for item in items_left_open(gaming_day)}
+    carried = set(CarriedItem.objects.filter(gaming_day=gaming_day).values_list("key", flat=True))
+    for key in keys:
+        if key in carried:
+            raise ValidationError({"items": f"{CLOSE_CONTROL}: {key} is already carried."})
+        if key not in by_key:
+            raise ValidationError(
+                {"items": f"{CLOSE_CONTROL}: {key} is not an open item of the gaming day {gaming_day.gaming_date}."}
+            )
+        if not by_key[key].carryable:
+            raise ValidationError(
+                {"items": f"{by_key[key].citation}: {by_key[key].description}; {by_key[key].resolve}."}
+            )
+    return [by_key[key] for key in keys]
 
 
 def _check_tips_of_the_day(gaming_day: GamingDay) -> None:

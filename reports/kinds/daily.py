@@ -15,7 +15,7 @@ from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.moments import LATE_ENTRY
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, format_clock, para
-from floor.queries import LateEntry, late_entries
+from floor.queries import LateEntry, carried_items, late_entries
 
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_section
@@ -46,6 +46,27 @@ class DailyReport:
     late_entry_minutes: int = 60
     thresholds: Schedule | None = None  # the low-hold thresholds (ND 99-01.3-08-04(9)), each game's own
     pack: dict | None = None  # the pack's own figures for the period (accounting.pack_figures)
+    # Open items carried past each day's close with their reasons (floor.open_items).
+    carried: tuple["CarriedLine", ...] = ()
+
+
+@dataclass(frozen=True)
+class CarriedLine:
+    """An open item carried past a gaming day's close, as the report prints it."""
+
+    gaming_date: object  # datetime.date
+    description: str
+    citation: str
+    reason: str
+    carried_by_initials: str
+    carried_at: object  # datetime
+
+
+def carried_lines(site, start, end) -> tuple[CarriedLine, ...]:
+    return tuple(
+        CarriedLine(c.gaming_day.gaming_date, c.description, c.citation, c.reason, c.carried_by.initials, c.carried_at)
+        for c in carried_items([site.pk], start, end)
+    )
 
 
 NOT_KNOWN = "not known"
@@ -68,6 +89,7 @@ def build(context: ReportContext) -> DailyReport:
         context.site.late_entry_minutes,
         hold_schedule(),
         pack_figures(context.site, context.start, context.end),
+        carried_lines(context.site, context.start, context.end),
     )
 
 
@@ -88,6 +110,21 @@ def _late_section(data: "DailyReport", day: DailySummary) -> list:
         Spacer(1, 4),
         para(f"Entered late ({len(late)}): records entered {threshold}", "cell_bold"),
         data_table(["Record", "Happened", "Entered"], rows, col_widths=[245, 140, 140]),
+    ]
+
+
+def _carried_section(data: "DailyReport", day: DailySummary) -> list:
+    """The open items carried past the day's close: what, its rule, who carried it, when and why."""
+    carried = [c for c in data.carried if c.gaming_date == day.gaming_date]
+    if not carried:
+        return []
+    zone = ZoneInfo(data.time_zone)
+    rows = [[f"{c.description} ({c.citation})", f"{c.carried_by_initials} {_when(c.carried_at, zone)}", c.reason]
+            for c in carried]  # fmt: skip
+    return [
+        Spacer(1, 4),
+        para(f"Carried past the close ({len(carried)}): open items a shift manager carried with a reason", "cell_bold"),
+        data_table(["Open item", "Carried by", "Reason"], rows, col_widths=[230, 105, 190]),
     ]
 
 
@@ -181,7 +218,8 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None
         cash.append(para("The cash bank was not counted at both the start and the end of the day.", "small"))
     cash.append(para(_deposit_line(day)))
     late = _late_section(data, day) if data is not None else []
-    return [*story, KeepTogether(cash), *late]
+    carried = _carried_section(data, day) if data is not None else []
+    return [*story, *carried, KeepTogether(cash), *late]
 
 
 def render(data: DailyReport) -> list:

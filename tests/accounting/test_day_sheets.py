@@ -15,7 +15,7 @@ from counts import services as counts
 from counts.models import CountEntry, CountSession, CountSignature, Drop, DropRemoval
 from floor import services as floor
 from floor.calculations import business_date
-from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
+from floor.models import CarriedItem, DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 from tests.factories import TableFactory, make_person
 
 TRAY = [{"denomination": 2500, "quantity": 40}, {"denomination": 500, "quantity": 100}]
@@ -180,6 +180,11 @@ def enter_live(site, day, tables, people):
             key_holder=people["c1"],
             escorted_by=people["pb"],
         )
+    # The boxes are counted after the close: the shift manager carries them past it (floor.open_items).
+    left = [item.key for item in floor.items_left_open(gaming_day)]
+    floor.carry_open_items(
+        acting_user=p["sm"], gaming_day=gaming_day, keys=left, reason="Counted after the close.", at=at("01:30", True)
+    )
     floor.close_gaming_day(acting_user=p["sm"], gaming_day=gaming_day, at=at("01:30", True))
     session = counts.open_count_session(
         acting_user=p["c1"], site=site, gaming_date=day, members=[people["c1"], people["c2"]], at=at("02:00", True)
@@ -480,7 +485,12 @@ def test_a_shift_manager_enters_the_floor_but_not_the_count(site, day, world, cl
     assert response.json()["detail"].startswith("House control: only a gaming manager may enter the count section")
     del sheet["count"]
     response = client_for(people["sm"]).post(url(site), sheet, format="json")
+    assert response.status_code == 400  # the boxes are not counted (ND 99-01.3-08-14(4)): open items at the close
+    assert "Drop box 1 of table 1 is removed but not counted" in " ".join(response.json()["close.open_items"])
+    sheet["close"]["carry_reason"] = "The count team counts the boxes in the morning."
+    response = client_for(people["sm"]).post(url(site), sheet, format="json")
     assert response.status_code == 201, response.json()
+    assert CarriedItem.objects.filter(kind="box_not_counted").count() == 2
 
 
 def test_another_organizations_site_is_not_found(stranger_site, day, world, client_for):
@@ -518,10 +528,16 @@ def test_a_day_closed_with_a_table_still_open_is_refused_at_the_close(site, day,
     tables, people = world
     sheet = full_sheet(site, day, people)
     del sheet["closers"][1], sheet["count"]
+    sheet["close"]["carry_reason"] = "The count team counts the boxes in the morning."
     before = row_counts()
     response = client_for(people["sm"]).post(url(site), sheet, format="json")
     assert response.status_code == 400
-    assert response.json() == {"close": ["House control: record the closer of table(s) 2 first."]}
+    assert list(response.json()) == ["close", "close.open_items"]
+    assert "has 1 open item" in response.json()["close"][0]  # the boxes were carried; a closer never is
+    assert response.json()["close.open_items"] == [
+        "House control: table 2 is open (no closer); record the closer of table 2 first (it ends the dealer's "
+        "shift and is recorded only while the day is open, so it is not carried)."
+    ]
     assert row_counts() == before
 
 

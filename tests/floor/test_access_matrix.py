@@ -71,6 +71,11 @@ ENDPOINTS = {
         f"/api/v1/sites/{f.site.pk}/slip-register/", {"start": str(today(f.site)), "end": str(today(f.site))}
     ),
     "queues": lambda c, f: c.get(f"/api/v1/sites/{f.site.pk}/custody-queues/"),
+    "open items": lambda c, f: c.get(f"/api/v1/gaming-days/{f.fill.gaming_day_id}/open-items/"),
+    "carry open item": lambda c, f: c.post(
+        f"/api/v1/gaming-days/{f.fill.gaming_day_id}/carry/", {"items": [f"slip:{f.fill.pk}"], "reason": "matrix"},
+        format="json",
+    ),
 }
 CREATES = {"open gaming day", "record opener", "start dealer shift", "prepare fill", "prepare credit"}
 
@@ -88,8 +93,10 @@ ALLOWED = {
     "receive": {DE: 200, WO: 400},  # the wheel operator is not dealing at that table (08-05(6))
     # Nobody here prepared it (a separate cashier did): only the preparer voids, 08-05(2).
     "void": {role: 400 for role in ALL_ROLES},
+    # House control: a shift manager or gaming manager carries an open item past the close.
+    "carry open item": {SM: 201, GM: 201},
 }
-READS = {"read slip", "register", "queues"}
+READS = {"read slip", "register", "queues", "open items"}
 
 
 def expected(endpoint, role, scope):

@@ -26,7 +26,8 @@ def test_a_shift_manager_opens_and_closes_a_gaming_day(client_for, shift_manager
 def test_a_gaming_day_is_not_closed_while_a_table_is_open(client_for, shift_manager, open_table, gaming_day):
     response = post(client_for(shift_manager), f"/api/v1/gaming-days/{gaming_day.pk}/close/")
     assert response.status_code == 400
-    assert "table(s) 1" in response.json()["gaming_day"][0]
+    assert "has 1 open item" in response.json()["gaming_day"][0]
+    assert response.json()["open_items"][0].startswith("House control: table 1 is open (no closer)")
 
 
 def test_an_opener_that_differs_from_the_previous_closer_needs_a_reason(client_for, shift_manager, table, chips, site):

@@ -96,7 +96,7 @@ def test_closing_the_day_with_a_table_still_open_shows_the_service_message(clien
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     response = client.post("/accounting/floor/close-day/")
     assert response.status_code == 400
-    assert "record the closer of table(s) 1 first." in page(response)
+    assert "House control: table 1 is open (no closer); record the closer of table 1 first" in page(response)
 
 
 def test_a_dealer_is_seated_with_a_tray_count_and_relieved(client, cast, open_table, org, site):

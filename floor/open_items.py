@@ -1,0 +1,147 @@
+"""What is still open in a gaming day when it is to be closed.
+
+A day closes once each open item is resolved or carried with a reason (house control, the
+close of floor.services.gaming_days; the regulation does not say when a day closes, but each
+item rests on a rule it cites):
+
+- a slip neither voided nor verified and received (ND 99-01.3-08-05(5), (6));
+- a table in play without its closer (house control: the closer ends the dealer's shift and
+  enters the table's win; it is recorded only while the day is open, so it is never carried);
+- a drop box not removed from its table, or removed but not counted (ND 99-01.3-08-14(1), (4)).
+
+Drop boxes belong to the counts app, above the floor; it registers its items here when its
+app loads (`register_open_items`), so imports keep pointing down (as floor.tips does).
+Every function issues a fixed number of queries whatever the number of slips, tables or boxes.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q
+
+from cardroom.models import Table
+from cardroom.money import format_money
+
+from . import rules
+from .models import GamingDay, Slip, SlipKind, SlipStep, TableInventory
+
+
+class Kind:
+    SLIP_UNVERIFIED = "slip_unverified"
+    SLIP_UNRECEIVED = "slip_unreceived"
+    TABLE_OPEN = "table_open"
+    BOX_NOT_REMOVED = "box_not_removed"
+    BOX_NOT_COUNTED = "box_not_counted"
+
+
+KIND_LABELS = {
+    Kind.SLIP_UNVERIFIED: "Slip not verified",
+    Kind.SLIP_UNRECEIVED: "Slip not received",
+    Kind.TABLE_OPEN: "Table still open",
+    Kind.BOX_NOT_REMOVED: "Drop box not removed",
+    Kind.BOX_NOT_COUNTED: "Drop box not counted",
+}
+
+# Refusing to close a day while any item is open, and carrying one with a reason: the
+# product's control (the chapter does not say when a gaming day closes).
+CLOSE_CONTROL = rules.HOUSE_CONTROL
+# Who may carry an item past the close (house control).
+CARRIERS_NOTE = "a shift manager or gaming manager"
+
+
+@dataclass(frozen=True)
+class OpenItem:
+    key: str  # stable per thing and state: "slip:12", "table:3", "drop:7:count", "box:4"
+    kind: str  # Kind
+    table_number: int | None
+    description: str  # "Fill slip 1002 · table 3 · $500.00 is not received"
+    citation: str  # the rule the item rests on
+    resolve: str  # what resolves it
+    carryable: bool = True
+
+    @property
+    def kind_label(self) -> str:
+        return KIND_LABELS.get(self.kind, self.kind)
+
+    @property
+    def sentence(self) -> str:
+        """The item as a refusal names it: its rule, what is open and what resolves it."""
+        return f"{self.citation}: {self.description}; {self.resolve}"
+
+
+Provider = Callable[[GamingDay], list[OpenItem]]
+_providers: list[Provider] = []
+
+
+def register_open_items(provider: Provider) -> None:
+    """An app above the floor registers `provider(gaming_day) -> [OpenItem]` once, when ready."""
+    if provider not in _providers:
+        _providers.append(provider)
+
+
+def open_items(day: GamingDay) -> list[OpenItem]:
+    """Every open item of the day, carried or not: slips, tables, then the registered ones."""
+    items = slip_items(day) + table_items(day)
+    for provider in _providers:
+        items += provider(day)
+    return items
+
+
+def slip_items(day: GamingDay) -> list[OpenItem]:
+    """Slips of the day neither voided nor received: one item each, unverified first."""
+    steps = SlipStep.objects.filter(slip=OuterRef("pk"))
+    slips = (
+        Slip.objects.filter(gaming_day=day)
+        .annotate(
+            verified=Exists(steps.filter(kind=SlipStep.Kind.VERIFY)),
+            received=Exists(steps.filter(kind=SlipStep.Kind.RECEIVE)),
+            voided=Exists(steps.filter(kind=SlipStep.Kind.VOID)),
+        )
+        .filter(voided=False, received=False)
+        .order_by("kind", "number")
+    )
+    return [_slip_item(slip) for slip in slips]
+
+
+def _slip_item(slip) -> OpenItem:
+    label = f"{SlipKind(slip.kind).label} {slip.number} · table {slip.table_number} · {format_money(slip.total_cents)}"
+    receiver = "the dealer at the table" if slip.kind == SlipKind.FILL else "the cashier"
+    if slip.verified:
+        return OpenItem(
+            f"slip:{slip.pk}",
+            Kind.SLIP_UNRECEIVED,
+            slip.table_number,
+            f"{label} is verified but not received by {receiver}",
+            rules.SLIP_RECEIPT,
+            f"{receiver} receives it, or it is carried with a reason",
+        )
+    return OpenItem(
+        f"slip:{slip.pk}",
+        Kind.SLIP_UNVERIFIED,
+        slip.table_number,
+        f"{label} is not verified and not received",
+        rules.SLIP_VERIFICATION,
+        "verify and receive it, or its preparer voids it, or it is carried with a reason",
+    )
+
+
+def table_items(day: GamingDay) -> list[OpenItem]:
+    """Tables in play in the day without their closer (never carried)."""
+    opened = Q(inventories__gaming_day=day, inventories__kind=TableInventory.Kind.OPENER) | Q(
+        dealer_shifts__gaming_day=day
+    )
+    closed = TableInventory.objects.filter(gaming_day=day, kind=TableInventory.Kind.CLOSER).values("table_id")
+    tables = Table.objects.filter(opened).exclude(pk__in=closed).distinct().order_by("number")
+    return [
+        OpenItem(
+            f"table:{table.pk}",
+            Kind.TABLE_OPEN,
+            table.number,
+            f"table {table.number} is open (no closer)",
+            rules.TRAY_COUNT,
+            f"record the closer of table {table.number} first (it ends the dealer's shift and is recorded only "
+            "while the day is open, so it is not carried)",
+            carryable=False,
+        )
+        for table in tables
+    ]

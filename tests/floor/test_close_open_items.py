@@ -1,0 +1,232 @@
+"""Closing a gaming day with open items: the refusal lists each, a shift manager carries one
+with a reason, and the carried items show on the daily figures and the dashboard."""
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from cardroom.models import AuditEvent, Role
+from counts import services as counts
+from floor import services
+from floor.models import CarriedItem, GamingDayClose
+from floor.open_items import Kind, open_items
+from tests.factories import make_person
+
+from .conftest import FILL, TRAY
+
+
+@pytest.fixture
+def busy_day(cast, shift_manager, gaming_day, open_table, dealer_shift, manager):
+    """A day with a verified fill not received, a credit not verified, the table still open and
+    its drop box on the table."""
+    fill = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
+    credit = services.prepare_credit(acting_user=cast[Role.DEALER].user, table=open_table, chips=FILL)
+    box = counts.register_drop_box(acting_user=manager.user, table=open_table)
+    return {"fill": fill, "credit": credit, "box": box, "day": gaming_day}
+
+
+def _refusal(shift_manager, day) -> dict:
+    with pytest.raises(ValidationError) as refused:
+        services.close_gaming_day(acting_user=shift_manager.user, gaming_day=day)
+    return refused.value.message_dict
+
+
+def test_the_close_is_refused_listing_each_kind_of_open_item_with_its_rule(busy_day, shift_manager):
+    refusal = _refusal(shift_manager, busy_day["day"])
+    assert refusal["gaming_day"][0].startswith("House control: the gaming day")
+    assert "has 4 open items" in refusal["gaming_day"][0]
+    items = "\n".join(refusal["open_items"])
+    fill, credit = busy_day["fill"], busy_day["credit"]
+    assert f"ND 99-01.3-08-05(6): Fill slip {fill.number} · table 1 · $600.00 is verified but not received" in items
+    assert (
+        f"ND 99-01.3-08-05(5): Credit slip {credit.number} · table 1 · $600.00 is not verified and not received"
+        in items
+    )
+    assert "House control: table 1 is open (no closer)" in items
+    assert "ND 99-01.3-08-14(1): Drop box 1 of table 1 is not removed from its table" in items
+    assert not GamingDayClose.objects.exists()
+
+
+def test_a_removed_box_not_counted_is_an_open_item_citing_the_count_rule(busy_day, shift_manager, cast, org, site):
+    holder = make_person(org, Role.COUNT_TEAM, site)
+    counts.remove_drop_box(
+        acting_user=shift_manager.user, drop_box=busy_day["box"], storage_place="office safe",
+        key_holder=holder, sole_employee_on_duty=True, gaming_date=busy_day["day"].gaming_date,
+    )  # fmt: skip
+    kinds = {item.kind: item for item in open_items(busy_day["day"])}
+    assert Kind.BOX_NOT_REMOVED not in kinds
+    assert kinds[Kind.BOX_NOT_COUNTED].citation == "ND 99-01.3-08-14(4)"
+    assert "is removed but not counted" in kinds[Kind.BOX_NOT_COUNTED].description
+
+
+def test_carrying_with_a_reason_and_resolving_the_rest_lets_the_day_close(busy_day, shift_manager, cast, open_table):
+    day = busy_day["day"]
+    keys = {item.kind: item.key for item in open_items(day)}
+    carried = services.carry_open_items(
+        acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNRECEIVED], keys[Kind.BOX_NOT_REMOVED]],
+        reason="Dealer went home sick; receives the copy tomorrow. Box counted in the morning.",
+    )  # fmt: skip
+    assert [c.kind for c in carried] == [Kind.SLIP_UNRECEIVED, Kind.BOX_NOT_REMOVED]
+    assert carried[0].carried_by == shift_manager and carried[0].carried_as == Role.SHIFT_MANAGER
+    assert AuditEvent.objects.filter(action="gaming_day.item_carried").count() == 2
+    services.void_slip(acting_user=cast[Role.DEALER].user, slip=busy_day["credit"], reason="Wrong table.")
+    assert len(_refusal(shift_manager, day)["open_items"]) == 1  # the table
+    services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=TRAY)
+    services.close_gaming_day(acting_user=shift_manager.user, gaming_day=day)
+    assert GamingDayClose.objects.filter(gaming_day=day).exists()
+
+
+def test_a_carry_needs_a_reason_a_carryable_open_item_and_a_manager(busy_day, shift_manager, cast, manager):
+    day = busy_day["day"]
+    keys = {item.kind: item.key for item in open_items(day)}
+    with pytest.raises(ValidationError, match="say why the item is carried"):
+        services.carry_open_items(
+            acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason=" "
+        )
+    with pytest.raises(ValidationError, match="record the closer of table 1 first"):
+        services.carry_open_items(
+            acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.TABLE_OPEN]], reason="x"
+        )
+    with pytest.raises(ValidationError, match="slip:0 is not an open item"):
+        services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=["slip:0"], reason="x")
+    with pytest.raises(PermissionDenied, match="House control: only"):
+        services.carry_open_items(
+            acting_user=cast[Role.PIT_BOSS].user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x"
+        )
+    row = services.carry_open_items(
+        acting_user=manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x"
+    )[0]
+    assert row.carried_as == Role.GAMING_MANAGER
+    with pytest.raises(ValidationError, match="already carried"):
+        services.carry_open_items(
+            acting_user=shift_manager.user, gaming_day=day, keys=[keys[Kind.SLIP_UNVERIFIED]], reason="x"
+        )
+    assert CarriedItem.objects.count() == 1
+
+
+def test_a_carried_item_is_append_only(busy_day, shift_manager):
+    from cardroom.appendonly import ImmutableRecordError
+
+    key = open_items(busy_day["day"])[0].key
+    row = services.carry_open_items(acting_user=shift_manager.user, gaming_day=busy_day["day"], keys=[key], reason="x")[
+        0
+    ]
+    row.reason = "changed"
+    with pytest.raises(ImmutableRecordError):
+        row.save()
+
+
+def close_with_carried(busy_day, shift_manager, open_table):
+    day = busy_day["day"]
+    services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=TRAY)
+    keys = [item.key for item in open_items(day) if item.carryable]
+    services.carry_open_items(acting_user=shift_manager.user, gaming_day=day, keys=keys, reason="Dealer left early.")
+    services.close_gaming_day(acting_user=shift_manager.user, gaming_day=day)
+    return day
+
+
+def test_the_daily_page_shows_open_and_carried_items_and_no_complete_table(
+    busy_day, shift_manager, open_table, client, manager
+):
+    client.force_login(manager.user)
+    day = busy_day["day"]
+    url = f"/figures/daily/?site={day.site_id}&date={day.gaming_date}"
+    text = client.get(url).content.decode()
+    assert 'id="open-items"' in text and "is verified but not received" in text
+    assert ">complete<" not in text
+    close_with_carried(busy_day, shift_manager, open_table)
+    text = client.get(url).content.decode()
+    assert 'id="carried-items"' in text and "Dealer left early." in text
+    assert "open slips" in text and ">complete<" not in text
+
+
+def test_the_dashboard_lists_carried_items_as_exceptions(busy_day, shift_manager, open_table, client, manager):
+    close_with_carried(busy_day, shift_manager, open_table)
+    client.force_login(manager.user)
+    text = client.get("/figures/dashboard/").content.decode()
+    assert "Carried at close" in text and "Dealer left early." in text
+    assert "No open slip or count exceptions" not in text
+
+
+def test_the_daily_pdf_lists_the_items_carried_past_the_close(busy_day, shift_manager, open_table, client_for, cast):
+    from tests.reports.test_kind_daily import download, pdf_text, run_report
+
+    day = close_with_carried(busy_day, shift_manager, open_table)
+    api = client_for(cast[Role.AUDITOR])
+    run = run_report(api, kind="daily", site=day.site_id, start=str(day.gaming_date), end=str(day.gaming_date))
+    text = " ".join(pdf_text(download(api, run)).split())
+    assert "Carried past the close (3)" in text
+    assert "Dealer left early." in text and "ND 99-01.3-08-14(1)" in text
+
+
+# --- The API ----------------------------------------------------------------------------------
+
+
+def test_the_api_refuses_the_close_with_the_rule_and_each_item_then_carries_and_closes(
+    busy_day, shift_manager, open_table, client_for, cast
+):
+    day, api = busy_day["day"], client_for(shift_manager)
+    refused = api.post(f"/api/v1/gaming-days/{day.pk}/close/", {}, format="json")
+    assert refused.status_code == 400
+    body = refused.json()
+    assert body["gaming_day"][0].startswith("House control: the gaming day")
+    assert len(body["open_items"]) == 4 and any("ND 99-01.3-08-05(6)" in m for m in body["open_items"])
+    listed = api.get(f"/api/v1/gaming-days/{day.pk}/open-items/").json()
+    keys = [i["key"] for i in listed["open_items"] if i["carryable"]]
+    assert {i["kind"] for i in listed["open_items"]} == {
+        "slip_unverified",
+        "slip_unreceived",
+        "table_open",
+        "box_not_removed",
+    }
+    missing_reason = api.post(f"/api/v1/gaming-days/{day.pk}/carry/", {"items": keys, "reason": ""}, format="json")
+    assert missing_reason.status_code == 400 and "reason" in missing_reason.json()
+    carried = api.post(
+        f"/api/v1/gaming-days/{day.pk}/carry/", {"items": keys, "reason": "Dealer left early."}, format="json"
+    )
+    assert carried.status_code == 201, carried.content
+    assert [c["carried_by_initials"] for c in carried.json()] == [shift_manager.initials] * 3
+    services.record_table_inventory(acting_user=shift_manager.user, table=open_table, kind="closer", chips=TRAY)
+    closed = api.post(f"/api/v1/gaming-days/{day.pk}/close/", {}, format="json")
+    assert closed.status_code == 200 and closed.json()["closed_at"]
+    listed = api.get(f"/api/v1/gaming-days/{day.pk}/open-items/").json()
+    assert len(listed["carried"]) == 3 and listed["carried"][0]["reason"] == "Dealer left early."
+
+
+@pytest.mark.parametrize("role, status", [(Role.SHIFT_MANAGER, 201), (Role.GAMING_MANAGER, 201), (Role.PIT_BOSS, 403),
+                                          (Role.DEALER, 403), (Role.CASHIER, 403), (Role.AUDITOR, 403)])  # fmt: skip
+def test_who_may_carry_an_open_item(busy_day, client_for, cast, role, status):
+    day = busy_day["day"]
+    key = f"slip:{busy_day['credit'].pk}"
+    response = client_for(cast[role]).post(
+        f"/api/v1/gaming-days/{day.pk}/carry/", {"items": [key], "reason": "x"}, format="json"
+    )
+    assert response.status_code == status, response.content
+
+
+def test_another_organizations_day_is_not_found(busy_day, client_for):
+    from tests.factories import OrganizationFactory
+
+    other = OrganizationFactory()
+    stranger = make_person(other, Role.GAMING_MANAGER)
+    response = client_for(stranger).get(f"/api/v1/gaming-days/{busy_day['day'].pk}/open-items/")
+    assert response.status_code == 404
+
+
+def test_the_demo_closes_each_day_with_no_slip_open_and_its_boxes_carried(org, site, chips, cast, manager, table):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from floor.demo import build_demo_custody
+    from floor.models import GamingDay
+
+    counts.register_drop_box(acting_user=manager.user, table=table)
+    people = {"shift_manager": cast[Role.SHIFT_MANAGER], "pit_boss": cast[Role.PIT_BOSS],
+              "cashier": cast[Role.CASHIER], "dealer": [cast[Role.DEALER]]}  # fmt: skip
+    days = [timezone.localdate() - timedelta(days=n) for n in (4, 3, 2)]
+    assert build_demo_custody(site, days=days, people=people) == 3
+    assert GamingDay.objects.filter(site=site, close__isnull=False).count() == 3
+    assert set(CarriedItem.objects.values_list("kind", flat=True)) == {Kind.BOX_NOT_REMOVED}
+    for day in GamingDay.objects.filter(site=site):
+        assert [item for item in open_items(day) if item.kind.startswith("slip")] == []
