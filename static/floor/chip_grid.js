@@ -87,5 +87,7 @@
   document.querySelectorAll("input.entry-mode").forEach(function (radio) {
     radio.addEventListener("change", switchMode);
   });
-  update();
+  // The variance box comes after the grid on the opener page: recount once the page is parsed.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", update);
+  else update();
 })();
