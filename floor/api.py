@@ -84,6 +84,39 @@ def _chips_field(**kwargs):
     )
 
 
+@extend_schema_field(
+    {"type": "string", "pattern": r"^\$?(\d{1,3}(,\d{3})+|\d{1,12})(\.\d{1,2})?$", "example": "125.00"}
+)
+class ServiceCheckedAmount(serializers.Field):
+    """Dollars and cents as a string ("125.00"; a whole number of dollars may be a JSON
+    integer), never a binary fraction; the service converts it with Decimal and checks it."""
+
+    def to_internal_value(self, data):
+        return data
+
+
+class AmountLineInput(Input):
+    """One line of chips as a dollar amount: the chip's value in cents and the dollars of it."""
+
+    denomination = ServiceCheckedInteger(help_text="The chip's value in cents (2500 for a $25 chip), never its id.")
+    amount = ServiceCheckedAmount(
+        help_text='Dollars of that chip, as a string ("125.00"): a whole number of chips of the denomination.'
+    )
+
+
+def _amounts_field(**kwargs):
+    """The alternative to `chips`: dollar amounts per denomination, converted to chip counts by
+    the service (floor.services.chips_from_amounts); give one or the other, never both."""
+    return serializers.ListField(
+        child=AmountLineInput(),
+        required=False,
+        max_length=services.MAX_AMOUNT_LINES,
+        help_text='Instead of `chips`: [{"denomination": <chip value in cents>, "amount": "<dollars>"}, ...]. '
+        "Each amount must be a whole number of chips of its denomination (400 naming the denomination).",
+        **kwargs,
+    )
+
+
 class ChipLineSerializer(serializers.Serializer):
     denomination = serializers.IntegerField(source="denomination_id")
     value_cents = serializers.IntegerField()
@@ -253,7 +286,15 @@ class TableInventorySerializer(serializers.ModelSerializer):
 class TableInventoryInputSerializer(Input):
     table = ScopedTableField()
     kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
-    chips = _chips_field()
+    chips = _chips_field(required=False)
+    amounts = _amounts_field()
+    same_as_last_closer = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Openers only: record the opener equal to the table's last closer (or the dealer-change count "
+        "after it), line for line, instead of giving `chips` or `amounts`. 400 naming this field when the "
+        "table has no previous count.",
+    )
     variance_reason = TextField(required=False, allow_blank=True, default="")
     counted_at = MomentField(source="at")
 
@@ -321,6 +362,7 @@ class DealerShiftInputSerializer(Input):
     dealer = EmployeeIdField()
     started_at = MomentField()
     chips = _chips_field(required=False, allow_empty=True)
+    amounts = _amounts_field()
 
 
 class DealerShiftEndSerializer(Input):
@@ -514,7 +556,8 @@ class SlipSerializer(serializers.ModelSerializer):
 
 class SlipInputSerializer(PinSignerInput):
     table = ScopedTableField()
-    chips = _chips_field()
+    chips = _chips_field(required=False)
+    amounts = _amounts_field()
     purpose = serializers.ChoiceField(choices=Slip.Purpose.choices, default=Slip.Purpose.REGULAR)
     number = FormNumberField(required=False, help_text="The printed number of a paper slip.")
     prepared_at = MomentField(source="at")

@@ -11,6 +11,13 @@ def chips_total_cents(lines: Iterable[tuple[int, int]]) -> int:
     return sum(value_cents * quantity for value_cents, quantity in lines)
 
 
+def chips_for_amount(amount_cents: int, value_cents: int) -> int | None:
+    """How many chips of `value_cents` make `amount_cents`: amount / value when it divides
+    exactly, otherwise None ($30 is no whole number of $25 chips)."""
+    quantity, remainder = divmod(amount_cents, value_cents)
+    return None if remainder else quantity
+
+
 def tray_variance_cents(expected: Mapping[int, int], counted: Mapping[int, int]) -> int:
     """Counted minus expected value, both {value_cents: quantity}."""
     return chips_total_cents(counted.items()) - chips_total_cents(expected.items())

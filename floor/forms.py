@@ -1,48 +1,100 @@
 """Browser forms for table chip custody. They parse; floor.services holds every rule, so
 a field the service checks is optional here and its message is the service's (the API's)."""
 
+import re
+
 from django import forms
 
 from cardroom.forms import BootstrapMixin
 from cardroom.models import ChipDenomination, Employee, Role, Table
-from cardroom.money import format_money
+from cardroom.money import cents_to_decimal, format_money
 
 from . import rules
 from .models import Slip
 
+_ZERO_DOLLARS = re.compile(r"\$?[0,]*(\.0*)?")  # a box left at zero is no line
+
 
 class ChipGridMixin:
-    """One quantity box per chip value of the organization: `qty_<value_cents>`.
-    `chips()` gives the service's input, [{"denomination": value_cents, "quantity": n}, ...];
-    a blank or zero box is no line. Errors the service raises about the chips land on `chips`."""
+    """One box per chip value of the organization, entered either as chip counts
+    (`qty_<value_cents>`) or as dollar amounts (`amount_<value_cents>`): the `entry` toggle says
+    which. `chip_input()` gives the service's input, {"chips": [...]} or {"amounts": [...]}; a
+    blank or zero box is no line; the service converts dollars to chips (with Decimal) and
+    refuses an amount that is not a multiple of its chip. Its errors land on `chips`/`amounts`."""
+
+    ENTRY_CHOICES = [("chips", "Chip counts"), ("amounts", "Dollar amounts")]
+    MAX_AMOUNT_LENGTH = 20  # "$1,000,000.00" and then some (house control)
 
     def add_chip_fields(self, organization_id: int, required_note: str = "") -> None:
         self.denominations = list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
         self.fields["chips"] = forms.CharField(required=False, widget=forms.HiddenInput)
+        self.fields["amounts"] = forms.CharField(required=False, widget=forms.HiddenInput)
+        self.fields["entry"] = forms.ChoiceField(choices=self.ENTRY_CHOICES, required=False, initial="chips")
+        by_amount = self.entry_mode == "amounts"
         for chip in self.denominations:
             self.fields[self.chip_field_name(chip)] = forms.IntegerField(
                 label=format_money(chip.value_cents),
                 required=False,
                 min_value=0,
-                widget=forms.NumberInput(
-                    attrs={
-                        "class": "form-control form-control-lg chip-qty text-end",
-                        "inputmode": "numeric",
-                        "min": "0",
-                        "step": "1",
-                        "data-value-cents": chip.value_cents,
-                        "autocomplete": "off",
-                    }
-                ),
+                widget=forms.NumberInput(attrs=self._box_attrs(chip, "chip-qty", "numeric", hidden=by_amount)),
             )
+            self.fields[self.amount_field_name(chip)] = forms.CharField(
+                label=f"{format_money(chip.value_cents)} in dollars",
+                required=False,
+                max_length=self.MAX_AMOUNT_LENGTH,
+                widget=forms.TextInput(attrs=self._box_attrs(chip, "chip-amount", "decimal", hidden=not by_amount)),
+            )
+
+    @staticmethod
+    def _box_attrs(chip: ChipDenomination, css: str, inputmode: str, hidden: bool) -> dict:
+        attrs = {
+            "class": f"form-control form-control-lg {css} text-end",
+            "inputmode": inputmode,
+            "data-value-cents": chip.value_cents,
+            "autocomplete": "off",
+        }
+        if css == "chip-qty":
+            attrs.update({"min": "0", "step": "1"})
+        else:
+            attrs["placeholder"] = "$"
+        if hidden:
+            attrs["hidden"] = True
+        return attrs
+
+    @property
+    def entry_mode(self) -> str:
+        """'chips' or 'amounts': as posted, otherwise chip counts."""
+        mode = self.data.get("entry") if self.is_bound else None
+        return "amounts" if mode == "amounts" else "chips"
 
     @staticmethod
     def chip_field_name(chip: ChipDenomination) -> str:
         return f"qty_{chip.value_cents}"
 
-    def chip_rows(self):
-        """(denomination, bound field) in ascending value, for the grid template."""
-        return [(chip, self[self.chip_field_name(chip)]) for chip in self.denominations]
+    @staticmethod
+    def amount_field_name(chip: ChipDenomination) -> str:
+        return f"amount_{chip.value_cents}"
+
+    def chip_rows(self, previous: dict[int, int] | None = None) -> list[dict]:
+        """The grid's rows in ascending value: the chip, its two boxes, the previous count's quantity."""
+        previous = previous or {}
+        return [
+            {
+                "chip": chip,
+                "qty": self[self.chip_field_name(chip)],
+                "amount": self[self.amount_field_name(chip)],
+                "previous": previous.get(chip.value_cents),
+            }
+            for chip in self.denominations
+        ]
+
+    def prefill(self, quantities: dict[int, int]) -> None:
+        """Start the grid from a previous count ({value_cents: quantity}), in both entry modes."""
+        for chip in self.denominations:
+            quantity = quantities.get(chip.value_cents)
+            if quantity:
+                self.initial[self.chip_field_name(chip)] = quantity
+                self.initial[self.amount_field_name(chip)] = f"{cents_to_decimal(quantity * chip.value_cents)}"
 
     def chips(self) -> list[dict]:
         lines = []
@@ -51,6 +103,21 @@ class ChipGridMixin:
             if quantity:
                 lines.append({"denomination": chip.value_cents, "quantity": quantity})
         return lines
+
+    def amounts(self) -> list[dict]:
+        lines = []
+        for chip in self.denominations:
+            amount = (self.cleaned_data.get(self.amount_field_name(chip)) or "").strip()
+            if amount and not _ZERO_DOLLARS.fullmatch(amount):
+                lines.append({"denomination": chip.value_cents, "amount": amount})
+        return lines
+
+    def chip_input(self, optional: bool = False) -> dict:
+        """The service's keyword for the chips, in the mode entered; with `optional`, nothing
+        when every box is blank (a dealer change without a tray count)."""
+        key = self.entry_mode
+        lines = self.amounts() if key == "amounts" else self.chips()
+        return {} if optional and not lines else {key: lines}
 
 
 def moment_field(label: str) -> forms.DateTimeField:
@@ -98,6 +165,7 @@ class TrayCountForm(ChipGridMixin, BootstrapMixin, forms.Form):
         label="Reason for the difference from the previous count",
     )
     counted_at = moment_field("Counted at")
+    same_as_last_closer = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, organization_id: int, **kwargs):
         super().__init__(*args, **kwargs)

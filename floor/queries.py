@@ -1,14 +1,15 @@
 """Reads used in several places: who deals where, open days and tables, registers, queues."""
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.db import connection
-from django.db.models import Case, CharField, Exists, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet, Value, When
+from django.utils import timezone
 
 from cardroom.models import Employee, Membership, Site, Table
 
-from .calculations import check_series
+from .calculations import business_date, check_series
 from .models import (
     DealerShift,
     DutyPeriod,
@@ -109,6 +110,15 @@ def gaming_days_query(*, site_ids, start: date, end: date):
 def open_gaming_day(site: Site) -> GamingDay | None:
     """The site's gaming day that has no close record (at most one at a time)."""
     return GamingDay.objects.filter(site=site, close__isnull=True).order_by("-gaming_date").first()
+
+
+def next_gaming_date(site: Site) -> date:
+    """The gaming date the day-open form proposes: the day after the site's latest opened day
+    (never one already opened), or today in the site's time zone when none was opened."""
+    latest = GamingDay.objects.filter(site=site).aggregate(latest=Max("gaming_date"))["latest"]
+    if latest is not None:
+        return latest + timedelta(days=1)
+    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
 
 
 def table_was_opened(table: Table, day: GamingDay) -> bool:

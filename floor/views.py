@@ -103,7 +103,7 @@ def _floor(request, status=200, **forms_shown):
     context = {
         "day": day,
         "rows": _table_rows(site, day),
-        "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": _today(site)}),
+        "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
         "can_fill": _can(request, rules.FILL_PREPARERS),
@@ -216,15 +216,17 @@ def tray_count(request, pk, kind):
     require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL)
     form = forms.TrayCountForm(request.POST or None, organization_id=table.site.organization_id)
     if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        counted = {"same_as_last_closer": True} if data["same_as_last_closer"] else form.chip_input()
         saved = call_service(
             form,
             lambda: services.record_table_inventory(
                 acting_user=request.user,
                 table=table,
                 kind=kind,
-                chips=form.chips(),
-                variance_reason=form.cleaned_data["variance_reason"],
-                at=form.cleaned_data["counted_at"],
+                variance_reason=data["variance_reason"],
+                at=data["counted_at"],
+                **counted,
             ),
         )
         if saved is not None:
@@ -232,6 +234,8 @@ def tray_count(request, pk, kind):
             return redirect("accounting_floor")
     previous = queries.last_tray_count(table)
     previous_lines = dict(previous.lines.values_list("value_cents", "quantity")) if previous else {}
+    if kind == TableInventory.Kind.OPENER and not form.is_bound:
+        form.prefill(previous_lines)  # change only the denominations that differ
     return render(
         request,
         "floor/tray_count.html",
@@ -241,7 +245,7 @@ def tray_count(request, pk, kind):
             "kind_label": TableInventory.Kind(kind).label,
             "form": form,
             "previous": previous,
-            "grid": [(chip, field, previous_lines.get(chip.value_cents)) for chip, field in form.chip_rows()],
+            "grid": form.chip_rows(previous_lines),
             "day": queries.open_gaming_day(table.site),
         },
         status=400 if form.errors else 200,
@@ -263,8 +267,8 @@ def dealer_shift(request, pk):
                 acting_user=request.user,
                 table=table,
                 dealer=form.cleaned_data["dealer"],
-                chips=form.chips() or None,
                 started_at=form.cleaned_data["started_at"],
+                **form.chip_input(optional=True),
             ),
         )
         if saved is not None:
@@ -277,7 +281,7 @@ def dealer_shift(request, pk):
         {
             "table": table,
             "form": form,
-            "grid": [(c, f, None) for c, f in form.chip_rows()],
+            "grid": form.chip_rows(),
             "current": queries.current_shift(table, timezone.now()),
             "shifts": shifts.select_related("dealer__user").order_by("started_at"),
         },
@@ -334,10 +338,10 @@ def prepare_slip(request, kind):
             lambda: prepare(
                 acting_user=acting,
                 table=data["table"],
-                chips=form.chips(),
                 purpose=data["purpose"],
                 number=data["number"],
                 at=data["prepared_at"],
+                **form.chip_input(),
             ),
         )
         if slip is not None:
@@ -351,7 +355,7 @@ def prepare_slip(request, kind):
             "kind_label": SlipKind(kind).label,
             "form": form,
             "day": day,
-            "grid": [(c, f, None) for c, f in form.chip_rows()],
+            "grid": form.chip_rows(),
             "uses_books": SlipBook.objects.filter(site=site, kind=kind).exists(),
             "station": station,
         },

@@ -10,7 +10,7 @@ One module per kind of change (`from floor import services; services.prepare_fil
 - slips: prepare_fill, prepare_credit, verify_slip, receive_slip, void_slip
 - slip_books: register_slip_book
 - duty: start_duty, end_duty (the duty register, 08-05(5))
-- steps: parse_chips, and the steps the others share
+- steps: parse_chips, chip_lines (counts or dollar amounts), and the steps the others share
 """
 
 from .dealer_shifts import end_dealer_shift, start_dealer_shift
@@ -26,10 +26,11 @@ from .slips import (
     verify_slip,
     void_slip,
 )
-from .steps import parse_chips
+from .steps import MAX_AMOUNT_LINES, chip_lines, chips_from_amounts, parse_chips
 from .tray_counts import record_table_inventory
 
 __all__ = [
+    "MAX_AMOUNT_LINES",
     "check_verifier",
     "receiver_capacity",
     "carry_open_items",
@@ -38,6 +39,8 @@ __all__ = [
     "end_dealer_shift",
     "end_duty",
     "open_gaming_day",
+    "chip_lines",
+    "chips_from_amounts",
     "parse_chips",
     "prepare_credit",
     "prepare_fill",

@@ -26,16 +26,17 @@ from .steps import (
     _open_day,
     _require_table_in_use,
     _save_count,
-    parse_chips,
+    chip_lines,
 )
 
 
 def start_dealer_shift(
-    *, acting_user, table: Table, dealer: Employee, started_at: datetime | None = None, chips=None
+    *, acting_user, table: Table, dealer: Employee, started_at: datetime | None = None, chips=None, amounts=None
 ) -> DealerShift:
     """Seat a dealer (or wheel operator) at a table. The dealer running there is relieved at
-    the same moment; `chips`, if given, is the tray count at the change (the closer of the
-    outgoing shift and the opener of the incoming one), so hold can be kept per dealer shift."""
+    the same moment; `chips` (or `amounts`, in dollars), if given, is the tray count at the
+    change (the closer of the outgoing shift and the opener of the incoming one), so hold can
+    be kept per dealer shift."""
     site = table.site
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
@@ -44,7 +45,8 @@ def start_dealer_shift(
     _require_table_in_use(table)
     _check_outage_cap(table, started_at)
     _check_dealer(dealer, site, table, started_at)
-    counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT) if chips else None
+    has_count = bool(chips) or amounts is not None
+    counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT) if has_count else None
     with transaction.atomic():
         day = _open_day(site, "table")
         _in_day(site, day, started_at, given, "started_at")

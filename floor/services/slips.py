@@ -17,20 +17,22 @@ from cardroom.models import Employee, Role, Site, Table
 from .. import queries, rules
 from ..calculations import chips_total_cents
 from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
-from .steps import _acting_employee, _in_day, _line_values, _moment, _require_table_in_use, parse_chips
+from .steps import _acting_employee, _in_day, _line_values, _moment, _require_table_in_use, chip_lines
 
 
 def prepare_fill(
     *,
     acting_user,
     table: Table,
-    chips,
+    chips=None,
+    amounts=None,
     purpose: str = Slip.Purpose.REGULAR,
     number: int | None = None,
     at: datetime | None = None,
     cashier: Employee | None = None,
 ) -> Slip:
-    """Prepare a fill slip: chips from the chip bank to one table (ND 99-01.3-08-05(1), (3)).
+    """Prepare a fill slip: chips from the chip bank to one table (ND 99-01.3-08-05(1), (3)),
+    given as chip counts (`chips`) or dollar amounts per denomination (`amounts`).
     `cashier`: the chip bank cashier, or a dealer acting as cashier, whose initials the fill
     carries (08-05(3)(c)); needed when the preparer is not a cashier themselves."""
     return _prepare(
@@ -38,6 +40,7 @@ def prepare_fill(
         acting_user=acting_user,
         table=table,
         chips=chips,
+        amounts=amounts,
         purpose=purpose,
         number=number,
         at=at,
@@ -49,19 +52,28 @@ def prepare_credit(
     *,
     acting_user,
     table: Table,
-    chips,
+    chips=None,
+    amounts=None,
     purpose: str = Slip.Purpose.REGULAR,
     number: int | None = None,
     at: datetime | None = None,
 ) -> Slip:
-    """Prepare a credit slip: chips from one table back to the chip bank (ND 99-01.3-08-05(1), (3))."""
+    """Prepare a credit slip: chips from one table back to the chip bank (ND 99-01.3-08-05(1), (3)),
+    given as chip counts (`chips`) or dollar amounts per denomination (`amounts`)."""
     return _prepare(
-        SlipKind.CREDIT, acting_user=acting_user, table=table, chips=chips, purpose=purpose, number=number, at=at
+        SlipKind.CREDIT,
+        acting_user=acting_user,
+        table=table,
+        chips=chips,
+        amounts=amounts,
+        purpose=purpose,
+        number=number,
+        at=at,
     )
 
 
 def _prepare(
-    kind: str, *, acting_user, table: Table, chips, purpose: str, number: int | None, at, cashier=None
+    kind: str, *, acting_user, table: Table, chips, amounts, purpose: str, number: int | None, at, cashier=None
 ) -> Slip:
     """One slip = one table. `number` is the printed number of a paper slip from a registered
     book; without it the site's electronic series gives the next number, in the transaction
@@ -80,7 +92,7 @@ def _prepare(
     if purpose not in Slip.Purpose.values:
         raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
     _require_table_in_use(table)
-    lines = parse_chips(chips, site.organization_id, rules.SLIP_CONTENT)
+    lines = chip_lines(chips, amounts, site.organization_id, rules.SLIP_CONTENT)
     # The two locks a slip waits for come last (README, "Benchmarks"). Its lines go in first
     # (on PostgreSQL the slip's id comes with its context; the lines' foreign key is checked at
     # commit); then the slip's INSERT draws the series' next number, whose lock lasts to the

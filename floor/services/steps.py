@@ -2,6 +2,7 @@
 gaming day, the chips on a count or a slip, a tray count saved with its lines, the end of a
 dealer shift claimed once, and the outage cap on a table that opens or seats a dealer."""
 
+import re
 from datetime import datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -13,10 +14,11 @@ from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.chips import require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
+from cardroom.money import decimal_to_cents, format_money
 from cardroom.wager_caps import check_max_wager
 
 from .. import queries, rules
-from ..calculations import chips_total_cents
+from ..calculations import chips_for_amount, chips_total_cents
 from ..models import DealerShift, GamingDay, TableInventory, TableInventoryLine
 
 
@@ -104,6 +106,73 @@ def _quantity(raw, denomination, citation) -> int:
     if raw > rules.MAX_CHIPS_PER_LINE:
         raise ValidationError({"chips": f"{citation}: {raw} chips of {denomination} is more than a tray holds."})
     return raw
+
+
+AMOUNT_LINE_KEYS = frozenset({"denomination", "amount"})
+MAX_AMOUNT_LINES = 50  # house control: a grid has one line per chip value, far fewer than this
+# Dollars and cents as typed: "125", "125.50", "$1,250.00" (no exponent, no fraction of a cent).
+_DOLLARS = re.compile(r"\$?(\d{1,3}(,\d{3})+|\d{1,12})(\.\d{1,2})?")
+
+
+def chip_lines(chips, amounts, organization_id: int, citation: str) -> dict[ChipDenomination, int]:
+    """The chips of a count or slip, given either as chip counts (`chips`, see parse_chips)
+    or as dollar amounts per denomination (`amounts`, see chips_from_amounts), never both."""
+    if amounts is None:
+        return parse_chips(chips, organization_id, citation)
+    if chips:
+        raise ValidationError({"amounts": f"{citation}: give the chips either as counts or as amounts, not both."})
+    return parse_chips(chips_from_amounts(amounts, organization_id, citation), organization_id, citation)
+
+
+def chips_from_amounts(amounts, organization_id: int, citation: str) -> list[dict]:
+    """[{"denomination": value_cents, "amount": "125.00"}, ...] -> the chips' lines
+    [{"denomination": value_cents, "quantity": n}, ...]. An amount is dollars and cents (a
+    string, or a whole number of dollars; never a binary fraction) that buys a whole number of
+    chips of its denomination: $30 of $25 chips is refused, naming the denomination."""
+    if not isinstance(amounts, list | tuple) or not amounts:
+        raise ValidationError({"amounts": f"{citation}: give at least one denomination and its amount."})
+    if len(amounts) > MAX_AMOUNT_LINES:
+        raise ValidationError({"amounts": f"House control: at most {MAX_AMOUNT_LINES} lines of amounts."})
+    by_value = {c.value_cents: c for c in ChipDenomination.objects.filter(organization_id=organization_id, active=True)}
+    return [_amount_line(item, by_value, citation) for item in amounts]
+
+
+def _amount_line(item, by_value, citation) -> dict:
+    if not isinstance(item, dict) or set(item) - AMOUNT_LINE_KEYS:
+        raise ValidationError({"amounts": f"{citation}: each line is {{'denomination': ..., 'amount': ...}}."})
+    raw = item.get("denomination")
+    denomination = None if isinstance(raw, bool) or not isinstance(raw, int) else by_value.get(raw)
+    if denomination is None:
+        raise ValidationError({"amounts": f"{rules.CHIP_VALUES}: {raw!r} is not a chip value of the organization."})
+    amount_cents = _amount_cents(item.get("amount"), denomination, citation)
+    quantity = chips_for_amount(amount_cents, denomination.value_cents)
+    if quantity is None:
+        raise ValidationError(
+            {
+                "amounts": f"{citation}: {format_money(amount_cents)} is not a whole number of "
+                f"{format_money(denomination.value_cents)} chips; give a multiple of "
+                f"{format_money(denomination.value_cents)}."
+            }
+        )
+    if quantity > rules.MAX_CHIPS_PER_LINE:
+        raise ValidationError(
+            {"amounts": f"{citation}: {format_money(amount_cents)} of {denomination} is more than a tray holds."}
+        )
+    return {"denomination": denomination.value_cents, "quantity": quantity}
+
+
+def _amount_cents(raw, denomination, citation) -> int:
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        raw = str(raw)
+    text = raw.strip() if isinstance(raw, str) else ""
+    if not _DOLLARS.fullmatch(text):
+        raise ValidationError(
+            {"amounts": f'{citation}: the amount of {denomination} must be dollars and cents, like "125.00".'}
+        )
+    cents = decimal_to_cents(text)
+    if cents <= 0:
+        raise ValidationError({"amounts": f"{citation}: the amount of {denomination} must be more than $0.00."})
+    return cents
 
 
 def _line_values(chips: dict[ChipDenomination, int]) -> dict[int, int]:

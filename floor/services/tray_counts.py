@@ -26,16 +26,26 @@ from .steps import (
     _open_day,
     _require_table_in_use,
     _save_count,
-    parse_chips,
+    chip_lines,
 )
 
 
 def record_table_inventory(
-    *, acting_user, table: Table, kind: str, chips, variance_reason: str = "", at: datetime | None = None
+    *,
+    acting_user,
+    table: Table,
+    kind: str,
+    chips=None,
+    amounts=None,
+    same_as_last_closer: bool = False,
+    variance_reason: str = "",
+    at: datetime | None = None,
 ) -> TableInventory:
     """Record a table's opener or closer count by denomination (ND 99-01.3-08-01(3) needs both
-    for the table's win). An opener is compared with the table's previous closer: any
-    difference is a variance that needs a reason. A closer ends the dealer shift running."""
+    for the table's win), as chip counts (`chips`) or dollar amounts (`amounts`). An opener is
+    compared with the table's previous closer: any difference is a variance that needs a
+    reason. `same_as_last_closer` records an opener equal to that count, line for line (the
+    common case, in one action). A closer ends the dealer shift running."""
     site = table.site
     employee = _acting_employee(
         require_role(
@@ -48,7 +58,10 @@ def record_table_inventory(
     _require_table_in_use(table)
     if kind == TableInventory.Kind.OPENER:
         _check_outage_cap(table, at)
-    counted = parse_chips(chips, site.organization_id, rules.TRAY_COUNT)
+    if same_as_last_closer:
+        chips = _last_closer_chips(table, kind, at, chips, amounts)
+        amounts = None
+    counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT)
     with transaction.atomic():
         day = _open_day(site, "table")
         _in_day(site, day, at, given, "counted_at")
@@ -68,9 +81,34 @@ def record_table_inventory(
             f"table_inventory.{kind}",
             inventory,
             site=site,
-            after={**snapshot(inventory), "chips": _line_values(counted)},
+            after={**snapshot(inventory), "chips": _line_values(counted), **_copied(same_as_last_closer)},
         )
     return inventory
+
+
+def _copied(same_as_last_closer: bool) -> dict:
+    """The audit row says when the opener was recorded as a copy of the last closer."""
+    return {"same_as_last_closer": True} if same_as_last_closer else {}
+
+
+def _last_closer_chips(table: Table, kind: str, at: datetime, chips, amounts) -> list[dict]:
+    """The lines of the count the opener is compared with (the table's last closer, or a
+    dealer-change count after it), to record the opener as equal to it."""
+    if kind != TableInventory.Kind.OPENER:
+        raise ValidationError({"same_as_last_closer": f"{rules.TRAY_COUNT}: only an opener copies the last closer."})
+    if chips or amounts is not None:
+        raise ValidationError(
+            {"same_as_last_closer": f"{rules.TRAY_COUNT}: give the chips or ask for the last closer's, not both."}
+        )
+    previous = queries.last_tray_count(table, before=at)
+    if previous is None:
+        raise ValidationError(
+            {"same_as_last_closer": f"{rules.TRAY_COUNT}: {table} has no previous closer to copy; count its tray."}
+        )
+    return [
+        {"denomination": value, "quantity": quantity}
+        for value, quantity in previous.lines.values_list("value_cents", "quantity")
+    ]
 
 
 def _check_count_order(table: Table, day: GamingDay, kind: str) -> None:

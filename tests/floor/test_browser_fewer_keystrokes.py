@@ -1,0 +1,70 @@
+"""Fewer keystrokes in Chromium: the day-open form proposes the next gaming date, an opener is
+recorded as the last closer in one click, and a fill is typed in dollars with the toggle (an
+amount that is no whole number of chips is refused inline, naming the denomination)."""
+
+import re
+from datetime import timedelta
+
+import pytest
+
+from cardroom.models import Role
+from floor import services
+from floor.models import GamingDay, Slip, TableInventory
+from tests.browser_support import login
+
+from .conftest import TRAY, today
+
+
+@pytest.mark.browser
+def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
+    browser_page, live_server, cast, table, chips, site, shift_manager
+):
+    page, user = browser_page, shift_manager.user
+    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site) - timedelta(days=1))
+    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY)
+    services.record_table_inventory(acting_user=user, table=table, kind="closer", chips=TRAY)
+    services.close_gaming_day(acting_user=user, gaming_day=yesterday)
+
+    # The day-open form proposes today, the day after the latest opened: one click opens it.
+    login(page, live_server, user.username)
+    page.goto(f"{live_server.url}/accounting/floor/")
+    assert page.input_value("#id_gaming_date") == str(today(site))
+    page.click("#open-day-form button")
+    page.wait_for_url(f"{live_server.url}/accounting/floor/")
+    assert GamingDay.objects.filter(site=site, gaming_date=today(site)).exists()
+
+    # The opener form starts from the last closer; one click records the opener as it.
+    page.goto(f"{live_server.url}/accounting/tables/{table.pk}/opener/")
+    assert page.input_value("#id_qty_2500") == "40"
+    assert page.text_content("#grand-total") == "$2,000.00"
+    assert page.is_hidden("#variance-flag")
+    page.click("#same-as-last")
+    page.wait_for_url(f"{live_server.url}/accounting/floor/")
+    opener = TableInventory.objects.get(kind="opener", gaming_day__gaming_date=today(site))
+    assert (opener.total_cents, opener.variance_cents) == (200000, 0)
+    assert dict(opener.lines.values_list("value_cents", "quantity")) == {2500: 40, 500: 160, 100: 200}
+
+    # A fill typed in dollars: the toggle shows the dollar boxes, the totals follow.
+    page.goto(f"{live_server.url}/accounting/slips/new/fill/")
+    page.select_option("#id_table", str(table.pk))
+    page.select_option("#id_cashier", str(cast[Role.CASHIER].pk))
+    page.fill("#id_qty_500", "4")
+    page.click("label[for=entry-amounts]")
+    assert page.is_hidden("#id_qty_2500") and page.is_visible("#id_amount_2500")
+    assert page.input_value("#id_amount_500") == "20.00"  # what was typed carries over
+    assert page.text_content("#entry-heading") == "Dollars"
+    page.fill("#id_amount_2500", "30")
+    assert page.text_content("#grand-total") == "$50.00"
+    page.click("#prepare")
+    assert "$30.00 is not a whole number of $25.00 chips; give a multiple of $25.00." in page.text_content(
+        "#error-amounts"
+    )
+    assert page.is_visible("#id_amount_2500")  # the boxes come back in dollars
+    page.fill("#id_amount_2500", "1,250")
+    assert page.text_content("#line-2500") == "$1,250.00"
+    assert page.text_content("#grand-quantity") == "54"
+    page.click("#prepare")
+    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    slip = Slip.objects.get(kind="fill")
+    assert dict(slip.lines.values_list("value_cents", "quantity")) == {2500: 50, 500: 4}
+    assert page.text_content("#slip-total") == "$1,270.00"
