@@ -10,7 +10,7 @@
       total += amount;
       document.querySelector('[data-amount-for="' + input.id + '"]').textContent = money(amount);
     }
-    document.getElementById("running-total").textContent = money(total);
+    for (const id of ["running-total", "grid-total"]) document.getElementById(id).textContent = money(total);
   }
   inputs.forEach((input, i) => {
     input.addEventListener("input", update);
