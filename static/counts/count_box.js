@@ -14,6 +14,7 @@
   }
   inputs.forEach((input, i) => {
     input.addEventListener("input", update);
+    input.addEventListener("focus", () => input.select());  // a pre-filled recount: retype only what differs
     input.addEventListener("keydown", (e) => {  // Enter moves down the grid, like a tally sheet, then on to the forms found
       if (e.key !== "Enter") return;
       e.preventDefault();
