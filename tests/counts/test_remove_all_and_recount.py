@@ -12,6 +12,7 @@ from cardroom import pins
 from cardroom.models import AuditEvent, Role
 from counts import services
 from counts.models import DropRemoval
+from tests.conftest import ALL_ROLES
 from tests.factories import TableFactory
 
 from .conftest import AFTER_CLOSE, COUNT_TIME, GAMING_DATE, cash, remove_box
@@ -210,3 +211,12 @@ def test_on_a_tablet_nobodys_count_prefills_a_page_before_both_are_in(
     page = client.get(f"{resolve_url(session, boxes[0])}?from={counters[0].pk}").content.decode()
     assert value_of(page, "q_bill_2000") == ""
     assert "Starts from" not in page
+
+
+@pytest.mark.parametrize("role", ALL_ROLES)
+def test_the_remove_all_form_opens_only_to_a_shift_manager_of_the_site(removal_night, client, cast, role):
+    client.force_login(cast[role].user)
+    response = client.get("/counts/boxes/remove-all/")
+    assert response.status_code == (200 if role == Role.SHIFT_MANAGER else 403)
+    if response.status_code == 403:
+        assert "only a" in response.content.decode()
