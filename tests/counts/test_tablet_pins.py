@@ -253,3 +253,9 @@ def test_a_members_own_login_still_counts_without_a_pin(client_for, counters, se
     )
     assert response.status_code == 201
     assert "station" not in AuditEvent.objects.get(action="count.member_counted").after
+
+
+def test_the_tablets_home_page_leads_to_the_count(client, tablet):
+    client.force_login(tablet.user)
+    page = client.get("/").content.decode()
+    assert 'href="/counts/"' in page and "not linked to an employee" not in page
