@@ -19,10 +19,12 @@ from cardroom.api import (
     FormNumberField,
     Input,
     MomentField,
+    PinSignerInput,
     ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
     TextField,
+    pin_acting_user,
 )
 from cardroom.models import Table
 
@@ -95,7 +97,7 @@ class RemovalSerializer(serializers.ModelSerializer):
         ]
 
 
-class RemovalInputSerializer(Input):
+class RemovalInputSerializer(PinSignerInput):
     gaming_date = DateField(required=False)
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
     removed_at = MomentField()
@@ -115,7 +117,7 @@ class PlacementSerializer(serializers.Serializer):
     placed_at = serializers.DateTimeField()
 
 
-class PlacementInputSerializer(Input):
+class PlacementInputSerializer(PinSignerInput):
     gaming_date = DateField()
     dealer_shift = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=limits.MAX_ID)
     placed_at = MomentField(source="at")
@@ -150,16 +152,16 @@ class DropBoxViewSet(ScopedViewSet):
     @action(detail=True, methods=["post"])
     def removals(self, request, pk=None):
         box = self.get_object()
-        removal = services.remove_drop_box(
-            acting_user=request.user, drop_box=box, **self._parse(RemovalInputSerializer)
-        )
+        data = self._parse(RemovalInputSerializer)
+        removal = services.remove_drop_box(acting_user=pin_acting_user(request, data), drop_box=box, **data)
         return Response(RemovalSerializer(removal).data, status=201)
 
     @extend_schema(request=PlacementInputSerializer, responses={201: PlacementSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def placements(self, request, pk=None):
         box = self.get_object()
-        drop = services.place_drop_box(acting_user=request.user, drop_box=box, **self._parse(PlacementInputSerializer))
+        data = self._parse(PlacementInputSerializer)
+        drop = services.place_drop_box(acting_user=pin_acting_user(request, data), drop_box=box, **data)
         return Response(
             {
                 "drop": drop.pk,
@@ -173,17 +175,26 @@ class DropBoxViewSet(ScopedViewSet):
         )
 
 
+PIN_NOTE = (
+    "On a count tablet (a station's token) give `signer_badge` (the initials of the member doing the step) and "
+    "`signer_pin` (their signing PIN): the step is checked against that member's roles and the count-team rule "
+    "(ND 99-01.3-08-14) and recorded as theirs, the station noted in the audit log; the answer shows that member's "
+    "own figures, the other's only once both counts are in. A wrong PIN answers 403 and counts towards its lock; "
+    "a station's token alone is refused (403). With a person's own token the fields are optional."
+)
+
+
 # --- Count sessions ---------------------------------------------------------------------------
 
 
-class CountSessionInputSerializer(Input):
+class CountSessionInputSerializer(PinSignerInput):
     site = SiteIdField()
     gaming_date = DateField()
     members = EmployeeIdField(many=True)
     opened_at = MomentField(source="at")
 
 
-class SignInputSerializer(Input):
+class SignInputSerializer(PinSignerInput):
     signed_at = MomentField(source="at")
 
 
@@ -218,7 +229,7 @@ class FormsFoundField(serializers.JSONField):
     """Parsed by `counts.services.parse_forms`."""
 
 
-class FiguresInputSerializer(Input):
+class FiguresInputSerializer(PinSignerInput):
     box = ScopedDropBoxField()
     currency = CurrencyField()
     forms = FormsFoundField(required=False, default=list)
@@ -232,7 +243,7 @@ class AdjustmentInputSerializer(FiguresInputSerializer):
     reason = TextField(allow_blank=True, required=False, default="")
 
 
-class ExplanationInputSerializer(Input):
+class ExplanationInputSerializer(PinSignerInput):
     box = ScopedDropBoxField()
     kind = serializers.ChoiceField(choices=["fill", "credit"])
     number = FormNumberField()
@@ -401,7 +412,7 @@ class CountSessionSerializer(CountSessionSummarySerializer):
     boxes = BoxOut(many=True)
 
     def to_representation(self, instance):
-        viewer = access_for(self.context["request"].user).employee
+        viewer = self.context.get("viewer") or access_for(self.context["request"].user).employee
         return session_data(instance, viewer.pk if viewer else None)
 
 
@@ -445,7 +456,9 @@ def session_summary_data(session: CountSession, boxes) -> dict:
 
 @extend_schema_view(
     create=extend_schema(
-        request=CountSessionInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}
+        request=CountSessionInputSerializer,
+        responses={201: CountSessionSerializer, **ERROR_RESPONSES},
+        description=PIN_NOTE,
     )
 )
 class CountSessionViewSet(ScopedViewSet):
@@ -467,7 +480,16 @@ class CountSessionViewSet(ScopedViewSet):
         return self.write(request)
 
     def create_object(self, data):
-        return services.open_count_session(acting_user=self.request.user, **data)
+        data = dict(data)
+        acting = pin_acting_user(self.request, data)
+        self.viewer = access_for(acting).employee
+        return services.open_count_session(acting_user=acting, **data)
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if getattr(self, "viewer", None) is not None:
+            context["viewer"] = self.viewer
+        return context
 
     def _run(self, serializer_class, service, status=201, **extra):
         session = self.get_object()
@@ -476,24 +498,32 @@ class CountSessionViewSet(ScopedViewSet):
         data = dict(serializer.validated_data)
         if "box" in data:
             data["drop_box"] = data.pop("box")
-        service(acting_user=self.request.user, session=session, **data, **extra)
+        acting = pin_acting_user(self.request, data)
+        self.viewer = access_for(acting).employee  # the PIN holder sees their own figures in the answer
+        service(acting_user=acting, session=session, **data, **extra)
         return self._respond(session, status)
 
     def _respond(self, session, status):
         fresh = self.get_queryset().get(pk=session.pk)  # what the service just wrote, signatures included
         return Response(CountSessionSerializer(fresh, context=self.get_serializer_context()).data, status=status)
 
-    @extend_schema(request=FiguresInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=FiguresInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}, description=PIN_NOTE
+    )
     @action(detail=True, methods=["post"])
     def counts(self, request, pk=None):
         return self._run(FiguresInputSerializer, services.record_blind_count)
 
-    @extend_schema(request=ResolveInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=ResolveInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}, description=PIN_NOTE
+    )
     @action(detail=True, methods=["post"])
     def resolve(self, request, pk=None):
         return self._run(ResolveInputSerializer, services.resolve_difference)
 
-    @extend_schema(request=SignInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES})
+    @extend_schema(
+        request=SignInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}, description=PIN_NOTE
+    )
     @action(detail=True, methods=["post"])
     def sign(self, request, pk=None):
         return self._run(SignInputSerializer, services.sign_count)
@@ -518,7 +548,7 @@ class CountSessionViewSet(ScopedViewSet):
 
             raise ValidationError({"box": f"{data['box']} was not counted in this session."})
         data.pop("box")
-        services.explain_forms_exception(acting_user=request.user, drop=drop, **data)
+        services.explain_forms_exception(acting_user=pin_acting_user(request, data), drop=drop, **data)
         return self._respond(session, 201)
 
 

@@ -5,7 +5,7 @@ import re
 
 from django import forms
 
-from cardroom.forms import BookDateField, BootstrapMixin
+from cardroom.forms import BookDateField, BootstrapMixin, add_pin_fields
 
 from .models import BoxExchange
 from .rules import CURRENCY
@@ -73,3 +73,44 @@ class RemovalForm(BootstrapMixin, forms.Form):
         self.fields["escorted_by"].queryset = people
         self.fields["key_holder"].queryset = counters
         self.fields["second_key_holder"].queryset = counters
+
+
+class SignerForm(forms.Form):
+    """On a count tablet (a station): the badge and PIN of the member doing the step
+    (cardroom.pins). It only parses; the PIN and the holder's role are checked by the views'
+    call to cardroom.pins and by the service."""
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        add_pin_fields(self, site)
+
+
+class RemoveAllForm(BootstrapMixin, forms.Form):
+    """All of a day's boxes in one transport: the boxes ticked, and the custody they share."""
+
+    gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date"}))
+    boxes = forms.ModelMultipleChoiceField(
+        queryset=None, required=False, widget=forms.CheckboxSelectMultiple, label="Drop boxes removed"
+    )
+    storage_place = forms.CharField(max_length=120, required=False, initial="Office safe")
+    escorted_by = forms.ModelChoiceField(queryset=None, required=False)
+    sole_employee_on_duty = forms.BooleanField(required=False, label="I am the only employee on duty (no escort)")
+    key_holder = forms.ModelChoiceField(queryset=None, required=False, label="Key to the contents held by")
+    second_key_holder = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        label="Key to the second lock held by",
+        help_text="For the boxes with two locks: the other count team member.",
+    )
+
+    def __init__(self, *args, boxes=None, people=None, counters=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["boxes"].queryset = boxes
+        self.fields["boxes"].widget.attrs.pop("class", None)
+        self.fields["escorted_by"].queryset = people
+        self.fields["key_holder"].queryset = counters
+        self.fields["second_key_holder"].queryset = counters
+
+
+class GamingDateForm(forms.Form):
+    gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date", "class": "form-control"}))

@@ -346,11 +346,20 @@ def session_board(session, viewer_id: int | None) -> list[BoxCount]:
 def visible_sessions(access):
     """Sessions at the sites where the user counts, manages, transports or audits."""
     from .models import CountSession
-    from .rules import COUNT_RECORDS
 
-    return CountSession.objects.filter(site_id__in=COUNT_RECORDS.site_ids(access)).select_related(
+    return CountSession.objects.filter(site_id__in=count_site_ids(access)).select_related(
         "site", "first_member__user", "second_member__user"
     )
+
+
+def count_site_ids(access) -> list[int]:
+    """The sites whose counts `access` reads (COUNT_RECORDS); a count tablet (a station, house
+    control) reads its own site's, and each step on it is initialled with a member's PIN."""
+    from .rules import COUNT_RECORDS
+
+    if access.station is not None:
+        return [access.station.site_id]
+    return COUNT_RECORDS.site_ids(access)
 
 
 # --- The sessions list: every box's state, in a fixed number of queries ---------------------
@@ -423,3 +432,74 @@ def _awaiting_by_day(sessions) -> dict[tuple[int, date], list[Drop]]:
         if (drop.site_id, drop.gaming_date) in days:
             by_day.setdefault((drop.site_id, drop.gaming_date), []).append(drop)
     return by_day
+
+
+# --- A day's boxes, removed in one form --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoxToRemove:
+    box: object  # DropBox
+    placed: bool  # on its table for the day (a placement recorded)
+    in_play: bool  # its table was in play that day, so it holds that day's drop
+
+    @property
+    def proposed(self) -> bool:
+        return self.placed or self.in_play
+
+
+def boxes_to_remove(site, gaming_date: date) -> list[BoxToRemove]:
+    """The active boxes of `site` that may be removed for `gaming_date`: those placed for that
+    day and still on their tables, and those never placed whose table is free (no box on it for
+    another day, no uncounted cash: ND 99-01.3-08-14(1)); proposed when placed or when the
+    table was in play that day (the floor's openers and dealer shifts). Five queries."""
+    from .models import DropBox
+
+    boxes = list(DropBox.objects.filter(site=site, active=True).select_related("table").order_by("number", "label"))
+    site_drops = Drop.objects.filter(site=site)
+    placed = set(site_drops.filter(gaming_date=gaming_date, removal__isnull=True).values_list("drop_box_id", flat=True))
+    used_that_day = set(site_drops.filter(gaming_date=gaming_date).values_list("drop_box_id", flat=True))
+    counted = CountAgreement.objects.filter(drop=OuterRef("pk"))
+    busy = set(
+        site_drops.filter(Q(removal__isnull=True) | Q(removal__isnull=False, gaming_date__lt=gaming_date))
+        .exclude(Q(removal__isnull=False) & Exists(counted))
+        .values_list("drop_box_id", flat=True)
+    )
+    in_play = _tables_in_play(site, gaming_date)
+    result = []
+    for box in boxes:
+        if box.pk in placed:
+            result.append(BoxToRemove(box, True, True))
+        elif box.pk not in used_that_day and box.pk not in busy:
+            result.append(BoxToRemove(box, False, in_play is None or box.table_id in in_play))
+    return result
+
+
+def _tables_in_play(site, gaming_date: date) -> set[int] | None:
+    """Ids of the tables with an opener or a dealer seated on that gaming day (the floor's
+    records); None when the floor keeps none for the day."""
+    try:
+        from floor.models import DealerShift, TableInventory
+    except ImportError:
+        return None
+    openers = TableInventory.objects.filter(
+        table__site=site, gaming_day__gaming_date=gaming_date, kind=TableInventory.Kind.OPENER
+    ).values_list("table_id", flat=True)
+    dealt = DealerShift.objects.filter(table__site=site, gaming_day__gaming_date=gaming_date).values_list(
+        "table_id", flat=True
+    )
+    tables = set(openers) | set(dealt)
+    return tables or None
+
+
+def member_counts(session, drop_box) -> dict[int, MemberFigures]:
+    """{member id: their own count} of `drop_box` in the session. Callers respect the blind
+    count: another member's figures are shown only once both are in (ND 99-01.3-08-14(4))."""
+    from .models import CountEntry
+
+    entries = (
+        CountEntry.objects.filter(session=session, drop__drop_box=drop_box, kind="member")
+        .select_related("entered_by__user")
+        .prefetch_related("lines", "forms")
+    )
+    return {e.entered_by_id: _member_figures(e) for e in entries}

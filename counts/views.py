@@ -3,6 +3,7 @@ Views parse and call one service; a refusal shows the service's message inline."
 
 from datetime import timedelta
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
@@ -12,10 +13,11 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for
 from cardroom.models import Employee, Role, Table
+from cardroom.pins import acting_user_for, signer_for
 
 from . import forms, pdf, queries, services
 from .models import DropBox
-from .rules import COUNT_RECORDS, CURRENCY
+from .rules import COUNT_RECORDS, COUNT_TEAM_CITATION, CURRENCY, REMOVAL_CITATION
 
 
 def _errors(exc: ValidationError) -> dict:
@@ -25,9 +27,46 @@ def _errors(exc: ValidationError) -> dict:
 def _site(request):
     site = request.site
     access = access_for(request.user)
-    if site is None or not COUNT_RECORDS.allows(access, site.pk):
+    tablet = access.station is not None and site is not None and site.pk == access.station.site_id
+    if site is None or not (tablet or COUNT_RECORDS.allows(access, site.pk)):
         raise PermissionDenied(COUNT_RECORDS.refusal())
     return site, access
+
+
+def _acting(request, errors: dict):
+    """Who does the step: on a count tablet (a station) the member whose badge and PIN are on
+    the form, checked by cardroom.pins (a wrong PIN counts towards its lock); otherwise the
+    person logged in. A refused PIN goes into `errors` and nobody acts."""
+    try:
+        return acting_user_for(
+            request.user, badge=request.POST.get("signer_badge", ""), pin=request.POST.get("signer_pin", "")
+        )
+    except PermissionDenied as exc:
+        errors["signer_pin"] = [str(exc)]
+        return None
+
+
+def _attempt(errors: dict, step):
+    """Run one service call; its refusal (a rule broken, or a role that may not act: the PIN
+    holder's, on a tablet) goes into `errors` as the service worded it."""
+    try:
+        return step()
+    except ValidationError as exc:
+        errors.update(_errors(exc))
+    except PermissionDenied as exc:
+        errors["role"] = [str(exc)]
+    return None
+
+
+def _status(errors: dict) -> int:
+    """403 when the PIN or the PIN holder's role is refused, 400 for any other refusal."""
+    if not errors:
+        return 200
+    return 403 if ("signer_pin" in errors or "role" in errors) else 400
+
+
+def _signer_form(access, site, **kwargs):
+    return forms.SignerForm(site=site, **kwargs) if access.station is not None else None
 
 
 def _counters(site):
@@ -41,35 +80,40 @@ def _counters(site):
 @login_required
 def sessions(request):
     site, access = _site(request)
-    me = access.employee
+    station = access.station is not None
+    partners = _counters(site) if station else _counters(site).exclude(pk=access.employee.pk)
     form = forms.OpenSessionForm(
         request.POST or None,
-        partners=_counters(site).exclude(pk=me.pk),
+        partners=partners,
         initial={"gaming_date": queries.gaming_date_of(site, timezone.now()) - timedelta(days=1)},
     )
+    signer_form = _signer_form(access, site)
     errors = {}
     if request.method == "POST" and form.is_valid():
-        try:
-            session = services.open_count_session(
-                acting_user=request.user,
+        acting = _acting(request, errors)
+        session = acting and _attempt(
+            errors,
+            lambda: services.open_count_session(
+                acting_user=acting,
                 site=site,
                 gaming_date=form.cleaned_data["gaming_date"],
-                members=[me, form.cleaned_data["partner"]],
-            )
+                members=[access_for(acting).employee, form.cleaned_data["partner"]],
+            ),
+        )
+        if session:
             return redirect("counts:session", pk=session.pk)
-        except ValidationError as exc:
-            errors = _errors(exc)
     return render(
         request,
         "counts/sessions.html",
         {
             "site": site,
             "form": form,
+            "signer_form": signer_form,
             "errors": errors,
-            "can_open": access.has_role(site.pk, Role.COUNT_TEAM),
+            "can_open": station or access.has_role(site.pk, Role.COUNT_TEAM),
             "sessions": queries.visible_sessions(access).filter(site=site).prefetch_related("signatures")[:60],
         },
-        status=400 if errors else 200,
+        status=_status(errors),
     )
 
 
@@ -121,6 +165,7 @@ def boxes(request):
             "errors": errors,
             "can_register": access.has_role(site.pk, Role.GAMING_MANAGER),
             "can_remove": access.has_role(site.pk, Role.SHIFT_MANAGER),
+            "station": access.station is not None,
             "boxes": DropBox.objects.filter(site=site).select_related("table"),
             "unremoved": queries.unremoved_drops(site, now=now),
             "late": queries.late_removals(site),
@@ -137,6 +182,69 @@ def boxes(request):
         },
         status=400 if errors else 200,
     )
+
+
+@login_required
+def remove_all(request):
+    """Remove all of a gaming day's boxes in one form: tick the boxes, give the transport and
+    keys once, review, then confirm; each box is removed and audited on its own
+    (services.remove_drop_boxes, ND 99-01.3-08-14(1),(3))."""
+    site, access = _site(request)
+    station = access.station is not None
+    if not (station or access.has_role(site.pk, Role.SHIFT_MANAGER)):
+        raise PermissionDenied(f"{REMOVAL_CITATION}: only a shift manager may remove and transport a drop box.")
+    source = request.POST or request.GET
+    day_form = forms.GamingDateForm(
+        source if "gaming_date" in source else None,
+        initial={"gaming_date": queries.gaming_date_of(site, timezone.now())},
+    )
+    gaming_date = day_form.cleaned_data["gaming_date"] if day_form.is_bound and day_form.is_valid() else None
+    gaming_date = gaming_date or day_form.initial["gaming_date"]
+    candidates = queries.boxes_to_remove(site, gaming_date)
+    form = forms.RemoveAllForm(
+        request.POST or None,
+        boxes=DropBox.objects.filter(pk__in=[c.box.pk for c in candidates]),
+        people=Employee.objects.filter(memberships__site=site, active=True).distinct().select_related("user"),
+        counters=_counters(site),
+        initial={"gaming_date": gaming_date, "boxes": [c.box.pk for c in candidates if c.proposed]},
+    )
+    errors, step = {}, request.POST.get("step", "")
+    confirming = request.method == "POST" and step in ("review", "confirm") and form.is_valid()
+    if confirming and step == "confirm":
+        data = dict(form.cleaned_data)
+        acting = _acting(request, errors)
+        removals = acting and _attempt(
+            errors,
+            lambda: services.remove_drop_boxes(acting_user=acting, site=site, drop_boxes=data.pop("boxes"), **data),
+        )
+        if removals:
+            messages.success(
+                request, f"{len(removals)} drop boxes of {gaming_date} removed to {removals[0].storage_place}."
+            )
+            return redirect("counts:boxes")
+    if confirming and not form.cleaned_data["boxes"] and not errors:
+        errors["boxes"] = ["Choose at least one drop box to remove."]
+    return render(
+        request,
+        "counts/remove_all.html",
+        {
+            "site": site,
+            "gaming_date": gaming_date,
+            "day_form": day_form,
+            "form": form,
+            "candidates": [(c, str(c.box.pk) in _ticked(form)) for c in candidates],
+            "confirming": confirming and not errors,
+            "signer_form": _signer_form(access, site),
+            "errors": errors,
+        },
+        status=_status(errors) if request.method == "POST" else 200,
+    )
+
+
+def _ticked(form) -> set[str]:
+    if form.is_bound:
+        return set(form.data.getlist("boxes"))
+    return {str(pk) for pk in form.initial.get("boxes", [])}
 
 
 def _session(request, pk):
@@ -160,27 +268,65 @@ def _rows(box_count) -> list[dict]:
 
 
 @login_required
-def session_detail(request, pk, errors=None, status=200):
+def session_detail(request, pk, errors=None, status=200, viewer=None):
+    """The session's boxes as the viewer may see them. On a count tablet nobody is logged in
+    as a member: no member's figures show until both counts are in, unless that member gives
+    their PIN to see their own (`my_counts`; ND 99-01.3-08-14(4), each counts independently)."""
     session, access = _session(request, pk)
-    me = access.employee.pk if access.employee else None
+    station = access.station is not None
+    me = access.employee.pk if access.employee else viewer
     board = queries.session_board(session, me)
     signatures = list(session.signatures.select_related("member__user"))
+    is_member = me in session.member_ids and not station
     return render(
         request,
         "counts/session.html",
         {
             "session": session,
-            "board": [(b, _rows(b)) for b in board],
+            "board": [(b, _rows(b), _may_count(b, me, station)) for b in board],
             "signatures": signatures,
-            "is_member": me in session.member_ids,
-            "signed_by_me": any(s.member_id == me for s in signatures),
+            "is_member": is_member,
+            "station": station,
+            "revealed_for": viewer,
+            "signed_by_me": any(s.member_id == me for s in signatures) and not station,
             "locked": len(signatures) >= 2,
             "errors": errors or {},
             "problems": services.signing_problems(session) if len(signatures) < 2 else [],
             "can_explain": access.has_role(session.site_id, Role.GAMING_MANAGER, Role.SHIFT_MANAGER),
+            "sign_form": _signer_form(access, session.site, auto_id="sign_%s"),
+            "reveal_form": _signer_form(access, session.site, auto_id="mine_%s"),
         },
         status=status,
     )
+
+
+def _may_count(box, me, station: bool) -> bool:
+    """Offer "Count this box" to a member who has not counted it; on a tablet while a count is
+    missing (the PIN says whose count it is)."""
+    if station:
+        return len(box.counted_by) < 2
+    return me not in box.counted_by
+
+
+@login_required
+@require_POST
+def my_counts(request, pk):
+    """On a count tablet: a member gives their badge and PIN to see their own figures (the
+    other member's stay hidden until both are in). Nothing is written but a wrong PIN's count."""
+    session, access = _session(request, pk)
+    errors = {}
+    try:
+        signer = signer_for(
+            request.user, badge=request.POST.get("signer_badge", ""), pin=request.POST.get("signer_pin", "")
+        )
+    except PermissionDenied as exc:
+        return session_detail(request, pk, errors={"signer_pin": [str(exc)]}, status=403)
+    if signer.signer.pk not in session.member_ids:
+        errors["member"] = [
+            f"{COUNT_TEAM_CITATION}: only the two members of this count see its figures before both counts are in."
+        ]
+        return session_detail(request, pk, errors=errors, status=403)
+    return session_detail(request, pk, viewer=signer.signer.pk)
 
 
 def _grid(data=None, agreed=None):
@@ -196,31 +342,48 @@ def _grid(data=None, agreed=None):
     ]
 
 
+def _recount_start(request, access, session, box):
+    """What a recount starts from: the member's own previous count (a logged-in member), or on
+    a tablet the count of the member chosen with `?from=<id>`, offered only once both counts are
+    in (before that each count stays blind, ND 99-01.3-08-14(4))."""
+    counts = queries.member_counts(session, box)
+    both_in = all(m in counts for m in session.member_ids)
+    if access.employee is not None:
+        return counts.get(access.employee.pk), []
+    chosen = request.GET.get("from", "")
+    choices = list(counts.values()) if both_in else []
+    start = next((m for m in choices if str(m.member_id) == chosen), None)
+    return start, choices
+
+
 @login_required
 def count_box(request, pk, box_pk, mode="count"):
-    """The tablet page: a large denomination grid with running totals and the forms found."""
+    """The tablet page: a large denomination grid with running totals and the forms found; on a
+    count tablet, the member initials their count with their badge and PIN."""
     session, access = _session(request, pk)
     box = get_object_or_404(DropBox, pk=box_pk, site_id=session.site_id)
     errors = {}
     if request.method == "POST":
         currency, found = forms.currency_from_post(request.POST), forms.forms_from_post(request.POST)
-        try:
-            if mode == "resolve":
-                services.resolve_difference(
-                    acting_user=request.user,
-                    session=session,
-                    drop_box=box,
-                    currency=currency,
-                    forms=found,
-                    note=request.POST.get("note", ""),
-                )
-            else:
-                services.record_blind_count(
-                    acting_user=request.user, session=session, drop_box=box, currency=currency, forms=found
-                )
+        acting = _acting(request, errors)
+        if mode == "resolve":
+            step = lambda: services.resolve_difference(  # noqa: E731
+                acting_user=acting,
+                session=session,
+                drop_box=box,
+                currency=currency,
+                forms=found,
+                note=request.POST.get("note", ""),
+            )
+        else:
+            step = lambda: services.record_blind_count(  # noqa: E731
+                acting_user=acting, session=session, drop_box=box, currency=currency, forms=found
+            )
+        if acting is not None and _attempt(errors, step) is not None:
             return redirect("counts:session", pk=session.pk)
-        except ValidationError as exc:
-            errors = _errors(exc)
+    start, start_choices = _recount_start(request, access, session, box) if mode == "resolve" else (None, [])
+    fills = " ".join(str(n) for k, n in start.forms if k == "fill") if start else ""
+    credits = " ".join(str(n) for k, n in start.forms if k == "credit") if start else ""
     return render(
         request,
         "counts/count_box.html",
@@ -228,13 +391,16 @@ def count_box(request, pk, box_pk, mode="count"):
             "session": session,
             "box": box,
             "mode": mode,
-            "grid": _grid(request.POST or None),
+            "grid": _grid(request.POST or None, start.lines if start else None),
             "errors": errors,
-            "fill_numbers": request.POST.get("fill_numbers", ""),
-            "credit_numbers": request.POST.get("credit_numbers", ""),
+            "prefilled_from": start,
+            "start_choices": start_choices,
+            "signer_form": _signer_form(access, session.site),
+            "fill_numbers": request.POST.get("fill_numbers", fills),
+            "credit_numbers": request.POST.get("credit_numbers", credits),
             "note": request.POST.get("note", ""),
         },
-        status=400 if errors else 200,
+        status=_status(errors),
     )
 
 
@@ -247,10 +413,12 @@ def resolve_box(request, pk, box_pk):
 @require_POST
 def sign(request, pk):
     session, _access = _session(request, pk)
-    try:
-        services.sign_count(acting_user=request.user, session=session)
-    except ValidationError as exc:
-        return session_detail(request, pk, errors=_errors(exc), status=400)
+    errors = {}
+    acting = _acting(request, errors)
+    if acting is not None:
+        _attempt(errors, lambda: services.sign_count(acting_user=acting, session=session))
+    if errors:
+        return session_detail(request, pk, errors=errors, status=_status(errors))
     return redirect("counts:session", pk=session.pk)
 
 

@@ -9,7 +9,7 @@ working):
 - steps: Figures, Forms
 - figures: parse_currency, parse_forms, figures_total, entry_figures
 - boxes: update_count_settings, register_drop_box
-- custody: place_drop_box, remove_drop_box
+- custody: place_drop_box, remove_drop_box, remove_drop_boxes
 - counting: check_count_team, open_count_session, record_blind_count, resolve_difference,
   signing_problems, sign_count
 - corrections: record_count_adjustment, explain_forms_exception
@@ -25,7 +25,7 @@ from .counting import (
     sign_count,
     signing_problems,
 )
-from .custody import place_drop_box, remove_drop_box
+from .custody import place_drop_box, remove_drop_box, remove_drop_boxes
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
 from .steps import Figures, Forms
 
@@ -44,6 +44,7 @@ __all__ = [
     "record_count_adjustment",
     "register_drop_box",
     "remove_drop_box",
+    "remove_drop_boxes",
     "resolve_difference",
     "sign_count",
     "signing_problems",

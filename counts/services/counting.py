@@ -54,7 +54,7 @@ def open_count_session(
     opener = _acting_employee(acting_user)
     opened_at = _moment(site, at, "opened_at", books_date=gaming_date, what="the count")
     members = list(members or [])
-    if len(members) != 2:
+    if len(members) != 2 or members[0].pk == members[1].pk:
         raise ValidationError({"members": f"{COUNT_TEAM_CITATION}: a count team is exactly two persons."})
     if opener.pk not in {m.pk for m in members}:
         raise ValidationError({"members": "You open a count session as one of its two members."})

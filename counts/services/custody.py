@@ -191,3 +191,44 @@ def remove_drop_box(
         )
         _audit(acting_user, "drop.removed", removal, site)
     return removal
+
+
+def remove_drop_boxes(
+    *,
+    acting_user,
+    site: Site,
+    gaming_date: date,
+    drop_boxes,
+    storage_place: str,
+    key_holder: Employee | None,
+    second_key_holder: Employee | None = None,
+    escorted_by: Employee | None = None,
+    sole_employee_on_duty: bool = False,
+    removed_at: datetime | None = None,
+) -> list[DropRemoval]:
+    """Remove all of a day's boxes in one go: one shift manager's transport, with one escort,
+    to one storage place, keys held by the same count team members (ND 99-01.3-08-14(1),(3)).
+    Each box is removed by `remove_drop_box` (its own checks and audit row); one refusal
+    removes none. The second key holder applies to the boxes with two locks."""
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
+    drop_boxes = list(drop_boxes or [])
+    if not drop_boxes:
+        raise ValidationError({"boxes": "Choose at least one drop box to remove."})
+    stranger = next((b for b in drop_boxes if b.site_id != site.pk), None)
+    if stranger is not None:
+        raise ValidationError({"boxes": f"{stranger} belongs to another site than {site}."})
+    with transaction.atomic():
+        return [
+            remove_drop_box(
+                acting_user=acting_user,
+                drop_box=box,
+                gaming_date=gaming_date,
+                storage_place=storage_place,
+                key_holder=key_holder,
+                second_key_holder=second_key_holder if box.locks == 2 else None,
+                escorted_by=escorted_by,
+                sole_employee_on_duty=sole_employee_on_duty,
+                removed_at=removed_at,
+            )
+            for box in drop_boxes
+        ]

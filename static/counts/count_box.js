@@ -10,10 +10,11 @@
       total += amount;
       document.querySelector('[data-amount-for="' + input.id + '"]').textContent = money(amount);
     }
-    document.getElementById("running-total").textContent = money(total);
+    for (const id of ["running-total", "grid-total"]) document.getElementById(id).textContent = money(total);
   }
   inputs.forEach((input, i) => {
     input.addEventListener("input", update);
+    input.addEventListener("focus", () => input.select());  // a pre-filled recount: retype only what differs
     input.addEventListener("keydown", (e) => {  // Enter moves down the grid, like a tally sheet, then on to the forms found
       if (e.key !== "Enter") return;
       e.preventDefault();

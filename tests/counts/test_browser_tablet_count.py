@@ -1,0 +1,113 @@
+"""The count on one tablet in Chromium at 1024x768: the tablet stays signed in as a station;
+two count team members open the count, each count each box and sign, every step initialled
+with their own badge and PIN; the figures stay blind until both are in; the count agrees."""
+
+import os
+import re
+
+import pytest
+
+from cardroom import pins
+from cardroom.models import AuditEvent
+from counts.models import CountAgreement, CountSignature
+from tests.browser_support import login
+
+from .conftest import GAMING_DATE
+
+SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
+TABLET = {"width": 1024, "height": 768}
+PINS = ("482913", "630571")
+
+
+def shot(page, name):
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"))
+
+
+def in_viewport(page, selector) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= TABLET["height"]
+
+
+def initial(page, member, pin, prefix="id"):
+    page.select_option(f"#{prefix}_signer_badge", member.initials)
+    page.fill(f"#{prefix}_signer_pin", pin)
+
+
+def count_box(page, box, member, pin, quantities):
+    page.click(f"#box-{box.pk} .count-link")
+    # The total is above the fold before anything is typed, and stays in view down the grid.
+    assert in_viewport(page, "#running-total")
+    for key, value in quantities.items():
+        page.fill(f"#q_{key}", value)
+    page.focus("#q_coin_1")
+    assert in_viewport(page, "#running-total")
+    initial(page, member, pin)
+    page.click("#submit-count")
+    page.wait_for_url(re.compile(r"/counts/sessions/\d+/$"))
+
+
+@pytest.mark.browser
+def test_two_members_count_and_sign_on_one_tablet_with_their_own_pins(
+    browser_page, live_server, manager, counters, removed, boxes, site
+):
+    page = browser_page
+    page.set_viewport_size(TABLET)
+    for member, pin in zip(counters, PINS, strict=True):
+        pins.set_pin(acting_user=member.user, employee=member, pin=pin)
+    pins.create_station(
+        acting_user=manager.user, site=site, username="count-tablet", password="Ochre-Lantern-Drift-58", name="Count"
+    )
+    login(page, live_server, "count-tablet", "Ochre-Lantern-Drift-58")
+
+    # The first member opens the count with the second, initialling it with their PIN.
+    page.goto(f"{live_server.url}/counts/")
+    page.fill("#id_gaming_date", str(GAMING_DATE))
+    page.select_option("#id_partner", str(counters[1].pk))
+    initial(page, counters[0], PINS[0])
+    page.click("#open-session button[type=submit]")
+    page.wait_for_selector(f"#box-{boxes[0].pk}")
+
+    # Box 1: the first member counts; the tablet then shows no figure of it.
+    first_box = {"bill_10000": "4", "bill_2000": "12", "coin_25": "3"}
+    page.click(f"#box-{boxes[0].pk} .count-link")
+    for key, value in first_box.items():
+        page.fill(f"#q_{key}", value)
+    assert page.inner_text("#running-total") == "$640.75"
+    assert in_viewport(page, "#running-total")
+    shot(page, "tablet-count-entry")
+    page.go_back()
+    count_box(page, boxes[0], counters[0], PINS[0], first_box)
+    card = page.inner_text(f"#box-{boxes[0].pk}")
+    assert "1 of 2 counts in" in card and "$640.75" not in card
+
+    # A wrong PIN initials nothing.
+    page.click(f"#box-{boxes[0].pk} .count-link")
+    page.fill("#q_bill_10000", "4")
+    initial(page, counters[1], "000001")
+    page.click("#submit-count")
+    assert "that badge and PIN do not match" in page.inner_text("#count-errors")
+    page.click("#count-form a.btn-link")  # back to the session
+
+    # The second member counts the same figures: the box agrees.
+    count_box(page, boxes[0], counters[1], PINS[1], first_box)
+    assert page.get_attribute(f"#box-{boxes[0].pk}", "data-status") == "agreed"
+    for member, pin in zip(counters, PINS, strict=True):
+        count_box(page, boxes[1], member, pin, {"bill_500": "20"})
+    assert page.get_attribute(f"#box-{boxes[1].pk}", "data-status") == "agreed"
+
+    # Each member initials and dates the count with their PIN; the second locks it.
+    for member, pin in zip(counters, PINS, strict=True):
+        initial(page, member, pin, prefix="sign")
+        page.click("#sign-button")
+        page.wait_for_selector(f"#signatures >> text={member.initials}")
+    page.wait_for_selector("#locked")
+    assert "$640.75" in page.inner_text(f"#box-{boxes[0].pk} .agreed-drop")
+    shot(page, "tablet-count-signed")
+
+    assert sorted(CountAgreement.objects.values_list("total_cents", flat=True)) == [10000, 64075]
+    assert [s.member for s in CountSignature.objects.order_by("pk")] == list(counters)
+    steps = AuditEvent.objects.filter(action__in=["count_session.opened", "count.member_counted", "count.signed"])
+    assert steps.count() == 1 + 4 + 2
+    assert {e.actor_id for e in steps} == {m.user_id for m in counters}
+    assert {e.after["station"] for e in steps} == {"count-tablet"}
