@@ -7,11 +7,11 @@ from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
 
-from cardroom.money import format_money
 from cardroom.pdf import data_table, format_clock, para
 from floor.queries import slip_register
 from floor.rules import SLIP_REGISTER
 
+from ..columns import DATE, INT, MONEY, Column, names
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -127,38 +127,20 @@ def render(data: SlipRegisterReport) -> list:
     return story
 
 
-CSV_HEADER = [
-    "series",
-    "number",
-    "status",
-    "out_of_order",
-    "gaming_date",
-    "table",
-    "amount",
-    "prepared",
-    "void",
-    "entered_late",
-]
+COLUMNS = [Column("series"), Column("number", INT), Column("status"), Column("out_of_order"),
+           Column("gaming_date", DATE), Column("table", INT), Column("amount", MONEY), Column("prepared"),
+           Column("void"), Column("entered_late")]  # fmt: skip
+CSV_HEADER = names(COLUMNS)
 
 
-def table(data: SlipRegisterReport) -> tuple[list[str], list[list]]:
+def table(data: SlipRegisterReport) -> tuple[list[Column], list[list]]:
     rows = [
-        [
-            series.kind,
-            line.number,
-            line.status,
-            "yes" if line.out_of_order else "",
-            line.gaming_date,
-            line.table_number,
-            "" if line.amount_cents is None else format_money(line.amount_cents),
-            line.prepared,
-            line.void,
-            line.entered_late,
-        ]
+        [series.kind, line.number, line.status, "yes" if line.out_of_order else "", line.gaming_date,
+         line.table_number, line.amount_cents, line.prepared, line.void, line.entered_late]
         for series in data.series
         for line in series.lines
-    ]
-    return CSV_HEADER, rows
+    ]  # fmt: skip
+    return COLUMNS, rows
 
 
 KIND = register(
