@@ -156,7 +156,7 @@ def test_every_kind_exports_typed_csv_and_xlsx():
     missing = set(CellType) - {t for _, t in seen}
     assert missing <= {CellType.NUMBER}, missing  # a z-score needs more shifts than a week of the demo
     money_kinds = {code for code, t in seen if t is CellType.MONEY}
-    assert {"chip_inventory", "count_sheets", "daily", "dealer_hold", "dealer_shifts", "house_rules", "quarterly",
+    assert {"chip_inventory", "count_sheets", "daily", "dealer_hold", "house_rules", "quarterly",
             "slip_register", "tournament_record"} <= money_kinds  # fmt: skip
     assert ("dealer_shifts", CellType.DATETIME) in seen and ("daily", CellType.RATIO) in seen
 
