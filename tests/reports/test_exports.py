@@ -34,7 +34,7 @@ COLUMNS = [
 AT = datetime(2026, 7, 1, 22, 5, tzinfo=ZONE_OFFSET)
 ROWS = [
     ["Table 1", 138_700, Decimal(-548) / Decimal(10_000), Decimal("1.96"), date(2026, 7, 1), AT, 12],
-    ["=HYPERLINK(\"x\")", -1_250, None, None, "2026-07-02", None, None],
+    ['=HYPERLINK("x")', -1_250, None, None, "2026-07-02", None, None],
     ["bell\x07", 1, Decimal(1) / Decimal(3), 2, None, None, 0],
 ]
 
