@@ -6,7 +6,9 @@ item came from, so every error is shown at its row.
 Cells: times as `HH:MM` at the site (before the business day's start hour: the morning
 after), or a full date and time; chips and cash as `value x quantity` in dollars
 (`25x40 5x100 0.50x10`); forms found as `fill:1001 credit:501`; people by their initials;
-count team members as `AB CD`; yes/no for `sole_employee_on_duty`."""
+count team members as `AB CD`; yes/no for `sole_employee_on_duty`. Written by `to_csv`: dates
+and times in ISO 8601 (`2026-07-01T22:05:00-05:00`), UTF-8 without a byte order mark (read
+with or without one), as the report exports (reports.exports)."""
 
 import csv
 import io
@@ -218,6 +220,8 @@ def _written(column: str, value) -> str:
         return " ".join(str(member) for member in value)
     if column == "sole_employee_on_duty":
         return "yes" if value else "no"
+    if isinstance(value, date | datetime):  # ISO 8601, as the exports write them (with the offset)
+        return value.isoformat()
     return str(value)
 
 

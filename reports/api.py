@@ -13,6 +13,7 @@ from cardroom.api import ERROR_RESPONSES, Input, ScopedViewSet
 from cardroom.retention import get_retain_until, retain_until_field
 
 from . import services
+from .exports import export_csv, export_xlsx
 from .queries import readable_runs, require_reader, runs_for
 from .registry import load_kinds
 
@@ -113,10 +114,9 @@ def file_response(run, file, fmt: str) -> HttpResponse:
     if fmt == "pdf":
         content, mime = bytes(file.pdf), "application/pdf"
     elif fmt == "csv":
-        content, mime = services.export_csv(file.table), "text/csv"
+        content, mime = export_csv(file.table), "text/csv; charset=utf-8"
     elif fmt == "xlsx":
-        content = services.export_xlsx(file.table, run.kind)
-        mime = XLSX
+        content, mime = export_xlsx(file.table, run.kind), XLSX
     else:
         raise ValidationError({"format": "Choose pdf, csv or xlsx."})
     response = HttpResponse(content, content_type=mime)

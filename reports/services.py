@@ -1,8 +1,6 @@
 """Requesting, generating and exporting reports."""
 
-import csv
 import hashlib
-import io
 from datetime import date
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -18,6 +16,7 @@ from cardroom.periods import Quarter
 from cardroom.retention import retention_notice, rule_of
 from cardroom.rules import HOUSE_CONTROL
 
+from .exports import stored_table
 from .models import ReportRun
 from .registry import ReportContext, ReportKind, load_kinds
 
@@ -50,8 +49,9 @@ def resolve_period(kind: ReportKind, *, start=None, end=None, quarter=None) -> t
     return first, last, f"{first} to {last}"
 
 
-def request_report(*, acting_user, kind: str, site, start=None, end=None, quarter=None) -> ReportRun:
-    """Record the request; small reports are generated at once, large ones by a worker."""
+def request_report(*, acting_user, kind: str, site, start=None, end=None, quarter=None, at_once=False) -> ReportRun:
+    """Record the request; small reports are generated at once, large ones by a worker (unless
+    `at_once`: the generate_report command waits for its file)."""
     kinds = load_kinds()
     if kind not in kinds:
         raise ValidationError({"kind": f"Unknown report kind {kind!r}; one of: {', '.join(sorted(kinds))}."})
@@ -73,7 +73,7 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
         )
         record_event(actor=acting_user, action="report.requested", obj=run, organization_id=site.organization_id,
                      site_id=site.pk, after={"kind": kind, "start": first, "end": last})
-        if kinds[kind].large or (last - first).days > BACKGROUND_AFTER_DAYS:
+        if not at_once and (kinds[kind].large or (last - first).days > BACKGROUND_AFTER_DAYS):
             from .tasks import generate_report_task
 
             generate_report_task.delay_on_commit(run.pk)
@@ -102,9 +102,9 @@ def generate_report(run_id: int) -> bool:
     try:
         # The footer prints the organization's audit chain head now; the file keeps it for re-renders.
         head = chain_head(run.organization_id)
-        pdf, data_sha256, (header, rows) = render_run(run, audit_head=audit_head_text(head))
+        pdf, data_sha256, (columns, rows) = render_run(run, audit_head=audit_head_text(head))
         _progress(run_id, 90)
-        _store(run, pdf, data_sha256, header, rows, head)
+        _store(run, pdf, data_sha256, columns, rows, head)
     except Exception as exc:
         ReportRun.objects.filter(pk=run_id).update(status=ReportRun.Status.FAILED, error=str(exc)[:2000])
         raise
@@ -155,7 +155,7 @@ def _retention(run) -> str:
     return notice
 
 
-def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows, head: ChainHead | None) -> None:
+def _store(run: ReportRun, pdf: bytes, data_sha256: str, columns, rows, head: ChainHead | None) -> None:
     from .models import ReportFile
 
     with transaction.atomic():
@@ -165,32 +165,6 @@ def _store(run: ReportRun, pdf: bytes, data_sha256: str, header, rows, head: Cha
             run=run, generated_at=timezone.now(), generated_by=run.requested_by.username,
             parameters={"kind": run.kind, "site": run.site_id, "start": str(run.start), "end": str(run.end)},
             pdf=pdf, pdf_sha256=hashlib.sha256(pdf).hexdigest(), data_sha256=data_sha256,
-            table={"header": header, "rows": [[_plain(v) for v in row] for row in rows]},
+            table=stored_table(columns, rows),
         )
         ReportRun.objects.filter(pk=run.pk).update(status=ReportRun.Status.DONE, progress=100)
-
-
-def _plain(value):
-    return value if isinstance(value, int | str) or value is None else str(value)
-
-
-def export_csv(table: dict) -> bytes:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(table["header"])
-    writer.writerows(table["rows"])
-    return buffer.getvalue().encode("utf-8")
-
-
-def export_xlsx(table: dict, title: str) -> bytes:
-    from openpyxl import Workbook
-
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = title[:31]
-    sheet.append(table["header"])
-    for row in table["rows"]:
-        sheet.append(row)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()

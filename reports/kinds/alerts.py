@@ -8,6 +8,7 @@ from cardroom.pdf import data_table, para
 from compliance.models import Alert, AlertStep
 from compliance.queries import ALERTS, status_of
 
+from ..columns import DATE, Column
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -76,8 +77,12 @@ def render(data: AlertsReport) -> list:
     ]
 
 
-def table(data: AlertsReport) -> tuple[list[str], list[list]]:
-    return HEADER, [_cells(r) for r in data.rows]
+COLUMNS = [Column("rule"), Column("alert"), Column("period"), Column("subject"), Column("opened", DATE),
+           Column("due", DATE), Column("status"), Column("last_step")]  # fmt: skip
+
+
+def table(data: AlertsReport) -> tuple[list[Column], list[list]]:
+    return COLUMNS, [_cells(r) for r in data.rows]
 
 
 KIND = register(

@@ -9,9 +9,10 @@ from reportlab.platypus import Spacer
 from cage.calculations import lines_total_cents
 from cage.queries import ChipsOutstanding, chip_inventory_log, chips_outstanding
 from cage.rules import INVENTORY_LOG
-from cardroom.money import format_money
+from cardroom.money import cents_to_decimal, format_money
 from cardroom.pdf import data_table, para
 
+from ..columns import DATE, INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -136,28 +137,32 @@ def render(data: ChipInventoryReport) -> list:
     ]
 
 
-CSV_HEADER = ["date", "event", "reference", "initials", "chips", "value", "book_after", "outstanding"]
+def _quantity_column(cents: int) -> Column:
+    return Column(f"chips_{cents_to_decimal(cents).normalize():f}", INT)  # chips_100, chips_0.5
 
 
-def table(data: ChipInventoryReport) -> tuple[list[str], list[list]]:
+def columns(values) -> list[Column]:
+    return [Column("date", DATE), Column("event"), Column("reference"), Column("initials"),
+            *(_quantity_column(v) for v in values),
+            Column("value", MONEY), Column("book_after", MONEY), Column("outstanding", MONEY)]  # fmt: skip
+
+
+def table(data: ChipInventoryReport) -> tuple[list[Column], list[list]]:
+    """One row per log line (its quantities by chip value), then the chips outstanding as of
+    the report's date (the quantities outstanding by chip value)."""
     rows = [
-        [
-            line.date,
-            line.event,
-            line.reference,
-            line.initials,
-            " ".join(f"{_value_label(v)}x{q}" for v, q in line.quantities),
-            format_money(line.value_cents),
-            format_money(line.book_cents),
-            "" if line.outstanding_cents is None else format_money(line.outstanding_cents),
-        ]
+        [line.date, line.event, line.reference, line.initials, *_quantities(dict(line.quantities), data.values),
+         line.value_cents, line.book_cents, line.outstanding_cents]
         for line in data.lines
-    ]
+    ]  # fmt: skip
     o = data.outstanding
-    rows.append(
-        [str(o.on_date), "Outstanding", "", "", "", "", format_money(o.book_cents), format_money(o.outstanding_cents)]
-    )
-    return CSV_HEADER, rows
+    rows.append([o.on_date, "outstanding", "", "", *_quantities(o.outstanding, data.values), None, o.book_cents,
+                 o.outstanding_cents])  # fmt: skip
+    return columns(data.values), rows
+
+
+def _quantities(found: dict, values) -> list:
+    return [found.get(v) for v in values]
 
 
 KIND = register(

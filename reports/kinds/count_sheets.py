@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from reportlab.platypus import PageBreak
 
-from cardroom.money import format_money
 from cardroom.pdf import para
 from counts.pdf import CountSheet, SheetBox, build_count_sheets, count_sheet_story
 from counts.rules import COUNT_RECORDS
 
+from ..columns import DATE, INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -34,53 +34,45 @@ def render(data: CountSheetsReport) -> list:
     return story
 
 
-HEADER = [
-    "gaming_date",
-    "box",
-    "status",
-    "line",
-    "count_1",
-    "count_2",
-    "agreed_quantity",
-    "agreed_amount",
-    "resolution",
-    "forms_found",
-    "forms_exceptions",
-    "signatures",
+COLUMNS = [
+    Column("gaming_date", DATE),
+    Column("box"),
+    Column("status"),
+    Column("line"),
+    Column("count_1", INT),  # each member's quantity of the line
+    Column("count_2", INT),
+    Column("agreed_quantity", INT),
+    Column("agreed_amount", MONEY),
+    Column("total_1", MONEY),  # on the box's total row: each member's total
+    Column("total_2", MONEY),
+    Column("resolution"),
+    Column("forms_found"),
+    Column("forms_exceptions"),
+    Column("signatures"),
 ]
 
 
-def _counts(values) -> list:
+def _pair(values) -> list:
     values = list(values)
-    return values + [""] * (2 - len(values))  # nothing shows until both members have counted
+    return values + [None] * (2 - len(values))  # nothing shows until both members have counted
 
 
 def _box_rows(sheet: CountSheet, box: SheetBox) -> list[list]:
     rows = [
-        [sheet.gaming_date, box.title, box.status, line.label, *_counts(line.quantities), line.agreed,
-         format_money(line.agreed_cents), "", "", "", ""]
+        [sheet.gaming_date, box.title, box.status, line.label, *_pair(line.quantities), line.agreed,
+         line.agreed_cents, None, None, "", "", "", ""]
         for line in box.lines
     ]  # fmt: skip
     rows.append(
-        [
-            sheet.gaming_date,
-            box.title,
-            box.status,
-            "Total",
-            *_counts(format_money(t) for t in box.member_totals),
-            "",
-            format_money(box.agreed_cents),
-            box.resolution,
-            box.forms_found,
-            "; ".join(box.forms_exceptions),
-            "; ".join(sheet.signatures),
-        ]
-    )
+        [sheet.gaming_date, box.title, box.status, "Total", None, None, None, box.agreed_cents,
+         *_pair(box.member_totals), box.resolution, box.forms_found, "; ".join(box.forms_exceptions),
+         "; ".join(sheet.signatures)]
+    )  # fmt: skip
     return rows
 
 
-def table(data: CountSheetsReport) -> tuple[list[str], list[list]]:
-    return HEADER, [row for sheet in data.sheets for box in sheet.boxes for row in _box_rows(sheet, box)]
+def table(data: CountSheetsReport) -> tuple[list[Column], list[list]]:
+    return COLUMNS, [row for sheet in data.sheets for box in sheet.boxes for row in _box_rows(sheet, box)]
 
 
 KIND = register(

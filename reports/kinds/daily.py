@@ -13,10 +13,11 @@ from accounting.pack_figures import pack_figures
 from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.moments import LATE_ENTRY
-from cardroom.money import format_money, format_ratio
+from cardroom.money import format_ratio
 from cardroom.pdf import data_table, format_clock, para
 from floor.queries import LateEntry, carried_items, late_entries
 
+from ..columns import DATE, INT, MONEY, RATIO, Column, names
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_section
 from .tournament_record import summary_section
@@ -231,97 +232,52 @@ def render(data: DailyReport) -> list:
     return story + pack_section(data.pack)
 
 
-HEADER = [
-    "gaming_date",
-    "table",
-    "game",
-    "drop",
-    "fills",
-    "credits",
-    "opener",
-    "closer",
-    "gross_proceeds",
-    "prizes",
-    "agp",
-    "hold",
-    "complete",
-    "cash_profit",
-    "cash_long_short",
-    "chips_outside_change",
-    "unexplained",
-    "deposit_expected",
-    "deposit_recorded",
-    "deposit_due",
-    "books",
-    "entered_late",
-]
+COLUMNS = [
+    Column("gaming_date", DATE),
+    Column("table"),  # a table's number, or twenty_one, paddlewheel, total
+    Column("game"),
+    *(Column(name, MONEY) for name in ("drop", "fills", "credits", "opener", "closer", "gross_proceeds", "prizes",
+                                        "agp")),
+    Column("hold", RATIO),
+    Column("complete"),
+    # On the day's total row; empty when not known (no bank count at both ends of the day: never 0).
+    *(Column(name, MONEY) for name in ("cash_profit", "cash_long_short", "chips_outside_change", "unexplained",
+                                        "deposit_expected", "deposit_recorded")),
+    Column("deposit_due", DATE),
+    Column("books"),
+    Column("entered_late", INT),
+]  # fmt: skip
+HEADER = names(COLUMNS)
+CUSTODY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "gross_proceeds_cents",
+           "prizes_cents", "agp_cents")  # fmt: skip
 
 
 def _custody_cells(custody) -> list:
-    return [
-        format_money(getattr(custody, name))
-        for name in (
-            "drop_cents",
-            "fills_cents",
-            "credits_cents",
-            "opener_cents",
-            "closer_cents",
-            "gross_proceeds_cents",
-            "prizes_cents",
-            "agp_cents",
-        )
-    ] + [format_ratio(custody.hold_ratio)]
+    return [*(getattr(custody, name) for name in CUSTODY), custody.hold_ratio]
 
 
-def table(data: DailyReport) -> tuple[list[str], list[list]]:
+def _day_rows(day: DailySummary, books: BooksCheck, late: int) -> list[list]:
+    rows = [
+        [day.gaming_date, t.table_number, t.game, *_custody_cells(t.custody), "yes" if t.complete else "no",
+         *([None] * 9)]
+        for t in day.tables
+    ]  # fmt: skip
+    for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
+        rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 9)])
+    cash = day.cash
+    rows.append(
+        [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
+         cash.chips_outside_change_cents, cash.unexplained_cents, cash.deposit_expected_cents,
+         cash.deposit_recorded_cents, cash.deposit_due, books.statement, late]
+    )  # fmt: skip
+    return rows
+
+
+def table(data: DailyReport) -> tuple[list[Column], list[list]]:
     rows = []
     for day, books in zip(data.days, data.books, strict=True):
-        for t in day.tables:
-            rows.append(
-                [
-                    str(day.gaming_date),
-                    t.table_number,
-                    t.game,
-                    *_custody_cells(t.custody),
-                    "yes" if t.complete else "no",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                ]
-            )
-        for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
-            rows.append([str(day.gaming_date), label, game, *_custody_cells(custody), "", *([""] * 8)])
-        cash = day.cash
-        rows.append(
-            [
-                str(day.gaming_date),
-                "total",
-                "",
-                *_custody_cells(day.total),
-                "",
-                *(
-                    NOT_KNOWN if c is None else format_money(c)
-                    for c in (
-                        cash.cash_profit_cents,
-                        cash.long_short_cents,
-                        cash.chips_outside_change_cents,
-                        cash.unexplained_cents,
-                        cash.deposit_expected_cents,
-                        cash.deposit_recorded_cents,
-                    )
-                ),
-                str(cash.deposit_due),
-                books.statement,
-                sum(1 for e in data.late if e.gaming_date == day.gaming_date),
-            ]
-        )
-    return HEADER, rows
+        rows += _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date))
+    return COLUMNS, rows
 
 
 KIND = register(

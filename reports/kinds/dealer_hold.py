@@ -15,6 +15,7 @@ from accounting.rules import DEALER_FIGURES
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 
+from ..columns import INT, MONEY, NUMBER, RATIO, Column, names
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -126,26 +127,20 @@ def render(data: DealerHoldReport) -> list:
     ]
 
 
-CSV_HEADER = ["dealer", "shifts", "separable", "gross_proceeds", "agp", "hold", "site_hold", "z_score", "game"]
+COLUMNS = [Column("dealer"), Column("shifts", INT), Column("separable", INT), Column("gross_proceeds", MONEY),
+           Column("agp", MONEY), Column("hold", RATIO), Column("site_hold", RATIO), Column("z_score", NUMBER),
+           Column("game")]  # fmt: skip
+CSV_HEADER = names(COLUMNS)
 
 
-def table(data: DealerHoldReport) -> tuple[list[str], list[list]]:
+def table(data: DealerHoldReport) -> tuple[list[Column], list[list]]:
     rows = [
-        [
-            d.dealer_name,
-            d.shifts,
-            d.separable_shifts,
-            format_money(d.total.gross_proceeds_cents),
-            format_money(d.total.agp_cents),
-            format_ratio(d.hold_ratio),
-            format_ratio(d.site_hold_ratio),
-            "" if d.z_score is None else str(d.z_score),
-            game,
-        ]
+        [d.dealer_name, d.shifts, d.separable_shifts, d.total.gross_proceeds_cents, d.total.agp_cents, d.hold_ratio,
+         d.site_hold_ratio, d.z_score, game]
         for game, lines in (("21", data.dealers), ("PW", data.wheel_operators))
         for d in lines
-    ]
-    return CSV_HEADER, rows
+    ]  # fmt: skip
+    return COLUMNS, rows
 
 
 KIND = register(

@@ -8,9 +8,10 @@ from zoneinfo import ZoneInfo
 from accounting.day_figures import shift_figures
 from accounting.dealer_hold import ShiftFigures
 from accounting.rules import DEALER_FIGURES
-from cardroom.money import format_money, format_ratio
+from cardroom.money import format_ratio
 from cardroom.pdf import LeftText, data_table, format_clock, para
 
+from ..columns import CellType, Column, names
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -87,41 +88,29 @@ def render(data: DealerShiftReport) -> list:
     ]
 
 
-CSV_HEADER = [
-    "gaming_date",
-    "table",
-    "dealer",
-    "start",
-    "end",
-    "drop",
-    "fills",
-    "credits",
-    "opener",
-    "closer",
-    "agp",
-    "hold",
-    "not_separable_because",
+COLUMNS = [
+    Column("gaming_date", CellType.DATE),
+    Column("table", CellType.INT),
+    Column("dealer"),
+    Column("start", CellType.DATETIME),  # in the site's time zone, with its offset
+    Column("end", CellType.DATETIME),  # empty while the dealer is on shift
+    *(Column(name.removesuffix("_cents"), CellType.MONEY) for name in MONEY),
+    Column("hold", CellType.RATIO),
+    Column("not_separable_because"),
 ]
+CSV_HEADER = names(COLUMNS)
 
 
-def table(data: DealerShiftReport) -> tuple[list[str], list[list]]:
+def table(data: DealerShiftReport) -> tuple[list[Column], list[list]]:
+    zone = ZoneInfo(data.time_zone)
     rows = []
     for line in data.shifts:
         s = line.figures
-        money = [format_money(getattr(s.custody, name)) if s.custody else "" for name in MONEY]
-        rows.append(
-            [
-                str(s.gaming_date),
-                s.table_number,
-                s.dealer_name,
-                line.started,
-                line.ended,
-                *money,
-                format_ratio(s.hold_ratio) if s.custody else "",
-                s.not_separable_because,
-            ]
-        )
-    return CSV_HEADER, rows
+        money = [getattr(s.custody, name) if s.custody else None for name in MONEY]
+        ended = s.ended_at.astimezone(zone) if s.ended_at else None
+        rows.append([s.gaming_date, s.table_number, s.dealer_name, s.started_at.astimezone(zone), ended, *money,
+                     s.hold_ratio if s.custody else None, s.not_separable_because])  # fmt: skip
+    return COLUMNS, rows
 
 
 KIND = register(

@@ -15,6 +15,7 @@ from cardroom.packs import wa_bj as wa_bj_pack
 from cardroom.packs import wa_hb as wa_hb_pack
 from cardroom.pdf import para
 
+from ..columns import INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register
 
 NOTICE = (
@@ -108,35 +109,18 @@ def render(data: HouseRules) -> list:
     return story
 
 
-def table(data: HouseRules) -> tuple[list[str], list[list]]:
-    header = [
-        "table",
-        "min_wager",
-        "max_wager",
-        "dealing_method",
-        "decks",
-        "soft_17",
-        "insurance",
-        "tip_betting",
-        "double_down",
-        "tip_double_down",
-    ]
+COLUMNS = [Column("table", INT), Column("min_wager", MONEY), Column("max_wager", MONEY), Column("dealing_method"),
+           Column("decks", INT), Column("soft_17"), Column("insurance"), Column("tip_betting"), Column("double_down"),
+           Column("tip_double_down")]  # fmt: skip
+
+
+def table(data: HouseRules) -> tuple[list[Column], list[list]]:
     rows = [
-        [
-            t.number,
-            format_money(t.min_wager_cents),
-            format_money(t.max_wager_cents),
-            t.dealing_method,
-            t.decks,
-            t.dealer_soft_17,
-            t.insurance,
-            t.tip_betting,
-            t.double_down,
-            t.tip_double_down,
-        ]
+        [t.number, t.min_wager_cents, t.max_wager_cents, t.dealing_method, t.decks, t.dealer_soft_17, t.insurance,
+         t.tip_betting, t.double_down, t.tip_double_down]
         for t in data.tables
-    ]
-    return header, rows
+    ]  # fmt: skip
+    return COLUMNS, rows
 
 
 # ND 99-01.3-08-13: the rules are posted or handed to players; anyone at the site may read them.
@@ -277,10 +261,13 @@ def render_posted(data: PostedRules) -> list:
     return story
 
 
-def table_posted(data: PostedRules) -> tuple[list[str], list[list]]:
+POSTED_COLUMNS = [Column("table"), Column("rule"), Column("citation")]  # table: a number, or "site" for the notice
+
+
+def table_posted(data: PostedRules) -> tuple[list[Column], list[list]]:
     rows = [["site", text, citation] for text, citation in data.notice]
-    rows += [[posted.number, text, citation] for posted in data.tables for text, citation in posted.lines]
-    return ["table", "rule", "citation"], rows
+    rows += [[str(posted.number), text, citation] for posted in data.tables for text, citation in posted.lines]
+    return POSTED_COLUMNS, rows
 
 
 POSTED_KINDS = {

@@ -28,6 +28,7 @@ from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
 
+from ..columns import DATE, MONEY, RATIO, Column, names
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_section
 from .tournament_record import summary_section
@@ -50,10 +51,6 @@ NOT_KNOWN = "not known"
 def known(cents: int | None):
     """A cash figure for a money column: cents, or "not known" (never $0.00) without a bank count."""
     return NOT_KNOWN if cents is None else cents
-
-
-def known_money(cents: int | None) -> str:
-    return NOT_KNOWN if cents is None else format_money(cents)
 
 
 def build(context: ReportContext) -> QuarterlyReport:
@@ -371,48 +368,46 @@ def render(data: QuarterlyReport) -> list:
     return story
 
 
-HEADER = [
-    "row",
-    "gaming_date",
-    "game",
-    "gross_proceeds",
-    "prizes",
-    "agp",
-    "hold",
-    "low_hold_threshold",
-    "below_threshold",
-    "cash_profit",
-    "long_short",
-    "tax",
+COLUMNS = [
+    Column("row"),  # day, quarter, cash, tax_site, amendment, amends_earlier, books, tax_line, tax
+    Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects
+    Column("label"),  # the quarter, a cash or tax line, a site, the books' state
+    Column("game"),  # 21, PW, total
+    Column("gross_proceeds", MONEY),
+    Column("prizes", MONEY),
+    Column("agp", MONEY),
+    Column("hold", RATIO),
+    Column("low_hold_threshold", RATIO),
+    Column("below_threshold"),
+    Column("cash_profit", MONEY),  # empty when not known (no bank count: never 0)
+    Column("long_short", MONEY),
+    Column("amount", MONEY),  # a cash or tax line's amount, an amendment's AGP effect
+    Column("tax", MONEY),
+    Column("note"),
 ]
+HEADER = names(COLUMNS)
 
 
-def _csv(row: str, label: str, game: str = "", custody=None, *, threshold="", below="", cash=("", ""), tax=""):
-    figures = ["", "", "", ""]
+def _row(row: str, **cells) -> list:
+    cells["row"] = row
+    custody = cells.pop("custody", None)
     if custody is not None:
-        figures = [
-            *(format_money(c) for c in (custody.gross_proceeds_cents, custody.prizes_cents, custody.agp_cents)),
-            format_ratio(custody.hold_ratio),
-        ]
-    return [row, label, game, *figures, threshold, below, *cash, tax]
+        cells |= {"gross_proceeds": custody.gross_proceeds_cents, "prizes": custody.prizes_cents,
+                  "agp": custody.agp_cents, "hold": custody.hold_ratio}  # fmt: skip
+    return [cells.get(column.name) for column in COLUMNS]
 
 
-def _game_csv(row: str, label: str, lines, cash) -> list[list]:
+def _game_rows(row: str, lines, cash: tuple, **cells) -> list[list]:
     return [
-        _csv(
-            row,
-            label,
-            line.game,
-            line.custody,
-            threshold=format_ratio(line.threshold.ratio) if line.threshold else "",
-            below=below_word(line) if line.threshold else "",
-            cash=cash if line.game == "total" else ("", ""),
-        )
+        _row(row, **cells, game=line.game, custody=line.custody,
+             low_hold_threshold=line.threshold.ratio if line.threshold else None,
+             below_threshold=below_word(line) if line.threshold else None,
+             **(dict(zip(("cash_profit", "long_short"), cash, strict=True)) if line.game == "total" else {}))
         for line in lines
-    ]
+    ]  # fmt: skip
 
 
-def table(data: QuarterlyReport) -> tuple[list[str], list[list]]:
+def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     s = data.summary
     rows = []
     for d in s.days:
@@ -421,40 +416,21 @@ def table(data: QuarterlyReport) -> tuple[list[str], list[list]]:
             GameLine("PW", "Paddlewheel", d.paddlewheel, None),
             GameLine("total", "Total", d.total, None),
         ]
-        cash = (known_money(d.cash.cash_profit_cents), known_money(d.cash.long_short_cents))
-        rows += _game_csv("day", str(d.gaming_date), day_lines, cash)
-    rows += _game_csv(
-        "quarter", str(s.quarter), data.games, (known_money(s.cash_profit_cents), known_money(s.long_short_cents))
-    )
+        rows += _game_rows("day", day_lines, (d.cash.cash_profit_cents, d.cash.long_short_cents),
+                           gaming_date=d.gaming_date)  # fmt: skip
+    rows += _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
     for label, name in CASH_LINES:
-        value = s.total.agp_cents if name is None else getattr(s, name)
-        rows.append(_csv("cash", label, cash=(known_money(value), "")))
+        rows.append(_row("cash", label=label, amount=s.total.agp_cents if name is None else getattr(s, name)))
     for name, gp, prizes, agp, profit in data.tax.sites:
-        rows.append(
-            [
-                "tax_site",
-                name,
-                "",
-                format_money(gp),
-                format_money(prizes),
-                format_money(agp),
-                "",
-                "",
-                "",
-                known_money(profit),
-                "",
-                "",
-            ]
-        )
-    for a in data.books.amendments:
-        rows.append(_csv("amendment", str(a.line.corrected_date), tax=format_money(a.agp_effect_cents)))
-    for a in data.books.amending_earlier:
-        rows.append(_csv("amends_earlier", str(a.line.corrected_date), tax=format_money(a.agp_effect_cents)))
-    rows.append(_csv("books", data.books.state, tax=data.books.statement))
+        rows.append(_row("tax_site", label=name, gross_proceeds=gp, prizes=prizes, agp=agp, cash_profit=profit))
+    for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):
+        rows += [_row(row, gaming_date=a.line.corrected_date, amount=a.agp_effect_cents) for a in amendments]
+    rows.append(_row("books", label=data.books.state, note=data.books.statement))
     for label, value in tax_rows(data.tax):
-        rows.append(_csv("tax_line", label, tax=value if isinstance(value, str) else format_money(value)))
-    rows.append(_csv("tax", str(data.tax.quarter), tax=format_money(data.tax.tax_cents)))
-    return HEADER, rows
+        text = isinstance(value, str)  # "not recorded"
+        rows.append(_row("tax_line", label=label, amount=None if text else value, note=value if text else None))
+    rows.append(_row("tax", label=str(data.tax.quarter), tax=data.tax.tax_cents))
+    return COLUMNS, rows
 
 
 KIND = register(

@@ -3,15 +3,16 @@ order with their status (issued, verified, received, voided), the missing number
 used out of order, from `floor.queries.slip_register`, as the slip-register API gives it."""
 
 from dataclasses import dataclass
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
 
-from cardroom.money import format_money
 from cardroom.pdf import data_table, format_clock, para
 from floor.queries import slip_register
 from floor.rules import SLIP_REGISTER
 
+from ..columns import DATE, DATETIME, INT, MONEY, Column, names
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -26,6 +27,8 @@ class RegisterLine:
     prepared: str = ""  # initials and time
     void: str = ""  # initials and reason of the VOID
     entered_late: str = ""  # when a slip entered late was entered (cardroom.moments)
+    prepared_by: str = ""  # initials (for the CSV and XLSX)
+    prepared_at: datetime | None = None  # in the site's time zone
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ def _line(entry, zone: ZoneInfo) -> RegisterLine:
         f"{slip.prepared_by.initials} {prepared_at:%Y-%m-%d} {format_clock(prepared_at)}",
         f"{void.initials}: {void.reason}".rstrip(": ") if void else "",
         _entered_late(slip, zone),
+        slip.prepared_by.initials,
+        prepared_at,
     )
 
 
@@ -127,38 +132,20 @@ def render(data: SlipRegisterReport) -> list:
     return story
 
 
-CSV_HEADER = [
-    "series",
-    "number",
-    "status",
-    "out_of_order",
-    "gaming_date",
-    "table",
-    "amount",
-    "prepared",
-    "void",
-    "entered_late",
-]
+COLUMNS = [Column("series"), Column("number", INT), Column("status"), Column("out_of_order"),
+           Column("gaming_date", DATE), Column("table", INT), Column("amount", MONEY), Column("prepared_by"),
+           Column("prepared_at", DATETIME), Column("void"), Column("entered_late")]  # fmt: skip
+CSV_HEADER = names(COLUMNS)
 
 
-def table(data: SlipRegisterReport) -> tuple[list[str], list[list]]:
+def table(data: SlipRegisterReport) -> tuple[list[Column], list[list]]:
     rows = [
-        [
-            series.kind,
-            line.number,
-            line.status,
-            "yes" if line.out_of_order else "",
-            line.gaming_date,
-            line.table_number,
-            "" if line.amount_cents is None else format_money(line.amount_cents),
-            line.prepared,
-            line.void,
-            line.entered_late,
-        ]
+        [series.kind, line.number, line.status, "yes" if line.out_of_order else "", line.gaming_date,
+         line.table_number, line.amount_cents, line.prepared_by, line.prepared_at, line.void, line.entered_late]
         for series in data.series
         for line in series.lines
-    ]
-    return CSV_HEADER, rows
+    ]  # fmt: skip
+    return COLUMNS, rows
 
 
 KIND = register(

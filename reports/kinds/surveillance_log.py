@@ -16,6 +16,7 @@ from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, Revi
 from surveillance.queries import active_entries, program_ended_on
 from surveillance.rules import REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS
 
+from ..columns import DATE, INT, Column, names
 from ..registry import ReportContext, ReportKind, register
 
 REQUIRED_MINUTES = int(REVIEW_MIN_FOOTAGE.value.total_seconds() // 60)
@@ -246,34 +247,38 @@ def render(data: SurveillanceLogReport) -> list:
     return story
 
 
-HEADER = ["section", "number", "gaming_date", "table", "camera_recording", "unobstructed_view", "clear_picture",
-          "reviewed_by", "reviewed_at", "notes_or_findings", "corrects", "corrected_by", "program_start", "week",
-          "week_start", "week_end", "shift", "footage", "minutes", "week_reviewed_minutes", "week_done"]  # fmt: skip
+COLUMNS = [Column("section"), Column("number", INT), Column("gaming_date", DATE), Column("table", INT),
+           Column("camera_recording"), Column("unobstructed_view"), Column("clear_picture"), Column("reviewed_by"),
+           Column("reviewed_at"), Column("notes_or_findings"), Column("corrects", INT), Column("corrected_by", INT),
+           Column("program_start", DATE), Column("week", INT), Column("week_start", DATE), Column("week_end", DATE),
+           Column("shift"), Column("footage"), Column("minutes", INT), Column("week_reviewed_minutes", INT),
+           Column("week_done")]  # fmt: skip
+HEADER = names(COLUMNS)
 
 
 def _log_csv(line: LogLine) -> list:
-    return ["log", line.number, str(line.gaming_date), line.table_number, _yes_no(line.camera_recording).lower(),
+    return ["log", line.number, line.gaming_date, line.table_number, _yes_no(line.camera_recording).lower(),
             _yes_no(line.unobstructed_view).lower(), _yes_no(line.clear_picture).lower(), line.reviewed_by,
-            line.reviewed_at, line.notes, line.corrects or "", line.corrected_by or "", *[""] * 9]  # fmt: skip
+            line.reviewed_at, line.notes, line.corrects, line.corrected_by, *[None] * 9]  # fmt: skip
 
 
 def _review_csv(program: Program, task: WeekTask, e: ReviewLine | None) -> list:
     entry = (
-        [e.number, str(e.gaming_date), task.table_number, "", "", "", e.reviewer, "", e.findings, e.corrects or "",
-         e.corrected_by or ""]
-        if e else ["", "", task.table_number, *[""] * 8]
+        [e.number, e.gaming_date, task.table_number, "", "", "", e.reviewer, "", e.findings, e.corrects,
+         e.corrected_by]
+        if e else [None, None, task.table_number, *[None] * 8]
     )  # fmt: skip
-    return ["review", *entry, str(program.start_date), task.week, str(task.week_start), str(task.week_end),
-            e.shift if e else "", e.footage if e else "", e.minutes if e else "", task.reviewed_minutes,
+    return ["review", *entry, program.start_date, task.week, task.week_start, task.week_end,
+            e.shift if e else "", e.footage if e else "", e.minutes if e else None, task.reviewed_minutes,
             "yes" if task.done else "no"]  # fmt: skip
 
 
-def table(data: SurveillanceLogReport) -> tuple[list[str], list[list]]:
+def table(data: SurveillanceLogReport) -> tuple[list[Column], list[list]]:
     rows = [_log_csv(line) for line in data.log]
     for program in data.programs:
         for task in program.tasks:
             rows += [_review_csv(program, task, e) for e in task.entries] or [_review_csv(program, task, None)]
-    return HEADER, rows
+    return COLUMNS, rows
 
 
 KIND = register(

@@ -5,6 +5,7 @@ the collecting employee's initials, the prize register, and the record of win (f
 prizes). Figures from `tournaments.queries`, as the tournaments API gives them."""
 
 from dataclasses import dataclass
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
@@ -15,6 +16,7 @@ from tournaments import queries
 from tournaments.models import Tournament
 from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT_RECORDS
 
+from ..columns import DATE, DATETIME, INT, MONEY, Column, names
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -35,6 +37,7 @@ class FeeLine:
     chips: int
     initials: str
     note: str  # for a void: what it voids and why
+    at: datetime | None = None  # when, in the site's time zone (for the CSV and XLSX)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class PrizeLine:
     split: bool
     initials: str
     note: str
+    at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,7 @@ def _record(t: Tournament, figures, zone: ZoneInfo) -> TournamentRecord:
             f.chips,
             f.collected_by.initials,
             f"voids fee {f.voids_id}: {f.reason}" if f.voids_id else f"fee {f.pk}",
+            f.collected_at.astimezone(zone),
         )
         for f in queries.fee_register(t)
     )
@@ -128,6 +133,7 @@ def _record(t: Tournament, figures, zone: ZoneInfo) -> TournamentRecord:
             p.split,
             p.awarded_by.initials,
             f"voids prize {p.voids_id}: {p.reason}" if p.voids_id else f"prize {p.pk}",
+            p.awarded_at.astimezone(zone),
         )
         for p in queries.prize_register(t)
     )
@@ -271,45 +277,22 @@ def summary_section(t, twenty_one_agp_cents: int) -> list:
     ]
 
 
-CSV_HEADER = ["tournament", "gaming_date", "section", "when", "player", "what", "amount", "chips", "initials", "note"]
+COLUMNS = [Column("tournament"), Column("gaming_date", DATE), Column("section"), Column("when", DATETIME),
+           Column("player"), Column("what"), Column("amount", MONEY), Column("chips", INT), Column("initials"),
+           Column("note")]  # fmt: skip
+CSV_HEADER = names(COLUMNS)
 
 
-def table(data: TournamentRecordReport) -> tuple[list[str], list[list]]:
+def table(data: TournamentRecordReport) -> tuple[list[Column], list[list]]:
     rows = []
     for r in data.tournaments:
-        for f in r.fees:
-            rows.append(
-                [
-                    r.name,
-                    r.gaming_date,
-                    "fee",
-                    f.when,
-                    f.player,
-                    f.kind,
-                    format_money(f.fee_cents),
-                    f.chips,
-                    f.initials,
-                    f.note,
-                ]
-            )
-        for p in r.prizes:
-            rows.append(
-                [
-                    r.name,
-                    r.gaming_date,
-                    "prize",
-                    p.when,
-                    p.player,
-                    f"{p.round_name}: {p.kind}",
-                    format_money(p.amount_cents),
-                    "",
-                    p.initials,
-                    p.note,
-                ]
-            )
+        rows += [[r.name, r.gaming_date, "fee", f.at, f.player, f.kind, f.fee_cents, f.chips, f.initials, f.note]
+                 for f in r.fees]  # fmt: skip
+        rows += [[r.name, r.gaming_date, "prize", p.at, p.player, f"{p.round_name}: {p.kind}", p.amount_cents, None,
+                  p.initials, p.note] for p in r.prizes]  # fmt: skip
         for label, cents in [*_win_rows(r), ["Adjusted gross proceeds (the win)", r.agp_cents]]:
-            rows.append([r.name, r.gaming_date, "record of win", "", "", label, format_money(cents), "", "", ""])
-    return CSV_HEADER, rows
+            rows.append([r.name, r.gaming_date, "record of win", None, "", label, cents, None, "", ""])
+    return COLUMNS, rows
 
 
 KIND = register(

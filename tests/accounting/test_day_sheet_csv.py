@@ -1,6 +1,10 @@
 """The day sheet as CSV from the browser: the template, a filled file applied like the API's
 sheet, and every error shown at its row with nothing changed."""
 
+import csv
+import io
+from datetime import date
+
 from django.test import Client
 
 from accounting import day_sheet_csv, summaries
@@ -193,3 +197,13 @@ def test_a_file_that_is_no_csv_of_a_day_is_refused_with_a_reason(site, world):
 
     response = client.post(PAGE, {"sheet": SimpleUploadedFile("x.csv", b"\xff\xfe\x00bad", content_type="text/csv")})
     assert response.status_code == 400 and "UTF-8" in response.content.decode()
+
+
+def test_a_sheet_holding_dates_and_times_is_written_in_iso_8601_with_the_offset():
+    from datetime import datetime, timedelta, timezone
+
+    opened = datetime(2026, 7, 1, 22, 5, tzinfo=timezone(timedelta(hours=-5)))
+    text = day_sheet_csv.to_csv({"gaming_date": date(2026, 7, 1), "open": {"opened_at": opened, "opened_by": "SM"}})
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows[0]["gaming_date"] == "2026-07-01" and rows[1]["at"] == "2026-07-01T22:05:00-05:00"
+    assert not text.startswith("\ufeff")

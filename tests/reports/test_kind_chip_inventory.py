@@ -13,6 +13,7 @@ from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
     auditor_api,
     context,
     csv_rows,
+    dollars,
     download,
     pdf_tables,
     pdf_text,
@@ -91,8 +92,10 @@ def test_chips_outstanding_are_the_book_minus_every_location_counted(auditor_api
     text = " ".join(pdf_text(content).split())
     assert "Chips outstanding as of 2026-11-05 (book minus the physical count of 2026-11-01)" in text
     rows = csv_rows(auditor_api, run)
-    assert rows[0] == chip_inventory.CSV_HEADER and len(rows) == 5
-    assert rows[-1][7] == format_money(outstanding.outstanding_cents)
+    assert rows[0] == ["date", "event", "reference", "initials", "chips_25", "chips_5", "value", "book_after",
+                       "outstanding"] and len(rows) == 5  # fmt: skip
+    assert rows[-1] == ["2026-11-05", "outstanding", "", "", "5", "260", "", dollars(outstanding.book_cents),
+                        dollars(outstanding.outstanding_cents)]  # fmt: skip
 
 
 def test_building_the_chip_log_takes_bounded_queries_however_long_the_history(

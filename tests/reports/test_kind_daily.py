@@ -13,7 +13,7 @@ import pytest
 
 from cage.models import BankDeposit
 from cardroom.models import Role
-from cardroom.money import format_money, format_ratio
+from cardroom.money import cents_to_decimal, format_money, format_ratio
 from reports.kinds import daily
 from reports.registry import ReportContext
 from reports.services import generate_report
@@ -77,6 +77,16 @@ def pdf_tables(content: bytes) -> list[list[list[str]]]:
 
 def csv_rows(api, run: dict) -> list[list[str]]:
     return list(csv.reader(io.StringIO(download(api, run, "csv").decode())))
+
+
+def dollars(cents: int | None) -> str:
+    """A money cell of the CSV: plain dollars with two decimals; empty when not known."""
+    return "" if cents is None else str(cents_to_decimal(cents))
+
+
+def csv_ratio(api_ratio: str | None) -> str:
+    """A ratio cell of the CSV: the fraction with six decimals, as the API gives it."""
+    return api_ratio or ""
 
 
 def ratio(value: str | None) -> str:
@@ -189,9 +199,9 @@ def test_a_date_range_has_one_section_per_day_and_the_csv_the_same_rows(auditor_
         assert [r[1] for r in mine] == labels
         games = [api_day["twenty_one"], api_day["paddlewheel"], api_day["total"]]
         for row, figures in zip(mine, [*api_day["tables"], *games], strict=True):
-            assert row[10] == format_money(figures["agp_cents"]) and row[11] == ratio(figures["hold_ratio"])
-        assert mine[-1][13] == format_money(api_day["cash"]["cash_profit_cents"])
-        assert mine[-1][14] == format_money(api_day["cash"]["long_short_cents"])
+            assert row[10] == dollars(figures["agp_cents"]) and row[11] == csv_ratio(figures["hold_ratio"])
+        assert mine[-1][13] == dollars(api_day["cash"]["cash_profit_cents"])
+        assert mine[-1][14] == dollars(api_day["cash"]["long_short_cents"])
 
 
 def test_a_period_without_play_says_so(auditor_api, site):
@@ -227,4 +237,4 @@ def test_a_day_without_a_bank_count_shows_cash_profit_not_known_never_zero(audit
     assert amounts["Cash long (short) = cash profit - AGP"] == daily.NOT_KNOWN
     assert "$0.00" not in (amounts["Cash profit (ending - starting cash + drop, net of IOUs)"],)
     total = next(r for r in csv_rows(auditor_api, run) if r[1] == "total")
-    assert total[13:15] == [daily.NOT_KNOWN, daily.NOT_KNOWN]
+    assert total[13:15] == ["", ""]  # not known: empty, never 0

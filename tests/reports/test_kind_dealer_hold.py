@@ -14,7 +14,9 @@ from tests.factories import TableFactory, make_person
 from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
     auditor_api,
     context,
+    csv_ratio,
     csv_rows,
+    dollars,
     download,
     pdf_tables,
     pdf_text,
@@ -108,10 +110,10 @@ def test_the_dealer_hold_csv_holds_the_same_rows(auditor_api, site, dealers, wee
         dealer = next(d for d in dealers if d.name == row[0])
         api = _percent_of_hold(auditor_api, dealer)
         assert row[3:7] == [
-            format_money(api["total"]["gross_proceeds_cents"]),
-            format_money(api["total"]["agp_cents"]),
-            ratio(api["total"]["hold_ratio"]),
-            ratio(api["site_hold_ratio"]),
+            dollars(api["total"]["gross_proceeds_cents"]),
+            dollars(api["total"]["agp_cents"]),
+            csv_ratio(api["total"]["hold_ratio"]),
+            csv_ratio(api["site_hold_ratio"]),
         ]
         assert row[7] == (api["z_score"] or "")
 

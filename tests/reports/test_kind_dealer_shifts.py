@@ -10,6 +10,7 @@ from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
     auditor_api,
     context,
     csv_rows,
+    dollars,
     download,
     pdf_tables,
     pdf_text,
@@ -62,7 +63,7 @@ def test_the_dealer_shift_csv_holds_the_same_rows(auditor_api, site, dealers, we
     rows = csv_rows(auditor_api, run)
     assert rows[0] == dealer_shifts.CSV_HEADER
     for row, api in zip(rows[1:], _api_shifts(auditor_api, dealers), strict=True):
-        assert row[10] == (format_money(api["agp_cents"]) if api["separable"] else "")
+        assert row[10] == (dollars(api["agp_cents"]) if api["separable"] else "")
         assert row[12] == api["not_separable_because"]
 
 

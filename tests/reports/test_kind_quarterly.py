@@ -13,7 +13,9 @@ from tests.factories import TableFactory
 from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
     auditor_api,
     context,
+    csv_ratio,
     csv_rows,
+    dollars,
     download,
     pdf_tables,
     pdf_text,
@@ -132,16 +134,17 @@ def test_the_quarterly_csv_holds_the_same_rows(auditor_api, site, org, quarter_o
     tax = auditor_api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
     rows = csv_rows(auditor_api, run)
     assert rows[0] == quarterly.HEADER
-    days = [r for r in rows if r[0] == "day"]
-    assert [r[1] for r in days if r[2] == "total"] == [d["gaming_date"] for d in api["days"]]
-    assert [r[2] for r in days[:3]] == ["21", "PW", "total"]
-    quarter_rows = {r[2]: r for r in rows if r[0] == "quarter"}
+    rows = [dict(zip(rows[0], r, strict=True)) for r in rows[1:]]
+    days = [r for r in rows if r["row"] == "day"]
+    assert [r["gaming_date"] for r in days if r["game"] == "total"] == [d["gaming_date"] for d in api["days"]]
+    assert [r["game"] for r in days[:3]] == ["21", "PW", "total"]
+    quarter_rows = {r["game"]: r for r in rows if r["row"] == "quarter"}
     for game, key in (("21", "twenty_one"), ("PW", "paddlewheel"), ("total", "total")):
-        assert quarter_rows[game][5] == format_money(api[key]["agp_cents"])
-        assert quarter_rows[game][6] == ratio(api[key]["hold_ratio"])
-    assert [quarter_rows[g][7] for g in ("21", "PW", "total")] == ["10.00%", "15.00%", ""]
-    assert quarter_rows["total"][9] == format_money(api["cash_profit_cents"])
-    assert next(r for r in rows if r[0] == "tax")[11] == format_money(tax["tax_cents"])
+        assert quarter_rows[game]["agp"] == dollars(api[key]["agp_cents"])
+        assert quarter_rows[game]["hold"] == csv_ratio(api[key]["hold_ratio"])
+    assert [quarter_rows[g]["low_hold_threshold"] for g in ("21", "PW", "total")] == ["0.100000", "0.150000", ""]
+    assert quarter_rows["total"]["cash_profit"] == dollars(api["cash_profit_cents"])
+    assert next(r for r in rows if r["row"] == "tax")["tax"] == dollars(tax["tax_cents"])
 
 
 def test_the_quarterly_summary_is_generated_by_a_worker(auditor_api):

@@ -2,7 +2,8 @@
 
 # ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from decimal import Decimal
 
 import pytest
 from django.utils import timezone
@@ -88,6 +89,9 @@ def test_the_csv_holds_every_fee_and_prize(auditor_api, site, played):
     rows = csv_rows(auditor_api, run)
     assert rows[0] == tournament_record.CSV_HEADER
     assert sum(1 for r in rows[1:] if r[2] == "fee") == 6 and sum(1 for r in rows[1:] if r[2] == "prize") == 2
+    fees = [r for r in rows[1:] if r[2] == "fee"]
+    assert all(datetime.fromisoformat(r[3]).utcoffset() is not None for r in fees)  # the site's time, its offset
+    assert Decimal("-99.99") in {Decimal(r[6]) for r in fees}  # the void, in plain dollars
 
 
 def test_a_period_without_tournaments_says_so(auditor_api, site):
