@@ -3,13 +3,17 @@
 A report module builds a frozen dataclass of figures (`build_…`, queries) and draws it with
 `render_…` (no queries). Drawing goes through `ReportDocument`, which gives every page the same
 furniture: a title block naming the organization, site, period, report and the rule it answers
-to; a running header; a footer with when and by whom the PDF was generated, the SHA-256 of
-the data it was drawn from and, for stored reports, the head of the organization's audit
-chain at generation (cardroom.audit_anchors); and "Page X of Y".
+to, with the organization's licence number; a running header; a footer with when and by
+whom the PDF was generated, the SHA-256 of the data it was drawn from and, for stored
+reports, the head of the organization's audit chain at generation (cardroom.audit_anchors);
+"Page X of Y"; and, at the end of a report, the prepared-by and reviewed-by block an auditor
+signs before filing (`signoff_block`).
 
 Output is byte-identical for equal inputs: fonts are TTFs shipped with ReportLab and embedded,
-the canvas runs with `invariant=1` (fixed document id and creation date), and the generation
-time is passed in by the caller instead of read from the clock.
+the canvas runs with `invariant=1` (a document id drawn from the content, not the clock), and
+the generation time is passed in by the caller instead of read from the clock. That time is
+also the PDF's creation and modification date: ReportLab's invariant mode would write
+2000-01-01 there, so the canvas is given the caller's time instead (`_CreationStamp`).
 """
 
 import dataclasses
@@ -34,7 +38,16 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
-from reportlab.platypus import Flowable, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    LongTable,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from . import limits
 from .money import format_money
@@ -72,6 +85,11 @@ class TitleBlock:
     period: str
     report_name: str
     rule: str
+    licence_number: str = ""  # the organization's gaming licence; "" when none is recorded
+
+    @property
+    def licence(self) -> str:
+        return f"Licence No. {self.licence_number}" if self.licence_number else "Licence No. not recorded"
 
 
 @dataclass(frozen=True)
@@ -85,6 +103,23 @@ class Provenance:
     audit_head: str = ""
     # "Retain until <date> (ND 99-01.3-08-16...)": how long the report is kept; "" for none.
     retention: str = ""
+    generated_by_initials: str = ""  # the preparer's initials on the sign-off block
+
+
+class _CreationStamp:
+    """A moment in the shape ReportLab's document reads its /CreationDate and /ModDate from
+    (reportlab.lib.utils.TimeStamp): the report's generation time with its UTC offset."""
+
+    def __init__(self, moment: datetime):
+        offset_minutes = int(moment.utcoffset().total_seconds() // 60) if moment.utcoffset() else 0
+        hours, minutes = divmod(abs(offset_minutes), 60)
+        sign = -1 if offset_minutes < 0 else 1
+        self.t = moment.timestamp()
+        self.lt = moment.timetuple()
+        self.YMDhms = tuple(self.lt)[:6]
+        # PDFDate prints "%+03d'%02d'": the sign rides on the hours (a -3:30 zone prints -03'30').
+        self.dhh, self.dmm = sign * hours, minutes
+        self.tzname = moment.tzname() or "UTC"
 
 
 def _fields_of(names: tuple[str, ...]):
@@ -184,7 +219,7 @@ def money_cell(cents: int | None, *, bold: bool = False) -> Paragraph:
 def title_block(title: TitleBlock) -> list[Flowable]:
     return [
         para(title.report_name, "title"),
-        para(f"{title.organization} \u00b7 {title.site}", "subtitle"),
+        para(f"{title.organization} \u00b7 {title.licence} \u00b7 {title.site}", "subtitle"),
         para(f"Period: {title.period}", "subtitle"),
         para(f"Rule: {title.rule}", "small"),
         Spacer(1, 8),
@@ -241,6 +276,18 @@ def _one_line(text: str, room: float | None, font: str) -> bool:
     if " ".join(text.split()) != text:
         return False
     return pdfmetrics.stringWidth(text, font, CELL_SIZE) <= room
+
+
+def single_line_width(texts: Iterable[str], *, header: str = "") -> float:
+    """The width of a column whose every cell, and its bold header, prints on one line: for
+    figures, which must never wrap mid-number."""
+    widest = max((pdfmetrics.stringWidth(str(t), FONT, CELL_SIZE) for t in texts), default=0)
+    widest = max(widest, pdfmetrics.stringWidth(header, FONT_BOLD, CELL_SIZE))
+    return widest + 2 * CELL_PADDING + 1
+
+
+def landscape_frame_width() -> float:
+    return landscape_size(letter)[0] - 2 * MARGIN
 
 
 class LeftText(str):
@@ -327,6 +374,7 @@ def _numbered_canvas(title: TitleBlock, provenance: Provenance):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._saved_pages: list[dict] = []
+            self._doc._timeStamp = _CreationStamp(provenance.generated_at)
 
         def showPage(self):
             self._saved_pages.append(dict(self.__dict__))
@@ -350,7 +398,9 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
     canv.setLineWidth(0.5)
     canv.setFont(FONT, 7.5)
     top = height - MARGIN + 14
-    canv.drawString(MARGIN, top, f"{title.organization} \u00b7 {title.site} \u00b7 {title.report_name}")
+    canv.drawString(
+        MARGIN, top, f"{title.organization} ({title.licence}) \u00b7 {title.site} \u00b7 {title.report_name}"
+    )
     canv.drawRightString(width - MARGIN, top, title.period)
     canv.line(MARGIN, top - 4, width - MARGIN, top - 4)
     # With an audit chain head the footer has a third line; the others move up to make room
@@ -374,17 +424,61 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
     canv.restoreState()
 
 
+SIGNOFF_ROW_HEIGHT = 24  # room for a handwritten signature and initials
+
+
+def signoff_block(provenance: Provenance, width: float) -> Flowable:
+    """Prepared by / reviewed by, with name, initials, date and signature (house control: an
+    auditor files a report signed by who prepared it and who reviewed it). The preparer is the
+    person who generated the PDF, dated in the generation's (the site's) time zone; the reviewer's
+    line is left blank to be completed by hand."""
+    moment = provenance.generated_at
+    zone = str(moment.tzinfo) if moment.tzinfo else "UTC"
+    fixed = [84, 170, 56, 110]
+    rows = [
+        ["", "Name", "Initials", "Date", "Signature"],
+        ["Prepared by", provenance.generated_by, provenance.generated_by_initials, f"{moment:%Y-%m-%d}", ""],
+        ["Reviewed by", "", "", "", ""],
+    ]
+    table = Table(
+        rows, colWidths=[*fixed, width - sum(fixed)], rowHeights=[None, SIGNOFF_ROW_HEIGHT, SIGNOFF_ROW_HEIGHT]
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, CELL_SIZE, CELL_LEADING),
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, CELL_SIZE, CELL_LEADING),
+                ("FONT", (0, 1), (0, -1), FONT_BOLD, CELL_SIZE, CELL_LEADING),
+                ("GRID", (0, 0), (-1, -1), 0.4, GRID_GREY),
+                ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
+                ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ]
+        )
+    )
+    note = f"Prepared-by date: the day the report was generated, in {zone}. Reviewer: complete by hand."
+    return KeepTogether([Spacer(1, 12), para("Prepared and reviewed", "heading"), table, para(note, "small")])
+
+
 class ReportDocument:
-    """Lays out flowables on letter pages with the shared furniture; returns the PDF bytes."""
+    """Lays out flowables on letter pages with the shared furniture; returns the PDF bytes.
+    A report ends with the prepared-by and reviewed-by block (`signoff_block`); a form that
+    carries its own signature lines (a slip) is drawn with `with_signoff=False`."""
 
     def __init__(
-        self, title: TitleBlock, provenance: Provenance, *, landscape: bool = False, with_title_block: bool = True
+        self,
+        title: TitleBlock,
+        provenance: Provenance,
+        *,
+        landscape: bool = False,
+        with_title_block: bool = True,
+        with_signoff: bool = True,
     ):
         register_fonts()
         self.title = title
         self.provenance = provenance
         self.pagesize = landscape_size(letter) if landscape else letter
         self.with_title_block = with_title_block
+        self.with_signoff = with_signoff
 
     @property
     def frame_width(self) -> float:
@@ -401,11 +495,13 @@ class ReportDocument:
             topMargin=MARGIN + 6,
             bottomMargin=MARGIN + 6,
             title=f"{self.title.report_name} \u2014 {self.title.site}",
-            author=self.title.organization,
+            author=f"{self.title.organization} ({self.title.licence})",
             subject=self.title.rule,
             creator="Card-room back office",
             initialFontName=FONT,
         )
         story = (title_block(self.title) if self.with_title_block else []) + list(flowables)
+        if self.with_signoff:
+            story.append(signoff_block(self.provenance, self.frame_width))
         doc.build(story, canvasmaker=_numbered_canvas(self.title, self.provenance))
         return buffer.getvalue()

@@ -109,10 +109,16 @@ class SlipDocument:
     void: VoidMark | None
     generated_at: datetime
     generated_by: str
+    licence_number: str = ""
 
 
 def _local(moment: datetime, zone: ZoneInfo) -> datetime:
     return moment.astimezone(zone)
+
+
+def _clock_with_zone(local: datetime) -> str:
+    """`3:10 a.m. CST`: a signature's time in the site's time zone, the zone named."""
+    return f"{format_clock(local)} {local:%Z}"
 
 
 def _signature(role: str, employee, moment: datetime | None, zone: ZoneInfo, initials: str = "") -> Signature:
@@ -124,7 +130,7 @@ def _signature(role: str, employee, moment: datetime | None, zone: ZoneInfo, ini
         initials=initials or employee.initials,
         name=employee.name,
         date=f"{local:%m/%d/%Y}",
-        time=format_clock(local),
+        time=_clock_with_zone(local),
     )
 
 
@@ -166,13 +172,14 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
             initials=void_step.initials,
             name=void_step.employee.name,
             date=f"{at:%m/%d/%Y}",
-            time=format_clock(at),
+            time=_clock_with_zone(at),
             reason=void_step.reason,
         )
     local = _local(slip.prepared_at, zone)
     book = f" \u00b7 book {slip.slip_book.first_number}\u2013{slip.slip_book.last_number}" if slip.slip_book else ""
     return SlipDocument(
         organization=slip.site.organization.name,
+        licence_number=slip.site.organization.licence_number,
         site=slip.site.name,
         time_zone=slip.site.time_zone,
         kind=slip.kind,
@@ -246,7 +253,7 @@ def _fields(doc: SlipDocument, part: str) -> Table:
         ["Game", f"{doc.game} ({doc.game_label})", "Site", doc.site],
         ["Date", doc.date, "Time", f"{doc.time} ({doc.time_zone})"],
         ["Table number", str(doc.table_number), "Gaming day", doc.gaming_date],
-        ["Purpose", doc.purpose, "Organization", doc.organization],
+        ["Purpose", doc.purpose, "Organization", f"{doc.organization} ({_licence(doc)})"],
     ]
     facts_table = Table(
         [[para(c, "cell_bold" if i % 2 == 0 else "cell") for i, c in enumerate(r)] for r in facts],
@@ -254,6 +261,10 @@ def _fields(doc: SlipDocument, part: str) -> Table:
     )
     facts_table.setStyle(_grid())
     return header, facts_table
+
+
+def _licence(doc: SlipDocument) -> str:
+    return f"Licence No. {doc.licence_number}" if doc.licence_number else "Licence No. not recorded"
 
 
 def _grid() -> TableStyle:
@@ -311,7 +322,7 @@ def _signatures(doc: SlipDocument) -> Table:
         )
         reason = clip_text(v.reason, SLIP_REASON_CHARACTERS, "the slip register's CSV download")
         rows.append([para("Void reason", "cell_bold"), para(reason, "cell"), "", "", ""])
-    table = Table(rows, colWidths=[2.6 * inch, 0.7 * inch, 2.0 * inch, 1.0 * inch, 1.0 * inch])
+    table = Table(rows, colWidths=[2.45 * inch, 0.7 * inch, 1.9 * inch, 0.95 * inch, 1.3 * inch])
     style = _grid()
     style.add("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL)
     if doc.void is not None:
@@ -359,13 +370,16 @@ def render_slip_pdf(doc: SlipDocument) -> bytes:
         period=f"Gaming day {doc.gaming_date}",
         report_name=f"{doc.kind_label.title()} No. {doc.number}",
         rule=RULE,
+        licence_number=doc.licence_number,
     )
     provenance = Provenance(
         generated_at=doc.generated_at,
         generated_by=doc.generated_by or "\u2014",
         data_sha256=data_digest(_data_for_digest(doc)),
     )
-    report = ReportDocument(title, provenance, with_title_block=False)
+    # The slip is a form whose signature lines are its initials (08-05(3)(c), (5), (6)): no
+    # prepared/reviewed block, and both parts stay on one page.
+    report = ReportDocument(title, provenance, with_title_block=False, with_signoff=False)
     return report.build([_part(doc, "ORIGINAL"), CutLine(), _part(doc, "COPY")])
 
 

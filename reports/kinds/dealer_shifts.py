@@ -2,6 +2,7 @@
 times, drop, fills, credits, opener, closer, AGP and hold, or the reason the shift cannot be
 separated from the table-day (ND 99-01.3-08-04(8))."""
 
+from collections import Counter
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
@@ -58,19 +59,40 @@ HEADER = [
     "Hold",
 ]
 WIDTHS = [66, 36, 80, 54, 54, 58, 58, 58, 58, 58, 58, 67]  # 705: the landscape frame
+RULE = "ND 99-01.3-08-04(8)"
 MONEY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents")
 
 
-def _cells(line: ShiftLine) -> list:
+def not_separable_notes(data: DealerShiftReport) -> dict[str, int]:
+    """Each distinct reason a shift cannot be separated, numbered in order of first appearance:
+    printed once under the table, each such row pointing to its note."""
+    notes: dict[str, int] = {}
+    for line in data.shifts:
+        reason = line.figures.not_separable_because
+        if line.figures.custody is None and reason not in notes:
+            notes[reason] = len(notes) + 1
+    return notes
+
+
+def _cells(line: ShiftLine, notes: dict[str, int]) -> list:
     s = line.figures
     first = [str(s.gaming_date), s.table_number, s.dealer_name, line.started, line.ended]
     if s.custody is None:
-        return [*first, *([None] * len(MONEY)), LeftText(f"Not separable: {s.not_separable_because}")]
+        return [*first, *([None] * len(MONEY)), LeftText(f"See note {notes[s.not_separable_because]}")]
     return [*first, *(getattr(s.custody, name) for name in MONEY), format_ratio(s.hold_ratio)]
+
+
+def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
+    counts = Counter(line.figures.not_separable_because for line in data.shifts if line.figures.custody is None)
+    return [
+        para(f"Note {number}. Not separable from the table-day ({RULE}): {reason} ({counts[reason]} shift(s)).")
+        for reason, number in notes.items()
+    ]
 
 
 def render(data: DealerShiftReport) -> list:
     separable = sum(1 for line in data.shifts if line.figures.custody is not None)
+    notes = not_separable_notes(data)
     return [
         para(
             f"{len(data.shifts)} dealer shift(s), {separable} with figures of their own. Times in {data.time_zone}.",
@@ -78,11 +100,12 @@ def render(data: DealerShiftReport) -> list:
         ),
         data_table(
             HEADER,
-            [_cells(line) for line in data.shifts],
+            [_cells(line, notes) for line in data.shifts],
             col_widths=WIDTHS,
             money_columns=range(5, 11),
             right_columns=[11],
         ),
+        *_note_lines(data, notes),
     ]
 
 
