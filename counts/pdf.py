@@ -270,7 +270,9 @@ def count_sheet_story(sheet: CountSheet) -> list:
         header = ["Denomination", *[f"Count {m}" for m in box.members], "Agreed qty", "Agreed amount"]
         rows = [(line.label, *line.quantities, line.agreed, line.agreed_cents) for line in box.lines]
         total = ("Total", *(format_money(t) for t in box.member_totals), "", box.agreed_cents)
-        table = data_table(header, rows, money_columns=[len(header) - 1], total_row=total)
+        table = data_table(
+            header, rows, money_columns=[len(header) - 1], right_columns=range(1, len(header) - 1), total_row=total
+        )
         parts = [Spacer(1, 6), para(f"{box.title} ({box.status})", "heading"), table]
         parts.append(para(f"Resolution: {box.resolution}"))
         parts.append(para(f"Forms found: {box.forms_found}"))

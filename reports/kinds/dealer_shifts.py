@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from accounting.dealer_hold import ShiftFigures, shift_figures
 from accounting.rules import DEALER_FIGURES
 from cardroom.money import format_money, format_ratio
-from cardroom.pdf import LeftText, data_table, format_clock, para
+from cardroom.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
 
 from ..registry import ReportContext, ReportKind, register
 
@@ -58,7 +58,7 @@ HEADER = [
     "AGP",
     "Hold",
 ]
-WIDTHS = [66, 36, 80, 54, 54, 58, 58, 58, 58, 58, 58, 67]  # 705: the landscape frame
+DEALER = 2  # the column that takes the width the others leave (names wrap between words)
 RULE = "ND 99-01.3-08-04(8)"
 MONEY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents")
 
@@ -90,9 +90,26 @@ def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
     ]
 
 
+def column_widths(rows: list[list]) -> list[float]:
+    """Every column but the dealer's as wide as its widest cell, so no date, time or figure
+    wraps; the dealer's name takes the rest of the landscape frame."""
+    widths = [
+        single_line_width([_text(column, row[column]) for row in rows], header=title)
+        for column, title in enumerate(HEADER)
+    ]
+    widths[DEALER] = 0
+    widths[DEALER] = max(landscape_frame_width() - sum(widths), 60)
+    return widths
+
+
+def _text(column: int, value) -> str:
+    return format_money(value) if 5 <= column <= 10 else str(value)
+
+
 def render(data: DealerShiftReport) -> list:
     separable = sum(1 for line in data.shifts if line.figures.custody is not None)
     notes = not_separable_notes(data)
+    rows = [_cells(line, notes) for line in data.shifts]
     return [
         para(
             f"{len(data.shifts)} dealer shift(s), {separable} with figures of their own. Times in {data.time_zone}.",
@@ -100,8 +117,8 @@ def render(data: DealerShiftReport) -> list:
         ),
         data_table(
             HEADER,
-            [_cells(line, notes) for line in data.shifts],
-            col_widths=WIDTHS,
+            rows,
+            col_widths=column_widths(rows),
             money_columns=range(5, 11),
             right_columns=[11],
         ),
