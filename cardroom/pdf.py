@@ -86,6 +86,7 @@ class TitleBlock:
     report_name: str
     rule: str
     licence_number: str = ""  # the organization's gaming licence; "" when none is recorded
+    time_zone: str = ""  # the site's, in which the report's times print; "" for none
 
     @property
     def licence(self) -> str:
@@ -220,7 +221,9 @@ def title_block(title: TitleBlock) -> list[Flowable]:
     return [
         para(title.report_name, "title"),
         para(f"{title.organization} \u00b7 {title.licence} \u00b7 {title.site}", "subtitle"),
-        para(f"Period: {title.period}", "subtitle"),
+        para(
+            f"Period: {title.period}" + (f" \u00b7 times in {title.time_zone}" if title.time_zone else ""), "subtitle"
+        ),
         para(f"Rule: {title.rule}", "small"),
         Spacer(1, 8),
     ]

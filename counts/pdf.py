@@ -256,6 +256,7 @@ def render_count_sheet(
         "Drop box count sheet",
         COUNT_CITATION,
         sheet.licence_number,
+        sheet.time_zone,
     )
     moment = generated_at.astimezone(ZoneInfo(sheet.time_zone))
     provenance = Provenance(moment, generated_by, data_digest(sheet), generated_by_initials=generated_by_initials)

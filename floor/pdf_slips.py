@@ -371,6 +371,7 @@ def render_slip_pdf(doc: SlipDocument) -> bytes:
         report_name=f"{doc.kind_label.title()} No. {doc.number}",
         rule=RULE,
         licence_number=doc.licence_number,
+        time_zone=doc.time_zone,
     )
     provenance = Provenance(
         generated_at=doc.generated_at,

@@ -135,7 +135,8 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     data = kind.build(context)
     _progress(run.pk, 50)
     title = TitleBlock(run.organization.name, run.site.name if run.site else "All sites", run.period_label,
-                       kind.title, kind.rule, run.organization.licence_number)
+                       kind.title, kind.rule, run.organization.licence_number,
+                       run.site.time_zone if run.site else "")
     # The request time is an input: the same run always renders to the same bytes. It prints in
     # the site's time zone (the server's for an all-sites report), with the zone named.
     moment = run.requested_at.astimezone(site_zone(run.site)) if run.site else timezone.localtime(run.requested_at)
