@@ -319,6 +319,10 @@ def data_table(
     Paragraph would not wrap either); text stays a Paragraph so the columns size as before."""
     money = set(money_columns)
     right = money | set(right_columns)
+    rows = list(rows)
+    if col_widths is not None and all(isinstance(w, int | float) for w in col_widths):
+        lines = rows if total_row is None else [*rows, total_row]
+        col_widths = widths_for_figures(col_widths, header, lines, money=money, right=right)
     room = [w - 2 * CELL_PADDING if isinstance(w, int | float) else None for w in col_widths or ()]
     paragraph_styles = styles()
 
@@ -350,6 +354,52 @@ def data_table(
     table = LongTable(data, colWidths=col_widths, repeatRows=1, splitInRow=int(col_widths is None))
     table.setStyle(TableStyle(_table_commands(right, total_row is not None)))
     return table
+
+
+MIN_TEXT_WIDTH = 40  # a text column lends width to figures down to this (its words then wrap more)
+
+
+def _figure_text(value, is_money: bool) -> str | None:
+    """What a right-aligned cell prints, or None for a cell that may wrap (a note, a flowable)."""
+    if isinstance(value, Flowable | LeftText):
+        return None
+    if is_money and (value is None or isinstance(value, int)):
+        return format_money(value)
+    return "" if value is None else str(value)
+
+
+def widths_for_figures(
+    col_widths: Sequence[float], header: Sequence, rows: Sequence[Sequence], *, money: set[int], right: set[int]
+) -> list[float]:
+    """`col_widths`, widened where a figure (a money or right-aligned cell) or a header word would
+    not fit on one line, the width taken from text columns with room to spare: a figure never
+    wraps mid-number, a header word never mid-word. The total width does not change."""
+    widths = list(col_widths)
+    need = []
+    for column, title in enumerate(header):
+        words = [pdfmetrics.stringWidth(w, FONT_BOLD, CELL_SIZE) for w in str(title).split()]
+        figures = []
+        if column in right:
+            texts = (_figure_text(row[column], column in money) for row in rows if column < len(row))
+            figures = [pdfmetrics.stringWidth(t, FONT_BOLD, CELL_SIZE) for t in texts if t is not None]
+        need.append(max([0, *words, *figures]) + 2 * CELL_PADDING + 1)
+    short = {c: need[c] - w for c, w in enumerate(widths) if c < len(need) and need[c] > w}
+    if not short:
+        return widths
+    spare = {
+        c: w - max(need[c], MIN_TEXT_WIDTH)
+        for c, w in enumerate(widths)
+        if c < len(need) and c not in right and c not in short and w > max(need[c], MIN_TEXT_WIDTH)
+    }
+    deficit, available = sum(short.values()), sum(spare.values())
+    if available <= 0:
+        return widths
+    given, taken = min(1.0, available / deficit), min(1.0, deficit / available)
+    for column, missing in short.items():
+        widths[column] += missing * given
+    for column, room in spare.items():
+        widths[column] -= room * taken
+    return widths
 
 
 def _table_commands(right_columns: Iterable[int], has_total: bool) -> list[tuple]:

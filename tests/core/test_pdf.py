@@ -179,3 +179,18 @@ def test_the_creation_date_is_the_generation_time_not_the_invariant_2000_01_01()
 def test_a_half_hour_zone_west_of_greenwich_keeps_its_sign():
     newfoundland = datetime(2026, 11, 14, 2, 5, tzinfo=ZoneInfo("America/St_Johns"))
     assert PdfReader(io.BytesIO(render(FEW, generated_at=newfoundland))).metadata["/CreationDate"].endswith("-03'30'")
+
+
+def test_a_money_column_too_narrow_for_its_figures_borrows_from_the_text_columns():
+    table = data_table(
+        ["Line", "Amount", "Tabled"],
+        [("A fill for the table", 1_234_567_89, "x"), ("Another", -5_00, "y")],
+        col_widths=[300, 30, 20],
+        money_columns=[1],
+        total_row=("Total", 1_234_562_89, ""),
+    )
+    assert sum(table._colWidths) == 350 and table._colWidths[0] < 300
+    pdf = ReportDocument(TITLE, Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat", "0" * 64)).build([table])
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        words = {w["text"] for w in document.pages[0].extract_words()}
+    assert {"$1,234,567.89", "-$5.00", "$1,234,562.89", "Tabled"} <= words

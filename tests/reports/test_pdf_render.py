@@ -25,8 +25,9 @@ from counts.models import CountSession
 from counts.pdf import build_count_sheet, render_count_sheet
 from floor.models import Slip
 from floor.pdf_slips import build_slip_document, render_slip_pdf
+from reports.kinds import chip_inventory, dealer_shifts
 from reports.models import ReportRun
-from reports.registry import load_kinds
+from reports.registry import ReportContext, load_kinds
 from reports.services import render_run
 from tests.api.demo import load_short_demo
 
@@ -60,7 +61,7 @@ def outside_the_page(page) -> list[str]:
     ]
 
 
-def check_pdf(name: str, pdf: bytes, *, landscape: bool, signoff: bool = True) -> str:
+def check_pdf(name: str, pdf: bytes, *, landscape: bool, licence: str = LICENCE, signoff: bool = True) -> str:
     """Read back `pdf`; returns its text. Fails naming the document and page."""
     width, height = (792, 612) if landscape else (612, 792)
     render_png(name, pdf, width, height)
@@ -72,7 +73,7 @@ def check_pdf(name: str, pdf: bytes, *, landscape: bool, signoff: bool = True) -
             assert (round(page.width), round(page.height)) == (width, height), where
             text = page.extract_text() or ""
             assert f"Page {number} of {total}" in text, where
-            assert f"Licence No. {LICENCE}" in text, where
+            assert f"Licence No. {licence}" in text, where
             assert money_fragments(page.extract_words()) == [], where
             assert outside_the_page(page) == [], where
             texts.append(text)
@@ -124,6 +125,30 @@ def run_for(kind, site, requester) -> ReportRun:
     )
 
 
+def chip_values_print_whole(data, pdf: bytes) -> None:
+    """Each chip value's column header prints on one line ("$1,000", never "$1,0" over "00")."""
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        words = {w["text"] for w in document.pages[0].extract_words()}
+    labels = chip_inventory.log_header(data.values)[4:-3]
+    assert labels and all(label in words for label in labels)
+
+
+def reasons_print_once(data, pdf: bytes) -> None:
+    """A shift that cannot be separated points to a note; each reason prints once."""
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        text = " ".join(" ".join((page.extract_text() or "").split()) for page in document.pages)
+    reasons = dealer_shifts.not_separable_notes(data)
+    assert reasons, "the demo has shifts that cannot be separated"
+    for reason, number in reasons.items():
+        assert text.count(" ".join(reason.split())) == 1
+        assert text.count(f"See note {number}") == sum(
+            1 for line in data.shifts if line.figures.custody is None and line.figures.not_separable_because == reason
+        )
+
+
+LEGIBLE = {"chip_inventory": chip_values_print_whole, "dealer_shifts": reasons_print_once}
+
+
 @pytest.fixture
 def gm():
     return load_short_demo(weeks=1)["people"]["gm"]
@@ -133,15 +158,19 @@ REQUESTED_AT = datetime(2026, 11, 14, 8, 5, tzinfo=UTC)
 
 
 def test_every_report_kind_prints_the_furniture_an_auditor_files_and_no_money_is_cut_or_wrapped(gm):
-    sites = list(Site.objects.select_related("organization").filter(organization__licence_number=LICENCE))
+    sites = list(Site.objects.select_related("organization").order_by("pk"))
     for code, kind in sorted(load_kinds().items()):
         site = next((s for s in sites if kind.applies_to(s)), None)
         if site is None:
             continue
         run = run_for(kind, site, gm.user)
         pdf, _, _ = render_run(run, audit_head="")
-        text = check_pdf(code, pdf, landscape=kind.landscape)
+        licence = site.organization.licence_number
+        text = check_pdf(code, pdf, landscape=kind.landscape, licence=licence)
         assert site.name in text and run.period_label in text, code
+        assert f"times in {site.time_zone}" in text, code
+        if code in LEGIBLE:
+            LEGIBLE[code](kind.build(ReportContext(site.organization, site, run.start, run.end, "", run.end)), pdf)
         # Prepared by the requester, dated in the site's time zone, the zone named.
         local = REQUESTED_AT.astimezone(ZoneInfo(site.time_zone))
         assert f"Prepared by {gm.name} {gm.initials} {local:%Y-%m-%d}" in text, code
