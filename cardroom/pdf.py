@@ -321,8 +321,7 @@ def data_table(
     right = money | set(right_columns)
     rows = list(rows)
     if col_widths is not None and all(isinstance(w, int | float) for w in col_widths):
-        lines = rows if total_row is None else [*rows, total_row]
-        col_widths = widths_for_figures(col_widths, header, lines, money=money, right=right)
+        col_widths = widths_for_figures(col_widths, header, rows, total_row, money=money, right=right)
     room = [w - 2 * CELL_PADDING if isinstance(w, int | float) else None for w in col_widths or ()]
     paragraph_styles = styles()
 
@@ -360,7 +359,8 @@ MIN_TEXT_WIDTH = 40  # a text column lends width to figures down to this (its wo
 
 
 def _figure_text(value, is_money: bool) -> str | None:
-    """What a right-aligned cell prints, or None for a cell that may wrap (a note, a flowable)."""
+    """What a cell prints as one unbreakable piece, or None for a cell that may wrap (a note, a
+    flowable)."""
     if isinstance(value, Flowable | LeftText):
         return None
     if is_money and (value is None or isinstance(value, int)):
@@ -368,29 +368,53 @@ def _figure_text(value, is_money: bool) -> str | None:
     return "" if value is None else str(value)
 
 
+def _widest(texts: Iterable[str | None], font: str) -> float:
+    return max((pdfmetrics.stringWidth(t, font, CELL_SIZE) for t in texts if t), default=0)
+
+
+def _column_need(column: int, header: Sequence, rows, total_row, *, money: set[int], whole: bool | None) -> float:
+    """The width a column needs so its header words print without being split, and its cells:
+    figures whole (`whole`), text at its longest word (False), or not measured (None)."""
+    words = str(header[column]).split() if column < len(header) else []
+    if whole is None:
+        return _widest(words, FONT_BOLD) + 2 * CELL_PADDING
+    is_money = column in money
+    cells = [_figure_text(row[column], is_money) for row in rows if column < len(row)]
+    total = [_figure_text(total_row[column], is_money)] if total_row is not None and column < len(total_row) else []
+    if not whole:  # text wraps between words: only its longest word must fit
+        cells = [max(c.split(), key=len, default="") for c in cells if c]
+        total = [max(c.split(), key=len, default="") for c in total if c]
+    return max(_widest(cells, FONT), _widest([*total, *words], FONT_BOLD)) + 2 * CELL_PADDING
+
+
 def widths_for_figures(
-    col_widths: Sequence[float], header: Sequence, rows: Sequence[Sequence], *, money: set[int], right: set[int]
+    col_widths: Sequence[float],
+    header: Sequence,
+    rows: Sequence[Sequence],
+    total_row=None,
+    *,
+    money: set[int],
+    right: set[int],
 ) -> list[float]:
     """`col_widths`, widened where a figure (a money or right-aligned cell) or a header word would
-    not fit on one line, the width taken from text columns with room to spare: a figure never
-    wraps mid-number, a header word never mid-word. The total width does not change."""
+    not fit on one line, the width taken from text columns with room to spare (never below their
+    longest word): a figure never wraps mid-number, a header word never mid-word. The total
+    width does not change."""
     widths = list(col_widths)
-    need = []
-    for column, title in enumerate(header):
-        words = [pdfmetrics.stringWidth(w, FONT_BOLD, CELL_SIZE) for w in str(title).split()]
-        figures = []
-        if column in right:
-            texts = (_figure_text(row[column], column in money) for row in rows if column < len(row))
-            figures = [pdfmetrics.stringWidth(t, FONT_BOLD, CELL_SIZE) for t in texts if t is not None]
-        need.append(max([0, *words, *figures]) + 2 * CELL_PADDING + 1)
-    short = {c: need[c] - w for c, w in enumerate(widths) if c < len(need) and need[c] > w}
+    short = {}
+    for column in range(len(widths)):
+        need = _column_need(column, header, rows, total_row, money=money, whole=True if column in right else None)
+        if need > widths[column] + 0.01:
+            short[column] = need - widths[column]
     if not short:
         return widths
-    spare = {
-        c: w - max(need[c], MIN_TEXT_WIDTH)
-        for c, w in enumerate(widths)
-        if c < len(need) and c not in right and c not in short and w > max(need[c], MIN_TEXT_WIDTH)
-    }
+    spare = {}
+    for column in range(len(widths)):
+        if column in right or column in short:
+            continue
+        floor = max(_column_need(column, header, rows, total_row, money=money, whole=False), MIN_TEXT_WIDTH)
+        if widths[column] > floor:
+            spare[column] = widths[column] - floor
     deficit, available = sum(short.values()), sum(spare.values())
     if available <= 0:
         return widths
