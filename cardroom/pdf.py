@@ -10,7 +10,7 @@ reports, the head of the organization's audit chain at generation (cardroom.audi
 signs before filing (`signoff_block`).
 
 Output is byte-identical for equal inputs: fonts are TTFs shipped with ReportLab and embedded,
-the canvas runs with `invariant=1` (a document id drawn from the content, not the clock), and
+the canvas runs with `invariant=1` (a document id that does not depend on the clock), and
 the generation time is passed in by the caller instead of read from the clock. That time is
 also the PDF's creation and modification date: ReportLab's invariant mode would write
 2000-01-01 there, so the canvas is given the caller's time instead (`_CreationStamp`).
