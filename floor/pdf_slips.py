@@ -253,7 +253,7 @@ def _fields(doc: SlipDocument, part: str) -> Table:
         ["Game", f"{doc.game} ({doc.game_label})", "Site", doc.site],
         ["Date", doc.date, "Time", f"{doc.time} ({doc.time_zone})"],
         ["Table number", str(doc.table_number), "Gaming day", doc.gaming_date],
-        ["Purpose", doc.purpose, "Organization", f"{doc.organization} ({_licence(doc)})"],
+        ["Purpose", doc.purpose, "Organization", doc.organization],
     ]
     facts_table = Table(
         [[para(c, "cell_bold" if i % 2 == 0 else "cell") for i, c in enumerate(r)] for r in facts],
@@ -261,10 +261,6 @@ def _fields(doc: SlipDocument, part: str) -> Table:
     )
     facts_table.setStyle(_grid())
     return header, facts_table
-
-
-def _licence(doc: SlipDocument) -> str:
-    return f"Licence No. {doc.licence_number}" if doc.licence_number else "Licence No. not recorded"
 
 
 def _grid() -> TableStyle:
@@ -322,7 +318,7 @@ def _signatures(doc: SlipDocument) -> Table:
         )
         reason = clip_text(v.reason, SLIP_REASON_CHARACTERS, "the slip register's CSV download")
         rows.append([para("Void reason", "cell_bold"), para(reason, "cell"), "", "", ""])
-    table = Table(rows, colWidths=[2.45 * inch, 0.7 * inch, 1.9 * inch, 0.95 * inch, 1.3 * inch])
+    table = Table(rows, colWidths=[2.6 * inch, 0.7 * inch, 2.0 * inch, 0.9 * inch, 1.1 * inch])
     style = _grid()
     style.add("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL)
     if doc.void is not None:
@@ -379,7 +375,8 @@ def render_slip_pdf(doc: SlipDocument) -> bytes:
         data_sha256=data_digest(_data_for_digest(doc)),
     )
     # The slip is a form whose signature lines are its initials (08-05(3)(c), (5), (6)): no
-    # prepared/reviewed block, and both parts stay on one page.
+    # prepared/reviewed block, and both parts stay on one page. The running header names the
+    # organization's licence.
     report = ReportDocument(title, provenance, with_title_block=False, with_signoff=False)
     return report.build([_part(doc, "ORIGINAL"), CutLine(), _part(doc, "COPY")])
 

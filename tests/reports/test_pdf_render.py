@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from cardroom.demo import LICENCE
 from cardroom.models import Site
-from cardroom.pdf import format_generated_at
+from cardroom.pdf import format_clock, format_generated_at
 from cardroom.periods import Quarter
 from counts.models import CountSession
 from counts.pdf import build_count_sheet, render_count_sheet
@@ -178,7 +178,7 @@ def test_every_report_kind_prints_the_furniture_an_auditor_files_and_no_money_is
         assert creation_date(pdf) == REQUESTED_AT, code
 
 
-def test_the_count_sheet_prints_signature_times_in_the_site_time_zone_with_the_zone(gm):
+def test_the_count_sheet_and_the_slip_print_the_licence_and_times_in_the_site_time_zone(gm):
     session = CountSession.objects.filter(signatures__isnull=False).select_related("site").first()
     zone = ZoneInfo(session.site.time_zone)
     pdf = render_count_sheet(
@@ -191,13 +191,13 @@ def test_the_count_sheet_prints_signature_times_in_the_site_time_zone_with_the_z
     assert f"Prepared by Pat Auditor PA {REQUESTED_AT.astimezone(zone):%Y-%m-%d}" in text
     assert creation_date(pdf) == REQUESTED_AT
 
-
-def test_the_slip_prints_on_one_page_with_the_licence_and_zoned_signature_times(gm):
+    # The slip: one page, the licence, signature times in the site's zone with the zone named.
     slip = Slip.objects.filter(steps__kind="receive").select_related("site").first()
     document = build_slip_document(slip, generated_by="Pat Auditor", generated_at=REQUESTED_AT)
     pdf = render_slip_pdf(document)
     text = check_pdf("slip", pdf, landscape=False, signoff=False)
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
     received = next(s for s in document.signatures if s.role.startswith("Received"))
-    assert received.time.endswith(document.generated_at.tzname()) and received.time in text
+    at = slip.steps.get(kind="receive").at.astimezone(ZoneInfo(slip.site.time_zone))
+    assert received.time == f"{format_clock(at)} {at.tzname()}" and received.time in text
     assert creation_date(pdf) == REQUESTED_AT
