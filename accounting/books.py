@@ -145,7 +145,7 @@ class Snapshot:
 
     @property
     def when(self) -> str:
-        return f"{timezone.localtime(self.at, ZoneInfo(self.time_zone)):%Y-%m-%d %H:%M}"
+        return f"{timezone.localtime(self.at, ZoneInfo(self.time_zone)):%Y-%m-%d %H:%M %Z}"
 
 
 @dataclass(frozen=True)

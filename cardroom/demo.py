@@ -13,6 +13,7 @@ from .rules import CHIP_SPECS
 
 DEMO_PASSWORD = "demo-cardroom-2026"
 ORGANIZATION = "Prairie Charities"
+LICENCE = "ND-GC-0417"  # the demo organization's gaming licence, printed on every report
 
 # login, first, last, initials, role, employment type, site keys ("*" = all sites)
 PEOPLE = [
@@ -71,7 +72,7 @@ def _bootstrap_manager(organization) -> Employee:
 
 def load_demo() -> dict:
     with transaction.atomic():
-        organization, _ = Organization.objects.get_or_create(name=ORGANIZATION)
+        organization, _ = Organization.objects.get_or_create(name=ORGANIZATION, defaults={"licence_number": LICENCE})
         gm = _bootstrap_manager(organization)
         acting = gm.user
         sites = {key: _site(acting, organization, values) for key, values in SITES.items()}

@@ -3,13 +3,17 @@
 A report module builds a frozen dataclass of figures (`build_…`, queries) and draws it with
 `render_…` (no queries). Drawing goes through `ReportDocument`, which gives every page the same
 furniture: a title block naming the organization, site, period, report and the rule it answers
-to; a running header; a footer with when and by whom the PDF was generated, the SHA-256 of
-the data it was drawn from and, for stored reports, the head of the organization's audit
-chain at generation (cardroom.audit_anchors); and "Page X of Y".
+to, with the organization's licence number; a running header; a footer with when and by
+whom the PDF was generated, the SHA-256 of the data it was drawn from and, for stored
+reports, the head of the organization's audit chain at generation (cardroom.audit_anchors);
+"Page X of Y"; and, at the end of a report, the prepared-by and reviewed-by block an auditor
+signs before filing (`signoff_block`).
 
 Output is byte-identical for equal inputs: fonts are TTFs shipped with ReportLab and embedded,
-the canvas runs with `invariant=1` (fixed document id and creation date), and the generation
-time is passed in by the caller instead of read from the clock.
+the canvas runs with `invariant=1` (a document id that does not depend on the clock), and
+the generation time is passed in by the caller instead of read from the clock. That time is
+also the PDF's creation and modification date: ReportLab's invariant mode would write
+2000-01-01 there, so the canvas is given the caller's time instead (`_CreationStamp`).
 """
 
 import dataclasses
@@ -34,7 +38,16 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
-from reportlab.platypus import Flowable, LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    LongTable,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from . import limits
 from .money import format_money
@@ -72,6 +85,12 @@ class TitleBlock:
     period: str
     report_name: str
     rule: str
+    licence_number: str = ""  # the organization's gaming licence; "" when none is recorded
+    time_zone: str = ""  # the site's, in which the report's times print; "" for none
+
+    @property
+    def licence(self) -> str:
+        return f"Licence No. {self.licence_number}" if self.licence_number else "Licence No. not recorded"
 
 
 @dataclass(frozen=True)
@@ -85,6 +104,23 @@ class Provenance:
     audit_head: str = ""
     # "Retain until <date> (ND 99-01.3-08-16...)": how long the report is kept; "" for none.
     retention: str = ""
+    generated_by_initials: str = ""  # the preparer's initials on the sign-off block
+
+
+class _CreationStamp:
+    """A moment in the shape ReportLab's document reads its /CreationDate and /ModDate from
+    (reportlab.lib.utils.TimeStamp): the report's generation time with its UTC offset."""
+
+    def __init__(self, moment: datetime):
+        offset_minutes = int(moment.utcoffset().total_seconds() // 60) if moment.utcoffset() else 0
+        hours, minutes = divmod(abs(offset_minutes), 60)
+        sign = -1 if offset_minutes < 0 else 1
+        self.t = moment.timestamp()
+        self.lt = moment.timetuple()
+        self.YMDhms = tuple(self.lt)[:6]
+        # PDFDate prints "%+03d'%02d'": the sign rides on the hours (a -3:30 zone prints -03'30').
+        self.dhh, self.dmm = sign * hours, minutes
+        self.tzname = moment.tzname() or "UTC"
 
 
 def _fields_of(names: tuple[str, ...]):
@@ -184,8 +220,10 @@ def money_cell(cents: int | None, *, bold: bool = False) -> Paragraph:
 def title_block(title: TitleBlock) -> list[Flowable]:
     return [
         para(title.report_name, "title"),
-        para(f"{title.organization} \u00b7 {title.site}", "subtitle"),
-        para(f"Period: {title.period}", "subtitle"),
+        para(f"{title.organization} \u00b7 {title.licence} \u00b7 {title.site}", "subtitle"),
+        para(
+            f"Period: {title.period}" + (f" \u00b7 times in {title.time_zone}" if title.time_zone else ""), "subtitle"
+        ),
         para(f"Rule: {title.rule}", "small"),
         Spacer(1, 8),
     ]
@@ -243,6 +281,18 @@ def _one_line(text: str, room: float | None, font: str) -> bool:
     return pdfmetrics.stringWidth(text, font, CELL_SIZE) <= room
 
 
+def single_line_width(texts: Iterable[str], *, header: str = "") -> float:
+    """The width of a column whose every cell, and its bold header, prints on one line: for
+    figures, which must never wrap mid-number."""
+    widest = max((pdfmetrics.stringWidth(str(t), FONT, CELL_SIZE) for t in texts), default=0)
+    widest = max(widest, pdfmetrics.stringWidth(header, FONT_BOLD, CELL_SIZE))
+    return widest + 2 * CELL_PADDING + 1
+
+
+def landscape_frame_width() -> float:
+    return landscape_size(letter)[0] - 2 * MARGIN
+
+
 class LeftText(str):
     """Text that prints left-aligned in a column `data_table` aligns right (a note among figures)."""
 
@@ -269,6 +319,9 @@ def data_table(
     Paragraph would not wrap either); text stays a Paragraph so the columns size as before."""
     money = set(money_columns)
     right = money | set(right_columns)
+    rows = list(rows)
+    if col_widths is not None and all(isinstance(w, int | float) for w in col_widths):
+        col_widths = widths_for_figures(col_widths, header, rows, total_row, money=money, right=right)
     room = [w - 2 * CELL_PADDING if isinstance(w, int | float) else None for w in col_widths or ()]
     paragraph_styles = styles()
 
@@ -302,6 +355,77 @@ def data_table(
     return table
 
 
+MIN_TEXT_WIDTH = 40  # a text column lends width to figures down to this (its words then wrap more)
+
+
+def _figure_text(value, is_money: bool) -> str | None:
+    """What a cell prints as one unbreakable piece, or None for a cell that may wrap (a note, a
+    flowable)."""
+    if isinstance(value, Flowable | LeftText):
+        return None
+    if is_money and (value is None or isinstance(value, int)):
+        return format_money(value)
+    return "" if value is None else str(value)
+
+
+def _widest(texts: Iterable[str | None], font: str) -> float:
+    return max((pdfmetrics.stringWidth(t, font, CELL_SIZE) for t in texts if t), default=0)
+
+
+def _column_need(column: int, header: Sequence, rows, total_row, *, money: set[int], whole: bool | None) -> float:
+    """The width a column needs so its header words print without being split, and its cells:
+    figures whole (`whole`), text at its longest word (False), or not measured (None)."""
+    words = str(header[column]).split() if column < len(header) else []
+    if whole is None:
+        return _widest(words, FONT_BOLD) + 2 * CELL_PADDING
+    is_money = column in money
+    cells = [_figure_text(row[column], is_money) for row in rows if column < len(row)]
+    total = [_figure_text(total_row[column], is_money)] if total_row is not None and column < len(total_row) else []
+    if not whole:  # text wraps between words: only its longest word must fit
+        cells = [max(c.split(), key=len, default="") for c in cells if c]
+        total = [max(c.split(), key=len, default="") for c in total if c]
+    return max(_widest(cells, FONT), _widest([*total, *words], FONT_BOLD)) + 2 * CELL_PADDING
+
+
+def widths_for_figures(
+    col_widths: Sequence[float],
+    header: Sequence,
+    rows: Sequence[Sequence],
+    total_row=None,
+    *,
+    money: set[int],
+    right: set[int],
+) -> list[float]:
+    """`col_widths`, widened where a figure (a money or right-aligned cell) or a header word would
+    not fit on one line, the width taken from text columns with room to spare (never below their
+    longest word): a figure never wraps mid-number, a header word never mid-word. The total
+    width does not change."""
+    widths = list(col_widths)
+    short = {}
+    for column in range(len(widths)):
+        need = _column_need(column, header, rows, total_row, money=money, whole=True if column in right else None)
+        if need > widths[column] + 0.01:
+            short[column] = need - widths[column]
+    if not short:
+        return widths
+    spare = {}
+    for column in range(len(widths)):
+        if column in right or column in short:
+            continue
+        floor = max(_column_need(column, header, rows, total_row, money=money, whole=False), MIN_TEXT_WIDTH)
+        if widths[column] > floor:
+            spare[column] = widths[column] - floor
+    deficit, available = sum(short.values()), sum(spare.values())
+    if available <= 0:
+        return widths
+    given, taken = min(1.0, available / deficit), min(1.0, deficit / available)
+    for column, missing in short.items():
+        widths[column] += missing * given
+    for column, room in spare.items():
+        widths[column] -= room * taken
+    return widths
+
+
 def _table_commands(right_columns: Iterable[int], has_total: bool) -> list[tuple]:
     commands = [
         # Plain-string cells look like the "cell" paragraphs: Vera 8.5 on 10.5, bold header.
@@ -327,6 +451,7 @@ def _numbered_canvas(title: TitleBlock, provenance: Provenance):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._saved_pages: list[dict] = []
+            self._doc._timeStamp = _CreationStamp(provenance.generated_at)
 
         def showPage(self):
             self._saved_pages.append(dict(self.__dict__))
@@ -350,7 +475,9 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
     canv.setLineWidth(0.5)
     canv.setFont(FONT, 7.5)
     top = height - MARGIN + 14
-    canv.drawString(MARGIN, top, f"{title.organization} \u00b7 {title.site} \u00b7 {title.report_name}")
+    canv.drawString(
+        MARGIN, top, f"{title.organization} ({title.licence}) \u00b7 {title.site} \u00b7 {title.report_name}"
+    )
     canv.drawRightString(width - MARGIN, top, title.period)
     canv.line(MARGIN, top - 4, width - MARGIN, top - 4)
     # With an audit chain head the footer has a third line; the others move up to make room
@@ -374,17 +501,61 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
     canv.restoreState()
 
 
+SIGNOFF_ROW_HEIGHT = 24  # room for a handwritten signature and initials
+
+
+def signoff_block(provenance: Provenance, width: float) -> Flowable:
+    """Prepared by / reviewed by, with name, initials, date and signature (house control: an
+    auditor files a report signed by who prepared it and who reviewed it). The preparer is the
+    person who generated the PDF, dated in the generation's (the site's) time zone; the reviewer's
+    line is left blank to be completed by hand."""
+    moment = provenance.generated_at
+    zone = str(moment.tzinfo) if moment.tzinfo else "UTC"
+    fixed = [84, 170, 56, 110]
+    rows = [
+        ["", "Name", "Initials", "Date", "Signature"],
+        ["Prepared by", provenance.generated_by, provenance.generated_by_initials, f"{moment:%Y-%m-%d}", ""],
+        ["Reviewed by", "", "", "", ""],
+    ]
+    table = Table(
+        rows, colWidths=[*fixed, width - sum(fixed)], rowHeights=[None, SIGNOFF_ROW_HEIGHT, SIGNOFF_ROW_HEIGHT]
+    )
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), FONT, CELL_SIZE, CELL_LEADING),
+                ("FONT", (0, 0), (-1, 0), FONT_BOLD, CELL_SIZE, CELL_LEADING),
+                ("FONT", (0, 1), (0, -1), FONT_BOLD, CELL_SIZE, CELL_LEADING),
+                ("GRID", (0, 0), (-1, -1), 0.4, GRID_GREY),
+                ("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL),
+                ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ]
+        )
+    )
+    note = f"Prepared-by date: the day the report was generated, in {zone}. Reviewer: complete by hand."
+    return KeepTogether([Spacer(1, 12), para("Prepared and reviewed", "heading"), table, para(note, "small")])
+
+
 class ReportDocument:
-    """Lays out flowables on letter pages with the shared furniture; returns the PDF bytes."""
+    """Lays out flowables on letter pages with the shared furniture; returns the PDF bytes.
+    A report ends with the prepared-by and reviewed-by block (`signoff_block`); a form that
+    carries its own signature lines (a slip) is drawn with `with_signoff=False`."""
 
     def __init__(
-        self, title: TitleBlock, provenance: Provenance, *, landscape: bool = False, with_title_block: bool = True
+        self,
+        title: TitleBlock,
+        provenance: Provenance,
+        *,
+        landscape: bool = False,
+        with_title_block: bool = True,
+        with_signoff: bool = True,
     ):
         register_fonts()
         self.title = title
         self.provenance = provenance
         self.pagesize = landscape_size(letter) if landscape else letter
         self.with_title_block = with_title_block
+        self.with_signoff = with_signoff
 
     @property
     def frame_width(self) -> float:
@@ -401,11 +572,13 @@ class ReportDocument:
             topMargin=MARGIN + 6,
             bottomMargin=MARGIN + 6,
             title=f"{self.title.report_name} \u2014 {self.title.site}",
-            author=self.title.organization,
+            author=f"{self.title.organization} ({self.title.licence})",
             subject=self.title.rule,
             creator="Card-room back office",
             initialFontName=FONT,
         )
         story = (title_block(self.title) if self.with_title_block else []) + list(flowables)
+        if self.with_signoff:
+            story.append(signoff_block(self.provenance, self.frame_width))
         doc.build(story, canvasmaker=_numbered_canvas(self.title, self.provenance))
         return buffer.getvalue()

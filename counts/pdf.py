@@ -4,12 +4,13 @@ initials with dates. `build_count_sheet` queries; `render_count_sheet` only draw
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from django.db.models import Exists, OuterRef
 from reportlab.platypus import KeepTogether, Spacer
 
 from cardroom.money import format_money
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, para
+from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, format_generated_at, para
 
 from . import queries, slips
 from .models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, FormsExplanation
@@ -45,7 +46,9 @@ class CountSheet:
     team: str
     boxes: tuple[SheetBox, ...]
     total_agreed_cents: int
-    signatures: tuple[str, ...]
+    signatures: tuple[str, ...]  # initials, name, date and time in the site's time zone, zone named
+    licence_number: str = ""
+    time_zone: str = "UTC"
 
 
 def _resolution(box: queries.BoxCount) -> str:
@@ -217,6 +220,7 @@ def _box_count(session, drop, entries: list, batch: _Batch) -> queries.BoxCount:
 
 
 def _sheet(session, batch: _Batch) -> CountSheet:
+    zone = ZoneInfo(session.site.time_zone)
     by_drop = _group(batch.entries.get(session.pk, []), lambda e: e.drop_id)
     counted = {entries[0].drop for entries in by_drop.values()}
     awaiting = [d for d in batch.awaiting.get(session.gaming_date, []) if d not in counted]
@@ -233,16 +237,30 @@ def _sheet(session, batch: _Batch) -> CountSheet:
         boxes=boxes,
         total_agreed_cents=sum(b.agreed_cents or 0 for b in boxes),
         signatures=tuple(
-            f"{s.initials} ({s.member}) {s.signed_at:%Y-%m-%d %H:%M} UTC" for s in batch.signatures.get(session.pk, [])
+            f"{s.initials} ({s.member}) {format_generated_at(s.signed_at.astimezone(zone))}"
+            for s in batch.signatures.get(session.pk, [])
         ),
+        licence_number=session.site.organization.licence_number,
+        time_zone=session.site.time_zone,
     )
 
 
-def render_count_sheet(sheet: CountSheet, *, generated_at: datetime, generated_by: str) -> bytes:
+def render_count_sheet(
+    sheet: CountSheet, *, generated_at: datetime, generated_by: str, generated_by_initials: str = ""
+) -> bytes:
+    """The sheet's PDF, its generation time printed in the site's time zone."""
     title = TitleBlock(
-        sheet.organization, sheet.site, f"Gaming day {sheet.gaming_date}", "Drop box count sheet", COUNT_CITATION
+        sheet.organization,
+        sheet.site,
+        f"Gaming day {sheet.gaming_date}",
+        "Drop box count sheet",
+        COUNT_CITATION,
+        sheet.licence_number,
+        sheet.time_zone,
     )
-    doc = ReportDocument(title, Provenance(generated_at, generated_by, data_digest(sheet)))
+    moment = generated_at.astimezone(ZoneInfo(sheet.time_zone))
+    provenance = Provenance(moment, generated_by, data_digest(sheet), generated_by_initials=generated_by_initials)
+    doc = ReportDocument(title, provenance)
     return doc.build(count_sheet_story(sheet))
 
 
@@ -253,7 +271,9 @@ def count_sheet_story(sheet: CountSheet) -> list:
         header = ["Denomination", *[f"Count {m}" for m in box.members], "Agreed qty", "Agreed amount"]
         rows = [(line.label, *line.quantities, line.agreed, line.agreed_cents) for line in box.lines]
         total = ("Total", *(format_money(t) for t in box.member_totals), "", box.agreed_cents)
-        table = data_table(header, rows, money_columns=[len(header) - 1], total_row=total)
+        table = data_table(
+            header, rows, money_columns=[len(header) - 1], right_columns=range(1, len(header) - 1), total_row=total
+        )
         parts = [Spacer(1, 6), para(f"{box.title} ({box.status})", "heading"), table]
         parts.append(para(f"Resolution: {box.resolution}"))
         parts.append(para(f"Forms found: {box.forms_found}"))

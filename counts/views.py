@@ -447,7 +447,10 @@ def sheet_pdf(request, pk):
     session, access = _session(request, pk)
     figures = pdf.build_count_sheet(session)
     content = pdf.render_count_sheet(
-        figures, generated_at=timezone.localtime(), generated_by=str(access.employee or request.user)
+        figures,
+        generated_at=timezone.now(),
+        generated_by=str(access.employee or request.user),
+        generated_by_initials=access.employee.initials if access.employee else "",
     )
     response = HttpResponse(content, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="count-sheet-{session.site_id}-{session.gaming_date}.pdf"'

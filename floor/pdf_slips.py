@@ -109,10 +109,16 @@ class SlipDocument:
     void: VoidMark | None
     generated_at: datetime
     generated_by: str
+    licence_number: str = ""
 
 
 def _local(moment: datetime, zone: ZoneInfo) -> datetime:
     return moment.astimezone(zone)
+
+
+def _clock_with_zone(local: datetime) -> str:
+    """`3:10 a.m. CST`: a signature's time in the site's time zone, the zone named."""
+    return f"{format_clock(local)} {local:%Z}"
 
 
 def _signature(role: str, employee, moment: datetime | None, zone: ZoneInfo, initials: str = "") -> Signature:
@@ -124,7 +130,7 @@ def _signature(role: str, employee, moment: datetime | None, zone: ZoneInfo, ini
         initials=initials or employee.initials,
         name=employee.name,
         date=f"{local:%m/%d/%Y}",
-        time=format_clock(local),
+        time=_clock_with_zone(local),
     )
 
 
@@ -166,13 +172,14 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
             initials=void_step.initials,
             name=void_step.employee.name,
             date=f"{at:%m/%d/%Y}",
-            time=format_clock(at),
+            time=_clock_with_zone(at),
             reason=void_step.reason,
         )
     local = _local(slip.prepared_at, zone)
     book = f" \u00b7 book {slip.slip_book.first_number}\u2013{slip.slip_book.last_number}" if slip.slip_book else ""
     return SlipDocument(
         organization=slip.site.organization.name,
+        licence_number=slip.site.organization.licence_number,
         site=slip.site.name,
         time_zone=slip.site.time_zone,
         kind=slip.kind,
@@ -311,7 +318,7 @@ def _signatures(doc: SlipDocument) -> Table:
         )
         reason = clip_text(v.reason, SLIP_REASON_CHARACTERS, "the slip register's CSV download")
         rows.append([para("Void reason", "cell_bold"), para(reason, "cell"), "", "", ""])
-    table = Table(rows, colWidths=[2.6 * inch, 0.7 * inch, 2.0 * inch, 1.0 * inch, 1.0 * inch])
+    table = Table(rows, colWidths=[2.6 * inch, 0.7 * inch, 2.0 * inch, 0.9 * inch, 1.1 * inch])
     style = _grid()
     style.add("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL)
     if doc.void is not None:
@@ -359,13 +366,18 @@ def render_slip_pdf(doc: SlipDocument) -> bytes:
         period=f"Gaming day {doc.gaming_date}",
         report_name=f"{doc.kind_label.title()} No. {doc.number}",
         rule=RULE,
+        licence_number=doc.licence_number,
+        time_zone=doc.time_zone,
     )
     provenance = Provenance(
         generated_at=doc.generated_at,
         generated_by=doc.generated_by or "\u2014",
         data_sha256=data_digest(_data_for_digest(doc)),
     )
-    report = ReportDocument(title, provenance, with_title_block=False)
+    # The slip is a form whose signature lines are its initials (08-05(3)(c), (5), (6)): no
+    # prepared/reviewed block, and both parts stay on one page. The running header names the
+    # organization's licence.
+    report = ReportDocument(title, provenance, with_title_block=False, with_signoff=False)
     return report.build([_part(doc, "ORIGINAL"), CutLine(), _part(doc, "COPY")])
 
 

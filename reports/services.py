@@ -11,6 +11,7 @@ from cardroom import limits
 from cardroom.access import access_for, refusal
 from cardroom.audit import ChainHead, chain_head, record_event
 from cardroom.models import Role
+from cardroom.moments import site_zone
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
 from cardroom.retention import retention_notice, rule_of
@@ -98,7 +99,7 @@ def generate_report(run_id: int) -> bool:
     """Build the data, draw the PDF, store both as an immutable ReportFile."""
     if not claim(run_id):
         return False
-    run = ReportRun.objects.select_related("organization", "site", "requested_by").get(pk=run_id)
+    run = ReportRun.objects.select_related("organization", "site", "requested_by__employee").get(pk=run_id)
     try:
         # The footer prints the organization's audit chain head now; the file keeps it for re-renders.
         head = chain_head(run.organization_id)
@@ -134,12 +135,16 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     data = kind.build(context)
     _progress(run.pk, 50)
     title = TitleBlock(run.organization.name, run.site.name if run.site else "All sites", run.period_label,
-                       kind.title, kind.rule)
-    # The request time is an input: the same run always renders to the same bytes.
-    moment = timezone.localtime(run.requested_at)
+                       kind.title, kind.rule, run.organization.licence_number,
+                       run.site.time_zone if run.site else "")
+    # The request time is an input: the same run always renders to the same bytes. It prints in
+    # the site's time zone (the server's for an all-sites report), with the zone named.
+    moment = run.requested_at.astimezone(site_zone(run.site)) if run.site else timezone.localtime(run.requested_at)
+    requester = run.requested_by
+    employee = getattr(requester, "employee", None)
     provenance = Provenance(
-        moment, run.requested_by.get_full_name() or run.requested_by.username, data_digest(data), audit_head,
-        _retention(run),
+        moment, requester.get_full_name() or requester.username, data_digest(data), audit_head,
+        _retention(run), generated_by_initials=employee.initials if employee else "",
     )
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
     return pdf, provenance.data_sha256, kind.table(data)

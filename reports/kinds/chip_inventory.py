@@ -10,7 +10,7 @@ from cage.calculations import lines_total_cents
 from cage.queries import ChipsOutstanding, chip_inventory_log, chips_outstanding
 from cage.rules import INVENTORY_LOG
 from cardroom.money import cents_to_decimal, format_money
-from cardroom.pdf import data_table, para
+from cardroom.pdf import data_table, landscape_frame_width, para, single_line_width
 
 from ..columns import DATE, INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register
@@ -104,22 +104,59 @@ def outstanding_rows(data: ChipInventoryReport) -> list[list]:
     ]
 
 
-def render(data: ChipInventoryReport) -> list:
+MIN_REFERENCE_WIDTH = 90  # narrower, the reference column would wrap every word
+
+
+def log_widths(header: list[str], rows: list[list]) -> list[float] | None:
+    """Column widths that print every quantity, amount and header on one line, the reference
+    column taking what is left; None when the chip values do not fit the landscape frame."""
+    widths = [single_line_width([_text(row[i]) for row in rows], header=title) for i, title in enumerate(header)]
+    widths[2] = 0
+    left = landscape_frame_width() - sum(widths)
+    if left < MIN_REFERENCE_WIDTH:
+        return None
+    widths[2] = left
+    return widths
+
+
+def _text(value) -> str:
+    return format_money(value) if isinstance(value, int) and not isinstance(value, bool) else str(value or "")
+
+
+def _log_table(data: ChipInventoryReport) -> list:
+    """One column per chip value while they fit the page; past that, the chips of each event
+    in one column ("$5 x 1,000"), which wraps between chip values but never inside one."""
     values = data.values
-    fixed = [64, 104, 110, 50]
-    money = [72, 72, 72]
-    each = (705 - sum(fixed) - sum(money)) / max(len(values), 1)
+    n = 4 + len(values)
+    header = log_header(values)
+    cells = [_log_cells(line, values) for line in data.lines]
+    rows = [[*r[:4], *(_quantity(q) for q in r[4:n]), *r[n:]] for r in cells]
+    widths = log_widths(header, rows)
+    if widths is not None:
+        return [data_table(header, rows, col_widths=widths, money_columns=[n, n + 1, n + 2], right_columns=range(4, n))]
+    header = ["Date", "Event", "Reference", "Initials", "Chips", "Value", "Book after", "Outstanding"]
+    rows = [[*r[:4], _chips_text(line), *r[n:]] for r, line in zip(cells, data.lines, strict=True)]
+    money = [single_line_width([_text(r[i]) for r in rows], header=header[i]) for i in (5, 6, 7)]
+    fixed = [single_line_width([_text(r[i]) for r in rows], header=header[i]) for i in (0, 1, 3)]
+    rest = landscape_frame_width() - sum(money) - sum(fixed)
+    widths = [fixed[0], fixed[1], rest * 0.35, fixed[2], rest * 0.65, *money]
+    return [data_table(header, rows, col_widths=widths, money_columns=[5, 6, 7])]
+
+
+def _quantity(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else ""
+
+
+def _chips_text(line: LogLine) -> str:
+    return " ".join(f"{_value_label(v)}\u00a0x\u00a0{q:,}" for v, q in line.quantities)
+
+
+def render(data: ChipInventoryReport) -> list:
     o = data.outstanding
     counted = f"the physical count of {o.counted_on}" if o.counted_on else "no physical count yet"
-    n = 4 + len(values)
     return [
         para("Inventory log", "heading"),
-        data_table(
-            log_header(values),
-            [_log_cells(line, values) for line in data.lines],
-            col_widths=[*fixed, *([each] * len(values)), *money],
-            money_columns=[n, n + 1, n + 2],
-        ),
+        *_log_table(data),
         para("Quantities: received positive, destroyed negative; at a physical count, the chips found.", "small"),
         Spacer(1, 8),
         para(f"Chips outstanding as of {o.on_date} (book minus {counted})", "heading"),
@@ -128,6 +165,7 @@ def render(data: ChipInventoryReport) -> list:
             outstanding_rows(data),
             col_widths=[100, 100, 100, 100, 120],
             money_columns=[4],
+            right_columns=[1, 2, 3],
             total_row=["Total", "", "", "", o.outstanding_cents],
         ),
         para(

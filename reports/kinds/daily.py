@@ -14,7 +14,7 @@ from accounting.rules import DAILY_FIGURES
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.moments import LATE_ENTRY
 from cardroom.money import format_ratio
-from cardroom.pdf import data_table, format_clock, para
+from cardroom.pdf import data_table, format_generated_at, para
 from floor.queries import LateEntry, carried_items, late_entries
 
 from ..columns import DATE, INT, MONEY, RATIO, Column, names
@@ -95,8 +95,7 @@ def build(context: ReportContext) -> DailyReport:
 
 
 def _when(moment, zone: ZoneInfo) -> str:
-    local = moment.astimezone(zone)
-    return f"{local:%Y-%m-%d} {format_clock(local)}"
+    return format_generated_at(moment.astimezone(zone))
 
 
 def _late_section(data: "DailyReport", day: DailySummary) -> list:

@@ -2,14 +2,15 @@
 times, drop, fills, credits, opener, closer, AGP and hold, or the reason the shift cannot be
 separated from the table-day (ND 99-01.3-08-04(8))."""
 
+from collections import Counter
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from accounting.day_figures import shift_figures
 from accounting.dealer_hold import ShiftFigures
 from accounting.rules import DEALER_FIGURES
-from cardroom.money import format_ratio
-from cardroom.pdf import LeftText, data_table, format_clock, para
+from cardroom.money import format_money, format_ratio
+from cardroom.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
 
 from ..columns import CellType, Column, names
 from ..registry import ReportContext, ReportKind, register
@@ -59,20 +60,58 @@ HEADER = [
     "AGP",
     "Hold",
 ]
-WIDTHS = [66, 36, 80, 54, 54, 58, 58, 58, 58, 58, 58, 67]  # 705: the landscape frame
+DEALER = 2  # the column that takes the width the others leave (names wrap between words)
+RULE = "ND 99-01.3-08-04(8)"
 MONEY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents")
 
 
-def _cells(line: ShiftLine) -> list:
+def not_separable_notes(data: DealerShiftReport) -> dict[str, int]:
+    """Each distinct reason a shift cannot be separated, numbered in order of first appearance:
+    printed once under the table, each such row pointing to its note."""
+    notes: dict[str, int] = {}
+    for line in data.shifts:
+        reason = line.figures.not_separable_because
+        if line.figures.custody is None and reason not in notes:
+            notes[reason] = len(notes) + 1
+    return notes
+
+
+def _cells(line: ShiftLine, notes: dict[str, int]) -> list:
     s = line.figures
     first = [str(s.gaming_date), s.table_number, s.dealer_name, line.started, line.ended]
     if s.custody is None:
-        return [*first, *([None] * len(MONEY)), LeftText(f"Not separable: {s.not_separable_because}")]
+        return [*first, *([None] * len(MONEY)), LeftText(f"See note {notes[s.not_separable_because]}")]
     return [*first, *(getattr(s.custody, name) for name in MONEY), format_ratio(s.hold_ratio)]
+
+
+def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
+    counts = Counter(line.figures.not_separable_because for line in data.shifts if line.figures.custody is None)
+    return [
+        para(f"Note {number}. Not separable from the table-day ({RULE}): {reason} ({counts[reason]} shift(s)).")
+        for reason, number in notes.items()
+    ]
+
+
+def column_widths(rows: list[list]) -> list[float]:
+    """Every column but the dealer's as wide as its widest cell, so no date, time or figure
+    wraps; the dealer's name takes the rest of the landscape frame."""
+    widths = [
+        single_line_width([_text(column, row[column]) for row in rows], header=title)
+        for column, title in enumerate(HEADER)
+    ]
+    widths[DEALER] = 0
+    widths[DEALER] = max(landscape_frame_width() - sum(widths), 60)
+    return widths
+
+
+def _text(column: int, value) -> str:
+    return format_money(value) if 5 <= column <= 10 else str(value)
 
 
 def render(data: DealerShiftReport) -> list:
     separable = sum(1 for line in data.shifts if line.figures.custody is not None)
+    notes = not_separable_notes(data)
+    rows = [_cells(line, notes) for line in data.shifts]
     return [
         para(
             f"{len(data.shifts)} dealer shift(s), {separable} with figures of their own. Times in {data.time_zone}.",
@@ -80,11 +119,12 @@ def render(data: DealerShiftReport) -> list:
         ),
         data_table(
             HEADER,
-            [_cells(line) for line in data.shifts],
-            col_widths=WIDTHS,
+            rows,
+            col_widths=column_widths(rows),
             money_columns=range(5, 11),
             right_columns=[11],
         ),
+        *_note_lines(data, notes),
     ]
 
 

@@ -3,6 +3,7 @@
 import io
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pdfplumber
 from pypdf import PdfReader
@@ -24,6 +25,8 @@ TITLE = TitleBlock(
     period="2026-11-01 to 2026-11-30",
     report_name="Test register",
     rule="ND 99-01.3-08-05(2)",
+    licence_number="ND-GC-0417",
+    time_zone="America/Chicago",
 )
 
 
@@ -39,7 +42,12 @@ class Figures:
 
 
 def render(figures: Figures, generated_at=datetime(2026, 11, 14, 8, 5, tzinfo=UTC)) -> bytes:
-    provenance = Provenance(generated_at=generated_at, generated_by="Pat Manager", data_sha256=data_digest(figures))
+    provenance = Provenance(
+        generated_at=generated_at,
+        generated_by="Pat Manager",
+        data_sha256=data_digest(figures),
+        generated_by_initials="PM",
+    )
     doc = ReportDocument(TITLE, provenance)
     table = data_table(
         ["Line", "Amount"],
@@ -79,8 +87,8 @@ def test_money_cells_are_right_aligned():
 
 def test_a_long_table_runs_over_pages_counted_page_x_of_y_and_repeats_its_header():
     pages = text_of(render(MANY))
-    assert len(pages) == 2
-    assert "Page 1 of 2" in pages[0] and "Page 2 of 2" in pages[1]
+    assert len(pages) == 3  # the table runs over two; the prepared/reviewed block takes the third
+    assert all(f"Page {n} of 3" in page for n, page in enumerate(pages, start=1))
     assert "Line\nAmount" in pages[1] or "Line Amount" in pages[1]
     assert "Line 79" in pages[1]
 
@@ -125,3 +133,64 @@ def test_times_print_with_a_m_and_p_m():
 
 def test_money_cell_prints_none_as_a_dash():
     assert money_cell(None).text == "\u2014"
+
+
+def test_every_page_names_the_licence_and_the_title_block_the_time_zone():
+    pages = text_of(render(MANY))
+    assert all("Prairie Charities (Licence No. ND-GC-0417)" in page for page in pages)
+    assert "Prairie Charities \u00b7 Licence No. ND-GC-0417 \u00b7 Elks Lodge" in pages[0]
+    assert "times in America/Chicago" in pages[0]
+
+
+def test_an_organization_without_a_licence_number_is_named_as_such():
+    title = TitleBlock("Prairie Charities", "Elks Lodge", "2026Q3", "Test", "ND 99-01.3-08-16")
+    provenance = Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat Manager", "0" * 64)
+    text = text_of(ReportDocument(title, provenance).build([para("x")]))[0]
+    assert "Licence No. not recorded" in text
+
+
+def test_the_last_page_ends_with_prepared_by_filled_and_reviewed_by_blank():
+    chicago = datetime(2026, 11, 14, 8, 5, tzinfo=UTC).astimezone(ZoneInfo("America/Chicago"))
+    with pdfplumber.open(io.BytesIO(render(MANY, generated_at=chicago))) as pdf:
+        last = pdf.pages[-1].extract_text()
+    assert "Prepared and reviewed" in last
+    assert "Name Initials Date Signature" in last
+    assert "Prepared by Pat Manager PM 2026-11-14" in last  # 2:05 a.m. in Chicago: still the 14th
+    reviewed = next(line for line in last.splitlines() if line.startswith("Reviewed by"))
+    assert reviewed.strip() == "Reviewed by"  # blank for the reviewer to complete by hand
+    assert "in America/Chicago" in last
+    assert "Prepared and reviewed" not in text_of(render(MANY))[0]
+
+
+def test_a_form_with_its_own_signature_lines_can_leave_the_block_out():
+    provenance = Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat Manager", "0" * 64)
+    text = text_of(ReportDocument(TITLE, provenance, with_signoff=False).build([para("x")]))[0]
+    assert "Prepared by" not in text and "Reviewed by" not in text
+
+
+def test_the_creation_date_is_the_generation_time_not_the_invariant_2000_01_01():
+    chicago = datetime(2026, 11, 14, 2, 5, tzinfo=ZoneInfo("America/Chicago"))
+    info = PdfReader(io.BytesIO(render(FEW, generated_at=chicago))).metadata
+    assert info["/CreationDate"] == "D:20261114020500-06'00'" == info["/ModDate"]
+    assert info.creation_date == chicago
+    assert "ND-GC-0417" in info["/Author"]
+
+
+def test_a_half_hour_zone_west_of_greenwich_keeps_its_sign():
+    newfoundland = datetime(2026, 11, 14, 2, 5, tzinfo=ZoneInfo("America/St_Johns"))
+    assert PdfReader(io.BytesIO(render(FEW, generated_at=newfoundland))).metadata["/CreationDate"].endswith("-03'30'")
+
+
+def test_a_money_column_too_narrow_for_its_figures_borrows_from_the_text_columns():
+    table = data_table(
+        ["Line", "Amount", "Tabled"],
+        [("A fill for the table", 1_234_567_89, "x"), ("Another", -5_00, "y")],
+        col_widths=[300, 30, 20],
+        money_columns=[1],
+        total_row=("Total", 1_234_562_89, ""),
+    )
+    assert sum(table._colWidths) == 350 and table._colWidths[0] < 300
+    pdf = ReportDocument(TITLE, Provenance(datetime(2026, 11, 14, 8, 5, tzinfo=UTC), "Pat", "0" * 64)).build([table])
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        words = {w["text"] for w in document.pages[0].extract_words()}
+    assert {"$1,234,567.89", "-$5.00", "$1,234,562.89", "Tabled"} <= words

@@ -1,6 +1,7 @@
 """The count pages (same messages as the API, blind until both count) and the count sheet PDF."""
 
 import io
+import re
 
 import pytest
 import time_machine
@@ -153,7 +154,15 @@ def test_the_count_sheet_shows_each_count_the_resolution_the_drop_forms_and_both
         counters[1].initials,
     ):
         assert expected in text, expected
-    assert text.count("UTC") >= 2  # both initials dated
+    # Both initials dated in the site's time zone, the zone named (America/Chicago: CST in November).
+    signed = [
+        line
+        for line in text.splitlines()
+        if line.startswith((f"{counters[0].initials} (", f"{counters[1].initials} ("))
+    ]
+    assert len(signed) >= 2 and all(re.search(r"\d{4}-\d\d-\d\d \d{1,2}:\d\d [ap]\.m\. CST$", s) for s in signed)
+    assert "UTC" not in text
+    assert "Licence No." in text and "Prepared by" in text and "Reviewed by" in text
 
 
 def test_the_session_page_shows_the_agreed_drop_after_signing(client, counters, session, boxes):

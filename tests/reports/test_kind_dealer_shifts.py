@@ -40,6 +40,7 @@ def test_each_shift_shows_its_figures_or_why_it_cannot_be_separated(auditor_api,
     rows = [row for grid in grids for row in grid[1:]]
     expected = _api_shifts(auditor_api, dealers)
     assert len(rows) == len(expected) == 10
+    reasons = list(dict.fromkeys(api["not_separable_because"] for api in expected if not api["separable"]))
     for row, api in zip(rows, expected, strict=True):
         assert row[:3] == [api["gaming_date"], str(api["table_number"]), api["dealer"]]
         if api["separable"]:
@@ -47,8 +48,13 @@ def test_each_shift_shows_its_figures_or_why_it_cannot_be_separated(auditor_api,
             assert row[11] == ratio(api["hold_ratio"])
         else:
             assert row[5:11] == ["\u2014"] * 6
-            assert row[11] == f"Not separable: {api['not_separable_because']}"
-    assert "10 dealer shift(s), 8 with figures of their own. Times in America/Chicago." in pdf_text(content)
+            assert row[11] == f"See note {reasons.index(api['not_separable_because']) + 1}"
+    text = pdf_text(content)
+    assert "10 dealer shift(s), 8 with figures of their own. Times in America/Chicago." in text
+    # Each reason is printed once, as a note under the table, not in every row.
+    for number, reason in enumerate(reasons, start=1):
+        assert " ".join(text.split()).count(reason) == 1
+        assert f"Note {number}. Not separable from the table-day (ND 99-01.3-08-04(8)): " in text
 
 
 def test_shift_times_are_written_with_am_and_pm_in_the_sites_time_zone(auditor_api, site, dealers, weeks_of_play):

@@ -78,8 +78,8 @@ def test_the_daily_report_lists_the_days_late_entries(auditor_api, site, slips):
     listed = [" ".join(row[0].split()) for row in grid[1:]]
     assert "Fill slip 2" in listed and "Fill slip 1" not in listed
     assert [" ".join(c.split()) for c in grid[listed.index("Fill slip 2") + 1][1:]] == [
-        "2026-08-14 4:00 p.m.",
-        "2026-08-14 5:01 p.m.",
+        "2026-08-14 4:00 p.m. CDT",  # the site's time zone, named
+        "2026-08-14 5:01 p.m. CDT",
     ]
     csv = csv_rows(auditor_api, run)
     total = next(row for row in csv[1:] if row[1] == "total")

@@ -1,0 +1,203 @@
+"""Every PDF an auditor files, rendered from the demo and read back: each report kind, the count
+sheet and a slip carry the organization's licence number, the site, the period, "Page X of Y"
+on every page and (reports) the prepared-by and reviewed-by block; every money value prints
+whole on one line inside the page; each page renders to a PNG of the page's size that is not
+blank; and the PDF's creation date is the generation time."""
+
+import io
+import os
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pdfplumber
+import pypdfium2
+import pytest
+from django.utils import timezone
+from pypdf import PdfReader
+
+from cardroom.demo import LICENCE
+from cardroom.models import Site
+from cardroom.pdf import format_clock, format_generated_at
+from cardroom.periods import Quarter
+from counts.models import CountSession
+from counts.pdf import build_count_sheet, render_count_sheet
+from floor.models import Slip
+from floor.pdf_slips import build_slip_document, render_slip_pdf
+from reports.kinds import chip_inventory, dealer_shifts
+from reports.models import ReportRun
+from reports.registry import ReportContext, load_kinds
+from reports.services import render_run
+from tests.api.demo import load_short_demo
+
+pytestmark = pytest.mark.django_db
+
+# A money value as the shared formatter writes it ("$1,387.00", "-$5.00", "+$5.00"), or a chip
+# value as a column header writes it ("$1,000"). Any other word with a dollar sign, or a word
+# that is the tail of a value ("387.00", ",000"), is a value wrapped or cut mid-number.
+MONEY = re.compile(r"^[-+]?\$\d{1,3}(,\d{3})*(\.\d\d)?$")
+TAIL = re.compile(r"^(,\d{3})+(\.\d\d)?$|^\d*\.\d\d$|^\.\d\d$")
+PUNCTUATION = ".,;:()"
+SCALE = 1  # 72 dpi: one pixel per point, so the PNG is the page's size in points
+PNG_DIR = os.environ.get("PDF_PNG_DIR")  # set to keep the PNGs for a look
+
+
+def money_fragments(words: list[dict]) -> list[str]:
+    """Words that are part of a money value but not a whole one (a value wrapped mid-number)."""
+    bad = []
+    for word in words:
+        values = [found.rstrip(PUNCTUATION) for found in re.findall(r"[-+]?\$\S*", word["text"])]
+        if any(not MONEY.match(value) for value in values) or TAIL.match(word["text"].strip(PUNCTUATION)):
+            bad.append(word["text"])
+    return bad
+
+
+def outside_the_page(page) -> list[str]:
+    return [
+        c["text"]
+        for c in page.chars
+        if c["x0"] < 0 or c["x1"] > page.width + 0.5 or c["top"] < 0 or c["bottom"] > page.height + 0.5
+    ]
+
+
+def check_pdf(name: str, pdf: bytes, *, landscape: bool, licence: str = LICENCE, signoff: bool = True) -> str:
+    """Read back `pdf`; returns its text. Fails naming the document and page."""
+    width, height = (792, 612) if landscape else (612, 792)
+    render_png(name, pdf, width, height)
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        total = len(document.pages)
+        texts = []
+        for number, page in enumerate(document.pages, start=1):
+            where = f"{name}, page {number}"
+            assert (round(page.width), round(page.height)) == (width, height), where
+            text = page.extract_text() or ""
+            assert f"Page {number} of {total}" in text, where
+            assert f"Licence No. {licence}" in text, where
+            assert money_fragments(page.extract_words()) == [], where
+            assert outside_the_page(page) == [], where
+            texts.append(text)
+    text = "\n".join(texts)
+    if signoff:
+        assert "Prepared by" in texts[-1] and "Reviewed by" in texts[-1], name
+    return text
+
+
+def render_png(name: str, pdf: bytes, width: int, height: int) -> None:
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for index in range(len(document)):
+            image = document[index].render(scale=SCALE).to_pil().convert("L")
+            assert image.size == (width, height), f"{name}, page {index + 1}"
+            dark = sum(image.histogram()[:128])
+            assert dark > 500, f"{name}, page {index + 1} renders blank"
+            if PNG_DIR:
+                Path(PNG_DIR).mkdir(parents=True, exist_ok=True)
+                document[index].render(scale=2).to_pil().save(Path(PNG_DIR) / f"{name}-{index + 1}.png")
+    finally:
+        document.close()
+
+
+def creation_date(pdf: bytes) -> datetime:
+    return PdfReader(io.BytesIO(pdf)).metadata.creation_date
+
+
+def run_for(kind, site, requester) -> ReportRun:
+    today = timezone.localdate()
+    quarter = Quarter.containing(today)
+    if kind.period == "quarter":
+        start, end, label = quarter.start, quarter.end, str(quarter)
+    elif kind.period == "as_of":
+        start = end = today
+        label = f"as of {today}"
+    else:
+        start, end = today - timedelta(days=14), today
+        label = f"{start} to {end}"
+    return ReportRun(
+        kind=kind.code,
+        organization=site.organization,
+        site=site,
+        start=start,
+        end=end,
+        period_label=label,
+        requested_by=requester,
+        requested_at=REQUESTED_AT,
+    )
+
+
+def chip_values_print_whole(data, pdf: bytes) -> None:
+    """Each chip value's column header prints on one line ("$1,000", never "$1,0" over "00")."""
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        words = {w["text"] for w in document.pages[0].extract_words()}
+    labels = chip_inventory.log_header(data.values)[4:-3]
+    assert labels and all(label in words for label in labels)
+
+
+def reasons_print_once(data, pdf: bytes) -> None:
+    """A shift that cannot be separated points to a note; each reason prints once."""
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        text = " ".join(" ".join((page.extract_text() or "").split()) for page in document.pages)
+    reasons = dealer_shifts.not_separable_notes(data)
+    assert reasons, "the demo has shifts that cannot be separated"
+    for reason, number in reasons.items():
+        assert text.count(" ".join(reason.split())) == 1
+        assert text.count(f"See note {number}") == sum(
+            1 for line in data.shifts if line.figures.custody is None and line.figures.not_separable_because == reason
+        )
+
+
+LEGIBLE = {"chip_inventory": chip_values_print_whole, "dealer_shifts": reasons_print_once}
+
+
+@pytest.fixture
+def gm():
+    return load_short_demo(weeks=1)["people"]["gm"]
+
+
+REQUESTED_AT = datetime(2026, 11, 14, 8, 5, tzinfo=UTC)
+
+
+def test_every_report_kind_prints_the_furniture_an_auditor_files_and_no_money_is_cut_or_wrapped(gm):
+    sites = list(Site.objects.select_related("organization").order_by("pk"))
+    for code, kind in sorted(load_kinds().items()):
+        site = next((s for s in sites if kind.applies_to(s)), None)
+        if site is None:
+            continue
+        run = run_for(kind, site, gm.user)
+        pdf, _, _ = render_run(run, audit_head="")
+        licence = site.organization.licence_number
+        text = check_pdf(code, pdf, landscape=kind.landscape, licence=licence)
+        assert site.name in text and run.period_label in text, code
+        assert f"times in {site.time_zone}" in text, code
+        if code in LEGIBLE:
+            LEGIBLE[code](kind.build(ReportContext(site.organization, site, run.start, run.end, "", run.end)), pdf)
+        # Prepared by the requester, dated in the site's time zone, the zone named.
+        local = REQUESTED_AT.astimezone(ZoneInfo(site.time_zone))
+        assert f"Prepared by {gm.name} {gm.initials} {local:%Y-%m-%d}" in text, code
+        assert f"Generated {format_generated_at(local)}" in text, code
+        assert creation_date(pdf) == REQUESTED_AT, code
+
+
+def test_the_count_sheet_and_the_slip_print_the_licence_and_times_in_the_site_time_zone(gm):
+    session = CountSession.objects.filter(signatures__isnull=False).select_related("site").first()
+    zone = ZoneInfo(session.site.time_zone)
+    pdf = render_count_sheet(
+        build_count_sheet(session), generated_at=REQUESTED_AT, generated_by="Pat Auditor", generated_by_initials="PA"
+    )
+    text = check_pdf("count-sheet", pdf, landscape=False)
+    assert " UTC" not in text
+    for signature in session.signatures.all():
+        assert format_generated_at(signature.signed_at.astimezone(zone)) in text
+    assert f"Prepared by Pat Auditor PA {REQUESTED_AT.astimezone(zone):%Y-%m-%d}" in text
+    assert creation_date(pdf) == REQUESTED_AT
+
+    # The slip: one page, the licence, signature times in the site's zone with the zone named.
+    slip = Slip.objects.filter(steps__kind="receive").select_related("site").first()
+    document = build_slip_document(slip, generated_by="Pat Auditor", generated_at=REQUESTED_AT)
+    pdf = render_slip_pdf(document)
+    text = check_pdf("slip", pdf, landscape=False, signoff=False)
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
+    received = next(s for s in document.signatures if s.role.startswith("Received"))
+    at = slip.steps.get(kind="receive").at.astimezone(ZoneInfo(slip.site.time_zone))
+    assert received.time == f"{format_clock(at)} {at.tzname()}" and received.time in text
+    assert creation_date(pdf) == REQUESTED_AT
