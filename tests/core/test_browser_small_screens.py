@@ -82,8 +82,8 @@ def on_screen(page, locator) -> bool:
 def test_every_page_of_the_gaming_managers_menu_fits_a_phone(browser_page, live_server, demo_in_play):
     page = browser_page
     login(page, live_server, "gm", DEMO_PASSWORD)
-    page.select_option("#site-select", str(demo_in_play.pk))  # the site in play, from the wide menu
-    page.wait_for_load_state()
+    with page.expect_navigation():
+        page.select_option("#site-select", str(demo_in_play.pk))  # the site in play, from the wide menu
     page.set_viewport_size(PHONE)
     menu = page.eval_on_selector_all("#nav .dropdown-item", "links => links.map((a) => a.getAttribute('href'))")
     assert len(menu) >= 15, menu
