@@ -24,7 +24,7 @@ def test_the_pit_on_a_phone_follows_the_floor_by_itself(browser_page, live_serve
     idle = TableFactory(site=table.site, number=2)
     page.set_viewport_size(PHONE)
     login(page, live_server, shift_manager.user.username)
-    assert page.locator("#home-pit #pit-table-1").is_visible()  # the shift manager lands on the pit
+    page.locator("#home-pit #pit-table-1").wait_for()  # the shift manager lands on the pit (loaded by htmx)
     page.click("#home-pit-link")
     page.wait_for_url(f"{live_server.url}/accounting/sites/{table.site_id}/pit/")
     card, other = page.locator("#pit-table-1"), page.locator("#pit-table-2")
