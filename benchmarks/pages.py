@@ -161,10 +161,11 @@ class _Links(HTMLParser):
         self.hrefs: list[str] = []
 
     def handle_starttag(self, tag, attrs):
-        if tag == "a":
-            href = dict(attrs).get("href")
-            if href:
-                self.hrefs.append(href)
+        attributes = dict(attrs)
+        if tag == "a" and attributes.get("href"):
+            self.hrefs.append(attributes["href"])
+        if attributes.get("hx-get"):  # a fragment the page loads or polls (htmx) is a page too
+            self.hrefs.append(attributes["hx-get"])
 
 
 def _links(response) -> list[str]:

@@ -42,6 +42,24 @@ def menu_for(roles: set[str]) -> dict[str, list[MenuItem]]:
     return sections
 
 
+@dataclass(frozen=True)
+class HomePanel:
+    template: str
+    roles: frozenset[str]
+
+
+HOME_PANELS: list[HomePanel] = []
+
+
+def register_home_panel(template: str, roles) -> None:
+    """A block an app shows on the home page to the roles that use it (above the menu)."""
+    HOME_PANELS.append(HomePanel(template, frozenset(roles)))
+
+
+def home_panels_for(roles: set[str]) -> list[str]:
+    return [panel.template for panel in HOME_PANELS if panel.roles & roles]
+
+
 SETUP_ROLES = {Role.GAMING_MANAGER, Role.AUDITOR}
 register("Setup", "Sites", "setup_list", SETUP_ROLES, kind="sites")
 register("Setup", "Tables", "setup_list", SETUP_ROLES, kind="tables")

@@ -19,6 +19,7 @@ from .api import visible_employees
 from .middleware import SESSION_KEY
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
 from .money import format_money
+from .navigation import home_panels_for
 from .rules import HOUSE_CONTROL
 
 
@@ -29,7 +30,9 @@ def favicon(request):
 
 @login_required
 def home(request):
-    return render(request, "cardroom/home.html")
+    site = getattr(request, "site", None)
+    roles = access_for(request.user).roles_at(site.pk) if site else set()
+    return render(request, "cardroom/home.html", {"home_panels": home_panels_for(roles)})
 
 
 @login_required

@@ -1,7 +1,7 @@
 """Menu entries for table chip custody, shown to the roles that use them (floor.rules)."""
 
 from cardroom.models import Role
-from cardroom.navigation import register
+from cardroom.navigation import register, register_home_panel
 
 from . import rules
 
@@ -9,6 +9,7 @@ SECTION = "Chips"
 EVERYONE_AT_A_SITE = frozenset(Role)
 OVERSIGHT = {Role.GAMING_MANAGER, Role.AUDITOR}
 
+register(SECTION, "Pit: live view", "floor_pit_here", rules.PIT_VIEW.roles)
 register(SECTION, "Floor: gaming day and tables", "accounting_floor", EVERYONE_AT_A_SITE)
 register(SECTION, "Prepare a fill slip", "accounting_prepare_slip", rules.FILL_PREPARERS, kind="fill")
 register(SECTION, "Prepare a credit slip", "accounting_prepare_slip", rules.CREDIT_PREPARERS, kind="credit")
@@ -24,3 +25,6 @@ register(
     "accounting_register",
     rules.VERIFIERS | rules.FILL_PREPARERS | rules.SLIP_BOOK_REGISTRARS | OVERSIGHT,
 )
+
+# What a shift manager lands on: the home page opens on the live pit view of the current site.
+register_home_panel("floor/_pit_home_panel.html", rules.PIT_VIEW.roles)

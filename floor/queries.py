@@ -409,3 +409,80 @@ def carried_items(site_ids, start: date, end: date):
         .select_related("carried_by", "gaming_day__site")
         .order_by("gaming_day__gaming_date", "carried_at", "pk")
     )
+# --- The live pit view ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PitRow:
+    """One table on the pit board: its state in the open gaming day, who deals there, and its
+    slips still waiting for verification (08-05(5)) or receipt (08-05(6))."""
+
+    table: Table
+    state: str  # open, open without opener, closed, not opened
+    shift: DealerShift | None
+    unverified: list[Slip]
+    unreceived: list[Slip]
+
+    @property
+    def takes_slips(self) -> bool:
+        """In play and not closed: a fill or credit may be prepared for it."""
+        return self.state in ("open", "open without opener")
+
+
+@dataclass(frozen=True)
+class PitBoard:
+    site: Site
+    day: GamingDay | None
+    rows: list[PitRow]
+    at: datetime
+
+    @property
+    def awaiting_verification(self) -> int:
+        return sum(len(row.unverified) for row in self.rows)
+
+    @property
+    def awaiting_receipt(self) -> int:
+        return sum(len(row.unreceived) for row in self.rows)
+
+    @property
+    def tables_in_play(self) -> int:
+        return sum(1 for row in self.rows if row.takes_slips)
+
+
+def pit_board(site: Site, at: datetime) -> PitBoard:
+    """Every active table of `site` at the moment `at`, read in a fixed number of queries
+    (open day, tables, tray counts, running shifts, open slips) whatever the number of tables."""
+    day = open_gaming_day(site)
+    tables = list(Table.objects.filter(site=site, active=True).order_by("number"))
+    kinds: dict[int, set[str]] = {}
+    shifts: dict[int, DealerShift] = {}
+    if day is not None:
+        counted = TableInventory.objects.filter(gaming_day=day).exclude(kind=TableInventory.Kind.CHANGE)
+        for table_id, kind in counted.values_list("table_id", "kind"):
+            kinds.setdefault(table_id, set()).add(kind)
+        running = shifts_running(at).filter(gaming_day=day).select_related("dealer__user").order_by("started_at")
+        shifts = {shift.table_id: shift for shift in running}  # the latest start wins
+    waiting = slips_with_status(Slip.objects.filter(site=site, table__active=True))
+    waiting = waiting.filter(status_code__in=["issued", "verified"]).select_related("prepared_by")
+    slips: dict[tuple[int, str], list[Slip]] = {}
+    for slip in waiting.order_by("prepared_at", "kind", "number"):
+        slips.setdefault((slip.table_id, slip.status_code), []).append(slip)
+    rows = [
+        PitRow(
+            table=table,
+            state=_pit_state(kinds.get(table.pk, set()), shifts.get(table.pk)),
+            shift=shifts.get(table.pk),
+            unverified=slips.get((table.pk, "issued"), []),
+            unreceived=slips.get((table.pk, "verified"), []),
+        )
+        for table in tables
+    ]
+    return PitBoard(site=site, day=day, rows=rows, at=at)
+
+
+def _pit_state(kinds: set[str], shift: DealerShift | None) -> str:
+    if TableInventory.Kind.CLOSER in kinds:
+        return "closed"
+    if TableInventory.Kind.OPENER in kinds:
+        return "open"
+    return "open without opener" if shift is not None else "not opened"

@@ -156,3 +156,12 @@ DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
 # The slip register lists slip numbers (ND 99-01.3-08-05(2)): anyone holding a role at the site.
 # House control: chapter 08 says what the records hold (08-16), not who may read them.
 SLIP_REGISTER = ReadRule(ALL_SITE_ROLES, HOUSE_CONTROL, "see the slip register")
+
+# The live pit view (every table's state, dealer and waiting slips): the people who run the
+# pit and the chip bank, and oversight. House control: chapter 08 says what the records hold,
+# not who watches the floor; a dealer sees their own table on the floor page and slip pages.
+PIT_VIEW = ReadRule(
+    frozenset({Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.GAMING_MANAGER, Role.AUDITOR}),
+    HOUSE_CONTROL,
+    "see the live pit view",
+)

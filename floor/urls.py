@@ -18,5 +18,9 @@ urlpatterns = [
     path("slips/<int:pk>/pdf/", views.slip_pdf, name="accounting_slip_pdf"),
     path("slips/<int:pk>/<str:step>/", views.slip_step, name="accounting_slip_step"),
     path("queues/", views.slip_queues, name="accounting_queues"),
+    path("queues/live/", views.slip_queues_live, name="accounting_queues_live"),
+    path("pit/", views.pit, name="floor_pit_here"),
+    path("sites/<int:site_id>/pit/", views.pit, name="floor_pit"),
+    path("sites/<int:site_id>/pit/live/", views.pit_live, name="floor_pit_live"),
     path("register/", views.slip_register, name="accounting_register"),
 ]

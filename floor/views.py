@@ -10,18 +10,19 @@ from datetime import timedelta
 from functools import partial, wraps
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, require_role
 from cardroom.forms import add_pin_fields
-from cardroom.models import Table
+from cardroom.models import Site, Table
 from cardroom.pins import acting_user_for
 from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
@@ -205,6 +206,61 @@ def carry_items(request):
     return _close_page(request, day, status=400, carry_form=form)
 
 
+# --- The live pit view ---------------------------------------------------------------------
+
+REFRESH_SECONDS = 5  # how often the pit board and the slip queues poll for a fresh copy (htmx)
+
+
+def polled_fragment(view):
+    """A fragment that htmx polls: once the session has ended, the browser goes to the login
+    form (HX-Redirect) rather than the form being swapped into the page."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated and request.htmx:
+            return HttpResponse(headers={"HX-Redirect": resolve_url(settings.LOGIN_URL)})
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _pit_site(request, site_id: int | None) -> Site:
+    """The pit view's site: the current one, or `site_id` among the user's sites (404 for any
+    other). A role that may not watch the pit gets 403 naming the rule; a pit terminal (station)
+    watches its own site."""
+    access = access_for(request.user)
+    site = request.site if site_id is None else get_object_or_404(access.sites(), pk=site_id)
+    if access.station is None:
+        rules.PIT_VIEW.require(request.user, site)
+    timezone.activate(ZoneInfo(site.time_zone))
+    return site
+
+
+def _pit_context(request, site_id: int | None) -> dict:
+    site = _pit_site(request, site_id)
+    here, station = site.pk == request.site.pk, _is_station(request)
+    return {
+        "board": queries.pit_board(site, timezone.now()),
+        "here": here,
+        "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
+        "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
+        "refresh_seconds": REFRESH_SECONDS,
+    }
+
+
+@site_page
+def pit(request, site_id=None):
+    """The live pit view: every table's state, dealer and waiting slips, and the queue counts;
+    the board refreshes itself from `pit_live` every REFRESH_SECONDS."""
+    return render(request, "floor/pit.html", _pit_context(request, site_id))
+
+
+@polled_fragment
+@site_page
+def pit_live(request, site_id):
+    return render(request, "floor/_pit_board.html", _pit_context(request, site_id))
+
+
 # --- Tray counts -----------------------------------------------------------------------------
 
 
@@ -213,7 +269,9 @@ def tray_count(request, pk, kind):
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise Http404("A tray count is an opener or a closer.")
     table = _site_table(request, pk)
-    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL)
+    require_role(
+        request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL
+    )
     form = forms.TrayCountForm(request.POST or None, organization_id=table.site.organization_id)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -258,7 +316,9 @@ def tray_count(request, pk, kind):
 @site_page
 def dealer_shift(request, pk):
     table = _site_table(request, pk)
-    require_role(request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
+    require_role(
+        request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL
+    )
     form = forms.DealerShiftForm(request.POST or None, site=table.site)
     if request.method == "POST" and form.is_valid():
         saved = call_service(
@@ -512,14 +572,22 @@ def slip_pdf(request, pk):
 
 @site_page
 def slip_queues(request):
-    return render(
-        request,
-        "floor/queues.html",
-        {
-            "queues": queries.queues(request.site),
-            "day": queries.open_gaming_day(request.site),
-        },
-    )
+    return render(request, "floor/queues.html", _queues_context(request))
+
+
+@polled_fragment
+@site_page
+def slip_queues_live(request):
+    """The queues' fragment, polled by the queues page (htmx)."""
+    return render(request, "floor/_queues.html", _queues_context(request))
+
+
+def _queues_context(request) -> dict:
+    return {
+        "queues": queries.queues(request.site),
+        "day": queries.open_gaming_day(request.site),
+        "refresh_seconds": REFRESH_SECONDS,
+    }
 
 
 @site_page
