@@ -15,7 +15,8 @@ from cardroom.periods import Quarter
 from cardroom.rules import HOUSE_CONTROL
 
 from . import services
-from .engine import run_all
+from .engine import run_checks
+from .models import ComplianceRun
 from .queries import alerts_for, obligations, status_of
 
 
@@ -138,5 +139,6 @@ class ComplianceRunView(APIView):
         data.is_valid(raise_exception=True)
         site = data.validated_data["site"]
         require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
-        result = run_all(site_ids=[site.pk], quarter=data.validated_data["quarter"])
+        result = run_checks(site_ids=[site.pk], quarter=data.validated_data["quarter"],
+                            trigger=ComplianceRun.Trigger.API, acting_user=request.user)
         return Response(result.as_dict(), status=status.HTTP_200_OK)
