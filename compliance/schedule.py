@@ -13,7 +13,7 @@ RUN_TASKS = {
     "compliance.tasks.run_daily_checks": "Day rules (the last seven gaming days, every site)",
     "compliance.tasks.run_quarter_checks": "Quarter rules (the quarter just ended, every site)",
 }
-SEARCH_DAYS = 5 * 366  # a crontab that names a day that never comes (Feb 30) has no next run
+SEARCH_DAYS = 9 * 366  # Feb 29 may be eight years away (2096 to 2104); Celery refuses a day that never comes
 
 
 @dataclass(frozen=True)
