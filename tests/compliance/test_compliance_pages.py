@@ -2,7 +2,7 @@
 runs, alerts told apart by table and period, figures in words, one resolve action, the month
 calendar."""
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -35,7 +35,7 @@ def review_week(site, table, week_start, subject):
 
 @pytest.fixture
 def in_november(time_machine):
-    time_machine.move_to(datetime(2026, 11, 18, 18, 0, tzinfo=timezone.utc))
+    time_machine.move_to(datetime(2026, 11, 18, 18, 0, tzinfo=UTC))
 
 
 def page(client, user, url):
