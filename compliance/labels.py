@@ -2,6 +2,7 @@
 table it concerns and its period. One map of figure keys, used by the pages and the e-mails;
 tests/compliance/test_figure_labels.py checks that every key a rule emits is in it."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
@@ -70,7 +71,7 @@ def _reference(value) -> str:
 @dataclass(frozen=True)
 class Figure:
     label: str
-    format: object  # value -> str
+    format: Callable[[object], str]
 
 
 # Every figure key a rule emits (compliance.rules, compliance.providers), its label and format.

@@ -159,6 +159,17 @@ def test_the_figures_read_as_labels_and_formatted_values(client, cast, site, in_
     assert "hold_ratio" not in figures and "0.078157" not in figures
 
 
+def test_the_e_mail_reads_the_figures_in_words(cast, site):
+    from django.core import mail
+
+    manager = cast[Role.GAMING_MANAGER].user
+    manager.email = "gm@example.org"
+    manager.save()
+    services.send_notification(open_alert(site), "opened")
+    assert "Figures: Gross proceeds: $1,234.56; Prizes: $2.00; Adjusted gross proceeds: $1,232.56; Hold: 7.82%" in (
+        mail.outbox[0].body)
+
+
 # --- One resolve action --------------------------------------------------------------------------
 
 def test_resolving_with_documentation_records_the_three_steps_in_one_go(cast, site):
