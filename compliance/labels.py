@@ -95,7 +95,7 @@ FIGURES: dict[str, Figure] = {
     "series": Figure("Slip series", _text),
     "number": Figure("Slip number", _count),
     "box": Figure("Drop box", _text),
-    "due": Figure("Due", _day),
+    "due": Figure("Due by", _day),
     "deposited_on": Figure("Deposited on", _day),
     "change_id": Figure("Equipment change", _reference),
     "submitted_on": Figure("Sample sent on", _day),
@@ -171,5 +171,6 @@ def subject_of(alert) -> str:
     if figures.get("box"):
         return f"Drop box {figures['box']}"
     if figures.get("dealer_name"):
-        return str(figures["dealer_name"])
+        shift = f", shift #{figures['shift_id']}" if figures.get("shift_id") else ""
+        return f"{figures['dealer_name']}{shift}"
     return ""

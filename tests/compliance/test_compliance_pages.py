@@ -140,6 +140,8 @@ def test_alerts_of_one_rule_carry_their_table_and_week(client, cast, site, in_no
     ({"tables": [1, 4]}, (date(2026, 11, 3), date(2026, 11, 3)), ("Tables 1, 4", "2026-11-03", "")),
     ({"tables": [2]}, (date(2026, 7, 1), date(2026, 9, 30)), ("Table 2", "2026Q3", "")),
     ({}, (date(2026, 11, 1), date(2026, 11, 20)), ("", "2026-11-01 to 2026-11-20", "")),
+    ({"shift_id": 891, "table": 1, "dealer_name": "Fern Halvorson"}, (date(2026, 10, 1), date(2026, 12, 23)),
+     ("Table 1", "2026-10-01 to 2026-12-23", "Fern Halvorson, shift #891")),
 ])
 def test_an_alert_names_its_table_period_and_subject(figures, period, expected):
     from compliance.labels import period_of, subject_of, table_of
