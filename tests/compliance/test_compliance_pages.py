@@ -255,6 +255,15 @@ def test_a_gaming_manager_of_another_organization_cannot_resolve(client, cast, s
         services.resolve_alert_with_documentation(acting_user=stranger.user, alert=alert, note="x")
 
 
+def test_the_api_carries_the_table_period_and_labelled_figures(client_for, cast, site):
+    alert = review_week(site, 3, date(2026, 10, 5), "task:1")
+    body = client_for(cast[Role.AUDITOR]).get(f"/api/v1/alerts/{alert.pk}/").json()
+    assert (body["table"], body["period"]) == ("Table 3", "Week 2026-10-05 to 2026-10-11")
+    assert body["figure_labels"] == [{"label": "Review task", "value": "#1"}, {"label": "Table", "value": "3"},
+                                     {"label": "Video reviewed", "value": "20 minutes"}]
+    assert body["figures"] == {"task": 1, "table": 3, "reviewed_minutes": 20}  # the data, unchanged
+
+
 def test_the_api_keeps_its_three_steps(client_for, cast, site):
     alert = open_alert(site)
     api = client_for(cast[Role.GAMING_MANAGER])
