@@ -1,7 +1,7 @@
 """/api/v1/alerts/, /api/v1/obligations/ and /api/v1/compliance-runs/."""
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -15,7 +15,9 @@ from cardroom.periods import Quarter
 from cardroom.rules import HOUSE_CONTROL
 
 from . import services
-from .engine import run_all
+from .engine import run_checks
+from .labels import figure_rows, period_of, table_of
+from .models import ComplianceRun
 from .queries import alerts_for, obligations, status_of
 
 
@@ -25,6 +27,11 @@ class AlertStepSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     note = serializers.CharField()
     documentation = serializers.JSONField()
+
+
+class FigureLabelSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.CharField()
 
 
 class AlertSerializer(serializers.Serializer):
@@ -44,10 +51,23 @@ class AlertSerializer(serializers.Serializer):
     opened_at = serializers.DateTimeField()
     status = serializers.SerializerMethodField()
     overdue = serializers.SerializerMethodField()
+    table = serializers.SerializerMethodField(help_text="The table(s) the alert concerns, in words ('Table 3'), or ''.")
+    period = serializers.SerializerMethodField(help_text="The period in words: a date, a week, a quarter or a range.")
+    figure_labels = serializers.SerializerMethodField(help_text="The figures as the pages show them, in order.")
     steps = AlertStepSerializer(many=True)
 
     def get_status(self, alert) -> str:
         return status_of(alert)
+
+    def get_table(self, alert) -> str:
+        return table_of(alert)
+
+    def get_period(self, alert) -> str:
+        return period_of(alert)
+
+    @extend_schema_field(FigureLabelSerializer(many=True))
+    def get_figure_labels(self, alert) -> list[dict]:
+        return [{"label": label, "value": value} for label, value in figure_rows(alert.figures)]
 
     def get_overdue(self, alert) -> bool:
         return bool(alert.due_date and alert.due_date < timezone.localdate() and status_of(alert) != "resolved")
@@ -138,5 +158,6 @@ class ComplianceRunView(APIView):
         data.is_valid(raise_exception=True)
         site = data.validated_data["site"]
         require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
-        result = run_all(site_ids=[site.pk], quarter=data.validated_data["quarter"])
+        result = run_checks(site_ids=[site.pk], quarter=data.validated_data["quarter"],
+                            trigger=ComplianceRun.Trigger.API, acting_user=request.user)
         return Response(result.as_dict(), status=status.HTTP_200_OK)

@@ -208,6 +208,22 @@ def run_all(*, site_ids: list[int] | None, quarter: Quarter) -> RunResult:
     return run_scan(site_ids=site_ids, quarters=[quarter], day_ranges=days)
 
 
+def run_checks(*, site_ids: list[int] | None, quarter: Quarter, trigger: str, acting_user=None) -> RunResult:
+    """`run_all`, kept as a ComplianceRun (when, by whom, the result) for the compliance page."""
+    from .services import finish_run, start_run
+
+    site = Site.objects.get(pk=site_ids[0]) if site_ids and len(site_ids) == 1 else None
+    run = start_run(trigger=trigger, acting_user=acting_user, site=site,
+                    scope={"quarters": [str(quarter)], "site_ids": site_ids})
+    try:
+        result = run_all(site_ids=site_ids, quarter=quarter)
+    except Exception as exc:
+        finish_run(run.pk, error=f"{type(exc).__name__}: {exc}")
+        raise
+    finish_run(run.pk, result=result.as_dict())
+    return result
+
+
 def send_reminders(*, today: date) -> int:
     """Remind once about each unresolved alert due within the reminder window."""
     book = ThresholdBook(today)

@@ -136,3 +136,39 @@ class SlipSeriesCheckpoint(models.Model):
 
     def __str__(self):
         return f"{self.site_id} {self.kind} through #{self.highest_number} (slip {self.last_slip_id})"
+
+
+class ComplianceRun(models.Model):
+    """One run of the rules: when, who started it (a person, or the schedule), for which sites
+    and periods, and its result. Operational state, not a record: a run's row is finished
+    (result or error) when the run ends. The alerts it opens are the records, each audited.
+    `site` is empty for a run over every site in scope (the scheduled runs)."""
+
+    class Trigger(models.TextChoices):
+        SCHEDULE = "schedule", "the schedule"
+        BROWSER = "browser", "the compliance page"
+        API = "api", "the API"
+        COMMAND = "command", "the command line"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+
+    trigger = models.CharField(max_length=10, choices=Trigger.choices)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    site = models.ForeignKey("cardroom.Site", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    scope = models.JSONField(default=dict)  # {"quarters": ["2026Q3"], "day_ranges": [["2026-11-18", "2026-11-24"]]}
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    opened = models.PositiveIntegerField(null=True, blank=True)
+    already_open = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        indexes = [models.Index(fields=["site", "-started_at"])]
+
+    def __str__(self):
+        return f"{self.get_trigger_display()} {self.started_at:%Y-%m-%d %H:%M} {self.status}"

@@ -325,7 +325,8 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
                       f"{citation}: table {task.table.number} had {int(reviewed[task.pk].total_seconds() // 60)} minutes "
                       f"of video reviewed in week {task.week} ({task.week_start} to {task.week_end}); at least "
                       f"{minutes} minutes are required.", task.week_end,
-                      {"task": task.pk, "reviewed_minutes": int(reviewed[task.pk].total_seconds() // 60)},
+                      {"task": task.pk, "table": task.table.number,
+                       "reviewed_minutes": int(reviewed[task.pk].total_seconds() // 60)},
                       f"task:{task.pk}")
         for task in tasks if reviewed[task.pk] < timedelta(minutes=minutes)
     ]

@@ -104,7 +104,8 @@ def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date,
                 f"{start}..{end}", start, end,
                 f"{citation}: exchange the drop box at each dealer change so that {s.dealer_name}'s shift at table "
                 f"{s.table_number} on {s.started_at:%Y-%m-%d} has its own percent-of-hold.",
-                s.started_at.date(), {"shift_id": s.shift_id}, f"shift:{s.shift_id}")
+                s.started_at.date(), {"shift_id": s.shift_id, "table": s.table_number, "dealer_name": s.dealer_name},
+                f"shift:{s.shift_id}")
         for s in shifts
         if not s.has_own_drop and start <= s.started_at.date() <= end
     ]
@@ -206,7 +207,7 @@ def outage_past_deadline(outage: OutageRecord, *, now: datetime, book: Threshold
         f"{outage.deadline_at:%Y-%m-%d %I:%M %p}; the table must be closed or its wagers limited to "
         f"{format_money(int(cap))} until repaired (it ran with a maximum of "
         f"{format_money(outage.max_wager_after_deadline_cents)}).",
-        day, {"outage_id": outage.outage_id, "max_wager_after_deadline_cents": outage.max_wager_after_deadline_cents},
+        day, {"outage_id": outage.outage_id, "table": outage.table_number, "max_wager_after_deadline_cents": outage.max_wager_after_deadline_cents},
         f"outage:{outage.outage_id}",
     )
 

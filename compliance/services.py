@@ -11,7 +11,8 @@ from cardroom.audit import record_event, snapshot
 from cardroom.models import Membership, Role, Site
 from cardroom.rules import HOUSE_CONTROL
 
-from .models import Alert, AlertStep, Notification
+from .labels import figures_text
+from .models import Alert, AlertStep, ComplianceRun, Notification
 from .rules import Finding
 
 # Who may work an alert: acknowledge and document (gaming or shift manager), resolve (gaming manager).
@@ -96,6 +97,46 @@ def resolve_alert(*, acting_user, alert: Alert, note: str = "", documentation: d
     return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note, documentation=documentation)
 
 
+def resolve_alert_with_documentation(*, acting_user, alert: Alert, note: str, documentation: dict | None = None) -> AlertStep:
+    """The browser's one resolve action: the documentation that resolves the alert is required
+    (the note, and whom was contacted when, if anyone), then the alert is acknowledged (unless
+    it was), documented and resolved in one transaction, each step its own audited row, as the
+    three API steps would record them. House control: only a gaming manager resolves."""
+    require_role(acting_user, alert.site, *RESOLVE_ROLES, action="resolve an alert", rule=HOUSE_CONTROL)
+    if not note.strip():
+        raise ValidationError({"note": f"{alert.citation}: describe the documentation that resolves this alert "
+                                       "(for example whom you contacted and when, or the documented reason)."})
+    with transaction.atomic():
+        if not alert.steps.filter(kind=AlertStep.Kind.ACKNOWLEDGED).exists():
+            _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.ACKNOWLEDGED)
+        _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation)
+        return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note)
+
+
+def start_run(*, trigger: str, scope: dict, acting_user=None, site: Site | None = None) -> ComplianceRun:
+    """The row that says a run of the rules began (shown as the last run on the compliance page)."""
+    return ComplianceRun.objects.create(trigger=trigger, by=acting_user if acting_user and acting_user.is_authenticated
+                                        else None, site=site, scope=scope, started_at=timezone.now())
+
+
+def finish_run(run_id: int, *, result: dict | None = None, error: str = "") -> ComplianceRun | None:
+    """Record how a run ended: the alerts opened and found already open, or the error. A run
+    started by a person is audited against its site (the alerts it opened are audited each)."""
+    with transaction.atomic():
+        run = ComplianceRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None:
+            return None
+        run.finished_at = timezone.now()
+        run.status = ComplianceRun.Status.FAILED if error else ComplianceRun.Status.SUCCEEDED
+        run.opened, run.already_open = (None, None) if error else (result["opened"], result["already_open"])
+        run.error = error[:2000]
+        run.save(update_fields=["finished_at", "status", "opened", "already_open", "error"])
+        if run.by_id and run.site_id:
+            record_event(actor=run.by, action="compliance.run", obj=run, organization_id=run.site.organization_id,
+                         site_id=run.site_id, after=snapshot(run))
+    return run
+
+
 def recipients_for(alert: Alert) -> list[str]:
     """The organization's gaming managers, and the site's shift managers."""
     members = Membership.objects.filter(employee__organization_id=alert.organization_id, employee__active=True).filter(
@@ -117,7 +158,7 @@ def send_notification(alert: Alert, kind: str) -> Notification | None:
         if kind == Notification.Kind.REMINDER:
             subject = f"Reminder, due {alert.due_date}: " + subject
         body = (f"{alert.action_required}\n\nSite: {alert.site.name}\nPeriod: {alert.period_key}\n"
-                f"Due: {alert.due_date or 'now'}\nFigures: {alert.figures}\n")
+                f"Due: {alert.due_date or 'now'}\nFigures: {figures_text(alert.figures)}\n")
         if note.recipients:
             send_mail(subject, body, None, note.recipients)
     return note

@@ -77,16 +77,20 @@ def scan_organizations(organization_ids: list[int], quarters: list[str], day_ran
 
 
 @shared_task(ignore_result=False)
-def gather_scan(parts: list[dict]) -> dict:
-    """The chord's callback: the chunks' results added up (and logged)."""
+def gather_scan(parts: list[dict], run_id: int | None = None) -> dict:
+    """The chord's callback: the chunks' results added up (and logged); the run it finishes."""
     total = {key: sum(part[key] for part in parts) for key in ("opened", "already_open", "queries", "chunks")}
     total["seconds"] = round(max((part["seconds"] for part in parts), default=0.0), 3)  # the slowest chunk
     log.info("compliance scan: %s", total)
+    if run_id is not None:
+        from .services import finish_run
+
+        finish_run(run_id, result=total)
     return total
 
 
 def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk_sites: int | None = None,
-            in_process_if_one_chunk: bool = True):
+            in_process_if_one_chunk: bool = True, run_id: int | None = None):
     """Run the rules for every site in scope: in this process when the sites fit in one chunk
     (returns the result dict), else as a chord of chunk tasks (returns the chord's AsyncResult,
     whose value is `gather_scan`'s dict)."""
@@ -94,25 +98,43 @@ def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk
     chunks = organization_chunks(chunk_sites)
     if len(chunks) <= 1 and in_process_if_one_chunk:
         return _scan(None, quarters, day_ranges)
-    return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s())
+    return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s(run_id=run_id))
 
 
 def _summary(outcome) -> dict:
     return outcome if isinstance(outcome, dict) else {"fanned_out": True, "gather": outcome.id}
 
 
+def _scheduled_run(*, quarters=(), day_ranges=()) -> dict:
+    """A run over every site, kept as a ComplianceRun started by the schedule; a fanned-out
+    run is finished by its chord's callback."""
+    from .models import ComplianceRun
+    from .services import finish_run, start_run
+
+    scope = {"quarters": [str(q) for q in quarters], "day_ranges": [[str(a), str(b)] for a, b in day_ranges]}
+    run = start_run(trigger=ComplianceRun.Trigger.SCHEDULE, scope=scope)
+    try:
+        outcome = fan_out(quarters=quarters, day_ranges=day_ranges, run_id=run.pk)
+    except Exception as exc:
+        finish_run(run.pk, error=f"{type(exc).__name__}: {exc}")
+        raise
+    if isinstance(outcome, dict):
+        finish_run(run.pk, result=outcome)
+    return _summary(outcome)
+
+
 @shared_task(**RETRY)
 def run_daily_checks(day: str | None = None) -> dict:
     """Nightly: the day-level rules for the last week of gaming days at every site."""
     last = date.fromisoformat(day) if day else timezone.localdate() - timedelta(days=1)
-    return _summary(fan_out(day_ranges=[(last - timedelta(days=6), last)]))
+    return _scheduled_run(day_ranges=[(last - timedelta(days=6), last)])
 
 
 @shared_task(**RETRY)
 def run_quarter_checks(quarter: str | None = None) -> dict:
     """After a quarter ends: the quarter rules for that quarter at every site."""
     target = Quarter.parse(quarter) if quarter else Quarter.containing(timezone.localdate()).previous()
-    return _summary(fan_out(quarters=[target]))
+    return _scheduled_run(quarters=[target])
 
 
 @shared_task(**RETRY)

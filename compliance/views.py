@@ -1,10 +1,13 @@
 """Alerts, the obligations calendar, and running the checks from the browser."""
 
+from collections import defaultdict
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -15,16 +18,15 @@ from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
 
 from . import engine, services
-from .engine import run_all
-from .forms import RunForm, StepForm
+from .forms import ResolveForm, RunForm, StepForm
+from .labels import figure_rows
 from .menu import ALERT_ROLES
-from .queries import alerts_for, obligations, status_of
+from .models import ComplianceRun
+from .month import WEEKDAYS, Month, month_grid
+from .queries import alerts_for, in_quarter, last_run, open_before, status_of
+from .schedule import next_runs
 
-STEP_SERVICES = {
-    "acknowledge": services.acknowledge_alert,
-    "document": services.document_alert,
-    "resolve": services.resolve_alert,
-}
+ALERT_ROWS = 500  # a quarter's alerts at one organization's sites stay far below this
 
 
 def _require_alert_reader(request):
@@ -32,16 +34,34 @@ def _require_alert_reader(request):
         raise PermissionDenied(refusal(HOUSE_CONTROL, ALERT_ROLES, "see the compliance pages"))
 
 
+def _quarter_asked(request, today) -> Quarter:
+    """The quarter in ?quarter=2026Q3, else the current one (a bad value is said, not a 500)."""
+    try:
+        return Quarter.parse(request.GET["quarter"])
+    except KeyError:
+        return Quarter.containing(today)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return Quarter.containing(today)
+
+
 @login_required
 def alert_list(request):
+    """The quarter's alerts (the current quarter unless another is asked for), what is still
+    open from earlier, the last run of the checks and the next scheduled ones."""
     _require_alert_reader(request)
-    access = access_for(request.user)
+    access, today = access_for(request.user), timezone.localdate()
+    quarter = _quarter_asked(request, today)
     alerts = alerts_for(access).order_by("is_resolved", "due_date", "-opened_at")
-    if request.GET.get("site"):
+    if request.GET.get("site", "").isdigit():
         alerts = alerts.filter(site_id=request.GET["site"])
-    rows = [(a, status_of(a)) for a in alerts[:500]]
+    earlier = open_before(alerts, quarter) if quarter == Quarter.containing(today) else alerts.none()
     return render(request, "compliance/alert_list.html", {
-        "rows": rows, "today": timezone.localdate(), "run_form": RunForm(), "can_run": access.is_gaming_manager,
+        "quarter": quarter, "is_current": quarter == Quarter.containing(today),
+        "rows": [(a, status_of(a)) for a in in_quarter(alerts, quarter)[:ALERT_ROWS]],
+        "earlier_rows": [(a, status_of(a)) for a in earlier[:ALERT_ROWS]],
+        "today": today, "last_run": last_run(access, request.site), "next_runs": next_runs(timezone.now()),
+        "run_form": RunForm(today=today), "can_run": access.is_gaming_manager,
         **site_rules(request.site),
     })
 
@@ -63,31 +83,62 @@ def site_rules(site) -> dict:
     return {"rules_site": site, "rules_pack": pack, "pack_checks": checks, "pack_table_rules": table_rules}
 
 
+def _offered_form(access, alert, data=None):
+    """The one action the user may take on an open alert: a gaming manager resolves it (with its
+    documentation); a shift manager adds documentation; anyone else only reads (house control,
+    compliance.services.RESOLVE_ROLES and ACKNOWLEDGE_ROLES)."""
+    if access.has_role(alert.site_id, *services.RESOLVE_ROLES):
+        return "resolve", ResolveForm(data, prefix="resolve")
+    if access.has_role(alert.site_id, *services.ACKNOWLEDGE_ROLES):
+        return "document", StepForm(data, prefix="document")
+    return None, None
+
+
 @login_required
 def alert_detail(request, pk):
     _require_alert_reader(request)
-    alert = get_object_or_404(alerts_for(access_for(request.user)), pk=pk)
-    form = StepForm(request.POST or None)
+    access = access_for(request.user)
+    alert = get_object_or_404(alerts_for(access), pk=pk)
+    status = status_of(alert)
+    action, form = _offered_form(access, alert, request.POST if request.method == "POST" else None)
     if request.method == "POST":
-        service = STEP_SERVICES.get(request.POST.get("step"))
-        if service is None:
-            form.add_error(None, "Choose acknowledge, document or resolve.")
-        elif form.is_valid():
-            kwargs = {"note": form.cleaned_data["note"]}
-            if service is not services.acknowledge_alert:
-                kwargs["documentation"] = form.documentation()
-            if call_service(form, lambda: service(acting_user=request.user, alert=alert, **kwargs)) is not None:
-                return redirect("compliance:alert", pk=alert.pk)
+        if action is None or request.POST.get("action") != action:
+            roles = services.RESOLVE_ROLES if request.POST.get("action") == "resolve" else services.ACKNOWLEDGE_ROLES
+            raise PermissionDenied(refusal(HOUSE_CONTROL, roles, f"{request.POST.get('action') or 'work'} an alert"))
+        if form.is_valid() and call_service(form, lambda: _act(action, request.user, alert, form)) is not None:
+            messages.success(request, "Alert resolved." if action == "resolve" else "Documentation added.")
+            return redirect("compliance:alert", pk=alert.pk)
     return render(request, "compliance/alert_detail.html", {
-        "alert": alert, "status": status_of(alert), "form": form, "today": timezone.localdate(),
-    }, status=400 if form.errors else 200)
+        "alert": alert, "status": status, "figures": figure_rows(alert.figures), "today": timezone.localdate(),
+        "action": action if status != "resolved" else None, "form": form,
+    }, status=400 if form is not None and form.errors else 200)
+
+
+def _act(action, user, alert, form):
+    note, documentation = form.cleaned_data["note"], form.documentation()
+    if action == "resolve":
+        return services.resolve_alert_with_documentation(acting_user=user, alert=alert, note=note,
+                                                         documentation=documentation)
+    return services.document_alert(acting_user=user, alert=alert, note=note, documentation=documentation)
 
 
 @login_required
 def calendar(request):
+    """A month of due dates (?month=2026-11), with what is overdue from before it and what has
+    no due date listed above the grid."""
     _require_alert_reader(request)
-    items = obligations(access_for(request.user), today=timezone.localdate())
-    return render(request, "compliance/calendar.html", {"items": items, "today": timezone.localdate()})
+    today = timezone.localdate()
+    month = Month.parse(request.GET.get("month"), default=today)
+    first, last = month.grid_range()
+    alerts = alerts_for(access_for(request.user))
+    by_day = defaultdict(list)
+    for alert in alerts.filter(due_date__range=(first, last)).order_by("due_date", "site__name", "pk"):
+        by_day[alert.due_date].append((alert, status_of(alert)))
+    overdue = alerts.filter(is_resolved=False, due_date__lt=min(first, today)).order_by("due_date", "pk")
+    return render(request, "compliance/calendar.html", {
+        "month": month, "weeks": month_grid(month, by_day, today), "weekdays": WEEKDAYS, "today": today,
+        "overdue": overdue, "due_in_month": sum(len(v) for d, v in by_day.items() if d.month == month.first.month),
+    })
 
 
 @login_required
@@ -97,15 +148,13 @@ def run_checks(request):
     if site is None:
         raise Http404("Choose a site first.")
     require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
-    form = RunForm(request.POST)
-    try:
-        if not form.is_valid():
-            raise ValidationError(form.errors)
-        quarter = Quarter.parse(form.cleaned_data["quarter"])
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    form = RunForm(request.POST, today=timezone.localdate())
+    if not form.is_valid():
+        messages.error(request, "Choose one of the quarters offered.")
         return redirect("compliance:alerts")
-    result = run_all(site_ids=[site.pk], quarter=quarter)
+    quarter = Quarter.parse(form.cleaned_data["quarter"])
+    result = engine.run_checks(site_ids=[site.pk], quarter=quarter, trigger=ComplianceRun.Trigger.BROWSER,
+                               acting_user=request.user)
     messages.success(request, f"Checks run for {site.name}, {quarter}: {len(result.opened)} alert(s) opened, "
                               f"{result.already_open} already open.")
-    return redirect("compliance:alerts")
+    return redirect(f"{reverse('compliance:alerts')}?quarter={quarter}")

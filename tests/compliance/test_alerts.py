@@ -209,9 +209,9 @@ def test_alert_pages_show_the_rule_figures_and_due_date(client, cast, alert):
 
 def test_resolving_without_documentation_shows_the_rule_inline(client, cast, alert):
     client.force_login(cast[Role.GAMING_MANAGER].user)
-    response = client.post(f"/compliance/alerts/{alert.pk}/", {"step": "resolve", "note": "done"})
+    response = client.post(f"/compliance/alerts/{alert.pk}/", {"action": "resolve", "resolve-note": "  "})
     assert response.status_code == 400
-    assert "attach the documentation" in response.content.decode()
+    assert "ND 99-01.3-08-01(3): describe the documentation that resolves this alert" in response.content.decode()
     assert not AlertStep.objects.exists()
 
 

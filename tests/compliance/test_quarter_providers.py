@@ -92,6 +92,7 @@ def test_a_week_of_review_short_of_an_hour_is_flagged(scenario, table, site, cas
     fired = [a for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 19)).opened
              if a.rule == "review_week_short"]
     assert sorted(a.period_key for a in fired) == ["2026-10-05..2026-10-11", "2026-10-12..2026-10-18"]
+    assert {a.figures["table"] for a in fired} == {table.number}  # the list tells them apart by table and week
 
 
 def test_dealer_shifts_without_their_own_figures_are_flagged_after_prizes_over_gp(scenario, table, site, cast):
@@ -104,3 +105,4 @@ def test_dealer_shifts_without_their_own_figures_are_flagged_after_prizes_over_g
     fired = [a for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 31)).opened
              if a.rule == "dealer_hold_missing"]
     assert f"shift:{first.pk}" in {a.subject for a in fired}
+    assert {a.figures["table"] for a in fired} == {table.number}

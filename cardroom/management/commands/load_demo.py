@@ -31,11 +31,12 @@ def _extensions():
     organizations, sites and tables first (the approvals and fees demos look them up), then custody (gaming days, slips),
     then the counts of those days' boxes, the cage (bank counts, closing the books, deposits),
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
-    tournament."""
+    tournament; last, the compliance checks as the schedule runs them (compliance.demo)."""
     from accounting.demo_books import extend_demo as books
     from approvals.demo import extend_demo as approvals
     from cage.demo import extend_demo as cage
     from cardroom.pack_demo import extend_demo as packs
+    from compliance.demo import extend_demo as compliance
     from counts.demo import extend_demo as counts
     from fees.demo import extend_demo as fees
     from floor.demo import extend_demo as custody
@@ -52,4 +53,5 @@ def _extensions():
         ("tournament", tournaments),
         ("game approvals", approvals),
         ("fee collections", fees),
+        ("compliance checks, as the nightly schedule runs them", compliance),
     )

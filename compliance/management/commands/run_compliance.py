@@ -3,7 +3,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from cardroom.models import Site
 from cardroom.periods import Quarter
-from compliance.engine import run_all
+from compliance.engine import run_checks
+from compliance.models import ComplianceRun
 
 
 class Command(BaseCommand):
@@ -24,7 +25,7 @@ class Command(BaseCommand):
             missing = set(site) - set(Site.objects.filter(pk__in=site).values_list("pk", flat=True))
             if missing:
                 raise CommandError(f"--site: no site with id {', '.join(map(str, sorted(missing)))}")
-        result = run_all(site_ids=None if all else site, quarter=period)
+        result = run_checks(site_ids=None if all else site, quarter=period, trigger=ComplianceRun.Trigger.COMMAND)
         for alert in result.opened:
             self.stdout.write(f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})")
         self.stdout.write(f"{len(result.opened)} alert(s) opened, {result.already_open} already open.")

@@ -1,0 +1,61 @@
+"""A month as the calendar page draws it: weeks of days (Sunday first, as US calendars are),
+each day with the items due on it. Pure: no database."""
+
+import calendar
+from dataclasses import dataclass, field
+from datetime import date
+
+
+@dataclass
+class Day:
+    date: date
+    in_month: bool
+    is_today: bool
+    items: list = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Month:
+    first: date
+
+    @classmethod
+    def parse(cls, text: str | None, *, default: date) -> "Month":
+        """'2026-11' -> November 2026; anything else (or nothing) -> the month of `default`."""
+        try:
+            year, month = (int(part) for part in (text or "").split("-"))
+            return cls(date(year, month, 1))
+        except ValueError:
+            return cls(default.replace(day=1))
+
+    @property
+    def key(self) -> str:
+        return f"{self.first:%Y-%m}"
+
+    @property
+    def title(self) -> str:
+        return f"{self.first:%B %Y}"
+
+    @property
+    def previous(self) -> "Month":
+        year, month = (self.first.year, self.first.month - 1) if self.first.month > 1 else (self.first.year - 1, 12)
+        return Month(date(year, month, 1))
+
+    @property
+    def next(self) -> "Month":
+        year, month = (self.first.year, self.first.month + 1) if self.first.month < 12 else (self.first.year + 1, 1)
+        return Month(date(year, month, 1))
+
+    def weeks(self) -> list[list[date]]:
+        return calendar.Calendar(firstweekday=calendar.SUNDAY).monthdatescalendar(self.first.year, self.first.month)
+
+    def grid_range(self) -> tuple[date, date]:
+        weeks = self.weeks()
+        return weeks[0][0], weeks[-1][-1]
+
+
+WEEKDAYS = [(calendar.day_abbr[i], calendar.day_name[i]) for i in (6, 0, 1, 2, 3, 4, 5)]
+
+
+def month_grid(month: Month, items_by_day: dict[date, list], today: date) -> list[list[Day]]:
+    return [[Day(day, day.month == month.first.month, day == today, items_by_day.get(day, [])) for day in week]
+            for week in month.weeks()]
