@@ -14,6 +14,11 @@ from .rules import CHIP_SPECS
 DEMO_PASSWORD = "demo-cardroom-2026"
 ORGANIZATION = "Prairie Charities"
 LICENCE = "ND-GC-0417"  # the demo organization's gaming licence, printed on every report
+# The shared terminals at the busy site and the signing PIN of the people who initial on them
+# (their badge is their initials): the pit terminal and the count tablet of the README's tour.
+STATIONS = (("pit1", "Bismarck pit terminal"), ("tablet1", "Bismarck count tablet"))
+DEMO_PIN = "135790"
+PIN_HOLDERS = ("shift", "pitboss", "cashier", "dealer", "dealer2", "count1", "count2")
 
 # login, first, last, initials, role, employment type, site keys ("*" = all sites)
 PEOPLE = [
@@ -88,6 +93,7 @@ def load_demo() -> dict:
         people = {login: _person(acting, organization, sites, row) for row in PEOPLE[1:] for login in [row[0]]}
         people["gm"] = gm
         _relations(acting, people)
+        _stations(acting, sites["busy"], people)
     return {"organization": organization, "sites": sites, "people": people}
 
 
@@ -118,3 +124,16 @@ def _relations(acting, people) -> None:
         services.add_relation(acting_user=acting, employee=people["dealer"], relative=people["dealer2"], kind="sibling")
     if people["dealer"].supervisor_id is None:
         services.update_employee(acting_user=acting, employee=people["dealer"], supervisor=people["pitboss"])
+
+
+def _stations(acting, site, people) -> None:
+    """The busy site's pit terminal and count tablet, and the PINs people initial with there."""
+    from .models import SigningPin, Station
+    from .pins import create_station, set_pin
+
+    for username, name in STATIONS:
+        if not Station.objects.filter(user__username=username).exists():
+            create_station(acting_user=acting, site=site, username=username, password=DEMO_PASSWORD, name=name)
+    for login in PIN_HOLDERS:
+        if not SigningPin.objects.filter(employee=people[login]).exists():
+            set_pin(acting_user=acting, employee=people[login], pin=DEMO_PIN)

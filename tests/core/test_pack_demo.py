@@ -27,3 +27,19 @@ def test_the_pack_demo_builds_each_packs_site_and_table_and_is_idempotent(db):
     assert Membership.objects.filter(employee=nygm, site=None, role=Role.GAMING_MANAGER).exists()
     assert Membership.objects.filter(employee__user__username="wadealer", role=Role.DEALER).count() == 2
     assert _extensions()[0][1] is extend_demo
+
+
+def test_the_demo_has_the_tours_pit_terminal_count_tablet_and_pins(db):
+    """The README's tour signs on the busy site's station with a badge and the demo PIN."""
+    from cardroom.demo import DEMO_PIN, STATIONS
+    from cardroom.models import Station
+    from cardroom.pins import signer_for
+
+    demo = load_demo()
+    load_demo()  # idempotent: a second run finds its stations and PINs
+    stations = Station.objects.filter(user__username__in=[u for u, _ in STATIONS])
+    assert sorted(s.site_id for s in stations) == [demo["sites"]["busy"].pk] * 2
+    terminal = stations.get(user__username="pit1").user
+    for login in ("shift", "pitboss", "dealer", "cashier", "count1", "count2"):
+        person = demo["people"][login]
+        assert signer_for(terminal, badge=person.initials, pin=DEMO_PIN).signer == person

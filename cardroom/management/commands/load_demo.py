@@ -3,7 +3,7 @@ import os
 from django.core.management.base import BaseCommand
 
 from cardroom import demo_progress
-from cardroom.demo import DEMO_PASSWORD, PEOPLE, load_demo
+from cardroom.demo import DEMO_PASSWORD, DEMO_PIN, PEOPLE, PIN_HOLDERS, STATIONS, load_demo
 
 
 class Command(BaseCommand):
@@ -24,6 +24,11 @@ class Command(BaseCommand):
         for login, first, last, _, role, _, sites in PEOPLE:
             where = "all sites" if sites == "*" else ", ".join(demo["sites"][k].name for k in sites.split())
             self.stdout.write(f"  {login:<9} {role.label:<20} {first} {last} ({where})")
+        stations = ", ".join(username for username, _ in STATIONS)
+        self.stdout.write(
+            f"Shared terminals at {demo['sites']['busy'].name}: {stations} (same password); on them each step is "
+            f"initialled with a badge (the person's initials) and PIN {DEMO_PIN} ({', '.join(PIN_HOLDERS)})."
+        )
 
 
 def _extensions():
