@@ -24,3 +24,4 @@ register(
     "accounting_register",
     rules.VERIFIERS | rules.FILL_PREPARERS | rules.SLIP_BOOK_REGISTRARS | OVERSIGHT,
 )
+register("Administration", "Slip books", "accounting_slip_books", rules.SLIP_BOOK_REGISTRARS)

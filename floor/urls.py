@@ -18,4 +18,5 @@ urlpatterns = [
     path("slips/<int:pk>/<str:step>/", views.slip_step, name="accounting_slip_step"),
     path("queues/", views.slip_queues, name="accounting_queues"),
     path("register/", views.slip_register, name="accounting_register"),
+    path("slip-books/", views.slip_books, name="accounting_slip_books"),
 ]
