@@ -12,3 +12,4 @@ class CountsConfig(AppConfig):
         readers = {Role.COUNT_TEAM, Role.SHIFT_MANAGER, Role.GAMING_MANAGER, Role.AUDITOR}
         register("Counts", "Count sessions", "counts:sessions", readers)
         register("Counts", "Drop boxes and custody", "counts:boxes", readers)
+        register("Administration", "Drop boxes and count settings", "counts:drop_boxes", {Role.GAMING_MANAGER})

@@ -73,3 +73,18 @@ class RemovalForm(BootstrapMixin, forms.Form):
         self.fields["escorted_by"].queryset = people
         self.fields["key_holder"].queryset = counters
         self.fields["second_key_holder"].queryset = counters
+
+
+class CountSettingsForm(BoxExchangeForm):
+    """Every count setting of a site (counts.services.update_count_settings checks them)."""
+
+    twenty_one_auditor = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        empty_label="Nobody named",
+        help_text="The person who audits twenty-one at this site; never on its count team (ND 99-01.3-08-14(2)).",
+    )
+
+    def __init__(self, *args, people=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["twenty_one_auditor"].queryset = people
