@@ -36,6 +36,10 @@ class Lockout:
     pin_locked_until: datetime | None
 
     @property
+    def is_station(self) -> bool:
+        return isinstance(self.holder, Station)
+
+    @property
     def login_locked(self) -> bool:
         return self.password_failures >= settings.AXES_FAILURE_LIMIT
 
