@@ -148,3 +148,27 @@ def test_another_organizations_person_is_not_accepted_as_the_auditor(client, man
     assert response.status_code == 400
     assert "Select a valid choice" in page(response)
     assert queries.count_settings(site).twenty_one_auditor is None
+
+
+# --- the same through the API ------------------------------------------------------------------
+
+
+def test_the_api_retires_a_box_with_the_pages_words_on_refusal(client_for, manager, boxes, shift_manager, counters):
+    remove_box(shift_manager, boxes[0], counters[0])
+    api = client_for(manager)
+    refused = api.post(f"/api/v1/drop-boxes/{boxes[0].pk}/retire/", {}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["box"] == ["ND 99-01.3-08-14(1): Drop box 1 still holds uncounted cash; count it first."]
+    retired = api.post(f"/api/v1/drop-boxes/{boxes[1].pk}/retire/", {}, format="json")
+    assert retired.status_code == 200 and retired.json()["active"] is False
+
+
+def test_the_api_refuses_other_roles_unknown_fields_and_other_organizations(
+    client_for, cast, manager, boxes, stranger_site
+):
+    url = f"/api/v1/drop-boxes/{boxes[1].pk}/retire/"
+    assert client_for(cast[Role.SHIFT_MANAGER]).post(url, {}, format="json").status_code == 403
+    assert client_for(manager).post(url, {"active": False}, format="json").status_code == 400
+    stranger_manager = make_person(stranger_site.organization, Role.GAMING_MANAGER)
+    assert client_for(stranger_manager).post(url, {}, format="json").status_code == 404
+    assert DropBox.objects.get(pk=boxes[1].pk).active
