@@ -108,6 +108,68 @@ class OrgScopedAdmin(OrgScopedFormMixin, SimpleHistoryAdmin):
         return super().history_form_view(request, object_id, version_id, extra_context)
 
 
+class ViewOnlyMixin:
+    """Nobody adds, changes or deletes here, a superuser included: the rows are written only
+    through their services (pages and API), which check and audit them."""
+
+    def has_add_permission(self, request, *args):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class AppendOnlyAdmin(ViewOnlyMixin, OrgScopedFormMixin, admin.ModelAdmin):
+    """Signed, append-only records (cardroom.appendonly: slips, slip books): read by the
+    organization's gaming managers and auditors, scoped as `OrgScopedAdmin`; a correction is a
+    new row made through the service, never an edit here."""
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{ORG_PATHS[self.model]: access_for(request.user).organization_id})
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser or bool(access_for(request.user).org_roles)
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+
+class ViewOnlyInline(ViewOnlyMixin, admin.TabularInline):
+    """The lines of a record shown on its page (their parent's scope), never edited."""
+
+    extra = 0
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_superuser or bool(access_for(request.user).org_roles)
+
+
+class SharedReferenceAdmin(SimpleHistoryAdmin):
+    """Data of no organization that every organization's rules read (the thresholds of the
+    regulations): viewed by gaming managers and auditors, added by a superuser as a new
+    effective-dated row, never changed or deleted."""
+
+    def has_module_permission(self, request):
+        return request.user.is_superuser or bool(access_for(request.user).org_roles)
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_add_permission(self, request):
+        return request.user.is_active and request.user.is_superuser
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Organization)
 class OrganizationAdmin(OrgScopedAdmin):
     list_display = ["name", "licence_number"]
@@ -254,7 +316,8 @@ def restrict_platform_admins(site: admin.AdminSite = admin.site) -> None:
     """Make every admin registered by another app (auth, axes, knox, sequences...) superuser-only.
     Called from `CardroomConfig.ready()`, after the admin has discovered every app's admin."""
     for model, model_admin in list(site._registry.items()):
-        if isinstance(model_admin, OrgScopedAdmin | AuditEventAdmin | SuperuserOnly):
+        scoped = OrgScopedAdmin | AppendOnlyAdmin | SharedReferenceAdmin | AuditEventAdmin | SuperuserOnly
+        if isinstance(model_admin, scoped):
             continue
         restricted = type(f"SuperuserOnly{type(model_admin).__name__}", (SuperuserOnly, type(model_admin)), {})
         site.unregister(model)

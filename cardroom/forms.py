@@ -236,3 +236,16 @@ class SigningPinForm(BootstrapMixin, forms.Form):
         empty_label="My own PIN",
         label="Whose PIN (a gaming manager resets another's)",
     )
+
+
+class StationForm(BootstrapMixin, forms.Form):
+    """A shared terminal's login (cardroom.pins.create_station checks and creates it)."""
+
+    site = forms.ModelChoiceField(queryset=Site.objects.none(), empty_label=None)
+    name = forms.CharField(max_length=60, label="Name (e.g. Pit 1 terminal)")
+    username = forms.CharField(max_length=150, label="Login")
+    password = forms.CharField(widget=forms.PasswordInput, strip=False)
+
+    def __init__(self, *args, sites, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["site"].queryset = sites

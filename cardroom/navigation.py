@@ -65,3 +65,9 @@ register("Setup", "Sites", "setup_list", SETUP_ROLES, kind="sites")
 register("Setup", "Tables", "setup_list", SETUP_ROLES, kind="tables")
 register("Setup", "Chip denominations", "setup_list", SETUP_ROLES, kind="chips")
 register("Setup", "Employees", "setup_list", SETUP_ROLES, kind="employees")
+
+# A gaming manager's administration pages; the other apps add theirs (slip books, drop boxes and
+# count settings, thresholds) from their menus.
+ADMINISTRATION = "Administration"
+register(ADMINISTRATION, "Locked accounts", "locked_accounts", {Role.GAMING_MANAGER})
+register(ADMINISTRATION, "Stations (shared terminals)", "stations", {Role.GAMING_MANAGER})

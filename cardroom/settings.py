@@ -163,6 +163,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/Chicago"
 USE_I18N = True
 USE_TZ = True
+# One date format on every page, ISO 8601 (cardroom/formats/en/formats.py).
+FORMAT_MODULE_PATH = ["cardroom.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

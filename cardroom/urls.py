@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import administration_views, views
 from .api import LogoutAllView, LogoutView, MeView, TokenView, api_not_found
 from .api_urls import router
 
@@ -19,6 +19,8 @@ urlpatterns = [
     path("setup/<str:kind>/<int:pk>/", views.setup_edit, name="setup_edit"),
     path("setup/employees/<int:pk>/<str:what>/add/", views.employee_add, name="employee_add"),
     path("setup/employees/<int:pk>/<str:what>/<int:item_pk>/remove/", views.employee_remove, name="employee_remove"),
+    path("administration/locked-accounts/", administration_views.locked_accounts, name="locked_accounts"),
+    path("administration/stations/", administration_views.stations, name="stations"),
     path("accounting/", include("floor.urls")),  # the floor's pages kept their addresses
     path("cage/", include("cage.urls")),
     path("counts/", include("counts.urls")),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import threshold_views, views
 
 app_name = "compliance"
 urlpatterns = [
@@ -8,4 +8,5 @@ urlpatterns = [
     path("alerts/<int:pk>/", views.alert_detail, name="alert"),
     path("calendar/", views.calendar, name="calendar"),
     path("run/", views.run_checks, name="run"),
+    path("thresholds/", threshold_views.thresholds, name="thresholds"),
 ]

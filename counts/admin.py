@@ -1,15 +1,18 @@
-"""The count settings in the Django admin: scoped to the gaming manager's organization (as the
-cardroom's master data) and written through `counts.services.update_count_settings`, so a
-change is checked and audited as on the page and through the API."""
+"""The count settings and drop boxes in the Django admin, scoped to the gaming manager's
+organization (as the cardroom's master data). Count settings are written through
+`counts.services.update_count_settings`, so a change is checked and audited as on the page and
+through the API; drop boxes are read here (with their history) and registered or retired on the
+drop boxes page (`counts.services.register_drop_box`, `retire_drop_box`)."""
 
 from django.contrib import admin
 
-from cardroom.admin import ORG_PATHS, OrgScopedAdmin
+from cardroom.admin import ORG_PATHS, OrgScopedAdmin, ViewOnlyMixin
 
 from . import services
-from .models import CountSettings
+from .models import CountSettings, DropBox
 
 ORG_PATHS[CountSettings] = "site__organization_id"
+ORG_PATHS[DropBox] = "site__organization_id"
 
 
 @admin.register(CountSettings)
@@ -23,3 +26,10 @@ class CountSettingsAdmin(OrgScopedAdmin):
         values = {name: form.cleaned_data[name] for name in ("box_exchange", "twenty_one_auditor")}
         saved = services.update_count_settings(acting_user=request.user, site=obj.site, **values)
         obj.pk = saved.pk
+
+
+@admin.register(DropBox)
+class DropBoxAdmin(ViewOnlyMixin, OrgScopedAdmin):
+    list_display = ["__str__", "site", "table", "locks", "active"]
+    list_filter = ["active"]
+    list_select_related = ["site", "table__site"]

@@ -70,6 +70,10 @@ class DropBoxInputSerializer(Input):
     locks = serializers.ChoiceField(choices=[1, 2], required=False)
 
 
+class RetireInputSerializer(Input):
+    """Retiring a box takes no values."""
+
+
 class RemovalSerializer(serializers.ModelSerializer):
     box = serializers.IntegerField(source="drop.drop_box_id")
     table = serializers.IntegerField(source="drop.table_id")
@@ -155,6 +159,15 @@ class DropBoxViewSet(ScopedViewSet):
         data = self._parse(RemovalInputSerializer)
         removal = services.remove_drop_box(acting_user=pin_acting_user(request, data), drop_box=box, **data)
         return Response(RemovalSerializer(removal).data, status=201)
+
+    @extend_schema(request=RetireInputSerializer, responses={200: DropBoxSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def retire(self, request, pk=None):
+        """Take the box out of use (a gaming manager; refused while it is on its table or holds
+        uncounted cash, ND 99-01.3-08-14(1)). The box stays on record, marked inactive."""
+        box = self.get_object()
+        self._parse(RetireInputSerializer)
+        return Response(DropBoxSerializer(services.retire_drop_box(acting_user=request.user, drop_box=box)).data)
 
     @extend_schema(request=PlacementInputSerializer, responses={201: PlacementSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])

@@ -16,3 +16,4 @@ class CountsConfig(AppConfig):
         register("Counts", "Count sessions", "counts:sessions", readers)
         register("Counts", "Drop boxes and custody", "counts:boxes", readers)
         register_open_items(box_items)  # drop boxes still open at a gaming day's close (08-14)
+        register("Administration", "Drop boxes and count settings", "counts:drop_boxes", {Role.GAMING_MANAGER})

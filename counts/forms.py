@@ -114,3 +114,16 @@ class RemoveAllForm(BootstrapMixin, forms.Form):
 
 class GamingDateForm(forms.Form):
     gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date", "class": "form-control"}))
+class CountSettingsForm(BoxExchangeForm):
+    """Every count setting of a site (counts.services.update_count_settings checks them)."""
+
+    twenty_one_auditor = forms.ModelChoiceField(
+        queryset=None,
+        required=False,
+        empty_label="Nobody named",
+        help_text="The person who audits twenty-one at this site; never on its count team (ND 99-01.3-08-14(2)).",
+    )
+
+    def __init__(self, *args, people=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["twenty_one_auditor"].queryset = people

@@ -5,12 +5,13 @@ import re
 
 from django import forms
 
+from cardroom import limits
 from cardroom.forms import BootstrapMixin
 from cardroom.models import ChipDenomination, Employee, Role, Table
 from cardroom.money import cents_to_decimal, format_money
 
 from . import rules
-from .models import Slip
+from .models import Slip, SlipKind
 
 _ZERO_DOLLARS = re.compile(r"\$?[0,]*(\.0*)?")  # a box left at zero is no line
 
@@ -256,3 +257,19 @@ class RegisterPeriodForm(BootstrapMixin, forms.Form):
         if start and end and (end < start or (end - start).days >= MAX_REGISTER_DAYS):
             self.add_error("end", f"The end must be on or after the start and within {MAX_REGISTER_DAYS} days.")
         return cleaned
+
+
+class SlipBookForm(BootstrapMixin, forms.Form):
+    """A book of pre-printed slips: parsed as the API parses it (floor.api.SlipBookInputSerializer);
+    floor.services.register_slip_book checks the range against the site's books and series."""
+
+    kind = forms.ChoiceField(choices=SlipKind.choices, label="Series")
+    first_number = forms.IntegerField(label="First printed number", min_value=1, max_value=limits.MAX_FORM_NUMBER)
+    last_number = forms.IntegerField(label="Last printed number", min_value=1, max_value=limits.MAX_FORM_NUMBER)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("first_number", "last_number"):
+            self.fields[name].error_messages["max_value"] = (
+                f"A form number is at most {limits.MAX_FORM_NUMBER:,} ({limits.HOUSE_CONTROL})."
+            )

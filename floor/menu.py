@@ -28,3 +28,4 @@ register(
 
 # What a shift manager lands on: the home page opens on the live pit view of the current site.
 register_home_panel("floor/_pit_home_panel.html", rules.PIT_VIEW.roles)
+register("Administration", "Slip books", "accounting_slip_books", rules.SLIP_BOOK_REGISTRARS)

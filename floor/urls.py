@@ -23,4 +23,5 @@ urlpatterns = [
     path("sites/<int:site_id>/pit/", views.pit, name="floor_pit"),
     path("sites/<int:site_id>/pit/live/", views.pit_live, name="floor_pit_live"),
     path("register/", views.slip_register, name="accounting_register"),
+    path("slip-books/", views.slip_books, name="accounting_slip_books"),
 ]

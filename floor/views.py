@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Max
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
@@ -604,4 +605,34 @@ def slip_register(request):
         "floor/register.html",
         {"form": form, "register": register, "books": books},
         status=200 if register else 400,
+    )
+
+
+# --- Books of pre-printed slips (ND 99-01.3-08-05(2)) ----------------------------------------------
+
+
+@site_page
+def slip_books(request):
+    """The site's slip books with how far each is used, and a form registering one (the API's
+    service and messages: floor.services.register_slip_book)."""
+    site = request.site
+    require_role(request.user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
+    form = forms.SlipBookForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        book = call_service(
+            form, lambda: services.register_slip_book(acting_user=request.user, site=site, **form.cleaned_data)
+        )
+        if book is not None:
+            messages.success(request, f"{book} is registered at {site}.")
+            return redirect("accounting_slip_books")
+    books = (
+        SlipBook.objects.filter(site=site)
+        .select_related("registered_by")
+        .annotate(used=Count("slips"), last_used=Max("slips__number"))
+    )
+    return render(
+        request,
+        "floor/slip_books.html",
+        {"form": form, "books": books, "site": site},
+        status=400 if form.errors else 200,
     )

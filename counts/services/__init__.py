@@ -8,14 +8,14 @@ working):
 
 - steps: Figures, Forms
 - figures: parse_currency, parse_forms, figures_total, entry_figures
-- boxes: update_count_settings, register_drop_box
+- boxes: update_count_settings, register_drop_box, retire_drop_box
 - custody: place_drop_box, remove_drop_box, remove_drop_boxes
 - counting: check_count_team, open_count_session, record_blind_count, resolve_difference,
   signing_problems, sign_count
 - corrections: record_count_adjustment, explain_forms_exception
 """
 
-from .boxes import register_drop_box, update_count_settings
+from .boxes import register_drop_box, retire_drop_box, update_count_settings
 from .corrections import explain_forms_exception, record_count_adjustment
 from .counting import (
     check_count_team,
@@ -46,6 +46,7 @@ __all__ = [
     "remove_drop_box",
     "remove_drop_boxes",
     "resolve_difference",
+    "retire_drop_box",
     "sign_count",
     "signing_problems",
     "update_count_settings",

@@ -9,8 +9,9 @@ from cardroom.audit import snapshot
 from cardroom.models import Role, Site, Table
 from cardroom.rules import HOUSE_CONTROL
 
+from .. import queries
 from ..models import CountSettings, DropBox
-from ..rules import BOX_NUMBER_CITATION
+from ..rules import BOX_NUMBER_CITATION, REMOVAL_CITATION
 
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
@@ -48,4 +49,28 @@ def register_drop_box(
         box._history_user = acting_user
         box.save()
         _audit(acting_user, "drop_box.registered", box, site)
+    return box
+
+
+def retire_drop_box(*, acting_user, drop_box: DropBox) -> DropBox:
+    """Take a box out of use (a gaming manager; house control). The box and its drops stay on
+    record; a retired box is never placed again (custody.place_drop_box). A box still on its
+    table, or holding cash not yet counted, is not retired (ND 99-01.3-08-14(1))."""
+    site = drop_box.site
+    require_role(acting_user, site, Role.GAMING_MANAGER, action="retire a drop box", rule=HOUSE_CONTROL)
+    with transaction.atomic():
+        box = DropBox.objects.select_for_update().get(pk=drop_box.pk)
+        if not box.active:
+            raise ValidationError({"box": f"{HOUSE_CONTROL}: {box} is already retired."})
+        if queries.open_drop(box) is not None:
+            raise ValidationError(
+                {"box": f"{REMOVAL_CITATION}: {box} is still on its table; record its removal first."}
+            )
+        if queries.uncounted_drop(box) is not None:
+            raise ValidationError({"box": f"{REMOVAL_CITATION}: {box} still holds uncounted cash; count it first."})
+        before = snapshot(box)
+        box.active = False
+        box._history_user = acting_user
+        box.save(update_fields=["active"])
+        _audit(acting_user, "drop_box.retired", box, site, before=before)
     return box

@@ -7,7 +7,7 @@ from django.contrib.auth.models import Permission
 from django.forms import ModelChoiceField
 
 from cardroom import services
-from cardroom.admin import OrgScopedAdmin, SuperuserOnly
+from cardroom.admin import AppendOnlyAdmin, OrgScopedAdmin, SharedReferenceAdmin, SuperuserOnly
 from cardroom.models import (
     AuditEvent,
     ChipDenomination,
@@ -19,8 +19,12 @@ from cardroom.models import (
     Site,
     Table,
 )
+from compliance.models import Threshold
 from counts import services as count_services
-from counts.models import CountSettings
+from counts.models import CountSettings, DropBox
+from floor import services as floor_services
+from floor.calculations import business_date
+from floor.models import Slip, SlipBook
 from tests.factories import (
     TABLE_OPTION_DEFAULTS,
     OrganizationFactory,
@@ -39,8 +43,17 @@ ORG_MODELS = [
     Membership,
     EmployeeRelation,
     CountSettings,
+    DropBox,
+    Slip,
+    SlipBook,
     AuditEvent,
 ]
+# Signed, append-only records: viewed in the admin, never added, changed or deleted there.
+APPEND_ONLY_MODELS = [Slip, SlipBook]
+# Registers written only through their pages' services: viewed (with history), never edited.
+VIEW_ONLY_MODELS = [*APPEND_ONLY_MODELS, DropBox]
+# Shared by every organization: read by their managers, a new row added by a superuser only.
+SHARED_MODELS = [Threshold]
 
 
 def build_org(name: str) -> dict:
@@ -58,6 +71,11 @@ def build_org(name: str) -> dict:
     membership = services.add_membership(acting_user=gm.user, employee=dealer, role=Role.PIT_BOSS, site=site)
     relation = services.add_relation(acting_user=gm.user, employee=dealer, relative=shift, kind="sibling")
     count_settings = count_services.update_count_settings(acting_user=gm.user, site=site, box_exchange="dealer_shift")
+    drop_box = count_services.register_drop_box(acting_user=gm.user, table=table)
+    book = floor_services.register_slip_book(
+        acting_user=gm.user, site=site, kind="credit", first_number=1, last_number=50
+    )
+    slip = _a_fill(site, table, shift, dealer)
     event = AuditEvent.objects.filter(organization=org).order_by("-seq").first()
     return {
         "gm": gm,
@@ -69,8 +87,24 @@ def build_org(name: str) -> dict:
         Membership: membership,
         EmployeeRelation: relation,
         CountSettings: count_settings,
+        DropBox: drop_box,
+        Slip: slip,
+        SlipBook: book,
         AuditEvent: event,
     }
+
+
+def _a_fill(site, table, shift, dealer):
+    """A fill slip at `table` (opened with a tray), prepared by the shift manager with the chips
+    issued by a dealer acting as cashier (ND 99-01.3-08-05(3)(c))."""
+    from django.utils import timezone
+
+    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    floor_services.open_gaming_day(acting_user=shift.user, site=site, gaming_date=today)
+    tray = [{"denomination": 500, "quantity": 100}]
+    floor_services.record_table_inventory(acting_user=shift.user, table=table, kind="opener", chips=tray)
+    chips = [{"denomination": 500, "quantity": 20}]
+    return floor_services.prepare_fill(acting_user=shift.user, table=table, chips=chips, cashier=dealer)
 
 
 @pytest.fixture
@@ -94,7 +128,12 @@ def test_every_registered_admin_is_org_scoped_or_for_superusers_only():
     for model, model_admin in admin.site._registry.items():
         if model is AuditEvent:
             continue  # read-only, its queryset scoped (tested with the others below)
-        expected = OrgScopedAdmin if model in ORG_MODELS else SuperuserOnly
+        if model in APPEND_ONLY_MODELS:
+            expected = AppendOnlyAdmin
+        elif model in SHARED_MODELS:
+            expected = SharedReferenceAdmin
+        else:
+            expected = OrgScopedAdmin if model in ORG_MODELS else SuperuserOnly
         assert isinstance(model_admin, expected), f"{model._meta.label} is neither scoped nor superuser-only"
 
 
@@ -126,7 +165,9 @@ def test_history_pages_show_only_the_own_organizations_rows(gm_client, world, mo
     assert "Badlands" not in other.content.decode()
 
 
-@pytest.mark.parametrize("model", [m for m in ORG_MODELS if m is not AuditEvent], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "model", [m for m in ORG_MODELS if m is not AuditEvent and m not in APPEND_ONLY_MODELS], ids=lambda m: m.__name__
+)
 def test_a_past_version_of_another_organizations_row_is_not_found(gm_client, world, model):
     other = world["other"][model]
     version = other.history.latest("history_date").history_id
@@ -188,8 +229,8 @@ def other_org_rows(world) -> set:
 def test_form_choices_list_only_the_own_organizations_rows(gm_client, world, model, view):
     target = url(model, "add") if view == "add" else url(model, "change", world["own"][model].pk)
     response = gm_client.get(target)
-    if response.status_code == 403:  # organizations and employees are not added here
-        assert view == "add" and model in (Organization, Employee)
+    if response.status_code == 403:  # organizations, employees and view-only records are not added here
+        assert view == "add" and model in (Organization, Employee, *VIEW_ONLY_MODELS)
         return
     assert response.status_code == 200
     foreign = other_org_rows(world)
@@ -325,7 +366,7 @@ def test_autocomplete_of_logins_is_for_superusers_only(gm_client, world):
     assert response.status_code == 403
 
 
-PLATFORM_MODELS = [m for m in admin.site._registry if m not in ORG_MODELS]
+PLATFORM_MODELS = [m for m in admin.site._registry if m not in ORG_MODELS and m not in SHARED_MODELS]
 
 
 @pytest.mark.parametrize("model", PLATFORM_MODELS, ids=lambda m: m._meta.label)
@@ -352,3 +393,73 @@ def test_a_superuser_sees_both_organizations(client, world):
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     page = client.get(url(Site, "changelist")).content.decode()
     assert "Prairie Charities Lodge" in page and "Badlands Boosters Lodge" in page
+
+
+# --- view-only records: signed slips and books, drop boxes; the shared thresholds --------------
+
+
+@pytest.mark.parametrize("model", VIEW_ONLY_MODELS, ids=lambda m: m.__name__)
+@pytest.mark.parametrize("superuser", [False, True], ids=["gaming manager", "superuser"])
+def test_view_only_records_are_never_added_changed_or_deleted_in_the_admin(client, world, model, superuser):
+    user = UserFactory(is_staff=True, is_superuser=True) if superuser else world["own"]["gm"].user
+    client.force_login(user)
+    row = world["own"][model]
+    assert client.get(url(model, "changelist")).status_code == 200
+    change = client.get(url(model, "change", row.pk))
+    assert change.status_code == 200 and 'name="_save"' not in change.content.decode()
+    assert client.get(url(model, "add")).status_code == 403
+    assert client.post(url(model, "change", row.pk), {}).status_code == 403
+    assert client.get(url(model, "delete", row.pk)).status_code == 403
+    assert model.objects.filter(pk=row.pk).exists()
+
+
+def test_a_slips_page_shows_its_lines_and_steps_read_only(gm_client, world):
+    slip = world["own"][Slip]
+    page = gm_client.get(url(Slip, "change", slip.pk)).content.decode()
+    assert "$100.00" in page or "10000" in page
+    assert "Badlands" not in page
+
+
+@pytest.fixture
+def thresholds(db):
+    from compliance.thresholds import ensure_seeded
+
+    ensure_seeded()
+    return Threshold.objects.order_by("pk")
+
+
+def test_a_gaming_manager_reads_the_thresholds_but_adds_changes_or_deletes_none(gm_client, world, thresholds):
+    row = thresholds.first()
+    listed = gm_client.get(url(Threshold, "changelist"))
+    assert listed.status_code == 200 and row.citation in listed.content.decode()
+    assert gm_client.get(url(Threshold, "change", row.pk)).status_code == 200
+    assert gm_client.get(url(Threshold, "add")).status_code == 403
+    assert gm_client.post(url(Threshold, "change", row.pk), {"value": "1"}).status_code == 403
+    assert gm_client.get(url(Threshold, "delete", row.pk)).status_code == 403
+
+
+def test_a_dealer_does_not_open_the_thresholds_in_the_admin(client, world, thresholds):
+    dealer = world["own"][Employee]
+    dealer.user.is_staff = True
+    dealer.user.save()
+    client.force_login(dealer.user)
+    assert client.get(url(Threshold, "changelist")).status_code == 403
+
+
+def test_a_superuser_adds_a_change_of_regulation_as_a_new_row_audited(client, world, thresholds):
+    from datetime import date
+
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    data = {
+        "code": "low_hold.ratio_21",
+        "value": "0.12",
+        "unit": "ratio",
+        "citation": "ND 99-01.3-08-04(9)",
+        "summary": "Amended.",
+        "effective_from": "2030-01-01",
+    }
+    assert client.post(url(Threshold, "add"), data).status_code == 302
+    added = Threshold.objects.get(code="low_hold.ratio_21", effective_from=date(2030, 1, 1))
+    assert AuditEvent.objects.filter(action="threshold.added", object_id=str(added.pk)).exists()
+    assert client.post(url(Threshold, "change", added.pk), {**data, "value": "0.5"}).status_code == 403
+    assert client.get(url(Threshold, "delete", added.pk)).status_code == 403

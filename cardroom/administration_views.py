@@ -1,0 +1,95 @@
+"""A gaming manager's administration pages of the core: locked accounts and shared terminals
+(stations). Views parse and call one service; a refusal shows the service's message inline."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+
+from . import forms, lockouts, pins
+from .access import Access, access_for, refusal
+from .models import Employee, Role, Station
+from .rules import HOUSE_CONTROL
+from .views import call_service, refusal_text
+
+
+def _gaming_manager(request, action: str) -> Access:
+    access = access_for(request.user)
+    if not access.is_gaming_manager:
+        raise PermissionDenied(refusal(HOUSE_CONTROL, [Role.GAMING_MANAGER], action))
+    return access
+
+
+NOTHING_CHOSEN = f"{HOUSE_CONTROL}: choose a login or a signing PIN to unlock."
+
+
+def _posted_id(request, name: str) -> int | None:
+    value = request.POST.get(name) or ""
+    return int(value) if value.isdigit() and len(value) < 19 else None
+
+
+def _unlock(request, access: Access) -> str:
+    """Unlock what the form names, among the organization's people and stations (404 outside)."""
+    what, employee_id, station_id = (
+        request.POST.get("unlock"),
+        _posted_id(request, "employee"),
+        _posted_id(request, "station"),
+    )
+    people = Employee.objects.filter(organization_id=access.organization_id).select_related("user")
+    if what == "pin" and employee_id:
+        employee = get_object_or_404(people, pk=employee_id)
+        lockouts.unlock_signing_pin(acting_user=request.user, employee=employee)
+        return f"The signing PIN of {employee} is unlocked."
+    if what == "login" and station_id:
+        stations = Station.objects.filter(site__organization_id=access.organization_id).select_related("user", "site")
+        holder = get_object_or_404(stations, pk=station_id)
+    elif what == "login" and employee_id:
+        holder = get_object_or_404(people, pk=employee_id)
+    else:
+        raise ValidationError(NOTHING_CHOSEN)
+    cleared = lockouts.unlock_login(acting_user=request.user, holder=holder)
+    return f"The login {holder.user.username} is unlocked ({cleared} failed sign-ins cleared)."
+
+
+@login_required
+def locked_accounts(request):
+    """Who is locked out of signing in or of their signing PIN, with an unlock button each."""
+    access = _gaming_manager(request, "unlock an account")
+    error = ""
+    if request.method == "POST":
+        try:
+            messages.success(request, _unlock(request, access))
+            return redirect("locked_accounts")
+        except ValidationError as exc:
+            error = refusal_text(exc)
+    return render(
+        request,
+        "cardroom/locked_accounts.html",
+        {
+            "lockouts": lockouts.lockouts(access.organization_id),
+            "error": error,
+            "limit": settings.AXES_FAILURE_LIMIT,
+            "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+def stations(request):
+    """The organization's shared terminals, and a form creating one for a site."""
+    access = _gaming_manager(request, "create a station login")
+    form = forms.StationForm(request.POST or None, sites=access.sites(), initial={"site": request.site})
+    if request.method == "POST" and form.is_valid():
+        station = call_service(form, lambda: pins.create_station(acting_user=request.user, **form.cleaned_data))
+        if station is not None:
+            messages.success(request, f"The station {station.name} can sign in as {station.user.username}.")
+            return redirect("stations")
+    rows = Station.objects.filter(site__organization_id=access.organization_id).select_related("site", "user")
+    return render(
+        request,
+        "cardroom/stations.html",
+        {"form": form, "stations": rows},
+        status=400 if form.errors else 200,
+    )

@@ -1,0 +1,91 @@
+"""The thresholds page (/compliance/thresholds/): every effective-dated threshold, read-only, with
+its citation, value and the dates it is in force; for gaming managers and auditors."""
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from cardroom.models import Role
+from compliance.models import Threshold
+from compliance.threshold_views import threshold_rows, value_text
+from compliance.thresholds import ensure_seeded
+from tests.conftest import ALL_ROLES
+
+URL = "/compliance/thresholds/"
+
+
+@pytest.fixture
+def seeded(db):
+    ensure_seeded()
+
+
+def as_user(client, employee):
+    client.force_login(employee.user)
+    return client
+
+
+@pytest.mark.parametrize(
+    "value,unit,text",
+    [
+        (Decimal("0.10"), "ratio", "10%"),
+        (Decimal("0.155"), "ratio", "15.5%"),
+        (Decimal("1000000"), "cents", "$10,000.00"),
+        (Decimal("30.000000"), "days", "30 days"),
+        (Decimal("48"), "hours", "48 hours"),
+    ],
+)
+def test_a_value_reads_as_the_regulation_writes_it(value, unit, text):
+    assert value_text(value, unit) == text
+
+
+@pytest.mark.parametrize("role", ALL_ROLES)
+def test_gaming_managers_and_auditors_read_it_other_roles_are_refused(client, cast, seeded, role):
+    response = as_user(client, cast[role]).get(URL)
+    if role in (Role.GAMING_MANAGER, Role.AUDITOR):
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 403
+        assert (
+            "House control: only a gaming manager or auditor may see the thresholds page." in response.content.decode()
+        )
+
+
+def test_the_page_lists_each_threshold_with_citation_value_and_dates(client, cast, seeded):
+    text = as_user(client, cast[Role.GAMING_MANAGER]).get(URL).content.decode()
+    assert "<code>low_hold.ratio_21</code>" in text
+    assert "ND 99-01.3-08-04(9)" in text and "10%" in text and "2018-07-01" in text
+    assert "$10,000.00" in text  # surveillance.gp_average_cents
+    assert "<form" not in text.split('id="thresholds"')[1]  # read-only
+
+
+def test_a_later_row_ends_the_earlier_one_the_day_before(seeded):
+    Threshold.objects.create(
+        code="low_hold.ratio_21",
+        value=Decimal("0.12"),
+        unit="ratio",
+        citation="ND 99-01.3-08-04(9)",
+        summary="Amended.",
+        effective_from=date(2030, 1, 1),
+    )
+    rows = [r for r in threshold_rows(date(2026, 11, 23)) if r.threshold.code == "low_hold.ratio_21"]
+    assert [(r.value, r.until, r.in_force) for r in rows] == [
+        ("10%", date(2029, 12, 31), True),
+        ("12%", None, False),
+    ]
+    later = [r for r in threshold_rows(date(2030, 1, 1)) if r.threshold.code == "low_hold.ratio_21"]
+    assert [r.in_force for r in later] == [False, True]
+
+
+def test_the_page_marks_the_rows_in_force(client, cast, seeded):
+    Threshold.objects.create(
+        code="outage.activity_hours",
+        value=24,
+        unit="hours",
+        citation="ND 99-01.3-08-04(7)",
+        summary="Shortened (a future amendment).",
+        effective_from=date(2099, 1, 1),
+    )
+    text = as_user(client, cast[Role.AUDITOR]).get(URL).content.decode()
+    assert text.count("in force</span>") == Threshold.objects.count() - 1
+    assert "2098-12-31" in text and "2099-01-01" in text

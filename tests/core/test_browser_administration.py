@@ -1,0 +1,59 @@
+"""A gaming manager's administration in Debian's Chromium: from the Administration menu, register
+a slip book (a refusal inline first), create a station, and unlock a locked login."""
+
+import pytest
+from axes.models import AccessAttempt
+
+from cardroom.models import Role, Station
+from floor.models import SlipBook
+from tests.browser_support import login
+
+
+@pytest.mark.browser
+def test_a_gaming_manager_administers_from_the_menu(browser_page, live_server, cast, site):
+    page = browser_page
+    dealer = cast[Role.DEALER]
+    AccessAttempt.objects.create(
+        username=dealer.user.username,
+        ip_address="127.0.0.1",
+        user_agent="test",
+        http_accept="*/*",
+        path_info="/login/",
+        get_data="",
+        post_data="",
+        failures_since_start=5,
+    )
+    login(page, live_server, cast[Role.GAMING_MANAGER].user.username)
+
+    page.click("a.nav-link:has-text('Administration')")
+    page.click("a.dropdown-item:has-text('Slip books')")
+    page.wait_for_url(f"{live_server.url}/accounting/slip-books/")
+    page.select_option("#id_kind", "fill")
+    page.fill("#id_first_number", "90")
+    page.fill("#id_last_number", "40")
+    page.click("#register-book")
+    assert "ND 99-01.3-08-05(2): give a range of printed numbers" in page.locator("#slip-book-form").inner_text()
+    page.fill("#id_first_number", "1001")
+    page.fill("#id_last_number", "1050")
+    page.click("#register-book")
+    page.wait_for_url(f"{live_server.url}/accounting/slip-books/")
+    assert "1001–1050" in page.locator("#slip-books").inner_text()
+    assert SlipBook.objects.filter(first_number=1001).exists()
+
+    page.click("a.nav-link:has-text('Administration')")
+    page.click("a.dropdown-item:has-text('Stations')")
+    page.select_option("#id_site", str(site.pk))
+    page.fill("#id_name", "Pit 1 terminal")
+    page.fill("#id_username", "pit-1")
+    page.fill("#id_password", "Ochre-Lantern-Drift-58")
+    page.click("#create-station")
+    page.wait_for_url(f"{live_server.url}/administration/stations/")
+    assert "pit-1" in page.locator("#stations").inner_text()
+    assert Station.objects.filter(user__username="pit-1", site=site).exists()
+
+    page.click("a.nav-link:has-text('Administration')")
+    page.click("a.dropdown-item:has-text('Locked accounts')")
+    page.click(f"[data-unlock='login-{dealer.user.username}']")
+    page.wait_for_url(f"{live_server.url}/administration/locked-accounts/")
+    assert "is unlocked (5 failed sign-ins cleared)" in page.content()
+    assert not AccessAttempt.objects.filter(username=dealer.user.username).exists()
