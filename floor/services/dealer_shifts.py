@@ -5,6 +5,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists
 
 from cardroom.access import require_role
 from cardroom.audit import record_site_event as _audit
@@ -93,9 +94,13 @@ def _check_dealer(dealer: Employee, site: Site, table: Table, at: datetime) -> N
 
 
 def _check_table_accepts_shift(table: Table, day: GamingDay, started_at: datetime) -> None:
-    if TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER).exists():
+    closed = TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER)
+    later = DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=started_at)
+    found = Table.objects.filter(pk=table.pk).values_list(Exists(closed), Exists(later)).first()  # one query
+    is_closed, has_later = found or (False, False)
+    if is_closed:
         raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} is closed for the gaming day."})
-    if DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=started_at).exists():
+    if has_later:
         raise ValidationError(
             {"started_at": f"{rules.DEALER_SHIFTS}: a later dealer shift is already recorded at this table today."}
         )
