@@ -60,7 +60,7 @@ def extend_demo(demo: dict) -> None:
     manager = people["gm"].user
     for key, site in demo["sites"].items():
         _setup_site(manager, site, people, key)
-        days = GamingDay.objects.filter(site=site).order_by("gaming_date")
+        days = GamingDay.objects.filter(site=site).select_related("site").order_by("gaming_date")
         for index, day in enumerate(days):
             _, end = queries.gaming_day_bounds(site, day.gaming_date)
             if end > timezone.now() or CountSession.objects.filter(site=site, gaming_date=day.gaming_date).exists():
@@ -82,10 +82,16 @@ def _setup_site(manager, site, people, key) -> None:
 
 
 def _in_play(day) -> list[Table]:
-    from floor.queries import table_was_opened
+    from django.db.models import Exists, OuterRef, Q
 
-    tables = Table.objects.filter(site=day.site, game=Game.TWENTY_ONE)
-    return [t for t in tables if table_was_opened(t, day)]
+    from floor.models import DealerShift, TableInventory
+
+    # floor.queries.table_was_opened for every table in one query: an opener or a dealer seated.
+    opener = TableInventory.objects.filter(table=OuterRef("pk"), gaming_day=day, kind=TableInventory.Kind.OPENER)
+    seated = DealerShift.objects.filter(table=OuterRef("pk"), gaming_day=day)
+    return list(
+        Table.objects.filter(site_id=day.site_id, game=Game.TWENTY_ONE).filter(Q(Exists(opener)) | Q(Exists(seated)))
+    )
 
 
 def _holder(people, logins, site):

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Role, Site, Table
 from cardroom.rules import HOUSE_CONTROL
@@ -63,7 +64,7 @@ def place_drop_box(
     _refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         drop = Drop.objects.create(
             site=site,
             drop_box=drop_box,
@@ -166,7 +167,7 @@ def remove_drop_box(
         key_holder=key_holder,
         second_key_holder=second_key_holder,
     )
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         if drop is None:
             drop = Drop.objects.create(
                 site=site,
@@ -217,7 +218,7 @@ def remove_drop_boxes(
     stranger = next((b for b in drop_boxes if b.site_id != site.pk), None)
     if stranger is not None:
         raise ValidationError({"boxes": f"{stranger} belongs to another site than {site}."})
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         return [
             remove_drop_box(
                 acting_user=acting_user,

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Exists
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Site, Table
@@ -48,7 +49,7 @@ def start_dealer_shift(
     _check_dealer(dealer, site, table, started_at)
     has_count = bool(chips) or amounts is not None
     counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT) if has_count else None
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         day = _open_day(site, "table")
         _in_day(site, day, started_at, given, "started_at")
         _check_table_accepts_shift(table, day, started_at)
