@@ -119,7 +119,7 @@ def _count_day(site, key, day, people, *, first_of_site: bool) -> None:
     prizes = {t.table_id: t.custody.prizes_cents for t in table_days([site.pk], day.gaming_date, day.gaming_date)}
     boxes = []
     for table in tables:
-        box = DropBox.objects.filter(table=table, active=True).order_by("label").first()
+        box = DropBox.objects.filter(table=table, active=True).select_related("site", "table").order_by("label").first()
         services.remove_drop_box(
             acting_user=shift.user,
             drop_box=box,

@@ -42,7 +42,9 @@ def shifts_running(at: datetime) -> QuerySet[DealerShift]:
 def current_shift(table: Table, at: datetime) -> DealerShift | None:
     """The dealer shift running at `table` at the moment `at`, with its day and dealer (and
     `table` itself as its table: ending the shift reads them)."""
-    shift = shifts_running(at).filter(table=table).select_related("gaming_day", "dealer").order_by("-started_at").first()
+    shift = (
+        shifts_running(at).filter(table=table).select_related("gaming_day", "dealer").order_by("-started_at").first()
+    )
     if shift is not None:
         shift.table = table
     return shift

@@ -9,9 +9,8 @@ from django.db.models import Count, Exists, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end
+from cardroom.audit import appended_at_end, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Role, Site
 
 from .. import queries

@@ -8,9 +8,8 @@ from django.db import transaction
 from django.db.models import Exists
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end
+from cardroom.audit import appended_at_end, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Site, Table
 from cardroom.money import format_money
 from cardroom.rules import HOUSE_CONTROL

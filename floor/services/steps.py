@@ -61,6 +61,7 @@ def _open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
         raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
+    day.site = site  # the day is the site's: what its records' audit rows read (cardroom.audit_rows), not re-read
     return day
 
 
