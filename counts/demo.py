@@ -61,13 +61,16 @@ def extend_demo(demo: dict) -> None:
     for key, site in demo["sites"].items():
         _setup_site(manager, site, people, key)
         days = GamingDay.objects.filter(site=site).select_related("site").order_by("gaming_date")
+        counted = set(CountSession.objects.filter(site=site).values_list("gaming_date", flat=True))
+        # Who removes and escorts the boxes: the site's people do not change while the demo counts.
+        crew = (_holder(people, SHIFT_MANAGERS, site), _holder(people, ESCORTS, site))
         for index, day in enumerate(days):
             _, end = queries.gaming_day_bounds(site, day.gaming_date)
-            if end > timezone.now() or CountSession.objects.filter(site=site, gaming_date=day.gaming_date).exists():
+            if end > timezone.now() or day.gaming_date in counted:
                 continue
             try:
                 with transaction.atomic():
-                    _count_day(site, key, day, people, first_of_site=index == 0)
+                    _count_day(site, key, day, people, crew, first_of_site=index == 0)
                 demo_progress.advance("counted days")
             except ValidationError:
                 continue  # a day the demo cannot count (e.g. a box left uncounted by hand): leave it
@@ -104,12 +107,11 @@ def _holder(people, logins, site):
     return None
 
 
-def _count_day(site, key, day, people, *, first_of_site: bool) -> None:
+def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     tables = _in_play(day)
     if not tables:
         return
-    shift = _holder(people, SHIFT_MANAGERS, site)
-    escort = _holder(people, ESCORTS, site)
+    shift, escort = crew
     first, second = people["count1"], people["count2"]
     start, end = queries.gaming_day_bounds(site, day.gaming_date)
     removed_at = end - timedelta(hours=3, minutes=30)

@@ -40,8 +40,9 @@ def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_s
             )
 
 
-def _validate_reuse(drop_box: DropBox) -> None:
-    if queries.open_drop(drop_box) is not None:
+def _validate_reuse(drop_box: DropBox, *, open_drop_read: bool = False) -> None:
+    """`open_drop_read`: the caller found no open drop of the box already (not asked twice)."""
+    if not open_drop_read and queries.open_drop(drop_box) is not None:
         raise ValidationError({"box": f"{drop_box} is still on its table: record its removal first."})
     if queries.uncounted_drop(drop_box) is not None:
         raise ValidationError(
@@ -155,7 +156,7 @@ def remove_drop_box(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
         _refuse_closed_books(site, gaming_date, "the drop")
-        _validate_reuse(drop_box)
+        _validate_reuse(drop_box, open_drop_read=True)
         _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(
         site,
