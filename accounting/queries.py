@@ -2,7 +2,8 @@
 
 from datetime import date
 
-from django.db.models import Exists, Q, QuerySet
+from django.db import connection
+from django.db.models import Q, QuerySet
 
 from cardroom.models import Site
 from cardroom.periods import Quarter
@@ -25,21 +26,23 @@ def quarter_filing(site_id: int, quarter: Quarter) -> QuarterFiling | None:
     return QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter)).select_related("filed_by").first()
 
 
+_CLOSED_SQL = (
+    f'SELECT EXISTS(SELECT 1 FROM "{BooksClose._meta.db_table}" WHERE "site_id" = %s AND "gaming_date" = %s), '
+    f'EXISTS(SELECT 1 FROM "{QuarterFiling._meta.db_table}" WHERE "site_id" = %s AND "quarter" = %s)'
+)
+
+
 def closed_reason(site_id: int, gaming_date: date) -> str | None:
     """Why the books of the site's gaming date are closed (its own books, or its quarter's
     summary filed), or None: the answer the books register for the layers below (cardroom.closing).
     One query: every write to a day's records asks it."""
     quarter = Quarter.containing(gaming_date)
-    found = (
-        Site.objects.filter(pk=site_id)
-        .annotate(
-            day_closed=Exists(BooksClose.objects.filter(site_id=site_id, gaming_date=gaming_date)),
-            quarter_filed=Exists(QuarterFiling.objects.filter(site_id=site_id, quarter=str(quarter))),
-        )
-        .values_list("day_closed", "quarter_filed")
-        .first()
-    )
-    day_closed, quarter_filed = found or (False, False)
+    # Plain SQL: the statement runs on every write to a day's records, and building it with
+    # the ORM (Exists annotations) cost several times what running it does.
+    with connection.cursor() as cursor:
+        cursor.execute(_CLOSED_SQL, [site_id, connection.ops.adapt_datefield_value(gaming_date), site_id, str(quarter)])
+        found = cursor.fetchone()
+    day_closed, quarter_filed = found
     if day_closed:
         return f"the books of {gaming_date} are closed"
     if quarter_filed:

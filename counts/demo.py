@@ -60,14 +60,17 @@ def extend_demo(demo: dict) -> None:
     manager = people["gm"].user
     for key, site in demo["sites"].items():
         _setup_site(manager, site, people, key)
-        days = GamingDay.objects.filter(site=site).order_by("gaming_date")
+        days = GamingDay.objects.filter(site=site).select_related("site").order_by("gaming_date")
+        counted = set(CountSession.objects.filter(site=site).values_list("gaming_date", flat=True))
+        # Who removes and escorts the boxes: the site's people do not change while the demo counts.
+        crew = (_holder(people, SHIFT_MANAGERS, site), _holder(people, ESCORTS, site))
         for index, day in enumerate(days):
             _, end = queries.gaming_day_bounds(site, day.gaming_date)
-            if end > timezone.now() or CountSession.objects.filter(site=site, gaming_date=day.gaming_date).exists():
+            if end > timezone.now() or day.gaming_date in counted:
                 continue
             try:
                 with transaction.atomic():
-                    _count_day(site, key, day, people, first_of_site=index == 0)
+                    _count_day(site, key, day, people, crew, first_of_site=index == 0)
                 demo_progress.advance("counted days")
             except ValidationError:
                 continue  # a day the demo cannot count (e.g. a box left uncounted by hand): leave it
@@ -82,10 +85,16 @@ def _setup_site(manager, site, people, key) -> None:
 
 
 def _in_play(day) -> list[Table]:
-    from floor.queries import table_was_opened
+    from django.db.models import Exists, OuterRef, Q
 
-    tables = Table.objects.filter(site=day.site, game=Game.TWENTY_ONE)
-    return [t for t in tables if table_was_opened(t, day)]
+    from floor.models import DealerShift, TableInventory
+
+    # floor.queries.table_was_opened for every table in one query: an opener or a dealer seated.
+    opener = TableInventory.objects.filter(table=OuterRef("pk"), gaming_day=day, kind=TableInventory.Kind.OPENER)
+    seated = DealerShift.objects.filter(table=OuterRef("pk"), gaming_day=day)
+    return list(
+        Table.objects.filter(site_id=day.site_id, game=Game.TWENTY_ONE).filter(Q(Exists(opener)) | Q(Exists(seated)))
+    )
 
 
 def _holder(people, logins, site):
@@ -98,12 +107,11 @@ def _holder(people, logins, site):
     return None
 
 
-def _count_day(site, key, day, people, *, first_of_site: bool) -> None:
+def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     tables = _in_play(day)
     if not tables:
         return
-    shift = _holder(people, SHIFT_MANAGERS, site)
-    escort = _holder(people, ESCORTS, site)
+    shift, escort = crew
     first, second = people["count1"], people["count2"]
     start, end = queries.gaming_day_bounds(site, day.gaming_date)
     removed_at = end - timedelta(hours=3, minutes=30)
@@ -113,7 +121,7 @@ def _count_day(site, key, day, people, *, first_of_site: bool) -> None:
     prizes = {t.table_id: t.custody.prizes_cents for t in table_days([site.pk], day.gaming_date, day.gaming_date)}
     boxes = []
     for table in tables:
-        box = DropBox.objects.filter(table=table, active=True).order_by("label").first()
+        box = DropBox.objects.filter(table=table, active=True).select_related("site", "table").order_by("label").first()
         services.remove_drop_box(
             acting_user=shift.user,
             drop_box=box,

@@ -56,12 +56,13 @@ def build_demo_custody(site: Site, *, days: Iterable[date], people: Mapping[str,
     tables = list(site.tables.filter(active=True).order_by("number")[: min(MAX_TABLES, len(cast.dealers))])
     existing = set(GamingDay.objects.filter(site=site).values_list("gaming_date", flat=True))
     created = 0
+    closers: dict[int, dict[int, int]] = {}  # table id -> its last closer's chips, as this run counted them
     for gaming_date in sorted(set(days) - existing):
         start = datetime.combine(gaming_date, OPEN_AT, tzinfo=ZoneInfo(site.time_zone))
         if start + SESSION + timedelta(hours=1) > timezone.now() or not tables:
             continue
         with transaction.atomic():
-            _build_day(site, gaming_date, start, tables, cast, random.Random(f"{site.pk}:{gaming_date}"))
+            _build_day(site, gaming_date, start, tables, cast, random.Random(f"{site.pk}:{gaming_date}"), closers)
         created += 1
         demo_progress.advance("gaming days")
     return created
@@ -79,14 +80,16 @@ def _cast(people) -> _Cast:
     return _Cast(many(Role.SHIFT_MANAGER)[0], verifier, many(Role.CASHIER)[0], many(Role.DEALER))
 
 
-def _build_day(site, gaming_date, start, tables, cast, rng) -> None:
+def _build_day(site, gaming_date, start, tables, cast, rng, closers) -> None:
     boss = cast.shift_manager.user
-    services.open_gaming_day(acting_user=boss, site=site, gaming_date=gaming_date, at=start - timedelta(minutes=30))
+    day = services.open_gaming_day(
+        acting_user=boss, site=site, gaming_date=gaming_date, at=start - timedelta(minutes=30)
+    )
     in_play = tables[: rng.randint(1, len(tables))]
-    table_days = [_open_table(t, start, cast, rng) for t in in_play]
+    table_days = [_open_table(t, start, cast, rng, closers.get(t.pk)) for t in in_play]
     _schedule_rotations(table_days, start, cast.dealers, rng)
-    _play_day(table_days, start, cast, rng)
-    day = GamingDay.objects.get(site=site, gaming_date=gaming_date)
+    _play_day(day, table_days, start, cast, rng)
+    closers.update({td.table.pk: {v: q for v, q in td.tray.items() if q > 0} for td in table_days})
     close_at = start + SESSION + timedelta(minutes=30)
     _carry_boxes(boss, day, close_at)
     services.close_gaming_day(acting_user=boss, gaming_day=day, at=close_at)
@@ -112,12 +115,16 @@ def _chips(tray: dict[int, int]) -> list[dict]:
     return [{"denomination": value, "quantity": quantity} for value, quantity in tray.items() if quantity > 0]
 
 
-def _open_table(table, start, cast, rng) -> _TableDay:
-    """The opener matches the last closer, except now and then (a counted variance)."""
+def _open_table(table, start, cast, rng, last_closer: dict[int, int] | None) -> _TableDay:
+    """The opener matches the last closer, except now and then (a counted variance).
+    `last_closer`: its chips when this run counted it (else they are read)."""
     from . import queries
 
-    previous = queries.last_tray_count(table, before=start)
-    tray = dict(previous.lines.values_list("value_cents", "quantity")) if previous else _fresh_tray(rng)
+    if last_closer is not None:
+        previous, tray = True, dict(last_closer)
+    else:
+        previous = queries.last_tray_count(table, before=start)
+        tray = dict(previous.lines.values_list("value_cents", "quantity")) if previous else _fresh_tray(rng)
     reason = ""
     if previous and rng.random() < 0.05:
         tray[500] = tray.get(500, 0) + rng.choice([-2, -1, 1])
@@ -156,7 +163,7 @@ def _schedule_rotations(table_days, start, dealers, rng) -> None:
             table_days[index].changes.append((moment, dealer))
 
 
-def _play_day(table_days, start, cast, rng) -> None:
+def _play_day(day, table_days, start, cast, rng) -> None:
     """Seat each dealer (with a tray count at each change), prepare 0-3 fills and 0-2 credits
     per table at random moments, all in time order across tables (so slip numbers follow
     time, 08-05(2)), then count the closers."""
@@ -173,7 +180,7 @@ def _play_day(table_days, start, cast, rng) -> None:
             _fill(table_day, at, cast, rng)
         else:
             _credit(table_day, at, cast, rng)
-    _declare_no_tips(table_days, start)
+    _declare_no_tips(day, table_days, start)
     for table_day in table_days:
         _drift(table_day.tray, rng)
         services.record_table_inventory(
@@ -185,14 +192,13 @@ def _play_day(table_days, start, cast, rng) -> None:
         )
 
 
-def _declare_no_tips(table_days, start) -> None:
+def _declare_no_tips(day, table_days, start) -> None:
     """Each dealer of the day declares their tips (none) before the closers end their last
     shifts, so the tips check of ND 99-01.3-08-06(3) finds them in order. The cage's demo adds a
     declared and redeemed amount for one dealer. (A demo builder is wiring: it may call the cage.)"""
     from cage import services as cage
 
-    site = table_days[0].table.site
-    day = GamingDay.objects.get(site=site, close__isnull=True)
+    site = day.site
     dealers = {dealer for table_day in table_days for _, dealer in table_day.changes}
     for dealer in sorted(dealers, key=lambda e: e.pk):
         cage.declare_tips(
@@ -221,15 +227,17 @@ def _drift(tray: dict[int, int], rng) -> None:
         tray[value] = max(5, tray.get(value, 0) + rng.randint(-spread, spread // 2))
 
 
-def _seated(table, at):
-    from . import queries
-
-    return queries.current_dealer(table, at)
+def _seated(table_day, at):
+    """The dealer the day's schedule has seated at the table by `at` (each change relieves
+    the one before it; the closers come after every fill and credit): what
+    floor.queries.current_dealer reads back, known here without asking."""
+    seated = [dealer for moment, dealer in table_day.changes if moment <= at]
+    return seated[-1] if seated else None
 
 
 def _fill(table_day, at, cast, rng) -> None:
     chips = {2500: rng.choice([20, 40]), 500: rng.choice([0, 20, 40])}
-    dealer = _seated(table_day.table, at + timedelta(minutes=2))
+    dealer = _seated(table_day, at)  # the seats recorded so far: none is recorded between now and the receipt
     if dealer is None:
         return  # nobody at the table to receive the copy (ND 99-01.3-08-05(6)): no fill
     slip = services.prepare_fill(acting_user=cast.cashier.user, table=table_day.table, chips=_chips(chips), at=at)
@@ -250,7 +258,7 @@ def _deals_its_game(dealer, table) -> bool:
 
 def _credit(table_day, at, cast, rng) -> None:
     greens = table_day.tray.get(2500, 0)
-    dealer = _seated(table_day.table, at)
+    dealer = _seated(table_day, at)
     if greens < 30 or dealer is None:
         return
     chips = {2500: rng.choice([10, 20])}
@@ -282,10 +290,17 @@ def demo_days(site_key: str, site: Site, today: date) -> list[date]:
 def people_at(site: Site) -> dict[str, list[Employee]]:
     from cardroom.models import Membership
 
-    names = {Role.SHIFT_MANAGER: "shift_manager", Role.PIT_BOSS: "pit_boss", Role.CASHIER: "cashier",
-             Role.DEALER: "dealer", Role.WHEEL_OPERATOR: "dealer"}
+    names = {
+        Role.SHIFT_MANAGER: "shift_manager",
+        Role.PIT_BOSS: "pit_boss",
+        Role.CASHIER: "cashier",
+        Role.DEALER: "dealer",
+        Role.WHEEL_OPERATOR: "dealer",
+    }
     people: dict[str, list[Employee]] = {}
-    for membership in Membership.objects.filter(site=site, role__in=names).select_related("employee__user").order_by("pk"):
+    for membership in (
+        Membership.objects.filter(site=site, role__in=names).select_related("employee__user").order_by("pk")
+    ):
         people.setdefault(names[membership.role], []).append(membership.employee)
     return people
 

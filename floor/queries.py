@@ -40,8 +40,14 @@ def shifts_running(at: datetime) -> QuerySet[DealerShift]:
 
 
 def current_shift(table: Table, at: datetime) -> DealerShift | None:
-    """The dealer shift running at `table` at the moment `at`."""
-    return shifts_running(at).filter(table=table).order_by("-started_at").first()
+    """The dealer shift running at `table` at the moment `at`, with its day and dealer (and
+    `table` itself as its table: ending the shift reads them)."""
+    shift = (
+        shifts_running(at).filter(table=table).select_related("gaming_day", "dealer").order_by("-started_at").first()
+    )
+    if shift is not None:
+        shift.table = table
+    return shift
 
 
 def current_dealer(table: Table, at: datetime) -> Employee | None:

@@ -5,10 +5,12 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Role, Site
 
 from .. import queries
@@ -68,7 +70,7 @@ def open_count_session(
     if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
         raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         session = CountSession.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -105,12 +107,21 @@ def _drop_to_count(session: CountSession, drop_box: DropBox) -> Drop:
     """The box's use on the session's gaming date that has been removed from its table."""
     if drop_box.site_id != session.site_id:
         raise ValidationError({"box": f"{drop_box} belongs to another site than this count."})
-    drops = list(drop_box.drops.filter(gaming_date=session.gaming_date).select_related("table").order_by("placed_at"))
+    # One query: each use with its removal and whether it is counted in this session or agreed.
+    drops = list(
+        drop_box.drops.filter(gaming_date=session.gaming_date)
+        .select_related("table", "removal")
+        .annotate(
+            in_session=Exists(CountEntry.objects.filter(drop=OuterRef("pk"), session=session)),
+            agreed=Exists(CountAgreement.objects.filter(drop=OuterRef("pk"))),
+        )
+        .order_by("placed_at")
+    )
     removed = [d for d in drops if hasattr(d, "removal")]
-    in_session = [d for d in removed if d.entries.filter(session=session).exists()]
+    in_session = [d for d in removed if d.in_session]
     if in_session:
         return in_session[0]
-    awaiting = [d for d in removed if not d.agreements.exists()]
+    awaiting = [d for d in removed if not d.agreed]
     if awaiting:
         return awaiting[0]
     if drops and not removed:
@@ -198,7 +209,7 @@ def record_blind_count(
         )
     figures, found = parse_currency(currency), parse_forms(forms)
     when = _now(at)
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()  # one count at a time per session
         entry = _save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
         _audit(acting_user, "count.member_counted", entry, session.site, after=_entry_after(entry, figures, found))
@@ -235,7 +246,7 @@ def resolve_difference(
         )
     figures, found = parse_currency(currency), parse_forms(forms)
     when = _now(at)
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         entry = _save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
         _audit(acting_user, "count.recounted", entry, session.site, after=_entry_after(entry, figures, found))
         return _agree(acting_user, session, drop, entry, CountAgreement.Source.RECOUNT, when, reason=note.strip())
@@ -244,12 +255,26 @@ def resolve_difference(
 def signing_problems(session: CountSession) -> list[str]:
     """What stands between this session and both signatures, box by box."""
     problems = []
-    drops = Drop.objects.filter(entries__session=session).distinct().select_related("drop_box")
+    member_counts = (
+        CountEntry.objects.filter(drop=OuterRef("pk"), session=session, kind=EntryKind.MEMBER)
+        .order_by()
+        .values("drop")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    drops = (
+        Drop.objects.filter(entries__session=session)
+        .distinct()
+        .select_related("drop_box")
+        .annotate(
+            members=Coalesce(Subquery(member_counts), 0),
+            agreed=Exists(CountAgreement.objects.filter(drop=OuterRef("pk"))),
+        )
+    )  # one query for every box of the session
     for drop in drops:
-        members = drop.entries.filter(session=session, kind=EntryKind.MEMBER).count()
-        if members < 2:
+        if drop.members < 2:
             problems.append(f"{drop.drop_box} has only one member's count; both count independently.")
-        elif not drop.agreements.exists():
+        elif not drop.agreed:
             problems.append(f"{drop.drop_box}: the two counts differ; resolve the difference by recount, with a note.")
     for drop in queries.drops_awaiting_count(session.site, session.gaming_date).exclude(entries__session=session):
         problems.append(f"{drop.drop_box} was removed from table {drop.table.number} but has not been counted.")
@@ -271,7 +296,7 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     problems = signing_problems(session)
     if problems:
         raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()
         signature = CountSignature.objects.create(
             session=session, member=employee, initials=employee.initials, signed_at=signed_at

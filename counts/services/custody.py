@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end
 from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Role, Site, Table
 from cardroom.rules import HOUSE_CONTROL
@@ -39,8 +40,9 @@ def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_s
             )
 
 
-def _validate_reuse(drop_box: DropBox) -> None:
-    if queries.open_drop(drop_box) is not None:
+def _validate_reuse(drop_box: DropBox, *, open_drop_read: bool = False) -> None:
+    """`open_drop_read`: the caller found no open drop of the box already (not asked twice)."""
+    if not open_drop_read and queries.open_drop(drop_box) is not None:
         raise ValidationError({"box": f"{drop_box} is still on its table: record its removal first."})
     if queries.uncounted_drop(drop_box) is not None:
         raise ValidationError(
@@ -63,7 +65,7 @@ def place_drop_box(
     _refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         drop = Drop.objects.create(
             site=site,
             drop_box=drop_box,
@@ -154,7 +156,7 @@ def remove_drop_box(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
         _refuse_closed_books(site, gaming_date, "the drop")
-        _validate_reuse(drop_box)
+        _validate_reuse(drop_box, open_drop_read=True)
         _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(
         site,
@@ -166,7 +168,7 @@ def remove_drop_box(
         key_holder=key_holder,
         second_key_holder=second_key_holder,
     )
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         if drop is None:
             drop = Drop.objects.create(
                 site=site,
@@ -217,7 +219,7 @@ def remove_drop_boxes(
     stranger = next((b for b in drop_boxes if b.site_id != site.pk), None)
     if stranger is not None:
         raise ValidationError({"boxes": f"{stranger} belongs to another site than {site}."})
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         return [
             remove_drop_box(
                 acting_user=acting_user,

@@ -5,10 +5,11 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Exists
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Employee, Membership, Site, Table
 from cardroom.money import format_money
 from cardroom.rules import HOUSE_CONTROL
@@ -47,7 +48,7 @@ def start_dealer_shift(
     _check_dealer(dealer, site, table, started_at)
     has_count = bool(chips) or amounts is not None
     counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT) if has_count else None
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         day = _open_day(site, "table")
         _in_day(site, day, started_at, given, "started_at")
         _check_table_accepts_shift(table, day, started_at)
@@ -93,9 +94,13 @@ def _check_dealer(dealer: Employee, site: Site, table: Table, at: datetime) -> N
 
 
 def _check_table_accepts_shift(table: Table, day: GamingDay, started_at: datetime) -> None:
-    if TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER).exists():
+    closed = TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.CLOSER)
+    later = DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=started_at)
+    found = Table.objects.filter(pk=table.pk).values_list(Exists(closed), Exists(later)).first()  # one query
+    is_closed, has_later = found or (False, False)
+    if is_closed:
         raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} is closed for the gaming day."})
-    if DealerShift.objects.filter(table=table, gaming_day=day, started_at__gt=started_at).exists():
+    if has_later:
         raise ValidationError(
             {"started_at": f"{rules.DEALER_SHIFTS}: a later dealer shift is already recorded at this table today."}
         )

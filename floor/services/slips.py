@@ -421,7 +421,7 @@ def _check_void(slip: Slip, done: set[str]) -> None:
 def _add_step(
     acting_user, slip: Slip, kind: str, employee: Employee, at: datetime, reason: str = "", signed_as: str = ""
 ) -> SlipStep:
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         Slip.objects.select_for_update().filter(pk=slip.pk).first()  # one signer at a time per slip
         done = set(SlipStep.objects.filter(slip=slip).values_list("kind", flat=True))
         _check_step_order(slip, kind, done, at)

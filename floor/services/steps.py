@@ -3,7 +3,7 @@ gaming day, the chips on a count or a slip, a tray count saved with its lines, t
 dealer shift claimed once, and the outage cap on a table that opens or seats a dealer."""
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
@@ -61,6 +61,7 @@ def _open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
         raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
+    day.site = site  # the day is the site's: what its records' audit rows read (cardroom.audit_rows), not re-read
     return day
 
 
@@ -215,6 +216,6 @@ def _end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: da
     )
     if not claimed:
         raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: the shift of {shift.dealer} has already ended."})
-    shift.refresh_from_db()
+    shift.ended_at, shift.ended_by = ended_at.astimezone(UTC), employee  # what the update wrote: no re-read
     figure_days.day_changed(shift.gaming_day.site_id, shift.gaming_day.gaming_date)  # no save(): tell the books
     _audit(acting_user, "dealer_shift.ended", shift, site=shift.table.site, before=before)

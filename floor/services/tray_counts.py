@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end, snapshot
 from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Table
 from cardroom.rules import HOUSE_CONTROL
 
@@ -63,19 +63,22 @@ def record_table_inventory(
         amounts = None
     counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT)
     with transaction.atomic():
-        day = _open_day(site, "table")
-        _in_day(site, day, at, given, "counted_at")
-        _check_count_order(table, day, kind)
-        previous = queries.last_tray_count(table, before=at)
-        variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None
-        inventory = _save_count(
-            table, day, kind, counted, employee, at, previous=previous, variance=variance, reason=variance_reason
-        )
-        if kind == TableInventory.Kind.CLOSER:
-            shift = queries.current_shift(table, at)
+        # The rows' events go in one INSERT (appended_at_end); the tips check may open an
+        # alert in a savepoint of its own, so it runs after that block, in the same order.
+        with appended_at_end():
+            day = _open_day(site, "table")
+            _in_day(site, day, at, given, "counted_at")
+            _check_count_order(table, day, kind)
+            previous = queries.last_tray_count(table, before=at)
+            variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None
+            inventory = _save_count(
+                table, day, kind, counted, employee, at, previous=previous, variance=variance, reason=variance_reason
+            )
+            shift = queries.current_shift(table, at) if kind == TableInventory.Kind.CLOSER else None
             if shift is not None:
                 _end_shift(acting_user, shift, employee, at)
-                _check_tips_if_last_shift(shift, day, at)
+        if shift is not None:
+            _check_tips_if_last_shift(shift, day, at)
         _audit(
             acting_user,
             f"table_inventory.{kind}",
