@@ -109,5 +109,6 @@ def replay(sent: list[Statement]) -> int:
     with connection.cursor() as cursor:
         for sql, params in sent:
             cursor.execute(sql, params)
-            rows += len(cursor.fetchall())
+            if cursor.description is not None:  # a statement that returns rows (not a write)
+                rows += len(cursor.fetchall())
     return rows
