@@ -37,7 +37,8 @@ pytestmark = pytest.mark.django_db
 # value as a column header writes it ("$1,000"). Any other word with a dollar sign, or a word
 # that is the tail of a value ("387.00", ",000"), is a value wrapped or cut mid-number.
 MONEY = re.compile(r"^[-+]?\$\d{1,3}(,\d{3})*(\.\d\d)?$")
-TAIL = re.compile(r"^(,\d{3})+(\.\d\d)?$|^\d*\.\d\d$|^\.\d\d$")
+# A tail starts at a comma group or the cents: a plain decimal ("0.01", a z-score) is not one.
+TAIL = re.compile(r"^(,\d{3})+(\.\d\d)?$|^\d{3}(,\d{3})*\.\d\d$|^\.\d\d$")
 PUNCTUATION = ".,;:()"
 SCALE = 1  # 72 dpi: one pixel per point, so the PNG is the page's size in points
 PNG_DIR = os.environ.get("PDF_PNG_DIR")  # set to keep the PNGs for a look
