@@ -182,8 +182,8 @@ def _links(response) -> list[str]:
     return paths
 
 
-def _skipped(path: str) -> bool:
-    return path.startswith(SKIP_PREFIXES) or path.startswith("/static/")
+def _skipped(path: str, skip: tuple[str, ...] = SKIP_PREFIXES) -> bool:
+    return path.startswith(skip) or path.startswith("/static/")
 
 
 def _is_api_list(path: str) -> bool:
@@ -229,9 +229,12 @@ def measure(client: Client, path: str, repeat: int = 1) -> tuple[Measure, object
     return Measure(path, response.status_code, queries, seconds, rows), response
 
 
-def discover(client: Client) -> list[str]:
+def discover(client: Client, *, pages_only: bool = False) -> list[str]:
+    """The addresses `client`'s user reaches (see `_discover`); with `pages_only`, the pages
+    and the fragments they load (HTML), not the API nor the downloads (PDF, CSV)."""
+    skip = SKIP_PREFIXES + ("/api/",) if pages_only else SKIP_PREFIXES
     with _quiet_request_log():
-        return _discover(client)
+        return _discover(client, skip, html_only=pages_only)
 
 
 @contextmanager
@@ -246,7 +249,11 @@ def _quiet_request_log():
         logger.setLevel(level)
 
 
-def _discover(client: Client) -> list[str]:
+def _answers(response, html_only: bool) -> bool:
+    return response.status_code == 200 and (not html_only or "html" in response.get("Content-Type", ""))
+
+
+def _discover(client: Client, skip: tuple[str, ...], html_only: bool) -> list[str]:
     """The addresses to walk: every parameterless GET route, and one address per route with
     parameters, found in the links of the pages walked (breadth first, a few rounds)."""
     routes = {}
@@ -255,7 +262,7 @@ def _discover(client: Client) -> list[str]:
     chosen: dict[str, str] = {}
     for route in routes:
         path = _static_path(route)
-        key = path and not _skipped(path) and _route_key(path)
+        key = path and not _skipped(path, skip) and _route_key(path)
         if key and key not in chosen:
             chosen[key] = path
     frontier, answered = list(chosen.values()), set()
@@ -263,12 +270,12 @@ def _discover(client: Client) -> list[str]:
         found = []
         for path in frontier:
             response = get(client, path)
-            if response.status_code != 200:
+            if not _answers(response, html_only):
                 continue  # a form's POST-only address, the API's catch-all 404
             answered.add(path)
             for link in _links(response):
                 bare = link.split("?")[0]
-                if _skipped(bare):
+                if _skipped(bare, skip):
                     continue
                 route = _route_key(bare)
                 if route is None or route in chosen:
@@ -279,7 +286,7 @@ def _discover(client: Client) -> list[str]:
             break
         frontier = found
     for path in frontier:  # the last round's finds, not yet fetched
-        if get(client, path).status_code == 200:
+        if _answers(get(client, path), html_only):
             answered.add(path)
     return sorted(answered)
 

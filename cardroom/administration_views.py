@@ -1,11 +1,13 @@
 """A gaming manager's administration pages of the core: locked accounts and shared terminals
-(stations). Views parse and call one service; a refusal shows the service's message inline."""
+(stations: created, deactivated and reactivated). Views parse and call one service; a refusal
+shows the service's message inline."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
 from . import forms, lockouts, pins
 from .access import Access, access_for, refusal
@@ -76,20 +78,48 @@ def locked_accounts(request):
     )
 
 
+def _stations_of(access: Access):
+    return Station.objects.filter(site__organization_id=access.organization_id).select_related("site", "user")
+
+
+def _stations_page(request, access: Access, form, error: str = ""):
+    return render(
+        request,
+        "cardroom/stations.html",
+        {"form": form, "stations": _stations_of(access), "error": error},
+        status=400 if form.errors or error else 200,
+    )
+
+
+def _station_form(request, access: Access, data=None):
+    return forms.StationForm(data, sites=access.sites(), initial={"site": request.site})
+
+
 @login_required
 def stations(request):
-    """The organization's shared terminals, and a form creating one for a site."""
+    """The organization's shared terminals (each with its deactivate or reactivate button), and
+    a form creating one for a site."""
     access = _gaming_manager(request, "create a station login")
-    form = forms.StationForm(request.POST or None, sites=access.sites(), initial={"site": request.site})
+    form = _station_form(request, access, request.POST or None)
     if request.method == "POST" and form.is_valid():
         station = call_service(form, lambda: pins.create_station(acting_user=request.user, **form.cleaned_data))
         if station is not None:
             messages.success(request, f"The station {station.name} can sign in as {station.user.username}.")
             return redirect("stations")
-    rows = Station.objects.filter(site__organization_id=access.organization_id).select_related("site", "user")
-    return render(
-        request,
-        "cardroom/stations.html",
-        {"form": form, "stations": rows},
-        status=400 if form.errors else 200,
-    )
+    return _stations_page(request, access, form)
+
+
+@require_POST
+@login_required
+def set_station_active(request, pk: int, active: bool):
+    """Deactivate or reactivate one of the organization's stations (404 outside it)."""
+    verb = "reactivate" if active else "deactivate"
+    access = _gaming_manager(request, f"{verb} a station")
+    station = get_object_or_404(_stations_of(access), pk=pk)
+    change = pins.reactivate_station if active else pins.deactivate_station
+    try:
+        change(acting_user=request.user, station=station)
+    except ValidationError as exc:
+        return _stations_page(request, access, _station_form(request, access), refusal_text(exc))
+    messages.success(request, f"The station {station.name} is {verb}d.")
+    return redirect("stations")

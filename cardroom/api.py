@@ -792,7 +792,7 @@ class TokenSerializer(serializers.Serializer):
     request=LoginSerializer,
     responses={
         200: TokenSerializer,
-        400: OpenApiResponse(description="Wrong login name or password."),
+        400: OpenApiResponse(description="Wrong login name or password, or a deactivated station."),
         429: OpenApiResponse(description="Too many sign-in attempts, or the account is locked."),
     },
 )
@@ -810,12 +810,24 @@ class TokenView(APIView):
         if not credentials.is_valid():
             if getattr(request, "axes_locked_out", False):  # django-axes refused the attempt
                 raise AccountLocked(_locked_message())
-            raise exceptions.ValidationError(credentials.errors)
+            refusal = _deactivated_station(credentials.initial_data)
+            raise exceptions.ValidationError({"non_field_errors": [refusal]} if refusal else credentials.errors)
         user = credentials.validated_data["user"]
         instance, token = issue_token(user)
         # A completed sign-in: django-axes clears the failure count (AXES_RESET_ON_SUCCESS).
         user_logged_in.send(sender=type(user), request=request, user=user)
         return Response({"token": token, "expiry": instance.expiry})
+
+
+def _deactivated_station(data) -> str | None:
+    from .pins import deactivated_station_refusal
+
+    if not hasattr(data, "get"):
+        return None
+    username, password = data.get("username"), data.get("password")
+    if not isinstance(username, str) or not isinstance(password, str):
+        return None
+    return deactivated_station_refusal(username, password)
 
 
 def _locked_message() -> str:

@@ -1,6 +1,8 @@
 """Browser forms parse input; the model and the services hold the rules."""
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from . import limits
@@ -236,6 +238,25 @@ class SigningPinForm(BootstrapMixin, forms.Form):
         empty_label="My own PIN",
         label="Whose PIN (a gaming manager resets another's)",
     )
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form; a deactivated station, given its right password, is told so
+    (cardroom.pins.deactivated_station_refusal) rather than that the password is wrong."""
+
+    station_refusal = ""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError:
+            from .pins import deactivated_station_refusal
+
+            data = self.cleaned_data
+            self.station_refusal = deactivated_station_refusal(data.get("username", ""), data.get("password", "")) or ""
+            if self.station_refusal:
+                raise ValidationError(self.station_refusal, code="station_deactivated") from None
+            raise
 
 
 class StationForm(BootstrapMixin, forms.Form):

@@ -158,3 +158,54 @@ def create_station(*, acting_user, site: Site, username: str, password: str, nam
             after={"username": username, "site": site.pk, "name": station.name},
         )
     return station
+
+
+def deactivate_station(*, acting_user, station: Station) -> Station:
+    """Take a shared terminal out of use (house control: a lost or retired tablet must not stay
+    signed in). Its login is made inactive, so it cannot sign in, its sessions stop working at
+    their next request and its API tokens are revoked; `reactivate_station` undoes it."""
+    return _set_station_active(acting_user=acting_user, station=station, active=False)
+
+
+def reactivate_station(*, acting_user, station: Station) -> Station:
+    """Put a deactivated shared terminal back in use: it may sign in again (with its password)."""
+    return _set_station_active(acting_user=acting_user, station=station, active=True)
+
+
+def _set_station_active(*, acting_user, station: Station, active: bool) -> Station:
+    from .tokens import revoke_tokens
+
+    verb = "reactivate" if active else "deactivate"
+    require_gaming_manager(acting_user, station.site.organization_id, action=f"{verb} a station")
+    with transaction.atomic():
+        station = Station.objects.select_for_update().select_related("user", "site").get(pk=station.pk)
+        if station.active == active:
+            state = "active" if active else "deactivated"
+            raise ValidationError(f"{HOUSE_CONTROL}: the station {station.name} is already {state}.")
+        station.active = active
+        station.save(update_fields=["active"])
+        station.user.is_active = active
+        station.user.save(update_fields=["is_active"])
+        revoked = 0 if active else revoke_tokens(station.user)
+        record_event(
+            actor=acting_user,
+            action=f"station.{verb}d",
+            obj=station,
+            organization_id=station.site.organization_id,
+            site_id=station.site_id,
+            before={"active": not active},
+            after={"active": active, "username": station.user.username, "api_tokens_revoked": revoked},
+        )
+    return station
+
+
+def deactivated_station_refusal(username: str, password: str) -> str | None:
+    """The sign-in refusal of a deactivated station, given its right password (a wrong one gets
+    the usual answer, which says nothing of the login); None for any other login."""
+    station = Station.objects.filter(user__username=username, active=False).select_related("user", "site").first()
+    if station is None or not station.user.check_password(password):
+        return None
+    return (
+        f"{HOUSE_CONTROL}: the station {station.name} ({station.site.name}) is deactivated and cannot sign in; "
+        "a gaming manager of the organization may reactivate it."
+    )

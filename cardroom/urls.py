@@ -6,11 +6,16 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from . import administration_views, views
 from .api import LogoutAllView, LogoutView, MeView, TokenView, api_not_found
 from .api_urls import router
+from .forms import SignInForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=SignInForm),
+        name="login",
+    ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("switch-site/", views.switch_site, name="switch_site"),
     path("signing-pin/", views.signing_pin, name="signing_pin"),
@@ -21,6 +26,18 @@ urlpatterns = [
     path("setup/employees/<int:pk>/<str:what>/<int:item_pk>/remove/", views.employee_remove, name="employee_remove"),
     path("administration/locked-accounts/", administration_views.locked_accounts, name="locked_accounts"),
     path("administration/stations/", administration_views.stations, name="stations"),
+    path(
+        "administration/stations/<int:pk>/deactivate/",
+        administration_views.set_station_active,
+        {"active": False},
+        name="station_deactivate",
+    ),
+    path(
+        "administration/stations/<int:pk>/reactivate/",
+        administration_views.set_station_active,
+        {"active": True},
+        name="station_reactivate",
+    ),
     path("accounting/", include("floor.urls")),  # the floor's pages kept their addresses
     path("cage/", include("cage.urls")),
     path("counts/", include("counts.urls")),

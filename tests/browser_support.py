@@ -108,6 +108,50 @@ def browser_page():
         yield page
 
 
+# Issue 15: "every page usable at 390 px without sideways scrolling".
+PHONE = {"width": 390, "height": 844}
+
+# What sticks out past the viewport's right edge, outside any element that scrolls by itself:
+# named in the failure so the culprit is found without a screenshot.
+WIDE_ELEMENTS = """() => {
+  const width = window.innerWidth;
+  const scrolls = (el) => { for (let p = el.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p).overflowX; if (s === "auto" || s === "scroll" || s === "hidden") return true; }
+    return false; };
+  return [...document.body.querySelectorAll("*")]
+    .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !scrolls(el))
+    .slice(0, 5).map((el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+      (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "") +
+      " right=" + Math.round(el.getBoundingClientRect().right));
+}"""
+# The primary buttons of the page's content that are shown (not in a closed menu or dialog) and
+# stick out left or right of the screen, even inside a table that scrolls by itself.
+PRIMARY_OFF_SCREEN = """() => [...document.querySelectorAll("main .btn-primary")]
+  .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden")
+  .filter((el) => { const r = el.getBoundingClientRect(); return r.left < -0.5 || r.right > window.innerWidth + 0.5; })
+  .map((el) => (el.id ? "#" + el.id : el.tagName.toLowerCase()) + " '" + el.textContent.trim().slice(0, 30) + "'")"""
+
+
+def overflow(page) -> list[str]:
+    """Empty when the page does not scroll sideways; else its widths and the widest culprits."""
+    page.wait_for_load_state("networkidle")
+    widths = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
+    if widths[0] <= widths[1]:
+        return []
+    return [f"{page.url}: scrollWidth {widths[0]} > {widths[1]}: {page.evaluate(WIDE_ELEMENTS)}"]
+
+
+def primary_buttons_off_screen(page) -> list[str]:
+    off = page.evaluate(PRIMARY_OFF_SCREEN)
+    return [f"{page.url}: primary buttons off the screen: {off}"] if off else []
+
+
+def on_screen(page, locator) -> bool:
+    box = locator.bounding_box()
+    width = page.viewport_size["width"]
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
 def login(page, live_server, username: str, password: str = PASSWORD) -> None:
     """Log in through the login form and wait for the home page."""
     page.goto(f"{live_server.url}/login/")

@@ -1,6 +1,7 @@
 """A gaming manager's administration pages of the core: locked accounts (sign-in and signing-PIN
-lockouts, unlocked and audited) and stations (shared terminals) created in the browser. Other
-roles are refused; another organization's people and stations are out of reach."""
+lockouts, unlocked and audited) and stations (shared terminals) created, deactivated and
+reactivated in the browser. Other roles are refused; another organization's people and stations
+are out of reach."""
 
 from datetime import timedelta
 
@@ -13,18 +14,10 @@ from cardroom import lockouts, pins
 from cardroom.models import AuditEvent, Role, SigningPin, Station
 from tests.conftest import ALL_ROLES
 from tests.factories import PASSWORD, make_person
+from tests.page_support import as_user, assert_opens_only_for, page
 
 PIN = "482913"
 STATION_PASSWORD = "Ochre-Lantern-Drift-58"
-
-
-def login(client, employee) -> Client:
-    client.force_login(employee.user)
-    return client
-
-
-def page(response) -> str:
-    return response.content.decode()
 
 
 def lock_login(username: str, failures: int = 5) -> None:
@@ -62,19 +55,18 @@ def stranger_manager(stranger_site):
 @pytest.mark.parametrize("path", ["/administration/locked-accounts/", "/administration/stations/"])
 @pytest.mark.parametrize("role", ALL_ROLES)
 def test_only_a_gaming_manager_opens_the_administration_pages(client, cast, role, path):
-    response = login(client, cast[role]).get(path)
-    if role == Role.GAMING_MANAGER:
-        assert response.status_code == 200
-    else:
-        assert response.status_code == 403
-        assert "House control: only a gaming manager may" in page(response)
+    assert_opens_only_for(
+        as_user(client, cast[role]).get(path),
+        allowed=role == Role.GAMING_MANAGER,
+        refusal="House control: only a gaming manager may",
+    )
 
 
 @pytest.mark.parametrize("role", [r for r in ALL_ROLES if r != Role.GAMING_MANAGER])
 def test_no_other_role_unlocks_anyone(client, cast, role):
     dealer = cast[Role.DEALER]
     lock_login(dealer.user.username)
-    response = login(client, cast[role]).post(
+    response = as_user(client, cast[role]).post(
         "/administration/locked-accounts/", {"unlock": "login", "employee": dealer.pk}
     )
     assert response.status_code == 403
@@ -96,7 +88,7 @@ def test_the_page_lists_locked_logins_and_pins_of_the_organization_only(client, 
     lock_login(cast[Role.PIT_BOSS].user.username, failures=2)
     lock_pin(cashier)
     lock_login(stranger.user.username)
-    text = page(login(client, cast[Role.GAMING_MANAGER]).get("/administration/locked-accounts/"))
+    text = page(as_user(client, cast[Role.GAMING_MANAGER]).get("/administration/locked-accounts/"))
     assert f'data-unlock="login-{dealer.user.username}"' in text
     assert f'data-unlock="pin-{cashier.user.username}"' in text
     assert cast[Role.PIT_BOSS].user.username in text  # two wrong passwords: shown, not yet locked
@@ -112,7 +104,7 @@ def test_a_gaming_manager_unlocks_a_login_and_it_signs_in_again(client, cast, se
         for _ in range(5):
             browser.post("/login/", {"username": username, "password": "wrong"})
         assert browser.post("/login/", {"username": username, "password": PASSWORD}).status_code == 429
-        manager = login(client, cast[Role.GAMING_MANAGER])
+        manager = as_user(client, cast[Role.GAMING_MANAGER])
         response = manager.post("/administration/locked-accounts/", {"unlock": "login", "employee": dealer.pk})
         assert response.status_code == 302
         # The right password refused during the lock counted too (axes).
@@ -128,7 +120,7 @@ def test_a_gaming_manager_unlocks_a_login_and_it_signs_in_again(client, cast, se
 def test_a_gaming_manager_unlocks_a_signing_pin_which_keeps_working(client, cast, site):
     cashier = cast[Role.CASHIER]
     lock_pin(cashier)
-    response = login(client, cast[Role.GAMING_MANAGER]).post(
+    response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/locked-accounts/", {"unlock": "pin", "employee": cashier.pk}
     )
     assert response.status_code == 302
@@ -142,7 +134,7 @@ def test_a_gaming_manager_unlocks_a_signing_pin_which_keeps_working(client, cast
 
 
 def test_unlocking_a_login_that_is_not_locked_is_refused_inline(client, cast):
-    response = login(client, cast[Role.GAMING_MANAGER]).post(
+    response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/locked-accounts/", {"unlock": "login", "employee": cast[Role.DEALER].pk}
     )
     assert response.status_code == 400
@@ -153,7 +145,7 @@ def test_unlocking_a_login_that_is_not_locked_is_refused_inline(client, cast):
 
 
 def test_unlocking_a_pin_that_is_not_locked_is_refused_inline(client, cast):
-    response = login(client, cast[Role.GAMING_MANAGER]).post(
+    response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/locked-accounts/", {"unlock": "pin", "employee": cast[Role.DEALER].pk}
     )
     assert response.status_code == 400
@@ -161,7 +153,7 @@ def test_unlocking_a_pin_that_is_not_locked_is_refused_inline(client, cast):
 
 
 def test_a_post_naming_nobody_is_refused_inline(client, cast):
-    response = login(client, cast[Role.GAMING_MANAGER]).post(
+    response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/locked-accounts/", {"unlock": "login", "employee": "x"}
     )
     assert response.status_code == 400
@@ -171,7 +163,7 @@ def test_a_post_naming_nobody_is_refused_inline(client, cast):
 def test_another_organizations_person_is_not_found_and_stays_locked(client, cast, stranger, stranger_manager):
     lock_login(stranger.user.username)
     lock_pin(stranger)
-    manager = login(client, cast[Role.GAMING_MANAGER])
+    manager = as_user(client, cast[Role.GAMING_MANAGER])
     assert (
         manager.post("/administration/locked-accounts/", {"unlock": "login", "employee": stranger.pk}).status_code
         == 404
@@ -200,7 +192,7 @@ def test_a_locked_station_login_is_listed_and_unlocked(client, cast, site):
         acting_user=cast[Role.GAMING_MANAGER].user, site=site, username="pit-2", password=STATION_PASSWORD, name="Pit 2"
     )
     lock_login("pit-2")
-    manager = login(client, cast[Role.GAMING_MANAGER])
+    manager = as_user(client, cast[Role.GAMING_MANAGER])
     assert 'data-unlock="login-pit-2"' in page(manager.get("/administration/locked-accounts/"))
     assert (
         manager.post("/administration/locked-accounts/", {"unlock": "login", "station": station.pk}).status_code == 302
@@ -212,7 +204,7 @@ def test_old_wrong_passwords_past_the_cool_off_are_not_listed(client, cast, sett
     dealer = cast[Role.DEALER]
     lock_login(dealer.user.username)
     AccessAttempt.objects.update(attempt_time=timezone.now() - settings.AXES_COOLOFF_TIME - timedelta(minutes=1))
-    text = page(login(client, cast[Role.GAMING_MANAGER]).get("/administration/locked-accounts/"))
+    text = page(as_user(client, cast[Role.GAMING_MANAGER]).get("/administration/locked-accounts/"))
     assert dealer.user.username not in text
 
 
@@ -220,7 +212,7 @@ def test_old_wrong_passwords_past_the_cool_off_are_not_listed(client, cast, sett
 
 
 def test_a_gaming_manager_creates_a_station_for_a_site(client, cast, site):
-    manager = login(client, cast[Role.GAMING_MANAGER])
+    manager = as_user(client, cast[Role.GAMING_MANAGER])
     response = manager.post(
         "/administration/stations/",
         {"site": site.pk, "name": "Pit 1 terminal", "username": "pit-1", "password": STATION_PASSWORD},
@@ -235,7 +227,7 @@ def test_a_gaming_manager_creates_a_station_for_a_site(client, cast, site):
 
 
 def test_a_taken_login_is_refused_inline_with_the_services_words(client, cast, site):
-    response = login(client, cast[Role.GAMING_MANAGER]).post(
+    response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/stations/",
         {"site": site.pk, "name": "Pit", "username": cast[Role.DEALER].user.username, "password": STATION_PASSWORD},
     )
@@ -245,7 +237,7 @@ def test_a_taken_login_is_refused_inline_with_the_services_words(client, cast, s
 
 
 def test_a_weak_password_is_refused_inline(client, cast, site):
-    response = login(client, cast[Role.GAMING_MANAGER]).post(
+    response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/stations/", {"site": site.pk, "name": "Pit", "username": "pit-9", "password": "12345678"}
     )
     assert response.status_code == 400
@@ -254,7 +246,7 @@ def test_a_weak_password_is_refused_inline(client, cast, site):
 
 
 def test_a_station_cannot_be_created_at_another_organizations_site(client, cast, stranger_site):
-    response = login(client, cast[Role.GAMING_MANAGER]).post(
+    response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/stations/",
         {"site": stranger_site.pk, "name": "Pit", "username": "pit-9", "password": STATION_PASSWORD},
     )
@@ -267,12 +259,12 @@ def test_the_station_list_shows_only_the_organizations_stations(client, cast, st
     pins.create_station(
         acting_user=stranger_manager.user, site=stranger_site, username="far-1", password=STATION_PASSWORD, name="Far"
     )
-    text = page(login(client, cast[Role.GAMING_MANAGER]).get("/administration/stations/"))
+    text = page(as_user(client, cast[Role.GAMING_MANAGER]).get("/administration/stations/"))
     assert "far-1" not in text and "Far Away Bar" not in text
 
 
 def test_the_menu_links_the_administration_pages_for_a_gaming_manager_only(client, cast):
-    text = page(login(client, cast[Role.GAMING_MANAGER]).get("/"))
+    text = page(as_user(client, cast[Role.GAMING_MANAGER]).get("/"))
     for path in (
         "/administration/locked-accounts/",
         "/administration/stations/",
@@ -281,5 +273,129 @@ def test_the_menu_links_the_administration_pages_for_a_gaming_manager_only(clien
         "/compliance/thresholds/",
     ):
         assert f'href="{path}"' in text, path
-    dealer_page = page(login(Client(), cast[Role.DEALER]).get("/"))
+    dealer_page = page(as_user(Client(), cast[Role.DEALER]).get("/"))
     assert "/administration/" not in dealer_page and "/counts/drop-boxes/" not in dealer_page
+
+
+# --- deactivating and reactivating a station -------------------------------------------------
+
+
+def new_station(manager, site, username: str):
+    return pins.create_station(
+        acting_user=manager.user, site=site, username=username, password=STATION_PASSWORD, name=f"{username} terminal"
+    )
+
+
+@pytest.fixture
+def stations(cast, site, other_site, stranger_site, stranger_manager):
+    """A station at the cast's site, one at another site of the organization, one at another
+    organization's site; each with the gaming manager of its organization."""
+    manager = cast[Role.GAMING_MANAGER]
+    return {
+        "own site": (new_station(manager, site, "pit-own"), manager),
+        "other site": (new_station(manager, other_site, "pit-other"), manager),
+        "other organization": (new_station(stranger_manager, stranger_site, "pit-far"), stranger_manager),
+    }
+
+
+def is_active(station) -> bool:
+    return Station.objects.get(pk=station.pk).active
+
+
+def station_signs_in(username: str) -> tuple[int, str]:
+    response = Client().post("/login/", {"username": username, "password": STATION_PASSWORD})
+    return response.status_code, page(response)
+
+
+@pytest.mark.parametrize("where", ["own site", "other site", "other organization"])
+@pytest.mark.parametrize("role", ALL_ROLES)
+def test_who_may_deactivate_and_reactivate_which_station(client, cast, stations, role, where):
+    (station, its_manager), user = stations[where], as_user(client, cast[role])
+    deactivate, reactivate = (f"/administration/stations/{station.pk}/{verb}/" for verb in ("deactivate", "reactivate"))
+    if role != Role.GAMING_MANAGER:
+        refused = user.post(deactivate)
+        assert refused.status_code == 403
+        assert "House control: only a gaming manager may deactivate a station." in page(refused)
+        assert is_active(station)
+        pins.deactivate_station(acting_user=its_manager.user, station=station)
+        assert user.post(reactivate).status_code == 403
+        assert not is_active(station)
+    elif where == "other organization":  # out of the manager's reach: not found, either way
+        assert user.post(deactivate).status_code == 404 and is_active(station)
+        pins.deactivate_station(acting_user=its_manager.user, station=station)
+        assert user.post(reactivate).status_code == 404 and not is_active(station)
+    else:
+        assert user.post(deactivate).status_code == 302 and not is_active(station)
+        assert user.post(reactivate).status_code == 302 and is_active(station)
+
+
+def test_a_deactivated_station_cannot_sign_in_and_its_session_and_tokens_stop(client, cast, site):
+    station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
+    terminal = Client()
+    terminal.force_login(station.user)
+    assert terminal.get("/").status_code == 200
+    token = Client().post("/api/v1/auth/token/", {"username": "pit-1", "password": STATION_PASSWORD}).json()["token"]
+
+    manager = as_user(client, cast[Role.GAMING_MANAGER])
+    response = manager.post(f"/administration/stations/{station.pk}/deactivate/")
+    assert response.status_code == 302
+    assert "The station pit-1 terminal is deactivated." in page(manager.get(response["Location"]))
+
+    status, text = station_signs_in("pit-1")
+    assert status == 200
+    assert "House control: the station pit-1 terminal (" in text and "is deactivated and cannot sign in" in text
+    assert terminal.get("/").status_code == 302  # the open session is signed out
+    assert Client().get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 401
+    refused = Client().post("/api/v1/auth/token/", {"username": "pit-1", "password": STATION_PASSWORD})
+    assert refused.status_code == 400
+    assert "is deactivated and cannot sign in" in refused.json()["non_field_errors"][0]
+    event = AuditEvent.objects.get(action="station.deactivated")
+    assert event.actor == cast[Role.GAMING_MANAGER].user and event.object_id == str(station.pk)
+    assert event.before == {"active": True}
+    assert event.after == {"active": False, "username": "pit-1", "api_tokens_revoked": 1}
+
+
+def test_a_wrong_password_of_a_deactivated_station_gets_the_usual_answer(cast, site):
+    station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
+    pins.deactivate_station(acting_user=cast[Role.GAMING_MANAGER].user, station=station)
+    response = Client().post("/login/", {"username": "pit-1", "password": "not-the-password"})
+    assert "did not match" in page(response) and "deactivated" not in page(response)
+
+
+def test_a_reactivated_station_signs_in_again(client, cast, site):
+    station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
+    manager = as_user(client, cast[Role.GAMING_MANAGER])
+    manager.post(f"/administration/stations/{station.pk}/deactivate/")
+    text = page(manager.get("/administration/stations/"))
+    assert 'data-toggle-station="pit-1">Reactivate' in text
+    assert manager.post(f"/administration/stations/{station.pk}/reactivate/").status_code == 302
+    assert station_signs_in("pit-1")[0] == 302
+    assert AuditEvent.objects.get(action="station.reactivated").after["active"] is True
+
+
+def test_deactivating_a_deactivated_station_is_refused_inline(client, cast, site):
+    station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
+    manager = as_user(client, cast[Role.GAMING_MANAGER])
+    manager.post(f"/administration/stations/{station.pk}/deactivate/")
+    response = manager.post(f"/administration/stations/{station.pk}/deactivate/")
+    assert response.status_code == 400
+    assert "House control: the station pit-1 terminal is already deactivated." in page(response)
+    assert AuditEvent.objects.filter(action="station.deactivated").count() == 1
+
+
+def test_a_station_is_deactivated_by_post_only(client, cast, site):
+    station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
+    assert (
+        as_user(client, cast[Role.GAMING_MANAGER]).get(f"/administration/stations/{station.pk}/deactivate/").status_code
+        == 405
+    )
+    assert is_active(station)
+
+
+def test_the_service_refuses_a_gaming_manager_of_another_organization_a_station(cast, site, stranger_manager):
+    from django.core.exceptions import PermissionDenied
+
+    station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
+    with pytest.raises(PermissionDenied, match="only a gaming manager of the organization may deactivate a station"):
+        pins.deactivate_station(acting_user=stranger_manager.user, station=station)
+    assert is_active(station)

@@ -1,5 +1,6 @@
 """A gaming manager's administration in Debian's Chromium: from the Administration menu, register
-a slip book (a refusal inline first), create a station, and unlock a locked login."""
+a slip book (a refusal inline first), create a station and deactivate it, and unlock a locked
+login."""
 
 import pytest
 from axes.models import AccessAttempt
@@ -50,6 +51,10 @@ def test_a_gaming_manager_administers_from_the_menu(browser_page, live_server, c
     page.wait_for_url(f"{live_server.url}/administration/stations/")
     assert "pit-1" in page.locator("#stations").inner_text()
     assert Station.objects.filter(user__username="pit-1", site=site).exists()
+    page.click("[data-toggle-station='pit-1']")  # a tablet lost: out of use
+    page.wait_for_url(f"{live_server.url}/administration/stations/")
+    assert page.locator("[data-station='pit-1'] .station-active").inner_text() == "no"
+    assert not Station.objects.get(user__username="pit-1").user.is_active
 
     page.click("a.nav-link:has-text('Administration')")
     page.click("a.dropdown-item:has-text('Locked accounts')")

@@ -1,42 +1,85 @@
 """Every page usable on a phone (390 x 844) and the pit view on a 1024 x 768 tablet (issue 15),
 in Chromium on demo-like data (the demo's builders, its last play night at every site, and a
-gaming day in play at the Bismarck Elks Lodge): no page scrolls sideways, and on the floor the
-Fill and Credit buttons are on the screen."""
+gaming day in play at the Bismarck Elks Lodge): for every role and for a station (a shared
+terminal), no page it reaches scrolls sideways and its primary buttons are on the screen; on
+the floor the Fill and Credit buttons are on the screen.
+
+The pages walked are those the user reaches, found as `benchmarks.pages.discover` finds them
+(every route of the URL conf, its parameters filled from the links the pages show), in the
+browser's own session: no hand-kept list. The demo-like data take a minute to build, so they are
+built once for the module and served by a live server of the module's own (pytest-django's
+`live_server` would empty the database after each test)."""
+
+from contextlib import contextmanager
 
 import pytest
+from django.core.management import call_command
+from django.db import DEFAULT_DB_ALIAS, connection
+from django.test import Client, override_settings
+from django.test.utils import setup_databases, teardown_databases
 from django.utils import timezone
 
+from cardroom.appendonly import set_guard_lifted
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import Employee, Site
 from floor import queries, services
 from floor.calculations import business_date
-from tests.browser_support import login
+from tests.browser_support import PHONE, login, on_screen, overflow, primary_buttons_off_screen
 
-PHONE = {"width": 390, "height": 844}
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 TABLET = {"width": 1024, "height": 768}
-# Pages the issue names beside what the navigation links to.
-NAMED_PAGES = ["/", "/accounting/floor/", "/accounting/register/", "/figures/daily/", "/figures/quarter/"]
 TRAY = [{"denomination": 2500, "quantity": 40}, {"denomination": 500, "quantity": 160}]
-
-# What sticks out past the viewport's right edge, outside any element that scrolls by itself:
-# named in the failure so the culprit is found without a screenshot.
-WIDE_ELEMENTS = """() => {
-  const width = window.innerWidth;
-  const scrolls = (el) => { for (let p = el.parentElement; p; p = p.parentElement) {
-      const s = getComputedStyle(p).overflowX; if (s === "auto" || s === "scroll" || s === "hidden") return true; }
-    return false; };
-  return [...document.body.querySelectorAll("*")]
-    .filter((el) => el.getBoundingClientRect().right > width + 0.5 && !scrolls(el))
-    .slice(0, 5).map((el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
-      (el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : "") +
-      " right=" + Math.round(el.getBoundingClientRect().right));
-}"""
+# A demo login for each role, and the busy site's pit terminal (a station); the fewest full
+# pages each reaches (a walk that finds almost nothing proves nothing).
+USERS = {  # walked on 2026-11-25: 55, 40, 41, 19, 17, 9, 8 and 12 pages
+    "gm": 50,  # gaming manager, every site
+    "auditor": 36,
+    "shift": 36,  # shift manager
+    "pitboss": 16,
+    "cashier": 15,
+    "count1": 8,  # count team member
+    "dealer": 7,
+    "pit1": 10,  # station
+}
 
 
-@pytest.fixture
-def demo_in_play(transactional_db):
-    """The demo's last night at every site, and tonight at the Elks Lodge: a gaming day open,
-    tables opened with a dealer seated at each."""
+@pytest.fixture(scope="module")
+def demo_room(django_db_setup, django_db_blocker):
+    """The demo's last night at every site, and tonight at the Elks Lodge (a gaming day open,
+    tables opened with a dealer seated at each), behind a live server; emptied at the end."""
+    from pytest_django.live_server_helper import LiveServer
+
+    # The tests' own hasher (tests/conftest.py), for the passwords the demo sets here.
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS), database_for_the_module():
+        site = _tonight_at_the_lodge()
+        server = LiveServer("localhost")
+        server._live_server_modified_settings.enable()
+        try:
+            yield server, site
+        finally:
+            server._live_server_modified_settings.disable()
+            server.stop()
+            set_guard_lifted(connection, True)  # the append-only triggers let the flush through
+            call_command("flush", interactive=False, verbosity=0)
+            set_guard_lifted(connection, False)
+
+
+@contextmanager
+def database_for_the_module():
+    """pytest-django sets up the test database only for a run with a test that asks for it (the
+    `db` fixtures, which would empty it after each test): when this module runs alone, set it
+    up here."""
+    if connection.settings_dict["NAME"] == connection.creation._get_test_db_name():
+        yield
+        return
+    created = setup_databases(verbosity=0, interactive=False, aliases={DEFAULT_DB_ALIAS})
+    try:
+        yield
+    finally:
+        teardown_databases(created, verbosity=0)
+
+
+def _tonight_at_the_lodge() -> Site:
     from benchmarks.pages import load_nights
     from floor.demo import people_at
 
@@ -62,82 +105,72 @@ def same_as_last(table) -> list[dict]:
     return [{"denomination": line.value_cents, "quantity": line.quantity} for line in last.lines.all()]
 
 
-def overflow(page) -> list[str]:
-    """Empty when the page does not scroll sideways; else its widths and the widest culprits."""
-    page.wait_for_load_state("networkidle")
-    fits = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    if fits:
-        return []
-    widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    return [f"{page.url}: scrollWidth {widths[0]} > {widths[1]}: {page.evaluate(WIDE_ELEMENTS)}"]
+def sign_in_at(page, server, username: str, site: Site) -> None:
+    """Sign in; one who works at several sites chooses the site in play (the site switcher)."""
+    login(page, server, username, DEMO_PASSWORD)
+    switcher = page.locator("#site-select")
+    if switcher.count() and switcher.input_value() != str(site.pk):
+        with page.expect_navigation():
+            switcher.select_option(str(site.pk))
 
 
-def on_screen(page, locator) -> bool:
-    box = locator.bounding_box()
-    width = page.viewport_size["width"]
-    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+def pages_of(page) -> list[str]:
+    """What the browser's user reaches: discovered with a client in the browser's own session."""
+    from benchmarks.pages import discover
+
+    client = Client()
+    session = next(c for c in page.context.cookies() if c["name"] == "sessionid")
+    client.cookies["sessionid"] = session["value"]
+    return discover(client, pages_only=True)
 
 
 @pytest.mark.browser
-def test_every_page_of_the_gaming_managers_menu_fits_a_phone(browser_page, live_server, demo_in_play):
+@pytest.mark.parametrize("username", USERS)
+def test_every_page_a_user_reaches_fits_a_phone(browser_page, demo_room, username):
+    server, site = demo_room
     page = browser_page
-    login(page, live_server, "gm", DEMO_PASSWORD)
-    with page.expect_navigation():
-        page.select_option("#site-select", str(demo_in_play.pk))  # the site in play, from the wide menu
+    sign_in_at(page, server, username, site)
     page.set_viewport_size(PHONE)
-    menu = page.eval_on_selector_all("#nav .dropdown-item", "links => links.map((a) => a.getAttribute('href'))")
-    assert len(menu) >= 15, menu
-    problems = []
-    for path in dict.fromkeys(NAMED_PAGES + menu):
-        response = page.goto(f"{live_server.url}{path}")
+    problems, walked = [], 0
+    for path in pages_of(page):
+        response = page.goto(f"{server.url}{path}")
         assert response.status == 200, path
-        problems += overflow(page)
+        if not page.locator("nav.navbar").count():
+            continue  # a fragment a page loads (htmx): measured inside that page
+        walked += 1
+        problems += overflow(page) + primary_buttons_off_screen(page)
+    assert walked >= USERS[username], walked
     assert problems == [], "\n".join(problems)
 
 
-@pytest.mark.browser
-def test_the_floor_fits_a_phone_with_fill_and_credit_on_the_screen(browser_page, live_server, demo_in_play):
-    page = browser_page
-    page.set_viewport_size(PHONE)
-    login(page, live_server, "shift", DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/accounting/floor/")
+def shift_manager_sees(page, demo_room, viewport: dict, path: str):
+    """The shift manager's `path` on a screen of `viewport`'s size, checked not to scroll sideways."""
+    server, _ = demo_room
+    page.set_viewport_size(viewport)
+    login(page, server, "shift", DEMO_PASSWORD)
+    page.goto(f"{server.url}{path}")
     assert overflow(page) == []
+    return page, server
+
+
+@pytest.mark.browser
+def test_the_floor_fits_a_phone_with_fill_and_credit_on_the_screen(browser_page, demo_room):
+    page, server = shift_manager_sees(browser_page, demo_room, PHONE, "/accounting/floor/")
     for label in ("Fill", "Credit"):
         buttons = page.locator(f"#tables a.btn:text-is('{label}')")
         assert buttons.count() == 3, label
         for n in range(buttons.count()):
             buttons.nth(n).scroll_into_view_if_needed()
             assert on_screen(page, buttons.nth(n)), f"{label} button {n} is off the screen"
-    page.goto(f"{live_server.url}/accounting/pit/")
+    page.goto(f"{server.url}/accounting/pit/")
     assert overflow(page) == []
     fills = page.locator("#pit-tables a.btn:text-is('Fill')")
     assert fills.count() == 3 and all(on_screen(page, fills.nth(n)) for n in range(3))
 
 
 @pytest.mark.browser
-def test_the_shift_managers_pages_and_the_floors_forms_fit_a_phone(browser_page, live_server, demo_in_play):
-    page = browser_page
-    page.set_viewport_size(PHONE)
-    login(page, live_server, "shift", DEMO_PASSWORD)
-    menu = page.eval_on_selector_all("#nav .dropdown-item", "links => links.map((a) => a.getAttribute('href'))")
-    page.goto(f"{live_server.url}/accounting/floor/")
-    row_links = page.eval_on_selector_all("#tables a", "links => links.map((a) => a.getAttribute('href'))")
-    assert len(row_links) >= 12, row_links  # dealers, close table, fill and credit at three tables
-    problems = []
-    for path in dict.fromkeys(menu + row_links + ["/signing-pin/"]):
-        response = page.goto(f"{live_server.url}{path}")
-        assert response.status == 200, path
-        problems += overflow(page)
-    assert problems == [], "\n".join(problems)
-
-
-@pytest.mark.browser
-def test_the_pit_view_fits_a_tablet_with_its_tables_side_by_side(browser_page, live_server, demo_in_play):
-    page = browser_page
-    page.set_viewport_size(TABLET)
-    login(page, live_server, "shift", DEMO_PASSWORD)
-    page.goto(f"{live_server.url}/accounting/pit/")
-    assert overflow(page) == []
+def test_the_pit_view_fits_a_tablet_with_its_tables_side_by_side(browser_page, demo_room):
+    page, _ = shift_manager_sees(browser_page, demo_room, TABLET, "/accounting/pit/")
     cards = page.locator("#pit-tables .pit-table")
     first, second = cards.nth(0).bounding_box(), cards.nth(1).bounding_box()
     assert first["y"] == second["y"] and second["x"] > first["x"]  # a row of tables, not a column

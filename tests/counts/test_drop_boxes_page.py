@@ -10,29 +10,20 @@ from counts import queries, services
 from counts.models import BoxExchange, DropBox
 from tests.conftest import ALL_ROLES
 from tests.factories import TableFactory, make_person
+from tests.page_support import as_user, assert_opens_only_for, page
 
 from .conftest import EVENING, GAMING_DATE, remove_box
 
 URL = "/counts/drop-boxes/"
 
 
-def page(response) -> str:
-    return response.content.decode().replace("&#x27;", "'")
-
-
-def as_user(client, employee):
-    client.force_login(employee.user)
-    return client
-
-
 @pytest.mark.parametrize("role", ALL_ROLES)
 def test_only_a_gaming_manager_opens_the_page(client, cast, role):
-    response = as_user(client, cast[role]).get(URL)
-    if role == Role.GAMING_MANAGER:
-        assert response.status_code == 200
-    else:
-        assert response.status_code == 403
-        assert "House control: only a gaming manager may manage the drop boxes and count settings." in page(response)
+    assert_opens_only_for(
+        as_user(client, cast[role]).get(URL),
+        allowed=role == Role.GAMING_MANAGER,
+        refusal="House control: only a gaming manager may manage the drop boxes and count settings.",
+    )
 
 
 @pytest.mark.parametrize("role", [r for r in ALL_ROLES if r != Role.GAMING_MANAGER])

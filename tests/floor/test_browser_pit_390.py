@@ -6,16 +6,10 @@ import pytest
 
 from cardroom.models import Role
 from floor import services
-from tests.browser_support import login
+from tests.browser_support import PHONE, login, on_screen, overflow
 from tests.factories import TableFactory
 
 from .conftest import FILL, TRAY
-
-PHONE = {"width": 390, "height": 844}
-
-
-def fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 @pytest.mark.browser
@@ -33,7 +27,7 @@ def test_the_pit_on_a_phone_follows_the_floor_by_itself(browser_page, live_serve
     assert card.locator(".pit-slips").inner_text() == "No slip waiting."
     assert other.locator(".pit-state").inner_text() == "not opened"
     assert page.locator("#pit-to-verify").inner_text() == "0 to verify"
-    assert fits(page)
+    assert overflow(page) == []
     page.evaluate("window.stillTheSamePage = true")
 
     # Elsewhere: the cashier prepares a fill for table 1; a shift manager opens table 2.
@@ -45,11 +39,10 @@ def test_the_pit_on_a_phone_follows_the_floor_by_itself(browser_page, live_serve
     assert "$600.00" in card.locator(".pit-slips").inner_text()
     other.locator(".pit-state:text-is('open')").wait_for()
     assert page.evaluate("window.stillTheSamePage === true")  # swapped in place, not reloaded
-    assert fits(page)
+    assert overflow(page) == []
     for button in (card.locator("a.btn:text-is('Fill')"), card.locator("a.btn:text-is('Credit')")):
         button.scroll_into_view_if_needed()
-        box = button.bounding_box()
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        assert on_screen(page, button)
 
     # The pit boss verifies it at the table; the card says it now waits for the dealer.
     services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
@@ -58,4 +51,4 @@ def test_the_pit_on_a_phone_follows_the_floor_by_itself(browser_page, live_serve
     card.locator(f"a:has-text('Fill slip {fill.number}')").click()
     page.wait_for_url(f"{live_server.url}/accounting/slips/{fill.pk}/")
     assert page.text_content("#slip-status") == "verified"
-    assert fits(page)
+    assert overflow(page) == []

@@ -9,29 +9,20 @@ from floor import services
 from floor.models import SlipBook
 from tests.conftest import ALL_ROLES
 from tests.factories import make_person
+from tests.page_support import as_user, assert_opens_only_for, page
 
 from .conftest import FILL
 
 URL = "/accounting/slip-books/"
 
 
-def page(response) -> str:
-    return response.content.decode().replace("&#x27;", "'")
-
-
-def as_user(client, employee):
-    client.force_login(employee.user)
-    return client
-
-
 @pytest.mark.parametrize("role", ALL_ROLES)
 def test_only_a_gaming_manager_or_shift_manager_opens_the_page(client, cast, role):
-    response = as_user(client, cast[role]).get(URL)
-    if role in (Role.GAMING_MANAGER, Role.SHIFT_MANAGER):
-        assert response.status_code == 200
-    else:
-        assert response.status_code == 403
-        assert "House control: only a gaming manager or shift manager may register a slip book." in page(response)
+    assert_opens_only_for(
+        as_user(client, cast[role]).get(URL),
+        allowed=role in (Role.GAMING_MANAGER, Role.SHIFT_MANAGER),
+        refusal="House control: only a gaming manager or shift manager may register a slip book.",
+    )
 
 
 @pytest.mark.parametrize("role", [Role.PIT_BOSS, Role.CASHIER, Role.AUDITOR, Role.DEALER])

@@ -1,0 +1,24 @@
+"""What the tests of the server-drawn pages share: a client signed in as an employee, a page's
+text, and the access rule of a page opened by some roles only (the others get a 403 naming the
+rule and who may)."""
+
+from django.test import Client
+
+
+def as_user(client: Client, employee) -> Client:
+    client.force_login(employee.user)
+    return client
+
+
+def page(response) -> str:
+    """The page's text, apostrophes unescaped (refusals are sentences)."""
+    return response.content.decode().replace("&#x27;", "'")
+
+
+def assert_opens_only_for(response, *, allowed: bool, refusal: str) -> None:
+    """200 when the role may open the page; otherwise 403 with the refusal's words."""
+    if allowed:
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 403
+        assert refusal in page(response)
