@@ -123,6 +123,15 @@ class AlertViewSet(ScopedViewSet):
     def resolve(self, request, pk=None):
         return self._step(request, services.resolve_alert)
 
+    @extend_schema(request=StepInputSerializer, responses={200: AlertSerializer, **ERROR_RESPONSES},
+                   description="The browser's one resolve action: the documentation (a note, and whom was "
+                               "contacted when, if anyone) is required; the alert is acknowledged (unless it "
+                               "was), documented and resolved in one transaction, each step its own audited "
+                               "row. House control: a gaming manager resolves.")
+    @action(detail=True, methods=["post"], url_path="resolve-with-documentation")
+    def resolve_with_documentation(self, request, pk=None):
+        return self._step(request, services.resolve_alert_with_documentation)
+
 
 class ObligationsView(APIView):
     """Everything still due across the user's sites, overdue first, a page at a time."""

@@ -218,3 +218,22 @@ def test_resolving_without_documentation_shows_the_rule_inline(client, cast, ale
 def test_a_dealer_does_not_see_the_compliance_pages(client, cast):
     client.force_login(cast[Role.DEALER].user)
     assert client.get("/compliance/alerts/").status_code == 403
+
+
+def test_one_step_resolve_through_the_api(client_for, cast, alert):
+    """POST resolve-with-documentation is the browser's one resolve action: the note is required,
+    and acknowledged, documented and resolved are recorded as three steps by the same person."""
+    url = f"/api/v1/alerts/{alert.pk}/resolve-with-documentation/"
+    assert client_for(cast[Role.SHIFT_MANAGER]).post(url, {"note": "ok"}, format="json").status_code == 403
+    api = client_for(cast[Role.GAMING_MANAGER])
+    refused = api.post(url, {"note": "  "}, format="json")
+    assert refused.status_code == 400 and "note" in refused.json()
+    assert alert.steps.count() == 0
+    done = api.post(url, {"note": "AG contacted 2026-11-02", "documentation": {"contacted_person": "J. Smith"}},
+                    format="json")
+    assert done.status_code == 200 and done.json()["status"] == "resolved"
+    assert [(s.kind, s.by.username) for s in alert.steps.order_by("pk")] == [
+        ("acknowledged", cast[Role.GAMING_MANAGER].user.username), ("documented", cast[Role.GAMING_MANAGER].user.username),
+        ("resolved", cast[Role.GAMING_MANAGER].user.username)]
+    assert alert.steps.get(kind="documented").documentation == {"contacted_person": "J. Smith"}
+    assert api.post(url, {"note": "again"}, format="json").status_code == 400
