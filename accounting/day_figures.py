@@ -26,12 +26,13 @@ from django.db.models import Case, Exists, F, JSONField, OuterRef, Value, When
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
+from cardroom.models import Table
 from cardroom.rows import shaped_rows
 from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
 from . import dealer_hold, summaries
 from .figures import Custody
-from .models import DayFigures
+from .models import DayFigures, FiguresVersion
 
 VERSION = "1"  # of what a snapshot holds: a snapshot of another version is computed again
 FILL_CHUNK = 200  # snapshots written by one UPDATE
@@ -72,6 +73,7 @@ def mark_stale(site_id: int, gaming_date: date) -> None:
         unique_fields=["site", "gaming_date"],
         update_fields=["token", "version", "table_days", "shifts", "computed_at"],
     )
+    bump_version(site_id)
     if connection.in_atomic_block:
         here = set(connection.savepoint_ids)
         same_level = [f for sids, f, _ in connection.run_on_commit if isinstance(f, _Marked) and sids == here]
@@ -81,6 +83,23 @@ def mark_stale(site_id: int, gaming_date: date) -> None:
             marked = _Marked()
             marked.keys.add(key)
             transaction.on_commit(marked)
+
+
+def bump_version(site_id: int) -> None:
+    """The site's figures changed: replace its `FiguresVersion` token (an upsert, in the write's
+    transaction), so no fragment cached under the old token is served again."""
+    FiguresVersion.objects.bulk_create(
+        [FiguresVersion(site_id=site_id, token=uuid.uuid4().hex)],
+        update_conflicts=True,
+        unique_fields=["site"],
+        update_fields=["token"],
+    )
+
+
+def site_versions(site_ids) -> dict[int, str]:
+    """{site id: its figures' current token} ("" for a site whose figures never changed)."""
+    found = dict(FiguresVersion.objects.filter(site_id__in=list(site_ids)).values_list("site_id", "token"))
+    return {site_id: found.get(site_id, "") for site_id in site_ids}
 
 
 def _forget(keys) -> None:
@@ -117,6 +136,11 @@ def _agreement_saved(sender, instance, created, **kwargs):
     mark_stale(instance.drop.site_id, instance.drop.gaming_date)
 
 
+def _table_changed(sender, instance, **kwargs):
+    """A table's number or game is printed beside its figures: a fragment showing them is stale."""
+    bump_version(instance.site_id)
+
+
 def _signature_saved(sender, instance, created, **kwargs):
     """A signature can make a session's counts signed: every day its drops belong to."""
     from counts.models import CountAgreement
@@ -146,6 +170,7 @@ def connect() -> None:
     post_save.connect(_drop_saved, sender=Drop, dispatch_uid="day_figures_drop")
     post_save.connect(_agreement_saved, sender=CountAgreement, dispatch_uid="day_figures_agreement")
     post_save.connect(_signature_saved, sender=CountSignature, dispatch_uid="day_figures_signature")
+    post_save.connect(_table_changed, sender=Table, dispatch_uid="day_figures_table")
     figure_days.register_day_changed(mark_stale)
 
 
