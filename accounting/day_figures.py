@@ -195,7 +195,7 @@ class _Period:
         return key[1] >= self.live_from and key not in self.closed
 
 
-def _read(site_ids, start: date, end: date, field: str) -> tuple[_Period, dict[Key, DayFigures]]:
+def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict[Key, DayFigures]]:
     """The period's closed days and live days, and the stored snapshots of [start, end] (with
     `field`, table_days or shifts). Closed gaming days come from snapshots; the rest is computed
     live from the first open gaming day (or the day after the last closed one) to the end,
@@ -207,7 +207,7 @@ def _read(site_ids, start: date, end: date, field: str) -> tuple[_Period, dict[K
     stored = {
         (f.site_id, f.gaming_date): f
         for f in DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).only(
-            "site_id", "gaming_date", "token", "version", "computed_at", field
+            "site_id", "gaming_date", "token", "version", "computed_at", *fields
         )
     }
     closed = frozenset((site_id, day) for site_id, day, is_closed in rows if is_closed)
@@ -321,8 +321,26 @@ def table_days(site_ids, start: date, end: date) -> list[summaries.TableDay]:
     """`summaries.table_days`, closed days from their snapshots."""
     site_ids = sorted(site_ids)
     period, stored = _read(site_ids, start, end, "table_days")
+    return _table_days(site_ids, end, period, _snapshots(period, stored, "table_days"))
+
+
+def table_days_and_shifts(site_ids, start: date, end: date):
+    """`table_days` and `shift_figures` of the same period, from one read of its days and snapshots."""
+    site_ids = sorted(site_ids)
+    period, stored = _read(site_ids, start, end, "table_days", "shifts")
+    usable = {key: f for key, f in stored.items() if key in period.closed and _usable(f)}
+    tables = {key: f.table_days for key, f in usable.items()}
+    shifts = {key: f.shifts for key, f in usable.items()}
+    missing = sorted(period.closed - set(usable))
+    if missing:  # one fill computes and stores both
+        for key, (day_tables, day_shifts) in _fill(missing, stored).items():
+            tables[key], shifts[key] = day_tables, day_shifts
+    return _table_days(site_ids, end, period, tables), _shift_figures(site_ids, end, period, shifts)
+
+
+def _table_days(site_ids, end: date, period: _Period, snapshots: dict) -> list[summaries.TableDay]:
     drops, slips, trays = {}, {}, {}
-    for (site_id, day), tables in _snapshots(period, stored, "table_days").items():
+    for (site_id, day), tables in snapshots.items():
         for table_id, (drop, slip, tray) in tables.items():
             key = (site_id, int(table_id), day)
             if drop is not None:
@@ -346,8 +364,12 @@ def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFig
     """`dealer_hold.shift_figures`, closed days from their snapshots; ordered by table and start."""
     site_ids = sorted(site_ids)
     period, stored = _read(site_ids, start, end, "shifts")
+    return _shift_figures(site_ids, end, period, _snapshots(period, stored, "shifts"))
+
+
+def _shift_figures(site_ids, end: date, period: _Period, snapshots: dict) -> list[dealer_hold.ShiftFigures]:
     rows = []
-    for (site_id, day), shifts in _snapshots(period, stored, "shifts").items():
+    for (site_id, day), shifts in snapshots.items():
         rows.extend((site_id, day, row) for row in shifts)
     live = []
     if period.live_from <= end:

@@ -95,7 +95,8 @@ def daily(request):
     errors: dict = {}
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    summary = summaries.daily_summary(site, day, snapshots=True)
+    table_days, shifts = day_figures.table_days_and_shifts([site.pk], day, day)
+    summary = summaries.daily_summary(site, day, days=table_days)
     items = _day_items(site, day, gaming_day)
     context = {
         **items,
@@ -111,7 +112,7 @@ def daily(request):
         .annotate(voided=Exists(voided))
         .order_by("kind", "number"),
         "count_sessions": CountSession.objects.filter(site=site, gaming_date=day).order_by("pk"),
-        "shifts": day_figures.shift_figures([site.pk], day, day),
+        "shifts": shifts,
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
