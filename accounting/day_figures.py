@@ -26,12 +26,13 @@ from django.db.models import Case, Exists, F, JSONField, OuterRef, Value, When
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
+from cardroom.models import Table
 from cardroom.rows import shaped_rows
 from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
 from . import dealer_hold, summaries
 from .figures import Custody
-from .models import DayFigures
+from .models import DayFigures, FiguresVersion
 
 VERSION = "1"  # of what a snapshot holds: a snapshot of another version is computed again
 FILL_CHUNK = 200  # snapshots written by one UPDATE
@@ -72,6 +73,7 @@ def mark_stale(site_id: int, gaming_date: date) -> None:
         unique_fields=["site", "gaming_date"],
         update_fields=["token", "version", "table_days", "shifts", "computed_at"],
     )
+    bump_version(site_id)
     if connection.in_atomic_block:
         here = set(connection.savepoint_ids)
         same_level = [f for sids, f, _ in connection.run_on_commit if isinstance(f, _Marked) and sids == here]
@@ -81,6 +83,23 @@ def mark_stale(site_id: int, gaming_date: date) -> None:
             marked = _Marked()
             marked.keys.add(key)
             transaction.on_commit(marked)
+
+
+def bump_version(site_id: int) -> None:
+    """The site's figures changed: replace its `FiguresVersion` token (an upsert, in the write's
+    transaction), so no fragment cached under the old token is served again."""
+    FiguresVersion.objects.bulk_create(
+        [FiguresVersion(site_id=site_id, token=uuid.uuid4().hex)],
+        update_conflicts=True,
+        unique_fields=["site"],
+        update_fields=["token"],
+    )
+
+
+def site_versions(site_ids) -> dict[int, str]:
+    """{site id: its figures' current token} ("" for a site whose figures never changed)."""
+    found = dict(FiguresVersion.objects.filter(site_id__in=list(site_ids)).values_list("site_id", "token"))
+    return {site_id: found.get(site_id, "") for site_id in site_ids}
 
 
 def _forget(keys) -> None:
@@ -117,6 +136,11 @@ def _agreement_saved(sender, instance, created, **kwargs):
     mark_stale(instance.drop.site_id, instance.drop.gaming_date)
 
 
+def _table_changed(sender, instance, **kwargs):
+    """A table's number or game is printed beside its figures: a fragment showing them is stale."""
+    bump_version(instance.site_id)
+
+
 def _signature_saved(sender, instance, created, **kwargs):
     """A signature can make a session's counts signed: every day its drops belong to."""
     from counts.models import CountAgreement
@@ -146,6 +170,7 @@ def connect() -> None:
     post_save.connect(_drop_saved, sender=Drop, dispatch_uid="day_figures_drop")
     post_save.connect(_agreement_saved, sender=CountAgreement, dispatch_uid="day_figures_agreement")
     post_save.connect(_signature_saved, sender=CountSignature, dispatch_uid="day_figures_signature")
+    post_save.connect(_table_changed, sender=Table, dispatch_uid="day_figures_table")
     figure_days.register_day_changed(mark_stale)
 
 
@@ -170,7 +195,7 @@ class _Period:
         return key[1] >= self.live_from and key not in self.closed
 
 
-def _read(site_ids, start: date, end: date, field: str) -> tuple[_Period, dict[Key, DayFigures]]:
+def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict[Key, DayFigures]]:
     """The period's closed days and live days, and the stored snapshots of [start, end] (with
     `field`, table_days or shifts). Closed gaming days come from snapshots; the rest is computed
     live from the first open gaming day (or the day after the last closed one) to the end,
@@ -182,7 +207,7 @@ def _read(site_ids, start: date, end: date, field: str) -> tuple[_Period, dict[K
     stored = {
         (f.site_id, f.gaming_date): f
         for f in DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).only(
-            "site_id", "gaming_date", "token", "version", "computed_at", field
+            "site_id", "gaming_date", "token", "version", "computed_at", *fields
         )
     }
     closed = frozenset((site_id, day) for site_id, day, is_closed in rows if is_closed)
@@ -296,8 +321,26 @@ def table_days(site_ids, start: date, end: date) -> list[summaries.TableDay]:
     """`summaries.table_days`, closed days from their snapshots."""
     site_ids = sorted(site_ids)
     period, stored = _read(site_ids, start, end, "table_days")
+    return _table_days(site_ids, end, period, _snapshots(period, stored, "table_days"))
+
+
+def table_days_and_shifts(site_ids, start: date, end: date):
+    """`table_days` and `shift_figures` of the same period, from one read of its days and snapshots."""
+    site_ids = sorted(site_ids)
+    period, stored = _read(site_ids, start, end, "table_days", "shifts")
+    usable = {key: f for key, f in stored.items() if key in period.closed and _usable(f)}
+    tables = {key: f.table_days for key, f in usable.items()}
+    shifts = {key: f.shifts for key, f in usable.items()}
+    missing = sorted(period.closed - set(usable))
+    if missing:  # one fill computes and stores both
+        for key, (day_tables, day_shifts) in _fill(missing, stored).items():
+            tables[key], shifts[key] = day_tables, day_shifts
+    return _table_days(site_ids, end, period, tables), _shift_figures(site_ids, end, period, shifts)
+
+
+def _table_days(site_ids, end: date, period: _Period, snapshots: dict) -> list[summaries.TableDay]:
     drops, slips, trays = {}, {}, {}
-    for (site_id, day), tables in _snapshots(period, stored, "table_days").items():
+    for (site_id, day), tables in snapshots.items():
         for table_id, (drop, slip, tray) in tables.items():
             key = (site_id, int(table_id), day)
             if drop is not None:
@@ -321,8 +364,12 @@ def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFig
     """`dealer_hold.shift_figures`, closed days from their snapshots; ordered by table and start."""
     site_ids = sorted(site_ids)
     period, stored = _read(site_ids, start, end, "shifts")
+    return _shift_figures(site_ids, end, period, _snapshots(period, stored, "shifts"))
+
+
+def _shift_figures(site_ids, end: date, period: _Period, snapshots: dict) -> list[dealer_hold.ShiftFigures]:
     rows = []
-    for (site_id, day), shifts in _snapshots(period, stored, "shifts").items():
+    for (site_id, day), shifts in snapshots.items():
         rows.extend((site_id, day, row) for row in shifts)
     live = []
     if period.live_from <= end:

@@ -168,3 +168,18 @@ class DayFigures(models.Model):
 
     def __str__(self):
         return f"Figures of {self.site_id} {self.gaming_date}"
+
+
+class FiguresVersion(models.Model):
+    """A derived marker, not a record: a site's figures changed. Its `token` is replaced in the
+    same transaction as every write that marks one of the site's `DayFigures` stale and every
+    change to one of its tables (their numbers and games are printed beside the figures), so
+    a rendered figure fragment cached under the token (dashboard.fragments) is never served
+    after its figures changed: the next read finds another token. In the database, not in the
+    cache, so that every process (gunicorn workers, Celery) sees the same token at once."""
+
+    site = models.OneToOneField(Site, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    token = models.CharField(max_length=32)
+
+    def __str__(self):
+        return f"Figures version of {self.site_id}"

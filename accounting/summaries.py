@@ -306,17 +306,21 @@ def _gaming_day_states_query(*, site_ids, start, end):
     )
 
 
-def daily_summaries(sites: list[Site], start: date, end: date, *, snapshots: bool = False) -> list[DailySummary]:
+def daily_summaries(
+    sites: list[Site], start: date, end: date, *, snapshots: bool = False, days: list[TableDay] | None = None
+) -> list[DailySummary]:
     """One summary per site and gaming day in [start, end] that had a gaming day, activity or
     an adjustment recorded. Adjustments count in the totals of the day they are recorded on.
-    `snapshots`: closed days' custody from their snapshots (accounting.day_figures), the same figures."""
+    `snapshots`: closed days' custody from their snapshots (accounting.day_figures), the same figures;
+    `days`: the sites' table days of [start, end] already read (accounting.day_figures)."""
     from cage.queries import bank_days
 
     from .day_figures import table_days as snapshot_table_days
 
     site_ids = [s.pk for s in sites]
     names = {s.pk: s.name for s in sites}
-    days = (snapshot_table_days if snapshots else table_days)(site_ids, start, end)
+    if days is None:
+        days = (snapshot_table_days if snapshots else table_days)(site_ids, start, end)
     banks = bank_days(site_ids, start, end + timedelta(days=1))
     rows = shaped_rows(_gaming_day_states_query, site_ids=site_ids, start=start, end=end)
     gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
@@ -382,8 +386,10 @@ def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corre
     )
 
 
-def daily_summary(site: Site, day: date, *, snapshots: bool = False) -> DailySummary:
-    found = daily_summaries([site], day, day, snapshots=snapshots)
+def daily_summary(
+    site: Site, day: date, *, snapshots: bool = False, days: list[TableDay] | None = None
+) -> DailySummary:
+    found = daily_summaries([site], day, day, snapshots=snapshots, days=days)
     if found:
         return found[0]
     return DailySummary(

@@ -25,6 +25,7 @@ from datetime import date
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
+from django.core.cache import cache
 from django.db import connection, reset_queries
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -213,6 +214,7 @@ def measure(client: Client, path: str, repeat: int = 1) -> tuple[Measure, object
     response, seconds, queries = None, [], 0
     for _ in range(repeat):
         reset_queries()  # a full query log (DEBUG) would capture nothing: it holds 9,000 at most
+        cache.clear()  # the queries of rendering, never a cached figure fragment (dashboard.fragments)
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()
             response = get(client, path)

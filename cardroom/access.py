@@ -28,13 +28,24 @@ class Access:
         self.station: Station | None = None
         if user is None or not user.is_authenticated:
             return
-        self.employee = Employee.objects.select_related("organization", "user").filter(user=user, active=True).first()
+        # The employee with their roles in one query (every page asks); an employee without any
+        # role, or a login without an employee, takes a second.
+        held = list(
+            Membership.objects.filter(employee__user=user, employee__active=True)
+            .select_related("employee__organization", "employee__user")
+            .order_by()
+        )
+        self.employee = (
+            held[0].employee
+            if held
+            else Employee.objects.select_related("organization", "user").filter(user=user, active=True).first()
+        )
         if self.employee is None:
             # A shared terminal sees its site's forms and holds no role: every step on it is
             # initialled with a person's PIN (cardroom.pins).
             self.station = Station.objects.select_related("site").filter(user=user, active=True).first()
             return
-        for site_id, role in Membership.objects.filter(employee=self.employee).values_list("site_id", "role"):
+        for site_id, role in ((m.site_id, m.role) for m in held):
             if role in ORG_WIDE_ROLES:
                 self.org_roles.add(role)
             else:

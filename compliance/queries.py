@@ -12,14 +12,14 @@ from .models import Alert, AlertStep, ComplianceRun
 ALERTS = ReadRule(frozenset(Role), HOUSE_CONTROL, "see a site's compliance alerts")
 
 
-def alerts_for(access) -> QuerySet[Alert]:
+def alerts_for(access, *, steps: bool = True) -> QuerySet[Alert]:
+    """The alerts of the user's sites, with their site and whether resolved; with their steps
+    (and who took them) unless `steps` is False (a list that shows no status)."""
     resolved = AlertStep.objects.filter(alert=OuterRef("pk"), kind=AlertStep.Kind.RESOLVED)
-    return (
-        Alert.objects.filter(site__in=access.sites())
-        .select_related("site")
-        .prefetch_related(Prefetch("steps", queryset=AlertStep.objects.select_related("by")))
-        .annotate(is_resolved=Exists(resolved))
-    )
+    alerts = Alert.objects.filter(site__in=access.sites()).select_related("site").annotate(is_resolved=Exists(resolved))
+    if steps:
+        alerts = alerts.prefetch_related(Prefetch("steps", queryset=AlertStep.objects.select_related("by")))
+    return alerts
 
 
 def status_of(alert: Alert) -> str:
@@ -30,9 +30,9 @@ def status_of(alert: Alert) -> str:
     return "open"
 
 
-def obligations(access, *, today) -> list[Alert]:
+def obligations(access, *, today, steps: bool = True) -> list[Alert]:
     """Everything still due across the user's sites, overdue first, then by due date."""
-    pending = alerts_for(access).filter(is_resolved=False)
+    pending = alerts_for(access, steps=steps).filter(is_resolved=False)
     dated = sorted((a for a in pending if a.due_date), key=lambda a: a.due_date)
     overdue = [a for a in dated if a.due_date < today]
     upcoming = [a for a in dated if a.due_date >= today]

@@ -34,9 +34,10 @@ from compliance.queries import alerts_for, obligations
 from counts.models import CountSession
 from floor import queries as floor_queries
 from floor.models import GamingDay, Slip, SlipStep
-from floor.open_items import open_items, slip_items
+from floor.open_items import Kind as ItemKind
+from floor.open_items import open_items
 
-from . import trends
+from . import fragments, trends
 from .access import (
     DAILY_FIGURES,
     DASHBOARD_ROLES,
@@ -49,6 +50,7 @@ from .access import (
 
 DEALER_WEEKS = 12  # ND 99-01.3-08-01(3): 12 continuous weeks of per-dealer records
 CARRIED_SHOWN = 50  # the latest open items carried past a close, on the dashboard
+SLIP_KINDS = {ItemKind.SLIP_UNVERIFIED, ItemKind.SLIP_UNRECEIVED}  # the items floor.open_items.slip_items gives
 EXCEPTION_RULES = Q(rule__startswith="slip_") | Q(rule__startswith="count_")
 
 
@@ -76,13 +78,14 @@ def _date(value, default: date, errors: dict, field: str) -> date:
         return default
 
 
-def _latest_gaming_date(site, today: date) -> date:
-    latest = (
-        GamingDay.objects.filter(site=site, gaming_date__lte=today)
-        .order_by("-gaming_date")
-        .values_list("gaming_date", flat=True)
-    ).first()
-    return latest or today
+def _gaming_day(site, asked: date | None) -> tuple[date, GamingDay | None]:
+    """The date asked for (by default the latest gaming date up to today) and its gaming day."""
+    days = GamingDay.objects.filter(site=site)
+    if asked is not None:
+        return asked, days.filter(gaming_date=asked).first()
+    today = site_today(site)
+    latest = days.filter(gaming_date__lte=today).order_by("-gaming_date").first()
+    return (latest.gaming_date, latest) if latest else (today, None)
 
 
 @site_zone
@@ -90,10 +93,11 @@ def daily(request):
     site = figure_site(request, DAILY_FIGURES)
     activate_site_zone(site)
     errors: dict = {}
-    day = _date(request.GET.get("date"), None, errors, "date") or _latest_gaming_date(site, site_today(site))
+    day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    summary = summaries.daily_summary(site, day, snapshots=True)
-    items = _day_items(site, day)
+    table_days, shifts = day_figures.table_days_and_shifts([site.pk], day, day)
+    summary = summaries.daily_summary(site, day, days=table_days)
+    items = _day_items(site, day, gaming_day)
     context = {
         **items,
         "table_rows": [(t, items["open_slips"].get(t.table_number, [])) for t in summary.tables],
@@ -108,7 +112,7 @@ def daily(request):
         .annotate(voided=Exists(voided))
         .order_by("kind", "number"),
         "count_sessions": CountSession.objects.filter(site=site, gaming_date=day).order_by("pk"),
-        "shifts": day_figures.shift_figures([site.pk], day, day),
+        "shifts": shifts,
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
@@ -118,19 +122,20 @@ def daily(request):
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 
 
-def _day_items(site, day) -> dict:
+def _day_items(site, day, gaming_day) -> dict:
     """The day's open items (floor.open_items: slips not verified or received, tables without
     closer, boxes not removed or counted) and those carried past its close with their reasons.
     A table with an open slip is not complete (its slips are not all received)."""
-    gaming_day = GamingDay.objects.filter(site=site, gaming_date=day).first()
     if gaming_day is None:
         return {"open_items": [], "carried": [], "open_slips": {}}
     carried = list(floor_queries.carried_items([site.pk], day, day))
     carried_keys = {c.key for c in carried}
-    found = [item for item in open_items(gaming_day) if item.key not in carried_keys]
+    every = open_items(gaming_day)
+    found = [item for item in every if item.key not in carried_keys]
     open_slips: dict = {}
-    for item in slip_items(gaming_day):
-        open_slips.setdefault(item.table_number, []).append(item)
+    for item in every:  # the slips' items, carried or not (floor.open_items.slip_items)
+        if item.kind in SLIP_KINDS:
+            open_slips.setdefault(item.table_number, []).append(item)
     return {"open_items": found, "carried": carried, "open_slips": open_slips}
 
 
@@ -334,7 +339,8 @@ def dealer(request, pk):
 
 def _dashboard_access(request):
     access = access_for(request.user)
-    sites = [s for s in access.sites().order_by("name") if access.has_role(s.pk, *DASHBOARD_ROLES)]
+    visible = sorted(request.visible_sites, key=lambda s: (s.name, s.pk))  # the user's sites (middleware)
+    sites = [s for s in visible if access.has_role(s.pk, *DASHBOARD_ROLES)]
     if not sites:
         raise PermissionDenied(refusal(HOUSE_CONTROL, DASHBOARD_ROLES, "see the auditor dashboard"))
     return access, sites
@@ -357,7 +363,7 @@ def overview(request):
     site = _detail_site(request, sites)
     activate_site_zone(site)
     today = site_today(site)
-    pending = obligations(access, today=today)
+    pending = obligations(access, today=today, steps=False)  # the dashboard shows no alert's steps
     weeks = trends.weeks_ending(today)
     context = {
         "site": site,
@@ -367,9 +373,18 @@ def overview(request):
         "overdue": [a for a in pending if a.due_date and a.due_date < today],
         "open_alerts": pending,
         "exceptions": list(
-            alerts_for(access).filter(EXCEPTION_RULES, is_resolved=False).order_by("-period_end", "rule")[:50]
+            alerts_for(access, steps=False)
+            .filter(EXCEPTION_RULES, is_resolved=False)
+            .order_by("-period_end", "rule")[:50]
         ),
-        "unusual": trends.unusual_table_days(site, weeks[0].start, today),
+        "unusual_rows": fragments.cached_fragment(
+            "unusual-table-days",
+            site_id=site.pk,
+            token=day_figures.site_versions([site.pk])[site.pk],
+            day=today,
+            template="dashboard/_unusual_rows.html",
+            build=lambda: {"site_id": site.pk, "unusual": trends.unusual_table_days(site, weeks[0].start, today)},
+        ),
         # Open items carried past a gaming day's close, with their reasons (floor.open_items).
         "carried": list(
             floor_queries.carried_items([s.pk for s in sites], weeks[0].start, today).reverse()[:CARRIED_SHOWN]

@@ -253,15 +253,20 @@ class Queues:
     tables_without_opener: list[Table]
 
 
-def queues(site: Site) -> Queues:
+_UNREAD = object()  # queues(): the open gaming day not read by the caller
+
+
+def queues(site: Site, day=_UNREAD) -> Queues:
     """Work waiting at a site: slips to verify (08-05(5)), slips to receive (08-05(6)), and
-    tables of the open gaming day running without an opener."""
+    tables of the open gaming day (`day`, None for none; read here if not given) running without an opener. Both
+    queues come from one query (and one of each prefetch)."""
     slips = slips_with_status(Slip.objects.filter(site=site)).select_related("table", "prepared_by")
     slips = slips.prefetch_related("lines", "steps").order_by("kind", "number")
-    day = open_gaming_day(site)
+    waiting = list(slips.filter(status_code__in=["issued", "verified"]))
+    day = open_gaming_day(site) if day is _UNREAD else day
     return Queues(
-        awaiting_verification=list(slips.filter(status_code="issued")),
-        awaiting_receipt=list(slips.filter(status_code="verified")),
+        awaiting_verification=[slip for slip in waiting if slip.status_code == "issued"],
+        awaiting_receipt=[slip for slip in waiting if slip.status_code == "verified"],
         tables_without_opener=tables_without_opener(day) if day else [],
     )
 

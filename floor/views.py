@@ -584,11 +584,8 @@ def slip_queues_live(request):
 
 
 def _queues_context(request) -> dict:
-    return {
-        "queues": queries.queues(request.site),
-        "day": queries.open_gaming_day(request.site),
-        "refresh_seconds": REFRESH_SECONDS,
-    }
+    day = queries.open_gaming_day(request.site)
+    return {"queues": queries.queues(request.site, day), "day": day, "refresh_seconds": REFRESH_SECONDS}
 
 
 @site_page

@@ -160,3 +160,11 @@ def test_ending_a_dealer_shift_without_a_save_still_marks_its_day(site, make_pla
     before = DayFigures.objects.get(site=site, gaming_date=TODAY).token
     end_dealer_shift(acting_user=cast[Role.SHIFT_MANAGER].user, shift=on_shift)
     assert DayFigures.objects.get(site=site, gaming_date=TODAY).token != before
+
+
+def test_table_days_and_shifts_read_together_equal_each_read_alone(site, make_play):
+    play = make_play(2, 4)
+    play.scenario.day(TODAY, closed=False)
+    together = day_figures.table_days_and_shifts([site.pk], START, TODAY)  # fills every missing snapshot once
+    assert together == _from_snapshots(site) == _live(site)
+    assert all(f.table_days is not None and f.shifts is not None for f in _stored(site).values())
