@@ -18,6 +18,7 @@ from .conftest import FIRST_DAY, TODAY, Play
 
 pytestmark = pytest.mark.django_db
 UNUSUAL = "unusual-table-days"
+TEMPLATE = "dashboard/_unusual_rows.html"
 
 
 def _unusual(client, site) -> tuple[str, int]:
@@ -32,7 +33,7 @@ def _unusual(client, site) -> tuple[str, int]:
 
 def _cached(site) -> str | None:
     token = day_figures.site_versions([site.pk])[site.pk]
-    return cache.get(fragments.fragment_key(UNUSUAL, site.pk, token, TODAY))
+    return cache.get(fragments.fragment_key(UNUSUAL, site.pk, token, TODAY, TEMPLATE))
 
 
 @pytest.fixture
@@ -88,3 +89,17 @@ def test_a_cached_fragment_is_never_served_outside_the_users_sites(client, cast,
     assert client.get(f"/figures/dashboard/?site={site.pk}").status_code == 404
     theirs, _ = _unusual(client, stranger_site)
     assert f"site={site.pk}&" not in theirs and "None in these weeks." in theirs
+
+
+def test_the_key_follows_the_templates_and_the_builders_source(tmp_path, settings):
+    """A deploy that changes the fragment's template (or the code in BUILT_BY that picks its rows)
+    never reads a fragment rendered by the older one: the key carries a digest of both."""
+    key = fragments.fragment_key(UNUSUAL, 1, "t", TODAY, TEMPLATE)
+    (tmp_path / "dashboard").mkdir()
+    (tmp_path / "dashboard" / "_unusual_rows.html").write_text("changed {{ site_id }}")
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}]
+    fragments.source_version.cache_clear()
+    try:
+        assert fragments.fragment_key(UNUSUAL, 1, "t", TODAY, TEMPLATE) != key
+    finally:
+        fragments.source_version.cache_clear()
