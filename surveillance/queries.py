@@ -11,7 +11,7 @@ activity and only the 4-calendar-day limit can run out.
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import Min, Prefetch, Q
+from django.db.models import Exists, Min, Prefetch, Q, Subquery
 from django.utils import timezone
 
 from cardroom.models import Site, Table
@@ -113,16 +113,20 @@ def statuses_in_force(site_ids, on_date: date) -> dict[int, SurveillanceStatus]:
     return found
 
 
-def operational_deadlines(site_ids, on_date: date) -> dict[int, date]:
+def operational_deadlines(
+    site_ids, on_date: date, *, in_force: dict[int, SurveillanceStatus] | None = None
+) -> dict[int, date]:
     """site id -> the last day the site may be without an operational system, under the status
     in force on `on_date` (ND 99-01.3-08-04): the quarter rule's date (45 days from the end of
     the second quarter), or at acquired premises 45 days from the first gaming day conducted
     there (none until that day). A status recorded by hand with no date has no deadline. Two
-    queries whatever the number of sites."""
+    queries whatever the number of sites (one when the caller read `in_force`, statuses_in_force)."""
     from floor.models import GamingDay
 
     deadlines, acquired = {}, {}
-    for site_id, status in statuses_in_force(site_ids, on_date).items():
+    if in_force is None:
+        in_force = statuses_in_force(site_ids, on_date)
+    for site_id, status in in_force.items():
         if not status.required:
             continue
         if status.operational_due_on is not None:
@@ -205,8 +209,12 @@ def system_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | No
     if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
         return None, ""
     at = at or timezone.now()
+    return _system_cap(table, at, statuses_in_force([table.site_id], gaming_date_of(table.site, at)))
+
+
+def _system_cap(table: Table, at: datetime, in_force: dict[int, SurveillanceStatus]) -> tuple[int | None, str]:
     on_date = gaming_date_of(table.site, at)
-    due = operational_deadline(table.site, on_date)
+    due = operational_deadlines([table.site_id], on_date, in_force=in_force).get(table.site_id)
     if due is None or on_date <= due or not table_requires_surveillance(table, on_date):
         return None, ""
     if table_has_system(table, on_date):
@@ -302,6 +310,42 @@ def repaired_by(outage: Outage, at: datetime) -> bool:
     return repair is not None and repair.repaired_at <= at
 
 
+def wager_caps(table: Table, at: datetime | None = None) -> list[tuple[int, str]]:
+    """Every $2 cap in force at `table` at `at` (None: now), as `(cap_cents, reason)`, the
+    outage's (08-04(7)) first, then the missing system's (08-04). What table opening and
+    seating a dealer ask: the site's status in force and whether the table has an unrepaired
+    outage come in one query; the outages themselves are read only when there is one."""
+    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
+        return []
+    at = at or timezone.now()
+    status, has_outage = _cap_facts(table, at)
+    caps = [outage_wager_cap(table, at)] if has_outage else []
+    caps.append(_system_cap(table, at, {table.site_id: status} if status is not None else {}))
+    return [(cap, reason) for cap, reason in caps if cap is not None]
+
+
+_STATUS_FIELDS = ("pk", "required", "since", "operational_due_on", "trigger")
+
+
+def _cap_facts(table: Table, at: datetime) -> tuple[SurveillanceStatus | None, bool]:
+    """The site's status in force on `at`'s gaming date (an unsaved copy of its fields, or None)
+    and whether the table has an outage not repaired by `at`: one query, anchored on the site."""
+    unrepaired = Outage.objects.filter(table_id=table.pk, began_at__lte=at).exclude(repair__repaired_at__lte=at)
+    latest = SurveillanceStatus.objects.filter(
+        site_id=table.site_id, since__lte=gaming_date_of(table.site, at)
+    ).order_by("-since", "-recorded_at", "-id")
+    row = (
+        Site.objects.filter(pk=table.site_id)
+        .values_list(Exists(unrepaired), *(Subquery(latest.values(name)[:1]) for name in _STATUS_FIELDS))
+        .first()
+    )
+    has_outage, pk, *values = row or (False, None)
+    if pk is None:
+        return None, bool(has_outage)
+    status = SurveillanceStatus(pk=pk, site_id=table.site_id, **dict(zip(_STATUS_FIELDS[1:], values, strict=True)))
+    return status, bool(has_outage)
+
+
 def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """`(cap_cents, reason)` when an unrepaired outage is past its deadline at `at`, else
     `(None, "")`. Table opening and table edits refuse a maximum wager above the cap. Never at a
@@ -388,5 +432,5 @@ def wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str
     """The first $2 cap in force at `table` (an outage past its deadline, 08-04(7); no system
     past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is, and
     always at a site of another pack (SURVEILLANCE_JURISDICTIONS: the caps are ND's)."""
-    cap = outage_wager_cap(table, at)
-    return cap if cap[0] is not None else system_wager_cap(table, at)
+    caps = wager_caps(table, at)
+    return caps[0] if caps else (None, "")
