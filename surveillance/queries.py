@@ -11,7 +11,8 @@ activity and only the 4-calendar-day limit can run out.
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import Exists, Min, Prefetch, Q, Subquery
+from django.db import connection
+from django.db.models import Min, Prefetch, Q
 from django.utils import timezone
 
 from cardroom.models import Site, Table
@@ -23,6 +24,7 @@ from .deadlines import OutageDeadline, outage_deadline
 from .models import (
     Equipment,
     Outage,
+    OutageRepair,
     PremisesSuccession,
     Recording,
     ReviewEntry,
@@ -324,26 +326,41 @@ def wager_caps(table: Table, at: datetime | None = None) -> list[tuple[int, str]
     return [(cap, reason) for cap, reason in caps if cap is not None]
 
 
-_STATUS_FIELDS = ("pk", "required", "since", "operational_due_on", "trigger")
+_STATUS_FIELDS = ("required", "since", "operational_due_on", "trigger")
+# Plain SQL: the statement runs at every opener and dealer rotation, and built with the ORM (an
+# EXISTS across the repair and a subquery per field of the status) it cost more than the two
+# plain queries it replaces. The anchor row makes a site without a status still answer.
+_CAP_FACTS_SQL = f"""
+    SELECT EXISTS(
+               SELECT 1 FROM "{Outage._meta.db_table}" o WHERE o."table_id" = %s AND o."began_at" <= %s
+               AND NOT EXISTS(
+                   SELECT 1 FROM "{OutageRepair._meta.db_table}" r WHERE r."outage_id" = o."id" AND r."repaired_at" <= %s
+               )
+           ),
+           s."id", {", ".join(f's."{name}"' for name in _STATUS_FIELDS)}
+    FROM (SELECT 1 AS one) anchor
+    LEFT JOIN (
+        SELECT "id", {", ".join(f'"{name}"' for name in _STATUS_FIELDS)} FROM "{SurveillanceStatus._meta.db_table}"
+        WHERE "site_id" = %s AND "since" <= %s ORDER BY "since" DESC, "recorded_at" DESC, "id" DESC LIMIT 1
+    ) s ON 1 = 1
+"""
 
 
 def _cap_facts(table: Table, at: datetime) -> tuple[SurveillanceStatus | None, bool]:
     """The site's status in force on `at`'s gaming date (an unsaved copy of its fields, or None)
-    and whether the table has an outage not repaired by `at`: one query, anchored on the site."""
-    unrepaired = Outage.objects.filter(table_id=table.pk, began_at__lte=at).exclude(repair__repaired_at__lte=at)
-    latest = SurveillanceStatus.objects.filter(
-        site_id=table.site_id, since__lte=gaming_date_of(table.site, at)
-    ).order_by("-since", "-recorded_at", "-id")
-    row = (
-        Site.objects.filter(pk=table.site_id)
-        .values_list(Exists(unrepaired), *(Subquery(latest.values(name)[:1]) for name in _STATUS_FIELDS))
-        .first()
-    )
-    has_outage, pk, *values = row or (False, None)
+    and whether the table has an outage not repaired by `at`, in one query."""
+    moment = connection.ops.adapt_datetimefield_value(at)
+    on_date = connection.ops.adapt_datefield_value(gaming_date_of(table.site, at))
+    with connection.cursor() as cursor:
+        cursor.execute(_CAP_FACTS_SQL, [table.pk, moment, moment, table.site_id, on_date])
+        has_outage, pk, *values = cursor.fetchone()
     if pk is None:
         return None, bool(has_outage)
-    status = SurveillanceStatus(pk=pk, site_id=table.site_id, **dict(zip(_STATUS_FIELDS[1:], values, strict=True)))
-    return status, bool(has_outage)
+    fields = {
+        name: SurveillanceStatus._meta.get_field(name).to_python(v)
+        for name, v in zip(_STATUS_FIELDS, values, strict=True)
+    }
+    return SurveillanceStatus(pk=pk, site_id=table.site_id, **fields), bool(has_outage)
 
 
 def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
