@@ -8,7 +8,7 @@ dealer seated) and wherever the $25 chip is withdrawn.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
@@ -83,14 +83,19 @@ def has_twenty_five_dollar_chips(organization_id: int) -> bool:
     ).exists()
 
 
-def require_twenty_five_chips(table, field: str = "table") -> None:
+def require_twenty_five_chips(table, field: str = "table", *, active_values: Collection[int] | None = None) -> None:
     """ND 99-01.3-08-03(1): a table accepting $25 wagers needs the organization's $25 chips
-    (for players' optional use). North Dakota's sites only."""
+    (for players' optional use). North Dakota's sites only. `active_values`: the values of the
+    organization's active chips when the caller has read them already (else they are asked)."""
     from .models import Jurisdiction
 
     if table.site.jurisdiction != Jurisdiction.ND or not accepts_twenty_five_dollar_wagers(table):
         return
-    if not has_twenty_five_dollar_chips(table.site.organization_id):
+    if active_values is not None:
+        provided = TWENTY_FIVE_DOLLARS_CENTS in active_values
+    else:
+        provided = has_twenty_five_dollar_chips(table.site.organization_id)
+    if not provided:
         raise ValidationError(
             {
                 field: f"{TWENTY_FIVE_CHIPS_CITATION}: {table} accepts {format_money(TWENTY_FIVE_DOLLARS_CENTS)} "

@@ -4,7 +4,9 @@ Idempotent: every step looks for what it would create first. Master data is writ
 the services (so it has history and audit events), acting as the demo gaming manager.
 """
 
-from django.contrib.auth import get_user_model
+from contextlib import contextmanager
+
+from django.contrib.auth import base_user, get_user_model
 from django.db import transaction
 
 from . import services
@@ -56,6 +58,31 @@ TABLES = {
     "small": [(1, "21", 100, 1000), (2, "21", 200, 2500)],
     "seasonal": [(1, "21", 100, 2500), (2, "21", 500, 2500), (3, "21", 500, 2500)],
 }
+
+
+@contextmanager
+def secrets_hashed_once():
+    """Demo only: within the block each demo secret (the password, the PIN) is hashed once and
+    its encoded hash reused for every login and PIN that has it, as if set_password ran once
+    and the `password` field were copied. Argon2 is slow on purpose (~0.2 s a hash) and the
+    demo sets ~30 of them; every one still verifies against the demo password or PIN."""
+    from . import pins
+
+    hashed: dict[str, str] = {}
+    real = base_user.make_password
+
+    def make_password(raw, *args, **kwargs):
+        if args or kwargs or raw not in (DEMO_PASSWORD, DEMO_PIN):
+            return real(raw, *args, **kwargs)
+        if raw not in hashed:
+            hashed[raw] = real(raw)
+        return hashed[raw]
+
+    base_user.make_password = pins.make_password = make_password
+    try:
+        yield
+    finally:
+        base_user.make_password = pins.make_password = real
 
 
 def _bootstrap_manager(organization) -> Employee:

@@ -17,13 +17,13 @@ Every function issues a fixed number of queries whatever the number of slips, ta
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef
 
 from cardroom.models import Table
 from cardroom.money import format_money
 
 from . import rules
-from .models import GamingDay, Slip, SlipKind, SlipStep, TableInventory
+from .models import DealerShift, GamingDay, Slip, SlipKind, SlipStep, TableInventory
 
 
 class Kind:
@@ -126,12 +126,15 @@ def _slip_item(slip) -> OpenItem:
 
 
 def table_items(day: GamingDay) -> list[OpenItem]:
-    """Tables in play in the day without their closer (never carried)."""
-    opened = Q(inventories__gaming_day=day, inventories__kind=TableInventory.Kind.OPENER) | Q(
-        dealer_shifts__gaming_day=day
+    """Tables in play in the day without their closer (never carried). Asked with EXISTS of the
+    day's counts and shifts: joining both (an OR over two multi-valued joins) crossed every
+    count of a table with every shift at it, a cost that grew with the site's history."""
+    counts = TableInventory.objects.filter(table=OuterRef("pk"), gaming_day=day)
+    opened = Exists(counts.filter(kind=TableInventory.Kind.OPENER)) | Exists(
+        DealerShift.objects.filter(table=OuterRef("pk"), gaming_day=day)
     )
-    closed = TableInventory.objects.filter(gaming_day=day, kind=TableInventory.Kind.CLOSER).values("table_id")
-    tables = Table.objects.filter(opened).exclude(pk__in=closed).distinct().order_by("number")
+    closed = Exists(counts.filter(kind=TableInventory.Kind.CLOSER))
+    tables = Table.objects.filter(opened, site_id=day.site_id).exclude(closed).order_by("number")
     return [
         OpenItem(
             f"table:{table.pk}",

@@ -11,6 +11,7 @@ activity and only the 4-calendar-day limit can run out.
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from django.db import connection
 from django.db.models import Min, Prefetch, Q
 from django.utils import timezone
 
@@ -23,6 +24,7 @@ from .deadlines import OutageDeadline, outage_deadline
 from .models import (
     Equipment,
     Outage,
+    OutageRepair,
     PremisesSuccession,
     Recording,
     ReviewEntry,
@@ -113,16 +115,20 @@ def statuses_in_force(site_ids, on_date: date) -> dict[int, SurveillanceStatus]:
     return found
 
 
-def operational_deadlines(site_ids, on_date: date) -> dict[int, date]:
+def operational_deadlines(
+    site_ids, on_date: date, *, in_force: dict[int, SurveillanceStatus] | None = None
+) -> dict[int, date]:
     """site id -> the last day the site may be without an operational system, under the status
     in force on `on_date` (ND 99-01.3-08-04): the quarter rule's date (45 days from the end of
     the second quarter), or at acquired premises 45 days from the first gaming day conducted
     there (none until that day). A status recorded by hand with no date has no deadline. Two
-    queries whatever the number of sites."""
+    queries whatever the number of sites (one when the caller read `in_force`, statuses_in_force)."""
     from floor.models import GamingDay
 
     deadlines, acquired = {}, {}
-    for site_id, status in statuses_in_force(site_ids, on_date).items():
+    if in_force is None:
+        in_force = statuses_in_force(site_ids, on_date)
+    for site_id, status in in_force.items():
         if not status.required:
             continue
         if status.operational_due_on is not None:
@@ -205,8 +211,12 @@ def system_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | No
     if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
         return None, ""
     at = at or timezone.now()
+    return _system_cap(table, at, statuses_in_force([table.site_id], gaming_date_of(table.site, at)))
+
+
+def _system_cap(table: Table, at: datetime, in_force: dict[int, SurveillanceStatus]) -> tuple[int | None, str]:
     on_date = gaming_date_of(table.site, at)
-    due = operational_deadline(table.site, on_date)
+    due = operational_deadlines([table.site_id], on_date, in_force=in_force).get(table.site_id)
     if due is None or on_date <= due or not table_requires_surveillance(table, on_date):
         return None, ""
     if table_has_system(table, on_date):
@@ -302,6 +312,57 @@ def repaired_by(outage: Outage, at: datetime) -> bool:
     return repair is not None and repair.repaired_at <= at
 
 
+def wager_caps(table: Table, at: datetime | None = None) -> list[tuple[int, str]]:
+    """Every $2 cap in force at `table` at `at` (None: now), as `(cap_cents, reason)`, the
+    outage's (08-04(7)) first, then the missing system's (08-04). What table opening and
+    seating a dealer ask: the site's status in force and whether the table has an unrepaired
+    outage come in one query; the outages themselves are read only when there is one."""
+    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
+        return []
+    at = at or timezone.now()
+    status, has_outage = _cap_facts(table, at)
+    caps = [outage_wager_cap(table, at)] if has_outage else []
+    caps.append(_system_cap(table, at, {table.site_id: status} if status is not None else {}))
+    return [(cap, reason) for cap, reason in caps if cap is not None]
+
+
+_STATUS_FIELDS = ("required", "since", "operational_due_on", "trigger")
+# Plain SQL: the statement runs at every opener and dealer rotation, and built with the ORM (an
+# EXISTS across the repair and a subquery per field of the status) it cost more than the two
+# plain queries it replaces. The anchor row makes a site without a status still answer.
+_CAP_FACTS_SQL = f"""
+    SELECT EXISTS(
+               SELECT 1 FROM "{Outage._meta.db_table}" o WHERE o."table_id" = %s AND o."began_at" <= %s
+               AND NOT EXISTS(
+                   SELECT 1 FROM "{OutageRepair._meta.db_table}" r WHERE r."outage_id" = o."id" AND r."repaired_at" <= %s
+               )
+           ),
+           s."id", {", ".join(f's."{name}"' for name in _STATUS_FIELDS)}
+    FROM (SELECT 1 AS one) anchor
+    LEFT JOIN (
+        SELECT "id", {", ".join(f'"{name}"' for name in _STATUS_FIELDS)} FROM "{SurveillanceStatus._meta.db_table}"
+        WHERE "site_id" = %s AND "since" <= %s ORDER BY "since" DESC, "recorded_at" DESC, "id" DESC LIMIT 1
+    ) s ON 1 = 1
+"""
+
+
+def _cap_facts(table: Table, at: datetime) -> tuple[SurveillanceStatus | None, bool]:
+    """The site's status in force on `at`'s gaming date (an unsaved copy of its fields, or None)
+    and whether the table has an outage not repaired by `at`, in one query."""
+    moment = connection.ops.adapt_datetimefield_value(at)
+    on_date = connection.ops.adapt_datefield_value(gaming_date_of(table.site, at))
+    with connection.cursor() as cursor:
+        cursor.execute(_CAP_FACTS_SQL, [table.pk, moment, moment, table.site_id, on_date])
+        has_outage, pk, *values = cursor.fetchone()
+    if pk is None:
+        return None, bool(has_outage)
+    fields = {
+        name: SurveillanceStatus._meta.get_field(name).to_python(v)
+        for name, v in zip(_STATUS_FIELDS, values, strict=True)
+    }
+    return SurveillanceStatus(pk=pk, site_id=table.site_id, **fields), bool(has_outage)
+
+
 def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """`(cap_cents, reason)` when an unrepaired outage is past its deadline at `at`, else
     `(None, "")`. Table opening and table edits refuse a maximum wager above the cap. Never at a
@@ -388,5 +449,5 @@ def wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str
     """The first $2 cap in force at `table` (an outage past its deadline, 08-04(7); no system
     past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is, and
     always at a site of another pack (SURVEILLANCE_JURISDICTIONS: the caps are ND's)."""
-    cap = outage_wager_cap(table, at)
-    return cap if cap[0] is not None else system_wager_cap(table, at)
+    caps = wager_caps(table, at)
+    return caps[0] if caps else (None, "")

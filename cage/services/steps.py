@@ -137,10 +137,13 @@ def _value_key(raw):
 
 def parse_chip_lines(raw, organization_id: int, *, field: str = "chips", citation: str) -> dict[ChipDenomination, int]:
     """{chip: quantity} for the organization's active chips, by value in cents; zero lines
-    dropped. An unknown value, a negative or fractional quantity, or a value twice is refused."""
-    chips = {c.value_cents: c for c in ChipDenomination.objects.filter(organization_id=organization_id, active=True)}
+    dropped. An unknown value, a negative or fractional quantity, or a value twice is refused.
+    No line (tips declared as none): no chips are read."""
+    items = _items(raw, field, citation)
+    active = ChipDenomination.objects.filter(organization_id=organization_id, active=True) if items else ()
+    chips = {c.value_cents: c for c in active}
     parsed: dict[ChipDenomination, int] = {}
-    for value, quantity in _items(raw, field, citation):
+    for value, quantity in items:
         chip = chips.get(_value_key(value))
         if chip is None:
             raise ValidationError({field: f"{rules.CHIP_VALUES}: {value!r} is not a chip value of the organization."})

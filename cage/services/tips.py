@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from cardroom.audit import appended_at_end
 from cardroom.models import Employee, Organization, Site
 
 from .. import rules
@@ -41,7 +42,8 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS)
     at = _moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
-    with transaction.atomic():
+    # The declaration's, its lines' and the declaration event go in one INSERT (appended_at_end).
+    with transaction.atomic(), appended_at_end():
         declaration = TipDeclaration.objects.create(
             site=site,
             gaming_date=gaming_date,

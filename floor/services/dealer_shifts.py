@@ -27,6 +27,7 @@ from .steps import (
     _open_day,
     _require_table_in_use,
     _save_count,
+    active_chips,
     chip_lines,
 )
 
@@ -44,10 +45,13 @@ def start_dealer_shift(
     )
     given, started_at = started_at, _moment(started_at, "started_at", site=site, what="a dealer shift")
     _require_table_in_use(table)
-    _check_outage_cap(table, started_at)
+    available = active_chips(site.organization_id)  # read once: the $25 check and the count's lines
+    _check_outage_cap(table, started_at, available=available)
     _check_dealer(dealer, site, table, started_at)
     has_count = bool(chips) or amounts is not None
-    counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT) if has_count else None
+    counted = (
+        chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT, available=available) if has_count else None
+    )
     with transaction.atomic(), appended_at_end():
         day = _open_day(site, "table")
         _in_day(site, day, started_at, given, "started_at")

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from cardroom import closing
 from cardroom.access import require_role
+from cardroom.audit import appended_at_end
 from cardroom.audit import record_site_event as _audit
 from cardroom.limits import MAX_TEXT_LENGTH
 from cardroom.models import Site
@@ -33,7 +34,7 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
         raise ValidationError(
             {"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} has not begun yet."}
         )
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():  # the day's row event and its opening: one INSERT
         Site.objects.select_for_update().get(pk=site.pk)
         if GamingDay.objects.filter(site=site, gaming_date=gaming_date).exists():
             raise ValidationError(
@@ -76,8 +77,11 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
                 {"gaming_day": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_day.gaming_date} is already closed."}
             )
         _refuse_open_items(gaming_day)
-        close = GamingDayClose.objects.create(gaming_day=gaming_day, closed_at=at, closed_by=employee)
-        _audit(acting_user, "gaming_day.closed", close, site=site)
+        # The close's row event and the closing go in one INSERT (appended_at_end); the tips
+        # check may open an alert in a savepoint of its own, so it runs after that block.
+        with appended_at_end():
+            close = GamingDayClose.objects.create(gaming_day=gaming_day, closed_at=at, closed_by=employee)
+            _audit(acting_user, "gaming_day.closed", close, site=site)
         _check_tips_of_the_day(gaming_day)
     return close
 

@@ -68,14 +68,24 @@ def _open_day(site: Site, field: str) -> GamingDay:
 CHIP_LINE_KEYS = frozenset({"denomination", "quantity"})
 
 
-def parse_chips(chips, organization_id: int, citation: str) -> dict[ChipDenomination, int]:
+def active_chips(organization_id: int) -> list[ChipDenomination]:
+    """The organization's active chips (08-03(1)), read once per service call and passed down
+    (`available`) to the steps that need them."""
+    return list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
+
+
+def parse_chips(
+    chips, organization_id: int, citation: str, *, available: list[ChipDenomination] | None = None
+) -> dict[ChipDenomination, int]:
     """[{"denomination": <ChipDenomination or its value in cents>, "quantity": n}, ...] ->
     {denomination: quantity}. `denomination` is the chip's value in cents, never its id.
     Quantities are whole positive numbers; the denomination is one of the organization's
-    active chips (08-03(1)); one line per denomination; at least one line."""
+    active chips (08-03(1), `available` when the caller read them); one line per denomination;
+    at least one line."""
     if not isinstance(chips, list | tuple) or not chips:
         raise ValidationError({"chips": f"{citation}: give at least one denomination and its quantity."})
-    available = list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
+    if available is None:
+        available = active_chips(organization_id)
     by_value = {c.value_cents: c for c in available}
     parsed: dict[ChipDenomination, int] = {}
     for item in chips:
@@ -115,17 +125,25 @@ MAX_AMOUNT_LINES = 50  # house control: a grid has one line per chip value, far 
 _DOLLARS = re.compile(r"\$?(\d{1,3}(,\d{3})+|\d{1,12})(\.\d{1,2})?")
 
 
-def chip_lines(chips, amounts, organization_id: int, citation: str) -> dict[ChipDenomination, int]:
+def chip_lines(
+    chips, amounts, organization_id: int, citation: str, *, available: list[ChipDenomination] | None = None
+) -> dict[ChipDenomination, int]:
     """The chips of a count or slip, given either as chip counts (`chips`, see parse_chips)
-    or as dollar amounts per denomination (`amounts`, see chips_from_amounts), never both."""
+    or as dollar amounts per denomination (`amounts`, see chips_from_amounts), never both.
+    The organization's active chips are read once (or given, `available`)."""
     if amounts is None:
-        return parse_chips(chips, organization_id, citation)
+        return parse_chips(chips, organization_id, citation, available=available)
     if chips:
         raise ValidationError({"amounts": f"{citation}: give the chips either as counts or as amounts, not both."})
-    return parse_chips(chips_from_amounts(amounts, organization_id, citation), organization_id, citation)
+    if available is None:
+        available = active_chips(organization_id)
+    lines = chips_from_amounts(amounts, organization_id, citation, available=available)
+    return parse_chips(lines, organization_id, citation, available=available)
 
 
-def chips_from_amounts(amounts, organization_id: int, citation: str) -> list[dict]:
+def chips_from_amounts(
+    amounts, organization_id: int, citation: str, *, available: list[ChipDenomination] | None = None
+) -> list[dict]:
     """[{"denomination": value_cents, "amount": "125.00"}, ...] -> the chips' lines
     [{"denomination": value_cents, "quantity": n}, ...]. An amount is dollars and cents (a
     string, or a whole number of dollars; never a binary fraction) that buys a whole number of
@@ -134,7 +152,9 @@ def chips_from_amounts(amounts, organization_id: int, citation: str) -> list[dic
         raise ValidationError({"amounts": f"{citation}: give at least one denomination and its amount."})
     if len(amounts) > MAX_AMOUNT_LINES:
         raise ValidationError({"amounts": f"House control: at most {MAX_AMOUNT_LINES} lines of amounts."})
-    by_value = {c.value_cents: c for c in ChipDenomination.objects.filter(organization_id=organization_id, active=True)}
+    if available is None:
+        available = active_chips(organization_id)
+    by_value = {c.value_cents: c for c in available}
     return [_amount_line(item, by_value, citation) for item in amounts]
 
 
@@ -180,12 +200,14 @@ def _line_values(chips: dict[ChipDenomination, int]) -> dict[int, int]:
     return {denomination.value_cents: quantity for denomination, quantity in chips.items()}
 
 
-def _check_outage_cap(table: Table, at: datetime) -> None:
+def _check_outage_cap(table: Table, at: datetime, *, available: list[ChipDenomination] | None = None) -> None:
     """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline the table may
-    not run with a maximum wager above $2 (the message says why and until when)."""
+    not run with a maximum wager above $2 (the message says why and until when). `available`:
+    the organization's active chips, when the service has read them."""
     check_max_wager(table, table.max_wager_cents, at)  # surveillance registers the cap (cardroom.wager_caps)
     # ND 99-01.3-08-03(1): a table opening to $25 wagers needs the organization's $25 chips.
-    require_twenty_five_chips(table)
+    values = None if available is None else {c.value_cents for c in available}
+    require_twenty_five_chips(table, active_values=values)
 
 
 def _save_count(table, day, kind, counted, employee, at, *, previous, variance=None, reason="", shift=None):

@@ -26,6 +26,7 @@ from .steps import (
     _open_day,
     _require_table_in_use,
     _save_count,
+    active_chips,
     chip_lines,
 )
 
@@ -56,12 +57,13 @@ def record_table_inventory(
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
     given, at = at, _moment(at, "counted_at", site=site, what="a tray count")
     _require_table_in_use(table)
+    available = active_chips(site.organization_id)  # read once: the $25 check and the lines
     if kind == TableInventory.Kind.OPENER:
-        _check_outage_cap(table, at)
+        _check_outage_cap(table, at, available=available)
     if same_as_last_closer:
         chips = _last_closer_chips(table, kind, at, chips, amounts)
         amounts = None
-    counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT)
+    counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT, available=available)
     with transaction.atomic():
         # The rows' events go in one INSERT (appended_at_end); the tips check may open an
         # alert in a savepoint of its own, so it runs after that block, in the same order.

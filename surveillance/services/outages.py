@@ -78,7 +78,6 @@ def check_wager_under_surveillance_caps(table: Table, max_wager_cents: int, at: 
     """The $2 caps of ND 99-01.3-08-04 for table opening and table edits: past an outage's
     deadline (08-04(7)), and past the site's deadline to have a system while the equipment
     register shows none for the table (opening paragraph). Registered in `cardroom.wager_caps`."""
-    check_wager_under_outage_cap(table, max_wager_cents, at)
-    cap, reason = queries.system_wager_cap(table, at)
-    if cap is not None and max_wager_cents > cap:
-        raise ValidationError({"max_wager_cents": reason})
+    for cap, reason in queries.wager_caps(table, at):  # one query, two when the table has an outage
+        if max_wager_cents > cap:
+            raise ValidationError({"max_wager_cents": reason})
