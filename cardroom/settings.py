@@ -282,6 +282,7 @@ CELERY_FS_ROOT = Path(env_str("CELERY_FS_ROOT", str(VAR_DIR / "celery")))
 if CELERY_BROKER_URL.startswith("filesystem://"):
     for _sub in ("queue", "processed", "control"):
         (CELERY_FS_ROOT / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT = "cardroom.broker:Transport"  # kombu's, writing each message whole
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_FS_ROOT / "queue"),
         "data_folder_out": str(CELERY_FS_ROOT / "queue"),
