@@ -38,6 +38,8 @@ from floor.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInvento
 from surveillance.models import Equipment, Recording, SurveillanceStatus
 
 BATCH = 2000
+COPY_ROWS = 50_000
+CACHE_VERSION = 2  # bump when the data built changes (bench_compliance --cache)
 SURVEILLANCE_SINCE = date(2020, 1, 1)
 UNRECEIVED_ONE_IN, SKIPPED_ONE_IN, LATE_REMOVAL_ONE_IN = 400, 500, 1000
 LOW_HOLD_ONE_IN, PRIZES_OVER_GP_ONE_IN, LATE_DEPOSIT_ONE_IN = 40, 150, 300
@@ -58,26 +60,163 @@ def organization_sizes(sites: int, rng: random.Random) -> list[int]:
 
 @dataclass
 class Built:
-    sites: list[Site]
+    sites: list[int]  # ids
     organizations: int
     rows: int
     expected: dict  # what the data calls for, by kind
 
-
-class _Writer:
-    """Rows queued per model and written in batches, parents before children."""
-
-    def __init__(self):
-        self.rows = 0
-
-    def write(self, model, objects):
-        created = model.objects.bulk_create(objects, batch_size=BATCH)
-        self.rows += len(created)
-        return created
+    def summary(self) -> str:
+        return (f"{len(self.sites)} sites in {self.organizations} organizations, {self.rows} rows; "
+                f"the data calls for {self.expected}")
 
 
-def build(*, sites: int, quarters: int, last: Quarter, seed: int = 1) -> Built:
-    rng, writer = random.Random(seed), _Writer()
+class _Rows:
+    """Rows as plain dicts of attnames (no model instances: building 25 million of them was
+    most of the build), with ids handed out here from each table's largest id: the builder
+    is the only writer of its scratch database while it runs. A writer subclass sends them."""
+
+    def __init__(self, connection):
+        self.connection, self.rows, self.next_id, self.layout = connection, 0, {}, {}
+
+    def _layout(self, model):
+        """The model's columns, each with its default (evaluated once: a callable default
+        such as a timestamp is the same for every row the builder leaves it to). A column with
+        a database default that the builder never sets is left to the database."""
+        fields = [f for f in model._meta.concrete_fields if not f.has_db_default()]
+        columns = [(f.attname, None if f.primary_key else f.get_default()) for f in fields]
+        pk = model._meta.pk
+        auto = pk.get_internal_type() in ("AutoField", "BigAutoField", "SmallAutoField")
+        if auto:
+            with self.connection.cursor() as cursor:
+                cursor.execute(f'SELECT COALESCE(MAX("{pk.column}"), 0) FROM "{model._meta.db_table}"')
+                self.next_id[model] = cursor.fetchone()[0] + 1
+        self.layout[model] = (columns, fields, pk.attname if auto else None)
+        self.start_table(model)
+        return self.layout[model]
+
+    def start_table(self, model):
+        pass
+
+    def add(self, model, values: dict) -> int | None:
+        """Queue one row; returns its id."""
+        columns, _, pk = self.layout.get(model) or self._layout(model)
+        if pk is not None:
+            values[pk] = self.next_id[model]
+            self.next_id[model] += 1
+        self.rows += 1
+        self.send(model, tuple([values[name] if name in values else default for name, default in columns]))
+        return values.get(pk)
+
+    def send(self, model, row: tuple):
+        raise NotImplementedError
+
+    def organization_done(self):
+        pass
+
+    def close(self):
+        pass
+
+    def abort(self):
+        pass
+
+
+class _BulkWriter(_Rows):
+    """SQLite (and any database at small sizes): the rows become model instances written with
+    `bulk_create` in the caller's transaction at the end, so append-only rows get their
+    `row.created` audit events as anywhere else."""
+
+    def __init__(self, connection):
+        super().__init__(connection)
+        self.queued = {}
+
+    def start_table(self, model):
+        self.queued[model] = []
+
+    def send(self, model, row):
+        self.queued[model].append(row)
+
+    def close(self):
+        for model, rows in self.queued.items():  # parents were queued first
+            names = [f.attname for f in self.layout[model][1]]
+            model.objects.bulk_create([model(**dict(zip(names, row, strict=True))) for row in rows], batch_size=BATCH)
+
+
+class _CopyWriter(_Rows):
+    """PostgreSQL bulk loader: rows queued per table and sent with COPY (psycopg's
+    `cursor.copy`) in batches of `COPY_ROWS`, each batch its own transaction on the loader's
+    own connection, so the build of 1,000 sites never holds one 25-million-row transaction.
+
+    - The loader's session runs with `session_replication_role = replica` (a superuser's
+      session setting: the way PostgreSQL lets a bulk load skip triggers). That skips the
+      foreign-key checks (one lookup per row and key; the rows are built parents first with
+      the ids handed out by `_Rows`, so they hold) and the append-only triggers, which refuse
+      only UPDATE, DELETE and TRUNCATE, statements the loader never sends. The setting ends
+      with the loader's connection; the benchmark's scan and workers run with every trigger.
+    - No `row.created` audit events: the compliance scan never reads the audit chain, and
+      hashing 25 million events in Python would be most of the build (`_BulkWriter`, the
+      SQLite path, still writes them).
+    - The identity sequences are moved past the ids handed out, so later inserts (alerts,
+      runs) get fresh ids."""
+
+    def __init__(self, connection):
+        import psycopg
+
+        super().__init__(connection)
+        self.queued = {}
+        params = connection.get_connection_params()
+        self.conn = psycopg.connect(**{k: v for k, v in params.items() if k not in ("cursor_factory", "context")},
+                                    autocommit=True)
+        self.conn.execute("SET session_replication_role = replica")
+        self.conn.execute("SET synchronous_commit = off")
+
+    def start_table(self, model):
+        self.queued[model] = []
+
+    def send(self, model, row):
+        queued = self.queued[model]
+        queued.append(row)
+        if len(queued) >= COPY_ROWS:
+            self._flush(model)
+
+    def _flush(self, model):
+        rows = self.queued[model]
+        if not rows:
+            return
+        columns = ", ".join(f'"{f.column}"' for f in self.layout[model][1])
+        with self.conn.cursor() as cursor, cursor.copy(f'COPY "{model._meta.db_table}" ({columns}) FROM STDIN') as copy:
+            for row in rows:
+                copy.write_row(row)
+        self.queued[model] = []
+
+    def close(self):
+        for model in self.queued:
+            self._flush(model)
+        for model, next_id in self.next_id.items():
+            self.conn.execute("SELECT setval(pg_get_serial_sequence(%s, %s), %s, false)",
+                              (f'"{model._meta.db_table}"', model._meta.pk.column, next_id))
+        self.conn.close()
+
+    def abort(self):
+        self.conn.close()
+
+
+def build(*, sites: int, quarters: int, last: Quarter, seed: int = 1, copy: bool = False) -> Built:
+    """`copy=True` (PostgreSQL only): load with COPY through `_CopyWriter`, committed in
+    batches outside the caller's transaction; otherwise `bulk_create` in the caller's."""
+    from django.db import connection
+
+    rng = random.Random(seed)
+    writer = _CopyWriter(connection) if copy else _BulkWriter(connection)
+    try:
+        built = _build(rng, writer, sites=sites, quarters=quarters, last=last)
+    except BaseException:
+        writer.abort()
+        raise
+    writer.close()
+    return built
+
+
+def _build(rng, w, *, sites, quarters, last) -> Built:
     expected = {"unreceived": 0, "skipped": 0, "late_removal": 0, "low_hold_quarters": 0, "prizes_over_gp_quarters": 0,
                 "late_deposit": 0}
     quarter_list = [last]
@@ -87,40 +226,40 @@ def build(*, sites: int, quarters: int, last: Quarter, seed: int = 1) -> Built:
     stamp = int(datetime.now(UTC).timestamp())
     all_sites = []
     for org_index, size in enumerate(organization_sizes(sites, rng)):
-        org = writer.write(Organization, [Organization(name=f"Bench charity {stamp}-{org_index}")])[0]
-        users = writer.write(User, [User(username=f"bench-{org.pk}-{i}") for i in (1, 2)])
-        staff, second = writer.write(Employee, [Employee(organization=org, user=u, initials=f"B{i}")
-                                                for i, u in enumerate(users, 1)])
-        org_sites = writer.write(Site, [Site(organization=org, name=f"Bench site {org_index}-{n}") for n in range(size)])
-        busy = {s.pk: rng.random() < 0.3 for s in org_sites}
+        org = w.add(Organization, {"name": f"Bench charity {stamp}-{org_index}"})
+        users = [w.add(User, {"username": f"bench-{org}-{i}"}) for i in (1, 2)]
+        staff, second = (w.add(Employee, {"organization_id": org, "user_id": u, "initials": f"B{i}"})
+                         for i, u in enumerate(users, 1))
+        org_sites = [w.add(Site, {"organization_id": org, "name": f"Bench site {org_index}-{n}"}) for n in range(size)]
+        busy = {s: rng.random() < 0.3 for s in org_sites}
         if any(busy.values()):
-            writer.write(ChipDenomination, [ChipDenomination(organization=org, value_cents=value,
-                                                             primary_colour=spec.primary_colour,
-                                                             edge_spots=spec.edge_spots,
-                                                             edge_colour=spec.default_edge_colour)
-                                            for value, spec in CHIP_SPECS.items()])
+            for value, spec in CHIP_SPECS.items():
+                w.add(ChipDenomination, {"organization_id": org, "value_cents": value, "primary_colour": spec.primary_colour,
+                                         "edge_spots": spec.edge_spots, "edge_colour": spec.default_edge_colour})
         for site in org_sites:
-            _build_site(writer, rng, site, busy[site.pk], quarter_list, staff, second, expected)
+            _build_site(w, rng, site, busy[site], quarter_list, staff, second, expected)
         all_sites += org_sites
-    return Built(all_sites, org_index + 1, writer.rows, expected)
+        w.organization_done()
+    return Built(all_sites, org_index + 1, w.rows, expected)
 
 
-def _build_site(writer, rng, site, busy, quarter_list, staff, second, expected):
+def _build_site(w, rng, site, busy, quarter_list, staff, second, expected):
     max_wager = 2500 if busy else SMALL_SITE_MAX_WAGER_CENTS
-    tables = writer.write(Table, [Table(site=site, number=n + 1, min_wager_cents=100, max_wager_cents=max_wager)
-                                  for n in range(rng.randint(4, 6) if busy else rng.randint(1, 3))])
-    boxes = dict(zip([t.pk for t in tables], writer.write(DropBox, [DropBox(site=site, table=t, number=t.number)
-                                                                    for t in tables]), strict=True))
+    tables = [(w.add(Table, {"site_id": site, "number": n + 1, "min_wager_cents": 100, "max_wager_cents": max_wager}),
+               n + 1) for n in range(rng.randint(4, 6) if busy else rng.randint(1, 3))]
+    boxes = {t: w.add(DropBox, {"site_id": site, "table_id": t, "number": number}) for t, number in tables}
     recorders = {}
     if busy:
-        writer.write(SurveillanceStatus, [SurveillanceStatus(
-            site=site, required=True, since=SURVEILLANCE_SINCE, operational_on=SURVEILLANCE_SINCE,
-            reason="Benchmark: a busy site's gross proceeds require surveillance (ND 99-01.3-08-04).",
-            recorded_at=_at(SURVEILLANCE_SINCE, 0))])
-        equipment = writer.write(Equipment, [Equipment(site=site, table=t, kind=kind, make_model="Bench",
-                                                       installed_on=SURVEILLANCE_SINCE)
-                                             for t in tables for kind in (Equipment.Kind.CAMERA, Equipment.Kind.RECORDING_UNIT)])
-        recorders = {e.table_id: e for e in equipment if e.kind == Equipment.Kind.RECORDING_UNIT}
+        w.add(SurveillanceStatus, {
+            "site_id": site, "required": True, "since": SURVEILLANCE_SINCE, "operational_on": SURVEILLANCE_SINCE,
+            "reason": "Benchmark: a busy site's gross proceeds require surveillance (ND 99-01.3-08-04).",
+            "recorded_at": _at(SURVEILLANCE_SINCE, 0)})
+        for t, _ in tables:
+            for kind in (Equipment.Kind.CAMERA, Equipment.Kind.RECORDING_UNIT):
+                e = w.add(Equipment, {"site_id": site, "table_id": t, "kind": kind, "make_model": "Bench",
+                                      "installed_on": SURVEILLANCE_SINCE})
+                if kind == Equipment.Kind.RECORDING_UNIT:
+                    recorders[t] = e
     nights = rng.randint(6, 7) if busy else rng.randint(4, 5)
     weekdays = sorted(rng.sample(range(7), nights))
     numbers = {"fill": 0, "credit": 0}
@@ -132,21 +271,24 @@ def _build_site(writer, rng, site, busy, quarter_list, staff, second, expected):
             mean_hold, expected["prizes_over_gp_quarters"] = -0.3, expected["prizes_over_gp_quarters"] + 1
         days = [d for d in (quarter.start + timedelta(days=i) for i in range((quarter.end - quarter.start).days + 1))
                 if d.weekday() in weekdays]
-        _build_quarter(writer, rng, site, tables, boxes, recorders, days, mean_hold, numbers, staff, second, expected)
+        _build_quarter(w, rng, site, tables, boxes, recorders, days, mean_hold, numbers, staff, second, expected)
 
 
-def _build_quarter(writer, rng, site, tables, boxes, recorders, days, mean_hold, numbers, staff, second, expected):
-    gaming_days = writer.write(GamingDay, [GamingDay(site=site, gaming_date=d, opened_at=_at(d, 18), opened_by=staff)
-                                           for d in days])
-    writer.write(GamingDayClose, [GamingDayClose(gaming_day=g, closed_at=_at(g.gaming_date, 30), closed_by=staff)
-                                  for g in gaming_days])
-    trays, slips, drops, recordings, deposits, unreceived, late = [], [], [], [], [], set(), set()
+def _build_quarter(w, rng, site, tables, boxes, recorders, days, mean_hold, numbers, staff, second, expected):
+    """Each gaming day's rows, parents first (the COPY loader skips the foreign-key checks)."""
     busy = bool(recorders)
-    for g in gaming_days:
-        d = g.gaming_date
+    for d in days:
+        opened, counted = _at(d, 18), _at(d, 35)
+        g = w.add(GamingDay, {"site_id": site, "gaming_date": d, "opened_at": opened, "opened_by_id": staff})
+        w.add(GamingDayClose, {"gaming_day_id": g, "closed_at": _at(d, 30), "closed_by_id": staff})
+        session = w.add(CountSession, {"site_id": site, "gaming_date": d, "first_member_id": staff,
+                                       "second_member_id": second, "opened_by_id": staff, "opened_at": _at(d, 34)})
+        for member, initials in ((staff, "B1"), (second, "B2")):
+            w.add(CountSignature, {"session_id": session, "member_id": member, "initials": initials,
+                                   "signed_at": _at(d, 34)})
         day_win, prepared = 0, 0
         night_drop = rng.randint(10_000, 80_000)  # a small site's whole night
-        for table in tables:
+        for table, table_number in tables:
             drop = rng.randint(80_000, 400_000) if busy else max(2_000, night_drop // len(tables))
             win = int(drop * max(-0.05, min(0.40, rng.gauss(mean_hold, 0.10))))
             opener = rng.randrange(100_000, 300_001, 500)
@@ -157,56 +299,74 @@ def _build_quarter(writer, rng, site, tables, boxes, recorders, days, mean_hold,
                 amounts["fill"].append(rng.randrange(50_000, 100_001, 500))
                 closer += amounts["fill"][-1]
             day_win += win
-            trays += [TableInventory(gaming_day=g, table=table, kind=k, total_cents=c, counted_at=_at(d, h),
-                                     counted_by=staff) for k, c, h in (("opener", opener, 19), ("closer", closer, 29))]
+            for kind, cents, hour in (("opener", opener, 19), ("closer", closer, 29)):
+                w.add(TableInventory, {"gaming_day_id": g, "table_id": table, "kind": kind, "total_cents": cents,
+                                       "counted_at": _at(d, hour), "counted_by_id": staff})
             for kind, values in amounts.items():
                 for cents in values:
                     if rng.randrange(SKIPPED_ONE_IN) == 0:
                         numbers[kind] += 1
                         expected["skipped"] += 1
                     numbers[kind] += 1
-                    slips.append(Slip(site=site, kind=kind, number=numbers[kind], table=table, gaming_day=g, game="21",
-                                      table_number=table.number, prepared_at=_at(d, 19.5 + prepared / 20),
-                                      prepared_by=staff,
-                                      total_cents=cents))
+                    slip = w.add(Slip, {"site_id": site, "kind": kind, "number": numbers[kind], "table_id": table,
+                                        "gaming_day_id": g, "game": "21", "table_number": table_number,
+                                        "prepared_at": _at(d, 19.5 + prepared / 20), "prepared_by_id": staff,
+                                        "total_cents": cents})
                     prepared += 1
-                    if rng.randrange(UNRECEIVED_ONE_IN) == 0:
-                        unreceived.add(len(slips) - 1)
-                        expected["unreceived"] += 1
-            if rng.randrange(LATE_REMOVAL_ONE_IN) == 0:
-                late.add(len(drops))
-                expected["late_removal"] += 1
-            drops.append((Drop(site=site, drop_box=boxes[table.pk], table=table, gaming_date=d, placed_at=_at(d, 18),
-                               placed_by=staff), drop))
+                    unreceived = rng.randrange(UNRECEIVED_ONE_IN) == 0
+                    expected["unreceived"] += unreceived
+                    for step in ("verify",) if unreceived else ("verify", "receive"):
+                        w.add(SlipStep, {"slip_id": slip, "kind": step, "employee_id": staff, "initials": "B1",
+                                         "at": _at(d, 22.5)})
+            late = rng.randrange(LATE_REMOVAL_ONE_IN) == 0
+            expected["late_removal"] += late
+            removed = _at(d, 29 + (24 if late else 0))
+            drop_id = w.add(Drop, {"site_id": site, "drop_box_id": boxes[table], "table_id": table, "gaming_date": d,
+                                   "placed_at": opened, "placed_by_id": staff})
+            w.add(DropRemoval, {"drop_id": drop_id, "removed_at": removed, "transported_by_id": staff,
+                                "sole_employee_on_duty": True, "storage_place": "safe", "key_holder_id": staff,
+                                "recorded_at": removed})
+            entry = w.add(CountEntry, {"session_id": session, "drop_id": drop_id, "kind": "member",
+                                       "entered_by_id": staff, "entered_at": counted, "total_cents": drop})
+            w.add(CountAgreement, {"session_id": session, "drop_id": drop_id, "entry_id": entry, "source": "match",
+                                   "total_cents": drop, "agreed_at": counted})
             if busy:
-                recordings.append(Recording(table=table, recorder=recorders[table.pk], gaming_date=d,
-                                            started_at=_at(d, 19), stopped_at=_at(d, 29.5), release_on=d + timedelta(days=365),
-                                            operated_by=staff, recorded_at=_at(d, 29.5)))
+                w.add(Recording, {"table_id": table, "recorder_id": recorders[table], "gaming_date": d,
+                                  "started_at": _at(d, 19), "stopped_at": _at(d, 29.5),
+                                  "release_on": d + timedelta(days=365), "operated_by_id": staff,
+                                  "recorded_at": _at(d, 29.5)})
         late_deposit = rng.randrange(LATE_DEPOSIT_ONE_IN) == 0
         expected["late_deposit"] += late_deposit
         deposited = add_banking_days(d, 5 if late_deposit else 1)
-        deposits.append(BankDeposit(site=site, gaming_day=g, gaming_date=d, amount_cents=max(0, day_win),
-                                    deposited_on=deposited, due_on=add_banking_days(d, 3), recorded_by=staff,
-                                    recorded_at=_at(deposited, 15)))
-    writer.write(TableInventory, trays)
-    writer.write(BankDeposit, deposits)
-    slips = writer.write(Slip, slips)
-    writer.write(SlipStep, [SlipStep(slip=s, kind=k, employee=staff, initials="B1", at=_at(s.gaming_day.gaming_date, 22.5))
-                            for i, s in enumerate(slips) for k in (("verify",) if i in unreceived else ("verify", "receive"))])
-    created = writer.write(Drop, [d for d, _ in drops])
-    writer.write(DropRemoval, [DropRemoval(drop=d, removed_at=_at(d.gaming_date, 29 + (24 if i in late else 0)),
-                                           transported_by=staff, sole_employee_on_duty=True, storage_place="safe",
-                                           key_holder=staff, recorded_at=_at(d.gaming_date, 29 + (24 if i in late else 0)))
-                               for i, d in enumerate(created)])
-    sessions = dict(zip([g.gaming_date for g in gaming_days], writer.write(CountSession, [
-        CountSession(site=site, gaming_date=g.gaming_date, first_member=staff, second_member=second, opened_by=staff,
-                     opened_at=_at(g.gaming_date, 34)) for g in gaming_days]), strict=True))
-    entries = writer.write(CountEntry, [CountEntry(session=sessions[d.gaming_date], drop=d, kind="member", entered_by=staff,
-                                                   entered_at=_at(d.gaming_date, 35), total_cents=cents)
-                                        for d, (_, cents) in zip(created, drops, strict=True)])
-    writer.write(CountAgreement, [CountAgreement(session=e.session, drop=e.drop, entry=e, source="match",
-                                                 total_cents=e.total_cents, agreed_at=e.entered_at) for e in entries])
-    writer.write(CountSignature, [CountSignature(session=s, member=m, initials=m.initials, signed_at=s.opened_at)
-                                  for s in sessions.values() for m in (staff, second)])
-    if recordings:
-        writer.write(Recording, recordings)
+        w.add(BankDeposit, {"site_id": site, "gaming_day_id": g, "gaming_date": d, "amount_cents": max(0, day_win),
+                            "deposited_on": deposited, "due_on": add_banking_days(d, 3), "recorded_by_id": staff,
+                            "recorded_at": _at(deposited, 15)})
+
+
+class deferred_indexes:
+    """PostgreSQL: drop the plain (non-unique, constraint-free) indexes of the public tables
+    before a bulk load and create them again from their own definitions afterwards, which is
+    faster than maintaining them row by row. Unique indexes and constraints stay, so the
+    loaded schema is the migrated one; the caller ANALYZEs after."""
+
+    def __init__(self, connection):
+        self.connection, self.definitions = connection, []
+
+    def __enter__(self):
+        with self.connection.cursor() as cursor:
+            cursor.execute("""
+                SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+                FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+                WHERE n.nspname = 'public' AND NOT i.indisunique AND NOT i.indisprimary
+                  AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)""")
+            self.definitions = cursor.fetchall()
+            for name, _ in self.definitions:
+                cursor.execute(f"DROP INDEX {name}")
+        return self
+
+    def __exit__(self, *exc):
+        with self.connection.cursor() as cursor:
+            cursor.execute("SET maintenance_work_mem = '512MB'")
+            for _, definition in self.definitions:
+                cursor.execute(definition)
+        return False

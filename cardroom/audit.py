@@ -299,8 +299,18 @@ def record_event(
     if terminal is not None:  # cardroom.access.PinSigner: the person acted, on a shared terminal
         after = {**(after or {}), "station": terminal.get_username()}
         actor = actor.user
+    event = new_event(actor=actor, action=action, obj=obj, object_type=object_type, object_id=object_id,
+                      site_id=site_id, before=before, after=after)
+    append_events(organization_id, [event])
+    return event
+
+
+def new_event(*, actor, action: str, obj: Model | None = None, object_type: str = "", object_id: str = "",
+              site_id: int | None = None, before: dict | None = None, after: dict | None = None) -> AuditEvent:
+    """The unsaved event `record_event` appends (for an actor that is a user or None); for
+    appending many events of one organization at once with `append_events`."""
     authenticated = actor is not None and actor.is_authenticated
-    event = AuditEvent(
+    return AuditEvent(
         occurred_at=timezone.now(),
         actor=actor if authenticated else None,
         actor_label=actor.get_username() if authenticated else "system",
@@ -311,8 +321,6 @@ def record_event(
         before=to_json(before),
         after=to_json(after),
     )
-    append_events(organization_id, [event])
-    return event
 
 
 def record_site_event(acting_user, action: str, obj: Model, site, *, before=None, after=None) -> AuditEvent:

@@ -1,5 +1,5 @@
 """Runs the rules: providers gather each rule's inputs for many sites in a bounded number of
-queries, the pure rules judge, and `open_alert` records each finding once."""
+queries, the pure rules judge, and `open_alerts` records each finding once."""
 
 import inspect
 from collections.abc import Callable, Iterable
@@ -15,7 +15,7 @@ from cardroom.periods import Quarter
 
 from .models import Alert, AlertStep, Notification
 from .rules import Finding
-from .services import open_alert, send_notification
+from .services import open_alerts, send_notification
 from .thresholds import ThresholdBook
 
 # A provider takes (sites, period, threshold book) and yields findings.
@@ -145,15 +145,14 @@ FOLLOW_UPS: dict[str, Callable[[Alert], None]] = {
 
 
 def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult) -> None:
-    organization_of = {s.pk: s.organization_id for s in sites}
-    for finding in findings:
-        alert, created = open_alert(finding, organization_id=organization_of[finding.site_id])
-        if created:
-            result.opened.append(alert)
-            if finding.rule in FOLLOW_UPS:
-                FOLLOW_UPS[finding.rule](alert)
-        else:
-            result.already_open += 1
+    """A provider's findings become alerts together (`open_alerts`: a bounded number of
+    queries, not a few per finding), then each new alert's follow-up, if its rule has one."""
+    opened, already_open = open_alerts(list(findings), organization_of={s.pk: s.organization_id for s in sites})
+    result.already_open += already_open
+    for alert in opened:
+        result.opened.append(alert)
+        if alert.rule in FOLLOW_UPS:
+            FOLLOW_UPS[alert.rule](alert)
 
 
 def _call(provider, *args, run: RunContext):

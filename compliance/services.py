@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import record_event, snapshot
+from cardroom.audit import append_events, new_event, record_event, snapshot
 from cardroom.models import Membership, Role, Site
 from cardroom.rules import HOUSE_CONTROL
 
@@ -42,6 +42,65 @@ def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
 
     notify_alert.delay_on_commit(alert.pk, Notification.Kind.OPENED)
     return alert, True
+
+
+NOTIFY_BATCH = 200  # alerts per notification task of a batch opening
+ALERT_BATCH = 100  # alerts per INSERT (and audit events per INSERT) of a batch opening
+
+
+def open_alerts(findings: list[Finding], *, organization_of: dict[int, int]) -> tuple[list[Alert], int]:
+    """`open_alert` for many findings of one run chunk, in a bounded number of queries: one
+    query finds which are open already, the new alerts are inserted together (with their
+    audit events, appended per organization), and their e-mails are queued in tasks of
+    `NOTIFY_BATCH` alerts. Returns (the alerts opened, how many findings were open already).
+    If another run opened one of them meanwhile (the unique constraint), falls back to
+    `open_alert` one finding at a time."""
+    by_key: dict[tuple, Finding] = {}
+    for finding in findings:
+        by_key.setdefault((finding.rule, finding.site_id, finding.period_key, finding.subject), finding)
+    if not by_key:
+        return [], 0
+    # Bounded lists: the sites of one chunk, the rules of one provider, the periods of one run.
+    existing = set(Alert.objects.filter(
+        site_id__in={k[1] for k in by_key}, rule__in={k[0] for k in by_key}, period_key__in={k[2] for k in by_key},
+    ).values_list("rule", "site_id", "period_key", "subject"))
+    already = sum(1 for finding in findings if (finding.rule, finding.site_id, finding.period_key, finding.subject)
+                  in existing)
+    new = [f for key, f in by_key.items() if key not in existing]
+    if not new:
+        return [], already
+    now, alerts = timezone.now(), []
+    try:
+        with transaction.atomic():
+            # INSERTs of at most ALERT_BATCH rows: a statement's parameters stay bounded.
+            for start in range(0, len(new), ALERT_BATCH):
+                created = Alert.objects.bulk_create([Alert(
+                    rule=f.rule, site_id=f.site_id, period_key=f.period_key, subject=f.subject,
+                    organization_id=organization_of[f.site_id], citation=f.citation, title=f.title,
+                    period_start=f.period_start, period_end=f.period_end, figures=f.figures,
+                    action_required=f.action_required, due_date=f.due_date, opened_at=now)
+                    for f in new[start:start + ALERT_BATCH]])
+                events: dict[int, list] = {}
+                for alert in created:
+                    events.setdefault(alert.organization_id, []).append(new_event(
+                        actor=None, action="alert.opened", obj=alert, site_id=alert.site_id, after=snapshot(alert)))
+                for organization_id, batch in events.items():
+                    append_events(organization_id, batch)
+                alerts += created
+    except IntegrityError:
+        opened = []
+        for finding in new:
+            alert, created = open_alert(finding, organization_id=organization_of[finding.site_id])
+            if created:
+                opened.append(alert)
+            else:
+                already += 1
+        return opened, already
+    from .tasks import notify_alerts
+
+    for start in range(0, len(alerts), NOTIFY_BATCH):
+        notify_alerts.delay_on_commit([a.pk for a in alerts[start:start + NOTIFY_BATCH]], Notification.Kind.OPENED)
+    return alerts, already
 
 
 def flag_tips_at_leaving(found) -> None:

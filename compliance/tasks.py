@@ -34,6 +34,17 @@ def notify_alert(alert_id: int, kind: str) -> bool:
     return alert is not None and send_notification(alert, kind) is not None
 
 
+@shared_task(**RETRY)
+def notify_alerts(alert_ids: list[int], kind: str) -> int:
+    """`notify_alert` for a batch of alerts opened together (compliance.services.open_alerts);
+    each e-mail goes once (the notification's unique constraint), so a retry resends none."""
+    from .models import Alert
+    from .services import send_notification
+
+    alerts = Alert.objects.select_related("site").filter(pk__in=alert_ids).order_by("pk")
+    return sum(1 for alert in alerts if send_notification(alert, kind) is not None)
+
+
 def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
     """The organizations with sites in scope (active, or where twenty-one was discontinued),
     in id order, packed into chunks of at least `chunk_sites` sites (the last may be smaller);

@@ -7,9 +7,11 @@ from datetime import date, timedelta
 
 from django.db import connection
 
-from cardroom.models import Role
+from cardroom.models import AuditEvent, Role
 from cardroom.periods import Quarter
 from compliance.engine import run_day_checks, run_quarter_rules
+from compliance.models import Alert
+from compliance.services import ALERT_BATCH
 from floor.models import Slip, SlipStep
 
 from .test_providers import make_day
@@ -20,11 +22,14 @@ SLIPS_PER_DAY = 150
 
 @contextmanager
 def _largest_statement():
-    """Yields a list that ends up holding the largest number of parameters of one statement."""
-    largest = [0]
+    """Yields a list that ends up holding the largest number of parameters of one statement
+    other than an INSERT, then that of an INSERT (alerts are opened in batches of at most
+    ALERT_BATCH rows, compliance.services.open_alerts: bounded, but above MAX_PARAMETERS)."""
+    largest = [0, 0]
 
     def count(execute, sql, params, many, context):
-        largest[0] = max(largest[0], len(params or ()))
+        kind = 1 if sql.lstrip().upper().startswith("INSERT") else 0
+        largest[kind] = max(largest[kind], len(params or ()))
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(count):
@@ -56,3 +61,6 @@ def test_the_nightly_checks_send_no_statement_with_a_parameter_per_slip(site, ta
         run_quarter_rules(site_ids=[site.pk], quarter=Quarter(2026, 4))
     assert {"slip_missing", "slip_unreceived"} <= {a.rule for a in day.opened}  # the slips were judged
     assert largest[0] <= MAX_PARAMETERS
+    # The alerts opened outnumber a batch, and no INSERT holds more than a batch of rows.
+    assert len(day.opened) > ALERT_BATCH
+    assert largest[1] <= ALERT_BATCH * (len(AuditEvent._meta.concrete_fields) + len(Alert._meta.concrete_fields))

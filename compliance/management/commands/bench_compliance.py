@@ -9,20 +9,25 @@ it, so each cold run (the first after building) opens the alerts the data calls 
 warm run that follows (the same scan again: every alert already open) measures a rerun. The
 scratch databases are dropped at the end unless `--keep`."""
 
+import dataclasses
+import hashlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
 import uuid
+from datetime import date, timedelta
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+from django.db.migrations.loader import MigrationLoader
 
-from benchmarks.compliance_data import build
+from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
 from cardroom.celery import app
 from cardroom.periods import Quarter
 from compliance.models import Alert
@@ -43,8 +48,13 @@ class Command(BaseCommand):
         parser.add_argument("--workers", default="1,2", help="worker counts to time, e.g. 1,2")
         parser.add_argument("--chunk-sites", type=int, default=None, help="sites per chunk (COMPLIANCE_CHUNK_SITES)")
         parser.add_argument("--keep", action="store_true", help="keep the scratch databases")
+        parser.add_argument("--cold-only", action="store_true",
+                            help="time only the cold scan and the nightly jobs (large sizes: halves the time)")
+        parser.add_argument("--cache", action="store_true",
+                            help="PostgreSQL: keep the built data as a template database and reuse it on reruns")
 
-    def handle(self, *args, sites, quarters, last_quarter, workers, chunk_sites, keep, **options):
+    def handle(self, *args, sites, quarters, last_quarter, workers, chunk_sites, keep, cache, cold_only, **options):
+        self.cold_only = cold_only
         if not 1 <= sites <= 5000 or not 1 <= quarters <= 16:
             raise CommandError("--sites must be 1-5000 and --quarters 1-16.")
         try:
@@ -58,20 +68,25 @@ class Command(BaseCommand):
         self.chunk_sites = chunk_sites or settings.COMPLIANCE_CHUNK_SITES
         self.spec = {"quarters": [str(q) for q in quarter_list],
                      "day_ranges": [(str(q.start), str(q.end)) for q in quarter_list]}
+        use_cache = cache
         creation, original, self.copies = connection.creation, connection.settings_dict["NAME"], []
         connection.settings_dict.setdefault("TEST", {})["NAME"] = self._scratch_name(original)
         self.stdout.write(f"database: {connection.vendor}; building {sites} sites x {quarters} quarters ...")
         started = time.perf_counter()
-        creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
+        cache = self._cache_name(original, sites, quarters, last) if use_cache else None
+        built = self._from_cache(cache) if cache else None
+        if built is None:
+            creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
         migrated = time.perf_counter()
         try:
-            ensure_seeded()
-            with transaction.atomic():
-                built = build(sites=sites, quarters=quarters, last=last)
-            self._analyze()
-            self.stdout.write(f"built in {time.perf_counter() - migrated:.1f} s (schema {migrated - started:.1f} s): "
-                              f"{len(built.sites)} sites in {built.organizations} organizations, {built.rows} rows; "
-                              f"the data calls for {built.expected}")
+            if built is None:
+                built = self._build(sites, quarters, last)
+                self.stdout.write(f"built in {time.perf_counter() - migrated:.1f} s (schema {migrated - started:.1f} s)"
+                                  f"{'; ANALYZEd' if connection.vendor == 'postgresql' else ''}: {built.summary()}")
+                if cache:
+                    self._save_cache(cache, built)
+            else:
+                self.stdout.write(f"copied from the cache {cache} in {migrated - started:.1f} s: {built.summary()}")
             self._prepare_copy()
             for count in counts:
                 self.copies.append(count)
@@ -83,6 +98,51 @@ class Command(BaseCommand):
         self.stdout.write("Scratch databases " + ("kept." if keep else "dropped."))
 
     # --- the scratch databases ------------------------------------------------------------------
+
+    def _build(self, sites: int, quarters: int, last: Quarter) -> Built:
+        ensure_seeded()
+        if connection.vendor == "postgresql":
+            # COPY in committed batches, the plain indexes built once after the load
+            # (benchmarks/compliance_data.py, _CopyWriter and deferred_indexes).
+            with deferred_indexes(connection):
+                built = build(sites=sites, quarters=quarters, last=last, copy=True)
+        else:
+            with transaction.atomic():
+                built = build(sites=sites, quarters=quarters, last=last)
+        self._analyze()
+        return built
+
+    def _cache_name(self, original: str, sites: int, quarters: int, last: Quarter) -> str:
+        """PostgreSQL: a template database named by the hash of what it holds (the sizes, the
+        builder's version and the schema's latest migrations), so a rerun skips the build."""
+        if connection.vendor != "postgresql":
+            raise CommandError("--cache needs PostgreSQL (a template database)")
+        leaves = sorted(MigrationLoader(None, ignore_no_migrations=True).graph.leaf_nodes())
+        key = json.dumps([sites, quarters, str(last), CACHE_VERSION, leaves])
+        return f"{original}_bcc_{hashlib.sha256(key.encode()).hexdigest()[:12]}"
+
+    def _from_cache(self, cache: str) -> Built | None:
+        with connection._nodb_cursor() as cursor:
+            cursor.execute("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s", [cache])
+            row = cursor.fetchone()
+            if not row or not row[0]:
+                return None
+            scratch = connection.settings_dict["TEST"]["NAME"]
+            cursor.execute(f'DROP DATABASE IF EXISTS "{scratch}"')
+            cursor.execute(f'CREATE DATABASE "{scratch}" TEMPLATE "{cache}"')
+        connection.close()
+        connection.settings_dict["NAME"] = scratch
+        return Built(**json.loads(row[0]))
+
+    def _save_cache(self, cache: str, built: Built) -> None:
+        scratch = connection.settings_dict["NAME"]
+        connection.close()
+        with connection._nodb_cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{cache}"')
+            cursor.execute(f'CREATE DATABASE "{cache}" TEMPLATE "{scratch}"')
+            # The description marks the copy complete (a build cut short leaves none).
+            cursor.execute(f"COMMENT ON DATABASE \"{cache}\" IS %s", [json.dumps(dataclasses.asdict(built))])
+        self.stdout.write(f"kept as the cache {cache} (drop it with DROP DATABASE)")
 
     def _scratch_name(self, name: str) -> str:
         if connection.vendor == "sqlite":
@@ -132,13 +192,20 @@ class Command(BaseCommand):
             chunks = organization_chunks(self.chunk_sites)
             cold = self._scan()
             mailed = self._notifications_sent(cold["opened"])
-            warm = self._scan()
+            warm = self._scan() if not self.cold_only else {"wall": float("nan"), "already_open": 0, "opened": 0,
+                                                            "queries": 0}
             alerts = Alert.objects.count()
+            # The nightly jobs' scans (compliance.tasks.run_daily_checks, run_quarter_checks)
+            # over every site, after the full scan (their alerts mostly already open, as on a
+            # night that follows others).
+            last_day = date.fromisoformat(self.spec["day_ranges"][-1][1])
+            daily = self._scan({"quarters": [], "day_ranges": [(str(last_day - timedelta(days=6)), str(last_day))]})
+            quarterly = self._scan({"quarters": self.spec["quarters"][-1:], "day_ranges": []})
         finally:
             self._stop_workers(workers)
             app.conf.task_default_queue = previous_queue
-        connection.close()
-        connection.settings_dict["NAME"] = scanned
+            connection.close()
+            connection.settings_dict["NAME"] = scanned
         site_quarters = sites * quarters
         label = f"{count} worker{'s' if count > 1 else ''}"
         self.stdout.write(f"full scan with {label}: {cold['wall']:.2f} s (cold: alerts opened {cold['opened']}); "
@@ -150,6 +217,9 @@ class Command(BaseCommand):
                           f"time per site-quarter {1000 * cold['wall'] / site_quarters:.1f} ms cold, "
                           f"{1000 * warm['wall'] / site_quarters:.1f} ms warm; slowest chunk {cold['seconds']:.2f} s; "
                           f"{alerts} alerts in the database")
+        self.stdout.write(f"  nightly jobs with {label}: daily rules (the last 7 days, every site) {daily['wall']:.2f} s, "
+                          f"{daily['queries']} queries; quarter rules of {self.spec['quarters'][-1]} {quarterly['wall']:.2f} s, "
+                          f"{quarterly['queries']} queries")
 
     def _notifications_sent(self, opened: int) -> float:
         """Each opened alert queues its e-mail (compliance.tasks.notify_alert): wait for the
@@ -163,9 +233,9 @@ class Command(BaseCommand):
             time.sleep(0.2)
         return time.perf_counter() - started
 
-    def _scan(self) -> dict:
+    def _scan(self, spec: dict | None = None) -> dict:
         started = time.perf_counter()
-        outcome = fan_out(chunk_sites=self.chunk_sites, in_process_if_one_chunk=False, **self.spec)
+        outcome = fan_out(chunk_sites=self.chunk_sites, in_process_if_one_chunk=False, **(spec or self.spec))
         result = outcome.get(timeout=SCAN_TIMEOUT, propagate=True)
         return {**result, "wall": time.perf_counter() - started}
 
