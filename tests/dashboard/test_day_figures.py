@@ -2,9 +2,10 @@
 their snapshot give exactly the live figures, and a write to one day changes that day's
 snapshot (and the figures built on it) and no other."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounting import day_figures, dealer_hold, services, summaries
 from accounting.models import BooksClose, DayFigures
@@ -168,3 +169,30 @@ def test_table_days_and_shifts_read_together_equal_each_read_alone(site, make_pl
     together = day_figures.table_days_and_shifts([site.pk], START, TODAY)  # fills every missing snapshot once
     assert together == _from_snapshots(site) == _live(site)
     assert all(f.table_days is not None and f.shifts is not None for f in _stored(site).values())
+
+
+def test_marking_a_day_stale_empties_its_snapshot_and_replaces_both_tokens_in_one_statement(site, other_site):
+    """mark_stale's two upserts (the day's snapshot, the site's figures token) are one statement
+    on PostgreSQL and two elsewhere; either way the same rows result, and a second mark in the
+    same transaction writes nothing."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from accounting.models import DayFigures, FiguresVersion
+
+    day = date(2026, 11, 3)
+    DayFigures.objects.create(site=site, gaming_date=day, token="old", version=day_figures.VERSION,
+                              table_days=[], shifts=[], computed_at=timezone.now())
+    FiguresVersion.objects.create(site=other_site, token="theirs")
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        day_figures.mark_stale(site.pk, day)
+        day_figures.mark_stale(site.pk, day)  # once per site-day and transaction
+    writes = [q for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(writes) == (1 if connection.vendor == "postgresql" else 2)
+    row = DayFigures.objects.get(site=site, gaming_date=day)
+    assert row.token not in ("", "old") and len(row.token) == 32
+    assert (row.version, row.table_days, row.shifts, row.computed_at) == ("", None, None, None)
+    first = FiguresVersion.objects.get(site=site).token
+    assert len(first) == 32 and FiguresVersion.objects.get(site=other_site).token == "theirs"
+    day_figures.mark_stale(site.pk, day + timedelta(days=1))  # a new day: inserted, the site's token replaced
+    assert DayFigures.objects.filter(site=site).count() == 2 and FiguresVersion.objects.get(site=site).token != first
