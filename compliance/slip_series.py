@@ -29,7 +29,7 @@ moves past findings that were not recorded.
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from django.db.models import BooleanField, Case, Exists, F, Min, OuterRef, Q, Subquery, Value, When
+from django.db.models import BooleanField, Case, Exists, Min, OuterRef, Q, Value, When
 from django.utils import timezone
 
 from . import rules
@@ -89,29 +89,41 @@ def _new_slips(by_id: dict, end: date, checkpoints: dict):
     """The slips of the sites up to `end` newer than their series' usable checkpoint, in order
     of preparation: (id, site, kind, number, gaming date, entered at, used after a higher
     number although below the checkpoint's highest)."""
-    from floor.models import Slip
+    from floor.models import Slip, SlipKind
 
-    usable = SlipSeriesCheckpoint.objects.filter(
-        site_id=OuterRef("site_id"), kind=OuterRef("kind"), checked_through__lte=end
-    )
+    # The checkpoints are loaded: each series is bounded by its own (one OR term per series of
+    # the chunk's sites, no subquery per row); a series with no usable checkpoint is read in full.
+    usable = {key: c for key, c in checkpoints.items() if key[0] in by_id and c.checked_through <= end}
+    newer = Q()
+    for kind in SlipKind.values:
+        in_full = [site_id for site_id in by_id if series_key(site_id, kind) not in usable]
+        if in_full:
+            newer |= Q(kind=kind, site_id__in=in_full)
+    below_high = Q()  # a new slip numbered below its checkpoint's highest: the only ones that need the EXISTS
+    for (site_id, kind), c in usable.items():
+        newer |= Q(site_id=site_id, kind=kind, pk__gt=c.last_slip_id)
+        if c.highest_number is not None:
+            below_high |= Q(site_id=site_id, kind=kind, number__lt=c.highest_number)
     higher_first = Slip.objects.filter(
         site_id=OuterRef("site_id"),
         kind=OuterRef("kind"),
         number__gt=OuterRef("number"),
         gaming_day__gaming_date__lte=end,
     ).filter(Q(prepared_at__lt=OuterRef("prepared_at")) | Q(prepared_at=OuterRef("prepared_at"), pk__lt=OuterRef("pk")))
+    late_low = (
+        Case(When(below_high, then=Exists(higher_first)), default=Value(False), output_field=BooleanField())
+        if below_high else Value(False, output_field=BooleanField())
+    )  # fmt: skip
     rows = (
         Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end)
-        .annotate(after=Subquery(usable.values("last_slip_id")), high=Subquery(usable.values("highest_number")))
-        .filter(Q(after__isnull=True) | Q(pk__gt=F("after")))
-        .annotate(late_low=Case(When(number__lt=F("high"), then=Exists(higher_first)), default=Value(False),
-                                output_field=BooleanField()))
+        .filter(newer)
+        .annotate(late_low=late_low)
         .order_by("prepared_at", "pk")
-    )  # fmt: skip
-    every_series = {series_key(site_id, kind) for site_id in by_id for kind in ("fill", "credit")}
-    if checkpoints and every_series <= {k for k, c in checkpoints.items() if c.checked_through <= end}:
+    )
+    every_series = {series_key(site_id, kind) for site_id in by_id for kind in SlipKind.values}
+    if usable and every_series <= set(usable):
         # every series starts after a checkpoint: let the database start at the oldest one by id
-        rows = rows.filter(pk__gt=min(c.last_slip_id for c in checkpoints.values()))
+        rows = rows.filter(pk__gt=min(c.last_slip_id for c in usable.values()))
     fields = ("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "entered_at", "late_low")
     return rows.values_list(*fields)
 
