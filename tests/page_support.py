@@ -2,6 +2,7 @@
 text, and the access rule of a page opened by some roles only (the others get a 403 naming the
 rule and who may)."""
 
+from axes.models import AccessAttempt
 from django.test import Client
 
 
@@ -22,3 +23,17 @@ def assert_opens_only_for(response, *, allowed: bool, refusal: str) -> None:
     else:
         assert response.status_code == 403
         assert refusal in page(response)
+
+
+def lock_login(username: str, failures: int = 5) -> None:
+    """The login's failed sign-ins as django-axes records them (5: locked out)."""
+    AccessAttempt.objects.create(
+        username=username,
+        ip_address="127.0.0.1",
+        user_agent="test",
+        http_accept="*/*",
+        path_info="/login/",
+        get_data="",
+        post_data="",
+        failures_since_start=failures,
+    )

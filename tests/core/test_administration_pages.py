@@ -14,23 +14,10 @@ from cardroom import lockouts, pins
 from cardroom.models import AuditEvent, Role, SigningPin, Station
 from tests.conftest import ALL_ROLES
 from tests.factories import PASSWORD, make_person
-from tests.page_support import as_user, assert_opens_only_for, page
+from tests.page_support import as_user, assert_opens_only_for, lock_login, page
 
 PIN = "482913"
 STATION_PASSWORD = "Ochre-Lantern-Drift-58"
-
-
-def lock_login(username: str, failures: int = 5) -> None:
-    AccessAttempt.objects.create(
-        username=username,
-        ip_address="127.0.0.1",
-        user_agent="test",
-        http_accept="*/*",
-        path_info="/login/",
-        get_data="",
-        post_data="",
-        failures_since_start=failures,
-    )
 
 
 def lock_pin(employee) -> SigningPin:

@@ -8,22 +8,14 @@ from axes.models import AccessAttempt
 from cardroom.models import Role, Station
 from floor.models import SlipBook
 from tests.browser_support import login
+from tests.page_support import lock_login
 
 
 @pytest.mark.browser
 def test_a_gaming_manager_administers_from_the_menu(browser_page, live_server, cast, site):
     page = browser_page
     dealer = cast[Role.DEALER]
-    AccessAttempt.objects.create(
-        username=dealer.user.username,
-        ip_address="127.0.0.1",
-        user_agent="test",
-        http_accept="*/*",
-        path_info="/login/",
-        get_data="",
-        post_data="",
-        failures_since_start=5,
-    )
+    lock_login(dealer.user.username)
     login(page, live_server, cast[Role.GAMING_MANAGER].user.username)
 
     page.click("a.nav-link:has-text('Administration')")
