@@ -62,7 +62,7 @@ def build_demo_custody(site: Site, *, days: Iterable[date], people: Mapping[str,
         if start + SESSION + timedelta(hours=1) > timezone.now() or not tables:
             continue
         with transaction.atomic():
-            _build_day(site, gaming_date, start, tables, cast, random.Random(f"{site.pk}:{gaming_date}"), closers)
+            _build_day(site, gaming_date, start, tables, cast, random.Random(f"{site.name}:{gaming_date}"), closers)
         created += 1
         demo_progress.advance("gaming days")
     return created
@@ -164,13 +164,14 @@ def _schedule_rotations(table_days, start, dealers, rng) -> None:
 
 
 def _play_day(day, table_days, start, cast, rng) -> None:
-    """Seat each dealer (with a tray count at each change), prepare 0-3 fills and 0-2 credits
-    per table at random moments, all in time order across tables (so slip numbers follow
+    """Seat each dealer (with a tray count at each change), prepare 0-3 fills (at least one at
+    the first table) and 0-2 credits per table at random moments, all in time order across tables (so slip numbers follow
     time, 08-05(2)), then count the closers."""
     events = []
-    for table_day in table_days:
+    for index, table_day in enumerate(table_days):
         events += [(at, 0, "seat", table_day, dealer) for at, dealer in table_day.changes]
-        events += [(_minute(start, rng), 1, "fill", table_day, None) for _ in range(rng.randint(0, 3))]
+        fills = rng.randint(1 if index == 0 else 0, 3)  # every night of play has a slip to look at
+        events += [(_minute(start, rng), 1, "fill", table_day, None) for _ in range(fills)]
         events += [(_minute(start, rng), 1, "credit", table_day, None) for _ in range(rng.randint(0, 2))]
     for at, _order, kind, table_day, dealer in sorted(events, key=lambda e: (e[0], e[1], e[3].table.number)):
         _drift(table_day.tray, rng)
