@@ -7,14 +7,13 @@ What is checked, in this order, stopping at the first broken thing and naming it
    per-organization chain (and `system`) from the legacy chain's last hash. Every event is
    numbered 1, 2, 3 ... with no gap, its `prev_hash` is the previous event's hash and its
    hash is SHA-256(prev_hash + canonical content) (cardroom.audit). An event's chain must be
-   its organization's.
+   its organization's, and a row event must name a table that is append-only here.
 2. Each chain against every anchor found outside the database (cardroom.audit_anchors): the
    anchored event must exist (else the chain's end was cut off) and have the anchored hash
    (else the chain was rewritten and rehashed).
 3. Each append-only table against its row events (cardroom.audit_rows): every row matches the
    values and digest its `row.created` (or `row.baseline`) event recorded, every such event
-   still has its row, and every row has its event. Row events naming a table that is not
-   append-only any more are reported too.
+   still has its row, and every row has its event.
 
 One organization alone (`verify(organization_id=...)`, `verify_audit_log --organization`):
 the legacy chain (where its chain starts), its own chain with its anchors, and its rows of
@@ -33,7 +32,9 @@ touches that event (an event before it rewritten without rehashing the rest leav
 after the checkpoint intact: that is what the nightly full pass, or `--full`, is for).
 
 Cost grows linearly: events are read once in chain order and rows once per table in id
-order, each as a chunked stream (no query per row), with the row events of a table read in
+order, each as a chunked stream (no query per row). From the checkpoints, each chain is its
+own index range from its checkpoint (the chains found by one step through the (chain, seq)
+index each), so the incremental pass reads what came after the checkpoints, not all history, with the row events of a table read in
 the same order by the index on (row_table, row_pk) and merged. Memory holds one chunk, the
 anchors and one head per chain. Rows are read after their events' chain was walked, and
 rows before their events: a row inserted while verification runs is matched to its event,
@@ -44,8 +45,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import groupby
 
-from django.db.models import F, OuterRef, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db import connection
 from django.utils import timezone
 
 from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
@@ -117,6 +117,7 @@ class _Walk:
         self.resume_rows: dict[str, int] = {}  # table -> highest row id already matched
         self.reached: dict[str, tuple[int, str]] = {}  # chain -> newest anchored (else last) event matched
         self.rows_reached: dict[str, int] = {}
+        self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
 
     def tick(self, stage: str, count: int) -> None:
         if self.progress and count % self.every == 0:
@@ -200,21 +201,45 @@ def _result(walk: _Walk, problem: Problem | None) -> Verification:
 
 
 def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
+    """Events in chain order: one chain's from its checkpoint (an index range of (chain, seq)),
+    or, with no checkpoint, every chain's but `exclude`'s in one stream."""
     events = AuditEvent.objects.order_by("chain", "seq")
-    if walk.resume:  # each chain from its checkpoint, in the same one query
-        resume = AuditCheckpoint.objects.filter(scope="chain", name=OuterRef(CHAIN_FIELD)).values("position")
-        events = events.alias(start=Coalesce(Subquery(resume), Value(1))).filter(seq__gte=F("start"))
     if chain is not None:
-        events = events.filter(chain=chain)
+        events = events.filter(chain=chain, seq__gte=walk.resume.get(chain, (1, ""))[0])
     if exclude is not None:
         events = events.exclude(chain=exclude)
     return events.values(*EVENT_FIELDS).iterator(chunk_size=walk.batch_size)
 
 
 def _walk_chains(walk: _Walk, legacy_head: str) -> None:
-    """Every chain but the legacy one, each starting from the legacy chain's last hash."""
-    for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=checkpoint_chain):
-        _walk_chain(walk, chain, events, legacy_head)
+    """Every chain but the legacy one, each starting from the legacy chain's last hash. From
+    the checkpoints, each chain is read on its own from where it resumes: the database reads
+    the events after the checkpoints, not every event (a chain with no checkpoint, such as a new
+    organization's, is read from its first event)."""
+    if not walk.resume:
+        for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=checkpoint_chain):
+            _walk_chain(walk, chain, events, legacy_head)
+        return
+    for chain in chains():
+        if chain != LEGACY_CHAIN:
+            _walk_chain(walk, chain, _events(walk, chain=chain), legacy_head)
+
+
+def chains() -> list[str]:
+    """The chains in the log, in order: one step through the (chain, seq) index per chain (a
+    loose index scan), whatever the number of events."""
+    table, column = (connection.ops.quote_name(name) for name in (AuditEvent._meta.db_table, CHAIN_FIELD))
+    sql = (
+        f"WITH RECURSIVE found(name) AS ("
+        f" SELECT MIN({column}) FROM {table}"
+        f" UNION ALL"
+        f" SELECT (SELECT MIN({column}) FROM {table} WHERE {column} > found.name) FROM found"
+        f" WHERE found.name IS NOT NULL"
+        f") SELECT name FROM found WHERE name IS NOT NULL"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return [name for (name,) in cursor.fetchall()]
 
 
 def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str) -> str:
@@ -252,6 +277,9 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
             raise _Broken(Problem("its link to the previous event is broken", **where))
         if chain_hash(prev_hash, event) != event["hash"]:
             raise _Broken(Problem("its content does not match its hash", **where))
+        if event["row_table"] and event["row_table"] not in walk.tables:
+            reason = "its row event names a table that is not append-only here"
+            raise _Broken(Problem(reason, **where, table=event["row_table"], row_id=event["row_pk"]))
         while next_anchor < len(anchors) and anchors[next_anchor].seq <= seq:
             anchor = anchors[next_anchor]
             if anchor.seq == seq and anchor.hash != event["hash"]:
@@ -307,19 +335,9 @@ def _check_anchored_chains_exist(walk: _Walk) -> None:
 
 
 def _check_rows(walk: _Walk) -> None:
-    models = covered_models()
-    tables = {model._meta.db_table for model in models}
-    events = AuditEvent.objects.exclude(row_table="") if walk.only is None else _chain_events(walk)
-    stray = (
-        events.exclude(row_table__in=tables)
-        .order_by("chain", "seq").values_list("row_table", "row_pk", "chain", "organization_id", "seq").first()
-    )  # fmt: skip
-    if stray:
-        table, pk, chain, org_id, seq = stray
-        raise _Broken(
-            Problem("its row event names a table that is not append-only here", chain, org_id, seq, table, pk)
-        )
-    for model in models:
+    """Each append-only table against its row events (a row event naming a table that is not
+    append-only was reported as its chain was walked)."""
+    for model in covered_models():
         _check_table(walk, model)
 
 
