@@ -11,7 +11,8 @@ entered, so a paper slip entered late for an old gaming day is still read once) 
   the gaming day of the number after the gap (when the gap shows);
 - numbers used out of order: a new number above the checkpoint's highest against the other
   new numbers (every higher number is new), and a new number below it by asking the database
-  whether a higher number of the series was prepared before it (one EXISTS, only for those).
+  for the lowest higher number of the series prepared before it (a subquery on the series'
+  number index, only for those).
 
 A slip newer than the checkpoint is judged whatever its gaming day up to the run's last day
 (a late paper slip is judged when it is first seen). A number entered below the checkpoint's
@@ -29,7 +30,8 @@ moves past findings that were not recorded.
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from django.db.models import BooleanField, Case, Exists, Min, OuterRef, Q, Value, When
+from django.db.models import BooleanField, Case, Min, OuterRef, Q, Subquery, Value, When
+from django.db.models.lookups import IsNull
 from django.utils import timezone
 
 from . import rules
@@ -99,21 +101,25 @@ def _new_slips(by_id: dict, end: date, checkpoints: dict):
         in_full = [site_id for site_id in by_id if series_key(site_id, kind) not in usable]
         if in_full:
             newer |= Q(kind=kind, site_id__in=in_full)
-    below_high = Q()  # a new slip numbered below its checkpoint's highest: the only ones that need the EXISTS
+    below_high = Q()  # a new slip numbered below its checkpoint's highest: the only ones that need the subquery
     for (site_id, kind), c in usable.items():
         newer |= Q(site_id=site_id, kind=kind, pk__gt=c.last_slip_id)
         if c.highest_number is not None:
             below_high |= Q(site_id=site_id, kind=kind, number__lt=c.highest_number)
-    higher_first = Slip.objects.filter(
-        site_id=OuterRef("site_id"),
-        kind=OuterRef("kind"),
-        number__gt=OuterRef("number"),
-        gaming_day__gaming_date__lte=end,
-    ).filter(Q(prepared_at__lt=OuterRef("prepared_at")) | Q(prepared_at=OuterRef("prepared_at"), pk__lt=OuterRef("pk")))
-    late_low = (
-        Case(When(below_high, then=Exists(higher_first)), default=Value(False), output_field=BooleanField())
-        if below_high else Value(False, output_field=BooleanField())
+    # The lowest higher number prepared before the slip, if any: a scalar subquery ordered by
+    # number, so that PostgreSQL walks the unique (site, kind, number) index upwards from the
+    # slip's number and stops at the first one prepared earlier. (An EXISTS drops the order,
+    # and the planner then read every slip of the site through the site_id index.)
+    higher_first = (
+        Slip.objects.filter(site_id=OuterRef("site_id"), kind=OuterRef("kind"), number__gt=OuterRef("number"),
+                            gaming_day__gaming_date__lte=end)
+        .filter(Q(prepared_at__lt=OuterRef("prepared_at")) | Q(prepared_at=OuterRef("prepared_at"), pk__lt=OuterRef("pk")))
+        .order_by("number").values("pk")[:1]
     )  # fmt: skip
+    late_low = Value(False, output_field=BooleanField())
+    if below_high:  # CASE: the subquery runs only for the slips below their checkpoint's highest
+        found = Case(When(IsNull(Subquery(higher_first), False), then=Value(True)), default=Value(False))
+        late_low = Case(When(below_high, then=found), default=Value(False), output_field=BooleanField())
     rows = (
         Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end)
         .filter(newer)

@@ -7,6 +7,7 @@ the time. An install whose sites fit in one chunk runs the rules in the nightly 
 
 import logging
 import time
+from contextlib import contextmanager
 from datetime import date, timedelta
 
 from celery import chord, shared_task
@@ -64,6 +65,24 @@ def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
     return chunks + ([current] if current else [])
 
 
+@contextmanager
+def _without_jit():
+    """PostgreSQL: no JIT compilation for the scan's statements. Their row estimates cross the
+    server's jit_above_cost, and compiling cost more than running: the slip-series read of one
+    quarter of 60 sites took 2.2 s with JIT (4.6 s of compiling across its parallel workers)
+    and 0.4 s without. The setting is the session's and is reset after."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET jit = off")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET jit")
+
+
 def _scan(organization_ids: list[int] | None, quarters: list[str], day_ranges: list[list[str]]) -> dict:
     from .engine import run_scan
 
@@ -74,7 +93,7 @@ def _scan(organization_ids: list[int] | None, quarters: list[str], day_ranges: l
         return execute(sql, params, many, context)
 
     started = time.perf_counter()
-    with connection.execute_wrapper(count):
+    with _without_jit(), connection.execute_wrapper(count):
         result = run_scan(organization_ids=organization_ids, quarters=[Quarter.parse(q) for q in quarters],
                           day_ranges=[(date.fromisoformat(a), date.fromisoformat(b)) for a, b in day_ranges])
     return {**result.as_dict(), "queries": counted[0], "seconds": round(time.perf_counter() - started, 3), "chunks": 1}

@@ -72,7 +72,7 @@ def test_the_read_bounds_each_series_by_its_loaded_checkpoint_without_a_subquery
     query = slip_series._new_slips({site.pk: site}, end, checkpoints)
     assert "slipseriescheckpoint" not in str(query.query).lower()  # the checkpoints are already loaded
     # the checkpoint as loaded decides: moved back in memory only, slips 4 and 5 are read again
-    # (below its highest number, 5, so judged by the EXISTS: 4 was prepared before 5, not late)
+    # (below its highest number, 5, so judged by the subquery: 4 was prepared before 5, not late)
     fill = checkpoints[slip_series.series_key(site.pk, "fill")]
     fill.last_slip_id = site.slips.get(kind="fill", number=3).pk
     read = list(slip_series._new_slips({site.pk: site}, end, checkpoints))
