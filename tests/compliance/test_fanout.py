@@ -99,3 +99,24 @@ def test_each_site_quarter_is_summarised_once_per_run(site, people, summary_call
     summary_calls.clear()
     run_quarter_rules(site_ids=[site.pk], quarter=Q3)  # a new run computes afresh, once
     assert set(summary_calls.values()) == {1}
+
+
+@pytest.mark.django_db
+def test_a_chunk_runs_without_jit_on_postgresql_and_leaves_the_setting_as_it_was():
+    """JIT compiling cost more than the scan's statements ran (compliance.tasks._without_jit)."""
+    from django.db import connection
+
+    from compliance import tasks
+
+    if connection.vendor != "postgresql":
+        pytest.skip("JIT is PostgreSQL's")
+
+    def jit():
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW jit")
+            return cursor.fetchone()[0]
+
+    before = jit()
+    with tasks._without_jit():
+        assert jit() == "off"
+    assert jit() == before
