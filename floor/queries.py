@@ -7,7 +7,7 @@ from django.db import connection
 from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet, Value, When
 from django.utils import timezone
 
-from cardroom.models import Employee, Membership, Site, Table
+from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 
 from .calculations import business_date, check_series
 from .models import (
@@ -150,6 +150,12 @@ class SlipContext:
     # PostgreSQL: an id drawn for the slip from its table's sequence (never reused, gaps in ids
     # are harmless), so its lines go in before the slip takes its number (services.slips).
     slip_id: int | None = None
+    # PostgreSQL: what the slip's other checks read, in the same query: the organization's
+    # active chips (as floor.services.steps.active_chips) and, for a credit, the dealer on
+    # shift at the table and whether they hold the table's role (as current_dealer_holding).
+    # None when not read here (SQLite): the service reads them itself.
+    chips: list[ChipDenomination] | None = None
+    dealer: tuple[Employee | None, bool] | None = None
 
 
 _SLIP_CONTEXT_SQL = """
@@ -159,36 +165,85 @@ _SLIP_CONTEXT_SQL = """
         (EXISTS (SELECT 1 FROM accounting_tableinventory i
                  WHERE i.gaming_day_id = d.id AND i.table_id = %(table)s AND i.kind = 'opener')
          OR EXISTS (SELECT 1 FROM accounting_dealershift s
-                    WHERE s.gaming_day_id = d.id AND s.table_id = %(table)s)) AS opened,
-        EXISTS (SELECT 1 FROM accounting_slipbook b WHERE b.site_id = %(site)s AND b.kind = %(kind)s) AS uses_books
-        {slip_id}
+                    WHERE s.gaming_day_id = d.id AND s.table_id = %(table)s)) AS opened
+        {uses_books}
     FROM accounting_gamingday d
     WHERE d.site_id = %(site)s
       AND NOT EXISTS (SELECT 1 FROM accounting_gamingdayclose c WHERE c.gaming_day_id = d.id)
-    ORDER BY d.gaming_date DESC"""
+    ORDER BY d.gaming_date DESC LIMIT 1"""
+_USES_BOOKS = (
+    "EXISTS (SELECT 1 FROM accounting_slipbook b WHERE b.site_id = %(site)s AND b.kind = %(kind)s) AS uses_books"
+)
+
+_DAY_FIELDS = ["id", "site_id", "gaming_date", "opened_at", "opened_by_id"]
+_CHIP_FIELDS = ChipDenomination._meta.concrete_fields  # integers, strings, booleans: exact in JSON
+_DEALER_FIELDS = Employee._meta.concrete_fields
 
 
-def slip_context(table: Table, kind: str) -> SlipContext:
+def _postgresql_context_sql(credit: bool) -> str:
+    """One row whatever the day: the open day's columns (NULL without one), whether the site
+    uses books, the slip's id, the active chips as JSON and, for a credit, the dealer's
+    columns (NULL without one). The same reads as `slip_context` on SQLite, `active_chips` and
+    `current_dealer_holding`."""
+    chip_columns = ", ".join(f'c."{f.column}"' for f in _CHIP_FIELDS)
+    chips = (
+        f"(SELECT json_agg(json_build_array({chip_columns}) ORDER BY c.value_cents) "
+        "FROM cardroom_chipdenomination c WHERE c.active AND c.organization_id = %(organization)s) AS chips"
+    )
+    dealer_columns = ", ".join(f's."{f.column}"' for f in _DEALER_FIELDS)
+    dealer = """
+        LEFT JOIN LATERAL (
+            SELECT e.*, EXISTS (SELECT 1 FROM cardroom_membership m WHERE m.employee_id = e.id
+                    AND m.role = %(role)s AND (m.site_id = %(site)s OR m.site_id IS NULL)) AS dealer_holds
+            FROM accounting_dealershift sh JOIN cardroom_employee e ON e.id = sh.dealer_id
+            WHERE sh.started_at <= %(at)s AND (sh.ended_at IS NULL OR sh.ended_at > %(at)s) AND sh.table_id = %(table)s
+            ORDER BY sh.started_at DESC LIMIT 1
+        ) s ON true"""
+    table = Slip._meta.db_table
+    return f"""
+    SELECT d.*, nextval(pg_get_serial_sequence('{table}', 'id')) AS slip_id, {_USES_BOOKS},
+        {chips}{f", s.dealer_holds, {dealer_columns}" if credit else ""}
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL ({_SLIP_CONTEXT_SQL.format(uses_books="")}) d ON true{dealer if credit else ""}"""
+
+
+_POSTGRESQL_CONTEXT = {False: _postgresql_context_sql(False), True: _postgresql_context_sql(True)}
+
+
+def slip_context(table: Table, kind: str, *, at: datetime | None = None, dealer_role: str | None = None) -> SlipContext:
     """What preparing a slip needs to know, in one cheap query: the site's open gaming day,
     the table's state in it, and whether the site uses pre-printed books for `kind`. Plain
     SQL because this runs on every slip and the ORM's subquery compilation cost more than
-    the query itself (bench_slips)."""
+    the query itself (bench_slips). On PostgreSQL the same query draws the slip's id and
+    reads the organization's active chips and, given `dealer_role`, the dealer on shift at
+    the table at `at` (`SlipContext`)."""
     params = {"table": table.pk, "site": table.site_id, "kind": kind}
-    day = next(iter(GamingDay.objects.raw(_slip_context_sql(), params)), None)
+    if connection.vendor == "postgresql":
+        return _postgresql_context(table, params, at, dealer_role)
+    day = next(iter(GamingDay.objects.raw(_SLIP_CONTEXT_SQL.format(uses_books=", " + _USES_BOOKS), params)), None)
     if day is None:
         return SlipContext(None, "not opened", SlipBook.objects.filter(site_id=table.site_id, kind=kind).exists())
     state = "closed" if day.closed else "open" if day.opened else "not opened"
-    return SlipContext(day, state, bool(day.uses_books), getattr(day, "slip_id", None))
+    return SlipContext(day, state, bool(day.uses_books))
 
 
-def _slip_context_sql() -> str:
-    if connection.vendor != "postgresql":
-        return _SLIP_CONTEXT_SQL.format(slip_id="") + " LIMIT 1"
-    table = Slip._meta.db_table  # an uncorrelated subquery: drawn once, not per gaming day
-    return (
-        _SLIP_CONTEXT_SQL.format(slip_id=f", (SELECT nextval(pg_get_serial_sequence('{table}', 'id'))) AS slip_id")
-        + " LIMIT 1"
-    )
+def _postgresql_context(table: Table, params: dict, at: datetime | None, dealer_role: str | None) -> SlipContext:
+    credit = dealer_role is not None
+    params.update(organization=table.site.organization_id, role=dealer_role, at=at)
+    with connection.cursor() as cursor:
+        cursor.execute(_POSTGRESQL_CONTEXT[credit], params)
+        row = cursor.fetchone()
+    n = len(_DAY_FIELDS)
+    (closed, opened), (slip_id, uses_books, chips) = row[n : n + 2], row[n + 2 : n + 5]
+    day = None if row[0] is None else GamingDay.from_db(connection.alias, _DAY_FIELDS, list(row[:n]))
+    state = "not opened" if day is None else "closed" if closed else "open" if opened else "not opened"
+    available = [ChipDenomination.from_db(connection.alias, None, values) for values in chips or []]
+    dealer = None
+    if credit:
+        holds, columns = row[n + 5], row[n + 6 :]
+        found = columns[0] is not None
+        dealer = (Employee.from_db(connection.alias, None, columns), holds) if found else (None, False)
+    return SlipContext(day, state, uses_books, slip_id, available, dealer)
 
 
 def tables_open(day: GamingDay) -> list[Table]:
@@ -420,6 +475,8 @@ def carried_items(site_ids, start: date, end: date):
         .select_related("carried_by", "gaming_day__site")
         .order_by("gaming_day__gaming_date", "carried_at", "pk")
     )
+
+
 # --- The live pit view ----------------------------------------------------------------------
 
 

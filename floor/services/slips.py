@@ -9,7 +9,7 @@ from sequences import get_next_value
 from sequences.models import Sequence
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, chain_lock_sql, chain_locked, snapshot
+from cardroom.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from cardroom.audit import record_site_event as _audit
 from cardroom.audit_rows import record_rows
 from cardroom.models import Employee, Role, Site, Table
@@ -87,20 +87,24 @@ def _prepare(
     prepared_as = _capacity(access.roles_at(site.pk) & rules.PREPARERS[kind])
     if kind == SlipKind.FILL:
         signer, signed_as = _fill_signer(employee, access.roles_at(site.pk), cashier, site, at)
-    else:
-        signer, signed_as = _credit_signer(employee, prepared_as, table, at)
-    if purpose not in Slip.Purpose.values:
-        raise ValidationError({"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."})
-    _require_table_in_use(table)
-    lines = chip_lines(chips, amounts, site.organization_id, rules.SLIP_CONTENT)
-    # The two locks a slip waits for come last (README, "Benchmarks"). Its lines go in first
-    # (on PostgreSQL the slip's id comes with its context; the lines' foreign key is checked at
-    # commit); then the slip's INSERT draws the series' next number, whose lock lasts to the
-    # commit so a rolled-back slip leaves no gap (08-05(2)), and in the same message takes the
-    # organization's chain lock; `appended_at_end` then writes the slip's, its lines' and its
-    # own events in one INSERT.
+    # The two locks a slip waits for come last (README, "Benchmarks"). Its context comes
+    # first: one query that on PostgreSQL also draws the slip's id and reads the chips and the
+    # credit's dealer, so the checks below keep their order but read nothing more. Its lines go
+    # in next (the lines' foreign key is checked at commit), in the message whose slip INSERT
+    # draws the series' next number, whose lock lasts to the commit so a rolled-back slip
+    # leaves no gap (08-05(2)), and which takes the organization's chain lock; `appended_at_end`
+    # then writes the slip's, its lines' and its own events in one INSERT.
     with transaction.atomic(), appended_at_end():
-        context = queries.slip_context(table, kind)
+        role = rules.TABLE_ROLE.get(table.game, Role.DEALER) if kind == SlipKind.CREDIT else None
+        context = queries.slip_context(table, kind, at=at, dealer_role=role)
+        if kind == SlipKind.CREDIT:
+            signer, signed_as = _credit_signer(employee, prepared_as, table, at, context.dealer)
+        if purpose not in Slip.Purpose.values:
+            raise ValidationError(
+                {"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."}
+            )
+        _require_table_in_use(table)
+        lines = chip_lines(chips, amounts, site.organization_id, rules.SLIP_CONTENT, available=context.chips)
         day = _require_table_open(table, context)
         _in_day(site, day, at, given, "prepared_at")
         slip = Slip(
@@ -123,23 +127,23 @@ def _prepare(
         slip_lines = [
             SlipLine(slip=slip, denomination=d, value_cents=d.value_cents, quantity=q) for d, q in lines.items()
         ]
-        if context.slip_id is not None:
-            SlipLine.objects.bulk_create(slip_lines)
         slip.number, slip.slip_book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
         if slip.number is None and context.slip_id is not None:
-            _insert_drawing_number(slip, _series(kind, site))
+            _insert_drawing_number(slip, _series(kind, site), slip_lines)
         else:
+            if context.slip_id is not None:
+                SlipLine.objects.bulk_create(slip_lines)
             if slip.number is None:
                 slip.number = get_next_value(_series(kind, site))
             slip.save(force_insert=True)
-        if context.slip_id is None:
-            SlipLine.objects.bulk_create(slip_lines)
+            if context.slip_id is None:
+                SlipLine.objects.bulk_create(slip_lines)
         _audit(
             acting_user,
             f"{kind}_slip.prepared",
             slip,
             site=site,
-            after={**snapshot(slip), "chips": _line_values(lines)},
+            after={**field_values(slip), "chips": _line_values(lines)},  # made JSON-safe by the event, as snapshot()
         )
     return slip
 
@@ -176,15 +180,16 @@ def _fill_signer(preparer: Employee, roles: set[str], cashier: Employee | None, 
     )
 
 
-def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datetime):
+def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datetime, read=None):
     """ND 99-01.3-08-05(3)(c), (4): a credit carries the initials of the dealer (twenty-one) or
     wheel operator (paddlewheel) on shift at the table, who deposits its original in that
     table's drop box. A dealer or wheel operator therefore prepares a credit only for the table
     they are on shift at; a pit boss or shift manager prepares for any table, and the credit
-    carries the initials of the dealer on shift there."""
+    carries the initials of the dealer on shift there. `read`: the dealer and whether they hold
+    the role, when the slip's context read them (queries.SlipContext.dealer)."""
     role = rules.TABLE_ROLE.get(table.game, Role.DEALER)
     label = Role(role).label.lower()
-    dealer, holds_role = queries.current_dealer_holding(table, at, role)
+    dealer, holds_role = read if read is not None else queries.current_dealer_holding(table, at, role)
     if prepared_as in rules.TABLE_BOUND_CREDIT_PREPARERS and dealer != preparer:
         raise ValidationError(
             {
@@ -226,42 +231,62 @@ def _series(kind: str, site: Site) -> str:
     return f"{kind}:{site.pk}"
 
 
-# PostgreSQL: the series' next number drawn by the statement that inserts the slip (the
-# same upsert as django-sequences' get_next_value), then, in the same message, the
-# organization's chain lock and head (cardroom.audit.chain_lock_sql). From the moment the
-# number is drawn to the commit, the transaction sends two more messages: its audit events
-# and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
+# PostgreSQL: the slip's lines, then the series' next number drawn by the statement that
+# inserts the slip (the same upsert as django-sequences' get_next_value), then, in the same
+# message, the organization's chain lock and head (cardroom.audit.chain_lock_sql). From the
+# moment the number is drawn to the commit, the transaction sends two more messages: its audit
+# events and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
 _INSERT_DRAWING_NUMBER = (
     "WITH n AS (INSERT INTO {sequences} (name, last) VALUES (%s, 1) "
     "ON CONFLICT (name) DO UPDATE SET last = {sequences}.last + 1 RETURNING last) "
     "INSERT INTO {slips} ({columns}, {number}) VALUES ({values}, (SELECT last FROM n)) RETURNING {number}"
 )
+_SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if f.attname != "number"]
+_LINE_FIELDS = [f for f in SlipLine._meta.concrete_fields if not f.primary_key]
 
 
-def _insert_drawing_number(slip: Slip, series: str) -> None:
-    """Insert `slip` (its id drawn already) with the next number of `series`, and record it
-    as `Model.save` would (its entry stamp, its row event)."""
+def _quote(name: str) -> str:
+    return f'"{name}"'  # PostgreSQL's quoting, as connection.ops.quote_name
+
+
+_SLIP_SQL = _INSERT_DRAWING_NUMBER.format(
+    sequences=_quote(Sequence._meta.db_table),
+    slips=_quote(Slip._meta.db_table),
+    columns=", ".join(_quote(f.column) for f in _SLIP_FIELDS),
+    number=_quote(Slip._meta.get_field("number").column),
+    values=", ".join(["%s"] * len(_SLIP_FIELDS)),
+)
+_LINES_SQL = "INSERT INTO {table} ({columns}) VALUES {{rows}} RETURNING {pk}".format(
+    table=_quote(SlipLine._meta.db_table),
+    columns=", ".join(_quote(f.column) for f in _LINE_FIELDS),
+    pk=_quote(SlipLine._meta.pk.column),
+)
+_LINE_ROW = "(" + ", ".join(["%s"] * len(_LINE_FIELDS)) + ")"
+
+
+def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> None:
+    """Insert `slip`'s lines and `slip` (its id drawn already) with the next number of
+    `series` in one message, and record them as `bulk_create` and `Model.save` would (the
+    slip's entry stamp, the row events, lines first; the slip's post_save)."""
     conn = transaction.get_connection()
-    quote = conn.ops.quote_name
     slip.stamp_entry()
-    fields = [f for f in Slip._meta.concrete_fields if f.attname != "number"]
-    sql = _INSERT_DRAWING_NUMBER.format(
-        sequences=quote(Sequence._meta.db_table),
-        slips=quote(Slip._meta.db_table),
-        columns=", ".join(quote(f.column) for f in fields),
-        number=quote(Slip._meta.get_field("number").column),
-        values=", ".join(["%s"] * len(fields)),
-    )
-    params = [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in fields)]
+    params = [f.get_db_prep_save(f.pre_save(line, True), conn) for line in lines for f in _LINE_FIELDS]
+    params += [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in _SLIP_FIELDS)]
+    sql = f"{_LINES_SQL.format(rows=', '.join([_LINE_ROW] * len(lines)))}; {_SLIP_SQL}"
     lock = chain_lock_sql(slip.site.organization_id)
     with conn.cursor() as cursor:
         cursor.execute(f"{sql}; {lock[0]}" if lock else sql, params + (lock[1] if lock else []))
+        ids = cursor.fetchall()
+        cursor.nextset()
         (slip.number,) = cursor.fetchone()
         if lock:
             cursor.nextset()  # the lock's
             cursor.nextset()
             chain_locked(slip.site.organization_id, cursor.fetchone())
+    for line, (pk,) in zip(lines, ids, strict=True):
+        line.pk, line._state.adding, line._state.db = pk, False, conn.alias
     slip._state.adding, slip._state.db = False, conn.alias
+    record_rows(lines)
     record_rows([slip])
     # As Model.save would: the listeners (the day's figure snapshot, accounting.day_figures) hear it.
     post_save.send(sender=Slip, instance=slip, created=True, update_fields=None, raw=False, using=conn.alias)
@@ -270,7 +295,6 @@ def _insert_drawing_number(slip: Slip, series: str) -> None:
 def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int | None, SlipBook | None]:
     """A printed number from a registered book, checked; None for the site's electronic
     series, whose next number the slip's insert draws (ND 99-01.3-08-05(2))."""
-    books = SlipBook.objects.filter(site=site, kind=kind)
     label = SlipKind(kind).label.lower()
     if printed is None:
         if uses_books:
@@ -278,6 +302,7 @@ def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool
                 {"number": f"{rules.SLIP_NUMBERING}: {site} uses pre-printed {label}s; give the printed number."}
             )
         return None, None
+    books = SlipBook.objects.filter(site=site, kind=kind)
     book = books.filter(first_number__lte=printed, last_number__gte=printed).first()
     if book is None:
         raise ValidationError({"number": f"{rules.SLIP_NUMBERING}: {printed} is not in a registered book of {label}s."})
