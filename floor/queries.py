@@ -8,6 +8,7 @@ from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
+from cardroom.prepared import prepared_cursor
 
 from .calculations import business_date, check_series
 from .models import (
@@ -191,9 +192,10 @@ def _postgresql_context_sql(credit: bool) -> str:
         "FROM cardroom_chipdenomination c WHERE c.active AND c.organization_id = %(organization)s) AS chips"
     )
     dealer_columns = ", ".join(f's."{f.column}"' for f in _DEALER_FIELDS)
-    dealer = """
+    employee_columns = ", ".join(f'e."{f.column}"' for f in _DEALER_FIELDS)
+    dealer = f"""
         LEFT JOIN LATERAL (
-            SELECT e.*, EXISTS (SELECT 1 FROM cardroom_membership m WHERE m.employee_id = e.id
+            SELECT {employee_columns}, EXISTS (SELECT 1 FROM cardroom_membership m WHERE m.employee_id = e.id
                     AND m.role = %(role)s AND (m.site_id = %(site)s OR m.site_id IS NULL)) AS dealer_holds
             FROM accounting_dealershift sh JOIN cardroom_employee e ON e.id = sh.dealer_id
             WHERE sh.started_at <= %(at)s AND (sh.ended_at IS NULL OR sh.ended_at > %(at)s) AND sh.table_id = %(table)s
@@ -229,8 +231,10 @@ def slip_context(table: Table, kind: str, *, at: datetime | None = None, dealer_
 
 def _postgresql_context(table: Table, params: dict, at: datetime | None, dealer_role: str | None) -> SlipContext:
     credit = dealer_role is not None
-    params.update(organization=table.site.organization_id, role=dealer_role, at=at)
-    with connection.cursor() as cursor:
+    params["organization"] = table.site.organization_id
+    if credit:
+        params.update(role=dealer_role, at=at)
+    with prepared_cursor() as cursor:  # planned once per connection: its planning cost more than running it
         cursor.execute(_POSTGRESQL_CONTEXT[credit], params)
         row = cursor.fetchone()
     n = len(_DAY_FIELDS)

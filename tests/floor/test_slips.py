@@ -3,6 +3,7 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from cardroom.appendonly import ImmutableRecordError
 from cardroom.models import AuditEvent, Role
@@ -236,3 +237,55 @@ def test_a_prepared_slip_cannot_be_edited_or_deleted_even_in_sql(fill):
             cursor.execute(statement)
     assert Slip.objects.get(pk=fill.pk).total_cents == fill.total_cents
     assert SlipLine.objects.filter(slip=fill).count() == 2
+
+
+BAD_CHIPS = [{"denomination": 7, "quantity": 1}]
+
+
+def test_a_credit_without_a_dealer_on_shift_is_refused_for_its_initials_first(open_table, cast):
+    # 08-05(3)(c) before the purpose, the table and the chips, however the service reads them.
+    open_table.active = False
+    open_table.save()
+    with pytest.raises(ValidationError) as caught:
+        services.prepare_credit(acting_user=cast[Role.PIT_BOSS].user, table=open_table, chips=BAD_CHIPS, purpose="x")
+    assert caught.value.message_dict == {
+        "table": [
+            "ND 99-01.3-08-05(3)(c): a credit slip carries the initials of the dealer at the table; "
+            f"nobody is on shift at {open_table}."
+        ]
+    }
+
+
+@pytest.mark.parametrize("kind", ["fill", "credit"])
+def test_a_slip_is_refused_for_its_purpose_then_its_table_then_its_chips(dealer_shift, open_table, cast, kind):
+    prepare = services.prepare_fill if kind == "fill" else services.prepare_credit
+    user = cast[Role.CASHIER if kind == "fill" else Role.PIT_BOSS].user
+    with pytest.raises(ValidationError) as purpose:
+        prepare(acting_user=user, table=open_table, chips=BAD_CHIPS, purpose="x")
+    open_table.active = False
+    open_table.save()
+    with pytest.raises(ValidationError) as table:
+        prepare(acting_user=user, table=open_table, chips=BAD_CHIPS)
+    assert list(purpose.value.message_dict) == ["purpose"]
+    assert "inactive" in table.value.message_dict["table"][0]
+    assert not Slip.objects.exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the round trips counted are PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+def test_a_fill_and_a_credit_take_six_queries_and_the_slip_context_is_planned_once(open_table, dealer_shift, cast):
+    # BEGIN, the context (the day, the chips, the dealer, the slip's id), the lines and the slip
+    # with its number and the chain's lock, the figures' token, the events, COMMIT: each slip in
+    # its own transaction, as a request makes it.
+    # Counted the second time, as bench_slips counts them (the preparer's roles are read once).
+    fill, credit = services.prepare_fill, services.prepare_credit
+    for counted in (False, True):
+        for prepare, role in ((fill, Role.CASHIER), (credit, Role.PIT_BOSS)):
+            with CaptureQueriesContext(connection) as queries:
+                prepare(acting_user=cast[role].user, table=open_table, chips=FILL)
+            assert not counted or len(queries.captured_queries) == 6, [q["sql"][:60] for q in queries.captured_queries]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT generic_plans + custom_plans FROM pg_prepared_statements WHERE statement LIKE %s", ["%AS slip_id%"]
+        )
+        assert sorted(n for (n,) in cursor.fetchall()) == [2, 2]  # the fill's and the credit's context, twice each

@@ -1,0 +1,59 @@
+"""Statements PostgreSQL plans once per connection (psycopg's protocol-level prepared statements).
+
+The project binds parameters client-side (Django's default with psycopg 3), so every
+statement is planned afresh; the service messages that send several statements at once need
+that. A hot statement whose planning costs more than running it (the slip's context: a query
+of several subqueries, bench_slips) runs instead on `prepared_cursor()`: a cursor of the same
+connection and transaction that binds server-side and has psycopg prepare the statement the
+first time it is sent on the connection (one round trip more, once), then reuse it. psycopg
+records a statement only once PostgreSQL has prepared it, PostgreSQL keeps it through a
+rolled-back transaction, and a new connection starts afresh; pgbouncer 1.21+ keeps
+protocol-level prepared statements in transaction mode too. The cursor is wrapped as Django
+wraps its own, so query logging, execute wrappers and error translation are the same.
+"""
+
+import sys
+from functools import cache
+
+from django.db import connection
+
+
+@cache
+def _classes():
+    import psycopg  # the PostgreSQL driver: not imported on SQLite
+    from django.db.backends.postgresql.base import CursorDebugWrapper
+    from django.db.backends.utils import CursorWrapper
+
+    class PreparedCursor(psycopg.Cursor):
+        def execute(self, query, params=None, *, prepare=None, binary=None):
+            return super().execute(query, params, prepare=True, binary=binary)
+
+    class PreparedDebugWrapper(CursorDebugWrapper):
+        """Logs the statement with its values, as Django logs its own (it reads them from
+        psycopg's last query, which psycopg does not keep for a prepared statement)."""
+
+        def execute(self, sql, params=None):
+            with self.debug_sql(self.db.ops.compose_sql(sql, params)):
+                return CursorWrapper.execute(self, sql, params)
+
+    return PreparedCursor, PreparedDebugWrapper
+
+
+# Django turns psycopg's preparing off (`prepare_threshold` None: nothing is prepared, even
+# when asked); this threshold, never reached, prepares only what a cursor asks for. Django's
+# own cursors bind client-side and never prepare, whatever the threshold.
+ONLY_WHEN_ASKED = sys.maxsize
+
+
+def prepared_cursor():
+    """A cursor (use it in `with`) whose statements are prepared on the connection
+    (PostgreSQL only): one statement per `execute`, `%s` or `%(name)s` placeholders. A
+    prepared statement keeps its result columns: select named columns, never `*` of a table."""
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    session = connection.connection
+    if session.prepare_threshold is None:
+        session.prepare_threshold = ONLY_WHEN_ASKED
+    cursor_class, debug_wrapper = _classes()
+    raw = cursor_class(session)
+    return debug_wrapper(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
