@@ -4,8 +4,9 @@ Each provider issues a fixed number of queries for all the sites of a run, whate
 number (measured by `manage.py bench_compliance`)."""
 
 from collections import defaultdict
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
+from django.db import connection
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
@@ -120,16 +121,23 @@ def _series_problems(by_id: dict[int, Site], start: date, end: date) -> list[rul
     return series_problems(by_id, start, end)
 
 
-def _status_lookup(site_ids):
-    """site_id -> function(date) -> bool: is surveillance required on that date (one query)."""
+def _statuses(site_ids) -> dict[int, list]:
+    """site id -> its surveillance statuses in the order they take force (one query)."""
     from surveillance.models import SurveillanceStatus
 
     by_site = defaultdict(list)
     for status in SurveillanceStatus.objects.filter(site_id__in=site_ids).order_by("since", "recorded_at", "id"):
         by_site[status.site_id].append(status)
+    return by_site
+
+
+def _status_lookup(site_ids, statuses: dict[int, list] | None = None):
+    """site_id -> function(date) -> bool: is surveillance required on that date (one query,
+    none when the sites' `statuses` are given)."""
+    by_site = _statuses(site_ids) if statuses is None else statuses
 
     def required(site_id: int, day: date) -> bool:
-        in_force = [s for s in by_site[site_id] if s.since <= day]
+        in_force = [s for s in by_site.get(site_id, ()) if s.since <= day]
         return bool(in_force and in_force[-1].required)
 
     return required
@@ -478,41 +486,123 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
 def recordings_not_covering_play(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(5)(b): at a site requiring surveillance, the recordings of each table
     that needs a system cover its play from the opener to the closer (surveillance.coverage).
-    A table day without a closer yet is judged when it has one."""
+    A table day without a closer yet is judged when it has one.
+
+    The database finds the table days whose recordings leave part of the play uncovered, at
+    the sites that ever required surveillance (`_uncovered_table_days`); their gaps are
+    measured here, and the site's requirement on the day and a special-event table's
+    exemption applied."""
     from cardroom.models import Table
-    from floor.models import TableInventory
     from surveillance import coverage, queries, special_events
-    from surveillance.models import Recording
     from surveillance.rules import RECORDING_COVERS_PLAY_CITATION
 
     by_id = {s.pk: s for s in sites}
-    required = _status_lookup(list(by_id))
-    tables = {t.pk: t for t in Table.objects.filter(site_id__in=by_id)}
-    counts = defaultdict(dict)
-    for table_id, day, kind, counted_at in TableInventory.objects.filter(
-            table__site_id__in=by_id, gaming_day__gaming_date__range=(start, end), kind__in=["opener", "closer"]
-    ).values_list("table_id", "gaming_day__gaming_date", "kind", "counted_at"):
-        counts[(tables[table_id], day)][kind] = counted_at
-    temporary = {t.pk for t, _ in counts if t.location != Table.Location.REGULAR}
-    days = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
-    recordings = defaultdict(list)
-    for table_id, day, began, stopped in Recording.objects.filter(
-            table__site_id__in=by_id, gaming_date__range=(start, end)).values_list(
-            "table_id", "gaming_date", "started_at", "stopped_at"):
-        recordings[(table_id, day)].append((began, stopped))
+    statuses = _statuses(list(by_id))
+    required = _status_lookup(list(by_id), statuses)
+    watched = [site_id for site_id, rows in statuses.items() if any(s.required for s in rows)]
+    days = _uncovered_table_days(watched, start, end) if watched else {}
+    temporary = {key[0] for key, day in days.items() if day["location"] != Table.Location.REGULAR}
+    used = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
     found = []
-    for (table, day), times in sorted(counts.items(), key=lambda item: (item[0][1], item[0][0].number)):
-        if "opener" not in times or "closer" not in times or not required(table.site_id, day):
+    for (table_id, day), play in sorted(days.items(), key=lambda item: (item[0][1], item[1]["number"], item[0][0])):
+        if not required(play["site_id"], day):
             continue
-        if table.pk in temporary and special_events.exemption(days.get(table.pk, ()), day).exempt:
+        if table_id in temporary and special_events.exemption(used.get(table_id, ()), day).exempt:
             continue
-        missing = coverage.gaps(times["opener"], times["closer"], recordings[(table.pk, day)])
-        site = by_id[table.site_id]
-        finding = rules.recording_gaps(site.pk, table.pk, table.number, day, missing,
-                                       citation=RECORDING_COVERS_PLAY_CITATION, time_zone=site.time_zone)
+        missing = coverage.gaps(play["opener_at"], play["closer_at"], play["recordings"])
+        site = by_id[play["site_id"]]
+        finding = rules.recording_gaps(
+            site.pk, table_id, play["number"], day, missing,
+            citation=RECORDING_COVERS_PLAY_CITATION, time_zone=site.time_zone,
+        )  # fmt: skip
         if finding:
             found.append(finding)
     return found
+
+
+# Plain SQL, the same on SQLite (3.25+) and PostgreSQL: the ORM cannot group the rows of a
+# window function. Gaps and islands: a table day's recordings that overlap its play
+# [opener, closer), in order of start, each with the latest stop of those before it
+# (`reached`). The play is covered when the first starts by the opener, the last stop reaches
+# the closer, and none starts after `reached` (a recording starting exactly at the previous
+# stop continues the cover, as in surveillance.coverage). Only the table days not covered
+# come back, each with all its recordings (as surveillance.coverage.gaps is given them).
+_UNCOVERED_SQL = """
+    WITH play AS (
+        SELECT o.table_id, g.gaming_date, o.counted_at AS opener_at, c.counted_at AS closer_at,
+               t.site_id, t.number, t.location
+        FROM {inventory} o
+        JOIN {inventory} c ON c.gaming_day_id = o.gaming_day_id AND c.table_id = o.table_id AND c.kind = 'closer'
+        JOIN {gaming_day} g ON g.id = o.gaming_day_id
+        JOIN {table} t ON t.id = o.table_id
+        WHERE o.kind = 'opener' AND t.site_id IN ({sites}) AND g.gaming_date BETWEEN %s AND %s
+          AND c.counted_at > o.counted_at
+    ), span AS (
+        SELECT r.table_id, r.gaming_date, r.started_at, r.stopped_at,
+               MAX(r.stopped_at) OVER (PARTITION BY r.table_id, r.gaming_date ORDER BY r.started_at
+                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reached
+        FROM {recording} r JOIN play p ON p.table_id = r.table_id AND p.gaming_date = r.gaming_date
+        WHERE r.stopped_at > p.opener_at AND r.started_at < p.closer_at
+    ), cover AS (
+        SELECT table_id, gaming_date, MIN(started_at) AS first_start, MAX(stopped_at) AS last_stop,
+               SUM(CASE WHEN started_at > reached THEN 1 ELSE 0 END) AS breaks
+        FROM span GROUP BY table_id, gaming_date
+    )
+    SELECT p.table_id, p.gaming_date, p.opener_at, p.closer_at, p.site_id, p.number, p.location,
+           r.started_at, r.stopped_at
+    FROM play p
+    LEFT JOIN cover v ON v.table_id = p.table_id AND v.gaming_date = p.gaming_date
+    LEFT JOIN {recording} r ON r.table_id = p.table_id AND r.gaming_date = p.gaming_date
+    WHERE v.table_id IS NULL OR v.first_start > p.opener_at OR v.last_stop < p.closer_at OR v.breaks > 0
+"""
+
+
+def _uncovered_table_days(site_ids: list[int], start: date, end: date) -> dict[tuple[int, date], dict]:
+    """(table id, gaming date) -> the play of each table day of the sites with an opener and a
+    later closer that its recordings do not cover: its opener and closer times, site, table
+    number and location, and all its recordings (start, stop). One query."""
+    from cardroom.models import Table
+    from floor.models import GamingDay, TableInventory
+    from surveillance.models import Recording
+
+    sql = _UNCOVERED_SQL.format(
+        inventory=TableInventory._meta.db_table,
+        gaming_day=GamingDay._meta.db_table,
+        table=Table._meta.db_table,
+        recording=Recording._meta.db_table,
+        sites=", ".join(["%s"] * len(site_ids)),
+    )
+    params = [*site_ids, connection.ops.adapt_datefield_value(start), connection.ops.adapt_datefield_value(end)]
+    days = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for table_id, day, opener_at, closer_at, site_id, number, location, began, stopped in cursor.fetchall():
+            key = (table_id, _as_date(day))
+            if key not in days:
+                days[key] = {
+                    "opener_at": _as_aware(opener_at),
+                    "closer_at": _as_aware(closer_at),
+                    "site_id": site_id,
+                    "number": number,
+                    "location": location,
+                    "recordings": [],
+                }
+            if began is not None:
+                days[key]["recordings"].append((_as_aware(began), _as_aware(stopped)))
+    return days
+
+
+def _as_date(value) -> date:
+    """A date column read by plain SQL: SQLite hands back its text."""
+    return date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _as_aware(value) -> datetime:
+    """A datetime column read by plain SQL: SQLite hands back its text (or a naive datetime)
+    in UTC, PostgreSQL an aware datetime."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
 
 
 @day_provider
