@@ -4,10 +4,10 @@ Each provider issues a fixed number of queries for all the sites of a run, whate
 number (measured by `manage.py bench_compliance`)."""
 
 from collections import defaultdict
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Value, When
 from django.utils import timezone
 
 from cardroom.models import Site
@@ -396,23 +396,32 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
 def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-14: boxes not removed by the end of the day's activity, boxes not counted,
     and count differences not resolved. A count is due the day after the gaming day; it is
-    judged once that day has passed."""
+    judged once that day has passed.
+
+    The database leaves out the drops that cannot be flagged (agreed, and removed well before
+    their day's end: `_removed_in_time`); the rest are judged here, their day's end depending
+    on the site's time zone. One query."""
     from counts.models import CountEntry, Drop
     from counts.queries import current_agreements
     from floor.calculations import gaming_day_bounds
 
     by_id = {s.pk: s for s in sites}
-    drops = Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-    agreed = set(current_agreements().filter(drop__site_id__in=by_id, drop__gaming_date__range=(start, end))
-                 .values_list("drop_id", flat=True))
-    totals = defaultdict(set)
-    for drop_id, total in CountEntry.objects.filter(drop__site_id__in=by_id, drop__gaming_date__range=(start, end),
-                                                    kind="member").values_list("drop_id", "total_cents"):
-        totals[drop_id].add(total)
+    member_totals = (
+        CountEntry.objects.filter(drop=OuterRef("pk"), kind="member").order_by().values("drop")
+        .annotate(n=Count("total_cents", distinct=True)).values("n")
+    )  # fmt: skip
+    agreed = Exists(current_agreements().filter(drop=OuterRef("pk")))
+    drops = (
+        Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
+        .annotate(agreed=agreed).exclude(Q(agreed=True) & _removed_in_time(sites, start, end))
+        # the member totals are counted only for a drop not agreed (CASE: no subquery for the others)
+        .annotate(totals=Case(When(agreed=False, then=Subquery(member_totals)), default=Value(0)))
+        .values_list("site_id", "gaming_date", "table__number", "drop_box__label", "removal__removed_at", "agreed",
+                     "totals")
+    )  # fmt: skip
     now = timezone.now()
     day_ends, found = {}, []
-    for drop_id, site_id, gaming_date, table_number, box_label, removed_at in drops.values_list(
-            "pk", "site_id", "gaming_date", "table__number", "drop_box__label", "removal__removed_at"):
+    for site_id, gaming_date, table_number, box_label, removed_at, is_agreed, totals in drops:
         site = by_id[site_id]
         if (site_id, gaming_date) not in day_ends:
             day_ends[(site_id, gaming_date)] = gaming_day_bounds(gaming_date, site.time_zone, site.business_day_start_hour)[1]
@@ -421,10 +430,39 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
         label = f"{table_number}{box_label}"
         if now > day_end and (removed_at is None or removed_at > day_end):
             found.append(rules.CountException(site.pk, gaming_date, label, "not_removed"))
-        if now > count_due and drop_id not in agreed:
-            problem = "unresolved" if len(totals[drop_id]) > 1 else "not_counted"
+        if now > count_due and not is_agreed:
+            problem = "unresolved" if (totals or 0) > 1 else "not_counted"
             found.append(rules.CountException(site.pk, gaming_date, label, problem))
     return rules.count_exceptions(found)
+
+
+def _removed_in_time(sites: list[Site], start: date, end: date) -> Q:
+    """Drops of the sites' gaming dates in [start, end] surely removed by their day's end.
+
+    A site's day ends `lead` whole hours or more after midnight UTC at the start of the next
+    calendar day (its start hour, less its UTC offset on that day; the least over the window).
+    A removal whose date at the fixed offset UTC-`lead` is at most the gaming date came before
+    midnight UTC plus `lead`, so before the day's end. `lead` is kept within UTC-12 to UTC+14
+    (a smaller one only leaves more drops to be judged in Python)."""
+    from datetime import timezone as dt_timezone
+
+    from django.db.models.functions import TruncDate
+
+    from floor.calculations import gaming_day_bounds
+
+    days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
+    leads, by_lead = {}, defaultdict(list)
+    for site in sites:
+        key = (site.time_zone, site.business_day_start_hour)
+        if key not in leads:
+            ends = (gaming_day_bounds(d, *key)[1] - datetime.combine(d + timedelta(days=1), time(), UTC) for d in days)
+            leads[key] = max(-14, min(12, min(ends) // timedelta(hours=1)))
+        by_lead[leads[key]].append(site.pk)
+    in_time = Q(pk__in=[])
+    for lead, site_ids in by_lead.items():
+        removed_on = TruncDate("removal__removed_at", tzinfo=dt_timezone(timedelta(hours=-lead)))
+        in_time |= Q(site_id__in=site_ids, removal__isnull=False) & Q(gaming_date__gte=removed_on)
+    return in_time
 
 
 # --- ND 99-01.3-08-04: the system follows from its trigger ------------------------------------
