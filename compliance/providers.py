@@ -558,40 +558,47 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     return found
 
 
-# Plain SQL, the same on SQLite (3.25+) and PostgreSQL: the ORM cannot group the rows of a
-# window function. Gaps and islands: a table day's recordings that overlap its play
-# [opener, closer), in order of start, each with the latest stop of those before it
-# (`reached`). The play is covered when the first starts by the opener, the last stop reaches
-# the closer, and none starts after `reached` (a recording starting exactly at the previous
-# stop continues the cover, as in surveillance.coverage). Only the table days not covered
-# come back, each with all its recordings (as surveillance.coverage.gaps is given them).
+# Plain SQL, the same on SQLite (3.25+) and PostgreSQL: the ORM cannot filter on a window
+# function. Gaps and islands, in one pass over each table day's recordings in order of start
+# (no aggregate joined back: with the planner's estimate of one table day, a join back re-ran
+# the aggregate for every table day). Of the recordings that overlap the play [opener, closer)
+# (`inside`), each gets the latest stop of those before it (`reached`). The play is covered
+# when the first starts by the opener, the last stop reaches the closer, and none starts after
+# `reached` (a recording starting exactly at the previous stop continues the cover, as in
+# surveillance.coverage). Only the table days not covered come back, each with all its
+# recordings (as surveillance.coverage.gaps is given them), or one row without a recording.
 _UNCOVERED_SQL = """
     WITH play AS (
         SELECT o.table_id, g.gaming_date, o.counted_at AS opener_at, c.counted_at AS closer_at,
                t.site_id, t.number, t.location
-        FROM {inventory} o
-        JOIN {inventory} c ON c.gaming_day_id = o.gaming_day_id AND c.table_id = o.table_id AND c.kind = 'closer'
-        JOIN {gaming_day} g ON g.id = o.gaming_day_id
+        FROM {gaming_day} g
+        JOIN {inventory} o ON o.gaming_day_id = g.id AND o.kind = 'opener'
+        JOIN {inventory} c ON c.gaming_day_id = g.id AND c.table_id = o.table_id AND c.kind = 'closer'
         JOIN {table} t ON t.id = o.table_id
-        WHERE o.kind = 'opener' AND t.site_id IN ({sites}) AND g.gaming_date BETWEEN %s AND %s
+        WHERE g.site_id IN ({sites}) AND g.gaming_date BETWEEN %s AND %s AND t.site_id IN ({sites})
           AND c.counted_at > o.counted_at
+    ), recorded AS (
+        SELECT p.*, r.started_at, r.stopped_at,
+               CASE WHEN r.stopped_at > p.opener_at AND r.started_at < p.closer_at THEN 1 ELSE 0 END AS inside
+        FROM play p
+        LEFT JOIN {recording} r ON r.table_id = p.table_id AND r.gaming_date = p.gaming_date
     ), span AS (
-        SELECT r.table_id, r.gaming_date, r.started_at, r.stopped_at,
-               MAX(r.stopped_at) OVER (PARTITION BY r.table_id, r.gaming_date ORDER BY r.started_at
-                                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reached
-        FROM {recording} r JOIN play p ON p.table_id = r.table_id AND p.gaming_date = r.gaming_date
-        WHERE r.stopped_at > p.opener_at AND r.started_at < p.closer_at
+        SELECT recorded.*,
+               MAX(CASE WHEN inside = 1 THEN stopped_at END) OVER (
+                   PARTITION BY table_id, gaming_date ORDER BY started_at
+                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reached
+        FROM recorded
     ), cover AS (
-        SELECT table_id, gaming_date, MIN(started_at) AS first_start, MAX(stopped_at) AS last_stop,
-               SUM(CASE WHEN started_at > reached THEN 1 ELSE 0 END) AS breaks
-        FROM span GROUP BY table_id, gaming_date
+        SELECT span.*,
+               MIN(CASE WHEN inside = 1 THEN started_at END) OVER (PARTITION BY table_id, gaming_date) AS first_start,
+               MAX(CASE WHEN inside = 1 THEN stopped_at END) OVER (PARTITION BY table_id, gaming_date) AS last_stop,
+               SUM(CASE WHEN inside = 1 AND started_at > reached THEN 1 ELSE 0 END)
+                   OVER (PARTITION BY table_id, gaming_date) AS breaks
+        FROM span
     )
-    SELECT p.table_id, p.gaming_date, p.opener_at, p.closer_at, p.site_id, p.number, p.location,
-           r.started_at, r.stopped_at
-    FROM play p
-    LEFT JOIN cover v ON v.table_id = p.table_id AND v.gaming_date = p.gaming_date
-    LEFT JOIN {recording} r ON r.table_id = p.table_id AND r.gaming_date = p.gaming_date
-    WHERE v.table_id IS NULL OR v.first_start > p.opener_at OR v.last_stop < p.closer_at OR v.breaks > 0
+    SELECT table_id, gaming_date, opener_at, closer_at, site_id, number, location, started_at, stopped_at
+    FROM cover
+    WHERE first_start IS NULL OR first_start > opener_at OR last_stop < closer_at OR breaks > 0
 """
 
 
@@ -610,7 +617,7 @@ def _uncovered_table_days(site_ids: list[int], start: date, end: date) -> dict[t
         recording=Recording._meta.db_table,
         sites=", ".join(["%s"] * len(site_ids)),
     )
-    params = [*site_ids, connection.ops.adapt_datefield_value(start), connection.ops.adapt_datefield_value(end)]
+    params = [*site_ids, connection.ops.adapt_datefield_value(start), connection.ops.adapt_datefield_value(end), *site_ids]
     days = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

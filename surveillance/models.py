@@ -225,6 +225,9 @@ class Recording(AppendOnlyModel):
         constraints = [
             models.CheckConstraint(condition=Q(stopped_at__gt=F("started_at")), name="recording_stops_after_start")
         ]
+        # A table day's recordings in order of start: the compliance check of coverage
+        # (compliance.providers._uncovered_table_days) reads them so, table day by table day.
+        indexes = [models.Index(fields=["table", "gaming_date", "started_at"], name="recording_table_day")]
 
 
 class RecordingAccess(AppendOnlyModel):

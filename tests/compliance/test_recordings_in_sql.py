@@ -48,6 +48,8 @@ PATTERNS = {
     "starts at the closer": [(0, 599), (600, 700)],
     "three with two gaps": [(0, 100), (110, 200), (210, 600)],
     "covered after a gap by a later start": [(0, 100), (50, 150), (200, 600)],
+    "covered, and one after the closer": [(0, 600), (700, 800)],
+    "one before the opener, then covered": [(-120, -60), (0, 600)],
 }
 # How the table day's play is bounded: the closer after the opener, none yet, at it, before it.
 CLOSERS = {"later": PLAY_MINUTES, "none": None, "at the opener": 0, "before the opener": -30}
