@@ -33,8 +33,9 @@ DAY_PROVIDERS: list[DayProvider] = []
 ND_ONLY: frozenset[str] = frozenset({Jurisdiction.ND})
 
 
-def _register(registry: list, function, jurisdictions):
+def _register(registry: list, function, jurisdictions, day_by_day: bool = False):
     function.jurisdictions = frozenset(jurisdictions)
+    function.day_by_day = day_by_day
     # A provider that declares a `run` parameter is handed the run's context (RunContext).
     function.takes_run = "run" in inspect.signature(function).parameters
     registry.append(function)
@@ -49,11 +50,17 @@ def quarter_provider(function: QuarterProvider | None = None, *, jurisdictions=N
     return _register(QUARTER_PROVIDERS, function, jurisdictions)
 
 
-def day_provider(function: DayProvider | None = None, *, jurisdictions=ND_ONLY):
-    """Register a day rule: `@day_provider` (North Dakota) or `@day_provider(jurisdictions={...})`."""
+def day_provider(function: DayProvider | None = None, *, jurisdictions=ND_ONLY, day_by_day: bool = False):
+    """Register a day rule: `@day_provider` (North Dakota) or `@day_provider(jurisdictions={...})`.
+
+    `day_by_day=True`: the rule's findings over a range are those of its days, judged with no
+    threshold of the range's end and nothing judged "as of the last day" (a slip series is
+    judged from its checkpoint, whatever the range), so a run's ranges that touch may be
+    judged as one (`run_scan`, `joined`): the same findings, each provider reading its rows
+    once instead of once a range."""
     if function is None:
-        return lambda f: _register(DAY_PROVIDERS, f, jurisdictions)
-    return _register(DAY_PROVIDERS, function, jurisdictions)
+        return lambda f: _register(DAY_PROVIDERS, f, jurisdictions, day_by_day)
+    return _register(DAY_PROVIDERS, function, jurisdictions, day_by_day)
 
 
 def jurisdictions_of(provider) -> frozenset[str]:
@@ -172,15 +179,19 @@ def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter, organizat
 
 
 def run_day_checks(*, site_ids: list[int] | None, start: date, end: date, organization_ids: list[int] | None = None,
-                   run: RunContext | None = None, sites: list[Site] | None = None) -> RunResult:
+                   run: RunContext | None = None, sites: list[Site] | None = None,
+                   day_by_day: bool | None = None) -> RunResult:
     """One transaction: the slip check's checkpoints (compliance.slip_series) move on only
-    with the alerts of what they passed."""
+    with the alerts of what they passed. `day_by_day`: only the providers registered so (True)
+    or only the others (False); None, all."""
     _load_providers()
     sites = _sites(site_ids, organization_ids) if sites is None else sites
     run, result = run or RunContext(), RunResult()
     book = ThresholdBook(end)
     with transaction.atomic():
         for provider in DAY_PROVIDERS:
+            if day_by_day is not None and getattr(provider, "day_by_day", False) != day_by_day:
+                continue
             if judged := sites_for(provider, sites):
                 _record(_call(provider, judged, start, end, book, run=run), sites, result)
     return result
@@ -190,14 +201,36 @@ def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] |
              quarters: Iterable[Quarter] = (), day_ranges: Iterable[tuple[date, date]] = ()) -> RunResult:
     """One run: the quarter rules of each quarter, then the day rules of each range, for the
     sites (or those of some organizations), sharing one RunContext so that each site-quarter's
-    figures are computed once. What each chunk of a fanned-out run executes (compliance.tasks)."""
+    figures are computed once. The rules that judge day by day see the ranges that touch as
+    one (`joined`). What each chunk of a fanned-out run executes (compliance.tasks)."""
     sites, run, total = _sites(site_ids, organization_ids), RunContext(), RunResult()
+    day_ranges = sorted(day_ranges)
+    spans = joined(day_ranges)
     parts = [run_quarter_rules(site_ids=None, quarter=q, run=run, sites=sites) for q in quarters]
-    parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites) for a, b in day_ranges]
+    if spans == day_ranges:
+        parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites) for a, b in day_ranges]
+    else:
+        parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=False)
+                  for a, b in day_ranges]
+        parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=True)
+                  for a, b in spans]
     for part in parts:
         total.opened += part.opened
         total.already_open += part.already_open
     return total
+
+
+def joined(day_ranges: Iterable[tuple[date, date]]) -> list[tuple[date, date]]:
+    """The ranges, those that overlap or follow one another without a day between joined into
+    one, in date order: eight consecutive quarters become one range of two years, which a
+    day-by-day rule reads once (the slip series once, not again for each later quarter)."""
+    result: list[tuple[date, date]] = []
+    for start, end in sorted(day_ranges):
+        if result and start <= result[-1][1] + timedelta(days=1):
+            result[-1] = (result[-1][0], max(end, result[-1][1]))
+        else:
+            result.append((start, end))
+    return result
 
 
 def run_all(*, site_ids: list[int] | None, quarter: Quarter) -> RunResult:

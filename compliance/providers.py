@@ -18,7 +18,7 @@ from .engine import RunContext, day_provider, quarter_provider
 from .thresholds import ThresholdBook
 
 
-@day_provider
+@day_provider(day_by_day=True)
 def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-05: numbers missing from a series, numbers used out of order (08-05(2)),
     and slips not verified or not received by the end of their gaming day (the day's close, or
@@ -143,7 +143,7 @@ def _status_lookup(site_ids, statuses: dict[int, list] | None = None):
     return required
 
 
-@day_provider
+@day_provider(day_by_day=True)
 def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each table that needs a system
     and was dealt on a gaming day needs that day's review log entry: every regularly located
@@ -392,7 +392,7 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     ]
 
 
-@day_provider
+@day_provider(day_by_day=True)
 def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-14: boxes not removed by the end of the day's activity, boxes not counted,
     and count differences not resolved. A count is due the day after the gaming day; it is
@@ -520,7 +520,7 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
     return found
 
 
-@day_provider
+@day_provider(day_by_day=True)
 def recordings_not_covering_play(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(5)(b): at a site requiring surveillance, the recordings of each table
     that needs a system cover its play from the opener to the closer (surveillance.coverage).

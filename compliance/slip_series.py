@@ -29,8 +29,10 @@ moves past findings that were not recorded.
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import NamedTuple
 
-from django.db.models import BooleanField, Case, Min, OuterRef, Q, Subquery, Value, When
+from django.db import connection
+from django.db.models import BooleanField, Case, Max, Min, OuterRef, Q, Subquery, Value, When
 from django.db.models.lookups import IsNull
 from django.utils import timezone
 
@@ -43,10 +45,30 @@ SETTLE = timedelta(minutes=10)
 BATCH = 200  # checkpoints written per statement: no statement carries a parameter per site
 
 
+class _Row(NamedTuple):
+    """A row of `_judged_rows`: a slip that starts its series' read, leaves a gap before it or
+    was used out of order; or (`summary`) a series' totals: its newest slip read and highest
+    number read, its newest settled slip and its oldest slip not settled."""
+
+    summary: bool
+    site_id: int
+    kind: str
+    number: int
+    prev: int | None  # the next lower number read (of the same side of the checkpoint's highest)
+    gaming_date: date | None
+    seq: int | None  # the slip's place in the order of preparation
+    id: int
+    out_of_order: bool | None
+    settled_id: int | None
+    unsettled_id: int | None
+
+
 @dataclass
 class _Series:
     checkpoint: SlipSeriesCheckpoint | None
-    used: list[tuple[int, date, int, bool]] = field(default_factory=list)  # number, day, id, below checkpoint used late
+    flagged: list[_Row] = field(default_factory=list)  # the slips `_judged_rows` returned
+    newest_id: int = 0  # of the slips read
+    highest_read: int | None = None
 
     @property
     def high(self) -> int | None:
@@ -55,25 +77,31 @@ class _Series:
 
 def series_problems(by_id: dict, start: date, end: date) -> list[rules.SlipException]:
     """Missing and out-of-order numbers of every series of the sites `by_id` (site id -> Site),
-    judged from each series' checkpoint; moves the checkpoints on. Four queries in all."""
+    judged from each series' checkpoint; moves the checkpoints on. The database orders each
+    series (window functions) and returns only the slips that show a problem or start a
+    series, with each series' totals for its checkpoint: no row per slip comes back. Four
+    queries in all (a fifth in the rare run where a checkpoint must stop short of a series'
+    newest slip read)."""
     checkpoints = _checkpoints(by_id, end)
     series: dict[tuple[int, str], _Series] = {}
     newest_settled, oldest_unsettled = 0, None
-    settled_before = timezone.now() - SETTLE
-    for pk, site_id, kind, number, day, entered_at, late_low in _new_slips(by_id, end, checkpoints):
-        key = (site_id, kind)
+    for row in _judged_rows(by_id, end, checkpoints):
+        key = (row.site_id, row.kind)
         if key not in series:
             series[key] = _Series(checkpoints.get(key))
-        series[key].used.append((number, day, pk, late_low))
-        if entered_at is None or entered_at <= settled_before:
-            newest_settled = max(newest_settled, pk)
+        one = series[key]
+        if row.summary:
+            one.newest_id, one.highest_read = row.id, row.number
+            newest_settled = max(newest_settled, row.settled_id or 0)
+            if row.unsettled_id is not None:
+                oldest_unsettled = row.unsettled_id if oldest_unsettled is None else min(oldest_unsettled, row.unsettled_id)
         else:
-            oldest_unsettled = pk if oldest_unsettled is None else min(oldest_unsettled, pk)
+            one.flagged.append(row)
     if oldest_unsettled is not None:
         newest_settled = min(newest_settled, oldest_unsettled - 1)
     found = []
-    for (site_id, kind), one in series.items():
-        found += _judge(site_id, kind, one, start, end)
+    for key in sorted(series):
+        found += _judge(*key, series[key], start, end)
     _advance(by_id, end, checkpoints, series, newest_settled)
     return found
 
@@ -91,6 +119,13 @@ def _new_slips(by_id: dict, end: date, checkpoints: dict):
     """The slips of the sites up to `end` newer than their series' usable checkpoint, in order
     of preparation: (id, site, kind, number, gaming date, entered at, used after a higher
     number although below the checkpoint's highest)."""
+    fields = ("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "entered_at", "late_low")
+    return _new_slips_query(by_id, end, checkpoints).order_by("prepared_at", "pk").values_list(*fields)
+
+
+def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
+    """The queryset of `_new_slips`, unordered, with `late_low` and `below` (numbered below its
+    usable checkpoint's highest) annotated."""
     from floor.models import Slip, SlipKind
 
     # The checkpoints are loaded: each series is bounded by its own (one OR term per series of
@@ -116,43 +151,90 @@ def _new_slips(by_id: dict, end: date, checkpoints: dict):
         .filter(Q(prepared_at__lt=OuterRef("prepared_at")) | Q(prepared_at=OuterRef("prepared_at"), pk__lt=OuterRef("pk")))
         .order_by("number").values("pk")[:1]
     )  # fmt: skip
-    late_low = Value(False, output_field=BooleanField())
+    late_low = below = Value(False, output_field=BooleanField())
     if below_high:  # CASE: the subquery runs only for the slips below their checkpoint's highest
         found = Case(When(IsNull(Subquery(higher_first), False), then=Value(True)), default=Value(False))
         late_low = Case(When(below_high, then=found), default=Value(False), output_field=BooleanField())
+        below = Case(When(below_high, then=Value(True)), default=Value(False), output_field=BooleanField())
     rows = (
-        Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end)
+        # the gaming days' site too (a slip's is its gaming day's): the planner then reads only
+        # the sites' gaming days, not every site's up to `end`
+        Slip.objects.filter(site_id__in=by_id, gaming_day__site_id__in=by_id, gaming_day__gaming_date__lte=end)
         .filter(newer)
-        .annotate(late_low=late_low)
-        .order_by("prepared_at", "pk")
+        .annotate(late_low=late_low, below=below)
+        .order_by()
     )
     every_series = {series_key(site_id, kind) for site_id in by_id for kind in SlipKind.values}
     if usable and every_series <= set(usable):
         # every series starts after a checkpoint: let the database start at the oldest one by id
         rows = rows.filter(pk__gt=min(c.last_slip_id for c in usable.values()))
-    fields = ("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "entered_at", "late_low")
-    return rows.values_list(*fields)
+    return rows
+
+
+# Each series ordered by number (the gaps: LAG, on each side of its checkpoint's highest) and
+# by preparation (used out of order: below the highest number prepared before it); only the
+# slips that start a side, follow a gap or were used out of order come back, then each
+# series' totals. `r` is `_new_slips_query` (its columns named here).
+_JUDGE_SQL = """
+WITH r (id, site_id, kind, number, gaming_date, prepared_at, late_low, below, settled) AS ({inner}),
+w AS (
+    SELECT r.*,
+           LAG(number) OVER (PARTITION BY site_id, kind, below ORDER BY number) AS prev,
+           MAX(number) OVER (PARTITION BY site_id, kind ORDER BY prepared_at, id
+                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prior_high,
+           ROW_NUMBER() OVER (PARTITION BY site_id, kind ORDER BY prepared_at, id) AS seq
+    FROM r
+)
+SELECT FALSE, site_id, kind, number, prev, gaming_date, seq, id,
+       CASE WHEN below THEN late_low ELSE COALESCE(number < prior_high, FALSE) END, NULL, NULL
+FROM w
+WHERE (NOT below AND (prev IS NULL OR number - prev > 1 OR number < prior_high)) OR (below AND late_low)
+UNION ALL
+SELECT TRUE, site_id, kind, MAX(number), NULL, NULL, NULL, MAX(id), NULL,
+       MAX(CASE WHEN settled THEN id END), MIN(CASE WHEN settled THEN NULL ELSE id END)
+FROM r
+GROUP BY site_id, kind
+"""
+
+
+def _judged_rows(by_id: dict, end: date, checkpoints: dict) -> list[_Row]:
+    """`_JUDGE_SQL` over the slips newer than their checkpoints (one query)."""
+    settled_before = timezone.now() - SETTLE
+    settled = Case(When(Q(entered_at__isnull=True) | Q(entered_at__lte=settled_before), then=Value(True)),
+                   default=Value(False), output_field=BooleanField())
+    inner = (_new_slips_query(by_id, end, checkpoints).annotate(settled=settled)
+             .values_list("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "prepared_at", "late_low",
+                          "below", "settled"))  # fmt: skip
+    sql, params = inner.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(_JUDGE_SQL.format(inner=sql), params)
+        rows = cursor.fetchall()
+    return [_Row(bool(summary), site_id, kind, number, prev, _as_date(day), *rest)
+            for summary, site_id, kind, number, prev, day, *rest in rows]
+
+
+def _as_date(value) -> date | None:
+    return date.fromisoformat(value) if isinstance(value, str) else value  # SQLite returns text
 
 
 def _judge(site_id: int, kind: str, one: _Series, start: date, end: date) -> list[rules.SlipException]:
-    from floor.calculations import check_series
-
+    """The series' findings from the slips `_judged_rows` returned for it: the numbers missing
+    before each slip that follows a gap (above the checkpoint's highest, starting from it), in
+    number order; then the slips used out of order, in order of use."""
     incremental = one.checkpoint is not None and one.checkpoint.checked_through <= end
     low = start if not incremental else date.min  # a new slip is judged whatever its day
     high = one.high if incremental else None
-    day_of = {number: day for number, day, _, _ in one.used}
-    above = [number for number, _, _, _ in one.used if high is None or number > high]
     found = []
-    ordered = sorted(above) if high is None else [high, *sorted(above)]
-    for before, after in zip(ordered, ordered[1:], strict=False):
-        day = day_of[after]  # the gap shows when the next number is used
-        if after - before > 1 and low <= day <= end:
-            found += [rules.SlipException(site_id, day, kind, n, "missing") for n in range(before + 1, after)]
-    out_of_order = set(check_series(above).out_of_order)
-    out_of_order |= {number for number, _, _, late_low in one.used if high is not None and number < high and late_low}
-    for number in [n for n, _, _, _ in one.used if n in out_of_order]:  # in order of use
-        if low <= day_of[number] <= end:
-            found.append(rules.SlipException(site_id, day_of[number], kind, number, "out_of_order"))
+    for row in sorted(one.flagged, key=lambda r: r.number):
+        before = row.prev if row.prev is not None else high
+        # the gap shows when the next number is used; a slip below the checkpoint's highest fills an old gap
+        if (high is None or row.number > high) and before is not None and row.number - before > 1 \
+                and low <= row.gaming_date <= end:
+            found += [rules.SlipException(site_id, row.gaming_date, kind, n, "missing")
+                      for n in range(before + 1, row.number)]
+    for row in sorted((r for r in one.flagged if r.out_of_order), key=lambda r: r.seq):
+        if low <= row.gaming_date <= end:
+            found.append(rules.SlipException(site_id, row.gaming_date, kind, row.number, "out_of_order"))
     return found
 
 
@@ -162,12 +244,14 @@ def _advance(by_id: dict, end: date, checkpoints: dict, series: dict, newest_set
 
     every_series = {series_key(site_id, kind) for site_id in by_id for kind in ("fill", "credit")}
     oldest = min(c.last_slip_id for c in checkpoints.values()) if every_series <= set(checkpoints) else 0
+    # Only a later gaming day's slip below the newest settled one can hold a checkpoint back.
     later = (
-        Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__gt=end, pk__gt=oldest)
+        Slip.objects.filter(site_id__in=by_id, gaming_day__site_id__in=by_id, gaming_day__gaming_date__gt=end,
+                            pk__gt=oldest, pk__lte=newest_settled)
         .values("site_id", "kind").annotate(first=Min("pk")).values_list("site_id", "kind", "first")
     )  # fmt: skip
     first_later = {series_key(site_id, kind): first for site_id, kind, first in later}
-    now, rows = timezone.now(), []
+    moves = {}  # series -> (the old checkpoint, the newest slip it may pass)
     for site_id in by_id:
         for kind in ("fill", "credit"):
             key = series_key(site_id, kind)
@@ -175,15 +259,38 @@ def _advance(by_id: dict, end: date, checkpoints: dict, series: dict, newest_set
             if old is not None and old.checked_through > end:
                 continue  # a past period: the checkpoint stays where the nightly run left it
             through = min(newest_settled, first_later.get(key, newest_settled + 1) - 1)
-            done = old.last_slip_id if old else 0
-            if through <= done:
-                continue
-            numbers = [n for n, _, pk, _ in series.get(key, _Series(None)).used if pk <= through]
-            highs = [n for n in (old.highest_number if old else None, *numbers) if n is not None]
-            rows.append(SlipSeriesCheckpoint(site_id=site_id, kind=kind, last_slip_id=through,
-                                             highest_number=max(highs, default=None), checked_through=end,
-                                             checked_at=now))  # fmt: skip
+            if through > (old.last_slip_id if old else 0):
+                moves[key] = (old, through)
+    highest = _highest_read(by_id, end, checkpoints, series, moves)
+    now = timezone.now()
+    rows = []
+    for (site_id, kind), (old, through) in moves.items():
+        highs = [n for n in (old.highest_number if old else None, highest.get((site_id, kind))) if n is not None]
+        rows.append(SlipSeriesCheckpoint(site_id=site_id, kind=kind, last_slip_id=through,
+                                         highest_number=max(highs, default=None), checked_through=end,
+                                         checked_at=now))  # fmt: skip
     SlipSeriesCheckpoint.objects.bulk_create(
         rows, batch_size=BATCH, update_conflicts=True, unique_fields=["site", "kind"],
         update_fields=["last_slip_id", "highest_number", "checked_through", "checked_at"],
     )  # fmt: skip
+
+
+def _highest_read(by_id: dict, end: date, checkpoints: dict, series: dict, moves: dict) -> dict:
+    """series -> the highest number read up to the slip its checkpoint moves to: the series'
+    highest read, unless the checkpoint stops short of its newest slip read (a slip not
+    settled yet, or a later gaming day's slip before it); those are asked of the database
+    together (one query, only then)."""
+    highest, short = {}, Q()
+    for key, (_, through) in moves.items():
+        one = series.get(key)
+        if one is None:
+            continue
+        if through >= one.newest_id:
+            highest[key] = one.highest_read
+        else:
+            short |= Q(site_id=key[0], kind=key[1], pk__lte=through)
+    if short:
+        found = (_new_slips_query(by_id, end, checkpoints).filter(short).values("site_id", "kind")
+                 .annotate(high=Max("number")).values_list("site_id", "kind", "high"))  # fmt: skip
+        highest.update((series_key(site_id, kind), high) for site_id, kind, high in found)
+    return highest

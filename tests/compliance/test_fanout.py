@@ -102,26 +102,27 @@ def test_each_site_quarter_is_summarised_once_per_run(site, people, summary_call
 
 
 @pytest.mark.django_db
-def test_a_chunk_runs_without_jit_on_postgresql_and_leaves_the_setting_as_it_was():
-    """JIT compiling cost more than the scan's statements ran (compliance.tasks._without_jit);
-    SQLite has no JIT, and is sent nothing."""
+def test_a_chunk_runs_without_jit_or_parallel_workers_on_postgresql_and_leaves_the_settings_as_they_were():
+    """JIT compiling cost more than the scan's statements ran, and a statement's parallel
+    workers compete with the other chunks (compliance.tasks._scan_settings); SQLite has
+    neither, and is sent nothing."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from compliance import tasks
 
     if connection.vendor != "postgresql":
-        with CaptureQueriesContext(connection) as queries, tasks._without_jit():
+        with CaptureQueriesContext(connection) as queries, tasks._scan_settings():
             pass
         assert queries.captured_queries == []
         return
 
-    def jit():
+    def settings():
         with connection.cursor() as cursor:
-            cursor.execute("SHOW jit")
-            return cursor.fetchone()[0]
+            cursor.execute("SELECT current_setting('jit'), current_setting('max_parallel_workers_per_gather')")
+            return cursor.fetchone()
 
-    before = jit()
-    with tasks._without_jit():
-        assert jit() == "off"
-    assert jit() == before
+    before = settings()
+    with tasks._scan_settings():
+        assert settings() == ("off", "0")
+    assert settings() == before

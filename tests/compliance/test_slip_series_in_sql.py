@@ -1,0 +1,113 @@
+"""The slip-series check (ND 99-01.3-08-05(2)) is judged by the database (window functions over
+each series, compliance.slip_series._JUDGE_SQL); these random series are judged by the plain
+reading of the rule as well, and both must agree, from all history and from a checkpoint."""
+
+import random
+from datetime import date, timedelta
+
+import pytest
+
+from cardroom.models import Role
+from compliance import slip_series
+from compliance.models import SlipSeriesCheckpoint
+from floor.calculations import check_series
+from floor.models import Slip
+
+from .test_providers import make_day
+from .test_slip_checkpoint import _later
+
+FIRST_DAY = date(2026, 11, 2)
+
+
+def _series(rng: random.Random, first: int, count: int) -> list[int]:
+    """Numbers first..first+count-1 with some left out (gaps), in an order of use that mostly
+    rises, with some numbers used after higher ones."""
+    numbers = [n for n in range(first, first + count) if rng.random() > 0.15]
+    for _ in range(rng.randint(0, 4)):
+        i, j = sorted(rng.sample(range(len(numbers)), 2))
+        numbers[i], numbers[j] = numbers[j], numbers[i]
+    return numbers
+
+
+def _enter(site, table, employee, days, kind, numbers, rng, hour0=0):
+    """Slips of `numbers` in that order of preparation, spread over `days`; some prepared at the
+    same moment as the one before (then the order of entry decides)."""
+    entered, hour = [], hour0
+    for i, number in enumerate(numbers):
+        day = days[min(len(days) - 1, i * len(days) // len(numbers))]
+        hour += 0 if rng.random() < 0.1 else 1
+        Slip.objects.create(site=site, kind=kind, number=number, table=table, gaming_day=day, game="21",
+                            table_number=table.number, prepared_at=day.opened_at + timedelta(minutes=hour),
+                            prepared_by=employee, total_cents=10_000)  # fmt: skip
+        entered.append((number, day.gaming_date))
+    return entered
+
+
+def _reference(used: list[tuple[int, date]], start: date, end: date, *, high: int | None = None,
+               before: list[int] = ()) -> set:
+    """The rule read plainly: `used` the new slips in order of use, `high` the checkpoint's
+    highest (None: the whole series is new) and `before` the numbers used before the checkpoint."""
+    day_of = dict(used)
+    above = [n for n, _ in used if high is None or n > high]
+    found = set()
+    ordered = sorted(above) if high is None else [high, *sorted(above)]
+    low = start if high is None else date.min
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        found |= {(n, "missing", day_of[b]) for n in range(a + 1, b) if low <= day_of[b] <= end}
+    late = set(check_series(above).out_of_order)
+    # a new number below the checkpoint's highest: out of order if a higher number was used before it
+    seen = list(before)
+    for n, _ in used:
+        if high is not None and n < high and any(m > n for m in seen):
+            late.add(n)
+        seen.append(n)
+    found |= {(n, "out_of_order", day_of[n]) for n in late if low <= day_of[n] <= end}
+    return found
+
+
+def _judged(site, start, end) -> dict[str, set]:
+    """The run's findings by series (one run judges both series, and moves their checkpoints)."""
+    found = {"fill": set(), "credit": set()}
+    for f in slip_series.series_problems({site.pk: site}, start, end):
+        found[f.series].add((f.number, f.problem, f.gaming_date))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_series_are_judged_as_the_rule_reads(seed, site, table, cast):
+    rng = random.Random(seed)
+    manager, boss = cast[Role.SHIFT_MANAGER], cast[Role.PIT_BOSS]
+    days = [make_day(site, FIRST_DAY + timedelta(days=n), manager) for n in range(8)]
+    first = {kind: _enter(site, table, boss, days[:4], kind, _series(rng, 1, rng.randint(5, 30)), rng)
+             for kind in ("fill", "credit")}
+    start, end = FIRST_DAY + timedelta(days=1), FIRST_DAY + timedelta(days=3)  # the first day is outside
+    with _later():
+        judged = _judged(site, start, end)
+    for kind, used in first.items():
+        assert judged[kind] == _reference(used, start, end), kind
+    for kind, used in first.items():
+        checkpoint = SlipSeriesCheckpoint.objects.get(site=site, kind=kind)
+        assert checkpoint.highest_number == max(n for n, _ in used)
+
+    # From the checkpoint: new numbers above it (gaps, one straddling it), and some below it.
+    later = {}
+    for kind, used in first.items():
+        high = max(n for n, _ in used)
+        unused_below = [n for n in range(1, high) if n not in dict(used)]
+        numbers = _series(rng, high + rng.randint(1, 3), rng.randint(3, 20))
+        for n in rng.sample(unused_below, min(len(unused_below), 2)):
+            numbers.insert(rng.randrange(len(numbers) + 1), n)
+        later[kind] = (high, [n for n, _ in used], _enter(site, table, boss, days[4:], kind, numbers, rng, 500))
+    end = FIRST_DAY + timedelta(days=7)
+    with _later(2):
+        judged = _judged(site, end, end)
+    for kind, (high, before, used) in later.items():
+        assert judged[kind] == _reference(used, end, end, high=high, before=before), kind
+
+
+def test_a_series_with_nothing_wrong_comes_back_as_one_row_and_its_totals(site, table, cast):
+    """Only the slips that start a series, follow a gap or were used out of order come back."""
+    days = [make_day(site, FIRST_DAY, cast[Role.SHIFT_MANAGER])]
+    _enter(site, table, cast[Role.PIT_BOSS], days, "fill", list(range(1, 41)), random.Random(1))
+    rows = slip_series._judged_rows({site.pk: site}, FIRST_DAY, slip_series._checkpoints({site.pk: site}, FIRST_DAY))
+    assert [(r.summary, r.number) for r in rows] == [(False, 1), (True, 40)]
