@@ -254,14 +254,15 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 
 
 def _compute_quarter_figures(sites: list[Site], quarter: Quarter) -> dict[int, dict[str, rules.QuarterFigures]]:
-    from accounting.summaries import quarter_summaries
+    """Each site's quarter per game, summed by the database (accounting.summaries.game_totals:
+    the quarter summary's `twenty_one` and `paddlewheel`, without building every day)."""
+    from accounting.summaries import game_totals
 
     found = defaultdict(dict)
-    for summary in quarter_summaries(sites, quarter):
-        for game, custody in (("21", summary.twenty_one), ("PW", summary.paddlewheel)):
-            found[summary.site_id][game] = rules.QuarterFigures(
-                summary.site_id, quarter, game, custody.gross_proceeds_cents, custody.prizes_cents
-            )
+    for (site_id, game), custody in game_totals([s.pk for s in sites], quarter.start, quarter.end).items():
+        found[site_id][game] = rules.QuarterFigures(
+            site_id, quarter, game, custody.gross_proceeds_cents, custody.prizes_cents
+        )
     return found
 
 

@@ -73,14 +73,14 @@ def test_one_chunk_runs_in_the_calling_process(site, stranger_site, cast):
 
 @pytest.fixture
 def summary_calls(monkeypatch):
-    """Each (site, quarter) whose summary the accounting app was asked for, counted."""
-    calls, real = Counter(), summaries.quarter_summaries
+    """Each (site, quarter) whose figures per game the accounting app was asked for, counted."""
+    calls, real = Counter(), summaries.game_totals
 
-    def counted(sites, quarter):
-        calls.update((s.pk, str(quarter)) for s in sites)
-        return real(sites, quarter)
+    def counted(site_ids, start, end):
+        calls.update((site_id, str(Quarter.containing(start))) for site_id in site_ids)
+        return real(site_ids, start, end)
 
-    monkeypatch.setattr(summaries, "quarter_summaries", counted)
+    monkeypatch.setattr(summaries, "game_totals", counted)
     return calls
 
 
