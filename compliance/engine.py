@@ -88,9 +88,10 @@ class RunContext:
     the hold rules and the surveillance rule both need, for several quarters). It lives as
     long as the run: a later run (after a late count or a correction) computes afresh."""
 
-    def __init__(self) -> None:
+    def __init__(self, quarters: Iterable[Quarter] = ()) -> None:
         self._per_site: dict[tuple, object] = {}
         self.computed: dict[str, int] = {}  # name -> site-periods computed (tests, benchmark)
+        self.quarters = sorted(set(quarters))  # the quarters the run judges (a provider may compute them together)
 
     def per_site(self, name: str, period, site_ids: Iterable[int], compute: Callable[[list[int]], dict], default):
         """{site_id: value} for the sites; `compute(missing_site_ids)` is called only for the
@@ -103,6 +104,14 @@ class RunContext:
                 self._per_site[(name, period, site_id)] = found.get(site_id, default)
             self.computed[name] = self.computed.get(name, 0) + len(missing)
         return {i: self._per_site[(name, period, i)] for i in site_ids}
+
+    def remember(self, name: str, period, found: dict) -> None:
+        """Keep {site_id: value} of a period computed together with another (a provider that
+        reads several periods at once), unless already computed in this run."""
+        for site_id, value in found.items():
+            if (name, period, site_id) not in self._per_site:
+                self._per_site[(name, period, site_id)] = value
+                self.computed[name] = self.computed.get(name, 0) + 1
 
 
 def _sites(site_ids: list[int] | None, organization_ids: list[int] | None = None) -> list[Site]:
@@ -203,7 +212,8 @@ def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] |
     sites (or those of some organizations), sharing one RunContext so that each site-quarter's
     figures are computed once. The rules that judge day by day see the ranges that touch as
     one (`joined`). What each chunk of a fanned-out run executes (compliance.tasks)."""
-    sites, run, total = _sites(site_ids, organization_ids), RunContext(), RunResult()
+    quarters = list(quarters)
+    sites, run, total = _sites(site_ids, organization_ids), RunContext(quarters), RunResult()
     day_ranges = sorted(day_ranges)
     spans = joined(day_ranges)
     parts = [run_quarter_rules(site_ids=None, quarter=q, run=run, sites=sites) for q in quarters]

@@ -253,25 +253,43 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 # --- Quarter rules ----------------------------------------------------------------------------
 
 
-def _compute_quarter_figures(sites: list[Site], quarter: Quarter) -> dict[int, dict[str, rules.QuarterFigures]]:
-    """Each site's quarter per game, summed by the database (accounting.summaries.game_totals:
-    the quarter summary's `twenty_one` and `paddlewheel`, without building every day)."""
-    from accounting.summaries import game_totals
-
-    found = defaultdict(dict)
-    for (site_id, game), custody in game_totals([s.pk for s in sites], quarter.start, quarter.end).items():
-        found[site_id][game] = rules.QuarterFigures(
-            site_id, quarter, game, custody.gross_proceeds_cents, custody.prizes_cents
-        )
-    return found
+def _span(quarter: Quarter, run: RunContext) -> list[Quarter]:
+    """The quarters computed with `quarter`: the run's quarters and the one before each (the
+    surveillance rule looks back a quarter) that follow on from one another around it; only
+    `quarter` if the run does not judge it."""
+    wanted = sorted({q for r in run.quarters for q in (r, r.previous())})
+    if quarter not in wanted:
+        return [quarter]
+    i = j = wanted.index(quarter)
+    while i > 0 and wanted[i - 1].next() == wanted[i]:
+        i -= 1
+    while j + 1 < len(wanted) and wanted[j].next() == wanted[j + 1]:
+        j += 1
+    return wanted[i:j + 1]
 
 
 def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> dict[tuple[int, str], rules.QuarterFigures]:
     """(site id, game) -> the quarter's figures; each site-quarter computed once per run (the
-    hold rules and the surveillance rule ask for the same quarters)."""
+    hold rules and the surveillance rule ask for the same quarters), the run's consecutive
+    quarters together: summed by the database (accounting.summaries.quarter_game_totals, the
+    quarter summary's `twenty_one` and `paddlewheel` without building every day)."""
+    from accounting.summaries import quarter_game_totals
+
     by_id = {s.pk: s for s in sites}
-    per_site = run.per_site("quarter_figures", quarter, by_id,
-                            lambda missing: _compute_quarter_figures([by_id[i] for i in missing], quarter), default={})
+
+    def compute(missing: list[int]) -> dict[int, dict[str, rules.QuarterFigures]]:
+        span = _span(quarter, run)
+        found = {q: defaultdict(dict) for q in span}
+        for q, totals in quarter_game_totals(missing, span[0], span[-1]).items():
+            for (site_id, game), custody in totals.items():
+                found[q][site_id][game] = rules.QuarterFigures(site_id, q, game, custody.gross_proceeds_cents,
+                                                               custody.prizes_cents)
+        for q in span:
+            if q != quarter:
+                run.remember("quarter_figures", q, found[q])
+        return found[quarter]
+
+    per_site = run.per_site("quarter_figures", quarter, by_id, compute, default={})
     return {(site_id, game): fig for site_id, games in per_site.items() for game, fig in games.items()}
 
 

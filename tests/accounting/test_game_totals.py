@@ -94,3 +94,18 @@ def test_game_totals_take_five_queries_whatever_the_number_of_sites(
         summaries.game_totals([site.pk], Q3.start, Q3.end)
     with django_assert_num_queries(5):
         summaries.game_totals([site.pk, other_site.pk], Q3.start, Q3.end)
+
+
+def test_quarter_game_totals_equal_each_quarters_game_totals_in_the_same_five_queries(
+    quarter_of_play, site, other_site, django_assert_num_queries
+):
+    """The scan's consecutive quarters in one read: Q2 (a closed day), Q3 and Q4 (October's drop
+    and the closer adjustment recorded in it), each as its own window gives it."""
+    first, last = Q3.previous(), Q3.next()
+    with django_assert_num_queries(5):
+        by_quarter = summaries.quarter_game_totals([site.pk, other_site.pk], first, last)
+    assert list(by_quarter) == [first, Q3, last]
+    for quarter, totals in by_quarter.items():
+        assert totals == summaries.game_totals([site.pk, other_site.pk], quarter.start, quarter.end), quarter
+    assert by_quarter[last][(site.pk, "21")].closer_cents == -4_000  # recorded in Q4
+    assert by_quarter[first][(site.pk, "21")].drop_cents == 70_000

@@ -73,14 +73,16 @@ def test_one_chunk_runs_in_the_calling_process(site, stranger_site, cast):
 
 @pytest.fixture
 def summary_calls(monkeypatch):
-    """Each (site, quarter) whose figures per game the accounting app was asked for, counted."""
-    calls, real = Counter(), summaries.game_totals
+    """Each (site, quarter) whose figures per game the accounting app was asked for, counted
+    (the run's consecutive quarters come in one call)."""
+    calls, real = Counter(), summaries.quarter_game_totals
 
-    def counted(site_ids, start, end):
-        calls.update((site_id, str(Quarter.containing(start))) for site_id in site_ids)
-        return real(site_ids, start, end)
+    def counted(site_ids, first, last):
+        found = real(site_ids, first, last)
+        calls.update((site_id, str(quarter)) for quarter in found for site_id in site_ids)
+        return found
 
-    monkeypatch.setattr(summaries, "game_totals", counted)
+    monkeypatch.setattr(summaries, "quarter_game_totals", counted)
     return calls
 
 
