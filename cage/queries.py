@@ -5,6 +5,8 @@ Contracts used by accounting:
   "left the site" while a dealer holds declared, unredeemed tips (ND 99-01.3-08-06(3)).
 - `bank_day(site, gaming_date)` and `bank_days(site_ids, start, end)`: the cage figures of the
   daily summary (ND 99-01.3-08-16(1)(a), (g)).
+- `deposit_dates(site_ids, start, end)`: each gaming day's deposit date, what the compliance
+  scan's deposit rule reads (ND 99-01.3-03-10(1)).
 - `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930).
 """
 
@@ -151,12 +153,7 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
     period = {"site_ids": site_ids, "start": start, "end": end}
     redeemed = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_chip_redemptions_query, **period)}
     tips = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_tips_redeemed_query, **period)}
-    deposits = {
-        (d.site_id, d.gaming_date): d
-        for d in BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).select_related(
-            "verification"
-        )
-    }
+    deposits = {(d.site_id, d.gaming_date): d for d in _deposits(site_ids, start, end).select_related("verification")}
     ideals = shaped_rows(_ideals_query, site_ids=site_ids, end=end)  # (site id, effective on, cents)
     keys = _day_keys(site_ids, start, end, include_empty) | set(counts) | set(redeemed) | set(tips) | set(deposits)
     keys |= {(i.site_id, i.gaming_date) for i in loans if start <= i.gaming_date <= end}
@@ -167,6 +164,25 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
         )
         for key in sorted(keys)
     }
+
+
+def deposit_dates(site_ids, start: date, end: date) -> dict[tuple[int, date], date | None]:
+    """{(site_id, gaming_date): deposited_on} for each gaming day of the sites in [start, end]:
+    the date of the day's deposit as `bank_days` finds it (None when none is recorded), without
+    the rest of the bank figures. Two queries of plain values (the deposit rule, state-wide)."""
+    site_ids = list(site_ids)
+    deposited = {(s, d): on for s, d, on in shaped_rows(_deposit_dates_query, site_ids=site_ids, start=start, end=end)}
+    return {key: deposited.get(key) for key in sorted(_day_keys(site_ids, start, end, include_empty=False))}
+
+
+def _deposits(site_ids, start, end):
+    """The deposits of the sites' gaming dates in [start, end]: a bank day's deposit is the one
+    of its site and gaming date."""
+    return BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+
+
+def _deposit_dates_query(*, site_ids, start, end):
+    return _deposits(site_ids, start, end).values_list("site_id", "gaming_date", "deposited_on")
 
 
 def _day_keys(site_ids, start, end, include_empty) -> set[tuple[int, date]]:

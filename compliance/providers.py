@@ -232,21 +232,15 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook)
 
 @day_provider
 def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day."""
-    from cage.queries import bank_days
-    from floor.models import GamingDay
+    """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day. Each gaming
+    day comes with its deposit's date only (`cage.queries.deposit_dates`), not its bank figures."""
+    from cage.queries import deposit_dates
 
-    site_ids = [s.pk for s in sites]
-    active = set(GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-                 .values_list("site_id", "gaming_date"))
     today = timezone.localdate()
     found = []
-    for (site_id, day), bank in bank_days(site_ids, start, end).items():
-        if (site_id, day) in active:
-            deposited = bank.deposit.deposited_on if bank.deposit else None
-            finding = rules.late_deposit(site_id, day, deposited, today=today, book=book)
-            if finding:
-                found.append(finding)
+    for (site_id, day), deposited in deposit_dates([s.pk for s in sites], start, end).items():
+        if finding := rules.late_deposit(site_id, day, deposited, today=today, book=book):
+            found.append(finding)
     return found
 
 
@@ -417,10 +411,13 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     and count differences not resolved. A count is due the day after the gaming day; it is
     judged once that day has passed.
 
-    The database leaves out the drops that cannot be flagged (agreed, and removed well before
-    their day's end: `_removed_in_time`); the rest are judged here, their day's end depending
-    on the site's time zone. One query."""
-    from counts.models import CountEntry, Drop
+    The database leaves out the drops that cannot be flagged (removed well before their day's
+    end, `_removed_in_time`, and agreed); the rest are judged here, their day's end depending
+    on the site's time zone. One query. A drop's removal is probed by the drop (the join it
+    replaces scanned every removal ever recorded), and its agreement is looked up among the
+    current agreements of the range's count sessions (`_agreed_by_session`, signatures counted
+    per site-day) before it is asked of the drop itself."""
+    from counts.models import CountEntry, Drop, DropRemoval
     from counts.queries import current_agreements
     from floor.calculations import gaming_day_bounds
 
@@ -430,13 +427,14 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
         .annotate(n=Count("total_cents", distinct=True)).values("n")
     )  # fmt: skip
     agreed = Exists(current_agreements().filter(drop=OuterRef("pk")))
+    agreed_by_session_or_drop = Q(pk__in=_agreed_by_session(list(by_id), start, end)) | Q(agreed=True)
     drops = (
         Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-        .annotate(agreed=agreed).exclude(Q(agreed=True) & _removed_in_time(sites, start, end))
+        .annotate(agreed=agreed).exclude(_removed_in_time(sites, start, end) & agreed_by_session_or_drop)
         # the member totals are counted only for a drop not agreed (CASE: no subquery for the others)
-        .annotate(totals=Case(When(agreed=False, then=Subquery(member_totals)), default=Value(0)))
-        .values_list("site_id", "gaming_date", "table__number", "drop_box__label", "removal__removed_at", "agreed",
-                     "totals")
+        .annotate(totals=Case(When(agreed=False, then=Subquery(member_totals)), default=Value(0)),
+                  removed_at=Subquery(DropRemoval.objects.filter(drop=OuterRef("pk")).values("removed_at")))
+        .values_list("site_id", "gaming_date", "table__number", "drop_box__label", "removed_at", "agreed", "totals")
     )  # fmt: skip
     now = timezone.now()
     day_ends, found = {}, []
@@ -455,6 +453,20 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     return rules.count_exceptions(found)
 
 
+def _agreed_by_session(site_ids: list[int], start: date, end: date):
+    """The drops (ids) with a current agreement made in a count session of the sites' gaming
+    dates in [start, end]: `current_agreements()` narrowed, so a drop among them is agreed. A
+    drop agreed in another session is not among them; `count_problems` then asks its own
+    agreements (an OR after this hashed set)."""
+    from counts.models import CountSession
+    from counts.queries import current_agreements, signed_sessions_filter
+
+    sessions = CountSession.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    # current_agreements(), its signatures counted once per session rather than per agreement
+    signed = sessions.filter(signed_sessions_filter(""))
+    return current_agreements(signed_only=False).filter(session__in=signed).values("drop_id")
+
+
 def _removed_in_time(sites: list[Site], start: date, end: date) -> Q:
     """Drops of the sites' gaming dates in [start, end] surely removed by their day's end.
 
@@ -462,11 +474,13 @@ def _removed_in_time(sites: list[Site], start: date, end: date) -> Q:
     calendar day (its start hour, less its UTC offset on that day; the least over the window).
     A removal whose date at the fixed offset UTC-`lead` is at most the gaming date came before
     midnight UTC plus `lead`, so before the day's end. `lead` is kept within UTC-12 to UTC+14
-    (a smaller one only leaves more drops to be judged in Python)."""
+    (a smaller one only leaves more drops to be judged in Python). The removal is an EXISTS by
+    its drop: one index probe per drop, where a join scanned every removal ever recorded."""
     from datetime import timezone as dt_timezone
 
     from django.db.models.functions import TruncDate
 
+    from counts.models import DropRemoval
     from floor.calculations import gaming_day_bounds
 
     days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
@@ -479,8 +493,11 @@ def _removed_in_time(sites: list[Site], start: date, end: date) -> Q:
         by_lead[leads[key]].append(site.pk)
     in_time = Q(pk__in=[])
     for lead, site_ids in by_lead.items():
-        removed_on = TruncDate("removal__removed_at", tzinfo=dt_timezone(timedelta(hours=-lead)))
-        in_time |= Q(site_id__in=site_ids, removal__isnull=False) & Q(gaming_date__gte=removed_on)
+        removed_on = TruncDate("removed_at", tzinfo=dt_timezone(timedelta(hours=-lead)))
+        removals = DropRemoval.objects.annotate(removed_on=removed_on).filter(
+            drop=OuterRef("pk"), removed_on__lte=OuterRef("gaming_date")
+        )
+        in_time |= Q(site_id__in=site_ids) & Q(Exists(removals))
     return in_time
 
 

@@ -65,9 +65,10 @@ def is_signed(session) -> bool:
 
 def signed_sessions_filter(prefix: str = "session") -> GreaterThanOrEqual:
     """Sessions with two signatures: `(SELECT COUNT(*) ... WHERE session_id = ...) >= 2`, a
-    correlated count without GROUP BY (a third of the cost of EXISTS ... HAVING on SQLite)."""
+    correlated count without GROUP BY (a third of the cost of EXISTS ... HAVING on SQLite).
+    The session is the row's `<prefix>_id`, or the row itself (a CountSession) with prefix ""."""
     signatures = (
-        CountSignature.objects.filter(session=OuterRef(f"{prefix}_id"))
+        CountSignature.objects.filter(session=OuterRef(f"{prefix}_id" if prefix else "pk"))
         .order_by()
         .annotate(n=Func(F("pk"), function="COUNT"))
         .values("n")

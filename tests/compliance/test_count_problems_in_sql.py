@@ -185,3 +185,35 @@ def test_a_removal_is_in_time_up_to_midnight_utc_plus_the_sites_lead(zone, hour,
     for removed_at in (bound - US, bound):
         counts.drop(gaming_date, removed_at - day_end, "agreed")
     assert _in_time([site]) == [1]
+
+
+def _agree(counts, drop, session, supersedes=None):
+    """An agreement of `drop` made in `session` (an adjustment when it supersedes another)."""
+    kind = "adjustment" if supersedes else "recount"
+    entry = CountEntry.objects.create(session=session, drop=drop, kind=kind, entered_by=counts.employee,
+                                      entered_at=session.opened_at, total_cents=10_000)  # fmt: skip
+    return CountAgreement.objects.create(session=session, drop=drop, entry=entry, total_cents=10_000,
+                                         source="adjustment" if supersedes else "recount", supersedes=supersedes,
+                                         agreed_at=session.opened_at)  # fmt: skip
+
+
+def test_a_drop_is_agreed_by_its_current_signed_agreement_in_whatever_session(counting_sites):
+    """The provider first looks a drop's agreement up among the current agreements of the range's
+    count sessions; an agreement of a session of another day, or superseded by one, or of an
+    unsigned session, is judged as the Python pass judged it."""
+    counts, gaming_date = counting_sites[0], DATES[0]
+    signed_here, unsigned_here = counts.session(gaming_date), counts.session(DATES[2], signed=False)
+    signed_before, unsigned_before = counts.session(START - timedelta(days=2)), counts.session(
+        START - timedelta(days=3), signed=False)  # fmt: skip
+    for _ in range(6):
+        counts.drop(gaming_date, -timedelta(hours=3), "not counted")  # removed in time, no agreement yet
+    drops = list(Drop.objects.filter(site=counts.site).order_by("pk"))
+    _agree(counts, drops[0], signed_before)  # 1: agreed in a signed session of another day
+    _agree(counts, drops[1], unsigned_before)  # 2: in an unsigned session of another day
+    _agree(counts, drops[2], unsigned_before, supersedes=_agree(counts, drops[2], signed_here))  # 3: superseded
+    _agree(counts, drops[3], signed_before, supersedes=_agree(counts, drops[3], unsigned_here))  # 4: corrected
+    _agree(counts, drops[4], signed_here, supersedes=_agree(counts, drops[4], signed_before))  # 5: corrected here
+    _agree(counts, drops[5], unsigned_here)  # 6: in an unsigned session of its day
+    expected = _python_pass([counts.site], START, END)
+    assert sorted(f.subject for f in expected) == ["box:1-2", "box:1-3", "box:1-6"]  # not counted
+    assert _sorted(_findings([counts.site])) == _sorted(expected)
