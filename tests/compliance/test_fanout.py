@@ -104,10 +104,10 @@ def test_each_site_quarter_is_summarised_once_per_run(site, people, summary_call
 
 
 @pytest.mark.django_db
-def test_a_chunk_runs_without_jit_or_parallel_workers_on_postgresql_and_leaves_the_settings_as_they_were():
-    """JIT compiling cost more than the scan's statements ran, and a statement's parallel
-    workers compete with the other chunks (compliance.tasks._scan_settings); SQLite has
-    neither, and is sent nothing."""
+def test_a_chunk_runs_with_its_planner_settings_on_postgresql_and_leaves_them_as_they_were():
+    """JIT compiling cost more than the scan's statements ran, a statement's parallel workers
+    compete with the other chunks, and random reads are costed as cached
+    (compliance.tasks._scan_settings); SQLite has none of these, and is sent nothing."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -121,10 +121,11 @@ def test_a_chunk_runs_without_jit_or_parallel_workers_on_postgresql_and_leaves_t
 
     def settings():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT current_setting('jit'), current_setting('max_parallel_workers_per_gather')")
+            cursor.execute("SELECT current_setting('jit'), current_setting('max_parallel_workers_per_gather'), "
+                           "current_setting('random_page_cost')")
             return cursor.fetchone()
 
     before = settings()
     with tasks._scan_settings():
-        assert settings() == ("off", "0")
+        assert settings() == ("off", "0", "1.1")
     assert settings() == before
