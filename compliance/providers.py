@@ -107,6 +107,8 @@ def _closed_day_slip_problems(by_id: dict[int, Site], start: date, end: date, no
     from floor.models import Slip, SlipStep
     from floor.rules import UNVERIFIED_NOTE
 
+    if not by_id:
+        return []  # no SQL for no sites (an empty IN)
     days = _window_days(by_id, start, end).values_list("pk", "gaming_date", "closed_at")
     days_sql, day_params = days.query.sql_with_params()
     sql = _CLOSED_DAY_SLIPS_SQL.format(
