@@ -37,13 +37,13 @@ def notify_alert(alert_id: int, kind: str) -> bool:
 
 @shared_task(**RETRY)
 def notify_alerts(alert_ids: list[int], kind: str) -> int:
-    """`notify_alert` for a batch of alerts opened together (compliance.services.open_alerts);
-    each e-mail goes once (the notification's unique constraint), so a retry resends none."""
+    """`notify_alert` for a batch of alerts opened together (compliance.services.open_alerts,
+    send_notifications: a bounded number of queries); each e-mail goes once (the notification's
+    unique constraint), so a retry resends none."""
     from .models import Alert
-    from .services import send_notification
+    from .services import send_notifications
 
-    alerts = Alert.objects.select_related("site").filter(pk__in=alert_ids).order_by("pk")
-    return sum(1 for alert in alerts if send_notification(alert, kind) is not None)
+    return len(send_notifications(list(Alert.objects.select_related("site").filter(pk__in=alert_ids).order_by("pk")), kind))
 
 
 def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
