@@ -289,6 +289,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(CELERY_FS_ROOT / "processed"),
         "control_folder": str(CELERY_FS_ROOT / "control"),
         "store_processed": False,
+        # A worker takes one task at a time (below): it looks for the next ten times a second,
+        # not once (kombu's default for a polled transport).
+        "polling_interval": 0.1,
     }
 # Results are kept only by the tasks that need them (a chord's chunks and its callback, which
 # gather a fanned-out compliance run): on Redis when the broker is Redis, else in files beside
@@ -304,6 +307,10 @@ CELERY_RESULT_EXPIRES = timedelta(days=1)
 COMPLIANCE_CHUNK_SITES = env_int("COMPLIANCE_CHUNK_SITES", 50)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "cardroom")
 CELERY_TASK_ACKS_LATE = True
+# A worker takes the next task only when it is free: a compliance chunk runs for seconds, and a
+# worker that had reserved four (Celery's default) kept them while the others sat idle at the
+# end of a fanned-out run.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -129,3 +129,11 @@ def test_a_chunk_runs_with_its_planner_settings_on_postgresql_and_leaves_them_as
     with tasks._scan_settings():
         assert settings() == ("off", "0", "1.1")
     assert settings() == before
+
+
+def test_a_worker_reserves_one_task_at_a_time():
+    """A chunk runs for seconds: a worker holding several would leave the others idle at the end."""
+    from cardroom.celery import app
+
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.task_acks_late is True
