@@ -71,7 +71,8 @@ class Command(BaseCommand):
         use_cache = cache
         creation, original, self.copies = connection.creation, connection.settings_dict["NAME"], []
         connection.settings_dict.setdefault("TEST", {})["NAME"] = self._scratch_name(original)
-        self.stdout.write(f"database: {connection.vendor}; building {sites} sites x {quarters} quarters ...")
+        broker = urlsplit(settings.CELERY_BROKER_URL).scheme  # redis in production; filesystem polls
+        self.stdout.write(f"database: {connection.vendor}; broker: {broker}; building {sites} sites x {quarters} quarters ...")
         started = time.perf_counter()
         cache = self._cache_name(original, sites, quarters, last) if use_cache else None
         built = self._from_cache(cache) if cache else None
