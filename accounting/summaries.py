@@ -51,9 +51,11 @@ def signed_drops(site_ids, start: date, end: date):
 
 
 def live_slips(site_ids, start: date, end: date):
-    """Fill and credit slips of gaming days in [start, end], voided ones left out."""
+    """Fill and credit slips of gaming days in [start, end], voided ones left out. Found through
+    the sites' gaming days (a slip's site is its gaming day's: floor migration 0008), so the
+    planner joins only those days, not every gaming day of every site in the dates."""
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    return Slip.objects.filter(site_id__in=site_ids, gaming_day__gaming_date__range=(start, end)).exclude(
+    return Slip.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end)).exclude(
         Exists(voided)
     )
 

@@ -157,7 +157,9 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
         late_low = Case(When(below_high, then=found), default=Value(False), output_field=BooleanField())
         below = Case(When(below_high, then=Value(True)), default=Value(False), output_field=BooleanField())
     rows = (
-        Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__lte=end)
+        # through the sites' gaming days too (a slip's site is its gaming day's, floor migration
+        # 0008): the planner then joins only those days, not every site's up to `end`
+        Slip.objects.filter(site_id__in=by_id, gaming_day__site_id__in=by_id, gaming_day__gaming_date__lte=end)
         .filter(newer)
         .annotate(late_low=late_low, below=below)
         .order_by()
@@ -244,7 +246,8 @@ def _advance(by_id: dict, end: date, checkpoints: dict, series: dict, newest_set
     oldest = min(c.last_slip_id for c in checkpoints.values()) if every_series <= set(checkpoints) else 0
     # Only a later gaming day's slip below the newest settled one can hold a checkpoint back.
     later = (
-        Slip.objects.filter(site_id__in=by_id, gaming_day__gaming_date__gt=end, pk__gt=oldest, pk__lte=newest_settled)
+        Slip.objects.filter(site_id__in=by_id, gaming_day__site_id__in=by_id, gaming_day__gaming_date__gt=end,
+                            pk__gt=oldest, pk__lte=newest_settled)
         .values("site_id", "kind").annotate(first=Min("pk")).values_list("site_id", "kind", "first")
     )  # fmt: skip
     first_later = {series_key(site_id, kind): first for site_id, kind, first in later}
