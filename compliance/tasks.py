@@ -48,8 +48,10 @@ def notify_alerts(alert_ids: list[int], kind: str) -> int:
 
 def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
     """The organizations with sites in scope (active, or where twenty-one was discontinued),
-    in id order, packed into chunks of at least `chunk_sites` sites (the last may be smaller);
-    an organization is never split."""
+    in id order, packed into chunks of about `chunk_sites` sites: an organization that would
+    overfill the chunk starts the next one, so no chunk is much bigger than the size or the
+    largest organization (the largest chunk sets the tail of a fanned-out run). An
+    organization is never split (its alerts and audit chain stay with one worker)."""
     size = chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
     from cardroom.models import Site
 
@@ -57,6 +59,9 @@ def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
     chunks, current, filled = [], [], 0
     for organization_id, sites in (in_scope.values("organization_id").annotate(n=Count("pk"))
                                    .values_list("organization_id", "n").order_by("organization_id")):
+        if current and filled + sites > size:
+            chunks.append(current)
+            current, filled = [], 0
         current.append(organization_id)
         filled += sites
         if filled >= size:

@@ -137,3 +137,18 @@ def test_a_worker_reserves_one_task_at_a_time():
 
     assert app.conf.worker_prefetch_multiplier == 1
     assert app.conf.task_acks_late is True
+
+
+@pytest.mark.django_db
+def test_an_organization_that_would_overfill_a_chunk_starts_the_next():
+    from tests.factories import OrganizationFactory
+
+    organizations = []
+    for n in (3, 3, 1, 4, 1, 7):
+        organization = OrganizationFactory()
+        for i in range(n):
+            SiteFactory(organization=organization, name=f"Site {organization.pk}-{i}")
+        organizations.append(organization.pk)
+    a, b, c, d, e, f = organizations
+    # 3+3 would be 6 > 5: the second starts a chunk; 4+1 fills one; 7 alone is bigger than 5.
+    assert organization_chunks(5) == [[a], [b, c], [d, e], [f]]
