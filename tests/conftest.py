@@ -154,6 +154,14 @@ def people(org, site, cast):
 
 
 @pytest.fixture
+def scenario(site, people):
+    """The records of a gaming day at `site`, signed by `people` (tests/accounting/scenario.py)."""
+    from .accounting.scenario import Scenario
+
+    return Scenario(site, people)
+
+
+@pytest.fixture
 def manager(cast):
     return cast[Role.GAMING_MANAGER]
 

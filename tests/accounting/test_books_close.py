@@ -13,16 +13,10 @@ from cage.queries import books_closed as cage_books_closed
 from cardroom.audit import AuditEvent
 from cardroom.models import Role
 from cardroom.periods import Quarter
-from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 
 DAY = date(2026, 8, 14)
 NEXT = DAY + timedelta(days=1)
-
-
-@pytest.fixture
-def scenario(site, people):
-    return Scenario(site, people)
 
 
 @pytest.fixture

@@ -14,11 +14,6 @@ DAY = date(2026, 8, 14)
 
 
 @pytest.fixture
-def scenario(site, people):
-    return Scenario(site, people)
-
-
-@pytest.fixture
 def dealers(org, site, cast):
     return cast[Role.DEALER], make_person(org, Role.DEALER, site)
 

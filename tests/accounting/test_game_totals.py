@@ -9,7 +9,6 @@ from accounting import figures, services, summaries
 from accounting.figures import Custody
 from cardroom.models import Role
 from cardroom.periods import Quarter
-from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 
 Q3 = Quarter(2026, 3)
@@ -18,11 +17,6 @@ DAY = date(2026, 8, 14)  # closed, corrected in Q3 and in Q4
 PARTIAL = date(2026, 8, 20)  # a missing closer, a missing opener, voided slips
 UNSIGNED = date(2026, 9, 3)  # a count not signed
 AFTER = date(2026, 10, 1)
-
-
-@pytest.fixture
-def scenario(site, people):
-    return Scenario(site, people)
 
 
 @pytest.fixture

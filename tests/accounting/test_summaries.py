@@ -14,11 +14,6 @@ DAY = date(2026, 8, 14)
 
 
 @pytest.fixture
-def scenario(site, people):
-    return Scenario(site, people)
-
-
-@pytest.fixture
 def two_tables(site):
     return TableFactory(site=site, number=1), TableFactory(site=site, number=2, game="PW")
 

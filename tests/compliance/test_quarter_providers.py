@@ -9,15 +9,10 @@ from cardroom.models import Role
 from cardroom.periods import Quarter
 from compliance.engine import run_day_checks, run_quarter_rules
 from surveillance.models import ReviewProgram, SurveillanceStatus
-from tests.accounting.scenario import Scenario, shift
+from tests.accounting.scenario import shift
 from tests.factories import TableFactory
 
 Q3 = Quarter(2026, 3)
-
-
-@pytest.fixture
-def scenario(site, people):
-    return Scenario(site, people)
 
 
 @pytest.fixture

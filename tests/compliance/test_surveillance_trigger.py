@@ -21,11 +21,6 @@ Q3 = Quarter(2026, 3)
 
 
 @pytest.fixture
-def scenario(site, people):
-    return Scenario(site, people)
-
-
-@pytest.fixture
 def table(site):
     return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500)
 
