@@ -115,17 +115,10 @@ def _checkpoints(by_id: dict, end: date) -> dict[tuple[int, str], SlipSeriesChec
     return {series_key(c.site_id, c.kind): c for c in rows}
 
 
-def _new_slips(by_id: dict, end: date, checkpoints: dict):
-    """The slips of the sites up to `end` newer than their series' usable checkpoint, in order
-    of preparation: (id, site, kind, number, gaming date, entered at, used after a higher
-    number although below the checkpoint's highest)."""
-    fields = ("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "entered_at", "late_low")
-    return _new_slips_query(by_id, end, checkpoints).order_by("prepared_at", "pk").values_list(*fields)
-
-
 def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
-    """The queryset of `_new_slips`, unordered, with `late_low` and `below` (numbered below its
-    usable checkpoint's highest) annotated."""
+    """The slips of the sites up to `end` newer than their series' usable checkpoint, unordered,
+    annotated with `late_low` (used after a higher number although below the checkpoint's
+    highest) and `below` (numbered below its usable checkpoint's highest)."""
     from floor.models import Slip, SlipKind
 
     # The checkpoints are loaded: each series is bounded by its own (one OR term per series of
