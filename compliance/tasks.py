@@ -52,6 +52,11 @@ def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
     overfill the chunk starts the next one, so no chunk is much bigger than the size or the
     largest organization (the largest chunk sets the tail of a fanned-out run). An
     organization is never split (its alerts and audit chain stay with one worker)."""
+    return [chunk for chunk, _ in _packed(chunk_sites)]
+
+
+def _packed(chunk_sites: int | None) -> list[tuple[list[int], int]]:
+    """`organization_chunks`, each with its number of sites."""
     size = chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
     from cardroom.models import Site
 
@@ -60,14 +65,22 @@ def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
     for organization_id, sites in (in_scope.values("organization_id").annotate(n=Count("pk"))
                                    .values_list("organization_id", "n").order_by("organization_id")):
         if current and filled + sites > size:
-            chunks.append(current)
+            chunks.append((current, filled))
             current, filled = [], 0
         current.append(organization_id)
         filled += sites
         if filled >= size:
-            chunks.append(current)
+            chunks.append((current, filled))
             current, filled = [], 0
-    return chunks + ([current] if current else [])
+    return chunks + ([(current, filled)] if current else [])
+
+
+def largest_first(chunk_sites: int | None = None) -> list[list[int]]:
+    """`organization_chunks` in the order a fanned-out run queues them: the most sites first
+    (ties in id order). The workers take them in that order, so the last ones taken, which
+    set how long the run waits for its slowest worker, are the smallest (longest first is the
+    classic rule for dividing jobs between machines)."""
+    return [chunk for chunk, _ in sorted(_packed(chunk_sites), key=lambda packed: -packed[1])]
 
 
 @contextmanager
@@ -142,7 +155,7 @@ def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk
     (returns the result dict), else as a chord of chunk tasks (returns the chord's AsyncResult,
     whose value is `gather_scan`'s dict)."""
     quarters, day_ranges = [str(q) for q in quarters], [[str(a), str(b)] for a, b in day_ranges]
-    chunks = organization_chunks(chunk_sites)
+    chunks = largest_first(chunk_sites)
     if len(chunks) <= 1 and in_process_if_one_chunk:
         return _scan(None, quarters, day_ranges)
     return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s(run_id=run_id))

@@ -14,7 +14,7 @@ from cardroom.models import Role
 from cardroom.periods import Quarter
 from compliance.engine import run_quarter_rules, run_scan
 from compliance.models import Alert
-from compliance.tasks import fan_out, organization_chunks
+from compliance.tasks import fan_out, largest_first, organization_chunks
 from tests.accounting.scenario import Scenario
 from tests.compliance.test_providers import make_day, make_slip
 from tests.compliance.test_quarter_providers import play
@@ -152,3 +152,5 @@ def test_an_organization_that_would_overfill_a_chunk_starts_the_next():
     a, b, c, d, e, f = organizations
     # 3+3 would be 6 > 5: the second starts a chunk; 4+1 fills one; 7 alone is bigger than 5.
     assert organization_chunks(5) == [[a], [b, c], [d, e], [f]]
+    # A run queues them the most sites first (7, 5, 4, 3): the smallest are taken last.
+    assert largest_first(5) == [[f], [d, e], [b, c], [a]]
