@@ -197,7 +197,7 @@ def run_day_checks(*, site_ids: list[int] | None, start: date, end: date, organi
     sites = _sites(site_ids, organization_ids) if sites is None else sites
     run, result = run or RunContext(), RunResult()
     book = ThresholdBook(end)
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # inside a run's transaction (run_scan), no savepoint of its own
         for provider in DAY_PROVIDERS:
             if day_by_day is not None and getattr(provider, "day_by_day", False) != day_by_day:
                 continue
@@ -216,14 +216,19 @@ def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] |
     sites, run, total = _sites(site_ids, organization_ids), RunContext(quarters), RunResult()
     day_ranges = sorted(day_ranges)
     spans = joined(day_ranges)
-    parts = [run_quarter_rules(site_ids=None, quarter=q, run=run, sites=sites) for q in quarters]
-    if spans == day_ranges:
-        parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites) for a, b in day_ranges]
-    else:
-        parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=False)
-                  for a, b in day_ranges]
-        parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=True)
-                  for a, b in spans]
+    # The quarter rules in one transaction, the day checks in another: the alerts each opens
+    # are e-mailed by tasks of up to NOTIFY_BATCH alerts queued when it commits
+    # (services._notify_when_committed), not by a small task per rule and period.
+    with transaction.atomic():
+        parts = [run_quarter_rules(site_ids=None, quarter=q, run=run, sites=sites) for q in quarters]
+    with transaction.atomic():
+        if spans == day_ranges:
+            parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites) for a, b in day_ranges]
+        else:
+            parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=False)
+                      for a, b in day_ranges]
+            parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=True)
+                      for a, b in spans]
     for part in parts:
         total.opened += part.opened
         total.already_open += part.already_open

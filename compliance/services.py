@@ -98,11 +98,40 @@ def open_alerts(findings: list[Finding], *, organization_of: dict[int, int]) -> 
             else:
                 already += 1
         return opened, already
-    from .tasks import notify_alerts
-
-    for start in range(0, len(alerts), NOTIFY_BATCH):
-        notify_alerts.delay_on_commit([a.pk for a in alerts[start:start + NOTIFY_BATCH]], Notification.Kind.OPENED)
+    _notify_when_committed([a.pk for a in alerts])
     return alerts, already
+
+
+class _OpenedInTransaction:
+    """The alerts opened in one transaction, whose e-mails are queued when it commits, in tasks
+    of `NOTIFY_BATCH` alerts: one on-commit hook per transaction, so a run's day checks (one
+    transaction, dozens of rules) queue a few full tasks rather than one small task per rule,
+    each paying a task's fixed queries and commit for a handful of alerts. Django drops the
+    hook, with the alerts it holds, if a savepoint active when it was added rolls back (the
+    alerts roll back with it); an alert added later is added inside that savepoint too, or
+    after it was released, when it can no longer roll back."""
+
+    def __init__(self):
+        self.alert_ids: list[int] = []
+
+    def __call__(self):
+        from .tasks import notify_alerts
+
+        for start in range(0, len(self.alert_ids), NOTIFY_BATCH):
+            notify_alerts.delay(self.alert_ids[start:start + NOTIFY_BATCH], Notification.Kind.OPENED)
+
+
+def _notify_when_committed(alert_ids: list[int]) -> None:
+    if not alert_ids:
+        return
+    conn = transaction.get_connection()
+    pending = next((hook for _, hook, _ in conn.run_on_commit if isinstance(hook, _OpenedInTransaction)), None)
+    if pending is not None and conn.in_atomic_block:
+        pending.alert_ids += alert_ids
+        return
+    pending = _OpenedInTransaction()
+    pending.alert_ids += alert_ids
+    transaction.on_commit(pending)  # outside a transaction: runs at once
 
 
 def flag_tips_at_leaving(found) -> None:
