@@ -53,6 +53,17 @@ def _sha256(data: bytes) -> dict:
     return {"sha256": hashlib.sha256(data).hexdigest()}
 
 
+def _plain_text(field: models.Field, value) -> str:
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    if isinstance(value, date | time):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        places = getattr(field, "decimal_places", None)
+        return str(value.quantize(Decimal(1).scaleb(-places)) if places is not None else value)
+    return str(value)  # a UUID
+
+
 def canonical_value(field: models.Field, value):
     """One field's value as it is recorded and compared (see the module docstring)."""
     if value is None:
@@ -60,16 +71,11 @@ def canonical_value(field: models.Field, value):
     if isinstance(field, models.BinaryField):
         return _sha256(bytes(value))
     value = field.to_python(value)
-    if isinstance(value, datetime):
-        value = value.astimezone(UTC).isoformat()
-    elif isinstance(value, date | time):
-        value = value.isoformat()
-    elif isinstance(value, Decimal):
-        places = getattr(field, "decimal_places", None)
-        value = str(value.quantize(Decimal(1).scaleb(-places)) if places is not None else value)
-    elif isinstance(value, UUID):
-        value = str(value)
-    elif isinstance(value, dict | list | tuple):
+    if isinstance(value, datetime | date | time | Decimal | UUID):
+        # ASCII that JSON does not escape: its JSON is the text in quotes, so its length is known
+        text = _plain_text(field, value)
+        return text if len(text) + 2 <= LONG_VALUE else _sha256(f'"{text}"'.encode())
+    if isinstance(value, dict | list | tuple):
         value = to_json(value)
     elif isinstance(value, str) and len(value) <= LONG_VALUE:
         return value

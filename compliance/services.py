@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import append_events, new_event, record_event, snapshot
+from cardroom.audit import append_events, field_values, new_event, record_event, snapshot
 from cardroom.models import Membership, Role, Site
 from cardroom.rules import HOUSE_CONTROL
 
@@ -47,7 +47,7 @@ def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
 
 
 NOTIFY_BATCH = 200  # alerts per notification task of a batch opening
-ALERT_BATCH = 100  # alerts per INSERT (and audit events per INSERT) of a batch opening
+ALERT_BATCH = 500  # alerts per INSERT (and audit events per INSERT) of a batch opening
 
 
 def open_alerts(findings: list[Finding], *, organization_of: dict[int, int]) -> tuple[list[Alert], int]:
@@ -85,7 +85,7 @@ def open_alerts(findings: list[Finding], *, organization_of: dict[int, int]) -> 
                 events: dict[int, list] = {}
                 for alert in created:
                     events.setdefault(alert.organization_id, []).append(new_event(
-                        actor=None, action="alert.opened", obj=alert, site_id=alert.site_id, after=snapshot(alert)))
+                        actor=None, action="alert.opened", obj=alert, site_id=alert.site_id, after=field_values(alert)))
                 for organization_id, batch in events.items():
                     append_events(organization_id, batch)
                 alerts += created

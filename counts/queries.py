@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import Exists, F, Func, IntegerField, OuterRef, Q, Subquery
+from django.db.models import Exists, Func, IntegerField, OuterRef, Q, Subquery
 from django.db.models.lookups import GreaterThanOrEqual
 
 from .models import BoxExchange, CountAgreement, CountSettings, CountSignature, Drop, DropRemoval
@@ -66,11 +66,12 @@ def is_signed(session) -> bool:
 def signed_sessions_filter(prefix: str = "session") -> GreaterThanOrEqual:
     """Sessions with two signatures: `(SELECT COUNT(*) ... WHERE session_id = ...) >= 2`, a
     correlated count without GROUP BY (a third of the cost of EXISTS ... HAVING on SQLite).
-    The session is the row's `<prefix>_id`, or the row itself (a CountSession) with prefix ""."""
+    The session is the row's `<prefix>_id`, or the row itself (a CountSession) with prefix "".
+    COUNT(*), not of a column: PostgreSQL then counts from the session index alone."""
     signatures = (
         CountSignature.objects.filter(session=OuterRef(f"{prefix}_id" if prefix else "pk"))
         .order_by()
-        .annotate(n=Func(F("pk"), function="COUNT"))
+        .annotate(n=Func(template="COUNT(*)", output_field=IntegerField()))
         .values("n")
     )
     return GreaterThanOrEqual(Subquery(signatures, output_field=IntegerField()), 2)

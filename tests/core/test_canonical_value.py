@@ -1,0 +1,75 @@
+"""A row's canonical values (cardroom.audit_rows.canonical_value) are what every row event
+records and every verification compares, so a faster way to compute them must give exactly
+what the definition gives: the value's JSON form, kept as its SHA-256 when that JSON is longer
+than LONG_VALUE characters."""
+
+import hashlib
+from datetime import UTC, date, datetime, time, timedelta, timezone
+from decimal import Decimal, localcontext
+from uuid import UUID
+
+from django.db import models
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardroom.audit import canonical_json
+from cardroom.audit_rows import LONG_VALUE, canonical_value
+
+
+def by_definition(field, value):
+    if value is None:
+        return None
+    value = field.to_python(value)
+    if isinstance(value, datetime):
+        value = value.astimezone(UTC).isoformat()
+    elif isinstance(value, date | time):
+        value = value.isoformat()
+    elif isinstance(value, Decimal):
+        value = str(value.quantize(Decimal(1).scaleb(-field.decimal_places)))
+    elif isinstance(value, UUID):
+        value = str(value)
+    text = canonical_json(value)
+    return {"sha256": hashlib.sha256(text.encode()).hexdigest()} if len(text) > LONG_VALUE else value
+
+
+zones = st.integers(-14 * 60, 14 * 60).map(lambda m: timezone(timedelta(minutes=m)))
+
+
+@given(st.datetimes(timezones=zones))
+def test_datetimes(value):
+    field = models.DateTimeField()
+    assert canonical_value(field, value) == by_definition(field, value)
+
+
+@given(st.dates())
+def test_dates(value):
+    field = models.DateField()
+    assert canonical_value(field, value) == by_definition(field, value)
+
+
+@given(st.times())
+def test_times(value):
+    field = models.TimeField()
+    assert canonical_value(field, value) == by_definition(field, value)
+
+
+@given(st.uuids())
+def test_uuids(value):
+    field = models.UUIDField()
+    assert canonical_value(field, value) == by_definition(field, value)
+
+
+@given(st.integers(min_value=-(10**300), max_value=10**300), st.integers(0, 4))
+def test_decimals_short_and_longer_than_a_value_is_kept(units, places):
+    field = models.DecimalField(max_digits=400, decimal_places=places)
+    with localcontext(prec=500):  # digits beyond the default 28, to reach values longer than LONG_VALUE
+        value = Decimal(units).scaleb(-places)
+        assert canonical_value(field, value) == by_definition(field, value)
+
+
+def test_a_decimal_just_at_and_just_over_the_limit():
+    field = models.DecimalField(max_digits=400, decimal_places=0)
+    at, over = Decimal("9" * (LONG_VALUE - 2)), Decimal("9" * (LONG_VALUE - 1))
+    with localcontext(prec=500):
+        assert canonical_value(field, at) == str(at)
+        assert canonical_value(field, over) == {"sha256": hashlib.sha256(f'"{over}"'.encode()).hexdigest()}
