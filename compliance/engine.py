@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from cardroom.audit import appended_at_end
 from cardroom.models import Jurisdiction, Site
 from cardroom.periods import Quarter
 
@@ -218,10 +219,12 @@ def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] |
     spans = joined(day_ranges)
     # The quarter rules in one transaction, the day checks in another: the alerts each opens
     # are e-mailed by tasks of up to NOTIFY_BATCH alerts queued when it commits
-    # (services._notify_when_committed), not by a small task per rule and period.
-    with transaction.atomic():
+    # (services._notify_when_committed), not by a small task per rule and period; and their
+    # audit events are appended when it ends (appended_at_end), each organization's together,
+    # so its chain lock is held for that last write only, not while the rules read.
+    with transaction.atomic(), appended_at_end():
         parts = [run_quarter_rules(site_ids=None, quarter=q, run=run, sites=sites) for q in quarters]
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():
         if spans == day_ranges:
             parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites) for a, b in day_ranges]
         else:

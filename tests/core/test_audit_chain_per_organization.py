@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.appendonly import drop_trigger_sql, trigger_sql
-from cardroom.audit import appended_at_end, chain_name, record_event, verify_chain
+from cardroom.audit import COPY_EVENTS, appended_at_end, chain_name, record_event, verify_chain
 from cardroom.audit_anchors import anchor_chains
 from cardroom.models import AuditEvent, Role
 from floor import services as floor
@@ -151,16 +151,42 @@ def test_an_error_in_the_block_appends_nothing_and_the_chain_goes_on(transaction
     assert verify_chain().ok
 
 
-def test_a_savepoint_rolled_back_inside_the_block_refuses_the_append(transactional_db, org):
-    with pytest.raises(RuntimeError, match="savepoint"), transaction.atomic(), appended_at_end():
-        _event(org, "kept?")
+def test_the_events_of_a_savepoint_rolled_back_inside_the_block_are_not_appended(transactional_db, org):
+    other = OrganizationFactory(name="Other Charity")
+    with transaction.atomic(), appended_at_end():
+        _event(org, "kept")
         try:
             with transaction.atomic():
                 _event(org, "rolled back")
+                _event(other, "rolled back too")  # its organization's only event
+                with transaction.atomic():
+                    _event(org, "inner, rolled back with its savepoint")
                 raise ValueError
         except ValueError:
             pass
-    assert not AuditEvent.objects.exists()
+        with transaction.atomic():
+            _event(org, "in a savepoint released")
+        _event(org, "kept too")
+    chain = AuditEvent.objects.order_by("chain", "seq").values_list("chain", "action", "seq")
+    assert list(chain) == [(chain_name(org.pk), "kept", 1), (chain_name(org.pk), "in a savepoint released", 2),
+                           (chain_name(org.pk), "kept too", 3)]
+    assert verify_chain().ok
+
+
+def test_many_events_at_once_are_appended_in_order_with_their_ids_and_verify(transactional_db, org):
+    """At COPY_EVENTS events or more, PostgreSQL takes them by COPY (ids from the sequence first)."""
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as queries, appended_at_end():
+            queued = [record_event(actor=None, action=f"many {n}", object_type="test", object_id=str(n),
+                                   organization_id=org.pk, after={"n": n, "text": "ünïcode \"quoted\"", "list": [1, None]})
+                      for n in range(COPY_EVENTS + 3)]
+    chain = list(AuditEvent.objects.filter(chain=chain_name(org.pk)).order_by("seq"))
+    assert [e.pk for e in chain] == [e.pk for e in queued] and None not in [e.pk for e in queued]
+    assert [(e.seq, e.action, e.after) for e in chain] == [(e.seq, e.action, e.after) for e in queued]
+    assert chain[-1].after == {"n": COPY_EVENTS + 2, "text": "ünïcode \"quoted\"", "list": [1, None]}
+    if connection.vendor == "postgresql":
+        assert any("nextval" in q["sql"] for q in queries.captured_queries)  # the COPY's ids
+    assert verify_chain().ok
 
 
 def test_the_block_runs_only_inside_a_transaction(transactional_db):
