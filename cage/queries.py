@@ -5,16 +5,16 @@ Contracts used by accounting:
   "left the site" while a dealer holds declared, unredeemed tips (ND 99-01.3-08-06(3)).
 - `bank_day(site, gaming_date)` and `bank_days(site_ids, start, end)`: the cage figures of the
   daily summary (ND 99-01.3-08-16(1)(a), (g)).
-- `deposit_dates(site_ids, start, end)`: each gaming day's deposit date, what the compliance
-  scan's deposit rule reads (ND 99-01.3-03-10(1)).
+- `deposits_maybe_late(site_ids, start, end, within_days=...)`: the deposit date of each gaming
+  day whose deposit may be late, what the compliance scan's deposit rule reads (ND 99-01.3-03-10(1)).
 - `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930).
 """
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
 from cardroom import closing
 from cardroom.models import Employee, Organization, Site
@@ -166,23 +166,24 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
     }
 
 
-def deposit_dates(site_ids, start: date, end: date) -> dict[tuple[int, date], date | None]:
-    """{(site_id, gaming_date): deposited_on} for each gaming day of the sites in [start, end]:
-    the date of the day's deposit as `bank_days` finds it (None when none is recorded), without
-    the rest of the bank figures. Two queries of plain values (the deposit rule, state-wide)."""
-    site_ids = list(site_ids)
-    deposited = {(s, d): on for s, d, on in shaped_rows(_deposit_dates_query, site_ids=site_ids, start=start, end=end)}
-    return {key: deposited.get(key) for key in sorted(_day_keys(site_ids, start, end, include_empty=False))}
+def deposits_maybe_late(site_ids, start: date, end: date, *, within_days: int) -> dict[tuple[int, date], date | None]:
+    """{(site_id, gaming_date): deposited_on} (None when no deposit is recorded) of the sites'
+    gaming days in [start, end] whose deposit may be late: none recorded, or made more than
+    `within_days` calendar days after the gaming date. A deposit due by the n-th banking day
+    after the gaming day is never late within n calendar days of it (banking days are calendar
+    days less weekends and holidays), so the other days are not read. One query."""
+    from floor.models import GamingDay
+
+    days = (GamingDay.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end))
+            .filter(Q(deposit__isnull=True) | Q(deposit__deposited_on__gt=F("gaming_date") + timedelta(days=within_days)))
+            .values_list("site_id", "gaming_date", "deposit__deposited_on"))  # fmt: skip
+    return {(site_id, day): on for site_id, day, on in sorted(days)}
 
 
 def _deposits(site_ids, start, end):
     """The deposits of the sites' gaming dates in [start, end]: a bank day's deposit is the one
     of its site and gaming date."""
     return BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-
-
-def _deposit_dates_query(*, site_ids, start, end):
-    return _deposits(site_ids, start, end).values_list("site_id", "gaming_date", "deposited_on")
 
 
 def _day_keys(site_ids, start, end, include_empty) -> set[tuple[int, date]]:

@@ -290,12 +290,14 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook)
 @day_provider
 def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day. Each gaming
-    day comes with its deposit's date only (`cage.queries.deposit_dates`), not its bank figures."""
-    from cage.queries import deposit_dates
+    day that may be late comes with its deposit's date only (`cage.queries.deposits_maybe_late`:
+    not the days deposited within that many calendar days), not its bank figures."""
+    from cage.queries import deposits_maybe_late
 
     today = timezone.localdate()
     found = []
-    for (site_id, day), deposited in deposit_dates([s.pk for s in sites], start, end).items():
+    within = book.int("deposit.banking_days")
+    for (site_id, day), deposited in deposits_maybe_late([s.pk for s in sites], start, end, within_days=within).items():
         if finding := rules.late_deposit(site_id, day, deposited, today=today, book=book):
             found.append(finding)
     return found

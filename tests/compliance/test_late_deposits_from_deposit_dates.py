@@ -1,4 +1,5 @@
-"""ND 99-01.3-03-10(1) with each gaming day's deposit date alone (cage.queries.deposit_dates): the
+"""ND 99-01.3-03-10(1) with the deposit date alone of each gaming day that may be late
+(cage.queries.deposits_maybe_late): the
 findings are those of the pass that built every bank day's figures (cage.queries.bank_days)."""
 
 from datetime import UTC, date, datetime, timedelta
