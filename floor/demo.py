@@ -58,14 +58,23 @@ def build_demo_custody(site: Site, *, days: Iterable[date], people: Mapping[str,
     created = 0
     closers: dict[int, dict[int, int]] = {}  # table id -> its last closer's chips, as this run counted them
     for gaming_date in sorted(set(days) - existing):
-        start = datetime.combine(gaming_date, OPEN_AT, tzinfo=ZoneInfo(site.time_zone))
-        if start + SESSION + timedelta(hours=1) > timezone.now() or not tables:
+        start = _session_start(site, gaming_date)
+        if not _over(site, gaming_date) or not tables:
             continue
         with transaction.atomic():
             _build_day(site, gaming_date, start, tables, cast, random.Random(f"{site.name}:{gaming_date}"), closers)
         created += 1
         demo_progress.advance("gaming days")
     return created
+
+
+def _session_start(site: Site, gaming_date: date) -> datetime:
+    return datetime.combine(gaming_date, OPEN_AT, tzinfo=ZoneInfo(site.time_zone))
+
+
+def _over(site: Site, gaming_date: date) -> bool:
+    """Whether the night's session (and the hour after it) is over by now."""
+    return _session_start(site, gaming_date) + SESSION + timedelta(hours=1) <= timezone.now()
 
 
 def _cast(people) -> _Cast:
@@ -85,7 +94,7 @@ def _build_day(site, gaming_date, start, tables, cast, rng, closers) -> None:
     day = services.open_gaming_day(
         acting_user=boss, site=site, gaming_date=gaming_date, at=start - timedelta(minutes=30)
     )
-    in_play = tables[: rng.randint(1, len(tables))]
+    in_play = [t for t in tables[: rng.randint(1, len(tables))] if _may_run(t, start)]
     table_days = [_open_table(t, start, cast, rng, closers.get(t.pk)) for t in in_play]
     _schedule_rotations(table_days, start, cast.dealers, rng)
     _play_day(day, table_days, start, cast, rng)
@@ -93,6 +102,24 @@ def _build_day(site, gaming_date, start, tables, cast, rng, closers) -> None:
     close_at = start + SESSION + timedelta(minutes=30)
     _carry_boxes(boss, day, close_at)
     services.close_gaming_day(acting_user=boss, gaming_day=day, at=close_at)
+
+
+def _may_run(table, start) -> bool:
+    """Whether the table may run the session at its maximum wager: not past the deadline of
+    a surveillance outage not yet repaired (ND 99-01.3-08-04(7) caps it at $2 then), checked at
+    the session's start and end (the surveillance demo's outage is capped for a day, longer
+    than a session). A floor closes such a table for the night; so does the demo, for the
+    nights it builds after the surveillance demo (earlier nights added later)."""
+    from django.core.exceptions import ValidationError
+
+    from cardroom.wager_caps import check_max_wager
+
+    try:
+        for at in (start, start + SESSION):
+            check_max_wager(table, table.max_wager_cents, at)
+    except ValidationError:
+        return False
+    return True
 
 
 # Why the demo's shift manager carries the drop boxes past the close: the count team's demo
@@ -276,13 +303,15 @@ DEMO_NIGHTS = {"busy": {1, 2, 3, 4, 5}, "small": {3, 4, 5}, "seasonal": {4, 5, 6
 
 
 def demo_days(site_key: str, site: Site, today: date) -> list[date]:
-    """From the start of the previous quarter to yesterday; the seasonal site plays only in
-    July-September."""
+    """From the start of the previous quarter to yesterday, the nights whose session is over;
+    the seasonal site plays only in July-September."""
     from cardroom.periods import Quarter
 
     first = Quarter.containing(today).previous().start
     days = [first + timedelta(days=n) for n in range((today - first).days)]
-    days = [d for d in days if d.weekday() in DEMO_NIGHTS[site_key]]
+    # only nights already over: yesterday's session runs past midnight (the last nights asked
+    # for are then the last built, whatever the hour)
+    days = [d for d in days if d.weekday() in DEMO_NIGHTS[site_key] and _over(site, d)]
     if site.seasonal:
         days = [d for d in days if d.month in (7, 8, 9)]
     return days
