@@ -550,7 +550,8 @@ class AuditEvent(AppendOnlyModel):
     occurred_at = models.DateTimeField()
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     actor_label = models.CharField(max_length=150)
-    organization = models.ForeignKey(Organization, null=True, on_delete=models.PROTECT, related_name="+")
+    # no index of its own: the (organization, seq) index leads with it
+    organization = models.ForeignKey(Organization, null=True, on_delete=models.PROTECT, related_name="+", db_index=False)
     site = models.ForeignKey(Site, null=True, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=80)
     object_type = models.CharField(max_length=80)

@@ -60,7 +60,8 @@ class Alert(AppendOnlyModel):
     citation = models.CharField(max_length=80)
     title = models.CharField(max_length=200)
     organization = models.ForeignKey("cardroom.Organization", on_delete=models.PROTECT, related_name="+")
-    site = models.ForeignKey("cardroom.Site", on_delete=models.PROTECT, related_name="alerts")
+    # no index of its own: the (site, due_date) index below leads with it
+    site = models.ForeignKey("cardroom.Site", on_delete=models.PROTECT, related_name="alerts", db_index=False)
     period_key = models.CharField(max_length=40)
     subject = models.CharField(max_length=80, blank=True, default="")
     period_start = models.DateField()
@@ -107,7 +108,8 @@ class Notification(AppendOnlyModel):
         OPENED = "opened", "Alert opened"
         REMINDER = "reminder", "Reminder before the due date"
 
-    alert = models.ForeignKey(Alert, on_delete=models.PROTECT, related_name="notifications")
+    # no index of its own: the unique (alert, kind) index leads with it
+    alert = models.ForeignKey(Alert, on_delete=models.PROTECT, related_name="notifications", db_index=False)
     kind = models.CharField(max_length=20, choices=Kind.choices)
     sent_at = models.DateTimeField()
     recipients = models.JSONField(default=list)

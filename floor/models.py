@@ -285,7 +285,8 @@ class SlipStep(EnteredRecord, AppendOnlyModel):
         RECEIVE = "receive", "Received"
         VOID = "void", "Voided"
 
-    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="steps")
+    # no index of its own: the unique (slip, kind) index leads with it
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="steps", db_index=False)
     kind = models.CharField(max_length=10, choices=Kind.choices)
     employee = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     initials = models.CharField(max_length=4)

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.migrations.loader import MigrationLoader
 
 from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
@@ -158,6 +158,20 @@ class Command(BaseCommand):
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
 
+    def _checkpoint(self) -> None:
+        """PostgreSQL: write out the copy just made before the clock starts. The copy goes
+        through the write-ahead log (CREATE DATABASE's default strategy from PostgreSQL 15), and
+        the checkpoint that log forces would otherwise write gigabytes during the timed scan
+        (full scans of the same code varied from 30 s to 35 s with it)."""
+        if connection.vendor != "postgresql":
+            return
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("CHECKPOINT")
+        except DatabaseError as exc:  # CHECKPOINT needs a superuser or pg_checkpoint
+            self.stdout.write(f"  (no CHECKPOINT before timing: {exc})")
+        connection.close()
+
     def _prepare_copy(self) -> None:
         if connection.vendor == "sqlite":
             with connection.cursor() as cursor:
@@ -189,6 +203,7 @@ class Command(BaseCommand):
         scanned = connection.settings_dict["NAME"]
         connection.close()
         connection.settings_dict["NAME"] = copy
+        self._checkpoint()
         queue = f"bench-compliance-{uuid.uuid4().hex[:8]}"
         previous_queue, app.conf.task_default_queue = app.conf.task_default_queue, queue
         workers = self._start_workers(count, copy, queue)
