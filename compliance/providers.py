@@ -7,7 +7,7 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import connection
-from django.db.models import Case, Count, Exists, F, Func, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Value, When
 from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
@@ -478,7 +478,7 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     current agreements of the range's count sessions (`_agreed_by_session`, signatures counted
     per site-day) before it is asked of the drop itself."""
     from counts.models import CountEntry, Drop, DropRemoval
-    from counts.queries import current_agreements
+    from counts.queries import current_agreements, rows_counted
     from floor.calculations import gaming_day_bounds
 
     by_id = {s.pk: s for s in sites}
@@ -489,10 +489,7 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     # A count of the drop's current agreements, not an EXISTS: PostgreSQL may plan an EXISTS
     # in the select list as one hash of every agreement ever recorded, read for a few rows
     # (2.3 s for the largest organization at 250 sites); a count is probed by the drop.
-    agreed = GreaterThan(Subquery(
-        current_agreements().filter(drop=OuterRef("pk")).order_by()
-        .annotate(n=Func(template="COUNT(*)", output_field=IntegerField())).values("n"),
-        output_field=IntegerField()), 0)  # fmt: skip
+    agreed = GreaterThan(rows_counted(current_agreements().filter(drop=OuterRef("pk"))), 0)
     agreed_by_session_or_drop = Q(pk__in=_agreed_by_session(list(by_id), start, end)) | Q(agreed=True)
     drops = (
         Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))

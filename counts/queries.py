@@ -63,18 +63,20 @@ def is_signed(session) -> bool:
     return CountSignature.objects.filter(session=session).count() >= 2
 
 
+def rows_counted(queryset) -> Subquery:
+    """`(SELECT COUNT(*) FROM ... WHERE ...)` of a correlated queryset: one row always (0 when
+    none match), no GROUP BY, and probed per outer row (PostgreSQL never plans it as a hash of
+    every row, as it may an EXISTS). COUNT(*), not of a column: an index alone can answer it."""
+    counted = queryset.order_by().annotate(n=Func(template="COUNT(*)", output_field=IntegerField())).values("n")
+    return Subquery(counted, output_field=IntegerField())
+
+
 def signed_sessions_filter(prefix: str = "session") -> GreaterThanOrEqual:
     """Sessions with two signatures: `(SELECT COUNT(*) ... WHERE session_id = ...) >= 2`, a
     correlated count without GROUP BY (a third of the cost of EXISTS ... HAVING on SQLite).
-    The session is the row's `<prefix>_id`, or the row itself (a CountSession) with prefix "".
-    COUNT(*), not of a column: PostgreSQL then counts from the session index alone."""
-    signatures = (
-        CountSignature.objects.filter(session=OuterRef(f"{prefix}_id" if prefix else "pk"))
-        .order_by()
-        .annotate(n=Func(template="COUNT(*)", output_field=IntegerField()))
-        .values("n")
-    )
-    return GreaterThanOrEqual(Subquery(signatures, output_field=IntegerField()), 2)
+    The session is the row's `<prefix>_id`, or the row itself (a CountSession) with prefix ""."""
+    signatures = CountSignature.objects.filter(session=OuterRef(f"{prefix}_id" if prefix else "pk"))
+    return GreaterThanOrEqual(rows_counted(signatures), 2)
 
 
 def current_agreements(drops=None, *, signed_only: bool = True):
