@@ -46,27 +46,40 @@ BATCH = 200  # checkpoints written per statement: no statement carries a paramet
 
 
 class _Row(NamedTuple):
-    """A row of `_judged_rows`: a slip that starts its series' read, leaves a gap before it or
-    was used out of order; or (`summary`) a series' totals: its newest slip read and highest
-    number read, its newest settled slip and its oldest slip not settled."""
+    """A row of `_judged_rows`: a slip that starts its side of the series (see `_JUDGE_SQL`),
+    follows a gap, may have been used after a lower number (`witness`), was used out of order
+    (`late_low`, below the checkpoint's highest) or is the last of its side (`last`: its totals,
+    those of the slips before it, `*_before`, then its own)."""
 
-    summary: bool
     site_id: int
     kind: str
+    below: bool
     number: int
     prev: int | None  # the next lower number read (of the same side of the checkpoint's highest)
     gaming_date: date | None
-    seq: int | None  # the slip's place in the order of preparation
+    prepared_at: object  # with `id`, the slip's place in the order of preparation
     id: int
-    out_of_order: bool | None
-    settled_id: int | None
-    unsettled_id: int | None
+    late_low: bool
+    witness: bool  # a lower number of its side was used after it (see _JUDGE_SQL)
+    last: bool
+    high_id_before: int | None
+    settled_before: int | None  # the newest settled slip before it in its side
+    unsettled_before: int | None  # the oldest slip not settled before it in its side
+    settled: bool
+
+    @property
+    def flagged(self) -> bool:
+        if self.below:
+            return self.late_low
+        return self.prev is None or self.number - self.prev > 1
 
 
 @dataclass
 class _Series:
     checkpoint: SlipSeriesCheckpoint | None
-    flagged: list[_Row] = field(default_factory=list)  # the slips `_judged_rows` returned
+    flagged: list[_Row] = field(default_factory=list)  # the slips that start a side or follow a gap
+    out_of_order: list[_Row] = field(default_factory=list)
+    witnessed: bool = False  # a slip above the checkpoint's highest may have been used out of order
     newest_id: int = 0  # of the slips read
     highest_read: int | None = None
 
@@ -78,10 +91,11 @@ class _Series:
 def series_problems(by_id: dict, start: date, end: date) -> list[rules.SlipException]:
     """Missing and out-of-order numbers of every series of the sites `by_id` (site id -> Site),
     judged from each series' checkpoint; moves the checkpoints on. The database orders each
-    series (window functions) and returns only the slips that show a problem or start a
-    series, with each series' totals for its checkpoint: no row per slip comes back. Four
-    queries in all (a fifth in the rare run where a checkpoint must stop short of a series'
-    newest slip read)."""
+    series by number (one sort, one pass of window functions) and returns only the slips that
+    show a problem, start a side or may have been used out of order, with each side's totals
+    for its checkpoint: no row per slip comes back. The few series where a slip may have been
+    used out of order are then ordered by preparation too (`_used_out_of_order`, only then).
+    Four queries in all (one or two more in the rare run that needs them)."""
     checkpoints = _checkpoints(by_id, end)
     series: dict[tuple[int, str], _Series] = {}
     newest_settled, oldest_unsettled = 0, None
@@ -90,13 +104,21 @@ def series_problems(by_id: dict, start: date, end: date) -> list[rules.SlipExcep
         if key not in series:
             series[key] = _Series(checkpoints.get(key))
         one = series[key]
-        if row.summary:
-            one.newest_id, one.highest_read = row.id, row.number
-            newest_settled = max(newest_settled, row.settled_id or 0)
-            if row.unsettled_id is not None:
-                oldest_unsettled = row.unsettled_id if oldest_unsettled is None else min(oldest_unsettled, row.unsettled_id)
-        else:
+        if row.last:
+            one.newest_id = max(one.newest_id, row.id, row.high_id_before or 0)
+            one.highest_read = max(one.highest_read or 0, row.number)
+            settled = [row.settled_before, row.id if row.settled else None]
+            newest_settled = max([newest_settled, *(i for i in settled if i is not None)])
+            unsettled = [i for i in (oldest_unsettled, row.unsettled_before, None if row.settled else row.id)
+                         if i is not None]
+            oldest_unsettled = min(unsettled, default=None)
+        if row.flagged:
             one.flagged.append(row)
+        if row.below and row.late_low:
+            one.out_of_order.append(row)
+        one.witnessed |= not row.below and row.witness
+    for row in _used_out_of_order(by_id, end, checkpoints, [key for key, one in series.items() if one.witnessed]):
+        series[row.site_id, row.kind].out_of_order.append(row)
     if oldest_unsettled is not None:
         newest_settled = min(newest_settled, oldest_unsettled - 1)
     found = []
@@ -164,30 +186,51 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
     return rows
 
 
-# Each series ordered by number (the gaps: LAG, on each side of its checkpoint's highest) and
-# by preparation (used out of order: below the highest number prepared before it); only the
-# slips that start a side, follow a gap or were used out of order come back, then each
-# series' totals. `r` is `_new_slips_query` (its columns named here).
+# Each side of each series (the slips numbered above the checkpoint's highest, and those below
+# it) ordered by number, one sort and one pass of window functions over the frame of the slips
+# before: the gaps (LAG), a `witness` (a slip with a lower number prepared after it, or prepared
+# at the same moment and entered after it, as the next lower number), and the side's totals on
+# its last slip. A side has a witness exactly when one of its slips was used out of order (after
+# a higher number): a lower number prepared later is one; if all the numbers between a slip and
+# a higher one prepared at the same moment and entered before it were prepared at that moment
+# too, some two of them next to each other were entered in the wrong order; if one was not, it
+# or the higher one is a witness. Which slips were used out of order is then found for the
+# sides with one (`_used_out_of_order`). Only the slips that start a side, follow a gap, witness or were used out of order (below
+# the checkpoint's highest: `late_low`), and each side's last, come back. `r` is
+# `_new_slips_query` (its columns named here; used once, PostgreSQL inlines it).
 _JUDGE_SQL = """
-WITH r (id, site_id, kind, number, gaming_date, prepared_at, late_low, below, settled) AS ({inner}),
-w AS (
+WITH r (id, site_id, kind, number, gaming_date, prepared_at, late_low, below, settled) AS ({inner})
+SELECT site_id, kind, below, number, prev, gaming_date, prepared_at, id, late_low, witness, last,
+       high_id_before, settled_before, unsettled_before, settled
+FROM (
     SELECT r.*,
-           LAG(number) OVER (PARTITION BY site_id, kind, below ORDER BY number) AS prev,
-           MAX(number) OVER (PARTITION BY site_id, kind ORDER BY prepared_at, id
-                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prior_high,
-           ROW_NUMBER() OVER (PARTITION BY site_id, kind ORDER BY prepared_at, id) AS seq
+           LAG(number) OVER s AS prev,
+           COALESCE(MAX(prepared_at) OVER s > prepared_at
+                    OR (LAG(prepared_at) OVER s = prepared_at AND LAG(id) OVER s > id), FALSE) AS witness,
+           LEAD(number) OVER s IS NULL AS last,
+           MAX(id) OVER s AS high_id_before,
+           MAX(CASE WHEN settled THEN id END) OVER s AS settled_before,
+           MIN(CASE WHEN settled THEN NULL ELSE id END) OVER s AS unsettled_before
     FROM r
-)
-SELECT FALSE, site_id, kind, number, prev, gaming_date, seq, id,
-       CASE WHEN below THEN late_low ELSE COALESCE(number < prior_high, FALSE) END, NULL, NULL
-FROM w
-WHERE (NOT below AND (prev IS NULL OR number - prev > 1 OR number < prior_high)) OR (below AND late_low)
-UNION ALL
-SELECT TRUE, site_id, kind, MAX(number), NULL, NULL, NULL, MAX(id), NULL,
-       MAX(CASE WHEN settled THEN id END), MIN(CASE WHEN settled THEN NULL ELSE id END)
-FROM r
-GROUP BY site_id, kind
+    WINDOW s AS (PARTITION BY site_id, kind, below ORDER BY number ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+) w
+WHERE last OR (NOT below AND (prev IS NULL OR number - prev > 1 OR witness)) OR (below AND late_low)
 """
+
+# The series' slips above the checkpoint's highest ordered by preparation: those numbered below
+# the highest number prepared before them were used out of order.
+_OUT_OF_ORDER_SQL = """
+WITH r (id, site_id, kind, number, gaming_date, prepared_at, late_low, below) AS ({inner})
+SELECT site_id, kind, number, gaming_date, prepared_at, id FROM (
+    SELECT r.*, MAX(number) OVER (PARTITION BY site_id, kind ORDER BY prepared_at, id
+                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prior_high
+    FROM r
+    WHERE NOT below
+) w
+WHERE number < prior_high
+"""
+
+_COLUMNS = ("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "prepared_at", "late_low", "below")
 
 
 def _judged_rows(by_id: dict, end: date, checkpoints: dict) -> list[_Row]:
@@ -195,15 +238,41 @@ def _judged_rows(by_id: dict, end: date, checkpoints: dict) -> list[_Row]:
     settled_before = timezone.now() - SETTLE
     settled = Case(When(Q(entered_at__isnull=True) | Q(entered_at__lte=settled_before), then=Value(True)),
                    default=Value(False), output_field=BooleanField())
-    inner = (_new_slips_query(by_id, end, checkpoints).annotate(settled=settled)
-             .values_list("pk", "site_id", "kind", "number", "gaming_day__gaming_date", "prepared_at", "late_low",
-                          "below", "settled"))  # fmt: skip
+    inner = _new_slips_query(by_id, end, checkpoints).annotate(settled=settled).values_list(*_COLUMNS, "settled")
     sql, params = inner.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(_JUDGE_SQL.format(inner=sql), params)
         rows = cursor.fetchall()
-    return [_Row(bool(summary), site_id, kind, number, prev, _as_date(day), *rest)
-            for summary, site_id, kind, number, prev, day, *rest in rows]
+    return [_Row(site_id, kind, bool(below), number, prev, _as_date(day), _as_aware(prepared_at), pk, bool(late_low),
+                 bool(witness), bool(last), high_id, settled_id, unsettled_id, bool(settled))
+            for (site_id, kind, below, number, prev, day, prepared_at, pk, late_low, witness, last, high_id,
+                 settled_id, unsettled_id, settled) in rows]  # fmt: skip
+
+
+def _used_out_of_order(by_id: dict, end: date, checkpoints: dict, keys: list[tuple[int, str]]) -> list[_Row]:
+    """The slips above their checkpoint's highest used after a higher number, in the series
+    `keys` (those with a witness): one query, only when there are some."""
+    if not keys:
+        return []
+    which = Q()
+    for site_id, kind in keys:
+        which |= Q(site_id=site_id, kind=kind)
+    sites = {site_id: by_id[site_id] for site_id, _ in keys}
+    inner = _new_slips_query(sites, end, checkpoints).filter(which).values_list(*_COLUMNS)
+    sql, params = inner.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(_OUT_OF_ORDER_SQL.format(inner=sql), params)
+        rows = cursor.fetchall()
+    return [_Row(site_id, kind, False, number, None, _as_date(day), _as_aware(prepared_at), pk, False, False, False,
+                 None, None, None, False)
+            for site_id, kind, number, day, prepared_at, pk in rows]  # fmt: skip
+
+
+def _as_aware(value):
+    """A datetime as the database returns it (SQLite: text), comparable with the others."""
+    if isinstance(value, str):
+        return connection.ops.convert_datetimefield_value(value, None, connection)
+    return value
 
 
 def _as_date(value) -> date | None:
@@ -225,7 +294,7 @@ def _judge(site_id: int, kind: str, one: _Series, start: date, end: date) -> lis
                 and low <= row.gaming_date <= end:
             found += [rules.SlipException(site_id, row.gaming_date, kind, n, "missing")
                       for n in range(before + 1, row.number)]
-    for row in sorted((r for r in one.flagged if r.out_of_order), key=lambda r: r.seq):
+    for row in sorted(one.out_of_order, key=lambda r: (r.prepared_at, r.id)):
         if low <= row.gaming_date <= end:
             found.append(rules.SlipException(site_id, row.gaming_date, kind, row.number, "out_of_order"))
     return found

@@ -106,8 +106,30 @@ def test_random_series_are_judged_as_the_rule_reads(seed, site, table, cast):
 
 
 def test_a_series_with_nothing_wrong_comes_back_as_one_row_and_its_totals(site, table, cast):
-    """Only the slips that start a series, follow a gap or were used out of order come back."""
+    """Only the slips that start a series, follow a gap or were used out of order come back, and
+    the last (the series' totals)."""
     days = [make_day(site, FIRST_DAY, cast[Role.SHIFT_MANAGER])]
     _enter(site, table, cast[Role.PIT_BOSS], days, "fill", list(range(1, 41)), random.Random(1))
     rows = slip_series._judged_rows({site.pk: site}, FIRST_DAY, slip_series._checkpoints({site.pk: site}, FIRST_DAY))
-    assert [(r.summary, r.number) for r in rows] == [(False, 1), (True, 40)]
+    assert [(r.number, r.flagged, r.last) for r in rows] == [(1, True, False), (40, False, True)]
+    assert rows[1].high_id_before < rows[1].id
+
+
+@pytest.mark.parametrize(("entered", "late"), [
+    ((1, 3, 2, 4), {2}),  # #3 and #2 prepared together, #3 entered first
+    ((1, 4, 2, 3), {2, 3}),  # #4 entered first of three prepared together: the two next to each other agree
+    ((1, 2, 3, 4), set()),  # prepared together, entered in order
+])  # fmt: skip
+def test_slips_prepared_at_the_same_moment_were_used_in_the_order_entered(site, table, cast, entered, late):
+    """Slips prepared at the same moment were used in the order they were entered; a number
+    entered after a higher one was used out of order, also when only a tie shows it (no lower
+    number was prepared later than a higher one)."""
+    day = make_day(site, FIRST_DAY, cast[Role.SHIFT_MANAGER])
+    together = day.opened_at + timedelta(hours=1)
+    for number in entered:
+        Slip.objects.create(site=site, kind="fill", number=number, table=table, gaming_day=day, game="21",
+                            table_number=table.number, prepared_by=cast[Role.PIT_BOSS], total_cents=10_000,
+                            prepared_at=day.opened_at if number == 1 else together)  # fmt: skip
+    with _later():
+        judged = _judged(site, FIRST_DAY, FIRST_DAY)
+    assert judged["fill"] == {(n, "out_of_order", FIRST_DAY) for n in late}
