@@ -24,6 +24,7 @@ from cardroom import demo_progress
 from cardroom.models import Employee, Role, Site, Table
 
 from . import services
+from .calculations import business_date
 from .models import GamingDay
 
 OPEN_AT = time(18, 0)  # local: the evening session; the business day runs past midnight
@@ -73,8 +74,13 @@ def _session_start(site: Site, gaming_date: date) -> datetime:
 
 
 def _over(site: Site, gaming_date: date) -> bool:
-    """Whether the night's session (and the hour after it) is over by now."""
-    return _session_start(site, gaming_date) + SESSION + timedelta(hours=1) <= timezone.now()
+    """Whether the night's session (and the hour after it) is over by now, and its business
+    day too: between the end of a session and the next business day's start (03:30 to 06:00,
+    say) the gaming date is still today's, which the demo leaves for tonight's gaming day (a
+    shift manager opening it; the browser tests open it so) rather than close it."""
+    now = timezone.now()
+    session_over = _session_start(site, gaming_date) + SESSION + timedelta(hours=1) <= now
+    return session_over and gaming_date < business_date(now, site.time_zone, site.business_day_start_hour)
 
 
 def _cast(people) -> _Cast:

@@ -13,6 +13,7 @@ import time_machine
 from django.utils import timezone
 
 from benchmarks import pages
+from floor.calculations import business_date
 from floor.demo import demo_days
 from floor.models import DealerShift, GamingDay
 from surveillance.models import Outage, OutageRepair
@@ -20,10 +21,12 @@ from surveillance.models import Outage, OutageRepair
 pytestmark = pytest.mark.django_db
 
 THURSDAY_AFTER_MIDNIGHT = datetime(2026, 11, 26, 6, 45, tzinfo=UTC)  # 00:45 in Chicago: Wednesday's night still on
+THURSDAY_BEFORE_DAWN = datetime(2026, 11, 26, 9, 6, tzinfo=UTC)  # 03:06: the session over, its business day not
 THURSDAY_MORNING = datetime(2026, 11, 26, 16, 0, tzinfo=UTC)  # Tuesday's and Wednesday's nights over
 
 
-@pytest.mark.parametrize("now", [THURSDAY_AFTER_MIDNIGHT, THURSDAY_MORNING], ids=["after-midnight", "morning"])
+@pytest.mark.parametrize("now", [THURSDAY_AFTER_MIDNIGHT, THURSDAY_BEFORE_DAWN, THURSDAY_MORNING],
+                         ids=["after-midnight", "before-dawn", "morning"])
 def test_the_demo_builds_its_last_nights_and_then_earlier_ones_at_any_hour(now):
     with time_machine.travel(now, tick=False):
         demo = pages.load_nights(pages.SMALL_NIGHTS)
@@ -32,6 +35,9 @@ def test_the_demo_builds_its_last_nights_and_then_earlier_ones_at_any_hour(now):
         last = demo_days("busy", busy, today)[-1]
         first_pass = set(GamingDay.objects.filter(site=busy).values_list("gaming_date", flat=True))
         assert first_pass == {last}  # the last night over is built, none still on
+        for site in demo["sites"].values():  # today's gaming date is left for tonight's gaming day to open
+            today_there = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+            assert not GamingDay.objects.filter(site=site, gaming_date=today_there).exists(), site
 
         pages.load_nights(4 * pages.SMALL_NIGHTS)  # earlier nights, built after the outage
         built = set(GamingDay.objects.filter(site=busy).values_list("gaming_date", flat=True))
