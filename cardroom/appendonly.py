@@ -69,6 +69,10 @@ class AppendOnlyModel(models.Model):
     audit_rows = True
     # The lookup from this model to its organization's id, when the generic path fails.
     audit_organization: str | None = None
+    # The action of the row's event when creating the row is itself what happened (an alert
+    # opened): that one event records it, with the row's site, instead of a second event
+    # beside `row.created`. None: `row.created`.
+    audit_created_action: str | None = None
 
     objects = AppendOnlyQuerySet.as_manager()
 

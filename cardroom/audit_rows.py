@@ -175,7 +175,8 @@ def organizations_of(model, objs: Sequence[models.Model]) -> list[int]:
     return [found[obj.pk] for obj in objs]
 
 
-def row_event(model, pk: int, canonical: dict, *, action: str = ROW_CREATED, event_model=None):
+def row_event(model, pk: int, canonical: dict, *, action: str = ROW_CREATED, event_model=None,
+              site_id: int | None = None):
     from .models import AuditEvent
 
     table = model._meta.db_table
@@ -183,7 +184,7 @@ def row_event(model, pk: int, canonical: dict, *, action: str = ROW_CREATED, eve
         occurred_at=timezone.now(),
         actor=None,
         actor_label="system",
-        site_id=None,
+        site_id=site_id,
         action=action,
         object_type=table,
         object_id=str(pk),
@@ -202,11 +203,13 @@ def record_rows(objs: Sequence[models.Model]) -> None:
     if any(obj.pk is None for obj in objs):
         raise ValueError(f"{model._meta.label}: rows without primary keys cannot be recorded")
     fields = row_fields(model)
+    action = model.audit_created_action  # the creation is the event (AppendOnlyModel), at the row's site
     by_org: dict[int, list] = defaultdict(list)
     for obj, org_id in zip(objs, organizations_of(model, objs), strict=True):
         obj._audit_organization_id = org_id
         canonical = canonical_row(fields, [getattr(obj, f.attname) for f in fields])
-        by_org[org_id].append(row_event(model, obj.pk, canonical))
+        by_org[org_id].append(row_event(model, obj.pk, canonical) if action is None else
+                              row_event(model, obj.pk, canonical, action=action, site_id=getattr(obj, "site_id", None)))
     for org_id in sorted(by_org):  # a fixed order, so two transactions never wait on each other's locks
         append_events(org_id, by_org[org_id])
 

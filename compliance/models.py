@@ -54,7 +54,12 @@ class Alert(AppendOnlyModel):
     triggered it, never changes; acknowledging, documenting and resolving are AlertStep rows.
 
     One alert per (rule, site, period, subject): the unique constraint is what makes the jobs
-    idempotent, even with two workers running the same check at once."""
+    idempotent, even with two workers running the same check at once.
+
+    Its opening is audited by the row's own event (`alert.opened`, the row's values and digest:
+    AppendOnlyModel.audit_created_action), one event per alert."""
+
+    audit_created_action = "alert.opened"
 
     rule = models.CharField(max_length=60)
     citation = models.CharField(max_length=80)

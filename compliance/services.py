@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import append_events, field_values, new_event, record_event, snapshot
+from cardroom.audit import record_event, snapshot
 from cardroom.models import Membership, Role, Site
 from cardroom.rules import HOUSE_CONTROL
 
@@ -29,14 +29,12 @@ def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
     if existing is not None:
         return existing, False
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # the row's event is its audit (`alert.opened`: Alert.audit_created_action)
             alert = Alert.objects.create(
                 **key, organization_id=organization_id, citation=finding.citation, title=finding.title,
                 period_start=finding.period_start, period_end=finding.period_end, figures=finding.figures,
                 action_required=finding.action_required, due_date=finding.due_date, opened_at=timezone.now(),
             )
-            record_event(actor=None, action="alert.opened", obj=alert, organization_id=organization_id,
-                         site_id=finding.site_id, after=snapshot(alert))
     except IntegrityError:
         # Another worker opened it between our look and our insert: the unique constraint won.
         return Alert.objects.get(**key), False
@@ -74,21 +72,15 @@ def open_alerts(findings: list[Finding], *, organization_of: dict[int, int]) -> 
     now, alerts = timezone.now(), []
     try:
         with transaction.atomic():
-            # INSERTs of at most ALERT_BATCH rows: a statement's parameters stay bounded.
+            # INSERTs of at most ALERT_BATCH rows: a statement's parameters stay bounded. Each
+            # row's event (`alert.opened`, Alert.audit_created_action) is its audit.
             for start in range(0, len(new), ALERT_BATCH):
-                created = Alert.objects.bulk_create([Alert(
+                alerts += Alert.objects.bulk_create([Alert(
                     rule=f.rule, site_id=f.site_id, period_key=f.period_key, subject=f.subject,
                     organization_id=organization_of[f.site_id], citation=f.citation, title=f.title,
                     period_start=f.period_start, period_end=f.period_end, figures=f.figures,
                     action_required=f.action_required, due_date=f.due_date, opened_at=now)
                     for f in new[start:start + ALERT_BATCH]])
-                events: dict[int, list] = {}
-                for alert in created:
-                    events.setdefault(alert.organization_id, []).append(new_event(
-                        actor=None, action="alert.opened", obj=alert, site_id=alert.site_id, after=field_values(alert)))
-                for organization_id, batch in events.items():
-                    append_events(organization_id, batch)
-                alerts += created
     except IntegrityError:
         opened = []
         for finding in new:

@@ -237,3 +237,25 @@ def test_one_step_resolve_through_the_api(client_for, cast, alert):
         ("resolved", cast[Role.GAMING_MANAGER].user.username)]
     assert alert.steps.get(kind="documented").documentation == {"contacted_person": "J. Smith"}
     assert api.post(url, {"note": "again"}, format="json").status_code == 400
+
+
+@pytest.mark.parametrize("batch", [False, True], ids=["one", "a run's batch"])
+def test_an_alert_opened_is_one_audit_event_that_covers_its_row(site, cast, batch):
+    """The alert's row event is its opening (`alert.opened`, Alert.audit_created_action): at its
+    site, with the row's values and digest, which the audit verification checks; no second
+    event beside it."""
+    from cardroom.audit_verify import verify
+
+    if batch:
+        opened, _ = services.open_alerts([finding(site), finding(site, subject="fill:3")],
+                                         organization_of={site.pk: site.organization_id})
+    else:
+        opened = [services.open_alert(finding(site), organization_id=site.organization_id)[0]]
+    for alert in opened:
+        events = AuditEvent.objects.filter(row_table=Alert._meta.db_table, row_pk=alert.pk)
+        assert [(e.action, e.site_id, e.organization_id) for e in events] == [
+            ("alert.opened", site.pk, site.organization_id)]
+        assert events[0].after["figures"] == alert.figures and events[0].row_digest
+    assert AuditEvent.objects.filter(action="alert.opened").count() == len(opened)
+    assert AuditEvent.objects.filter(action="row.created", row_table=Alert._meta.db_table).count() == 0
+    assert verify().ok
