@@ -38,6 +38,7 @@ from django.db import transaction
 from django.db.models import JSONField, Max, Model
 from django.utils import timezone
 
+from .appendonly import COPY_ROWS, take_ids
 from .models import AuditEvent
 
 GENESIS_HASH = "0" * 64
@@ -323,8 +324,7 @@ def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
 # Events appended at once from which COPY is cheaper than a multi-row INSERT: psycopg adapts
 # a COPY row's values in C, where binding an INSERT row's parameters into its text runs in
 # Python (a night's alerts, two events each: 33 us of an event's Python to about 10).
-COPY_EVENTS = 16
-_EVENT_IDS_SQL = "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)"
+COPY_EVENTS = COPY_ROWS
 # A COPY row: each field's value as hashed (`event_values`), the JSON ones adapted as the ORM
 # adapts them; the others are already what their fields store (str, int, an aware datetime).
 _EVENT_COPY_VALUES = [(f.attname, f if isinstance(f, JSONField) else None) for f in _EVENT_INSERT_FIELDS]
@@ -339,8 +339,7 @@ def _copy_events(conn, events: Sequence[AuditEvent]) -> None:
     """`_insert_events` by COPY: the ids are taken from the table's identity sequence first
     (one query; COPY returns none), then the rows."""
     with conn.cursor() as cursor:
-        cursor.execute(_EVENT_IDS_SQL, [AuditEvent._meta.db_table, AuditEvent._meta.pk.column, len(events)])
-        ids = [pk for (pk,) in cursor.fetchall()]
+        ids = take_ids(cursor, AuditEvent, len(events))
         with cursor.cursor.copy(_EVENT_COPY_SQL) as copy:
             for pk, event in zip(ids, events, strict=True):
                 copy.write_row([pk, *(getattr(event, name) if as_json is None else as_json.get_db_prep_save(getattr(event, name), conn)
