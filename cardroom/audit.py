@@ -321,9 +321,10 @@ def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
         event.pk, event._state.adding, event._state.db = pk, False, conn.alias
 
 
-# Events appended at once from which COPY is cheaper than a multi-row INSERT: psycopg adapts
-# a COPY row's values in C, where binding an INSERT row's parameters into its text runs in
-# Python (a night's alerts, two events each: 33 us of an event's Python to about 10).
+# Events appended at once from which COPY is cheaper than a multi-row INSERT (as for any
+# append-only rows, cardroom.appendonly.COPY_ROWS): psycopg adapts a COPY row's values in C,
+# where binding an INSERT row's parameters into its text runs in Python (a night's alerts'
+# events: 33 us of an event's Python to about 10).
 COPY_EVENTS = COPY_ROWS
 # A COPY row: each field's value as hashed (`event_values`), the JSON ones adapted as the ORM
 # adapts them; the others are already what their fields store (str, int, an aware datetime).

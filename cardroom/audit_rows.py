@@ -208,8 +208,8 @@ def record_rows(objs: Sequence[models.Model]) -> None:
     for obj, org_id in zip(objs, organizations_of(model, objs), strict=True):
         obj._audit_organization_id = org_id
         canonical = canonical_row(fields, [getattr(obj, f.attname) for f in fields])
-        by_org[org_id].append(row_event(model, obj.pk, canonical) if action is None else
-                              row_event(model, obj.pk, canonical, action=action, site_id=getattr(obj, "site_id", None)))
+        site_id = getattr(obj, "site_id", None) if action else None
+        by_org[org_id].append(row_event(model, obj.pk, canonical, action=action or ROW_CREATED, site_id=site_id))
     for org_id in sorted(by_org):  # a fixed order, so two transactions never wait on each other's locks
         append_events(org_id, by_org[org_id])
 

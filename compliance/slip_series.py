@@ -104,14 +104,13 @@ def series_problems(by_id: dict, start: date, end: date) -> list[rules.SlipExcep
         if key not in series:
             series[key] = _Series(checkpoints.get(key))
         one = series[key]
-        if row.last:
+        if row.last:  # the side's totals: those of the slips before its last slip, then the last's own
             one.newest_id = max(one.newest_id, row.id, row.high_id_before or 0)
             one.highest_read = max(one.highest_read or 0, row.number)
-            settled = [row.settled_before, row.id if row.settled else None]
-            newest_settled = max([newest_settled, *(i for i in settled if i is not None)])
-            unsettled = [i for i in (oldest_unsettled, row.unsettled_before, None if row.settled else row.id)
-                         if i is not None]
-            oldest_unsettled = min(unsettled, default=None)
+            newest_settled = max(newest_settled, row.settled_before or 0, row.id if row.settled else 0)
+            for unsettled in (row.unsettled_before, None if row.settled else row.id):
+                if unsettled is not None:
+                    oldest_unsettled = unsettled if oldest_unsettled is None else min(oldest_unsettled, unsettled)
         if row.flagged:
             one.flagged.append(row)
         if row.below and row.late_low:
@@ -195,9 +194,9 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
 # a higher one prepared at the same moment and entered before it were prepared at that moment
 # too, some two of them next to each other were entered in the wrong order; if one was not, it
 # or the higher one is a witness. Which slips were used out of order is then found for the
-# sides with one (`_used_out_of_order`). Only the slips that start a side, follow a gap, witness or were used out of order (below
-# the checkpoint's highest: `late_low`), and each side's last, come back. `r` is
-# `_new_slips_query` (its columns named here; used once, PostgreSQL inlines it).
+# sides with one (`_used_out_of_order`). Only the slips that start a side, follow a gap, witness
+# or were used out of order (below the checkpoint's highest: `late_low`), and each side's last,
+# come back. `r` is `_new_slips_query` (its columns named here; used once, PostgreSQL inlines it).
 _JUDGE_SQL = """
 WITH r (id, site_id, kind, number, gaming_date, prepared_at, late_low, below, settled) AS ({inner})
 SELECT site_id, kind, below, number, prev, gaming_date, prepared_at, id, late_low, witness, last,
