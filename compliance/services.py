@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import record_event, snapshot
+from cardroom.audit import appended_at_end, record_event, snapshot
 from cardroom.models import Membership, Role, Site
 from cardroom.rules import HOUSE_CONTROL
 
@@ -229,7 +229,7 @@ def recipients_for(alert: Alert) -> list[str]:
 
 def send_notification(alert: Alert, kind: str) -> Notification | None:
     """Send one e-mail of this kind for the alert, once: the row and the mail commit together."""
-    with transaction.atomic():
+    with transaction.atomic(), appended_at_end():  # the chain lock not held while mailing (send_notifications)
         try:
             with transaction.atomic():
                 note = Notification.objects.create(alert=alert, kind=kind, sent_at=timezone.now(),
@@ -293,7 +293,10 @@ def send_notifications(alerts: list[Alert], kind: str) -> list[Notification]:
         return [Notification(alert=a, kind=kind, sent_at=now, recipients=recipients[a.pk]) for a in of]
 
     try:
-        with transaction.atomic():
+        # The rows' audit events are appended after the mails went (appended_at_end): the
+        # organization's chain lock is held for the last write only, not while mailing, so
+        # the night's notification tasks of one organization do not wait on each other's mail.
+        with transaction.atomic(), appended_at_end():
             try:
                 with transaction.atomic():
                     notes = Notification.objects.bulk_create(rows(todo))

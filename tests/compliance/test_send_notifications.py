@@ -8,7 +8,9 @@ from django.core.mail.backends.locmem import EmailBackend
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cardroom.models import Role
+from cardroom import audit
+from cardroom.audit_verify import verify
+from cardroom.models import AuditEvent, Role
 from compliance import services
 from compliance.models import Notification
 from tests.factories import OrganizationFactory, SiteFactory, make_person
@@ -97,3 +99,32 @@ def test_a_mail_that_fails_keeps_the_rows_of_those_sent_and_a_retry_sends_the_re
     assert [n.alert_id for n in notes] == [a.pk for a in alerts[2:]]
     assert len(mail.outbox) == 2
     assert Notification.objects.count() == 4
+
+
+class NotesTheChainLocks(EmailBackend):
+    """Records, as each mail goes, the chains this transaction has appended to (and so holds
+    the lock of, cardroom.audit): none, when the rows' events wait for the end."""
+
+    held = []
+
+    def send_messages(self, messages):
+        heads = getattr(connection, "_audit_known_heads", {})
+        NotesTheChainLocks.held.append(sorted(chain for chain in heads if audit._known_head(connection, chain)))
+        return super().send_messages(messages)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_chain_lock_is_held_while_mailing(staff, site, other_site, settings):
+    """The chain lock serialises every audited write of an organization: a mail server's
+    slowness must not hold it. The notification rows' events are appended after the mails,
+    in the same transaction, and the chain still verifies."""
+    alerts = _alerts(site, other_site)
+    settings.EMAIL_BACKEND = f"{__name__}.NotesTheChainLocks"
+    NotesTheChainLocks.held = []
+    assert len(services.send_notifications(alerts[:3], Notification.Kind.OPENED)) == 3
+    assert services.send_notification(alerts[3], Notification.Kind.OPENED) is not None
+    assert NotesTheChainLocks.held == [[], [], [], []]
+    assert Notification.objects.count() == 4
+    events = AuditEvent.objects.filter(row_table=Notification._meta.db_table)
+    assert sorted(events.values_list("row_pk", flat=True)) == sorted(Notification.objects.values_list("pk", flat=True))
+    assert verify().ok
