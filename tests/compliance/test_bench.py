@@ -25,5 +25,9 @@ def test_bench_compliance_scans_through_real_workers_and_opens_the_alerts(tmp_pa
                      r"\(rerun: (\d+) already open, 0 opened\)", text)
     assert cold and int(cold[1]) > 0 and cold[1] == cold[2], text
     assert re.search(r"per site-quarter [\d.]+ cold", text), text
+    # The machine's speed read beside the figures (benchmarks.machine), before and after the scans.
+    speed = re.search(r"machine: a fixed Python loop of 20,000,000 additions took ([\d.]+) s before the scans "
+                      r"and ([\d.]+) s after", text)
+    assert speed and 0 < float(speed[1]) < 60 and 0 < float(speed[2]) < 60, text
     assert "Scratch databases dropped." in text
     assert not list(Path(tmp_path).glob("bench-compliance*.sqlite3"))

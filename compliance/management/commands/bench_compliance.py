@@ -28,6 +28,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.migrations.loader import MigrationLoader
 
 from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
+from benchmarks.machine import LOOP, loop_seconds
 from cardroom.celery import app
 from cardroom.periods import Quarter
 from compliance.models import Alert
@@ -209,6 +210,7 @@ class Command(BaseCommand):
         workers = self._start_workers(count, copy, queue)
         try:
             chunks = organization_chunks(self.chunk_sites)
+            speed_before = loop_seconds()
             cold = self._scan()
             mailed = self._notifications_sent(cold["opened"])
             warm = self._scan() if not self.cold_only else {"wall": float("nan"), "already_open": 0, "opened": 0,
@@ -220,6 +222,7 @@ class Command(BaseCommand):
             last_day = date.fromisoformat(self.spec["day_ranges"][-1][1])
             daily = self._scan({"quarters": [], "day_ranges": [(str(last_day - timedelta(days=6)), str(last_day))]})
             quarterly = self._scan({"quarters": self.spec["quarters"][-1:], "day_ranges": []})
+            speed_after = loop_seconds()
         finally:
             self._stop_workers(workers)
             app.conf.task_default_queue = previous_queue
@@ -239,6 +242,8 @@ class Command(BaseCommand):
         self.stdout.write(f"  nightly jobs with {label}: daily rules (the last 7 days, every site) {daily['wall']:.2f} s, "
                           f"{daily['queries']} queries; quarter rules of {self.spec['quarters'][-1]} {quarterly['wall']:.2f} s, "
                           f"{quarterly['queries']} queries")
+        self.stdout.write(f"  machine: a fixed Python loop of {LOOP:,} additions took {speed_before:.2f} s before the "
+                          f"scans and {speed_after:.2f} s after (benchmarks.machine: compare runs with similar readings)")
 
     def _notifications_sent(self, opened: int) -> float:
         """Each opened alert queues its e-mail (compliance.tasks.notify_alert): wait for the
