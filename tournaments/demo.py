@@ -6,7 +6,8 @@ Tonight's "Demo: Friday Night Blackjack Tournament": $100 entry for 500 chips, $
 500 chips, $25 add-ons for 250 chips (ND 99-01.3-08-15(1)); six players, one of whom pays the
 full $200.00 (entry, rebuy and two add-ons); one rebuy rung up twice and voided; a $300 cash
 prize to the winner and a $60 merchandise prize for second place. It is dated on today's
-business day, whose books are still open (the cage's demo closes only earlier days).
+business day, whose books are still open (the cage's demo closes only earlier days): the
+hour before now, or in the business day's first hour the part of it that has passed.
 
 Idempotent: it does nothing when the demo tournament is already at the site.
 """
@@ -16,12 +17,13 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from floor.calculations import business_date
+from floor.calculations import business_date, gaming_day_bounds
 
 from . import services
 from .models import FeeKind, Tournament
 
 NAME = "Demo: Friday Night Blackjack Tournament"
+PLAY = timedelta(hours=1)
 PLAYERS = ("Arne Olson", "Birgit Haugen", "Carl Nygaard", "Dorothy Pederson", "Emil Fjeld", "Frida Strand")
 
 
@@ -31,14 +33,20 @@ def extend_demo(demo: dict) -> None:
     if Tournament.objects.filter(site=site, name=NAME).exists():
         return
     now = timezone.now()
-    start = now - timedelta(hours=1)
+    today = business_date(now, site.time_zone, site.business_day_start_hour)
+    # An hour of play ending now; in the business day's first hour, the time it has had, so
+    # that every moment of it is today's (the day before is over, its books closed by the
+    # cage's demo) and none is in the future.
+    opened = gaming_day_bounds(today, site.time_zone, site.business_day_start_hour)[0]
+    span = min(PLAY, now - opened)
+    start, scale = now - span, span / PLAY
     boss, cashier = people["shift"], people["cashier"]
     with transaction.atomic():
         tournament = services.announce_tournament(
             acting_user=boss.user,
             site=site,
             name=NAME,
-            gaming_date=business_date(start, site.time_zone, site.business_day_start_hour),
+            gaming_date=today,
             entry_fee_cents=10000,
             chips_per_entry=500,
             rebuy_fee_cents=5000,
@@ -54,14 +62,14 @@ def extend_demo(demo: dict) -> None:
             prizes_offered="Winner: $300 cash. Second place: a club jacket (value $60).",
             at=start,
         )
-        _play(tournament, cashier, boss, start)
+        _play(tournament, cashier, boss, lambda minutes: start + timedelta(minutes=minutes) * scale)
 
 
-def _play(tournament, cashier, boss, start) -> None:
+def _play(tournament, cashier, boss, at) -> None:
+    """The tournament's hour; `at(minutes)`: the moment so many minutes into it."""
+
     def fee(kind, minutes, **who):
-        return services.collect_fee(
-            acting_user=cashier.user, tournament=tournament, kind=kind, at=start + timedelta(minutes=minutes), **who
-        )
+        return services.collect_fee(acting_user=cashier.user, tournament=tournament, kind=kind, at=at(minutes), **who)
 
     players = [fee(FeeKind.ENTRY, 5 + n, player_name=name).player for n, name in enumerate(PLAYERS)]
     fee(FeeKind.REBUY, 20, player=players[0])
@@ -69,7 +77,7 @@ def _play(tournament, cashier, boss, start) -> None:
     fee(FeeKind.ADD_ON, 31, player=players[0])  # $200.00: the most a player may pay (08-15(1))
     twice = fee(FeeKind.REBUY, 22, player=players[2])
     fee(FeeKind.REBUY, 23, player=players[2])
-    services.void_fee(acting_user=boss.user, fee=twice, reason="Demo: rung up twice", at=start + timedelta(minutes=25))
+    services.void_fee(acting_user=boss.user, fee=twice, reason="Demo: rung up twice", at=at(25))
     for player, kind, cents, what, minutes in (
         (players[0], "cash", 30000, "", 55),
         (players[2], "merchandise", 6000, "Club jacket", 56),
@@ -82,5 +90,5 @@ def _play(tournament, cashier, boss, start) -> None:
             kind=kind,
             amount_cents=cents,
             description=what,
-            at=start + timedelta(minutes=minutes),
+            at=at(minutes),
         )

@@ -211,7 +211,7 @@ def test_the_preparer_on_duty_alone_does_not_count(open_table, dealer_shift, cas
     assert services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill).reason == rules.UNVERIFIED_NOTE
 
 
-def test_duty_ending_at_the_moment_of_receipt_is_off_duty_then(fill, cast, site, shift_manager, open_table):
+def test_duty_ending_at_the_moment_of_receipt_is_off_duty_then(day_under_way, fill, cast, site, shift_manager, open_table):
     from floor import queries
 
     services.start_dealer_shift(
