@@ -38,9 +38,9 @@ def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
     except IntegrityError:
         # Another worker opened it between our look and our insert: the unique constraint won.
         return Alert.objects.get(**key), False
-    from .tasks import notify_alert
+    from .tasks import MAIL_PRIORITY, notify_alert
 
-    notify_alert.delay_on_commit(alert.pk, Notification.Kind.OPENED)
+    notify_alert.apply_async_on_commit((alert.pk, Notification.Kind.OPENED), priority=MAIL_PRIORITY)
     return alert, True
 
 
@@ -107,10 +107,11 @@ class _OpenedInTransaction:
         self.alert_ids: list[int] = []
 
     def __call__(self):
-        from .tasks import notify_alerts
+        from .tasks import MAIL_PRIORITY, notify_alerts
 
         for start in range(0, len(self.alert_ids), NOTIFY_BATCH):
-            notify_alerts.delay(self.alert_ids[start:start + NOTIFY_BATCH], Notification.Kind.OPENED)
+            notify_alerts.apply_async((self.alert_ids[start:start + NOTIFY_BATCH], Notification.Kind.OPENED),
+                                      priority=MAIL_PRIORITY)
 
 
 def _notify_when_committed(alert_ids: list[int]) -> None:

@@ -19,6 +19,13 @@ from django.utils import timezone
 from cardroom.periods import Quarter
 
 RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
+# The priority of the alerts' e-mails in the broker's queue: after every task of the rules (which
+# go at the default, 0). With Redis, 0 is taken first and 9 last (kombu's priority steps 0, 3, 6,
+# 9); so a fanned-out run's chord gathers, and the run is finished, when its last chunk ends,
+# not after the e-mails its earlier chunks queued meanwhile, and the next run's chunks do not
+# wait behind the last run's e-mails either. The filesystem broker ignores it (first in, first
+# out), as does a worker's own prefetch (one task: CELERY_WORKER_PREFETCH_MULTIPLIER).
+MAIL_PRIORITY = 9
 # Sites per chunk when no setting says otherwise: small enough that two or more workers share
 # a state's sites evenly, large enough that each provider's fixed queries are shared by many.
 DEFAULT_CHUNK_SITES = 50

@@ -1,21 +1,26 @@
 """The compliance run fanned out by organization on a real Celery worker opens the same alerts
 as the run in one process; each site-quarter's figures are computed once per run."""
 
+import time
 from collections import Counter
 from datetime import date
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from celery.signals import before_task_publish, task_prerun
+from django.conf import settings
 from django.db import transaction
 
 from accounting import summaries
 from cardroom.celery import app
 from cardroom.models import Role
 from cardroom.periods import Quarter
+from compliance import services
 from compliance.engine import run_quarter_rules, run_scan
-from compliance.models import Alert
-from compliance.tasks import fan_out, largest_first, organization_chunks
+from compliance.models import Alert, Notification
+from compliance.tasks import MAIL_PRIORITY, fan_out, largest_first, organization_chunks
 from tests.accounting.scenario import Scenario
+from tests.compliance.test_alerts import finding
 from tests.compliance.test_providers import make_day, make_slip
 from tests.compliance.test_quarter_providers import play
 from tests.factories import SiteFactory, TableFactory, make_person
@@ -63,6 +68,71 @@ def test_the_fanned_out_run_on_a_real_worker_opens_the_alerts_of_the_run_in_one_
     assert gathered["chunks"] == 2 and gathered["opened"] == len(expected) and gathered["queries"] > 0
     assert again["opened"] == 0 and again["already_open"] == len(expected)
     assert alert_keys() == expected
+
+
+def earlier(site):
+    """A finding of a rule the run does not read back (its e-mail is simply queued)."""
+    return finding(site, rule="late_deposit", citation="ND 99-01.3-03-10(1)", title="Deposit late",
+                   period_key="2026-10-01", figures={})
+
+
+@pytest.fixture
+def published():
+    """(task name, priority) of each task message sent to the broker, in order."""
+    sent = []
+
+    def record(sender=None, properties=None, **kwargs):
+        sent.append((sender, (properties or {}).get("priority")))
+
+    before_task_publish.connect(record, weak=False)
+    yield sent
+    before_task_publish.disconnect(record)
+
+
+def test_the_alerts_e_mails_are_queued_after_the_rules_tasks(site, stranger_site, cast, published,
+                                                           django_capture_on_commit_callbacks):
+    """The e-mails of the alerts opened one at a time and by a run go at MAIL_PRIORITY, below
+    the rules' own tasks (the default): whatever the broker, the messages say so."""
+    sites_with_problems(site, stranger_site, cast)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.open_alert(earlier(site), organization_id=site.organization_id)
+            run_scan(quarters=[Q4], day_ranges=DAYS)
+    finally:
+        app.control.purge()  # no worker here: the messages go
+    mails = [priority for name, priority in published if name.startswith("compliance.tasks.notify_alert")]
+    assert len(mails) == 2 and set(mails) == {MAIL_PRIORITY} == {9}
+    assert MAIL_PRIORITY > 0  # Redis takes priority 0 (the rules' tasks, sent without one) first
+
+
+@pytest.mark.skipif(not settings.CELERY_BROKER_URL.startswith("redis"),
+                    reason="message priorities need the Redis broker (the filesystem broker is first in, first out)")
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_runs_the_whole_fanned_out_run_before_the_e_mails_queued_earlier(site, stranger_site, cast):
+    """A run's chord gathers when its last chunk ends: the e-mails queued before it (an alert
+    opened earlier) and by its own chunks wait until the run is finished."""
+    services.open_alert(earlier(site), organization_id=site.organization_id)  # its e-mail is queued now
+    sites_with_problems(site, stranger_site, cast)
+    ran = []
+
+    def record(sender=None, **kwargs):
+        ran.append(sender.name.rsplit(".", 1)[-1])
+
+    task_prerun.connect(record, weak=False)
+    try:
+        outcome = fan_out(quarters=[Q4], day_ranges=DAYS, chunk_sites=1)
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+            gathered = outcome.get(timeout=120)
+            for _ in range(600):
+                if Notification.objects.count() == 1 + gathered["opened"]:
+                    break
+                time.sleep(0.1)
+    finally:
+        task_prerun.disconnect(record)
+    assert gathered["chunks"] == 2 and gathered["opened"] >= 4
+    assert Notification.objects.count() == 1 + gathered["opened"]
+    assert ran[:3] == ["scan_organizations", "scan_organizations", "gather_scan"]
+    assert set(ran[3:]) == {"notify_alert", "notify_alerts"}
 
 
 def test_one_chunk_runs_in_the_calling_process(site, stranger_site, cast):
