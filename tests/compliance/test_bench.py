@@ -24,6 +24,10 @@ def test_bench_compliance_scans_through_real_workers_and_opens_the_alerts(tmp_pa
     cold = re.search(r"full scan with 1 worker: [\d.]+ s \(cold: alerts opened (\d+)\); warm [\d.]+ s "
                      r"\(rerun: (\d+) already open, 0 opened\)", text)
     assert cold and int(cold[1]) > 0 and cold[1] == cold[2], text
+    # The e-mails come after the run (the rules' tasks first): their time is printed, and the whole.
+    mails = re.search(r"full scan with 1 worker: ([\d.]+) s .*e-mails .*all sent ([\d.]+) s after the cold scan, "
+                      r"([\d.]+) s after its start", text)
+    assert mails and abs(float(mails[1]) + float(mails[2]) - float(mails[3])) < 0.02, text
     assert re.search(r"per site-quarter [\d.]+ cold", text), text
     # The machine's speed read beside the figures (benchmarks.machine), before and after the scans.
     speed = re.search(r"machine: a fixed Python loop of 20,000,000 additions took ([\d.]+) s before the scans "
