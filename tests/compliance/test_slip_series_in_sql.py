@@ -6,12 +6,16 @@ import random
 from datetime import date, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from cardroom.models import Role
 from compliance import slip_series
 from compliance.models import SlipSeriesCheckpoint
 from floor.calculations import check_series
 from floor.models import Slip
+from tests.factories import TableFactory, make_person
 
 from .test_providers import make_day
 from .test_slip_checkpoint import _later
@@ -103,6 +107,33 @@ def test_random_series_are_judged_as_the_rule_reads(seed, site, table, cast):
         judged = _judged(site, end, end)
     for kind, (high, before, used) in later.items():
         assert judged[kind] == _reference(used, end, end, high=high, before=before), kind
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the read per series is PostgreSQL's (LATERAL)")
+@pytest.mark.parametrize("seed", range(3))
+def test_the_read_per_series_returns_the_rows_of_the_read_of_all_series(seed, site, stranger_site, table, cast):
+    """With no checkpoint, PostgreSQL reads each series on its own (_JUDGE_BY_SERIES_SQL): the
+    same rows as _JUDGE_SQL over all the series at once, for two sites of random series."""
+    rng = random.Random(seed)
+    other_table = TableFactory(site=stranger_site, number=1)
+    for where, on_table in ((site, table), (stranger_site, other_table)):
+        boss = make_person(where.organization, Role.PIT_BOSS, where)
+        days = [make_day(where, FIRST_DAY + timedelta(days=n), make_person(where.organization, Role.SHIFT_MANAGER, where))
+                for n in range(3)]
+        for kind in ("fill", "credit"):
+            _enter(where, on_table, boss, days, kind, _series(rng, 1, rng.randint(5, 30)), rng)
+    by_id, end = {site.pk: site, stranger_site.pk: stranger_site}, FIRST_DAY + timedelta(days=rng.randint(1, 2))
+    with CaptureQueriesContext(connection) as queries:
+        per_series = slip_series._judged_rows(by_id, end, {})
+    assert "LATERAL" in queries.captured_queries[-1]["sql"]
+    sql, params = slip_series._judge_sql(by_id, end, {}, timezone.now() - slip_series.SETTLE)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        together = cursor.fetchall()
+    assert len(per_series) == len(together) > 4
+    assert sorted(per_series) == sorted(slip_series._Row(*row[:2], bool(row[2]), *row[3:8], bool(row[8]),
+                                                         bool(row[9]), bool(row[10]), *row[11:14], bool(row[14]))
+                                        for row in together)
 
 
 def test_a_series_with_nothing_wrong_comes_back_as_one_row_and_its_totals(site, table, cast):
