@@ -23,8 +23,9 @@ RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retri
 # go at the default, 0). With Redis, 0 is taken first and 9 last (kombu's priority steps 0, 3, 6,
 # 9); so a fanned-out run's chord gathers, and the run is finished, when its last chunk ends,
 # not after the e-mails its earlier chunks queued meanwhile, and the next run's chunks do not
-# wait behind the last run's e-mails either. The filesystem broker ignores it (first in, first
-# out), as does a worker's own prefetch (one task: CELERY_WORKER_PREFETCH_MULTIPLIER).
+# wait behind the last run's e-mails either. A worker reserves one task at a time (late acks,
+# CELERY_WORKER_PREFETCH_MULTIPLIER 1), so it takes them in the broker's order. The filesystem
+# broker ignores priorities (first in, first out).
 MAIL_PRIORITY = 9
 # Sites per chunk when no setting says otherwise: small enough that two or more workers share
 # a state's sites evenly, large enough that each provider's fixed queries are shared by many.
