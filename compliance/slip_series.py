@@ -287,7 +287,11 @@ def _judged_rows(by_id: dict, end: date, checkpoints: dict) -> list[_Row]:
         sql, params = _judge_sql(by_id, end, checkpoints, settled_before)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        rows = cursor.fetchall()
+        return _judged(cursor.fetchall())
+
+
+def _judged(rows) -> list[_Row]:
+    """The rows of `_JUDGE_SQL` or `_JUDGE_BY_SERIES_SQL` as they come from the database."""
     return [_Row(site_id, kind, bool(below), number, prev, _as_date(day), _as_aware(prepared_at), pk, bool(late_low),
                  bool(witness), bool(last), high_id, settled_id, unsettled_id, bool(settled))
             for (site_id, kind, below, number, prev, day, prepared_at, pk, late_low, witness, last, high_id,

@@ -131,9 +131,7 @@ def test_the_read_per_series_returns_the_rows_of_the_read_of_all_series(seed, si
         cursor.execute(sql, params)
         together = cursor.fetchall()
     assert len(per_series) == len(together) > 4
-    assert sorted(per_series) == sorted(slip_series._Row(*row[:2], bool(row[2]), *row[3:8], bool(row[8]),
-                                                         bool(row[9]), bool(row[10]), *row[11:14], bool(row[14]))
-                                        for row in together)
+    assert sorted(per_series) == sorted(slip_series._judged(together))
 
 
 def test_a_series_with_nothing_wrong_comes_back_as_one_row_and_its_totals(site, table, cast):
