@@ -153,7 +153,7 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
     period = {"site_ids": site_ids, "start": start, "end": end}
     redeemed = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_chip_redemptions_query, **period)}
     tips = {(site_id, day): cents or 0 for site_id, day, cents in shaped_rows(_tips_redeemed_query, **period)}
-    deposits = {(d.site_id, d.gaming_date): d for d in _deposits(site_ids, start, end).select_related("verification")}
+    deposits = {(site_id, day): _deposit(*rest) for site_id, day, *rest in shaped_rows(_deposits_query, **period)}
     ideals = shaped_rows(_ideals_query, site_ids=site_ids, end=end)  # (site id, effective on, cents)
     keys = _day_keys(site_ids, start, end, include_empty) | set(counts) | set(redeemed) | set(tips) | set(deposits)
     keys |= {(i.site_id, i.gaming_date) for i in loans if start <= i.gaming_date <= end}
@@ -180,10 +180,13 @@ def deposits_maybe_late(site_ids, start: date, end: date, *, within_days: int) -
     return {(site_id, day): on for site_id, day, on in sorted(days)}
 
 
-def _deposits(site_ids, start, end):
-    """The deposits of the sites' gaming dates in [start, end]: a bank day's deposit is the one
-    of its site and gaming date."""
-    return BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+def _deposits_query(*, site_ids, start, end):
+    """The deposits of the sites' gaming dates in [start, end] (a bank day's deposit is the one
+    of its site and gaming date), each with its verification's statement amount (None when not
+    verified: a verification's amount is never null)."""
+    return (BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).order_by()
+            .values_list("site_id", "gaming_date", "amount_cents", "deposited_on", "due_on",
+                         "verification__statement_amount_cents"))  # fmt: skip
 
 
 def _day_keys(site_ids, start, end, include_empty) -> set[tuple[int, date]]:
@@ -317,22 +320,15 @@ def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
         chip_redemptions_cents=redeemed,
         tips_redeemed_cents=tips,
         ideal_cents=_ideal_on(ideals, site_id, day),
-        deposit=_deposit(deposit),
+        deposit=deposit,
         deposit_due=due,
     )
 
 
-def _deposit(deposit: BankDeposit | None) -> Deposit | None:
-    if deposit is None:
-        return None
-    verification = getattr(deposit, "verification", None)
-    return Deposit(
-        amount_cents=deposit.amount_cents,
-        deposited_on=deposit.deposited_on,
-        verified=verification is not None,
-        statement_amount_cents=verification.statement_amount_cents if verification else None,
-        late=deposit.late,
-    )
+def _deposit(amount_cents: int, deposited_on: date, due_on: date, statement_amount_cents: int | None) -> Deposit:
+    """A deposit row of `_deposits_query` (late: BankDeposit.late)."""
+    return Deposit(amount_cents=amount_cents, deposited_on=deposited_on, verified=statement_amount_cents is not None,
+                   statement_amount_cents=statement_amount_cents, late=deposited_on > due_on)
 
 
 # --- Chip inventory (SFN 17930) ---------------------------------------------------------------------
