@@ -327,8 +327,13 @@ def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
 
 def _deposit(amount_cents: int, deposited_on: date, due_on: date, statement_amount_cents: int | None) -> Deposit:
     """A deposit row of `_deposits_query` (late: BankDeposit.late)."""
-    return Deposit(amount_cents=amount_cents, deposited_on=deposited_on, verified=statement_amount_cents is not None,
-                   statement_amount_cents=statement_amount_cents, late=deposited_on > due_on)
+    return Deposit(
+        amount_cents=amount_cents,
+        deposited_on=deposited_on,
+        verified=statement_amount_cents is not None,
+        statement_amount_cents=statement_amount_cents,
+        late=deposited_on > due_on,
+    )
 
 
 # --- Chip inventory (SFN 17930) ---------------------------------------------------------------------

@@ -99,6 +99,11 @@ def test_the_bank_day_carries_its_deposit_as_recorded_then_as_verified(closed_da
     assert bank_day(site, day).deposit is None
     recorded = deposit(cashier, closed_day, amount_cents=98765, deposited_on=date(2026, 11, 6))
     assert bank_day(site, day).deposit == Deposit(98765, date(2026, 11, 6), False, None, True)
-    services.verify_deposit(acting_user=manager.user, deposit=recorded, statement_date=date(2026, 11, 7),
-                            statement_amount_cents=98700, note="bank fee")
+    services.verify_deposit(
+        acting_user=manager.user,
+        deposit=recorded,
+        statement_date=date(2026, 11, 7),
+        statement_amount_cents=98700,
+        note="bank fee",
+    )
     assert bank_day(site, day).deposit == Deposit(98765, date(2026, 11, 6), True, 98700, True)
