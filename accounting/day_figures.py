@@ -404,11 +404,11 @@ def _shift_figures(site_ids, end: date, period: _Period, snapshots: dict) -> lis
 def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game: str = "21"):
     """`dealer_hold.dealer_summaries`, closed days from their snapshots (the dealers pages, the
     dealer API and the dealer reports read this)."""
-    shifts = shift_figures(site_ids, start, end)
+    days, shifts = table_days_and_shifts(site_ids, start, end)  # one read of the snapshots
     if dealer_ids is not None:
         wanted = set(dealer_ids)
         shifts = [s for s in shifts if s.dealer_id in wanted]
-    return dealer_hold.summarize_dealers(shifts, table_days(site_ids, start, end), game)
+    return dealer_hold.summarize_dealers(shifts, days, game)
 
 
 def _shifts_from_rows(rows) -> list[dealer_hold.ShiftFigures]:

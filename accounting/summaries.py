@@ -274,8 +274,14 @@ class DailySummary:
         return self.total.hold_ratio
 
 
-def _by_game(days, game) -> Custody:
-    return figures.total(d.custody for d in days if d.game == game)
+def _game_sums(days) -> tuple[Custody, Custody, Custody]:
+    """All the table-days' custody summed, and the twenty-one and paddlewheel tables' (one
+    pass over the days: the all-tables sum is the sum of each game's)."""
+    by_game = defaultdict(list)
+    for d in days:
+        by_game[d.game].append(d.custody)
+    sums = {game: figures.total(custodies) for game, custodies in by_game.items()}
+    return figures.total(sums.values()), sums.get("21", figures.ZERO), sums.get("PW", figures.ZERO)
 
 
 def cash_figures(
@@ -396,11 +402,9 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
 def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
-    total = figures.total(r.custody for r in rows)
+    total, twenty_one, paddlewheel = _game_sums(rows)
     if entered:
         total += adjustment_custody(entered)
-    twenty_one, paddlewheel = _by_game(rows, "21"), _by_game(rows, "PW")
-    if entered:
         twenty_one += adjustment_custody(entered, "21")
         paddlewheel += adjustment_custody(entered, "PW")
     gaming_day = gaming_days.get(key)

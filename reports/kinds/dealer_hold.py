@@ -8,7 +8,7 @@ the percent-of-hold API of each employee (`site=` this site, `game=21` or `PW`).
 from dataclasses import dataclass
 from decimal import Decimal
 
-from accounting.day_figures import shift_figures, table_days
+from accounting.day_figures import table_days_and_shifts
 from accounting.dealer_hold import DealerSummary, HoldBesideSite, summarize_dealers
 from accounting.figures import ZERO, Custody
 from accounting.rules import DEALER_FIGURES
@@ -49,7 +49,7 @@ def _line(d: DealerSummary) -> DealerLine:
 def build(context: ReportContext) -> DealerHoldReport:
     site, start, end = context.site.pk, context.start, context.end
     # Closed days from their snapshots (accounting.day_figures), read once for both games.
-    shifts, days = shift_figures([site], start, end), table_days([site], start, end)
+    days, shifts = table_days_and_shifts([site], start, end)
     dealers = tuple(_line(d) for d in summarize_dealers(shifts, days, game="21"))
     wheel = tuple(_line(d) for d in summarize_dealers(shifts, days, game="PW"))
     totals = {}
