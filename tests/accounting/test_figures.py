@@ -4,6 +4,8 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from accounting import figures
 from accounting.figures import Custody
@@ -131,3 +133,17 @@ def test_a_dealer_far_below_the_site_gets_a_large_negative_z_score():
         )
         is None
     )
+
+
+cents = st.integers(min_value=-(10**12), max_value=10**12)
+
+
+@given(st.lists(st.builds(Custody, cents, cents, cents, cents, cents), max_size=20))
+def test_a_total_is_each_movement_summed_and_zero_for_nothing(custodies):
+    found = figures.total(iter(custodies))  # any iterable, read once
+    expected = [
+        sum(getattr(c, name) for c in custodies)
+        for name in ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents")
+    ]
+    assert found == Custody(*expected)
+    assert (found is figures.ZERO) == (not custodies)
