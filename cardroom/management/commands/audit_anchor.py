@@ -1,12 +1,11 @@
 """Append the head of every audit chain to its anchor file outside the database
 (cardroom.audit_anchors)."""
 
-from django.core.management.base import BaseCommand
-
 from cardroom.audit_anchors import anchor_chains, anchor_directory
+from cardroom.management.base import DatabaseCommand
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Append each audit chain's head (organization, seq, hash, time) to VAR_DIR/audit-anchors/."
 
     def handle(self, *args, **options):

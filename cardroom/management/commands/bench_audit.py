@@ -7,13 +7,14 @@ end; the anchors go to a temporary directory."""
 import tempfile
 import time
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext, override_settings
 
 from benchmarks.data import build
 from cardroom.audit import verify_chain
 from cardroom.audit_anchors import anchor_chains
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import AuditEvent
 from cardroom.periods import Quarter
 
@@ -22,7 +23,7 @@ class Rollback(Exception):
     pass
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Time verify_audit_log over a scratch audit log of at least --events events (rolled back)."
 
     def add_arguments(self, parser):

@@ -24,9 +24,11 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection
 from django.test import Client
+
+from cardroom.management.base import DatabaseCommand
 
 PAGES = (("dashboard", "/figures/dashboard/"), ("daily", "/figures/daily/"), ("slips", "/accounting/queues/"))
 MANAGER = "gm"  # the demo's gaming manager
@@ -186,7 +188,7 @@ def load(name: str, path: str, *, port: int, cookie: str, clients: int, requests
     return Result(name, len(latencies) + sum(failures.values()), elapsed, tuple(latencies), failures)
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Requests/s and p50/p95 of the dashboard, the daily figures page and the slip queues under N clients."
 
     def add_arguments(self, parser):

@@ -10,12 +10,13 @@ import getpass
 import os
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from cardroom import services
+from cardroom.management.base import DatabaseCommand
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Create an organization and its first gaming manager."
 
     def add_arguments(self, parser):

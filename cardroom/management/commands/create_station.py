@@ -10,13 +10,14 @@ import getpass
 import os
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from cardroom import pins
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Create a station (shared terminal) login at a site."
 
     def add_arguments(self, parser):

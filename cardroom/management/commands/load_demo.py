@@ -1,14 +1,14 @@
 import os
 from contextlib import contextmanager
 
-from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 
 from cardroom import demo_progress
 from cardroom.demo import DEMO_PASSWORD, DEMO_PIN, PEOPLE, PIN_HOLDERS, STATIONS, load_demo, secrets_hashed_once
+from cardroom.management.base import DatabaseCommand
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Load the demo organization, sites, tables, chips and one login per role (idempotent)."
 
     def handle(self, *args, **options):

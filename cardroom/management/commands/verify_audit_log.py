@@ -1,13 +1,14 @@
 """Verify the audit log: chains, anchors outside the database, and the append-only rows they
 cover (cardroom.audit_verify). Prints OK or the first broken thing; exits non-zero on a break."""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from cardroom.audit import verify_chain
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import Organization
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Verify the audit chains, their anchors and the append-only rows; print OK or the first broken thing."
 
     def add_arguments(self, parser):

@@ -9,7 +9,7 @@ import tempfile
 import time
 from datetime import date
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext, override_settings
 
@@ -17,6 +17,7 @@ from benchmarks import db
 from benchmarks.data import build
 from cardroom.audit import verify_chain
 from cardroom.audit_anchors import anchor_chains
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import AuditCheckpoint, AuditEvent
 from cardroom.periods import Quarter
 from compliance.models import SlipSeriesCheckpoint
@@ -28,7 +29,7 @@ class Rollback(Exception):
     pass
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Time the nightly slip-series check and verify_audit_log, from all history and from their checkpoints."
 
     def add_arguments(self, parser):

@@ -1,13 +1,14 @@
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
 from cardroom.periods import Quarter
 from compliance.engine import run_checks
 from compliance.models import ComplianceRun
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Run the compliance rules for a quarter: `--site <id> --quarter 2026Q3`, or `--all`."
 
     def add_arguments(self, parser):

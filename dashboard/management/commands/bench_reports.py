@@ -11,7 +11,6 @@ import io
 import time
 from datetime import UTC, datetime
 
-from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 from reportlab.lib.pagesizes import letter
 from reportlab.platypus import LongTable, SimpleDocTemplate
@@ -19,6 +18,7 @@ from reportlab.platypus import LongTable, SimpleDocTemplate
 from accounting import dealer_hold, summaries
 from benchmarks import db
 from benchmarks.data import build
+from cardroom.management.base import DatabaseCommand
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
 from reports.registry import ReportContext, load_kinds
@@ -40,7 +40,7 @@ def bare_pdf(rows: int, columns: int) -> bytes:
     return buffer.getvalue()
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Time the quarterly summary and dealer percent-of-hold (and their PDFs) against raw SQL and bare ReportLab."
 
     def add_arguments(self, parser):

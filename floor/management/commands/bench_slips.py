@@ -22,11 +22,12 @@ import uuid
 from collections import Counter
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
 from cardroom.rules import CHIP_SPECS
 from floor import services
@@ -42,7 +43,7 @@ TRAY = [
 ]
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Prepare slips concurrently on the configured database; print slips/s and whether numbering is gapless."
 
     def add_arguments(self, parser):

@@ -9,9 +9,10 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from cardroom import limits
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
 from reports import services
 from reports.exports import export_csv, export_xlsx
@@ -21,7 +22,7 @@ from reports.registry import load_kinds
 FORMATS = ("pdf", "csv", "xlsx")
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Generate a report (any kind) for a site and a period, and write it as PDF, CSV or XLSX."
 
     def add_arguments(self, parser):

@@ -10,13 +10,14 @@ from datetime import date
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
 from surveillance.services import record_premises_succession
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Record that a site took over the premises of another (ND 99-01.3-08-04)."
 
     def add_arguments(self, parser):
