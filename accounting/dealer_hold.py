@@ -49,6 +49,9 @@ class ShiftFigures:
         return self.custody.hold_ratio if self.custody else None
 
 
+_OPENER, _CLOSER = TableInventory.Kind.OPENER.value, TableInventory.Kind.CLOSER.value
+
+
 class _Shift(NamedTuple):  # a tuple: thousands are made per report
     pk: int
     table_id: int
@@ -190,9 +193,10 @@ class _Custody:
         return result
 
     def _one(self, shift: _Shift, position: int, count: int, following, tables, names) -> ShiftFigures:
-        key = (shift.table_id, shift.gaming_date)
-        end_at = shift.ended_at or (following.started_at if following else None)
-        drop = self.drop_by_shift.get(shift.pk)
+        pk, table_id, site_id, dealer_id, day, started_at, ended_at = shift  # a tuple's items: quicker than its names
+        key = (table_id, day)
+        end_at = ended_at or (following.started_at if following else None)
+        drop = self.drop_by_shift.get(pk)
         reason = ""
         if drop is None and count == 1 and key in self.drop_unassigned:
             drop = self.drop_unassigned[key]
@@ -200,44 +204,31 @@ class _Custody:
             # The shift's own box (tied to it, or the day's box when it is the day's only shift)
             # exists but its count is not signed: wait for the count. No box of its own at all
             # (several shifts, boxes counted but none tied to this one): not exchanged.
-            own_box_unsigned = shift.pk in self.unsigned_by_shift or (
-                count == 1 and key in self.unsigned_unassigned
-            )
+            own_box_unsigned = pk in self.unsigned_by_shift or (count == 1 and key in self.unsigned_unassigned)
             reason = NO_COUNT if own_box_unsigned or count == 1 else NO_BOX_EXCHANGE
         if position == 0:
-            opener = self.day_trays.get((*key, TableInventory.Kind.OPENER))
+            opener = self.day_trays.get((table_id, day, _OPENER))
         else:
-            opener = self.change_trays.get(shift.pk)
+            opener = self.change_trays.get(pk)
         if following:
             closer = self.change_trays.get(following.pk)
         else:
-            closer = self.day_trays.get((*key, TableInventory.Kind.CLOSER))
+            closer = self.day_trays.get((table_id, day, _CLOSER))
         if not reason and (opener is None or closer is None):
             reason = NO_TRAY_COUNT
         custody = None
         if not reason:
             fills = credits = 0
             for is_fill, at, cents in self.slips.get(key, ()):
-                if at >= shift.started_at and (end_at is None or at < end_at):
+                if at >= started_at and (end_at is None or at < end_at):
                     if is_fill:
                         fills += cents
                     else:
                         credits += cents
             custody = Custody(drop, fills, credits, opener, closer)
-        number, game = tables[shift.table_id]
+        number, game = tables[table_id]
         return ShiftFigures(
-            shift.pk,
-            shift.site_id,
-            shift.dealer_id,
-            names[shift.dealer_id],
-            number,
-            game,
-            shift.gaming_date,
-            shift.started_at,
-            shift.ended_at,
-            custody,
-            reason,
-            shift.table_id,
+            pk, site_id, dealer_id, names[dealer_id], number, game, day, started_at, ended_at, custody, reason, table_id
         )
 
 
