@@ -38,6 +38,35 @@ def _fast_and_unlocked(settings, tmp_path):
     settings.AUDIT_ANCHOR_DIR = tmp_path / "audit-anchors"
 
 
+# Django's connections of the context a test's fixtures run in (see pytest_runtest_call).
+_FIXTURES_CONNECTIONS = pytest.StashKey[dict]()
+
+
+@pytest.fixture(autouse=True)
+def _fixtures_connections(request):
+    from django.db import connections
+
+    request.node.stash[_FIXTURES_CONNECTIONS] = {alias: connections[alias] for alias in connections}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """A browser journey's body runs in the context Playwright's sync API leaves behind (its
+    greenlets switch context variables), where Django's connections, kept per context, are
+    other objects than its fixtures'. pytest-django never closes those, and their PostgreSQL
+    sessions outlived the run: the test databases could not be dropped at the end ("being
+    accessed by other users"). Close them after the body; elsewhere they are the fixtures' own."""
+    from django.db import connections
+
+    try:
+        return (yield)
+    finally:
+        outside = item.stash.get(_FIXTURES_CONNECTIONS, {})
+        for alias in connections:
+            if alias in outside and connections[alias] is not outside[alias]:
+                connections[alias].close()
+
+
 def _uses_transactional_db(request) -> bool:
     marker = request.node.get_closest_marker("django_db")
     if marker and (marker.kwargs.get("transaction") or (len(marker.args) > 0 and marker.args[0])):
