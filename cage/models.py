@@ -14,6 +14,8 @@ from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 from cardroom.moments import EnteredRecord
 
+from .calculations import deposit_is_late
+
 
 class IdealBank(AppendOnlyModel):
     """The ideal (imprest) amount of a site's cash and chip bank from a date on (ND 99-01.3-03-09(5)).
@@ -254,7 +256,7 @@ class BankDeposit(AppendOnlyModel):
 
     @property
     def late(self) -> bool:
-        return self.deposited_on > self.due_on
+        return deposit_is_late(self.deposited_on, self.due_on, today=self.deposited_on)  # recorded: its day decides
 
 
 class DepositVerification(AppendOnlyModel):

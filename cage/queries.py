@@ -23,6 +23,7 @@ from cardroom.rows import shaped_rows
 from .calculations import (
     book_quantities,
     deposit_due_on,
+    deposit_is_late,
     ious_net_cents,
     lines_total_cents,
 )
@@ -326,13 +327,13 @@ def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
 
 
 def _deposit(amount_cents: int, deposited_on: date, due_on: date, statement_amount_cents: int | None) -> Deposit:
-    """A deposit row of `_deposits_query` (late: BankDeposit.late)."""
+    """A deposit row of `_deposits_query`."""
     return Deposit(
         amount_cents=amount_cents,
         deposited_on=deposited_on,
         verified=statement_amount_cents is not None,
         statement_amount_cents=statement_amount_cents,
-        late=deposited_on > due_on,
+        late=deposit_is_late(deposited_on, due_on, today=deposited_on),  # recorded: the day it was made decides
     )
 
 
