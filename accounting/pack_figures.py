@@ -1,12 +1,12 @@
-"""The figures of a site's jurisdiction pack beside the drop-based custody (cardroom.packs):
+"""The figures of a site's jurisdiction pack beside the drop-based custody (packs):
 DROP packs (ND, WA-HB) have their figures in the summaries themselves; a FEES pack (WA-BJ) adds
 its table fees collected, counted and over/short, and no hold; a SESSION pack (NY) adds its
 games-of-chance sessions' receipts, prizes and net (fees.rules states the assumptions)."""
 
 from datetime import date
 
-from cardroom.packs import RevenueModel, pack_for
 from fees import queries as fee_queries
+from packs import RevenueModel, pack_for
 
 
 def pack_figures(site, start: date, end: date) -> dict:

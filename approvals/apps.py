@@ -6,7 +6,7 @@ class ApprovalsConfig(AppConfig):
     verbose_name = "Game approvals and internal controls (Washington)"
 
     def ready(self):
-        from cardroom.packs import register_table_check
+        from packs import register_table_check
 
         from . import menu  # noqa: F401  (registers the menu entry)
         from .checks import check_table

@@ -1,4 +1,4 @@
-"""The table check registered with cardroom.packs: a Washington house-banked table uses only
+"""The table check registered with packs: a Washington house-banked table uses only
 options its internal controls in effect document, and meets the conditions of the game
 approval it offers. Returns {field: message}; Table.clean raises them as one ValidationError."""
 

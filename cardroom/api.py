@@ -410,7 +410,7 @@ class TableSerializer(serializers.ModelSerializer):
             "tip_double_down",
             "dealing_method",
             "card_reader_malfunction",
-            # The options the site's jurisdiction pack judges (cardroom.packs).
+            # The options the site's jurisdiction pack judges (packs).
             *TABLE_PACK_OPTIONS,
         ]
 

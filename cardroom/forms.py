@@ -99,7 +99,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             "tip_double_down",
             "dealing_method",
             "card_reader_malfunction",
-            # The options the site's jurisdiction pack judges (cardroom.packs).
+            # The options the site's jurisdiction pack judges (packs).
             "max_players",
             "betting_spaces",
             "dealt_from",

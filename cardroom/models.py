@@ -25,7 +25,7 @@ from .rules import (
 
 
 class Jurisdiction(models.TextChoices):
-    """The jurisdiction pack a site runs under (cardroom.packs: one module per pack)."""
+    """The jurisdiction pack a site runs under (packs: one folder per pack)."""
 
     ND = "ND", "North Dakota (chapter 99-01.3-08, charitable twenty-one)"
     WA_HB = "WA-HB", "Washington house-banked blackjack (WSGC rules rev. April 2018)"
@@ -189,7 +189,7 @@ class Table(models.Model):
     location = models.CharField(max_length=20, choices=Location.choices, default=Location.REGULAR)
     active = models.BooleanField(default=True)
     # House rules (ND 99-01.3-08-02, 08-09, 08-13), printed on the rules handout.
-    # The pack (cardroom.packs) validates the deck count and every option below against its rules.
+    # The pack (packs) validates the deck count and every option below against its rules.
     decks = models.PositiveSmallIntegerField(default=6, validators=[MinValueValidator(1), MaxValueValidator(8)])
     max_players = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
     betting_spaces = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
@@ -253,7 +253,7 @@ class Table(models.Model):
             if self.min_wager_cents > self.max_wager_cents:
                 raise ValidationError({"min_wager_cents": "The minimum wager cannot be above the maximum wager."})
         if self.site_id is not None:
-            from .packs import validate_table  # the site's pack: wager limits and table rules
+            from .table_rules import validate_table  # the site's pack (packs): wager limits and table rules
 
             validate_table(self)
             self._check_one_dealing_method()

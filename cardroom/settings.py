@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "sequences",
     "axes",
     "cardroom",
+    "packs",
     "floor",
     "accounting",
     "cage",

@@ -72,7 +72,7 @@ def site_rules(site) -> dict:
     rules (its citations). A WA or NY site lists no North Dakota rule."""
     if site is None:
         return {}
-    from cardroom.packs import pack_for
+    from packs import pack_for
 
     engine._load_providers()
     pack = pack_for(site)

@@ -1,4 +1,4 @@
-"""The revenue records of the packs whose revenue is not a drop (cardroom.packs.RevenueModel).
+"""The revenue records of the packs whose revenue is not a drop (packs.RevenueModel).
 
 Washington blackjack (WA-BJ, player-banked): WAC 230-40-125(1) (1999 proposed amendment):
 "Fees to play Washington blackjack shall only be assessed on a time basis and collected using

@@ -13,8 +13,8 @@ from cardroom.audit import record_site_event
 from cardroom.limits import MAX_TEXT_LENGTH
 from cardroom.models import Employee, Site, Table
 from cardroom.money import format_money
-from cardroom.packs import pack_for
 from floor.calculations import business_date
+from packs import pack_for
 
 from . import rules
 from .models import FeeBasis, FeeCollection, FeeCount, GameSession

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from cardroom.access import access_for
 from cardroom.models import Table
-from cardroom.packs import pack_for
 from cardroom.views import call_service
+from packs import pack_for
 
 from . import forms, queries, rules, services
 from .models import FeeCollection

@@ -81,7 +81,7 @@ READ_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, 
 SURVEILLANCE_RECORDS = ReadRule(READ_ROLES, HOUSE_CONTROL, "see a site's surveillance records")
 
 
-# The jurisdiction packs whose sites these rules hold (cardroom.packs): ND 99-01.3-08-04's
+# The jurisdiction packs whose sites these rules hold (packs): ND 99-01.3-08-04's
 # triggers, deadlines and $2 caps are North Dakota's; the Washington and New York texts the
 # product holds set no surveillance rule, so a WA or NY site is never capped or alerted by them.
 SURVEILLANCE_JURISDICTIONS = frozenset({"ND"})

@@ -70,7 +70,7 @@ TOURNAMENT_RECORDS = ReadRule(
 )
 
 
-# The jurisdiction packs whose sites may record a tournament (cardroom.packs). The tournament
+# The jurisdiction packs whose sites may record a tournament (packs). The tournament
 # register implements ND 99-01.3-08-15 (fees capped at $200, no-value chips, disclosed rules);
 # neither the WSGC house-banked rules, WAC 230-40-125 nor 9 NYCRR 4620.5 define a tournament, so
 # a Washington or New York site is refused (house control) rather than held to North Dakota's caps.

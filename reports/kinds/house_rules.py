@@ -1,6 +1,6 @@
 """The house and player rules handout, per jurisdiction pack, built from each active twenty-one
 table's options: North Dakota's (ND 99-01.3-08-13, with its class C felony notice) for ND
-sites; for the other packs their own posted rules from their own rule text (cardroom/packs):
+sites; for the other packs their own posted rules from their own rule text (packs):
 Washington house-banked (the payout and its rounding, WSGC rule 7), Washington blackjack (the
 player dealer/banker and the time-based fee notice, WAC 230-40-125 (1999 proposed amendment))
 and New York (the organization's tie option, 9 NYCRR 4620.5(h)). Each line cites its rule."""
@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from cardroom.access import ReadRule
 from cardroom.models import Game, Jurisdiction, Role, Table
 from cardroom.money import format_money
-from cardroom.packs import ny as ny_pack
-from cardroom.packs import wa_bj as wa_bj_pack
-from cardroom.packs import wa_hb as wa_hb_pack
 from cardroom.pdf import para
+from packs.ny import tables as ny_pack
+from packs.wa_bj import tables as wa_bj_pack
+from packs.wa_hb import tables as wa_hb_pack
 
 from ..columns import INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register

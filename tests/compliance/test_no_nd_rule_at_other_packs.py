@@ -22,7 +22,7 @@ from tests.factories import TableFactory
 from tests.tournaments.conftest import announce
 
 Q3 = Quarter(2026, 3)
-# Each pack's own legal table (cardroom/packs), so that the data trips only ND rules.
+# Each pack's own legal table (packs/), so that the data trips only ND rules.
 TABLES = {
     "WA-HB": {"max_wager_cents": 5000, "payout_rounding": "down", "decks": 2, "dealt_from": "hand"},
     "WA-BJ": {"max_wager_cents": 2500, "banker": "player", "min_bank_cents": 30000, "decks": 1},

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from accounting import rules as accounting_rules
 from cage import rules as cage_rules
-from cardroom.rules import HOUSE_CONTROL, WAGER_LIMITS
+from cardroom.rules import HOUSE_CONTROL
 from floor import rules as floor_rules
+from packs import get_pack
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,5 +46,6 @@ def test_the_controls_the_text_does_not_state_say_house_control():
 
 
 def test_washington_house_banked_limits_do_not_cite_the_player_banked_game():
-    assert "WAC 230-40-125" not in WAGER_LIMITS["WA-HB"].citation
-    assert WAGER_LIMITS["WA-HB"].citation.startswith(HOUSE_CONTROL) and WAGER_LIMITS["WA-HB"].max_cents is None
+    limits = get_pack("WA-HB").wager_limits_on()
+    assert "WAC 230-40-125" not in limits.citation
+    assert limits.citation.startswith(HOUSE_CONTROL) and limits.max_cents is None

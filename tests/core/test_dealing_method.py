@@ -72,7 +72,7 @@ def test_an_inactive_table_does_not_hold_the_site_to_its_method(manager, site):
         reactivated.full_clean()
 
 
-# Each pack's own table rules (cardroom/packs), so that only the dealing method is in question.
+# Each pack's own table rules (packs/), so that only the dealing method is in question.
 PACK_OPTIONS = {
     "WA-HB": {"payout_rounding": "down"},
     "WA-BJ": {"banker": "player"},

@@ -1,6 +1,6 @@
 """Imports point down the layers, so the folder list reads as the architecture (issue 19).
 
-    cardroom < floor < counts | cage | surveillance | tournaments | approvals | fees < accounting < compliance < reports < dashboard
+    cardroom < packs < floor < counts | cage | surveillance | tournaments | approvals | fees < accounting < compliance < reports < dashboard
 
 An app may import from the layers below it, never from its own layer's other apps or from
 above, at module level or inside a function. Where a lower layer needs an answer only a higher
@@ -18,6 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = (
     ("cardroom",),
+    ("packs",),
     ("floor",),
     ("counts", "cage", "surveillance", "tournaments", "approvals", "fees"),
     ("accounting",),

@@ -180,7 +180,7 @@ def test_washington_house_banked_limits_do_not_cite_the_player_banked_game(clien
     refused as a house control."""
     site.jurisdiction = "WA-HB"
     site.save()
-    # WSGC rule 7: a 3 to 2 payout is posted with its rounding (cardroom/packs/wa_hb.py)
+    # WSGC rule 7: a 3 to 2 payout is posted with its rounding (packs/wa_hb/tables.py)
     ok = client_for(manager).post(
         "/api/v1/tables/", table_payload(site, max_wager_cents=5000, payout_rounding="down"), format="json"
     )

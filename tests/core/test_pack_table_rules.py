@@ -1,5 +1,5 @@
 """Table rules per jurisdiction pack, through the API: each pack's happy path and each refusal a
-400 naming the field and the rule with its citation (cardroom/packs/<pack>.py)."""
+400 naming the field and the rule with its citation (packs/<pack>/tables.py)."""
 
 import pytest
 

@@ -5,7 +5,7 @@ and surrender.
 The options those rules say "must be documented in internal controls" (hit soft 17, which pairs
 split, which hands double, insurance, surrender, payout rounding) are checked against the site's
 internal controls by the `approvals` app's registered table check, not here. The WSGC rules set
-no wager limit: `cardroom.rules.WAGER_LIMITS["WA-HB"]` is a house control.
+no wager limit (`WAGER_LIMITS`).
 
 Payout rounding (rule 7: licensees "must post ... the payouts for blackjack games offered for
 play, including how rounding the payout will occur"): a payout that can produce a fraction of
@@ -13,9 +13,14 @@ the table's whole-dollar wagers (3 to 2 on an odd wager, 6 to 5 on one not a mul
 needs its posted rounding rule; 2 to 1 and even money never do.
 """
 
-from ..rules import WSGC_BLACKJACK_RULES
-from . import Pack, RevenueModel
-from .common import is_twenty_one, wager_errors
+from ..base import WagerLimits
+from ..common import is_twenty_one, wager_errors
+
+WSGC_BLACKJACK_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
+# The WSGC house-banked Blackjack game rules set no wager limit: the card room sets its limits
+# in its internal controls. WAC 230-40-125(4)'s $25 maximum governs only the player-banked
+# "Washington blackjack" game (WA-BJ), which is not a house-banked table, so it is not cited here.
+WAGER_LIMITS = (WagerLimits(f"House control (the {WSGC_BLACKJACK_RULES} set no wager limit)", 100, None, 100),)
 
 DECKS_MAX = 8  # rule 1
 PLAYERS_MAX = 9  # rule 1
@@ -69,9 +74,3 @@ def table_rules(table) -> dict[str, str]:
             "House control: a minimum bank is the player-banker's (WAC 230-40-125(3)); the house banks this table."
         )
     return errors
-
-
-PACK = Pack(
-    code="WA-HB", name="Washington house-banked blackjack", state="WA", revenue_model=RevenueModel.DROP,
-    table_rules=table_rules, house_banked=True, citations=CITATIONS,
-)

@@ -4,14 +4,23 @@ Cited as "WAC 230-40-125(n) (1999 proposed amendment)".
 
 (1) fees only on a time basis by direct collection (the `fees` app); (2) up to six decks, dealt
 from a shoe at all times, a player who is both the dealer and the banker; (3) a minimum bank set by
-house rule not over $500; (4) a maximum wager not over $25 (`cardroom.rules.WAGER_LIMITS["WA-BJ"]`);
+house rule not over $500; (4) a maximum wager not over $25 (`WAGER_LIMITS`);
 (5) a natural collects 1.5 times the bet and all ties push. Soft 17 (13), doubling (14),
 insurance (16) and additional splits (17) are set by house rule.
 """
 
-from ..rules import WA_BLACKJACK_RULE
-from . import Pack, RevenueModel
-from .common import is_twenty_one, money, wager_errors
+from ..base import WagerLimits
+from ..common import is_twenty_one, money, wager_errors
+
+WA_BLACKJACK_RULE = "WAC 230-40-125 (1999 proposed amendment)"
+# (4): "in no event shall the maximum wager exceed twenty-five dollars"; the limits are otherwise
+# set by house rule (whole dollars from $1: house control).
+WAGER_LIMITS = (
+    WagerLimits(
+        "WAC 230-40-125(4) (1999 proposed amendment) (the $25 maximum; whole dollars from $1: house control)",
+        100, 2500, 100,
+    ),
+)
 
 DECKS_MAX = 6  # (2)
 MIN_BANK_MAX_CENTS = 50_000  # (3)
@@ -69,9 +78,3 @@ def table_rules(table) -> dict[str, str]:
             "the rule provides no surrender."
         )
     return errors
-
-
-PACK = Pack(
-    code="WA-BJ", name="Washington blackjack (player-banked)", state="WA", revenue_model=RevenueModel.FEES,
-    table_rules=table_rules, house_banked=False, citations=CITATIONS,
-)

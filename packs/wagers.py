@@ -2,14 +2,15 @@
 
 from django.core.exceptions import ValidationError
 
-from .models import Game, Table
-from .money import format_money
-from .rules import WAGER_LIMITS
+from cardroom.models import Game, Table
+from cardroom.money import format_money
+
+from .base import pack_of
 
 
 def validate_table_wagers(table: Table) -> None:
     """Refuse limits the site's jurisdiction does not allow, naming the field and the rule."""
-    limits = WAGER_LIMITS.get(table.site.jurisdiction)
+    limits = pack_of(table.site).wager_limits_on()
     if limits is None or table.game != Game.TWENTY_ONE:
         return
     errors = {}

@@ -1,19 +1,23 @@
 """North Dakota: chapter 99-01.3-08, charitable twenty-one (the primary specification).
 
-Table rules: the wager limits of 08-09(1) (`cardroom.rules.WAGER_LIMITS["ND"]`), four, six or
+Table rules: the wager limits of 08-09(1) (`WAGER_LIMITS`), four, six or
 eight decks dealt from a shoe (08-02(3)), no more than seven betting spaces and the posted
 "BLACKJACK PAYS 3 TO 2" (08-02(1)); the dealer may hit soft 17 when posted (08-11).
 The one-dealing-method rule (08-10(1)) runs in `Table.clean` for ND sites only.
 """
 
-from . import Pack, RevenueModel
-from .common import is_twenty_one, wager_errors
+from ..base import WagerLimits
+from ..common import is_twenty_one, wager_errors
 
 DECKS = (4, 6, 8)
 DECKS_CITATION = "ND 99-01.3-08-02(3)"
 SPACES_MAX = 7
 TABLE_CITATION = "ND 99-01.3-08-02(1)"
 PAYOUT = "3:2"
+
+# ND 99-01.3-08-09(1): even dollars, $1 to $25, a minimum of not more than $3 on one active
+# table before another table may have a higher minimum.
+WAGER_LIMITS = (WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, 300),)
 
 CITATIONS = {
     "wagers": "ND 99-01.3-08-09(1)",
@@ -41,9 +45,3 @@ def table_rules(table) -> dict[str, str]:
     if table.blackjack_payout != PAYOUT:
         errors["blackjack_payout"] = f"{TABLE_CITATION}: the table displays \"BLACKJACK PAYS 3 TO 2\"."
     return errors
-
-
-PACK = Pack(
-    code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP, table_rules=table_rules,
-    citations=CITATIONS,
-)

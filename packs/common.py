@@ -1,18 +1,18 @@
-"""What the pack modules share: the wager limits of `cardroom.rules.WAGER_LIMITS` as a pack's
+"""What the pack modules share: the pack's wager limits (`packs.wagers`) as its
 {field: message} and the test of "is this a blackjack (twenty-one) table"."""
 
 from django.core.exceptions import ValidationError
 
 
 def is_twenty_one(table) -> bool:
-    from ..models import Game
+    from cardroom.models import Game
 
     return table.game == Game.TWENTY_ONE
 
 
 def wager_errors(table) -> dict[str, str]:
-    """The site's wager limits (`cardroom.rules.WAGER_LIMITS`, keyed by pack code)."""
-    from ..wagers import validate_table_wagers
+    """The site's wager limits (`Pack.wager_limits`, the limits in force)."""
+    from .wagers import validate_table_wagers
 
     try:
         validate_table_wagers(table)
@@ -22,6 +22,6 @@ def wager_errors(table) -> dict[str, str]:
 
 
 def money(cents: int) -> str:
-    from ..money import format_money
+    from cardroom.money import format_money
 
     return format_money(cents)

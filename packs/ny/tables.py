@@ -1,15 +1,17 @@
 """New York games of chance: 9 NYCRR 4620.5 "Black Jack".
 
 Each refusal names the paragraph of 4620.5 that sets the rule. The maximum bet of $5 (f)(2) is
-`cardroom.rules.WAGER_LIMITS["NY"]`. The tie option (h) is the organization's, set out in its
+`WAGER_LIMITS`. The tie option (h) is the organization's, set out in its
 licence application (schedule 7 of GC-2B); the natural's payout follows from it: option one pays a
 winning natural 3 to 2, options two and three pay it 2 to 1 (h)(2).
 """
 
-from . import Pack, RevenueModel
-from .common import is_twenty_one, wager_errors
+from ..base import WagerLimits
+from ..common import is_twenty_one, wager_errors
 
 RULE = "9 NYCRR 4620.5"
+# (f)(2): maximum bet $5 (whole dollars from $1: the house's own control).
+WAGER_LIMITS = (WagerLimits(f"{RULE}(f)(2) (the $5 maximum; whole dollars from $1: house control)", 100, 500, 100),)
 DECKS_MAX = 4  # (a)(2)
 SPACES_MAX = 7  # (a)(1)
 PLAYERS_MAX = 7  # (c)
@@ -101,9 +103,3 @@ def table_rules(table) -> dict[str, str]:
             f"{expected.replace(':', '-to-')} (got {table.blackjack_payout})."
         )
     return errors
-
-
-PACK = Pack(
-    code="NY", name="New York games of chance", state="NY", revenue_model=RevenueModel.SESSION,
-    table_rules=table_rules, house_banked=True, citations=CITATIONS,
-)

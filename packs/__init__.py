@@ -1,0 +1,53 @@
+"""Jurisdiction packs: one folder per jurisdiction's law, chosen per site (`Site.jurisdiction`).
+
+The public face of the packs; see `packs.base` for what a pack holds and `packs.registry` for
+the list. Code outside this app asks a site's pack and never names a jurisdiction:
+
+    from packs import Rule, pack_for
+    SLIP_NUMBERING = Rule("floor.slip_numbering")
+    f"{SLIP_NUMBERING.at(site)}: ..."          # "ND 99-01.3-08-05(2)" or "House control"
+    if TIPS_BEFORE_LEAVING.applies(site): ...   # an obligation only where the law states it
+"""
+
+from collections.abc import Callable
+
+from django.core.exceptions import ValidationError
+
+from .base import HOUSE_CONTROL, Pack, RevenueModel, Rule, WagerLimits, pack_of
+from .registry import all_packs, get_pack
+
+__all__ = [
+    "HOUSE_CONTROL", "Pack", "RevenueModel", "Rule", "WagerLimits", "all_packs", "get_pack", "pack_for",
+    "pack_of", "packs_of", "register_table_check", "validate_table",
+]
+
+# Checks registered by upper layers (e.g. WA internal controls and game approvals):
+# each takes a Table and returns {field: message}.
+TABLE_CHECKS: list[Callable[[object], dict[str, str]]] = []
+
+
+def register_table_check(check: Callable[[object], dict[str, str]]) -> Callable:
+    if check not in TABLE_CHECKS:
+        TABLE_CHECKS.append(check)
+    return check
+
+
+def pack_for(site) -> Pack:
+    """The pack of a site (or of a jurisdiction code)."""
+    return pack_of(site)
+
+
+def packs_of(sites) -> list[Pack]:
+    """The packs of some sites, each once, in the registry's order (menus and lists)."""
+    codes = {s if isinstance(s, str) else s.jurisdiction for s in sites}
+    return [p for p in all_packs() if p.code in codes]
+
+
+def validate_table(table) -> None:
+    """Refuse a table its site's pack does not allow, naming each field and its rule."""
+    errors = dict(pack_for(table.site).table_rules(table))
+    for check in TABLE_CHECKS:
+        for name, message in check(table).items():
+            errors.setdefault(name, message)
+    if errors:
+        raise ValidationError(errors)

@@ -1,0 +1,126 @@
+"""What a jurisdiction pack is, and how the rest of the product asks it.
+
+A pack holds one jurisdiction's law: the citation of each rule it has (keyed by a rule key
+that the pack-neutral code names, `Rule("floor.slip_numbering")`), its table rules and wager
+limits, its revenue model, its report kinds. Code below and above asks the site's pack; no
+code outside `packs/` names a jurisdiction.
+
+A rule the pack's law does not state is cited "House control" where the product keeps it as
+its own control, or not applied at all where it is an obligation of another state's law (a
+tax, a filing, an alert): `Rule.at(site)` and `Rule.applies(site)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from types import MappingProxyType
+
+from cardroom.rules import HOUSE_CONTROL  # what a rule the pack's law does not state is cited
+
+
+class RevenueModel:
+    DROP = "drop"  # drop, fills, credits, win and hold (ND, WA house-banked)
+    FEES = "fees"  # time-based fees collected at the table (WA blackjack, player-banked)
+    SESSION = "session"  # a licensed games-of-chance session's receipts and prizes (NY)
+
+
+@dataclass(frozen=True)
+class WagerLimits:
+    """A pack's table wager limits, in force from `effective_from` (None: from the beginning)."""
+
+    citation: str
+    min_cents: int
+    max_cents: int | None  # None: the jurisdiction's rules set no maximum
+    step_cents: int  # every limit must be a multiple of this
+    # At most one table may be the "low" table: a minimum above this is allowed only
+    # when another active table at the site has a minimum at or below it.
+    low_minimum_ceiling_cents: int | None = None
+    effective_from: date | None = None
+
+
+@dataclass(frozen=True)
+class Pack:
+    code: str  # Site.jurisdiction value
+    name: str
+    state: str  # two-letter state
+    revenue_model: str
+    # Validates a Table against the pack's rules; returns {field: message} (empty: acceptable).
+    table_rules: Callable[[object], dict[str, str]]
+    house_banked: bool = True
+    # Rule key -> the citation of the pack's text that states it (`Rule`).
+    citations: Mapping[str, str] = field(default_factory=dict)
+    # The pack's wager limits, oldest first (the one in force on a date is the last that began by then).
+    wager_limits: tuple[WagerLimits, ...] = ()
+    # The report kinds (reports.registry keys) the pack offers; None: every kind that applies to
+    # its revenue model.
+    report_kinds: frozenset[str] | None = None
+
+    def cites(self, key: str) -> bool:
+        """Does this pack's law state the rule `key`?"""
+        return key in self.citations
+
+    def cite(self, key: str) -> str:
+        """The citation of the rule `key` in this pack's law, or "House control"."""
+        return self.citations.get(key, HOUSE_CONTROL)
+
+    def wager_limits_on(self, on: date | None = None) -> WagerLimits | None:
+        """The wager limits in force on `on` (today when None): the last that began by then."""
+        if on is None:
+            from django.utils import timezone
+
+            on = timezone.localdate()
+        in_force = [w for w in self.wager_limits if w.effective_from is None or w.effective_from <= on]
+        return in_force[-1] if in_force else None
+
+
+def merged(*parts: Mapping[str, str]) -> Mapping[str, str]:
+    """One read-only mapping of a pack's citations from its areas' modules (a key stated twice
+    is a mistake)."""
+    out: dict[str, str] = {}
+    for part in parts:
+        twice = out.keys() & part.keys()
+        if twice:
+            raise ValueError(f"rule keys stated twice: {sorted(twice)}")
+        out.update(part)
+    return MappingProxyType(out)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule of the law, named by key; its citation is the site's pack's.
+
+    `f"{SLIP_NUMBERING.at(site)}: ..."` cites the rule as the site's pack states it, or "House
+    control" where that pack's law does not state it. A Rule is never formatted without a site:
+    `str(rule)` raises, so no message can fall back to one jurisdiction's words.
+    """
+
+    key: str
+
+    def at(self, where) -> str:
+        """The citation at `where` (a Site, a Table, a jurisdiction code or a Pack)."""
+        return pack_of(where).cite(self.key)
+
+    def applies(self, where) -> bool:
+        """Does the law of `where`'s pack state this rule (so that its obligation applies there)?"""
+        return pack_of(where).cites(self.key)
+
+    def __str__(self) -> str:
+        raise TypeError(f"Rule {self.key!r} is cited at a site: use .at(site)")
+
+    def __format__(self, spec: str) -> str:
+        raise TypeError(f"Rule {self.key!r} is cited at a site: use .at(site)")
+
+
+def pack_of(where) -> Pack:
+    """The pack of a Pack, a jurisdiction code, a Site or anything with a `site` (a Table)."""
+    from .registry import get_pack
+
+    if isinstance(where, Pack):
+        return where
+    if isinstance(where, str):
+        return get_pack(where)
+    if hasattr(where, "jurisdiction"):
+        return get_pack(where.jurisdiction)
+    return get_pack(where.site.jurisdiction)

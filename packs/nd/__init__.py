@@ -1,0 +1,18 @@
+"""North Dakota: chapter 99-01.3-08, charitable twenty-one (the primary specification).
+
+Each module holds the citations of one area of the product (rule key -> section); the table
+rules and wager limits are in `tables`.
+"""
+
+from ..base import Pack, RevenueModel, merged
+from . import accounting, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
+
+PACK = Pack(
+    code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP,
+    table_rules=tables.table_rules, wager_limits=tables.WAGER_LIMITS,
+    citations=merged(
+        {f"table.{k}": v for k, v in tables.CITATIONS.items()},
+        core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,
+        tournaments.CITATIONS, accounting.CITATIONS, compliance.CITATIONS, reports.CITATIONS,
+    ),
+)

@@ -1,0 +1,3 @@
+"""North Dakota's law for organizations, sites, tables, chips, employees, retention: rule key -> citation."""
+
+CITATIONS: dict[str, str] = {}

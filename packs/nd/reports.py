@@ -1,0 +1,3 @@
+"""North Dakota's law for the reports and their forms: rule key -> citation."""
+
+CITATIONS: dict[str, str] = {}

@@ -1,0 +1,3 @@
+"""North Dakota's law for video surveillance, outages, review programs (08-04): rule key -> citation."""
+
+CITATIONS: dict[str, str] = {}

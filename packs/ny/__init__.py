@@ -1,0 +1,10 @@
+"""New York games of chance: 9 NYCRR 4620.5 "Black Jack"."""
+
+from ..base import Pack, RevenueModel, merged
+from . import law, tables
+
+PACK = Pack(
+    code="NY", name="New York games of chance", state="NY", revenue_model=RevenueModel.SESSION,
+    table_rules=tables.table_rules, house_banked=True, wager_limits=tables.WAGER_LIMITS,
+    citations=merged({f"table.{k}": v for k, v in tables.CITATIONS.items()}, law.CITATIONS),
+)
