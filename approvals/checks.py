@@ -5,9 +5,11 @@ come first), and meets the conditions of the game approval it offers. Returns {f
 Table.clean raises them as one ValidationError."""
 
 from cardroom.models import Game, Table
+from cardroom.money import format_money as money
+from packs import pack_for
 
 from . import rules
-from .queries import controls_in_effect, current_link, licence_in_force
+from .queries import controls_in_effect, current_link, licence_in_force, site_today
 
 
 def _label(field: str, value) -> str:
@@ -111,6 +113,23 @@ def controls_errors(table, controls) -> dict[str, str]:
     return errors
 
 
+def double_limit_cents(table, approval) -> int | None:
+    """The largest single double down at a table offering `approval`'s game: an approved game
+    that lets a player double (Double Down Madness: "up to the total amount already in play")
+    stays within the State's single-wager limit in force (the pack's effective-dated limits;
+    the approval letter: "not to exceed maximum State wagering limits for a single wager").
+    None: the approval permits no doubling, or the pack sets no single-wager limit."""
+    if approval is None or approval.conditions.get("double_on") == ["none"]:
+        return None
+    limits = pack_for(table.site).wager_limits_on(site_today(table.site))
+    return limits.max_cents if limits is not None else None
+
+
+def single_wager_citation(table) -> str:
+    limits = pack_for(table.site).wager_limits_on(site_today(table.site))
+    return limits.citation.split(" (")[0] if limits is not None else rules.HOUSE_CONTROL
+
+
 def approval_errors(table, link) -> dict[str, str]:
     """Each setting the approval fixes that the table breaks, and its pay tables and shuffler."""
     approval = link.approval
@@ -126,6 +145,13 @@ def approval_errors(table, link) -> dict[str, str]:
                 f"{cite}: the approval's conditions permit {field.replace('_', ' ')}: {labels(field, allowed)}; "
                 f"this table has {_label(field, value)}; {new_approval}"
             )
+    limit = double_limit_cents(table, approval)
+    if limit is not None and table.max_wager_cents is not None and table.max_wager_cents > limit:
+        errors["max_wager_cents"] = (
+            f"{cite}: each double down may be up to the amount already in play, not to exceed the State's maximum "
+            f"wagering limit for a single wager ({single_wager_citation(table)}: {money(limit)}); this table's "
+            f"maximum wager is {money(table.max_wager_cents)}."
+        )
     pay_table = link.blackjack_pay_table
     if pay_table is not None and pay_table.natural_payout and table.blackjack_payout != pay_table.natural_payout:
         errors["blackjack_payout"] = (

@@ -257,7 +257,25 @@ def wa_hb_lines(t) -> list[tuple[str, str]]:
          f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Insurance ({ic})"),
         (f"Surrender: {t.get_surrender_display()}.", f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Surrender ({ic})"),
         ("A tie is a push; winning wagers are paid even money.", rule(11)),
+        *_approved_game_lines(t),
     ]
+
+
+def _approved_game_lines(t) -> list[tuple[str, str]]:
+    """The approved game the table offers, and its doubles within the State's single-wager limit."""
+    from approvals.checks import double_limit_cents, single_wager_citation
+    from approvals.queries import current_link
+
+    link = current_link(t.pk)
+    if link is None or link.approval is None:
+        return []
+    approval = link.approval
+    lines = [(f"This table offers {approval.game_name}.", f"{approval.reference}")]
+    limit = double_limit_cents(t, approval)
+    if limit is not None:
+        lines.append((f"Each double down may be up to the amount already in play, never above {format_money(limit)} "
+                      "for a single wager.", f"{approval.reference}; {single_wager_citation(t)}"))
+    return lines
 
 
 def wa_bj_lines(t) -> list[tuple[str, str]]:
