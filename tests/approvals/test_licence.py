@@ -87,3 +87,10 @@ def test_a_licence_is_not_recorded_where_the_law_puts_no_tie_option_on_it(api, o
     assert refused.status_code == 400
     message = refused.json()["jurisdiction"][0]
     assert message.startswith("House control") and "NYCRR" not in message
+
+
+def test_the_register_page_lists_the_licences(client, manager, api, site):
+    licence(api, 2, site_today(site) - timedelta(days=10), number="NY-GC-77")
+    client.force_login(manager.user)
+    page = client.get("/approvals/").content.decode()
+    assert 'id="licences"' in page and "NY-GC-77" in page and "Option two" in page
