@@ -21,7 +21,7 @@ from cardroom.api_filters import FilterSet, IdFilter
 from cardroom.models import Table
 
 from . import rules, services
-from .models import GameApproval, InternalControls, PayTable, TableGame
+from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -265,3 +265,41 @@ class TableGameViewSet(ScopedViewSet, mixins.CreateModelMixin):
 
     def create_object(self, data):
         return services.link_table_game(acting_user=self.request.user, **data)
+
+
+# --- Licences ------------------------------------------------------------------------------
+
+
+class LicenceSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Licence
+        fields = ["id", "organization", "jurisdiction", "licence_number", "tie_option", "effective_on", "supersedes",
+                  "recorded_by", "recorded_at"]
+        read_only_fields = fields
+
+
+class LicenceInput(Input):
+    licence_number = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
+    tie_option = serializers.ChoiceField(choices=Licence.TieOption.choices,
+                                         help_text="The tie option the licence reflects (9 NYCRR 4620.5(h)).")
+    effective_on = DateField()
+    jurisdiction = serializers.CharField(max_length=5, required=False, allow_null=True, default=None,
+                                         help_text="Empty: the one jurisdiction of the organization's sites with licence terms.")
+
+
+@extend_schema_view(create=extend_schema(request=LicenceInput, responses={201: LicenceSerializer, **ERROR_RESPONSES}))
+class LicenceViewSet(ScopedViewSet, mixins.CreateModelMixin):
+    """The organization's licences, each effective from its date (a change is a new licence), with
+    the tie option every table under it follows."""
+
+    output_serializer_class = LicenceSerializer
+    input_serializer_class = LicenceInput
+
+    def scope(self, access):
+        return Licence.objects.filter(organization_id=access.organization_id).order_by("jurisdiction", "effective_on", "id")
+
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def create_object(self, data):
+        return services.record_licence(acting_user=self.request.user, organization=self.access.employee_org(), **data)

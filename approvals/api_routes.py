@@ -7,3 +7,4 @@ def register(router) -> None:
     router.register("game-approvals", api.GameApprovalViewSet, basename="game-approval")
     router.register("internal-controls", api.InternalControlsViewSet, basename="internal-controls")
     router.register("table-games", api.TableGameViewSet, basename="table-game")
+    router.register("licences", api.LicenceViewSet, basename="licence")

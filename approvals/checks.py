@@ -1,11 +1,15 @@
-"""The table check registered with packs: a Washington house-banked table uses only
-options its internal controls in effect document, and meets the conditions of the game
-approval it offers. Returns {field: message}; Table.clean raises them as one ValidationError."""
+"""The table check registered with packs: at a site whose pack's law requires internal
+controls (`rules.INTERNAL_CONTROLS`: the WSGC house-banked rules) a table uses only options its
+internal controls in effect document (none in effect: only the rules' own play, so the controls
+come first), and meets the conditions of the game approval it offers. Returns {field: message};
+Table.clean raises them as one ValidationError."""
 
 from cardroom.models import Game, Table
+from cardroom.money import format_money as money
+from packs import pack_for
 
 from . import rules
-from .queries import controls_in_effect, current_link
+from .queries import controls_in_effect, current_link, licence_in_force, site_today
 
 
 def _label(field: str, value) -> str:
@@ -22,7 +26,37 @@ def labels(field: str, values) -> str:
 
 
 def check_table(table) -> dict[str, str]:
-    if table.site.jurisdiction not in rules.CONTROLLED_JURISDICTIONS or table.game != Game.TWENTY_ONE:
+    if table.game != Game.TWENTY_ONE:
+        return {}
+    errors = licence_errors(table)
+    for name, message in controls_check(table).items():
+        errors.setdefault(name, message)
+    return errors
+
+
+def licence_errors(table) -> dict[str, str]:
+    """Where the pack's law puts the tie option on the licence (`rules.LICENCE`), the table
+    follows the licence in force today."""
+    if not rules.LICENCE.applies(table.site):
+        return {}
+    cite = rules.LICENCE.at(table.site)
+    licence = licence_in_force(table.site)
+    if licence is None:
+        return {"tie_option": (
+            f"{cite}: the selection of the tie option is set forth in the licence application and the licence "
+            f"reflects it; no licence of the organization is in force at {table.site} today: record the licence first."
+        )}
+    if table.tie_option != licence.tie_option:
+        return {"tie_option": (
+            f"{cite}: the licence ({licence.licence_number}, effective {licence.effective_on.isoformat()}) reflects "
+            f"tie option {licence.tie_option}; every table under it follows it (this table: "
+            f"{table.tie_option or 'none'}). A change of option is a new licence."
+        )}
+    return {}
+
+
+def controls_check(table) -> dict[str, str]:
+    if not rules.INTERNAL_CONTROLS.applies(table.site):
         return {}
     link = current_link(table.pk)
     approval = link.approval if link else None
@@ -33,9 +67,27 @@ def check_table(table) -> dict[str, str]:
     if controls is None:
         if approval is not None and approval.internal_controls_required:
             errors.setdefault("game_approval", missing_controls_message(approval))
+        for name, message in undocumented_errors(table, approval).items():
+            errors.setdefault(name, message)
         return errors
     for name, message in controls_errors(table, controls).items():
         errors.setdefault(name, message)
+    return errors
+
+
+def undocumented_errors(table, approval) -> dict[str, str]:
+    """No internal controls for the game in effect at the site today: each option that is the
+    card room's own choice (not the rules' own play) is refused until controls list it."""
+    game = approval.game_name if approval is not None else "house-banked blackjack"
+    errors = {}
+    for option in rules.DOCUMENTED_OPTIONS:
+        value = getattr(table, option.field)
+        if value not in option.rules_play:
+            errors[option.field] = (
+                f"{option.citation}: {option.note}. No internal controls for {game} are in effect at "
+                f"{table.site} today: record them, listing {option.label}: {_label(option.field, value)}, "
+                "before the table."
+            )
     return errors
 
 
@@ -61,6 +113,23 @@ def controls_errors(table, controls) -> dict[str, str]:
     return errors
 
 
+def double_limit_cents(table, approval) -> int | None:
+    """The largest single double down at a table offering `approval`'s game: an approved game
+    that lets a player double (Double Down Madness: "up to the total amount already in play")
+    stays within the State's single-wager limit in force (the pack's effective-dated limits;
+    the approval letter: "not to exceed maximum State wagering limits for a single wager").
+    None: the approval permits no doubling, or the pack sets no single-wager limit."""
+    if approval is None or approval.conditions.get("double_on") == ["none"]:
+        return None
+    limits = pack_for(table.site).wager_limits_on(site_today(table.site))
+    return limits.max_cents if limits is not None else None
+
+
+def single_wager_citation(table) -> str:
+    limits = pack_for(table.site).wager_limits_on(site_today(table.site))
+    return limits.citation.split(" (")[0] if limits is not None else rules.HOUSE_CONTROL
+
+
 def approval_errors(table, link) -> dict[str, str]:
     """Each setting the approval fixes that the table breaks, and its pay tables and shuffler."""
     approval = link.approval
@@ -76,6 +145,13 @@ def approval_errors(table, link) -> dict[str, str]:
                 f"{cite}: the approval's conditions permit {field.replace('_', ' ')}: {labels(field, allowed)}; "
                 f"this table has {_label(field, value)}; {new_approval}"
             )
+    limit = double_limit_cents(table, approval)
+    if limit is not None and table.max_wager_cents is not None and table.max_wager_cents > limit:
+        errors["max_wager_cents"] = (
+            f"{cite}: each double down may be up to the amount already in play, not to exceed the State's maximum "
+            f"wagering limit for a single wager ({single_wager_citation(table)}: {money(limit)}); this table's "
+            f"maximum wager is {money(table.max_wager_cents)}."
+        )
     pay_table = link.blackjack_pay_table
     if pay_table is not None and pay_table.natural_payout and table.blackjack_payout != pay_table.natural_payout:
         errors["blackjack_payout"] = (

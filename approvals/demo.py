@@ -1,12 +1,16 @@
 """The Washington house-banked demo's approved game: the Double Down Madness Blackjack approval
 (WSGC, 8 August 2024, submission #3172) with its blackjack and Push 22 pay tables, the internal
 controls of "Spokane Card Room" (house-banked blackjack, two versions, and the approved game),
-and table 2 there offering the game. Written through the services, as the demo's `wagm`.
+then its tables: table 1 regular house-banked blackjack and table 2 offering the game (the WSGC
+rules: the internal controls come first). Written through the services, as the demo's `wagm`.
+And New York's: the licence of "Hudson Valley Volunteer Fire Company" (tie option 1, 9 NYCRR
+4620.5(h)), then table 1 at "Kingston Fire Hall" following it, as `nygm`.
 
     extend_demo(demo)
 
-Runs after `cardroom.pack_demo` (which creates the Washington organization, site and people);
-when they are missing it creates the minimum itself, with the same names. Idempotent.
+Runs after `cardroom.pack_demo` (which creates the Washington and New York organizations, sites
+and people); when the Washington ones are missing it creates the minimum itself, with the same
+names (New York's part waits for the pack demo). Idempotent.
 """
 
 from datetime import date, timedelta
@@ -18,7 +22,7 @@ from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import Employee, Organization, Site, Table
 
 from . import services
-from .models import GameApproval, InternalControls, PayTable, TableGame
+from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
 from .queries import site_today
 
 ORGANIZATION = "Evergreen Gaming Club"
@@ -88,6 +92,19 @@ HOUSE_CONTROLS = dict(
     insurance_allowed=[True], surrender=["none"], blackjack_payout=["3:2"], payout_rounding=["down"],
 )
 SHUFFLER = "Shuffle Master i-DealPlus (WSGC approved model)"
+# WSGC Blackjack Game Rules (rev. April 2018): six decks from a shoe, 3:2 posted with rounding down;
+# the maximum within WAC 230-15-140's $300 single wager.
+SPOKANE_TABLE = dict(game="21", min_wager_cents=500, max_wager_cents=30000, decks=6, max_players=7, dealt_from="shoe",
+                     blackjack_payout="3:2", payout_rounding="down")
+
+# New York: the licence reflects tie option 1 (all ties push, naturals 3 to 2), and table 1 follows it.
+NY_SITE = "Kingston Fire Hall"
+NY_MANAGER = "nygm"
+NY_LICENCE = dict(licence_number="NY-GC-4620", tie_option=1, effective_on=date(2024, 1, 1))
+# 9 NYCRR 4620.5: four decks, $5 maximum, tie option 1 (naturals 3 to 2), double on 10 or 11.
+KINGSTON_TABLE = dict(game="21", min_wager_cents=100, max_wager_cents=500, decks=4, max_players=7, betting_spaces=7,
+                      double_on="ten_eleven", double_after_split=False, split_pairs="any_pair", tie_option=1,
+                      blackjack_payout="3:2")
 
 
 def extend_demo(demo: dict) -> None:
@@ -105,9 +122,24 @@ def extend_demo(demo: dict) -> None:
                 approved_on=date(2024, 9, 20), approved_by="Brian Lane, Special Agent, WSGC Regulation Unit",
                 approval_reference="WSGC internal controls approval (demo)", **DDM_CONTROLS,
             )
-        table = _ddm_table(acting, site, approval)
         if not InternalControls.objects.filter(site=site, game_approval=None).exists():
-            _house_controls(acting, site, today, exclude=table)
+            _house_controls(acting, site, today)
+        if not Table.objects.filter(site=site, number=1).exists():
+            cardroom_services.create_table(acting_user=acting, site=site, number=1, **SPOKANE_TABLE)
+        _ddm_table(acting, site, approval)
+        _new_york()
+
+
+def _new_york() -> None:
+    """The New York organization's licence, then Kingston's table 1 under it (after the pack demo)."""
+    site = Site.objects.filter(name=NY_SITE).select_related("organization").first()
+    manager = Employee.objects.filter(user__username=NY_MANAGER).select_related("user").first()
+    if site is None or manager is None:
+        return
+    if not Licence.objects.filter(organization=site.organization).exists():
+        services.record_licence(acting_user=manager.user, organization=site.organization, **NY_LICENCE)
+    if not Table.objects.filter(site=site, number=1).exists():
+        cardroom_services.create_table(acting_user=manager.user, site=site, number=1, **KINGSTON_TABLE)
 
 
 def _washington(demo) -> tuple[Employee, Site]:
@@ -146,20 +178,15 @@ def _ddm_table(acting, site, approval) -> Table:
     return table
 
 
-def _house_controls(acting, site, today, exclude) -> None:
-    """Version 1 documents what the site's house-banked tables use (the demo's own choices and
-    any table the packs' demo made); version 2 adds late surrender from next month."""
-    options = {field: list(values) for field, values in HOUSE_CONTROLS.items()}
-    for table in Table.objects.filter(site=site, active=True, game="21").exclude(pk=exclude.pk):
-        for field, values in options.items():
-            if getattr(table, field) not in values:
-                values.append(getattr(table, field))
+def _house_controls(acting, site, today) -> None:
+    """Version 1 documents what the site's house-banked tables use (recorded before the tables);
+    version 2 adds late surrender from next month."""
     first = dict(approved_by="Brian Lane, Special Agent, WSGC Regulation Unit", approval_reference="Demo")
     services.record_internal_controls(
         acting_user=acting, site=site, effective_on=today - timedelta(days=400), approved_on=today - timedelta(days=410),
-        **first, **options,
+        **first, **HOUSE_CONTROLS,
     )
     services.record_internal_controls(
         acting_user=acting, site=site, effective_on=today + timedelta(days=30), approved_on=today,
-        **first, **{**options, "surrender": ["none", "late"]},
+        **first, **{**HOUSE_CONTROLS, "surrender": ["none", "late"]},
     )

@@ -1,4 +1,5 @@
-"""Washington game approvals and internal controls, and which approved game a table offers.
+"""Washington game approvals and internal controls, which approved game a table offers, and an
+organization's licences with the terms its tables follow (New York's tie option).
 
 All append-only: an approval is the Commission's letter as recorded (its conditions do not
 change: "any modifications to this game may affect this approval"), an internal-controls
@@ -130,3 +131,31 @@ class TableGame(AppendOnlyModel):
 
     def __str__(self):
         return f"{self.table} offers {self.approval or 'standard blackjack'}"
+
+
+class Licence(AppendOnlyModel):
+    """A licence of the organization as the state issued it, with the terms every table under it
+    follows: the tie option the licence reflects (9 NYCRR 4620.5(h): "The selection of the option
+    shall be set forth in the license application ... The license shall reflect one of the
+    following options"). The licence in force on a day is the latest whose `effective_on` is not
+    after it; a change is a new record (pointing back to the one it supersedes), never an edit."""
+
+    class TieOption(models.IntegerChoices):
+        ALL_PUSH = 1, "Option one: all ties are pushes"
+        NATURALS_PUSH = 2, "Option two: push on natural 21 only; the house wins all other ties"
+        HOUSE_WINS = 3, "Option three: the house wins all ties"
+
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="licences")
+    jurisdiction = models.CharField(max_length=5, choices=Jurisdiction.choices)
+    licence_number = models.CharField(max_length=80)
+    tie_option = models.PositiveSmallIntegerField(choices=TieOption.choices)
+    effective_on = models.DateField()
+    supersedes = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["organization_id", "jurisdiction", "effective_on", "id"]
+
+    def __str__(self):
+        return f"Licence {self.licence_number} (tie option {self.tie_option}, from {self.effective_on.isoformat()})"

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from cardroom.models import Site
 
-from .models import GameApproval, InternalControls, TableGame
+from .models import GameApproval, InternalControls, Licence, TableGame
 
 
 def site_today(site: Site) -> date:
@@ -33,4 +33,13 @@ def controls_in_effect(site: Site, approval: GameApproval | None, on: date | Non
     return (
         InternalControls.objects.filter(site=site, game_approval=approval, effective_on__lte=on)
         .order_by("-effective_on", "-version").first()
+    )
+
+
+def licence_in_force(site: Site, on: date | None = None) -> Licence | None:
+    """The organization's licence for the site's jurisdiction in force on `on` (default: today there)."""
+    on = on or site_today(site)
+    return (
+        Licence.objects.filter(organization_id=site.organization_id, jurisdiction=site.jurisdiction, effective_on__lte=on)
+        .order_by("-effective_on", "-id").first()
     )

@@ -6,17 +6,20 @@ a game approval may fix, and who records what. Every check, service and message 
 from dataclasses import dataclass
 
 from cardroom.access import ReadRule
-from cardroom.models import Jurisdiction, Role, Table
+from cardroom.models import Role, Table
 from cardroom.rules import HOUSE_CONTROL
+from packs import Rule
 
 WSGC_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
 
-# The packs whose tables are judged against internal controls. Only the house-banked rules
-# require internal controls; WAC 230-40-125 (player-banked "Washington blackjack") leaves its
-# options (soft seventeen, insurance, additional splits) to *house rules*, not internal controls.
-CONTROLLED_JURISDICTIONS = frozenset({Jurisdiction.WA_HB})
-# Game approvals are granted by the Washington State Gambling Commission for house-banked games.
-APPROVAL_JURISDICTIONS = frozenset({Jurisdiction.WA_HB})
+# The sites whose tables are judged against internal controls: those whose pack's law says the
+# table options must be documented in internal controls (the WSGC house-banked rules; the
+# player-banked game leaves its options to house rules, not internal controls).
+INTERNAL_CONTROLS = Rule("table.internal_controls")
+# The sites whose tables may offer a game approved by the state's commission, with its conditions.
+GAME_APPROVAL = Rule("table.game_approval")
+# The sites whose tables follow the tie option the organization's licence reflects.
+LICENCE = Rule("table.licence")
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,9 @@ class DocumentedOption:
     label: str
     citation: str  # the rule and its note
     note: str  # what the rule's note says, quoted or closely paraphrased
+    # The values the rules' own play uses, which need no documenting; any other value is the card
+    # room's deviation and is refused until the internal controls in effect list it.
+    rules_play: tuple = ()
 
 
 DOCUMENTED_OPTIONS = (
@@ -34,36 +40,43 @@ DOCUMENTED_OPTIONS = (
         "dealer_hits_soft_17", "dealer hits soft 17", f"{WSGC_RULES}, rule 9.iii",
         "if a card room enforces the rule that the dealer must hit a soft 17, it must properly "
         "document so in its internal controls",
+        (False,),  # rule 9.i: the dealer stands on 17
     ),
     DocumentedOption(
         "split_pairs", "pairs a player may split", f"{WSGC_RULES}, Splitting Pairs (note)",
         "card room operators may determine what pairs a player may split; however, it must be properly "
         "documented in their internal controls",
+        ("identical",),  # "When a player receives two identical cards, they are considered a pair"
     ),
     DocumentedOption(
         "double_on", "hands a player may double down on", f"{WSGC_RULES}, Doubling Down (note)",
         "card room operators may determine what hand players may double down on; however, it must be "
         "properly documented in their internal controls",
+        ("any_two",),  # "Once a player is dealt two cards, the player may double down"
     ),
     DocumentedOption(
         "insurance_allowed", "insurance", f"{WSGC_RULES}, Insurance (note)",
         "card room operators may deviate from the rules for accepting insurance wagers; however, it must "
         "be properly documented in their internal controls",
+        (True,),  # insurance when the dealer's face-up card is an ace
     ),
     DocumentedOption(
         "surrender", "surrender", f"{WSGC_RULES}, Surrender (note)",
         "card room operators may deviate from the rules for allowing players to surrender; however, it "
         "must be properly documented in their internal controls",
+        (),  # whether and when a player may surrender is the room's documented choice
     ),
     DocumentedOption(
         "blackjack_payout", "blackjack payout", f"{WSGC_RULES}, rule 7",
         "licensees must post in their game rules and internal controls the payouts for blackjack games "
         "offered for play, including how rounding the payout will occur",
+        (),  # every blackjack payout offered is posted in the internal controls
     ),
     DocumentedOption(
         "payout_rounding", "rounding of the blackjack payout", f"{WSGC_RULES}, rule 7",
         "licensees must post in their game rules and internal controls the payouts for blackjack games "
         "offered for play, including how rounding the payout will occur",
+        ("",),  # a payout with no fraction to round (2 to 1, even money)
     ),
 )
 DOCUMENTED_FIELDS = tuple(option.field for option in DOCUMENTED_OPTIONS)

@@ -12,10 +12,11 @@ from cardroom.access import require_gaming_manager
 from cardroom.audit import record_event, record_site_event
 from cardroom.limits import MAX_TEXT_LENGTH, check_date
 from cardroom.models import Game, Organization, Site, Table
+from packs import all_packs
 
 from . import rules
 from .checks import controls_errors, labels
-from .models import GameApproval, InternalControls, PayTable, TableGame
+from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
 from .queries import current_link, site_today
 
 
@@ -79,6 +80,22 @@ def _pay_table(row: dict) -> dict:
     return {"side_bet": side_bet, "code": code, "natural_payout": payout, "lines": lines}
 
 
+def _approval_jurisdiction(organization: Organization, jurisdiction: str | None) -> str:
+    """The pack the approval is for: given, or the one pack of the organization's sites whose law
+    has game approvals (`rules.GAME_APPROVAL`)."""
+    codes = sorted({code for code in organization.sites.values_list("jurisdiction", flat=True)
+                    if rules.GAME_APPROVAL.applies(code)})
+    codes = codes or [pack.code for pack in all_packs() if rules.GAME_APPROVAL.applies(pack)]
+    if jurisdiction is None and len(codes) == 1:
+        return codes[0]
+    if jurisdiction is None or not rules.GAME_APPROVAL.applies(jurisdiction):
+        raise ValidationError(
+            {"jurisdiction": f"{rules.HOUSE_CONTROL}: a game approval is recorded for a jurisdiction whose law "
+                             f"has the state's game approvals ({', '.join(codes) or 'none'})."}
+        )
+    return jurisdiction
+
+
 def record_game_approval(
     *,
     acting_user,
@@ -93,15 +110,14 @@ def record_game_approval(
     conditions_text: str = "",
     shuffler_must_be_approved: bool = False,
     internal_controls_required: bool = False,
-    jurisdiction: str = "WA-HB",
+    jurisdiction: str | None = None,
     supersedes: GameApproval | None = None,
 ) -> GameApproval:
     """Record a game approval as the agency granted it, with its conditions on the table settings
     and its selectable pay tables (of the blackjacks and of each side bet). A modified game is a
     new approval, which may supersede this one; this one never changes."""
     access = require_gaming_manager(acting_user, organization.pk, action="record a game approval")
-    if jurisdiction not in rules.APPROVAL_JURISDICTIONS:
-        raise ValidationError({"jurisdiction": "Game approvals are recorded for Washington house-banked (WA-HB) games."})
+    jurisdiction = _approval_jurisdiction(organization, jurisdiction)
     values = {
         "game_name": _text(game_name, "game_name", required=True, max_length=rules.MAX_NAME_LENGTH),
         "agency": _text(agency, "agency", required=True, max_length=rules.MAX_NAME_LENGTH),
@@ -151,10 +167,10 @@ def record_internal_controls(
     takes effect on its own date. A version in effect today must document what the site's
     active tables of that game use."""
     access = require_gaming_manager(acting_user, site.organization_id, action="record internal controls")
-    if site.jurisdiction not in rules.CONTROLLED_JURISDICTIONS:
+    if not rules.INTERNAL_CONTROLS.applies(site):
         raise ValidationError(
-            {"site": f"{rules.WSGC_RULES}: internal controls of these options are kept for Washington "
-                     "house-banked (WA-HB) sites."}
+            {"site": f"{rules.HOUSE_CONTROL}: the law of {site}'s jurisdiction keeps no internal controls of "
+                     "table options in this record."}
         )
     if game_approval is not None and game_approval.organization_id != site.organization_id:
         raise ValidationError({"game_approval": "The approval is another organization's."})
@@ -242,8 +258,10 @@ def link_table_game(
     conditions and the internal controls in effect for the game; any refusal changes nothing."""
     access = require_gaming_manager(acting_user, table.site.organization_id, action="change the game a table offers")
     site = table.site
-    if site.jurisdiction not in rules.APPROVAL_JURISDICTIONS:
-        raise ValidationError({"table": "Approved games are offered at Washington house-banked (WA-HB) tables."})
+    if not rules.GAME_APPROVAL.applies(site):
+        raise ValidationError(
+            {"table": f"{rules.HOUSE_CONTROL}: the law of {site}'s jurisdiction has no game approvals to offer."}
+        )
     shuffler_model = _text(shuffler_model, "shuffler_model", required=False, max_length=rules.MAX_SHORT_TEXT)
     unknown = sorted(set(settings or {}) - set(LINK_SETTINGS))
     if unknown:
@@ -274,3 +292,58 @@ def controls_summary(controls: InternalControls) -> dict[str, str]:
     """{option label: documented values}, for the pages."""
     return {option.label: labels(option.field, getattr(controls, option.field)) for option in rules.DOCUMENTED_OPTIONS}
 
+
+
+# --- Licences ----------------------------------------------------------------------------------
+
+
+def record_licence(
+    *,
+    acting_user,
+    organization: Organization,
+    licence_number: str,
+    tie_option: int,
+    effective_on: date,
+    jurisdiction: str | None = None,
+) -> Licence:
+    """Record the organization's licence as issued, with the tie option it reflects (9 NYCRR
+    4620.5(h) where the site's pack says so). A licence is never changed: a new option is a new
+    licence from its own date, superseding the latest. Each table then follows the licence in
+    force (approvals.checks.licence_errors): a table keeping another option is refused at its
+    next change until it follows."""
+    access = require_gaming_manager(acting_user, organization.pk, action="record a licence")
+    codes = sorted({code for code in organization.sites.values_list("jurisdiction", flat=True)
+                    if rules.LICENCE.applies(code)})
+    if jurisdiction is None and len(codes) == 1:
+        jurisdiction = codes[0]
+    if jurisdiction is None or not rules.LICENCE.applies(jurisdiction):
+        raise ValidationError(
+            {"jurisdiction": f"{rules.HOUSE_CONTROL}: a licence's table terms are recorded for a jurisdiction whose "
+                             f"law puts them on the licence ({', '.join(codes) or 'none of this organization'})."}
+        )
+    cite = rules.LICENCE.at(jurisdiction)
+    if tie_option not in Licence.TieOption.values:
+        raise ValidationError({"tie_option": f"{cite}: the licence reflects one of the options 1, 2 or 3."})
+    licence_number = _text(licence_number, "licence_number", required=True, max_length=rules.MAX_SHORT_TEXT)
+    check_date(effective_on, "effective_on")
+    with transaction.atomic():
+        list(Organization.objects.select_for_update().filter(pk=organization.pk).values_list("pk", flat=True))
+        latest = (
+            Licence.objects.filter(organization=organization, jurisdiction=jurisdiction)
+            .order_by("-effective_on", "-id").first()
+        )
+        if latest is not None and effective_on < latest.effective_on:
+            raise ValidationError(
+                {"effective_on": f"{rules.HOUSE_CONTROL}: a new licence takes effect on or after the one it "
+                                 f"supersedes ({latest.effective_on.isoformat()})."}
+            )
+        licence = Licence.objects.create(
+            organization=organization, jurisdiction=jurisdiction, licence_number=licence_number,
+            tie_option=tie_option, effective_on=effective_on, supersedes=latest,
+            recorded_by=access.employee, recorded_at=timezone.now(),
+        )
+        record_event(
+            actor=acting_user, action="licence.recorded", obj=licence, organization_id=organization.pk,
+            after={"licence_number": licence_number, "tie_option": tie_option, "effective_on": effective_on.isoformat()},
+        )
+    return licence

@@ -11,7 +11,7 @@ from cardroom.models import Table
 from cardroom.views import call_service
 
 from . import forms, rules
-from .models import GameApproval, InternalControls, TableGame
+from .models import GameApproval, InternalControls, Licence, TableGame
 from .queries import controls_in_effect, current_link
 
 
@@ -34,8 +34,9 @@ def register_page(request):
     for link in TableGame.objects.filter(table__site__in=access.sites()).select_related("table__site", "approval").order_by("linked_at", "id"):
         links[link.table_id] = link  # the latest stays
     tables = sorted((link for link in links.values() if link.approval_id), key=lambda row: (row.table.site.name, row.table.number))
+    licences = Licence.objects.filter(organization_id=access.organization_id).order_by("jurisdiction", "-effective_on", "-id")
     return render(request, "approvals/list.html", {"approvals": approvals.order_by("game_name", "approved_on"),
-                                                   "controls": controls, "links": tables})
+                                                   "controls": controls, "links": tables, "licences": licences})
 
 
 @login_required

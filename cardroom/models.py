@@ -12,13 +12,10 @@ from simple_history.models import HistoricalRecords
 from . import limits
 from .appendonly import AppendOnlyModel
 from .rules import (
-    CARD_READER_MALFUNCTION_CITATION,
     CHIP_CITATION,
     CHIP_COLOUR_LIST_CONTROL,
     CHIP_COLOURS,
     CHIP_SPECS,
-    DEALING_METHOD_CITATION,
-    ONE_DEALING_METHOD_JURISDICTIONS,
     TWENTY_FIVE_CHIPS_CITATION,
     TWENTY_FIVE_DOLLARS_CENTS,
 )
@@ -196,7 +193,7 @@ class Table(models.Model):
     dealt_from = models.CharField(max_length=10, choices=DealtFrom.choices, default=DealtFrom.SHOE)
     dealer_hits_soft_17 = models.BooleanField(default=False)
     double_on = models.CharField(max_length=15, choices=DoubleOn.choices, default=DoubleOn.ANY_TWO)
-    double_after_split = models.BooleanField(default=False)
+    double_after_split = models.BooleanField(default=True)  # ND 99-01.3-08-09(2)(d) permits it; NY (k)(6) does not
     split_pairs = models.CharField(max_length=15, choices=SplitPairs.choices, default=SplitPairs.ANY_PAIR)
     resplit_allowed = models.BooleanField(default=True)
     split_aces_one_card = models.BooleanField(default=True)
@@ -245,56 +242,16 @@ class Table(models.Model):
         return f"{self.game} #{self.number}"
 
     def clean(self):
-        if self.site_id and self.number and Table.objects.filter(site_id=self.site_id, number=self.number).exclude(pk=self.pk).exists():
-            raise ValidationError(
-                {"number": f"ND 99-01.3-08-02(1): table number {self.number} is already used at this site."}
-            )
         if self.min_wager_cents is not None and self.max_wager_cents is not None:
             if self.min_wager_cents > self.max_wager_cents:
                 raise ValidationError({"min_wager_cents": "The minimum wager cannot be above the maximum wager."})
         if self.site_id is not None:
-            from .table_rules import validate_table  # the site's pack (packs): wager limits and table rules
+            # The site's pack (packs): its table numbering, wager limits, table rules and (where
+            # its law says so) the one dealing method of a site.
+            from .table_rules import validate_table
 
             validate_table(self)
-            self._check_one_dealing_method()
         self._check_outage_limit()
-
-    def _check_one_dealing_method(self):
-        """ND 99-01.3-08-10(1): one dealing method at a site. A new or changed twenty-one table
-        must use the method of the site's other active twenty-one tables; the whole site
-        changes method at once (`cardroom.services.set_site_dealing_method`)."""
-        if self.site.jurisdiction not in ONE_DEALING_METHOD_JURISDICTIONS or self.game != Game.TWENTY_ONE:
-            return
-        reader, fallbacks = self.DealingMethod.CARD_READER, {self.DealingMethod.NO_PEEK, self.DealingMethod.NO_HOLE_CARD}
-        if self.card_reader_malfunction:
-            if self.dealing_method not in fallbacks:
-                raise ValidationError(
-                    {
-                        "dealing_method": f"{CARD_READER_MALFUNCTION_CITATION}: while its card-reading device is out of "
-                        "order the table deals by the Hole-Card-No-Peek or the No-Hole-Card method."
-                    }
-                )
-            expected = reader  # the site's method, which the fallback stands in for
-        else:
-            expected = self.dealing_method
-        if not self.active or getattr(self, "_site_dealing_method", None) == expected:
-            return
-        # A table on a malfunction fallback counts as using the reader (the site's method).
-        others = Table.objects.filter(site_id=self.site_id, game=Game.TWENTY_ONE, active=True).exclude(pk=self.pk)
-        if expected == reader:
-            others = others.filter(card_reader_malfunction=False).exclude(dealing_method=reader)
-        else:
-            others = others.filter(Q(card_reader_malfunction=True) | ~Q(dealing_method=expected))
-        other = others.order_by("number").first()
-        if other is not None:
-            raise ValidationError(
-                {
-                    "dealing_method": f"{DEALING_METHOD_CITATION}: only one dealing method may be used at a site; "
-                    f"table {other.number} at {self.site} uses "
-                    f"{reader.label if other.card_reader_malfunction else other.get_dealing_method_display()}. "
-                    "Change the method of the whole site instead."
-                }
-            )
 
     @classmethod
     def site_dealing_method(cls, site_id: int) -> str | None:

@@ -1,12 +1,13 @@
 """Demo organizations of the Washington and New York jurisdiction packs (PACKS.md), beside the
 North Dakota demo: created through the services, idempotent (each step looks first).
 
-- "Evergreen Gaming Club" (WSGC-00-12345): "Spokane Card Room" (WA-HB, table 1 regular
-  house-banked blackjack) and "Tacoma Blackjack Room" (WA-BJ, table 1 Washington blackjack, a
-  player dealer/banker, minimum bank $300, maximum wager $25). Logins wagm, washift, wadealer,
-  wacashier. (The approvals app adds the Double Down Madness table 2 at Spokane.)
-- "Hudson Valley Volunteer Fire Company" (NY-GC-4620): "Kingston Fire Hall" (NY, table 1: four
-  decks, $1-$5, tie option 1 so naturals pay 3 to 2). Logins nygm, nyshift, nydealer.
+- "Evergreen Gaming Club" (WSGC-00-12345): "Spokane Card Room" (WA-HB) and "Tacoma Blackjack
+  Room" (WA-BJ, table 1 Washington blackjack, a player dealer/banker, minimum bank $300, maximum
+  wager $25). Logins wagm, washift, wadealer, wacashier. (The approvals app adds Spokane's
+  internal controls, its table 1 regular house-banked blackjack and the Double Down Madness table 2.)
+- "Hudson Valley Volunteer Fire Company" (NY-GC-4620): "Kingston Fire Hall" (NY). Logins nygm,
+  nyshift, nydealer. (The approvals app adds the organization's licence, tie option 1, and
+  Kingston's table 1: four decks, $1-$5, naturals pay 3 to 2.)
 """
 
 from django.db import transaction
@@ -30,18 +31,13 @@ SITES = {
                             business_day_start_hour=6)),
 }
 
-# site key -> [(number, options)]; every option is judged by the site's pack.
+# site key -> [(number, options)]; every option is judged by the site's pack. Spokane's table 1
+# (after its internal controls) and Kingston's (after its licence) are made by `approvals.demo`:
+# the records their tables follow are kept one layer up.
 TABLES = {
-    # WSGC Blackjack Game Rules (rev. April 2018): six decks from a shoe, 3:2 posted with rounding down.
-    "spokane": [(1, dict(game="21", min_wager_cents=500, max_wager_cents=50000, decks=6, max_players=7,
-                         dealt_from="shoe", blackjack_payout="3:2", payout_rounding="down"))],
     # WAC 230-40-125 (1999 proposed amendment): player dealer/banker, $300 minimum bank, $25 maximum.
     "tacoma": [(1, dict(game="21", min_wager_cents=100, max_wager_cents=2500, decks=2, dealt_from="shoe",
                         banker="player", min_bank_cents=30000, blackjack_payout="3:2"))],
-    # 9 NYCRR 4620.5: four decks, $5 maximum, tie option 1 (naturals 3 to 2), double on 10 or 11.
-    "kingston": [(1, dict(game="21", min_wager_cents=100, max_wager_cents=500, decks=4, max_players=7,
-                          betting_spaces=7, double_on="ten_eleven", double_after_split=False,
-                          split_pairs="any_pair", tie_option=1, blackjack_payout="3:2"))],
 }
 
 # login, first, last, initials, role, employment type, organization key, site keys

@@ -57,11 +57,3 @@ CHIP_COLOURS = (
     "blue", "light blue", "yellow", "orange", "purple", "grey", "brown", "gold", "silver",
 )
 
-
-# ND 99-01.3-08-10(1): "Only one of three dealing methods may be used at a site." The
-# jurisdictions held to it (the other states' texts we hold set no such rule).
-DEALING_METHOD_CITATION = "ND 99-01.3-08-10(1)"
-ONE_DEALING_METHOD_JURISDICTIONS = frozenset({"ND"})
-# ND 99-01.3-08-10(1)(c)(5): a card-reading device malfunction on a table: that table deals by
-# the hole-card-no-peek or the no-hole-card method.
-CARD_READER_MALFUNCTION_CITATION = "ND 99-01.3-08-10(1)(c)(5)"

@@ -45,7 +45,11 @@ def packs_of(sites) -> list[Pack]:
 
 def validate_table(table) -> None:
     """Refuse a table its site's pack does not allow, naming each field and its rule."""
-    errors = dict(pack_for(table.site).table_rules(table))
+    from .common import number_errors
+
+    errors = number_errors(table)
+    for name, message in pack_for(table.site).table_rules(table).items():
+        errors.setdefault(name, message)
     for check in TABLE_CHECKS:
         for name, message in check(table).items():
             errors.setdefault(name, message)

@@ -1,5 +1,6 @@
 """What the pack modules share: the pack's wager limits (`packs.wagers`) as its
-{field: message} and the test of "is this a blackjack (twenty-one) table"."""
+{field: message}, the test of "is this a blackjack (twenty-one) table" and the numbering of a
+site's tables (every pack: cited by the pack that states it, else a house control)."""
 
 from django.core.exceptions import ValidationError
 
@@ -25,3 +26,18 @@ def money(cents: int) -> str:
     from cardroom.money import format_money
 
     return format_money(cents)
+
+
+def number_errors(table) -> dict[str, str]:
+    """Each table of a site has its own number: ND 99-01.3-08-02(1) where the pack states it
+    (`table.number`); elsewhere a house control, since every count, slip and recording names
+    its table by number."""
+    from cardroom.models import Table
+
+    from .base import Rule
+
+    if not (table.site_id and table.number):
+        return {}
+    if not Table.objects.filter(site_id=table.site_id, number=table.number).exclude(pk=table.pk).exists():
+        return {}
+    return {"number": f"{Rule('table.number').at(table)}: table number {table.number} is already used at this site."}

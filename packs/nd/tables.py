@@ -1,19 +1,41 @@
 """North Dakota: chapter 99-01.3-08, charitable twenty-one (the primary specification).
 
-Table rules: the wager limits of 08-09(1) (`WAGER_LIMITS`), four, six or
-eight decks dealt from a shoe (08-02(3)), no more than seven betting spaces and the posted
-"BLACKJACK PAYS 3 TO 2" (08-02(1)); the dealer may hit soft 17 when posted (08-11).
-The one-dealing-method rule (08-10(1)) runs in `Table.clean` for ND sites only.
+Table rules, each refusal naming the subsection that sets it:
+- 08-01(2): a maximum of seven players at a table;
+- 08-02(1): a number for each table of a site, no more than seven betting spaces and the posted
+  "BLACKJACK PAYS 3 TO 2"; 08-02(3): four, six or eight decks dealt from a dealing shoe;
+- 08-09(1): the wager limits (`WAGER_LIMITS`);
+- 08-09(2)(c): splitting on any pair or any two 10-count cards, up to four hands per betting
+  space, split aces drawing one card each; 08-09(2)(d): doubling-down on the first two cards
+  dealt or the first two cards of a split hand;
+- 08-10(1): one dealing method at a site (08-10(1)(c)(5): a table whose card-reading device is
+  out of order deals no-peek or no-hole-card meanwhile);
+- 08-11(5): a player stands or draws (the chapter provides no surrender);
+- 08-11(10)(d): the organization wins (and pays) the wagers: the house banks, never a player;
+- 08-11(12): all ties are a push, so no tie option (New York's) may be set.
+The dealer may hit soft 17 when the site posts it (08-02(1), 08-11(10)(g)).
 """
+
+from django.db.models import Q
 
 from ..base import WagerLimits
 from ..common import is_twenty_one, wager_errors
 
+CHAPTER = "ND 99-01.3-08"
+PLAYERS_CITATION = "ND 99-01.3-08-01(2)"
+PLAYERS_MAX = 7
 DECKS = (4, 6, 8)
 DECKS_CITATION = "ND 99-01.3-08-02(3)"
 SPACES_MAX = 7
 TABLE_CITATION = "ND 99-01.3-08-02(1)"
 PAYOUT = "3:2"
+SPLITS_CITATION = "ND 99-01.3-08-09(2)(c)"
+DOUBLES_CITATION = "ND 99-01.3-08-09(2)(d)"
+DEALING_METHOD_CITATION = "ND 99-01.3-08-10(1)"
+CARD_READER_MALFUNCTION_CITATION = "ND 99-01.3-08-10(1)(c)(5)"
+PLAY_CITATION = "ND 99-01.3-08-11(5)"
+BANKER_CITATION = "ND 99-01.3-08-11(10)(d)"
+TIES_CITATION = "ND 99-01.3-08-11(12)"
 
 # ND 99-01.3-08-09(1): even dollars, $1 to $25, a minimum of not more than $3 on one active
 # table before another table may have a higher minimum.
@@ -21,10 +43,23 @@ WAGER_LIMITS = (WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, 300),)
 
 CITATIONS = {
     "wagers": "ND 99-01.3-08-09(1)",
+    "number": TABLE_CITATION,
+    "max_players": PLAYERS_CITATION,
     "decks": DECKS_CITATION,
     "dealt_from": DECKS_CITATION,
     "betting_spaces": TABLE_CITATION,
     "blackjack_payout": TABLE_CITATION,
+    "split_pairs": SPLITS_CITATION,
+    "resplit_allowed": SPLITS_CITATION,
+    "split_aces_one_card": SPLITS_CITATION,
+    "double_on": DOUBLES_CITATION,
+    "double_after_split": DOUBLES_CITATION,
+    "dealing_method": DEALING_METHOD_CITATION,
+    "card_reader_malfunction": CARD_READER_MALFUNCTION_CITATION,
+    "surrender": PLAY_CITATION,
+    "banker": BANKER_CITATION,
+    "min_bank_cents": BANKER_CITATION,
+    "tie_option": TIES_CITATION,
     "handout": "ND 99-01.3-08-13",
 }
 
@@ -33,6 +68,10 @@ def table_rules(table) -> dict[str, str]:
     errors = wager_errors(table)
     if not is_twenty_one(table):
         return errors
+    if table.max_players > PLAYERS_MAX:
+        errors["max_players"] = (
+            f"{PLAYERS_CITATION}: a maximum of seven players may play at a table (got {table.max_players})."
+        )
     if table.decks not in DECKS:
         errors["decks"] = f"{DECKS_CITATION}: the cards must be four, six, or eight decks (got {table.decks})."
     if table.dealt_from != "shoe":
@@ -44,4 +83,88 @@ def table_rules(table) -> dict[str, str]:
         )
     if table.blackjack_payout != PAYOUT:
         errors["blackjack_payout"] = f"{TABLE_CITATION}: the table displays \"BLACKJACK PAYS 3 TO 2\"."
+    errors.update(_play_errors(table))
+    if not errors:
+        errors.update(dealing_method_errors(table))
     return errors
+
+
+def _play_errors(table) -> dict[str, str]:
+    """Splitting, doubling-down, surrender, the bank and ties: what chapter 08 fixes."""
+    errors = {}
+    if table.split_pairs != "any_pair":
+        errors["split_pairs"] = (
+            f"{SPLITS_CITATION}: splitting is permitted on any pair or any two 10-count value cards "
+            "(choose \"any_pair\")."
+        )
+    if not table.resplit_allowed:
+        errors["resplit_allowed"] = (
+            f"{SPLITS_CITATION}: a player is allowed a maximum of four hands per betting space, so a pair may "
+            "be split again."
+        )
+    if not table.split_aces_one_card:
+        errors["split_aces_one_card"] = f"{SPLITS_CITATION}: split aces draw only one card each."
+    if table.double_on != "any_two":
+        errors["double_on"] = (
+            f"{DOUBLES_CITATION}: doubling-down is permitted on the first two cards dealt to a betting space "
+            "(choose \"any_two\")."
+        )
+    if not table.double_after_split:
+        errors["double_after_split"] = (
+            f"{DOUBLES_CITATION}: doubling-down is permitted on the first two cards of a split hand, except on "
+            "split aces."
+        )
+    if table.surrender != "none":
+        errors["surrender"] = (
+            f"{PLAY_CITATION}: a player stands or draws a hit card (and may split or double-down, 08-09(2)); "
+            f"chapter {CHAPTER[3:]} provides no surrender."
+        )
+    if table.banker != "house":
+        errors["banker"] = (
+            f"{BANKER_CITATION}: the organization wins all original wagers and pays the winning hands: "
+            "the organization banks the game, not a player."
+        )
+    if table.min_bank_cents is not None:
+        errors["min_bank_cents"] = (
+            f"{BANKER_CITATION}: the organization banks the game; a player's minimum bank has no place here."
+        )
+    if table.tie_option is not None:
+        errors["tie_option"] = (
+            f"{TIES_CITATION}: all ties are a push - no payoff is made; no other tie rule may be set."
+        )
+    return errors
+
+
+def dealing_method_errors(table) -> dict[str, str]:
+    """08-10(1): one dealing method at a site. A new or changed twenty-one table must use the
+    method of the site's other active twenty-one tables; the whole site changes method at once
+    (`cardroom.services.set_site_dealing_method`, which marks each table `_site_dealing_method`)."""
+    from cardroom.models import Game, Table
+
+    reader = Table.DealingMethod.CARD_READER
+    fallbacks = {Table.DealingMethod.NO_PEEK, Table.DealingMethod.NO_HOLE_CARD}
+    if table.card_reader_malfunction:
+        if table.dealing_method not in fallbacks:
+            return {
+                "dealing_method": f"{CARD_READER_MALFUNCTION_CITATION}: while its card-reading device is out of "
+                "order the table deals by the Hole-Card-No-Peek or the No-Hole-Card method."
+            }
+        expected = reader  # the site's method, which the fallback stands in for
+    else:
+        expected = table.dealing_method
+    if not table.active or getattr(table, "_site_dealing_method", None) == expected:
+        return {}
+    # A table on a malfunction fallback counts as using the reader (the site's method).
+    others = Table.objects.filter(site_id=table.site_id, game=Game.TWENTY_ONE, active=True).exclude(pk=table.pk)
+    if expected == reader:
+        others = others.filter(card_reader_malfunction=False).exclude(dealing_method=reader)
+    else:
+        others = others.filter(Q(card_reader_malfunction=True) | ~Q(dealing_method=expected))
+    other = others.order_by("number").first()
+    if other is None:
+        return {}
+    method = reader.label if other.card_reader_malfunction else other.get_dealing_method_display()
+    return {
+        "dealing_method": f"{DEALING_METHOD_CITATION}: only one dealing method may be used at a site; "
+        f"table {other.number} at {table.site} uses {method}. Change the method of the whole site instead."
+    }

@@ -30,6 +30,9 @@ CITATIONS = {
     "max_players": f"{RULE}(c)",
     "wagers": f"{RULE}(f)(2)",
     "tie_option": f"{RULE}(h)",
+    # (h): the licence reflects the organization's tie option; every table under it follows it
+    # (approvals.Licence, checked by the approvals app's registered table check).
+    "licence": f"{RULE}(h)",
     "blackjack_payout": f"{RULE}(h)(2)",
     "surrender": f"{RULE}(h)(3)",
     "dealer_hits_soft_17": f"{RULE}(i)(3)",

@@ -70,7 +70,7 @@ def table_rules(table) -> dict[str, str]:
     if table.tie_option is not None:
         errors["tie_option"] = (
             f"{cite(5)}: all ties result in the players and the dealer/banker recovering their wagers; "
-            "the tie option is New York's (9 NYCRR 4620.5(h))."
+            "no other tie rule may be set."
         )
     if table.surrender != "none":
         errors["surrender"] = (

@@ -3,9 +3,13 @@ rules (rev. April 2018), numbered rules 1-11 plus the notes on splitting, doubli
 and surrender.
 
 The options those rules say "must be documented in internal controls" (hit soft 17, which pairs
-split, which hands double, insurance, surrender, payout rounding) are checked against the site's
-internal controls by the `approvals` app's registered table check, not here. The WSGC rules set
-no wager limit (`WAGER_LIMITS`).
+split, which hands double, insurance, surrender, the payout and its rounding) are checked against
+the site's internal controls by the `approvals` app's registered table check, not here
+(`table.internal_controls`).
+
+The single-wager limit is not in the WSGC rules: the game approvals bind operators to "the
+authorized limits set out in WAC 230-15-040 and WAC 230-15-140", and WAC 230-15-140 sets it
+(`WAGER_LIMITS`, effective-dated: the row in force on a day is the last that began by then).
 
 Payout rounding (rule 7: licensees "must post ... the payouts for blackjack games offered for
 play, including how rounding the payout will occur"): a payout that can produce a fraction of
@@ -17,10 +21,22 @@ from ..base import WagerLimits
 from ..common import is_twenty_one, wager_errors
 
 WSGC_BLACKJACK_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
-# The WSGC house-banked Blackjack game rules set no wager limit: the card room sets its limits
-# in its internal controls. WAC 230-40-125(4)'s $25 maximum governs only the player-banked
-# "Washington blackjack" game (WA-BJ), which is not a house-banked table, so it is not cited here.
-WAGER_LIMITS = (WagerLimits(f"House control (the {WSGC_BLACKJACK_RULES} set no wager limit)", 100, None, 100),)
+WAGER_LIMIT_RULE = "WAC 230-15-140"
+# WAC 230-15-140 "Wagering limits for house-banked card games". No held text states the number:
+# the public rule-making record does (shared/regulations/wa-wager-limits.md). WSR 16-20-098
+# (Oct 2016): "Currently, wagers on house-banked card games are limited to $300"; WSR 23-03-060
+# says the limits "have not been increased since 2009". The start of the $300 limit is therefore
+# assumed (in force before any day the product records: effective_from None). The 2023 proposals
+# ($500, then $400, WSR 23-09-065) are not confirmed in force: when the commission's change
+# applies, a row with its own effective date and source is added after this one. Whole dollars
+# from $1 are the house's own control.
+WAGER_LIMITS = (
+    WagerLimits(
+        f"{WAGER_LIMIT_RULE} (the $300 single-wager limit as WSR 16-20-098 records it; its start date is "
+        "assumed; whole dollars from $1: House control)",
+        100, 30_000, 100,
+    ),
+)
 
 DECKS_MAX = 8  # rule 1
 PLAYERS_MAX = 9  # rule 1
@@ -38,7 +54,11 @@ CITATIONS = {
     "dealt_from": rule(3),
     "tie_option": rule(11),
     "payout_rounding": rule(7),
-    "wagers": WSGC_BLACKJACK_RULES,
+    "wagers": WAGER_LIMIT_RULE,
+    # The options the rules' notes say must be documented in internal controls (approvals).
+    "internal_controls": WSGC_BLACKJACK_RULES,
+    # Game approvals by the Commission, with their conditions (approvals; seed 004).
+    "game_approval": "WSGC game approval",
 }
 
 
@@ -62,15 +82,14 @@ def table_rules(table) -> dict[str, str]:
         )
     if table.tie_option is not None:
         errors["tie_option"] = (
-            f"{rule(11)}: a tie is a push at a Washington table; the tie option is New York's (9 NYCRR 4620.5(h))."
+            f"{rule(11)}: if a player has the same total as the dealer, it is considered a push; no other tie "
+            "rule may be set."
         )
     if table.banker != "house":
         errors["banker"] = (
-            "House control: a player-banked table is Washington blackjack (WAC 230-40-125), a site of the WA-BJ "
-            f"pack; the {WSGC_BLACKJACK_RULES} govern house-banked tables."
+            f"House control: the {WSGC_BLACKJACK_RULES} govern house-banked blackjack; the house banks this "
+            "table, not a player."
         )
     if table.min_bank_cents is not None:
-        errors["min_bank_cents"] = (
-            "House control: a minimum bank is the player-banker's (WAC 230-40-125(3)); the house banks this table."
-        )
+        errors["min_bank_cents"] = "House control: the house banks this table; a player's minimum bank has no place here."
     return errors

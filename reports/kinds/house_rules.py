@@ -1,6 +1,6 @@
 """The house and player rules handout, per jurisdiction pack, built from each active twenty-one
 table's options: North Dakota's (ND 99-01.3-08-13, with its class C felony notice) for ND
-sites; for the other packs their own posted rules from their own rule text (packs):
+sites, each line generated from the table's record and citing its subsection; for the other packs their own posted rules from their own rule text (packs):
 Washington house-banked (the payout and its rounding, WSGC rule 7), Washington blackjack (the
 player dealer/banker and the time-based fee notice, WAC 230-40-125 (1999 proposed amendment))
 and New York (the organization's tie option, 9 NYCRR 4620.5(h)). Each line cites its rule."""
@@ -11,6 +11,8 @@ from cardroom.access import ReadRule
 from cardroom.models import Game, Jurisdiction, Role, Table
 from cardroom.money import format_money
 from cardroom.pdf import para
+from packs import pack_for
+from packs.nd import tables as nd_pack
 from packs.ny import tables as ny_pack
 from packs.wa_bj import tables as wa_bj_pack
 from packs.wa_hb import tables as wa_hb_pack
@@ -37,6 +39,9 @@ class TableRules:
     tip_betting: str
     double_down: str
     tip_double_down: str
+    # Each printed line (rule text, citation), generated from the table's own record.
+    house: tuple[tuple[str, str], ...] = ()
+    player: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,23 +51,68 @@ class HouseRules:
     tables: tuple[TableRules, ...]
 
 
+def _nd(sub: str) -> str:
+    return f"ND 99-01.3-08-{sub}"
+
+
+def nd_house_lines(t) -> list[tuple[str, str]]:
+    """ND 99-01.3-08-13(1), each line from the table's record and citing the subsection that
+    sets it, so the handout cannot say other than the table does."""
+    soft_17 = "Dealer must hit soft 17" if t.dealer_hits_soft_17 else "Dealer must stand on 17 and must draw to 16"
+    return [
+        (f"Minimum wager {format_money(t.min_wager_cents)}; maximum wager {format_money(t.max_wager_cents)}.",
+         f"{_nd('13(1)(a)')}, {nd_pack.CITATIONS['wagers']}"),
+        (f"Method of dealing: {t.get_dealing_method_display()}.", f"{_nd('13(1)(b)')}, {nd_pack.DEALING_METHOD_CITATION}"),
+        (f"{t.decks} decks, dealt from a dealing shoe." if t.dealt_from == "shoe"
+         else f"{t.decks} decks, dealt from {t.get_dealt_from_display().lower()}.", nd_pack.DECKS_CITATION),
+        (f"Up to {t.max_players} players; {t.betting_spaces} betting spaces.",
+         f"{nd_pack.PLAYERS_CITATION}, {nd_pack.TABLE_CITATION}"),
+        (f"{soft_17}. Blackjack pays {_payout(t.blackjack_payout)}.", nd_pack.TABLE_CITATION),
+    ]
+
+
+def nd_player_lines(t) -> list[tuple[str, str]]:
+    """ND 99-01.3-08-13(2)(a)-(m): the fixed rules as the chapter words them, the options as the
+    table's record has them."""
+    if t.split_pairs == "any_pair":
+        splits = "Splitting on any pair and two 10-count value cards"
+    else:
+        splits = f"Splitting: {t.get_split_pairs_display().lower()}"
+    splits += (", limited to a maximum of four hands per betting space" if t.resplit_allowed else "; no resplitting")
+    splits += "; split aces draw only one card each." if t.split_aces_one_card else "."
+    if t.double_on == "any_two":
+        doubles = "Doubling-down on the first two cards dealt"
+    else:
+        doubles = f"Doubling-down: {t.get_double_on_display().lower()}"
+    doubles += (" or the first two cards of any split hand, except on split aces." if t.double_after_split
+                else "; not on a split hand.")
+    ties = "No payoff on tie counts." if t.tie_option is None else f"Ties: tie option {t.tie_option}."
+    lines = [
+        ("Players must compute the card count of their own hand.", _nd("13(2)(a)")),
+        ("Players must be twenty-one years of age or older.", _nd("13(2)(b)")),
+        ("Hand signals must be used.", _nd("13(2)(c)")),
+        ("No touching of cards.", _nd("13(2)(d)")),
+        ("Two betting spaces maximum.", _nd("13(2)(e)")),
+        ("No side bets.", _nd("13(2)(f)")),
+        (ties, f"{_nd('13(2)(g)')}, {nd_pack.TIES_CITATION}"),
+        (splits, f"{_nd('13(2)(h)')}, {nd_pack.SPLITS_CITATION}"),
+        (doubles, f"{_nd('13(2)(i)')}, {nd_pack.DOUBLES_CITATION}"),
+        (t.get_double_down_display() + ".", _nd("13(2)(j)")),
+        ("Insurance permitted - pays two to one." if t.insurance_allowed else "Insurance not permitted.",
+         _nd("13(2)(k)")),
+        ("Tip betting permitted." if t.tip_betting_allowed else "Tip betting not permitted.", _nd("13(2)(l)")),
+        (t.get_tip_double_down_display() + ".", _nd("13(2)(m)")),
+    ]
+    if t.surrender != "none":  # refused by the ND pack (08-11(5)); printed as the record has it
+        lines.append((f"Surrender: {t.get_surrender_display().lower()}.", nd_pack.CITATIONS["surrender"]))
+    if t.banker != "house":  # refused by the ND pack (08-11(10)(d))
+        lines.append((f"Banker: {t.get_banker_display().lower()}.", nd_pack.BANKER_CITATION))
+    return lines
+
+
 def player_rules(table: TableRules) -> list[str]:
     """ND 99-01.3-08-13(2)(a)-(m), with the table's options filled in."""
-    return [
-        "Players must compute the card count of their own hand.",
-        "Players must be twenty-one years of age or older.",
-        "Hand signals must be used.",
-        "No touching of cards.",
-        "Two betting spaces maximum.",
-        "No side bets.",
-        "No payoff on tie counts.",
-        "Splitting is allowed on any pair and two 10-count value cards, to a maximum of four hands per betting space.",
-        "Doubling-down on the first two cards dealt or the first two cards of any split hand, except on split aces.",
-        table.double_down + ".",
-        table.insurance + ".",
-        table.tip_betting + ".",
-        table.tip_double_down + ".",
-    ]
+    return [text for text, _ in table.player]
 
 
 def build(context: ReportContext) -> HouseRules:
@@ -82,6 +132,8 @@ def build(context: ReportContext) -> HouseRules:
                 "Tip betting permitted" if t.tip_betting_allowed else "Tip betting not permitted",
                 t.get_double_down_display(),
                 t.get_tip_double_down_display(),
+                tuple(nd_house_lines(t)),
+                tuple(nd_player_lines(t)),
             )
             for t in tables
         ),
@@ -92,19 +144,13 @@ def render(data: HouseRules) -> list:
     story = []
     for table in data.tables:
         story.append(para(f"Table {table.number}", "heading"))
-        story.append(para("House rules (ND 99-01.3-08-13(1))", "cell_bold"))
-        story.append(
-            para(
-                f"Minimum wager {format_money(table.min_wager_cents)}; maximum wager "
-                f"{format_money(table.max_wager_cents)}. Method of dealing: {table.dealing_method}. "
-                f"{table.decks} decks. {table.dealer_soft_17}. Blackjack pays 3 to 2."
-            )
-        )
-        story.append(para("Player rules (ND 99-01.3-08-13(2))", "cell_bold"))
-        story += [para(f"\u2022 {line}") for line in player_rules(table)]
+        story.append(para(f"House rules ({_nd('13(1)')})", "cell_bold"))
+        story += [para(f"\u2022 {text} ({citation})") for text, citation in table.house]
+        story.append(para(f"Player rules ({_nd('13(2)')})", "cell_bold"))
+        story += [para(f"\u2022 {text} ({citation})") for text, citation in table.player]
     if not data.tables:
         story.append(para("No active twenty-one table at this site."))
-    story.append(para("ND 99-01.3-08-13(3)", "heading"))
+    story.append(para(_nd("13(3)"), "heading"))
     story.append(para(NOTICE, "cell_bold"))
     return story
 
@@ -186,6 +232,12 @@ def ny_lines(t) -> list[tuple[str, str]]:
     ]
 
 
+def _single_wager_limit(t) -> str:
+    """The state's single-wager limit in force today (the pack's effective-dated limits)."""
+    limits = pack_for(t.site).wager_limits_on()
+    return f" No single wager above {format_money(limits.max_cents)}." if limits and limits.max_cents else ""
+
+
 def wa_hb_lines(t) -> list[tuple[str, str]]:
     rule = wa_hb_pack.rule
     rounding = {"down": "rounded down to the table's lowest chip", "up": "rounded up to the table's lowest chip"}
@@ -194,7 +246,7 @@ def wa_hb_lines(t) -> list[tuple[str, str]]:
     dealt = {"shoe": "a dealing shoe", "shuffler": "an approved shuffling device", "hand": "the dealer's hand"}[t.dealt_from]
     ic = "as documented in the internal controls"
     return [
-        (_limits(t) + " (House limits.)", wa_hb_pack.CITATIONS["wagers"]),
+        (_limits(t) + _single_wager_limit(t), wa_hb_pack.CITATIONS["wagers"]),
         (f"{t.decks} deck(s), dealt from {dealt}; up to {t.max_players} players.", f"{rule(1)}, {rule(3)}"),
         (payout, rule(7)),
         ("Dealer must hit soft 17." if t.dealer_hits_soft_17 else "Dealer stands on all 17s.", f"{rule(9)} ({ic})"),
@@ -205,7 +257,25 @@ def wa_hb_lines(t) -> list[tuple[str, str]]:
          f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Insurance ({ic})"),
         (f"Surrender: {t.get_surrender_display()}.", f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Surrender ({ic})"),
         ("A tie is a push; winning wagers are paid even money.", rule(11)),
+        *_approved_game_lines(t),
     ]
+
+
+def _approved_game_lines(t) -> list[tuple[str, str]]:
+    """The approved game the table offers, and its doubles within the State's single-wager limit."""
+    from approvals.checks import double_limit_cents, single_wager_citation
+    from approvals.queries import current_link
+
+    link = current_link(t.pk)
+    if link is None or link.approval is None:
+        return []
+    approval = link.approval
+    lines = [(f"This table offers {approval.game_name}.", f"{approval.reference}")]
+    limit = double_limit_cents(t, approval)
+    if limit is not None:
+        lines.append((f"Each double down may be up to the amount already in play, never above {format_money(limit)} "
+                      "for a single wager.", f"{approval.reference}; {single_wager_citation(t)}"))
+    return lines
 
 
 def wa_bj_lines(t) -> list[tuple[str, str]]:
@@ -245,7 +315,9 @@ PACK_HANDOUTS = {
 
 def build_posted(context: ReportContext) -> PostedRules:
     heading, notice, lines = PACK_HANDOUTS[context.site.jurisdiction]
-    tables = Table.objects.filter(site=context.site, active=True, game=Game.TWENTY_ONE).order_by("number")
+    tables = (
+        Table.objects.filter(site=context.site, active=True, game=Game.TWENTY_ONE).select_related("site").order_by("number")
+    )
     return PostedRules(context.site.name, str(context.end), heading, tuple(notice),
                        tuple(PostedTable(t.number, tuple(lines(t))) for t in tables))
 

@@ -24,3 +24,22 @@ def test_the_demo_offers_double_down_madness_at_spokane_table_2_and_runs_twice()
     assert InternalControls.objects.filter(site=site, game_approval=None).count() == 2
     assert controls_in_effect(site, None).version == 1
     assert controls_in_effect(site, link.approval).version == 1
+    # The controls come first: table 1 (standard blackjack) is within them and WAC 230-15-140's $300.
+    first = Table.objects.get(site=site, number=1)
+    assert first.max_wager_cents == 30000 and first.full_clean() is None
+
+
+def test_the_demo_records_new_yorks_licence_before_kingstons_table(db):
+    from approvals.demo import NY_SITE
+    from approvals.models import Licence
+    from cardroom.demo import load_demo
+    from cardroom.pack_demo import extend_demo as pack_demo
+
+    demo = pack_demo(load_demo())
+    extend_demo(demo)
+    extend_demo(demo)
+    kingston = Site.objects.get(name=NY_SITE)
+    licence = Licence.objects.get(organization=kingston.organization)
+    table = Table.objects.get(site=kingston, number=1)
+    assert (licence.tie_option, table.tie_option, table.blackjack_payout) == (1, 1, "3:2")
+    table.full_clean()

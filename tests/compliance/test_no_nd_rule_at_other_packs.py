@@ -26,13 +26,29 @@ Q3 = Quarter(2026, 3)
 TABLES = {
     "WA-HB": {"max_wager_cents": 5000, "payout_rounding": "down", "decks": 2, "dealt_from": "hand"},
     "WA-BJ": {"max_wager_cents": 2500, "banker": "player", "min_bank_cents": 30000, "decks": 1},
-    "NY": {"max_wager_cents": 500, "decks": 1, "tie_option": 2, "blackjack_payout": "2:1", "double_on": "ten_eleven"},
+    "NY": {"max_wager_cents": 500, "decks": 1, "tie_option": 2, "blackjack_payout": "2:1", "double_on": "ten_eleven",
+           "double_after_split": False},
 }
+
+
+def _records_the_table_follows(site, people, options):
+    """WA-HB: the internal controls come first (WSGC rules); NY: the licence's tie option (4620.5(h))."""
+    from approvals.services import record_licence
+    from cardroom.models import Employee
+    from tests.wa_controls import record_controls
+
+    manager = Employee.objects.filter(organization=site.organization, memberships__role=Role.GAMING_MANAGER).first()
+    if site.jurisdiction == "WA-HB":
+        record_controls(manager, site)
+    if site.jurisdiction == "NY":
+        record_licence(acting_user=manager.user, organization=site.organization, licence_number="NY-GC-1",
+                       tie_option=options["tie_option"], effective_on=date(2024, 1, 1))
 
 
 def nd_tripping_quarter(site, people, options):
     """Fills far over the drop (prizes over gross proceeds: the ND attorney general alert), a
     table dealt by hand from two decks (not ND's four, six or eight from a shoe)."""
+    _records_the_table_follows(site, people, options)
     table = TableFactory(site=site, number=1, min_wager_cents=100, **options)
     table.full_clean()  # the site's own pack accepts it
     scenario = Scenario(site, people)

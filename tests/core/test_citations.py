@@ -2,7 +2,7 @@
 
 Each ND 99-01.3-08 section and subsection cited anywhere in the code exists in the chapter;
 the citations the audit found wrong are house controls now; Washington's house-banked limit
-cites no rule of the player-banked game."""
+is WAC 230-15-140's, never a rule of the player-banked game."""
 
 import re
 from pathlib import Path
@@ -45,7 +45,20 @@ def test_the_controls_the_text_does_not_state_say_house_control():
         assert getattr(cage_rules, name) == HOUSE_CONTROL, name
 
 
-def test_washington_house_banked_limits_do_not_cite_the_player_banked_game():
-    limits = get_pack("WA-HB").wager_limits_on()
+def test_washington_house_banked_limits_cite_wac_230_15_140_effective_dated():
+    """WAC 230-15-140's $300 single wager (WSR 16-20-098; the start date assumed), never the
+    player-banked game's WAC 230-40-125; a later row takes over from its own date."""
+    from dataclasses import replace
+    from datetime import date
+
+    from packs import WagerLimits
+
+    pack = get_pack("WA-HB")
+    limits = pack.wager_limits_on()
     assert "WAC 230-40-125" not in limits.citation
-    assert limits.citation.startswith(HOUSE_CONTROL) and limits.max_cents is None
+    assert limits.citation.startswith("WAC 230-15-140") and "WSR 16-20-098" in limits.citation
+    assert "assumed" in limits.citation and limits.max_cents == 30_000
+    later = WagerLimits("WAC 230-15-140 (a later amendment)", 100, 40_000, 100, effective_from=date(2030, 1, 1))
+    amended = replace(pack, wager_limits=(*pack.wager_limits, later))
+    assert amended.wager_limits_on(date(2029, 12, 31)).max_cents == 30_000
+    assert amended.wager_limits_on(date(2030, 1, 1)).max_cents == 40_000

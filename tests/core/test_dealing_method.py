@@ -8,6 +8,7 @@ from django.core.exceptions import ValidationError
 from cardroom import services
 from cardroom.models import AuditEvent, Table
 from tests.factories import TableFactory
+from tests.wa_controls import record_controls
 
 
 def payload(site, number, **overrides):
@@ -76,7 +77,7 @@ def test_an_inactive_table_does_not_hold_the_site_to_its_method(manager, site):
 PACK_OPTIONS = {
     "WA-HB": {"payout_rounding": "down"},
     "WA-BJ": {"banker": "player"},
-    "NY": {"tie_option": 1, "double_on": "ten_eleven", "decks": 4},
+    "NY": {"tie_option": 1, "double_on": "ten_eleven", "decks": 4, "double_after_split": False},
 }
 
 
@@ -84,6 +85,8 @@ PACK_OPTIONS = {
 def test_other_states_are_not_held_to_one_method(client_for, manager, site, jurisdiction):
     site.jurisdiction = jurisdiction
     site.save()
+    if jurisdiction == "WA-HB":
+        record_controls(manager, site)  # the WSGC rules: the controls come first
     TableFactory(site=site, number=1, max_wager_cents=500, dealing_method="no_peek")
     response = client_for(manager).post(
         "/api/v1/tables/",

@@ -5,6 +5,7 @@ import pytest
 
 from cardroom.models import AuditEvent, ChipDenomination, Table
 from tests.factories import TableFactory
+from tests.wa_controls import record_controls
 
 
 def table_payload(site, **overrides):
@@ -17,7 +18,9 @@ def form_data(site, **overrides):
     data["min_wager_cents"] = f"{data['min_wager_cents'] / 100:.2f}"
     data["max_wager_cents"] = f"{data['max_wager_cents'] / 100:.2f}"
     return {**data, "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
-            "tip_double_down": "not_permitted", "dealing_method": "no_peek"}
+            "tip_double_down": "not_permitted", "dealing_method": "no_peek",
+            # ND 99-01.3-08-09(2)(c),(d): split again, split aces one card, double after a split
+            "resplit_allowed": "on", "split_aces_one_card": "on", "double_after_split": "on"}
 
 
 BAD_TABLES = [
@@ -167,28 +170,37 @@ def test_the_admin_cannot_raise_a_table_limit_past_its_outage_deadline_either(cl
     client.force_login(manager.user)
     data = {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, "max_wager_cents": 500,
             "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
-            "tip_double_down": "not_permitted", "dealing_method": "no_peek"}
+            "tip_double_down": "not_permitted", "dealing_method": "no_peek",
+            # ND 99-01.3-08-09(2)(c),(d): split again, split aces one card, double after a split
+            "resplit_allowed": "on", "split_aces_one_card": "on", "double_after_split": "on"}
     response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)
     assert response.status_code == 200 and "ND 99-01.3-08-04(7)" in response.content.decode()
     table.refresh_from_db()
     assert table.max_wager_cents == 200
 
 
-def test_washington_house_banked_limits_do_not_cite_the_player_banked_game(client_for, manager, site):
-    """WAC 230-40-125(4)'s $25 maximum is the player-banked "Washington blackjack" game's; the
-    WSGC house-banked rules set no limit, so a $50 maximum is accepted and a part-dollar one is
-    refused as a house control."""
+def test_washington_house_banked_limits_are_wac_230_15_140s_single_wager_limit(client_for, manager, site):
+    """WAC 230-40-125(4)'s $25 maximum is the player-banked "Washington blackjack" game's; a
+    house-banked table is held to WAC 230-15-140's single-wager limit ($300 as WSR 16-20-098
+    records it): $300 is accepted, $10,000 refused naming WAC 230-15-140, and a part-dollar
+    limit is refused as a house control."""
     site.jurisdiction = "WA-HB"
     site.save()
+    record_controls(manager, site)  # the WSGC rules: the internal controls come first
     # WSGC rule 7: a 3 to 2 payout is posted with its rounding (packs/wa_hb/tables.py)
     ok = client_for(manager).post(
-        "/api/v1/tables/", table_payload(site, max_wager_cents=5000, payout_rounding="down"), format="json"
+        "/api/v1/tables/", table_payload(site, max_wager_cents=30000, payout_rounding="down"), format="json"
     )
-    assert ok.status_code == 201
+    assert ok.status_code == 201, ok.json()
+    high = client_for(manager).post(
+        "/api/v1/tables/", table_payload(site, number=6, max_wager_cents=1_000_000, payout_rounding="down"), format="json"
+    )
+    assert high.status_code == 400
+    message = high.json()["max_wager_cents"][0]
+    assert message.startswith("WAC 230-15-140") and "$300" in message
+    assert "230-40-125" not in message and "99-01.3" not in message and "NYCRR" not in message
     bad = client_for(manager).post(
-        "/api/v1/tables/", table_payload(site, number=6, max_wager_cents=5050, payout_rounding="down"), format="json"
+        "/api/v1/tables/", table_payload(site, number=7, max_wager_cents=5050, payout_rounding="down"), format="json"
     )
     assert bad.status_code == 400
-    message = bad.json()["max_wager_cents"][0]
-    assert message.startswith("House control") and "WSGC Blackjack Game Rules" in message
-    assert "WAC" not in message
+    assert "whole dollars from $1: House control" in bad.json()["max_wager_cents"][0]

@@ -4,6 +4,7 @@
 import pytest
 
 from cardroom.models import AuditEvent, Table
+from tests.wa_controls import record_controls
 
 NY_OK = {
     "decks": 4, "betting_spaces": 7, "max_players": 7, "dealer_hits_soft_17": False, "double_on": "ten_eleven",
@@ -14,7 +15,7 @@ NY_OK = {
 WA_HB_OK = {
     "decks": 8, "max_players": 9, "betting_spaces": 9, "dealt_from": "shuffler", "blackjack_payout": "6:5",
     "payout_rounding": "down", "dealer_hits_soft_17": True, "surrender": "late",
-    "min_wager_cents": 500, "max_wager_cents": 50000,
+    "min_wager_cents": 500, "max_wager_cents": 30000,
 }
 WA_BJ_OK = {
     "decks": 6, "dealt_from": "shoe", "banker": "player", "min_bank_cents": 30000, "blackjack_payout": "3:2",
@@ -29,10 +30,12 @@ def post(client, site, options, number=1):
 
 
 @pytest.fixture
-def as_pack(site):
-    def set_pack(code):
+def as_pack(site, manager):
+    def set_pack(code, controls=True):
         site.jurisdiction = code
         site.save()
+        if code == "WA-HB" and controls:
+            record_controls(manager, site)  # the WSGC rules: the internal controls come first
         return site
 
     return set_pack
@@ -78,6 +81,8 @@ REFUSALS = [
     ("WA-HB", {"tie_option": 1}, "tie_option", "rule 11"),
     ("WA-HB", {"banker": "player"}, "banker", "House control"),
     ("WA-HB", {"min_wager_cents": 550}, "min_wager_cents", "House control"),
+    ("WA-HB", {"max_wager_cents": 1_000_000}, "max_wager_cents", "WAC 230-15-140"),
+    ("WA-HB", {"max_wager_cents": 30100}, "max_wager_cents", "WAC 230-15-140"),
     # WA-BJ: WAC 230-40-125 (1999 proposed amendment)
     ("WA-BJ", {"decks": 8}, "decks", "WAC 230-40-125(2) (1999 proposed amendment)"),
     ("WA-BJ", {"dealt_from": "hand"}, "dealt_from", "WAC 230-40-125(2) (1999 proposed amendment)"),
@@ -93,7 +98,27 @@ REFUSALS = [
     ("ND", {"betting_spaces": 9}, "betting_spaces", "ND 99-01.3-08-02(1)"),
     ("ND", {"blackjack_payout": "6:5"}, "blackjack_payout", "ND 99-01.3-08-02(1)"),
     ("ND", {"max_wager_cents": 3000}, "max_wager_cents", "ND 99-01.3-08-09(1)"),
+    ("ND", {"max_players": 8}, "max_players", "ND 99-01.3-08-01(2)"),
+    ("ND", {"max_players": 9}, "max_players", "ND 99-01.3-08-01(2)"),
+    ("ND", {"split_pairs": "identical"}, "split_pairs", "ND 99-01.3-08-09(2)(c)"),
+    ("ND", {"split_pairs": "aces_eights"}, "split_pairs", "ND 99-01.3-08-09(2)(c)"),
+    ("ND", {"resplit_allowed": False}, "resplit_allowed", "ND 99-01.3-08-09(2)(c)"),
+    ("ND", {"split_aces_one_card": False}, "split_aces_one_card", "ND 99-01.3-08-09(2)(c)"),
+    ("ND", {"double_on": "ten_eleven"}, "double_on", "ND 99-01.3-08-09(2)(d)"),
+    ("ND", {"double_on": "none"}, "double_on", "ND 99-01.3-08-09(2)(d)"),
+    ("ND", {"double_after_split": False}, "double_after_split", "ND 99-01.3-08-09(2)(d)"),
+    ("ND", {"surrender": "late"}, "surrender", "ND 99-01.3-08-11(5)"),
+    ("ND", {"banker": "player"}, "banker", "ND 99-01.3-08-11(10)(d)"),
+    ("ND", {"min_bank_cents": 30000}, "min_bank_cents", "ND 99-01.3-08-11(10)(d)"),
+    ("ND", {"tie_option": 3}, "tie_option", "ND 99-01.3-08-11(12)"),
+    ("ND", {"tie_option": 1}, "tie_option", "ND 99-01.3-08-11(12)"),
 ]
+FOREIGN = {
+    "ND": ("WAC", "WSGC", "NYCRR"),
+    "NY": ("99-01.3", "SFN", "N.D.C.C.", "North Dakota", "WAC", "WSGC"),
+    "WA-HB": ("99-01.3", "SFN", "N.D.C.C.", "North Dakota", "NYCRR", "New York", "230-40-125"),
+    "WA-BJ": ("99-01.3", "SFN", "N.D.C.C.", "North Dakota", "NYCRR", "New York", "WSGC"),
+}
 
 
 @pytest.mark.parametrize(("code", "change", "field", "citation"), REFUSALS,
@@ -106,6 +131,8 @@ def test_each_refusal_is_a_400_naming_the_field_and_the_rule(client_for, manager
     assert field in body, body
     message = " ".join(body[field])
     assert message.startswith(citation) or citation in message, message
+    everything = " ".join(" ".join(messages) for messages in body.values())
+    assert not [word for word in FOREIGN[code] if word in everything], everything
     assert not Table.objects.filter(site=site).exists()
 
 
@@ -124,3 +151,50 @@ def test_a_paddlewheel_is_not_judged_by_the_blackjack_rules(client_for, manager,
         format="json",
     )
     assert response.status_code == 201
+
+
+# --- WSGC Blackjack Game Rules: the options that must be documented in internal controls ------
+
+WA_HB_DOCUMENTED = [
+    ({"dealer_hits_soft_17": True}, "dealer_hits_soft_17", "rule 9.iii"),
+    ({"split_pairs": "aces_eights"}, "split_pairs", "Splitting Pairs (note)"),
+    ({"double_on": "ten_eleven"}, "double_on", "Doubling Down (note)"),
+    ({"insurance_allowed": False}, "insurance_allowed", "Insurance (note)"),
+    ({"surrender": "late"}, "surrender", "Surrender (note)"),
+    ({"blackjack_payout": "6:5"}, "blackjack_payout", "rule 7"),
+    ({"payout_rounding": "down"}, "payout_rounding", "rule 7"),
+]
+
+
+@pytest.mark.parametrize(("change", "field", "rule"), WA_HB_DOCUMENTED, ids=[f for _, f, _ in WA_HB_DOCUMENTED])
+def test_a_wa_hb_option_is_refused_until_internal_controls_in_effect_list_it(client_for, manager, as_pack, change, field, rule):
+    site = as_pack("WA-HB", controls=False)
+    options = {"decks": 6, "blackjack_payout": "3:2", "payout_rounding": "down", "min_wager_cents": 500,
+               "max_wager_cents": 30000, **change}
+    refused = post(client_for(manager), site, options)
+    assert refused.status_code == 400
+    message = " ".join(refused.json()[field])
+    assert f"WSGC Blackjack Game Rules (rev. April 2018), {rule}" in message and "internal controls" in message
+    assert not [word for word in FOREIGN["WA-HB"] if word in message], message
+    assert not Table.objects.filter(site=site).exists()
+    record_controls(manager, site)  # the controls list every value: now the table is accepted
+    accepted = post(client_for(manager), site, options)
+    assert accepted.status_code == 201, accepted.json()
+
+
+def test_wa_hb_controls_that_do_not_list_an_option_refuse_it(client_for, manager, as_pack):
+    site = as_pack("WA-HB", controls=False)
+    record_controls(manager, site, dealer_hits_soft_17=[False])
+    refused = post(client_for(manager), site, {**WA_HB_OK})
+    assert refused.status_code == 400
+    assert "rule 9.iii" in refused.json()["dealer_hits_soft_17"][0]
+    assert post(client_for(manager), site, {**WA_HB_OK, "dealer_hits_soft_17": False}).status_code == 201
+
+
+def test_the_table_number_is_a_house_control_outside_north_dakota(client_for, manager, as_pack):
+    site = as_pack("NY")
+    assert post(client_for(manager), site, NY_OK).status_code == 201
+    again = post(client_for(manager), site, NY_OK)
+    assert again.status_code == 400
+    message = again.json()["number"][0]
+    assert message.startswith("House control") and "99-01.3" not in message

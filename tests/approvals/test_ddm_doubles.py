@@ -1,0 +1,26 @@
+"""Double Down Madness (WSGC approval of 2024-08-08, submission #3172): "The amount for each
+double down can be up to the total amount already in play, (not to exceed maximum State wagering
+limits for a single wager)", and the approval binds operators to WAC 230-15-140's limits."""
+
+from approvals.checks import double_limit_cents
+from approvals.queries import current_link
+from cardroom.models import Table
+from tests.reports.test_reports import auditor_api, pdf_text, request  # noqa: F401  (fixture)
+
+
+def test_a_ddm_tables_doubles_stay_within_the_single_wager_limit(client_for, manager, ddm_table):
+    assert double_limit_cents(ddm_table, current_link(ddm_table.pk).approval) == 30_000
+    answer = client_for(manager).patch(f"/api/v1/tables/{ddm_table.pk}/", {"max_wager_cents": 1_000_000}, format="json")
+    assert answer.status_code == 400
+    message = answer.json()["max_wager_cents"][0]
+    assert "WAC 230-15-140" in message and "$300" in message and "99-01.3" not in message
+    assert Table.objects.get(pk=ddm_table.pk).max_wager_cents == ddm_table.max_wager_cents
+
+
+def test_the_handout_posts_the_ddm_double_limit(auditor_api, ddm_table, site):  # noqa: F811
+    created = request(auditor_api, kind="house_rules_wa_hb", site=site.pk, end="2026-11-20")
+    assert created.status_code == 201, created.json()
+    text = " ".join(pdf_text(auditor_api.get(f"/api/v1/reports/{created.json()['id']}/download/").content).split())
+    assert "This table offers Double Down Madness Blackjack" in text
+    assert "Each double down may be up to the amount already in play, never above $300.00 for a single wager" in text
+    assert "WAC 230-15-140" in text and "NYCRR" not in text  # (the retention footer is the reports area's)

@@ -1,0 +1,24 @@
+"""Washington house-banked internal controls for tests that make a WA-HB table: the WSGC rules
+require the options a table uses documented in the internal controls in effect, so the controls
+come first (approvals.checks). Recorded through the service, as a gaming manager would."""
+
+from datetime import timedelta
+
+from approvals import services
+from approvals.queries import site_today
+
+# Every value each documented option takes (a test that is not about the controls).
+EVERY_OPTION = dict(
+    dealer_hits_soft_17=[False, True], split_pairs=["any_pair", "identical", "aces_eights", "none"],
+    double_on=["any_two", "ten_eleven", "nine_to_eleven", "none"], insurance_allowed=[False, True],
+    surrender=["none", "late"], blackjack_payout=["3:2", "6:5", "2:1", "1:1"], payout_rounding=["", "down", "up"],
+)
+
+
+def record_controls(manager, site, **options):
+    """A version of the site's house-blackjack internal controls in effect since 30 days ago."""
+    today = site_today(site)
+    return services.record_internal_controls(
+        acting_user=manager.user, site=site, effective_on=today - timedelta(days=30),
+        approved_on=today - timedelta(days=40), approved_by="B. Lane, WSGC", **{**EVERY_OPTION, **options},
+    )
