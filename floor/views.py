@@ -33,6 +33,7 @@ from .calculations import business_date
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
 from .pdf_slips import build_slip_document, render_slip_pdf
+from .services.steps import fees_only
 
 
 def site_page(view):
@@ -102,14 +103,17 @@ def _table_rows(site, day):
 def _floor(request, status=200, **forms_shown):
     site = request.site
     day = queries.open_gaming_day(site)
+    house_chips = not fees_only(site)  # a fees-only site has no fills, credits or tray counts to offer
     context = {
         "day": day,
         "rows": _table_rows(site, day),
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
-        "can_fill": _can(request, rules.FILL_PREPARERS),
-        "can_credit": _can(request, rules.CREDIT_PREPARERS),
+        "can_count_trays": house_chips,
+        "can_fill": house_chips and _can(request, rules.FILL_PREPARERS),
+        "can_credit": house_chips and _can(request, rules.CREDIT_PREPARERS),
+        "fees_only_rule": None if house_chips else rules.FEES_ONLY.at(site),
     }
     return render(request, "floor/floor.html", {**context, **forms_shown}, status=status)
 
@@ -379,7 +383,11 @@ def prepare_slip(request, kind):
     site, station = request.site, _is_station(request)
     if not station:  # a station presents the form; the preparer's PIN says who prepares
         require_role(
-            request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT.at(site)
+            request.user,
+            site,
+            *rules.PREPARERS[kind],
+            action=f"prepare a {kind} slip",
+            rule=rules.SLIP_CONTENT.at(site),
         )
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []

@@ -58,11 +58,16 @@ def _require_table_in_use(table: Table, field: str = "table") -> None:
         )
 
 
+def fees_only(site: Site) -> bool:
+    """Is the house's revenue at `site` its fees (the site's pack's revenue model)?"""
+    return pack_for(site).revenue_model == RevenueModel.FEES
+
+
 def refuse_house_chips_at_fees_site(site: Site, field: str, what: str) -> None:
-    """Where the house's revenue is its fees (the site's pack's revenue model), chips do not move
-    between a house chip bank and a table and a table has no house tray: a fill or credit slip or
-    a tray count (`what`) is refused, citing the pack's rule (rules.FEES_ONLY)."""
-    if pack_for(site).revenue_model != RevenueModel.FEES:
+    """Where the house's revenue is its fees (`fees_only`), chips do not move between a house
+    chip bank and a table and a table has no house tray: a fill or credit slip or a tray count
+    (`what`) is refused, citing the pack's rule (rules.FEES_ONLY)."""
+    if not fees_only(site):
         return
     raise ValidationError(
         {

@@ -1,4 +1,5 @@
-"""North Dakota's law for table chip custody: gaming days, openers/closers, dealer shifts, fill and credit slips (08-05): rule key -> citation.
+"""North Dakota's law for table chip custody: gaming days, openers/closers, dealer shifts, fill and
+credit slips (08-05): rule key -> citation.
 
 The keys are named in `floor.rules`; the words are exactly those the floor has always cited at a
 North Dakota site."""

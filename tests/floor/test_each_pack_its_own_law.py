@@ -339,3 +339,14 @@ def test_tips_are_checked_at_a_north_dakota_site_as_before(org, chips):
     services.record_table_inventory(acting_user=manager.user, table=table, kind="closer", chips=TRAY)
     (alert,) = Alert.objects.filter(rule="tips_before_leaving")
     assert alert.citation == "ND 99-01.3-08-06(3)" and "$3.00 of unredeemed tips" in alert.action_required
+
+
+def test_the_floor_page_of_a_fees_only_site_offers_no_tray_counts_or_slips_and_says_why(client, bj_floor):
+    people, table, _day = bj_floor
+    client.force_login(people[Role.SHIFT_MANAGER].user)
+    text = client.get("/accounting/floor/").content.decode()
+    assert f'<div class="alert alert-info" id="fees-only">{FEES_RULE}: the house' in text
+    tables = text[text.index('id="tables"') :]  # the floor's table actions (the menu is the navigation's)
+    assert f"/accounting/tables/{table.pk}/opener/" not in tables and "/accounting/slips/new/" not in tables
+    assert f"/accounting/tables/{table.pk}/dealer/" in tables  # dealer rotations are still recorded
+    assert_own_law(_floor_words(text), "WA-BJ")
