@@ -173,7 +173,7 @@ class _Run:
             raise DaySheetError(
                 {
                     "open": [
-                        f"{floor_rules.BUSINESS_DAY}: {now_open} at {self.site}; give the opening of "
+                        f"{floor_rules.BUSINESS_DAY.at(self.site)}: {now_open} at {self.site}; give the opening of "
                         f"{self.gaming_date} (opened_at, opened_by) or enter the sheet of the open day."
                     ]
                 }

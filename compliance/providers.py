@@ -24,7 +24,7 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
     """ND 99-01.3-08-05: numbers missing from a series, numbers used out of order (08-05(2)),
     and slips not verified or not received by the end of their gaming day (the day's close, or
     the next business day's start). A slip received unverified because nobody who could verify
-    was on duty (its receipt says so, floor.rules.UNVERIFIED_NOTE) is not flagged unverified:
+    was on duty (its receipt says so, floor.rules.unverified_note) is not flagged unverified:
     08-05(5) asks for verification only when someone is. A voided slip needs neither.
 
     The days closed by now are judged in the database (only the flagged slips come back); the
@@ -85,7 +85,7 @@ _CLOSED_DAY_SLIPS_SQL = """
                 WHEN st.kind = %s THEN {voided}
                 WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {verified} ELSE 0 END
                 WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {received} ELSE 0 END
-                                       + CASE WHEN st.reason = %s THEN {exempt} ELSE 0 END
+                                       + CASE WHEN st.reason LIKE %s THEN {exempt} ELSE 0 END
                 ELSE 0 END), 0)
             FROM {step} st WHERE st.slip_id = s.id
         ) AS signatures
@@ -106,7 +106,7 @@ def _closed_day_slip_problems(by_id: dict[int, Site], start: date, end: date, no
     EXISTS per question probed the steps three times, and starting from the sites' slips read
     every slip of every year and hashed every close."""
     from floor.models import Slip, SlipStep
-    from floor.rules import UNVERIFIED_NOTE
+    from floor.rules import UNVERIFIED_NOTE_START
 
     if not by_id:
         return []  # no SQL for no sites (an empty IN)
@@ -118,7 +118,8 @@ def _closed_day_slip_problems(by_id: dict[int, Site], start: date, end: date, no
     )  # fmt: skip
     kinds = [SlipStep.Kind.VOID.value, SlipStep.Kind.VERIFY.value, SlipStep.Kind.RECEIVE.value]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*day_params, *kinds, UNVERIFIED_NOTE, connection.ops.adapt_datetimefield_value(now)])
+        unverified = f"{UNVERIFIED_NOTE_START} (%"  # the note at any site, its citation the site's pack's
+        cursor.execute(sql, [*day_params, *kinds, unverified, connection.ops.adapt_datetimefield_value(now)])
         rows = cursor.fetchall()
     found = []
     for site_id, kind, number, gaming_date, signatures in rows:
@@ -142,7 +143,7 @@ def _open_day_slip_problems(by_id: dict[int, Site], start: date, end: date, now)
     from the window's days without a close (a probe of the close per day, not a hash of all)."""
     from floor.calculations import gaming_day_bounds
     from floor.models import SlipStep
-    from floor.rules import UNVERIFIED_NOTE
+    from floor.rules import is_unverified_note
 
     def step(kind, field):  # a scalar subquery: a probe by slip id, never a hashed scan of all the steps
         return Subquery(_slip_steps(kind=kind).values(field)[:1])
@@ -163,7 +164,7 @@ def _open_day_slip_problems(by_id: dict[int, Site], start: date, end: date, now)
         day_end = day_ends[site_id, gaming_date]
         if day_end > now:
             continue  # the day is still running
-        exempt = receipt_reason == UNVERIFIED_NOTE
+        exempt = is_unverified_note(receipt_reason)
         if not exempt and (verified_at is None or verified_at > day_end):
             found.append(rules.SlipException(site_id, gaming_date, kind, number, "unverified"))
         if received_at is None or received_at > day_end:

@@ -35,6 +35,8 @@ from cardroom.api import (
 from cardroom.api_filters import DateFilter, FilterSet, IdFilter
 from cardroom.models import Table
 from cardroom.retention import get_retain_until, retain_until_field
+from cardroom.rules import HOUSE_CONTROL
+from packs import packs_of
 
 from . import queries, rules, services
 from .models import CarriedItem, DealerShift, DutyPeriod, GamingDay, Slip, SlipBook, SlipKind, SlipStep, TableInventory
@@ -62,8 +64,8 @@ class EmployeeIdField(ScopedEmployeeField):
 
 @extend_schema_field({"type": "integer", "minimum": 1})
 class ServiceCheckedInteger(serializers.Field):
-    """A whole number the service checks (its message cites the rule of the record at hand:
-    a slip's quantities 08-05(3), a tray count's 08-01(3)); passed through as given."""
+    """A whole number the service checks (its message cites the rule of the record at hand, as
+    the site's pack states it); passed through as given."""
 
     def to_internal_value(self, data):
         return data
@@ -412,7 +414,7 @@ def _parse(serializer_class, request) -> dict:
     return serializer.validated_data
 
 
-# --- The duty register (ND 99-01.3-08-05(5): who is on duty to verify slips) -------------------
+# --- The duty register (rules.SLIP_VERIFICATION: who is on duty to verify slips) -------------------
 
 
 class DutyPeriodSerializer(serializers.ModelSerializer):
@@ -550,7 +552,7 @@ class SlipSerializer(serializers.ModelSerializer):
         return self._step(slip, SlipStep.Kind.RECEIVE, "signed_as")
 
     def get_receipt_note(self, slip) -> str | None:
-        """Says so when the copy was received unverified: nobody was on duty to verify (08-05(5))."""
+        """Says so when the copy was received unverified: nobody was on duty to verify (rules.unverified_note)."""
         return self._step(slip, SlipStep.Kind.RECEIVE, "reason")
 
 
@@ -563,8 +565,8 @@ class SlipInputSerializer(PinSignerInput):
     prepared_at = MomentField(source="at")
     cashier = EmployeeIdField(
         required=False,
-        help_text="Fill slips: the chip bank cashier or dealer acting as cashier whose initials the fill carries "
-        "(ND 99-01.3-08-05(3)(c)); needed when the preparer is not a cashier.",
+        help_text="Fill slips: the chip bank cashier or dealer acting as cashier whose initials the fill carries; "
+        "needed when the preparer is not a cashier.",
     )
 
     def to_internal_value(self, data):
@@ -574,11 +576,22 @@ class SlipInputSerializer(PinSignerInput):
             raise serializers.ValidationError(
                 {
                     field: [
-                        f"{rules.SLIP_MOVEMENT}: chips never move directly between two tables; one slip is for one table."
+                        f"{self._movement_rule(data)}: chips never move directly between two tables; one slip is for "
+                        "one table."
                     ]
                 }
             )
         return super().to_internal_value(data)
+
+    def _movement_rule(self, data) -> str:
+        """rules.SLIP_MOVEMENT cited at the site of the slip's table; without a table the user may
+        see, at their sites' pack when they all share one, else as the house's control."""
+        try:
+            table = self.fields["table"].to_internal_value(data.get("table"))
+        except serializers.ValidationError:
+            packs = packs_of(access_for(self.context["request"].user).sites())
+            return rules.SLIP_MOVEMENT.at(packs[0]) if len(packs) == 1 else HOUSE_CONTROL
+        return rules.SLIP_MOVEMENT.at(table)
 
 
 class VoidInputSerializer(PinSignerInput):
@@ -633,7 +646,12 @@ class SlipViewSet(CustodyViewSet):
             return self._reload(services.prepare_fill(acting_user=acting, **data))
         if "cashier" in data:
             raise serializers.ValidationError(
-                {"cashier": [f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the dealer at the table."]}
+                {
+                    "cashier": [
+                        f"{rules.SLIP_INITIALS.at(data['table'])}: a credit slip carries the initials of the dealer "
+                        "at the table."
+                    ]
+                }
             )
         return self._reload(services.prepare_credit(acting_user=acting, **data))
 
@@ -791,7 +809,7 @@ def _date_param(request, name: str) -> date:
 
 class SlipRegisterViewSet(SiteScopedViewSet):
     """Every fill and credit slip number of the period, in order, with missing and out-of-order
-    numbers (ND 99-01.3-08-05(2))."""
+    numbers (the slip numbering rule of the site's pack, or its house control)."""
 
     @extend_schema(
         parameters=[OpenApiParameter("start", date, required=True), OpenApiParameter("end", date, required=True)],
@@ -808,7 +826,7 @@ class SlipRegisterViewSet(SiteScopedViewSet):
 
 
 class CustodyQueueViewSet(SiteScopedViewSet):
-    """Slips waiting for verification (08-05(5)) or receipt (08-05(6)); tables without an opener."""
+    """Slips waiting for verification or receipt; tables without an opener."""
 
     @extend_schema(
         responses={200: QueuesSerializer, 404: OpenApiResponse(description="Not found in the sites you may see.")}

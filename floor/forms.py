@@ -214,12 +214,13 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
         required=False,
         empty_label="I am the cashier",
         label="Chip bank cashier (or dealer acting as cashier)",
-        help_text="Whose initials the fill carries (ND 99-01.3-08-05(3)(c)).",
+        help_text="Whose initials the fill carries.",
     )
 
     def __init__(self, *args, site, open_tables, kind="fill", **kwargs):
         super().__init__(*args, **kwargs)
         if kind == "fill":
+            self.fields["cashier"].help_text = f"Whose initials the fill carries ({rules.SLIP_INITIALS.at(site)})."
             # Anyone of the organization parses; the service says who may initial as cashier.
             self.fields["cashier"].queryset = Employee.objects.filter(organization_id=site.organization_id)
             self.fields["cashier"].widget.choices = [("", "I am the cashier")] + [

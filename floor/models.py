@@ -240,7 +240,7 @@ class Slip(EnteredRecord, AppendOnlyModel):
             models.UniqueConstraint(
                 fields=["site", "kind", "number"],
                 name="slip_number_unique_per_site_series",
-                violation_error_message="ND 99-01.3-08-05(2): this slip number is already used at the site.",
+                violation_error_message="This slip number is already used at the site; numbers are never reused.",
             )
         ]
 

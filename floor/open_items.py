@@ -4,10 +4,11 @@ A day closes once each open item is resolved or carried with a reason (house con
 close of floor.services.gaming_days; the regulation does not say when a day closes, but each
 item rests on a rule it cites):
 
-- a slip neither voided nor verified and received (ND 99-01.3-08-05(5), (6));
+- a slip neither voided nor verified and received (rules.SLIP_VERIFICATION, SLIP_RECEIPT, cited
+  at the day's site);
 - a table in play without its closer (house control: the closer ends the dealer's shift and
   enters the table's win; it is recorded only while the day is open, so it is never carried);
-- a drop box not removed from its table, or removed but not counted (ND 99-01.3-08-14(1), (4)).
+- a drop box not removed from its table, or removed but not counted (the counts app's rules).
 
 Drop boxes belong to the counts app, above the floor; it registers its items here when its
 app loads (`register_open_items`), so imports keep pointing down (as floor.tips does).
@@ -98,6 +99,7 @@ def slip_items(day: GamingDay) -> list[OpenItem]:
             voided=Exists(steps.filter(kind=SlipStep.Kind.VOID)),
         )
         .filter(voided=False, received=False)
+        .select_related("site")  # each item cites its rule at the site: joined, never one query more
         .order_by("kind", "number")
     )
     return [_slip_item(slip) for slip in slips]
@@ -112,7 +114,7 @@ def _slip_item(slip) -> OpenItem:
             Kind.SLIP_UNRECEIVED,
             slip.table_number,
             f"{label} is verified but not received by {receiver}",
-            rules.SLIP_RECEIPT,
+            rules.SLIP_RECEIPT.at(slip.site),
             f"{receiver} receives it, or it is carried with a reason",
         )
     return OpenItem(
@@ -120,7 +122,7 @@ def _slip_item(slip) -> OpenItem:
         Kind.SLIP_UNVERIFIED,
         slip.table_number,
         f"{label} is not verified and not received",
-        rules.SLIP_VERIFICATION,
+        rules.SLIP_VERIFICATION.at(slip.site),
         "verify and receive it, or its preparer voids it, or it is carried with a reason",
     )
 

@@ -1,10 +1,12 @@
 """A fill or credit slip as a PDF: the ORIGINAL and the COPY of the two-part form.
 
-Each part carries what ND 99-01.3-08-05(3) requires: twenty-one (21) or paddlewheel (PW),
-the site, the date and the time with a.m. or p.m. in the site's time zone, the table number,
-the quantity and value of chips by value and the grand total, and the initials (with times)
-of the preparer, the verifier (08-05(5)) and the receiver (08-05(6)). A voided slip prints
-VOID across both parts with the void initials and reason (08-05(2)).
+Each part carries what the slip rules require (rules.SLIP_CONTENT; in North Dakota 08-05(3)):
+twenty-one (21) or paddlewheel (PW), the site, the date and the time with a.m. or p.m. in the
+site's time zone, the table number, the quantity and value of chips by value and the grand
+total, and the initials (with times) of the preparer, the verifier (rules.SLIP_VERIFICATION) and
+the receiver (rules.SLIP_RECEIPT). A voided slip prints VOID across both parts with the void
+initials and reason (rules.SLIP_NUMBERING). The form cites the rules of the slip's site's pack,
+or "House control" where that pack does not state them.
 
 `build_slip_document` queries; `render_slip_pdf` only draws.
 """
@@ -34,12 +36,12 @@ from cardroom.pdf import (
 )
 
 from .models import Slip, SlipKind, SlipStep
-from .rules import UNVERIFIED_NOTE, SignedAs
+from .rules import SLIP_FORM, SLIP_INITIALS_SHORT, SignedAs, is_unverified_note
 
-RULE = "ND 99-01.3-08-05"
 SLIP_REASON_CHARACTERS = 600  # a slip part must fit its half page: a longer reason is cut with a note
 
-# ND 99-01.3-08-05(4)-(6): where each part of the form ends up.
+# Where each part of the form ends up (rules.SLIP_DEPOSIT, SLIP_RECEIPT; a house control where
+# the site's pack does not state them).
 PART_DESTINATIONS = {
     (SlipKind.FILL, "ORIGINAL"): "Retained by the chip bank cashier with the daily records",
     (SlipKind.FILL, "COPY"): "Goes with the chips to the table; the dealer initials it and deposits it in the drop box",
@@ -52,9 +54,13 @@ PART_DESTINATIONS = {
 # Each signature line is labelled with the capacity its signer acted in (rules.SignedAs),
 # recorded when they signed: "Prepared by: Pit boss", "Received (copy): Dealer acting as cashier".
 PREPARED, VERIFIED, RECEIVED = "Prepared by", "Verified by (original)", "Received (copy)"
-# ND 99-01.3-08-05(3)(c): a fill's cashier (or dealer acting as cashier), a credit's dealer or
-# wheel operator; the capacity after the colon says which.
-INITIALS_REQUIRED = "Initials (08-05(3)(c))"
+
+
+def initials_required(where) -> str:
+    """The line of the initials the form must carry (rules.SLIP_INITIALS): a fill's cashier (or
+    dealer acting as cashier), a credit's dealer or wheel operator; the capacity after the
+    colon says which. "Initials (08-05(3)(c))" in North Dakota."""
+    return f"Initials ({SLIP_INITIALS_SHORT.at(where)})"
 
 
 def _label(base: str, signed_as: str) -> str:
@@ -110,6 +116,7 @@ class SlipDocument:
     generated_at: datetime
     generated_by: str
     licence_number: str = ""
+    rule: str = ""  # the slip rules as the site's pack cites them (rules.SLIP_FORM), or "House control"
 
 
 def _local(moment: datetime, zone: ZoneInfo) -> datetime:
@@ -159,8 +166,8 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         return _signature(role, step and step.employee, step and step.at, zone, step.initials if step else "")
 
     receipt = steps.get(SlipStep.Kind.RECEIVE)
-    if SlipStep.Kind.VERIFY not in steps and receipt is not None and receipt.reason == UNVERIFIED_NOTE:
-        verification = Signature(role=VERIFIED, initials="", name=UNVERIFIED_NOTE, date="", time="")
+    if SlipStep.Kind.VERIFY not in steps and receipt is not None and is_unverified_note(receipt.reason):
+        verification = Signature(role=VERIFIED, initials="", name=receipt.reason, date="", time="")
     else:
         verification = step_signature(SlipStep.Kind.VERIFY, VERIFIED)
 
@@ -198,7 +205,7 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         signatures=(
             _signature(_label(PREPARED, slip.prepared_as), slip.prepared_by, slip.prepared_at, zone),
             _signature(
-                _label(INITIALS_REQUIRED, slip.signed_as),
+                _label(initials_required(slip.site), slip.signed_as),
                 slip.signed_by,
                 slip.prepared_at if slip.signed_by_id else None,
                 zone,
@@ -210,6 +217,7 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         void=void,
         generated_at=(generated_at or timezone.now()).astimezone(zone),
         generated_by=generated_by,
+        rule=SLIP_FORM.at(slip.site),
     )
 
 
@@ -217,7 +225,7 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
 
 
 class VoidOverlay(Flowable):
-    """Draws its content, then VOID diagonally across it (ND 99-01.3-08-05(2))."""
+    """Draws its content, then VOID diagonally across it (rules.SLIP_NUMBERING)."""
 
     def __init__(self, content: Flowable, void: VoidMark | None):
         super().__init__()
@@ -365,7 +373,7 @@ def render_slip_pdf(doc: SlipDocument) -> bytes:
         site=doc.site,
         period=f"Gaming day {doc.gaming_date}",
         report_name=f"{doc.kind_label.title()} No. {doc.number}",
-        rule=RULE,
+        rule=doc.rule,
         licence_number=doc.licence_number,
         time_zone=doc.time_zone,
     )
@@ -374,7 +382,8 @@ def render_slip_pdf(doc: SlipDocument) -> bytes:
         generated_by=doc.generated_by or "\u2014",
         data_sha256=data_digest(_data_for_digest(doc)),
     )
-    # The slip is a form whose signature lines are its initials (08-05(3)(c), (5), (6)): no
+    # The slip is a form whose signature lines are its initials (rules.SLIP_INITIALS, SLIP_VERIFICATION,
+    # SLIP_RECEIPT): no
     # prepared/reviewed block, and both parts stay on one page. The running header names the
     # organization's licence.
     report = ReportDocument(title, provenance, with_title_block=False, with_signoff=False)

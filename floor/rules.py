@@ -12,16 +12,25 @@ from django.db import models
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role
 from cardroom.rules import HOUSE_CONTROL
+from packs import Rule
 
 # --- Citations ---------------------------------------------------------------------------
+# Each rule is named by its key and cited at a site by the site's pack (`RULE.at(site)`):
+# North Dakota's chapter 08 states them (packs/nd/floor.py); where a pack's law does not, the
+# product keeps the control as its own, cited "House control".
 
-SLIP_MOVEMENT = "ND 99-01.3-08-05(1)"  # fill = bank -> table, credit = table -> bank; never table to table
-SLIP_NUMBERING = "ND 99-01.3-08-05(2)"  # separate forms, consecutive numbers, used in order, VOID initialed
-SLIP_CONTENT = "ND 99-01.3-08-05(3)"  # preparers; quantity and value by denomination
-SLIP_VERIFICATION = "ND 99-01.3-08-05(5)"  # a shift manager or authorized employee not presently dealing
-SLIP_RECEIPT = "ND 99-01.3-08-05(6)"  # the dealer initials the fill copy, the cashier the credit copy
-CHIP_VALUES = "ND 99-01.3-08-03(1)"  # only the organization's chip values
-BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day" (a day may run past midnight)
+SLIP_MOVEMENT = Rule("floor.slip_movement")  # fill = bank -> table, credit = table -> bank; never table to table
+SLIP_NUMBERING = Rule("floor.slip_numbering")  # separate forms, consecutive numbers, used in order, VOID initialed
+SLIP_CONTENT = Rule("floor.slip_content")  # preparers; quantity and value by denomination
+SLIP_VERIFICATION = Rule("floor.slip_verification")  # a shift manager or authorized employee not presently dealing
+SLIP_RECEIPT = Rule("floor.slip_receipt")  # the dealer initials the fill copy, the cashier the credit copy
+SLIP_FORM = Rule("floor.slip_form")  # the two-part form as a whole (the slip PDF)
+CHIP_VALUES = Rule("floor.chip_values")  # only the organization's chip values
+BUSINESS_DAY = Rule("floor.business_day")  # "business day" (a day may run past midnight)
+# Where the house's revenue is its fees (packs.RevenueModel.FEES), chips do not move between
+# the house's chip bank and a table, and a table has no house tray: no fill, no credit, no
+# opener or closer. Refused where `pack_for(site).revenue_model` is FEES, citing the pack's rule.
+FEES_ONLY = Rule("floor.fees_only")
 # Opening and closing gaming days (one open at a time, none before it begins, none at an
 # inactive site): the product's workflow around the business day, not a rule of the text.
 GAMING_DAY_STATE = HOUSE_CONTROL
@@ -41,17 +50,28 @@ TRAY_COUNT = HOUSE_CONTROL
 # table may receive them.
 TABLE_STATE = HOUSE_CONTROL
 
-STEP_CITATIONS = {"verify": SLIP_VERIFICATION, "receive": SLIP_RECEIPT, "void": SLIP_NUMBERING}
+
+def step_citation(kind: str, where) -> str:
+    """The rule a slip's step (verify, receive, void) rests on, cited at `where`'s site."""
+    return {"verify": SLIP_VERIFICATION, "receive": SLIP_RECEIPT, "void": SLIP_NUMBERING}[kind].at(where)
+
 
 # --- Roles ---------------------------------------------------------------------------------
+# Read from North Dakota's 08-05. Where a site's pack does not state the slip rules, the same
+# separation of duties is kept as the house's control (a Washington or New York gaming manager,
+# and their auditor, expect a preparer, a verifier and a receiver who are not one person), and
+# the refusals cite "House control" there.
 
 # ND 99-01.3-08-05(3): who may prepare each kind of slip.
 FILL_PREPARERS = frozenset({Role.CASHIER, Role.PIT_BOSS, Role.SHIFT_MANAGER})
 CREDIT_PREPARERS = frozenset({Role.DEALER, Role.WHEEL_OPERATOR, Role.PIT_BOSS, Role.SHIFT_MANAGER})
 PREPARERS = {"fill": FILL_PREPARERS, "credit": CREDIT_PREPARERS}
 
-SLIP_INITIALS = "ND 99-01.3-08-05(3)(c)"  # fill: the cashier's initials; credit: the dealer's or wheel operator's
-SLIP_DEPOSIT = "ND 99-01.3-08-05(4)"  # the cashier keeps the fill original; the dealer deposits the credit original
+SLIP_INITIALS = Rule("floor.slip_initials")  # fill: the cashier's initials; credit: the dealer's or wheel operator's
+# The same rule as a slip's own line labels print it ("Initials (08-05(3)(c))").
+SLIP_INITIALS_SHORT = Rule("floor.slip_initials_short")
+# The cashier keeps the fill original; the dealer deposits the credit original.
+SLIP_DEPOSIT = Rule("floor.slip_deposit")
 
 
 class SignedAs(models.TextChoices):
@@ -133,10 +153,22 @@ RECEIPT_REQUIRES_VERIFICATION = True
 # presumed on duty (the product cannot prove nobody is), so verification stays required.
 DUTY_REGISTER = SLIP_VERIFICATION
 DUTY_REGISTRARS = frozenset({Role.SHIFT_MANAGER})  # may sign someone else in or out
-UNVERIFIED_NOTE = (
-    f"Not verified: no shift manager or authorized employee was on duty who was not presently "
-    f"dealing ({SLIP_VERIFICATION})."
+# The receipt of a slip received unverified says so, citing the verification rule at the site.
+# The words before the citation are the same at every site: they identify such a receipt.
+UNVERIFIED_NOTE_START = (
+    "Not verified: no shift manager or authorized employee was on duty who was not presently dealing"
 )
+
+
+def unverified_note(where) -> str:
+    """The reason a receipt records when nobody who could verify was on duty, cited at `where`."""
+    return f"{UNVERIFIED_NOTE_START} ({SLIP_VERIFICATION.at(where)})."
+
+
+def is_unverified_note(reason: str) -> bool:
+    """Is `reason` a receipt's note that nobody who could verify was on duty (at any site)?"""
+    return (reason or "").startswith(f"{UNVERIFIED_NOTE_START} (")
+
 
 # A recorded time may lag the real one (paper entered later) but not run ahead of it.
 CLOCK_TOLERANCE = timedelta(minutes=5)
@@ -148,10 +180,14 @@ MAX_CHIPS_PER_LINE = 10_000
 # Input keys that would describe a chip movement between two tables (08-05(1)).
 TABLE_TO_TABLE_KEYS = frozenset({"from_table", "to_table", "source_table", "destination_table", "target_table"})
 
-TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"  # a dealer shall redeem tips before leaving a site
+# A dealer shall redeem tips before leaving a site: an obligation only where the site's pack
+# states it (`TIPS_BEFORE_LEAVING.applies(site)`). A Washington or New York house keeps its
+# tips as its own internal controls say; the floor neither refuses a dealer leaving nor flags
+# their tips there (the state's auditor would look for no such record).
+TIPS_BEFORE_LEAVING = Rule("floor.tips_before_leaving")
 
 # The site's daily summary, which a closed gaming day's slips enter (the books' rule, accounting.rules).
-DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+DAILY_SUMMARY = Rule("floor.daily_summary")
 
 # The slip register lists slip numbers (ND 99-01.3-08-05(2)): anyone holding a role at the site.
 # House control: chapter 08 says what the records hold (08-16), not who may read them.
@@ -165,3 +201,21 @@ PIT_VIEW = ReadRule(
     HOUSE_CONTROL,
     "see the live pit view",
 )
+
+# --- Citations on pages ----------------------------------------------------------------------
+
+# The rules the floor's pages name in their own words: a template reads `cites.<name>`.
+PAGE_RULES = {
+    "slip_form": SLIP_FORM,
+    "slip_numbering": SLIP_NUMBERING,
+    "slip_verification": SLIP_VERIFICATION,
+    "slip_receipt": SLIP_RECEIPT,
+    "slip_initials": SLIP_INITIALS,
+    "slip_initials_short": SLIP_INITIALS_SHORT,
+}
+
+
+def citations_at(where) -> dict[str, str]:
+    """The page rules cited at `where` (a site, a table, a pack): no query, the site's pack is
+    in memory."""
+    return {name: rule.at(where) for name, rule in PAGE_RULES.items()}

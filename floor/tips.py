@@ -1,9 +1,12 @@
 """Tips a dealer holds, asked from below.
 
-ND 99-01.3-08-06(3): a dealer redeems their tips before leaving a site. The floor records the
+Where the site's pack states it (rules.TIPS_BEFORE_LEAVING; in North Dakota 99-01.3-08-06(3)), a
+dealer redeems their tips before leaving a site. The floor records the
 dealer leaving (the end of their shift), but tips are declared and redeemed at the cage, an
 app above the floor. So the floor asks here and the cage registers its answer when its app
-loads (`cage.apps`): imports keep pointing down.
+loads (`cage.apps`): imports keep pointing down. Where the pack does not state the rule, a
+leaving dealer's tips are neither checked nor flagged: it is one state's obligation, not a house
+control every house keeps (`tips_checked_at`).
 """
 
 from collections.abc import Callable
@@ -12,6 +15,8 @@ from datetime import datetime
 from typing import Protocol
 
 from cardroom.models import Employee, Site
+
+from .rules import TIPS_BEFORE_LEAVING
 
 
 class TipStatus(Protocol):
@@ -45,10 +50,17 @@ def tip_status(dealer: Employee, site: Site, since: datetime) -> TipStatus:
 # --- Checked when a dealer's last shift of the day ends -----------------------------------------
 
 
+def tips_checked_at(site: Site) -> bool:
+    """Does the site's law oblige a dealer to redeem their tips before leaving the site? Only
+    there is a leaving dealer refused or flagged (rules.TIPS_BEFORE_LEAVING.applies)."""
+    return TIPS_BEFORE_LEAVING.applies(site)
+
+
 @dataclass(frozen=True)
 class TipsAtLeaving:
     """A dealer whose last shift of a gaming day ended (at a table's closer or the day's close)
-    while the tips they hold are undeclared or unredeemed (ND 99-01.3-08-06(3))."""
+    while the tips they hold are undeclared or unredeemed, at a site whose pack states the rule
+    (rules.TIPS_BEFORE_LEAVING)."""
 
     dealer: Employee
     site: Site
@@ -71,7 +83,10 @@ def register_tips_flag(flag: TipsFlag) -> None:
 
 def check_tips_at_last_shift(dealer: Employee, site: Site, gaming_date, since: datetime, checked_at: str) -> bool:
     """Check the tips of a dealer whose last shift of the day ended; flag them (every
-    registered flag) when undeclared or unredeemed. Returns whether they were in order."""
+    registered flag) when undeclared or unredeemed. Returns whether they were in order; at a
+    site whose pack does not state the rule there is nothing to check (True)."""
+    if not tips_checked_at(site):
+        return True
     status = tip_status(dealer, site, since)
     if status.declared and not status.unredeemed_cents:
         return True

@@ -33,6 +33,7 @@ from .calculations import business_date
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
 from .pdf_slips import build_slip_document, render_slip_pdf
+from .services.steps import fees_only
 
 
 def site_page(view):
@@ -102,14 +103,17 @@ def _table_rows(site, day):
 def _floor(request, status=200, **forms_shown):
     site = request.site
     day = queries.open_gaming_day(site)
+    house_chips = not fees_only(site)  # a fees-only site has no fills, credits or tray counts to offer
     context = {
         "day": day,
         "rows": _table_rows(site, day),
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
-        "can_fill": _can(request, rules.FILL_PREPARERS),
-        "can_credit": _can(request, rules.CREDIT_PREPARERS),
+        "can_count_trays": house_chips,
+        "can_fill": house_chips and _can(request, rules.FILL_PREPARERS),
+        "can_credit": house_chips and _can(request, rules.CREDIT_PREPARERS),
+        "fees_only_rule": None if house_chips else rules.FEES_ONLY.at(site),
     }
     return render(request, "floor/floor.html", {**context, **forms_shown}, status=status)
 
@@ -379,7 +383,11 @@ def prepare_slip(request, kind):
     site, station = request.site, _is_station(request)
     if not station:  # a station presents the form; the preparer's PIN says who prepares
         require_role(
-            request.user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
+            request.user,
+            site,
+            *rules.PREPARERS[kind],
+            action=f"prepare a {kind} slip",
+            rule=rules.SLIP_CONTENT.at(site),
         )
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []
@@ -419,6 +427,7 @@ def prepare_slip(request, kind):
             "grid": form.chip_rows(),
             "uses_books": SlipBook.objects.filter(site=site, kind=kind).exists(),
             "station": station,
+            "cites": rules.citations_at(site),
         },
         status=_error_status(form, status),
     )
@@ -467,7 +476,7 @@ def _allowed_steps(access, slip, status: str) -> dict[str, bool]:
     now, employee, station = timezone.now(), access.employee, access.station is not None
     roles = access.roles_at(slip.site_id)
     receives = station or bool(roles & set(rules.RECEIVERS[slip.kind]))
-    # ND 99-01.3-08-05(5): an issued slip is received unverified when nobody who could verify is on duty.
+    # rules.SLIP_VERIFICATION: an issued slip is received unverified when nobody who could verify is on duty.
     nobody_to_verify = (
         status == "issued"
         and receives
@@ -479,8 +488,8 @@ def _allowed_steps(access, slip, status: str) -> dict[str, bool]:
     receive = ((status == "verified" and receives) or nobody_to_verify) and (
         station or _passes(services.receiver_capacity, slip, employee, roles, now)
     )
-    # ND 99-01.3-08-05(2) and the house controls of rules.VOID_CITATION: the preparer, before
-    # receipt, while the gaming day is open.
+    # rules.VOID_CITATION and its house controls: the preparer, before receipt, while the gaming
+    # day is open.
     void = (
         status in ("issued", "verified")
         and (station or (employee is not None and employee.pk == slip.prepared_by_id))
@@ -515,6 +524,7 @@ def _slip_context(request, slip, void_form=None, action_form=None):
         "void_form": void_form or forms.VoidSlipForm(),
         "action_form": action_form,
         "reissue_url_kind": slip.kind,
+        "cites": rules.citations_at(slip.site),
     }
 
 
@@ -585,7 +595,12 @@ def slip_queues_live(request):
 
 def _queues_context(request) -> dict:
     day = queries.open_gaming_day(request.site)
-    return {"queues": queries.queues(request.site, day), "day": day, "refresh_seconds": REFRESH_SECONDS}
+    return {
+        "queues": queries.queues(request.site, day),
+        "day": day,
+        "refresh_seconds": REFRESH_SECONDS,
+        "cites": rules.citations_at(request.site),
+    }
 
 
 @site_page
@@ -605,7 +620,7 @@ def slip_register(request):
     )
 
 
-# --- Books of pre-printed slips (ND 99-01.3-08-05(2)) ----------------------------------------------
+# --- Books of pre-printed slips (rules.SLIP_NUMBERING) ----------------------------------------------
 
 
 @site_page
@@ -630,6 +645,6 @@ def slip_books(request):
     return render(
         request,
         "floor/slip_books.html",
-        {"form": form, "books": books, "site": site},
+        {"form": form, "books": books, "site": site, "cites": rules.citations_at(site)},
         status=400 if form.errors else 200,
     )

@@ -1,5 +1,6 @@
 """Dealer rotations: seating a dealer at a table and ending the shift (house controls; the
-shifts feed per-dealer percent-of-hold, ND 99-01.3-08-01(3), and tips, 08-06(3))."""
+shifts feed per-dealer percent-of-hold and, where the site's pack states it, the tips a dealer
+redeems before leaving, rules.TIPS_BEFORE_LEAVING)."""
 
 from datetime import datetime
 
@@ -16,7 +17,7 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..models import DealerShift, GamingDay, TableInventory
-from ..tips import tip_status
+from ..tips import tip_status, tips_checked_at
 from .steps import (
     _acting_employee,
     _check_outage_cap,
@@ -29,6 +30,7 @@ from .steps import (
     _save_count,
     active_chips,
     chip_lines,
+    refuse_house_chips_at_fees_site,
 )
 
 
@@ -49,9 +51,9 @@ def start_dealer_shift(
     _check_outage_cap(table, started_at, available=available)
     _check_dealer(dealer, site, table, started_at)
     has_count = bool(chips) or amounts is not None
-    counted = (
-        chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT, available=available) if has_count else None
-    )
+    if has_count:
+        refuse_house_chips_at_fees_site(site, "chips", "tray count at a dealer change")
+    counted = chip_lines(chips, amounts, site, rules.TRAY_COUNT, available=available) if has_count else None
     with transaction.atomic(), appended_at_end():
         day = _open_day(site, "table")
         _in_day(site, day, started_at, given, "started_at")
@@ -114,7 +116,8 @@ def end_dealer_shift(
     *, acting_user, shift: DealerShift, ended_at: datetime | None = None, left_site: bool = False
 ) -> DealerShift:
     """Record the end of a dealer shift (once). `left_site`: the dealer is leaving the site, which
-    ND 99-01.3-08-06(3) allows only once their tips are declared and redeemed."""
+    a site whose pack states rules.TIPS_BEFORE_LEAVING allows only once their tips are declared
+    and redeemed."""
     site = shift.table.site
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
@@ -129,7 +132,7 @@ def end_dealer_shift(
     )
     if ended_at < shift.started_at:
         raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: a dealer shift cannot end before it starts."})
-    if left_site:
+    if left_site and tips_checked_at(site):
         _check_tips_redeemed(shift, site)
     with transaction.atomic():
         _end_shift(acting_user, shift, employee, ended_at)
@@ -142,14 +145,14 @@ def _check_tips_redeemed(shift: DealerShift, site: Site) -> None:
     if not status.declared:
         raise ValidationError(
             {
-                "left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} has not declared the tips "
+                "left_site": f"{rules.TIPS_BEFORE_LEAVING.at(site)}: {shift.dealer} has not declared the tips "
                 "they hold; declare and redeem them before leaving the site."
             }
         )
     if status.unredeemed_cents:
         raise ValidationError(
             {
-                "left_site": f"{rules.TIPS_BEFORE_LEAVING}: {shift.dealer} still holds "
+                "left_site": f"{rules.TIPS_BEFORE_LEAVING.at(site)}: {shift.dealer} still holds "
                 f"{format_money(status.unredeemed_cents)} of unredeemed tips; redeem "
                 "them at the cashier before leaving the site."
             }

@@ -22,12 +22,18 @@ from .steps import _acting_employee, _moment, _open_day
 
 def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at: datetime | None = None) -> DutyPeriod:
     """Sign `employee` (default: the acting employee) in on duty at `site`."""
-    access = require_role(acting_user, site, *rules.VERIFIERS, action="sign in on duty", rule=rules.DUTY_REGISTER)
+    access = require_role(
+        acting_user, site, *rules.VERIFIERS, action="sign in on duty", rule=rules.DUTY_REGISTER.at(site)
+    )
     actor = _acting_employee(access)
     employee = employee or actor
     if employee != actor:
         require_role(
-            acting_user, site, *rules.DUTY_REGISTRARS, action="sign someone else in on duty", rule=rules.DUTY_REGISTER
+            acting_user,
+            site,
+            *rules.DUTY_REGISTRARS,
+            action="sign someone else in on duty",
+            rule=rules.DUTY_REGISTER.at(site),
         )
     at = _moment(at)
     roles = (
@@ -37,12 +43,16 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
     )
     if not employee.active or not roles:
         raise ValidationError(
-            {"employee": f"{rules.DUTY_REGISTER}: {employee} is not an active shift manager or pit boss at {site}."}
+            {
+                "employee": f"{rules.DUTY_REGISTER.at(site)}: {employee} is not an active shift manager or pit boss at {site}."
+            }
         )
     with transaction.atomic():
         day = _open_day(site, "site")
         if queries.duty_periods_running(site, at).filter(employee=employee).exists():
-            raise ValidationError({"employee": f"{rules.DUTY_REGISTER}: {employee} is already on duty at {site}."})
+            raise ValidationError(
+                {"employee": f"{rules.DUTY_REGISTER.at(site)}: {employee} is already on duty at {site}."}
+            )
         role = next(str(r) for r in rules.SIGNING_ORDER if r in roles)
         period = DutyPeriod.objects.create(
             site=site, gaming_day=day, employee=employee, role=role, started_at=at, recorded_by=actor
@@ -54,19 +64,25 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
 def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> DutyPeriod:
     """Sign a duty period out (once)."""
     site = period.site
-    access = require_role(acting_user, site, *rules.VERIFIERS, action="sign out of duty", rule=rules.DUTY_REGISTER)
+    access = require_role(
+        acting_user, site, *rules.VERIFIERS, action="sign out of duty", rule=rules.DUTY_REGISTER.at(site)
+    )
     actor = _acting_employee(access)
     if period.employee_id != actor.pk:
         require_role(
-            acting_user, site, *rules.DUTY_REGISTRARS, action="sign someone else out of duty", rule=rules.DUTY_REGISTER
+            acting_user,
+            site,
+            *rules.DUTY_REGISTRARS,
+            action="sign someone else out of duty",
+            rule=rules.DUTY_REGISTER.at(site),
         )
     at = _moment(at)
     if at < period.started_at:
-        raise ValidationError({"at": f"{rules.DUTY_REGISTER}: a duty period cannot end before it starts."})
+        raise ValidationError({"at": f"{rules.DUTY_REGISTER.at(site)}: a duty period cannot end before it starts."})
     with transaction.atomic():
         before = snapshot(period)
         if not DutyPeriod.objects.filter(pk=period.pk, ended_at__isnull=True).update(ended_at=at):
-            raise ValidationError({"at": f"{rules.DUTY_REGISTER}: {period.employee} has already signed out."})
+            raise ValidationError({"at": f"{rules.DUTY_REGISTER.at(site)}: {period.employee} has already signed out."})
         period.refresh_from_db()
         _audit(acting_user, "duty.ended", period, site=site, before=before)
     return period

@@ -1,4 +1,4 @@
-"""Opening and closing a site's gaming day (ND 99-01.3-02-01 "business day")."""
+"""Opening and closing a site's gaming day (rules.BUSINESS_DAY: "business day")."""
 
 from datetime import datetime
 
@@ -17,12 +17,12 @@ from .. import queries, rules
 from ..calculations import business_date
 from ..models import CarriedItem, DealerShift, GamingDay, GamingDayClose
 from ..open_items import CARRIERS_NOTE, CLOSE_CONTROL, OpenItem, open_items
-from ..tips import check_tips_at_last_shift
+from ..tips import check_tips_at_last_shift, tips_checked_at
 from .steps import _acting_employee, _moment
 
 
 def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None = None) -> GamingDay:
-    """Open a business day at a site (ND 99-01.3-02-01). One day is open at a time; a day
+    """Open a business day at a site (rules.BUSINESS_DAY). One day is open at a time; a day
     cannot be opened before it has begun."""
     employee = _acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL)
@@ -175,8 +175,12 @@ def _items_to_carry(gaming_day: GamingDay, keys: list[str]) -> list[OpenItem]:
 
 
 def _check_tips_of_the_day(gaming_day: GamingDay) -> None:
-    """ND 99-01.3-08-06(3): at the day's close every dealer's last shift has ended; the tips of
-    each dealer of the day are checked and flagged if undeclared or unredeemed (floor.tips)."""
+    """Where the site's pack states that a dealer redeems tips before leaving
+    (rules.TIPS_BEFORE_LEAVING): at the day's close every dealer's last shift has ended; the tips
+    of each dealer of the day are checked and flagged if undeclared or unredeemed (floor.tips).
+    Elsewhere nothing is checked (no query, no flag)."""
+    if not tips_checked_at(gaming_day.site):
+        return
     first_starts: dict = {}
     for shift in DealerShift.objects.filter(gaming_day=gaming_day).select_related("dealer").order_by("started_at"):
         first_starts.setdefault(shift.dealer, shift.started_at)

@@ -23,10 +23,12 @@ def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int,
         require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
     )
     if kind not in SlipKind.values:
-        raise ValidationError({"kind": f"{rules.SLIP_NUMBERING}: a slip book holds fill slips or credit slips."})
+        raise ValidationError(
+            {"kind": f"{rules.SLIP_NUMBERING.at(site)}: a slip book holds fill slips or credit slips."}
+        )
     if first_number < 1 or first_number > last_number:
         raise ValidationError(
-            {"first_number": f"{rules.SLIP_NUMBERING}: give a range of printed numbers, first to last."}
+            {"first_number": f"{rules.SLIP_NUMBERING.at(site)}: give a range of printed numbers, first to last."}
         )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -46,10 +48,14 @@ def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int,
 def _check_book_fits(site: Site, kind: str, first: int, last: int) -> None:
     books = SlipBook.objects.filter(site=site, kind=kind)
     if books.filter(first_number__lte=last, last_number__gte=first).exists():
-        raise ValidationError({"first_number": f"{rules.SLIP_NUMBERING}: the range overlaps a registered book."})
+        raise ValidationError(
+            {"first_number": f"{rules.SLIP_NUMBERING.at(site)}: the range overlaps a registered book."}
+        )
     electronic = Slip.objects.filter(site=site, kind=kind, slip_book__isnull=True)
     if electronic.exists():
         highest = electronic.aggregate(Max("number"))["number__max"]
         raise ValidationError(
-            {"kind": f"{rules.SLIP_NUMBERING}: {site} already numbers this series electronically (up to {highest})."}
+            {
+                "kind": f"{rules.SLIP_NUMBERING.at(site)}: {site} already numbers this series electronically (up to {highest})."
+            }
         )

@@ -17,7 +17,15 @@ from cardroom.models import Employee, Role, Site, Table
 from .. import queries, rules
 from ..calculations import chips_total_cents
 from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
-from .steps import _acting_employee, _in_day, _line_values, _moment, _require_table_in_use, chip_lines
+from .steps import (
+    _acting_employee,
+    _in_day,
+    _line_values,
+    _moment,
+    _require_table_in_use,
+    chip_lines,
+    refuse_house_chips_at_fees_site,
+)
 
 
 def prepare_fill(
@@ -80,9 +88,10 @@ def _prepare(
     that saves the slip, so a rolled-back slip leaves no gap (08-05(2))."""
     site = table.site
     access = require_role(
-        acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT
+        acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT.at(site)
     )
     employee = _acting_employee(access)
+    refuse_house_chips_at_fees_site(site, "table", f"{kind} slip")
     given, at = at, _moment(at, "prepared_at", site=site, what=f"a {kind} slip")
     prepared_as = _capacity(access.roles_at(site.pk) & rules.PREPARERS[kind])
     if kind == SlipKind.FILL:
@@ -101,10 +110,10 @@ def _prepare(
             signer, signed_as = _credit_signer(employee, prepared_as, table, at, context.dealer)
         if purpose not in Slip.Purpose.values:
             raise ValidationError(
-                {"purpose": f"{rules.SLIP_MOVEMENT}: the purpose is regular, tray_transfer or jar_bar."}
+                {"purpose": f"{rules.SLIP_MOVEMENT.at(site)}: the purpose is regular, tray_transfer or jar_bar."}
             )
         _require_table_in_use(table)
-        lines = chip_lines(chips, amounts, site.organization_id, rules.SLIP_CONTENT, available=context.chips)
+        lines = chip_lines(chips, amounts, site, rules.SLIP_CONTENT.at(site), available=context.chips)
         day = _require_table_open(table, context)
         _in_day(site, day, at, given, "prepared_at")
         slip = Slip(
@@ -162,7 +171,7 @@ def _fill_signer(preparer: Employee, roles: set[str], cashier: Employee | None, 
             return preparer, rules.SignedAs.CASHIER
         raise ValidationError(
             {
-                "cashier": f"{rules.SLIP_INITIALS}: a fill slip carries the initials of the chip bank cashier or "
+                "cashier": f"{rules.SLIP_INITIALS.at(site)}: a fill slip carries the initials of the chip bank cashier or "
                 "a dealer acting as cashier; name who issues the chips."
             }
         )
@@ -172,11 +181,13 @@ def _fill_signer(preparer: Employee, roles: set[str], cashier: Employee | None, 
     if cashier.active and Role.DEALER in held:
         if queries.is_dealing(cashier, site, at):
             raise ValidationError(
-                {"cashier": f"{rules.SLIP_INITIALS}: {cashier} is dealing at a table, not acting as cashier."}
+                {"cashier": f"{rules.SLIP_INITIALS.at(site)}: {cashier} is dealing at a table, not acting as cashier."}
             )
         return cashier, rules.SignedAs.DEALER_AS_CASHIER
     raise ValidationError(
-        {"cashier": f"{rules.SLIP_INITIALS}: {cashier} is not an active chip bank cashier or dealer at {site}."}
+        {
+            "cashier": f"{rules.SLIP_INITIALS.at(site)}: {cashier} is not an active chip bank cashier or dealer at {site}."
+        }
     )
 
 
@@ -193,21 +204,21 @@ def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datet
     if prepared_as in rules.TABLE_BOUND_CREDIT_PREPARERS and dealer != preparer:
         raise ValidationError(
             {
-                "table": f"{rules.SLIP_DEPOSIT}: a dealer or wheel operator prepares a credit only for the table "
+                "table": f"{rules.SLIP_DEPOSIT.at(table)}: a dealer or wheel operator prepares a credit only for the table "
                 f"they are on shift at (they deposit its original in its drop box); you are not on shift at {table}."
             }
         )
     if dealer is None:
         raise ValidationError(
             {
-                "table": f"{rules.SLIP_INITIALS}: a credit slip carries the initials of the {label} at the table; "
+                "table": f"{rules.SLIP_INITIALS.at(table)}: a credit slip carries the initials of the {label} at the table; "
                 f"nobody is on shift at {table}."
             }
         )
     if not holds_role:
         raise ValidationError(
             {
-                "table": f"{rules.SLIP_INITIALS}: a credit slip for {table} carries the initials of a {label}; "
+                "table": f"{rules.SLIP_INITIALS.at(table)}: a credit slip for {table} carries the initials of a {label}; "
                 f"{dealer} is not one."
             }
         )
@@ -299,16 +310,20 @@ def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool
     if printed is None:
         if uses_books:
             raise ValidationError(
-                {"number": f"{rules.SLIP_NUMBERING}: {site} uses pre-printed {label}s; give the printed number."}
+                {
+                    "number": f"{rules.SLIP_NUMBERING.at(site)}: {site} uses pre-printed {label}s; give the printed number."
+                }
             )
         return None, None
     books = SlipBook.objects.filter(site=site, kind=kind)
     book = books.filter(first_number__lte=printed, last_number__gte=printed).first()
     if book is None:
-        raise ValidationError({"number": f"{rules.SLIP_NUMBERING}: {printed} is not in a registered book of {label}s."})
+        raise ValidationError(
+            {"number": f"{rules.SLIP_NUMBERING.at(site)}: {printed} is not in a registered book of {label}s."}
+        )
     if Slip.objects.filter(site=site, kind=kind, number=printed).exists():
         raise ValidationError(
-            {"number": f"{rules.SLIP_NUMBERING}: {label} {printed} is already used; numbers are never reused."}
+            {"number": f"{rules.SLIP_NUMBERING.at(site)}: {label} {printed} is already used; numbers are never reused."}
         )
     return printed, book
 
@@ -317,7 +332,7 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
     """Verify the chips and initial the original (ND 99-01.3-08-05(5)): a shift manager or
     authorized employee who is not presently dealing and did not prepare the slip."""
     access = require_role(
-        acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION
+        acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION.at(slip.site)
     )
     employee, at = _acting_employee(access), _step_moment(slip, at, "verified_at")
     check_verifier(slip, employee, at)
@@ -329,22 +344,26 @@ def check_verifier(slip: Slip, employee: Employee, at: datetime) -> None:
     """ND 99-01.3-08-05(5): the verifier did not prepare the slip and is not presently dealing.
     The slip page offers Verify only to whom this lets through (one source of truth)."""
     if employee.pk == slip.prepared_by_id:
-        raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: the preparer cannot verify their own slip."})
+        raise ValidationError(
+            {"slip": f"{rules.SLIP_VERIFICATION.at(slip.site)}: the preparer cannot verify their own slip."}
+        )
     if queries.is_dealing(employee, slip.site, at):
-        raise ValidationError({"slip": f"{rules.SLIP_VERIFICATION}: you are presently dealing; someone else verifies."})
+        raise ValidationError(
+            {"slip": f"{rules.SLIP_VERIFICATION.at(slip.site)}: you are presently dealing; someone else verifies."}
+        )
 
 
 def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
     """Verify and initial the copy on the receiving side (ND 99-01.3-08-05(6)): for a fill the
     dealer on shift at that table, for a credit the cashier or a dealer acting as cashier.
     Without a verification (08-05(5)) the copy is received only when nobody who could verify
-    is on duty; the receipt then says so (rules.UNVERIFIED_NOTE)."""
+    is on duty; the receipt then says so (rules.unverified_note)."""
     access = require_role(
         acting_user,
         slip.site,
         *rules.RECEIVERS[slip.kind],
         action=f"receive a {slip.kind} slip",
-        rule=rules.SLIP_RECEIPT,
+        rule=rules.SLIP_RECEIPT.at(slip.site),
     )
     employee, at = _acting_employee(access), _step_moment(slip, at, "received_at")
     signed_as = receiver_capacity(slip, employee, access.roles_at(slip.site_id), at)
@@ -357,7 +376,9 @@ def receiver_capacity(slip: Slip, employee: Employee, roles: set[str], at: datet
     if slip.kind == SlipKind.FILL:
         if queries.current_dealer(slip.table, at) != employee:
             raise ValidationError(
-                {"slip": f"{rules.SLIP_RECEIPT}: only the dealer on shift at {slip.table} receives this fill."}
+                {
+                    "slip": f"{rules.SLIP_RECEIPT.at(slip.site)}: only the dealer on shift at {slip.table} receives this fill."
+                }
             )
         signed_as = rules.SignedAs(str(rules.TABLE_ROLE.get(slip.game, Role.DEALER)))
     elif Role.CASHIER in roles:
@@ -365,7 +386,7 @@ def receiver_capacity(slip: Slip, employee: Employee, roles: set[str], at: datet
     elif queries.is_dealing(employee, slip.site, at):
         raise ValidationError(
             {
-                "slip": f"{rules.SLIP_RECEIPT}: a dealer receives a credit only acting as cashier, not while "
+                "slip": f"{rules.SLIP_RECEIPT.at(slip.site)}: a dealer receives a credit only acting as cashier, not while "
                 "dealing at a table."
             }
         )
@@ -381,20 +402,20 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
     stands and the correction is a gaming manager's adjustment to the closed books
     (accounting.services.record_adjustment), counted on the day it is entered."""
     access = require_role(
-        acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING
+        acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING.at(slip.site)
     )
     employee, at = _acting_employee(access), _step_moment(slip, at, "voided_at")
     if employee.pk != slip.prepared_by_id:
         raise ValidationError(
             {
-                "slip": f"{rules.VOID_CITATION}: a voided slip is initialed by its preparer; only "
+                "slip": f"{rules.VOID_CITATION.at(slip.site)}: a voided slip is initialed by its preparer; only "
                 f"{slip.prepared_by} may void {_slip_label(slip)}. Ask them to void it while its gaming day is "
                 "open; otherwise the slip stands and a gaming manager corrects the day with an adjustment "
                 "once its books are closed."
             }
         )
     if not (reason or "").strip():
-        raise ValidationError({"reason": f"{rules.SLIP_NUMBERING}: say why the slip is void."})
+        raise ValidationError({"reason": f"{rules.SLIP_NUMBERING.at(slip.site)}: say why the slip is void."})
     return _add_step(
         acting_user, slip, SlipStep.Kind.VOID, employee, at, reason=reason.strip(), signed_as=slip.prepared_as
     )
@@ -431,14 +452,14 @@ def _check_void(slip: Slip, done: set[str]) -> None:
             {
                 "slip": f"{rules.VOID_HOUSE_CONTROL}: the gaming day {day.gaming_date} of {_slip_label(slip)} is "
                 "closed, so its slips are no longer voided (its figures are what its books close on, "
-                f"{rules.DAILY_SUMMARY}). {instead}"
+                f"{rules.DAILY_SUMMARY.at(slip.site)}). {instead}"
             }
         )
     if SlipStep.Kind.RECEIVE in done:
         raise ValidationError(
             {
                 "slip": f"{rules.VOID_HOUSE_CONTROL}: {_slip_label(slip)} was received (its copy initialed, "
-                f"{rules.SLIP_RECEIPT}), so it is no longer voided: the chips moved with it. {instead}"
+                f"{rules.SLIP_RECEIPT.at(slip.site)}), so it is no longer voided: the chips moved with it. {instead}"
             }
         )
 
@@ -453,7 +474,7 @@ def _add_step(
         if kind == SlipStep.Kind.VOID:
             _check_void(slip, done)
         if kind == SlipStep.Kind.RECEIVE and SlipStep.Kind.VERIFY not in done:
-            reason = rules.UNVERIFIED_NOTE  # _check_step_order found nobody on duty to verify
+            reason = rules.unverified_note(slip.site)  # _check_step_order found nobody on duty to verify
         step = SlipStep.objects.create(
             slip=slip,
             kind=kind,
@@ -476,10 +497,10 @@ def _add_step(
 def _check_step_order(slip: Slip, kind: str, done: set[str], at: datetime) -> None:
     label = f"{SlipKind(slip.kind).label.lower()} {slip.number}"
     if SlipStep.Kind.VOID in done:
-        raise ValidationError({"slip": f"{rules.SLIP_NUMBERING}: {label} is void."})
+        raise ValidationError({"slip": f"{rules.SLIP_NUMBERING.at(slip.site)}: {label} is void."})
     if kind in done:
         raise ValidationError(
-            {"slip": f"{rules.STEP_CITATIONS[kind]}: {label} is already {SlipStep.Kind(kind).label.lower()}."}
+            {"slip": f"{rules.step_citation(kind, slip.site)}: {label} is already {SlipStep.Kind(kind).label.lower()}."}
         )
     if kind == SlipStep.Kind.RECEIVE and rules.RECEIPT_REQUIRES_VERIFICATION and SlipStep.Kind.VERIFY not in done:
         prepared_by = Employee.objects.get(pk=slip.prepared_by_id)
@@ -487,7 +508,7 @@ def _check_step_order(slip: Slip, kind: str, done: set[str], at: datetime) -> No
         if on_duty:
             raise ValidationError(
                 {
-                    "slip": f"{rules.SLIP_VERIFICATION}: {label} must be verified before it is received; "
+                    "slip": f"{rules.SLIP_VERIFICATION.at(slip.site)}: {label} must be verified before it is received; "
                     f"{', '.join(str(e) for e in on_duty)} is on duty and not dealing."
                 }
             )

@@ -16,6 +16,7 @@ from cardroom.chips import require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
 from cardroom.money import decimal_to_cents, format_money
 from cardroom.wager_caps import check_max_wager
+from packs import RevenueModel, pack_for
 
 from .. import queries, rules
 from ..calculations import chips_for_amount, chips_total_cents
@@ -57,6 +58,25 @@ def _require_table_in_use(table: Table, field: str = "table") -> None:
         )
 
 
+def fees_only(site: Site) -> bool:
+    """Is the house's revenue at `site` its fees (the site's pack's revenue model)?"""
+    return pack_for(site).revenue_model == RevenueModel.FEES
+
+
+def refuse_house_chips_at_fees_site(site: Site, field: str, what: str) -> None:
+    """Where the house's revenue is its fees (`fees_only`), chips do not move between a house
+    chip bank and a table and a table has no house tray: a fill or credit slip or a tray count
+    (`what`) is refused, citing the pack's rule (rules.FEES_ONLY)."""
+    if not fees_only(site):
+        return
+    raise ValidationError(
+        {
+            field: f"{rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its tables; "
+            f"the chips at a table are not the house's, so no {what} is recorded (record the fees instead)."
+        }
+    )
+
+
 def _open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
@@ -69,41 +89,41 @@ CHIP_LINE_KEYS = frozenset({"denomination", "quantity"})
 
 
 def active_chips(organization_id: int) -> list[ChipDenomination]:
-    """The organization's active chips (08-03(1)), read once per service call and passed down
+    """The organization's active chips (rules.CHIP_VALUES), read once per service call and passed down
     (`available`) to the steps that need them."""
     return list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
 
 
 def parse_chips(
-    chips, organization_id: int, citation: str, *, available: list[ChipDenomination] | None = None
+    chips, site: Site, citation: str, *, available: list[ChipDenomination] | None = None
 ) -> dict[ChipDenomination, int]:
     """[{"denomination": <ChipDenomination or its value in cents>, "quantity": n}, ...] ->
     {denomination: quantity}. `denomination` is the chip's value in cents, never its id.
     Quantities are whole positive numbers; the denomination is one of the organization's
-    active chips (08-03(1), `available` when the caller read them); one line per denomination;
-    at least one line."""
+    active chips (rules.CHIP_VALUES at the site; `available` when the caller read them); one line
+    per denomination; at least one line. `citation`: the record's rule, cited at the site."""
     if not isinstance(chips, list | tuple) or not chips:
         raise ValidationError({"chips": f"{citation}: give at least one denomination and its quantity."})
     if available is None:
-        available = active_chips(organization_id)
+        available = active_chips(site.organization_id)
     by_value = {c.value_cents: c for c in available}
     parsed: dict[ChipDenomination, int] = {}
     for item in chips:
-        denomination, quantity = _chip_item(item, by_value, citation)
+        denomination, quantity = _chip_item(item, by_value, citation, rules.CHIP_VALUES.at(site))
         if denomination in parsed:
             raise ValidationError({"chips": f"{citation}: {denomination} is listed twice; give one line per value."})
         parsed[denomination] = quantity
     return parsed
 
 
-def _chip_item(item, by_value, citation) -> tuple[ChipDenomination, int]:
+def _chip_item(item, by_value, citation, chip_values: str) -> tuple[ChipDenomination, int]:
     if not isinstance(item, dict) or set(item) - CHIP_LINE_KEYS:
         raise ValidationError({"chips": f"{citation}: each line is {{'denomination': ..., 'quantity': ...}}."})
     raw = item.get("denomination")
     key = raw.value_cents if isinstance(raw, ChipDenomination) else raw
     denomination = None if isinstance(key, bool) or not isinstance(key, int) else by_value.get(key)
     if denomination is None:
-        raise ValidationError({"chips": f"{rules.CHIP_VALUES}: {raw!r} is not a chip value of the organization."})
+        raise ValidationError({"chips": f"{chip_values}: {raw!r} is not a chip value of the organization."})
     return denomination, _quantity(item.get("quantity"), denomination, citation)
 
 
@@ -126,23 +146,23 @@ _DOLLARS = re.compile(r"\$?(\d{1,3}(,\d{3})+|\d{1,12})(\.\d{1,2})?")
 
 
 def chip_lines(
-    chips, amounts, organization_id: int, citation: str, *, available: list[ChipDenomination] | None = None
+    chips, amounts, site: Site, citation: str, *, available: list[ChipDenomination] | None = None
 ) -> dict[ChipDenomination, int]:
     """The chips of a count or slip, given either as chip counts (`chips`, see parse_chips)
     or as dollar amounts per denomination (`amounts`, see chips_from_amounts), never both.
     The organization's active chips are read once (or given, `available`)."""
     if amounts is None:
-        return parse_chips(chips, organization_id, citation, available=available)
+        return parse_chips(chips, site, citation, available=available)
     if chips:
         raise ValidationError({"amounts": f"{citation}: give the chips either as counts or as amounts, not both."})
     if available is None:
-        available = active_chips(organization_id)
-    lines = chips_from_amounts(amounts, organization_id, citation, available=available)
-    return parse_chips(lines, organization_id, citation, available=available)
+        available = active_chips(site.organization_id)
+    lines = chips_from_amounts(amounts, site, citation, available=available)
+    return parse_chips(lines, site, citation, available=available)
 
 
 def chips_from_amounts(
-    amounts, organization_id: int, citation: str, *, available: list[ChipDenomination] | None = None
+    amounts, site: Site, citation: str, *, available: list[ChipDenomination] | None = None
 ) -> list[dict]:
     """[{"denomination": value_cents, "amount": "125.00"}, ...] -> the chips' lines
     [{"denomination": value_cents, "quantity": n}, ...]. An amount is dollars and cents (a
@@ -153,18 +173,18 @@ def chips_from_amounts(
     if len(amounts) > MAX_AMOUNT_LINES:
         raise ValidationError({"amounts": f"House control: at most {MAX_AMOUNT_LINES} lines of amounts."})
     if available is None:
-        available = active_chips(organization_id)
+        available = active_chips(site.organization_id)
     by_value = {c.value_cents: c for c in available}
-    return [_amount_line(item, by_value, citation) for item in amounts]
+    return [_amount_line(item, by_value, citation, rules.CHIP_VALUES.at(site)) for item in amounts]
 
 
-def _amount_line(item, by_value, citation) -> dict:
+def _amount_line(item, by_value, citation, chip_values: str) -> dict:
     if not isinstance(item, dict) or set(item) - AMOUNT_LINE_KEYS:
         raise ValidationError({"amounts": f"{citation}: each line is {{'denomination': ..., 'amount': ...}}."})
     raw = item.get("denomination")
     denomination = None if isinstance(raw, bool) or not isinstance(raw, int) else by_value.get(raw)
     if denomination is None:
-        raise ValidationError({"amounts": f"{rules.CHIP_VALUES}: {raw!r} is not a chip value of the organization."})
+        raise ValidationError({"amounts": f"{chip_values}: {raw!r} is not a chip value of the organization."})
     amount_cents = _amount_cents(item.get("amount"), denomination, citation)
     quantity = chips_for_amount(amount_cents, denomination.value_cents)
     if quantity is None:

@@ -1,5 +1,5 @@
 """A table's opener and closer counts (house control; they enter the table's win and
-percent-of-hold, ND 99-01.3-08-01(3))."""
+percent-of-hold). None where the house's revenue is its fees (rules.FEES_ONLY)."""
 
 from datetime import datetime
 
@@ -15,7 +15,7 @@ from cardroom.rules import HOUSE_CONTROL
 from .. import queries, rules
 from ..calculations import tray_differs, tray_variance_cents
 from ..models import DealerShift, GamingDay, TableInventory
-from ..tips import check_tips_at_last_shift
+from ..tips import check_tips_at_last_shift, tips_checked_at
 from .steps import (
     _acting_employee,
     _check_outage_cap,
@@ -28,6 +28,7 @@ from .steps import (
     _save_count,
     active_chips,
     chip_lines,
+    refuse_house_chips_at_fees_site,
 )
 
 
@@ -42,8 +43,7 @@ def record_table_inventory(
     variance_reason: str = "",
     at: datetime | None = None,
 ) -> TableInventory:
-    """Record a table's opener or closer count by denomination (ND 99-01.3-08-01(3) needs both
-    for the table's win), as chip counts (`chips`) or dollar amounts (`amounts`). An opener is
+    """Record a table's opener or closer count by denomination (both enter the table's win), as chip counts (`chips`) or dollar amounts (`amounts`). An opener is
     compared with the table's previous closer: any difference is a variance that needs a
     reason. `same_as_last_closer` records an opener equal to that count, line for line (the
     common case, in one action). A closer ends the dealer shift running."""
@@ -53,6 +53,7 @@ def record_table_inventory(
             acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL
         )
     )
+    refuse_house_chips_at_fees_site(site, "table", "table opener or closer")
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
     given, at = at, _moment(at, "counted_at", site=site, what="a tray count")
@@ -63,7 +64,7 @@ def record_table_inventory(
     if same_as_last_closer:
         chips = _last_closer_chips(table, kind, at, chips, amounts)
         amounts = None
-    counted = chip_lines(chips, amounts, site.organization_id, rules.TRAY_COUNT, available=available)
+    counted = chip_lines(chips, amounts, site, rules.TRAY_COUNT, available=available)
     with transaction.atomic():
         # The rows' events go in one INSERT (appended_at_end); the tips check may open an
         # alert in a savepoint of its own, so it runs after that block, in the same order.
@@ -140,10 +141,13 @@ def _variance(previous: TableInventory | None, counted: dict, reason: str) -> in
 
 
 def _check_tips_if_last_shift(shift, day, at) -> None:
-    """ND 99-01.3-08-06(3): a dealer redeems tips before leaving the site. When the closer ends
-    the dealer's last running shift of the day, their tips are checked and flagged if
-    undeclared or unredeemed (floor.tips; compliance opens the alert)."""
+    """A dealer redeems tips before leaving the site, where the site's pack states it
+    (rules.TIPS_BEFORE_LEAVING). When the closer ends the dealer's last running shift of the
+    day, their tips are checked and flagged if undeclared or unredeemed (floor.tips; compliance
+    opens the alert). Elsewhere nothing is checked (no query, no flag)."""
     site = shift.table.site
+    if not tips_checked_at(site):
+        return
     if queries.shifts_running(at).filter(dealer=shift.dealer, table__site=site).exists():
         return
     first = DealerShift.objects.filter(dealer=shift.dealer, gaming_day=day).order_by("started_at").first()

@@ -1,3 +1,26 @@
-"""North Dakota's law for table chip custody: gaming days, openers/closers, dealer shifts, fill and credit slips (08-05): rule key -> citation."""
+"""North Dakota's law for table chip custody: gaming days, openers/closers, dealer shifts, fill and
+credit slips (08-05): rule key -> citation.
 
-CITATIONS: dict[str, str] = {}
+The keys are named in `floor.rules`; the words are exactly those the floor has always cited at a
+North Dakota site."""
+
+CITATIONS: dict[str, str] = {
+    # "Business day": a gaming day may run past midnight.
+    "floor.business_day": "ND 99-01.3-02-01",
+    # Only the organization's chip values.
+    "floor.chip_values": "ND 99-01.3-08-03(1)",
+    # Fill and credit slips: the section as a whole (the printed form) and each subsection.
+    "floor.slip_form": "ND 99-01.3-08-05",
+    "floor.slip_movement": "ND 99-01.3-08-05(1)",  # fill = bank -> table, credit = table -> bank
+    "floor.slip_numbering": "ND 99-01.3-08-05(2)",  # separate forms, consecutive numbers, used in order, VOID
+    "floor.slip_content": "ND 99-01.3-08-05(3)",  # preparers; quantity and value by denomination
+    "floor.slip_initials": "ND 99-01.3-08-05(3)(c)",  # fill: the cashier's; credit: the dealer's or wheel operator's
+    "floor.slip_initials_short": "08-05(3)(c)",  # the same, as the slip's own line labels print it
+    "floor.slip_deposit": "ND 99-01.3-08-05(4)",  # who keeps the fill original, who deposits the credit's
+    "floor.slip_verification": "ND 99-01.3-08-05(5)",  # a shift manager or authorized employee not dealing
+    "floor.slip_receipt": "ND 99-01.3-08-05(6)",  # the dealer initials the fill copy, the cashier the credit's
+    # A dealer shall redeem tips before leaving a site: an obligation of this chapter only.
+    "floor.tips_before_leaving": "ND 99-01.3-08-06(3)",
+    # The site's daily summary, which a closed gaming day's slips enter.
+    "floor.daily_summary": "ND 99-01.3-08-16(1)(g)",
+}

@@ -1,5 +1,13 @@
-"""This pack's citations for the product's floor area (rule key -> citation). A key not stated by
-any area of the pack is cited "House control" at its sites, or not applied where it is another
-jurisdiction's obligation (`packs.base.Rule`)."""
+"""Washington blackjack (player-banked) for table chip custody: rule key -> citation.
 
-CITATIONS: dict[str, str] = {}
+WAC 230-40-125(1) (1999 proposed amendment): "Fees to play Washington blackjack shall only be
+assessed on a time basis and collected using the direct collection method". The house's revenue
+is its fees (the `fees` app): no fill or credit slip and no house tray count (opener, closer) at
+its tables. The player dealer/banker's chips are not the house's. The other slip rules are not
+stated by this text: cited "House control" (`packs.base.Rule`)."""
+
+from .tables import cite
+
+CITATIONS: dict[str, str] = {
+    "floor.fees_only": cite(1),
+}

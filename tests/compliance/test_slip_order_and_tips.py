@@ -64,7 +64,7 @@ def test_a_slip_received_unverified_because_nobody_was_on_duty_is_not_flagged_un
     slip = make_slip(day, table, 1, cast[Role.PIT_BOSS], steps=())
     SlipStep.objects.create(
         slip=slip, kind="receive", employee=cast[Role.DEALER], initials=cast[Role.DEALER].initials,
-        at=day.opened_at + timedelta(hours=2), reason=floor_rules.UNVERIFIED_NOTE,
+        at=day.opened_at + timedelta(hours=2), reason=floor_rules.unverified_note(day.site),
     )  # fmt: skip
     assert run(day.site).opened == []
 

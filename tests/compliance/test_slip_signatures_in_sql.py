@@ -13,10 +13,12 @@ from compliance import providers, rules
 from compliance.thresholds import ThresholdBook
 from floor.calculations import gaming_day_bounds
 from floor.models import GamingDay, GamingDayClose, Slip, SlipStep
-from floor.rules import UNVERIFIED_NOTE
+from floor.rules import unverified_note
 from tests.factories import TableFactory
 
 from .test_providers import make_day
+
+UNVERIFIED_NOTE = unverified_note("ND")  # the receipt's note at the North Dakota sites of these tests
 
 DAY = date(2026, 11, 10)
 SIGNATURE_RULES = ("slip_unverified", "slip_unreceived")

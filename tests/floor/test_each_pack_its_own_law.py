@@ -1,0 +1,352 @@
+"""The floor speaks the site's own law (issue 32): at a Washington house-banked (WA-HB) or New York
+(NY) site every slip refusal, through the API and the pages, and the slip's PDF cite "House
+control" (neither text states the slip rules) and never North Dakota's words; the tips a dealer
+redeems before leaving (ND 99-01.3-08-06(3)) are neither checked nor flagged there; at a
+Washington blackjack (WA-BJ) site, whose revenue is its fees, fills, credits and tray counts are
+refused citing WAC 230-40-125(1). At a North Dakota site the words are what they always were.
+Everything goes through the services, the API and the pages."""
+
+import io
+import re
+from datetime import timedelta
+
+import pytest
+from pypdf import PdfReader
+
+from cage import services as cage
+from cardroom.models import Role
+from compliance.models import Alert
+from floor import rules, services
+from floor.models import DealerShift, Slip, TableInventory
+from floor.pdf_slips import build_slip_document, render_slip_pdf
+from tests.factories import SiteFactory, TableFactory, make_person
+
+from .conftest import FILL, TRAY, today
+
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
+FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
+
+
+def foreign_at(code: str) -> tuple[str, ...]:
+    return OTHER_WORDS if code == "ND" else ND_WORDS
+
+
+def assert_own_law(text: str, code: str) -> None:
+    found = [word for word in foreign_at(code) if word in text]
+    assert found == [], f"{found} at a {code} site: {text[:600]}"
+
+
+def post(client, url, data=None):
+    return client.post(url, data or {}, format="json")
+
+
+def refusal(response, field: str | None = None) -> str:
+    """The refusal's words: a 400's message for `field` (the first field when None), a 403's detail."""
+    body = response.json()
+    if response.status_code == 403:
+        return body["detail"]
+    assert response.status_code == 400, body
+    return body[field][0] if field else next(iter(body.values()))[0]
+
+
+# --- WA-HB and NY: the slip rules are house controls ------------------------------------------------
+
+PACKS = ["WA-HB", "NY"]
+
+
+@pytest.fixture(params=PACKS)
+def code(request):
+    return request.param
+
+
+@pytest.fixture
+def site(org, code):
+    """The cast's site, of the pack under test (the floor's fixtures build on it)."""
+    return SiteFactory(organization=org, name=f"{code} Card Room", jurisdiction=code)
+
+
+@pytest.fixture
+def table(site, code):
+    """Table 1 within the pack's wager limits (a New York game's maximum is $5)."""
+    return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=500 if code == "NY" else 2500)
+
+
+def test_the_floor_cites_house_control_for_every_slip_rule_the_pack_does_not_state(site):
+    cited = rules.citations_at(site)
+    assert set(cited.values()) == {"House control"}, cited
+    assert rules.unverified_note(site).endswith("(House control).")
+    assert rules.step_citation("void", site) == "House control"
+
+
+def test_a_preparer_refusal_cites_house_control(client_for, cast, open_table, code):
+    dealer = client_for(cast[Role.DEALER])
+    forbidden = post(dealer, "/api/v1/fill-slips/", {"table": open_table.pk, "chips": FILL})
+    assert forbidden.status_code == 403 and refusal(forbidden).startswith("House control: only")
+    boss = client_for(cast[Role.PIT_BOSS])
+    no_cashier = post(boss, "/api/v1/fill-slips/", {"table": open_table.pk, "chips": FILL})
+    assert refusal(no_cashier, "cashier").startswith("House control: a fill slip carries the initials")
+    no_chips = post(boss, "/api/v1/credit-slips/", {"table": open_table.pk})
+    assert refusal(no_chips).startswith("House control: ")
+    between = post(boss, "/api/v1/fill-slips/", {"table": open_table.pk, "to_table": open_table.pk, "chips": FILL})
+    assert refusal(between, "to_table").startswith("House control: chips never move directly between two tables")
+    for response in (forbidden, no_cashier, no_chips, between):
+        assert_own_law(str(response.json()), code)
+    assert not Slip.objects.exists()
+
+
+def test_a_verifier_refusal_cites_house_control(client_for, cast, fill, code):
+    own = post(client_for(cast[Role.CASHIER]), f"/api/v1/fill-slips/{fill.pk}/verify/")
+    assert own.status_code == 403 and refusal(own).startswith("House control: only")
+    boss = make_person(fill.site.organization, Role.PIT_BOSS, fill.site)
+    mine = services.prepare_fill(acting_user=boss.user, table=fill.table, chips=FILL, cashier=cast[Role.CASHIER])
+    self_verify = post(client_for(boss), f"/api/v1/fill-slips/{mine.pk}/verify/")
+    assert refusal(self_verify, "slip") == "House control: the preparer cannot verify their own slip."
+    assert_own_law(str(own.json()) + str(self_verify.json()), code)
+
+
+def test_a_receiver_refusal_cites_house_control(client_for, cast, fill, dealer_shift, code):
+    unverified = post(client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{fill.pk}/receive/")
+    assert refusal(unverified, "slip").startswith(f"House control: fill slip {fill.number} must be verified before")
+    post(client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{fill.pk}/verify/")
+    relief = make_person(fill.site.organization, Role.DEALER, fill.site)
+    not_at_table = post(client_for(relief), f"/api/v1/fill-slips/{fill.pk}/receive/")
+    assert refusal(not_at_table, "slip").startswith("House control: only the dealer on shift at")
+    assert_own_law(str(unverified.json()) + str(not_at_table.json()), code)
+
+
+def test_with_nobody_on_duty_to_verify_the_receipt_says_so_citing_house_control(
+    client_for, cast, fill, dealer_shift, shift_manager, site, code
+):
+    now = fill.prepared_at
+    period = services.start_duty(acting_user=shift_manager.user, site=site, at=now - timedelta(minutes=30))
+    services.end_duty(acting_user=shift_manager.user, period=period, at=now - timedelta(minutes=10))
+    received = post(client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{fill.pk}/receive/")
+    assert received.status_code == 200, received.json()
+    assert received.json()["receipt_note"] == (
+        "Not verified: no shift manager or authorized employee was on duty who was not presently dealing "
+        "(House control)."
+    )
+    assert_own_law(str(received.json()), code)
+
+
+def test_numbering_and_void_refusals_cite_house_control(client_for, cast, fill, code, site):
+    def cashier():
+        return client_for(cast[Role.CASHIER])  # one client, logged in again as the cashier
+
+    not_in_a_book = post(cashier(), "/api/v1/fill-slips/", {"table": fill.table_id, "chips": FILL, "number": 9999})
+    assert refusal(not_in_a_book, "number") == "House control: 9999 is not in a registered book of fill slips."
+    book = post(client_for(cast[Role.SHIFT_MANAGER]), "/api/v1/slip-books/",
+                {"site": site.pk, "kind": "fill", "first_number": 1, "last_number": 50})  # fmt: skip
+    assert refusal(book, "kind").startswith("House control: ") and "numbers this series electronically" in str(
+        book.json()
+    )
+    not_preparer = post(client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{fill.pk}/void/", {"reason": "x"})
+    assert refusal(not_preparer, "slip").startswith("House control: a voided slip is initialed by its preparer")
+    no_reason = post(cashier(), f"/api/v1/fill-slips/{fill.pk}/void/", {"reason": ""})
+    assert refusal(no_reason, "reason") == "House control: say why the slip is void."
+    assert post(cashier(), f"/api/v1/fill-slips/{fill.pk}/void/", {"reason": "wrong table"}).status_code == 200
+    again = post(cashier(), f"/api/v1/fill-slips/{fill.pk}/void/", {"reason": "again"})
+    assert refusal(again, "slip") == f"House control: fill slip {fill.number} is void."
+    for response in (not_in_a_book, book, not_preparer, no_reason, again):
+        assert_own_law(str(response.json()), code)
+
+
+def test_a_closed_days_slip_refusals_cite_house_control(client_for, cast, fill, gaming_day, code):
+    manager = cast[Role.SHIFT_MANAGER]
+    services.carry_open_items(acting_user=manager.user, gaming_day=gaming_day, keys=[f"slip:{fill.pk}"], reason="x")
+    services.record_table_inventory(acting_user=manager.user, table=fill.table, kind="closer", chips=TRAY)
+    services.close_gaming_day(acting_user=manager.user, gaming_day=gaming_day)
+    void = post(client_for(cast[Role.CASHIER]), f"/api/v1/fill-slips/{fill.pk}/void/", {"reason": "late"})
+    text = refusal(void, "slip")
+    assert text.startswith("House control (closed books): the gaming day") and "House control)." in text
+    closed = post(client_for(cast[Role.CASHIER]), "/api/v1/fill-slips/", {"table": fill.table_id, "chips": FILL})
+    assert refusal(closed, "table").startswith("House control: no gaming day is open")
+    assert_own_law(str(void.json()) + str(closed.json()), code)
+
+
+def test_the_slip_pages_and_their_refusals_cite_house_control(client, cast, fill, code):
+    client.force_login(cast[Role.CASHIER].user)
+    detail = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert "Only its preparer voids a slip (House control)" not in detail  # the preparer may: the form shows
+    own = client.post(f"/accounting/slips/{fill.pk}/verify/")
+    assert own.status_code == 403 and "House control: only" in own.content.decode()
+    client.force_login(cast[Role.PIT_BOSS].user)
+    detail = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert "Initials, House control" in detail and "Only its preparer voids a slip (House control)" in detail
+    not_preparer = client.post(f"/accounting/slips/{fill.pk}/void/", {"reason": "x"})
+    assert not_preparer.status_code == 400
+    assert "House control: a voided slip is initialed by its preparer" in not_preparer.content.decode()
+    prepare = client.post("/accounting/slips/new/fill/", {"table": fill.table_id, "purpose": "regular", "qty_500": "2"})
+    assert prepare.status_code == 400
+    assert "House control: a fill slip carries the initials" in prepare.content.decode()
+    pages = [
+        client.get("/accounting/slips/new/fill/"),
+        client.get("/accounting/queues/"),
+        client.get("/accounting/queues/live/"),
+        not_preparer,
+        prepare,
+    ]
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    pages.append(client.get("/accounting/slip-books/"))
+    for response in pages:
+        assert_own_law(_floor_words(response.content.decode()), code)
+
+
+def _floor_words(page: str) -> str:
+    """The page's main part, without what other apps render on it: the menu, and the retention
+    badge (cardroom.retention's, converted by its own area)."""
+    start = page.find("<main")
+    page = page[start:] if start >= 0 else page
+    return re.sub(r'<span id="retention">[^<]*</span>', "", page)
+
+
+def test_the_slip_pdf_cites_house_control(fill, cast, code):
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
+    document = build_slip_document(fill)
+    assert document.rule == "House control"
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(render_slip_pdf(document))).pages)
+    assert "Initials (House control)" in " ".join(text.split())
+    assert_own_law(text, code)
+
+
+# --- Tips before leaving: ND's obligation only ------------------------------------------------------
+
+
+def test_no_tips_alert_or_refusal_at_another_packs_site(client_for, cast, shift_manager, gaming_day, dealer_shift):
+    table = dealer_shift.table
+    # The dealer leaves the site with tips neither declared nor redeemed: accepted, nothing flagged.
+    ended = post(client_for(shift_manager), f"/api/v1/dealer-shifts/{dealer_shift.pk}/end/", {"left_site": True})
+    assert ended.status_code == 200, ended.json()
+    services.start_dealer_shift(acting_user=shift_manager.user, table=table, dealer=cast[Role.DEALER])
+    services.record_table_inventory(acting_user=shift_manager.user, table=table, kind="closer", chips=TRAY)
+    services.close_gaming_day(acting_user=shift_manager.user, gaming_day=gaming_day)
+    assert not Alert.objects.filter(rule="tips_before_leaving").exists()
+    assert not Alert.objects.filter(citation__contains="99-01.3").exists()
+
+
+# --- North Dakota: the words are what they always were ------------------------------------------------
+
+
+@pytest.fixture
+def nd_site(org):
+    return SiteFactory(organization=org, name="Elks Lodge", jurisdiction="ND")
+
+
+def test_at_a_north_dakota_site_the_rules_keep_their_words(nd_site):
+    assert rules.citations_at(nd_site) == {
+        "slip_form": "ND 99-01.3-08-05",
+        "slip_numbering": "ND 99-01.3-08-05(2)",
+        "slip_verification": "ND 99-01.3-08-05(5)",
+        "slip_receipt": "ND 99-01.3-08-05(6)",
+        "slip_initials": "ND 99-01.3-08-05(3)(c)",
+        "slip_initials_short": "08-05(3)(c)",
+    }
+    assert rules.unverified_note(nd_site) == (
+        "Not verified: no shift manager or authorized employee was on duty who was not presently dealing "
+        "(ND 99-01.3-08-05(5))."
+    )
+    assert rules.TIPS_BEFORE_LEAVING.at(nd_site) == "ND 99-01.3-08-06(3)" and rules.TIPS_BEFORE_LEAVING.applies(nd_site)
+    assert rules.BUSINESS_DAY.at(nd_site) == "ND 99-01.3-02-01"
+    assert rules.DAILY_SUMMARY.at(nd_site) == "ND 99-01.3-08-16(1)(g)"
+    assert not rules.FEES_ONLY.applies(nd_site)
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "NY", "WA-BJ"])
+def test_tips_before_leaving_is_north_dakotas_obligation_only(org, code):
+    assert not rules.TIPS_BEFORE_LEAVING.applies(SiteFactory(organization=org, jurisdiction=code))
+
+
+# --- WA-BJ: the house's revenue is its fees -----------------------------------------------------------
+
+
+@pytest.fixture
+def bj_site(org):
+    return SiteFactory(organization=org, name="Tacoma Blackjack Room", jurisdiction="WA-BJ",
+                       time_zone="America/Los_Angeles")  # fmt: skip
+
+
+@pytest.fixture
+def bj_floor(bj_site, chips):
+    """A WA-BJ site's open gaming day, its table 1 (a player dealer/banker, $25 maximum) and its people."""
+    org = bj_site.organization
+    people = {role: make_person(org, role, bj_site) for role in (Role.SHIFT_MANAGER, Role.CASHIER, Role.PIT_BOSS,
+                                                                  Role.DEALER)}  # fmt: skip
+    table = TableFactory(site=bj_site, number=1, decks=2, banker="player", min_bank_cents=30_000,
+                         min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
+    day = services.open_gaming_day(acting_user=people[Role.SHIFT_MANAGER].user, site=bj_site,
+                                   gaming_date=today(bj_site))  # fmt: skip
+    return people, table, day
+
+
+def test_a_fees_only_site_refuses_fills_credits_and_tray_counts_with_its_rule(client_for, bj_floor):
+    people, table, _day = bj_floor
+
+    def shift():
+        return client_for(people[Role.SHIFT_MANAGER])  # one client, logged in again as the shift manager
+
+    answers = {
+        "opener": post(shift(), "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY}),
+        "closer": post(shift(), "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY}),
+        "fill": post(client_for(people[Role.CASHIER]), "/api/v1/fill-slips/", {"table": table.pk, "chips": FILL}),
+        "credit": post(client_for(people[Role.PIT_BOSS]), "/api/v1/credit-slips/", {"table": table.pk, "chips": FILL}),
+        "change count": post(shift(), "/api/v1/dealer-shifts/",
+                             {"table": table.pk, "dealer": people[Role.DEALER].pk, "chips": TRAY}),  # fmt: skip
+    }
+    for what, response in answers.items():
+        message = " ".join(str(m) for messages in response.json().values() for m in messages)
+        assert response.status_code == 400, (what, response.json())
+        assert message.startswith(f"{FEES_RULE}: the house's revenue at Tacoma Blackjack Room is the fees"), message
+        assert_own_law(message, "WA-BJ")
+    assert not Slip.objects.exists() and not TableInventory.objects.exists()
+    assert not DealerShift.objects.exists()
+
+
+def test_a_fees_only_site_still_records_dealer_rotations(client_for, bj_floor):
+    people, table, _day = bj_floor
+    seated = post(client_for(people[Role.SHIFT_MANAGER]), "/api/v1/dealer-shifts/",
+                  {"table": table.pk, "dealer": people[Role.DEALER].pk})  # fmt: skip
+    assert seated.status_code == 201, seated.json()
+
+
+def test_the_fill_page_of_a_fees_only_site_shows_the_same_refusal(client, bj_floor):
+    people, table, _day = bj_floor
+    client.force_login(people[Role.CASHIER].user)
+    response = client.post("/accounting/slips/new/fill/", {"table": table.pk, "purpose": "regular", "qty_500": "2"})
+    assert response.status_code == 400
+    assert f"{FEES_RULE}: the house&#x27;s revenue at Tacoma Blackjack Room" in response.content.decode()
+    client.force_login(people[Role.SHIFT_MANAGER].user)
+    opener = client.post(f"/accounting/tables/{table.pk}/opener/", {"qty_500": "2"})
+    assert opener.status_code == 400 and FEES_RULE in opener.content.decode()
+    assert not Slip.objects.exists() and not TableInventory.objects.exists()
+
+
+def test_the_wa_bj_pack_cites_the_fees_rule_under_a_floor_key(bj_site):
+    assert rules.FEES_ONLY.at(bj_site) == FEES_RULE and rules.FEES_ONLY.applies(bj_site)
+
+
+def test_tips_are_checked_at_a_north_dakota_site_as_before(org, chips):
+    site = SiteFactory(organization=org, name="Eagles Club", jurisdiction="ND")
+    manager, dealer = make_person(org, Role.SHIFT_MANAGER, site), make_person(org, Role.DEALER, site)
+    table = TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500)
+    services.open_gaming_day(acting_user=manager.user, site=site, gaming_date=today(site))
+    services.record_table_inventory(acting_user=manager.user, table=table, kind="opener", chips=TRAY)
+    shift = services.start_dealer_shift(acting_user=manager.user, table=table, dealer=dealer)
+    with pytest.raises(Exception, match=r"ND 99-01\.3-08-06\(3\): .* has not declared the tips"):
+        services.end_dealer_shift(acting_user=manager.user, shift=shift, left_site=True)
+    cage.declare_tips(acting_user=dealer.user, site=site, gaming_date=shift.gaming_day.gaming_date,
+                      chips=[{"denomination": 100, "quantity": 3}])  # fmt: skip
+    services.record_table_inventory(acting_user=manager.user, table=table, kind="closer", chips=TRAY)
+    (alert,) = Alert.objects.filter(rule="tips_before_leaving")
+    assert alert.citation == "ND 99-01.3-08-06(3)" and "$3.00 of unredeemed tips" in alert.action_required
+
+
+def test_the_floor_page_of_a_fees_only_site_offers_no_tray_counts_or_slips_and_says_why(client, bj_floor):
+    people, table, _day = bj_floor
+    client.force_login(people[Role.SHIFT_MANAGER].user)
+    text = client.get("/accounting/floor/").content.decode()
+    assert f'<div class="alert alert-info" id="fees-only">{FEES_RULE}: the house' in text
+    tables = text[text.index('id="tables"') :]  # the floor's table actions (the menu is the navigation's)
+    assert f"/accounting/tables/{table.pk}/opener/" not in tables and "/accounting/slips/new/" not in tables
+    assert f"/accounting/tables/{table.pk}/dealer/" in tables  # dealer rotations are still recorded
+    assert_own_law(_floor_words(text), "WA-BJ")
