@@ -202,7 +202,8 @@ REST_FRAMEWORK = {
         "login": env_str("THROTTLE_LOGIN_RATE", "10/minute"),
         "writes": env_str("THROTTLE_WRITE_RATE", "300/minute"),
     },
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # A station (shared terminal) reads only what the pit needs (cardroom.access.STATION_READS).
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "cardroom.api_permissions.StationReadsThePit"],
     # Input bounds (cardroom.limits): ids, numbers and dates in filters, pages, body size and
     # JSON depth; the schema documents every error answer.
     "DEFAULT_FILTER_BACKENDS": ["cardroom.api_filters.FilterBackend"],
