@@ -175,6 +175,41 @@ class ReadRule:
         return access
 
 
+@dataclass(frozen=True)
+class StationReads:
+    """What a station (a shared terminal: no employee and no role, cardroom.models.Station) reads
+    by itself, without a person's badge and PIN: the API endpoints, by route name, that its
+    site's pit screen and slip forms need. Every other read is refused (house control): count
+    figures, cage money, the day's and quarter's figures, reports, people. A step taken on it is
+    initialled with a PIN (cardroom.pins), and the step's answer shows that person what it needs."""
+
+    endpoints: frozenset[str]
+    rule: str
+    what: str
+
+    def allows(self, access: Access, endpoint: str | None) -> bool:
+        return access.station is None or endpoint in self.endpoints
+
+    def refusal(self) -> str:
+        return f"{self.rule}: a station reads only {self.what}; sign in as yourself to read anything else."
+
+
+# The API routes (`router.register` basenames) of the pit's records, read as a list or one by one.
+_PIT_ROUTES = "site table chip-denomination gaming-day dealer-shift slip-book fill-slip credit-slip".split()
+
+STATION_READS = StationReads(
+    endpoints=frozenset(
+        {"api_me", "custody-queues-list", "slip-register-list", "gaming-day-open-items"}
+        | {f"{route}-{view}" for route in _PIT_ROUTES for view in ("list", "detail")}
+    ),
+    rule=HOUSE_CONTROL,
+    what=(
+        "what its site's pit needs (its tables, chips, gaming days and their open items, dealers on shift, "
+        "slip books, fill and credit slips, the slip register and the slips waiting)"
+    ),
+)
+
+
 class Signer:
     """The acting user of one step entered from paper (a day sheet): the services check the
     roles of, and record as having done the step, the employee who signed the paper (`signer`),

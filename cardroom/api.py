@@ -178,6 +178,7 @@ class StrictInputMixin:
                 for name, field in writable.items():
                     if len(data.getlist(name)) > 1 and not isinstance(field, serializers.ListField | serializers.ManyRelatedField):
                         errors[name] = [f"House control: the field {name!r} is given twice; give it once."]
+            errors.update(_id_errors(data, writable))
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
@@ -185,6 +186,32 @@ class StrictInputMixin:
 
 def _field_list(fields) -> str:
     return ", ".join(sorted(fields)) if fields else "no fields"
+
+
+def _id_errors(data, fields) -> dict[str, list[str]]:
+    """House control: an id names a row by its whole number, 1 to `limits.MAX_ID`, written as a
+    JSON integer or (in a form body) as digits. DRF would look `1.9` or `true` up as 1 (the
+    database truncates the key), so every related field of every input is checked here first."""
+    errors = {}
+    for name, field in fields.items():
+        if name not in data or not isinstance(field, serializers.PrimaryKeyRelatedField | serializers.ManyRelatedField):
+            continue
+        many = isinstance(field, serializers.ManyRelatedField)
+        values = (data.getlist(name) if hasattr(data, "getlist") else data[name]) if many else [data[name]]
+        if not isinstance(values, list):
+            continue  # not a list: the field's own message says so
+        wrong = next((value for value in values if value not in (None, "") and not _is_id(value)), None)
+        if wrong is not None:
+            errors[name] = [
+                f"House control: {name} is an id, a whole number from 1 to {limits.MAX_ID} (got {wrong!r})."
+            ]
+    return errors
+
+
+def _is_id(value) -> bool:
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= limits.MAX_ID
 
 
 class Input(StrictInputMixin, serializers.Serializer):

@@ -40,6 +40,7 @@ from django.utils import timezone
 
 from .appendonly import AppendOnlyModel
 from .audit import append_events, canonical_json, to_json
+from .id_lists import rows_among
 
 ROW_CREATED = "row.created"
 ROW_BASELINE = "row.baseline"
@@ -159,7 +160,7 @@ def _organization_from_cache(obj, path: list[str]) -> tuple[bool, int | None]:
 
 def organizations_of(model, objs: Sequence[models.Model]) -> list[int]:
     """The organization id of each saved row: from loaded relations where possible, else one
-    query for the rest."""
+    query per chunk of the rest (cardroom.id_lists: a bulk insert of any size)."""
     path = model_organization_path(model)
     hops = path.split("__")
     found: dict[int, int] = {}
@@ -171,7 +172,7 @@ def organizations_of(model, objs: Sequence[models.Model]) -> list[int]:
         else:
             missing.append(obj.pk)
     if missing:
-        found.update(model._base_manager.filter(pk__in=missing).values_list("pk", path))
+        found.update(rows_among(model._base_manager.values_list("pk", path), "pk", missing))
     return [found[obj.pk] for obj in objs]
 
 

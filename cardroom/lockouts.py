@@ -63,25 +63,21 @@ def password_failures(username: str) -> int:
 def lockouts(organization_id: int) -> list[Lockout]:
     """Everyone of the organization (people and stations) with wrong passwords in the cool-off
     period or a locked signing PIN, in four queries."""
-    failures = dict(
-        _recent_attempts()
-        .annotate(name=Lower("username"))
-        .values("name")
-        .annotate(n=Sum("failures_since_start"))
-        .values_list("name", "n")
-    )
+    attempted = _recent_attempts().annotate(name=Lower("username")).values("name")
+    failures = dict(attempted.annotate(n=Sum("failures_since_start")).values_list("name", "n"))
     now = timezone.now()
+    # The logins with failures as a subquery, not a list: anyone may try any number of names.
     people = (
         Employee.objects.filter(organization_id=organization_id)
         .annotate(login=Lower("user__username"))
-        .filter(Q(login__in=list(failures)) | Q(signing_pin__locked_until__gt=now))
+        .filter(Q(login__in=attempted) | Q(signing_pin__locked_until__gt=now))
         .select_related("user", "signing_pin")
         .order_by("user__last_name", "user__first_name", "initials")
     )
     stations = (
         Station.objects.filter(site__organization_id=organization_id)
         .annotate(login=Lower("user__username"))
-        .filter(login__in=list(failures))
+        .filter(login__in=attempted)
         .select_related("user", "site")
     )
     rows = []

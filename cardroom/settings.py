@@ -152,6 +152,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 30))
 AXES_LOCKOUT_PARAMETERS = ["username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The client's address, the same for axes as for the sign-in limits (cardroom.client_address).
+AXES_CLIENT_IP_CALLABLE = "cardroom.client_address.client_address"
 # Lockout is per account, not per address: pit-stand terminals are shared, and locking an
 # address would lock out the whole shift. axes warns about that choice; it is deliberate.
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]
@@ -183,6 +185,11 @@ MEDIA_ROOT = VAR_DIR / "media"
 # Request bodies (form and JSON alike: cardroom.parsers) are at most this large.
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_BODY_BYTES
 
+# How many proxies (nginx, a load balancer...) stand in front of gunicorn, each appending to
+# X-Forwarded-For: the client's address is the hop the nearest one vouches for. 0 (the default):
+# clients connect directly, and X-Forwarded-For, which any client can write, is ignored.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "knox.auth.TokenAuthentication",  # first: a bad or expired token answers 401
@@ -191,11 +198,13 @@ REST_FRAMEWORK = {
     # Writes are limited per user, sign-ins per client address (cardroom/throttles.py);
     # over the limit the API answers 429 saying which limit and when to try again.
     "DEFAULT_THROTTLE_CLASSES": ["cardroom.throttles.WriteRateThrottle"],
+    "NUM_PROXIES": TRUSTED_PROXIES,  # DRF's own reading agrees (the throttles use cardroom.client_address)
     "DEFAULT_THROTTLE_RATES": {
         "login": env_str("THROTTLE_LOGIN_RATE", "10/minute"),
         "writes": env_str("THROTTLE_WRITE_RATE", "300/minute"),
     },
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # A station (shared terminal) reads only what the pit needs (cardroom.access.STATION_READS).
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "cardroom.api_permissions.StationReadsThePit"],
     # Input bounds (cardroom.limits): ids, numbers and dates in filters, pages, body size and
     # JSON depth; the schema documents every error answer.
     "DEFAULT_FILTER_BACKENDS": ["cardroom.api_filters.FilterBackend"],

@@ -7,13 +7,14 @@ from . import administration_views, views
 from .api import LogoutAllView, LogoutView, MeView, TokenView, api_not_found
 from .api_urls import router
 from .forms import SignInForm
+from .throttles import sign_in_limited
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("favicon.ico", views.favicon),
     path(
         "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=SignInForm),
+        sign_in_limited(auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=SignInForm)),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -49,6 +50,7 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("figures/", include("dashboard.urls")),
     path("day-sheets/", include("accounting.urls")),
+    path("admin/login/", sign_in_limited(admin.site.login)),  # the sign-in limit, before admin's own
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),
     path("api/v1/", include("accounting.api_figures")),

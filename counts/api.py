@@ -248,6 +248,10 @@ class FiguresInputSerializer(PinSignerInput):
     forms = FormsFoundField(required=False, default=list)
 
 
+class CountInputSerializer(FiguresInputSerializer):
+    counted_at = MomentField(source="at")
+
+
 class ResolveInputSerializer(FiguresInputSerializer):
     note = TextField(allow_blank=True, required=False, default="")
 
@@ -521,11 +525,11 @@ class CountSessionViewSet(ScopedViewSet):
         return Response(CountSessionSerializer(fresh, context=self.get_serializer_context()).data, status=status)
 
     @extend_schema(
-        request=FiguresInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}, description=PIN_NOTE
+        request=CountInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}, description=PIN_NOTE
     )
     @action(detail=True, methods=["post"])
     def counts(self, request, pk=None):
-        return self._run(FiguresInputSerializer, services.record_blind_count)
+        return self._run(CountInputSerializer, services.record_blind_count)
 
     @extend_schema(
         request=ResolveInputSerializer, responses={201: CountSessionSerializer, **ERROR_RESPONSES}, description=PIN_NOTE

@@ -5,9 +5,10 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+from cardroom import moments
 from cardroom.access import require_role
 from cardroom.audit import appended_at_end, snapshot
 from cardroom.audit import record_site_event as _audit
@@ -208,7 +209,10 @@ def record_blind_count(
             {"member": f"{COUNT_CITATION}: you have already counted {drop_box}; a difference is resolved by recount."}
         )
     figures, found = parse_currency(currency), parse_forms(forms)
-    when = _now(at)
+    # A count entered from paper keeps the time it was counted, within the session.
+    when = _moment(
+        session.site, at, "counted_at", books_date=session.gaming_date, not_before=session.opened_at, what="the count"
+    )
     with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()  # one count at a time per session
         entry = _save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
@@ -283,6 +287,21 @@ def signing_problems(session: CountSession) -> list[str]:
     return problems
 
 
+def _refuse_signing_before_counting(session: CountSession, signed_at: datetime) -> None:
+    """ND 99-01.3-08-14(4): the documentation of the count is initialled and dated by both
+    members, so it is dated once the count is done: not before the session's last count."""
+    last = CountEntry.objects.filter(session=session).aggregate(last=Max("entered_at"))["last"]
+    if last is not None and signed_at < last:
+        zone = moments.site_zone(session.site)
+        shown = [moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for moment in (signed_at, last)]
+        raise ValidationError(
+            {
+                "signed_at": f"{COUNT_CITATION}: the count is initialled and dated once it is counted; "
+                f"{shown[0]} is before its last count ({shown[1]})."
+            }
+        )
+
+
 def sign_count(*, acting_user, session: CountSession, at: datetime | None = None) -> CountSignature:
     """A member initials and dates the count (ND 99-01.3-08-14(4)); the second signature locks
     the session. Refused while any box is uncounted or has an unresolved difference."""
@@ -296,6 +315,7 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     problems = signing_problems(session)
     if problems:
         raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})
+    _refuse_signing_before_counting(session, signed_at)
     with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()
         signature = CountSignature.objects.create(

@@ -1,0 +1,58 @@
+"""No query carries an unbounded id list (issue 18): a bulk insert of signed rows larger than
+SQLite's 32,766 host parameters is recorded in the audit chain, its organizations read a
+chunk at a time (cardroom.id_lists)."""
+
+import sqlite3
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from cardroom.id_lists import ID_CHUNK, chunks, rows_among
+from cardroom.models import AuditEvent, Site
+from surveillance.models import SurveillanceStatus
+
+SQLITE_MAX_VARIABLES = 32_766  # SQLite's default; a build may allow more (Debian's: 250,000)
+
+
+@pytest.fixture
+def sqlites_default_limit():
+    """The connection held to SQLite's default number of host parameters, whatever the build."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    connection.ensure_connection()
+    raw = connection.connection
+    before = raw.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, SQLITE_MAX_VARIABLES)
+    yield
+    raw.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, before)
+
+
+def test_chunks_keep_the_order_and_every_value():
+    assert list(chunks(range(7), 3)) == [[0, 1, 2], [3, 4, 5], [6]]
+    assert list(chunks([], 3)) == []
+
+
+def test_rows_among_reads_every_row_one_query_per_chunk(site, other_site):
+    ids = [site.pk, other_site.pk, 10**9]
+    with CaptureQueriesContext(connection) as queries:
+        found = sorted(rows_among(Site.objects.values_list("pk", flat=True), "pk", ids, size=2))
+    assert found == sorted([site.pk, other_site.pk]) and len(queries) == 2
+
+
+def test_a_bulk_insert_of_more_rows_than_sqlite_has_variables_is_recorded_in_the_chain(site, sqlites_default_limit):
+    count = SQLITE_MAX_VARIABLES + 1_000
+    now = timezone.now()
+    rows = [  # by site id, not the site: the organization is not loaded, so it is read
+        SurveillanceStatus(site_id=site.pk, required=False, since=now.date(), reason="bulk", recorded_at=now)
+        for _ in range(count)
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        SurveillanceStatus.objects.bulk_create(rows)
+    assert AuditEvent.objects.filter(row_table="surveillance_surveillancestatus").count() == count
+    reads = [
+        q["sql"] for q in queries if q["sql"].startswith("SELECT") and "surveillance_surveillancestatus" in q["sql"]
+    ]
+    assert len(reads) == -(-count // ID_CHUNK)

@@ -1,0 +1,72 @@
+"""A count entered from paper keeps the time it was counted (`counted_at`), and its signature
+cannot be dated before it (ND 99-01.3-08-14(4): the count is initialled and dated by both
+members once it is done)."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+
+from counts.models import CountEntry, CountSignature
+
+from .conftest import COUNT_TIME, cash
+
+FIGURES = cash(b100=2, b20=5)
+ENTERED_NEXT_MORNING = COUNT_TIME + timedelta(hours=5)
+
+
+@pytest.fixture(autouse=True)
+def _entered_the_next_morning():
+    with time_machine.travel(ENTERED_NEXT_MORNING, tick=False):
+        yield
+
+
+def count_all(client_for, counters, session, boxes, minutes: int):
+    """Both members' counts of every box, counted `minutes` after the session opened."""
+    for member in counters:
+        for box in boxes:
+            response = client_for(member).post(
+                f"/api/v1/count-sessions/{session.pk}/counts/",
+                {
+                    "box": box.pk,
+                    "currency": FIGURES,
+                    "counted_at": (COUNT_TIME + timedelta(minutes=minutes)).isoformat(),
+                },
+                format="json",
+            )
+            assert response.status_code == 201, response.json()
+
+
+def sign(client_for, member, session, minutes: int):
+    at = (COUNT_TIME + timedelta(minutes=minutes)).isoformat()
+    return client_for(member).post(f"/api/v1/count-sessions/{session.pk}/sign/", {"signed_at": at}, format="json")
+
+
+def test_a_count_entered_later_keeps_the_time_it_was_counted(client_for, counters, session, boxes):
+    count_all(client_for, counters, session, boxes, minutes=40)
+    assert set(CountEntry.objects.values_list("entered_at", flat=True)) == {COUNT_TIME + timedelta(minutes=40)}
+
+
+def test_a_count_cannot_be_dated_before_its_session_opened(client_for, counters, session, boxes):
+    at = (COUNT_TIME - timedelta(minutes=1)).isoformat()
+    response = client_for(counters[0]).post(
+        f"/api/v1/count-sessions/{session.pk}/counts/",
+        {"box": boxes[0].pk, "currency": FIGURES, "counted_at": at},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "2026-11-14 02:59 CST is before 2026-11-14 03:00 CST" in " ".join(response.json()["counted_at"])
+    assert not CountEntry.objects.exists()
+
+
+def test_a_signature_dated_before_the_counts_it_signs_is_refused_with_the_rule(client_for, counters, session, boxes):
+    count_all(client_for, counters, session, boxes, minutes=40)
+    early = sign(client_for, counters[0], session, minutes=10)
+    assert early.status_code == 400
+    message = " ".join(early.json()["signed_at"])
+    assert message.startswith("ND 99-01.3-08-14(4): the count is initialled and dated once it is counted")
+    assert "2026-11-14 03:10 CST is before its last count (2026-11-14 03:40 CST)" in message
+    assert not CountSignature.objects.exists()
+    for member in counters:
+        assert sign(client_for, member, session, minutes=50).status_code == 201
+    assert CountSignature.objects.count() == 2
