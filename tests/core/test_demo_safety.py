@@ -206,3 +206,16 @@ def test_the_demo_figures_are_plausible():
     days = table_days([s.pk for s in sites], first, today)
     assert any(d.game == "PW" for d in days)  # the paddlewheel plays, and its box is counted
     assert [d for d in days if d.custody.prizes_cents != 0 and d.custody.drop_cents == 0] == []
+
+
+def test_load_demo_lists_every_demo_login_with_the_stations_and_the_other_packs():
+    from cardroom.management.commands.load_demo import demo_logins
+    from cardroom.models import Station
+
+    demo = load_demo()
+    extend_packs(demo)
+    listed = {line.split()[0] for line in demo_logins(demo)}
+    stations = set(Station.objects.values_list("user__username", flat=True))
+    people = set(Organization.objects.values_list("employees__user__username", flat=True))
+    assert stations == {"pit1", "tablet1"} and {"wagm", "washift", "nygm", "nydealer"} <= people
+    assert listed == people | stations
