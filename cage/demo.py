@@ -28,9 +28,10 @@ from .calculations import deposit_due_on
 from .models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, IdealBank, Iou, TipDeclaration, TipPolicy
 
 # Starting bank per site key: {cash value: quantity}, {chip value: quantity}. The cash covers
-# a busy night's redemptions; the chips fund the fills.
+# the most a night's tables can pay out (floor.demo.SITE_PAYOUT_CENTS: six tables at the busy
+# site, $15,000); the chips fund the fills.
 BANKS = {
-    "busy": ({10000: 80, 2000: 250, 500: 100, 100: 100}, {10000: 10, 2500: 300, 500: 500, 100: 1000}),
+    "busy": ({10000: 100, 2000: 250, 500: 100, 100: 100}, {10000: 10, 2500: 300, 500: 500, 100: 1000}),
     "small": ({10000: 20, 2000: 100, 500: 40, 100: 50}, {2500: 100, 500: 200, 100: 400}),
     "seasonal": ({10000: 30, 2000: 100, 500: 40, 100: 50}, {2500: 100, 500: 200, 100: 400}),
 }
