@@ -7,7 +7,9 @@ corrects a day of the filed quarter at the busy site: a $20 bill found in a drop
 its count, entered by the gaming manager on today's gaming date, counted there (and so in
 the current quarter) and shown beside the filed quarter as an amendment.
 
-Idempotent: a filed quarter is not filed again, and the amendment is entered once.
+Idempotent: a filed quarter is not filed again, and the amendment is entered once. Never
+into a person's day: a quarter holding a gaming day the demo did not build is left for its
+people to file, and the amendment is not entered on a gaming date a person has opened.
 """
 
 from django.core.exceptions import ValidationError
@@ -26,8 +28,12 @@ def extend_demo(demo: dict) -> None:
     """`manage.py load_demo` hook: file the previous quarter at every site, then the amendment."""
     gm = demo["people"]["gm"].user
     previous = Quarter.containing(timezone.localdate()).previous()
+    from floor.demo import entered_by_hand
+
     for site in demo["sites"].values():
         if queries.quarter_filing(site.pk, previous) is not None:
+            continue
+        if entered_by_hand(site).filter(gaming_date__range=(previous.start, previous.end)).exists():
             continue
         try:
             services.file_quarter(acting_user=gm, site=site, quarter=previous, reference=f"Demo return {previous}")
@@ -37,7 +43,12 @@ def extend_demo(demo: dict) -> None:
 
 
 def _amendment(site, gm, quarter: Quarter) -> None:
+    from floor.demo import entered_by_hand
+
     if queries.quarter_filing(site.pk, quarter) is None or Adjustment.objects.filter(reason=AMENDMENT_REASON).exists():
+        return
+    recorded_on = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    if entered_by_hand(site).filter(gaming_date=recorded_on).exists():
         return
     closed = (
         BooksClose.objects.filter(site=site, gaming_date__range=(quarter.start, quarter.end))
@@ -55,5 +66,5 @@ def _amendment(site, gm, quarter: Quarter) -> None:
         field=Adjustment.Field.DROP,
         amount_cents=2_000,
         reason=AMENDMENT_REASON,
-        recorded_on=business_date(timezone.now(), site.time_zone, site.business_day_start_hour),
+        recorded_on=recorded_on,
     )

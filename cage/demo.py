@@ -1,10 +1,20 @@
-"""Demo cage records for `make run`: bank counts for every demo gaming day that exists, a
-few IOUs, tips, deposits (one late), a chip receipt and a physical count.
+"""Demo cage records for `make run`: bank counts for every gaming day the demo built, a few
+IOUs, tips, deposits (one late), a chip receipt and a physical count.
+
+Only the days the floor's demo built (`floor.demo.built_dates`) are counted, closed and
+deposited: a day a person entered is left to them. The bank follows the floor: its chips are
+what the trays are not (each day's ending chips = starting chips + the trays' openers - their
+closers, per denomination), players redeem at the cage the chips they took from the tables
+(the day's prizes), and the cash is counted a few dollars long or short now and then. So a
+day's cash long (short) is those few dollars, and trays plus bank never hold more chips than
+the chip inventory owns.
 
 Idempotent: every step looks for what it would create first. Written through the services,
 acting as the demo people, so the audit log reads as if the floor did it.
 """
 
+import random
+from collections import defaultdict
 from datetime import timedelta
 
 from django.db import transaction
@@ -17,20 +27,30 @@ from . import services
 from .calculations import deposit_due_on
 from .models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, IdealBank, Iou, TipDeclaration, TipPolicy
 
-IDEAL = {"busy": 800000, "small": 300000, "seasonal": 400000}
-# Starting bank per site key: {cash value: quantity}, {chip value: quantity}.
+# Starting bank per site key: {cash value: quantity}, {chip value: quantity}. The cash covers
+# the most a night's tables can pay out (floor.demo.SITE_PAYOUT_CENTS: six tables at the busy
+# site, $15,000); the chips fund the fills.
 BANKS = {
-    "busy": ({10000: 30, 2000: 150, 500: 80, 100: 100}, {10000: 10, 2500: 600, 500: 200, 100: 1500}),
-    "small": ({10000: 10, 2000: 50, 500: 40, 100: 50}, {2500: 200, 500: 80, 100: 600}),
-    "seasonal": ({10000: 15, 2000: 60, 500: 40, 100: 50}, {2500: 300, 500: 100, 100: 800}),
+    "busy": ({10000: 100, 2000: 250, 500: 100, 100: 100}, {10000: 10, 2500: 300, 500: 500, 100: 1000}),
+    "small": ({10000: 20, 2000: 100, 500: 40, 100: 50}, {2500: 100, 500: 200, 100: 400}),
+    "seasonal": ({10000: 30, 2000: 100, 500: 40, 100: 50}, {2500: 100, 500: 200, 100: 400}),
 }
+# The imprest amount: the starting bank, cash and chips at face.
+IDEAL = {key: sum(v * q for v, q in cash.items()) + sum(v * q for v, q in chips.items()) for key, (cash, chips) in BANKS.items()}
+# The organization's chips (SFN 17930): what the banks and the eleven trays hold, and storage.
+RECEIVED = {50: 200, 100: 6000, 200: 200, 500: 4000, 2500: 1500, 10000: 100}
+DESTROYED = {100: 40, 500: 12}
+COUNTED_DAYS_AGO = 7
+CASH_ERROR_DOLLARS = (-5, -3, -2, -1, 1, 2, 3, 4)  # now and then a few dollars long or short
 
 
 def extend_demo(demo) -> None:
+    from floor.demo import built_dates
+
     organization, sites, people = demo["organization"], demo["sites"], demo["people"]
     gm, cashier = people["gm"].user, people["cashier"].user
     with transaction.atomic():
-        _inventory(organization, sites, gm)
+        _chips_received(organization, gm)
         if not TipPolicy.objects.filter(organization=organization).exists():
             services.record_tip_policy(
                 acting_user=gm,
@@ -47,39 +67,93 @@ def extend_demo(demo) -> None:
                     amount_cents=IDEAL[key],
                     effective_on=timezone.localdate() - timedelta(days=365),
                 )
-            days = list(GamingDay.objects.filter(site=site).select_related("close").order_by("gaming_date"))
+            days = list(
+                GamingDay.objects.filter(site=site, gaming_date__in=built_dates(site))
+                .select_related("close")
+                .order_by("gaming_date")
+            )
             _ious_and_tips(site, days, people, cashier)  # before the books of their days close
-            for index, day in enumerate(days):
-                _bank_counts(site, day, BANKS[key], index, cashier)
-                _close_books(site, day, gm)
-                _deposit(site, day, index, cashier)
-                demo_progress.advance("days banked and closed")
+            _bank_days(site, days, BANKS[key], cashier, gm)
+        _inventory_count(organization, sites, gm)
 
 
-def _net_fills(site, day) -> int:
-    """Fills less credits of the day: the chips of fills leave the bank, those of credits come
-    back. (The drop box cash is counted apart and enters cash profit on its own.)"""
+def _bank_days(site, days, bank, cashier, gm) -> None:
+    if not days:
+        return
+    flows = _day_flows(site, days[0].gaming_date, days[-1].gaming_date)
+    chips = _chips_before(site, days[0].gaming_date) or dict(bank[1])
+    for index, day in enumerate(days):
+        chips, profit = _bank_counts(site, day, bank[0], chips, flows.get(day.gaming_date), cashier)
+        _close_books(site, day, gm)
+        _deposit(site, day, index, max(0, profit), cashier)
+        demo_progress.advance("days banked and closed")
+
+
+def _day_flows(site, first, last) -> dict:
+    """{gaming date: (drop, prizes, {chip value: openers - closers}, change in IOUs lent out)},
+    amounts in cents."""
     from accounting.summaries import table_days
+    from floor.models import TableInventoryLine
 
-    rows = table_days([site.pk], day.gaming_date, day.gaming_date)
-    return sum(r.custody.fills_cents - r.custody.credits_cents for r in rows)
+    from .queries import bank_days
+
+    prizes, drops = defaultdict(int), defaultdict(int)
+    for row in table_days([site.pk], first, last):
+        prizes[row.gaming_date] += row.custody.prizes_cents
+        drops[row.gaming_date] += row.custody.drop_cents
+    trays = defaultdict(lambda: defaultdict(int))
+    lines = TableInventoryLine.objects.filter(
+        inventory__gaming_day__site=site,
+        inventory__gaming_day__gaming_date__range=(first, last),
+        inventory__kind__in=("opener", "closer"),
+    ).values_list("inventory__gaming_day__gaming_date", "inventory__kind", "value_cents", "quantity")
+    for day, kind, value, quantity in lines:
+        trays[day][value] += quantity if kind == "opener" else -quantity
+    banks = bank_days([site.pk], first, last)
+    ious = {day: b.ious_net_cents - b.ious_net_start_cents for (_, day), b in banks.items()}
+    keys = set(prizes) | set(trays) | set(ious)
+    return {day: (drops[day], prizes[day], dict(trays[day]), ious.get(day, 0)) for day in keys}
 
 
-def _moved(by_value: dict, cents: int, unit: int) -> dict:
-    """Add (or take) `cents` in `unit` pieces, the rest in $1 pieces, never below zero."""
-    result = dict(by_value)
-    pieces, rest = divmod(cents, unit)
-    result[unit] = max(0, result.get(unit, 0) + pieces)
-    result[100] = max(0, result.get(100, 0) + rest // 100)
+def _chips_before(site, gaming_date) -> dict | None:
+    """The chips of the last ending bank count before `gaming_date` (None: none yet)."""
+    count = (
+        BankCount.objects.filter(site=site, kind=BankCount.Kind.END, gaming_date__lt=gaming_date)
+        .order_by("-gaming_date", "-counted_at", "-id")
+        .first()
+    )
+    if count is None:
+        return None
+    return dict(count.lines.filter(chip__isnull=False).values_list("value_cents", "quantity"))
+
+
+def _paid_out(cash: dict, cents: int) -> dict:
+    """The cash left after paying `cents` (negative: taking them in) from the largest bills down."""
+    result = dict(cash)
+    if cents < 0:
+        result[100] = result.get(100, 0) - cents // 100  # taken in as singles
+        return result
+    for value in sorted(result, reverse=True):
+        pieces = min(result[value], cents // value)
+        result[value] -= pieces
+        cents -= pieces * value
+    if cents:
+        raise ValueError(f"the demo bank's cash cannot pay out {cents} more cents")
     return result
 
 
-def _bank_counts(site, day, bank, index, cashier) -> None:
-    cash, chips = bank
-    error = (index % 5) - 2 if index % 4 == 0 else 0  # now and then a few dollars long or short
+def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
+    """Count the bank at the start and the end of the day; returns the ending chips and the
+    cash profit. Players redeemed the prizes' chips for cash, IOUs moved cash in or out, and
+    one day in five the cash is a few dollars off: cash profit = drop - prizes + that error
+    (= AGP + error), the cash long (short) is the error."""
+    drop, prizes, trays, ious = flow or (0, 0, {}, 0)
+    rng = random.Random(f"{site.name}:bank:{day.gaming_date}")
+    error = rng.choice(CASH_ERROR_DOLLARS) * 100 if rng.random() < 0.2 else 0
+    ending_chips = {value: chips.get(value, 0) + trays.get(value, 0) for value in set(chips) | set(trays)}
     counts = {
         "start": (cash, chips),
-        "end": (_moved(cash, error * 100, 100), _moved(chips, -_net_fills(site, day), 2500)),
+        "end": (_paid_out(cash, prizes + ious - error), ending_chips),
     }
     for kind, (counted_cash, counted_chips) in counts.items():
         if BankCount.objects.filter(site=site, gaming_date=day.gaming_date, kind=kind).exists():
@@ -89,9 +163,10 @@ def _bank_counts(site, day, bank, index, cashier) -> None:
             site=site,
             gaming_date=day.gaming_date,
             kind=kind,
-            cash=counted_cash,
-            chips=counted_chips,
+            cash={v: q for v, q in counted_cash.items() if q > 0},
+            chips={v: q for v, q in counted_chips.items() if q > 0},
         )
+    return ending_chips, drop - prizes + error
 
 
 def _close_books(site, day, manager) -> None:
@@ -109,7 +184,8 @@ def _close_books(site, day, manager) -> None:
         pass  # not all of the day's boxes were counted: the books stay open, as on the floor
 
 
-def _deposit(site, day, index, cashier) -> None:
+def _deposit(site, day, index, amount_cents, cashier) -> None:
+    """The day's cash profit goes to the bank (the bank starts every day at the same cash)."""
     from accounting.queries import books_closed
 
     if not books_closed(site, day.gaming_date) or BankDeposit.objects.filter(gaming_day=day).exists():
@@ -121,7 +197,7 @@ def _deposit(site, day, index, cashier) -> None:
     services.record_deposit(
         acting_user=cashier,
         gaming_day=day,
-        amount_cents=50000 + 1250 * (index % 7),
+        amount_cents=amount_cents,
         deposited_on=deposited_on,
         reference=f"Deposit slip {day.gaming_date:%Y%m%d}-{site.pk}",
     )
@@ -159,7 +235,7 @@ def _ious_and_tips(site, days, people, cashier) -> None:
     services.redeem_tips(acting_user=cashier, declaration=declaration, dealer=dealer)
 
 
-def _inventory(organization, sites, gm) -> None:
+def _chips_received(organization, gm) -> None:
     if ChipMovement.objects.filter(organization=organization).exists():
         return
     received_on = timezone.localdate() - timedelta(days=200)
@@ -168,24 +244,54 @@ def _inventory(organization, sites, gm) -> None:
         organization=organization,
         received_on=received_on,
         reference="Manufacturer invoice 2026-0412",
-        chips={50: 200, 100: 2000, 200: 200, 500: 2000, 2500: 600, 10000: 100},
+        chips=RECEIVED,
     )
     services.destroy_chips(
         acting_user=gm,
         organization=organization,
         destroyed_on=received_on + timedelta(days=90),
         reference="Worn chips destroyed, witnessed by AT",
-        chips={100: 40, 500: 12},
+        chips=DESTROYED,
     )
-    if not ChipInventoryCount.objects.filter(organization=organization).exists():
-        services.record_chip_inventory_count(
-            acting_user=gm,
-            organization=organization,
-            counted_on=timezone.localdate() - timedelta(days=7),
-            locations=[
-                {"location": "bank", "site": sites["busy"].pk, "chips": {10000: 10, 2500: 60, 500: 200, 100: 300}},
-                {"location": "trays", "site": sites["busy"].pk, "chips": {2500: 120, 500: 600, 100: 600}},
-                {"location": "bank", "site": sites["small"].pk, "chips": {2500: 20, 500: 80, 100: 150}},
-                {"location": "storage", "chips": {50: 200, 100: 880, 200: 200, 500: 1090, 2500: 395, 10000: 88}},
-            ],
-        )
+
+
+def _inventory_count(organization, sites, gm) -> None:
+    """A physical count a week ago: each site's bank (its ending count) and trays (their last
+    closers) as the demo recorded them that day, the rest in storage; nothing outstanding."""
+    from .queries import chip_book
+
+    if ChipInventoryCount.objects.filter(organization=organization).exists():
+        return
+    counted_on = timezone.localdate() - timedelta(days=COUNTED_DAYS_AGO)
+    locations = []
+    in_use = defaultdict(int)
+    for site in sites.values():
+        for location, chips in (("bank", _chips_before(site, counted_on + timedelta(days=1))), ("trays", _trays(site, counted_on))):
+            if chips:
+                locations.append({"location": location, "site": site.pk, "chips": chips})
+                for value, quantity in chips.items():
+                    in_use[value] += quantity
+    storage = {v: q - in_use.get(v, 0) for v, q in chip_book(organization, counted_on).items() if q > in_use.get(v, 0)}
+    locations.append({"location": "storage", "chips": storage})
+    services.record_chip_inventory_count(
+        acting_user=gm, organization=organization, counted_on=counted_on, locations=locations
+    )
+
+
+def _trays(site, on_date) -> dict:
+    """The chips of each table's last closer on or before `on_date`, added up."""
+    from floor.models import TableInventory
+
+    closers = (
+        TableInventory.objects.filter(table__site=site, kind="closer", gaming_day__gaming_date__lte=on_date)
+        .order_by("table_id", "-gaming_day__gaming_date")
+        .prefetch_related("lines")
+    )
+    chips, seen = defaultdict(int), set()
+    for closer in closers:
+        if closer.table_id in seen:
+            continue
+        seen.add(closer.table_id)
+        for line in closer.lines.all():
+            chips[line.value_cents] += line.quantity
+    return dict(chips)

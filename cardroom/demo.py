@@ -102,6 +102,25 @@ def _bootstrap_manager(organization) -> Employee:
     return employee
 
 
+def demo_organizations() -> list[tuple[str, str]]:
+    """(name, licence number) of every organization the demo makes: this one and the
+    Washington and New York packs' (cardroom.pack_demo)."""
+    from .pack_demo import ORGANIZATIONS
+
+    return [(ORGANIZATION, LICENCE)] + [(o["name"], o["licence_number"]) for o in ORGANIZATIONS.values()]
+
+
+def foreign_organizations() -> list[str]:
+    """The names of the organizations in the database the demo did not make: the demo loads
+    only into an empty database or one it made, never beside a real organization's records."""
+    from django.db.models import Q
+
+    ours = Q()
+    for name, licence in demo_organizations():
+        ours |= Q(name=name, licence_number=licence)
+    return list(Organization.objects.exclude(ours).order_by("name").values_list("name", flat=True))
+
+
 def load_demo() -> dict:
     with transaction.atomic():
         organization, _ = Organization.objects.get_or_create(name=ORGANIZATION, defaults={"licence_number": LICENCE})

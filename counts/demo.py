@@ -1,8 +1,9 @@
 """Demo counts: every finished demo gaming day is counted and signed by count1 and count2.
 
 Runs after the floor's demo (which creates the gaming days, dealer shifts and slips) and
-counts what exists: each twenty-one table in play that day gets its box removed by the
-site's shift manager, counted blind by both members, and signed. A few counts differ and are
+counts the days it built (`floor.demo.built_dates`; a day a person entered is theirs to
+count): each table in play that day, the paddlewheel too, gets its box removed by the site's
+shift manager, counted blind by both members, and signed. A few counts differ and are
 resolved by recount; one box holds a form that was never issued (a forms exception left for
 a manager to explain). Idempotent: a gaming day already counted is skipped.
 """
@@ -15,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom import demo_progress
-from cardroom.models import Game, Table
+from cardroom.models import Table
 
 from . import queries, services
 from .models import CountSession, DropBox
@@ -50,21 +51,20 @@ UNISSUED_FORM = {"kind": "fill", "number": 999_999}
 
 
 def extend_demo(demo: dict) -> None:
-    try:
-        from floor.models import GamingDay
-    except ImportError:
-        return
+    from floor.demo import built_dates
+    from floor.models import GamingDay
+
     people = demo["people"]
     if not all(login in people for login in COUNT_TEAM):
         return
     manager = people["gm"].user
     for key, site in demo["sites"].items():
         _setup_site(manager, site, people, key)
-        days = GamingDay.objects.filter(site=site).select_related("site").order_by("gaming_date")
+        days = GamingDay.objects.filter(site=site, gaming_date__in=built_dates(site)).select_related("site")
         counted = set(CountSession.objects.filter(site=site).values_list("gaming_date", flat=True))
         # Who removes and escorts the boxes: the site's people do not change while the demo counts.
         crew = (_holder(people, SHIFT_MANAGERS, site), _holder(people, ESCORTS, site))
-        for index, day in enumerate(days):
+        for index, day in enumerate(days.order_by("gaming_date")):
             _, end = queries.gaming_day_bounds(site, day.gaming_date)
             if end > timezone.now() or day.gaming_date in counted:
                 continue
@@ -77,7 +77,7 @@ def extend_demo(demo: dict) -> None:
 
 
 def _setup_site(manager, site, people, key) -> None:
-    for table in Table.objects.filter(site=site, game=Game.TWENTY_ONE, active=True):
+    for table in Table.objects.filter(site=site, active=True):
         if not DropBox.objects.filter(table=table).exists():
             services.register_drop_box(acting_user=manager, table=table)
     if key == "busy" and queries.count_settings(site).twenty_one_auditor_id is None and "auditor" in people:
@@ -92,9 +92,7 @@ def _in_play(day) -> list[Table]:
     # floor.queries.table_was_opened for every table in one query: an opener or a dealer seated.
     opener = TableInventory.objects.filter(table=OuterRef("pk"), gaming_day=day, kind=TableInventory.Kind.OPENER)
     seated = DealerShift.objects.filter(table=OuterRef("pk"), gaming_day=day)
-    return list(
-        Table.objects.filter(site_id=day.site_id, game=Game.TWENTY_ONE).filter(Q(Exists(opener)) | Q(Exists(seated)))
-    )
+    return list(Table.objects.filter(site_id=day.site_id).filter(Q(Exists(opener)) | Q(Exists(seated))))
 
 
 def _holder(people, logins, site):

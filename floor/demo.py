@@ -6,9 +6,17 @@ slips (verified, received, the odd void) and closers, at the scale of domain.md 
     })
 
 Everything goes through the services (so it is validated and audited like real entries),
-back-dated with their `at` arguments. Each day is built in one transaction. Idempotent: a
+back-dated with their `at` arguments. Each day is built in one transaction, with an audit
+event `demo.gaming_day_built` that marks it as the demo's: the other demo builders write only
+into the days so marked (`built_dates`), never into a day a person entered. Idempotent: a
 gaming date that already exists at the site is skipped, and so is a day that has not ended
-yet. Deterministic: the random choices are seeded by the site and the date.
+yet; a site with a gaming day left open (a person's) gets no new day. Deterministic: the
+random choices are seeded by the site and the date.
+
+The play keeps the trays near their par: each night a table pays out in chips what players
+take away (the prizes, which the counts demo turns into a drop at a plausible hold), a fill
+tops the tray up to par when a denomination runs low, and a credit sends back what piles up.
+So the trays never grow past the chips the house owns, and every prize comes from play.
 """
 
 import random
@@ -21,7 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom import demo_progress
-from cardroom.models import Employee, Role, Site, Table
+from cardroom.models import Employee, Game, Role, Site, Table
 
 from . import services
 from .calculations import business_date
@@ -31,6 +39,16 @@ OPEN_AT = time(18, 0)  # local: the evening session; the business day runs past 
 SESSION = timedelta(hours=7, minutes=30)
 MAX_TABLES = 6
 TRAY_VALUES = (100, 500, 2500)  # $1 / $5 / $25 (domain.md section 8)
+# A table's par tray, $1,800 (domain.md section 8: $1,000-$3,000 in $1, $5 and $25 chips).
+TRAY_PAR = {100: 200, 500: 120, 2500: 40}
+FILL_BELOW = 0.4  # a denomination under 40% of its par calls for a fill (back to par)
+CREDIT_ABOVE = 2.0  # over twice its par, the excess goes back to the bank
+STACK = {100: 50, 500: 20, 2500: 10}  # fills and credits move whole stacks
+PLAY_STEP = timedelta(minutes=30)
+# What a table's tray pays out in a night, net (its prizes), by default: the demo passes each
+# site's own range (floor.demo.NIGHTLY_PAYOUT_CENTS).
+NIGHTLY_PAYOUT_CENTS = (40_000, 160_000)
+DEMO_DAY_EVENT = "demo.gaming_day_built"
 
 
 @dataclass
@@ -39,6 +57,7 @@ class _Cast:
     verifier: Employee  # pit boss if there is one, else the shift manager
     cashier: Employee
     dealers: list[Employee]
+    roles: dict[int, set[str]] = field(default_factory=dict)  # dealer id -> roles held at the site
 
 
 @dataclass
@@ -48,13 +67,50 @@ class _TableDay:
     changes: list[tuple[datetime, Employee]] = field(default_factory=list)
 
 
-def build_demo_custody(site: Site, *, days: Iterable[date], people: Mapping[str, Employee | Sequence[Employee]]) -> int:
+def built_dates(site: Site) -> set[date]:
+    """The gaming dates at `site` whose days the demo built (marked by `DEMO_DAY_EVENT`): the
+    only days the other demo builders count, bank, close or log. A day a person opened has no
+    mark and is left exactly as they entered it."""
+    from cardroom.models import AuditEvent
+
+    ids = AuditEvent.objects.filter(action=DEMO_DAY_EVENT, site=site).values_list("object_id", flat=True)
+    return set(GamingDay.objects.filter(site=site, pk__in=[int(i) for i in ids]).values_list("gaming_date", flat=True))
+
+
+def mark_built(day: GamingDay) -> None:
+    """Mark a gaming day as the demo's (an audit event, in the day's own transaction)."""
+    from cardroom.audit import record_site_event
+
+    record_site_event(None, DEMO_DAY_EVENT, day, day.site, after={"gaming_date": day.gaming_date})
+
+
+def entered_by_hand(site: Site | None = None):
+    """The gaming days (at `site`, or anywhere) the demo did not build: a person's."""
+    from cardroom.models import AuditEvent
+
+    ids = [int(i) for i in AuditEvent.objects.filter(action=DEMO_DAY_EVENT).values_list("object_id", flat=True)]
+    days = GamingDay.objects.exclude(pk__in=ids)
+    return days if site is None else days.filter(site=site)
+
+
+def build_demo_custody(
+    site: Site,
+    *,
+    days: Iterable[date],
+    people: Mapping[str, Employee | Sequence[Employee]],
+    nightly_payout_cents: tuple[int, int] = NIGHTLY_PAYOUT_CENTS,
+) -> int:
     """Build the custody records of `site` for each gaming date in `days` (oldest first is
     best). `people` maps role names ("shift_manager", "cashier", "dealer" required; "pit_boss"
     optional) to the employees holding that role at the site; the site's active tables (up to
-    six, at most one per dealer) are used. Returns the number of gaming days created."""
-    cast = _cast(people)
+    six, at most one per dealer) are used. `nightly_payout_cents`: the range of what a table
+    pays out in chips in a night. Returns the number of gaming days created."""
+    from . import queries
+
+    cast = _cast(people, site)
     tables = list(site.tables.filter(active=True).order_by("number")[: min(MAX_TABLES, len(cast.dealers))])
+    if queries.open_gaming_day(site) is not None:
+        return 0  # a day is open (a person's): the demo opens no other and closes none
     existing = set(GamingDay.objects.filter(site=site).values_list("gaming_date", flat=True))
     created = 0
     closers: dict[int, dict[int, int]] = {}  # table id -> its last closer's chips, as this run counted them
@@ -62,8 +118,9 @@ def build_demo_custody(site: Site, *, days: Iterable[date], people: Mapping[str,
         start = _session_start(site, gaming_date)
         if not _over(site, gaming_date) or not tables:
             continue
+        rng = random.Random(f"{site.name}:{gaming_date}")
         with transaction.atomic():
-            _build_day(site, gaming_date, start, tables, cast, random.Random(f"{site.name}:{gaming_date}"), closers)
+            _build_day(site, gaming_date, start, tables, cast, rng, closers, nightly_payout_cents)
         created += 1
         demo_progress.advance("gaming days")
     return created
@@ -83,7 +140,9 @@ def _over(site: Site, gaming_date: date) -> bool:
     return session_over and gaming_date < business_date(now, site.time_zone, site.business_day_start_hour)
 
 
-def _cast(people) -> _Cast:
+def _cast(people, site) -> _Cast:
+    from . import queries
+
     def many(role) -> list[Employee]:
         value = people.get(role) or []
         return [value] if isinstance(value, Employee) else list(value)
@@ -92,18 +151,33 @@ def _cast(people) -> _Cast:
     if missing:
         raise ValueError(f"build_demo_custody needs people for {', '.join(missing)}")
     verifier = (many(Role.PIT_BOSS) or many(Role.SHIFT_MANAGER))[0]
-    return _Cast(many(Role.SHIFT_MANAGER)[0], verifier, many(Role.CASHIER)[0], many(Role.DEALER))
+    dealers = many(Role.DEALER)
+    roles = {d.pk: set(queries.roles_held(d, site)) for d in dealers}
+    return _Cast(many(Role.SHIFT_MANAGER)[0], verifier, many(Role.CASHIER)[0], dealers, roles)
 
 
-def _build_day(site, gaming_date, start, tables, cast, rng, closers) -> None:
+def _tables_tonight(tables, gaming_date, rng) -> list[Table]:
+    """A weeknight runs one or two twenty-one tables; Friday and Saturday up to all of them,
+    with the paddlewheel (domain.md section 8: a small site 1-3 tables, a busy one up to six)."""
+    twenty_one = [t for t in tables if t.game == Game.TWENTY_ONE]
+    others = [t for t in tables if t.game != Game.TWENTY_ONE]
+    if not twenty_one:
+        return []
+    if gaming_date.weekday() not in (4, 5):
+        return twenty_one[: rng.randint(1, min(2, len(twenty_one)))]
+    return twenty_one[: rng.randint(1 if len(twenty_one) <= 3 else 2, len(twenty_one))] + others
+
+
+def _build_day(site, gaming_date, start, tables, cast, rng, closers, nightly) -> None:
     boss = cast.shift_manager.user
     day = services.open_gaming_day(
         acting_user=boss, site=site, gaming_date=gaming_date, at=start - timedelta(minutes=30)
     )
-    in_play = [t for t in tables[: rng.randint(1, len(tables))] if _may_run(t, start)]
+    mark_built(day)
+    in_play = [t for t in _tables_tonight(tables, gaming_date, rng) if _may_run(t, start)]
     table_days = [_open_table(t, start, cast, rng, closers.get(t.pk)) for t in in_play]
-    _schedule_rotations(table_days, start, cast.dealers, rng)
-    _play_day(day, table_days, start, cast, rng)
+    _schedule_rotations(table_days, start, cast, rng)
+    _play_day(day, table_days, start, cast, rng, nightly)
     closers.update({td.table.pk: {v: q for v, q in td.tray.items() if q > 0} for td in table_days})
     close_at = start + SESSION + timedelta(minutes=30)
     _carry_boxes(boss, day, close_at)
@@ -138,7 +212,12 @@ BOXES_CARRIED = (
 
 def _carry_boxes(boss, day, at) -> None:
     """Every slip of the demo day is received or voided and every table closed; what is left
-    open are the drop boxes (registered once the counts demo has run), carried with a reason."""
+    open are the drop boxes (registered once the counts demo has run), carried with a reason.
+    Before the counts demo has registered any box (a first load) nothing is left to carry."""
+    from counts.models import DropBox
+
+    if not DropBox.objects.filter(site=day.site).exists():
+        return
     keys = [item.key for item in services.items_left_open(day) if item.carryable]
     if keys:
         services.carry_open_items(acting_user=boss, gaming_day=day, keys=keys, reason=BOXES_CARRIED, at=at)
@@ -157,10 +236,10 @@ def _open_table(table, start, cast, rng, last_closer: dict[int, int] | None) -> 
         previous, tray = True, dict(last_closer)
     else:
         previous = queries.last_tray_count(table, before=start)
-        tray = dict(previous.lines.values_list("value_cents", "quantity")) if previous else _fresh_tray(rng)
+        tray = dict(previous.lines.values_list("value_cents", "quantity")) if previous else dict(TRAY_PAR)
     reason = ""
     if previous and rng.random() < 0.05:
-        tray[500] = tray.get(500, 0) + rng.choice([-2, -1, 1])
+        tray[500] = max(0, tray.get(500, 0) + rng.choice([-2, -1, 1]))
         reason = "Recount at opening: red chips miscounted at last night's close."
     services.record_table_inventory(
         acting_user=cast.shift_manager.user,
@@ -173,14 +252,16 @@ def _open_table(table, start, cast, rng, last_closer: dict[int, int] | None) -> 
     return _TableDay(table, tray)
 
 
-def _fresh_tray(rng) -> dict[int, int]:
-    """A $1,000-$3,000 tray in $1, $5 and $25 chips."""
-    return {100: rng.choice([100, 150, 200]), 500: rng.choice([60, 100, 140]), 2500: rng.choice([20, 40, 60, 80])}
+def _fits(dealer, table, cast) -> bool:
+    from . import rules
+
+    return rules.TABLE_ROLE.get(table.game, Role.DEALER) in cast.roles.get(dealer.pk, ())
 
 
-def _schedule_rotations(table_days, start, dealers, rng) -> None:
+def _schedule_rotations(table_days, start, cast, rng) -> None:
     """Changes every 2-4 hours per table, taken in time order across tables: a change seats a
-    dealer who is not seated anywhere; with nobody free the dealer there stays on."""
+    free person who deals the table's game (a dealer at twenty-one, the wheel operator at the
+    paddlewheel), else any free one; with nobody free the dealer there stays on."""
     candidates = []
     for index in range(len(table_days)):
         moment = start + timedelta(minutes=index)
@@ -190,33 +271,30 @@ def _schedule_rotations(table_days, start, dealers, rng) -> None:
     seated: dict[int, Employee] = {}  # table index -> dealer
     for moment, index in sorted(candidates, key=lambda c: (c[0], c[1])):
         busy = {d.pk for d in seated.values()}
-        dealer = next((d for d in rng.sample(dealers, len(dealers)) if d.pk not in busy), None)
+        free = [d for d in rng.sample(cast.dealers, len(cast.dealers)) if d.pk not in busy]
+        table = table_days[index].table
+        dealer = next((d for d in free if _fits(d, table, cast)), None) or next(iter(free), None)
         if dealer is not None:
             seated[index] = dealer
             table_days[index].changes.append((moment, dealer))
 
 
-def _play_day(day, table_days, start, cast, rng) -> None:
-    """Seat each dealer (with a tray count at each change), prepare 0-3 fills (at least one at
-    the first table) and 0-2 credits per table at random moments, all in time order across tables (so slip numbers follow
-    time, 08-05(2)), then count the closers."""
+def _play_day(day, table_days, start, cast, rng, nightly) -> None:
+    """Seat each dealer (with a tray count at each change), play every half hour (the tray
+    pays out; a fill or a credit when the tray calls for one), all in time order across tables
+    (so slip numbers follow time, 08-05(2)), then count the closers."""
     events = []
     for index, table_day in enumerate(table_days):
         events += [(at, 0, "seat", table_day, dealer) for at, dealer in table_day.changes]
-        fills = rng.randint(1 if index == 0 else 0, 3)  # every night of play has a slip to look at
-        events += [(_minute(start, rng), 1, "fill", table_day, None) for _ in range(fills)]
-        events += [(_minute(start, rng), 1, "credit", table_day, None) for _ in range(rng.randint(0, 2))]
-    for at, _order, kind, table_day, dealer in sorted(events, key=lambda e: (e[0], e[1], e[3].table.number)):
-        _drift(table_day.tray, rng)
+        events += [(at, 1, "play", table_day, payout) for at, payout in _payouts(start, index, nightly, rng)]
+    for at, _order, kind, table_day, detail in sorted(events, key=lambda e: (e[0], e[1], e[3].table.number)):
         if kind == "seat":
-            _seat(table_day, at, dealer, cast)
-        elif kind == "fill":
-            _fill(table_day, at, cast, rng)
+            _seat(table_day, at, detail, cast)
         else:
-            _credit(table_day, at, cast, rng)
+            _pay_out(table_day.tray, detail, rng)
+            _fill_or_credit(table_day, at, cast, rng)
     _declare_no_tips(day, table_days, start)
     for table_day in table_days:
-        _drift(table_day.tray, rng)
         services.record_table_inventory(
             acting_user=cast.shift_manager.user,
             table=table_day.table,
@@ -224,6 +302,47 @@ def _play_day(day, table_days, start, cast, rng) -> None:
             chips=_chips(table_day.tray),
             at=start + SESSION,
         )
+
+
+def _payouts(start, index, nightly, rng) -> list[tuple[datetime, int]]:
+    """The night's net payout of a table (chips players take from the tray, in cents), spread
+    over its half hours of play."""
+    low, high = nightly
+    total = rng.randrange(low, high + 1, 100)
+    moments = []
+    moment = start + timedelta(minutes=20 + index)
+    while moment < start + SESSION - timedelta(minutes=10):
+        moments.append(moment)
+        moment += PLAY_STEP
+    weights = [rng.random() + 0.2 for _ in moments]
+    return [(at, round(total * w / sum(weights))) for at, w in zip(moments, weights, strict=True)]
+
+
+def _pay_out(tray: dict[int, int], cents: int, rng) -> None:
+    """Players take `cents` net from the tray: mostly green and red chips; the whites the
+    players lose pile up (their share can be negative). Never more chips than the tray holds."""
+    greens = min(tray.get(2500, 0), round(cents * rng.uniform(0.55, 0.8) / 2500))
+    reds = min(tray.get(500, 0), round(cents * rng.uniform(0.25, 0.4) / 500))
+    ones = (cents - 2500 * greens - 500 * reds) // 100
+    tray[2500] = tray.get(2500, 0) - greens
+    tray[500] = tray.get(500, 0) - reds
+    tray[100] = max(0, tray.get(100, 0) - ones)
+
+
+def _fill_or_credit(table_day, at, cast, rng) -> None:
+    tray = table_day.tray
+    if any(tray.get(v, 0) < FILL_BELOW * par for v, par in TRAY_PAR.items()):
+        chips = {v: _stacks(par - tray.get(v, 0), v) for v, par in TRAY_PAR.items() if tray.get(v, 0) < par}
+        _fill(table_day, at, cast, rng, {v: q for v, q in chips.items() if q > 0})
+    elif any(tray.get(v, 0) > CREDIT_ABOVE * par for v, par in TRAY_PAR.items()):
+        chips = {v: _stacks(tray.get(v, 0) - par, v, up=False) for v, par in TRAY_PAR.items() if tray.get(v, 0) > par}
+        _credit(table_day, at, cast, {v: q for v, q in chips.items() if q > 0})
+
+
+def _stacks(quantity: int, value: int, up: bool = True) -> int:
+    """`quantity` chips in whole stacks of the value (rounded up for a fill, down for a credit)."""
+    stack = STACK[value]
+    return -(-quantity // stack) * stack if up else quantity // stack * stack
 
 
 def _declare_no_tips(day, table_days, start) -> None:
@@ -244,21 +363,11 @@ def _declare_no_tips(day, table_days, start) -> None:
         )
 
 
-def _minute(start, rng) -> datetime:
-    return start + timedelta(minutes=rng.randint(30, 400))
-
-
 def _seat(table_day, at, dealer, cast) -> None:
     chips = _chips(table_day.tray) if table_day.changes[0][0] != at else None
     services.start_dealer_shift(
         acting_user=cast.shift_manager.user, table=table_day.table, dealer=dealer, started_at=at, chips=chips
     )
-
-
-def _drift(tray: dict[int, int], rng) -> None:
-    """Play between two events: chips sold and paid out leave the tray, lost wagers come in."""
-    for value, spread in ((100, 30), (500, 20), (2500, 6)):
-        tray[value] = max(5, tray.get(value, 0) + rng.randint(-spread, spread // 2))
 
 
 def _seated(table_day, at):
@@ -269,10 +378,9 @@ def _seated(table_day, at):
     return seated[-1] if seated else None
 
 
-def _fill(table_day, at, cast, rng) -> None:
-    chips = {2500: rng.choice([20, 40]), 500: rng.choice([0, 20, 40])}
+def _fill(table_day, at, cast, rng, chips: dict[int, int]) -> None:
     dealer = _seated(table_day, at)  # the seats recorded so far: none is recorded between now and the receipt
-    if dealer is None:
+    if dealer is None or not chips:
         return  # nobody at the table to receive the copy (ND 99-01.3-08-05(6)): no fill
     slip = services.prepare_fill(acting_user=cast.cashier.user, table=table_day.table, chips=_chips(chips), at=at)
     if rng.random() < 0.05:  # a mistake: VOID and prepare it again
@@ -284,28 +392,23 @@ def _fill(table_day, at, cast, rng) -> None:
         table_day.tray[value] = table_day.tray.get(value, 0) + quantity
 
 
-def _deals_its_game(dealer, table) -> bool:
-    from . import queries, rules
-
-    return rules.TABLE_ROLE.get(table.game, Role.DEALER) in queries.roles_held(dealer, table.site)
-
-
-def _credit(table_day, at, cast, rng) -> None:
-    greens = table_day.tray.get(2500, 0)
+def _credit(table_day, at, cast, chips: dict[int, int]) -> None:
     dealer = _seated(table_day, at)
-    if greens < 30 or dealer is None:
-        return
-    chips = {2500: rng.choice([10, 20])}
-    if not _deals_its_game(dealer, table_day.table):
+    if dealer is None or not chips or not _fits(dealer, table_day.table, cast):
         return  # ND 99-01.3-08-05(3)(c): a wheel operator at a twenty-one table initials no credit there
     slip = services.prepare_credit(acting_user=dealer.user, table=table_day.table, chips=_chips(chips), at=at)
     services.verify_slip(acting_user=cast.shift_manager.user, slip=slip, at=at + timedelta(minutes=1))
     services.receive_slip(acting_user=cast.cashier.user, slip=slip, at=at + timedelta(minutes=2))
-    table_day.tray[2500] = greens - chips[2500]
+    for value, quantity in chips.items():
+        table_day.tray[value] -= quantity
 
 
-# Nights of play per week at each demo site (Monday = 0): domain.md section 8.
-DEMO_NIGHTS = {"busy": {1, 2, 3, 4, 5}, "small": {3, 4, 5}, "seasonal": {4, 5, 6}}
+# Nights of play per week at each demo site (Monday = 0): domain.md section 8 (a busy site 4-7
+# nights; the small and the summer sites on the weekend only, which also keeps the build short).
+DEMO_NIGHTS = {"busy": {1, 2, 3, 4, 5}, "small": {4, 5}, "seasonal": {5, 6}}
+# What a table's tray pays out net in a night at each demo site (its prizes): with a hold of
+# about 15%, drops of about $700-$2,900 at the busy site and $120-$700 at the small one.
+SITE_PAYOUT_CENTS = {"busy": (60_000, 250_000), "small": (10_000, 60_000), "seasonal": (20_000, 120_000)}
 
 
 def demo_days(site_key: str, site: Site, today: date) -> list[date]:
@@ -345,4 +448,6 @@ def extend_demo(demo: dict) -> None:
     """`manage.py load_demo` hook: custody records for every demo site (idempotent)."""
     today = timezone.localdate()
     for key, site in demo["sites"].items():
-        build_demo_custody(site, days=demo_days(key, site, today), people=people_at(site))
+        build_demo_custody(
+            site, days=demo_days(key, site, today), people=people_at(site), nightly_payout_cents=SITE_PAYOUT_CENTS[key]
+        )

@@ -9,7 +9,8 @@ floor's demo, because the daily review log covers the days with dealer shifts.
 It records: the site's surveillance status; a camera and a dome on every regularly located
 table, a recording unit and a time and date generator for the site, each with an approved
 sample recording; a daily review log entry for every table and day of activity (and the
-recordings of the last week of activity); one camera outage repaired in time and one recorder
+recordings of the last week of activity) of the days the floor's demo built (a day a person
+entered is theirs to log); one camera outage repaired in time and one recorder
 outage repaired after its deadline; and a low-hold video review program with week-one reviews.
 
 Idempotent: each step looks for what it would create first, so running it again (on any
@@ -104,13 +105,19 @@ def _equipment(acting, site, today) -> None:
 
 
 def _activity_days(site) -> dict:
-    """(table, gaming date) -> (first start, last end) of the dealer shifts that day."""
+    """(table, gaming date) -> (first start, last end) of the dealer shifts that day, for the
+    days the floor's demo built."""
+    from floor.demo import built_dates
+
     days: dict = {}
+    built = built_dates(site)
     shifts = queries.dealer_shifts()
     for table_id, started_at, ended_at in shifts.filter(table__site=site).values_list(
         "table_id", "started_at", "ended_at"
     ):
         key = (table_id, queries.gaming_date_of(site, started_at))
+        if key[1] not in built:
+            continue
         first, last = days.get(key, (started_at, ended_at))
         days[key] = (min(first, started_at), max(last or started_at, ended_at or started_at))
     return days

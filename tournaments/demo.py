@@ -9,7 +9,8 @@ prize to the winner and a $60 merchandise prize for second place. It is dated on
 business day, whose books are still open (the cage's demo closes only earlier days): the
 hour before now, or in the business day's first hour the part of it that has passed.
 
-Idempotent: it does nothing when the demo tournament is already at the site.
+Idempotent: it does nothing when the demo tournament is already at the site, nor when a
+person has opened today's gaming day there (the demo writes into no day a person entered).
 """
 
 from datetime import timedelta
@@ -32,8 +33,12 @@ def extend_demo(demo: dict) -> None:
     site, people = demo["sites"]["busy"], demo["people"]
     if Tournament.objects.filter(site=site, name=NAME).exists():
         return
+    from floor.demo import entered_by_hand
+
     now = timezone.now()
     today = business_date(now, site.time_zone, site.business_day_start_hour)
+    if entered_by_hand(site).filter(gaming_date=today).exists():
+        return
     # An hour of play ending now; in the business day's first hour, the time it has had, so
     # that every moment of it is today's (the day before is over, its books closed by the
     # cage's demo) and none is in the future.

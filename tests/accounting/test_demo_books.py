@@ -13,6 +13,8 @@ def test_the_demo_files_the_previous_quarter_at_every_site_with_one_amendment(db
     from accounting.services import close_books
     from cardroom.demo import load_demo
     from cardroom.periods import Quarter
+    from floor.demo import mark_built
+    from floor.models import GamingDay
     from tests.accounting.scenario import Scenario
 
     demo = load_demo()
@@ -27,6 +29,8 @@ def test_the_demo_files_the_previous_quarter_at_every_site_with_one_amendment(db
     scenario.bank(day, "start", 500_000, 300_000)
     scenario.bank(day, "end", 560_000, 290_000)
     close_books(acting_user=people["gm"].user, site=busy, gaming_date=day)
+    # A day of the floor's demo (marked as its own): the demo files no quarter holding a person's day.
+    mark_built(GamingDay.objects.get(site=busy, gaming_date=day))
 
     file_books(demo)
     file_books(demo)

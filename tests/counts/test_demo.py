@@ -12,6 +12,7 @@ from counts.demo import UNISSUED_FORM, extend_demo
 from counts.models import CountAgreement, CountSession
 from counts.queries import agreed_drop_cents, box_count, is_signed
 from floor import services as accounting
+from floor.demo import mark_built
 from floor.models import DealerShift, GamingDay
 
 DAYS = [date(2026, 11, 10), date(2026, 11, 11)]
@@ -25,13 +26,14 @@ def demo(db):
     tables = list(site.tables.filter(game="21").order_by("number")[:2])
     first_day = DAYS[0]
     with time_machine.travel(datetime(2026, 11, 10, 20, tzinfo=ZoneInfo(site.time_zone)), tick=False):
-        accounting.open_gaming_day(acting_user=people["shift"].user, site=site, gaming_date=first_day)
+        mark_built(accounting.open_gaming_day(acting_user=people["shift"].user, site=site, gaming_date=first_day))
         for table in tables:
             accounting.record_table_inventory(acting_user=people["shift"].user, table=table, kind="opener", chips=TRAY)
             accounting.prepare_fill(acting_user=people["cashier"].user, table=table, chips=TRAY[:1])
     # The second day only needs to show tables in play: a gaming day and dealer shifts.
     evening = datetime(2026, 11, 11, 20, tzinfo=ZoneInfo(site.time_zone))
     second = GamingDay.objects.create(site=site, gaming_date=DAYS[1], opened_at=evening, opened_by=people["shift"])
+    mark_built(second)  # both days as the floor's demo marks the days it builds: the only days the demo counts
     for table in tables:
         DealerShift.objects.create(
             table=table,

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
+from floor.demo import mark_built
 from surveillance import models, queries
 from surveillance.demo import build_demo_surveillance
 
@@ -34,10 +35,13 @@ def demo(db):
     data = load_demo()
     site = data["sites"]["busy"]
     now = timezone.now()
+    days = set()
     for days_back in (1, 2, 4):
         for table in site.tables.filter(number__in=(1, 2)):
             start = now - timedelta(days=days_back, hours=5)
-            add_shift(table, data["people"]["dealer"], start, start + timedelta(hours=3))
+            days.add(add_shift(table, data["people"]["dealer"], start, start + timedelta(hours=3)).gaming_day)
+    for day in days:  # as the floor's demo marks the days it builds: the only days the demo logs
+        mark_built(day)
     return data
 
 

@@ -1,17 +1,37 @@
 import os
 from contextlib import contextmanager
 
+from django.core.management.base import CommandError
 from django.test.utils import override_settings
 
 from cardroom import demo_progress
-from cardroom.demo import DEMO_PASSWORD, DEMO_PIN, PEOPLE, PIN_HOLDERS, STATIONS, load_demo, secrets_hashed_once
+from cardroom.demo import (
+    DEMO_PASSWORD,
+    DEMO_PIN,
+    PEOPLE,
+    PIN_HOLDERS,
+    STATIONS,
+    foreign_organizations,
+    load_demo,
+    secrets_hashed_once,
+)
 from cardroom.management.base import DatabaseCommand
 
 
 class Command(DatabaseCommand):
-    help = "Load the demo organization, sites, tables, chips and one login per role (idempotent)."
+    help = (
+        "Load the demo organizations, sites, tables, chips, logins and activity (idempotent; refused on a "
+        "database holding an organization the demo did not make)."
+    )
 
     def handle(self, *args, **options):
+        foreign = foreign_organizations()
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+            raise CommandError(
+                f"The database holds organizations the demo did not make ({shown}): the demo loads only into an "
+                "empty database or its own; nothing was written. Use another VAR_DIR or DATABASE_URL."
+            )
         extensions = _extensions()
         # A bar on a terminal, a line per step otherwise (make run's log, CI).
         with (
@@ -27,14 +47,34 @@ class Command(DatabaseCommand):
         port = os.environ.get("PORT", "8000")  # `make run PORT=8123`
         self.stdout.write(self.style.SUCCESS(f"Demo data ready: http://127.0.0.1:{port}/"))
         self.stdout.write(f"Every demo login uses the password {DEMO_PASSWORD!r}:")
-        for login, first, last, _, role, _, sites in PEOPLE:
-            where = "all sites" if sites == "*" else ", ".join(demo["sites"][k].name for k in sites.split())
-            self.stdout.write(f"  {login:<9} {role.label:<20} {first} {last} ({where})")
-        stations = ", ".join(username for username, _ in STATIONS)
+        for line in demo_logins(demo):
+            self.stdout.write(f"  {line}")
         self.stdout.write(
-            f"Shared terminals at {demo['sites']['busy'].name}: {stations} (same password); on them each step is "
-            f"initialled with a badge (the person's initials) and PIN {DEMO_PIN} ({', '.join(PIN_HOLDERS)})."
+            f"On the shared terminals each step is initialled with a badge (the person's initials) and "
+            f"PIN {DEMO_PIN} ({', '.join(PIN_HOLDERS)})."
         )
+
+
+def demo_logins(demo: dict) -> list[str]:
+    """One line per demo login: the North Dakota people, the shared terminals, and the
+    Washington and New York packs' people (cardroom.pack_demo), with role and sites."""
+    from cardroom import pack_demo
+
+    lines = []
+    for login, first, last, _, role, _, sites in PEOPLE:
+        where = "all sites" if sites == "*" else ", ".join(demo["sites"][k].name for k in sites.split())
+        lines.append(f"{login:<10} {role.label:<20} {first} {last} ({where})")
+    busy = demo["sites"]["busy"].name
+    lines += [f"{username:<10} {'Shared terminal':<20} {name} ({busy})" for username, name in STATIONS]
+    for key, organization in pack_demo.ORGANIZATIONS.items():
+        login, first, last, _ = organization["manager"]
+        sites = ", ".join(values["name"] for org_key, values in pack_demo.SITES.values() if org_key == key)
+        lines.append(f"{login:<10} {'Gaming manager':<20} {first} {last} ({organization['name']}: {sites})")
+        for login, first, last, _, role, _, org_key, site_keys in pack_demo.PEOPLE:
+            if org_key == key:
+                where = ", ".join(pack_demo.SITES[k][1]["name"] for k in site_keys.split())
+                lines.append(f"{login:<10} {role.label:<20} {first} {last} ({where})")
+    return lines
 
 
 @contextmanager
