@@ -35,7 +35,7 @@ def _records_the_table_follows(site, people, options):
     """WA-HB: the internal controls come first (WSGC rules); NY: the licence's tie option (4620.5(h))."""
     from approvals.services import record_licence
     from cardroom.models import Employee
-    from tests.wa_controls import record_controls
+    from tests.pack_setup import record_controls
 
     manager = Employee.objects.filter(organization=site.organization, memberships__role=Role.GAMING_MANAGER).first()
     if site.jurisdiction == "WA-HB":

@@ -8,6 +8,7 @@ import io
 import pdfplumber
 import pytest
 
+from approvals.demo import extend_demo as approvals_demo
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import Table
 from cardroom.pack_demo import extend_demo
@@ -16,7 +17,7 @@ from tests.browser_support import browser_page, login  # noqa: F401
 
 @pytest.mark.browser
 def test_new_york_gaming_manager_sees_the_rules_and_a_six_dollar_maximum_is_refused(browser_page, live_server):  # noqa: F811
-    extend_demo({})
+    approvals_demo(extend_demo({}))  # the licence (its tie option), then Kingston's table under it
     table = Table.objects.get(site__name="Kingston Fire Hall", number=1)
     page = browser_page
     login(page, live_server, "nygm", DEMO_PASSWORD)

@@ -8,7 +8,7 @@ from django.core.exceptions import ValidationError
 from cardroom import services
 from cardroom.models import AuditEvent, Table
 from tests.factories import TableFactory
-from tests.wa_controls import record_controls
+from tests.pack_setup import record_controls, record_licence
 
 
 def payload(site, number, **overrides):
@@ -87,6 +87,8 @@ def test_other_states_are_not_held_to_one_method(client_for, manager, site, juri
     site.save()
     if jurisdiction == "WA-HB":
         record_controls(manager, site)  # the WSGC rules: the controls come first
+    if jurisdiction == "NY":
+        record_licence(manager, site, tie_option=1)  # 9 NYCRR 4620.5(h): the table follows the licence
     TableFactory(site=site, number=1, max_wager_cents=500, dealing_method="no_peek")
     response = client_for(manager).post(
         "/api/v1/tables/",

@@ -5,7 +5,7 @@ import pytest
 
 from cardroom.models import AuditEvent, ChipDenomination, Table
 from tests.factories import TableFactory
-from tests.wa_controls import record_controls
+from tests.pack_setup import record_controls
 
 
 def table_payload(site, **overrides):

@@ -4,7 +4,7 @@
 import pytest
 
 from cardroom.models import AuditEvent, Table
-from tests.wa_controls import record_controls
+from tests.pack_setup import record_controls, record_licence
 
 NY_OK = {
     "decks": 4, "betting_spaces": 7, "max_players": 7, "dealer_hits_soft_17": False, "double_on": "ten_eleven",
@@ -36,6 +36,8 @@ def as_pack(site, manager):
         site.save()
         if code == "WA-HB" and controls:
             record_controls(manager, site)  # the WSGC rules: the internal controls come first
+        if code == "NY":
+            record_licence(manager, site, tie_option=1)  # 9 NYCRR 4620.5(h): the licence's tie option
         return site
 
     return set_pack

@@ -10,7 +10,7 @@ from approvals.services import record_licence
 from cardroom.models import Role
 from tests.factories import TableFactory
 from tests.reports.test_reports import auditor_api, pdf_text, request  # noqa: F401  (fixture)
-from tests.wa_controls import record_controls
+from tests.pack_setup import record_controls
 
 CASES = {
     "NY": (dict(max_wager_cents=500, decks=4, tie_option=2, blackjack_payout="2:1", double_on="ten_eleven",

@@ -1,4 +1,4 @@
-"""Washington house-banked internal controls for tests that make a WA-HB table: the WSGC rules
+"""The records a table follows, made first in tests. Washington house-banked internal controls: the WSGC rules
 require the options a table uses documented in the internal controls in effect, so the controls
 come first (approvals.checks). Recorded through the service, as a gaming manager would."""
 
@@ -22,3 +22,12 @@ def record_controls(manager, site, **options):
         acting_user=manager.user, site=site, effective_on=today - timedelta(days=30),
         approved_on=today - timedelta(days=40), approved_by="B. Lane, WSGC", **{**EVERY_OPTION, **options},
     )
+
+
+def record_licence(manager, site, tie_option=1):
+    """The organization's licence, in force since 2024, reflecting `tie_option` (9 NYCRR 4620.5(h):
+    every New York table follows it)."""
+    from datetime import date
+
+    return services.record_licence(acting_user=manager.user, organization=site.organization, licence_number="NY-GC-1",
+                                   tie_option=tie_option, effective_on=date(2024, 1, 1))
