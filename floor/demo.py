@@ -38,7 +38,6 @@ from .models import GamingDay
 OPEN_AT = time(18, 0)  # local: the evening session; the business day runs past midnight
 SESSION = timedelta(hours=7, minutes=30)
 MAX_TABLES = 6
-TRAY_VALUES = (100, 500, 2500)  # $1 / $5 / $25 (domain.md section 8)
 # A table's par tray, $1,800 (domain.md section 8: $1,000-$3,000 in $1, $5 and $25 chips).
 TRAY_PAR = {100: 200, 500: 120, 2500: 40}
 FILL_BELOW = 0.4  # a denomination under 40% of its par calls for a fill (back to par)
