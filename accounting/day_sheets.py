@@ -31,6 +31,8 @@ from floor import rules as floor_rules
 from floor import services as floor
 from floor.models import GamingDay, SlipKind
 
+from .rules import cite
+
 ENTERERS = (Role.GAMING_MANAGER, Role.SHIFT_MANAGER)
 COUNT_ENTERERS = (Role.GAMING_MANAGER,)
 ENTER_RULE = HOUSE_CONTROL
@@ -173,7 +175,7 @@ class _Run:
             raise DaySheetError(
                 {
                     "open": [
-                        f"{floor_rules.BUSINESS_DAY}: {now_open} at {self.site}; give the opening of "
+                        f"{cite(floor_rules.BUSINESS_DAY, self.site)}: {now_open} at {self.site}; give the opening of "
                         f"{self.gaming_date} (opened_at, opened_by) or enter the sheet of the open day."
                     ]
                 }
