@@ -74,9 +74,14 @@ class ReportKind:
         parameters = {"range": ["site", "start", "end"], "quarter": ["site", "quarter"], "as_of": ["site", "end"]}
         titles = list(dict.fromkeys(self.title_at(p) for p in packs)) or [self.title]
         rules = list(dict.fromkeys(self.rule_at(p) for p in packs)) or [self.rule_at(None)]
-        return {"kind": self.code, "title": " / ".join(titles), "rule": " / ".join(rules),
-                "parameters": parameters[self.period], "background": self.large,
-                "jurisdictions": None if self.jurisdictions is None else sorted(self.jurisdictions)}
+        return {
+            "kind": self.code,
+            "title": " / ".join(titles),
+            "rule": " / ".join(rules),
+            "parameters": parameters[self.period],
+            "background": self.large,
+            "jurisdictions": None if self.jurisdictions is None else sorted(self.jurisdictions),
+        }
 
 
 def kinds_for(packs) -> list[ReportKind]:

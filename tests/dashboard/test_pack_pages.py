@@ -59,14 +59,14 @@ def test_the_quarter_page_has_no_nd_tax_return_or_thresholds_but_files_the_quart
         html = _pages(client, here, here.manager)[PAGES[1]]
     assert 'id="tax-heading"' not in html and 'id="other-games-form"' not in html
     assert '<th class="text-end">Threshold</th>' not in html and "gaming tax" not in html
-    assert "Mark 2026Q3 filed" in html and "Filing <small class=\"text-muted\">(House control)</small>" in html
+    assert "Mark 2026Q3 filed" in html and 'Filing <small class="text-muted">(House control)</small>' in html
     assert 'id="bank-allocation"' not in html
 
 
 @pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
 def test_the_daily_page_cites_no_deposit_deadline_of_another_state(client, house, jurisdiction):
     html = _pages(client, here := house(jurisdiction), here.manager)[PAGES[0]]
-    assert "third banking day" not in html and "Books <small class=\"text-muted\">(House control)</small>" in html
+    assert "third banking day" not in html and 'Books <small class="text-muted">(House control)</small>' in html
 
 
 def test_a_fees_site_shows_its_fees_and_no_drop_win_or_hold(client, house):
