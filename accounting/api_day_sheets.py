@@ -24,6 +24,7 @@ from counts.models import DropBox
 from floor.models import Slip, SlipKind
 
 from . import day_sheets
+from .rules import SLIP_INITIALS
 
 MAX_ITEMS = 500  # house control: one list of a sheet holds at most this many items
 
@@ -234,8 +235,8 @@ class DaySheetSlip(Input):
         errors = {}
         if attrs.get("cashier") and attrs.get("kind") != SlipKind.FILL:
             errors["cashier"] = (
-                "ND 99-01.3-08-05(3)(c): a credit carries the initials of the dealer or wheel operator at its "
-                "table, not a cashier's; name a cashier on fills only."
+                f"{SLIP_INITIALS.at(self.context['site'])}: a credit carries the initials of the dealer or wheel "
+                "operator at its table, not a cashier's; name a cashier on fills only."
             )
         for step in ("verified", "received"):
             if bool(attrs.get(f"{step}_at")) != bool(attrs.get(f"{step}_by")):

@@ -146,8 +146,9 @@ TOURNAMENTS_DOC = "Present only when the period had tournament play (ND 99-01.3-
 
 
 GAMES_DOC = (
-    "Twenty-one, paddlewheel and their total, each game beside its own low-hold threshold in force "
-    "(ND 99-01.3-08-04(9): below 10% for twenty-one, 15% for paddlewheel); `below_threshold` is exact."
+    "Twenty-one, paddlewheel and their total, each game beside its own low-hold threshold in force where "
+    "the site's pack states one (ND 99-01.3-08-04(9): below 10% for twenty-one, 15% for paddlewheel; null "
+    "elsewhere); `below_threshold` is exact."
 )
 
 
@@ -181,6 +182,7 @@ class PackFiguresOut(serializers.Serializer):
     name = serializers.CharField()
     revenue_model = serializers.ChoiceField(choices=["drop", "fees", "session"])
     hold_applies = serializers.BooleanField(help_text="False for WA-BJ: fees, not a drop, so no hold.")
+    rule = serializers.CharField(required=False, help_text="A fees or session pack's citation of its own revenue.")
     fees = PackFeesOut(required=False, help_text="WA-BJ only.")
     sessions = PackSessionsOut(required=False, help_text="NY only (the session record is an assumption).")
 
@@ -445,7 +447,7 @@ class DailySummaryView(APIView):
         site = _site(request, pk, rules.DAILY_FIGURES)
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
-        lines = [games.game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date)]
+        lines = [games.game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date, where=site)]
         pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
         extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
         return Response({**daily_json(summary), "games": lines, "books": books.books_check_json(check), **extra})
@@ -480,7 +482,7 @@ class QuarterSummaryView(APIView):
                     {
                         **daily_json(d),
                         "games": [
-                            games.game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule)
+                            games.game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
                         ],
                         "books": books.books_check_json(checks[d.gaming_date]),
                     }
@@ -489,7 +491,7 @@ class QuarterSummaryView(APIView):
                 "total": custody_json(q.total),
                 "twenty_one": custody_json(q.twenty_one),
                 "paddlewheel": custody_json(q.paddlewheel),
-                "games": [games.game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule)],
+                "games": [games.game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)],
                 "cash_profit_cents": q.cash_profit_cents,
                 "long_short_cents": q.long_short_cents,
                 "chips_outside_change_cents": q.chips_outside_change_cents,
@@ -664,6 +666,8 @@ class OrganizationTaxView(APIView):
         if not access.org_roles & rules.QUARTER_FIGURES.roles:
             raise PermissionDenied(rules.QUARTER_FIGURES.refusal())
         organization = get_object_or_404(Organization, pk=pk)
+        if summaries.taxing_pack(organization) is None:  # no site in a pack that states a gaming tax
+            raise Http404("No gaming tax: no site of the organization is in a pack that states one.")
         quarter = Quarter.parse(request.query_params.get("quarter", ""))
         every_site = summaries.organization_quarter(organization, quarter, snapshots=True)
         found = books.filings([s.site_id for s in every_site], [quarter])
@@ -898,7 +902,10 @@ class OtherGamesAgpView(APIView):
         access = access_for(request.user)
         if access.organization_id != pk:
             raise Http404
-        return access, get_object_or_404(Organization, pk=pk)
+        organization = get_object_or_404(Organization, pk=pk)
+        if summaries.taxing_pack(organization) is None:  # the other games' AGP serves the gaming tax only
+            raise Http404("No gaming tax: no site of the organization is in a pack that states one.")
+        return access, organization
 
     @extend_schema(
         parameters=[OpenApiParameter("quarter", OpenApiTypes.STR, required=True)],

@@ -23,21 +23,21 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from cardroom.models import Jurisdiction
 from cardroom.money import format_money
 from cardroom.periods import Quarter
 
 from . import figures
 from .figures import Custody
 from .models import Adjustment, BooksClose, QuarterFiling
+from .rules import GAMING_TAX
 from .summaries import (
     AdjustmentLine,
     DailySummary,
     QuarterSummary,
     TaxFigures,
     adjustment_custody,
-    nd_tax_figures,
     other_games_agp_cents,
+    tax_figures,
     tax_row,
 )
 
@@ -476,8 +476,8 @@ def tax_return(
             if line.recorded_on > quarter.end
         ]
     jurisdictions = [s.jurisdiction for s in summaries]
-    tax = nd_tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))
-    nd = {s.site_name for s in summaries if s.jurisdiction == Jurisdiction.ND}
+    tax = tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))
+    nd = {s.site_name for s in summaries if GAMING_TAX.applies(s.jurisdiction)}
     return TaxReturn(
         tax,
         tuple(n for n in filed_sites if n in nd),

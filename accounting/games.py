@@ -4,7 +4,8 @@ Chapter 08 judges twenty-one and paddlewheel separately: percent-of-hold below t
 twenty-one or below fifteen percent for paddlewheel for a quarter starts a video review at a
 surveillance site (ND 99-01.3-08-04(9)). So every summary reports each game on its own line
 with its own threshold, and the total of both below them; a twenty-one figure never includes
-paddlewheel.
+paddlewheel. The thresholds are an obligation of the pack's law (`accounting.low_hold`): at a
+site whose pack does not state them, the lines carry no threshold.
 
 The thresholds are compliance's effective-dated data (`compliance.thresholds`, codes
 `low_hold.ratio_21` and `low_hold.ratio_pw`). Compliance sits above the books, so it registers
@@ -20,10 +21,10 @@ from datetime import date
 from decimal import Decimal
 
 from .figures import Custody, ratio_string
+from .rules import COMBINED_BANK, LOW_HOLD
 
 TWENTY_ONE, PADDLEWHEEL, TOTAL = "21", "PW", "total"
 GAMES = ((TWENTY_ONE, "Twenty-one"), (PADDLEWHEEL, "Paddlewheel"))
-LOW_HOLD = "ND 99-01.3-08-04(9)"
 
 
 @dataclass(frozen=True)
@@ -86,8 +87,12 @@ def game_lines(twenty_one: Custody, paddlewheel: Custody, total: Custody, on: da
     )
 
 
-def summary_game_lines(summary, on: date, schedule: Schedule | None = None):
-    """`game_lines` of a daily or quarterly summary (anything with twenty_one, paddlewheel, total)."""
+def summary_game_lines(summary, on: date, schedule: Schedule | None = None, *, where=None):
+    """`game_lines` of a daily or quarterly summary (anything with twenty_one, paddlewheel, total)
+    at `where` (a Site, a Pack or a jurisdiction code): each game's threshold only where the pack
+    states the low-hold rule; None (no site named): no threshold."""
+    if where is None or not LOW_HOLD.applies(where):
+        schedule = {}
     schedule = hold_schedule() if schedule is None else schedule
     return game_lines(summary.twenty_one, summary.paddlewheel, summary.total, on, schedule)
 
@@ -110,3 +115,40 @@ def game_line_json(line: GameLine) -> dict:
         "threshold_citation": t.citation if t else None,
         "below_threshold": line.below_threshold,
     }
+
+
+@dataclass(frozen=True)
+class BankAllocation:
+    """A combined twenty-one/paddlewheel cash bank's long (short), allocated to twenty-one
+    (ND 99-01.3-08-16(4)): twenty-one carries the whole long (short), paddlewheel none. None
+    (not known) when no day of the period had its bank counted."""
+
+    twenty_one_agp_cents: int
+    paddlewheel_agp_cents: int
+    long_short_cents: int | None
+
+    @property
+    def twenty_one_long_short_cents(self) -> int | None:
+        return self.long_short_cents
+
+    @property
+    def paddlewheel_long_short_cents(self) -> int:
+        return 0
+
+
+def combined_bank(summary) -> bool:
+    """Did the site's one cash bank serve paddlewheel too? A site's bank count takes the drop of
+    all its tables (`figures.cash_profit`), so it is combined in any period its paddlewheel
+    tables played (a paddlewheel table-day, or paddlewheel figures)."""
+    days = getattr(summary, "days", None) or (summary,)
+    played = any(t.game == PADDLEWHEEL for d in days for t in getattr(d, "tables", ()))
+    pw = summary.paddlewheel
+    return played or any((pw.gross_proceeds_cents, pw.prizes_cents, pw.agp_cents))
+
+
+def bank_allocation(summary, where) -> BankAllocation | None:
+    """The allocation of the combined bank's long (short) to twenty-one, where the site's pack
+    states the rule (`accounting.combined_bank`) and the bank is combined; else None."""
+    if not COMBINED_BANK.applies(where) or not combined_bank(summary):
+        return None
+    return BankAllocation(summary.twenty_one.agp_cents, summary.paddlewheel.agp_cents, summary.long_short_cents)

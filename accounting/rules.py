@@ -12,16 +12,27 @@ from cardroom.rules import HOUSE_CONTROL
 # The custody rules the books cite when they refuse to close a day (no gaming day, a table
 # without its closer).
 from floor.rules import BUSINESS_DAY, GAMING_DAY_STATE, TRAY_COUNT  # noqa: F401
+from packs import Rule
 
-# The site's daily summary (ND 99-01.3-08-16(1)(g)) is final once its books are closed.
-DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+
+def cite(rule, where) -> str:
+    """A rule's citation at `where`: a `Rule` is the site's pack's; a plain string (a rule of
+    another app not yet keyed) is itself."""
+    return rule.at(where) if isinstance(rule, Rule) else rule
+
+
+# The site's daily summary (ND 99-01.3-08-16(1)(g)) is final once its books are closed. A WA or NY
+# house keeps a daily summary and closes its books just the same: "House control" there.
+DAILY_SUMMARY = Rule("accounting.daily_summary")
 # Closing a day's books, correcting them only by adjustments, and a filed quarter taking no
 # more entries are the product's own controls protecting the summaries 08-16(1)(g) requires;
 # the text does not state them, so their refusals say so instead of citing it.
 CLOSED_BOOKS = "House control (closed books)"
 FILED_QUARTER = "House control (filed quarter)"
-DROP_COUNT = "ND 99-01.3-08-14(4)"  # every drop box counted and the count signed by the team
-BANK_RECORDS = "ND 99-01.3-08-16(1)(a)"  # starting and ending cash bank counts
+# Every drop box counted and the count signed by the team; starting and ending cash bank counts.
+# Kept by a WA or NY house as its own controls before it closes a day ("House control" there).
+DROP_COUNT = Rule("accounting.drop_count")
+BANK_RECORDS = Rule("accounting.bank_records")
 
 # *Assumed*: the gaming manager or a shift manager closes the books of a gaming day.
 BOOKS_CLOSERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
@@ -30,10 +41,12 @@ BOOKS_CLOSERS = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
 # the quarterly return, 08-16(1)(g)).
 ADJUSTMENT_APPROVERS = frozenset({Role.GAMING_MANAGER})
 
-# *Assumed*: the gaming manager marks a site's quarterly summary (SFN 50901) filed, for the
-# same reason; the summaries of a quarter reconcile to the tax return (08-16(1)(g)).
+# *Assumed*: the gaming manager marks a site's quarterly summary filed (in North Dakota the
+# SFN 50901 return, `reports.form_quarterly`), for the same reason; the summaries of a quarter
+# reconcile to the tax return (08-16(1)(g)). Filing a quarter (closing its books) stays a house
+# control at a WA or NY site, without ND's form and tax.
 QUARTER_FILERS = frozenset({Role.GAMING_MANAGER})
-QUARTERLY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+QUARTERLY_SUMMARY = Rule("accounting.quarterly_summary")
 
 # --- Who reads the figures ----------------------------------------------------------------------
 
@@ -47,13 +60,37 @@ QUARTER_FIGURES = ReadRule(
     frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's quarterly figures and the tax"
 )
 
-# --- The ND gaming tax ----------------------------------------------------------------------------
+# --- The gaming tax and the other per-pack rules of the books --------------------------------------
 
 # N.D.C.C. 53-06.1-12 taxes the organization's adjusted gross proceeds of all its games for the
 # quarter; its brackets are effective-dated data (accounting.figures.ND_GAMING_TAX). Only the
-# sites in North Dakota are in it (Site.jurisdiction): a Washington or New York site's figures
-# are another state's.
-ND_GAMING_TAX = "N.D.C.C. 53-06.1-12"
+# sites whose pack states the tax are in it: a Washington or New York site's figures are another
+# state's, and their pages, reports and API show no tax (an obligation, not a house control).
+GAMING_TAX = Rule("accounting.gaming_tax")
+ND_GAMING_TAX = GAMING_TAX  # the former name
+# Percent-of-hold below each game's threshold for a quarter starts a video review (ND
+# 99-01.3-08-04(9)): an obligation of the pack's law, shown only where it states it.
+LOW_HOLD = Rule("accounting.low_hold")
+# The deposit of a day's cash profit, due by the third banking day (ND 99-01.3-03-10): the due
+# date and its citation show where the pack states it.
+DEPOSIT = Rule("accounting.deposit")
+# A combined twenty-one/paddlewheel cash bank allocates its long (short) to twenty-one
+# (ND 99-01.3-08-16(4)): shown where the pack states it.
+COMBINED_BANK = Rule("accounting.combined_bank")
+# Per-dealer (and wheel operator) percent-of-hold records, 12 continuous weeks (ND 99-01.3-08-01(3),
+# 08-04(8)): a WA or NY house may track them as its own control ("House control").
+DEALER_HOLD = Rule("accounting.dealer_hold")
+# Tournament play in the day's and quarter's summaries (ND 99-01.3-08-15; 08-16(1)(e)-(g)).
+TOURNAMENT_PLAY = Rule("accounting.tournament_play")
 # *Assumed*: the gaming manager (who answers for the quarterly return) records the AGP of the
 # organization's other games for a quarter, and reads it with the auditors.
 OTHER_GAMES_RECORDERS = frozenset({Role.GAMING_MANAGER})
+
+# The pack's own revenue (accounting.pack_figures): a fees pack's table fees collected on a time
+# basis (WAC 230-40-125(1) in Washington blackjack) and a session pack's games-of-chance sessions
+# (the game as 9 NYCRR 4620.5 defines it in New York).
+TABLE_FEES = Rule("accounting.table_fees")
+SESSION_GAME = Rule("accounting.session_game")
+# Whose initials a fill or credit entered on a day sheet carries (ND 99-01.3-08-05(3)(c)); a WA or
+# NY house keeps the same control ("House control").
+SLIP_INITIALS = Rule("accounting.slip_initials")

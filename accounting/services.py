@@ -80,11 +80,11 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is None:
-        raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site}."})
+        raise ValidationError({"gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."})
     if day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
-        raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
+        raise ValidationError({"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."})
     _check_drops_counted(site, gaming_date)
     _check_bank_counted(site, gaming_date)
 
@@ -99,7 +99,7 @@ def _check_drops_counted(site: Site, gaming_date: date) -> None:
     if uncounted:
         numbers = ", ".join(str(n) for n in uncounted)
         raise ValidationError(
-            {"gaming_date": f"{rules.DROP_COUNT}: the drop of table(s) {numbers} has no signed count yet."}
+            {"gaming_date": f"{rules.DROP_COUNT.at(site)}: the drop of table(s) {numbers} has no signed count yet."}
         )
 
 
@@ -115,7 +115,7 @@ def _check_bank_counted(site: Site, gaming_date: date) -> None:
     if missing:
         raise ValidationError(
             {
-                "gaming_date": f"{rules.BANK_RECORDS}: the {' and '.join(missing)} cash bank count of {gaming_date} "
+                "gaming_date": f"{rules.BANK_RECORDS.at(site)}: the {' and '.join(missing)} cash bank count of {gaming_date} "
                 "is missing."
             }
         )
@@ -235,11 +235,10 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
         summary = next(s for s in every_site if s.site_id == site.pk)
         _check_quarter_books_closed(site, quarter, summary)
         others = books.filings([s.site_id for s in every_site], [quarter])
-        tax = books.tax_return(site.organization, quarter, every_site, others)
-        figures = {
-            "summary": books.quarter_figures(summary, books.quarter_closes(summary)),
-            "tax": {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]},
-        }
+        figures = {"summary": books.quarter_figures(summary, books.quarter_closes(summary))}
+        if rules.GAMING_TAX.applies(site):  # the tax as it stands, where the pack taxes the quarter
+            tax = books.tax_return(site.organization, quarter, every_site, others)
+            figures["tax"] = {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]}
         filing = QuarterFiling.objects.create(
             site=site,
             quarter=str(quarter),
@@ -271,8 +270,14 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
     dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
     if dates:
         raise ValidationError(
-            {"quarter": f"{rules.GAMING_DAY_STATE}: close the gaming day {', '.join(dates)} first, then its books."}
+            {"quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."}
         )
+
+
+def _filed_only(site: Site) -> str:
+    """Where the pack taxes the quarter, its summaries reconcile to the return (08-16(1)(g));
+    elsewhere the quarter is the house's own filing."""
+    return "reconcile to the return only" if rules.GAMING_TAX.applies(site) else "are filed only"
 
 
 def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
@@ -286,7 +291,7 @@ def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
         shown = ", ".join(unclosed[:10]) + (f" and {len(unclosed) - 10} more" if len(unclosed) > 10 else "")
         raise ValidationError(
             {
-                "quarter": f"{rules.QUARTERLY_SUMMARY}: the summaries of {quarter} reconcile to the return only "
+                "quarter": f"{rules.QUARTERLY_SUMMARY.at(site)}: the summaries of {quarter} {_filed_only(site)} "
                 f"once every day's books are closed; close the books of {shown} first."
             }
         )
@@ -311,8 +316,15 @@ def record_other_games_agp(
     )
     if access.organization_id != organization.pk:
         raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own gaming manager may record this.")
+    from .summaries import taxing_pack
+
+    taxing = taxing_pack(organization)
+    if taxing is None:  # another state's obligation: no gaming tax on the organization's other games here
+        raise ValidationError(
+            {"quarter": f"{HOUSE_CONTROL}: no site of {organization} is in a gaming tax on the AGP of all its games."}
+        )
     employee = _acting_employee(access)
-    citation = rules.ND_GAMING_TAX
+    citation = rules.GAMING_TAX.at(taxing)
     if isinstance(agp_cents, bool) or not isinstance(agp_cents, int):
         raise ValidationError({"agp_cents": f"{citation}: give the other games' AGP in whole cents."})
     if abs(agp_cents) > limits.MAX_AMOUNT_CENTS:

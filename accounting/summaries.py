@@ -470,7 +470,7 @@ class QuarterSummary:
     unexplained_cents: int | None = None
     long_short_without_chip_count_cents: int = 0
     days_without_chip_count: int = 0
-    jurisdiction: str = "ND"  # the site's (Site.jurisdiction): only ND sites are in the ND gaming tax
+    jurisdiction: str = "ND"  # the site's (Site.jurisdiction): only sites whose pack states the gaming tax are in it
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -636,16 +636,30 @@ def organization_quarter(organization, quarter: Quarter, *, snapshots: bool = Fa
     return quarter_summaries(sites, quarter, snapshots=snapshots)
 
 
-def nd_tax_figures(
+def taxing_pack(organization, jurisdictions=None):
+    """The pack of the organization's sites whose law taxes the quarter's AGP of all its games
+    (`accounting.gaming_tax`), or None: an organization with no such site has no gaming tax
+    here. `jurisdictions`: its sites' Site.jurisdiction values, when the caller has them."""
+    from packs import packs_of
+
+    from .rules import GAMING_TAX
+
+    if jurisdictions is None:
+        jurisdictions = Site.objects.filter(organization=organization).values_list("jurisdiction", flat=True)
+    return next((p for p in packs_of(set(jurisdictions)) if GAMING_TAX.applies(p)), None)
+
+
+def tax_figures(
     organization, quarter: Quarter, rows, jurisdictions: list[str], other_games_agp_cents: int | None = None
 ) -> TaxFigures:
-    """TaxFigures from per-site rows (name, GP, prizes, AGP, cash profit), keeping the North Dakota
-    sites (`jurisdictions`: each row's Site.jurisdiction); the others are named, not taxed here."""
-    from cardroom.models import Jurisdiction
+    """TaxFigures from per-site rows (name, GP, prizes, AGP, cash profit), keeping the sites whose
+    pack states the gaming tax (`jurisdictions`: each row's Site.jurisdiction); the others are
+    named, not taxed here."""
+    from .rules import GAMING_TAX
 
     pairs = list(zip(rows, jurisdictions, strict=True))
-    nd = tuple(row for row, j in pairs if j == Jurisdiction.ND)
-    others = tuple(row[0] for row, j in pairs if j != Jurisdiction.ND)
+    nd = tuple(row for row, j in pairs if GAMING_TAX.applies(j))
+    others = tuple(row[0] for row, j in pairs if not GAMING_TAX.applies(j))
     agp = sum(row[3] for row in nd)
     brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
     tax = figures.gaming_tax_on_recorded(agp, other_games_agp_cents, brackets)
@@ -681,4 +695,4 @@ def organization_tax(organization, quarter: Quarter, *, summaries: list[QuarterS
     summaries = organization_quarter(organization, quarter) if summaries is None else summaries
     rows = tuple(tax_row(s) for s in summaries)
     jurisdictions = [s.jurisdiction for s in summaries]
-    return nd_tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))
+    return tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))

@@ -1,7 +1,10 @@
-"""Menu entry for the Washington game approvals and internal controls."""
+"""Menu entry for the game approvals, internal controls and licences."""
 
 from cardroom.navigation import register
 
 from . import rules
 
-register("Setup", "Game approvals (WA)", "approvals:list", rules.RECORDS.roles)
+# Only at the sites of the packs whose law states what the app records (approvals.rules).
+register("Setup", "Approvals and licences", "approvals:list", rules.RECORDS.roles,
+         offered=lambda jurisdiction: any(
+             rule.applies(jurisdiction) for rule in (rules.INTERNAL_CONTROLS, rules.GAME_APPROVAL, rules.LICENCE)))

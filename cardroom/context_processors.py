@@ -14,5 +14,6 @@ def navigation(request):
         "current_site": site,
         "visible_sites": getattr(request, "visible_sites", []),
         "current_roles": [Role(r).label for r in sorted(roles)],
-        "menu": menu_for(roles),
+        # Only the entries the packs of one's sites offer (an ND organization sees no WA entries).
+        "menu": menu_for(roles, {s.jurisdiction for s in getattr(request, "visible_sites", [])}),
     }

@@ -1,5 +1,6 @@
 """The navigation menu: each app registers its entries with the roles that may use them."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -15,6 +16,12 @@ class MenuItem:
     url_name: str
     roles: frozenset[str]
     kwargs: tuple = ()
+    # Whether a site of a jurisdiction (Site.jurisdiction) is offered the entry: the registering
+    # app asks that site's pack (its revenue model, its rules). None: every site.
+    offered: Callable[[str], bool] | None = None
+
+    def offered_at(self, jurisdictions) -> bool:
+        return self.offered is None or jurisdictions is None or any(self.offered(j) for j in jurisdictions)
 
     @property
     def url(self) -> str:
@@ -30,14 +37,17 @@ def _url(prefix: str, url_name: str, kwargs: tuple) -> str:
 MENU: list[MenuItem] = []
 
 
-def register(section: str, label: str, url_name: str, roles, **kwargs) -> None:
-    MENU.append(MenuItem(section, label, url_name, frozenset(roles), tuple(sorted(kwargs.items()))))
+def register(section: str, label: str, url_name: str, roles, offered=None, **kwargs) -> None:
+    """An entry for `roles`; `offered(jurisdiction) -> bool`: only at sites whose pack offers it."""
+    MENU.append(MenuItem(section, label, url_name, frozenset(roles), tuple(sorted(kwargs.items())), offered))
 
 
-def menu_for(roles: set[str]) -> dict[str, list[MenuItem]]:
+def menu_for(roles: set[str], jurisdictions=None) -> dict[str, list[MenuItem]]:
+    """The entries for `roles`, keeping those offered at the user's sites (`jurisdictions`: their
+    Site.jurisdiction values; None: every entry)."""
     sections: dict[str, list[MenuItem]] = {}
     for item in MENU:
-        if item.roles & roles:
+        if item.roles & roles and item.offered_at(jurisdictions):
             sections.setdefault(item.section, []).append(item)
     return sections
 

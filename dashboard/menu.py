@@ -1,12 +1,19 @@
 """Menu entries for the figures pages and the auditor dashboard."""
 
 from cardroom.navigation import register
+from packs import RevenueModel, pack_for
 
 from .access import DASHBOARD_ROLES, FIGURE_ROLES, QUARTER_ROLES
+
+
+def _drop_pack(jurisdiction: str) -> bool:
+    """Percent-of-hold is a drop-based pack's figure (a fees or session pack has none)."""
+    return pack_for(jurisdiction).revenue_model == RevenueModel.DROP
+
 
 SECTION = "Figures"
 
 register(SECTION, "Daily summary", "dashboard:daily", FIGURE_ROLES)
 register(SECTION, "Quarterly summary", "dashboard:quarter", QUARTER_ROLES)
-register(SECTION, "Dealer percent-of-hold", "dashboard:dealers", FIGURE_ROLES)
+register(SECTION, "Dealer percent-of-hold", "dashboard:dealers", FIGURE_ROLES, offered=_drop_pack)
 register(SECTION, "Auditor dashboard", "dashboard:overview", DASHBOARD_ROLES)

@@ -19,10 +19,21 @@ from accounting import books as closed_books
 from accounting import day_figures, services, summaries
 from accounting import queries as accounting_queries
 from accounting.api_figures import TAX_LABEL
-from accounting.games import summary_game_lines
+from accounting.games import bank_allocation, summary_game_lines
 from accounting.models import Adjustment, BooksClose
 from accounting.pack_figures import pack_figures
-from accounting.rules import BOOKS_CLOSERS, ND_GAMING_TAX, QUARTER_FILERS
+from accounting.rules import (
+    BOOKS_CLOSERS,
+    COMBINED_BANK,
+    DAILY_SUMMARY,
+    DEALER_HOLD,
+    DEPOSIT,
+    GAMING_TAX,
+    LOW_HOLD,
+    QUARTER_FILERS,
+    QUARTERLY_SUMMARY,
+    TOURNAMENT_PLAY,
+)
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
@@ -36,6 +47,8 @@ from floor import queries as floor_queries
 from floor.models import GamingDay, Slip, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
+from packs import RevenueModel, pack_for
+from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
 
 from . import fragments, trends
 from .access import (
@@ -52,6 +65,33 @@ DEALER_WEEKS = 12  # ND 99-01.3-08-01(3): 12 continuous weeks of per-dealer reco
 CARRIED_SHOWN = 50  # the latest open items carried past a close, on the dashboard
 SLIP_KINDS = {ItemKind.SLIP_UNVERIFIED, ItemKind.SLIP_UNRECEIVED}  # the items floor.open_items.slip_items gives
 EXCEPTION_RULES = Q(rule__startswith="slip_") | Q(rule__startswith="count_")
+
+
+def _stated(rule, site) -> str:
+    """The rule's citation where the site's pack states it; "" where it does not (a form, a tax,
+    a deadline of another state's law is not shown at all)."""
+    return rule.at(site) if rule.applies(site) else ""
+
+
+def site_law(site) -> dict:
+    """What the figures pages say of the site's law: the forms and obligations its pack states
+    (empty where it states none), the controls it keeps (cited "House control" where its law does
+    not state them), and whether its revenue is drop-based with a hold (packs.RevenueModel)."""
+    return {
+        "form_daily": _stated(FORM_DAILY, site),
+        "form_quarterly": _stated(FORM_QUARTERLY, site),
+        "form_dealer_shifts": _stated(FORM_DEALER_SHIFTS, site),
+        "form_dealer_hold": _stated(FORM_DEALER_HOLD, site),
+        "low_hold": _stated(LOW_HOLD, site),
+        "deposit": _stated(DEPOSIT, site),
+        "gaming_tax": _stated(GAMING_TAX, site),
+        "combined_bank": _stated(COMBINED_BANK, site),
+        "daily_summary": DAILY_SUMMARY.at(site),
+        "quarterly_summary": QUARTERLY_SUMMARY.at(site),
+        "tournament_play": TOURNAMENT_PLAY.at(site),
+        "dealer_hold": DEALER_HOLD.at(site),
+        "holds": pack_for(site).revenue_model == RevenueModel.DROP,
+    }
 
 
 def site_zone(view):
@@ -102,6 +142,7 @@ def daily(request):
         **items,
         "table_rows": [(t, items["open_slips"].get(t.table_number, [])) for t in summary.tables],
         "site": site,
+        "law": site_law(site),
         "pack": pack_figures(site, day, day),
         "day": day,
         "previous": day - timedelta(days=1),
@@ -213,11 +254,16 @@ def quarter(request):
     )
     found = closed_books.filings([s.site_id for s in every_site] if every_site else [site.pk], [chosen])
     state = closed_books.quarter_books(summary, found.get((site.pk, str(chosen))), site.time_zone)
-    tax = closed_books.tax_return(site.organization, chosen, every_site, found) if every_site else None
+    # The gaming tax only where the site's pack states it (ND's N.D.C.C. 53-06.1-12): another state's
+    # site shows neither the tax nor the other games' AGP it is computed with.
+    taxed = every_site and GAMING_TAX.applies(site)
+    tax = closed_books.tax_return(site.organization, chosen, every_site, found) if taxed else None
     context = {
-        "games": summary_game_lines(summary, chosen.end),
+        "law": site_law(site),
+        "allocation": bank_allocation(summary, site),
+        "games": summary_game_lines(summary, chosen.end, where=site),
         "other_games": list(accounting_queries.other_games_history(site.organization_id, chosen)) if tax else [],
-        "can_record_other_games": access.is_gaming_manager,
+        "can_record_other_games": access.is_gaming_manager and tax is not None,
         "tax_label": TAX_LABEL,
         "site": site,
         "pack": pack_figures(site, chosen.start, chosen.end),
@@ -249,7 +295,7 @@ def other_games(request):
         try:
             amount = decimal_to_cents(request.POST.get("amount", ""))
         except ValueError as exc:
-            raise ValidationError({"amount": f"{ND_GAMING_TAX}: enter the AGP in dollars and cents ({exc})."}) from exc
+            raise ValidationError({"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}) from exc
         standing = accounting_queries.other_games_agp(site.organization_id, chosen)
         corrects = standing if request.POST.get("correct") and standing is not None else None
         services.record_other_games_agp(
@@ -307,6 +353,7 @@ def dealers(request):
     found = [] if errors else day_figures.dealer_summaries([site.pk], start, end, game=game)
     context = {
         "site": site,
+        "law": site_law(site),
         "start": start,
         "end": end,
         "game": game,
@@ -328,6 +375,7 @@ def dealer(request, pk):
     context = {
         "game": game,
         "site": site,
+        "law": site_law(site),
         "employee": employee,
         "start": start,
         "end": end,
@@ -365,8 +413,12 @@ def overview(request):
     today = site_today(site)
     pending = obligations(access, today=today, steps=False)  # the dashboard shows no alert's steps
     weeks = trends.weeks_ending(today)
+    law = site_law(site)
     context = {
         "site": site,
+        "law": law,
+        # A fees or session pack's own figures over the weeks shown, instead of its hold.
+        "pack": None if law["holds"] else pack_figures(site, weeks[0].start, today),
         "sites": sites,
         "today": today,
         "weeks": weeks,
@@ -400,4 +452,11 @@ def overview_data(request):
     _, sites = _dashboard_access(request)
     site = _detail_site(request, sites)
     today = site_today(site)
-    return JsonResponse({**trends.site_trends(sites, today), **trends.site_detail_trends(site, today)})
+    # Hold is a drop-based pack's figure: a fees (WA-BJ) or session (NY) site has no hold to chart.
+    holding = [s for s in sites if _holds(s)]
+    detail = trends.site_detail_trends(site, today) if _holds(site) else {"tables": [], "dealers": []}
+    return JsonResponse({**trends.site_trends(holding, today), **detail})
+
+
+def _holds(site) -> bool:
+    return pack_for(site).revenue_model == RevenueModel.DROP

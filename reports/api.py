@@ -11,11 +11,12 @@ from rest_framework.response import Response
 from cardroom import limits
 from cardroom.api import ERROR_RESPONSES, Input, ScopedViewSet
 from cardroom.retention import get_retain_until, retain_until_field
+from packs import packs_of
 
 from . import services
 from .exports import export_csv, export_xlsx
 from .queries import readable_runs, require_reader, runs_for
-from .registry import load_kinds
+from .registry import kinds_for
 
 
 class ReportRunSerializer(serializers.Serializer):
@@ -89,7 +90,9 @@ class ReportViewSet(ScopedViewSet):
     @extend_schema(responses={200: ReportKindSerializer(many=True)})
     @action(detail=False, methods=["get"], pagination_class=None)  # a fixed registry, not data
     def kinds(self, request):
-        return Response([kind.describe() for kind in load_kinds().values()])
+        # Only the kinds of the packs of one's sites, each with those packs' titles and rules.
+        packs = packs_of(self.access.sites().values_list("jurisdiction", flat=True))
+        return Response([kind.describe(packs) for kind in kinds_for(packs)])
 
     @extend_schema(
         parameters=[OpenApiParameter("format", OpenApiTypes.STR, enum=["pdf", "csv", "xlsx"])],

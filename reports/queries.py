@@ -32,4 +32,4 @@ def readable_runs(user):
 def require_reader(user, run: ReportRun) -> None:
     """403 naming the rule and the roles unless the user may read the figures `run` holds."""
     kind = load_kinds()[run.kind]
-    kind.reader.require(user, run.site, because=f" (the {kind.title.lower()} holds them)")
+    kind.reader.require(user, run.site, because=f" (the {kind.title_at(run.site).lower()} holds them)")

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from cardroom.access import ReadRule
+from cardroom.rules import HOUSE_CONTROL
+from packs import Rule, pack_of
 
 from .columns import Column
 
@@ -24,8 +26,8 @@ class ReportContext:
 @dataclass(frozen=True)
 class ReportKind:
     code: str
-    title: str
-    rule: str
+    title: str  # the plain title, at every site ("Daily report")
+    rule: str | Rule  # a Rule is cited by the site's pack ("House control" where it states none)
     period: str  # "range" (start and end), "quarter", or "as_of" (one date: end)
     build: Callable[[ReportContext], object]
     render: Callable[[object], list]
@@ -38,15 +40,53 @@ class ReportKind:
     # The jurisdictions whose sites the report is for; None: every site. A kind that prints one
     # jurisdiction's text (North Dakota's house rules handout and felony notice) names it.
     jurisdictions: frozenset[str] | None = None
+    # The form the report follows where the site's pack states it (North Dakota's SFN forms), and
+    # the report's title there; elsewhere the plain `title`.
+    form: Rule | None = None
+    form_title: str = ""
+    # The revenue models (packs.RevenueModel) whose sites the report is for; None: every model.
+    revenue_models: frozenset[str] | None = None
 
-    def applies_to(self, site) -> bool:
-        return self.jurisdictions is None or site.jurisdiction in self.jurisdictions
+    def applies_to(self, where) -> bool:
+        """Is the report offered at `where` (a Site, a Pack or a jurisdiction code)? The pack's own
+        list of kinds when it has one, else the kind's revenue models and the packs it names."""
+        pack = pack_of(where)
+        if pack.report_kinds is not None:
+            return self.code in pack.report_kinds
+        if self.revenue_models is not None and pack.revenue_model not in self.revenue_models:
+            return False
+        return self.jurisdictions is None or pack.code in self.jurisdictions
 
-    def describe(self) -> dict:
+    def title_at(self, where) -> str:
+        """The title at `where`: the form's where the pack states the form, else the plain title."""
+        if where is not None and self.form is not None and self.form_title and self.form.applies(where):
+            return self.form_title
+        return self.title
+
+    def rule_at(self, where) -> str:
+        """The kind's rule at `where`: the pack's citation, or "House control"."""
+        if not isinstance(self.rule, Rule):
+            return self.rule
+        return self.rule.at(where) if where is not None else HOUSE_CONTROL
+
+    def describe(self, packs=()) -> dict:
+        """The kind as the packs of the reader's sites see it: each pack's title and rule."""
         parameters = {"range": ["site", "start", "end"], "quarter": ["site", "quarter"], "as_of": ["site", "end"]}
-        return {"kind": self.code, "title": self.title, "rule": self.rule, "parameters": parameters[self.period],
-                "background": self.large,
-                "jurisdictions": None if self.jurisdictions is None else sorted(self.jurisdictions)}
+        titles = list(dict.fromkeys(self.title_at(p) for p in packs)) or [self.title]
+        rules = list(dict.fromkeys(self.rule_at(p) for p in packs)) or [self.rule_at(None)]
+        return {
+            "kind": self.code,
+            "title": " / ".join(titles),
+            "rule": " / ".join(rules),
+            "parameters": parameters[self.period],
+            "background": self.large,
+            "jurisdictions": None if self.jurisdictions is None else sorted(self.jurisdictions),
+        }
+
+
+def kinds_for(packs) -> list[ReportKind]:
+    """The kinds offered at any of `packs` (the packs of a reader's sites: `packs.packs_of`)."""
+    return [k for k in load_kinds().values() if any(k.applies_to(p) for p in packs)]
 
 
 KINDS: dict[str, ReportKind] = {}

@@ -16,10 +16,12 @@ from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
 from cardroom.retention import retention_notice, rule_of
 from cardroom.rules import HOUSE_CONTROL
+from packs import pack_for
 
 from .exports import stored_table
 from .models import ReportRun
 from .registry import ReportContext, ReportKind, load_kinds
+from .rules import RETENTION
 
 REPORT_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)  # who requests reports: house control
 REQUEST_REFUSAL = refusal(HOUSE_CONTROL, REPORT_ROLES, "request reports")
@@ -61,11 +63,11 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
         raise ValidationError({"site": "No such site among yours."})
     if not access.has_role(site.pk, *REPORT_ROLES):
         raise PermissionDenied(REQUEST_REFUSAL)
-    kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title.lower()} holds them)")
-    if not kinds[kind].applies_to(site):
-        places = ", ".join(sorted(kinds[kind].jurisdictions))
-        raise ValidationError({"kind": f"{kinds[kind].rule}: the {kinds[kind].title.lower()} is for sites in {places} "
-                                       f"only; {site} is in {site.get_jurisdiction_display()}."})
+    kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title_at(site).lower()} holds them)")
+    if not kinds[kind].applies_to(site):  # another pack's report: named in the site's own words only
+        title = kinds[kind].title
+        raise ValidationError({"kind": f"{HOUSE_CONTROL}: the {title[0].lower()}{title[1:]} is not a report of "
+                                       f"{site} ({pack_for(site).name})."})
     first, last, label = resolve_period(kinds[kind], start=start, end=end, quarter=quarter)
     with transaction.atomic():
         run = ReportRun.objects.create(
@@ -135,7 +137,7 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     data = kind.build(context)
     _progress(run.pk, 50)
     title = TitleBlock(run.organization.name, run.site.name if run.site else "All sites", run.period_label,
-                       kind.title, kind.rule, run.organization.licence_number,
+                       kind.title_at(run.site), kind.rule_at(run.site), run.organization.licence_number,
                        run.site.time_zone if run.site else "")
     # The request time is an input: the same run always renders to the same bytes. It prints in
     # the site's time zone (the server's for an all-sites report), with the zone named.
@@ -151,12 +153,12 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
 
 
 def _retention(run) -> str:
-    """The report's retention line: ND 99-01.3-08-16 at an ND site; at another pack's site the
-    same period is kept as a house control (no ND rule runs at a WA or NY site)."""
+    """The report's retention line: the retention rule's citation where the site's pack states it;
+    at another pack's site the same period is kept as a house control."""
     notice = retention_notice(run)
-    if notice and run.site is not None and run.site.jurisdiction != "ND":
+    if notice and run.site is not None and not RETENTION.applies(run.site):
         citation = rule_of(run).citation
-        notice = notice.replace(f"({citation})", f"(House control: the {citation} period)")
+        notice = notice.replace(f"({citation})", f"({HOUSE_CONTROL})")  # the same period, no other state's rule
     return notice
 
 

@@ -6,11 +6,12 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
 from cardroom.access import access_for
+from packs import packs_of
 
 from . import services
 from .api import file_response
 from .queries import readable_runs, require_reader, runs_for
-from .registry import load_kinds
+from .registry import kinds_for
 
 
 def _require_requester(request):
@@ -33,8 +34,9 @@ def index(request):
             return redirect("reports:run", pk=run.pk)
         except ValidationError as exc:
             errors = exc.message_dict
+    packs = packs_of(request.visible_sites)  # the kinds of the packs of one's sites, as those packs title them
     return render(request, "reports/index.html", {
-        "kinds": load_kinds().values(), "runs": readable_runs(request.user)[:30], "errors": errors, "posted": request.POST,
+        "kinds": [kind.describe(packs) for kind in kinds_for(packs)], "runs": readable_runs(request.user)[:30], "errors": errors, "posted": request.POST,
     }, status=400 if errors else 200)
 
 

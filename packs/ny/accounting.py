@@ -2,4 +2,10 @@
 any area of the pack is cited "House control" at its sites, or not applied where it is another
 jurisdiction's obligation (`packs.base.Rule`)."""
 
-CITATIONS: dict[str, str] = {}
+from .tables import RULE
+
+CITATIONS: dict[str, str] = {
+    # 9 NYCRR 4620.5 defines the game; the session record (receipts, prizes, net) is the product's
+    # assumption of how a licensed games-of-chance session is kept.
+    "accounting.session_game": RULE,
+}

@@ -8,6 +8,7 @@ from cardroom.pdf import data_table, para
 from compliance.models import Alert, AlertStep
 from compliance.queries import ALERTS, status_of
 
+from .. import rules as report_rules
 from ..columns import DATE, Column
 from ..registry import ReportContext, ReportKind, register
 
@@ -89,7 +90,7 @@ KIND = register(
     ReportKind(
         "alerts",
         "Compliance alerts and obligations",
-        "ND 99-01.3-08 (flag rules)",
+        report_rules.ALERTS,
         "range",
         build,
         render,

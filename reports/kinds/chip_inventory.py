@@ -12,6 +12,7 @@ from cage.rules import INVENTORY_LOG
 from cardroom.money import cents_to_decimal, format_money
 from cardroom.pdf import data_table, landscape_frame_width, para, single_line_width
 
+from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register
 
@@ -207,7 +208,7 @@ KIND = register(
     ReportKind(
         "chip_inventory",
         "Casino chips inventory log",
-        "ND 99-01.3-03-09(6), 08-16(2); SFN 17930",
+        report_rules.CHIP_INVENTORY,
         "as_of",
         build,
         render,

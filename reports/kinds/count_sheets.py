@@ -10,7 +10,9 @@ from reportlab.platypus import PageBreak
 from cardroom.pdf import para
 from counts.pdf import CountSheet, SheetBox, build_count_sheets, count_sheet_story
 from counts.rules import COUNT_RECORDS
+from packs import RevenueModel
 
+from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register
 
@@ -79,11 +81,13 @@ KIND = register(
     ReportKind(
         "count_sheets",
         "Drop box count sheets",
-        "ND 99-01.3-08-14(4)",
+        report_rules.COUNT_SHEETS,
         "range",
         build,
         render,
         table,
         reader=COUNT_RECORDS,
+        # A drop box count: not a fee-based (player-banked) house's, whose revenue is its fees.
+        revenue_models=frozenset({RevenueModel.DROP, RevenueModel.SESSION}),
     )
 )

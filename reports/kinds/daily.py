@@ -10,15 +10,17 @@ from reportlab.platypus import KeepTogether, PageBreak, Spacer
 from accounting.books import BooksCheck, day_checks
 from accounting.games import Schedule, below_word, hold_schedule, summary_game_lines
 from accounting.pack_figures import pack_figures
-from accounting.rules import DAILY_FIGURES
+from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from accounting.summaries import DailySummary, TableDay, daily_summaries
 from cardroom.moments import LATE_ENTRY
 from cardroom.money import format_ratio
 from cardroom.pdf import data_table, format_generated_at, para
 from floor.queries import LateEntry, carried_items, late_entries
 
+from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, names
 from ..registry import ReportContext, ReportKind, register
+from ..rules import FORM_DAILY_CONTINUATION
 from .pack_section import pack_section
 from .tournament_record import summary_section
 
@@ -49,6 +51,7 @@ class DailyReport:
     pack: dict | None = None  # the pack's own figures for the period (accounting.pack_figures)
     # Open items carried past each day's close with their reasons (floor.open_items).
     carried: tuple["CarriedLine", ...] = ()
+    where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and names the forms
 
 
 @dataclass(frozen=True)
@@ -88,10 +91,17 @@ def build(context: ReportContext) -> DailyReport:
         tuple(late_entries(context.site, context.start, context.end)),
         context.site.time_zone,
         context.site.late_entry_minutes,
-        hold_schedule(),
+        hold_schedule() if LOW_HOLD.applies(context.site) else {},
         pack_figures(context.site, context.start, context.end),
         carried_lines(context.site, context.start, context.end),
+        context.site.jurisdiction,
     )
+
+
+def _holds(data: "DailyReport | None") -> bool:
+    """Drop-based figures and hold: a drop pack's (accounting.pack_figures `hold_applies`); a fees or
+    session pack's report has its own figures instead (pack_section)."""
+    return data is None or data.pack is None or data.pack.get("hold_applies", True)
 
 
 def _when(moment, zone: ZoneInfo) -> str:
@@ -147,32 +157,37 @@ def _grid(columns: list[str], custodies: list) -> object:
     )
 
 
-def _table_grids(day: DailySummary) -> list:
+def _table_grids(day: DailySummary, where: str = "") -> list:
     story = []
     tables = list(day.tables)
     for start in range(0, len(tables), FORM_TABLES):
         chunk = tables[start : start + FORM_TABLES]
         if start:
             numbers = ", ".join(str(t.table_number) for t in chunk)
-            story += [Spacer(1, 4), para(f"Continuation (SFN 9924): table(s) {numbers}", "cell_bold")]
+            form = f" ({FORM_DAILY_CONTINUATION.at(where)})" if where and FORM_DAILY_CONTINUATION.applies(where) else ""
+            story += [Spacer(1, 4), para(f"Continuation{form}: table(s) {numbers}", "cell_bold")]
         story.append(_grid([_column(t) for t in chunk], [t.custody for t in chunk]))
     if any(not t.complete for t in tables):
         story.append(para("* not complete: the drop has no signed count, or the opener or closer is missing.", "small"))
     return story
 
 
-def _deposit_line(day: DailySummary) -> str:
+def _deposit_line(day: DailySummary, where: str = "ND") -> str:
+    """The deposit and, where the pack states a deadline (accounting.deposit), its due date."""
     cash = day.cash
+    due = DEPOSIT.applies(where)
+    when = f"Bank deposit due by {cash.deposit_due}" if due else "Bank deposit"
     if cash.deposit_recorded_cents is None:
-        return f"Bank deposit due by {cash.deposit_due}: not recorded."
+        return f"{when}: not recorded."
     verified = "verified against the bank statement" if cash.deposit_verified else "not yet verified"
-    late = " (LATE)" if cash.deposited_on and cash.deposited_on > cash.deposit_due else ""
-    return f"Bank deposit due by {cash.deposit_due}: deposited {cash.deposited_on}{late}, {verified}."
+    late = " (LATE)" if due and cash.deposited_on and cash.deposited_on > cash.deposit_due else ""
+    return f"{when}: deposited {cash.deposited_on}{late}, {verified}."
 
 
-def cash_rows(day: DailySummary) -> list[list]:
+def cash_rows(day: DailySummary, *, holds: bool = True) -> list[list]:
+    """The day's cash; without a drop-based AGP (a fees or session pack) no AGP nor long (short)."""
     cash = day.cash
-    return [
+    rows = [
         ["Cash profit (ending - starting cash + drop, net of IOUs)", known(cash.cash_profit_cents)],
         ["Adjusted gross proceeds (AGP)", day.total.agp_cents],
         ["Cash long (short) = cash profit - AGP", known(cash.long_short_cents)],
@@ -181,18 +196,21 @@ def cash_rows(day: DailySummary) -> list[list]:
         ["Bank deposit expected", known(cash.deposit_expected_cents)],
         ["Bank deposit recorded", cash.deposit_recorded_cents],
     ]
+    return rows if holds else [rows[0], *rows[3:]]
 
 
 THRESHOLD_LINE = "Low-hold threshold (08-04(9), for a quarter)"
 BELOW_LINE = "Hold below the threshold"
 
 
-def _games_grid(day: DailySummary, thresholds: Schedule | None) -> object:
-    """Twenty-one, paddlewheel and the site total, each game beside its own threshold."""
-    lines = summary_game_lines(day, day.gaming_date, thresholds)
+def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str = "ND") -> object:
+    """Twenty-one, paddlewheel and the site total, each game beside its own threshold where the
+    site's pack states one (accounting.low_hold)."""
+    lines = summary_game_lines(day, day.gaming_date, thresholds, where=where or None)
     rows = _figure_rows([line.custody for line in lines])
-    rows.append([THRESHOLD_LINE, *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)])
-    rows.append([BELOW_LINE, *(below_word(line) if line.threshold else "" for line in lines)])
+    if LOW_HOLD.applies(where):
+        rows.append([THRESHOLD_LINE, *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)])
+        rows.append([BELOW_LINE, *(below_word(line) if line.threshold else "" for line in lines)])
     widths = [200] + [(525 - 200) / FORM_TABLES] * len(lines)
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
@@ -200,23 +218,25 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None) -> object:
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None) -> list:
     status = "closed" if day.gaming_day_closed else "NOT CLOSED"
     story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
-    if not day.tables:
-        story.append(para("No table activity recorded."))
-    story += _table_grids(day)
-    story += [
-        Spacer(1, 4),
-        para("Site totals: each game apart, then the total", "cell_bold"),
-        _games_grid(day, data.thresholds if data else None),
-        *summary_section(day.tournaments, day.twenty_one.agp_cents),
-    ]
+    where = data.where if data is not None and data.where else "ND"
+    if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
+        if not day.tables:
+            story.append(para("No table activity recorded."))
+        story += _table_grids(day, where)
+        story += [
+            Spacer(1, 4),
+            para("Site totals: each game apart, then the total", "cell_bold"),
+            _games_grid(day, data.thresholds if data else None, where),
+        ]
+    story += summary_section(day.tournaments, day.twenty_one.agp_cents, where=where)
     cash = [
         Spacer(1, 4),
         para("Cash", "cell_bold"),
-        data_table(["", "Amount"], cash_rows(day), col_widths=[400, 125], money_columns=[1]),
+        data_table(["", "Amount"], cash_rows(day, holds=_holds(data)), col_widths=[400, 125], money_columns=[1]),
     ]
     if day.cash.cash_profit_cents is None:
         cash.append(para("The cash bank was not counted at both the start and the end of the day.", "small"))
-    cash.append(para(_deposit_line(day)))
+    cash.append(para(_deposit_line(day, where)))
     late = _late_section(data, day) if data is not None else []
     carried = _carried_section(data, day) if data is not None else []
     return [*story, *carried, KeepTogether(cash), *late]
@@ -282,12 +302,14 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
 KIND = register(
     ReportKind(
         "daily",
-        "Twenty-one daily report",
-        "ND 99-01.3-08-16(1)(g); SFN 50079",
+        "Daily report",
+        report_rules.DAILY,
         "range",
         build,
         render,
         table,
         reader=DAILY_FIGURES,
+        form=report_rules.FORM_DAILY,
+        form_title="Twenty-one daily report",
     )
 )

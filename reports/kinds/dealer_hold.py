@@ -14,7 +14,9 @@ from accounting.figures import ZERO, Custody
 from accounting.rules import DEALER_FIGURES
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
+from packs import RevenueModel
 
+from .. import rules as report_rules
 from ..columns import INT, MONEY, NUMBER, RATIO, Column, names
 from ..registry import ReportContext, ReportKind, register
 
@@ -40,6 +42,7 @@ class DealerHoldReport:
     site_total: Custody  # complete twenty-one table-days of the period
     wheel_operators: tuple[DealerLine, ...] = ()
     wheel_site_total: Custody = ZERO  # complete paddlewheel table-days of the period
+    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the sections
 
 
 def _line(d: DealerSummary) -> DealerLine:
@@ -61,6 +64,7 @@ def build(context: ReportContext) -> DealerHoldReport:
         dealers[0].site_total if dealers else totals["21"],
         wheel,
         wheel[0].site_total if wheel else totals["PW"],
+        context.site.jurisdiction,
     )
 
 
@@ -122,7 +126,7 @@ def render(data: DealerHoldReport) -> list:
             "dealer's volume (assumed measure).",
             "small",
         ),
-        para("Wheel operators (paddlewheel), ND 99-01.3-08-04(8)", "heading"),
+        para(f"Wheel operators (paddlewheel), {report_rules.WHEEL_OPERATORS.at(data.where)}", "heading"),
         *_section(data.wheel_operators, data.wheel_site_total, "wheel operator", "paddlewheel"),
     ]
 
@@ -147,12 +151,13 @@ KIND = register(
     ReportKind(
         "dealer_hold",
         "Dealer percent-of-hold summary",
-        "ND 99-01.3-08-01(3), 08-04(8); SFN 18863",
+        report_rules.DEALER_HOLD,
         "range",
         build,
         render,
         table,
         large=True,
         reader=DEALER_FIGURES,
+        revenue_models=frozenset({RevenueModel.DROP}),  # percent-of-hold: a drop-based house's figure
     )
 )

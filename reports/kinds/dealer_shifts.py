@@ -8,10 +8,12 @@ from zoneinfo import ZoneInfo
 
 from accounting.day_figures import shift_figures
 from accounting.dealer_hold import ShiftFigures
-from accounting.rules import DEALER_FIGURES
+from accounting.rules import DEALER_FIGURES, DEALER_HOLD
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
+from packs import RevenueModel
 
+from .. import rules as report_rules
 from ..columns import CellType, Column, names
 from ..registry import ReportContext, ReportKind, register
 
@@ -27,6 +29,7 @@ class ShiftLine:
 class DealerShiftReport:
     time_zone: str
     shifts: tuple[ShiftLine, ...]
+    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the notes
 
 
 def build(context: ReportContext) -> DealerShiftReport:
@@ -43,7 +46,7 @@ def build(context: ReportContext) -> DealerShiftReport:
         )
         for s in shifts
     )
-    return DealerShiftReport(context.site.time_zone, lines)
+    return DealerShiftReport(context.site.time_zone, lines, context.site.jurisdiction)
 
 
 HEADER = [
@@ -61,7 +64,7 @@ HEADER = [
     "Hold",
 ]
 DEALER = 2  # the column that takes the width the others leave (names wrap between words)
-RULE = "ND 99-01.3-08-04(8)"
+RULE = DEALER_HOLD  # a shift separable from its table-day (ND 99-01.3-08-04(8)), cited by the site's pack
 MONEY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents")
 
 
@@ -87,7 +90,7 @@ def _cells(line: ShiftLine, notes: dict[str, int]) -> list:
 def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
     counts = Counter(line.figures.not_separable_because for line in data.shifts if line.figures.custody is None)
     return [
-        para(f"Note {number}. Not separable from the table-day ({RULE}): {reason} ({counts[reason]} shift(s)).")
+        para(f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s)).")
         for reason, number in notes.items()
     ]
 
@@ -157,12 +160,13 @@ KIND = register(
     ReportKind(
         "dealer_shifts",
         "Dealer shift report",
-        "ND 99-01.3-08-04(8); SFN 18862",
+        report_rules.DEALER_SHIFTS,
         "range",
         build,
         render,
         table,
         landscape=True,
         reader=DEALER_FIGURES,
+        revenue_models=frozenset({RevenueModel.DROP}),  # percent-of-hold: a drop-based house's figure
     )
 )

@@ -4,6 +4,7 @@ receipts, prizes and net. Nothing for a drop pack, whose figures are the report 
 
 from reportlab.platypus import Spacer
 
+from accounting.rules import SESSION_GAME, TABLE_FEES
 from cardroom.pdf import data_table, para
 
 
@@ -20,11 +21,14 @@ def pack_section(pack: dict | None) -> list:
             ["Fee cash counted", f["fees_counted_cents"]],
             ["Over/short (counted days)", f["over_short_cents"]],
         ]
-        title = f"Table fees ({pack['name']}; WAC 230-40-125(1): fees on a time basis, no drop-based hold)"
+        title = f"Table fees ({pack['name']}; {TABLE_FEES.at(pack['code'])}: fees on a time basis, no drop-based hold)"
         return [*_grid(title, rows), para(f"Days with fees not counted: {f['days_not_counted']}.", "small")]
     if pack and "sessions" in pack:
         s = pack["sessions"]
         rows = [[f"Receipts ({s['sessions']} sessions)", s["receipts_cents"]], ["Prizes paid", s["prizes_cents"]]]
-        title = f"Games-of-chance sessions ({pack['name']}; the session record is an assumption: 9 NYCRR 4620.5 defines the game)"
+        title = (
+            f"Games-of-chance sessions ({pack['name']}; the session record is an assumption: "
+            f"{SESSION_GAME.at(pack['code'])} defines the game)"
+        )
         return _grid(title, rows, ["Net", s["net_cents"]])
     return []

@@ -20,14 +20,15 @@ from accounting.books import (
     quarter_books,
     tax_return,
 )
-from accounting.games import GameLine, below_word, summary_game_lines
+from accounting.games import GameLine, bank_allocation, below_word, summary_game_lines
 from accounting.pack_figures import pack_figures
-from accounting.rules import QUARTER_FIGURES
+from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES
 from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
 
+from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, names
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_section
@@ -38,11 +39,17 @@ from .tournament_record import summary_section
 class QuarterlyReport:
     site: str
     summary: QuarterSummary
-    tax: TaxFigures  # on the filed figures (books.tax_return)
+    tax: TaxFigures | None  # on the filed figures (books.tax_return); None where the pack states no tax
     books: QuarterBooks
-    tax_return: TaxReturn
+    tax_return: TaxReturn | None
     games: tuple[GameLine, ...] = ()  # twenty-one, paddlewheel (each with its threshold), total
     pack: dict | None = None  # the pack's own figures for the quarter (accounting.pack_figures)
+    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the rules and states the tax
+
+    @property
+    def holds(self) -> bool:
+        """Drop-based figures and hold (a drop pack's, accounting.pack_figures `hold_applies`)."""
+        return self.pack is None or self.pack.get("hold_applies", True)
 
 
 NOT_KNOWN = "not known"
@@ -59,10 +66,12 @@ def build(context: ReportContext) -> QuarterlyReport:
     summary = next(s for s in every_site if s.site_id == context.site.pk)
     found = filings([s.site_id for s in every_site], [quarter])
     state = quarter_books(summary, found.get((context.site.pk, str(quarter))), context.site.time_zone)
-    tax = tax_return(context.organization, quarter, every_site, found)
-    games = summary_game_lines(summary, quarter.end)
+    # The gaming tax only where the site's pack states it (an obligation of that law, not a control).
+    tax = tax_return(context.organization, quarter, every_site, found) if GAMING_TAX.applies(context.site) else None
+    games = summary_game_lines(summary, quarter.end, where=context.site)
     pack = pack_figures(context.site, quarter.start, quarter.end)
-    return QuarterlyReport(context.site.name, summary, tax.figures, state, tax, games, pack)
+    return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
+                           context.site.jurisdiction)  # fmt: skip
 
 
 DAY_HEADER = [
@@ -140,6 +149,10 @@ def game_rows(lines) -> list[list]:
 
 def _games(data: QuarterlyReport) -> list:
     lines = data.games
+    if not LOW_HOLD.applies(data.where):  # no low-hold thresholds in the pack's law
+        rows = [row[:5] for row in game_rows(lines)]
+        return [para("Games", "heading"), data_table(GAME_HEADER[:5], rows, col_widths=[145, 110, 100, 100, 70],
+                                                     money_columns=[1, 2, 3], right_columns=[4])]  # fmt: skip
     cited = sorted({line.threshold.citation for line in lines if line.threshold})
     return [
         para("Games", "heading"),
@@ -147,7 +160,7 @@ def _games(data: QuarterlyReport) -> list:
             GAME_HEADER, game_rows(lines), col_widths=GAME_WIDTHS, money_columns=[1, 2, 3], right_columns=[4, 5, 6]
         ),
         para(
-            f"{', '.join(cited) or 'ND 99-01.3-08-04(9)'}: at a site that requires video surveillance, a quarter's "
+            f"{', '.join(cited) or LOW_HOLD.at(data.where)}: at a site that requires video surveillance, a quarter's "
             "percent-of-hold less than the game's threshold starts a video review. Each game is judged on its own "
             "figures; the total is the sum of both.",
             "small",
@@ -165,9 +178,39 @@ CASH_LINES = (
 )
 
 
-def cash_rows(summary: QuarterSummary) -> list[list]:
+ALLOCATION_HEADER = ["Game", "AGP", "Cash long (short) allocated"]
+
+
+def allocation_rows(data: QuarterlyReport) -> list[list] | None:
+    """Twenty-one and paddlewheel with the combined bank's long (short) allocated (08-16(4)), or None."""
+    allocation = bank_allocation(data.summary, data.where)
+    if allocation is None:
+        return None
+    return [
+        ["Twenty-one", allocation.twenty_one_agp_cents, known(allocation.twenty_one_long_short_cents)],
+        ["Paddlewheel", allocation.paddlewheel_agp_cents, allocation.paddlewheel_long_short_cents],
+    ]
+
+
+def combined_bank_section(data: QuarterlyReport) -> list:
+    """A combined twenty-one/paddlewheel bank's long (short), allocated to twenty-one, where the
+    site's pack states the rule (ND 99-01.3-08-16(4)) and the site's bank served both games."""
+    rows = allocation_rows(data)
+    if rows is None:
+        return []
+    return [
+        Spacer(1, 4),
+        para(f"Combined twenty-one/paddlewheel cash bank ({COMBINED_BANK.at(data.where)})", "cell_bold"),
+        data_table(ALLOCATION_HEADER, rows, col_widths=[225, 150, 150], money_columns=[1, 2],
+                   total_row=["Combined bank", data.summary.total.agp_cents, known(data.summary.long_short_cents)]),
+        para("The combined bank's cash long (short) is allocated to twenty-one; paddlewheel carries none.", "small"),
+    ]  # fmt: skip
+
+
+def cash_rows(summary: QuarterSummary, *, holds: bool = True) -> list[list]:
+    """The quarter's cash lines; without a drop-based AGP (a fees or session pack) only the cash profit."""
     rows = []
-    for label, name in CASH_LINES:
+    for label, name in CASH_LINES if holds else CASH_LINES[:1]:
         value = summary.total.agp_cents if name is None else getattr(summary, name)
         rows.append([label, known(value)])
     return rows
@@ -177,13 +220,17 @@ def _cash(data: QuarterlyReport) -> list:
     summary = data.summary
     story = [
         para("Cash", "heading"),
-        data_table(["", "Amount"], cash_rows(summary), col_widths=[400, 125], money_columns=[1]),
-        para(
-            "Long (short) = change in chips outside the house + unexplained remainder + long (short) of the days "
-            "whose chips were not counted. A combined twenty-one/paddlewheel bank's long (short) is twenty-one's.",
-            "small",
-        ),
+        data_table(["", "Amount"], cash_rows(summary, holds=data.holds), col_widths=[400, 125], money_columns=[1]),
     ]
+    if data.holds:
+        story.append(
+            para(
+                "Long (short) = change in chips outside the house + unexplained remainder + long (short) of the days "
+                "whose chips were not counted.",
+                "small",
+            )
+        )
+    story += combined_bank_section(data)
     if summary.days_without_bank_count:
         story.append(
             para(
@@ -192,13 +239,15 @@ def _cash(data: QuarterlyReport) -> list:
             )
         )
     net = summary.long_short_cents
-    if net is None:
+    if not data.holds:
+        pass
+    elif net is None:
         story.append(para("Net cash long (short) for the quarter: not known (no bank count)."))
     else:
         story.append(
             para(f"Net cash {'long (other income)' if net >= 0 else 'short (expense)'}: {format_money(abs(net))}.")
         )
-    story += summary_section(summary.tournaments, summary.twenty_one.agp_cents)
+    story += summary_section(summary.tournaments, summary.twenty_one.agp_cents, where=data.where)
     return story
 
 
@@ -350,7 +399,7 @@ def _tax_return(data: QuarterlyReport) -> list:
 
 
 def _tax_sections(data: QuarterlyReport) -> list:
-    return _tax(data.tax) + _tax_return(data)
+    return _tax(data.tax) + _tax_return(data) if data.tax is not None else []
 
 
 # The report's sections in order, each a function of the report data returning flowables.
@@ -358,7 +407,12 @@ def _pack(data: QuarterlyReport) -> list:
     return pack_section(data.pack)
 
 
-SECTIONS = [_books, _days, _games, _pack, _cash, _tax_sections]
+def _drop_sections(data: QuarterlyReport) -> list:
+    """The days and the games: a drop pack's figures with their hold (none for a fees or session pack)."""
+    return _days(data) + _games(data) if data.holds else []
+
+
+SECTIONS = [_books, _drop_sections, _pack, _cash, _tax_sections]
 
 
 def render(data: QuarterlyReport) -> list:
@@ -421,11 +475,13 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     rows += _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
     for label, name in CASH_LINES:
         rows.append(_row("cash", label=label, amount=s.total.agp_cents if name is None else getattr(s, name)))
-    for name, gp, prizes, agp, profit in data.tax.sites:
+    for name, gp, prizes, agp, profit in data.tax.sites if data.tax else ():
         rows.append(_row("tax_site", label=name, gross_proceeds=gp, prizes=prizes, agp=agp, cash_profit=profit))
     for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):
         rows += [_row(row, gaming_date=a.line.corrected_date, amount=a.agp_effect_cents) for a in amendments]
     rows.append(_row("books", label=data.books.state, note=data.books.statement))
+    if data.tax is None:  # no gaming tax in the site's pack
+        return COLUMNS, rows
     for label, value in tax_rows(data.tax):
         text = isinstance(value, str)  # "not recorded"
         rows.append(_row("tax_line", label=label, amount=None if text else value, note=value if text else None))
@@ -436,13 +492,15 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
 KIND = register(
     ReportKind(
         "quarterly",
-        "Quarterly summary (twenty-one and paddlewheel)",
-        "ND 99-01.3-08-16(1)(g), 08-04(9); SFN 50901; N.D.C.C. 53-06.1-12",
+        "Quarterly summary",
+        report_rules.QUARTERLY,
         "quarter",
         build,
         render,
         table,
         large=True,
         reader=QUARTER_FIGURES,
+        form=report_rules.FORM_QUARTERLY,
+        form_title="Quarterly summary (twenty-one and paddlewheel)",
     )
 )

@@ -11,7 +11,9 @@ from reportlab.platypus import Spacer
 from cardroom.pdf import data_table, format_clock, para
 from floor.queries import slip_register
 from floor.rules import SLIP_REGISTER
+from packs import RevenueModel
 
+from .. import rules as report_rules
 from ..columns import DATE, DATETIME, INT, MONEY, Column, names
 from ..registry import ReportContext, ReportKind, register
 
@@ -152,11 +154,13 @@ KIND = register(
     ReportKind(
         "slip_register",
         "Fill and credit slip register",
-        "ND 99-01.3-08-05(2)",
+        report_rules.SLIP_REGISTER,
         "range",
         build,
         render,
         table,
         reader=SLIP_REGISTER,
+        # Fills and credits from a chip bank: not a player-banked house's, whose revenue is its fees.
+        revenue_models=frozenset({RevenueModel.DROP, RevenueModel.SESSION}),
     )
 )

@@ -16,6 +16,7 @@ from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, Revi
 from surveillance.queries import active_entries, program_ended_on
 from surveillance.rules import REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS
 
+from .. import rules as report_rules
 from ..columns import DATE, INT, Column, names
 from ..registry import ReportContext, ReportKind, register
 
@@ -78,6 +79,7 @@ class Program:
 class SurveillanceLogReport:
     log: tuple[LogLine, ...]
     programs: tuple[Program, ...]
+    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the sections
 
 
 def _clock(moment: datetime, zone: ZoneInfo, with_date: bool = True) -> str:
@@ -173,7 +175,7 @@ def _closure(program: ReviewProgram) -> str:
 
 def build(context: ReportContext) -> SurveillanceLogReport:
     zone = ZoneInfo(context.site.time_zone)
-    return SurveillanceLogReport(_log(context, zone), _programs(context, zone))
+    return SurveillanceLogReport(_log(context, zone), _programs(context, zone), context.site.jurisdiction)
 
 
 def _yes_no(value: bool) -> str:
@@ -202,7 +204,7 @@ def _log_rows(log) -> list[list]:
 
 
 def _render_log(data: SurveillanceLogReport) -> list:
-    story = [para("Daily surveillance review log (ND 99-01.3-08-04(7))", "heading")]
+    story = [para(f"Daily surveillance review log ({report_rules.SURVEILLANCE_DAILY_LOG.at(data.where)})", "heading")]
     if not data.log:
         return [*story, para("No review log entry at this site in the period.")]
     return [*story, data_table(LOG_HEADER, _log_rows(data.log), col_widths=LOG_WIDTHS)]
@@ -239,7 +241,7 @@ def _render_program(program: Program) -> list:
 
 def render(data: SurveillanceLogReport) -> list:
     story = _render_log(data)
-    story += [Spacer(1, 10), para("Video review programs (ND 99-01.3-08-04(9))", "heading")]
+    story += [Spacer(1, 10), para(f"Video review programs ({report_rules.VIDEO_REVIEW_PROGRAMS.at(data.where)})", "heading")]
     if not data.programs:
         return [*story, para("No video review program at this site in the period.")]
     for program in data.programs:
@@ -285,7 +287,7 @@ KIND = register(
     ReportKind(
         "surveillance_log",
         "Daily surveillance review log and video review documentation",
-        "ND 99-01.3-08-04(7),(9); 08-16(1)(d),(h)",
+        report_rules.SURVEILLANCE_LOG,
         "range",
         build,
         render,

@@ -10,12 +10,14 @@ from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
 
+from accounting.rules import TOURNAMENT_PLAY
 from cardroom.money import format_money
 from cardroom.pdf import data_table, format_clock, para
 from tournaments import queries
 from tournaments.models import Tournament
 from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT_RECORDS
 
+from .. import rules as report_rules
 from ..columns import DATE, DATETIME, INT, MONEY, Column, names
 from ..registry import ReportContext, ReportKind, register
 
@@ -75,6 +77,12 @@ class TournamentRecord:
 @dataclass(frozen=True)
 class TournamentRecordReport:
     tournaments: tuple[TournamentRecord, ...]
+    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the headings
+
+
+def _cited(rule, where: str) -> str:
+    """" (citation)" where the site's pack states the rule; "" elsewhere (a house's own record)."""
+    return f" ({rule.at(where)})" if rule.applies(where) else ""
 
 
 def _money_or(cents: int | None, none: str = "not allowed") -> str:
@@ -163,7 +171,9 @@ def build(context: ReportContext) -> TournamentRecordReport:
     )
     figures = queries.figures_by_tournament([t.pk for t in tournaments])
     zone = ZoneInfo(context.site.time_zone)
-    return TournamentRecordReport(tuple(_record(t, figures[t.pk], zone) for t in tournaments))
+    return TournamentRecordReport(
+        tuple(_record(t, figures[t.pk], zone) for t in tournaments), context.site.jurisdiction
+    )
 
 
 PLAYER_HEADER = ["Player", "Fees paid", "Chips issued", "Prizes"]
@@ -189,14 +199,14 @@ def _win_rows(r: TournamentRecord) -> list[list]:
 def render(data: TournamentRecordReport) -> list:
     if not data.tournaments:
         return [para("No tournament at this site in the period.")]
-    story = []
+    story, w = [], data.where
     for r in data.tournaments:
         story += [
             para(f"{r.name} ({r.gaming_date})", "heading"),
-            para("Rules disclosed to players (ND 99-01.3-08-15); the chips have no cash redemption value."),
+            para(f"Rules disclosed to players{_cited(report_rules.TOURNAMENT_RULES, w)}; the chips have no cash redemption value."),
             data_table(["Rule", "As announced"], [list(line) for line in r.rules], col_widths=[150, 375]),
             Spacer(1, 6),
-            para("Register of players and their fees (ND 99-01.3-08-15(1))", "heading"),
+            para(f"Register of players and their fees{_cited(report_rules.TOURNAMENT_REGISTER, w)}", "heading"),
             data_table(
                 PLAYER_HEADER,
                 [[p.name, p.paid_cents, p.chips, p.prizes_cents] for p in r.players],
@@ -205,7 +215,7 @@ def render(data: TournamentRecordReport) -> list:
                 right_columns=[2],
             ),
             Spacer(1, 6),
-            para("Fees, rebuys and add-ons collected (ND 99-01.3-08-16(1)(e))", "heading"),
+            para(f"Fees, rebuys and add-ons collected{_cited(report_rules.TOURNAMENT_FEES, w)}", "heading"),
             data_table(
                 FEE_HEADER,
                 [[f.when, f.player, f.kind, f.fee_cents, f.chips, f.initials, f.note] for f in r.fees],
@@ -214,7 +224,7 @@ def render(data: TournamentRecordReport) -> list:
                 right_columns=[4],
             ),
             Spacer(1, 6),
-            para("Prize register (ND 99-01.3-08-16(1)(f))", "heading"),
+            para(f"Prize register{_cited(report_rules.TOURNAMENT_PRIZES, w)}", "heading"),
             data_table(
                 PRIZE_HEADER,
                 [
@@ -234,7 +244,7 @@ def render(data: TournamentRecordReport) -> list:
                 money_columns=[4],
             ),
             Spacer(1, 6),
-            para("Record of win (ND 99-01.3-08-16(1)(f))", "heading"),
+            para(f"Record of win{_cited(report_rules.TOURNAMENT_PRIZES, w)}", "heading"),
             data_table(
                 WIN_HEADER,
                 _win_rows(r),
@@ -260,13 +270,14 @@ def summary_rows(t) -> list[list]:
     ]
 
 
-def summary_section(t, twenty_one_agp_cents: int) -> list:
-    """The tournament lines as a titled grid, or nothing when there was no tournament play."""
+def summary_section(t, twenty_one_agp_cents: int, *, where: str = "ND") -> list:
+    """The tournament lines as a titled grid, or nothing when there was no tournament play; the
+    heading cites the site's pack (`where`: a Site.jurisdiction)."""
     if t.is_empty:
         return []
     return [
         Spacer(1, 4),
-        para("Tournaments (ND 99-01.3-08-15; 08-16(1)(e)-(g))", "cell_bold"),
+        para(f"Tournaments ({TOURNAMENT_PLAY.at(where)})", "cell_bold"),
         data_table(
             ["", "Amount"],
             summary_rows(t),
@@ -299,7 +310,7 @@ KIND = register(
     ReportKind(
         "tournament_record",
         "Tournament record",
-        "ND 99-01.3-08-16(1)(e),(f)",
+        report_rules.TOURNAMENT_RECORD,
         "range",
         build,
         render,

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 LONG = 10_240
 ROWS = 4
-CODES = {"time_zone"}  # a validated name the report looks up, not text it prints
+CODES = {"time_zone", "where"}  # validated names the report looks up (a zone, a pack), not text it prints
 
 
 def lengthen(value, seen=0):
@@ -48,8 +48,8 @@ def lengthen(value, seen=0):
     return value
 
 
-def render(kind, data) -> bytes:
-    title = TitleBlock("Prairie Charities", "Bismarck Elks Lodge", "period", kind.title, kind.rule)
+def render(kind, data, where="ND") -> bytes:
+    title = TitleBlock("Prairie Charities", "Bismarck Elks Lodge", "period", kind.title_at(where), kind.rule_at(where))
     provenance = Provenance(timezone.now(), "gm", data_digest(data))
     return ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
 

@@ -174,7 +174,9 @@ def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_
     site.save()
     refused = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
     assert refused.status_code == 400
-    assert refused.json()["kind"][0].startswith("ND 99-01.3-08-13: the house and player rules is for sites in ND only")
+    # Refused in the site's own words: North Dakota's rule is not cited at another pack's site.
+    message = refused.json()["kind"][0]
+    assert message.startswith("House control: the house and player rules is not a report of") and "ND" not in message
     assert not ReportFile.objects.exists()
     kinds = {k["kind"]: k for k in auditor_api.get("/api/v1/reports/kinds/").json()}
-    assert kinds["house_rules"]["jurisdictions"] == ["ND"]
+    assert "house_rules" not in kinds  # an organization sees only its packs' reports

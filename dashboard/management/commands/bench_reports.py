@@ -107,7 +107,7 @@ class Command(DatabaseCommand):
     def _produce(self, busy, code: str, context: ReportContext) -> tuple[bytes, int, int]:
         kind = load_kinds()[code]
         data = kind.build(context)
-        title = TitleBlock(busy.site.organization.name, busy.site.name, context.period_label, kind.title, kind.rule)
+        title = TitleBlock(busy.site.organization.name, busy.site.name, context.period_label, kind.title_at(busy.site), kind.rule_at(busy.site))
         provenance = Provenance(datetime(2026, 1, 1, tzinfo=UTC), "bench", data_digest(data))
         pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
         header, rows = kind.table(data)

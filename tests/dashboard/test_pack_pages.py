@@ -1,0 +1,152 @@
+"""The figures pages, the dashboard, the menus and the figures API speak the site's own pack
+(issue 32): ND's gaming tax, quarterly return (SFN 50901), low-hold thresholds (08-04(9)) and
+deposit rule (03-10) only at North Dakota sites; a fees site shows its fees and no hold; an
+organization sees only its packs' menus and reports."""
+
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+
+from accounting.models import QuarterFiling
+from tests.reports.test_pack_words import DAY, OTHER_PACKS, QUARTER, House, foreign
+
+AFTER_THE_QUARTER = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
+PAGES = (
+    "/figures/daily/?site={site}&date=2026-08-14",
+    "/figures/quarter/?site={site}&quarter=2026Q3",
+    "/figures/dashboard/?site={site}",
+    "/reports/",
+)
+
+
+@pytest.fixture
+def house(db):
+    return lambda jurisdiction: House(jurisdiction).play()
+
+
+def _pages(client, here, who) -> dict[str, str]:
+    client.force_login(who.user)
+    found = {}
+    for page in PAGES:
+        response = client.get(page.format(site=here.site.pk))
+        assert response.status_code == 200, page
+        found[page] = response.content.decode()
+    return found
+
+
+def _books_words(html: str) -> str:
+    """The page without the floor's and counts' open items (each cited by its own app's rules)."""
+    for list_id in ('<ul id="open-items">', '<ul id="carried-items">'):
+        if list_id in html:
+            start = html.index(list_id)
+            html = html[:start] + html[html.index("</ul>", start) + 5 :]
+    return html
+
+
+@pytest.mark.parametrize("jurisdiction", [*OTHER_PACKS, "ND"])
+def test_the_figures_pages_and_the_dashboard_speak_only_the_sites_pack(client, house, jurisdiction):
+    here = house(jurisdiction)
+    for who in (here.manager, here.auditor):
+        for page, html in _pages(client, here, who).items():
+            assert not foreign(_books_words(html), jurisdiction), (page, foreign(_books_words(html), jurisdiction))
+
+
+@pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
+def test_the_quarter_page_has_no_nd_tax_return_or_thresholds_but_files_the_quarter(client, house, jurisdiction):
+    here = house(jurisdiction)
+    with time_machine.travel(AFTER_THE_QUARTER, tick=False):  # a quarter is filed once it has ended
+        html = _pages(client, here, here.manager)[PAGES[1]]
+    assert 'id="tax-heading"' not in html and 'id="other-games-form"' not in html
+    assert '<th class="text-end">Threshold</th>' not in html and "gaming tax" not in html
+    assert "Mark 2026Q3 filed" in html and 'Filing <small class="text-muted">(House control)</small>' in html
+    assert 'id="bank-allocation"' not in html
+
+
+@pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
+def test_the_daily_page_cites_no_deposit_deadline_of_another_state(client, house, jurisdiction):
+    html = _pages(client, here := house(jurisdiction), here.manager)[PAGES[0]]
+    assert "third banking day" not in html and 'Books <small class="text-muted">(House control)</small>' in html
+
+
+def test_a_fees_site_shows_its_fees_and_no_drop_win_or_hold(client, house):
+    here = house("WA-BJ")
+    pages = _pages(client, here, here.auditor)
+    for page in PAGES[:2]:
+        assert "Table fees" in pages[page] and "WAC 230-40-125(1)" in pages[page], page
+        assert 'id="tables"' not in pages[page] and 'id="games"' not in pages[page], page
+        assert 'id="long-short"' not in pages[page] and "Hold" not in pages[page], page
+    assert "Table fees" in pages[PAGES[2]] and 'id="unusual"' not in pages[PAGES[2]]
+
+
+def test_a_session_site_shows_its_session_net(client, house):
+    here = house("NY")
+    html = _pages(client, here, here.auditor)[PAGES[1]]
+    assert 'id="sessions-net"' in html and "9 NYCRR 4620.5" in html and 'id="games"' not in html
+
+
+def test_at_a_north_dakota_site_the_quarter_page_keeps_the_return_the_tax_and_the_thresholds(client, house):
+    here = house("ND")
+    html = _pages(client, here, here.manager)[PAGES[1]]
+    assert "(SFN 50901, ND 99-01.3-08-16(1)(g))" in html and 'id="tax-heading"' in html
+    assert "N.D.C.C. 53-06.1-12" in html and "ND 99-01.3-08-04(9)" in html and 'id="other-games-form"' in html
+    daily = _pages(client, here, here.manager)[PAGES[0]]
+    assert "(third banking day, ND 99-01.3-03-10)" in daily and "Model: SFN 50079." in daily
+
+
+def test_the_quarter_page_allocates_a_combined_banks_long_short_to_twenty_one(client, house):
+    here = house("ND")
+    html = _pages(client, here, here.auditor)[PAGES[1]]
+    assert "Combined twenty-one/paddlewheel cash bank" in html and "ND 99-01.3-08-16(4)" in html
+    assert 'id="allocated-21">$1,870.00<' in html and 'id="allocated-pw">$0.00<' in html
+
+
+@pytest.mark.parametrize(
+    ("jurisdiction", "shown", "hidden"),
+    [
+        ("ND", {"Dealer percent-of-hold"}, {"Table fees (WA-BJ)", "Game approvals (WA)"}),
+        ("WA-HB", {"Game approvals (WA)", "Dealer percent-of-hold"}, {"Table fees (WA-BJ)"}),
+        ("WA-BJ", {"Table fees (WA-BJ)"}, {"Game approvals (WA)", "Dealer percent-of-hold"}),
+        ("NY", set(), {"Table fees (WA-BJ)", "Game approvals (WA)", "Dealer percent-of-hold"}),
+    ],
+)
+def test_an_organization_sees_only_its_packs_menus(client, house, jurisdiction, shown, hidden):
+    here = house(jurisdiction)
+    html = _pages(client, here, here.manager)[PAGES[3]]
+    assert all(label in html for label in shown), shown
+    assert not [label for label in hidden if label in html]
+
+
+def test_an_nd_auditors_report_list_offers_no_wa_or_ny_handouts(client, house):
+    here = house("ND")
+    html = _pages(client, here, here.auditor)[PAGES[3]]
+    assert "House rules (WA" not in html and "House rules (NY)" not in html and "House and player rules" in html
+
+
+@pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
+def test_the_figures_api_has_no_thresholds_tax_or_tax_in_a_filing_elsewhere(client_for, house, jurisdiction):
+    here = house(jurisdiction)
+    api = client_for(here.manager)
+    quarter = api.get(f"/api/v1/sites/{here.site.pk}/quarter-summary/?quarter={QUARTER}").json()
+    assert all(g["low_hold_threshold"] is None and g["threshold_citation"] is None for g in quarter["games"])
+    daily = api.get(f"/api/v1/sites/{here.site.pk}/daily-summary/?date={DAY}").json()
+    assert all(g["threshold_citation"] is None for g in daily["games"])
+    assert api.get(f"/api/v1/organizations/{here.org.pk}/tax/?quarter={QUARTER}").status_code == 404
+    assert api.get(f"/api/v1/organizations/{here.org.pk}/other-games-agp/?quarter={QUARTER}").status_code == 404
+    closed = api.post(f"/api/v1/sites/{here.site.pk}/close-books/", {"date": str(DAY)}, format="json")
+    assert closed.status_code == 201, closed.json()
+    with time_machine.travel(AFTER_THE_QUARTER, tick=False):
+        filed = api.post(f"/api/v1/sites/{here.site.pk}/quarter-filing/", {"quarter": QUARTER}, format="json")
+    assert filed.status_code == 201, filed.json()
+    assert "tax" not in QuarterFiling.objects.get(site=here.site).figures  # no gaming tax to freeze here
+
+
+def test_an_nd_filing_still_freezes_the_tax(client_for, house):
+    here = house("ND")
+    api = client_for(here.manager)
+    closed = api.post(f"/api/v1/sites/{here.site.pk}/close-books/", {"date": str(DAY)}, format="json")
+    assert closed.status_code == 201, closed.json()
+    with time_machine.travel(AFTER_THE_QUARTER, tick=False):
+        filed = api.post(f"/api/v1/sites/{here.site.pk}/quarter-filing/", {"quarter": QUARTER}, format="json")
+    assert filed.status_code == 201, filed.json()
+    assert QuarterFiling.objects.get(site=here.site).figures["tax"]["tax_label"].startswith("ND gaming tax")

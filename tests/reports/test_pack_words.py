@@ -1,0 +1,192 @@
+"""Each pack speaks only its own law in the books (issue 32): at a WA-HB, WA-BJ or NY site the
+quarter page, the daily page, the dashboard, the figures API and every report kind's PDF, CSV
+and XLSX carry no North Dakota words (99-01.3, SFN forms, N.D.C.C., North Dakota); at an ND site
+no Washington or New York words, and ND's forms, tax and thresholds are there. Pages, API and
+reports are driven through the client; the reports are read back."""
+
+import io
+from datetime import date
+
+import pdfplumber
+import pytest
+from openpyxl import load_workbook
+
+from cardroom.models import Role
+from compliance.thresholds import ensure_seeded
+from reports.services import generate_report
+from tests.accounting.scenario import Scenario
+from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make_person
+
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
+DAY = date(2026, 8, 14)
+QUARTER = "2026Q3"
+OTHER_PACKS = ["WA-HB", "WA-BJ", "NY"]
+
+
+def pdf_text(content: bytes) -> str:
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+def xlsx_text(content: bytes) -> str:
+    sheet = load_workbook(io.BytesIO(content)).active
+    return "\n".join(" ".join(str(v) for v in row if v is not None) for row in sheet.iter_rows(values_only=True))
+
+
+def foreign(text: str, jurisdiction: str) -> list[str]:
+    """Each foreign word found, with the text around it."""
+    words = OTHER_WORDS if jurisdiction == "ND" else ND_WORDS
+    return [text[max(0, text.index(w) - 120) : text.index(w) + 60] for w in words if w in text]
+
+
+class House:
+    """An organization with one site of `jurisdiction`, its gaming manager and auditor, and a
+    day of play at two tables (twenty-one and paddlewheel) with the bank counted."""
+
+    def __init__(self, jurisdiction: str):
+        self.org = OrganizationFactory(name=f"House of {jurisdiction}")
+        self.site = SiteFactory(organization=self.org, name=f"Hall {jurisdiction}", jurisdiction=jurisdiction)
+        self.manager = make_person(self.org, Role.GAMING_MANAGER, None)
+        self.auditor = make_person(self.org, Role.AUDITOR, None)
+        self.people = {
+            "shift": make_person(self.org, Role.SHIFT_MANAGER, self.site),
+            "cashier": make_person(self.org, Role.CASHIER, self.site),
+            "count1": make_person(self.org, Role.COUNT_TEAM, self.site, employment_type="independent"),
+            "count2": make_person(self.org, Role.COUNT_TEAM, self.site),
+        }
+
+    def play(self):
+        ensure_seeded()
+        scenario = Scenario(self.site, self.people)
+        # Twenty-one: the tray lost $200 (prizes), AGP $800; paddlewheel: AGP $1,000. No slips: an open
+        # slip is the floor's item, cited by the floor's rules.
+        for number, game, closer in ((1, "21", 80_000), (2, "PW", 100_000)):
+            table = TableFactory(site=self.site, number=number, game=game)
+            scenario.tray(table, DAY, "opener", 100_000)
+            scenario.tray(table, DAY, "closer", closer)
+            scenario.drop(table, DAY, 100_000)
+        scenario.bank(DAY, "start", 500_000, 300_000)
+        scenario.bank(DAY, "end", 667_000, 300_000)  # cash profit 367,000 - AGP 180,000: long 187,000
+        return self
+
+
+@pytest.fixture
+def house(db):
+    return lambda jurisdiction: House(jurisdiction).play()
+
+
+def _report(api, house, kind) -> dict:
+    """Request the report; a large one (queued for a worker) is generated here, as the worker would."""
+    payload = {"kind": kind, "site": house.site.pk}
+    payload |= {"quarter": QUARTER} if kind == "quarterly" else {"start": "2026-08-01", "end": "2026-08-20"}
+    created = api.post("/api/v1/reports/", payload, format="json")
+    assert created.status_code == 201, (kind, created.json())
+    if created.json()["status"] == "queued":
+        generate_report(created.json()["id"])
+        return api.get(f"/api/v1/reports/{created.json()['id']}/").json()
+    return created.json()
+
+
+def _every_format(api, run_id) -> dict[str, str]:
+    base = f"/api/v1/reports/{run_id}/download/"
+    return {
+        "pdf": pdf_text(api.get(base).content),
+        "csv": api.get(f"{base}?format=csv").content.decode(),
+        "xlsx": xlsx_text(api.get(f"{base}?format=xlsx").content),
+    }
+
+
+@pytest.mark.parametrize("jurisdiction", [*OTHER_PACKS, "ND"])
+def test_every_report_kind_offered_at_a_site_speaks_only_its_packs_law(client_for, house, jurisdiction):
+    here = house(jurisdiction)
+    api = client_for(here.auditor)
+    kinds = {k["kind"]: k for k in api.get("/api/v1/reports/kinds/").json()}
+    assert kinds, "the site's pack offers reports"
+    for kind, described in kinds.items():
+        assert not foreign(f"{described['title']} {described['rule']}", jurisdiction), kind
+        run = _report(api, here, kind)
+        assert run["status"] == "done", (kind, run)
+        for fmt, text in _every_format(api, run["id"]).items():
+            assert not foreign(text, jurisdiction), (kind, fmt, foreign(text, jurisdiction))
+
+
+@pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
+def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(client_for, house, jurisdiction):
+    here = house(jurisdiction)
+    api = client_for(here.auditor)
+    kinds = {k["kind"]: k for k in api.get("/api/v1/reports/kinds/").json()}
+    assert (kinds["daily"]["title"], kinds["daily"]["rule"]) == ("Daily report", "House control")
+    assert kinds["quarterly"]["title"] == "Quarterly summary"
+    assert not {"house_rules"} & set(kinds)  # North Dakota's handout is not offered here
+    quarterly = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
+    assert "Quarterly summary" in quarterly and "gaming tax" not in quarterly and "Low-hold" not in quarterly
+    daily = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content)
+    assert "Daily report" in daily and "due by" not in daily and "Low-hold threshold" not in daily
+
+
+def test_a_fees_site_reports_its_fees_and_no_drop_win_or_hold(client_for, house):
+    here = house("WA-BJ")
+    api = client_for(here.auditor)
+    kinds = {k["kind"] for k in api.get("/api/v1/reports/kinds/").json()}
+    assert not {"dealer_hold", "dealer_shifts", "count_sheets", "slip_register"} & kinds
+    daily = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content)
+    quarterly = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
+    for text in (" ".join(daily.split()), " ".join(quarterly.split())):
+        assert "Table fees" in text and "WAC 230-40-125(1)" in text
+        assert "Percent of hold" not in text and "Cash long (short)" not in text and "21 hold" not in text
+
+
+def test_a_session_site_reports_its_session_net(client_for, house):
+    here = house("NY")
+    api = client_for(here.auditor)
+    quarterly = " ".join(
+        pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content).split()
+    )
+    assert "Games-of-chance sessions" in quarterly and "9 NYCRR 4620.5" in quarterly and "Net" in quarterly
+    assert "21 hold" not in quarterly
+
+
+def test_at_a_north_dakota_site_the_reports_keep_the_forms_the_tax_and_the_thresholds(client_for, house):
+    here = house("ND")
+    api = client_for(here.auditor)
+    kinds = {k["kind"]: k for k in api.get("/api/v1/reports/kinds/").json()}
+    assert kinds["daily"]["title"] == "Twenty-one daily report"
+    assert kinds["daily"]["rule"] == "ND 99-01.3-08-16(1)(g); SFN 50079"
+    assert kinds["quarterly"]["title"] == "Quarterly summary (twenty-one and paddlewheel)"
+    assert "house_rules" in kinds and not [k for k in kinds if k.startswith("house_rules_")]
+    quarterly = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
+    assert "SFN 50901" in quarterly and "N.D.C.C. 53-06.1-12" in quarterly and "ND 99-01.3-08-04(9)" in quarterly
+    daily = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content)
+    assert "Twenty-one daily report" in daily and "due by" in daily
+
+
+def test_the_quarterly_pdf_allocates_a_combined_banks_long_short_to_twenty_one(client_for, house):
+    """ND 99-01.3-08-16(4): the site's one bank took both games' drop, so its long is twenty-one's."""
+    here = house("ND")
+    api = client_for(here.auditor)
+    text = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
+    section = text[text.index("Combined twenty-one/paddlewheel cash bank (ND 99-01.3-08-16(4))") :]
+    lines = section.splitlines()
+    assert any(line.startswith("Twenty-one $800.00 $1,870.00") for line in lines), lines[:6]
+    assert any(line.startswith("Paddlewheel $1,000.00 $0.00") for line in lines), lines[:6]
+    assert "allocated to twenty-one" in section
+
+
+@pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
+def test_no_combined_bank_allocation_where_the_pack_does_not_state_it(client_for, house, jurisdiction):
+    here = house(jurisdiction)
+    api = client_for(here.auditor)
+    text = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
+    assert "Combined twenty-one/paddlewheel" not in text
+
+
+@pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
+def test_another_packs_report_is_refused_in_the_sites_own_words(client_for, house, jurisdiction):
+    here = house(jurisdiction)
+    refused = client_for(here.auditor).post(
+        "/api/v1/reports/", {"kind": "house_rules", "site": here.site.pk, "end": "2026-08-20"}, format="json"
+    )
+    assert refused.status_code == 400
+    message = refused.json()["kind"][0]
+    assert message.startswith("House control: ") and not foreign(message, jurisdiction)
