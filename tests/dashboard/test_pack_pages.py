@@ -104,10 +104,10 @@ def test_the_quarter_page_allocates_a_combined_banks_long_short_to_twenty_one(cl
 @pytest.mark.parametrize(
     ("jurisdiction", "shown", "hidden"),
     [
-        ("ND", {"Dealer percent-of-hold"}, {"Table fees (WA-BJ)", "Game approvals (WA)"}),
-        ("WA-HB", {"Game approvals (WA)", "Dealer percent-of-hold"}, {"Table fees (WA-BJ)"}),
-        ("WA-BJ", {"Table fees (WA-BJ)"}, {"Game approvals (WA)", "Dealer percent-of-hold"}),
-        ("NY", set(), {"Table fees (WA-BJ)", "Game approvals (WA)", "Dealer percent-of-hold"}),
+        ("ND", {"Dealer percent-of-hold"}, {"Table fees (WA-BJ)", "Approvals and licences"}),
+        ("WA-HB", {"Approvals and licences", "Dealer percent-of-hold"}, {"Table fees (WA-BJ)"}),
+        ("WA-BJ", {"Table fees (WA-BJ)"}, {"Approvals and licences", "Dealer percent-of-hold"}),
+        ("NY", {"Approvals and licences"}, {"Table fees (WA-BJ)", "Dealer percent-of-hold"}),
     ],
 )
 def test_an_organization_sees_only_its_packs_menus(client, house, jurisdiction, shown, hidden):
