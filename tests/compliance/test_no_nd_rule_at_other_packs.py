@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from cardroom.models import Role
 from cardroom.periods import Quarter
 from cardroom.wager_caps import check_max_wager
-from compliance import engine
 from compliance.engine import run_all
 from compliance.models import Alert
 from surveillance import queries as surveillance_queries
@@ -57,15 +56,6 @@ def test_the_whole_compliance_scan_opens_no_nd_alert_at_another_packs_site(site,
 def test_the_same_data_at_a_north_dakota_site_does_open_the_alert(site, people):
     nd_tripping_quarter(site, people, {"max_wager_cents": 2500})
     assert "prizes_over_gp" in {a.rule for a in run_all(site_ids=[site.pk], quarter=Q3).opened}
-
-
-def test_every_compliance_provider_declares_its_jurisdictions():
-    engine._load_providers()
-    for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
-        declared = getattr(provider, "jurisdictions", None)
-        assert declared, provider.__name__
-        # an ND rule (it cites chapter 99-01.3) judges ND sites only
-        assert declared == engine.ND_ONLY or "ND" not in declared, provider.__name__
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
