@@ -622,7 +622,8 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
                 continue
             flagged.add(event_start)
             found.append(rules.special_event_over_limit(table.site_id, table.pk, table.number, event_start, day,
-                                                        exemption.reason, rules.SPECIAL_EVENT_EXEMPTION.at(by_id[table.site_id])))
+                                                        exemption.cited(by_id[table.site_id]),
+                                                        rules.SPECIAL_EVENT_EXEMPTION.at(by_id[table.site_id])))
     return found
 
 

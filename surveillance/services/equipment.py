@@ -213,11 +213,12 @@ def record_vendor_purchase(
     if change is not None and change.site_id != site.pk:
         raise ValidationError({"change": "The equipment change is at another site."})
     numerator, denominator = VENDOR_DEFERRED_SHARE.value
-    if approved_vendor and deferred_cents * denominator < price_cents * numerator:
+    # An obligation of ND's law only: another pack's site records its purchases as it pays them.
+    if VENDOR_DEFERRED_SHARE.rule.applies(site) and approved_vendor and deferred_cents * denominator < price_cents * numerator:
         raise ValidationError(
             {
                 "deferred_cents": (
-                    f"{VENDOR_DEFERRED_SHARE.citation}: {VENDOR_DEFERRED_SHARE.text} of an approved vendor's price "
+                    f"{VENDOR_DEFERRED_SHARE.rule.at(site)}: {VENDOR_DEFERRED_SHARE.text} of an approved vendor's price "
                     f"({format_money(price_cents)}) must be deferred until the attorney general approves the video; "
                     f"{format_money(deferred_cents)} is not enough."
                 )
