@@ -28,6 +28,7 @@ OUTAGE_DEADLINE = Rule("surveillance.outage_deadline")
 REVIEW_PROGRAM = Rule("surveillance.review_program")
 VENDOR_DEFERRAL = Rule("surveillance.vendor_deferral")
 VIDEO_SAMPLE = Rule("surveillance.video_sample")
+SAMPLE_EVALUATION_FORM = Rule("surveillance.sample_evaluation_form")
 REVIEW_DOCUMENTS = Rule("surveillance.review_document_retention")
 
 

@@ -30,6 +30,8 @@ CITATIONS: dict[str, str] = {
     "surveillance.vendor_deferral": "ND 99-01.3-08-04(10)",
     # (11): a sample recording to the attorney general within fourteen days of a change.
     "surveillance.video_sample": "ND 99-01.3-08-04(11)",
+    # The attorney general's form evaluating a sample recording.
+    "surveillance.sample_evaluation_form": "SFN 19857",
     # 08-16(1)(h): video review documentation kept one year from the quarter's end.
     "surveillance.review_document_retention": "ND 99-01.3-08-16(1)(h)",
 }

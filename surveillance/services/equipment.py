@@ -14,7 +14,7 @@ from cardroom.money import format_money
 from cardroom.rules import HOUSE_CONTROL
 
 from ..models import Equipment, EquipmentChange, SampleEvaluation, SampleSubmission, VendorPurchase
-from ..rules import SAMPLE_DUE, STAFF_ROLES, VENDOR_DEFERRED_SHARE
+from ..rules import SAMPLE_DUE, SAMPLE_EVALUATION_FORM, STAFF_ROLES, VENDOR_DEFERRED_SHARE
 from .steps import _append, _same_site
 
 
@@ -175,7 +175,8 @@ def record_sample_evaluation(
     evaluator: str = "",
     findings: str = "",
 ) -> SampleEvaluation:
-    """The attorney general's evaluation (SFN 19857): approved, or resolve and resubmit."""
+    """The evaluation of a sample (on the form the site's pack names, `rules.SAMPLE_EVALUATION_FORM`;
+    none elsewhere): approved, or resolve and resubmit."""
     site = submission.change.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
     if hasattr(submission, "evaluation"):
@@ -189,6 +190,7 @@ def record_sample_evaluation(
             outcome=outcome,
             evaluator=evaluator,
             findings=findings,
+            form_reference=SAMPLE_EVALUATION_FORM.at(site) if SAMPLE_EVALUATION_FORM.applies(site) else "",
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )

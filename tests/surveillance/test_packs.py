@@ -3,7 +3,7 @@ records may still be kept, as the house's own control: no $2 cap binds, no ND de
 overlap rule refuses, and no page or refusal cites North Dakota; at an ND site, the same acts
 cite ND and nothing of WA or NY."""
 
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -104,3 +104,15 @@ def test_the_surveillance_pages_cite_nd_at_an_nd_site(client, cast, site):
     assert not [w for w in OTHER_WORDS if w in text]
 
 
+
+
+@pytest.mark.parametrize(("code", "form"), [("ND", "SFN 19857"), ("WA-HB", ""), ("NY", "")])
+def test_a_sample_evaluation_names_the_form_only_where_the_pack_states_it(site, cast, code, form):
+    table = as_pack(site, code)
+    manager = cast[Role.SHIFT_MANAGER]
+    change = services.record_site_change(acting_user=manager.user, site=site, table=table, kind="table_moved",
+                                         changed_on=date(2026, 6, 1))
+    sample = services.submit_sample(acting_user=manager.user, change=change, submitted_on=date(2026, 6, 10))
+    evaluation = services.record_sample_evaluation(acting_user=manager.user, submission=sample,
+                                                   evaluated_on=date(2026, 6, 20), outcome="approved")
+    assert evaluation.form_reference == form
