@@ -57,8 +57,9 @@ def threshold_rows(on: date, packs=None) -> list[ThresholdRow]:
         following = rows[i + 1] if i + 1 < len(rows) and rows[i + 1].code == row.code else None
         until = following.effective_from - timedelta(days=1) if following else None
         in_force = row.effective_from <= on and (until is None or on <= until)
-        result.append(ThresholdRow(row, value_text(row.value, row.unit), until, in_force,
-                                   owner.get(row.code, HOUSE_CONTROL)))
+        result.append(
+            ThresholdRow(row, value_text(row.value, row.unit), until, in_force, owner.get(row.code, HOUSE_CONTROL))
+        )
     return result
 
 
@@ -76,5 +77,6 @@ def thresholds(request):
         raise PermissionDenied(refusal(HOUSE_CONTROL, THRESHOLD_READERS, "see the thresholds page"))
     today = timezone.localdate()
     packs = organization_packs(access_for(request.user))
-    return render(request, "compliance/thresholds.html",
-                  {"rows": threshold_rows(today, packs), "today": today, "packs": packs})
+    return render(
+        request, "compliance/thresholds.html", {"rows": threshold_rows(today, packs), "today": today, "packs": packs}
+    )

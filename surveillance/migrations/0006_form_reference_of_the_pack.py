@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('surveillance', '0005_recording_table_day'),
+        ("surveillance", "0005_recording_table_day"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='sampleevaluation',
-            name='form_reference',
-            field=models.CharField(blank=True, default='', max_length=40),
+            model_name="sampleevaluation",
+            name="form_reference",
+            field=models.CharField(blank=True, default="", max_length=40),
         ),
     ]

@@ -216,7 +216,11 @@ def record_vendor_purchase(
         raise ValidationError({"change": "The equipment change is at another site."})
     numerator, denominator = VENDOR_DEFERRED_SHARE.value
     # An obligation of ND's law only: another pack's site records its purchases as it pays them.
-    if VENDOR_DEFERRED_SHARE.rule.applies(site) and approved_vendor and deferred_cents * denominator < price_cents * numerator:
+    if (
+        VENDOR_DEFERRED_SHARE.rule.applies(site)
+        and approved_vendor
+        and deferred_cents * denominator < price_cents * numerator
+    ):
         raise ValidationError(
             {
                 "deferred_cents": (

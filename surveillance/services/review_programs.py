@@ -66,7 +66,9 @@ def close_review_program(
     if not program.start_date <= closed_on <= program.end_date:
         raise ValidationError({"closed_on": "The program can end only between its first and last day."})
     if not low_hold_reason.strip():
-        raise ValidationError({"low_hold_reason": f"{REVIEW_PROGRAM.at(program.site)}: document the reason for the low hold."})
+        raise ValidationError(
+            {"low_hold_reason": f"{REVIEW_PROGRAM.at(program.site)}: document the reason for the low hold."}
+        )
     with transaction.atomic():
         closure = ReviewProgramClosure(
             program=program,

@@ -71,6 +71,7 @@ def test_a_check_of_a_rule_another_pack_states_sees_only_that_packs_sites(site, 
     flagging it is handed the WA-HB site and never the ND one."""
     other_site.jurisdiction = "WA-HB"
     other_site.save()
+
     def cites(pack, key):
         return key in pack.citations or (pack.code == "WA-HB" and key == "compliance.test_only")
 

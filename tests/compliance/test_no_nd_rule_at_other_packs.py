@@ -31,11 +31,29 @@ ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
 OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
 # The alerts North Dakota's checks open (compliance.rules): none may open at another pack's site.
 ND_ONLY_RULES = {
-    "prizes_over_gp", "dealer_hold_missing", "low_hold_21", "low_hold_PW", "surveillance_required",
-    "outage_operating", "review_log_missing", "slip_missing", "slip_out_of_order", "slip_unverified",
-    "slip_unreceived", "count_unresolved", "count_not_removed", "count_not_counted", "deposit_late",
-    "sample_late", "surveillance_not_operational", "special_event_over_limit", "recording_gap",
-    "discontinued_redemption", "chip_colours", "tips_before_leaving", "review_week_short",
+    "prizes_over_gp",
+    "dealer_hold_missing",
+    "low_hold_21",
+    "low_hold_PW",
+    "surveillance_required",
+    "outage_operating",
+    "review_log_missing",
+    "slip_missing",
+    "slip_out_of_order",
+    "slip_unverified",
+    "slip_unreceived",
+    "count_unresolved",
+    "count_not_removed",
+    "count_not_counted",
+    "deposit_late",
+    "sample_late",
+    "surveillance_not_operational",
+    "special_event_over_limit",
+    "recording_gap",
+    "discontinued_redemption",
+    "chip_colours",
+    "tips_before_leaving",
+    "review_week_short",
 }
 # Each pack's own legal table (packs/), so that the day trips only ND rules.
 TABLES = {
@@ -62,8 +80,14 @@ def a_day_through_the_services(site, cast, code):
         floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
     box = counts.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
     counts.place_drop_box(acting_user=manager.user, drop_box=box, gaming_date=day.gaming_date)  # never removed
-    cage.record_bank_count(acting_user=cashier.user, site=site, gaming_date=day.gaming_date, kind="start",
-                           cash=[{"denomination": 2000, "quantity": 50}], chips=[])
+    cage.record_bank_count(
+        acting_user=cashier.user,
+        site=site,
+        gaming_date=day.gaming_date,
+        kind="start",
+        cash=[{"denomination": 2000, "quantity": 50}],
+        chips=[],
+    )
     if keeps_trays:
         # The closer ends the dealer's last shift of the day with their tips undeclared.
         floor.record_table_inventory(acting_user=manager.user, table=table, kind="closer", chips=TRAY)

@@ -111,7 +111,8 @@ def test_an_organization_of_another_pack_sees_only_its_packs_thresholds(client, 
 
 
 def test_an_organization_with_north_dakota_and_washington_sites_sees_north_dakotas_with_their_pack(
-        client, cast, site, other_site, seeded):
+    client, cast, site, other_site, seeded
+):
     other_site.jurisdiction = "WA-HB"
     other_site.save()
     rows = threshold_rows(date(2026, 11, 23), [get_pack("ND")])

@@ -25,8 +25,14 @@ TABLES = {
     "WA-BJ": {"max_wager_cents": 2500, "banker": "player", "min_bank_cents": 30000, "decks": 1},
     "NY": {"max_wager_cents": 500, "decks": 1, "tie_option": 2, "blackjack_payout": "2:1", "double_on": "ten_eleven"},
 }
-PAGES = ["/surveillance/", "/surveillance/outages/", "/surveillance/review-log/", "/surveillance/equipment/",
-         "/surveillance/recordings/", "/surveillance/programs/"]
+PAGES = [
+    "/surveillance/",
+    "/surveillance/outages/",
+    "/surveillance/review-log/",
+    "/surveillance/equipment/",
+    "/surveillance/recordings/",
+    "/surveillance/programs/",
+]
 
 
 def as_pack(site, code):
@@ -39,8 +45,9 @@ def as_pack(site, code):
 def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, code):
     table = as_pack(site, code)
     began = datetime.now(ZoneInfo(site.time_zone)) - timedelta(days=10)
-    report_outage(acting_user=cast[Role.SHIFT_MANAGER].user, table=table, kind="camera", began_at=began,
-                  description="Camera dark")
+    report_outage(
+        acting_user=cast[Role.SHIFT_MANAGER].user, table=table, kind="camera", began_at=began, description="Camera dark"
+    )
     assert surveillance_queries.wager_cap(table) == (None, "")
     check_max_wager(table, 50000)  # the registered check refuses nothing either
     site.jurisdiction = "ND"  # the same outage at an ND site: ND 99-01.3-08-04(7)'s $2 cap
@@ -51,14 +58,20 @@ def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, co
     assert not [w for w in OTHER_WORDS if w in reason]
 
 
-@pytest.mark.parametrize(("code", "cited"), [("WA-HB", "House control"), ("NY", "House control"),
-                                             ("ND", "ND 99-01.3-08-04(5)")])
+@pytest.mark.parametrize(
+    ("code", "cited"), [("WA-HB", "House control"), ("NY", "House control"), ("ND", "ND 99-01.3-08-04(5)")]
+)
 def test_a_dealer_handling_video_is_refused_citing_the_sites_pack(site, cast, code, cited):
     table = as_pack(site, code)
     now = datetime.now(ZoneInfo(site.time_zone))
     with pytest.raises(PermissionDenied) as refusal:
-        services.record_recording(acting_user=cast[Role.DEALER].user, table=table, gaming_date=now.date(),
-                                  started_at=now - timedelta(hours=3), stopped_at=now - timedelta(hours=1))
+        services.record_recording(
+            acting_user=cast[Role.DEALER].user,
+            table=table,
+            gaming_date=now.date(),
+            started_at=now - timedelta(hours=3),
+            stopped_at=now - timedelta(hours=1),
+        )
     text = str(refusal.value)
     assert text.startswith(f"{cited}: ")
     foreign = OTHER_WORDS if code == "ND" else ND_WORDS
@@ -73,10 +86,20 @@ def test_no_state_overlap_rule_refuses_two_recordings_at_another_packs_site(site
     manager = cast[Role.SHIFT_MANAGER]
     now = datetime.now(ZoneInfo(site.time_zone)).replace(microsecond=0)
     day = now.date()
-    services.record_recording(acting_user=manager.user, table=table, gaming_date=day,
-                              started_at=now - timedelta(hours=4), stopped_at=now - timedelta(hours=2))
-    services.record_recording(acting_user=manager.user, table=table, gaming_date=day,
-                              started_at=now - timedelta(hours=2), stopped_at=now - timedelta(hours=1))
+    services.record_recording(
+        acting_user=manager.user,
+        table=table,
+        gaming_date=day,
+        started_at=now - timedelta(hours=4),
+        stopped_at=now - timedelta(hours=2),
+    )
+    services.record_recording(
+        acting_user=manager.user,
+        table=table,
+        gaming_date=day,
+        started_at=now - timedelta(hours=2),
+        stopped_at=now - timedelta(hours=1),
+    )
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
@@ -104,15 +127,15 @@ def test_the_surveillance_pages_cite_nd_at_an_nd_site(client, cast, site):
     assert not [w for w in OTHER_WORDS if w in text]
 
 
-
-
 @pytest.mark.parametrize(("code", "form"), [("ND", "SFN 19857"), ("WA-HB", ""), ("NY", "")])
 def test_a_sample_evaluation_names_the_form_only_where_the_pack_states_it(site, cast, code, form):
     table = as_pack(site, code)
     manager = cast[Role.SHIFT_MANAGER]
-    change = services.record_site_change(acting_user=manager.user, site=site, table=table, kind="table_moved",
-                                         changed_on=date(2026, 6, 1))
+    change = services.record_site_change(
+        acting_user=manager.user, site=site, table=table, kind="table_moved", changed_on=date(2026, 6, 1)
+    )
     sample = services.submit_sample(acting_user=manager.user, change=change, submitted_on=date(2026, 6, 10))
-    evaluation = services.record_sample_evaluation(acting_user=manager.user, submission=sample,
-                                                   evaluated_on=date(2026, 6, 20), outcome="approved")
+    evaluation = services.record_sample_evaluation(
+        acting_user=manager.user, submission=sample, evaluated_on=date(2026, 6, 20), outcome="approved"
+    )
     assert evaluation.form_reference == form
