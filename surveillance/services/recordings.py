@@ -10,9 +10,9 @@ from cardroom import moments
 from cardroom.access import access_for
 from cardroom.models import Employee, EmploymentType, Site, Table
 
-from .. import queries
+from .. import queries, rules
 from ..models import Equipment, Recording, RecordingAccess
-from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS, VIDEO_ACCESS_ROLES
+from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS_ROLES
 from .steps import _acting_employee, _append, _same_site
 
 
@@ -28,7 +28,7 @@ def may_handle_video(employee: Employee, site: Site) -> bool:
 def _require_video_handler(employee: Employee, site: Site, action: str) -> None:
     if not may_handle_video(employee, site):
         raise PermissionDenied(
-            f"{VIDEO_ACCESS.at(site)}: {employee} may not {action}: only a gaming or shift manager or an "
+            f"{rules.VIDEO_ACCESS.at(site)}: {employee} may not {action}: only a gaming or shift manager or an "
             "independent person may access a recording unit, camera or stored video."
         )
 
