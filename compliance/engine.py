@@ -11,8 +11,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.audit import appended_at_end
-from cardroom.models import Jurisdiction, Site
+from cardroom.models import Site
 from cardroom.periods import Quarter
+from packs import Rule
 
 from .models import Alert, AlertStep, Notification
 from .rules import Finding
@@ -27,15 +28,17 @@ QUARTER_PROVIDERS: list[QuarterProvider] = []
 DAY_PROVIDERS: list[DayProvider] = []
 
 
-# Each rule declares the jurisdictions whose sites it judges; the engine hands a provider only
-# those sites. The rules here are North Dakota's (chapter 99-01.3-08 and 99-01.3-03): a site in
-# Washington or New York is never judged by them. A later jurisdiction pack registers its own
-# providers with `jurisdictions={"WA-HB"}` (or several).
-ND_ONLY: frozenset[str] = frozenset({Jurisdiction.ND})
+# Each provider declares the rules it flags (`packs.Rule` keys, `compliance.rules`); the engine
+# hands it only the sites whose pack states one of them (`Rule.applies`). No provider names a
+# jurisdiction: a pack's `compliance.py` lists the flag rules that run at its sites, with their
+# citations, and a site of a pack that states none of a provider's rules is never judged by it.
 
 
-def _register(registry: list, function, jurisdictions, day_by_day: bool = False):
-    function.jurisdictions = frozenset(jurisdictions)
+def _register(registry: list, function, rules, day_by_day: bool = False):
+    rules = (rules,) if isinstance(rules, Rule) else tuple(rules)
+    if not rules or not all(isinstance(r, Rule) for r in rules):
+        raise TypeError(f"{function.__name__}: a provider declares the Rule (or Rules) it flags")
+    function.rules = rules
     function.day_by_day = day_by_day
     # A provider that declares a `run` parameter is handed the run's context (RunContext).
     function.takes_run = "run" in inspect.signature(function).parameters
@@ -43,35 +46,36 @@ def _register(registry: list, function, jurisdictions, day_by_day: bool = False)
     return function
 
 
-def quarter_provider(function: QuarterProvider | None = None, *, jurisdictions=ND_ONLY):
-    """Register a quarter rule: `@quarter_provider` (North Dakota) or
-    `@quarter_provider(jurisdictions={...})`."""
-    if function is None:
-        return lambda f: _register(QUARTER_PROVIDERS, f, jurisdictions)
-    return _register(QUARTER_PROVIDERS, function, jurisdictions)
+def quarter_provider(*, rule):
+    """Register a quarter rule: `@quarter_provider(rule=PRIZES_OVER_GP)` (a Rule, or several it
+    flags); it judges the sites whose pack states one of them."""
+    return lambda f: _register(QUARTER_PROVIDERS, f, rule)
 
 
-def day_provider(function: DayProvider | None = None, *, jurisdictions=ND_ONLY, day_by_day: bool = False):
-    """Register a day rule: `@day_provider` (North Dakota) or `@day_provider(jurisdictions={...})`.
+def day_provider(*, rule, day_by_day: bool = False):
+    """Register a day rule: `@day_provider(rule=DEPOSIT_DEADLINE)` (a Rule, or several it flags);
+    it judges the sites whose pack states one of them.
 
     `day_by_day=True`: the rule's findings over a range are those of its days, judged with no
     threshold of the range's end and nothing judged "as of the last day" (a slip series is
     judged from its checkpoint, whatever the range), so a run's ranges that touch may be
     judged as one (`run_scan`, `joined`): the same findings, each provider reading its rows
     once instead of once a range."""
-    if function is None:
-        return lambda f: _register(DAY_PROVIDERS, f, jurisdictions, day_by_day)
-    return _register(DAY_PROVIDERS, function, jurisdictions, day_by_day)
+    return lambda f: _register(DAY_PROVIDERS, f, rule, day_by_day)
 
 
-def jurisdictions_of(provider) -> frozenset[str]:
-    return getattr(provider, "jurisdictions", ND_ONLY)
+def rules_of(provider) -> tuple[Rule, ...]:
+    return provider.rules
+
+
+def runs_at(provider, site) -> bool:
+    """Does the provider judge `site` (a Site, or its pack): does the pack state one of its rules?"""
+    return any(rule.applies(site) for rule in provider.rules)
 
 
 def sites_for(provider, sites: list[Site]) -> list[Site]:
-    """The sites a provider judges: those in one of its jurisdictions."""
-    allowed = jurisdictions_of(provider)
-    return [s for s in sites if s.jurisdiction in allowed]
+    """The sites a provider judges: those whose pack states one of its rules."""
+    return [s for s in sites if runs_at(provider, s)]
 
 
 @dataclass
@@ -117,7 +121,7 @@ class RunContext:
 
 def _sites(site_ids: list[int] | None, organization_ids: list[int] | None = None) -> list[Site]:
     """The given sites, or every active site and every site where twenty-one was discontinued
-    (a closed site's chips are still redeemed for 30 days, ND 99-01.3-08-06(2)), optionally
+    (its chips may still be redeemed for a while, `rules.DISCONTINUED_REDEMPTION`), optionally
     only those of some organizations (one chunk of a fanned-out run)."""
     everyone = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
     qs = everyone if site_ids is None else Site.objects.filter(pk__in=site_ids)
@@ -127,7 +131,7 @@ def _sites(site_ids: list[int] | None, organization_ids: list[int] | None = None
 
 
 def open_review_program_for(alert: Alert) -> None:
-    """ND 99-01.3-08-04(9): a low-hold quarter starts the video review program at once."""
+    """A low-hold quarter starts the video review program at once (`rules.LOW_HOLD`)."""
     from django.core.exceptions import ValidationError
 
     from surveillance.services import open_review_program
@@ -140,7 +144,7 @@ def open_review_program_for(alert: Alert) -> None:
 
 
 def require_surveillance_for(alert: Alert) -> None:
-    """ND 99-01.3-08-04: the level of activity found by the quarter rule makes the site require
+    """The level of activity found by the quarter rule makes the site require
     a system from the day after the quarter, operational by the alert's due date (45 days);
     the status is the rule's, not typed in (`surveillance.services.require_surveillance_by_rule`)."""
     from surveillance.services import require_surveillance_by_rule

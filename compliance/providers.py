@@ -19,7 +19,7 @@ from .engine import RunContext, day_provider, quarter_provider
 from .thresholds import ThresholdBook
 
 
-@day_provider(day_by_day=True)
+@day_provider(rule=(rules.SLIP_NUMBERING, rules.SLIP_VERIFIED, rules.SLIP_RECEIVED), day_by_day=True)
 def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-05: numbers missing from a series, numbers used out of order (08-05(2)),
     and slips not verified or not received by the end of their gaming day (the day's close, or
@@ -35,7 +35,7 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
     # The order of the pass over every slip this replaced: by series, in number order.
     found.sort(key=lambda ex: (ex.site_id, ex.series, ex.number, ex.problem != "unverified"))
     found += _series_problems(by_id, start, end)
-    return rules.slip_exceptions(found)
+    return rules.slip_exceptions(found, at=by_id)
 
 
 def _slip_steps(*conditions: Q, **lookups):
@@ -202,7 +202,7 @@ def _status_lookup(site_ids, statuses: dict[int, list] | None = None):
     return required
 
 
-@day_provider(day_by_day=True)
+@day_provider(rule=rules.REVIEW_LOG, day_by_day=True)
 def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each table that needs a system
     and was dealt on a gaming day needs that day's review log entry: every regularly located
@@ -234,10 +234,12 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
     for site_id, day, number in sorted(dealt - logged):
         if required(site_id, day):
             missing[site_id][day].append(number)
-    return [f for site_id, days in missing.items() for f in rules.missing_review_logs(site_id, dict(days))]
+    by_id = {s.pk: s for s in sites}
+    return [f for site_id, days in missing.items()
+            for f in rules.missing_review_logs(site_id, dict(days), at=by_id[site_id])]
 
 
-@day_provider
+@day_provider(rule=rules.OUTAGE_OPERATING)
 def outages_operating(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(7): an outage past its deadline while the table kept dealing above $2.
     *Assumed*: a table dealt after the deadline ran at its configured maximum wager."""
@@ -274,7 +276,7 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
     return found
 
 
-@day_provider
+@day_provider(rule=rules.VIDEO_SAMPLE)
 def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(11): a sample recording within 14 days of an equipment change."""
     from django.db.models import Min
@@ -289,7 +291,7 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook)
             if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))]
 
 
-@day_provider
+@day_provider(rule=rules.DEPOSIT_DEADLINE)
 def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day. Each gaming
     day that may be late comes with its deposit's date only (`cage.queries.deposits_maybe_late`:
@@ -348,14 +350,19 @@ def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> di
     return {(site_id, game): fig for site_id, games in per_site.items() for game, fig in games.items()}
 
 
-@quarter_provider
+@quarter_provider(rule=(rules.PRIZES_OVER_GP, rules.LOW_HOLD))
 def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
-    """ND 99-01.3-08-01(3) prizes over gross proceeds; ND 99-01.3-08-04(9) low hold."""
+    """ND 99-01.3-08-01(3), 08-04(9): prizes over gross proceeds; low hold at a surveillance site.
+    Each only at a site whose pack states it."""
+    by_id = {s.pk: s for s in sites}
     required = _status_lookup([s.pk for s in sites])
     found = []
     for (site_id, game), fig in _quarter_figures(sites, quarter, run).items():
-        if game == "21" and (finding := rules.prizes_over_gross_proceeds(fig, book)):
+        site = by_id[site_id]
+        if game == "21" and rules.PRIZES_OVER_GP.applies(site) and (finding := rules.prizes_over_gross_proceeds(fig, book)):
             found.append(finding)
+        if not rules.LOW_HOLD.applies(site):
+            continue
         if finding := rules.low_hold(fig, surveillance_required=required(site_id, quarter.end), book=book):
             found.append(finding)
     return found
@@ -377,7 +384,7 @@ def _premises_chains(sites: list[Site]) -> dict[int, list[int]]:
     return chains
 
 
-@quarter_provider
+@quarter_provider(rule=rules.SURVEILLANCE_REQUIRED)
 def surveillance_requirement(sites: list[Site], quarter: Quarter, book: ThresholdBook, run: RunContext):
     """ND 99-01.3-08-04: two consecutive quarters (or a seasonal site's fiscal year) of
     twenty-one gross proceeds averaging $10,000, with wagers above $2. The premises' history
@@ -399,7 +406,7 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
     for site in sites:
         history = [_premises_figures(by_quarter[q], site.pk, chains[site.pk], q) for q in quarters]
         finding = rules.surveillance_required(history, seasonal=site.seasonal, wagers_above_cents=max_wager[site.pk],
-                                              already_required=required(site.pk, quarter.end), book=book)
+                                              already_required=required(site.pk, quarter.end), book=book, at=site)
         if finding:
             found.append(finding)
     return found
@@ -411,7 +418,7 @@ def _premises_figures(figures: dict, site_id: int, chain: list[int], quarter: Qu
                                 sum(f.prizes_cents for f in parts))
 
 
-@day_provider
+@day_provider(rule=rules.PRIZES_OVER_GP)
 def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-01(3): for 12 continuous weeks after a quarter whose prizes exceeded gross
     proceeds, every dealer shift at the site needs its own percent-of-hold figures."""
@@ -437,7 +444,7 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
             for f in rules.dealer_shifts_without_figures([r for r in records if r.site_id == site_id], window, citation)]
 
 
-@day_provider
+@day_provider(rule=rules.LOW_HOLD)
 def review_weeks_short(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(9): each week of a review program needs an hour of reviewed video per table."""
     from surveillance.models import ReviewEntry, ReviewTask
@@ -466,7 +473,7 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     ]
 
 
-@day_provider(day_by_day=True)
+@day_provider(rule=(rules.COUNT_REMOVED, rules.COUNT_COUNTED, rules.COUNT_RESOLVED), day_by_day=True)
 def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-14: boxes not removed by the end of the day's activity, boxes not counted,
     and count differences not resolved. A count is due the day after the gaming day; it is
@@ -514,7 +521,7 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
         if now > count_due and not is_agreed:
             problem = "unresolved" if (totals or 0) > 1 else "not_counted"
             found.append(rules.CountException(site.pk, gaming_date, label, problem))
-    return rules.count_exceptions(found)
+    return rules.count_exceptions(found, at=by_id)
 
 
 def _agreed_by_session(site_ids: list[int], start: date, end: date):
@@ -568,13 +575,13 @@ def _removed_in_time(sites: list[Site], start: date, end: date) -> Q:
 # --- ND 99-01.3-08-04: the system follows from its trigger ------------------------------------
 
 
-@day_provider
+@day_provider(rule=rules.SURVEILLANCE_OPERATIONAL)
 def surveillance_not_operational(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04: past the site's deadline to have a system (45 days from the quarter
     rule, or from the first gaming day at acquired premises), each table that needs one has a
     camera and a recording unit in the equipment register. Judged on the run's last day."""
     from surveillance import queries
-    from surveillance.rules import NOT_OPERATIONAL_WAGER_CAP_CENTS, SYSTEM_CITATION
+    from surveillance.rules import NOT_OPERATIONAL_WAGER_CAP_CENTS
 
     deadlines = queries.operational_deadlines([s.pk for s in sites], end)
     late = [s for s in sites if s.pk in deadlines and end > deadlines[s.pk]]
@@ -582,22 +589,22 @@ def surveillance_not_operational(sites: list[Site], start: date, end: date, book
     found = []
     for site in late:
         numbers = [t.number for t in missing.get(site.pk, [])]
-        finding = rules.system_not_operational(site.pk, deadlines[site.pk], numbers, on=end, citation=SYSTEM_CITATION,
+        finding = rules.system_not_operational(site.pk, deadlines[site.pk], numbers, on=end, citation=rules.SURVEILLANCE_OPERATIONAL.at(site),
                                                cap_cents=NOT_OPERATIONAL_WAGER_CAP_CENTS.value)
         if finding:
             found.append(finding)
     return found
 
 
-@day_provider
+@day_provider(rule=rules.SPECIAL_EVENT_EXEMPTION)
 def special_events_over_limit(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04: a temporary special-event table needs no system only for 14 or fewer
     consecutive days and at most two events a quarter; used past that without one at a site
     requiring surveillance, it is flagged (once per table and event)."""
     from cardroom.models import Table
     from surveillance import queries, special_events
-    from surveillance.rules import SPECIAL_EVENT_MAX_DAYS
 
+    by_id = {s.pk: s for s in sites}
     tables = list(Table.objects.filter(site__in=sites, location=Table.Location.SPECIAL_EVENT))
     if not tables:
         return []
@@ -616,11 +623,12 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
                 continue
             flagged.add(event_start)
             found.append(rules.special_event_over_limit(table.site_id, table.pk, table.number, event_start, day,
-                                                        exemption.reason, SPECIAL_EVENT_MAX_DAYS.citation))
+                                                        exemption.cited(by_id[table.site_id]),
+                                                        rules.SPECIAL_EVENT_EXEMPTION.at(by_id[table.site_id])))
     return found
 
 
-@day_provider(day_by_day=True)
+@day_provider(rule=rules.RECORDING_COVERS_PLAY, day_by_day=True)
 def recordings_not_covering_play(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(5)(b): at a site requiring surveillance, the recordings of each table
     that needs a system cover its play from the opener to the closer (surveillance.coverage).
@@ -632,7 +640,6 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     exemption applied."""
     from cardroom.models import Table
     from surveillance import coverage, queries, special_events
-    from surveillance.rules import RECORDING_COVERS_PLAY_CITATION
 
     by_id = {s.pk: s for s in sites}
     statuses = _statuses(list(by_id))
@@ -651,7 +658,7 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
         site = by_id[play["site_id"]]
         finding = rules.recording_gaps(
             site.pk, table_id, play["number"], day, missing,
-            citation=RECORDING_COVERS_PLAY_CITATION, time_zone=site.time_zone,
+            citation=rules.RECORDING_COVERS_PLAY.at(site), time_zone=site.time_zone,
         )  # fmt: skip
         if finding:
             found.append(finding)
@@ -758,7 +765,7 @@ def _as_aware(value) -> datetime:
     return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
 
 
-@day_provider
+@day_provider(rule=rules.CHIP_COLOURS)
 def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-03(2): at a site with a video surveillance system installed (whatever the
     wagers) or required by its gross proceeds, the organization's active chips must meet the
@@ -781,12 +788,13 @@ def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdB
             trigger = "video surveillance is required at the site"
         else:
             continue
-        if finding := rules.chip_colours(site.pk, end, colour_spec_problems(chips[site.organization_id]), trigger=trigger):
+        problems = colour_spec_problems(chips[site.organization_id])
+        if finding := rules.chip_colours(site.pk, end, problems, trigger=trigger, at=site):
             found.append(finding)
     return found
 
 
-@day_provider
+@day_provider(rule=rules.DISCONTINUED_REDEMPTION)
 def discontinued_sites(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-06(2): a site where twenty-one was discontinued on a day of the run (or
     whose 30-day redemption window overlaps it) gets the alert: redeem its chips until day 30."""

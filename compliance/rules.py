@@ -1,8 +1,10 @@
-"""The North Dakota flag rules, each a small pure function: figures and thresholds in,
-findings out. No database access here; `compliance.providers` gathers the inputs.
+"""The flag rules, each a small pure function: figures and thresholds in, findings out. No
+database access here; `compliance.providers` gathers the inputs.
 
-A finding carries the rule's citation, the figures that triggered it, what must be done and
-the due date; `compliance.services.open_alert` turns it into an alert exactly once."""
+Each rule is named by a key (`packs.Rule`); a site's pack states the rules that run there and
+their citations (North Dakota's chapter 99-01.3-08 states all of these today). A finding carries
+the rule's citation at its site, the figures that triggered it, what must be done and the due
+date; `compliance.services.open_alert` turns it into an alert exactly once."""
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -10,9 +12,32 @@ from decimal import Decimal
 
 from cardroom.money import format_money, format_ratio
 from cardroom.periods import Quarter, add_banking_days
-from cardroom.rules import CHIP_SPEC_TRIGGER_CITATION
+from packs import Rule
 
 from .thresholds import ThresholdBook
+
+# The flag rules, by key; each pack states those its law has (packs/<pack>/compliance.py).
+PRIZES_OVER_GP = Rule("compliance.prizes_over_gp")
+LOW_HOLD = Rule("compliance.low_hold")
+SURVEILLANCE_REQUIRED = Rule("compliance.surveillance_required")
+SURVEILLANCE_OPERATIONAL = Rule("compliance.surveillance_operational")
+SPECIAL_EVENT_EXEMPTION = Rule("compliance.special_event_exemption")
+RECORDING_COVERS_PLAY = Rule("compliance.recording_covers_play")
+OUTAGE_OPERATING = Rule("compliance.outage_operating")
+REVIEW_LOG = Rule("compliance.review_log")
+REVIEW_LOG_RECORD = Rule("compliance.review_log_record")
+VIDEO_SAMPLE = Rule("compliance.video_sample")
+CHIP_COLOURS = Rule("compliance.chip_colours")
+CHIP_COLOUR_SPEC = Rule("compliance.chip_colour_spec")
+SLIP_NUMBERING = Rule("compliance.slip_numbering")
+SLIP_VERIFIED = Rule("compliance.slip_verified")
+SLIP_RECEIVED = Rule("compliance.slip_received")
+COUNT_REMOVED = Rule("compliance.count_removed")
+COUNT_COUNTED = Rule("compliance.count_counted")
+COUNT_RESOLVED = Rule("compliance.count_resolved")
+DEPOSIT_DEADLINE = Rule("compliance.deposit_deadline")
+DISCONTINUED_REDEMPTION = Rule("compliance.discontinued_redemption")
+TIPS_BEFORE_LEAVING = Rule("compliance.tips_before_leaving")
 
 
 @dataclass(frozen=True)
@@ -137,7 +162,7 @@ def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: Threshol
 # 3. ND 99-01.3-08-04: surveillance required ---------------------------------------------------
 
 def surveillance_required(history: list[QuarterFigures], *, seasonal: bool, wagers_above_cents: int,
-                          already_required: bool, book: ThresholdBook) -> Finding | None:
+                          already_required: bool, book: ThresholdBook, at) -> Finding | None:
     """Twenty-one gross proceeds averaging $10,000 or more per quarter over two entire
     consecutive quarters (the last two in `history`), with wagers above $2.
 
@@ -171,7 +196,7 @@ def surveillance_required(history: list[QuarterFigures], *, seasonal: bool, wage
         f"{level.citation}: twenty-one gross proceeds averaged {format_money(int(average))} per quarter "
         f"(at least {format_money(int(level))}) with wagers above {format_money(int(cap))}: have a video "
         f"surveillance system operational within {days} days of {last.quarter.end}; chips must then meet "
-        "the colour specification of ND 99-01.3-08-03(3) (08-03(2)).",
+        f"the colour specification of {CHIP_COLOUR_SPEC.at(at)} ({CHIP_COLOURS.at(at)}).",
         last.quarter.end + timedelta(days=days),
         {"quarters": [str(f.quarter) for f in considered], "gross_proceeds_cents": [f.gross_proceeds_cents for f in considered],
          "average_cents": str(average), "max_wager_cents": wagers_above_cents, "seasonal": seasonal},
@@ -214,13 +239,14 @@ def outage_past_deadline(outage: OutageRecord, *, now: datetime, book: Threshold
 
 # 5. ND 99-01.3-08-04(7), 08-16(1)(d): daily surveillance review log ---------------------------
 
-def missing_review_logs(site_id: int, missing: dict[date, list[int]]) -> list[Finding]:
+def missing_review_logs(site_id: int, missing: dict[date, list[int]], *, at) -> list[Finding]:
     """Each day of activity at a surveillance site on which some table in use has no daily
-    review log entry. `missing`: gaming date -> numbers of the tables without one."""
-    citation = "ND 99-01.3-08-04(7)"
+    review log entry. `missing`: gaming date -> numbers of the tables without one; `at`: the
+    site (or its pack), whose citations the findings carry."""
+    citation = REVIEW_LOG.at(at)
     return [
         Finding("review_log_missing", citation, "No daily surveillance review log", site_id, str(day), day, day,
-                f"{citation}, 08-16(1)(d): document that the camera of table(s) {', '.join(map(str, tables))} "
+                f"{citation}, {REVIEW_LOG_RECORD.at(at)}: document that the camera of table(s) {', '.join(map(str, tables))} "
                 f"recorded an unobstructed view and a clear picture on {day}.", day, {"tables": tables})
         for day, tables in sorted(missing.items()) if tables
     ]
@@ -238,17 +264,21 @@ class SlipException:
 
 
 _SLIP_TEXT = {
-    "missing": ("ND 99-01.3-08-05(2)", "Slip number missing", "account for {series} slip number {number}: slips are used in order and all accounted for"),
-    "out_of_order": ("ND 99-01.3-08-05(2)", "Slip used out of order", "{series} slip {number} was used after a higher number of its series: slips are used in sequential order; find out why and document it"),
-    "unverified": ("ND 99-01.3-08-05(5)", "Slip not verified", "{series} slip {number} was not verified and initialed by the end of the gaming day"),
-    "unreceived": ("ND 99-01.3-08-05(6)", "Slip not received", "{series} slip {number} was not received and initialed by the end of the gaming day"),
+    "missing": (SLIP_NUMBERING, "Slip number missing", "account for {series} slip number {number}: slips are used in order and all accounted for"),
+    "out_of_order": (SLIP_NUMBERING, "Slip used out of order", "{series} slip {number} was used after a higher number of its series: slips are used in sequential order; find out why and document it"),
+    "unverified": (SLIP_VERIFIED, "Slip not verified", "{series} slip {number} was not verified and initialed by the end of the gaming day"),
+    "unreceived": (SLIP_RECEIVED, "Slip not received", "{series} slip {number} was not received and initialed by the end of the gaming day"),
 }
 
 
-def slip_exceptions(exceptions: list[SlipException]) -> list[Finding]:
+def slip_exceptions(exceptions: list[SlipException], *, at) -> list[Finding]:
+    """`at`: site id -> the site (or its pack), whose citations the findings carry."""
     findings = []
     for ex in exceptions:
-        citation, title, text = _SLIP_TEXT[ex.problem]
+        rule, title, text = _SLIP_TEXT[ex.problem]
+        if not rule.applies(at[ex.site_id]):
+            continue  # the site's pack does not state this slip rule
+        citation = rule.at(at[ex.site_id])
         findings.append(Finding(
             f"slip_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
             f"{citation}: " + text.format(series=ex.series, number=ex.number) + ".", ex.gaming_date,
@@ -268,16 +298,20 @@ class CountException:
 
 
 _COUNT_TEXT = {
-    "unresolved": ("ND 99-01.3-08-14(4)", "Count difference not resolved", "resolve the difference between the two counts of box {box}"),
-    "not_removed": ("ND 99-01.3-08-14(1)", "Drop box not removed", "box {box} was not removed from its table by the end of the day's activity"),
-    "not_counted": ("ND 99-01.3-08-14", "Drop box not counted", "box {box} has not been counted by the two-person count team"),
+    "unresolved": (COUNT_RESOLVED, "Count difference not resolved", "resolve the difference between the two counts of box {box}"),
+    "not_removed": (COUNT_REMOVED, "Drop box not removed", "box {box} was not removed from its table by the end of the day's activity"),
+    "not_counted": (COUNT_COUNTED, "Drop box not counted", "box {box} has not been counted by the two-person count team"),
 }
 
 
-def count_exceptions(exceptions: list[CountException]) -> list[Finding]:
+def count_exceptions(exceptions: list[CountException], *, at) -> list[Finding]:
+    """`at`: site id -> the site (or its pack), whose citations the findings carry."""
     findings = []
     for ex in exceptions:
-        citation, title, text = _COUNT_TEXT[ex.problem]
+        rule, title, text = _COUNT_TEXT[ex.problem]
+        if not rule.applies(at[ex.site_id]):
+            continue  # the site's pack does not state this count rule
+        citation = rule.at(at[ex.site_id])
         findings.append(Finding(
             f"count_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
             f"{citation}: " + text.format(box=ex.box_label) + ".", ex.gaming_date, {"box": ex.box_label},
@@ -393,24 +427,23 @@ def discontinued_twenty_one(site_id: int, site_name: str, discontinued_on: date,
 
 # 12. ND 99-01.3-08-03(2)-(3): chip colours once the specification applies --------------------
 
-def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str) -> Finding | None:
+def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str, at) -> Finding | None:
     """The organization's chips miss 08-03(3) at a site where 08-03(2) makes it apply
     (surveillance installed, regardless of wagers, or the $10,000 gross proceeds level).
     One alert per site and quarter while the chips stay wrong."""
     if not problems:
         return None
     quarter = Quarter.containing(on)
+    citation = CHIP_COLOURS.at(at)
     return Finding(
-        "chip_colours", CHIP_SPEC_TRIGGER_CITATION, "Chips do not meet the colour specification", site_id, str(quarter),
+        "chip_colours", citation, "Chips do not meet the colour specification", site_id, str(quarter),
         quarter.start, quarter.end,
-        f"{CHIP_SPEC_TRIGGER_CITATION}: {trigger}, so the chips must meet ND 99-01.3-08-03(3): " + " ".join(problems),
+        f"{citation}: {trigger}, so the chips must meet {CHIP_COLOUR_SPEC.at(at)}: " + " ".join(problems),
         on, {"problems": problems, "trigger": trigger},
     )
 
 
 # 13. ND 99-01.3-08-06(3): tips redeemed before leaving -------------------------------------------
-
-TIPS_BEFORE_LEAVING = "ND 99-01.3-08-06(3)"
 
 
 @dataclass(frozen=True)
@@ -426,17 +459,18 @@ class TipsAtLeaving:
     checked_at: str  # "closer" or "day close"
 
 
-def tips_not_redeemed(found: TipsAtLeaving) -> Finding:
+def tips_not_redeemed(found: TipsAtLeaving, *, at) -> Finding:
     """A dealer shall redeem tips before leaving a site: their last shift of the day ended (at a
     table's closer or the day's close) and their tips are not declared, or not all redeemed."""
     if not found.declared:
         what = "had not declared the tips they hold"
     else:
         what = f"still held {format_money(found.unredeemed_cents)} of unredeemed tips"
+    citation = TIPS_BEFORE_LEAVING.at(at)
     return Finding(
-        "tips_before_leaving", TIPS_BEFORE_LEAVING, "Tips not redeemed before leaving", found.site_id,
+        "tips_before_leaving", citation, "Tips not redeemed before leaving", found.site_id,
         str(found.gaming_date), found.gaming_date, found.gaming_date,
-        f"{TIPS_BEFORE_LEAVING}: a dealer shall redeem tips before leaving a site; {found.dealer} {what} when "
+        f"{citation}: a dealer shall redeem tips before leaving a site; {found.dealer} {what} when "
         f"their last shift of {found.gaming_date} ended ({found.checked_at}). Have the tips declared and "
         "redeemed at the cashier, and document why they were not.",
         found.gaming_date,

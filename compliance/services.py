@@ -129,9 +129,13 @@ def _notify_when_committed(alert_ids: list[int]) -> None:
 
 def flag_tips_at_leaving(found) -> None:
     """Registered with floor.tips (compliance.apps): a dealer's last shift of the day ended with
-    tips undeclared or unredeemed (ND 99-01.3-08-06(3)): open the alert, once per dealer and day."""
-    from .rules import TipsAtLeaving, tips_not_redeemed
+    tips undeclared or unredeemed: open the alert, once per dealer and day, where the site's pack
+    states the rule (`rules.TIPS_BEFORE_LEAVING`, ND 99-01.3-08-06(3)). Elsewhere no alert: a
+    dealer keeping tips past their shift is the house's own matter, not a state's obligation."""
+    from .rules import TIPS_BEFORE_LEAVING, TipsAtLeaving, tips_not_redeemed
 
+    if not TIPS_BEFORE_LEAVING.applies(found.site):
+        return
     finding = tips_not_redeemed(
         TipsAtLeaving(
             site_id=found.site.pk,
@@ -141,7 +145,8 @@ def flag_tips_at_leaving(found) -> None:
             declared=found.declared,
             unredeemed_cents=found.unredeemed_cents,
             checked_at=found.checked_at,
-        )
+        ),
+        at=found.site,
     )
     open_alert(finding, organization_id=found.site.organization_id)
 

@@ -1,5 +1,7 @@
-"""The thresholds page: every effective-dated threshold of the rules, read-only, with its
-citation, value and the dates it is in force (compliance.thresholds)."""
+"""The thresholds page: the effective-dated thresholds of the rules of the reader's organization's
+packs (and the house's own), read-only, each with its citation, value and the dates it is in
+force (compliance.thresholds). An organization with Washington sites only sees none of North
+Dakota's."""
 
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -14,8 +16,10 @@ from cardroom.access import access_for, refusal
 from cardroom.models import Role
 from cardroom.money import format_money
 from cardroom.rules import HOUSE_CONTROL
+from packs import all_packs, packs_of
 
 from .models import Threshold
+from .thresholds import HOUSE_SEED, codes_of
 
 THRESHOLD_READERS = frozenset({Role.GAMING_MANAGER, Role.AUDITOR})
 
@@ -26,6 +30,7 @@ class ThresholdRow:
     value: str  # "10%", "$10,000.00", "30 days"
     until: date | None  # the last day in force; None while no later row replaces it
     in_force: bool  # on today's date
+    pack: str = HOUSE_CONTROL  # the name of the pack whose rule it is, or "House control"
 
 
 def value_text(value: Decimal, unit: str) -> str:
@@ -38,16 +43,32 @@ def value_text(value: Decimal, unit: str) -> str:
     return f"{number:f} {unit}"
 
 
-def threshold_rows(on: date) -> list[ThresholdRow]:
-    """Every row, by code then date; a row is in force from its date to the day before the next."""
-    rows = list(Threshold.objects.order_by("code", "effective_from"))
+def threshold_rows(on: date, packs=None) -> list[ThresholdRow]:
+    """The rows of the thresholds of `packs` (None: every pack) and the house's own, by code then
+    date; a row is in force from its date to the day before the next."""
+    rows = Threshold.objects.order_by("code", "effective_from")
+    if packs is not None:
+        rows = rows.filter(code__in=sorted(codes_of(packs)))
+    rows = list(rows)
+    owner = {row[0]: pack.name for pack in (packs if packs is not None else all_packs()) for row in pack.thresholds}
+    owner.update({row[0]: HOUSE_CONTROL for row in HOUSE_SEED})
     result = []
     for i, row in enumerate(rows):
         following = rows[i + 1] if i + 1 < len(rows) and rows[i + 1].code == row.code else None
         until = following.effective_from - timedelta(days=1) if following else None
         in_force = row.effective_from <= on and (until is None or on <= until)
-        result.append(ThresholdRow(row, value_text(row.value, row.unit), until, in_force))
+        result.append(
+            ThresholdRow(row, value_text(row.value, row.unit), until, in_force, owner.get(row.code, HOUSE_CONTROL))
+        )
     return result
+
+
+def organization_packs(access):
+    """The packs of the sites of the reader's organization (each once)."""
+    from cardroom.models import Site
+
+    codes = Site.objects.filter(organization_id=access.organization_id).values_list("jurisdiction", flat=True)
+    return packs_of(set(codes))
 
 
 @login_required
@@ -55,4 +76,7 @@ def thresholds(request):
     if not access_for(request.user).all_roles() & THRESHOLD_READERS:
         raise PermissionDenied(refusal(HOUSE_CONTROL, THRESHOLD_READERS, "see the thresholds page"))
     today = timezone.localdate()
-    return render(request, "compliance/thresholds.html", {"rows": threshold_rows(today), "today": today})
+    packs = organization_packs(access_for(request.user))
+    return render(
+        request, "compliance/thresholds.html", {"rows": threshold_rows(today, packs), "today": today, "packs": packs}
+    )

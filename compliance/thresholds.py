@@ -1,6 +1,7 @@
 """The thresholds and deadlines of the rules, as data with citation and effective date.
 
-`SEED` is loaded by a data migration; a later change of regulation is a new row with a later
+Each pack states the thresholds of its flag rules (`Pack.thresholds`, in its compliance module);
+`SEED` gathers them with the house's own and is loaded by a data migration; a later change of regulation is a new row with a later
 `effective_from` (through the admin or a migration), and the rules pick the row in force on
 the date they judge."""
 
@@ -10,47 +11,27 @@ from decimal import Decimal
 
 from django.core.exceptions import ImproperlyConfigured
 
-ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
-ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
-ND_03_10_DATE = date(2016, 4, 1)
-ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
+from packs import all_packs
 
-# code, value, unit, citation, summary, effective from
-SEED = [
-    ("prizes_over_gp.contact_days", 30, "days", "ND 99-01.3-08-01(3)",
-     "Contact the attorney general within 30 days of the end of a quarter in which twenty-one prizes exceeded gross proceeds.", ND_08_01_DATE),
-    ("prizes_over_gp.dealer_hold_weeks", 12, "weeks", "ND 99-01.3-08-01(3)",
-     "Keep twenty-one percent-of-hold records for each dealer at the site for twelve continuous weeks.", ND_08_01_DATE),
-    ("low_hold.ratio_21", Decimal("0.10"), "ratio", "ND 99-01.3-08-04(9)",
-     "At a surveillance site, twenty-one percent-of-hold below ten percent for a quarter starts a video review.", ND_08_04_DATE),
-    ("low_hold.ratio_pw", Decimal("0.15"), "ratio", "ND 99-01.3-08-04(9)",
-     "At a surveillance site, paddlewheel percent-of-hold below fifteen percent for a quarter starts a video review.", ND_08_04_DATE),
-    ("low_hold.review_weeks", 6, "weeks", "ND 99-01.3-08-04(9)",
-     "The video review continues for six continuous weeks or until the reason is documented.", ND_08_04_DATE),
-    ("low_hold.review_minutes_per_week", 60, "minutes", "ND 99-01.3-08-04(9)",
-     "At least one hour per week of video for each active table is reviewed and documented.", ND_08_04_DATE),
-    ("surveillance.gp_average_cents", 1_000_000, "cents", "ND 99-01.3-08-04",
-     "Twenty-one gross proceeds averaging $10,000 or more per quarter for two entire consecutive quarters.", ND_08_04_DATE),
-    ("surveillance.wager_above_cents", 200, "cents", "ND 99-01.3-08-04",
-     "Surveillance is required only where wagers exceed two dollars.", ND_08_04_DATE),
-    ("surveillance.operational_days", 45, "days", "ND 99-01.3-08-04",
-     "The video surveillance system must be operational within 45 days from the end of the second quarter.", ND_08_04_DATE),
-    ("outage.activity_hours", 48, "hours", "ND 99-01.3-08-04(7)",
-     "Equipment not repaired within 48 hours of activity on the table ...", ND_08_04_DATE),
-    ("outage.calendar_days", 4, "days", "ND 99-01.3-08-04(7)",
-     "... or four calendar days: close the table or limit wagers to two dollars.", ND_08_04_DATE),
-    ("outage.wager_cap_cents", 200, "cents", "ND 99-01.3-08-04(7)",
-     "The wager limit on a table whose surveillance equipment is past its repair deadline.", ND_08_04_DATE),
-    ("sample.due_days", 14, "days", "ND 99-01.3-08-04(11)",
-     "A sample recorded video is due to the attorney general within 14 days of an equipment change.", ND_08_04_DATE),
-    ("deposit.banking_days", 3, "days", "ND 99-01.3-03-10(1)",
-     "The bank deposit is due by the third banking day after the activity.", ND_03_10_DATE),
-    ("discontinued.redeem_days", 30, "days", "ND 99-01.3-08-06(2)",
-     "After twenty-one is discontinued at a site, its chips are redeemed at the business office or an active site for thirty days.",
-     ND_08_06_DATE),
+# The house's own thresholds (every pack): code, value, unit, citation, summary, effective from.
+HOUSE_SEED = [
     ("reminder.days_before_due", 7, "days", "House control",
      "Send a reminder this many days before an alert's due date.", date(2000, 1, 1)),
 ]
+
+
+def pack_seeds() -> dict[str, list[tuple]]:
+    """Each pack's threshold rows (`Pack.thresholds`, in the pack's compliance module) by pack code."""
+    return {pack.code: list(pack.thresholds) for pack in all_packs()}
+
+
+def codes_of(packs) -> set[str]:
+    """The threshold codes of some packs, and the house's own (shown to everyone)."""
+    return {row[0] for row in HOUSE_SEED} | {row[0] for pack in packs for row in pack.thresholds}
+
+
+# Every seed row: the house's and each pack's (the data migrations load these).
+SEED = [*HOUSE_SEED, *(row for rows in pack_seeds().values() for row in rows)]
 
 
 @dataclass(frozen=True)

@@ -67,20 +67,29 @@ def alert_list(request):
 
 
 def site_rules(site) -> dict:
-    """The rules of the chosen site's jurisdiction pack only: the compliance rules that run there
-    (each provider's first docstring line, which opens with its citation) and the pack's table
-    rules (its citations). A WA or NY site lists no North Dakota rule."""
+    """The rules of the chosen site's jurisdiction pack only: the compliance checks that run there
+    (those whose rules the pack states: each with its rules' citations at the site and the
+    provider's first docstring line after its citation) and the pack's citations. A WA or NY
+    site lists no North Dakota rule."""
     if site is None:
         return {}
     from packs import pack_for
 
     engine._load_providers()
     pack = pack_for(site)
-    providers = [p for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS
-                 if site.jurisdiction in engine.jurisdictions_of(p)]
-    checks = [(p.__doc__ or p.__name__).strip().splitlines()[0] for p in providers]
+    providers = [p for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS if engine.runs_at(p, pack)]
+    checks = [_check_line(p, pack) for p in providers]
     table_rules = sorted(set(pack.citations.values()))
     return {"rules_site": site, "rules_pack": pack, "pack_checks": checks, "pack_table_rules": table_rules}
+
+
+def _check_line(provider, pack) -> str:
+    """"<citations at the pack>: <what the check looks for>" (the docstring's first line, less
+    the citation it opens with)."""
+    citations = ", ".join(dict.fromkeys(r.at(pack) for r in engine.rules_of(provider) if r.applies(pack)))
+    first = (provider.__doc__ or provider.__name__).strip().splitlines()[0]
+    what = first.split(": ", 1)[1] if ": " in first else first
+    return f"{citations}: {what}"
 
 
 def _offered_form(access, alert, data=None):

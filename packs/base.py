@@ -56,6 +56,9 @@ class Pack:
     # The report kinds (reports.registry keys) the pack offers; None: every kind that applies to
     # its revenue model.
     report_kinds: frozenset[str] | None = None
+    # The effective-dated thresholds of the pack's flag rules, seeded into compliance.Threshold:
+    # (code, value, unit, citation, summary, effective from). A code is one pack's.
+    thresholds: tuple[tuple, ...] = ()
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""

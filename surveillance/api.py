@@ -45,7 +45,7 @@ from .rules import READ_ROLES
 
 def readable_sites(access):
     """Sites where the user reads surveillance records: managers, pit bosses and auditors, and
-    independent persons (who may handle video, ND 99-01.3-08-04(5))."""
+    independent persons (who may handle video: `rules.VIDEO_ACCESS`)."""
     sites = access.sites()
     if access.employee is not None and access.employee.employment_type == EmploymentType.INDEPENDENT:
         return sites
@@ -314,7 +314,7 @@ class EquipmentViewSet(EquipmentViewSet):
     @extend_schema(request=EquipmentMoveInput, responses={200: EquipmentSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def move(self, request, pk=None):
-        """Move a unit to another table of the site; a sample recording becomes due (08-04(11))."""
+        """Move a unit to another table of the site; a sample recording becomes due where the site's rules ask for one."""
         equipment = self.get_object()
         data = EquipmentMoveInput(data=request.data, context=self.get_serializer_context())
         data.is_valid(raise_exception=True)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from packs import Rule
+
 from .rules import OUTAGE_ACTIVITY_LIMIT, OUTAGE_CALENDAR_LIMIT
 
 Interval = tuple[datetime, datetime | None]
@@ -29,7 +31,7 @@ _FOREVER = timedelta(days=365 * 100)
 class OutageDeadline:
     at: datetime
     basis: str  # which limit comes first, as the rule reads
-    citation: str
+    rule: Rule  # cited at the outage's site: `deadline.rule.at(site)`
 
 
 def merge_intervals(intervals: Iterable[Interval], *, open_end: datetime) -> list[tuple[datetime, datetime]]:
@@ -80,5 +82,5 @@ def outage_deadline(since: datetime, intervals: Iterable[Interval], time_zone: s
     by_calendar = calendar_deadline(since, time_zone)
     by_activity = activity_deadline(since, intervals, OUTAGE_ACTIVITY_LIMIT.value)
     if by_activity is not None and by_activity < by_calendar:
-        return OutageDeadline(by_activity, OUTAGE_ACTIVITY_LIMIT.text, OUTAGE_ACTIVITY_LIMIT.citation)
-    return OutageDeadline(by_calendar, OUTAGE_CALENDAR_LIMIT.text, OUTAGE_CALENDAR_LIMIT.citation)
+        return OutageDeadline(by_activity, OUTAGE_ACTIVITY_LIMIT.text, OUTAGE_ACTIVITY_LIMIT.rule)
+    return OutageDeadline(by_calendar, OUTAGE_CALENDAR_LIMIT.text, OUTAGE_CALENDAR_LIMIT.rule)

@@ -176,7 +176,7 @@ class SampleEvaluation(AppendOnlyModel):
     evaluated_on = models.DateField()
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
     evaluator = models.CharField(max_length=120, blank=True)
-    form_reference = models.CharField(max_length=40, default="SFN 19857")
+    form_reference = models.CharField(max_length=40, blank=True, default="")  # the pack's form, if it names one
     findings = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()

@@ -39,8 +39,7 @@ from .rules import (
     OUTAGE_WAGER_CAP_CENTS,
     RECORDING_RETENTION,
     REVIEW_MIN_FOOTAGE,
-    SURVEILLANCE_JURISDICTIONS,
-    SYSTEM_CITATION,
+    SYSTEM,
 )
 
 
@@ -207,8 +206,8 @@ def system_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | No
     """`(cap_cents, reason)` when, past the site's deadline, the table needs a system and the
     equipment register shows none (ND 99-01.3-08-04: limit wagers to two dollars until the
     system is operational); else `(None, "")`. Day 45 is still within the time; day 46 is not.
-    Never at a site of another pack (SURVEILLANCE_JURISDICTIONS)."""
-    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
+    Never at a site whose pack does not state the rule (`rules.SYSTEM`)."""
+    if not SYSTEM.applies(table.site):
         return None, ""
     at = at or timezone.now()
     return _system_cap(table, at, statuses_in_force([table.site_id], gaming_date_of(table.site, at)))
@@ -222,7 +221,7 @@ def _system_cap(table: Table, at: datetime, in_force: dict[int, SurveillanceStat
     if table_has_system(table, on_date):
         return None, ""
     return NOT_OPERATIONAL_WAGER_CAP_CENTS.value, (
-        f"{SYSTEM_CITATION}: table {table.number} has no operational video surveillance system in the equipment "
+        f"{SYSTEM.at(table)}: table {table.number} has no operational video surveillance system in the equipment "
         f"register (a camera on the table and a recording unit), due within {OPERATIONAL_WITHIN.text} "
         f"(by {due:%Y-%m-%d}); limit wagers to {format_money(NOT_OPERATIONAL_WAGER_CAP_CENTS.value)} until it is "
         "operational."
@@ -317,12 +316,13 @@ def wager_caps(table: Table, at: datetime | None = None) -> list[tuple[int, str]
     outage's (08-04(7)) first, then the missing system's (08-04). What table opening and
     seating a dealer ask: the site's status in force and whether the table has an unrepaired
     outage come in one query; the outages themselves are read only when there is one."""
-    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
-        return []
+    if not (SYSTEM.applies(table.site) or OUTAGE_WAGER_CAP_CENTS.rule.applies(table.site)):
+        return []  # the caps are obligations of a pack's law (ND 99-01.3-08-04), not house controls
     at = at or timezone.now()
     status, has_outage = _cap_facts(table, at)
     caps = [outage_wager_cap(table, at)] if has_outage else []
-    caps.append(_system_cap(table, at, {table.site_id: status} if status is not None else {}))
+    if SYSTEM.applies(table.site):
+        caps.append(_system_cap(table, at, {table.site_id: status} if status is not None else {}))
     return [(cap, reason) for cap, reason in caps if cap is not None]
 
 
@@ -366,8 +366,8 @@ def _cap_facts(table: Table, at: datetime) -> tuple[SurveillanceStatus | None, b
 def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """`(cap_cents, reason)` when an unrepaired outage is past its deadline at `at`, else
     `(None, "")`. Table opening and table edits refuse a maximum wager above the cap. Never at a
-    site of another pack (SURVEILLANCE_JURISDICTIONS: 08-04(7) is North Dakota's)."""
-    if table.site.jurisdiction not in SURVEILLANCE_JURISDICTIONS:
+    site whose pack does not state the rule (`OUTAGE_WAGER_CAP_CENTS.rule`)."""
+    if not OUTAGE_WAGER_CAP_CENTS.rule.applies(table.site):
         return None, ""
     at = at or timezone.now()
     outages = Outage.objects.filter(table=table, began_at__lte=at).exclude(repair__repaired_at__lte=at)
@@ -381,7 +381,7 @@ def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | No
 def _cap_reason(outage: Outage, deadline: OutageDeadline) -> str:
     zone = ZoneInfo(outage.table.site.time_zone)
     return (
-        f"{deadline.citation}: {outage.get_kind_display().lower()} on table {outage.table.number} since "
+        f"{deadline.rule.at(outage.table.site)}: {outage.get_kind_display().lower()} on table {outage.table.number} since "
         f"{outage.began_at.astimezone(zone):%Y-%m-%d %H:%M} was not repaired within {deadline.basis} "
         f"(deadline {deadline.at.astimezone(zone):%Y-%m-%d %H:%M}); close the table or limit wagers to "
         f"{format_money(OUTAGE_WAGER_CAP_CENTS.value)} until it is repaired."
@@ -448,6 +448,6 @@ def program_is_open(program: ReviewProgram, on_date: date) -> bool:
 def wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
     """The first $2 cap in force at `table` (an outage past its deadline, 08-04(7); no system
     past the site's deadline, 08-04), as `(cap_cents, reason)`; `(None, "")` when none is, and
-    always at a site of another pack (SURVEILLANCE_JURISDICTIONS: the caps are ND's)."""
+    always at a site whose pack states neither cap's rule."""
     caps = wager_caps(table, at)
     return caps[0] if caps else (None, "")

@@ -1,6 +1,10 @@
-"""Surveillance thresholds and deadlines as data, each with the section it comes from.
+"""Surveillance thresholds and deadlines as data, each with the rule it comes from.
 
-Every other module of this app reads these; none writes a threshold as a literal.
+Every other module of this app reads these; none writes a threshold as a literal. Each rule is
+named by a key (`packs.Rule`), cited at a site by its pack: North Dakota's chapter 99-01.3-08-04
+states them (packs/nd/surveillance.py). Where a site's pack does not, an obligation of 08-04 (a
+trigger, a deadline, a $2 cap) does not apply there (`Rule.applies`), and the records the site
+may still keep (equipment, outages, recordings, the review log) are its house's own control.
 """
 
 from dataclasses import dataclass
@@ -9,69 +13,81 @@ from datetime import timedelta
 from cardroom.access import ReadRule
 from cardroom.models import Role
 from cardroom.rules import HOUSE_CONTROL
+from packs import Rule
+
+SYSTEM = Rule("surveillance.system")
+SPECIAL_EVENT = Rule("surveillance.special_event")
+VIDEO_ACCESS = Rule("surveillance.video_access")
+VIDEO_ACCESS_STORED = Rule("surveillance.video_access_stored")
+RECORDING_COVERS_PLAY = Rule("surveillance.recording_covers_play")
+RECORDER_OVERLAP_RULE = Rule("surveillance.recorder_overlap")
+RETENTION = Rule("surveillance.retention")
+DAILY_REVIEW = Rule("surveillance.daily_review")
+DAILY_REVIEW_RECORD = Rule("surveillance.daily_review_record")
+OUTAGE_DEADLINE = Rule("surveillance.outage_deadline")
+REVIEW_PROGRAM = Rule("surveillance.review_program")
+VENDOR_DEFERRAL = Rule("surveillance.vendor_deferral")
+VIDEO_SAMPLE = Rule("surveillance.video_sample")
+SAMPLE_EVALUATION_FORM = Rule("surveillance.sample_evaluation_form")
+REVIEW_DOCUMENTS = Rule("surveillance.review_document_retention")
 
 
 @dataclass(frozen=True)
 class Limit:
     value: object
-    citation: str
+    rule: Rule  # cited at a site: `limit.rule.at(site)`
     text: str  # how the rule reads in a refusal or on a page
 
 
 # ND 99-01.3-08-04(7): a camera or recorder not working properly must be repaired within
 # forty-eight hours of activity on the table or four calendar days, whichever comes first;
 # after that the table is closed or its wagers limited to two dollars until repaired.
-OUTAGE_ACTIVITY_LIMIT = Limit(timedelta(hours=48), "ND 99-01.3-08-04(7)", "48 hours of activity on the table")
-OUTAGE_CALENDAR_LIMIT = Limit(timedelta(days=4), "ND 99-01.3-08-04(7)", "4 calendar days")
-OUTAGE_WAGER_CAP_CENTS = Limit(200, "ND 99-01.3-08-04(7)", "wagers limited to $2.00")
+OUTAGE_ACTIVITY_LIMIT = Limit(timedelta(hours=48), OUTAGE_DEADLINE, "48 hours of activity on the table")
+OUTAGE_CALENDAR_LIMIT = Limit(timedelta(days=4), OUTAGE_DEADLINE, "4 calendar days")
+OUTAGE_WAGER_CAP_CENTS = Limit(200, OUTAGE_DEADLINE, "wagers limited to $2.00")
 
 # ND 99-01.3-08-04(5)(c): two recorders in sequence for one table overlap by ten minutes.
-RECORDER_OVERLAP = Limit(timedelta(minutes=10), "ND 99-01.3-08-04(5)(c)", "10 minutes")
+RECORDER_OVERLAP = Limit(timedelta(minutes=10), RECORDER_OVERLAP_RULE, "10 minutes")
 
 # ND 99-01.3-08-04(5)(b): a table is recorded from when chips are first made available until
-# it is permanently closed for the day.
-RECORDING_COVERS_PLAY_CITATION = "ND 99-01.3-08-04(5)(b)"
+# it is permanently closed for the day (RECORDING_COVERS_PLAY).
 
 # ND 99-01.3-08-04(6): recorded video is kept in a safe place for thirty days.
-RECORDING_RETENTION = Limit(timedelta(days=30), "ND 99-01.3-08-04(6)", "30 days")
+RECORDING_RETENTION = Limit(timedelta(days=30), RETENTION, "30 days")
 
 # ND 99-01.3-08-04(11): a sample recording within fourteen days of an equipment change,
 # the acquisition of a site's equipment, or a camera or table move.
-SAMPLE_DUE = Limit(timedelta(days=14), "ND 99-01.3-08-04(11)", "14 days")
+SAMPLE_DUE = Limit(timedelta(days=14), VIDEO_SAMPLE, "14 days")
 
 # ND 99-01.3-08-04(10): at least half of an approved vendor's price is deferred until the
 # attorney general approves the clarity of the recorded video.
-VENDOR_DEFERRED_SHARE = Limit((1, 2), "ND 99-01.3-08-04(10)", "at least half of the price")
+VENDOR_DEFERRED_SHARE = Limit((1, 2), VENDOR_DEFERRAL, "at least half of the price")
 
 # ND 99-01.3-08-04(9): low hold -> at least one hour a week of reviewed video for each active
 # table, for six continuous weeks or until the reason is documented.
-REVIEW_PROGRAM_LENGTH = Limit(timedelta(weeks=6), "ND 99-01.3-08-04(9)", "6 continuous weeks")
-REVIEW_WEEK = Limit(timedelta(weeks=1), "ND 99-01.3-08-04(9)", "one week")
-REVIEW_MIN_FOOTAGE = Limit(timedelta(hours=1), "ND 99-01.3-08-04(9)", "at least one hour per week")
+REVIEW_PROGRAM_LENGTH = Limit(timedelta(weeks=6), REVIEW_PROGRAM, "6 continuous weeks")
+REVIEW_WEEK = Limit(timedelta(weeks=1), REVIEW_PROGRAM, "one week")
+REVIEW_MIN_FOOTAGE = Limit(timedelta(hours=1), REVIEW_PROGRAM, "at least one hour per week")
 
 # ND 99-01.3-08-04 (opening paragraph): a site whose twenty-one activity requires a system has
 # it operational within forty-five days (from the end of the second quarter; at newly acquired
 # premises, of conducting twenty-one there), or limits wagers to two dollars until it is; a
 # system is operational for each table regularly located on the site.
-OPERATIONAL_WITHIN = Limit(timedelta(days=45), "ND 99-01.3-08-04", "45 days")
-NOT_OPERATIONAL_WAGER_CAP_CENTS = Limit(200, "ND 99-01.3-08-04", "wagers limited to $2.00")
-SYSTEM_CITATION = "ND 99-01.3-08-04"
+OPERATIONAL_WITHIN = Limit(timedelta(days=45), SYSTEM, "45 days")
+NOT_OPERATIONAL_WAGER_CAP_CENTS = Limit(200, SYSTEM, "wagers limited to $2.00")
 
 # ND 99-01.3-08-04 (opening paragraph): a temporary table brought in for a special event for
 # fourteen or fewer consecutive days, at most two events a quarter, needs no system.
-SPECIAL_EVENT_MAX_DAYS = Limit(14, "ND 99-01.3-08-04", "14 or fewer consecutive days")
-SPECIAL_EVENT_MAX_PER_QUARTER = Limit(2, "ND 99-01.3-08-04", "not more than two events per quarter")
+SPECIAL_EVENT_MAX_DAYS = Limit(14, SPECIAL_EVENT, "14 or fewer consecutive days")
+SPECIAL_EVENT_MAX_PER_QUARTER = Limit(2, SPECIAL_EVENT, "not more than two events per quarter")
 
 # ND 99-01.3-08-16(1)(h): video review documentation is kept one year from the quarter's end.
-REVIEW_DOCUMENT_RETENTION = Limit(timedelta(days=365), "ND 99-01.3-08-16(1)(h)", "one year")
+REVIEW_DOCUMENT_RETENTION = Limit(timedelta(days=365), REVIEW_DOCUMENTS, "one year")
 
 # ND 99-01.3-08-04(5): only a gaming or shift manager or an independent person accesses a
 # recording unit, camera or stored video, and starts, stops or changes a recording.
 VIDEO_ACCESS_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
-VIDEO_ACCESS_CITATION = "ND 99-01.3-08-04(5)"
 
-DAILY_REVIEW_CITATION = "ND 99-01.3-08-04(7)"
-REVIEWER_CITATION = "ND 99-01.3-08-04(9)"
 
 # Who does what in this app (the product's reading; auditors only read).
 STAFF_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER})
@@ -79,9 +95,3 @@ DAILY_LOG_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_B
 OUTAGE_REPORT_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS})
 READ_ROLES = frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.AUDITOR})
 SURVEILLANCE_RECORDS = ReadRule(READ_ROLES, HOUSE_CONTROL, "see a site's surveillance records")
-
-
-# The jurisdiction packs whose sites these rules hold (packs): ND 99-01.3-08-04's
-# triggers, deadlines and $2 caps are North Dakota's; the Washington and New York texts the
-# product holds set no surveillance rule, so a WA or NY site is never capped or alerted by them.
-SURVEILLANCE_JURISDICTIONS = frozenset({"ND"})

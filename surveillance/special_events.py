@@ -25,7 +25,11 @@ class Exemption:
     exempt: bool
     event_day: int  # which consecutive day of its event the day asked about is (1 = first)
     event_number: int  # which event of the quarter it belongs to (1 = first)
-    reason: str = ""  # why the exemption does not hold, as the rule reads
+    reason: str = ""  # why the exemption does not hold, as the rule reads (without its citation)
+
+    def cited(self, where) -> str:
+        """The reason with the rule's citation at `where` (a site, or its pack)."""
+        return f"{SPECIAL_EVENT_MAX_DAYS.rule.at(where)}: {self.reason}"
 
 
 def events(days: Iterable[date]) -> list[tuple[date, date]]:
@@ -52,7 +56,7 @@ def exemption(days_used: Iterable[date], on_date: date) -> Exemption:
             event_day,
             event_number,
             (
-                f"{SPECIAL_EVENT_MAX_DAYS.citation}: day {event_day} of the event; a temporary special-event table "
+                f"day {event_day} of the event; a temporary special-event table "
                 f"needs no system only for {SPECIAL_EVENT_MAX_DAYS.text}"
             ),
         )
@@ -62,7 +66,7 @@ def exemption(days_used: Iterable[date], on_date: date) -> Exemption:
             event_day,
             event_number,
             (
-                f"{SPECIAL_EVENT_MAX_PER_QUARTER.citation}: event {event_number} of {quarter}; a temporary "
+                f"event {event_number} of {quarter}; a temporary "
                 f"special-event table needs no system for {SPECIAL_EVENT_MAX_PER_QUARTER.text}"
             ),
         )

@@ -205,7 +205,7 @@ def _player(tournament: Tournament, player_id: int | None) -> TournamentPlayer |
     player = TournamentPlayer.objects.filter(tournament=tournament, pk=player_id).first()
     if player is None:
         raise serializers.ValidationError(
-            {"player": [f"{rules.FEES}: no player {player_id} on this tournament's register."]}
+            {"player": [f"{rules.FEES.at(tournament.site)}: no player {player_id} on this tournament's register."]}
         )
     return player
 

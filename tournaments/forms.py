@@ -19,14 +19,14 @@ def _chips(label, required=True, **kwargs):
 class TournamentForm(BootstrapMixin, forms.Form):
     name = forms.CharField(max_length=rules.MAX_NAME_LENGTH)
     gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date"}))
-    entry_fee_cents = CentsField(label="Entry fee ($)", help_text="ND 99-01.3-08-15(1): at most $200.00.")
+    entry_fee_cents = CentsField(label="Entry fee ($)", help_text="At most $200.00 per player with rebuys and add-ons.")
     chips_per_entry = _chips("Chips for the entry fee")
     rebuy_fee_cents = CentsField(
-        label="Rebuy fee ($)", required=False, help_text="Blank: no rebuys. At most the entry fee (08-15(1))."
+        label="Rebuy fee ($)", required=False, help_text="Blank: no rebuys. At most the entry fee."
     )
     chips_per_rebuy = _chips("Chips for a rebuy", required=False)
     add_on_fee_cents = CentsField(
-        label="Add-on fee ($)", required=False, help_text="Blank: no add-ons. At most the entry fee (08-15(1))."
+        label="Add-on fee ($)", required=False, help_text="Blank: no add-ons. At most the entry fee."
     )
     chips_per_add_on = _chips("Chips for an add-on", required=False)
     betting_spaces = forms.TypedChoiceField(choices=[(1, "1"), (2, "2")], coerce=int, initial=1)
@@ -34,7 +34,7 @@ class TournamentForm(BootstrapMixin, forms.Form):
         required=False, label="Rotating button (moves clockwise one position after each hand)"
     )
     length_of_play = forms.CharField(
-        max_length=rules.MAX_NAME_LENGTH, help_text="The time, or number of shoes or hands (08-15(2))."
+        max_length=rules.MAX_NAME_LENGTH, help_text="The time, or number of shoes or hands."
     )
     minimum_bet_chips = _chips("Minimum bet (chips)")
     maximum_bet_chips = _chips("Maximum bet (chips)", required=False)
@@ -42,7 +42,7 @@ class TournamentForm(BootstrapMixin, forms.Form):
         required=False,
         max_length=MAX_TEXT_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Who advances from each preliminary round (08-15(4)).",
+        help_text="Who advances from each preliminary round.",
     )
     prizes_offered = forms.CharField(max_length=MAX_TEXT_LENGTH, widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -68,7 +68,7 @@ class PrizeForm(BootstrapMixin, forms.Form):
     kind = forms.ChoiceField(choices=PrizeKind.choices)
     amount_cents = CentsField(label="Value ($)")
     description = forms.CharField(required=False, max_length=MAX_TEXT_LENGTH, help_text="What the merchandise is.")
-    split = forms.BooleanField(required=False, label="The last two players agreed to split the prize (08-15(4))")
+    split = forms.BooleanField(required=False, label="The last two players agreed to split the prize")
 
     def __init__(self, *args, players, **kwargs):
         super().__init__(*args, **kwargs)

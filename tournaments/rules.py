@@ -1,4 +1,5 @@
-"""Twenty-one tournaments (ND 99-01.3-08-15) and their records (08-16(1)(e),(f)), as data.
+"""Twenty-one tournaments and their records, as data: the rules by key (cited at a site by its
+pack: North Dakota's 08-15 and 08-16(1)(e),(f) state them), limits and roles.
 
 Every service, page and report reads these; no limit or role list is written as a literal
 anywhere else. Each entry carries the section it comes from; where chapter 08 does not say
@@ -8,31 +9,33 @@ who acts, the entry says "House control".
 from cardroom.access import ReadRule
 from cardroom.models import Role
 from cardroom.rules import HOUSE_CONTROL
+from packs import Rule
 
-# --- Citations ---------------------------------------------------------------------------
+# --- Rules (packs.Rule keys; the ND pack cites them, packs/nd/tournaments.py) ---------------
 
 # 08-15: a tournament is conducted according to chapter 08 except as 08-15 provides, and its
-# rules must be disclosed to players.
-TOURNAMENT = "ND 99-01.3-08-15"
-DISCLOSURE = "ND 99-01.3-08-15"
+# rules must be disclosed to players. Where a site's pack does not state it, no tournament is
+# recorded there (announce_tournament refuses it).
+TOURNAMENT = Rule("tournaments.tournament")
+DISCLOSURE = Rule("tournaments.disclosure")
 # 08-15(1): an entry fee for a fixed number of no-value chips; rebuys and add-ons at most the
 # original entry fee; the cumulative fee at most $200 per player; a register of players and fees.
-FEES = "ND 99-01.3-08-15(1)"
+FEES = Rule("tournaments.fees")
 # 08-15(2): one or two betting spaces; a rotating button moves clockwise one position after each
 # hand; the organization sets the time or number of shoes or hands.
-PLAY = "ND 99-01.3-08-15(2)"
+PLAY = Rule("tournaments.play")
 # 08-15(3): no moving, pausing or transferring chips; a minimum bet (and optional maximum) in chips.
-BETTING = "ND 99-01.3-08-15(3)"
+BETTING = Rule("tournaments.betting")
 # 08-15(4): the most chips wins; prizes per preliminary round; two players may split; cash or
 # merchandise prizes.
-PRIZES = "ND 99-01.3-08-15(4)"
+PRIZES = Rule("tournaments.prizes")
 # 08-16(1)(e): the fees, rebuys and add-ons collected; each player's name; the signature or
 # initials of the employee who collected the fee, and the date.
-FEE_RECORD = "ND 99-01.3-08-16(1)(e)"
+FEE_RECORD = Rule("tournaments.fee_record")
 # 08-16(1)(f): the prize register (99-01.3-03-07) and the record of win (99-01.3-03-08).
-PRIZE_RECORD = "ND 99-01.3-08-16(1)(f)"
+PRIZE_RECORD = Rule("tournaments.prize_record")
 # 08-16(1)(g): the daily summary of gross proceeds, prizes and adjusted gross proceeds.
-DAILY_SUMMARY = "ND 99-01.3-08-16(1)(g)"
+DAILY_SUMMARY = Rule("tournaments.daily_summary")
 
 # --- Limits --------------------------------------------------------------------------------
 
@@ -68,10 +71,3 @@ TOURNAMENT_RECORDS = ReadRule(
     HOUSE_CONTROL,
     "see the tournament records",
 )
-
-
-# The jurisdiction packs whose sites may record a tournament (packs). The tournament
-# register implements ND 99-01.3-08-15 (fees capped at $200, no-value chips, disclosed rules);
-# neither the WSGC house-banked rules, WAC 230-40-125 nor 9 NYCRR 4620.5 define a tournament, so
-# a Washington or New York site is refused (house control) rather than held to North Dakota's caps.
-TOURNAMENT_JURISDICTIONS = frozenset({"ND"})

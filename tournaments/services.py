@@ -17,7 +17,9 @@ from cardroom.audit import record_site_event
 from cardroom.limits import MAX_TEXT_LENGTH, check_date
 from cardroom.models import Employee, Site
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 from floor.calculations import business_date
+from packs import pack_for
 
 from . import rules
 from .calculations import fee_within_cap, name_key
@@ -60,16 +62,16 @@ def _money(cents: int) -> str:
 # --- Announcing a tournament -------------------------------------------------------------------
 
 
-def _check_fees(entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips) -> None:
+def _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips) -> None:
     cap = rules.MAX_CUMULATIVE_FEE_CENTS
     if entry_fee_cents is None or entry_fee_cents < rules.MIN_ENTRY_FEE_CENTS:
         raise ValidationError(
-            {"entry_fee_cents": f"{rules.FEES}: the organization shall charge a player an entry fee."}
+            {"entry_fee_cents": f"{rules.FEES.at(site)}: the organization shall charge a player an entry fee."}
         )
     if entry_fee_cents > cap:
         raise ValidationError(
             {
-                "entry_fee_cents": f"{rules.FEES}: the cumulative entry fee for a tournament cannot exceed "
+                "entry_fee_cents": f"{rules.FEES.at(site)}: the cumulative entry fee for a tournament cannot exceed "
                 f"{_money(cap)} per player; an entry fee of {_money(entry_fee_cents)} does."
             }
         )
@@ -79,17 +81,17 @@ def _check_fees(entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips) -> No
     ):
         if fee is None:
             if chips.get(chips_field) is not None:
-                raise ValidationError({chips_field: f"{rules.FEES}: chips for a {field[:-10]} need its fee."})
+                raise ValidationError({chips_field: f"{rules.FEES.at(site)}: chips for a {field[:-10]} need its fee."})
             continue
         if fee < rules.MIN_ENTRY_FEE_CENTS or fee > entry_fee_cents:
             raise ValidationError(
                 {
-                    field: f"{rules.FEES}: a rebuy or add-on is an additional amount less than or equal to the "
+                    field: f"{rules.FEES.at(site)}: a rebuy or add-on is an additional amount less than or equal to the "
                     f"original entry fee ({_money(entry_fee_cents)}); {_money(fee)} is not."
                 }
             )
         if not chips.get(chips_field):
-            raise ValidationError({chips_field: f"{rules.FEES}: a rebuy or add-on gives a fixed number of chips."})
+            raise ValidationError({chips_field: f"{rules.FEES.at(site)}: a rebuy or add-on gives a fixed number of chips."})
 
 
 def _check_chips(chips: dict) -> None:
@@ -123,21 +125,23 @@ def announce_tournament(
     advancement: str = "",
     at: datetime | None = None,
 ) -> Tournament:
-    """Announce a tournament's rules, which are disclosed to players (ND 99-01.3-08-15): its
+    """Announce a tournament's rules, which are disclosed to players (`rules.DISCLOSURE`): its
     fees and chips (08-15(1)), spaces, button and length of play (08-15(2)), bet limits in
     chips (08-15(3)) and prizes (08-15(4)). Once announced the rules do not change."""
     access = require_role(acting_user, site, *rules.DIRECTORS, action="announce a tournament", rule=rules.DIRECTOR_RULE)
-    if site.jurisdiction not in rules.TOURNAMENT_JURISDICTIONS:
+    if not rules.TOURNAMENT.applies(site):
+        # The register holds one state's tournament rules (fees capped, no-value chips, disclosed
+        # rules); a site whose rules define no tournament records none rather than be held to them.
         raise ValidationError({"site": (
-            f"House control: tournaments are a North Dakota pack feature ({rules.TOURNAMENT}); "
-            f"{site.name} is a {site.jurisdiction} site, whose rules define no tournament."
+            f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
+            "the tournament register is kept only where they do."
         )})
     employee = _employee(access)
     check_date(gaming_date, "gaming_date")
     name = _text(name, "name", required=True, max_length=rules.MAX_NAME_LENGTH)
     length_of_play = _text(length_of_play, "length_of_play", required=True, max_length=rules.MAX_NAME_LENGTH)
     if not length_of_play:
-        raise ValidationError({"length_of_play": f"{rules.PLAY}: set the time or number of shoes or hands."})
+        raise ValidationError({"length_of_play": f"{rules.PLAY.at(site)}: set the time or number of shoes or hands."})
     prizes_offered = _text(prizes_offered, "prizes_offered", required=True)
     advancement = _text(advancement, "advancement", required=False)
     chips = {
@@ -148,15 +152,15 @@ def announce_tournament(
         "maximum_bet_chips": maximum_bet_chips,
     }
     if not chips_per_entry:
-        raise ValidationError({"chips_per_entry": f"{rules.FEES}: the entry fee buys a fixed number of chips."})
+        raise ValidationError({"chips_per_entry": f"{rules.FEES.at(site)}: the entry fee buys a fixed number of chips."})
     if not minimum_bet_chips:
-        raise ValidationError({"minimum_bet_chips": f"{rules.BETTING}: the organization shall set a minimum bet."})
+        raise ValidationError({"minimum_bet_chips": f"{rules.BETTING.at(site)}: the organization shall set a minimum bet."})
     _check_chips(chips)
-    _check_fees(entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
+    _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
     if maximum_bet_chips is not None and maximum_bet_chips < minimum_bet_chips:
-        raise ValidationError({"maximum_bet_chips": f"{rules.BETTING}: the maximum bet is at least the minimum bet."})
+        raise ValidationError({"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."})
     if betting_spaces not in rules.BETTING_SPACES:
-        raise ValidationError({"betting_spaces": f"{rules.PLAY}: a player may be assigned one or two betting spaces."})
+        raise ValidationError({"betting_spaces": f"{rules.PLAY.at(site)}: a player may be assigned one or two betting spaces."})
     _refuse_closed_books(site, gaming_date, "a tournament")
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -196,6 +200,7 @@ def paid_cents(player: TournamentPlayer) -> int:
 
 
 def _player_for(tournament, kind, player, player_name, employee, at) -> TournamentPlayer:
+    site = tournament.site
     if kind == FeeKind.ENTRY:
         name = _text(player_name, "player_name", required=True, max_length=rules.MAX_NAME_LENGTH)
         key = name_key(name)
@@ -203,7 +208,7 @@ def _player_for(tournament, kind, player, player_name, employee, at) -> Tourname
         if existing is not None and paid_cents(existing) > 0:
             raise ValidationError(
                 {
-                    "player_name": f"{rules.FEES}: {name} has paid the entry fee of this tournament already; "
+                    "player_name": f"{rules.FEES.at(site)}: {name} has paid the entry fee of this tournament already; "
                     "further chips are a rebuy or an add-on."
                 }
             )
@@ -214,10 +219,10 @@ def _player_for(tournament, kind, player, player_name, employee, at) -> Tourname
         )
     if player is None or player.tournament_id != tournament.pk:
         raise ValidationError(
-            {"player": f"{rules.FEES}: a rebuy or add-on is for a player on this tournament's register."}
+            {"player": f"{rules.FEES.at(site)}: a rebuy or add-on is for a player on this tournament's register."}
         )
     if paid_cents(player) <= 0:
-        raise ValidationError({"player": f"{rules.FEES}: {player.name} has not paid the entry fee."})
+        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
     return player
 
 
@@ -240,12 +245,12 @@ def collect_fee(
     )
     employee = _employee(access)
     if kind not in FEE_FIELDS:
-        raise ValidationError({"kind": f"{rules.FEES}: a fee is an entry fee, a rebuy or an add-on."})
+        raise ValidationError({"kind": f"{rules.FEES.at(site)}: a fee is an entry fee, a rebuy or an add-on."})
     fee_field, chips_field = FEE_FIELDS[FeeKind(kind)]
     fee_cents, chips = getattr(tournament, fee_field), getattr(tournament, chips_field)
     if fee_cents is None:
         raise ValidationError(
-            {"kind": f"{rules.FEES}: this tournament does not allow a {FeeKind(kind).label.lower()}."}
+            {"kind": f"{rules.FEES.at(site)}: this tournament does not allow a {FeeKind(kind).label.lower()}."}
         )
     at = _now(at)
     gaming_date = _gaming_date(site, at)
@@ -258,7 +263,7 @@ def collect_fee(
         if not fee_within_cap(paid, fee_cents):
             raise ValidationError(
                 {
-                    "kind": f"{rules.FEES}: the cumulative entry fee, including rebuys or add-ons, cannot exceed "
+                    "kind": f"{rules.FEES.at(site)}: the cumulative entry fee, including rebuys or add-ons, cannot exceed "
                     f"{_money(rules.MAX_CUMULATIVE_FEE_CENTS)} per player; {player.name} has paid {_money(paid)} "
                     f"and this {FeeKind(kind).label.lower()} of {_money(fee_cents)} would make "
                     f"{_money(paid + fee_cents)}."
@@ -335,15 +340,15 @@ def award_prize(
     )
     employee = _employee(access)
     if player is None or player.tournament_id != tournament.pk:
-        raise ValidationError({"player": f"{rules.PRIZES}: a prize goes to a player of this tournament."})
+        raise ValidationError({"player": f"{rules.PRIZES.at(site)}: a prize goes to a player of this tournament."})
     if paid_cents(player) <= 0:
-        raise ValidationError({"player": f"{rules.FEES}: {player.name} has not paid the entry fee."})
+        raise ValidationError({"player": f"{rules.FEES.at(site)}: {player.name} has not paid the entry fee."})
     if kind not in PrizeKind.values:
-        raise ValidationError({"kind": f"{rules.PRIZES}: a cash or merchandise prize may be awarded."})
+        raise ValidationError({"kind": f"{rules.PRIZES.at(site)}: a cash or merchandise prize may be awarded."})
     round_name = _text(round_name, "round_name", required=True, max_length=rules.MAX_NAME_LENGTH)
     description = _text(description, "description", required=kind == PrizeKind.MERCHANDISE)
     if amount_cents is None or amount_cents < 1:
-        raise ValidationError({"amount_cents": f"{rules.PRIZE_RECORD}: the prize register records the prize's value."})
+        raise ValidationError({"amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value."})
     at = _now(at)
     gaming_date = _gaming_date(site, at)
     _refuse_closed_books(site, gaming_date, "a tournament prize")

@@ -9,7 +9,7 @@ from . import accounting, cage, compliance, core, counts, floor, reports, survei
 
 PACK = Pack(
     code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP,
-    table_rules=tables.table_rules, wager_limits=tables.WAGER_LIMITS,
+    table_rules=tables.table_rules, wager_limits=tables.WAGER_LIMITS, thresholds=compliance.THRESHOLDS,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,

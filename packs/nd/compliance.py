@@ -1,3 +1,173 @@
-"""North Dakota's law for the flag rules and their thresholds: rule key -> citation."""
+"""North Dakota's law for the flag rules and their thresholds: rule key -> citation.
 
-CITATIONS: dict[str, str] = {}
+Each key names a compliance check (`compliance.rules`, `compliance.providers`): the check runs
+only at a site whose pack states its key (`Rule.applies`), and its alerts cite the key here."""
+
+from datetime import date
+from decimal import Decimal
+
+CITATIONS: dict[str, str] = {
+    # 08-01(3): prizes over gross proceeds (attorney general, dealer percent-of-hold for 12 weeks)
+    "compliance.prizes_over_gp": "ND 99-01.3-08-01(3)",
+    # 08-04(9): low hold at a surveillance site, and the video review program it starts
+    "compliance.low_hold": "ND 99-01.3-08-04(9)",
+    # 08-04 (opening paragraph): the activity that requires a system; its deadline; special events
+    "compliance.surveillance_required": "ND 99-01.3-08-04",
+    "compliance.surveillance_operational": "ND 99-01.3-08-04",
+    "compliance.special_event_exemption": "ND 99-01.3-08-04",
+    # 08-04(5)(b): recordings cover a table's play
+    "compliance.recording_covers_play": "ND 99-01.3-08-04(5)(b)",
+    # 08-04(7): an outage past its deadline; the daily review log (and its record, 08-16(1)(d))
+    "compliance.outage_operating": "ND 99-01.3-08-04(7)",
+    "compliance.review_log": "ND 99-01.3-08-04(7)",
+    "compliance.review_log_record": "ND 99-01.3-08-16(1)(d)",
+    # 08-04(11): a sample recording after an equipment change
+    "compliance.video_sample": "ND 99-01.3-08-04(11)",
+    # 08-03(2): when the chip colour specification applies; 08-03(3): the specification
+    "compliance.chip_colours": "ND 99-01.3-08-03(2)",
+    "compliance.chip_colour_spec": "ND 99-01.3-08-03(3)",
+    # 08-05: fill and credit slips
+    "compliance.slip_numbering": "ND 99-01.3-08-05(2)",
+    "compliance.slip_verified": "ND 99-01.3-08-05(5)",
+    "compliance.slip_received": "ND 99-01.3-08-05(6)",
+    # 08-14: drop boxes removed, counted, differences resolved
+    "compliance.count_removed": "ND 99-01.3-08-14(1)",
+    "compliance.count_counted": "ND 99-01.3-08-14",
+    "compliance.count_resolved": "ND 99-01.3-08-14(4)",
+    # 03-10(1): the bank deposit by the third banking day
+    "compliance.deposit_deadline": "ND 99-01.3-03-10(1)",
+    # 08-06(2): chips redeemable for thirty days after twenty-one is discontinued at a site
+    "compliance.discontinued_redemption": "ND 99-01.3-08-06(2)",
+    # 08-06(3): a dealer redeems tips before leaving a site
+    "compliance.tips_before_leaving": "ND 99-01.3-08-06(3)",
+}
+
+ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
+ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
+ND_03_10_DATE = date(2016, 4, 1)
+ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
+
+# The thresholds of these rules (compliance.Threshold rows): code, value, unit, citation, summary,
+# effective from. A later amendment is a new row with a later date.
+THRESHOLDS: tuple[tuple, ...] = (
+    (
+        "prizes_over_gp.contact_days",
+        30,
+        "days",
+        "ND 99-01.3-08-01(3)",
+        "Contact the attorney general within 30 days of the end of a quarter in which twenty-one prizes exceeded gross proceeds.",
+        ND_08_01_DATE,
+    ),
+    (
+        "prizes_over_gp.dealer_hold_weeks",
+        12,
+        "weeks",
+        "ND 99-01.3-08-01(3)",
+        "Keep twenty-one percent-of-hold records for each dealer at the site for twelve continuous weeks.",
+        ND_08_01_DATE,
+    ),
+    (
+        "low_hold.ratio_21",
+        Decimal("0.10"),
+        "ratio",
+        "ND 99-01.3-08-04(9)",
+        "At a surveillance site, twenty-one percent-of-hold below ten percent for a quarter starts a video review.",
+        ND_08_04_DATE,
+    ),
+    (
+        "low_hold.ratio_pw",
+        Decimal("0.15"),
+        "ratio",
+        "ND 99-01.3-08-04(9)",
+        "At a surveillance site, paddlewheel percent-of-hold below fifteen percent for a quarter starts a video review.",
+        ND_08_04_DATE,
+    ),
+    (
+        "low_hold.review_weeks",
+        6,
+        "weeks",
+        "ND 99-01.3-08-04(9)",
+        "The video review continues for six continuous weeks or until the reason is documented.",
+        ND_08_04_DATE,
+    ),
+    (
+        "low_hold.review_minutes_per_week",
+        60,
+        "minutes",
+        "ND 99-01.3-08-04(9)",
+        "At least one hour per week of video for each active table is reviewed and documented.",
+        ND_08_04_DATE,
+    ),
+    (
+        "surveillance.gp_average_cents",
+        1_000_000,
+        "cents",
+        "ND 99-01.3-08-04",
+        "Twenty-one gross proceeds averaging $10,000 or more per quarter for two entire consecutive quarters.",
+        ND_08_04_DATE,
+    ),
+    (
+        "surveillance.wager_above_cents",
+        200,
+        "cents",
+        "ND 99-01.3-08-04",
+        "Surveillance is required only where wagers exceed two dollars.",
+        ND_08_04_DATE,
+    ),
+    (
+        "surveillance.operational_days",
+        45,
+        "days",
+        "ND 99-01.3-08-04",
+        "The video surveillance system must be operational within 45 days from the end of the second quarter.",
+        ND_08_04_DATE,
+    ),
+    (
+        "outage.activity_hours",
+        48,
+        "hours",
+        "ND 99-01.3-08-04(7)",
+        "Equipment not repaired within 48 hours of activity on the table ...",
+        ND_08_04_DATE,
+    ),
+    (
+        "outage.calendar_days",
+        4,
+        "days",
+        "ND 99-01.3-08-04(7)",
+        "... or four calendar days: close the table or limit wagers to two dollars.",
+        ND_08_04_DATE,
+    ),
+    (
+        "outage.wager_cap_cents",
+        200,
+        "cents",
+        "ND 99-01.3-08-04(7)",
+        "The wager limit on a table whose surveillance equipment is past its repair deadline.",
+        ND_08_04_DATE,
+    ),
+    (
+        "sample.due_days",
+        14,
+        "days",
+        "ND 99-01.3-08-04(11)",
+        "A sample recorded video is due to the attorney general within 14 days of an equipment change.",
+        ND_08_04_DATE,
+    ),
+    (
+        "deposit.banking_days",
+        3,
+        "days",
+        "ND 99-01.3-03-10(1)",
+        "The bank deposit is due by the third banking day after the activity.",
+        ND_03_10_DATE,
+    ),
+    (
+        "discontinued.redeem_days",
+        30,
+        "days",
+        "ND 99-01.3-08-06(2)",
+        "After twenty-one is discontinued at a site, its chips are redeemed at the business office or an active site for thirty days.",
+        ND_08_06_DATE,
+    ),
+)

@@ -1,3 +1,37 @@
-"""North Dakota's law for video surveillance, outages, review programs (08-04): rule key -> citation."""
+"""North Dakota's law for video surveillance, outages, review programs (08-04): rule key -> citation.
 
-CITATIONS: dict[str, str] = {}
+Each key is an obligation of 08-04 (a trigger, a deadline, a $2 cap, a retention period) or a
+control it states (who handles video); where another pack states none of them, its sites may
+still keep surveillance records as the house's own control, held to none of ND's deadlines."""
+
+CITATIONS: dict[str, str] = {
+    # Opening paragraph: the activity that requires a system, 45 days to have it operational (or
+    # wagers limited to $2), a system for each regularly located table.
+    "surveillance.system": "ND 99-01.3-08-04",
+    # Opening paragraph: a temporary special-event table, 14 or fewer consecutive days, two events a quarter.
+    "surveillance.special_event": "ND 99-01.3-08-04",
+    # (5): only a gaming or shift manager or an independent person handles recorders and video.
+    "surveillance.video_access": "ND 99-01.3-08-04(5)",
+    "surveillance.video_access_stored": "ND 99-01.3-08-04(5)(a)",
+    # (5)(b): a table is recorded from when chips are first made available until it closes.
+    "surveillance.recording_covers_play": "ND 99-01.3-08-04(5)(b)",
+    # (5)(c): two recorders for one table overlap by ten minutes.
+    "surveillance.recorder_overlap": "ND 99-01.3-08-04(5)(c)",
+    # (6): recorded video kept thirty days.
+    "surveillance.retention": "ND 99-01.3-08-04(6)",
+    # (7): the daily review of each table's camera; (7): repair within 48 hours of activity or
+    # four calendar days, else close the table or limit wagers to $2.
+    "surveillance.daily_review": "ND 99-01.3-08-04(7)",
+    "surveillance.daily_review_record": "ND 99-01.3-08-16(1)(d)",
+    "surveillance.outage_deadline": "ND 99-01.3-08-04(7)",
+    # (9): the low-hold video review program, by someone who did not deal the shift reviewed.
+    "surveillance.review_program": "ND 99-01.3-08-04(9)",
+    # (10): half of an approved vendor's price deferred until the video's clarity is approved.
+    "surveillance.vendor_deferral": "ND 99-01.3-08-04(10)",
+    # (11): a sample recording to the attorney general within fourteen days of a change.
+    "surveillance.video_sample": "ND 99-01.3-08-04(11)",
+    # The attorney general's form evaluating a sample recording.
+    "surveillance.sample_evaluation_form": "SFN 19857",
+    # 08-16(1)(h): video review documentation kept one year from the quarter's end.
+    "surveillance.review_document_retention": "ND 99-01.3-08-16(1)(h)",
+}

@@ -14,7 +14,7 @@ from cardroom.money import format_money
 from cardroom.rules import HOUSE_CONTROL
 
 from ..models import Equipment, EquipmentChange, SampleEvaluation, SampleSubmission, VendorPurchase
-from ..rules import SAMPLE_DUE, STAFF_ROLES, VENDOR_DEFERRED_SHARE
+from ..rules import SAMPLE_DUE, SAMPLE_EVALUATION_FORM, STAFF_ROLES, VENDOR_DEFERRED_SHARE
 from .steps import _append, _same_site
 
 
@@ -175,7 +175,8 @@ def record_sample_evaluation(
     evaluator: str = "",
     findings: str = "",
 ) -> SampleEvaluation:
-    """The attorney general's evaluation (SFN 19857): approved, or resolve and resubmit."""
+    """The evaluation of a sample (on the form the site's pack names, `rules.SAMPLE_EVALUATION_FORM`;
+    none elsewhere): approved, or resolve and resubmit."""
     site = submission.change.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a sample evaluation", rule=HOUSE_CONTROL)
     if hasattr(submission, "evaluation"):
@@ -189,6 +190,7 @@ def record_sample_evaluation(
             outcome=outcome,
             evaluator=evaluator,
             findings=findings,
+            form_reference=SAMPLE_EVALUATION_FORM.at(site) if SAMPLE_EVALUATION_FORM.applies(site) else "",
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
@@ -213,11 +215,16 @@ def record_vendor_purchase(
     if change is not None and change.site_id != site.pk:
         raise ValidationError({"change": "The equipment change is at another site."})
     numerator, denominator = VENDOR_DEFERRED_SHARE.value
-    if approved_vendor and deferred_cents * denominator < price_cents * numerator:
+    # An obligation of ND's law only: another pack's site records its purchases as it pays them.
+    if (
+        VENDOR_DEFERRED_SHARE.rule.applies(site)
+        and approved_vendor
+        and deferred_cents * denominator < price_cents * numerator
+    ):
         raise ValidationError(
             {
                 "deferred_cents": (
-                    f"{VENDOR_DEFERRED_SHARE.citation}: {VENDOR_DEFERRED_SHARE.text} of an approved vendor's price "
+                    f"{VENDOR_DEFERRED_SHARE.rule.at(site)}: {VENDOR_DEFERRED_SHARE.text} of an approved vendor's price "
                     f"({format_money(price_cents)}) must be deferred until the attorney general approves the video; "
                     f"{format_money(deferred_cents)} is not enough."
                 )

@@ -10,9 +10,9 @@ from cardroom import moments
 from cardroom.access import access_for
 from cardroom.models import Employee, EmploymentType, Site, Table
 
-from .. import queries
+from .. import queries, rules
 from ..models import Equipment, Recording, RecordingAccess
-from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS_CITATION, VIDEO_ACCESS_ROLES
+from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS_ROLES
 from .steps import _acting_employee, _append, _same_site
 
 
@@ -28,7 +28,7 @@ def may_handle_video(employee: Employee, site: Site) -> bool:
 def _require_video_handler(employee: Employee, site: Site, action: str) -> None:
     if not may_handle_video(employee, site):
         raise PermissionDenied(
-            f"{VIDEO_ACCESS_CITATION}: {employee} may not {action}: only a gaming or shift manager or an "
+            f"{rules.VIDEO_ACCESS.at(site)}: {employee} may not {action}: only a gaming or shift manager or an "
             "independent person may access a recording unit, camera or stored video."
         )
 
@@ -56,7 +56,8 @@ def record_recording(
         raise ValidationError({"stopped_at": "The recording must stop after it starts."})
     if recorder is not None and recorder.site_id != site.pk:
         raise ValidationError({"recorder": "The recording unit is at another site."})
-    _check_overlap(table, gaming_date, started_at, stopped_at)
+    if RECORDER_OVERLAP.rule.applies(site):  # ND's recorders rule; elsewhere no state's obligation
+        _check_overlap(table, gaming_date, started_at, stopped_at)
     with transaction.atomic():
         recording = Recording(
             table=table,
@@ -72,14 +73,24 @@ def record_recording(
 
 
 def _check_overlap(table: Table, gaming_date: date, started_at: datetime, stopped_at: datetime) -> None:
-    for other in Recording.objects.filter(table=table, gaming_date=gaming_date):
+    """08-04(5)(c): "If two recorders are used for one table, their separate recordings for a
+    day's activity must overlap by ten minutes": recorders in sequence, so a recording overlaps
+    the one just before it in the table's day (the latest to start by its start) and the one just
+    after it (the first to start after it), not every other recording of the day. A chain
+    18:00-20:00, 19:50-22:00, 21:50-01:00 is three recorders in sequence, each pair overlapping."""
+    others = sorted(Recording.objects.filter(table=table, gaming_date=gaming_date),
+                    key=lambda r: (r.started_at, r.stopped_at, r.pk))  # fmt: skip
+    before = [r for r in others if r.started_at <= started_at]
+    after = [r for r in others if r.started_at > started_at]
+    neighbours = ([before[-1]] if before else []) + ([after[0]] if after else [])
+    for other in neighbours:
         overlap = min(stopped_at, other.stopped_at) - max(started_at, other.started_at)
         if overlap < RECORDER_OVERLAP.value:
             minutes = int(overlap.total_seconds() // 60)
             raise ValidationError(
                 {
                     "started_at": (
-                        f"{RECORDER_OVERLAP.citation}: two recorders in sequence for one table must overlap by "
+                        f"{RECORDER_OVERLAP.rule.at(table)}: two recorders in sequence for one table must overlap by "
                         f"{RECORDER_OVERLAP.text}; this recording overlaps the one from "
                         f"{other.started_at.astimezone(timezone.get_current_timezone()):%H:%M} by {minutes} minutes."
                     )

@@ -12,7 +12,7 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewLogEntry
-from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW_CITATION
+from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW
 from .steps import _acting_employee, _append
 
 
@@ -38,7 +38,7 @@ def add_review_log_entry(
         raise ValidationError(
             {
                 "gaming_date": (
-                    f"{DAILY_REVIEW_CITATION}: the daily review log covers days of activity; table {table.number} "
+                    f"{DAILY_REVIEW.at(site)}: the daily review log covers days of activity; table {table.number} "
                     f"had no dealer on shift on {gaming_date:%Y-%m-%d}."
                 )
             }

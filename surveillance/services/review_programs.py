@@ -13,7 +13,7 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask
-from ..rules import REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, REVIEWER_CITATION, STAFF_ROLES, VIDEO_ACCESS_CITATION
+from ..rules import REVIEW_PROGRAM, REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, STAFF_ROLES, VIDEO_ACCESS_STORED
 from .recordings import may_handle_video
 from .steps import _append
 
@@ -66,7 +66,9 @@ def close_review_program(
     if not program.start_date <= closed_on <= program.end_date:
         raise ValidationError({"closed_on": "The program can end only between its first and last day."})
     if not low_hold_reason.strip():
-        raise ValidationError({"low_hold_reason": f"{REVIEWER_CITATION}: document the reason for the low hold."})
+        raise ValidationError(
+            {"low_hold_reason": f"{REVIEW_PROGRAM.at(program.site)}: document the reason for the low hold."}
+        )
     with transaction.atomic():
         closure = ReviewProgramClosure(
             program=program,
@@ -129,7 +131,7 @@ def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, foo
         raise ValidationError(
             {
                 "gaming_date": (
-                    f"{REVIEWER_CITATION}: week {task.week} runs from {task.week_start:%Y-%m-%d} to "
+                    f"{REVIEW_PROGRAM.at(task.program.site)}: week {task.week} runs from {task.week_start:%Y-%m-%d} to "
                     f"{task.week_end:%Y-%m-%d}; {gaming_date:%Y-%m-%d} is outside the week."
                 )
             }
@@ -145,7 +147,7 @@ def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, foo
         raise ValidationError(
             {
                 "footage_start_at": (
-                    f"{REVIEWER_CITATION}: the footage must be from gaming day {gaming_date:%Y-%m-%d} "
+                    f"{REVIEW_PROGRAM.at(task.program.site)}: the footage must be from gaming day {gaming_date:%Y-%m-%d} "
                     f"of week {task.week}; it is outside the week's day reviewed."
                 )
             }
@@ -172,7 +174,7 @@ def _check_reviewer(reviewer: Employee, site: Site, shift_started_at: datetime, 
         raise ValidationError(
             {
                 "reviewer": (
-                    f"{VIDEO_ACCESS_CITATION}(a): {reviewer} may not review stored video: only a gaming or shift "
+                    f"{VIDEO_ACCESS_STORED.at(site)}: {reviewer} may not review stored video: only a gaming or shift "
                     "manager or an independent person may access it."
                 )
             }
@@ -181,7 +183,7 @@ def _check_reviewer(reviewer: Employee, site: Site, shift_started_at: datetime, 
         raise ValidationError(
             {
                 "reviewer": (
-                    f"{REVIEWER_CITATION}: {reviewer} conducted games at {site} on the shift reviewed (dealer shifts "
+                    f"{REVIEW_PROGRAM.at(site)}: {reviewer} conducted games at {site} on the shift reviewed (dealer shifts "
                     f"recorded from {_clock(shift_started_at, site)} to {_clock(shift_ended_at, site)}); the review "
                     "must be done by someone who did not."
                 )

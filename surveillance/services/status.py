@@ -12,7 +12,7 @@ from cardroom.models import Site
 
 from .. import queries
 from ..models import PremisesSuccession, SurveillanceStatus
-from ..rules import OPERATIONAL_WITHIN, SYSTEM_CITATION
+from ..rules import OPERATIONAL_WITHIN, SYSTEM
 from .steps import _append
 
 
@@ -47,7 +47,7 @@ def _refuse_undoing_the_trigger(site: Site, since: date) -> None:
         raise ValidationError(
             {
                 "required": (
-                    f"{SYSTEM_CITATION}: the site's level of twenty-one activity requires a video surveillance system "
+                    f"{SYSTEM.at(site)}: the site's level of twenty-one activity requires a video surveillance system "
                     f"(recorded from {status.since:%Y-%m-%d}: {status.get_trigger_display().lower()}); it follows "
                     "from that activity and cannot be recorded as not required by hand."
                 )
@@ -108,7 +108,7 @@ def record_premises_succession(*, acting_user, site: Site, predecessor: Site, ac
                 since=acquired_on,
                 trigger=SurveillanceStatus.Trigger.ACQUIRED_SITE,
                 reason=(
-                    f"{SYSTEM_CITATION}: newly acquired premises of {predecessor} ({predecessor.organization}), whose "
+                    f"{SYSTEM.at(site)}: newly acquired premises of {predecessor} ({predecessor.organization}), whose "
                     f"level of activity requires a system: operational within {OPERATIONAL_WITHIN.text} of conducting "
                     "twenty-one, or wagers limited to $2.00 until it is."
                 ),

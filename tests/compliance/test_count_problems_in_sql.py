@@ -67,7 +67,7 @@ def _python_pass(sites, start, end):
         if now > count_due and drop_id not in agreed:
             problem = "unresolved" if len(totals[drop_id]) > 1 else "not_counted"
             found.append(rules.CountException(site.pk, gaming_date, label, problem))
-    return rules.count_exceptions(found)
+    return rules.count_exceptions(found, at=by_id)
 
 
 def _sorted(findings):

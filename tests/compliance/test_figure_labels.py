@@ -30,14 +30,14 @@ CASES = {
     "low_hold": lambda book: rules.low_hold(quarter(100_000_00, 95_000_00), surveillance_required=True, book=book),
     "surveillance_required": lambda book: rules.surveillance_required(
         [rules.QuarterFigures(1, Q3.previous(), "21", 1_200_000, 0), quarter(1_000_000, 0)], seasonal=False,
-        wagers_above_cents=2500, already_required=False, book=book),
+        wagers_above_cents=2500, already_required=False, book=book, at="ND"),
     "outage_past_deadline": lambda book: rules.outage_past_deadline(
         rules.OutageRecord(4, 1, 2, NOW - timedelta(days=3), NOW - timedelta(days=1), None, 2500), now=NOW, book=book),
-    "missing_review_logs": lambda book: rules.missing_review_logs(1, {date(2026, 11, 3): [1, 2]}),
+    "missing_review_logs": lambda book: rules.missing_review_logs(1, {date(2026, 11, 3): [1, 2]}, at="ND"),
     "slip_exceptions": lambda book: rules.slip_exceptions(
-        [rules.SlipException(1, date(2026, 11, 3), "fill", 12, problem) for problem in rules._SLIP_TEXT]),
+        [rules.SlipException(1, date(2026, 11, 3), "fill", 12, problem) for problem in rules._SLIP_TEXT], at={1: "ND"}),
     "count_exceptions": lambda book: rules.count_exceptions(
-        [rules.CountException(1, date(2026, 11, 3), "T1-A", problem) for problem in rules._COUNT_TEXT]),
+        [rules.CountException(1, date(2026, 11, 3), "T1-A", problem) for problem in rules._COUNT_TEXT], at={1: "ND"}),
     "late_deposit": lambda book: rules.late_deposit(1, date(2026, 11, 2), None, today=date(2026, 11, 18), book=book),
     "late_video_sample": lambda book: rules.late_video_sample(1, 5, date(2026, 10, 1), None, today=date(2026, 11, 18),
                                                               book=book),
@@ -50,9 +50,9 @@ CASES = {
         time_zone="America/Chicago"),
     "discontinued_twenty_one": lambda book: rules.discontinued_twenty_one(1, "Elks Lodge", date(2026, 11, 1), book),
     "chip_colours": lambda book: rules.chip_colours(1, date(2026, 11, 18), ["$5 chips are not red."],
-                                                    trigger="surveillance is installed"),
+                                                    trigger="surveillance is installed", at="ND"),
     "tips_not_redeemed": lambda book: rules.tips_not_redeemed(
-        rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer")),
+        rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer"), at="ND"),
 }
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from compliance import engine
 from compliance.engine import joined, run_scan
+from compliance.rules import DEPOSIT_DEADLINE
 
 
 def test_ranges_that_touch_or_overlap_are_joined_and_a_gap_keeps_them_apart():
@@ -29,8 +30,8 @@ def test_a_day_by_day_rule_reads_touching_ranges_once_and_the_others_each_range(
         return []
 
     registry = []
-    engine._register(registry, day_by_day, engine.ND_ONLY, day_by_day=True)
-    engine._register(registry, per_range, engine.ND_ONLY)
+    engine._register(registry, day_by_day, DEPOSIT_DEADLINE, day_by_day=True)
+    engine._register(registry, per_range, DEPOSIT_DEADLINE)
     monkeypatch.setattr(engine, "DAY_PROVIDERS", registry)
     monkeypatch.setattr(engine, "_load_providers", lambda: None)
 

@@ -1,6 +1,7 @@
-"""North Dakota's rules judge North Dakota's sites only: the same losing quarter opens the
-attorney general alert at an ND site and nothing at a Washington or New York site; a rule
-registered for another jurisdiction sees only that jurisdiction's sites."""
+"""Each compliance check declares the rules it flags (`packs.Rule` keys) and judges only the sites
+whose pack states one of them: the same losing quarter opens the attorney general alert at an ND
+site (ND states the rule) and nothing at a Washington or New York site; a check whose rule only
+another pack states sees only that pack's sites. No check names a jurisdiction."""
 
 from datetime import date
 
@@ -8,7 +9,8 @@ import pytest
 
 from cardroom.periods import Quarter
 from compliance import engine
-from compliance.engine import ND_ONLY, run_quarter_rules
+from compliance.engine import run_quarter_rules
+from packs import Rule, get_pack
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 
@@ -25,10 +27,29 @@ def losing_quarter(site, people):
     scenario.drop(table, day, 50_000)
 
 
-def test_every_registered_rule_declares_north_dakota():
+def test_every_registered_check_declares_rules_and_north_dakota_states_each_of_them():
+    engine._load_providers()
+    nd = get_pack("ND")
+    for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
+        rules = engine.rules_of(provider)
+        assert rules and all(isinstance(r, Rule) and r.key.startswith("compliance.") for r in rules), provider.__name__
+        assert all(nd.cites(r.key) for r in rules), provider.__name__
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
+    """The WSGC rules, WAC 230-40-125 and 9 NYCRR 4620.5 set no such flag: their packs state
+    none of these keys, so none of these checks runs at their sites."""
     engine._load_providers()
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
-        assert engine.jurisdictions_of(provider) == ND_ONLY, provider.__name__
+        assert not engine.runs_at(provider, get_pack(code)), provider.__name__
+
+
+def test_a_check_must_declare_its_rule():
+    with pytest.raises(TypeError):
+        engine._register([], lambda sites, quarter, book: [], ())
+    with pytest.raises(TypeError):
+        engine._register([], lambda sites, quarter, book: [], {"ND"})
 
 
 def test_a_losing_quarter_at_a_north_dakota_site_opens_the_alert(site, people):
@@ -45,14 +66,21 @@ def test_no_north_dakota_rule_judges_another_states_site(site, people, jurisdict
     assert engine.run_day_checks(site_ids=[site.pk], start=Q3.start, end=Q3.end).opened == []
 
 
-def test_a_rule_for_another_jurisdiction_sees_only_its_sites(site, other_site, monkeypatch):
+def test_a_check_of_a_rule_another_pack_states_sees_only_that_packs_sites(site, other_site, monkeypatch):
+    """A rule key stated by the WA-HB pack alone (patched into its citations here): the check
+    flagging it is handed the WA-HB site and never the ND one."""
     other_site.jurisdiction = "WA-HB"
     other_site.save()
+
+    def cites(pack, key):
+        return key in pack.citations or (pack.code == "WA-HB" and key == "compliance.test_only")
+
+    monkeypatch.setattr(type(get_pack("WA-HB")), "cites", cites)
     seen = []
-    engine._load_providers()  # the ND rules are registered once; then set them aside
+    engine._load_providers()  # the registered checks are loaded once; then set them aside
     monkeypatch.setattr(engine, "QUARTER_PROVIDERS", [])
 
-    @engine.quarter_provider(jurisdictions={"WA-HB"})
+    @engine.quarter_provider(rule=Rule("compliance.test_only"))
     def washington_rule(sites, quarter, book):
         seen.extend(s.pk for s in sites)
         return []

@@ -1,29 +1,64 @@
-"""No North Dakota rule runs at a Washington or New York site (issue 17): the whole compliance
-scan (quarter rules and day rules) with data that trips ND rules opens nothing there, the ND
-surveillance $2 cap does not bind, the ND tournament register refuses the site, the ND
-handout's kind is not offered, and each compliance provider declares its jurisdictions."""
+"""No North Dakota rule runs at a Washington or New York site (issues 17 and 32).
 
-from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
+A day of activity is driven through the services, as the floor, the cage and the count team
+would record it (tray counts, a fill slip where the pack keeps a drop, a drop box, the bank
+count, a dealer leaving with tips undeclared), leaving behind what trips North Dakota's checks:
+a slip neither verified nor received, a box neither removed nor counted, no deposit, undeclared
+tips. Then the whole scheduled compliance scan runs (the Celery task functions, called
+directly). At an ND site the same day opens ND alerts; at a WA-HB, WA-BJ or NY site no alert
+cites North Dakota's law and no ND-only rule opens. Rows written straight to the database
+missed an alert the services open (`tips_before_leaving`, opened at a tray count's closer)."""
+
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
+from cage import services as cage
 from cardroom.models import Role
 from cardroom.periods import Quarter
-from cardroom.wager_caps import check_max_wager
-from compliance import engine
-from compliance.engine import run_all
+from compliance import tasks
 from compliance.models import Alert
-from surveillance import queries as surveillance_queries
-from surveillance.services.outages import report_outage
-from tests.accounting.scenario import Scenario
+from counts import services as counts
+from floor import services as floor
+from packs import RevenueModel, pack_for
+from tests import pack_setup
 from tests.factories import TableFactory
-from tests.tournaments.conftest import announce
+from tests.floor.conftest import FILL, TRAY, today
 
-Q3 = Quarter(2026, 3)
-# Each pack's own legal table (packs/), so that the data trips only ND rules.
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
+# The alerts North Dakota's checks open (compliance.rules): none may open at another pack's site.
+ND_ONLY_RULES = {
+    "prizes_over_gp",
+    "dealer_hold_missing",
+    "low_hold_21",
+    "low_hold_PW",
+    "surveillance_required",
+    "outage_operating",
+    "review_log_missing",
+    "slip_missing",
+    "slip_out_of_order",
+    "slip_unverified",
+    "slip_unreceived",
+    "count_unresolved",
+    "count_not_removed",
+    "count_not_counted",
+    "deposit_late",
+    "sample_late",
+    "surveillance_not_operational",
+    "special_event_over_limit",
+    "recording_gap",
+    "discontinued_redemption",
+    "chip_colours",
+    "tips_before_leaving",
+    "review_week_short",
+}
+# Each pack's own legal table (packs/), so that the day trips only ND rules.
 TABLES = {
+    "ND": {"max_wager_cents": 2500},
     "WA-HB": {"max_wager_cents": 5000, "payout_rounding": "down", "decks": 2, "dealt_from": "hand"},
     "WA-BJ": {"max_wager_cents": 2500, "banker": "player", "min_bank_cents": 30000, "decks": 1},
     "NY": {"max_wager_cents": 500, "decks": 1, "tie_option": 2, "blackjack_payout": "2:1", "double_on": "ten_eleven",
@@ -31,81 +66,78 @@ TABLES = {
 }
 
 
-def _records_the_table_follows(site, people, options):
+def record_what_the_table_follows(site, manager, code):
     """WA-HB: the internal controls come first (WSGC rules); NY: the licence's tie option (4620.5(h))."""
-    from approvals.services import record_licence
-    from cardroom.models import Employee
-    from tests.pack_setup import record_controls
-
-    manager = Employee.objects.filter(organization=site.organization, memberships__role=Role.GAMING_MANAGER).first()
-    if site.jurisdiction == "WA-HB":
-        record_controls(manager, site)
-    if site.jurisdiction == "NY":
-        record_licence(acting_user=manager.user, organization=site.organization, licence_number="NY-GC-1",
-                       tie_option=options["tie_option"], effective_on=date(2024, 1, 1))
+    if code == "WA-HB":
+        pack_setup.record_controls(manager, site)
+    if code == "NY":
+        pack_setup.record_licence(manager, site, tie_option=TABLES[code]["tie_option"])
 
 
-def nd_tripping_quarter(site, people, options):
-    """Fills far over the drop (prizes over gross proceeds: the ND attorney general alert), a
-    table dealt by hand from two decks (not ND's four, six or eight from a shoe)."""
-    _records_the_table_follows(site, people, options)
-    table = TableFactory(site=site, number=1, min_wager_cents=100, **options)
+def a_day_through_the_services(site, cast, code):
+    """Today's activity at `site`, recorded by the services; returns the gaming date."""
+    manager, cashier = cast[Role.SHIFT_MANAGER], cast[Role.CASHIER]
+    record_what_the_table_follows(site, cast[Role.GAMING_MANAGER], code)
+    table = TableFactory(site=site, number=1, min_wager_cents=100, **TABLES[code])
     table.full_clean()  # the site's own pack accepts it
-    scenario = Scenario(site, people)
-    for offset, day in enumerate((date(2026, 8, 1), date(2026, 8, 2))):
-        scenario.tray(table, day, "opener", 100_000)
-        scenario.tray(table, day, "closer", 100_000)
-        scenario.slip(table, day, "fill", 80_000, number=offset + 1)
-        scenario.drop(table, day, 50_000)
-    return table
+    day = floor.open_gaming_day(acting_user=manager.user, site=site, gaming_date=today(site))
+    # Tray counts and slips only where the pack keeps a drop (a fees-only pack refuses them).
+    keeps_trays = pack_for(site).revenue_model != RevenueModel.FEES
+    if keeps_trays:
+        floor.record_table_inventory(acting_user=manager.user, table=table, kind="opener", chips=TRAY)
+    shift = floor.start_dealer_shift(acting_user=manager.user, table=table, dealer=cast[Role.DEALER])
+    if keeps_trays:
+        # Neither verified nor received: ND 99-01.3-08-05(5), (6).
+        floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
+    box = counts.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
+    counts.place_drop_box(acting_user=manager.user, drop_box=box, gaming_date=day.gaming_date)  # never removed
+    cage.record_bank_count(
+        acting_user=cashier.user,
+        site=site,
+        gaming_date=day.gaming_date,
+        kind="start",
+        cash=[{"denomination": 2000, "quantity": 50}],
+        chips=[],
+    )
+    if keeps_trays:
+        # The closer ends the dealer's last shift of the day with their tips undeclared.
+        floor.record_table_inventory(acting_user=manager.user, table=table, kind="closer", chips=TRAY)
+    else:
+        floor.end_dealer_shift(acting_user=manager.user, shift=shift)
+    try:  # the day's close checks the tips again (refused while a slip is open: then left open)
+        floor.close_gaming_day(acting_user=manager.user, gaming_day=day)
+    except ValidationError:
+        pass
+    return day.gaming_date
+
+
+def scan_a_week_later(gaming_date):
+    """The nightly day checks and the quarter checks, a week after the day (its slips, boxes and
+    deposit are late by then), as the schedule runs them."""
+    with time_machine.travel(timezone.now() + timedelta(days=8), tick=False):
+        tasks.run_daily_checks(str(gaming_date + timedelta(days=6)))
+        tasks.run_quarter_checks(str(Quarter.containing(gaming_date)))
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
-def test_the_whole_compliance_scan_opens_no_nd_alert_at_another_packs_site(site, people, code):
+def test_a_day_through_the_services_opens_no_nd_alert_at_another_packs_site(site, cast, chips, day_under_way, code):
     site.jurisdiction = code
     site.save()
-    nd_tripping_quarter(site, people, TABLES[code])
-    result = run_all(site_ids=[site.pk], quarter=Q3)
-    assert result.opened == [] and result.already_open == 0
-    assert not Alert.objects.filter(site=site).exists()
+    scan_a_week_later(a_day_through_the_services(site, cast, code))
+    alerts = list(Alert.objects.filter(site=site))
+    for alert in alerts:
+        text = " ".join((alert.citation, alert.title, alert.action_required))
+        assert not [w for w in ND_WORDS if w in text], f"{alert.rule}: {text}"
+    assert not {a.rule for a in alerts} & ND_ONLY_RULES
 
 
-def test_the_same_data_at_a_north_dakota_site_does_open_the_alert(site, people):
-    nd_tripping_quarter(site, people, {"max_wager_cents": 2500})
-    assert "prizes_over_gp" in {a.rule for a in run_all(site_ids=[site.pk], quarter=Q3).opened}
-
-
-def test_every_compliance_provider_declares_its_jurisdictions():
-    engine._load_providers()
-    for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
-        declared = getattr(provider, "jurisdictions", None)
-        assert declared, provider.__name__
-        # an ND rule (it cites chapter 99-01.3) judges ND sites only
-        assert declared == engine.ND_ONLY or "ND" not in declared, provider.__name__
-
-
-@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
-def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, code):
-    site.jurisdiction = code
-    site.save()
-    table = TableFactory(site=site, number=1, **TABLES[code])
-    began = datetime.now(ZoneInfo(site.time_zone)) - timedelta(days=10)
-    report_outage(acting_user=cast[Role.SHIFT_MANAGER].user, table=table, kind="camera", began_at=began,
-                  description="Camera dark")
-    assert surveillance_queries.wager_cap(table) == (None, "")
-    check_max_wager(table, 50000)  # the registered check refuses nothing either
-    site.jurisdiction = "ND"  # the same outage at an ND site: ND 99-01.3-08-04(7)'s $2 cap
-    site.save()
-    table.site.refresh_from_db()
-    cap, reason = surveillance_queries.wager_cap(table)
-    assert cap == 200 and "ND 99-01.3-08-04(7)" in reason
-
-
-@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
-def test_a_tournament_is_an_nd_pack_feature(site, cast, code):
-    site.jurisdiction = code
-    site.save()
-    with pytest.raises(ValidationError) as refusal:
-        announce(cast[Role.SHIFT_MANAGER], site)
-    message = refusal.value.message_dict["site"][0]
-    assert message.startswith("House control: tournaments are a North Dakota pack feature (ND 99-01.3-08-15)")
+def test_the_same_day_at_a_north_dakota_site_opens_the_nd_alerts(site, cast, chips, day_under_way):
+    """The control: the day does trip North Dakota's checks, each alert citing ND and nothing of
+    Washington's or New York's law."""
+    scan_a_week_later(a_day_through_the_services(site, cast, "ND"))
+    alerts = list(Alert.objects.filter(site=site))
+    opened = {a.rule for a in alerts}
+    assert {"tips_before_leaving", "slip_unverified", "slip_unreceived", "count_not_removed"} <= opened
+    for alert in alerts:
+        assert alert.citation.startswith("ND 99-01.3"), alert.rule
+        assert not [w for w in OTHER_WORDS if w in alert.action_required], alert.rule

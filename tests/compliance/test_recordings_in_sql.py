@@ -17,7 +17,6 @@ from compliance.thresholds import ThresholdBook
 from floor.models import DealerShift, TableInventory
 from surveillance import coverage, queries, special_events
 from surveillance.models import Recording, SurveillanceStatus
-from surveillance.rules import RECORDING_COVERS_PLAY_CITATION
 from tests.factories import TableFactory
 
 from .test_providers import make_day
@@ -87,7 +86,7 @@ def _python_pass(sites, start, end):
         missing = coverage.gaps(times["opener"], times["closer"], recordings[(table.pk, day)])
         site = by_id[table.site_id]
         finding = rules.recording_gaps(site.pk, table.pk, table.number, day, missing,
-                                       citation=RECORDING_COVERS_PLAY_CITATION, time_zone=site.time_zone)  # fmt: skip
+                                       citation=rules.RECORDING_COVERS_PLAY.at(site), time_zone=site.time_zone)  # fmt: skip
         if finding:
             found.append(finding)
     return found

@@ -68,7 +68,7 @@ def history(*gps, start=Quarter(2026, 1)):
 ])
 def test_surveillance_required_at_the_two_quarter_average(book, gps, fires):
     finding = rules.surveillance_required(history(*gps), seasonal=False, wagers_above_cents=500,
-                                          already_required=False, book=book)
+                                          already_required=False, book=book, at="ND")
     assert (finding is not None) == fires
     if fires:
         assert finding.due_date == Quarter(2026, 2).end + timedelta(days=45)
@@ -78,31 +78,31 @@ def test_surveillance_required_at_the_two_quarter_average(book, gps, fires):
 @pytest.mark.parametrize("max_wager,fires", [(200, False), (300, True)])
 def test_surveillance_is_required_only_with_wagers_above_two_dollars(book, max_wager, fires):
     finding = rules.surveillance_required(history(2_000_000, 2_000_000), seasonal=False,
-                                          wagers_above_cents=max_wager, already_required=False, book=book)
+                                          wagers_above_cents=max_wager, already_required=False, book=book, at="ND")
     assert (finding is not None) == fires
 
 
 def test_surveillance_needs_two_consecutive_quarters(book):
     one = history(5_000_000)
-    assert rules.surveillance_required(one, seasonal=False, wagers_above_cents=500, already_required=False, book=book) is None
+    assert rules.surveillance_required(one, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
     gap = [fig(2_000_000, 0, quarter=Quarter(2026, 1)), fig(2_000_000, 0, quarter=Quarter(2026, 3))]
-    assert rules.surveillance_required(gap, seasonal=False, wagers_above_cents=500, already_required=False, book=book) is None
+    assert rules.surveillance_required(gap, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
 
 
 def test_a_seasonal_site_averages_its_active_quarters_of_the_fiscal_year(book):
     # Fiscal year 2027: 2026Q3..2027Q2. Active only in 2026Q3 ($15,000) and 2027Q2 ($6,000): average $10,500.
     seasonal = [fig(1_500_000, 0, quarter=Quarter(2026, 3)), fig(0, 0, quarter=Quarter(2026, 4)),
                 fig(0, 0, quarter=Quarter(2027, 1)), fig(600_000, 0, quarter=Quarter(2027, 2))]
-    finding = rules.surveillance_required(seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book)
+    finding = rules.surveillance_required(seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book, at="ND")
     assert finding is not None and finding.figures["quarters"] == ["2026Q3", "2027Q2"]
-    assert rules.surveillance_required(seasonal, seasonal=False, wagers_above_cents=500, already_required=False, book=book) is None
+    assert rules.surveillance_required(seasonal, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
     seasonal[-1] = fig(400_000, 0, quarter=Quarter(2027, 2))  # average $9,500
-    assert rules.surveillance_required(seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book) is None
+    assert rules.surveillance_required(seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
 
 
 def test_a_site_already_under_surveillance_is_not_flagged_again(book):
     assert rules.surveillance_required(history(5_000_000, 5_000_000), seasonal=False, wagers_above_cents=500,
-                                       already_required=True, book=book) is None
+                                       already_required=True, book=book, at="ND") is None
 
 
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
@@ -131,7 +131,7 @@ def test_outage_past_deadline_while_operating_above_two_dollars(book, record, fi
 
 def test_each_activity_day_without_a_review_log_is_flagged():
     missing = {date(2026, 11, 1): [1, 3], date(2026, 11, 2): [], date(2026, 11, 3): [2]}
-    findings = rules.missing_review_logs(1, missing)
+    findings = rules.missing_review_logs(1, missing, at="ND")
     assert [(f.period_key, f.figures["tables"]) for f in findings] == [("2026-11-01", [1, 3]), ("2026-11-03", [2])]
     assert all(f.citation == "ND 99-01.3-08-04(7)" for f in findings)
 
@@ -165,9 +165,9 @@ def test_a_video_sample_is_due_within_fourteen_days(book, submitted, fires):
 
 def test_slip_and_count_exceptions_cite_their_rules():
     slips = rules.slip_exceptions([rules.SlipException(1, date(2026, 11, 1), "fill", 12, "missing"),
-                                   rules.SlipException(1, date(2026, 11, 1), "credit", 4, "unreceived")])
+                                   rules.SlipException(1, date(2026, 11, 1), "credit", 4, "unreceived")], at={1: "ND"})
     assert [(f.citation, f.subject) for f in slips] == [("ND 99-01.3-08-05(2)", "fill:12"), ("ND 99-01.3-08-05(6)", "credit:4")]
-    counts = rules.count_exceptions([rules.CountException(1, date(2026, 11, 1), "3", "not_removed")])
+    counts = rules.count_exceptions([rules.CountException(1, date(2026, 11, 1), "3", "not_removed")], at={1: "ND"})
     assert counts[0].citation == "ND 99-01.3-08-14(1)"
 
 

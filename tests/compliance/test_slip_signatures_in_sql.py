@@ -130,7 +130,7 @@ def _python_pass(sites, start, end, now):
                 continue
             if kind not in done or done[kind] > day_end:
                 found.append(rules.SlipException(site_id, gaming_date, slip_kind, number, problem))
-    return rules.slip_exceptions(found)
+    return rules.slip_exceptions(found, at=by_id)
 
 
 STEP_TIMES = {"none": None, "before": -timedelta(hours=1), "at": timedelta(0), "after": timedelta(hours=1)}

@@ -10,6 +10,7 @@ from cardroom.models import Role
 from compliance.models import Threshold
 from compliance.threshold_views import threshold_rows, value_text
 from compliance.thresholds import ensure_seeded
+from packs import get_pack
 from tests.conftest import ALL_ROLES
 
 URL = "/compliance/thresholds/"
@@ -89,3 +90,33 @@ def test_the_page_marks_the_rows_in_force(client, cast, seeded):
     text = as_user(client, cast[Role.AUDITOR]).get(URL).content.decode()
     assert text.count("in force</span>") == Threshold.objects.count() - 1
     assert "2098-12-31" in text and "2099-01-01" in text
+
+
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+@pytest.mark.parametrize("role", [Role.GAMING_MANAGER, Role.AUDITOR])
+def test_an_organization_of_another_pack_sees_only_its_packs_thresholds(client, cast, site, seeded, code, role):
+    """A Washington or New York organization's gaming manager or auditor: none of North Dakota's
+    thresholds (their rules do not run there), only the house's own reminder, cited House control."""
+    site.jurisdiction = code
+    site.save()
+    text = as_user(client, cast[role]).get(URL).content.decode()
+    table = text.split('id="thresholds"')[1]
+    assert "<code>reminder.days_before_due</code>" in table and "House control" in table
+    assert "<code>low_hold.ratio_21</code>" not in table and "deposit.banking_days" not in table
+    for word in ND_WORDS:
+        assert word not in text, word
+
+
+def test_an_organization_with_north_dakota_and_washington_sites_sees_north_dakotas_with_their_pack(
+    client, cast, site, other_site, seeded
+):
+    other_site.jurisdiction = "WA-HB"
+    other_site.save()
+    rows = threshold_rows(date(2026, 11, 23), [get_pack("ND")])
+    assert {r.pack for r in rows if r.threshold.code == "low_hold.ratio_21"} == {"North Dakota"}
+    text = as_user(client, cast[Role.AUDITOR]).get(URL).content.decode()
+    assert "<code>low_hold.ratio_21</code>" in text and "ND 99-01.3-08-04(9)" in text
+    assert "WAC" not in text.split('id="thresholds"')[1]

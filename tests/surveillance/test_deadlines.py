@@ -25,7 +25,7 @@ def nightly(first_day, days, start_hour, hours):
 def test_the_limits_are_48_hours_of_activity_and_4_calendar_days():
     assert OUTAGE_ACTIVITY_LIMIT.value == timedelta(hours=48)
     assert OUTAGE_CALENDAR_LIMIT.value == timedelta(days=4)
-    assert OUTAGE_ACTIVITY_LIMIT.citation == "ND 99-01.3-08-04(7)"
+    assert OUTAGE_ACTIVITY_LIMIT.rule.at("ND") == "ND 99-01.3-08-04(7)"
 
 
 def test_with_no_activity_the_table_has_4_calendar_days():

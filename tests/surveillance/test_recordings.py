@@ -100,3 +100,23 @@ def test_a_shift_manager_of_another_site_may_not_handle_video_here(org, other_si
     elsewhere = make_person(org, Role.SHIFT_MANAGER, other_site)
     with pytest.raises(PermissionDenied):
         record(elsewhere, table, local(2026, 1, 1, 18), local(2026, 1, 1, 22))
+
+
+def test_a_chain_of_recorders_each_overlapping_the_one_before_is_accepted(shift_manager, table):
+    """08-04(5)(c) asks the overlap of a table's two recorders in sequence, not of every pair of
+    the day's recordings: 18:00-20:00, 19:50-22:00, 21:50-01:00 (the first and the third never
+    meet) is a long day recorded in sequence."""
+    record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 20))
+    record(shift_manager, table, local(2026, 1, 1, 19, 50), local(2026, 1, 1, 22))
+    third = record(shift_manager, table, local(2026, 1, 1, 21, 50), local(2026, 1, 2, 1))
+    assert third.pk and Recording.objects.count() == 3
+
+
+def test_a_recording_inserted_in_a_chain_overlaps_both_its_neighbours(shift_manager, table):
+    record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 20))
+    record(shift_manager, table, local(2026, 1, 1, 19, 50), local(2026, 1, 1, 22))
+    with pytest.raises(ValidationError) as refusal:  # overlaps the one before, meets the next by 5 minutes
+        record(shift_manager, table, local(2026, 1, 1, 19), local(2026, 1, 1, 19, 55))
+    assert refusal.value.message_dict["started_at"][0].startswith("ND 99-01.3-08-04(5)(c):")
+    assert "from 19:50 by 5 minutes" in refusal.value.message_dict["started_at"][0]
+    assert Recording.objects.count() == 2

@@ -23,7 +23,7 @@ def test_an_event_is_exempt_for_fourteen_consecutive_days_not_fifteen(day, exemp
     result = special_events.exemption(run(first, 20), first + timedelta(days=day - 1))
     assert (result.exempt, result.event_day) == (exempt, day)
     if not exempt:
-        assert result.reason.startswith("ND 99-01.3-08-04: day 15 of the event")
+        assert result.cited("ND").startswith("ND 99-01.3-08-04: day 15 of the event")
 
 
 def test_a_day_without_use_ends_an_event():
@@ -40,7 +40,7 @@ def test_at_most_two_events_a_quarter_are_exempt(events, exempt):
     result = special_events.exemption(days, starts[-1])
     assert (result.exempt, result.event_number) == (exempt, events)
     if not exempt:
-        assert result.reason.startswith("ND 99-01.3-08-04: event 3 of")
+        assert result.cited("ND").startswith("ND 99-01.3-08-04: event 3 of")
         assert "not more than two events per quarter" in result.reason
 
 

@@ -1,0 +1,141 @@
+"""Surveillance (ND 99-01.3-08-04) is North Dakota's law. At a Washington or New York site the
+records may still be kept, as the house's own control: no $2 cap binds, no ND deadline or
+overlap rule refuses, and no page or refusal cites North Dakota; at an ND site, the same acts
+cite ND and nothing of WA or NY."""
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from cardroom.middleware import SESSION_KEY
+from cardroom.models import Role
+from cardroom.wager_caps import check_max_wager
+from surveillance import queries as surveillance_queries
+from surveillance import services
+from surveillance.services.outages import report_outage
+from tests.factories import TableFactory
+
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
+TABLES = {
+    "ND": {"max_wager_cents": 2500},
+    "WA-HB": {"max_wager_cents": 5000, "payout_rounding": "down", "decks": 2, "dealt_from": "hand"},
+    "WA-BJ": {"max_wager_cents": 2500, "banker": "player", "min_bank_cents": 30000, "decks": 1},
+    "NY": {"max_wager_cents": 500, "decks": 1, "tie_option": 2, "blackjack_payout": "2:1", "double_on": "ten_eleven"},
+}
+PAGES = [
+    "/surveillance/",
+    "/surveillance/outages/",
+    "/surveillance/review-log/",
+    "/surveillance/equipment/",
+    "/surveillance/recordings/",
+    "/surveillance/programs/",
+]
+
+
+def as_pack(site, code):
+    site.jurisdiction = code
+    site.save()
+    return TableFactory(site=site, number=1, **TABLES[code])
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, code):
+    table = as_pack(site, code)
+    began = datetime.now(ZoneInfo(site.time_zone)) - timedelta(days=10)
+    report_outage(
+        acting_user=cast[Role.SHIFT_MANAGER].user, table=table, kind="camera", began_at=began, description="Camera dark"
+    )
+    assert surveillance_queries.wager_cap(table) == (None, "")
+    check_max_wager(table, 50000)  # the registered check refuses nothing either
+    site.jurisdiction = "ND"  # the same outage at an ND site: ND 99-01.3-08-04(7)'s $2 cap
+    site.save()
+    table.site.refresh_from_db()
+    cap, reason = surveillance_queries.wager_cap(table)
+    assert cap == 200 and "ND 99-01.3-08-04(7)" in reason
+    assert not [w for w in OTHER_WORDS if w in reason]
+
+
+@pytest.mark.parametrize(
+    ("code", "cited"), [("WA-HB", "House control"), ("NY", "House control"), ("ND", "ND 99-01.3-08-04(5)")]
+)
+def test_a_dealer_handling_video_is_refused_citing_the_sites_pack(site, cast, code, cited):
+    table = as_pack(site, code)
+    now = datetime.now(ZoneInfo(site.time_zone))
+    with pytest.raises(PermissionDenied) as refusal:
+        services.record_recording(
+            acting_user=cast[Role.DEALER].user,
+            table=table,
+            gaming_date=now.date(),
+            started_at=now - timedelta(hours=3),
+            stopped_at=now - timedelta(hours=1),
+        )
+    text = str(refusal.value)
+    assert text.startswith(f"{cited}: ")
+    foreign = OTHER_WORDS if code == "ND" else ND_WORDS
+    assert not [w for w in foreign if w in text], text
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+def test_no_state_overlap_rule_refuses_two_recordings_at_another_packs_site(site, cast, code):
+    """08-04(5)(c)'s ten-minute overlap is North Dakota's: elsewhere two recordings of a table
+    that meet without overlapping are recorded."""
+    table = as_pack(site, code)
+    manager = cast[Role.SHIFT_MANAGER]
+    now = datetime.now(ZoneInfo(site.time_zone)).replace(microsecond=0)
+    day = now.date()
+    services.record_recording(
+        acting_user=manager.user,
+        table=table,
+        gaming_date=day,
+        started_at=now - timedelta(hours=4),
+        stopped_at=now - timedelta(hours=2),
+    )
+    services.record_recording(
+        acting_user=manager.user,
+        table=table,
+        gaming_date=day,
+        started_at=now - timedelta(hours=2),
+        stopped_at=now - timedelta(hours=1),
+    )
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+def test_the_surveillance_pages_cite_no_nd_rule_at_another_packs_site(client, cast, site, code):
+    as_pack(site, code)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    for url in PAGES:
+        page = client.get(url)
+        assert page.status_code == 200, url
+        text = page.content.decode()
+        assert not [w for w in ND_WORDS if w in text], (url, [w for w in ND_WORDS if w in text])
+
+
+def test_the_surveillance_pages_cite_nd_at_an_nd_site(client, cast, site):
+    as_pack(site, "ND")
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    text = client.get("/surveillance/outages/").content.decode()
+    assert "ND 99-01.3-08-04(7): not repaired within 48 hours" in text
+    assert not [w for w in OTHER_WORDS if w in text]
+
+
+@pytest.mark.parametrize(("code", "form"), [("ND", "SFN 19857"), ("WA-HB", ""), ("NY", "")])
+def test_a_sample_evaluation_names_the_form_only_where_the_pack_states_it(site, cast, code, form):
+    table = as_pack(site, code)
+    manager = cast[Role.SHIFT_MANAGER]
+    change = services.record_site_change(
+        acting_user=manager.user, site=site, table=table, kind="table_moved", changed_on=date(2026, 6, 1)
+    )
+    sample = services.submit_sample(acting_user=manager.user, change=change, submitted_on=date(2026, 6, 10))
+    evaluation = services.record_sample_evaluation(
+        acting_user=manager.user, submission=sample, evaluated_on=date(2026, 6, 20), outcome="approved"
+    )
+    assert evaluation.form_reference == form

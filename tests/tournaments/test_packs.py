@@ -1,0 +1,49 @@
+"""Twenty-one tournaments are North Dakota's (08-15): a site of another pack records none, and
+is told so as a house control naming its own rules, never North Dakota's."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from cardroom.middleware import SESSION_KEY
+from cardroom.models import Role
+
+from .conftest import announce
+
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+def test_another_packs_site_records_no_tournament(site, cast, code):
+    site.jurisdiction = code
+    site.save()
+    with pytest.raises(ValidationError) as refusal:
+        announce(cast[Role.SHIFT_MANAGER], site)
+    message = refusal.value.message_dict["site"][0]
+    assert message.startswith("House control: ") and "define no twenty-one tournament" in message
+    assert not [w for w in ND_WORDS if w in message], message
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "NY"])
+def test_the_tournament_pages_cite_no_nd_rule_at_another_packs_site(client, cast, site, code):
+    site.jurisdiction = code
+    site.save()
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    for url in ("/tournaments/", "/tournaments/new/"):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        text = page.content.decode()
+        assert not [w for w in ND_WORDS if w in text], (url, [w for w in ND_WORDS if w in text])
+
+
+def test_an_nd_tournament_cites_nd(client, cast, site, tournament):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    text = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "ND 99-01.3-08-16(1)(e)" in text and "ND 99-01.3-08-15(1)" in text
+    disclosure = client.get(f"/tournaments/{tournament.pk}/disclosure/").content.decode()
+    assert "North Dakota Administrative Code chapter 99-01.3-08" in disclosure
+    with pytest.raises(ValidationError) as refusal:
+        announce(cast[Role.SHIFT_MANAGER], site, entry_fee_cents=20_001)
+    assert refusal.value.message_dict["entry_fee_cents"][0].startswith("ND 99-01.3-08-15(1): ")
