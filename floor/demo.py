@@ -64,6 +64,7 @@ class _TableDay:
     table: Table
     tray: dict[int, int]
     changes: list[tuple[datetime, Employee]] = field(default_factory=list)
+    fills: int = 0
 
 
 def built_dates(site: Site) -> set[date]:
@@ -291,7 +292,9 @@ def _play_day(day, table_days, start, cast, rng, nightly) -> None:
             _seat(table_day, at, detail, cast)
         else:
             _pay_out(table_day.tray, detail, rng)
-            _fill_or_credit(table_day, at, cast, rng)
+            # Every night of play has a slip to look at: the first table is topped up by midnight.
+            top_up = table_day is table_days[0] and not table_day.fills and at >= start + SESSION * 2 / 3
+            _fill_or_credit(table_day, at, cast, rng, top_up=top_up)
     _declare_no_tips(day, table_days, start)
     for table_day in table_days:
         services.record_table_inventory(
@@ -328,9 +331,10 @@ def _pay_out(tray: dict[int, int], cents: int, rng) -> None:
     tray[100] = max(0, tray.get(100, 0) - ones)
 
 
-def _fill_or_credit(table_day, at, cast, rng) -> None:
+def _fill_or_credit(table_day, at, cast, rng, *, top_up: bool = False) -> None:
+    """A fill back to par when a denomination runs low (or `top_up`), else a credit of what piled up."""
     tray = table_day.tray
-    if any(tray.get(v, 0) < FILL_BELOW * par for v, par in TRAY_PAR.items()):
+    if top_up or any(tray.get(v, 0) < FILL_BELOW * par for v, par in TRAY_PAR.items()):
         chips = {v: _stacks(par - tray.get(v, 0), v) for v, par in TRAY_PAR.items() if tray.get(v, 0) < par}
         _fill(table_day, at, cast, rng, {v: q for v, q in chips.items() if q > 0})
     elif any(tray.get(v, 0) > CREDIT_ABOVE * par for v, par in TRAY_PAR.items()):
@@ -389,6 +393,7 @@ def _fill(table_day, at, cast, rng, chips: dict[int, int]) -> None:
     services.receive_slip(acting_user=dealer.user, slip=slip, at=at + timedelta(minutes=2))
     for value, quantity in chips.items():
         table_day.tray[value] = table_day.tray.get(value, 0) + quantity
+    table_day.fills += 1
 
 
 def _credit(table_day, at, cast, chips: dict[int, int]) -> None:
