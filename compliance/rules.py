@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from cardroom.money import format_money, format_ratio
 from cardroom.periods import Quarter, add_banking_days
-from cardroom.rules import CHIP_SPEC_TRIGGER_CITATION
+from packs import Rule
 
 from .thresholds import ThresholdBook
 
@@ -393,7 +393,13 @@ def discontinued_twenty_one(site_id: int, site_name: str, discontinued_on: date,
 
 # 12. ND 99-01.3-08-03(2)-(3): chip colours once the specification applies --------------------
 
-def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str) -> Finding | None:
+# The chips must meet the colour specification at a site where the pack's law says when (ND 08-03(2)).
+CHIP_SPEC_TRIGGER = Rule("core.chip_spec_trigger")
+
+
+def chip_colours(
+    site_id: int, on: date, problems: list[str], *, trigger: str, citation: str, colours_citation: str
+) -> Finding | None:
     """The organization's chips miss 08-03(3) at a site where 08-03(2) makes it apply
     (surveillance installed, regardless of wagers, or the $10,000 gross proceeds level).
     One alert per site and quarter while the chips stay wrong."""
@@ -401,9 +407,9 @@ def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str) -
         return None
     quarter = Quarter.containing(on)
     return Finding(
-        "chip_colours", CHIP_SPEC_TRIGGER_CITATION, "Chips do not meet the colour specification", site_id, str(quarter),
+        "chip_colours", citation, "Chips do not meet the colour specification", site_id, str(quarter),
         quarter.start, quarter.end,
-        f"{CHIP_SPEC_TRIGGER_CITATION}: {trigger}, so the chips must meet ND 99-01.3-08-03(3): " + " ".join(problems),
+        f"{citation}: {trigger}, so the chips must meet {colours_citation}: " + " ".join(problems),
         on, {"problems": problems, "trigger": trigger},
     )
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
+from cardroom.chip_rules import ChipLaw
 from cardroom.rules import HOUSE_CONTROL  # what a rule the pack's law does not state is cited
 
 
@@ -56,6 +57,9 @@ class Pack:
     # The report kinds (reports.registry keys) the pack offers; None: every kind that applies to
     # its revenue model.
     report_kinds: frozenset[str] | None = None
+    # The chip values and colours the pack's law prescribes (`cardroom.chip_rules.ChipLaw`), held
+    # by every organization with a site of the pack; None: its law prescribes none.
+    chips: ChipLaw | None = None
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""

@@ -50,7 +50,8 @@ CASES = {
         time_zone="America/Chicago"),
     "discontinued_twenty_one": lambda book: rules.discontinued_twenty_one(1, "Elks Lodge", date(2026, 11, 1), book),
     "chip_colours": lambda book: rules.chip_colours(1, date(2026, 11, 18), ["$5 chips are not red."],
-                                                    trigger="surveillance is installed"),
+                                                    trigger="surveillance is installed",
+                                                    citation="ND 99-01.3-08-03(2)", colours_citation="ND 99-01.3-08-03(3)"),
     "tips_not_redeemed": lambda book: rules.tips_not_redeemed(
         rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer")),
 }
