@@ -7,9 +7,11 @@ class PacksConfig(AppConfig):
 
     def ready(self):
         from cardroom.chip_rules import register_chip_law
+        from cardroom.citations import register_citations
         from cardroom.table_rules import register_table_rules
 
         from . import get_pack, validate_table
 
         register_table_rules(validate_table)
         register_chip_law(lambda jurisdiction: get_pack(jurisdiction).chips)
+        register_citations(lambda key, jurisdiction: get_pack(jurisdiction).citations.get(key))

@@ -14,7 +14,7 @@ from cardroom.models import Role
 from cardroom.moments import site_zone
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
-from cardroom.retention import retention_notice, rule_of
+from cardroom.retention import retention_notice
 from cardroom.rules import HOUSE_CONTROL
 
 from .exports import stored_table
@@ -151,13 +151,9 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
 
 
 def _retention(run) -> str:
-    """The report's retention line: ND 99-01.3-08-16 at an ND site; at another pack's site the
-    same period is kept as a house control (no ND rule runs at a WA or NY site)."""
-    notice = retention_notice(run)
-    if notice and run.site is not None and run.site.jurisdiction != "ND":
-        citation = rule_of(run).citation
-        notice = notice.replace(f"({citation})", f"(House control: the {citation} period)")
-    return notice
+    """The report's retention line, cited by the site's pack (ND 99-01.3-08-16 at an ND site) or,
+    where the pack states no period, "House control" (`cardroom.retention`)."""
+    return retention_notice(run)
 
 
 def _store(run: ReportRun, pdf: bytes, data_sha256: str, columns, rows, head: ChainHead | None) -> None:
