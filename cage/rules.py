@@ -53,14 +53,8 @@ DEPOSIT_AFTER_CLOSE = HOUSE_CONTROL  # a gaming day not yet begun: the product's
 
 def at_organization(rule: Rule, organization_id: int) -> str:
     """A rule of an organization's records (its chip inventory, its tip policy) cited by the first
-    pack of its active sites that states it, else "House control". One query."""
-    from cardroom.models import Site
-
-    codes = sorted(set(Site.objects.filter(organization_id=organization_id, active=True).values_list("jurisdiction", flat=True)))
-    for code in codes:
-        if rule.applies(code):
-            return rule.at(code)
-    return HOUSE_CONTROL
+    pack of its active sites that states it, else "House control" (`Rule.at_organization`)."""
+    return rule.at_organization(organization_id)
 
 
 # --- Roles ---------------------------------------------------------------------------------

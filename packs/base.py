@@ -110,6 +110,18 @@ class Rule:
         """Does the law of `where`'s pack state this rule (so that its obligation applies there)?"""
         return pack_of(where).cites(self.key)
 
+    def at_organization(self, organization_id: int) -> str:
+        """The citation for a record of the whole organization (its chip inventory, its employees'
+        relations): the first pack of its active sites that states the rule, else "House
+        control". One query."""
+        from cardroom.models import Site
+
+        sites = Site.objects.filter(organization_id=organization_id, active=True)
+        for code in sorted(set(sites.values_list("jurisdiction", flat=True))):
+            if self.applies(code):
+                return self.at(code)
+        return HOUSE_CONTROL
+
     def __str__(self) -> str:
         raise TypeError(f"Rule {self.key!r} is cited at a site: use .at(site)")
 

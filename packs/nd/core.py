@@ -1,6 +1,8 @@
 """North Dakota's law for organizations, sites, tables, chips, employees, retention: rule key -> citation."""
 
 CITATIONS: dict[str, str] = {
+    # 02-01: "business day": a gaming day runs from the site's start hour to the next day's.
+    "core.business_day": "ND 99-01.3-02-01",
     # 08-03(1): chips may be issued only in the listed values (`packs.nd.chips`).
     "core.chip_values": "ND 99-01.3-08-03(1)",
     # 08-03(3): each value's primary colour and edge spots; no reversed combination of colours.

@@ -15,6 +15,12 @@ def cite(key: str, where) -> str:
 
 
 @register.simple_tag
+def cite_organization(key: str, organization) -> str:
+    """The citation of the rule `key` for a record of the whole organization (`Rule.at_organization`)."""
+    return Rule(key).at_organization(getattr(organization, "pk", organization))
+
+
+@register.simple_tag
 def states(key: str, where) -> bool:
     """Does the law of `where`'s pack state the rule `key` (so that its obligation applies there)?"""
     return Rule(key).applies(where)
