@@ -78,11 +78,6 @@ def laws_for(organization_id: int | None) -> list[ChipLaw]:
     return laws_of(organization_jurisdictions(organization_id))
 
 
-def jurisdictions_with_law(organization_id: int) -> set[str]:
-    """The jurisdictions of the organization's active sites whose pack states a chip law."""
-    return {code for code in organization_jurisdictions(organization_id) if law_at(code) is not None}
-
-
 def default_spec(organization_id: int | None, value_cents: int) -> ChipSpec | None:
     """The colour and edge spots a new chip of this value takes by default: the law's, else None."""
     for law in laws_for(organization_id):

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from django.core.exceptions import ValidationError
+
 from cardroom.access import ReadRule
 from cardroom.models import EmploymentType, Role
 from cardroom.rules import HOUSE_CONTROL
@@ -34,8 +36,6 @@ FEES_ONLY = Rule("counts.fees_only")
 def refuse_drop_boxes(site, field: str = "box") -> None:
     """Refuse a drop box, its use or its count at a site whose pack's revenue is fees only."""
     if pack_for(site).revenue_model == RevenueModel.FEES:
-        from django.core.exceptions import ValidationError
-
         raise ValidationError(
             {
                 field: f"{FEES_ONLY.at(site)}: the house's revenue here is the fees collected at the table; "
