@@ -8,20 +8,39 @@ from cardroom import limits
 from cardroom.access import ReadRule
 from cardroom.models import Role
 from cardroom.rules import HOUSE_CONTROL
+from packs import Rule
 
-# --- Citations ---------------------------------------------------------------------------
-
-BANK_RECORDS = "ND 99-01.3-08-16(1)(a)"  # starting and ending cash and chip banks, IOU records
-IDEAL_BANK = "ND 99-01.3-03-09(5)"  # ideal cash bank master records (08-16(3))
-IOU_RULE = "ND 99-01.3-03-06"  # source, destination, amount, dates of loan and repayment, initials
-CHIP_VALUES = "ND 99-01.3-08-03(1)"  # only the organization's chip values
-REDEMPTION = "ND 99-01.3-08-06(2)"  # a chip is redeemed for cash at the value it was sold for
-TIPS = "ND 99-01.3-08-06(2)-(3)"  # tips redeemed through cash on hand, before leaving the site
-TIP_HOLDERS = "ND 99-01.3-08-06(2)"  # the tips redeemed are a dealer's and a wheel operator's
-DEPOSIT = "ND 99-01.3-03-10"  # deposit by the third banking day after the activity
-DEPOSIT_VERIFICATION = "ND 99-01.3-08-16(5)"  # verification of the amount deposited on a bank statement
-CHIP_INVENTORY = "ND 99-01.3-03-09(6)"  # inventory records (08-16(2)); SFN 17930
-BUSINESS_DAY = "ND 99-01.3-02-01"
+# --- Rules ---------------------------------------------------------------------------------
+# Each rule is cited at a site by its pack (`Rule.at`): North Dakota's chapter 99-01.3-08 and the
+# sections of 99-01.3-03 it points to (`packs/nd/cage.py`). The Washington and New York texts we
+# hold state the games, not the cage; a WA or NY gaming manager and their state's auditor still
+# expect the cage's books kept as below, so each rule keeps applying there as a house control:
+#
+# - the bank's starting and ending counts, the ideal (imprest) bank, chips redeemed at the value
+#   sold, tips declared and redeemed through cash on hand: ordinary cage controls;
+# - IOUs (ND 99-01.3-03-06): a loan between two funds recorded with its source, destination,
+#   amount, dates and initials, and never repaid twice: a house control; money moving between
+#   funds without a record is what an auditor looks for first;
+# - the deposit by the third banking day after the gaming date (ND 99-01.3-03-10): kept as a house
+#   control (cash does not sit in the cage), so the due date and "late" read the same everywhere;
+#   verification against the bank statement likewise;
+# - the chip inventory log (ND 99-01.3-03-09(6), on the attorney general's SFN 17930): the house
+#   accounts for the chips it owns as a house control; the form's name is printed only where the
+#   pack states it (`CHIP_INVENTORY_FORM`).
+#
+# "Tips before leaving the site" (08-06(3)) is an obligation of ND's law alone: the floor's alert
+# (floor.tips) asks whether the site's pack states it.
+BANK_RECORDS = Rule("cage.bank_records")  # starting and ending cash and chip banks, IOU records
+IDEAL_BANK = Rule("cage.ideal_bank")  # ideal cash bank master records
+IOU_RULE = Rule("cage.ious")  # source, destination, amount, dates of loan and repayment, initials
+CHIP_VALUES = Rule("core.chip_values")  # only the organization's chip values
+REDEMPTION = Rule("cage.redemption")  # a chip is redeemed for cash at the value it was sold for
+TIPS = Rule("cage.tips")  # tips redeemed through cash on hand, before leaving the site
+TIP_HOLDERS = Rule("cage.tip_holders")  # the tips redeemed are a dealer's and a wheel operator's
+DEPOSIT = Rule("cage.deposit")  # deposit by the third banking day after the activity
+DEPOSIT_VERIFICATION = Rule("cage.deposit_verification")  # the amount deposited, on a bank statement
+CHIP_INVENTORY = Rule("cage.chip_inventory")  # inventory records of the chips the organization owns
+CHIP_INVENTORY_FORM = Rule("cage.chip_inventory_form")  # the state's form for them, where it has one
 GAMING_DAY_STATE = HOUSE_CONTROL
 # Segregation of duties the text does not state: a deposit is verified by someone other than
 # who recorded it (08-16(5) asks for the verification, not who does it); a cashier does not
@@ -30,6 +49,13 @@ GAMING_DAY_STATE = HOUSE_CONTROL
 DEPOSIT_SEGREGATION = HOUSE_CONTROL
 TIP_SEGREGATION = HOUSE_CONTROL
 DEPOSIT_AFTER_CLOSE = HOUSE_CONTROL  # a gaming day not yet begun: the product's workflow (floor.rules)
+
+
+def at_organization(rule: Rule, organization_id: int) -> str:
+    """A rule of an organization's records (its chip inventory, its tip policy) cited by the first
+    pack of its active sites that states it, else "House control" (`Rule.at_organization`)."""
+    return rule.at_organization(organization_id)
+
 
 # --- Roles ---------------------------------------------------------------------------------
 
@@ -41,24 +67,24 @@ CAGE_CLERKS = frozenset({Role.CASHIER, Role.SHIFT_MANAGER, Role.GAMING_MANAGER})
 # Readers of cage records at a site: the clerks and the auditor (who only reads).
 CAGE_READERS = CAGE_CLERKS | {Role.AUDITOR}
 
-# ND 99-01.3-03-06: each loan and each repayment is initialed by the clerk who makes it.
+# `IOU_RULE`: each loan and each repayment is initialed by the clerk who makes it.
 IOU_SIGNERS = CAGE_CLERKS
 
 # The ideal (imprest) bank amount and the tip-pooling policy are set by the gaming manager.
 POLICY_SETTERS = frozenset({Role.GAMING_MANAGER})
 
-# ND 99-01.3-08-16(5): *assumed* the gaming manager verifies a deposit against the bank
+# `DEPOSIT_VERIFICATION`: *assumed* the gaming manager verifies a deposit against the bank
 # statement, and never the person who recorded it.
 DEPOSIT_VERIFIERS = frozenset({Role.GAMING_MANAGER})
 
-# Dealers and wheel operators declare the tip chips they hold (ND 99-01.3-08-06(2)).
+# Dealers and wheel operators declare the tip chips they hold (`TIP_HOLDERS`).
 TIP_ROLES = frozenset({Role.DEALER, Role.WHEEL_OPERATOR})
 
-# Tip chips are paid out of cash on hand by the cashier (ND 99-01.3-08-06(2)): the dealer is
+# Tip chips are paid out of cash on hand by the cashier (`TIPS`): the dealer is
 # present at the window, the cashier records the redemption for that dealer.
 TIP_REDEEMERS = frozenset({Role.CASHIER, Role.SHIFT_MANAGER})
 
-# The chip inventory log (SFN 17930) is the organization's: the gaming manager records
+# The chip inventory log (`CHIP_INVENTORY`) is the organization's: the gaming manager records
 # receipts from the manufacturer, destruction and physical counts; auditors read it.
 INVENTORY_KEEPERS = frozenset({Role.GAMING_MANAGER})
 INVENTORY_READERS = frozenset({Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER, Role.CASHIER})
@@ -71,7 +97,8 @@ INVENTORY_LOG = ReadRule(INVENTORY_READERS, HOUSE_CONTROL, "see the chip invento
 # are one line: they are the same money).
 CASH_VALUES_CENTS = (10000, 5000, 2000, 1000, 500, 200, 100, 50, 25, 10, 5, 1)
 
-# ND 99-01.3-03-10: banking days after the gaming date within which the deposit is made.
+# `DEPOSIT`: banking days after the gaming date within which the deposit is made (ND 99-01.3-03-10;
+# the same as a house control where the site's pack states no deadline).
 DEPOSIT_BANKING_DAYS = 3
 
 # A sanity ceiling on one count line: larger numbers are typing mistakes (a house control,

@@ -18,7 +18,7 @@ from cardroom.views import call_service
 from floor.calculations import business_date
 from floor.models import GamingDay
 
-from . import forms, queries, services
+from . import forms, queries, rules, services
 from .calculations import deposit_due_on, deposit_is_late
 from .models import BankCount, BankDeposit, ChipRedemption, Iou, TipDeclaration, TipPolicy
 from .rules import (
@@ -180,8 +180,9 @@ def redemptions(request, site, access):
             "form": form,
             "rows": rows.order_by("-redeemed_at")[:100],
             "can_redeem": access.has_role(site.pk, *CAGE_CLERKS),
-            # ND 99-01.3-08-06(2): the organization's sites where twenty-one stopped (the compliance
-            # alert carries the 30-day window's end).
+            # The organization's sites where twenty-one stopped, shown where the stopped site's pack
+            # states the thirty days' redemption (`cage.discontinued_redemption`; the compliance
+            # alert carries the window's end).
             "discontinued": Site.objects.filter(
                 organization_id=site.organization_id, twenty_one_discontinued_on__isnull=False
             ).order_by("-twenty_one_discontinued_on")[:5],
@@ -322,7 +323,7 @@ def deposit_verify(request, site, access, pk):
     return _deposits_page(request, site, access, verify_form=form, verify_for=deposit.pk)
 
 
-# --- Chip inventory log (SFN 17930) -----------------------------------------------------------------
+# --- Chip inventory log --------------------------------------------------------------------------
 
 
 @cage_page(INVENTORY_READERS)
@@ -355,10 +356,18 @@ def inventory(request, site, access):
             "movement_form": movement,
             "count_form": count,
             "can_keep": access.has_role(None, *INVENTORY_KEEPERS),
+            # The log is kept everywhere (house control where no pack states it); the state's form
+            # is named only where the organization's pack states one (North Dakota's SFN 17930).
+            "inventory_rule": rules.at_organization(rules.CHIP_INVENTORY, organization.pk),
+            "inventory_form": _stated_or_blank(rules.at_organization(rules.CHIP_INVENTORY_FORM, organization.pk)),
         },
         movement,
         count,
     )
+
+
+def _stated_or_blank(citation: str) -> str:
+    return "" if citation == HOUSE_CONTROL else citation
 
 
 def _move(request, organization, form):

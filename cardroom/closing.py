@@ -45,14 +45,23 @@ def books_closed(site_id: int, gaming_date: date) -> bool:
     return closed_reason(site_id, gaming_date) is not None
 
 
+# The figures closed books protect: where the site's pack states that a quarter's summaries
+# reconcile to its return (ND 99-01.3-08-16(1)(g)), the refusal names that rule.
+SUMMARIES_RECONCILE = "core.summaries_reconcile"
+
+
 def closed_books_refusal(site_id: int, gaming_date: date, what: str) -> str | None:
     """The message refusing a write that would change `what` of a closed day, or None while the
-    day's books are open. Keeping closed books closed is a house control protecting the figures
-    the quarterly return reconciles to (ND 99-01.3-08-16(1)(g)); the text does not state it."""
+    day's books are open (no citation is looked up then). Keeping closed books closed is a house
+    control at every site, whatever its pack: no text we hold states it, and a WA or NY gaming
+    manager and their auditor expect filed figures to stay as filed. Where the site's pack states
+    the rule the closed figures serve (North Dakota's 08-16(1)(g)), the refusal names it; the
+    site's jurisdiction is read once per site id (`cardroom.citations`)."""
     why = closed_reason(site_id, gaming_date)
     if why is None:
         return None
-    return (
-        f"House control (closed books, ND 99-01.3-08-16(1)(g)): {why}, so {what} of {gaming_date} is not "
-        f"changed. {INSTEAD}"
-    )
+    from .citations import jurisdiction_of_site, stated
+
+    protects = stated(SUMMARIES_RECONCILE, jurisdiction_of_site(site_id))
+    control = f"House control (closed books, {protects})" if protects else "House control (closed books)"
+    return f"{control}: {why}, so {what} of {gaming_date} is not changed. {INSTEAD}"

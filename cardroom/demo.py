@@ -11,7 +11,6 @@ from django.db import transaction
 
 from . import services
 from .models import Employee, Membership, Organization, Role, Site, Table
-from .rules import CHIP_SPECS
 
 DEMO_PASSWORD = "demo-cardroom-2026"
 ORGANIZATION = "Prairie Charities"
@@ -121,6 +120,14 @@ def foreign_organizations() -> list[str]:
     return list(Organization.objects.exclude(ours).order_by("name").values_list("name", flat=True))
 
 
+def _chip_values(organization) -> list[int]:
+    """The values the organization's chip law lists (its sites' packs), else the usual set."""
+    from .chip_rules import laws_for
+
+    laws = laws_for(organization.pk)
+    return sorted({v for law in laws for v in law.specs}) if laws else [100, 500, 2500, 10000]
+
+
 def load_demo() -> dict:
     with transaction.atomic():
         organization, _ = Organization.objects.get_or_create(name=ORGANIZATION, defaults={"licence_number": LICENCE})
@@ -133,7 +140,7 @@ def load_demo() -> dict:
                     services.create_table(acting_user=acting, site=sites[key], number=number, game=game,
                                           min_wager_cents=minimum, max_wager_cents=maximum)
         existing = set(organization.chip_denominations.values_list("value_cents", flat=True))
-        for value in CHIP_SPECS:
+        for value in _chip_values(organization):
             if value not in existing:
                 services.create_chip_denomination(acting_user=acting, organization=organization, value_cents=value)
         people = {login: _person(acting, organization, sites, row) for row in PEOPLE[1:] for login in [row[0]]}

@@ -8,7 +8,6 @@ from django.db.models import Q
 from . import limits
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
 from .money import cents_to_decimal, decimal_to_cents, format_money
-from .rules import CHIP_COLOURS
 
 
 class CentsField(forms.CharField):
@@ -125,15 +124,14 @@ class TableForm(BootstrapMixin, forms.ModelForm):
 
 class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
     value_cents = CentsField(label="Value ($)")
-    primary_colour = forms.CharField(required=False, help_text="Blank: the ND 99-01.3-08-03(3) colour.")
-    edge_spots = forms.CharField(required=False, help_text="Blank: the ND 99-01.3-08-03(3) edge spots.")
-    edge_colour = forms.ChoiceField(
-        required=False, choices=[("", "(default)")] + [(c, c) for c in CHIP_COLOURS],
-        help_text="ND 99-01.3-08-03(3): a contrasting edge spot colour. Default: white for $25 and $100.",
+    # The colours a chip law prescribes are checked by the model (`ChipDenomination.clean`,
+    # `cardroom.chip_rules`); blank takes the law's default where the organization has one.
+    primary_colour = forms.CharField(required=False, help_text="Blank: the colour the chip law prescribes.")
+    edge_spots = forms.CharField(required=False, help_text="Blank: the edge spots the chip law prescribes.")
+    edge_colour = forms.CharField(
+        required=False, help_text="A contrasting edge spot colour. Blank: the chip law's default, if any."
     )
-    second_edge_colour = forms.ChoiceField(
-        required=False, choices=[("", "(none)")] + [(c, c) for c in CHIP_COLOURS], help_text="Optional second edge colour."
-    )
+    second_edge_colour = forms.CharField(required=False, help_text="Optional second edge colour.")
 
     class Meta:
         model = ChipDenomination
@@ -146,9 +144,9 @@ class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
 
     def _post_clean(self):
         # Colours are filled in by the service; validate the rest here.
-        from .rules import CHIP_SPECS
+        from .chip_rules import default_spec
 
-        spec = CHIP_SPECS.get(self.cleaned_data.get("value_cents"))
+        spec = default_spec(self.instance.organization_id, self.cleaned_data.get("value_cents"))
         for name in ("primary_colour", "edge_spots"):
             if not self.cleaned_data.get(name) and spec is not None:
                 self.cleaned_data[name] = getattr(spec, name)

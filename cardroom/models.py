@@ -12,12 +12,7 @@ from simple_history.models import HistoricalRecords
 from . import limits
 from .appendonly import AppendOnlyModel
 from .rules import (
-    CHIP_CITATION,
-    CHIP_COLOUR_LIST_CONTROL,
-    CHIP_COLOURS,
-    CHIP_SPECS,
-    TWENTY_FIVE_CHIPS_CITATION,
-    TWENTY_FIVE_DOLLARS_CENTS,
+    HOUSE_CONTROL,
 )
 
 
@@ -277,17 +272,13 @@ class Table(models.Model):
 
 
 def validate_chip_value(value_cents: int) -> None:
-    if value_cents not in CHIP_SPECS:
-        allowed = ", ".join(f"${v / 100:.2f}" for v in CHIP_SPECS)
-        raise ValidationError(f"{CHIP_CITATION}: chips may be issued only in values of {allowed}.")
+    """Kept for the migrations that name it: the values a chip may have are checked in
+    `ChipDenomination.clean`, where the organization (and so its chip law) is known."""
 
 
 def validate_chip_colour(value: str) -> None:
-    if value and value not in CHIP_COLOURS:
-        raise ValidationError(
-            f"{CHIP_COLOUR_LIST_CONTROL}: a chip colour is one of {', '.join(CHIP_COLOURS)} (got {value!r}), "
-            "so that the colours of ND 99-01.3-08-03(3) can be checked."
-        )
+    """Kept for the migrations that name it: any colour is accepted here; a pack's chip law lists
+    the colours a chip may be recorded in (`ChipDenomination.clean`)."""
 
 
 class ChipDenomination(models.Model):
@@ -295,7 +286,7 @@ class ChipDenomination(models.Model):
     value_cents = models.PositiveIntegerField(validators=[validate_chip_value])
     primary_colour = models.CharField(max_length=40, validators=[validate_chip_colour])
     edge_spots = models.CharField(max_length=80)
-    # ND 99-01.3-08-03(3): one or two contrasting secondary colours as edge spots.
+    # One or two contrasting secondary colours as edge spots (a pack's chip law may prescribe them).
     edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
     second_edge_colour = models.CharField(max_length=40, blank=True, default="", validators=[validate_chip_colour])
     active = models.BooleanField(default=True)
@@ -318,34 +309,64 @@ class ChipDenomination(models.Model):
         others = ChipDenomination.objects.filter(organization_id=self.organization_id, value_cents=self.value_cents)
         if self.organization_id and others.exclude(pk=self.pk).exists():
             raise ValidationError({"value_cents": "This chip value is already defined for the organization."})
-        if self.organization_id and self.active:
-            self._check_reversed_pairs()
-        if self.organization_id and not self.active and self.value_cents == TWENTY_FIVE_DOLLARS_CENTS:
-            self._check_twenty_five_chips_still_needed()
+        if not self.organization_id:
+            return
+        # Chips are the organization's: held to the chip law of every pack of its active sites
+        # (none: any value above zero, any colour; house control). One query for the packs.
+        from .chip_rules import law_at, laws_of, organization_jurisdictions
 
-    def _check_reversed_pairs(self):
-        """ND 99-01.3-08-03(3): no secondary colour identical to another value's primary colour
-        that makes a reversed combination of primary and secondary colours."""
+        codes = organization_jurisdictions(self.organization_id)
+        laws = laws_of(codes)
+        if not laws and self.value_cents is not None and self.value_cents <= 0:
+            raise ValidationError({"value_cents": f"{HOUSE_CONTROL}: a chip's value is more than $0.00."})
+        for law in laws:
+            self._check_law(law)
+            if self.active:
+                self._check_reversed_pairs(law)
+            if not self.active and self.value_cents == law.twenty_five_dollars_cents:
+                self._check_twenty_five_chips_still_needed(law, {c for c in codes if law_at(c) == law})
+
+    def _check_law(self, law):
+        """The values chips may be issued in, and the colours a chip is recorded in, under `law`."""
+        if self.value_cents not in law.specs:
+            allowed = ", ".join(f"${v / 100:.2f}" for v in law.specs)
+            raise ValidationError(
+                {"value_cents": f"{law.values_citation}: chips may be issued only in values of {allowed}."}
+            )
+        for name in ("primary_colour", "edge_colour", "second_edge_colour"):
+            value = getattr(self, name)
+            if value and value not in law.colours:
+                raise ValidationError(
+                    {
+                        name: f"{law.colour_list_citation}: a chip colour is one of {', '.join(law.colours)} "
+                        f"(got {value!r}), so that the colours of {law.colours_citation} can be checked."
+                    }
+                )
+
+    def _check_reversed_pairs(self, law):
+        """No secondary colour identical to another value's primary colour that makes a reversed
+        combination of primary and secondary colours (where the law says so)."""
         from .chips import colours_of, reversed_pair, reversed_pair_message
 
         mine = colours_of(self)
         siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(pk=self.pk)
         for other in siblings.exclude(value_cents=self.value_cents):
             if reversed_pair(mine, colours_of(other)):
-                raise ValidationError({"edge_colour": reversed_pair_message(mine, colours_of(other))})
+                raise ValidationError({"edge_colour": reversed_pair_message(mine, colours_of(other), law)})
 
-    def _check_twenty_five_chips_still_needed(self):
-        """ND 99-01.3-08-03(1): the $25 chip cannot be withdrawn while a North Dakota table of the
-        organization accepts $25 wagers."""
+    def _check_twenty_five_chips_still_needed(self, law, jurisdictions):
+        """The $25 chip cannot be withdrawn while a table of the organization, at a site whose pack
+        states the rule, accepts $25 wagers."""
+        twenty_five = law.twenty_five_dollars_cents
         tables = Table.objects.filter(
-            site__organization_id=self.organization_id, site__jurisdiction=Jurisdiction.ND, site__active=True,
-            active=True, game=Game.TWENTY_ONE, max_wager_cents__gte=TWENTY_FIVE_DOLLARS_CENTS,
+            site__organization_id=self.organization_id, site__jurisdiction__in=jurisdictions, site__active=True,
+            active=True, game=Game.TWENTY_ONE, max_wager_cents__gte=twenty_five,
         ).select_related("site").order_by("site__name", "number")
         table = tables.first()
         if table is not None:
             raise ValidationError(
                 {
-                    "active": f"{TWENTY_FIVE_CHIPS_CITATION}: {table} at {table.site} accepts $25.00 wagers, so the "
+                    "active": f"{law.twenty_five_citation}: {table} at {table.site} accepts $25.00 wagers, so the "
                     "$25.00 chip must stay available to players; lower the tables' maximum first."
                 }
             )

@@ -8,10 +8,10 @@ The one place that reads and checks such a moment is `occurred_at`:
 
 - a naive time is the site's local time;
 - not in the future (beyond `CLOCK_TOLERANCE` of clock skew);
-- inside the business hours of its gaming day (ND 99-01.3-02-01 "business day": from the
+- inside the business hours of its gaming day (the pack's "business day", North Dakota's 99-01.3-02-01: from the
   site's start hour to the next day's), when the record belongs to a given gaming day;
 - never inside closed books: a correction of a closed day is an adjustment
-  (cardroom.closing, a house control protecting ND 99-01.3-08-16(1)(g)).
+  (cardroom.closing, a house control).
 
 Each such record keeps both times: the moment it happened and `entered_at` (when it was
 typed in). Past the site's threshold (`Site.late_entry_minutes`, a house control: the text
@@ -26,9 +26,12 @@ from django.db import models
 from django.utils import timezone
 
 from . import closing
+from .citations import cite
 from .rules import HOUSE_CONTROL
 
-BUSINESS_DAY = "ND 99-01.3-02-01"  # "business day"
+# The gaming day's business hours: the site's pack's definition (ND 99-01.3-02-01 "business day"),
+# else the product's own (house control): cited through `cardroom.citations`.
+BUSINESS_DAY = "core.business_day"
 # A recorded time may lag the real one (paper entered later) but not run ahead of it.
 CLOCK_TOLERANCE = timedelta(minutes=5)
 LATE_ENTRY = f"{HOUSE_CONTROL} (late entry)"
@@ -100,7 +103,7 @@ def occurred_at(
         if at < start or (at >= end and not after_day_end):
             raise ValidationError(
                 {
-                    field: f"{BUSINESS_DAY}: {_shown(site, at)} is outside the business hours of the gaming day "
+                    field: f"{cite(BUSINESS_DAY, site.jurisdiction)}: {_shown(site, at)} is outside the business hours of the gaming day "
                     f"{gaming_date} ({_shown(site, start)} to {_shown(site, end)}); date the record in its own "
                     "gaming day."
                 }

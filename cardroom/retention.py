@@ -1,11 +1,18 @@
-"""How long each record is kept (ND 99-01.3-08-16), and the guard that nothing is deleted
-inside that time.
+"""How long each record is kept, and the guard that nothing is deleted inside that time.
 
-"Records must include and be retained for three years from the end of the quarter in which
-the activity was reported, unless otherwise provided by rule" (08-16, opening paragraph);
-"for a video surveillance system, dealer percent-of-hold information and video review
-documentation must be retained for one year from the end of the quarter of the activity"
-(08-16(1)(h)).
+The periods are the site's pack's law (rule keys `core.retention`, `core.retention_short`, cited
+through `cardroom.citations`). North Dakota: "Records must include and be retained for three years
+from the end of the quarter in which the activity was reported, unless otherwise provided by
+rule" (08-16, opening paragraph); "for a video surveillance system, dealer percent-of-hold
+information and video review documentation must be retained for one year from the end of the
+quarter of the activity" (08-16(1)(h)).
+
+Where the site's pack states no period (the Washington and New York texts we hold set none),
+every record is kept three years from the end of its quarter as a house control: a WA or NY
+gaming manager keeps the books and their support at least as long as the state's auditor may
+ask for them, and a shorter period for some records is a permission of North Dakota's law that
+does not carry over. A record with no site (an organization's report) is kept as the strictest
+pack of its organization's sites says, else by the house control.
 
 A record is inside its retention on every day up to and including its retention date; from
 the day after, it may be disposed of (nothing in the product does so on its own).
@@ -26,24 +33,41 @@ from django.db.models.signals import pre_delete
 
 from .appendonly import ImmutableRecordError
 from .periods import Quarter
+from .rules import HOUSE_CONTROL
 
-RETENTION_CITATION = "ND 99-01.3-08-16"
-SHORT_RETENTION_CITATION = "ND 99-01.3-08-16(1)(h)"
+RETENTION_KEY = "core.retention"
+SHORT_RETENTION_KEY = "core.retention_short"
 
 
 @dataclass(frozen=True)
 class RetentionRule:
+    """A retention period; `key` names the rule (its citation is the site's pack's, `at`)."""
+
     years: int
-    citation: str
+    key: str
     what: str
+    citation: str = ""  # set once resolved at a site (`at`); "" on the registered templates
+
+    def at(self, jurisdictions) -> RetentionRule:
+        """This period as the law of the first of `jurisdictions` stating it cites it; where none
+        does, the standard period as a house control."""
+        from .citations import stated
+
+        for code in jurisdictions:
+            citation = stated(self.key, code)
+            if citation:
+                return RetentionRule(self.years, self.key, self.what, citation)
+        return HOUSE_STANDARD
 
 
-# The two retention periods of 08-16, as data.
-STANDARD = RetentionRule(3, RETENTION_CITATION, "three years from the end of the quarter of the activity")
+# The two retention periods (North Dakota's 08-16), as data; cited at a site by its pack.
+STANDARD = RetentionRule(3, RETENTION_KEY, "three years from the end of the quarter of the activity")
 DEALER_HOLD_AND_VIDEO_REVIEW = RetentionRule(
-    1, SHORT_RETENTION_CITATION,
+    1, SHORT_RETENTION_KEY,
     "one year from the end of the quarter of the activity (dealer percent-of-hold and video review records)",
 )
+# Where the site's pack states no period: three years, the house's own control.
+HOUSE_STANDARD = RetentionRule(3, RETENTION_KEY, STANDARD.what, HOUSE_CONTROL)
 
 
 def _add_years(day: date, years: int) -> date:
@@ -78,11 +102,29 @@ def retain(model, activity_date, rule=STANDARD) -> None:
     pre_delete.connect(_refuse_inside_retention, sender=model, dispatch_uid=f"retention-{model._meta.label}")
 
 
+def _jurisdictions(instance) -> list[str]:
+    """The jurisdictions whose law may bind the record: its site's (read once per site id), or for
+    a record of no site, its organization's sites' in a stable order."""
+    from .citations import jurisdiction_of_site
+
+    site_id = getattr(instance, "site_id", None)
+    if site_id is None and getattr(instance, "gaming_day_id", None) is not None:
+        site_id = instance.gaming_day.site_id  # the activity date read the gaming day already
+    if site_id is not None:
+        return [jurisdiction_of_site(site_id)]
+    organization_id = getattr(instance, "organization_id", None)
+    if organization_id is None:
+        return []
+    from .models import Site
+
+    return sorted(set(Site.objects.filter(organization_id=organization_id).values_list("jurisdiction", flat=True)))
+
+
 def rule_of(instance) -> RetentionRule:
+    """The record's retention rule, as its site's pack states it (else the house's three years)."""
     entry = RETAINED.get(type(instance))
-    if entry is None:
-        return STANDARD
-    return entry.rule(instance) if callable(entry.rule) else entry.rule
+    rule = STANDARD if entry is None else entry.rule(instance) if callable(entry.rule) else entry.rule
+    return rule.at(_jurisdictions(instance))
 
 
 def retain_until(instance) -> date | None:
@@ -116,10 +158,13 @@ def _refuse_inside_retention(sender, instance, **kwargs) -> None:
 
 
 def retain_until_field():
-    """A read-only API field: the record's retention date (ND 99-01.3-08-16)."""
+    """A read-only API field: the record's retention date (the site's pack's period, or the house's)."""
     from rest_framework import serializers
 
-    return serializers.SerializerMethodField(help_text="Kept until this date (ND 99-01.3-08-16); never deleted before.")
+    return serializers.SerializerMethodField(
+        help_text="Kept until this date (the period the site's jurisdiction states, else three years as a house "
+        "control); never deleted before."
+    )
 
 
 def get_retain_until(self, instance) -> date | None:

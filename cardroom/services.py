@@ -10,8 +10,9 @@ from django.db import transaction
 
 from .access import forget_access, require_gaming_manager
 from .audit import record_event, snapshot
+from .chip_rules import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
-from .rules import CHIP_SPECS, HOUSE_CONTROL
+from .rules import HOUSE_CONTROL
 
 
 def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):
@@ -121,8 +122,9 @@ def update_table(*, acting_user, table: Table, **values) -> Table:
 
 
 def create_chip_denomination(*, acting_user, organization: Organization, value_cents: int, **values) -> ChipDenomination:
-    """Add a chip value; colour and edge spots default to ND 99-01.3-08-03(3)."""
-    spec = CHIP_SPECS.get(value_cents)
+    """Add a chip value; colour and edge spots default to those the organization's chip law
+    prescribes (`cardroom.chip_rules`; none where no pack of its sites states one)."""
+    spec = default_spec(organization.pk, value_cents)
     if spec is not None:
         values.setdefault("primary_colour", spec.primary_colour)
         values.setdefault("edge_spots", spec.edge_spots)

@@ -243,7 +243,7 @@ CACHES = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card-room back office API",
-    "DESCRIPTION": "Accounting and compliance for charitable twenty-one (ND 99-01.3-08).",
+    "DESCRIPTION": "Accounting and compliance for a card room's twenty-one, each site under its own jurisdiction's rules.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

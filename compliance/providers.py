@@ -770,6 +770,7 @@ def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdB
     """ND 99-01.3-08-03(2): at a site with a video surveillance system installed (whatever the
     wagers) or required by its gross proceeds, the organization's active chips must meet the
     colours and edge spots of 08-03(3). Judged on the last day of the run."""
+    from cardroom.chip_rules import law_at
     from cardroom.chips import colour_spec_problems, colours_of
     from cardroom.models import ChipDenomination
     from surveillance.models import Equipment
@@ -782,13 +783,16 @@ def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdB
         chips[chip.organization_id].append(colours_of(chip))
     found = []
     for site in sites:
+        law = law_at(site.jurisdiction)  # the colours apply where the site's pack states them
+        if law is None:
+            continue
         if site.pk in installed:
             trigger = "a video surveillance system is installed at the site"
         elif required(site.pk, end):
             trigger = "video surveillance is required at the site"
         else:
             continue
-        problems = colour_spec_problems(chips[site.organization_id])
+        problems = colour_spec_problems(chips[site.organization_id], law)
         if finding := rules.chip_colours(site.pk, end, problems, trigger=trigger, at=site):
             found.append(finding)
     return found

@@ -164,7 +164,7 @@ class DropBoxViewSet(ScopedViewSet):
     @action(detail=True, methods=["post"])
     def retire(self, request, pk=None):
         """Take the box out of use (a gaming manager; refused while it is on its table or holds
-        uncounted cash, ND 99-01.3-08-14(1)). The box stays on record, marked inactive."""
+        uncounted cash: the removal rule of the site's pack, or House control). The box stays on record, marked inactive."""
         box = self.get_object()
         self._parse(RetireInputSerializer)
         return Response(DropBoxSerializer(services.retire_drop_box(acting_user=request.user, drop_box=box)).data)
@@ -191,7 +191,7 @@ class DropBoxViewSet(ScopedViewSet):
 PIN_NOTE = (
     "On a count tablet (a station's token) give `signer_badge` (the initials of the member doing the step) and "
     "`signer_pin` (their signing PIN): the step is checked against that member's roles and the count-team rule "
-    "(ND 99-01.3-08-14) and recorded as theirs, the station noted in the audit log; the answer shows that member's "
+    "(as the site's pack states it, or House control) and recorded as theirs, the station noted in the audit log; the answer shows that member's "
     "own figures, the other's only once both counts are in. A wrong PIN answers 403 and counts towards its lock; "
     "a station's token alone is refused (403). With a person's own token the fields are optional."
 )
@@ -577,7 +577,7 @@ class CountSettingsSerializer(serializers.Serializer):
     box_exchange = serializers.ChoiceField(
         choices=BoxExchange.choices,
         help_text="dealer_shift: the drop box is exchanged at every dealer change (one drop per dealer shift), "
-        "so each dealer's percent-of-hold can be separated (ND 99-01.3-08-04(8)); gaming_day: once per day.",
+        "so each dealer's percent-of-hold can be separated; gaming_day: once per day.",
     )
     twenty_one_auditor = serializers.IntegerField(source="twenty_one_auditor_id", allow_null=True, read_only=True)
 

@@ -44,7 +44,7 @@ class BoxExchangeForm(BootstrapMixin, forms.Form):
     box_exchange = forms.ChoiceField(
         choices=BoxExchange.choices,
         label="Drop box exchanged",
-        help_text="At each dealer change, each dealer's percent-of-hold can be separated (ND 99-01.3-08-04(8)).",
+        help_text="At each dealer change, each dealer's percent-of-hold can be separated.",
     )
 
 
@@ -121,7 +121,7 @@ class CountSettingsForm(BoxExchangeForm):
         queryset=None,
         required=False,
         empty_label="Nobody named",
-        help_text="The person who audits twenty-one at this site; never on its count team (ND 99-01.3-08-14(2)).",
+        help_text="The person who audits twenty-one at this site; never on its count team (house control).",
     )
 
     def __init__(self, *args, people=None, **kwargs):

@@ -1,10 +1,11 @@
 """The drop boxes still open when a gaming day closes (registered with floor.open_items).
 
-ND 99-01.3-08-14(1): a drop box that has been used is removed from its table by the end of
-the day's activity; 08-14(4): its cash is counted by the two-person team, the count initialed
+`REMOVAL`: a drop box that has been used is removed from its table by the end of the day's
+activity; `COUNT`: its cash is counted by the two-person team, the count initialed
 and dated by both. A box of a table in play that day with no drop recorded, a drop still on
 its table, and a removed drop without a signed count are open items. Three queries whatever
-the number of tables and boxes.
+the number of tables and boxes (and the day's site, read once when there is an item, to cite
+the rules at it).
 """
 
 from django.db.models import Exists, OuterRef, Q
@@ -13,7 +14,7 @@ from floor.open_items import Kind, OpenItem
 
 from .models import CountAgreement, Drop, DropBox
 from .queries import signed_sessions_filter
-from .rules import COUNT_CITATION, REMOVAL_CITATION
+from .rules import COUNT, REMOVAL
 
 
 def box_items(day) -> list[OpenItem]:
@@ -36,12 +37,12 @@ def box_items(day) -> list[OpenItem]:
         .select_related("table")
         .order_by("table__number", "label")
     )
-    items = [_not_removed(box, f"box:{box.pk}") for box in _one_per_table(unrecorded)]
+    items = [_not_removed(day, box, f"box:{box.pk}") for box in _one_per_table(unrecorded)]
     for drop in drops:
         if not drop.removed:
-            items.append(_not_removed(drop.drop_box, f"drop:{drop.pk}:remove"))
+            items.append(_not_removed(day, drop.drop_box, f"drop:{drop.pk}:remove"))
         elif not drop.signed:
-            items.append(_not_counted(drop, agreed=drop.agreed))
+            items.append(_not_counted(day, drop, agreed=drop.agreed))
     return sorted(items, key=lambda item: (item.table_number or 0, item.key))
 
 
@@ -55,24 +56,24 @@ def _one_per_table(boxes) -> list[DropBox]:
     return result
 
 
-def _not_removed(box: DropBox, key: str) -> OpenItem:
+def _not_removed(day, box: DropBox, key: str) -> OpenItem:
     return OpenItem(
         key,
         Kind.BOX_NOT_REMOVED,
         box.table.number,
         f"{box} of table {box.table.number} is not removed from its table",
-        REMOVAL_CITATION,
+        REMOVAL.at(day.site),
         "a shift manager removes it to safe storage, or it is carried with a reason",
     )
 
 
-def _not_counted(drop: Drop, *, agreed: bool) -> OpenItem:
+def _not_counted(day, drop: Drop, *, agreed: bool) -> OpenItem:
     state = "counted but the count is not signed by both members" if agreed else "removed but not counted"
     return OpenItem(
         f"drop:{drop.pk}:count",
         Kind.BOX_NOT_COUNTED,
         drop.table.number,
         f"{drop.drop_box} of table {drop.table.number} is {state}",
-        COUNT_CITATION,
+        COUNT.at(day.site),
         "the count team counts and signs it, or it is carried with a reason (counted after the close)",
     )

@@ -14,7 +14,7 @@ from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest, da
 
 from . import queries, slips
 from .models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, FormsExplanation
-from .rules import COUNT_CITATION, CURRENCY
+from .rules import COUNT, CURRENCY
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class CountSheet:
     signatures: tuple[str, ...]  # initials, name, date and time in the site's time zone, zone named
     licence_number: str = ""
     time_zone: str = "UTC"
+    citation: str = ""  # the count's rule as the site's pack cites it (`COUNT`), or "House control"
 
 
 def _resolution(box: queries.BoxCount) -> str:
@@ -242,6 +243,7 @@ def _sheet(session, batch: _Batch) -> CountSheet:
         ),
         licence_number=session.site.organization.licence_number,
         time_zone=session.site.time_zone,
+        citation=COUNT.at(session.site),
     )
 
 
@@ -254,7 +256,7 @@ def render_count_sheet(
         sheet.site,
         f"Gaming day {sheet.gaming_date}",
         "Drop box count sheet",
-        COUNT_CITATION,
+        sheet.citation,
         sheet.licence_number,
         sheet.time_zone,
     )

@@ -1,23 +1,47 @@
 """The drop box count's rules as data and one pure-ish function: who may count together.
 
-ND 99-01.3-08-14(2) lists the teams that may open a drop box. The function below is the only
-place that decides it; the service calls it before anything is counted, and its refusal (the
-citation and a message naming the rule) is what the API and the count page show.
+The site's pack states who may open a drop box (North Dakota's law lists four teams). The
+function below is the only place that decides it; the service calls it before anything is
+counted, and its refusal (the citation at the site and a message naming the rule) is what the
+API and the count page show.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from django.core.exceptions import ValidationError
+
 from cardroom.access import ReadRule
 from cardroom.models import EmploymentType, Role
 from cardroom.rules import HOUSE_CONTROL
+from packs import RevenueModel, Rule, pack_for
 
-COUNT_TEAM_CITATION = "ND 99-01.3-08-14(2)"
-REMOVAL_CITATION = "ND 99-01.3-08-14(1)"
-KEY_CITATION = "ND 99-01.3-08-14(3)"
-COUNT_CITATION = "ND 99-01.3-08-14(4)"
-BOX_NUMBER_CITATION = "ND 99-01.3-08-02(2)"
+# The drop box and its count, cited at a site by its pack (`Rule.at`). House controls where the
+# pack does not state them: the texts we hold for Washington and New York state the games, not
+# how a drop box is kept and counted, and a WA or NY gaming manager (and their state's auditor)
+# still expects a box numbered to its table, removed by the shift manager under escort to safe
+# storage, its keys with the count team, and its cash counted blind by two independent people
+# who sign the sheet. So these rules keep applying at every site, cited "House control" there.
+COUNT_TEAM = Rule("counts.count_team")  # who may count together (the team's independence)
+REMOVAL = Rule("counts.removal")  # removal by the shift manager, escorted, to safe storage
+KEYS = Rule("counts.keys")  # the keys to the box's contents with the count team
+COUNT = Rule("counts.count")  # each member counts independently, differences recounted, both sign
+BOX_NUMBER = Rule("counts.box_number")  # a drop box carries its table's number
+# A house whose revenue is its fees alone keeps no drop box: a drop box, its placing and its count
+# are refused there, citing the pack's rule (`refuse_drop_boxes`).
+FEES_ONLY = Rule("counts.fees_only")
+
+
+def refuse_drop_boxes(site, field: str = "box") -> None:
+    """Refuse a drop box, its use or its count at a site whose pack's revenue is fees only."""
+    if pack_for(site).revenue_model == RevenueModel.FEES:
+        raise ValidationError(
+            {
+                field: f"{FEES_ONLY.at(site)}: the house's revenue here is the fees collected at the table; "
+                "it keeps no drop box and counts no drop."
+            }
+        )
 
 # Who reads the count sessions and sheets at a site: the count team, who manages, transports or
 # audits (house control: 08-14(4) says the count is documented, not who reads it).
@@ -73,7 +97,7 @@ def currency_list_text() -> str:
     return ", ".join(d.label for d in CURRENCY)
 
 
-# Kinds of persons for the count-team rule (ND 99-01.3-08-14(2)).
+# Kinds of persons for the count-team rule (`COUNT_TEAM`).
 REPRESENTATIVE_TYPES = frozenset(
     {
         EmploymentType.FINANCIAL_INSTITUTION,
@@ -89,7 +113,7 @@ GAMING_ROLES = frozenset(
     {Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR}
 )
 
-# House control (not in 08-14(2)): the person the site names as auditing twenty-one
+# House control everywhere (North Dakota's list of teams does not say it): the person the site names as auditing twenty-one
 # (counts.models.CountSettings.twenty_one_auditor) is kept off its count team, so whoever
 # checks the count's figures afterwards did not make them.
 AUDITOR_BAR = f"{HOUSE_CONTROL} (separation of audit and count)"
@@ -117,8 +141,9 @@ def count_team_refusal(
     count_date: date,
     twenty_one_auditor_id: int | None,
     roles_of: Callable[[object], set[str]] | None = None,
+    site,
 ) -> Refusal | None:
-    """The first rule of ND 99-01.3-08-14(2) that the two employees fail, or None.
+    """The first count-team rule (`COUNT_TEAM`, cited at `site`) that the two employees fail, or None.
 
     `relation_kinds(a, b)` gives the family/household kinds recorded between them in either
     direction; `dealt_on(employee, day)` whether the employee conducted games at the site on
@@ -126,7 +151,7 @@ def count_team_refusal(
 
     1. two different persons;
     2. neither is the person who audits twenty-one at the site (house control, AUDITOR_BAR:
-       08-14(2) does not say it);
+       no pack's text says it);
     3. each person's employment type agrees with the roles they hold (`roles_of`): a person
        holding a gaming role (GAMING_ROLES) is a gaming employee;
     4. no direct supervisor and subordinate;
@@ -138,8 +163,9 @@ def count_team_refusal(
        gaming employees provided one of them conducted no games at the site on the activity
        day and on the count day.
     """
+    citation = COUNT_TEAM.at(site)
     if first.pk == second.pk:
-        return Refusal(COUNT_TEAM_CITATION, "a count team is two different persons.")
+        return Refusal(citation, "a count team is two different persons.")
     for member in (first, second):
         if twenty_one_auditor_id is not None and member.pk == twenty_one_auditor_id:
             return Refusal(AUDITOR_BAR, f"{member} audits twenty-one at this site and may not be on its count team.")
@@ -148,27 +174,29 @@ def count_team_refusal(
         if held and member.employment_type != EmploymentType.GAMING:
             names = ", ".join(sorted(Role(r).label.lower() for r in held))
             return Refusal(
-                COUNT_TEAM_CITATION,
+                citation,
                 f"{member} holds a gaming role ({names}) and so is a gaming employee, not "
                 f"{EmploymentType(member.employment_type).label.lower()}; correct their record.",
             )
     if first.supervisor_id == second.pk or second.supervisor_id == first.pk:
         return Refusal(
-            COUNT_TEAM_CITATION,
+            citation,
             f"{first} and {second} are supervisor and subordinate; the count team must be independent.",
         )
     kinds = relation_kinds(first, second)
     if kinds and not (first.independent_contractor or second.independent_contractor):
         names = ", ".join(sorted(kinds))
         return Refusal(
-            COUNT_TEAM_CITATION,
+            citation,
             f"{first} and {second} are related ({names}); family or household members may not count "
             "together unless one is an independent contractor.",
         )
-    return _composition_refusal(first, second, dealt_on=dealt_on, activity_date=activity_date, count_date=count_date)
+    return _composition_refusal(
+        first, second, dealt_on=dealt_on, activity_date=activity_date, count_date=count_date, citation=citation
+    )
 
 
-def _composition_refusal(first, second, *, dealt_on, activity_date, count_date) -> Refusal | None:
+def _composition_refusal(first, second, *, dealt_on, activity_date, count_date, citation) -> Refusal | None:
     types = sorted([first.employment_type, second.employment_type])
     if types == sorted([EmploymentType.GAMING, EmploymentType.INDEPENDENT]):
         return None
@@ -181,13 +209,13 @@ def _composition_refusal(first, second, *, dealt_on, activity_date, count_date) 
         if any(not any(dealt_on(member, day) for day in days) for member in (first, second)):
             return None
         return Refusal(
-            COUNT_TEAM_CITATION,
+            citation,
             "two gaming employees may count only if one of them conducted no games at this site on the "
             f"activity day ({activity_date}) and the count day ({count_date}); both did.",
         )
     labels = " and ".join(EmploymentType(t).label.lower() for t in types)
     return Refusal(
-        COUNT_TEAM_CITATION,
+        citation,
         f"a count team of {labels} is not one the rule lists: an independent person and a gaming employee; "
         "two representatives of a financial institution, accounting firm, security agency or security company; "
         "two nongaming employees; or two gaming employees, one of whom conducted no games here on the activity "

@@ -17,7 +17,7 @@ from cardroom.pins import acting_user_for, signer_for
 
 from . import forms, pdf, queries, services
 from .models import DropBox
-from .rules import COUNT_RECORDS, COUNT_TEAM_CITATION, CURRENCY, REMOVAL_CITATION
+from .rules import COUNT_RECORDS, COUNT_TEAM, CURRENCY, REMOVAL
 
 
 def _errors(exc: ValidationError) -> dict:
@@ -188,11 +188,11 @@ def boxes(request):
 def remove_all(request):
     """Remove all of a gaming day's boxes in one form: tick the boxes, give the transport and
     keys once, review, then confirm; each box is removed and audited on its own
-    (services.remove_drop_boxes, ND 99-01.3-08-14(1),(3))."""
+    (services.remove_drop_boxes; `REMOVAL`, `KEYS`)."""
     site, access = _site(request)
     station = access.station is not None
     if not (station or access.has_role(site.pk, Role.SHIFT_MANAGER)):
-        raise PermissionDenied(f"{REMOVAL_CITATION}: only a shift manager may remove and transport a drop box.")
+        raise PermissionDenied(f"{REMOVAL.at(site)}: only a shift manager may remove and transport a drop box.")
     source = request.POST or request.GET
     day_form = forms.GamingDateForm(
         source if "gaming_date" in source else None,
@@ -271,7 +271,7 @@ def _rows(box_count) -> list[dict]:
 def session_detail(request, pk, errors=None, status=200, viewer=None):
     """The session's boxes as the viewer may see them. On a count tablet nobody is logged in
     as a member: no member's figures show until both counts are in, unless that member gives
-    their PIN to see their own (`my_counts`; ND 99-01.3-08-14(4), each counts independently)."""
+    their PIN to see their own (`my_counts`; `COUNT`: each counts independently)."""
     session, access = _session(request, pk)
     station = access.station is not None
     me = access.employee.pk if access.employee else viewer
@@ -323,7 +323,7 @@ def my_counts(request, pk):
         return session_detail(request, pk, errors={"signer_pin": [str(exc)]}, status=403)
     if signer.signer.pk not in session.member_ids:
         errors["member"] = [
-            f"{COUNT_TEAM_CITATION}: only the two members of this count see its figures before both counts are in."
+            f"{COUNT_TEAM.at(session.site)}: only the two members of this count see its figures before both counts are in."
         ]
         return session_detail(request, pk, errors=errors, status=403)
     return session_detail(request, pk, viewer=signer.signer.pk)
@@ -345,7 +345,7 @@ def _grid(data=None, agreed=None):
 def _recount_start(request, access, session, box):
     """What a recount starts from: the member's own previous count (a logged-in member), or on
     a tablet the count of the member chosen with `?from=<id>`, offered only once both counts are
-    in (before that each count stays blind, ND 99-01.3-08-14(4))."""
+    in (before that each count stays blind, `COUNT`)."""
     counts = queries.member_counts(session, box)
     both_in = all(m in counts for m in session.member_ids)
     if access.employee is not None:

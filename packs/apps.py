@@ -6,8 +6,12 @@ class PacksConfig(AppConfig):
     verbose_name = "Jurisdiction packs"
 
     def ready(self):
+        from cardroom.chip_rules import register_chip_law
+        from cardroom.citations import register_citations
         from cardroom.table_rules import register_table_rules
 
-        from . import validate_table
+        from . import get_pack, validate_table
 
         register_table_rules(validate_table)
+        register_chip_law(lambda jurisdiction: get_pack(jurisdiction).chips)
+        register_citations(lambda key, jurisdiction: get_pack(jurisdiction).citations.get(key))

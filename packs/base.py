@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
 
+from cardroom.chip_rules import ChipLaw
 from cardroom.rules import HOUSE_CONTROL  # what a rule the pack's law does not state is cited
 
 
@@ -59,6 +60,9 @@ class Pack:
     # The effective-dated thresholds of the pack's flag rules, seeded into compliance.Threshold:
     # (code, value, unit, citation, summary, effective from). A code is one pack's.
     thresholds: tuple[tuple, ...] = ()
+    # The chip values and colours the pack's law prescribes (`cardroom.chip_rules.ChipLaw`), held
+    # by every organization with a site of the pack; None: its law prescribes none.
+    chips: ChipLaw | None = None
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""
@@ -108,6 +112,18 @@ class Rule:
     def applies(self, where) -> bool:
         """Does the law of `where`'s pack state this rule (so that its obligation applies there)?"""
         return pack_of(where).cites(self.key)
+
+    def at_organization(self, organization_id: int) -> str:
+        """The citation for a record of the whole organization (its chip inventory, its employees'
+        relations): the first pack of its active sites that states the rule, else "House
+        control". One query."""
+        from cardroom.models import Site
+
+        sites = Site.objects.filter(organization_id=organization_id, active=True)
+        for code in sorted(set(sites.values_list("jurisdiction", flat=True))):
+            if self.applies(code):
+                return self.at(code)
+        return HOUSE_CONTROL
 
     def __str__(self) -> str:
         raise TypeError(f"Rule {self.key!r} is cited at a site: use .at(site)")

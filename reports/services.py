@@ -14,14 +14,13 @@ from cardroom.models import Role
 from cardroom.moments import site_zone
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
-from cardroom.retention import retention_notice, rule_of
+from cardroom.retention import retention_notice
 from cardroom.rules import HOUSE_CONTROL
 from packs import pack_for
 
 from .exports import stored_table
 from .models import ReportRun
 from .registry import ReportContext, ReportKind, load_kinds
-from .rules import RETENTION
 
 REPORT_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)  # who requests reports: house control
 REQUEST_REFUSAL = refusal(HOUSE_CONTROL, REPORT_ROLES, "request reports")
@@ -153,13 +152,9 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
 
 
 def _retention(run) -> str:
-    """The report's retention line: the retention rule's citation where the site's pack states it;
-    at another pack's site the same period is kept as a house control."""
-    notice = retention_notice(run)
-    if notice and run.site is not None and not RETENTION.applies(run.site):
-        citation = rule_of(run).citation
-        notice = notice.replace(f"({citation})", f"({HOUSE_CONTROL})")  # the same period, no other state's rule
-    return notice
+    """The report's retention line, cited by the site's pack (ND 99-01.3-08-16 at an ND site) or,
+    where the pack states no period, "House control" (`cardroom.retention`)."""
+    return retention_notice(run)
 
 
 def _store(run: ReportRun, pdf: bytes, data_sha256: str, columns, rows, head: ChainHead | None) -> None:

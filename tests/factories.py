@@ -4,7 +4,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
-from cardroom.rules import CHIP_SPECS
+from packs.nd.chips import SPECS as CHIP_SPECS
 
 PASSWORD = "correct-horse-battery-staple"
 

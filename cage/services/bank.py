@@ -28,7 +28,7 @@ from .steps import (
 def set_ideal_bank(*, acting_user, site: Site, amount_cents: int, effective_on: date) -> IdealBank:
     """Set the ideal (imprest) amount of a site's bank from `effective_on` (ND 99-01.3-03-09(5))."""
     employee = _at_site(acting_user, site, rules.POLICY_SETTERS, "set the ideal bank amount")
-    amount_cents = _amount(amount_cents, "amount_cents", rules.IDEAL_BANK)
+    amount_cents = _amount(amount_cents, "amount_cents", rules.IDEAL_BANK.at(site))
     with transaction.atomic():
         ideal = IdealBank.objects.create(
             site=site, amount_cents=amount_cents, effective_on=effective_on, set_at=timezone.now(), set_by=employee
@@ -54,10 +54,10 @@ def record_bank_count(
     by a new count that points to the one it replaces, with a reason."""
     employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "count the bank")
     if kind not in BankCount.Kind.values:
-        raise ValidationError({"kind": f"{rules.BANK_RECORDS}: a bank count is a starting or an ending count."})
+        raise ValidationError({"kind": f"{rules.BANK_RECORDS.at(site)}: a bank count is a starting or an ending count."})
     gaming_date = _gaming_date(site, gaming_date)
-    cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS)
-    chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS)
+    cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS.at(site))
+    chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS.at(site))
     at = _moment(at, "counted_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the bank count")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -97,7 +97,7 @@ def _check_count_slot(site: Site, gaming_date: date, kind: str, corrects: BankCo
         if BankCount.objects.filter(site=site, gaming_date=gaming_date, kind=kind).exists():
             raise ValidationError(
                 {
-                    "kind": f"{rules.BANK_RECORDS}: the {label} count of {gaming_date} is already recorded; "
+                    "kind": f"{rules.BANK_RECORDS.at(site)}: the {label} count of {gaming_date} is already recorded; "
                     "record a correction that points to it instead."
                 }
             )

@@ -1,4 +1,4 @@
-"""The chip inventory (SFN 17930): chips received and destroyed, and counts of the inventory."""
+"""The chip inventory (`rules.CHIP_INVENTORY`): chips received and destroyed, and counts of the inventory."""
 
 from datetime import date
 
@@ -18,32 +18,33 @@ from .steps import _audit, _chip_total, _in_organization, _require_chips, parse_
 def receive_chips(
     *, acting_user, organization: Organization, chips, received_on: date, reference: str, note: str = ""
 ) -> ChipMovement:
-    """Add chips received from the manufacturer to the inventory book (SFN 17930)."""
+    """Add chips received from the manufacturer to the inventory book."""
     return _move_chips(acting_user, organization, ChipMovement.Kind.RECEIPT, chips, received_on, reference, note)
 
 
 def destroy_chips(
     *, acting_user, organization: Organization, chips, destroyed_on: date, reference: str, note: str = ""
 ) -> ChipMovement:
-    """Take destroyed chips off the inventory book (SFN 17930); never more than the book owns."""
+    """Take destroyed chips off the inventory book; never more than the book owns."""
     return _move_chips(acting_user, organization, ChipMovement.Kind.DESTRUCTION, chips, destroyed_on, reference, note)
 
 
 def _move_chips(acting_user, organization, kind, chips, occurred_on, reference, note) -> ChipMovement:
     verb = "receive chips" if kind == ChipMovement.Kind.RECEIPT else "destroy chips"
     employee = _in_organization(acting_user, organization, rules.INVENTORY_KEEPERS, verb)
-    lines = parse_chip_lines(chips, organization.pk, citation=rules.CHIP_INVENTORY)
-    _require_chips(lines, "chips", rules.CHIP_INVENTORY)
+    citation = rules.at_organization(rules.CHIP_INVENTORY, organization.pk)
+    lines = parse_chip_lines(chips, organization.pk, citation=citation)
+    _require_chips(lines, "chips", citation)
     if not isinstance(occurred_on, date) or occurred_on > timezone.localdate():
-        raise ValidationError({"occurred_on": f"{rules.CHIP_INVENTORY}: give the date it happened, not a future one."})
+        raise ValidationError({"occurred_on": f"{citation}: give the date it happened, not a future one."})
     if not reference.strip():
         raise ValidationError(
-            {"reference": f"{rules.CHIP_INVENTORY}: give the invoice, or the witness of the destruction."}
+            {"reference": f"{citation}: give the invoice, or the witness of the destruction."}
         )
     with transaction.atomic():
         Organization.objects.select_for_update().get(pk=organization.pk)
         if kind == ChipMovement.Kind.DESTRUCTION:
-            _check_book_holds(organization, lines, occurred_on)
+            _check_book_holds(organization, lines, occurred_on, citation)
         movement = ChipMovement.objects.create(
             organization=organization,
             kind=kind,
@@ -72,13 +73,15 @@ def _move_chips(acting_user, organization, kind, chips, occurred_on, reference, 
     return movement
 
 
-def _check_book_holds(organization: Organization, lines: dict[ChipDenomination, int], on_date: date) -> None:
+def _check_book_holds(
+    organization: Organization, lines: dict[ChipDenomination, int], on_date: date, citation: str
+) -> None:
     book = queries.chip_book(organization, on_date)
     for chip, quantity in lines.items():
         if quantity > book.get(chip.value_cents, 0):
             raise ValidationError(
                 {
-                    "chips": f"{rules.CHIP_INVENTORY}: the book owns {book.get(chip.value_cents, 0)} "
+                    "chips": f"{citation}: the book owns {book.get(chip.value_cents, 0)} "
                     f"{format_money(chip.value_cents)} chips; {quantity} cannot be destroyed."
                 }
             )
@@ -88,12 +91,13 @@ def record_chip_inventory_count(
     *, acting_user, organization: Organization, counted_on: date, locations, note: str = ""
 ) -> ChipInventoryCount:
     """A physical count of the organization's chips where they are: each site's chip bank and
-    table trays, and storage (SFN 17930). `locations`: [{"location": "bank"|"trays"|"storage",
+    table trays, and storage. `locations`: [{"location": "bank"|"trays"|"storage",
     "site": <Site or id; required for bank and trays>, "chips": [...]}, ...]."""
     employee = _in_organization(acting_user, organization, rules.INVENTORY_KEEPERS, "record a chip inventory count")
+    citation = rules.at_organization(rules.CHIP_INVENTORY, organization.pk)
     if not isinstance(counted_on, date) or counted_on > timezone.localdate():
-        raise ValidationError({"counted_on": f"{rules.CHIP_INVENTORY}: give the date of the count, not a future one."})
-    parsed = _parse_locations(organization, locations)
+        raise ValidationError({"counted_on": f"{citation}: give the date of the count, not a future one."})
+    parsed = _parse_locations(organization, locations, citation)
     with transaction.atomic():
         count = ChipInventoryCount.objects.create(
             organization=organization,
@@ -117,15 +121,15 @@ def record_chip_inventory_count(
     return count
 
 
-def _parse_locations(organization: Organization, locations) -> list[tuple[str, Site | None, dict]]:
+def _parse_locations(organization: Organization, locations, citation: str) -> list[tuple[str, Site | None, dict]]:
     if not isinstance(locations, list | tuple) or not locations:
-        raise ValidationError({"locations": f"{rules.CHIP_INVENTORY}: give the chips counted at each location."})
+        raise ValidationError({"locations": f"{citation}: give the chips counted at each location."})
     sites = {s.pk: s for s in Site.objects.filter(organization=organization)}
     parsed, seen = [], set()
     for item in locations:
         if not isinstance(item, dict) or item.get("location") not in Location.values:
             raise ValidationError(
-                {"locations": f"{rules.CHIP_INVENTORY}: each location is one of {', '.join(Location.values)}."}
+                {"locations": f"{citation}: each location is one of {', '.join(Location.values)}."}
             )
         raw_site = item.get("site")
         site = (
@@ -133,23 +137,23 @@ def _parse_locations(organization: Organization, locations) -> list[tuple[str, S
         )
         if raw_site not in (None, "") and site is None:
             raise ValidationError(
-                {"locations": f"{rules.CHIP_INVENTORY}: site {raw_site!r} is not a site of the organization."}
+                {"locations": f"{citation}: site {raw_site!r} is not a site of the organization."}
             )
         if site is None and item["location"] != Location.STORAGE:
             raise ValidationError(
                 {
-                    "locations": f"{rules.CHIP_INVENTORY}: say which site's {Location(item['location']).label.lower()} were counted."
+                    "locations": f"{citation}: say which site's {Location(item['location']).label.lower()} were counted."
                 }
             )
         key = (item["location"], site.pk if site else None)
         if key in seen:
-            raise ValidationError({"locations": f"{rules.CHIP_INVENTORY}: a location is listed twice."})
+            raise ValidationError({"locations": f"{citation}: a location is listed twice."})
         seen.add(key)
         parsed.append(
             (
                 item["location"],
                 site,
-                parse_chip_lines(item.get("chips"), organization.pk, field="locations", citation=rules.CHIP_INVENTORY),
+                parse_chip_lines(item.get("chips"), organization.pk, field="locations", citation=citation),
             )
         )
     return parsed

@@ -25,8 +25,8 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     (ND 99-01.3-08-06(2)). Cash leaves the bank; the chips join it."""
     employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "redeem chips")
     gaming_date = _gaming_date(site, gaming_date)
-    lines = parse_chip_lines(chips, site.organization_id, citation=rules.REDEMPTION)
-    _require_chips(lines, "chips", rules.REDEMPTION)
+    lines = parse_chip_lines(chips, site.organization_id, citation=rules.REDEMPTION.at(site))
+    _require_chips(lines, "chips", rules.REDEMPTION.at(site))
     at = _moment(at, "redeemed_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the cash bank")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)

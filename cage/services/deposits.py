@@ -23,11 +23,11 @@ def record_deposit(
     and shown as late."""
     site = gaming_day.site
     employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "record a bank deposit")
-    amount_cents = _amount(amount_cents, "amount_cents", rules.DEPOSIT, allow_zero=True)
+    amount_cents = _amount(amount_cents, "amount_cents", rules.DEPOSIT.at(site), allow_zero=True)
     if not isinstance(deposited_on, date) or deposited_on < gaming_day.gaming_date:
-        raise ValidationError({"deposited_on": f"{rules.DEPOSIT}: a deposit is made on or after its gaming date."})
+        raise ValidationError({"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit is made on or after its gaming date."})
     if deposited_on > timezone.localdate():
-        raise ValidationError({"deposited_on": f"{rules.DEPOSIT}: a deposit cannot be dated in the future."})
+        raise ValidationError({"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit cannot be dated in the future."})
     if not queries.books_closed(site, gaming_day.gaming_date):
         raise ValidationError(
             {
@@ -39,7 +39,7 @@ def record_deposit(
         Site.objects.select_for_update().get(pk=site.pk)
         if BankDeposit.objects.filter(gaming_day=gaming_day).exists():
             raise ValidationError(
-                {"gaming_day": f"{rules.DEPOSIT}: the deposit of {gaming_day.gaming_date} is already recorded."}
+                {"gaming_day": f"{rules.DEPOSIT.at(site)}: the deposit of {gaming_day.gaming_date} is already recorded."}
             )
         deposit = BankDeposit.objects.create(
             site=site,
@@ -69,26 +69,26 @@ def verify_deposit(
             {"deposit": f"{rules.DEPOSIT_SEGREGATION}: someone other than who recorded the deposit verifies it."}
         )
     statement_amount_cents = _amount(
-        statement_amount_cents, "statement_amount_cents", rules.DEPOSIT_VERIFICATION, allow_zero=True
+        statement_amount_cents, "statement_amount_cents", rules.DEPOSIT_VERIFICATION.at(site), allow_zero=True
     )
     if not isinstance(statement_date, date) or statement_date < deposit.deposited_on:
         raise ValidationError(
             {
-                "statement_date": f"{rules.DEPOSIT_VERIFICATION}: the statement shows the deposit on or after {deposit.deposited_on}."
+                "statement_date": f"{rules.DEPOSIT_VERIFICATION.at(site)}: the statement shows the deposit on or after {deposit.deposited_on}."
             }
         )
     difference = statement_amount_cents - deposit.amount_cents
     if difference and not note.strip():
         raise ValidationError(
             {
-                "note": f"{rules.DEPOSIT_VERIFICATION}: the statement differs from the deposit by "
+                "note": f"{rules.DEPOSIT_VERIFICATION.at(site)}: the statement differs from the deposit by "
                 f"{format_money(difference, signed=True)}; explain the difference."
             }
         )
     with transaction.atomic():
         BankDeposit.objects.select_for_update().get(pk=deposit.pk)
         if DepositVerification.objects.filter(deposit=deposit).exists():
-            raise ValidationError({"deposit": f"{rules.DEPOSIT_VERIFICATION}: this deposit is already verified."})
+            raise ValidationError({"deposit": f"{rules.DEPOSIT_VERIFICATION.at(site)}: this deposit is already verified."})
         verification = DepositVerification.objects.create(
             deposit=deposit,
             statement_date=statement_date,

@@ -33,11 +33,11 @@ def lend_iou(
     for field, fund in (("source", source), ("destination", destination)):
         if fund not in Fund.values:
             raise ValidationError(
-                {field: f"{rules.IOU_RULE}: {fund!r} is not a fund (one of {', '.join(Fund.values)})."}
+                {field: f"{rules.IOU_RULE.at(site)}: {fund!r} is not a fund (one of {', '.join(Fund.values)})."}
             )
     if source == destination:
-        raise ValidationError({"destination": f"{rules.IOU_RULE}: an IOU moves money between two different funds."})
-    amount_cents = _amount(amount_cents, "amount_cents", rules.IOU_RULE)
+        raise ValidationError({"destination": f"{rules.IOU_RULE.at(site)}: an IOU moves money between two different funds."})
+    amount_cents = _amount(amount_cents, "amount_cents", rules.IOU_RULE.at(site))
     gaming_date = _gaming_date(site, gaming_date)
     at = _moment(at, "lent_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the IOUs")
     with transaction.atomic():
@@ -73,7 +73,7 @@ def repay_iou(
     at = _moment(at, "repaid_at", site=site, not_before=iou.lent_at, what="the IOUs")
     gaming_date = _gaming_date(site, gaming_date or business_date(at, site.time_zone, site.business_day_start_hour))
     if gaming_date < iou.gaming_date:
-        raise ValidationError({"gaming_date": f"{rules.IOU_RULE}: an IOU is repaid on or after the day it was lent."})
+        raise ValidationError({"gaming_date": f"{rules.IOU_RULE.at(site)}: an IOU is repaid on or after the day it was lent."})
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         _refuse_closed_books(site, gaming_date, "the IOUs")
@@ -81,12 +81,12 @@ def repay_iou(
         repaid = IouRepayment.objects.filter(iou=iou).aggregate(total=Sum("amount_cents"))["total"] or 0
         outstanding = iou_outstanding_cents(iou.amount_cents, repaid)
         if outstanding == 0:
-            raise ValidationError({"iou": f"{rules.IOU_RULE}: this IOU is already repaid in full."})
-        amount_cents = outstanding if amount_cents is None else _amount(amount_cents, "amount_cents", rules.IOU_RULE)
+            raise ValidationError({"iou": f"{rules.IOU_RULE.at(site)}: this IOU is already repaid in full."})
+        amount_cents = outstanding if amount_cents is None else _amount(amount_cents, "amount_cents", rules.IOU_RULE.at(site))
         if amount_cents > outstanding:
             raise ValidationError(
                 {
-                    "amount_cents": f"{rules.IOU_RULE}: {format_money(amount_cents)} is more than the "
+                    "amount_cents": f"{rules.IOU_RULE.at(site)}: {format_money(amount_cents)} is more than the "
                     f"{format_money(outstanding)} outstanding on this IOU."
                 }
             )

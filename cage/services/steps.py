@@ -146,7 +146,8 @@ def parse_chip_lines(raw, organization_id: int, *, field: str = "chips", citatio
     for value, quantity in items:
         chip = chips.get(_value_key(value))
         if chip is None:
-            raise ValidationError({field: f"{rules.CHIP_VALUES}: {value!r} is not a chip value of the organization."})
+            citation = rules.at_organization(rules.CHIP_VALUES, organization_id)
+            raise ValidationError({field: f"{citation}: {value!r} is not a chip value of the organization."})
         if chip in parsed:
             raise ValidationError({field: f"{citation}: {format_money(chip.value_cents)} chips are listed twice."})
         parsed[chip] = _quantity(quantity, f"{format_money(chip.value_cents)} chips", field, citation)

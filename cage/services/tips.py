@@ -17,10 +17,10 @@ from .steps import _at_site, _audit, _chip_total, _gaming_date, _in_organization
 def record_tip_policy(
     *, acting_user, organization: Organization, pooled: bool, description: str, effective_on: date
 ) -> TipPolicy:
-    """Record the organization's tip-pooling policy from a date on (ND 99-01.3-08-06(2) allows pooling)."""
+    """Record the organization's tip-pooling policy from a date on (`rules.TIPS`; North Dakota's 08-06(2) allows pooling)."""
     employee = _in_organization(acting_user, organization, rules.POLICY_SETTERS, "set the tip-pooling policy")
     if not description.strip():
-        raise ValidationError({"description": f"{rules.TIPS}: describe how tips are pooled or kept."})
+        raise ValidationError({"description": f"{rules.at_organization(rules.TIPS, organization.pk)}: describe how tips are pooled or kept."})
     with transaction.atomic():
         policy = TipPolicy.objects.create(
             organization=organization,
@@ -38,9 +38,9 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     """A dealer declares, in their own name, the tip chips they hold at the end of a shift
     (an empty list: none). Declared tips stay unredeemed until the cashier pays them out;
     the dealer may not leave the site before (ND 99-01.3-08-06(3))."""
-    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS)
+    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS.at(site))
     gaming_date = _gaming_date(site, gaming_date)
-    lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS)
+    lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS.at(site))
     at = _moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
     # The declaration's, its lines' and the declaration event go in one INSERT (appended_at_end).
     with transaction.atomic(), appended_at_end():
@@ -66,28 +66,28 @@ def redeem_tips(
     *, acting_user, declaration: TipDeclaration, dealer: Employee, at: datetime | None = None
 ) -> TipRedemption:
     """The cashier pays the dealer present at the window, through cash on hand, for the very
-    chips the dealer declared (ND 99-01.3-08-06(2)). `dealer` is the person at the window: it
+    chips the dealer declared (`rules.TIPS`). `dealer` is the person at the window: it
     must be the dealer who declared the tips; a cashier never pays their own tips."""
     site = declaration.site
     cashier = _at_site(acting_user, site, rules.TIP_REDEEMERS, "redeem a dealer's tips")
     if dealer.pk != declaration.dealer_id:
         raise ValidationError(
             {
-                "dealer": f"{rules.TIPS}: a dealer redeems only their own tips; these were declared by "
+                "dealer": f"{rules.TIPS.at(site)}: a dealer redeems only their own tips; these were declared by "
                 f"{declaration.dealer}, not {dealer}."
             }
         )
     if cashier.pk == dealer.pk:
         raise ValidationError({"dealer": f"{rules.TIP_SEGREGATION}: another cashier redeems your own tips."})
     if declaration.total_cents == 0:
-        raise ValidationError({"declaration": f"{rules.TIPS}: this declaration holds no tips to redeem."})
+        raise ValidationError({"declaration": f"{rules.TIPS.at(site)}: this declaration holds no tips to redeem."})
     at = _moment(at, "redeemed_at", site=declaration.site, not_before=declaration.declared_at, what="the tips")
     if at < declaration.declared_at:
-        raise ValidationError({"redeemed_at": f"{rules.TIPS}: tips are redeemed after they are declared."})
+        raise ValidationError({"redeemed_at": f"{rules.TIPS.at(site)}: tips are redeemed after they are declared."})
     with transaction.atomic():
         TipDeclaration.objects.select_for_update().get(pk=declaration.pk)
         if TipRedemption.objects.filter(declaration=declaration).exists():
-            raise ValidationError({"declaration": f"{rules.TIPS}: these tips were already redeemed."})
+            raise ValidationError({"declaration": f"{rules.TIPS.at(site)}: these tips were already redeemed."})
         redemption = TipRedemption.objects.create(
             declaration=declaration,
             redeemed_at=at,

@@ -47,7 +47,7 @@ class Migration(migrations.Migration):
 def fill_edge_colours(apps, schema_editor):
     """Existing chips in the prescribed primary colour take the edge colour a new chip would
     (ND 99-01.3-08-03(3) where it prescribes one, else the house default)."""
-    from cardroom.rules import CHIP_SPECS
+    from packs.nd.chips import SPECS as CHIP_SPECS
 
     ChipDenomination = apps.get_model("cardroom", "ChipDenomination")
     for chip in ChipDenomination.objects.filter(edge_colour=""):

@@ -11,7 +11,7 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountSettings, DropBox
-from ..rules import BOX_NUMBER_CITATION, REMOVAL_CITATION
+from ..rules import BOX_NUMBER, REMOVAL, refuse_drop_boxes
 
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
@@ -35,13 +35,15 @@ def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings
 def register_drop_box(
     *, acting_user, table: Table, number: int | None = None, label: str = "", locks: int = 1
 ) -> DropBox:
-    """Register a drop box for a table; its number matches the table's (ND 99-01.3-08-02(2))."""
+    """Register a drop box for a table; its number matches the table's (`BOX_NUMBER`). Refused where
+    the house's revenue is fees only (`refuse_drop_boxes`)."""
     site = table.site
     require_role(acting_user, site, Role.GAMING_MANAGER, action="register a drop box", rule=HOUSE_CONTROL)
+    refuse_drop_boxes(site)
     number = table.number if number is None else number
     if number != table.number and site.tables.count() > 1:
         raise ValidationError(
-            {"number": f"{BOX_NUMBER_CITATION}: a drop box must have the number of its table ({table.number})."}
+            {"number": f"{BOX_NUMBER.at(site)}: a drop box must have the number of its table ({table.number})."}
         )
     box = DropBox(site=site, table=table, number=number, label=(label or "").strip(), locks=locks)
     with transaction.atomic():
@@ -55,7 +57,7 @@ def register_drop_box(
 def retire_drop_box(*, acting_user, drop_box: DropBox) -> DropBox:
     """Take a box out of use (a gaming manager; house control). The box and its drops stay on
     record; a retired box is never placed again (custody.place_drop_box). A box still on its
-    table, or holding cash not yet counted, is not retired (ND 99-01.3-08-14(1))."""
+    table, or holding cash not yet counted, is not retired (`REMOVAL`)."""
     site = drop_box.site
     require_role(acting_user, site, Role.GAMING_MANAGER, action="retire a drop box", rule=HOUSE_CONTROL)
     with transaction.atomic():
@@ -64,10 +66,10 @@ def retire_drop_box(*, acting_user, drop_box: DropBox) -> DropBox:
             raise ValidationError({"box": f"{HOUSE_CONTROL}: {box} is already retired."})
         if queries.open_drop(box) is not None:
             raise ValidationError(
-                {"box": f"{REMOVAL_CITATION}: {box} is still on its table; record its removal first."}
+                {"box": f"{REMOVAL.at(site)}: {box} is still on its table; record its removal first."}
             )
         if queries.uncounted_drop(box) is not None:
-            raise ValidationError({"box": f"{REMOVAL_CITATION}: {box} still holds uncounted cash; count it first."})
+            raise ValidationError({"box": f"{REMOVAL.at(site)}: {box} still holds uncounted cash; count it first."})
         before = snapshot(box)
         box.active = False
         box._history_user = acting_user

@@ -1,4 +1,4 @@
-"""The count: its team (ND 99-01.3-08-14(2)), the session, the blind counts, resolving a
+"""The count: its team (`counts.rules.COUNT_TEAM`), the session, the blind counts, resolving a
 difference, and signing."""
 
 from datetime import date, datetime
@@ -26,14 +26,14 @@ from ..models import (
     EntryKind,
     FormFound,
 )
-from ..rules import COUNT_CITATION, COUNT_TEAM_CITATION, KEY_CITATION, REMOVAL_CITATION, count_team_refusal
+from ..rules import COUNT, COUNT_TEAM, KEYS, REMOVAL, count_team_refusal, refuse_drop_boxes
 from .custody import _holds_count_role
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
 from .steps import Figures, Forms, _acting_employee, _moment, _now, _refuse_closed_books
 
 
 def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_date: date, count_date: date):
-    """Raise the ND 99-01.3-08-14(2) refusal for this team, if any."""
+    """Raise the count-team refusal (`COUNT_TEAM`, cited at the site) for this team, if any."""
     refusal = count_team_refusal(
         first,
         second,
@@ -43,6 +43,7 @@ def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_da
         count_date=count_date,
         twenty_one_auditor_id=queries.count_settings(site).twenty_one_auditor_id,
         roles_of=lambda employee: set(Membership.objects.filter(employee=employee).values_list("role", flat=True)),
+        site=site,
     )
     if refusal is not None:
         raise ValidationError({refusal.field: str(refusal)})
@@ -52,13 +53,15 @@ def open_count_session(
     *, acting_user, site: Site, gaming_date: date, members, at: datetime | None = None
 ) -> CountSession:
     """Open the count of a site's gaming day for a two-person team, after checking the team's
-    independence (ND 99-01.3-08-14(2)) before anything is counted."""
-    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM_CITATION)
+    independence (`COUNT_TEAM`) before anything is counted. Refused where the house's revenue is
+    fees only (`refuse_drop_boxes`)."""
+    require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM.at(site))
+    refuse_drop_boxes(site, "gaming_date")
     opener = _acting_employee(acting_user)
     opened_at = _moment(site, at, "opened_at", books_date=gaming_date, what="the count")
     members = list(members or [])
     if len(members) != 2 or members[0].pk == members[1].pk:
-        raise ValidationError({"members": f"{COUNT_TEAM_CITATION}: a count team is exactly two persons."})
+        raise ValidationError({"members": f"{COUNT_TEAM.at(site)}: a count team is exactly two persons."})
     if opener.pk not in {m.pk for m in members}:
         raise ValidationError({"members": "You open a count session as one of its two members."})
     for member in members:
@@ -85,11 +88,11 @@ def open_count_session(
 
 
 def _member_of(acting_user, session: CountSession, action: str) -> Employee:
-    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action, rule=COUNT_CITATION)
+    require_role(acting_user, session.site, Role.COUNT_TEAM, action=action, rule=COUNT.at(session.site))
     employee = _acting_employee(acting_user)
     if employee.pk not in session.member_ids:
         raise ValidationError(
-            {"member": f"{COUNT_TEAM_CITATION}: only the two members of this session's count team may {action}."}
+            {"member": f"{COUNT_TEAM.at(session.site)}: only the two members of this session's count team may {action}."}
         )
     return employee
 
@@ -99,7 +102,7 @@ def _open_for_entries(session: CountSession) -> None:
     if session.signatures.exists():
         raise ValidationError(
             {
-                "session": f"{COUNT_CITATION}: this count has been signed; a correction is an adjusting entry approved by a gaming manager."
+                "session": f"{COUNT.at(session.site)}: this count has been signed; a correction is an adjusting entry approved by a gaming manager."
             }
         )
 
@@ -128,7 +131,7 @@ def _drop_to_count(session: CountSession, drop_box: DropBox) -> Drop:
     if drops and not removed:
         raise ValidationError(
             {
-                "box": f"{REMOVAL_CITATION}: {drop_box} has not been removed from its table; record its removal before the count."
+                "box": f"{REMOVAL.at(session.site)}: {drop_box} has not been removed from its table; record its removal before the count."
             }
         )
     raise ValidationError(
@@ -137,9 +140,9 @@ def _drop_to_count(session: CountSession, drop_box: DropBox) -> Drop:
 
 
 def _check_key_holders(session: CountSession, drop: Drop) -> None:
-    """ND 99-01.3-08-14(3): the key to the box's contents is controlled by one count team member
-    (the key to a second lock by the other), and 08-06(1): only the two-person team accesses the
-    box before the count. So the box is counted only by a team one of whose two members holds
+    """`KEYS`: the key to the box's contents is controlled by one count team member
+    (the key to a second lock by the other), and only the two-person team accesses the box
+    before the count. So the box is counted only by a team one of whose two members holds
     its key, the other the second key if there is one."""
     removal = getattr(drop, "removal", None)
     if removal is None:
@@ -148,7 +151,7 @@ def _check_key_holders(session: CountSession, drop: Drop) -> None:
     if removal.key_holder_id not in members:
         raise ValidationError(
             {
-                "box": f"{KEY_CITATION}: the key to {drop.drop_box} is held by {removal.key_holder}, who is not one of "
+                "box": f"{KEYS.at(session.site)}: the key to {drop.drop_box} is held by {removal.key_holder}, who is not one of "
                 "this count's two members; the key holder counts the box with the other member."
             }
         )
@@ -156,7 +159,7 @@ def _check_key_holders(session: CountSession, drop: Drop) -> None:
     if second is not None and (second not in members or second == removal.key_holder_id):
         raise ValidationError(
             {
-                "box": f"{KEY_CITATION}: the key to the second lock of {drop.drop_box} is held by "
+                "box": f"{KEYS.at(session.site)}: the key to the second lock of {drop.drop_box} is held by "
                 f"{removal.second_key_holder}, who is not the other member of this count."
             }
         )
@@ -206,7 +209,7 @@ def record_blind_count(
     _check_key_holders(session, drop)
     if drop.entries.filter(kind=EntryKind.MEMBER, entered_by=employee).exists():
         raise ValidationError(
-            {"member": f"{COUNT_CITATION}: you have already counted {drop_box}; a difference is resolved by recount."}
+            {"member": f"{COUNT.at(session.site)}: you have already counted {drop_box}; a difference is resolved by recount."}
         )
     figures, found = parse_currency(currency), parse_forms(forms)
     # A count entered from paper keeps the time it was counted, within the session.
@@ -234,19 +237,19 @@ def resolve_difference(
     at: datetime | None = None,
 ) -> CountAgreement:
     """After a recount, record the agreed figures of a box whose two counts differed, with a
-    note saying what the recount found (ND 99-01.3-08-14(4))."""
+    note saying what the recount found (`COUNT`)."""
     employee = _member_of(acting_user, session, "resolve a difference")
     _open_for_entries(session)
     drop = _drop_to_count(session, drop_box)
     if drop.entries.filter(kind=EntryKind.MEMBER).count() < 2:
         raise ValidationError(
-            {"box": f"{COUNT_CITATION}: both members count {drop_box} independently before a difference is resolved."}
+            {"box": f"{COUNT.at(session.site)}: both members count {drop_box} independently before a difference is resolved."}
         )
     if drop.agreements.exists():
         raise ValidationError({"box": f"The count of {drop_box} is already agreed; there is no difference to resolve."})
     if not (note or "").strip():
         raise ValidationError(
-            {"note": f"{COUNT_CITATION}: say what the recount found; a difference is resolved with a note."}
+            {"note": f"{COUNT.at(session.site)}: say what the recount found; a difference is resolved with a note."}
         )
     figures, found = parse_currency(currency), parse_forms(forms)
     when = _now(at)
@@ -296,14 +299,14 @@ def _refuse_signing_before_counting(session: CountSession, signed_at: datetime) 
         shown = [moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for moment in (signed_at, last)]
         raise ValidationError(
             {
-                "signed_at": f"{COUNT_CITATION}: the count is initialled and dated once it is counted; "
+                "signed_at": f"{COUNT.at(session.site)}: the count is initialled and dated once it is counted; "
                 f"{shown[0]} is before its last count ({shown[1]})."
             }
         )
 
 
 def sign_count(*, acting_user, session: CountSession, at: datetime | None = None) -> CountSignature:
-    """A member initials and dates the count (ND 99-01.3-08-14(4)); the second signature locks
+    """A member initials and dates the count (`COUNT`); the second signature locks
     the session. Refused while any box is uncounted or has an unresolved difference."""
     employee = _member_of(acting_user, session, "sign the count")
     if session.signatures.filter(member=employee).exists():
@@ -314,7 +317,7 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     )
     problems = signing_problems(session)
     if problems:
-        raise ValidationError({"box": [f"{COUNT_CITATION}: {p}" for p in problems]})
+        raise ValidationError({"box": [f"{COUNT.at(session.site)}: {p}" for p in problems]})
     _refuse_signing_before_counting(session, signed_at)
     with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()

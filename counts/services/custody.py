@@ -1,4 +1,4 @@
-"""Custody of a drop box: placing it on a table and removing it (ND 99-01.3-08-14)."""
+"""Custody of a drop box: placing it on a table and removing it (`counts.rules.REMOVAL`, `KEYS`)."""
 
 from datetime import date, datetime
 
@@ -13,7 +13,7 @@ from cardroom.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
-from ..rules import KEY_CITATION, REMOVAL_CITATION
+from ..rules import KEYS, REMOVAL, refuse_drop_boxes
 from .steps import _acting_employee, _moment, _now, _refuse_closed_books
 
 
@@ -40,14 +40,14 @@ def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_s
             )
 
 
-def _validate_reuse(drop_box: DropBox, *, open_drop_read: bool = False) -> None:
+def _validate_reuse(site: Site, drop_box: DropBox, *, open_drop_read: bool = False) -> None:
     """`open_drop_read`: the caller found no open drop of the box already (not asked twice)."""
     if not open_drop_read and queries.open_drop(drop_box) is not None:
         raise ValidationError({"box": f"{drop_box} is still on its table: record its removal first."})
     if queries.uncounted_drop(drop_box) is not None:
         raise ValidationError(
             {
-                "box": f"{REMOVAL_CITATION}: {drop_box} still holds uncounted cash; it is counted before it is used again."
+                "box": f"{REMOVAL.at(site)}: {drop_box} still holds uncounted cash; it is counted before it is used again."
             }
         )
 
@@ -58,12 +58,13 @@ def place_drop_box(
     """Put a box on its table for a gaming day (or a dealer shift)."""
     site = drop_box.site
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box", rule=HOUSE_CONTROL)
+    refuse_drop_boxes(site)
     employee = _acting_employee(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
     placed_at = _moment(site, at, "placed_at", gaming_date=gaming_date, after_day_end=True, what="the drop")
     _refuse_closed_books(site, gaming_date, "the drop")
-    _validate_reuse(drop_box)
+    _validate_reuse(site, drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic(), appended_at_end():
         drop = Drop.objects.create(
@@ -91,7 +92,7 @@ def _validate_custody(
     if escorted_by is None and not sole_employee_on_duty:
         raise ValidationError(
             {
-                "escorted_by": f"{REMOVAL_CITATION}: with more than one employee on duty, the shift manager transporting the box is escorted by another employee."
+                "escorted_by": f"{REMOVAL.at(site)}: with more than one employee on duty, the shift manager transporting the box is escorted by another employee."
             }
         )
     if escorted_by is not None and escorted_by.pk == transporter.pk:
@@ -101,18 +102,18 @@ def _validate_custody(
     if escorted_by is not None and escorted_by.organization_id != site.organization_id:
         raise ValidationError({"escorted_by": "The escort must be an employee of this organization."})
     if not (storage_place or "").strip():
-        raise ValidationError({"storage_place": f"{REMOVAL_CITATION}: say where the box is stored until the count."})
+        raise ValidationError({"storage_place": f"{REMOVAL.at(site)}: say where the box is stored until the count."})
     if not _holds_count_role(key_holder, site):
         raise ValidationError(
             {
-                "key_holder": f"{KEY_CITATION}: the key to the box's contents is controlled by a count team member of this site."
+                "key_holder": f"{KEYS.at(site)}: the key to the box's contents is controlled by a count team member of this site."
             }
         )
     if drop_box.locks == 2:
         if not _holds_count_role(second_key_holder, site) or second_key_holder.pk == key_holder.pk:
             raise ValidationError(
                 {
-                    "second_key_holder": f"{KEY_CITATION}: the key to the second lock is controlled by the other count team member."
+                    "second_key_holder": f"{KEYS.at(site)}: the key to the second lock is controlled by the other count team member."
                 }
             )
     elif second_key_holder is not None:
@@ -134,10 +135,10 @@ def remove_drop_box(
     at: datetime | None = None,
 ) -> DropRemoval:
     """Record that a shift manager removed a used box from its table and took it, escorted,
-    to safe storage (ND 99-01.3-08-14(1)), and who holds its keys (08-14(3)). A box placed
+    to safe storage (`REMOVAL`), and who holds its keys (`KEYS`). A box placed
     earlier is found; otherwise the removal also records its use for `gaming_date`."""
     site = drop_box.site
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL.at(site))
     transporter = _acting_employee(acting_user)
     drop = queries.open_drop(drop_box)
     removed_at = _moment(
@@ -156,7 +157,7 @@ def remove_drop_box(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
         _refuse_closed_books(site, gaming_date, "the drop")
-        _validate_reuse(drop_box, open_drop_read=True)
+        _validate_reuse(site, drop_box, open_drop_read=True)
         _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(
         site,
@@ -209,10 +210,10 @@ def remove_drop_boxes(
     removed_at: datetime | None = None,
 ) -> list[DropRemoval]:
     """Remove all of a day's boxes in one go: one shift manager's transport, with one escort,
-    to one storage place, keys held by the same count team members (ND 99-01.3-08-14(1),(3)).
+    to one storage place, keys held by the same count team members (`REMOVAL`, `KEYS`).
     Each box is removed by `remove_drop_box` (its own checks and audit row); one refusal
     removes none. The second key holder applies to the boxes with two locks."""
-    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL_CITATION)
+    require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL.at(site))
     drop_boxes = list(drop_boxes or [])
     if not drop_boxes:
         raise ValidationError({"boxes": "Choose at least one drop box to remove."})

@@ -5,11 +5,11 @@ rules and wager limits are in `tables`.
 """
 
 from ..base import Pack, RevenueModel, merged
-from . import accounting, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
+from . import accounting, cage, chips, compliance, core, counts, floor, reports, surveillance, tables, tournaments
 
 PACK = Pack(
     code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP,
-    table_rules=tables.table_rules, wager_limits=tables.WAGER_LIMITS, thresholds=compliance.THRESHOLDS,
+    table_rules=tables.table_rules, wager_limits=tables.WAGER_LIMITS, thresholds=compliance.THRESHOLDS, chips=chips.LAW,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,

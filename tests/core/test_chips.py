@@ -8,13 +8,19 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from cardroom import services as cardroom_services
-from cardroom.chips import ChipColours, colour_spec_problems
+from cardroom.chips import ChipColours
+from cardroom.chips import colour_spec_problems as _problems
 from cardroom.models import ChipDenomination, Role
 from compliance.engine import run_day_checks
 from floor import services
+from packs.nd.chips import LAW
 from surveillance.models import Equipment
 from tests.factories import TableFactory, make_chips
 from tests.floor.conftest import TRAY, today
+
+
+def colour_spec_problems(chips):
+    return _problems(chips, LAW)
 
 ND_SET = [ChipColours(50, "mustard yellow", ()), ChipColours(100, "white", ("blue",)), ChipColours(200, "pink", ("white",)),
           ChipColours(500, "red", ("white",)), ChipColours(2500, "green", ("white",)), ChipColours(10000, "black", ("white",))]

@@ -37,3 +37,25 @@ def test_until_the_cage_answers_no_tips_are_known_to_be_declared(monkeypatch):
     monkeypatch.setattr(tips, "_lookup", None)
     status = tips.tip_status(object(), object(), datetime(2026, 11, 2, tzinfo=UTC))
     assert (status.declared, status.unredeemed_cents) == (False, 0)
+
+
+def test_the_packs_answer_the_chip_law_and_the_citations_and_nothing_answers_before():
+    """`cardroom.chip_rules` and `cardroom.citations` ask the packs (registered by `packs.apps`);
+    unregistered, they refuse to answer rather than fall back to one jurisdiction's words."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from cardroom import chip_rules, citations
+    from packs import get_pack
+
+    assert chip_rules.law_at("ND") is get_pack("ND").chips and chip_rules.law_at("WA-HB") is None
+    assert citations.cite("core.retention", "ND") == "ND 99-01.3-08-16"
+    assert citations.cite("core.retention", "NY") == "House control"
+    saved = (chip_rules._law_of, citations._cite)
+    try:
+        chip_rules._law_of = citations._cite = None
+        with pytest.raises(ImproperlyConfigured):
+            chip_rules.law_at("ND")
+        with pytest.raises(ImproperlyConfigured):
+            citations.stated("core.retention", "ND")
+    finally:
+        chip_rules._law_of, citations._cite = saved

@@ -51,7 +51,7 @@ def test_every_role_check_in_the_code_names_its_rule():
         assert any(k.arg == "rule" for k in node.keywords), f"{path}:{node.lineno} require_role without rule="
 
 
-RULE_SOURCES = re.compile(r"HOUSE_CONTROL|refusal|CITATION|rules\.\w+|NOT_AN_EMPLOYEE|REQUEST_REFUSAL")
+RULE_SOURCES = re.compile(r"HOUSE_CONTROL|refusal|CITATION|rules\.\w+|\b[A-Z_]+\.at\(|NOT_AN_EMPLOYEE|REQUEST_REFUSAL")
 
 
 def test_every_permission_refusal_in_the_code_is_built_from_a_rule():

@@ -5,7 +5,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from counts.rules import AUDITOR_BAR, COUNT_TEAM_CITATION, count_team_refusal
+from counts.rules import AUDITOR_BAR, count_team_refusal
+
+# Cited at a North Dakota site (the pure function is given the jurisdiction code).
+COUNT_TEAM_CITATION = "ND 99-01.3-08-14(2)"
 
 ACTIVITY, COUNT_DAY = date(2026, 11, 13), date(2026, 11, 14)
 
@@ -25,6 +28,7 @@ def refusal(first, second, *, relations=(), dealt=frozenset(), auditor=None, rol
         count_date=COUNT_DAY,
         twenty_one_auditor_id=auditor,
         roles_of=lambda e: set((roles or {}).get(e.pk, ())),
+        site="ND",
     )
 
 

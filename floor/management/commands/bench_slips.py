@@ -29,10 +29,10 @@ from django.utils import timezone
 
 from cardroom.management.base import DatabaseCommand
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
-from cardroom.rules import CHIP_SPECS
 from floor import services
 from floor.calculations import business_date
 from floor.models import Slip, SlipKind
+from packs.nd.chips import SPECS as CHIP_SPECS
 
 TABLES = 6
 LINES = [{"denomination": 2500, "quantity": 20}, {"denomination": 500, "quantity": 20}]

@@ -1,0 +1,86 @@
+"""An organization's chip rules, asked from below.
+
+Chips belong to the organization, and the law that prescribes their values and colours is a
+jurisdiction's (a pack's, in `packs`, the layer above). So `ChipDenomination`, the chip checks
+of `cardroom.chips` and the forms ask here, and the packs register the answer when their app
+loads (`packs.apps`): `law_at(jurisdiction)` is the chip law a pack states, or None where its
+law states none.
+
+An organization is held to a pack's chip law when it has an active site of that pack. Where
+none of its sites' packs states one (a Washington or New York organization: their texts we
+hold prescribe no chip values or colours), any value above zero and any colour is accepted,
+as a house control: the house knows its own chips. Until the packs register, every chip is
+refused: no chip is saved unjudged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .rules import ChipSpec
+
+
+@dataclass(frozen=True)
+class ChipLaw:
+    """What a pack's law says of chips, with the citation of each rule."""
+
+    values_citation: str  # chips may be issued only in `specs`' values
+    colours_citation: str  # the prescribed primary colours and edge spots, no reversed pairs
+    twenty_five_citation: str  # a table accepting $25 wagers provides $25 chips
+    specs: Mapping[int, ChipSpec]
+    # The colours a chip may be recorded in, so that the colour rules can be checked by machine
+    # (choosing from a list is the house's control, cited `colour_list_citation`).
+    colours: tuple[str, ...]
+    colour_list_citation: str
+    twenty_five_dollars_cents: int = 2500
+
+
+_law_of: Callable[[str], ChipLaw | None] | None = None
+
+
+def register_chip_law(law_of: Callable[[str], ChipLaw | None]) -> None:
+    global _law_of
+    _law_of = law_of
+
+
+def law_at(jurisdiction: str) -> ChipLaw | None:
+    """The chip law of a jurisdiction's pack, or None where it states none."""
+    if _law_of is None:
+        raise ImproperlyConfigured("No chip rules are registered (the packs app is not installed).")
+    return _law_of(jurisdiction)
+
+
+def organization_jurisdictions(organization_id: int) -> set[str]:
+    from .models import Site
+
+    return set(
+        Site.objects.filter(organization_id=organization_id, active=True).values_list("jurisdiction", flat=True)
+    )
+
+
+def laws_of(jurisdictions) -> list[ChipLaw]:
+    """The chip laws stated by these jurisdictions' packs, each once, in a stable order."""
+    laws = []
+    for code in sorted(set(jurisdictions)):
+        law = law_at(code)
+        if law is not None and law not in laws:
+            laws.append(law)
+    return laws
+
+
+def laws_for(organization_id: int | None) -> list[ChipLaw]:
+    """The chip laws an organization is held to (one query): those of its active sites' packs."""
+    if organization_id is None:
+        return []
+    return laws_of(organization_jurisdictions(organization_id))
+
+
+def default_spec(organization_id: int | None, value_cents: int) -> ChipSpec | None:
+    """The colour and edge spots a new chip of this value takes by default: the law's, else None."""
+    for law in laws_for(organization_id):
+        if value_cents in law.specs:
+            return law.specs[value_cents]
+    return None

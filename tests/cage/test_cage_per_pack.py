@@ -1,0 +1,144 @@
+"""The cage's rules at a site of another pack (issue 32): at a Washington house-banked or a New
+York site the bank, IOUs, redemptions, tips, deposits and the chip inventory keep their controls
+as house controls, closed books stay closed, records are kept three years; every refusal and
+page cites "House control", never North Dakota's sections or its SFN form. North Dakota's words
+are unchanged (the other cage tests)."""
+
+from datetime import date, datetime, timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from cage import services
+from cardroom.appendonly import ImmutableRecordError
+from cardroom.retention import retain_until
+from reports.models import ReportRun
+from surveillance.models import SurveillanceStatus
+
+from .conftest import CHICAGO, DAY
+
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
+OPEN_DATE = "2026-11-03"
+
+
+def speaks_no_nd(text: str) -> bool:
+    return not any(word in text for word in ND_WORDS)
+
+
+def messages(refused) -> str:
+    return " ".join(m for ms in refused.value.message_dict.values() for m in ms)
+
+
+@pytest.fixture(params=["WA-HB", "NY"])
+def elsewhere(request, site):
+    """The test's site (the organization's only one) under another pack, before any record."""
+    site.jurisdiction = request.param
+    site.save()
+    return site
+
+
+def test_an_iou_between_one_fund_is_refused_as_a_house_control(elsewhere, client_for, cashier, chips, open_day):
+    payload = {"site": elsewhere.pk, "gaming_date": OPEN_DATE, "source": "bank", "destination": "bank",
+               "amount_cents": 5000}
+    response = client_for(cashier).post("/api/v1/cage/ious/", payload, format="json")
+    assert response.status_code == 400
+    text = response.json()["destination"][0]
+    assert text == "House control: an IOU moves money between two different funds."
+
+
+def test_a_chip_the_organization_does_not_have_is_refused_as_a_house_control(elsewhere, client_for, cashier, chips,
+                                                                              open_day):
+    payload = {"site": elsewhere.pk, "gaming_date": OPEN_DATE, "kind": "start",
+               "cash": [{"value_cents": 2000, "quantity": 5}], "chips": [{"value_cents": 300, "quantity": 1}]}
+    response = client_for(cashier).post("/api/v1/cage/bank-counts/", payload, format="json")
+    assert response.status_code == 400
+    text = response.json()["chips"][0]
+    assert text.startswith("House control: 300 is not a chip value") and speaks_no_nd(text)
+
+
+def test_closed_books_stay_closed_as_a_house_control(elsewhere, cashier, chips, closed_day):
+    with pytest.raises(ValidationError) as refused:
+        services.lend_iou(acting_user=cashier.user, site=elsewhere, gaming_date=DAY, source="bank",
+                          destination="reserve", amount_cents=1000)
+    text = messages(refused)
+    assert text.startswith("House control (closed books): ") and speaks_no_nd(text)
+
+
+def test_a_deposit_dated_ahead_is_refused_as_a_house_control(elsewhere, cashier, closed_day):
+    with pytest.raises(ValidationError) as refused:
+        services.record_deposit(acting_user=cashier.user, gaming_day=closed_day, amount_cents=100,
+                                deposited_on=timezone.localdate() + timedelta(days=2))
+    assert messages(refused) == "House control: a deposit cannot be dated in the future."
+
+
+def test_the_chip_inventory_is_the_houses_own_log(elsewhere, client, manager, chips):
+    with pytest.raises(ValidationError) as refused:
+        services.receive_chips(acting_user=manager.user, organization=elsewhere.organization,
+                               chips={500: 10}, received_on=timezone.localdate() + timedelta(days=2), reference="inv 1")
+    assert messages(refused).startswith("House control: give the date") and speaks_no_nd(messages(refused))
+    client.force_login(manager.user)
+    page = client.get("/cage/inventory/").content.decode()
+    assert "The house's chip inventory (House control)" in page and speaks_no_nd(page)
+
+
+@pytest.mark.parametrize("url", ["/cage/", "/cage/ious/", "/cage/redemptions/", "/cage/tips/", "/cage/deposits/"])
+def test_the_cage_pages_speak_no_north_dakota_elsewhere(elsewhere, client, cashier, chips, url):
+    client.force_login(cashier.user)
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "House control" in page and speaks_no_nd(page)
+
+
+def test_north_dakota_keeps_its_words(client, cashier, manager, chips):
+    client.force_login(cashier.user)
+    page = client.get("/cage/deposits/").content.decode()
+    assert "ND 99-01.3-03-10" in page and not any(word in page for word in OTHER_WORDS)
+    client.force_login(manager.user)
+    page = client.get("/cage/inventory/").content.decode()
+    assert "SFN 17930" in page and "ND 99-01.3-03-09(6)" in page
+
+
+# --- Retention: three years everywhere, the house's control where no pack states a period ------
+
+
+def _run(org, site, manager, kind):
+    return ReportRun.objects.create(kind=kind, organization=org, site=site, start=date(2026, 8, 1),
+                                    end=date(2026, 8, 1), period_label="2026-08-01", requested_by=manager.user,
+                                    requested_at=datetime(2026, 8, 1, tzinfo=CHICAGO))
+
+
+def test_a_record_is_kept_three_years_as_a_house_control(elsewhere, org, manager):
+    run = _run(org, elsewhere, manager, "house_rules")
+    with pytest.raises(ImmutableRecordError) as refused, transaction.atomic():
+        ReportRun.objects.filter(pk=run.pk).delete()
+    text = str(refused.value)
+    assert text.startswith("House control: ") and "three years" in text and speaks_no_nd(text)
+
+
+def test_no_record_is_kept_for_only_one_year_elsewhere(elsewhere, org, manager):
+    """North Dakota allows one year for dealer percent-of-hold records at a surveillance site;
+    elsewhere the house keeps them three years like every record."""
+    SurveillanceStatus.objects.create(site=elsewhere, required=True, since=date(2026, 1, 1), reason="house",
+                                      recorded_by=manager.user, recorded_at=datetime(2026, 1, 1, tzinfo=CHICAGO))
+    assert retain_until(_run(org, elsewhere, manager, "dealer_hold")) == date(2029, 9, 30)
+
+
+def test_north_dakota_keeps_its_retention_words(org, site, manager):
+    run = _run(org, site, manager, "house_rules")
+    with pytest.raises(ImmutableRecordError, match=r"^ND 99-01.3-08-16: "), transaction.atomic():
+        ReportRun.objects.filter(pk=run.pk).delete()
+
+
+def test_a_site_whose_pack_changes_is_cited_by_its_new_pack(org, site, manager):
+    """The site's jurisdiction is kept per site id and forgotten when the site is saved."""
+    run = _run(org, site, manager, "house_rules")
+    from cardroom.retention import retention_notice
+
+    assert retention_notice(run).endswith("(ND 99-01.3-08-16)")
+    site.jurisdiction = "NY"
+    site.save()
+    assert retention_notice(run).endswith("(House control)")

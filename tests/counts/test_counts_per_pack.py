@@ -1,0 +1,117 @@
+"""The count's rules at a site of another pack (issue 32): at a Washington house-banked or a New
+York site the drop box and the two-person count keep applying as house controls, and every
+refusal, page and sheet cites "House control", never North Dakota's 08-14; a Washington
+blackjack (fees only) site keeps no drop box at all, citing WAC 230-40-125(1). North Dakota's
+words are unchanged (the other count tests)."""
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from cardroom.models import Role
+from counts import services
+from counts.models import DropBox
+from counts.pdf import build_count_sheet
+from tests.factories import TableFactory, make_person
+
+from .conftest import COUNT_TIME, GAMING_DATE, remove_box
+
+ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
+FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
+
+
+def speaks_no_nd(text: str) -> bool:
+    return not any(word in text for word in ND_WORDS)
+
+
+@pytest.fixture(params=["WA-HB", "NY"])
+def elsewhere(request, site):
+    """The test's site, run under another pack than North Dakota's (before any record is made)."""
+    site.jurisdiction = request.param
+    site.save()
+    return site
+
+
+def messages(refused) -> str:
+    return " ".join(m for ms in refused.value.message_dict.values() for m in ms)
+
+
+def test_the_count_team_rule_is_a_house_control_elsewhere(elsewhere, client_for, counters, removed):
+    counters[1].supervisor = counters[0]
+    counters[1].save()
+    response = client_for(counters[0]).post(
+        "/api/v1/count-sessions/",
+        {"site": elsewhere.pk, "gaming_date": str(GAMING_DATE), "members": [c.pk for c in counters]},
+        format="json",
+    )
+    assert response.status_code == 400
+    text = str(response.json())
+    assert "House control: " in text and "supervisor and subordinate" in text and speaks_no_nd(text)
+
+
+def test_removal_and_key_refusals_cite_house_control_elsewhere(elsewhere, shift_manager, boxes, counters, org):
+    with pytest.raises(ValidationError) as refused:
+        remove_box(shift_manager, boxes[0], counters[0], storage_place="")
+    assert messages(refused).startswith("House control: say where the box is stored") and speaks_no_nd(messages(refused))
+    stranger = make_person(org, Role.DEALER, elsewhere)
+    with pytest.raises(ValidationError) as refused:
+        remove_box(shift_manager, boxes[0], stranger)
+    assert messages(refused).startswith("House control: the key to the box's contents") and speaks_no_nd(messages(refused))
+
+
+def test_a_drop_box_numbered_off_its_table_is_refused_as_a_house_control(elsewhere, manager, tables):
+    with pytest.raises(ValidationError) as refused:
+        services.register_drop_box(acting_user=manager.user, table=tables[0], number=9)
+    assert messages(refused).startswith("House control: a drop box must have the number of its table")
+
+
+def test_signing_an_unfinished_count_cites_house_control_and_the_sheet_too(elsewhere, counters, session):
+    with pytest.raises(ValidationError) as refused:
+        services.sign_count(acting_user=counters[0].user, session=session, at=COUNT_TIME)
+    assert messages(refused).startswith("House control: ") and speaks_no_nd(messages(refused))
+    assert build_count_sheet(session).citation == "House control"
+
+
+def test_the_count_pages_speak_no_north_dakota_elsewhere(elsewhere, client, counters, session, shift_manager):
+    client.force_login(counters[0].user)
+    for url in ("/counts/", f"/counts/sessions/{session.pk}/"):
+        page = client.get(url).content.decode()
+        assert "House control" in page and speaks_no_nd(page), url
+    client.force_login(shift_manager.user)
+    page = client.get("/counts/boxes/").content.decode()
+    assert speaks_no_nd(page)
+
+
+def test_north_dakota_keeps_its_words(client, counters, session):
+    client.force_login(counters[0].user)
+    page = client.get(f"/counts/sessions/{session.pk}/").content.decode()
+    assert "ND 99-01.3-08-14(4)" in page and "WAC" not in page and "NYCRR" not in page
+    assert build_count_sheet(session).citation == "ND 99-01.3-08-14(4)"
+
+
+# --- Washington blackjack: the house's revenue is its fees ----------------------------------------
+
+
+@pytest.fixture
+def fees_site(site):
+    site.jurisdiction = "WA-BJ"
+    site.save()
+    return site
+
+
+def test_a_fees_only_site_registers_no_drop_box(fees_site, client_for, manager):
+    table = TableFactory(site=fees_site, number=1, max_wager_cents=2500)
+    response = client_for(manager).post("/api/v1/drop-boxes/", {"table": table.pk}, format="json")
+    assert response.status_code == 400
+    text = response.json()["box"][0]
+    assert text.startswith(f"{FEES_RULE}: the house's revenue here is the fees") and speaks_no_nd(text)
+    assert not DropBox.objects.filter(site=fees_site).exists()
+
+
+def test_a_fees_only_site_counts_no_drop(fees_site, client_for, counters):
+    response = client_for(counters[0]).post(
+        "/api/v1/count-sessions/",
+        {"site": fees_site.pk, "gaming_date": str(GAMING_DATE), "members": [c.pk for c in counters]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["gaming_date"][0].startswith(f"{FEES_RULE}: ")
