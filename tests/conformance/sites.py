@@ -113,8 +113,14 @@ def person(manager: Employee, site: Site, login: str, role: str, initials: str, 
     employee = Employee.objects.filter(user__username=login).first()
     if employee is None:
         employee = cardroom_services.create_employee(
-            acting_user=manager.user, organization=site.organization, username=login, password=DEMO_PASSWORD,
-            first_name=login.capitalize(), last_name="Conformance", initials=initials, employment_type=kind,
+            acting_user=manager.user,
+            organization=site.organization,
+            username=login,
+            password=DEMO_PASSWORD,
+            first_name=login.capitalize(),
+            last_name="Conformance",
+            initials=initials,
+            employment_type=kind,
         )
     where = None if role in (Role.GAMING_MANAGER, Role.AUDITOR) else site
     if not employee.memberships.filter(site=where, role=role).exists():
@@ -127,8 +133,9 @@ def chip_set(manager: Employee, organization: Organization) -> None:
     have = set(ChipDenomination.objects.filter(organization=organization).values_list("value_cents", flat=True))
     for value in CHIP_SPECS:
         if value not in have:
-            cardroom_services.create_chip_denomination(acting_user=manager.user, organization=organization,
-                                                       value_cents=value)
+            cardroom_services.create_chip_denomination(
+                acting_user=manager.user, organization=organization, value_cents=value
+            )
 
 
 def login(username: str) -> Employee:
@@ -159,40 +166,78 @@ def day_sheet(site: Site, day: date, n: int, tables: list[Table], u: dict[str, E
         "gaming_date": day.isoformat(),
         "open": {"opened_at": iso(site, day, "17:55"), "opened_by": i["shift_manager"]},
         "openers": [
-            {"table": t, "counted_at": iso(site, day, f"18:0{k}"), "counted_by": i["shift_manager"],
-             "chips": CLOSERS[k] if n else TRAY}  # the last night's closer
+            {
+                "table": t,
+                "counted_at": iso(site, day, f"18:0{k}"),
+                "counted_by": i["shift_manager"],
+                "chips": CLOSERS[k] if n else TRAY,
+            }  # the last night's closer
             for k, t in enumerate((t1, t2))
         ],
         "dealer_shifts": [
-            {"table": t, "dealer": dealer.initials, "started_at": iso(site, day, "18:05"),
-             "started_by": i["shift_manager"]}
+            {
+                "table": t,
+                "dealer": dealer.initials,
+                "started_at": iso(site, day, "18:05"),
+                "started_by": i["shift_manager"],
+            }
             for t, dealer in zip((t1, t2), dealers, strict=True)
         ],
         "slips": [
-            {"kind": "fill", "number": fill, "table": t1, "chips": FILL, "prepared_at": iso(site, day, "20:00"),
-             "prepared_by": i["cashier"], "verified_at": iso(site, day, "20:01"), "verified_by": i["pit_boss"],
-             "received_at": iso(site, day, "20:02"), "received_by": dealers[0].initials},
-            {"kind": "credit", "number": credit, "table": t2, "chips": CREDIT, "prepared_at": iso(site, day, "23:00"),
-             "prepared_by": i["pit_boss"], "verified_at": iso(site, day, "23:01"), "verified_by": i["shift_manager"],
-             "received_at": iso(site, day, "23:02"), "received_by": i["cashier"]},
+            {
+                "kind": "fill",
+                "number": fill,
+                "table": t1,
+                "chips": FILL,
+                "prepared_at": iso(site, day, "20:00"),
+                "prepared_by": i["cashier"],
+                "verified_at": iso(site, day, "20:01"),
+                "verified_by": i["pit_boss"],
+                "received_at": iso(site, day, "20:02"),
+                "received_by": dealers[0].initials,
+            },
+            {
+                "kind": "credit",
+                "number": credit,
+                "table": t2,
+                "chips": CREDIT,
+                "prepared_at": iso(site, day, "23:00"),
+                "prepared_by": i["pit_boss"],
+                "verified_at": iso(site, day, "23:01"),
+                "verified_by": i["shift_manager"],
+                "received_at": iso(site, day, "23:02"),
+                "received_by": i["cashier"],
+            },
         ],
         "closers": [
-            {"table": t, "counted_at": iso(site, day, f"01:0{k}", True), "counted_by": i["shift_manager"],
-             "chips": CLOSERS[k]}
+            {
+                "table": t,
+                "counted_at": iso(site, day, f"01:0{k}", True),
+                "counted_by": i["shift_manager"],
+                "chips": CLOSERS[k],
+            }
             for k, t in enumerate((t1, t2))
         ],
         "drops": [
-            {"box": t, "removed_at": iso(site, day, "01:10", True), "removed_by": i["shift_manager"],
-             "escorted_by": i["pit_boss"], "storage_place": "office safe", "key_holder": i["count_team"]}
+            {
+                "box": t,
+                "removed_at": iso(site, day, "01:10", True),
+                "removed_by": i["shift_manager"],
+                "escorted_by": i["pit_boss"],
+                "storage_place": "office safe",
+                "key_holder": i["count_team"],
+            }
             for t in (t1, t2)
         ],
         "close": {"closed_at": iso(site, day, "01:30", True), "closed_by": i["shift_manager"]},
         "count": {
-            "opened_at": iso(site, day, "02:00", True), "opened_by": i["count_team"],
+            "opened_at": iso(site, day, "02:00", True),
+            "opened_by": i["count_team"],
             "members": [i["count_team"], i["count_team_2"]],
             "entries": [
                 {"box": t, "counted_at": iso(site, day, "02:10", True), "counted_by": i[who], "currency": cash}
-                for t, cash in zip((t1, t2), BOXES, strict=True) for who in ("count_team", "count_team_2")
+                for t, cash in zip((t1, t2), BOXES, strict=True)
+                for who in ("count_team", "count_team_2")
             ],
             "signatures": [
                 {"signed_at": iso(site, day, "02:30", True), "signed_by": i["count_team"]},
@@ -207,10 +252,12 @@ def tips_of_the_night(site: Site, day: date, dealer: Employee, cashier: Employee
     (where the law says a dealer redeems tips before leaving, that is flagged)."""
     from cage import services as cage
 
-    declaration = cage.declare_tips(acting_user=dealer.user, site=site, gaming_date=day,
-                                    chips={100: 14, 500: 2}, at=local(site, day, "00:40", True))
-    cage.redeem_tips(acting_user=cashier.user, declaration=declaration, dealer=dealer,
-                     at=local(site, day, "00:45", True))
+    declaration = cage.declare_tips(
+        acting_user=dealer.user, site=site, gaming_date=day, chips={100: 14, 500: 2}, at=local(site, day, "00:40", True)
+    )
+    cage.redeem_tips(
+        acting_user=cashier.user, declaration=declaration, dealer=dealer, at=local(site, day, "00:45", True)
+    )
 
 
 def bank_of_the_day(site: Site, day: date, cashier: Employee, n: int) -> None:
@@ -218,11 +265,19 @@ def bank_of_the_day(site: Site, day: date, cashier: Employee, n: int) -> None:
     from cage import services as cage
 
     for kind, cash in (("start", BANK_CASH), ("end", {**BANK_CASH, 100: BANK_CASH[100] - 3 * (n % 2)})):
-        cage.record_bank_count(acting_user=cashier.user, site=site, gaming_date=day, kind=kind, cash=cash,
-                               chips=BANK_CHIPS)
+        cage.record_bank_count(
+            acting_user=cashier.user, site=site, gaming_date=day, kind=kind, cash=cash, chips=BANK_CHIPS
+        )
     if n == 0:
-        iou = cage.lend_iou(acting_user=cashier.user, site=site, gaming_date=day, source="bank",
-                            destination="pull_tabs", amount_cents=20000, note="Change for the pull-tab booth")
+        iou = cage.lend_iou(
+            acting_user=cashier.user,
+            site=site,
+            gaming_date=day,
+            source="bank",
+            destination="pull_tabs",
+            amount_cents=20000,
+            note="Change for the pull-tab booth",
+        )
         cage.repay_iou(acting_user=cashier.user, iou=iou, gaming_date=day)
 
 
@@ -230,12 +285,17 @@ def cage_setup(manager: Employee, site: Site, first_day: date) -> None:
     from cage import services as cage
     from cage.models import TipPolicy
 
-    cage.set_ideal_bank(acting_user=manager.user, site=site, amount_cents=800000,
-                        effective_on=first_day - timedelta(days=30))
+    cage.set_ideal_bank(
+        acting_user=manager.user, site=site, amount_cents=800000, effective_on=first_day - timedelta(days=30)
+    )
     if not TipPolicy.objects.filter(organization=site.organization).exists():
-        cage.record_tip_policy(acting_user=manager.user, organization=site.organization, pooled=False,
-                               effective_on=first_day - timedelta(days=30),
-                               description="Each dealer keeps and redeems their own tips at the end of the shift.")
+        cage.record_tip_policy(
+            acting_user=manager.user,
+            organization=site.organization,
+            pooled=False,
+            effective_on=first_day - timedelta(days=30),
+            description="Each dealer keeps and redeems their own tips at the end of the shift.",
+        )
 
 
 def close_the_books(site: Site, days: list[date], manager: Employee, cashier: Employee) -> None:
@@ -248,8 +308,13 @@ def close_the_books(site: Site, days: list[date], manager: Employee, cashier: Em
         posted(client, f"/api/v1/sites/{site.pk}/close-books/", {"date": day.isoformat()})
         gaming_day = GamingDay.objects.get(site=site, gaming_date=day)
         if day + timedelta(days=1) <= timezone.localdate():
-            cage.record_deposit(acting_user=cashier.user, gaming_day=gaming_day, amount_cents=52500,
-                                deposited_on=day + timedelta(days=1), reference=f"Deposit {day:%Y%m%d}")
+            cage.record_deposit(
+                acting_user=cashier.user,
+                gaming_day=gaming_day,
+                amount_cents=52500,
+                deposited_on=day + timedelta(days=1),
+                reference=f"Deposit {day:%Y%m%d}",
+            )
 
 
 def drop_based_stretch(built: BuiltSite, tables: list[Table], *, files_quarter: bool, each_day=None) -> BuiltSite:
@@ -269,8 +334,11 @@ def drop_based_stretch(built: BuiltSite, tables: list[Table], *, files_quarter: 
     close_the_books(site, built.days, manager, u["cashier"])
     cameras(built)
     if files_quarter:
-        posted(client, f"/api/v1/sites/{site.pk}/quarter-filing/",
-               {"quarter": str(built.quarter), "reference": "Filed by mail"})
+        posted(
+            client,
+            f"/api/v1/sites/{site.pk}/quarter-filing/",
+            {"quarter": str(built.quarter), "reference": "Filed by mail"},
+        )
     return built
 
 
@@ -280,8 +348,9 @@ def cameras(built: BuiltSite) -> None:
     the review log and recordings of the days played, two outages repaired, a review program."""
     from surveillance.demo import build_demo_surveillance
 
-    build_demo_surveillance(built.site, people={"gm": built.users["gaming_manager"],
-                                                "shift": built.users["shift_manager"]})
+    build_demo_surveillance(
+        built.site, people={"gm": built.users["gaming_manager"], "shift": built.users["shift_manager"]}
+    )
 
 
 def _users(site: Site, demo_logins: dict[str, str], made: dict[str, tuple[str, str, str, str]]) -> dict:
@@ -300,9 +369,21 @@ def _users(site: Site, demo_logins: dict[str, str], made: dict[str, tuple[str, s
 def build_nd(demo: dict) -> BuiltSite:
     """The demo's Bismarck Elks Lodge (ND 99-01.3-08): tables 1 and 2, quarter filed."""
     site = demo["sites"]["busy"]
-    users = _users(site, {"gaming_manager": "gm", "auditor": "auditor", "shift_manager": "shift",
-                          "pit_boss": "pitboss", "cashier": "cashier", "dealer": "dealer4", "dealer_2": "dealer5",
-                          "count_team": "count1", "count_team_2": "count2"}, {})
+    users = _users(
+        site,
+        {
+            "gaming_manager": "gm",
+            "auditor": "auditor",
+            "shift_manager": "shift",
+            "pit_boss": "pitboss",
+            "cashier": "cashier",
+            "dealer": "dealer4",
+            "dealer_2": "dealer5",
+            "count_team": "count1",
+            "count_team_2": "count2",
+        },
+        {},
+    )
     quarter, days = played_days(site)
     tables = list(site.tables.filter(number__in=(1, 2)).order_by("number"))
     built = BuiltSite("ND", site, users, days, quarter)
@@ -317,10 +398,22 @@ def tournament(built: BuiltSite) -> None:
 
     site, shift = built.site, built.users["shift_manager"]
     event = tournaments.announce_tournament(
-        acting_user=shift.user, site=site, name="Friday Blackjack Tournament", gaming_date=timezone.localdate(),
-        entry_fee_cents=10000, rebuy_fee_cents=5000, add_on_fee_cents=2500, chips_per_entry=500,
-        chips_per_rebuy=500, chips_per_add_on=100, minimum_bet_chips=10, maximum_bet_chips=200, betting_spaces=1,
-        rotating_button=True, length_of_play="30 hands per round", prizes_offered="First place $150 cash.",
+        acting_user=shift.user,
+        site=site,
+        name="Friday Blackjack Tournament",
+        gaming_date=timezone.localdate(),
+        entry_fee_cents=10000,
+        rebuy_fee_cents=5000,
+        add_on_fee_cents=2500,
+        chips_per_entry=500,
+        chips_per_rebuy=500,
+        chips_per_add_on=100,
+        minimum_bet_chips=10,
+        maximum_bet_chips=200,
+        betting_spaces=1,
+        rotating_button=True,
+        length_of_play="30 hands per round",
+        prizes_offered="First place $150 cash.",
         advancement="The two players with the most chips at each table advance to the final.",
     )
     built.objects["tournament"] = event.pk
@@ -363,25 +456,44 @@ def build_wa_bj(demo: dict) -> BuiltSite:
     built = BuiltSite("WA-BJ", site, users, days, quarter)
     cage_setup(manager, site, days[0])
     for n, day in enumerate(days):
-        posted(api_as(manager), f"/api/v1/sites/{site.pk}/day-sheets/", {
-            "gaming_date": day.isoformat(),
-            "open": {"opened_at": iso(site, day, "13:30"), "opened_by": shift.initials},
-            "close": {"closed_at": iso(site, day, "23:30"), "closed_by": shift.initials},
-        })
+        posted(
+            api_as(manager),
+            f"/api/v1/sites/{site.pk}/day-sheets/",
+            {
+                "gaming_date": day.isoformat(),
+                "open": {"opened_at": iso(site, day, "13:30"), "opened_by": shift.initials},
+                "close": {"closed_at": iso(site, day, "23:30"), "closed_by": shift.initials},
+            },
+        )
         collected = 0
         for hour, players in ((14, 4), (15, 6), (16, 7), (17, 5)):
-            fee = {"table": table.pk, "basis": "per_player", "period_minutes": 30, "rate_cents": 200,
-                   "count": players, "amount_cents": 200 * players, "collected_at": iso(site, day, f"{hour}:00")}
+            fee = {
+                "table": table.pk,
+                "basis": "per_player",
+                "period_minutes": 30,
+                "rate_cents": 200,
+                "count": players,
+                "amount_cents": 200 * players,
+                "collected_at": iso(site, day, f"{hour}:00"),
+            }
             built.objects["fee"] = posted(api_as(cashier), "/api/v1/fee-collections/", fee)["id"]
             collected += 200 * players
         short = 500 if n == 1 else 0
-        posted(api_as(cashier), "/api/v1/fee-counts/", {
-            "site": site.pk, "gaming_date": day.isoformat(), "counted_cents": collected - short,
-            "witness": shift.pk, "counted_at": iso(site, day, "22:00"),
-        })
+        posted(
+            api_as(cashier),
+            "/api/v1/fee-counts/",
+            {
+                "site": site.pk,
+                "gaming_date": day.isoformat(),
+                "counted_cents": collected - short,
+                "witness": shift.pk,
+                "counted_at": iso(site, day, "22:00"),
+            },
+        )
         for kind in ("start", "end"):
-            cage.record_bank_count(acting_user=cashier.user, site=site, gaming_date=day, kind=kind, cash=BANK_CASH,
-                                   chips=BANK_CHIPS)
+            cage.record_bank_count(
+                acting_user=cashier.user, site=site, gaming_date=day, kind=kind, cash=BANK_CASH, chips=BANK_CHIPS
+            )
     close_the_books(site, days, manager, cashier)
     return built
 
@@ -405,9 +517,22 @@ def build_ny(demo: dict) -> BuiltSite:
     chip_set(manager, site.organization)
     if not site.tables.filter(number=2).exists():
         first = site.tables.get(number=1)
-        options = {f: getattr(first, f) for f in (
-            "game", "min_wager_cents", "max_wager_cents", "decks", "max_players", "betting_spaces", "double_on",
-            "double_after_split", "split_pairs", "tie_option", "blackjack_payout")}
+        options = {
+            f: getattr(first, f)
+            for f in (
+                "game",
+                "min_wager_cents",
+                "max_wager_cents",
+                "decks",
+                "max_players",
+                "betting_spaces",
+                "double_on",
+                "double_after_split",
+                "split_pairs",
+                "tie_option",
+                "blackjack_payout",
+            )
+        }
         cardroom_services.create_table(acting_user=manager.user, site=site, number=2, **options)
     users = _users(site, {"gaming_manager": "nygm", "shift_manager": "nyshift", "dealer": "nydealer"}, NY_PEOPLE)
     quarter, days = played_days(site)
@@ -415,11 +540,18 @@ def build_ny(demo: dict) -> BuiltSite:
     built = BuiltSite("NY", site, users, days, quarter)
 
     def session(day):
-        built.objects["game_session"] = posted(api_as(users["shift_manager"]), "/api/v1/game-sessions/", {
-            "site": site.pk, "licence_number": site.organization.licence_number,
-            "started_at": iso(site, day, "18:00"), "ended_at": iso(site, day, "23:00"),
-            "receipts_cents": 184_000, "prizes_cents": 121_500,
-        })["id"]
+        built.objects["game_session"] = posted(
+            api_as(users["shift_manager"]),
+            "/api/v1/game-sessions/",
+            {
+                "site": site.pk,
+                "licence_number": site.organization.licence_number,
+                "started_at": iso(site, day, "18:00"),
+                "ended_at": iso(site, day, "23:00"),
+                "receipts_cents": 184_000,
+                "prizes_cents": 121_500,
+            },
+        )["id"]
 
     return drop_based_stretch(built, tables, files_quarter=False, each_day=session)
 
@@ -428,8 +560,11 @@ def request_a_report(built) -> None:
     """Each site's gaming manager asks for the daily report of its last day through the API
     (the reports list and a report's page then have a row to link to)."""
     for b in built:
-        posted(api_as(b.users["gaming_manager"]), "/api/v1/reports/", {
-            "kind": "daily", "site": b.site.pk, "start": str(b.days[-1]), "end": str(b.days[-1])})
+        posted(
+            api_as(b.users["gaming_manager"]),
+            "/api/v1/reports/",
+            {"kind": "daily", "site": b.site.pk, "start": str(b.days[-1]), "end": str(b.days[-1])},
+        )
 
 
 def run_the_compliance_scan(built: list[BuiltSite]) -> None:

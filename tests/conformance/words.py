@@ -15,7 +15,7 @@ from packs import get_pack
 
 ND_MARKS = (
     ("99-01.3", r"99-01\.3"),
-    ("ND section (08-04(9))", r"(?<![\w.-])0[1-9]-\d\d\(\d+\)"),  # chapter 99-01.3's sections cited short
+    ("ND 0X-YY(n) shorthand", r"(?<![\w.-])0[1-9]-\d\d\(\d+\)"),  # chapter 99-01.3's sections cited short
     ("SFN", r"\bSFN\b"),
     ("N.D.C.C.", r"\bN\.\s?D\.\s?C\.\s?C\."),
     ("North Dakota", r"\bNorth\s+Dakota\b"),
@@ -97,7 +97,7 @@ def find(text: str, marks: list[tuple[str, re.Pattern]], around: int = 60) -> li
     hits, seen = [], set()
     for label, pattern in marks:
         for match in pattern.finditer(text):
-            context = text[max(0, match.start() - around): match.end() + around]
+            context = text[max(0, match.start() - around) : match.end() + around]
             if (label, context) not in seen:
                 seen.add((label, context))
                 hits.append(Hit(label, context))
