@@ -261,7 +261,8 @@ def tips_of_the_night(site: Site, day: date, dealer: Employee, cashier: Employee
 
 
 def bank_of_the_day(site: Site, day: date, cashier: Employee, n: int) -> None:
-    """The bank's starting and ending counts (one a few dollars short), an IOU lent and repaid."""
+    """The bank's starting and ending counts (one a few dollars short); the first day an IOU lent
+    and repaid and a player's chips redeemed at the window."""
     from cage import services as cage
 
     for kind, cash in (("start", BANK_CASH), ("end", {**BANK_CASH, 100: BANK_CASH[100] - 3 * (n % 2)})):
@@ -279,15 +280,30 @@ def bank_of_the_day(site: Site, day: date, cashier: Employee, n: int) -> None:
             note="Change for the pull-tab booth",
         )
         cage.repay_iou(acting_user=cashier.user, iou=iou, gaming_date=day)
+        cage.redeem_chips(
+            acting_user=cashier.user,
+            site=site,
+            gaming_date=day,
+            chips={2500: 4, 500: 6},
+            at=local(site, day, "23:30"),
+        )
 
 
 def cage_setup(manager: Employee, site: Site, first_day: date) -> None:
     from cage import services as cage
-    from cage.models import TipPolicy
+    from cage.models import ChipMovement, TipPolicy
 
     cage.set_ideal_bank(
         acting_user=manager.user, site=site, amount_cents=800000, effective_on=first_day - timedelta(days=30)
     )
+    if not ChipMovement.objects.filter(organization=site.organization).exists():
+        cage.receive_chips(
+            acting_user=manager.user,
+            organization=site.organization,
+            received_on=first_day - timedelta(days=60),
+            reference="Manufacturer invoice 2026-0412",
+            chips={100: 2000, 500: 2000, 2500: 600, 10000: 100},
+        )
     if not TipPolicy.objects.filter(organization=site.organization).exists():
         cage.record_tip_policy(
             acting_user=manager.user,
@@ -445,7 +461,6 @@ def build_wa_bj(demo: dict) -> BuiltSite:
     """The demo's Tacoma Blackjack Room (WAC 230-40-125, player-banked): the house's revenue is
     the fees it collects on a time basis, counted each day by two; no drop, no fills or credits.
     The gaming day is opened and closed, the bank counted and the books closed."""
-    from cage import services as cage
 
     site = demo["pack_sites"]["tacoma"]
     chip_set(login("wagm"), site.organization)
@@ -490,10 +505,7 @@ def build_wa_bj(demo: dict) -> BuiltSite:
                 "counted_at": iso(site, day, "22:00"),
             },
         )
-        for kind in ("start", "end"):
-            cage.record_bank_count(
-                acting_user=cashier.user, site=site, gaming_date=day, kind=kind, cash=BANK_CASH, chips=BANK_CHIPS
-            )
+        bank_of_the_day(site, day, cashier, n)
     close_the_books(site, days, manager, cashier)
     return built
 

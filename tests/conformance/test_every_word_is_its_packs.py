@@ -336,7 +336,7 @@ def test_every_report_kind_a_user_generates_at_a_site_speaks_only_its_packs_law(
                 findings[f"report {report_kind.code} ({fmt.upper()})"] = hits
     print(f"{code} {kind}: generated {generated}; not offered or refused: {not_offered}")
     assert len(generated) >= 5, f"only {generated} generated at {code}"
-    assert not findings, report(findings, code, kind)
+    assert not findings, report(findings, code, f"reports generated as {kind}")
 
 
 def test_every_alert_at_a_site_speaks_only_its_packs_law(built):
