@@ -22,7 +22,7 @@ from cardroom import services as cardroom_services
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import ChipDenomination, Employee, Organization, Role, Site, Table
 from cardroom.periods import Quarter
-from cardroom.rules import CHIP_SPECS
+from packs.nd.chips import SPECS as CHIP_SPECS
 
 # The kinds of user who walk a site: the demo's logins where it has them, else made here.
 USER_KINDS = ("gaming_manager", "auditor", "shift_manager", "pit_boss", "cashier", "dealer", "count_team")
