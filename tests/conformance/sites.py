@@ -19,10 +19,13 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from cardroom import services as cardroom_services
+from cardroom.chip_rules import default_spec
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import ChipDenomination, Employee, Organization, Role, Site, Table
 from cardroom.periods import Quarter
 from packs.nd.chips import SPECS as CHIP_SPECS
+
+HOUSE_COLOURS = ("yellow", "white", "pink", "red", "green", "black")
 
 # The kinds of user who walk a site: the demo's logins where it has them, else made here.
 USER_KINDS = ("gaming_manager", "auditor", "shift_manager", "pit_boss", "cashier", "dealer", "count_team")
@@ -131,10 +134,13 @@ def person(manager: Employee, site: Site, login: str, role: str, initials: str, 
 def chip_set(manager: Employee, organization: Organization) -> None:
     """The organization's chip values (a Washington or New York organization of the demo has none)."""
     have = set(ChipDenomination.objects.filter(organization=organization).values_list("value_cents", flat=True))
-    for value in CHIP_SPECS:
+    for number, value in enumerate(CHIP_SPECS):
         if value not in have:
+            # Where no pack of the organization prescribes chip colours, the house chooses its own.
+            colours = {} if default_spec(organization.pk, value) else {
+                "primary_colour": HOUSE_COLOURS[number], "edge_spots": "four solid edge spots"}
             cardroom_services.create_chip_denomination(
-                acting_user=manager.user, organization=organization, value_cents=value
+                acting_user=manager.user, organization=organization, value_cents=value, **colours
             )
 
 
