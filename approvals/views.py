@@ -35,8 +35,13 @@ def register_page(request):
         links[link.table_id] = link  # the latest stays
     tables = sorted((link for link in links.values() if link.approval_id), key=lambda row: (row.table.site.name, row.table.number))
     licences = Licence.objects.filter(organization_id=access.organization_id).order_by("jurisdiction", "-effective_on", "-id")
+    # Each section only where the law of one of the organization's sites' packs states it.
+    codes = set(access.sites().values_list("jurisdiction", flat=True))
+    states = {name: any(rule.applies(code) for code in codes) for name, rule in (
+        ("controls", rules.INTERNAL_CONTROLS), ("approvals", rules.GAME_APPROVAL), ("licences", rules.LICENCE))}
     return render(request, "approvals/list.html", {"approvals": approvals.order_by("game_name", "approved_on"),
-                                                   "controls": controls, "links": tables, "licences": licences})
+                                                   "controls": controls, "links": tables, "licences": licences,
+                                                   "states": states})
 
 
 @login_required

@@ -5,6 +5,7 @@ platform's chain); no row is ever edited or deleted, so a past period is judged 
 from django.contrib import admin
 from django.db import transaction
 
+from cardroom.access import access_for
 from cardroom.admin import SharedReferenceAdmin
 from cardroom.audit import record_event, snapshot
 
@@ -16,6 +17,17 @@ class ThresholdAdmin(SharedReferenceAdmin):
     list_display = ["code", "value", "unit", "citation", "effective_from"]
     list_filter = ["unit", "citation"]
     search_fields = ["code", "citation", "summary"]
+
+    def get_queryset(self, request):
+        """A gaming manager or auditor reads the thresholds of their organization's packs and the
+        house's own (as `/compliance/thresholds/` does); a superuser reads them all."""
+        rows = super().get_queryset(request)
+        if request.user.is_superuser:
+            return rows
+        from .threshold_views import organization_packs
+        from .thresholds import codes_of
+
+        return rows.filter(code__in=sorted(codes_of(organization_packs(access_for(request.user)))))
 
     def save_model(self, request, obj, form, change):
         with transaction.atomic():

@@ -13,7 +13,7 @@ from django.utils import timezone
 from cardroom.access import access_for
 from cardroom.models import Table
 from cardroom.views import call_service
-from packs import pack_for
+from packs import RevenueModel, pack_for
 
 from . import forms, queries, rules, services
 from .models import FeeCollection
@@ -27,7 +27,7 @@ def fee_page(request):
     site, access = request.site, access_for(request.user)
     if site is None or not rules.FEE_RECORDS.allows(access, site.pk):
         raise PermissionDenied(rules.FEE_RECORDS.refusal())
-    context = {"site": site, "pack": pack_for(site), "applies": site.jurisdiction == rules.FEES_PACK}
+    context = {"site": site, "pack": pack_for(site), "applies": pack_for(site).revenue_model == RevenueModel.FEES}
     if not context["applies"]:
         return render(request, "fees/page.html", context)
     timezone.activate(ZoneInfo(site.time_zone))
