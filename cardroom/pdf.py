@@ -397,22 +397,26 @@ def widths_for_figures(
     right: set[int],
 ) -> list[float]:
     """`col_widths`, widened where a figure (a money or right-aligned cell) or a header word would
-    not fit on one line, the width taken from text columns with room to spare (never below their
-    longest word): a figure never wraps mid-number, a header word never mid-word. The total
-    width does not change."""
+    not fit on one line, the width taken from columns with room to spare: text columns (never
+    below their longest word), then other figure columns (never below their own widest figure):
+    a figure never wraps mid-number, a header word never mid-word. The total width does not
+    change."""
     widths = list(col_widths)
-    short = {}
+    short, need = {}, {}
     for column in range(len(widths)):
-        need = _column_need(column, header, rows, total_row, money=money, whole=True if column in right else None)
-        if need > widths[column] + 0.01:
-            short[column] = need - widths[column]
+        need[column] = _column_need(column, header, rows, total_row, money=money, whole=True if column in right else None)
+        if need[column] > widths[column] + 0.01:
+            short[column] = need[column] - widths[column]
     if not short:
         return widths
     spare = {}
     for column in range(len(widths)):
-        if column in right or column in short:
+        if column in short:
             continue
-        floor = max(_column_need(column, header, rows, total_row, money=money, whole=False), MIN_TEXT_WIDTH)
+        if column in right:
+            floor = need[column]
+        else:
+            floor = max(_column_need(column, header, rows, total_row, money=money, whole=False), MIN_TEXT_WIDTH)
         if widths[column] > floor:
             spare[column] = widths[column] - floor
     deficit, available = sum(short.values()), sum(spare.values())

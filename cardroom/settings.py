@@ -282,6 +282,8 @@ SPECTACULAR_SETTINGS = {
         "SurrenderEnum": "cardroom.models.Table.Surrender",
         "DealtFromEnum": "cardroom.models.Table.DealtFrom",
         "BankerEnum": "cardroom.models.Table.Banker",
+        "LicenceTieOptionEnum": "approvals.models.Licence.TieOption",
+        "TableTieOptionEnum": [(1, "1"), (2, "2"), (3, "3")],
     },
 }
 

@@ -8,10 +8,17 @@ class Migration(migrations.Migration):
         ("surveillance", "0005_recording_table_day"),
     ]
 
+    # The form reference's default is the model's (Python), not the database's: only the state
+    # changes. Altering the column would make SQLite rebuild the append-only table and drop its
+    # triggers.
     operations = [
-        migrations.AlterField(
-            model_name="sampleevaluation",
-            name="form_reference",
-            field=models.CharField(blank=True, default="", max_length=40),
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name="sampleevaluation",
+                    name="form_reference",
+                    field=models.CharField(blank=True, default="", max_length=40),
+                ),
+            ],
         ),
     ]

@@ -31,7 +31,10 @@ def test_a_table_on_a_fractional_site_id_is_refused_and_a_whole_one_in_a_form_bo
     body = {"site": site.pk + 0.5, "number": 7, "min_wager_cents": 100, "max_wager_cents": 2500}
     assert str(site.pk) in refused_naming(api.post("/api/v1/tables/", body, format="json"), "site")
     assert not Table.objects.filter(number=7).exists()
-    form = {**body, "site": str(site.pk)}
+    # A form body reads an absent boolean as false (HTML forms send no unchecked box), so the
+    # options ND 99-01.3-08-09(2)(c),(d) require are sent.
+    required = {"double_after_split": "true", "resplit_allowed": "true", "split_aces_one_card": "true"}
+    form = {**body, "site": str(site.pk), **required}
     assert api.post("/api/v1/tables/", form).status_code == 201
 
 

@@ -89,8 +89,9 @@ def a_day_through_the_services(site, cast, code):
     if keeps_trays:
         # Neither verified nor received: ND 99-01.3-08-05(5), (6).
         floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
-    box = counts.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
-    counts.place_drop_box(acting_user=manager.user, drop_box=box, gaming_date=day.gaming_date)  # never removed
+    if keeps_trays:  # a fees-only pack keeps no drop box either
+        box = counts.register_drop_box(acting_user=cast[Role.GAMING_MANAGER].user, table=table)
+        counts.place_drop_box(acting_user=manager.user, drop_box=box, gaming_date=day.gaming_date)  # never removed
     cage.record_bank_count(
         acting_user=cashier.user,
         site=site,
