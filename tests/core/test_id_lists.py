@@ -52,7 +52,10 @@ def test_a_bulk_insert_of_more_rows_than_sqlite_has_variables_is_recorded_in_the
     with CaptureQueriesContext(connection) as queries:
         SurveillanceStatus.objects.bulk_create(rows)
     assert AuditEvent.objects.filter(row_table="surveillance_surveillancestatus").count() == count
+    # The chunked reads of the rows' organizations (on PostgreSQL the ids drawn from the table's
+    # sequence before the COPY name the table too, but read nothing from it).
     reads = [
-        q["sql"] for q in queries if q["sql"].startswith("SELECT") and "surveillance_surveillancestatus" in q["sql"]
+        q["sql"] for q in queries
+        if q["sql"].startswith("SELECT") and 'FROM "surveillance_surveillancestatus"' in q["sql"]
     ]
     assert len(reads) == -(-count // ID_CHUNK)
