@@ -315,6 +315,16 @@ class Comparison:
     def growth(self) -> float:
         return self.large.queries / self.small.queries if self.small.queries else 1.0
 
+    @property
+    def time_growth(self) -> float:
+        return self.large.median / self.small.median if self.small.median else 1.0
+
+
+# Time growth is judged on pages that take at least this long at the small size: below it a
+# millisecond of scheduling noise is a large share of the figure (all pages are still printed).
+TIME_GROWTH_FLOOR_SECONDS = 0.005
+TIME_GROWTH_TARGET = 1.5  # at most 1.5x the time for four times the rows (issue 37)
+
 
 def walk(
     nights: int = SMALL_NIGHTS, repeat: int = 1, progress: Callable[[str], None] | None = None
@@ -340,16 +350,31 @@ def report(comparisons: list[Comparison], nights: int = SMALL_NIGHTS) -> list[st
     width = max(len(c.path) for c in comparisons)
     lines = [
         f"{'address':<{width}}  status  queries@{nights}n  queries@{nights * GROWTH}n  "
-        f"median ms@{nights}n  median ms@{nights * GROWTH}n  rows"
+        f"median ms@{nights}n  median ms@{nights * GROWTH}n  time growth  rows"
     ]
     for c in comparisons:
         rows = "" if c.small.rows is None else f"{c.small.rows} -> {c.large.rows}"
         lines.append(
             f"{c.path:<{width}}  {c.small.status:>6}  {c.small.queries:>11}  {c.large.queries:>11}  "
-            f"{c.small.median * 1000:>12.1f}  {c.large.median * 1000:>12.1f}  {rows}"
+            f"{c.small.median * 1000:>12.1f}  {c.large.median * 1000:>12.1f}  {c.time_growth:>11.2f}  {rows}"
         )
     measured = [c for c in comparisons if c.small.status == 200]
     worst = max(measured, key=lambda c: c.growth)
     lines.append(f"worst page: {worst.path} ({worst.small.queries} -> {worst.large.queries} queries)")
     lines.append(f"worst query growth: {worst.growth:.2f}")
+    timed = [c for c in measured if c.small.median >= TIME_GROWTH_FLOOR_SECONDS] or measured
+    slowest = max(timed, key=lambda c: c.time_growth)
+    small = sum(c.small.median for c in measured)
+    large = sum(c.large.median for c in measured)
+    lines.append(
+        f"time growth: all addresses together {large / small if small else 1.0:.2f}; worst address taking "
+        f"{TIME_GROWTH_FLOOR_SECONDS * 1000:g} ms or more: {slowest.path} ({slowest.small.median * 1000:.1f} -> "
+        f"{slowest.large.median * 1000:.1f} ms)"
+    )
+    # The floor of a page is the same page at the small size: the ratio is its time at four
+    # times the rows over that.
+    lines.append(
+        f"ratio to floor: {slowest.time_growth:.2f} (target {TIME_GROWTH_TARGET:g})"
+        + ("" if slowest.time_growth <= TIME_GROWTH_TARGET else " - MISSED")
+    )
     return lines

@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test.utils import setup_test_environment, teardown_test_environment
 
-from benchmarks import pages
+from benchmarks import floors, pages
 
 
 class Command(BaseCommand):
@@ -39,9 +39,14 @@ class Command(BaseCommand):
             test["NAME"] = f"bench_pages_{connection.settings_dict['NAME']}"
         old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
         try:
+            machine = floors.Machine().start()
             comparisons = pages.walk(nights=nights, repeat=repeat, progress=self.stderr.write)
-            for line in pages.report(comparisons, nights=nights):
+            machine.stop()
+            lines = pages.report(comparisons, nights=nights)
+            for line in lines[:-1]:
                 self.stdout.write(line)
+            self.stdout.write(machine.line())
+            self.stdout.write(lines[-1])
         finally:
             connection.creation.destroy_test_db(old_name, verbosity=0)
             teardown_test_environment()

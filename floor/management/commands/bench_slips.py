@@ -13,6 +13,12 @@ Printed: slips/s, whether every series (site and kind) is gapless and without re
 queries one fill and one credit make (counted before the timed run), and where a slip's
 time goes under load: waiting for the series' next number, for the chain's lock and head,
 in other SQL, and the rest (Python, commits).
+
+Then its floor (issue 37), timed in the same run by the same clients on the same database: the
+same number of numbered rows, each with its chain event, inserted by plain SQL (a per-series
+number under a lock, a chain head per organization, one transaction a row; no Django model or
+service; `benchmarks.floors`), checked gapless too. The last lines are the machine reading and
+`ratio to floor: X (target 2)`, the product's time a slip over the floor's.
 """
 
 import multiprocessing
@@ -27,6 +33,7 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from benchmarks import floors
 from cardroom.management.base import DatabaseCommand
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
 from floor import services
@@ -35,7 +42,9 @@ from floor.models import Slip, SlipKind
 from packs.nd.chips import SPECS as CHIP_SPECS
 
 TABLES = 6
+TARGET = 2  # the product's time a slip within twice its floor's (issue 37)
 LINES = [{"denomination": 2500, "quantity": 20}, {"denomination": 500, "quantity": 20}]
+FLOOR_AMOUNT = sum(line["denomination"] * line["quantity"] for line in LINES)
 TRAY = [
     {"denomination": 2500, "quantity": 40},
     {"denomination": 500, "quantity": 160},
@@ -67,20 +76,21 @@ class Command(DatabaseCommand):
             raise CommandError(
                 "Give at least one client, as many slips as clients, 1 to `clients` sites and 1 to `clients` processes."
             )
-        floors = [self._scratch_floor(clients, n, sites) for n in range(sites)]
-        queries = self._count_queries(floors[0])
-        people = [(floors[i % sites][2][i // sites], floors[i % sites][1]) for i in range(clients)]
+        floors_ = [self._scratch_floor(clients, n, sites) for n in range(sites)]
+        queries = self._count_queries(floors_[0])
+        people = [(floors_[i % sites][2][i // sites], floors_[i % sites][1]) for i in range(clients)]
         per_client = [slips // clients + (1 if i < slips % clients else 0) for i in range(clients)]
-        before = Slip.objects.filter(site__in=[f[0] for f in floors]).count()
+        before = Slip.objects.filter(site__in=[f[0] for f in floors_]).count()
+        machine = floors.Machine().start()
         started = time.perf_counter()
         errors, phases = self._run_processes(people, per_client, processes)
         elapsed = time.perf_counter() - started
-        series = [(site, kind) for site, _, _ in floors for kind in SlipKind.values]
+        series = [(site, kind) for site, _, _ in floors_ for kind in SlipKind.values]
         broken = [f"{site.pk}/{kind}" for site, kind in series if not self._gapless(site, kind)]
-        made = Slip.objects.filter(site__in=[f[0] for f in floors]).count() - before
+        made = Slip.objects.filter(site__in=[f[0] for f in floors_]).count() - before
         self.stdout.write(
             f"database: {connection.vendor}; clients: {clients} in {processes} process(es); "
-            f"sites: {sites} (one per organization, ids {', '.join(str(f[0].pk) for f in floors)})"
+            f"sites: {sites} (one per organization, ids {', '.join(str(f[0].pk) for f in floors_)})"
         )
         self.stdout.write(f"{made} slips in {elapsed:.2f} s: {made / elapsed:.0f} slips/s")
         self.stdout.write(
@@ -97,6 +107,41 @@ class Command(DatabaseCommand):
             self.stderr.write(repr(error))
         if errors or broken:
             raise CommandError("the benchmark found errors or a gap")
+        floor_elapsed, floor_made, floor_gapless = self._floor(floors_, people, per_client, processes)
+        machine.stop()
+        self.stdout.write(
+            f"floor (plain SQL: a numbered row and its chain event a transaction, the same clients): {floor_made} rows "
+            f"in {floor_elapsed:.2f} s: {floor_made / floor_elapsed:.0f} rows/s; gapless: "
+            f"{'yes' if floor_gapless else 'NO'}"
+        )
+        self.stdout.write(machine.line())
+        ratio = floors.Ratio(elapsed / made, floor_elapsed / floor_made, TARGET)
+        self.stdout.write(
+            f"time a slip: product {ratio.product * 1000:.1f} ms, floor {ratio.floor * 1000:.1f} ms (mean, under load)"
+        )
+        self.stdout.write(ratio.line())
+        if not floor_gapless:
+            raise CommandError("the floor's numbering has a gap: the floor itself is wrong")
+
+    def _floor(self, sites, people, per_client, processes) -> tuple[float, int, bool]:
+        """The floor: the same clients insert the same number of numbered rows, each with its
+        chain event, by plain SQL (benchmarks.floors), into scratch tables dropped afterwards."""
+        floors.create_slip_floor()
+        try:
+            floors.seed_slip_floor(
+                [(site.organization_id, site.pk, kind) for site, _, _ in sites for kind in SlipKind.values]
+            )
+            started = time.perf_counter()
+            errors, _ = self._run_processes(people, per_client, processes, floor=True)
+            elapsed = time.perf_counter() - started
+            if errors:
+                raise CommandError(f"the floor failed: {errors[0]!r}")
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT COUNT(*) FROM bench_floor_row")
+                (made,) = cursor.fetchone()
+            return elapsed, made, floors.slip_floor_gapless()
+        finally:
+            floors.drop_slip_floor()
 
     def _phases_line(self, phases: Counter, made: int) -> str:
         def ms(seconds):
@@ -158,17 +203,17 @@ class Command(DatabaseCommand):
             Membership.objects.create(employee=employee, site=site, role=role)
         return employee
 
-    def _run_processes(self, people, per_client, processes):
+    def _run_processes(self, people, per_client, processes, floor=False):
         """Split the clients over forked worker processes (a server runs several); each runs
         its clients as threads. SQLite and PostgreSQL both see separate connections."""
         if processes == 1:
-            return self._run(people, per_client)
+            return self._run(people, per_client, floor)
         context = multiprocessing.get_context("fork")
         results = context.Queue()
         connections.close_all()  # no connection may cross a fork
 
         def worker(part):
-            errors, phases = self._run([people[i] for i in part], [per_client[i] for i in part])
+            errors, phases = self._run([people[i] for i in part], [per_client[i] for i in part], floor)
             results.put(([repr(e) for e in errors], dict(phases)))
 
         parts = [list(range(n, len(people), processes)) for n in range(processes)]
@@ -184,7 +229,7 @@ class Command(DatabaseCommand):
             process.join()
         return errors, phases
 
-    def _run(self, people, per_client):
+    def _run(self, people, per_client, floor=False):
         errors, barrier, lock, phases = [], threading.Barrier(len(people)), threading.Lock(), Counter()
 
         def client(index, employee, tables):
@@ -201,6 +246,13 @@ class Command(DatabaseCommand):
                     mine[phase] += time.perf_counter() - started
 
             try:
+                if floor:
+                    barrier.wait()
+                    site = tables[0].site
+                    for n in range(per_client[index]):
+                        kind = SlipKind.values[n % 2]
+                        floors.floor_slip(site.organization_id, site.pk, kind, FLOOR_AMOUNT)
+                    return
                 user = get_user_model().objects.get(pk=employee.user_id)
                 barrier.wait()
                 with connection.execute_wrapper(timed):
