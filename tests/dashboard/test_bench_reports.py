@@ -18,4 +18,12 @@ def test_bench_reports_prints_the_figures_beside_the_baselines_and_rolls_back():
     assert "quarterly summary" in text and "dealer percent-of-hold, every dealer" in text
     assert "ratio" in text and "PDF" in text
     assert "rolled back" in text
+    # Every kind offered at the site, each beside the same furniture around a bare table; the
+    # furniture's own time; the machine reading and the worst ratio last.
+    assert "the furniture alone" in text
+    for kind in ("quarterly PDF", "dealer_hold PDF", "daily PDF", "count_sheets PDF"):
+        assert kind in text
+    lines = text.strip().splitlines()
+    assert lines[-2].startswith("machine: a fixed Python loop")
+    assert lines[-1].startswith("ratio to floor: ") and "(target 2)" in lines[-1]
     assert Organization.objects.count() == before and not Slip.objects.exists()
