@@ -66,8 +66,10 @@ class Built:
     expected: dict  # what the data calls for, by kind
 
     def summary(self) -> str:
-        return (f"{len(self.sites)} sites in {self.organizations} organizations, {self.rows} rows; "
-                f"the data calls for {self.expected}")
+        return (
+            f"{len(self.sites)} sites in {self.organizations} organizations, {self.rows} rows; "
+            f"the data calls for {self.expected}"
+        )
 
 
 class _Rows:
@@ -164,8 +166,9 @@ class _CopyWriter(_Rows):
         super().__init__(connection)
         self.queued = {}
         params = connection.get_connection_params()
-        self.conn = psycopg.connect(**{k: v for k, v in params.items() if k not in ("cursor_factory", "context")},
-                                    autocommit=True)
+        self.conn = psycopg.connect(
+            **{k: v for k, v in params.items() if k not in ("cursor_factory", "context")}, autocommit=True
+        )
         self.conn.execute("SET session_replication_role = replica")
         self.conn.execute("SET synchronous_commit = off")
 
@@ -192,8 +195,10 @@ class _CopyWriter(_Rows):
         for model in self.queued:
             self._flush(model)
         for model, next_id in self.next_id.items():
-            self.conn.execute("SELECT setval(pg_get_serial_sequence(%s, %s), %s, false)",
-                              (f'"{model._meta.db_table}"', model._meta.pk.column, next_id))
+            self.conn.execute(
+                "SELECT setval(pg_get_serial_sequence(%s, %s), %s, false)",
+                (f'"{model._meta.db_table}"', model._meta.pk.column, next_id),
+            )
         self.conn.close()
 
     def abort(self):
@@ -217,8 +222,14 @@ def build(*, sites: int, quarters: int, last: Quarter, seed: int = 1, copy: bool
 
 
 def _build(rng, w, *, sites, quarters, last) -> Built:
-    expected = {"unreceived": 0, "skipped": 0, "late_removal": 0, "low_hold_quarters": 0, "prizes_over_gp_quarters": 0,
-                "late_deposit": 0}
+    expected = {
+        "unreceived": 0,
+        "skipped": 0,
+        "late_removal": 0,
+        "low_hold_quarters": 0,
+        "prizes_over_gp_quarters": 0,
+        "late_deposit": 0,
+    }
     quarter_list = [last]
     while len(quarter_list) < quarters:
         quarter_list.insert(0, quarter_list[0].previous())
@@ -228,14 +239,23 @@ def _build(rng, w, *, sites, quarters, last) -> Built:
     for org_index, size in enumerate(organization_sizes(sites, rng)):
         org = w.add(Organization, {"name": f"Bench charity {stamp}-{org_index}"})
         users = [w.add(User, {"username": f"bench-{org}-{i}"}) for i in (1, 2)]
-        staff, second = (w.add(Employee, {"organization_id": org, "user_id": u, "initials": f"B{i}"})
-                         for i, u in enumerate(users, 1))
+        staff, second = (
+            w.add(Employee, {"organization_id": org, "user_id": u, "initials": f"B{i}"}) for i, u in enumerate(users, 1)
+        )
         org_sites = [w.add(Site, {"organization_id": org, "name": f"Bench site {org_index}-{n}"}) for n in range(size)]
         busy = {s: rng.random() < 0.3 for s in org_sites}
         if any(busy.values()):
             for value, spec in CHIP_SPECS.items():
-                w.add(ChipDenomination, {"organization_id": org, "value_cents": value, "primary_colour": spec.primary_colour,
-                                         "edge_spots": spec.edge_spots, "edge_colour": spec.default_edge_colour})
+                w.add(
+                    ChipDenomination,
+                    {
+                        "organization_id": org,
+                        "value_cents": value,
+                        "primary_colour": spec.primary_colour,
+                        "edge_spots": spec.edge_spots,
+                        "edge_colour": spec.default_edge_colour,
+                    },
+                )
         for site in org_sites:
             _build_site(w, rng, site, busy[site], quarter_list, staff, second, expected)
         all_sites += org_sites
@@ -245,19 +265,36 @@ def _build(rng, w, *, sites, quarters, last) -> Built:
 
 def _build_site(w, rng, site, busy, quarter_list, staff, second, expected):
     max_wager = 2500 if busy else SMALL_SITE_MAX_WAGER_CENTS
-    tables = [(w.add(Table, {"site_id": site, "number": n + 1, "min_wager_cents": 100, "max_wager_cents": max_wager}),
-               n + 1) for n in range(rng.randint(4, 6) if busy else rng.randint(1, 3))]
+    tables = [
+        (w.add(Table, {"site_id": site, "number": n + 1, "min_wager_cents": 100, "max_wager_cents": max_wager}), n + 1)
+        for n in range(rng.randint(4, 6) if busy else rng.randint(1, 3))
+    ]
     boxes = {t: w.add(DropBox, {"site_id": site, "table_id": t, "number": number}) for t, number in tables}
     recorders = {}
     if busy:
-        w.add(SurveillanceStatus, {
-            "site_id": site, "required": True, "since": SURVEILLANCE_SINCE, "operational_on": SURVEILLANCE_SINCE,
-            "reason": "Benchmark: a busy site's gross proceeds require surveillance (ND 99-01.3-08-04).",
-            "recorded_at": _at(SURVEILLANCE_SINCE, 0)})
+        w.add(
+            SurveillanceStatus,
+            {
+                "site_id": site,
+                "required": True,
+                "since": SURVEILLANCE_SINCE,
+                "operational_on": SURVEILLANCE_SINCE,
+                "reason": "Benchmark: a busy site's gross proceeds require surveillance (ND 99-01.3-08-04).",
+                "recorded_at": _at(SURVEILLANCE_SINCE, 0),
+            },
+        )
         for t, _ in tables:
             for kind in (Equipment.Kind.CAMERA, Equipment.Kind.RECORDING_UNIT):
-                e = w.add(Equipment, {"site_id": site, "table_id": t, "kind": kind, "make_model": "Bench",
-                                      "installed_on": SURVEILLANCE_SINCE})
+                e = w.add(
+                    Equipment,
+                    {
+                        "site_id": site,
+                        "table_id": t,
+                        "kind": kind,
+                        "make_model": "Bench",
+                        "installed_on": SURVEILLANCE_SINCE,
+                    },
+                )
                 if kind == Equipment.Kind.RECORDING_UNIT:
                     recorders[t] = e
     nights = rng.randint(6, 7) if busy else rng.randint(4, 5)
@@ -269,8 +306,11 @@ def _build_site(w, rng, site, busy, quarter_list, staff, second, expected):
             mean_hold, expected["low_hold_quarters"] = 0.05, expected["low_hold_quarters"] + 1
         elif not busy and rng.randrange(PRIZES_OVER_GP_ONE_IN) == 0:
             mean_hold, expected["prizes_over_gp_quarters"] = -0.3, expected["prizes_over_gp_quarters"] + 1
-        days = [d for d in (quarter.start + timedelta(days=i) for i in range((quarter.end - quarter.start).days + 1))
-                if d.weekday() in weekdays]
+        days = [
+            d
+            for d in (quarter.start + timedelta(days=i) for i in range((quarter.end - quarter.start).days + 1))
+            if d.weekday() in weekdays
+        ]
         _build_quarter(w, rng, site, tables, boxes, recorders, days, mean_hold, numbers, staff, second, expected)
 
 
@@ -281,66 +321,156 @@ def _build_quarter(w, rng, site, tables, boxes, recorders, days, mean_hold, numb
         opened, counted = _at(d, 18), _at(d, 35)
         g = w.add(GamingDay, {"site_id": site, "gaming_date": d, "opened_at": opened, "opened_by_id": staff})
         w.add(GamingDayClose, {"gaming_day_id": g, "closed_at": _at(d, 30), "closed_by_id": staff})
-        session = w.add(CountSession, {"site_id": site, "gaming_date": d, "first_member_id": staff,
-                                       "second_member_id": second, "opened_by_id": staff, "opened_at": _at(d, 34)})
+        session = w.add(
+            CountSession,
+            {
+                "site_id": site,
+                "gaming_date": d,
+                "first_member_id": staff,
+                "second_member_id": second,
+                "opened_by_id": staff,
+                "opened_at": _at(d, 34),
+            },
+        )
         for member, initials in ((staff, "B1"), (second, "B2")):
-            w.add(CountSignature, {"session_id": session, "member_id": member, "initials": initials,
-                                   "signed_at": _at(d, 34)})
+            w.add(
+                CountSignature,
+                {"session_id": session, "member_id": member, "initials": initials, "signed_at": _at(d, 34)},
+            )
         day_win, prepared = 0, 0
         night_drop = rng.randint(10_000, 80_000)  # a small site's whole night
         for table, table_number in tables:
             drop = rng.randint(80_000, 400_000) if busy else max(2_000, night_drop // len(tables))
             win = int(drop * max(-0.05, min(0.40, rng.gauss(mean_hold, 0.10))))
             opener = rng.randrange(100_000, 300_001, 500)
-            amounts = {kind: [rng.randrange(20_000, 100_001, 500) for _ in range(rng.randint(0, limit))]
-                       for kind, limit in (("fill", 3), ("credit", 2))}
+            amounts = {
+                kind: [rng.randrange(20_000, 100_001, 500) for _ in range(rng.randint(0, limit))]
+                for kind, limit in (("fill", 3), ("credit", 2))
+            }
             closer = opener + win - drop + sum(amounts["fill"]) - sum(amounts["credit"])
             while closer < 0:  # the table ran out of chips: one more fill
                 amounts["fill"].append(rng.randrange(50_000, 100_001, 500))
                 closer += amounts["fill"][-1]
             day_win += win
             for kind, cents, hour in (("opener", opener, 19), ("closer", closer, 29)):
-                w.add(TableInventory, {"gaming_day_id": g, "table_id": table, "kind": kind, "total_cents": cents,
-                                       "counted_at": _at(d, hour), "counted_by_id": staff})
+                w.add(
+                    TableInventory,
+                    {
+                        "gaming_day_id": g,
+                        "table_id": table,
+                        "kind": kind,
+                        "total_cents": cents,
+                        "counted_at": _at(d, hour),
+                        "counted_by_id": staff,
+                    },
+                )
             for kind, values in amounts.items():
                 for cents in values:
                     if rng.randrange(SKIPPED_ONE_IN) == 0:
                         numbers[kind] += 1
                         expected["skipped"] += 1
                     numbers[kind] += 1
-                    slip = w.add(Slip, {"site_id": site, "kind": kind, "number": numbers[kind], "table_id": table,
-                                        "gaming_day_id": g, "game": "21", "table_number": table_number,
-                                        "prepared_at": _at(d, 19.5 + prepared / 20), "prepared_by_id": staff,
-                                        "total_cents": cents})
+                    slip = w.add(
+                        Slip,
+                        {
+                            "site_id": site,
+                            "kind": kind,
+                            "number": numbers[kind],
+                            "table_id": table,
+                            "gaming_day_id": g,
+                            "game": "21",
+                            "table_number": table_number,
+                            "prepared_at": _at(d, 19.5 + prepared / 20),
+                            "prepared_by_id": staff,
+                            "total_cents": cents,
+                        },
+                    )
                     prepared += 1
                     unreceived = rng.randrange(UNRECEIVED_ONE_IN) == 0
                     expected["unreceived"] += unreceived
                     for step in ("verify",) if unreceived else ("verify", "receive"):
-                        w.add(SlipStep, {"slip_id": slip, "kind": step, "employee_id": staff, "initials": "B1",
-                                         "at": _at(d, 22.5)})
+                        w.add(
+                            SlipStep,
+                            {"slip_id": slip, "kind": step, "employee_id": staff, "initials": "B1", "at": _at(d, 22.5)},
+                        )
             late = rng.randrange(LATE_REMOVAL_ONE_IN) == 0
             expected["late_removal"] += late
             removed = _at(d, 29 + (24 if late else 0))
-            drop_id = w.add(Drop, {"site_id": site, "drop_box_id": boxes[table], "table_id": table, "gaming_date": d,
-                                   "placed_at": opened, "placed_by_id": staff})
-            w.add(DropRemoval, {"drop_id": drop_id, "removed_at": removed, "transported_by_id": staff,
-                                "sole_employee_on_duty": True, "storage_place": "safe", "key_holder_id": staff,
-                                "recorded_at": removed})
-            entry = w.add(CountEntry, {"session_id": session, "drop_id": drop_id, "kind": "member",
-                                       "entered_by_id": staff, "entered_at": counted, "total_cents": drop})
-            w.add(CountAgreement, {"session_id": session, "drop_id": drop_id, "entry_id": entry, "source": "match",
-                                   "total_cents": drop, "agreed_at": counted})
+            drop_id = w.add(
+                Drop,
+                {
+                    "site_id": site,
+                    "drop_box_id": boxes[table],
+                    "table_id": table,
+                    "gaming_date": d,
+                    "placed_at": opened,
+                    "placed_by_id": staff,
+                },
+            )
+            w.add(
+                DropRemoval,
+                {
+                    "drop_id": drop_id,
+                    "removed_at": removed,
+                    "transported_by_id": staff,
+                    "sole_employee_on_duty": True,
+                    "storage_place": "safe",
+                    "key_holder_id": staff,
+                    "recorded_at": removed,
+                },
+            )
+            entry = w.add(
+                CountEntry,
+                {
+                    "session_id": session,
+                    "drop_id": drop_id,
+                    "kind": "member",
+                    "entered_by_id": staff,
+                    "entered_at": counted,
+                    "total_cents": drop,
+                },
+            )
+            w.add(
+                CountAgreement,
+                {
+                    "session_id": session,
+                    "drop_id": drop_id,
+                    "entry_id": entry,
+                    "source": "match",
+                    "total_cents": drop,
+                    "agreed_at": counted,
+                },
+            )
             if busy:
-                w.add(Recording, {"table_id": table, "recorder_id": recorders[table], "gaming_date": d,
-                                  "started_at": _at(d, 19), "stopped_at": _at(d, 29.5),
-                                  "release_on": d + timedelta(days=365), "operated_by_id": staff,
-                                  "recorded_at": _at(d, 29.5)})
+                w.add(
+                    Recording,
+                    {
+                        "table_id": table,
+                        "recorder_id": recorders[table],
+                        "gaming_date": d,
+                        "started_at": _at(d, 19),
+                        "stopped_at": _at(d, 29.5),
+                        "release_on": d + timedelta(days=365),
+                        "operated_by_id": staff,
+                        "recorded_at": _at(d, 29.5),
+                    },
+                )
         late_deposit = rng.randrange(LATE_DEPOSIT_ONE_IN) == 0
         expected["late_deposit"] += late_deposit
         deposited = add_banking_days(d, 5 if late_deposit else 1)
-        w.add(BankDeposit, {"site_id": site, "gaming_day_id": g, "gaming_date": d, "amount_cents": max(0, day_win),
-                            "deposited_on": deposited, "due_on": add_banking_days(d, 3), "recorded_by_id": staff,
-                            "recorded_at": _at(deposited, 15)})
+        w.add(
+            BankDeposit,
+            {
+                "site_id": site,
+                "gaming_day_id": g,
+                "gaming_date": d,
+                "amount_cents": max(0, day_win),
+                "deposited_on": deposited,
+                "due_on": add_banking_days(d, 3),
+                "recorded_by_id": staff,
+                "recorded_at": _at(deposited, 15),
+            },
+        )
 
 
 class deferred_indexes:

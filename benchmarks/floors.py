@@ -105,7 +105,7 @@ def drop_slip_floor() -> None:
 def seed_slip_floor(series: list[tuple[int, int, str]]) -> None:
     """(organization, site, kind) of every series: their number rows and chain heads."""
     with connection.cursor() as cursor:
-        for org, site, kind in series:
+        for _org, site, kind in series:
             cursor.execute("INSERT INTO bench_floor_series (site, kind, last) VALUES (%s, %s, 0)", [site, kind])
         for org in sorted({org for org, _, _ in series}):
             cursor.execute("INSERT INTO bench_floor_chain (org, seq, head) VALUES (%s, 0, %s)", [org, "0" * 64])

@@ -66,9 +66,11 @@ class Command(DatabaseCommand):
         parser.add_argument("--dealers", type=int, default=12)
         parser.add_argument("--repeat", type=int, default=7)
         parser.add_argument("--pdf", action="store_true")
+        parser.add_argument("--kinds", default="", help="with --pdf, only these report kinds (comma-separated codes)")
 
-    def handle(self, *args, quarter, tables, days, shifts, slips, dealers, repeat, pdf, **options):
+    def handle(self, *args, quarter, tables, days, shifts, slips, dealers, repeat, pdf, kinds, **options):
         self.repeat = repeat
+        self.kinds = {code.strip() for code in kinds.split(",") if code.strip()}
         self.ratios: list[float] = []
         machine = floors.Machine().start()
         try:
@@ -127,7 +129,9 @@ class Command(DatabaseCommand):
 
     def _title(self, busy, kind, context) -> tuple[TitleBlock, Provenance]:
         site = busy.site
-        title = TitleBlock(site.organization.name, site.name, context.period_label, kind.title_at(site), kind.rule_at(site))
+        title = TitleBlock(
+            site.organization.name, site.name, context.period_label, kind.title_at(site), kind.rule_at(site)
+        )
         return title, Provenance(datetime(2026, 1, 1, tzinfo=UTC), "bench", "0" * 64)
 
     def _produce(self, busy, kind, context: ReportContext) -> tuple[bytes, list, list]:
@@ -145,11 +149,13 @@ class Command(DatabaseCommand):
     def _pdfs(self, busy) -> None:
         site = busy.site
         kinds = [kind for kind in load_kinds().values() if kind.applies_to(site)]
+        if self.kinds:
+            kinds = [kind for kind in kinds if kind.code in self.kinds]
         some = kinds[0]
         title, provenance = self._title(busy, some, self._context(busy, some))
         furniture, _ = db.timed(lambda: furnished_bare_pdf(title, provenance, False, ["-"], [["-"]]), self.repeat)
         self.stdout.write(
-            f"PDFs of the {len(kinds)} report kinds offered at the site (kind build + render, beside the work's own "
+            f"PDFs of {len(kinds)} report kinds offered at the site (kind build + render, beside the work's own "
             f"statements + the same furniture around a bare table of the same rows); the furniture alone (title "
             f"block, sign-off, page 1 of 1, fonts, a one-cell table): warm {furniture.warm * 1000:.1f} ms, cold "
             f"{furniture.cold * 1000:.1f} ms"
