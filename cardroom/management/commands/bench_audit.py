@@ -25,7 +25,6 @@ from cardroom.management.base import DatabaseCommand
 from cardroom.models import AuditEvent
 from cardroom.periods import Quarter
 
-
 TARGET = 2  # the verification within twice its floor (issue 37)
 
 
