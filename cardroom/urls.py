@@ -19,6 +19,7 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("switch-site/", views.switch_site, name="switch_site"),
+    path("signed-in/", views.signed_in, name="signed_in"),
     path("signing-pin/", views.signing_pin, name="signing_pin"),
     path("setup/<str:kind>/", views.setup_list, name="setup_list"),
     path("setup/<str:kind>/new/", views.setup_edit, name="setup_new"),

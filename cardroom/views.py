@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -26,6 +26,13 @@ from .rules import HOUSE_CONTROL
 def favicon(request):
     """Pages without an icon link (the admin's) make the browser ask for /favicon.ico."""
     return redirect(static("cardroom/favicon.svg"))
+
+
+@login_required
+def signed_in(request):
+    """Who is signed in, as plain text: a page that reads the session and the user only. The
+    floor `bench_http` measures the other pages against (issue 37); harmless to anyone signed in."""
+    return HttpResponse(f"Signed in as {request.user.get_username()}.\n", content_type="text/plain; charset=utf-8")
 
 
 @login_required

@@ -14,7 +14,8 @@ from cardroom.models import Role
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 
-LINE = re.compile(r"^(dashboard|daily|slips): \d+\.\d req/s, p50 \d+ ms, p95 \d+ ms$")
+LINE = re.compile(r"^(floor|dashboard|daily|slips): \d+\.\d req/s, p50 \d+ ms, p95 \d+ ms$")
+OVER = re.compile(r"^(dashboard|daily|slips) over floor: p95 \d+\.\d\dx \(target 3x\), throughput ratio \d+\.\d\d")
 
 
 @pytest.mark.slow
@@ -38,5 +39,11 @@ def test_bench_http_prints_one_line_a_page_from_a_server_it_starts_and_stops(sit
     )
 
     lines = out.getvalue().splitlines()
-    assert [line.split(":")[0] for line in lines] == ["dashboard", "daily", "slips"], lines
-    assert all(LINE.match(line) for line in lines), lines
+    # The floor (a signed-in page reading the session and the user only) before and after the
+    # pages, under the same crowd; each page over it; the machine reading; the worst ratio.
+    pages = lines[:5]
+    assert [line.split(":")[0] for line in pages] == ["floor", "dashboard", "daily", "slips", "floor"], lines
+    assert all(LINE.match(line) for line in pages), lines
+    assert all(OVER.match(line) for line in lines[5:8]), lines
+    assert lines[8].startswith("machine: a fixed Python loop"), lines
+    assert re.match(r"^ratio to floor: \d+\.\d\d \(target 3\)", lines[9]), lines

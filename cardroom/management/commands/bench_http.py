@@ -8,6 +8,12 @@ one line a page:
     dashboard: N req/s, p50 X ms, p95 Y ms
 
 then stops the server. Every response must be a 200 (anything else fails the command).
+
+Its floor (issue 37), under the same crowd on the same server, before and after the pages: a
+minimal signed-in page (`/signed-in/`: the session and the user lookup only). The last lines
+are the machine reading and `ratio to floor: X (target 3)`, the worst page's p95 over the
+floor's p95 (target: within 3x; and each page's throughput at least a third of the floor's,
+printed as `throughput ratio`).
 `--build` loads the demo first (`load_demo`; with `--nights N`, the demo's master data and its
 last N play nights a site, as bench_pages builds them)."""
 
@@ -28,9 +34,13 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test import Client
 
+from benchmarks import floors
 from cardroom.management.base import DatabaseCommand
 
 PAGES = (("dashboard", "/figures/dashboard/"), ("daily", "/figures/daily/"), ("slips", "/accounting/queues/"))
+FLOOR = ("floor", "/signed-in/")  # the session and the user lookup only
+P95_TARGET = 3  # each page's p95 within 3x of the floor's (issue 37)
+THROUGHPUT_TARGET = 1 / 3  # each page's requests/s at least a third of the floor's
 MANAGER = "gm"  # the demo's gaming manager
 START_TIMEOUT_SECONDS = 60
 REQUEST_TIMEOUT_SECONDS = 60
@@ -44,8 +54,12 @@ class Result:
     latencies_ms: tuple[float, ...]
     failures: dict  # status (or error) -> count
 
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
     def line(self) -> str:
-        rate = self.requests / self.seconds if self.seconds else 0.0
+        rate = self.rate
         return (
             f"{self.name}: {rate:.1f} req/s, p50 {percentile(self.latencies_ms, 50):.0f} ms, "
             f"p95 {percentile(self.latencies_ms, 95):.0f} ms"
@@ -208,15 +222,38 @@ class Command(DatabaseCommand):
         cookie = session_cookie(user)
         port = free_port()
         server = Server(port, workers)
+        machine = floors.Machine().start()
         try:
             server.wait_until_up()
-            pages = [(name, path, port, cookie, workers) for name, path in PAGES]
-            results = [self._page(*page, clients=clients, requests=requests, seconds=seconds) for page in pages]
+            load_page = lambda name, path: self._page(  # noqa: E731
+                name, path, port, cookie, workers, clients=clients, requests=requests, seconds=seconds
+            )
+            floor_before = load_page(*FLOOR)
+            results = [load_page(name, path) for name, path in PAGES]
+            floor_after = load_page(*FLOOR)
         finally:
             server.stop()
-        failed = [f"{r.name}: {r.failures}" for r in results if r.failures]
+        machine.stop()
+        failed = [f"{r.name}: {r.failures}" for r in [floor_before, *results, floor_after] if r.failures]
         if failed:
             raise CommandError(f"Responses other than 200: {'; '.join(failed)}")
+        self._ratios(results, floor_before, floor_after, machine)
+
+    def _ratios(self, results, floor_before, floor_after, machine) -> None:
+        """The floor's best p95 and throughput of its two runs (before and after the pages)."""
+        floor_p95 = min(percentile(f.latencies_ms, 95) for f in (floor_before, floor_after))
+        floor_rate = max(f.rate for f in (floor_before, floor_after))
+        worst = None
+        for result in results:
+            p95 = percentile(result.latencies_ms, 95) / floor_p95 if floor_p95 else float("inf")
+            rate = result.rate / floor_rate if floor_rate else 0.0
+            self.stdout.write(
+                f"{result.name} over floor: p95 {p95:.2f}x (target {P95_TARGET}x), "
+                f"throughput ratio {rate:.2f} (target at least {THROUGHPUT_TARGET:.2f})"
+            )
+            worst = p95 if worst is None else max(worst, p95)
+        self.stdout.write(machine.line())
+        self.stdout.write(floors.Ratio(worst, 1.0, P95_TARGET).line())
 
     def _build(self, nights: int) -> None:
         if nights:
