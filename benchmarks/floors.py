@@ -17,10 +17,13 @@ the printing.
 
 import hashlib
 import json
+import multiprocessing
+import re
 import time
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.apps import apps
+from django.db import connection, connections, models, transaction
 
 from benchmarks.machine import LOOP, loop_seconds
 
@@ -172,3 +175,73 @@ def audit_floor(event_table: str, row_tables: list[str], batch: int = 2000) -> t
                     hashlib.sha256(json.dumps(row, default=str).encode()).hexdigest()
                 rows += len(chunk)
     return time.perf_counter() - started, events, rows
+
+
+# --- the compliance floor: one aggregating pass over the tables the scan reads ---------------
+
+_TABLE_IN_SQL = re.compile(r'\b(?:FROM|JOIN)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?', re.IGNORECASE)
+_NUMERIC = (models.IntegerField, models.BigIntegerField, models.PositiveIntegerField, models.SmallIntegerField)
+
+
+def tables_read(statements: list[str]) -> list[str]:
+    """The tables these SQL statements read (FROM and JOIN), that belong to a model."""
+    known = {model._meta.db_table: model for model in apps.get_models()}
+    found = {
+        name
+        for sql in statements
+        if sql.lstrip().upper().startswith(("SELECT", "WITH"))
+        for name in _TABLE_IN_SQL.findall(sql)
+    }
+    return sorted(found & set(known))
+
+
+def aggregate_sql(table: str) -> str:
+    """One statement reading every row of `table` between two ids and aggregating it: the row
+    count and the sum of every plain integer column (so each row is read, not only an index)."""
+    model = next(m for m in apps.get_models() if m._meta.db_table == table)
+    quote = connection.ops.quote_name
+    columns = [
+        f.column
+        for f in model._meta.concrete_fields
+        if isinstance(f, _NUMERIC) and not f.is_relation and not f.primary_key
+    ]
+    sums = "".join(f", SUM({quote(column)})" for column in columns)
+    return f"SELECT COUNT(*){sums} FROM {quote(table)} WHERE {quote('id')} BETWEEN %s AND %s"
+
+
+def id_ranges(table: str, parts: int) -> list[tuple[int, int]]:
+    """`parts` contiguous id ranges covering the table, one for each worker."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT MIN(id), MAX(id) FROM {connection.ops.quote_name(table)}")
+        low, high = cursor.fetchone()
+    if low is None:
+        return []
+    step = (high - low) // parts + 1
+    return [(low + n * step, min(high, low + (n + 1) * step - 1)) for n in range(parts)]
+
+
+def compliance_floor(tables: list[str], workers: int) -> float:
+    """Seconds for `workers` forked processes (the scan's worker count) to read and aggregate
+    every row of `tables`, each its share of every table's ids, one statement per table."""
+    plans = {table: (aggregate_sql(table), id_ranges(table, workers)) for table in tables}
+    context = multiprocessing.get_context("fork")
+    connections.close_all()  # no connection may cross a fork
+
+    def work(part: int) -> None:
+        with connection.cursor() as cursor:
+            for sql, ranges in plans.values():
+                if part < len(ranges):
+                    cursor.execute(sql, list(ranges[part]))
+                    cursor.fetchall()
+        connection.close()
+
+    started = time.perf_counter()
+    processes = [context.Process(target=work, args=(part,)) for part in range(workers)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    elapsed = time.perf_counter() - started
+    if any(process.exitcode for process in processes):
+        raise RuntimeError("a floor process failed")
+    return elapsed

@@ -33,5 +33,9 @@ def test_bench_compliance_scans_through_real_workers_and_opens_the_alerts(tmp_pa
     speed = re.search(r"machine: a fixed Python loop of 20,000,000 additions took ([\d.]+) s before the scans "
                       r"and ([\d.]+) s after", text)
     assert speed and 0 < float(speed[1]) < 60 and 0 < float(speed[2]) < 60, text
+    # Its floor on the same copy with the same number of workers, and the ratio last (issue 37).
+    floor = re.search(r"floor with 1 worker: ([\d.]+) s to read and aggregate every row of the (\d+) tables", text)
+    assert floor and float(floor[1]) > 0 and int(floor[2]) >= 10, text
+    assert re.search(r"\nratio to floor: [\d.]+ \(target 3\)", text), text
     assert "Scratch databases dropped." in text
     assert not list(Path(tmp_path).glob("bench-compliance*.sqlite3"))

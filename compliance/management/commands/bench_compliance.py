@@ -7,7 +7,14 @@ The data is built once in a scratch database (`<database>_bench_compliance`, or 
 under VAR_DIR on SQLite), committed, and ANALYZEd (VACUUMed too on PostgreSQL, as autovacuum would have); each worker count scans its own copy of
 it, so each cold run (the first after building) opens the alerts the data calls for, and the
 warm run that follows (the same scan again: every alert already open) measures a rerun. The
-scratch databases are dropped at the end unless `--keep`."""
+scratch databases are dropped at the end unless `--keep`.
+
+Its floor (issue 37), on the same copy after the scans, split over as many processes as there
+are workers: one SQL statement a table, for every table the scan reads (found by running the
+first chunk's scan in this process, rolled back), reading every row of its share of the ids and
+aggregating them (`benchmarks.floors.compliance_floor`), the best of two runs. The last lines
+are the machine reading and `ratio to floor: X (target 3)`, the cold full scan over its floor
+with the most workers timed."""
 
 import dataclasses
 import hashlib
@@ -26,17 +33,25 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError, connection, transaction
 from django.db.migrations.loader import MigrationLoader
+from django.test.utils import CaptureQueriesContext
 
+from benchmarks import floors
 from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
 from benchmarks.machine import LOOP, loop_seconds
 from cardroom.celery import app
 from cardroom.periods import Quarter
 from compliance.models import Alert
+from compliance.tasks import _scan as scan_chunk
 from compliance.tasks import fan_out, organization_chunks
 from compliance.thresholds import ensure_seeded
 
 WORKER_START_TIMEOUT = 120
 SCAN_TIMEOUT = 3600
+TARGET = 3  # the full scan within 3x of its floor (issue 37)
+
+
+class _Rollback(Exception):
+    pass
 
 
 class Command(BaseCommand):
@@ -93,6 +108,7 @@ class Command(BaseCommand):
             for count in counts:
                 self.copies.append(count)
                 self._timed(count, len(built.sites), quarters)
+            self.stdout.write(self.ratio.line())
         finally:
             for count in self.copies if not keep else ():
                 self._drop_copy(count)
@@ -222,6 +238,7 @@ class Command(BaseCommand):
             last_day = date.fromisoformat(self.spec["day_ranges"][-1][1])
             daily = self._scan({"quarters": [], "day_ranges": [(str(last_day - timedelta(days=6)), str(last_day))]})
             quarterly = self._scan({"quarters": self.spec["quarters"][-1:], "day_ranges": []})
+            floor, tables = self._floor(count, chunks)
             speed_after = loop_seconds()
         finally:
             self._stop_workers(workers)
@@ -243,8 +260,24 @@ class Command(BaseCommand):
         self.stdout.write(f"  nightly jobs with {label}: daily rules (the last 7 days, every site) {daily['wall']:.2f} s, "
                           f"{daily['queries']} queries; quarter rules of {self.spec['quarters'][-1]} {quarterly['wall']:.2f} s, "
                           f"{quarterly['queries']} queries")
+        self.stdout.write(f"  floor with {label}: {floor:.2f} s to read and aggregate every row of the {len(tables)} tables "
+                          f"the scan reads, one statement a table for each worker's share; full scan over floor: "
+                          f"cold {cold['wall'] / floor:.2f}x" + (f", warm {warm['wall'] / floor:.2f}x" if not self.cold_only else ""))
         self.stdout.write(f"  machine: a fixed Python loop of {LOOP:,} additions took {speed_before:.2f} s before the "
                           f"scans and {speed_after:.2f} s after (benchmarks.machine: compare runs with similar readings)")
+        self.ratio = floors.Ratio(cold["wall"], floor, TARGET)
+
+    def _floor(self, count: int, chunks: list[list[int]]) -> tuple[float, list[str]]:
+        """The tables the scan reads (the first chunk scanned here, rolled back), then the best of
+        two floor passes over them with `count` processes."""
+        try:
+            with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+                scan_chunk(chunks[0], self.spec["quarters"], [list(r) for r in self.spec["day_ranges"]])
+                raise _Rollback
+        except _Rollback:
+            pass
+        tables = floors.tables_read([q["sql"] for q in queries.captured_queries])
+        return min(floors.compliance_floor(tables, count) for _ in range(2)), tables
 
     def _notifications_sent(self, opened: int) -> float:
         """Each opened alert queues its e-mail (compliance.tasks.notify_alert): wait for the
