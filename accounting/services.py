@@ -15,13 +15,13 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import limits
 from cardroom.access import NOT_AN_EMPLOYEE, Access, require_role
-from cardroom.audit import record_event, snapshot
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Organization, Site, Table
-from cardroom.periods import Quarter
-from cardroom.rules import HOUSE_CONTROL
+from core import limits
+from core.audit import record_event, snapshot
+from core.audit import record_site_event as _audit
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 from floor import queries as floor_queries
 from floor.calculations import business_date
 from floor.models import GamingDay
@@ -211,7 +211,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     Once the quarter has ended, every gaming day in it is closed and every day with figures has
     closed books, its figures (the site's quarter day by day, each day with the digest of its
     closed books, and the organization's tax as it stands) are frozen with their SHA-256.
-    Filing closes every date of the quarter (cardroom.closing): a later correction is an
+    Filing closes every date of the quarter (core.closing): a later correction is an
     adjustment entered in a later quarter, shown beside the filed figures as an amendment."""
     from . import books
     from .api_figures import tax_json

@@ -7,12 +7,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import closing
 from cardroom.access import NOT_AN_EMPLOYEE, require_role
-from cardroom.audit import record_site_event
-from cardroom.limits import MAX_TEXT_LENGTH
 from cardroom.models import Employee, Site, Table
-from cardroom.money import format_money
+from core import closing
+from core.audit import record_site_event
+from core.limits import MAX_TEXT_LENGTH
+from core.money import format_money
 from floor.calculations import business_date
 from packs import pack_for
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef
 
 from cardroom.models import Table
-from cardroom.money import format_money
+from core.money import format_money
 
 from . import rules
 from .models import DealerShift, GamingDay, Slip, SlipKind, SlipStep, TableInventory

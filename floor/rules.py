@@ -11,7 +11,7 @@ from django.db import models
 
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 # --- Citations ---------------------------------------------------------------------------

@@ -11,13 +11,13 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from cardroom import closing
 from cardroom.access import NOT_AN_EMPLOYEE, require_role
-from cardroom.audit import record_site_event
-from cardroom.limits import MAX_TEXT_LENGTH, check_date
 from cardroom.models import Employee, Site
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from core import closing
+from core.audit import record_site_event
+from core.limits import MAX_TEXT_LENGTH, check_date
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 from packs import pack_for
 

@@ -6,8 +6,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.audit import snapshot
 from cardroom.models import Site
+from core.audit import snapshot
 
 from .. import rules
 from ..calculations import lines_total_cents

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Site
-from cardroom.money import format_money
+from core.money import format_money
 
 from .. import queries, rules
 from ..calculations import deposit_due_on

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import Sum
 
 from cardroom.models import Site
-from cardroom.money import format_money
+from core.money import format_money
 from floor.calculations import business_date
 
 from .. import rules

@@ -7,12 +7,12 @@ from datetime import date, datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom import closing, limits, moments
 from cardroom.access import Access, access_for, refusal, require_role
-from cardroom.audit import record_event, snapshot
 from cardroom.models import ChipDenomination, Employee, Organization, Site
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from core import closing, limits, moments
+from core.audit import record_event, snapshot
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 
 from .. import rules
@@ -22,7 +22,7 @@ from ..calculations import lines_total_cents
 def _moment(at: datetime | None, field: str = "at", *, site: Site | None = None, **checks) -> datetime:
     """The time of an action: now, or an earlier time written on paper; never the future.
     With the site, a naive time is its local time and the paper-first rules apply
-    (cardroom.moments.occurred_at: business hours of `gaming_date`, closed books)."""
+    (core.moments.occurred_at: business hours of `gaming_date`, closed books)."""
     if site is not None:
         return moments.occurred_at(site, at, field=field, **checks)
     now = timezone.now()
@@ -65,7 +65,7 @@ def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int 
 
 def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
     """Call under the site's row lock (close_books takes it too): a cage record dated on a day
-    whose books are closed would change the closed figures (cardroom.closing)."""
+    whose books are closed would change the closed figures (core.closing)."""
     refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
     if refusal is not None:
         raise ValidationError({field: refusal})

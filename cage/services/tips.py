@@ -6,8 +6,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.audit import appended_at_end
 from cardroom.models import Employee, Organization, Site
+from core.audit import appended_at_end
 
 from .. import rules
 from ..models import TipDeclaration, TipDeclarationLine, TipPolicy, TipRedemption

@@ -2,10 +2,10 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import AppendOnly, KeepAppendOnly
-from cardroom.moments import backfill_entered_at
+from core.appendonly import AppendOnly, KeepAppendOnly
+from core.moments import backfill_entered_at
 
-# Each record keeps when it happened and when it was entered (cardroom.moments). Rows from
+# Each record keeps when it happened and when it was entered (core.moments). Rows from
 # before were entered live: entered_at = their occurrence time. Adding a column with a
 # default rebuilds the table on SQLite, so the append-only triggers are installed again.
 OCCURRED = [

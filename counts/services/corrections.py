@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Role
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
@@ -31,7 +31,7 @@ def record_count_adjustment(
     """Correct a signed count: new figures for one box, with a reason, approved by a gaming
     manager. The original count stays as it was; the adjustment supersedes it. Once the day's
     books are closed the count is part of them and is not corrected here: the correction is an
-    adjustment to the closed books (cardroom.closing)."""
+    adjustment to the closed books (core.closing)."""
     require_role(
         acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment", rule=HOUSE_CONTROL
     )

@@ -8,11 +8,11 @@ from django.db import transaction
 from django.db.models import Count, Exists, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
-from cardroom import moments
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, snapshot
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Role, Site
+from core import moments
+from core.audit import appended_at_end, snapshot
+from core.audit import record_site_event as _audit
 
 from .. import queries
 from ..models import (

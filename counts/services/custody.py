@@ -6,10 +6,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Role, Site, Table
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import appended_at_end
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval

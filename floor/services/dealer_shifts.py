@@ -9,11 +9,11 @@ from django.db import transaction
 from django.db.models import Exists
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, snapshot
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Site, Table
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import appended_at_end, snapshot
+from core.audit import record_site_event as _audit
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..models import DealerShift, GamingDay, TableInventory

@@ -11,9 +11,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Employee, Site
+from core.audit import record_site_event as _audit
+from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import DutyPeriod

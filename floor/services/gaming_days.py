@@ -5,13 +5,13 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from cardroom import closing
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end
-from cardroom.audit import record_site_event as _audit
-from cardroom.limits import MAX_TEXT_LENGTH
 from cardroom.models import Site
-from cardroom.rules import HOUSE_CONTROL
+from core import closing
+from core.audit import appended_at_end
+from core.audit import record_site_event as _audit
+from core.limits import MAX_TEXT_LENGTH
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import business_date

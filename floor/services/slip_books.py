@@ -6,9 +6,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Site
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import rules
 from ..models import Slip, SlipBook, SlipKind

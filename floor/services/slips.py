@@ -9,10 +9,10 @@ from sequences import get_next_value
 from sequences.models import Sequence
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
-from cardroom.audit import record_site_event as _audit
-from cardroom.audit_rows import record_rows
 from cardroom.models import Employee, Role, Site, Table
+from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
+from core.audit import record_site_event as _audit
+from core.audit_rows import record_rows
 
 from .. import queries, rules
 from ..calculations import chips_total_cents
@@ -244,7 +244,7 @@ def _series(kind: str, site: Site) -> str:
 
 # PostgreSQL: the slip's lines, then the series' next number drawn by the statement that
 # inserts the slip (the same upsert as django-sequences' get_next_value), then, in the same
-# message, the organization's chain lock and head (cardroom.audit.chain_lock_sql). From the
+# message, the organization's chain lock and head (core.audit.chain_lock_sql). From the
 # moment the number is drawn to the commit, the transaction sends two more messages: its audit
 # events and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
 _INSERT_DRAWING_NUMBER = (
@@ -423,7 +423,7 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
 
 def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
     """A step written on paper: in the slip's gaming day (or just after its last hour), not
-    before the slip was prepared (cardroom.moments)."""
+    before the slip was prepared (core.moments)."""
     return _moment(
         at,
         field,

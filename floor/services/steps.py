@@ -8,14 +8,14 @@ from datetime import UTC, datetime
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom import figure_days, moments
 from cardroom.access import NOT_AN_EMPLOYEE, Access
-from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.chips import require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
-from cardroom.money import decimal_to_cents, format_money
 from cardroom.wager_caps import check_max_wager
+from core import figure_days, moments
+from core.audit import record_site_event as _audit
+from core.audit import snapshot
+from core.money import decimal_to_cents, format_money
 from packs import RevenueModel, pack_for
 
 from .. import queries, rules
@@ -26,7 +26,7 @@ from ..models import DealerShift, GamingDay, TableInventory, TableInventoryLine
 def _moment(at: datetime | None, field: str = "at", *, site: Site | None = None, **checks) -> datetime:
     """The time of an action: now, or an earlier time written on paper; never the future.
     With the site, a naive time is its local time and the paper-first rules apply
-    (cardroom.moments.occurred_at: business hours of `gaming_date`, closed books)."""
+    (core.moments.occurred_at: business hours of `gaming_date`, closed books)."""
     if site is not None:
         return moments.occurred_at(site, at, field=field, rule=rules.RECORD_TIME, **checks)
     now = timezone.now()
@@ -81,7 +81,7 @@ def _open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
         raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
-    day.site = site  # the day is the site's: what its records' audit rows read (cardroom.audit_rows), not re-read
+    day.site = site  # the day is the site's: what its records' audit rows read (core.audit_rows), not re-read
     return day
 
 

@@ -7,10 +7,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, snapshot
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Table
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import appended_at_end, snapshot
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import tray_differs, tray_variance_cents

@@ -2,10 +2,10 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import AppendOnly, KeepAppendOnly
-from cardroom.moments import backfill_entered_at
+from core.appendonly import AppendOnly, KeepAppendOnly
+from core.moments import backfill_entered_at
 
-# The review log keeps when the review happened and when it was entered (cardroom.moments).
+# The review log keeps when the review happened and when it was entered (core.moments).
 # Rows from before were entered live: entered_at = reviewed_at. Adding a column with a default
 # rebuilds the table on SQLite, so the append-only triggers are installed again.
 

@@ -6,9 +6,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import moments
 from cardroom.access import access_for
 from cardroom.models import Employee, EmploymentType, Site, Table
+from core import moments
 
 from .. import queries, rules
 from ..models import Equipment, Recording, RecordingAccess

@@ -4,8 +4,8 @@ the acting employee, a table of the site."""
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from cardroom.access import NOT_AN_EMPLOYEE, access_for
-from cardroom.audit import record_site_event
 from cardroom.models import Employee, Site, Table
+from core.audit import record_site_event
 
 
 def _append(obj, *, acting_user, site: Site, action: str):

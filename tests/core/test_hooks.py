@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 
 from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
-from cardroom import closing, wager_caps
+from cardroom import wager_caps
+from core import closing
 from floor import tips
 from surveillance.services import check_wager_under_surveillance_caps
 
@@ -40,11 +41,12 @@ def test_until_the_cage_answers_no_tips_are_known_to_be_declared(monkeypatch):
 
 
 def test_the_packs_answer_the_chip_law_and_the_citations_and_nothing_answers_before():
-    """`cardroom.chip_rules` and `cardroom.citations` ask the packs (registered by `packs.apps`);
+    """`cardroom.chip_rules` and `core.citations` ask the packs (registered by `packs.apps`);
     unregistered, they refuse to answer rather than fall back to one jurisdiction's words."""
     from django.core.exceptions import ImproperlyConfigured
 
-    from cardroom import chip_rules, citations
+    from cardroom import chip_rules
+    from core import citations
     from packs import get_pack
 
     assert chip_rules.law_at("ND") is get_pack("ND").chips and chip_rules.law_at("WA-HB") is None

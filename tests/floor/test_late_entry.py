@@ -1,5 +1,5 @@
 """Paper-first and late entry on the floor: every moment record accepts when it happened
-(with an offset or in the site's local time), within the rules of cardroom.moments; and
+(with an offset or in the site's local time), within the rules of core.moments; and
 relief (seating the dealer on shift at the same table ends their previous shift)."""
 
 from datetime import datetime, timedelta
@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom import closing
 from cardroom.models import Role
+from core import closing
 from floor import services
 from floor.models import DealerShift, Slip, TableInventory
 from tests.factories import TableFactory
