@@ -8,6 +8,7 @@ from django.db import transaction
 
 from cardroom.access import require_role
 from cardroom.models import Role
+from core import acts
 from core.audit import record_site_event as _audit
 from core.rules import HOUSE_CONTROL
 
@@ -15,7 +16,7 @@ from .. import queries
 from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
 from .counting import _agree, _entry_after, _save_entry
 from .figures import entry_figures, parse_currency, parse_forms
-from .steps import _acting_employee, _now, _refuse_closed_books
+from .steps import _now
 
 
 def record_count_adjustment(
@@ -35,8 +36,8 @@ def record_count_adjustment(
     require_role(
         acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment", rule=HOUSE_CONTROL
     )
-    manager = _acting_employee(acting_user)
-    _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
+    manager = acts.acting_employee_of(acting_user)
+    acts.refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
         raise ValidationError(
             {"session": "The count is not signed yet: the team resolves differences by recount before signing."}
@@ -81,7 +82,7 @@ def explain_forms_exception(
         action="explain a forms exception",
         rule=HOUSE_CONTROL,
     )
-    employee = _acting_employee(acting_user)
+    employee = acts.acting_employee_of(acting_user)
     if not (explanation or "").strip():
         raise ValidationError({"explanation": "Say why the form is missing or unexpected."})
     agreement = queries.current_agreements(signed_only=False).filter(drop=drop).first()
