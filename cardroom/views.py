@@ -13,12 +13,11 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from config.middleware import SESSION_KEY
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pins, services
-from .access import access_for, refusal
+from .access import SESSION_KEY, access_for, refusal
 from .api import visible_employees
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
 from .navigation import home_panels_for

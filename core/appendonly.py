@@ -36,6 +36,7 @@ creates the table (and again after any migration that rebuilds the table on SQLi
 """
 
 from django.db import IntegrityError, connections, models, transaction
+from django.db.backends.utils import truncate_name
 from django.db.migrations.operations.base import Operation
 from django.db.models.fields import AutoFieldMixin
 
@@ -243,15 +244,20 @@ class AppendOnly(Operation):
     def state_forwards(self, app_label, state):
         pass
 
-    def _table(self, app_label, state):
-        return state.apps.get_model(app_label, self.model_name)._meta.db_table
+    def _table(self, app_label, state, connection):
+        """The model's table in the migration state: its `db_table`, else Django's default name."""
+        model = self.model_name.lower()
+        table = state.models[app_label, model].options.get("db_table")
+        return table or truncate_name(f"{app_label}_{model}", connection.ops.max_name_length())
 
     def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        for sql in trigger_sql(schema_editor.connection.vendor, self._table(app_label, to_state)):
+        connection = schema_editor.connection
+        for sql in trigger_sql(connection.vendor, self._table(app_label, to_state, connection)):
             schema_editor.execute(sql)
 
     def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        for sql in drop_trigger_sql(schema_editor.connection.vendor, self._table(app_label, from_state)):
+        connection = schema_editor.connection
+        for sql in drop_trigger_sql(connection.vendor, self._table(app_label, from_state, connection)):
             schema_editor.execute(sql)
 
     def describe(self):

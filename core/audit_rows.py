@@ -223,15 +223,15 @@ BASELINE_DECLARED = {
 }
 
 
-def record_baseline(historical_apps, schema_editor, batch_size: int = 2000) -> None:
+def record_baseline(event_model, historical_models, schema_editor, batch_size: int = 2000) -> None:
     """Migration step: a `row.baseline` event for every row of every append-only table that
     exists before rows were covered. Append-only tables are recognised by their triggers,
-    so this uses only the historical models of the migration state."""
+    so this uses only the historical models of the migration state (the migration gives them:
+    its event model and every model of its state)."""
     from .appendonly import installed_trigger_names
 
     connection = schema_editor.connection
-    event_model = historical_apps.get_model("cardroom", "AuditEvent")
-    table_models = {m._meta.db_table: m for m in historical_apps.get_models() if m._meta.managed}
+    table_models = {m._meta.db_table: m for m in historical_models if m._meta.managed}
     guarded = {t for t in table_models if t != event_model._meta.db_table and installed_trigger_names(connection, t)}
 
     def is_append_only(model) -> bool:

@@ -162,24 +162,20 @@ class EnteredRecord(models.Model):
         occurred = getattr(self, self.occurred_field, None)
         self.entered_late = is_late(self._entry_site(), occurred, self.entered_at)
 
-def backfill_entered_at(app_label: str, model_name: str, occurred_field: str, append_only: bool = True):
+def backfill_entered_at(model, occurred_field: str, schema_editor, append_only: bool = True) -> None:
     """A migration step: rows entered before `entered_at` existed were entered live, at their
-    occurrence time. Append-only tables lift their triggers for this one statement only."""
+    occurrence time. `model` is the migration's historical model. Append-only tables lift their
+    triggers for this one statement only."""
+    from .appendonly import drop_trigger_sql, trigger_sql
 
-    def forwards(apps, schema_editor):
-        from .appendonly import drop_trigger_sql, trigger_sql
-
-        model = apps.get_model(app_label, model_name)
-        table = model._meta.db_table
-        vendor = schema_editor.connection.vendor
-        if append_only:
-            for sql in drop_trigger_sql(vendor, table):
-                schema_editor.execute(sql)
-        schema_editor.execute(
-            f"UPDATE {table} SET entered_at = {occurred_field} WHERE entered_at IS NULL"  # noqa: S608 - names from code
-        )
-        if append_only:
-            for sql in trigger_sql(vendor, table):
-                schema_editor.execute(sql)
-
-    return forwards
+    table = model._meta.db_table
+    vendor = schema_editor.connection.vendor
+    if append_only:
+        for sql in drop_trigger_sql(vendor, table):
+            schema_editor.execute(sql)
+    schema_editor.execute(
+        f"UPDATE {table} SET entered_at = {occurred_field} WHERE entered_at IS NULL"  # noqa: S608 - names from code
+    )
+    if append_only:
+        for sql in trigger_sql(vendor, table):
+            schema_editor.execute(sql)

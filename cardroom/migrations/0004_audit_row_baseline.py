@@ -12,6 +12,10 @@ from django.db import migrations
 from core.audit_rows import record_baseline
 
 
+def baseline(apps, schema_editor):
+    record_baseline(apps.get_model('cardroom', 'AuditEvent'), apps.get_models(), schema_editor)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -25,5 +29,5 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(record_baseline, migrations.RunPython.noop),
+        migrations.RunPython(baseline, migrations.RunPython.noop),
     ]

@@ -3,8 +3,8 @@ reconciliation, and what a site of another pack shows."""
 
 import pytest
 
+from cardroom.access import SESSION_KEY
 from cardroom.models import Role
-from config.middleware import SESSION_KEY
 from fees.models import FeeCollection
 from tests.browser_support import browser_page, login  # noqa: F401
 from tests.factories import PASSWORD, SiteFactory, make_person

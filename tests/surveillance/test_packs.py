@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.exceptions import PermissionDenied
 
+from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 from cardroom.wager_caps import check_max_wager
-from config.middleware import SESSION_KEY
 from surveillance import queries as surveillance_queries
 from surveillance import services
 from surveillance.services.outages import report_outage

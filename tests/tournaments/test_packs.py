@@ -4,8 +4,8 @@ is told so as a house control naming its own rules, never North Dakota's."""
 import pytest
 from django.core.exceptions import ValidationError
 
+from cardroom.access import SESSION_KEY
 from cardroom.models import Role
-from config.middleware import SESSION_KEY
 
 from .conftest import announce
 
