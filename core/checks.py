@@ -1,4 +1,4 @@
-"""System checks of the production configuration (`manage.py check --deploy`)."""
+"""System checks: every hook answered (always), and the production configuration (`manage.py check --deploy`)."""
 
 from django.apps import apps
 from django.conf import settings
@@ -27,4 +27,21 @@ def static_files_collected(app_configs, **kwargs):
             hint="Run `manage.py collectstatic --noinput` with these settings.",
             id="cardroom.E001",
         )
+    ]
+
+
+@register()
+def hooks_answered(app_configs, **kwargs):
+    """Every hook of `core.hooks` has its answer registered by the app that knows it: a hook
+    with none would refuse every question asked of it, so the project does not start."""
+    from .hooks import missing
+
+    return [
+        Error(
+            f"The hook {hook.name!r} ({hook.asked_by}) has no answer.",
+            hint=f"{hook.answered_by} registers it when its app loads: is that app in INSTALLED_APPS?",
+            obj=hook,
+            id="core.E001",
+        )
+        for hook in missing()
     ]

@@ -12,28 +12,22 @@ a closed-books check in a loop costs no query; saving or deleting a site forgets
 
 from collections.abc import Callable
 
-from django.core.exceptions import ImproperlyConfigured
-
-from .hooks import SITE_JURISDICTION
+from .hooks import CITATIONS, SITE_JURISDICTION
 from .rules import HOUSE_CONTROL
 
 # (rule key, jurisdiction code) -> the citation of the pack's text that states it, or None.
 Cite = Callable[[str, str], str | None]
 
-_cite: Cite | None = None
 _jurisdictions: dict[int, str] = {}
 
 
 def register_citations(cite: Cite) -> None:
-    global _cite
-    _cite = cite
+    CITATIONS.register(cite)
 
 
 def stated(key: str, jurisdiction: str) -> str | None:
     """The citation of `key` in the law of the jurisdiction's pack, or None where it is not stated."""
-    if _cite is None:
-        raise ImproperlyConfigured("No citations are registered (the packs app is not installed).")
-    return _cite(key, jurisdiction)
+    return CITATIONS(key, jurisdiction)
 
 
 def cite(key: str, jurisdiction: str) -> str:

@@ -15,11 +15,12 @@ dates without a gaming day).
 from collections.abc import Callable
 from datetime import date
 
+from .hooks import BOOKS_CLOSED
+
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
 ClosedReason = Callable[[int, date], str | None]
 
-_reason: ClosedReason | None = None
 
 # What every refusal says to do instead.
 INSTEAD = (
@@ -31,17 +32,17 @@ INSTEAD = (
 
 def register_books_closed(reason: ClosedReason) -> None:
     """The books register `reason(site_id, gaming_date) -> str | None` once, when their app is ready."""
-    global _reason
-    _reason = reason
+    BOOKS_CLOSED.register(reason)
 
 
 def closed_reason(site_id: int, gaming_date: date) -> str | None:
-    """Why the books of the site's gaming date are closed, or None (also until the books register)."""
-    return _reason(site_id, gaming_date) if _reason is not None else None
+    """Why the books of the site's gaming date are closed, or None. Until the books register an
+    answer, asking raises: no day's books are taken for open (`core.hooks`)."""
+    return BOOKS_CLOSED(site_id, gaming_date)
 
 
 def books_closed(site_id: int, gaming_date: date) -> bool:
-    """Are the books of the site's gaming day closed? False until the books register an answer."""
+    """Are the books of the site's gaming day closed?"""
     return closed_reason(site_id, gaming_date) is not None
 
 

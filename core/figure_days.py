@@ -10,18 +10,17 @@ when their app loads: imports keep pointing down."""
 from collections.abc import Callable
 from datetime import date
 
+from .hooks import DAY_CHANGED
+
 DayChanged = Callable[[int, date], None]
 
-_changed: DayChanged | None = None
 
 
 def register_day_changed(changed: DayChanged) -> None:
     """The books register `changed(site_id, gaming_date)` once, when their app is ready."""
-    global _changed
-    _changed = changed
+    DAY_CHANGED.register(changed)
 
 
 def day_changed(site_id: int, gaming_date: date) -> None:
     """The custody of the site's gaming date changed (call inside the write's transaction)."""
-    if _changed is not None:
-        _changed(site_id, gaming_date)
+    DAY_CHANGED(site_id, gaming_date)
