@@ -6,7 +6,7 @@ aggregating SQL, the cheapest SQL that returns what it needs), sent raw with eve
 fetched. Fetching every raw row instead would be a slower floor and flatter the ratio. With
 --pdf, the time to produce the PDF of every report kind offered at the site beside its floor: the
 work's own statements plus the same document furniture (title block, sign-off, page X of Y, the
-same fonts: cardroom.pdf.ReportDocument) around a bare table of the same rows and columns, so
+same fonts: core.pdf.ReportDocument) around a bare table of the same rows and columns, so
 the ratio measures the report's work, not the furniture (issue 37). The furniture's own time is
 printed. Target: within 2x of the floor for every figure and every kind; the last lines are the
 machine reading and `ratio to floor: X (target 2)`, the worst of them."""
@@ -22,9 +22,9 @@ from reportlab.platypus import LongTable, SimpleDocTemplate, TableStyle
 from accounting import dealer_hold, summaries
 from benchmarks import db, floors
 from benchmarks.data import build
-from cardroom.management.base import DatabaseCommand
-from cardroom.pdf import FONT, Provenance, ReportDocument, TitleBlock, data_digest
-from cardroom.periods import Quarter
+from core.management.base import DatabaseCommand
+from core.pdf import FONT, Provenance, ReportDocument, TitleBlock, data_digest
+from core.periods import Quarter
 from reports.registry import ReportContext, load_kinds
 
 TARGET = 2.0

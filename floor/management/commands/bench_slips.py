@@ -34,8 +34,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from benchmarks import floors
-from cardroom.management.base import DatabaseCommand
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
+from core.management.base import DatabaseCommand
 from floor import services
 from floor.calculations import business_date
 from floor.models import Slip, SlipKind
