@@ -137,3 +137,23 @@ def test_the_demo_reconciles(db):
     assert all(outstanding >= 0 for *_, outstanding in chips.rows())
     run_day_checks(site_ids=[s.pk for s in demo["sites"].values()], start=yesterday - timedelta(days=6), end=yesterday)
     assert float_alerts() == []
+
+
+def test_the_chip_inventory_page_shows_exist_banks_trays_and_outstanding(org, site, played, manager, cast):
+    import re
+
+    from django.test import Client
+
+    receive(org, manager, played, {2500: 200, 500: 1000, 100: 1000})
+    client = Client()
+    client.force_login(cast[Role.AUDITOR].user)
+    html = client.get("/cage/inventory/").content.decode()
+    table = html[html.index('id="chip-float"'):]
+    table = table[: table.index("</table>")]
+    rows = [re.sub(r"<[^>]+>", " ", row).split() for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
+    assert rows[1:] == [
+        ["$25.00", "200", "300", "40", "-140", "(more", "than", "exist)"],
+        ["$5.00", "1000", "400", "160", "440"],
+        ["$1.00", "1000", "500", "200", "300"],
+    ]
+    assert 'class="table-danger"' in table
