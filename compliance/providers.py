@@ -812,8 +812,10 @@ def discontinued_sites(sites: list[Site], start: date, end: date, book: Threshol
 
 @day_provider(rule=rules.CHIP_FLOAT, house_control=True)
 def chip_float(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """The chip float, per organization and chip value, as of the run's last day: the chips the
-    inventory log says exist (SFN 17930) against every site's bank at its last count and every
+    """Chip inventory: the banks and trays hold no more chips than the inventory log says exist.
+
+    Per organization and chip value, as of the run's last day: the chips the inventory log says
+    exist (received minus destroyed) against every site's bank at its last count and every
     active table's tray at its last count (`cage.queries.chip_floats`, three queries for the
     run). Where the banks and trays hold more than exist, each judged site holding that value
     gets the alert, citing its pack's inventory rule (House control where it states none). An
