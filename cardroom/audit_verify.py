@@ -43,9 +43,8 @@ and an event newer than the walked head whose row is not yet visible is not repo
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import groupby
-
 from datetime import timedelta
+from itertools import groupby
 
 from django.db import connection
 from django.db.models import Max, OuterRef, Subquery

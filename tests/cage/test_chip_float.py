@@ -148,7 +148,7 @@ def test_the_chip_inventory_page_shows_exist_banks_trays_and_outstanding(org, si
     client = Client()
     client.force_login(cast[Role.AUDITOR].user)
     html = client.get("/cage/inventory/").content.decode()
-    table = html[html.index('id="chip-float"'):]
+    table = html[html.index('id="chip-float"') :]
     table = table[: table.index("</table>")]
     rows = [re.sub(r"<[^>]+>", " ", row).split() for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
     assert rows[1:] == [
