@@ -86,10 +86,10 @@ def mark_built(day: GamingDay) -> None:
 
 def entered_by_hand(site: Site | None = None):
     """The gaming days (at `site`, or anywhere) the demo did not build: a person's."""
-    from cardroom.models import AuditEvent
-
     from django.db.models import IntegerField
     from django.db.models.functions import Cast
+
+    from cardroom.models import AuditEvent
 
     # The demo's days by a subquery of their events, not a list of every id (issue 36).
     built = AuditEvent.objects.filter(action=DEMO_DAY_EVENT).annotate(day_id=Cast("object_id", IntegerField()))
