@@ -47,7 +47,7 @@ from datetime import timedelta
 from itertools import groupby
 
 from django.db import connection
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.utils import timezone
 
 from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
@@ -155,11 +155,13 @@ def verify(
     every: int = 50_000,
     batch_size: int = 2000,
     organization_id: int | None = None,
+    now=None,
 ) -> Verification:
     """Verify chains, anchors and rows (see the module docstring), or with `organization_id`
     that organization's only (always in full, and its checkpoints are left as they are: row ids
     interleave across organizations); never raises for a break. `full=False` resumes from the
-    checkpoints; a success of the whole record moves them on."""
+    checkpoints; a success of the whole record moves them on. `now`: the night the incremental
+    pass takes itself to run (which rows it reads again); the present by default."""
     try:
         anchors = read_anchors()
     except AnchorFileError as exc:
@@ -169,9 +171,9 @@ def verify(
         anchors = {chain: items for chain, items in anchors.items() if chain in (only, LEGACY_CHAIN)}
     walk = _Walk(anchors, progress, every, batch_size)
     walk.only, walk.organization_id = only, organization_id
-    if not full and only is None:
-        _load_checkpoints(walk)
     try:
+        if not full and only is None:
+            _load_checkpoints(walk, now or timezone.now())
         legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
         if only is None:
             _walk_chains(walk, legacy_head)
@@ -186,18 +188,29 @@ def verify(
     return _result(walk, None)
 
 
-def _load_checkpoints(walk: _Walk) -> None:
+def _load_checkpoints(walk: _Walk, now) -> None:
     """Where each chain and table resumes: its latest checkpoint (the highest id; checkpoints
     are only ever appended). And, per table, where the nightly re-reading starts
     (`recheck_from`): the rows verified by the nights of `RECHECK_DAYS` are read again."""
     latest = AuditCheckpoint.objects.values("scope", "name").annotate(last=Max("pk")).values("last")
-    rows = AuditCheckpoint.objects.filter(pk__in=latest).values_list("scope", "name", "position", "hash")
-    for scope, name, position, digest in rows:
+    rows = AuditCheckpoint.objects.filter(pk__in=latest).annotate(matched=_matched_row())
+    for scope, name, position, digest, matched in rows.values_list("scope", "name", "position", "hash", "matched"):
         if scope == AuditCheckpoint.Scope.CHAIN:
             walk.resume[name] = (position, digest)
-        else:
-            walk.resume_rows[name] = position
-    walk.recheck = recheck_ranges(walk.resume_rows, timezone.now())
+            continue
+        if not matched:
+            raise _Broken(Problem(
+                f"its checkpoint at id {position} names no row matched to a row event: it was not written by "
+                "a verification (a checkpoint moved forward)", table=name, row_id=position,
+            ))  # fmt: skip
+        walk.resume_rows[name] = position
+    walk.recheck = recheck_ranges(walk.resume_rows, now)
+
+
+def _matched_row():
+    """Does a table checkpoint name a row that has its row event? A verification only ever
+    records the id of a row it matched to its event."""
+    return Exists(AuditEvent.objects.filter(row_table=OuterRef("name"), row_pk=OuterRef("position")))
 
 
 # The nightly (incremental) pass reads again every row verified in the last RECHECK_DAYS (the rows
@@ -217,7 +230,7 @@ def recheck_ranges(resume_rows: dict[str, int], now) -> dict[str, list[tuple[int
     cutoff = now - timedelta(days=RECHECK_DAYS)
     before: dict[str, int] = {}
     since: dict[str, int] = {}
-    history = AuditCheckpoint.objects.filter(scope=AuditCheckpoint.Scope.TABLE).order_by("pk")
+    history = AuditCheckpoint.objects.filter(_matched_row(), scope=AuditCheckpoint.Scope.TABLE).order_by("pk")
     for name, position, verified_at in history.values_list("name", "position", "verified_at").iterator():
         if verified_at <= cutoff:
             before[name] = position
@@ -422,11 +435,23 @@ def _row_events(walk: _Walk, table: str, after: int, upto: int | None) -> Iterat
 
 def _check_table(walk: _Walk, model) -> None:
     """The table's rows against its row events: every row after its checkpoint (all of them in
-    full), and in the nightly pass the ranges verified before that it reads again."""
+    full), and in the nightly pass the ranges verified before that it reads again; all of them
+    when the table's rows and its row events do not number the same (a row inserted or deleted
+    behind the application's back, wherever its id, whatever the checkpoints say)."""
     table = model._meta.db_table
-    for after, upto in walk.recheck.get(table, []):
+    ranges = walk.recheck.get(table, [])
+    resumed = walk.resume_rows.get(table, 0)
+    if resumed and ranges != [(0, resumed)] and _counts_differ(model):
+        ranges = [(0, resumed)]
+    for after, upto in ranges:
         _check_range(walk, model, after, upto)
     _check_range(walk, model, walk.resume_rows.get(table, 0), None)
+
+
+def _counts_differ(model) -> bool:
+    """Two counts, the table's rows and its row events (by the (row_table, row_pk) index)."""
+    table = model._meta.db_table
+    return model._base_manager.order_by().count() != AuditEvent.objects.filter(row_table=table).order_by().count()
 
 
 def _check_range(walk: _Walk, model, after: int, upto: int | None) -> None:
