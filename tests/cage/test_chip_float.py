@@ -13,6 +13,7 @@ from cardroom.models import Role
 from compliance.engine import run_day_checks
 from compliance.models import Alert
 from floor import services as floor
+from tests.factories import make_chips, make_person
 from tests.floor.conftest import TRAY, today
 
 ND_INVENTORY = "ND 99-01.3-03-09(6), 08-16(2); SFN 17930"
@@ -75,9 +76,6 @@ def test_a_later_count_stands_for_the_bank_and_the_tray(org, site, played, table
 def test_the_organization_adds_up_every_site(org, site, other_site, played, manager, cast):
     """Each site alone holds fewer than exist; together they hold more: both sites are flagged."""
     receive(org, manager, played, {2500: 500, 500: 1000, 100: 1000})
-    other_cashier = cast[Role.CASHIER]
-    from tests.factories import make_person
-
     other_cashier = make_person(org, Role.CASHIER, other_site)
     cage.record_bank_count(acting_user=other_cashier.user, site=other_site, gaming_date=today(other_site),
                            kind="start", cash={2000: 10}, chips={2500: 250})  # fmt: skip
@@ -108,18 +106,20 @@ def test_the_check_reads_a_fixed_number_of_queries_whatever_the_sites(org, site,
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    from tests.factories import OrganizationFactory, SiteFactory, TableFactory
+
     receive(org, manager, played, {2500: 400})
     with CaptureQueriesContext(connection) as one:
         queries.chip_floats([org.pk], played)
-    from tests.factories import OrganizationFactory, SiteFactory, TableFactory
-
     more = [OrganizationFactory() for _ in range(3)]
     for other in more:
-        receive(other, manager, played, {2500: 1}) if False else None
+        gm = make_person(other, Role.GAMING_MANAGER)
+        make_chips(other)
+        receive(other, gm, played, {2500: 10})
         TableFactory(site=SiteFactory(organization=other), number=1)
     with CaptureQueriesContext(connection) as many:
-        queries.chip_floats([org.pk, *(o.pk for o in more)], played)
-    assert len(one) == len(many) == 3
+        found = queries.chip_floats([org.pk, *(o.pk for o in more)], played)
+    assert len(one) == len(many) == 3 and set(found) == {org.pk, *(o.pk for o in more)}
 
 
 def test_the_demo_reconciles(db):
