@@ -33,7 +33,7 @@ def issued_for_drops(site, drops: list, start: date, end: date) -> dict | None:
     except ImportError:
         return None
     shift_ids = [d.dealer_shift_id for d in drops if d.dealer_shift_id]
-    from cardroom.id_lists import rows_among
+    from core.id_lists import rows_among
 
     shifts = {s.pk: s for s in rows_among(DealerShift.objects.all(), "pk", shift_ids)}  # a chunk at a time
     periods = {d.pk: _slip_period(d, shifts) for d in drops if d.dealer_shift_id}
