@@ -82,7 +82,9 @@ class Problem:
     def __str__(self) -> str:
         where = []
         if self.chain:
-            organization_id = self.organization_id if self.organization_id is not None else chain_organization(self.chain)
+            organization_id = (
+                self.organization_id if self.organization_id is not None else chain_organization(self.chain)
+            )
             owner = "no organization" if organization_id is None else f"organization {organization_id}"
             where.append(f"{owner} (chain {self.chain})")
         if self.table:
@@ -428,9 +430,7 @@ def _row_events(walk: _Walk, table: str, after: int, upto: int | None) -> Iterat
         .values(*EVENT_FIELDS, "successor_link")
         .iterator(chunk_size=walk.batch_size)
     )
-    return (
-        (e["row_pk"], e["row_digest"], e["after"], e["chain"], e["organization_id"], e["seq"], e) for e in rows
-    )
+    return ((e["row_pk"], e["row_digest"], e["after"], e["chain"], e["organization_id"], e["seq"], e) for e in rows)
 
 
 def _check_table(walk: _Walk, model) -> None:
