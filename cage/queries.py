@@ -441,3 +441,139 @@ def chip_inventory_log(organization: Organization) -> list:
                 }
             )
     return log
+
+
+# --- Chip float (SFN 17930 against the banks and trays) ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChipFloat:
+    """An organization's chips on `on_date`, per value in cents: what the inventory log says
+    exist (received minus destroyed), what each site's bank held at its last count and its
+    tables' trays at their last counts, and the chips outstanding (derived: exist - banks -
+    trays; with players, or in storage). Negative outstanding: the banks and trays hold more
+    chips than exist, which the inventory cannot explain."""
+
+    organization_id: int
+    on_date: date
+    exist: dict[int, int]
+    banks: dict[int, dict[int, int]]  # site id -> value -> quantity (the site's last bank count)
+    trays: dict[int, dict[int, int]]  # site id -> value -> quantity (each table's last tray count, added up)
+    counted_through: date | None  # the latest gaming date of a count read (None: no count)
+
+    @property
+    def values(self) -> list[int]:
+        found = set(self.exist)
+        for per_site in (*self.banks.values(), *self.trays.values()):
+            found |= set(per_site)
+        return sorted(found, reverse=True)
+
+    def bank(self, value: int) -> int:
+        return sum(chips.get(value, 0) for chips in self.banks.values())
+
+    def tray(self, value: int) -> int:
+        return sum(chips.get(value, 0) for chips in self.trays.values())
+
+    def outstanding(self, value: int) -> int:
+        return self.exist.get(value, 0) - self.bank(value) - self.tray(value)
+
+    @property
+    def short(self) -> list[int]:
+        """The values whose banks and trays hold more chips than exist, highest first."""
+        return [v for v in self.values if self.outstanding(v) < 0]
+
+    def rows(self) -> list[tuple[int, int, int, int, int]]:
+        """(value, exist, bank, trays, outstanding) per value, highest first."""
+        return [(v, self.exist.get(v, 0), self.bank(v), self.tray(v), self.outstanding(v)) for v in self.values]
+
+    def totals_cents(self) -> tuple[int, int, int, int]:
+        rows = self.rows()
+        return tuple(sum(r[0] * r[i] for r in rows) for i in (1, 2, 3, 4))  # type: ignore[return-value]
+
+
+def chip_floats(organization_ids, on_date: date) -> dict[int, ChipFloat]:
+    """`ChipFloat` of each organization that keeps a chip inventory log (a receipt or a
+    destruction recorded by `on_date`), in three queries whatever the number of sites and
+    tables: the log's movements summed per value, the lines of each site's standing bank count
+    last before `on_date` (ending counts after starting ones of a day, a correction after its
+    original), and the lines of each active table's last tray count. An organization with no
+    movement recorded keeps no log to reconcile and is left out."""
+    from django.db.models import Case, IntegerField, OuterRef, Subquery, Value, When
+
+    from floor.models import Table, TableInventory, TableInventoryLine
+
+    from .models import BankCountLine
+
+    organization_ids = sorted(set(organization_ids))
+    if not organization_ids:
+        return {}
+    exist: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    movements = (
+        ChipMovementLine.objects.filter(
+            movement__organization_id__in=organization_ids, movement__occurred_on__lte=on_date
+        )
+        .values_list("movement__organization_id", "movement__kind", "value_cents")
+        .annotate(quantity=Sum("quantity"))
+        .order_by()
+    )
+    for org_id, kind, value, quantity in movements:
+        exist[org_id][value] += quantity if kind == "receipt" else -quantity
+    if not exist:
+        return {}
+    kept = sorted(exist)
+    end_first = Case(When(kind=BankCount.Kind.END, then=Value(1)), default=Value(0), output_field=IntegerField())
+    standing = (
+        BankCount.objects.filter(site_id=OuterRef("pk"), gaming_date__lte=on_date)
+        .annotate(end_first=end_first)
+        .order_by("-gaming_date", "-end_first", "-counted_at", "-id")
+        .values("pk")[:1]
+    )
+    bank_lines = (
+        BankCountLine.objects.filter(
+            chip__isnull=False,
+            count__site__organization_id__in=kept,
+            count_id__in=Site.objects.filter(organization_id__in=kept).annotate(last=Subquery(standing)).values("last"),
+        )
+        .values_list("count__site__organization_id", "count__site_id", "count__gaming_date", "value_cents", "quantity")
+        .order_by()
+    )
+    last_count = (
+        TableInventory.objects.filter(table_id=OuterRef("pk"), gaming_day__gaming_date__lte=on_date)
+        .order_by("-gaming_day__gaming_date", "-counted_at", "-id")
+        .values("pk")[:1]
+    )
+    tables = Table.objects.filter(site__organization_id__in=kept, active=True).annotate(last=Subquery(last_count))
+    tray_lines = (
+        TableInventoryLine.objects.filter(inventory_id__in=tables.values("last"))
+        .values_list(
+            "inventory__table__site__organization_id",
+            "inventory__table__site_id",
+            "inventory__gaming_day__gaming_date",
+            "value_cents",
+        )
+        .annotate(quantity=Sum("quantity"))
+        .order_by()
+    )
+    banks: dict[int, dict] = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
+    trays: dict[int, dict] = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
+    through: dict[int, date] = {}
+    for found, lines in ((banks, bank_lines), (trays, tray_lines)):
+        for org_id, site_id, gaming_date, value, quantity in lines:
+            found[org_id][site_id][value] += quantity
+            through[org_id] = max(through.get(org_id, gaming_date), gaming_date)
+    return {
+        org_id: ChipFloat(
+            org_id,
+            on_date,
+            dict(exist[org_id]),
+            {site: dict(chips) for site, chips in banks[org_id].items()},
+            {site: dict(chips) for site, chips in trays[org_id].items()},
+            through.get(org_id),
+        )
+        for org_id in kept
+    }
+
+
+def chip_float(organization: Organization, on_date: date) -> ChipFloat | None:
+    """`chip_floats` of one organization (None: it keeps no chip inventory log yet)."""
+    return chip_floats([organization.pk], on_date).get(organization.pk)

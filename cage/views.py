@@ -353,6 +353,7 @@ def inventory(request, site, access):
             "values": sorted(values),
             "log": queries.chip_inventory_log(organization),
             "outstanding": queries.chips_outstanding(organization, timezone.localdate()),
+            "chip_float": queries.chip_float(organization, timezone.localdate()),
             "movement_form": movement,
             "count_form": count,
             "can_keep": access.has_role(None, *INVENTORY_KEEPERS),

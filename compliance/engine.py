@@ -34,12 +34,13 @@ DAY_PROVIDERS: list[DayProvider] = []
 # citations, and a site of a pack that states none of a provider's rules is never judged by it.
 
 
-def _register(registry: list, function, rules, day_by_day: bool = False):
+def _register(registry: list, function, rules, day_by_day: bool = False, house_control: bool = False):
     rules = (rules,) if isinstance(rules, Rule) else tuple(rules)
     if not rules or not all(isinstance(r, Rule) for r in rules):
         raise TypeError(f"{function.__name__}: a provider declares the Rule (or Rules) it flags")
     function.rules = rules
     function.day_by_day = day_by_day
+    function.house_control = house_control
     # A provider that declares a `run` parameter is handed the run's context (RunContext).
     function.takes_run = "run" in inspect.signature(function).parameters
     registry.append(function)
@@ -52,16 +53,20 @@ def quarter_provider(*, rule):
     return lambda f: _register(QUARTER_PROVIDERS, f, rule)
 
 
-def day_provider(*, rule, day_by_day: bool = False):
+def day_provider(*, rule, day_by_day: bool = False, house_control: bool = False):
     """Register a day rule: `@day_provider(rule=DEPOSIT_DEADLINE)` (a Rule, or several it flags);
     it judges the sites whose pack states one of them.
+
+    `house_control=True`: a control the product keeps at every site (the chip float); it judges
+    every site, and its findings cite the rule where the site's pack states it, "House control"
+    elsewhere (`Rule.at`).
 
     `day_by_day=True`: the rule's findings over a range are those of its days, judged with no
     threshold of the range's end and nothing judged "as of the last day" (a slip series is
     judged from its checkpoint, whatever the range), so a run's ranges that touch may be
     judged as one (`run_scan`, `joined`): the same findings, each provider reading its rows
     once instead of once a range."""
-    return lambda f: _register(DAY_PROVIDERS, f, rule, day_by_day)
+    return lambda f: _register(DAY_PROVIDERS, f, rule, day_by_day, house_control)
 
 
 def rules_of(provider) -> tuple[Rule, ...]:
@@ -69,8 +74,9 @@ def rules_of(provider) -> tuple[Rule, ...]:
 
 
 def runs_at(provider, site) -> bool:
-    """Does the provider judge `site` (a Site, or its pack): does the pack state one of its rules?"""
-    return any(rule.applies(site) for rule in provider.rules)
+    """Does the provider judge `site` (a Site, or its pack): does the pack state one of its rules
+    (or is it a house control, kept everywhere)?"""
+    return getattr(provider, "house_control", False) or any(rule.applies(site) for rule in provider.rules)
 
 
 def sites_for(provider, sites: list[Site]) -> list[Site]:

@@ -34,6 +34,10 @@ def _count(value) -> str:
     return f"{int(value):,}"
 
 
+def _signed_count(value) -> str:
+    return f"{int(value):,}".replace("-", "\u2212")
+
+
 def _minutes(value) -> str:
     minutes = int(value)
     return "1 minute" if minutes == 1 else f"{minutes:,} minutes"
@@ -114,6 +118,13 @@ FIGURES: dict[str, Figure] = {
     "checked_at": Figure("Checked at", _text),
     "task": Figure("Review task", _reference),
     "reviewed_minutes": Figure("Video reviewed", _minutes),
+    "value_cents": Figure("Chip", _money),
+    "exist": Figure("Chips that exist (inventory log)", _count),
+    "bank": Figure("In the banks (last counts)", _count),
+    "trays": Figure("In the trays (last counts)", _count),
+    "outstanding": Figure("Outstanding (exist - banks - trays)", _signed_count),
+    "site_bank": Figure("In this site's bank", _count),
+    "site_trays": Figure("In this site's trays", _count),
 }
 
 

@@ -808,3 +808,32 @@ def discontinued_sites(sites: list[Site], start: date, end: date, book: Threshol
         if stopped is not None and stopped <= end and rules.redemption_window_end(stopped, book) >= start:
             found.append(rules.discontinued_twenty_one(site.pk, site.name, stopped, book))
     return found
+
+
+@day_provider(rule=rules.CHIP_FLOAT, house_control=True)
+def chip_float(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """Chip inventory: the banks and trays hold no more chips than the inventory log says exist.
+
+    Per organization and chip value, as of the run's last day: the chips the inventory log says
+    exist (received minus destroyed) against every site's bank at its last count and every
+    active table's tray at its last count (`cage.queries.chip_floats`, three queries for the
+    run). Where the banks and trays hold more than exist, each judged site holding that value
+    gets the alert, citing its pack's inventory rule (House control where it states none). An
+    organization's totals take all its sites, judged or not."""
+    from cage.queries import chip_floats
+
+    by_org = defaultdict(list)
+    for site in sites:
+        by_org[site.organization_id].append(site)
+    found = []
+    for org_id, chips in chip_floats(by_org, end).items():
+        for value in chips.short:
+            for site in by_org[org_id]:
+                site_bank = chips.banks.get(site.pk, {}).get(value, 0)
+                site_trays = chips.trays.get(site.pk, {}).get(value, 0)
+                if not site_bank and not site_trays:
+                    continue
+                short = rules.ChipFloatShort(site.pk, end, chips.counted_through or end, value, chips.exist.get(value, 0),
+                                             chips.bank(value), chips.tray(value), site_bank, site_trays)
+                found.append(rules.chip_float_short(short, at=site))
+    return found

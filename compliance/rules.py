@@ -38,6 +38,10 @@ COUNT_RESOLVED = Rule("compliance.count_resolved")
 DEPOSIT_DEADLINE = Rule("compliance.deposit_deadline")
 DISCONTINUED_REDEMPTION = Rule("compliance.discontinued_redemption")
 TIPS_BEFORE_LEAVING = Rule("compliance.tips_before_leaving")
+# The chips the inventory log says exist cover the banks' and trays' last counts (the chip
+# inventory records, ND 99-01.3-03-09(6) and 08-16(2) on SFN 17930): kept at every site, as a
+# house control where the site's pack states no inventory rule.
+CHIP_FLOAT = Rule("compliance.chip_float")
 
 
 @dataclass(frozen=True)
@@ -477,4 +481,48 @@ def tips_not_redeemed(found: TipsAtLeaving, *, at) -> Finding:
         {"dealer": found.dealer_id, "declared": found.declared, "unredeemed_cents": found.unredeemed_cents,
          "checked_at": found.checked_at},
         f"dealer:{found.dealer_id}",
+    )
+
+
+# 14. The chip float: the inventory against the banks and trays ------------------------------------
+
+
+@dataclass(frozen=True)
+class ChipFloatShort:
+    """One chip value of one organization whose banks and trays hold more chips than its
+    inventory log says exist, seen from one of the sites holding them."""
+
+    site_id: int
+    on_date: date
+    counted_through: date  # the latest gaming date of a count read
+    value_cents: int
+    exist: int  # the organization's, per the inventory log
+    bank: int  # every site's bank of the organization, at its last count
+    trays: int  # every active table's tray, at its last count
+    site_bank: int  # this site's
+    site_trays: int
+
+    @property
+    def outstanding(self) -> int:
+        return self.exist - self.bank - self.trays
+
+
+def chip_float_short(short: ChipFloatShort, *, at) -> Finding:
+    """exist = bank + trays + outstanding (with players, derived): a negative outstanding means
+    chips are on the tables or in the banks that the inventory log does not account for (chips
+    received but not logged, a count keyed in the wrong value, or chips that are not the
+    house's). `at`: the site (or its pack), whose citation the finding carries."""
+    citation = CHIP_FLOAT.at(at)
+    value = format_money(short.value_cents)
+    return Finding(
+        "chip_float", citation, "Chips on the tables and in the banks exceed the chip inventory", short.site_id,
+        str(short.counted_through), short.counted_through, short.on_date,
+        f"{citation}: the chip inventory log says {short.exist:,} {value} chips exist, but the banks' last counts "
+        f"hold {short.bank:,} and the trays' last counts {short.trays:,} ({short.site_bank:,} and "
+        f"{short.site_trays:,} at this site): {-short.outstanding:,} more than exist. Record the chips received "
+        "in the inventory log, or find the miscounted bank or tray and correct it.",
+        short.on_date,
+        {"value_cents": short.value_cents, "exist": short.exist, "bank": short.bank, "trays": short.trays,
+         "outstanding": short.outstanding, "site_bank": short.site_bank, "site_trays": short.site_trays},
+        f"chip:{short.value_cents}",
     )

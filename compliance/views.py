@@ -80,13 +80,16 @@ def site_rules(site) -> dict:
     providers = [p for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS if engine.runs_at(p, pack)]
     checks = [_check_line(p, pack) for p in providers]
     table_rules = sorted(set(pack.citations.values()))
-    return {"rules_site": site, "rules_pack": pack, "pack_checks": checks, "pack_table_rules": table_rules}
+    states = any(r.applies(pack) for p in providers for r in engine.rules_of(p))
+    return {"rules_site": site, "rules_pack": pack, "pack_checks": checks, "pack_table_rules": table_rules,
+            "pack_states_a_check": states}  # fmt: skip
 
 
 def _check_line(provider, pack) -> str:
     """"<citations at the pack>: <what the check looks for>" (the docstring's first line, less
     the citation it opens with)."""
-    citations = ", ".join(dict.fromkeys(r.at(pack) for r in engine.rules_of(provider) if r.applies(pack)))
+    house = getattr(provider, "house_control", False)  # kept everywhere: "House control" where not stated
+    citations = ", ".join(dict.fromkeys(r.at(pack) for r in engine.rules_of(provider) if house or r.applies(pack)))
     first = (provider.__doc__ or provider.__name__).strip().splitlines()[0]
     what = first.split(": ", 1)[1] if ": " in first else first
     return f"{citations}: {what}"

@@ -43,9 +43,11 @@ and an event newer than the walked head whose row is not yet visible is not repo
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from itertools import groupby
 
 from django.db import connection
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.utils import timezone
 
 from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
@@ -54,6 +56,15 @@ from .audit_rows import covered_models, iter_canonical_rows, model_organization_
 from .models import AuditCheckpoint, AuditEvent
 
 Progress = Callable[[str, int], None]
+
+
+def chain_organization(chain: str) -> int | None:
+    """The organization whose chain this is (`core.audit.chain_name`), None for the
+    `system` and `legacy` chains: a problem names its organization the same way whether the
+    event at hand carried it (`--full`) or only its chain is known (a checkpoint)."""
+    prefix = chain_name(0)[: -len("0")]
+    number = chain[len(prefix) :] if chain.startswith(prefix) else ""
+    return int(number) if number.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -71,7 +82,10 @@ class Problem:
     def __str__(self) -> str:
         where = []
         if self.chain:
-            owner = "no organization" if self.organization_id is None else f"organization {self.organization_id}"
+            organization_id = (
+                self.organization_id if self.organization_id is not None else chain_organization(self.chain)
+            )
+            owner = "no organization" if organization_id is None else f"organization {organization_id}"
             where.append(f"{owner} (chain {self.chain})")
         if self.table:
             where.append(f"table {self.table} id {self.row_id}")
@@ -115,6 +129,7 @@ class _Walk:
         self.organization_id: int | None = None
         self.resume: dict[str, tuple[int, str]] = {}  # chain -> (seq, hash) to start from
         self.resume_rows: dict[str, int] = {}  # table -> highest row id already matched
+        self.recheck: dict[str, list[tuple[int, int]]] = {}  # table -> id ranges verified before, read again
         self.reached: dict[str, tuple[int, str]] = {}  # chain -> newest anchored (else last) event matched
         self.rows_reached: dict[str, int] = {}
         self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
@@ -142,11 +157,13 @@ def verify(
     every: int = 50_000,
     batch_size: int = 2000,
     organization_id: int | None = None,
+    now=None,
 ) -> Verification:
     """Verify chains, anchors and rows (see the module docstring), or with `organization_id`
     that organization's only (always in full, and its checkpoints are left as they are: row ids
     interleave across organizations); never raises for a break. `full=False` resumes from the
-    checkpoints; a success of the whole record moves them on."""
+    checkpoints; a success of the whole record moves them on. `now`: the night the incremental
+    pass takes itself to run (which rows it reads again); the present by default."""
     try:
         anchors = read_anchors()
     except AnchorFileError as exc:
@@ -156,9 +173,9 @@ def verify(
         anchors = {chain: items for chain, items in anchors.items() if chain in (only, LEGACY_CHAIN)}
     walk = _Walk(anchors, progress, every, batch_size)
     walk.only, walk.organization_id = only, organization_id
-    if not full and only is None:
-        _load_checkpoints(walk)
     try:
+        if not full and only is None:
+            _load_checkpoints(walk, now or timezone.now())
         legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
         if only is None:
             _walk_chains(walk, legacy_head)
@@ -173,27 +190,73 @@ def verify(
     return _result(walk, None)
 
 
-def _load_checkpoints(walk: _Walk) -> None:
-    for scope, name, position, digest in AuditCheckpoint.objects.values_list("scope", "name", "position", "hash"):
+def _load_checkpoints(walk: _Walk, now) -> None:
+    """Where each chain and table resumes: its latest checkpoint (the highest id; checkpoints
+    are only ever appended). And, per table, where the nightly re-reading starts
+    (`recheck_from`): the rows verified by the nights of `RECHECK_DAYS` are read again."""
+    latest = AuditCheckpoint.objects.values("scope", "name").annotate(last=Max("pk")).values("last")
+    rows = AuditCheckpoint.objects.filter(pk__in=latest).annotate(matched=_matched_row())
+    for scope, name, position, digest, matched in rows.values_list("scope", "name", "position", "hash", "matched"):
         if scope == AuditCheckpoint.Scope.CHAIN:
             walk.resume[name] = (position, digest)
+            continue
+        if not matched:
+            raise _Broken(Problem(
+                f"its checkpoint at id {position} names no row matched to a row event: it was not written by "
+                "a verification (a checkpoint moved forward)", table=name, row_id=position,
+            ))  # fmt: skip
+        walk.resume_rows[name] = position
+    walk.recheck = recheck_ranges(walk.resume_rows, now)
+
+
+def _matched_row():
+    """Does a table checkpoint name a row that has its row event? A verification only ever
+    records the id of a row it matched to its event."""
+    return Exists(AuditEvent.objects.filter(row_table=OuterRef("name"), row_pk=OuterRef("position")))
+
+
+# The nightly (incremental) pass reads again every row verified in the last RECHECK_DAYS (the rows
+# after the table's position as it stood that many days ago), so a row changed after it was
+# verified is found the next night while it is recent; and one slice of the older rows, a
+# different slice each night, so every row is read again within ROLLING_NIGHTS nights.
+RECHECK_DAYS = 7
+ROLLING_NIGHTS = 7
+
+
+def recheck_ranges(resume_rows: dict[str, int], now) -> dict[str, list[tuple[int, int]]]:
+    """Per table, the (after, up to) id ranges verified before that the nightly pass reads
+    again: the rows since the table's position `RECHECK_DAYS` ago, and tonight's slice of the
+    rows before it. That position is the latest checkpoint written before then, but never past
+    the first one written since: a checkpoint appended with an old date and a high position (to
+    hide rows behind it) does not move it. One query."""
+    cutoff = now - timedelta(days=RECHECK_DAYS)
+    before: dict[str, int] = {}
+    since: dict[str, int] = {}
+    history = AuditCheckpoint.objects.filter(_matched_row(), scope=AuditCheckpoint.Scope.TABLE).order_by("pk")
+    for name, position, verified_at in history.values_list("name", "position", "verified_at").iterator():
+        if verified_at <= cutoff:
+            before[name] = position
         else:
-            walk.resume_rows[name] = position
+            since.setdefault(name, position)
+    night = now.date().toordinal() % ROLLING_NIGHTS
+    ranges = {}
+    for table, resumed in resume_rows.items():
+        recent = min(before.get(table, 0), since.get(table, resumed), resumed)
+        lower, upper = recent * night // ROLLING_NIGHTS, recent * (night + 1) // ROLLING_NIGHTS
+        ranges[table] = [r for r in ((lower, upper), (recent, resumed)) if r[0] < r[1]]
+    return ranges
 
 
 def _save_checkpoints(walk: _Walk) -> None:
+    """Append the positions that moved (a checkpoint is never rewritten)."""
     now, rows = timezone.now(), []
     for chain, (seq, digest) in walk.reached.items():
-        rows.append(AuditCheckpoint(scope="chain", name=chain, position=seq, hash=digest, verified_at=now))
+        if walk.resume.get(chain) != (seq, digest):
+            rows.append(AuditCheckpoint(scope="chain", name=chain, position=seq, hash=digest, verified_at=now))
     for table, pk in walk.rows_reached.items():
-        rows.append(AuditCheckpoint(scope="table", name=table, position=pk, verified_at=now))
-    AuditCheckpoint.objects.bulk_create(
-        rows,
-        batch_size=200,
-        update_conflicts=True,
-        unique_fields=["scope", "name"],
-        update_fields=["position", "hash", "verified_at"],
-    )
+        if walk.resume_rows.get(table) != pk:
+            rows.append(AuditCheckpoint(scope="table", name=table, position=pk, verified_at=now))
+    AuditCheckpoint.objects.bulk_create(rows, batch_size=200)
 
 
 def _result(walk: _Walk, problem: Problem | None) -> Verification:
@@ -347,37 +410,92 @@ def _chain_events(walk: _Walk):
     return AuditEvent.objects.exclude(row_table="").filter(chain=walk.only)
 
 
-def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
+def _row_events(walk: _Walk, table: str, after: int, upto: int | None) -> Iterator[tuple]:
+    """The table's row events with a row id in (after, upto], by row id: (row_pk, row_digest,
+    after, chain, organization_id, seq, the event's values or None). The nightly pass re-reading
+    rows verified before (`upto` set) also takes each event's values and its successor's link:
+    those events were walked by an earlier pass, so each is checked again on its own."""
     events = AuditEvent.objects if walk.only is None else _chain_events(walk)
-    events = events.filter(row_table=table, row_pk__gt=walk.resume_rows.get(table, 0)).order_by("row_pk")
+    events = events.filter(row_table=table, row_pk__gt=after)
+    if upto is not None:
+        events = events.filter(row_pk__lte=upto)
     fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
-    return events.values_list(*fields).iterator(chunk_size=walk.batch_size)
+    if upto is None:
+        rows = events.order_by("row_pk").values_list(*fields).iterator(chunk_size=walk.batch_size)
+        return ((*row, None) for row in rows)
+    successor = AuditEvent.objects.filter(chain=OuterRef("chain"), seq=OuterRef("seq") + 1).values("prev_hash")[:1]
+    rows = (
+        events.annotate(successor_link=Subquery(successor))
+        .order_by("row_pk")
+        .values(*EVENT_FIELDS, "successor_link")
+        .iterator(chunk_size=walk.batch_size)
+    )
+    return ((e["row_pk"], e["row_digest"], e["after"], e["chain"], e["organization_id"], e["seq"], e) for e in rows)
 
 
 def _check_table(walk: _Walk, model) -> None:
-    """Merge the table's rows (by id) with its row events (by row id)."""
+    """The table's rows against its row events: every row after its checkpoint (all of them in
+    full), and in the nightly pass the ranges verified before that it reads again; all of them
+    when the table's rows and its row events do not number the same (a row inserted or deleted
+    behind the application's back, wherever its id, whatever the checkpoints say)."""
+    table = model._meta.db_table
+    ranges = walk.recheck.get(table, [])
+    resumed = walk.resume_rows.get(table, 0)
+    if resumed and ranges != [(0, resumed)] and _counts_differ(model):
+        ranges = [(0, resumed)]
+    for after, upto in ranges:
+        _check_range(walk, model, after, upto)
+    _check_range(walk, model, walk.resume_rows.get(table, 0), None)
+
+
+def _counts_differ(model) -> bool:
+    """Two counts, the table's rows and its row events (by the (row_table, row_pk) index)."""
+    table = model._meta.db_table
+    return model._base_manager.order_by().count() != AuditEvent.objects.filter(row_table=table).order_by().count()
+
+
+def _check_range(walk: _Walk, model, after: int, upto: int | None) -> None:
+    """Merge the table's rows (by id) in (after, upto] with its row events (by row id)."""
     table = model._meta.db_table
     only = None if walk.only is None else {model_organization_path(model): walk.organization_id}
-    rows = iter_canonical_rows(model, walk.batch_size, only, after=walk.resume_rows.get(table, 0))
+    if upto is not None:
+        only = {**(only or {}), "pk__lte": upto}
+    rows = iter_canonical_rows(model, walk.batch_size, only, after=after)
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
-    events = _row_events(walk, table)
+    events = _row_events(walk, table, after, upto)
     event = next(events, None)
     while row is not None or event is not None:
         if event is None or (row is not None and row[0] < event[0]):
             _row_without_event(model, row[0])
         elif row is None or event[0] < row[0]:
-            pk, _, _, chain, org_id, seq = event
-            if seq <= walk.heads.get(chain, 0):
+            pk, _, _, chain, org_id, seq, _ = event
+            if upto is not None or seq <= walk.heads.get(chain, 0):
                 raise _Broken(Problem(f"the row is missing (recorded by event #{seq})", chain, org_id, None, table, pk))
             event = next(events, None)
             continue
         else:
-            _compare(table, row[1], event)
-            walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
+            if event[6] is not None:
+                _recheck_event(event[6], table)
+            _compare(table, row[1], event[:6])
+            if upto is None:
+                walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
             event = next(events, None)
         walk.rows += 1
         walk.tick(f"rows checked ({table})", walk.rows)
         row = next(rows, None)
+
+
+def _recheck_event(event: dict, table: str) -> None:
+    """An event walked by an earlier pass, read again with its row: its content still has its
+    hash, and the next event of its chain still links to that hash (an event rewritten and
+    rehashed breaks its successor's link, unless every later event was rehashed too, which the
+    anchors catch)."""
+    where = dict(chain=event["chain"], organization_id=event["organization_id"], seq=event["seq"],
+                 table=table, row_id=event["row_pk"])  # fmt: skip
+    if chain_hash(event["prev_hash"], event) != event["hash"]:
+        raise _Broken(Problem("its content does not match its hash", **where))
+    if event["successor_link"] is not None and event["successor_link"] != event["hash"]:
+        raise _Broken(Problem("the next event's link to it is broken: it was rewritten", **where))
 
 
 def _row_without_event(model, pk: int) -> None:

@@ -80,11 +80,17 @@ class IdempotentRequest(models.Model):
         return f"{self.method} {self.path} [{self.key}]"
 
 
-class AuditCheckpoint(models.Model):
+class AuditCheckpoint(AppendOnlyModel):
     """How far `verify_audit_log` has verified: for a chain, the event it resumes from (the
     newest anchored event it matched, else the head it reached) and that event's hash; for an
-    append-only table, the highest row id it matched to its event. Operational state, not a
-    record: replaced by each successful verification; `verify_audit_log --full` ignores it."""
+    append-only table, the highest row id it matched to its event. Each successful verification
+    appends the positions that moved; the latest row of a chain or table is where the next
+    incremental pass resumes, and the history says which rows were verified when (the nightly
+    pass re-reads the rows of its recent nights from it, core.audit_verify). Append-only in the
+    database (triggers), so the application's role can neither remove nor rewrite a checkpoint
+    (issue 36); operational state, not a record (no row events); `--full` ignores it."""
+
+    audit_rows = False  # the verifier's own state: guarded by its triggers, not by row events
 
     class Scope(models.TextChoices):
         CHAIN = "chain", "Chain"
@@ -98,7 +104,7 @@ class AuditCheckpoint(models.Model):
 
     class Meta:
         db_table = "cardroom_auditcheckpoint"  # cardroom made it; the model moved (issue 34), its table stayed
-        constraints = [models.UniqueConstraint(fields=["scope", "name"], name="audit_checkpoint_once")]
+        indexes = [models.Index(fields=["scope", "name", "verified_at"], name="audit_checkpoint_history")]
 
     def __str__(self):
         return f"{self.scope} {self.name} #{self.position}"

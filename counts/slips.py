@@ -33,7 +33,9 @@ def issued_for_drops(site, drops: list, start: date, end: date) -> dict | None:
     except ImportError:
         return None
     shift_ids = [d.dealer_shift_id for d in drops if d.dealer_shift_id]
-    shifts = {s.pk: s for s in DealerShift.objects.filter(pk__in=shift_ids)} if shift_ids else {}
+    from core.id_lists import rows_among
+
+    shifts = {s.pk: s for s in rows_among(DealerShift.objects.all(), "pk", shift_ids)}  # a chunk at a time
     periods = {d.pk: _slip_period(d, shifts) for d in drops if d.dealer_shift_id}
     window = Q(gaming_day__gaming_date__gte=start, gaming_day__gaming_date__lte=end)
     if periods:

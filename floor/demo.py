@@ -86,10 +86,14 @@ def mark_built(day: GamingDay) -> None:
 
 def entered_by_hand(site: Site | None = None):
     """The gaming days (at `site`, or anywhere) the demo did not build: a person's."""
+    from django.db.models import IntegerField
+    from django.db.models.functions import Cast
+
     from core.models import AuditEvent
 
-    ids = [int(i) for i in AuditEvent.objects.filter(action=DEMO_DAY_EVENT).values_list("object_id", flat=True)]
-    days = GamingDay.objects.exclude(pk__in=ids)
+    # The demo's days by a subquery of their events, not a list of every id (issue 36).
+    built = AuditEvent.objects.filter(action=DEMO_DAY_EVENT).annotate(day_id=Cast("object_id", IntegerField()))
+    days = GamingDay.objects.exclude(pk__in=built.values("day_id"))
     return days if site is None else days.filter(site=site)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from reportlab.platypus import Spacer
 
 from cage.calculations import lines_total_cents
-from cage.queries import ChipsOutstanding, chip_inventory_log, chips_outstanding
+from cage.queries import ChipFloat, ChipsOutstanding, chip_float, chip_inventory_log, chips_outstanding
 from cage.rules import INVENTORY_LOG
 from core.money import cents_to_decimal, format_money
 from core.pdf import data_table, landscape_frame_width, para, single_line_width
@@ -34,6 +34,7 @@ class ChipInventoryReport:
     values: tuple[int, ...]  # chip values in cents, highest first
     lines: tuple[LogLine, ...]
     outstanding: ChipsOutstanding
+    float: ChipFloat | None = None  # the log against the banks' and trays' last counts (None: no log yet)
 
 
 def _line(entry) -> LogLine:
@@ -63,7 +64,8 @@ def build(context: ReportContext) -> ChipInventoryReport:
     lines = tuple(_line(e) for e in log)
     outstanding = chips_outstanding(context.organization, context.end)
     values = {v for line in lines for v, _ in line.quantities} | set(outstanding.book) | set(outstanding.counted)
-    return ChipInventoryReport(tuple(sorted(values, reverse=True)), lines, outstanding)
+    chips = chip_float(context.organization, context.end)
+    return ChipInventoryReport(tuple(sorted(values, reverse=True)), lines, outstanding, chips)
 
 
 def _value_label(cents: int) -> str:
@@ -172,6 +174,45 @@ def render(data: ChipInventoryReport) -> list:
         para(
             f"Book {format_money(o.book_cents)}; counted {format_money(o.counted_cents)}; outstanding "
             f"{format_money(o.outstanding_cents)}."
+        ),
+        *_float_section(data),
+    ]
+
+
+def float_rows(chips: ChipFloat) -> list[list]:
+    """Chip, exist, banks, trays, outstanding (quantities), and a note where banks and trays hold
+    more than exist."""
+    return [
+        [_value_label(v), exist, bank, trays, outstanding, "more than exist" if outstanding < 0 else ""]
+        for v, exist, bank, trays, outstanding in chips.rows()
+    ]
+
+
+def _float_section(data: ChipInventoryReport) -> list:
+    chips = data.float
+    title = f"Chip float as of {data.outstanding.on_date}: exist = banks + trays + outstanding"
+    if chips is None:
+        return [Spacer(1, 8), para(title, "heading"), para("No chips received in the log yet: nothing to reconcile.")]
+    through = f" (counts through {chips.counted_through})" if chips.counted_through else ""
+    exist, bank, trays, outstanding = chips.totals_cents()
+    return [
+        Spacer(1, 8),
+        para(title, "heading"),
+        para(
+            "The chips the inventory log says exist, each site's bank at its last count and each active "
+            f"table's tray at its last count{through}; outstanding is what is left, with players or in storage.",
+            "small",
+        ),
+        data_table(
+            ["Chip", "Exist (log)", "Banks", "Trays", "Outstanding", "Note"],
+            float_rows(chips),
+            col_widths=[80, 90, 90, 90, 90, 120],
+            right_columns=[1, 2, 3, 4],
+        ),
+        para(
+            f"Exist {format_money(exist)}; banks {format_money(bank)}; trays {format_money(trays)}; outstanding "
+            f"{format_money(outstanding)}."
+            + (" The banks and trays hold more chips than exist." if chips.short else "")
         ),
     ]
 

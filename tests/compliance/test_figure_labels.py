@@ -53,6 +53,8 @@ CASES = {
                                                     trigger="surveillance is installed", at="ND"),
     "tips_not_redeemed": lambda book: rules.tips_not_redeemed(
         rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer"), at="ND"),
+    "chip_float_short": lambda book: rules.chip_float_short(
+        rules.ChipFloatShort(1, date(2026, 11, 18), date(2026, 11, 17), 2500, 600, 3000, 3919, 1500, 3919), at="ND"),
 }
 
 

@@ -39,10 +39,17 @@ def test_every_registered_check_declares_rules_and_north_dakota_states_each_of_t
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
 def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
     """The WSGC rules, WAC 230-40-125 and 9 NYCRR 4620.5 set no such flag: their packs state
-    none of these keys, so none of these checks runs at their sites."""
+    none of these keys, so none of these checks runs at their sites; the house controls the
+    product keeps everywhere (the chip float) run there citing "House control"."""
     engine._load_providers()
+    pack = get_pack(code)
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
-        assert not engine.runs_at(provider, get_pack(code)), provider.__name__
+        assert not any(rule.applies(pack) for rule in engine.rules_of(provider)), provider.__name__
+        if getattr(provider, "house_control", False):
+            assert engine.runs_at(provider, pack) and {r.at(pack) for r in engine.rules_of(provider)} == {"House control"}
+        else:
+            assert not engine.runs_at(provider, pack), provider.__name__
+    assert [p.__name__ for p in engine.DAY_PROVIDERS if getattr(p, "house_control", False)] == ["chip_float"]
 
 
 def test_a_check_must_declare_its_rule():

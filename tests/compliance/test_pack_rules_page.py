@@ -34,4 +34,8 @@ def test_another_packs_site_lists_its_own_rules_and_no_nd_rule(client, manager, 
     client.force_login(manager.user)
     section = rules_section(client, site)
     assert citation in section
-    assert "ND 99-01.3" not in section and "No periodic compliance check" in section
+    assert "ND 99-01.3" not in section and "SFN" not in section
+    # Only the house control kept at every site runs there (the chip float, issue 36).
+    checks = re.findall(r"<li>(.*?)</li>", section.split("Table rules checked")[0], re.S)
+    assert checks == ["House control: the banks and trays hold no more chips than the inventory log says exist."]
+    assert "only the house controls above run here" in section

@@ -115,7 +115,12 @@ def test_the_incremental_pass_reads_each_chain_from_its_checkpoint_not_all_histo
     ranges = [sql for sql in reads if f'"{table}"."chain" = ' in sql and f'"{table}"."seq" >= ' in sql]
     by_row = [sql for sql in reads if f'"{table}"."row_table" = ' in sql and f'"{table}"."row_pk" > ' in sql]
     assert any(f"'{chain}'" in sql and f">= {checked}" in sql for sql in ranges), reads
-    assert [sql for sql in reads if sql not in ranges and sql not in by_row and "WITH RECURSIVE" not in sql] == []
+    # Besides: the checkpoints' own reads (does a table checkpoint name a matched row: an index
+    # probe of (row_table, row_pk)), and each table's row events counted by that index.
+    checkpoints = [sql for sql in reads if 'FROM "cardroom_auditcheckpoint"' in sql]
+    counts = [sql for sql in reads if sql.startswith("SELECT COUNT(*)") and f'"{table}"."row_table" = ' in sql]
+    assert [sql for sql in reads if sql not in ranges + by_row + checkpoints + counts
+            and "WITH RECURSIVE" not in sql] == []  # fmt: skip
     assert not any(
         "NOT (" in sql or "SELECT U0" in sql for sql in ranges
     )  # no scan of other chains, no subquery per row

@@ -60,3 +60,22 @@ def test_a_bulk_insert_of_more_rows_than_sqlite_has_variables_is_recorded_in_the
         if q["sql"].startswith("SELECT") and 'FROM "surveillance_surveillancestatus"' in q["sql"]
     ]
     assert len(reads) == -(-count // ID_CHUNK)
+
+
+@pytest.mark.slow
+def test_a_bulk_insert_of_a_hundred_thousand_signed_rows_is_recorded_in_the_chain(site, sqlites_default_limit):
+    """Issue 36: 100,000 signed rows in one `bulk_create` (three times SQLite's default limit of
+    host parameters), each with its row event in its organization's chain (about 100 s on the
+    shared 2-core machine under load, hence `slow`; it runs in `make test`)."""
+    count = 100_000
+    now = timezone.now()
+    rows = [
+        SurveillanceStatus(site_id=site.pk, required=False, since=now.date(), reason="bulk", recorded_at=now)
+        for _ in range(count)
+    ]
+    SurveillanceStatus.objects.bulk_create(rows)
+    table = SurveillanceStatus._meta.db_table
+    assert SurveillanceStatus.objects.count() == count
+    events = AuditEvent.objects.filter(row_table=table)
+    assert events.count() == count
+    assert set(events.values_list("organization_id", flat=True).distinct()) == {site.organization_id}

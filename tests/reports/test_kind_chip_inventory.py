@@ -101,7 +101,7 @@ def test_chips_outstanding_are_the_book_minus_every_location_counted(auditor_api
 def test_building_the_chip_log_takes_bounded_queries_however_long_the_history(
     site, org, manager, inventory, django_assert_max_num_queries
 ):
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(13):  # the log's reads and the chip float's three
         chip_inventory.build(context(site, AS_OF, AS_OF))
     for n in range(20):
         services.receive_chips(
@@ -111,6 +111,39 @@ def test_building_the_chip_log_takes_bounded_queries_however_long_the_history(
             reference=f"Invoice {n}",
             chips={500: 10, 100: 5},
         )
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(13):
         data = chip_inventory.build(context(site, AS_OF, AS_OF))
     assert len(data.lines) == 23
+
+
+def test_the_chip_float_exist_banks_trays_outstanding_is_read_back_from_the_pdf(
+    auditor_api, site, org, table, cast, inventory, time_machine
+):
+    """Issue 36: the report's float as of its date: exist (the log) = the bank's last count + the
+    trays' last counts + outstanding; a value the banks and trays hold more of than exist is marked."""
+    from cardroom.models import Role
+    from floor import services as floor
+
+    time_machine.move_to("2026-11-04T20:00:00-06:00")
+    shift = cast[Role.SHIFT_MANAGER]
+    floor.open_gaming_day(acting_user=shift.user, site=site, gaming_date=date(2026, 11, 4))
+    services.record_bank_count(acting_user=cast[Role.CASHIER].user, site=site, gaming_date=date(2026, 11, 4),
+                               kind="start", cash={2000: 50}, chips={2500: 150, 500: 700})  # fmt: skip
+    floor.record_table_inventory(acting_user=shift.user, table=table, kind="opener",
+                                 chips=[{"denomination": 2500, "quantity": 60}, {"denomination": 500, "quantity": 100}])  # fmt: skip
+    time_machine.move_to("2026-12-01")
+    run = run_report(auditor_api, kind="chip_inventory", site=site.pk, end=str(AS_OF))
+    content = download(auditor_api, run)
+    grid = next(g for g in pdf_tables(content) if g[0][:5] == ["Chip", "Exist (log)", "Banks", "Trays", "Outstanding"])
+    assert grid[1:] == [
+        ["$25", "200", "150", "60", "-10", "more than exist"],
+        ["$5", "960", "700", "100", "160", ""],
+    ]
+    text = " ".join(pdf_text(content).split())
+    assert "Chip float as of 2026-11-05: exist = banks + trays + outstanding" in text
+    assert (
+        f"Exist {format_money(200 * 2500 + 960 * 500)}; banks {format_money(150 * 2500 + 700 * 500)}; trays "
+        f"{format_money(60 * 2500 + 100 * 500)}; outstanding {format_money(-10 * 2500 + 160 * 500)}."
+    ) in text
+    assert "The banks and trays hold more chips than exist." in text
+
