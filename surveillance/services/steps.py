@@ -4,14 +4,14 @@ a table of the site (the acting employee is core.acts's)."""
 from django.core.exceptions import ValidationError
 
 from cardroom.models import Site, Table
-from core.audit import record_site_event
+from core import acts
 
 
 def _append(obj, *, acting_user, site: Site, action: str):
     """Validate, save and audit one new row: the one path for every record of this app."""
     obj.full_clean()
     obj.save()
-    record_site_event(acting_user, f"surveillance.{action}", obj, site)
+    acts.record(acting_user, f"surveillance.{action}", obj, site)
     return obj
 
 
