@@ -5,15 +5,19 @@ Code of this app cannot import the packs, so it asks here (retention, closed boo
 register the answer when their app loads (`packs.apps`). Until they do, asking raises: no message
 falls back to one jurisdiction's words.
 
-A site's jurisdiction is read once per site id and kept (`jurisdiction_of_site`), so that a
-retention notice on each row of a page or a closed-books check in a loop costs no query; saving
-or deleting a site forgets it.
+A site's jurisdiction is read from the Site the caller has (`jurisdiction_of`: a Site, or a
+record whose site, or whose gaming day's site, is already loaded), so it is as fresh as the
+request's own rows. Where only a site id is at hand it is read from the database, at most once
+per site id within one request or task (`request_scope`), never kept across them: a site that
+changes pack in one gunicorn worker is read with its new pack by every other worker's next
+request (no per-process cache to go stale).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db.models.signals import post_delete, post_save
 
 from .rules import HOUSE_CONTROL
 
@@ -21,7 +25,8 @@ from .rules import HOUSE_CONTROL
 Cite = Callable[[str, str], str | None]
 
 _cite: Cite | None = None
-_jurisdictions: dict[int, str] = {}
+# site id -> jurisdiction, inside one request or task only (None outside: always read).
+_scope: ContextVar[dict[int, str] | None] = ContextVar("citations_site_jurisdictions", default=None)
 
 
 def register_citations(cite: Cite) -> None:
@@ -41,22 +46,87 @@ def cite(key: str, jurisdiction: str) -> str:
     return stated(key, jurisdiction) or HOUSE_CONTROL
 
 
-def jurisdiction_of_site(site_id: int) -> str:
-    """The jurisdiction code of a site, read once per site id."""
-    if site_id not in _jurisdictions:
-        from .models import Site
+def _loaded(instance, name: str):
+    """The related object `name` of `instance` when it is already loaded (no query), else None."""
+    field = getattr(type(instance), name, None)
+    is_cached = getattr(field, "is_cached", None)
+    return getattr(instance, name) if is_cached is not None and is_cached(instance) else None
 
-        _jurisdictions[site_id] = Site.objects.values_list("jurisdiction", flat=True).get(pk=site_id)
-    return _jurisdictions[site_id]
+
+def jurisdiction_of(where) -> str:
+    """The jurisdiction code of a Site, of a record with a site (`site`, or `gaming_day.site`), or
+    of a site id. A loaded Site answers without a query; otherwise the site's row is read (once
+    per site id within a request or task, `request_scope`)."""
+    from .models import Site
+
+    if isinstance(where, Site):
+        return where.jurisdiction
+    if isinstance(where, int):
+        return jurisdiction_of_site(where)
+    site = _loaded(where, "site")
+    if site is not None:
+        return site.jurisdiction
+    day = _loaded(where, "gaming_day")
+    if day is not None:
+        site = _loaded(day, "site")
+        if site is not None:
+            return site.jurisdiction
+        return jurisdiction_of_site(day.site_id)
+    return jurisdiction_of_site(where.site_id)
+
+
+def jurisdiction_of_site(site_id: int) -> str:
+    """The jurisdiction code of a site id, read from the database (once per request or task)."""
+    from .models import Site
+
+    memo = _scope.get()
+    if memo is not None and site_id in memo:
+        return memo[site_id]
+    code = Site.objects.values_list("jurisdiction", flat=True).get(pk=site_id)
+    if memo is not None:
+        memo[site_id] = code
+    return code
+
+
+@contextmanager
+def request_scope() -> Iterator[None]:
+    """Within the block, a site id's jurisdiction is read once; outside it, every time."""
+    token = _scope.set({})
+    try:
+        yield
+    finally:
+        _scope.reset(token)
+
+
+def _begin(**kwargs) -> None:
+    _scope.set({})
+
+
+def _end(**kwargs) -> None:
+    _scope.set(None)
 
 
 def _forget(sender, instance, **kwargs) -> None:
-    _jurisdictions.pop(instance.pk, None)
+    memo = _scope.get()
+    if memo is not None:
+        memo.pop(instance.pk, None)
 
 
 def connect() -> None:
-    """Forget a site's jurisdiction when the site is saved or deleted (`cardroom.apps`)."""
+    """Open a fresh scope per request and per Celery task, and forget a site saved or deleted
+    within it (`cardroom.apps`)."""
+    from django.core.signals import request_finished, request_started
+    from django.db.models.signals import post_delete, post_save
+
     from .models import Site
 
+    request_started.connect(_begin, dispatch_uid="citations-request-started")
+    request_finished.connect(_end, dispatch_uid="citations-request-finished")
     post_save.connect(_forget, sender=Site, dispatch_uid="citations-forget-site")
     post_delete.connect(_forget, sender=Site, dispatch_uid="citations-forget-site-deleted")
+    try:
+        from celery.signals import task_postrun, task_prerun
+    except ImportError:  # pragma: no cover - celery is a requirement
+        return
+    task_prerun.connect(_begin, dispatch_uid="citations-task-started", weak=False)
+    task_postrun.connect(_end, dispatch_uid="citations-task-finished", weak=False)

@@ -41,7 +41,7 @@ def _gaming_date(site: Site, at: datetime) -> date:
 
 
 def _refuse_closed_books(site: Site, gaming_date: date, what: str) -> None:
-    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    refusal = closing.closed_books_refusal(site, gaming_date, what)
     if refusal is not None:
         raise ValidationError({"gaming_date": refusal})
 

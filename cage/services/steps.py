@@ -66,7 +66,7 @@ def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int 
 def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
     """Call under the site's row lock (close_books takes it too): a cage record dated on a day
     whose books are closed would change the closed figures (cardroom.closing)."""
-    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    refusal = closing.closed_books_refusal(site, gaming_date, what)
     if refusal is not None:
         raise ValidationError({field: refusal})
 

@@ -37,6 +37,6 @@ def _moment(site: Site, at: datetime | None, field: str, **checks) -> datetime:
 def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
     """A count of a day whose books are closed stays as closed (cardroom.closing): a correction
     is an adjustment to the closed books, approved by a gaming manager."""
-    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    refusal = closing.closed_books_refusal(site, gaming_date, what)
     if refusal is not None:
         raise ValidationError({field: refusal})

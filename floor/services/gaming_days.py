@@ -40,7 +40,7 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
             raise ValidationError(
                 {"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} was already opened at {site}."}
             )
-        refusal = closing.closed_books_refusal(site.pk, gaming_date, "the activity")  # a filed quarter
+        refusal = closing.closed_books_refusal(site, gaming_date, "the activity")  # a filed quarter
         if refusal is not None:
             raise ValidationError({"gaming_date": refusal})
         still_open = queries.open_gaming_day(site)

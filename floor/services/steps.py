@@ -16,7 +16,6 @@ from cardroom.chips import require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
 from cardroom.money import decimal_to_cents, format_money
 from cardroom.wager_caps import check_max_wager
-from packs import RevenueModel, pack_for
 
 from .. import queries, rules
 from ..calculations import chips_for_amount, chips_total_cents
@@ -60,7 +59,7 @@ def _require_table_in_use(table: Table, field: str = "table") -> None:
 
 def fees_only(site: Site) -> bool:
     """Is the house's revenue at `site` its fees (the site's pack's revenue model)?"""
-    return pack_for(site).revenue_model == RevenueModel.FEES
+    return not rules.house_chips(site)
 
 
 def refuse_house_chips_at_fees_site(site: Site, field: str, what: str) -> None:
