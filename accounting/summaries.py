@@ -618,6 +618,7 @@ class TaxFigures:
     brackets: tuple[figures.TaxBracket, ...]
     other_games_agp_cents: int | None = None  # recorded by a gaming manager; None: not recorded
     other_sites: tuple[str, ...] = ()  # sites of another jurisdiction, not in the ND tax
+    pack_code: str = ""  # the pack whose law levies the tax (its words and brackets); "" where none does
 
     @property
     def organization_agp_cents(self) -> int:
@@ -664,7 +665,10 @@ def tax_figures(
     pack = taxing_pack(organization, jurisdictions)  # its brackets are the pack's effective-dated data
     brackets = figures.brackets_in_force(pack.tax_brackets, quarter.end) if pack is not None else []
     tax = figures.gaming_tax_on_recorded(agp, other_games_agp_cents, brackets)
-    return TaxFigures(organization.pk, quarter, nd, agp, tax, tuple(brackets), other_games_agp_cents, others)
+    return TaxFigures(
+        organization.pk, quarter, nd, agp, tax, tuple(brackets), other_games_agp_cents, others,
+        pack.code if pack is not None else "",
+    )
 
 
 def other_games_agp_cents(organization, quarter: Quarter) -> int | None:

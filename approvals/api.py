@@ -281,7 +281,7 @@ class LicenceSerializer(serializers.ModelSerializer):
 class LicenceInput(Input):
     licence_number = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
     tie_option = serializers.ChoiceField(choices=Licence.TieOption.choices,
-                                         help_text="The tie option the licence reflects (9 NYCRR 4620.5(h)).")
+                                         help_text="The tie option the licence reflects (where the site's pack holds it on the licence).")
     effective_on = DateField()
     jurisdiction = serializers.CharField(max_length=5, required=False, allow_null=True, default=None,
                                          help_text="Empty: the one jurisdiction of the organization's sites with licence terms.")

@@ -42,7 +42,7 @@ class SurveillanceStatus(AppendOnlyModel):
     operational_due_on = models.DateField(
         null=True,
         blank=True,
-        help_text="Last day to have the system operational (ND 99-01.3-08-04); empty: not set or not yet running.",
+        help_text="Last day to have the system operational, as the site's pack sets it; empty: not set or not yet running.",
     )
     reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     recorded_by = models.ForeignKey(
