@@ -142,10 +142,11 @@ def _option_list(field: str, **kwargs):
         # The Table field's own choices (labels too), so the schema names one enum per option.
         child = serializers.ChoiceField(choices=Table._meta.get_field(field).choices, allow_blank="" in values)
     option = next(o for o in rules.DOCUMENTED_OPTIONS if o.field == field)
-    required = f"{option.citation}: {option.note}; list the {option.label} the controls document."
+    # Missing or empty: the service refuses it citing the site's pack's rule (the schema is every
+    # pack's, so its words name none).
     return serializers.ListField(
-        child=child, max_length=len(values), help_text=f"{option.citation}: the {option.label} documented.",
-        error_messages={"required": required, "empty": required}, allow_empty=False, **kwargs,
+        child=child, max_length=len(values), help_text=f"The {option.label} the internal controls document.",
+        required=False, allow_empty=True, **kwargs,
     )
 
 

@@ -23,8 +23,6 @@ from packs import RevenueModel, Rule, pack_for
 # or "House control" at a site whose pack states neither.
 TABLE_FEES = Rule("accounting.table_fees")
 SESSION_GAME = Rule("accounting.session_game")
-# The session record itself (licence, times, receipts, prizes) is the product's assumption.
-SESSION_ASSUMPTION = "the session record itself is an assumption: the pack's text defines the game only"
 
 
 def keeps_table_fees(site) -> bool:

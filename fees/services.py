@@ -162,10 +162,7 @@ def record_session(
 ) -> GameSession:
     """A games-of-chance session at a site of a session pack (New York; the record is an
     assumption: fees.rules)."""
-    _require_revenue(
-        site, rules.keeps_sessions(site), "site", "games-of-chance sessions",
-        f"{rules.SESSION_GAME.at(site)} ({rules.SESSION_ASSUMPTION})",
-    )
+    _require_revenue(site, rules.keeps_sessions(site), "site", "games-of-chance sessions", rules.SESSION_GAME.at(site))
     access = require_role(
         acting_user, site, *rules.SESSION_RECORDERS, action="record a games-of-chance session", rule=rules.ROLE_RULE
     )

@@ -80,6 +80,9 @@ class Pack:
     # (`accounting.gaming_tax`), effective-dated (a later schedule is added with a later date);
     # empty: its law levies none here.
     tax_brackets: tuple[TaxBracket, ...] = ()
+    # What the pack's text says of a rule (rule key -> its words, quoted or closely paraphrased),
+    # for a refusal to quote after the citation (`Rule.note`).
+    notes: Mapping[str, str] = field(default_factory=dict)
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""
@@ -125,6 +128,10 @@ class Rule:
     def at(self, where) -> str:
         """The citation at `where` (a Site, a Table, a jurisdiction code or a Pack)."""
         return pack_of(where).cite(self.key)
+
+    def note(self, where) -> str | None:
+        """What the law of `where`'s pack says of this rule (its words), or None."""
+        return pack_of(where).notes.get(self.key)
 
     def applies(self, where) -> bool:
         """Does the law of `where`'s pack state this rule (so that its obligation applies there)?"""

@@ -192,6 +192,26 @@ def allocation_rows(data: QuarterlyReport) -> list[list] | None:
     ]
 
 
+def _allocation_csv_rows(data: QuarterlyReport) -> list[list]:
+    """The CSV's and XLSX's rows of the combined bank's allocation, as the page and the PDF show it
+    (`allocation_rows`): one per game and the combined bank, each citing the pack's rule; none
+    where the pack does not state it or the bank served one game."""
+    rows = allocation_rows(data)
+    if rows is None:
+        return []
+    note = f"{COMBINED_BANK.at(data.where)}: the combined bank's cash long (short) is allocated to twenty-one"
+    s = data.summary
+    return [
+        *(
+            _row("bank_allocation", game=game, label=label, agp=agp, long_short=s.long_short_cents if game == "21" else 0,
+                 note=note)
+            for game, (label, agp, _) in zip(("21", "PW"), rows, strict=True)
+        ),
+        _row("bank_allocation", game="total", label="Combined bank", agp=s.total.agp_cents,
+             long_short=s.long_short_cents, note=note),
+    ]  # fmt: skip
+
+
 def combined_bank_section(data: QuarterlyReport) -> list:
     """A combined twenty-one/paddlewheel bank's long (short), allocated to twenty-one, where the
     site's pack states the rule (ND 99-01.3-08-16(4)) and the site's bank served both games."""
@@ -475,6 +495,7 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     rows += _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
     for label, name in CASH_LINES:
         rows.append(_row("cash", label=label, amount=s.total.agp_cents if name is None else getattr(s, name)))
+    rows += _allocation_csv_rows(data)
     for name, gp, prizes, agp, profit in data.tax.sites if data.tax else ():
         rows.append(_row("tax_site", label=name, gross_proceeds=gp, prizes=prizes, agp=agp, cash_profit=profit))
     for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):
