@@ -11,7 +11,6 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from cardroom.models import Role, Table
-from cardroom.periods import Quarter
 from compliance import providers, rules
 from compliance.thresholds import ThresholdBook
 from floor.models import DealerShift, TableInventory
@@ -71,7 +70,7 @@ def _python_pass(sites, start, end):
     ).values_list("table_id", "gaming_day__gaming_date", "kind", "counted_at"):
         counts[(tables[table_id], day)][kind] = counted_at
     temporary = {t.pk for t, _ in counts if t.location != Table.Location.REGULAR}
-    days = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
+    events = queries.site_special_events(list(by_id), *queries.special_event_window(start, end)) if temporary else {}
     recordings = defaultdict(list)
     for table_id, day, began, stopped in Recording.objects.filter(
         table__site_id__in=by_id, gaming_date__range=(start, end)
@@ -81,7 +80,7 @@ def _python_pass(sites, start, end):
     for (table, day), times in sorted(counts.items(), key=lambda item: (item[0][1], item[0][0].number)):
         if "opener" not in times or "closer" not in times or not required(table.site_id, day):
             continue
-        if table.pk in temporary and special_events.exemption(days.get(table.pk, ()), day).exempt:
+        if table.pk in temporary and special_events.exemption(events.get(table.site_id, []), day).exempt:
             continue
         missing = coverage.gaps(times["opener"], times["closer"], recordings[(table.pk, day)])
         site = by_id[table.site_id]
