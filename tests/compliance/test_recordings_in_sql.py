@@ -186,6 +186,12 @@ def test_a_special_event_table_is_judged_only_past_its_exemption(site, cast):
     _status(site, date(2026, 1, 1))
     manager, dealer = cast[Role.SHIFT_MANAGER], cast[Role.DEALER]
     temporary = TableFactory(site=site, number=9, location=Table.Location.SPECIAL_EVENT)
+    # The site's special event: November 1-14 (14 consecutive days, exempt); the table is still
+    # dealt on the 15th and 16th, days no event covers, so those need their recordings.
+    from surveillance.services import record_special_event
+
+    record_special_event(acting_user=cast[Role.GAMING_MANAGER].user, site=site, name="Fair",
+                         first_day=date(2026, 11, 1), last_day=date(2026, 11, 14))
     for offset in range(16):  # days 1-14 of the event are exempt, 15 and 16 are not
         day = make_day(site, date(2026, 11, 1) + timedelta(days=offset), manager)
         started = _moment(day.gaming_date, 0)
