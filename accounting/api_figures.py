@@ -203,7 +203,7 @@ class DailySummaryOut(serializers.Serializer):
     games = GameLineOut(many=True, help_text=GAMES_DOC)
     books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
     pack = PackFiguresOut(
-        required=False, help_text="WA-BJ and NY sites: the pack and its own figures (a drop pack's are the summary)."
+        required=False, help_text="A fees or session pack's site: the pack and its own figures (a drop pack's are the summary)."
     )
 
 
