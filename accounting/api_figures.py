@@ -899,7 +899,7 @@ class OtherGamesAgpInput(Input):
 
 
 class OtherGamesAgpView(APIView):
-    """The AGP of the organization's other games per quarter (N.D.C.C. 53-06.1-12 taxes all its games):
+    """The AGP of the organization's other games per quarter (where its pack's gaming tax taxes all its games):
     read by gaming managers and auditors, recorded by a gaming manager; append-only, a correction
     is a new entry naming the one it corrects."""
 

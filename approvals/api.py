@@ -197,8 +197,8 @@ class InternalControlsFilter(FilterSet):
 
 @extend_schema_view(create=extend_schema(request=InternalControlsInput, responses={201: InternalControlsSerializer, **ERROR_RESPONSES}))
 class InternalControlsViewSet(ScopedViewSet, mixins.CreateModelMixin):
-    """Versions of each Washington house-banked site's internal controls per game: the options the
-    WSGC Blackjack Game Rules (rev. April 2018) require documented, each version effective from its date."""
+    """Versions of each site's internal controls per game, where its pack keeps them: the options the
+    pack's rules require documented, each version effective from its date."""
 
     output_serializer_class = InternalControlsSerializer
     input_serializer_class = InternalControlsInput
