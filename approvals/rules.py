@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from cardroom.access import ReadRule
 from cardroom.models import Role, Table
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 # The sites whose tables are judged against internal controls: those whose pack's law says the

@@ -25,7 +25,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from cardroom.models import Game, Table
-from cardroom.money import format_money
+from core.money import format_money
 from packs import pack_for
 
 from .models import GamingDay, TableInventory

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import KeepAppendOnly
+from core.appendonly import KeepAppendOnly
 
 # A game approval names the jurisdiction whose law it is under, always (no state by default).
 # The change rebuilds the table on SQLite, so its append-only triggers are installed again.

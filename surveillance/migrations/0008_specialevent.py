@@ -4,13 +4,13 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cardroom', '0015_alter_table_table_number_unique_in_site'),
+        ('cardroom', '0016_alter_table_table_number_unique_in_site'),
         ('surveillance', '0007_alter_surveillancestatus_operational_due_on'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
@@ -33,5 +33,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.CheckConstraint(condition=models.Q(('first_day__lte', models.F('last_day'))), name='special_event_first_day_not_after_last', violation_error_message="An event's first day is not after its last day.")],
             },
         ),
-        cardroom.appendonly.AppendOnly('specialevent'),
+        core.appendonly.AppendOnly('specialevent'),
     ]

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Role, Site
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 
 from ..models import SpecialEvent
 from ..rules import SPECIAL_EVENT

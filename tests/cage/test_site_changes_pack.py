@@ -51,7 +51,7 @@ def test_a_retention_notice_follows_the_sites_new_pack(site, cashier, closed_day
 def test_within_one_request_a_site_is_read_once(site, closed_day, django_assert_num_queries):
     """Inside a request (or a Celery task) the site's pack is read once per site id, so a page
     listing many records costs no query per row for their citations."""
-    from cardroom import citations
+    from core import citations
 
     days = list(GamingDay.objects.filter(pk=closed_day.pk))
     with citations.request_scope():

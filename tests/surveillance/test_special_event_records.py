@@ -7,7 +7,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from surveillance import queries
 from surveillance.models import SpecialEvent
 from tests.factories import TableFactory
