@@ -13,7 +13,6 @@ import pytest
 from cardroom.models import Role, Table
 from compliance import providers, rules
 from compliance.thresholds import ThresholdBook
-from core.periods import Quarter
 from floor.models import DealerShift, TableInventory
 from surveillance import coverage, queries, special_events
 from surveillance.models import Recording, SurveillanceStatus
