@@ -165,7 +165,7 @@ def test_the_brackets_are_the_nd_packs_effective_dated_data_read_through_the_pac
     assert [b.lower_cents for b in figures.brackets_in_force(nd.tax_brackets, DAY)] == [0, 5_000_000]
     assert all(not p.tax_brackets for p in registry.all_packs() if p.code != "ND")
     later = TaxBracket(date(2026, 7, 1), 0, Decimal("0.02"), 0, "N.D.C.C. 53-06.1-12 (a later schedule)")
-    monkeypatch.setitem(registry._PACKS, "ND", replace(nd, tax_brackets=(*nd.tax_brackets, later)))
+    monkeypatch.setitem(registry.PACKS, "ND", replace(nd, tax_brackets=(*nd.tax_brackets, later)))
     _play_at(site, people, 4_000_000)
     tax = client_for(cast[Role.AUDITOR]).get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
     assert (tax["agp_cents"], tax["tax_cents"]) == (4_000_000, 80_000)  # 2%, not the 1% of 2021
