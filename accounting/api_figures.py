@@ -131,7 +131,7 @@ class FilingStateOut(serializers.Serializer):
 
 
 class TournamentsOut(serializers.Serializer):
-    """Tournament play (ND 99-01.3-08-16(1)(e)-(g)): fees collected and prizes awarded, net of voids."""
+    """Tournament play: fees collected and prizes awarded, net of voids."""
 
     entries = serializers.IntegerField()
     entry_fees_cents = _cents()

@@ -21,7 +21,7 @@ FEE_KINDS = [FeeKind.ENTRY, FeeKind.REBUY, FeeKind.ADD_ON]
 
 
 class FiguresSerializer(serializers.Serializer):
-    """A tournament's record of win (ND 99-01.3-08-16(1)(f)), net of voids."""
+    """A tournament's record of win, net of voids."""
 
     entries = serializers.IntegerField()
     entry_fees_cents = serializers.IntegerField()
