@@ -32,8 +32,10 @@ def record_special_event(
     require_role(acting_user, site, *RECORDERS, action="record a special event", rule=HOUSE_CONTROL)
     if not SPECIAL_EVENT.applies(site):
         raise ValidationError(
-            {"site": f"{HOUSE_CONTROL}: the law of {site}'s pack states no special-event exemption from a "
-                     "surveillance system, so no special event is recorded there."}
+            {
+                "site": f"{HOUSE_CONTROL}: the law of {site}'s pack states no special-event exemption from a "
+                "surveillance system, so no special event is recorded there."
+            }
         )
     cite = SPECIAL_EVENT.at(site)
     name = (name or "").strip()
@@ -50,16 +52,27 @@ def record_special_event(
         if corrects is not None and SpecialEvent.objects.filter(corrects=corrects).exists():
             raise ValidationError({"corrects": "That event is already corrected; correct its correction."})
         overlapping = (
-            SpecialEvent.objects.filter(site=site, corrected_by__isnull=True, first_day__lte=last_day, last_day__gte=first_day)
+            SpecialEvent.objects.filter(
+                site=site, corrected_by__isnull=True, first_day__lte=last_day, last_day__gte=first_day
+            )
             .exclude(pk=getattr(corrects, "pk", None))
             .order_by("first_day")
             .first()
         )
         if overlapping is not None:
             raise ValidationError(
-                {"first_day": f"{cite}: the event's days overlap {overlapping} at {site}; an event's consecutive days "
-                              "are its own (correct that event instead)."}
+                {
+                    "first_day": f"{cite}: the event's days overlap {overlapping} at {site}; an event's consecutive days "
+                    "are its own (correct that event instead)."
+                }
             )
-        event = SpecialEvent(site=site, name=name, first_day=first_day, last_day=last_day, corrects=corrects,
-                             recorded_by=acting_user, recorded_at=timezone.now())
+        event = SpecialEvent(
+            site=site,
+            name=name,
+            first_day=first_day,
+            last_day=last_day,
+            corrects=corrects,
+            recorded_by=acting_user,
+            recorded_at=timezone.now(),
+        )
         return _append(event, acting_user=acting_user, site=site, action="special_event.recorded")

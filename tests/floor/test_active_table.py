@@ -34,7 +34,9 @@ def seat(api, table, dealer):
 
 
 def open_with_chips(api, table):
-    assert post(api, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY}).status_code == 201
+    assert (
+        post(api, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY}).status_code == 201
+    )
 
 
 def test_a_table_in_service_above_three_dollars_is_configured_without_a_low_table(client_for, manager, site):
@@ -75,7 +77,9 @@ def test_the_minimum_of_the_only_active_table_is_not_raised_above_three_dollars(
     assert table.min_wager_cents == 100
 
 
-def test_a_table_out_of_play_may_be_raised_and_the_low_table_taken_out_of_service(client_for, manager, site, table, high):
+def test_a_table_out_of_play_may_be_raised_and_the_low_table_taken_out_of_service(
+    client_for, manager, site, table, high
+):
     """Neither table has a dealer and chips: the configuration changes are the house's."""
     api = client_for(manager)
     assert api.patch(f"/api/v1/tables/{table.pk}/", {"active": False}, format="json").status_code == 200

@@ -87,8 +87,9 @@ def test_an_event_overlapping_another_is_refused_and_a_correction_replaces_it(ap
 
 
 def test_bad_days_and_other_roles_are_refused_naming_the_rule(api, client_for, cast, site, required):
-    backwards = api.post(URL, {"site": site.pk, "name": "Fair", "first_day": "2026-07-05", "last_day": "2026-07-01"},
-                         format="json")
+    backwards = api.post(
+        URL, {"site": site.pk, "name": "Fair", "first_day": "2026-07-05", "last_day": "2026-07-01"}, format="json"
+    )
     assert backwards.status_code == 400 and backwards.json()["last_day"][0].startswith("ND 99-01.3-08-04: ")
     refused = record(client_for(cast[Role.SHIFT_MANAGER]), site, date(2026, 7, 1), 2)
     assert refused.status_code == 403
