@@ -227,7 +227,7 @@ class DaySheetSlip(Input):
         required=False,
         allow_null=True,
         help_text="Fills: the chip bank cashier (or dealer acting as cashier) whose initials the fill carries "
-        "(ND 99-01.3-08-05(3)(c)); needed when the preparer is not a cashier.",
+        "(cited at the site's pack); needed when the preparer is not a cashier.",
     )
 
     def validate(self, attrs):

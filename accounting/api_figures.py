@@ -20,6 +20,7 @@ from core import limits
 from core.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField
 from core.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from core.periods import Quarter
+from packs import get_pack
 
 from . import books, day_figures, dealer_hold, figures, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
@@ -130,7 +131,7 @@ class FilingStateOut(serializers.Serializer):
 
 
 class TournamentsOut(serializers.Serializer):
-    """Tournament play (ND 99-01.3-08-16(1)(e)-(g)): fees collected and prizes awarded, net of voids."""
+    """Tournament play: fees collected and prizes awarded, net of voids."""
 
     entries = serializers.IntegerField()
     entry_fees_cents = _cents()
@@ -143,13 +144,12 @@ class TournamentsOut(serializers.Serializer):
     agp_cents = _cents()
 
 
-TOURNAMENTS_DOC = "Present only when the period had tournament play (ND 99-01.3-08-15)."
+TOURNAMENTS_DOC = "Present only when the period had tournament play."
 
 
 GAMES_DOC = (
     "Twenty-one, paddlewheel and their total, each game beside its own low-hold threshold in force where "
-    "the site's pack states one (ND 99-01.3-08-04(9): below 10% for twenty-one, 15% for paddlewheel; null "
-    "elsewhere); `below_threshold` is exact."
+    "the site's pack states one (`threshold_citation` cites it; null elsewhere); `below_threshold` is exact."
 )
 
 
@@ -162,7 +162,7 @@ class GameLineOut(CustodyOut):
 
 
 class PackFeesOut(serializers.Serializer):
-    fees_collected_cents = _cents(help_text="WAC 230-40-125(1): fees collected on a time basis, net of voids.")
+    fees_collected_cents = _cents(help_text="Fees collected on a time basis, net of voids (the pack's rule: `rule`).")
     collections = serializers.IntegerField()
     fees_counted_cents = _cents()
     over_short_cents = _cents(help_text="Counted minus collected, over the counted days.")
@@ -182,10 +182,10 @@ class PackFiguresOut(serializers.Serializer):
     code = serializers.CharField()
     name = serializers.CharField()
     revenue_model = serializers.ChoiceField(choices=["drop", "fees", "session"])
-    hold_applies = serializers.BooleanField(help_text="False for WA-BJ: fees, not a drop, so no hold.")
+    hold_applies = serializers.BooleanField(help_text="False where the pack's revenue is fees, not a drop: no hold.")
     rule = serializers.CharField(required=False, help_text="A fees or session pack's citation of its own revenue.")
-    fees = PackFeesOut(required=False, help_text="WA-BJ only.")
-    sessions = PackSessionsOut(required=False, help_text="NY only (the session record is an assumption).")
+    fees = PackFeesOut(required=False, help_text="Only where the pack's revenue is table fees.")
+    sessions = PackSessionsOut(required=False, help_text="Only where the pack's revenue is games-of-chance sessions (the session record is an assumption).")
 
 
 class DailySummaryOut(serializers.Serializer):
@@ -204,7 +204,7 @@ class DailySummaryOut(serializers.Serializer):
     games = GameLineOut(many=True, help_text=GAMES_DOC)
     books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
     pack = PackFiguresOut(
-        required=False, help_text="WA-BJ and NY sites: the pack and its own figures (a drop pack's are the summary)."
+        required=False, help_text="A fees or session pack's site: the pack and its own figures (a drop pack's are the summary)."
     )
 
 
@@ -315,8 +315,8 @@ TaxOut = type(
     {
         "organization": serializers.IntegerField(),
         "quarter": serializers.CharField(),
-        "agp_cents": _cents(help_text="The AGP recorded here: the organization's North Dakota sites."),
-        "tax_cents": _cents(help_text="The ND gaming tax on the AGP recorded here (see tax_label)."),
+        "agp_cents": _cents(help_text="The AGP recorded here: the organization's sites whose pack levies the gaming tax."),
+        "tax_cents": _cents(help_text="The gaming tax on the AGP recorded here (see tax_label)."),
         "tax_label": serializers.CharField(),
         "other_games_agp_cents": _cents(
             allow_null=True, help_text="The other games' AGP recorded by a gaming manager; null: not recorded."
@@ -324,7 +324,7 @@ TaxOut = type(
         "organization_agp_cents": _cents(help_text="AGP recorded here + other games' AGP."),
         "organization_tax_cents": _cents(help_text="The brackets applied to the organization's total."),
         "other_jurisdiction_sites": serializers.ListField(
-            child=serializers.CharField(), help_text="Sites outside North Dakota: not in the ND tax."
+            child=serializers.CharField(), help_text="Sites whose pack levies no gaming tax: not in it."
         ),
         "sites": TaxSiteOut(many=True),
         "brackets": TaxBracketOut(many=True),
@@ -566,7 +566,7 @@ class DealerHoldView(APIView):
             ),
         ],
         responses={200: DealerHoldOut, **ERROR_RESPONSES},
-        description="A dealer's (or wheel operator's, ND 99-01.3-08-04(8)) separable shifts, summed per site beside "
+        description="A dealer's (or wheel operator's) separable shifts, summed per site beside "
         "that site's own hold and z-score (`sites`); `site_hold_ratio` and `z_score` at the top are the dealer's "
         "site's when the shifts are at one site, else null.",
     )
@@ -605,11 +605,15 @@ class DealerHoldView(APIView):
         )
 
 
-TAX_LABEL = (
-    "ND gaming tax on the AGP recorded here (N.D.C.C. 53-06.1-12): the North Dakota sites' twenty-one and "
-    "paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with the other "
-    "games' AGP recorded the tax here is its pro-rata share of the tax on the total."
-)
+def tax_label(tax: summaries.TaxFigures) -> str:
+    """What the tax is, in the words of the pack that levies it (North Dakota: "ND gaming tax ...
+    (N.D.C.C. 53-06.1-12): the North Dakota sites' ...")."""
+    pack = get_pack(tax.pack_code)
+    return (
+        f"{pack.code} gaming tax on the AGP recorded here ({rules.GAMING_TAX.at(pack)}): the {pack.name} sites' "
+        "twenty-one and paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with "
+        "the other games' AGP recorded the tax here is its pro-rata share of the tax on the total."
+    )
 
 
 def tax_json(tax: summaries.TaxFigures) -> dict:
@@ -618,7 +622,7 @@ def tax_json(tax: summaries.TaxFigures) -> dict:
         "quarter": str(tax.quarter),
         "agp_cents": tax.agp_cents,
         "tax_cents": tax.tax_cents,
-        "tax_label": TAX_LABEL,
+        "tax_label": tax_label(tax),
         "other_games_agp_cents": tax.other_games_agp_cents,
         "organization_agp_cents": tax.organization_agp_cents,
         "organization_tax_cents": tax.organization_tax_cents,
@@ -856,8 +860,9 @@ class QuarterFilingView(APIView):
     @extend_schema(
         request=QuarterFilingInputSerializer,
         responses={201: FilingSerializer, **ERROR_RESPONSES},
-        description="Mark the site's quarterly summary (SFN 50901) filed: gaming managers only, once the quarter "
-        "has ended and every day with figures has closed books (ND 99-01.3-08-16(1)(g)).",
+        description="Mark the site's quarterly summary filed (the return its pack names, if any): gaming managers "
+        "only, once the quarter has ended and every day with figures has closed books; refusals cite the site's "
+        "pack.",
     )
     def post(self, request, pk):
         site = get_object_or_404(access_for(request.user).sites(), pk=pk)
@@ -895,7 +900,7 @@ class OtherGamesAgpInput(Input):
 
 
 class OtherGamesAgpView(APIView):
-    """The AGP of the organization's other games per quarter (N.D.C.C. 53-06.1-12 taxes all its games):
+    """The AGP of the organization's other games per quarter (where its pack's gaming tax taxes all its games):
     read by gaming managers and auditors, recorded by a gaming manager; append-only, a correction
     is a new entry naming the one it corrects."""
 

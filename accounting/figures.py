@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from packs import TaxBracket
+
 
 def gross_proceeds(drop_cents: int) -> int:
     """GP = drop box cash."""
@@ -125,26 +127,12 @@ def players_chips_change(*, outstanding_start_cents: int, outstanding_end_cents:
     return outstanding_end_cents - outstanding_start_cents
 
 
-@dataclass(frozen=True)
-class TaxBracket:
-    """From `lower_cents` of quarterly AGP up: `base_cents` plus `rate` of the excess."""
-
-    effective_from: date
-    lower_cents: int
-    rate: Decimal
-    base_cents: int
-    citation: str = "N.D.C.C. 53-06.1-12"
+# A gaming tax's brackets (`TaxBracket`) are the pack's data (`packs.Pack.tax_brackets`, e.g. North
+# Dakota's N.D.C.C. 53-06.1-12 in packs/nd/accounting.py); the books compute with those given.
 
 
-# N.D.C.C. 53-06.1-12, in force since 2021-07-01: 1% of AGP up to $50,000; above that
-# $500 + 12% of the excess. Effective-dated: a later schedule is added with a later date.
-ND_GAMING_TAX: list[TaxBracket] = [
-    TaxBracket(date(2021, 7, 1), 0, Decimal("0.01"), 0),
-    TaxBracket(date(2021, 7, 1), 5_000_000, Decimal("0.12"), 50_000),
-]
-
-
-def brackets_in_force(brackets: list[TaxBracket], on: date) -> list[TaxBracket]:
+def brackets_in_force(brackets, on: date) -> list[TaxBracket]:
+    """The schedule in force on `on`: the brackets of the latest effective date not after it."""
     dates = [b.effective_from for b in brackets if b.effective_from <= on]
     if not dates:
         raise ValueError(f"No gaming tax schedule is in force on {on}")
@@ -155,7 +143,7 @@ def brackets_in_force(brackets: list[TaxBracket], on: date) -> list[TaxBracket]:
 def gaming_tax(agp_cents: int, brackets: list[TaxBracket]) -> int:
     """Tax on the organization's quarterly AGP: the base of the highest bracket reached plus
     its rate on the excess, rounded half-up to the cent. No tax on a negative AGP."""
-    if agp_cents <= 0:
+    if agp_cents <= 0 or not brackets:
         return 0
     bracket = [b for b in brackets if agp_cents > b.lower_cents or b.lower_cents == 0][-1]
     tax = Decimal(bracket.base_cents) + bracket.rate * (agp_cents - bracket.lower_cents)

@@ -10,16 +10,10 @@ from cardroom.models import Role
 from core.rules import HOUSE_CONTROL
 
 # The custody rules the books cite when they refuse to close a day (no gaming day, a table
-# without its closer).
+# without its closer): house controls at every site (plain strings); `BUSINESS_DAY` is a `Rule`,
+# cited at the site (`BUSINESS_DAY.at(site)`).
 from floor.rules import BUSINESS_DAY, GAMING_DAY_STATE, TRAY_COUNT  # noqa: F401
 from packs import Rule
-
-
-def cite(rule, where) -> str:
-    """A rule's citation at `where`: a `Rule` is the site's pack's; a plain string (a rule of
-    another app not yet keyed) is itself."""
-    return rule.at(where) if isinstance(rule, Rule) else rule
-
 
 # The site's daily summary (ND 99-01.3-08-16(1)(g)) is final once its books are closed. A WA or NY
 # house keeps a daily summary and closes its books just the same: "House control" there.
@@ -63,11 +57,10 @@ QUARTER_FIGURES = ReadRule(
 # --- The gaming tax and the other per-pack rules of the books --------------------------------------
 
 # N.D.C.C. 53-06.1-12 taxes the organization's adjusted gross proceeds of all its games for the
-# quarter; its brackets are effective-dated data (accounting.figures.ND_GAMING_TAX). Only the
+# quarter; its brackets are effective-dated data of the pack (`Pack.tax_brackets`). Only the
 # sites whose pack states the tax are in it: a Washington or New York site's figures are another
 # state's, and their pages, reports and API show no tax (an obligation, not a house control).
 GAMING_TAX = Rule("accounting.gaming_tax")
-ND_GAMING_TAX = GAMING_TAX  # the former name
 # Percent-of-hold below each game's threshold for a quarter starts a video review (ND
 # 99-01.3-08-04(9)): an obligation of the pack's law, shown only where it states it.
 LOW_HOLD = Rule("accounting.low_hold")

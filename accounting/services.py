@@ -74,11 +74,11 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is None:
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."})
+        raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site}."})
     if day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."})
+        raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
     _check_drops_counted(site, gaming_date)
     _check_bank_counted(site, gaming_date)
 
@@ -264,7 +264,7 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
     dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
     if dates:
         raise ValidationError(
-            {"quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."}
+            {"quarter": f"{rules.GAMING_DAY_STATE}: close the gaming day {', '.join(dates)} first, then its books."}
         )
 
 

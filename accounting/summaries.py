@@ -470,7 +470,7 @@ class QuarterSummary:
     unexplained_cents: int | None = None
     long_short_without_chip_count_cents: int = 0
     days_without_chip_count: int = 0
-    jurisdiction: str = "ND"  # the site's (Site.jurisdiction): only sites whose pack states the gaming tax are in it
+    jurisdiction: str = ""  # the site's (Site.jurisdiction): only sites whose pack states the gaming tax are in it
 
     @property
     def hold_ratio(self) -> Decimal | None:
@@ -618,6 +618,7 @@ class TaxFigures:
     brackets: tuple[figures.TaxBracket, ...]
     other_games_agp_cents: int | None = None  # recorded by a gaming manager; None: not recorded
     other_sites: tuple[str, ...] = ()  # sites of another jurisdiction, not in the ND tax
+    pack_code: str = ""  # the pack whose law levies the tax (its words and brackets); "" where none does
 
     @property
     def organization_agp_cents(self) -> int:
@@ -661,9 +662,13 @@ def tax_figures(
     nd = tuple(row for row, j in pairs if GAMING_TAX.applies(j))
     others = tuple(row[0] for row, j in pairs if not GAMING_TAX.applies(j))
     agp = sum(row[3] for row in nd)
-    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
+    pack = taxing_pack(organization, jurisdictions)  # its brackets are the pack's effective-dated data
+    brackets = figures.brackets_in_force(pack.tax_brackets, quarter.end) if pack is not None else []
     tax = figures.gaming_tax_on_recorded(agp, other_games_agp_cents, brackets)
-    return TaxFigures(organization.pk, quarter, nd, agp, tax, tuple(brackets), other_games_agp_cents, others)
+    return TaxFigures(
+        organization.pk, quarter, nd, agp, tax, tuple(brackets), other_games_agp_cents, others,
+        pack.code if pack is not None else "",
+    )
 
 
 def other_games_agp_cents(organization, quarter: Quarter) -> int | None:
@@ -689,7 +694,7 @@ def tax_row(s: QuarterSummary) -> tuple[str, int, int, int, int | None]:
 
 def organization_tax(organization, quarter: Quarter, *, summaries: list[QuarterSummary] | None = None) -> TaxFigures:
     """The quarterly return's figures per North Dakota site and the ND gaming tax on the AGP
-    recorded here (N.D.C.C. 53-06.1-12, brackets effective-dated in accounting.figures.ND_GAMING_TAX),
+    recorded here (N.D.C.C. 53-06.1-12, brackets effective-dated in the pack: packs/nd/accounting.py),
     the brackets applied to the organization's total with its other games' AGP when recorded.
     `summaries`: the organization's quarter, when the caller has built it already."""
     summaries = organization_quarter(organization, quarter) if summaries is None else summaries

@@ -134,10 +134,11 @@ def _option_list(field: str, **kwargs):
         # The Table field's own choices (labels too), so the schema names one enum per option.
         child = serializers.ChoiceField(choices=Table._meta.get_field(field).choices, allow_blank="" in values)
     option = next(o for o in rules.DOCUMENTED_OPTIONS if o.field == field)
-    required = f"{option.citation}: {option.note}; list the {option.label} the controls document."
+    # Missing or empty: the service refuses it citing the site's pack's rule (the schema is every
+    # pack's, so its words name none).
     return serializers.ListField(
-        child=child, max_length=len(values), help_text=f"{option.citation}: the {option.label} documented.",
-        error_messages={"required": required, "empty": required}, allow_empty=False, **kwargs,
+        child=child, max_length=len(values), help_text=f"The {option.label} the internal controls document.",
+        required=False, allow_empty=True, **kwargs,
     )
 
 
@@ -188,8 +189,8 @@ class InternalControlsFilter(FilterSet):
 
 @extend_schema_view(create=extend_schema(request=InternalControlsInput, responses={201: InternalControlsSerializer, **ERROR_RESPONSES}))
 class InternalControlsViewSet(ScopedViewSet, mixins.CreateModelMixin):
-    """Versions of each Washington house-banked site's internal controls per game: the options the
-    WSGC Blackjack Game Rules (rev. April 2018) require documented, each version effective from its date."""
+    """Versions of each site's internal controls per game, where its pack keeps them: the options the
+    pack's rules require documented, each version effective from its date."""
 
     output_serializer_class = InternalControlsSerializer
     input_serializer_class = InternalControlsInput
@@ -273,7 +274,7 @@ class LicenceSerializer(serializers.ModelSerializer):
 class LicenceInput(Input):
     licence_number = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
     tie_option = serializers.ChoiceField(choices=Licence.TieOption.choices,
-                                         help_text="The tie option the licence reflects (9 NYCRR 4620.5(h)).")
+                                         help_text="The tie option the licence reflects (where the site's pack holds it on the licence).")
     effective_on = DateField()
     jurisdiction = serializers.CharField(max_length=5, required=False, allow_null=True, default=None,
                                          help_text="Empty: the one jurisdiction of the organization's sites with licence terms.")

@@ -84,7 +84,7 @@ def undocumented_errors(table, approval) -> dict[str, str]:
         value = getattr(table, option.field)
         if value not in option.rules_play:
             errors[option.field] = (
-                f"{option.citation}: {option.note}. No internal controls for {game} are in effect at "
+                f"{option.cited(table)}. No internal controls for {game} are in effect at "
                 f"{table.site} today: record them, listing {option.label}: {_label(option.field, value)}, "
                 "before the table."
             )
@@ -106,7 +106,7 @@ def controls_errors(table, controls) -> dict[str, str]:
         value, allowed = getattr(table, option.field), getattr(controls, option.field)
         if value not in allowed:
             errors[option.field] = (
-                f"{option.citation}: {option.note}. The internal controls in effect at {table.site} for "
+                f"{option.cited(table)}. The internal controls in effect at {table.site} for "
                 f"{controls.game} (version {controls.version}, effective {controls.effective_on.isoformat()}) "
                 f"document {option.label}: {labels(option.field, allowed)}; not {_label(option.field, value)}."
             )
@@ -161,7 +161,8 @@ def approval_errors(table, link) -> dict[str, str]:
         )
     if approval.shuffler_must_be_approved and table.dealt_from == Table.DealtFrom.SHUFFLER and not link.shuffler_model:
         errors["dealt_from"] = (
-            f"{cite}: an automatic shuffle machine used with this game must be a WSGC approved model; "
+            f"{cite}: an automatic shuffle machine used with this game must be a model the approving agency "
+            f"({approval.agency}) approved; "
             "name the approved model on the table's game link."
         )
     return errors

@@ -19,7 +19,9 @@ class GameApproval(AppendOnlyModel):
     (`conditions`: {Table field: [permitted values]}, approvals.rules.CONDITION_FIELDS)."""
 
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="game_approvals")
-    jurisdiction = models.CharField(max_length=5, choices=Jurisdiction.choices, default=Jurisdiction.WA_HB)
+    # The jurisdiction whose law the approval is under: always given (the organization's pack that
+    # states game approvals, `services._approval_jurisdiction`), never one state by default.
+    jurisdiction = models.CharField(max_length=5, choices=Jurisdiction.choices)
     game_name = models.CharField(max_length=200)
     manufacturer = models.CharField(max_length=200, blank=True, default="")
     agency = models.CharField(max_length=200)

@@ -1,6 +1,7 @@
-"""Washington internal controls and game approvals, as data: the options the WSGC Blackjack
-Game Rules (rev. April 2018) say "must be documented in internal controls", the table settings
-a game approval may fix, and who records what. Every check, service and message reads these.
+"""Internal controls and game approvals, as data: the options the site's pack says "must be
+documented in internal controls" (named by rule key; their citations and words are the pack's:
+packs/wa_hb/approvals.py), the table settings a game approval may fix, and who records what.
+Every check, service and message reads these.
 """
 
 from dataclasses import dataclass
@@ -9,8 +10,6 @@ from cardroom.access import ReadRule
 from cardroom.models import Role, Table
 from core.rules import HOUSE_CONTROL
 from packs import Rule
-
-WSGC_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"
 
 # The sites whose tables are judged against internal controls: those whose pack's law says the
 # table options must be documented in internal controls (the WSGC house-banked rules; the
@@ -24,60 +23,39 @@ LICENCE = Rule("table.licence")
 
 @dataclass(frozen=True)
 class DocumentedOption:
-    """A table option the WSGC rules require the card room to document in its internal controls."""
+    """A table option the site's pack requires the card room to document in its internal controls
+    (in Washington house-banked blackjack the WSGC rules: packs/wa_hb/approvals.py)."""
 
     field: str  # the Table field
     label: str
-    citation: str  # the rule and its note
-    note: str  # what the rule's note says, quoted or closely paraphrased
     # The values the rules' own play uses, which need no documenting; any other value is the card
     # room's deviation and is refused until the internal controls in effect list it.
     rules_play: tuple = ()
 
+    @property
+    def rule(self) -> Rule:
+        """The rule (cited at a site by its pack): `approvals.documented.<field>`."""
+        return Rule(f"approvals.documented.{self.field}")
 
+    def cited(self, where) -> str:
+        """"<citation>: <what the rule says>" as the pack of `where` states it."""
+        note = self.rule.note(where) or f"the {self.label} must be documented in the internal controls"
+        return f"{self.rule.at(where)}: {note}"
+
+
+# The rules' own play, as packs/wa_hb/approvals.py cites it (rules 9.i, 7; the notes on splitting,
+# doubling, insurance and surrender).
 DOCUMENTED_OPTIONS = (
-    DocumentedOption(
-        "dealer_hits_soft_17", "dealer hits soft 17", f"{WSGC_RULES}, rule 9.iii",
-        "if a card room enforces the rule that the dealer must hit a soft 17, it must properly "
-        "document so in its internal controls",
-        (False,),  # rule 9.i: the dealer stands on 17
-    ),
-    DocumentedOption(
-        "split_pairs", "pairs a player may split", f"{WSGC_RULES}, Splitting Pairs (note)",
-        "card room operators may determine what pairs a player may split; however, it must be properly "
-        "documented in their internal controls",
-        ("identical",),  # "When a player receives two identical cards, they are considered a pair"
-    ),
-    DocumentedOption(
-        "double_on", "hands a player may double down on", f"{WSGC_RULES}, Doubling Down (note)",
-        "card room operators may determine what hand players may double down on; however, it must be "
-        "properly documented in their internal controls",
-        ("any_two",),  # "Once a player is dealt two cards, the player may double down"
-    ),
-    DocumentedOption(
-        "insurance_allowed", "insurance", f"{WSGC_RULES}, Insurance (note)",
-        "card room operators may deviate from the rules for accepting insurance wagers; however, it must "
-        "be properly documented in their internal controls",
-        (True,),  # insurance when the dealer's face-up card is an ace
-    ),
-    DocumentedOption(
-        "surrender", "surrender", f"{WSGC_RULES}, Surrender (note)",
-        "card room operators may deviate from the rules for allowing players to surrender; however, it "
-        "must be properly documented in their internal controls",
-        (),  # whether and when a player may surrender is the room's documented choice
-    ),
-    DocumentedOption(
-        "blackjack_payout", "blackjack payout", f"{WSGC_RULES}, rule 7",
-        "licensees must post in their game rules and internal controls the payouts for blackjack games "
-        "offered for play, including how rounding the payout will occur",
-        (),  # every blackjack payout offered is posted in the internal controls
-    ),
-    DocumentedOption(
-        "payout_rounding", "rounding of the blackjack payout", f"{WSGC_RULES}, rule 7",
-        "licensees must post in their game rules and internal controls the payouts for blackjack games "
-        "offered for play, including how rounding the payout will occur",
-        ("",),  # a payout with no fraction to round (2 to 1, even money)
-    ),
+    DocumentedOption("dealer_hits_soft_17", "dealer hits soft 17", (False,)),  # rule 9.i: the dealer stands on 17
+    # "When a player receives two identical cards, they are considered a pair"
+    DocumentedOption("split_pairs", "pairs a player may split", ("identical",)),
+    # "Once a player is dealt two cards, the player may double down"
+    DocumentedOption("double_on", "hands a player may double down on", ("any_two",)),
+    DocumentedOption("insurance_allowed", "insurance", (True,)),  # when the dealer's face-up card is an ace
+    DocumentedOption("surrender", "surrender", ()),  # whether and when is the room's documented choice
+    DocumentedOption("blackjack_payout", "blackjack payout", ()),  # every payout offered is posted
+    # A payout with no fraction to round (2 to 1, even money) needs no rounding rule.
+    DocumentedOption("payout_rounding", "rounding of the blackjack payout", ("",)),
 )
 DOCUMENTED_FIELDS = tuple(option.field for option in DOCUMENTED_OPTIONS)
 
@@ -109,7 +87,7 @@ MAX_PAY_TABLE_LINES = 12
 MAX_NAME_LENGTH = 200
 MAX_SHORT_TEXT = 80
 
-# --- Roles (house controls: the WSGC rules do not say who in the card room records these) ----
+# --- Roles (house controls: the pack's rules do not say who in the card room records these) ----
 
 # Record an approval, an internal-controls version, or which approved game a table offers.
 RECORDERS = frozenset({Role.GAMING_MANAGER})

@@ -180,7 +180,7 @@ def record_internal_controls(
     documented = {
         option.field: _values(
             option.field, options.get(option.field), rules.OPTION_VALUES[option.field],
-            what=f"{option.citation}: the internal controls must",
+            what=f"{option.rule.at(site)}: the internal controls must",
         )
         for option in rules.DOCUMENTED_OPTIONS
     }

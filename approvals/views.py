@@ -39,9 +39,11 @@ def register_page(request):
     codes = set(access.sites().values_list("jurisdiction", flat=True))
     states = {name: any(rule.applies(code) for code in codes) for name, rule in (
         ("controls", rules.INTERNAL_CONTROLS), ("approvals", rules.GAME_APPROVAL), ("licences", rules.LICENCE))}
+    # The internal controls' rule as the packs stating it cite it (WA-HB: the WSGC rules).
+    controls_rule = "; ".join(sorted({rules.INTERNAL_CONTROLS.at(c) for c in codes if rules.INTERNAL_CONTROLS.applies(c)}))
     return render(request, "approvals/list.html", {"approvals": approvals.order_by("game_name", "approved_on"),
                                                    "controls": controls, "links": tables, "licences": licences,
-                                                   "states": states})
+                                                   "states": states, "controls_rule": controls_rule})
 
 
 @login_required

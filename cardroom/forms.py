@@ -30,7 +30,7 @@ class TableForm(BootstrapMixin, forms.ModelForm):
     max_wager_cents = CentsField(label="Maximum wager ($)")
     min_bank_cents = CentsField(
         label="Minimum bank ($)", required=False,
-        help_text="Washington blackjack only: at most $500 (WAC 230-40-125(3) (1999 proposed amendment)).",
+        help_text="A player-banked game only: within the limit the site's pack sets (the refusal cites it).",
     )
 
     class Meta:

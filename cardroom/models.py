@@ -116,6 +116,11 @@ class Site(models.Model):
             raise ValidationError({"twenty_one_discontinued_on": limits.date_message()})
 
 
+# A table's number is its own at its site: North Dakota states it (99-01.3-08-02(1)); elsewhere a
+# house control (every count, slip and recording names its table by number). Rule key `table.number`.
+TABLE_NUMBER_TAKEN = "Each table at a site must have its own number."
+
+
 class Table(models.Model):
     class Location(models.TextChoices):
         REGULAR = "regular", "Regularly located"
@@ -217,7 +222,8 @@ class Table(models.Model):
             models.UniqueConstraint(
                 fields=["site", "number"],
                 name="table_number_unique_in_site",
-                violation_error_message="ND 99-01.3-08-02(1): each table at a site must have its own number.",
+                # Cited at the site's pack when validated (`validate_constraints`); neutral here.
+                violation_error_message=TABLE_NUMBER_TAKEN,
             ),
             models.CheckConstraint(
                 condition=Q(min_wager_cents__lte=models.F("max_wager_cents")),
@@ -244,6 +250,22 @@ class Table(models.Model):
 
             validate_table(self)
         self._check_outage_limit()
+
+    def validate_constraints(self, exclude=None):
+        """The table-number constraint's refusal cites the site's pack (`table.number`), never
+        one jurisdiction's words."""
+        try:
+            super().validate_constraints(exclude=exclude)
+        except ValidationError as error:
+            if self.site_id is None or not hasattr(error, "error_dict"):
+                raise
+            from core.citations import cite, jurisdiction_of
+
+            cited = f"{cite('table.number', jurisdiction_of(self.site_id))}: {TABLE_NUMBER_TAKEN[0].lower()}{TABLE_NUMBER_TAKEN[1:]}"
+            raise ValidationError(
+                {name: [cited if m == TABLE_NUMBER_TAKEN else m for m in messages]
+                 for name, messages in error.message_dict.items()}
+            ) from None
 
     @classmethod
     def site_dealing_method(cls, site_id: int) -> str | None:

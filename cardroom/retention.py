@@ -103,15 +103,13 @@ def retain(model, activity_date, rule=STANDARD) -> None:
 
 
 def _jurisdictions(instance) -> list[str]:
-    """The jurisdictions whose law may bind the record: its site's (read once per site id), or for
-    a record of no site, its organization's sites' in a stable order."""
-    from core.citations import jurisdiction_of_site
+    """The jurisdictions whose law may bind the record: its site's (from the loaded site, else read
+    from the database, `core.citations.jurisdiction_of`), or for a record of no site, its
+    organization's sites' in a stable order."""
+    from core.citations import jurisdiction_of
 
-    site_id = getattr(instance, "site_id", None)
-    if site_id is None and getattr(instance, "gaming_day_id", None) is not None:
-        site_id = instance.gaming_day.site_id  # the activity date read the gaming day already
-    if site_id is not None:
-        return [jurisdiction_of_site(site_id)]
+    if getattr(instance, "site_id", None) is not None or getattr(instance, "gaming_day_id", None) is not None:
+        return [jurisdiction_of(instance)]
     organization_id = getattr(instance, "organization_id", None)
     if organization_id is None:
         return []

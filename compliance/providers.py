@@ -221,10 +221,10 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
         .distinct()
     )
     temporary = {table_id for *_, table_id, location in rows if location != Table.Location.REGULAR}
-    used = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
+    events = queries.site_special_events(site_ids, *queries.special_event_window(start, end)) if temporary else {}
     dealt = {
         (site_id, day, number) for site_id, day, number, table_id, location in rows
-        if location == Table.Location.REGULAR or not special_events.exemption(used.get(table_id, ()), day).exempt
+        if location == Table.Location.REGULAR or not special_events.exemption(events.get(site_id, []), day).exempt
     }
     logged = set(
         ReviewLogEntry.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
@@ -598,9 +598,11 @@ def surveillance_not_operational(sites: list[Site], start: date, end: date, book
 
 @day_provider(rule=rules.SPECIAL_EVENT_EXEMPTION)
 def special_events_over_limit(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-04: a temporary special-event table needs no system only for 14 or fewer
-    consecutive days and at most two events a quarter; used past that without one at a site
-    requiring surveillance, it is flagged (once per table and event)."""
+    """ND 99-01.3-08-04: a temporary special-event table needs no system only while on the site
+    for a special event of 14 or fewer consecutive days, at most two events of the site a quarter
+    (the site's recorded events, `surveillance.models.SpecialEvent`); played outside that without
+    one at a site requiring surveillance, it is flagged (once per table and event, or once per
+    table for days no event covers)."""
     from cardroom.models import Table
     from surveillance import queries, special_events
 
@@ -608,20 +610,22 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
     tables = list(Table.objects.filter(site__in=sites, location=Table.Location.SPECIAL_EVENT))
     if not tables:
         return []
-    days = queries.special_event_days([t.pk for t in tables], Quarter.containing(start).previous().start, end)
+    days = queries.special_event_days([t.pk for t in tables], start, end)
+    events = queries.site_special_events(list(by_id), *queries.special_event_window(start, end))
     required = _status_lookup([s.pk for s in sites])
     register = queries.EquipmentRegister([s.pk for s in sites])
     found = []
     for table in tables:
         used, flagged = sorted(days.get(table.pk, ())), set()
-        for day in (d for d in used if d >= start):
-            exemption = special_events.exemption(used, day)
-            event_start = day - timedelta(days=exemption.event_day - 1)
-            if exemption.exempt or event_start in flagged or not required(table.site_id, day):
+        for day in used:
+            exemption = special_events.exemption(events.get(table.site_id, []), day)
+            event_start = exemption.event_start or day  # a day no event covers stands for itself
+            key = exemption.event_start or "no event"
+            if exemption.exempt or key in flagged or not required(table.site_id, day):
                 continue
             if register.has_system(table, day):
                 continue
-            flagged.add(event_start)
+            flagged.add(key)
             found.append(rules.special_event_over_limit(table.site_id, table.pk, table.number, event_start, day,
                                                         exemption.cited(by_id[table.site_id]),
                                                         rules.SPECIAL_EVENT_EXEMPTION.at(by_id[table.site_id])))
@@ -647,12 +651,12 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     watched = [site_id for site_id, rows in statuses.items() if any(s.required for s in rows)]
     days = _uncovered_table_days(watched, start, end) if watched else {}
     temporary = {key[0] for key, day in days.items() if day["location"] != Table.Location.REGULAR}
-    used = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
+    events = queries.site_special_events(watched, *queries.special_event_window(start, end)) if temporary else {}
     found = []
     for (table_id, day), play in sorted(days.items(), key=lambda item: (item[0][1], item[1]["number"], item[0][0])):
         if not required(play["site_id"], day):
             continue
-        if table_id in temporary and special_events.exemption(used.get(table_id, ()), day).exempt:
+        if table_id in temporary and special_events.exemption(events.get(play["site_id"], []), day).exempt:
             continue
         missing = coverage.gaps(play["opener_at"], play["closer_at"], play["recordings"])
         site = by_id[play["site_id"]]

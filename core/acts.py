@@ -77,7 +77,7 @@ def moment(
 def refuse_closed_books(site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
     """Refuse (a 400 on `field`) an act that would change `what` of a gaming day whose books are
     closed (`core.closing`). Call under the site's row lock where the books' close takes it."""
-    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    refusal = closing.closed_books_refusal(site, gaming_date, what)  # the Site: its pack read from it
     if refusal is not None:
         raise ValidationError({field: refusal})
 

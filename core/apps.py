@@ -12,7 +12,9 @@ class CoreConfig(AppConfig):
     def ready(self):
         from . import (
             checks,  # noqa: F401  (registers the deploy checks)
+            citations,
             tokens,
         )
 
         tokens.connect()
+        citations.connect()  # a site's pack is read once per request or task, never kept across them

@@ -51,18 +51,18 @@ def books_closed(site_id: int, gaming_date: date) -> bool:
 SUMMARIES_RECONCILE = "core.summaries_reconcile"
 
 
-def closed_books_refusal(site_id: int, gaming_date: date, what: str) -> str | None:
+def closed_books_refusal(site, gaming_date: date, what: str) -> str | None:
     """The message refusing a write that would change `what` of a closed day, or None while the
     day's books are open (no citation is looked up then). Keeping closed books closed is a house
     control at every site, whatever its pack: no text we hold states it, and a WA or NY gaming
     manager and their auditor expect filed figures to stay as filed. Where the site's pack states
-    the rule the closed figures serve (North Dakota's 08-16(1)(g)), the refusal names it; the
-    site's jurisdiction is read once per site id (`core.citations`)."""
-    why = closed_reason(site_id, gaming_date)
+    the rule the closed figures serve (North Dakota's 08-16(1)(g)), the refusal names it. `site`:
+    the Site (its pack is read from it), or a site id (`core.citations.jurisdiction_of`)."""
+    from .citations import jurisdiction_of, stated
+
+    why = closed_reason(getattr(site, "pk", site), gaming_date)
     if why is None:
         return None
-    from .citations import jurisdiction_of_site, stated
-
-    protects = stated(SUMMARIES_RECONCILE, jurisdiction_of_site(site_id))
+    protects = stated(SUMMARIES_RECONCILE, jurisdiction_of(site))
     control = f"House control (closed books, {protects})" if protects else "House control (closed books)"
     return f"{control}: {why}, so {what} of {gaming_date} is not changed. {INSTEAD}"

@@ -112,7 +112,7 @@ def occurred_at(
         raise ValidationError(
             {field: f"{rule}: {_shown(site, at)} is before {_shown(site, not_before)}, when this began."}
         )
-    refusal = closing.closed_books_refusal(site.pk, day, what) if books else None
+    refusal = closing.closed_books_refusal(site, day, what) if books else None
     if refusal is not None:
         raise ValidationError({field: refusal})
     return at

@@ -33,9 +33,15 @@ BOX_NUMBER = Rule("counts.box_number")  # a drop box carries its table's number
 FEES_ONLY = Rule("counts.fees_only")
 
 
+def keeps_drop_boxes(where) -> bool:
+    """Does a site of `where` (a Site or a jurisdiction code) keep drop boxes and count a drop?
+    Not where its pack's revenue is fees only (menus omit the count pages there)."""
+    return pack_for(where).revenue_model != RevenueModel.FEES
+
+
 def refuse_drop_boxes(site, field: str = "box") -> None:
     """Refuse a drop box, its use or its count at a site whose pack's revenue is fees only."""
-    if pack_for(site).revenue_model == RevenueModel.FEES:
+    if not keeps_drop_boxes(site):
         raise ValidationError(
             {
                 field: f"{FEES_ONLY.at(site)}: the house's revenue here is the fees collected at the table; "

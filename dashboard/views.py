@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from accounting import books as closed_books
 from accounting import day_figures, services, summaries
 from accounting import queries as accounting_queries
-from accounting.api_figures import TAX_LABEL
+from accounting.api_figures import tax_label
 from accounting.games import bank_allocation, summary_game_lines
 from accounting.models import Adjustment, BooksClose
 from accounting.pack_figures import pack_figures
@@ -264,7 +264,8 @@ def quarter(request):
         "games": summary_game_lines(summary, chosen.end, where=site),
         "other_games": list(accounting_queries.other_games_history(site.organization_id, chosen)) if tax else [],
         "can_record_other_games": access.is_gaming_manager and tax is not None,
-        "tax_label": TAX_LABEL,
+        "tax_label": tax_label(tax.figures) if tax else "",
+        "tax_pack": pack_for(tax.figures.pack_code) if tax else None,  # the pack whose law levies the tax
         "site": site,
         "pack": pack_figures(site, chosen.start, chosen.end),
         "quarter": chosen,

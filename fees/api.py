@@ -81,8 +81,8 @@ def _read(serializer_class, data, context) -> dict:
     create=extend_schema(request=FeeCollectionInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES})
 )
 class FeeCollectionViewSet(ScopedViewSet):
-    """Table fees at Washington blackjack tables, collected on a time basis by direct collection
-    (WAC 230-40-125(1), 1999 proposed amendment); who may collect or void is a house control."""
+    """Table fees at a site whose pack's revenue is its fees, collected on a time basis (refusals cite
+    the site's pack); who may collect or void is a house control."""
 
     output_serializer_class = FeeCollectionSerializer
     input_serializer_class = FeeCollectionInputSerializer
@@ -145,7 +145,7 @@ class FeeCountInputSerializer(Input):
     create=extend_schema(request=FeeCountInputSerializer, responses={201: FeeCountSerializer, **ERROR_RESPONSES})
 )
 class FeeCountViewSet(ScopedViewSet):
-    """The fee cash of a WA-BJ site's gaming day, counted by two people (house control)."""
+    """The fee cash of a fees site's gaming day, counted by two people (house control)."""
 
     output_serializer_class = FeeCountSerializer
     input_serializer_class = FeeCountInputSerializer
@@ -188,8 +188,8 @@ class GameSessionInputSerializer(Input):
     create=extend_schema(request=GameSessionInputSerializer, responses={201: GameSessionSerializer, **ERROR_RESPONSES})
 )
 class GameSessionViewSet(ScopedViewSet):
-    """New York games-of-chance sessions (9 NYCRR 4620.5 defines the game; the session record is
-    an assumption, see fees.rules)."""
+    """Games-of-chance sessions at a site whose pack's revenue is its sessions (the pack's text defines
+    the game; the session record is an assumption, see fees.rules)."""
 
     output_serializer_class = GameSessionSerializer
     input_serializer_class = GameSessionInputSerializer

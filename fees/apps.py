@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class FeesConfig(AppConfig):
     name = "fees"
-    verbose_name = "Table fees (WA-BJ) and games-of-chance sessions (NY)"
+    verbose_name = "Table fees and games-of-chance sessions"
 
     def ready(self):
         from . import menu  # noqa: F401  (registers the Table fees menu entry)

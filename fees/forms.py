@@ -14,12 +14,14 @@ class FeeForm(BootstrapMixin, forms.Form):
     basis = forms.ChoiceField(choices=FeeBasis.choices)
     period_minutes = forms.IntegerField(
         label="Period (minutes)", min_value=1, max_value=rules.MAX_PERIOD_MINUTES, initial=30,
-        help_text="WAC 230-40-125(1): fees only on a time basis.",
+        help_text="Fees only on a time basis.",  # cited at the site's pack (`__init__`)
     )
     rate_cents = CentsField(label="Rate per seat or player ($)")
     count = forms.IntegerField(label="Seats or players charged", min_value=1, max_value=rules.MAX_COUNT)
     amount_cents = CentsField(label="Amount collected ($)", help_text="The rate times the seats or players.")
 
-    def __init__(self, *args, tables=None, **kwargs):
+    def __init__(self, *args, tables=None, site=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if site is not None:
+            self.fields["period_minutes"].help_text = f"{rules.TABLE_FEES.at(site)}: fees only on a time basis."
         self.fields["table"].queryset = tables

@@ -14,11 +14,26 @@ of what a games-of-chance licensee reports, stated as such in the README.
 
 from cardroom.access import HOUSE_CONTROL, ReadRule
 from cardroom.models import Role
+from packs import RevenueModel, Rule, pack_for
 
-FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
-FEES_PACK = "WA-BJ"
-SESSIONS_PACK = "NY"
-NY_SESSION_ASSUMPTION = "9 NYCRR 4620.5 (the session record itself is an assumption: the section defines the game only)"
+# Which sites keep these records is the site's pack's answer, never a pack code: table fees where
+# the pack's revenue is its fees (`RevenueModel.FEES`), sessions where it is a games-of-chance
+# session's (`RevenueModel.SESSION`). Each refusal cites the pack's rule at the site: the fees
+# rule (Washington blackjack's WAC 230-40-125(1)), the session game (New York's 9 NYCRR 4620.5),
+# or "House control" at a site whose pack states neither.
+TABLE_FEES = Rule("accounting.table_fees")
+SESSION_GAME = Rule("accounting.session_game")
+
+
+def keeps_table_fees(site) -> bool:
+    """Is the house's revenue at the site (or jurisdiction) its table fees?"""
+    return pack_for(site).revenue_model == RevenueModel.FEES
+
+
+def keeps_sessions(site) -> bool:
+    """Is the house's revenue at the site (or jurisdiction) its games-of-chance sessions?"""
+    return pack_for(site).revenue_model == RevenueModel.SESSION
+
 
 # House controls: who collects, counts and corrects (the WAC text names none).
 COLLECTORS = frozenset({Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER})

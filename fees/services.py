@@ -14,7 +14,7 @@ from core.audit import record_site_event
 from core.limits import MAX_TEXT_LENGTH
 from core.money import format_money
 from floor.calculations import business_date
-from packs import pack_for
+from packs import RevenueModel, pack_for
 
 from . import rules
 from .models import FeeBasis, FeeCollection, FeeCount, GameSession
@@ -24,11 +24,22 @@ def _gaming_date(site: Site, at: datetime) -> date:
     return business_date(at, site.time_zone, site.business_day_start_hour)
 
 
-def _require_pack(site: Site, code: str, field: str, what: str, rule: str) -> None:
-    if site.jurisdiction != code:
+# The revenue each pack's model keeps, in words (a refusal at a site of another model says it).
+_REVENUE_WORDS = {
+    RevenueModel.DROP: "its tables' drop",
+    RevenueModel.FEES: "the fees collected at its tables",
+    RevenueModel.SESSION: "its games-of-chance sessions",
+}
+
+
+def _require_revenue(site: Site, keeps: bool, field: str, what: str, rule: str) -> None:
+    """Refuse `what` at a site whose pack's revenue model does not keep it (the pack is asked,
+    never a pack code), citing the rule at the site ("House control" where its pack has none)."""
+    if not keeps:
+        pack = pack_for(site)
+        revenue = _REVENUE_WORDS.get(pack.revenue_model, pack.revenue_model)
         raise ValidationError(
-            {field: f"{rule}: {what} belong to the {pack_for(code).name} pack ({code}); "
-                    f"{site} runs the {pack_for(site).name} pack."}
+            {field: f"{rule}: {what} are not kept at {site}: it runs the {pack.name} pack, whose revenue is {revenue}."}
         )
 
 
@@ -41,14 +52,15 @@ def record_fee(
     *, acting_user, table: Table, basis: str, period_minutes: int, rate_cents: int, count: int,
     amount_cents: int, collected_at: datetime | None = None,
 ) -> FeeCollection:
-    """A fee collected at a Washington blackjack table, on a time basis by direct collection
-    (WAC 230-40-125(1)); the amount must be the rate times the seats or players charged."""
+    """A fee collected at a table of a fees pack (Washington blackjack: on a time basis by direct
+    collection, WAC 230-40-125(1)); the amount must be the rate times the seats or players charged."""
     site = table.site
-    _require_pack(site, rules.FEES_PACK, "table", "table fees collected on a time basis", rules.FEES_RULE)
+    fees_rule = rules.TABLE_FEES.at(site)
+    _require_revenue(site, rules.keeps_table_fees(site), "table", "table fees collected on a time basis", fees_rule)
     access = require_role(acting_user, site, *rules.COLLECTORS, action="collect a table fee", rule=rules.ROLE_RULE)
     employee = acts.acting_employee(access)
     if basis not in FeeBasis.values:
-        raise ValidationError({"basis": f"{rules.FEES_RULE}: a fee is charged per seat or per player per period."})
+        raise ValidationError({"basis": f"{fees_rule}: a fee is charged per seat or per player per period."})
     _bounded("period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, unit=lambda m: f"{m} minutes")
     _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS)
     most = table.betting_spaces if basis == FeeBasis.PER_SEAT else table.max_players
@@ -57,7 +69,7 @@ def record_fee(
         raise ValidationError({"count": f"count is 1 to {min(most, rules.MAX_COUNT)} {unit} at table {table.number}; got {count}."})
     if amount_cents != rate_cents * count:
         raise ValidationError(
-            {"amount_cents": f"{rules.FEES_RULE}: the fee is assessed on a time basis at the posted rate: "
+            {"amount_cents": f"{fees_rule}: the fee is assessed on a time basis at the posted rate: "
                              f"{count} x {format_money(rate_cents)} = {format_money(rate_cents * count)}, "
                              f"not {format_money(amount_cents)}."}
         )
@@ -104,7 +116,7 @@ def count_fees(
     counted_at: datetime | None = None,
 ) -> FeeCount:
     """The day's fee cash counted by two people (house control); a recount corrects the last count."""
-    _require_pack(site, rules.FEES_PACK, "site", "fee cash counts", rules.FEES_RULE)
+    _require_revenue(site, rules.keeps_table_fees(site), "site", "fee cash counts", rules.TABLE_FEES.at(site))
     access = require_role(acting_user, site, *rules.COUNTERS, action="count the fee cash", rule=rules.ROLE_RULE)
     employee = acts.acting_employee(access)
     _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS)
@@ -129,8 +141,9 @@ def record_session(
     *, acting_user, site: Site, licence_number: str, started_at: datetime, ended_at: datetime,
     receipts_cents: int, prizes_cents: int, corrects: GameSession | None = None,
 ) -> GameSession:
-    """A New York games-of-chance session (the record is an assumption: fees.rules)."""
-    _require_pack(site, rules.SESSIONS_PACK, "site", "games-of-chance sessions", rules.NY_SESSION_ASSUMPTION)
+    """A games-of-chance session at a site of a session pack (New York; the record is an
+    assumption: fees.rules)."""
+    _require_revenue(site, rules.keeps_sessions(site), "site", "games-of-chance sessions", rules.SESSION_GAME.at(site))
     access = require_role(
         acting_user, site, *rules.SESSION_RECORDERS, action="record a games-of-chance session", rule=rules.ROLE_RULE
     )

@@ -13,7 +13,7 @@ from django.utils import timezone
 from cardroom.access import access_for
 from cardroom.models import Table
 from cardroom.views import call_service
-from packs import RevenueModel, pack_for
+from packs import pack_for
 
 from . import forms, queries, rules, services
 from .models import FeeCollection
@@ -27,13 +27,13 @@ def fee_page(request):
     site, access = request.site, access_for(request.user)
     if site is None or not rules.FEE_RECORDS.allows(access, site.pk):
         raise PermissionDenied(rules.FEE_RECORDS.refusal())
-    context = {"site": site, "pack": pack_for(site), "applies": pack_for(site).revenue_model == RevenueModel.FEES}
+    context = {"site": site, "pack": pack_for(site), "applies": rules.keeps_table_fees(site)}
     if not context["applies"]:
         return render(request, "fees/page.html", context)
     timezone.activate(ZoneInfo(site.time_zone))
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     can_collect = access.has_role(site.pk, *rules.COLLECTORS)
-    form = forms.FeeForm(request.POST or None, tables=tables) if can_collect else None
+    form = forms.FeeForm(request.POST or None, tables=tables, site=site) if can_collect else None
     status = 200
     if request.method == "POST":
         if form is None:

@@ -219,7 +219,7 @@ class GamingDayViewSet(CustodyViewSet):
 
     def scope(self, access):
         days = GamingDay.objects.filter(site__in=access.sites())
-        return days.select_related("opened_by", "close__closed_by").order_by("-gaming_date", "site_id")
+        return days.select_related("site", "opened_by", "close__closed_by").order_by("-gaming_date", "site_id")
 
     def create_object(self, data):
         return services.open_gaming_day(acting_user=self.request.user, **data)
@@ -322,7 +322,7 @@ class TableInventoryViewSet(CustodyViewSet):
     def scope(self, access):
         counts = TableInventory.objects.filter(table__site__in=access.sites())
         return (
-            counts.select_related("gaming_day", "counted_by").prefetch_related("lines").order_by("-counted_at", "-id")
+            counts.select_related("gaming_day__site", "counted_by").prefetch_related("lines").order_by("-counted_at", "-id")
         )
 
     def create_object(self, data):
@@ -393,7 +393,7 @@ class DealerShiftViewSet(CustodyViewSet):
 
     def scope(self, access):
         shifts = DealerShift.objects.filter(table__site__in=access.sites())
-        return shifts.select_related("table", "dealer", "gaming_day").order_by("-started_at", "-id")
+        return shifts.select_related("table", "dealer", "gaming_day__site").order_by("-started_at", "-id")
 
     def create_object(self, data):
         return services.start_dealer_shift(acting_user=self.request.user, **data)
@@ -634,7 +634,7 @@ class SlipViewSet(CustodyViewSet):
 
     def scope(self, access):
         slips = Slip.objects.filter(kind=self.kind, site__in=access.sites())
-        slips = slips.select_related("gaming_day", "prepared_by").prefetch_related("lines", "steps")
+        slips = slips.select_related("gaming_day__site", "prepared_by").prefetch_related("lines", "steps")
         return queries.slips_with_status(slips).order_by("site_id", "-number")
 
     def create_object(self, data):

@@ -7,8 +7,10 @@ class FloorConfig(AppConfig):
 
     def ready(self):
         from cardroom.retention import retain
+        from packs import register_table_check
 
         from . import menu  # noqa: F401  (registers the Chips menu entries)
+        from .active_tables import low_minimum_errors
         from .models import DealerShift, GamingDay, Slip, TableInventory
 
         # ND 99-01.3-08-16: the floor's daily records, kept three years from the quarter's end.
@@ -16,3 +18,5 @@ class FloorConfig(AppConfig):
         retain(Slip, lambda r: r.gaming_day.gaming_date)
         retain(TableInventory, lambda r: r.gaming_day.gaming_date)
         retain(DealerShift, lambda r: r.gaming_day.gaming_date)
+        # The pack's low-minimum rule for a table in play (ND 99-01.3-08-09(1) "active table").
+        register_table_check(low_minimum_errors)

@@ -11,7 +11,7 @@ from django.db import models
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role
 from core.rules import HOUSE_CONTROL
-from packs import Rule
+from packs import RevenueModel, Rule, pack_for
 
 # --- Citations ---------------------------------------------------------------------------
 # Each rule is named by its key and cited at a site by the site's pack (`RULE.at(site)`):
@@ -30,6 +30,14 @@ BUSINESS_DAY = Rule("floor.business_day")  # "business day" (a day may run past 
 # the house's chip bank and a table, and a table has no house tray: no fill, no credit, no
 # opener or closer. Refused where `pack_for(site).revenue_model` is FEES, citing the pack's rule.
 FEES_ONLY = Rule("floor.fees_only")
+
+
+def house_chips(where) -> bool:
+    """Do the house's chips move between its chip bank and the tables at `where` (a Site or a
+    jurisdiction code)? Not where the pack's revenue is its fees: there the site has no fill or
+    credit slip, no slip book and no tray count to offer (services refuse them, menus omit them)."""
+    return pack_for(where).revenue_model != RevenueModel.FEES
+
 # Opening and closing gaming days (one open at a time, none before it begins, none at an
 # inactive site): the product's workflow around the business day, not a rule of the text.
 GAMING_DAY_STATE = HOUSE_CONTROL

@@ -15,11 +15,11 @@ from django.core.exceptions import ValidationError
 
 from core.hooks import TABLE_CHECKS
 
-from .base import HOUSE_CONTROL, Pack, RevenueModel, Rule, WagerLimits, pack_of
+from .base import HOUSE_CONTROL, Pack, RevenueModel, Rule, TaxBracket, WagerLimits, pack_of
 from .registry import all_packs, get_pack
 
 __all__ = [
-    "HOUSE_CONTROL", "Pack", "RevenueModel", "Rule", "WagerLimits", "all_packs", "get_pack", "pack_for",
+    "HOUSE_CONTROL", "Pack", "RevenueModel", "Rule", "TaxBracket", "WagerLimits", "all_packs", "get_pack", "pack_for",
     "pack_of", "packs_of", "register_table_check", "validate_table",
 ]
 

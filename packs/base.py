@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from types import MappingProxyType
 
 from cardroom.chip_rules import ChipLaw
@@ -42,6 +43,18 @@ class WagerLimits:
 
 
 @dataclass(frozen=True)
+class TaxBracket:
+    """A bracket of a pack's gaming tax on quarterly AGP, in force from `effective_from`: from
+    `lower_cents` up, `base_cents` plus `rate` of the excess; `citation` is the statute's."""
+
+    effective_from: date
+    lower_cents: int
+    rate: Decimal
+    base_cents: int
+    citation: str
+
+
+@dataclass(frozen=True)
 class Pack:
     code: str  # Site.jurisdiction value
     name: str
@@ -63,6 +76,13 @@ class Pack:
     # The chip values and colours the pack's law prescribes (`cardroom.chip_rules.ChipLaw`), held
     # by every organization with a site of the pack; None: its law prescribes none.
     chips: ChipLaw | None = None
+    # The brackets of the gaming tax the pack's law levies on the organization's quarterly AGP
+    # (`accounting.gaming_tax`), effective-dated (a later schedule is added with a later date);
+    # empty: its law levies none here.
+    tax_brackets: tuple[TaxBracket, ...] = ()
+    # What the pack's text says of a rule (rule key -> its words, quoted or closely paraphrased),
+    # for a refusal to quote after the citation (`Rule.note`).
+    notes: Mapping[str, str] = field(default_factory=dict)
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""
@@ -108,6 +128,10 @@ class Rule:
     def at(self, where) -> str:
         """The citation at `where` (a Site, a Table, a jurisdiction code or a Pack)."""
         return pack_of(where).cite(self.key)
+
+    def note(self, where) -> str | None:
+        """What the law of `where`'s pack says of this rule (its words), or None."""
+        return pack_of(where).notes.get(self.key)
 
     def applies(self, where) -> bool:
         """Does the law of `where`'s pack state this rule (so that its obligation applies there)?"""

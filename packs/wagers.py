@@ -26,25 +26,10 @@ def validate_table_wagers(table: Table) -> None:
             )
     if errors:
         raise ValidationError(errors)
-    _validate_low_minimum_table(table, limits)
 
 
-def _validate_low_minimum_table(table: Table, limits) -> None:
-    ceiling = limits.low_minimum_ceiling_cents
-    if ceiling is None:
-        return
-    others = Table.objects.filter(site_id=table.site_id, game=Game.TWENTY_ONE, active=True).exclude(pk=table.pk)
-    site_tables = [(t.min_wager_cents, t.pk) for t in others]
-    if table.active:
-        site_tables.append((table.min_wager_cents, table.pk))
-    high = [pk for minimum, pk in site_tables if minimum > ceiling]
-    has_low = any(minimum <= ceiling for minimum, _ in site_tables)
-    if high and not has_low:
-        field = "min_wager_cents" if table.pk in high or table.pk is None else "active"
-        raise ValidationError(
-            {
-                field: f"{limits.citation}: a minimum wager above {format_money(ceiling)} is allowed only "
-                f"when another active twenty-one table at the site has a minimum of "
-                f"{format_money(ceiling)} or less."
-            }
-        )
+
+# The low-minimum rule (ND 99-01.3-08-09(1): one *active* table at or below the ceiling before
+# others above it) concerns the tables in play, a dealer and chips present, not the configuration
+# flag: the floor checks it when a dealer is seated and when a table in play changes its minimum
+# (`floor.active_tables`). `WagerLimits.low_minimum_ceiling_cents` is the pack's ceiling.

@@ -37,6 +37,7 @@ from .models import (
     ReviewTask,
     SampleEvaluation,
     SampleSubmission,
+    SpecialEvent,
     SurveillanceStatus,
     VendorPurchase,
 )
@@ -238,6 +239,14 @@ RepairInput = _input(
     repaired_at=MomentField(required=True),
 )
 
+SpecialEventSerializer = _output(SpecialEvent)
+SpecialEventInput = _input(
+    SpecialEvent,
+    ["site", "name", "first_day", "last_day", "corrects"],
+    site=ScopedSiteField(),
+    corrects=ScopedField(SpecialEvent, "site", required=False, allow_null=True),
+)
+
 ProgramSerializer = _output(ReviewProgram)
 ProgramInput = _input(ReviewProgram, ["site", "start_date", "reason"], site=ScopedSiteField())
 
@@ -408,6 +417,15 @@ RepairViewSet = surveillance_viewset(
     RepairInput,
     services.record_outage_repair,
     ["outage"],
+)
+SpecialEventViewSet = surveillance_viewset(
+    "SpecialEventViewSet",
+    SpecialEvent,
+    "site",
+    SpecialEventSerializer,
+    SpecialEventInput,
+    services.record_special_event,
+    ["first_day"],
 )
 ProgramViewSet = surveillance_viewset(
     "ProgramViewSet",

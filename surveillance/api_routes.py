@@ -14,6 +14,7 @@ ROUTES = [
     ("surveillance/review-log", api.ReviewLogViewSet, "surveillance-review-log"),
     ("surveillance/outages", api.OutageViewSet, "surveillance-outage"),
     ("surveillance/outage-repairs", api.RepairViewSet, "surveillance-outage-repair"),
+    ("surveillance/special-events", api.SpecialEventViewSet, "surveillance-special-event"),
     ("surveillance/review-programs", api.ProgramViewSet, "surveillance-review-program"),
     ("surveillance/review-program-closures", api.ClosureViewSet, "surveillance-review-program-closure"),
     ("surveillance/review-tasks", api.TaskViewSet, "surveillance-review-task"),

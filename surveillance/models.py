@@ -42,7 +42,7 @@ class SurveillanceStatus(AppendOnlyModel):
     operational_due_on = models.DateField(
         null=True,
         blank=True,
-        help_text="Last day to have the system operational (ND 99-01.3-08-04); empty: not set or not yet running.",
+        help_text="Last day to have the system operational, as the site's pack sets it; empty: not set or not yet running.",
     )
     reason = models.TextField(max_length=limits.MAX_TEXT_LENGTH)
     recorded_by = models.ForeignKey(
@@ -386,3 +386,38 @@ class ReviewEntry(AppendOnlyModel):
     @property
     def footage(self):
         return self.footage_end_at - self.footage_start_at
+
+
+class SpecialEvent(AppendOnlyModel):
+    """A special event at a site: the consecutive days, `first_day` to `last_day`, that temporary
+    special-event tables are on the site for it (ND 99-01.3-08-04, opening paragraph: "A temporary
+    table that is brought onto a site for fourteen or fewer consecutive days for a special event
+    ..., but for not more than two events per quarter, does not need a system"). The event is the
+    site's: the days are counted from the event's first to its last day whether or not a table is
+    played on each, and the events are counted per site and quarter (`special_events.exemption`).
+    A correction is a new row naming the event it replaces (`corrects`); the replaced one no longer
+    counts."""
+
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="special_events")
+    name = models.CharField(max_length=200)
+    first_day = models.DateField(help_text="The first day the temporary tables are on the site for the event.")
+    last_day = models.DateField(help_text="The last day they are on the site (the event's days are consecutive).")
+    corrects = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by",
+        help_text="The event this record replaces (a correction); empty: a new event.",
+    )
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["site_id", "first_day", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(first_day__lte=F("last_day")),
+                name="special_event_first_day_not_after_last",
+                violation_error_message="An event's first day is not after its last day.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.first_day} to {self.last_day})"

@@ -97,12 +97,31 @@ def special_event_days(table_ids, since: date, until: date) -> dict[int, set[dat
     return days
 
 
+def site_special_events(site_ids, since: date, until: date) -> dict[int, list[tuple[date, date]]]:
+    """site id -> its special events in force ((first day, last day), not replaced by a correction)
+    that touch [since, until], one query."""
+    from .models import SpecialEvent
+
+    found: dict[int, list[tuple[date, date]]] = {}
+    events = SpecialEvent.objects.filter(
+        site_id__in=site_ids, corrected_by__isnull=True, last_day__gte=since, first_day__lte=until
+    )
+    for site_id, first, last in events.values_list("site_id", "first_day", "last_day"):
+        found.setdefault(site_id, []).append((first, last))
+    return found
+
+
+def special_event_window(start: date, end: date) -> tuple[date, date]:
+    """The days whose events decide the exemption of the days [start, end]: from the start of the
+    quarter of `start` to the end of the quarter of `end` (events are counted per quarter)."""
+    return Quarter.containing(start).start, Quarter.containing(end).end
+
+
 def special_event_exemption(table: Table, on_date: date) -> special_events.Exemption:
     """ND 99-01.3-08-04: whether a temporary special-event table is within its exemption on
-    `on_date` (the gaming days it was used, from the floor's dealer shifts, since the start of
-    the previous quarter; see `special_events`)."""
-    since = Quarter.containing(on_date).previous().start
-    return special_events.exemption(special_event_days([table.pk], since, on_date).get(table.pk, ()), on_date)
+    `on_date`: its site's special events (`site_special_events`; see `special_events`)."""
+    events = site_special_events([table.site_id], *special_event_window(on_date, on_date)).get(table.site_id, [])
+    return special_events.exemption(events, on_date)
 
 
 def statuses_in_force(site_ids, on_date: date) -> dict[int, SurveillanceStatus]:
@@ -190,12 +209,13 @@ def tables_without_system(sites, on_date: date) -> dict[int, list[Table]]:
     tables = list(Table.objects.filter(site_id__in=required, active=True).order_by("site_id", "number"))
     register = EquipmentRegister(required)
     temporary = [t.pk for t in tables if t.location != Table.Location.REGULAR]
-    days = special_event_days(temporary, Quarter.containing(on_date).previous().start, on_date) if temporary else {}
+    days = special_event_days(temporary, on_date, on_date) if temporary else {}
+    events = site_special_events(required, *special_event_window(on_date, on_date)) if temporary else {}
     found: dict[int, list[Table]] = {}
     for table in tables:
         if table.location != Table.Location.REGULAR:
             used = days.get(table.pk, set())
-            if on_date not in used or special_events.exemption(used, on_date).exempt:
+            if on_date not in used or special_events.exemption(events.get(table.site_id, []), on_date).exempt:
                 continue  # not on the site that day, or within its exemption
         if not register.has_system(table, on_date):
             found.setdefault(table.site_id, []).append(table)

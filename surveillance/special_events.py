@@ -1,19 +1,22 @@
 """Special-event tables (ND 99-01.3-08-04, opening paragraph): pure functions, no ORM.
 
 "A temporary table that is brought onto a site for fourteen or fewer consecutive days for a
-special event ..., but for not more than two events per quarter, does not need a system."
+special event according to subsection 4 of section 99-01.3-01-02, but for not more than two
+events per quarter, does not need a system."
 
-*Assumed*: the days a temporary table is on the site are the gaming days it is used (a
-dealer shift on it), plus the day asked about (a table being opened is there). An event is a
-run of consecutive gaming days; a day without use ends it. Events are counted in the calendar
-quarter of the day asked about, an event that began in the previous quarter counting in both.
-So the exemption ends on the fifteenth consecutive day of an event, and for the whole of a
-third event in a quarter.
+As the text reads: the event is the site's (`surveillance.models.SpecialEvent`, recorded with its
+first and last day), and its days are the consecutive days the temporary tables are on the site,
+first to last, whether or not a table is played on each (a day without play does not end the
+event, nor start another). The exemption holds on a day that falls in an event of the site that
+lasts fourteen or fewer consecutive days and is one of the first two events of the site in the
+day's calendar quarter (an event that began in the previous quarter counts in both, as it is an
+event in each). A temporary table played on a day no recorded event covers was not brought onto
+the site for a special event: it needs a system like a regular one.
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
 from core.periods import Quarter
 
@@ -23,51 +26,45 @@ from .rules import SPECIAL_EVENT_MAX_DAYS, SPECIAL_EVENT_MAX_PER_QUARTER
 @dataclass(frozen=True)
 class Exemption:
     exempt: bool
-    event_day: int  # which consecutive day of its event the day asked about is (1 = first)
-    event_number: int  # which event of the quarter it belongs to (1 = first)
+    event_day: int  # which consecutive day of its event the day asked about is (1 = first; 0 = no event)
+    event_number: int  # which event of the site in the quarter it belongs to (1 = first; 0 = no event)
     reason: str = ""  # why the exemption does not hold, as the rule reads (without its citation)
+    event_start: date | None = None  # the first day of the event covering the day (None: no event)
 
     def cited(self, where) -> str:
         """The reason with the rule's citation at `where` (a site, or its pack)."""
         return f"{SPECIAL_EVENT_MAX_DAYS.rule.at(where)}: {self.reason}"
 
 
-def events(days: Iterable[date]) -> list[tuple[date, date]]:
-    """Runs of consecutive days, as (first, last), in order."""
-    runs: list[tuple[date, date]] = []
-    for day in sorted(set(days)):
-        if runs and day == runs[-1][1] + timedelta(days=1):
-            runs[-1] = (runs[-1][0], day)
-        else:
-            runs.append((day, day))
-    return runs
-
-
-def exemption(days_used: Iterable[date], on_date: date) -> Exemption:
-    """Whether a temporary table used on `days_used` needs no system on `on_date`."""
-    runs = events([d for d in days_used if d <= on_date] + [on_date])
-    first, _ = runs[-1]
-    event_day = (on_date - first).days + 1
-    quarter = Quarter.containing(on_date)
-    event_number = sum(1 for a, b in runs if b >= quarter.start and a <= quarter.end)
-    if event_day > SPECIAL_EVENT_MAX_DAYS.value:
+def exemption(events: Iterable[tuple[date, date]], on_date: date) -> Exemption:
+    """Whether a temporary table of a site whose special events are `events` ((first day, last
+    day) each, the events in force) needs no system on `on_date`."""
+    events = sorted(set(events))
+    covering = [(first, last) for first, last in events if first <= on_date <= last]
+    if not covering:
         return Exemption(
-            False,
-            event_day,
-            event_number,
-            (
-                f"day {event_day} of the event; a temporary special-event table "
-                f"needs no system only for {SPECIAL_EVENT_MAX_DAYS.text}"
-            ),
-        )
+            False, 0, 0,
+            f"no special event of the site covers {on_date}; a temporary table needs no system only while it is on "
+            "the site for a special event",
+        )  # fmt: skip
+    first, last = covering[0]
+    event_day = (on_date - first).days + 1
+    length = (last - first).days + 1
+    quarter = Quarter.containing(on_date)
+    in_quarter = [e for e in events if e[1] >= quarter.start and e[0] <= quarter.end]
+    event_number = in_quarter.index((first, last)) + 1
+    if length > SPECIAL_EVENT_MAX_DAYS.value:
+        return Exemption(
+            False, event_day, event_number,
+            f"the special event of {first} to {last} runs {length} consecutive days; a temporary special-event table "
+            f"needs no system only for {SPECIAL_EVENT_MAX_DAYS.text}",
+            first,
+        )  # fmt: skip
     if event_number > SPECIAL_EVENT_MAX_PER_QUARTER.value:
         return Exemption(
-            False,
-            event_day,
-            event_number,
-            (
-                f"event {event_number} of {quarter}; a temporary "
-                f"special-event table needs no system for {SPECIAL_EVENT_MAX_PER_QUARTER.text}"
-            ),
-        )
-    return Exemption(True, event_day, event_number)
+            False, event_day, event_number,
+            f"event {event_number} of the site in {quarter}; a temporary special-event table needs no system for "
+            f"{SPECIAL_EVENT_MAX_PER_QUARTER.text}",
+            first,
+        )  # fmt: skip
+    return Exemption(True, event_day, event_number, "", first)

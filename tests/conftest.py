@@ -221,6 +221,21 @@ def manager(cast):
 
 
 @pytest.fixture
+def station(site, cast):
+    """A shared pit terminal at `site` (a station login: no employee, no role), made by the
+    gaming manager."""
+    from cardroom import pins
+
+    return pins.create_station(
+        acting_user=cast[Role.GAMING_MANAGER].user,
+        site=site,
+        username="pit-terminal-1",
+        password="Ochre-Lantern-Drift-58",
+        name="Pit 1 terminal",
+    )
+
+
+@pytest.fixture
 def api_client():
     from rest_framework.test import APIClient
 

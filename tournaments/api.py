@@ -21,7 +21,7 @@ FEE_KINDS = [FeeKind.ENTRY, FeeKind.REBUY, FeeKind.ADD_ON]
 
 
 class FiguresSerializer(serializers.Serializer):
-    """A tournament's record of win (ND 99-01.3-08-16(1)(f)), net of voids."""
+    """A tournament's record of win, net of voids."""
 
     entries = serializers.IntegerField()
     entry_fees_cents = serializers.IntegerField()
@@ -253,7 +253,7 @@ class TournamentViewSet(ScopedViewSet):
     @extend_schema(methods=["POST"], request=FeeInputSerializer, responses={201: FeeSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["get", "post"], pagination_class=Pagination)
     def entries(self, request, pk=None):
-        """The fee register (ND 99-01.3-08-16(1)(e)); POST collects an entry fee, rebuy or add-on."""
+        """The fee register; POST collects an entry fee, rebuy or add-on."""
         tournament = self.get_object()
         if request.method == "GET":
             return _page(self, queries.fee_register(tournament), FeeSerializer)
@@ -282,7 +282,7 @@ class TournamentViewSet(ScopedViewSet):
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: PlayerSerializer(many=True), **ERROR_RESPONSES})
     @action(detail=True, methods=["get"], pagination_class=Pagination)
     def players(self, request, pk=None):
-        """The register of players with each player's fees, chips and prizes (ND 99-01.3-08-15(1))."""
+        """The register of players with each player's fees, chips and prizes."""
         tournament = self.get_object()
         return _page(self, queries.player_register(tournament), PlayerSerializer)
 
@@ -292,7 +292,7 @@ class TournamentViewSet(ScopedViewSet):
     @extend_schema(methods=["POST"], request=PrizeInputSerializer, responses={201: PrizeSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["get", "post"], pagination_class=Pagination)
     def prizes(self, request, pk=None):
-        """The prize register (ND 99-01.3-08-16(1)(f)); POST records a prize."""
+        """The prize register; POST records a prize."""
         tournament = self.get_object()
         if request.method == "GET":
             return _page(self, queries.prize_register(tournament), PrizeSerializer)

@@ -17,6 +17,7 @@ from core.money import format_money
 from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
+from ..active_tables import low_minimum_refusal
 from ..models import DealerShift, GamingDay, TableInventory
 from ..tips import tip_status, tips_checked_at
 from .steps import (
@@ -60,6 +61,10 @@ def start_dealer_shift(
         day = _open_day(site, "table")
         _in_day(site, day, started_at, given, "started_at")
         _check_table_accepts_shift(table, day, started_at)
+        # Seating a dealer makes the table active (ND 99-01.3-08-09(1): a dealer and chips present).
+        low = low_minimum_refusal(table, day, started_at)
+        if low is not None:
+            raise ValidationError({"table": low})
         outgoing = queries.current_shift(table, started_at)
         if outgoing is not None:
             _end_shift(acting_user, outgoing, employee, started_at)

@@ -14,7 +14,6 @@ from core import figure_days, moments
 from core.audit import record_site_event as _audit
 from core.audit import snapshot
 from core.money import decimal_to_cents, format_money
-from packs import RevenueModel, pack_for
 
 from .. import queries, rules
 from ..calculations import chips_for_amount, chips_total_cents
@@ -36,7 +35,7 @@ def _require_table_in_use(table: Table, field: str = "table") -> None:
 
 def fees_only(site: Site) -> bool:
     """Is the house's revenue at `site` its fees (the site's pack's revenue model)?"""
-    return pack_for(site).revenue_model == RevenueModel.FEES
+    return not rules.house_chips(site)
 
 
 def refuse_house_chips_at_fees_site(site: Site, field: str, what: str) -> None:

@@ -10,6 +10,7 @@ from . import accounting, cage, chips, compliance, core, counts, floor, reports,
 PACK = Pack(
     code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP,
     table_rules=tables.table_rules, wager_limits=tables.WAGER_LIMITS, thresholds=compliance.THRESHOLDS, chips=chips.LAW,
+    tax_brackets=accounting.TAX_BRACKETS,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,

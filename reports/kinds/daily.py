@@ -172,7 +172,7 @@ def _table_grids(day: DailySummary, where: str = "") -> list:
     return story
 
 
-def _deposit_line(day: DailySummary, where: str = "ND") -> str:
+def _deposit_line(day: DailySummary, where: str) -> str:
     """The deposit and, where the pack states a deadline (accounting.deposit), its due date."""
     cash = day.cash
     due = DEPOSIT.applies(where)
@@ -203,7 +203,7 @@ THRESHOLD_LINE = "Low-hold threshold (08-04(9), for a quarter)"
 BELOW_LINE = "Hold below the threshold"
 
 
-def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str = "ND") -> object:
+def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> object:
     """Twenty-one, paddlewheel and the site total, each game beside its own threshold where the
     site's pack states one (accounting.low_hold)."""
     lines = summary_game_lines(day, day.gaming_date, thresholds, where=where or None)
@@ -215,10 +215,10 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str = "ND
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
 
-def _day(day: DailySummary, books: BooksCheck, data: "DailyReport | None" = None) -> list:
+def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
     status = "closed" if day.gaming_day_closed else "NOT CLOSED"
     story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
-    where = data.where if data is not None and data.where else "ND"
+    where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
         if not day.tables:
             story.append(para("No table activity recorded."))

@@ -42,7 +42,7 @@ class DealerHoldReport:
     site_total: Custody  # complete twenty-one table-days of the period
     wheel_operators: tuple[DealerLine, ...] = ()
     wheel_site_total: Custody = ZERO  # complete paddlewheel table-days of the period
-    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the sections
+    where: str = ""  # the site's Site.jurisdiction: its pack cites the sections
 
 
 def _line(d: DealerSummary) -> DealerLine:

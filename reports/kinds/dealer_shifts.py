@@ -29,7 +29,7 @@ class ShiftLine:
 class DealerShiftReport:
     time_zone: str
     shifts: tuple[ShiftLine, ...]
-    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the notes
+    where: str = ""  # the site's Site.jurisdiction: its pack cites the notes
 
 
 def build(context: ReportContext) -> DealerShiftReport:

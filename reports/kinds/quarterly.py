@@ -27,6 +27,7 @@ from accounting.summaries import QuarterSummary, TaxFigures, organization_quarte
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
+from packs import get_pack
 
 from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, names
@@ -44,7 +45,7 @@ class QuarterlyReport:
     tax_return: TaxReturn | None
     games: tuple[GameLine, ...] = ()  # twenty-one, paddlewheel (each with its threshold), total
     pack: dict | None = None  # the pack's own figures for the quarter (accounting.pack_figures)
-    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the rules and states the tax
+    where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and states the tax
 
     @property
     def holds(self) -> bool:
@@ -192,6 +193,26 @@ def allocation_rows(data: QuarterlyReport) -> list[list] | None:
     ]
 
 
+def _allocation_csv_rows(data: QuarterlyReport) -> list[list]:
+    """The CSV's and XLSX's rows of the combined bank's allocation, as the page and the PDF show it
+    (`allocation_rows`): one per game and the combined bank, each citing the pack's rule; none
+    where the pack does not state it or the bank served one game."""
+    rows = allocation_rows(data)
+    if rows is None:
+        return []
+    note = f"{COMBINED_BANK.at(data.where)}: the combined bank's cash long (short) is allocated to twenty-one"
+    s = data.summary
+    return [
+        *(
+            _row("bank_allocation", game=game, label=label, agp=agp, long_short=s.long_short_cents if game == "21" else 0,
+                 note=note)
+            for game, (label, agp, _) in zip(("21", "PW"), rows, strict=True)
+        ),
+        _row("bank_allocation", game="total", label="Combined bank", agp=s.total.agp_cents,
+             long_short=s.long_short_cents, note=note),
+    ]  # fmt: skip
+
+
 def combined_bank_section(data: QuarterlyReport) -> list:
     """A combined twenty-one/paddlewheel bank's long (short), allocated to twenty-one, where the
     site's pack states the rule (ND 99-01.3-08-16(4)) and the site's bank served both games."""
@@ -260,9 +281,10 @@ def _known_total(values) -> int | str:
 
 
 def _tax(tax: TaxFigures) -> list:
+    pack = get_pack(tax.pack_code)  # the pack whose law levies the tax: its name and code in the words
     rows = [[name, gp, prizes, agp, known(profit)] for name, gp, prizes, agp, profit in tax.sites]
     total = [
-        "North Dakota sites",
+        f"{pack.name} sites",
         sum(s[1] for s in tax.sites),
         sum(s[2] for s in tax.sites),
         tax.agp_cents,
@@ -274,14 +296,16 @@ def _tax(tax: TaxFigures) -> list:
     ]
     story = [
         Spacer(1, 8),
-        para(f"Tax reconciliation, {tax.quarter} (the organization's North Dakota sites)", "heading"),
+        para(f"Tax reconciliation, {tax.quarter} (the organization's {pack.name} sites)", "heading"),
         data_table(TAX_HEADER, rows, col_widths=[165, 90, 90, 90, 90], money_columns=range(1, 5), total_row=total),
     ]
     if tax.other_sites:
-        story.append(para(f"Not in the ND gaming tax (another jurisdiction): {', '.join(tax.other_sites)}.", "small"))
+        story.append(
+            para(f"Not in the {pack.code} gaming tax (another jurisdiction): {', '.join(tax.other_sites)}.", "small")
+        )
     story += [
         Spacer(1, 4),
-        para("ND gaming tax brackets in force", "cell_bold"),
+        para(f"{pack.code} gaming tax brackets in force", "cell_bold"),
         data_table(
             ["Effective from", "AGP above", "Rate", "Plus", "Citation"],
             brackets,
@@ -292,7 +316,7 @@ def _tax(tax: TaxFigures) -> list:
         para("The tax on the organization's AGP and on the AGP recorded here", "cell_bold"),
         data_table(["", "Amount"], tax_rows(tax), col_widths=[400, 125], money_columns=[1]),
         para(
-            f"ND gaming tax on the AGP recorded here {format_money(tax.tax_cents)} (on AGP of "
+            f"{pack.code} gaming tax on the AGP recorded here {format_money(tax.tax_cents)} (on AGP of "
             f"{format_money(tax.agp_cents)}).",
             "heading",
         ),
@@ -304,7 +328,7 @@ def _tax(tax: TaxFigures) -> list:
 def tax_rows(tax: TaxFigures) -> list[list]:
     other = tax.other_games_agp_cents
     return [
-        ["AGP recorded here (North Dakota sites' tables)", tax.agp_cents],
+        [f"AGP recorded here ({get_pack(tax.pack_code).name} sites' tables)", tax.agp_cents],
         ["Other games' AGP (recorded by a gaming manager)", "not recorded" if other is None else other],
         ["Organization's AGP, all games", tax.organization_agp_cents],
         ["Tax on the organization's AGP (brackets on the total)", tax.organization_tax_cents],
@@ -313,13 +337,14 @@ def tax_rows(tax: TaxFigures) -> list[list]:
 
 
 def _tax_basis(tax: TaxFigures) -> str:
+    law = GAMING_TAX.at(tax.pack_code)  # the statute of the pack that levies the tax
     if tax.other_games_agp_cents is None:
         return (
-            "N.D.C.C. 53-06.1-12 taxes the organization's AGP from all its games; the other games' AGP is not "
+            f"{law} taxes the organization's AGP from all its games; the other games' AGP is not "
             "recorded for this quarter, so the brackets are applied to the AGP recorded here only."
         )
     return (
-        "N.D.C.C. 53-06.1-12 applies its brackets to the organization's AGP from all its games; the tax on the AGP "
+        f"{law} applies its brackets to the organization's AGP from all its games; the tax on the AGP "
         "recorded here is its share of that tax: tax on the total x AGP here / total (assumed apportionment)."
     )
 
@@ -475,6 +500,7 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     rows += _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
     for label, name in CASH_LINES:
         rows.append(_row("cash", label=label, amount=s.total.agp_cents if name is None else getattr(s, name)))
+    rows += _allocation_csv_rows(data)
     for name, gp, prizes, agp, profit in data.tax.sites if data.tax else ():
         rows.append(_row("tax_site", label=name, gross_proceeds=gp, prizes=prizes, agp=agp, cash_profit=profit))
     for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):

@@ -79,7 +79,7 @@ class Program:
 class SurveillanceLogReport:
     log: tuple[LogLine, ...]
     programs: tuple[Program, ...]
-    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the sections
+    where: str = ""  # the site's Site.jurisdiction: its pack cites the sections
 
 
 def _clock(moment: datetime, zone: ZoneInfo, with_date: bool = True) -> str:

@@ -77,7 +77,7 @@ class TournamentRecord:
 @dataclass(frozen=True)
 class TournamentRecordReport:
     tournaments: tuple[TournamentRecord, ...]
-    where: str = "ND"  # the site's Site.jurisdiction: its pack cites the headings
+    where: str = ""  # the site's Site.jurisdiction: its pack cites the headings
 
 
 def _cited(rule, where: str) -> str:
@@ -270,7 +270,7 @@ def summary_rows(t) -> list[list]:
     ]
 
 
-def summary_section(t, twenty_one_agp_cents: int, *, where: str = "ND") -> list:
+def summary_section(t, twenty_one_agp_cents: int, *, where: str) -> list:
     """The tournament lines as a titled grid, or nothing when there was no tournament play; the
     heading cites the site's pack (`where`: a Site.jurisdiction)."""
     if t.is_empty:

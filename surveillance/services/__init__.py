@@ -14,6 +14,7 @@ working):
 - outages: report_outage, record_outage_repair, check_wager_under_outage_cap,
   check_wager_under_surveillance_caps
 - review_programs: open_review_program, close_review_program, record_review_entry
+- special_events: record_special_event
 """
 
 from .equipment import (
@@ -33,6 +34,7 @@ from .outages import (
 from .recordings import may_handle_video, record_recording, record_video_access
 from .review_log import add_review_log_entry
 from .review_programs import close_review_program, open_review_program, record_review_entry
+from .special_events import record_special_event
 from .status import record_premises_succession, require_surveillance_by_rule, set_surveillance_status
 
 __all__ = [
@@ -49,6 +51,7 @@ __all__ = [
     "record_recording",
     "record_review_entry",
     "record_sample_evaluation",
+    "record_special_event",
     "record_site_change",
     "record_vendor_purchase",
     "record_video_access",

@@ -9,6 +9,9 @@ from hypothesis import strategies as st
 
 from accounting import figures
 from accounting.figures import Custody
+from packs import TaxBracket, get_pack
+
+ND_BRACKETS = get_pack("ND").tax_brackets  # N.D.C.C. 53-06.1-12, the ND pack's effective-dated data
 
 CASES = [
     # drop, fills, credits, opener, closer, GP, prizes, AGP, hold
@@ -97,17 +100,17 @@ def test_bank_deposit(profit, increase, checks, deposit):
     ],
 )
 def test_nd_gaming_tax(agp, tax):
-    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, date(2026, 9, 30))
+    brackets = figures.brackets_in_force(ND_BRACKETS, date(2026, 9, 30))
     assert figures.gaming_tax(agp, brackets) == tax
 
 
 def test_no_tax_schedule_before_it_took_effect():
     with pytest.raises(ValueError):
-        figures.brackets_in_force(figures.ND_GAMING_TAX, date(2021, 6, 30))
+        figures.brackets_in_force(ND_BRACKETS, date(2021, 6, 30))
 
 
 def test_a_later_tax_schedule_replaces_the_earlier_from_its_date():
-    later = figures.ND_GAMING_TAX + [figures.TaxBracket(date(2027, 7, 1), 0, Decimal("0.02"), 0)]
+    later = [*ND_BRACKETS, TaxBracket(date(2027, 7, 1), 0, Decimal("0.02"), 0, "N.D.C.C. 53-06.1-12")]
     assert figures.gaming_tax(100_000, figures.brackets_in_force(later, date(2027, 6, 30))) == 1_000
     assert figures.gaming_tax(100_000, figures.brackets_in_force(later, date(2027, 7, 1))) == 2_000
 

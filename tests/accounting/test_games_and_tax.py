@@ -13,12 +13,15 @@ from cardroom.models import Role
 from compliance.thresholds import ensure_seeded
 from core.models import AuditEvent
 from core.periods import Quarter
+from packs import get_pack
 from tests.accounting.scenario import Scenario
 from tests.factories import SiteFactory, TableFactory
 
+ND_BRACKETS = get_pack("ND").tax_brackets  # N.D.C.C. 53-06.1-12, the ND pack's effective-dated data
+
 DAY = date(2026, 8, 14)
 Q3 = Quarter(2026, 3)
-BRACKETS = figures.brackets_in_force(figures.ND_GAMING_TAX, DAY)
+BRACKETS = figures.brackets_in_force(ND_BRACKETS, DAY)
 
 
 @pytest.fixture(autouse=True)
@@ -145,6 +148,30 @@ def test_only_north_dakota_sites_are_in_the_nd_tax(client_for, cast, org, site, 
     assert (tax["agp_cents"], tax["tax_cents"]) == (4_000_000, 40_000)
     assert sorted(tax["other_jurisdiction_sites"]) == ["Albany Hall", "Spokane Hall"]
     assert tax["tax_label"].startswith("ND gaming tax on the AGP recorded here")
+
+
+def test_the_brackets_are_the_nd_packs_effective_dated_data_read_through_the_pack(
+    monkeypatch, client_for, cast, org, site, people
+):
+    """The tax's brackets live in the ND pack (packs/nd/accounting.py), each with its citation;
+    the books read them through the site's pack, so a later schedule added to the pack applies
+    from its own date."""
+    from dataclasses import replace
+
+    from packs import TaxBracket, registry
+
+    nd = get_pack("ND")
+    assert {b.citation for b in nd.tax_brackets} == {"N.D.C.C. 53-06.1-12"} == {nd.cite("accounting.gaming_tax")}
+    assert [b.lower_cents for b in figures.brackets_in_force(nd.tax_brackets, DAY)] == [0, 5_000_000]
+    assert all(not p.tax_brackets for p in registry.all_packs() if p.code != "ND")
+    later = TaxBracket(date(2026, 7, 1), 0, Decimal("0.02"), 0, "N.D.C.C. 53-06.1-12 (a later schedule)")
+    monkeypatch.setitem(registry.PACKS, "ND", replace(nd, tax_brackets=(*nd.tax_brackets, later)))
+    _play_at(site, people, 4_000_000)
+    tax = client_for(cast[Role.AUDITOR]).get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    assert (tax["agp_cents"], tax["tax_cents"]) == (4_000_000, 80_000)  # 2%, not the 1% of 2021
+    assert [(b["rate"], b["citation"]) for b in tax["brackets"]] == [("0.02", later.citation)]
+    earlier = client_for(cast[Role.AUDITOR]).get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q2").json()
+    assert [b["from_cents"] for b in earlier["brackets"]] == [0, 5_000_000]
 
 
 def test_a_gaming_manager_records_the_other_games_agp_and_the_bracket_applies_to_the_total(

@@ -21,9 +21,12 @@ from core.audit import AuditEvent
 from core.money import format_money
 from core.periods import Quarter
 from floor import services as floor_services
+from packs import get_pack
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 from tests.reports.test_kind_daily import download, pdf_tables, pdf_text, run_report
+
+ND_BRACKETS = get_pack("ND").tax_brackets  # N.D.C.C. 53-06.1-12, the ND pack's effective-dated data
 
 Q3 = Quarter(2026, 3)
 DAY, LATER = date(2026, 8, 14), date(2026, 9, 3)
@@ -235,7 +238,7 @@ def test_the_tax_of_a_filed_quarter_reports_the_filed_figures_with_the_amendment
     assert tax["agp_cents"] == filed_agp and tax["agp_cents"] > 5_000_000  # the 12% bracket
     assert tax["return"]["amendment_agp_cents"] == 5_000
     assert tax["return"]["amended_agp_cents"] == filed_agp + 5_000
-    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, Q3.end)
+    brackets = figures.brackets_in_force(ND_BRACKETS, Q3.end)
     assert tax["return"]["amended_tax_cents"] == figures.gaming_tax(filed_agp + 5_000, brackets)
     assert tax["return"]["amended_tax_cents"] - tax["tax_cents"] == 600  # 12% of $50
     assert tax["return"]["filed_sites"] == ["Elks Lodge"] and tax["return"]["unfiled_sites"] == ["Eagles Club"]

@@ -4,7 +4,6 @@ figures, cage money, figures and reports among them, is a 403 naming the rule.""
 
 import pytest
 
-from cardroom import pins
 from cardroom.access import STATION_READS
 from cardroom.models import Role
 from floor import services as floor_services
@@ -21,17 +20,6 @@ PIT_LISTS = {
     "/api/v1/fill-slips/",
     "/api/v1/credit-slips/",
 }
-
-
-@pytest.fixture
-def station(site, cast):
-    return pins.create_station(
-        acting_user=cast[Role.GAMING_MANAGER].user,
-        site=site,
-        username="pit-terminal-1",
-        password="Ochre-Lantern-Drift-58",
-        name="Pit 1 terminal",
-    )
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import pytest
 from cardroom.models import Role, Table
 from compliance import providers, rules
 from compliance.thresholds import ThresholdBook
-from core.periods import Quarter
 from floor.models import DealerShift, TableInventory
 from surveillance import coverage, queries, special_events
 from surveillance.models import Recording, SurveillanceStatus
@@ -71,7 +70,7 @@ def _python_pass(sites, start, end):
     ).values_list("table_id", "gaming_day__gaming_date", "kind", "counted_at"):
         counts[(tables[table_id], day)][kind] = counted_at
     temporary = {t.pk for t, _ in counts if t.location != Table.Location.REGULAR}
-    days = queries.special_event_days(temporary, Quarter.containing(start).previous().start, end) if temporary else {}
+    events = queries.site_special_events(list(by_id), *queries.special_event_window(start, end)) if temporary else {}
     recordings = defaultdict(list)
     for table_id, day, began, stopped in Recording.objects.filter(
         table__site_id__in=by_id, gaming_date__range=(start, end)
@@ -81,7 +80,7 @@ def _python_pass(sites, start, end):
     for (table, day), times in sorted(counts.items(), key=lambda item: (item[0][1], item[0][0].number)):
         if "opener" not in times or "closer" not in times or not required(table.site_id, day):
             continue
-        if table.pk in temporary and special_events.exemption(days.get(table.pk, ()), day).exempt:
+        if table.pk in temporary and special_events.exemption(events.get(table.site_id, []), day).exempt:
             continue
         missing = coverage.gaps(times["opener"], times["closer"], recordings[(table.pk, day)])
         site = by_id[table.site_id]
@@ -187,6 +186,12 @@ def test_a_special_event_table_is_judged_only_past_its_exemption(site, cast):
     _status(site, date(2026, 1, 1))
     manager, dealer = cast[Role.SHIFT_MANAGER], cast[Role.DEALER]
     temporary = TableFactory(site=site, number=9, location=Table.Location.SPECIAL_EVENT)
+    # The site's special event: November 1-14 (14 consecutive days, exempt); the table is still
+    # dealt on the 15th and 16th, days no event covers, so those need their recordings.
+    from surveillance.services import record_special_event
+
+    record_special_event(acting_user=cast[Role.GAMING_MANAGER].user, site=site, name="Fair",
+                         first_day=date(2026, 11, 1), last_day=date(2026, 11, 14))
     for offset in range(16):  # days 1-14 of the event are exempt, 15 and 16 are not
         day = make_day(site, date(2026, 11, 1) + timedelta(days=offset), manager)
         started = _moment(day.gaming_date, 0)

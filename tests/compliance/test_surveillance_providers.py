@@ -62,9 +62,12 @@ def test_no_review_log_is_needed_where_surveillance_is_not_required(site, table,
 
 
 def test_a_special_event_table_is_exempt_from_the_review_log(surveillance_site, cast):
+    from surveillance.services import record_special_event
     from tests.factories import TableFactory
 
     temporary = TableFactory(site=surveillance_site, number=7, location="special_event")
+    record_special_event(acting_user=cast[Role.GAMING_MANAGER].user, site=surveillance_site, name="Fair",
+                         first_day=date(2026, 11, 9), last_day=date(2026, 11, 12))
     day = make_day(surveillance_site, date(2026, 11, 10), cast[Role.SHIFT_MANAGER])
     deal(day, temporary, cast[Role.DEALER])
     assert [r for r in rules_fired(surveillance_site) if r[0] == "review_log_missing"] == []

@@ -111,7 +111,14 @@ def test_a_system_for_every_table_clears_the_flag(due, site, table, manager):
 
 # --- Special-event tables -----------------------------------------------------------------------
 
-def use(site, table, dealer, first: date, days: int):
+def use(site, table, dealer, first: date, days: int, *, manager=None):
+    """The table on the site for a special event of `days` consecutive days (recorded by the
+    gaming manager through the service), dealt on each."""
+    if manager is not None:
+        from surveillance.services import record_special_event
+
+        record_special_event(acting_user=manager.user, site=site, name=f"Event of {first}", first_day=first,
+                             last_day=first + timedelta(days=days - 1))
     for n in range(days):
         day = make_day(site, first + timedelta(days=n), dealer) if not site.gaming_days.filter(
             gaming_date=first + timedelta(days=n)).exists() else site.gaming_days.get(gaming_date=first + timedelta(days=n))
@@ -124,12 +131,14 @@ def use(site, table, dealer, first: date, days: int):
 def test_a_special_event_table_past_fourteen_consecutive_days_is_flagged(site, cast, days, fires):
     required_by_hand(site)
     temporary = TableFactory(site=site, number=9, location="special_event")
-    use(site, temporary, cast[Role.DEALER], date(2026, 7, 1), days)
+    use(site, temporary, cast[Role.DEALER], date(2026, 7, 1), days, manager=cast[Role.GAMING_MANAGER])
     result = run_day_checks(site_ids=[site.pk], start=date(2026, 7, 1), end=date(2026, 7, 20))
     fired = opened(result, "special_event_over_limit")
     assert len(fired) == int(fires)
-    if fires:
-        assert fired[0].action_required.startswith("ND 99-01.3-08-04: day 15 of the event")
+    if fires:  # the whole event of 15 days, once
+        assert fired[0].action_required.startswith(
+            "ND 99-01.3-08-04: the special event of 2026-07-01 to 2026-07-15 runs 15 consecutive days"
+        )
         assert fired[0].figures["event_start"] == "2026-07-01"
 
 
@@ -138,7 +147,7 @@ def test_a_third_special_event_in_a_quarter_is_flagged(site, cast, events, fires
     required_by_hand(site)
     temporary = TableFactory(site=site, number=9, location="special_event")
     for first in [date(2026, 7, 3), date(2026, 8, 7), date(2026, 9, 4)][:events]:
-        use(site, temporary, cast[Role.DEALER], first, 2)
+        use(site, temporary, cast[Role.DEALER], first, 2, manager=cast[Role.GAMING_MANAGER])
     result = run_day_checks(site_ids=[site.pk], start=date(2026, 7, 1), end=date(2026, 9, 30))
     fired = opened(result, "special_event_over_limit")
     assert len(fired) == int(fires)
@@ -148,18 +157,21 @@ def test_a_third_special_event_in_a_quarter_is_flagged(site, cast, events, fires
 
 def test_special_event_tables_at_a_site_not_requiring_surveillance_are_not_flagged(site, cast):
     temporary = TableFactory(site=site, number=9, location="special_event")
-    use(site, temporary, cast[Role.DEALER], date(2026, 7, 1), 16)
+    use(site, temporary, cast[Role.DEALER], date(2026, 7, 1), 16, manager=cast[Role.GAMING_MANAGER])
     result = run_day_checks(site_ids=[site.pk], start=date(2026, 7, 1), end=date(2026, 7, 20))
     assert opened(result, "special_event_over_limit") == []
 
 
 def test_a_special_event_table_past_its_exemption_needs_the_daily_review_log(site, cast):
-    """Days 1-14 of the event are exempt; day 15 needs the camera check of ND 99-01.3-08-04(7)."""
+    """An event of 14 days is exempt; the table of an event of 15 consecutive days is not, on any of
+    them, so each day it is dealt needs the camera check of ND 99-01.3-08-04(7)."""
     required_by_hand(site)
     temporary = TableFactory(site=site, number=9, location="special_event")
-    use(site, temporary, cast[Role.DEALER], date(2026, 7, 1), 15)
-    result = run_day_checks(site_ids=[site.pk], start=date(2026, 7, 1), end=date(2026, 7, 20))
-    assert [(a.period_key, a.figures["tables"]) for a in opened(result, "review_log_missing")] == [("2026-07-15", [9])]
+    use(site, temporary, cast[Role.DEALER], date(2026, 7, 1), 14, manager=cast[Role.GAMING_MANAGER])
+    use(site, temporary, cast[Role.DEALER], date(2026, 8, 3), 15, manager=cast[Role.GAMING_MANAGER])
+    result = run_day_checks(site_ids=[site.pk], start=date(2026, 7, 1), end=date(2026, 8, 20))
+    missing = [(a.period_key, a.figures["tables"]) for a in opened(result, "review_log_missing")]
+    assert missing == [(str(date(2026, 8, 3) + timedelta(days=n)), [9]) for n in range(15)]
 
 
 # --- Recordings cover play (08-04(5)(b)) --------------------------------------------------------

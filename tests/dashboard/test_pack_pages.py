@@ -104,10 +104,10 @@ def test_the_quarter_page_allocates_a_combined_banks_long_short_to_twenty_one(cl
 @pytest.mark.parametrize(
     ("jurisdiction", "shown", "hidden"),
     [
-        ("ND", {"Dealer percent-of-hold"}, {"Table fees (WA-BJ)", "Approvals and licences"}),
-        ("WA-HB", {"Approvals and licences", "Dealer percent-of-hold"}, {"Table fees (WA-BJ)"}),
-        ("WA-BJ", {"Table fees (WA-BJ)"}, {"Approvals and licences", "Dealer percent-of-hold"}),
-        ("NY", {"Approvals and licences"}, {"Table fees (WA-BJ)", "Dealer percent-of-hold"}),
+        ("ND", {"Dealer percent-of-hold"}, {"Table fees", "Approvals and licences"}),
+        ("WA-HB", {"Approvals and licences", "Dealer percent-of-hold"}, {"Table fees"}),
+        ("WA-BJ", {"Table fees"}, {"Approvals and licences", "Dealer percent-of-hold"}),
+        ("NY", {"Approvals and licences"}, {"Table fees", "Dealer percent-of-hold"}),
     ],
 )
 def test_an_organization_sees_only_its_packs_menus(client, house, jurisdiction, shown, hidden):
@@ -115,6 +115,51 @@ def test_an_organization_sees_only_its_packs_menus(client, house, jurisdiction, 
     html = _pages(client, here, here.manager)[PAGES[3]]
     assert all(label in html for label in shown), shown
     assert not [label for label in hidden if label in html]
+
+
+# The menu entries of fill and credit slips, slip books, the drop count and the day sheet (which
+# holds openers, slips, closers and the count): (url name, kwargs).
+HOUSE_CHIP_ENTRIES = (
+    ("accounting_prepare_slip", {"kind": "fill"}),
+    ("accounting_prepare_slip", {"kind": "credit"}),
+    ("accounting_queues", {}),
+    ("accounting_register", {}),
+    ("accounting_slip_books", {}),
+    ("counts:sessions", {}),
+    ("counts:boxes", {}),
+    ("counts:drop_boxes", {}),
+    ("accounting_day_sheet", {}),
+)
+
+
+@pytest.mark.parametrize("jurisdiction", ["ND", "WA-HB", "WA-BJ", "NY"])
+def test_slip_tray_and_count_entries_are_offered_only_where_the_pack_has_house_chips(jurisdiction):
+    """A fees-only pack (WA-BJ: the house's revenue is its fees, WAC 230-40-125(1)) has no fill
+    or credit slip, slip book, tray count or drop count, so its sites' menus offer none (the pack
+    is asked through `navigation.register(..., offered=)`); every other pack offers them all."""
+    from cardroom.models import Role
+    from cardroom.navigation import menu_for
+
+    everyone = set(Role)
+    offered = {(i.url_name, i.kwargs) for items in menu_for(everyone, [jurisdiction]).values() for i in items}
+    wanted = {(name, tuple(sorted(kwargs.items()))) for name, kwargs in HOUSE_CHIP_ENTRIES}
+    if jurisdiction == "WA-BJ":
+        assert offered & wanted == set() and ("fees:page", ()) in offered
+    else:
+        assert wanted <= offered and ("fees:page", ()) not in offered
+
+
+def test_a_fees_sites_pages_link_to_no_slip_or_count_entry(client, house):
+    from django.urls import reverse
+
+    for jurisdiction in ("WA-BJ", "ND"):
+        here = house(jurisdiction)
+        html = _pages(client, here, here.manager)[PAGES[3]]
+        links = [f'href="{reverse(name, kwargs=kwargs)}"' for name, kwargs in HOUSE_CHIP_ENTRIES]
+        shown = [link for link in links if link in html]
+        # A gaming manager prepares no slip (house control): the other entries are theirs at ND.
+        expected = [] if jurisdiction == "WA-BJ" else [link for link in links if "/slips/new/" not in link]
+        assert shown == expected, (jurisdiction, shown)
 
 
 def test_an_nd_auditors_report_list_offers_no_wa_or_ny_handouts(client, house):

@@ -15,17 +15,6 @@ PIN = "482913"
 
 
 @pytest.fixture
-def station(site, cast):
-    return pins.create_station(
-        acting_user=cast[Role.GAMING_MANAGER].user,
-        site=site,
-        username="pit-terminal-1",
-        password="Ochre-Lantern-Drift-58",
-        name="Pit 1 terminal",
-    )
-
-
-@pytest.fixture
 def with_pins(cast):
     for role in (Role.CASHIER, Role.PIT_BOSS, Role.DEALER, Role.SHIFT_MANAGER, Role.COUNT_TEAM):
         pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=PIN)

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db
 
 LONG = 10_240
 ROWS = 4
-CODES = {"time_zone", "where"}  # validated names the report looks up (a zone, a pack), not text it prints
+CODES = {"time_zone", "where", "pack_code"}  # validated names the report looks up (a zone, a pack), not text it prints
 
 
 def lengthen(value, seen=0):

@@ -173,12 +173,35 @@ def test_the_quarterly_pdf_allocates_a_combined_banks_long_short_to_twenty_one(c
     assert "allocated to twenty-one" in section
 
 
+def _csv_rows(api, run_id, row: str) -> list[dict]:
+    import csv
+
+    text = api.get(f"/api/v1/reports/{run_id}/download/?format=csv").content.decode()
+    return [r for r in csv.DictReader(io.StringIO(text)) if r["row"] == row]
+
+
+def test_the_quarterly_csv_carries_the_same_allocation_as_the_page_and_the_pdf(client_for, house):
+    """ND 99-01.3-08-16(4) in the CSV, read back: twenty-one carries the combined bank's long of
+    $1,870.00 (as on the quarter page and in the PDF), paddlewheel none; each row cites the rule."""
+    here = house("ND")
+    api = client_for(here.auditor)
+    rows = _csv_rows(api, _report(api, here, "quarterly")["id"], "bank_allocation")
+    assert [(r["game"], r["agp"], r["long_short"]) for r in rows] == [
+        ("21", "800.00", "1870.00"), ("PW", "1000.00", "0.00"), ("total", "1800.00", "1870.00"),
+    ]
+    assert all(r["note"].startswith("ND 99-01.3-08-16(4): ") for r in rows)
+    quarter = api.get(f"/api/v1/sites/{here.site.pk}/quarter-summary/?quarter={QUARTER}").json()
+    assert rows[0]["long_short"] == f"{quarter['long_short_cents'] / 100:.2f}"
+
+
 @pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
 def test_no_combined_bank_allocation_where_the_pack_does_not_state_it(client_for, house, jurisdiction):
     here = house(jurisdiction)
     api = client_for(here.auditor)
-    text = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'quarterly')['id']}/download/").content)
+    run_id = _report(api, here, "quarterly")["id"]
+    text = pdf_text(api.get(f"/api/v1/reports/{run_id}/download/").content)
     assert "Combined twenty-one/paddlewheel" not in text
+    assert _csv_rows(api, run_id, "bank_allocation") == []
 
 
 @pytest.mark.parametrize("jurisdiction", OTHER_PACKS)

@@ -78,6 +78,9 @@ def make_records(site, manager) -> dict:
             description="Disk replaced",
         ),
         "review-programs": program,
+        "special-events": services.record_special_event(
+            acting_user=user, site=site, name="Summer fair", first_day=date(2026, 6, 1), last_day=date(2026, 6, 3)
+        ),
         "review-tasks": task,
         "review-entries": services.record_review_entry(
             acting_user=user,

@@ -29,6 +29,7 @@ WRITERS = {
     "review-log": {Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS},
     "outages": {Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS},
     "outage-repairs": {Role.GAMING_MANAGER, Role.SHIFT_MANAGER},
+    "special-events": {Role.GAMING_MANAGER},
     "review-programs": {Role.GAMING_MANAGER},
     "review-program-closures": {Role.GAMING_MANAGER},
     "review-entries": {Role.GAMING_MANAGER, Role.SHIFT_MANAGER},
@@ -144,6 +145,8 @@ def payload(endpoint, records, cast, manager):
             "repaired_at": "2026-03-04T10:00:00-06:00",
             "description": "Fixed",
         },
+        "special-events": {"site": table.site_id, "name": "Autumn fair", "first_day": "2026-06-10",
+                           "last_day": "2026-06-12"},
         "review-programs": {"site": table.site_id, "start_date": "2026-09-07", "reason": "Q2 hold 8%"},
         "review-program-closures": {
             "program": records["review-programs"].pk,

@@ -14,11 +14,14 @@ from accounting.summaries import daily_summary, quarter_summary
 from cardroom.models import Role
 from core.money import format_money
 from core.periods import Quarter
+from packs import get_pack
 from tests.reports.test_kind_daily import auditor_api, download, pdf_tables, run_report  # noqa: F401
 from tournaments import services
 from tournaments.models import FeeKind
 
 from .conftest import announce
+
+ND_BRACKETS = get_pack("ND").tax_brackets  # N.D.C.C. 53-06.1-12, the ND pack's effective-dated data
 
 pytestmark = pytest.mark.django_db
 
@@ -139,5 +142,5 @@ def test_the_nd_gaming_tax_counts_the_tournaments_with_the_tables(site, two_nigh
         tables.total.agp_cents + 10501,
     )
     assert tax.agp_cents == sum(row[3] for row in tax.sites)
-    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, quarter.end)
+    brackets = figures.brackets_in_force(ND_BRACKETS, quarter.end)
     assert tax.tax_cents == figures.gaming_tax(tax.agp_cents, brackets) > 0

@@ -1,0 +1,78 @@
+"""The "active table" of a pack's low-minimum rule, as the text defines it, and the rule at play.
+
+North Dakota 99-01.3-08-09(1): "The organization may establish a minimum wager at not more than
+three dollars on one active table. If there is more than one active table at a site, the
+organization may set a higher minimum wager on additional tables. An active table under this
+subsection means a table in which a dealer and chips are present and available for play or has
+one or more players participating in the game."
+
+So a table is *active* by what is at it, not by its configuration flag (`Table.active`, which only
+says the table is in service): here, a twenty-one table of the site's open gaming day with its
+chips (its opener counted, no closer yet) and a dealer seated (a dealer shift running). The
+product records no players, so "one or more players participating" is read as the same moment of
+play: players sit only at a table with a dealer and chips (*assumed*).
+
+The rule then reads: a table whose minimum is above the ceiling (the pack's
+`WagerLimits.low_minimum_ceiling_cents`, $3 in North Dakota) may be active only while another
+active table of the site has a minimum at or below it. It is checked when a table becomes active
+(a dealer is seated: `dealer_shifts.start_dealer_shift`) and when the minimum of a table in play is
+raised (a registered table check, `low_minimum_errors`). A pack without a ceiling has no such rule.
+"""
+
+from datetime import datetime
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from cardroom.models import Game, Table
+from core.money import format_money
+from packs import pack_for
+
+from .models import GamingDay, TableInventory
+from .queries import open_gaming_day, shifts_running
+
+
+def active_tables(day: GamingDay, at: datetime) -> QuerySet[Table]:
+    """The site's twenty-one tables with a dealer and chips present at `at` in its gaming day `day`
+    (ND 99-01.3-08-09(1)): opener counted, no closer, a dealer shift running."""
+    counted = TableInventory.objects.filter(gaming_day=day)
+    return (
+        Table.objects.filter(site_id=day.site_id, game=Game.TWENTY_ONE)
+        .filter(pk__in=shifts_running(at).filter(gaming_day=day).values("table_id"))
+        .filter(pk__in=counted.filter(kind=TableInventory.Kind.OPENER).values("table_id"))
+        .exclude(pk__in=counted.filter(kind=TableInventory.Kind.CLOSER).values("table_id"))
+    )
+
+
+def low_minimum_refusal(table: Table, day: GamingDay, at: datetime, minimum_cents: int | None = None) -> str | None:
+    """Why `table` (with `minimum_cents`, else its own minimum) may not be active at `at`: its
+    minimum is above the pack's ceiling and no other active table of the site is at or below
+    it; None where the pack has no such rule or the table keeps it."""
+    if table.game != Game.TWENTY_ONE:
+        return None
+    limits = pack_for(table.site).wager_limits_on(day.gaming_date)
+    ceiling = limits.low_minimum_ceiling_cents if limits is not None else None
+    minimum = table.min_wager_cents if minimum_cents is None else minimum_cents
+    if ceiling is None or minimum is None or minimum <= ceiling:
+        return None
+    if active_tables(day, at).exclude(pk=table.pk).filter(min_wager_cents__lte=ceiling).exists():
+        return None
+    return (
+        f"{limits.citation}: {table}'s minimum wager of {format_money(minimum)} is above {format_money(ceiling)}, "
+        f"allowed only while another active table at {table.site} (a dealer and chips present and available for "
+        f"play) has a minimum of {format_money(ceiling)} or less; seat a dealer at such a table first."
+    )
+
+
+def low_minimum_errors(table: Table) -> dict[str, str]:
+    """A registered table check (`packs.register_table_check`): a table in play now (a dealer
+    and chips present) cannot have its minimum raised above the ceiling while no other active
+    table of the site is at or below it. A table not in play is judged when a dealer is seated."""
+    if table.pk is None or table.site_id is None or not table.active:
+        return {}
+    day = open_gaming_day(table.site)
+    now = timezone.now()
+    if day is None or not active_tables(day, now).filter(pk=table.pk).exists():
+        return {}
+    refusal = low_minimum_refusal(table, day, now)
+    return {"min_wager_cents": refusal} if refusal else {}

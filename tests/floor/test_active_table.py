@@ -1,0 +1,96 @@
+"""ND 99-01.3-08-09(1) "active table" read as the text defines it (issue 32): "a table in which a
+dealer and chips are present and available for play or has one or more players participating".
+A table above the $3 ceiling may be active only while another active table of the site has a
+minimum of $3 or less; the configuration flag (`Table.active`, in service) is not what makes a
+table active. Driven through the API: tables, tray counts and dealer shifts."""
+
+import pytest
+
+from cardroom.models import Role, Table
+from floor.models import DealerShift
+from tests.factories import TableFactory, make_person
+
+from .conftest import TRAY
+
+RULE = "ND 99-01.3-08-09(1)"
+
+
+def post(client, url, data):
+    return client.post(url, data, format="json")
+
+
+@pytest.fixture
+def api(client_for, shift_manager):
+    return client_for(shift_manager)
+
+
+@pytest.fixture
+def high(site):
+    return TableFactory(site=site, number=2, min_wager_cents=500, max_wager_cents=2500)
+
+
+def seat(api, table, dealer):
+    return post(api, "/api/v1/dealer-shifts/", {"table": table.pk, "dealer": dealer.pk})
+
+
+def open_with_chips(api, table):
+    assert (
+        post(api, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY}).status_code == 201
+    )
+
+
+def test_a_table_in_service_above_three_dollars_is_configured_without_a_low_table(client_for, manager, site):
+    """In service is not active: the rule applies at play, so configuring the table is accepted."""
+    body = {"site": site.pk, "number": 7, "game": "21", "min_wager_cents": 500, "max_wager_cents": 2500}
+    response = client_for(manager).post("/api/v1/tables/", body, format="json")
+    assert response.status_code == 201, response.json()
+
+
+def test_a_dealer_is_seated_above_three_dollars_only_beside_an_active_low_table(
+    api, org, site, table, high, chips, gaming_day, cast
+):
+    open_with_chips(api, high)
+    refused = seat(api, high, cast[Role.DEALER])
+    assert refused.status_code == 400
+    message = refused.json()["table"][0]
+    assert message.startswith(f"{RULE}: ") and "a dealer and chips present and available for play" in message
+    assert "$5.00 is above $3.00" in message and not DealerShift.objects.exists()
+
+    # Table 1 ($1 minimum) in service but without chips counted or a dealer is not active either.
+    other_dealer = make_person(org, Role.DEALER, site)
+    assert seat(api, table, other_dealer).status_code == 201  # a dealer, but no chips yet
+    assert seat(api, high, cast[Role.DEALER]).status_code == 400
+    open_with_chips(api, table)  # now a dealer and chips: active
+    seated = seat(api, high, cast[Role.DEALER])
+    assert seated.status_code == 201, seated.json()
+
+
+def test_the_minimum_of_the_only_active_table_is_not_raised_above_three_dollars(
+    client_for, manager, api, table, chips, gaming_day, cast
+):
+    open_with_chips(api, table)
+    assert seat(api, table, cast[Role.DEALER]).status_code == 201
+    response = client_for(manager).patch(f"/api/v1/tables/{table.pk}/", {"min_wager_cents": 500}, format="json")
+    assert response.status_code == 400
+    assert response.json()["min_wager_cents"][0].startswith(f"{RULE}: ")
+    table.refresh_from_db()
+    assert table.min_wager_cents == 100
+
+
+def test_a_table_out_of_play_may_be_raised_and_the_low_table_taken_out_of_service(
+    client_for, manager, site, table, high
+):
+    """Neither table has a dealer and chips: the configuration changes are the house's."""
+    api = client_for(manager)
+    assert api.patch(f"/api/v1/tables/{table.pk}/", {"active": False}, format="json").status_code == 200
+    assert api.patch(f"/api/v1/tables/{high.pk}/", {"min_wager_cents": 1000}, format="json").status_code == 200
+    assert Table.objects.get(pk=high.pk).min_wager_cents == 1000
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA-HB", "NY"])
+def test_no_low_minimum_rule_where_the_pack_has_none(api, site, chips, gaming_day, cast, jurisdiction):
+    site.jurisdiction = jurisdiction
+    site.save()
+    table = TableFactory(site=site, number=3, min_wager_cents=500, max_wager_cents=500)
+    open_with_chips(api, table)
+    assert seat(api, table, cast[Role.DEALER]).status_code == 201
