@@ -294,8 +294,9 @@ def test_a_fees_only_site_refuses_fills_credits_and_tray_counts_with_its_rule(cl
         "closer": post(shift(), "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY}),
         "fill": post(client_for(people[Role.CASHIER]), "/api/v1/fill-slips/", {"table": table.pk, "chips": FILL}),
         "credit": post(client_for(people[Role.PIT_BOSS]), "/api/v1/credit-slips/", {"table": table.pk, "chips": FILL}),
-        "change count": post(shift(), "/api/v1/dealer-shifts/",
-                             {"table": table.pk, "dealer": people[Role.DEALER].pk, "chips": TRAY}),  # fmt: skip
+        "change count": post(
+            shift(), "/api/v1/dealer-shifts/", {"table": table.pk, "dealer": people[Role.DEALER].pk, "chips": TRAY}
+        ),  # fmt: skip
     }
     for what, response in answers.items():
         message = " ".join(str(m) for messages in response.json().values() for m in messages)

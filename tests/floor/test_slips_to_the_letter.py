@@ -217,7 +217,9 @@ def test_the_preparer_on_duty_alone_does_not_count(open_table, dealer_shift, cas
     assert rules.is_unverified_note(step.reason)
 
 
-def test_duty_ending_at_the_moment_of_receipt_is_off_duty_then(day_under_way, fill, cast, site, shift_manager, open_table):
+def test_duty_ending_at_the_moment_of_receipt_is_off_duty_then(
+    day_under_way, fill, cast, site, shift_manager, open_table
+):
     from floor import queries
 
     services.start_dealer_shift(
@@ -319,9 +321,13 @@ def test_the_slip_page_offers_receipt_of_an_issued_slip_only_when_nobody_can_ver
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
     assert 'id="receive"' in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
-    assert client.post(f"/accounting/slips/{fill.pk}/receive/").status_code == 302
+    refused = client.post(f"/accounting/slips/{fill.pk}/receive/")
+    assert refused.status_code == 400 and "receiving unverified is an exception: say why" in refused.content.decode()
+    reason = {"unverified_reason": "The pit boss was at the cage."}
+    assert client.post(f"/accounting/slips/{fill.pk}/receive/", reason).status_code == 302
     text = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
     assert 'id="receipt-note"' in text and "ND 99-01.3-08-05(5)" in text
+    assert "Reason: The pit boss was at the cage." in text
 
 
 # --- The duty register through the API ---------------------------------------------------------
