@@ -5,13 +5,12 @@ it, counted click by click and key by key; and the pit keeps working through a d
 import os
 
 import pytest
+from django.utils import timezone
 
 from cardroom import pins
 from cardroom.models import AuditEvent, Role
 from floor.models import Slip, SlipStep
 from tests.browser_support import PHONE, overflow
-
-from .conftest import FILL
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
 PINS = {
@@ -76,7 +75,7 @@ def badges(page, name="signer"):
 def test_a_fill_lives_its_whole_life_on_the_pit_terminal_in_few_clicks_and_keys(
     browser_page, live_server, cast, dealer_shift, terminal
 ):
-    page, table = browser_page, dealer_shift.table
+    page = browser_page
     cashier, manager, dealer = cast[Role.CASHIER], cast[Role.SHIFT_MANAGER], cast[Role.DEALER]
     login(page, live_server, *terminal)
     page.wait_for_selector("#pit-table-1")  # the station's home is the pit view
@@ -152,3 +151,68 @@ def test_the_terminal_at_390_px_fits_and_opens_the_day_with_a_shift_managers_pin
     page.wait_for_selector("#pit-duty")
     assert overflow(page) == []
     shot(page, "terminal-390")
+
+
+@pytest.mark.browser
+def test_the_pit_keeps_working_through_a_dropped_network(browser_page, live_server, cast, dealer_shift, fill, terminal):
+    """Offline, a verification and a new fill wait in the browser with their Idempotency-Keys,
+    shown as waiting; back online each is sent exactly once, and a refusal on arrival (a wrong
+    PIN) is shown on the terminal. An answer lost on the way is retried with the same key and
+    written once."""
+    page = browser_page
+    cashier, manager = cast[Role.CASHIER], cast[Role.SHIFT_MANAGER]
+    login(page, live_server, *terminal)
+    page.wait_for_selector("#pit-table-1 a.pit-slip")
+    page.context.set_offline(True)
+
+    # Verify the waiting fill while offline: queued, shown as waiting to send.
+    page.click("#pit-table-1 a.pit-slip")
+    page.keyboard.type(PINS[Role.SHIFT_MANAGER])
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pit-outbox:not([hidden])")
+    assert "waiting to send" in page.inner_text("#pit-outbox-items")
+    # A new fill prepared offline, and one with a wrong PIN that will be refused on arrival.
+    for pin in (PINS[Role.CASHIER], "000000"):
+        page.click("#pit-table-1 .pit-fill")
+        page.keyboard.press("Tab")
+        page.keyboard.type("4")
+        page.click(f"label[for=pit-signer-{cashier.pk}]")
+        page.keyboard.type(pin)
+        page.keyboard.press("Enter")
+    assert page.locator("#pit-outbox-items li").count() == 3
+    shot(page, "terminal-offline")
+    assert Slip.objects.count() == 1 and not SlipStep.objects.exists()  # nothing reached the server
+
+    back_online = timezone.now()
+    page.context.set_offline(False)
+    page.wait_for_selector("#pit-outbox", state="hidden", timeout=30_000)
+    page.wait_for_selector("#pit-refusals:not([hidden])")
+    assert "that badge and PIN do not match" in page.inner_text("#pit-refusal-items")
+    shot(page, "terminal-back-online")
+    assert SlipStep.objects.get(slip=fill, kind="verify").employee == manager
+    offline_fill = Slip.objects.exclude(pk=fill.pk).get()
+    assert (offline_fill.prepared_by, offline_fill.total_cents) == (cashier, 10000)
+    assert offline_fill.prepared_at <= back_online  # the moment it was taken, not when it arrived
+    assert AuditEvent.objects.filter(action="fill_slip.prepared").count() == 2
+
+    # An answer lost on the way back: the request arrived, the browser heard nothing, and the
+    # retry with the same key is answered from the first (Idempotent-Replayed), writing nothing.
+    lost = []
+
+    def lose_the_answer(route):
+        route.fetch()  # it reaches the server
+        lost.append(route.request.headers["idempotency-key"])
+        route.abort()
+
+    page.route("**/api/v1/fill-slips/", lose_the_answer, times=1)
+    page.click("#pit-table-1 .pit-fill")
+    page.keyboard.press("Tab")
+    page.keyboard.type("2")
+    page.click(f"label[for=pit-signer-{cashier.pk}]")
+    page.keyboard.type(PINS[Role.CASHIER])
+    with page.expect_response("**/api/v1/fill-slips/") as retried:
+        page.keyboard.press("Enter")
+    assert retried.value.headers.get("idempotent-replayed") == "true"
+    assert retried.value.request.headers["idempotency-key"] == lost[0]
+    page.wait_for_selector("#pit-outbox", state="hidden")
+    assert Slip.objects.filter(total_cents=5000).count() == 1
