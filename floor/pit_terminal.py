@@ -141,12 +141,13 @@ def _slip(slip, row, people, on_duty: dict[int, int], presumed: set[int], dealin
     status = slip.status_code
     verifiers, unverified_allowed = [], False
     if status == "issued":
-        eligible = [p for p in _holding(people, rules.VERIFIERS, excluding=dealing | {slip.prepared_by_id})]
-        standing = [p for p in eligible if p["id"] in on_duty or p["id"] in presumed]
-        # rules.SLIP_VERIFICATION: with someone eligible on duty only they are offered and the
-        # copy waits for them; with nobody, any pit boss or shift manager may verify (signing
-        # puts them on duty) and the copy may be received unverified, as an exception.
-        verifiers = standing or eligible
+        # rules.SLIP_VERIFICATION: with someone eligible on duty (by the register, whether or not
+        # they have a PIN here) only they are offered and the copy waits for them; with nobody,
+        # any pit boss or shift manager may verify (signing puts them on duty) and the copy may
+        # be received unverified, as an exception with its reason.
+        standing = (set(on_duty) | presumed) - dealing - {slip.prepared_by_id}
+        eligible = _holding(people, rules.VERIFIERS, excluding=dealing | {slip.prepared_by_id})
+        verifiers = [p for p in eligible if p["id"] in standing] if standing else eligible
         unverified_allowed = not standing
     return {
         "id": slip.pk,

@@ -20,13 +20,16 @@ from ..models import DutyPeriod
 from .steps import _acting_employee, _moment, _open_day
 
 
-def on_duty_by_signing(acting_user, site: Site, employee: Employee, roles: set[str], day, at: datetime) -> None:
+def on_duty_by_signing(
+    acting_user, site: Site, employee: Employee, roles: set[str], day, at: datetime, *, day_is_open: bool = False
+) -> None:
     """House control (rules.DUTY_REGISTER): a pit boss or shift manager who signs a slip's step
     live at a site is on duty there from that moment for the shift (until they sign out), so
     the register knows who could verify without anyone filling it in. Called inside the step's
-    transaction; nothing happens for another role, a closed day, or someone already on duty."""
+    transaction; nothing happens for another role, a closed day, or someone already on duty
+    (one query then: `day_is_open` when the caller has just read the day as the open one)."""
     held = roles & rules.VERIFIERS
-    if not held or day is None or not day.is_open:
+    if not held or day is None or not (day_is_open or day.is_open):
         return
     if queries.duty_periods_running(site, at).filter(employee=employee).exists():
         return

@@ -158,7 +158,7 @@ def _prepare(
             after={**field_values(slip), "chips": _line_values(lines)},  # made JSON-safe by the event, as snapshot()
         )
         if given is None:
-            on_duty_by_signing(acting_user, site, employee, access.roles_at(site.pk), day, at)
+            on_duty_by_signing(acting_user, site, employee, access.roles_at(site.pk), day, at, day_is_open=True)
     return slip
 
 
