@@ -122,3 +122,62 @@ def test_a_stations_home_is_its_pit_terminal(client, site, cast, fill, dealer_sh
     # A person's pit has no terminal: their own login signs.
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     assert 'id="pit-data"' not in client.get("/accounting/pit/").content.decode()
+
+
+def test_a_slip_received_unverified_is_on_the_daily_report_with_its_reason(
+    client_for, fill, dealer_shift, cast, shift_manager, site
+):
+    import io
+
+    import pdfplumber
+
+    from reports.services import generate_report
+
+    period = services.start_duty(acting_user=shift_manager.user, site=site, at=timezone.now() - timedelta(minutes=30))
+    services.end_duty(acting_user=shift_manager.user, period=period, at=timezone.now() - timedelta(minutes=10))
+    services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Pit boss at the cage.")
+    api = client_for(cast[Role.AUDITOR])
+    day = str(fill.gaming_day.gaming_date)
+    run = api.post("/api/v1/reports/", {"kind": "daily", "site": site.pk, "start": day, "end": day}, format="json")
+    assert run.status_code == 201, run.content
+    if run.json()["status"] == "queued":
+        assert generate_report(run.json()["id"]) is True
+    content = api.get(f"/api/v1/reports/{run.json()['id']}/download/").content
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        text = " ".join(" ".join(page.extract_text() for page in pdf.pages).split())
+    assert "Received unverified (1)" in text
+    assert f"Fill slip {fill.number}, table {fill.table_number}" in text
+    section = text[text.index("Received unverified (1)") :]
+    assert "Pit boss at the cage." in section and "99-01.3-08-05(5)" in section, section[:600]
+
+
+def test_a_station_opens_a_table_seats_and_relieves_a_dealer_and_signs_duty_with_pins(
+    client, site, gaming_day, table, chips, cast, with_pins
+):
+    station = pins.create_station(
+        acting_user=None, site=site, username="pit-b", password="terminal-password-1", name="B"
+    )
+    client.force_login(station.user)
+    manager, boss, dealer = cast[Role.SHIFT_MANAGER], cast[Role.PIT_BOSS], cast[Role.DEALER]
+    as_manager = {"signer_badge": manager.initials, "signer_pin": "908172"}
+
+    def post(url, body):
+        return client.post(url, body, content_type="application/json")
+
+    opener = {"table": table.pk, "kind": "opener", "chips": [{"denomination": 2500, "quantity": 40}]}
+    refused = post("/api/v1/table-inventories/", opener)
+    assert refused.status_code == 403 and "a station signs nothing itself" in refused.json()["detail"]
+    assert post("/api/v1/table-inventories/", {**opener, **as_manager}).status_code == 201
+    seated = post("/api/v1/dealer-shifts/", {"table": table.pk, "dealer": dealer.pk, **as_manager})
+    assert seated.status_code == 201, seated.json()
+    assert post(f"/api/v1/dealer-shifts/{seated.json()['id']}/end/", as_manager).status_code == 200
+    duty = post("/api/v1/duty-periods/", {"site": site.pk, "signer_badge": boss.initials, "signer_pin": "908171"})
+    assert duty.status_code == 201 and duty.json()["employee"] == boss.pk
+    ended = post(
+        f"/api/v1/duty-periods/{duty.json()['id']}/end/", {"signer_badge": boss.initials, "signer_pin": "908171"}
+    )
+    assert ended.status_code == 200 and ended.json()["ended_at"]
+    actors = set(
+        AuditEvent.objects.filter(action__startswith="dealer_shift.").values_list("actor__username", flat=True)
+    )
+    assert actors == {manager.user.username}
