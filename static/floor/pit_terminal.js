@@ -32,7 +32,7 @@
     return el ? JSON.parse(el.textContent) : null;
   }
   document.body.addEventListener("htmx:afterSwap", function (event) {
-    if (event.target === board) data = read();
+    if (event.target === board) { data = read(); markQueued(); }
   });
 
   // --- Small DOM helpers (text only: names are set as text, never as markup) ---------------
@@ -387,6 +387,14 @@
       return h("li", {class: "pit-waiting", text: r.label + " · waiting to send"});
     }));
     outboxBox.hidden = outbox.length === 0;
+    markQueued();
+  }
+  function markQueued() {  // a slip with a step waiting says so on the board
+    board.querySelectorAll(".pit-slip-waiting").forEach(function (el) { el.remove(); });
+    outbox.forEach(function (r) {
+      const link = r.slip && board.querySelector("a.pit-slip[data-slip='" + r.slip + "']");
+      if (link) link.after(h("span", {class: "badge text-bg-secondary ms-1 pit-slip-waiting", text: r.status + " · waiting to send"}));
+    });
   }
   function refused(request, lines) {
     refusalList.appendChild(h("li", {class: "pit-refused", text: request.label + ": " + lines.join(" ")}));

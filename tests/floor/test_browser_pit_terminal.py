@@ -171,6 +171,7 @@ def test_the_pit_keeps_working_through_a_dropped_network(browser_page, live_serv
     page.keyboard.press("Enter")
     page.wait_for_selector("#pit-outbox:not([hidden])")
     assert "waiting to send" in page.inner_text("#pit-outbox-items")
+    assert page.inner_text("#pit-table-1 .pit-slip-waiting") == "verified · waiting to send"
     # A new fill prepared offline, and one with a wrong PIN that will be refused on arrival.
     for pin in (PINS[Role.CASHIER], "000000"):
         page.click("#pit-table-1 .pit-fill")
