@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db.models import Q
 
 from cardroom.models import ChipDenomination, Employee, Membership, Role, Site
-from cardroom.money import format_money
+from core.money import format_money
 
 from . import queries, rules
 from .models import SlipKind, TableInventory

@@ -8,7 +8,8 @@ import pytest
 from django.utils import timezone
 
 from cardroom import pins
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from floor.models import Slip, SlipStep
 from tests.browser_support import PHONE, overflow
 

@@ -9,7 +9,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from cardroom import pins
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from floor import queries, services
 from floor.models import DutyPeriod
 from floor.pit_terminal import terminal_data
