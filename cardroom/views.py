@@ -37,6 +37,8 @@ def signed_in(request):
 
 @login_required
 def home(request):
+    if access_for(request.user).station is not None:
+        return redirect("floor_pit_here")  # a shared terminal's home is its site's pit (issue 33)
     site = getattr(request, "site", None)
     roles = access_for(request.user).roles_at(site.pk) if site else set()
     return render(request, "cardroom/home.html", {"home_panels": home_panels_for(roles)})

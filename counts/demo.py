@@ -47,6 +47,8 @@ def _drop_cents(key: str, gaming_date, prizes_cents: int | None, rng) -> int:
     if prizes_cents <= 0:  # the tray grew: a quiet table that kept its chips
         return rng.randrange(2_000, 20_000, 100)
     return max(2_000, round(prizes_cents / (1 - hold) / 100) * 100)
+
+
 UNISSUED_FORM = {"kind": "fill", "number": 999_999}
 
 

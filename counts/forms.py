@@ -81,9 +81,14 @@ class SignerForm(forms.Form):
     (cardroom.pins). It only parses; the PIN and the holder's role are checked by the views'
     call to cardroom.pins and by the service."""
 
-    def __init__(self, *args, site=None, **kwargs):
+    def __init__(self, *args, site=None, members=None, **kwargs):
         super().__init__(*args, **kwargs)
         add_pin_fields(self, site)
+        if members is not None:  # only the count team (or the session's two members) initial here
+            with_pin = members.filter(signing_pin__isnull=False).order_by("initials")
+            self.fields["signer_badge"].choices = [("", "Who initials this step?")] + [
+                (e.initials, f"{e.initials} · {e}") for e in with_pin
+            ]
 
 
 class RemoveAllForm(BootstrapMixin, forms.Form):
@@ -115,6 +120,8 @@ class RemoveAllForm(BootstrapMixin, forms.Form):
 
 class GamingDateForm(forms.Form):
     gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date", "class": "form-control"}))
+
+
 class CountSettingsForm(BoxExchangeForm):
     """Every count setting of a site (counts.services.update_count_settings checks them)."""
 

@@ -222,6 +222,15 @@ def box_exchange(site) -> str:
     return count_settings(site).box_exchange or BoxExchange.GAMING_DAY
 
 
+def date_to_count(site, fallback: date) -> date:
+    """The gaming date a new count proposes: the earliest with a box removed from its table and
+    not yet counted (no agreed count, ND 99-01.3-08-14(4) as the pack cites it), else `fallback`."""
+    counted = CountAgreement.objects.filter(drop=OuterRef("pk"))
+    waiting = Drop.objects.filter(site=site, removal__isnull=False).exclude(Exists(counted))
+    earliest = waiting.order_by("gaming_date").values_list("gaming_date", flat=True).first()
+    return earliest or fallback
+
+
 def drops_awaiting_count(site, gaming_date: date):
     counted = CountAgreement.objects.filter(drop=OuterRef("pk"))
     return (

@@ -49,6 +49,7 @@ def refuse_drop_boxes(site, field: str = "box") -> None:
             }
         )
 
+
 # Who reads the count sessions and sheets at a site: the count team, who manages, transports or
 # audits (house control: 08-14(4) says the count is documented, not who reads it).
 COUNT_RECORDS = ReadRule(

@@ -6,6 +6,9 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -16,7 +19,7 @@ from cardroom.models import Employee, Role, Table
 from cardroom.pins import acting_user_for, signer_for
 
 from . import forms, pdf, queries, services
-from .models import DropBox
+from .models import CountSignature, DropBox
 from .rules import COUNT_RECORDS, COUNT_TEAM, CURRENCY, REMOVAL
 
 
@@ -69,6 +72,13 @@ def _signer_form(access, site, **kwargs):
     return forms.SignerForm(site=site, **kwargs) if access.station is not None else None
 
 
+def _members(session):
+    return Employee.objects.filter(pk__in=session.member_ids).select_related("user")
+
+
+SESSIONS_PER_PAGE = 10
+
+
 def _counters(site):
     return (
         Employee.objects.filter(memberships__site=site, memberships__role=Role.COUNT_TEAM, active=True)
@@ -85,9 +95,11 @@ def sessions(request):
     form = forms.OpenSessionForm(
         request.POST or None,
         partners=partners,
-        initial={"gaming_date": queries.gaming_date_of(site, timezone.now()) - timedelta(days=1)},
+        initial={
+            "gaming_date": queries.date_to_count(site, queries.gaming_date_of(site, timezone.now()) - timedelta(days=1))
+        },
     )
-    signer_form = _signer_form(access, site)
+    signer_form = _signer_form(access, site, members=_counters(site))
     errors = {}
     if request.method == "POST" and form.is_valid():
         acting = _acting(request, errors)
@@ -102,6 +114,10 @@ def sessions(request):
         )
         if session:
             return redirect("counts:session", pk=session.pk)
+    sessions = queries.visible_sessions(access).filter(site=site).order_by("-gaming_date", "-pk")
+    signed = CountSignature.objects.filter(session=OuterRef("pk")).order_by().values("session")
+    sessions = sessions.annotate(signed=Coalesce(Subquery(signed.annotate(n=Count("pk")).values("n")), 0))
+    page = Paginator(sessions, SESSIONS_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "counts/sessions.html",
@@ -111,7 +127,9 @@ def sessions(request):
             "signer_form": signer_form,
             "errors": errors,
             "can_open": station or access.has_role(site.pk, Role.COUNT_TEAM),
-            "sessions": queries.visible_sessions(access).filter(site=site).prefetch_related("signatures")[:60],
+            # The count under way first (not yet initialled by both), then every session, paged.
+            "open_sessions": list(sessions.filter(signed__lt=2)[:3]),
+            "page": page,
         },
         status=_status(errors),
     )
@@ -293,8 +311,8 @@ def session_detail(request, pk, errors=None, status=200, viewer=None):
             "errors": errors or {},
             "problems": services.signing_problems(session) if len(signatures) < 2 else [],
             "can_explain": access.has_role(session.site_id, Role.GAMING_MANAGER, Role.SHIFT_MANAGER),
-            "sign_form": _signer_form(access, session.site, auto_id="sign_%s"),
-            "reveal_form": _signer_form(access, session.site, auto_id="mine_%s"),
+            "sign_form": _signer_form(access, session.site, auto_id="sign_%s", members=_members(session)),
+            "reveal_form": _signer_form(access, session.site, auto_id="mine_%s", members=_members(session)),
         },
         status=status,
     )
@@ -395,7 +413,7 @@ def count_box(request, pk, box_pk, mode="count"):
             "errors": errors,
             "prefilled_from": start,
             "start_choices": start_choices,
-            "signer_form": _signer_form(access, session.site),
+            "signer_form": _signer_form(access, session.site, members=_members(session)),
             "fill_numbers": request.POST.get("fill_numbers", fills),
             "credit_numbers": request.POST.get("credit_numbers", credits),
             "note": request.POST.get("note", ""),

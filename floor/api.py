@@ -163,7 +163,7 @@ class GamingDaySerializer(serializers.ModelSerializer):
         return close.closed_by.initials if close else None
 
 
-class GamingDayInputSerializer(Input):
+class GamingDayInputSerializer(PinSignerInput):
     site = SiteIdField()
     gaming_date = DateField()
     opened_at = MomentField(source="at")
@@ -174,7 +174,9 @@ class GamingDayCloseSerializer(Input):
 
 
 class OpenItemSerializer(serializers.Serializer):
-    key = serializers.CharField(help_text='What `carry` takes in `items`: "slip:12", "drop:7:count", "box:4", "table:3".')
+    key = serializers.CharField(
+        help_text='What `carry` takes in `items`: "slip:12", "drop:7:count", "box:4", "table:3".'
+    )
     kind = serializers.CharField()
     kind_label = serializers.CharField()
     table_number = serializers.IntegerField(allow_null=True)
@@ -222,7 +224,8 @@ class GamingDayViewSet(CustodyViewSet):
         return days.select_related("site", "opened_by", "close__closed_by").order_by("-gaming_date", "site_id")
 
     def create_object(self, data):
-        return services.open_gaming_day(acting_user=self.request.user, **data)
+        data = dict(data)
+        return services.open_gaming_day(acting_user=pin_acting_user(self.request, data), **data)
 
     @extend_schema(request=GamingDayCloseSerializer, responses={200: GamingDaySerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
@@ -283,7 +286,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
         ]
 
 
-class TableInventoryInputSerializer(Input):
+class TableInventoryInputSerializer(PinSignerInput):
     table = ScopedTableField()
     kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
     chips = _chips_field(required=False)
@@ -326,7 +329,8 @@ class TableInventoryViewSet(CustodyViewSet):
         )
 
     def create_object(self, data):
-        return services.record_table_inventory(acting_user=self.request.user, **data)
+        data = dict(data)
+        return services.record_table_inventory(acting_user=pin_acting_user(self.request, data), **data)
 
 
 # --- Dealer shifts ------------------------------------------------------------------------------
@@ -357,7 +361,7 @@ class DealerShiftSerializer(serializers.ModelSerializer):
         ]
 
 
-class DealerShiftInputSerializer(Input):
+class DealerShiftInputSerializer(PinSignerInput):
     table = ScopedTableField()
     dealer = EmployeeIdField()
     started_at = MomentField()
@@ -365,7 +369,7 @@ class DealerShiftInputSerializer(Input):
     amounts = _amounts_field()
 
 
-class DealerShiftEndSerializer(Input):
+class DealerShiftEndSerializer(PinSignerInput):
     ended_at = MomentField()
     left_site = serializers.BooleanField(
         required=False, default=False, help_text="The dealer leaves the site (tips must be redeemed)."
@@ -396,14 +400,16 @@ class DealerShiftViewSet(CustodyViewSet):
         return shifts.select_related("table", "dealer", "gaming_day__site").order_by("-started_at", "-id")
 
     def create_object(self, data):
-        return services.start_dealer_shift(acting_user=self.request.user, **data)
+        data = dict(data)
+        return services.start_dealer_shift(acting_user=pin_acting_user(self.request, data), **data)
 
     @extend_schema(request=DealerShiftEndSerializer, responses={200: DealerShiftSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def end(self, request, pk=None):
         shift = self.get_object()
-        data = _parse(DealerShiftEndSerializer, request)
-        return self.respond(services.end_dealer_shift(acting_user=request.user, shift=shift, **data))
+        data = dict(_parse(DealerShiftEndSerializer, request))
+        acting = pin_acting_user(request, data)
+        return self.respond(services.end_dealer_shift(acting_user=acting, shift=shift, **data))
 
 
 def _parse(serializer_class, request) -> dict:
@@ -423,13 +429,13 @@ class DutyPeriodSerializer(serializers.ModelSerializer):
         fields = ["id", "site", "gaming_day", "employee", "employee_initials", "role", "started_at", "ended_at"]
 
 
-class DutyPeriodInputSerializer(Input):
+class DutyPeriodInputSerializer(PinSignerInput):
     site = SiteIdField()
     employee = EmployeeIdField(required=False, help_text="Who comes on duty; default: the signed-in employee.")
     at = MomentField()
 
 
-class DutyPeriodEndSerializer(Input):
+class DutyPeriodEndSerializer(PinSignerInput):
     at = MomentField()
 
 
@@ -447,15 +453,15 @@ class DutyPeriodViewSet(CustodyViewSet):
         return periods.select_related("employee").order_by("-started_at", "-id")
 
     def create_object(self, data):
-        return services.start_duty(acting_user=self.request.user, **data)
+        data = dict(data)
+        return services.start_duty(acting_user=pin_acting_user(self.request, data), **data)
 
     @extend_schema(request=DutyPeriodEndSerializer, responses={200: DutyPeriodSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def end(self, request, pk=None):
         period = self.get_object()
-        return self.respond(
-            services.end_duty(acting_user=request.user, period=period, **_parse(DutyPeriodEndSerializer, request))
-        )
+        data = dict(_parse(DutyPeriodEndSerializer, request))
+        return self.respond(services.end_duty(acting_user=pin_acting_user(request, data), period=period, **data))
 
 
 # --- Fill and credit slips ---------------------------------------------------------------------
@@ -603,6 +609,14 @@ class VerifyInputSerializer(PinSignerInput):
 
 class ReceiveInputSerializer(PinSignerInput):
     received_at = MomentField(source="at")
+    unverified_reason = TextField(
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Only when nobody who could verify is on duty (the site's verification rule): why the "
+        "copy is received unverified. Required for a live receipt of an unverified slip; shown on the slip and "
+        "the daily report.",
+    )
 
 
 PIN_NOTE = (

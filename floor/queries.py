@@ -419,6 +419,41 @@ def _book_gaps(books: list[SlipBook], slips: list[Slip], used: set[int]) -> tupl
 
 
 @dataclass(frozen=True)
+class UnverifiedReceipt:
+    """A slip whose copy was received with no verification (rules.SLIP_VERIFICATION's exception)."""
+
+    gaming_date: date
+    what: str  # "Fill slip 12, table 1"
+    received_by_initials: str
+    received_at: datetime
+    reason: str  # rules.unverified_note, then the receiver's reason
+
+
+def unverified_receipts(site: Site, start: date, end: date) -> list[UnverifiedReceipt]:
+    """The slips of `site`'s gaming dates [start, end] received unverified, in the order
+    received, with the reason the receipt states (one query)."""
+    verified = SlipStep.objects.filter(slip=OuterRef("slip"), kind=SlipStep.Kind.VERIFY)
+    receipts = (
+        SlipStep.objects.filter(
+            kind=SlipStep.Kind.RECEIVE, slip__site=site, slip__gaming_day__gaming_date__range=(start, end)
+        )
+        .exclude(Exists(verified))
+        .select_related("slip__gaming_day")
+        .order_by("at", "pk")
+    )
+    return [
+        UnverifiedReceipt(
+            r.slip.gaming_day.gaming_date,
+            f"{SlipKind(r.slip.kind).label} {r.slip.number}, table {r.slip.table_number}",
+            r.initials,
+            r.at,
+            r.reason,
+        )
+        for r in receipts
+    ]
+
+
+@dataclass(frozen=True)
 class LateEntry:
     gaming_date: date
     what: str  # "Fill slip 12", "Opener, table 1", ...

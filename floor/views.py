@@ -28,7 +28,7 @@ from cardroom.pins import acting_user_for
 from cardroom.views import call_service
 from core.rules import HOUSE_CONTROL
 
-from . import forms, queries, rules, services
+from . import forms, pit_terminal, queries, rules, services
 from .calculations import business_date
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
@@ -203,7 +203,8 @@ def carry_items(request):
     if form.is_valid():
         chosen, reason = form.cleaned_data["items"], form.cleaned_data["reason"]
         done = call_service(
-            form, lambda: services.carry_open_items(acting_user=request.user, gaming_day=day, keys=chosen, reason=reason)
+            form,
+            lambda: services.carry_open_items(acting_user=request.user, gaming_day=day, keys=chosen, reason=reason),
         )
         if done is not None:
             messages.success(request, f"{len(done)} item{'s' if len(done) != 1 else ''} carried past the close.")
@@ -244,12 +245,19 @@ def _pit_site(request, site_id: int | None) -> Site:
 def _pit_context(request, site_id: int | None) -> dict:
     site = _pit_site(request, site_id)
     here, station = site.pk == request.site.pk, _is_station(request)
+    now = timezone.now()
+    board = queries.pit_board(site, now)
     return {
-        "board": queries.pit_board(site, timezone.now()),
+        "board": board,
         "here": here,
+        "station": station,
+        # A station's pit is its terminal: every step inline, each with a badge and PIN
+        # (floor.pit_terminal; static/floor/pit_terminal.js).
+        "terminal": pit_terminal.terminal_data(site, board, station=True, at=now) if station and here else None,
         "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
         "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
         "refresh_seconds": REFRESH_SECONDS,
+        "cites": rules.citations_at(site),
     }
 
 
@@ -553,9 +561,11 @@ def slip_step(request, pk, step):
         save = lambda: services.void_slip(  # noqa: E731
             acting_user=acting, slip=slip, reason=form.cleaned_data.get("reason", "")
         )
-    else:
-        service = services.verify_slip if step == SlipStep.Kind.VERIFY else services.receive_slip
-        save = lambda: service(acting_user=acting, slip=slip)  # noqa: E731
+    elif step == SlipStep.Kind.VERIFY:
+        save = lambda: services.verify_slip(acting_user=acting, slip=slip)  # noqa: E731
+    else:  # an unverified receipt states why (floor.services.receive_slip)
+        reason = form.data.get("unverified_reason", "")
+        save = lambda: services.receive_slip(acting_user=acting, slip=slip, unverified_reason=reason)  # noqa: E731
     if acting is not None and call_service(form, save) is not None:
         messages.success(request, f"{slip.get_kind_display()} {slip.number}: {SlipStep.Kind(step).label.lower()}.")
         return redirect("accounting_slip", pk=slip.pk)

@@ -21,6 +21,26 @@ from ..models import DutyPeriod
 from .steps import _open_day
 
 
+def on_duty_by_signing(
+    acting_user, site: Site, employee: Employee, roles: set[str], day, at: datetime, *, day_is_open: bool = False
+) -> None:
+    """House control (rules.DUTY_REGISTER): a pit boss or shift manager who signs a slip's step
+    live at a site is on duty there from that moment for the shift (until they sign out), so
+    the register knows who could verify without anyone filling it in. Called inside the step's
+    transaction; nothing happens for another role, a closed day, or someone already on duty
+    (one query then: `day_is_open` when the caller has just read the day as the open one)."""
+    held = roles & rules.VERIFIERS
+    if not held or day is None or not (day_is_open or day.is_open):
+        return
+    if queries.duty_periods_running(site, at).filter(employee=employee).exists():
+        return
+    role = next(str(r) for r in rules.SIGNING_ORDER if r in held)
+    period = DutyPeriod.objects.create(
+        site=site, gaming_day=day, employee=employee, role=role, started_at=at, recorded_by=employee
+    )
+    _audit(acting_user, "duty.started", period, site=site, after={**snapshot(period), "by_signing": True})
+
+
 def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at: datetime | None = None) -> DutyPeriod:
     """Sign `employee` (default: the acting employee) in on duty at `site`."""
     access = require_role(

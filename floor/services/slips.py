@@ -10,14 +10,16 @@ from sequences.models import Sequence
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Role, Site, Table
-from core import acts
+from core import acts, limits
 from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from core.audit import record_site_event as _audit
 from core.audit_rows import record_rows
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import chips_total_cents
 from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
+from .duty import on_duty_by_signing
 from .steps import (
     _in_day,
     _line_values,
@@ -153,6 +155,8 @@ def _prepare(
             site=site,
             after={**field_values(slip), "chips": _line_values(lines)},  # made JSON-safe by the event, as snapshot()
         )
+        if given is None:
+            on_duty_by_signing(acting_user, site, employee, access.roles_at(site.pk), day, at, day_is_open=True)
     return slip
 
 
@@ -333,10 +337,13 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
     access = require_role(
         acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION.at(slip.site)
     )
+    live, roles = at is None, access.roles_at(slip.site_id)
     employee, at = acts.acting_employee(access), _step_moment(slip, at, "verified_at")
     check_verifier(slip, employee, at)
-    signed_as = _capacity(access.roles_at(slip.site_id) & rules.VERIFIERS)
-    return _add_step(acting_user, slip, SlipStep.Kind.VERIFY, employee, at, signed_as=signed_as)
+    signed_as = _capacity(roles & rules.VERIFIERS)
+    return _add_step(
+        acting_user, slip, SlipStep.Kind.VERIFY, employee, at, signed_as=signed_as, duty_roles=roles if live else None
+    )
 
 
 def check_verifier(slip: Slip, employee: Employee, at: datetime) -> None:
@@ -352,11 +359,13 @@ def check_verifier(slip: Slip, employee: Employee, at: datetime) -> None:
         )
 
 
-def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipStep:
+def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None, unverified_reason: str = "") -> SlipStep:
     """Verify and initial the copy on the receiving side (ND 99-01.3-08-05(6)): for a fill the
     dealer on shift at that table, for a credit the cashier or a dealer acting as cashier.
     Without a verification (08-05(5)) the copy is received only when nobody who could verify
-    is on duty; the receipt then says so (rules.unverified_note)."""
+    is on duty, as an explicit exception: a live receipt gives `unverified_reason` (house
+    control; a receipt entered from paper may leave it blank), and the receipt says so
+    (rules.unverified_note, then the reason)."""
     access = require_role(
         acting_user,
         slip.site,
@@ -364,9 +373,13 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
         action=f"receive a {slip.kind} slip",
         rule=rules.SLIP_RECEIPT.at(slip.site),
     )
+    live = at is None
     employee, at = acts.acting_employee(access), _step_moment(slip, at, "received_at")
     signed_as = receiver_capacity(slip, employee, access.roles_at(slip.site_id), at)
-    return _add_step(acting_user, slip, SlipStep.Kind.RECEIVE, employee, at, signed_as=signed_as)
+    reason = " ".join((unverified_reason or "").split())
+    return _add_step(
+        acting_user, slip, SlipStep.Kind.RECEIVE, employee, at, signed_as=signed_as, reason=reason, live=live
+    )
 
 
 def receiver_capacity(slip: Slip, employee: Employee, roles: set[str], at: datetime) -> str:
@@ -465,16 +478,28 @@ def _check_void(slip: Slip, done: set[str]) -> None:
 
 
 def _add_step(
-    acting_user, slip: Slip, kind: str, employee: Employee, at: datetime, reason: str = "", signed_as: str = ""
+    acting_user,
+    slip: Slip,
+    kind: str,
+    employee: Employee,
+    at: datetime,
+    reason: str = "",
+    signed_as: str = "",
+    duty_roles: set[str] | None = None,
+    live: bool = False,
 ) -> SlipStep:
+    """`duty_roles`: the roles of a live signer, who goes on duty if a pit boss or shift manager
+    (on_duty_by_signing). `reason` of a receipt: why it is received unverified, if it is."""
     with transaction.atomic(), appended_at_end():
         Slip.objects.select_for_update().filter(pk=slip.pk).first()  # one signer at a time per slip
         done = set(SlipStep.objects.filter(slip=slip).values_list("kind", flat=True))
         _check_step_order(slip, kind, done, at)
         if kind == SlipStep.Kind.VOID:
             _check_void(slip, done)
-        if kind == SlipStep.Kind.RECEIVE and SlipStep.Kind.VERIFY not in done:
-            reason = rules.unverified_note(slip.site)  # _check_step_order found nobody on duty to verify
+        if kind == SlipStep.Kind.RECEIVE:
+            reason = _receipt_reason(slip, done, reason, live)
+        if duty_roles is not None:
+            on_duty_by_signing(acting_user, slip.site, employee, duty_roles, slip.gaming_day, at)
         step = SlipStep.objects.create(
             slip=slip,
             kind=kind,
@@ -492,6 +517,27 @@ def _add_step(
             after={**snapshot(step), "number": slip.number},
         )
     return step
+
+
+def _receipt_reason(slip: Slip, done: set[str], given: str, live: bool) -> str:
+    """A verified slip's receipt records no reason. An unverified one (_check_step_order found
+    nobody on duty to verify) is an exception the receiver states (house control, live
+    receipts) and records after the rule's note, so the daily report and the slip show it."""
+    if SlipStep.Kind.VERIFY in done:
+        return ""
+    if live and not given:
+        raise ValidationError(
+            {
+                "unverified_reason": f"{rules.SLIP_VERIFICATION.at(slip.site)}: nobody who could verify is on duty; "
+                "receiving unverified is an exception: say why (who was asked, what happened)."
+            }
+        )
+    if len(given) > limits.MAX_TEXT_LENGTH:
+        raise ValidationError(
+            {"unverified_reason": f"{HOUSE_CONTROL}: a reason is at most {limits.MAX_TEXT_LENGTH} characters."}
+        )
+    note = rules.unverified_note(slip.site)
+    return f"{note} Reason: {given}" if given else note
 
 
 def _check_step_order(slip: Slip, kind: str, done: set[str], at: datetime) -> None:

@@ -15,7 +15,7 @@ from accounting.summaries import DailySummary, TableDay, daily_summaries
 from core.moments import LATE_ENTRY
 from core.money import format_ratio
 from core.pdf import data_table, format_generated_at, para
-from floor.queries import LateEntry, carried_items, late_entries
+from floor.queries import LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, names
@@ -52,6 +52,8 @@ class DailyReport:
     # Open items carried past each day's close with their reasons (floor.open_items).
     carried: tuple["CarriedLine", ...] = ()
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and names the forms
+    # Slips received with no verification, each with the receiver's reason (floor.rules.SLIP_VERIFICATION).
+    unverified: tuple[UnverifiedReceipt, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,7 @@ def build(context: ReportContext) -> DailyReport:
         pack_figures(context.site, context.start, context.end),
         carried_lines(context.site, context.start, context.end),
         context.site.jurisdiction,
+        tuple(unverified_receipts(context.site, context.start, context.end)),
     )
 
 
@@ -120,6 +123,22 @@ def _late_section(data: "DailyReport", day: DailySummary) -> list:
         Spacer(1, 4),
         para(f"Entered late ({len(late)}): records entered {threshold}", "cell_bold"),
         data_table(["Record", "Happened", "Entered"], rows, col_widths=[245, 140, 140]),
+    ]
+
+
+def _unverified_section(data: "DailyReport", day: DailySummary) -> list:
+    """The day's slips received unverified: an exception, each with who received it, when and why."""
+    unverified = [u for u in data.unverified if u.gaming_date == day.gaming_date]
+    if not unverified:
+        return []
+    zone = ZoneInfo(data.time_zone)
+    rows = [[u.what, f"{u.received_by_initials} {_when(u.received_at, zone)}", u.reason] for u in unverified]
+    return [
+        Spacer(1, 4),
+        para(
+            f"Received unverified ({len(unverified)}): slips whose copy was received with no verification", "cell_bold"
+        ),
+        data_table(["Slip", "Received by", "Reason"], rows, col_widths=[150, 105, 270]),
     ]
 
 
@@ -239,7 +258,8 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
     cash.append(para(_deposit_line(day, where)))
     late = _late_section(data, day) if data is not None else []
     carried = _carried_section(data, day) if data is not None else []
-    return [*story, *carried, KeepTogether(cash), *late]
+    unverified = _unverified_section(data, day) if data is not None else []
+    return [*story, *carried, *unverified, KeepTogether(cash), *late]
 
 
 def render(data: DailyReport) -> list:

@@ -39,7 +39,7 @@ USERS = {  # walked on 2026-11-25: 55, 40, 41, 19, 17, 9, 8 and 12 pages
     "cashier": 15,
     "count1": 8,  # count team member
     "dealer": 7,
-    "pit1": 10,  # station
+    "pit1": 9,  # station: its home is its pit terminal (one page, issue 33)
 }
 
 

@@ -73,7 +73,8 @@ ENDPOINTS = {
     "queues": lambda c, f: c.get(f"/api/v1/sites/{f.site.pk}/custody-queues/"),
     "open items": lambda c, f: c.get(f"/api/v1/gaming-days/{f.fill.gaming_day_id}/open-items/"),
     "carry open item": lambda c, f: c.post(
-        f"/api/v1/gaming-days/{f.fill.gaming_day_id}/carry/", {"items": [f"slip:{f.fill.pk}"], "reason": "matrix"},
+        f"/api/v1/gaming-days/{f.fill.gaming_day_id}/carry/",
+        {"items": [f"slip:{f.fill.pk}"], "reason": "matrix"},
         format="json",
     ),
 }

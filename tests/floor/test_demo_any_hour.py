@@ -25,8 +25,11 @@ THURSDAY_BEFORE_DAWN = datetime(2026, 11, 26, 9, 6, tzinfo=UTC)  # 03:06: the se
 THURSDAY_MORNING = datetime(2026, 11, 26, 16, 0, tzinfo=UTC)  # Tuesday's and Wednesday's nights over
 
 
-@pytest.mark.parametrize("now", [THURSDAY_AFTER_MIDNIGHT, THURSDAY_BEFORE_DAWN, THURSDAY_MORNING],
-                         ids=["after-midnight", "before-dawn", "morning"])
+@pytest.mark.parametrize(
+    "now",
+    [THURSDAY_AFTER_MIDNIGHT, THURSDAY_BEFORE_DAWN, THURSDAY_MORNING],
+    ids=["after-midnight", "before-dawn", "morning"],
+)
 def test_the_demo_builds_its_last_nights_and_then_earlier_ones_at_any_hour(now):
     with time_machine.travel(now, tick=False):
         demo = pages.load_nights(pages.SMALL_NIGHTS)

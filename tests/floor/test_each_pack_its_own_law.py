@@ -121,11 +121,15 @@ def test_with_nobody_on_duty_to_verify_the_receipt_says_so_citing_house_control(
     now = fill.prepared_at
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=now - timedelta(minutes=30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=now - timedelta(minutes=10))
-    received = post(client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{fill.pk}/receive/")
+    refused = post(client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{fill.pk}/receive/")
+    assert refusal(refused, "unverified_reason").startswith("House control: nobody who could verify is on duty")
+    received = post(
+        client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{fill.pk}/receive/", {"unverified_reason": "Pit empty."}
+    )
     assert received.status_code == 200, received.json()
     assert received.json()["receipt_note"] == (
         "Not verified: no shift manager or authorized employee was on duty who was not presently dealing "
-        "(House control)."
+        "(House control). Reason: Pit empty."
     )
     assert_own_law(str(received.json()), code)
 
@@ -290,8 +294,9 @@ def test_a_fees_only_site_refuses_fills_credits_and_tray_counts_with_its_rule(cl
         "closer": post(shift(), "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY}),
         "fill": post(client_for(people[Role.CASHIER]), "/api/v1/fill-slips/", {"table": table.pk, "chips": FILL}),
         "credit": post(client_for(people[Role.PIT_BOSS]), "/api/v1/credit-slips/", {"table": table.pk, "chips": FILL}),
-        "change count": post(shift(), "/api/v1/dealer-shifts/",
-                             {"table": table.pk, "dealer": people[Role.DEALER].pk, "chips": TRAY}),  # fmt: skip
+        "change count": post(
+            shift(), "/api/v1/dealer-shifts/", {"table": table.pk, "dealer": people[Role.DEALER].pk, "chips": TRAY}
+        ),  # fmt: skip
     }
     for what, response in answers.items():
         message = " ".join(str(m) for messages in response.json().values() for m in messages)

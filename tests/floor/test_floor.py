@@ -113,7 +113,9 @@ def test_a_shift_in_the_future_is_refused(open_table, shift_manager, cast):
     assert "started_at" in caught.value.message_dict
 
 
-def test_a_rotation_makes_employee_dealt_at_true_only_for_the_shift(day_under_way, open_table, shift_manager, cast, site, org):
+def test_a_rotation_makes_employee_dealt_at_true_only_for_the_shift(
+    day_under_way, open_table, shift_manager, cast, site, org
+):
     start = timezone.now() - timedelta(hours=2)
     first = services.start_dealer_shift(
         acting_user=shift_manager.user, table=open_table, dealer=cast[Role.DEALER], started_at=start

@@ -21,11 +21,19 @@ def test_a_dealer_who_has_not_declared_tips_cannot_leave_the_site(dealer_shift, 
     assert dealer_shift.ended_at is None
 
 
-def test_a_dealer_with_unredeemed_tips_cannot_leave_until_the_cashier_pays_them(dealer_shift, shift_manager, cast, chips, site, client_for):
+def test_a_dealer_with_unredeemed_tips_cannot_leave_until_the_cashier_pays_them(
+    dealer_shift, shift_manager, cast, chips, site, client_for
+):
     dealer = cast[Role.DEALER]
-    declaration = cage.declare_tips(acting_user=dealer.user, site=site, gaming_date=dealer_shift.gaming_day.gaming_date,
-                                    chips=[{"denomination": 100, "quantity": 7}])
-    response = client_for(shift_manager).post(f"/api/v1/dealer-shifts/{dealer_shift.pk}/end/", {"left_site": True}, format="json")
+    declaration = cage.declare_tips(
+        acting_user=dealer.user,
+        site=site,
+        gaming_date=dealer_shift.gaming_day.gaming_date,
+        chips=[{"denomination": 100, "quantity": 7}],
+    )
+    response = client_for(shift_manager).post(
+        f"/api/v1/dealer-shifts/{dealer_shift.pk}/end/", {"left_site": True}, format="json"
+    )
     assert response.status_code == 400 and "$7.00 of unredeemed tips" in response.json()["left_site"][0]
     cage.redeem_tips(acting_user=cast[Role.CASHIER].user, declaration=declaration, dealer=dealer)
     ended = services.end_dealer_shift(acting_user=shift_manager.user, shift=dealer_shift, left_site=True)
@@ -39,32 +47,48 @@ def test_a_shift_ending_without_leaving_the_site_needs_no_tip_check(dealer_shift
 @pytest.fixture
 def expired_outage(table, manager):
     began = timezone.now() - timedelta(days=5)
-    return Outage.objects.create(table=table, kind="camera", began_at=began, description="no picture",
-                                 reported_by=manager.user, reported_at=began)
+    return Outage.objects.create(
+        table=table,
+        kind="camera",
+        began_at=began,
+        description="no picture",
+        reported_by=manager.user,
+        reported_at=began,
+    )
 
 
-def test_a_table_past_its_outage_deadline_cannot_open_above_two_dollars(table, chips, gaming_day, shift_manager, expired_outage, client):
+def test_a_table_past_its_outage_deadline_cannot_open_above_two_dollars(
+    table, chips, gaming_day, shift_manager, expired_outage, client
+):
     with pytest.raises(ValidationError) as error:
-        services.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener",
-                                        chips=[{"denomination": 500, "quantity": 100}])
+        services.record_table_inventory(
+            acting_user=shift_manager.user, table=table, kind="opener", chips=[{"denomination": 500, "quantity": 100}]
+        )
     assert "ND 99-01.3-08-04(7)" in error.value.message_dict["max_wager_cents"][0]
 
 
 def test_the_same_table_opens_once_limited_to_two_dollars(table, chips, gaming_day, shift_manager, expired_outage):
     type(table).objects.filter(pk=table.pk).update(min_wager_cents=100, max_wager_cents=200)
     table.refresh_from_db()
-    opener = services.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener",
-                                             chips=[{"denomination": 500, "quantity": 100}])
+    opener = services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=[{"denomination": 500, "quantity": 100}]
+    )
     assert opener.pk
 
 
 def test_a_repaired_outage_lifts_the_limit(table, chips, gaming_day, shift_manager, expired_outage, manager):
     from surveillance.models import OutageRepair
 
-    OutageRepair.objects.create(outage=expired_outage, repaired_at=timezone.now() - timedelta(hours=1),
-                                description="replaced", recorded_by=manager.user, recorded_at=datetime.now(UTC))
-    opener = services.record_table_inventory(acting_user=shift_manager.user, table=table, kind="opener",
-                                             chips=[{"denomination": 500, "quantity": 100}])
+    OutageRepair.objects.create(
+        outage=expired_outage,
+        repaired_at=timezone.now() - timedelta(hours=1),
+        description="replaced",
+        recorded_by=manager.user,
+        recorded_at=datetime.now(UTC),
+    )
+    opener = services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=[{"denomination": 500, "quantity": 100}]
+    )
     assert opener.pk
 
 

@@ -130,7 +130,7 @@ def test_fill_and_credit_are_offered_only_at_tables_in_play_to_those_who_prepare
 def test_the_page_polls_its_fragment(client, shift_manager, site, table):
     client.force_login(shift_manager.user)
     page = client.get("/accounting/pit/").content.decode()
-    assert f'hx-get="/accounting/sites/{site.pk}/pit/live/"' in page and 'hx-trigger="every 5s"' in page
+    assert f'hx-get="/accounting/sites/{site.pk}/pit/live/"' in page and 'hx-trigger="every 5s, pit-refresh"' in page
 
 
 def test_the_board_asks_the_same_number_of_queries_for_more_tables_and_slips(client, cast, dealer_shift):

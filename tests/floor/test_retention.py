@@ -18,12 +18,15 @@ from surveillance.models import SurveillanceStatus
 CHICAGO = ZoneInfo("America/Chicago")
 
 
-@pytest.mark.parametrize("activity, three_years, one_year", [
-    (date(2026, 8, 1), date(2029, 9, 30), date(2027, 9, 30)),
-    (date(2026, 9, 30), date(2029, 9, 30), date(2027, 9, 30)),  # the quarter's last day
-    (date(2026, 10, 1), date(2029, 12, 31), date(2027, 12, 31)),  # the next quarter's first
-    (date(2027, 2, 28), date(2030, 3, 31), date(2028, 3, 31)),
-])
+@pytest.mark.parametrize(
+    "activity, three_years, one_year",
+    [
+        (date(2026, 8, 1), date(2029, 9, 30), date(2027, 9, 30)),
+        (date(2026, 9, 30), date(2029, 9, 30), date(2027, 9, 30)),  # the quarter's last day
+        (date(2026, 10, 1), date(2029, 12, 31), date(2027, 12, 31)),  # the next quarter's first
+        (date(2027, 2, 28), date(2030, 3, 31), date(2028, 3, 31)),
+    ],
+)
 def test_retention_runs_from_the_end_of_the_quarter(activity, three_years, one_year):
     assert retention_end(activity) == three_years
     assert retention_end(activity, DEALER_HOLD_AND_VIDEO_REVIEW) == one_year
@@ -40,9 +43,14 @@ def test_records_show_their_retention_date(client_for, cast, fill, dealer_shift)
 @pytest.mark.parametrize("surveillance, dealer_hold_until", [(True, date(2027, 9, 30)), (False, date(2029, 9, 30))])
 def test_the_dealer_hold_report_keeps_one_year_at_a_surveillance_site(org, site, cast, surveillance, dealer_hold_until):
     if surveillance:
-        SurveillanceStatus.objects.create(site=site, required=True, since=date(2026, 1, 1), reason="GP over $10,000",
-                                          recorded_by=cast[Role.GAMING_MANAGER].user,
-                                          recorded_at=datetime(2026, 1, 1, tzinfo=CHICAGO))
+        SurveillanceStatus.objects.create(
+            site=site,
+            required=True,
+            since=date(2026, 1, 1),
+            reason="GP over $10,000",
+            recorded_by=cast[Role.GAMING_MANAGER].user,
+            recorded_at=datetime(2026, 1, 1, tzinfo=CHICAGO),
+        )
     kinds = {"house_rules": date(2029, 9, 30), "dealer_hold": dealer_hold_until}
     for kind, expected in kinds.items():
         run = ReportRun(kind=kind, organization=org, site=site, start=date(2026, 8, 1), end=date(2026, 8, 1))
@@ -71,9 +79,16 @@ def test_the_day_after_retention_a_dealer_shift_may_be_disposed_of(dealer_shift,
 
 
 def test_a_report_run_cannot_be_deleted_inside_retention(org, site, manager):
-    run = ReportRun.objects.create(kind="house_rules", organization=org, site=site, start=date(2026, 11, 20),
-                                   end=date(2026, 11, 20), period_label="2026-11-20", requested_by=manager.user,
-                                   requested_at=datetime(2026, 11, 20, tzinfo=CHICAGO))
+    run = ReportRun.objects.create(
+        kind="house_rules",
+        organization=org,
+        site=site,
+        start=date(2026, 11, 20),
+        end=date(2026, 11, 20),
+        period_label="2026-11-20",
+        requested_by=manager.user,
+        requested_at=datetime(2026, 11, 20, tzinfo=CHICAGO),
+    )
     with pytest.raises(ImmutableRecordError, match=r"ND 99-01.3-08-16"), transaction.atomic():
         ReportRun.objects.filter(pk=run.pk).delete()
     assert ReportRun.objects.filter(pk=run.pk).exists()
@@ -95,4 +110,7 @@ def test_no_api_route_deletes_a_record(client_for, cast, fill, dealer_shift):
 def test_the_slip_page_shows_its_retention_date(client, cast, fill):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     page = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
-    assert f'<span id="retention">Retain until {retention_end(fill.gaming_day.gaming_date)} (ND 99-01.3-08-16)</span>' in page
+    assert (
+        f'<span id="retention">Retain until {retention_end(fill.gaming_day.gaming_date)} (ND 99-01.3-08-16)</span>'
+        in page
+    )

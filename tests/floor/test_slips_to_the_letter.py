@@ -180,8 +180,13 @@ def test_with_nobody_eligible_on_duty_the_slip_is_received_unverified_and_says_s
 ):
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
-    step = services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
-    assert step.reason == rules.unverified_note(fill.site)
+    with pytest.raises(ValidationError) as caught:
+        services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
+    assert caught.value.message_dict["unverified_reason"][0].startswith(
+        "ND 99-01.3-08-05(5): nobody who could verify is on duty; receiving unverified is an exception: say why"
+    )
+    step = services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Boss at the cage.")
+    assert step.reason == f"{rules.unverified_note(fill.site)} Reason: Boss at the cage."
     assert "ND 99-01.3-08-05(5)" in step.reason
     assert Slip.objects.get(pk=fill.pk).status == "received"
     assert not SlipStep.objects.filter(slip=fill, kind="verify").exists()
@@ -200,18 +205,21 @@ def test_someone_on_duty_but_presently_dealing_does_not_count(fill, dealer_shift
     services.start_duty(acting_user=boss.user, site=site, at=_past(5))
     second = TableFactory(site=site, number=2)
     services.start_dealer_shift(acting_user=shift_manager.user, table=second, dealer=boss)
-    step = services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
-    assert step.reason == rules.unverified_note(fill.site)
+    step = services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Boss dealing.")
+    assert step.reason == f"{rules.unverified_note(fill.site)} Reason: Boss dealing."
 
 
 def test_the_preparer_on_duty_alone_does_not_count(open_table, dealer_shift, cast, site):
     boss = cast[Role.PIT_BOSS]
     services.start_duty(acting_user=boss.user, site=site, at=_past(5))
     fill = services.prepare_fill(acting_user=boss.user, table=open_table, chips=FILL, cashier=cast[Role.CASHIER])
-    assert services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill).reason == rules.unverified_note(fill.site)
+    step = services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Only the preparer.")
+    assert rules.is_unverified_note(step.reason)
 
 
-def test_duty_ending_at_the_moment_of_receipt_is_off_duty_then(day_under_way, fill, cast, site, shift_manager, open_table):
+def test_duty_ending_at_the_moment_of_receipt_is_off_duty_then(
+    day_under_way, fill, cast, site, shift_manager, open_table
+):
     from floor import queries
 
     services.start_dealer_shift(
@@ -269,10 +277,10 @@ def test_the_pdf_labels_each_signature_with_the_capacity_that_signed(open_table,
 def test_the_pdf_of_an_unverified_slip_says_why(fill, dealer_shift, cast, shift_manager, site):
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
-    services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
+    services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Boss at the cage.")
     document = build_slip_document(fill)
     verify = next(s for s in document.signatures if s.role.startswith("Verified"))
-    assert verify.initials == "" and verify.name == rules.unverified_note(fill.site)
+    assert verify.initials == "" and verify.name == f"{rules.unverified_note(fill.site)} Reason: Boss at the cage."
     pages = PdfReader(io.BytesIO(render_slip_pdf(document))).pages
     assert len(pages) == 1  # both parts still fit one page
     assert "Not verified: no shift manager" in " ".join(pages[0].extract_text().split())
@@ -313,9 +321,13 @@ def test_the_slip_page_offers_receipt_of_an_issued_slip_only_when_nobody_can_ver
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
     assert 'id="receive"' in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
-    assert client.post(f"/accounting/slips/{fill.pk}/receive/").status_code == 302
+    refused = client.post(f"/accounting/slips/{fill.pk}/receive/")
+    assert refused.status_code == 400 and "receiving unverified is an exception: say why" in refused.content.decode()
+    reason = {"unverified_reason": "The pit boss was at the cage."}
+    assert client.post(f"/accounting/slips/{fill.pk}/receive/", reason).status_code == 302
     text = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
     assert 'id="receipt-note"' in text and "ND 99-01.3-08-05(5)" in text
+    assert "Reason: The pit boss was at the cage." in text
 
 
 # --- The duty register through the API ---------------------------------------------------------

@@ -1,0 +1,176 @@
+"""What a pit terminal offers for each step, as plain data its page script reads: the tables,
+the slips waiting, who is on duty, and for every step the badges of only the people allowed to
+take it there (floor.rules), so a shared terminal never lists the count team or a dealer for a
+verification. The services still decide (the same rules, checked when the PIN is given); this
+only keeps the lists short and preselects the obvious person.
+
+Read in a fixed number of queries whatever the number of tables and slips (the pit board's,
+then the site's people with their roles and PINs, the duty register and the last counts)."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q
+
+from cardroom.models import ChipDenomination, Employee, Membership, Role, Site
+from core.money import format_money
+
+from . import queries, rules
+from .models import SlipKind, TableInventory
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    initials: str
+    name: str
+    roles: frozenset[str]
+
+    def badge(self) -> dict:
+        return {"id": self.id, "initials": self.initials, "name": self.name}
+
+
+def site_people(site: Site, *, with_pin: bool) -> dict[int, Person]:
+    """The active employees holding a role at `site` (or across its organization), with their
+    roles there; on a station only those with a signing PIN (nobody else can initial there)."""
+    memberships = Membership.objects.filter(
+        Q(site=site) | Q(site__isnull=True),
+        employee__organization_id=site.organization_id,
+        employee__active=True,
+    )
+    if with_pin:
+        memberships = memberships.filter(employee__signing_pin__isnull=False)
+    roles: dict[int, set[str]] = {}
+    for employee_id, role in memberships.values_list("employee_id", "role"):
+        roles.setdefault(employee_id, set()).add(role)
+    employees = Employee.objects.filter(pk__in=list(roles)).select_related("user").order_by("initials")
+    return {e.pk: Person(e.pk, e.initials, str(e), frozenset(roles[e.pk])) for e in employees}
+
+
+def _holding(people: dict[int, Person], wanted, *, excluding=()) -> list[dict]:
+    return [p.badge() for p in people.values() if p.roles & set(wanted) and p.id not in excluding]
+
+
+def terminal_data(site: Site, board: queries.PitBoard, *, station: bool, at: datetime) -> dict:
+    """The pit terminal's data: JSON-safe, read by static/floor/pit_terminal.js."""
+    people = site_people(site, with_pin=station)
+    dealing = {row.shift.dealer_id for row in board.rows if row.shift is not None}
+    on_duty = {
+        p.employee_id: p.pk for p in queries.duty_periods_running(site, at).filter(role__in=list(rules.VERIFIERS))
+    }
+    presumed = {e.pk for e in queries.on_duty(site, at, rules.VERIFIERS)} - set(on_duty)
+    counted = set()
+    if board.day is not None:
+        counted = set(
+            TableInventory.objects.filter(table__site=site, kind__in=["closer", "change"])
+            .values_list("table_id", flat=True)
+            .distinct()
+        )
+    return {
+        "site": site.pk,
+        "station": station,
+        "day": {"id": board.day.pk, "gaming_date": str(board.day.gaming_date)} if board.day else None,
+        "next_gaming_date": str(queries.next_gaming_date(site)) if board.day is None else None,
+        # The slip's chips, the largest first: a fill or credit is mostly in its top chips.
+        "chips": [
+            {"value_cents": c.value_cents, "label": format_money(c.value_cents), "colour": c.primary_colour}
+            for c in ChipDenomination.objects.filter(organization_id=site.organization_id, active=True).order_by(
+                "-value_cents"
+            )
+        ],
+        "supervisors": _holding(people, rules.FLOOR_SUPERVISORS, excluding=dealing),
+        "duty": _duty(people, on_duty, presumed, dealing),
+        "dealers": [
+            {**p.badge(), "dealing": p.id in dealing} for p in people.values() if p.roles & rules.DEALING_ROLES
+        ],
+        "fill_preparers": _holding(people, rules.FILL_PREPARERS, excluding=dealing),
+        "cashiers": [
+            {**p.badge(), "cashier": Role.CASHIER in p.roles}
+            for p in people.values()
+            if (Role.CASHIER in p.roles or Role.DEALER in p.roles) and p.id not in dealing
+        ],
+        "tables": [_table(row, people, dealing, counted) for row in board.rows],
+        "slips": [
+            _slip(slip, row, people, on_duty, presumed, dealing)
+            for row in board.rows
+            for slip in (*row.unverified, *row.unreceived)
+        ],
+    }
+
+
+def _duty(people, on_duty: dict[int, int], presumed: set[int], dealing: set[int]) -> list[dict]:
+    """Each pit boss or shift manager of the site: on duty (with the register's period, or
+    presumed as the day's opener), or not; a dealer on shift is listed as dealing."""
+    return [
+        {
+            **p.badge(),
+            "period": on_duty.get(p.id),
+            "on_duty": p.id in on_duty or p.id in presumed,
+            "dealing": p.id in dealing,
+        }
+        for p in people.values()
+        if p.roles & rules.VERIFIERS
+    ]
+
+
+def _table(row: queries.PitRow, people, dealing: set[int], counted: set[int]) -> dict:
+    shift = row.shift
+    return {
+        "id": row.table.pk,
+        "number": row.table.number,
+        "game": row.table.get_game_display(),
+        "state": row.state,
+        "takes_slips": row.takes_slips,
+        "has_last_count": row.table.pk in counted,
+        "shift": shift.pk if shift else None,
+        "dealer": people[shift.dealer_id].badge() if shift and shift.dealer_id in people else None,
+        "dealer_id": shift.dealer_id if shift else None,
+        "credit_preparers": _credit_preparers(people, shift, dealing),
+    }
+
+
+def _credit_preparers(people, shift, dealing: set[int]) -> list[dict]:
+    """ND 99-01.3-08-05(3)-(4) as floor.rules reads it: the dealer on shift at the table, or a
+    pit boss or shift manager who is not dealing."""
+    supervisors = _holding(people, {Role.PIT_BOSS, Role.SHIFT_MANAGER}, excluding=dealing)
+    dealer = people.get(shift.dealer_id) if shift else None
+    return ([dealer.badge()] if dealer else []) + [p for p in supervisors if not dealer or p["id"] != dealer.id]
+
+
+def _slip(slip, row, people, on_duty: dict[int, int], presumed: set[int], dealing: set[int]) -> dict:
+    status = slip.status_code
+    verifiers, unverified_allowed = [], False
+    if status == "issued":
+        # rules.SLIP_VERIFICATION: with someone eligible on duty (by the register, whether or not
+        # they have a PIN here) only they are offered and the copy waits for them; with nobody,
+        # any pit boss or shift manager may verify (signing puts them on duty) and the copy may
+        # be received unverified, as an exception with its reason.
+        standing = (set(on_duty) | presumed) - dealing - {slip.prepared_by_id}
+        eligible = _holding(people, rules.VERIFIERS, excluding=dealing | {slip.prepared_by_id})
+        verifiers = [p for p in eligible if p["id"] in standing] if standing else eligible
+        unverified_allowed = not standing
+    return {
+        "id": slip.pk,
+        "kind": slip.kind,
+        "label": f"{SlipKind(slip.kind).label} {slip.number}",
+        "table": row.table.pk,
+        "table_number": row.table.number,
+        "total_cents": slip.total_cents,
+        "status": status,
+        "verifiers": verifiers,
+        "receivers": _receivers(slip, row, people, dealing),
+        "unverified_allowed": unverified_allowed,
+    }
+
+
+def _receivers(slip, row, people, dealing: set[int]) -> list[dict]:
+    """ND 99-01.3-08-05(6): a fill's copy is received by the dealer on shift at its table (only
+    them, preselected); a credit's by a cashier, or a dealer acting as cashier who is not dealing."""
+    if slip.kind == SlipKind.FILL:
+        dealer = people.get(row.shift.dealer_id) if row.shift else None
+        return [dealer.badge()] if dealer else []
+    return [
+        p.badge()
+        for p in people.values()
+        if Role.CASHIER in p.roles or (Role.DEALER in p.roles and p.id not in dealing)
+    ]

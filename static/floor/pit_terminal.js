@@ -1,0 +1,424 @@
+// The pit terminal: a shared station's one screen. Every step (open the day, open a table,
+// seat or relieve a dealer, prepare a fill or credit, verify or receive a waiting slip, go on
+// or off duty) opens inline in #pit-panel with the badges of only the people allowed to take
+// it there (floor.pit_terminal, read from the board's #pit-data) and is sent to the REST API
+// with the person's badge and PIN. The server decides; a refusal is shown in the panel.
+//
+// A dropped network (house control, the API's Idempotency-Key): a slip step taken while the
+// browser is offline is kept in memory with its own Idempotency-Key and the moment it was
+// taken, listed as "waiting to send", and sent once the network is back, one at a time in the
+// order taken; a retry after a lost answer repeats the same key and body, so it is written
+// exactly once. A refusal on arrival is listed under "Refused when sent". PINs are never
+// written to storage: the queue lives in this page only (leaving it asks first).
+(function () {
+  "use strict";
+  const panel = document.getElementById("pit-panel");
+  const board = document.getElementById("pit-board");
+  if (!panel || !board) return;
+  const outboxBox = document.getElementById("pit-outbox");
+  const outboxList = document.getElementById("pit-outbox-items");
+  const refusalBox = document.getElementById("pit-refusals");
+  const refusalList = document.getElementById("pit-refusal-items");
+  const flashBox = document.getElementById("pit-flash");
+  const dollars = new Intl.NumberFormat("en-US", {style: "currency", currency: "USD"});
+  const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+  const outbox = [];
+  const localStatus = {};  // slip id -> status after a step queued offline
+  let data = read();
+  let sending = false;
+
+  function read() {
+    const el = document.getElementById("pit-data");
+    return el ? JSON.parse(el.textContent) : null;
+  }
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target === board) { data = read(); markQueued(); }
+  });
+
+  // --- Small DOM helpers (text only: names are set as text, never as markup) ---------------
+  function h(tag, attrs, children) {
+    const el = document.createElement(tag);
+    Object.entries(attrs || {}).forEach(function ([name, value]) {
+      if (value === false || value === null || value === undefined) return;
+      if (name === "text") el.textContent = value;
+      else el.setAttribute(name, value === true ? "" : value);
+    });
+    (children || []).forEach(function (child) { if (child) el.appendChild(child); });
+    return el;
+  }
+  function money(cents) { return dollars.format(cents / 100); }
+  function key() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const x = Array.from(b, function (v) { return v.toString(16).padStart(2, "0"); }).join("");
+    return x.slice(0, 8) + "-" + x.slice(8, 12) + "-" + x.slice(12, 16) + "-" + x.slice(16, 20) + "-" + x.slice(20);
+  }
+  function localIso(date) {  // the browser's local time with its offset, to the second
+    const offset = -date.getTimezoneOffset();
+    const pad = function (n) { return String(Math.floor(Math.abs(n))).padStart(2, "0"); };
+    const local = new Date(date.getTime() + offset * 60000).toISOString().slice(0, 19);
+    return local + (offset >= 0 ? "+" : "-") + pad(offset / 60) + ":" + pad(offset % 60);
+  }
+  function flash(text) {
+    flashBox.textContent = text;
+    flashBox.hidden = false;
+    clearTimeout(flash.timer);
+    flash.timer = setTimeout(function () { flashBox.hidden = true; }, 6000);
+  }
+  function refresh() { if (window.htmx) htmx.trigger(board, "pit-refresh"); }
+  function byId(list, id) { return (list || []).find(function (x) { return String(x.id) === String(id); }); }
+
+  // --- The panel -------------------------------------------------------------------------------
+  function close() { panel.hidden = true; panel.replaceChildren(); }
+
+  // A row of badges (radio buttons), one per person allowed; `chosen`: preselected id.
+  function badges(name, legend, people, chosen, onChoose) {
+    const group = h("div", {class: "d-flex flex-wrap gap-2", role: "radiogroup", "aria-label": legend});
+    people.forEach(function (p) {
+      const id = "pit-" + name + "-" + p.id;
+      const input = h("input", {type: "radio", class: "btn-check", name: name, id: id, value: p.id,
+        "data-initials": p.initials, autocomplete: "off", checked: String(p.id) === String(chosen)});
+      input.addEventListener("change", function () { if (onChoose) onChoose(p); });
+      group.appendChild(input);
+      group.appendChild(h("label", {class: "btn btn-outline-primary btn-lg badge-button", for: id, title: p.name},
+        [h("span", {text: p.initials}), h("small", {class: "d-block small fw-normal", text: p.name})]));
+    });
+    return h("fieldset", {class: "mb-3", id: "pit-" + name}, [
+      h("legend", {class: "form-label fw-semibold fs-6 mb-1", text: legend}),
+      people.length ? group : h("p", {class: "text-danger mb-0", text: "Nobody here may take this step (with a PIN)."}),
+    ]);
+  }
+  function chosen(form, name) {
+    const input = form.querySelector("input[name='" + name + "']:checked");
+    return input ? {id: parseInt(input.value, 10), initials: input.dataset.initials} : null;
+  }
+  function pinField() {
+    return h("div", {class: "mb-3"}, [
+      h("label", {class: "form-label fw-semibold", for: "pit-pin", text: "PIN"}),
+      h("input", {type: "password", id: "pit-pin", name: "pin", class: "form-control form-control-lg",
+        inputmode: "numeric", autocomplete: "off", maxlength: "32"}),
+    ]);
+  }
+
+  // Opens the panel with `fields`; on submit `build(form)` gives the request or null.
+  function open(title, intro, fields, submitLabel, build, focus) {
+    const errors = h("div", {class: "alert alert-danger", id: "pit-panel-errors", role: "alert", hidden: true});
+    const form = h("form", {class: "card-body", id: "pit-form", novalidate: true}, [
+      h("div", {class: "d-flex align-items-center gap-2 mb-2"}, [
+        h("h2", {class: "h5 mb-0 me-auto", id: "pit-panel-title", text: title}),
+        h("button", {type: "button", class: "btn-close", "aria-label": "Cancel", id: "pit-cancel"}),
+      ]),
+      intro ? h("p", {class: "text-muted small", text: intro}) : null,
+      errors,
+    ].concat(fields).concat([
+      h("div", {class: "d-flex flex-wrap gap-2"}, [
+        h("button", {type: "submit", class: "btn btn-primary btn-lg", id: "pit-submit", text: submitLabel}),
+      ]),
+    ]));
+    form.querySelector("#pit-cancel").addEventListener("click", close);
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      const request = build(form);
+      if (!request) return;
+      if (data && data.station) {
+        const signer = form.querySelector("input[name=signer]:checked");
+        request.body.signer_badge = signer ? signer.dataset.initials : "";
+        request.body.signer_pin = form.querySelector("#pit-pin").value;
+      }
+      submit(request, form);
+    });
+    panel.replaceChildren(form);
+    panel.hidden = false;
+    panel.scrollIntoView({block: "start"});
+    const target = focus ? form.querySelector(focus) : null;
+    if (target) target.focus();
+    else if (form.querySelector("input[name=signer]:checked")) form.querySelector("#pit-pin").focus();
+    return form;
+  }
+  function showErrors(form, messages) {
+    const box = form.querySelector("#pit-panel-errors");
+    box.replaceChildren.apply(box, messages.map(function (m) { return h("div", {text: m}); }));
+    box.hidden = false;
+    const pin = form.querySelector("#pit-pin");
+    if (pin) { pin.value = ""; pin.focus(); }
+  }
+  function signerFocus(form) {  // a badge chosen: the PIN is next
+    form.querySelectorAll("input[name=signer]").forEach(function (input) {
+      input.addEventListener("change", function () { form.querySelector("#pit-pin").focus(); });
+    });
+  }
+  function signers(people, legend, preselect) {
+    const only = people.length === 1 ? people[0].id : null;
+    return badges("signer", legend, people, preselect || only);
+  }
+
+  // --- The steps -------------------------------------------------------------------------------
+  function prepare(kind, tableId) {
+    const table = byId(data.tables, tableId);
+    if (!table) return;
+    const label = kind === "fill" ? "Fill" : "Credit";
+    const rows = data.chips.map(function (chip) {
+      return h("div", {class: "col-6 col-md-4 col-xl-2"}, [
+        h("label", {class: "form-label fw-semibold mb-0", for: "pit-qty-" + chip.value_cents, text: chip.label},
+          [h("small", {class: "text-muted fw-normal ms-1", text: chip.colour})]),
+        h("input", {type: "text", inputmode: "numeric", class: "form-control form-control-lg text-end pit-qty",
+          id: "pit-qty-" + chip.value_cents, "data-value-cents": chip.value_cents, autocomplete: "off",
+          "aria-label": chip.label + " chips"}),
+      ]);
+    });
+    const total = h("p", {class: "fs-5 fw-bold", id: "pit-total", text: "Total " + money(0)});
+    const preparers = kind === "fill" ? data.fill_preparers : table.credit_preparers;
+    const cashiers = data.cashiers.filter(function (c) { return c.cashier; });
+    const cashierBox = h("div", {id: "pit-cashier-box", hidden: true}, [
+      badges("cashier", "Whose initials the fill carries: the chip bank cashier, or a dealer acting as cashier",
+        data.cashiers, cashiers.length === 1 ? cashiers[0].id : null,
+        function () { form.querySelector("#pit-pin").focus(); }),
+    ]);
+    const paperAt = h("div", {class: "mb-3", id: "pit-paper-box", hidden: true}, [
+      h("label", {class: "form-label fw-semibold", for: "pit-prepared-at", text: "Prepared at (from the paper, the site's local time)"}),
+      h("input", {type: "datetime-local", id: "pit-prepared-at", class: "form-control"}),
+    ]);
+    const paperToggle = h("div", {class: "form-check mb-3"}, [
+      h("input", {type: "checkbox", class: "form-check-input", id: "pit-from-paper"}),
+      h("label", {class: "form-check-label", for: "pit-from-paper", text: "From paper (an earlier time)"}),
+    ]);
+    const form = open(label + " · Table " + table.number,
+      kind === "fill" ? "Chips from the chip bank to this table." : "Chips from this table back to the chip bank.",
+      [h("div", {class: "row g-2 mb-2", id: "pit-chips"}, rows), total,
+       signers(preparers, "Who prepares it"), cashierBox, pinField(), paperToggle, paperAt],
+      "Prepare " + label.toLowerCase(),
+      function (f) {
+        const chips = [];
+        f.querySelectorAll(".pit-qty").forEach(function (input) {
+          const q = parseInt(input.value.trim() || "0", 10);
+          if (q > 0) chips.push({denomination: parseInt(input.dataset.valueCents, 10), quantity: q});
+        });
+        const body = {table: table.id, chips: chips};
+        const cashier = chosen(f, "cashier");
+        if (kind === "fill" && !f.querySelector("#pit-cashier-box").hidden && cashier) body.cashier = cashier.id;
+        const at = f.querySelector("#pit-prepared-at").value;
+        if (f.querySelector("#pit-from-paper").checked && at) body.prepared_at = at;
+        return {url: "/api/v1/" + kind + "-slips/", body: body, timeField: "prepared_at",
+          label: label + " for table " + table.number + " (" + money(chipsTotal(chips)) + ")",
+          done: function (json) { return label + " " + json.number + " prepared for table " + table.number + ": now have it verified."; }};
+      },
+      ".pit-qty");
+    form.querySelectorAll(".pit-qty").forEach(function (input) {
+      input.addEventListener("input", function () {
+        const chips = Array.from(form.querySelectorAll(".pit-qty")).map(function (i) {
+          return {denomination: parseInt(i.dataset.valueCents, 10), quantity: parseInt(i.value || "0", 10) || 0};
+        });
+        total.textContent = "Total " + money(chipsTotal(chips));
+      });
+    });
+    form.querySelectorAll("input[name=signer]").forEach(function (input) {
+      input.addEventListener("change", function () {
+        // ND 99-01.3-08-05(3)(c) as floor.rules reads it: a cashier preparing initials it themselves.
+        const self = byId(data.cashiers, input.value);
+        const needs = kind === "fill" && !(self && self.cashier);
+        form.querySelector("#pit-cashier-box").hidden = !needs;
+        if (!needs || chosen(form, "cashier")) form.querySelector("#pit-pin").focus();
+      });
+    });
+    form.querySelector("#pit-from-paper").addEventListener("change", function (event) {
+      form.querySelector("#pit-paper-box").hidden = !event.target.checked;
+    });
+  }
+  function chipsTotal(chips) {
+    return chips.reduce(function (sum, c) { return sum + c.denomination * c.quantity; }, 0);
+  }
+
+  function slipStep(slipId) {
+    const slip = byId(data.slips, slipId);
+    if (!slip) return false;
+    const status = localStatus[slip.id] || slip.status;
+    const base = "/api/v1/" + slip.kind + "-slips/" + slip.id + "/";
+    const title = slip.label + " · Table " + slip.table_number + " · " + money(slip.total_cents);
+    if (status === "issued" && !open.unverified) {
+      const fields = [signers(slip.verifiers, "Who verifies (not the preparer, not dealing)")];
+      if (slip.unverified_allowed && slip.receivers.length) {
+        const other = h("button", {type: "button", class: "btn btn-link px-0 mb-2", id: "pit-receive-unverified",
+          text: "Nobody can verify: receive unverified…"});
+        other.addEventListener("click", function () { open.unverified = true; slipStep(slipId); open.unverified = false; });
+        fields.push(other);
+      }
+      fields.push(pinField());
+      signerFocus(open(title, "Verify the chips and initial the original.", fields, "Verify", function () {
+        return {url: base + "verify/", body: {}, timeField: "verified_at", slip: slip.id, status: "verified",
+          label: "Verify " + slip.label, done: function () { return slip.label + " verified: now receive it at the table."; }};
+      }));
+      return true;
+    }
+    const unverified = status === "issued";
+    const fields = [signers(slip.receivers, slip.kind === "fill" ? "The dealer at the table receives the copy" : "Who receives the copy (cashier)")];
+    if (unverified) {
+      fields.push(h("div", {class: "mb-3"}, [
+        h("label", {class: "form-label fw-semibold", for: "pit-unverified-reason", text: "Why is it received unverified? (an exception, shown on the daily report)"}),
+        h("textarea", {class: "form-control", id: "pit-unverified-reason", rows: "2", maxlength: "2000"}),
+      ]));
+    }
+    fields.push(pinField());
+    signerFocus(open(title, unverified ? "Nobody who could verify is on duty: receiving unverified is an exception." : "Check the chips and initial the copy.",
+      fields, unverified ? "Receive unverified" : "Receive", function (f) {
+        const body = {};
+        if (unverified) body.unverified_reason = f.querySelector("#pit-unverified-reason").value;
+        return {url: base + "receive/", body: body, timeField: "received_at", slip: slip.id, status: "received",
+          label: "Receive " + slip.label, done: function () { return slip.label + " received."; }};
+      }, unverified ? "#pit-unverified-reason" : null));
+    return true;
+  }
+
+  function simple(title, intro, people, legend, submitLabel, url, body, done) {
+    signerFocus(open(title, intro, [signers(people, legend), pinField()], submitLabel, function () {
+      return {url: url, body: body, label: title, done: function () { return done; }};
+    }));
+  }
+
+  function action(button) {
+    const what = button.dataset.pitAction;
+    const table = byId(data.tables, button.dataset.table);
+    if (what === "prepare") return prepare(button.dataset.kind, button.dataset.table);
+    if (what === "open-day") {
+      return simple("Open gaming day " + data.next_gaming_date, null, data.supervisors, "Shift manager",
+        "Open the day", "/api/v1/gaming-days/", {site: data.site, gaming_date: data.next_gaming_date},
+        "Gaming day " + data.next_gaming_date + " is open.");
+    }
+    if (what === "open-table") {
+      const intro = table.has_last_count ? "The opener is recorded as the table's last closer, line for line."
+        : "This table has no previous count: its opener is counted on the floor's opener form.";
+      return simple("Open table " + table.number, intro, data.supervisors, "Shift manager", "Open with the last closer",
+        "/api/v1/table-inventories/", {table: table.id, kind: "opener", same_as_last_closer: true},
+        "Table " + table.number + " is open.");
+    }
+    if (what === "seat") {
+      const free = data.dealers.filter(function (d) { return !d.dealing; });
+      const form = open((table.shift ? "Change the dealer at table " : "Seat a dealer at table ") + table.number, null,
+        [badges("dealer", "Dealer", free, null, function () { form.querySelector("input[name=signer]:checked") ? form.querySelector("#pit-pin").focus() : null; }),
+         signers(data.supervisors, "Shift manager"), pinField()],
+        "Seat the dealer", function (f) {
+          const dealer = chosen(f, "dealer");
+          const body = {table: table.id};
+          if (dealer) body.dealer = dealer.id;
+          return {url: "/api/v1/dealer-shifts/", body: body, label: "Seat at table " + table.number,
+            done: function () { return (dealer ? dealer.initials : "The dealer") + " is dealing at table " + table.number + "."; }};
+        });
+      return signerFocus(form);
+    }
+    if (what === "relieve") {
+      return simple("Relieve the dealer at table " + table.number, table.dealer ? table.dealer.name + " leaves the table." : null,
+        data.supervisors, "Shift manager", "Relieve", "/api/v1/dealer-shifts/" + table.shift + "/end/", {},
+        "The dealer left table " + table.number + ".");
+    }
+    if (what === "on-duty") {
+      const off = data.duty.filter(function (p) { return !p.on_duty && !p.dealing; });
+      return simple("On duty", "A pit boss or shift manager coming on duty to verify slips signs in.", off,
+        "Who comes on duty", "On duty", "/api/v1/duty-periods/", {site: data.site}, "On duty.");
+    }
+    if (what === "off-duty") {
+      const person = byId(data.duty, button.dataset.person);
+      if (!person.period) {
+        return flash(person.initials + " is presumed on duty as the shift manager who opened the day; they sign in and out to change it.");
+      }
+      signerFocus(open(person.initials + " goes off duty", null, [signers([person], "Who goes off duty"), pinField()],
+        "Off duty", function () {
+          return {url: "/api/v1/duty-periods/" + person.period + "/end/", body: {}, label: person.initials + " off duty",
+            done: function () { return person.initials + " is off duty."; }};
+        }));
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    if (!data) return;
+    const slipLink = event.target.closest("a.pit-slip");
+    if (slipLink && slipStep(slipLink.dataset.slip)) { event.preventDefault(); return; }
+    const button = event.target.closest("[data-pit-action]");
+    if (button) { event.preventDefault(); action(button); }
+  });
+
+  // --- Sending, and the outbox ------------------------------------------------------------------
+  function post(request) {
+    return fetch(request.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRFToken": csrf,
+        "Idempotency-Key": request.key},
+      body: JSON.stringify(request.body),
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (json) {
+        return {ok: response.ok, status: response.status, json: json};
+      });
+    });
+  }
+  function messages(json) {
+    if (json.detail) return [String(json.detail)];
+    return Object.entries(json).map(function ([field, list]) {
+      return (Array.isArray(list) ? list : [list]).map(String).join(" ");
+    });
+  }
+  function queue(request) {
+    if (request.timeField && !request.body[request.timeField]) request.body[request.timeField] = localIso(new Date());
+    outbox.push(request);
+    if (request.slip) localStatus[request.slip] = request.status;
+    drawOutbox();
+    close();
+    flash(request.label + ": waiting to send (the network is down).");
+  }
+  function submit(request, form) {
+    request.key = key();
+    const slipStepOrPrepare = Boolean(request.timeField);
+    if (!navigator.onLine && slipStepOrPrepare) return queue(request);
+    form.querySelector("#pit-submit").disabled = true;
+    post(request).then(function (answer) {
+      if (answer.ok) { close(); flash(request.done(answer.json)); refresh(); return; }
+      if (answer.status >= 500 && slipStepOrPrepare) { outbox.push(request); drawOutbox(); close(); return; }
+      form.querySelector("#pit-submit").disabled = false;
+      showErrors(form, messages(answer.json));
+    }, function () {
+      // No answer: it may or may not have arrived. The same key and body go again, so it is
+      // written once either way.
+      if (slipStepOrPrepare) { outbox.push(request); if (request.slip) localStatus[request.slip] = request.status; drawOutbox(); close(); flash(request.label + ": waiting to send."); return; }
+      form.querySelector("#pit-submit").disabled = false;
+      showErrors(form, ["The network is down: try again once it is back."]);
+    });
+  }
+  function drawOutbox() {
+    outboxList.replaceChildren.apply(outboxList, outbox.map(function (r) {
+      return h("li", {class: "pit-waiting", text: r.label + " · waiting to send"});
+    }));
+    outboxBox.hidden = outbox.length === 0;
+    markQueued();
+  }
+  function markQueued() {  // a slip with a step waiting says so on the board
+    board.querySelectorAll(".pit-slip-waiting").forEach(function (el) { el.remove(); });
+    outbox.forEach(function (r) {
+      const link = r.slip && board.querySelector("a.pit-slip[data-slip='" + r.slip + "']");
+      if (link) link.after(h("span", {class: "badge text-bg-secondary ms-1 pit-slip-waiting", text: r.status + " · waiting to send"}));
+    });
+  }
+  function refused(request, lines) {
+    refusalList.appendChild(h("li", {class: "pit-refused", text: request.label + ": " + lines.join(" ")}));
+    refusalBox.hidden = false;
+  }
+  function flush() {
+    if (sending || !outbox.length || !navigator.onLine) return;
+    sending = true;
+    const request = outbox[0];
+    post(request).then(function (answer) {
+      sending = false;
+      if (answer.status >= 500) return;
+      outbox.shift();
+      if (request.slip) delete localStatus[request.slip];
+      if (answer.ok) flash(request.label + ": sent.");
+      else refused(request, messages(answer.json));
+      drawOutbox();
+      refresh();
+      flush();
+    }, function () { sending = false; });
+  }
+  window.addEventListener("online", flush);
+  setInterval(flush, 3000);
+  window.addEventListener("beforeunload", function (event) {
+    if (outbox.length) { event.preventDefault(); event.returnValue = ""; }
+  });
+})();

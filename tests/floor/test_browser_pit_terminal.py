@@ -1,0 +1,220 @@
+"""The pit terminal in Chromium (issue 33): a station's home is its pit, and a fill's whole life
+(prepare, verify, receive) is taken there inline, each step with only the badges allowed to take
+it, counted click by click and key by key; and the pit keeps working through a dropped network."""
+
+import os
+
+import pytest
+from django.utils import timezone
+
+from cardroom import pins
+from cardroom.models import Role
+from core.models import AuditEvent
+from floor.models import Slip, SlipStep
+from tests.browser_support import PHONE, overflow
+
+SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
+PINS = {
+    Role.CASHIER: "318274",
+    Role.PIT_BOSS: "529163",
+    Role.SHIFT_MANAGER: "742951",
+    Role.DEALER: "640295",
+    Role.COUNT_TEAM: "883107",
+}
+
+
+def shot(page, name):
+    if SCREENSHOTS:
+        page.screenshot(path=os.path.join(SCREENSHOTS, f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def terminal(cast, site):
+    for role, pin in PINS.items():
+        pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=pin)
+    pins.create_station(
+        acting_user=None, site=site, username="pit-terminal", password="terminal-password-1", name="Pit 1"
+    )
+    return "pit-terminal", "terminal-password-1"
+
+
+def login(page, live_server, username, password):
+    """Sign the station in: its home is the pit view."""
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/accounting/pit/")
+
+
+class Counted:
+    """The person at the terminal: every click and every key press goes through here and is counted."""
+
+    def __init__(self, page):
+        self.page, self.clicks, self.keys, self.pin_keys = page, 0, 0, 0
+
+    def click(self, selector):
+        self.page.click(selector)
+        self.clicks += 1
+
+    def press(self, key):
+        self.page.keyboard.press(key)
+        self.keys += 1
+
+    def type(self, text, *, pin=False):
+        for character in text:
+            self.press(character)
+        if pin:
+            self.pin_keys += len(text)
+
+
+def badges(page, name="signer"):
+    return page.locator(f"#pit-{name} input[type=radio]").evaluate_all("els => els.map(e => e.dataset.initials)")
+
+
+@pytest.mark.browser
+def test_a_fill_lives_its_whole_life_on_the_pit_terminal_in_few_clicks_and_keys(
+    browser_page, live_server, cast, dealer_shift, terminal
+):
+    page = browser_page
+    cashier, manager, dealer = cast[Role.CASHIER], cast[Role.SHIFT_MANAGER], cast[Role.DEALER]
+    login(page, live_server, *terminal)
+    page.wait_for_selector("#pit-table-1")  # the station's home is the pit view
+    assert page.locator("#pit-duty").inner_text().count(manager.initials) == 1  # the day's opener, on duty
+    person = Counted(page)
+
+    # Prepare: the first chip field has focus; only fill preparers are offered (no dealer, no count team).
+    person.click("#pit-table-1 .pit-fill")
+    assert page.evaluate("document.activeElement.id") == "pit-qty-10000"
+    assert sorted(badges(page)) == sorted([cashier.initials, cast[Role.PIT_BOSS].initials, manager.initials])
+    assert page.is_hidden("#pit-prepared-at")  # "Prepared at" waits behind "From paper"
+    person.press("Tab")
+    person.type("20")
+    assert page.inner_text("#pit-total") == "Total $500.00"
+    person.click(f"label[for=pit-signer-{cashier.pk}]")
+    assert page.evaluate("document.activeElement.id") == "pit-pin"
+    person.type(PINS[Role.CASHIER], pin=True)
+    shot(page, "terminal-prepare")
+    person.press("Enter")
+    page.wait_for_selector("#pit-table-1 a.pit-slip")
+    slip = Slip.objects.get(kind="fill")
+    assert (slip.prepared_by, slip.total_cents) == (cashier, 50000)
+
+    # Verify: only the eligible people on duty are offered (the shift manager who opened the
+    # day; not the cashier who prepared it), preselected; Receive is not offered yet.
+    person.click("#pit-table-1 a.pit-slip")
+    assert badges(page) == [manager.initials]
+    assert page.locator("#pit-receive-unverified").count() == 0
+    assert page.evaluate("document.activeElement.id") == "pit-pin"
+    page.keyboard.type("000000")  # a wrong PIN (not counted) is refused inline, nothing is initialled
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pit-panel-errors:not([hidden])")
+    assert "that badge and PIN do not match" in page.inner_text("#pit-panel-errors")
+    assert page.evaluate("document.activeElement.id") == "pit-pin"
+    person.type(PINS[Role.SHIFT_MANAGER], pin=True)
+    person.press("Enter")
+    page.wait_for_selector("#pit-table-1 .badge.text-bg-info")  # "to receive"
+
+    # Receive: the dealer seated at the table, preselected.
+    person.click("#pit-table-1 a.pit-slip")
+    assert badges(page) == [dealer.initials]
+    assert page.evaluate("document.activeElement.id") == "pit-pin"
+    person.type(PINS[Role.DEALER], pin=True)
+    person.press("Enter")
+    page.wait_for_selector("#pit-table-1 >> text=No slip waiting.")
+    shot(page, "terminal-received")
+    assert Slip.objects.get(pk=slip.pk).status == "received"
+    assert dict(SlipStep.objects.filter(slip=slip).values_list("kind", "employee")) == {
+        "verify": manager.pk,
+        "receive": dealer.pk,
+    }
+
+    # The measure: at most 9 clicks and 12 keystrokes besides the three people's PINs (6 digits
+    # each at least, cardroom.pins: a house control no screen may shorten).
+    keys = person.keys - person.pin_keys
+    print(f"fill's whole life: {person.clicks} clicks, {keys} keystrokes besides {person.pin_keys} PIN digits")
+    assert person.clicks <= 9
+    assert keys <= 12
+    assert person.pin_keys == 3 * pins.PIN_MIN_DIGITS
+
+
+@pytest.mark.browser
+def test_the_terminal_at_390_px_fits_and_opens_the_day_with_a_shift_managers_pin(
+    browser_page, live_server, cast, site, table, chips, terminal
+):
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    login(page, live_server, *terminal)
+    page.click("#pit-open-day")
+    assert badges(page) == [cast[Role.SHIFT_MANAGER].initials]  # only a shift manager opens the day
+    page.keyboard.type(PINS[Role.SHIFT_MANAGER])
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pit-duty")
+    assert overflow(page) == []
+    shot(page, "terminal-390")
+
+
+@pytest.mark.browser
+def test_the_pit_keeps_working_through_a_dropped_network(browser_page, live_server, cast, dealer_shift, fill, terminal):
+    """Offline, a verification and a new fill wait in the browser with their Idempotency-Keys,
+    shown as waiting; back online each is sent exactly once, and a refusal on arrival (a wrong
+    PIN) is shown on the terminal. An answer lost on the way is retried with the same key and
+    written once."""
+    page = browser_page
+    cashier, manager = cast[Role.CASHIER], cast[Role.SHIFT_MANAGER]
+    login(page, live_server, *terminal)
+    page.wait_for_selector("#pit-table-1 a.pit-slip")
+    page.context.set_offline(True)
+
+    # Verify the waiting fill while offline: queued, shown as waiting to send.
+    page.click("#pit-table-1 a.pit-slip")
+    page.keyboard.type(PINS[Role.SHIFT_MANAGER])
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pit-outbox:not([hidden])")
+    assert "waiting to send" in page.inner_text("#pit-outbox-items")
+    assert page.inner_text("#pit-table-1 .pit-slip-waiting") == "verified · waiting to send"
+    # A new fill prepared offline, and one with a wrong PIN that will be refused on arrival.
+    for pin in (PINS[Role.CASHIER], "000000"):
+        page.click("#pit-table-1 .pit-fill")
+        page.keyboard.press("Tab")
+        page.keyboard.type("4")
+        page.click(f"label[for=pit-signer-{cashier.pk}]")
+        page.keyboard.type(pin)
+        page.keyboard.press("Enter")
+    assert page.locator("#pit-outbox-items li").count() == 3
+    shot(page, "terminal-offline")
+    assert Slip.objects.count() == 1 and not SlipStep.objects.exists()  # nothing reached the server
+
+    back_online = timezone.now()
+    page.context.set_offline(False)
+    page.wait_for_selector("#pit-outbox", state="hidden", timeout=30_000)
+    page.wait_for_selector("#pit-refusals:not([hidden])")
+    assert "that badge and PIN do not match" in page.inner_text("#pit-refusal-items")
+    shot(page, "terminal-back-online")
+    assert SlipStep.objects.get(slip=fill, kind="verify").employee == manager
+    offline_fill = Slip.objects.exclude(pk=fill.pk).get()
+    assert (offline_fill.prepared_by, offline_fill.total_cents) == (cashier, 10000)
+    assert offline_fill.prepared_at <= back_online  # the moment it was taken, not when it arrived
+    assert AuditEvent.objects.filter(action="fill_slip.prepared").count() == 2
+
+    # An answer lost on the way back: the request arrived, the browser heard nothing, and the
+    # retry with the same key is answered from the first (Idempotent-Replayed), writing nothing.
+    lost = []
+
+    def lose_the_answer(route):
+        route.fetch()  # it reaches the server
+        lost.append(route.request.headers["idempotency-key"])
+        route.abort()
+
+    page.route("**/api/v1/fill-slips/", lose_the_answer, times=1)
+    page.click("#pit-table-1 .pit-fill")
+    page.keyboard.press("Tab")
+    page.keyboard.type("2")
+    page.click(f"label[for=pit-signer-{cashier.pk}]")
+    page.keyboard.type(PINS[Role.CASHIER])
+    with page.expect_response("**/api/v1/fill-slips/") as retried:
+        page.keyboard.press("Enter")
+    assert retried.value.headers.get("idempotent-replayed") == "true"
+    assert retried.value.request.headers["idempotency-key"] == lost[0]
+    page.wait_for_selector("#pit-outbox", state="hidden")
+    assert Slip.objects.filter(total_cents=5000).count() == 1

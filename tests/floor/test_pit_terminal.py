@@ -1,0 +1,184 @@
+"""Duty without paperwork and the pit terminal's badge lists (issue 33): a pit boss or shift
+manager who signs a slip's step is on duty; a slip is never offered for receipt before its
+verification while someone eligible is on duty; each step lists only who may take it."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from cardroom import pins
+from cardroom.models import Role
+from core.models import AuditEvent
+from floor import queries, services
+from floor.models import DutyPeriod
+from floor.pit_terminal import terminal_data
+
+from .conftest import FILL
+
+
+def _terminal(site, station=True):
+    now = timezone.now()
+    return terminal_data(site, queries.pit_board(site, now), station=station, at=now)
+
+
+def _initials(badges):
+    return sorted(b["initials"] if isinstance(b, dict) else b.initials for b in badges)
+
+
+def test_a_pit_boss_who_verifies_is_on_duty_so_the_openers_own_slip_waits_for_verification(
+    fill, dealer_shift, cast, shift_manager, site
+):
+    boss, dealer = cast[Role.PIT_BOSS], cast[Role.DEALER]
+    services.verify_slip(acting_user=boss.user, slip=fill)
+    period = DutyPeriod.objects.get(employee=boss, ended_at__isnull=True)
+    assert (period.site, period.role, period.recorded_by) == (site, Role.PIT_BOSS, boss)
+    assert AuditEvent.objects.get(action="duty.started").after["by_signing"] is True
+
+    # The issue's night: the shift manager who opened the day prepares a slip minutes later.
+    mine = services.prepare_fill(
+        acting_user=shift_manager.user, table=fill.table, chips=FILL, cashier=cast[Role.CASHIER]
+    )
+    with pytest.raises(ValidationError) as caught:
+        services.receive_slip(acting_user=dealer.user, slip=mine, unverified_reason="In a hurry.")
+    assert caught.value.message_dict["slip"][0].startswith(
+        f"ND 99-01.3-08-05(5): fill slip {mine.number} must be verified before it is received; {boss} is on duty"
+    )
+    slip = next(s for s in _terminal(site)["slips"] if s["id"] == mine.pk)
+    assert slip["unverified_allowed"] is False and _initials(slip["verifiers"]) == []  # nobody with a PIN yet
+
+
+def test_signing_twice_keeps_one_duty_period_and_a_time_from_paper_puts_nobody_on_duty(
+    open_table, dealer_shift, cast, site
+):
+    boss = cast[Role.PIT_BOSS]
+    earlier = timezone.now() - timedelta(minutes=20)
+    services.prepare_fill(acting_user=boss.user, table=open_table, chips=FILL, cashier=cast[Role.CASHIER], at=earlier)
+    assert not DutyPeriod.objects.exists()
+    services.prepare_fill(acting_user=boss.user, table=open_table, chips=FILL, cashier=cast[Role.CASHIER])
+    services.prepare_credit(acting_user=boss.user, table=open_table, chips=FILL)
+    assert DutyPeriod.objects.filter(employee=boss).count() == 1
+
+
+def test_a_cashier_or_dealer_signing_is_not_put_on_duty(fill, dealer_shift, cast):
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
+    services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
+    assert set(DutyPeriod.objects.values_list("employee__initials", flat=True)) == {cast[Role.PIT_BOSS].initials}
+
+
+@pytest.fixture
+def with_pins(cast):
+    for number, role in enumerate(
+        (Role.CASHIER, Role.PIT_BOSS, Role.SHIFT_MANAGER, Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM)
+    ):
+        pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=f"90817{number}")
+
+
+def test_each_step_lists_only_the_badges_allowed_to_take_it(fill, dealer_shift, cast, shift_manager, site, with_pins):
+    data = _terminal(site)
+    cashier, boss, dealer = cast[Role.CASHIER], cast[Role.PIT_BOSS], cast[Role.DEALER]
+    everyone = {b["initials"] for key in ("fill_preparers", "supervisors", "cashiers") for b in data[key]}
+    assert cast[Role.COUNT_TEAM].initials not in everyone  # the count team signs nothing on the floor
+    assert _initials(data["fill_preparers"]) == _initials([cashier, boss, shift_manager])
+    assert _initials(data["supervisors"]) == [shift_manager.initials]
+    table = data["tables"][0]
+    assert table["dealer"]["initials"] == dealer.initials
+    assert table["credit_preparers"][0]["initials"] == dealer.initials  # the dealer at the table first
+    slip = data["slips"][0]
+    # Verification: the shift manager who opened the day is on duty (presumed) and not the
+    # preparer; the pit boss, off duty, is not offered while someone eligible is on duty.
+    assert (_initials(slip["verifiers"]), slip["unverified_allowed"]) == ([shift_manager.initials], False)
+    assert _initials(slip["receivers"]) == [dealer.initials]  # the seated dealer only
+
+    # Once the register holds someone, it alone says who is on duty (floor.queries.on_duty).
+    services.start_duty(acting_user=boss.user, site=site)
+    slip = _terminal(site)["slips"][0]
+    assert _initials(slip["verifiers"]) == [boss.initials]
+
+
+def test_with_nobody_eligible_on_duty_any_pit_boss_or_shift_manager_is_offered_and_receipt_is_an_exception(
+    fill, dealer_shift, cast, shift_manager, site, with_pins
+):
+    period = services.start_duty(acting_user=shift_manager.user, site=site, at=timezone.now() - timedelta(minutes=30))
+    services.end_duty(acting_user=shift_manager.user, period=period, at=timezone.now() - timedelta(minutes=10))
+    slip = _terminal(site)["slips"][0]
+    assert slip["unverified_allowed"] is True
+    assert _initials(slip["verifiers"]) == _initials([cast[Role.PIT_BOSS], shift_manager])
+
+
+def test_a_station_lists_only_people_with_a_pin_and_a_person_sees_everyone(fill, dealer_shift, cast, site):
+    assert _terminal(site)["fill_preparers"] == []
+    assert len(_terminal(site, station=False)["fill_preparers"]) == 3
+
+
+def test_a_stations_home_is_its_pit_terminal(client, site, cast, fill, dealer_shift, with_pins):
+    station = pins.create_station(
+        acting_user=None, site=site, username="pit-a", password="terminal-password-1", name="A"
+    )
+    client.force_login(station.user)
+    assert client.get("/").url == "/accounting/pit/"
+    page = client.get("/accounting/pit/").content.decode()
+    assert 'id="pit-data"' in page and 'data-pit-action="prepare"' in page and "pit_terminal.js" in page
+    # A person's pit has no terminal: their own login signs.
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    assert 'id="pit-data"' not in client.get("/accounting/pit/").content.decode()
+
+
+def test_a_slip_received_unverified_is_on_the_daily_report_with_its_reason(
+    client_for, fill, dealer_shift, cast, shift_manager, site
+):
+    import io
+
+    import pdfplumber
+
+    from reports.services import generate_report
+
+    period = services.start_duty(acting_user=shift_manager.user, site=site, at=timezone.now() - timedelta(minutes=30))
+    services.end_duty(acting_user=shift_manager.user, period=period, at=timezone.now() - timedelta(minutes=10))
+    services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Pit boss at the cage.")
+    api = client_for(cast[Role.AUDITOR])
+    day = str(fill.gaming_day.gaming_date)
+    run = api.post("/api/v1/reports/", {"kind": "daily", "site": site.pk, "start": day, "end": day}, format="json")
+    assert run.status_code == 201, run.content
+    if run.json()["status"] == "queued":
+        assert generate_report(run.json()["id"]) is True
+    content = api.get(f"/api/v1/reports/{run.json()['id']}/download/").content
+    with pdfplumber.open(io.BytesIO(content)) as pdf:
+        text = " ".join(" ".join(page.extract_text() for page in pdf.pages).split())
+    assert "Received unverified (1)" in text
+    assert f"Fill slip {fill.number}, table {fill.table_number}" in text
+    section = text[text.index("Received unverified (1)") :]
+    assert "Pit boss at the cage." in section and "99-01.3-08-05(5)" in section, section[:600]
+
+
+def test_a_station_opens_a_table_seats_and_relieves_a_dealer_and_signs_duty_with_pins(
+    client, site, gaming_day, table, chips, cast, with_pins
+):
+    station = pins.create_station(
+        acting_user=None, site=site, username="pit-b", password="terminal-password-1", name="B"
+    )
+    client.force_login(station.user)
+    manager, boss, dealer = cast[Role.SHIFT_MANAGER], cast[Role.PIT_BOSS], cast[Role.DEALER]
+    as_manager = {"signer_badge": manager.initials, "signer_pin": "908172"}
+
+    def post(url, body):
+        return client.post(url, body, content_type="application/json")
+
+    opener = {"table": table.pk, "kind": "opener", "chips": [{"denomination": 2500, "quantity": 40}]}
+    refused = post("/api/v1/table-inventories/", opener)
+    assert refused.status_code == 403 and "a station signs nothing itself" in refused.json()["detail"]
+    assert post("/api/v1/table-inventories/", {**opener, **as_manager}).status_code == 201
+    seated = post("/api/v1/dealer-shifts/", {"table": table.pk, "dealer": dealer.pk, **as_manager})
+    assert seated.status_code == 201, seated.json()
+    assert post(f"/api/v1/dealer-shifts/{seated.json()['id']}/end/", as_manager).status_code == 200
+    duty = post("/api/v1/duty-periods/", {"site": site.pk, "signer_badge": boss.initials, "signer_pin": "908171"})
+    assert duty.status_code == 201 and duty.json()["employee"] == boss.pk
+    ended = post(
+        f"/api/v1/duty-periods/{duty.json()['id']}/end/", {"signer_badge": boss.initials, "signer_pin": "908171"}
+    )
+    assert ended.status_code == 200 and ended.json()["ended_at"]
+    actors = set(
+        AuditEvent.objects.filter(action__startswith="dealer_shift.").values_list("actor__username", flat=True)
+    )
+    assert actors == {manager.user.username}
