@@ -36,6 +36,15 @@ def _acting_employee(access: Access) -> Employee:
     return access.employee
 
 
+# Called with each new QuarterFiling inside the filing's transaction, by apps above the books
+# that act on a filing (statefiling: the package for the state's registry). Registered at load.
+QUARTER_FILED_HOOKS: list = []
+
+
+def register_quarter_filed(hook) -> None:
+    QUARTER_FILED_HOOKS.append(hook)
+
+
 def figures_digest(figures: dict) -> str:
     """SHA-256 of the figures as canonical JSON (sorted keys, no spaces)."""
     return hashlib.sha256(json.dumps(figures, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
@@ -80,11 +89,17 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is None:
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."})
+        raise ValidationError(
+            {
+                "gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."
+            }
+        )
     if day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."})
+        raise ValidationError(
+            {"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."}
+        )
     _check_drops_counted(site, gaming_date)
     _check_bank_counted(site, gaming_date)
 
@@ -251,6 +266,8 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
             figures_sha256=figures_digest(figures),
         )
         _audit(acting_user, "quarter.filed", filing, site=site)
+        for hook in QUARTER_FILED_HOOKS:  # e.g. statefiling queues the package for the state's registry
+            hook(filing)
     return filing
 
 
@@ -270,7 +287,9 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
     dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
     if dates:
         raise ValidationError(
-            {"quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."}
+            {
+                "quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."
+            }
         )
 
 
@@ -331,7 +350,9 @@ def record_other_games_agp(
         raise ValidationError({"agp_cents": f"{citation}: at most {limits.MAX_AMOUNT_CENTS} cents."})
     note = (note or "").strip()
     if not note:
-        raise ValidationError({"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."})
+        raise ValidationError(
+            {"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."}
+        )
     with transaction.atomic():
         Organization.objects.select_for_update().get(pk=organization.pk)
         standing = queries.other_games_agp(organization.pk, quarter)

@@ -81,6 +81,15 @@ def anchor_line(head: ChainHead, anchored_at) -> str:
     )
 
 
+# Called with the heads just anchored, by apps that also send them elsewhere (statefiling:
+# to the state's registry). Registered when those apps load.
+ANCHORED_HOOKS: list = []
+
+
+def register_anchored(hook) -> None:
+    ANCHORED_HOOKS.append(hook)
+
+
 def anchor_chains(directory: Path | None = None) -> list[ChainHead]:
     """Append the head of every chain to its anchor file; returns the heads written."""
     directory = directory or anchor_directory()
@@ -89,6 +98,8 @@ def anchor_chains(directory: Path | None = None) -> list[ChainHead]:
     heads = chain_heads()
     for head in heads:
         _append_line(directory / f"{head.chain}.jsonl", anchor_line(head, now))
+    for hook in ANCHORED_HOOKS:
+        hook(heads)
     return heads
 
 

@@ -60,6 +60,24 @@ class HomePanel:
 
 HOME_PANELS: list[HomePanel] = []
 
+# Parties other than an organization's employees (a regulator's staff): each hook answers
+# (roles, home url name) for a login that is not an employee, or None. Registered by the app
+# that owns the party when it loads.
+PARTIES: list[Callable] = []
+
+
+def register_party(of_user: Callable) -> None:
+    PARTIES.append(of_user)
+
+
+def party_of(user) -> tuple[set[str], str] | None:
+    """(roles, home url name) of a login that belongs to no organization, or None."""
+    for of_user in PARTIES:
+        found = of_user(user)
+        if found:
+            return found
+    return None
+
 
 def register_home_panel(template: str, roles) -> None:
     """A block an app shows on the home page to the roles that use it (above the menu)."""

@@ -66,8 +66,10 @@ INSTALLED_APPS = [
     "approvals",
     "fees",
     "compliance",
+    "statefiling",
     "reports",
     "dashboard",
+    "registry",
 ]
 
 MIDDLEWARE = [

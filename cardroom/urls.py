@@ -50,6 +50,7 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("figures/", include("dashboard.urls")),
     path("day-sheets/", include("accounting.urls")),
+    path("registry/", include("registry.urls")),  # the regulator's side: pages and its licensees' API
     path("admin/login/", sign_in_limited(admin.site.login)),  # the sign-in limit, before admin's own
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),

@@ -19,7 +19,7 @@ from .api import visible_employees
 from .middleware import SESSION_KEY
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
 from .money import format_money
-from .navigation import home_panels_for
+from .navigation import home_panels_for, party_of
 from .rules import HOUSE_CONTROL
 
 
@@ -31,6 +31,11 @@ def favicon(request):
 @login_required
 def home(request):
     site = getattr(request, "site", None)
+    access = access_for(request.user)
+    if access.employee is None and access.station is None:
+        party = party_of(request.user)  # a regulator's staff: their own home
+        if party:
+            return redirect(party[1])
     roles = access_for(request.user).roles_at(site.pk) if site else set()
     return render(request, "cardroom/home.html", {"home_panels": home_panels_for(roles)})
 

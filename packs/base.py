@@ -63,6 +63,9 @@ class Pack:
     # The chip values and colours the pack's law prescribes (`cardroom.chip_rules.ChipLaw`), held
     # by every organization with a site of the pack; None: its law prescribes none.
     chips: ChipLaw | None = None
+    # Days after a quarter's end by which its return is due at the state's registry
+    # (registry: late and missing filings); None: the pack's law sets no quarterly return.
+    return_due_days: int | None = None
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""
