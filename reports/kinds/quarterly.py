@@ -27,6 +27,7 @@ from accounting.summaries import QuarterSummary, TaxFigures, organization_quarte
 from cardroom.money import format_money, format_ratio
 from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
+from statefiling.queries import receipt_statement
 
 from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, names
@@ -45,6 +46,7 @@ class QuarterlyReport:
     games: tuple[GameLine, ...] = ()  # twenty-one, paddlewheel (each with its threshold), total
     pack: dict | None = None  # the pack's own figures for the quarter (accounting.pack_figures)
     where: str = "ND"  # the site's Site.jurisdiction: its pack cites the rules and states the tax
+    receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
 
     @property
     def holds(self) -> bool:
@@ -71,7 +73,7 @@ def build(context: ReportContext) -> QuarterlyReport:
     games = summary_game_lines(summary, quarter.end, where=context.site)
     pack = pack_figures(context.site, quarter.start, quarter.end)
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
-                           context.site.jurisdiction)  # fmt: skip
+                           context.site.jurisdiction, receipt_statement(state.filing))  # fmt: skip
 
 
 DAY_HEADER = [
@@ -326,6 +328,8 @@ def _tax_basis(tax: TaxFigures) -> str:
 
 def _books(data: QuarterlyReport) -> list:
     story = [para("Books", "heading"), para(data.books.statement)]
+    if data.receipt:
+        story.append(para(data.receipt))
     if data.books.filed_figures is not None:
         story.append(
             data_table(

@@ -17,7 +17,9 @@ from cardroom.models import AuditEvent
 from statefiling import client, services, tasks
 from statefiling.models import FilingReceipt, Submission
 from tests.accounting.test_quarter_filing import _after_the_quarter, quarter_played, table  # noqa: F401  (fixtures)
+from tests.accounting.test_quarter_filing import text
 from tests.core.test_audit_tamper import _rewrite_and_rehash
+from tests.reports.test_kind_daily import download, run_report
 
 from .registry_server import RegistryServer
 
@@ -72,6 +74,13 @@ def test_a_filed_quarter_is_received_by_the_registry_and_the_receipt_kept_on_bot
     assert AuditEvent.objects.filter(action="quarter.receipt_received", object_id=str(receipt.pk)).exists()
     assert services.deliver(submission.pk) == "delivered"  # once delivered, never sent again
     assert len(registry_receipts(linked)) == 1
+
+    client.force_login(manager.user)
+    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    assert f"receipt {receipt.receipt_number}" in page
+    api = client_for(manager)
+    pdf = download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q3"))
+    assert f"receipt {receipt.receipt_number}" in text(pdf)
 
 
 def test_rewriting_history_and_the_local_anchors_is_found_against_the_registry(
