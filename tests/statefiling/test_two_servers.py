@@ -16,12 +16,15 @@ from cardroom.audit_anchors import anchor_chains
 from cardroom.models import AuditEvent
 from statefiling import client, services, tasks
 from statefiling.models import FilingReceipt, Submission
-from tests.accounting.test_quarter_filing import _after_the_quarter, quarter_played, table  # noqa: F401  (fixtures)
-from tests.accounting.test_quarter_filing import text
+from tests.accounting.test_quarter_filing import _after_the_quarter, quarter_played, table, text  # noqa: F401  (fixtures)
 from tests.core.test_audit_tamper import _rewrite_and_rehash
 from tests.reports.test_kind_daily import download, run_report
 
 from .registry_server import RegistryServer
+
+
+# Every test files the quarter played by tests/accounting/test_quarter_filing.py's fixture.
+pytestmark = pytest.mark.usefixtures("quarter_played")
 
 
 @pytest.fixture(scope="session")
@@ -55,7 +58,7 @@ def registry_receipts(link):
 
 
 def test_a_filed_quarter_is_received_by_the_registry_and_the_receipt_kept_on_both_sides(
-    quarter_played, linked, client_for, manager, site, client
+    linked, client_for, manager, site, client
 ):
     submission = file_q3(client_for, manager, site)
     assert submission.delivered_at is None  # the filing answered without waiting on the network
@@ -84,7 +87,7 @@ def test_a_filed_quarter_is_received_by_the_registry_and_the_receipt_kept_on_bot
 
 
 def test_rewriting_history_and_the_local_anchors_is_found_against_the_registry(
-    quarter_played, linked, client_for, manager, site, settings
+    linked, client_for, manager, site, settings
 ):
     services.deliver(file_q3(client_for, manager, site).pk)
     anchor_chains()
@@ -107,7 +110,7 @@ def test_rewriting_history_and_the_local_anchors_is_found_against_the_registry(
 
 
 def test_a_filing_made_while_the_registry_is_down_is_delivered_once_it_is_back(
-    quarter_played, linked, registry, client_for, manager, site
+    linked, registry, client_for, manager, site
 ):
     registry.stop()
     try:
