@@ -22,7 +22,6 @@ from tests.reports.test_kind_daily import download, run_report
 
 from .registry_server import RegistryServer
 
-
 # Every test files the quarter played by tests/accounting/test_quarter_filing.py's fixture.
 pytestmark = pytest.mark.usefixtures("quarter_played")
 
