@@ -157,6 +157,12 @@ def _attempted(submission: Submission, error: str, *, refused: bool = False) -> 
     )
 
 
+def record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
+    """Keep the registry's answer to a submission as its receipt (the demo, which delivers in
+    the same process, and `deliver`)."""
+    return _record_receipt(submission, answer)
+
+
 def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
     if answer.get("package_sha256") != submission.package_sha256:
         _attempted(submission, f"the receipt names another package: {answer!r}"[:2000], refused=True)
