@@ -11,7 +11,8 @@ A package is JSON:
      "figures": {...}, "figures_sha256": SHA-256 of `figures` as canonical JSON,
      "tax": {...} or null,
      "chain_head": {"chain", "seq", "hash"} (the organization's audit chain at filing),
-     "reports": [{"kind", "format", "sha256"}],
+     "reports": [{"kind", "start", "end", "generated_at", "pdf_sha256", "data_sha256"}]
+        (the reports stored for the site within the quarter when it was filed),
      "amends": null or the receipt number of the filing this one amends}
 
 Its digest is SHA-256 of the whole package as canonical JSON (sorted keys, no spaces). The

@@ -32,7 +32,7 @@ ANCHORS_PATH = "/registry/api/v1/anchors/"
 PAGE = 500
 
 # Providers of the digests of the reports generated for a site's quarter (reports registers
-# one when it loads): fn(site_id, start, end) -> [{"kind", "format", "sha256"}].
+# one when it loads): fn(site_id, start, end) -> [{"kind", "pdf_sha256", ...}].
 REPORT_DIGESTS: list = []
 
 
