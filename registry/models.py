@@ -95,7 +95,7 @@ class ReceivedFiling(AppendOnlyModel):
     agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="+")
     licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="filings")
     seq = models.PositiveBigIntegerField()  # 1, 2, 3 ... within the agency
-    receipt_number = models.CharField(max_length=40, unique=True)
+    receipt_number = models.CharField(max_length=40)  # "ND-2026-000042": unique within the agency
     received_at = models.DateTimeField()
     idempotency_key = models.CharField(max_length=200)
     site_ref = models.BigIntegerField()  # the site's id in the licensee's own deployment
@@ -112,6 +112,7 @@ class ReceivedFiling(AppendOnlyModel):
         indexes = [models.Index(fields=["licensee", "quarter"])]
         constraints = [
             models.UniqueConstraint(fields=["agency", "seq"], name="registry_filing_seq_unique_per_agency"),
+            models.UniqueConstraint(fields=["agency", "receipt_number"], name="registry_receipt_unique_per_agency"),
             models.UniqueConstraint(fields=["licensee", "idempotency_key"], name="registry_filing_key_unique"),
         ]
 
