@@ -56,6 +56,7 @@ urlpatterns = [
     path("api/v1/", include("compliance.api_routes")),
     path("api/v1/", include("accounting.api_figures")),
     path("api/v1/", include("accounting.api_day_sheets")),
+    path("api/v1/", include("statefiling.urls")),
     path("api/v1/", include(router.urls)),
     path("api/v1/me/", MeView.as_view(), name="api_me"),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),

@@ -18,7 +18,7 @@ from cardroom.api_filters import Pagination
 from cardroom.periods import Quarter
 
 from . import queries, services
-from .models import ReceivedAnchor, ReceivedFiling
+from .models import Credential, Licensee, ReceivedAnchor, ReceivedFiling, RegulatorRole
 
 KEYWORD = "Licensee"
 HOUSE = services.HOUSE
@@ -219,3 +219,43 @@ def licensee_json(view: queries.LicenseeView) -> dict:
         "late": [quarter(q) for q in view.late],
         "missing": [quarter(q) for q in view.missing],
     }
+
+
+class SupervisorOnly(LicenseeOrRegulator):
+    message = f"{HOUSE}: only a state supervisor of the agency registers licensees and issues or revokes credentials."
+
+    def has_permission(self, request, view):
+        request.party = Party(request)
+        regulator = request.party.regulator
+        return regulator is not None and regulator.role == RegulatorRole.STATE_SUPERVISOR
+
+
+class CredentialsView(RegistryView):
+    """A state supervisor issues a licensee of the agency a credential: the secret is in this
+    answer only (the registry keeps its SHA-256)."""
+
+    permission_classes = [SupervisorOnly]
+
+    def post(self, request, pk):
+        licensee = get_object_or_404(Licensee.objects.filter(agency=request.party.agency), pk=pk)
+        issued = services.issue_credential(acting_user=request.user, licensee=licensee)
+        return Response(
+            {
+                "id": issued.credential.pk,
+                "licensee": licensee.pk,
+                "prefix": issued.credential.prefix,
+                "secret": issued.secret,
+            },
+            status=201,
+        )
+
+
+class RevokeView(RegistryView):
+    """A state supervisor revokes a credential of a licensee of the agency (never reinstated)."""
+
+    permission_classes = [SupervisorOnly]
+
+    def post(self, request, pk):
+        credential = get_object_or_404(Credential.objects.filter(licensee__agency=request.party.agency), pk=pk)
+        credential = services.revoke_credential(acting_user=request.user, credential=credential)
+        return Response({"id": credential.pk, "revoked_at": credential.revoked_at.isoformat()})

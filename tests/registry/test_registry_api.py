@@ -237,3 +237,34 @@ def test_verify_registry_names_the_first_filing_whose_package_was_changed(two_st
             cursor.execute(sql, [])
     check = services.verify_filings(two_states["agency"])
     assert not check.ok and f"filing #1 ({first.receipt_number})" in check.problem and "package" in check.problem
+
+
+# --- A state supervisor issues and revokes credentials ------------------------------------------------
+
+
+def test_a_supervisor_issues_a_credential_that_files_and_revokes_it(two_states):
+    supervisor = regulator_client(two_states["agency"], role=RegulatorRole.STATE_SUPERVISOR, username="boss")
+    eagles = two_states["eagles"][0]
+    issued = supervisor.post(f"/registry/api/v1/licensees/{eagles.pk}/credentials/")
+    assert issued.status_code == 201
+    secret = issued.json()["secret"]
+    assert not services.Credential.objects.filter(secret_sha256=secret).exists()  # only its digest is kept
+    holder = APIClient()
+    holder.credentials(HTTP_AUTHORIZATION=f"Licensee {secret}")
+    assert holder.get(FILINGS).status_code == 200
+    assert supervisor.post(f"/registry/api/v1/credentials/{issued.json()['id']}/revoke/").status_code == 200
+    assert holder.get(FILINGS).status_code == 401
+
+
+@pytest.mark.parametrize("who", ["auditor", "wa_supervisor", "licensee"])
+def test_no_one_else_issues_or_revokes_a_credential(two_states, who):
+    eagles, issued = two_states["eagles"]
+    if who == "auditor":
+        client = regulator_client(two_states["agency"])
+    elif who == "wa_supervisor":
+        client = regulator_client(two_states["other"], role=RegulatorRole.STATE_SUPERVISOR, username="wa")
+    else:
+        client = licensee_client(issued)
+    assert client.post(f"/registry/api/v1/licensees/{eagles.pk}/credentials/").status_code in (403, 404)
+    assert client.post(f"/registry/api/v1/credentials/{issued.credential.pk}/revoke/").status_code in (403, 404)
+    assert licensee_client(issued).get(FILINGS).status_code == 200

@@ -85,3 +85,15 @@ def auditor_employee(cast):
     from cardroom.models import Role
 
     return cast[Role.AUDITOR]
+
+
+def test_an_organization_reads_its_own_filings_with_the_state_and_no_one_elses(
+    link, client_for, manager, site, stranger_site, cast
+):
+    from cardroom.models import Role
+
+    client_for(manager).post(f"/api/v1/sites/{site.pk}/quarter-filing/", {"quarter": "2026Q3"}, format="json")
+    [row] = client_for(manager).get(f"/api/v1/sites/{site.pk}/state-filings/").json()["results"]
+    assert (row["quarter"], row["state"], row["receipt_number"]) == ("2026Q3", "pending", None)
+    assert client_for(manager).get(f"/api/v1/sites/{stranger_site.pk}/state-filings/").status_code == 404
+    assert client_for(cast[Role.DEALER]).get(f"/api/v1/sites/{site.pk}/state-filings/").status_code == 403
