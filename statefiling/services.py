@@ -9,10 +9,11 @@ Celery task); one Idempotency-Key per package, so a retry can never file twice.
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -169,6 +170,10 @@ def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
         raise client.Refused(200, "the receipt's package digest is not the package sent")
     filing = submission.filing
     with transaction.atomic():
+        # The task and the sweep may deliver the same package at once (the registry answers
+        # both with the same receipt): the first to lock the row keeps it.
+        if Submission.objects.select_for_update().filter(pk=submission.pk, delivered_at__isnull=False).exists():
+            return FilingReceipt.objects.get(filing=filing)
         receipt = FilingReceipt.objects.create(
             filing=filing,
             agency=str(answer.get("agency", ""))[:200],
@@ -192,9 +197,16 @@ def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
     return receipt
 
 
+SWEEP_AFTER = timedelta(minutes=5)
+
+
 def pending_submissions():
-    """Packages not yet delivered nor refused, oldest first (the sweep retries them)."""
-    return Submission.objects.filter(delivered_at__isnull=True, refused=False).order_by("queued_at")
+    """Packages not yet delivered nor refused that failed once or were queued a while ago,
+    oldest first (the sweep retries them; a fresh one is its own task's)."""
+    fresh = timezone.now() - SWEEP_AFTER
+    return Submission.objects.filter(
+        Q(attempts__gt=0) | Q(queued_at__lte=fresh), delivered_at__isnull=True, refused=False
+    ).order_by("queued_at")
 
 
 # --- Anchors ---------------------------------------------------------------------------------------
