@@ -13,7 +13,7 @@ from datetime import UTC, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -154,7 +154,7 @@ def deliver(submission_id: int) -> str:
 
 def _attempted(submission: Submission, error: str, *, refused: bool = False) -> None:
     Submission.objects.filter(pk=submission.pk).update(
-        attempts=submission.attempts + 1, last_attempt_at=timezone.now(), last_error=error[:2000], refused=refused
+        attempts=F("attempts") + 1, last_attempt_at=timezone.now(), last_error=error[:2000], refused=refused
     )
 
 
@@ -184,7 +184,7 @@ def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
             recorded_at=timezone.now(),
         )
         Submission.objects.filter(pk=submission.pk).update(
-            attempts=submission.attempts + 1, last_attempt_at=timezone.now(), delivered_at=timezone.now(), last_error=""
+            attempts=F("attempts") + 1, last_attempt_at=timezone.now(), delivered_at=timezone.now(), last_error=""
         )
         record_event(
             actor=None,
