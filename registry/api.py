@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from cardroom.api_filters import Pagination
 from cardroom.periods import Quarter
+from cardroom.throttles import WriteRateThrottle
 
 from . import queries, services
 from .models import Credential, Licensee, ReceivedAnchor, ReceivedFiling, RegulatorRole
@@ -81,10 +82,20 @@ class LicenseeOnly(LicenseeOrRegulator):
         return super().has_permission(request, view) and request.party.credential is not None
 
 
+class CredentialWriteThrottle(WriteRateThrottle):
+    """The house's write limit, counted per credential for a licensee (per login for staff)."""
+
+    description = "changes with one credential or by one user"
+
+    def get_cache_key(self, request, view):
+        if isinstance(request.auth, services.Credential):
+            return self.cache_format % {"scope": self.scope, "ident": f"licensee-credential-{request.auth.pk}"}
+        return super().get_cache_key(request, view)
+
+
 class RegistryView(APIView):
-    authentication_classes = [LicenseeAuthentication, SessionAuthentication]
     permission_classes = [LicenseeOrRegulator]
-    throttle_classes: list = []
+    throttle_classes = [CredentialWriteThrottle]
 
     def get_authenticators(self):
         return [LicenseeAuthentication(), _knox()(), SessionAuthentication()]

@@ -268,3 +268,15 @@ def test_no_one_else_issues_or_revokes_a_credential(two_states, who):
     assert client.post(f"/registry/api/v1/licensees/{eagles.pk}/credentials/").status_code in (403, 404)
     assert client.post(f"/registry/api/v1/credentials/{issued.credential.pk}/revoke/").status_code in (403, 404)
     assert licensee_client(issued).get(FILINGS).status_code == 200
+
+
+def test_writes_with_one_credential_are_rate_limited_naming_the_limit(elks, settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"writes": "2/minute", "login": "10/minute"},
+    }
+    client = licensee_client(elks[1])
+    head = {"chain": "org-1", "seq": 1, "hash": "c" * 64, "head_at": "2026-11-01T09:20:00+00:00"}
+    statuses = [client.post(ANCHORS, {"anchors": [{**head, "seq": n}]}, format="json").status_code for n in (1, 2, 3)]
+    assert statuses == [201, 201, 429]
+    assert client.get(FILINGS).status_code == 200  # reads are not limited
