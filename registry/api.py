@@ -226,6 +226,7 @@ def licensee_json(view: queries.LicenseeView) -> dict:
         "sites": [{"id": ref, "name": name} for ref, name in sorted(view.sites.items())],
         "filings": view.filings,
         "anchors": view.anchors,
+        "anchor_conflicts": view.anchor_conflicts,
         "last_anchor_at": view.last_anchor_at.isoformat() if view.last_anchor_at else None,
         "late": [quarter(q) for q in view.late],
         "missing": [quarter(q) for q in view.missing],

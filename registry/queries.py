@@ -51,6 +51,7 @@ class LicenseeView:
     filings: int = 0
     anchors: int = 0
     last_anchor_at: object = None
+    anchor_conflicts: int = 0  # heads sent with another hash at a place already held (a rewrite)
     quarters: list[SiteQuarter] = field(default_factory=list)
 
     @property
@@ -64,7 +65,8 @@ class LicenseeView:
 
 def licensees(agency: Agency, *, offset: int = 0, limit: int = 100, today: date | None = None) -> list[LicenseeView]:
     """A page of the agency's licensees, each with its sites (as filed), its original filings
-    by site and quarter, and the quarters due and not received. Three queries per page."""
+    by site and quarter, the quarters due and not received, its anchors and the heads it sent
+    that contradicted one held (a rewritten history). Four queries per page."""
     today = today or timezone.localdate()
     page = list(Licensee.objects.filter(agency=agency).order_by("name", "pk")[offset : offset + limit])
     views = {lic.pk: LicenseeView(lic) for lic in page}
@@ -80,6 +82,8 @@ def licensees(agency: Agency, *, offset: int = 0, limit: int = 100, today: date 
         received[lic_id, site_ref, quarter] = (number, timezone.localtime(at).date())
     for lic_id, count, last in _anchor_counts(views):
         views[lic_id].anchors, views[lic_id].last_anchor_at = count, last
+    for lic_id, count in _conflicts(views):
+        views[int(lic_id)].anchor_conflicts = count
     for view in views.values():
         view.quarters = _site_quarters(agency, view, received, today)
     return [views[lic.pk] for lic in page]
@@ -93,6 +97,23 @@ def _anchor_counts(views):
         .values("licensee_id")
         .annotate(n=Count("id"), last=Max("received_at"))
         .values_list("licensee_id", "n", "last")
+    )
+
+
+def _conflicts(views):
+    from django.db.models import Count
+
+    from cardroom.models import AuditEvent
+
+    from .services import ANCHOR_CONFLICT, LICENSEE_OBJECT
+
+    return (
+        AuditEvent.objects.filter(
+            object_type=LICENSEE_OBJECT, object_id__in=[str(pk) for pk in views], action=ANCHOR_CONFLICT
+        )
+        .values("object_id")
+        .annotate(n=Count("id"))
+        .values_list("object_id", "n")
     )
 
 

@@ -24,6 +24,8 @@ from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, Recei
 HOUSE = "House control"
 MAX_KEY_LENGTH = 200
 MAX_ANCHORS = 500
+ANCHOR_CONFLICT = "registry.anchor_conflict"
+LICENSEE_OBJECT = "registry.licensee"
 
 
 class Conflict(Exception):
@@ -232,21 +234,35 @@ def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
             (row.chain, row.seq): row.hash
             for row in ReceivedAnchor.objects.filter(licensee=licensee, seq__in={a["seq"] for a in anchors})
         }
-        for (chain, seq), anchor in places.items():
-            if (chain, seq) in held and held[chain, seq] != anchor["hash"]:
-                raise Conflict(
-                    f"{HOUSE}: the registry holds another hash for {chain} #{seq} ({held[chain, seq]}): "
-                    "the chain was rewritten after it was anchored."
-                )
-        now = timezone.now()
-        new = [
-            ReceivedAnchor(
-                licensee=licensee, chain=c, seq=s, hash=a["hash"], head_at=a["head_at"][:40], received_at=now
-            )
-            for (c, s), a in places.items()
-            if (c, s) not in held
-        ]
-        ReceivedAnchor.objects.bulk_create(new)
+        clash = next(((c, s) for (c, s), a in places.items() if (c, s) in held and held[c, s] != a["hash"]), None)
+        if clash is None:
+            return _store_anchors(licensee, places, held)
+    chain, seq = clash
+    # Evidence for the agency: the licensee's history at that place was rewritten after it was
+    # anchored here. Kept in the registry's audit log (its own transaction), then refused.
+    with transaction.atomic():
+        record_event(
+            actor=None,
+            action=ANCHOR_CONFLICT,
+            object_type=LICENSEE_OBJECT,
+            object_id=str(licensee.pk),
+            after={"chain": chain, "seq": seq, "held": held[clash], "sent": places[clash]["hash"]},
+        )
+    raise Conflict(
+        f"{HOUSE}: the registry holds another hash for {chain} #{seq} ({held[clash]}): "
+        "the chain was rewritten after it was anchored."
+    )
+
+
+def _store_anchors(licensee, places, held) -> "AnchorsReceived":
+    """The heads not held yet, stored (inside the caller's transaction)."""
+    now = timezone.now()
+    new = [
+        ReceivedAnchor(licensee=licensee, chain=c, seq=s, hash=a["hash"], head_at=a["head_at"][:40], received_at=now)
+        for (c, s), a in places.items()
+        if (c, s) not in held
+    ]
+    ReceivedAnchor.objects.bulk_create(new)
     return AnchorsReceived(stored=len(new), already_held=len(places) - len(new))
 
 

@@ -142,6 +142,8 @@ def test_anchors_are_held_once_and_another_hash_at_the_same_place_is_a_conflict(
     rewritten = client.post(ANCHORS, {"anchors": [{**head, "hash": "d" * 64}]}, format="json")
     assert rewritten.status_code == 409 and "org-1 #5" in rewritten.json()["detail"]
     assert [a["hash"] for a in client.get(ANCHORS).json()["results"]] == ["c" * 64]
+    [row] = regulator_client(elks[0].agency).get(LICENSEES).json()["results"]
+    assert (row["anchors"], row["anchor_conflicts"]) == (1, 1)  # the agency sees the rewrite
 
 
 # --- Who reads what: the matrix ---------------------------------------------------------------------
