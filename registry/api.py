@@ -94,6 +94,9 @@ class CredentialWriteThrottle(WriteRateThrottle):
 
 
 class RegistryView(APIView):
+    # The registry's API is the agency's, not the organization's: it stays out of the
+    # organization's schema at /api/schema/ (and its fuzzing); this module documents it.
+    schema = None
     permission_classes = [LicenseeOrRegulator]
     throttle_classes = [CredentialWriteThrottle]
 
