@@ -217,6 +217,14 @@ def test_the_quarter_page_downloads_every_filing_of_the_jurisdiction_as_csv(two_
     lines = response.content.decode().splitlines()
     assert lines[0].startswith("licensee,licence_number,site") and len(lines) == 3
     assert "Evergreen" not in response.content.decode()
+    from io import BytesIO
+
+    from openpyxl import load_workbook
+
+    book = load_workbook(BytesIO(client.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content))
+    values = list(book.active.values)
+    assert values[0][:3] == ("licensee", "licence_number", "site") and len(values) == 3
+    assert values[1][values[0].index("agp_cents")] == 50_000  # a typed cell, cents as an integer
     assert client.get("/").url == "/registry/"
     assert "Eagles" in client.get("/registry/").content.decode()
 
