@@ -6,6 +6,8 @@ from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
 
+from core import hooks
+
 from .models import Role
 
 
@@ -60,19 +62,10 @@ class HomePanel:
 
 HOME_PANELS: list[HomePanel] = []
 
-# Parties other than an organization's employees (a regulator's staff): each hook answers
-# (roles, home url name) for a login that is not an employee, or None. Registered by the app
-# that owns the party when it loads.
-PARTIES: list[Callable] = []
-
-
-def register_party(of_user: Callable) -> None:
-    PARTIES.append(of_user)
-
 
 def party_of(user) -> tuple[set[str], str] | None:
     """(roles, home url name) of a login that belongs to no organization, or None."""
-    for of_user in PARTIES:
+    for of_user in hooks.PARTY.answers():  # the registry answers for a regulator's staff
         found = of_user(user)
         if found:
             return found

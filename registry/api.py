@@ -14,9 +14,9 @@ from rest_framework.authentication import BaseAuthentication, SessionAuthenticat
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.api_filters import Pagination
-from cardroom.periods import Quarter
-from cardroom.throttles import WriteRateThrottle
+from core.api_filters import Pagination
+from core.periods import Quarter
+from core.throttles import WriteRateThrottle
 
 from . import queries, services
 from .models import Credential, Licensee, ReceivedAnchor, ReceivedFiling, RegulatorRole

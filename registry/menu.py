@@ -1,6 +1,7 @@
 """The regulator's menu entries, and its staff as a party of their own (no organization)."""
 
-from cardroom.navigation import register, register_party
+from cardroom.navigation import register
+from core import hooks
 
 from .models import Regulator, RegulatorRole
 
@@ -17,4 +18,4 @@ def _party(user):
     return ({role}, "registry:home") if role else None
 
 
-register_party(_party)
+hooks.PARTY.register(_party)

@@ -9,7 +9,7 @@ app imports no organization-side app and runs alone (tests/core/test_layers.py).
 from django.conf import settings
 from django.db import models
 
-from cardroom.appendonly import AppendOnlyModel
+from core.appendonly import AppendOnlyModel
 
 GENESIS = "0" * 64
 

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from packs.registry import get_pack
 
 from .models import Agency, Licensee, ReceivedAnchor, ReceivedFiling, Regulator
@@ -103,7 +103,7 @@ def _anchor_counts(views):
 def _conflicts(views):
     from django.db.models import Count
 
-    from cardroom.models import AuditEvent
+    from core.models import AuditEvent
 
     from .services import ANCHOR_CONFLICT, LICENSEE_OBJECT
 

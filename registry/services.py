@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import filing_package
-from cardroom.audit import record_event
+from core import filing_package
+from core.audit import record_event
 from packs.registry import get_pack
 
 from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, ReceivedFiling

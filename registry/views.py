@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from cardroom.periods import Quarter
+from core.periods import Quarter
 
 from . import queries
 from .services import HOUSE

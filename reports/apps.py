@@ -9,12 +9,12 @@ class ReportsConfig(AppConfig):
 
     def ready(self):
         from cardroom.retention import DEALER_HOLD_AND_VIDEO_REVIEW, STANDARD, retain
-        from statefiling.services import register_report_digests
+        from core import hooks
 
         from . import menu  # noqa: F401
         from .queries import period_report_digests
 
-        register_report_digests(period_report_digests)  # a filed quarter's package names its reports
+        hooks.REPORT_DIGESTS.register(period_report_digests)  # a filed quarter's package names its reports
         from .models import ReportRun
 
         # ND 99-01.3-08-16: a report is kept as long as the records it holds; the dealer

@@ -6,10 +6,9 @@ class StatefilingConfig(AppConfig):
     verbose_name = "Filing with the state"
 
     def ready(self):
-        from accounting.services import register_quarter_filed
-        from cardroom.audit_anchors import register_anchored
+        from core import hooks
 
         from . import services
 
-        register_quarter_filed(services.queue_filing)
-        register_anchored(services.queue_anchors)
+        hooks.QUARTER_FILED.register(services.queue_filing)
+        hooks.CHAINS_ANCHORED.register(services.queue_anchors)

@@ -19,8 +19,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounting.models import QuarterFiling
-from cardroom.audit import chain_head
 from cardroom.demo import DEMO_PASSWORD
+from core.audit import chain_head
 from registry import services as registry
 from registry.models import Agency, Licensee, Regulator, RegulatorRole
 

@@ -5,8 +5,8 @@ receipts the registry answered."""
 from django.db import models
 
 from accounting.models import QuarterFiling
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Organization
+from core.appendonly import AppendOnlyModel
 
 
 class RegistryLink(models.Model):

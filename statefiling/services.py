@@ -18,12 +18,13 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounting.models import QuarterFiling
-from cardroom import filing_package
 from cardroom.access import require_gaming_manager
-from cardroom.audit import chain_head, record_event
-from cardroom.models import AuditEvent, Organization
-from cardroom.rules import HOUSE_CONTROL
-from packs.registry import PACK_MODULES
+from cardroom.models import Organization
+from core import filing_package, hooks
+from core.audit import chain_head, record_event
+from core.models import AuditEvent
+from core.rules import HOUSE_CONTROL
+from packs.registry import PACKS
 
 from . import client
 from .models import FilingReceipt, RegistryLink, Submission
@@ -31,15 +32,6 @@ from .models import FilingReceipt, RegistryLink, Submission
 FILINGS_PATH = "/registry/api/v1/filings/"
 ANCHORS_PATH = "/registry/api/v1/anchors/"
 PAGE = 500
-
-# Providers of the digests of the reports generated for a site's quarter (reports registers
-# one when it loads): fn(site_id, start, end) -> [{"kind", "pdf_sha256", ...}].
-REPORT_DIGESTS: list = []
-
-
-def register_report_digests(provider) -> None:
-    REPORT_DIGESTS.append(provider)
-
 
 # --- The link to a registry ------------------------------------------------------------------------
 
@@ -51,7 +43,7 @@ def connect_registry(
     with the credential its agency issued; replaces the pack's earlier link (audited, the
     credential itself is never written in the audit log)."""
     require_gaming_manager(acting_user, organization.pk, action="connect the organization to a state registry")
-    if jurisdiction not in PACK_MODULES:
+    if jurisdiction not in PACKS:
         raise ValidationError({"jurisdiction": f"{HOUSE_CONTROL}: no pack {jurisdiction!r}."})
     problem = client.check_url(url or "")
     if problem:
@@ -83,10 +75,10 @@ def live_link(organization_id: int, jurisdiction: str) -> RegistryLink | None:
 
 
 def build_package(filing: QuarterFiling, head) -> dict:
-    """The version-1 filing package of a filed quarter (cardroom.filing_package)."""
+    """The version-1 filing package of a filed quarter (core.filing_package)."""
     site = filing.site
     organization = site.organization
-    reports = [d for provider in REPORT_DIGESTS for d in provider(site.pk, filing.start, filing.end)]
+    reports = [d for digests in hooks.REPORT_DIGESTS.answers() for d in digests(site.pk, filing.start, filing.end)]
     return {
         "format": filing_package.FORMAT,
         "organization": {"name": organization.name, "licence_number": organization.licence_number},

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 from django.conf import settings
-import cardroom.appendonly
+import core.appendonly
 from django.db import migrations, models
 
 
@@ -124,6 +124,6 @@ class Migration(migrations.Migration):
             model_name='receivedfiling',
             constraint=models.UniqueConstraint(fields=('licensee', 'idempotency_key'), name='registry_filing_key_unique'),
         ),
-        cardroom.appendonly.AppendOnly("receivedfiling"),
-        cardroom.appendonly.AppendOnly("receivedanchor"),
+        core.appendonly.AppendOnly("receivedfiling"),
+        core.appendonly.AppendOnly("receivedanchor"),
     ]

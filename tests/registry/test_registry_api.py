@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework.test import APIClient
 
-from cardroom import filing_package
-from cardroom.appendonly import drop_trigger_sql, trigger_sql
+from core import filing_package
+from core.appendonly import drop_trigger_sql, trigger_sql
 from registry import services
 from registry.models import Agency, Licensee, ReceivedFiling, Regulator, RegulatorRole
 

@@ -31,7 +31,7 @@ class RegistryServer:
             "VAR_DIR": str(folder / "var"),
             "DATABASE_URL": f"sqlite:///{folder / 'registry.sqlite3'}",
             "CELERY_BROKER_URL": "filesystem://",
-            "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
         }
         self.process: subprocess.Popen | None = None
 
@@ -62,7 +62,7 @@ class RegistryServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "cardroom.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", "1"],
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", "1"],
             cwd=ROOT,
             env=self.env,
             stdout=subprocess.DEVNULL,

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from accounting import services as accounting
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from registry.models import ReceivedAnchor, ReceivedFiling, Regulator
 from registry.services import verify_filings
 from statefiling import demo

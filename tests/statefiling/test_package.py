@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from accounting.models import QuarterFiling
-from cardroom import filing_package
-from cardroom.audit import chain_head
+from core import filing_package
+from core.audit import chain_head
 from reports.models import ReportFile
 from statefiling import services
 from statefiling.models import Submission

@@ -11,9 +11,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cardroom.audit import chain_head, chain_name
-from cardroom.audit_anchors import anchor_chains
-from cardroom.models import AuditEvent
+from core.audit import chain_head, chain_name
+from core.audit_anchors import anchor_chains
+from core.models import AuditEvent
 from statefiling import client, services, tasks
 from statefiling.models import FilingReceipt, Submission
 from tests.accounting.test_quarter_filing import _after_the_quarter, quarter_played, table, text  # noqa: F401  (fixtures)

@@ -15,9 +15,9 @@ from datetime import date
 from django.db import transaction
 from django.test import Client
 
-from cardroom import filing_package
-from cardroom.management.base import DatabaseCommand
-from cardroom.periods import Quarter
+from core import filing_package
+from core.management.base import DatabaseCommand
+from core.periods import Quarter
 from registry import services
 from registry.models import Agency, Licensee
 

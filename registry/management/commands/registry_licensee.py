@@ -6,8 +6,8 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 
-from cardroom.management.base import DatabaseCommand
-from packs.registry import PACK_MODULES
+from core.management.base import DatabaseCommand
+from packs.registry import PACKS
 from registry import services
 from registry.models import Agency, Credential, Licensee
 
@@ -27,7 +27,7 @@ class Command(DatabaseCommand):
         parser.add_argument("--revoke", default=None, help="revoke the licensee's credential with this prefix instead")
 
     def handle(self, *args, **o):
-        if o["jurisdiction"] not in PACK_MODULES:
+        if o["jurisdiction"] not in PACKS:
             raise CommandError(f"--jurisdiction: no pack {o['jurisdiction']!r}")
         try:
             expected = date.fromisoformat(o["expected_from"]) if o["expected_from"] else date.today().replace(day=1)

@@ -3,7 +3,7 @@ package still hashes to the digest its receipt names. Prints OK or the first bro
 
 from django.core.management.base import CommandError
 
-from cardroom.management.base import DatabaseCommand
+from core.management.base import DatabaseCommand
 from registry.models import Agency
 from registry.services import verify_filings
 
