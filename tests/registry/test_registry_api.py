@@ -290,3 +290,11 @@ def test_writes_with_one_credential_are_rate_limited_naming_the_limit(elks, sett
     statuses = [client.post(ANCHORS, {"anchors": [{**head, "seq": n}]}, format="json").status_code for n in (1, 2, 3)]
     assert statuses == [201, 201, 429]
     assert client.get(FILINGS).status_code == 200  # reads are not limited
+
+
+@pytest.mark.parametrize("page", ["/registry/", "/registry/filings/", "/registry/quarter/?quarter=2026Q3&format=csv"])
+def test_an_organizations_login_gets_none_of_the_regulators_pages(two_states, manager, client, page):
+    client.force_login(manager.user)
+    response = client.get(page)
+    assert response.status_code == 403 and "Eagles" not in response.content.decode()
+    assert client.get("/").status_code != 302 or client.get("/").url != "/registry/"
