@@ -3,9 +3,12 @@ amendments pointing back, anchors, the chain of receipts, and who reads what."""
 
 import copy
 from datetime import date
+from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from rest_framework.test import APIClient
 
@@ -234,6 +237,9 @@ def test_the_quarter_page_downloads_every_filing_of_the_jurisdiction_as_csv(two_
 
 def test_verify_registry_names_the_first_filing_whose_package_was_changed(two_states):
     assert services.verify_filings(two_states["agency"]).ok
+    out = StringIO()
+    call_command("verify_registry", stdout=out)
+    assert out.getvalue().startswith("OK: 3 filings verified")
     table = ReceivedFiling._meta.db_table
     first = ReceivedFiling.objects.filter(agency=two_states["agency"]).order_by("seq").first()
     changed = copy.deepcopy(first.package)
@@ -247,6 +253,8 @@ def test_verify_registry_names_the_first_filing_whose_package_was_changed(two_st
             cursor.execute(sql, [])
     check = services.verify_filings(two_states["agency"])
     assert not check.ok and f"filing #1 ({first.receipt_number})" in check.problem and "package" in check.problem
+    with pytest.raises(CommandError, match=f"BROKEN: .*filing #1 \\({first.receipt_number}\\)"):
+        call_command("verify_registry")
 
 
 # --- A state supervisor issues and revokes credentials ------------------------------------------------
