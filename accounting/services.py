@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Organization, Site, Table
-from core import acts, limits
+from core import acts, hooks, limits
 from core.audit import record_event, snapshot
 from core.audit import record_site_event as _audit
 from core.periods import Quarter
@@ -245,6 +245,8 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
             figures_sha256=figures_digest(figures),
         )
         _audit(acting_user, "quarter.filed", filing, site=site)
+        for filed in hooks.QUARTER_FILED.answers():  # statefiling queues the package for the state's registry
+            filed(filing)
     return filing
 
 
@@ -325,7 +327,9 @@ def record_other_games_agp(
         raise ValidationError({"agp_cents": f"{citation}: at most {limits.MAX_AMOUNT_CENTS} cents."})
     note = (note or "").strip()
     if not note:
-        raise ValidationError({"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."})
+        raise ValidationError(
+            {"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."}
+        )
     with transaction.atomic():
         Organization.objects.select_for_update().get(pk=organization.pk)
         standing = queries.other_games_agp(organization.pk, quarter)

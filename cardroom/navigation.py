@@ -6,6 +6,8 @@ from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
 
+from core import hooks
+
 from .models import Role
 
 
@@ -59,6 +61,15 @@ class HomePanel:
 
 
 HOME_PANELS: list[HomePanel] = []
+
+
+def party_of(user) -> tuple[set[str], str] | None:
+    """(roles, home url name) of a login that belongs to no organization, or None."""
+    for of_user in hooks.PARTY.answers():  # the registry answers for a regulator's staff
+        found = of_user(user)
+        if found:
+            return found
+    return None
 
 
 def register_home_panel(template: str, roles) -> None:

@@ -20,7 +20,7 @@ from . import forms, pins, services
 from .access import SESSION_KEY, access_for, refusal
 from .api import visible_employees
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
-from .navigation import home_panels_for
+from .navigation import home_panels_for, party_of
 
 
 def favicon(request):
@@ -40,6 +40,11 @@ def home(request):
     if access_for(request.user).station is not None:
         return redirect("floor_pit_here")  # a shared terminal's home is its site's pit (issue 33)
     site = getattr(request, "site", None)
+    access = access_for(request.user)
+    if access.employee is None and access.station is None:
+        party = party_of(request.user)  # a regulator's staff: their own home
+        if party:
+            return redirect(party[1])
     roles = access_for(request.user).roles_at(site.pk) if site else set()
     return render(request, "cardroom/home.html", {"home_panels": home_panels_for(roles)})
 

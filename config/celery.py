@@ -29,6 +29,12 @@ app.conf.beat_schedule = {
         "task": "core.tasks.anchor_audit_log",
         "schedule": crontab(hour=9, minute=20),
     },
+    # Filings with the state still waiting for their receipt (statefiling): each task retries
+    # itself; this sweep catches one whose retry was lost.
+    "statefiling-deliver-pending": {
+        "task": "statefiling.tasks.deliver_pending",
+        "schedule": crontab(minute="*/15"),
+    },
     "compliance-daily-rules": {
         "task": "compliance.tasks.run_daily_checks",
         "schedule": crontab(hour=9, minute=30),

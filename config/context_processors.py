@@ -1,6 +1,6 @@
 from cardroom.access import access_for
 from cardroom.models import Role
-from cardroom.navigation import menu_for
+from cardroom.navigation import menu_for, party_of
 
 
 def navigation(request):
@@ -9,11 +9,14 @@ def navigation(request):
     access = access_for(request.user)
     site = getattr(request, "site", None)
     roles = access.roles_at(site.pk if site else None)
+    if access.employee is None and not access.station:  # a regulator's staff, say (no organization)
+        party = party_of(request.user)
+        roles = set(roles) | (party[0] if party else set())
     return {
         "access": access,
         "current_site": site,
         "visible_sites": getattr(request, "visible_sites", []),
-        "current_roles": [Role(r).label for r in sorted(roles)],
+        "current_roles": [Role(r).label if r in Role.values else r.replace("_", " ") for r in sorted(roles)],
         # Only the entries the packs of one's sites offer (an ND organization sees no WA entries).
         "menu": menu_for(roles, {s.jurisdiction for s in getattr(request, "visible_sites", [])}),
     }

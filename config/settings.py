@@ -67,8 +67,10 @@ INSTALLED_APPS = [
     "approvals",
     "fees",
     "compliance",
+    "statefiling",
     "reports",
     "dashboard",
+    "registry",
 ]
 
 MIDDLEWARE = [

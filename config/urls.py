@@ -53,11 +53,13 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("figures/", include("dashboard.urls")),
     path("day-sheets/", include("accounting.urls")),
+    path("registry/", include("registry.urls")),  # the regulator's side: pages and its licensees' API
     path("admin/login/", sign_in_limited(admin.site.login)),  # the sign-in limit, before admin's own
     path("admin/", admin.site.urls),
     path("api/v1/", include("compliance.api_routes")),
     path("api/v1/", include("accounting.api_figures")),
     path("api/v1/", include("accounting.api_day_sheets")),
+    path("api/v1/", include("statefiling.urls")),
     path("api/v1/", include(router.urls)),
     path("api/v1/me/", MeView.as_view(), name="api_me"),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),

@@ -24,6 +24,7 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
+from . import hooks
 from .audit import ChainHead, chain_heads
 
 
@@ -89,6 +90,8 @@ def anchor_chains(directory: Path | None = None) -> list[ChainHead]:
     heads = chain_heads()
     for head in heads:
         _append_line(directory / f"{head.chain}.jsonl", anchor_line(head, now))
+    for anchored in hooks.CHAINS_ANCHORED.answers():  # statefiling sends them to the state registries
+        anchored(heads)
     return heads
 
 

@@ -165,3 +165,31 @@ HOLD_THRESHOLDS = declare(
     answered_by="compliance (compliance.apps)",
     answer="source() -> {game: (HoldThreshold, ...)}: every threshold row, loaded once per summary",
 )
+QUARTER_FILED = declare(
+    "quarter_filed",
+    asked_by="accounting.services.file_quarter (inside the filing's transaction)",
+    answered_by="statefiling (statefiling.apps)",
+    answer="filed(quarter_filing) -> None: queues the filing package for the state's registry",
+    many=True,
+)
+CHAINS_ANCHORED = declare(
+    "chains_anchored",
+    asked_by="core.audit_anchors.anchor_chains (the nightly anchor)",
+    answered_by="statefiling (statefiling.apps)",
+    answer="anchored(heads) -> None: queues the heads for the state registries",
+    many=True,
+)
+PARTY = declare(
+    "party",
+    asked_by="cardroom.navigation.party_of (the home page and the menu of a login with no employee)",
+    answered_by="registry (registry.menu, from registry.apps)",
+    answer="party(user) -> ({roles}, home url name) of a regulator's login, or None",
+    many=True,
+)
+REPORT_DIGESTS = declare(
+    "report_digests",
+    asked_by="statefiling.services.build_package (a filed quarter's package)",
+    answered_by="reports (reports.apps)",
+    answer="digests(site_id, start, end) -> [{kind, start, end, generated_at, pdf_sha256, data_sha256}]",
+    many=True,
+)

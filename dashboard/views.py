@@ -49,6 +49,7 @@ from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
+from statefiling.queries import receipt_statement
 
 from . import fragments, trends
 from .access import (
@@ -273,6 +274,7 @@ def quarter(request):
         "next": chosen.next(),
         "summary": summary,
         "books": state,
+        "receipt": receipt_statement(state.filing),
         "filed_rows": closed_books.filed_beside_now(summary, state),
         "tax": tax.figures if tax else None,
         "tax_return": tax,
@@ -296,7 +298,9 @@ def other_games(request):
         try:
             amount = decimal_to_cents(request.POST.get("amount", ""))
         except ValueError as exc:
-            raise ValidationError({"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}) from exc
+            raise ValidationError(
+                {"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}
+            ) from exc
         standing = accounting_queries.other_games_agp(site.organization_id, chosen)
         corrects = standing if request.POST.get("correct") and standing is not None else None
         services.record_other_games_agp(

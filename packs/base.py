@@ -83,6 +83,9 @@ class Pack:
     # What the pack's text says of a rule (rule key -> its words, quoted or closely paraphrased),
     # for a refusal to quote after the citation (`Rule.note`).
     notes: Mapping[str, str] = field(default_factory=dict)
+    # Days after a quarter's end by which its return is due at the state's registry
+    # (registry: late and missing filings); None: the pack's law sets no quarterly return.
+    return_due_days: int | None = None
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""

@@ -9,8 +9,12 @@ class ReportsConfig(AppConfig):
 
     def ready(self):
         from cardroom.retention import DEALER_HOLD_AND_VIDEO_REVIEW, STANDARD, retain
+        from core import hooks
 
         from . import menu  # noqa: F401
+        from .queries import period_report_digests
+
+        hooks.REPORT_DIGESTS.register(period_report_digests)  # a filed quarter's package names its reports
         from .models import ReportRun
 
         # ND 99-01.3-08-16: a report is kept as long as the records it holds; the dealer
@@ -27,5 +31,7 @@ def _surveillance_site(site_id: int, on) -> bool:
     """Whether the site had a video surveillance system required (and so kept) on `on`."""
     from surveillance.models import SurveillanceStatus
 
-    latest = SurveillanceStatus.objects.filter(site_id=site_id, since__lte=on).order_by("since", "recorded_at", "id").last()
+    latest = (
+        SurveillanceStatus.objects.filter(site_id=site_id, since__lte=on).order_by("since", "recorded_at", "id").last()
+    )
     return bool(latest and latest.required)

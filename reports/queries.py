@@ -33,3 +33,26 @@ def require_reader(user, run: ReportRun) -> None:
     """403 naming the rule and the roles unless the user may read the figures `run` holds."""
     kind = load_kinds()[run.kind]
     kind.reader.require(user, run.site, because=f" (the {kind.title_at(run.site).lower()} holds them)")
+
+
+def period_report_digests(site_id: int, start, end, limit: int = 100) -> list[dict]:
+    """The digests of the reports generated for a site within a period (a filed quarter's
+    package sends them to the state's registry, statefiling): kind, PDF and data SHA-256."""
+    from .models import ReportFile
+
+    rows = (
+        ReportFile.objects.filter(run__site_id=site_id, run__start__gte=start, run__end__lte=end)
+        .order_by("generated_at", "pk")
+        .values_list("run__kind", "run__start", "run__end", "generated_at", "pdf_sha256", "data_sha256")[:limit]
+    )
+    return [
+        {
+            "kind": kind,
+            "start": str(s),
+            "end": str(e),
+            "generated_at": at.isoformat(),
+            "pdf_sha256": pdf,
+            "data_sha256": data,
+        }
+        for kind, s, e, at, pdf, data in rows
+    ]

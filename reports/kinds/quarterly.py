@@ -28,6 +28,7 @@ from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
 from packs import get_pack
+from statefiling.queries import receipt_statement
 
 from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, names
@@ -46,6 +47,7 @@ class QuarterlyReport:
     games: tuple[GameLine, ...] = ()  # twenty-one, paddlewheel (each with its threshold), total
     pack: dict | None = None  # the pack's own figures for the quarter (accounting.pack_figures)
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and states the tax
+    receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
 
     @property
     def holds(self) -> bool:
@@ -72,7 +74,7 @@ def build(context: ReportContext) -> QuarterlyReport:
     games = summary_game_lines(summary, quarter.end, where=context.site)
     pack = pack_figures(context.site, quarter.start, quarter.end)
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
-                           context.site.jurisdiction)  # fmt: skip
+                           context.site.jurisdiction, receipt_statement(state.filing))  # fmt: skip
 
 
 DAY_HEADER = [
@@ -351,6 +353,8 @@ def _tax_basis(tax: TaxFigures) -> str:
 
 def _books(data: QuarterlyReport) -> list:
     story = [para("Books", "heading"), para(data.books.statement)]
+    if data.receipt:
+        story.append(para(data.receipt))
     if data.books.filed_figures is not None:
         story.append(
             data_table(

@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
 from cardroom import chip_rules, table_rules, wager_caps
+from cardroom.navigation import party_of
 from core import citations, closing, figure_days, hooks
 from floor import open_items, tips
 from surveillance.services import check_wager_under_surveillance_caps
@@ -30,6 +31,10 @@ EVERY_HOOK = {
     "tips_flag": "compliance",
     "open_items": "counts",
     "hold_thresholds": "compliance",
+    "quarter_filed": "statefiling",
+    "chains_anchored": "statefiling",
+    "party": "registry",
+    "report_digests": "reports",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -47,6 +52,10 @@ ASKED = {
     "tips_flag": lambda: hooks.TIPS_FLAG.answers(),
     "open_items": lambda: hooks.OPEN_ITEMS.answers(),
     "hold_thresholds": lambda: hooks.HOLD_THRESHOLDS(),
+    "quarter_filed": lambda: hooks.QUARTER_FILED.answers(),
+    "chains_anchored": lambda: hooks.CHAINS_ANCHORED.answers(),
+    "party": lambda: party_of(object()),
+    "report_digests": lambda: hooks.REPORT_DIGESTS.answers(),
 }
 
 

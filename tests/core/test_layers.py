@@ -1,6 +1,10 @@
 """Imports point down the layers, so the folder list reads as the architecture (issue 19).
 
-    core < cardroom < packs < floor < counts | cage | surveillance | tournaments | approvals | fees < accounting < compliance < reports < dashboard
+    core < cardroom < packs < floor | registry < counts | cage | surveillance | tournaments | approvals | fees < accounting < compliance < statefiling < reports < dashboard
+
+The registry (the regulator's side) stands beside the floor and is imported by no app: it
+identifies licensees by credential and talks with statefiling over HTTP only, so a registry
+deployment runs alone (test_the_registry_stands_alone).
 
 An app may import from the layers below it, never from its own layer's other apps or from
 above, at module level or inside a function. Where a lower layer needs an answer only a higher
@@ -20,10 +24,11 @@ LAYERS = (
     ("core",),
     ("cardroom",),
     ("packs",),
-    ("floor",),
+    ("floor", "registry"),
     ("counts", "cage", "surveillance", "tournaments", "approvals", "fees"),
     ("accounting",),
     ("compliance",),
+    ("statefiling",),
     ("reports",),
     ("dashboard",),
 )
@@ -80,6 +85,20 @@ def test_every_app_of_the_layers_exists():
 def test_imports_point_down_the_layers():
     found = [v for relative in app_modules() for v in violations_in((ROOT / relative).read_text(), relative)]
     assert found == [], "Imports that point up or sideways:\n" + "\n".join(found)
+
+
+def test_the_registry_stands_alone():
+    """No app imports the registry, and the registry imports only the platform and the packs."""
+    found = []
+    for relative in app_modules():
+        for line, name in imported_modules(ast.parse((ROOT / relative).read_text(), relative)):
+            target = (name or relative).split(".")[0] if name else relative.split("/")[0]
+            app = relative.split("/")[0]
+            if app != "registry" and target == "registry":
+                found.append(f"{relative}:{line}: imports the registry")
+            if app == "registry" and target in LAYER_OF and target not in ("registry", "core", "packs"):
+                found.append(f"{relative}:{line}: the registry imports {name}")
+    assert found == [], "\n".join(found)
 
 
 @pytest.mark.parametrize(

@@ -74,6 +74,9 @@ def demo_logins(demo: dict) -> list[str]:
             if org_key == key:
                 where = ", ".join(pack_demo.SITES[k][1]["name"] for k in site_keys.split())
                 lines.append(f"{login:<10} {role.label:<20} {first} {last} ({where})")
+    from statefiling.demo import AGENCY
+
+    lines.append(f"{'state':<10} {'State auditor':<20} Dana Olson ({AGENCY}: /registry/)")
     return lines
 
 
@@ -92,7 +95,8 @@ def _extensions():
     organizations, sites and tables first (the approvals and fees demos look them up), then custody (gaming days, slips),
     then the counts of those days' boxes, the cage (bank counts, closing the books, deposits),
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
-    tournament; last, the compliance checks as the schedule runs them (compliance.demo)."""
+    tournament; the compliance checks as the schedule runs them (compliance.demo); last, the
+    state's registry receiving the filed quarters and the chain head (statefiling.demo)."""
     from accounting.demo_books import extend_demo as books
     from approvals.demo import extend_demo as approvals
     from cage.demo import extend_demo as cage
@@ -101,6 +105,7 @@ def _extensions():
     from counts.demo import extend_demo as counts
     from fees.demo import extend_demo as fees
     from floor.demo import extend_demo as custody
+    from statefiling.demo import extend_demo as state_registry
     from surveillance.demo import extend_demo as surveillance
     from tournaments.demo import extend_demo as tournaments
 
@@ -115,4 +120,5 @@ def _extensions():
         ("game approvals", approvals),
         ("fee collections", fees),
         ("compliance checks, as the nightly schedule runs them", compliance),
+        ("the state's registry: filings received, anchors", state_registry),
     )

@@ -25,10 +25,15 @@ class Command(DatabaseCommand):
             help="verify this organization's chain, anchors and rows only (by its id; always in full)",
         )
         parser.add_argument(
+            "--registry",
+            action="store_true",
+            help="also check every chain head the state registries hold is still in the chain (statefiling)",
+        )
+        parser.add_argument(
             "--full", action="store_true", help="verify every event and row, not only those after the last checkpoint"
         )
 
-    def handle(self, *args, progress_every, organization, full=False, **options):
+    def handle(self, *args, progress_every, organization, full=False, registry=False, **options):
         if progress_every < 1:
             raise CommandError("--progress-every must be at least 1")
         if organization is not None and not Organization.objects.filter(pk=organization).exists():
@@ -38,11 +43,20 @@ class Command(DatabaseCommand):
             raise CommandError(
                 f"BROKEN: {result.problem} ({result.checked} events and {result.rows_checked} rows verified before it)"
             )
+        held = self._registry(organization) if registry else ""
         self.stdout.write(
             f"OK: {result.checked} events verified in {result.chains} chain(s), "
             f"{result.anchors_checked} anchor(s) matched, {result.rows_checked} rows match their events "
-            f"({'every event and row' if full else 'from the last checkpoint; --full for all'})"
+            f"({'every event and row' if full else 'from the last checkpoint; --full for all'}){held}"
         )
+
+    def _registry(self, organization) -> str:
+        from statefiling.services import verify_against_registry
+
+        check = verify_against_registry(organization)
+        if not check.ok:
+            raise CommandError(f"BROKEN: {check.problem} ({check.heads} registry heads matched before it)")
+        return f"; {check.heads} head(s) held by the state registries match"
 
     def _progress(self, stage: str, count: int) -> None:
         self.stderr.write(f"... {count} {stage}")

@@ -1,0 +1,276 @@
+"""The registry's HTTPS API, under /registry/api/v1/.
+
+Licensees authenticate with the credential the agency issued them
+(`Authorization: Licensee <secret>`): they POST filing packages (with an Idempotency-Key:
+the same key and package answer the same receipt) and chain heads, and read their own
+receipts and anchors back. The agency's staff (a Regulator login, session or token) read
+every licensee of the agency's jurisdiction and nothing else. House controls throughout.
+"""
+
+from django.contrib.auth.models import AnonymousUser
+from django.shortcuts import get_object_or_404
+from rest_framework import exceptions, permissions
+from rest_framework.authentication import BaseAuthentication, SessionAuthentication, get_authorization_header
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.api_filters import Pagination
+from core.periods import Quarter
+from core.throttles import WriteRateThrottle
+
+from . import queries, services
+from .models import Credential, Licensee, ReceivedAnchor, ReceivedFiling, RegulatorRole
+
+KEYWORD = "Licensee"
+HOUSE = services.HOUSE
+
+
+class LicenseeAuthentication(BaseAuthentication):
+    """`Authorization: Licensee <secret>`: the request is the licensee's (request.auth is its
+    Credential). A revoked or unknown secret answers 401."""
+
+    def authenticate(self, request):
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].decode(errors="replace") != KEYWORD:
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(f"{HOUSE}: send `Authorization: {KEYWORD} <credential>`.")
+        credential = services.credential_for(parts[1].decode(errors="replace"))
+        if credential is None:
+            raise exceptions.AuthenticationFailed(f"{HOUSE}: this credential is unknown or was revoked by the agency.")
+        return AnonymousUser(), credential
+
+    def authenticate_header(self, request):
+        return KEYWORD
+
+
+def _knox():
+    from knox.auth import TokenAuthentication
+
+    return TokenAuthentication
+
+
+class Party:
+    """Who is asking: a licensee (by credential) or the agency's staff (by login)."""
+
+    def __init__(self, request):
+        self.credential = request.auth if isinstance(request.auth, services.Credential) else None
+        self.regulator = None if self.credential else queries.regulator_of(request.user)
+
+    @property
+    def agency(self):
+        return self.credential.licensee.agency if self.credential else self.regulator.agency
+
+
+class LicenseeOrRegulator(permissions.BasePermission):
+    message = f"{HOUSE}: the registry answers its licensees (by credential) and its agency's staff only."
+
+    def has_permission(self, request, view):
+        party = Party(request)
+        request.party = party
+        if party.credential is not None:
+            return True
+        if party.regulator is None:
+            return False
+        return request.method in permissions.SAFE_METHODS
+
+
+class LicenseeOnly(LicenseeOrRegulator):
+    message = f"{HOUSE}: only a licensee, with the credential the agency issued, sends filings and anchors."
+
+    def has_permission(self, request, view):
+        return super().has_permission(request, view) and request.party.credential is not None
+
+
+class CredentialWriteThrottle(WriteRateThrottle):
+    """The house's write limit, counted per credential for a licensee (per login for staff)."""
+
+    description = "changes with one credential or by one user"
+
+    def get_cache_key(self, request, view):
+        if isinstance(request.auth, services.Credential):
+            return self.cache_format % {"scope": self.scope, "ident": f"licensee-credential-{request.auth.pk}"}
+        return super().get_cache_key(request, view)
+
+
+class RegistryView(APIView):
+    # The registry's API is the agency's, not the organization's: it stays out of the
+    # organization's schema at /api/schema/ (and its fuzzing); this module documents it.
+    schema = None
+    permission_classes = [LicenseeOrRegulator]
+    throttle_classes = [CredentialWriteThrottle]
+
+    def get_authenticators(self):
+        return [LicenseeAuthentication(), _knox()(), SessionAuthentication()]
+
+    def page(self, request, qs, serialize):
+        paginator = Pagination()
+        rows = paginator.paginate_queryset(qs, request, view=self)
+        return paginator.get_paginated_response([serialize(r) for r in rows])
+
+
+def _filing_json(f: ReceivedFiling, *, regulator: bool) -> dict:
+    out = {
+        "receipt_number": f.receipt_number,
+        "received_at": f.received_at.isoformat(),
+        "package_sha256": f.package_sha256,
+        "receipt_sha256": f.hash,
+        "site": f.site_ref,
+        "site_name": f.site_name,
+        "quarter": f.quarter,
+        "amends": f.amends.receipt_number if f.amends_id else None,
+    }
+    if regulator:
+        out["licensee"] = {"id": f.licensee_id, "name": f.licensee.name, "licence_number": f.licensee.licence_number}
+    return out
+
+
+class FilingsView(RegistryView):
+    def get(self, request):
+        party = request.party
+        qs = queries.filings(party.agency)
+        if party.credential is not None:  # a licensee reads its own receipts only
+            qs = qs.filter(licensee=party.credential.licensee)
+        quarter = request.query_params.get("quarter")
+        if quarter:
+            qs = qs.filter(quarter=str(Quarter.parse(quarter)))
+        return self.page(request, qs, lambda f: _filing_json(f, regulator=party.credential is None))
+
+    def post(self, request):
+        if request.party.credential is None:
+            raise exceptions.PermissionDenied(LicenseeOnly.message)
+        key = request.headers.get("Idempotency-Key", "")
+        try:
+            filing, created = services.receive_filing(
+                credential=request.party.credential,
+                idempotency_key=key,
+                package=request.data.get("package") if isinstance(request.data, dict) else None,
+            )
+        except services.Conflict as exc:
+            return Response({"detail": str(exc)}, status=409)
+        filing.agency = request.party.agency
+        response = Response({**services.receipt_json(filing)}, status=201 if created else 200)
+        if not created:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class FilingView(RegistryView):
+    """One filing as received: its receipt and the package, byte for byte as canonical JSON."""
+
+    def get(self, request, receipt_number):
+        party = request.party
+        qs = queries.filings(party.agency)
+        if party.credential is not None:
+            qs = qs.filter(licensee=party.credential.licensee)
+        filing = get_object_or_404(qs, receipt_number=receipt_number)
+        return Response({**_filing_json(filing, regulator=party.credential is None), "package": filing.package})
+
+
+class AnchorsView(RegistryView):
+    def get(self, request):
+        """The heads the registry holds, oldest first: a licensee's own (verify_audit_log
+        --registry reads them), or every licensee's of the agency for its staff."""
+        party = request.party
+        qs = ReceivedAnchor.objects.filter(licensee__agency=party.agency).order_by("licensee_id", "chain", "seq")
+        if party.credential is not None:
+            qs = qs.filter(licensee=party.credential.licensee)
+        return self.page(
+            request,
+            qs,
+            lambda a: {
+                "licensee": a.licensee_id,
+                "chain": a.chain,
+                "seq": a.seq,
+                "hash": a.hash,
+                "head_at": a.head_at,
+                "received_at": a.received_at.isoformat(),
+            },
+        )
+
+    def post(self, request):
+        if request.party.credential is None:
+            raise exceptions.PermissionDenied(LicenseeOnly.message)
+        anchors = request.data.get("anchors") if isinstance(request.data, dict) else None
+        try:
+            received = services.receive_anchors(credential=request.party.credential, anchors=anchors)
+        except services.Conflict as exc:
+            return Response({"detail": str(exc)}, status=409)
+        return Response({"stored": received.stored, "already_held": received.already_held}, status=201)
+
+
+class LicenseesView(RegistryView):
+    """The agency's licensees with their sites, filings, late and missing quarters (staff only)."""
+
+    def get(self, request):
+        party = request.party
+        if party.regulator is None:
+            raise exceptions.PermissionDenied(f"{HOUSE}: the list of licensees is the agency's staff's.")
+        paginator = Pagination()
+        limit, offset = paginator.get_limit(request), paginator.get_offset(request)
+        views = queries.licensees(party.agency, offset=offset, limit=limit)
+        return Response({"results": [licensee_json(v) for v in views], "offset": offset, "limit": limit})
+
+
+def licensee_json(view: queries.LicenseeView) -> dict:
+    def quarter(q):
+        return {
+            "site": q.site_name,
+            "quarter": q.quarter,
+            "due": str(q.due) if q.due else None,
+            "receipt_number": q.receipt_number or None,
+        }
+
+    lic = view.licensee
+    return {
+        "id": lic.pk,
+        "name": lic.name,
+        "licence_number": lic.licence_number,
+        "sites": [{"id": ref, "name": name} for ref, name in sorted(view.sites.items())],
+        "filings": view.filings,
+        "anchors": view.anchors,
+        "anchor_conflicts": view.anchor_conflicts,
+        "last_anchor_at": view.last_anchor_at.isoformat() if view.last_anchor_at else None,
+        "late": [quarter(q) for q in view.late],
+        "missing": [quarter(q) for q in view.missing],
+    }
+
+
+class SupervisorOnly(LicenseeOrRegulator):
+    message = f"{HOUSE}: only a state supervisor of the agency registers licensees and issues or revokes credentials."
+
+    def has_permission(self, request, view):
+        request.party = Party(request)
+        regulator = request.party.regulator
+        return regulator is not None and regulator.role == RegulatorRole.STATE_SUPERVISOR
+
+
+class CredentialsView(RegistryView):
+    """A state supervisor issues a licensee of the agency a credential: the secret is in this
+    answer only (the registry keeps its SHA-256)."""
+
+    permission_classes = [SupervisorOnly]
+
+    def post(self, request, pk):
+        licensee = get_object_or_404(Licensee.objects.filter(agency=request.party.agency), pk=pk)
+        issued = services.issue_credential(acting_user=request.user, licensee=licensee)
+        return Response(
+            {
+                "id": issued.credential.pk,
+                "licensee": licensee.pk,
+                "prefix": issued.credential.prefix,
+                "secret": issued.secret,
+            },
+            status=201,
+        )
+
+
+class RevokeView(RegistryView):
+    """A state supervisor revokes a credential of a licensee of the agency (never reinstated)."""
+
+    permission_classes = [SupervisorOnly]
+
+    def post(self, request, pk):
+        credential = get_object_or_404(Credential.objects.filter(licensee__agency=request.party.agency), pk=pk)
+        credential = services.revoke_credential(acting_user=request.user, credential=credential)
+        return Response({"id": credential.pk, "revoked_at": credential.revoked_at.isoformat()})

@@ -1,0 +1,55 @@
+"""Register a licensee with an agency (created if new) and issue it a credential; prints the
+secret once (the registry keeps only its SHA-256). `--revoke PREFIX` revokes a credential."""
+
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import CommandError
+
+from core.management.base import DatabaseCommand
+from packs.registry import PACKS
+from registry import services
+from registry.models import Agency, Credential, Licensee
+
+
+class Command(DatabaseCommand):
+    help = "Register a licensee with a state agency's registry and print a new credential for it (once)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--agency", required=True, help="the agency's name (created if new)")
+        parser.add_argument("--jurisdiction", default="ND", help="the agency's pack code (for a new agency)")
+        parser.add_argument("--contact", default="", help="the agency's contact (for a new agency)")
+        parser.add_argument("--licensee", required=True, help="the licensee's name")
+        parser.add_argument("--licence", required=True, help="its licence number (identifies it at the agency)")
+        parser.add_argument(
+            "--expected-from", default=None, help="first day of the first quarter it files (YYYY-MM-DD)"
+        )
+        parser.add_argument("--revoke", default=None, help="revoke the licensee's credential with this prefix instead")
+
+    def handle(self, *args, **o):
+        if o["jurisdiction"] not in PACKS:
+            raise CommandError(f"--jurisdiction: no pack {o['jurisdiction']!r}")
+        try:
+            expected = date.fromisoformat(o["expected_from"]) if o["expected_from"] else date.today().replace(day=1)
+        except ValueError as exc:
+            raise CommandError("--expected-from: give a date, YYYY-MM-DD") from exc
+        agency, _ = Agency.objects.get_or_create(
+            name=o["agency"], defaults={"jurisdiction": o["jurisdiction"], "contact": o["contact"]}
+        )
+        licensee, _ = Licensee.objects.get_or_create(
+            agency=agency, licence_number=o["licence"], defaults={"name": o["licensee"], "expected_from": expected}
+        )
+        if o["revoke"]:
+            credential = Credential.objects.filter(
+                licensee=licensee, prefix__startswith=o["revoke"], revoked_at__isnull=True
+            ).first()
+            if credential is None:
+                raise CommandError(f"--revoke: no live credential {o['revoke']!r} of {licensee}")
+            try:
+                services.revoke_credential(acting_user=None, credential=credential)
+            except ValidationError as exc:
+                raise CommandError(exc.messages[0]) from exc
+            self.stdout.write(f"Revoked {credential.prefix}... of {licensee}")
+            return
+        issued = services.issue_credential(acting_user=None, licensee=licensee)
+        self.stdout.write(issued.secret)

@@ -1,0 +1,21 @@
+"""The regulator's menu entries, and its staff as a party of their own (no organization)."""
+
+from cardroom.navigation import register
+from core import hooks
+
+from .models import Regulator, RegulatorRole
+
+STAFF = set(RegulatorRole.values)
+SECTION = "State registry"
+
+register(SECTION, "Licensees", "registry:home", STAFF)
+register(SECTION, "Filings received", "registry:filings", STAFF)
+register(SECTION, "A quarter across licensees", "registry:quarter", STAFF)
+
+
+def _party(user):
+    role = Regulator.objects.filter(user_id=user.pk).values_list("role", flat=True).first() if user.pk else None
+    return ({role}, "registry:home") if role else None
+
+
+hooks.PARTY.register(_party)

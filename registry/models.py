@@ -1,0 +1,145 @@
+"""The regulator's side: an agency, its own users, the licensees it issues credentials to, and
+what they sent it (filed quarters and audit chain heads).
+
+The registry identifies a licensee by the credential it issued, never by the organization's
+rows: a registry deployment holds no organization's data but what was filed with it, so this
+app imports no organization-side app and runs alone (tests/core/test_layers.py).
+"""
+
+from django.conf import settings
+from django.db import models
+
+from core.appendonly import AppendOnlyModel
+
+GENESIS = "0" * 64
+
+
+class Agency(models.Model):
+    """A state's gaming regulator: its licensees file with it under its jurisdiction's pack."""
+
+    name = models.CharField(max_length=200, unique=True)
+    jurisdiction = models.CharField(max_length=10)  # a pack's code (packs.registry), e.g. "ND"
+    contact = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name_plural = "agencies"
+
+    def __str__(self):
+        return self.name
+
+
+class RegulatorRole(models.TextChoices):
+    STATE_AUDITOR = "state_auditor", "State auditor"
+    STATE_SUPERVISOR = "state_supervisor", "State supervisor"
+
+
+class Regulator(models.Model):
+    """A login of the agency's staff. It belongs to no organization: it reads what its agency
+    received, from every licensee of the agency's jurisdiction, and nothing else."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="regulator")
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="regulators")
+    role = models.CharField(max_length=20, choices=RegulatorRole.choices)
+
+    def __str__(self):
+        return f"{self.user.get_username()} ({self.get_role_display()}, {self.agency})"
+
+
+class Licensee(models.Model):
+    """An organization licensed by the agency, as the agency knows it (its name and licence
+    number); it files with a credential the agency issued."""
+
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="licensees")
+    name = models.CharField(max_length=200)
+    licence_number = models.CharField(max_length=60)
+    # The first day of the first quarter whose return the agency expects (late and missing
+    # filings are counted from its quarter on).
+    expected_from = models.DateField()
+
+    class Meta:
+        ordering = ["agency_id", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "licence_number"], name="registry_licence_unique_per_agency")
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.licence_number})"
+
+
+class Credential(models.Model):
+    """A licensee's credential: only its SHA-256 is kept (the secret is shown once, when it is
+    issued). Revoking it stops every request made with it; a revoked credential is never
+    reinstated (issue a new one)."""
+
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="credentials")
+    prefix = models.CharField(max_length=12)  # the secret's first characters, to tell credentials apart
+    secret_sha256 = models.CharField(max_length=64, unique=True)
+    issued_at = models.DateTimeField()
+    issued_by = models.CharField(max_length=150)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.CharField(max_length=150, blank=True)
+
+    def __str__(self):
+        return f"{self.prefix}... of {self.licensee}"
+
+
+class ReceivedFiling(AppendOnlyModel):
+    """A filing package as received, with the receipt the registry answered. Append-only (the
+    database refuses UPDATE and DELETE): what a licensee filed is what the state holds. Each
+    row of an agency is chained to the one before (`hash` = SHA-256 of the previous hash and
+    this row's receipt), so a row changed or removed at the registry breaks the chain
+    (`manage.py verify_registry`). An amendment is a new package pointing back (`amends`)."""
+
+    audit_rows = False  # covered by the registry's own chain, not by an organization's
+
+    agency = models.ForeignKey(Agency, on_delete=models.PROTECT, related_name="+")
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="filings")
+    seq = models.PositiveBigIntegerField()  # 1, 2, 3 ... within the agency
+    receipt_number = models.CharField(max_length=40)  # "ND-2026-000042": unique within the agency
+    received_at = models.DateTimeField()
+    idempotency_key = models.CharField(max_length=200)
+    site_ref = models.BigIntegerField()  # the site's id in the licensee's own deployment
+    site_name = models.CharField(max_length=200)
+    quarter = models.CharField(max_length=6)
+    amends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="amended_by")
+    package = models.JSONField()
+    package_sha256 = models.CharField(max_length=64)
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["agency_id", "seq"]
+        indexes = [models.Index(fields=["licensee", "quarter"])]
+        constraints = [
+            models.UniqueConstraint(fields=["agency", "seq"], name="registry_filing_seq_unique_per_agency"),
+            models.UniqueConstraint(fields=["agency", "receipt_number"], name="registry_receipt_unique_per_agency"),
+            models.UniqueConstraint(fields=["licensee", "idempotency_key"], name="registry_filing_key_unique"),
+        ]
+
+    def __str__(self):
+        return f"Filing {self.receipt_number}"
+
+
+class ReceivedAnchor(AppendOnlyModel):
+    """The head of a licensee's audit chain as it sent it (chain, seq, hash, the head's time).
+    Append-only: a later rewrite of the licensee's history cannot reach it, so verification
+    against the registry finds the first head that no longer matches. One row per (licensee,
+    chain, seq): a second head at the same place with another hash is refused."""
+
+    audit_rows = False  # the registry's evidence; no organization of this deployment owns it
+
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="anchors")
+    chain = models.CharField(max_length=24)
+    seq = models.PositiveBigIntegerField()
+    hash = models.CharField(max_length=64)
+    head_at = models.CharField(max_length=40)
+    received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["licensee_id", "chain", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["licensee", "chain", "seq"], name="registry_anchor_unique_per_place")
+        ]
+
+    def __str__(self):
+        return f"Anchor {self.chain} #{self.seq} of licensee {self.licensee_id}"

@@ -1,0 +1,308 @@
+"""Every write of the registry: credentials issued and revoked, filings and anchors received.
+
+House controls (the regulations we hold do not say how a state receives returns
+electronically): a credential is a random secret of which only the SHA-256 is kept; a
+filing is received once per Idempotency-Key (the same key and package answer the same
+receipt); receipts are numbered without gaps per agency and chained.
+"""
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import UTC
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from core import filing_package
+from core.audit import record_event
+from packs.registry import get_pack
+
+from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, ReceivedFiling
+
+HOUSE = "House control"
+MAX_KEY_LENGTH = 200
+MAX_ANCHORS = 500
+ANCHOR_CONFLICT = "registry.anchor_conflict"
+LICENSEE_OBJECT = "registry.licensee"
+
+
+class Conflict(Exception):
+    """A request that contradicts what the registry already holds (answered 409)."""
+
+
+def _secret_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Issued:
+    credential: Credential
+    secret: str  # shown once; the registry keeps only its SHA-256
+
+
+def issue_credential(*, acting_user, licensee: Licensee) -> Issued:
+    """Issue a credential to a licensee; the secret is returned once and never stored."""
+    secret = "lic_" + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        credential = Credential.objects.create(
+            licensee=licensee,
+            prefix=secret[:12],
+            secret_sha256=_secret_digest(secret),
+            issued_at=timezone.now(),
+            issued_by=_who(acting_user),
+        )
+        record_event(
+            actor=acting_user,
+            action="registry.credential_issued",
+            obj=credential,
+            after={"licensee": licensee.pk, "prefix": credential.prefix},
+        )
+    return Issued(credential, secret)
+
+
+def revoke_credential(*, acting_user, credential: Credential) -> Credential:
+    """Revoke a credential: every later request made with it is refused (401)."""
+    with transaction.atomic():
+        credential = Credential.objects.select_for_update().get(pk=credential.pk)
+        if credential.revoked_at is not None:
+            raise ValidationError(
+                {"credential": f"{HOUSE}: this credential was revoked on {credential.revoked_at:%Y-%m-%d}."}
+            )
+        credential.revoked_at, credential.revoked_by = timezone.now(), _who(acting_user)
+        credential.save(update_fields=["revoked_at", "revoked_by"])
+        record_event(
+            actor=acting_user,
+            action="registry.credential_revoked",
+            obj=credential,
+            after={"licensee": credential.licensee_id, "prefix": credential.prefix},
+        )
+    return credential
+
+
+def _who(user) -> str:
+    return user.get_username() if user is not None and user.is_authenticated else "system"
+
+
+def credential_for(secret: str) -> Credential | None:
+    """The live credential whose secret this is, with its licensee and agency; None otherwise."""
+    if not secret or len(secret) > 200:
+        return None
+    return (
+        Credential.objects.select_related("licensee__agency")
+        .filter(secret_sha256=_secret_digest(secret), revoked_at__isnull=True)
+        .first()
+    )
+
+
+# --- Filings ---------------------------------------------------------------------------------------
+
+
+def receipt_hash(prev_hash: str, filing: ReceivedFiling, amends_number: str | None) -> str:
+    """SHA-256 of the previous filing's hash and this filing's receipt (canonical JSON)."""
+    return filing_package.digest(
+        {
+            "prev_hash": prev_hash,
+            "seq": filing.seq,
+            "receipt_number": filing.receipt_number,
+            "received_at": filing.received_at.astimezone(UTC).isoformat(),
+            "licensee": filing.licensee_id,
+            "site_ref": filing.site_ref,
+            "quarter": filing.quarter,
+            "amends": amends_number,
+            "package_sha256": filing.package_sha256,
+        }
+    )
+
+
+def receipt_json(filing: ReceivedFiling) -> dict:
+    return {
+        "receipt_number": filing.receipt_number,
+        "received_at": filing.received_at.astimezone(UTC).isoformat(),
+        "package_sha256": filing.package_sha256,
+        "receipt_sha256": filing.hash,
+        "agency": filing.agency.name if hasattr(filing, "agency") else "",
+        "quarter": filing.quarter,
+        "site": filing.site_ref,
+        "amends": filing.amends.receipt_number if filing.amends_id else None,
+    }
+
+
+def receive_filing(*, credential: Credential, idempotency_key: str, package) -> tuple[ReceivedFiling, bool]:
+    """Receive a filing package and answer its receipt; (filing, created). The same
+    Idempotency-Key with the same package answers the first receipt again; with another
+    package it is a Conflict."""
+    key = (idempotency_key or "").strip()
+    if not 1 <= len(key) <= MAX_KEY_LENGTH:
+        raise ValidationError(
+            {"Idempotency-Key": f"{HOUSE}: send an Idempotency-Key of 1 to {MAX_KEY_LENGTH} characters."}
+        )
+    found = filing_package.problems(package)
+    if found:
+        raise ValidationError({field: f"{HOUSE}: {message}" for field, message in found.items()})
+    licensee = credential.licensee
+    agency = licensee.agency
+    package_sha = filing_package.digest(package)
+    with transaction.atomic():
+        Agency.objects.select_for_update().get(pk=agency.pk)  # one chain per agency: appends wait in turn
+        earlier = ReceivedFiling.objects.filter(licensee=licensee, idempotency_key=key).first()
+        if earlier is not None:
+            if earlier.package_sha256 != package_sha:
+                raise Conflict(
+                    f"{HOUSE}: this Idempotency-Key was used for another package; send a new key for a new filing."
+                )
+            return earlier, False
+        _check_jurisdiction(agency, package)
+        amends = _amended(licensee, package)
+        last = ReceivedFiling.objects.filter(agency=agency).order_by("-seq").values_list("seq", "hash").first()
+        seq, prev = (last[0] + 1, last[1]) if last else (1, GENESIS)
+        now = timezone.now()
+        filing = ReceivedFiling(
+            agency=agency,
+            licensee=licensee,
+            seq=seq,
+            receipt_number=f"{agency.jurisdiction}-{now:%Y}-{seq:06d}",
+            received_at=now,
+            idempotency_key=key,
+            site_ref=package["site"]["id"],
+            site_name=package["site"]["name"][:200],
+            quarter=package["quarter"],
+            amends=amends,
+            package=package,
+            package_sha256=package_sha,
+            prev_hash=prev,
+        )
+        filing.hash = receipt_hash(prev, filing, amends.receipt_number if amends else None)
+        filing.save()
+    return filing, True
+
+
+def _check_jurisdiction(agency: Agency, package: dict) -> None:
+    code = package["site"].get("jurisdiction")
+    if code != agency.jurisdiction:
+        name = get_pack(agency.jurisdiction).name
+        raise ValidationError(
+            {"site": f"{HOUSE}: {agency} receives the filings of {name} sites; this site is under {code!r}."}
+        )
+
+
+def _amended(licensee: Licensee, package: dict) -> ReceivedFiling | None:
+    site_ref, quarter, number = package["site"]["id"], package["quarter"], package.get("amends")
+    if number is None:
+        first = ReceivedFiling.objects.filter(licensee=licensee, site_ref=site_ref, quarter=quarter).first()
+        if first is not None:
+            raise ValidationError(
+                {
+                    "amends": f"{HOUSE}: {quarter} of site {site_ref} was received as {first.receipt_number}; "
+                    "file a correction as an amendment naming that receipt."
+                }
+            )
+        return None
+    amended = ReceivedFiling.objects.filter(licensee=licensee, receipt_number=number).first()
+    if amended is None or amended.site_ref != site_ref or amended.quarter != quarter:
+        raise ValidationError(
+            {"amends": f"{HOUSE}: no filing {number!r} of this licensee for {quarter} of site {site_ref}."}
+        )
+    return amended
+
+
+# --- Anchors ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnchorsReceived:
+    stored: int
+    already_held: int
+
+
+def receive_anchors(*, credential: Credential, anchors) -> AnchorsReceived:
+    """Store the heads a licensee sends (chain, seq, hash, head_at). A head the registry already
+    holds at the same place is skipped; the same place with another hash is a Conflict (the
+    licensee's history there was rewritten), and nothing of the request is stored."""
+    if not isinstance(anchors, list) or not 1 <= len(anchors) <= MAX_ANCHORS:
+        raise ValidationError({"anchors": f"{HOUSE}: send a list of 1 to {MAX_ANCHORS} chain heads."})
+    for index, anchor in enumerate(anchors):
+        found = filing_package.anchor_problems(anchor)
+        if found:
+            field, message = next(iter(found.items()))
+            raise ValidationError({f"anchors[{index}].{field}": f"{HOUSE}: {message}"})
+    licensee = credential.licensee
+    places = {(a["chain"], a["seq"]): a for a in anchors}
+    with transaction.atomic():
+        held = {
+            (row.chain, row.seq): row.hash
+            for row in ReceivedAnchor.objects.filter(licensee=licensee, seq__in={a["seq"] for a in anchors})
+        }
+        clash = next(((c, s) for (c, s), a in places.items() if (c, s) in held and held[c, s] != a["hash"]), None)
+        if clash is None:
+            return _store_anchors(licensee, places, held)
+    chain, seq = clash
+    # Evidence for the agency: the licensee's history at that place was rewritten after it was
+    # anchored here. Kept in the registry's audit log (its own transaction), then refused.
+    with transaction.atomic():
+        record_event(
+            actor=None,
+            action=ANCHOR_CONFLICT,
+            object_type=LICENSEE_OBJECT,
+            object_id=str(licensee.pk),
+            after={"chain": chain, "seq": seq, "held": held[clash], "sent": places[clash]["hash"]},
+        )
+    raise Conflict(
+        f"{HOUSE}: the registry holds another hash for {chain} #{seq} ({held[clash]}): "
+        "the chain was rewritten after it was anchored."
+    )
+
+
+def _store_anchors(licensee, places, held) -> "AnchorsReceived":
+    """The heads not held yet, stored (inside the caller's transaction)."""
+    now = timezone.now()
+    new = [
+        ReceivedAnchor(licensee=licensee, chain=c, seq=s, hash=a["hash"], head_at=a["head_at"][:40], received_at=now)
+        for (c, s), a in places.items()
+        if (c, s) not in held
+    ]
+    ReceivedAnchor.objects.bulk_create(new)
+    return AnchorsReceived(stored=len(new), already_held=len(places) - len(new))
+
+
+# --- Verification ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    ok: bool
+    filings: int
+    problem: str = ""
+
+
+def verify_filings(agency: Agency, chunk: int = 2000) -> ChainCheck:
+    """Walk the agency's filings in order: each links to the one before, hashes to its stored
+    hash, and its package still hashes to its digest. Reads in chunks; no query per row."""
+    prev, count, after = GENESIS, 0, 0
+    numbers: dict[int, str] = {}
+    while True:
+        rows = list(ReceivedFiling.objects.filter(agency=agency, seq__gt=after).order_by("seq")[:chunk])
+        if not rows:
+            return ChainCheck(True, count)
+        for filing in rows:
+            numbers[filing.pk] = filing.receipt_number
+            problem = _filing_problem(filing, prev, after + 1, numbers)
+            if problem:
+                return ChainCheck(False, count, f"{agency}: filing #{filing.seq} ({filing.receipt_number}): {problem}")
+            prev, after, count = filing.hash, filing.seq, count + 1
+
+
+def _filing_problem(filing: ReceivedFiling, prev: str, expected_seq: int, numbers: dict[int, str]) -> str:
+    if filing.seq != expected_seq:
+        return f"filings #{expected_seq} to #{filing.seq - 1} are missing"
+    if filing.prev_hash != prev:
+        return "it does not link to the filing before it"
+    if filing_package.digest(filing.package) != filing.package_sha256:
+        return "its package no longer hashes to the digest in its receipt"
+    if filing.amends_id and filing.amends_id not in numbers:
+        return "the filing it amends is not before it"
+    amends_number = numbers[filing.amends_id] if filing.amends_id else None
+    if receipt_hash(prev, filing, amends_number) != filing.hash:
+        return "its receipt no longer hashes to its stored hash"
+    return ""

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import api, views
+
+app_name = "registry"
+
+urlpatterns = [
+    path("", views.licensees, name="home"),
+    path("filings/", views.filings, name="filings"),
+    path("quarter/", views.quarter, name="quarter"),
+    path("api/v1/filings/", api.FilingsView.as_view(), name="api-filings"),
+    path("api/v1/filings/<str:receipt_number>/", api.FilingView.as_view(), name="api-filing"),
+    path("api/v1/anchors/", api.AnchorsView.as_view(), name="api-anchors"),
+    path("api/v1/licensees/", api.LicenseesView.as_view(), name="api-licensees"),
+    path("api/v1/licensees/<int:pk>/credentials/", api.CredentialsView.as_view(), name="api-credentials"),
+    path("api/v1/credentials/<int:pk>/revoke/", api.RevokeView.as_view(), name="api-revoke"),
+]

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class StatefilingConfig(AppConfig):
+    name = "statefiling"
+    verbose_name = "Filing with the state"
+
+    def ready(self):
+        from core import hooks
+
+        from . import services
+
+        hooks.QUARTER_FILED.register(services.queue_filing)
+        hooks.CHAINS_ANCHORED.register(services.queue_anchors)

@@ -1,0 +1,61 @@
+"""The HTTP client of a registry (stdlib urllib: one request, a timeout, JSON both ways)."""
+
+import json
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+TIMEOUT_SECONDS = 15
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+class Unreachable(Exception):
+    """The registry did not answer (network, timeout, 5xx): try again later."""
+
+
+class Refused(Exception):
+    """The registry answered 4xx: the request as sent will not be accepted."""
+
+    def __init__(self, status: int, detail):
+        super().__init__(f"{status}: {detail}")
+        self.status, self.detail = status, detail
+
+
+def check_url(url: str) -> str | None:
+    """Why `url` is not a registry address, or None. House control: the credential travels
+    only over HTTPS (plain HTTP to this machine itself, for tests and a local registry)."""
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return None
+    if parts.scheme == "http" and parts.hostname in LOOPBACK:
+        return None
+    return "a registry is reached over https:// (http:// only on this machine)."
+
+
+def call(base_url: str, credential: str, method: str, path: str, body=None, headers=None) -> tuple[int, dict]:
+    """(status, JSON) of a 2xx answer; Refused on 4xx; Unreachable otherwise."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base_url.rstrip("/") + path, data=data, method=method)
+    request.add_header("Authorization", f"Licensee {credential}")
+    request.add_header("Accept", "application/json")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 (checked scheme)
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as exc:
+        detail = _detail(exc)
+        if 400 <= exc.code < 500:
+            raise Refused(exc.code, detail) from exc
+        raise Unreachable(f"{exc.code}: {detail}") from exc
+    except (urllib.error.URLError, TimeoutError, ConnectionError, ValueError) as exc:
+        raise Unreachable(str(getattr(exc, "reason", exc))) from exc
+
+
+def _detail(exc: urllib.error.HTTPError):
+    try:
+        return json.loads(exc.read() or b"{}")
+    except ValueError:
+        return exc.reason

@@ -1,0 +1,96 @@
+"""Demo: the North Dakota Attorney General's registry in the same deployment (a deployment
+may be an organization's back office and a regulator's registry at once), with its state
+auditor `state`, the demo organization as its licensee, the organization's filed quarters
+received with their receipts kept on both sides, and the organization's chain head anchored
+there.
+
+The demo delivers in this process, with the registry's and the organization's services,
+so `load_demo` needs no server. The link it makes points at this deployment
+(http://127.0.0.1:$PORT): a quarter filed later in the running demo is delivered by the
+Celery worker over HTTP, as in production. Idempotent: a filing already delivered is not
+sent again; the user, agency, licensee and link are made once.
+"""
+
+import os
+import uuid
+from datetime import date
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from accounting.models import QuarterFiling
+from cardroom.demo import DEMO_PASSWORD
+from core.audit import chain_head
+from registry import services as registry
+from registry.models import Agency, Licensee, Regulator, RegulatorRole
+
+from . import services
+from .models import Submission
+
+AGENCY = "North Dakota Attorney General - Gaming Division"
+CONTACT = "Office of Attorney General, Gaming Division, 600 E Boulevard Ave Dept 125, Bismarck ND 58505"
+
+
+def extend_demo(demo: dict) -> None:
+    organization, gm = demo["organization"], demo["people"]["gm"].user
+    agency, _ = Agency.objects.get_or_create(name=AGENCY, defaults={"jurisdiction": "ND", "contact": CONTACT})
+    _state_auditor(agency)
+    licensee, _ = Licensee.objects.get_or_create(
+        agency=agency,
+        licence_number=organization.licence_number,
+        defaults={"name": organization.name, "expected_from": _first_quarter(organization)},
+    )
+    link = services.live_link(organization.pk, "ND")
+    credential = registry.credential_for(link.credential) if link else None
+    if credential is None:  # first run, or the registry no longer knows the link's credential
+        issued = registry.issue_credential(acting_user=None, licensee=licensee)
+        port = os.environ.get("PORT", "8000")
+        link = services.connect_registry(
+            acting_user=gm,
+            organization=organization,
+            jurisdiction="ND",
+            url=f"http://127.0.0.1:{port}",
+            credential=issued.secret,
+        )
+        credential = issued.credential
+    _deliver_filings(organization, link, credential)
+    head = chain_head(organization.pk)
+    if head is not None:
+        registry.receive_anchors(credential=credential, anchors=[services.anchor_json(head)])
+
+
+def _state_auditor(agency: Agency) -> None:
+    user = get_user_model().objects.filter(username="state").first()
+    if user is None:
+        user = get_user_model().objects.create_user(
+            "state", password=DEMO_PASSWORD, first_name="Dana", last_name="Olson"
+        )
+    Regulator.objects.get_or_create(user=user, defaults={"agency": agency, "role": RegulatorRole.STATE_AUDITOR})
+
+
+def _first_quarter(organization) -> date:
+    first = QuarterFiling.objects.filter(site__organization=organization).order_by("start").first()
+    return first.start if first else timezone.localdate().replace(day=1)
+
+
+def _deliver_filings(organization, link, credential) -> None:
+    filings = QuarterFiling.objects.filter(
+        site__organization=organization, site__jurisdiction="ND", submission__isnull=True
+    )
+    for filing in filings.select_related("site__organization", "filed_by").order_by("start", "site_id"):
+        package = services.build_package(filing, chain_head(organization.pk))
+        key = uuid.uuid4().hex
+        received, _ = registry.receive_filing(credential=credential, idempotency_key=key, package=package)
+        submission = Submission.objects.create(
+            filing=filing,
+            link=link,
+            idempotency_key=key,
+            package=package,
+            package_sha256=received.package_sha256,
+            queued_at=timezone.now(),
+        )
+        services.record_receipt(submission, {**registry.receipt_json(received), "agency": link_agency(credential)})
+
+
+def link_agency(credential) -> str:
+    return credential.licensee.agency.name

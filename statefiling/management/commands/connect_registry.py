@@ -1,0 +1,39 @@
+"""Send an organization's filings for one pack's sites to a state registry (as a gaming manager)."""
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.management.base import CommandError
+
+from cardroom.models import Organization
+from core.management.base import DatabaseCommand
+from statefiling.services import connect_registry
+
+
+class Command(DatabaseCommand):
+    help = "Connect an organization to the registry of the agency for a pack's sites (URL and credential)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--organization", type=int, required=True)
+        parser.add_argument("--jurisdiction", default="ND")
+        parser.add_argument("--url", required=True, help="the registry's base address, https://...")
+        parser.add_argument("--credential", required=True, help="the credential the agency issued")
+        parser.add_argument("--user", required=True, help="a gaming manager of the organization (audited)")
+
+    def handle(self, *args, **o):
+        organization = Organization.objects.filter(pk=o["organization"]).first()
+        if organization is None:
+            raise CommandError(f"--organization: there is no organization {o['organization']}")
+        user = get_user_model().objects.filter(username=o["user"]).first()
+        if user is None:
+            raise CommandError(f"--user: there is no login {o['user']!r}")
+        try:
+            link = connect_registry(
+                acting_user=user,
+                organization=organization,
+                jurisdiction=o["jurisdiction"],
+                url=o["url"],
+                credential=o["credential"],
+            )
+        except (ValidationError, PermissionDenied) as exc:
+            raise CommandError("; ".join(getattr(exc, "messages", [str(exc)]))) from exc
+        self.stdout.write(f"Connected: {organization}'s {link.jurisdiction} filings go to {link.url}")

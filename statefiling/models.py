@@ -1,0 +1,74 @@
+"""The organization's side of electronic filing: where each pack's filings go (the agency's
+registry and the credential it issued), the packages waiting to be delivered, and the
+receipts the registry answered."""
+
+from django.db import models
+
+from accounting.models import QuarterFiling
+from cardroom.models import Organization
+from core.appendonly import AppendOnlyModel
+
+
+class RegistryLink(models.Model):
+    """The registry of the agency that receives the organization's filings for one pack's
+    sites: its address and the credential the agency issued. A gaming manager sets it
+    (`manage.py connect_registry`, audited); the credential is the organization's secret."""
+
+    organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="+")
+    jurisdiction = models.CharField(max_length=10)  # a pack's code
+    url = models.URLField(max_length=300)  # the registry's base address, e.g. https://registry.nd.gov
+    credential = models.CharField(max_length=200)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "jurisdiction"],
+                condition=models.Q(active=True),
+                name="statefiling_one_live_link_per_pack",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.jurisdiction} registry {self.url}"
+
+
+class Submission(models.Model):
+    """A filing package on its way to the registry (an outbox row written in the filing's own
+    transaction, so no filing is lost to a crash or a network fault): retried with the same
+    Idempotency-Key until a receipt arrives. Only its delivery state moves."""
+
+    filing = models.OneToOneField(QuarterFiling, on_delete=models.PROTECT, related_name="submission")
+    link = models.ForeignKey(RegistryLink, on_delete=models.PROTECT, related_name="+")
+    idempotency_key = models.CharField(max_length=64, unique=True)
+    package = models.JSONField()
+    package_sha256 = models.CharField(max_length=64)
+    queued_at = models.DateTimeField()
+    attempts = models.PositiveIntegerField(default=0)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    refused = models.BooleanField(default=False)  # the registry answered 4xx: a person must look
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["delivered_at", "refused"])]
+
+    def __str__(self):
+        return f"Submission of {self.filing}"
+
+
+class FilingReceipt(AppendOnlyModel):
+    """The registry's receipt for a filed quarter: its number, the time the registry received
+    it, the package digest it received and the receipt's own digest (its place in the
+    registry's chain). Append-only: what the state acknowledged never changes."""
+
+    filing = models.OneToOneField(QuarterFiling, on_delete=models.PROTECT, related_name="receipt")
+    agency = models.CharField(max_length=200)
+    receipt_number = models.CharField(max_length=40)
+    received_at = models.DateTimeField()
+    package_sha256 = models.CharField(max_length=64)
+    receipt_sha256 = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"Receipt {self.receipt_number}"
