@@ -44,12 +44,21 @@ SCALE = 1  # 72 dpi: one pixel per point, so the PNG is the page's size in point
 PNG_DIR = os.environ.get("PDF_PNG_DIR")  # set to keep the PNGs for a look
 
 
+# A value cut after its decimal point ("$283,896." over "00"): no sentence of a report ends on a
+# money value.
+CUT_AT_POINT = re.compile(r"[-+]?\$[\d,]*\d\.$")
+
+
 def money_fragments(words: list[dict]) -> list[str]:
     """Words that are part of a money value but not a whole one (a value wrapped mid-number)."""
     bad = []
     for word in words:
         values = [found.rstrip(PUNCTUATION) for found in re.findall(r"[-+]?\$\S*", word["text"])]
-        if any(not MONEY.match(value) for value in values) or TAIL.match(word["text"].strip(PUNCTUATION)):
+        if (
+            any(not MONEY.match(value) for value in values)
+            or TAIL.match(word["text"].strip(PUNCTUATION))
+            or CUT_AT_POINT.search(word["text"])
+        ):
             bad.append(word["text"])
     return bad
 
