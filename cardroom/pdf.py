@@ -105,6 +105,17 @@ class Provenance:
     # "Retain until <date> (ND 99-01.3-08-16...)": how long the report is kept; "" for none.
     retention: str = ""
     generated_by_initials: str = ""  # the preparer's initials on the sign-off block
+    # Who prepared the record, when it is not the person who generated the PDF (a count sheet
+    # is prepared by the count team, not by whoever downloads it): the sign-off block's line.
+    preparer: "Preparer | None" = None
+
+
+@dataclass(frozen=True)
+class Preparer:
+    name: str
+    initials: str
+    prepared_on: date  # in the site's time zone
+    what: str  # "the day the count was signed", for the block's note
 
 
 class _CreationStamp:
@@ -488,6 +499,11 @@ def _numbered_canvas(title: TitleBlock, provenance: Provenance):
     return NumberedCanvas
 
 
+def audit_head_text(head) -> str:
+    """A chain head (cardroom.audit.ChainHead) as the footer prints it: "org-3 #1234 <hash>"."""
+    return f"{head.chain} #{head.seq} {head.hash}" if head else ""
+
+
 def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int, total: int) -> None:
     width, height = canv._pagesize
     canv.saveState()
@@ -527,14 +543,18 @@ SIGNOFF_ROW_HEIGHT = 24  # room for a handwritten signature and initials
 def signoff_block(provenance: Provenance, width: float) -> list[Flowable]:
     """Prepared by / reviewed by, with name, initials, date and signature (house control: an
     auditor files a report signed by who prepared it and who reviewed it). The preparer is the
-    person who generated the PDF, dated in the generation's (the site's) time zone; the reviewer's
+    record's (`Provenance.preparer`) or else the person who generated the PDF, dated in the
+    site's time zone; the reviewer's
     line is left blank to be completed by hand."""
     moment = provenance.generated_at
     zone = str(moment.tzinfo) if moment.tzinfo else "UTC"
+    preparer = provenance.preparer or Preparer(
+        provenance.generated_by, provenance.generated_by_initials, moment.date(), "the day the report was generated"
+    )
     fixed = [84, 170, 56, 110]
     rows = [
         ["", "Name", "Initials", "Date", "Signature"],
-        ["Prepared by", provenance.generated_by, provenance.generated_by_initials, f"{moment:%Y-%m-%d}", ""],
+        ["Prepared by", preparer.name, preparer.initials, f"{preparer.prepared_on:%Y-%m-%d}", ""],
         ["Reviewed by", "", "", "", ""],
     ]
     table = Table(
@@ -552,7 +572,7 @@ def signoff_block(provenance: Provenance, width: float) -> list[Flowable]:
             ]
         )
     )
-    note = f"Prepared-by date: the day the report was generated, in {zone}. Reviewer: complete by hand."
+    note = f"Prepared-by date: {preparer.what}, in {zone}. Reviewer: complete by hand."
     return [Spacer(1, 12), para("Prepared and reviewed", "heading"), table, para(note, "small")]
 
 

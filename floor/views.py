@@ -22,8 +22,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, require_role
+from cardroom.audit import chain_head
 from cardroom.forms import add_pin_fields
 from cardroom.models import Site, Table
+from cardroom.pdf import audit_head_text
 from cardroom.pins import acting_user_for
 from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
@@ -203,7 +205,8 @@ def carry_items(request):
     if form.is_valid():
         chosen, reason = form.cleaned_data["items"], form.cleaned_data["reason"]
         done = call_service(
-            form, lambda: services.carry_open_items(acting_user=request.user, gaming_day=day, keys=chosen, reason=reason)
+            form,
+            lambda: services.carry_open_items(acting_user=request.user, gaming_day=day, keys=chosen, reason=reason),
         )
         if done is not None:
             messages.success(request, f"{len(done)} item{'s' if len(done) != 1 else ''} carried past the close.")
@@ -573,7 +576,8 @@ def slip_pdf(request, pk):
     slip = _visible_slip(request, pk)
     employee = access_for(request.user).employee
     document = build_slip_document(slip, generated_by=employee.name if employee else request.user.get_username())
-    response = HttpResponse(render_slip_pdf(document), content_type="application/pdf")
+    head = audit_head_text(chain_head(slip.site.organization_id))
+    response = HttpResponse(render_slip_pdf(document, audit_head=head), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{slip.kind}-slip-{slip.number}.pdf"'
     return response
 

@@ -15,8 +15,8 @@ import math
 import pdfplumber
 import pytest
 
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock
 from cardroom.models import Site
+from cardroom.pdf import Provenance, ReportDocument, TitleBlock
 from reports.registry import ReportContext, load_kinds
 from tests.api.demo import load_short_demo
 from tests.reports.test_pdf_render import REQUESTED_AT, check_pdf, money_fragments, run_for
@@ -106,3 +106,28 @@ def test_the_scaling_reaches_the_largest_figure():
     assert data[0] == Line(LARGEST_CENTS // 12_345 * 12_345 + 12_345, 2500)
     assert data[1].amount_cents < 0 and data[1].value_cents == 100
     assert money_fragments([{"text": "$9,999,999."}, {"text": "99"}, {"text": "$1,000"}]) == ["$9,999,999."]
+
+
+def test_the_count_sheet_and_the_slip_print_iso_dates_the_chain_head_and_who_prepared_them(gm, client):
+    from django.urls import reverse
+
+    from cardroom.audit import chain_head
+    from counts.models import CountSession
+    from floor.models import Slip
+
+    client.force_login(gm.user)
+    session = CountSession.objects.filter(signatures__isnull=False).select_related("site").first()
+    head = chain_head(session.site.organization_id)
+    pdf = client.get(reverse("counts:sheet", args=[session.pk])).content
+    text = " ".join(check_pdf("count-sheet", pdf, landscape=False, licence=session.site.organization.licence_number)
+                    .split())  # fmt: skip
+    assert f"#{head.seq} {head.hash}" in text
+    team = f"{session.first_member} and {session.second_member}"
+    assert f"Prepared by {team} {session.first_member.initials}, {session.second_member.initials}" in text
+    assert gm.name not in text.split("Prepared by")[1]  # the downloader is named only in the footer
+
+    slip = Slip.objects.filter(steps__kind="receive").select_related("site", "gaming_day").first()
+    pdf = client.get(reverse("accounting_slip_pdf", args=[slip.pk])).content
+    text = check_pdf("slip", pdf, landscape=False, signoff=False, licence=slip.site.organization.licence_number)
+    assert f"Gaming day {slip.gaming_day.gaming_date:%Y-%m-%d}" in text
+    assert "Audit chain head at generation:" in text and "/20" not in text  # no US-style dates

@@ -198,7 +198,12 @@ def test_the_count_sheet_and_the_slip_print_the_licence_and_times_in_the_site_ti
     assert " UTC" not in text
     for signature in session.signatures.all():
         assert format_generated_at(signature.signed_at.astimezone(zone)) in text
-    assert f"Prepared by Pat Auditor PA {REQUESTED_AT.astimezone(zone):%Y-%m-%d}" in text
+    # Prepared by the count team, dated when they signed; whoever downloaded it is in the footer.
+    signed_on = session.signatures.order_by("signed_at").last().signed_at.astimezone(zone)
+    team = f"{session.first_member} and {session.second_member}"
+    initials = f"{session.first_member.initials}, {session.second_member.initials}"
+    assert f"Prepared by {team} {initials} {signed_on:%Y-%m-%d}" in " ".join(text.split())
+    assert "by Pat Auditor" in text
     assert creation_date(pdf) == REQUESTED_AT
 
     # The slip: one page, the licence, signature times in the site's zone with the zone named.
