@@ -141,6 +141,11 @@ def daily(request):
     context = {
         **items,
         "table_rows": [(t, items["open_slips"].get(t.table_number, [])) for t in summary.tables],
+        # The corrections entered on this day count in its total: each is a row, so the total is
+        # the sum of the rows (a cash correction moves the cash figures, not the tables').
+        "adjustment_rows": [
+            (a, summaries.adjustment_custody((a,))) for a in summary.adjustments_recorded if a.field != "cash"
+        ],
         "site": site,
         "law": site_law(site),
         "pack": pack_figures(site, day, day),
@@ -295,7 +300,9 @@ def other_games(request):
         try:
             amount = decimal_to_cents(request.POST.get("amount", ""))
         except ValueError as exc:
-            raise ValidationError({"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}) from exc
+            raise ValidationError(
+                {"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}
+            ) from exc
         standing = accounting_queries.other_games_agp(site.organization_id, chosen)
         corrects = standing if request.POST.get("correct") and standing is not None else None
         services.record_other_games_agp(

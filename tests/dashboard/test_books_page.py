@@ -60,8 +60,16 @@ def test_the_auditor_may_not_close_the_books(client, cast, site, complete_day):
 def test_a_gaming_manager_records_an_adjusting_entry_shown_on_both_days(client, cast, site, complete_day):
     client.force_login(cast[Role.GAMING_MANAGER].user)
     post(client, site, "close")
-    response = post(client, site, "adjust", field="drop", table_number="1", amount="-20.00",
-                    recorded_on="2026-08-20", reason="Recount of box 1 found a $20 bill counted twice")
+    response = post(
+        client,
+        site,
+        "adjust",
+        field="drop",
+        table_number="1",
+        amount="-20.00",
+        recorded_on="2026-08-20",
+        reason="Recount of box 1 found a $20 bill counted twice",
+    )
     assert 'id="adjustments-to-this-day"' in response.content.decode()
     adjustment = Adjustment.objects.get()
     assert (adjustment.amount_cents, adjustment.table.number) == (-2_000, 1)
@@ -72,7 +80,26 @@ def test_a_gaming_manager_records_an_adjusting_entry_shown_on_both_days(client, 
 def test_a_bad_adjustment_changes_nothing_and_says_why(client, cast, site, complete_day):
     client.force_login(cast[Role.GAMING_MANAGER].user)
     post(client, site, "close")
-    response = post(client, site, "adjust", field="drop", table_number="1", amount="12.345", recorded_on="2026-08-20",
-                    reason="x")
+    response = post(
+        client, site, "adjust", field="drop", table_number="1", amount="12.345", recorded_on="2026-08-20", reason="x"
+    )
     assert "amount" in response.content.decode()
     assert not Adjustment.objects.exists()
+
+
+def test_the_daily_total_is_the_sum_of_its_rows_with_each_adjustment_a_row(client, cast, site, complete_day):
+    import re
+
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post(client, site, "close")
+    post(client, site, "adjust", field="drop", table_number="1", amount="-20.00",
+         recorded_on="2026-08-20", reason="Recount of box 1 found a $20 bill counted twice")  # fmt: skip
+    page = client.get(f"/figures/daily/?site={site.pk}&date=2026-08-20").content.decode()
+    rows = re.findall(r'<tr[^>]*data-(?:table|adjustment)="[^"]*"[^>]*>(.*?)</tr>', page, re.S)
+    total = re.search(r'<tr[^>]*id="total">(.*?)</tr>', page, re.S).group(1)
+
+    def drop(row: str) -> str:
+        return re.findall(r'<td class="text-end[^"]*">([^<]*)</td>', row)[0]
+
+    assert [drop(row) for row in rows] == ["-$20.00"] and drop(total) == "-$20.00"
+    assert "corrects 2026-08-14" in rows[0] and "counted twice" in rows[0]
