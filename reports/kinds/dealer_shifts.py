@@ -14,7 +14,7 @@ from cardroom.pdf import LeftText, data_table, format_clock, landscape_frame_wid
 from packs import RevenueModel
 
 from .. import rules as report_rules
-from ..columns import CellType, Column, names
+from ..columns import CellType, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -90,7 +90,9 @@ def _cells(line: ShiftLine, notes: dict[str, int]) -> list:
 def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
     counts = Counter(line.figures.not_separable_because for line in data.shifts if line.figures.custody is None)
     return [
-        para(f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s)).")
+        para(
+            f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s))."
+        )
         for reason, number in notes.items()
     ]
 
@@ -141,7 +143,7 @@ COLUMNS = [
     Column("hold", CellType.RATIO),
     Column("not_separable_because"),
 ]
-CSV_HEADER = names(COLUMNS)
+CSV_HEADER = headings(COLUMNS)
 
 
 def table(data: DealerShiftReport) -> tuple[list[Column], list[list]]:

@@ -29,7 +29,7 @@ from cardroom.pdf import data_table, para
 from cardroom.periods import Quarter
 
 from .. import rules as report_rules
-from ..columns import DATE, MONEY, RATIO, Column, names
+from ..columns import DATE, MONEY, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_section
 from .tournament_record import summary_section
@@ -439,7 +439,7 @@ COLUMNS = [
     Column("tax", MONEY),
     Column("note"),
 ]
-HEADER = names(COLUMNS)
+HEADER = headings(COLUMNS)
 
 
 def _row(row: str, **cells) -> list:

@@ -18,7 +18,7 @@ from tournaments.models import Tournament
 from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT_RECORDS
 
 from .. import rules as report_rules
-from ..columns import DATE, DATETIME, INT, MONEY, Column, names
+from ..columns import DATE, DATETIME, INT, MONEY, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -81,7 +81,7 @@ class TournamentRecordReport:
 
 
 def _cited(rule, where: str) -> str:
-    """" (citation)" where the site's pack states the rule; "" elsewhere (a house's own record)."""
+    """ " (citation)" where the site's pack states the rule; "" elsewhere (a house's own record)."""
     return f" ({rule.at(where)})" if rule.applies(where) else ""
 
 
@@ -203,7 +203,9 @@ def render(data: TournamentRecordReport) -> list:
     for r in data.tournaments:
         story += [
             para(f"{r.name} ({r.gaming_date})", "heading"),
-            para(f"Rules disclosed to players{_cited(report_rules.TOURNAMENT_RULES, w)}; the chips have no cash redemption value."),
+            para(
+                f"Rules disclosed to players{_cited(report_rules.TOURNAMENT_RULES, w)}; the chips have no cash redemption value."
+            ),
             data_table(["Rule", "As announced"], [list(line) for line in r.rules], col_widths=[150, 375]),
             Spacer(1, 6),
             para(f"Register of players and their fees{_cited(report_rules.TOURNAMENT_REGISTER, w)}", "heading"),
@@ -291,7 +293,7 @@ def summary_section(t, twenty_one_agp_cents: int, *, where: str = "ND") -> list:
 COLUMNS = [Column("tournament"), Column("gaming_date", DATE), Column("section"), Column("when", DATETIME),
            Column("player"), Column("what"), Column("amount", MONEY), Column("chips", INT), Column("initials"),
            Column("note")]  # fmt: skip
-CSV_HEADER = names(COLUMNS)
+CSV_HEADER = headings(COLUMNS)
 
 
 def table(data: TournamentRecordReport) -> tuple[list[Column], list[list]]:
