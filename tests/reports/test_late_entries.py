@@ -83,7 +83,7 @@ def test_the_daily_report_lists_the_days_late_entries(auditor_api, site, slips):
     ]
     csv = csv_rows(auditor_api, run)
     total = next(row for row in csv[1:] if row[1] == "total")
-    assert total[daily.HEADER.index("entered_late")] == str(
+    assert total[daily.HEADER.index("Entered late")] == str(
         sum(1 for row in listed if row)  # every late record of the day counted on the total line
     )
-    assert slip_register.CSV_HEADER[-1] == "entered_late"
+    assert slip_register.CSV_HEADER[-1] == "Entered late"

@@ -70,7 +70,7 @@ def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine
     for alert in api_alerts:
         assert "".join(alert["citation"].split()) in flat and alert["due_date"] in text
     csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
-    assert len(csv_rows) == 1 + len(api_alerts) and csv_rows[0].startswith("rule,alert,period,subject,opened,due")
+    assert len(csv_rows) == 1 + len(api_alerts) and csv_rows[0].startswith("Rule,Alert,Period,Subject,Opened,Due")
     sheet = load_workbook(
         io.BytesIO(auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=xlsx").content)
     ).active
