@@ -43,10 +43,23 @@ class BookDateField(forms.DateField):
         return cleaned
 
 
+def time_zone_choices() -> list[tuple[str, str]]:
+    """The IANA time zones, the United States' first (every pack is a state's)."""
+    from zoneinfo import available_timezones
+
+    zones = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+    us = [z for z in zones if z.startswith(("America/", "Pacific/Honolulu"))]
+    return [("United States and the Americas", [(z, z.replace("_", " ")) for z in us]),
+            ("Elsewhere", [(z, z.replace("_", " ")) for z in zones if z not in us] + [("UTC", "UTC")])]  # fmt: skip
+
+
 class BootstrapMixin:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
+            if isinstance(field, forms.DateField) and type(field.widget) is forms.DateInput:
+                field.widget = forms.DateInput(attrs=field.widget.attrs, format="%Y-%m-%d")
+                field.widget.input_type = "date"  # the browser's date picker, ISO in the form
             widget = field.widget
             css = (
                 "form-check-input"
@@ -57,6 +70,10 @@ class BootstrapMixin:
 
 
 class SiteForm(BootstrapMixin, forms.ModelForm):
+    time_zone = forms.TypedChoiceField(
+        choices=time_zone_choices, help_text="The site's local time: its gaming days and every time it prints."
+    )
+
     class Meta:
         model = Site
         fields = [
@@ -75,7 +92,8 @@ class TableForm(BootstrapMixin, forms.ModelForm):
     min_wager_cents = CentsField(label="Minimum wager ($)")
     max_wager_cents = CentsField(label="Maximum wager ($)")
     min_bank_cents = CentsField(
-        label="Minimum bank ($)", required=False,
+        label="Minimum bank ($)",
+        required=False,
         help_text="Washington blackjack only: at most $500 (WAC 230-40-125(3) (1999 proposed amendment)).",
     )
 

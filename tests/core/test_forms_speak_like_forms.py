@@ -1,0 +1,41 @@
+"""Setup and admin speak like forms (issue 33): Yes/No rather than True/False, a picker of time
+zones, the browser's date picker for dates, and plurals an admin reads without wincing."""
+
+import re
+
+import pytest
+from django.apps import apps
+
+from cardroom.models import Role
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_setup_lists_say_yes_and_no(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get("/setup/sites/").content.decode()
+    cells = re.findall(r"<td>([^<]*)</td>", page)
+    assert "Yes" in cells and "True" not in cells and "False" not in cells
+
+
+def test_the_site_form_picks_a_time_zone_and_dates_with_the_browsers_pickers(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/setup/sites/{site.pk}/").content.decode()
+    select = re.search(r'<select name="time_zone"[^>]*>(.*?)</select>', page, re.S)
+    assert select and f'<option value="{site.time_zone}" selected>' in select.group(1)
+    assert 'value="America/Los_Angeles"' in select.group(1) and 'value="Europe/Paris"' in select.group(1)
+    assert re.search(r'<input type="date" name="twenty_one_discontinued_on"', page)
+
+
+def test_a_time_zone_not_among_the_choices_is_refused_naming_the_field(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    response = client.post(f"/setup/sites/{site.pk}/", {"name": site.name, "time_zone": "Mars/Olympus"})
+    assert "Mars/Olympus is not one of the available choices" in response.content.decode()
+    site.refresh_from_db()
+    assert site.time_zone != "Mars/Olympus"
+
+
+def test_every_model_has_a_plural_an_admin_can_read():
+    wrong = {m._meta.label: str(m._meta.verbose_name_plural) for m in apps.get_models()
+             if re.search(r"(ss|xs|[^aeiou]ys|chs|shs)$", str(m._meta.verbose_name_plural))}  # fmt: skip
+    assert wrong == {}
