@@ -176,9 +176,7 @@ class StrictInputMixin:
             }
             if hasattr(data, "getlist"):  # a form body: one value per field unless the field is a list
                 for name, field in writable.items():
-                    if len(data.getlist(name)) > 1 and not isinstance(
-                        field, serializers.ListField | serializers.ManyRelatedField
-                    ):
+                    if len(data.getlist(name)) > 1 and not isinstance(field, serializers.ListField | serializers.ManyRelatedField):
                         errors[name] = [f"House control: the field {name!r} is given twice; give it once."]
             errors.update(_id_errors(data, writable))
             if errors:
@@ -412,20 +410,9 @@ class SiteViewSet(WritableScopedViewSet):
 
 
 TABLE_PACK_OPTIONS = [
-    "max_players",
-    "betting_spaces",
-    "dealt_from",
-    "double_on",
-    "double_after_split",
-    "split_pairs",
-    "resplit_allowed",
-    "split_aces_one_card",
-    "surrender",
-    "blackjack_payout",
-    "payout_rounding",
-    "tie_option",
-    "banker",
-    "min_bank_cents",
+    "max_players", "betting_spaces", "dealt_from", "double_on", "double_after_split", "split_pairs",
+    "resplit_allowed", "split_aces_one_card", "surrender", "blackjack_payout", "payout_rounding",
+    "tie_option", "banker", "min_bank_cents",
 ]
 
 
@@ -494,16 +481,8 @@ class TableViewSet(WritableScopedViewSet):
 class ChipDenominationSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChipDenomination
-        fields = [
-            "id",
-            "organization",
-            "value_cents",
-            "primary_colour",
-            "edge_spots",
-            "edge_colour",
-            "second_edge_colour",
-            "active",
-        ]
+        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "edge_colour",
+                  "second_edge_colour", "active"]
         read_only_fields = ["organization"]
 
 

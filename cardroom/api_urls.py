@@ -13,15 +13,5 @@ router.register("employees", api.EmployeeViewSet, basename="employee")
 router.register("memberships", api.MembershipViewSet, basename="membership")
 router.register("employee-relations", api.RelationViewSet, basename="employee-relation")
 
-for module in (
-    "floor.api_routes",
-    "cage.api_routes",
-    "surveillance.api_routes",
-    "counts.api_routes",
-    "tournaments.api_routes",
-    "approvals.api_routes",
-    "fees.api_routes",
-    "compliance.api_routes",
-    "reports.api_routes",
-):
+for module in ("floor.api_routes", "cage.api_routes", "surveillance.api_routes", "counts.api_routes", "tournaments.api_routes", "approvals.api_routes", "fees.api_routes", "compliance.api_routes", "reports.api_routes"):
     __import__(module, fromlist=["register"]).register(router)

@@ -81,13 +81,8 @@ class AppendOnlyQuerySet(models.QuerySet):
         by COPY, each field's value as the ORM prepares it for an INSERT, their ids taken
         from the sequence first; None where that does not apply (bulk_create then inserts)."""
         conn, opts = connections[self.db], self.model._meta
-        if (
-            conn.vendor != "postgresql"
-            or len(objs) < COPY_ROWS
-            or opts.parents
-            or not isinstance(opts.pk, AutoFieldMixin)
-            or any(obj.pk is not None for obj in objs)
-        ):
+        if (conn.vendor != "postgresql" or len(objs) < COPY_ROWS or opts.parents
+                or not isinstance(opts.pk, AutoFieldMixin) or any(obj.pk is not None for obj in objs)):
             return None
         self._prepare_for_bulk_create(objs)
         fields = [f for f in opts.concrete_fields if not f.primary_key and not f.generated]
@@ -99,9 +94,7 @@ class AppendOnlyQuerySet(models.QuerySet):
             ids = take_ids(cursor, self.model, len(objs))
             with cursor.cursor.copy(f"COPY {conn.ops.quote_name(opts.db_table)} ({columns}) FROM STDIN") as copy:
                 for pk, row in zip(ids, values, strict=True):
-                    copy.write_row(
-                        [pk, *(f.get_db_prep_save(value, conn) for f, value in zip(fields, row, strict=True))]
-                    )
+                    copy.write_row([pk, *(f.get_db_prep_save(value, conn) for f, value in zip(fields, row, strict=True))])
         for obj, pk in zip(objs, ids, strict=True):
             obj.pk, obj._state.adding, obj._state.db = pk, False, self.db
         return objs

@@ -343,17 +343,8 @@ def _copy_events(conn, events: Sequence[AuditEvent]) -> None:
         ids = take_ids(cursor, AuditEvent, len(events))
         with cursor.cursor.copy(_EVENT_COPY_SQL) as copy:
             for pk, event in zip(ids, events, strict=True):
-                copy.write_row(
-                    [
-                        pk,
-                        *(
-                            getattr(event, name)
-                            if as_json is None
-                            else as_json.get_db_prep_save(getattr(event, name), conn)
-                            for name, as_json in _EVENT_COPY_VALUES
-                        ),
-                    ]
-                )
+                copy.write_row([pk, *(getattr(event, name) if as_json is None else as_json.get_db_prep_save(getattr(event, name), conn)
+                                      for name, as_json in _EVENT_COPY_VALUES)])
     for event, pk in zip(events, ids, strict=True):
         event.pk, event._state.adding, event._state.db = pk, False, conn.alias
 

@@ -56,7 +56,9 @@ def law_at(jurisdiction: str) -> ChipLaw | None:
 def organization_jurisdictions(organization_id: int) -> set[str]:
     from .models import Site
 
-    return set(Site.objects.filter(organization_id=organization_id, active=True).values_list("jurisdiction", flat=True))
+    return set(
+        Site.objects.filter(organization_id=organization_id, active=True).values_list("jurisdiction", flat=True)
+    )
 
 
 def laws_of(jurisdictions) -> list[ChipLaw]:

@@ -27,9 +27,7 @@ class ChipColours:
 
 
 def colours_of(chip) -> ChipColours:
-    return ChipColours(
-        chip.value_cents, chip.primary_colour, tuple(c for c in (chip.edge_colour, chip.second_edge_colour) if c)
-    )
+    return ChipColours(chip.value_cents, chip.primary_colour, tuple(c for c in (chip.edge_colour, chip.second_edge_colour) if c))
 
 
 def reversed_pair(a: ChipColours, b: ChipColours) -> bool:
@@ -63,15 +61,14 @@ def colour_spec_problems(chips: Iterable[ChipColours], law: ChipLaw) -> list[str
                 problems.append(f"{citation}: the {value} chip has no edge spots.")
             continue
         if not 1 <= len(chip.edges) <= 2:
-            problems.append(
-                f"{citation}: the {value} chip needs one or two contrasting edge spot colours ({spec.edge_spots})."
-            )
+            problems.append(f"{citation}: the {value} chip needs one or two contrasting edge spot colours "
+                            f"({spec.edge_spots}).")
         elif chip.primary in chip.edges:
             problems.append(f"{citation}: the {value} chip's edge spots must contrast with its primary colour.")
         if spec.edge_colour and chip.edges and spec.edge_colour not in chip.edges:
             problems.append(f"{citation}: the {value} chip must have {spec.edge_spots}.")
     for i, a in enumerate(chips):
-        problems += [reversed_pair_message(a, b, law) for b in chips[i + 1 :] if reversed_pair(a, b)]
+        problems += [reversed_pair_message(a, b, law) for b in chips[i + 1:] if reversed_pair(a, b)]
     return problems
 
 

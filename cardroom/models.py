@@ -72,9 +72,7 @@ class Site(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="sites")
     name = models.CharField(max_length=200)
     jurisdiction = models.CharField(
-        max_length=5,
-        choices=Jurisdiction.choices,
-        default=Jurisdiction.ND,
+        max_length=5, choices=Jurisdiction.choices, default=Jurisdiction.ND,
         help_text="The jurisdiction pack whose rules, figures and reports apply to the site.",
     )
     time_zone = models.CharField(max_length=64, default="America/Chicago", validators=[validate_time_zone])
@@ -95,9 +93,7 @@ class Site(models.Model):
     # ND 99-01.3-08-06(2): the day the organization discontinued twenty-one at the site; its
     # chips are then redeemed at the business office or an active site for thirty days.
     twenty_one_discontinued_on = models.DateField(
-        null=True,
-        blank=True,
-        help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after).",
+        null=True, blank=True, help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after)."
     )
     history = HistoricalRecords()
 
@@ -188,9 +184,7 @@ class Table(models.Model):
     # The pack (packs) validates the deck count and every option below against its rules.
     decks = models.PositiveSmallIntegerField(default=6, validators=[MinValueValidator(1), MaxValueValidator(8)])
     max_players = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
-    betting_spaces = models.PositiveSmallIntegerField(
-        default=7, validators=[MinValueValidator(1), MaxValueValidator(9)]
-    )
+    betting_spaces = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
     dealt_from = models.CharField(max_length=10, choices=DealtFrom.choices, default=DealtFrom.SHOE)
     dealer_hits_soft_17 = models.BooleanField(default=False)
     double_on = models.CharField(max_length=15, choices=DoubleOn.choices, default=DoubleOn.ANY_TWO)
@@ -199,9 +193,7 @@ class Table(models.Model):
     resplit_allowed = models.BooleanField(default=True)
     split_aces_one_card = models.BooleanField(default=True)
     surrender = models.CharField(max_length=10, choices=Surrender.choices, default=Surrender.NONE)
-    blackjack_payout = models.CharField(
-        max_length=5, choices=BlackjackPayout.choices, default=BlackjackPayout.THREE_TO_TWO
-    )
+    blackjack_payout = models.CharField(max_length=5, choices=BlackjackPayout.choices, default=BlackjackPayout.THREE_TO_TWO)
     payout_rounding = models.CharField(max_length=15, choices=PayoutRounding.choices, blank=True, default="")
     # 9 NYCRR 4620.5(h): the organization's tie option (1 all ties push, 2 push on naturals only,
     # 3 house wins all ties); None outside New York.
@@ -213,9 +205,7 @@ class Table(models.Model):
     even_money_offered = models.BooleanField(default=False)
     tip_betting_allowed = models.BooleanField(default=True)
     double_down = models.CharField(max_length=10, choices=DoubleDown.choices, default=DoubleDown.EQUAL)
-    tip_double_down = models.CharField(
-        max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED
-    )
+    tip_double_down = models.CharField(max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED)
     dealing_method = models.CharField(max_length=15, choices=DealingMethod.choices, default=DealingMethod.NO_PEEK)
     # ND 99-01.3-08-10(1)(c)(5): while the table's card-reading device is out of order, the table
     # deals by the hole-card-no-peek or no-hole-card method although the site uses the reader.
@@ -263,9 +253,7 @@ class Table(models.Model):
         """The dealing method of a site's active twenty-one tables (None: no such table)."""
         row = (
             cls.objects.filter(site_id=site_id, game=Game.TWENTY_ONE, active=True)
-            .order_by("number")
-            .values_list("dealing_method", "card_reader_malfunction")
-            .first()
+            .order_by("number").values_list("dealing_method", "card_reader_malfunction").first()
         )
         if row is None:
             return None
@@ -361,9 +349,7 @@ class ChipDenomination(models.Model):
         from .chips import colours_of, reversed_pair, reversed_pair_message
 
         mine = colours_of(self)
-        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(
-            pk=self.pk
-        )
+        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(pk=self.pk)
         for other in siblings.exclude(value_cents=self.value_cents):
             if reversed_pair(mine, colours_of(other)):
                 raise ValidationError({"edge_colour": reversed_pair_message(mine, colours_of(other), law)})
@@ -372,18 +358,10 @@ class ChipDenomination(models.Model):
         """The $25 chip cannot be withdrawn while a table of the organization, at a site whose pack
         states the rule, accepts $25 wagers."""
         twenty_five = law.twenty_five_dollars_cents
-        tables = (
-            Table.objects.filter(
-                site__organization_id=self.organization_id,
-                site__jurisdiction__in=jurisdictions,
-                site__active=True,
-                active=True,
-                game=Game.TWENTY_ONE,
-                max_wager_cents__gte=twenty_five,
-            )
-            .select_related("site")
-            .order_by("site__name", "number")
-        )
+        tables = Table.objects.filter(
+            site__organization_id=self.organization_id, site__jurisdiction__in=jurisdictions, site__active=True,
+            active=True, game=Game.TWENTY_ONE, max_wager_cents__gte=twenty_five,
+        ).select_related("site").order_by("site__name", "number")
         table = tables.first()
         if table is not None:
             raise ValidationError(
@@ -399,7 +377,9 @@ class Employee(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="employee")
     initials = models.CharField(max_length=4)
     employment_type = models.CharField(max_length=30, choices=EmploymentType.choices, default=EmploymentType.GAMING)
-    supervisor = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates")
+    supervisor = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates"
+    )
     # ND 99-01.3-08-14(2): family and household relations do not disqualify an independent contractor.
     independent_contractor = models.BooleanField(default=False)
     active = models.BooleanField(default=True)
@@ -549,9 +529,7 @@ class AuditEvent(AppendOnlyModel):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
     actor_label = models.CharField(max_length=150)
     # no index of its own: the (organization, seq) index leads with it
-    organization = models.ForeignKey(
-        Organization, null=True, on_delete=models.PROTECT, related_name="+", db_index=False
-    )
+    organization = models.ForeignKey(Organization, null=True, on_delete=models.PROTECT, related_name="+", db_index=False)
     site = models.ForeignKey(Site, null=True, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=80)
     object_type = models.CharField(max_length=80)

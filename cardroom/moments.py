@@ -135,10 +135,7 @@ class EnteredRecord(models.Model):
     entry_site: str = "site"
 
     entered_at = models.DateTimeField(
-        null=True,
-        blank=True,
-        editable=False,
-        help_text="When the record was entered (the occurrence time is its *_at).",
+        null=True, blank=True, editable=False, help_text="When the record was entered (the occurrence time is its *_at)."
     )
     entered_late = models.BooleanField(
         default=False, editable=False, help_text="Entered past the site's late entry threshold."
@@ -152,6 +149,7 @@ class EnteredRecord(models.Model):
             self.stamp_entry()
         super().save(*args, **kwargs)
 
+
     def _entry_site(self):
         obj = self
         for name in self.entry_site.split("."):
@@ -163,7 +161,6 @@ class EnteredRecord(models.Model):
             self.entered_at = now or timezone.now()
         occurred = getattr(self, self.occurred_field, None)
         self.entered_late = is_late(self._entry_site(), occurred, self.entered_at)
-
 
 def backfill_entered_at(app_label: str, model_name: str, occurred_field: str, append_only: bool = True):
     """A migration step: rows entered before `entered_at` existed were entered live, at their

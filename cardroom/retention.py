@@ -63,8 +63,7 @@ class RetentionRule:
 # The two retention periods (North Dakota's 08-16), as data; cited at a site by its pack.
 STANDARD = RetentionRule(3, RETENTION_KEY, "three years from the end of the quarter of the activity")
 DEALER_HOLD_AND_VIDEO_REVIEW = RetentionRule(
-    1,
-    SHORT_RETENTION_KEY,
+    1, SHORT_RETENTION_KEY,
     "one year from the end of the quarter of the activity (dealer percent-of-hold and video review records)",
 )
 # Where the site's pack states no period: three years, the house's own control.
