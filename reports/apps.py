@@ -27,7 +27,5 @@ def _surveillance_site(site_id: int, on) -> bool:
     """Whether the site had a video surveillance system required (and so kept) on `on`."""
     from surveillance.models import SurveillanceStatus
 
-    latest = (
-        SurveillanceStatus.objects.filter(site_id=site_id, since__lte=on).order_by("since", "recorded_at", "id").last()
-    )
+    latest = SurveillanceStatus.objects.filter(site_id=site_id, since__lte=on).order_by("since", "recorded_at", "id").last()
     return bool(latest and latest.required)

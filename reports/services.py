@@ -44,9 +44,7 @@ def resolve_period(kind: ReportKind, *, start=None, end=None, quarter=None) -> t
         day = _parse_date(end or start or timezone.localdate(), "end")
         return day, day, f"as of {day}"
     if start in (None, "") or end in (None, ""):
-        raise ValidationError(
-            {"start" if start in (None, "") else "end": "Give start and end (YYYY-MM-DD), or a quarter."}
-        )
+        raise ValidationError({"start" if start in (None, "") else "end": "Give start and end (YYYY-MM-DD), or a quarter."})
     first, last = _parse_date(start, "start"), _parse_date(end, "end")
     if last < first:
         raise ValidationError({"end": f"The end ({last}) is before the start ({first})."})
@@ -67,32 +65,16 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
     kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title_at(site).lower()} holds them)")
     if not kinds[kind].applies_to(site):  # another pack's report: named in the site's own words only
         title = kinds[kind].title
-        raise ValidationError(
-            {
-                "kind": f"{HOUSE_CONTROL}: the {title[0].lower()}{title[1:]} is not a report of "
-                f"{site} ({pack_for(site).name})."
-            }
-        )
+        raise ValidationError({"kind": f"{HOUSE_CONTROL}: the {title[0].lower()}{title[1:]} is not a report of "
+                                       f"{site} ({pack_for(site).name})."})
     first, last, label = resolve_period(kinds[kind], start=start, end=end, quarter=quarter)
     with transaction.atomic():
         run = ReportRun.objects.create(
-            kind=kind,
-            organization_id=site.organization_id,
-            site=site,
-            start=first,
-            end=last,
-            period_label=label,
-            requested_by=acting_user,
-            requested_at=timezone.now(),
+            kind=kind, organization_id=site.organization_id, site=site, start=first, end=last, period_label=label,
+            requested_by=acting_user, requested_at=timezone.now(),
         )
-        record_event(
-            actor=acting_user,
-            action="report.requested",
-            obj=run,
-            organization_id=site.organization_id,
-            site_id=site.pk,
-            after={"kind": kind, "start": first, "end": last},
-        )
+        record_event(actor=acting_user, action="report.requested", obj=run, organization_id=site.organization_id,
+                     site_id=site.pk, after={"kind": kind, "start": first, "end": last})
         if not at_once and (kinds[kind].large or (last - first).days > BACKGROUND_AFTER_DAYS):
             from .tasks import generate_report_task
 
@@ -105,12 +87,9 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
 
 def claim(run_id: int) -> bool:
     """Only one worker generates a run: a conditional update from queued to running."""
-    return (
-        ReportRun.objects.filter(pk=run_id, status=ReportRun.Status.QUEUED).update(
-            status=ReportRun.Status.RUNNING, progress=5
-        )
-        == 1
-    )
+    return ReportRun.objects.filter(pk=run_id, status=ReportRun.Status.QUEUED).update(
+        status=ReportRun.Status.RUNNING, progress=5
+    ) == 1
 
 
 def _progress(run_id: int, percent: int) -> None:
@@ -148,32 +127,21 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     if audit_head is None:
         audit_head = _stored_audit_head(run)
     kind = load_kinds()[run.kind]
-    context = ReportContext(
-        run.organization, run.site, run.start, run.end, run.period_label, timezone.localtime(run.requested_at).date()
-    )
+    context = ReportContext(run.organization, run.site, run.start, run.end, run.period_label,
+                            timezone.localtime(run.requested_at).date())
     data = kind.build(context)
     _progress(run.pk, 50)
-    title = TitleBlock(
-        run.organization.name,
-        run.site.name if run.site else "All sites",
-        run.period_label,
-        kind.title_at(run.site),
-        kind.rule_at(run.site),
-        run.organization.licence_number,
-        run.site.time_zone if run.site else "",
-    )
+    title = TitleBlock(run.organization.name, run.site.name if run.site else "All sites", run.period_label,
+                       kind.title_at(run.site), kind.rule_at(run.site), run.organization.licence_number,
+                       run.site.time_zone if run.site else "")
     # The request time is an input: the same run always renders to the same bytes. It prints in
     # the site's time zone (the server's for an all-sites report), with the zone named.
     moment = run.requested_at.astimezone(site_zone(run.site)) if run.site else timezone.localtime(run.requested_at)
     requester = run.requested_by
     employee = getattr(requester, "employee", None)
     provenance = Provenance(
-        moment,
-        requester.get_full_name() or requester.username,
-        data_digest(data),
-        audit_head,
-        _retention(run),
-        generated_by_initials=employee.initials if employee else "",
+        moment, requester.get_full_name() or requester.username, data_digest(data), audit_head,
+        _retention(run), generated_by_initials=employee.initials if employee else "",
     )
     pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
     return pdf, provenance.data_sha256, kind.table(data)
@@ -190,16 +158,11 @@ def _store(run: ReportRun, pdf: bytes, data_sha256: str, columns, rows, head: Ch
 
     with transaction.atomic():
         ReportFile.objects.create(
-            audit_chain=head.chain if head else "",
-            audit_seq=head.seq if head else None,
+            audit_chain=head.chain if head else "", audit_seq=head.seq if head else None,
             audit_hash=head.hash if head else "",
-            run=run,
-            generated_at=timezone.now(),
-            generated_by=run.requested_by.username,
+            run=run, generated_at=timezone.now(), generated_by=run.requested_by.username,
             parameters={"kind": run.kind, "site": run.site_id, "start": str(run.start), "end": str(run.end)},
-            pdf=pdf,
-            pdf_sha256=hashlib.sha256(pdf).hexdigest(),
-            data_sha256=data_sha256,
+            pdf=pdf, pdf_sha256=hashlib.sha256(pdf).hexdigest(), data_sha256=data_sha256,
             table=stored_table(columns, rows),
         )
         ReportRun.objects.filter(pk=run.pk).update(status=ReportRun.Status.DONE, progress=100)

@@ -90,9 +90,7 @@ def _cells(line: ShiftLine, notes: dict[str, int]) -> list:
 def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
     counts = Counter(line.figures.not_separable_because for line in data.shifts if line.figures.custody is None)
     return [
-        para(
-            f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s))."
-        )
+        para(f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s)).")
         for reason, number in notes.items()
     ]
 

@@ -60,24 +60,13 @@ def nd_house_lines(t) -> list[tuple[str, str]]:
     sets it, so the handout cannot say other than the table does."""
     soft_17 = "Dealer must hit soft 17" if t.dealer_hits_soft_17 else "Dealer must stand on 17 and must draw to 16"
     return [
-        (
-            f"Minimum wager {format_money(t.min_wager_cents)}; maximum wager {format_money(t.max_wager_cents)}.",
-            f"{_nd('13(1)(a)')}, {nd_pack.CITATIONS['wagers']}",
-        ),
-        (
-            f"Method of dealing: {t.get_dealing_method_display()}.",
-            f"{_nd('13(1)(b)')}, {nd_pack.DEALING_METHOD_CITATION}",
-        ),
-        (
-            f"{t.decks} decks, dealt from a dealing shoe."
-            if t.dealt_from == "shoe"
-            else f"{t.decks} decks, dealt from {t.get_dealt_from_display().lower()}.",
-            nd_pack.DECKS_CITATION,
-        ),
-        (
-            f"Up to {t.max_players} players; {t.betting_spaces} betting spaces.",
-            f"{nd_pack.PLAYERS_CITATION}, {nd_pack.TABLE_CITATION}",
-        ),
+        (f"Minimum wager {format_money(t.min_wager_cents)}; maximum wager {format_money(t.max_wager_cents)}.",
+         f"{_nd('13(1)(a)')}, {nd_pack.CITATIONS['wagers']}"),
+        (f"Method of dealing: {t.get_dealing_method_display()}.", f"{_nd('13(1)(b)')}, {nd_pack.DEALING_METHOD_CITATION}"),
+        (f"{t.decks} decks, dealt from a dealing shoe." if t.dealt_from == "shoe"
+         else f"{t.decks} decks, dealt from {t.get_dealt_from_display().lower()}.", nd_pack.DECKS_CITATION),
+        (f"Up to {t.max_players} players; {t.betting_spaces} betting spaces.",
+         f"{nd_pack.PLAYERS_CITATION}, {nd_pack.TABLE_CITATION}"),
         (f"{soft_17}. Blackjack pays {_payout(t.blackjack_payout)}.", nd_pack.TABLE_CITATION),
     ]
 
@@ -89,17 +78,14 @@ def nd_player_lines(t) -> list[tuple[str, str]]:
         splits = "Splitting on any pair and two 10-count value cards"
     else:
         splits = f"Splitting: {t.get_split_pairs_display().lower()}"
-    splits += ", limited to a maximum of four hands per betting space" if t.resplit_allowed else "; no resplitting"
+    splits += (", limited to a maximum of four hands per betting space" if t.resplit_allowed else "; no resplitting")
     splits += "; split aces draw only one card each." if t.split_aces_one_card else "."
     if t.double_on == "any_two":
         doubles = "Doubling-down on the first two cards dealt"
     else:
         doubles = f"Doubling-down: {t.get_double_on_display().lower()}"
-    doubles += (
-        " or the first two cards of any split hand, except on split aces."
-        if t.double_after_split
-        else "; not on a split hand."
-    )
+    doubles += (" or the first two cards of any split hand, except on split aces." if t.double_after_split
+                else "; not on a split hand.")
     ties = "No payoff on tie counts." if t.tie_option is None else f"Ties: tie option {t.tie_option}."
     lines = [
         ("Players must compute the card count of their own hand.", _nd("13(2)(a)")),
@@ -112,10 +98,8 @@ def nd_player_lines(t) -> list[tuple[str, str]]:
         (splits, f"{_nd('13(2)(h)')}, {nd_pack.SPLITS_CITATION}"),
         (doubles, f"{_nd('13(2)(i)')}, {nd_pack.DOUBLES_CITATION}"),
         (t.get_double_down_display() + ".", _nd("13(2)(j)")),
-        (
-            "Insurance permitted - pays two to one." if t.insurance_allowed else "Insurance not permitted.",
-            _nd("13(2)(k)"),
-        ),
+        ("Insurance permitted - pays two to one." if t.insurance_allowed else "Insurance not permitted.",
+         _nd("13(2)(k)")),
         ("Tip betting permitted." if t.tip_betting_allowed else "Tip betting not permitted.", _nd("13(2)(l)")),
         (t.get_tip_double_down_display() + ".", _nd("13(2)(m)")),
     ]
@@ -236,19 +220,13 @@ def ny_lines(t) -> list[tuple[str, str]]:
     return [
         (_limits(t) + " The maximum bet is $5 or its equivalent in chips.", c["wagers"]),
         (f"{t.decks} deck(s) of 52 cards, shuffled together and used as one.", c["decks"]),
-        (
-            f"Up to {t.max_players} players; up to {t.betting_spaces} betting spaces.",
-            f"{c['max_players']}, {c['betting_spaces']}",
-        ),
+        (f"Up to {t.max_players} players; up to {t.betting_spaces} betting spaces.", f"{c['max_players']}, {c['betting_spaces']}"),
         (f"Ties: {tie}", c["tie_option"]),
         (f"A winning natural 21 is paid {_payout(t.blackjack_payout)}.", c["blackjack_payout"]),
         ("The dealer draws to 16 and stays on all 17s, including a soft 17.", c["dealer_hits_soft_17"]),
         ("Double down on a first two cards totalling 10 or 11: one more card only.", c["double_on"]),
-        (
-            "Any pair, including any two ten-valued cards, may be split and split again; split aces receive one "
-            "card each; 21 on a split hand is not a natural and is paid even money.",
-            "9 NYCRR 4620.5(k)",
-        ),
+        ("Any pair, including any two ten-valued cards, may be split and split again; split aces receive one "
+         "card each; 21 on a split hand is not a natural and is paid even money.", "9 NYCRR 4620.5(k)"),
         ("No doubling down on split pairs.", c["double_after_split"]),
         ("Insurance when the dealer shows an ace: half the wager, paid 2 to 1.", c["insurance_allowed"]),
     ]
@@ -265,9 +243,7 @@ def wa_hb_lines(t) -> list[tuple[str, str]]:
     rounding = {"down": "rounded down to the table's lowest chip", "up": "rounded up to the table's lowest chip"}
     payout = f"Blackjack pays {_payout(t.blackjack_payout)}"
     payout += f"; a payout is {rounding[t.payout_rounding]}." if t.payout_rounding else "; no rounding arises."
-    dealt = {"shoe": "a dealing shoe", "shuffler": "an approved shuffling device", "hand": "the dealer's hand"}[
-        t.dealt_from
-    ]
+    dealt = {"shoe": "a dealing shoe", "shuffler": "an approved shuffling device", "hand": "the dealer's hand"}[t.dealt_from]
     ic = "as documented in the internal controls"
     return [
         (_limits(t) + _single_wager_limit(t), wa_hb_pack.CITATIONS["wagers"]),
@@ -275,14 +251,10 @@ def wa_hb_lines(t) -> list[tuple[str, str]]:
         (payout, rule(7)),
         ("Dealer must hit soft 17." if t.dealer_hits_soft_17 else "Dealer stands on all 17s.", f"{rule(9)} ({ic})"),
         (f"Doubling down: {t.get_double_on_display()}.", f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Doubling Down ({ic})"),
-        (
-            f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again." if t.resplit_allowed else "."),
-            f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Splitting Pairs ({ic})",
-        ),
-        (
-            "Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.",
-            f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Insurance ({ic})",
-        ),
+        (f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again." if t.resplit_allowed else "."),
+         f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Splitting Pairs ({ic})"),
+        ("Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.",
+         f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Insurance ({ic})"),
         (f"Surrender: {t.get_surrender_display()}.", f"{wa_hb_pack.WSGC_BLACKJACK_RULES}, Surrender ({ic})"),
         ("A tie is a push; winning wagers are paid even money.", rule(11)),
         *_approved_game_lines(t),
@@ -301,50 +273,29 @@ def _approved_game_lines(t) -> list[tuple[str, str]]:
     lines = [(f"This table offers {approval.game_name}.", f"{approval.reference}")]
     limit = double_limit_cents(t, approval)
     if limit is not None:
-        lines.append(
-            (
-                f"Each double down may be up to the amount already in play, never above {format_money(limit)} "
-                "for a single wager.",
-                f"{approval.reference}; {single_wager_citation(t)}",
-            )
-        )
+        lines.append((f"Each double down may be up to the amount already in play, never above {format_money(limit)} "
+                      "for a single wager.", f"{approval.reference}; {single_wager_citation(t)}"))
     return lines
 
 
 def wa_bj_lines(t) -> list[tuple[str, str]]:
     cite = wa_bj_pack.cite
-    bank = (
-        f"Minimum bank {format_money(t.min_bank_cents)} (house rule; at most $500)."
-        if t.min_bank_cents
-        else "No minimum bank is set."
-    )
+    bank = (f"Minimum bank {format_money(t.min_bank_cents)} (house rule; at most $500)." if t.min_bank_cents
+            else "No minimum bank is set.")
     return [
-        (
-            "A player is both the dealer and the banker (dealer/banker); the house does not bank the game. The "
-            "deal passes to the left; no player may buy the bank or deal more than one consecutive shoe.",
-            f"{cite(2)}, {cite(12)}",
-        ),
+        ("A player is both the dealer and the banker (dealer/banker); the house does not bank the game. The "
+         "deal passes to the left; no player may buy the bank or deal more than one consecutive shoe.",
+         f"{cite(2)}, {cite(12)}"),
         (bank, cite(3)),
         (_limits(t) + " The maximum wager never exceeds $25.", cite(4)),
         (f"{t.decks} deck(s), dealt from a shoe at all times.", cite(2)),
         ("A natural 21 collects 1.5 times the bet from the dealer/banker; all ties push.", cite(5)),
-        (
-            "The dealer/banker must hit soft 17 and stand on hard 17."
-            if t.dealer_hits_soft_17
-            else "The dealer/banker stands on 17 or above and hits 16 or below.",
-            cite(13),
-        ),
+        ("The dealer/banker must hit soft 17 and stand on hard 17." if t.dealer_hits_soft_17
+         else "The dealer/banker stands on 17 or above and hits 16 or below.", cite(13)),
         (f"Doubling down (house rule): {t.get_double_on_display()}; one more card only.", cite(14)),
         ("Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.", cite(16)),
-        (
-            "Pairs may be split"
-            + (
-                "; additional splits allowed (house rule)."
-                if t.resplit_allowed
-                else "; no additional splits (house rule)."
-            ),
-            cite(17),
-        ),
+        ("Pairs may be split" + ("; additional splits allowed (house rule)." if t.resplit_allowed else "; no additional splits (house rule)."),
+         cite(17)),
     ]
 
 
@@ -353,13 +304,9 @@ PACK_HANDOUTS = {
     "WA-HB": ("Blackjack house rules (WSGC Blackjack Game Rules, rev. April 2018)", (), wa_hb_lines),
     "WA-BJ": (
         "Washington blackjack house rules (WAC 230-40-125 (1999 proposed amendment))",
-        (
-            (
-                "Fees to play are assessed on a time basis only and collected by the direct collection method.",
-                wa_bj_pack.cite(1),
-            ),
-            ("House blackjack rules are posted in plain view to the players.", wa_bj_pack.cite(13)),
-        ),
+        (("Fees to play are assessed on a time basis only and collected by the direct collection method.",
+          wa_bj_pack.cite(1)),
+         ("House blackjack rules are posted in plain view to the players.", wa_bj_pack.cite(13))),
         wa_bj_lines,
     ),
     "NY": ("Black Jack rules (9 NYCRR 4620.5, games of chance)", (), ny_lines),
@@ -369,17 +316,10 @@ PACK_HANDOUTS = {
 def build_posted(context: ReportContext) -> PostedRules:
     heading, notice, lines = PACK_HANDOUTS[context.site.jurisdiction]
     tables = (
-        Table.objects.filter(site=context.site, active=True, game=Game.TWENTY_ONE)
-        .select_related("site")
-        .order_by("number")
+        Table.objects.filter(site=context.site, active=True, game=Game.TWENTY_ONE).select_related("site").order_by("number")
     )
-    return PostedRules(
-        context.site.name,
-        str(context.end),
-        heading,
-        tuple(notice),
-        tuple(PostedTable(t.number, tuple(lines(t))) for t in tables),
-    )
+    return PostedRules(context.site.name, str(context.end), heading, tuple(notice),
+                       tuple(PostedTable(t.number, tuple(lines(t))) for t in tables))
 
 
 def render_posted(data: PostedRules) -> list:

@@ -241,10 +241,7 @@ def _render_program(program: Program) -> list:
 
 def render(data: SurveillanceLogReport) -> list:
     story = _render_log(data)
-    story += [
-        Spacer(1, 10),
-        para(f"Video review programs ({report_rules.VIDEO_REVIEW_PROGRAMS.at(data.where)})", "heading"),
-    ]
+    story += [Spacer(1, 10), para(f"Video review programs ({report_rules.VIDEO_REVIEW_PROGRAMS.at(data.where)})", "heading")]
     if not data.programs:
         return [*story, para("No video review program at this site in the period.")]
     for program in data.programs:

@@ -81,7 +81,7 @@ class TournamentRecordReport:
 
 
 def _cited(rule, where: str) -> str:
-    """ " (citation)" where the site's pack states the rule; "" elsewhere (a house's own record)."""
+    """" (citation)" where the site's pack states the rule; "" elsewhere (a house's own record)."""
     return f" ({rule.at(where)})" if rule.applies(where) else ""
 
 
@@ -203,9 +203,7 @@ def render(data: TournamentRecordReport) -> list:
     for r in data.tournaments:
         story += [
             para(f"{r.name} ({r.gaming_date})", "heading"),
-            para(
-                f"Rules disclosed to players{_cited(report_rules.TOURNAMENT_RULES, w)}; the chips have no cash redemption value."
-            ),
+            para(f"Rules disclosed to players{_cited(report_rules.TOURNAMENT_RULES, w)}; the chips have no cash redemption value."),
             data_table(["Rule", "As announced"], [list(line) for line in r.rules], col_widths=[150, 375]),
             Spacer(1, 6),
             para(f"Register of players and their fees{_cited(report_rules.TOURNAMENT_REGISTER, w)}", "heading"),
