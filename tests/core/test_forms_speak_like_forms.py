@@ -39,3 +39,11 @@ def test_every_model_has_a_plural_an_admin_can_read():
     wrong = {m._meta.label: str(m._meta.verbose_name_plural) for m in apps.get_models()
              if re.search(r"(ss|xs|[^aeiou]ys|chs|shs)$", str(m._meta.verbose_name_plural))}  # fmt: skip
     assert wrong == {}
+
+
+def test_the_twenty_one_auditor_picker_offers_nobody_of_the_count_team(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/counts/drop-boxes/?site={site.pk}").content.decode()
+    picker = re.search(r'<select name="twenty_one_auditor"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert f'value="{cast[Role.AUDITOR].pk}"' in picker
+    assert f'value="{cast[Role.COUNT_TEAM].pk}"' not in picker
