@@ -5,7 +5,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
-from kombu import Exchange, Queue
 
 from cardroom.limits import DEFAULT_PAGE_SIZE, MAX_BODY_BYTES
 
@@ -205,10 +204,7 @@ REST_FRAMEWORK = {
         "writes": env_str("THROTTLE_WRITE_RATE", "300/minute"),
     },
     # A station (shared terminal) reads only what the pit needs (cardroom.access.STATION_READS).
-    "DEFAULT_PERMISSION_CLASSES": [
-        "rest_framework.permissions.IsAuthenticated",
-        "cardroom.api_permissions.StationReadsThePit",
-    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "cardroom.api_permissions.StationReadsThePit"],
     # Input bounds (cardroom.limits): ids, numbers and dates in filters, pages, body size and
     # JSON depth; the schema documents every error answer.
     "DEFAULT_FILTER_BACKENDS": ["cardroom.api_filters.FilterBackend"],
@@ -322,18 +318,6 @@ CELERY_RESULT_EXPIRES = timedelta(days=1)
 # Sites per chunk of a fanned-out compliance run (compliance.tasks).
 COMPLIANCE_CHUNK_SITES = env_int("COMPLIANCE_CHUNK_SITES", 50)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "cardroom")
-# The alerts' e-mails have a queue of their own, which every worker consumes beside the default
-# one (a worker consumes all of CELERY_TASK_QUEUES unless told -Q): a worker takes from its queues
-# in turn, so a report or a compliance chunk waits for at most one e-mail, whatever the broker
-# (the filesystem broker ignores priorities; on Redis MAIL_PRIORITY orders the mail queue too).
-CELERY_MAIL_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-mail"
-CELERY_TASK_QUEUES = tuple(
-    Queue(name, Exchange(name), routing_key=name) for name in (CELERY_TASK_DEFAULT_QUEUE, CELERY_MAIL_QUEUE)
-)
-CELERY_TASK_ROUTES = {
-    "compliance.tasks.notify_alert": {"queue": CELERY_MAIL_QUEUE},
-    "compliance.tasks.notify_alerts": {"queue": CELERY_MAIL_QUEUE},
-}
 CELERY_TASK_ACKS_LATE = True
 # A worker takes the next task only when it is free: a compliance chunk runs for seconds, and a
 # worker that had reserved four (Celery's default) kept them while the others sat idle at the

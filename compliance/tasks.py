@@ -25,9 +25,7 @@ RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retri
 # not after the e-mails its earlier chunks queued meanwhile, and the next run's chunks do not
 # wait behind the last run's e-mails either. A worker reserves one task at a time (late acks,
 # CELERY_WORKER_PREFETCH_MULTIPLIER 1), so it takes them in the broker's order. The filesystem
-# broker ignores priorities (first in, first out): there the e-mails' own queue
-# (settings.CELERY_MAIL_QUEUE, taken in turn with the default one) keeps reports and the rules'
-# tasks from waiting behind them.
+# broker ignores priorities (first in, first out).
 MAIL_PRIORITY = 9
 # Sites per chunk when no setting says otherwise: small enough that two or more workers share
 # a state's sites evenly, large enough that each provider's fixed queries are shared by many.
