@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 from django.db.models import Exists, OuterRef
 from reportlab.platypus import KeepTogether, Spacer
 
-from cardroom.money import format_money
-from cardroom.pdf import (
+from core.money import format_money
+from core.pdf import (
     Preparer,
     Provenance,
     ReportDocument,
@@ -278,7 +278,7 @@ def render_count_sheet(
     audit_head: str = "",
 ) -> bytes:
     """The sheet's PDF, its generation time printed in the site's time zone; `audit_head` is the
-    organization's audit chain head when it was generated (`cardroom.pdf.audit_head_text`)."""
+    organization's audit chain head when it was generated (`core.pdf.audit_head_text`)."""
     title = TitleBlock(
         sheet.organization,
         sheet.site,

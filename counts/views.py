@@ -12,10 +12,10 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for
-from cardroom.audit import chain_head
 from cardroom.models import Employee, Role, Table
-from cardroom.pdf import audit_head_text
 from cardroom.pins import acting_user_for, signer_for
+from core.audit import chain_head
+from core.pdf import audit_head_text
 
 from . import forms, pdf, queries, services
 from .models import DropBox

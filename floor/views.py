@@ -21,15 +21,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for, require_role
-from cardroom.audit import chain_head
+from cardroom.access import SESSION_KEY, access_for, require_role
 from cardroom.forms import add_pin_fields
-from cardroom.middleware import SESSION_KEY
 from cardroom.models import Site, Table
-from cardroom.pdf import audit_head_text
 from cardroom.pins import acting_user_for
-from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
+from core.audit import chain_head
+from core.pdf import audit_head_text
+from core.rules import HOUSE_CONTROL
 
 from . import forms, queries, rules, services
 from .calculations import business_date

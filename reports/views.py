@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from cardroom.access import access_for
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from packs import packs_of
 
 from . import services

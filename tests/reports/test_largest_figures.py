@@ -16,7 +16,7 @@ import pdfplumber
 import pytest
 
 from cardroom.models import Site
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock
+from core.pdf import Provenance, ReportDocument, TitleBlock
 from reports.registry import ReportContext, load_kinds
 from tests.api.demo import load_short_demo
 from tests.reports.test_pdf_render import REQUESTED_AT, check_pdf, money_fragments, run_for
@@ -111,7 +111,7 @@ def test_the_scaling_reaches_the_largest_figure():
 def test_the_count_sheet_and_the_slip_print_iso_dates_the_chain_head_and_who_prepared_them(gm, client):
     from django.urls import reverse
 
-    from cardroom.audit import chain_head
+    from core.audit import chain_head
     from counts.models import CountSession
     from floor.models import Slip
 

@@ -78,8 +78,8 @@ def test_the_same_run_renders_to_identical_bytes(auditor_api, site, tables):
 
 
 def test_the_footer_prints_the_organizations_audit_chain_head_at_generation_on_every_page(auditor_api, site, tables):
-    from cardroom.audit import chain_name
-    from cardroom.models import AuditEvent
+    from core.audit import chain_name
+    from core.models import AuditEvent
 
     run_id = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20").json()["id"]
     stored = ReportFile.objects.get(run_id=run_id)
@@ -185,7 +185,7 @@ def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_
 def test_the_reports_page_titles_runs_by_name_and_prefills_the_quarter_to_file(client, cast, site, tables):
     from django.utils import timezone
 
-    from cardroom.periods import Quarter
+    from core.periods import Quarter
 
     client.force_login(cast[Role.AUDITOR].user)
     to_file = str(Quarter.containing(timezone.localdate()).previous())
