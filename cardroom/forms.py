@@ -7,7 +7,7 @@ from django.db.models import Q
 
 from core.forms import BootstrapMixin, CentsField
 
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -139,8 +139,13 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
         self.fields["supervisor"].queryset = Employee.objects.filter(
             organization_id=self.instance.organization_id
         ).select_related("user")
+        sites = Site.objects.filter(organization_id=self.instance.organization_id)
+        self.fields["role"] = forms.ChoiceField(choices=[("", "None yet"), *Role.choices], required=False,
+                                                help_text="The first role; more on the employee's page.")
+        self.fields["site"] = forms.ModelChoiceField(sites, required=False, label="At site",
+                                                          empty_label="Every site (gaming managers and auditors)")
         if self.instance.pk:
-            del self.fields["username"], self.fields["password"]
+            del self.fields["username"], self.fields["password"], self.fields["role"], self.fields["site"]
             self.fields["first_name"].initial = self.instance.user.first_name
             self.fields["last_name"].initial = self.instance.user.last_name
             self.fields["supervisor"].queryset = self.fields["supervisor"].queryset.exclude(pk=self.instance.pk)

@@ -134,7 +134,9 @@ def _save_chip(request, chip, data):
 def _save_employee(request, employee, data):
     if employee.pk:
         return services.update_employee(acting_user=request.user, employee=employee, **data)
-    return services.create_employee(acting_user=request.user, organization=employee.organization, **data)
+    role, site = data.pop("role", ""), data.pop("site", None)
+    roles = [(role, site)] if role else []
+    return services.create_employee(acting_user=request.user, organization=employee.organization, roles=roles, **data)
 
 
 SETUP: dict[str, SetupKind] = {

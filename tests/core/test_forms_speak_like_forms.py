@@ -47,3 +47,18 @@ def test_the_twenty_one_auditor_picker_offers_nobody_of_the_count_team(client, c
     picker = re.search(r'<select name="twenty_one_auditor"[^>]*>(.*?)</select>', page, re.S).group(1)
     assert f'value="{cast[Role.AUDITOR].pk}"' in picker
     assert f'value="{cast[Role.COUNT_TEAM].pk}"' not in picker
+
+
+def test_a_new_employee_gets_a_first_role_on_the_first_save(client, cast, site):
+    from cardroom.models import Employee, Membership
+
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    form = client.get("/setup/employees/new/").content.decode()
+    assert 'name="role"' in form and 'name="site"' in form
+    client.post("/setup/employees/new/", {
+        "username": "newdealer", "password": "a-long-pass-phrase-2026", "first_name": "Nell", "last_name": "Dean",
+        "initials": "ND", "employment_type": Employee._meta.get_field("employment_type").default,
+        "role": Role.DEALER, "site": site.pk, "active": "on",
+    })  # fmt: skip
+    employee = Employee.objects.get(user__username="newdealer")
+    assert list(Membership.objects.filter(employee=employee).values_list("role", "site")) == [(Role.DEALER, site.pk)]
