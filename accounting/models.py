@@ -164,6 +164,7 @@ class DayFigures(models.Model):
     computed_at = models.DateTimeField(null=True)
 
     class Meta:
+        verbose_name_plural = "day figures"
         constraints = [models.UniqueConstraint(fields=["site", "gaming_date"], name="day_figures_unique_per_site_day")]
 
     def __str__(self):

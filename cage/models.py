@@ -189,6 +189,7 @@ class TipPolicy(AppendOnlyModel):
     set_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
+        verbose_name_plural = "tip policies"
         ordering = ["organization_id", "-effective_on", "-id"]
 
 

@@ -7,10 +7,24 @@ from django.db.models import Q
 
 from core.forms import BootstrapMixin, CentsField
 
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """The IANA time zones, the United States' first (every pack is a state's)."""
+    from zoneinfo import available_timezones
+
+    zones = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+    us = [z for z in zones if z.startswith(("America/", "Pacific/Honolulu"))]
+    return [("United States and the Americas", [(z, z.replace("_", " ")) for z in us]),
+            ("Elsewhere", [(z, z.replace("_", " ")) for z in zones if z not in us] + [("UTC", "UTC")])]  # fmt: skip
 
 
 class SiteForm(BootstrapMixin, forms.ModelForm):
+    time_zone = forms.TypedChoiceField(
+        choices=time_zone_choices, help_text="The site's local time: its gaming days and every time it prints."
+    )
+
     class Meta:
         model = Site
         fields = [
@@ -124,8 +138,13 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
         self.fields["supervisor"].queryset = Employee.objects.filter(
             organization_id=self.instance.organization_id
         ).select_related("user")
+        sites = Site.objects.filter(organization_id=self.instance.organization_id)
+        self.fields["role"] = forms.ChoiceField(choices=[("", "None yet"), *Role.choices], required=False,
+                                                help_text="The first role; more on the employee's page.")
+        self.fields["site"] = forms.ModelChoiceField(sites, required=False, label="At site",
+                                                          empty_label="Every site (gaming managers and auditors)")
         if self.instance.pk:
-            del self.fields["username"], self.fields["password"]
+            del self.fields["username"], self.fields["password"], self.fields["role"], self.fields["site"]
             self.fields["first_name"].initial = self.instance.user.first_name
             self.fields["last_name"].initial = self.instance.user.last_name
             self.fields["supervisor"].queryset = self.fields["supervisor"].queryset.exclude(pk=self.instance.pk)

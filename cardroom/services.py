@@ -146,9 +146,10 @@ def update_chip_denomination(*, acting_user, chip: ChipDenomination, **values) -
 
 def create_employee(
     *, acting_user, organization: Organization, username: str, password: str, first_name: str = "",
-    last_name: str = "", email: str = "", **values
+    last_name: str = "", email: str = "", roles=(), **values
 ) -> Employee:
-    """Create the login and the employee record together."""
+    """Create the login and the employee record together, with their first roles (`roles`: (role,
+    site or None) pairs, each checked as `add_membership` checks it): one save, nothing half made."""
     require_gaming_manager(acting_user, organization.pk, action="add an employee")
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
@@ -163,7 +164,10 @@ def create_employee(
         user.set_password(password)
         user.save()
         employee = Employee(organization=organization, user=user)
-        return _save(employee, acting_user=acting_user, organization_id=organization.pk, values=values, noun="an employee")
+        employee = _save(employee, acting_user=acting_user, organization_id=organization.pk, values=values, noun="an employee")
+        for role, site in roles:
+            add_membership(acting_user=acting_user, employee=employee, role=role, site=site)
+        return employee
 
 
 def update_employee(*, acting_user, employee: Employee, first_name=None, last_name=None, email=None, **values) -> Employee:

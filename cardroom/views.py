@@ -148,7 +148,9 @@ def _save_chip(request, chip, data):
 def _save_employee(request, employee, data):
     if employee.pk:
         return services.update_employee(acting_user=request.user, employee=employee, **data)
-    return services.create_employee(acting_user=request.user, organization=employee.organization, **data)
+    role, site = data.pop("role", ""), data.pop("site", None)
+    roles = [(role, site)] if role else []
+    return services.create_employee(acting_user=request.user, organization=employee.organization, roles=roles, **data)
 
 
 SETUP: dict[str, SetupKind] = {
@@ -157,7 +159,7 @@ SETUP: dict[str, SetupKind] = {
         forms.SiteForm,
         (
             ("Name", "name"),
-            ("Jurisdiction", "jurisdiction"),
+            ("Jurisdiction", "get_jurisdiction_display"),
             ("Time zone", "time_zone"),
             ("Day starts", "business_day_start_hour"),
             ("Seasonal", "seasonal"),
@@ -173,7 +175,7 @@ SETUP: dict[str, SetupKind] = {
         (
             ("Site", "site"),
             ("Number", "number"),
-            ("Game", "game"),
+            ("Game", "get_game_display"),
             ("Min", lambda t: format_money(t.min_wager_cents)),
             ("Max", lambda t: format_money(t.max_wager_cents)),
             ("Location", "get_location_display"),
@@ -233,7 +235,9 @@ def _cell(obj, accessor):
     for part in accessor.split("."):
         value = getattr(value, part)
         value = value() if callable(value) else value
-    return value
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    return "" if value is None else value
 
 
 def _kind(kind: str) -> SetupKind:

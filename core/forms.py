@@ -44,6 +44,9 @@ class BootstrapMixin:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for field in self.fields.values():
+            if isinstance(field, forms.DateField) and type(field.widget) is forms.DateInput:
+                field.widget = forms.DateInput(attrs=field.widget.attrs, format="%Y-%m-%d")
+                field.widget.input_type = "date"  # the browser's date picker, ISO in the form
             widget = field.widget
             css = (
                 "form-check-input"

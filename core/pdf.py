@@ -105,6 +105,17 @@ class Provenance:
     # "Retain until <date> (ND 99-01.3-08-16...)": how long the report is kept; "" for none.
     retention: str = ""
     generated_by_initials: str = ""  # the preparer's initials on the sign-off block
+    # Who prepared the record, when it is not the person who generated the PDF (a count sheet
+    # is prepared by the count team, not by whoever downloads it): the sign-off block's line.
+    preparer: "Preparer | None" = None
+
+
+@dataclass(frozen=True)
+class Preparer:
+    name: str
+    initials: str
+    prepared_on: date  # in the site's time zone
+    what: str  # "the day the count was signed", for the block's note
 
 
 class _CreationStamp:
@@ -324,11 +335,12 @@ def data_table(
         col_widths = widths_for_figures(col_widths, header, rows, total_row, money=money, right=right)
     room = [w - 2 * CELL_PADDING if isinstance(w, int | float) else None for w in col_widths or ()]
     paragraph_styles = styles()
+    smaller: list[tuple] = []  # style commands: a figure too wide for its column prints smaller
 
     def room_in(column: int) -> float | None:
         return room[column] if column < len(room) else None
 
-    def cell(column: int, value, bold: bool = False):
+    def cell(column: int, value, bold: bool = False, row: int = 0):
         if isinstance(value, Flowable):
             return value
         keep_left = isinstance(value, LeftText)
@@ -336,6 +348,10 @@ def data_table(
         text = format_money(value) if is_money else ("" if value is None else clip_text(str(value)))
         width = room_in(column)
         if not keep_left and ((is_money and width is None) or _one_line(text, width, FONT_BOLD if bold else FONT)):
+            return text
+        if not keep_left and width is not None and column in right and " " not in text.strip():
+            # A figure is one word: never wrapped mid-number, it prints smaller to fit its column.
+            smaller.append(("FONTSIZE", (column, row), (column, row), _fitting_size(text, width, bold)))
             return text
         aligned = column in right and not keep_left
         style = paragraph_styles[("money" if aligned else "cell") + ("_bold" if bold else "")]
@@ -346,13 +362,22 @@ def data_table(
         return text if _one_line(text, room_in(column), FONT_BOLD) else para(text, "cell_bold")
 
     data = [[header_cell(i, h) for i, h in enumerate(header)]]
-    data += [[cell(i, v) for i, v in enumerate(row)] for row in rows]
+    data += [[cell(i, v, row=r) for i, v in enumerate(row)] for r, row in enumerate(rows, start=1)]
     if total_row is not None:
-        data.append([cell(i, v, bold=True) for i, v in enumerate(total_row)])
+        data.append([cell(i, v, bold=True, row=len(data)) for i, v in enumerate(total_row)])
     # Columns sized by ReportLab: cells cannot be fitted in advance, so a tall row splits.
     table = LongTable(data, colWidths=col_widths, repeatRows=1, splitInRow=int(col_widths is None))
-    table.setStyle(TableStyle(_table_commands(right, total_row is not None)))
+    table.setStyle(TableStyle(_table_commands(right, total_row is not None) + smaller))
     return table
+
+
+SMALLEST_FIGURE_SIZE = 4.5
+
+
+def _fitting_size(text: str, room: float, bold: bool) -> float:
+    """The font size (at most the cell's, at least SMALLEST_FIGURE_SIZE) at which `text` fits `room`."""
+    width = pdfmetrics.stringWidth(text, FONT_BOLD if bold else FONT, CELL_SIZE)
+    return max(SMALLEST_FIGURE_SIZE, min(CELL_SIZE, int(CELL_SIZE * room / width * 10) / 10))
 
 
 MIN_TEXT_WIDTH = 40  # a text column lends width to figures down to this (its words then wrap more)
@@ -404,7 +429,9 @@ def widths_for_figures(
     widths = list(col_widths)
     short, need = {}, {}
     for column in range(len(widths)):
-        need[column] = _column_need(column, header, rows, total_row, money=money, whole=True if column in right else None)
+        need[column] = _column_need(
+            column, header, rows, total_row, money=money, whole=True if column in right else None
+        )
         if need[column] > widths[column] + 0.01:
             short[column] = need[column] - widths[column]
     if not short:
@@ -472,6 +499,11 @@ def _numbered_canvas(title: TitleBlock, provenance: Provenance):
     return NumberedCanvas
 
 
+def audit_head_text(head) -> str:
+    """A chain head (core.audit.ChainHead) as the footer prints it: "org-3 #1234 <hash>"."""
+    return f"{head.chain} #{head.seq} {head.hash}" if head else ""
+
+
 def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int, total: int) -> None:
     width, height = canv._pagesize
     canv.saveState()
@@ -508,17 +540,21 @@ def draw_furniture(canv, title: TitleBlock, provenance: Provenance, number: int,
 SIGNOFF_ROW_HEIGHT = 24  # room for a handwritten signature and initials
 
 
-def signoff_block(provenance: Provenance, width: float) -> Flowable:
+def signoff_block(provenance: Provenance, width: float) -> list[Flowable]:
     """Prepared by / reviewed by, with name, initials, date and signature (house control: an
     auditor files a report signed by who prepared it and who reviewed it). The preparer is the
-    person who generated the PDF, dated in the generation's (the site's) time zone; the reviewer's
+    record's (`Provenance.preparer`) or else the person who generated the PDF, dated in the
+    site's time zone; the reviewer's
     line is left blank to be completed by hand."""
     moment = provenance.generated_at
     zone = str(moment.tzinfo) if moment.tzinfo else "UTC"
+    preparer = provenance.preparer or Preparer(
+        provenance.generated_by, provenance.generated_by_initials, moment.date(), "the day the report was generated"
+    )
     fixed = [84, 170, 56, 110]
     rows = [
         ["", "Name", "Initials", "Date", "Signature"],
-        ["Prepared by", provenance.generated_by, provenance.generated_by_initials, f"{moment:%Y-%m-%d}", ""],
+        ["Prepared by", preparer.name, preparer.initials, f"{preparer.prepared_on:%Y-%m-%d}", ""],
         ["Reviewed by", "", "", "", ""],
     ]
     table = Table(
@@ -536,8 +572,41 @@ def signoff_block(provenance: Provenance, width: float) -> Flowable:
             ]
         )
     )
-    note = f"Prepared-by date: the day the report was generated, in {zone}. Reviewer: complete by hand."
-    return KeepTogether([Spacer(1, 12), para("Prepared and reviewed", "heading"), table, para(note, "small")])
+    note = f"Prepared-by date: {preparer.what}, in {zone}. Reviewer: complete by hand."
+    return [Spacer(1, 12), para("Prepared and reviewed", "heading"), table, para(note, "small")]
+
+
+class WithTail(Flowable):
+    """`body` followed by `tail` (the sign-off block), the tail never on a page of its own: where
+    the tail does not fit after the body, the body's end moves to the next page with it (a table
+    splits a few rows earlier). An auditor signs under the figures, not under a blank page."""
+
+    def __init__(self, body: Flowable, tail: Sequence[Flowable], *, moved: bool = False):
+        super().__init__()
+        self.body, self.tail, self.moved = body, list(tail), moved
+
+    def wrap(self, available_width, available_height):
+        self._body_height = self.body.wrap(available_width, available_height)[1]
+        self._tail_heights = [part.wrap(available_width, available_height)[1] for part in self.tail]
+        self.width, self.height = available_width, self._body_height + sum(self._tail_heights)
+        return self.width, self.height
+
+    def split(self, available_width, available_height):
+        self.wrap(available_width, available_height)
+        pieces = self.body.split(available_width, available_height - sum(self._tail_heights))
+        if len(pieces) >= 2:  # the body's end goes on with the tail
+            return [*pieces[:-1], WithTail(pieces[-1], self.tail)]
+        if self.moved or self._body_height > available_height:  # no page holds both: as they come
+            return [self.body, KeepTogether(self.tail)]
+        self.moved = True  # both go to the next page; tried there again, they are laid out as they come
+        return []
+
+    def draw(self):
+        y = 0.0
+        for part, height in reversed(list(zip(self.tail, self._tail_heights, strict=True))):
+            part.drawOn(self.canv, 0, y)
+            y += height
+        self.body.drawOn(self.canv, 0, y)
 
 
 class ReportDocument:
@@ -583,6 +652,7 @@ class ReportDocument:
         )
         story = (title_block(self.title) if self.with_title_block else []) + list(flowables)
         if self.with_signoff:
-            story.append(signoff_block(self.provenance, self.frame_width))
+            signoff = signoff_block(self.provenance, self.frame_width)
+            story = story[:-1] + [WithTail(story[-1], signoff)] if story else [KeepTogether(signoff)]
         doc.build(story, canvasmaker=_numbered_canvas(self.title, self.provenance))
         return buffer.getvalue()

@@ -70,7 +70,7 @@ def _forms(request, site):
     action = request.POST.get("action") if request.method == "POST" else None
     settings_form = forms.CountSettingsForm(
         request.POST if action == "settings" else None,
-        people=people,
+        people=people.exclude(pk__in=queries.count_team_at(site).values("pk")),  # the auditor checks the count
         initial={"box_exchange": current.box_exchange, "twenty_one_auditor": current.twenty_one_auditor_id},
     )
     register_form = forms.RegisterBoxForm(

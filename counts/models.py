@@ -39,6 +39,9 @@ class CountSettings(models.Model):
     )
     history = HistoricalRecords()
 
+    class Meta:
+        verbose_name_plural = "count settings"
+
     def __str__(self):
         return f"Count settings for {self.site}"
 
@@ -56,6 +59,7 @@ class DropBox(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name_plural = "drop boxes"
         ordering = ["site_id", "number", "label"]
         constraints = [
             models.UniqueConstraint(
@@ -170,6 +174,7 @@ class CountEntry(AppendOnlyModel):
     note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True, default="")
 
     class Meta:
+        verbose_name_plural = "count entries"
         ordering = ["drop_id", "entered_at", "pk"]
         constraints = [
             models.UniqueConstraint(

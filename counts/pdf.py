@@ -10,7 +10,16 @@ from django.db.models import Exists, OuterRef
 from reportlab.platypus import KeepTogether, Spacer
 
 from core.money import format_money
-from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, format_generated_at, para
+from core.pdf import (
+    Preparer,
+    Provenance,
+    ReportDocument,
+    TitleBlock,
+    data_digest,
+    data_table,
+    format_generated_at,
+    para,
+)
 
 from . import queries, slips
 from .models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, FormsExplanation
@@ -50,6 +59,11 @@ class CountSheet:
     licence_number: str = ""
     time_zone: str = "UTC"
     citation: str = ""  # the count's rule as the site's pack cites it (`COUNT`), or "House control"
+    # Who prepared the sheet: the count team, on the day its last member signed (else the day the
+    # session opened), in the site's time zone; the sign-off block names them, not the downloader.
+    prepared_by: str = ""
+    prepared_initials: str = ""
+    prepared_on: str = ""  # YYYY-MM-DD
 
 
 def _resolution(box: queries.BoxCount) -> str:
@@ -244,13 +258,27 @@ def _sheet(session, batch: _Batch) -> CountSheet:
         licence_number=session.site.organization.licence_number,
         time_zone=session.site.time_zone,
         citation=COUNT.at(session.site),
+        prepared_by=f"{session.first_member} and {session.second_member}",
+        prepared_initials=f"{session.first_member.initials}, {session.second_member.initials}",
+        prepared_on=_prepared_on(session, batch.signatures.get(session.pk, []), zone),
     )
 
 
+def _prepared_on(session, signatures: list, zone: ZoneInfo) -> str:
+    moment = signatures[-1].signed_at if signatures else session.opened_at
+    return moment.astimezone(zone).date().isoformat()
+
+
 def render_count_sheet(
-    sheet: CountSheet, *, generated_at: datetime, generated_by: str, generated_by_initials: str = ""
+    sheet: CountSheet,
+    *,
+    generated_at: datetime,
+    generated_by: str,
+    generated_by_initials: str = "",
+    audit_head: str = "",
 ) -> bytes:
-    """The sheet's PDF, its generation time printed in the site's time zone."""
+    """The sheet's PDF, its generation time printed in the site's time zone; `audit_head` is the
+    organization's audit chain head when it was generated (`core.pdf.audit_head_text`)."""
     title = TitleBlock(
         sheet.organization,
         sheet.site,
@@ -261,7 +289,14 @@ def render_count_sheet(
         sheet.time_zone,
     )
     moment = generated_at.astimezone(ZoneInfo(sheet.time_zone))
-    provenance = Provenance(moment, generated_by, data_digest(sheet), generated_by_initials=generated_by_initials)
+    preparer = (
+        Preparer(sheet.prepared_by, sheet.prepared_initials, date.fromisoformat(sheet.prepared_on),
+                 "the day the count team signed the count")
+        if sheet.prepared_by
+        else None
+    )  # fmt: skip
+    provenance = Provenance(moment, generated_by, data_digest(sheet), audit_head,
+                            generated_by_initials=generated_by_initials, preparer=preparer)  # fmt: skip
     doc = ReportDocument(title, provenance)
     return doc.build(count_sheet_story(sheet))
 

@@ -521,3 +521,14 @@ def member_counts(session, drop_box) -> dict[int, MemberFigures]:
         .prefetch_related("lines", "forms")
     )
     return {e.entered_by_id: _member_figures(e) for e in entries}
+
+
+def count_team_at(site):
+    """The employees holding the count team role at `site` (or at every site of its organization)."""
+    from cardroom.models import Employee, Role
+
+    return Employee.objects.filter(
+        Q(memberships__site=site) | Q(memberships__site__isnull=True),
+        memberships__role=Role.COUNT_TEAM,
+        organization_id=site.organization_id,
+    )

@@ -17,6 +17,8 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for
 from cardroom.models import Employee, Role, Table
 from cardroom.pins import acting_user_for, signer_for
+from core.audit import chain_head
+from core.pdf import audit_head_text
 
 from . import forms, pdf, queries, services
 from .models import CountSignature, DropBox
@@ -469,6 +471,7 @@ def sheet_pdf(request, pk):
         generated_at=timezone.now(),
         generated_by=str(access.employee or request.user),
         generated_by_initials=access.employee.initials if access.employee else "",
+        audit_head=audit_head_text(chain_head(session.site.organization_id)),
     )
     response = HttpResponse(content, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="count-sheet-{session.site_id}-{session.gaming_date}.pdf"'

@@ -142,6 +142,11 @@ def daily(request):
     context = {
         **items,
         "table_rows": [(t, items["open_slips"].get(t.table_number, [])) for t in summary.tables],
+        # The corrections entered on this day count in its total: each is a row, so the total is
+        # the sum of the rows (a cash correction moves the cash figures, not the tables').
+        "adjustment_rows": [
+            (a, summaries.adjustment_custody((a,))) for a in summary.adjustments_recorded if a.field != "cash"
+        ],
         "site": site,
         "law": site_law(site),
         "pack": pack_figures(site, day, day),

@@ -420,11 +420,13 @@ SITE_PAYOUT_CENTS = {"busy": (60_000, 250_000), "small": (10_000, 60_000), "seas
 
 
 def demo_days(site_key: str, site: Site, today: date) -> list[date]:
-    """From the start of the previous quarter to yesterday, the nights whose session is over;
-    the seasonal site plays only in July-September."""
+    """From the first day of the previous quarter's last month to yesterday, the nights whose
+    session is over; the seasonal site plays only in July-September. The demo's card rooms
+    opened their books then: the previous quarter has a month of play to file and amend, and
+    the build stays short (`make run` to a first page in under a minute)."""
     from core.periods import Quarter
 
-    first = Quarter.containing(today).previous().start
+    first = Quarter.containing(today).previous().end.replace(day=1)
     days = [first + timedelta(days=n) for n in range((today - first).days)]
     # only nights already over: yesterday's session runs past midnight (the last nights asked
     # for are then the last built, whatever the hour)

@@ -127,6 +127,7 @@ class TableInventory(EnteredRecord, AppendOnlyModel):
     variance_reason = models.TextField(blank=True)
 
     class Meta:
+        verbose_name_plural = "table inventories"
         db_table = "accounting_tableinventory"
         ordering = ["table_id", "counted_at", "id"]
         constraints = [

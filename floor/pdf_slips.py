@@ -136,7 +136,7 @@ def _signature(role: str, employee, moment: datetime | None, zone: ZoneInfo, ini
         role=role,
         initials=initials or employee.initials,
         name=employee.name,
-        date=f"{local:%m/%d/%Y}",
+        date=f"{local:%Y-%m-%d}",
         time=_clock_with_zone(local),
     )
 
@@ -178,7 +178,7 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         void = VoidMark(
             initials=void_step.initials,
             name=void_step.employee.name,
-            date=f"{at:%m/%d/%Y}",
+            date=f"{at:%Y-%m-%d}",
             time=_clock_with_zone(at),
             reason=void_step.reason,
         )
@@ -196,8 +196,8 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         game=slip.game,
         game_label=Game(slip.game).label if slip.game in Game.values else slip.game,
         table_number=slip.table_number,
-        gaming_date=f"{slip.gaming_day.gaming_date:%m/%d/%Y}",
-        date=f"{local:%m/%d/%Y}",
+        gaming_date=f"{slip.gaming_day.gaming_date:%Y-%m-%d}",
+        date=f"{local:%Y-%m-%d}",
         time=format_clock(local),
         purpose=slip.get_purpose_display(),
         lines=_lines(slip),
@@ -366,8 +366,9 @@ class CutLine(Flowable):
         self.canv.restoreState()
 
 
-def render_slip_pdf(doc: SlipDocument) -> bytes:
-    """Both parts of the form on one page (ORIGINAL above, COPY below). Drawing only."""
+def render_slip_pdf(doc: SlipDocument, *, audit_head: str = "") -> bytes:
+    """Both parts of the form on one page (ORIGINAL above, COPY below), the footer naming the
+    organization's audit chain head when it was printed (`audit_head`). Drawing only."""
     title = TitleBlock(
         organization=doc.organization,
         site=doc.site,
@@ -381,6 +382,7 @@ def render_slip_pdf(doc: SlipDocument) -> bytes:
         generated_at=doc.generated_at,
         generated_by=doc.generated_by or "\u2014",
         data_sha256=data_digest(_data_for_digest(doc)),
+        audit_head=audit_head,
     )
     # The slip is a form whose signature lines are its initials (rules.SLIP_INITIALS, SLIP_VERIFICATION,
     # SLIP_RECEIPT): no

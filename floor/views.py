@@ -21,11 +21,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for, require_role
+from cardroom.access import SESSION_KEY, access_for, require_role
 from cardroom.forms import add_pin_fields
 from cardroom.models import Site, Table
 from cardroom.pins import acting_user_for
 from cardroom.views import call_service
+from core.audit import chain_head
+from core.pdf import audit_head_text
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pit_terminal, queries, rules, services
@@ -54,7 +56,18 @@ def site_page(view):
 
 
 def _site_table(request, pk) -> Table:
-    return get_object_or_404(Table.objects.select_related("site"), pk=pk, site=request.site)
+    """The table at the current site; a link to a table at another of one's sites switches to
+    that site (as the site switcher does) rather than answering 404. A form posted for another
+    site's table is not taken: the page it came from was of another site."""
+    table = Table.objects.select_related("site").filter(pk=pk, site__in=access_for(request.user).sites()).first()
+    if table is None or (table.site_id != getattr(request.site, "pk", None) and request.method != "GET"):
+        raise Http404("No such table at this site.")
+    if table.site_id != getattr(request.site, "pk", None):
+        request.session[SESSION_KEY] = table.site_id
+        request.site = table.site
+        timezone.activate(ZoneInfo(table.site.time_zone))  # the page's times in its site's zone
+        messages.info(request, f"Switched to {table.site.name}, where table {table.number} is.")
+    return table
 
 
 def _visible_slip(request, pk) -> Slip:
@@ -583,7 +596,8 @@ def slip_pdf(request, pk):
     slip = _visible_slip(request, pk)
     employee = access_for(request.user).employee
     document = build_slip_document(slip, generated_by=employee.name if employee else request.user.get_username())
-    response = HttpResponse(render_slip_pdf(document), content_type="application/pdf")
+    head = audit_head_text(chain_head(slip.site.organization_id))
+    response = HttpResponse(render_slip_pdf(document, audit_head=head), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{slip.kind}-slip-{slip.number}.pdf"'
     return response
 

@@ -22,9 +22,29 @@ MONEY, RATIO, NUMBER, DATE, DATETIME, INT, TEXT = CellType
 
 @dataclass(frozen=True)
 class Column:
-    name: str
+    name: str  # the key in code and tests ("gaming_date")
     type: CellType = CellType.TEXT
+    label: str = ""  # the header people read, where `heading(name)` does not say it ("$0.50 chips")
+
+    @property
+    def heading(self) -> str:
+        return self.label or heading(self.name)
+
+
+ACRONYMS = {"agp": "AGP", "gp": "GP", "pw": "PW", "sfn": "SFN", "id": "ID", "pdf": "PDF"}
+
+
+def heading(name: str) -> str:
+    """A column's header as people read it: "gaming_date" -> "Gaming date", "agp" -> "AGP"."""
+    words = [ACRONYMS.get(word, word) for word in name.split("_")]
+    first = words[0] if words[0] in ACRONYMS.values() else words[0][:1].upper() + words[0][1:]
+    return " ".join([first, *words[1:]])
 
 
 def names(columns: list[Column]) -> list[str]:
     return [column.name for column in columns]
+
+
+def headings(columns: list[Column]) -> list[str]:
+    """The header row of the CSV and XLSX files."""
+    return [column.heading for column in columns]

@@ -2,7 +2,7 @@
 XLSX on download, each cell formatted by its column's type (reports.columns).
 
 CSV (data for scripts and other systems): UTF-8 without a byte order mark, a header row of the
-column names, RFC 4180 quoting and line ends. Money as plain dollars with two decimals
+columns' headings as people read them ("Gaming date", "AGP": reports.columns.heading), RFC 4180 quoting and line ends. Money as plain dollars with two decimals
 (`1387.00`, `-12.50`), ratios as the fraction with six decimals, as the API gives them
 (`-0.054800`: -5.48%), dates as `YYYY-MM-DD`, times as ISO 8601 with the site's UTC offset
 (`2026-07-01T22:05:00-05:00`), counts as integers; an empty cell is a figure not known (a cash
@@ -17,13 +17,14 @@ filter, and columns wide enough for their values."""
 
 import csv
 import io
+import re
 from datetime import date, datetime
 from decimal import Decimal
 
 from accounting.figures import ratio_string
 from core.money import cents_to_decimal, format_money
 
-from .columns import CellType, Column, names
+from .columns import CellType, Column, headings
 
 MONEY_FORMAT = '"$"#,##0.00'
 RATIO_FORMAT = "0.00%"
@@ -45,7 +46,7 @@ def stored_table(columns: list[Column], rows: list[list]) -> dict:
     """The table as JSON for ReportFile.table: money in cents, ratios and numbers as decimal
     strings, dates and datetimes as ISO text; None for an empty cell."""
     return {
-        "header": names(columns),
+        "header": headings(columns),
         "types": [str(column.type) for column in columns],
         "rows": [[_stored(column, value) for column, value in zip(columns, row, strict=True)] for row in rows],
     }
@@ -179,7 +180,7 @@ def export_xlsx(table: dict, title: str) -> bytes:
 
     workbook = Workbook()
     sheet = workbook.active
-    sheet.title = title[:31]
+    sheet.title = re.sub(r"[\\/*?:\[\]]", "-", title)[:31]  # characters a sheet's name cannot hold
     types = _types(table)
     widths = [len(name) + 2 for name in table["header"]]
     sheet.append(table["header"])

@@ -35,6 +35,14 @@ class ReportRun(models.Model):
     def __str__(self):
         return f"{self.kind} {self.period_label} ({self.status})"
 
+    @property
+    def title(self) -> str:
+        """The report's title at its site ("Dealer hold", "Quarterly summary (SFN 50901)"), not its key."""
+        from .registry import load_kinds
+
+        kind = load_kinds().get(self.kind)
+        return kind.title_at(self.site) if kind else self.kind
+
 
 class ReportFile(AppendOnlyModel):
     """The PDF and its data, as generated: who, when, with what parameters, the SHA-256 of

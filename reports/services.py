@@ -13,7 +13,7 @@ from cardroom.retention import retention_notice
 from core import limits
 from core.audit import ChainHead, chain_head, record_event
 from core.moments import site_zone
-from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest
+from core.pdf import Provenance, ReportDocument, TitleBlock, audit_head_text, data_digest
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 from packs import pack_for
@@ -111,10 +111,6 @@ def generate_report(run_id: int) -> bool:
         ReportRun.objects.filter(pk=run_id).update(status=ReportRun.Status.FAILED, error=str(exc)[:2000])
         raise
     return True
-
-
-def audit_head_text(head: ChainHead | None) -> str:
-    return f"{head.chain} #{head.seq} {head.hash}" if head else ""
 
 
 def _stored_audit_head(run: ReportRun) -> str:

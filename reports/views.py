@@ -4,14 +4,16 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 
 from cardroom.access import access_for
+from core.periods import Quarter
 from packs import packs_of
 
 from . import services
 from .api import file_response
 from .queries import readable_runs, require_reader, runs_for
-from .registry import kinds_for
+from .registry import kinds_for, load_kinds
 
 
 def _require_requester(request):
@@ -25,19 +27,39 @@ def index(request):
     errors = {}
     if request.method == "POST":
         site = access_for(request.user).sites().filter(pk=request.POST.get("site") or None).first()
+        start, end = request.POST.get("start") or None, request.POST.get("end") or None
         try:
             run = services.request_report(
-                acting_user=request.user, kind=request.POST.get("kind", ""), site=site,
-                start=request.POST.get("start") or None, end=request.POST.get("end") or None,
-                quarter=request.POST.get("quarter") or None,
+                acting_user=request.user,
+                kind=request.POST.get("kind", ""),
+                site=site,
+                start=start,
+                end=end,
+                quarter=_quarter_asked(request.POST.get("kind", ""), request.POST.get("quarter"), start, end),
             )
             return redirect("reports:run", pk=run.pk)
         except ValidationError as exc:
             errors = exc.message_dict
     packs = packs_of(request.visible_sites)  # the kinds of the packs of one's sites, as those packs title them
-    return render(request, "reports/index.html", {
-        "kinds": [kind.describe(packs) for kind in kinds_for(packs)], "runs": readable_runs(request.user)[:30], "errors": errors, "posted": request.POST,
-    }, status=400 if errors else 200)
+    return render(
+        request,
+        "reports/index.html",
+        {
+            "kinds": [kind.describe(packs) for kind in kinds_for(packs)],
+            "runs": readable_runs(request.user)[:30],
+            "errors": errors,
+            "posted": request.POST,
+            "quarter": str(Quarter.containing(timezone.localdate()).previous()),  # the quarter to file, prefilled
+        },
+        status=400 if errors else 200,
+    )
+
+
+def _quarter_asked(kind: str, quarter: str | None, start, end) -> str | None:
+    """The form's quarter (prefilled) counts for a quarterly kind, or when no dates are given:
+    a report over dates is not silently widened to the prefilled quarter."""
+    period = getattr(load_kinds().get(kind), "period", None)
+    return (quarter or None) if period == "quarter" or not (start or end) else None
 
 
 @login_required

@@ -244,6 +244,7 @@ class RecordingAccess(AppendOnlyModel):
     recorded_at = models.DateTimeField()
 
     class Meta:
+        verbose_name_plural = "recording accesses"
         ordering = ["-accessed_at"]
 
 

@@ -218,7 +218,7 @@ def _float_section(data: ChipInventoryReport) -> list:
 
 
 def _quantity_column(cents: int) -> Column:
-    return Column(f"chips_{cents_to_decimal(cents).normalize():f}", INT)  # chips_100, chips_0.5
+    return Column(f"chips_{cents_to_decimal(cents).normalize():f}", INT, f"{format_money(cents)} chips")  # chips_0.5
 
 
 def columns(values) -> list[Column]:

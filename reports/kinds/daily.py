@@ -18,7 +18,7 @@ from core.pdf import data_table, format_generated_at, para
 from floor.queries import LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
 
 from .. import rules as report_rules
-from ..columns import DATE, INT, MONEY, RATIO, Column, names
+from ..columns import DATE, INT, MONEY, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
 from ..rules import FORM_DAILY_CONTINUATION
 from .pack_section import pack_section
@@ -286,7 +286,7 @@ COLUMNS = [
     Column("books"),
     Column("entered_late", INT),
 ]  # fmt: skip
-HEADER = names(COLUMNS)
+HEADER = headings(COLUMNS)
 CUSTODY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "gross_proceeds_cents",
            "prizes_cents", "agp_cents")  # fmt: skip
 

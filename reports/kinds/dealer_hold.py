@@ -17,7 +17,7 @@ from core.pdf import data_table, para
 from packs import RevenueModel
 
 from .. import rules as report_rules
-from ..columns import INT, MONEY, NUMBER, RATIO, Column, names
+from ..columns import INT, MONEY, NUMBER, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -134,7 +134,7 @@ def render(data: DealerHoldReport) -> list:
 COLUMNS = [Column("dealer"), Column("shifts", INT), Column("separable", INT), Column("gross_proceeds", MONEY),
            Column("agp", MONEY), Column("hold", RATIO), Column("site_hold", RATIO), Column("z_score", NUMBER),
            Column("game")]  # fmt: skip
-CSV_HEADER = names(COLUMNS)
+CSV_HEADER = headings(COLUMNS)
 
 
 def table(data: DealerHoldReport) -> tuple[list[Column], list[list]]:

@@ -14,7 +14,7 @@ from core.pdf import LeftText, data_table, format_clock, landscape_frame_width, 
 from packs import RevenueModel
 
 from .. import rules as report_rules
-from ..columns import CellType, Column, names
+from ..columns import CellType, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -141,7 +141,7 @@ COLUMNS = [
     Column("hold", CellType.RATIO),
     Column("not_separable_because"),
 ]
-CSV_HEADER = names(COLUMNS)
+CSV_HEADER = headings(COLUMNS)
 
 
 def table(data: DealerShiftReport) -> tuple[list[Column], list[list]]:

@@ -31,7 +31,7 @@ from packs import get_pack
 from statefiling.queries import receipt_statement
 
 from .. import rules as report_rules
-from ..columns import DATE, MONEY, RATIO, Column, names
+from ..columns import DATE, MONEY, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_section
 from .tournament_record import summary_section
@@ -468,7 +468,7 @@ COLUMNS = [
     Column("tax", MONEY),
     Column("note"),
 ]
-HEADER = names(COLUMNS)
+HEADER = headings(COLUMNS)
 
 
 def _row(row: str, **cells) -> list:

@@ -14,7 +14,7 @@ from floor.rules import SLIP_REGISTER
 from packs import RevenueModel
 
 from .. import rules as report_rules
-from ..columns import DATE, DATETIME, INT, MONEY, Column, names
+from ..columns import DATE, DATETIME, INT, MONEY, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -137,7 +137,7 @@ def render(data: SlipRegisterReport) -> list:
 COLUMNS = [Column("series"), Column("number", INT), Column("status"), Column("out_of_order"),
            Column("gaming_date", DATE), Column("table", INT), Column("amount", MONEY), Column("prepared_by"),
            Column("prepared_at", DATETIME), Column("void"), Column("entered_late")]  # fmt: skip
-CSV_HEADER = names(COLUMNS)
+CSV_HEADER = headings(COLUMNS)
 
 
 def table(data: SlipRegisterReport) -> tuple[list[Column], list[list]]:

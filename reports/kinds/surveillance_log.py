@@ -17,7 +17,7 @@ from surveillance.queries import active_entries, program_ended_on
 from surveillance.rules import REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS
 
 from .. import rules as report_rules
-from ..columns import DATE, INT, Column, names
+from ..columns import DATE, INT, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
 REQUIRED_MINUTES = int(REVIEW_MIN_FOOTAGE.value.total_seconds() // 60)
@@ -255,7 +255,7 @@ COLUMNS = [Column("section"), Column("number", INT), Column("gaming_date", DATE)
            Column("program_start", DATE), Column("week", INT), Column("week_start", DATE), Column("week_end", DATE),
            Column("shift"), Column("footage"), Column("minutes", INT), Column("week_reviewed_minutes", INT),
            Column("week_done")]  # fmt: skip
-HEADER = names(COLUMNS)
+HEADER = headings(COLUMNS)
 
 
 def _log_csv(line: LogLine) -> list:

@@ -18,7 +18,7 @@ from tournaments.models import Tournament
 from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT_RECORDS
 
 from .. import rules as report_rules
-from ..columns import DATE, DATETIME, INT, MONEY, Column, names
+from ..columns import DATE, DATETIME, INT, MONEY, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -291,7 +291,7 @@ def summary_section(t, twenty_one_agp_cents: int, *, where: str) -> list:
 COLUMNS = [Column("tournament"), Column("gaming_date", DATE), Column("section"), Column("when", DATETIME),
            Column("player"), Column("what"), Column("amount", MONEY), Column("chips", INT), Column("initials"),
            Column("note")]  # fmt: skip
-CSV_HEADER = names(COLUMNS)
+CSV_HEADER = headings(COLUMNS)
 
 
 def table(data: TournamentRecordReport) -> tuple[list[Column], list[list]]:

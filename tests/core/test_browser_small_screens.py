@@ -175,3 +175,24 @@ def test_the_pit_view_fits_a_tablet_with_its_tables_side_by_side(browser_page, d
     first, second = cards.nth(0).bounding_box(), cards.nth(1).bounding_box()
     assert first["y"] == second["y"] and second["x"] > first["x"]  # a row of tables, not a column
     assert cards.nth(2).bounding_box()["y"] + 40 < TABLET["height"]  # the third table's state is in view
+
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("username", ["gm", "auditor"])
+def test_every_page_fits_a_1366_pixel_laptop_navbar_and_quarter_included(browser_page, demo_room, username):
+    """At 1366 px the navbar is expanded (every menu in one row) and the widest tables show in
+    full: nothing scrolls sideways (issue 33: the navbar was 5 px too wide, /figures/quarter/
+    1,448 px)."""
+    server, site = demo_room
+    page = browser_page
+    page.set_viewport_size(LAPTOP)
+    sign_in_at(page, server, username, site)
+    problems = []
+    for path in pages_of(page):
+        page.goto(f"{server.url}{path}")
+        if page.locator("nav.navbar").count():
+            problems += overflow(page)
+    assert problems == [], "\n".join(problems)

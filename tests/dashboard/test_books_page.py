@@ -76,3 +76,21 @@ def test_a_bad_adjustment_changes_nothing_and_says_why(client, cast, site, compl
                     reason="x")
     assert "amount" in response.content.decode()
     assert not Adjustment.objects.exists()
+
+
+def test_the_daily_total_is_the_sum_of_its_rows_with_each_adjustment_a_row(client, cast, site, complete_day):
+    import re
+
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post(client, site, "close")
+    post(client, site, "adjust", field="drop", table_number="1", amount="-20.00",
+         recorded_on="2026-08-20", reason="Recount of box 1 found a $20 bill counted twice")  # fmt: skip
+    page = client.get(f"/figures/daily/?site={site.pk}&date=2026-08-20").content.decode()
+    rows = re.findall(r'<tr[^>]*data-(?:table|adjustment)="[^"]*"[^>]*>(.*?)</tr>', page, re.S)
+    total = re.search(r'<tr[^>]*id="total">(.*?)</tr>', page, re.S).group(1)
+
+    def drop(row: str) -> str:
+        return re.findall(r'<td class="text-end[^"]*">([^<]*)</td>', row)[0]
+
+    assert [drop(row) for row in rows] == ["-$20.00"] and drop(total) == "-$20.00"
+    assert "corrects 2026-08-14" in rows[0] and "counted twice" in rows[0]

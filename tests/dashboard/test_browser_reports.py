@@ -43,7 +43,7 @@ def test_an_auditor_generates_downloads_and_reads_the_quarterly_summary(
         page.click("#generate")
         page.wait_for_url("**/reports/*/")
         page.wait_for_selector("#download-pdf", timeout=90_000)  # htmx polls the run every second
-    assert page.inner_text("#status-text") == "done"
+    assert page.inner_text("#status-text") == "Done"
     with page.expect_download() as download:
         page.click("#download-pdf")
     path = download.value.path()

@@ -81,7 +81,8 @@ def test_fill_slip_prints_both_parts_with_every_required_item(fill, cast, site):
     for part in (original, copy):
         assert "21 (Twenty-one)" in part
         assert site.name in part
-        assert "11/14/2026" in part and "2:05 a.m." in part
+        # ISO dates; the time with a.m. or p.m. as ND 99-01.3-08-05(3)(a) writes it
+        assert "2026-11-14" in part and "2:05 a.m." in part and "11/14/2026" not in part
         assert "Table number 1" in part
         # quantity and value by denomination, and the grand total
         assert "$1.00 40 $40.00" in part

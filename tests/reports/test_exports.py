@@ -47,7 +47,7 @@ def test_the_csv_has_plain_dollars_fractions_and_iso_dates_in_utf8_without_a_bom
     content = exports.export_csv(exports.stored_table(COLUMNS, ROWS))
     assert not content.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(content.decode("utf-8"))))
-    assert rows[0] == ["name", "amount", "hold", "z", "day", "at", "count"]
+    assert rows[0] == ["Name", "Amount", "Hold", "Z", "Day", "At", "Count"]  # headings people read
     assert rows[1] == ["Table 1", "1387.00", "-0.054800", "1.96", "2026-07-01", "2026-07-01T22:05:00-05:00", "12"]
     assert rows[2][1:] == ["-12.50", "", "", "2026-07-02", "", ""]
     assert rows[3][1:3] == ["0.01", "0.333333"] and rows[3][6] == "0"
@@ -58,7 +58,7 @@ def test_the_csv_has_plain_dollars_fractions_and_iso_dates_in_utf8_without_a_bom
 def test_the_xlsx_cells_are_typed_with_number_formats_under_a_bold_frozen_header():
     sheet = sheet_of(exports.export_xlsx(exports.stored_table(COLUMNS, ROWS), "daily"))
     assert sheet.title == "daily" and sheet.freeze_panes == "A2"
-    assert all(cell.font.bold for cell in sheet[1]) and [c.value for c in sheet[1]][:2] == ["name", "amount"]
+    assert all(cell.font.bold for cell in sheet[1]) and [c.value for c in sheet[1]][:2] == ["Name", "Amount"]
     name, amount, hold, z, day, at, count = sheet[2]
     assert Decimal(str(amount.value)) == Decimal("1387.00") and amount.number_format == exports.MONEY_FORMAT
     assert Decimal(str(hold.value)) == Decimal("-0.0548") and hold.number_format == "0.00%"
@@ -142,7 +142,7 @@ def test_every_kind_exports_typed_csv_and_xlsx():
         assert rows, code
         table = exports.stored_table(columns, rows)
         parsed = list(csv.reader(io.StringIO(exports.export_csv(table).decode("utf-8"))))
-        assert parsed[0] == [c.name for c in columns] and len(parsed) == len(rows) + 1, code
+        assert parsed[0] == [c.heading for c in columns] and len(parsed) == len(rows) + 1, code
         for row in parsed[1:]:
             for column, text in zip(columns, row, strict=True):
                 check_csv_cell(column, text)

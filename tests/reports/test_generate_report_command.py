@@ -55,7 +55,7 @@ def test_the_house_rules_as_csv_and_xlsx_carry_typed_money(site, tables, auditor
     generate("house_rules", site=site.pk, user=auditor.username, date="2026-11-20", file_format="csv",
              output=str(tmp_path / "rules.csv"))  # fmt: skip
     rows = list(csv.DictReader(io.StringIO((tmp_path / "rules.csv").read_text(encoding="utf-8"))))
-    assert [(r["table"], Decimal(r["min_wager"]), Decimal(r["max_wager"])) for r in rows] == [
+    assert [(r["Table"], Decimal(r["Min wager"]), Decimal(r["Max wager"])) for r in rows] == [
         ("1", Decimal("2.00"), Decimal("25.00")), ("2", Decimal("5.00"), Decimal("20.00"))]  # fmt: skip
     generate("house_rules", site=site.pk, user=auditor.username, date="2026-11-20", file_format="xlsx",
              output=str(tmp_path / "rules.xlsx"))  # fmt: skip
@@ -71,7 +71,7 @@ def test_a_quarterly_summary_is_generated_at_once_not_left_to_a_worker(site, aud
     sheet = load_workbook(tmp_path / "q.xlsx").active
     header = [c.value for c in sheet[1]]
     tax = next(row for row in sheet.iter_rows(min_row=2) if row[0].value == "tax")
-    assert tax[header.index("tax")].number_format == '"$"#,##0.00' and tax[header.index("label")].value == "2026Q3"
+    assert tax[header.index("Tax")].number_format == '"$"#,##0.00' and tax[header.index("Label")].value == "2026Q3"
 
 
 @pytest.mark.parametrize("args,options,message", [

@@ -92,8 +92,8 @@ def test_chips_outstanding_are_the_book_minus_every_location_counted(auditor_api
     text = " ".join(pdf_text(content).split())
     assert "Chips outstanding as of 2026-11-05 (book minus the physical count of 2026-11-01)" in text
     rows = csv_rows(auditor_api, run)
-    assert rows[0] == ["date", "event", "reference", "initials", "chips_25", "chips_5", "value", "book_after",
-                       "outstanding"] and len(rows) == 5  # fmt: skip
+    assert rows[0] == ["Date", "Event", "Reference", "Initials", "$25.00 chips", "$5.00 chips", "Value", "Book after",
+                       "Outstanding"] and len(rows) == 5  # fmt: skip
     assert rows[-1] == ["2026-11-05", "outstanding", "", "", "5", "260", "", dollars(outstanding.book_cents),
                         dollars(outstanding.outstanding_cents)]  # fmt: skip
 

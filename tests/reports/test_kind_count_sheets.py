@@ -12,7 +12,7 @@ from cardroom.models import Role
 from core.money import format_money
 from counts import pdf, services
 from counts.models import CountSession
-from reports.columns import names
+from reports.columns import headings
 from reports.kinds import count_sheets
 from tests.accounting.scenario import Scenario
 from tests.counts.conftest import COUNT_TIME, GAMING_DATE, cash, remove_box
@@ -101,10 +101,10 @@ def test_the_batched_sheet_is_the_one_session_sheet_and_the_csv_has_its_rows(aud
     assert sheets == [pdf.build_count_sheet(counted)]
     run = run_report(auditor_api, kind="count_sheets", site=site.pk, start=str(GAMING_DATE), end=str(GAMING_DATE))
     rows = csv_rows(auditor_api, run)
-    assert rows[0] == names(count_sheets.COLUMNS)
+    assert rows[0] == headings(count_sheets.COLUMNS)
     totals = [dict(zip(rows[0], r, strict=True)) for r in rows[1:] if r[3] == "Total"]
-    assert [r["agreed_amount"] for r in totals] == [dollars(b.agreed_cents) for b in sheets[0].boxes]
-    assert totals[1]["resolution"] == "Difference resolved by recount: A $20 stuck"
+    assert [r["Agreed amount"] for r in totals] == [dollars(b.agreed_cents) for b in sheets[0].boxes]
+    assert totals[1]["Resolution"] == "Difference resolved by recount: A $20 stuck"
 
 
 def test_a_box_removed_but_not_counted_shows_as_awaiting_without_figures(site, manager, cast, counters):

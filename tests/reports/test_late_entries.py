@@ -64,7 +64,7 @@ def test_the_slip_register_marks_the_late_slip_in_pdf_and_csv(auditor_api, site,
     assert "entered late 2026-08-14 5:01 p.m." in rows[2]  # 22:01 UTC = 5:01 p.m. CDT
     assert "entered late" not in rows[1]
     csv = csv_rows(auditor_api, run)
-    late_column = csv[0].index("entered_late")
+    late_column = csv[0].index("Entered late")
     by_number = {row[1]: row[late_column] for row in csv[1:]}
     assert by_number["2"].startswith("entered late") and by_number["1"] == ""
 
@@ -83,7 +83,7 @@ def test_the_daily_report_lists_the_days_late_entries(auditor_api, site, slips):
     ]
     csv = csv_rows(auditor_api, run)
     total = next(row for row in csv[1:] if row[1] == "total")
-    assert total[daily.HEADER.index("entered_late")] == str(
+    assert total[daily.HEADER.index("Entered late")] == str(
         sum(1 for row in listed if row)  # every late record of the day counted on the total line
     )
-    assert slip_register.CSV_HEADER[-1] == "entered_late"
+    assert slip_register.CSV_HEADER[-1] == "Entered late"

@@ -44,12 +44,21 @@ SCALE = 1  # 72 dpi: one pixel per point, so the PNG is the page's size in point
 PNG_DIR = os.environ.get("PDF_PNG_DIR")  # set to keep the PNGs for a look
 
 
+# A value cut after its decimal point ("$283,896." over "00"): no sentence of a report ends on a
+# money value.
+CUT_AT_POINT = re.compile(r"[-+]?\$[\d,]*\d\.$")
+
+
 def money_fragments(words: list[dict]) -> list[str]:
     """Words that are part of a money value but not a whole one (a value wrapped mid-number)."""
     bad = []
     for word in words:
         values = [found.rstrip(PUNCTUATION) for found in re.findall(r"[-+]?\$\S*", word["text"])]
-        if any(not MONEY.match(value) for value in values) or TAIL.match(word["text"].strip(PUNCTUATION)):
+        if (
+            any(not MONEY.match(value) for value in values)
+            or TAIL.match(word["text"].strip(PUNCTUATION))
+            or CUT_AT_POINT.search(word["text"])
+        ):
             bad.append(word["text"])
     return bad
 
@@ -189,7 +198,12 @@ def test_the_count_sheet_and_the_slip_print_the_licence_and_times_in_the_site_ti
     assert " UTC" not in text
     for signature in session.signatures.all():
         assert format_generated_at(signature.signed_at.astimezone(zone)) in text
-    assert f"Prepared by Pat Auditor PA {REQUESTED_AT.astimezone(zone):%Y-%m-%d}" in text
+    # Prepared by the count team, dated when they signed; whoever downloaded it is in the footer.
+    signed_on = session.signatures.order_by("signed_at").last().signed_at.astimezone(zone)
+    team = f"{session.first_member} and {session.second_member}"
+    initials = f"{session.first_member.initials}, {session.second_member.initials}"
+    assert f"Prepared by {team} {initials} {signed_on:%Y-%m-%d}" in " ".join(text.split())
+    assert "by Pat Auditor" in text
     assert creation_date(pdf) == REQUESTED_AT
 
     # The slip: one page, the licence, signature times in the site's zone with the zone named.

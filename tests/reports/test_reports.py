@@ -64,7 +64,7 @@ def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine
     for alert in api_alerts:
         assert "".join(alert["citation"].split()) in flat and alert["due_date"] in text
     csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
-    assert len(csv_rows) == 1 + len(api_alerts) and csv_rows[0].startswith("rule,alert,period,subject,opened,due")
+    assert len(csv_rows) == 1 + len(api_alerts) and csv_rows[0].startswith("Rule,Alert,Period,Subject,Opened,Due")
     sheet = load_workbook(io.BytesIO(auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=xlsx").content)).active
     assert sheet.max_row == 1 + len(api_alerts)
 
@@ -180,3 +180,23 @@ def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_
     assert not ReportFile.objects.exists()
     kinds = {k["kind"]: k for k in auditor_api.get("/api/v1/reports/kinds/").json()}
     assert "house_rules" not in kinds  # an organization sees only its packs' reports
+
+
+def test_the_reports_page_titles_runs_by_name_and_prefills_the_quarter_to_file(client, cast, site, tables):
+    from django.utils import timezone
+
+    from core.periods import Quarter
+
+    client.force_login(cast[Role.AUDITOR].user)
+    to_file = str(Quarter.containing(timezone.localdate()).previous())
+    assert f'value="{to_file}"' in client.get("/reports/").content.decode()
+    # A report over dates keeps its dates: the prefilled quarter does not widen it.
+    page = client.post(
+        "/reports/",
+        {"kind": "dealer_hold", "site": site.pk, "quarter": to_file, "start": "2026-11-01", "end": "2026-11-20"},
+        follow=True,
+    ).content.decode()
+    run = ReportRun.objects.get()
+    assert (run.start, run.end) == (date(2026, 11, 1), date(2026, 11, 20))
+    assert "<title>Dealer percent-of-hold summary" in page and "dealer_hold" not in page.split("<body")[1]
+    assert "<td>Dealer percent-of-hold summary</td>" in client.get("/reports/").content.decode()

@@ -96,7 +96,7 @@ class Command(DatabaseCommand):
         elif file_format == "csv":
             content = export_csv(file.table)
         else:
-            content = export_xlsx(file.table, run.kind)
+            content = export_xlsx(file.table, run.title)
         try:
             path.write_bytes(content)
         except OSError as exc:

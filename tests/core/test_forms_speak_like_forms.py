@@ -1,0 +1,64 @@
+"""Setup and admin speak like forms (issue 33): Yes/No rather than True/False, a picker of time
+zones, the browser's date picker for dates, and plurals an admin reads without wincing."""
+
+import re
+
+import pytest
+from django.apps import apps
+
+from cardroom.models import Role
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_setup_lists_say_yes_and_no(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get("/setup/sites/").content.decode()
+    cells = re.findall(r"<td>([^<]*)</td>", page)
+    assert "Yes" in cells and "True" not in cells and "False" not in cells
+
+
+def test_the_site_form_picks_a_time_zone_and_dates_with_the_browsers_pickers(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/setup/sites/{site.pk}/").content.decode()
+    select = re.search(r'<select name="time_zone"[^>]*>(.*?)</select>', page, re.S)
+    assert select and f'<option value="{site.time_zone}" selected>' in select.group(1)
+    assert 'value="America/Los_Angeles"' in select.group(1) and 'value="Europe/Paris"' in select.group(1)
+    assert re.search(r'<input type="date" name="twenty_one_discontinued_on"', page)
+
+
+def test_a_time_zone_not_among_the_choices_is_refused_naming_the_field(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    response = client.post(f"/setup/sites/{site.pk}/", {"name": site.name, "time_zone": "Mars/Olympus"})
+    assert "Mars/Olympus is not one of the available choices" in response.content.decode()
+    site.refresh_from_db()
+    assert site.time_zone != "Mars/Olympus"
+
+
+def test_every_model_has_a_plural_an_admin_can_read():
+    wrong = {m._meta.label: str(m._meta.verbose_name_plural) for m in apps.get_models()
+             if re.search(r"(ss|xs|[^aeiou]ys|chs|shs)$", str(m._meta.verbose_name_plural))}  # fmt: skip
+    assert wrong == {}
+
+
+def test_the_twenty_one_auditor_picker_offers_nobody_of_the_count_team(client, cast, site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/counts/drop-boxes/?site={site.pk}").content.decode()
+    picker = re.search(r'<select name="twenty_one_auditor"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert f'value="{cast[Role.AUDITOR].pk}"' in picker
+    assert f'value="{cast[Role.COUNT_TEAM].pk}"' not in picker
+
+
+def test_a_new_employee_gets_a_first_role_on_the_first_save(client, cast, site):
+    from cardroom.models import Employee, Membership
+
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    form = client.get("/setup/employees/new/").content.decode()
+    assert 'name="role"' in form and 'name="site"' in form
+    client.post("/setup/employees/new/", {
+        "username": "newdealer", "password": "a-long-pass-phrase-2026", "first_name": "Nell", "last_name": "Dean",
+        "initials": "ND", "employment_type": Employee._meta.get_field("employment_type").default,
+        "role": Role.DEALER, "site": site.pk, "active": "on",
+    })  # fmt: skip
+    employee = Employee.objects.get(user__username="newdealer")
+    assert list(Membership.objects.filter(employee=employee).values_list("role", "site")) == [(Role.DEALER, site.pk)]
