@@ -252,7 +252,7 @@ class CountInputSerializer(FiguresInputSerializer):
     counted_at = MomentField(source="at")
 
 
-class ResolveInputSerializer(FiguresInputSerializer):
+class ResolveInputSerializer(CountInputSerializer):
     note = TextField(allow_blank=True, required=False, default="")
 
 
