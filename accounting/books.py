@@ -350,9 +350,13 @@ class QuarterBooks:
 FILED_LINES = (("Gross proceeds", "gross_proceeds_cents"), ("Prizes", "prizes_cents"), ("AGP", "agp_cents"))
 
 
-def filed_beside_now(summary: QuarterSummary, state: QuarterBooks) -> list[tuple[str, int, int, int]]:
+def filed_beside_now(
+    summary: QuarterSummary, state: QuarterBooks, filed_tax: dict | None = None, tax: "TaxReturn | None" = None
+) -> list[tuple[str, int, int, int]]:
     """(figure, filed, amendments since, figures now) of a filed quarter, where the figures now
-    are the quarter as it reads now plus its amendments; [] when not filed."""
+    are the quarter as it reads now plus its amendments; [] when not filed. With the tax the
+    filing froze (`filed_tax`, its figures' "tax") and the organization's return now (`tax`):
+    the other games' AGP and the tax on the AGP recorded here too."""
     if state.filed_figures is None:
         return []
     filed, amendment = state.filed_figures, state.amendment_custody
@@ -362,7 +366,41 @@ def filed_beside_now(summary: QuarterSummary, state: QuarterBooks) -> list[tuple
     ]
     cash = state.amendment_cash_cents
     now = None if summary.cash_profit_cents is None else summary.cash_profit_cents + cash
-    return [*rows, ("Cash profit", filed["cash_profit_cents"], cash, now)]
+    rows.append(("Cash profit", filed["cash_profit_cents"], cash, now))
+    if filed_tax is not None and tax is not None:
+        other_filed, other_now = filed_tax.get("other_games_agp_cents") or 0, tax.other_games_now_cents or 0
+        rows.append(("Other games' AGP", other_filed, other_now - other_filed, other_now))
+        rows.append(
+            (
+                "Gaming tax",
+                filed_tax["tax_cents"],
+                tax.amended_tax_cents - filed_tax["tax_cents"],
+                tax.amended_tax_cents,
+            )
+        )
+    return rows
+
+
+def filed_beside_now_json(rows) -> list[dict]:
+    return [
+        {"figure": label, "filed_cents": filed, "amendments_since_cents": since, "now_cents": now}
+        for label, filed, since, now in rows
+    ]
+
+
+def filing_amendment_json(a) -> dict:
+    """A FilingAmendment row: which filing, what entry changed it, by how much."""
+    return {
+        "id": a.pk,
+        "filing": a.filing_id,
+        "source": a.source,
+        "adjustment": a.adjustment_id,
+        "other_games_agp": a.other_games_agp_id,
+        "figure": a.figure,
+        "delta_cents": a.delta_cents,
+        "recorded_at": a.recorded_at.isoformat(),
+        "recorded_by_initials": a.recorded_by.initials,
+    }
 
 
 def filings(site_ids, quarters) -> dict[tuple[int, str], QuarterFiling]:
@@ -418,13 +456,16 @@ def _filed_before(filing: QuarterFiling | None, line: AdjustmentLine) -> bool:
 @dataclass(frozen=True)
 class TaxReturn:
     """The organization's quarterly tax (N.D.C.C. 53-06.1-12) on the filed figures: a filed
-    site's filed quarter, an unfiled site's figures now; and beside it the amendments (the
-    corrections of the quarter entered in later quarters, counted and taxed there)."""
+    site's filed quarter, an unfiled site's figures now, and the other games' AGP as the last
+    filing of the quarter froze it; and beside it the amendments (the corrections of the
+    quarter entered in later quarters, counted and taxed there, and the other games' AGP
+    recorded after that filing)."""
 
     figures: TaxFigures
     filed_sites: tuple[str, ...]
     unfiled_sites: tuple[str, ...]  # sites with figures in the quarter and no filing
     amendments: tuple[Amendment, ...]
+    other_games_now_cents: int | None = None  # the standing record now (None: not recorded)
 
     @property
     def amendment_agp_cents(self) -> int:
@@ -435,9 +476,18 @@ class TaxReturn:
         return self.figures.agp_cents + self.amendment_agp_cents
 
     @property
+    def other_games_amendment_cents(self) -> int:
+        """The other games' AGP recorded since the filing froze it (0: unchanged)."""
+        return (self.other_games_now_cents or 0) - (self.figures.other_games_agp_cents or 0)
+
+    @property
+    def amended(self) -> bool:
+        return bool(self.amendments) or self.other_games_amendment_cents != 0
+
+    @property
     def amended_tax_cents(self) -> int:
         brackets = list(self.figures.brackets)
-        return figures.gaming_tax_on_recorded(self.amended_agp_cents, self.figures.other_games_agp_cents, brackets)
+        return figures.gaming_tax_on_recorded(self.amended_agp_cents, self.other_games_now_cents, brackets)
 
     @property
     def filed(self) -> bool:
@@ -445,9 +495,17 @@ class TaxReturn:
 
 
 def tax_return(
-    organization, quarter: Quarter, summaries: list[QuarterSummary], found: dict[tuple[int, str], QuarterFiling]
+    organization,
+    quarter: Quarter,
+    summaries: list[QuarterSummary],
+    found: dict[tuple[int, str], QuarterFiling],
+    *,
+    filing_now: bool = False,
 ) -> TaxReturn:
-    """`summaries`: every site of the organization for the quarter; `found`: their filings (`filings`)."""
+    """`summaries`: every site of the organization for the quarter; `found`: their filings
+    (`filings`). Once a site has filed, the other games' AGP is the one its latest filing froze
+    (a later record is an amendment beside it); `filing_now`: the tax a filing freezes, with
+    the other games' AGP as it stands."""
     rows, filed_sites, unfiled = [], [], []
     amendments = []
     for s in summaries:
@@ -476,19 +534,35 @@ def tax_return(
             if line.recorded_on > quarter.end
         ]
     jurisdictions = [s.jurisdiction for s in summaries]
-    tax = tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))
+    other_now = other_games_agp_cents(organization, quarter)
+    other_filed = other_now if filing_now else _other_games_as_filed(quarter, found, other_now)
+    tax = tax_figures(organization, quarter, rows, jurisdictions, other_filed)
     nd = {s.site_name for s in summaries if GAMING_TAX.applies(s.jurisdiction)}
     return TaxReturn(
         tax,
         tuple(n for n in filed_sites if n in nd),
         tuple(n for n in unfiled if n in nd),
         tuple(a for a in amendments if a.site_name in nd),
+        other_now,
     )
+
+
+def _other_games_as_filed(quarter: Quarter, found: dict[tuple[int, str], QuarterFiling], now: int | None) -> int | None:
+    """The other games' AGP the quarter's latest filing with the tax froze, or `now` when no
+    filing carries the tax."""
+    taxed = [f for (_, q), f in found.items() if q == str(quarter) and "tax" in f.figures]
+    if not taxed:
+        return now
+    latest = max(taxed, key=lambda f: (f.filed_at, f.pk))
+    return latest.figures["tax"].get("other_games_agp_cents")
 
 
 def tax_return_json(tax: TaxReturn) -> dict:
     return {
         "filed": tax.filed,
+        "other_games_agp_filed_cents": tax.figures.other_games_agp_cents,
+        "other_games_agp_now_cents": tax.other_games_now_cents,
+        "other_games_amendment_cents": tax.other_games_amendment_cents,
         "filed_sites": list(tax.filed_sites),
         "unfiled_sites": list(tax.unfiled_sites),
         "amendment_agp_cents": tax.amendment_agp_cents,

@@ -80,11 +80,17 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is None:
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."})
+        raise ValidationError(
+            {
+                "gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."
+            }
+        )
     if day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."})
+        raise ValidationError(
+            {"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."}
+        )
     _check_drops_counted(site, gaming_date)
     _check_bank_counted(site, gaming_date)
 
@@ -175,7 +181,20 @@ def record_adjustment(
             recorded_at=timezone.now(),
         )
         _audit(acting_user, "books.adjusted", adjustment, site=site)
+        _amend_filed_quarter(adjustment)
     return adjustment
+
+
+def _amend_filed_quarter(adjustment: Adjustment) -> None:
+    """An adjustment correcting a day of a filed quarter amends that filing (accounting.amendments)."""
+    from . import amendments
+    from .summaries import adjustment_custody, adjustment_line
+
+    site = adjustment.books_close.site
+    filing = queries.quarter_filing(site.pk, Quarter.containing(adjustment.books_close.gaming_date))
+    if filing is not None:
+        effect = adjustment_custody([adjustment_line(adjustment)]).agp_cents
+        amendments.amend_with_adjustment(filing, adjustment, effect)
 
 
 def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on) -> None:
@@ -237,7 +256,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
         others = books.filings([s.site_id for s in every_site], [quarter])
         figures = {"summary": books.quarter_figures(summary, books.quarter_closes(summary))}
         if rules.GAMING_TAX.applies(site):  # the tax as it stands, where the pack taxes the quarter
-            tax = books.tax_return(site.organization, quarter, every_site, others)
+            tax = books.tax_return(site.organization, quarter, every_site, others, filing_now=True)
             figures["tax"] = {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]}
         filing = QuarterFiling.objects.create(
             site=site,
@@ -270,7 +289,9 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
     dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
     if dates:
         raise ValidationError(
-            {"quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."}
+            {
+                "quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."
+            }
         )
 
 
@@ -331,7 +352,9 @@ def record_other_games_agp(
         raise ValidationError({"agp_cents": f"{citation}: at most {limits.MAX_AMOUNT_CENTS} cents."})
     note = (note or "").strip()
     if not note:
-        raise ValidationError({"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."})
+        raise ValidationError(
+            {"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."}
+        )
     with transaction.atomic():
         Organization.objects.select_for_update().get(pk=organization.pk)
         standing = queries.other_games_agp(organization.pk, quarter)
@@ -360,4 +383,17 @@ def record_other_games_agp(
             organization_id=organization.pk,
             after=snapshot(row),
         )
+        _amend_filed_returns(organization, quarter, row, standing)
     return row
+
+
+def _amend_filed_returns(organization, quarter: Quarter, row: OtherGamesAgp, standing: OtherGamesAgp | None) -> None:
+    """The other games' AGP recorded after some sites filed the quarter changes the tax on their
+    returns (the brackets apply to the organization's AGP from all its games): it amends each
+    of those filings (accounting.amendments); the filed figures stay as filed."""
+    from . import amendments
+
+    delta = row.agp_cents - (standing.agp_cents if standing is not None else 0)
+    filed = QuarterFiling.objects.filter(site__organization=organization, quarter=str(quarter)).select_related("site")
+    if delta:
+        amendments.amend_with_other_games(list(filed), row, delta)

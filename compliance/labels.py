@@ -114,6 +114,11 @@ FIGURES: dict[str, Figure] = {
     "checked_at": Figure("Checked at", _text),
     "task": Figure("Review task", _reference),
     "reviewed_minutes": Figure("Video reviewed", _minutes),
+    "filing": Figure("Quarterly filing", _reference),
+    "filed_sha256": Figure("Filed figures' SHA-256", _text),
+    "amended_figure": Figure("Figure amended", _text),
+    "delta_cents": Figure("Change since the filing", _money),
+    "entry": Figure("Entered as", _text),
 }
 
 

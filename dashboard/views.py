@@ -272,7 +272,7 @@ def quarter(request):
         "next": chosen.next(),
         "summary": summary,
         "books": state,
-        "filed_rows": closed_books.filed_beside_now(summary, state),
+        "filed_rows": closed_books.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax),
         "tax": tax.figures if tax else None,
         "tax_return": tax,
         "can_file": state.filing is None
@@ -281,6 +281,11 @@ def quarter(request):
         "errors": errors,
     }
     return render(request, "dashboard/quarter.html", context, status=400 if errors else 200)
+
+
+def _filed_tax(filing) -> dict | None:
+    """The tax a filing froze (its figures' "tax"), or None."""
+    return filing.figures.get("tax") if filing is not None else None
 
 
 @site_zone
@@ -295,7 +300,9 @@ def other_games(request):
         try:
             amount = decimal_to_cents(request.POST.get("amount", ""))
         except ValueError as exc:
-            raise ValidationError({"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}) from exc
+            raise ValidationError(
+                {"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}
+            ) from exc
         standing = accounting_queries.other_games_agp(site.organization_id, chosen)
         corrects = standing if request.POST.get("correct") and standing is not None else None
         services.record_other_games_agp(
