@@ -53,6 +53,10 @@ CASES = {
                                                     trigger="surveillance is installed", at="ND"),
     "tips_not_redeemed": lambda book: rules.tips_not_redeemed(
         rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer"), at="ND"),
+    "filed_return_amended": lambda book: rules.filed_return_amended(
+        rules.FiledReturnAmended(1, "Elks Lodge", "2026Q3", Q3.start, Q3.end, 4, date(2026, 10, 5), "ab" * 32, 9,
+                                 "Other games' AGP", 80_000_00, "other games' AGP entry 3, recorded 2026-11-02"),
+        citation="ND 99-01.3-08-16(1)(g)"),
 }
 
 
