@@ -34,7 +34,8 @@ class FeeCollectionSerializer(serializers.ModelSerializer):
     class Meta:
         model = FeeCollection
         fields = ["id", "site", "table", "table_number", "gaming_date", "basis", "period_minutes", "rate_cents",
-                  "count", "amount_cents", "collected_at", "collected_by_initials", "voids", "reason"]
+                  "count", "amount_cents", "collected_at", "entered_at", "entered_late", "collected_by_initials", "voids",
+                  "reason"]
 
 
 class FeeCollectionInputSerializer(Input):
@@ -129,8 +130,8 @@ class FeeCountSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = FeeCount
-        fields = ["id", "site", "gaming_date", "counted_cents", "counted_at", "counted_by_initials",
-                  "witness_initials", "corrects"]
+        fields = ["id", "site", "gaming_date", "counted_cents", "counted_at", "entered_at", "entered_late",
+                  "counted_by_initials", "witness_initials", "corrects"]
 
 
 class FeeCountInputSerializer(Input):

@@ -5,14 +5,16 @@ from datetime import date, datetime, timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
-from cardroom import closing
+from cardroom import closing, moments
 from cardroom.access import NOT_AN_EMPLOYEE, require_role
 from cardroom.audit import record_site_event
 from cardroom.limits import MAX_TEXT_LENGTH
 from cardroom.models import Employee, Site, Table
 from cardroom.money import format_money
+from cardroom.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 from packs import pack_for
 
@@ -118,6 +120,21 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
     return void
 
 
+def _refuse_counting_before_collection(site: Site, gaming_date: date, counted_at: datetime) -> None:
+    """House control: the day's fee cash is counted once it is collected, so a count is not dated
+    before the last fee of the day it counts."""
+    last = FeeCollection.objects.filter(site=site, gaming_date=gaming_date).aggregate(last=Max("collected_at"))["last"]
+    if last is not None and counted_at < last:
+        zone = moments.site_zone(site)
+        shown = [m.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for m in (counted_at, last)]
+        raise ValidationError(
+            {
+                "counted_at": f"{HOUSE_CONTROL}: the fee cash of {gaming_date} is counted once it is collected; "
+                f"{shown[0]} is before the last fee collected ({shown[1]})."
+            }
+        )
+
+
 def count_fees(
     *, acting_user, site: Site, gaming_date: date, counted_cents: int, witness: Employee,
     counted_at: datetime | None = None,
@@ -132,6 +149,7 @@ def count_fees(
                                           "the witness is someone other than the counter."})
     _open_books(site, gaming_date, "a fee cash count")
     at = _moment(counted_at, "counted_at")
+    _refuse_counting_before_collection(site, gaming_date, at)
     with transaction.atomic():
         last = FeeCount.objects.select_for_update(of=("self",)).filter(
             site=site, gaming_date=gaming_date, corrected_by__isnull=True

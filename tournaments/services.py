@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from cardroom import closing
+from cardroom import closing, moments
 from cardroom.access import NOT_AN_EMPLOYEE, require_role
 from cardroom.audit import record_site_event
 from cardroom.limits import MAX_TEXT_LENGTH, check_date
@@ -36,6 +36,12 @@ def _now(at: datetime | None) -> datetime:
     return at or timezone.now()
 
 
+def _moment(site: Site, at: datetime | None, field: str, what: str, **checks) -> datetime:
+    """When it happened: now, or a time from the register read and checked in one place
+    (cardroom.moments.occurred_at: the site's local time, not future, never in closed books)."""
+    return moments.occurred_at(site, at, field=field, what=what, **checks)
+
+
 def _gaming_date(site: Site, at: datetime) -> date:
     return business_date(at, site.time_zone, site.business_day_start_hour)
 
@@ -44,6 +50,23 @@ def _refuse_closed_books(site: Site, gaming_date: date, what: str) -> None:
     refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
     if refusal is not None:
         raise ValidationError({"gaming_date": refusal})
+
+
+def _refuse_prize_before_entry(player: TournamentPlayer, awarded_at: datetime) -> None:
+    """ND 99-01.3-08-15(4): a prize goes to a player of the tournament, who entered by paying the
+    entry fee (08-15(1)); so it is not dated before the player's entry fee was collected."""
+    entered = (
+        player.fees.filter(voids__isnull=True).order_by("collected_at").values_list("collected_at", flat=True).first()
+    )
+    if entered is not None and awarded_at < entered:
+        zone = moments.site_zone(player.tournament.site)
+        shown = [m.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for m in (awarded_at, entered)]
+        raise ValidationError(
+            {
+                "awarded_at": f"{rules.PRIZES.at(player.tournament.site)}: a prize goes to a player who has entered; "
+                f"{shown[0]} is before {player.name}'s entry fee was collected ({shown[1]})."
+            }
+        )
 
 
 def _text(value: str, field: str, *, required: bool, max_length: int = MAX_TEXT_LENGTH) -> str:
@@ -91,7 +114,9 @@ def _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
                 }
             )
         if not chips.get(chips_field):
-            raise ValidationError({chips_field: f"{rules.FEES.at(site)}: a rebuy or add-on gives a fixed number of chips."})
+            raise ValidationError(
+                {chips_field: f"{rules.FEES.at(site)}: a rebuy or add-on gives a fixed number of chips."}
+            )
 
 
 def _check_chips(chips: dict) -> None:
@@ -132,10 +157,14 @@ def announce_tournament(
     if not rules.TOURNAMENT.applies(site):
         # The register holds one state's tournament rules (fees capped, no-value chips, disclosed
         # rules); a site whose rules define no tournament records none rather than be held to them.
-        raise ValidationError({"site": (
-            f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
-            "the tournament register is kept only where they do."
-        )})
+        raise ValidationError(
+            {
+                "site": (
+                    f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
+                    "the tournament register is kept only where they do."
+                )
+            }
+        )
     employee = _employee(access)
     check_date(gaming_date, "gaming_date")
     name = _text(name, "name", required=True, max_length=rules.MAX_NAME_LENGTH)
@@ -152,15 +181,23 @@ def announce_tournament(
         "maximum_bet_chips": maximum_bet_chips,
     }
     if not chips_per_entry:
-        raise ValidationError({"chips_per_entry": f"{rules.FEES.at(site)}: the entry fee buys a fixed number of chips."})
+        raise ValidationError(
+            {"chips_per_entry": f"{rules.FEES.at(site)}: the entry fee buys a fixed number of chips."}
+        )
     if not minimum_bet_chips:
-        raise ValidationError({"minimum_bet_chips": f"{rules.BETTING.at(site)}: the organization shall set a minimum bet."})
+        raise ValidationError(
+            {"minimum_bet_chips": f"{rules.BETTING.at(site)}: the organization shall set a minimum bet."}
+        )
     _check_chips(chips)
     _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
     if maximum_bet_chips is not None and maximum_bet_chips < minimum_bet_chips:
-        raise ValidationError({"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."})
+        raise ValidationError(
+            {"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."}
+        )
     if betting_spaces not in rules.BETTING_SPACES:
-        raise ValidationError({"betting_spaces": f"{rules.PLAY.at(site)}: a player may be assigned one or two betting spaces."})
+        raise ValidationError(
+            {"betting_spaces": f"{rules.PLAY.at(site)}: a player may be assigned one or two betting spaces."}
+        )
     _refuse_closed_books(site, gaming_date, "a tournament")
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -252,7 +289,7 @@ def collect_fee(
         raise ValidationError(
             {"kind": f"{rules.FEES.at(site)}: this tournament does not allow a {FeeKind(kind).label.lower()}."}
         )
-    at = _now(at)
+    at = _moment(site, at, "collected_at", "a tournament fee")
     gaming_date = _gaming_date(site, at)
     _refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
@@ -348,8 +385,11 @@ def award_prize(
     round_name = _text(round_name, "round_name", required=True, max_length=rules.MAX_NAME_LENGTH)
     description = _text(description, "description", required=kind == PrizeKind.MERCHANDISE)
     if amount_cents is None or amount_cents < 1:
-        raise ValidationError({"amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value."})
-    at = _now(at)
+        raise ValidationError(
+            {"amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value."}
+        )
+    at = _moment(site, at, "awarded_at", "a tournament prize")
+    _refuse_prize_before_entry(player, at)
     gaming_date = _gaming_date(site, at)
     _refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
