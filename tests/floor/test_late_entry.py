@@ -311,3 +311,15 @@ def test_paper_slips_of_one_minute_entered_table_by_table_raise_no_false_out_of_
     run_day_checks(site_ids=[site.pk], start=NOW.date(), end=NOW.date())
     flagged = Alert.objects.get(rule="slip_out_of_order")
     assert (flagged.subject, flagged.citation) == ("fill:105", "ND 99-01.3-08-05(2)")
+
+
+def test_a_closer_dated_before_its_tables_opener_is_refused_with_the_rule(now, day, client_for, shift_manager, table):
+    api = client_for(shift_manager)
+    opener = {"table": table.pk, "kind": "opener", "chips": TRAY, "counted_at": "2026-07-10T19:00:00"}
+    assert post(api, "/api/v1/table-inventories/", opener).status_code == 201
+    early = post(api, "/api/v1/table-inventories/", {**opener, "kind": "closer", "counted_at": "2026-07-10T18:30:00"})
+    assert early.status_code == 400
+    message = early.json()["counted_at"][0]
+    assert message.startswith("House control: the closer is counted after the table opened")
+    assert "2026-07-10 18:30 CDT is before its opener (2026-07-10 19:00 CDT)" in message
+    assert not TableInventory.objects.filter(kind="closer").exists()
