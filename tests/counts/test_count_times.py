@@ -2,7 +2,7 @@
 cannot be dated before it (ND 99-01.3-08-14(4): the count is initialled and dated by both
 members once it is done)."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
@@ -103,10 +103,18 @@ def test_a_count_dated_before_its_box_was_removed_is_refused_with_the_rule(
 
 
 def test_a_count_keeps_the_time_it_was_entered_beside_the_time_it_was_counted(client_for, counters, session, boxes):
-    count_all(client_for, counters, session, boxes[:1], minutes=40)
-    entry = CountEntry.objects.first()
-    assert entry.entered_at == COUNT_TIME + timedelta(minutes=40)  # counted, from the paper
-    assert entry.recorded_at == ENTERED_NEXT_MORNING  # entered
+    counted = COUNT_TIME + timedelta(minutes=40)
+    response = client_for(counters[0]).post(
+        f"/api/v1/count-sessions/{session.pk}/counts/",
+        {"box": boxes[0].pk, "currency": FIGURES, "counted_at": counted.isoformat()},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    entry = CountEntry.objects.get()
+    assert (entry.entered_at, entry.recorded_at) == (counted, ENTERED_NEXT_MORNING)  # counted, then entered
+    (mine,) = [c for box in response.json()["boxes"] for c in box["counts"]]
+    assert datetime.fromisoformat(mine["entered_at"]) == counted
+    assert datetime.fromisoformat(mine["recorded_at"]) == ENTERED_NEXT_MORNING
 
 
 def test_a_recount_is_dated_after_the_counts_it_resolves(client_for, counters, session, boxes):
