@@ -71,9 +71,11 @@ class FeeCount(EnteredRecord, AppendOnlyModel):
         ]
 
 
-class GameSession(AppendOnlyModel):
+class GameSession(EnteredRecord, AppendOnlyModel):
     """A licensed games-of-chance session at a New York site (9 NYCRR 4620.5 defines the game;
     this record is an assumption: fees.rules). A correction is a new row that `corrects` it."""
+
+    occurred_field = "ended_at"  # entered_at / entered_late: cardroom.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()

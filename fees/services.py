@@ -1,7 +1,7 @@
 """Recording table fees, their count, and games-of-chance sessions: each write checks the site's
 pack, the role (house controls), the bounds and the closed books, and is audited."""
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -51,11 +51,10 @@ def _bounded(field: str, value: int, low: int, high: int, unit=format_money) -> 
         raise ValidationError({field: f"{field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."})
 
 
-def _moment(at: datetime | None, field: str) -> datetime:
-    at = at or timezone.now()
-    if at > timezone.now() + timedelta(minutes=5):
-        raise ValidationError({field: f"{field} cannot be in the future."})
-    return at
+def _moment(site: Site, at: datetime | None, field: str, what: str, **checks) -> datetime:
+    """When it happened: now, or a time from the paper read and checked in one place
+    (cardroom.moments.occurred_at: the site's local time, not future, never in closed books)."""
+    return moments.occurred_at(site, at, field=field, what=what, **checks)
 
 
 def record_fee(
@@ -84,7 +83,7 @@ def record_fee(
         )
     if not table.active:
         raise ValidationError({"table": f"Table {table.number} is not active."})
-    at = _moment(collected_at, "collected_at")
+    at = _moment(site, collected_at, "collected_at", "a table fee")
     gaming_date = _gaming_date(site, at)
     _open_books(site, gaming_date, "a table fee")
     with transaction.atomic():
@@ -148,7 +147,7 @@ def count_fees(
         raise ValidationError({"witness": "House control: the fee cash is counted by two people of the organization; "
                                           "the witness is someone other than the counter."})
     _open_books(site, gaming_date, "a fee cash count")
-    at = _moment(counted_at, "counted_at")
+    at = _moment(site, counted_at, "counted_at", "a fee cash count", books_date=gaming_date)
     _refuse_counting_before_collection(site, gaming_date, at)
     with transaction.atomic():
         last = FeeCount.objects.select_for_update(of=("self",)).filter(
@@ -175,9 +174,10 @@ def record_session(
     licence_number = (licence_number or "").strip()
     if not licence_number or len(licence_number) > rules.MAX_LICENCE_LENGTH:
         raise ValidationError({"licence_number": f"A session names its games-of-chance licence (at most {rules.MAX_LICENCE_LENGTH} characters)."})
+    started_at = _moment(site, started_at, "started_at", "a games-of-chance session")
+    ended_at = _moment(site, ended_at, "ended_at", "a games-of-chance session", books=False)
     if ended_at <= started_at:
-        raise ValidationError({"ended_at": "A session ends after it starts."})
-    _moment(ended_at, "ended_at")
+        raise ValidationError({"ended_at": f"{HOUSE_CONTROL}: a session ends after it starts."})
     _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS)
     _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS)
     if corrects is not None and (corrects.site_id != site.pk or hasattr(corrects, "corrected_by")):

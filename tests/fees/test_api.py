@@ -212,3 +212,16 @@ def test_a_fee_keeps_its_entry_time_and_the_fee_cash_is_not_counted_before_it_wa
     )
     assert counted.status_code == 201, counted.content
     assert counted.json()["entered_at"] is not None
+
+
+def test_a_session_keeps_its_times_and_ends_after_it_starts(cast, client_for, ny_site, ny_shift):
+    start = (timezone.now() - timedelta(hours=4)).replace(microsecond=0)
+    payload = {"site": ny_site.pk, "licence_number": "NY-GC-4620", "started_at": start.isoformat(),
+               "ended_at": (start - timedelta(minutes=1)).isoformat(), "receipts_cents": 1_000, "prizes_cents": 0}
+    backwards = client_for(ny_shift).post(SESSIONS, payload, format="json")
+    assert backwards.status_code == 400
+    assert backwards.json()["ended_at"][0] == "House control: a session ends after it starts."
+    ended = start + timedelta(hours=3)
+    response = client_for(ny_shift).post(SESSIONS, {**payload, "ended_at": ended.isoformat()}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["entered_at"] is not None and response.json()["entered_late"] is True  # an hour after
