@@ -883,7 +883,6 @@ class QuarterFilingView(APIView):
                 site.organization, quarter, every_site, books.filings([s.site_id for s in every_site], [quarter])
             )
         rows = books.filed_beside_now(summary, state, filed_tax, tax)
-        amendments = filing.amendments.select_related("recorded_by") if filing is not None else []
         body = {
             "site": site.pk,
             "quarter": str(quarter),
@@ -896,7 +895,7 @@ class QuarterFilingView(APIView):
             if summary.cash_profit_cents is None
             else summary.cash_profit_cents + state.amendment_cash_cents,
             "filed_beside_now": books.filed_beside_now_json(rows),
-            "filing_amendments": [books.filing_amendment_json(a) for a in amendments],
+            "filing_amendments": [books.filing_amendment_json(a) for a in state.filing_amendments],
         }
         return Response(FiledFiguresSerializer(body).data)
 

@@ -305,6 +305,7 @@ class QuarterBooks:
     figures_now: dict
     amendments: tuple[Amendment, ...]  # of this quarter, entered in a later quarter
     amending_earlier: tuple[Amendment, ...]  # entered this quarter, correcting an earlier quarter
+    filing_amendments: tuple = ()  # FilingAmendment rows: entries after the filing that changed its return
 
     @property
     def days_closed(self) -> int:
@@ -329,7 +330,7 @@ class QuarterBooks:
     @property
     def statement(self) -> str:
         if self.filing is not None:
-            return self.check.statement
+            return self.check.statement + self._amended_since
         parts = [f"Not filed. Books closed for {self.days_closed} of {len(self.days)} day(s)"]
         if self.days_differing:
             dates = ", ".join(str(d) for d in self.days_differing)
@@ -339,6 +340,17 @@ class QuarterBooks:
         if self.days_open:
             parts.append(f"; books not closed: {', '.join(str(d) for d in self.days_open)}")
         return "".join(parts) + "."
+
+    @property
+    def _amended_since(self) -> str:
+        """The filed figures stand; what was entered since that changes the return is said beside them."""
+        n = len(self.filing_amendments)
+        if not n:
+            return ""
+        return (
+            f" Amended since: {n} entr{'y' if n == 1 else 'ies'} after the filing changed the return "
+            "(Filed / Amendments since / Figures now)."
+        )
 
     @property
     def state(self) -> str:
@@ -412,7 +424,7 @@ def filings(site_ids, quarters) -> dict[tuple[int, str], QuarterFiling]:
 def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zone: str) -> QuarterBooks:
     """The site's quarter against its filing; its days against their closed books; the
     corrections of the quarter entered later (amendments) and those entered in it that
-    correct an earlier quarter. Two or three queries."""
+    correct an earlier quarter. Two to four queries."""
     quarter = summary.quarter
     closes = quarter_closes(summary)
     days = tuple((d.gaming_date, day_check(d, closes.get((d.site_id, d.gaming_date)))) for d in summary.days)
@@ -443,7 +455,8 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         )
         for line in earlier
     )
-    return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier)
+    since = tuple(filing.amendments.select_related("recorded_by")) if filing is not None else ()
+    return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier, since)
 
 
 def _filed_before(filing: QuarterFiling | None, line: AdjustmentLine) -> bool:

@@ -136,6 +136,9 @@ def test_the_other_games_agp_recorded_after_filing_is_an_amendment_not_a_silent_
     # Filed / Amendments since / Figures now: the API, the page, the PDF.
     body = filing_api(api, site)
     assert body["filing"]["figures_sha256"] == filed.figures_sha256 and body["check"]["state"] == "equal"
+    assert body["check"]["statement"].endswith(
+        "Amended since: 1 entry after the filing changed the return (Filed / Amendments since / Figures now)."
+    )
     filed_tax = filed.figures["tax"]["tax_cents"]
     rows = rows_by_figure(body)
     assert rows["Other games' AGP"] == (0, OTHER_GAMES, OTHER_GAMES)
@@ -149,6 +152,7 @@ def test_the_other_games_agp_recorded_after_filing_is_an_amendment_not_a_silent_
     assert grid["Other games' AGP"] == [format_money(c) for c in (0, OTHER_GAMES, OTHER_GAMES)]
     assert grid["Gaming tax"] == [format_money(c) for c in (filed_tax, amended_tax - filed_tax, amended_tax)]
     assert "other games' AGP +" in report and "recorded after the filing" in report
+    assert "Amended since: 1 entry after the filing changed the return" in report
 
     # The gaming manager is flagged, once, citing the filing rule of the site's pack.
     alert = the_alert(filed)
