@@ -895,7 +895,7 @@ class QuarterFilingView(APIView):
             if summary.cash_profit_cents is None
             else summary.cash_profit_cents + state.amendment_cash_cents,
             "filed_beside_now": books.filed_beside_now_json(rows),
-            "filing_amendments": [books.filing_amendment_json(a) for a in state.filing_amendments],
+            "filing_amendments": list(state.filing_amendments),
         }
         return Response(FiledFiguresSerializer(body).data)
 

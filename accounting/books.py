@@ -305,7 +305,7 @@ class QuarterBooks:
     figures_now: dict
     amendments: tuple[Amendment, ...]  # of this quarter, entered in a later quarter
     amending_earlier: tuple[Amendment, ...]  # entered this quarter, correcting an earlier quarter
-    filing_amendments: tuple = ()  # FilingAmendment rows: entries after the filing that changed its return
+    filing_amendments: tuple[dict, ...] = ()  # entries after the filing that changed its return (filing_amendment_json)
 
     @property
     def days_closed(self) -> int:
@@ -455,7 +455,8 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         )
         for line in earlier
     )
-    since = tuple(filing.amendments.select_related("recorded_by")) if filing is not None else ()
+    found = filing.amendments.select_related("recorded_by") if filing is not None else ()
+    since = tuple(filing_amendment_json(a) for a in found)
     return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier, since)
 
 
