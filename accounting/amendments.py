@@ -6,33 +6,31 @@ record of the organization's other games' AGP for the quarter) is written beside
 FilingAmendment, in the entry's own transaction, and the gaming manager is flagged.
 
 Flagging opens an alert, and alerts are compliance's, an app above the books: so the books ask
-here and compliance registers its answer when its app loads (`compliance.apps`); imports keep
-pointing down. Until it registers, nothing is flagged (the amendment is still recorded).
+the `filing_amended` hook (core.hooks) and compliance registers its answer when its app loads
+(`compliance.apps`); imports keep pointing down. Asking it unanswered raises, like every hook.
 """
 
 from collections.abc import Callable
 
 from django.utils import timezone
 
+from core.hooks import FILING_AMENDED
+
 from .models import Adjustment, FilingAmendment, OtherGamesAgp, QuarterFiling
 
 AmendmentFlag = Callable[[FilingAmendment], None]
 
-_flag: AmendmentFlag | None = None
-
 
 def register_amendment_flag(flag: AmendmentFlag) -> None:
     """Compliance registers `flag(amendment)` once, when its app is ready."""
-    global _flag
-    _flag = flag
+    FILING_AMENDED.register(flag)
 
 
 def _record(filing: QuarterFiling, employee, **values) -> FilingAmendment:
     amendment = FilingAmendment.objects.create(
         filing=filing, recorded_by=employee, recorded_at=timezone.now(), **values
     )
-    if _flag is not None:
-        _flag(amendment)
+    FILING_AMENDED(amendment)
     return amendment
 
 

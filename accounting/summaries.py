@@ -13,8 +13,8 @@ from django.db.models import Exists, Max, OuterRef, Q, Sum
 from django.db.models.functions import TruncQuarter
 
 from cardroom.models import Game, Site, Table
-from cardroom.periods import Quarter, add_banking_days
-from cardroom.rows import shaped_rows
+from core.periods import Quarter, add_banking_days
+from core.rows import shaped_rows
 from floor.models import GamingDay, GamingDayClose, Slip, SlipKind, SlipStep, TableInventory
 from tournaments import calculations as tournament_figures
 from tournaments.calculations import NO_TOURNAMENTS, TournamentFigures

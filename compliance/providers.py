@@ -12,7 +12,7 @@ from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
 from cardroom.models import Site
-from cardroom.periods import Quarter
+from core.periods import Quarter
 
 from . import rules
 from .engine import RunContext, day_provider, quarter_provider

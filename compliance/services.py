@@ -9,9 +9,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, record_event, snapshot
 from cardroom.models import Membership, Role, Site
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import appended_at_end, record_event, snapshot
+from core.rules import HOUSE_CONTROL
 
 from .labels import figures_text
 from .models import Alert, AlertStep, ComplianceRun, Notification

@@ -16,7 +16,7 @@ from django.db import OperationalError, connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from cardroom.periods import Quarter
+from core.periods import Quarter
 
 RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
 # The priority of the alerts' e-mails in the broker's queue: after every task of the rules (which

@@ -4,9 +4,9 @@ New York games-of-chance session records (fees.rules has the texts and the assum
 from django.db import models
 from django.db.models import F, Q
 
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
-from cardroom.moments import EnteredRecord
+from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 
 class FeeBasis(models.TextChoices):
@@ -19,7 +19,7 @@ class FeeCollection(EnteredRecord, AppendOnlyModel):
     length, the rate, the seats or players charged, the amount (= rate x count), who collected it
     and when. A void is a new row pointing back with the opposite amount."""
 
-    occurred_field = "collected_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "collected_at"  # entered_at / entered_late: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
@@ -53,7 +53,7 @@ class FeeCount(EnteredRecord, AppendOnlyModel):
     """The fee cash of a site's gaming day counted by two people; a recount is a new row that
     `corrects` the one before (the newest stands)."""
 
-    occurred_field = "counted_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "counted_at"  # entered_at / entered_late: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()
@@ -75,7 +75,7 @@ class GameSession(EnteredRecord, AppendOnlyModel):
     """A licensed games-of-chance session at a New York site (9 NYCRR 4620.5 defines the game;
     this record is an assumption: fees.rules). A correction is a new row that `corrects` it."""
 
-    occurred_field = "ended_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "ended_at"  # entered_at / entered_late: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()

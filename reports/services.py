@@ -7,15 +7,15 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import limits
 from cardroom.access import access_for, refusal
-from cardroom.audit import ChainHead, chain_head, record_event
 from cardroom.models import Role
-from cardroom.moments import site_zone
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
-from cardroom.periods import Quarter
 from cardroom.retention import retention_notice
-from cardroom.rules import HOUSE_CONTROL
+from core import limits
+from core.audit import ChainHead, chain_head, record_event
+from core.moments import site_zone
+from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 from packs import pack_for
 
 from .exports import stored_table

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import (
+from core.api import (
     ERROR_RESPONSES,
     CentsField,
     DateField,
@@ -20,7 +20,7 @@ from cardroom.api import (
     ScopedViewSet,
     TextField,
 )
-from cardroom.api_filters import PAGE_PARAMETERS, Pagination, site_filterset
+from core.api_filters import PAGE_PARAMETERS, Pagination, site_filterset
 
 from . import queries, rules, services
 from .calculations import TournamentFigures

@@ -1,6 +1,6 @@
 """Twenty-one tournaments at a site (ND 99-01.3-08-15) and their records (08-16(1)(e),(f)).
 
-Every row here is signed and append-only (cardroom.appendonly): the announced rules that were
+Every row here is signed and append-only (core.appendonly): the announced rules that were
 disclosed to players, the register of players, each fee collected and each prize awarded.
 A mistaken fee or prize is never edited away; it is voided by a new row that points back and
 carries the opposite amount, so every sum over the rows is the corrected figure.
@@ -9,9 +9,9 @@ carries the opposite amount, so every sum over the rows is the corrected figure.
 from django.db import models
 from django.db.models import Q
 
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site
-from cardroom.moments import EnteredRecord
+from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 from .rules import MAX_NAME_LENGTH
 
@@ -100,7 +100,7 @@ class TournamentFee(EnteredRecord, AppendOnlyModel):
     issued, the date and the initials of the employee who collected it. A void is a new row of
     kind `void` pointing back at the fee, with the opposite amount and chips."""
 
-    occurred_field = "collected_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "collected_at"  # entered_at / entered_late: core.moments
     entry_site = "tournament.site"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="fees")
@@ -141,7 +141,7 @@ class TournamentPrize(EnteredRecord, AppendOnlyModel):
     cash or merchandise and its value, whether two remaining players agreed to split, the date
     and the initials of who awarded it. A void points back with the opposite amount."""
 
-    occurred_field = "awarded_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "awarded_at"  # entered_at / entered_late: core.moments
     entry_site = "tournament.site"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="prizes")

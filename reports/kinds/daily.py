@@ -12,9 +12,9 @@ from accounting.games import Schedule, below_word, hold_schedule, summary_game_l
 from accounting.pack_figures import pack_figures
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from accounting.summaries import DailySummary, TableDay, daily_summaries
-from cardroom.moments import LATE_ENTRY
-from cardroom.money import format_ratio
-from cardroom.pdf import data_table, format_generated_at, para
+from core.moments import LATE_ENTRY
+from core.money import format_ratio
+from core.pdf import data_table, format_generated_at, para
 from floor.queries import LateEntry, carried_items, late_entries
 
 from .. import rules as report_rules
@@ -43,7 +43,7 @@ class DailyReport:
     site: str
     days: tuple[DailySummary, ...]
     books: tuple[BooksCheck, ...] = ()  # each day's figures against its closed books, in the order of `days`
-    # Records of the period entered past the site's late entry threshold (cardroom.moments).
+    # Records of the period entered past the site's late entry threshold (core.moments).
     late: tuple[LateEntry, ...] = ()
     time_zone: str = "UTC"
     late_entry_minutes: int = 60

@@ -12,8 +12,8 @@ from accounting.day_figures import table_days_and_shifts
 from accounting.dealer_hold import DealerSummary, HoldBesideSite, summarize_dealers
 from accounting.figures import ZERO, Custody
 from accounting.rules import DEALER_FIGURES
-from cardroom.money import format_money, format_ratio
-from cardroom.pdf import data_table, para
+from core.money import format_money, format_ratio
+from core.pdf import data_table, para
 from packs import RevenueModel
 
 from .. import rules as report_rules

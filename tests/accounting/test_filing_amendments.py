@@ -15,8 +15,8 @@ import time_machine
 
 from accounting import figures, services, summaries
 from accounting.models import BooksClose, FilingAmendment, QuarterFiling
-from cardroom.money import format_money
 from compliance.models import Alert
+from core.money import format_money
 from tests.accounting.scenario import Scenario
 from tests.accounting.test_quarter_filing import DAY, ENTERED, LATER, Q3, file, play, text
 from tests.factories import TableFactory
