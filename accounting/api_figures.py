@@ -24,7 +24,7 @@ from packs import get_pack
 
 from . import books, day_figures, dealer_hold, figures, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
-from .models import Adjustment, BooksClose, OtherGamesAgp
+from .models import Adjustment, BooksClose, FilingAmendment, OtherGamesAgp
 from .pack_figures import pack_figures
 
 FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
@@ -302,6 +302,13 @@ class TaxReturnOut(serializers.Serializer):
     filed = serializers.BooleanField()
     filed_sites = serializers.ListField(child=serializers.CharField())
     unfiled_sites = serializers.ListField(child=serializers.CharField())
+    other_games_agp_filed_cents = serializers.IntegerField(
+        allow_null=True, help_text="The other games' AGP the latest filing froze (the tax above is on it)."
+    )
+    other_games_agp_now_cents = serializers.IntegerField(allow_null=True, help_text="The standing record now.")
+    other_games_amendment_cents = serializers.IntegerField(
+        help_text="Recorded since the filing: an amendment of the filed return, taxed in amended_tax_cents."
+    )
     amendment_agp_cents = _cents()
     amended_agp_cents = _cents()
     amended_tax_cents = _cents()
@@ -483,7 +490,8 @@ class QuarterSummaryView(APIView):
                     {
                         **daily_json(d),
                         "games": [
-                            games.game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
+                            games.game_line_json(g)
+                            for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
                         ],
                         "books": books.books_check_json(checks[d.gaming_date]),
                     }
@@ -492,7 +500,9 @@ class QuarterSummaryView(APIView):
                 "total": custody_json(q.total),
                 "twenty_one": custody_json(q.twenty_one),
                 "paddlewheel": custody_json(q.paddlewheel),
-                "games": [games.game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)],
+                "games": [
+                    games.game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)
+                ],
                 "cash_profit_cents": q.cash_profit_cents,
                 "long_short_cents": q.long_short_cents,
                 "chips_outside_change_cents": q.chips_outside_change_cents,
@@ -817,6 +827,25 @@ class FilingCheckSerializer(serializers.Serializer):
 AmendmentSerializer = AmendmentOut
 
 
+class FiledBesideNowOut(serializers.Serializer):
+    figure = serializers.CharField()
+    filed_cents = serializers.IntegerField(allow_null=True)
+    amendments_since_cents = serializers.IntegerField()
+    now_cents = serializers.IntegerField(allow_null=True)
+
+
+class FilingAmendmentOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    filing = serializers.IntegerField()
+    source = serializers.ChoiceField(choices=FilingAmendment.Source.values)
+    adjustment = serializers.IntegerField(allow_null=True)
+    other_games_agp = serializers.IntegerField(allow_null=True)
+    figure = serializers.ChoiceField(choices=FilingAmendment.Figure.values)
+    delta_cents = serializers.IntegerField()
+    recorded_at = serializers.DateTimeField()
+    recorded_by_initials = serializers.CharField()
+
+
 class FiledFiguresSerializer(serializers.Serializer):
     """A quarter's filed figures beside its figures now."""
 
@@ -828,6 +857,14 @@ class FiledFiguresSerializer(serializers.Serializer):
     amendments = AmendmentSerializer(many=True, help_text="Corrections of this quarter entered in a later quarter.")
     amended_total = serializers.JSONField(help_text="The quarter's totals now plus the amendments.")
     amended_cash_profit_cents = serializers.IntegerField(allow_null=True, help_text="Null: no bank count (not known).")
+    filed_beside_now = FiledBesideNowOut(
+        many=True,
+        help_text="Filed / Amendments since / Figures now: each figure of the return as filed (never changed), "
+        "the amendments entered since, and the figure now; empty when not filed.",
+    )
+    filing_amendments = FilingAmendmentOut(
+        many=True, help_text="Each entry after the filing that changed its return, pointing back at the filing."
+    )
 
 
 class QuarterFilingView(APIView):
@@ -843,6 +880,14 @@ class QuarterFilingView(APIView):
         filing = queries.quarter_filing(site.pk, quarter)
         state = books.quarter_books(summary, filing, site.time_zone)
         amended = summary.total + state.amendment_custody
+        filed_tax = filing.figures.get("tax") if filing is not None else None
+        tax = None
+        if filed_tax is not None:  # the return's tax now, beside the tax the filing froze
+            every_site = summaries.organization_quarter(site.organization, quarter, snapshots=True)
+            tax = books.tax_return(
+                site.organization, quarter, every_site, books.filings([s.site_id for s in every_site], [quarter])
+            )
+        rows = books.filed_beside_now(summary, state, filed_tax, tax)
         body = {
             "site": site.pk,
             "quarter": str(quarter),
@@ -854,6 +899,8 @@ class QuarterFilingView(APIView):
             "amended_cash_profit_cents": None
             if summary.cash_profit_cents is None
             else summary.cash_profit_cents + state.amendment_cash_cents,
+            "filed_beside_now": books.filed_beside_now_json(rows),
+            "filing_amendments": list(state.filing_amendments),
         }
         return Response(FiledFiguresSerializer(body).data)
 

@@ -305,6 +305,7 @@ class QuarterBooks:
     figures_now: dict
     amendments: tuple[Amendment, ...]  # of this quarter, entered in a later quarter
     amending_earlier: tuple[Amendment, ...]  # entered this quarter, correcting an earlier quarter
+    filing_amendments: tuple[dict, ...] = ()  # entries after the filing that changed its return (filing_amendment_json)
 
     @property
     def days_closed(self) -> int:
@@ -329,7 +330,7 @@ class QuarterBooks:
     @property
     def statement(self) -> str:
         if self.filing is not None:
-            return self.check.statement
+            return self.check.statement + self._amended_since
         parts = [f"Not filed. Books closed for {self.days_closed} of {len(self.days)} day(s)"]
         if self.days_differing:
             dates = ", ".join(str(d) for d in self.days_differing)
@@ -341,6 +342,17 @@ class QuarterBooks:
         return "".join(parts) + "."
 
     @property
+    def _amended_since(self) -> str:
+        """The filed figures stand; what was entered since that changes the return is said beside them."""
+        n = len(self.filing_amendments)
+        if not n:
+            return ""
+        return (
+            f" Amended since: {n} entr{'y' if n == 1 else 'ies'} after the filing changed the return "
+            "(Filed / Amendments since / Figures now)."
+        )
+
+    @property
     def state(self) -> str:
         if self.filing is not None:
             return self.check.state
@@ -350,9 +362,13 @@ class QuarterBooks:
 FILED_LINES = (("Gross proceeds", "gross_proceeds_cents"), ("Prizes", "prizes_cents"), ("AGP", "agp_cents"))
 
 
-def filed_beside_now(summary: QuarterSummary, state: QuarterBooks) -> list[tuple[str, int, int, int]]:
+def filed_beside_now(
+    summary: QuarterSummary, state: QuarterBooks, filed_tax: dict | None = None, tax: "TaxReturn | None" = None
+) -> list[tuple[str, int, int, int]]:
     """(figure, filed, amendments since, figures now) of a filed quarter, where the figures now
-    are the quarter as it reads now plus its amendments; [] when not filed."""
+    are the quarter as it reads now plus its amendments; [] when not filed. With the tax the
+    filing froze (`filed_tax`, its figures' "tax") and the organization's return now (`tax`):
+    the other games' AGP and the tax on the AGP recorded here too."""
     if state.filed_figures is None:
         return []
     filed, amendment = state.filed_figures, state.amendment_custody
@@ -362,7 +378,41 @@ def filed_beside_now(summary: QuarterSummary, state: QuarterBooks) -> list[tuple
     ]
     cash = state.amendment_cash_cents
     now = None if summary.cash_profit_cents is None else summary.cash_profit_cents + cash
-    return [*rows, ("Cash profit", filed["cash_profit_cents"], cash, now)]
+    rows.append(("Cash profit", filed["cash_profit_cents"], cash, now))
+    if filed_tax is not None and tax is not None:
+        other_filed, other_now = filed_tax.get("other_games_agp_cents") or 0, tax.other_games_now_cents or 0
+        rows.append(("Other games' AGP", other_filed, other_now - other_filed, other_now))
+        rows.append(
+            (
+                "Gaming tax",
+                filed_tax["tax_cents"],
+                tax.amended_tax_cents - filed_tax["tax_cents"],
+                tax.amended_tax_cents,
+            )
+        )
+    return rows
+
+
+def filed_beside_now_json(rows) -> list[dict]:
+    return [
+        {"figure": label, "filed_cents": filed, "amendments_since_cents": since, "now_cents": now}
+        for label, filed, since, now in rows
+    ]
+
+
+def filing_amendment_json(a) -> dict:
+    """A FilingAmendment row: which filing, what entry changed it, by how much."""
+    return {
+        "id": a.pk,
+        "filing": a.filing_id,
+        "source": a.source,
+        "adjustment": a.adjustment_id,
+        "other_games_agp": a.other_games_agp_id,
+        "figure": a.figure,
+        "delta_cents": a.delta_cents,
+        "recorded_at": a.recorded_at.isoformat(),
+        "recorded_by_initials": a.recorded_by.initials,
+    }
 
 
 def filings(site_ids, quarters) -> dict[tuple[int, str], QuarterFiling]:
@@ -374,7 +424,7 @@ def filings(site_ids, quarters) -> dict[tuple[int, str], QuarterFiling]:
 def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zone: str) -> QuarterBooks:
     """The site's quarter against its filing; its days against their closed books; the
     corrections of the quarter entered later (amendments) and those entered in it that
-    correct an earlier quarter. Two or three queries."""
+    correct an earlier quarter. Two to four queries."""
     quarter = summary.quarter
     closes = quarter_closes(summary)
     days = tuple((d.gaming_date, day_check(d, closes.get((d.site_id, d.gaming_date)))) for d in summary.days)
@@ -405,7 +455,9 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         )
         for line in earlier
     )
-    return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier)
+    found = filing.amendments.select_related("recorded_by") if filing is not None else ()
+    since = tuple(filing_amendment_json(a) for a in found)
+    return QuarterBooks(record, check, days, filed, now, amendments, amending_earlier, since)
 
 
 def _filed_before(filing: QuarterFiling | None, line: AdjustmentLine) -> bool:
@@ -418,13 +470,16 @@ def _filed_before(filing: QuarterFiling | None, line: AdjustmentLine) -> bool:
 @dataclass(frozen=True)
 class TaxReturn:
     """The organization's quarterly tax (N.D.C.C. 53-06.1-12) on the filed figures: a filed
-    site's filed quarter, an unfiled site's figures now; and beside it the amendments (the
-    corrections of the quarter entered in later quarters, counted and taxed there)."""
+    site's filed quarter, an unfiled site's figures now, and the other games' AGP as the last
+    filing of the quarter froze it; and beside it the amendments (the corrections of the
+    quarter entered in later quarters, counted and taxed there, and the other games' AGP
+    recorded after that filing)."""
 
     figures: TaxFigures
     filed_sites: tuple[str, ...]
     unfiled_sites: tuple[str, ...]  # sites with figures in the quarter and no filing
     amendments: tuple[Amendment, ...]
+    other_games_now_cents: int | None = None  # the standing record now (None: not recorded)
 
     @property
     def amendment_agp_cents(self) -> int:
@@ -435,9 +490,18 @@ class TaxReturn:
         return self.figures.agp_cents + self.amendment_agp_cents
 
     @property
+    def other_games_amendment_cents(self) -> int:
+        """The other games' AGP recorded since the filing froze it (0: unchanged)."""
+        return (self.other_games_now_cents or 0) - (self.figures.other_games_agp_cents or 0)
+
+    @property
+    def amended(self) -> bool:
+        return bool(self.amendments) or self.other_games_amendment_cents != 0
+
+    @property
     def amended_tax_cents(self) -> int:
         brackets = list(self.figures.brackets)
-        return figures.gaming_tax_on_recorded(self.amended_agp_cents, self.figures.other_games_agp_cents, brackets)
+        return figures.gaming_tax_on_recorded(self.amended_agp_cents, self.other_games_now_cents, brackets)
 
     @property
     def filed(self) -> bool:
@@ -445,9 +509,17 @@ class TaxReturn:
 
 
 def tax_return(
-    organization, quarter: Quarter, summaries: list[QuarterSummary], found: dict[tuple[int, str], QuarterFiling]
+    organization,
+    quarter: Quarter,
+    summaries: list[QuarterSummary],
+    found: dict[tuple[int, str], QuarterFiling],
+    *,
+    filing_now: bool = False,
 ) -> TaxReturn:
-    """`summaries`: every site of the organization for the quarter; `found`: their filings (`filings`)."""
+    """`summaries`: every site of the organization for the quarter; `found`: their filings
+    (`filings`). Once a site has filed, the other games' AGP is the one its latest filing froze
+    (a later record is an amendment beside it); `filing_now`: the tax a filing freezes, with
+    the other games' AGP as it stands."""
     rows, filed_sites, unfiled = [], [], []
     amendments = []
     for s in summaries:
@@ -476,19 +548,35 @@ def tax_return(
             if line.recorded_on > quarter.end
         ]
     jurisdictions = [s.jurisdiction for s in summaries]
-    tax = tax_figures(organization, quarter, rows, jurisdictions, other_games_agp_cents(organization, quarter))
+    other_now = other_games_agp_cents(organization, quarter)
+    other_filed = other_now if filing_now else _other_games_as_filed(quarter, found, other_now)
+    tax = tax_figures(organization, quarter, rows, jurisdictions, other_filed)
     nd = {s.site_name for s in summaries if GAMING_TAX.applies(s.jurisdiction)}
     return TaxReturn(
         tax,
         tuple(n for n in filed_sites if n in nd),
         tuple(n for n in unfiled if n in nd),
         tuple(a for a in amendments if a.site_name in nd),
+        other_now,
     )
+
+
+def _other_games_as_filed(quarter: Quarter, found: dict[tuple[int, str], QuarterFiling], now: int | None) -> int | None:
+    """The other games' AGP the quarter's latest filing with the tax froze, or `now` when no
+    filing carries the tax."""
+    taxed = [f for (_, q), f in found.items() if q == str(quarter) and "tax" in f.figures]
+    if not taxed:
+        return now
+    latest = max(taxed, key=lambda f: (f.filed_at, f.pk))
+    return latest.figures["tax"].get("other_games_agp_cents")
 
 
 def tax_return_json(tax: TaxReturn) -> dict:
     return {
         "filed": tax.filed,
+        "other_games_agp_filed_cents": tax.figures.other_games_agp_cents,
+        "other_games_agp_now_cents": tax.other_games_now_cents,
+        "other_games_amendment_cents": tax.other_games_amendment_cents,
         "filed_sites": list(tax.filed_sites),
         "unfiled_sites": list(tax.unfiled_sites),
         "amendment_agp_cents": tax.amendment_agp_cents,

@@ -143,6 +143,53 @@ class OtherGamesAgp(AppendOnlyModel):
         return f"Other games' AGP of {self.organization} {self.quarter}"
 
 
+class FilingAmendment(AppendOnlyModel):
+    """A figure entered after a quarter was filed that changes what the filing's return says:
+    an adjustment correcting a day of the filed quarter (counted in the quarter it is entered
+    on) or a later record of the organization's other games' AGP for the quarter (the tax's
+    brackets apply to it). One row per filing it amends, pointing back at the filing and at the
+    entry that changed it, with the change (`delta_cents`) to the figure named. Append-only,
+    like the filing: the filed figures and their SHA-256 never change; the page, the PDF and the
+    API show them beside these amendments and the figures now (ND 99-01.3-08-16(1)(g) where the
+    pack states it; a house control elsewhere), and the gaming manager is flagged."""
+
+    class Source(models.TextChoices):
+        ADJUSTMENT = "adjustment", "Adjustment to closed books"
+        OTHER_GAMES_AGP = "other_games_agp", "Other games' AGP"
+
+    class Figure(models.TextChoices):
+        AGP = "agp_cents", "AGP"
+        CASH_PROFIT = "cash_profit_cents", "Cash profit"
+        OTHER_GAMES_AGP = "other_games_agp_cents", "Other games' AGP"
+
+    filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="amendments")
+    source = models.CharField(max_length=20, choices=Source.choices)
+    adjustment = models.ForeignKey(
+        Adjustment, null=True, blank=True, on_delete=models.PROTECT, related_name="filing_amendments"
+    )
+    other_games_agp = models.ForeignKey(
+        OtherGamesAgp, null=True, blank=True, on_delete=models.PROTECT, related_name="filing_amendments"
+    )
+    figure = models.CharField(max_length=30, choices=Figure.choices)
+    delta_cents = models.BigIntegerField()
+    recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["filing_id", "recorded_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(source="adjustment", adjustment__isnull=False, other_games_agp__isnull=True))
+                | (Q(source="other_games_agp", adjustment__isnull=True, other_games_agp__isnull=False)),
+                name="filing_amendment_one_source",
+                violation_error_message="An amendment points at the one entry that changed the filed return.",
+            ),
+        ]
+
+    def __str__(self):
+        return f"Amendment of {self.filing}: {self.get_figure_display()} {self.delta_cents:+d}"
+
+
 class DayFigures(models.Model):
     """A derived cache, not a record: the custody totals of a site's closed gaming day (each
     table's drop, fills, credits, opener and closer) and each dealer shift's figures, as

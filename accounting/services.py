@@ -169,7 +169,20 @@ def record_adjustment(
             recorded_at=timezone.now(),
         )
         _audit(acting_user, "books.adjusted", adjustment, site=site)
+        _amend_filed_quarter(adjustment)
     return adjustment
+
+
+def _amend_filed_quarter(adjustment: Adjustment) -> None:
+    """An adjustment correcting a day of a filed quarter amends that filing (accounting.amendments)."""
+    from . import amendments
+    from .summaries import adjustment_custody, adjustment_line
+
+    site = adjustment.books_close.site
+    filing = queries.quarter_filing(site.pk, Quarter.containing(adjustment.books_close.gaming_date))
+    if filing is not None:
+        effect = adjustment_custody([adjustment_line(adjustment)]).agp_cents
+        amendments.amend_with_adjustment(filing, adjustment, effect)
 
 
 def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on) -> None:
@@ -231,7 +244,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
         others = books.filings([s.site_id for s in every_site], [quarter])
         figures = {"summary": books.quarter_figures(summary, books.quarter_closes(summary))}
         if rules.GAMING_TAX.applies(site):  # the tax as it stands, where the pack taxes the quarter
-            tax = books.tax_return(site.organization, quarter, every_site, others)
+            tax = books.tax_return(site.organization, quarter, every_site, others, filing_now=True)
             figures["tax"] = {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]}
         filing = QuarterFiling.objects.create(
             site=site,
@@ -358,4 +371,17 @@ def record_other_games_agp(
             organization_id=organization.pk,
             after=snapshot(row),
         )
+        _amend_filed_returns(organization, quarter, row, standing)
     return row
+
+
+def _amend_filed_returns(organization, quarter: Quarter, row: OtherGamesAgp, standing: OtherGamesAgp | None) -> None:
+    """The other games' AGP recorded after some sites filed the quarter changes the tax on their
+    returns (the brackets apply to the organization's AGP from all its games): it amends each
+    of those filings (accounting.amendments); the filed figures stay as filed."""
+    from . import amendments
+
+    delta = row.agp_cents - (standing.agp_cents if standing is not None else 0)
+    filed = QuarterFiling.objects.filter(site__organization=organization, quarter=str(quarter)).select_related("site")
+    if delta:
+        amendments.amend_with_other_games(list(filed), row, delta)

@@ -5,12 +5,14 @@ class ComplianceConfig(AppConfig):
     name = "compliance"
 
     def ready(self):
+        from accounting.amendments import register_amendment_flag
         from accounting.games import register_hold_thresholds
         from floor import tips
 
         from . import menu  # noqa: F401
-        from .services import flag_tips_at_leaving
+        from .services import flag_filed_return_amended, flag_tips_at_leaving
         from .thresholds import hold_threshold_schedule
 
         register_hold_thresholds(hold_threshold_schedule)
         tips.register_tips_flag(flag_tips_at_leaving)  # ND 99-01.3-08-06(3), checked at the last shift's end
+        register_amendment_flag(flag_filed_return_amended)  # a filed quarter's return amended

@@ -125,6 +125,11 @@ FIGURES: dict[str, Figure] = {
     "outstanding": Figure("Outstanding (exist - banks - trays)", _signed_count),
     "site_bank": Figure("In this site's bank", _count),
     "site_trays": Figure("In this site's trays", _count),
+    "filing": Figure("Quarterly filing", _reference),
+    "filed_sha256": Figure("Filed figures' SHA-256", _text),
+    "amended_figure": Figure("Figure amended", _text),
+    "delta_cents": Figure("Change since the filing", _money),
+    "entry": Figure("Entered as", _text),
 }
 
 

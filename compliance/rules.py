@@ -526,3 +526,39 @@ def chip_float_short(short: ChipFloatShort, *, at) -> Finding:
          "outstanding": short.outstanding, "site_bank": short.site_bank, "site_trays": short.site_trays},
         f"chip:{short.value_cents}",
     )
+
+
+@dataclass(frozen=True)
+class FiledReturnAmended:
+    """A figure entered after a quarter was filed that changes its return (accounting.amendments)."""
+
+    site_id: int
+    site: str
+    quarter: str
+    period_start: date
+    period_end: date
+    filing_id: int
+    filed_on: date
+    filed_sha256: str
+    amendment_id: int
+    figure: str  # its label: "AGP", "Cash profit", "Other games' AGP"
+    delta_cents: int
+    entry: str  # "adjustment 12 of 2026-08-14's drop, entered on 2026-10-02", "other games' AGP entry 3"
+
+
+def filed_return_amended(found: FiledReturnAmended, *, citation: str) -> Finding:
+    """The gaming manager is told that a filed return's figure moved: the filed figures stand
+    (their SHA-256 never changes), the amendment is shown beside them, and the manager decides
+    whether an amended return is filed. `citation`: the filing rule of the site's pack."""
+    return Finding(
+        "filed_return_amended", citation, "Filed quarter amended", found.site_id, found.quarter,
+        found.period_start, found.period_end,
+        f"{citation}: the quarterly summary of {found.quarter} at {found.site} was filed on {found.filed_on} "
+        f"(SHA-256 {found.filed_sha256}); {found.entry} changes its {found.figure} by "
+        f"{format_money(found.delta_cents, signed=True)}. The filed figures stand and the amendment is shown beside "
+        "them; review it, file an amended return if it is due, and document it.",
+        None,
+        {"filing": found.filing_id, "filed_sha256": found.filed_sha256, "amended_figure": found.figure,
+         "delta_cents": found.delta_cents, "entry": found.entry},
+        f"amendment:{found.amendment_id}",
+    )  # fmt: skip

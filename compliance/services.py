@@ -151,6 +151,39 @@ def flag_tips_at_leaving(found) -> None:
     open_alert(finding, organization_id=found.site.organization_id)
 
 
+def flag_filed_return_amended(amendment) -> None:
+    """Registered with accounting.amendments (compliance.apps): a figure entered after a
+    quarter was filed changed its return; open the alert for the gaming manager, once per
+    amendment, citing the filing rule of the site's pack (ND 99-01.3-08-16(1)(g); a house
+    control where the pack states none)."""
+    from accounting.rules import QUARTERLY_SUMMARY
+
+    from .rules import FiledReturnAmended, filed_return_amended
+
+    filing = amendment.filing
+    site = filing.site
+    if amendment.adjustment_id is not None:
+        a = amendment.adjustment
+        entry = f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, entered on {a.recorded_on}"
+    else:
+        entry = f"other games' AGP entry {amendment.other_games_agp_id}, recorded {amendment.recorded_at:%Y-%m-%d}"
+    found = FiledReturnAmended(
+        site_id=site.pk,
+        site=str(site),
+        quarter=filing.quarter,
+        period_start=filing.start,
+        period_end=filing.end,
+        filing_id=filing.pk,
+        filed_on=filing.filed_at.date(),
+        filed_sha256=filing.figures_sha256,
+        amendment_id=amendment.pk,
+        figure=amendment.get_figure_display(),
+        delta_cents=amendment.delta_cents,
+        entry=entry,
+    )
+    open_alert(filed_return_amended(found, citation=QUARTERLY_SUMMARY.at(site)), organization_id=site.organization_id)
+
+
 def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documentation: dict | None = None) -> AlertStep:
     with transaction.atomic():
         Site.objects.select_for_update().filter(pk=alert.site_id).exists()  # serialise steps of a site's alerts

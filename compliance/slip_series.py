@@ -12,7 +12,9 @@ entered, so a paper slip entered late for an old gaming day is still read once) 
 - numbers used out of order: a new number above the checkpoint's highest against the other
   new numbers (every higher number is new), and a new number below it by asking the database
   for the lowest higher number of the series prepared before it (a subquery on the series'
-  number index, only for those).
+  number index, only for those). "Before" is strictly earlier: slips prepared at the same
+  moment (paper slips of one minute, entered table by table) are judged by their printed
+  numbers, never by the order they were entered.
 
 A slip newer than the checkpoint is judged whatever its gaming day up to the run's last day
 (a late paper slip is judged when it is first seen). A number entered below the checkpoint's
@@ -168,7 +170,7 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
     higher_first = (
         Slip.objects.filter(site_id=OuterRef("site_id"), kind=OuterRef("kind"), number__gt=OuterRef("number"),
                             gaming_day__gaming_date__lte=end)
-        .filter(Q(prepared_at__lt=OuterRef("prepared_at")) | Q(prepared_at=OuterRef("prepared_at"), pk__lt=OuterRef("pk")))
+        .filter(prepared_at__lt=OuterRef("prepared_at"))  # the same moment: judged by the printed numbers
         .order_by("number").values("pk")[:1]
     )  # fmt: skip
     late_low = below = Value(False, output_field=BooleanField())
@@ -193,20 +195,18 @@ def _new_slips_query(by_id: dict, end: date, checkpoints: dict):
 
 # Each side of each series (the slips numbered above the checkpoint's highest, and those below
 # it) ordered by number, one sort and one pass of window functions over the frame of the slips
-# before: the gaps (LAG), a `witness` (a slip with a lower number prepared after it, or prepared
-# at the same moment and entered after it, as the next lower number), and the side's totals on
-# its last slip. A side has a witness exactly when one of its slips was used out of order (after
-# a higher number): a lower number prepared later is one; if all the numbers between a slip and
-# a higher one prepared at the same moment and entered before it were prepared at that moment
-# too, some two of them next to each other were entered in the wrong order; if one was not, it
-# or the higher one is a witness. Which slips were used out of order is then found for the
-# sides with one (`_used_out_of_order`). Only the slips that start a side, follow a gap, witness
-# or were used out of order (below the checkpoint's highest: `late_low`), and each side's last,
-# come back. `r` is `_new_slips_query` (its columns named here; used once, PostgreSQL inlines it).
+# before: the gaps (LAG), a `witness` (a slip with a lower number prepared strictly after it),
+# and the side's totals on its last slip. A side has a witness exactly when one of its slips was
+# used out of order (after a higher number was prepared before it). Slips prepared at the same
+# moment (paper slips of one minute, entered table by table) are judged by their printed
+# numbers, never by the order they were entered: the lower number is taken as used first. Which
+# slips were used out of order is then found for the sides with a witness (`_used_out_of_order`).
+# Only the slips that start a side, follow a gap, witness or were used out of order (below the
+# checkpoint's highest: `late_low`), and each side's last, come back. `r` is `_new_slips_query`
+# (its columns named here; used once, PostgreSQL inlines it).
 _WINDOWS = """
            LAG(number) OVER s AS prev,
-           COALESCE(MAX(prepared_at) OVER s > prepared_at
-                    OR (LAG(prepared_at) OVER s = prepared_at AND LAG(id) OVER s > id), FALSE) AS witness,
+           COALESCE(MAX(prepared_at) OVER s > prepared_at, FALSE) AS witness,
            LEAD(number) OVER s IS NULL AS last,
            MAX(id) OVER s AS high_id_before,
            MAX(CASE WHEN settled THEN id END) OVER s AS settled_before,
@@ -263,7 +263,7 @@ CROSS JOIN LATERAL (
 _OUT_OF_ORDER_SQL = """
 WITH r (id, site_id, kind, number, gaming_date, prepared_at, late_low, below) AS ({inner})
 SELECT site_id, kind, number, gaming_date, prepared_at, id FROM (
-    SELECT r.*, MAX(number) OVER (PARTITION BY site_id, kind ORDER BY prepared_at, id
+    SELECT r.*, MAX(number) OVER (PARTITION BY site_id, kind ORDER BY prepared_at, number
                                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prior_high
     FROM r
     WHERE NOT below
@@ -352,7 +352,7 @@ def _judge(site_id: int, kind: str, one: _Series, start: date, end: date) -> lis
                 and low <= row.gaming_date <= end:
             found += [rules.SlipException(site_id, row.gaming_date, kind, n, "missing")
                       for n in range(before + 1, row.number)]
-    for row in sorted(one.out_of_order, key=lambda r: (r.prepared_at, r.id)):
+    for row in sorted(one.out_of_order, key=lambda r: (r.prepared_at, r.number)):
         if low <= row.gaming_date <= end:
             found.append(rules.SlipException(site_id, row.gaming_date, kind, row.number, "out_of_order"))
     return found

@@ -193,3 +193,9 @@ REPORT_DIGESTS = declare(
     answer="digests(site_id, start, end) -> [{kind, start, end, generated_at, pdf_sha256, data_sha256}]",
     many=True,
 )
+FILING_AMENDED = declare(
+    "filing_amended",
+    asked_by="accounting.amendments (an entry after a quarter was filed changed its return)",
+    answered_by="compliance (compliance.apps)",
+    answer="flag(FilingAmendment) -> None: opens the alert for the gaming manager",
+)

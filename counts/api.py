@@ -250,7 +250,7 @@ class CountInputSerializer(FiguresInputSerializer):
     counted_at = MomentField(source="at")
 
 
-class ResolveInputSerializer(FiguresInputSerializer):
+class ResolveInputSerializer(CountInputSerializer):
     note = TextField(allow_blank=True, required=False, default="")
 
 
@@ -286,6 +286,7 @@ def box_data(box: queries.BoxCount) -> dict:
                 "member": m.member_id,
                 "initials": m.initials,
                 "entered_at": m.entered_at,
+                "recorded_at": m.recorded_at,
                 "total_cents": m.total_cents,
                 "currency": _lines(m.lines),
                 "forms": _forms(m.forms),
@@ -352,7 +353,8 @@ class FormOut(serializers.Serializer):
 class MemberCountOut(serializers.Serializer):
     member = serializers.IntegerField()
     initials = serializers.CharField()
-    entered_at = serializers.DateTimeField()
+    entered_at = serializers.DateTimeField(help_text="When the box was counted (counted_at, from the paper).")
+    recorded_at = serializers.DateTimeField(allow_null=True, help_text="When the count was entered.")
     total_cents = serializers.IntegerField()
     currency = CurrencyLineOut(many=True)
     forms = FormOut(many=True)

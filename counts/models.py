@@ -10,6 +10,7 @@ editable master data (with history).
 
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from cardroom.models import Employee, Site, Table
@@ -169,9 +170,20 @@ class CountEntry(AppendOnlyModel):
     drop = models.ForeignKey(Drop, on_delete=models.PROTECT, related_name="entries")
     kind = models.CharField(max_length=12, choices=EntryKind.choices)
     entered_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
-    entered_at = models.DateTimeField()
+    entered_at = models.DateTimeField()  # when it was counted (from the paper, or now)
+    recorded_at = models.DateTimeField(
+        null=True,
+        editable=False,
+        help_text="When the count was entered in the system (entered_at is when it was counted); null: "
+        "entered before this was kept, live.",
+    )
     total_cents = models.BigIntegerField()
     note = models.TextField(max_length=limits.MAX_TEXT_LENGTH, blank=True, default="")
+
+    def save(self, *args, **kwargs):
+        if self._state.adding and self.recorded_at is None:
+            self.recorded_at = timezone.now()
+        super().save(*args, **kwargs)
 
     class Meta:
         verbose_name_plural = "count entries"

@@ -248,10 +248,11 @@ class MemberFigures:
     member_id: int
     member: str
     initials: str
-    entered_at: datetime
+    entered_at: datetime  # when it was counted
     total_cents: int
     lines: dict  # (denomination_cents, form) -> quantity
     forms: tuple  # ((kind, number), ...)
+    recorded_at: datetime | None = None  # when it was entered (None: before this was kept)
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,7 @@ def _member_figures(entry) -> MemberFigures:
         total_cents=entry.total_cents,
         lines={(line.denomination_cents, line.form): line.quantity for line in entry.lines.all()},
         forms=tuple(sorted((f.kind, f.number) for f in entry.forms.all())),
+        recorded_at=entry.recorded_at,
     )
 
 

@@ -280,7 +280,7 @@ def quarter(request):
         "summary": summary,
         "books": state,
         "receipt": receipt_statement(state.filing),
-        "filed_rows": closed_books.filed_beside_now(summary, state),
+        "filed_rows": closed_books.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax),
         "tax": tax.figures if tax else None,
         "tax_return": tax,
         "can_file": state.filing is None
@@ -289,6 +289,11 @@ def quarter(request):
         "errors": errors,
     }
     return render(request, "dashboard/quarter.html", context, status=400 if errors else 200)
+
+
+def _filed_tax(filing) -> dict | None:
+    """The tax a filing froze (its figures' "tax"), or None."""
+    return filing.figures.get("tax") if filing is not None else None
 
 
 @site_zone

@@ -14,8 +14,8 @@ from core.api import (
     ERROR_RESPONSES,
     CentsField,
     DateField,
-    DateTimeField,
     Input,
+    MomentField,
     ScopedField,
     ScopedSiteField,
     ScopedViewSet,
@@ -34,7 +34,8 @@ class FeeCollectionSerializer(serializers.ModelSerializer):
     class Meta:
         model = FeeCollection
         fields = ["id", "site", "table", "table_number", "gaming_date", "basis", "period_minutes", "rate_cents",
-                  "count", "amount_cents", "collected_at", "collected_by_initials", "voids", "reason"]
+                  "count", "amount_cents", "collected_at", "entered_at", "entered_late", "collected_by_initials", "voids",
+                  "reason"]
 
 
 class FeeCollectionInputSerializer(Input):
@@ -44,7 +45,7 @@ class FeeCollectionInputSerializer(Input):
     rate_cents = CentsField(min_value=1, max_value=rules.MAX_RATE_CENTS)
     count = serializers.IntegerField(min_value=1, max_value=rules.MAX_COUNT, help_text="Seats or players charged.")
     amount_cents = CentsField(min_value=1, help_text="The amount collected: the rate times the count.")
-    collected_at = DateTimeField(required=False, default=None, allow_null=True)
+    collected_at = MomentField(allow_null=True, default=None)
 
 
 class FeeVoidInputSerializer(Input):
@@ -129,8 +130,8 @@ class FeeCountSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = FeeCount
-        fields = ["id", "site", "gaming_date", "counted_cents", "counted_at", "counted_by_initials",
-                  "witness_initials", "corrects"]
+        fields = ["id", "site", "gaming_date", "counted_cents", "counted_at", "entered_at", "entered_late",
+                  "counted_by_initials", "witness_initials", "corrects"]
 
 
 class FeeCountInputSerializer(Input):
@@ -138,7 +139,7 @@ class FeeCountInputSerializer(Input):
     gaming_date = DateField()
     counted_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
     witness = ScopedEmployeeField()
-    counted_at = DateTimeField(required=False, default=None, allow_null=True)
+    counted_at = MomentField(allow_null=True, default=None)
 
 
 @extend_schema_view(
@@ -170,15 +171,15 @@ class GameSessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = GameSession
-        fields = ["id", "site", "gaming_date", "licence_number", "started_at", "ended_at", "receipts_cents",
-                  "prizes_cents", "net_cents", "recorded_by_initials", "corrects"]
+        fields = ["id", "site", "gaming_date", "licence_number", "started_at", "ended_at", "entered_at", "entered_late",
+                  "receipts_cents", "prizes_cents", "net_cents", "recorded_by_initials", "corrects"]
 
 
 class GameSessionInputSerializer(Input):
     site = ScopedSiteField()
     licence_number = serializers.CharField(max_length=rules.MAX_LICENCE_LENGTH)
-    started_at = DateTimeField()
-    ended_at = DateTimeField()
+    started_at = MomentField(required=True)
+    ended_at = MomentField(required=True)
     receipts_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
     prizes_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
     corrects = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=2**63 - 1)

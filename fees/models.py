@@ -6,6 +6,7 @@ from django.db.models import F, Q
 
 from cardroom.models import Employee, Site, Table
 from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 
 class FeeBasis(models.TextChoices):
@@ -13,10 +14,12 @@ class FeeBasis(models.TextChoices):
     PER_PLAYER = "per_player", "Per player per period"
 
 
-class FeeCollection(AppendOnlyModel):
+class FeeCollection(EnteredRecord, AppendOnlyModel):
     """One time-based fee collection at a table (WAC 230-40-125(1)): the basis, the period's
     length, the rate, the seats or players charged, the amount (= rate x count), who collected it
     and when. A void is a new row pointing back with the opposite amount."""
+
+    occurred_field = "collected_at"  # entered_at / entered_late: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
@@ -46,9 +49,11 @@ class FeeCollection(AppendOnlyModel):
         return f"fee {self.amount_cents} at table {self.table_id} on {self.gaming_date}"
 
 
-class FeeCount(AppendOnlyModel):
+class FeeCount(EnteredRecord, AppendOnlyModel):
     """The fee cash of a site's gaming day counted by two people; a recount is a new row that
     `corrects` the one before (the newest stands)."""
+
+    occurred_field = "counted_at"  # entered_at / entered_late: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()
@@ -66,9 +71,11 @@ class FeeCount(AppendOnlyModel):
         ]
 
 
-class GameSession(AppendOnlyModel):
+class GameSession(EnteredRecord, AppendOnlyModel):
     """A licensed games-of-chance session at a New York site (9 NYCRR 4620.5 defines the game;
     this record is an assumption: fees.rules). A correction is a new row that `corrects` it."""
+
+    occurred_field = "ended_at"  # entered_at / entered_late: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()

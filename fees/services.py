@@ -5,14 +5,16 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Site, Table
-from core import acts
+from core import acts, moments
 from core.audit import record_site_event
 from core.limits import MAX_TEXT_LENGTH
 from core.money import format_money
+from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 from packs import RevenueModel, pack_for
 
@@ -75,7 +77,7 @@ def record_fee(
         )
     if not table.active:
         raise ValidationError({"table": f"Table {table.number} is not active."})
-    at = acts.moment(collected_at, "collected_at", future="collected_at cannot be in the future.")
+    at = acts.moment(collected_at, "collected_at", site=site, what="a table fee")  # core.moments' paper-first rules
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a table fee")
     with transaction.atomic():
@@ -111,6 +113,21 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
     return void
 
 
+def _refuse_counting_before_collection(site: Site, gaming_date: date, counted_at: datetime) -> None:
+    """House control: the day's fee cash is counted once it is collected, so a count is not dated
+    before the last fee of the day it counts."""
+    last = FeeCollection.objects.filter(site=site, gaming_date=gaming_date).aggregate(last=Max("collected_at"))["last"]
+    if last is not None and counted_at < last:
+        zone = moments.site_zone(site)
+        shown = [m.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for m in (counted_at, last)]
+        raise ValidationError(
+            {
+                "counted_at": f"{HOUSE_CONTROL}: the fee cash of {gaming_date} is counted once it is collected; "
+                f"{shown[0]} is before the last fee collected ({shown[1]})."
+            }
+        )
+
+
 def count_fees(
     *, acting_user, site: Site, gaming_date: date, counted_cents: int, witness: Employee,
     counted_at: datetime | None = None,
@@ -124,7 +141,8 @@ def count_fees(
         raise ValidationError({"witness": "House control: the fee cash is counted by two people of the organization; "
                                           "the witness is someone other than the counter."})
     acts.refuse_closed_books(site, gaming_date, "a fee cash count")
-    at = acts.moment(counted_at, "counted_at", future="counted_at cannot be in the future.")
+    at = acts.moment(counted_at, "counted_at", site=site, what="a fee cash count", books_date=gaming_date)
+    _refuse_counting_before_collection(site, gaming_date, at)
     with transaction.atomic():
         last = FeeCount.objects.select_for_update(of=("self",)).filter(
             site=site, gaming_date=gaming_date, corrected_by__isnull=True
@@ -151,9 +169,10 @@ def record_session(
     licence_number = (licence_number or "").strip()
     if not licence_number or len(licence_number) > rules.MAX_LICENCE_LENGTH:
         raise ValidationError({"licence_number": f"A session names its games-of-chance licence (at most {rules.MAX_LICENCE_LENGTH} characters)."})
+    started_at = acts.moment(started_at, "started_at", site=site, what="a games-of-chance session")
+    ended_at = acts.moment(ended_at, "ended_at", site=site, what="a games-of-chance session", books=False)
     if ended_at <= started_at:
-        raise ValidationError({"ended_at": "A session ends after it starts."})
-    acts.moment(ended_at, "ended_at", future="ended_at cannot be in the future.")
+        raise ValidationError({"ended_at": f"{HOUSE_CONTROL}: a session ends after it starts."})
     _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS)
     _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS)
     if corrects is not None and (corrects.site_id != site.pk or hasattr(corrects, "corrected_by")):

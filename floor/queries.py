@@ -392,7 +392,7 @@ def slip_register(site: Site, start: date, end: date) -> SlipRegister:
 
 
 def _series_register(kind: str, slips: list[Slip], used_anywhere: set[int], books: list[SlipBook]) -> SeriesRegister:
-    by_use = [s.number for s in sorted(slips, key=lambda s: (s.prepared_at, s.pk))]
+    by_use = [s.number for s in sorted(slips, key=lambda s: (s.prepared_at, s.number))]  # a minute's slips: by number
     series = check_series(by_use)
     missing = [n for n in series.missing if n not in used_anywhere]
     book_missing, unused = _book_gaps(books, slips, used_anywhere)

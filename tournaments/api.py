@@ -10,7 +10,16 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from core.api import ERROR_RESPONSES, CentsField, DateField, Input, ScopedSiteField, ScopedViewSet, TextField
+from core.api import (
+    ERROR_RESPONSES,
+    CentsField,
+    DateField,
+    Input,
+    MomentField,
+    ScopedSiteField,
+    ScopedViewSet,
+    TextField,
+)
 from core.api_filters import PAGE_PARAMETERS, Pagination, site_filterset
 
 from . import queries, rules, services
@@ -127,6 +136,8 @@ class FeeSerializer(serializers.ModelSerializer):
             "chips",
             "gaming_date",
             "collected_at",
+            "entered_at",
+            "entered_late",
             "collected_by_initials",
             "voids",
             "reason",
@@ -150,6 +161,7 @@ class FeeInputSerializer(Input):
         max_value=2**63 - 1,
         help_text="For a rebuy or add-on: the player's id on this tournament's register.",
     )
+    collected_at = MomentField(source="at", help_text="When the fee was collected (from the register); default now.")
 
 
 class TournamentVoidInputSerializer(Input):
@@ -184,6 +196,8 @@ class PrizeSerializer(serializers.ModelSerializer):
             "split",
             "gaming_date",
             "awarded_at",
+            "entered_at",
+            "entered_late",
             "awarded_by_initials",
             "voids",
             "reason",
@@ -197,6 +211,7 @@ class PrizeInputSerializer(Input):
     amount_cents = CentsField(min_value=0)
     description = TextField(required=False, allow_blank=True, default="")
     split = serializers.BooleanField(default=False)
+    awarded_at = MomentField(source="at", help_text="When the prize was awarded (from the register); default now.")
 
 
 def _player(tournament: Tournament, player_id: int | None) -> TournamentPlayer | None:
@@ -264,6 +279,7 @@ class TournamentViewSet(ScopedViewSet):
             kind=data["kind"],
             player=_player(tournament, data["player"]),
             player_name=data["player_name"],
+            at=data.get("at"),
         )
         return Response(FeeSerializer(fee).data, status=201)
 

@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from cardroom.models import Employee, Site
 from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 from .rules import MAX_NAME_LENGTH
 
@@ -94,10 +95,13 @@ class FeeKind(models.TextChoices):
     VOID = "void", "Void"
 
 
-class TournamentFee(AppendOnlyModel):
+class TournamentFee(EnteredRecord, AppendOnlyModel):
     """A fee collected from a player (ND 99-01.3-08-16(1)(e)): the kind, the amount, the chips
     issued, the date and the initials of the employee who collected it. A void is a new row of
     kind `void` pointing back at the fee, with the opposite amount and chips."""
+
+    occurred_field = "collected_at"  # entered_at / entered_late: core.moments
+    entry_site = "tournament.site"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="fees")
     player = models.ForeignKey(TournamentPlayer, on_delete=models.PROTECT, related_name="fees")
@@ -132,10 +136,13 @@ class PrizeKind(models.TextChoices):
     MERCHANDISE = "merchandise", "Merchandise"
 
 
-class TournamentPrize(AppendOnlyModel):
+class TournamentPrize(EnteredRecord, AppendOnlyModel):
     """A line of the prize register (ND 99-01.3-08-16(1)(f), 08-15(4)): the player, the round,
     cash or merchandise and its value, whether two remaining players agreed to split, the date
     and the initials of who awarded it. A void points back with the opposite amount."""
+
+    occurred_field = "awarded_at"  # entered_at / entered_late: core.moments
+    entry_site = "tournament.site"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="prizes")
     player = models.ForeignKey(TournamentPlayer, on_delete=models.PROTECT, related_name="prizes")

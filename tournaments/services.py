@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Site
-from core import acts
+from core import acts, moments
 from core.audit import record_site_event
 from core.limits import MAX_TEXT_LENGTH, check_date
 from core.money import format_money
@@ -32,6 +32,23 @@ def _now(at: datetime | None) -> datetime:
 
 def _gaming_date(site: Site, at: datetime) -> date:
     return business_date(at, site.time_zone, site.business_day_start_hour)
+
+
+def _refuse_prize_before_entry(player: TournamentPlayer, awarded_at: datetime) -> None:
+    """ND 99-01.3-08-15(4): a prize goes to a player of the tournament, who entered by paying the
+    entry fee (08-15(1)); so it is not dated before the player's entry fee was collected."""
+    entered = (
+        player.fees.filter(voids__isnull=True).order_by("collected_at").values_list("collected_at", flat=True).first()
+    )
+    if entered is not None and awarded_at < entered:
+        zone = moments.site_zone(player.tournament.site)
+        shown = [m.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for m in (awarded_at, entered)]
+        raise ValidationError(
+            {
+                "awarded_at": f"{rules.PRIZES.at(player.tournament.site)}: a prize goes to a player who has entered; "
+                f"{shown[0]} is before {player.name}'s entry fee was collected ({shown[1]})."
+            }
+        )
 
 
 def _text(value: str, field: str, *, required: bool, max_length: int = MAX_TEXT_LENGTH) -> str:
@@ -79,7 +96,9 @@ def _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
                 }
             )
         if not chips.get(chips_field):
-            raise ValidationError({chips_field: f"{rules.FEES.at(site)}: a rebuy or add-on gives a fixed number of chips."})
+            raise ValidationError(
+                {chips_field: f"{rules.FEES.at(site)}: a rebuy or add-on gives a fixed number of chips."}
+            )
 
 
 def _check_chips(chips: dict) -> None:
@@ -140,13 +159,19 @@ def announce_tournament(
         "maximum_bet_chips": maximum_bet_chips,
     }
     if not chips_per_entry:
-        raise ValidationError({"chips_per_entry": f"{rules.FEES.at(site)}: the entry fee buys a fixed number of chips."})
+        raise ValidationError(
+            {"chips_per_entry": f"{rules.FEES.at(site)}: the entry fee buys a fixed number of chips."}
+        )
     if not minimum_bet_chips:
-        raise ValidationError({"minimum_bet_chips": f"{rules.BETTING.at(site)}: the organization shall set a minimum bet."})
+        raise ValidationError(
+            {"minimum_bet_chips": f"{rules.BETTING.at(site)}: the organization shall set a minimum bet."}
+        )
     _check_chips(chips)
     _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
     if maximum_bet_chips is not None and maximum_bet_chips < minimum_bet_chips:
-        raise ValidationError({"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."})
+        raise ValidationError(
+            {"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."}
+        )
     if betting_spaces not in rules.BETTING_SPACES:
         raise ValidationError({"betting_spaces": f"{rules.PLAY.at(site)}: a player may be assigned one or two betting spaces."})
     acts.refuse_closed_books(site, gaming_date, "a tournament")
@@ -240,7 +265,7 @@ def collect_fee(
         raise ValidationError(
             {"kind": f"{rules.FEES.at(site)}: this tournament does not allow a {FeeKind(kind).label.lower()}."}
         )
-    at = _now(at)
+    at = acts.moment(at, "collected_at", site=site, what="a tournament fee")  # core.moments: paper-first rules
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
@@ -336,8 +361,11 @@ def award_prize(
     round_name = _text(round_name, "round_name", required=True, max_length=rules.MAX_NAME_LENGTH)
     description = _text(description, "description", required=kind == PrizeKind.MERCHANDISE)
     if amount_cents is None or amount_cents < 1:
-        raise ValidationError({"amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value."})
-    at = _now(at)
+        raise ValidationError(
+            {"amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value."}
+        )
+    at = acts.moment(at, "awarded_at", site=site, what="a tournament prize")
+    _refuse_prize_before_entry(player, at)
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():

@@ -29,7 +29,7 @@ from ..models import (
 from ..rules import COUNT, COUNT_TEAM, KEYS, REMOVAL, count_team_refusal, refuse_drop_boxes
 from .custody import _holds_count_role
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
-from .steps import Figures, Forms, _now
+from .steps import Figures, Forms
 
 
 def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_date: date, count_date: date):
@@ -92,7 +92,9 @@ def _member_of(acting_user, session: CountSession, action: str) -> Employee:
     employee = acts.acting_employee_of(acting_user)
     if employee.pk not in session.member_ids:
         raise ValidationError(
-            {"member": f"{COUNT_TEAM.at(session.site)}: only the two members of this session's count team may {action}."}
+            {
+                "member": f"{COUNT_TEAM.at(session.site)}: only the two members of this session's count team may {action}."
+            }
         )
     return employee
 
@@ -198,6 +200,21 @@ def _agree(acting_user, session, drop, entry, source, when, **extra) -> CountAgr
     return agreement
 
 
+def _refuse_counting_before_removal(session: CountSession, drop: Drop, counted_at: datetime) -> None:
+    """ND 99-01.3-08-14(1): a box is counted after it is removed from its table and brought to
+    the count, so a count is not dated before the box's removal."""
+    removal = getattr(drop, "removal", None)
+    if removal is not None and counted_at < removal.removed_at:
+        zone = moments.site_zone(session.site)
+        shown = [moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for moment in (counted_at, removal.removed_at)]
+        raise ValidationError(
+            {
+                "counted_at": f"{REMOVAL.at(session.site)}: {drop.drop_box} is counted after it is removed from table "
+                f"{drop.table.number}; {shown[0]} is before its removal ({shown[1]})."
+            }
+        )
+
+
 def record_blind_count(
     *, acting_user, session: CountSession, drop_box: DropBox, currency, forms=None, at: datetime | None = None
 ) -> CountEntry:
@@ -209,7 +226,9 @@ def record_blind_count(
     _check_key_holders(session, drop)
     if drop.entries.filter(kind=EntryKind.MEMBER, entered_by=employee).exists():
         raise ValidationError(
-            {"member": f"{COUNT.at(session.site)}: you have already counted {drop_box}; a difference is resolved by recount."}
+            {
+                "member": f"{COUNT.at(session.site)}: you have already counted {drop_box}; a difference is resolved by recount."
+            }
         )
     figures, found = parse_currency(currency), parse_forms(forms)
     # A count entered from paper keeps the time it was counted, within the session.
@@ -221,6 +240,7 @@ def record_blind_count(
         what="the count",
         site=session.site,
     )
+    _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()  # one count at a time per session
         entry = _save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
@@ -248,7 +268,9 @@ def resolve_difference(
     drop = _drop_to_count(session, drop_box)
     if drop.entries.filter(kind=EntryKind.MEMBER).count() < 2:
         raise ValidationError(
-            {"box": f"{COUNT.at(session.site)}: both members count {drop_box} independently before a difference is resolved."}
+            {
+                "box": f"{COUNT.at(session.site)}: both members count {drop_box} independently before a difference is resolved."
+            }
         )
     if drop.agreements.exists():
         raise ValidationError({"box": f"The count of {drop_box} is already agreed; there is no difference to resolve."})
@@ -257,7 +279,12 @@ def resolve_difference(
             {"note": f"{COUNT.at(session.site)}: say what the recount found; a difference is resolved with a note."}
         )
     figures, found = parse_currency(currency), parse_forms(forms)
-    when = _now(at)
+    # A recount entered from paper keeps its time: after the members' counts it resolves.
+    counted = drop.entries.filter(kind=EntryKind.MEMBER).aggregate(last=Max("entered_at"))["last"]
+    when = acts.moment(
+        at, "counted_at", books_date=session.gaming_date, not_before=counted, what="the count", site=session.site
+    )
+    _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
         entry = _save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
         _audit(acting_user, "count.recounted", entry, session.site, after=_entry_after(entry, figures, found))

@@ -10,7 +10,7 @@ from sequences.models import Sequence
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Role, Site, Table
-from core import acts, limits
+from core import acts, limits, moments
 from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from core.audit import record_site_event as _audit
 from core.audit_rows import record_rows
@@ -433,18 +433,48 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
     )
 
 
+STEP_FIELDS = {
+    SlipStep.Kind.VERIFY: "verified_at",
+    SlipStep.Kind.RECEIVE: "received_at",
+    SlipStep.Kind.VOID: "voided_at",
+}
+
+
 def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
     """A step written on paper: in the slip's gaming day (or just after its last hour), not
-    before the slip was prepared (core.moments)."""
-    return acts.moment(
+    before the slip was prepared (core.moments; the order of the steps: `_check_step_time`)."""
+    at = acts.moment(
         at,
         field,
         site=slip.site,
         gaming_date=slip.gaming_day.gaming_date,
         after_day_end=True,
-        not_before=slip.prepared_at,
         what="a slip",
         rule=rules.RECORD_TIME,
+    )
+    kind = next(k for k, name in STEP_FIELDS.items() if name == field)
+    if at < slip.prepared_at:
+        _refuse_step_before(slip, kind, at, "its preparation", slip.prepared_at)
+    return at
+
+
+def _check_step_time(slip: Slip, kind: str, at: datetime, done: dict[str, datetime]) -> None:
+    """A receipt is dated after the slip's verification (ND 99-01.3-08-05(6) follows 08-05(5)):
+    the copy is received once the chips were verified, never before."""
+    verified_at = done.get(SlipStep.Kind.VERIFY)
+    if kind == SlipStep.Kind.RECEIVE and verified_at is not None and at < verified_at:
+        _refuse_step_before(slip, kind, at, "its verification", verified_at)
+
+
+def _refuse_step_before(slip: Slip, kind: str, at: datetime, act: str, act_at: datetime) -> None:
+    zone = moments.site_zone(slip.site)
+    shown = [moment.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z") for moment in (at, act_at)]
+    step = SlipStep.Kind(kind).label.lower()
+    raise ValidationError(
+        {
+            STEP_FIELDS[kind]: f"{rules.step_citation(kind, slip.site)}: {_slip_label(slip)} is {step} after {act}; "
+            f"{shown[0]} is before {act} ({shown[1]})."
+        }
     )
 
 
@@ -492,8 +522,9 @@ def _add_step(
     (on_duty_by_signing). `reason` of a receipt: why it is received unverified, if it is."""
     with transaction.atomic(), appended_at_end():
         Slip.objects.select_for_update().filter(pk=slip.pk).first()  # one signer at a time per slip
-        done = set(SlipStep.objects.filter(slip=slip).values_list("kind", flat=True))
-        _check_step_order(slip, kind, done, at)
+        done = dict(SlipStep.objects.filter(slip=slip).values_list("kind", "at"))
+        _check_step_order(slip, kind, set(done), at)
+        _check_step_time(slip, kind, at, done)
         if kind == SlipStep.Kind.VOID:
             _check_void(slip, done)
         if kind == SlipStep.Kind.RECEIVE:

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from cardroom.access import require_role
 from cardroom.models import Table
-from core import acts
+from core import acts, moments
 from core.audit import appended_at_end, snapshot
 from core.audit import record_site_event as _audit
 from core.rules import HOUSE_CONTROL
@@ -70,7 +70,7 @@ def record_table_inventory(
         with appended_at_end():
             day = _open_day(site, "table")
             _in_day(site, day, at, given, "counted_at")
-            _check_count_order(table, day, kind)
+            _check_count_order(table, day, kind, at)
             previous = queries.last_tray_count(table, before=at)
             variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None
             inventory = _save_count(
@@ -116,14 +116,24 @@ def _last_closer_chips(table: Table, kind: str, at: datetime, chips, amounts) ->
     ]
 
 
-def _check_count_order(table: Table, day: GamingDay, kind: str) -> None:
-    counts = set(TableInventory.objects.filter(table=table, gaming_day=day).values_list("kind", flat=True))
+def _check_count_order(table: Table, day: GamingDay, kind: str, at: datetime) -> None:
+    found = dict(TableInventory.objects.filter(table=table, gaming_day=day).values_list("kind", "counted_at"))
+    counts = set(found)
     if TableInventory.Kind.CLOSER in counts:
         raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} is already closed for the gaming day."})
     if kind == TableInventory.Kind.OPENER and TableInventory.Kind.OPENER in counts:
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: {table} already has its opener for the gaming day."})
     if kind == TableInventory.Kind.CLOSER and not queries.table_was_opened(table, day):
         raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} was not opened in this gaming day."})
+    opened_at = found.get(TableInventory.Kind.OPENER)
+    if kind == TableInventory.Kind.CLOSER and opened_at is not None and at < opened_at:
+        shown = [m.astimezone(moments.site_zone(table.site)).strftime("%Y-%m-%d %H:%M %Z") for m in (at, opened_at)]
+        raise ValidationError(
+            {
+                "counted_at": f"{rules.TRAY_COUNT}: the closer is counted after the table opened; {shown[0]} is before "
+                f"its opener ({shown[1]})."
+            }
+        )
 
 
 def _variance(previous: TableInventory | None, counted: dict, reason: str) -> int | None:

@@ -48,6 +48,7 @@ class QuarterlyReport:
     pack: dict | None = None  # the pack's own figures for the quarter (accounting.pack_figures)
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and states the tax
     receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
+    filed_tax: dict | None = None  # the tax the site's filing froze (its figures' "tax"), if any
 
     @property
     def holds(self) -> bool:
@@ -68,13 +69,15 @@ def build(context: ReportContext) -> QuarterlyReport:
     every_site = organization_quarter(context.organization, quarter)  # the site's own quarter is among them
     summary = next(s for s in every_site if s.site_id == context.site.pk)
     found = filings([s.site_id for s in every_site], [quarter])
-    state = quarter_books(summary, found.get((context.site.pk, str(quarter))), context.site.time_zone)
+    filing = found.get((context.site.pk, str(quarter)))
+    state = quarter_books(summary, filing, context.site.time_zone)
     # The gaming tax only where the site's pack states it (an obligation of that law, not a control).
     tax = tax_return(context.organization, quarter, every_site, found) if GAMING_TAX.applies(context.site) else None
     games = summary_game_lines(summary, quarter.end, where=context.site)
     pack = pack_figures(context.site, quarter.start, quarter.end)
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
-                           context.site.jurisdiction, receipt_statement(state.filing))  # fmt: skip
+                           context.site.jurisdiction, receipt_statement(state.filing),
+                           filing.figures.get("tax") if filing else None)  # fmt: skip
 
 
 DAY_HEADER = [
@@ -359,7 +362,7 @@ def _books(data: QuarterlyReport) -> list:
         story.append(
             data_table(
                 ["", "Filed", "Amendments since", "Figures now"],
-                [list(row) for row in filed_beside_now(data.summary, data.books)],
+                [list(row) for row in filed_beside_now(data.summary, data.books, data.filed_tax, data.tax_return)],
                 col_widths=[165, 120, 120, 120],
                 money_columns=range(1, 4),
             )
@@ -416,11 +419,17 @@ def _tax_return(data: QuarterlyReport) -> list:
     else:
         basis = "Not filed: the figures now."
     story = [para(basis)]
-    if tax.amendments:
+    if tax.amended:
+        other = (
+            f"; other games' AGP {format_money(tax.other_games_amendment_cents, signed=True)}, recorded after the filing "
+            f"(now {format_money(tax.other_games_now_cents or 0)})"
+            if tax.other_games_amendment_cents
+            else ""
+        )
         story.append(
             para(
                 f"Amendments since: AGP {format_money(tax.amendment_agp_cents, signed=True)}, counted and taxed in the "
-                f"quarter they were entered. AGP as amended {format_money(tax.amended_agp_cents)}: tax "
+                f"quarter they were entered{other}. AGP as amended {format_money(tax.amended_agp_cents)}: tax "
                 f"{format_money(tax.amended_tax_cents)} (on the filed figures {format_money(tax.figures.tax_cents)})."
             )
         )

@@ -14,7 +14,7 @@ from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import Equipment, Outage, OutageRepair
-from ..rules import OUTAGE_REPORT_ROLES, STAFF_ROLES
+from ..rules import OUTAGE_DEADLINE, OUTAGE_REPORT_ROLES, STAFF_ROLES
 from .steps import _append
 
 
@@ -53,7 +53,12 @@ def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, 
         raise ValidationError({"repaired_at": "Give when the repair was made."})
     repaired_at = moments.local(site, repaired_at)
     if repaired_at < outage.began_at:
-        raise ValidationError({"repaired_at": "The repair cannot come before the outage began."})
+        raise ValidationError(
+            {
+                "repaired_at": f"{OUTAGE_DEADLINE.at(site)}: the repair ends the outage, so it is dated after the "
+                f"outage began ({outage.began_at.astimezone(moments.site_zone(site)):%Y-%m-%d %H:%M %Z})."
+            }
+        )
     repaired_at = moments.occurred_at(site, repaired_at, field="repaired_at", books=False, what="a repair")
     with transaction.atomic():
         repair = OutageRepair(

@@ -53,7 +53,9 @@ def record_recording(
     started_at = moments.occurred_at(site, started_at, field="started_at", books=False, what="a recording")
     stopped_at = moments.occurred_at(site, stopped_at, field="stopped_at", books=False, what="a recording")
     if stopped_at <= started_at:
-        raise ValidationError({"stopped_at": "The recording must stop after it starts."})
+        raise ValidationError(
+            {"stopped_at": f"{rules.RECORDING_COVERS_PLAY.at(site)}: the recording stops after it starts."}
+        )
     if recorder is not None and recorder.site_id != site.pk:
         raise ValidationError({"recorder": "The recording unit is at another site."})
     if RECORDER_OVERLAP.rule.applies(site):  # ND's recorders rule; elsewhere no state's obligation
@@ -118,6 +120,13 @@ def record_video_access(
     accessed_at = moments.occurred_at(site, accessed_at, field="accessed_at", books=False, what="an access")
     if recording is not None and recording.table.site_id != site.pk:
         raise ValidationError({"recording": "The recording is of another site."})
+    if recording is not None and accessed_at < recording.started_at:
+        raise ValidationError(
+            {
+                "accessed_at": f"{rules.VIDEO_ACCESS_STORED.at(site)}: stored video is accessed after it is recorded; "
+                f"the recording began {recording.started_at.astimezone(moments.site_zone(site)):%Y-%m-%d %H:%M %Z}."
+            }
+        )
     if equipment is not None and equipment.site_id != site.pk:
         raise ValidationError({"equipment": "The equipment is at another site."})
     with transaction.atomic():

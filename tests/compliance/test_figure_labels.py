@@ -55,6 +55,10 @@ CASES = {
         rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer"), at="ND"),
     "chip_float_short": lambda book: rules.chip_float_short(
         rules.ChipFloatShort(1, date(2026, 11, 18), date(2026, 11, 17), 2500, 600, 3000, 3919, 1500, 3919), at="ND"),
+    "filed_return_amended": lambda book: rules.filed_return_amended(
+        rules.FiledReturnAmended(1, "Elks Lodge", "2026Q3", Q3.start, Q3.end, 4, date(2026, 10, 5), "ab" * 32, 9,
+                                 "Other games' AGP", 80_000_00, "other games' AGP entry 3, recorded 2026-11-02"),
+        citation="ND 99-01.3-08-16(1)(g)"),
 }
 
 

@@ -35,6 +35,7 @@ EVERY_HOOK = {
     "chains_anchored": "statefiling",
     "party": "registry",
     "report_digests": "reports",
+    "filing_amended": "compliance",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -56,6 +57,7 @@ ASKED = {
     "chains_anchored": lambda: hooks.CHAINS_ANCHORED.answers(),
     "party": lambda: party_of(object()),
     "report_digests": lambda: hooks.REPORT_DIGESTS.answers(),
+    "filing_amended": lambda: hooks.FILING_AMENDED(object()),
 }
 
 

@@ -2,7 +2,7 @@
 cannot be dated before it (ND 99-01.3-08-14(4): the count is initialled and dated by both
 members once it is done)."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
@@ -70,3 +70,74 @@ def test_a_signature_dated_before_the_counts_it_signs_is_refused_with_the_rule(c
     for member in counters:
         assert sign(client_for, member, session, minutes=50).status_code == 201
     assert CountSignature.objects.count() == 2
+
+
+def test_a_count_dated_before_its_box_was_removed_is_refused_with_the_rule(
+    client_for, counters, session, shift_manager, manager, site
+):
+    """ND 99-01.3-08-14(1): a box is counted once it is removed from its table and brought to the
+    count; a box removed at 03:30 is not counted at 03:20, even inside the session."""
+    from counts import services
+    from tests.factories import TableFactory
+
+    from .conftest import remove_box
+
+    late_box = services.register_drop_box(acting_user=manager.user, table=TableFactory(site=site, number=3))
+    remove_box(shift_manager, late_box, counters[0], removed_at=COUNT_TIME + timedelta(minutes=30))
+    early = client_for(counters[0]).post(
+        f"/api/v1/count-sessions/{session.pk}/counts/",
+        {"box": late_box.pk, "currency": FIGURES, "counted_at": (COUNT_TIME + timedelta(minutes=20)).isoformat()},
+        format="json",
+    )
+    assert early.status_code == 400
+    message = " ".join(early.json()["counted_at"])
+    assert message.startswith("ND 99-01.3-08-14(1): ")
+    assert "2026-11-14 03:20 CST is before its removal (2026-11-14 03:30 CST)" in message
+    assert not CountEntry.objects.exists()
+    after = client_for(counters[0]).post(
+        f"/api/v1/count-sessions/{session.pk}/counts/",
+        {"box": late_box.pk, "currency": FIGURES, "counted_at": (COUNT_TIME + timedelta(minutes=35)).isoformat()},
+        format="json",
+    )
+    assert after.status_code == 201, after.json()
+
+
+def test_a_count_keeps_the_time_it_was_entered_beside_the_time_it_was_counted(client_for, counters, session, boxes):
+    counted = COUNT_TIME + timedelta(minutes=40)
+    response = client_for(counters[0]).post(
+        f"/api/v1/count-sessions/{session.pk}/counts/",
+        {"box": boxes[0].pk, "currency": FIGURES, "counted_at": counted.isoformat()},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    entry = CountEntry.objects.get()
+    assert (entry.entered_at, entry.recorded_at) == (counted, ENTERED_NEXT_MORNING)  # counted, then entered
+    (mine,) = [c for box in response.json()["boxes"] for c in box["counts"]]
+    assert datetime.fromisoformat(mine["entered_at"]) == counted
+    assert datetime.fromisoformat(mine["recorded_at"]) == ENTERED_NEXT_MORNING
+
+
+def test_a_recount_is_dated_after_the_counts_it_resolves(client_for, counters, session, boxes):
+    for member, b100 in zip(counters, (2, 3), strict=True):
+        response = client_for(member).post(
+            f"/api/v1/count-sessions/{session.pk}/counts/",
+            {
+                "box": boxes[0].pk,
+                "currency": cash(b100=b100),
+                "counted_at": (COUNT_TIME + timedelta(minutes=40)).isoformat(),
+            },
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+    resolve = f"/api/v1/count-sessions/{session.pk}/resolve/"
+    body = {"box": boxes[0].pk, "currency": cash(b100=2), "note": "recounted: two $100 bills"}
+    early = client_for(counters[0]).post(
+        resolve, {**body, "counted_at": (COUNT_TIME + timedelta(minutes=30)).isoformat()}, format="json"
+    )
+    assert early.status_code == 400, early.json()
+    assert "before 2026-11-14 03:40 CST" in " ".join(early.json()["counted_at"])
+    done = client_for(counters[0]).post(
+        resolve, {**body, "counted_at": (COUNT_TIME + timedelta(minutes=45)).isoformat()}, format="json"
+    )
+    assert done.status_code == 201, done.json()
+    assert CountEntry.objects.get(kind="recount").entered_at == COUNT_TIME + timedelta(minutes=45)

@@ -194,3 +194,41 @@ def test_the_demo_records_a_week_of_fees_one_day_short_and_two_ny_sessions(db):
     assert len(days) == DAYS and [d.over_short_cents for d in days].count(-500) == 1
     assert all(d.over_short_cents in (0, -500) for d in days)
     assert GameSession.objects.count() == 2
+
+
+def test_a_fee_keeps_its_entry_time_and_the_fee_cash_is_not_counted_before_it_was_collected(
+    cast, client_for, fee_payload, site
+):
+    boss, cashier = cast[Role.PIT_BOSS], cast[Role.CASHIER]
+    now = timezone.now().replace(microsecond=0)
+    collected = now - timedelta(minutes=20)
+    response = client_for(boss).post(FEES, {**fee_payload, "collected_at": collected.isoformat()}, format="json")
+    assert response.status_code == 201, response.content
+    fee = FeeCollection.objects.get()
+    assert fee.collected_at == collected and fee.entered_at >= now and response.json()["entered_late"] is False
+    count = {"site": site.pk, "gaming_date": fee.gaming_date.isoformat(), "counted_cents": 1500, "witness": boss.pk}
+    early = client_for(cashier).post(
+        COUNTS, {**count, "counted_at": (collected - timedelta(minutes=1)).isoformat()}, format="json"
+    )
+    assert early.status_code == 400
+    message = early.json()["counted_at"][0]
+    assert message.startswith("House control: the fee cash of") and "is before the last fee collected" in message
+    assert not FeeCount.objects.exists()
+    counted = client_for(cashier).post(
+        COUNTS, {**count, "counted_at": (collected + timedelta(minutes=5)).isoformat()}, format="json"
+    )
+    assert counted.status_code == 201, counted.content
+    assert counted.json()["entered_at"] is not None
+
+
+def test_a_session_keeps_its_times_and_ends_after_it_starts(cast, client_for, ny_site, ny_shift):
+    start = (timezone.now() - timedelta(hours=4)).replace(microsecond=0)
+    payload = {"site": ny_site.pk, "licence_number": "NY-GC-4620", "started_at": start.isoformat(),
+               "ended_at": (start - timedelta(minutes=1)).isoformat(), "receipts_cents": 1_000, "prizes_cents": 0}
+    backwards = client_for(ny_shift).post(SESSIONS, payload, format="json")
+    assert backwards.status_code == 400
+    assert backwards.json()["ended_at"][0] == "House control: a session ends after it starts."
+    ended = start + timedelta(hours=3)
+    response = client_for(ny_shift).post(SESSIONS, {**payload, "ended_at": ended.isoformat()}, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["entered_at"] is not None and response.json()["entered_late"] is True  # an hour after

@@ -227,3 +227,99 @@ def test_a_local_time_outside_the_books_range_is_a_400_not_a_500(
     )
     assert response.status_code == 400
     assert "counted_at" in response.json()
+
+
+def _prepared_fill(shift_manager, cast, table):
+    services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
+    )
+    services.start_dealer_shift(
+        acting_user=shift_manager.user, table=table, dealer=cast[Role.DEALER], started_at=NOW.replace(hour=9)
+    )
+    return services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=table, chips=FILL, at=NOW.replace(hour=12))
+
+
+def test_a_verification_before_the_slips_preparation_is_refused_with_the_rule(
+    now, day, client_for, shift_manager, cast, table
+):
+    slip = _prepared_fill(shift_manager, cast, table)
+    refused = post(
+        client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{slip.pk}/verify/", {"verified_at": "2026-07-10T11:59:00"}
+    )
+    assert refused.status_code == 400
+    message = refused.json()["verified_at"][0]
+    assert message.startswith("ND 99-01.3-08-05(5): ")
+    assert (
+        "is verified after its preparation; 2026-07-10 11:59 CDT is before its preparation (2026-07-10 12:00 CDT)"
+        in message
+    )
+    assert not slip.steps.exists()
+
+
+def test_a_receipt_before_the_slips_verification_is_refused_with_the_rule(
+    now, day, client_for, shift_manager, cast, table
+):
+    slip = _prepared_fill(shift_manager, cast, table)
+    verified = post(
+        client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{slip.pk}/verify/", {"verified_at": "2026-07-10T12:20:00"}
+    )
+    assert verified.status_code == 200, verified.json()
+    dealer = client_for(cast[Role.DEALER])
+    early = post(dealer, f"/api/v1/fill-slips/{slip.pk}/receive/", {"received_at": "2026-07-10T12:10:00"})
+    assert early.status_code == 400
+    message = early.json()["received_at"][0]
+    assert message.startswith("ND 99-01.3-08-05(6): ")
+    assert "2026-07-10 12:10 CDT is before its verification (2026-07-10 12:20 CDT)" in message
+    assert list(slip.steps.values_list("kind", flat=True)) == ["verify"]
+    assert (
+        post(dealer, f"/api/v1/fill-slips/{slip.pk}/receive/", {"received_at": "2026-07-10T12:25:00"}).status_code
+        == 200
+    )
+
+
+def test_paper_slips_of_one_minute_entered_table_by_table_raise_no_false_out_of_order_alert(
+    now, day, client_for, shift_manager, cast, site
+):
+    """ND 99-01.3-08-05(2): slips are used in sequential order. Paper slips of the same minute
+    entered table by table (103 before 101) are judged by their printed numbers, not by the
+    order they were entered; a number genuinely used after a higher one is still flagged."""
+    from compliance.engine import run_day_checks
+    from compliance.models import Alert
+    from floor.services.slip_books import register_slip_book
+
+    register_slip_book(acting_user=shift_manager.user, site=site, kind="fill", first_number=101, last_number=150)
+    tables = {number: TableFactory(site=site, number=number) for number in (1, 2, 3)}
+    for table in tables.values():
+        services.record_table_inventory(
+            acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
+        )
+    cashier = client_for(cast[Role.CASHIER])
+
+    def paper_fill(table_number, number, at):
+        body = {"table": tables[table_number].pk, "chips": FILL, "number": number, "prepared_at": at}
+        response = post(cashier, "/api/v1/fill-slips/", body)
+        assert response.status_code == 201, response.json()
+
+    for table_number, number in ((3, 103), (1, 101), (2, 102)):  # one minute, entered table by table
+        paper_fill(table_number, number, "2026-07-10T12:15:00")
+    paper_fill(1, 104, "2026-07-10T12:30:00")
+    run_day_checks(site_ids=[site.pk], start=NOW.date(), end=NOW.date())
+    assert not Alert.objects.filter(rule="slip_out_of_order").exists()
+
+    paper_fill(2, 106, "2026-07-10T12:40:00")
+    paper_fill(3, 105, "2026-07-10T12:50:00")  # printed 105, used after 106
+    run_day_checks(site_ids=[site.pk], start=NOW.date(), end=NOW.date())
+    flagged = Alert.objects.get(rule="slip_out_of_order")
+    assert (flagged.subject, flagged.citation) == ("fill:105", "ND 99-01.3-08-05(2)")
+
+
+def test_a_closer_dated_before_its_tables_opener_is_refused_with_the_rule(now, day, client_for, shift_manager, table):
+    api = client_for(shift_manager)
+    opener = {"table": table.pk, "kind": "opener", "chips": TRAY, "counted_at": "2026-07-10T19:00:00"}
+    assert post(api, "/api/v1/table-inventories/", opener).status_code == 201
+    early = post(api, "/api/v1/table-inventories/", {**opener, "kind": "closer", "counted_at": "2026-07-10T18:30:00"})
+    assert early.status_code == 400
+    message = early.json()["counted_at"][0]
+    assert message.startswith("House control: the closer is counted after the table opened")
+    assert "2026-07-10 18:30 CDT is before its opener (2026-07-10 19:00 CDT)" in message
+    assert not TableInventory.objects.filter(kind="closer").exists()

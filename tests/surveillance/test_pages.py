@@ -98,7 +98,10 @@ def test_a_repair_before_the_outage_shows_the_refusal_inline(client, cast, table
             f"/surveillance/outages/{outage.pk}/repair/", {"repaired_at": "2026-03-02T19:00", "description": "Before"}
         )
     assert response.status_code == 400
-    assert "The repair cannot come before the outage began." in response.content.decode()
+    assert (
+        "ND 99-01.3-08-04(7): the repair ends the outage, so it is dated after the outage began (2026-03-02 20:00 CST)."
+        in response.content.decode()
+    )
 
 
 def test_a_review_log_for_a_day_without_activity_shows_the_api_message_inline(client, cast, table, dealer):

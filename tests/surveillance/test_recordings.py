@@ -55,7 +55,22 @@ def test_an_overlap_shorter_than_10_minutes_is_refused(shift_manager, table, ove
 def test_a_recording_must_stop_after_it_starts(shift_manager, table):
     with pytest.raises(ValidationError) as refusal:
         record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 18))
-    assert "stopped_at" in refusal.value.message_dict
+    assert refusal.value.message_dict["stopped_at"][0].startswith("ND 99-01.3-08-04(5)(b): the recording stops after")
+
+
+def test_access_to_a_recording_is_not_dated_before_it_was_recorded(shift_manager, site, table):
+    recording = record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 22))
+    with pytest.raises(ValidationError) as refusal:
+        services.record_video_access(
+            acting_user=shift_manager.user,
+            site=site,
+            recording=recording,
+            accessed_at=local(2026, 1, 1, 17),
+            purpose="Review a disputed hand",
+        )
+    message = refusal.value.message_dict["accessed_at"][0]
+    assert message.startswith("ND 99-01.3-08-04(5)(a): stored video is accessed after it is recorded")
+    assert "2026-01-01 18:00 CST" in message and not RecordingAccess.objects.exists()
 
 
 def test_an_independent_person_may_operate_the_recorder(independent_person, table):

@@ -200,3 +200,57 @@ def test_the_lists_answer_in_the_same_number_of_queries_for_one_row_and_many(cli
     for path in paths:
         assert count(path) == small[path], path
     assert api.get("/api/v1/tournaments/", {"limit": 0}).status_code == 400
+
+
+def test_a_fee_and_a_prize_keep_the_time_they_happened_and_a_prize_is_not_dated_before_the_entry(
+    client_for, cast, site
+):
+    """The register's times come from the paper (collected_at, awarded_at) and the entry time is
+    kept beside them; a prize dated before the player's entry fee is refused with the rule."""
+    from datetime import timedelta
+
+    api = client_for(cast[Role.SHIFT_MANAGER])
+    tid = announce(api, site).json()["id"]
+    now = timezone.now().replace(microsecond=0)
+    collected = now - timedelta(minutes=30)
+    entry = api.post(
+        f"/api/v1/tournaments/{tid}/entries/",
+        {"kind": "entry", "player_name": "Ann Lee", "collected_at": collected.isoformat()},
+        format="json",
+    )
+    assert entry.status_code == 201, entry.content
+    body = entry.json()
+    assert timezone.datetime.fromisoformat(body["collected_at"]) == collected
+    assert timezone.datetime.fromisoformat(body["entered_at"]) >= now  # entered now, beside the time it happened
+    early = api.post(
+        f"/api/v1/tournaments/{tid}/prizes/",
+        {
+            "player": body["player"],
+            "round_name": "Final",
+            "kind": "cash",
+            "amount_cents": 15000,
+            "awarded_at": (collected - timedelta(minutes=5)).isoformat(),
+        },
+        format="json",
+    )
+    assert early.status_code == 400
+    assert early.json()["awarded_at"][0].startswith("ND 99-01.3-08-15(4): a prize goes to a player who has entered")
+    future = api.post(
+        f"/api/v1/tournaments/{tid}/entries/",
+        {"kind": "rebuy", "player": body["player"], "collected_at": (now + timedelta(hours=1)).isoformat()},
+        format="json",
+    )
+    assert future.status_code == 400 and "future" in future.json()["collected_at"][0]
+    awarded = api.post(
+        f"/api/v1/tournaments/{tid}/prizes/",
+        {
+            "player": body["player"],
+            "round_name": "Final",
+            "kind": "cash",
+            "amount_cents": 15000,
+            "awarded_at": (collected + timedelta(minutes=20)).isoformat(),
+        },
+        format="json",
+    )
+    assert awarded.status_code == 201, awarded.content
+    assert awarded.json()["entered_late"] is False  # ten minutes ago: within the site's threshold

@@ -1,0 +1,69 @@
+"""Amending a filed quarter: a figure entered after the filing that changes its return.
+
+A filed quarter's figures and their SHA-256 never change (QuarterFiling). A later entry that
+changes what the return says (an adjustment correcting a day of the filed quarter, another
+record of the organization's other games' AGP for the quarter) is written beside it as a
+FilingAmendment, in the entry's own transaction, and the gaming manager is flagged.
+
+Flagging opens an alert, and alerts are compliance's, an app above the books: so the books ask
+the `filing_amended` hook (core.hooks) and compliance registers its answer when its app loads
+(`compliance.apps`); imports keep pointing down. Asking it unanswered raises, like every hook.
+"""
+
+from collections.abc import Callable
+
+from django.utils import timezone
+
+from core.hooks import FILING_AMENDED
+
+from .models import Adjustment, FilingAmendment, OtherGamesAgp, QuarterFiling
+
+AmendmentFlag = Callable[[FilingAmendment], None]
+
+
+def register_amendment_flag(flag: AmendmentFlag) -> None:
+    """Compliance registers `flag(amendment)` once, when its app is ready."""
+    FILING_AMENDED.register(flag)
+
+
+def _record(filing: QuarterFiling, employee, **values) -> FilingAmendment:
+    amendment = FilingAmendment.objects.create(
+        filing=filing, recorded_by=employee, recorded_at=timezone.now(), **values
+    )
+    FILING_AMENDED(amendment)
+    return amendment
+
+
+def amend_with_adjustment(filing: QuarterFiling, adjustment: Adjustment, agp_effect_cents: int) -> FilingAmendment:
+    """An adjustment correcting a day of `filing`'s quarter: its effect on the AGP (drop, fills,
+    credits, opener, closer) or on the cash profit (cash)."""
+    if adjustment.field == Adjustment.Field.CASH:
+        figure, delta = FilingAmendment.Figure.CASH_PROFIT, adjustment.amount_cents
+    else:
+        figure, delta = FilingAmendment.Figure.AGP, agp_effect_cents
+    return _record(
+        filing,
+        adjustment.recorded_by,
+        source=FilingAmendment.Source.ADJUSTMENT,
+        adjustment=adjustment,
+        figure=figure,
+        delta_cents=delta,
+    )
+
+
+def amend_with_other_games(filings, row: OtherGamesAgp, delta_cents: int) -> list[FilingAmendment]:
+    """Another record of the other games' AGP of a quarter some sites have filed: the gaming
+    tax's brackets apply to the organization's AGP from all its games, so it amends each filing
+    that carries the tax."""
+    return [
+        _record(
+            filing,
+            row.recorded_by,
+            source=FilingAmendment.Source.OTHER_GAMES_AGP,
+            other_games_agp=row,
+            figure=FilingAmendment.Figure.OTHER_GAMES_AGP,
+            delta_cents=delta_cents,
+        )
+        for filing in filings
+        if "tax" in filing.figures
+    ]

@@ -1,0 +1,337 @@
+"""Filed means filed, for every figure on the return (issue 36). Each input that feeds a filed
+quarter's return, entered after the filing, is either refused (a record dated in the filed
+quarter: its books are closed) or recorded as an amendment of that filing (an adjustment
+correcting one of its days, the organization's other games' AGP for the quarter): a
+FilingAmendment pointing back at the filing with the change, the gaming manager flagged with
+the filing rule of the site's pack, the page, the PDF and the API showing "Filed / Amendments
+since / Figures now", and the filed figures and their SHA-256 unchanged."""
+
+import hashlib
+import json
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+
+from accounting import figures, services, summaries
+from accounting.models import BooksClose, FilingAmendment, QuarterFiling
+from compliance.models import Alert
+from core.money import format_money
+from tests.accounting.scenario import Scenario
+from tests.accounting.test_quarter_filing import DAY, ENTERED, LATER, Q3, file, play, text
+from tests.factories import TableFactory
+from tests.reports.test_kind_daily import download, pdf_tables, run_report
+
+
+@pytest.fixture(autouse=True)
+def _after_the_quarter():
+    with time_machine.travel(datetime(2026, 11, 20, 18, tzinfo=UTC), tick=True):
+        yield
+
+
+@pytest.fixture
+def table(site):
+    return TableFactory(site=site, number=1)
+
+
+@pytest.fixture
+def quarter_played(site, other_site, people, table, manager):
+    """Two days at `site` and one at `other_site` in 2026Q3, every day's books closed (as in
+    test_quarter_filing)."""
+    scenario = Scenario(site, people)
+    play(scenario, table, DAY)
+    play(scenario, table, LATER, drop=150_000)
+    play(Scenario(other_site, people), TableFactory(site=other_site, number=1), DAY, drop=7_000_000)
+    for where, day in ((site, DAY), (site, LATER), (other_site, DAY)):
+        services.close_books(acting_user=manager.user, site=where, gaming_date=day)
+    return scenario
+
+
+@pytest.fixture
+def filed(quarter_played, manager, site):
+    return file(manager, site, reference="GT-2026Q3-0042")
+
+
+OTHER_GAMES = 80_000_000  # $800,000 of pull tabs and bingo: the organization's total moves up a bracket
+FILED_RULE = "ND 99-01.3-08-16(1)(g)"
+
+
+def digest(filing) -> str:
+    return hashlib.sha256(json.dumps(filing.figures, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def assert_filed_figures_unchanged(filed):
+    now = QuarterFiling.objects.get(pk=filed.pk)
+    assert now.figures == filed.figures
+    assert now.figures_sha256 == filed.figures_sha256 == digest(now)
+
+
+def filing_api(client, site) -> dict:
+    response = client.get(f"/api/v1/sites/{site.pk}/quarter-filing/?quarter=2026Q3")
+    assert response.status_code == 200
+    return response.json()
+
+
+def rows_by_figure(body) -> dict[str, tuple]:
+    return {
+        r["figure"]: (r["filed_cents"], r["amendments_since_cents"], r["now_cents"]) for r in body["filed_beside_now"]
+    }
+
+
+def page_row(page: str, label: str) -> list[str]:
+    row = page[page.index(f'data-figure="{label}"') :].split("</tr>")[0]
+    return [cell.split(">")[1].split("<")[0] for cell in row.split('<td class="text-end"')[1:]]
+
+
+def pdf_grid(client, site) -> dict[str, list[str]]:
+    content = download(client, run_report(client, kind="quarterly", site=site.pk, quarter="2026Q3"))
+    grid = next(g for g in pdf_tables(content) if g[0] == ["", "Filed", "Amendments since", "Figures now"])
+    return {row[0]: row[1:] for row in grid[1:]}, text(content)
+
+
+def the_alert(filing) -> Alert:
+    alert = Alert.objects.get(rule="filed_return_amended")
+    assert (alert.site_id, alert.period_key) == (filing.site_id, "2026Q3")
+    assert alert.citation == FILED_RULE and alert.action_required.startswith(f"{FILED_RULE}: ")
+    assert filing.figures_sha256 in alert.action_required
+    return alert
+
+
+# --- Other games' AGP ------------------------------------------------------------------------------
+
+
+def test_the_other_games_agp_recorded_after_filing_is_an_amendment_not_a_silent_change(
+    filed, site, org, manager, client_for, client
+):
+    api = client_for(manager)
+    tax_before = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    response = api.post(
+        f"/api/v1/organizations/{org.pk}/other-games-agp/",
+        {"quarter": "2026Q3", "agp_cents": OTHER_GAMES, "note": "pull tabs, return GT-77"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+
+    assert_filed_figures_unchanged(filed)
+    amendment = FilingAmendment.objects.get()
+    assert (amendment.filing, amendment.source, amendment.figure, amendment.delta_cents) == (
+        filed,
+        "other_games_agp",
+        "other_games_agp_cents",
+        OTHER_GAMES,
+    )
+    assert amendment.other_games_agp_id == response.json()["id"]
+
+    # The tax API: the tax as filed, the other games' AGP beside it as an amendment, the tax as amended.
+    tax = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    assert tax["tax_cents"] == tax_before["tax_cents"] == filed.figures["tax"]["tax_cents"]
+    assert tax["other_games_agp_cents"] is None  # as the filing froze it
+    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, Q3.end)
+    amended_tax = figures.gaming_tax_on_recorded(tax["agp_cents"], OTHER_GAMES, brackets)
+    assert amended_tax != tax["tax_cents"]
+    assert tax["return"]["other_games_amendment_cents"] == OTHER_GAMES
+    assert tax["return"]["other_games_agp_now_cents"] == OTHER_GAMES
+    assert tax["return"]["amended_tax_cents"] == amended_tax
+
+    # Filed / Amendments since / Figures now: the API, the page, the PDF.
+    body = filing_api(api, site)
+    assert body["filing"]["figures_sha256"] == filed.figures_sha256 and body["check"]["state"] == "equal"
+    assert body["check"]["statement"].endswith(
+        "Amended since: 1 entry after the filing changed the return (Filed / Amendments since / Figures now)."
+    )
+    filed_tax = filed.figures["tax"]["tax_cents"]
+    rows = rows_by_figure(body)
+    assert rows["Other games' AGP"] == (0, OTHER_GAMES, OTHER_GAMES)
+    assert rows["Gaming tax"] == (filed_tax, amended_tax - filed_tax, amended_tax)
+    assert [a["source"] for a in body["filing_amendments"]] == ["other_games_agp"]
+    client.force_login(manager.user)
+    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    assert page_row(page, "Gaming tax") == [format_money(c) for c in (filed_tax, amended_tax - filed_tax, amended_tax)]
+    assert 'id="other-games-amendment"' in page
+    grid, report = pdf_grid(api, site)
+    assert grid["Other games' AGP"] == [format_money(c) for c in (0, OTHER_GAMES, OTHER_GAMES)]
+    assert grid["Gaming tax"] == [format_money(c) for c in (filed_tax, amended_tax - filed_tax, amended_tax)]
+    assert "other games' AGP +" in report and "recorded after the filing" in report
+    assert "Amended since: 1 entry after the filing changed the return" in report
+
+    # The gaming manager is flagged, once, citing the filing rule of the site's pack.
+    alert = the_alert(filed)
+    assert alert.figures["delta_cents"] == OTHER_GAMES and alert.subject == f"amendment:{amendment.pk}"
+
+
+def test_a_correction_of_the_other_games_agp_amends_by_its_difference(filed, org, manager, client_for):
+    api = client_for(manager)
+    url = f"/api/v1/organizations/{org.pk}/other-games-agp/"
+    first = api.post(url, {"quarter": "2026Q3", "agp_cents": 1_000_000, "note": "ledger"}, format="json").json()
+    second = api.post(
+        url, {"quarter": "2026Q3", "agp_cents": 1_250_000, "note": "the return", "corrects": first["id"]}, format="json"
+    )
+    assert second.status_code == 201, second.json()
+    assert list(FilingAmendment.objects.values_list("delta_cents", flat=True)) == [1_000_000, 250_000]
+    assert_filed_figures_unchanged(filed)
+    tax = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    assert tax["return"]["other_games_amendment_cents"] == 1_250_000
+
+
+def test_other_games_agp_recorded_before_filing_is_filed_not_amended(quarter_played, site, org, manager, client_for):
+    api = client_for(manager)
+    api.post(
+        f"/api/v1/organizations/{org.pk}/other-games-agp/",
+        {"quarter": "2026Q3", "agp_cents": OTHER_GAMES, "note": "pull tabs"},
+        format="json",
+    )
+    filing = file(manager, site)
+    assert filing.figures["tax"]["other_games_agp_cents"] == OTHER_GAMES
+    assert not FilingAmendment.objects.exists() and not Alert.objects.filter(rule="filed_return_amended").exists()
+    tax = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
+    assert tax["other_games_agp_cents"] == OTHER_GAMES and tax["return"]["other_games_amendment_cents"] == 0
+
+
+# --- Adjustments to the closed books of a filed quarter --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "amount", "figure", "label", "delta"),
+    [
+        ("drop", 5_000, "agp_cents", "AGP", 5_000),  # a $50 bill found in the box after the count
+        ("fills", 2_000, "agp_cents", "AGP", -2_000),  # a fill slip found late: AGP down
+        ("cash", -1_500, "cash_profit_cents", "Cash profit", -1_500),  # the bank was short
+    ],
+)
+def test_an_adjustment_after_filing_is_recorded_as_an_amendment_of_the_filing(
+    filed, site, manager, client_for, client, table, field, amount, figure, label, delta
+):
+    api = client_for(manager)
+    before = rows_by_figure(filing_api(api, site))
+    response = api.post(
+        "/api/v1/adjustments/",
+        {
+            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
+            "table": None if field == "cash" else table.pk,
+            "field": field,
+            "amount_cents": amount,
+            "reason": "found after the filing",
+            "recorded_on": str(ENTERED),
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+
+    assert_filed_figures_unchanged(filed)
+    amendment = FilingAmendment.objects.get()
+    assert (amendment.filing, amendment.source, amendment.figure, amendment.delta_cents) == (
+        filed,
+        "adjustment",
+        figure,
+        delta,
+    )
+    body = filing_api(api, site)
+    filed_value = before[label][0]
+    assert rows_by_figure(body)[label] == (filed_value, delta, before[label][2] + delta)
+    assert [(a["source"], a["delta_cents"]) for a in body["filing_amendments"]] == [("adjustment", delta)]
+    client.force_login(manager.user)
+    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    shown = [format_money(filed_value), format_money(delta), format_money(before[label][2] + delta)]
+    assert page_row(page, label) == shown
+    grid, _ = pdf_grid(api, site)
+    assert grid[label] == shown
+    assert the_alert(filed).figures["amended_figure"] == label
+
+
+def test_an_adjustment_of_a_quarter_not_filed_amends_nothing(quarter_played, site, manager, client_for, table):
+    response = client_for(manager).post(
+        "/api/v1/adjustments/",
+        {
+            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
+            "table": table.pk,
+            "field": "drop",
+            "amount_cents": 5_000,
+            "reason": "found before the filing",
+            "recorded_on": str(ENTERED),
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    assert not FilingAmendment.objects.exists() and not Alert.objects.filter(rule="filed_return_amended").exists()
+
+
+# --- Records dated in the filed quarter: refused, the correction is an adjustment ----------------
+
+
+def _late_count_session(api, site, people):
+    return api.post(
+        "/api/v1/count-sessions/",
+        {"site": site.pk, "gaming_date": str(DAY), "members": [people["count1"].pk, people["count2"].pk]},
+        format="json",
+    )
+
+
+def _late_bank_count(api, site, people):
+    return api.post(
+        "/api/v1/cage/bank-counts/",
+        {"site": site.pk, "gaming_date": "2026-09-20", "kind": "start", "cash": {"10000": 1}, "chips": {}},
+        format="json",
+    )
+
+
+def _late_gaming_day(api, site, people):
+    return api.post("/api/v1/gaming-days/", {"site": site.pk, "gaming_date": "2026-09-20"}, format="json")
+
+
+LATE_ENTRIES = {
+    "a late drop count": (_late_count_session, "count1"),
+    "a late bank count (cash profit)": (_late_bank_count, "cashier"),
+    "a late gaming day (slips, trays, tips, tournaments of a day)": (_late_gaming_day, "shift"),
+}
+
+
+@pytest.mark.parametrize("entry", list(LATE_ENTRIES))
+def test_a_record_dated_in_the_filed_quarter_is_refused_and_the_filing_stands(
+    filed, site, people, client_for, manager, entry
+):
+    post, who = LATE_ENTRIES[entry]
+    response = post(client_for(people[who]), site, people)
+    assert response.status_code == 400, response.content
+    message = json.dumps(response.json())
+    assert "House control (closed books" in message
+    assert "is filed" in message or "are closed" in message
+    assert "adjustment" in message  # the way to correct a filed quarter: an amendment
+    assert_filed_figures_unchanged(filed)
+    assert summaries.quarter_summary(site, Q3).total.agp_cents == filed.figures["summary"]["total"]["agp_cents"]
+    assert not FilingAmendment.objects.exists()
+    assert filing_api(client_for(manager), site)["check"]["state"] == "equal"
+
+
+def test_the_schema_documents_the_three_figures_and_the_amendments(client_for, manager):
+    schema = json.loads(client_for(manager).get("/api/schema/", HTTP_ACCEPT="application/json").content)
+    filed_figures = schema["components"]["schemas"]["FiledFigures"]["properties"]
+    assert {"filed_beside_now", "filing_amendments"} <= set(filed_figures)
+
+
+def test_a_filing_amendment_is_append_only_in_the_database(filed, org, manager, client_for):
+    from django.db import DatabaseError, connection, transaction
+
+    client_for(manager).post(
+        f"/api/v1/organizations/{org.pk}/other-games-agp/",
+        {"quarter": "2026Q3", "agp_cents": OTHER_GAMES, "note": "pull tabs"},
+        format="json",
+    )
+    for sql in ("UPDATE accounting_filingamendment SET delta_cents = 0", "DELETE FROM accounting_filingamendment"):
+        with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(sql)
+    assert FilingAmendment.objects.get().delta_cents == OTHER_GAMES
+
+
+def test_the_filed_return_amended_alert_names_the_rule_at_the_gaming_managers_alert_list(
+    filed, org, manager, client_for, cast
+):
+    client_for(manager).post(
+        f"/api/v1/organizations/{org.pk}/other-games-agp/",
+        {"quarter": "2026Q3", "agp_cents": OTHER_GAMES, "note": "pull tabs"},
+        format="json",
+    )
+    alerts = client_for(manager).get("/api/v1/alerts/").json()
+    listed = alerts["results"] if isinstance(alerts, dict) else alerts
+    assert [(a["rule"], a["citation"]) for a in listed if a["rule"] == "filed_return_amended"] == [
+        ("filed_return_amended", FILED_RULE)
+    ]
