@@ -6,8 +6,6 @@ ValidationError naming the field and citing its rule, or a PermissionDenied. The
 books are built from is written by the floor's services (`floor.services`).
 """
 
-import hashlib
-import json
 from dataclasses import replace
 from datetime import date, datetime
 
@@ -26,7 +24,7 @@ from floor import queries as floor_queries
 from floor.calculations import business_date
 from floor.models import GamingDay
 
-from . import queries, rules
+from . import frozen, queries, rules
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
 
 
@@ -36,17 +34,11 @@ def _acting_employee(access: Access) -> Employee:
     return access.employee
 
 
-def figures_digest(figures: dict) -> str:
-    """SHA-256 of the figures as canonical JSON (sorted keys, no spaces)."""
-    return hashlib.sha256(json.dumps(figures, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-
-
 def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     """Close the books of a gaming day (ND 99-01.3-08-16(1)(g)): once the gaming day is closed
     (every table has its closer), every drop box of the day has a signed count and the cash
     bank has its starting and ending counts, the daily summary is snapshotted and locked.
     A later correction is an Adjustment, never an edit."""
-    from .api_figures import daily_json
     from .summaries import daily_summary
 
     employee = _acting_employee(
@@ -57,14 +49,14 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         _check_books_can_close(site, gaming_date)
-        figures = daily_json(replace(daily_summary(site, gaming_date), books_closed=True))
+        figures = frozen.daily(replace(daily_summary(site, gaming_date), books_closed=True))
         close = BooksClose.objects.create(
             site=site,
             gaming_date=gaming_date,
             closed_at=timezone.now(),
             closed_by=employee,
             figures=figures,
-            figures_sha256=figures_digest(figures),
+            figures_sha256=frozen.digest(figures),
         )
         _audit(acting_user, "books.closed", close, site=site)
     return close
@@ -80,11 +72,17 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is None:
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."})
+        raise ValidationError(
+            {
+                "gaming_date": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: there is no gaming day {gaming_date} at {site}."
+            }
+        )
     if day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
-        raise ValidationError({"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."})
+        raise ValidationError(
+            {"gaming_date": f"{rules.cite(rules.TRAY_COUNT, site)}: {why}; close the gaming day {gaming_date} first."}
+        )
     _check_drops_counted(site, gaming_date)
     _check_bank_counted(site, gaming_date)
 
@@ -214,7 +212,6 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     Filing closes every date of the quarter (cardroom.closing): a later correction is an
     adjustment entered in a later quarter, shown beside the filed figures as an amendment."""
     from . import books
-    from .api_figures import tax_json
     from .summaries import organization_quarter
 
     employee = _acting_employee(
@@ -235,10 +232,15 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
         summary = next(s for s in every_site if s.site_id == site.pk)
         _check_quarter_books_closed(site, quarter, summary)
         others = books.filings([s.site_id for s in every_site], [quarter])
-        figures = {"summary": books.quarter_figures(summary, books.quarter_closes(summary))}
+        tax = None
         if rules.GAMING_TAX.applies(site):  # the tax as it stands, where the pack taxes the quarter
             tax = books.tax_return(site.organization, quarter, every_site, others)
-            figures["tax"] = {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]}
+        figures = frozen.filed_quarter(
+            summary,
+            books.quarter_closed_digests(summary),
+            tax.figures if tax else None,
+            [*tax.filed_sites, site.name] if tax else (),
+        )
         filing = QuarterFiling.objects.create(
             site=site,
             quarter=str(quarter),
@@ -248,7 +250,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
             filed_by=employee,
             reference=reference,
             figures=figures,
-            figures_sha256=figures_digest(figures),
+            figures_sha256=frozen.digest(figures),
         )
         _audit(acting_user, "quarter.filed", filing, site=site)
     return filing
@@ -270,7 +272,9 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
     dates = [str(d) for d in still_open.values_list("gaming_date", flat=True)]
     if dates:
         raise ValidationError(
-            {"quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."}
+            {
+                "quarter": f"{rules.cite(rules.GAMING_DAY_STATE, site)}: close the gaming day {', '.join(dates)} first, then its books."
+            }
         )
 
 
@@ -331,7 +335,9 @@ def record_other_games_agp(
         raise ValidationError({"agp_cents": f"{citation}: at most {limits.MAX_AMOUNT_CENTS} cents."})
     note = (note or "").strip()
     if not note:
-        raise ValidationError({"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."})
+        raise ValidationError(
+            {"note": f"{citation}: say where the other games' AGP comes from (the return, a ledger)."}
+        )
     with transaction.atomic():
         Organization.objects.select_for_update().get(pk=organization.pk)
         standing = queries.other_games_agp(organization.pk, quarter)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from accounting import books as closed_books
 from accounting import day_figures, services, summaries
 from accounting import queries as accounting_queries
-from accounting.api_figures import TAX_LABEL
+from accounting.frozen import TAX_LABEL
 from accounting.games import bank_allocation, summary_game_lines
 from accounting.models import Adjustment, BooksClose
 from accounting.pack_figures import pack_figures
