@@ -5,7 +5,7 @@ class ComplianceConfig(AppConfig):
     name = "compliance"
 
     def ready(self):
-        from accounting.games import register_hold_thresholds
+        from accounting.published import register_hold_thresholds
         from floor import tips
 
         from . import menu  # noqa: F401

@@ -330,7 +330,7 @@ def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> di
     hold rules and the surveillance rule ask for the same quarters), the run's consecutive
     quarters together: summed by the database (accounting.summaries.quarter_game_totals, the
     quarter summary's `twenty_one` and `paddlewheel` without building every day)."""
-    from accounting.summaries import quarter_game_totals
+    from accounting.published import quarter_game_totals
 
     by_id = {s.pk: s for s in sites}
 
@@ -422,7 +422,7 @@ def _premises_figures(figures: dict, site_id: int, chain: list[int], quarter: Qu
 def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-01(3): for 12 continuous weeks after a quarter whose prizes exceeded gross
     proceeds, every dealer shift at the site needs its own percent-of-hold figures."""
-    from accounting.dealer_hold import shift_figures
+    from accounting.published import live_shift_figures as shift_figures
 
     from .models import Alert
 

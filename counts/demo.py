@@ -47,6 +47,8 @@ def _drop_cents(key: str, gaming_date, prizes_cents: int | None, rng) -> int:
     if prizes_cents <= 0:  # the tray grew: a quiet table that kept its chips
         return rng.randrange(2_000, 20_000, 100)
     return max(2_000, round(prizes_cents / (1 - hold) / 100) * 100)
+
+
 UNISSUED_FORM = {"kind": "fill", "number": 999_999}
 
 
@@ -114,7 +116,7 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     start, end = queries.gaming_day_bounds(site, day.gaming_date)
     removed_at = end - timedelta(hours=3, minutes=30)
     rng = random.Random(f"{site.name}-{day.gaming_date}")
-    from accounting.summaries import table_days
+    from accounting.published import table_days
 
     prizes = {t.table_id: t.custody.prizes_cents for t in table_days([site.pk], day.gaming_date, day.gaming_date)}
     boxes = []

@@ -20,7 +20,7 @@ import io
 from datetime import date, datetime
 from decimal import Decimal
 
-from accounting.figures import ratio_string
+from accounting.published import ratio_string
 from cardroom.money import cents_to_decimal, format_money
 
 from .columns import CellType, Column, names
