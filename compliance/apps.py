@@ -8,7 +8,7 @@ class ComplianceConfig(AppConfig):
         from accounting.published import register_hold_thresholds
         from floor import tips
 
-        from . import menu  # noqa: F401
+        from . import menu, providers  # noqa: F401  (providers: each registers its rules with the engine)
         from .services import flag_tips_at_leaving
         from .thresholds import hold_threshold_schedule
 

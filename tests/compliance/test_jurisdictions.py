@@ -28,7 +28,6 @@ def losing_quarter(site, people):
 
 
 def test_every_registered_check_declares_rules_and_north_dakota_states_each_of_them():
-    engine._load_providers()
     nd = get_pack("ND")
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
         rules = engine.rules_of(provider)
@@ -40,7 +39,6 @@ def test_every_registered_check_declares_rules_and_north_dakota_states_each_of_t
 def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
     """The WSGC rules, WAC 230-40-125 and 9 NYCRR 4620.5 set no such flag: their packs state
     none of these keys, so none of these checks runs at their sites."""
-    engine._load_providers()
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
         assert not engine.runs_at(provider, get_pack(code)), provider.__name__
 
@@ -77,7 +75,6 @@ def test_a_check_of_a_rule_another_pack_states_sees_only_that_packs_sites(site, 
 
     monkeypatch.setattr(type(get_pack("WA-HB")), "cites", cites)
     seen = []
-    engine._load_providers()  # the registered checks are loaded once; then set them aside
     monkeypatch.setattr(engine, "QUARTER_PROVIDERS", [])
 
     @engine.quarter_provider(rule=Rule("compliance.test_only"))

@@ -312,7 +312,7 @@ def test_every_report_kind_a_user_generates_at_a_site_speaks_only_its_packs_law(
     """Each kind offered at the site (the registry's), generated as the user and read back: the
     PDF's text (pypdf), the CSV, the XLSX's cells (openpyxl)."""
     from reports import services
-    from reports.registry import load_kinds
+    from reports.catalogue import load_kinds
 
     b, code = built, built.pack
     user = b.users[kind].user

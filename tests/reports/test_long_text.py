@@ -18,7 +18,8 @@ from cardroom.pdf import MAX_CELL_CHARACTERS, Provenance, ReportDocument, TitleB
 from cardroom.periods import Quarter
 from compliance import services as compliance
 from floor.models import Slip, SlipStep
-from reports.registry import ReportContext, load_kinds
+from reports.catalogue import load_kinds
+from reports.registry import ReportContext
 from surveillance import services as surveillance
 from surveillance.models import ReviewLogEntry
 from tests.api.demo import load_short_demo

@@ -21,7 +21,8 @@ from benchmarks.data import build
 from cardroom.management.base import DatabaseCommand
 from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.periods import Quarter
-from reports.registry import ReportContext, load_kinds
+from reports.catalogue import load_kinds
+from reports.registry import ReportContext
 
 TARGET = 2.0
 

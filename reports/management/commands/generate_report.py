@@ -15,9 +15,9 @@ from cardroom import limits
 from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
 from reports import services
+from reports.catalogue import load_kinds
 from reports.exports import export_csv, export_xlsx
 from reports.models import ReportRun
-from reports.registry import load_kinds
 
 FORMATS = ("pdf", "csv", "xlsx")
 
