@@ -6,7 +6,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import ValidationError as DjangoFormError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -884,15 +883,3 @@ class OtherGamesAgpView(APIView):
             corrects=corrects,
         )
         return Response(OtherGamesAgpOut(row).data, status=201)
-
-
-urlpatterns = [
-    path("sites/<int:pk>/daily-summary/", DailySummaryView.as_view(), name="api-daily-summary"),
-    path("sites/<int:pk>/quarter-summary/", QuarterSummaryView.as_view(), name="api-quarter-summary"),
-    path("employees/<int:pk>/percent-of-hold/", DealerHoldView.as_view(), name="api-dealer-hold"),
-    path("organizations/<int:pk>/tax/", OrganizationTaxView.as_view(), name="api-organization-tax"),
-    path("organizations/<int:pk>/other-games-agp/", OtherGamesAgpView.as_view(), name="api-other-games-agp"),
-    path("sites/<int:pk>/close-books/", CloseBooksView.as_view(), name="api-close-books"),
-    path("adjustments/", AdjustmentsView.as_view(), name="api-adjustments"),
-    path("sites/<int:pk>/quarter-filing/", QuarterFilingView.as_view(), name="api-quarter-filing"),
-]

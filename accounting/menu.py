@@ -4,4 +4,4 @@ from cardroom.navigation import register
 
 from . import day_sheets
 
-register("Chips", "Enter a day sheet (CSV)", "accounting_day_sheet", day_sheets.ENTERERS)
+register("Chips", "Enter a day sheet (CSV)", "accounting:day_sheet", day_sheets.ENTERERS)

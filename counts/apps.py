@@ -6,14 +6,9 @@ class CountsConfig(AppConfig):
     verbose_name = "Drop boxes and counts"
 
     def ready(self):
-        from cardroom.models import Role
-        from cardroom.navigation import register
         from floor.open_items import register_open_items
 
+        from . import menu  # noqa: F401
         from .open_items import box_items
 
-        readers = {Role.COUNT_TEAM, Role.SHIFT_MANAGER, Role.GAMING_MANAGER, Role.AUDITOR}
-        register("Counts", "Count sessions", "counts:sessions", readers)
-        register("Counts", "Drop boxes and custody", "counts:boxes", readers)
         register_open_items(box_items)  # drop boxes still open at a gaming day's close (08-14)
-        register("Administration", "Drop boxes and count settings", "counts:drop_boxes", {Role.GAMING_MANAGER})

@@ -521,7 +521,7 @@ def member_counts(session, drop_box) -> dict[int, MemberFigures]:
 def drops_to_judge(sites, start: date, end: date):
     """(site id, gaming date, table number, box label, removed at, agreed, member totals) of
     the sites' drops of [start, end] that may break ND 99-01.3-08-14: the database leaves out
-    those surely removed by their day's end (`_removed_in_time`) and agreed. One query. A
+    those surely removed by their day's end (`removed_in_time`) and agreed. One query. A
     drop's removal is probed by the drop (the join it replaces scanned every removal ever
     recorded), and its agreement is looked up among the current agreements of the range's
     count sessions (`_agreed_by_session`) before it is asked of the drop itself. `member
@@ -541,7 +541,7 @@ def drops_to_judge(sites, start: date, end: date):
     agreed_by_session_or_drop = Q(pk__in=_agreed_by_session(site_ids, start, end)) | Q(agreed=True)
     return (
         Drop.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-        .annotate(agreed=agreed).exclude(_removed_in_time(sites, start, end) & agreed_by_session_or_drop)
+        .annotate(agreed=agreed).exclude(removed_in_time(sites, start, end) & agreed_by_session_or_drop)
         # the member totals are counted only for a drop not agreed (CASE: no subquery for the others)
         .annotate(totals=Case(When(agreed=False, then=Subquery(member_totals)), default=Value(0)),
                   removed_at=Subquery(DropRemoval.objects.filter(drop=OuterRef("pk")).values("removed_at")))
@@ -562,7 +562,7 @@ def _agreed_by_session(site_ids: list[int], start: date, end: date):
     return current_agreements(signed_only=False).filter(session__in=signed).values("drop_id")
 
 
-def _removed_in_time(sites, start: date, end: date) -> Q:
+def removed_in_time(sites, start: date, end: date) -> Q:
     """Drops of the sites' gaming dates in [start, end] surely removed by their day's end.
 
     A site's day ends `lead` whole hours or more after midnight UTC at the start of the next

@@ -15,10 +15,11 @@ from accounting import summaries
 from cardroom.celery import app
 from cardroom.models import Role
 from cardroom.periods import Quarter
-from compliance import services
+from compliance import providers, services
 from compliance.engine import run_quarter_rules, run_scan
+from compliance.mail import MAIL_PRIORITY
 from compliance.models import Alert, Notification
-from compliance.tasks import MAIL_PRIORITY, fan_out, largest_first, organization_chunks
+from compliance.tasks import fan_out, largest_first, organization_chunks
 from tests.accounting.scenario import Scenario
 from tests.compliance.test_alerts import finding
 from tests.compliance.test_providers import make_day, make_slip
@@ -152,7 +153,7 @@ def summary_calls(monkeypatch):
         calls.update((site_id, str(quarter)) for quarter in found for site_id in site_ids)
         return found
 
-    monkeypatch.setattr(summaries, "quarter_game_totals", counted)
+    monkeypatch.setattr(providers, "quarter_game_totals", counted)  # as compliance reads it (accounting.published)
     return calls
 
 

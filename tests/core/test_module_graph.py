@@ -104,7 +104,9 @@ def test_the_circle_finder_sees_a_circle_hidden_in_a_function(tmp_path):
 
 
 def test_every_project_app_is_scanned():
-    assert {"accounting", "compliance", "reports", "dashboard", "floor", "counts", "surveillance"} <= set(project_apps())
+    assert {"accounting", "compliance", "reports", "dashboard", "floor", "counts", "surveillance"} <= set(
+        project_apps()
+    )
 
 
 @pytest.mark.parametrize("app", ACCOUNTING_READERS)
@@ -116,3 +118,30 @@ def test_other_apps_read_accounting_through_its_published_modules(app):
         if name.startswith("accounting.") and name.count(".") == 1 and name not in ACCOUNTING_FRONT
     )
     assert reaching == []
+
+
+def test_menu_entries_are_registered_in_each_apps_menu_module_only():
+    """One way to add to the menu: `<app>/menu.py` calls `cardroom.navigation.register`."""
+    elsewhere = sorted(
+        str(path.relative_to(ROOT))
+        for app in project_apps()
+        if app != "cardroom"
+        for module, path in modules_of(app).items()
+        if not module.endswith(".menu")
+        and {"cardroom.navigation", "cardroom.navigation.register"} & imported(module, path)
+    )
+    assert elsewhere == []
+
+
+def test_api_routes_are_registered_in_each_apps_api_routes_module_only():
+    """One way to add to /api/v1/: `<app>/api_routes.register(routes)`; no app module holds urlpatterns of the API."""
+    with_patterns = sorted(
+        str(path.relative_to(ROOT))
+        for app in project_apps()
+        if app != "cardroom"
+        for module, path in modules_of(app).items()
+        if module.rpartition(".")[2].startswith("api") and "urlpatterns" in path.read_text()
+    )
+    assert with_patterns == []
+    apps_with_api = {app for app in project_apps() if (ROOT / app / "api.py").exists() and app != "cardroom"}
+    assert all((ROOT / app / "api_routes.py").exists() for app in apps_with_api)

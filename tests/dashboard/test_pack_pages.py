@@ -13,9 +13,9 @@ from tests.reports.test_pack_words import DAY, OTHER_PACKS, QUARTER, House, fore
 
 AFTER_THE_QUARTER = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 PAGES = (
-    "/figures/daily/?site={site}&date=2026-08-14",
-    "/figures/quarter/?site={site}&quarter=2026Q3",
-    "/figures/dashboard/?site={site}",
+    "/dashboard/daily/?site={site}&date=2026-08-14",
+    "/dashboard/quarter/?site={site}&quarter=2026Q3",
+    "/dashboard/?site={site}",
     "/reports/",
 )
 

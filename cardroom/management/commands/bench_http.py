@@ -30,7 +30,7 @@ from django.test import Client
 
 from cardroom.management.base import DatabaseCommand
 
-PAGES = (("dashboard", "/figures/dashboard/"), ("daily", "/figures/daily/"), ("slips", "/accounting/queues/"))
+PAGES = (("dashboard", "/dashboard/"), ("daily", "/dashboard/daily/"), ("slips", "/floor/queues/"))
 MANAGER = "gm"  # the demo's gaming manager
 START_TIMEOUT_SECONDS = 60
 REQUEST_TIMEOUT_SECONDS = 60
