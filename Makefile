@@ -41,7 +41,7 @@ demo: migrate
 # filesystem broker; Ctrl-C stops both.
 run: demo
 	@mkdir -p "$(VAR_DIR)"
-	@$(BIN)/celery -A cardroom worker --beat --loglevel=WARNING --concurrency=1 \
+	@$(BIN)/celery -A config worker --beat --loglevel=WARNING --concurrency=1 \
 		--schedule="$(VAR_DIR)/celerybeat-schedule" > "$(VAR_DIR)/celery.log" 2>&1 & echo $$! > "$(VAR_DIR)/celery.pid"; \
 	trap 'kill $$(cat "$(VAR_DIR)/celery.pid") 2>/dev/null' EXIT INT TERM; \
 	echo "Celery worker and beat running (log: $(VAR_DIR)/celery.log). Open http://127.0.0.1:$(PORT)/ and sign in with a demo login listed above (password demo-cardroom-2026)."; \

@@ -13,12 +13,12 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom import limits
 from cardroom.access import access_for, require_role
-from cardroom.api import DateField, DateTimeField, FormNumberField, Input, TextField
 from cardroom.models import Employee, Table
-from cardroom.moments import CLOCK_TOLERANCE
-from cardroom.rules import HOUSE_CONTROL
+from core import limits
+from core.api import DateField, DateTimeField, FormNumberField, Input, TextField
+from core.moments import CLOCK_TOLERANCE
+from core.rules import HOUSE_CONTROL
 from counts.models import DropBox
 from floor.models import Slip, SlipKind
 
@@ -114,7 +114,7 @@ class TableNumberField(serializers.IntegerField):
 
 class SheetMoment(DateTimeField):
     """When a line of the paper happened: ISO 8601 with an offset, or without one for the site's
-    local time (as the floor's API reads `*_at`, cardroom.moments); never in the future (house
+    local time (as the floor's API reads `*_at`, core.moments); never in the future (house
     control; the services check the rest: business hours, closed books, order)."""
 
     default_error_messages = {

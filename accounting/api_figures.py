@@ -12,12 +12,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField, visible_employees
-from cardroom.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
+from cardroom.api import visible_employees
 from cardroom.models import Organization, Table
-from cardroom.periods import Quarter
+from core import limits
+from core.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField
+from core.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
+from core.periods import Quarter
 
 from . import books, day_figures, dealer_hold, figures, frozen, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string

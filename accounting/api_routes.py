@@ -1,4 +1,4 @@
-"""This app's API endpoints on /api/v1/ (cardroom.api_urls): the figures, closing and
+"""This app's API endpoints on /api/v1/ (config.api_urls): the figures, closing and
 adjusting the books, filing a quarter, and day sheets."""
 
 from . import api_day_sheets, api_figures

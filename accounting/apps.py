@@ -5,7 +5,7 @@ class AccountingConfig(AppConfig):
     name = "accounting"
 
     def ready(self):
-        from cardroom import closing
+        from core import closing
 
         from . import day_figures, menu  # noqa: F401  (menu registers the day sheet's menu entry)
         from .queries import closed_reason

@@ -23,8 +23,8 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from cardroom.money import format_money
-from cardroom.periods import Quarter
+from core.money import format_money
+from core.periods import Quarter
 
 from . import figures, frozen
 from .figures import Custody

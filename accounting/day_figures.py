@@ -10,7 +10,7 @@ Invalidation is exact and transactional: every write that changes a day's custod
 void, a tray count, a dealer shift, a drop, a count agreement or correction, a count's
 signature) replaces the site-day's `token` and empties its figures in the write's own
 transaction (`mark_stale`, from the signals below or, for a write without `save()`, through
-`cardroom.figure_days`). A read fills a missing snapshot lazily and stores it only if the
+`core.figure_days`). A read fills a missing snapshot lazily and stores it only if the
 token is still the one it saw before computing, so a write that commits during the
 computation is never overwritten by figures that predate it.
 
@@ -27,7 +27,7 @@ from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from cardroom.models import Table
-from cardroom.rows import shaped_rows
+from core.rows import shaped_rows
 from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
 from . import dealer_hold
@@ -181,7 +181,7 @@ def _signature_saved(sender, instance, created, **kwargs):
 
 def connect() -> None:
     """Watch every row the figures are computed from (accounting.apps)."""
-    from cardroom import figure_days
+    from core import figure_days
     from counts.models import CountAgreement, CountSignature, Drop
 
     post_save.connect(_slip_saved, sender=Slip, dispatch_uid="day_figures_slip")

@@ -17,7 +17,7 @@ from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
-from cardroom import limits
+from core import limits
 
 COLUMNS = [
     "section",

@@ -22,9 +22,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from cardroom.access import Signer, require_role
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Role, Site
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 from counts import services as counts
 from floor import queries as floor_queries
 from floor import rules as floor_rules

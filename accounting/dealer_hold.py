@@ -14,7 +14,7 @@ from typing import NamedTuple
 from django.db.models import OuterRef, Subquery
 
 from cardroom.models import Employee
-from cardroom.rows import shaped_rows
+from core.rows import shaped_rows
 from floor.models import DealerShift, SlipKind, TableInventory
 from floor.queries import gaming_days_query
 
@@ -62,7 +62,7 @@ class _Shift(NamedTuple):  # a tuple: thousands are made per report
     ended_at: datetime | None
 
 
-# The queries, as functions of keyword arguments for cardroom.rows.shaped_rows.
+# The queries, as functions of keyword arguments for core.rows.shaped_rows.
 def _shifts_query(*, site_ids, start, end):
     return (
         DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))

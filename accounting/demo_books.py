@@ -15,7 +15,7 @@ people to file, and the amendment is not entered on a gaming date a person has o
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from floor.calculations import business_date
 
 from . import queries, services

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from core.hooks import HOLD_THRESHOLDS
+
 from .figures import Custody
 from .rules import COMBINED_BANK, LOW_HOLD
 
@@ -39,17 +41,15 @@ class HoldThreshold:
 # {game: every threshold row of the game, any order}; loaded once per summary (one query).
 Schedule = dict[str, tuple[HoldThreshold, ...]]
 
-_source: Callable[[], Schedule] | None = None
 
 
 def register_hold_thresholds(source: Callable[[], Schedule]) -> None:
     """Compliance registers `source() -> Schedule` once, when its app is ready."""
-    global _source
-    _source = source
+    HOLD_THRESHOLDS.register(source)
 
 
 def hold_schedule() -> Schedule:
-    return _source() if _source is not None else {}
+    return HOLD_THRESHOLDS()
 
 
 def threshold_on(schedule: Schedule, game: str, on: date) -> HoldThreshold | None:

@@ -7,8 +7,8 @@ slips) are the floor's (`floor.models`).
 from django.db import models
 from django.db.models import Q
 
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Organization, Site, Table
+from core.appendonly import AppendOnlyModel
 
 
 class BooksClose(AppendOnlyModel):

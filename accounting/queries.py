@@ -6,7 +6,7 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 
 from cardroom.models import Site
-from cardroom.periods import Quarter
+from core.periods import Quarter
 
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
 
@@ -34,7 +34,7 @@ _CLOSED_SQL = (
 
 def closed_reason(site_id: int, gaming_date: date) -> str | None:
     """Why the books of the site's gaming date are closed (its own books, or its quarter's
-    summary filed), or None: the answer the books register for the layers below (cardroom.closing).
+    summary filed), or None: the answer the books register for the layers below (core.closing).
     One query: every write to a day's records asks it."""
     quarter = Quarter.containing(gaming_date)
     # Plain SQL: the statement runs on every write to a day's records, and building it with

@@ -7,7 +7,7 @@ entries are the product's reading where our regulation text does not settle the 
 
 from cardroom.access import ReadRule
 from cardroom.models import Role
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 
 # The custody rules the books cite when they refuse to close a day (no gaming day, a table
 # without its closer).

@@ -13,25 +13,19 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import limits
-from cardroom.access import NOT_AN_EMPLOYEE, Access, require_role
-from cardroom.audit import record_event, snapshot
-from cardroom.audit import record_site_event as _audit
-from cardroom.models import Employee, Organization, Site, Table
-from cardroom.periods import Quarter
-from cardroom.rules import HOUSE_CONTROL
+from cardroom.access import require_role
+from cardroom.models import Organization, Site, Table
+from core import acts, limits
+from core.audit import record_event, snapshot
+from core.audit import record_site_event as _audit
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 from floor import queries as floor_queries
 from floor.calculations import business_date
 from floor.models import GamingDay
 
 from . import frozen, queries, rules
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
-
-
-def _acting_employee(access: Access) -> Employee:
-    if access.employee is None:
-        raise PermissionDenied(NOT_AN_EMPLOYEE)
-    return access.employee
 
 
 def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
@@ -41,7 +35,7 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     A later correction is an Adjustment, never an edit."""
     from .summaries import daily_summary
 
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(
             acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day", rule=HOUSE_CONTROL
         )
@@ -133,7 +127,7 @@ def record_adjustment(
     `field` for `table` (none for cash), entered on the later gaming day `recorded_on`, whose
     totals it counts in; both days' reports list it. The gaming manager records and approves it."""
     site = books_close.site
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(
             acting_user,
             site,
@@ -209,12 +203,12 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     Once the quarter has ended, every gaming day in it is closed and every day with figures has
     closed books, its figures (the site's quarter day by day, each day with the digest of its
     closed books, and the organization's tax as it stands) are frozen with their SHA-256.
-    Filing closes every date of the quarter (cardroom.closing): a later correction is an
+    Filing closes every date of the quarter (core.closing): a later correction is an
     adjustment entered in a later quarter, shown beside the filed figures as an amendment."""
     from . import books
     from .summaries import organization_quarter
 
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(acting_user, site, *rules.QUARTER_FILERS, action="file a quarterly summary", rule=HOUSE_CONTROL)
     )
     reference = (reference or "").strip()
@@ -327,7 +321,7 @@ def record_other_games_agp(
         raise ValidationError(
             {"quarter": f"{HOUSE_CONTROL}: no site of {organization} is in a gaming tax on the AGP of all its games."}
         )
-    employee = _acting_employee(access)
+    employee = acts.acting_employee(access)
     citation = rules.GAMING_TAX.at(taxing)
     if isinstance(agp_cents, bool) or not isinstance(agp_cents, int):
         raise ValidationError({"agp_cents": f"{citation}: give the other games' AGP in whole cents."})

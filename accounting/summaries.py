@@ -12,8 +12,8 @@ from decimal import Decimal
 from django.db.models import Exists, OuterRef
 
 from cardroom.models import Game, Site
-from cardroom.periods import Quarter, add_banking_days
-from cardroom.rows import shaped_rows
+from core.periods import Quarter, add_banking_days
+from core.rows import shaped_rows
 from floor.models import GamingDay, GamingDayClose
 from tournaments import calculations as tournament_figures
 from tournaments.calculations import NO_TOURNAMENTS, TournamentFigures

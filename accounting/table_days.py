@@ -12,7 +12,7 @@ from django.db.models import Exists, Max, OuterRef, Q, Sum
 from django.db.models.functions import TruncQuarter
 
 from cardroom.models import Table
-from cardroom.rows import shaped_rows
+from core.rows import shaped_rows
 from floor.models import Slip, SlipKind, SlipStep, TableInventory
 
 from .figures import Custody

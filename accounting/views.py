@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
-from cardroom import limits
+from core import limits
 
 from . import day_sheet_csv, day_sheets
 from .api_day_sheets import check_may_enter, parse_sheet

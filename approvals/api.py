@@ -8,17 +8,9 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, extend_sch
 from rest_framework import mixins, serializers
 
 from cardroom.access import access_for
-from cardroom.api import (
-    ERROR_RESPONSES,
-    DateField,
-    Input,
-    ScopedField,
-    ScopedSiteField,
-    ScopedViewSet,
-    TextField,
-)
-from cardroom.api_filters import FilterSet, IdFilter
 from cardroom.models import Table
+from core.api import ERROR_RESPONSES, DateField, Input, ScopedField, ScopedSiteField, ScopedViewSet, TextField
+from core.api_filters import FilterSet, IdFilter
 
 from . import rules, services
 from .models import GameApproval, InternalControls, Licence, PayTable, TableGame

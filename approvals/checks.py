@@ -5,7 +5,7 @@ come first), and meets the conditions of the game approval it offers. Returns {f
 Table.clean raises them as one ValidationError."""
 
 from cardroom.models import Game, Table
-from cardroom.money import format_money as money
+from core.money import format_money as money
 from packs import pack_for
 
 from . import rules

@@ -1,7 +1,7 @@
 from django import forms
 
-from cardroom.forms import BootstrapMixin
 from cardroom.models import Table
+from core.forms import BootstrapMixin
 
 # The table settings the game page edits: what an approval fixes or the internal controls document.
 SETTINGS = (

@@ -10,8 +10,8 @@ one it supersedes), a new internal-controls version with its effective date, a n
 
 from django.db import models
 
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Jurisdiction, Organization, Site, Table
+from core.appendonly import AppendOnlyModel
 
 
 class GameApproval(AppendOnlyModel):

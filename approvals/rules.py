@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from cardroom.access import ReadRule
 from cardroom.models import Role, Table
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 WSGC_RULES = "WSGC Blackjack Game Rules (rev. April 2018)"

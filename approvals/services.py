@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from cardroom import services as cardroom_services
 from cardroom.access import require_gaming_manager
-from cardroom.audit import record_event, record_site_event
-from cardroom.limits import MAX_TEXT_LENGTH, check_date
 from cardroom.models import Game, Organization, Site, Table
+from core.audit import record_event, record_site_event
+from core.limits import MAX_TEXT_LENGTH, check_date
 from packs import all_packs
 
 from . import rules

@@ -31,7 +31,7 @@ from django.contrib.auth import get_user_model
 
 from cage.models import BankDeposit
 from cardroom.models import ChipDenomination, Employee, Organization, Site, Table
-from cardroom.periods import Quarter, add_banking_days
+from core.periods import Quarter, add_banking_days
 from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox, DropRemoval
 from floor.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 from packs.nd.chips import SPECS as CHIP_SPECS

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 
 from cage.models import BankCount
 from cardroom.models import Employee, Membership, Organization, Role, Site, Table
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox
 from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 

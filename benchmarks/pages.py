@@ -33,7 +33,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 from django.utils import timezone
 
-from cardroom import limits
+from core import limits
 
 SMALL_NIGHTS = 1  # play nights per site at the small size; the large size has four times as many
 GROWTH = 4

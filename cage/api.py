@@ -7,21 +7,20 @@ from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import (
+from cardroom.api import ScopedEmployeeField, SiteOrganizationFilter
+from cardroom.models import Role
+from core.api import (
     ERROR_RESPONSES,
     CentsField,
     DateField,
     Input,
     MomentField,
-    ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
     ScopedViewSet,
-    SiteOrganizationFilter,
     TextField,
 )
-from cardroom.api_filters import DateFilter, site_filterset
-from cardroom.models import Role
+from core.api_filters import DateFilter, site_filterset
 from floor.models import GamingDay
 
 from . import services

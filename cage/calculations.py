@@ -6,7 +6,7 @@ Signs are stated in each docstring; amounts are integer cents throughout.
 from collections.abc import Iterable, Mapping
 from datetime import date
 
-from cardroom.periods import add_banking_days
+from core.periods import add_banking_days
 
 from .rules import DEPOSIT_BANKING_DAYS
 

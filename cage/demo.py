@@ -20,7 +20,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import demo_progress
+from core import demo_progress
 from floor.models import GamingDay
 
 from . import services

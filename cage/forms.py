@@ -5,8 +5,8 @@ refuses it with the words the API uses."""
 
 from django import forms
 
-from cardroom.forms import BookDateField, BootstrapMixin, CentsField
-from cardroom.money import format_money
+from core.forms import BookDateField, BootstrapMixin, CentsField
+from core.money import format_money
 
 from .models import BankCount, ChipMovement, Fund
 from .rules import CASH_VALUES_CENTS

@@ -1,7 +1,7 @@
 """The cashier's cage: the cash and chip bank of each site, IOUs, chip and tip redemptions,
 bank deposits, and the organization's chip inventory log (SFN 17930).
 
-Signed records are append-only, guarded in the database (cardroom.appendonly): a count is
+Signed records are append-only, guarded in the database (core.appendonly): a count is
 corrected by a new count that points back, an IOU is repaid by a separate repayment row, a
 deposit is verified by a separate verification row. Amounts are integer cents.
 """
@@ -9,10 +9,10 @@ deposit is verified by a separate verification row. Amounts are integer cents.
 from django.db import models
 from django.db.models import Q
 
-from cardroom import limits
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import ChipDenomination, Employee, Organization, Site
-from cardroom.moments import EnteredRecord
+from core import limits
+from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 from .calculations import deposit_is_late
 
@@ -36,7 +36,7 @@ class BankCount(EnteredRecord, AppendOnlyModel):
     denomination and chips by denomination (ND 99-01.3-08-16(1)(a)). A mistake is corrected
     by a new count that `corrects` it; the latest count of the day and kind stands."""
 
-    occurred_field = "counted_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "counted_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     class Kind(models.TextChoices):
@@ -105,7 +105,7 @@ class Iou(EnteredRecord, AppendOnlyModel):
     """A loan between two funds at a site (ND 99-01.3-03-06): source, destination, amount,
     date and the lender's initials. Repayments are separate rows (IouRepayment)."""
 
-    occurred_field = "lent_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "lent_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -136,7 +136,7 @@ class Iou(EnteredRecord, AppendOnlyModel):
 class IouRepayment(EnteredRecord, AppendOnlyModel):
     """A repayment of (part of) an IOU, with its date and the initials of who took it back."""
 
-    occurred_field = "repaid_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "repaid_at"  # entered_at / entered_late: core.moments
     entry_site = "iou.site"
 
     iou = models.ForeignKey(Iou, on_delete=models.PROTECT, related_name="repayments")
@@ -154,7 +154,7 @@ class IouRepayment(EnteredRecord, AppendOnlyModel):
 class ChipRedemption(EnteredRecord, AppendOnlyModel):
     """Cash paid by the cashier for a player's chips, by denomination (ND 99-01.3-08-06(2))."""
 
-    occurred_field = "redeemed_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "redeemed_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -197,7 +197,7 @@ class TipDeclaration(EnteredRecord, AppendOnlyModel):
     none). Redeeming it is a separate row (TipRedemption); until then the tips are unredeemed
     and the dealer may not leave the site (ND 99-01.3-08-06(3))."""
 
-    occurred_field = "declared_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "declared_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -226,7 +226,7 @@ class TipRedemption(EnteredRecord, AppendOnlyModel):
     """The cashier paying a dealer, present at the window, cash on hand for the tip chips
     they declared (ND 99-01.3-08-06(2)): the actual chips declared, once."""
 
-    occurred_field = "redeemed_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "redeemed_at"  # entered_at / entered_late: core.moments
     entry_site = "declaration.site"
 
     declaration = models.OneToOneField(TipDeclaration, on_delete=models.PROTECT, related_name="redemption")

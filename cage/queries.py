@@ -16,9 +16,9 @@ from datetime import date, datetime, timedelta
 
 from django.db.models import Count, F, Q, Sum
 
-from cardroom import closing
 from cardroom.models import Employee, Organization, Site
-from cardroom.rows import shaped_rows
+from core import closing
+from core.rows import shaped_rows
 
 from .calculations import (
     book_quantities,
@@ -47,7 +47,7 @@ from .models import (
 
 
 def books_closed(site: Site, gaming_date: date) -> bool:
-    """Are the books of a gaming day closed? The books answer (`cardroom.closing`)."""
+    """Are the books of a gaming day closed? The books answer (`core.closing`)."""
     return closing.books_closed(site.pk, gaming_date)
 
 

@@ -4,10 +4,10 @@
 settle the point (shared/docs/domain.md); they are kept here and nowhere else.
 """
 
-from cardroom import limits
 from cardroom.access import ReadRule
 from cardroom.models import Role
-from cardroom.rules import HOUSE_CONTROL
+from core import limits
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 # --- Rules ---------------------------------------------------------------------------------

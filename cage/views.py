@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, refusal
 from cardroom.models import ChipDenomination, Employee, Site
-from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
+from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 from floor.models import GamingDay
 

@@ -11,10 +11,14 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 
+from core.rules import HOUSE_CONTROL
+
 from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site, Station
-from .rules import HOUSE_CONTROL
 
 _CACHE_ATTR = "_cardroom_access"
+
+# The session key of the site the user is working at (the site switcher; `config.middleware`).
+SESSION_KEY = "current_site_id"
 
 
 class Access:
@@ -214,7 +218,7 @@ class Signer:
     """The acting user of one step entered from paper (a day sheet): the services check the
     roles of, and record as having done the step, the employee who signed the paper (`signer`),
     while the audit log records `entered_by`, the login that entered it, as the actor
-    (cardroom.audit.record_event). Only built by code that has checked that `entered_by` may
+    (core.audit.record_event). Only built by code that has checked that `entered_by` may
     enter the paper at the site (accounting.day_sheets)."""
 
     is_authenticated = True
@@ -236,7 +240,7 @@ class PinSigner:
     """The person who initialled a step on a shared terminal with their badge and PIN
     (cardroom.pins.signer_for): they act as themselves, so the services check their own roles,
     sites and rules exactly as when they are logged in, and the audit log records them as the
-    actor with the terminal noted in `after["station"]` (cardroom.audit.record_event). Only
+    actor with the terminal noted in `after["station"]` (core.audit.record_event). Only
     built once the PIN is checked."""
 
     is_authenticated = True

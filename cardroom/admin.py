@@ -15,9 +15,11 @@ from django.forms.models import BaseInlineFormSet
 from django.http import Http404
 from simple_history.admin import SimpleHistoryAdmin
 
+from core.models import AuditEvent
+
 from . import services
 from .access import access_for
-from .models import AuditEvent, ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Site, Table
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Site, Table
 
 # How each model reaches its organization, for querysets and form choices.
 ORG_PATHS: dict[type[Model], str] = {
@@ -123,7 +125,7 @@ class ViewOnlyMixin:
 
 
 class AppendOnlyAdmin(ViewOnlyMixin, OrgScopedFormMixin, admin.ModelAdmin):
-    """Signed, append-only records (cardroom.appendonly: slips, slip books): read by the
+    """Signed, append-only records (core.appendonly: slips, slip books): read by the
     organization's gaming managers and auditors, scoped as `OrgScopedAdmin`; a correction is a
     new row made through the service, never an edit here."""
 

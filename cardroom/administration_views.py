@@ -9,10 +9,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from core.rules import HOUSE_CONTROL
+
 from . import forms, lockouts, pins
 from .access import Access, access_for, refusal
 from .models import Employee, Role, Station
-from .rules import HOUSE_CONTROL
 from .views import call_service, refusal_text
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from django.core.exceptions import ImproperlyConfigured
+from core.hooks import CHIP_LAW
 
 from .rules import ChipSpec
 
@@ -38,19 +38,13 @@ class ChipLaw:
     twenty_five_dollars_cents: int = 2500
 
 
-_law_of: Callable[[str], ChipLaw | None] | None = None
-
-
 def register_chip_law(law_of: Callable[[str], ChipLaw | None]) -> None:
-    global _law_of
-    _law_of = law_of
+    CHIP_LAW.register(law_of)
 
 
 def law_at(jurisdiction: str) -> ChipLaw | None:
     """The chip law of a jurisdiction's pack, or None where it states none."""
-    if _law_of is None:
-        raise ImproperlyConfigured("No chip rules are registered (the packs app is not installed).")
-    return _law_of(jurisdiction)
+    return CHIP_LAW(jurisdiction)
 
 
 def organization_jurisdictions(organization_id: int) -> set[str]:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
+from core.money import format_money
+
 from .chip_rules import ChipLaw, law_at
-from .money import format_money
 
 
 @dataclass(frozen=True)

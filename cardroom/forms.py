@@ -5,55 +5,9 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from . import limits
+from core.forms import BootstrapMixin, CentsField
+
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Site, Table
-from .money import cents_to_decimal, decimal_to_cents, format_money
-
-
-class CentsField(forms.CharField):
-    """Dollars in the browser (`5` or `5.00`), integer cents in the model."""
-
-    def prepare_value(self, value):
-        if isinstance(value, int):
-            return f"{cents_to_decimal(value):.2f}"
-        return value
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        if value in self.empty_values:
-            return None
-        try:
-            cents = decimal_to_cents(value)
-        except ValueError as exc:
-            raise forms.ValidationError(f"Enter an amount in dollars and cents ({exc}).") from exc
-        if abs(cents) > limits.MAX_AMOUNT_CENTS:
-            raise forms.ValidationError(
-                f"An amount is at most {format_money(limits.MAX_AMOUNT_CENTS)} ({limits.HOUSE_CONTROL})."
-            )
-        return cents
-
-
-class BookDateField(forms.DateField):
-    """A date within the books' range (limits.FIRST_DATE..LAST_DATE; a house control)."""
-
-    def clean(self, value):
-        cleaned = super().clean(value)
-        if cleaned is not None and not limits.date_in_range(cleaned):
-            raise forms.ValidationError(limits.date_message())
-        return cleaned
-
-
-class BootstrapMixin:
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for field in self.fields.values():
-            widget = field.widget
-            css = (
-                "form-check-input"
-                if isinstance(widget, forms.CheckboxInput)
-                else ("form-select" if isinstance(widget, forms.Select) else "form-control")
-            )
-            widget.attrs.setdefault("class", css)
 
 
 class SiteForm(BootstrapMixin, forms.ModelForm):

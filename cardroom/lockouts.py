@@ -18,10 +18,11 @@ from django.db.models import Q, Sum
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from core.audit import record_event
+from core.rules import HOUSE_CONTROL
+
 from .access import require_gaming_manager
-from .audit import record_event
 from .models import Employee, SigningPin, Station
-from .rules import HOUSE_CONTROL
 
 UNLOCK_ACTION = "unlock an account"
 

@@ -19,10 +19,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from core.audit import record_event
+from core.rules import HOUSE_CONTROL
+
 from .access import PinSigner, access_for, require_gaming_manager
-from .audit import record_event
 from .models import Employee, SigningPin, Site, Station
-from .rules import HOUSE_CONTROL
 
 PIN_MIN_DIGITS = 6
 PIN_MAX_DIGITS = 12
@@ -173,7 +174,7 @@ def reactivate_station(*, acting_user, station: Station) -> Station:
 
 
 def _set_station_active(*, acting_user, station: Station, active: bool) -> Station:
-    from .tokens import revoke_tokens
+    from core.tokens import revoke_tokens
 
     verb = "reactivate" if active else "deactivate"
     require_gaming_manager(acting_user, station.site.organization_id, action=f"{verb} a station")

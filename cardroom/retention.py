@@ -1,7 +1,7 @@
 """How long each record is kept, and the guard that nothing is deleted inside that time.
 
 The periods are the site's pack's law (rule keys `core.retention`, `core.retention_short`, cited
-through `cardroom.citations`). North Dakota: "Records must include and be retained for three years
+through `core.citations`). North Dakota: "Records must include and be retained for three years
 from the end of the quarter in which the activity was reported, unless otherwise provided by
 rule" (08-16, opening paragraph); "for a video surveillance system, dealer percent-of-hold
 information and video review documentation must be retained for one year from the end of the
@@ -17,7 +17,7 @@ pack of its organization's sites says, else by the house control.
 A record is inside its retention on every day up to and including its retention date; from
 the day after, it may be disposed of (nothing in the product does so on its own).
 
-Append-only records are never deleted at all (cardroom.appendonly, database triggers). The
+Append-only records are never deleted at all (core.appendonly, database triggers). The
 records that are not append-only register here (`retain`), with the path to the date of their
 activity; a `pre_delete` guard then refuses deleting one inside its retention, whatever the
 path (admin, API, services, a queryset's `delete()`), because Django's deletion collector
@@ -31,9 +31,9 @@ from datetime import date
 
 from django.db.models.signals import pre_delete
 
-from .appendonly import ImmutableRecordError
-from .periods import Quarter
-from .rules import HOUSE_CONTROL
+from core.appendonly import ImmutableRecordError
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 
 RETENTION_KEY = "core.retention"
 SHORT_RETENTION_KEY = "core.retention_short"
@@ -51,7 +51,7 @@ class RetentionRule:
     def at(self, jurisdictions) -> RetentionRule:
         """This period as the law of the first of `jurisdictions` stating it cites it; where none
         does, the standard period as a house control."""
-        from .citations import stated
+        from core.citations import stated
 
         for code in jurisdictions:
             citation = stated(self.key, code)
@@ -105,7 +105,7 @@ def retain(model, activity_date, rule=STANDARD) -> None:
 def _jurisdictions(instance) -> list[str]:
     """The jurisdictions whose law may bind the record: its site's (read once per site id), or for
     a record of no site, its organization's sites' in a stable order."""
-    from .citations import jurisdiction_of_site
+    from core.citations import jurisdiction_of_site
 
     site_id = getattr(instance, "site_id", None)
     if site_id is None and getattr(instance, "gaming_day_id", None) is not None:

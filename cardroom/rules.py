@@ -6,10 +6,6 @@ compliance thresholds with effective dates live in the compliance tables (later 
 
 from dataclasses import dataclass
 
-# What a refusal cites when the regulation does not say who may act: the product's own control
-# (shared/docs/domain.md), never a section that does not say it.
-HOUSE_CONTROL = "House control"
-
 
 @dataclass(frozen=True)
 class ChipSpec:

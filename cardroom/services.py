@@ -8,11 +8,12 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from core.audit import record_event, snapshot
+from core.rules import HOUSE_CONTROL
+
 from .access import forget_access, require_gaming_manager
-from .audit import record_event, snapshot
 from .chip_rules import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
-from .rules import HOUSE_CONTROL
 
 
 def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):

@@ -13,14 +13,14 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
+
 from . import forms, pins, services
-from .access import access_for, refusal
+from .access import SESSION_KEY, access_for, refusal
 from .api import visible_employees
-from .middleware import SESSION_KEY
 from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
-from .money import format_money
 from .navigation import home_panels_for
-from .rules import HOUSE_CONTROL
 
 
 def favicon(request):

@@ -16,23 +16,23 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from core.hooks import WAGER_CAP
+
 if TYPE_CHECKING:
     from .models import Table
 
 WagerCapCheck = Callable[["Table", int, datetime | None], None]
 
-_check: WagerCapCheck | None = None
 
 
 def register_wager_cap(check: WagerCapCheck) -> None:
     """Surveillance registers `check(table, max_wager_cents, at)` once, when its app is ready;
     it raises a ValidationError on `max_wager_cents`, citing its rule, when the maximum is over
     the cap at `at` (None: now)."""
-    global _check
-    _check = check
+    WAGER_CAP.register(check)
 
 
 def check_max_wager(table: Table, max_wager_cents: int, at: datetime | None = None) -> None:
-    """Refuse `max_wager_cents` at `table` if a registered cap forbids it; no cap until one is registered."""
-    if _check is not None:
-        _check(table, max_wager_cents, at)
+    """Refuse `max_wager_cents` at `table` if the registered cap forbids it. Until surveillance
+    registers its check, asking raises: no table runs uncapped unjudged (`core.hooks`)."""
+    WAGER_CAP(table, max_wager_cents, at)

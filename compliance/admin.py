@@ -7,7 +7,7 @@ from django.db import transaction
 
 from cardroom.access import access_for
 from cardroom.admin import SharedReferenceAdmin
-from cardroom.audit import record_event, snapshot
+from core.audit import record_event, snapshot
 
 from .models import Threshold
 

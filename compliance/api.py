@@ -8,11 +8,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom.access import access_for, require_role
-from cardroom.api import ERROR_RESPONSES, Input, ScopedSiteField, ScopedViewSet, TextField
-from cardroom.api_filters import PAGE_PARAMETERS, Pagination
 from cardroom.models import Role
-from cardroom.periods import Quarter
-from cardroom.rules import HOUSE_CONTROL
+from core.api import ERROR_RESPONSES, Input, ScopedSiteField, ScopedViewSet, TextField
+from core.api_filters import PAGE_PARAMETERS, Pagination
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 
 from . import services
 from .engine import run_checks

@@ -1,4 +1,4 @@
-"""This app's API endpoints on /api/v1/ (cardroom.api_urls)."""
+"""This app's API endpoints on /api/v1/ (config.api_urls)."""
 
 from . import api
 

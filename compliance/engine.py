@@ -10,9 +10,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from cardroom.audit import appended_at_end
 from cardroom.models import Site
-from cardroom.periods import Quarter
+from core.audit import appended_at_end
+from core.periods import Quarter
 from packs import Rule
 
 from .models import Alert, AlertStep, Notification

@@ -1,7 +1,7 @@
 from django import forms
 
-from cardroom.forms import BookDateField, BootstrapMixin
-from cardroom.periods import Quarter
+from core.forms import BookDateField, BootstrapMixin
+from core.periods import Quarter
 
 
 class StepForm(BootstrapMixin, forms.Form):

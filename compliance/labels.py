@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 
-from cardroom.money import format_money, format_ratio
-from cardroom.periods import Quarter
+from core.money import format_money, format_ratio
+from core.periods import Quarter
 
 
 def _money(value) -> str:

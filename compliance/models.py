@@ -6,8 +6,8 @@ from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
 
-from cardroom import limits
-from cardroom.appendonly import AppendOnlyModel
+from core import limits
+from core.appendonly import AppendOnlyModel
 
 
 class Threshold(models.Model):

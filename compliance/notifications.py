@@ -8,8 +8,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from cardroom.audit import appended_at_end
 from cardroom.models import Membership, Role, Site
+from core.audit import appended_at_end
 
 from .labels import figures_text
 from .models import Alert, Notification

@@ -13,7 +13,7 @@ from cage.queries import deposits_maybe_late
 from cardroom.chip_rules import law_at
 from cardroom.chips import colour_spec_problems, colours_of
 from cardroom.models import ChipDenomination, Site, Table
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from counts import queries as counts_queries
 from floor.calculations import gaming_day_bounds
 from floor.queries import (

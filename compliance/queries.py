@@ -4,7 +4,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from cardroom.access import ReadRule
 from cardroom.models import Role
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 
 from .models import Alert, AlertStep, ComplianceRun
 

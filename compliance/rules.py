@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from cardroom.money import format_money, format_ratio
-from cardroom.periods import Quarter, add_banking_days
+from core.money import format_money, format_ratio
+from core.periods import Quarter, add_banking_days
 from packs import Rule
 
 from .thresholds import ThresholdBook

@@ -1,4 +1,4 @@
-"""When the compliance checks run next, read from the Celery beat schedule (cardroom.celery),
+"""When the compliance checks run next, read from the Celery beat schedule (config.celery),
 so the page shows what the schedule says rather than a copy of it."""
 
 from dataclasses import dataclass
@@ -59,9 +59,9 @@ def next_time(schedule, after: datetime, zone: ZoneInfo) -> datetime | None:
 def next_runs(now: datetime, beat_schedule: dict | None = None) -> list[ScheduledRun]:
     """The next run of each scheduled compliance check, soonest first."""
     if beat_schedule is None:
-        from cardroom.celery import app
+        from celery import current_app  # the project's app (config.celery), set current when it is made
 
-        beat_schedule = app.conf.beat_schedule
+        beat_schedule = current_app.conf.beat_schedule
     zone = ZoneInfo(getattr(settings, "CELERY_TIMEZONE", None) or "UTC")
     runs = []
     for name, entry in beat_schedule.items():

@@ -7,9 +7,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import record_event, snapshot
 from cardroom.models import Role, Site
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import record_event, snapshot
+from core.rules import HOUSE_CONTROL
 
 from .mail import MAIL_PRIORITY, notify_alert, notify_alerts
 from .models import Alert, AlertStep, ComplianceRun, Notification

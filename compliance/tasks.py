@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from cardroom.periods import Quarter
+from core.periods import Quarter
 
 # The e-mail tasks are registered with the worker from here (Celery finds `tasks` modules).
 from .mail import RETRY, notify_alert, notify_alerts  # noqa: F401

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from cardroom.access import access_for, refusal
 from cardroom.models import Role
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 from packs import all_packs, packs_of
 
 from .models import Threshold

@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, refusal, require_role
 from cardroom.models import Role
-from cardroom.periods import Quarter
-from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 
 from . import engine, services
 from .forms import ResolveForm, RunForm, StepForm

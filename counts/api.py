@@ -11,22 +11,20 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import (
+from cardroom.api import PinSignerInput, ScopedEmployeeField, pin_acting_user
+from cardroom.models import Table
+from core import limits
+from core.api import (
     ERROR_RESPONSES,
     DateField,
     FormNumberField,
     Input,
     MomentField,
-    PinSignerInput,
-    ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
     TextField,
-    pin_acting_user,
 )
-from cardroom.models import Table
 
 from . import queries, services
 from .models import BoxExchange, CountSession, DropBox, DropRemoval

@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import demo_progress
 from cardroom.models import Table
+from core import demo_progress
 
 from . import queries, services
 from .models import CountSession, DropBox
@@ -36,7 +36,7 @@ PREVIOUS_QUARTER_HOLD = {"small": -0.08, "busy": 0.05}
 
 
 def _drop_cents(key: str, gaming_date, prizes_cents: int | None, rng) -> int:
-    from cardroom.periods import Quarter
+    from core.periods import Quarter
 
     low, high = DROP_RANGE_CENTS[key]
     previous = Quarter.containing(timezone.localdate()).previous()

@@ -5,7 +5,8 @@ import re
 
 from django import forms
 
-from cardroom.forms import BookDateField, BootstrapMixin, add_pin_fields
+from cardroom.forms import add_pin_fields
+from core.forms import BookDateField, BootstrapMixin
 
 from .models import BoxExchange
 from .rules import CURRENCY

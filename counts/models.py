@@ -12,10 +12,10 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
-from cardroom import limits
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
-from cardroom.moments import EnteredRecord
+from core import limits
+from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 
 class BoxExchange(models.TextChoices):
@@ -74,7 +74,7 @@ class Drop(EnteredRecord, AppendOnlyModel):
     the site exchanges boxes at each dealer change. Append-only: the period a box covered
     is a record the count and gross proceeds rest on."""
 
-    occurred_field = "placed_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "placed_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -101,7 +101,7 @@ class DropRemoval(EnteredRecord, AppendOnlyModel):
     (ND 99-01.3-08-14(1), (3)): who transported it, who escorted, where it was stored, who
     holds the key to each lock."""
 
-    occurred_field = "removed_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "removed_at"  # entered_at / entered_late: core.moments
     entry_site = "drop.site"
 
     drop = models.OneToOneField(Drop, on_delete=models.PROTECT, related_name="removal")
@@ -122,7 +122,7 @@ class CountSession(EnteredRecord, AppendOnlyModel):
     """A two-person count team's session for a site and gaming date. The team passed
     ND 99-01.3-08-14(2) when it was opened; it is locked once both members have signed."""
 
-    occurred_field = "opened_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "opened_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -258,7 +258,7 @@ class CountAgreement(AppendOnlyModel):
 class CountSignature(EnteredRecord, AppendOnlyModel):
     """A member's initials and date on the count (ND 99-01.3-08-14(4))."""
 
-    occurred_field = "signed_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "signed_at"  # entered_at / entered_late: core.moments
     entry_site = "session.site"
 
     session = models.ForeignKey(CountSession, on_delete=models.PROTECT, related_name="signatures")

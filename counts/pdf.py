@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 from django.db.models import Exists, OuterRef
 from reportlab.platypus import KeepTogether, Spacer
 
-from cardroom.money import format_money
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, format_generated_at, para
+from core.money import format_money
+from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, format_generated_at, para
 
 from . import queries, slips
 from .models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, FormsExplanation

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 
 from cardroom.access import ReadRule
 from cardroom.models import EmploymentType, Role
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import RevenueModel, Rule, pack_for
 
 # The drop box and its count, cited at a site by its pack (`Rule.at`). House controls where the

@@ -6,7 +6,7 @@ A fragment holds one site's figures and nothing of the user: the view checks the
 at that site before asking for it (issue 18)."""
 
 import hashlib
-import importlib
+import importlib.util
 from collections.abc import Callable
 from datetime import date
 from functools import cache as once
@@ -27,7 +27,7 @@ def source_version(template: str) -> str:
     """A digest of the template's source and of the modules in BUILT_BY (once per process)."""
     digest = hashlib.sha256(Path(get_template(template).origin.name).read_bytes())
     for module in BUILT_BY:
-        digest.update(Path(importlib.import_module(module).__file__).read_bytes())
+        digest.update(Path(importlib.util.find_spec(module).origin).read_bytes())  # its file, not imported
     return digest.hexdigest()[:12]
 
 

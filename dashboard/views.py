@@ -32,11 +32,11 @@ from accounting.rules import (
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
-from cardroom.money import decimal_to_cents
-from cardroom.periods import Quarter
-from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import refusal_text
 from compliance.queries import alerts_for, obligations
+from core.money import decimal_to_cents
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
 from floor import queries as floor_queries
 from floor.models import GamingDay, Slip, SlipStep

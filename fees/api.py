@@ -8,20 +8,20 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import (
+from cardroom.api import ScopedEmployeeField
+from cardroom.models import Table
+from core.api import (
     ERROR_RESPONSES,
     CentsField,
     DateField,
     DateTimeField,
     Input,
-    ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
     ScopedViewSet,
     TextField,
 )
-from cardroom.api_filters import site_filterset
-from cardroom.models import Table
+from core.api_filters import site_filterset
 
 from . import queries, rules, services
 from .models import FeeBasis, FeeCollection, FeeCount, GameSession

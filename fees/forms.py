@@ -3,7 +3,7 @@ shows the API's message for the same mistake."""
 
 from django import forms
 
-from cardroom.forms import BootstrapMixin, CentsField
+from core.forms import BootstrapMixin, CentsField
 
 from . import rules
 from .models import FeeBasis

@@ -4,8 +4,8 @@ New York games-of-chance session records (fees.rules has the texts and the assum
 from django.db import models
 from django.db.models import F, Q
 
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
+from core.appendonly import AppendOnlyModel
 
 
 class FeeBasis(models.TextChoices):

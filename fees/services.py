@@ -1,18 +1,18 @@
 """Recording table fees, their count, and games-of-chance sessions: each write checks the site's
 pack, the role (house controls), the bounds and the closed books, and is audited."""
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import closing
-from cardroom.access import NOT_AN_EMPLOYEE, require_role
-from cardroom.audit import record_site_event
-from cardroom.limits import MAX_TEXT_LENGTH
+from cardroom.access import require_role
 from cardroom.models import Employee, Site, Table
-from cardroom.money import format_money
+from core import acts
+from core.audit import record_site_event
+from core.limits import MAX_TEXT_LENGTH
+from core.money import format_money
 from floor.calculations import business_date
 from packs import pack_for
 
@@ -20,20 +20,8 @@ from . import rules
 from .models import FeeBasis, FeeCollection, FeeCount, GameSession
 
 
-def _employee(access) -> Employee:
-    if access.employee is None:
-        raise PermissionDenied(NOT_AN_EMPLOYEE)
-    return access.employee
-
-
 def _gaming_date(site: Site, at: datetime) -> date:
     return business_date(at, site.time_zone, site.business_day_start_hour)
-
-
-def _open_books(site: Site, gaming_date: date, what: str) -> None:
-    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
-    if refusal is not None:
-        raise ValidationError({"gaming_date": refusal})
 
 
 def _require_pack(site: Site, code: str, field: str, what: str, rule: str) -> None:
@@ -49,13 +37,6 @@ def _bounded(field: str, value: int, low: int, high: int, unit=format_money) -> 
         raise ValidationError({field: f"{field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."})
 
 
-def _moment(at: datetime | None, field: str) -> datetime:
-    at = at or timezone.now()
-    if at > timezone.now() + timedelta(minutes=5):
-        raise ValidationError({field: f"{field} cannot be in the future."})
-    return at
-
-
 def record_fee(
     *, acting_user, table: Table, basis: str, period_minutes: int, rate_cents: int, count: int,
     amount_cents: int, collected_at: datetime | None = None,
@@ -65,7 +46,7 @@ def record_fee(
     site = table.site
     _require_pack(site, rules.FEES_PACK, "table", "table fees collected on a time basis", rules.FEES_RULE)
     access = require_role(acting_user, site, *rules.COLLECTORS, action="collect a table fee", rule=rules.ROLE_RULE)
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     if basis not in FeeBasis.values:
         raise ValidationError({"basis": f"{rules.FEES_RULE}: a fee is charged per seat or per player per period."})
     _bounded("period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, unit=lambda m: f"{m} minutes")
@@ -82,9 +63,9 @@ def record_fee(
         )
     if not table.active:
         raise ValidationError({"table": f"Table {table.number} is not active."})
-    at = _moment(collected_at, "collected_at")
+    at = acts.moment(collected_at, "collected_at", future="collected_at cannot be in the future.")
     gaming_date = _gaming_date(site, at)
-    _open_books(site, gaming_date, "a table fee")
+    acts.refuse_closed_books(site, gaming_date, "a table fee")
     with transaction.atomic():
         fee = FeeCollection.objects.create(
             site=site, table=table, gaming_date=gaming_date, basis=basis, period_minutes=period_minutes,
@@ -98,13 +79,13 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
     """A fee recorded by mistake: a new row with the opposite amount pointing back."""
     site = fee.site
     access = require_role(acting_user, site, *rules.VOIDERS, action="void a table fee", rule=rules.ROLE_RULE)
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     reason = (reason or "").strip()
     if not reason or len(reason) > MAX_TEXT_LENGTH:
         raise ValidationError({"reason": f"A void states its reason (at most {MAX_TEXT_LENGTH} characters)."})
     if fee.voids_id is not None:
         raise ValidationError({"fee": "A void is not voided again: record the fee anew."})
-    _open_books(site, fee.gaming_date, "voiding a table fee")
+    acts.refuse_closed_books(site, fee.gaming_date, "voiding a table fee")
     with transaction.atomic():
         list(FeeCollection.objects.select_for_update().filter(pk=fee.pk).values_list("pk", flat=True))  # one void at a time
         if FeeCollection.objects.filter(voids=fee).exists():
@@ -125,13 +106,13 @@ def count_fees(
     """The day's fee cash counted by two people (house control); a recount corrects the last count."""
     _require_pack(site, rules.FEES_PACK, "site", "fee cash counts", rules.FEES_RULE)
     access = require_role(acting_user, site, *rules.COUNTERS, action="count the fee cash", rule=rules.ROLE_RULE)
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS)
     if witness.pk == employee.pk or witness.organization_id != site.organization_id:
         raise ValidationError({"witness": "House control: the fee cash is counted by two people of the organization; "
                                           "the witness is someone other than the counter."})
-    _open_books(site, gaming_date, "a fee cash count")
-    at = _moment(counted_at, "counted_at")
+    acts.refuse_closed_books(site, gaming_date, "a fee cash count")
+    at = acts.moment(counted_at, "counted_at", future="counted_at cannot be in the future.")
     with transaction.atomic():
         last = FeeCount.objects.select_for_update(of=("self",)).filter(
             site=site, gaming_date=gaming_date, corrected_by__isnull=True
@@ -153,19 +134,19 @@ def record_session(
     access = require_role(
         acting_user, site, *rules.SESSION_RECORDERS, action="record a games-of-chance session", rule=rules.ROLE_RULE
     )
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     licence_number = (licence_number or "").strip()
     if not licence_number or len(licence_number) > rules.MAX_LICENCE_LENGTH:
         raise ValidationError({"licence_number": f"A session names its games-of-chance licence (at most {rules.MAX_LICENCE_LENGTH} characters)."})
     if ended_at <= started_at:
         raise ValidationError({"ended_at": "A session ends after it starts."})
-    _moment(ended_at, "ended_at")
+    acts.moment(ended_at, "ended_at", future="ended_at cannot be in the future.")
     _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS)
     _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS)
     if corrects is not None and (corrects.site_id != site.pk or hasattr(corrects, "corrected_by")):
         raise ValidationError({"corrects": "A correction points at this site's session as it stands (its latest correction)."})
     gaming_date = _gaming_date(site, started_at)
-    _open_books(site, gaming_date, "a games-of-chance session")
+    acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
     with transaction.atomic():
         session = GameSession.objects.create(
             site=site, gaming_date=gaming_date, licence_number=licence_number, started_at=started_at,

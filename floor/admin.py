@@ -6,7 +6,7 @@ on the slip books page."""
 from django.contrib import admin
 
 from cardroom.admin import ORG_PATHS, AppendOnlyAdmin, ViewOnlyInline
-from cardroom.money import format_money
+from core.money import format_money
 
 from .models import Slip, SlipBook, SlipLine, SlipStep
 

@@ -17,25 +17,23 @@ from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom import limits
 from cardroom.access import access_for
-from cardroom.api import (
+from cardroom.api import PinSignerInput, ScopedEmployeeField, pin_acting_user
+from cardroom.models import Table
+from cardroom.retention import get_retain_until, retain_until_field
+from core import limits
+from core.api import (
     ERROR_RESPONSES,
     DateField,
     FormNumberField,
     Input,
     MomentField,
-    PinSignerInput,
-    ScopedEmployeeField,
     ScopedSiteField,
     ScopedViewSet,
     TextField,
-    pin_acting_user,
 )
-from cardroom.api_filters import DateFilter, FilterSet, IdFilter
-from cardroom.models import Table
-from cardroom.retention import get_retain_until, retain_until_field
-from cardroom.rules import HOUSE_CONTROL
+from core.api_filters import DateFilter, FilterSet, IdFilter
+from core.rules import HOUSE_CONTROL
 from packs import packs_of
 
 from . import queries, rules, services

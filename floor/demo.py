@@ -28,8 +28,8 @@ from zoneinfo import ZoneInfo
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import demo_progress
 from cardroom.models import Employee, Game, Role, Site, Table
+from core import demo_progress
 
 from . import services
 from .calculations import business_date
@@ -71,7 +71,7 @@ def built_dates(site: Site) -> set[date]:
     """The gaming dates at `site` whose days the demo built (marked by `DEMO_DAY_EVENT`): the
     only days the other demo builders count, bank, close or log. A day a person opened has no
     mark and is left exactly as they entered it."""
-    from cardroom.models import AuditEvent
+    from core.models import AuditEvent
 
     ids = AuditEvent.objects.filter(action=DEMO_DAY_EVENT, site=site).values_list("object_id", flat=True)
     return set(GamingDay.objects.filter(site=site, pk__in=[int(i) for i in ids]).values_list("gaming_date", flat=True))
@@ -79,14 +79,14 @@ def built_dates(site: Site) -> set[date]:
 
 def mark_built(day: GamingDay) -> None:
     """Mark a gaming day as the demo's (an audit event, in the day's own transaction)."""
-    from cardroom.audit import record_site_event
+    from core.audit import record_site_event
 
     record_site_event(None, DEMO_DAY_EVENT, day, day.site, after={"gaming_date": day.gaming_date})
 
 
 def entered_by_hand(site: Site | None = None):
     """The gaming days (at `site`, or anywhere) the demo did not build: a person's."""
-    from cardroom.models import AuditEvent
+    from core.models import AuditEvent
 
     ids = [int(i) for i in AuditEvent.objects.filter(action=DEMO_DAY_EVENT).values_list("object_id", flat=True)]
     days = GamingDay.objects.exclude(pk__in=ids)
@@ -418,7 +418,7 @@ SITE_PAYOUT_CENTS = {"busy": (60_000, 250_000), "small": (10_000, 60_000), "seas
 def demo_days(site_key: str, site: Site, today: date) -> list[date]:
     """From the start of the previous quarter to yesterday, the nights whose session is over;
     the seasonal site plays only in July-September."""
-    from cardroom.periods import Quarter
+    from core.periods import Quarter
 
     first = Quarter.containing(today).previous().start
     days = [first + timedelta(days=n) for n in range((today - first).days)]

@@ -5,10 +5,10 @@ import re
 
 from django import forms
 
-from cardroom import limits
-from cardroom.forms import BootstrapMixin
 from cardroom.models import ChipDenomination, Employee, Role, Table
-from cardroom.money import cents_to_decimal, format_money
+from core import limits
+from core.forms import BootstrapMixin
+from core.money import cents_to_decimal, format_money
 
 from . import rules
 from .models import Slip, SlipKind
@@ -123,7 +123,7 @@ class ChipGridMixin:
 
 def moment_field(label: str) -> forms.DateTimeField:
     """When a record happened, from the paper (blank: now), in the site's local time (the
-    floor pages activate it); the service checks it (cardroom.moments)."""
+    floor pages activate it); the service checks it (core.moments)."""
     return forms.DateTimeField(
         required=False,
         label=label,

@@ -5,16 +5,16 @@ from before the move carries on without copying a row (floor/migrations/0001_ini
 Audit events written before the move name them `accounting.<model>`, later ones `floor.<model>`.
 
 Signed records (gaming-day open and close, tray counts, slips, their lines and each step on
-a slip) are append-only, guarded in the database (cardroom.appendonly): a mistake is never
+a slip) are append-only, guarded in the database (core.appendonly): a mistake is never
 edited away, it is corrected by a new row that points back (a void, a new slip, a new count).
 """
 
 from django.db import models
 from django.db.models import Q
 
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import ChipDenomination, Employee, Site, Table
-from cardroom.moments import EnteredRecord
+from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 from .calculations import slip_status
 
@@ -23,7 +23,7 @@ class GamingDay(EnteredRecord, AppendOnlyModel):
     """One business day of activity at a site (ND 99-01.3-02-01 "business day"), opened by a
     signature; closing it is a separate signed row (GamingDayClose)."""
 
-    occurred_field = "opened_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "opened_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="gaming_days")
@@ -58,7 +58,7 @@ class GamingDay(EnteredRecord, AppendOnlyModel):
 class GamingDayClose(EnteredRecord, AppendOnlyModel):
     """The signature closing a gaming day once every table is closed."""
 
-    occurred_field = "closed_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "closed_at"  # entered_at / entered_late: core.moments
     entry_site = "gaming_day.site"
 
     gaming_day = models.OneToOneField(GamingDay, on_delete=models.PROTECT, related_name="close")
@@ -73,7 +73,7 @@ class DealerShift(EnteredRecord, models.Model):
     """A dealer (or wheel operator) at a table from `started_at` until `ended_at` (null while
     on shift). Ending a shift sets `ended_at` once, with a conditional update."""
 
-    occurred_field = "started_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "started_at"  # entered_at / entered_late: core.moments
     entry_site = "table.site"
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_shifts")
@@ -104,7 +104,7 @@ class TableInventory(EnteredRecord, AppendOnlyModel):
     """A signed count of a table's chip tray by denomination: the opener, the closer, or the
     count at a dealer change (closer of the outgoing shift = opener of the incoming one)."""
 
-    occurred_field = "counted_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "counted_at"  # entered_at / entered_late: core.moments
     entry_site = "table.site"
 
     class Kind(models.TextChoices):
@@ -197,7 +197,7 @@ class Slip(EnteredRecord, AppendOnlyModel):
     paper form shows (game, table number) so it reads the same if the table changes later.
     Verification, receipt and void are SlipStep rows; the slip itself is never edited."""
 
-    occurred_field = "prepared_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "prepared_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     class Purpose(models.TextChoices):
@@ -277,7 +277,7 @@ class SlipStep(EnteredRecord, AppendOnlyModel):
     """One signature on a slip: verification of the original (08-05(5)), receipt of the copy
     (08-05(6)), or VOID (08-05(2)). At most one of each kind per slip."""
 
-    occurred_field = "at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "at"  # entered_at / entered_late: core.moments
     entry_site = "slip.site"
 
     class Kind(models.TextChoices):

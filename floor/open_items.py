@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef
 
 from cardroom.models import Table
-from cardroom.money import format_money
+from core.hooks import OPEN_ITEMS
+from core.money import format_money
 
 from . import rules
 from .models import DealerShift, GamingDay, Slip, SlipKind, SlipStep, TableInventory
@@ -71,19 +72,17 @@ class OpenItem:
 
 
 Provider = Callable[[GamingDay], list[OpenItem]]
-_providers: list[Provider] = []
 
 
 def register_open_items(provider: Provider) -> None:
     """An app above the floor registers `provider(gaming_day) -> [OpenItem]` once, when ready."""
-    if provider not in _providers:
-        _providers.append(provider)
+    OPEN_ITEMS.register(provider)
 
 
 def open_items(day: GamingDay) -> list[OpenItem]:
     """Every open item of the day, carried or not: slips, tables, then the registered ones."""
     items = slip_items(day) + table_items(day)
-    for provider in _providers:
+    for provider in OPEN_ITEMS.answers():
         items += provider(day)
     return items
 

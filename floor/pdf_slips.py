@@ -21,7 +21,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
 from cardroom.models import ChipDenomination, Game
-from cardroom.pdf import (
+from core.pdf import (
     FONT_BOLD,
     GRID_GREY,
     HEADER_FILL,

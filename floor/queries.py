@@ -8,7 +8,7 @@ from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
-from cardroom.prepared import prepared_cursor
+from core.prepared import prepared_cursor
 
 from .calculations import business_date, check_series
 from .models import (
@@ -109,7 +109,7 @@ def verifiers_on_duty(site: Site, at: datetime, roles, *, excluding: Employee | 
 
 def gaming_days_query(*, site_ids, start: date, end: date):
     """(pk, site_id, gaming_date) of each gaming day of the sites in [start, end] (a query for
-    cardroom.rows.shaped_rows)."""
+    core.rows.shaped_rows)."""
     return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
         "pk", "site_id", "gaming_date"
     )
@@ -416,7 +416,7 @@ def _book_gaps(books: list[SlipBook], slips: list[Slip], used: set[int]) -> tupl
     return missing, unused
 
 
-# --- Late entries (cardroom.moments) ----------------------------------------------------------
+# --- Late entries (core.moments) ----------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -429,7 +429,7 @@ class LateEntry:
 
 def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:
     """The floor's records of gaming dates [start, end] entered past the site's late entry
-    threshold, in the order they happened (house control, cardroom.moments)."""
+    threshold, in the order they happened (house control, core.moments)."""
     period = {"gaming_day__site": site, "gaming_day__gaming_date__range": (start, end), "entered_late": True}
     entries = [
         LateEntry(d.gaming_date, "Gaming day opened", d.opened_at, d.entered_at)

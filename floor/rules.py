@@ -5,13 +5,12 @@ Each entry carries the section it comes from. *Assumed* entries are the product'
 where our regulation text does not settle the point (shared/docs/domain.md).
 """
 
-from datetime import timedelta
 
 from django.db import models
 
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 # --- Citations ---------------------------------------------------------------------------
@@ -169,9 +168,6 @@ def is_unverified_note(reason: str) -> bool:
     """Is `reason` a receipt's note that nobody who could verify was on duty (at any site)?"""
     return (reason or "").startswith(f"{UNVERIFIED_NOTE_START} (")
 
-
-# A recorded time may lag the real one (paper entered later) but not run ahead of it.
-CLOCK_TOLERANCE = timedelta(minutes=5)
 
 # A sanity ceiling on one line of a slip or tray count (a full rack holds 100 chips; a
 # tray holds a few racks). Larger numbers are typing mistakes.

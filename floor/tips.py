@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Protocol
 
 from cardroom.models import Employee, Site
+from core.hooks import TIP_STATUS, TIPS_FLAG
 
 from .rules import TIPS_BEFORE_LEAVING
 
@@ -24,27 +25,18 @@ class TipStatus(Protocol):
     unredeemed_cents: int  # declared tips not yet redeemed at the cashier
 
 
-@dataclass(frozen=True)
-class NothingDeclared:
-    declared: bool = False
-    unredeemed_cents: int = 0
-
-
 TipStatusLookup = Callable[[Employee, Site, datetime], TipStatus]
-
-_lookup: TipStatusLookup | None = None
 
 
 def register_tip_status(lookup: TipStatusLookup) -> None:
     """The cage registers `lookup(dealer, site, since) -> TipStatus` once, when its app is ready."""
-    global _lookup
-    _lookup = lookup
+    TIP_STATUS.register(lookup)
 
 
 def tip_status(dealer: Employee, site: Site, since: datetime) -> TipStatus:
-    """What the dealer declared and still holds since `since`. Until the cage registers an
-    answer nothing is known to be declared, so a dealer may not be recorded leaving the site."""
-    return NothingDeclared() if _lookup is None else _lookup(dealer, site, since)
+    """What the dealer declared and still holds since `since` (the cage's answer). Until the cage
+    registers it, asking raises: no dealer is recorded leaving unjudged (`core.hooks`)."""
+    return TIP_STATUS(dealer, site, since)
 
 
 # --- Checked when a dealer's last shift of the day ends -----------------------------------------
@@ -72,13 +64,11 @@ class TipsAtLeaving:
 
 
 TipsFlag = Callable[[TipsAtLeaving], None]
-_flags: list[TipsFlag] = []
 
 
 def register_tips_flag(flag: TipsFlag) -> None:
     """Compliance registers `flag(finding)` once, when its app is ready: it opens the alert."""
-    if flag not in _flags:
-        _flags.append(flag)
+    TIPS_FLAG.register(flag)
 
 
 def check_tips_at_last_shift(dealer: Employee, site: Site, gaming_date, since: datetime, checked_at: str) -> bool:
@@ -91,6 +81,6 @@ def check_tips_at_last_shift(dealer: Employee, site: Site, gaming_date, since: d
     if status.declared and not status.unredeemed_cents:
         return True
     found = TipsAtLeaving(dealer, site, gaming_date, since, status.declared, status.unredeemed_cents, checked_at)
-    for flag in _flags:
+    for flag in TIPS_FLAG.answers():
         flag(found)
     return False

@@ -25,8 +25,8 @@ from cardroom.access import access_for, require_role
 from cardroom.forms import add_pin_fields
 from cardroom.models import Site, Table
 from cardroom.pins import acting_user_for
-from cardroom.rules import HOUSE_CONTROL
 from cardroom.views import call_service
+from core.rules import HOUSE_CONTROL
 
 from . import forms, queries, rules, services
 from .calculations import business_date

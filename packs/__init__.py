@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
 
+from core.hooks import TABLE_CHECKS
+
 from .base import HOUSE_CONTROL, Pack, RevenueModel, Rule, WagerLimits, pack_of
 from .registry import all_packs, get_pack
 
@@ -21,14 +23,10 @@ __all__ = [
     "pack_of", "packs_of", "register_table_check", "validate_table",
 ]
 
-# Checks registered by upper layers (e.g. WA internal controls and game approvals):
-# each takes a Table and returns {field: message}.
-TABLE_CHECKS: list[Callable[[object], dict[str, str]]] = []
-
-
 def register_table_check(check: Callable[[object], dict[str, str]]) -> Callable:
-    if check not in TABLE_CHECKS:
-        TABLE_CHECKS.append(check)
+    """Upper layers register checks (WA internal controls and game approvals: `approvals.apps`),
+    each taking a Table and returning {field: message} (the `table_checks` hook, `core.hooks`)."""
+    TABLE_CHECKS.register(check)
     return check
 
 
@@ -50,7 +48,7 @@ def validate_table(table) -> None:
     errors = number_errors(table)
     for name, message in pack_for(table.site).table_rules(table).items():
         errors.setdefault(name, message)
-    for check in TABLE_CHECKS:
+    for check in TABLE_CHECKS.answers():
         for name, message in check(table).items():
             errors.setdefault(name, message)
     if errors:

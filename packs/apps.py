@@ -7,8 +7,8 @@ class PacksConfig(AppConfig):
 
     def ready(self):
         from cardroom.chip_rules import register_chip_law
-        from cardroom.citations import register_citations
         from cardroom.table_rules import register_table_rules
+        from core.citations import register_citations
 
         from . import get_pack, validate_table
 

@@ -18,7 +18,7 @@ from datetime import date
 from types import MappingProxyType
 
 from cardroom.chip_rules import ChipLaw
-from cardroom.rules import HOUSE_CONTROL  # what a rule the pack's law does not state is cited
+from core.rules import HOUSE_CONTROL  # what a rule the pack's law does not state is cited
 
 
 class RevenueModel:

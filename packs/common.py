@@ -23,7 +23,7 @@ def wager_errors(table) -> dict[str, str]:
 
 
 def money(cents: int) -> str:
-    from cardroom.money import format_money
+    from core.money import format_money
 
     return format_money(cents)
 

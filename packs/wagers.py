@@ -3,7 +3,7 @@
 from django.core.exceptions import ValidationError
 
 from cardroom.models import Game, Table
-from cardroom.money import format_money
+from core.money import format_money
 
 from .base import pack_of
 

@@ -8,9 +8,9 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 
-from cardroom import limits
-from cardroom.api import ERROR_RESPONSES, Input, ScopedViewSet
 from cardroom.retention import get_retain_until, retain_until_field
+from core import limits
+from core.api import ERROR_RESPONSES, Input, ScopedViewSet
 from packs import packs_of
 
 from . import services

@@ -1,7 +1,7 @@
 """The columns of a report's data (its CSV and XLSX): a name and a type. A kind's `table` gives
 its columns and rows of raw values (cents, Decimal ratios, dates, aware datetimes, ints, text);
 `reports.exports` stores them as JSON and writes the files, formatting each cell by its type.
-The PDF keeps its own human formatting (cardroom.pdf)."""
+The PDF keeps its own human formatting (core.pdf)."""
 
 from dataclasses import dataclass
 from enum import StrEnum

@@ -21,7 +21,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from accounting.published import ratio_string
-from cardroom.money import cents_to_decimal, format_money
+from core.money import cents_to_decimal, format_money
 
 from .columns import CellType, Column, names
 

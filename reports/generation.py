@@ -6,10 +6,10 @@ import hashlib
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.audit import ChainHead, chain_head
-from cardroom.moments import site_zone
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 from cardroom.retention import retention_notice
+from core.audit import ChainHead, chain_head
+from core.moments import site_zone
+from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest
 
 from .catalogue import load_kinds
 from .exports import stored_table

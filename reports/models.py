@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.db import models
 
-from cardroom.appendonly import AppendOnlyModel
+from core.appendonly import AppendOnlyModel
 
 
 class ReportRun(models.Model):
@@ -42,7 +42,7 @@ class ReportFile(AppendOnlyModel):
     generated (printed in the footer, kept here so a re-render gives the same bytes).
     Append-only: a report once issued is never changed."""
 
-    # Its run is not append-only; the organization is the run's (cardroom.audit_rows).
+    # Its run is not append-only; the organization is the run's (core.audit_rows).
     audit_organization = "run__organization"
 
     run = models.OneToOneField(ReportRun, on_delete=models.PROTECT, related_name="file")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from cardroom.access import ReadRule
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import Rule, pack_of
 
 from .columns import Column

@@ -7,12 +7,12 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import limits
 from cardroom.access import access_for, refusal
-from cardroom.audit import record_event
 from cardroom.models import Role
-from cardroom.periods import Quarter
-from cardroom.rules import HOUSE_CONTROL
+from core import limits
+from core.audit import record_event
+from core.periods import Quarter
+from core.rules import HOUSE_CONTROL
 from packs import pack_for
 
 from .catalogue import load_kinds

@@ -7,20 +7,20 @@ from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import (
+from cardroom.api import ScopedEmployeeField
+from cardroom.models import EmploymentType, Table
+from core.api import (
     ERROR_RESPONSES,
     DateField,
     Input,
     InputSerializer,
     MomentField,
-    ScopedEmployeeField,
     ScopedField,
     ScopedSiteField,
     ScopedViewSet,
     TextField,
 )
-from cardroom.api_filters import site_filterset
-from cardroom.models import EmploymentType, Table
+from core.api_filters import site_filterset
 
 from . import queries, services
 from .models import (

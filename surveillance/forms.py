@@ -2,8 +2,8 @@
 
 from django import forms
 
-from cardroom.forms import BookDateField, BootstrapMixin, CentsField
 from cardroom.models import Employee, Table
+from core.forms import BookDateField, BootstrapMixin, CentsField
 
 from .models import Equipment, EquipmentChange, Outage, ReviewTask
 

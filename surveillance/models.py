@@ -12,10 +12,10 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
-from cardroom import limits
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site, Table
-from cardroom.moments import EnteredRecord
+from core import limits
+from core.appendonly import AppendOnlyModel
+from core.moments import EnteredRecord
 
 
 class SurveillanceStatus(AppendOnlyModel):
@@ -209,7 +209,7 @@ class VendorPurchase(AppendOnlyModel):
 class Recording(AppendOnlyModel):
     """One recorder's video of one table for one gaming day, kept 30 days (08-04(6))."""
 
-    audit_organization = "table__site__organization"  # only a table leads to the organization (cardroom.audit_rows)
+    audit_organization = "table__site__organization"  # only a table leads to the organization (core.audit_rows)
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="recordings")
     recorder = models.ForeignKey(Equipment, null=True, blank=True, on_delete=models.PROTECT, related_name="recordings")
@@ -251,7 +251,7 @@ class ReviewLogEntry(EnteredRecord, AppendOnlyModel):
     """The daily surveillance review log (08-04(7), kept per 08-16(1)(d)): one employee's check
     of one table's camera for one day of activity. A correction is a new entry pointing back."""
 
-    occurred_field = "reviewed_at"  # entered_at / entered_late: cardroom.moments
+    occurred_field = "reviewed_at"  # entered_at / entered_late: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -277,7 +277,7 @@ class ReviewLogEntry(EnteredRecord, AppendOnlyModel):
 class Outage(AppendOnlyModel):
     """A camera or recorder not operating properly, from `began_at` (08-04(7))."""
 
-    audit_organization = "table__site__organization"  # only a table leads to the organization (cardroom.audit_rows)
+    audit_organization = "table__site__organization"  # only a table leads to the organization (core.audit_rows)
 
     class Kind(models.TextChoices):
         CAMERA = "camera", "Camera not operating properly"

@@ -16,8 +16,8 @@ from django.db.models import F, Min, Prefetch, Q
 from django.utils import timezone
 
 from cardroom.models import Site, Table
-from cardroom.money import format_money
-from cardroom.periods import Quarter
+from core.money import format_money
+from core.periods import Quarter
 
 from . import special_events
 from .deadlines import OutageDeadline, outage_deadline

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from cardroom.access import ReadRule
 from cardroom.models import Role
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 SYSTEM = Rule("surveillance.system")

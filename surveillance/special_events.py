@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from cardroom.periods import Quarter
+from core.periods import Quarter
 
 from .rules import SPECIAL_EVENT_MAX_DAYS, SPECIAL_EVENT_MAX_PER_QUARTER
 

@@ -9,8 +9,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from cardroom.appendonly import set_guard_lifted
 from cardroom.models import Role
+from core.appendonly import set_guard_lifted
 
 from .browser_support import browser_page  # noqa: F401  (the Playwright page fixture for every journey)
 from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
@@ -24,7 +24,7 @@ def _celery_queue_per_test_process(worker_id):
     """Each pytest-xdist process sends and consumes on its own queue: two tests running real
     Celery workers at once (one in each process, on the same broker) must not take each
     other's tasks and run them against the other process's test database."""
-    from cardroom.celery import app
+    from config.celery import app
 
     app.conf.task_default_queue = f"{app.conf.task_default_queue}-{worker_id}"
 

@@ -10,8 +10,8 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from cardroom.api import ERROR_RESPONSES, CentsField, DateField, Input, ScopedSiteField, ScopedViewSet, TextField
-from cardroom.api_filters import PAGE_PARAMETERS, Pagination, site_filterset
+from core.api import ERROR_RESPONSES, CentsField, DateField, Input, ScopedSiteField, ScopedViewSet, TextField
+from core.api_filters import PAGE_PARAMETERS, Pagination, site_filterset
 
 from . import queries, rules, services
 from .calculations import TournamentFigures

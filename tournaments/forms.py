@@ -3,8 +3,8 @@ page shows the API's message for the same mistake."""
 
 from django import forms
 
-from cardroom.forms import BookDateField, BootstrapMixin, CentsField
-from cardroom.limits import MAX_TEXT_LENGTH
+from core.forms import BookDateField, BootstrapMixin, CentsField
+from core.limits import MAX_TEXT_LENGTH
 
 from . import rules
 from .models import FeeKind, PrizeKind

@@ -1,6 +1,6 @@
 """Twenty-one tournaments at a site (ND 99-01.3-08-15) and their records (08-16(1)(e),(f)).
 
-Every row here is signed and append-only (cardroom.appendonly): the announced rules that were
+Every row here is signed and append-only (core.appendonly): the announced rules that were
 disclosed to players, the register of players, each fee collected and each prize awarded.
 A mistaken fee or prize is never edited away; it is voided by a new row that points back and
 carries the opposite amount, so every sum over the rows is the corrected figure.
@@ -9,8 +9,8 @@ carries the opposite amount, so every sum over the rows is the corrected figure.
 from django.db import models
 from django.db.models import Q
 
-from cardroom.appendonly import AppendOnlyModel
 from cardroom.models import Employee, Site
+from core.appendonly import AppendOnlyModel
 
 from .rules import MAX_NAME_LENGTH
 

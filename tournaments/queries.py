@@ -7,7 +7,7 @@ from datetime import date
 from django.db.models import Case, CharField, Count, IntegerField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 
-from cardroom.rows import shaped_rows
+from core.rows import shaped_rows
 
 from . import rules
 from .calculations import NO_TOURNAMENTS, TournamentFigures

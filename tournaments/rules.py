@@ -8,7 +8,7 @@ who acts, the entry says "House control".
 
 from cardroom.access import ReadRule
 from cardroom.models import Role
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 # --- Rules (packs.Rule keys; the ND pack cites them, packs/nd/tournaments.py) ---------------

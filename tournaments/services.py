@@ -6,18 +6,18 @@ ValidationError naming the field and the rule, and changes nothing.
 
 from datetime import date, datetime
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from cardroom import closing
-from cardroom.access import NOT_AN_EMPLOYEE, require_role
-from cardroom.audit import record_site_event
-from cardroom.limits import MAX_TEXT_LENGTH, check_date
-from cardroom.models import Employee, Site
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from cardroom.access import require_role
+from cardroom.models import Site
+from core import acts
+from core.audit import record_site_event
+from core.limits import MAX_TEXT_LENGTH, check_date
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 from packs import pack_for
 
@@ -26,24 +26,12 @@ from .calculations import fee_within_cap, name_key
 from .models import FeeKind, PrizeKind, Tournament, TournamentFee, TournamentPlayer, TournamentPrize
 
 
-def _employee(access) -> Employee:
-    if access.employee is None:
-        raise PermissionDenied(NOT_AN_EMPLOYEE)
-    return access.employee
-
-
 def _now(at: datetime | None) -> datetime:
     return at or timezone.now()
 
 
 def _gaming_date(site: Site, at: datetime) -> date:
     return business_date(at, site.time_zone, site.business_day_start_hour)
-
-
-def _refuse_closed_books(site: Site, gaming_date: date, what: str) -> None:
-    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
-    if refusal is not None:
-        raise ValidationError({"gaming_date": refusal})
 
 
 def _text(value: str, field: str, *, required: bool, max_length: int = MAX_TEXT_LENGTH) -> str:
@@ -136,7 +124,7 @@ def announce_tournament(
             f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
             "the tournament register is kept only where they do."
         )})
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     check_date(gaming_date, "gaming_date")
     name = _text(name, "name", required=True, max_length=rules.MAX_NAME_LENGTH)
     length_of_play = _text(length_of_play, "length_of_play", required=True, max_length=rules.MAX_NAME_LENGTH)
@@ -161,7 +149,7 @@ def announce_tournament(
         raise ValidationError({"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."})
     if betting_spaces not in rules.BETTING_SPACES:
         raise ValidationError({"betting_spaces": f"{rules.PLAY.at(site)}: a player may be assigned one or two betting spaces."})
-    _refuse_closed_books(site, gaming_date, "a tournament")
+    acts.refuse_closed_books(site, gaming_date, "a tournament")
     with transaction.atomic():
         tournament = Tournament.objects.create(
             site=site,
@@ -243,7 +231,7 @@ def collect_fee(
     access = require_role(
         acting_user, site, *rules.COLLECTORS, action="collect a tournament fee", rule=rules.COLLECTOR_RULE
     )
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     if kind not in FEE_FIELDS:
         raise ValidationError({"kind": f"{rules.FEES.at(site)}: a fee is an entry fee, a rebuy or an add-on."})
     fee_field, chips_field = FEE_FIELDS[FeeKind(kind)]
@@ -254,7 +242,7 @@ def collect_fee(
         )
     at = _now(at)
     gaming_date = _gaming_date(site, at)
-    _refuse_closed_books(site, gaming_date, "a tournament fee")
+    acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
         # One writer at a time per tournament, so two fees cannot both pass the cap.
         list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True))
@@ -288,13 +276,13 @@ def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | Non
     chips, dated the day it is entered (the original stays on the register)."""
     site = fee.tournament.site
     access = require_role(acting_user, site, *rules.DIRECTORS, action="void a tournament fee", rule=rules.DIRECTOR_RULE)
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     reason = _text(reason, "reason", required=True)
     if fee.kind == FeeKind.VOID:
         raise ValidationError({"fee": "A void is not voided again: collect the fee anew."})
     at = _now(at)
     gaming_date = _gaming_date(site, at)
-    _refuse_closed_books(site, gaming_date, "a tournament fee")
+    acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
         if TournamentFee.objects.filter(voids=fee).exists():
             raise ValidationError({"fee": "This fee is voided already."})
@@ -338,7 +326,7 @@ def award_prize(
     access = require_role(
         acting_user, site, *rules.DIRECTORS, action="award a tournament prize", rule=rules.DIRECTOR_RULE
     )
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     if player is None or player.tournament_id != tournament.pk:
         raise ValidationError({"player": f"{rules.PRIZES.at(site)}: a prize goes to a player of this tournament."})
     if paid_cents(player) <= 0:
@@ -351,7 +339,7 @@ def award_prize(
         raise ValidationError({"amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value."})
     at = _now(at)
     gaming_date = _gaming_date(site, at)
-    _refuse_closed_books(site, gaming_date, "a tournament prize")
+    acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
         prize = TournamentPrize.objects.create(
             tournament=tournament,
@@ -375,13 +363,13 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
     access = require_role(
         acting_user, site, *rules.DIRECTORS, action="void a tournament prize", rule=rules.DIRECTOR_RULE
     )
-    employee = _employee(access)
+    employee = acts.acting_employee(access)
     reason = _text(reason, "reason", required=True)
     if prize.voids_id is not None:
         raise ValidationError({"prize": "A void is not voided again: award the prize anew."})
     at = _now(at)
     gaming_date = _gaming_date(site, at)
-    _refuse_closed_books(site, gaming_date, "a tournament prize")
+    acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():
         if TournamentPrize.objects.filter(voids=prize).exists():
             raise ValidationError({"prize": "This prize is voided already."})

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -63,6 +63,6 @@ class Migration(migrations.Migration):
             model_name='adjustment',
             constraint=models.CheckConstraint(condition=models.Q(('amount_cents', 0), _negated=True), name='adjustment_not_zero', violation_error_message='An adjustment of zero corrects nothing.'),
         ),
-        cardroom.appendonly.AppendOnly("booksclose"),
-        cardroom.appendonly.AppendOnly("adjustment"),
+        core.appendonly.AppendOnly("booksclose"),
+        core.appendonly.AppendOnly("adjustment"),
     ]

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 
-import cardroom.appendonly
+import core.appendonly
 from django.db import migrations, models
 
 
@@ -33,5 +33,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('site', 'quarter'), name='quarter_filing_unique_per_site', violation_error_message='This quarter is already filed for the site.')],
             },
         ),
-        cardroom.appendonly.AppendOnly("quarterfiling"),
+        core.appendonly.AppendOnly("quarterfiling"),
     ]

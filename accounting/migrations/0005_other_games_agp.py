@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -32,5 +32,5 @@ class Migration(migrations.Migration):
                 'constraints': [models.CheckConstraint(condition=models.Q(('note', ''), _negated=True), name='other_games_agp_has_note', violation_error_message="Say where the other games' AGP comes from.")],
             },
         ),
-        cardroom.appendonly.AppendOnly("othergamesagp"),
+        core.appendonly.AppendOnly("othergamesagp"),
     ]

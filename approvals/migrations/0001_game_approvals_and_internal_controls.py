@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 
-import cardroom.appendonly
+import core.appendonly
 from django.db import migrations, models
 
 
@@ -100,8 +100,8 @@ class Migration(migrations.Migration):
             model_name='paytable',
             constraint=models.UniqueConstraint(fields=('approval', 'side_bet', 'code'), name='pay_table_code_unique_in_approval'),
         ),
-        cardroom.appendonly.AppendOnly('gameapproval'),
-        cardroom.appendonly.AppendOnly('paytable'),
-        cardroom.appendonly.AppendOnly('internalcontrols'),
-        cardroom.appendonly.AppendOnly('tablegame'),
+        core.appendonly.AppendOnly('gameapproval'),
+        core.appendonly.AppendOnly('paytable'),
+        core.appendonly.AppendOnly('internalcontrols'),
+        core.appendonly.AppendOnly('tablegame'),
     ]

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -31,5 +31,5 @@ class Migration(migrations.Migration):
                 'ordering': ['organization_id', 'jurisdiction', 'effective_on', 'id'],
             },
         ),
-        cardroom.appendonly.AppendOnly('licence'),
+        core.appendonly.AppendOnly('licence'),
     ]

@@ -6,8 +6,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.audit import snapshot
 from cardroom.models import Site
+from core import acts
+from core.audit import snapshot
 
 from .. import rules
 from ..calculations import lines_total_cents
@@ -18,8 +19,6 @@ from .steps import (
     _audit,
     _chip_total,
     _gaming_date,
-    _moment,
-    _refuse_closed_books,
     parse_cash_lines,
     parse_chip_lines,
 )
@@ -58,10 +57,10 @@ def record_bank_count(
     gaming_date = _gaming_date(site, gaming_date)
     cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS.at(site))
     chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS.at(site))
-    at = _moment(at, "counted_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the bank count")
+    at = acts.moment(at, "counted_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the bank count")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
-        _refuse_closed_books(site, gaming_date, "the bank count")
+        acts.refuse_closed_books(site, gaming_date, "the bank count")
         _check_count_slot(site, gaming_date, kind, corrects, reason)
         count = BankCount.objects.create(
             site=site,

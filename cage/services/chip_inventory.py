@@ -6,9 +6,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.audit import snapshot
 from cardroom.models import ChipDenomination, Organization, Site
-from cardroom.money import format_money
+from core.audit import snapshot
+from core.money import format_money
 
 from .. import queries, rules
 from ..models import ChipInventoryCount, ChipInventoryCountLine, ChipMovement, ChipMovementLine, Location

@@ -5,6 +5,7 @@ from datetime import date, datetime
 from django.db import transaction
 
 from cardroom.models import Site
+from core import acts
 
 from .. import rules
 from ..models import ChipRedemption, ChipRedemptionLine
@@ -13,8 +14,6 @@ from .steps import (
     _audit,
     _chip_total,
     _gaming_date,
-    _moment,
-    _refuse_closed_books,
     _require_chips,
     parse_chip_lines,
 )
@@ -27,10 +26,10 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.REDEMPTION.at(site))
     _require_chips(lines, "chips", rules.REDEMPTION.at(site))
-    at = _moment(at, "redeemed_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the cash bank")
+    at = acts.moment(at, "redeemed_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the cash bank")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
-        _refuse_closed_books(site, gaming_date, "the cash bank")
+        acts.refuse_closed_books(site, gaming_date, "the cash bank")
         redemption = ChipRedemption.objects.create(
             site=site,
             gaming_date=gaming_date,

@@ -7,12 +7,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Site
-from cardroom.money import format_money
+from core import acts
+from core.money import format_money
 
 from .. import queries, rules
 from ..calculations import deposit_due_on
 from ..models import BankDeposit, DepositVerification
-from .steps import _amount, _at_site, _audit, _moment
+from .steps import _amount, _at_site, _audit
 
 
 def record_deposit(
@@ -49,7 +50,7 @@ def record_deposit(
             deposited_on=deposited_on,
             due_on=deposit_due_on(gaming_day.gaming_date),
             reference=reference,
-            recorded_at=_moment(at, "recorded_at"),
+            recorded_at=acts.moment(at, "recorded_at"),
             recorded_by=employee,
             initials=employee.initials,
         )

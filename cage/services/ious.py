@@ -7,13 +7,14 @@ from django.db import transaction
 from django.db.models import Sum
 
 from cardroom.models import Site
-from cardroom.money import format_money
+from core import acts
+from core.money import format_money
 from floor.calculations import business_date
 
 from .. import rules
 from ..calculations import iou_outstanding_cents
 from ..models import Fund, Iou, IouRepayment
-from .steps import _amount, _at_site, _audit, _gaming_date, _moment, _refuse_closed_books
+from .steps import _amount, _at_site, _audit, _gaming_date
 
 
 def lend_iou(
@@ -39,10 +40,10 @@ def lend_iou(
         raise ValidationError({"destination": f"{rules.IOU_RULE.at(site)}: an IOU moves money between two different funds."})
     amount_cents = _amount(amount_cents, "amount_cents", rules.IOU_RULE.at(site))
     gaming_date = _gaming_date(site, gaming_date)
-    at = _moment(at, "lent_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the IOUs")
+    at = acts.moment(at, "lent_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the IOUs")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
-        _refuse_closed_books(site, gaming_date, "the IOUs")
+        acts.refuse_closed_books(site, gaming_date, "the IOUs")
         iou = Iou.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -70,13 +71,13 @@ def repay_iou(
     (ND 99-01.3-03-06). Never more than is outstanding; a repaid IOU is not repaid again."""
     site = iou.site
     employee = _at_site(acting_user, site, rules.IOU_SIGNERS, "take an IOU repayment")
-    at = _moment(at, "repaid_at", site=site, not_before=iou.lent_at, what="the IOUs")
+    at = acts.moment(at, "repaid_at", site=site, not_before=iou.lent_at, what="the IOUs")
     gaming_date = _gaming_date(site, gaming_date or business_date(at, site.time_zone, site.business_day_start_hour))
     if gaming_date < iou.gaming_date:
         raise ValidationError({"gaming_date": f"{rules.IOU_RULE.at(site)}: an IOU is repaid on or after the day it was lent."})
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
-        _refuse_closed_books(site, gaming_date, "the IOUs")
+        acts.refuse_closed_books(site, gaming_date, "the IOUs")
         Iou.objects.select_for_update().get(pk=iou.pk)
         repaid = IouRepayment.objects.filter(iou=iou).aggregate(total=Sum("amount_cents"))["total"] or 0
         outstanding = iou_outstanding_cents(iou.amount_cents, repaid)

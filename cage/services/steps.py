@@ -1,46 +1,26 @@
-"""Steps the cage's services share: the time of an action, the acting employee, the audit
-event, the refusal of a day whose books are closed, the gaming date, and parsing amounts,
-cash and chips."""
+"""Steps the cage's services share: the acting employee by role, the audit event, the gaming
+date, and parsing amounts, cash and chips. The time of an act and the refusal of a day whose
+books are closed are the platform's (core.acts)."""
 
 from datetime import date, datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from cardroom import closing, limits, moments
-from cardroom.access import Access, access_for, refusal, require_role
-from cardroom.audit import record_event, snapshot
+from cardroom.access import access_for, refusal, require_role
 from cardroom.models import ChipDenomination, Employee, Organization, Site
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from core import acts, limits
+from core.audit import record_event, snapshot
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 
 from .. import rules
 from ..calculations import lines_total_cents
 
 
-def _moment(at: datetime | None, field: str = "at", *, site: Site | None = None, **checks) -> datetime:
-    """The time of an action: now, or an earlier time written on paper; never the future.
-    With the site, a naive time is its local time and the paper-first rules apply
-    (cardroom.moments.occurred_at: business hours of `gaming_date`, closed books)."""
-    if site is not None:
-        return moments.occurred_at(site, at, field=field, **checks)
-    now = timezone.now()
-    if at is None:
-        return now
-    if timezone.is_naive(at):
-        raise ValidationError({field: "Give the time with its time zone."})
-    if at > now:
-        raise ValidationError({field: "A record cannot be dated in the future."})
-    return at
-
-
-def _employee(access: Access) -> Employee:
-    return access.require_employee()
-
-
 def _at_site(acting_user, site: Site, roles, action: str, rule: str = HOUSE_CONTROL) -> Employee:
-    return _employee(require_role(acting_user, site, *roles, action=action, rule=rule))
+    return acts.acting_employee(require_role(acting_user, site, *roles, action=action, rule=rule))
 
 
 def _in_organization(acting_user, organization: Organization, roles, action: str) -> Employee:
@@ -49,7 +29,7 @@ def _in_organization(acting_user, organization: Organization, roles, action: str
         raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own employees may {action}.")
     if not access.has_role(None, *roles):
         raise PermissionDenied(refusal(HOUSE_CONTROL, roles, action))
-    return _employee(access)
+    return acts.acting_employee(access)
 
 
 def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int | None, after=None) -> None:
@@ -61,14 +41,6 @@ def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int 
         site_id=site_id,
         after=after if after is not None else snapshot(obj),
     )
-
-
-def _refuse_closed_books(site: Site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
-    """Call under the site's row lock (close_books takes it too): a cage record dated on a day
-    whose books are closed would change the closed figures (cardroom.closing)."""
-    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
-    if refusal is not None:
-        raise ValidationError({field: refusal})
 
 
 def _site_today(site: Site) -> date:

@@ -6,12 +6,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.audit import appended_at_end
 from cardroom.models import Employee, Organization, Site
+from core import acts
+from core.audit import appended_at_end
 
 from .. import rules
 from ..models import TipDeclaration, TipDeclarationLine, TipPolicy, TipRedemption
-from .steps import _at_site, _audit, _chip_total, _gaming_date, _in_organization, _moment, parse_chip_lines
+from .steps import _at_site, _audit, _chip_total, _gaming_date, _in_organization, parse_chip_lines
 
 
 def record_tip_policy(
@@ -41,7 +42,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS.at(site))
     gaming_date = _gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS.at(site))
-    at = _moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
+    at = acts.moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
     # The declaration's, its lines' and the declaration event go in one INSERT (appended_at_end).
     with transaction.atomic(), appended_at_end():
         declaration = TipDeclaration.objects.create(
@@ -81,7 +82,7 @@ def redeem_tips(
         raise ValidationError({"dealer": f"{rules.TIP_SEGREGATION}: another cashier redeems your own tips."})
     if declaration.total_cents == 0:
         raise ValidationError({"declaration": f"{rules.TIPS.at(site)}: this declaration holds no tips to redeem."})
-    at = _moment(at, "redeemed_at", site=declaration.site, not_before=declaration.declared_at, what="the tips")
+    at = acts.moment(at, "redeemed_at", site=declaration.site, not_before=declaration.declared_at, what="the tips")
     if at < declaration.declared_at:
         raise ValidationError({"redeemed_at": f"{rules.TIPS.at(site)}: tips are redeemed after they are declared."})
     with transaction.atomic():

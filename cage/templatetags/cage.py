@@ -1,6 +1,6 @@
 from django import template
 
-from cardroom.money import format_money
+from core.money import format_money
 
 register = template.Library()
 

@@ -5,7 +5,7 @@ import django.core.validators
 import django.db.models.deletion
 import simple_history.models
 from django.conf import settings
-import cardroom.appendonly
+import core.appendonly
 from django.db import migrations, models
 
 
@@ -339,5 +339,5 @@ class Migration(migrations.Migration):
             model_name='table',
             constraint=models.CheckConstraint(condition=models.Q(('min_wager_cents__lte', models.F('max_wager_cents'))), name='table_min_wager_not_above_max', violation_error_message='The minimum wager cannot be above the maximum wager.'),
         ),
-        cardroom.appendonly.AppendOnly("auditevent"),
+        core.appendonly.AppendOnly("auditevent"),
     ]

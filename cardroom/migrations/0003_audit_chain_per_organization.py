@@ -1,4 +1,4 @@
-"""One audit chain per organization (cardroom.audit).
+"""One audit chain per organization (core.audit).
 
 Events recorded before this migration form the frozen `legacy` chain: the new column `chain`
 is filled with "legacy" by the column's default when it is added (no UPDATE of an event: the
@@ -11,7 +11,7 @@ which now honours a lifted guard only for a superuser or the maintenance role).
 from django.conf import settings
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -60,5 +60,5 @@ class Migration(migrations.Migration):
             model_name='auditevent',
             constraint=models.UniqueConstraint(fields=('row_table', 'row_pk'), name='audit_event_one_per_row'),
         ),
-        cardroom.appendonly.AppendOnly("auditevent"),
+        core.appendonly.AppendOnly("auditevent"),
     ]

@@ -1,4 +1,4 @@
-"""The chain covers the records (cardroom.audit_rows): every append-only row that exists
+"""The chain covers the records (core.audit_rows): every append-only row that exists
 before rows were covered gets a `row.baseline` event in its organization's chain, holding the
 row's values and digest as they are at this upgrade. New rows get `row.created` events when
 they are inserted. Depends on every app with append-only tables, so all of them exist.
@@ -9,7 +9,11 @@ a database with per-organization chains, as it should.
 
 from django.db import migrations
 
-from cardroom.audit_rows import record_baseline
+from core.audit_rows import record_baseline
+
+
+def baseline(apps, schema_editor):
+    record_baseline(apps.get_model('cardroom', 'AuditEvent'), apps.get_models(), schema_editor)
 
 
 class Migration(migrations.Migration):
@@ -25,5 +29,5 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(record_baseline, migrations.RunPython.noop),
+        migrations.RunPython(baseline, migrations.RunPython.noop),
     ]

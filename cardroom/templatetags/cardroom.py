@@ -1,6 +1,6 @@
 from django import template
 
-from cardroom.money import format_money, format_ratio
+from core.money import format_money, format_ratio
 
 register = template.Library()
 

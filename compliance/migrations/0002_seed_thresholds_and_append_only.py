@@ -1,6 +1,6 @@
 from django.db import migrations
 
-import cardroom.appendonly
+import core.appendonly
 
 
 def seed(apps, schema_editor):
@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.RunPython(seed, migrations.RunPython.noop),
-        cardroom.appendonly.AppendOnly("alert"),
-        cardroom.appendonly.AppendOnly("alertstep"),
-        cardroom.appendonly.AppendOnly("notification"),
+        core.appendonly.AppendOnly("alert"),
+        core.appendonly.AppendOnly("alertstep"),
+        core.appendonly.AppendOnly("notification"),
     ]

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     ]
 
     # A text column's maximum length is checked by forms and serializers, not by the database
-    # (house control, cardroom.limits.MAX_TEXT_LENGTH): only the state changes. Altering the
+    # (house control, core.limits.MAX_TEXT_LENGTH): only the state changes. Altering the
     # column would make SQLite rebuild the table and drop its append-only triggers.
     operations = [
         migrations.SeparateDatabaseAndState(

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from cardroom.appendonly import KeepAppendOnly
+from core.appendonly import KeepAppendOnly
 
 # A foreign key's own index is dropped where a composite index leads with the same column (the
 # audit events' (organization, seq), the alerts' (site, due_date), the notifications' unique

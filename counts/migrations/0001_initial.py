@@ -3,7 +3,7 @@
 import django.db.models.deletion
 import simple_history.models
 from django.conf import settings
-import cardroom.appendonly
+import core.appendonly
 from django.db import migrations, models
 
 
@@ -263,13 +263,13 @@ class Migration(migrations.Migration):
             model_name='formfound',
             constraint=models.UniqueConstraint(fields=('entry', 'kind', 'number'), name='form_found_unique'),
         ),
-        cardroom.appendonly.AppendOnly('drop'),
-        cardroom.appendonly.AppendOnly('dropremoval'),
-        cardroom.appendonly.AppendOnly('countsession'),
-        cardroom.appendonly.AppendOnly('countentry'),
-        cardroom.appendonly.AppendOnly('countline'),
-        cardroom.appendonly.AppendOnly('formfound'),
-        cardroom.appendonly.AppendOnly('countagreement'),
-        cardroom.appendonly.AppendOnly('countsignature'),
-        cardroom.appendonly.AppendOnly('formsexplanation'),
+        core.appendonly.AppendOnly('drop'),
+        core.appendonly.AppendOnly('dropremoval'),
+        core.appendonly.AppendOnly('countsession'),
+        core.appendonly.AppendOnly('countentry'),
+        core.appendonly.AppendOnly('countline'),
+        core.appendonly.AppendOnly('formfound'),
+        core.appendonly.AppendOnly('countagreement'),
+        core.appendonly.AppendOnly('countsignature'),
+        core.appendonly.AppendOnly('formsexplanation'),
     ]

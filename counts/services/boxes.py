@@ -4,10 +4,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Role, Site, Table
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import record_site_event as _audit
+from core.audit import snapshot
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountSettings, DropBox

@@ -7,15 +7,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Role
-from cardroom.rules import HOUSE_CONTROL
+from core import acts
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
 from .counting import _agree, _entry_after, _save_entry
 from .figures import entry_figures, parse_currency, parse_forms
-from .steps import _acting_employee, _now, _refuse_closed_books
+from .steps import _now
 
 
 def record_count_adjustment(
@@ -31,12 +32,12 @@ def record_count_adjustment(
     """Correct a signed count: new figures for one box, with a reason, approved by a gaming
     manager. The original count stays as it was; the adjustment supersedes it. Once the day's
     books are closed the count is part of them and is not corrected here: the correction is an
-    adjustment to the closed books (cardroom.closing)."""
+    adjustment to the closed books (core.closing)."""
     require_role(
         acting_user, session.site, Role.GAMING_MANAGER, action="approve a count adjustment", rule=HOUSE_CONTROL
     )
-    manager = _acting_employee(acting_user)
-    _refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
+    manager = acts.acting_employee_of(acting_user)
+    acts.refuse_closed_books(session.site, session.gaming_date, "the counted drop", field="session")
     if not queries.is_signed(session):
         raise ValidationError(
             {"session": "The count is not signed yet: the team resolves differences by recount before signing."}
@@ -81,7 +82,7 @@ def explain_forms_exception(
         action="explain a forms exception",
         rule=HOUSE_CONTROL,
     )
-    employee = _acting_employee(acting_user)
+    employee = acts.acting_employee_of(acting_user)
     if not (explanation or "").strip():
         raise ValidationError({"explanation": "Say why the form is missing or unexpected."})
     agreement = queries.current_agreements(signed_only=False).filter(drop=drop).first()

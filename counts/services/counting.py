@@ -8,11 +8,11 @@ from django.db import transaction
 from django.db.models import Count, Exists, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
-from cardroom import moments
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, snapshot
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Role, Site
+from core import acts, moments
+from core.audit import appended_at_end, snapshot
+from core.audit import record_site_event as _audit
 
 from .. import queries
 from ..models import (
@@ -29,7 +29,7 @@ from ..models import (
 from ..rules import COUNT, COUNT_TEAM, KEYS, REMOVAL, count_team_refusal, refuse_drop_boxes
 from .custody import _holds_count_role
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
-from .steps import Figures, Forms, _acting_employee, _moment, _now, _refuse_closed_books
+from .steps import Figures, Forms, _now
 
 
 def check_count_team(site: Site, first: Employee, second: Employee, *, gaming_date: date, count_date: date):
@@ -57,8 +57,8 @@ def open_count_session(
     fees only (`refuse_drop_boxes`)."""
     require_role(acting_user, site, Role.COUNT_TEAM, action="open a count session", rule=COUNT_TEAM.at(site))
     refuse_drop_boxes(site, "gaming_date")
-    opener = _acting_employee(acting_user)
-    opened_at = _moment(site, at, "opened_at", books_date=gaming_date, what="the count")
+    opener = acts.acting_employee_of(acting_user)
+    opened_at = acts.moment(at, "opened_at", books_date=gaming_date, what="the count", site=site)
     members = list(members or [])
     if len(members) != 2 or members[0].pk == members[1].pk:
         raise ValidationError({"members": f"{COUNT_TEAM.at(site)}: a count team is exactly two persons."})
@@ -70,7 +70,7 @@ def open_count_session(
     count_date = queries.gaming_date_of(site, opened_at)
     if gaming_date > count_date:
         raise ValidationError({"gaming_date": f"{gaming_date} has not begun; a count follows the day's activity."})
-    _refuse_closed_books(site, gaming_date, "the count")
+    acts.refuse_closed_books(site, gaming_date, "the count")
     if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
         raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})
     check_count_team(site, members[0], members[1], gaming_date=gaming_date, count_date=count_date)
@@ -89,7 +89,7 @@ def open_count_session(
 
 def _member_of(acting_user, session: CountSession, action: str) -> Employee:
     require_role(acting_user, session.site, Role.COUNT_TEAM, action=action, rule=COUNT.at(session.site))
-    employee = _acting_employee(acting_user)
+    employee = acts.acting_employee_of(acting_user)
     if employee.pk not in session.member_ids:
         raise ValidationError(
             {"member": f"{COUNT_TEAM.at(session.site)}: only the two members of this session's count team may {action}."}
@@ -98,7 +98,7 @@ def _member_of(acting_user, session: CountSession, action: str) -> Employee:
 
 
 def _open_for_entries(session: CountSession) -> None:
-    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
+    acts.refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     if session.signatures.exists():
         raise ValidationError(
             {
@@ -213,8 +213,13 @@ def record_blind_count(
         )
     figures, found = parse_currency(currency), parse_forms(forms)
     # A count entered from paper keeps the time it was counted, within the session.
-    when = _moment(
-        session.site, at, "counted_at", books_date=session.gaming_date, not_before=session.opened_at, what="the count"
+    when = acts.moment(
+        at,
+        "counted_at",
+        books_date=session.gaming_date,
+        not_before=session.opened_at,
+        what="the count",
+        site=session.site,
     )
     with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()  # one count at a time per session
@@ -311,9 +316,14 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     employee = _member_of(acting_user, session, "sign the count")
     if session.signatures.filter(member=employee).exists():
         raise ValidationError({"member": "You have already signed this count."})
-    _refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
-    signed_at = _moment(
-        session.site, at, "signed_at", books_date=session.gaming_date, not_before=session.opened_at, what="the count"
+    acts.refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
+    signed_at = acts.moment(
+        at,
+        "signed_at",
+        books_date=session.gaming_date,
+        not_before=session.opened_at,
+        what="the count",
+        site=session.site,
     )
     problems = signing_problems(session)
     if problems:

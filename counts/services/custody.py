@@ -6,15 +6,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Role, Site, Table
-from cardroom.rules import HOUSE_CONTROL
+from core import acts
+from core.audit import appended_at_end
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
 from ..rules import KEYS, REMOVAL, refuse_drop_boxes
-from .steps import _acting_employee, _moment, _now, _refuse_closed_books
+from .steps import _now
 
 
 def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
@@ -59,11 +60,11 @@ def place_drop_box(
     site = drop_box.site
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="place a drop box", rule=HOUSE_CONTROL)
     refuse_drop_boxes(site)
-    employee = _acting_employee(acting_user)
+    employee = acts.acting_employee_of(acting_user)
     if not drop_box.active:
         raise ValidationError({"box": f"{drop_box} is retired."})
-    placed_at = _moment(site, at, "placed_at", gaming_date=gaming_date, after_day_end=True, what="the drop")
-    _refuse_closed_books(site, gaming_date, "the drop")
+    placed_at = acts.moment(at, "placed_at", gaming_date=gaming_date, after_day_end=True, what="the drop", site=site)
+    acts.refuse_closed_books(site, gaming_date, "the drop")
     _validate_reuse(site, drop_box)
     _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     with transaction.atomic(), appended_at_end():
@@ -139,15 +140,15 @@ def remove_drop_box(
     earlier is found; otherwise the removal also records its use for `gaming_date`."""
     site = drop_box.site
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL.at(site))
-    transporter = _acting_employee(acting_user)
+    transporter = acts.acting_employee_of(acting_user)
     drop = queries.open_drop(drop_box)
-    removed_at = _moment(
-        site,
+    removed_at = acts.moment(
         removed_at if removed_at is not None else at,
         "removed_at",
         books_date=drop.gaming_date if drop is not None else gaming_date,
         not_before=drop.placed_at if drop is not None else None,
         what="the drop",
+        site=site,
     )
     if drop is not None and gaming_date is not None and drop.gaming_date != gaming_date:
         raise ValidationError({"gaming_date": f"{drop_box} is on its table for {drop.gaming_date}, not {gaming_date}."})
@@ -156,7 +157,7 @@ def remove_drop_box(
             raise ValidationError(
                 {"gaming_date": f"{drop_box} was not placed on a table: give the gaming date it was used."}
             )
-        _refuse_closed_books(site, gaming_date, "the drop")
+        acts.refuse_closed_books(site, gaming_date, "the drop")
         _validate_reuse(site, drop_box, open_drop_read=True)
         _validate_dealer_shift(site, drop_box.table, gaming_date, dealer_shift_id)
     _validate_custody(

@@ -2,8 +2,8 @@
 
 from django.core.exceptions import ValidationError
 
-from cardroom import limits
-from cardroom.rules import HOUSE_CONTROL
+from core import limits
+from core.rules import HOUSE_CONTROL
 
 from ..models import CountEntry, SlipKind
 from ..rules import CURRENCY_BY_KEY, currency_list_text, default_form

@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.db.models.expressions
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -77,7 +77,7 @@ class Migration(migrations.Migration):
                 'constraints': [models.CheckConstraint(condition=models.Q(('ended_at__gt', models.F('started_at'))), name='game_session_ends_after_start')],
             },
         ),
-        cardroom.appendonly.AppendOnly('feecollection'),
-        cardroom.appendonly.AppendOnly('feecount'),
-        cardroom.appendonly.AppendOnly('gamesession'),
+        core.appendonly.AppendOnly('feecollection'),
+        core.appendonly.AppendOnly('feecount'),
+        core.appendonly.AppendOnly('gamesession'),
     ]

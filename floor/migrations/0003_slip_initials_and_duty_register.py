@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -14,8 +14,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        cardroom.appendonly.KeepAppendOnly("slip"),
-        cardroom.appendonly.KeepAppendOnly("slipstep"),
+        core.appendonly.KeepAppendOnly("slip"),
+        core.appendonly.KeepAppendOnly("slipstep"),
         migrations.AddField(
             model_name='slip',
             name='prepared_as',
@@ -60,6 +60,6 @@ class Migration(migrations.Migration):
             },
         ),
         # SQLite rebuilds a table to add a foreign key, dropping its triggers: put them back.
-        cardroom.appendonly.KeepAppendOnly("slip"),
-        cardroom.appendonly.KeepAppendOnly("slipstep"),
+        core.appendonly.KeepAppendOnly("slip"),
+        core.appendonly.KeepAppendOnly("slipstep"),
     ]

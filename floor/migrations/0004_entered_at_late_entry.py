@@ -2,10 +2,20 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import AppendOnly, KeepAppendOnly
-from cardroom.moments import backfill_entered_at
+from core.appendonly import AppendOnly, KeepAppendOnly
+from core.moments import backfill_entered_at as backfill
 
-# Each record keeps when it happened and when it was entered (cardroom.moments). Rows from
+
+def backfill_entered_at(app_label, model_name, occurred_field, append_only=True):
+    """This migration's step: its historical model, read from the migration state, backfilled
+    (core.moments.backfill_entered_at)."""
+
+    def forwards(apps, schema_editor):
+        backfill(apps.get_model(app_label, model_name), occurred_field, schema_editor, append_only)
+
+    return forwards
+
+# Each record keeps when it happened and when it was entered (core.moments). Rows from
 # before were entered live: entered_at = their occurrence time. Adding a column with a
 # default rebuilds the table on SQLite, so the append-only triggers are installed again.
 OCCURRED = [

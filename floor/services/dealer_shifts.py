@@ -9,22 +9,21 @@ from django.db import transaction
 from django.db.models import Exists
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, snapshot
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Employee, Membership, Site, Table
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from core import acts
+from core.audit import appended_at_end, snapshot
+from core.audit import record_site_event as _audit
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..models import DealerShift, GamingDay, TableInventory
 from ..tips import tip_status, tips_checked_at
 from .steps import (
-    _acting_employee,
     _check_outage_cap,
     _end_shift,
     _in_day,
     _line_values,
-    _moment,
     _open_day,
     _require_table_in_use,
     _save_count,
@@ -42,10 +41,13 @@ def start_dealer_shift(
     change (the closer of the outgoing shift and the opener of the incoming one), so hold can
     be kept per dealer shift."""
     site = table.site
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
-    given, started_at = started_at, _moment(started_at, "started_at", site=site, what="a dealer shift")
+    given, started_at = (
+        started_at,
+        acts.moment(started_at, "started_at", site=site, what="a dealer shift", rule=rules.RECORD_TIME),
+    )
     _require_table_in_use(table)
     available = active_chips(site.organization_id)  # read once: the $25 check and the count's lines
     _check_outage_cap(table, started_at, available=available)
@@ -119,16 +121,17 @@ def end_dealer_shift(
     a site whose pack states rules.TIPS_BEFORE_LEAVING allows only once their tips are declared
     and redeemed."""
     site = shift.table.site
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
-    ended_at = _moment(
+    ended_at = acts.moment(
         ended_at,
         "ended_at",
         site=site,
         gaming_date=shift.gaming_day.gaming_date,
         after_day_end=True,
         what="a dealer shift",
+        rule=rules.RECORD_TIME,
     )
     if ended_at < shift.started_at:
         raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: a dealer shift cannot end before it starts."})

@@ -11,13 +11,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.models import Employee, Site
+from core import acts
+from core.audit import record_site_event as _audit
+from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import DutyPeriod
-from .steps import _acting_employee, _moment, _open_day
+from .steps import _open_day
 
 
 def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at: datetime | None = None) -> DutyPeriod:
@@ -25,7 +26,7 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
     access = require_role(
         acting_user, site, *rules.VERIFIERS, action="sign in on duty", rule=rules.DUTY_REGISTER.at(site)
     )
-    actor = _acting_employee(access)
+    actor = acts.acting_employee(access)
     employee = employee or actor
     if employee != actor:
         require_role(
@@ -35,7 +36,7 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
             action="sign someone else in on duty",
             rule=rules.DUTY_REGISTER.at(site),
         )
-    at = _moment(at)
+    at = acts.moment(at, rule=rules.RECORD_TIME)
     roles = (
         queries.roles_held(employee, site) & rules.VERIFIERS
         if employee.organization_id == site.organization_id
@@ -67,7 +68,7 @@ def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> 
     access = require_role(
         acting_user, site, *rules.VERIFIERS, action="sign out of duty", rule=rules.DUTY_REGISTER.at(site)
     )
-    actor = _acting_employee(access)
+    actor = acts.acting_employee(access)
     if period.employee_id != actor.pk:
         require_role(
             acting_user,
@@ -76,7 +77,7 @@ def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> 
             action="sign someone else out of duty",
             rule=rules.DUTY_REGISTER.at(site),
         )
-    at = _moment(at)
+    at = acts.moment(at, rule=rules.RECORD_TIME)
     if at < period.started_at:
         raise ValidationError({"at": f"{rules.DUTY_REGISTER.at(site)}: a duty period cannot end before it starts."})
     with transaction.atomic():

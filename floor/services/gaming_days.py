@@ -5,29 +5,28 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from cardroom import closing
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end
-from cardroom.audit import record_site_event as _audit
-from cardroom.limits import MAX_TEXT_LENGTH
 from cardroom.models import Site
-from cardroom.rules import HOUSE_CONTROL
+from core import acts
+from core.audit import appended_at_end
+from core.audit import record_site_event as _audit
+from core.limits import MAX_TEXT_LENGTH
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import business_date
 from ..models import CarriedItem, DealerShift, GamingDay, GamingDayClose
 from ..open_items import CARRIERS_NOTE, CLOSE_CONTROL, OpenItem, open_items
 from ..tips import check_tips_at_last_shift, tips_checked_at
-from .steps import _acting_employee, _moment
 
 
 def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None = None) -> GamingDay:
     """Open a business day at a site (rules.BUSINESS_DAY). One day is open at a time; a day
     cannot be opened before it has begun."""
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL)
     )
-    at = _moment(at, "opened_at", site=site, gaming_date=gaming_date, what="the activity")
+    at = acts.moment(at, "opened_at", site=site, gaming_date=gaming_date, what="the activity", rule=rules.RECORD_TIME)
     if not site.active:
         raise ValidationError({"site": f"{rules.GAMING_DAY_STATE}: {site} is inactive; no gaming day opens there."})
     if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
@@ -40,9 +39,7 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
             raise ValidationError(
                 {"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} was already opened at {site}."}
             )
-        refusal = closing.closed_books_refusal(site.pk, gaming_date, "the activity")  # a filed quarter
-        if refusal is not None:
-            raise ValidationError({"gaming_date": refusal})
+        acts.refuse_closed_books(site, gaming_date, "the activity")  # a filed quarter
         still_open = queries.open_gaming_day(site)
         if still_open is not None:
             raise ValidationError(
@@ -58,10 +55,10 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
     or received, tables without their closer, drop boxes not removed or not counted) is
     resolved or carried with a reason (house control, CLOSE_CONTROL)."""
     site = gaming_day.site
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL)
     )
-    at = _moment(
+    at = acts.moment(
         at,
         "closed_at",
         site=site,
@@ -69,6 +66,7 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
         after_day_end=True,
         not_before=gaming_day.opened_at,
         what="the close",
+        rule=rules.RECORD_TIME,
     )
     with transaction.atomic():
         GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
@@ -117,9 +115,9 @@ def carry_open_items(
     access = require_role(
         acting_user, site, *rules.OPEN_ITEM_CARRIERS, action="carry an open item past the close", rule=CLOSE_CONTROL
     )
-    employee = _acting_employee(access)
-    at = _moment(at, "carried_at", site=site, gaming_date=gaming_day.gaming_date, after_day_end=True,
-                 not_before=gaming_day.opened_at, what="the carry")  # fmt: skip
+    employee = acts.acting_employee(access)
+    at = acts.moment(at, "carried_at", site=site, gaming_date=gaming_day.gaming_date, after_day_end=True,
+                 not_before=gaming_day.opened_at, what="the carry", rule=rules.RECORD_TIME)  # fmt: skip
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": f"{CLOSE_CONTROL}: say why the item is carried past the close."})

@@ -6,20 +6,20 @@ from django.db.models import Max
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Site
-from cardroom.rules import HOUSE_CONTROL
+from core import acts
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import rules
 from ..models import Slip, SlipBook, SlipKind
-from .steps import _acting_employee
 
 
 def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int, last_number: int) -> SlipBook:
     """Register a book of pre-printed, consecutively numbered two-part slips (ND 99-01.3-08-05(2)).
     Books of one series at a site never overlap, and the site's electronic series must not
     have been used for that kind."""
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
     )
     if kind not in SlipKind.values:

@@ -9,19 +9,18 @@ from sequences import get_next_value
 from sequences.models import Sequence
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
-from cardroom.audit import record_site_event as _audit
-from cardroom.audit_rows import record_rows
 from cardroom.models import Employee, Role, Site, Table
+from core import acts
+from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
+from core.audit import record_site_event as _audit
+from core.audit_rows import record_rows
 
 from .. import queries, rules
 from ..calculations import chips_total_cents
 from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
 from .steps import (
-    _acting_employee,
     _in_day,
     _line_values,
-    _moment,
     _require_table_in_use,
     chip_lines,
     refuse_house_chips_at_fees_site,
@@ -90,9 +89,9 @@ def _prepare(
     access = require_role(
         acting_user, site, *rules.PREPARERS[kind], action=f"prepare a {kind} slip", rule=rules.SLIP_CONTENT.at(site)
     )
-    employee = _acting_employee(access)
+    employee = acts.acting_employee(access)
     refuse_house_chips_at_fees_site(site, "table", f"{kind} slip")
-    given, at = at, _moment(at, "prepared_at", site=site, what=f"a {kind} slip")
+    given, at = at, acts.moment(at, "prepared_at", site=site, what=f"a {kind} slip", rule=rules.RECORD_TIME)
     prepared_as = _capacity(access.roles_at(site.pk) & rules.PREPARERS[kind])
     if kind == SlipKind.FILL:
         signer, signed_as = _fill_signer(employee, access.roles_at(site.pk), cashier, site, at)
@@ -244,7 +243,7 @@ def _series(kind: str, site: Site) -> str:
 
 # PostgreSQL: the slip's lines, then the series' next number drawn by the statement that
 # inserts the slip (the same upsert as django-sequences' get_next_value), then, in the same
-# message, the organization's chain lock and head (cardroom.audit.chain_lock_sql). From the
+# message, the organization's chain lock and head (core.audit.chain_lock_sql). From the
 # moment the number is drawn to the commit, the transaction sends two more messages: its audit
 # events and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
 _INSERT_DRAWING_NUMBER = (
@@ -334,7 +333,7 @@ def verify_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> SlipS
     access = require_role(
         acting_user, slip.site, *rules.VERIFIERS, action="verify a slip", rule=rules.SLIP_VERIFICATION.at(slip.site)
     )
-    employee, at = _acting_employee(access), _step_moment(slip, at, "verified_at")
+    employee, at = acts.acting_employee(access), _step_moment(slip, at, "verified_at")
     check_verifier(slip, employee, at)
     signed_as = _capacity(access.roles_at(slip.site_id) & rules.VERIFIERS)
     return _add_step(acting_user, slip, SlipStep.Kind.VERIFY, employee, at, signed_as=signed_as)
@@ -365,7 +364,7 @@ def receive_slip(*, acting_user, slip: Slip, at: datetime | None = None) -> Slip
         action=f"receive a {slip.kind} slip",
         rule=rules.SLIP_RECEIPT.at(slip.site),
     )
-    employee, at = _acting_employee(access), _step_moment(slip, at, "received_at")
+    employee, at = acts.acting_employee(access), _step_moment(slip, at, "received_at")
     signed_as = receiver_capacity(slip, employee, access.roles_at(slip.site_id), at)
     return _add_step(acting_user, slip, SlipStep.Kind.RECEIVE, employee, at, signed_as=signed_as)
 
@@ -404,7 +403,7 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
     access = require_role(
         acting_user, slip.site, *rules.ALL_SITE_ROLES, action="void a slip", rule=rules.SLIP_NUMBERING.at(slip.site)
     )
-    employee, at = _acting_employee(access), _step_moment(slip, at, "voided_at")
+    employee, at = acts.acting_employee(access), _step_moment(slip, at, "voided_at")
     if employee.pk != slip.prepared_by_id:
         raise ValidationError(
             {
@@ -423,8 +422,8 @@ def void_slip(*, acting_user, slip: Slip, reason: str, at: datetime | None = Non
 
 def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
     """A step written on paper: in the slip's gaming day (or just after its last hour), not
-    before the slip was prepared (cardroom.moments)."""
-    return _moment(
+    before the slip was prepared (core.moments)."""
+    return acts.moment(
         at,
         field,
         site=slip.site,
@@ -432,6 +431,7 @@ def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
         after_day_end=True,
         not_before=slip.prepared_at,
         what="a slip",
+        rule=rules.RECORD_TIME,
     )
 
 

@@ -1,21 +1,19 @@
-"""Steps the floor's services share: the time of an action, the acting employee, the open
+"""Steps the floor's services share (the act itself, its time and actor, is core.acts): the open
 gaming day, the chips on a count or a slip, a tray count saved with its lines, the end of a
 dealer shift claimed once, and the outage cap on a table that opens or seats a dealer."""
 
 import re
 from datetime import UTC, datetime
 
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.utils import timezone
+from django.core.exceptions import ValidationError
 
-from cardroom import figure_days, moments
-from cardroom.access import NOT_AN_EMPLOYEE, Access
-from cardroom.audit import record_site_event as _audit
-from cardroom.audit import snapshot
 from cardroom.chips import require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
-from cardroom.money import decimal_to_cents, format_money
 from cardroom.wager_caps import check_max_wager
+from core import figure_days, moments
+from core.audit import record_site_event as _audit
+from core.audit import snapshot
+from core.money import decimal_to_cents, format_money
 from packs import RevenueModel, pack_for
 
 from .. import queries, rules
@@ -23,32 +21,10 @@ from ..calculations import chips_for_amount, chips_total_cents
 from ..models import DealerShift, GamingDay, TableInventory, TableInventoryLine
 
 
-def _moment(at: datetime | None, field: str = "at", *, site: Site | None = None, **checks) -> datetime:
-    """The time of an action: now, or an earlier time written on paper; never the future.
-    With the site, a naive time is its local time and the paper-first rules apply
-    (cardroom.moments.occurred_at: business hours of `gaming_date`, closed books)."""
-    if site is not None:
-        return moments.occurred_at(site, at, field=field, rule=rules.RECORD_TIME, **checks)
-    now = timezone.now()
-    if at is None:
-        return now
-    if timezone.is_naive(at):
-        raise ValidationError({field: f"{rules.RECORD_TIME}: give the time with its time zone."})
-    if at > now + rules.CLOCK_TOLERANCE:
-        raise ValidationError({field: f"{rules.RECORD_TIME}: a record cannot be dated in the future."})
-    return at
-
-
 def _in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
     """A time written on paper lies in the business hours of the gaming day it is entered in."""
     if given is not None:
         moments.occurred_at(site, at, field=field, rule=rules.RECORD_TIME, gaming_date=day.gaming_date, **checks)
-
-
-def _acting_employee(access: Access) -> Employee:
-    if access.employee is None:
-        raise PermissionDenied(NOT_AN_EMPLOYEE)
-    return access.employee
 
 
 def _require_table_in_use(table: Table, field: str = "table") -> None:
@@ -81,7 +57,7 @@ def _open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
         raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
-    day.site = site  # the day is the site's: what its records' audit rows read (cardroom.audit_rows), not re-read
+    day.site = site  # the day is the site's: what its records' audit rows read (core.audit_rows), not re-read
     return day
 
 

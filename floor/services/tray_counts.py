@@ -7,22 +7,21 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.access import require_role
-from cardroom.audit import appended_at_end, snapshot
-from cardroom.audit import record_site_event as _audit
 from cardroom.models import Table
-from cardroom.rules import HOUSE_CONTROL
+from core import acts
+from core.audit import appended_at_end, snapshot
+from core.audit import record_site_event as _audit
+from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import tray_differs, tray_variance_cents
 from ..models import DealerShift, GamingDay, TableInventory
 from ..tips import check_tips_at_last_shift, tips_checked_at
 from .steps import (
-    _acting_employee,
     _check_outage_cap,
     _end_shift,
     _in_day,
     _line_values,
-    _moment,
     _open_day,
     _require_table_in_use,
     _save_count,
@@ -48,7 +47,7 @@ def record_table_inventory(
     reason. `same_as_last_closer` records an opener equal to that count, line for line (the
     common case, in one action). A closer ends the dealer shift running."""
     site = table.site
-    employee = _acting_employee(
+    employee = acts.acting_employee(
         require_role(
             acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL
         )
@@ -56,7 +55,7 @@ def record_table_inventory(
     refuse_house_chips_at_fees_site(site, "table", "table opener or closer")
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
-    given, at = at, _moment(at, "counted_at", site=site, what="a tray count")
+    given, at = at, acts.moment(at, "counted_at", site=site, what="a tray count", rule=rules.RECORD_TIME)
     _require_table_in_use(table)
     available = active_chips(site.organization_id)  # read once: the $25 check and the lines
     if kind == TableInventory.Kind.OPENER:

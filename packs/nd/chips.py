@@ -7,7 +7,8 @@ through `cardroom.chip_rules`.
 from types import MappingProxyType
 
 from cardroom.chip_rules import ChipLaw
-from cardroom.rules import HOUSE_CONTROL, ChipSpec
+from cardroom.rules import ChipSpec
+from core.rules import HOUSE_CONTROL
 
 from .core import CITATIONS
 

@@ -18,6 +18,6 @@ CITATIONS: dict[str, str] = {
     "core.retention": "ND 99-01.3-08-16",
     "core.retention_short": "ND 99-01.3-08-16(1)(h)",
     # 08-16(1)(g): the summaries of a quarter's activity reconcile to the tax return; closed
-    # books protect them (keeping them closed is the product's control: `cardroom.closing`).
+    # books protect them (keeping them closed is the product's control: `core.closing`).
     "core.summaries_reconcile": "ND 99-01.3-08-16(1)(g)",
 }

@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from cardroom.pdf import data_table, para
 from compliance.models import Alert, AlertStep
 from compliance.queries import ALERTS, status_of
+from core.pdf import data_table, para
 
 from .. import rules as report_rules
 from ..columns import DATE, Column

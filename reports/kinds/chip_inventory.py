@@ -9,8 +9,8 @@ from reportlab.platypus import Spacer
 from cage.calculations import lines_total_cents
 from cage.queries import ChipsOutstanding, chip_inventory_log, chips_outstanding
 from cage.rules import INVENTORY_LOG
-from cardroom.money import cents_to_decimal, format_money
-from cardroom.pdf import data_table, landscape_frame_width, para, single_line_width
+from core.money import cents_to_decimal, format_money
+from core.pdf import data_table, landscape_frame_width, para, single_line_width
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, Column

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reportlab.platypus import PageBreak
 
-from cardroom.pdf import para
+from core.pdf import para
 from counts.pdf import CountSheet, SheetBox, build_count_sheets, count_sheet_story
 from counts.rules import COUNT_RECORDS
 from packs import RevenueModel

@@ -20,9 +20,9 @@ from accounting.published import (
     summary_game_lines,
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
-from cardroom.moments import LATE_ENTRY
-from cardroom.money import format_ratio
-from cardroom.pdf import data_table, format_generated_at, para
+from core.moments import LATE_ENTRY
+from core.money import format_ratio
+from core.pdf import data_table, format_generated_at, para
 from floor.queries import LateEntry, carried_items, late_entries
 
 from .. import rules as report_rules
@@ -51,7 +51,7 @@ class DailyReport:
     site: str
     days: tuple[DailySummary, ...]
     books: tuple[BooksCheck, ...] = ()  # each day's figures against its closed books, in the order of `days`
-    # Records of the period entered past the site's late entry threshold (cardroom.moments).
+    # Records of the period entered past the site's late entry threshold (core.moments).
     late: tuple[LateEntry, ...] = ()
     time_zone: str = "UTC"
     late_entry_minutes: int = 60

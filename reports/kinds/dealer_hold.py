@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from accounting.published import ZERO, Custody, DealerSummary, HoldBesideSite, summarize_dealers, table_days_and_shifts
 from accounting.rules import DEALER_FIGURES
-from cardroom.money import format_money, format_ratio
-from cardroom.pdf import data_table, para
+from core.money import format_money, format_ratio
+from core.pdf import data_table, para
 from packs import RevenueModel
 
 from .. import rules as report_rules

@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 from accounting.published import ShiftFigures, shift_figures
 from accounting.rules import DEALER_FIGURES, DEALER_HOLD
-from cardroom.money import format_money, format_ratio
-from cardroom.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
+from core.money import format_money, format_ratio
+from core.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
 from packs import RevenueModel
 
 from .. import rules as report_rules

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from cardroom.access import ReadRule
 from cardroom.models import Game, Jurisdiction, Role, Table
-from cardroom.money import format_money
-from cardroom.pdf import para
+from core.money import format_money
+from core.pdf import para
 from packs import pack_for
 from packs.nd import tables as nd_pack
 from packs.ny import tables as ny_pack

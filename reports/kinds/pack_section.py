@@ -5,7 +5,7 @@ receipts, prizes and net. Nothing for a drop pack, whose figures are the report 
 from reportlab.platypus import Spacer
 
 from accounting.rules import SESSION_GAME, TABLE_FEES
-from cardroom.pdf import data_table, para
+from core.pdf import data_table, para
 
 
 def _grid(title: str, rows: list, total: list | None = None) -> list:

@@ -29,9 +29,9 @@ from accounting.published import (
     tax_return,
 )
 from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES
-from cardroom.money import format_money, format_ratio
-from cardroom.pdf import data_table, para
-from cardroom.periods import Quarter
+from core.money import format_money, format_ratio
+from core.pdf import data_table, para
+from core.periods import Quarter
 
 from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, names

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
 
-from cardroom.pdf import data_table, format_clock, para
+from core.pdf import data_table, format_clock, para
 from floor.queries import slip_register
 from floor.rules import SLIP_REGISTER
 from packs import RevenueModel
@@ -28,7 +28,7 @@ class RegisterLine:
     amount_cents: int | None = None
     prepared: str = ""  # initials and time
     void: str = ""  # initials and reason of the VOID
-    entered_late: str = ""  # when a slip entered late was entered (cardroom.moments)
+    entered_late: str = ""  # when a slip entered late was entered (core.moments)
     prepared_by: str = ""  # initials (for the CSV and XLSX)
     prepared_at: datetime | None = None  # in the site's time zone
 

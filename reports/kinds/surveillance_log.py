@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from reportlab.platypus import Spacer
 
-from cardroom.pdf import data_table, para
+from core.pdf import data_table, para
 from surveillance.models import ReviewEntry, ReviewLogEntry, ReviewProgram, ReviewTask
 from surveillance.queries import active_entries, program_ended_on
 from surveillance.rules import REVIEW_MIN_FOOTAGE, SURVEILLANCE_RECORDS

@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 from reportlab.platypus import Spacer
 
 from accounting.rules import TOURNAMENT_PLAY
-from cardroom.money import format_money
-from cardroom.pdf import data_table, format_clock, para
+from core.money import format_money
+from core.pdf import data_table, format_clock, para
 from tournaments import queries
 from tournaments.models import Tournament
 from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT_RECORDS

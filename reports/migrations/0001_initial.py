@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 from django.conf import settings
-import cardroom.appendonly
+import core.appendonly
 from django.db import migrations, models
 
 
@@ -57,5 +57,5 @@ class Migration(migrations.Migration):
             model_name='reportrun',
             index=models.Index(fields=['organization', 'requested_at'], name='reports_rep_organiz_51af5a_idx'),
         ),
-        cardroom.appendonly.AppendOnly("reportfile"),
+        core.appendonly.AppendOnly("reportfile"),
     ]

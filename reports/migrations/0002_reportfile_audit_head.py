@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -28,5 +28,5 @@ class Migration(migrations.Migration):
             field=models.PositiveBigIntegerField(blank=True, null=True),
         ),
         # SQLite rebuilds the table to add a column with a default, dropping its triggers.
-        cardroom.appendonly.AppendOnly("reportfile"),
+        core.appendonly.AppendOnly("reportfile"),
     ]

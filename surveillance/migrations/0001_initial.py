@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import simple_history.models
-import cardroom.appendonly
+import core.appendonly
 from django.conf import settings
 from django.db import migrations, models
 
@@ -308,18 +308,18 @@ class Migration(migrations.Migration):
             model_name='vendorpurchase',
             constraint=models.CheckConstraint(condition=models.Q(('deferred_cents__lte', models.F('price_cents'))), name='vendor_deferred_not_above_price'),
         ),
-        cardroom.appendonly.AppendOnly("surveillancestatus"),
-        cardroom.appendonly.AppendOnly("equipmentchange"),
-        cardroom.appendonly.AppendOnly("samplesubmission"),
-        cardroom.appendonly.AppendOnly("sampleevaluation"),
-        cardroom.appendonly.AppendOnly("vendorpurchase"),
-        cardroom.appendonly.AppendOnly("recording"),
-        cardroom.appendonly.AppendOnly("recordingaccess"),
-        cardroom.appendonly.AppendOnly("reviewlogentry"),
-        cardroom.appendonly.AppendOnly("outage"),
-        cardroom.appendonly.AppendOnly("outagerepair"),
-        cardroom.appendonly.AppendOnly("reviewprogram"),
-        cardroom.appendonly.AppendOnly("reviewprogramclosure"),
-        cardroom.appendonly.AppendOnly("reviewtask"),
-        cardroom.appendonly.AppendOnly("reviewentry"),
+        core.appendonly.AppendOnly("surveillancestatus"),
+        core.appendonly.AppendOnly("equipmentchange"),
+        core.appendonly.AppendOnly("samplesubmission"),
+        core.appendonly.AppendOnly("sampleevaluation"),
+        core.appendonly.AppendOnly("vendorpurchase"),
+        core.appendonly.AppendOnly("recording"),
+        core.appendonly.AppendOnly("recordingaccess"),
+        core.appendonly.AppendOnly("reviewlogentry"),
+        core.appendonly.AppendOnly("outage"),
+        core.appendonly.AppendOnly("outagerepair"),
+        core.appendonly.AppendOnly("reviewprogram"),
+        core.appendonly.AppendOnly("reviewprogramclosure"),
+        core.appendonly.AppendOnly("reviewtask"),
+        core.appendonly.AppendOnly("reviewentry"),
     ]

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 
-import cardroom.appendonly
+import core.appendonly
 from django.conf import settings
 from django.db import migrations, models
 
@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        cardroom.appendonly.KeepAppendOnly("surveillancestatus"),
+        core.appendonly.KeepAppendOnly("surveillancestatus"),
         migrations.AddField(
             model_name='surveillancestatus',
             name='operational_due_on',
@@ -47,6 +47,6 @@ class Migration(migrations.Migration):
             },
         ),
         # The nullable recorded_by rebuilds the status table on SQLite: its triggers again.
-        cardroom.appendonly.KeepAppendOnly("surveillancestatus"),
-        cardroom.appendonly.AppendOnly("premisessuccession"),
+        core.appendonly.KeepAppendOnly("surveillancestatus"),
+        core.appendonly.AppendOnly("premisessuccession"),
     ]

@@ -2,10 +2,20 @@
 
 from django.db import migrations, models
 
-from cardroom.appendonly import AppendOnly, KeepAppendOnly
-from cardroom.moments import backfill_entered_at
+from core.appendonly import AppendOnly, KeepAppendOnly
+from core.moments import backfill_entered_at as backfill
 
-# The review log keeps when the review happened and when it was entered (cardroom.moments).
+
+def backfill_entered_at(app_label, model_name, occurred_field, append_only=True):
+    """This migration's step: its historical model, read from the migration state, backfilled
+    (core.moments.backfill_entered_at)."""
+
+    def forwards(apps, schema_editor):
+        backfill(apps.get_model(app_label, model_name), occurred_field, schema_editor, append_only)
+
+    return forwards
+
+# The review log keeps when the review happened and when it was entered (core.moments).
 # Rows from before were entered live: entered_at = reviewed_at. Adding a column with a default
 # rebuilds the table on SQLite, so the append-only triggers are installed again.
 

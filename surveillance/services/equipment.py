@@ -8,10 +8,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.audit import record_event, snapshot
 from cardroom.models import Site, Table
-from cardroom.money import format_money
-from cardroom.rules import HOUSE_CONTROL
+from core.audit import record_event, snapshot
+from core.money import format_money
+from core.rules import HOUSE_CONTROL
 
 from ..models import Equipment, EquipmentChange, SampleEvaluation, SampleSubmission, VendorPurchase
 from ..rules import SAMPLE_DUE, SAMPLE_EVALUATION_FORM, STAFF_ROLES, VENDOR_DEFERRED_SHARE

@@ -7,10 +7,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import moments
 from cardroom.access import require_role
 from cardroom.models import Table
-from cardroom.rules import HOUSE_CONTROL
+from core import moments
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import Equipment, Outage, OutageRepair

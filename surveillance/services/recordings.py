@@ -6,14 +6,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import moments
 from cardroom.access import access_for
 from cardroom.models import Employee, EmploymentType, Site, Table
+from core import acts, moments
 
 from .. import queries, rules
 from ..models import Equipment, Recording, RecordingAccess
 from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS_ROLES
-from .steps import _acting_employee, _append, _same_site
+from .steps import _append, _same_site
 
 
 def may_handle_video(employee: Employee, site: Site) -> bool:
@@ -47,8 +47,8 @@ def record_recording(
     closes (08-04(5)(b)); a second recorder in sequence overlaps the first by 10 minutes
     (08-04(5)(c)). Kept 30 days (08-04(6)): `release_on` is the first day it may be released."""
     site = table.site
-    operated_by = operated_by or _acting_employee(acting_user)
-    _require_video_handler(_acting_employee(acting_user), site, "record a recording")
+    operated_by = operated_by or acts.acting_employee_of(acting_user)
+    _require_video_handler(acts.acting_employee_of(acting_user), site, "record a recording")
     _require_video_handler(operated_by, site, "start or stop a recording")
     started_at = moments.occurred_at(site, started_at, field="started_at", books=False, what="a recording")
     stopped_at = moments.occurred_at(site, stopped_at, field="stopped_at", books=False, what="a recording")
@@ -111,8 +111,8 @@ def record_video_access(
 ) -> RecordingAccess:
     """Log who accessed a recording unit, camera or stored video (ND 99-01.3-08-04(5)(a)); any
     other person is refused."""
-    accessed_by = accessed_by or _acting_employee(acting_user)
-    _require_video_handler(_acting_employee(acting_user), site, "log access to video")
+    accessed_by = accessed_by or acts.acting_employee_of(acting_user)
+    _require_video_handler(acts.acting_employee_of(acting_user), site, "log access to video")
     _require_video_handler(accessed_by, site, "access a recording unit, camera or stored video")
     _same_site(table, site)
     accessed_at = moments.occurred_at(site, accessed_at, field="accessed_at", books=False, what="an access")

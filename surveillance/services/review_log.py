@@ -5,15 +5,15 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from cardroom import moments
 from cardroom.access import require_role
 from cardroom.models import Table
-from cardroom.rules import HOUSE_CONTROL
+from core import acts, moments
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewLogEntry
 from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW
-from .steps import _acting_employee, _append
+from .steps import _append
 
 
 def add_review_log_entry(
@@ -62,7 +62,7 @@ def add_review_log_entry(
             unobstructed_view=unobstructed_view,
             clear_picture=clear_picture,
             notes=notes,
-            reviewed_by=_acting_employee(acting_user),
+            reviewed_by=acts.acting_employee_of(acting_user),
             reviewed_at=reviewed_at,
             corrects=corrects,
         )

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import require_gaming_manager, require_role
 from cardroom.models import Employee, Site, Table
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask

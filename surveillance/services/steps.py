@@ -1,11 +1,10 @@
 """Steps the surveillance services share: saving an append-only record with its audit event,
-the acting employee, a table of the site."""
+a table of the site (the acting employee is core.acts's)."""
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 
-from cardroom.access import NOT_AN_EMPLOYEE, access_for
-from cardroom.audit import record_site_event
-from cardroom.models import Employee, Site, Table
+from cardroom.models import Site, Table
+from core.audit import record_site_event
 
 
 def _append(obj, *, acting_user, site: Site, action: str):
@@ -14,13 +13,6 @@ def _append(obj, *, acting_user, site: Site, action: str):
     obj.save()
     record_site_event(acting_user, f"surveillance.{action}", obj, site)
     return obj
-
-
-def _acting_employee(acting_user) -> Employee:
-    employee = access_for(acting_user).employee
-    if employee is None:
-        raise PermissionDenied(NOT_AN_EMPLOYEE)
-    return employee
 
 
 def _same_site(table: Table | None, site: Site, field: str = "table") -> None:

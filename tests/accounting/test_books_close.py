@@ -10,9 +10,9 @@ from django.db import DatabaseError, connection, transaction
 from accounting import frozen, rules, services, summaries
 from accounting.models import Adjustment, BooksClose
 from cage.queries import books_closed as cage_books_closed
-from cardroom.audit import AuditEvent
 from cardroom.models import Role
-from cardroom.periods import Quarter
+from core.audit import AuditEvent
+from core.periods import Quarter
 from tests.factories import TableFactory
 
 DAY = date(2026, 8, 14)

@@ -11,7 +11,7 @@ from accounting import day_figures, dealer_hold, summaries
 from accounting.models import DayFigures
 from benchmarks.pages import load_nights
 from cardroom.models import Site
-from cardroom.periods import Quarter
+from core.periods import Quarter
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

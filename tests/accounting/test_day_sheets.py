@@ -10,7 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting import summaries
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from counts import services as counts
 from counts.models import CountEntry, CountSession, CountSignature, Drop, DropRemoval
 from floor import services as floor

@@ -12,7 +12,7 @@ def test_the_demo_files_the_previous_quarter_at_every_site_with_one_amendment(db
     from accounting.models import Adjustment, QuarterFiling
     from accounting.services import close_books
     from cardroom.demo import load_demo
-    from cardroom.periods import Quarter
+    from core.periods import Quarter
     from floor.demo import mark_built
     from floor.models import GamingDay
     from tests.accounting.scenario import Scenario

@@ -12,7 +12,7 @@ import time_machine
 from accounting import api_figures, books, frozen, services, summaries
 from accounting.models import BooksClose
 from cardroom.models import Role
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from tests.factories import OrganizationFactory, SiteFactory, TableFactory
 
 DAY = date(2026, 8, 14)

@@ -8,7 +8,7 @@ import pytest
 from accounting import figures, services, summaries
 from accounting.figures import Custody
 from cardroom.models import Role
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from tests.factories import TableFactory
 
 Q3 = Quarter(2026, 3)

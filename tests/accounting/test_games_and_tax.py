@@ -9,9 +9,10 @@ import pytest
 
 from accounting import figures, services, summaries
 from accounting.models import OtherGamesAgp
-from cardroom.models import AuditEvent, Role
-from cardroom.periods import Quarter
+from cardroom.models import Role
 from compliance.thresholds import ensure_seeded
+from core.models import AuditEvent
+from core.periods import Quarter
 from tests.accounting.scenario import Scenario
 from tests.factories import SiteFactory, TableFactory
 

@@ -16,10 +16,10 @@ from django.db import DatabaseError, connection, transaction
 from accounting import books, figures, services, summaries
 from accounting.models import BooksClose, QuarterFiling
 from cage import services as cage
-from cardroom.audit import AuditEvent
 from cardroom.models import Role
-from cardroom.money import format_money
-from cardroom.periods import Quarter
+from core.audit import AuditEvent
+from core.money import format_money
+from core.periods import Quarter
 from floor import services as floor_services
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory

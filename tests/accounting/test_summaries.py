@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from accounting import summaries
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
 

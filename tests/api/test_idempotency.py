@@ -9,9 +9,10 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from cardroom import limits
-from cardroom.models import IdempotentRequest, Role
-from cardroom.tokens import issue_token
+from cardroom.models import Role
+from core import limits
+from core.models import IdempotentRequest
+from core.tokens import issue_token
 from floor import services
 from floor.models import Slip
 from tests.floor.conftest import FILL, TRAY

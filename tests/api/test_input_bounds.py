@@ -1,4 +1,4 @@
-"""Bad input is bounded and answered 400 naming the field (cardroom.limits, house controls):
+"""Bad input is bounded and answered 400 naming the field (core.limits, house controls):
 each case below was a server error before (OverflowError, DataError, RecursionError,
 FieldError or ValueError)."""
 
@@ -7,8 +7,8 @@ import json
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom import limits
 from cardroom.models import Employee, Role, Site
+from core import limits
 from counts.models import CountSession
 from counts.services import parse_currency
 from floor.models import Slip
@@ -126,7 +126,7 @@ def test_an_unknown_api_url_answers_json(client_for, manager):
 def test_the_browser_forms_share_the_bounds():
     from django import forms
 
-    from cardroom.forms import BookDateField, CentsField
+    from core.forms import BookDateField, CentsField
 
     assert CentsField().clean("10000000.00") == limits.MAX_AMOUNT_CENTS
     for value in ("10000000.01", "-10000000.01", "1" * 25):

@@ -3,8 +3,8 @@ boolean is a 400 naming the field, never truncated to another row's id (cardroom
 
 import pytest
 
-from cardroom import limits
 from cardroom.models import Membership, Role, Table
+from core import limits
 from floor.models import Slip
 from tests.floor.conftest import FILL
 

@@ -7,8 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from cardroom import limits
 from cardroom.models import Employee
+from core import limits
 from tests.api.demo import load_short_demo
 from tests.factories import TableFactory
 

@@ -4,8 +4,8 @@ does not exist: an empty page, never an error that tells the two apart."""
 import pytest
 from rest_framework.test import APIClient
 
-from cardroom import limits
 from cardroom.models import Employee, Role
+from core import limits
 from tests.api.demo import load_short_demo
 from tests.api.test_list_queries import list_paths
 from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make_person

@@ -6,7 +6,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from cardroom.access import access_for
-from cardroom.models import AuditEvent, Employee, Organization, Role
+from cardroom.models import Employee, Organization, Role
+from core.models import AuditEvent
 
 NEW = {
     "name": "Valley Boosters",

@@ -7,8 +7,8 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
-from cardroom.api import StrictInputMixin
 from cardroom.models import Role
+from core.api import StrictInputMixin
 
 
 def request_serializers():

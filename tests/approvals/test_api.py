@@ -9,7 +9,8 @@ import time_machine
 
 from approvals.demo import DDM_APPROVAL, DDM_CONTROLS, DDM_TABLE_SETTINGS, SHUFFLER
 from approvals.models import GameApproval, InternalControls, PayTable, TableGame
-from cardroom.models import AuditEvent, Role, Table
+from cardroom.models import Role, Table
+from core.models import AuditEvent
 from tests.factories import TableFactory
 
 from .conftest import HOUSE_CONTROLS

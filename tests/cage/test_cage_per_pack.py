@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from cage import services
-from cardroom.appendonly import ImmutableRecordError
 from cardroom.retention import retain_until
+from core.appendonly import ImmutableRecordError
 from reports.models import ReportRun
 from surveillance.models import SurveillanceStatus
 

@@ -6,8 +6,8 @@ from django.utils import timezone
 
 from cage.demo import extend_demo
 from cage.models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, Iou
-from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
+from core.audit import verify_chain
 from floor.demo import mark_built
 
 from .conftest import make_gaming_day

@@ -7,7 +7,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from cage import services
 from cage.models import Iou, IouRepayment
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 
 from .conftest import DAY
 

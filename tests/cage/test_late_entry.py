@@ -1,5 +1,5 @@
 """Paper-first entry at the cage: bank counts, IOUs, redemptions and tips accept the moment
-they happened (cardroom.moments) and keep when they were entered."""
+they happened (core.moments) and keep when they were entered."""
 
 from datetime import datetime
 

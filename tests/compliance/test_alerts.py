@@ -6,10 +6,11 @@ from django.core import mail
 from django.core.management import call_command
 from django.db import connection
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
 from compliance import services
 from compliance.models import Alert, AlertStep, Notification
 from compliance.rules import Finding
+from core.models import AuditEvent
 
 
 def finding(site, **overrides):
@@ -73,7 +74,7 @@ def test_an_alert_is_append_only_in_the_database(alert):
 @pytest.mark.django_db(transaction=True)
 def test_opening_an_alert_e_mails_the_gaming_managers_once(site, cast, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    from cardroom.celery import app
+    from config.celery import app
 
     app.conf.task_always_eager = True
     try:
@@ -244,7 +245,7 @@ def test_an_alert_opened_is_one_audit_event_that_covers_its_row(site, cast, batc
     """The alert's row event is its opening (`alert.opened`, Alert.audit_created_action): at its
     site, with the row's values and digest, which the audit verification checks; no second
     event beside it."""
-    from cardroom.audit_verify import verify
+    from core.audit_verify import verify
 
     if batch:
         opened, _ = services.open_alerts([finding(site), finding(site, subject="fill:3")],

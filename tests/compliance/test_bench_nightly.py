@@ -5,8 +5,9 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from cardroom.models import AuditCheckpoint, Organization
+from cardroom.models import Organization
 from compliance.models import SlipSeriesCheckpoint
+from core.models import AuditCheckpoint
 
 
 @pytest.mark.django_db

@@ -7,11 +7,12 @@ from datetime import date, timedelta
 
 from django.db import connection
 
-from cardroom.models import AuditEvent, Role
-from cardroom.periods import Quarter
+from cardroom.models import Role
 from compliance.engine import run_day_checks, run_quarter_rules
 from compliance.models import Alert
 from compliance.services import ALERT_BATCH
+from core.models import AuditEvent
+from core.periods import Quarter
 from floor.models import Slip, SlipStep
 
 from .test_providers import make_day

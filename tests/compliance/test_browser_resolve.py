@@ -10,10 +10,11 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
 from compliance import services
 from compliance.queries import status_of
 from compliance.rules import Finding
+from core.models import AuditEvent
 from tests.browser_support import login, logout
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")

@@ -7,10 +7,11 @@ from datetime import UTC, date, datetime
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
 from compliance import notifications, services
 from compliance.models import AlertStep, ComplianceRun
 from compliance.rules import Finding
+from core.models import AuditEvent
 
 
 def open_alert(site, **overrides):

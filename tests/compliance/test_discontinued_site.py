@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from cardroom.models import AuditEvent
 from compliance import rules
 from compliance.engine import run_day_checks
+from core.models import AuditEvent
 
 STOPPED = date(2026, 10, 1)
 

@@ -12,14 +12,14 @@ from django.conf import settings
 from django.db import transaction
 
 from accounting import summaries
-from cardroom.celery import app
 from cardroom.models import Role
-from cardroom.periods import Quarter
 from compliance import providers, services
 from compliance.engine import run_quarter_rules, run_scan
 from compliance.mail import MAIL_PRIORITY
 from compliance.models import Alert, Notification
 from compliance.tasks import fan_out, largest_first, organization_chunks
+from config.celery import app
+from core.periods import Quarter
 from tests.accounting.scenario import Scenario
 from tests.compliance.test_alerts import finding
 from tests.compliance.test_providers import make_day, make_slip
@@ -204,7 +204,7 @@ def test_a_chunk_runs_with_its_planner_settings_on_postgresql_and_leaves_them_as
 
 def test_a_worker_reserves_one_task_at_a_time():
     """A chunk runs for seconds: a worker holding several would leave the others idle at the end."""
-    from cardroom.celery import app
+    from config.celery import app
 
     assert app.conf.worker_prefetch_multiplier == 1
     assert app.conf.task_acks_late is True

@@ -10,9 +10,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from cardroom.periods import Quarter
 from compliance import rules
 from compliance.labels import FIGURES, figure_rows
+from core.periods import Quarter
 
 Q3 = Quarter(2026, 3)
 NOW = datetime(2026, 11, 18, 12, tzinfo=UTC)

@@ -7,9 +7,9 @@ from datetime import date
 
 import pytest
 
-from cardroom.periods import Quarter
 from compliance import engine
 from compliance.engine import run_quarter_rules
+from core.periods import Quarter
 from packs import Rule, get_pack
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory

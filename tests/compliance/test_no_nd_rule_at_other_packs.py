@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from cage import services as cage
 from cardroom.models import Role
-from cardroom.periods import Quarter
 from compliance import tasks
 from compliance.models import Alert
+from core.periods import Quarter
 from counts import services as counts
 from floor import services as floor
 from packs import RevenueModel, pack_for

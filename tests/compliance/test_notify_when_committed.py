@@ -21,7 +21,7 @@ class Boom(Exception):
 
 @pytest.fixture
 def eager_tasks(settings):
-    from cardroom.celery import app
+    from config.celery import app
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
     app.conf.task_always_eager = True

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from cardroom.middleware import SESSION_KEY
+from cardroom.access import SESSION_KEY
 
 
 def rules_section(client, site):

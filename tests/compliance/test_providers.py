@@ -5,9 +5,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from cardroom.models import Role
-from cardroom.periods import Quarter
 from compliance.engine import run_day_checks
 from compliance.models import Alert
+from core.periods import Quarter
 from floor.models import GamingDay, GamingDayClose, Slip, SlipStep
 
 

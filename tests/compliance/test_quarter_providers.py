@@ -6,8 +6,8 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from cardroom.models import Role
-from cardroom.periods import Quarter
 from compliance.engine import run_day_checks, run_quarter_rules
+from core.periods import Quarter
 from surveillance.models import ReviewProgram, SurveillanceStatus
 from tests.accounting.scenario import shift
 from tests.factories import TableFactory

@@ -11,9 +11,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from cardroom.models import Role, Table
-from cardroom.periods import Quarter
 from compliance import providers, rules
 from compliance.thresholds import ThresholdBook
+from core.periods import Quarter
 from floor.models import DealerShift, TableInventory
 from surveillance import coverage, queries, special_events
 from surveillance.models import Recording, SurveillanceStatus

@@ -4,9 +4,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from cardroom.periods import Quarter
 from compliance import rules
 from compliance.rules import OutageRecord, QuarterFigures, ShiftRecord
+from core.periods import Quarter
 
 Q3 = Quarter(2026, 3)
 

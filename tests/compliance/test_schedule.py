@@ -42,5 +42,5 @@ def test_the_compliance_runs_come_from_the_beat_schedule_soonest_first():
 
 
 def test_a_schedule_without_compliance_runs_has_none():
-    schedule = {"other": {"task": "cardroom.tasks.verify_audit_log", "schedule": crontab(hour=1, minute=0)}}
+    schedule = {"other": {"task": "core.tasks.verify_audit_log", "schedule": crontab(hour=1, minute=0)}}
     assert next_runs(datetime(2026, 11, 18, tzinfo=UTC), schedule) == []

@@ -8,11 +8,12 @@ from django.core.mail.backends.locmem import EmailBackend
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cardroom import audit
-from cardroom.audit_verify import verify
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
 from compliance import notifications, services
 from compliance.models import Notification
+from core import audit
+from core.audit_verify import verify
+from core.models import AuditEvent
 from tests.factories import OrganizationFactory, SiteFactory, make_person
 
 from .test_alerts import finding
@@ -103,7 +104,7 @@ def test_a_mail_that_fails_keeps_the_rows_of_those_sent_and_a_retry_sends_the_re
 
 class NotesTheChainLocks(EmailBackend):
     """Records, as each mail goes, the chains this transaction has appended to (and so holds
-    the lock of, cardroom.audit): none, when the rows' events wait for the end."""
+    the lock of, core.audit): none, when the rows' events wait for the end."""
 
     held = []
 

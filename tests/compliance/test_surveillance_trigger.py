@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 
 from cardroom.models import Role
-from cardroom.periods import Quarter
 from compliance.engine import run_day_checks, run_quarter_rules
+from core.periods import Quarter
 from floor.models import DealerShift
 from surveillance import services
 from surveillance.models import Recording, SurveillanceStatus

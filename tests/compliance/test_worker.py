@@ -6,10 +6,10 @@ from datetime import date
 import pytest
 from celery.contrib.testing.worker import start_worker
 
-from cardroom.celery import app
 from cardroom.models import Role
 from compliance.models import Alert
 from compliance.tasks import run_daily_checks
+from config.celery import app
 from tests.compliance.test_providers import make_day, make_slip
 
 

@@ -22,7 +22,7 @@ from cardroom import services as cardroom_services
 from cardroom.chip_rules import default_spec
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import ChipDenomination, Employee, Organization, Role, Site, Table
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from packs.nd.chips import SPECS as CHIP_SPECS
 
 HOUSE_COLOURS = ("yellow", "white", "pink", "red", "green", "black")

@@ -8,18 +8,9 @@ from django.forms import ModelChoiceField
 
 from cardroom import services
 from cardroom.admin import AppendOnlyAdmin, OrgScopedAdmin, SharedReferenceAdmin, SuperuserOnly
-from cardroom.models import (
-    AuditEvent,
-    ChipDenomination,
-    Employee,
-    EmployeeRelation,
-    Membership,
-    Organization,
-    Role,
-    Site,
-    Table,
-)
+from cardroom.models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Role, Site, Table
 from compliance.models import Threshold
+from core.models import AuditEvent
 from counts import services as count_services
 from counts.models import CountSettings, DropBox
 from floor import services as floor_services

@@ -11,7 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from cardroom import lockouts, pins
-from cardroom.models import AuditEvent, Role, SigningPin, Station
+from cardroom.models import Role, SigningPin, Station
+from core.models import AuditEvent
 from tests.conftest import ALL_ROLES
 from tests.factories import PASSWORD, make_person
 from tests.page_support import as_user, assert_opens_only_for, lock_login, page

@@ -4,7 +4,7 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from cardroom.appendonly import AppendOnlyModel, installed_trigger_names
+from core.appendonly import AppendOnlyModel, installed_trigger_names
 
 
 def append_only_models():
@@ -12,7 +12,7 @@ def append_only_models():
 
 
 def test_the_audit_log_is_among_the_append_only_models():
-    assert "cardroom.auditevent" in {m._meta.label_lower for m in append_only_models()}
+    assert "core.auditevent" in {m._meta.label_lower for m in append_only_models()}
 
 
 @pytest.mark.django_db
@@ -29,7 +29,7 @@ def test_every_append_only_model_has_its_triggers(model):
 
 
 def covered_models():
-    from cardroom.audit_rows import covered_models as models
+    from core.audit_rows import covered_models as models
 
     return models()
 
@@ -42,7 +42,7 @@ def test_every_append_only_model_but_the_audit_log_is_covered_by_row_events():
 
 @pytest.mark.parametrize("model", covered_models(), ids=lambda m: m._meta.db_table)
 def test_every_covered_model_has_a_path_to_its_organization(model):
-    from cardroom.audit_rows import model_organization_path
+    from core.audit_rows import model_organization_path
 
     path = model_organization_path(model)
     target = model

@@ -1,4 +1,4 @@
-"""Many append-only rows at once go by COPY on PostgreSQL (cardroom.appendonly: COPY_ROWS):
+"""Many append-only rows at once go by COPY on PostgreSQL (core.appendonly: COPY_ROWS):
 the rows, their ids and their audit events are those an INSERT gives, and the guards hold."""
 
 from datetime import date
@@ -8,10 +8,10 @@ from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cardroom.appendonly import COPY_ROWS, ImmutableRecordError
-from cardroom.audit_verify import verify
-from cardroom.models import AuditEvent
 from compliance.models import Alert
+from core.appendonly import COPY_ROWS, ImmutableRecordError
+from core.audit_verify import verify
+from core.models import AuditEvent
 
 pytestmark = pytest.mark.django_db
 

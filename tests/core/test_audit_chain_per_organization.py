@@ -8,10 +8,11 @@ from django.core.management.base import CommandError
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from cardroom.appendonly import drop_trigger_sql, trigger_sql
-from cardroom.audit import COPY_EVENTS, appended_at_end, chain_name, record_event, verify_chain
-from cardroom.audit_anchors import anchor_chains
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.appendonly import drop_trigger_sql, trigger_sql
+from core.audit import COPY_EVENTS, appended_at_end, chain_name, record_event, verify_chain
+from core.audit_anchors import anchor_chains
+from core.models import AuditEvent
 from floor import services as floor
 from floor.models import Slip, SlipLine
 from tests.factories import OrganizationFactory, SiteFactory, make_person

@@ -4,9 +4,9 @@ the head it reached); `--full` re-verifies everything."""
 import pytest
 
 from cardroom import services
-from cardroom.audit import verify_chain
-from cardroom.audit_anchors import anchor_chains
-from cardroom.models import AuditCheckpoint, AuditEvent
+from core.audit import verify_chain
+from core.audit_anchors import anchor_chains
+from core.models import AuditCheckpoint, AuditEvent
 
 from .test_audit_log import _tamper
 
@@ -122,7 +122,7 @@ def test_the_incremental_pass_reads_each_chain_from_its_checkpoint_not_all_histo
 
 
 def test_a_row_event_naming_a_table_no_longer_append_only_is_reported(site, monkeypatch):
-    from cardroom import audit_rows, audit_verify
+    from core import audit_rows, audit_verify
 
     from .test_audit_tamper import FILL, _floor, floor
 

@@ -6,9 +6,9 @@ from django.core.management.base import CommandError
 from django.db import IntegrityError, connection, transaction
 
 from cardroom import services
-from cardroom.appendonly import ImmutableRecordError, drop_trigger_sql, trigger_sql
-from cardroom.audit import verify_chain
-from cardroom.models import AuditEvent
+from core.appendonly import ImmutableRecordError, drop_trigger_sql, trigger_sql
+from core.audit import verify_chain
+from core.models import AuditEvent
 
 
 @pytest.fixture
@@ -95,7 +95,7 @@ def test_verify_audit_log_names_a_missing_event(three_events):
 
 
 def test_record_event_refuses_to_run_outside_a_transaction(manager, transactional_db):
-    from cardroom.audit import record_event
+    from core.audit import record_event
 
     with pytest.raises(RuntimeError, match="inside the transaction"):
         record_event(actor=manager.user, action="x", object_type="y", object_id="1")

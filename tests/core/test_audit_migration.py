@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from cardroom.audit import GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name, verify_chain
-from cardroom.audit_rows import ROW_BASELINE
-from cardroom.models import AuditEvent
+from core.audit import GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name, verify_chain
+from core.audit_rows import ROW_BASELINE
+from core.models import AuditEvent
 
 BEFORE = [("cardroom", "0002_table_disclosure_rules")]
 

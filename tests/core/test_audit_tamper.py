@@ -15,8 +15,9 @@ from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.utils import timezone
 
 from cardroom import services
-from cardroom.appendonly import GUARD_TABLE, ImmutableRecordError, drop_trigger_sql, trigger_sql
-from cardroom.audit import (
+from cardroom.models import Role
+from core.appendonly import GUARD_TABLE, ImmutableRecordError, drop_trigger_sql, trigger_sql
+from core.audit import (
     GENESIS_HASH,
     LEGACY_CHAIN,
     canonical_content,
@@ -26,9 +27,9 @@ from cardroom.audit import (
     record_event,
     verify_chain,
 )
-from cardroom.audit_anchors import anchor_chains
-from cardroom.audit_rows import ROW_CREATED, canonical_row, covered_models, row_digest, row_fields
-from cardroom.models import AuditEvent, Role
+from core.audit_anchors import anchor_chains
+from core.audit_rows import ROW_CREATED, canonical_row, covered_models, row_digest, row_fields
+from core.models import AuditEvent
 from floor import services as floor
 from floor.calculations import business_date
 from floor.models import Slip, SlipLine, SlipStep

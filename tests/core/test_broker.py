@@ -1,4 +1,4 @@
-"""The embedded broker (cardroom.broker): a message appears in its queue folder only whole, so a
+"""The embedded broker (core.broker): a message appears in its queue folder only whole, so a
 worker polling the folder never reads a file still being written (kombu's own transport opens
 the final name first, and a worker once stopped on the empty message)."""
 
@@ -6,8 +6,8 @@ import os
 
 from kombu import Connection
 
-from cardroom import broker
-from cardroom.celery import app
+from config.celery import app
+from core import broker
 
 
 def _connection(folder):
@@ -19,7 +19,7 @@ def _connection(folder):
 
 
 def test_the_app_uses_this_transport_whenever_its_broker_is_the_filesystem():
-    assert app.conf.broker_transport == "cardroom.broker:Transport" or not app.conf.broker_url.startswith("filesystem")
+    assert app.conf.broker_transport == "core.broker:Transport" or not app.conf.broker_url.startswith("filesystem")
 
 
 def test_a_message_is_in_the_queue_folder_only_once_whole(tmp_path, monkeypatch):

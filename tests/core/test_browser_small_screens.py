@@ -19,9 +19,9 @@ from django.test import Client, override_settings
 from django.test.utils import setup_databases, teardown_databases
 from django.utils import timezone
 
-from cardroom.appendonly import set_guard_lifted
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import Employee, Site
+from core.appendonly import set_guard_lifted
 from floor import queries, services
 from floor.calculations import business_date
 from tests.browser_support import PHONE, login, on_screen, overflow, primary_buttons_off_screen

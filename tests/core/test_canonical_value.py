@@ -1,4 +1,4 @@
-"""A row's canonical values (cardroom.audit_rows.canonical_value) are what every row event
+"""A row's canonical values (core.audit_rows.canonical_value) are what every row event
 records and every verification compares, so a faster way to compute them must give exactly
 what the definition gives: the value's JSON form, kept as its SHA-256 when that JSON is longer
 than LONG_VALUE characters."""
@@ -12,8 +12,8 @@ from django.db import models
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardroom.audit import canonical_json
-from cardroom.audit_rows import LONG_VALUE, canonical_value
+from core.audit import canonical_json
+from core.audit_rows import LONG_VALUE, canonical_value
 
 
 def by_definition(field, value):

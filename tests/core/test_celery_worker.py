@@ -6,9 +6,9 @@ import time
 import pytest
 from celery.contrib.testing.worker import start_worker
 
-from cardroom.celery import app
-from cardroom.models import AuditEvent
-from cardroom.tasks import anchor_audit_log, verify_audit_log
+from config.celery import app
+from core.models import AuditEvent
+from core.tasks import anchor_audit_log, verify_audit_log
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from accounting import rules as accounting_rules
 from cage import rules as cage_rules
-from cardroom.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL
 from floor import rules as floor_rules
 from packs import get_pack
 

@@ -12,9 +12,9 @@ import pytest
 import simple_history
 from django.conf import settings
 
-from cardroom.csp import policy_header
 from cardroom.models import Role
 from cardroom.navigation import MENU
+from config.csp import policy_header
 from tests.browser_support import login
 from tests.conftest import ALL_ROLES
 

@@ -1,6 +1,6 @@
 """The management commands that work on the configured database say so in one line, with what
 to run, when that database is not migrated or cannot be read, instead of a traceback from their
-first query (cardroom.management.base.DatabaseCommand)."""
+first query (core.management.base.DatabaseCommand)."""
 
 import os
 import subprocess
@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.management import get_commands, load_command_class
 
-from cardroom.management.base import DatabaseCommand
+from core.management.base import DatabaseCommand
 
 ROOT = Path(settings.BASE_DIR)
 # Each builds and drops scratch databases of its own (a test database, a cached template).

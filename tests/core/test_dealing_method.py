@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from cardroom import services
-from cardroom.models import AuditEvent, Table
+from cardroom.models import Table
+from core.models import AuditEvent
 from tests.factories import TableFactory
 from tests.pack_setup import record_controls, record_licence
 

@@ -2,7 +2,7 @@
 
 import io
 
-from cardroom import demo_progress
+from core import demo_progress
 
 
 def _ticks():

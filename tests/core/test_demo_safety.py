@@ -20,9 +20,10 @@ from cage import services as cage
 from cage.models import BankCount
 from cage.queries import chip_book
 from cardroom.demo import foreign_organizations, load_demo
-from cardroom.models import AuditEvent, Organization, Site
+from cardroom.models import Organization, Site
 from cardroom.pack_demo import extend_demo as extend_packs
-from cardroom.periods import Quarter
+from core.models import AuditEvent
+from core.periods import Quarter
 from floor import services as floor
 from floor.calculations import business_date
 from floor.models import GamingDay, TableInventory

@@ -7,7 +7,7 @@ import pytest
 from django.apps import apps
 from django.contrib.staticfiles import finders
 
-from cardroom.checks import static_files_collected
+from core.checks import static_files_collected
 
 MANIFEST_STORAGE = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -11,8 +11,7 @@ from . import example_pack
 
 @pytest.fixture
 def example_site(site, monkeypatch):
-    monkeypatch.setitem(packs.registry.PACK_MODULES, example_pack.CODE, "tests.core.example_pack")
-    monkeypatch.setattr(packs.registry, "_PACKS", {})
+    monkeypatch.setitem(packs.registry.PACKS, example_pack.CODE, example_pack.PACK)
     site.jurisdiction = example_pack.CODE
     site.save()
     return site

@@ -1,31 +1,110 @@
-"""The hooks through which a higher layer answers a lower one (tests/core/test_layers.py):
-each is registered when the higher app loads, and answers conservatively until then."""
+"""The hooks through which a higher layer answers a lower one (.importlinter, core.hooks): every
+hook is in one registry, each is answered when the higher app loads, asking one that has no
+answer raises (none allows everything meanwhile), and startup fails while one is missing."""
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.checks import run_checks
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
-from cardroom import closing, wager_caps
-from floor import tips
+from cardroom import chip_rules, table_rules, wager_caps
+from core import citations, closing, figure_days, hooks
+from floor import open_items, tips
 from surveillance.services import check_wager_under_surveillance_caps
+
+# Every hook, who asks it and the app that answers it.
+EVERY_HOOK = {
+    "access": "cardroom",
+    "site_jurisdiction": "cardroom",
+    "citations": "packs",
+    "table_rules": "packs",
+    "chip_law": "packs",
+    "table_checks": "approvals",
+    "books_closed": "accounting",
+    "day_changed": "accounting",
+    "wager_cap": "surveillance",
+    "tip_status": "cage",
+    "tips_flag": "compliance",
+    "open_items": "counts",
+    "hold_thresholds": "compliance",
+}
+
+# How a lower layer asks each hook, through its own module (as the code does).
+ASKED = {
+    "access": lambda: hooks.ACCESS(object()),
+    "site_jurisdiction": lambda: hooks.SITE_JURISDICTION(1),
+    "citations": lambda: citations.stated("core.retention", "ND"),
+    "table_rules": lambda: table_rules.validate_table(object()),
+    "chip_law": lambda: chip_rules.law_at("ND"),
+    "table_checks": lambda: hooks.TABLE_CHECKS.answers(),
+    "books_closed": lambda: closing.closed_reason(1, date(2026, 11, 2)),
+    "day_changed": lambda: figure_days.day_changed(1, date(2026, 11, 2)),
+    "wager_cap": lambda: wager_caps.check_max_wager(object(), 10_000),
+    "tip_status": lambda: tips.tip_status(object(), object(), datetime(2026, 11, 2, tzinfo=UTC)),
+    "tips_flag": lambda: hooks.TIPS_FLAG.answers(),
+    "open_items": lambda: hooks.OPEN_ITEMS.answers(),
+    "hold_thresholds": lambda: hooks.HOLD_THRESHOLDS(),
+}
+
+
+@pytest.fixture
+def unanswered(monkeypatch):
+    """Forget a hook's answers for one test."""
+
+    def forget(name: str):
+        monkeypatch.setattr(hooks.HOOKS[name], "_answers", [])
+        return hooks.HOOKS[name]
+
+    return forget
+
+
+def test_the_registry_lists_every_hook_and_who_answers_it():
+    assert {name: hook.answered_by.split()[0] for name, hook in hooks.HOOKS.items()} == EVERY_HOOK
+    assert set(ASKED) == set(EVERY_HOOK)
+
+
+def test_every_hook_is_answered_once_the_apps_are_loaded():
+    assert hooks.missing() == []
+    assert [e for e in run_checks() if e.id == "core.E001"] == []
 
 
 def test_the_higher_apps_register_their_answers_when_they_load():
-    assert closing._reason is closed_reason
-    assert wager_caps._check is check_wager_under_surveillance_caps
-    assert tips._lookup is cage_tip_status
+    assert hooks.BOOKS_CLOSED._answers == [closed_reason]
+    assert hooks.WAGER_CAP._answers == [check_wager_under_surveillance_caps]
+    assert hooks.TIP_STATUS._answers == [cage_tip_status]
 
 
-def test_a_registered_wager_cap_refuses_through_the_hook(monkeypatch):
+@pytest.mark.parametrize("name", sorted(EVERY_HOOK))
+def test_a_hook_without_its_answer_refuses_to_answer(name, unanswered):
+    hook = unanswered(name)
+    with pytest.raises(ImproperlyConfigured) as refused:
+        ASKED[name]()
+    assert repr(name) in str(refused.value) and EVERY_HOOK[name] in str(refused.value)
+    assert hook in hooks.missing()
+
+
+def test_startup_fails_while_a_hook_is_missing(unanswered):
+    unanswered("books_closed")
+    errors = [e for e in run_checks() if e.id == "core.E001"]
+    assert len(errors) == 1 and "'books_closed'" in errors[0].msg and "accounting" in errors[0].hint
+    with pytest.raises(ImproperlyConfigured):
+        hooks.require_answers()
+
+
+def test_a_hook_is_declared_once():
+    with pytest.raises(ImproperlyConfigured):
+        hooks.declare("books_closed", asked_by="x", answered_by="y", answer="z")
+
+
+def test_a_registered_wager_cap_refuses_through_the_hook(unanswered):
     def two_dollars(table, max_wager_cents, at):
         if max_wager_cents > 200:
             raise ValidationError({"max_wager_cents": "ND 99-01.3-08-04(7): $2 at most."})
 
-    monkeypatch.setattr(wager_caps, "_check", None)
-    wager_caps.check_max_wager(object(), 10_000)  # no cap registered: nothing to refuse
+    unanswered("wager_cap")
     wager_caps.register_wager_cap(two_dollars)
     wager_caps.check_max_wager(object(), 200)
     with pytest.raises(ValidationError) as refused:
@@ -33,29 +112,18 @@ def test_a_registered_wager_cap_refuses_through_the_hook(monkeypatch):
     assert refused.value.message_dict == {"max_wager_cents": ["ND 99-01.3-08-04(7): $2 at most."]}
 
 
-def test_until_the_cage_answers_no_tips_are_known_to_be_declared(monkeypatch):
-    monkeypatch.setattr(tips, "_lookup", None)
-    status = tips.tip_status(object(), object(), datetime(2026, 11, 2, tzinfo=UTC))
-    assert (status.declared, status.unredeemed_cents) == (False, 0)
+def test_a_hook_of_many_answers_asks_each_registered_provider_once(unanswered):
+    unanswered("open_items")
+    provider = lambda day: []  # noqa: E731
+    open_items.register_open_items(provider)
+    open_items.register_open_items(provider)
+    assert hooks.OPEN_ITEMS.answers() == [provider]
 
 
-def test_the_packs_answer_the_chip_law_and_the_citations_and_nothing_answers_before():
-    """`cardroom.chip_rules` and `cardroom.citations` ask the packs (registered by `packs.apps`);
-    unregistered, they refuse to answer rather than fall back to one jurisdiction's words."""
-    from django.core.exceptions import ImproperlyConfigured
-
-    from cardroom import chip_rules, citations
+def test_the_packs_answer_the_chip_law_and_the_citations():
+    """`cardroom.chip_rules` and `core.citations` ask the packs (registered by `packs.apps`)."""
     from packs import get_pack
 
     assert chip_rules.law_at("ND") is get_pack("ND").chips and chip_rules.law_at("WA-HB") is None
     assert citations.cite("core.retention", "ND") == "ND 99-01.3-08-16"
     assert citations.cite("core.retention", "NY") == "House control"
-    saved = (chip_rules._law_of, citations._cite)
-    try:
-        chip_rules._law_of = citations._cite = None
-        with pytest.raises(ImproperlyConfigured):
-            chip_rules.law_at("ND")
-        with pytest.raises(ImproperlyConfigured):
-            citations.stated("core.retention", "ND")
-    finally:
-        chip_rules._law_of, citations._cite = saved

@@ -1,6 +1,6 @@
 """No query carries an unbounded id list (issue 18): a bulk insert of signed rows larger than
 SQLite's 32,766 host parameters is recorded in the audit chain, its organizations read a
-chunk at a time (cardroom.id_lists)."""
+chunk at a time (core.id_lists)."""
 
 import sqlite3
 
@@ -9,8 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cardroom.id_lists import ID_CHUNK, chunks, rows_among
-from cardroom.models import AuditEvent, Site
+from cardroom.models import Site
+from core.id_lists import ID_CHUNK, chunks, rows_among
+from core.models import AuditEvent
 from surveillance.models import SurveillanceStatus
 
 SQLITE_MAX_VARIABLES = 32_766  # SQLite's default; a build may allow more (Debian's: 250,000)

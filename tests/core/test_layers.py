@@ -1,11 +1,11 @@
 """Imports point down the layers, so the folder list reads as the architecture (issue 19).
 
-    cardroom < packs < floor < counts | cage | surveillance | tournaments | approvals | fees < accounting < compliance < reports < dashboard
+    core < cardroom < packs < floor < counts | cage | surveillance | tournaments | approvals | fees < accounting < compliance < reports < dashboard
 
 An app may import from the layers below it, never from its own layer's other apps or from
 above, at module level or inside a function. Where a lower layer needs an answer only a higher
 one has, the lower layer defines a hook and the higher registers it when its app loads
-(`cardroom.closing`, `cardroom.wager_caps`, `floor.tips`). Wiring assembles the apps and may
+(`core.closing`, `cardroom.wager_caps`, `floor.tips`). Wiring assembles the apps and may
 reach across: settings, URLs, the Celery app, app configs (hooks and menus), menus, the admin,
 demo builders, management commands and migrations.
 """
@@ -17,6 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = (
+    ("core",),
     ("cardroom",),
     ("packs",),
     ("floor",),
@@ -28,7 +29,7 @@ LAYERS = (
 )
 LAYER_OF = {app: height for height, apps in enumerate(LAYERS) for app in apps}
 
-WIRING_FILES = {"cardroom/settings.py", "cardroom/urls.py", "cardroom/api_urls.py", "cardroom/celery.py"}
+WIRING_FILES = {"config/settings.py", "config/urls.py", "config/api_urls.py", "config/celery.py"}
 WIRING_NAMES = {"apps.py", "menu.py", "admin.py", "demo.py", "urls.py", "api_routes.py"}
 WIRING_FOLDERS = {"migrations", "management"}
 
@@ -99,8 +100,8 @@ def test_the_check_names_file_and_line_of_an_import_up_or_sideways(relative, sou
 @pytest.mark.parametrize(
     ("relative", "wiring"),
     [
-        ("cardroom/settings.py", True),
-        ("cardroom/api_urls.py", True),
+        ("config/settings.py", True),
+        ("config/api_urls.py", True),
         ("floor/urls.py", True),
         ("cage/apps.py", True),
         ("cage/demo.py", True),

@@ -3,7 +3,8 @@ form, and changes nothing."""
 
 import pytest
 
-from cardroom.models import AuditEvent, ChipDenomination, Table
+from cardroom.models import ChipDenomination, Table
+from core.models import AuditEvent
 from tests.factories import TableFactory
 from tests.pack_setup import record_controls
 

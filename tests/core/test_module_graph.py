@@ -10,9 +10,12 @@ from django.apps import apps
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Apps whose circles are not broken yet (`cardroom` is being split into the project package and
-# `core`; `packs.base` and `packs.registry` import each other): listed, so a new circle elsewhere fails.
-NOT_YET = {"cardroom", "packs"}
+# Apps whose circles are not broken yet (`cardroom`: models <-> chips <-> chip_rules <-> wager_caps and
+# demo <-> pack_demo; `core`: models <-> the audit chain <-> appendonly; `packs`: the package and its
+# packs through `packs.registry`): listed, so a new circle elsewhere fails.
+NOT_YET = {"cardroom", "core", "packs"}
+# The platform's and the domain's own endpoints are listed in config/api_urls.py itself.
+API_IN_CONFIG = {"cardroom", "core"}
 
 # What another app may import of accounting: reads, writes and rule keys.
 ACCOUNTING_FRONT = {"accounting.published", "accounting.services", "accounting.rules"}
@@ -138,10 +141,10 @@ def test_api_routes_are_registered_in_each_apps_api_routes_module_only():
     with_patterns = sorted(
         str(path.relative_to(ROOT))
         for app in project_apps()
-        if app != "cardroom"
+        if app not in API_IN_CONFIG
         for module, path in modules_of(app).items()
         if module.rpartition(".")[2].startswith("api") and "urlpatterns" in path.read_text()
     )
     assert with_patterns == []
-    apps_with_api = {app for app in project_apps() if (ROOT / app / "api.py").exists() and app != "cardroom"}
+    apps_with_api = {app for app in project_apps() if (ROOT / app / "api.py").exists()} - API_IN_CONFIG
     assert all((ROOT / app / "api_routes.py").exists() for app in apps_with_api)

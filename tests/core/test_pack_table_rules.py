@@ -3,7 +3,8 @@
 
 import pytest
 
-from cardroom.models import AuditEvent, Table
+from cardroom.models import Table
+from core.models import AuditEvent
 from tests.pack_setup import record_controls, record_licence
 
 NY_OK = {

@@ -117,7 +117,7 @@ def test_admin_shows_a_gaming_manager_only_their_organization(client, manager, t
 
 
 def test_admin_edit_goes_through_the_rules_and_the_audit_log(client, manager, table):
-    from cardroom.models import AuditEvent
+    from core.models import AuditEvent
     from tests.factories import TABLE_OPTION_DEFAULTS
 
     client.force_login(manager.user)
@@ -139,9 +139,10 @@ def test_a_dealer_cannot_enter_the_admin(client, cast):
 
 
 def test_demo_loader_is_idempotent(db):
-    from cardroom.audit import verify_chain
     from cardroom.demo import load_demo
-    from cardroom.models import AuditEvent, Employee
+    from cardroom.models import Employee
+    from core.audit import verify_chain
+    from core.models import AuditEvent
 
     load_demo()
     counts = (Employee.objects.count(), Table.objects.count(), AuditEvent.objects.count())

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pdfplumber
 from pypdf import PdfReader
 
-from cardroom.pdf import (
+from core.pdf import (
     Provenance,
     ReportDocument,
     TitleBlock,

@@ -3,7 +3,7 @@ from datetime import date
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom.periods import Quarter, add_banking_days, is_banking_day
+from core.periods import Quarter, add_banking_days, is_banking_day
 
 
 @pytest.mark.parametrize("text,start,end", [

@@ -27,7 +27,7 @@ from urllib.request import HTTPCookieProcessor, HTTPRedirectHandler, HTTPSHandle
 import pytest
 from django.conf import settings
 
-from cardroom.csp import policy_header
+from config.csp import policy_header
 from tests.browser_support import chromium_page, login
 from tests.factories import PASSWORD
 
@@ -123,7 +123,7 @@ class Production:
 def production_env(var_dir: Path) -> dict[str, str]:
     env = {name: value for name, value in os.environ.items() if name not in NOT_INHERITED}
     env.update(
-        DJANGO_SETTINGS_MODULE="cardroom.settings",
+        DJANGO_SETTINGS_MODULE="config.settings",
         DEBUG="false",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1",
@@ -212,7 +212,7 @@ def production(tmp_path_factory):
         server = subprocess.Popen(
             [
                 str(BIN / "gunicorn"),
-                "cardroom.wsgi",
+                "config.wsgi",
                 "--bind",
                 f"fd://{listener.fileno()}",
                 "--workers",

@@ -1,4 +1,4 @@
-"""cardroom.rows.value_rows returns exactly what the ORM returns (values, types, time zones),
+"""core.rows.value_rows returns exactly what the ORM returns (values, types, time zones),
 on SQLite and on PostgreSQL alike."""
 
 from datetime import UTC, date, datetime, timedelta
@@ -6,9 +6,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.db.models import Count, Max, Min, Q, Sum
 
-from cardroom import rows as rows_module
 from cardroom.models import Role
-from cardroom.rows import shaped_rows, value_rows
+from core import rows as rows_module
+from core.rows import shaped_rows, value_rows
 from floor.models import DealerShift, Slip
 from tests.accounting.scenario import Scenario, shift
 from tests.factories import TableFactory, make_person

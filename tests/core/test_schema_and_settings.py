@@ -45,21 +45,21 @@ def test_production_settings_refuse_to_start_without_a_secret(tmp_path):
     "cents,text", [(0, "$0.00"), (123450, "$1,234.50"), (-1200, "-$12.00"), (5, "$0.05"), (None, "\u2014")]
 )
 def test_one_money_formatter(cents, text):
-    from cardroom.money import format_money
+    from core.money import format_money
 
     assert format_money(cents) == text
 
 
 @pytest.mark.parametrize("text,cents", [("5", 500), ("5.25", 525), ("$1,000.10", 100010), ("-2", -200)])
 def test_dollars_parse_to_exact_cents(text, cents):
-    from cardroom.money import decimal_to_cents
+    from core.money import decimal_to_cents
 
     assert decimal_to_cents(text) == cents
 
 
 @pytest.mark.parametrize("text", ["1.005", "abc", "NaN", "Infinity", ""])
 def test_fractions_of_a_cent_and_garbage_are_refused(text):
-    from cardroom.money import decimal_to_cents
+    from core.money import decimal_to_cents
 
     with pytest.raises(ValueError):
         decimal_to_cents(text)
@@ -68,7 +68,7 @@ def test_fractions_of_a_cent_and_garbage_are_refused(text):
 def test_ratios_round_half_up_for_display_only():
     from decimal import Decimal
 
-    from cardroom.money import format_ratio
+    from core.money import format_ratio
 
     assert format_ratio(Decimal("0.12345")) == "12.35%"
     assert format_ratio(None) == "n/a"

@@ -1,13 +1,13 @@
 """The per-address sign-in limit (house control): one client address, read from the connection
-unless trusted proxies stand in front (cardroom.client_address), counted across the API's
+unless trusted proxies stand in front (core.client_address), counted across the API's
 token endpoint, the browser's login and the admin's login; django-axes sees the same address."""
 
 import pytest
 from axes.models import AccessAttempt
 from django.test import RequestFactory
 
-from cardroom.client_address import client_address
 from cardroom.models import Role
+from core.client_address import client_address
 from tests.factories import PASSWORD
 
 TOKEN_URL = "/api/v1/auth/token/"

@@ -1,6 +1,7 @@
 import pytest
 
-from cardroom.models import AuditEvent, Role, Table
+from cardroom.models import Role, Table
+from core.models import AuditEvent
 
 
 def test_gaming_manager_creates_a_table_through_the_api(client_for, manager, site):

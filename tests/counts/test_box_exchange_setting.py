@@ -6,7 +6,8 @@ from datetime import date
 
 import pytest
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from counts import queries
 from counts.models import BoxExchange
 from tests.accounting.scenario import Scenario, shift

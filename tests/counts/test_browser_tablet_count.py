@@ -8,7 +8,7 @@ import re
 import pytest
 
 from cardroom import pins
-from cardroom.models import AuditEvent
+from core.models import AuditEvent
 from counts.models import CountAgreement, CountSignature
 from tests.browser_support import login
 

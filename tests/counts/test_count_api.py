@@ -3,7 +3,8 @@
 import pytest
 import time_machine
 
-from cardroom.models import AuditEvent, EmployeeRelation, Role
+from cardroom.models import EmployeeRelation, Role
+from core.models import AuditEvent
 from counts.models import CountAgreement, CountEntry, CountSession, CountSignature
 from counts.queries import agreed_drop_cents, agreed_drops
 from tests.factories import make_person

@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
-from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
+from core.audit import verify_chain
 from counts.demo import UNISSUED_FORM, extend_demo
 from counts.models import CountAgreement, CountSession
 from counts.queries import agreed_drop_cents, box_count, is_signed

@@ -5,7 +5,8 @@ twenty-one auditor, with the service's refusals inline; other roles are refused.
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from counts import queries, services
 from counts.models import BoxExchange, DropBox
 from tests.conftest import ALL_ROLES

@@ -1,4 +1,4 @@
-"""Paper-first entry of removals and counts (cardroom.moments): the time from the paper, in
+"""Paper-first entry of removals and counts (core.moments): the time from the paper, in
 the site's local time, checked in one place, kept beside the time it was entered."""
 
 from datetime import datetime

@@ -9,7 +9,8 @@ import time_machine
 from django.core.exceptions import ValidationError
 
 from cardroom import pins
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from counts import services
 from counts.models import DropRemoval
 from tests.conftest import ALL_ROLES

@@ -8,7 +8,8 @@ import time_machine
 
 from cardroom import pins
 from cardroom.access import STATION_READS
-from cardroom.models import AuditEvent, Role, SigningPin
+from cardroom.models import Role, SigningPin
+from core.models import AuditEvent
 from counts import services
 from counts.models import CountEntry, CountSession, CountSignature
 from tests.factories import SiteFactory, make_person

@@ -9,10 +9,10 @@ from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 
 from accounting.summaries import quarter_summary
-from cardroom.celery import app
 from cardroom.models import Role
-from cardroom.money import format_money
-from cardroom.periods import Quarter
+from config.celery import app
+from core.money import format_money
+from core.periods import Quarter
 from tests.browser_support import login
 
 QUARTER = "2026Q3"

@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from accounting import day_figures, dealer_hold, services, summaries
 from accounting.models import BooksClose, DayFigures
-from cardroom import figure_days
 from cardroom.models import Role
-from cardroom.periods import Quarter
+from core import figure_days
+from core.periods import Quarter
 from counts.models import CountAgreement, CountEntry
 from floor.models import Slip, SlipStep
 from tests.accounting.scenario import at

@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from cardroom.models import Role
-from cardroom.money import format_money, format_ratio
+from core.money import format_money, format_ratio
 from tests.factories import TableFactory
 
 from .conftest import FIRST_DAY

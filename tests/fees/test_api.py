@@ -6,7 +6,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from fees.models import FeeCollection, FeeCount, GameSession
 from tests.factories import SiteFactory, TableFactory
 
@@ -157,7 +158,7 @@ def test_another_organization_sees_none_of_the_fees(cast, client_for, fee_payloa
 
 
 def test_the_daily_and_quarter_figures_carry_the_packs_own_figures(cast, client_for, fee_payload, site, ny_site, ny_shift):
-    from cardroom.periods import Quarter
+    from core.periods import Quarter
 
     client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json")
     day = FeeCollection.objects.get().gaming_date

@@ -3,7 +3,7 @@ reconciliation, and what a site of another pack shows."""
 
 import pytest
 
-from cardroom.middleware import SESSION_KEY
+from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 from fees.models import FeeCollection
 from tests.browser_support import browser_page, login  # noqa: F401

@@ -23,7 +23,7 @@ def test_the_daily_and_quarterly_reports_carry_the_fees(client_for, cast, bj_tab
     day = FeeCollection.objects.first().gaming_date
     services.count_fees(acting_user=cashier.user, site=site, gaming_date=day, counted_cents=2300, witness=boss)
     api = client_for(cast[Role.AUDITOR])
-    from cardroom.periods import Quarter
+    from core.periods import Quarter
 
     daily = {"kind": "daily", "site": site.pk, "start": day.isoformat(), "end": day.isoformat()}
     quarterly = {"kind": "quarterly", "site": site.pk, "quarter": str(Quarter.containing(day))}

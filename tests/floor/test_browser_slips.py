@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from cardroom import pins
-from cardroom.models import AuditEvent, Role, Station
+from cardroom.models import Role, Station
+from core.models import AuditEvent
 from floor.models import Slip
 from tests.browser_support import login, logout
 

@@ -4,7 +4,8 @@ with a reason, and the carried items show on the daily figures and the dashboard
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from counts import services as counts
 from floor import services
 from floor.models import CarriedItem, GamingDayClose
@@ -105,7 +106,7 @@ def test_a_carry_needs_a_reason_a_carryable_open_item_and_a_manager(busy_day, sh
 
 
 def test_a_carried_item_is_append_only(busy_day, shift_manager):
-    from cardroom.appendonly import ImmutableRecordError
+    from core.appendonly import ImmutableRecordError
 
     key = open_items(busy_day["day"])[0].key
     row = services.carry_open_items(acting_user=shift_manager.user, gaming_day=busy_day["day"], keys=[key], reason="x")[

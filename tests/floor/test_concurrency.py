@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from cardroom.audit import verify_chain
 from cardroom.models import Role
+from core.audit import verify_chain
 from floor import services
 from floor.models import Slip
 
@@ -83,8 +83,8 @@ def test_bench_slips_reports_throughput_and_gapless_numbering_on_its_own_scratch
 def test_two_organizations_prepare_at_once_each_gapless_with_its_own_chain(cast, table, chips, site):
     """Organizations share no lock: each site's series stays gapless and each organization's
     chain verifies on its own while both prepare slips at once (ND 99-01.3-08-05(2))."""
-    from cardroom.audit import chain_name
-    from cardroom.models import AuditEvent
+    from core.audit import chain_name
+    from core.models import AuditEvent
     from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
 
     other_site = SiteFactory(organization=OrganizationFactory(name="Other Charity"))

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from floor import queries, services
 from floor.calculations import chips_for_amount
 from floor.models import GamingDay, Slip, TableInventory

@@ -7,7 +7,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from floor import services
 from floor.calculations import business_date, gaming_day_bounds, tray_differs, tray_variance_cents
 from floor.models import DealerShift, GamingDayClose, TableInventory

@@ -1,5 +1,5 @@
 """Paper-first and late entry on the floor: every moment record accepts when it happened
-(with an offset or in the site's local time), within the rules of cardroom.moments; and
+(with an offset or in the site's local time), within the rules of core.moments; and
 relief (seating the dealer on shift at the same table ends their previous shift)."""
 
 from datetime import datetime, timedelta
@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom import closing
 from cardroom.models import Role
+from core import hooks
 from floor import services
 from floor.models import DealerShift, Slip, TableInventory
 from tests.factories import TableFactory
@@ -130,9 +130,9 @@ def test_a_written_time_is_not_in_the_future_and_inside_its_gaming_day(
 
 def test_a_moment_in_closed_books_is_refused_and_points_at_adjustments(now, site, shift_manager, chips, monkeypatch):
     monkeypatch.setattr(
-        closing,
-        "_reason",
-        lambda site_id, gaming_date: "the books of 2026-07-09 are closed" if gaming_date.day == 9 else None,
+        hooks.BOOKS_CLOSED,
+        "_answers",
+        [lambda site_id, gaming_date: "the books of 2026-07-09 are closed" if gaming_date.day == 9 else None],
     )
     with pytest.raises(ValidationError) as refused:
         services.open_gaming_day(

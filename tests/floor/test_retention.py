@@ -8,9 +8,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.db import IntegrityError, transaction
 
-from cardroom.appendonly import ImmutableRecordError
 from cardroom.models import Role
 from cardroom.retention import DEALER_HOLD_AND_VIDEO_REVIEW, retain_until, retention_end
+from core.appendonly import ImmutableRecordError
 from floor.models import DealerShift, Slip
 from reports.models import ReportRun
 from surveillance.models import SurveillanceStatus

@@ -4,7 +4,8 @@ the doer's badge and PIN, checked against their own roles and rules, and audited
 import pytest
 
 from cardroom import pins
-from cardroom.models import AuditEvent, Role, SigningPin, Station
+from cardroom.models import Role, SigningPin, Station
+from core.models import AuditEvent
 from floor import services
 from floor.models import Slip, SlipStep
 

@@ -5,8 +5,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from cardroom.appendonly import ImmutableRecordError
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.appendonly import ImmutableRecordError
+from core.models import AuditEvent
 from floor import services
 from floor.models import Slip, SlipLine, SlipStep
 

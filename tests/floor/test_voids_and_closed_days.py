@@ -15,7 +15,7 @@ from accounting.frozen import daily as daily_json
 from accounting.models import BooksClose
 from cage import services as cage
 from cardroom.models import Role
-from cardroom.periods import Quarter
+from core.periods import Quarter
 from counts import services as counts
 from counts.models import CountAgreement, CountSession, DropBox
 from floor import services

@@ -12,8 +12,8 @@ from django.utils import timezone
 from openpyxl import load_workbook
 
 from cardroom.models import Site
-from cardroom.periods import Quarter
 from compliance import services as compliance
+from core.periods import Quarter
 from reports import exports
 from reports.catalogue import load_kinds
 from reports.columns import CellType, Column

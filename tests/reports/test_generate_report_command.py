@@ -10,7 +10,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from openpyxl import load_workbook
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from reports.management.commands.generate_report import Command
 from reports.models import ReportFile, ReportRun
 from tests.factories import TableFactory

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from cage import queries, services
-from cardroom.money import format_money
+from core.money import format_money
 from reports.kinds import chip_inventory
 from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
     auditor_api,

@@ -9,7 +9,7 @@ import pytest
 import time_machine
 
 from cardroom.models import Role
-from cardroom.money import format_money
+from core.money import format_money
 from counts import pdf, services
 from counts.models import CountSession
 from reports.columns import names

@@ -13,7 +13,7 @@ import pytest
 
 from cage.models import BankDeposit
 from cardroom.models import Role
-from cardroom.money import cents_to_decimal, format_money, format_ratio
+from core.money import cents_to_decimal, format_money, format_ratio
 from reports.kinds import daily
 from reports.registry import ReportContext
 from reports.services import generate_report

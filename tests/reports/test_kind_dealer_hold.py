@@ -7,7 +7,7 @@ from datetime import date, timedelta
 import pytest
 
 from cardroom.models import Role
-from cardroom.money import format_money
+from core.money import format_money
 from reports.kinds import dealer_hold
 from tests.accounting.scenario import change_count, shift
 from tests.factories import TableFactory, make_person

@@ -4,7 +4,7 @@
 
 from datetime import date
 
-from cardroom.money import format_money
+from core.money import format_money
 from reports.kinds import dealer_shifts
 from tests.reports.test_kind_daily import (  # noqa: F401  (fixtures)
     auditor_api,

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from cardroom.money import format_money
+from core.money import format_money
 from reports.kinds import quarterly
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from cardroom.money import format_money
+from core.money import format_money
 from floor.models import SlipStep
 from reports.kinds import slip_register
 from tests.accounting.scenario import at

@@ -1,5 +1,5 @@
 """Records entered late are marked on the daily report and the slip register, in the PDF and
-the CSV, with both times; records entered in time are not (cardroom.moments)."""
+the CSV, with both times; records entered in time are not (core.moments)."""
 
 # ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
 

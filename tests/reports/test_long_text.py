@@ -12,11 +12,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cardroom import limits
 from cardroom.models import Employee, Site
-from cardroom.pdf import MAX_CELL_CHARACTERS, Provenance, ReportDocument, TitleBlock, clip_text, data_digest
-from cardroom.periods import Quarter
 from compliance import services as compliance
+from core import limits
+from core.pdf import MAX_CELL_CHARACTERS, Provenance, ReportDocument, TitleBlock, clip_text, data_digest
+from core.periods import Quarter
 from floor.models import Slip, SlipStep
 from reports.catalogue import load_kinds
 from reports.registry import ReportContext

@@ -19,8 +19,8 @@ from pypdf import PdfReader
 
 from cardroom.demo import LICENCE
 from cardroom.models import Site
-from cardroom.pdf import format_clock, format_generated_at
-from cardroom.periods import Quarter
+from core.pdf import format_clock, format_generated_at
+from core.periods import Quarter
 from counts.models import CountSession
 from counts.pdf import build_count_sheet, render_count_sheet
 from floor.models import Slip

@@ -14,7 +14,7 @@ import pdfplumber
 import pytest
 from reportlab.platypus import Paragraph
 
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, para
+from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, para
 
 
 def asdict_digest(data) -> str:

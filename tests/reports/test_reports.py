@@ -79,8 +79,8 @@ def test_the_same_run_renders_to_identical_bytes(auditor_api, site, tables):
 
 
 def test_the_footer_prints_the_organizations_audit_chain_head_at_generation_on_every_page(auditor_api, site, tables):
-    from cardroom.audit import chain_name
-    from cardroom.models import AuditEvent
+    from core.audit import chain_name
+    from core.models import AuditEvent
 
     run_id = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20").json()["id"]
     stored = ReportFile.objects.get(run_id=run_id)

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from cardroom.audit import verify_chain
 from cardroom.demo import load_demo
+from core.audit import verify_chain
 from floor.demo import mark_built
 from surveillance import models, queries
 from surveillance.demo import build_demo_surveillance

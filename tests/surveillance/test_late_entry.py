@@ -1,4 +1,4 @@
-"""Paper-first surveillance logs (cardroom.moments): the review log keeps when the review
+"""Paper-first surveillance logs (core.moments): the review log keeps when the review
 happened beside when it was entered; outage times may be written in the site's local time."""
 
 from datetime import datetime

@@ -8,7 +8,8 @@ import time_machine
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from surveillance import queries, services
 from surveillance.models import Outage, OutageRepair
 

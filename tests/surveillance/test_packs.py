@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from cardroom.middleware import SESSION_KEY
+from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 from cardroom.wager_caps import check_max_wager
 from surveillance import queries as surveillance_queries

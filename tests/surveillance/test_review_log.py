@@ -6,7 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from surveillance import services
 from surveillance.models import ReviewLogEntry
 

@@ -7,7 +7,8 @@ import pytest
 import time_machine
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from surveillance import queries, services
 from surveillance.models import ReviewEntry, ReviewTask
 from surveillance.rules import REVIEW_MIN_FOOTAGE, REVIEW_PROGRAM_LENGTH

@@ -9,7 +9,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from cardroom import wager_caps
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.models import AuditEvent
 from surveillance import queries, services
 from surveillance.models import PremisesSuccession, SurveillanceStatus
 from tests.factories import TableFactory

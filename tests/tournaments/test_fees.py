@@ -3,8 +3,9 @@
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from cardroom.appendonly import ImmutableRecordError
-from cardroom.models import AuditEvent, Role
+from cardroom.models import Role
+from core.appendonly import ImmutableRecordError
+from core.models import AuditEvent
 from tournaments import queries, services
 from tournaments.models import FeeKind, TournamentFee
 from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS

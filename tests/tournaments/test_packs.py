@@ -4,7 +4,7 @@ is told so as a house control naming its own rules, never North Dakota's."""
 import pytest
 from django.core.exceptions import ValidationError
 
-from cardroom.middleware import SESSION_KEY
+from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 
 from .conftest import announce

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from cardroom.models import Role
-from cardroom.money import format_money
+from core.money import format_money
 from reports.kinds import tournament_record
 from tests.reports.test_kind_daily import auditor_api, csv_rows, download, pdf_tables, pdf_text, run_report  # noqa: F401
 from tournaments import services

@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from accounting.models import BooksClose
 from accounting.summaries import daily_summary, quarter_summary
 from cardroom.models import Role
-from cardroom.money import format_money
-from cardroom.periods import Quarter
+from core.money import format_money
+from core.periods import Quarter
 from tests.reports.test_kind_daily import auditor_api, download, pdf_tables, run_report  # noqa: F401
 from tournaments import services
 from tournaments.models import FeeKind

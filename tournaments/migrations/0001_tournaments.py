@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-import cardroom.appendonly
+import core.appendonly
 
 
 class Migration(migrations.Migration):
@@ -132,8 +132,8 @@ class Migration(migrations.Migration):
             model_name='tournamentprize',
             constraint=models.CheckConstraint(condition=models.Q(models.Q(('voids__isnull', False), ('amount_cents__lt', 0)), models.Q(('voids__isnull', True), ('amount_cents__gt', 0)), _connector='OR'), name='tournament_prize_positive_or_a_void'),
         ),
-        cardroom.appendonly.AppendOnly('tournament'),
-        cardroom.appendonly.AppendOnly('tournamentplayer'),
-        cardroom.appendonly.AppendOnly('tournamentfee'),
-        cardroom.appendonly.AppendOnly('tournamentprize'),
+        core.appendonly.AppendOnly('tournament'),
+        core.appendonly.AppendOnly('tournamentplayer'),
+        core.appendonly.AppendOnly('tournamentfee'),
+        core.appendonly.AppendOnly('tournamentprize'),
     ]

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 
 from cardroom import services
-from cardroom.management.base import DatabaseCommand
+from core.management.base import DatabaseCommand
 
 
 class Command(DatabaseCommand):

@@ -13,8 +13,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 
 from cardroom import pins
-from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
+from core.management.base import DatabaseCommand
 
 
 class Command(DatabaseCommand):

@@ -4,7 +4,6 @@ from contextlib import contextmanager
 from django.core.management.base import CommandError
 from django.test.utils import override_settings
 
-from cardroom import demo_progress
 from cardroom.demo import (
     DEMO_PASSWORD,
     DEMO_PIN,
@@ -15,7 +14,8 @@ from cardroom.demo import (
     load_demo,
     secrets_hashed_once,
 )
-from cardroom.management.base import DatabaseCommand
+from core import demo_progress
+from core.management.base import DatabaseCommand
 
 
 class Command(DatabaseCommand):

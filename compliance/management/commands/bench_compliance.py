@@ -29,11 +29,11 @@ from django.db.migrations.loader import MigrationLoader
 
 from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
 from benchmarks.machine import LOOP, loop_seconds
-from cardroom.celery import app
-from cardroom.periods import Quarter
 from compliance.models import Alert
 from compliance.tasks import fan_out, organization_chunks
 from compliance.thresholds import ensure_seeded
+from config.celery import app
+from core.periods import Quarter
 
 WORKER_START_TIMEOUT = 120
 SCAN_TIMEOUT = 3600
@@ -267,12 +267,12 @@ class Command(BaseCommand):
     def _start_workers(self, count: int, database: str, queue: str) -> list[tuple[subprocess.Popen, Path]]:
         env = {**os.environ, "DATABASE_URL": self._database_url(database), "CELERY_QUEUE": queue,
                "VAR_DIR": str(settings.VAR_DIR), "CELERY_FS_ROOT": str(settings.CELERY_FS_ROOT),
-               "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "cardroom.settings")}
+               "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings")}
         workers = []
         for n in range(count):
             logfile = Path(settings.VAR_DIR) / f"{queue}-{n}.log"
             process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--concurrency", "1", "-Q", queue,
+                [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "1", "-Q", queue,
                  "-n", f"{queue}-{n}@%h", "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat",
                  "-f", str(logfile)],
                 cwd=settings.BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

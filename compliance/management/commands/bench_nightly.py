@@ -1,7 +1,7 @@
 """`python manage.py bench_nightly --quarters 4`: busy quarters of play (benchmarks/data.py, one
 scratch site each, each append-only row recorded by its row event), then the time of the
 nightly jobs from all history and from their checkpoints: the slip-series check
-(compliance.slip_series) and `verify_audit_log` (cardroom.audit_verify), with the data size
+(compliance.slip_series) and `verify_audit_log` (core.audit_verify), with the data size
 they ran on. The tables are analysed first; every job runs once, after the caches are emptied
 (benchmarks/db.py). Rolled back at the end; the anchors go to a temporary directory."""
 
@@ -15,13 +15,13 @@ from django.test.utils import CaptureQueriesContext, override_settings
 
 from benchmarks import db
 from benchmarks.data import build
-from cardroom.audit import verify_chain
-from cardroom.audit_anchors import anchor_chains
-from cardroom.management.base import DatabaseCommand
-from cardroom.models import AuditCheckpoint, AuditEvent
-from cardroom.periods import Quarter
 from compliance.models import SlipSeriesCheckpoint
 from compliance.slip_series import series_problems
+from core.audit import verify_chain
+from core.audit_anchors import anchor_chains
+from core.management.base import DatabaseCommand
+from core.models import AuditCheckpoint, AuditEvent
+from core.periods import Quarter
 from floor.models import Slip
 
 

@@ -1,11 +1,11 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 
-from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
-from cardroom.periods import Quarter
 from compliance.engine import run_checks
 from compliance.models import ComplianceRun
+from core.management.base import DatabaseCommand
+from core.periods import Quarter
 
 
 class Command(DatabaseCommand):

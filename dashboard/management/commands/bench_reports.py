@@ -18,9 +18,9 @@ from reportlab.platypus import LongTable, SimpleDocTemplate
 from accounting import published
 from benchmarks import db
 from benchmarks.data import build
-from cardroom.management.base import DatabaseCommand
-from cardroom.pdf import Provenance, ReportDocument, TitleBlock, data_digest
-from cardroom.periods import Quarter
+from core.management.base import DatabaseCommand
+from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest
+from core.periods import Quarter
 from reports.catalogue import load_kinds
 from reports.registry import ReportContext
 

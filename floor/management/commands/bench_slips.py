@@ -27,8 +27,8 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from cardroom.management.base import DatabaseCommand
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
+from core.management.base import DatabaseCommand
 from floor import services
 from floor.calculations import business_date
 from floor.models import Slip, SlipKind

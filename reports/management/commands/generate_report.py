@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import CommandError
 
-from cardroom import limits
-from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
+from core import limits
+from core.management.base import DatabaseCommand
 from reports import services
 from reports.catalogue import load_kinds
 from reports.exports import export_csv, export_xlsx

@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.management.base import CommandError
 
-from cardroom.management.base import DatabaseCommand
 from cardroom.models import Site
+from core.management.base import DatabaseCommand
 from surveillance.services import record_premises_succession
 
 

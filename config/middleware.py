@@ -1,0 +1,17 @@
+from cardroom.access import SESSION_KEY, access_for
+
+
+class CurrentSiteMiddleware:
+    """`request.site`: the site the user is working at, chosen with the site switcher."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.site = None
+        if request.user.is_authenticated:
+            sites = list(access_for(request.user).sites())
+            chosen = request.session.get(SESSION_KEY)
+            request.site = next((s for s in sites if s.pk == chosen), sites[0] if sites else None)
+            request.visible_sites = sites
+        return self.get_response(request)

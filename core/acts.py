@@ -1,0 +1,87 @@
+"""An act: who does it, when it happened, whether closed books refuse it, and its audit record.
+
+Every service that records something asks the same four questions; they are answered here,
+once, so the apps do not keep copies that drift (issue 34: the cage refused any future time,
+the floor allowed `CLOCK_TOLERANCE`, fees hard-coded five minutes).
+
+- `acting_employee(access)`: the employee behind an access (`cardroom.access.Access`), refused
+  with `cardroom.access.NOT_AN_EMPLOYEE` for a login that has none (`Access.require_employee`);
+  `acting_employee_of(user)` reads the access first (the `access` hook).
+- `moment(at, field, site=..., rule=...)`: now, or a time written on paper. One clock tolerance
+  (`CLOCK_TOLERANCE`, `core.moments`): a recorded time may lag the real one but not run ahead of
+  it by more. With the site, the paper-first rules apply (`core.moments.occurred_at`: the
+  site's local time, business hours of the gaming day, closed books).
+- `refuse_closed_books(site, gaming_date, what, field)`: a 400 naming the field when the day's
+  books are closed (`core.closing`).
+- `record(acting_user, action, obj, site, after=...)`: the audit event of the act at the site
+  (`core.audit.record_site_event`).
+"""
+
+from datetime import date, datetime
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from . import closing, moments
+from .audit import record_site_event
+from .moments import CLOCK_TOLERANCE
+from .scoping import access_for
+
+__all__ = ["CLOCK_TOLERANCE", "acting_employee", "acting_employee_of", "moment", "record", "refuse_closed_books"]
+
+
+def acting_employee(access):
+    """The employee acting with `access`; PermissionDenied (NOT_AN_EMPLOYEE) for a login with none."""
+    return access.require_employee()
+
+
+def acting_employee_of(user):
+    """The employee `user` acts as (their access read through the `access` hook)."""
+    return acting_employee(access_for(user))
+
+
+def moment(
+    at: datetime | None,
+    field: str = "at",
+    *,
+    site=None,
+    rule: str | None = None,
+    future: str | None = None,
+    **checks,
+) -> datetime:
+    """The time of an act: now, or an earlier time written on paper; never more than
+    `CLOCK_TOLERANCE` ahead of now.
+
+    With `site`, a naive time is the site's local time and the paper-first rules apply
+    (`core.moments.occurred_at` with `checks`: `gaming_date`, `not_before`, `books_date`...).
+    Without it, the time must carry its zone. `rule` heads the refusals (the caller's citation);
+    `future` replaces the refusal of a time in the future (a caller's own words)."""
+    if site is not None:
+        cited = {"rule": rule} if rule is not None else {}
+        return moments.occurred_at(site, at, field=field, **cited, **checks)
+    now = timezone.now()
+    if at is None:
+        return now
+    if timezone.is_naive(at):
+        raise ValidationError(
+            {field: f"{rule}: give the time with its time zone." if rule else "Give the time with its time zone."}
+        )
+    if at > now + CLOCK_TOLERANCE:
+        default = (
+            f"{rule}: a record cannot be dated in the future." if rule else "A record cannot be dated in the future."
+        )
+        raise ValidationError({field: future or default})
+    return at
+
+
+def refuse_closed_books(site, gaming_date: date, what: str, field: str = "gaming_date") -> None:
+    """Refuse (a 400 on `field`) an act that would change `what` of a gaming day whose books are
+    closed (`core.closing`). Call under the site's row lock where the books' close takes it."""
+    refusal = closing.closed_books_refusal(site.pk, gaming_date, what)
+    if refusal is not None:
+        raise ValidationError({field: refusal})
+
+
+def record(acting_user, action: str, obj, site, *, before=None, after=None):
+    """The act's audit event at `site` (and its organization); `after` defaults to the row as saved."""
+    return record_site_event(acting_user, action, obj, site, before=before, after=after)

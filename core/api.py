@@ -1,0 +1,306 @@
+"""The REST API's conventions, shared by every app: error handling, bounded input fields,
+strict input, and scoping.
+
+Serializers only parse; services validate and write. Django `ValidationError` from a service
+becomes a 400 naming the field, `PermissionDenied` a 403 with its reason; objects outside the
+user's scope are not in the queryset, so they answer 404 (who may see what is the `access`
+hook's answer, registered by `cardroom`: `core.hooks`).
+"""
+
+from collections.abc import Mapping
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, IntegrityError, models
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from rest_framework import exceptions, mixins, serializers, viewsets
+from rest_framework.fields import get_error_detail
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from . import limits
+from .parsers import BodyTooLarge
+from .scoping import access_for
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(detail=get_error_detail(exc))
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied(detail=str(exc) or None)
+    elif isinstance(exc, IntegrityError):
+        exc = exceptions.ValidationError({"non_field_errors": [f"Refused by the database: {exc}"]})
+    elif isinstance(exc, DataError):  # a value out of a column's range that no bound caught first
+        exc = exceptions.ValidationError({"non_field_errors": ["Refused by the database: a value is out of range."]})
+    elif isinstance(exc, RequestDataTooBig):
+        exc = BodyTooLarge()
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ValidationError({"non_field_errors": [str(exc)]})
+    elif isinstance(exc, exceptions.Throttled):
+        exc = _throttled(exc, context)
+    return drf_exception_handler(exc, context)
+
+
+def _throttled(exc: exceptions.Throttled, context) -> exceptions.Throttled:
+    """429 naming the limit that was reached (house control) and when to try again."""
+    throttle = getattr(context.get("request"), "throttled_by", None)
+    limit = f"the limit is {throttle.limit_text()} (house control)" if throttle else "a rate limit was reached"
+    wait = f"try again in {int(exc.wait) + 1} seconds" if exc.wait is not None else "try again later"
+    return exceptions.Throttled(wait=exc.wait, detail=f"Too many requests: {limit}; {wait}.")
+
+
+@csrf_exempt  # it writes nothing, and a POST to a wrong URL should learn that, not about CSRF
+def api_not_found(request, *args, **kwargs):
+    """Any URL under /api/ that names no endpoint (or an id that is not a number)."""
+    return JsonResponse({"detail": "Not found."}, status=404)
+
+
+# --- Bounded input fields (core.limits; house controls) ---------------------------------
+
+
+class CentsField(serializers.IntegerField):
+    """An amount in cents, at most `limits.MAX_AMOUNT_CENTS` either way (min_value narrows it)."""
+
+    default_error_messages = {
+        **serializers.IntegerField.default_error_messages,
+        "max_value": limits.amount_message(),
+        "min_value": "The amount must be at least {min_value} cents.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", -limits.MAX_AMOUNT_CENTS)
+        kwargs.setdefault("max_value", limits.MAX_AMOUNT_CENTS)
+        super().__init__(**kwargs)
+
+
+class FormNumberField(serializers.IntegerField):
+    """A printed form number (a slip, a slip book's first or last number)."""
+
+    default_error_messages = {
+        **serializers.IntegerField.default_error_messages,
+        "max_value": f"A form number is at most {limits.MAX_FORM_NUMBER:,} ({limits.HOUSE_CONTROL}).",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", limits.MAX_FORM_NUMBER)
+        super().__init__(**kwargs)
+
+
+class DateField(serializers.DateField):
+    """A date within `limits.FIRST_DATE`..`limits.LAST_DATE`."""
+
+    default_error_messages = {**serializers.DateField.default_error_messages, "range": limits.date_message()}
+
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        if not limits.date_in_range(parsed):
+            self.fail("range")
+        return parsed
+
+
+class DateTimeField(serializers.DateTimeField):
+    """A moment whose date (in the project's time zone) is within the books' range."""
+
+    default_error_messages = {**serializers.DateTimeField.default_error_messages, "range": limits.date_message()}
+
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        first, last = limits.aware_bounds()
+        if timezone.is_aware(parsed) and not first <= parsed <= last:
+            self.fail("range")
+        return parsed
+
+
+class MomentField(DateTimeField):
+    """When a record happened (paper-first and late entry, core.moments): ISO 8601 with an
+    offset, or without one for the site's local time (the service reads it in the site's zone)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault(
+            "help_text",
+            "When it happened (default: now). With an offset, or without for the site's local time; "
+            "not in the future, inside its gaming day's business hours, never in closed books.",
+        )
+        super().__init__(**kwargs)
+
+    def enforce_timezone(self, value):
+        return value if timezone.is_naive(value) else super().enforce_timezone(value)
+
+    def to_internal_value(self, value):
+        parsed = super().to_internal_value(value)
+        if timezone.is_naive(parsed) and not limits.date_in_range(parsed):
+            self.fail("range")  # a local time is in the books' range too
+        return parsed
+
+
+class TextField(serializers.CharField):
+    """Free text (a note, reason, description...): at most `limits.MAX_TEXT_LENGTH` characters."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", limits.MAX_TEXT_LENGTH)
+        super().__init__(**kwargs)
+
+
+# --- Strict input (house control) -------------------------------------------------------------
+
+
+class StrictInputMixin:
+    """Refuses what a request body says beyond the fields the endpoint reads: an unknown field
+    is a 400 naming it (a typo must not be dropped silently), and a field given twice (a form
+    key repeated; JSON objects with a repeated key are refused by core.parsers) is a 400.
+    Every input serializer of the API derives from `Input` or `InputSerializer` (or this mixin)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            writable = {name: field for name, field in self.fields.items() if not field.read_only}
+            errors = {
+                name: [f"House control: unknown field {name!r}; this endpoint reads {_field_list(writable)}."]
+                for name in data
+                if name not in writable
+            }
+            if hasattr(data, "getlist"):  # a form body: one value per field unless the field is a list
+                for name, field in writable.items():
+                    if len(data.getlist(name)) > 1 and not isinstance(
+                        field, serializers.ListField | serializers.ManyRelatedField
+                    ):
+                        errors[name] = [f"House control: the field {name!r} is given twice; give it once."]
+            errors.update(_id_errors(data, writable))
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+def _field_list(fields) -> str:
+    return ", ".join(sorted(fields)) if fields else "no fields"
+
+
+def _id_errors(data, fields) -> dict[str, list[str]]:
+    """House control: an id names a row by its whole number, 1 to `limits.MAX_ID`, written as a
+    JSON integer or (in a form body) as digits. DRF would look `1.9` or `true` up as 1 (the
+    database truncates the key), so every related field of every input is checked here first."""
+    errors = {}
+    for name, field in fields.items():
+        if name not in data or not isinstance(field, serializers.PrimaryKeyRelatedField | serializers.ManyRelatedField):
+            continue
+        many = isinstance(field, serializers.ManyRelatedField)
+        values = (data.getlist(name) if hasattr(data, "getlist") else data[name]) if many else [data[name]]
+        if not isinstance(values, list):
+            continue  # not a list: the field's own message says so
+        wrong = next((value for value in values if value not in (None, "") and not _is_id(value)), None)
+        if wrong is not None:
+            errors[name] = [
+                f"House control: {name} is an id, a whole number from 1 to {limits.MAX_ID} (got {wrong!r})."
+            ]
+    return errors
+
+
+def _is_id(value) -> bool:
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= limits.MAX_ID
+
+
+class Input(StrictInputMixin, serializers.Serializer):
+    """Only the fields listed here: any other field is a 400 naming it."""
+
+
+ERROR_RESPONSES = {
+    400: OpenApiResponse(description="Bad input: the message names the field and the rule."),
+    403: OpenApiResponse(description="Your role may not do this here."),
+    404: OpenApiResponse(description="Not found in the sites you may see."),
+}
+
+
+class ScopedViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Read access scoped by `scope(access)`; writes go through `create_object`/`update_object`."""
+
+    output_serializer_class: type[serializers.Serializer]
+    input_serializer_class: type[serializers.Serializer] | None = None
+
+    @property
+    def access(self):
+        return access_for(self.request.user)
+
+    def scope(self, access):
+        raise NotImplementedError
+
+    def get_queryset(self):
+        return self.scope(self.access)
+
+    def get_serializer_class(self):
+        if self.action in {"create", "update", "partial_update"} and self.input_serializer_class:
+            return self.input_serializer_class
+        return self.output_serializer_class
+
+    def write(self, request, instance=None, partial=False, status=201):
+        serializer = self.get_serializer(instance, data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        if instance is None:
+            obj = self.create_object(serializer.validated_data)
+        else:
+            obj = self.update_object(instance, serializer.validated_data)
+        return Response(self.output_serializer_class(obj, context=self.get_serializer_context()).data, status=status)
+
+
+class WritableScopedViewSet(ScopedViewSet):
+    def create(self, request, *args, **kwargs):
+        return self.write(request)
+
+    def update(self, request, *args, **kwargs):
+        return self.write(request, self.get_object(), partial=kwargs.get("partial", False), status=200)
+
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, partial=True, **kwargs)
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class ScopedField(serializers.PrimaryKeyRelatedField):
+    """An id among the rows of `model` at sites the user may see; any other is 'does not exist'."""
+
+    def __init__(self, model, site_path="site", **kwargs):
+        self.model, self.site_path = model, site_path
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        sites = access_for(self.context["request"].user).sites()
+        return self.model.objects.filter(**{f"{self.site_path}__in": sites})
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class ScopedSiteField(serializers.PrimaryKeyRelatedField):
+    """A site id the requesting user may see; any other id is 'does not exist'."""
+
+    def get_queryset(self):
+        return access_for(self.context["request"].user).sites()
+
+
+class InputSerializer(StrictInputMixin, serializers.ModelSerializer):
+    """Parses only: business and uniqueness rules run once, in the service. Model fields map to
+    the bounded fields: dates within the books' range, amounts (`*_cents`) within
+    `limits.MAX_AMOUNT_CENTS`, text within its model's or `limits.MAX_TEXT_LENGTH`."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.DateField: DateField,
+        models.DateTimeField: DateTimeField,
+    }
+
+    def get_validators(self):
+        return []
+
+    def build_standard_field(self, field_name, model_field):
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        if issubclass(field_class, serializers.IntegerField) and field_name.endswith("_cents"):
+            field_class = CentsField
+            kwargs["max_value"] = min(kwargs.get("max_value", limits.MAX_AMOUNT_CENTS), limits.MAX_AMOUNT_CENTS)
+            kwargs["min_value"] = max(kwargs.get("min_value", -limits.MAX_AMOUNT_CENTS), -limits.MAX_AMOUNT_CENTS)
+        if isinstance(model_field, models.TextField) and "choices" not in kwargs:
+            kwargs.setdefault("max_length", limits.MAX_TEXT_LENGTH)
+        return field_class, kwargs

@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    """The platform: the audit chain, append-only records, idempotency, tokens, the API's
+    conventions, PDF furniture, money, moments and periods. It sits below every domain app and
+    imports none of them; what it must ask them goes through its hooks (`core.hooks`)."""
+
+    name = "core"
+    verbose_name = "Platform"
+
+    def ready(self):
+        from . import (
+            checks,  # noqa: F401  (registers the deploy checks)
+            tokens,
+        )
+
+        tokens.connect()

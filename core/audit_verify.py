@@ -1,0 +1,405 @@
+"""Verify the audit log end to end, in one streaming pass (`manage.py verify_audit_log`).
+
+What is checked, in this order, stopping at the first broken thing and naming it
+(organization and chain, table, id, event number, what differs):
+
+1. Each chain links and hashes: the frozen `legacy` chain first, from 64 zeros, then every
+   per-organization chain (and `system`) from the legacy chain's last hash. Every event is
+   numbered 1, 2, 3 ... with no gap, its `prev_hash` is the previous event's hash and its
+   hash is SHA-256(prev_hash + canonical content) (core.audit). An event's chain must be
+   its organization's, and a row event must name a table that is append-only here.
+2. Each chain against every anchor found outside the database (core.audit_anchors): the
+   anchored event must exist (else the chain's end was cut off) and have the anchored hash
+   (else the chain was rewritten and rehashed).
+3. Each append-only table against its row events (core.audit_rows): every row matches the
+   values and digest its `row.created` (or `row.baseline`) event recorded, every such event
+   still has its row, and every row has its event.
+
+One organization alone (`verify(organization_id=...)`, `verify_audit_log --organization`):
+the legacy chain (where its chain starts), its own chain with its anchors, and its rows of
+every table against its row events; other organizations' chains are not read, so each
+organization's record verifies, and is reported broken, on its own.
+
+Incremental (the default of the command and the nightly task, never for one organization alone; `--full` re-verifies everything): each chain resumes from its
+checkpoint (core.models.AuditCheckpoint), the newest anchored event the last successful
+verification matched (else the head it reached). The stored event there must still have the
+checkpoint's hash (and the anchor's, checked as any anchor is), and every event after it is
+verified as above, from that hash; anchors before it are not read against the database. Each
+append-only table resumes after the highest row id matched (a row whose id was taken before
+that row's but committed after the verification is left to the full pass). So a change after the checkpoint
+is found at once; a change before it only by `--full`, or by the checkpoint's own event if it
+touches that event (an event before it rewritten without rehashing the rest leaves the chain
+after the checkpoint intact: that is what the nightly full pass, or `--full`, is for).
+
+Cost grows linearly: events are read once in chain order and rows once per table in id
+order, each as a chunked stream (no query per row). From the checkpoints, each chain is its
+own index range from its checkpoint (the chains found by one step through the (chain, seq)
+index each), so the incremental pass reads what came after the checkpoints, not all history, with the row events of a table read in
+the same order by the index on (row_table, row_pk) and merged. Memory holds one chunk, the
+anchors and one head per chain. Rows are read after their events' chain was walked, and
+rows before their events: a row inserted while verification runs is matched to its event,
+and an event newer than the walked head whose row is not yet visible is not reported.
+"""
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import groupby
+
+from django.db import connection
+from django.utils import timezone
+
+from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
+from .audit_anchors import Anchor, AnchorFileError, read_anchors
+from .audit_rows import covered_models, iter_canonical_rows, model_organization_path, row_digest
+from .models import AuditCheckpoint, AuditEvent
+
+Progress = Callable[[str, int], None]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """The first broken thing found."""
+
+    reason: str
+    chain: str = ""
+    organization_id: int | None = None
+    seq: int | None = None
+    table: str = ""
+    row_id: int | None = None
+    fields: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        where = []
+        if self.chain:
+            owner = "no organization" if self.organization_id is None else f"organization {self.organization_id}"
+            where.append(f"{owner} (chain {self.chain})")
+        if self.table:
+            where.append(f"table {self.table} id {self.row_id}")
+        if self.seq is not None:
+            where.append(f"event #{self.seq}")
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    checked: int  # events whose link and hash were verified
+    rows_checked: int = 0
+    chains: int = 0
+    anchors_checked: int = 0
+    problem: Problem | None = None
+
+    @property
+    def broken_seq(self) -> int | None:
+        return self.problem.seq if self.problem else None
+
+    @property
+    def reason(self) -> str:
+        return self.problem.reason if self.problem else ""
+
+
+class _Broken(Exception):
+    def __init__(self, problem: Problem):
+        self.problem = problem
+
+
+class _Walk:
+    """Running state of the verification: counts, heads walked, anchors, progress."""
+
+    def __init__(self, anchors: dict[str, list[Anchor]], progress: Progress | None, every: int, batch_size: int):
+        self.anchors = {chain: sorted(items, key=lambda a: a.seq) for chain, items in anchors.items()}
+        self.progress, self.every, self.batch_size = progress, every, batch_size
+        self.events = self.rows = self.anchors_checked = 0
+        self.heads: dict[str, int] = {}
+        self.only: str | None = None  # the one chain verified, when one organization is
+        self.organization_id: int | None = None
+        self.resume: dict[str, tuple[int, str]] = {}  # chain -> (seq, hash) to start from
+        self.resume_rows: dict[str, int] = {}  # table -> highest row id already matched
+        self.reached: dict[str, tuple[int, str]] = {}  # chain -> newest anchored (else last) event matched
+        self.rows_reached: dict[str, int] = {}
+        self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
+
+    def tick(self, stage: str, count: int) -> None:
+        if self.progress and count % self.every == 0:
+            self.progress(stage, count)
+
+
+# What a chain is, for the checkpoints: the events sharing this field's value (core.audit
+# numbers and links events per `chain`). The walk groups events by it and the checkpoints are
+# kept under it; if chains come to be keyed otherwise, this is the one place to change.
+CHAIN_FIELD = "chain"
+
+
+def checkpoint_chain(event: dict) -> str:
+    """The key a chain's checkpoint is kept under: the chain the event belongs to."""
+    return event[CHAIN_FIELD]
+
+
+def verify(
+    *,
+    full: bool = True,
+    progress: Progress | None = None,
+    every: int = 50_000,
+    batch_size: int = 2000,
+    organization_id: int | None = None,
+) -> Verification:
+    """Verify chains, anchors and rows (see the module docstring), or with `organization_id`
+    that organization's only (always in full, and its checkpoints are left as they are: row ids
+    interleave across organizations); never raises for a break. `full=False` resumes from the
+    checkpoints; a success of the whole record moves them on."""
+    try:
+        anchors = read_anchors()
+    except AnchorFileError as exc:
+        return Verification(False, 0, problem=Problem(str(exc)))
+    only = None if organization_id is None else chain_name(organization_id)
+    if only is not None:
+        anchors = {chain: items for chain, items in anchors.items() if chain in (only, LEGACY_CHAIN)}
+    walk = _Walk(anchors, progress, every, batch_size)
+    walk.only, walk.organization_id = only, organization_id
+    if not full and only is None:
+        _load_checkpoints(walk)
+    try:
+        legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
+        if only is None:
+            _walk_chains(walk, legacy_head)
+        else:
+            _walk_chain(walk, only, _events(walk, chain=only), legacy_head)
+        _check_anchored_chains_exist(walk)
+        _check_rows(walk)
+    except _Broken as broken:
+        return _result(walk, broken.problem)
+    if only is None:
+        _save_checkpoints(walk)
+    return _result(walk, None)
+
+
+def _load_checkpoints(walk: _Walk) -> None:
+    for scope, name, position, digest in AuditCheckpoint.objects.values_list("scope", "name", "position", "hash"):
+        if scope == AuditCheckpoint.Scope.CHAIN:
+            walk.resume[name] = (position, digest)
+        else:
+            walk.resume_rows[name] = position
+
+
+def _save_checkpoints(walk: _Walk) -> None:
+    now, rows = timezone.now(), []
+    for chain, (seq, digest) in walk.reached.items():
+        rows.append(AuditCheckpoint(scope="chain", name=chain, position=seq, hash=digest, verified_at=now))
+    for table, pk in walk.rows_reached.items():
+        rows.append(AuditCheckpoint(scope="table", name=table, position=pk, verified_at=now))
+    AuditCheckpoint.objects.bulk_create(
+        rows,
+        batch_size=200,
+        update_conflicts=True,
+        unique_fields=["scope", "name"],
+        update_fields=["position", "hash", "verified_at"],
+    )
+
+
+def _result(walk: _Walk, problem: Problem | None) -> Verification:
+    return Verification(problem is None, walk.events, walk.rows, len(walk.heads), walk.anchors_checked, problem)
+
+
+def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
+    """Events in chain order: one chain's from its checkpoint (an index range of (chain, seq)),
+    or, with no checkpoint, every chain's but `exclude`'s in one stream."""
+    events = AuditEvent.objects.order_by("chain", "seq")
+    if chain is not None:
+        events = events.filter(chain=chain, seq__gte=walk.resume.get(chain, (1, ""))[0])
+    if exclude is not None:
+        events = events.exclude(chain=exclude)
+    return events.values(*EVENT_FIELDS).iterator(chunk_size=walk.batch_size)
+
+
+def _walk_chains(walk: _Walk, legacy_head: str) -> None:
+    """Every chain but the legacy one, each starting from the legacy chain's last hash. From
+    the checkpoints, each chain is read on its own from where it resumes: the database reads
+    the events after the checkpoints, not every event (a chain with no checkpoint, such as a new
+    organization's, is read from its first event)."""
+    if not walk.resume:
+        for chain, events in groupby(_events(walk, exclude=LEGACY_CHAIN), key=checkpoint_chain):
+            _walk_chain(walk, chain, events, legacy_head)
+        return
+    for chain in chains():
+        if chain != LEGACY_CHAIN:
+            _walk_chain(walk, chain, _events(walk, chain=chain), legacy_head)
+
+
+def chains() -> list[str]:
+    """The chains in the log, in order: one step through the (chain, seq) index per chain (a
+    loose index scan), whatever the number of events."""
+    table, column = (connection.ops.quote_name(name) for name in (AuditEvent._meta.db_table, CHAIN_FIELD))
+    sql = (
+        f"WITH RECURSIVE found(name) AS ("
+        f" SELECT MIN({column}) FROM {table}"
+        f" UNION ALL"
+        f" SELECT (SELECT MIN({column}) FROM {table} WHERE {column} > found.name) FROM found"
+        f" WHERE found.name IS NOT NULL"
+        f") SELECT name FROM found WHERE name IS NOT NULL"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return [name for (name,) in cursor.fetchall()]
+
+
+def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str) -> str:
+    """Check one chain's numbering, links, hashes and anchors; returns its last hash."""
+    anchors = walk.anchors.get(chain, [])
+    next_anchor = 0
+    prev_hash, expected = start_hash, 1
+    events = iter(events)
+    if chain in walk.resume:
+        prev_hash, expected = _resume(walk, chain, events)
+        while next_anchor < len(anchors) and anchors[next_anchor].seq < expected - 1:
+            next_anchor += 1  # anchors before the checkpoint were matched by an earlier verification
+        if next_anchor < len(anchors) and anchors[next_anchor].seq == expected - 1:
+            anchor = anchors[next_anchor]
+            if anchor.hash != prev_hash:
+                raise _Broken(
+                    Problem(
+                        f"its hash {prev_hash} differs from {anchor.describe()}, {anchor.hash}: "
+                        "the chain was rewritten after it was anchored",
+                        chain,
+                        None,
+                        anchor.seq,
+                    )
+                )
+            walk.anchors_checked += 1
+            next_anchor += 1
+    for event in events:
+        seq = event["seq"]
+        where = dict(chain=chain, organization_id=event["organization_id"], seq=seq)
+        if seq != expected:
+            raise _Broken(Problem(f"event #{expected} is missing", chain, event["organization_id"], expected))
+        if chain != LEGACY_CHAIN and chain != chain_name(event["organization_id"]):
+            raise _Broken(Problem("it is in another organization's chain", **where))
+        if event["prev_hash"] != prev_hash:
+            raise _Broken(Problem("its link to the previous event is broken", **where))
+        if chain_hash(prev_hash, event) != event["hash"]:
+            raise _Broken(Problem("its content does not match its hash", **where))
+        if event["row_table"] and event["row_table"] not in walk.tables:
+            reason = "its row event names a table that is not append-only here"
+            raise _Broken(Problem(reason, **where, table=event["row_table"], row_id=event["row_pk"]))
+        while next_anchor < len(anchors) and anchors[next_anchor].seq <= seq:
+            anchor = anchors[next_anchor]
+            if anchor.seq == seq and anchor.hash != event["hash"]:
+                raise _Broken(Problem(
+                    f"its hash {event['hash']} differs from {anchor.describe()}, {anchor.hash}: "
+                    "the chain was rewritten after it was anchored", **where,
+                ))  # fmt: skip
+            walk.anchors_checked += 1
+            next_anchor += 1
+        prev_hash, expected = event["hash"], expected + 1
+        walk.events += 1
+        walk.tick("events verified", walk.events)
+    last = expected - 1
+    anchored = [a for a in anchors[:next_anchor] if a.seq <= last]
+    if anchored:
+        walk.reached[chain] = (anchored[-1].seq, anchored[-1].hash)
+    elif last:
+        walk.reached[chain] = (last, prev_hash)
+    if next_anchor < len(anchors):
+        anchor = anchors[next_anchor]
+        owner = anchor.organization_id
+        raise _Broken(Problem(
+            f"anchored event #{anchor.seq} is missing ({anchor.describe()}); the chain ends at #{last}: "
+            "events were removed from its end", chain, owner, anchor.seq,
+        ))  # fmt: skip
+    if last:
+        walk.heads[chain] = last
+    return prev_hash
+
+
+def _resume(walk: _Walk, chain: str, events: Iterator[dict]) -> tuple[str, int]:
+    """The checkpoint's event must still be there with the hash verified then."""
+    seq, digest = walk.resume[chain]
+    event = next(events, None)
+    if event is None or event["seq"] != seq:
+        raise _Broken(Problem(f"event #{seq}, where the last verification stopped, is missing", chain, None, seq))
+    if event["hash"] != digest:
+        raise _Broken(Problem(
+            f"its hash {event['hash']} differs from the one verified before, {digest}: the chain was rewritten",
+            chain, event["organization_id"], seq,
+        ))  # fmt: skip
+    return event["hash"], seq + 1
+
+
+def _check_anchored_chains_exist(walk: _Walk) -> None:
+    for chain, anchors in sorted(walk.anchors.items()):
+        if chain not in walk.heads and chain != LEGACY_CHAIN:
+            anchor = anchors[0]
+            raise _Broken(Problem(
+                f"anchored event #{anchor.seq} is missing ({anchor.describe()}); the chain has no events",
+                chain, anchor.organization_id, anchor.seq,
+            ))  # fmt: skip
+
+
+def _check_rows(walk: _Walk) -> None:
+    """Each append-only table against its row events (a row event naming a table that is not
+    append-only was reported as its chain was walked)."""
+    for model in covered_models():
+        _check_table(walk, model)
+
+
+def _chain_events(walk: _Walk):
+    """Row events of the organization verified alone: its chain's (baseline events included;
+    the legacy chain predates row events)."""
+    return AuditEvent.objects.exclude(row_table="").filter(chain=walk.only)
+
+
+def _row_events(walk: _Walk, table: str) -> Iterator[tuple]:
+    events = AuditEvent.objects if walk.only is None else _chain_events(walk)
+    events = events.filter(row_table=table, row_pk__gt=walk.resume_rows.get(table, 0)).order_by("row_pk")
+    fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
+    return events.values_list(*fields).iterator(chunk_size=walk.batch_size)
+
+
+def _check_table(walk: _Walk, model) -> None:
+    """Merge the table's rows (by id) with its row events (by row id)."""
+    table = model._meta.db_table
+    only = None if walk.only is None else {model_organization_path(model): walk.organization_id}
+    rows = iter_canonical_rows(model, walk.batch_size, only, after=walk.resume_rows.get(table, 0))
+    row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
+    events = _row_events(walk, table)
+    event = next(events, None)
+    while row is not None or event is not None:
+        if event is None or (row is not None and row[0] < event[0]):
+            _row_without_event(model, row[0])
+        elif row is None or event[0] < row[0]:
+            pk, _, _, chain, org_id, seq = event
+            if seq <= walk.heads.get(chain, 0):
+                raise _Broken(Problem(f"the row is missing (recorded by event #{seq})", chain, org_id, None, table, pk))
+            event = next(events, None)
+            continue
+        else:
+            _compare(table, row[1], event)
+            walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
+            event = next(events, None)
+        walk.rows += 1
+        walk.tick(f"rows checked ({table})", walk.rows)
+        row = next(rows, None)
+
+
+def _row_without_event(model, pk: int) -> None:
+    path = model_organization_path(model)
+    org_id = model._base_manager.filter(pk=pk).values_list(path, flat=True).first()
+    raise _Broken(
+        Problem("the row has no event recording it", chain_name(org_id), org_id, None, model._meta.db_table, pk)
+    )
+
+
+def _compare(table: str, canonical: dict, event: tuple) -> None:
+    pk, digest, recorded, chain, org_id, seq = event
+    recorded = recorded or {}
+    gone = sorted(set(recorded) - set(canonical))
+    if gone:
+        reason = f"field {', '.join(gone)} recorded by event #{seq} no longer exists"
+        raise _Broken(Problem(reason, chain, org_id, None, table, pk, tuple(gone)))
+    current = {name: canonical[name] for name in recorded} if recorded else canonical
+    differing = tuple(name for name in recorded if current[name] != recorded[name])
+    if differing:
+        changes = "; ".join(f"{name} was {recorded[name]!r}, is {current[name]!r}" for name in differing)
+        reason = f"{', '.join(differing)} differ{'s' if len(differing) == 1 else ''} from event #{seq} ({changes})"
+        raise _Broken(Problem(reason, chain, org_id, None, table, pk, differing))
+    if row_digest(current) != digest:
+        raise _Broken(Problem(f"the digest differs from event #{seq}", chain, org_id, None, table, pk))

@@ -1,0 +1,68 @@
+"""Closed books, asked from below.
+
+Whether a gaming day's books are closed is the books' answer (`accounting`, which sits above
+the custody apps), but the layers below must respect it: the cage records a day's deposit
+only once its books are closed, and a count, a bank count or an IOU of a closed day is never
+changed (corrections are adjusting entries in the books). So the lower layers ask here and
+the books register the answer when their app loads (`accounting.apps`): imports keep pointing
+down.
+
+A day's books are closed when they were closed for that day (a BooksClose) or when the
+quarterly summary of its quarter is filed (which closes every date in the quarter, including
+dates without a gaming day).
+"""
+
+from collections.abc import Callable
+from datetime import date
+
+from .hooks import BOOKS_CLOSED
+
+# (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
+# are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
+ClosedReason = Callable[[int, date], str | None]
+
+
+# What every refusal says to do instead.
+INSTEAD = (
+    "Date a new record on a gaming day whose books are open; a correction of the closed figures is an "
+    "adjustment approved by a gaming manager (daily summary page, or POST /api/v1/adjustments/), entered on "
+    "a later gaming day and counted there."
+)
+
+
+def register_books_closed(reason: ClosedReason) -> None:
+    """The books register `reason(site_id, gaming_date) -> str | None` once, when their app is ready."""
+    BOOKS_CLOSED.register(reason)
+
+
+def closed_reason(site_id: int, gaming_date: date) -> str | None:
+    """Why the books of the site's gaming date are closed, or None. Until the books register an
+    answer, asking raises: no day's books are taken for open (`core.hooks`)."""
+    return BOOKS_CLOSED(site_id, gaming_date)
+
+
+def books_closed(site_id: int, gaming_date: date) -> bool:
+    """Are the books of the site's gaming day closed?"""
+    return closed_reason(site_id, gaming_date) is not None
+
+
+# The figures closed books protect: where the site's pack states that a quarter's summaries
+# reconcile to its return (ND 99-01.3-08-16(1)(g)), the refusal names that rule.
+SUMMARIES_RECONCILE = "core.summaries_reconcile"
+
+
+def closed_books_refusal(site_id: int, gaming_date: date, what: str) -> str | None:
+    """The message refusing a write that would change `what` of a closed day, or None while the
+    day's books are open (no citation is looked up then). Keeping closed books closed is a house
+    control at every site, whatever its pack: no text we hold states it, and a WA or NY gaming
+    manager and their auditor expect filed figures to stay as filed. Where the site's pack states
+    the rule the closed figures serve (North Dakota's 08-16(1)(g)), the refusal names it; the
+    site's jurisdiction is read once per site id (`core.citations`)."""
+    why = closed_reason(site_id, gaming_date)
+    if why is None:
+        return None
+    from .citations import jurisdiction_of_site, stated
+
+    protects = stated(SUMMARIES_RECONCILE, jurisdiction_of_site(site_id))
+    control = f"House control (closed books, {protects})" if protects else "House control (closed books)"
+    return f"{control}: {why}, so {what} of {gaming_date} is not changed. {INSTEAD}"

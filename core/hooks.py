@@ -1,0 +1,167 @@
+"""Hooks: answers a lower layer needs and only a higher one has, in one registry.
+
+A lower layer asks a hook; the app that knows the answer registers it when it loads (its
+`AppConfig.ready`), so imports keep pointing down (`.importlinter`). Every hook is declared
+here, with who asks, who answers and what the answer is: `HOOKS` lists them all. Asking a hook
+whose answer is not registered raises ImproperlyConfigured: no hook allows everything (open
+books, no wager cap, nothing to flag) by default. A system check (`core.checks`) fails
+`manage.py check`, `migrate` and `runserver` when one is missing, and the WSGI application
+refuses to start (`config.wsgi`).
+
+A hook is asked through its module's own function (`core.closing.closed_reason`,
+`cardroom.wager_caps.check_max_wager`...) and answered through its `register_*` function;
+`Hook.register` and `Hook.__call__` are what those use.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ImproperlyConfigured
+
+
+@dataclass(eq=False)
+class Hook:
+    """One answer asked from below. `many`: several apps may each register an answer, and the
+    asker combines them (every registered provider is asked)."""
+
+    name: str
+    asked_by: str
+    answered_by: str
+    answer: str  # what the registered callable takes and returns
+    many: bool = False
+    _answers: list[Callable] = field(default_factory=list, repr=False)
+
+    def register(self, answer: Callable) -> None:
+        if self.many:
+            if answer not in self._answers:
+                self._answers.append(answer)
+        else:
+            self._answers[:] = [answer]
+
+    @property
+    def registered(self) -> bool:
+        return bool(self._answers)
+
+    def _missing(self) -> ImproperlyConfigured:
+        return ImproperlyConfigured(
+            f"The hook {self.name!r} ({self.asked_by}) has no answer: {self.answered_by} registers it when its app "
+            "loads. Is that app in INSTALLED_APPS?"
+        )
+
+    def __call__(self, *args, **kwargs):
+        """The registered answer to this question (a hook with one answer)."""
+        if not self._answers:
+            raise self._missing()
+        return self._answers[0](*args, **kwargs)
+
+    def answers(self) -> list[Callable]:
+        """Every registered answer (a hook with many); refuses while there is none."""
+        if not self._answers:
+            raise self._missing()
+        return list(self._answers)
+
+
+HOOKS: dict[str, Hook] = {}
+
+
+def declare(name: str, *, asked_by: str, answered_by: str, answer: str, many: bool = False) -> Hook:
+    if name in HOOKS:
+        raise ImproperlyConfigured(f"The hook {name!r} is declared twice.")
+    HOOKS[name] = Hook(name, asked_by, answered_by, answer, many)
+    return HOOKS[name]
+
+
+def missing() -> list[Hook]:
+    """The hooks no app has answered."""
+    return [hook for hook in HOOKS.values() if not hook.registered]
+
+
+def require_answers() -> None:
+    """Refuse to serve while a hook has no answer (`config.wsgi`)."""
+    if missing():
+        raise missing()[0]._missing()
+
+
+# --- The hooks ------------------------------------------------------------------------------
+
+ACCESS = declare(
+    "access",
+    asked_by="core.scoping (the API toolkit's scoped querysets and fields)",
+    answered_by="cardroom (cardroom.apps)",
+    answer="access(user) -> the user's Access: their employee, roles and the sites they may see",
+)
+SITE_JURISDICTION = declare(
+    "site_jurisdiction",
+    asked_by="core.citations (retention, closed books)",
+    answered_by="cardroom (cardroom.apps)",
+    answer="site_jurisdiction(site_id) -> the jurisdiction code of the site's pack",
+)
+CITATIONS = declare(
+    "citations",
+    asked_by="core.citations",
+    answered_by="packs (packs.apps)",
+    answer="cite(rule key, jurisdiction) -> the citation of the pack's text stating the rule, or None",
+)
+TABLE_RULES = declare(
+    "table_rules",
+    asked_by="cardroom.table_rules (Table.clean)",
+    answered_by="packs (packs.apps)",
+    answer="validate(table) -> None, raising ValidationError naming each field the site's pack refuses",
+)
+CHIP_LAW = declare(
+    "chip_law",
+    asked_by="cardroom.chip_rules (chips, forms)",
+    answered_by="packs (packs.apps)",
+    answer="law_of(jurisdiction) -> the pack's ChipLaw, or None where its law states none",
+)
+TABLE_CHECKS = declare(
+    "table_checks",
+    asked_by="packs.validate_table",
+    answered_by="approvals (approvals.apps)",
+    answer="check(table) -> {field: message} of what the house's approvals refuse",
+    many=True,
+)
+BOOKS_CLOSED = declare(
+    "books_closed",
+    asked_by="core.closing (the cage, counts, tournaments, fees, the floor, core.moments)",
+    answered_by="accounting (accounting.apps)",
+    answer="reason(site_id, gaming_date) -> why the day's books are closed, or None while they are open",
+)
+DAY_CHANGED = declare(
+    "day_changed",
+    asked_by="core.figure_days (writes that bypass save())",
+    answered_by="accounting (accounting.day_figures, from accounting.apps)",
+    answer="changed(site_id, gaming_date) -> None: the day's figure snapshot is stale",
+)
+WAGER_CAP = declare(
+    "wager_cap",
+    asked_by="cardroom.wager_caps (Table.clean, the floor's services)",
+    answered_by="surveillance (surveillance.apps)",
+    answer="check(table, max_wager_cents, at) -> None, raising ValidationError over a surveillance cap",
+)
+TIP_STATUS = declare(
+    "tip_status",
+    asked_by="floor.tips (a dealer's last shift)",
+    answered_by="cage (cage.apps)",
+    answer="lookup(dealer, site, since) -> what the dealer declared and still holds (TipStatus)",
+)
+TIPS_FLAG = declare(
+    "tips_flag",
+    asked_by="floor.tips (a dealer leaving with tips not in order)",
+    answered_by="compliance (compliance.apps)",
+    answer="flag(TipsAtLeaving) -> None: opens the alert",
+    many=True,
+)
+OPEN_ITEMS = declare(
+    "open_items",
+    asked_by="floor.open_items (a gaming day's close)",
+    answered_by="counts (counts.apps)",
+    answer="provider(gaming_day) -> [OpenItem]: the app's items still open at the day's close",
+    many=True,
+)
+HOLD_THRESHOLDS = declare(
+    "hold_thresholds",
+    asked_by="accounting.games (percent-of-hold reviews)",
+    answered_by="compliance (compliance.apps)",
+    answer="source() -> {game: (HoldThreshold, ...)}: every threshold row, loaded once per summary",
+)

@@ -1,0 +1,87 @@
+"""Bounds on what any input may say: amounts, quantities, printed numbers, ids, dates, text,
+request bodies and lists.
+
+House controls: the regulations set none of these. They keep every figure inside what the
+database columns, the period arithmetic and the reports can hold, and far above anything a
+card room records, so that bad input is a 400 naming the field instead of a server error.
+One constant per kind, here; the API fields (cardroom.api), the filters (core.api_filters),
+the parsers and the services' line parsers all read them from this module.
+"""
+
+from datetime import date, datetime, time
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+HOUSE_CONTROL = "house control"
+
+# One amount of money (an IOU, a deposit, an ideal bank, an adjustment, a price):
+# $10,000,000.00, inside every money column (the narrowest is a 32-bit integer of cents).
+MAX_AMOUNT_CENTS = 1_000_000_000
+# Pieces (chips, notes or coins) on one line of a count, a slip, a movement or a redemption.
+MAX_QUANTITY = 1_000_000
+# A printed form number (fill and credit slips, slip books, forms found in a drop box).
+MAX_FORM_NUMBER = 99_999_999
+# A record id (a 64-bit key on SQLite and PostgreSQL alike).
+MAX_ID = 2**63 - 1
+# Dates and quarters: the books this system keeps start in 2000 and end in 2100.
+FIRST_DATE = date(2000, 1, 1)
+LAST_DATE = date(2100, 12, 31)
+# A note, reason, description, explanation or finding.
+MAX_TEXT_LENGTH = 2000
+# A request body, and how deeply its JSON may nest.
+MAX_BODY_BYTES = 1024 * 1024
+MAX_JSON_DEPTH = 32
+# Lists: rows per page by default and at most, and how far a page may start.
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 500
+MAX_OFFSET = 10_000_000
+
+# Idempotency-Key: its length, and how long a key's answer is kept for a retry.
+MAX_IDEMPOTENCY_KEY_LENGTH = 255
+IDEMPOTENCY_KEY_HOURS = 24
+
+DATE_RANGE_TEXT = f"between {FIRST_DATE.isoformat()} and {LAST_DATE.isoformat()}"
+
+
+def amount_message(label: str = "The amount") -> str:
+    return f"{label} must be at most {MAX_AMOUNT_CENTS:,} cents ($10,000,000.00; {HOUSE_CONTROL})."
+
+
+def quantity_message(label: str = "A quantity") -> str:
+    return f"{label} must be at most {MAX_QUANTITY:,} ({HOUSE_CONTROL})."
+
+
+def date_message(label: str = "The date") -> str:
+    return f"{label} must be {DATE_RANGE_TEXT} ({HOUSE_CONTROL})."
+
+
+def date_in_range(value: date) -> bool:
+    if isinstance(value, datetime):
+        value = value.date()
+    return FIRST_DATE <= value <= LAST_DATE
+
+
+def check_date(value: date, field: str) -> date:
+    """`value`, or ValidationError naming `field` when it falls outside the books' range."""
+    if not date_in_range(value):
+        raise ValidationError({field: date_message(f"{field} ({value.isoformat()})")})
+    return value
+
+
+def parse_date(text, field: str) -> date:
+    """A YYYY-MM-DD query parameter within the books' range; ValidationError naming `field`."""
+    try:
+        value = date.fromisoformat((text or "").strip())
+    except (TypeError, ValueError):
+        raise ValidationError({field: f"Write {field} as YYYY-MM-DD (got {text!r})."}) from None
+    return check_date(value, field)
+
+
+def aware_bounds() -> tuple[datetime, datetime]:
+    """The first and last moments of the books' range, in the project's time zone."""
+    zone = timezone.get_default_timezone()
+    return (
+        datetime.combine(FIRST_DATE, time.min, tzinfo=zone),
+        datetime.combine(LAST_DATE, time.max, tzinfo=zone),
+    )

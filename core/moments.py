@@ -1,0 +1,181 @@
+"""Paper-first and late entry: when a record happened, and when it was entered.
+
+Every record that happens at a moment (a tray count, a slip and each step on it, a dealer
+shift, a removal, a count, a gaming day's open and close, a bank count, a redemption, an IOU,
+a surveillance log entry) accepts the moment it happened (`*_at`), written with an offset or
+as the site's local time (`Site.time_zone`), because the paper form is often entered later.
+The one place that reads and checks such a moment is `occurred_at`:
+
+- a naive time is the site's local time;
+- not in the future (beyond `CLOCK_TOLERANCE` of clock skew);
+- inside the business hours of its gaming day (the pack's "business day", North Dakota's 99-01.3-02-01: from the
+  site's start hour to the next day's), when the record belongs to a given gaming day;
+- never inside closed books: a correction of a closed day is an adjustment
+  (core.closing, a house control).
+
+Each such record keeps both times: the moment it happened and `entered_at` (when it was
+typed in). Past the site's threshold (`Site.late_entry_minutes`, a house control: the text
+does not state one) the record is marked `entered_late`, and the reports list it so.
+"""
+
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+
+from . import closing
+from .citations import cite
+from .rules import HOUSE_CONTROL
+
+# The gaming day's business hours: the site's pack's definition (ND 99-01.3-02-01 "business day"),
+# else the product's own (house control): cited through `core.citations`.
+BUSINESS_DAY = "core.business_day"
+# A recorded time may lag the real one (paper entered later) but not run ahead of it.
+CLOCK_TOLERANCE = timedelta(minutes=5)
+LATE_ENTRY = f"{HOUSE_CONTROL} (late entry)"
+
+
+def site_zone(site) -> ZoneInfo:
+    return ZoneInfo(site.time_zone)
+
+
+def local(site, at: datetime) -> datetime:
+    """`at` as an aware moment: a naive time is the site's local time."""
+    if timezone.is_naive(at):
+        return at.replace(tzinfo=site_zone(site))
+    return at
+
+
+def gaming_date_of(site, at: datetime) -> date:
+    """The gaming date a moment belongs to (local time minus the business-day start hour)."""
+    return (local(site, at).astimezone(site_zone(site)) - timedelta(hours=site.business_day_start_hour)).date()
+
+
+def gaming_day_bounds(site, gaming_date: date) -> tuple[datetime, datetime]:
+    """[start, end) of the site's gaming date: its start hour, local, to the next day's."""
+    zone = site_zone(site)
+    start = datetime.combine(gaming_date, time(site.business_day_start_hour), tzinfo=zone)
+    end = datetime.combine(gaming_date + timedelta(days=1), time(site.business_day_start_hour), tzinfo=zone)
+    return start, end
+
+
+def _shown(site, moment: datetime) -> str:
+    return moment.astimezone(site_zone(site)).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def occurred_at(
+    site,
+    at: datetime | None,
+    *,
+    field: str = "at",
+    rule: str = LATE_ENTRY,
+    gaming_date: date | None = None,
+    after_day_end: bool = False,
+    not_before: datetime | None = None,
+    books_date: date | None = None,
+    books: bool = True,
+    what: str = "a record",
+    now: datetime | None = None,
+) -> datetime:
+    """The moment a record happened: now when `at` is None, else `at` read and checked.
+
+    `gaming_date`: the gaming day the record belongs to; the moment must lie in its business
+    hours (`after_day_end`: a closing signature may come after the day's last hour).
+    `not_before`: an earlier moment the record cannot precede (the shift's start...).
+    Closed books are refused for `books_date`, else `gaming_date`, else the moment's gaming date
+    (a count of a day happens after it: its books are the day's, `books_date`); `books=False`
+    for records outside the books (surveillance logs)."""
+    now = now or timezone.now()
+    if at is None:
+        return now
+    if not isinstance(at, datetime):
+        raise ValidationError({field: f"{rule}: give a date and time, for example 2026-07-10T19:00:00-05:00."})
+    at = local(site, at)
+    if at > now + CLOCK_TOLERANCE:
+        raise ValidationError(
+            {field: f"{rule}: a record cannot be dated in the future ({_shown(site, at)} is after now)."}
+        )
+    day = books_date or gaming_date or gaming_date_of(site, at)
+    if gaming_date is not None:
+        start, end = gaming_day_bounds(site, gaming_date)
+        if at < start or (at >= end and not after_day_end):
+            raise ValidationError(
+                {
+                    field: f"{cite(BUSINESS_DAY, site.jurisdiction)}: {_shown(site, at)} is outside the business hours of the gaming day "
+                    f"{gaming_date} ({_shown(site, start)} to {_shown(site, end)}); date the record in its own "
+                    "gaming day."
+                }
+            )
+    if not_before is not None and at < not_before:
+        raise ValidationError(
+            {field: f"{rule}: {_shown(site, at)} is before {_shown(site, not_before)}, when this began."}
+        )
+    refusal = closing.closed_books_refusal(site.pk, day, what) if books else None
+    if refusal is not None:
+        raise ValidationError({field: refusal})
+    return at
+
+
+def is_late(site, occurred: datetime | None, entered: datetime | None) -> bool:
+    """Entered more than the site's threshold after it happened (house control, LATE_ENTRY)."""
+    if occurred is None or entered is None:
+        return False
+    return entered - occurred > timedelta(minutes=site.late_entry_minutes)
+
+
+class EnteredRecord(models.Model):
+    """A record that happened at a moment (`occurred_field`) and was entered at `entered_at`.
+
+    When the row is first saved, `entered_at` is now and `entered_late` says whether that is past
+    the site's threshold. `entry_site` is the attribute path from the record to its Site."""
+
+    occurred_field: str = ""
+    entry_site: str = "site"
+
+    entered_at = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="When the record was entered (the occurrence time is its *_at)."
+    )
+    entered_late = models.BooleanField(
+        default=False, editable=False, help_text="Entered past the site's late entry threshold."
+    )
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if self._state.adding:
+            self.stamp_entry()
+        super().save(*args, **kwargs)
+
+
+    def _entry_site(self):
+        obj = self
+        for name in self.entry_site.split("."):
+            obj = getattr(obj, name)
+        return obj
+
+    def stamp_entry(self, now: datetime | None = None) -> None:
+        if self.entered_at is None:
+            self.entered_at = now or timezone.now()
+        occurred = getattr(self, self.occurred_field, None)
+        self.entered_late = is_late(self._entry_site(), occurred, self.entered_at)
+
+def backfill_entered_at(model, occurred_field: str, schema_editor, append_only: bool = True) -> None:
+    """A migration step: rows entered before `entered_at` existed were entered live, at their
+    occurrence time. `model` is the migration's historical model. Append-only tables lift their
+    triggers for this one statement only."""
+    from .appendonly import drop_trigger_sql, trigger_sql
+
+    table = model._meta.db_table
+    vendor = schema_editor.connection.vendor
+    if append_only:
+        for sql in drop_trigger_sql(vendor, table):
+            schema_editor.execute(sql)
+    schema_editor.execute(
+        f"UPDATE {table} SET entered_at = {occurred_field} WHERE entered_at IS NULL"  # noqa: S608 - names from code
+    )
+    if append_only:
+        for sql in trigger_sql(vendor, table):
+            schema_editor.execute(sql)
