@@ -421,7 +421,7 @@ def _shifts_from_rows(rows) -> list[dealer_hold.ShiftFigures]:
     tables = {pk: (n, g) for pk, n, g in shaped_rows(live_days.table_numbers_query, ids=table_ids)}
     names = {
         pk: f"{first} {last}".strip() or username
-        for pk, first, last, username in shaped_rows(dealer_hold._dealers_query, ids=dealer_ids)
+        for pk, first, last, username in shaped_rows(dealer_hold.dealers_query, ids=dealer_ids)
     }
     result = []
     for site_id, day, (pk, table_id, dealer_id, started, ended, custody, reason) in rows:

@@ -102,7 +102,7 @@ def _slips_query(*, site_ids, start, end):
     )
 
 
-def _dealers_query(*, ids):
+def dealers_query(*, ids):
     return Employee.objects.filter(pk__in=ids).values_list(
         "pk", "user__first_name", "user__last_name", "user__username"
     )
@@ -182,7 +182,7 @@ class _Custody:
         tables = {pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=table_ids)}
         names = {
             pk: f"{first} {last}".strip() or username
-            for pk, first, last, username in shaped_rows(_dealers_query, ids=employee_ids)
+            for pk, first, last, username in shaped_rows(dealers_query, ids=employee_ids)
         }
         result = []
         for day_shifts in self.shifts.values():

@@ -266,7 +266,7 @@ class BoxCount:
         return self.agreement.total_cents if self.agreement is not None and self.both_in else None
 
 
-def _member_figures(entry) -> MemberFigures:
+def member_figures_of(entry) -> MemberFigures:
     return MemberFigures(
         member_id=entry.entered_by_id,
         member=str(entry.entered_by),
@@ -278,7 +278,7 @@ def _member_figures(entry) -> MemberFigures:
     )
 
 
-def _differences(first: MemberFigures, second: MemberFigures) -> tuple:
+def count_differences(first: MemberFigures, second: MemberFigures) -> tuple:
     keys = sorted(set(first.lines) | set(second.lines), key=lambda k: (-k[0], k[1]))
     return tuple(
         (cents, form, first.lines.get((cents, form), 0), second.lines.get((cents, form), 0))
@@ -298,7 +298,7 @@ def box_count(session, drop, viewer_id: int | None) -> BoxCount:
         .select_related("entered_by__user")
         .prefetch_related("lines", "forms")
     )
-    members = {e.entered_by_id: _member_figures(e) for e in entries}
+    members = {e.entered_by_id: member_figures_of(e) for e in entries}
     ordered = [members[m] for m in session.member_ids if m in members]
     both_in = len(ordered) == 2
     visible = tuple(ordered) if both_in else tuple(m for m in ordered if m.member_id == viewer_id)
@@ -311,10 +311,10 @@ def box_count(session, drop, viewer_id: int | None) -> BoxCount:
     original = agreements[0] if agreements else None
     agreed_lines, agreed_forms, reconciliation = {}, (), None
     if current is not None and both_in:
-        agreed = _member_figures(current.entry)
+        agreed = member_figures_of(current.entry)
         agreed_lines, agreed_forms = agreed.lines, agreed.forms
         reconciliation = forms_reconciliation(drop, set(agreed.forms))
-    differences = _differences(*ordered) if both_in else ()
+    differences = count_differences(*ordered) if both_in else ()
     forms_differ = both_in and ordered[0].forms != ordered[1].forms
     if not ordered:
         status = "awaiting"
@@ -512,7 +512,7 @@ def member_counts(session, drop_box) -> dict[int, MemberFigures]:
         .select_related("entered_by__user")
         .prefetch_related("lines", "forms")
     )
-    return {e.entered_by_id: _member_figures(e) for e in entries}
+    return {e.entered_by_id: member_figures_of(e) for e in entries}
 
 
 # --- The drops compliance's count rules judge (compliance.providers.count_problems) ---------------
