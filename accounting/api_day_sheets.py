@@ -7,7 +7,6 @@ and employees by id or initials; accounting.day_sheets applies it through the se
 from zoneinfo import ZoneInfo
 
 from django.shortcuts import get_object_or_404
-from django.urls import path
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers
@@ -461,8 +460,3 @@ class DaySheetView(APIView):
         except day_sheets.DaySheetError as refused:
             return Response(refused.errors, status=400)
         return Response(DaySheetResultSerializer(applied).data, status=201)
-
-
-urlpatterns = [
-    path("sites/<int:pk>/day-sheets/", DaySheetView.as_view(), name="api-day-sheets"),
-]

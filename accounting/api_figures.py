@@ -6,7 +6,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.forms import ValidationError as DjangoFormError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.urls import path
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -20,12 +19,12 @@ from core import limits
 from core.api import ERROR_RESPONSES, CentsField, DateField, Input, TextField
 from core.api_filters import PAGE_PARAMETERS, IdFormField, Pagination
 from core.periods import Quarter
-from packs import get_pack
 
-from . import books, day_figures, dealer_hold, figures, games, queries, rules, services, summaries
+from . import books, day_figures, dealer_hold, figures, frozen, games, queries, rules, services, summaries
 from .figures import Custody, ratio_string
 from .models import Adjustment, BooksClose, FilingAmendment, OtherGamesAgp
 from .pack_figures import pack_figures
+from .published import tax_label
 
 FIGURE_ROLES = tuple(rules.DAILY_FIGURES.roles)
 
@@ -350,89 +349,72 @@ class BooksCloseOut(serializers.Serializer):
     figures = serializers.JSONField(help_text="The daily summary as it stood when the books were closed.")
 
 
+# --- The API's representation of the figures ---------------------------------------------------
+# It starts from the frozen format (accounting.frozen) and may diverge from it: what a closed day
+# or a filed quarter keeps, and its digest, is the frozen module's alone.
+
+
 def custody_json(c: Custody) -> dict:
-    return {
-        "drop_cents": c.drop_cents,
-        "fills_cents": c.fills_cents,
-        "credits_cents": c.credits_cents,
-        "opener_cents": c.opener_cents,
-        "closer_cents": c.closer_cents,
-        "gross_proceeds_cents": c.gross_proceeds_cents,
-        "prizes_cents": c.prizes_cents,
-        "agp_cents": c.agp_cents,
-        "hold_ratio": ratio_string(c.hold_ratio),
-    }
+    return frozen.custody(c)
 
 
 def adjustment_json(a: summaries.AdjustmentLine) -> dict:
-    return {
-        "id": a.adjustment_id,
-        "corrected_date": str(a.corrected_date),
-        "recorded_on": str(a.recorded_on),
-        "table_number": a.table_number,
-        "field": a.field,
-        "amount_cents": a.amount_cents,
-        "reason": a.reason,
-        "recorded_by_initials": a.recorded_by_initials,
-        "approved_by_initials": a.approved_by_initials,
-        "recorded_at": a.recorded_at.isoformat(),
-    }
+    return frozen.adjustment(a)
 
 
 def tournaments_json(t) -> dict:
-    """{"tournaments": {...}} when there was tournament play, else {} (so the figures of books
-    closed before tournaments were recorded compare equal)."""
-    if t.is_empty:
-        return {}
-    return {
-        "tournaments": {
-            "entries": t.entries,
-            "entry_fees_cents": t.entry_fees_cents,
-            "rebuys_cents": t.rebuys_cents,
-            "add_ons_cents": t.add_ons_cents,
-            "gross_proceeds_cents": t.gross_proceeds_cents,
-            "cash_prizes_cents": t.cash_prizes_cents,
-            "merchandise_prizes_cents": t.merchandise_prizes_cents,
-            "prizes_cents": t.prizes_cents,
-            "agp_cents": t.agp_cents,
-        }
-    }
+    return frozen.tournaments(t)
 
 
 def daily_json(s: summaries.DailySummary) -> dict:
-    cash = s.cash
+    return frozen.daily(s)
+
+
+def game_line_json(line: games.GameLine) -> dict:
+    t = line.threshold
     return {
-        **tournaments_json(s.tournaments),
-        "site": s.site_id,
-        "gaming_date": str(s.gaming_date),
-        "gaming_day_closed": s.gaming_day_closed,
-        "books_closed": s.books_closed,
-        "adjustments_recorded": [adjustment_json(a) for a in s.adjustments_recorded],
-        "adjustments_to_this_day": [adjustment_json(a) for a in s.adjustments_to_this_day],
-        "tables": [
-            {
-                "table_number": t.table_number,
-                "game": t.game,
-                "counted": t.counted,
-                "complete": t.complete,
-                **custody_json(t.custody),
-            }
-            for t in s.tables
-        ],
-        "total": custody_json(s.total),
-        "twenty_one": custody_json(s.twenty_one),
-        "paddlewheel": custody_json(s.paddlewheel),
-        "cash": {
-            "cash_profit_cents": cash.cash_profit_cents,
-            "long_short_cents": cash.long_short_cents,
-            "chips_outside_change_cents": cash.chips_outside_change_cents,
-            "unexplained_cents": cash.unexplained_cents,
-            "deposit_expected_cents": cash.deposit_expected_cents,
-            "deposit_recorded_cents": cash.deposit_recorded_cents,
-            "deposited_on": str(cash.deposited_on) if cash.deposited_on else None,
-            "deposit_verified": cash.deposit_verified,
-            "deposit_due": str(cash.deposit_due),
-        },
+        "game": line.game,
+        "label": line.label,
+        **custody_json(line.custody),
+        "low_hold_threshold": ratio_string(t.ratio) if t else None,
+        "threshold_citation": t.citation if t else None,
+        "below_threshold": line.below_threshold,
+    }
+
+
+def books_check_json(check: books.BooksCheck) -> dict:
+    s = check.snapshot
+    return {
+        "state": check.state,
+        "statement": check.statement,
+        "snapshot_at": s.at.isoformat() if s else None,
+        "snapshot_by_initials": s.by_initials if s else None,
+        "figures_sha256": s.sha256 if s else None,
+        "differences": list(check.differences),
+    }
+
+
+def amendment_json(a: books.Amendment) -> dict:
+    return {
+        **adjustment_json(a.line),
+        "amends_quarter": str(a.quarter),
+        "quarter_filed": a.filed,
+        "agp_effect_cents": a.agp_effect_cents,
+    }
+
+
+def tax_return_json(tax: books.TaxReturn) -> dict:
+    return {
+        "filed": tax.filed,
+        "other_games_agp_filed_cents": tax.figures.other_games_agp_cents,
+        "other_games_agp_now_cents": tax.other_games_now_cents,
+        "other_games_amendment_cents": tax.other_games_amendment_cents,
+        "filed_sites": list(tax.filed_sites),
+        "unfiled_sites": list(tax.unfiled_sites),
+        "amendment_agp_cents": tax.amendment_agp_cents,
+        "amended_agp_cents": tax.amended_agp_cents,
+        "amended_tax_cents": tax.amended_tax_cents,
+        "amendments": [{"site": a.site_name, **amendment_json(a)} for a in tax.amendments],
     }
 
 
@@ -455,10 +437,10 @@ class DailySummaryView(APIView):
         site = _site(request, pk, rules.DAILY_FIGURES)
         summary = summaries.daily_summary(site, _parse_date(request.query_params.get("date"), "date"), snapshots=True)
         check = books.day_checks([summary]).get((summary.site_id, summary.gaming_date))
-        lines = [games.game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date, where=site)]
+        lines = [game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date, where=site)]
         pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
         extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
-        return Response({**daily_json(summary), "games": lines, "books": books.books_check_json(check), **extra})
+        return Response({**daily_json(summary), "games": lines, "books": books_check_json(check), **extra})
 
 
 class QuarterSummaryView(APIView):
@@ -490,19 +472,16 @@ class QuarterSummaryView(APIView):
                     {
                         **daily_json(d),
                         "games": [
-                            games.game_line_json(g)
-                            for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
+                            game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
                         ],
-                        "books": books.books_check_json(checks[d.gaming_date]),
+                        "books": books_check_json(checks[d.gaming_date]),
                     }
                     for d in q.days
                 ],
                 "total": custody_json(q.total),
                 "twenty_one": custody_json(q.twenty_one),
                 "paddlewheel": custody_json(q.paddlewheel),
-                "games": [
-                    games.game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)
-                ],
+                "games": [game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)],
                 "cash_profit_cents": q.cash_profit_cents,
                 "long_short_cents": q.long_short_cents,
                 "chips_outside_change_cents": q.chips_outside_change_cents,
@@ -512,8 +491,8 @@ class QuarterSummaryView(APIView):
                 **tournaments_json(q.tournaments),
                 "days_without_chip_count": q.days_without_chip_count,
                 "filing": _filing_state_json(state),
-                "amendments": [books.amendment_json(a) for a in state.amendments],
-                "amending_earlier": [books.amendment_json(a) for a in state.amending_earlier],
+                "amendments": [amendment_json(a) for a in state.amendments],
+                "amending_earlier": [amendment_json(a) for a in state.amending_earlier],
                 "pack": pack_figures(site, quarter.start, quarter.end),
             }
         )
@@ -615,49 +594,13 @@ class DealerHoldView(APIView):
         )
 
 
-def tax_label(tax: summaries.TaxFigures) -> str:
-    """What the tax is, in the words of the pack that levies it (North Dakota: "ND gaming tax ...
-    (N.D.C.C. 53-06.1-12): the North Dakota sites' ...")."""
-    pack = get_pack(tax.pack_code)
-    return (
-        f"{pack.code} gaming tax on the AGP recorded here ({rules.GAMING_TAX.at(pack)}): the {pack.name} sites' "
-        "twenty-one and paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with "
-        "the other games' AGP recorded the tax here is its pro-rata share of the tax on the total."
-    )
+TAX_LABEL = frozen.TAX_LABEL  # the words a filing froze (frozen format version 1)
 
 
 def tax_json(tax: summaries.TaxFigures) -> dict:
-    return {
-        "organization": tax.organization_id,
-        "quarter": str(tax.quarter),
-        "agp_cents": tax.agp_cents,
-        "tax_cents": tax.tax_cents,
-        "tax_label": tax_label(tax),
-        "other_games_agp_cents": tax.other_games_agp_cents,
-        "organization_agp_cents": tax.organization_agp_cents,
-        "organization_tax_cents": tax.organization_tax_cents,
-        "other_jurisdiction_sites": list(tax.other_sites),
-        "sites": [
-            {
-                "site": name,
-                "gross_proceeds_cents": gp,
-                "prizes_cents": prizes,
-                "agp_cents": agp,
-                "cash_profit_cents": profit,
-            }
-            for name, gp, prizes, agp, profit in tax.sites
-        ],
-        "brackets": [
-            {
-                "from_cents": b.lower_cents,
-                "rate": str(b.rate),
-                "base_cents": b.base_cents,
-                "effective_from": str(b.effective_from),
-                "citation": b.citation,
-            }
-            for b in tax.brackets
-        ],
-    }
+    """The tax as the API shows it: the frozen figures, with the label in the words of the pack
+    that levies it (the same words as the frozen label for North Dakota)."""
+    return {**frozen.tax(tax), "tax_label": tax_label(tax)}
 
 
 class OrganizationTaxView(APIView):
@@ -687,7 +630,7 @@ class OrganizationTaxView(APIView):
         every_site = summaries.organization_quarter(organization, quarter, snapshots=True)
         found = books.filings([s.site_id for s in every_site], [quarter])
         tax = books.tax_return(organization, quarter, every_site, found)
-        return Response({**tax_json(tax.figures), "return": books.tax_return_json(tax)})
+        return Response({**tax_json(tax.figures), "return": tax_return_json(tax)})
 
 
 # --- Closing the books and adjustments ---------------------------------------------------------
@@ -894,7 +837,7 @@ class QuarterFilingView(APIView):
             "filing": filing,
             "check": {"state": state.state, "statement": state.statement, "differences": state.check.differences},
             "figures_now": state.figures_now,
-            "amendments": [books.amendment_json(a) for a in state.amendments],
+            "amendments": [amendment_json(a) for a in state.amendments],
             "amended_total": custody_json(amended),
             "amended_cash_profit_cents": None
             if summary.cash_profit_cents is None
@@ -991,15 +934,3 @@ class OtherGamesAgpView(APIView):
             corrects=corrects,
         )
         return Response(OtherGamesAgpOut(row).data, status=201)
-
-
-urlpatterns = [
-    path("sites/<int:pk>/daily-summary/", DailySummaryView.as_view(), name="api-daily-summary"),
-    path("sites/<int:pk>/quarter-summary/", QuarterSummaryView.as_view(), name="api-quarter-summary"),
-    path("employees/<int:pk>/percent-of-hold/", DealerHoldView.as_view(), name="api-dealer-hold"),
-    path("organizations/<int:pk>/tax/", OrganizationTaxView.as_view(), name="api-organization-tax"),
-    path("organizations/<int:pk>/other-games-agp/", OtherGamesAgpView.as_view(), name="api-other-games-agp"),
-    path("sites/<int:pk>/close-books/", CloseBooksView.as_view(), name="api-close-books"),
-    path("adjustments/", AdjustmentsView.as_view(), name="api-adjustments"),
-    path("sites/<int:pk>/quarter-filing/", QuarterFilingView.as_view(), name="api-quarter-filing"),
-]

@@ -26,7 +26,7 @@ from django.utils import timezone
 from core.money import format_money
 from core.periods import Quarter
 
-from . import figures
+from . import figures, frozen
 from .figures import Custody
 from .models import Adjustment, BooksClose, QuarterFiling
 from .rules import GAMING_TAX
@@ -173,18 +173,6 @@ class BooksCheck:
         return f"Figures differ from {source}: {'; '.join(self.differences)}."
 
 
-def books_check_json(check: BooksCheck) -> dict:
-    s = check.snapshot
-    return {
-        "state": check.state,
-        "statement": check.statement,
-        "snapshot_at": s.at.isoformat() if s else None,
-        "snapshot_by_initials": s.by_initials if s else None,
-        "figures_sha256": s.sha256 if s else None,
-        "differences": list(check.differences),
-    }
-
-
 def _closes(site_ids, start: date, end: date) -> dict[tuple[int, date], BooksClose]:
     rows = BooksClose.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end)).select_related(
         "closed_by", "site"
@@ -194,14 +182,12 @@ def _closes(site_ids, start: date, end: date) -> dict[tuple[int, date], BooksClo
 
 def day_check(summary: DailySummary, close: BooksClose | None) -> BooksCheck:
     """A daily summary against the books closed on its day."""
-    from .api_figures import daily_json
-
     if close is None:
         return BooksCheck(None)
     snapshot = Snapshot(
         "books closed", close.closed_at, close.closed_by.initials, close.figures_sha256, close.site.time_zone
     )
-    found = differences(comparable_daily(close.figures), comparable_daily(daily_json(summary)), "closed")
+    found = differences(comparable_daily(close.figures), comparable_daily(frozen.daily(summary)), "closed")
     return BooksCheck(snapshot, found)
 
 
@@ -217,39 +203,14 @@ def day_checks(days: list[DailySummary] | tuple[DailySummary, ...]) -> dict[tupl
 
 
 def quarter_figures(summary: QuarterSummary, closes: dict[tuple[int, date], BooksClose]) -> dict:
-    """The figures a filing freezes: the site's quarter (SFN 50901), a row per gaming day with
-    the digest of the books closed on it."""
-    from .api_figures import custody_json, tournaments_json
-    from .figures import ratio_string
-
-    return {
-        **tournaments_json(summary.tournaments),  # only when there was play: earlier filings compare equal
-        "site": summary.site_id,
-        "quarter": str(summary.quarter),
-        "total": custody_json(summary.total),
-        "twenty_one": custody_json(summary.twenty_one),
-        "paddlewheel": custody_json(summary.paddlewheel),
-        "cash_profit_cents": summary.cash_profit_cents,
-        "long_short_cents": summary.long_short_cents,
-        "days_without_bank_count": summary.days_without_bank_count,
-        "days": [
-            {
-                "gaming_date": str(d.gaming_date),
-                "gross_proceeds_cents": d.total.gross_proceeds_cents,
-                "prizes_cents": d.total.prizes_cents,
-                "agp_cents": d.total.agp_cents,
-                "hold_ratio": ratio_string(d.total.hold_ratio),
-                "cash_profit_cents": d.cash.cash_profit_cents,
-                "long_short_cents": d.cash.long_short_cents,
-                "books_sha256": _sha(closes.get((d.site_id, d.gaming_date))),
-            }
-            for d in summary.days
-        ],
-    }
+    """The figures a filing freezes (`accounting.frozen.quarter`): the site's quarter (SFN 50901),
+    a row per gaming day with the digest of the books closed on it."""
+    return frozen.quarter(summary, {key: close.figures_sha256 for key, close in closes.items()})
 
 
-def _sha(close: BooksClose | None) -> str | None:
-    return close.figures_sha256 if close is not None else None
+def quarter_closed_digests(summary: QuarterSummary) -> dict[tuple[int, date], str]:
+    """{(site id, gaming date): the digest of the books closed on it} over the quarter."""
+    return {key: close.figures_sha256 for key, close in quarter_closes(summary).items()}
 
 
 def quarter_closes(summary: QuarterSummary) -> dict[tuple[int, date], BooksClose]:
@@ -268,17 +229,6 @@ class Amendment:
     @property
     def agp_effect_cents(self) -> int:
         return adjustment_custody([self.line]).agp_cents
-
-
-def amendment_json(a: Amendment) -> dict:
-    from .api_figures import adjustment_json
-
-    return {
-        **adjustment_json(a.line),
-        "amends_quarter": str(a.quarter),
-        "quarter_filed": a.filed,
-        "agp_effect_cents": a.agp_effect_cents,
-    }
 
 
 @dataclass(frozen=True)
@@ -569,21 +519,6 @@ def _other_games_as_filed(quarter: Quarter, found: dict[tuple[int, str], Quarter
         return now
     latest = max(taxed, key=lambda f: (f.filed_at, f.pk))
     return latest.figures["tax"].get("other_games_agp_cents")
-
-
-def tax_return_json(tax: TaxReturn) -> dict:
-    return {
-        "filed": tax.filed,
-        "other_games_agp_filed_cents": tax.figures.other_games_agp_cents,
-        "other_games_agp_now_cents": tax.other_games_now_cents,
-        "other_games_amendment_cents": tax.other_games_amendment_cents,
-        "filed_sites": list(tax.filed_sites),
-        "unfiled_sites": list(tax.unfiled_sites),
-        "amendment_agp_cents": tax.amendment_agp_cents,
-        "amended_agp_cents": tax.amended_agp_cents,
-        "amended_tax_cents": tax.amended_tax_cents,
-        "amendments": [{"site": a.site_name, **amendment_json(a)} for a in tax.amendments],
-    }
 
 
 def amendments_by_quarter(amendments) -> dict[Quarter, list[Amendment]]:

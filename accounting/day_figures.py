@@ -30,7 +30,8 @@ from cardroom.models import Table
 from core.rows import shaped_rows
 from floor.models import DealerShift, GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
-from . import dealer_hold, summaries
+from . import dealer_hold
+from . import table_days as live_days
 from .figures import Custody
 from .models import DayFigures, FiguresVersion
 
@@ -282,8 +283,8 @@ def _fill(missing: list[Key], stored: dict) -> dict[Key, tuple[dict, list]]:
 def _compute(site_ids, start: date, end: date, wanted) -> dict[Key, tuple[dict, list]]:
     """Live figures of the wanted site-days, as snapshots hold them."""
     tables: dict[Key, dict] = {key: {} for key in wanted}
-    totals = (summaries._drops(site_ids, start, end), summaries._slips(site_ids, start, end))
-    trays = summaries._trays(site_ids, start, end)
+    totals = (live_days.drops(site_ids, start, end), live_days.slips(site_ids, start, end))
+    trays = live_days.trays(site_ids, start, end)
     for position, found in enumerate((*totals, trays)):
         for (site_id, table_id, day), value in found.items():
             if (site_id, day) in wanted:
@@ -338,8 +339,8 @@ def fill(site_ids, start: date, end: date) -> int:
     return len(_snapshots(period, stored, "shifts"))
 
 
-def table_days(site_ids, start: date, end: date) -> list[summaries.TableDay]:
-    """`summaries.table_days`, closed days from their snapshots."""
+def table_days(site_ids, start: date, end: date) -> list[live_days.TableDay]:
+    """`accounting.table_days.table_days`, closed days from their snapshots."""
     site_ids = sorted(site_ids)
     period, stored = _read(site_ids, start, end, "table_days")
     return _table_days(site_ids, end, period, _snapshots(period, stored, "table_days"))
@@ -359,7 +360,7 @@ def table_days_and_shifts(site_ids, start: date, end: date):
     return _table_days(site_ids, end, period, tables), _shift_figures(site_ids, end, period, shifts)
 
 
-def _table_days(site_ids, end: date, period: _Period, snapshots: dict) -> list[summaries.TableDay]:
+def _table_days(site_ids, end: date, period: _Period, snapshots: dict) -> list[live_days.TableDay]:
     drops, slips, trays = {}, {}, {}
     for (site_id, day), tables in snapshots.items():
         for table_id, (drop, slip, tray) in tables.items():
@@ -372,13 +373,13 @@ def _table_days(site_ids, end: date, period: _Period, snapshots: dict) -> list[s
                 trays[key] = tuple(tray)
     if period.live_from <= end:
         live = (
-            summaries._drops(site_ids, period.live_from, end),
-            summaries._slips(site_ids, period.live_from, end),
-            summaries._trays(site_ids, period.live_from, end),
+            live_days.drops(site_ids, period.live_from, end),
+            live_days.slips(site_ids, period.live_from, end),
+            live_days.trays(site_ids, period.live_from, end),
         )
         for found, into in zip(live, (drops, slips, trays), strict=True):
             into.update((key, value) for key, value in found.items() if period.is_live((key[0], key[2])))
-    return summaries.assemble_table_days(drops, slips, trays)
+    return live_days.assemble_table_days(drops, slips, trays)
 
 
 def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFigures]:
@@ -417,10 +418,10 @@ def _shifts_from_rows(rows) -> list[dealer_hold.ShiftFigures]:
         return []
     table_ids = sorted({row[1] for _, _, row in rows})
     dealer_ids = sorted({row[2] for _, _, row in rows})
-    tables = {pk: (n, g) for pk, n, g in shaped_rows(summaries.table_numbers_query, ids=table_ids)}
+    tables = {pk: (n, g) for pk, n, g in shaped_rows(live_days.table_numbers_query, ids=table_ids)}
     names = {
         pk: f"{first} {last}".strip() or username
-        for pk, first, last, username in shaped_rows(dealer_hold._dealers_query, ids=dealer_ids)
+        for pk, first, last, username in shaped_rows(dealer_hold.dealers_query, ids=dealer_ids)
     }
     result = []
     for site_id, day, (pk, table_id, dealer_id, started, ended, custody, reason) in rows:

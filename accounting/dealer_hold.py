@@ -20,7 +20,7 @@ from floor.queries import gaming_days_query
 
 from . import figures
 from .figures import Custody
-from .summaries import assemble_table_days, live_slips, table_numbers_query, tray_counts
+from .table_days import assemble_table_days, live_slips, table_numbers_query, tray_counts
 
 # Why a shift has no figures of its own. The drop box of a shift is a Drop tied to the shift
 # (counts.Drop.dealer_shift_id), or the day's box when the dealer had the table all day.
@@ -102,7 +102,7 @@ def _slips_query(*, site_ids, start, end):
     )
 
 
-def _dealers_query(*, ids):
+def dealers_query(*, ids):
     return Employee.objects.filter(pk__in=ids).values_list(
         "pk", "user__first_name", "user__last_name", "user__username"
     )
@@ -124,7 +124,7 @@ class _Custody:
             site_id, day = days[day_id]
             shift = _Shift(pk, table_id, site_id, dealer_id, day, started_at, ended_at)
             self.shifts[(table_id, day)].append(shift)
-        # Table-day totals keyed by (site_id, table_id, gaming_date), for summaries.assemble_table_days.
+        # Table-day totals keyed by (site_id, table_id, gaming_date), for table_days.assemble_table_days.
         self.drop_totals, self.slip_totals, self.tray_totals = defaultdict(int), {}, {}
         self.drop_by_shift, self.drop_unassigned = defaultdict(int), defaultdict(int)
         # Boxes whose count is not signed yet: tied to a shift (by shift id), or the day's (by table-day).
@@ -172,7 +172,7 @@ class _Custody:
             self.slip_totals[(site_id, table_id, day)] = (fills, credits)
 
     def table_days(self):
-        """The table-days of the same rows (summaries.table_days without reading them again)."""
+        """The table-days of the same rows (table_days.table_days without reading them again)."""
         return assemble_table_days(self.drop_totals, self.slip_totals, self.tray_totals)
 
     def figures(self, dealer_ids=None) -> list[ShiftFigures]:
@@ -182,7 +182,7 @@ class _Custody:
         tables = {pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=table_ids)}
         names = {
             pk: f"{first} {last}".strip() or username
-            for pk, first, last, username in shaped_rows(_dealers_query, ids=employee_ids)
+            for pk, first, last, username in shaped_rows(dealers_query, ids=employee_ids)
         }
         result = []
         for day_shifts in self.shifts.values():
@@ -312,7 +312,5 @@ def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummar
             spread=spread,
         )
         separable = sum(1 for s in shifts if s.custody is not None)
-        result.append(
-            DealerSummary(dealer_id, name, tuple(shifts), total, separable, site_total, z, site_id, game)
-        )
+        result.append(DealerSummary(dealer_id, name, tuple(shifts), total, separable, site_total, z, site_id, game))
     return result

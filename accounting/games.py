@@ -22,7 +22,7 @@ from decimal import Decimal
 
 from core.hooks import HOLD_THRESHOLDS
 
-from .figures import Custody, ratio_string
+from .figures import Custody
 from .rules import COMBINED_BANK, LOW_HOLD
 
 TWENTY_ONE, PADDLEWHEEL, TOTAL = "21", "PW", "total"
@@ -101,20 +101,6 @@ def below_word(line: GameLine) -> str:
     if line.below_threshold is None:
         return "n/a"
     return "below" if line.below_threshold else "not below"
-
-
-def game_line_json(line: GameLine) -> dict:
-    from .api_figures import custody_json
-
-    t = line.threshold
-    return {
-        "game": line.game,
-        "label": line.label,
-        **custody_json(line.custody),
-        "low_hold_threshold": ratio_string(t.ratio) if t else None,
-        "threshold_citation": t.citation if t else None,
-        "below_threshold": line.below_threshold,
-    }
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,6 @@ ValidationError naming the field and citing its rule, or a PermissionDenied. The
 books are built from is written by the floor's services (`floor.services`).
 """
 
-import hashlib
-import json
 from dataclasses import replace
 from datetime import date, datetime
 
@@ -26,13 +24,8 @@ from floor import queries as floor_queries
 from floor.calculations import business_date
 from floor.models import GamingDay
 
-from . import queries, rules
+from . import frozen, queries, rules
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
-
-
-def figures_digest(figures: dict) -> str:
-    """SHA-256 of the figures as canonical JSON (sorted keys, no spaces)."""
-    return hashlib.sha256(json.dumps(figures, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
@@ -40,7 +33,6 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     (every table has its closer), every drop box of the day has a signed count and the cash
     bank has its starting and ending counts, the daily summary is snapshotted and locked.
     A later correction is an Adjustment, never an edit."""
-    from .api_figures import daily_json
     from .summaries import daily_summary
 
     employee = acts.acting_employee(
@@ -51,14 +43,14 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         _check_books_can_close(site, gaming_date)
-        figures = daily_json(replace(daily_summary(site, gaming_date), books_closed=True))
+        figures = frozen.daily(replace(daily_summary(site, gaming_date), books_closed=True))
         close = BooksClose.objects.create(
             site=site,
             gaming_date=gaming_date,
             closed_at=timezone.now(),
             closed_by=employee,
             figures=figures,
-            figures_sha256=figures_digest(figures),
+            figures_sha256=frozen.digest(figures),
         )
         _audit(acting_user, "books.closed", close, site=site)
     return close
@@ -221,7 +213,6 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     Filing closes every date of the quarter (core.closing): a later correction is an
     adjustment entered in a later quarter, shown beside the filed figures as an amendment."""
     from . import books
-    from .api_figures import tax_json
     from .summaries import organization_quarter
 
     employee = acts.acting_employee(
@@ -242,10 +233,15 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
         summary = next(s for s in every_site if s.site_id == site.pk)
         _check_quarter_books_closed(site, quarter, summary)
         others = books.filings([s.site_id for s in every_site], [quarter])
-        figures = {"summary": books.quarter_figures(summary, books.quarter_closes(summary))}
+        tax = None
         if rules.GAMING_TAX.applies(site):  # the tax as it stands, where the pack taxes the quarter
             tax = books.tax_return(site.organization, quarter, every_site, others, filing_now=True)
-            figures["tax"] = {**tax_json(tax.figures), "filed_sites": [*tax.filed_sites, site.name]}
+        figures = frozen.filed_quarter(
+            summary,
+            books.quarter_closed_digests(summary),
+            tax.figures if tax else None,
+            [*tax.filed_sites, site.name] if tax else (),
+        )
         filing = QuarterFiling.objects.create(
             site=site,
             quarter=str(quarter),
@@ -255,7 +251,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
             filed_by=employee,
             reference=reference,
             figures=figures,
-            figures_sha256=figures_digest(figures),
+            figures_sha256=frozen.digest(figures),
         )
         _audit(acting_user, "quarter.filed", filing, site=site)
         for filed in hooks.QUARTER_FILED.answers():  # statefiling queues the package for the state's registry

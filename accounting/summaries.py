@@ -1,5 +1,5 @@
-"""Daily and quarterly figures of sites (SFN 50079 and SFN 50901 models): the queries that
-gather each table-day's custody, and the summaries built on `accounting.figures`.
+"""Daily and quarterly figures of sites (SFN 50079 and SFN 50901 models), built on each
+table-day's custody (`accounting.table_days`) and `accounting.figures`.
 
 Every function here issues a fixed number of queries whatever the number of sites, tables,
 days and slips (asserted in tests/accounting/test_summaries.py)."""
@@ -9,179 +9,32 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
-from django.db.models import Exists, Max, OuterRef, Q, Sum
-from django.db.models.functions import TruncQuarter
+from django.db.models import Exists, OuterRef
 
-from cardroom.models import Game, Site, Table
+from cardroom.models import Game, Site
 from core.periods import Quarter, add_banking_days
 from core.rows import shaped_rows
-from floor.models import GamingDay, GamingDayClose, Slip, SlipKind, SlipStep, TableInventory
+from floor.models import GamingDay, GamingDayClose
 from tournaments import calculations as tournament_figures
 from tournaments.calculations import NO_TOURNAMENTS, TournamentFigures
 from tournaments.queries import figures_by_day as tournament_days
 
 from . import figures
+from .day_figures import table_days as snapshot_table_days
 from .figures import Custody
 from .models import Adjustment, BooksClose
 from .queries import adjustments_around
-
-
-@dataclass(frozen=True)
-class TableDay:
-    site_id: int
-    table_id: int
-    table_number: int
-    game: str
-    gaming_date: date
-    custody: Custody
-    counted: bool  # the drop comes from a signed count
-    opener_recorded: bool
-    closer_recorded: bool
-
-    @property
-    def complete(self) -> bool:
-        return self.counted and self.opener_recorded and self.closer_recorded
-
-
-def signed_drops(site_ids, start: date, end: date):
-    """The standing signed count of each drop of [start, end] (counts.queries.current_agreements)."""
-    from counts.queries import current_agreements
-
-    return current_agreements().filter(drop__site_id__in=site_ids, drop__gaming_date__range=(start, end)).order_by()
-
-
-def live_slips(site_ids, start: date, end: date):
-    """Fill and credit slips of gaming days in [start, end], voided ones left out. Found through
-    the sites' gaming days (a slip's site is its gaming day's: floor migration 0008), so the
-    planner joins only those days, not every gaming day of every site in the dates."""
-    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    return Slip.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end)).exclude(
-        Exists(voided)
-    )
-
-
-def tray_counts(site_ids, start: date, end: date):
-    """Tray counts (openers, closers and counts at dealer changes) of gaming days in [start, end]."""
-    return TableInventory.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-
-
-def _drop_sums(drops, *keys):
-    return drops.values_list(*keys).annotate(cents=Sum("total_cents")).order_by()
-
-
-def _slip_sums(slips, *keys):
-    return (
-        slips.values_list(*keys)
-        .annotate(
-            fills=Sum("total_cents", filter=Q(kind=SlipKind.FILL), default=0),
-            credits=Sum("total_cents", filter=Q(kind=SlipKind.CREDIT), default=0),
-        )
-        .order_by()
-    )
-
-
-def _tray_sums(trays, *keys, aggregate=Max):
-    """Openers and closers by `keys`: `Max` picks a table-day's own (None when missing); over
-    more table-days `Sum` adds them, one of each per table-day (one_opener_and_closer_per_table_day)."""
-    kinds = TableInventory.Kind
-    return (
-        trays.filter(kind__in=[kinds.OPENER, kinds.CLOSER])
-        .values_list(*keys)
-        .annotate(
-            opener=aggregate("total_cents", filter=Q(kind=kinds.OPENER)),
-            closer=aggregate("total_cents", filter=Q(kind=kinds.CLOSER)),
-        )
-        .order_by()
-    )
-
-
-def drop_totals_query(*, site_ids, start, end):
-    return _drop_sums(signed_drops(site_ids, start, end), "drop__site_id", "drop__table_id", "drop__gaming_date")
-
-
-def slip_totals_query(*, site_ids, start, end):
-    return _slip_sums(live_slips(site_ids, start, end), "site_id", "table_id", "gaming_day__gaming_date")
-
-
-def tray_totals_query(*, site_ids, start, end):
-    return _tray_sums(tray_counts(site_ids, start, end), "gaming_day__site_id", "table_id", "gaming_day__gaming_date")
-
-
-def drop_window_totals_query(*, site_ids, start, end):
-    return _drop_sums(signed_drops(site_ids, start, end), "drop__site_id", "drop__table_id")
-
-
-def slip_window_totals_query(*, site_ids, start, end):
-    return _slip_sums(live_slips(site_ids, start, end), "site_id", "table_id")
-
-
-def tray_window_totals_query(*, site_ids, start, end):
-    return _tray_sums(tray_counts(site_ids, start, end), "gaming_day__site_id", "table_id", aggregate=Sum)
-
-
-def drop_quarter_totals_query(*, site_ids, start, end):
-    drops = signed_drops(site_ids, start, end)
-    return _drop_sums(drops, "drop__site_id", "drop__table_id", TruncQuarter("drop__gaming_date"))
-
-
-def slip_quarter_totals_query(*, site_ids, start, end):
-    slips = live_slips(site_ids, start, end)
-    return _slip_sums(slips, "site_id", "table_id", TruncQuarter("gaming_day__gaming_date"))
-
-
-def tray_quarter_totals_query(*, site_ids, start, end):
-    trays = tray_counts(site_ids, start, end)
-    return _tray_sums(trays, "gaming_day__site_id", "table_id", TruncQuarter("gaming_day__gaming_date"), aggregate=Sum)
-
-
-def _drops(site_ids, start, end) -> dict:
-    """{(site_id, table_id, gaming_date): drop cents}, summed by the database."""
-    rows = shaped_rows(drop_totals_query, site_ids=site_ids, start=start, end=end)
-    return {(site_id, table_id, day): cents for site_id, table_id, day, cents in rows}
-
-
-def _slips(site_ids, start, end) -> dict:
-    """{(site_id, table_id, gaming_date): (fills cents, credits cents)}."""
-    rows = shaped_rows(slip_totals_query, site_ids=site_ids, start=start, end=end)
-    return {(site_id, table_id, day): (fills, credits) for site_id, table_id, day, fills, credits in rows}
-
-
-def _trays(site_ids, start, end) -> dict:
-    """{(site_id, table_id, gaming_date): (opener cents or None, closer cents or None)}."""
-    rows = shaped_rows(tray_totals_query, site_ids=site_ids, start=start, end=end)
-    return {(site_id, table_id, day): (opener, closer) for site_id, table_id, day, opener, closer in rows}
-
-
-def table_days(site_ids, start: date, end: date) -> list[TableDay]:
-    """Each table-day with any activity (a drop, a slip or a tray count) in [start, end]."""
-    site_ids = list(site_ids)
-    return assemble_table_days(_drops(site_ids, start, end), _slips(site_ids, start, end), _trays(site_ids, start, end))
-
-
-def table_numbers_query(*, ids):
-    return Table.objects.filter(pk__in=ids).values_list("pk", "number", "game")
-
-
-def assemble_table_days(drops: dict, slips: dict, trays: dict) -> list[TableDay]:
-    """Table-days from the totals keyed by (site_id, table_id, gaming_date): drop cents,
-    (fills, credits) and (opener or None, closer or None), ordered by site, day and table."""
-    keys = set(drops) | set(slips) | set(trays)
-    tables = {
-        pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=sorted({k[1] for k in keys}))
-    }
-    result = []
-    for key in sorted(keys, key=lambda k: (k[0], k[2], tables[k[1]][0])):
-        site_id, table_id, day = key
-        number, game = tables[table_id]
-        fills, credits = slips.get(key, (0, 0))
-        opener, closer = trays.get(key, (None, None))
-        custody = Custody(drops.get(key, 0), fills, credits, opener or 0, closer or 0)
-        result.append(
-            TableDay(
-                site_id, table_id, number, game, day, custody, key in drops, opener is not None, closer is not None
-            )
-        )
-    return result
+from .table_days import (
+    TableDay,
+    drop_quarter_totals_query,
+    drop_window_totals_query,
+    slip_quarter_totals_query,
+    slip_window_totals_query,
+    table_days,
+    table_numbers_query,
+    tray_quarter_totals_query,
+    tray_window_totals_query,
+)
 
 
 @dataclass(frozen=True)
@@ -358,8 +211,6 @@ def daily_summaries(
     `days`: the sites' table days of [start, end] already read (accounting.day_figures)."""
     from cage.queries import bank_days
 
-    from .day_figures import table_days as snapshot_table_days
-
     site_ids = [s.pk for s in sites]
     names = {s.pk: s.name for s in sites}
     if days is None:
@@ -531,7 +382,9 @@ def game_totals(site_ids, start: date, end: date) -> dict[tuple[int, str], Custo
     where nothing happened. Five queries whatever the number of sites (the compliance scan's
     quarter rules ask for hundreds)."""
     site_ids = list(site_ids)
-    return _game_totals(site_ids, _table_custody_parts(site_ids, start, end), _adjustments(site_ids, start, end)[0])[None]
+    return _game_totals(site_ids, _table_custody_parts(site_ids, start, end), _adjustments(site_ids, start, end)[0])[
+        None
+    ]
 
 
 def quarter_game_totals(site_ids, first: Quarter, last: Quarter) -> dict[Quarter, dict[tuple[int, str], Custody]]:
@@ -560,7 +413,9 @@ def _game_totals(site_ids, parts: dict, recorded: dict, by_quarter: bool = False
     entered = defaultdict(list)
     for (site_id, day), lines in recorded.items():
         entered[(Quarter.containing(day).start if by_quarter else None, site_id)].extend(lines)
-    periods = {period for period, _, _ in by_game} | {period for period, _ in entered} | ({None} if not by_quarter else set())
+    periods = (
+        {period for period, _, _ in by_game} | {period for period, _ in entered} | ({None} if not by_quarter else set())
+    )
     return {
         period: {
             (site_id, game): figures.total(by_game[(period, site_id, game)])

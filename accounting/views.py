@@ -45,7 +45,7 @@ def day_sheet(request):
     if request.method == "POST" and form.is_valid():
         errors, status = _apply(request, site, form.cleaned_data["sheet"])
         if not errors:
-            return redirect("accounting_day_sheet")
+            return redirect("accounting:day_sheet")
     elif request.method == "POST":
         status = 400
     return render(request, "accounting/day_sheet.html", {"form": form, "errors": errors}, status=status)

@@ -1,10 +1,10 @@
-"""This app's API endpoints, registered on the shared /api/v1/ router."""
+"""This app's API endpoints on /api/v1/ (config.api_urls)."""
 
 
-def register(router) -> None:
+def register(routes) -> None:
     from . import api
 
-    router.register("game-approvals", api.GameApprovalViewSet, basename="game-approval")
-    router.register("internal-controls", api.InternalControlsViewSet, basename="internal-controls")
-    router.register("table-games", api.TableGameViewSet, basename="table-game")
-    router.register("licences", api.LicenceViewSet, basename="licence")
+    routes.register("game-approvals", api.GameApprovalViewSet, basename="game-approval")
+    routes.register("internal-controls", api.InternalControlsViewSet, basename="internal-controls")
+    routes.register("table-games", api.TableGameViewSet, basename="table-game")
+    routes.register("licences", api.LicenceViewSet, basename="licence")

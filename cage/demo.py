@@ -36,7 +36,10 @@ BANKS = {
     "seasonal": ({10000: 30, 2000: 100, 500: 40, 100: 50}, {2500: 100, 500: 200, 100: 400}),
 }
 # The imprest amount: the starting bank, cash and chips at face.
-IDEAL = {key: sum(v * q for v, q in cash.items()) + sum(v * q for v, q in chips.items()) for key, (cash, chips) in BANKS.items()}
+IDEAL = {
+    key: sum(v * q for v, q in cash.items()) + sum(v * q for v, q in chips.items())
+    for key, (cash, chips) in BANKS.items()
+}
 # The organization's chips (SFN 17930): what the banks and the eleven trays hold, and storage.
 RECEIVED = {50: 200, 100: 6000, 200: 200, 500: 4000, 2500: 1500, 10000: 100}
 DESTROYED = {100: 40, 500: 12}
@@ -92,7 +95,7 @@ def _bank_days(site, days, bank, cashier, gm) -> None:
 def _day_flows(site, first, last) -> dict:
     """{gaming date: (drop, prizes, {chip value: openers - closers}, change in IOUs lent out)},
     amounts in cents."""
-    from accounting.summaries import table_days
+    from accounting.published import table_days
     from floor.models import TableInventoryLine
 
     from .queries import bank_days
@@ -173,10 +176,10 @@ def _close_books(site, day, manager) -> None:
     """Close the day's books once it is closed, counted and its bank counted (else leave it open)."""
     from django.core.exceptions import ValidationError
 
-    from accounting.models import BooksClose
+    from accounting.published import books_closed
     from accounting.services import close_books
 
-    if day.closed_at is None or BooksClose.objects.filter(site=site, gaming_date=day.gaming_date).exists():
+    if day.closed_at is None or books_closed(site, day.gaming_date):
         return
     try:
         close_books(acting_user=manager, site=site, gaming_date=day.gaming_date)
@@ -186,7 +189,7 @@ def _close_books(site, day, manager) -> None:
 
 def _deposit(site, day, index, amount_cents, cashier) -> None:
     """The day's cash profit goes to the bank (the bank starts every day at the same cash)."""
-    from accounting.queries import books_closed
+    from accounting.published import books_closed
 
     if not books_closed(site, day.gaming_date) or BankDeposit.objects.filter(gaming_day=day).exists():
         return
@@ -227,7 +230,10 @@ def _ious_and_tips(site, days, people, cashier) -> None:
         note="Extra twenties for a busy night",
     )
     dealer = people["dealer"]
-    if not dealer.memberships.filter(site=site).exists() or TipDeclaration.objects.filter(site=site, total_cents__gt=0).exists():
+    if (
+        not dealer.memberships.filter(site=site).exists()
+        or TipDeclaration.objects.filter(site=site, total_cents__gt=0).exists()
+    ):
         return
     declaration = services.declare_tips(
         acting_user=dealer.user, site=site, gaming_date=last.gaming_date, chips={100: 14, 500: 2}
@@ -266,7 +272,10 @@ def _inventory_count(organization, sites, gm) -> None:
     locations = []
     in_use = defaultdict(int)
     for site in sites.values():
-        for location, chips in (("bank", _chips_before(site, counted_on + timedelta(days=1))), ("trays", _trays(site, counted_on))):
+        for location, chips in (
+            ("bank", _chips_before(site, counted_on + timedelta(days=1))),
+            ("trays", _trays(site, counted_on)),
+        ):
             if chips:
                 locations.append({"location": location, "site": site.pk, "chips": chips})
                 for value, quantity in chips.items():

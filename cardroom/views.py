@@ -38,7 +38,7 @@ def signed_in(request):
 @login_required
 def home(request):
     if access_for(request.user).station is not None:
-        return redirect("floor_pit_here")  # a shared terminal's home is its site's pit (issue 33)
+        return redirect("floor:pit_here")  # a shared terminal's home is its site's pit (issue 33)
     site = getattr(request, "site", None)
     access = access_for(request.user)
     if access.employee is None and access.station is None:

@@ -1,13 +1,9 @@
-from django.urls import path
+"""This app's API endpoints on /api/v1/ (config.api_urls)."""
 
 from . import api
 
 
-def register(router) -> None:
-    router.register("alerts", api.AlertViewSet, basename="alert")
-
-
-urlpatterns = [
-    path("obligations/", api.ObligationsView.as_view(), name="api-obligations"),
-    path("compliance-runs/", api.ComplianceRunView.as_view(), name="api-compliance-runs"),
-]
+def register(routes) -> None:
+    routes.register("alerts", api.AlertViewSet, basename="alert")
+    routes.path("obligations/", api.ObligationsView, name="api-obligations")
+    routes.path("compliance-runs/", api.ComplianceRunView, name="api-compliance-runs")

@@ -5,11 +5,10 @@ class ComplianceConfig(AppConfig):
     name = "compliance"
 
     def ready(self):
-        from accounting.amendments import register_amendment_flag
-        from accounting.games import register_hold_thresholds
+        from accounting.published import register_amendment_flag, register_hold_thresholds
         from floor import tips
 
-        from . import menu  # noqa: F401
+        from . import menu, providers  # noqa: F401  (providers: each registers its rules with the engine)
         from .services import flag_filed_return_amended, flag_tips_at_leaving
         from .thresholds import hold_threshold_schedule
 

@@ -16,8 +16,9 @@ from core.periods import Quarter
 from packs import Rule
 
 from .models import Alert, AlertStep, Notification
+from .notifications import send_notification
 from .rules import Finding
-from .services import open_alerts, send_notification
+from .services import open_alerts
 from .thresholds import ThresholdBook
 
 # A provider takes (sites, period, threshold book) and yields findings.
@@ -188,7 +189,6 @@ def _call(provider, *args, run: RunContext):
 
 def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter, organization_ids: list[int] | None = None,
                       run: RunContext | None = None, sites: list[Site] | None = None) -> RunResult:
-    _load_providers()
     sites = _sites(site_ids, organization_ids) if sites is None else sites
     run, result = run or RunContext(), RunResult()
     book = ThresholdBook(quarter.end)
@@ -204,7 +204,6 @@ def run_day_checks(*, site_ids: list[int] | None, start: date, end: date, organi
     """One transaction: the slip check's checkpoints (compliance.slip_series) move on only
     with the alerts of what they passed. `day_by_day`: only the providers registered so (True)
     or only the others (False); None, all."""
-    _load_providers()
     sites = _sites(site_ids, organization_ids) if sites is None else sites
     run, result = run or RunContext(), RunResult()
     book = ThresholdBook(end)
@@ -295,7 +294,3 @@ def send_reminders(*, today: date) -> int:
         .select_related("site")
     )
     return sum(1 for alert in due_soon if send_notification(alert, Notification.Kind.REMINDER))
-
-
-def _load_providers() -> None:
-    from . import providers  # noqa: F401  (registers the providers)

@@ -4,18 +4,38 @@ Each provider issues a fixed number of queries for all the sites of a run, whate
 number (measured by `manage.py bench_compliance`)."""
 
 from collections import defaultdict
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, timedelta
 
-from django.db import connection
-from django.db.models import Case, Count, Exists, F, OuterRef, Q, Subquery, Value, When
-from django.db.models.lookups import GreaterThan
 from django.utils import timezone
 
-from cardroom.models import Site
+from accounting.published import live_shift_figures, quarter_game_totals
+from cage.queries import chip_floats, deposits_maybe_late
+from cardroom.chip_rules import law_at
+from cardroom.chips import colour_spec_problems, colours_of
+from cardroom.models import ChipDenomination, Site, Table
 from core.periods import Quarter
+from counts import queries as counts_queries
+from floor.calculations import gaming_day_bounds
+from floor.queries import (
+    SLIP_EXEMPT,
+    SLIP_RECEIVED,
+    SLIP_VERIFIED,
+    SLIP_VOIDED,
+    closed_day_slip_signatures,
+    open_day_slip_steps,
+    shifts_of_tables,
+    tables_dealt,
+)
+from floor.rules import is_unverified_note
+from surveillance import coverage, special_events
+from surveillance import queries as surveillance_queries
+from surveillance.deadlines import outage_deadline
+from surveillance.rules import NOT_OPERATIONAL_WAGER_CAP_CENTS
 
 from . import rules
 from .engine import RunContext, day_provider, quarter_provider
+from .models import Alert
+from .slip_series import series_problems
 from .thresholds import ThresholdBook
 
 
@@ -38,123 +58,32 @@ def slip_problems(sites: list[Site], start: date, end: date, book: ThresholdBook
     return rules.slip_exceptions(found, at=by_id)
 
 
-def _slip_steps(*conditions: Q, **lookups):
-    """The slip's steps (at most one of each kind: floor.models.SlipStep's slip_step_once_per_kind)."""
-    from floor.models import SlipStep
-
-    return SlipStep.objects.filter(*conditions, slip_id=OuterRef("pk"), **lookups).order_by()
-
-
-def _window_days(by_id: dict[int, Site], start: date, end: date):
-    """The sites' gaming days in the window, each with its close's time (`closed_at`, null while
-    not closed). The close is a probe per day (a scalar subquery): as a join, PostgreSQL hashed
-    every close ever signed (530,000 at state scale) to keep the few thousand of the window."""
-    from floor.models import GamingDay, GamingDayClose
-
-    closed_at = GamingDayClose.objects.filter(gaming_day_id=OuterRef("pk")).values("closed_at")
-    return (GamingDay.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-            .annotate(closed_at=Subquery(closed_at)).order_by())  # fmt: skip
-
-
-def _window_slips(days):
-    """The slips of these gaming days, not voided (08-05(2): a void needs no signature). Reached
-    from the days (by the slip's gaming day), never from all the sites' slips of every year."""
-    from floor.models import Slip, SlipStep
-
-    return (Slip.objects.filter(gaming_day__in=days.values("pk"))
-            .filter(~Exists(_slip_steps(kind=SlipStep.Kind.VOID))).order_by())  # fmt: skip
-
-
-# The signatures of a slip of a closed day, one bit per fact (a slip has at most one step of each kind,
-# so the sum of its steps' bits is their union); a slip is flagged by the sums in _FLAGGED: not
+# A slip of a closed day is flagged by the sums of its signatures' bits (floor.queries.SLIP_*): not
 # voided, and not verified (nor exempt) or not received.
-_VOIDED, _VERIFIED, _RECEIVED, _EXEMPT = 1, 2, 4, 8
 _FLAGGED = tuple(
     bits for bits in range(16)
-    if not bits & _VOIDED and (not bits & (_VERIFIED | _EXEMPT) or not bits & _RECEIVED)
+    if not bits & SLIP_VOIDED and (not bits & (SLIP_VERIFIED | SLIP_EXEMPT) or not bits & SLIP_RECEIVED)
 )  # fmt: skip
-
-# The days are computed once (MATERIALIZED): inlined, their close's subquery would run at each
-# reference. The signatures' subquery runs once per slip, in the WHERE (the SELECT list evaluates
-# it again only for the flagged slips).
-_CLOSED_DAY_SLIPS_SQL = """
-    WITH day (id, gaming_date, closed_at) AS {once} ({days})
-    SELECT site_id, kind, number, gaming_date, signatures FROM (
-        SELECT s.site_id, s.kind, s.number, day.gaming_date, (
-            SELECT COALESCE(SUM(CASE
-                WHEN st.kind = %s THEN {voided}
-                WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {verified} ELSE 0 END
-                WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {received} ELSE 0 END
-                                       + CASE WHEN st.reason LIKE %s THEN {exempt} ELSE 0 END
-                ELSE 0 END), 0)
-            FROM {step} st WHERE st.slip_id = s.id
-        ) AS signatures
-        FROM day JOIN {slip} s ON s.gaming_day_id = day.id
-        WHERE day.closed_at <= %s
-    ) signed
-    WHERE signatures IN ({flagged})
-"""
 
 
 def _closed_day_slip_problems(by_id: dict[int, Site], start: date, end: date, now) -> list[rules.SlipException]:
     """Slips of days closed by `now`, whose end is the close: unverified when no verification
     at or before it (unless exempt), unreceived when no receipt at or before it. One query,
-    returning the flagged slips only.
-
-    It reads the window's days (a few thousand for fifty sites and a quarter), their slips by
-    gaming day, and each slip's steps once, summed into bits (`_CLOSED_DAY_SLIPS_SQL`): an
-    EXISTS per question probed the steps three times, and starting from the sites' slips read
-    every slip of every year and hashed every close."""
-    from floor.models import Slip, SlipStep
-    from floor.rules import UNVERIFIED_NOTE_START
-
-    if not by_id:
-        return []  # no SQL for no sites (an empty IN)
-    days = _window_days(by_id, start, end).values_list("pk", "gaming_date", "closed_at")
-    days_sql, day_params = days.query.sql_with_params()
-    sql = _CLOSED_DAY_SLIPS_SQL.format(
-        once=_computed_once(), days=days_sql, step=SlipStep._meta.db_table, slip=Slip._meta.db_table,
-        voided=_VOIDED, verified=_VERIFIED, received=_RECEIVED, exempt=_EXEMPT, flagged=", ".join(map(str, _FLAGGED)),
-    )  # fmt: skip
-    kinds = [SlipStep.Kind.VOID.value, SlipStep.Kind.VERIFY.value, SlipStep.Kind.RECEIVE.value]
-    with connection.cursor() as cursor:
-        unverified = f"{UNVERIFIED_NOTE_START} (%"  # the note at any site, its citation the site's pack's
-        cursor.execute(sql, [*day_params, *kinds, unverified, connection.ops.adapt_datetimefield_value(now)])
-        rows = cursor.fetchall()
+    returning the flagged slips only (`floor.queries.closed_day_slip_signatures`)."""
     found = []
-    for site_id, kind, number, gaming_date, signatures in rows:
-        if not signatures & (_VERIFIED | _EXEMPT):
-            found.append(rules.SlipException(site_id, _as_date(gaming_date), kind, number, "unverified"))
-        if not signatures & _RECEIVED:
-            found.append(rules.SlipException(site_id, _as_date(gaming_date), kind, number, "unreceived"))
+    for site_id, kind, number, gaming_date, signatures in closed_day_slip_signatures(list(by_id), start, end, now, _FLAGGED):
+        if not signatures & (SLIP_VERIFIED | SLIP_EXEMPT):
+            found.append(rules.SlipException(site_id, gaming_date, kind, number, "unverified"))
+        if not signatures & SLIP_RECEIVED:
+            found.append(rules.SlipException(site_id, gaming_date, kind, number, "unreceived"))
     return found
-
-
-def _computed_once() -> str:
-    """The keyword making a CTE a table computed once: PostgreSQL inlines a CTE used once, and
-    would then evaluate a subquery of it at each reference (SQLite knows the word from 3.35)."""
-    old_sqlite = connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 35)
-    return "" if old_sqlite else "MATERIALIZED"
 
 
 def _open_day_slip_problems(by_id: dict[int, Site], start: date, end: date, now) -> list[rules.SlipException]:
     """Slips of days not closed, whose end is the next business day's start (in the site's time
-    zone): judged once that has passed. One query, the slips with their steps' times, reached
-    from the window's days without a close (a probe of the close per day, not a hash of all)."""
-    from floor.calculations import gaming_day_bounds
-    from floor.models import SlipStep
-    from floor.rules import is_unverified_note
-
-    def step(kind, field):  # a scalar subquery: a probe by slip id, never a hashed scan of all the steps
-        return Subquery(_slip_steps(kind=kind).values(field)[:1])
-
-    rows = (
-        _window_slips(_window_days(by_id, start, end).filter(closed_at__isnull=True))
-        .annotate(verified_at=step(SlipStep.Kind.VERIFY, "at"), received_at=step(SlipStep.Kind.RECEIVE, "at"),
-                  receipt_reason=step(SlipStep.Kind.RECEIVE, "reason"))
-        .values_list("site_id", "kind", "number", "gaming_day__gaming_date", "verified_at", "received_at",
-                     "receipt_reason")
-    )  # fmt: skip
+    zone): judged once that has passed. One query, the slips with their steps' times
+    (`floor.queries.open_day_slip_steps`)."""
+    rows = open_day_slip_steps(list(by_id), start, end)
     day_ends, found = {}, []  # (site id, gaming date) -> the next business day's start
     for site_id, kind, number, gaming_date, verified_at, received_at, receipt_reason in rows:
         if (site_id, gaming_date) not in day_ends:
@@ -175,19 +104,12 @@ def _open_day_slip_problems(by_id: dict[int, Site], start: date, end: date, now)
 def _series_problems(by_id: dict[int, Site], start: date, end: date) -> list[rules.SlipException]:
     """Each site's fill and credit series: numbers missing and numbers used out of order
     (ND 99-01.3-08-05(2)), read from each series' checkpoint (compliance.slip_series)."""
-    from .slip_series import series_problems
-
     return series_problems(by_id, start, end)
 
 
 def _statuses(site_ids) -> dict[int, list]:
     """site id -> its surveillance statuses in the order they take force (one query)."""
-    from surveillance.models import SurveillanceStatus
-
-    by_site = defaultdict(list)
-    for status in SurveillanceStatus.objects.filter(site_id__in=site_ids).order_by("since", "recorded_at", "id"):
-        by_site[status.site_id].append(status)
-    return by_site
+    return surveillance_queries.statuses_by_site(site_ids)
 
 
 def _status_lookup(site_ids, statuses: dict[int, list] | None = None):
@@ -208,28 +130,16 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
     and was dealt on a gaming day needs that day's review log entry: every regularly located
     table, and a special-event table past its exemption (08-04: 14 consecutive days, two events
     a quarter)."""
-    from cardroom.models import Table
-    from floor.models import DealerShift
-    from surveillance import queries, special_events
-    from surveillance.models import ReviewLogEntry
-
     site_ids = [s.pk for s in sites]
     required = _status_lookup(site_ids)
-    rows = set(
-        DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-        .values_list("table__site_id", "gaming_day__gaming_date", "table__number", "table_id", "table__location")
-        .distinct()
-    )
+    rows = tables_dealt(site_ids, start, end)
     temporary = {table_id for *_, table_id, location in rows if location != Table.Location.REGULAR}
-    events = queries.site_special_events(site_ids, *queries.special_event_window(start, end)) if temporary else {}
+    events = surveillance_queries.site_special_events(site_ids, *surveillance_queries.special_event_window(start, end)) if temporary else {}
     dealt = {
         (site_id, day, number) for site_id, day, number, table_id, location in rows
         if location == Table.Location.REGULAR or not special_events.exemption(events.get(site_id, []), day).exempt
     }
-    logged = set(
-        ReviewLogEntry.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-        .values_list("site_id", "gaming_date", "table__number")
-    )
+    logged = surveillance_queries.review_logged(site_ids, start, end)
     missing = defaultdict(lambda: defaultdict(list))
     for site_id, day, number in sorted(dealt - logged):
         if required(site_id, day):
@@ -243,22 +153,13 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
 def outages_operating(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(7): an outage past its deadline while the table kept dealing above $2.
     *Assumed*: a table dealt after the deadline ran at its configured maximum wager."""
-    from floor.models import DealerShift
-    from surveillance.deadlines import outage_deadline
-    from surveillance.models import Outage
-
     by_id = {s.pk: s for s in sites}
-    in_period = Outage.objects.filter(table__site_id__in=by_id, began_at__date__lte=end).exclude(
-        repair__repaired_at__date__lt=start
-    )
+    in_period = surveillance_queries.outages_overlapping(list(by_id), start, end)
     outages = list(in_period.select_related("table", "repair"))
     shifts = defaultdict(list)
     earliest = min((o.began_at for o in outages), default=None)
-    if earliest is not None:
-        for table_id, began, ended in DealerShift.objects.filter(  # the tables as a subquery, not a list of ids
-            table_id__in=in_period.values("table_id"), started_at__gte=earliest - timedelta(days=1)
-        ).values_list("table_id", "started_at", "ended_at"):
-            shifts[table_id].append((began, ended))
+    if earliest is not None:  # the tables as a subquery, not a list of ids
+        shifts.update(shifts_of_tables(in_period.values("table_id"), earliest - timedelta(days=1)))
     now = timezone.now()
     found = []
     for outage in outages:
@@ -279,13 +180,8 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
 @day_provider(rule=rules.VIDEO_SAMPLE)
 def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(11): a sample recording within 14 days of an equipment change."""
-    from django.db.models import Min
-
-    from surveillance.models import EquipmentChange
-
     window = timedelta(days=book.int("sample.due_days"))
-    changes = (EquipmentChange.objects.filter(site_id__in=[s.pk for s in sites], changed_on__range=(start - window, end))
-               .annotate(first_submission=Min("submissions__submitted_on")))
+    changes = surveillance_queries.equipment_changes_with_first_sample([s.pk for s in sites], start - window, end)
     today = timezone.localdate()
     return [f for c in changes
             if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))]
@@ -296,8 +192,6 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
     """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day. Each gaming
     day that may be late comes with its deposit's date only (`cage.queries.deposits_maybe_late`:
     not the days deposited within that many calendar days), not its bank figures."""
-    from cage.queries import deposits_maybe_late
-
     today = timezone.localdate()
     found = []
     within = book.int("deposit.banking_days")
@@ -330,8 +224,6 @@ def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> di
     hold rules and the surveillance rule ask for the same quarters), the run's consecutive
     quarters together: summed by the database (accounting.summaries.quarter_game_totals, the
     quarter summary's `twenty_one` and `paddlewheel` without building every day)."""
-    from accounting.summaries import quarter_game_totals
-
     by_id = {s.pk: s for s in sites}
 
     def compute(missing: list[int]) -> dict[int, dict[str, rules.QuarterFigures]]:
@@ -372,9 +264,7 @@ def _premises_chains(sites: list[Site]) -> dict[int, list[int]]:
     """site id -> the ids of the site and the sites whose premises it succeeds (one query):
     activity counts "regardless of which organization conducted twenty-one at the site"
     (ND 99-01.3-08-04; surveillance.models.PremisesSuccession)."""
-    from surveillance.models import PremisesSuccession
-
-    previous = dict(PremisesSuccession.objects.values_list("site_id", "predecessor_id"))
+    previous = surveillance_queries.premises_predecessors()
     chains = {}
     for site in sites:
         chain = [site.pk]
@@ -390,8 +280,6 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
     twenty-one gross proceeds averaging $10,000, with wagers above $2. The premises' history
     counts whichever organization conducted twenty-one there: a quarter's figures are the
     site's plus those of the sites it succeeds."""
-    from cardroom.models import Table
-
     quarters = sorted({quarter.previous(), quarter, *quarter.fiscal_year_quarters()})
     quarters = [q for q in quarters if q <= quarter]
     chains = _premises_chains(sites)
@@ -422,10 +310,6 @@ def _premises_figures(figures: dict, site_id: int, chain: list[int], quarter: Qu
 def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-01(3): for 12 continuous weeks after a quarter whose prizes exceeded gross
     proceeds, every dealer shift at the site needs its own percent-of-hold figures."""
-    from accounting.dealer_hold import shift_figures
-
-    from .models import Alert
-
     windows = {}
     for alert in Alert.objects.filter(rule="prizes_over_gp", site__in=sites):
         window = (date.fromisoformat(alert.figures["dealer_hold_from"]), date.fromisoformat(alert.figures["dealer_hold_until"]))
@@ -437,7 +321,7 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
     records = [
         rules.ShiftRecord(s.shift_id, s.site_id, s.dealer_name, s.table_number,
                           s.started_at, s.custody is not None)
-        for s in shift_figures(list(windows), first, last) if s.game == "21"
+        for s in live_shift_figures(list(windows), first, last) if s.game == "21"
     ]
     citation = book["prizes_over_gp.dealer_hold_weeks"].citation
     return [f for site_id, window in windows.items()
@@ -447,18 +331,9 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
 @day_provider(rule=rules.LOW_HOLD)
 def review_weeks_short(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-04(9): each week of a review program needs an hour of reviewed video per table."""
-    from surveillance.models import ReviewEntry, ReviewTask
-    from surveillance.queries import active_entries
-
     minutes = book.int("low_hold.review_minutes_per_week")
-    due = (ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end),
-                                     week_end__lt=timezone.localdate())
-           .exclude(program__closure__closed_on__lt=F("week_start")))
-    tasks = list(due.select_related("program", "table"))
-    reviewed = defaultdict(timedelta)
-    entries = active_entries(ReviewEntry.objects.filter(task__in=due.values("pk")))  # a subquery, not an id list
-    for task_id, footage_start, footage_end in entries.values_list("task_id", "footage_start_at", "footage_end_at"):
-        reviewed[task_id] += footage_end - footage_start
+    tasks, reviewed = surveillance_queries.review_weeks_due(sites, start, end, timezone.localdate())
+    reviewed = defaultdict(timedelta, reviewed)
     citation = book["low_hold.review_minutes_per_week"].citation
     return [
         rules.Finding("review_week_short", citation, "Video review week short of an hour", task.program.site_id,
@@ -480,33 +355,13 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     judged once that day has passed.
 
     The database leaves out the drops that cannot be flagged (removed well before their day's
-    end, `_removed_in_time`, and agreed); the rest are judged here, their day's end depending
+    end, and agreed); the rest are judged here, their day's end depending
     on the site's time zone. One query. A drop's removal is probed by the drop (the join it
     replaces scanned every removal ever recorded), and its agreement is looked up among the
-    current agreements of the range's count sessions (`_agreed_by_session`, signatures counted
-    per site-day) before it is asked of the drop itself."""
-    from counts.models import CountEntry, Drop, DropRemoval
-    from counts.queries import current_agreements, rows_counted
-    from floor.calculations import gaming_day_bounds
-
+    current agreements of the range's count sessions (signatures counted
+    per site-day) before it is asked of the drop itself (`counts.queries.drops_to_judge`)."""
     by_id = {s.pk: s for s in sites}
-    member_totals = (
-        CountEntry.objects.filter(drop=OuterRef("pk"), kind="member").order_by().values("drop")
-        .annotate(n=Count("total_cents", distinct=True)).values("n")
-    )  # fmt: skip
-    # A count of the drop's current agreements, not an EXISTS: PostgreSQL may plan an EXISTS
-    # in the select list as one hash of every agreement ever recorded, read for a few rows
-    # (2.3 s for the largest organization at 250 sites); a count is probed by the drop.
-    agreed = GreaterThan(rows_counted(current_agreements().filter(drop=OuterRef("pk"))), 0)
-    agreed_by_session_or_drop = Q(pk__in=_agreed_by_session(list(by_id), start, end)) | Q(agreed=True)
-    drops = (
-        Drop.objects.filter(site_id__in=by_id, gaming_date__range=(start, end))
-        .annotate(agreed=agreed).exclude(_removed_in_time(sites, start, end) & agreed_by_session_or_drop)
-        # the member totals are counted only for a drop not agreed (CASE: no subquery for the others)
-        .annotate(totals=Case(When(agreed=False, then=Subquery(member_totals)), default=Value(0)),
-                  removed_at=Subquery(DropRemoval.objects.filter(drop=OuterRef("pk")).values("removed_at")))
-        .values_list("site_id", "gaming_date", "table__number", "drop_box__label", "removed_at", "agreed", "totals")
-    )  # fmt: skip
+    drops = counts_queries.drops_to_judge(sites, start, end)
     now = timezone.now()
     day_ends, found = {}, []
     for site_id, gaming_date, table_number, box_label, removed_at, is_agreed, totals in drops:
@@ -524,54 +379,6 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     return rules.count_exceptions(found, at=by_id)
 
 
-def _agreed_by_session(site_ids: list[int], start: date, end: date):
-    """The drops (ids) with a current agreement made in a count session of the sites' gaming
-    dates in [start, end]: `current_agreements()` narrowed, so a drop among them is agreed. A
-    drop agreed in another session is not among them; `count_problems` then asks its own
-    agreements (an OR after this hashed set)."""
-    from counts.models import CountSession
-    from counts.queries import current_agreements, signed_sessions_filter
-
-    sessions = CountSession.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-    # current_agreements(), its signatures counted once per session rather than per agreement
-    signed = sessions.filter(signed_sessions_filter(""))
-    return current_agreements(signed_only=False).filter(session__in=signed).values("drop_id")
-
-
-def _removed_in_time(sites: list[Site], start: date, end: date) -> Q:
-    """Drops of the sites' gaming dates in [start, end] surely removed by their day's end.
-
-    A site's day ends `lead` whole hours or more after midnight UTC at the start of the next
-    calendar day (its start hour, less its UTC offset on that day; the least over the window).
-    A removal whose date at the fixed offset UTC-`lead` is at most the gaming date came before
-    midnight UTC plus `lead`, so before the day's end. `lead` is kept within UTC-12 to UTC+14
-    (a smaller one only leaves more drops to be judged in Python). The removal is an EXISTS by
-    its drop: one index probe per drop, where a join scanned every removal ever recorded."""
-    from datetime import timezone as dt_timezone
-
-    from django.db.models.functions import TruncDate
-
-    from counts.models import DropRemoval
-    from floor.calculations import gaming_day_bounds
-
-    days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
-    leads, by_lead = {}, defaultdict(list)
-    for site in sites:
-        key = (site.time_zone, site.business_day_start_hour)
-        if key not in leads:
-            ends = (gaming_day_bounds(d, *key)[1] - datetime.combine(d + timedelta(days=1), time(), UTC) for d in days)
-            leads[key] = max(-14, min(12, min(ends) // timedelta(hours=1)))
-        by_lead[leads[key]].append(site.pk)
-    in_time = Q(pk__in=[])
-    for lead, site_ids in by_lead.items():
-        removed_on = TruncDate("removed_at", tzinfo=dt_timezone(timedelta(hours=-lead)))
-        removals = DropRemoval.objects.annotate(removed_on=removed_on).filter(
-            drop=OuterRef("pk"), removed_on__lte=OuterRef("gaming_date")
-        )
-        in_time |= Q(site_id__in=site_ids) & Q(Exists(removals))
-    return in_time
-
-
 # --- ND 99-01.3-08-04: the system follows from its trigger ------------------------------------
 
 
@@ -580,12 +387,9 @@ def surveillance_not_operational(sites: list[Site], start: date, end: date, book
     """ND 99-01.3-08-04: past the site's deadline to have a system (45 days from the quarter
     rule, or from the first gaming day at acquired premises), each table that needs one has a
     camera and a recording unit in the equipment register. Judged on the run's last day."""
-    from surveillance import queries
-    from surveillance.rules import NOT_OPERATIONAL_WAGER_CAP_CENTS
-
-    deadlines = queries.operational_deadlines([s.pk for s in sites], end)
+    deadlines = surveillance_queries.operational_deadlines([s.pk for s in sites], end)
     late = [s for s in sites if s.pk in deadlines and end > deadlines[s.pk]]
-    missing = queries.tables_without_system(late, end) if late else {}
+    missing = surveillance_queries.tables_without_system(late, end) if late else {}
     found = []
     for site in late:
         numbers = [t.number for t in missing.get(site.pk, [])]
@@ -603,17 +407,14 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
     (the site's recorded events, `surveillance.models.SpecialEvent`); played outside that without
     one at a site requiring surveillance, it is flagged (once per table and event, or once per
     table for days no event covers)."""
-    from cardroom.models import Table
-    from surveillance import queries, special_events
-
     by_id = {s.pk: s for s in sites}
     tables = list(Table.objects.filter(site__in=sites, location=Table.Location.SPECIAL_EVENT))
     if not tables:
         return []
-    days = queries.special_event_days([t.pk for t in tables], start, end)
-    events = queries.site_special_events(list(by_id), *queries.special_event_window(start, end))
+    days = surveillance_queries.special_event_days([t.pk for t in tables], start, end)
+    events = surveillance_queries.site_special_events(list(by_id), *surveillance_queries.special_event_window(start, end))
     required = _status_lookup([s.pk for s in sites])
-    register = queries.EquipmentRegister([s.pk for s in sites])
+    register = surveillance_queries.EquipmentRegister([s.pk for s in sites])
     found = []
     for table in tables:
         used, flagged = sorted(days.get(table.pk, ())), set()
@@ -639,19 +440,16 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     A table day without a closer yet is judged when it has one.
 
     The database finds the table days whose recordings leave part of the play uncovered, at
-    the sites that ever required surveillance (`_uncovered_table_days`); their gaps are
+    the sites that ever required surveillance (`surveillance.queries.uncovered_table_days`); their gaps are
     measured here, and the site's requirement on the day and a special-event table's
     exemption applied."""
-    from cardroom.models import Table
-    from surveillance import coverage, queries, special_events
-
     by_id = {s.pk: s for s in sites}
     statuses = _statuses(list(by_id))
     required = _status_lookup(list(by_id), statuses)
     watched = [site_id for site_id, rows in statuses.items() if any(s.required for s in rows)]
-    days = _uncovered_table_days(watched, start, end) if watched else {}
+    days = surveillance_queries.uncovered_table_days(watched, start, end) if watched else {}
     temporary = {key[0] for key, day in days.items() if day["location"] != Table.Location.REGULAR}
-    events = queries.site_special_events(watched, *queries.special_event_window(start, end)) if temporary else {}
+    events = surveillance_queries.site_special_events(watched, *surveillance_queries.special_event_window(start, end)) if temporary else {}
     found = []
     for (table_id, day), play in sorted(days.items(), key=lambda item: (item[0][1], item[1]["number"], item[0][0])):
         if not required(play["site_id"], day):
@@ -669,119 +467,14 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     return found
 
 
-# Plain SQL, the same on SQLite (3.25+) and PostgreSQL: the ORM cannot filter on a window
-# function. Gaps and islands, in one pass over each table day's recordings in order of start
-# (no aggregate joined back: with the planner's estimate of one table day, a join back re-ran
-# the aggregate for every table day). Of the recordings that overlap the play [opener, closer)
-# (`inside`), each gets the latest stop of those before it (`reached`). The play is covered
-# when the first starts by the opener, the last stop reaches the closer, and none starts after
-# `reached` (a recording starting exactly at the previous stop continues the cover, as in
-# surveillance.coverage). Only the table days not covered come back, each with all its
-# recordings (as surveillance.coverage.gaps is given them), or one row without a recording.
-# A table day with one recording from its opener (or before) to its closer (or after), most of
-# them, is covered and left out first by a probe of its recordings, so the sort and windows
-# run over the few others only (largest chunk at state scale: 245 ms -> 185 ms).
-_UNCOVERED_SQL = """
-    WITH play AS (
-        SELECT o.table_id, g.gaming_date, o.counted_at AS opener_at, c.counted_at AS closer_at,
-               t.site_id, t.number, t.location
-        FROM {gaming_day} g
-        JOIN {inventory} o ON o.gaming_day_id = g.id AND o.kind = 'opener'
-        JOIN {inventory} c ON c.gaming_day_id = g.id AND c.table_id = o.table_id AND c.kind = 'closer'
-        JOIN {table} t ON t.id = o.table_id
-        WHERE g.site_id IN ({sites}) AND g.gaming_date BETWEEN %s AND %s AND t.site_id IN ({sites})
-          AND c.counted_at > o.counted_at
-          AND NOT EXISTS (
-              SELECT 1 FROM {recording} whole
-              WHERE whole.table_id = o.table_id AND whole.gaming_date = g.gaming_date
-                AND whole.started_at <= o.counted_at AND whole.stopped_at >= c.counted_at
-          )
-    ), recorded AS (
-        SELECT p.*, r.started_at, r.stopped_at,
-               CASE WHEN r.stopped_at > p.opener_at AND r.started_at < p.closer_at THEN 1 ELSE 0 END AS inside
-        FROM play p
-        LEFT JOIN {recording} r ON r.table_id = p.table_id AND r.gaming_date = p.gaming_date
-    ), span AS (
-        SELECT recorded.*,
-               MAX(CASE WHEN inside = 1 THEN stopped_at END) OVER (
-                   PARTITION BY table_id, gaming_date ORDER BY started_at
-                   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS reached
-        FROM recorded
-    ), cover AS (
-        SELECT span.*,
-               MIN(CASE WHEN inside = 1 THEN started_at END) OVER (PARTITION BY table_id, gaming_date) AS first_start,
-               MAX(CASE WHEN inside = 1 THEN stopped_at END) OVER (PARTITION BY table_id, gaming_date) AS last_stop,
-               SUM(CASE WHEN inside = 1 AND started_at > reached THEN 1 ELSE 0 END)
-                   OVER (PARTITION BY table_id, gaming_date) AS breaks
-        FROM span
-    )
-    SELECT table_id, gaming_date, opener_at, closer_at, site_id, number, location, started_at, stopped_at
-    FROM cover
-    WHERE first_start IS NULL OR first_start > opener_at OR last_stop < closer_at OR breaks > 0
-"""
-
-
-def _uncovered_table_days(site_ids: list[int], start: date, end: date) -> dict[tuple[int, date], dict]:
-    """(table id, gaming date) -> the play of each table day of the sites with an opener and a
-    later closer that its recordings do not cover: its opener and closer times, site, table
-    number and location, and all its recordings (start, stop). One query."""
-    from cardroom.models import Table
-    from floor.models import GamingDay, TableInventory
-    from surveillance.models import Recording
-
-    sql = _UNCOVERED_SQL.format(
-        inventory=TableInventory._meta.db_table,
-        gaming_day=GamingDay._meta.db_table,
-        table=Table._meta.db_table,
-        recording=Recording._meta.db_table,
-        sites=", ".join(["%s"] * len(site_ids)),
-    )
-    params = [*site_ids, connection.ops.adapt_datefield_value(start), connection.ops.adapt_datefield_value(end), *site_ids]
-    days = {}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for table_id, day, opener_at, closer_at, site_id, number, location, began, stopped in cursor.fetchall():
-            key = (table_id, _as_date(day))
-            if key not in days:
-                days[key] = {
-                    "opener_at": _as_aware(opener_at),
-                    "closer_at": _as_aware(closer_at),
-                    "site_id": site_id,
-                    "number": number,
-                    "location": location,
-                    "recordings": [],
-                }
-            if began is not None:
-                days[key]["recordings"].append((_as_aware(began), _as_aware(stopped)))
-    return days
-
-
-def _as_date(value) -> date:
-    """A date column read by plain SQL: SQLite hands back its text."""
-    return date.fromisoformat(value) if isinstance(value, str) else value
-
-
-def _as_aware(value) -> datetime:
-    """A datetime column read by plain SQL: SQLite hands back its text (or a naive datetime)
-    in UTC, PostgreSQL an aware datetime."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
-
-
 @day_provider(rule=rules.CHIP_COLOURS)
 def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-03(2): at a site with a video surveillance system installed (whatever the
     wagers) or required by its gross proceeds, the organization's active chips must meet the
     colours and edge spots of 08-03(3). Judged on the last day of the run."""
-    from cardroom.chip_rules import law_at
-    from cardroom.chips import colour_spec_problems, colours_of
-    from cardroom.models import ChipDenomination
-    from surveillance.models import Equipment
-
     site_ids = [s.pk for s in sites]
     required = _status_lookup(site_ids)
-    installed = set(Equipment.objects.filter(site_id__in=site_ids, installed_on__lte=end).values_list("site_id", flat=True))
+    installed = surveillance_queries.sites_with_equipment(site_ids, end)
     chips = defaultdict(list)
     for chip in ChipDenomination.objects.filter(organization_id__in={s.organization_id for s in sites}, active=True):
         chips[chip.organization_id].append(colours_of(chip))
@@ -824,8 +517,6 @@ def chip_float(sites: list[Site], start: date, end: date, book: ThresholdBook):
     run). Where the banks and trays hold more than exist, each judged site holding that value
     gets the alert, citing its pack's inventory rule (House control where it states none). An
     organization's totals take all its sites, judged or not."""
-    from cage.queries import chip_floats
-
     by_org = defaultdict(list)
     for site in sites:
         by_org[site.organization_id].append(site)

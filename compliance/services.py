@@ -1,19 +1,17 @@
-"""Writes of the compliance app: opening alerts (exactly once), their steps, notifications."""
+"""Writes of the compliance app: opening alerts (exactly once, their e-mails queued:
+`compliance.mail`), their steps, the runs of the rules."""
 
-from collections import defaultdict
 
 from django.core.exceptions import ValidationError
-from django.core.mail import EmailMessage, get_connection, send_mail
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from cardroom.access import require_role
-from cardroom.models import Membership, Role, Site
-from core.audit import appended_at_end, record_event, snapshot
+from cardroom.models import Role, Site
+from core.audit import record_event, snapshot
 from core.rules import HOUSE_CONTROL
 
-from .labels import figures_text
+from .mail import MAIL_PRIORITY, notify_alert, notify_alerts
 from .models import Alert, AlertStep, ComplianceRun, Notification
 from .rules import Finding
 
@@ -38,8 +36,6 @@ def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
     except IntegrityError:
         # Another worker opened it between our look and our insert: the unique constraint won.
         return Alert.objects.get(**key), False
-    from .tasks import MAIL_PRIORITY, notify_alert
-
     notify_alert.apply_async_on_commit((alert.pk, Notification.Kind.OPENED), priority=MAIL_PRIORITY)
     return alert, True
 
@@ -107,8 +103,6 @@ class _OpenedInTransaction:
         self.alert_ids: list[int] = []
 
     def __call__(self):
-        from .tasks import MAIL_PRIORITY, notify_alerts
-
         for start in range(0, len(self.alert_ids), NOTIFY_BATCH):
             notify_alerts.apply_async((self.alert_ids[start:start + NOTIFY_BATCH], Notification.Kind.OPENED),
                                       priority=MAIL_PRIORITY)
@@ -256,103 +250,3 @@ def finish_run(run_id: int, *, result: dict | None = None, error: str = "") -> C
             record_event(actor=run.by, action="compliance.run", obj=run, organization_id=run.site.organization_id,
                          site_id=run.site_id, after=snapshot(run))
     return run
-
-
-def recipients_for(alert: Alert) -> list[str]:
-    """The organization's gaming managers, and the site's shift managers."""
-    members = Membership.objects.filter(employee__organization_id=alert.organization_id, employee__active=True).filter(
-        Q(role=Role.GAMING_MANAGER) | Q(role=Role.SHIFT_MANAGER, site_id=alert.site_id)
-    )
-    return sorted({m.employee.user.email for m in members.select_related("employee__user") if m.employee.user.email})
-
-
-def send_notification(alert: Alert, kind: str) -> Notification | None:
-    """Send one e-mail of this kind for the alert, once: the row and the mail commit together."""
-    with transaction.atomic(), appended_at_end():  # the chain lock not held while mailing (send_notifications)
-        try:
-            with transaction.atomic():
-                note = Notification.objects.create(alert=alert, kind=kind, sent_at=timezone.now(),
-                                                   recipients=recipients_for(alert))
-        except IntegrityError:
-            return None
-        if note.recipients:
-            send_mail(*_mail_text(alert, kind), None, note.recipients)
-    return note
-
-
-def _mail_text(alert: Alert, kind: str) -> tuple[str, str]:
-    subject = f"[{alert.citation}] {alert.title} - {alert.site.name}"
-    if kind == Notification.Kind.REMINDER:
-        subject = f"Reminder, due {alert.due_date}: " + subject
-    body = (f"{alert.action_required}\n\nSite: {alert.site.name}\nPeriod: {alert.period_key}\n"
-            f"Due: {alert.due_date or 'now'}\nFigures: {figures_text(alert.figures)}\n")
-    return subject, body
-
-
-def _recipients_of(alerts: list[Alert]) -> dict[int, list[str]]:
-    """alert id -> `recipients_for(alert)`, for many alerts in one query."""
-    members = (Membership.objects.filter(employee__organization_id__in={a.organization_id for a in alerts},
-                                         employee__active=True)
-               .filter(Q(role=Role.GAMING_MANAGER) | Q(role=Role.SHIFT_MANAGER, site_id__in={a.site_id for a in alerts}))
-               .exclude(employee__user__email="")
-               .values_list("employee__organization_id", "role", "site_id", "employee__user__email"))  # fmt: skip
-    by_organization, by_site = defaultdict(set), defaultdict(set)
-    for organization_id, role, site_id, email in members:
-        if not email:
-            continue
-        if role == Role.GAMING_MANAGER:
-            by_organization[organization_id].add(email)
-        else:
-            by_site[(organization_id, site_id)].add(email)
-    return {a.pk: sorted(by_organization[a.organization_id] | by_site[(a.organization_id, a.site_id)]) for a in alerts}
-
-
-def send_notifications(alerts: list[Alert], kind: str) -> list[Notification]:
-    """`send_notification` for many alerts (those opened together), in a bounded number of
-    queries: the rows not sent yet are inserted together (which claims them: a concurrent
-    sender of the same alert waits on the unique constraint, then fails and falls back to
-    one alert at a time, sending none twice), the mails go over one connection, and both
-    commit together. If a mail fails, the transaction is undone and the rows of the mails
-    already sent are written again before the error goes on, so a retry sends only the rest."""
-    if not alerts:
-        return []
-    sent_already = set(Notification.objects.filter(alert__in=[a.pk for a in alerts], kind=kind)
-                       .values_list("alert_id", flat=True))  # fmt: skip
-    todo = [a for a in alerts if a.pk not in sent_already]
-    if not todo:
-        return []
-    uncached = {a.site_id for a in todo if not Alert.site.is_cached(a)}
-    sites = Site.objects.in_bulk(uncached) if uncached else {}
-    for alert in todo:
-        if alert.site_id in sites:
-            alert.site = sites[alert.site_id]  # the mails name the site
-    recipients, now, delivered = _recipients_of(todo), timezone.now(), []
-
-    def rows(of):
-        return [Notification(alert=a, kind=kind, sent_at=now, recipients=recipients[a.pk]) for a in of]
-
-    try:
-        # The rows' audit events are appended after the mails went (appended_at_end): the
-        # organization's chain lock is held for the last write only, not while mailing, so
-        # the night's notification tasks of one organization do not wait on each other's mail.
-        with transaction.atomic(), appended_at_end():
-            try:
-                with transaction.atomic():
-                    notes = Notification.objects.bulk_create(rows(todo))
-            except IntegrityError:
-                notes = None
-            if notes is not None:
-                mail = get_connection()
-                with mail:
-                    for alert in todo:
-                        if recipients[alert.pk]:
-                            subject, body = _mail_text(alert, kind)
-                            mail.send_messages([EmailMessage(subject, body, None, recipients[alert.pk])])
-                        delivered.append(alert)
-    except Exception:
-        if delivered:
-            Notification.objects.bulk_create(rows(delivered))
-        raise
-    if notes is None:  # another sender claimed some of them meanwhile
-        return [note for alert in todo if (note := send_notification(alert, kind)) is not None]
-    return notes

@@ -12,46 +12,20 @@ from datetime import date, timedelta
 
 from celery import chord, shared_task
 from django.conf import settings
-from django.db import OperationalError, connection
+from django.db import connection
 from django.db.models import Count, Q
 from django.utils import timezone
 
 from core.periods import Quarter
 
-RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
-# The priority of the alerts' e-mails in the broker's queue: after every task of the rules (which
-# go at the default, 0). With Redis, 0 is taken first and 9 last (kombu's priority steps 0, 3, 6,
-# 9); so a fanned-out run's chord gathers, and the run is finished, when its last chunk ends,
-# not after the e-mails its earlier chunks queued meanwhile, and the next run's chunks do not
-# wait behind the last run's e-mails either. A worker reserves one task at a time (late acks,
-# CELERY_WORKER_PREFETCH_MULTIPLIER 1), so it takes them in the broker's order. The filesystem
-# broker ignores priorities (first in, first out).
-MAIL_PRIORITY = 9
+# The e-mail tasks are registered with the worker from here (Celery finds `tasks` modules).
+from .mail import RETRY, notify_alert, notify_alerts  # noqa: F401
+
 # Sites per chunk when no setting says otherwise: small enough that two or more workers share
 # a state's sites evenly, large enough that each provider's fixed queries are shared by many.
 DEFAULT_CHUNK_SITES = 50
 
 log = logging.getLogger(__name__)
-
-
-@shared_task(**RETRY)
-def notify_alert(alert_id: int, kind: str) -> bool:
-    from .models import Alert
-    from .services import send_notification
-
-    alert = Alert.objects.select_related("site").filter(pk=alert_id).first()
-    return alert is not None and send_notification(alert, kind) is not None
-
-
-@shared_task(**RETRY)
-def notify_alerts(alert_ids: list[int], kind: str) -> int:
-    """`notify_alert` for a batch of alerts opened together (compliance.services.open_alerts,
-    send_notifications: a bounded number of queries); each e-mail goes once (the notification's
-    unique constraint), so a retry resends none."""
-    from .models import Alert
-    from .services import send_notifications
-
-    return len(send_notifications(list(Alert.objects.select_related("site").filter(pk__in=alert_ids).order_by("pk")), kind))
 
 
 def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:

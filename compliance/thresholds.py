@@ -15,8 +15,14 @@ from packs import all_packs
 
 # The house's own thresholds (every pack): code, value, unit, citation, summary, effective from.
 HOUSE_SEED = [
-    ("reminder.days_before_due", 7, "days", "House control",
-     "Send a reminder this many days before an alert's due date.", date(2000, 1, 1)),
+    (
+        "reminder.days_before_due",
+        7,
+        "days",
+        "House control",
+        "Send a reminder this many days before an alert's due date.",
+        date(2000, 1, 1),
+    ),
 ]
 
 
@@ -76,7 +82,8 @@ def ensure_seeded() -> None:
 
     for code, value, unit, citation, summary, effective_from in SEED:
         Threshold.objects.get_or_create(
-            code=code, effective_from=effective_from,
+            code=code,
+            effective_from=effective_from,
             defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
         )
 
@@ -87,7 +94,7 @@ LOW_HOLD_CODES = {"21": "low_hold.ratio_21", "PW": "low_hold.ratio_pw"}
 def hold_threshold_schedule() -> dict:
     """Every low-hold threshold row by game ({"21": (...), "PW": (...)}), in one query: the
     books' summaries show each game beside its own (accounting.games, registered at start-up)."""
-    from accounting.games import HoldThreshold
+    from accounting.published import HoldThreshold
 
     from .models import Threshold
 

@@ -75,7 +75,6 @@ def site_rules(site) -> dict:
         return {}
     from packs import pack_for
 
-    engine._load_providers()
     pack = pack_for(site)
     providers = [p for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS if engine.runs_at(p, pack)]
     checks = [_check_line(p, pack) for p in providers]

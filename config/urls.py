@@ -3,13 +3,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from accounting import urls as accounting_urls
 from cardroom import administration_views, views
 from cardroom.api import LogoutAllView, LogoutView, MeView, TokenView
 from cardroom.forms import SignInForm
 from core.api import api_not_found
 from core.throttles import sign_in_limited
+from dashboard import urls as dashboard_urls
+from floor import urls as floor_urls
 
-from .api_urls import router
+from .api_urls import routes as api_routes
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -42,7 +45,8 @@ urlpatterns = [
         {"active": True},
         name="station_reactivate",
     ),
-    path("accounting/", include("floor.urls")),  # the floor's pages kept their addresses
+    path("floor/", include("floor.urls")),
+    path("accounting/", include("accounting.urls")),
     path("cage/", include("cage.urls")),
     path("counts/", include("counts.urls")),
     path("surveillance/", include("surveillance.urls")),
@@ -51,16 +55,15 @@ urlpatterns = [
     path("approvals/", include("approvals.urls")),
     path("compliance/", include("compliance.urls")),
     path("reports/", include("reports.urls")),
-    path("figures/", include("dashboard.urls")),
-    path("day-sheets/", include("accounting.urls")),
+    path("dashboard/", include("dashboard.urls")),
     path("registry/", include("registry.urls")),  # the regulator's side: pages and its licensees' API
+    # Old addresses, moved when each app's pages went under its own prefix (issue 34): 301s.
+    path("accounting/", include(floor_urls.MOVED)),
+    path("figures/", include(dashboard_urls.MOVED)),
+    path("day-sheets/", include(accounting_urls.MOVED)),
     path("admin/login/", sign_in_limited(admin.site.login)),  # the sign-in limit, before admin's own
     path("admin/", admin.site.urls),
-    path("api/v1/", include("compliance.api_routes")),
-    path("api/v1/", include("accounting.api_figures")),
-    path("api/v1/", include("accounting.api_day_sheets")),
-    path("api/v1/", include("statefiling.urls")),
-    path("api/v1/", include(router.urls)),
+    path("api/v1/", include(api_routes.urls)),
     path("api/v1/me/", MeView.as_view(), name="api_me"),
     path("api/v1/auth/token/", TokenView.as_view(), name="api_token"),
     path("api/v1/auth/logout/", LogoutView.as_view(), name="api_logout"),

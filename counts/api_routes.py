@@ -1,9 +1,9 @@
-"""This app's API endpoints, registered on the shared /api/v1/ router."""
+"""This app's API endpoints on /api/v1/ (config.api_urls)."""
 
 
-def register(router) -> None:
+def register(routes) -> None:
     from . import api
 
-    router.register("drop-boxes", api.DropBoxViewSet, basename="drop-box")
-    router.register("count-sessions", api.CountSessionViewSet, basename="count-session")
-    router.register("count-settings", api.CountSettingsViewSet, basename="count-settings")
+    routes.register("drop-boxes", api.DropBoxViewSet, basename="drop-box")
+    routes.register("count-sessions", api.CountSessionViewSet, basename="count-session")
+    routes.register("count-settings", api.CountSettingsViewSet, basename="count-settings")

@@ -116,7 +116,7 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     start, end = queries.gaming_day_bounds(site, day.gaming_date)
     removed_at = end - timedelta(hours=3, minutes=30)
     rng = random.Random(f"{site.name}-{day.gaming_date}")
-    from accounting.summaries import table_days
+    from accounting.published import table_days
 
     prizes = {t.table_id: t.custody.prizes_cents for t in table_days([site.pk], day.gaming_date, day.gaming_date)}
     boxes = []

@@ -207,14 +207,14 @@ def _reconciliation(drop, found: set, batch: _Batch) -> dict:
 
 def _box_count(session, drop, entries: list, batch: _Batch) -> queries.BoxCount:
     """`queries.box_count` for a viewer who is neither member (figures only once both are in)."""
-    members = {e.entered_by_id: queries._member_figures(e) for e in entries if e.kind == "member"}
+    members = {e.entered_by_id: queries.member_figures_of(e) for e in entries if e.kind == "member"}
     ordered = [members[m] for m in session.member_ids if m in members]
     both_in = len(ordered) == 2
     agreements = batch.agreements.get((session.pk, drop.pk), [])
     current = agreements[-1] if agreements else None
     agreed_lines, agreed_forms, reconciliation = {}, (), None
     if current is not None and both_in:
-        agreed = queries._member_figures(next(e for e in entries if e.pk == current.entry_id))
+        agreed = queries.member_figures_of(next(e for e in entries if e.pk == current.entry_id))
         agreed_lines, agreed_forms = agreed.lines, agreed.forms
         reconciliation = _reconciliation(drop, set(agreed.forms), batch)
     status = "awaiting" if not ordered else "counting" if not both_in else "difference" if current is None else "agreed"
@@ -224,7 +224,7 @@ def _box_count(session, drop, entries: list, batch: _Batch) -> queries.BoxCount:
         counted_by=tuple(members),
         visible=tuple(ordered) if both_in else (),
         both_in=both_in,
-        differences=queries._differences(*ordered) if both_in else (),
+        differences=queries.count_differences(*ordered) if both_in else (),
         forms_differ=both_in and ordered[0].forms != ordered[1].forms,
         agreement=current if both_in else None,
         original_agreement=agreements[0] if both_in and agreements else None,

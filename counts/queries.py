@@ -5,11 +5,15 @@ cash). The floor's custody models are imported lazily: the apps were built side 
 """
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
+from datetime import timezone as dt_timezone
 from zoneinfo import ZoneInfo
 
-from django.db.models import Exists, Func, IntegerField, OuterRef, Q, Subquery
-from django.db.models.lookups import GreaterThanOrEqual
+from django.db.models import Case, Count, Exists, Func, IntegerField, OuterRef, Q, Subquery, Value, When
+from django.db.models.functions import TruncDate
+from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
+
+from floor.calculations import gaming_day_bounds as floor_gaming_day_bounds
 
 from .models import BoxExchange, CountAgreement, CountSettings, CountSignature, Drop, DropRemoval
 
@@ -17,10 +21,7 @@ from .models import BoxExchange, CountAgreement, CountSettings, CountSignature, 
 def gaming_day_bounds(site, gaming_date: date) -> tuple[datetime, datetime]:
     """[start, end) of a gaming day: from the site's business-day start hour on `gaming_date`
     to the same hour the next calendar day, in the site's time zone (ND 99-01.3-02-01)."""
-    zone = ZoneInfo(site.time_zone)
-    start = datetime.combine(gaming_date, time(site.business_day_start_hour), tzinfo=zone)
-    end = datetime.combine(gaming_date + timedelta(days=1), time(site.business_day_start_hour), tzinfo=zone)
-    return start, end
+    return floor_gaming_day_bounds(gaming_date, site.time_zone, site.business_day_start_hour)
 
 
 def gaming_date_of(site, moment: datetime) -> date:
@@ -275,7 +276,7 @@ class BoxCount:
         return self.agreement.total_cents if self.agreement is not None and self.both_in else None
 
 
-def _member_figures(entry) -> MemberFigures:
+def member_figures_of(entry) -> MemberFigures:
     return MemberFigures(
         member_id=entry.entered_by_id,
         member=str(entry.entered_by),
@@ -288,7 +289,7 @@ def _member_figures(entry) -> MemberFigures:
     )
 
 
-def _differences(first: MemberFigures, second: MemberFigures) -> tuple:
+def count_differences(first: MemberFigures, second: MemberFigures) -> tuple:
     keys = sorted(set(first.lines) | set(second.lines), key=lambda k: (-k[0], k[1]))
     return tuple(
         (cents, form, first.lines.get((cents, form), 0), second.lines.get((cents, form), 0))
@@ -308,7 +309,7 @@ def box_count(session, drop, viewer_id: int | None) -> BoxCount:
         .select_related("entered_by__user")
         .prefetch_related("lines", "forms")
     )
-    members = {e.entered_by_id: _member_figures(e) for e in entries}
+    members = {e.entered_by_id: member_figures_of(e) for e in entries}
     ordered = [members[m] for m in session.member_ids if m in members]
     both_in = len(ordered) == 2
     visible = tuple(ordered) if both_in else tuple(m for m in ordered if m.member_id == viewer_id)
@@ -321,10 +322,10 @@ def box_count(session, drop, viewer_id: int | None) -> BoxCount:
     original = agreements[0] if agreements else None
     agreed_lines, agreed_forms, reconciliation = {}, (), None
     if current is not None and both_in:
-        agreed = _member_figures(current.entry)
+        agreed = member_figures_of(current.entry)
         agreed_lines, agreed_forms = agreed.lines, agreed.forms
         reconciliation = forms_reconciliation(drop, set(agreed.forms))
-    differences = _differences(*ordered) if both_in else ()
+    differences = count_differences(*ordered) if both_in else ()
     forms_differ = both_in and ordered[0].forms != ordered[1].forms
     if not ordered:
         status = "awaiting"
@@ -522,7 +523,7 @@ def member_counts(session, drop_box) -> dict[int, MemberFigures]:
         .select_related("entered_by__user")
         .prefetch_related("lines", "forms")
     )
-    return {e.entered_by_id: _member_figures(e) for e in entries}
+    return {e.entered_by_id: member_figures_of(e) for e in entries}
 
 
 def count_team_at(site):
@@ -534,3 +535,79 @@ def count_team_at(site):
         memberships__role=Role.COUNT_TEAM,
         organization_id=site.organization_id,
     )
+
+
+# --- The drops compliance's count rules judge (compliance.providers.count_problems) ---------------
+
+
+def drops_to_judge(sites, start: date, end: date):
+    """(site id, gaming date, table number, box label, removed at, agreed, member totals) of
+    the sites' drops of [start, end] that may break ND 99-01.3-08-14: the database leaves out
+    those surely removed by their day's end (`removed_in_time`) and agreed. One query. A
+    drop's removal is probed by the drop (the join it replaces scanned every removal ever
+    recorded), and its agreement is looked up among the current agreements of the range's
+    count sessions (`_agreed_by_session`) before it is asked of the drop itself. `member
+    totals`: how many different totals the count's members entered (more than one: a
+    difference not resolved), counted only for a drop not agreed."""
+    from .models import CountEntry
+
+    site_ids = [s.pk for s in sites]
+    member_totals = (
+        CountEntry.objects.filter(drop=OuterRef("pk"), kind="member").order_by().values("drop")
+        .annotate(n=Count("total_cents", distinct=True)).values("n")
+    )  # fmt: skip
+    # A count of the drop's current agreements, not an EXISTS: PostgreSQL may plan an EXISTS
+    # in the select list as one hash of every agreement ever recorded, read for a few rows
+    # (2.3 s for the largest organization at 250 sites); a count is probed by the drop.
+    agreed = GreaterThan(rows_counted(current_agreements().filter(drop=OuterRef("pk"))), 0)
+    agreed_by_session_or_drop = Q(pk__in=_agreed_by_session(site_ids, start, end)) | Q(agreed=True)
+    return (
+        Drop.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .annotate(agreed=agreed).exclude(removed_in_time(sites, start, end) & agreed_by_session_or_drop)
+        # the member totals are counted only for a drop not agreed (CASE: no subquery for the others)
+        .annotate(totals=Case(When(agreed=False, then=Subquery(member_totals)), default=Value(0)),
+                  removed_at=Subquery(DropRemoval.objects.filter(drop=OuterRef("pk")).values("removed_at")))
+        .values_list("site_id", "gaming_date", "table__number", "drop_box__label", "removed_at", "agreed", "totals")
+    )  # fmt: skip
+
+
+def _agreed_by_session(site_ids: list[int], start: date, end: date):
+    """The drops (ids) with a current agreement made in a count session of the sites' gaming
+    dates in [start, end]: `current_agreements()` narrowed, so a drop among them is agreed. A
+    drop agreed in another session is not among them; `drops_to_judge` then asks its own
+    agreements (an OR after this hashed set)."""
+    from .models import CountSession
+
+    sessions = CountSession.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    # current_agreements(), its signatures counted once per session rather than per agreement
+    signed = sessions.filter(signed_sessions_filter(""))
+    return current_agreements(signed_only=False).filter(session__in=signed).values("drop_id")
+
+
+def removed_in_time(sites, start: date, end: date) -> Q:
+    """Drops of the sites' gaming dates in [start, end] surely removed by their day's end.
+
+    A site's day ends `lead` whole hours or more after midnight UTC at the start of the next
+    calendar day (its start hour, less its UTC offset on that day; the least over the window).
+    A removal whose date at the fixed offset UTC-`lead` is at most the gaming date came before
+    midnight UTC plus `lead`, so before the day's end. `lead` is kept within UTC-12 to UTC+14
+    (a smaller one only leaves more drops to be judged in Python). The removal is an EXISTS by
+    its drop: one index probe per drop, where a join scanned every removal ever recorded."""
+    days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
+    leads, by_lead = {}, {}
+    for site in sites:
+        key = (site.time_zone, site.business_day_start_hour)
+        if key not in leads:
+            ends = (
+                floor_gaming_day_bounds(d, *key)[1] - datetime.combine(d + timedelta(days=1), time(), UTC) for d in days
+            )
+            leads[key] = max(-14, min(12, min(ends) // timedelta(hours=1)))
+        by_lead.setdefault(leads[key], []).append(site.pk)
+    in_time = Q(pk__in=[])
+    for lead, site_ids in by_lead.items():
+        removed_on = TruncDate("removed_at", tzinfo=dt_timezone(timedelta(hours=-lead)))
+        removals = DropRemoval.objects.annotate(removed_on=removed_on).filter(
+            drop=OuterRef("pk"), removed_on__lte=OuterRef("gaming_date")
+        )
+        in_time |= Q(site_id__in=site_ids) & Q(Exists(removals))
+    return in_time

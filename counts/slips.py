@@ -9,6 +9,8 @@ from datetime import date, datetime
 
 from django.db.models import Q
 
+from floor.calculations import gaming_day_bounds
+
 
 def issued_for(drop, start: datetime, end: datetime) -> set[tuple[str, int]] | None:
     """(kind, number) of the slips for the drop's table: for the gaming day, or for the
@@ -60,8 +62,6 @@ def issued_for_drops(site, drops: list, start: date, end: date) -> dict | None:
 
 def _slip_period(drop, shifts: dict) -> tuple[datetime, datetime]:
     """`counts.queries.slip_period` with the dealer shifts already loaded."""
-    from .queries import gaming_day_bounds
-
-    start, end = gaming_day_bounds(drop.site, drop.gaming_date)
+    start, end = gaming_day_bounds(drop.gaming_date, drop.site.time_zone, drop.site.business_day_start_hour)
     shift = shifts.get(drop.dealer_shift_id)
     return (shift.started_at, shift.ended_at or end) if shift is not None else (start, end)

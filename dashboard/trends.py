@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from accounting import day_figures, figures, summaries
-from accounting.figures import Custody
+from accounting import published
+from accounting.published import Custody
 
 WEEKS = 13
 UNUSUAL_LOW = Decimal("-0.05")  # a single table-day swings from about -5% to +40% (domain.md 8)
@@ -36,7 +36,7 @@ def _week_index(weeks: list[Week], day: date) -> int:
 
 
 def _series(totals: dict, weeks: list[Week]) -> list[dict]:
-    return [_point(totals.get(i, figures.ZERO), week) for i, week in enumerate(weeks)]
+    return [_point(totals.get(i, published.ZERO), week) for i, week in enumerate(weeks)]
 
 
 def _point(custody: Custody, week: Week) -> dict:
@@ -46,19 +46,19 @@ def _point(custody: Custody, week: Week) -> dict:
         "end": str(week.end),
         "gross_proceeds_cents": custody.gross_proceeds_cents,
         "agp_cents": custody.agp_cents,
-        "hold_percent": None if hold is None else figures.ratio_string(hold * 100, 2),
+        "hold_percent": None if hold is None else published.ratio_string(hold * 100, 2),
     }
 
 
 def _add(buckets, key, index, custody) -> None:
-    buckets[key][index] = buckets[key].get(index, figures.ZERO) + custody
+    buckets[key][index] = buckets[key].get(index, published.ZERO) + custody
 
 
 def site_trends(sites, end: date, count: int = WEEKS) -> dict:
     """Weekly hold of each site."""
     weeks = weeks_ending(end, count)
     buckets = defaultdict(dict)
-    for day in day_figures.table_days([s.pk for s in sites], weeks[0].start, end):
+    for day in published.snapshot_table_days([s.pk for s in sites], weeks[0].start, end):
         if day.complete and day.game == "21":
             _add(buckets, day.site_id, _week_index(weeks, day.gaming_date), day.custody)
     return {
@@ -71,11 +71,11 @@ def site_detail_trends(site, end: date, count: int = WEEKS) -> dict:
     """Weekly hold of each table and of each dealer (separable shifts) at one site."""
     weeks = weeks_ending(end, count)
     tables = defaultdict(dict)
-    for day in day_figures.table_days([site.pk], weeks[0].start, end):
+    for day in published.snapshot_table_days([site.pk], weeks[0].start, end):
         if day.complete and day.game == "21":
             _add(tables, day.table_number, _week_index(weeks, day.gaming_date), day.custody)
     dealers, names = defaultdict(dict), {}
-    for shift in day_figures.shift_figures([site.pk], weeks[0].start, end):
+    for shift in published.shift_figures([site.pk], weeks[0].start, end):
         if shift.custody is not None and shift.game == "21":
             names[shift.dealer_id] = shift.dealer_name
             _add(dealers, shift.dealer_id, _week_index(weeks, shift.gaming_date), shift.custody)
@@ -92,7 +92,7 @@ def site_detail_trends(site, end: date, count: int = WEEKS) -> dict:
 
 @dataclass(frozen=True)
 class TableDayException:
-    day: summaries.TableDay
+    day: published.TableDay
     reasons: tuple[str, ...]
 
 
@@ -100,7 +100,7 @@ def unusual_table_days(site, start: date, end: date, limit: int = 50) -> list[Ta
     """Table-days to look at, newest first: not complete, prizes over gross proceeds, or a
     hold outside the usual swing of a single table-day."""
     found = []
-    for day in day_figures.table_days([site.pk], start, end):
+    for day in published.snapshot_table_days([site.pk], start, end):
         reasons = []
         if not day.counted:
             reasons.append("drop not counted (no signed count)")

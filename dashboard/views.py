@@ -15,13 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from accounting import books as closed_books
-from accounting import day_figures, services, summaries
-from accounting import queries as accounting_queries
-from accounting.api_figures import tax_label
-from accounting.games import bank_allocation, summary_game_lines
-from accounting.models import Adjustment, BooksClose
-from accounting.pack_figures import pack_figures
+from accounting import published, services
+from accounting.published import bank_allocation, pack_figures, summary_game_lines, tax_label
 from accounting.rules import (
     BOOKS_CLOSERS,
     COMBINED_BANK,
@@ -136,8 +131,8 @@ def daily(request):
     errors: dict = {}
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
-    table_days, shifts = day_figures.table_days_and_shifts([site.pk], day, day)
-    summary = summaries.daily_summary(site, day, days=table_days)
+    table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
+    summary = published.daily_summary(site, day, days=table_days)
     items = _day_items(site, day, gaming_day)
     context = {
         **items,
@@ -145,7 +140,7 @@ def daily(request):
         # The corrections entered on this day count in its total: each is a row, so the total is
         # the sum of the rows (a cash correction moves the cash figures, not the tables').
         "adjustment_rows": [
-            (a, summaries.adjustment_custody((a,))) for a in summary.adjustments_recorded if a.field != "cash"
+            (a, published.adjustment_custody((a,))) for a in summary.adjustments_recorded if a.field != "cash"
         ],
         "site": site,
         "law": site_law(site),
@@ -154,7 +149,7 @@ def daily(request):
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
         "summary": summary,
-        "books_check": closed_books.day_checks([summary])[(site.pk, day)],
+        "books_check": published.day_checks([summary])[(site.pk, day)],
         "slips": Slip.objects.filter(site=site, gaming_day__gaming_date=day)
         .annotate(voided=Exists(voided))
         .order_by("kind", "number"),
@@ -164,7 +159,7 @@ def daily(request):
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
-        "adjustment_fields": Adjustment.Field.choices,
+        "adjustment_fields": published.ADJUSTMENT_FIELDS,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 
@@ -214,7 +209,7 @@ def books(request, what):
 
 
 def _adjust(request, site, day) -> None:
-    closed = BooksClose.objects.filter(site=site, gaming_date=day).first()
+    closed = published.closed_books_of(site, day)
     if closed is None:
         raise ValidationError({"date": "Only a day whose books are closed takes an adjusting entry."})
     number = request.POST.get("table_number") or None
@@ -252,23 +247,23 @@ def quarter(request):
             errors = exc.message_dict
     access = access_for(request.user)
     # The organization's tax needs every site's quarter; the site's own is among them.
-    every_site = summaries.organization_quarter(site.organization, chosen, snapshots=True) if access.org_roles else None
+    every_site = published.organization_quarter(site.organization, chosen, snapshots=True) if access.org_roles else None
     summary = (
         next(s for s in every_site if s.site_id == site.pk)
         if every_site
-        else summaries.quarter_summary(site, chosen, snapshots=True)
+        else published.quarter_summary(site, chosen, snapshots=True)
     )
-    found = closed_books.filings([s.site_id for s in every_site] if every_site else [site.pk], [chosen])
-    state = closed_books.quarter_books(summary, found.get((site.pk, str(chosen))), site.time_zone)
+    found = published.filings([s.site_id for s in every_site] if every_site else [site.pk], [chosen])
+    state = published.quarter_books(summary, found.get((site.pk, str(chosen))), site.time_zone)
     # The gaming tax only where the site's pack states it (ND's N.D.C.C. 53-06.1-12): another state's
     # site shows neither the tax nor the other games' AGP it is computed with.
     taxed = every_site and GAMING_TAX.applies(site)
-    tax = closed_books.tax_return(site.organization, chosen, every_site, found) if taxed else None
+    tax = published.tax_return(site.organization, chosen, every_site, found) if taxed else None
     context = {
         "law": site_law(site),
         "allocation": bank_allocation(summary, site),
         "games": summary_game_lines(summary, chosen.end, where=site),
-        "other_games": list(accounting_queries.other_games_history(site.organization_id, chosen)) if tax else [],
+        "other_games": list(published.other_games_history(site.organization_id, chosen)) if tax else [],
         "can_record_other_games": access.is_gaming_manager and tax is not None,
         "tax_label": tax_label(tax.figures) if tax else "",
         "tax_pack": pack_for(tax.figures.pack_code) if tax else None,  # the pack whose law levies the tax
@@ -280,7 +275,7 @@ def quarter(request):
         "summary": summary,
         "books": state,
         "receipt": receipt_statement(state.filing),
-        "filed_rows": closed_books.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax),
+        "filed_rows": published.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax),
         "tax": tax.figures if tax else None,
         "tax_return": tax,
         "can_file": state.filing is None
@@ -311,7 +306,7 @@ def other_games(request):
             raise ValidationError(
                 {"amount": f"{GAMING_TAX.at(site)}: enter the AGP in dollars and cents ({exc})."}
             ) from exc
-        standing = accounting_queries.other_games_agp(site.organization_id, chosen)
+        standing = published.other_games_agp(site.organization_id, chosen)
         corrects = standing if request.POST.get("correct") and standing is not None else None
         services.record_other_games_agp(
             acting_user=request.user,
@@ -365,7 +360,7 @@ def dealers(request):
     activate_site_zone(site)
     start, end, errors = _period(request, site)
     game = _game(request)
-    found = [] if errors else day_figures.dealer_summaries([site.pk], start, end, game=game)
+    found = [] if errors else published.dealer_summaries([site.pk], start, end, game=game)
     context = {
         "site": site,
         "law": site_law(site),
@@ -386,7 +381,7 @@ def dealer(request, pk):
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
     game = _game(request)
-    found = [] if errors else day_figures.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
+    found = [] if errors else published.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
     context = {
         "game": game,
         "site": site,
@@ -447,7 +442,7 @@ def overview(request):
         "unusual_rows": fragments.cached_fragment(
             "unusual-table-days",
             site_id=site.pk,
-            token=day_figures.site_versions([site.pk])[site.pk],
+            token=published.site_versions([site.pk])[site.pk],
             day=today,
             template="dashboard/_unusual_rows.html",
             build=lambda: {"site_id": site.pk, "unusual": trends.unusual_table_days(site, weeks[0].start, today)},

@@ -1,9 +1,9 @@
-"""This app's API endpoints, registered on the shared /api/v1/ router."""
+"""This app's API endpoints on /api/v1/ (config.api_urls)."""
 
 
-def register(router) -> None:
+def register(routes) -> None:
     from . import api
 
-    router.register("fee-collections", api.FeeCollectionViewSet, basename="fee-collection")
-    router.register("fee-counts", api.FeeCountViewSet, basename="fee-count")
-    router.register("game-sessions", api.GameSessionViewSet, basename="game-session")
+    routes.register("fee-collections", api.FeeCollectionViewSet, basename="fee-collection")
+    routes.register("fee-counts", api.FeeCountViewSet, basename="fee-count")
+    routes.register("game-sessions", api.GameSessionViewSet, basename="game-session")

@@ -9,30 +9,28 @@ SECTION = "Chips"
 EVERYONE_AT_A_SITE = frozenset(Role)
 OVERSIGHT = {Role.GAMING_MANAGER, Role.AUDITOR}
 
-register(SECTION, "Pit: live view", "floor_pit_here", rules.PIT_VIEW.roles)
-register(SECTION, "Floor: gaming day and tables", "accounting_floor", EVERYONE_AT_A_SITE)
+register(SECTION, "Pit: live view", "floor:pit_here", rules.PIT_VIEW.roles)
+register(SECTION, "Floor: gaming day and tables", "floor:floor", EVERYONE_AT_A_SITE)
 # Fill and credit slips (and their books) only where the site's pack has house chips moving
 # between its bank and the tables (`rules.house_chips`: not where its revenue is fees only).
 SLIPS = rules.house_chips
-register(SECTION, "Prepare a fill slip", "accounting_prepare_slip", rules.FILL_PREPARERS, offered=SLIPS, kind="fill")
-register(
-    SECTION, "Prepare a credit slip", "accounting_prepare_slip", rules.CREDIT_PREPARERS, offered=SLIPS, kind="credit"
-)
+register(SECTION, "Prepare a fill slip", "floor:prepare_slip", rules.FILL_PREPARERS, offered=SLIPS, kind="fill")
+register(SECTION, "Prepare a credit slip", "floor:prepare_slip", rules.CREDIT_PREPARERS, offered=SLIPS, kind="credit")
 register(
     SECTION,
     "Slips waiting",
-    "accounting_queues",
+    "floor:queues",
     rules.VERIFIERS | rules.RECEIVERS["fill"] | rules.RECEIVERS["credit"] | rules.FLOOR_SUPERVISORS | OVERSIGHT,
     offered=SLIPS,
 )
 register(
     SECTION,
     "Slip register",
-    "accounting_register",
+    "floor:register",
     rules.VERIFIERS | rules.FILL_PREPARERS | rules.SLIP_BOOK_REGISTRARS | OVERSIGHT,
     offered=SLIPS,
 )
 
 # What a shift manager lands on: the home page opens on the live pit view of the current site.
 register_home_panel("floor/_pit_home_panel.html", rules.PIT_VIEW.roles)
-register("Administration", "Slip books", "accounting_slip_books", rules.SLIP_BOOK_REGISTRARS, offered=SLIPS)
+register("Administration", "Slip books", "floor:slip_books", rules.SLIP_BOOK_REGISTRARS, offered=SLIPS)

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.db import connection
-from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
@@ -22,6 +22,7 @@ from .models import (
     SlipStep,
     TableInventory,
 )
+from .rules import UNVERIFIED_NOTE_START
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -593,3 +594,132 @@ def _pit_state(kinds: set[str], shift: DealerShift | None) -> str:
     if TableInventory.Kind.OPENER in kinds:
         return "open"
     return "open without opener" if shift is not None else "not opened"
+
+
+# --- The slips of a window of gaming days (compliance's slip rules read them here) ---------------
+
+
+def slip_steps(*conditions: Q, **lookups):
+    """The steps of the slip `OuterRef("pk")` (at most one of each kind: SlipStep's slip_step_once_per_kind)."""
+    return SlipStep.objects.filter(*conditions, slip_id=OuterRef("pk"), **lookups).order_by()
+
+
+def gaming_days_with_close(site_ids, start: date, end: date):
+    """The sites' gaming days in [start, end], each with its close's time (`closed_at`, null while
+    not closed). The close is a probe per day (a scalar subquery): as a join, PostgreSQL hashed
+    every close ever signed (530,000 at state scale) to keep the few thousand of the window."""
+    closed_at = GamingDayClose.objects.filter(gaming_day_id=OuterRef("pk")).values("closed_at")
+    return (GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+            .annotate(closed_at=Subquery(closed_at)).order_by())  # fmt: skip
+
+
+def unvoided_slips_of(days):
+    """The slips of these gaming days, not voided (08-05(2): a void needs no signature). Reached
+    from the days (by the slip's gaming day), never from all the sites' slips of every year."""
+    return (Slip.objects.filter(gaming_day__in=days.values("pk"))
+            .filter(~Exists(slip_steps(kind=SlipStep.Kind.VOID))).order_by())  # fmt: skip
+
+
+# The signatures of a slip of a closed day, one bit per fact (a slip has at most one step of each
+# kind, so the sum of its steps' bits is their union).
+SLIP_VOIDED, SLIP_VERIFIED, SLIP_RECEIVED, SLIP_EXEMPT = 1, 2, 4, 8
+
+# The days are computed once (MATERIALIZED): inlined, their close's subquery would run at each
+# reference. The signatures' subquery runs once per slip, in the WHERE (the SELECT list evaluates
+# it again only for the slips kept).
+_CLOSED_DAY_SLIPS_SQL = """
+    WITH day (id, gaming_date, closed_at) AS {once} ({days})
+    SELECT site_id, kind, number, gaming_date, signatures FROM (
+        SELECT s.site_id, s.kind, s.number, day.gaming_date, (
+            SELECT COALESCE(SUM(CASE
+                WHEN st.kind = %s THEN {voided}
+                WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {verified} ELSE 0 END
+                WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {received} ELSE 0 END
+                                       + CASE WHEN st.reason LIKE %s THEN {exempt} ELSE 0 END
+                ELSE 0 END), 0)
+            FROM {step} st WHERE st.slip_id = s.id
+        ) AS signatures
+        FROM day JOIN {slip} s ON s.gaming_day_id = day.id
+        WHERE day.closed_at <= %s
+    ) signed
+    WHERE signatures IN ({kept})
+"""
+
+
+def closed_day_slip_signatures(site_ids, start: date, end: date, now, kept: tuple[int, ...]) -> list[tuple]:
+    """(site id, kind, number, gaming date, signatures) of the slips of the sites' days in
+    [start, end] closed by `now` whose signatures (the SLIP_* bits: voided; verified, received
+    at or before the close; received with the unverified note, floor.rules.unverified_note) are
+    among `kept`. One query, returning those slips only.
+
+    It reads the window's days (a few thousand for fifty sites and a quarter), their slips by
+    gaming day, and each slip's steps once, summed into bits: an EXISTS per question probed the
+    steps three times, and starting from the sites' slips read every slip of every year and
+    hashed every close."""
+    if not site_ids or not kept:
+        return []  # no SQL for no sites (an empty IN)
+    days = gaming_days_with_close(site_ids, start, end).values_list("pk", "gaming_date", "closed_at")
+    days_sql, day_params = days.query.sql_with_params()
+    sql = _CLOSED_DAY_SLIPS_SQL.format(
+        once=_computed_once(), days=days_sql, step=SlipStep._meta.db_table, slip=Slip._meta.db_table,
+        voided=SLIP_VOIDED, verified=SLIP_VERIFIED, received=SLIP_RECEIVED, exempt=SLIP_EXEMPT,
+        kept=", ".join(map(str, kept)),
+    )  # fmt: skip
+    kinds = [SlipStep.Kind.VOID.value, SlipStep.Kind.VERIFY.value, SlipStep.Kind.RECEIVE.value]
+    with connection.cursor() as cursor:
+        unverified = f"{UNVERIFIED_NOTE_START} (%"  # the note at any site, its citation the site's pack's
+        cursor.execute(sql, [*day_params, *kinds, unverified, connection.ops.adapt_datetimefield_value(now)])
+        rows = cursor.fetchall()
+    return [(site_id, kind, number, as_date(day), signatures) for site_id, kind, number, day, signatures in rows]
+
+
+def _computed_once() -> str:
+    """The keyword making a CTE a table computed once: PostgreSQL inlines a CTE used once, and
+    would then evaluate a subquery of it at each reference (SQLite knows the word from 3.35)."""
+    old_sqlite = connection.vendor == "sqlite" and connection.Database.sqlite_version_info < (3, 35)
+    return "" if old_sqlite else "MATERIALIZED"
+
+
+def open_day_slip_steps(site_ids, start: date, end: date):
+    """(site id, kind, number, gaming date, verified at, received at, receipt reason) of the
+    unvoided slips of the sites' days in [start, end] not closed. One query, reached from the
+    window's days without a close (a probe of the close per day, not a hash of all)."""
+
+    def step(kind, field):  # a scalar subquery: a probe by slip id, never a hashed scan of all the steps
+        return Subquery(slip_steps(kind=kind).values(field)[:1])
+
+    return (
+        unvoided_slips_of(gaming_days_with_close(site_ids, start, end).filter(closed_at__isnull=True))
+        .annotate(verified_at=step(SlipStep.Kind.VERIFY, "at"), received_at=step(SlipStep.Kind.RECEIVE, "at"),
+                  receipt_reason=step(SlipStep.Kind.RECEIVE, "reason"))
+        .values_list("site_id", "kind", "number", "gaming_day__gaming_date", "verified_at", "received_at",
+                     "receipt_reason")
+    )  # fmt: skip
+
+
+def as_date(value) -> date:
+    """A date column read by plain SQL: SQLite hands back its text."""
+    return date.fromisoformat(value) if isinstance(value, str) else value
+
+
+# --- Dealing (compliance's surveillance rules read it here) ----------------------------------------
+
+
+def tables_dealt(site_ids, start: date, end: date) -> set[tuple]:
+    """{(site id, gaming date, table number, table id, table location)} of every table with a
+    dealer shift on a gaming day of the sites in [start, end]."""
+    return set(
+        DealerShift.objects.filter(table__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+        .values_list("table__site_id", "gaming_day__gaming_date", "table__number", "table_id", "table__location")
+        .distinct()
+    )
+
+
+def shifts_of_tables(table_ids, since: datetime) -> dict[int, list[tuple[datetime, datetime | None]]]:
+    """table id -> (started at, ended at or None) of its dealer shifts started at or after
+    `since`; `table_ids` may be a subquery."""
+    shifts: dict[int, list] = {}
+    rows = DealerShift.objects.filter(table_id__in=table_ids, started_at__gte=since)
+    for table_id, began, ended in rows.values_list("table_id", "started_at", "ended_at"):
+        shifts.setdefault(table_id, []).append((began, ended))
+    return shifts

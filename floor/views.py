@@ -149,7 +149,7 @@ def open_day(request):
         )
         if done is not None:
             messages.success(request, f"Gaming day {done.gaming_date} is open.")
-            return redirect("accounting_floor")
+            return redirect("floor:floor")
     return _floor(request, status=400, open_day_form=form)
 
 
@@ -157,9 +157,9 @@ def _resolve_url(item) -> str:
     """Where an open item is resolved: the slip, the table's closer, the boxes or the counts."""
     kind, pk = item.key.split(":")[:2]
     if kind == "slip":
-        return reverse("accounting_slip", kwargs={"pk": pk})
+        return reverse("floor:slip", kwargs={"pk": pk})
     if kind == "table":
-        return reverse("accounting_tray_count", kwargs={"pk": pk, "kind": TableInventory.Kind.CLOSER})
+        return reverse("floor:tray_count", kwargs={"pk": pk, "kind": TableInventory.Kind.CLOSER})
     if item.kind == "box_not_counted":
         return reverse("counts:sessions")
     return reverse("counts:boxes")
@@ -202,7 +202,7 @@ def close_day(request):
     form.is_valid()
     if call_service(form, lambda: services.close_gaming_day(acting_user=request.user, gaming_day=day)) is not None:
         messages.success(request, f"Gaming day {day.gaming_date} is closed.")
-        return redirect("accounting_floor")
+        return redirect("floor:floor")
     return _close_page(request, day, status=400, close_form=form)
 
 
@@ -221,7 +221,7 @@ def carry_items(request):
         )
         if done is not None:
             messages.success(request, f"{len(done)} item{'s' if len(done) != 1 else ''} carried past the close.")
-            return redirect("accounting_close_day")
+            return redirect("floor:close_day")
     return _close_page(request, day, status=400, carry_form=form)
 
 
@@ -315,7 +315,7 @@ def tray_count(request, pk, kind):
         )
         if saved is not None:
             messages.success(request, f"{saved.get_kind_display()} of table {table.number} recorded.")
-            return redirect("accounting_floor")
+            return redirect("floor:floor")
     previous = queries.last_tray_count(table)
     previous_lines = dict(previous.lines.values_list("value_cents", "quantity")) if previous else {}
     if kind == TableInventory.Kind.OPENER and not form.is_bound:
@@ -359,7 +359,7 @@ def dealer_shift(request, pk):
         )
         if saved is not None:
             messages.success(request, f"{saved.dealer} is dealing at table {table.number}.")
-            return redirect("accounting_floor")
+            return redirect("floor:floor")
     shifts = DealerShift.objects.filter(table=table, gaming_day=queries.open_gaming_day(table.site))
     return render(
         request,
@@ -391,7 +391,7 @@ def end_shift(request, pk):
         messages.success(request, f"{shift.dealer} left table {shift.table.number}.")
     else:
         messages.error(request, " ".join(form.non_field_errors()))
-    return redirect("accounting_dealer_shift", pk=shift.table_id)
+    return redirect("floor:dealer_shift", pk=shift.table_id)
 
 
 # --- Slips ----------------------------------------------------------------------------------
@@ -436,7 +436,7 @@ def prepare_slip(request, kind):
         )
         if slip is not None:
             messages.success(request, f"{slip.get_kind_display()} {slip.number} prepared: now have it verified.")
-            return redirect("accounting_slip", pk=slip.pk)
+            return redirect("floor:slip", pk=slip.pk)
     return render(
         request,
         "floor/prepare_slip.html",
@@ -581,7 +581,7 @@ def slip_step(request, pk, step):
         save = lambda: services.receive_slip(acting_user=acting, slip=slip, unverified_reason=reason)  # noqa: E731
     if acting is not None and call_service(form, save) is not None:
         messages.success(request, f"{slip.get_kind_display()} {slip.number}: {SlipStep.Kind(step).label.lower()}.")
-        return redirect("accounting_slip", pk=slip.pk)
+        return redirect("floor:slip", pk=slip.pk)
     context = _slip_context(
         request,
         slip,
@@ -660,7 +660,7 @@ def slip_books(request):
         )
         if book is not None:
             messages.success(request, f"{book} is registered at {site}.")
-            return redirect("accounting_slip_books")
+            return redirect("floor:slip_books")
     books = (
         SlipBook.objects.filter(site=site)
         .select_related("registered_by")

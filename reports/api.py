@@ -14,9 +14,9 @@ from core.api import ERROR_RESPONSES, Input, ScopedViewSet
 from packs import packs_of
 
 from . import services
+from .catalogue import kinds_for
 from .exports import export_csv, export_xlsx
 from .queries import readable_runs, require_reader, runs_for
-from .registry import kinds_for
 
 
 class ReportRunSerializer(serializers.Serializer):

@@ -1,5 +1,5 @@
 from . import api
 
 
-def register(router) -> None:
-    router.register("reports", api.ReportViewSet, basename="report")
+def register(routes) -> None:
+    routes.register("reports", api.ReportViewSet, basename="report")

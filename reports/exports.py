@@ -21,7 +21,7 @@ import re
 from datetime import date, datetime
 from decimal import Decimal
 
-from accounting.figures import ratio_string
+from accounting.published import ratio_string
 from core.money import cents_to_decimal, format_money
 
 from .columns import CellType, Column, headings

@@ -4,8 +4,8 @@ from django.db.models import Q
 
 from cardroom.access import access_for
 
+from .catalogue import load_kinds
 from .models import ReportRun
-from .registry import load_kinds
 
 
 def runs_for(user):

@@ -84,11 +84,6 @@ class ReportKind:
         }
 
 
-def kinds_for(packs) -> list[ReportKind]:
-    """The kinds offered at any of `packs` (the packs of a reader's sites: `packs.packs_of`)."""
-    return [k for k in load_kinds().values() if any(k.applies_to(p) for p in packs)]
-
-
 KINDS: dict[str, ReportKind] = {}
 
 
@@ -97,9 +92,3 @@ def register(kind: ReportKind) -> ReportKind:
         raise ValueError(f"Report kind {kind.code!r} names no reader rule: whose figures does it hold?")
     KINDS[kind.code] = kind
     return kind
-
-
-def load_kinds() -> dict[str, ReportKind]:
-    from . import kinds  # noqa: F401  (each module registers itself)
-
-    return KINDS

@@ -1,6 +1,6 @@
-"""Requesting, generating and exporting reports."""
+"""Requesting reports: checked, audited, and generated at once or by a worker
+(`reports.generation`, `reports.tasks`)."""
 
-import hashlib
 from datetime import date
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -9,18 +9,17 @@ from django.utils import timezone
 
 from cardroom.access import access_for, refusal
 from cardroom.models import Role
-from cardroom.retention import retention_notice
 from core import limits
-from core.audit import ChainHead, chain_head, record_event
-from core.moments import site_zone
-from core.pdf import Provenance, ReportDocument, TitleBlock, audit_head_text, data_digest
+from core.audit import record_event
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 from packs import pack_for
 
-from .exports import stored_table
+from .catalogue import load_kinds
+from .generation import generate_report
 from .models import ReportRun
-from .registry import ReportContext, ReportKind, load_kinds
+from .registry import ReportKind
+from .tasks import generate_report_task
 
 REPORT_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)  # who requests reports: house control
 REQUEST_REFUSAL = refusal(HOUSE_CONTROL, REPORT_ROLES, "request reports")
@@ -76,93 +75,8 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
         record_event(actor=acting_user, action="report.requested", obj=run, organization_id=site.organization_id,
                      site_id=site.pk, after={"kind": kind, "start": first, "end": last})
         if not at_once and (kinds[kind].large or (last - first).days > BACKGROUND_AFTER_DAYS):
-            from .tasks import generate_report_task
-
             generate_report_task.delay_on_commit(run.pk)
             return run
     generate_report(run.pk)
     run.refresh_from_db()
     return run
-
-
-def claim(run_id: int) -> bool:
-    """Only one worker generates a run: a conditional update from queued to running."""
-    return ReportRun.objects.filter(pk=run_id, status=ReportRun.Status.QUEUED).update(
-        status=ReportRun.Status.RUNNING, progress=5
-    ) == 1
-
-
-def _progress(run_id: int, percent: int) -> None:
-    ReportRun.objects.filter(pk=run_id).update(progress=percent)
-
-
-def generate_report(run_id: int) -> bool:
-    """Build the data, draw the PDF, store both as an immutable ReportFile."""
-    if not claim(run_id):
-        return False
-    run = ReportRun.objects.select_related("organization", "site", "requested_by__employee").get(pk=run_id)
-    try:
-        # The footer prints the organization's audit chain head now; the file keeps it for re-renders.
-        head = chain_head(run.organization_id)
-        pdf, data_sha256, (columns, rows) = render_run(run, audit_head=audit_head_text(head))
-        _progress(run_id, 90)
-        _store(run, pdf, data_sha256, columns, rows, head)
-    except Exception as exc:
-        ReportRun.objects.filter(pk=run_id).update(status=ReportRun.Status.FAILED, error=str(exc)[:2000])
-        raise
-    return True
-
-
-def _stored_audit_head(run: ReportRun) -> str:
-    from .models import ReportFile
-
-    stored = ReportFile.objects.filter(run=run).values_list("audit_chain", "audit_seq", "audit_hash").first()
-    return f"{stored[0]} #{stored[1]} {stored[2]}" if stored and stored[1] is not None else ""
-
-
-def render_run(run: ReportRun, *, audit_head: str | None = None):
-    """The PDF, the SHA-256 of the data it was drawn from, and the data's (header, rows).
-    `audit_head` is the footer's audit chain head; by default the one stored with the run's
-    file, so a re-render gives the stored bytes."""
-    if audit_head is None:
-        audit_head = _stored_audit_head(run)
-    kind = load_kinds()[run.kind]
-    context = ReportContext(run.organization, run.site, run.start, run.end, run.period_label,
-                            timezone.localtime(run.requested_at).date())
-    data = kind.build(context)
-    _progress(run.pk, 50)
-    title = TitleBlock(run.organization.name, run.site.name if run.site else "All sites", run.period_label,
-                       kind.title_at(run.site), kind.rule_at(run.site), run.organization.licence_number,
-                       run.site.time_zone if run.site else "")
-    # The request time is an input: the same run always renders to the same bytes. It prints in
-    # the site's time zone (the server's for an all-sites report), with the zone named.
-    moment = run.requested_at.astimezone(site_zone(run.site)) if run.site else timezone.localtime(run.requested_at)
-    requester = run.requested_by
-    employee = getattr(requester, "employee", None)
-    provenance = Provenance(
-        moment, requester.get_full_name() or requester.username, data_digest(data), audit_head,
-        _retention(run), generated_by_initials=employee.initials if employee else "",
-    )
-    pdf = ReportDocument(title, provenance, landscape=kind.landscape).build(kind.render(data))
-    return pdf, provenance.data_sha256, kind.table(data)
-
-
-def _retention(run) -> str:
-    """The report's retention line, cited by the site's pack (ND 99-01.3-08-16 at an ND site) or,
-    where the pack states no period, "House control" (`cardroom.retention`)."""
-    return retention_notice(run)
-
-
-def _store(run: ReportRun, pdf: bytes, data_sha256: str, columns, rows, head: ChainHead | None) -> None:
-    from .models import ReportFile
-
-    with transaction.atomic():
-        ReportFile.objects.create(
-            audit_chain=head.chain if head else "", audit_seq=head.seq if head else None,
-            audit_hash=head.hash if head else "",
-            run=run, generated_at=timezone.now(), generated_by=run.requested_by.username,
-            parameters={"kind": run.kind, "site": run.site_id, "start": str(run.start), "end": str(run.end)},
-            pdf=pdf, pdf_sha256=hashlib.sha256(pdf).hexdigest(), data_sha256=data_sha256,
-            table=stored_table(columns, rows),
-        )
-        ReportRun.objects.filter(pk=run.pk).update(status=ReportRun.Status.DONE, progress=100)

@@ -12,8 +12,8 @@ from packs import packs_of
 
 from . import services
 from .api import file_response
+from .catalogue import kinds_for, load_kinds
 from .queries import readable_runs, require_reader, runs_for
-from .registry import kinds_for, load_kinds
 
 
 def _require_requester(request):

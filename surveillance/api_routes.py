@@ -1,4 +1,4 @@
-"""This app's API endpoints, registered on the shared /api/v1/ router."""
+"""This app's API endpoints on /api/v1/ (config.api_urls)."""
 
 from . import api
 
@@ -22,6 +22,6 @@ ROUTES = [
 ]
 
 
-def register(router) -> None:
+def register(routes) -> None:
     for prefix, viewset, basename in ROUTES:
-        router.register(prefix, viewset, basename=basename)
+        routes.register(prefix, viewset, basename=basename)

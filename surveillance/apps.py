@@ -5,11 +5,11 @@ class SurveillanceConfig(AppConfig):
     name = "surveillance"
 
     def ready(self):
-        from cardroom import navigation, wager_caps
+        from cardroom import wager_caps
         from cardroom.retention import DEALER_HOLD_AND_VIDEO_REVIEW, retain
 
+        from . import menu  # noqa: F401
         from .models import ReviewEntry, ReviewLogEntry, ReviewProgram
-        from .rules import DAILY_LOG_ROLES, READ_ROLES, STAFF_ROLES
         from .services import check_wager_under_surveillance_caps
 
         # ND 99-01.3-08-16(1)(d): the daily review log, three years; (1)(h): video review
@@ -21,11 +21,3 @@ class SurveillanceConfig(AppConfig):
         # ND 99-01.3-08-04(7): the $2 cap past an outage's deadline, and ND 99-01.3-08-04: the $2
         # cap past the site's deadline to have a system, bind Table.clean and the floor.
         wager_caps.register_wager_cap(check_wager_under_surveillance_caps)
-
-        section = "Surveillance"
-        navigation.register(section, "Overview", "surveillance:overview", READ_ROLES)
-        navigation.register(section, "Daily review log", "surveillance:review_log", READ_ROLES | DAILY_LOG_ROLES)
-        navigation.register(section, "Outages", "surveillance:outages", READ_ROLES)
-        navigation.register(section, "Equipment and samples", "surveillance:equipment", READ_ROLES | STAFF_ROLES)
-        navigation.register(section, "Recordings and access", "surveillance:recordings", READ_ROLES)
-        navigation.register(section, "Video review programs", "surveillance:programs", READ_ROLES)

@@ -158,7 +158,7 @@ def login(page, live_server, username: str, password: str = PASSWORD) -> None:
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit], input[type=submit]")
-    page.wait_for_url(lambda url: url in (f"{live_server.url}/", f"{live_server.url}/accounting/pit/"))
+    page.wait_for_url(lambda url: url in (f"{live_server.url}/", f"{live_server.url}/floor/pit/"))
 
 
 def logout(page, live_server) -> None:

@@ -1,7 +1,7 @@
-"""This app's API endpoints, registered on the shared /api/v1/ router."""
+"""This app's API endpoints on /api/v1/ (config.api_urls)."""
 
 
-def register(router) -> None:
+def register(routes) -> None:
     from . import api
 
-    router.register("tournaments", api.TournamentViewSet, basename="tournament")
+    routes.register("tournaments", api.TournamentViewSet, basename="tournament")

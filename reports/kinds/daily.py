@@ -7,11 +7,19 @@ from zoneinfo import ZoneInfo
 
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
-from accounting.books import BooksCheck, day_checks
-from accounting.games import Schedule, below_word, hold_schedule, summary_game_lines
-from accounting.pack_figures import pack_figures
+from accounting.published import (
+    BooksCheck,
+    DailySummary,
+    Schedule,
+    TableDay,
+    below_word,
+    daily_summaries,
+    day_checks,
+    hold_schedule,
+    pack_figures,
+    summary_game_lines,
+)
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
-from accounting.summaries import DailySummary, TableDay, daily_summaries
 from core.moments import LATE_ENTRY
 from core.money import format_ratio
 from core.pdf import data_table, format_generated_at, para

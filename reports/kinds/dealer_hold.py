@@ -8,9 +8,7 @@ the percent-of-hold API of each employee (`site=` this site, `game=21` or `PW`).
 from dataclasses import dataclass
 from decimal import Decimal
 
-from accounting.day_figures import table_days_and_shifts
-from accounting.dealer_hold import DealerSummary, HoldBesideSite, summarize_dealers
-from accounting.figures import ZERO, Custody
+from accounting.published import ZERO, Custody, DealerSummary, HoldBesideSite, summarize_dealers, table_days_and_shifts
 from accounting.rules import DEALER_FIGURES
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para

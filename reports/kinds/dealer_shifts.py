@@ -6,8 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from accounting.day_figures import shift_figures
-from accounting.dealer_hold import ShiftFigures
+from accounting.published import ShiftFigures, shift_figures
 from accounting.rules import DEALER_FIGURES, DEALER_HOLD
 from core.money import format_money, format_ratio
 from core.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
@@ -90,7 +89,9 @@ def _cells(line: ShiftLine, notes: dict[str, int]) -> list:
 def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
     counts = Counter(line.figures.not_separable_because for line in data.shifts if line.figures.custody is None)
     return [
-        para(f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s)).")
+        para(
+            f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s))."
+        )
         for reason, number in notes.items()
     ]
 

@@ -11,19 +11,24 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Spacer
 
-from accounting.books import (
+from accounting.published import (
     Amendment,
+    GameLine,
     QuarterBooks,
+    QuarterSummary,
+    TaxFigures,
     TaxReturn,
+    bank_allocation,
+    below_word,
     filed_beside_now,
     filings,
+    organization_quarter,
+    pack_figures,
     quarter_books,
+    summary_game_lines,
     tax_return,
 )
-from accounting.games import GameLine, bank_allocation, below_word, summary_game_lines
-from accounting.pack_figures import pack_figures
 from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES
-from accounting.summaries import QuarterSummary, TaxFigures, organization_quarter
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter

@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import DatabaseError, connection, transaction
 
-from accounting import rules, services, summaries
+from accounting import frozen, rules, services, summaries
 from accounting.models import Adjustment, BooksClose
 from cage.queries import books_closed as cage_books_closed
 from cardroom.models import Role
@@ -69,7 +69,7 @@ def test_the_snapshot_equals_the_apis_daily_summary(closed_books, client_for, ca
         assert {k: lines[game][k] for k in body[key]} == body[key]
     assert closed_books.figures == body
     assert closed_books.figures["total"]["agp_cents"] == 70_000
-    assert closed_books.figures_sha256 == services.figures_digest(body)
+    assert closed_books.figures_sha256 == frozen.digest(body)
     assert books["state"] == "equal" and books["figures_sha256"] == closed_books.figures_sha256
     assert AuditEvent.objects.filter(action="books.closed").count() == 1
 
@@ -144,7 +144,7 @@ def test_closed_books_and_adjustments_are_append_only_in_the_database(closed_boo
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql)
     closed_books.refresh_from_db()
-    assert closed_books.figures_sha256 == services.figures_digest(closed_books.figures)
+    assert closed_books.figures_sha256 == frozen.digest(closed_books.figures)
     assert Adjustment.objects.get().amount_cents == 5_000
 
 

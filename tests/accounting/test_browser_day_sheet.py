@@ -20,8 +20,8 @@ def test_a_day_sheet_uploaded_in_the_browser(browser_page, live_server, site, da
     tables, people = world
     login(page, live_server, people["gm"].user.username)
     page.goto(f"{live_server.url}/")
-    assert page.query_selector('a[href="/day-sheets/"]:has-text("Enter a day sheet (CSV)")')  # in the menu
-    page.goto(f"{live_server.url}/day-sheets/")
+    assert page.query_selector('a[href="/accounting/day-sheets/"]:has-text("Enter a day sheet (CSV)")')  # in the menu
+    page.goto(f"{live_server.url}/accounting/day-sheets/")
 
     with page.expect_download() as download:
         page.click("#download-template")

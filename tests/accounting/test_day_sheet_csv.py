@@ -25,7 +25,7 @@ from tests.accounting.test_day_sheets import (
 
 day, world = api_tests.day, api_tests.world  # the same fixtures
 
-PAGE = "/day-sheets/"
+PAGE = "/accounting/day-sheets/"
 
 
 def chips_cell(lines, key="denomination") -> str:

@@ -145,7 +145,7 @@ def test_the_other_games_agp_recorded_after_filing_is_an_amendment_not_a_silent_
     assert rows["Gaming tax"] == (filed_tax, amended_tax - filed_tax, amended_tax)
     assert [a["source"] for a in body["filing_amendments"]] == ["other_games_agp"]
     client.force_login(manager.user)
-    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     assert page_row(page, "Gaming tax") == [format_money(c) for c in (filed_tax, amended_tax - filed_tax, amended_tax)]
     assert 'id="other-games-amendment"' in page
     grid, report = pdf_grid(api, site)
@@ -230,7 +230,7 @@ def test_an_adjustment_after_filing_is_recorded_as_an_amendment_of_the_filing(
     assert rows_by_figure(body)[label] == (filed_value, delta, before[label][2] + delta)
     assert [(a["source"], a["delta_cents"]) for a in body["filing_amendments"]] == [("adjustment", delta)]
     client.force_login(manager.user)
-    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     shown = [format_money(filed_value), format_money(delta), format_money(before[label][2] + delta)]
     assert page_row(page, label) == shown
     grid, _ = pdf_grid(api, site)

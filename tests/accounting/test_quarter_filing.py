@@ -246,7 +246,7 @@ def test_the_tax_of_a_filed_quarter_reports_the_filed_figures_with_the_amendment
 
 def test_the_filed_quarters_page_shows_filed_figures_beside_figures_now(amended, filed, manager, client, site):
     client.force_login(manager.user)
-    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     filed_agp = filed.figures["summary"]["total"]["agp_cents"]
     assert 'id="filed"' in page and "Figures equal the quarterly summary filed on" in page
     assert filed.figures_sha256 in page
@@ -279,10 +279,10 @@ def test_the_next_quarters_report_and_the_filed_quarters_report_show_the_amendme
 
 def test_a_gaming_manager_files_from_the_quarter_page(quarter_played, manager, client, site):
     client.force_login(manager.user)
-    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     assert 'id="file-quarter"' in page and "Not filed. Books closed for 2 of 2 day(s)" in page
     response = client.post(
-        f"/figures/quarter/file/?site={site.pk}", {"quarter": "2026Q3", "reference": "GT-1"}, follow=True
+        f"/dashboard/quarter/file/?site={site.pk}", {"quarter": "2026Q3", "reference": "GT-1"}, follow=True
     )
     assert 'id="filed"' in response.content.decode()
     assert QuarterFiling.objects.get().reference == "GT-1"
@@ -335,7 +335,7 @@ def test_the_quarter_page_and_the_filing_api_take_the_same_queries_however_many_
     client.force_login(manager.user)
     api = client_for(manager)
     urls = (
-        (client, f"/figures/quarter/?site={site.pk}&quarter=2026Q4"),
+        (client, f"/dashboard/quarter/?site={site.pk}&quarter=2026Q4"),
         (api, f"/api/v1/sites/{site.pk}/quarter-filing/?quarter=2026Q4"),
         (api, f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q4"),
     )

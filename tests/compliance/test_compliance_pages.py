@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from cardroom.models import Role
-from compliance import services
+from compliance import notifications, services
 from compliance.models import AlertStep, ComplianceRun
 from compliance.rules import Finding
 from core.models import AuditEvent
@@ -166,7 +166,7 @@ def test_the_e_mail_reads_the_figures_in_words(cast, site):
     manager = cast[Role.GAMING_MANAGER].user
     manager.email = "gm@example.org"
     manager.save()
-    services.send_notification(open_alert(site), "opened")
+    notifications.send_notification(open_alert(site), "opened")
     assert "Figures: Gross proceeds: $1,234.56; Prizes: $2.00; Adjusted gross proceeds: $1,232.56; Hold: 7.82%" in (
         mail.outbox[0].body)
 

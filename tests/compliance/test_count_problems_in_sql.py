@@ -12,6 +12,7 @@ import pytest
 from cardroom.models import Role
 from compliance import providers, rules
 from compliance.thresholds import ThresholdBook
+from counts import queries as counts_queries
 from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox, DropRemoval
 from counts.queries import current_agreements
 from floor.calculations import gaming_day_bounds
@@ -151,7 +152,7 @@ def test_the_database_leaves_out_only_drops_the_python_pass_did_not_flag(countin
 
 def _in_time(sites):
     """The drops of the sites that the provider's query leaves in the database (agreed ones)."""
-    drops = Drop.objects.filter(site__in=sites).filter(providers._removed_in_time(sites, START, END))
+    drops = Drop.objects.filter(site__in=sites).filter(counts_queries.removed_in_time(sites, START, END))
     return sorted(drops.values_list("drop_box__number", flat=True))
 
 

@@ -33,7 +33,6 @@ def test_a_day_by_day_rule_reads_touching_ranges_once_and_the_others_each_range(
     engine._register(registry, day_by_day, DEPOSIT_DEADLINE, day_by_day=True)
     engine._register(registry, per_range, DEPOSIT_DEADLINE)
     monkeypatch.setattr(engine, "DAY_PROVIDERS", registry)
-    monkeypatch.setattr(engine, "_load_providers", lambda: None)
 
     quarters = [(date(2026, 1, 1), date(2026, 3, 31)), (date(2026, 4, 1), date(2026, 6, 30))]
     apart = (date(2026, 9, 1), date(2026, 9, 7))

@@ -28,7 +28,6 @@ def losing_quarter(site, people):
 
 
 def test_every_registered_check_declares_rules_and_north_dakota_states_each_of_them():
-    engine._load_providers()
     nd = get_pack("ND")
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
         rules = engine.rules_of(provider)
@@ -84,7 +83,6 @@ def test_a_check_of_a_rule_another_pack_states_sees_only_that_packs_sites(site, 
 
     monkeypatch.setattr(type(get_pack("WA-HB")), "cites", cites)
     seen = []
-    engine._load_providers()  # the registered checks are loaded once; then set them aside
     monkeypatch.setattr(engine, "QUARTER_PROVIDERS", [])
 
     @engine.quarter_provider(rule=Rule("compliance.test_only"))

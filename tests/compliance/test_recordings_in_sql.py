@@ -178,7 +178,7 @@ def test_only_the_table_days_not_covered_come_back_from_the_database(site, other
         day = make_day(s, date(2026, 11, 10), manager)
         for number, name in enumerate(("exact", "touching", "a minute apart", "none"), start=1):
             _play(day, TableFactory(site=s, number=number), manager, PATTERNS[name])
-    days = providers._uncovered_table_days([site.pk], START, END)
+    days = queries.uncovered_table_days([site.pk], START, END)
     assert sorted((play["number"], len(play["recordings"])) for play in days.values()) == [(3, 2), (4, 0)]
 
 

@@ -1,5 +1,5 @@
 """The e-mails of alerts opened together go out in a bounded number of queries
-(compliance.services.send_notifications), to the same people as one alert's
+(compliance.notifications.send_notifications), to the same people as one alert's
 (`recipients_for`), once each, also when a mail fails midway."""
 
 import pytest
@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.models import Role
-from compliance import services
+from compliance import notifications, services
 from compliance.models import Notification
 from core import audit
 from core.audit_verify import verify
@@ -51,9 +51,9 @@ def _alerts(*sites, per_site=2):
 def test_each_alert_mails_whom_one_alert_would(staff, site, other_site):
     alerts = _alerts(site, other_site)
     mail.outbox.clear()
-    notes = services.send_notifications(alerts, Notification.Kind.OPENED)
+    notes = notifications.send_notifications(alerts, Notification.Kind.OPENED)
     assert [n.alert_id for n in notes] == [a.pk for a in alerts]
-    expected = {a.pk: services.recipients_for(a) for a in alerts}
+    expected = {a.pk: notifications.recipients_for(a) for a in alerts}
     assert expected[alerts[0].pk] == ["gm@example.org", "sm.elks@example.org"]
     assert expected[alerts[2].pk] == ["gm@example.org", "sm.eagles@example.org"]
     assert [m.to for m in mail.outbox] == [expected[a.pk] for a in alerts]
@@ -61,16 +61,16 @@ def test_each_alert_mails_whom_one_alert_would(staff, site, other_site):
     assert all(m.subject.startswith("[ND 99-01.3-08-01(3)]") for m in mail.outbox)
 
     mail.outbox.clear()
-    assert services.send_notifications(alerts, Notification.Kind.OPENED) == []  # sent once
+    assert notifications.send_notifications(alerts, Notification.Kind.OPENED) == []  # sent once
     assert mail.outbox == []
 
 
 def test_the_queries_do_not_grow_with_the_alerts(staff, site, other_site):
     few, many = _alerts(site, per_site=1), _alerts(site, other_site, per_site=6)
     with CaptureQueriesContext(connection) as one:
-        services.send_notifications(few, Notification.Kind.OPENED)
+        notifications.send_notifications(few, Notification.Kind.OPENED)
     with CaptureQueriesContext(connection) as twelve:
-        services.send_notifications(many, Notification.Kind.OPENED)
+        notifications.send_notifications(many, Notification.Kind.OPENED)
     assert len(twelve.captured_queries) == len(one.captured_queries) <= 12
 
 
@@ -90,13 +90,13 @@ def test_a_mail_that_fails_keeps_the_rows_of_those_sent_and_a_retry_sends_the_re
     settings.EMAIL_BACKEND = f"{__name__}.FailsOnThirdMail"
     FailsOnThirdMail.sent = 0
     with pytest.raises(ConnectionError):
-        services.send_notifications(alerts, Notification.Kind.OPENED)
+        notifications.send_notifications(alerts, Notification.Kind.OPENED)
     assert len(mail.outbox) == 2
     assert sorted(Notification.objects.values_list("alert_id", flat=True)) == [a.pk for a in alerts[:2]]
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     mail.outbox.clear()
-    notes = services.send_notifications(alerts, Notification.Kind.OPENED)
+    notes = notifications.send_notifications(alerts, Notification.Kind.OPENED)
     assert [n.alert_id for n in notes] == [a.pk for a in alerts[2:]]
     assert len(mail.outbox) == 2
     assert Notification.objects.count() == 4
@@ -122,8 +122,8 @@ def test_no_chain_lock_is_held_while_mailing(staff, site, other_site, settings):
     alerts = _alerts(site, other_site)
     settings.EMAIL_BACKEND = f"{__name__}.NotesTheChainLocks"
     NotesTheChainLocks.held = []
-    assert len(services.send_notifications(alerts[:3], Notification.Kind.OPENED)) == 3
-    assert services.send_notification(alerts[3], Notification.Kind.OPENED) is not None
+    assert len(notifications.send_notifications(alerts[:3], Notification.Kind.OPENED)) == 3
+    assert notifications.send_notification(alerts[3], Notification.Kind.OPENED) is not None
     assert NotesTheChainLocks.held == [[], [], [], []]
     assert Notification.objects.count() == 4
     events = AuditEvent.objects.filter(row_table=Notification._meta.db_table)

@@ -131,11 +131,10 @@ def test_a_gaming_day_without_a_deposit_is_flagged_after_the_third_banking_day(s
 
 
 def test_the_day_rules_cost_the_same_queries_for_one_site_or_many(surveillance_site, other_site, table, cast, django_assert_max_num_queries):
-    from compliance.engine import DAY_PROVIDERS, _load_providers
+    from compliance.engine import DAY_PROVIDERS
     from compliance.thresholds import ThresholdBook
     from tests.factories import TableFactory
 
-    _load_providers()
     book = ThresholdBook(date(2026, 11, 20))
     for s, t in ((surveillance_site, table), (other_site, TableFactory(site=other_site, number=1))):
         day = make_day(s, date(2026, 11, 10), cast[Role.SHIFT_MANAGER])

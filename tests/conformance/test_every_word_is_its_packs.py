@@ -141,13 +141,13 @@ def _table(kind=None):
 # Routes whose ids no page of the site links to (an empty day's floor, a list without rows):
 # filled from the builder's objects. Keyed by URL name.
 FALLBACKS = {
-    "accounting_slip": _slip,
-    "accounting_slip_pdf": _slip,
-    "accounting_slip_step": _slip,
-    "accounting_dealer_shift": _table(),
-    "accounting_tray_count": _table("opener"),
-    "accounting_end_shift": _first("floor.DealerShift", table__site="site"),
-    "accounting_prepare_slip": lambda b: {"kind": "fill"},
+    "slip": _slip,
+    "slip_pdf": _slip,
+    "slip_step": _slip,
+    "dealer_shift": _table(),
+    "tray_count": _table("opener"),
+    "end_shift": _first("floor.DealerShift", table__site="site"),
+    "prepare_slip": lambda b: {"kind": "fill"},
     "iou_repay": _first("cage.Iou", site="site"),
     "tip_redeem": _first("cage.TipDeclaration", site="site"),
     "deposit_record": _first("floor.GamingDay", site="site"),
@@ -189,9 +189,9 @@ QUERY_OF = {
 def _extra(b) -> list[str]:
     """The figure pages on the days played (they open on today by default)."""
     return [
-        *(f"/figures/daily/?date={day}" for day in b.days),
-        f"/figures/quarter/?quarter={b.quarter}",
-        f"/figures/dealers/?start={b.days[0]}&end={b.days[-1]}",
+        *(f"/dashboard/daily/?date={day}" for day in b.days),
+        f"/dashboard/quarter/?quarter={b.quarter}",
+        f"/dashboard/dealers/?start={b.days[0]}&end={b.days[-1]}",
         *(f"/cage/?date={day}" for day in b.days),
         f"/compliance/calendar/?month={b.quarter.end:%Y-%m}",
     ]
@@ -312,7 +312,7 @@ def test_every_report_kind_a_user_generates_at_a_site_speaks_only_its_packs_law(
     """Each kind offered at the site (the registry's), generated as the user and read back: the
     PDF's text (pypdf), the CSV, the XLSX's cells (openpyxl)."""
     from reports import services
-    from reports.registry import load_kinds
+    from reports.catalogue import load_kinds
 
     b, code = built, built.pack
     user = b.users[kind].user

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
+from django.views.generic import RedirectView
 
 # Not pages of a site: signing in and out, the API's schema and its viewer (the product's
 # documentation, the same for every site), the favicon, the API's catch-all 404.
@@ -98,6 +99,11 @@ def gets(pattern: URLPattern) -> bool:
     return actions is None or "get" in actions
 
 
+def moved(pattern: URLPattern) -> bool:
+    view_class = getattr(pattern.callback, "view_class", None)
+    return view_class is not None and issubclass(view_class, RedirectView)
+
+
 def first_id(client: Client, path: str, site_pk: int) -> int | None:
     """The first row's id of an API list, the site's own when the list filters by site."""
     for query in ({"site": site_pk, "limit": 5}, {"limit": 5}):
@@ -124,6 +130,8 @@ def site_addresses(client: Client, built, fallbacks: dict, query_of: dict, extra
             result.skipped[route] = "a format suffix of a route walked without it (the same view)"
         elif not gets(pattern):
             result.skipped[route] = "answers no GET (a POST action)"
+        elif moved(pattern):
+            result.skipped[route] = "an old address, a permanent redirect (tests/core/test_moved_addresses.py)"
         elif not params(route):
             plain.append(build_path(route, {}))
     # The links of the parameterless pages, followed a few rounds: the addresses of routes with ids.

@@ -256,7 +256,7 @@ def test_the_menu_links_the_administration_pages_for_a_gaming_manager_only(clien
     for path in (
         "/administration/locked-accounts/",
         "/administration/stations/",
-        "/accounting/slip-books/",
+        "/floor/slip-books/",
         "/counts/drop-boxes/",
         "/compliance/thresholds/",
     ):

@@ -20,7 +20,7 @@ def test_a_gaming_manager_administers_from_the_menu(browser_page, live_server, c
 
     page.click("a.nav-link:has-text('Administration')")
     page.click("a.dropdown-item:has-text('Slip books')")
-    page.wait_for_url(f"{live_server.url}/accounting/slip-books/")
+    page.wait_for_url(f"{live_server.url}/floor/slip-books/")
     page.select_option("#id_kind", "fill")
     page.fill("#id_first_number", "90")
     page.fill("#id_last_number", "40")
@@ -29,7 +29,7 @@ def test_a_gaming_manager_administers_from_the_menu(browser_page, live_server, c
     page.fill("#id_first_number", "1001")
     page.fill("#id_last_number", "1050")
     page.click("#register-book")
-    page.wait_for_url(f"{live_server.url}/accounting/slip-books/")
+    page.wait_for_url(f"{live_server.url}/floor/slip-books/")
     assert "1001–1050" in page.locator("#slip-books").inner_text()
     assert SlipBook.objects.filter(first_number=1001).exists()
 

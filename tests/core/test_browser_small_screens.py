@@ -155,14 +155,14 @@ def shift_manager_sees(page, demo_room, viewport: dict, path: str):
 
 @pytest.mark.browser
 def test_the_floor_fits_a_phone_with_fill_and_credit_on_the_screen(browser_page, demo_room):
-    page, server = shift_manager_sees(browser_page, demo_room, PHONE, "/accounting/floor/")
+    page, server = shift_manager_sees(browser_page, demo_room, PHONE, "/floor/")
     for label in ("Fill", "Credit"):
         buttons = page.locator(f"#tables a.btn:text-is('{label}')")
         assert buttons.count() == 3, label
         for n in range(buttons.count()):
             buttons.nth(n).scroll_into_view_if_needed()
             assert on_screen(page, buttons.nth(n)), f"{label} button {n} is off the screen"
-    page.goto(f"{server.url}/accounting/pit/")
+    page.goto(f"{server.url}/floor/pit/")
     assert overflow(page) == []
     fills = page.locator("#pit-tables a.btn:text-is('Fill')")
     assert fills.count() == 3 and all(on_screen(page, fills.nth(n)) for n in range(3))
@@ -170,7 +170,7 @@ def test_the_floor_fits_a_phone_with_fill_and_credit_on_the_screen(browser_page,
 
 @pytest.mark.browser
 def test_the_pit_view_fits_a_tablet_with_its_tables_side_by_side(browser_page, demo_room):
-    page, _ = shift_manager_sees(browser_page, demo_room, TABLET, "/accounting/pit/")
+    page, _ = shift_manager_sees(browser_page, demo_room, TABLET, "/floor/pit/")
     cards = page.locator("#pit-tables .pit-table")
     first, second = cards.nth(0).bounding_box(), cards.nth(1).bounding_box()
     assert first["y"] == second["y"] and second["x"] > first["x"]  # a row of tables, not a column
@@ -184,7 +184,7 @@ LAPTOP = {"width": 1366, "height": 768}
 @pytest.mark.parametrize("username", ["gm", "auditor"])
 def test_every_page_fits_a_1366_pixel_laptop_navbar_and_quarter_included(browser_page, demo_room, username):
     """At 1366 px the navbar is expanded (every menu in one row) and the widest tables show in
-    full: nothing scrolls sideways (issue 33: the navbar was 5 px too wide, /figures/quarter/
+    full: nothing scrolls sideways (issue 33: the navbar was 5 px too wide, /dashboard/quarter/
     1,448 px)."""
     server, site = demo_room
     page = browser_page

@@ -134,7 +134,7 @@ def test_a_walk_over_every_page_sees_no_policy_violation(browser_page, live_serv
         login(page, live_server, cast[role].user.username)
         for url in [url for r, url in pages if r == role]:
             assert page.goto(f"{live_server.url}{url}").status == 200, url  # after the load event
-    page.goto(f"{live_server.url}/figures/dashboard/")
+    page.goto(f"{live_server.url}/dashboard/")
     page.wait_for_selector("#chart-dealers[data-ready=true]")  # overview.js drew with Chart.js
     page.goto(f"{live_server.url}/api/docs/")
     page.wait_for_selector(".opblock-tag")  # Swagger UI drew the schema

@@ -26,7 +26,7 @@ def test_no_page_or_list_endpoint_runs_more_queries_for_more_rows():
         "/setup/tables/",
     ):
         assert must in by_route, must
-    for prefix in ("/counts/sessions/", "/surveillance/programs/", "/accounting/slips/", "/setup/employees/"):
+    for prefix in ("/counts/sessions/", "/surveillance/programs/", "/floor/slips/", "/setup/employees/"):
         assert any(p.startswith(prefix) and p != prefix for p in by_route), prefix
     assert all(c.small.status == 200 and c.large.status == 200 for c in comparisons), table
     assert all(c.small.queries > 0 and c.large.queries > 0 for c in comparisons), table  # each reads its session

@@ -56,4 +56,4 @@ def test_every_page_writes_dates_one_way():
                 offences.append(f"{path}: {name}: {text[max(0, match.start() - 40) : match.end() + 20]!r}")
     assert walked >= 40
     assert offences == [], "\n".join(offences[:40])
-    assert re.search(r"\b20\d\d-\d\d-\d\d \d\d:\d\d\b", visible_text(client.get("/accounting/register/").content.decode()))
+    assert re.search(r"\b20\d\d-\d\d-\d\d \d\d:\d\d\b", visible_text(client.get("/floor/register/").content.decode()))

@@ -43,8 +43,8 @@ def test_site_switcher_changes_the_current_site(client, manager, site, other_sit
 
 def test_site_switcher_returns_to_a_page_of_this_site(client, manager, site, other_site):
     client.force_login(manager.user)
-    response = client.post("/switch-site/", {"site": other_site.pk, "next": "/figures/daily/?date=2026-11-01"})
-    assert response.status_code == 302 and response["Location"] == "/figures/daily/?date=2026-11-01"
+    response = client.post("/switch-site/", {"site": other_site.pk, "next": "/dashboard/daily/?date=2026-11-01"})
+    assert response.status_code == 302 and response["Location"] == "/dashboard/daily/?date=2026-11-01"
 
 
 @pytest.mark.parametrize(

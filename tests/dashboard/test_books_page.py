@@ -25,12 +25,12 @@ def complete_day(site, people):
 
 
 def post(client, site, what, **data):
-    return client.post(f"/figures/daily/books/{what}/?site={site.pk}", {"date": DAY.isoformat(), **data}, follow=True)
+    return client.post(f"/dashboard/daily/books/{what}/?site={site.pk}", {"date": DAY.isoformat(), **data}, follow=True)
 
 
 def test_a_shift_manager_closes_the_books_from_the_daily_page(client, cast, site, complete_day):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    page = client.get(f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    page = client.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
     assert 'id="close-books"' in page
     response = post(client, site, "close")
     assert 'id="books-closed"' in response.content.decode()
@@ -51,7 +51,7 @@ def test_closing_a_day_without_its_bank_count_is_refused_with_the_rule(client, c
 
 def test_the_auditor_may_not_close_the_books(client, cast, site, complete_day):
     client.force_login(cast[Role.AUDITOR].user)
-    assert 'id="close-books"' not in client.get(f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    assert 'id="close-books"' not in client.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
     response = post(client, site, "close")
     assert response.status_code == 403
     assert not BooksClose.objects.exists()
@@ -65,7 +65,7 @@ def test_a_gaming_manager_records_an_adjusting_entry_shown_on_both_days(client, 
     assert 'id="adjustments-to-this-day"' in response.content.decode()
     adjustment = Adjustment.objects.get()
     assert (adjustment.amount_cents, adjustment.table.number) == (-2_000, 1)
-    later = client.get(f"/figures/daily/?site={site.pk}&date=2026-08-20").content.decode()
+    later = client.get(f"/dashboard/daily/?site={site.pk}&date=2026-08-20").content.decode()
     assert 'id="adjustments-recorded"' in later and "-$20.00" in later
 
 
@@ -85,7 +85,7 @@ def test_the_daily_total_is_the_sum_of_its_rows_with_each_adjustment_a_row(clien
     post(client, site, "close")
     post(client, site, "adjust", field="drop", table_number="1", amount="-20.00",
          recorded_on="2026-08-20", reason="Recount of box 1 found a $20 bill counted twice")  # fmt: skip
-    page = client.get(f"/figures/daily/?site={site.pk}&date=2026-08-20").content.decode()
+    page = client.get(f"/dashboard/daily/?site={site.pk}&date=2026-08-20").content.decode()
     rows = re.findall(r'<tr[^>]*data-(?:table|adjustment)="[^"]*"[^>]*>(.*?)</tr>', page, re.S)
     total = re.search(r'<tr[^>]*id="total">(.*?)</tr>', page, re.S).group(1)
 

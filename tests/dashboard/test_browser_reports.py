@@ -51,7 +51,7 @@ def test_an_auditor_generates_downloads_and_reads_the_quarterly_summary(
         text = "\n".join(p.extract_text() or "" for p in pdf.pages)
     assert "quarterly summary" in text.lower() and expected in text
 
-    page.goto(f"{live_server.url}/figures/dashboard/?site={site.pk}")
+    page.goto(f"{live_server.url}/dashboard/?site={site.pk}")
     for chart in ("chart-sites", "chart-tables", "chart-dealers"):
         page.wait_for_selector(f"#{chart}[data-ready=true]")
     page.screenshot(path=str(settings.VAR_DIR / "dashboard.png"), full_page=True)

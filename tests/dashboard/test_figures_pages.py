@@ -51,7 +51,7 @@ def _in_order(row: str, cells: list[str]) -> bool:
 @pytest.mark.parametrize("role", [Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER])
 def test_the_daily_page_shows_the_apis_figures_for_each_table_and_the_total(client, client_for, cast, site, play, role):
     api = client_for(cast[role]).get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()
-    html = _page(client, cast[role], f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    html = _page(client, cast[role], f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
     for table in api["tables"]:
         assert _in_order(_row(html, f'data-table="{table["table_number"]}"'), _cells(table))
     assert _in_order(_row(html, 'id="total"'), _cells(api["total"]))
@@ -64,15 +64,15 @@ def test_the_daily_page_shows_the_apis_figures_for_each_table_and_the_total(clie
 
 
 def test_the_daily_page_links_to_the_slips_counts_and_shifts_behind_it(client, cast, site, play):
-    html = _page(client, cast[Role.AUDITOR], f"/figures/daily/?site={site.pk}&date={DAY}").content.decode()
+    html = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
     slip = play.scenario.site.slips.filter(gaming_day__gaming_date=FIRST_DAY).first()
-    assert f"/accounting/slips/{slip.pk}/" in html
+    assert f"/floor/slips/{slip.pk}/" in html
     assert "/counts/sessions/" in html
     assert "not separable because the drop box was not exchanged at the dealer change" in html
 
 
 def test_the_daily_page_defaults_to_the_latest_gaming_day(client, cast, site, play):
-    response = _page(client, cast[Role.SHIFT_MANAGER], "/figures/daily/")
+    response = _page(client, cast[Role.SHIFT_MANAGER], "/dashboard/daily/")
     assert (
         response.status_code == 200
         and response.context["day"] == play.scenario.days[max(play.scenario.days)].gaming_date
@@ -80,7 +80,7 @@ def test_the_daily_page_defaults_to_the_latest_gaming_day(client, cast, site, pl
 
 
 def test_a_bad_date_is_named(client, cast, site):
-    response = _page(client, cast[Role.AUDITOR], f"/figures/daily/?site={site.pk}&date=14-08-2026")
+    response = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date=14-08-2026")
     assert response.status_code == 400 and b"Write the date as YYYY-MM-DD" in response.content
 
 
@@ -89,7 +89,7 @@ def test_the_quarter_page_shows_the_apis_days_totals_and_the_organizations_tax(
 ):
     api = client_for(cast[Role.AUDITOR]).get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
     tax = client_for(cast[Role.AUDITOR]).get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
-    html = _page(client, cast[Role.AUDITOR], f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    html = _page(client, cast[Role.AUDITOR], f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     for day in api["days"]:
         assert _in_order(_row(html, f'data-date="{day["gaming_date"]}"'), _cells(day["total"]))
     total = _row(html, 'id="total"')
@@ -105,7 +105,7 @@ def test_the_quarter_page_shows_the_apis_days_totals_and_the_organizations_tax(
 
 def test_the_dealer_page_puts_each_dealer_beside_the_sites_hold(client, client_for, cast, site, play, dealers):
     start, end = "2026-05-29", "2026-08-20"  # the default: the last 12 weeks up to today
-    response = _page(client, cast[Role.SHIFT_MANAGER], "/figures/dealers/")
+    response = _page(client, cast[Role.SHIFT_MANAGER], "/dashboard/dealers/")
     assert (str(response.context["start"]), str(response.context["end"])) == (start, end)
     html = response.content.decode()
     for dealer in dealers:
@@ -122,7 +122,7 @@ def test_the_dealer_page_puts_each_dealer_beside_the_sites_hold(client, client_f
 
 
 def test_a_dealers_shifts_say_why_they_cannot_be_separated(client, cast, site, play, dealers):
-    url = f"/figures/dealers/{dealers[1].pk}/?site={site.pk}&start={DAY}&end={DAY}"  # table 2, one box
+    url = f"/dashboard/dealers/{dealers[1].pk}/?site={site.pk}&start={DAY}&end={DAY}"  # table 2, one box
     html = _page(client, cast[Role.AUDITOR], url).content.decode()
     assert "Not separable because the drop box was not exchanged at the dealer change." in html
 
@@ -130,11 +130,11 @@ def test_a_dealers_shifts_say_why_they_cannot_be_separated(client, cast, site, p
 @pytest.mark.parametrize(
     "url",
     [
-        "/figures/daily/",
-        "/figures/quarter/",
-        "/figures/dealers/",
-        "/figures/dashboard/",
-        "/figures/dashboard/data.json",
+        "/dashboard/daily/",
+        "/dashboard/quarter/",
+        "/dashboard/dealers/",
+        "/dashboard/",
+        "/dashboard/data.json",
     ],
 )
 @pytest.mark.parametrize("role", [Role.DEALER, Role.CASHIER, Role.PIT_BOSS, Role.COUNT_TEAM])
@@ -143,27 +143,27 @@ def test_other_roles_are_refused(client, cast, site, url, role):
 
 
 def test_a_shift_manager_may_not_see_the_quarter_as_in_the_api(client, cast, site):
-    assert _page(client, cast[Role.SHIFT_MANAGER], f"/figures/quarter/?site={site.pk}").status_code == 403
+    assert _page(client, cast[Role.SHIFT_MANAGER], f"/dashboard/quarter/?site={site.pk}").status_code == 403
 
 
-@pytest.mark.parametrize("url", ["/figures/daily/", "/figures/quarter/", "/figures/dealers/", "/figures/dashboard/"])
+@pytest.mark.parametrize("url", ["/dashboard/daily/", "/dashboard/quarter/", "/dashboard/dealers/", "/dashboard/"])
 def test_another_organizations_site_is_not_found(client, cast, stranger_site, url):
     assert _page(client, cast[Role.AUDITOR], f"{url}?site={stranger_site.pk}").status_code == 404
 
 
 def test_a_site_where_the_shift_manager_holds_no_role_is_not_found(client, cast, other_site):
-    assert _page(client, cast[Role.SHIFT_MANAGER], f"/figures/daily/?site={other_site.pk}").status_code == 404
+    assert _page(client, cast[Role.SHIFT_MANAGER], f"/dashboard/daily/?site={other_site.pk}").status_code == 404
 
 
 def test_a_dealer_of_another_organization_is_not_found(client, cast, stranger_site):
     from tests.factories import make_person
 
     stranger = make_person(stranger_site.organization, Role.DEALER, stranger_site)
-    assert _page(client, cast[Role.AUDITOR], f"/figures/dealers/{stranger.pk}/").status_code == 404
+    assert _page(client, cast[Role.AUDITOR], f"/dashboard/dealers/{stranger.pk}/").status_code == 404
 
 
 def test_the_pages_ask_for_a_login(client):
-    assert client.get("/figures/daily/").status_code == 302
+    assert client.get("/dashboard/daily/").status_code == 302
 
 
 def test_the_figures_menu_follows_the_roles(client, cast, site):
@@ -175,12 +175,12 @@ def test_the_figures_menu_follows_the_roles(client, cast, site):
 
 FILL_QUERIES = 16  # placeholders, their tokens, the table-day totals, the shifts, the UPDATE
 PAGES = [
-    "/figures/daily/?site={site}&date=2026-08-04",
-    "/figures/quarter/?site={site}&quarter=2026Q3",
-    "/figures/dealers/?site={site}",
-    "/figures/dealers/{dealer}/?site={site}",
-    "/figures/dashboard/?site={site}",
-    "/figures/dashboard/data.json?site={site}",
+    "/dashboard/daily/?site={site}&date=2026-08-04",
+    "/dashboard/quarter/?site={site}&quarter=2026Q3",
+    "/dashboard/dealers/?site={site}",
+    "/dashboard/dealers/{dealer}/?site={site}",
+    "/dashboard/?site={site}",
+    "/dashboard/data.json?site={site}",
 ]
 
 

@@ -24,7 +24,7 @@ TEMPLATE = "dashboard/_unusual_rows.html"
 def _unusual(client, site) -> tuple[str, int]:
     """The dashboard's "table-days to look at" of `site`, and the queries the page took."""
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(f"/figures/dashboard/?site={site.pk}")
+        response = client.get(f"/dashboard/?site={site.pk}")
     assert response.status_code == 200
     html = response.content.decode()
     start = html.index('id="unusual"')
@@ -86,7 +86,7 @@ def test_a_cached_fragment_is_never_served_outside_the_users_sites(client, cast,
 
     stranger = make_person(stranger_site.organization, Role.AUDITOR)
     client.force_login(stranger.user)
-    assert client.get(f"/figures/dashboard/?site={site.pk}").status_code == 404
+    assert client.get(f"/dashboard/?site={site.pk}").status_code == 404
     theirs, _ = _unusual(client, stranger_site)
     assert f"site={site.pk}&" not in theirs and "None in these weeks." in theirs
 

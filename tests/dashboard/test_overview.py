@@ -23,7 +23,7 @@ def _week_of(data, day: date) -> int:
 
 
 def test_there_are_thirteen_weekly_points_ending_today(client, cast, site, play):
-    data = _get(client, cast[Role.AUDITOR], f"/figures/dashboard/data.json?site={site.pk}").json()
+    data = _get(client, cast[Role.AUDITOR], f"/dashboard/data.json?site={site.pk}").json()
     assert len(data["weeks"]) == 13
     assert data["weeks"][-1] == {"start": "2026-08-14", "end": "2026-08-20"}
     assert data["weeks"][0]["start"] == "2026-05-22"
@@ -39,7 +39,7 @@ def test_a_sites_weekly_hold_is_the_ratio_of_the_sums_of_its_counted_twenty_one_
         for table in day["tables"]:
             if table["complete"] and table["game"] == "21":
                 agp, gp = agp + table["agp_cents"], gp + table["gross_proceeds_cents"]
-    data = _get(client, cast[Role.AUDITOR], f"/figures/dashboard/data.json?site={site.pk}").json()
+    data = _get(client, cast[Role.AUDITOR], f"/dashboard/data.json?site={site.pk}").json()
     by_site = {s["name"]: s for s in data["sites"]}
     assert set(by_site) == {site.name, other_site.name}
     point = by_site[site.name]["points"][_week_of(data, FIRST_DAY)]
@@ -49,7 +49,7 @@ def test_a_sites_weekly_hold_is_the_ratio_of_the_sums_of_its_counted_twenty_one_
 
 
 def test_a_dealers_weekly_hold_equals_the_apis_for_that_week(client, client_for, cast, site, play, dealers):
-    data = _get(client, cast[Role.AUDITOR], f"/figures/dashboard/data.json?site={site.pk}").json()
+    data = _get(client, cast[Role.AUDITOR], f"/dashboard/data.json?site={site.pk}").json()
     week = data["weeks"][_week_of(data, FIRST_DAY)]
     for dealer in data["dealers"]:
         api = (
@@ -93,27 +93,27 @@ def test_open_alerts_overdue_obligations_and_slip_and_count_exceptions(client, c
         note="verified late",
     )
     _alert(stranger_site, "slip_missing_number", due=date(2026, 8, 1), title="Someone else's slip")
-    response = _get(client, cast[Role.AUDITOR], f"/figures/dashboard/?site={site.pk}")
+    response = _get(client, cast[Role.AUDITOR], f"/dashboard/?site={site.pk}")
     html = response.content.decode()
     assert [a.pk for a in response.context["overdue"]] == [overdue.pk]
     assert {a.pk for a in response.context["open_alerts"]} == {overdue.pk, missing.pk, counted.pk}
     assert {a.pk for a in response.context["exceptions"]} == {missing.pk, counted.pk}
     assert "Someone else" not in html and "Slip not verified" not in html
     assert f"/compliance/alerts/{missing.pk}/" in html
-    assert f"/figures/daily/?site={site.pk}&date={FIRST_DAY}" in html
+    assert f"/dashboard/daily/?site={site.pk}&date={FIRST_DAY}" in html
 
 
 def test_the_table_days_to_look_at_link_to_their_daily_summary(client, cast, site, play):
-    html = _get(client, cast[Role.GAMING_MANAGER], f"/figures/dashboard/?site={site.pk}").content.decode()
+    html = _get(client, cast[Role.GAMING_MANAGER], f"/dashboard/?site={site.pk}").content.decode()
     assert 'id="unusual"' in html
-    assert f"/figures/daily/?site={site.pk}&date=2026-08-03" in html
+    assert f"/dashboard/daily/?site={site.pk}&date=2026-08-03" in html
 
 
 def test_the_charts_use_the_vendored_chart_js(client, cast, site):
-    html = _get(client, cast[Role.AUDITOR], "/figures/dashboard/").content.decode()
+    html = _get(client, cast[Role.AUDITOR], "/dashboard/").content.decode()
     assert "/static/vendor/chart.umd.js" in html and "cdn" not in html.lower()
 
 
 @pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.DEALER])
 def test_only_gaming_managers_and_auditors_see_the_dashboard(client, cast, site, role):
-    assert _get(client, cast[role], "/figures/dashboard/").status_code == 403
+    assert _get(client, cast[role], "/dashboard/").status_code == 403

@@ -13,9 +13,9 @@ from tests.reports.test_pack_words import DAY, OTHER_PACKS, QUARTER, House, fore
 
 AFTER_THE_QUARTER = datetime(2026, 11, 20, 18, 0, tzinfo=UTC)
 PAGES = (
-    "/figures/daily/?site={site}&date=2026-08-14",
-    "/figures/quarter/?site={site}&quarter=2026Q3",
-    "/figures/dashboard/?site={site}",
+    "/dashboard/daily/?site={site}&date=2026-08-14",
+    "/dashboard/quarter/?site={site}&quarter=2026Q3",
+    "/dashboard/?site={site}",
     "/reports/",
 )
 
@@ -120,15 +120,15 @@ def test_an_organization_sees_only_its_packs_menus(client, house, jurisdiction, 
 # The menu entries of fill and credit slips, slip books, the drop count and the day sheet (which
 # holds openers, slips, closers and the count): (url name, kwargs).
 HOUSE_CHIP_ENTRIES = (
-    ("accounting_prepare_slip", {"kind": "fill"}),
-    ("accounting_prepare_slip", {"kind": "credit"}),
-    ("accounting_queues", {}),
-    ("accounting_register", {}),
-    ("accounting_slip_books", {}),
+    ("floor:prepare_slip", {"kind": "fill"}),
+    ("floor:prepare_slip", {"kind": "credit"}),
+    ("floor:queues", {}),
+    ("floor:register", {}),
+    ("floor:slip_books", {}),
     ("counts:sessions", {}),
     ("counts:boxes", {}),
     ("counts:drop_boxes", {}),
-    ("accounting_day_sheet", {}),
+    ("accounting:day_sheet", {}),
 )
 
 

@@ -27,7 +27,7 @@ def _play(site, people):
 def test_the_quarter_page_shows_each_game_beside_its_threshold_and_cash_not_known(client, cast, site, people):
     _play(site, people)
     client.force_login(cast[Role.AUDITOR].user)
-    html = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    html = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     games = html[html.index('id="games"') :]
     row_21 = games[games.index('data-game="21"') : games.index('data-game="PW"')]
     assert "10.00%" in row_21 and "below" in row_21 and "not below" not in row_21  # 9.999% < 10%
@@ -41,9 +41,9 @@ def test_the_quarter_page_shows_each_game_beside_its_threshold_and_cash_not_know
 def test_a_gaming_manager_records_and_corrects_the_other_games_agp_on_the_page(client, cast, site, people):
     _play(site, people)
     client.force_login(cast[Role.GAMING_MANAGER].user)
-    url = f"/figures/quarter/?site={site.pk}&quarter=2026Q3"
+    url = f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3"
     assert 'id="other-games-form"' in client.get(url).content.decode()
-    post = f"/figures/quarter/other-games/?site={site.pk}"
+    post = f"/dashboard/quarter/other-games/?site={site.pk}"
     client.post(post, {"quarter": "2026Q3", "amount": "49,000.00", "note": "Pull tabs"})
     html = client.get(url).content.decode()
     assert 'id="other-games-agp">$49,000.00<' in html
@@ -69,7 +69,7 @@ def test_the_dealers_page_shows_wheel_operators_as_the_api_does(client, client_f
     scenario.tray(wheel, DAY, "closer", 90_000)
     scenario.drop(wheel, DAY, 40_000)
     client.force_login(cast[Role.AUDITOR].user)
-    url = f"/figures/dealers/?site={site.pk}&start={DAY}&end={DAY}"
+    url = f"/dashboard/dealers/?site={site.pk}&start={DAY}&end={DAY}"
     assert f'data-dealer="{dealer.pk}"' not in client.get(url).content.decode()  # no twenty-one shifts
     html = client.get(url + "&game=PW").content.decode()
     api = client_for(cast[Role.AUDITOR]).get(

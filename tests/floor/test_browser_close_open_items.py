@@ -33,7 +33,7 @@ def test_a_shift_manager_carries_one_item_resolves_another_and_closes(
 
     # The shift manager tries to close: refused, each open item listed with its rule.
     login(page, live_server, shift_manager.user.username)
-    page.goto(f"{live_server.url}/accounting/floor/")
+    page.goto(f"{live_server.url}/floor/")
     page.click("#close-day-form button")
     errors = page.text_content("#close-errors")
     assert "House control: the gaming day" in errors and "has 2 open items" in errors
@@ -59,24 +59,24 @@ def test_a_shift_manager_carries_one_item_resolves_another_and_closes(
     # The credit is resolved: its preparer voids it (a credit is voided by its preparer, 08-05(2)).
     logout(page, live_server)
     login(page, live_server, cast[Role.DEALER].user.username)
-    page.goto(f"{live_server.url}/accounting/slips/{credit.pk}/")
+    page.goto(f"{live_server.url}/floor/slips/{credit.pk}/")
     page.fill("#id_reason", "Wrong table.")
     page.click("#void")
     logout(page, live_server)
 
     # Now the day closes.
     login(page, live_server, shift_manager.user.username)
-    page.goto(f"{live_server.url}/accounting/floor/close-day/")
+    page.goto(f"{live_server.url}/floor/close-day/")
     assert page.locator("#nothing-open").count() == 1
     page.click("#close-day-form button")
-    page.wait_for_url(f"{live_server.url}/accounting/floor/")
+    page.wait_for_url(f"{live_server.url}/floor/")
     assert GamingDayClose.objects.filter(gaming_day=gaming_day).exists()
     assert CarriedItem.objects.get().carried_by == shift_manager
     logout(page, live_server)
 
     # The dashboard shows the carried item among the exceptions.
     login(page, live_server, cast[Role.GAMING_MANAGER].user.username)
-    page.goto(f"{live_server.url}/figures/dashboard/")
+    page.goto(f"{live_server.url}/dashboard/")
     exceptions = page.text_content("#exceptions")
     assert "Carried at close" in exceptions and f"Fill slip {fill.number}" in exceptions
     assert "Dealer went home sick" in exceptions

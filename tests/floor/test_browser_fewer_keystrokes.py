@@ -27,25 +27,25 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
 
     # The day-open form proposes today, the day after the latest opened: one click opens it.
     login(page, live_server, user.username)
-    page.goto(f"{live_server.url}/accounting/floor/")
+    page.goto(f"{live_server.url}/floor/")
     assert page.input_value("#id_gaming_date") == str(today(site))
     page.click("#open-day-form button")
-    page.wait_for_url(f"{live_server.url}/accounting/floor/")
+    page.wait_for_url(f"{live_server.url}/floor/")
     assert GamingDay.objects.filter(site=site, gaming_date=today(site)).exists()
 
     # The opener form starts from the last closer; one click records the opener as it.
-    page.goto(f"{live_server.url}/accounting/tables/{table.pk}/opener/")
+    page.goto(f"{live_server.url}/floor/tables/{table.pk}/opener/")
     assert page.input_value("#id_qty_2500") == "40"
     assert page.text_content("#grand-total") == "$2,000.00"
     assert page.is_hidden("#variance-flag")
     page.click("#same-as-last")
-    page.wait_for_url(f"{live_server.url}/accounting/floor/")
+    page.wait_for_url(f"{live_server.url}/floor/")
     opener = TableInventory.objects.get(kind="opener", gaming_day__gaming_date=today(site))
     assert (opener.total_cents, opener.variance_cents) == (200000, 0)
     assert dict(opener.lines.values_list("value_cents", "quantity")) == {2500: 40, 500: 160, 100: 200}
 
     # A fill typed in dollars: the toggle shows the dollar boxes, the totals follow.
-    page.goto(f"{live_server.url}/accounting/slips/new/fill/")
+    page.goto(f"{live_server.url}/floor/slips/new/fill/")
     page.select_option("#id_table", str(table.pk))
     page.select_option("#id_cashier", str(cast[Role.CASHIER].pk))
     page.fill("#id_qty_500", "4")
@@ -64,7 +64,7 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
     assert page.text_content("#line-2500") == "$1,250.00"
     assert page.text_content("#grand-quantity") == "54"
     page.click("#prepare")
-    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     slip = Slip.objects.get(kind="fill")
     assert dict(slip.lines.values_list("value_cents", "quantity")) == {2500: 50, 500: 4}
     assert page.text_content("#slip-total") == "$1,270.00"

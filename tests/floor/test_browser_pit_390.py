@@ -20,7 +20,7 @@ def test_the_pit_on_a_phone_follows_the_floor_by_itself(browser_page, live_serve
     login(page, live_server, shift_manager.user.username)
     page.locator("#home-pit #pit-table-1").wait_for()  # the shift manager lands on the pit (loaded by htmx)
     page.click("#home-pit-link")
-    page.wait_for_url(f"{live_server.url}/accounting/sites/{table.site_id}/pit/")
+    page.wait_for_url(f"{live_server.url}/floor/sites/{table.site_id}/pit/")
     card, other = page.locator("#pit-table-1"), page.locator("#pit-table-2")
     assert card.locator(".pit-state").inner_text() == "open"
     assert str(cast[Role.DEALER]) in card.locator(".pit-dealer").inner_text()
@@ -49,6 +49,6 @@ def test_the_pit_on_a_phone_follows_the_floor_by_itself(browser_page, live_serve
     page.locator("#pit-to-receive:text-is('1 to receive')").wait_for()
     assert "to receive" in card.locator(".pit-slips").inner_text()
     card.locator(f"a:has-text('Fill slip {fill.number}')").click()
-    page.wait_for_url(f"{live_server.url}/accounting/slips/{fill.pk}/")
+    page.wait_for_url(f"{live_server.url}/floor/slips/{fill.pk}/")
     assert page.text_content("#slip-status") == "verified"
     assert overflow(page) == []

@@ -44,7 +44,7 @@ def login(page, live_server, username, password):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/accounting/pit/")
+    page.wait_for_url(f"{live_server.url}/floor/pit/")
 
 
 class Counted:

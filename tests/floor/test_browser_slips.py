@@ -22,7 +22,7 @@ def shot(page, name):
 
 
 def prepare_fill(page, live_server, table, quantities, cashier):
-    page.goto(f"{live_server.url}/accounting/slips/new/fill/")
+    page.goto(f"{live_server.url}/floor/slips/new/fill/")
     page.select_option("#id_table", str(table.pk))
     page.select_option("#id_cashier", str(cashier.pk))  # whose initials the fill carries, 08-05(3)(c)
     for value_cents, quantity in quantities.items():
@@ -47,7 +47,7 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
     assert page.text_content("#grand-total") == "$600.00"
     shot(page, "prepare-fill")
     page.click("#prepare")
-    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     first = Slip.objects.get(kind="fill", number=1)
     assert page.text_content("#slip-status") == "issued"
     assert page.text_content("#slip-total") == "$600.00"
@@ -57,7 +57,7 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
 
     # A second shift manager verifies the original.
     login(page, live_server, second_shift_manager.user.username)
-    page.goto(f"{live_server.url}/accounting/queues/")
+    page.goto(f"{live_server.url}/floor/queues/")
     page.click("#awaiting-verification >> text=Open")
     page.click("#verify")
     assert page.text_content("#slip-status") == "verified"
@@ -65,7 +65,7 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
 
     # The dealer at the table receives the copy.
     login(page, live_server, dealer.user.username)
-    page.goto(f"{live_server.url}/accounting/slips/{first.pk}/")
+    page.goto(f"{live_server.url}/floor/slips/{first.pk}/")
     page.click("#receive")
     assert page.text_content("#slip-status") == "received"
     logout(page, live_server)
@@ -74,7 +74,7 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
     login(page, live_server, manager.user.username)
     prepare_fill(page, live_server, table, {2500: 2}, cast[Role.CASHIER])
     page.click("#prepare")
-    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     page.click("#void")
     assert "say why the slip is void" in page.text_content("#void-form")
     page.fill("#id_reason", "Wrong quantity: 20 not 2")
@@ -86,11 +86,11 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
     page.fill("#id_qty_2500", "20")
     assert page.text_content("#grand-total") == "$500.00"
     page.click("#prepare")
-    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     assert Slip.objects.filter(kind="fill").count() == 3
 
     # The register shows every number in order with its status.
-    page.goto(f"{live_server.url}/accounting/register/")
+    page.goto(f"{live_server.url}/floor/register/")
     rows = page.locator("#series-fill tbody tr")
     statuses = [
         (rows.nth(i).get_attribute("data-number"), rows.nth(i).get_attribute("data-status"))
@@ -115,13 +115,13 @@ def test_one_pit_terminal_prepares_verifies_and_receives_a_fill_with_three_peopl
     Station.objects.create(user=terminal, site=table.site, name="Pit 1 terminal")
     login(page, live_server, "pit-terminal", "terminal-password-1")
 
-    page.goto(f"{live_server.url}/accounting/slips/new/fill/")
+    page.goto(f"{live_server.url}/floor/slips/new/fill/")
     page.select_option("#id_table", str(table.pk))
     page.fill("#id_qty_2500", "20")
     page.select_option("#id_signer_badge", cashier.initials)
     page.fill("#id_signer_pin", "318274")
     page.click("#prepare")
-    page.wait_for_url(re.compile(r"/accounting/slips/\d+/$"))
+    page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     assert page.text_content("#slip-status") == "issued"
 
     # A wrong PIN is refused and nothing is initialled.

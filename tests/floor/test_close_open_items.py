@@ -131,7 +131,7 @@ def test_the_daily_page_shows_open_and_carried_items_and_no_complete_table(
 ):
     client.force_login(manager.user)
     day = busy_day["day"]
-    url = f"/figures/daily/?site={day.site_id}&date={day.gaming_date}"
+    url = f"/dashboard/daily/?site={day.site_id}&date={day.gaming_date}"
     text = client.get(url).content.decode()
     assert 'id="open-items"' in text and "is verified but not received" in text
     assert ">complete<" not in text
@@ -144,7 +144,7 @@ def test_the_daily_page_shows_open_and_carried_items_and_no_complete_table(
 def test_the_dashboard_lists_carried_items_as_exceptions(busy_day, shift_manager, open_table, client, manager):
     close_with_carried(busy_day, shift_manager, open_table)
     client.force_login(manager.user)
-    text = client.get("/figures/dashboard/").content.decode()
+    text = client.get("/dashboard/").content.decode()
     assert "Carried at close" in text and "Dealer left early." in text
     assert "No open slip or count exceptions" not in text
 

@@ -171,28 +171,28 @@ def test_a_closed_days_slip_refusals_cite_house_control(client_for, cast, fill, 
 
 def test_the_slip_pages_and_their_refusals_cite_house_control(client, cast, fill, code):
     client.force_login(cast[Role.CASHIER].user)
-    detail = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    detail = client.get(f"/floor/slips/{fill.pk}/").content.decode()
     assert "Only its preparer voids a slip (House control)" not in detail  # the preparer may: the form shows
-    own = client.post(f"/accounting/slips/{fill.pk}/verify/")
+    own = client.post(f"/floor/slips/{fill.pk}/verify/")
     assert own.status_code == 403 and "House control: only" in own.content.decode()
     client.force_login(cast[Role.PIT_BOSS].user)
-    detail = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    detail = client.get(f"/floor/slips/{fill.pk}/").content.decode()
     assert "Initials, House control" in detail and "Only its preparer voids a slip (House control)" in detail
-    not_preparer = client.post(f"/accounting/slips/{fill.pk}/void/", {"reason": "x"})
+    not_preparer = client.post(f"/floor/slips/{fill.pk}/void/", {"reason": "x"})
     assert not_preparer.status_code == 400
     assert "House control: a voided slip is initialed by its preparer" in not_preparer.content.decode()
-    prepare = client.post("/accounting/slips/new/fill/", {"table": fill.table_id, "purpose": "regular", "qty_500": "2"})
+    prepare = client.post("/floor/slips/new/fill/", {"table": fill.table_id, "purpose": "regular", "qty_500": "2"})
     assert prepare.status_code == 400
     assert "House control: a fill slip carries the initials" in prepare.content.decode()
     pages = [
-        client.get("/accounting/slips/new/fill/"),
-        client.get("/accounting/queues/"),
-        client.get("/accounting/queues/live/"),
+        client.get("/floor/slips/new/fill/"),
+        client.get("/floor/queues/"),
+        client.get("/floor/queues/live/"),
         not_preparer,
         prepare,
     ]
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    pages.append(client.get("/accounting/slip-books/"))
+    pages.append(client.get("/floor/slip-books/"))
     for response in pages:
         assert_own_law(_floor_words(response.content.decode()), code)
 
@@ -317,11 +317,11 @@ def test_a_fees_only_site_still_records_dealer_rotations(client_for, bj_floor):
 def test_the_fill_page_of_a_fees_only_site_shows_the_same_refusal(client, bj_floor):
     people, table, _day = bj_floor
     client.force_login(people[Role.CASHIER].user)
-    response = client.post("/accounting/slips/new/fill/", {"table": table.pk, "purpose": "regular", "qty_500": "2"})
+    response = client.post("/floor/slips/new/fill/", {"table": table.pk, "purpose": "regular", "qty_500": "2"})
     assert response.status_code == 400
     assert f"{FEES_RULE}: the house&#x27;s revenue at Tacoma Blackjack Room" in response.content.decode()
     client.force_login(people[Role.SHIFT_MANAGER].user)
-    opener = client.post(f"/accounting/tables/{table.pk}/opener/", {"qty_500": "2"})
+    opener = client.post(f"/floor/tables/{table.pk}/opener/", {"qty_500": "2"})
     assert opener.status_code == 400 and FEES_RULE in opener.content.decode()
     assert not Slip.objects.exists() and not TableInventory.objects.exists()
 
@@ -349,9 +349,9 @@ def test_tips_are_checked_at_a_north_dakota_site_as_before(org, chips):
 def test_the_floor_page_of_a_fees_only_site_offers_no_tray_counts_or_slips_and_says_why(client, bj_floor):
     people, table, _day = bj_floor
     client.force_login(people[Role.SHIFT_MANAGER].user)
-    text = client.get("/accounting/floor/").content.decode()
+    text = client.get("/floor/").content.decode()
     assert f'<div class="alert alert-info" id="fees-only">{FEES_RULE}: the house' in text
     tables = text[text.index('id="tables"') :]  # the floor's table actions (the menu is the navigation's)
-    assert f"/accounting/tables/{table.pk}/opener/" not in tables and "/accounting/slips/new/" not in tables
-    assert f"/accounting/tables/{table.pk}/dealer/" in tables  # dealer rotations are still recorded
+    assert f"/floor/tables/{table.pk}/opener/" not in tables and "/floor/slips/new/" not in tables
+    assert f"/floor/tables/{table.pk}/dealer/" in tables  # dealer rotations are still recorded
     assert_own_law(_floor_words(text), "WA-BJ")

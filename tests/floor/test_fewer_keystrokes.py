@@ -251,10 +251,10 @@ def test_the_opener_form_is_prefilled_with_the_last_closer_and_offers_it_in_one_
     client, shift_manager, closed_yesterday, table
 ):
     client.force_login(shift_manager.user)
-    text = page(client.get(f"/accounting/tables/{table.pk}/opener/"))
+    text = page(client.get(f"/floor/tables/{table.pk}/opener/"))
     assert 'id="same-as-last"' in text and "Opener same as the last closer ($2,000.00)" in text
     assert 'name="qty_2500" value="40"' in text and 'name="amount_2500" value="1000.00"' in text
-    response = client.post(f"/accounting/tables/{table.pk}/opener/", {"same_as_last_closer": "on"})
+    response = client.post(f"/floor/tables/{table.pk}/opener/", {"same_as_last_closer": "on"})
     assert response.status_code == 302
     opener = TableInventory.objects.get(kind="opener", gaming_day=closed_yesterday)
     assert (lines(opener), opener.variance_cents) == ({2500: 40, 500: 160, 100: 200}, 0)
@@ -262,15 +262,15 @@ def test_the_opener_form_is_prefilled_with_the_last_closer_and_offers_it_in_one_
 
 def test_the_closer_form_is_not_prefilled_and_offers_no_copy(client, shift_manager, open_table):
     client.force_login(shift_manager.user)
-    text = page(client.get(f"/accounting/tables/{open_table.pk}/closer/"))
+    text = page(client.get(f"/floor/tables/{open_table.pk}/closer/"))
     assert 'id="same-as-last"' not in text
     assert 'name="qty_2500" value=' not in text
 
 
 def test_an_opener_with_no_previous_count_offers_no_copy(client, shift_manager, table, chips, gaming_day):
     client.force_login(shift_manager.user)
-    assert 'id="same-as-last"' not in page(client.get(f"/accounting/tables/{table.pk}/opener/"))
-    response = client.post(f"/accounting/tables/{table.pk}/opener/", {"same_as_last_closer": "on"})
+    assert 'id="same-as-last"' not in page(client.get(f"/floor/tables/{table.pk}/opener/"))
+    response = client.post(f"/floor/tables/{table.pk}/opener/", {"same_as_last_closer": "on"})
     assert response.status_code == 400
     assert "Twenty-one table 1 has no previous closer to copy; count its tray." in page(response)
     assert "same_as_last_closer:" not in page(response)
@@ -279,7 +279,7 @@ def test_an_opener_with_no_previous_count_offers_no_copy(client, shift_manager, 
 def test_the_opener_form_takes_dollar_amounts(client, shift_manager, closed_yesterday, table):
     client.force_login(shift_manager.user)
     data = {"entry": "amounts", "amount_2500": "1,000", "amount_500": "800.00", "amount_100": "$199", "qty_2500": "3"}
-    response = client.post(f"/accounting/tables/{table.pk}/opener/", {**data, "variance_reason": "A $1 chip short"})
+    response = client.post(f"/floor/tables/{table.pk}/opener/", {**data, "variance_reason": "A $1 chip short"})
     assert response.status_code == 302, page(response)
     opener = TableInventory.objects.get(kind="opener", gaming_day=closed_yesterday)
     assert (lines(opener), opener.variance_cents) == ({2500: 40, 500: 160, 100: 199}, -100)
@@ -288,7 +288,7 @@ def test_the_opener_form_takes_dollar_amounts(client, shift_manager, closed_yest
 def test_a_dollar_amount_that_is_no_whole_number_of_chips_is_an_inline_error(client, cast, open_table):
     client.force_login(cast[Role.CASHIER].user)
     data = {"table": open_table.pk, "purpose": "regular", "entry": "amounts", "amount_2500": "30"}
-    response = client.post("/accounting/slips/new/fill/", data)
+    response = client.post("/floor/slips/new/fill/", data)
     assert response.status_code == 400
     text = page(response)
     assert 'id="error-amounts"' in text
@@ -304,31 +304,31 @@ def test_a_credit_and_a_dealer_change_take_dollar_amounts_in_the_browser(client,
     table = dealer_shift.table
     client.force_login(cast[Role.PIT_BOSS].user)
     data = {"table": table.pk, "purpose": "regular", "entry": "amounts", "amount_500": "100", "amount_50": "0"}
-    assert client.post("/accounting/slips/new/credit/", data).status_code == 302
+    assert client.post("/floor/slips/new/credit/", data).status_code == 302
     credit = Slip.objects.get(kind="credit")
     assert ({line.value_cents: line.quantity for line in credit.lines.all()}, credit.total_cents) == ({500: 20}, 10000)
 
     client.force_login(shift_manager.user)
     data = {"dealer": dealer_shift.dealer_id, "entry": "amounts", "amount_2500": "975"}
-    assert client.post(f"/accounting/tables/{table.pk}/dealer/", data).status_code == 302
+    assert client.post(f"/floor/tables/{table.pk}/dealer/", data).status_code == 302
     assert lines(TableInventory.objects.get(kind="change")) == {2500: 39}
 
 
 def test_a_dealer_change_with_blank_dollar_boxes_has_no_count(client, cast, dealer_shift, shift_manager):
     client.force_login(shift_manager.user)
     data = {"dealer": dealer_shift.dealer_id, "entry": "amounts", "amount_2500": ""}
-    assert client.post(f"/accounting/tables/{dealer_shift.table_id}/dealer/", data).status_code == 302
+    assert client.post(f"/floor/tables/{dealer_shift.table_id}/dealer/", data).status_code == 302
     assert not TableInventory.objects.filter(kind="change").exists()
 
 
 def test_the_day_open_form_proposes_the_day_after_the_latest_opened(client, shift_manager, site):
     client.force_login(shift_manager.user)
-    assert f'name="gaming_date" value="{today(site)}"' in page(client.get("/accounting/floor/"))
+    assert f'name="gaming_date" value="{today(site)}"' in page(client.get("/floor/"))
     day = services.open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=today(site) - timedelta(1))
     services.close_gaming_day(acting_user=shift_manager.user, gaming_day=day)
-    text = page(client.get("/accounting/floor/"))
+    text = page(client.get("/floor/"))
     assert f'name="gaming_date" value="{today(site)}"' in text
     services.open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=today(site))
     services.close_gaming_day(acting_user=shift_manager.user, gaming_day=GamingDay.objects.get(gaming_date=today(site)))
     proposed = today(site) + timedelta(days=1)
-    assert f'name="gaming_date" value="{proposed}"' in page(client.get("/accounting/floor/"))
+    assert f'name="gaming_date" value="{proposed}"' in page(client.get("/floor/"))

@@ -204,14 +204,14 @@ TRAY_POST = {"qty_2500": "40", "qty_500": "160", "qty_100": "200"}
 
 def test_the_opener_page_takes_the_time_from_the_paper_in_local_time(now, day, client, shift_manager, table):
     client.force_login(shift_manager.user)
-    response = client.post(f"/accounting/tables/{table.pk}/opener/", {**TRAY_POST, "counted_at": "2026-07-10T19:00"})
+    response = client.post(f"/floor/tables/{table.pk}/opener/", {**TRAY_POST, "counted_at": "2026-07-10T19:00"})
     assert response.status_code == 302
     assert TableInventory.objects.get(table=table).counted_at == datetime(2026, 7, 10, 19, 0, tzinfo=CHICAGO)
 
 
 def test_the_opener_page_shows_the_rule_for_a_time_outside_the_gaming_day(now, day, client, shift_manager, table):
     client.force_login(shift_manager.user)
-    response = client.post(f"/accounting/tables/{table.pk}/opener/", {**TRAY_POST, "counted_at": "2026-07-10T05:30"})
+    response = client.post(f"/floor/tables/{table.pk}/opener/", {**TRAY_POST, "counted_at": "2026-07-10T05:30"})
     assert response.status_code == 400
     assert "ND 99-01.3-02-01" in response.content.decode() and not TableInventory.objects.exists()
 

@@ -94,7 +94,7 @@ def test_a_repaired_outage_lifts_the_limit(table, chips, gaming_day, shift_manag
 
 def test_the_browser_refuses_a_dealer_leaving_with_tips_and_says_why(client, dealer_shift, shift_manager):
     client.force_login(shift_manager.user)
-    response = client.post(f"/accounting/dealer-shifts/{dealer_shift.pk}/end/", {"left_site": "on"}, follow=True)
+    response = client.post(f"/floor/dealer-shifts/{dealer_shift.pk}/end/", {"left_site": "on"}, follow=True)
     assert "ND 99-01.3-08-06(3)" in response.content.decode()
     dealer_shift.refresh_from_db()
     assert dealer_shift.ended_at is None

@@ -16,9 +16,9 @@ def test_a_link_to_a_table_at_ones_other_site_switches_to_that_site(client, cast
     there = TableFactory(site=other_site, number=7)
     client.force_login(shift.user)
     client.post("/switch-site/", {"site": site.pk, "next": "/"})
-    posted = client.post(f"/accounting/tables/{there.pk}/opener/", {})
+    posted = client.post(f"/floor/tables/{there.pk}/opener/", {})
     assert posted.status_code == 404  # a form from another site's page is not taken
-    page = client.get(f"/accounting/tables/{there.pk}/opener/")
+    page = client.get(f"/floor/tables/{there.pk}/opener/")
     assert page.status_code == 200 and f"Switched to {other_site.name}" in page.content.decode()
     assert client.session["current_site_id"] == other_site.pk
 
@@ -26,4 +26,4 @@ def test_a_link_to_a_table_at_ones_other_site_switches_to_that_site(client, cast
 def test_a_table_at_a_site_one_does_not_work_at_is_not_found(client, cast, org):
     elsewhere = TableFactory(site=SiteFactory(organization=org, name="Far Hall"), number=3)
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    assert client.get(f"/accounting/tables/{elsewhere.pk}/opener/").status_code == 404
+    assert client.get(f"/floor/tables/{elsewhere.pk}/opener/").status_code == 404

@@ -17,37 +17,37 @@ def page(response) -> str:
 
 def test_the_shift_manager_opens_the_gaming_day_from_the_floor(client, cast, site):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    assert "No gaming day open" in page(client.get("/accounting/floor/"))
-    response = client.post("/accounting/floor/open-day/", {"gaming_date": today(site)}, follow=True)
+    assert "No gaming day open" in page(client.get("/floor/"))
+    response = client.post("/floor/open-day/", {"gaming_date": today(site)}, follow=True)
     assert GamingDay.objects.get(site=site).gaming_date == today(site)
     assert "open since" in page(response)
 
 
 def test_opening_a_day_twice_shows_the_service_message(client, cast, site, gaming_day):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    response = client.post("/accounting/floor/open-day/", {"gaming_date": today(site)})
+    response = client.post("/floor/open-day/", {"gaming_date": today(site)})
     assert response.status_code == 400
     assert f"House control: the gaming day {today(site)} was already opened at {site}." in page(response)
 
 
 def test_a_dealer_sees_the_floor_without_floor_buttons_and_may_not_open_a_day(client, cast, site, table):
     client.force_login(cast[Role.DEALER].user)
-    text = page(client.get("/accounting/floor/"))
+    text = page(client.get("/floor/"))
     assert 'id="tables"' in text and 'id="open-day-form"' not in text
-    assert client.post("/accounting/floor/open-day/", {"gaming_date": today(site)}).status_code == 403
+    assert client.post("/floor/open-day/", {"gaming_date": today(site)}).status_code == 403
 
 
 def test_table_status_moves_from_not_opened_to_open_to_closed(client, cast, table, chips, gaming_day):
     manager = cast[Role.SHIFT_MANAGER]
     client.force_login(manager.user)
-    assert "not opened" in page(client.get("/accounting/floor/"))
-    response = client.post(f"/accounting/tables/{table.pk}/opener/", TRAY_POST)
+    assert "not opened" in page(client.get("/floor/"))
+    response = client.post(f"/floor/tables/{table.pk}/opener/", TRAY_POST)
     assert response.status_code == 302
     assert TableInventory.objects.get(kind="opener").total_cents == 40 * 2500 + 160 * 500 + 200 * 100
-    text = page(client.get("/accounting/floor/"))
+    text = page(client.get("/floor/"))
     assert ">open<" in text and "$2,000.00" in text
-    assert client.post(f"/accounting/tables/{table.pk}/closer/", {"qty_2500": "30"}).status_code == 302
-    assert ">closed<" in page(client.get("/accounting/floor/"))
+    assert client.post(f"/floor/tables/{table.pk}/closer/", {"qty_2500": "30"}).status_code == 302
+    assert ">closed<" in page(client.get("/floor/"))
 
 
 def test_the_opener_page_shows_the_previous_closer(client, cast, table, chips, gaming_day):
@@ -56,7 +56,7 @@ def test_the_opener_page_shows_the_previous_closer(client, cast, table, chips, g
     services.record_table_inventory(acting_user=manager.user, table=table, kind="closer", chips=TRAY)
     services.close_gaming_day(acting_user=manager.user, gaming_day=gaming_day)
     client.force_login(manager.user)
-    text = page(client.get(f"/accounting/tables/{table.pk}/opener/"))
+    text = page(client.get(f"/floor/tables/{table.pk}/opener/"))
     assert "Previous closer: $2,000.00" in text
     assert 'class="text-end previous-qty" data-qty="40"' in text
 
@@ -80,11 +80,11 @@ def test_an_opener_that_differs_asks_for_the_reason_with_the_service_message(cli
         opened_at=GamingDay.objects.get().opened_at,
         opened_by=manager,
     )
-    response = client.post(f"/accounting/tables/{reopened_day.pk}/opener/", {**TRAY_POST, "qty_100": "199"})
+    response = client.post(f"/floor/tables/{reopened_day.pk}/opener/", {**TRAY_POST, "qty_100": "199"})
     assert response.status_code == 400
     assert "House control: the opener differs from the previous closer; give the reason." in page(response)
     response = client.post(
-        f"/accounting/tables/{reopened_day.pk}/opener/",
+        f"/floor/tables/{reopened_day.pk}/opener/",
         {**TRAY_POST, "qty_100": "199", "variance_reason": "One $1 chip found on the floor"},
     )
     assert response.status_code == 302
@@ -94,7 +94,7 @@ def test_an_opener_that_differs_asks_for_the_reason_with_the_service_message(cli
 
 def test_closing_the_day_with_a_table_still_open_shows_the_service_message(client, cast, open_table, gaming_day):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    response = client.post("/accounting/floor/close-day/")
+    response = client.post("/floor/close-day/")
     assert response.status_code == 400
     assert "House control: table 1 is open (no closer); record the closer of table 1 first" in page(response)
 
@@ -104,13 +104,13 @@ def test_a_dealer_is_seated_with_a_tray_count_and_relieved(client, cast, open_ta
 
     first, second = cast[Role.DEALER], make_person(org, Role.DEALER, site)
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    url = f"/accounting/tables/{open_table.pk}/dealer/"
+    url = f"/floor/tables/{open_table.pk}/dealer/"
     assert client.post(url, {"dealer": first.pk}).status_code == 302
     assert client.post(url, {"dealer": second.pk, **TRAY_POST}).status_code == 302
     shifts = list(DealerShift.objects.order_by("started_at"))
     assert [s.dealer for s in shifts] == [first, second] and shifts[0].ended_at is not None
     assert TableInventory.objects.get(kind="change").dealer_shift == shifts[1]
-    assert client.post(f"/accounting/dealer-shifts/{shifts[1].pk}/end/").status_code == 302
+    assert client.post(f"/floor/dealer-shifts/{shifts[1].pk}/end/").status_code == 302
     shifts[1].refresh_from_db()
     assert shifts[1].ended_at is not None
 
@@ -118,7 +118,7 @@ def test_a_dealer_is_seated_with_a_tray_count_and_relieved(client, cast, open_ta
 def test_seating_someone_who_is_not_a_dealer_shows_the_service_message(client, cast, open_table, site):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     cashier = cast[Role.CASHIER]
-    response = client.post(f"/accounting/tables/{open_table.pk}/dealer/", {"dealer": cashier.pk})
+    response = client.post(f"/floor/tables/{open_table.pk}/dealer/", {"dealer": cashier.pk})
     assert response.status_code == 400
     assert f"{cashier} is not an active dealer or wheel operator at {site}." in page(response)
 
@@ -128,12 +128,12 @@ def test_a_table_of_another_site_is_not_found(client, cast, other_site, gaming_d
 
     elsewhere = TableFactory(site=other_site, number=9)
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    assert client.get(f"/accounting/tables/{elsewhere.pk}/opener/").status_code == 404
-    assert client.get(f"/accounting/tables/{elsewhere.pk}/dealer/").status_code == 404
+    assert client.get(f"/floor/tables/{elsewhere.pk}/opener/").status_code == 404
+    assert client.get(f"/floor/tables/{elsewhere.pk}/dealer/").status_code == 404
 
 
 def test_queues_show_a_table_running_without_an_opener(client, cast, table, chips, gaming_day):
     services.start_dealer_shift(acting_user=cast[Role.SHIFT_MANAGER].user, table=table, dealer=cast[Role.DEALER])
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    assert "<li>Table 1</li>" in page(client.get("/accounting/queues/"))
-    assert "open without opener" in page(client.get("/accounting/floor/"))
+    assert "<li>Table 1</li>" in page(client.get("/floor/queues/"))
+    assert "open without opener" in page(client.get("/floor/"))

@@ -29,9 +29,9 @@ def api_error(client_for, employee, url, data=None) -> str:
 
 def test_a_cashier_prepares_a_fill_from_the_quantity_grid(client, cast, open_table):
     client.force_login(cast[Role.CASHIER].user)
-    response = client.post("/accounting/slips/new/fill/", {**GRID, "table": open_table.pk})
+    response = client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk})
     slip = Slip.objects.get(kind="fill")
-    assert response.status_code == 302 and response["Location"] == f"/accounting/slips/{slip.pk}/"
+    assert response.status_code == 302 and response["Location"] == f"/floor/slips/{slip.pk}/"
     assert slip.total_cents == 20 * 2500 + 20 * 500
     assert sorted(slip.lines.values_list("value_cents", "quantity")) == [(500, 20), (2500, 20)]
 
@@ -39,7 +39,7 @@ def test_a_cashier_prepares_a_fill_from_the_quantity_grid(client, cast, open_tab
 def test_the_fill_form_offers_only_open_tables_and_shows_a_box_per_chip_value(client, cast, open_table, site):
     TableFactory(site=site, number=2)
     client.force_login(cast[Role.CASHIER].user)
-    text = page(client.get("/accounting/slips/new/fill/"))
+    text = page(client.get("/floor/slips/new/fill/"))
     assert "Table 1 \u00b7 Twenty-one" in text and "Table 2" not in text
     for value in (50, 100, 200, 500, 2500, 10000):
         assert f'name="qty_{value}"' in text
@@ -48,7 +48,7 @@ def test_the_fill_form_offers_only_open_tables_and_shows_a_box_per_chip_value(cl
 
 def test_a_fill_without_chips_shows_the_service_message_at_the_grid(client, cast, open_table):
     client.force_login(cast[Role.CASHIER].user)
-    response = client.post("/accounting/slips/new/fill/", {"table": open_table.pk, "purpose": "regular"})
+    response = client.post("/floor/slips/new/fill/", {"table": open_table.pk, "purpose": "regular"})
     assert response.status_code == 400
     assert "ND 99-01.3-08-05(3): give at least one denomination and its quantity." in page(response)
     assert not Slip.objects.exists()
@@ -60,7 +60,7 @@ def test_a_fill_for_a_table_not_opened_shows_the_same_message_as_the_api(
     table = TableFactory(site=site, number=3)
     message = api_error(client_for, cast[Role.CASHIER], "/api/v1/fill-slips/", {"table": table.pk, "chips": FILL})
     client.force_login(cast[Role.CASHIER].user)
-    response = client.post("/accounting/slips/new/fill/", {**GRID, "table": table.pk})
+    response = client.post("/floor/slips/new/fill/", {**GRID, "table": table.pk})
     assert response.status_code == 400
     assert "is not open (no opener, no dealer seated)" in message
     assert message in page(response).replace("&#x27;", "'")
@@ -68,7 +68,7 @@ def test_a_fill_for_a_table_not_opened_shows_the_same_message_as_the_api(
 
 def test_a_negative_quantity_is_refused_by_the_form(client, cast, open_table):
     client.force_login(cast[Role.CASHIER].user)
-    response = client.post("/accounting/slips/new/fill/", {**GRID, "qty_500": "-3", "table": open_table.pk})
+    response = client.post("/floor/slips/new/fill/", {**GRID, "qty_500": "-3", "table": open_table.pk})
     assert response.status_code == 400
     assert "greater than or equal to 0" in page(response)
 
@@ -76,7 +76,7 @@ def test_a_negative_quantity_is_refused_by_the_form(client, cast, open_table):
 @pytest.mark.parametrize("role", [Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM, Role.AUDITOR])
 def test_only_fill_preparers_open_the_fill_form(client, cast, open_table, role):
     client.force_login(cast[role].user)
-    response = client.get("/accounting/slips/new/fill/")
+    response = client.get("/floor/slips/new/fill/")
     assert response.status_code == 403
     assert "ND 99-01.3-08-05(3): only a shift manager, pit boss or chip bank cashier may prepare a fill slip." in page(
         response
@@ -85,7 +85,7 @@ def test_only_fill_preparers_open_the_fill_form(client, cast, open_table, role):
 
 def test_a_dealer_prepares_a_credit(client, cast, open_table, dealer_shift):
     client.force_login(cast[Role.DEALER].user)
-    response = client.post("/accounting/slips/new/credit/", {**GRID, "table": open_table.pk})
+    response = client.post("/floor/slips/new/credit/", {**GRID, "table": open_table.pk})
     assert response.status_code == 302
     assert Slip.objects.get().kind == "credit"
 
@@ -97,7 +97,7 @@ def test_the_preparer_verifying_their_own_slip_sees_the_api_message(client, clie
     other = services.prepare_fill(acting_user=manager.user, table=open_table, chips=FILL, cashier=cashier)
     message = api_error(client_for, manager, f"/api/v1/fill-slips/{other.pk}/verify/")
     client.force_login(manager.user)
-    response = client.post(f"/accounting/slips/{slip.pk}/verify/")
+    response = client.post(f"/floor/slips/{slip.pk}/verify/")
     assert response.status_code == 400
     assert message == "ND 99-01.3-08-05(5): the preparer cannot verify their own slip."
     assert message in page(response)
@@ -105,44 +105,44 @@ def test_the_preparer_verifying_their_own_slip_sees_the_api_message(client, clie
 
 def test_verify_then_receive_through_the_pages(client, cast, fill, dealer_shift):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    assert 'id="verify"' in page(client.get(f"/accounting/slips/{fill.pk}/"))
-    assert client.post(f"/accounting/slips/{fill.pk}/verify/").status_code == 302
+    assert 'id="verify"' in page(client.get(f"/floor/slips/{fill.pk}/"))
+    assert client.post(f"/floor/slips/{fill.pk}/verify/").status_code == 302
     client.force_login(cast[Role.DEALER].user)
-    text = page(client.get(f"/accounting/slips/{fill.pk}/"))
+    text = page(client.get(f"/floor/slips/{fill.pk}/"))
     assert 'id="receive"' in text and 'id="verify"' not in text
-    assert client.post(f"/accounting/slips/{fill.pk}/receive/").status_code == 302
+    assert client.post(f"/floor/slips/{fill.pk}/receive/").status_code == 302
     assert set(fill.steps.values_list("kind", flat=True)) == {"verify", "receive"}
 
 
 def test_buttons_appear_only_for_whoever_may_use_them(client, cast, fill):
     client.force_login(cast[Role.AUDITOR].user)
-    text = page(client.get(f"/accounting/slips/{fill.pk}/"))
+    text = page(client.get(f"/floor/slips/{fill.pk}/"))
     assert 'id="verify"' not in text and 'id="receive"' not in text and 'id="void"' not in text
     assert 'id="print"' in text
 
 
 def test_a_void_without_a_reason_shows_the_service_message(client, cast, fill):
     client.force_login(cast[Role.CASHIER].user)
-    response = client.post(f"/accounting/slips/{fill.pk}/void/", {"reason": "  "})
+    response = client.post(f"/floor/slips/{fill.pk}/void/", {"reason": "  "})
     assert response.status_code == 400
     assert "ND 99-01.3-08-05(2): say why the slip is void." in page(response)
 
 
 def test_the_preparer_voids_and_is_offered_a_new_slip_for_the_same_table(client, cast, fill):
     client.force_login(cast[Role.CASHIER].user)
-    response = client.post(f"/accounting/slips/{fill.pk}/void/", {"reason": "Wrong table"}, follow=True)
+    response = client.post(f"/floor/slips/{fill.pk}/void/", {"reason": "Wrong table"}, follow=True)
     text = page(response)
     assert fill.steps.get().kind == SlipStep.Kind.VOID
     assert "voided" in text and "Wrong table" in text
-    assert f"/accounting/slips/new/fill/?table={fill.table_id}" in text
+    assert f"/floor/slips/new/fill/?table={fill.table_id}" in text
 
 
 @pytest.mark.parametrize("role", [Role.PIT_BOSS, Role.SHIFT_MANAGER])
 def test_nobody_but_the_preparer_voids_and_the_page_says_why(client, cast, fill, role):
     client.force_login(cast[role].user)
-    text = page(client.get(f"/accounting/slips/{fill.pk}/"))
+    text = page(client.get(f"/floor/slips/{fill.pk}/"))
     assert 'id="void"' not in text and "Only its preparer voids a slip (ND 99-01.3-08-05(2))" in text
-    response = client.post(f"/accounting/slips/{fill.pk}/void/", {"reason": "x"})
+    response = client.post(f"/floor/slips/{fill.pk}/void/", {"reason": "x"})
     assert response.status_code == 400
     assert "ND 99-01.3-08-05(2): a voided slip is initialed by its preparer" in page(response)
     assert not fill.steps.exists()
@@ -153,14 +153,14 @@ def test_a_slip_of_a_site_out_of_scope_is_not_found(client, cast, fill, org, oth
 
     elsewhere = make_person(org, Role.SHIFT_MANAGER, other_site)
     client.force_login(elsewhere.user)
-    for url in (f"/accounting/slips/{fill.pk}/", f"/accounting/slips/{fill.pk}/pdf/"):
+    for url in (f"/floor/slips/{fill.pk}/", f"/floor/slips/{fill.pk}/pdf/"):
         assert client.get(url).status_code == 404
-    assert client.post(f"/accounting/slips/{fill.pk}/verify/").status_code == 404
+    assert client.post(f"/floor/slips/{fill.pk}/verify/").status_code == 404
 
 
 def test_print_gives_the_slip_pdf(client, cast, fill):
     client.force_login(cast[Role.CASHIER].user)
-    response = client.get(f"/accounting/slips/{fill.pk}/pdf/")
+    response = client.get(f"/floor/slips/{fill.pk}/pdf/")
     assert response["Content-Type"] == "application/pdf"
     text = " ".join(PdfReader(io.BytesIO(response.content)).pages[0].extract_text().split())
     assert f"FILL SLIP No. {fill.number} ORIGINAL" in text and "COPY" in text
@@ -170,7 +170,7 @@ def test_print_gives_the_slip_pdf(client, cast, fill):
 def test_queues_list_slips_to_verify_and_to_receive(client, cast, fill, credit):
     services.verify_slip(acting_user=cast[Role.SHIFT_MANAGER].user, slip=credit)
     client.force_login(cast[Role.PIT_BOSS].user)
-    text = page(client.get("/accounting/queues/"))
+    text = page(client.get("/floor/queues/"))
     verify_part, receive_part = text.split('id="awaiting-receipt"')
     assert f"Fill slip {fill.number}" in verify_part
     assert f"Credit slip {credit.number}" in receive_part
@@ -182,7 +182,7 @@ def test_the_register_lists_every_number_in_order_with_its_status(client, cast, 
     services.void_slip(acting_user=cashier.user, slip=slips[1], reason="Miscounted")
     client.force_login(cast[Role.AUDITOR].user)
     day = gaming_day.gaming_date
-    text = page(client.get("/accounting/register/", {"start": day, "end": day}))
+    text = page(client.get("/floor/register/", {"start": day, "end": day}))
     fills = text.split('id="series-fill"')[1].split('id="series-credit"')[0]
     positions = [
         fills.index(f'data-number="{n}" data-status="{s}"') for n, s in ((1, "issued"), (2, "voided"), (3, "issued"))
@@ -193,7 +193,7 @@ def test_the_register_lists_every_number_in_order_with_its_status(client, cast, 
 
 def test_the_register_refuses_a_reversed_period_with_the_api_message(client, cast, site):
     client.force_login(cast[Role.AUDITOR].user)
-    response = client.get("/accounting/register/", {"start": "2026-11-10", "end": "2026-11-01"})
+    response = client.get("/floor/register/", {"start": "2026-11-10", "end": "2026-11-01"})
     assert response.status_code == 400
     assert "The end must be on or after the start and within 366 days." in page(response)
 
@@ -201,10 +201,10 @@ def test_the_register_refuses_a_reversed_period_with_the_api_message(client, cas
 def test_the_chips_menu_fits_the_role(client, cast):
     client.force_login(cast[Role.DEALER].user)
     text = page(client.get("/"))
-    assert "/accounting/slips/new/credit/" in text and "/accounting/slips/new/fill/" not in text
+    assert "/floor/slips/new/credit/" in text and "/floor/slips/new/fill/" not in text
     client.force_login(cast[Role.CASHIER].user)
     text = page(client.get("/"))
-    assert "/accounting/slips/new/fill/" in text and "/accounting/floor/" in text
+    assert "/floor/slips/new/fill/" in text and "/floor/" in text
 
 
 def test_the_register_shows_a_slip_book_its_missing_and_unused_numbers(client, cast, open_table, gaming_day, site):
@@ -214,7 +214,7 @@ def test_the_register_shows_a_slip_book_its_missing_and_unused_numbers(client, c
         services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL, number=number)
     client.force_login(cast[Role.AUDITOR].user)
     day = gaming_day.gaming_date
-    fills = page(client.get("/accounting/register/", {"start": day, "end": day})).split('id="series-fill"')[1]
+    fills = page(client.get("/floor/register/", {"start": day, "end": day})).split('id="series-fill"')[1]
     assert "Missing numbers: 502" in fills
     assert "Unused numbers in the books: 504, 505" in fills
     assert "501\u2013505" in fills
@@ -225,7 +225,7 @@ def test_a_site_using_slip_books_asks_for_the_printed_number_with_the_service_me
         acting_user=cast[Role.SHIFT_MANAGER].user, site=site, kind="fill", first_number=1, last_number=50
     )
     client.force_login(cast[Role.CASHIER].user)
-    assert 'name="number"' in page(client.get("/accounting/slips/new/fill/"))
-    response = client.post("/accounting/slips/new/fill/", {**GRID, "table": open_table.pk, "number": "77"})
+    assert 'name="number"' in page(client.get("/floor/slips/new/fill/"))
+    response = client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk, "number": "77"})
     assert response.status_code == 400
     assert "ND 99-01.3-08-05(2): 77 is not in a registered book of fill slips." in page(response)

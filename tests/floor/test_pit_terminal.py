@@ -117,12 +117,12 @@ def test_a_stations_home_is_its_pit_terminal(client, site, cast, fill, dealer_sh
         acting_user=None, site=site, username="pit-a", password="terminal-password-1", name="A"
     )
     client.force_login(station.user)
-    assert client.get("/").url == "/accounting/pit/"
-    page = client.get("/accounting/pit/").content.decode()
+    assert client.get("/").url == "/floor/pit/"
+    page = client.get("/floor/pit/").content.decode()
     assert 'id="pit-data"' in page and 'data-pit-action="prepare"' in page and "pit_terminal.js" in page
     # A person's pit has no terminal: their own login signs.
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    assert 'id="pit-data"' not in client.get("/accounting/pit/").content.decode()
+    assert 'id="pit-data"' not in client.get("/floor/pit/").content.decode()
 
 
 def test_a_slip_received_unverified_is_on_the_daily_report_with_its_reason(

@@ -20,13 +20,13 @@ ORG_WIDE = {Role.GAMING_MANAGER, Role.AUDITOR}
 
 
 def pit_urls(site):
-    return [f"/accounting/sites/{site.pk}/pit/", f"/accounting/sites/{site.pk}/pit/live/"]
+    return [f"/floor/sites/{site.pk}/pit/", f"/floor/sites/{site.pk}/pit/live/"]
 
 
 @pytest.mark.parametrize("role", ALL_ROLES)
 def test_the_pit_of_ones_own_site_is_shown_to_the_roles_that_watch_it(client, cast, site, table, role):
     client.force_login(cast[role].user)
-    for url in [*pit_urls(site), "/accounting/pit/"]:
+    for url in [*pit_urls(site), "/floor/pit/"]:
         response = client.get(url)
         if role in WATCHERS:
             assert response.status_code == 200, url
@@ -69,7 +69,7 @@ def test_a_pit_terminal_watches_its_own_site_only(client, cast, site, other_site
 
 
 def board(client, site):
-    return client.get(f"/accounting/sites/{site.pk}/pit/live/").content.decode()
+    return client.get(f"/floor/sites/{site.pk}/pit/live/").content.decode()
 
 
 def test_the_board_follows_a_fill_from_issued_to_received(client, cast, dealer_shift, shift_manager):
@@ -84,7 +84,7 @@ def test_the_board_follows_a_fill_from_issued_to_received(client, cast, dealer_s
     fill = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=table, chips=FILL)
     page = board(client, site)
     assert "1 to verify" in page and f"Fill slip {fill.number}" in page and "$600.00" in page
-    assert f"/accounting/slips/{fill.pk}/" in page
+    assert f"/floor/slips/{fill.pk}/" in page
 
     services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
     page = board(client, site)
@@ -103,7 +103,7 @@ def test_the_board_shows_each_table_state(client, cast, site, chips, gaming_day,
     services.record_table_inventory(acting_user=shift_manager.user, table=closed, kind="closer", chips=TRAY)
     services.start_dealer_shift(acting_user=shift_manager.user, table=seated, dealer=cast[Role.DEALER])
     client.force_login(shift_manager.user)
-    rows = client.get(f"/accounting/sites/{site.pk}/pit/").context["board"].rows
+    rows = client.get(f"/floor/sites/{site.pk}/pit/").context["board"].rows
     assert [(r.table.number, r.state) for r in rows] == [
         (1, "open"),
         (2, "closed"),
@@ -120,17 +120,17 @@ def test_fill_and_credit_are_offered_only_at_tables_in_play_to_those_who_prepare
     TableFactory(site=site, number=2)
     client.force_login(cast[Role.CASHIER].user)  # prepares fills, not credits (08-05(3))
     page = board(client, site)
-    assert page.count("/accounting/slips/new/fill/") == 1 and "/accounting/slips/new/credit/" not in page
+    assert page.count("/floor/slips/new/fill/") == 1 and "/floor/slips/new/credit/" not in page
     client.force_login(cast[Role.AUDITOR].user)
-    assert "/accounting/slips/new/" not in board(client, site)
+    assert "/floor/slips/new/" not in board(client, site)
     client.force_login(cast[Role.GAMING_MANAGER].user)
-    assert "/accounting/slips/new/" not in board(client, other_site)
+    assert "/floor/slips/new/" not in board(client, other_site)
 
 
 def test_the_page_polls_its_fragment(client, shift_manager, site, table):
     client.force_login(shift_manager.user)
-    page = client.get("/accounting/pit/").content.decode()
-    assert f'hx-get="/accounting/sites/{site.pk}/pit/live/"' in page and 'hx-trigger="every 5s, pit-refresh"' in page
+    page = client.get("/floor/pit/").content.decode()
+    assert f'hx-get="/floor/sites/{site.pk}/pit/live/"' in page and 'hx-trigger="every 5s, pit-refresh"' in page
 
 
 def test_the_board_asks_the_same_number_of_queries_for_more_tables_and_slips(client, cast, dealer_shift):
@@ -161,9 +161,9 @@ def make_dealer(site):
 
 
 def test_a_poll_after_the_session_ended_sends_the_browser_to_the_login_form(client, site):
-    response = client.get(f"/accounting/sites/{site.pk}/pit/live/", headers={"HX-Request": "true"})
+    response = client.get(f"/floor/sites/{site.pk}/pit/live/", headers={"HX-Request": "true"})
     assert response.status_code == 200 and response["HX-Redirect"] == "/login/"
-    assert client.get(f"/accounting/sites/{site.pk}/pit/live/").status_code == 302
+    assert client.get(f"/floor/sites/{site.pk}/pit/live/").status_code == 302
 
 
 @pytest.mark.parametrize("role", ALL_ROLES)
@@ -171,15 +171,15 @@ def test_the_home_page_opens_on_the_pit_for_those_who_watch_it(client, cast, sit
     client.force_login(cast[role].user)
     page = client.get("/").content.decode()
     assert ('id="home-pit"' in page) == (role in WATCHERS)
-    assert ("/accounting/pit/" in page) == (role in WATCHERS)  # the menu's entry
+    assert ("/floor/pit/" in page) == (role in WATCHERS)  # the menu's entry
 
 
 def test_the_queues_refresh_themselves_from_their_fragment(client, cast, fill):
     client.force_login(cast[Role.PIT_BOSS].user)
-    page = client.get("/accounting/queues/").content.decode()
-    assert 'hx-get="/accounting/queues/live/"' in page and 'hx-trigger="every 5s"' in page
-    fragment = client.get("/accounting/queues/live/").content.decode()
-    assert f"/accounting/slips/{fill.pk}/" in fragment and "<html" not in fragment
+    page = client.get("/floor/queues/").content.decode()
+    assert 'hx-get="/floor/queues/live/"' in page and 'hx-trigger="every 5s"' in page
+    fragment = client.get("/floor/queues/live/").content.decode()
+    assert f"/floor/slips/{fill.pk}/" in fragment and "<html" not in fragment
     services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
-    fragment = client.get("/accounting/queues/live/").content.decode()
-    assert 'id="awaiting-receipt"' in fragment and f"/accounting/slips/{fill.pk}/" in fragment
+    fragment = client.get("/floor/queues/live/").content.decode()
+    assert 'id="awaiting-receipt"' in fragment and f"/floor/slips/{fill.pk}/" in fragment

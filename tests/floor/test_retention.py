@@ -109,7 +109,7 @@ def test_no_api_route_deletes_a_record(client_for, cast, fill, dealer_shift):
 
 def test_the_slip_page_shows_its_retention_date(client, cast, fill):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
-    page = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    page = client.get(f"/floor/slips/{fill.pk}/").content.decode()
     assert (
         f'<span id="retention">Retain until {retention_end(fill.gaming_day.gaming_date)} (ND 99-01.3-08-16)</span>'
         in page

@@ -34,8 +34,8 @@ def test_a_station_verifies_and_receives_with_pins_recorded_as_the_pin_holders(
 ):
     pit_boss, dealer = with_pins[Role.PIT_BOSS], with_pins[Role.DEALER]
     client.force_login(station.user)
-    verified = client.post(f"/accounting/slips/{fill.pk}/verify/", _signed(pit_boss))
-    received = client.post(f"/accounting/slips/{fill.pk}/receive/", _signed(dealer))
+    verified = client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss))
+    received = client.post(f"/floor/slips/{fill.pk}/receive/", _signed(dealer))
     assert verified.status_code == 302 and received.status_code == 302, received.content.decode()[-800:]
     verify, receive = SlipStep.objects.get(slip=fill, kind="verify"), SlipStep.objects.get(slip=fill, kind="receive")
     assert (verify.employee, receive.employee) == (pit_boss, dealer)
@@ -48,7 +48,7 @@ def test_a_station_verifies_and_receives_with_pins_recorded_as_the_pin_holders(
 def test_a_wrong_pin_is_refused_counted_and_recorded(client, station, with_pins, fill):
     pit_boss = with_pins[Role.PIT_BOSS]
     client.force_login(station.user)
-    response = client.post(f"/accounting/slips/{fill.pk}/verify/", _signed(pit_boss, "000001"))
+    response = client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss, "000001"))
     assert response.status_code == 403
     assert "that badge and PIN do not match" in response.content.decode()
     assert SigningPin.objects.get(employee=pit_boss).failed_attempts == 1
@@ -60,22 +60,22 @@ def test_a_pin_locks_after_the_password_limit_even_for_the_right_pin(client, sta
     pit_boss = with_pins[Role.PIT_BOSS]
     client.force_login(station.user)
     for _ in range(pins.PIN_FAILURE_LIMIT):
-        client.post(f"/accounting/slips/{fill.pk}/verify/", _signed(pit_boss, "000001"))
-    response = client.post(f"/accounting/slips/{fill.pk}/verify/", _signed(pit_boss))
+        client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss, "000001"))
+    response = client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss))
     assert response.status_code == 403
     assert f"locked after {pins.PIN_FAILURE_LIMIT} wrong entries" in response.content.decode()
     assert AuditEvent.objects.filter(action="signing_pin.locked_out").count() == 1
     assert not SlipStep.objects.filter(slip=fill).exists()
     # A gaming manager resets it; the holder signs again.
     pins.set_pin(acting_user=with_pins[Role.GAMING_MANAGER].user, employee=pit_boss, pin="771204")
-    assert client.post(f"/accounting/slips/{fill.pk}/verify/", _signed(pit_boss, "771204")).status_code == 302
+    assert client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss, "771204")).status_code == 302
 
 
 def test_a_station_alone_signs_nothing(client, station, with_pins, fill):
     client.force_login(station.user)
-    page = client.get(f"/accounting/slips/{fill.pk}/")
+    page = client.get(f"/floor/slips/{fill.pk}/")
     assert page.status_code == 200 and 'id="pin-form"' in page.content.decode()
-    response = client.post(f"/accounting/slips/{fill.pk}/verify/", {})
+    response = client.post(f"/floor/slips/{fill.pk}/verify/", {})
     assert response.status_code == 403
     assert "a station signs nothing itself" in response.content.decode()
     assert not SlipStep.objects.filter(slip=fill).exists()
@@ -83,7 +83,7 @@ def test_a_station_alone_signs_nothing(client, station, with_pins, fill):
 
 def test_a_pin_holder_without_the_role_is_refused_with_the_rule(client, station, with_pins, fill):
     client.force_login(station.user)
-    response = client.post(f"/accounting/slips/{fill.pk}/verify/", _signed(with_pins[Role.COUNT_TEAM]))
+    response = client.post(f"/floor/slips/{fill.pk}/verify/", _signed(with_pins[Role.COUNT_TEAM]))
     assert response.status_code == 403
     assert "ND 99-01.3-08-05(5): only" in response.content.decode()
     assert not SlipStep.objects.filter(slip=fill).exists()
@@ -95,7 +95,7 @@ def test_the_preparer_signing_with_their_pin_may_not_verify_their_own_slip(clien
         acting_user=pit_boss.user, table=open_table, chips=FILL, cashier=with_pins[Role.CASHIER]
     )
     client.force_login(station.user)
-    response = client.post(f"/accounting/slips/{fill.pk}/verify/", _signed(pit_boss))
+    response = client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss))
     body = response.content.decode()
     assert response.status_code == 400
     assert "ND 99-01.3-08-05(5): the preparer cannot verify their own slip." in body
@@ -105,9 +105,9 @@ def test_the_preparer_signing_with_their_pin_may_not_verify_their_own_slip(clien
 def test_a_station_prepares_a_fill_with_the_cashiers_pin(client, station, with_pins, open_table):
     cashier = with_pins[Role.CASHIER]
     client.force_login(station.user)
-    assert 'id="preparer-pin"' in client.get("/accounting/slips/new/fill/").content.decode()
+    assert 'id="preparer-pin"' in client.get("/floor/slips/new/fill/").content.decode()
     grid = {"qty_2500": "20", "qty_500": "20", "purpose": "regular", "table": open_table.pk}
-    response = client.post("/accounting/slips/new/fill/", {**grid, **_signed(cashier)})
+    response = client.post("/floor/slips/new/fill/", {**grid, **_signed(cashier)})
     slip = Slip.objects.get(kind="fill")
     assert response.status_code == 302 and slip.prepared_by == cashier
     assert AuditEvent.objects.get(action="fill_slip.prepared").actor_id == cashier.user_id
@@ -115,11 +115,11 @@ def test_a_station_prepares_a_fill_with_the_cashiers_pin(client, station, with_p
 
 def test_the_one_login_per_person_way_still_works_and_the_preparer_is_not_offered_verify(client, cast, fill):
     client.force_login(cast[Role.CASHIER].user)
-    body = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    body = client.get(f"/floor/slips/{fill.pk}/").content.decode()
     assert 'id="verify"' not in body and 'id="pin-form"' not in body
     client.force_login(cast[Role.PIT_BOSS].user)
-    assert 'id="verify"' in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
-    assert client.post(f"/accounting/slips/{fill.pk}/verify/").status_code == 302
+    assert 'id="verify"' in client.get(f"/floor/slips/{fill.pk}/").content.decode()
+    assert client.post(f"/floor/slips/{fill.pk}/verify/").status_code == 302
 
 
 def test_receive_is_offered_only_to_the_dealer_on_shift_at_the_table(client, org, site, cast, fill, dealer_shift):
@@ -127,12 +127,12 @@ def test_receive_is_offered_only_to_the_dealer_on_shift_at_the_table(client, org
 
     pins.set_pin(acting_user=cast[Role.PIT_BOSS].user, employee=cast[Role.PIT_BOSS], pin=PIN)
     client.force_login(cast[Role.PIT_BOSS].user)
-    client.post(f"/accounting/slips/{fill.pk}/verify/")
+    client.post(f"/floor/slips/{fill.pk}/verify/")
     other_dealer = make_person(org, Role.DEALER, site)
     client.force_login(other_dealer.user)
-    assert 'id="receive"' not in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert 'id="receive"' not in client.get(f"/floor/slips/{fill.pk}/").content.decode()
     client.force_login(cast[Role.DEALER].user)
-    assert 'id="receive"' in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert 'id="receive"' in client.get(f"/floor/slips/{fill.pk}/").content.decode()
 
 
 # --- The API ---------------------------------------------------------------------------------

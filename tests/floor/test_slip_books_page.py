@@ -1,4 +1,4 @@
-"""The slip books page (/accounting/slip-books/): register a book of pre-printed slips in the
+"""The slip books page (/floor/slip-books/): register a book of pre-printed slips in the
 browser with the API's service and messages (ND 99-01.3-08-05(2)), list the site's books with
 how far each is used; only who may register a book opens it."""
 
@@ -13,7 +13,7 @@ from tests.page_support import as_user, assert_opens_only_for, page
 
 from .conftest import FILL
 
-URL = "/accounting/slip-books/"
+URL = "/floor/slip-books/"
 
 
 @pytest.mark.parametrize("role", ALL_ROLES)

@@ -295,37 +295,37 @@ def test_a_pit_boss_names_the_cashier_on_the_fill_page_and_the_slip_shows_each_c
     client, open_table, dealer_shift, cast
 ):
     client.force_login(cast[Role.PIT_BOSS].user)
-    form = client.get("/accounting/slips/new/fill/").content.decode()
+    form = client.get("/floor/slips/new/fill/").content.decode()
     assert 'id="id_cashier"' in form and cast[Role.CASHIER].initials in form
-    refused = client.post("/accounting/slips/new/fill/", {**GRID, "table": open_table.pk})
+    refused = client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk})
     assert refused.status_code == 400 and "ND 99-01.3-08-05(3)(c)" in refused.content.decode()
     response = client.post(
-        "/accounting/slips/new/fill/", {**GRID, "table": open_table.pk, "cashier": cast[Role.CASHIER].pk}
+        "/floor/slips/new/fill/", {**GRID, "table": open_table.pk, "cashier": cast[Role.CASHIER].pk}
     )
     slip = Slip.objects.get()
     assert response.status_code == 302 and (slip.signed_by, slip.signed_as) == (cast[Role.CASHIER], "cashier")
-    text = client.get(f"/accounting/slips/{slip.pk}/").content.decode()
+    text = client.get(f"/floor/slips/{slip.pk}/").content.decode()
     assert "(Pit boss)" in text and 'id="slip-initials"' in text and "(Chip bank cashier)" in text
 
 
 def test_the_credit_page_has_no_cashier_field(client, dealer_shift, cast):
     client.force_login(cast[Role.DEALER].user)
-    assert 'id="id_cashier"' not in client.get("/accounting/slips/new/credit/").content.decode()
+    assert 'id="id_cashier"' not in client.get("/floor/slips/new/credit/").content.decode()
 
 
 def test_the_slip_page_offers_receipt_of_an_issued_slip_only_when_nobody_can_verify(
     client, fill, dealer_shift, cast, shift_manager, site
 ):
     client.force_login(cast[Role.DEALER].user)
-    assert 'id="receive"' not in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert 'id="receive"' not in client.get(f"/floor/slips/{fill.pk}/").content.decode()
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
-    assert 'id="receive"' in client.get(f"/accounting/slips/{fill.pk}/").content.decode()
-    refused = client.post(f"/accounting/slips/{fill.pk}/receive/")
+    assert 'id="receive"' in client.get(f"/floor/slips/{fill.pk}/").content.decode()
+    refused = client.post(f"/floor/slips/{fill.pk}/receive/")
     assert refused.status_code == 400 and "receiving unverified is an exception: say why" in refused.content.decode()
     reason = {"unverified_reason": "The pit boss was at the cage."}
-    assert client.post(f"/accounting/slips/{fill.pk}/receive/", reason).status_code == 302
-    text = client.get(f"/accounting/slips/{fill.pk}/").content.decode()
+    assert client.post(f"/floor/slips/{fill.pk}/receive/", reason).status_code == 302
+    text = client.get(f"/floor/slips/{fill.pk}/").content.decode()
     assert 'id="receipt-note"' in text and "ND 99-01.3-08-05(5)" in text
     assert "Reason: The pit boss was at the cage." in text
 

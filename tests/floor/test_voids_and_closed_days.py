@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 
 from accounting import services as books
 from accounting import summaries
-from accounting.api_figures import daily_json
+from accounting.frozen import daily as daily_json
 from accounting.models import BooksClose
 from cage import services as cage
 from cardroom.models import Role

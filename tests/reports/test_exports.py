@@ -15,8 +15,9 @@ from cardroom.models import Site
 from compliance import services as compliance
 from core.periods import Quarter
 from reports import exports
+from reports.catalogue import load_kinds
 from reports.columns import CellType, Column
-from reports.registry import ReportContext, load_kinds
+from reports.registry import ReportContext
 from tests.api.demo import load_short_demo
 from tests.compliance.test_alerts import finding
 from tests.factories import SiteFactory, TableFactory

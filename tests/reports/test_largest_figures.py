@@ -127,7 +127,7 @@ def test_the_count_sheet_and_the_slip_print_iso_dates_the_chain_head_and_who_pre
     assert gm.name not in text.split("Prepared by")[1].split("Reviewed by")[0]  # the downloader: in the footer only
 
     slip = Slip.objects.filter(steps__kind="receive").select_related("site", "gaming_day").first()
-    pdf = client.get(reverse("accounting_slip_pdf", args=[slip.pk])).content
+    pdf = client.get(reverse("floor:slip_pdf", args=[slip.pk])).content
     text = check_pdf("slip", pdf, landscape=False, signoff=False, licence=slip.site.organization.licence_number)
     assert f"Gaming day {slip.gaming_day.gaming_date:%Y-%m-%d}" in text
     assert "Audit chain head at generation:" in text and "/20" not in text  # no US-style dates

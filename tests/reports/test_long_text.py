@@ -18,7 +18,8 @@ from core import limits
 from core.pdf import MAX_CELL_CHARACTERS, Provenance, ReportDocument, TitleBlock, clip_text, data_digest
 from core.periods import Quarter
 from floor.models import Slip, SlipStep
-from reports.registry import ReportContext, load_kinds
+from reports.catalogue import load_kinds
+from reports.registry import ReportContext
 from surveillance import services as surveillance
 from surveillance.models import ReviewLogEntry
 from tests.api.demo import load_short_demo
@@ -127,6 +128,6 @@ def test_a_10240_character_void_reason_and_review_note_leave_the_reports_generat
         csv_text = api.get(f"/api/v1/reports/{run.json()['id']}/download/", {"format": "csv"}).content.decode()
         assert reason in csv_text
     client.force_login(gm.user)
-    slip_form = client.get(reverse("accounting_slip_pdf", args=[slip.pk]))
+    slip_form = client.get(reverse("floor:slip_pdf", args=[slip.pk]))
     assert slip_form.status_code == 200 and "[cut:" in " ".join(text_of(slip_form.content).split())
     assert limits.MAX_TEXT_LENGTH < LONG  # the API refuses such text today; older rows may hold it

@@ -25,10 +25,11 @@ from counts.models import CountSession
 from counts.pdf import build_count_sheet, render_count_sheet
 from floor.models import Slip
 from floor.pdf_slips import build_slip_document, render_slip_pdf
+from reports.catalogue import load_kinds
+from reports.generation import render_run
 from reports.kinds import chip_inventory, dealer_shifts
 from reports.models import ReportRun
-from reports.registry import ReportContext, load_kinds
-from reports.services import render_run
+from reports.registry import ReportContext
 from tests.api.demo import load_short_demo
 
 pytestmark = pytest.mark.django_db

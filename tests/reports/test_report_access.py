@@ -5,8 +5,8 @@ figures API of the same figures."""
 import pytest
 
 from cardroom.models import Role
+from reports.catalogue import load_kinds
 from reports.models import ReportRun
-from reports.registry import load_kinds
 from reports.services import generate_report, request_report
 from tests.conftest import ALL_ROLES
 from tests.factories import TableFactory, make_person

@@ -7,8 +7,9 @@ from openpyxl import load_workbook
 
 from cardroom.models import Role
 from compliance import services as compliance
+from reports.generation import render_run
 from reports.models import ReportFile, ReportRun
-from reports.services import generate_report, render_run
+from reports.services import generate_report
 from tests.compliance.test_alerts import finding
 from tests.factories import TableFactory, make_person
 

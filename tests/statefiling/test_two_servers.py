@@ -22,7 +22,7 @@ from tests.reports.test_kind_daily import download, run_report
 
 from .registry_server import RegistryServer
 
-# Every test files the quarter played by tests/accounting/test_quarter_filing.py's fixture.
+# Every test files the quarter played by tests/floor/test_quarter_filing.py's fixture.
 pytestmark = pytest.mark.usefixtures("quarter_played")
 
 
@@ -78,7 +78,7 @@ def test_a_filed_quarter_is_received_by_the_registry_and_the_receipt_kept_on_bot
     assert len(registry_receipts(linked)) == 1
 
     client.force_login(manager.user)
-    page = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     assert f"receipt {receipt.receipt_number}" in page
     api = client_for(manager)
     pdf = download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q3"))

@@ -116,13 +116,13 @@ def test_a_fee_on_a_day_whose_books_are_closed_is_refused(cast, site, two_nights
 def test_the_figures_pages_show_the_tournament_lines_as_the_api_does(client, auditor_api, cast, site, two_nights):
     client.force_login(cast[Role.AUDITOR].user)
     day = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={NEXT}").json()["tournaments"]
-    html = client.get(f"/figures/daily/?site={site.pk}&date={NEXT}").content.decode()
+    html = client.get(f"/dashboard/daily/?site={site.pk}&date={NEXT}").content.decode()
     assert f'id="tournament-gp">{format_money(day["gross_proceeds_cents"])}<' in html
     assert f'id="tournament-agp">{format_money(day["agp_cents"])}<' in html
-    html = client.get(f"/figures/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    html = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     assert f'id="tournament-agp">{format_money(10501)}<' in html
     assert (
-        'id="tournament-figures"' not in client.get(f"/figures/daily/?site={site.pk}&date=2026-08-16").content.decode()
+        'id="tournament-figures"' not in client.get(f"/dashboard/daily/?site={site.pk}&date=2026-08-16").content.decode()
     )
 
 

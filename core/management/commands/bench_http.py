@@ -37,7 +37,7 @@ from django.test import Client
 from benchmarks import floors
 from core.management.base import DatabaseCommand
 
-PAGES = (("dashboard", "/figures/dashboard/"), ("daily", "/figures/daily/"), ("slips", "/accounting/queues/"))
+PAGES = (("dashboard", "/dashboard/"), ("daily", "/dashboard/daily/"), ("slips", "/floor/queues/"))
 FLOOR = ("floor", "/signed-in/")  # the session and the user lookup only
 P95_TARGET = 3  # each page's p95 within 3x of the floor's (issue 37)
 THROUGHPUT_TARGET = 1 / 3  # each page's requests/s at least a third of the floor's

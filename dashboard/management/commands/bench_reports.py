@@ -19,13 +19,14 @@ from django.db import connection, transaction
 from reportlab.lib.pagesizes import letter
 from reportlab.platypus import LongTable, SimpleDocTemplate, TableStyle
 
-from accounting import dealer_hold, summaries
+from accounting import published
 from benchmarks import db, floors
 from benchmarks.data import build
 from core.management.base import DatabaseCommand
 from core.pdf import FONT, Provenance, ReportDocument, TitleBlock, data_digest
 from core.periods import Quarter
-from reports.registry import ReportContext, load_kinds
+from reports.catalogue import load_kinds
+from reports.registry import ReportContext
 
 TARGET = 2.0
 
@@ -114,8 +115,8 @@ class Command(DatabaseCommand):
         site, q = busy.site, busy.quarter
         db.analyze()
         self.stdout.write(f"tables analysed; {db.COLD_NOTE}")
-        work_q = lambda: summaries.quarter_summary(site, q)  # noqa: E731
-        work_d = lambda: dealer_hold.dealer_summaries([site.pk], q.start, q.end)  # noqa: E731
+        work_q = lambda: published.quarter_summary(site, q)  # noqa: E731
+        work_d = lambda: published.live_dealer_summaries([site.pk], q.start, q.end)  # noqa: E731
         sent_q, _ = db.statements(work_q)
         sent_d, _ = db.statements(work_d)
         summary_t, floor_q, summary = db.paired(work_q, lambda: db.replay(sent_q), self.repeat)

@@ -15,9 +15,9 @@ from cardroom.models import Site
 from core import limits
 from core.management.base import DatabaseCommand
 from reports import services
+from reports.catalogue import load_kinds
 from reports.exports import export_csv, export_xlsx
 from reports.models import ReportRun
-from reports.registry import load_kinds
 
 FORMATS = ("pdf", "csv", "xlsx")
 

@@ -1,0 +1,214 @@
+"""The frozen figures format: the JSON a closed day (`BooksClose.figures`) and a filed quarter
+(`QuarterFiling.figures`) keep, and the SHA-256 of it they keep beside it (ND 99-01.3-08-16(1)(g):
+closed and filed figures never change).
+
+This is a legal record, not an API representation. The figures API starts from these
+documents and may show figures differently (add, rename or drop fields) without touching a
+digest; closing the books, filing a quarter and checking closed or filed books against the
+figures now (`accounting.books`) use only this module.
+
+Versioning. `FORMAT_VERSION` is the format written now. Version 1 documents carry no version
+key (every snapshot written before this module was version 1, and their digests must still
+verify). A change to what is frozen (a field added, renamed or computed differently) is a new
+version: its documents carry `"format_version": N`, `version_of` reads it, and the old
+version's functions stay here so that old snapshots are still compared in their own format.
+Changing a version-1 function below changes the digest of every new snapshot and the
+comparison of every old one: tests/accounting/test_frozen_format.py pins a digest.
+"""
+
+import hashlib
+import json
+from datetime import date
+
+from .figures import Custody, ratio_string
+
+FORMAT_VERSION = 1
+VERSION_KEY = "format_version"  # absent in version 1
+
+TAX_LABEL = (
+    "ND gaming tax on the AGP recorded here (N.D.C.C. 53-06.1-12): the North Dakota sites' twenty-one and "
+    "paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with the other "
+    "games' AGP recorded the tax here is its pro-rata share of the tax on the total."
+)
+
+
+# --- Digest -------------------------------------------------------------------------------------
+
+
+def digest(figures: dict) -> str:
+    """SHA-256 of the figures as canonical JSON (sorted keys, no spaces)."""
+    return hashlib.sha256(json.dumps(figures, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def verifies(figures: dict, sha256: str) -> bool:
+    """Do stored figures still hash to the digest stored beside them (any version)?"""
+    return digest(figures) == sha256
+
+
+def version_of(figures: dict) -> int:
+    return int(figures.get(VERSION_KEY, 1))
+
+
+# --- Version 1 ----------------------------------------------------------------------------------
+
+
+def custody(c: Custody) -> dict:
+    return {
+        "drop_cents": c.drop_cents,
+        "fills_cents": c.fills_cents,
+        "credits_cents": c.credits_cents,
+        "opener_cents": c.opener_cents,
+        "closer_cents": c.closer_cents,
+        "gross_proceeds_cents": c.gross_proceeds_cents,
+        "prizes_cents": c.prizes_cents,
+        "agp_cents": c.agp_cents,
+        "hold_ratio": ratio_string(c.hold_ratio),
+    }
+
+
+def adjustment(a) -> dict:
+    """An `accounting.summaries.AdjustmentLine`."""
+    return {
+        "id": a.adjustment_id,
+        "corrected_date": str(a.corrected_date),
+        "recorded_on": str(a.recorded_on),
+        "table_number": a.table_number,
+        "field": a.field,
+        "amount_cents": a.amount_cents,
+        "reason": a.reason,
+        "recorded_by_initials": a.recorded_by_initials,
+        "approved_by_initials": a.approved_by_initials,
+        "recorded_at": a.recorded_at.isoformat(),
+    }
+
+
+def tournaments(t) -> dict:
+    """{"tournaments": {...}} when there was tournament play, else {} (so the figures of books
+    closed before tournaments were recorded compare equal)."""
+    if t.is_empty:
+        return {}
+    return {
+        "tournaments": {
+            "entries": t.entries,
+            "entry_fees_cents": t.entry_fees_cents,
+            "rebuys_cents": t.rebuys_cents,
+            "add_ons_cents": t.add_ons_cents,
+            "gross_proceeds_cents": t.gross_proceeds_cents,
+            "cash_prizes_cents": t.cash_prizes_cents,
+            "merchandise_prizes_cents": t.merchandise_prizes_cents,
+            "prizes_cents": t.prizes_cents,
+            "agp_cents": t.agp_cents,
+        }
+    }
+
+
+def daily(s) -> dict:
+    """A day's figures (an `accounting.summaries.DailySummary`) as the books closed on it keep them."""
+    cash = s.cash
+    return {
+        **tournaments(s.tournaments),
+        "site": s.site_id,
+        "gaming_date": str(s.gaming_date),
+        "gaming_day_closed": s.gaming_day_closed,
+        "books_closed": s.books_closed,
+        "adjustments_recorded": [adjustment(a) for a in s.adjustments_recorded],
+        "adjustments_to_this_day": [adjustment(a) for a in s.adjustments_to_this_day],
+        "tables": [
+            {
+                "table_number": t.table_number,
+                "game": t.game,
+                "counted": t.counted,
+                "complete": t.complete,
+                **custody(t.custody),
+            }
+            for t in s.tables
+        ],
+        "total": custody(s.total),
+        "twenty_one": custody(s.twenty_one),
+        "paddlewheel": custody(s.paddlewheel),
+        "cash": {
+            "cash_profit_cents": cash.cash_profit_cents,
+            "long_short_cents": cash.long_short_cents,
+            "chips_outside_change_cents": cash.chips_outside_change_cents,
+            "unexplained_cents": cash.unexplained_cents,
+            "deposit_expected_cents": cash.deposit_expected_cents,
+            "deposit_recorded_cents": cash.deposit_recorded_cents,
+            "deposited_on": str(cash.deposited_on) if cash.deposited_on else None,
+            "deposit_verified": cash.deposit_verified,
+            "deposit_due": str(cash.deposit_due),
+        },
+    }
+
+
+def quarter(summary, books_sha256: dict[tuple[int, date], str | None]) -> dict:
+    """The site's quarter (SFN 50901) as a filing freezes it (an `accounting.summaries.QuarterSummary`):
+    a row per gaming day with the digest of the books closed on it (`books_sha256`, keyed by
+    (site id, gaming date); a day without closed books has none)."""
+    return {
+        **tournaments(summary.tournaments),  # only when there was play: earlier filings compare equal
+        "site": summary.site_id,
+        "quarter": str(summary.quarter),
+        "total": custody(summary.total),
+        "twenty_one": custody(summary.twenty_one),
+        "paddlewheel": custody(summary.paddlewheel),
+        "cash_profit_cents": summary.cash_profit_cents,
+        "long_short_cents": summary.long_short_cents,
+        "days_without_bank_count": summary.days_without_bank_count,
+        "days": [
+            {
+                "gaming_date": str(d.gaming_date),
+                "gross_proceeds_cents": d.total.gross_proceeds_cents,
+                "prizes_cents": d.total.prizes_cents,
+                "agp_cents": d.total.agp_cents,
+                "hold_ratio": ratio_string(d.total.hold_ratio),
+                "cash_profit_cents": d.cash.cash_profit_cents,
+                "long_short_cents": d.cash.long_short_cents,
+                "books_sha256": books_sha256.get((d.site_id, d.gaming_date)),
+            }
+            for d in summary.days
+        ],
+    }
+
+
+def tax(t) -> dict:
+    """The organization's gaming tax (an `accounting.summaries.TaxFigures`) as a filing freezes it."""
+    return {
+        "organization": t.organization_id,
+        "quarter": str(t.quarter),
+        "agp_cents": t.agp_cents,
+        "tax_cents": t.tax_cents,
+        "tax_label": TAX_LABEL,
+        "other_games_agp_cents": t.other_games_agp_cents,
+        "organization_agp_cents": t.organization_agp_cents,
+        "organization_tax_cents": t.organization_tax_cents,
+        "other_jurisdiction_sites": list(t.other_sites),
+        "sites": [
+            {
+                "site": name,
+                "gross_proceeds_cents": gp,
+                "prizes_cents": prizes,
+                "agp_cents": agp,
+                "cash_profit_cents": profit,
+            }
+            for name, gp, prizes, agp, profit in t.sites
+        ],
+        "brackets": [
+            {
+                "from_cents": b.lower_cents,
+                "rate": str(b.rate),
+                "base_cents": b.base_cents,
+                "effective_from": str(b.effective_from),
+                "citation": b.citation,
+            }
+            for b in t.brackets
+        ],
+    }
+
+
+def filed_quarter(summary, books_sha256, tax_figures=None, filed_sites=()) -> dict:
+    """What a filing freezes: `summary` (the site's quarter) and, where the pack taxes the
+    quarter, `tax` (the organization's tax as it stands, with the sites filed)."""
+    figures = {"summary": quarter(summary, books_sha256)}
+    if tax_figures is not None:
+        figures["tax"] = {**tax(tax_figures), "filed_sites": list(filed_sites)}
+    return figures

@@ -1,0 +1,147 @@
+"""The books, read: the one module other apps read accounting through (reports, dashboard,
+compliance, the demo loaders). Writes go through `accounting.services`; a rule's key and
+citation through `accounting.rules`. Nothing else of accounting is imported from outside it
+(tests/core/test_published_reads.py).
+
+What is here, by question:
+- a site's days and quarters: `daily_summary`, `daily_summaries`, `quarter_summary`,
+  `organization_quarter`, `quarter_game_totals` (the quarter's per-game totals summed by the
+  database), `table_days` (live) and `snapshot_table_days` / `table_days_and_shifts` /
+  `shift_figures` (closed days from their snapshots, `accounting.day_figures`);
+- the games beside their low-hold thresholds: `summary_game_lines`, `hold_schedule`,
+  `below_word`, `bank_allocation`; a compliance app supplies the thresholds with
+  `register_hold_thresholds` (rows of `HoldThreshold`);
+- closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
+  `filed_beside_now`, `tax_return`, `closed_books_of`;
+- dealers' percent-of-hold: `dealer_summaries`, `summarize_dealers`, `live_shift_figures`;
+- the pack's own figures: `pack_figures`; the other games' AGP: `other_games_agp`,
+  `other_games_history`;
+- the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
+  `ratio_string`) and the adjustment fields (`ADJUSTMENT_FIELDS`).
+"""
+
+from datetime import date
+
+from cardroom.models import Site
+from packs import get_pack
+
+from . import rules
+from .amendments import register_amendment_flag
+from .books import (
+    Amendment,
+    BooksCheck,
+    QuarterBooks,
+    TaxReturn,
+    day_checks,
+    filed_beside_now,
+    filings,
+    quarter_books,
+    tax_return,
+)
+from .day_figures import dealer_summaries, shift_figures, site_versions, table_days_and_shifts
+from .day_figures import table_days as snapshot_table_days
+from .dealer_hold import DealerSummary, HoldBesideSite, ShiftFigures, summarize_dealers
+from .dealer_hold import dealer_summaries as live_dealer_summaries
+from .dealer_hold import shift_figures as live_shift_figures
+from .figures import ZERO, Custody, ratio_string
+from .frozen import TAX_LABEL
+from .games import (
+    GameLine,
+    HoldThreshold,
+    Schedule,
+    bank_allocation,
+    below_word,
+    hold_schedule,
+    register_hold_thresholds,
+    summary_game_lines,
+)
+from .models import Adjustment, BooksClose
+from .pack_figures import pack_figures
+from .queries import books_closed, other_games_agp, other_games_history
+from .summaries import (
+    DailySummary,
+    QuarterSummary,
+    TaxFigures,
+    adjustment_custody,
+    daily_summaries,
+    daily_summary,
+    organization_quarter,
+    quarter_game_totals,
+    quarter_summaries,
+    quarter_summary,
+)
+from .table_days import TableDay, table_days
+
+ADJUSTMENT_FIELDS = Adjustment.Field.choices
+
+
+def tax_label(tax: TaxFigures) -> str:
+    """What the tax is, in the words of the pack that levies it (North Dakota: "ND gaming tax ...
+    (N.D.C.C. 53-06.1-12): the North Dakota sites' ...")."""
+    pack = get_pack(tax.pack_code)
+    return (
+        f"{pack.code} gaming tax on the AGP recorded here ({rules.GAMING_TAX.at(pack)}): the {pack.name} sites' "
+        "twenty-one and paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with "
+        "the other games' AGP recorded the tax here is its pro-rata share of the tax on the total."
+    )
+
+
+def closed_books_of(site: Site, gaming_date: date) -> BooksClose | None:
+    """The books closed on the site's gaming day, or None while they are open."""
+    return BooksClose.objects.filter(site=site, gaming_date=gaming_date).first()
+
+
+__all__ = [
+    "adjustment_custody",
+    "tax_label",
+    "ADJUSTMENT_FIELDS",
+    "register_amendment_flag",
+    "Amendment",
+    "BooksCheck",
+    "Custody",
+    "DailySummary",
+    "DealerSummary",
+    "GameLine",
+    "HoldBesideSite",
+    "HoldThreshold",
+    "QuarterBooks",
+    "QuarterSummary",
+    "Schedule",
+    "ShiftFigures",
+    "TAX_LABEL",
+    "TableDay",
+    "TaxFigures",
+    "TaxReturn",
+    "ZERO",
+    "bank_allocation",
+    "below_word",
+    "books_closed",
+    "closed_books_of",
+    "daily_summaries",
+    "daily_summary",
+    "day_checks",
+    "dealer_summaries",
+    "filed_beside_now",
+    "filings",
+    "hold_schedule",
+    "live_dealer_summaries",
+    "live_shift_figures",
+    "organization_quarter",
+    "other_games_agp",
+    "other_games_history",
+    "pack_figures",
+    "quarter_books",
+    "quarter_game_totals",
+    "quarter_summaries",
+    "quarter_summary",
+    "ratio_string",
+    "register_hold_thresholds",
+    "shift_figures",
+    "site_versions",
+    "snapshot_table_days",
+    "summarize_dealers",
+    "summary_game_lines",
+    "table_days",
+    "table_days_and_shifts",
+    "tax_return",
+]
