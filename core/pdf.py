@@ -596,7 +596,13 @@ class WithTail(Flowable):
         pieces = self.body.split(available_width, available_height - sum(self._tail_heights))
         if len(pieces) >= 2:  # the body's end goes on with the tail
             return [*pieces[:-1], WithTail(pieces[-1], self.tail)]
-        if self.moved or self._body_height > available_height:  # no page holds both: as they come
+        if self._body_height > available_height:
+            # The body alone overflows what is left here, and with the tail it cannot split: what of
+            # it fits goes here, its end on with the tail (a nearly full page).
+            pieces = self.body.split(available_width, available_height)
+            if len(pieces) >= 2:
+                return [*pieces[:-1], WithTail(pieces[-1], self.tail)]
+        if self.moved:  # no page holds both: as they come
             return [self.body, KeepTogether(self.tail)]
         self.moved = True  # both go to the next page; tried there again, they are laid out as they come
         return []

@@ -38,7 +38,7 @@ class ReportRun(models.Model):
     @property
     def title(self) -> str:
         """The report's title at its site ("Dealer hold", "Quarterly summary (SFN 50901)"), not its key."""
-        from .registry import load_kinds
+        from .catalogue import load_kinds
 
         kind = load_kinds().get(self.kind)
         return kind.title_at(self.site) if kind else self.kind

@@ -9,13 +9,11 @@ Celery task); one Idempotency-Key per package, so a retry can never file twice.
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, timedelta
+from datetime import UTC
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from accounting.models import QuarterFiling
 from cardroom.access import require_gaming_manager
@@ -27,10 +25,10 @@ from core.rules import HOUSE_CONTROL
 from packs.registry import PACKS
 
 from . import client
-from .models import FilingReceipt, RegistryLink, Submission
+from .delivery import ANCHORS_PATH, deliver, pending_submissions, push_anchors, record_receipt  # noqa: F401
+from .models import RegistryLink, Submission
+from .tasks import deliver_filing, push_anchor
 
-FILINGS_PATH = "/registry/api/v1/filings/"
-ANCHORS_PATH = "/registry/api/v1/anchors/"
 PAGE = 500
 
 # --- The link to a registry ------------------------------------------------------------------------
@@ -112,93 +110,8 @@ def queue_filing(filing: QuarterFiling) -> Submission | None:
         package_sha256=filing_package.digest(package),
         queued_at=timezone.now(),
     )
-    from .tasks import deliver_filing
-
     deliver_filing.delay_on_commit(submission.pk)
     return submission
-
-
-def deliver(submission_id: int) -> str:
-    """Send the package once: "delivered" (the receipt is kept), "pending" (the registry did not
-    answer: Unreachable is raised for the task to retry) or "refused" (4xx: kept for a person)."""
-    submission = Submission.objects.select_related("link", "filing__site").get(pk=submission_id)
-    if submission.delivered_at or submission.refused:
-        return "delivered" if submission.delivered_at else "refused"
-    link = submission.link
-    try:
-        _status, answer = client.call(
-            link.url,
-            link.credential,
-            "POST",
-            FILINGS_PATH,
-            {"package": submission.package},
-            {"Idempotency-Key": submission.idempotency_key},
-        )
-    except client.Refused as exc:
-        _attempted(submission, str(exc), refused=True)
-        return "refused"
-    except client.Unreachable as exc:
-        _attempted(submission, str(exc))
-        raise
-    _record_receipt(submission, answer)
-    return "delivered"
-
-
-def _attempted(submission: Submission, error: str, *, refused: bool = False) -> None:
-    Submission.objects.filter(pk=submission.pk).update(
-        attempts=F("attempts") + 1, last_attempt_at=timezone.now(), last_error=error[:2000], refused=refused
-    )
-
-
-def record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
-    """Keep the registry's answer to a submission as its receipt (the demo, which delivers in
-    the same process, and `deliver`)."""
-    return _record_receipt(submission, answer)
-
-
-def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
-    if answer.get("package_sha256") != submission.package_sha256:
-        _attempted(submission, f"the receipt names another package: {answer!r}"[:2000], refused=True)
-        raise client.Refused(200, "the receipt's package digest is not the package sent")
-    filing = submission.filing
-    with transaction.atomic():
-        # The task and the sweep may deliver the same package at once (the registry answers
-        # both with the same receipt): the first to lock the row keeps it.
-        if Submission.objects.select_for_update().filter(pk=submission.pk, delivered_at__isnull=False).exists():
-            return FilingReceipt.objects.get(filing=filing)
-        receipt = FilingReceipt.objects.create(
-            filing=filing,
-            agency=str(answer.get("agency", ""))[:200],
-            receipt_number=str(answer["receipt_number"])[:40],
-            received_at=parse_datetime(answer["received_at"]),
-            package_sha256=answer["package_sha256"],
-            receipt_sha256=str(answer["receipt_sha256"])[:64],
-            recorded_at=timezone.now(),
-        )
-        Submission.objects.filter(pk=submission.pk).update(
-            attempts=F("attempts") + 1, last_attempt_at=timezone.now(), delivered_at=timezone.now(), last_error=""
-        )
-        record_event(
-            actor=None,
-            action="quarter.receipt_received",
-            obj=receipt,
-            organization_id=filing.site.organization_id,
-            site_id=filing.site_id,
-            after={"receipt_number": receipt.receipt_number, "package_sha256": receipt.package_sha256},
-        )
-    return receipt
-
-
-SWEEP_AFTER = timedelta(minutes=5)
-
-
-def pending_submissions():
-    """Packages not yet delivered nor refused that failed once or were queued a while ago,
-    oldest first (the sweep retries them; a fresh one is its own task's)."""
-    fresh = timezone.now() - SWEEP_AFTER
-    return Submission.objects.filter(
-        Q(attempts__gt=0) | Q(queued_at__lte=fresh), delivered_at__isnull=True, refused=False
-    ).order_by("queued_at")
 
 
 # --- Anchors ---------------------------------------------------------------------------------------
@@ -207,8 +120,6 @@ def pending_submissions():
 def queue_anchors(heads) -> None:
     """After the nightly anchor: send each organization's head to every registry it files with."""
     by_org = {h.organization_id: h for h in heads if h.organization_id is not None}
-    from .tasks import push_anchor
-
     for link in RegistryLink.objects.filter(active=True, organization_id__in=by_org):
         head = by_org[link.organization_id]
         push_anchor.delay(link.pk, anchor_json(head))
@@ -221,12 +132,6 @@ def anchor_json(head) -> dict:
         "hash": head.hash,
         "head_at": head.occurred_at.astimezone(UTC).isoformat(),
     }
-
-
-def push_anchors(link: RegistryLink, anchors: list[dict]) -> dict:
-    """Send chain heads to the link's registry; Unreachable or Refused as the client raises."""
-    _status, answer = client.call(link.url, link.credential, "POST", ANCHORS_PATH, {"anchors": anchors})
-    return answer
 
 
 # --- Verification against the registry -------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from . import client, services
+from . import client, delivery
 from .models import RegistryLink
 
 # Backoff between attempts: 30 s, 1, 2, 4 ... minutes, at most an hour; never given up (the
@@ -18,7 +18,7 @@ def _wait(retries: int) -> int:
 def deliver_filing(self, submission_id: int) -> str:
     """Deliver one filing package; retried until the registry answers."""
     try:
-        return services.deliver(submission_id)
+        return delivery.deliver(submission_id)
     except client.Unreachable as exc:
         raise self.retry(exc=exc, countdown=_wait(self.request.retries)) from exc
 
@@ -27,9 +27,9 @@ def deliver_filing(self, submission_id: int) -> str:
 def deliver_pending() -> int:
     """Every 15 minutes: try each package still pending once (its task's retry may have been lost)."""
     sent = 0
-    for submission_id in services.pending_submissions().values_list("pk", flat=True)[:500]:
+    for submission_id in delivery.pending_submissions().values_list("pk", flat=True)[:500]:
         try:
-            sent += services.deliver(submission_id) == "delivered"
+            sent += delivery.deliver(submission_id) == "delivered"
         except client.Unreachable:
             continue
     return sent
@@ -41,7 +41,7 @@ def push_anchor(self, link_id: int, anchor: dict) -> dict:
     registry holds another hash at that place, which verification reports)."""
     link = RegistryLink.objects.get(pk=link_id)
     try:
-        return services.push_anchors(link, [anchor])
+        return delivery.push_anchors(link, [anchor])
     except client.Refused as exc:
         return {"refused": str(exc)}
     except client.Unreachable as exc:

@@ -12,6 +12,10 @@ class Migration(migrations.Migration):
 
     dependencies = [
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+        # Its append-only guards are the platform's (core.appendonly); and a database rolled back
+        # to before the audit rows were covered rolls the registry back too, so the baseline of
+        # the organizations' rows never meets the registry's own chained tables.
+        ('core', '0003_audit_checkpoint_append_only'),
     ]
 
     operations = [

@@ -17,6 +17,7 @@ from accounting import figures, services, summaries
 from accounting.models import BooksClose, FilingAmendment, QuarterFiling
 from compliance.models import Alert
 from core.money import format_money
+from packs.nd.accounting import TAX_BRACKETS as ND_TAX_BRACKETS
 from tests.accounting.scenario import Scenario
 from tests.accounting.test_quarter_filing import DAY, ENTERED, LATER, Q3, file, play, text
 from tests.factories import TableFactory
@@ -126,7 +127,7 @@ def test_the_other_games_agp_recorded_after_filing_is_an_amendment_not_a_silent_
     tax = api.get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q3").json()
     assert tax["tax_cents"] == tax_before["tax_cents"] == filed.figures["tax"]["tax_cents"]
     assert tax["other_games_agp_cents"] is None  # as the filing froze it
-    brackets = figures.brackets_in_force(figures.ND_GAMING_TAX, Q3.end)
+    brackets = figures.brackets_in_force(ND_TAX_BRACKETS, Q3.end)
     amended_tax = figures.gaming_tax_on_recorded(tax["agp_cents"], OTHER_GAMES, brackets)
     assert amended_tax != tax["tax_cents"]
     assert tax["return"]["other_games_amendment_cents"] == OTHER_GAMES

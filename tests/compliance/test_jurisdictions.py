@@ -40,7 +40,6 @@ def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
     """The WSGC rules, WAC 230-40-125 and 9 NYCRR 4620.5 set no such flag: their packs state
     none of these keys, so none of these checks runs at their sites; the house controls the
     product keeps everywhere (the chip float) run there citing "House control"."""
-    engine._load_providers()
     pack = get_pack(code)
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
         assert not any(rule.applies(pack) for rule in engine.rules_of(provider)), provider.__name__

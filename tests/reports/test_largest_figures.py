@@ -17,7 +17,8 @@ import pytest
 
 from cardroom.models import Site
 from core.pdf import Provenance, ReportDocument, TitleBlock
-from reports.registry import ReportContext, load_kinds
+from reports.catalogue import load_kinds
+from reports.registry import ReportContext
 from tests.api.demo import load_short_demo
 from tests.reports.test_pdf_render import REQUESTED_AT, check_pdf, money_fragments, run_for
 

@@ -1,0 +1,107 @@
+"""Delivering a queued filing package to the state's registry and keeping its receipt, and
+sending chain heads: what the Celery tasks (`statefiling.tasks`) run, apart from the services
+that queue them (`statefiling.services`), so neither imports the other back."""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from core.audit import record_event
+
+from . import client
+from .models import FilingReceipt, RegistryLink, Submission
+
+FILINGS_PATH = "/registry/api/v1/filings/"
+ANCHORS_PATH = "/registry/api/v1/anchors/"
+
+
+def deliver(submission_id: int) -> str:
+    """Send the package once: "delivered" (the receipt is kept), "pending" (the registry did not
+    answer: Unreachable is raised for the task to retry) or "refused" (4xx: kept for a person)."""
+    submission = Submission.objects.select_related("link", "filing__site").get(pk=submission_id)
+    if submission.delivered_at or submission.refused:
+        return "delivered" if submission.delivered_at else "refused"
+    link = submission.link
+    try:
+        _status, answer = client.call(
+            link.url,
+            link.credential,
+            "POST",
+            FILINGS_PATH,
+            {"package": submission.package},
+            {"Idempotency-Key": submission.idempotency_key},
+        )
+    except client.Refused as exc:
+        _attempted(submission, str(exc), refused=True)
+        return "refused"
+    except client.Unreachable as exc:
+        _attempted(submission, str(exc))
+        raise
+    _record_receipt(submission, answer)
+    return "delivered"
+
+
+def _attempted(submission: Submission, error: str, *, refused: bool = False) -> None:
+    Submission.objects.filter(pk=submission.pk).update(
+        attempts=F("attempts") + 1, last_attempt_at=timezone.now(), last_error=error[:2000], refused=refused
+    )
+
+
+def record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
+    """Keep the registry's answer to a submission as its receipt (the demo, which delivers in
+    the same process, and `deliver`)."""
+    return _record_receipt(submission, answer)
+
+
+def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
+    if answer.get("package_sha256") != submission.package_sha256:
+        _attempted(submission, f"the receipt names another package: {answer!r}"[:2000], refused=True)
+        raise client.Refused(200, "the receipt's package digest is not the package sent")
+    filing = submission.filing
+    with transaction.atomic():
+        # The task and the sweep may deliver the same package at once (the registry answers
+        # both with the same receipt): the first to lock the row keeps it.
+        if Submission.objects.select_for_update().filter(pk=submission.pk, delivered_at__isnull=False).exists():
+            return FilingReceipt.objects.get(filing=filing)
+        receipt = FilingReceipt.objects.create(
+            filing=filing,
+            agency=str(answer.get("agency", ""))[:200],
+            receipt_number=str(answer["receipt_number"])[:40],
+            received_at=parse_datetime(answer["received_at"]),
+            package_sha256=answer["package_sha256"],
+            receipt_sha256=str(answer["receipt_sha256"])[:64],
+            recorded_at=timezone.now(),
+        )
+        Submission.objects.filter(pk=submission.pk).update(
+            attempts=F("attempts") + 1, last_attempt_at=timezone.now(), delivered_at=timezone.now(), last_error=""
+        )
+        record_event(
+            actor=None,
+            action="quarter.receipt_received",
+            obj=receipt,
+            organization_id=filing.site.organization_id,
+            site_id=filing.site_id,
+            after={"receipt_number": receipt.receipt_number, "package_sha256": receipt.package_sha256},
+        )
+    return receipt
+
+
+SWEEP_AFTER = timedelta(minutes=5)
+
+
+def pending_submissions():
+    """Packages not yet delivered nor refused that failed once or were queued a while ago,
+    oldest first (the sweep retries them; a fresh one is its own task's)."""
+    fresh = timezone.now() - SWEEP_AFTER
+    return Submission.objects.filter(
+        Q(attempts__gt=0) | Q(queued_at__lte=fresh), delivered_at__isnull=True, refused=False
+    ).order_by("queued_at")
+
+
+def push_anchors(link: RegistryLink, anchors: list[dict]) -> dict:
+    """Send chain heads to the link's registry; Unreachable or Refused as the client raises."""
+    _status, answer = client.call(link.url, link.credential, "POST", ANCHORS_PATH, {"anchors": anchors})
+    return answer
