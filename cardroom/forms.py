@@ -16,8 +16,8 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
     zones = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
     us = [z for z in zones if z.startswith(("America/", "Pacific/Honolulu"))]
-    return [("United States and the Americas", [(z, z.replace("_", " ")) for z in us]),
-            ("Elsewhere", [(z, z.replace("_", " ")) for z in zones if z not in us] + [("UTC", "UTC")])]  # fmt: skip
+    return [("United States and the Americas", [(z, z) for z in us]),
+            ("Elsewhere", [(z, z) for z in zones if z not in us] + [("UTC", "UTC")])]  # fmt: skip
 
 
 class SiteForm(BootstrapMixin, forms.ModelForm):

@@ -321,7 +321,9 @@ def test_a_deactivated_station_cannot_sign_in_and_its_session_and_tokens_stop(cl
     station = new_station(cast[Role.GAMING_MANAGER], site, "pit-1")
     terminal = Client()
     terminal.force_login(station.user)
-    assert terminal.get("/").status_code == 200
+    home = terminal.get("/")  # a shared terminal's home is its site's pit (issue 33)
+    assert home.status_code == 302 and home["Location"] == "/floor/pit/"
+    assert terminal.get("/floor/pit/").status_code == 200
     token = Client().post("/api/v1/auth/token/", {"username": "pit-1", "password": STATION_PASSWORD}).json()["token"]
 
     manager = as_user(client, cast[Role.GAMING_MANAGER])
@@ -332,7 +334,8 @@ def test_a_deactivated_station_cannot_sign_in_and_its_session_and_tokens_stop(cl
     status, text = station_signs_in("pit-1")
     assert status == 200
     assert "House control: the station pit-1 terminal (" in text and "is deactivated and cannot sign in" in text
-    assert terminal.get("/").status_code == 302  # the open session is signed out
+    signed_out = terminal.get("/floor/pit/")  # the open session is signed out
+    assert signed_out.status_code == 302 and signed_out["Location"].startswith("/login/")
     assert Client().get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 401
     refused = Client().post("/api/v1/auth/token/", {"username": "pit-1", "password": STATION_PASSWORD})
     assert refused.status_code == 400

@@ -84,6 +84,7 @@ def test_two_members_count_blind_resolve_and_sign(two_pages, live_server, counte
         page.click("#submit-count")
         page.wait_for_url(session_url)
 
+    first.goto(session_url)  # signing is offered once both counts are in and agree (issue 33)
     first.click("#sign-button")
     first.wait_for_selector("#signatures li")
     second.goto(session_url)

@@ -177,7 +177,9 @@ def _csv_rows(api, run_id, row: str) -> list[dict]:
     import csv
 
     text = api.get(f"/api/v1/reports/{run_id}/download/?format=csv").content.decode()
-    return [r for r in csv.DictReader(io.StringIO(text)) if r["row"] == row]
+    # The headers are as people read them ("Long short"); keyed here by the columns' names.
+    rows = [{key.lower().replace(" ", "_"): value for key, value in r.items()} for r in csv.DictReader(io.StringIO(text))]
+    return [r for r in rows if r["row"] == row]
 
 
 def test_the_quarterly_csv_carries_the_same_allocation_as_the_page_and_the_pdf(client_for, house):
