@@ -453,7 +453,9 @@ def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
         rule=rules.RECORD_TIME,
     )
     kind = next(k for k, name in STEP_FIELDS.items() if name == field)
-    if at < slip.prepared_at:
+    # A time given is to the second (a terminal's queued moment, a paper slip's minute): judged
+    # at that precision, a step in the same second as the preparation is not before it.
+    if at < slip.prepared_at.replace(microsecond=0):
         _refuse_step_before(slip, kind, at, "its preparation", slip.prepared_at)
     return at
 
@@ -462,7 +464,7 @@ def _check_step_time(slip: Slip, kind: str, at: datetime, done: dict[str, dateti
     """A receipt is dated after the slip's verification (ND 99-01.3-08-05(6) follows 08-05(5)):
     the copy is received once the chips were verified, never before."""
     verified_at = done.get(SlipStep.Kind.VERIFY)
-    if kind == SlipStep.Kind.RECEIVE and verified_at is not None and at < verified_at:
+    if kind == SlipStep.Kind.RECEIVE and verified_at is not None and at < verified_at.replace(microsecond=0):
         _refuse_step_before(slip, kind, at, "its verification", verified_at)
 
 
