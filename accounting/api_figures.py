@@ -594,9 +594,6 @@ class DealerHoldView(APIView):
         )
 
 
-TAX_LABEL = frozen.TAX_LABEL  # the words a filing froze (frozen format version 1)
-
-
 def tax_json(tax: summaries.TaxFigures) -> dict:
     """The tax as the API shows it: the frozen figures, with the label in the words of the pack
     that levies it (the same words as the frozen label for North Dakota)."""

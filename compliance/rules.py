@@ -39,7 +39,7 @@ DEPOSIT_DEADLINE = Rule("compliance.deposit_deadline")
 DISCONTINUED_REDEMPTION = Rule("compliance.discontinued_redemption")
 TIPS_BEFORE_LEAVING = Rule("compliance.tips_before_leaving")
 # The chips the inventory log says exist cover the banks' and trays' last counts (the chip
-# inventory records, ND 99-01.3-03-09(6) and 08-16(2) on SFN 17930): kept at every site, as a
+# inventory records and their reconciliation, ND 99-01.3-08-16(2) and (6), on SFN 17930): kept at every site, as a
 # house control where the site's pack states no inventory rule.
 CHIP_FLOAT = Rule("compliance.chip_float")
 

@@ -24,7 +24,7 @@ from core.audit import chain_head
 from registry import services as registry
 from registry.models import Agency, Licensee, Regulator, RegulatorRole
 
-from . import services
+from . import delivery, services
 from .models import Submission
 
 AGENCY = "North Dakota Attorney General - Gaming Division"
@@ -89,7 +89,7 @@ def _deliver_filings(organization, link, credential) -> None:
             package_sha256=received.package_sha256,
             queued_at=timezone.now(),
         )
-        services.record_receipt(submission, {**registry.receipt_json(received), "agency": link_agency(credential)})
+        delivery.record_receipt(submission, {**registry.receipt_json(received), "agency": link_agency(credential)})
 
 
 def link_agency(credential) -> str:

@@ -25,7 +25,7 @@ from core.rules import HOUSE_CONTROL
 from packs.registry import PACKS
 
 from . import client
-from .delivery import ANCHORS_PATH, deliver, pending_submissions, push_anchors, record_receipt  # noqa: F401
+from .delivery import ANCHORS_PATH
 from .models import RegistryLink, Submission
 from .tasks import deliver_filing, push_anchor
 

@@ -4,28 +4,17 @@ their ids, so the permissions and admin history that point at them keep working.
 
 from django.db import migrations
 
+from core.content_types import relabel
+
 MODELS = ['auditevent', 'auditcheckpoint', 'idempotentrequest']
 
 
-def _relabel(apps, old: str, new: str) -> None:
-    content_types = apps.get_model('contenttypes', 'ContentType').objects
-    for model in MODELS:
-        moving = content_types.filter(app_label=old, model=model).first()
-        if moving is None:
-            continue  # a database that never created it: the new one is made after migrating
-        # One already made under the new label (by a migrate run in between) is a duplicate:
-        # the old one, whose id the permissions and admin history hold, wins.
-        content_types.filter(app_label=new, model=model).delete()
-        moving.app_label = new
-        moving.save(update_fields=['app_label'])
-
-
 def forwards(apps, schema_editor):
-    _relabel(apps, 'cardroom', 'core')
+    relabel(apps.get_model('contenttypes', 'ContentType'), 'cardroom', 'core', MODELS)
 
 
 def backwards(apps, schema_editor):
-    _relabel(apps, 'core', 'cardroom')
+    relabel(apps.get_model('contenttypes', 'ContentType'), 'core', 'cardroom', MODELS)
 
 
 class Migration(migrations.Migration):

@@ -40,9 +40,10 @@ CITATIONS: dict[str, str] = {
     "compliance.discontinued_redemption": "ND 99-01.3-08-06(2)",
     # 08-06(3): a dealer redeems tips before leaving a site
     "compliance.tips_before_leaving": "ND 99-01.3-08-06(3)",
-    # 08-16(2): inventory records per 03-09(6), on the attorney general's SFN 17930: the chips the
-    # log says exist cover what the banks and trays hold (the nightly chip float check)
-    "compliance.chip_float": "ND 99-01.3-03-09(6), 08-16(2); SFN 17930",
+    # 08-16(2): inventory records (per 03-09(6), a text we do not hold), on the attorney general's
+    # SFN 17930; 08-16(6): "the count and reconciliation of cash banks and casino and betting chips":
+    # the chips the log says exist cover what the banks and trays hold (the nightly chip float check)
+    "compliance.chip_float": "ND 99-01.3-08-16(2), (6); SFN 17930",
 }
 
 ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016

@@ -16,7 +16,7 @@ from floor import services as floor
 from tests.factories import make_chips, make_person
 from tests.floor.conftest import TRAY, today
 
-ND_INVENTORY = "ND 99-01.3-03-09(6), 08-16(2); SFN 17930"
+ND_INVENTORY = "ND 99-01.3-08-16(2), (6); SFN 17930"
 
 
 @pytest.fixture

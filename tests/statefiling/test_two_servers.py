@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 from core.audit import chain_head, chain_name
 from core.audit_anchors import anchor_chains
 from core.models import AuditEvent
-from statefiling import client, services, tasks
+from statefiling import client, delivery, services, tasks
 from statefiling.models import FilingReceipt, Submission
 from tests.accounting.test_quarter_filing import _after_the_quarter, quarter_played, table, text  # noqa: F401  (fixtures)
 from tests.core.test_audit_tamper import _rewrite_and_rehash
@@ -64,7 +64,7 @@ def test_a_filed_quarter_is_received_by_the_registry_and_the_receipt_kept_on_bot
     assert submission.package["figures_sha256"] == submission.filing.figures_sha256
     assert submission.package["chain_head"]["chain"] == chain_name(site.organization_id)
 
-    assert services.deliver(submission.pk) == "delivered"
+    assert delivery.deliver(submission.pk) == "delivered"
 
     receipt = FilingReceipt.objects.get(filing=submission.filing)
     [held] = registry_receipts(linked)
@@ -74,7 +74,7 @@ def test_a_filed_quarter_is_received_by_the_registry_and_the_receipt_kept_on_bot
         receipt.receipt_sha256,
     )
     assert AuditEvent.objects.filter(action="quarter.receipt_received", object_id=str(receipt.pk)).exists()
-    assert services.deliver(submission.pk) == "delivered"  # once delivered, never sent again
+    assert delivery.deliver(submission.pk) == "delivered"  # once delivered, never sent again
     assert len(registry_receipts(linked)) == 1
 
     client.force_login(manager.user)
@@ -88,7 +88,7 @@ def test_a_filed_quarter_is_received_by_the_registry_and_the_receipt_kept_on_bot
 def test_rewriting_history_and_the_local_anchors_is_found_against_the_registry(
     linked, client_for, manager, site, settings
 ):
-    services.deliver(file_q3(client_for, manager, site).pk)
+    delivery.deliver(file_q3(client_for, manager, site).pk)
     anchor_chains()
     head = chain_head(site.organization_id)
     tasks.push_anchor(linked.pk, services.anchor_json(head))  # what the nightly job queues, run here
@@ -116,7 +116,7 @@ def test_a_filing_made_while_the_registry_is_down_is_delivered_once_it_is_back(
         submission = file_q3(client_for, manager, site)  # filed at once, registry or not
         for _attempt in range(2):  # what each retry of the task does
             with pytest.raises(client.Unreachable):
-                services.deliver(submission.pk)
+                delivery.deliver(submission.pk)
         submission.refresh_from_db()
         assert submission.attempts == 2 and submission.last_error and submission.delivered_at is None
         assert not FilingReceipt.objects.exists()
