@@ -41,6 +41,15 @@ class Anchor:
         return f"the anchor of {self.anchored_at} ({self.source})"
 
 
+@dataclass(frozen=True)
+class RegistryCheck:
+    """The chain checked against the heads a state registry holds (`check_against_registries`)."""
+
+    ok: bool
+    heads: int  # the heads matched
+    problem: str = ""
+
+
 class AnchorFileError(ValueError):
     """A line of an anchor file that is not an anchor."""
 
@@ -93,6 +102,12 @@ def anchor_chains(directory: Path | None = None) -> list[ChainHead]:
     for anchored in hooks.CHAINS_ANCHORED.answers():  # statefiling sends them to the state registries
         anchored(heads)
     return heads
+
+
+def check_against_registries(organization_id: int | None = None) -> RegistryCheck:
+    """Every chain head the state registries hold is still in the chain (statefiling answers:
+    the registry's copy is beyond the reach of whoever can write the database and the anchors)."""
+    return hooks.REGISTRY_CHECK(organization_id)
 
 
 def read_anchors(directory: Path | None = None) -> dict[str, list[Anchor]]:

@@ -179,6 +179,12 @@ CHAINS_ANCHORED = declare(
     answer="anchored(heads) -> None: queues the heads for the state registries",
     many=True,
 )
+REGISTRY_CHECK = declare(
+    "registry_check",
+    asked_by="core.audit_anchors.check_against_registries (verify_audit_log --registry)",
+    answered_by="statefiling (statefiling.apps)",
+    answer="check(organization_id or None) -> RegistryCheck: every head the state registries hold still in the chain",
+)
 PARTY = declare(
     "party",
     asked_by="cardroom.navigation.party_of (the home page and the menu of a login with no employee)",

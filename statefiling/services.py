@@ -8,7 +8,6 @@ Celery task); one Idempotency-Key per package, so a retry can never file twice.
 """
 
 import uuid
-from dataclasses import dataclass
 from datetime import UTC
 
 from django.core.exceptions import ValidationError
@@ -20,6 +19,7 @@ from cardroom.access import require_gaming_manager
 from cardroom.models import Organization
 from core import filing_package, hooks
 from core.audit import chain_head, record_event
+from core.audit_anchors import RegistryCheck
 from core.models import AuditEvent
 from core.rules import HOUSE_CONTROL
 from packs.registry import PACKS
@@ -135,13 +135,6 @@ def anchor_json(head) -> dict:
 
 
 # --- Verification against the registry -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RegistryCheck:
-    ok: bool
-    heads: int
-    problem: str = ""
 
 
 def registry_heads(link: RegistryLink) -> list[dict]:

@@ -12,7 +12,7 @@ from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
 from cardroom import chip_rules, table_rules, wager_caps
 from cardroom.navigation import party_of
-from core import citations, closing, figure_days, hooks
+from core import audit_anchors, citations, closing, figure_days, hooks
 from floor import open_items, tips
 from surveillance.services import check_wager_under_surveillance_caps
 
@@ -33,6 +33,7 @@ EVERY_HOOK = {
     "hold_thresholds": "compliance",
     "quarter_filed": "statefiling",
     "chains_anchored": "statefiling",
+    "registry_check": "statefiling",
     "party": "registry",
     "report_digests": "reports",
     "filing_amended": "compliance",
@@ -55,6 +56,7 @@ ASKED = {
     "hold_thresholds": lambda: hooks.HOLD_THRESHOLDS(),
     "quarter_filed": lambda: hooks.QUARTER_FILED.answers(),
     "chains_anchored": lambda: hooks.CHAINS_ANCHORED.answers(),
+    "registry_check": lambda: audit_anchors.check_against_registries(1),
     "party": lambda: party_of(object()),
     "report_digests": lambda: hooks.REPORT_DIGESTS.answers(),
     "filing_amended": lambda: hooks.FILING_AMENDED(object()),

@@ -4,6 +4,7 @@ cover (core.audit_verify). Prints OK or the first broken thing; exits non-zero o
 from django.core.management.base import CommandError
 
 from core.audit import verify_chain
+from core.audit_anchors import check_against_registries
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
 
@@ -51,9 +52,7 @@ class Command(DatabaseCommand):
         )
 
     def _registry(self, organization) -> str:
-        from statefiling.services import verify_against_registry
-
-        check = verify_against_registry(organization)
+        check = check_against_registries(organization)
         if not check.ok:
             raise CommandError(f"BROKEN: {check.problem} ({check.heads} registry heads matched before it)")
         return f"; {check.heads} head(s) held by the state registries match"
