@@ -10,7 +10,8 @@ An organization is held to a pack's chip law when it has an active site of that 
 none of its sites' packs states one (a Washington or New York organization: their texts we
 hold prescribe no chip values or colours), any value above zero and any colour is accepted,
 as a house control: the house knows its own chips. Until the packs register, every chip is
-refused: no chip is saved unjudged.
+refused: no chip is saved unjudged. (The laws an organization is held to, which read its
+sites, are `cardroom.chips.laws_for`: this module reads no model, so the models can ask it.)
 """
 
 from __future__ import annotations
@@ -47,14 +48,6 @@ def law_at(jurisdiction: str) -> ChipLaw | None:
     return CHIP_LAW(jurisdiction)
 
 
-def organization_jurisdictions(organization_id: int) -> set[str]:
-    from .models import Site
-
-    return set(
-        Site.objects.filter(organization_id=organization_id, active=True).values_list("jurisdiction", flat=True)
-    )
-
-
 def laws_of(jurisdictions) -> list[ChipLaw]:
     """The chip laws stated by these jurisdictions' packs, each once, in a stable order."""
     laws = []
@@ -63,18 +56,3 @@ def laws_of(jurisdictions) -> list[ChipLaw]:
         if law is not None and law not in laws:
             laws.append(law)
     return laws
-
-
-def laws_for(organization_id: int | None) -> list[ChipLaw]:
-    """The chip laws an organization is held to (one query): those of its active sites' packs."""
-    if organization_id is None:
-        return []
-    return laws_of(organization_jurisdictions(organization_id))
-
-
-def default_spec(organization_id: int | None, value_cents: int) -> ChipSpec | None:
-    """The colour and edge spots a new chip of this value takes by default: the law's, else None."""
-    for law in laws_for(organization_id):
-        if value_cents in law.specs:
-            return law.specs[value_cents]
-    return None

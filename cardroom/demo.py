@@ -101,28 +101,9 @@ def _bootstrap_manager(organization) -> Employee:
     return employee
 
 
-def demo_organizations() -> list[tuple[str, str]]:
-    """(name, licence number) of every organization the demo makes: this one and the
-    Washington and New York packs' (cardroom.pack_demo)."""
-    from .pack_demo import ORGANIZATIONS
-
-    return [(ORGANIZATION, LICENCE)] + [(o["name"], o["licence_number"]) for o in ORGANIZATIONS.values()]
-
-
-def foreign_organizations() -> list[str]:
-    """The names of the organizations in the database the demo did not make: the demo loads
-    only into an empty database or one it made, never beside a real organization's records."""
-    from django.db.models import Q
-
-    ours = Q()
-    for name, licence in demo_organizations():
-        ours |= Q(name=name, licence_number=licence)
-    return list(Organization.objects.exclude(ours).order_by("name").values_list("name", flat=True))
-
-
 def _chip_values(organization) -> list[int]:
     """The values the organization's chip law lists (its sites' packs), else the usual set."""
-    from .chip_rules import laws_for
+    from .chips import laws_for
 
     laws = laws_for(organization.pk)
     return sorted({v for law in laws for v in law.specs}) if laws else [100, 500, 2500, 10000]

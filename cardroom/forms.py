@@ -7,6 +7,7 @@ from django.db.models import Q
 
 from core.forms import BootstrapMixin, CentsField
 
+from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
 
 
@@ -112,8 +113,6 @@ class ChipDenominationForm(BootstrapMixin, forms.ModelForm):
 
     def _post_clean(self):
         # Colours are filled in by the service; validate the rest here.
-        from .chip_rules import default_spec
-
         spec = default_spec(self.instance.organization_id, self.cleaned_data.get("value_cents"))
         for name in ("primary_colour", "edge_spots"):
             if not self.cleaned_data.get(name) and spec is not None:

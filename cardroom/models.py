@@ -12,6 +12,11 @@ from simple_history.models import HistoricalRecords
 from core import limits
 from core.rules import HOUSE_CONTROL
 
+from .chip_colours import colours_of, reversed_pair, reversed_pair_message
+from .chip_rules import law_at, laws_of
+from .table_rules import validate_table
+from .wager_caps import check_max_wager  # surveillance registers the outage cap
+
 
 class Jurisdiction(models.TextChoices):
     """The jurisdiction pack a site runs under (packs: one folder per pack)."""
@@ -114,6 +119,12 @@ class Site(models.Model):
         stopped = self.twenty_one_discontinued_on
         if stopped is not None and not limits.date_in_range(stopped):
             raise ValidationError({"twenty_one_discontinued_on": limits.date_message()})
+
+    @classmethod
+    def jurisdictions_of(cls, organization_id: int) -> set[str]:
+        """The packs of an organization's active sites (the chip law it is held to)."""
+        sites = cls.objects.filter(organization_id=organization_id, active=True)
+        return set(sites.values_list("jurisdiction", flat=True))
 
 
 # A table's number is its own at its site: North Dakota states it (99-01.3-08-02(1)); elsewhere a
@@ -246,8 +257,6 @@ class Table(models.Model):
         if self.site_id is not None:
             # The site's pack (packs): its table numbering, wager limits, table rules and (where
             # its law says so) the one dealing method of a site.
-            from .table_rules import validate_table
-
             validate_table(self)
         self._check_outage_limit()
 
@@ -285,8 +294,6 @@ class Table(models.Model):
             return
         previous = Table.objects.filter(pk=self.pk).values_list("max_wager_cents", flat=True).first()
         if previous is not None and self.max_wager_cents > previous:
-            from .wager_caps import check_max_wager  # surveillance registers the outage cap
-
             check_max_wager(self, self.max_wager_cents)
 
 
@@ -332,9 +339,7 @@ class ChipDenomination(models.Model):
             return
         # Chips are the organization's: held to the chip law of every pack of its active sites
         # (none: any value above zero, any colour; house control). One query for the packs.
-        from .chip_rules import law_at, laws_of, organization_jurisdictions
-
-        codes = organization_jurisdictions(self.organization_id)
+        codes = Site.jurisdictions_of(self.organization_id)
         laws = laws_of(codes)
         if not laws and self.value_cents is not None and self.value_cents <= 0:
             raise ValidationError({"value_cents": f"{HOUSE_CONTROL}: a chip's value is more than $0.00."})
@@ -365,8 +370,6 @@ class ChipDenomination(models.Model):
     def _check_reversed_pairs(self, law):
         """No secondary colour identical to another value's primary colour that makes a reversed
         combination of primary and secondary colours (where the law says so)."""
-        from .chips import colours_of, reversed_pair, reversed_pair_message
-
         mine = colours_of(self)
         siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(pk=self.pk)
         for other in siblings.exclude(value_cents=self.value_cents):

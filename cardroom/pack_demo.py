@@ -11,9 +11,10 @@ North Dakota demo: created through the services, idempotent (each step looks fir
 """
 
 from django.db import transaction
+from django.db.models import Q
 
 from . import services
-from .demo import DEMO_PASSWORD
+from .demo import DEMO_PASSWORD, LICENCE, ORGANIZATION
 from .models import Employee, Membership, Organization, Role, Site, Table
 
 ORGANIZATIONS = {
@@ -93,3 +94,18 @@ def extend_demo(demo: dict) -> dict:
     demo.setdefault("pack_people", {}).update(people)
     demo.setdefault("pack_organizations", {}).update({key: org for key, (org, _) in orgs.items()})
     return demo
+
+
+def demo_organizations() -> list[tuple[str, str]]:
+    """(name, licence number) of every organization the demo makes: North Dakota's
+    (cardroom.demo) and the Washington and New York packs' (here)."""
+    return [(ORGANIZATION, LICENCE)] + [(o["name"], o["licence_number"]) for o in ORGANIZATIONS.values()]
+
+
+def foreign_organizations() -> list[str]:
+    """The names of the organizations in the database the demo did not make: the demo loads
+    only into an empty database or one it made, never beside a real organization's records."""
+    ours = Q()
+    for name, licence in demo_organizations():
+        ours |= Q(name=name, licence_number=licence)
+    return list(Organization.objects.exclude(ours).order_by("name").values_list("name", flat=True))

@@ -12,7 +12,7 @@ from core.audit import record_event, snapshot
 from core.rules import HOUSE_CONTROL
 
 from .access import forget_access, require_gaming_manager
-from .chip_rules import default_spec
+from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
 
 

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+
+from django.db.models import Model
 
 from core.hooks import WAGER_CAP
 
-if TYPE_CHECKING:
-    from .models import Table
-
-WagerCapCheck = Callable[["Table", int, datetime | None], None]
-
+# (table, max_wager_cents, at): a `cardroom.models.Table`, not imported here since the models ask this module.
+WagerCapCheck = Callable[[Model, int, datetime | None], None]
 
 
 def register_wager_cap(check: WagerCapCheck) -> None:
@@ -32,7 +30,7 @@ def register_wager_cap(check: WagerCapCheck) -> None:
     WAGER_CAP.register(check)
 
 
-def check_max_wager(table: Table, max_wager_cents: int, at: datetime | None = None) -> None:
+def check_max_wager(table: Model, max_wager_cents: int, at: datetime | None = None) -> None:
     """Refuse `max_wager_cents` at `table` if the registered cap forbids it. Until surveillance
     registers its check, asking raises: no table runs uncapped unjudged (`core.hooks`)."""
     WAGER_CAP(table, max_wager_cents, at)

@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounting.published import live_shift_figures, quarter_game_totals
 from cage.queries import chip_floats, deposits_maybe_late
+from cardroom.chip_colours import colour_spec_problems, colours_of
 from cardroom.chip_rules import law_at
-from cardroom.chips import colour_spec_problems, colours_of
 from cardroom.models import ChipDenomination, Site, Table
 from core.periods import Quarter
 from counts import queries as counts_queries

@@ -26,7 +26,8 @@ that a signed record never changes, not a rule of chapter 99-01.3-08):
 Every row of a concrete subclass (except the audit events themselves, `audit_rows = False`)
 is covered by the audit chain: `save()` and `bulk_create()` append, in the same transaction
 as the INSERT, one `row.created` event holding the row's canonical values and their SHA-256
-(core.audit_rows). The event goes to the chain of the row's organization, found from an
+(core.audit_rows, which registers itself as the `row_events` hook when core loads: the events
+are append-only rows too, so this module below them asks rather than imports). The event goes to the chain of the row's organization, found from an
 `organization` or `site` foreign key or a parent append-only row; a model where that fails
 declares the path in `audit_organization` (e.g. "table__site__organization").
 
@@ -39,6 +40,8 @@ from django.db import IntegrityError, connections, models, transaction
 from django.db.backends.utils import truncate_name
 from django.db.migrations.operations.base import Operation
 from django.db.models.fields import AutoFieldMixin
+
+from .hooks import ROW_EVENTS
 
 GUARD_TABLE = "appendonly_guard"
 MAINTENANCE_ROLE = "cardroom_maintenance"
@@ -72,9 +75,7 @@ class AppendOnlyQuerySet(models.QuerySet):
             if created is None:
                 created = super().bulk_create(objs, *args, **kwargs)
             if self.model.audit_rows and created:
-                from .audit_rows import record_rows
-
-                record_rows(created)
+                ROW_EVENTS(created)
         return created
 
     def _copied(self, objs: list) -> list | None:
@@ -82,8 +83,13 @@ class AppendOnlyQuerySet(models.QuerySet):
         by COPY, each field's value as the ORM prepares it for an INSERT, their ids taken
         from the sequence first; None where that does not apply (bulk_create then inserts)."""
         conn, opts = connections[self.db], self.model._meta
-        if (conn.vendor != "postgresql" or len(objs) < COPY_ROWS or opts.parents
-                or not isinstance(opts.pk, AutoFieldMixin) or any(obj.pk is not None for obj in objs)):
+        if (
+            conn.vendor != "postgresql"
+            or len(objs) < COPY_ROWS
+            or opts.parents
+            or not isinstance(opts.pk, AutoFieldMixin)
+            or any(obj.pk is not None for obj in objs)
+        ):
             return None
         self._prepare_for_bulk_create(objs)
         fields = [f for f in opts.concrete_fields if not f.primary_key and not f.generated]
@@ -95,7 +101,9 @@ class AppendOnlyQuerySet(models.QuerySet):
             ids = take_ids(cursor, self.model, len(objs))
             with cursor.cursor.copy(f"COPY {conn.ops.quote_name(opts.db_table)} ({columns}) FROM STDIN") as copy:
                 for pk, row in zip(ids, values, strict=True):
-                    copy.write_row([pk, *(f.get_db_prep_save(value, conn) for f, value in zip(fields, row, strict=True))])
+                    copy.write_row(
+                        [pk, *(f.get_db_prep_save(value, conn) for f, value in zip(fields, row, strict=True))]
+                    )
         for obj, pk in zip(objs, ids, strict=True):
             obj.pk, obj._state.adding, obj._state.db = pk, False, self.db
         return objs
@@ -126,11 +134,9 @@ class AppendOnlyModel(models.Model):
         if not self.audit_rows:
             super().save(*args, **kwargs)
             return
-        from .audit_rows import record_rows
-
         with transaction.atomic(using=kwargs.get("using"), savepoint=False):
             super().save(*args, **kwargs)
-            record_rows([self])
+            ROW_EVENTS([self])
 
     def delete(self, *args, **kwargs):
         raise ImmutableRecordError(f"{self._meta.verbose_name} is an append-only record and cannot be deleted")

@@ -11,10 +11,13 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         from . import (
+            audit_rows,
             checks,  # noqa: F401  (registers the deploy checks)
             citations,
+            hooks,
             tokens,
         )
 
+        hooks.ROW_EVENTS.register(audit_rows.record_rows)
         tokens.connect()
         citations.connect()  # a site's pack is read once per request or task, never kept across them

@@ -343,8 +343,17 @@ def _copy_events(conn, events: Sequence[AuditEvent]) -> None:
         ids = take_ids(cursor, AuditEvent, len(events))
         with cursor.cursor.copy(_EVENT_COPY_SQL) as copy:
             for pk, event in zip(ids, events, strict=True):
-                copy.write_row([pk, *(getattr(event, name) if as_json is None else as_json.get_db_prep_save(getattr(event, name), conn)
-                                      for name, as_json in _EVENT_COPY_VALUES)])
+                copy.write_row(
+                    [
+                        pk,
+                        *(
+                            getattr(event, name)
+                            if as_json is None
+                            else as_json.get_db_prep_save(getattr(event, name), conn)
+                            for name, as_json in _EVENT_COPY_VALUES
+                        ),
+                    ]
+                )
     for event, pk in zip(events, ids, strict=True):
         event.pk, event._state.adding, event._state.db = pk, False, conn.alias
 
@@ -464,10 +473,3 @@ def chain_head(organization_id: int | None) -> ChainHead | None:
     chain = chain_name(organization_id)
     last = AuditEvent.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash", "occurred_at").first()
     return ChainHead(chain, organization_id, *last) if last else None
-
-
-def verify_chain(**options):
-    """Verify every chain, the anchors and the rows they cover (core.audit_verify)."""
-    from .audit_verify import verify
-
-    return verify(**options)

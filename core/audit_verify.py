@@ -15,7 +15,7 @@ What is checked, in this order, stopping at the first broken thing and naming it
    values and digest its `row.created` (or `row.baseline`) event recorded, every such event
    still has its row, and every row has its event.
 
-One organization alone (`verify(organization_id=...)`, `verify_audit_log --organization`):
+One organization alone (`verify_chain(organization_id=...)`, `verify_audit_log --organization`):
 the legacy chain (where its chain starts), its own chain with its anchors, and its rows of
 every table against its row events; other organizations' chains are not read, so each
 organization's record verifies, and is reported broken, on its own.
@@ -150,7 +150,7 @@ def checkpoint_chain(event: dict) -> str:
     return event[CHAIN_FIELD]
 
 
-def verify(
+def verify_chain(
     *,
     full: bool = True,
     progress: Progress | None = None,

@@ -1,7 +1,9 @@
 """Hooks: answers a lower layer needs and only a higher one has, in one registry.
 
 A lower layer asks a hook; the app that knows the answer registers it when it loads (its
-`AppConfig.ready`), so imports keep pointing down (`.importlinter`). Every hook is declared
+`AppConfig.ready`), so imports keep pointing down (`.importlinter`). Within one app the same
+holds between its modules (`row_events`: the append-only base below the audit chain whose
+events are themselves append-only rows), so no module of an app imports one that imports it. Every hook is declared
 here, with who asks, who answers and what the answer is: `HOOKS` lists them all. Asking a hook
 whose answer is not registered raises ImproperlyConfigured: no hook allows everything (open
 books, no wager cap, nothing to flag) by default. A system check (`core.checks`) fails
@@ -84,6 +86,12 @@ def require_answers() -> None:
 
 # --- The hooks ------------------------------------------------------------------------------
 
+ROW_EVENTS = declare(
+    "row_events",
+    asked_by="core.appendonly (AppendOnlyModel.save and bulk_create, in the insert's transaction)",
+    answered_by="core (core.audit_rows, from core.apps)",
+    answer="record(rows) -> None: appends each new append-only row's `row.created` event to its chain",
+)
 ACCESS = declare(
     "access",
     asked_by="core.scoping (the API toolkit's scoped querysets and fields)",

@@ -3,8 +3,9 @@
 from celery import shared_task
 from django.db import transaction
 
-from .audit import record_event, verify_chain
+from .audit import record_event
 from .audit_anchors import anchor_chains
+from .audit_verify import verify_chain
 
 
 @shared_task

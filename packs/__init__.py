@@ -15,8 +15,8 @@ from django.core.exceptions import ValidationError
 
 from core.hooks import TABLE_CHECKS
 
-from .base import HOUSE_CONTROL, Pack, RevenueModel, Rule, TaxBracket, WagerLimits, pack_of
-from .registry import all_packs, get_pack
+from . import registry  # noqa: F401  (fills the table of packs, `packs.base.PACKS`)
+from .base import HOUSE_CONTROL, Pack, RevenueModel, Rule, TaxBracket, WagerLimits, all_packs, get_pack, pack_of
 
 __all__ = [
     "HOUSE_CONTROL", "Pack", "RevenueModel", "Rule", "TaxBracket", "WagerLimits", "all_packs", "get_pack", "pack_for",

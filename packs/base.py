@@ -159,10 +159,23 @@ class Rule:
         raise TypeError(f"Rule {self.key!r} is cited at a site: use .at(site)")
 
 
+# The packs by jurisdiction code, in the registry's order: filled by `packs.registry` (one line a
+# pack) when `packs` loads.
+PACKS: dict[str, Pack] = {}
+
+
+def get_pack(code: str) -> Pack:
+    if code not in PACKS:
+        raise LookupError(f"No jurisdiction pack {code!r}")
+    return PACKS[code]
+
+
+def all_packs() -> list[Pack]:
+    return list(PACKS.values())
+
+
 def pack_of(where) -> Pack:
     """The pack of a Pack, a jurisdiction code, a Site or anything with a `site` (a Table)."""
-    from .registry import get_pack
-
     if isinstance(where, Pack):
         return where
     if isinstance(where, str):

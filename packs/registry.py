@@ -3,24 +3,23 @@
 Adding a pack is its folder (`packs/<name>/__init__.py` with `PACK = Pack(...)`) plus one import
 and one line here, and its code in `cardroom.models.Jurisdiction` (with a migration). The packs
 are imported by name, not looked up by a string: the import graph (`lint-imports`) sees them.
+
+The table itself, `PACKS`, and its lookups (`get_pack`, `all_packs`, `pack_of`) are
+`packs.base`'s, below the packs (which import `packs.base`); this module, above them, fills it
+when `packs` loads, so no module of the app imports one that imports it.
 """
 
-from . import nd, ny, wa_bj, wa_hb
-from .base import Pack
+from .base import PACKS
+from .nd import PACK as ND
+from .ny import PACK as NY
+from .wa_bj import PACK as WA_BJ
+from .wa_hb import PACK as WA_HB
 
-PACKS: dict[str, Pack] = {
-    "ND": nd.PACK,
-    "WA-HB": wa_hb.PACK,
-    "WA-BJ": wa_bj.PACK,
-    "NY": ny.PACK,
-}
-
-
-def get_pack(code: str) -> Pack:
-    if code not in PACKS:
-        raise LookupError(f"No jurisdiction pack {code!r}")
-    return PACKS[code]
-
-
-def all_packs() -> list[Pack]:
-    return list(PACKS.values())
+PACKS.update(
+    {
+        "ND": ND,
+        "WA-HB": WA_HB,
+        "WA-BJ": WA_BJ,
+        "NY": NY,
+    }
+)

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from django.utils import timezone
 
 from core.periods import Quarter
-from packs.registry import get_pack
+from packs import get_pack
 
 from .models import Agency, Licensee, ReceivedAnchor, ReceivedFiling, Regulator
 

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from core import filing_package
 from core.audit import record_event
-from packs.registry import get_pack
+from packs import get_pack
 
 from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, ReceivedFiling
 

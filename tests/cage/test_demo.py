@@ -7,7 +7,7 @@ from django.utils import timezone
 from cage.demo import extend_demo
 from cage.models import BankCount, BankDeposit, ChipInventoryCount, ChipMovement, Iou
 from cardroom.demo import load_demo
-from core.audit import verify_chain
+from core.audit_verify import verify_chain
 from floor.demo import mark_built
 
 from .conftest import make_gaming_day

@@ -19,7 +19,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from cardroom import services as cardroom_services
-from cardroom.chip_rules import default_spec
+from cardroom.chips import default_spec
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import ChipDenomination, Employee, Organization, Role, Site, Table
 from core.periods import Quarter

@@ -10,8 +10,9 @@ from django.test.utils import CaptureQueriesContext
 
 from cardroom.models import Role
 from core.appendonly import drop_trigger_sql, trigger_sql
-from core.audit import COPY_EVENTS, appended_at_end, chain_name, record_event, verify_chain
+from core.audit import COPY_EVENTS, appended_at_end, chain_name, record_event
 from core.audit_anchors import anchor_chains
+from core.audit_verify import verify_chain
 from core.models import AuditEvent
 from floor import services as floor
 from floor.models import Slip, SlipLine

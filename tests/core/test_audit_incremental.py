@@ -4,8 +4,8 @@ the head it reached); `--full` re-verifies everything."""
 import pytest
 
 from cardroom import services
-from core.audit import verify_chain
 from core.audit_anchors import anchor_chains
+from core.audit_verify import verify_chain
 from core.models import AuditCheckpoint, AuditEvent
 
 from .test_audit_log import _tamper

@@ -7,7 +7,7 @@ from django.db import IntegrityError, connection, transaction
 
 from cardroom import services
 from core.appendonly import ImmutableRecordError, drop_trigger_sql, trigger_sql
-from core.audit import verify_chain
+from core.audit_verify import verify_chain
 from core.models import AuditEvent
 
 

@@ -8,8 +8,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from core.audit import GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name, verify_chain
+from core.audit import GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
 from core.audit_rows import ROW_BASELINE
+from core.audit_verify import verify_chain
 from core.models import AuditEvent
 
 BEFORE = [("cardroom", "0002_table_disclosure_rules")]

@@ -10,9 +10,8 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from core.audit import verify_chain
 from core.audit_rows import canonical_row, row_digest, row_fields
-from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, recheck_ranges
+from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, recheck_ranges, verify_chain
 from core.models import AuditCheckpoint, AuditEvent
 from floor import services as floor
 from floor.models import Slip, SlipLine, SlipStep

@@ -17,18 +17,10 @@ from django.utils import timezone
 from cardroom import services
 from cardroom.models import Role
 from core.appendonly import GUARD_TABLE, ImmutableRecordError, drop_trigger_sql, trigger_sql
-from core.audit import (
-    GENESIS_HASH,
-    LEGACY_CHAIN,
-    canonical_content,
-    chain_hash,
-    chain_name,
-    event_values,
-    record_event,
-    verify_chain,
-)
+from core.audit import GENESIS_HASH, LEGACY_CHAIN, canonical_content, chain_hash, chain_name, event_values, record_event
 from core.audit_anchors import anchor_chains
 from core.audit_rows import ROW_CREATED, canonical_row, covered_models, row_digest, row_fields
+from core.audit_verify import verify_chain
 from core.models import AuditEvent
 from floor import services as floor
 from floor.calculations import business_date

@@ -8,8 +8,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from cardroom import services as cardroom_services
-from cardroom.chips import ChipColours
-from cardroom.chips import colour_spec_problems as _problems
+from cardroom.chip_colours import ChipColours
+from cardroom.chip_colours import colour_spec_problems as _problems
 from cardroom.models import ChipDenomination, Role
 from compliance.engine import run_day_checks
 from floor import services

@@ -19,9 +19,10 @@ from accounting.summaries import quarter_summaries, table_days
 from cage import services as cage
 from cage.models import BankCount
 from cage.queries import chip_book
-from cardroom.demo import foreign_organizations, load_demo
+from cardroom.demo import load_demo
 from cardroom.models import Organization, Site
 from cardroom.pack_demo import extend_demo as extend_packs
+from cardroom.pack_demo import foreign_organizations
 from core.models import AuditEvent
 from core.periods import Quarter
 from floor import services as floor

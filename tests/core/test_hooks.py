@@ -18,6 +18,7 @@ from surveillance.services import check_wager_under_surveillance_caps
 
 # Every hook, who asks it and the app that answers it.
 EVERY_HOOK = {
+    "row_events": "core",
     "access": "cardroom",
     "site_jurisdiction": "cardroom",
     "citations": "packs",
@@ -41,6 +42,7 @@ EVERY_HOOK = {
 
 # How a lower layer asks each hook, through its own module (as the code does).
 ASKED = {
+    "row_events": lambda: hooks.ROW_EVENTS([object()]),
     "access": lambda: hooks.ACCESS(object()),
     "site_jurisdiction": lambda: hooks.SITE_JURISDICTION(1),
     "citations": lambda: citations.stated("core.retention", "ND"),

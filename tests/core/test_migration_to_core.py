@@ -10,7 +10,8 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-from core.audit import GENESIS_HASH, chain_hash, chain_name, verify_chain
+from core.audit import GENESIS_HASH, chain_hash, chain_name
+from core.audit_verify import verify_chain
 from core.models import AuditCheckpoint, AuditEvent, IdempotentRequest
 from tests.factories import OrganizationFactory, UserFactory
 

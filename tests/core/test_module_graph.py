@@ -10,10 +10,11 @@ from django.apps import apps
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Apps whose circles are not broken yet (`cardroom`: models <-> chips <-> chip_rules <-> wager_caps and
-# demo <-> pack_demo; `core`: models <-> the audit chain <-> appendonly; `packs`: the package and its
-# packs through `packs.registry`): listed, so a new circle elsewhere fails.
-NOT_YET = {"cardroom", "core", "packs"}
+# Apps whose circles are not broken yet: none (cardroom, core and packs had theirs broken by moving
+# the shared piece down: `cardroom.chip_colours`, `Site.jurisdictions_of`, `cardroom.pack_demo`'s
+# organization list; core's `row_events` hook and `core.audit_verify.verify_chain`; `packs.base.PACKS`
+# filled by `packs.registry`). Kept, so an app may be listed while its circles are broken.
+NOT_YET: set[str] = set()
 # The platform's and the domain's own endpoints are listed in config/api_urls.py itself.
 API_IN_CONFIG = {"cardroom", "core"}
 # The state's registry is another party's API (/registry/api/v1/, its licensees' credentials), not

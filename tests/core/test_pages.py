@@ -141,7 +141,7 @@ def test_a_dealer_cannot_enter_the_admin(client, cast):
 def test_demo_loader_is_idempotent(db):
     from cardroom.demo import load_demo
     from cardroom.models import Employee
-    from core.audit import verify_chain
+    from core.audit_verify import verify_chain
     from core.models import AuditEvent
 
     load_demo()

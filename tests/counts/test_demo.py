@@ -7,7 +7,7 @@ import pytest
 import time_machine
 
 from cardroom.demo import load_demo
-from core.audit import verify_chain
+from core.audit_verify import verify_chain
 from counts.demo import UNISSUED_FORM, extend_demo
 from counts.models import CountAgreement, CountSession
 from counts.queries import agreed_drop_cents, box_count, is_signed

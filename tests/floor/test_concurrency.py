@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from cardroom.models import Role
-from core.audit import verify_chain
+from core.audit_verify import verify_chain
 from floor import services
 from floor.models import Slip
 

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from cardroom.demo import load_demo
-from core.audit import verify_chain
+from core.audit_verify import verify_chain
 from floor.demo import mark_built
 from surveillance import models, queries
 from surveillance.demo import build_demo_surveillance

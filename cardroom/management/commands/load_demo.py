@@ -10,10 +10,10 @@ from cardroom.demo import (
     PEOPLE,
     PIN_HOLDERS,
     STATIONS,
-    foreign_organizations,
     load_demo,
     secrets_hashed_once,
 )
+from cardroom.pack_demo import foreign_organizations
 from core import demo_progress
 from core.management.base import DatabaseCommand
 

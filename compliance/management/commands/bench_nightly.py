@@ -18,9 +18,8 @@ from benchmarks import db
 from benchmarks.data import build
 from compliance.models import SlipSeriesCheckpoint
 from compliance.slip_series import series_problems
-from core.audit import verify_chain
 from core.audit_anchors import anchor_chains
-from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS
+from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, verify_chain
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
 from core.periods import Quarter

@@ -18,9 +18,9 @@ from django.test.utils import CaptureQueriesContext, override_settings
 
 from benchmarks import floors
 from benchmarks.data import build
-from core.audit import verify_chain
 from core.audit_anchors import anchor_chains
 from core.audit_rows import covered_models
+from core.audit_verify import verify_chain
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
 from core.periods import Quarter

@@ -3,8 +3,8 @@ cover (core.audit_verify). Prints OK or the first broken thing; exits non-zero o
 
 from django.core.management.base import CommandError
 
-from core.audit import verify_chain
 from core.audit_anchors import check_against_registries
+from core.audit_verify import verify_chain
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
 
