@@ -122,7 +122,6 @@ class SetupKind:
     new_instance: Callable
     save: Callable
     form_kwargs: Callable = field(default=lambda request: {})
-    detail_url: str = "setup_edit"
 
 
 def _save_site(request, site, data):
