@@ -54,6 +54,7 @@ test: setup chromium
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/vulture
 
 clean:
 	rm -rf "$(VAR_DIR)/celery" "$(VAR_DIR)"/test-db.sqlite3* "$(VAR_DIR)"/celerybeat-schedule*

@@ -16,7 +16,6 @@ close by design and are left out of the comparison:
 Everything else (each table, the totals, cash profit, long or short) must be equal.
 """
 
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
@@ -519,10 +518,3 @@ def _other_games_as_filed(quarter: Quarter, found: dict[tuple[int, str], Quarter
         return now
     latest = max(taxed, key=lambda f: (f.filed_at, f.pk))
     return latest.figures["tax"].get("other_games_agp_cents")
-
-
-def amendments_by_quarter(amendments) -> dict[Quarter, list[Amendment]]:
-    grouped = defaultdict(list)
-    for a in amendments:
-        grouped[a.quarter].append(a)
-    return dict(grouped)

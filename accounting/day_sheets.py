@@ -116,7 +116,7 @@ class _Step:
     def __enter__(self):
         return self
 
-    def __exit__(self, kind, error, traceback):
+    def __exit__(self, kind, error, _traceback):
         if isinstance(error, ValidationError):
             located: dict[str, list[str]] = {}
             for name, messages in _messages(error).items():

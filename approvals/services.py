@@ -15,7 +15,7 @@ from core.limits import MAX_TEXT_LENGTH, check_date
 from packs import all_packs
 
 from . import rules
-from .checks import controls_errors, labels
+from .checks import controls_errors
 from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
 from .queries import current_link, site_today
 
@@ -36,7 +36,9 @@ def _values(field: str, given, allowed: tuple, *, what: str) -> list:
     wrong = [v for v in given if v not in allowed or (isinstance(v, bool) != isinstance(allowed[0], bool))]
     if wrong:
         raise ValidationError(
-            {field: f"{field.replace('_', ' ')} takes {', '.join(map(repr, allowed))}; not {', '.join(map(repr, wrong))}."}
+            {
+                field: f"{field.replace('_', ' ')} takes {', '.join(map(repr, allowed))}; not {', '.join(map(repr, wrong))}."
+            }
         )
     return [v for v in allowed if v in given]
 
@@ -54,7 +56,8 @@ def _conditions(conditions) -> dict:
         )
     return {
         field: _values(field, conditions[field], rules.CONDITION_VALUES[field], what="A condition must")
-        for field in rules.CONDITION_FIELDS if field in conditions
+        for field in rules.CONDITION_FIELDS
+        if field in conditions
     }
 
 
@@ -66,15 +69,19 @@ def _pay_table(row: dict) -> dict:
         raise ValidationError({"pay_tables": f"Side bet pay table {code}: a side bet has no blackjack payout."})
     if not side_bet and payout not in Table.BlackjackPayout.values:
         raise ValidationError(
-            {"pay_tables": f"Blackjack pay table {code}: natural_payout (the unsuited blackjack payout the table "
-                           f"posts) is one of {', '.join(Table.BlackjackPayout.values)}."}
+            {
+                "pay_tables": f"Blackjack pay table {code}: natural_payout (the unsuited blackjack payout the table "
+                f"posts) is one of {', '.join(Table.BlackjackPayout.values)}."
+            }
         )
     lines = row.get("lines") or []
     if not lines or len(lines) > rules.MAX_PAY_TABLE_LINES:
         raise ValidationError({"pay_tables": f"Pay table {code}: 1 to {rules.MAX_PAY_TABLE_LINES} lines."})
     lines = [
-        {"hand": _text(line.get("hand"), "pay_tables", required=True, max_length=rules.MAX_SHORT_TEXT),
-         "pays": _text(line.get("pays"), "pay_tables", required=True, max_length=rules.MAX_SHORT_TEXT)}
+        {
+            "hand": _text(line.get("hand"), "pay_tables", required=True, max_length=rules.MAX_SHORT_TEXT),
+            "pays": _text(line.get("pays"), "pay_tables", required=True, max_length=rules.MAX_SHORT_TEXT),
+        }
         for line in lines
     ]
     return {"side_bet": side_bet, "code": code, "natural_payout": payout, "lines": lines}
@@ -83,15 +90,22 @@ def _pay_table(row: dict) -> dict:
 def _approval_jurisdiction(organization: Organization, jurisdiction: str | None) -> str:
     """The pack the approval is for: given, or the one pack of the organization's sites whose law
     has game approvals (`rules.GAME_APPROVAL`)."""
-    codes = sorted({code for code in organization.sites.values_list("jurisdiction", flat=True)
-                    if rules.GAME_APPROVAL.applies(code)})
+    codes = sorted(
+        {
+            code
+            for code in organization.sites.values_list("jurisdiction", flat=True)
+            if rules.GAME_APPROVAL.applies(code)
+        }
+    )
     codes = codes or [pack.code for pack in all_packs() if rules.GAME_APPROVAL.applies(pack)]
     if jurisdiction is None and len(codes) == 1:
         return codes[0]
     if jurisdiction is None or not rules.GAME_APPROVAL.applies(jurisdiction):
         raise ValidationError(
-            {"jurisdiction": f"{rules.HOUSE_CONTROL}: a game approval is recorded for a jurisdiction whose law "
-                             f"has the state's game approvals ({', '.join(codes) or 'none'})."}
+            {
+                "jurisdiction": f"{rules.HOUSE_CONTROL}: a game approval is recorded for a jurisdiction whose law "
+                f"has the state's game approvals ({', '.join(codes) or 'none'})."
+            }
         )
     return jurisdiction
 
@@ -121,7 +135,9 @@ def record_game_approval(
     values = {
         "game_name": _text(game_name, "game_name", required=True, max_length=rules.MAX_NAME_LENGTH),
         "agency": _text(agency, "agency", required=True, max_length=rules.MAX_NAME_LENGTH),
-        "submission_number": _text(submission_number, "submission_number", required=True, max_length=rules.MAX_SHORT_TEXT),
+        "submission_number": _text(
+            submission_number, "submission_number", required=True, max_length=rules.MAX_SHORT_TEXT
+        ),
         "manufacturer": _text(manufacturer, "manufacturer", required=False, max_length=rules.MAX_NAME_LENGTH),
         "conditions_text": _text(conditions_text, "conditions_text", required=False, max_length=MAX_TEXT_LENGTH),
         "approved_on": check_date(approved_on, "approved_on"),
@@ -136,13 +152,21 @@ def record_game_approval(
         raise ValidationError({"supersedes": "The superseded approval is another organization's."})
     with transaction.atomic():
         approval = GameApproval.objects.create(
-            organization=organization, jurisdiction=jurisdiction, shuffler_must_be_approved=shuffler_must_be_approved,
-            internal_controls_required=internal_controls_required, supersedes=supersedes,
-            recorded_by=access.employee, recorded_at=timezone.now(), **values,
+            organization=organization,
+            jurisdiction=jurisdiction,
+            shuffler_must_be_approved=shuffler_must_be_approved,
+            internal_controls_required=internal_controls_required,
+            supersedes=supersedes,
+            recorded_by=access.employee,
+            recorded_at=timezone.now(),
+            **values,
         )
         PayTable.objects.bulk_create([PayTable(approval=approval, **row) for row in rows])
         record_event(
-            actor=acting_user, action="game_approval.recorded", obj=approval, organization_id=organization.pk,
+            actor=acting_user,
+            action="game_approval.recorded",
+            obj=approval,
+            organization_id=organization.pk,
             after={"reference": approval.reference, "game_name": approval.game_name, "conditions": approval.conditions},
         )
     return approval
@@ -169,8 +193,10 @@ def record_internal_controls(
     access = require_gaming_manager(acting_user, site.organization_id, action="record internal controls")
     if not rules.INTERNAL_CONTROLS.applies(site):
         raise ValidationError(
-            {"site": f"{rules.HOUSE_CONTROL}: the law of {site}'s jurisdiction keeps no internal controls of "
-                     "table options in this record."}
+            {
+                "site": f"{rules.HOUSE_CONTROL}: the law of {site}'s jurisdiction keeps no internal controls of "
+                "table options in this record."
+            }
         )
     if game_approval is not None and game_approval.organization_id != site.organization_id:
         raise ValidationError({"game_approval": "The approval is another organization's."})
@@ -179,7 +205,9 @@ def record_internal_controls(
         raise ValidationError({unknown[0]: f"Internal controls document {', '.join(rules.DOCUMENTED_FIELDS)}."})
     documented = {
         option.field: _values(
-            option.field, options.get(option.field), rules.OPTION_VALUES[option.field],
+            option.field,
+            options.get(option.field),
+            rules.OPTION_VALUES[option.field],
             what=f"{option.rule.at(site)}: the internal controls must",
         )
         for option in rules.DOCUMENTED_OPTIONS
@@ -187,18 +215,29 @@ def record_internal_controls(
     check_date(effective_on, "effective_on")
     check_date(approved_on, "approved_on")
     if approved_on > effective_on:
-        raise ValidationError({"approved_on": "Internal controls take effect once approved: approved_on is not after effective_on."})
+        raise ValidationError(
+            {"approved_on": "Internal controls take effect once approved: approved_on is not after effective_on."}
+        )
     approved_by = _text(approved_by, "approved_by", required=True, max_length=rules.MAX_NAME_LENGTH)
-    approval_reference = _text(approval_reference, "approval_reference", required=False, max_length=rules.MAX_NAME_LENGTH)
+    approval_reference = _text(
+        approval_reference, "approval_reference", required=False, max_length=rules.MAX_NAME_LENGTH
+    )
     with transaction.atomic():
         list(Site.objects.select_for_update().filter(pk=site.pk).values_list("pk", flat=True))  # one version at a time
         versions = InternalControls.objects.filter(site=site, game_approval=game_approval)
         latest = versions.order_by("-version").first()
         controls = InternalControls(
-            site=site, game_approval=game_approval, version=(latest.version + 1) if latest else 1,
-            effective_on=effective_on, approved_on=approved_on, approved_by=approved_by,
-            approval_reference=approval_reference, supersedes=latest, recorded_by=access.employee,
-            recorded_at=timezone.now(), **documented,
+            site=site,
+            game_approval=game_approval,
+            version=(latest.version + 1) if latest else 1,
+            effective_on=effective_on,
+            approved_on=approved_on,
+            approved_by=approved_by,
+            approval_reference=approval_reference,
+            supersedes=latest,
+            recorded_by=access.employee,
+            recorded_at=timezone.now(),
+            **documented,
         )
         if effective_on <= site_today(site):
             _check_tables_documented(controls)
@@ -218,7 +257,9 @@ def _check_tables_documented(controls: InternalControls) -> None:
         errors = controls_errors(table, controls)
         if errors:
             field, message = next(iter(errors.items()))
-            raise ValidationError({field: f"Table {table.number} uses an option these controls do not document. {message}"})
+            raise ValidationError(
+                {field: f"Table {table.number} uses an option these controls do not document. {message}"}
+            )
 
 
 # --- Which approved game a table offers ---------------------------------------------------
@@ -232,13 +273,21 @@ def _pay_table_choice(approval, pay_table, field: str, *, side_bet: bool):
     choices = [p for p in approval.pay_tables.all() if bool(p.side_bet) == side_bet]
     if pay_table is None:
         if choices and not side_bet:
-            raise ValidationError({field: f"{approval.game_name} ({approval.reference}): choose one of its blackjack "
-                                          f"pay tables: {', '.join(p.code for p in choices)}."})
+            raise ValidationError(
+                {
+                    field: f"{approval.game_name} ({approval.reference}): choose one of its blackjack "
+                    f"pay tables: {', '.join(p.code for p in choices)}."
+                }
+            )
         return None
     if pay_table not in choices:
         offered = ", ".join(f"{p.side_bet} {p.code}".strip() for p in choices) or "none"
-        raise ValidationError({field: f"{approval.game_name} ({approval.reference}): pay table {pay_table} is not "
-                                      f"among the approval's selectable pay tables ({offered})."})
+        raise ValidationError(
+            {
+                field: f"{approval.game_name} ({approval.reference}): pay table {pay_table} is not "
+                f"among the approval's selectable pay tables ({offered})."
+            }
+        )
     return pay_table
 
 
@@ -265,7 +314,9 @@ def link_table_game(
     shuffler_model = _text(shuffler_model, "shuffler_model", required=False, max_length=rules.MAX_SHORT_TEXT)
     unknown = sorted(set(settings or {}) - set(LINK_SETTINGS))
     if unknown:
-        raise ValidationError({"settings": f"A link changes only {', '.join(LINK_SETTINGS)}; not {', '.join(unknown)}."})
+        raise ValidationError(
+            {"settings": f"A link changes only {', '.join(LINK_SETTINGS)}; not {', '.join(unknown)}."}
+        )
     if approval is not None:
         if approval.organization_id != site.organization_id:
             raise ValidationError({"approval": "The approval is another organization's."})
@@ -276,9 +327,13 @@ def link_table_game(
     with transaction.atomic():
         table = Table.objects.select_for_update().select_related("site").get(pk=table.pk)
         link = TableGame.objects.create(
-            table=table, approval=approval, blackjack_pay_table=blackjack_pay_table,
-            side_bet_pay_table=side_bet_pay_table, shuffler_model=shuffler_model,
-            linked_by=access.employee, linked_at=timezone.now(),
+            table=table,
+            approval=approval,
+            blackjack_pay_table=blackjack_pay_table,
+            side_bet_pay_table=side_bet_pay_table,
+            shuffler_model=shuffler_model,
+            linked_by=access.employee,
+            linked_at=timezone.now(),
         )
         if settings:
             cardroom_services.update_table(acting_user=acting_user, table=table, **settings)
@@ -286,12 +341,6 @@ def link_table_game(
             table.full_clean()
         record_site_event(acting_user, "table_game.linked", link, site)
     return link
-
-
-def controls_summary(controls: InternalControls) -> dict[str, str]:
-    """{option label: documented values}, for the pages."""
-    return {option.label: labels(option.field, getattr(controls, option.field)) for option in rules.DOCUMENTED_OPTIONS}
-
 
 
 # --- Licences ----------------------------------------------------------------------------------
@@ -312,14 +361,17 @@ def record_licence(
     force (approvals.checks.licence_errors): a table keeping another option is refused at its
     next change until it follows."""
     access = require_gaming_manager(acting_user, organization.pk, action="record a licence")
-    codes = sorted({code for code in organization.sites.values_list("jurisdiction", flat=True)
-                    if rules.LICENCE.applies(code)})
+    codes = sorted(
+        {code for code in organization.sites.values_list("jurisdiction", flat=True) if rules.LICENCE.applies(code)}
+    )
     if jurisdiction is None and len(codes) == 1:
         jurisdiction = codes[0]
     if jurisdiction is None or not rules.LICENCE.applies(jurisdiction):
         raise ValidationError(
-            {"jurisdiction": f"{rules.HOUSE_CONTROL}: a licence's table terms are recorded for a jurisdiction whose "
-                             f"law puts them on the licence ({', '.join(codes) or 'none of this organization'})."}
+            {
+                "jurisdiction": f"{rules.HOUSE_CONTROL}: a licence's table terms are recorded for a jurisdiction whose "
+                f"law puts them on the licence ({', '.join(codes) or 'none of this organization'})."
+            }
         )
     cite = rules.LICENCE.at(jurisdiction)
     if tie_option not in Licence.TieOption.values:
@@ -330,20 +382,35 @@ def record_licence(
         list(Organization.objects.select_for_update().filter(pk=organization.pk).values_list("pk", flat=True))
         latest = (
             Licence.objects.filter(organization=organization, jurisdiction=jurisdiction)
-            .order_by("-effective_on", "-id").first()
+            .order_by("-effective_on", "-id")
+            .first()
         )
         if latest is not None and effective_on < latest.effective_on:
             raise ValidationError(
-                {"effective_on": f"{rules.HOUSE_CONTROL}: a new licence takes effect on or after the one it "
-                                 f"supersedes ({latest.effective_on.isoformat()})."}
+                {
+                    "effective_on": f"{rules.HOUSE_CONTROL}: a new licence takes effect on or after the one it "
+                    f"supersedes ({latest.effective_on.isoformat()})."
+                }
             )
         licence = Licence.objects.create(
-            organization=organization, jurisdiction=jurisdiction, licence_number=licence_number,
-            tie_option=tie_option, effective_on=effective_on, supersedes=latest,
-            recorded_by=access.employee, recorded_at=timezone.now(),
+            organization=organization,
+            jurisdiction=jurisdiction,
+            licence_number=licence_number,
+            tie_option=tie_option,
+            effective_on=effective_on,
+            supersedes=latest,
+            recorded_by=access.employee,
+            recorded_at=timezone.now(),
         )
         record_event(
-            actor=acting_user, action="licence.recorded", obj=licence, organization_id=organization.pk,
-            after={"licence_number": licence_number, "tie_option": tie_option, "effective_on": effective_on.isoformat()},
+            actor=acting_user,
+            action="licence.recorded",
+            obj=licence,
+            organization_id=organization.pk,
+            after={
+                "licence_number": licence_number,
+                "tie_option": tie_option,
+                "effective_on": effective_on.isoformat(),
+            },
         )
     return licence

@@ -293,18 +293,6 @@ def _discover(client: Client, skip: tuple[str, ...], html_only: bool) -> list[st
     return sorted(answered)
 
 
-def unwalked_routes(paths: list[str]) -> list[str]:
-    """The GET routes with parameters that no walked page links to (for the command's notes)."""
-    walked = {resolve(p.split("?")[0]).route for p in paths}
-    return sorted(
-        {
-            route
-            for route, _ in _walk_patterns(get_resolver().url_patterns)
-            if _static_path(route) is None and route not in walked
-        }
-    )
-
-
 @dataclass
 class Comparison:
     path: str

@@ -51,10 +51,6 @@ def readable_site_ids(access) -> list[int]:
     return [s.pk for s in access.sites() if access.has_role(s.pk, *CAGE_READERS)]
 
 
-def reads_inventory(access) -> bool:
-    return bool(access.all_roles() & INVENTORY_READERS)
-
-
 def _filter(model, site_path="site", date_path="gaming_date", extra=()):
     return site_filterset(model, site_path, date_path, extra)
 

@@ -1,19 +1,14 @@
 """Cashier's cage pages at the current site: parse a form, call one service, show the result.
 A refusal from a service appears inline on the form, with the same words as the API."""
 
-from functools import wraps
-from zoneinfo import ZoneInfo
-
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for, refusal
+from cardroom.access import refusal
 from cardroom.models import ChipDenomination, Employee, Site
-from cardroom.views import call_service
+from cardroom.views import call_service, page_at_current_site
 from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 from floor.models import GamingDay
@@ -36,22 +31,11 @@ from .rules import (
 def cage_page(readers):
     """Login, a current site where the user holds one of `readers`, the site's time zone."""
 
-    def decorate(view):
-        @login_required
-        @wraps(view)
-        def wrapper(request, *args, **kwargs):
-            site = getattr(request, "site", None)
-            if site is None:
-                raise Http404("Choose a site first.")
-            access = access_for(request.user)
-            if not access.has_role(site.pk, *readers):
-                raise PermissionDenied(refusal(HOUSE_CONTROL, readers, "see these cage records"))
-            with timezone.override(ZoneInfo(site.time_zone)):
-                return view(request, site, access, *args, **kwargs)
+    def may_read(access, site):
+        if not access.has_role(site.pk, *readers):
+            raise PermissionDenied(refusal(HOUSE_CONTROL, readers, "see these cage records"))
 
-        return wrapper
-
-    return decorate
+    return page_at_current_site(may_read)
 
 
 def _today(site: Site):

@@ -63,7 +63,8 @@ class RetentionRule:
 # The two retention periods (North Dakota's 08-16), as data; cited at a site by its pack.
 STANDARD = RetentionRule(3, RETENTION_KEY, "three years from the end of the quarter of the activity")
 DEALER_HOLD_AND_VIDEO_REVIEW = RetentionRule(
-    1, SHORT_RETENTION_KEY,
+    1,
+    SHORT_RETENTION_KEY,
     "one year from the end of the quarter of the activity (dealer percent-of-hold and video review records)",
 )
 # Where the site's pack states no period: three years, the house's own control.
@@ -78,10 +79,6 @@ def _add_years(day: date, years: int) -> date:
 def retention_end(activity_date: date, rule: RetentionRule = STANDARD) -> date:
     """The last day a record of activity on `activity_date` must be kept."""
     return _add_years(Quarter.containing(activity_date).end, rule.years)
-
-
-def inside_retention(activity_date: date, today: date, rule: RetentionRule = STANDARD) -> bool:
-    return today <= retention_end(activity_date, rule)
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,9 @@ def save_master_data(instance, *, acting_user):
     if organization_id is None:
         owner = getattr(instance, "site", None) or getattr(instance, "employee", None)
         organization_id = owner.organization_id
-    return _save(instance, acting_user=acting_user, organization_id=organization_id, values={}, noun=instance._meta.verbose_name)
+    return _save(
+        instance, acting_user=acting_user, organization_id=organization_id, values={}, noun=instance._meta.verbose_name
+    )
 
 
 def _delete(instance, *, acting_user, organization_id: int, noun: str) -> None:
@@ -61,10 +63,6 @@ def _delete(instance, *, acting_user, organization_id: int, noun: str) -> None:
         )
         instance._history_user = acting_user
         instance.delete()
-
-
-def update_organization(*, acting_user, organization: Organization, **values) -> Organization:
-    return _save(organization, acting_user=acting_user, organization_id=organization.pk, values=values, noun="the organization")
 
 
 def create_site(*, acting_user, organization: Organization, **values) -> Site:
@@ -86,8 +84,9 @@ def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Tab
     """ND 99-01.3-08-10(1): one dealing method at a site, so the site's twenty-one tables
     change method together (each change validated and audited)."""
     if method not in Table.DealingMethod.values:
-        raise ValidationError({"dealing_method": f"Unknown dealing method {method!r}; one of: "
-                                                 f"{', '.join(Table.DealingMethod.values)}."})
+        raise ValidationError(
+            {"dealing_method": f"Unknown dealing method {method!r}; one of: {', '.join(Table.DealingMethod.values)}."}
+        )
     changed = []
     with transaction.atomic():
         tables = Table.objects.select_for_update().filter(site=site, game=Game.TWENTY_ONE)
@@ -97,8 +96,9 @@ def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Tab
             if table.dealing_method == method and not table.card_reader_malfunction:
                 continue
             table._site_dealing_method = method  # the whole site changes: the one-method check holds after
-            changed.append(update_table(acting_user=acting_user, table=table, dealing_method=method,
-                                        card_reader_malfunction=False))
+            changed.append(
+                update_table(acting_user=acting_user, table=table, dealing_method=method, card_reader_malfunction=False)
+            )
     return changed
 
 
@@ -107,7 +107,10 @@ def create_table(*, acting_user, site: Site, **values) -> Table:
     if "dealing_method" not in values and (method := Table.site_dealing_method(site.pk)):
         values["dealing_method"] = method  # ND 99-01.3-08-10(1): a new table takes the site's method
     return _save(
-        table, acting_user=acting_user, organization_id=site.organization_id, values=values,
+        table,
+        acting_user=acting_user,
+        organization_id=site.organization_id,
+        values=values,
         noun="a table",
     )
 
@@ -117,12 +120,17 @@ def update_table(*, acting_user, table: Table, **values) -> Table:
         raise ValidationError({"site": "A table cannot move to another site; add a new table there."})
     values.pop("site", None)
     return _save(
-        table, acting_user=acting_user, organization_id=table.site.organization_id, values=values,
+        table,
+        acting_user=acting_user,
+        organization_id=table.site.organization_id,
+        values=values,
         noun="a table",
     )
 
 
-def create_chip_denomination(*, acting_user, organization: Organization, value_cents: int, **values) -> ChipDenomination:
+def create_chip_denomination(
+    *, acting_user, organization: Organization, value_cents: int, **values
+) -> ChipDenomination:
     """Add a chip value; colour and edge spots default to those the organization's chip law
     prescribes (`cardroom.chip_rules`; none where no pack of its sites states one)."""
     spec = default_spec(organization.pk, value_cents)
@@ -132,8 +140,11 @@ def create_chip_denomination(*, acting_user, organization: Organization, value_c
         values.setdefault("edge_colour", spec.default_edge_colour)
     chip = ChipDenomination(organization=organization)
     return _save(
-        chip, acting_user=acting_user, organization_id=organization.pk,
-        values={"value_cents": value_cents, **values}, noun="a chip denomination",
+        chip,
+        acting_user=acting_user,
+        organization_id=organization.pk,
+        values={"value_cents": value_cents, **values},
+        noun="a chip denomination",
     )
 
 
@@ -141,12 +152,22 @@ def update_chip_denomination(*, acting_user, chip: ChipDenomination, **values) -
     if "value_cents" in values and values["value_cents"] != chip.value_cents:
         raise ValidationError({"value_cents": "A chip's value cannot change; add the new value instead."})
     values.pop("organization", None)
-    return _save(chip, acting_user=acting_user, organization_id=chip.organization_id, values=values, noun="a chip denomination")
+    return _save(
+        chip, acting_user=acting_user, organization_id=chip.organization_id, values=values, noun="a chip denomination"
+    )
 
 
 def create_employee(
-    *, acting_user, organization: Organization, username: str, password: str, first_name: str = "",
-    last_name: str = "", email: str = "", roles=(), **values
+    *,
+    acting_user,
+    organization: Organization,
+    username: str,
+    password: str,
+    first_name: str = "",
+    last_name: str = "",
+    email: str = "",
+    roles=(),
+    **values,
 ) -> Employee:
     """Create the login and the employee record together, with their first roles (`roles`: (role,
     site or None) pairs, each checked as `add_membership` checks it): one save, nothing half made."""
@@ -164,18 +185,30 @@ def create_employee(
         user.set_password(password)
         user.save()
         employee = Employee(organization=organization, user=user)
-        employee = _save(employee, acting_user=acting_user, organization_id=organization.pk, values=values, noun="an employee")
+        employee = _save(
+            employee, acting_user=acting_user, organization_id=organization.pk, values=values, noun="an employee"
+        )
         for role, site in roles:
             add_membership(acting_user=acting_user, employee=employee, role=role, site=site)
         return employee
 
 
-def update_employee(*, acting_user, employee: Employee, first_name=None, last_name=None, email=None, **values) -> Employee:
+def update_employee(
+    *, acting_user, employee: Employee, first_name=None, last_name=None, email=None, **values
+) -> Employee:
     values.pop("organization", None)
     values.pop("user", None)
     with transaction.atomic():
-        employee = _save(employee, acting_user=acting_user, organization_id=employee.organization_id, values=values, noun="an employee")
-        user_values = {k: v for k, v in {"first_name": first_name, "last_name": last_name, "email": email}.items() if v is not None}
+        employee = _save(
+            employee,
+            acting_user=acting_user,
+            organization_id=employee.organization_id,
+            values=values,
+            noun="an employee",
+        )
+        user_values = {
+            k: v for k, v in {"first_name": first_name, "last_name": last_name, "email": email}.items() if v is not None
+        }
         if user_values:
             for name, value in user_values.items():
                 setattr(employee.user, name, value)
@@ -190,8 +223,11 @@ def add_membership(*, acting_user, employee: Employee, role: str, site: Site | N
     membership = Membership(employee=employee)
     with transaction.atomic():
         result = _save(
-            membership, acting_user=acting_user, organization_id=employee.organization_id,
-            values={"role": role, "site": site}, noun="a role",
+            membership,
+            acting_user=acting_user,
+            organization_id=employee.organization_id,
+            values={"role": role, "site": site},
+            noun="a role",
         )
         if role == Role.GAMING_MANAGER and not employee.user.is_staff:
             employee.user.is_staff = True  # gaming managers also set up through the Django admin
@@ -208,8 +244,11 @@ def remove_membership(*, acting_user, membership: Membership) -> None:
 def add_relation(*, acting_user, employee: Employee, relative: Employee, kind: str) -> EmployeeRelation:
     relation = EmployeeRelation(employee=employee)
     return _save(
-        relation, acting_user=acting_user, organization_id=employee.organization_id,
-        values={"relative": relative, "kind": kind}, noun="a family or household relation",
+        relation,
+        acting_user=acting_user,
+        organization_id=employee.organization_id,
+        values={"relative": relative, "kind": kind},
+        noun="a family or household relation",
     )
 
 
@@ -219,6 +258,7 @@ def remove_relation(*, acting_user, relation: EmployeeRelation) -> None:
 
 # --- Organizations (the platform operator) ---------------------------------------------------
 
+
 def platform_operator_refusal() -> str:
     return (
         f"{HOUSE_CONTROL}: only a platform operator (a superuser) may create an organization; "
@@ -227,8 +267,15 @@ def platform_operator_refusal() -> str:
 
 
 def create_organization(
-    *, acting_user, name: str, manager_username: str, manager_password: str, manager_initials: str,
-    licence_number: str = "", manager_first_name: str = "", manager_last_name: str = "",
+    *,
+    acting_user,
+    name: str,
+    manager_username: str,
+    manager_password: str,
+    manager_initials: str,
+    licence_number: str = "",
+    manager_first_name: str = "",
+    manager_last_name: str = "",
 ) -> tuple[Organization, Employee]:
     """A new organization and its first gaming manager (a login and an employee holding the
     gaming manager role at all sites). `acting_user` is a superuser, or None for the
@@ -267,12 +314,18 @@ def create_organization(
         Membership.objects.create(employee=employee, site=None, role=Role.GAMING_MANAGER)
         for obj in (organization, employee):
             record_event(
-                actor=acting_user, action=f"{obj._meta.model_name}.created", obj=obj,
-                organization_id=organization.pk, after=snapshot(obj),
+                actor=acting_user,
+                action=f"{obj._meta.model_name}.created",
+                obj=obj,
+                organization_id=organization.pk,
+                after=snapshot(obj),
             )
         record_event(
-            actor=acting_user, action="membership.created", object_type="cardroom.membership",
-            object_id=str(employee.memberships.get().pk), organization_id=organization.pk,
+            actor=acting_user,
+            action="membership.created",
+            object_type="cardroom.membership",
+            object_id=str(employee.memberships.get().pk),
+            organization_id=organization.pk,
             after={"employee": employee.pk, "role": Role.GAMING_MANAGER, "site": None},
         )
     return organization, employee

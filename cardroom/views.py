@@ -2,6 +2,8 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import wraps
+from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,6 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -92,6 +95,28 @@ def safe_next(request, target: str | None) -> str:
     return reverse("home")
 
 
+def page_at_current_site(may_read: Callable):
+    """A page of records at the current site: login, a current site (404 without one), the
+    user's `may_read(access, site)` (it raises PermissionDenied with the rule's words), and the
+    site's time zone; the view is called as `view(request, site, access, ...)`."""
+
+    def decorate(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            site = getattr(request, "site", None)
+            if site is None:
+                raise Http404("Choose a site first.")
+            access = access_for(request.user)
+            may_read(access, site)
+            with timezone.override(ZoneInfo(site.time_zone)):
+                return view(request, site, access, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
 def call_service(form, save: Callable):
     """Run a service with a valid form; put its ValidationError on the form's fields."""
     try:
@@ -122,7 +147,6 @@ class SetupKind:
     new_instance: Callable
     save: Callable
     form_kwargs: Callable = field(default=lambda request: {})
-    detail_url: str = "setup_edit"
 
 
 def _save_site(request, site, data):

@@ -1,7 +1,5 @@
 """Compliance: regulatory thresholds as effective-dated data, and the alerts they raise."""
 
-from decimal import Decimal
-
 from django.conf import settings
 from django.db import models
 from simple_history.models import HistoricalRecords
@@ -39,14 +37,6 @@ class Threshold(models.Model):
 
     def __str__(self):
         return f"{self.code} = {self.value} {self.unit} ({self.citation}, from {self.effective_from})"
-
-    @property
-    def as_int(self) -> int:
-        return int(self.value)
-
-    @property
-    def as_decimal(self) -> Decimal:
-        return Decimal(self.value)
 
 
 class Alert(AppendOnlyModel):

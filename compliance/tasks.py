@@ -44,8 +44,12 @@ def _packed(chunk_sites: int | None) -> list[tuple[list[int], int]]:
 
     in_scope = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
     chunks, current, filled = [], [], 0
-    for organization_id, sites in (in_scope.values("organization_id").annotate(n=Count("pk"))
-                                   .values_list("organization_id", "n").order_by("organization_id")):
+    for organization_id, sites in (
+        in_scope.values("organization_id")
+        .annotate(n=Count("pk"))
+        .values_list("organization_id", "n")
+        .order_by("organization_id")
+    ):
         if current and filled + sites > size:
             chunks.append((current, filled))
             current, filled = [], 0
@@ -95,7 +99,9 @@ def _scan_settings():
             cursor.execute("RESET random_page_cost")
 
 
-def _scan(organization_ids: list[int] | None, quarters: list[str], day_ranges: list[list[str]]) -> dict:
+def scan_chunk(organization_ids: list[int] | None, quarters: list[str], day_ranges: list[list[str]]) -> dict:
+    """One chunk's rules, run in this process: its result with the queries it took and its time
+    (the body of `scan_organizations`; the compliance benchmark calls it directly)."""
     from .engine import run_scan
 
     counted = [0]
@@ -106,8 +112,11 @@ def _scan(organization_ids: list[int] | None, quarters: list[str], day_ranges: l
 
     started = time.perf_counter()
     with _scan_settings(), connection.execute_wrapper(count):
-        result = run_scan(organization_ids=organization_ids, quarters=[Quarter.parse(q) for q in quarters],
-                          day_ranges=[(date.fromisoformat(a), date.fromisoformat(b)) for a, b in day_ranges])
+        result = run_scan(
+            organization_ids=organization_ids,
+            quarters=[Quarter.parse(q) for q in quarters],
+            day_ranges=[(date.fromisoformat(a), date.fromisoformat(b)) for a, b in day_ranges],
+        )
     return {**result.as_dict(), "queries": counted[0], "seconds": round(time.perf_counter() - started, 3), "chunks": 1}
 
 
@@ -115,7 +124,7 @@ def _scan(organization_ids: list[int] | None, quarters: list[str], day_ranges: l
 def scan_organizations(organization_ids: list[int], quarters: list[str], day_ranges: list[list[str]]) -> dict:
     """One chunk of a fanned-out run: the quarter rules of `quarters` and the day rules of
     `day_ranges` for the sites of these organizations. Idempotent (alerts open once)."""
-    return _scan(organization_ids, quarters, day_ranges)
+    return scan_chunk(organization_ids, quarters, day_ranges)
 
 
 @shared_task(ignore_result=False)
@@ -131,15 +140,21 @@ def gather_scan(parts: list[dict], run_id: int | None = None) -> dict:
     return total
 
 
-def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk_sites: int | None = None,
-            in_process_if_one_chunk: bool = True, run_id: int | None = None):
+def fan_out(
+    *,
+    quarters: list[str] = (),
+    day_ranges: list[list[str]] = (),
+    chunk_sites: int | None = None,
+    in_process_if_one_chunk: bool = True,
+    run_id: int | None = None,
+):
     """Run the rules for every site in scope: in this process when the sites fit in one chunk
     (returns the result dict), else as a chord of chunk tasks (returns the chord's AsyncResult,
     whose value is `gather_scan`'s dict)."""
     quarters, day_ranges = [str(q) for q in quarters], [[str(a), str(b)] for a, b in day_ranges]
     chunks = largest_first(chunk_sites)
     if len(chunks) <= 1 and in_process_if_one_chunk:
-        return _scan(None, quarters, day_ranges)
+        return scan_chunk(None, quarters, day_ranges)
     return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s(run_id=run_id))
 
 

@@ -71,9 +71,6 @@ class ThresholdBook:
     def int(self, code: str) -> int:
         return int(self[code].value)
 
-    def decimal(self, code: str) -> Decimal:
-        return self[code].value
-
 
 def ensure_seeded() -> None:
     """Load any missing seed row (the data migration does this; a flushed test database or a

@@ -28,7 +28,6 @@ FORMAT = "cardroom.filing/1"
 QUARTER = re.compile(r"^\d{4}Q[1-4]$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 CHAIN = re.compile(r"^[a-z0-9-]{1,24}$")
-MAX_PACKAGE_BYTES = 4 * 1024 * 1024
 REQUIRED = ("format", "organization", "site", "quarter", "filed_at", "figures", "figures_sha256", "chain_head")
 
 

@@ -130,15 +130,6 @@ def agreed_drop_cents(
     return sum(totals) if totals else None
 
 
-def agreed_drop_by_table_day(site, start_date: date, end_date: date, *, signed_only: bool = True) -> dict:
-    """{(table_id, gaming_date): cents} summed over the boxes of each table-day."""
-    result: dict[tuple[int, date], int] = {}
-    for row in agreed_drops(site, start_date, end_date, signed_only=signed_only):
-        key = (row.table_id, row.gaming_date)
-        result[key] = result.get(key, 0) + row.amount_cents
-    return result
-
-
 # --- Custody exceptions ---------------------------------------------------------------------
 
 

@@ -112,7 +112,6 @@ REPRESENTATIVE_TYPES = frozenset(
         EmploymentType.SECURITY_COMPANY,
     }
 )
-OUTSIDE_TYPES = REPRESENTATIVE_TYPES | {EmploymentType.INDEPENDENT}
 
 # Roles that make a person a gaming employee whatever their record says: they conduct, run or
 # supervise the games or the chip bank. A person holding one is checked as a gaming employee.

@@ -26,7 +26,7 @@ class ChipGridMixin:
     ENTRY_CHOICES = [("chips", "Chip counts"), ("amounts", "Dollar amounts")]
     MAX_AMOUNT_LENGTH = 20  # "$1,000,000.00" and then some (house control)
 
-    def add_chip_fields(self, organization_id: int, required_note: str = "") -> None:
+    def add_chip_fields(self, organization_id: int) -> None:
         self.denominations = list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
         self.fields["chips"] = forms.CharField(required=False, widget=forms.HiddenInput)
         self.fields["amounts"] = forms.CharField(required=False, widget=forms.HiddenInput)

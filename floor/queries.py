@@ -279,12 +279,6 @@ def last_tray_count(table: Table, before: datetime | None = None) -> TableInvent
     return counts.order_by("-counted_at", "-id").first()
 
 
-def previous_closer(table: Table) -> TableInventory | None:
-    """The last closer of the table, shown when its next opener is counted."""
-    closers = TableInventory.objects.filter(table=table, kind=TableInventory.Kind.CLOSER)
-    return closers.select_related("counted_by").prefetch_related("lines").order_by("-counted_at", "-id").first()
-
-
 # --- Slips --------------------------------------------------------------------------------
 
 

@@ -62,7 +62,6 @@ class Pack:
     revenue_model: str
     # Validates a Table against the pack's rules; returns {field: message} (empty: acceptable).
     table_rules: Callable[[object], dict[str, str]]
-    house_banked: bool = True
     # Rule key -> the citation of the pack's text that states it (`Rule`).
     citations: Mapping[str, str] = field(default_factory=dict)
     # The pack's wager limits, oldest first (the one in force on a date is the last that began by then).

@@ -13,7 +13,6 @@ FORM_DAILY_CONTINUATION = Rule("reports.form_daily_continuation")
 FORM_QUARTERLY = Rule("reports.form_quarterly")
 FORM_DEALER_SHIFTS = Rule("reports.form_dealer_shifts")
 FORM_DEALER_HOLD = Rule("reports.form_dealer_hold")
-FORM_CHIP_INVENTORY = Rule("reports.form_chip_inventory")
 
 # Each kind's rule: the sections (and forms) of the pack's law that the report answers.
 ALERTS = Rule("reports.alerts")

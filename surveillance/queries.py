@@ -224,17 +224,6 @@ def tables_without_system(sites, on_date: date) -> dict[int, list[Table]]:
     return found
 
 
-def system_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | None, str]:
-    """`(cap_cents, reason)` when, past the site's deadline, the table needs a system and the
-    equipment register shows none (ND 99-01.3-08-04: limit wagers to two dollars until the
-    system is operational); else `(None, "")`. Day 45 is still within the time; day 46 is not.
-    Never at a site whose pack does not state the rule (`rules.SYSTEM`)."""
-    if not SYSTEM.applies(table.site):
-        return None, ""
-    at = at or timezone.now()
-    return _system_cap(table, at, statuses_in_force([table.site_id], gaming_date_of(table.site, at)))
-
-
 def _system_cap(table: Table, at: datetime, in_force: dict[int, SurveillanceStatus]) -> tuple[int | None, str]:
     on_date = gaming_date_of(table.site, at)
     due = operational_deadlines([table.site_id], on_date, in_force=in_force).get(table.site_id)
@@ -326,11 +315,6 @@ def deadlines_for(outages) -> dict[int, OutageDeadline]:
         ]
         deadlines[outage.pk] = outage_deadline(outage.began_at, intervals, outage.table.site.time_zone)
     return deadlines
-
-
-def repaired_by(outage: Outage, at: datetime) -> bool:
-    repair = getattr(outage, "repair", None) if outage.pk else None
-    return repair is not None and repair.repaired_at <= at
 
 
 def wager_caps(table: Table, at: datetime | None = None) -> list[tuple[int, str]]:
@@ -600,7 +584,12 @@ def uncovered_table_days(site_ids: list[int], start: date, end: date) -> dict[tu
         recording=Recording._meta.db_table,
         sites=", ".join(["%s"] * len(site_ids)),
     )
-    params = [*site_ids, connection.ops.adapt_datefield_value(start), connection.ops.adapt_datefield_value(end), *site_ids]
+    params = [
+        *site_ids,
+        connection.ops.adapt_datefield_value(start),
+        connection.ops.adapt_datefield_value(end),
+        *site_ids,
+    ]
     days = {}
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -1,18 +1,13 @@
 """Surveillance pages at the current site: parse a form, call one service, show the result.
 A refusal from a service appears inline on the form, with the same words as the API."""
 
-from functools import wraps
-from zoneinfo import ZoneInfo
-
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for
 from cardroom.models import Table
+from cardroom.views import call_service, page_at_current_site
 
 from . import forms, queries, services
 from .api import readable_sites
@@ -29,35 +24,22 @@ from .models import (
 from .rules import DAILY_LOG_ROLES, OUTAGE_REPORT_ROLES, STAFF_ROLES, SURVEILLANCE_RECORDS
 
 
-def site_page(view):
-    """Login, a current site the user may read surveillance records at, its time zone."""
+def _may_read(access, site):
+    if not readable_sites(access).filter(pk=site.pk).exists():
+        raise PermissionDenied(SURVEILLANCE_RECORDS.refusal())
 
-    @login_required
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        site = getattr(request, "site", None)
-        if site is None:
-            raise Http404("Choose a site first.")
-        access = access_for(request.user)
-        if not readable_sites(access).filter(pk=site.pk).exists():
-            raise PermissionDenied(SURVEILLANCE_RECORDS.refusal())
-        with timezone.override(ZoneInfo(site.time_zone)):
-            return view(request, site, access, *args, **kwargs)
 
-    return wrapper
+# Login, a current site the user may read surveillance records at, its time zone.
+site_page = page_at_current_site(_may_read)
 
 
 def run_service(form, save) -> bool:
-    """Call the service with a valid form; its ValidationError goes onto the form's fields."""
+    """Call the service with a valid form; its ValidationError goes onto the form's fields
+    (cardroom.views.call_service). True when it saved."""
     if not form.is_valid():
         return False
-    try:
-        save(form.cleaned_data)
-    except ValidationError as exc:
-        for field, messages in exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]:
-            form.add_error(field if field in form.fields else None, messages)
-        return False
-    return True
+    call_service(form, lambda: save(form.cleaned_data))
+    return not form.errors
 
 
 def _can(access, site, roles) -> bool:

@@ -14,25 +14,25 @@ from .. import rules
 from ..calculations import lines_total_cents
 from ..models import BankCount, BankCountLine, IdealBank
 from .steps import (
-    _amount,
-    _at_site,
-    _audit,
-    _chip_total,
-    _gaming_date,
+    acting_at_site,
+    checked_amount,
+    checked_gaming_date,
+    chip_total_cents,
     parse_cash_lines,
     parse_chip_lines,
+    record_audit,
 )
 
 
 def set_ideal_bank(*, acting_user, site: Site, amount_cents: int, effective_on: date) -> IdealBank:
     """Set the ideal (imprest) amount of a site's bank from `effective_on` (ND 99-01.3-03-09(5))."""
-    employee = _at_site(acting_user, site, rules.POLICY_SETTERS, "set the ideal bank amount")
-    amount_cents = _amount(amount_cents, "amount_cents", rules.IDEAL_BANK.at(site))
+    employee = acting_at_site(acting_user, site, rules.POLICY_SETTERS, "set the ideal bank amount")
+    amount_cents = checked_amount(amount_cents, "amount_cents", rules.IDEAL_BANK.at(site))
     with transaction.atomic():
         ideal = IdealBank.objects.create(
             site=site, amount_cents=amount_cents, effective_on=effective_on, set_at=timezone.now(), set_by=employee
         )
-        _audit(acting_user, "ideal_bank.set", ideal, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(acting_user, "ideal_bank.set", ideal, organization_id=site.organization_id, site_id=site.pk)
     return ideal
 
 
@@ -51,10 +51,12 @@ def record_bank_count(
     """Record the starting or ending count of a site's bank: cash by denomination and chips by
     denomination (ND 99-01.3-08-16(1)(a)). One count per day and kind; a mistake is corrected
     by a new count that points to the one it replaces, with a reason."""
-    employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "count the bank")
+    employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "count the bank")
     if kind not in BankCount.Kind.values:
-        raise ValidationError({"kind": f"{rules.BANK_RECORDS.at(site)}: a bank count is a starting or an ending count."})
-    gaming_date = _gaming_date(site, gaming_date)
+        raise ValidationError(
+            {"kind": f"{rules.BANK_RECORDS.at(site)}: a bank count is a starting or an ending count."}
+        )
+    gaming_date = checked_gaming_date(site, gaming_date)
     cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS.at(site))
     chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS.at(site))
     at = acts.moment(at, "counted_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the bank count")
@@ -70,7 +72,7 @@ def record_bank_count(
             counted_by=employee,
             initials=employee.initials,
             cash_cents=lines_total_cents(cash_lines.items()),
-            chips_cents=_chip_total(chip_lines),
+            chips_cents=chip_total_cents(chip_lines),
             corrects=corrects,
             reason=reason,
         )
@@ -79,7 +81,7 @@ def record_bank_count(
             + [BankCountLine(count=count, chip=c, value_cents=c.value_cents, quantity=q) for c, q in chip_lines.items()]
         )
         after = {**snapshot(count), "cash": cash_lines, "chips": {c.value_cents: q for c, q in chip_lines.items()}}
-        _audit(
+        record_audit(
             acting_user,
             "bank_count.recorded",
             count,

@@ -12,7 +12,7 @@ from core.money import format_money
 
 from .. import queries, rules
 from ..models import ChipInventoryCount, ChipInventoryCountLine, ChipMovement, ChipMovementLine, Location
-from .steps import _audit, _chip_total, _in_organization, _require_chips, parse_chip_lines
+from .steps import acting_in_organization, chip_total_cents, parse_chip_lines, record_audit, require_chips
 
 
 def receive_chips(
@@ -31,16 +31,14 @@ def destroy_chips(
 
 def _move_chips(acting_user, organization, kind, chips, occurred_on, reference, note) -> ChipMovement:
     verb = "receive chips" if kind == ChipMovement.Kind.RECEIPT else "destroy chips"
-    employee = _in_organization(acting_user, organization, rules.INVENTORY_KEEPERS, verb)
+    employee = acting_in_organization(acting_user, organization, rules.INVENTORY_KEEPERS, verb)
     citation = rules.at_organization(rules.CHIP_INVENTORY, organization.pk)
     lines = parse_chip_lines(chips, organization.pk, citation=citation)
-    _require_chips(lines, "chips", citation)
+    require_chips(lines, "chips", citation)
     if not isinstance(occurred_on, date) or occurred_on > timezone.localdate():
         raise ValidationError({"occurred_on": f"{citation}: give the date it happened, not a future one."})
     if not reference.strip():
-        raise ValidationError(
-            {"reference": f"{citation}: give the invoice, or the witness of the destruction."}
-        )
+        raise ValidationError({"reference": f"{citation}: give the invoice, or the witness of the destruction."})
     with transaction.atomic():
         Organization.objects.select_for_update().get(pk=organization.pk)
         if kind == ChipMovement.Kind.DESTRUCTION:
@@ -54,7 +52,7 @@ def _move_chips(acting_user, organization, kind, chips, occurred_on, reference, 
             recorded_at=timezone.now(),
             recorded_by=employee,
             initials=employee.initials,
-            total_cents=_chip_total(lines),
+            total_cents=chip_total_cents(lines),
         )
         ChipMovementLine.objects.bulk_create(
             [
@@ -62,7 +60,7 @@ def _move_chips(acting_user, organization, kind, chips, occurred_on, reference, 
                 for c, q in lines.items()
             ]
         )
-        _audit(
+        record_audit(
             acting_user,
             f"chips.{kind}",
             movement,
@@ -93,7 +91,9 @@ def record_chip_inventory_count(
     """A physical count of the organization's chips where they are: each site's chip bank and
     table trays, and storage. `locations`: [{"location": "bank"|"trays"|"storage",
     "site": <Site or id; required for bank and trays>, "chips": [...]}, ...]."""
-    employee = _in_organization(acting_user, organization, rules.INVENTORY_KEEPERS, "record a chip inventory count")
+    employee = acting_in_organization(
+        acting_user, organization, rules.INVENTORY_KEEPERS, "record a chip inventory count"
+    )
     citation = rules.at_organization(rules.CHIP_INVENTORY, organization.pk)
     if not isinstance(counted_on, date) or counted_on > timezone.localdate():
         raise ValidationError({"counted_on": f"{citation}: give the date of the count, not a future one."})
@@ -106,7 +106,7 @@ def record_chip_inventory_count(
             counted_by=employee,
             initials=employee.initials,
             note=note,
-            total_cents=sum(_chip_total(chips) for _, _, chips in parsed),
+            total_cents=sum(chip_total_cents(chips) for _, _, chips in parsed),
         )
         ChipInventoryCountLine.objects.bulk_create(
             [
@@ -117,7 +117,7 @@ def record_chip_inventory_count(
                 for c, q in chips.items()
             ]
         )
-        _audit(acting_user, "chip_inventory.counted", count, organization_id=organization.pk, site_id=None)
+        record_audit(acting_user, "chip_inventory.counted", count, organization_id=organization.pk, site_id=None)
     return count
 
 
@@ -128,22 +128,16 @@ def _parse_locations(organization: Organization, locations, citation: str) -> li
     parsed, seen = [], set()
     for item in locations:
         if not isinstance(item, dict) or item.get("location") not in Location.values:
-            raise ValidationError(
-                {"locations": f"{citation}: each location is one of {', '.join(Location.values)}."}
-            )
+            raise ValidationError({"locations": f"{citation}: each location is one of {', '.join(Location.values)}."})
         raw_site = item.get("site")
         site = (
             sites.get(raw_site.pk if isinstance(raw_site, Site) else raw_site) if raw_site not in (None, "") else None
         )
         if raw_site not in (None, "") and site is None:
-            raise ValidationError(
-                {"locations": f"{citation}: site {raw_site!r} is not a site of the organization."}
-            )
+            raise ValidationError({"locations": f"{citation}: site {raw_site!r} is not a site of the organization."})
         if site is None and item["location"] != Location.STORAGE:
             raise ValidationError(
-                {
-                    "locations": f"{citation}: say which site's {Location(item['location']).label.lower()} were counted."
-                }
+                {"locations": f"{citation}: say which site's {Location(item['location']).label.lower()} were counted."}
             )
         key = (item["location"], site.pk if site else None)
         if key in seen:

@@ -10,22 +10,22 @@ from core import acts
 from .. import rules
 from ..models import ChipRedemption, ChipRedemptionLine
 from .steps import (
-    _at_site,
-    _audit,
-    _chip_total,
-    _gaming_date,
-    _require_chips,
+    acting_at_site,
+    checked_gaming_date,
+    chip_total_cents,
     parse_chip_lines,
+    record_audit,
+    require_chips,
 )
 
 
 def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datetime | None = None) -> ChipRedemption:
     """Pay a player cash for chips at the value they were sold for, counted by denomination
     (ND 99-01.3-08-06(2)). Cash leaves the bank; the chips join it."""
-    employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "redeem chips")
-    gaming_date = _gaming_date(site, gaming_date)
+    employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "redeem chips")
+    gaming_date = checked_gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.REDEMPTION.at(site))
-    _require_chips(lines, "chips", rules.REDEMPTION.at(site))
+    require_chips(lines, "chips", rules.REDEMPTION.at(site))
     at = acts.moment(at, "redeemed_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the cash bank")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -36,7 +36,7 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
             redeemed_at=at,
             cashier=employee,
             initials=employee.initials,
-            total_cents=_chip_total(lines),
+            total_cents=chip_total_cents(lines),
         )
         ChipRedemptionLine.objects.bulk_create(
             [
@@ -44,5 +44,5 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
                 for c, q in lines.items()
             ]
         )
-        _audit(acting_user, "chips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(acting_user, "chips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
     return redemption

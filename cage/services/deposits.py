@@ -13,7 +13,7 @@ from core.money import format_money
 from .. import queries, rules
 from ..calculations import deposit_due_on
 from ..models import BankDeposit, DepositVerification
-from .steps import _amount, _at_site, _audit
+from .steps import acting_at_site, checked_amount, record_audit
 
 
 def record_deposit(
@@ -23,10 +23,12 @@ def record_deposit(
     third banking day after the gaming date (ND 99-01.3-03-10); a later deposit is recorded
     and shown as late."""
     site = gaming_day.site
-    employee = _at_site(acting_user, site, rules.CAGE_CLERKS, "record a bank deposit")
-    amount_cents = _amount(amount_cents, "amount_cents", rules.DEPOSIT.at(site), allow_zero=True)
+    employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "record a bank deposit")
+    amount_cents = checked_amount(amount_cents, "amount_cents", rules.DEPOSIT.at(site), allow_zero=True)
     if not isinstance(deposited_on, date) or deposited_on < gaming_day.gaming_date:
-        raise ValidationError({"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit is made on or after its gaming date."})
+        raise ValidationError(
+            {"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit is made on or after its gaming date."}
+        )
     if deposited_on > timezone.localdate():
         raise ValidationError({"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit cannot be dated in the future."})
     if not queries.books_closed(site, gaming_day.gaming_date):
@@ -40,7 +42,9 @@ def record_deposit(
         Site.objects.select_for_update().get(pk=site.pk)
         if BankDeposit.objects.filter(gaming_day=gaming_day).exists():
             raise ValidationError(
-                {"gaming_day": f"{rules.DEPOSIT.at(site)}: the deposit of {gaming_day.gaming_date} is already recorded."}
+                {
+                    "gaming_day": f"{rules.DEPOSIT.at(site)}: the deposit of {gaming_day.gaming_date} is already recorded."
+                }
             )
         deposit = BankDeposit.objects.create(
             site=site,
@@ -54,7 +58,7 @@ def record_deposit(
             recorded_by=employee,
             initials=employee.initials,
         )
-        _audit(acting_user, "deposit.recorded", deposit, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(acting_user, "deposit.recorded", deposit, organization_id=site.organization_id, site_id=site.pk)
     return deposit
 
 
@@ -64,12 +68,12 @@ def verify_deposit(
     """Check a deposit against the bank statement (ND 99-01.3-08-16(5)), once, by someone other
     than who recorded it. A difference is recorded with its explanation."""
     site = deposit.site
-    employee = _at_site(acting_user, site, rules.DEPOSIT_VERIFIERS, "verify a bank deposit")
+    employee = acting_at_site(acting_user, site, rules.DEPOSIT_VERIFIERS, "verify a bank deposit")
     if employee.pk == deposit.recorded_by_id:
         raise ValidationError(
             {"deposit": f"{rules.DEPOSIT_SEGREGATION}: someone other than who recorded the deposit verifies it."}
         )
-    statement_amount_cents = _amount(
+    statement_amount_cents = checked_amount(
         statement_amount_cents, "statement_amount_cents", rules.DEPOSIT_VERIFICATION.at(site), allow_zero=True
     )
     if not isinstance(statement_date, date) or statement_date < deposit.deposited_on:
@@ -89,7 +93,9 @@ def verify_deposit(
     with transaction.atomic():
         BankDeposit.objects.select_for_update().get(pk=deposit.pk)
         if DepositVerification.objects.filter(deposit=deposit).exists():
-            raise ValidationError({"deposit": f"{rules.DEPOSIT_VERIFICATION.at(site)}: this deposit is already verified."})
+            raise ValidationError(
+                {"deposit": f"{rules.DEPOSIT_VERIFICATION.at(site)}: this deposit is already verified."}
+            )
         verification = DepositVerification.objects.create(
             deposit=deposit,
             statement_date=statement_date,
@@ -100,5 +106,7 @@ def verify_deposit(
             verified_by=employee,
             initials=employee.initials,
         )
-        _audit(acting_user, "deposit.verified", verification, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(
+            acting_user, "deposit.verified", verification, organization_id=site.organization_id, site_id=site.pk
+        )
     return verification

@@ -14,7 +14,7 @@ from floor.calculations import business_date
 from .. import rules
 from ..calculations import iou_outstanding_cents
 from ..models import Fund, Iou, IouRepayment
-from .steps import _amount, _at_site, _audit, _gaming_date
+from .steps import acting_at_site, checked_amount, checked_gaming_date, record_audit
 
 
 def lend_iou(
@@ -30,16 +30,18 @@ def lend_iou(
 ) -> Iou:
     """Record a loan between two funds at a site: source, destination, amount, date, initials
     (ND 99-01.3-03-06). Repaying it is a separate record (repay_iou)."""
-    employee = _at_site(acting_user, site, rules.IOU_SIGNERS, "lend money on an IOU")
+    employee = acting_at_site(acting_user, site, rules.IOU_SIGNERS, "lend money on an IOU")
     for field, fund in (("source", source), ("destination", destination)):
         if fund not in Fund.values:
             raise ValidationError(
                 {field: f"{rules.IOU_RULE.at(site)}: {fund!r} is not a fund (one of {', '.join(Fund.values)})."}
             )
     if source == destination:
-        raise ValidationError({"destination": f"{rules.IOU_RULE.at(site)}: an IOU moves money between two different funds."})
-    amount_cents = _amount(amount_cents, "amount_cents", rules.IOU_RULE.at(site))
-    gaming_date = _gaming_date(site, gaming_date)
+        raise ValidationError(
+            {"destination": f"{rules.IOU_RULE.at(site)}: an IOU moves money between two different funds."}
+        )
+    amount_cents = checked_amount(amount_cents, "amount_cents", rules.IOU_RULE.at(site))
+    gaming_date = checked_gaming_date(site, gaming_date)
     at = acts.moment(at, "lent_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the IOUs")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -55,7 +57,7 @@ def lend_iou(
             initials=employee.initials,
             note=note,
         )
-        _audit(acting_user, "iou.lent", iou, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(acting_user, "iou.lent", iou, organization_id=site.organization_id, site_id=site.pk)
     return iou
 
 
@@ -70,11 +72,15 @@ def repay_iou(
     """Record the repayment of an IOU, in full (default) or in part, with its date and initials
     (ND 99-01.3-03-06). Never more than is outstanding; a repaid IOU is not repaid again."""
     site = iou.site
-    employee = _at_site(acting_user, site, rules.IOU_SIGNERS, "take an IOU repayment")
+    employee = acting_at_site(acting_user, site, rules.IOU_SIGNERS, "take an IOU repayment")
     at = acts.moment(at, "repaid_at", site=site, not_before=iou.lent_at, what="the IOUs")
-    gaming_date = _gaming_date(site, gaming_date or business_date(at, site.time_zone, site.business_day_start_hour))
+    gaming_date = checked_gaming_date(
+        site, gaming_date or business_date(at, site.time_zone, site.business_day_start_hour)
+    )
     if gaming_date < iou.gaming_date:
-        raise ValidationError({"gaming_date": f"{rules.IOU_RULE.at(site)}: an IOU is repaid on or after the day it was lent."})
+        raise ValidationError(
+            {"gaming_date": f"{rules.IOU_RULE.at(site)}: an IOU is repaid on or after the day it was lent."}
+        )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
         acts.refuse_closed_books(site, gaming_date, "the IOUs")
@@ -83,7 +89,11 @@ def repay_iou(
         outstanding = iou_outstanding_cents(iou.amount_cents, repaid)
         if outstanding == 0:
             raise ValidationError({"iou": f"{rules.IOU_RULE.at(site)}: this IOU is already repaid in full."})
-        amount_cents = outstanding if amount_cents is None else _amount(amount_cents, "amount_cents", rules.IOU_RULE.at(site))
+        amount_cents = (
+            outstanding
+            if amount_cents is None
+            else checked_amount(amount_cents, "amount_cents", rules.IOU_RULE.at(site))
+        )
         if amount_cents > outstanding:
             raise ValidationError(
                 {
@@ -99,5 +109,5 @@ def repay_iou(
             repaid_by=employee,
             initials=employee.initials,
         )
-        _audit(acting_user, "iou.repaid", repayment, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(acting_user, "iou.repaid", repayment, organization_id=site.organization_id, site_id=site.pk)
     return repayment

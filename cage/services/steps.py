@@ -19,11 +19,11 @@ from .. import rules
 from ..calculations import lines_total_cents
 
 
-def _at_site(acting_user, site: Site, roles, action: str, rule: str = HOUSE_CONTROL) -> Employee:
+def acting_at_site(acting_user, site: Site, roles, action: str, rule: str = HOUSE_CONTROL) -> Employee:
     return acts.acting_employee(require_role(acting_user, site, *roles, action=action, rule=rule))
 
 
-def _in_organization(acting_user, organization: Organization, roles, action: str) -> Employee:
+def acting_in_organization(acting_user, organization: Organization, roles, action: str) -> Employee:
     access = access_for(acting_user)
     if access.organization_id != organization.pk:
         raise PermissionDenied(f"{HOUSE_CONTROL}: only the organization's own employees may {action}.")
@@ -32,7 +32,7 @@ def _in_organization(acting_user, organization: Organization, roles, action: str
     return acts.acting_employee(access)
 
 
-def _audit(acting_user, action: str, obj, *, organization_id: int, site_id: int | None, after=None) -> None:
+def record_audit(acting_user, action: str, obj, *, organization_id: int, site_id: int | None, after=None) -> None:
     record_event(
         actor=acting_user,
         action=action,
@@ -47,7 +47,7 @@ def _site_today(site: Site) -> date:
     return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
 
 
-def _gaming_date(site: Site, value, field: str = "gaming_date") -> date:
+def checked_gaming_date(site: Site, value, field: str = "gaming_date") -> date:
     if not isinstance(value, date) or isinstance(value, datetime):
         raise ValidationError({field: "Give the gaming date as a date (YYYY-MM-DD)."})
     if value > _site_today(site):
@@ -55,7 +55,7 @@ def _gaming_date(site: Site, value, field: str = "gaming_date") -> date:
     return value
 
 
-def _amount(value, field: str, citation: str, *, allow_zero: bool = False) -> int:
+def checked_amount(value, field: str, citation: str, *, allow_zero: bool = False) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError({field: f"{citation}: give the amount as a whole number of cents."})
     if value < 0 or (value == 0 and not allow_zero):
@@ -93,8 +93,15 @@ def _items(raw, field: str, citation: str) -> list[tuple[object, object]]:
         raise ValidationError({field: f"{citation}: give a list of {{'value_cents': ..., 'quantity': ...}} lines."})
     items = []
     for item in raw:
-        if not isinstance(item, dict) or "quantity" not in item or set(item) - LINE_KEYS or LINE_KEYS - {"quantity"} <= set(item):
-            raise ValidationError({field: f"{citation}: each line is {{'value_cents': ..., 'quantity': ...}}, the value given once."})
+        if (
+            not isinstance(item, dict)
+            or "quantity" not in item
+            or set(item) - LINE_KEYS
+            or LINE_KEYS - {"quantity"} <= set(item)
+        ):
+            raise ValidationError(
+                {field: f"{citation}: each line is {{'value_cents': ..., 'quantity': ...}}, the value given once."}
+            )
         items.append((item.get("value_cents", item.get("denomination")), item["quantity"]))
     return items
 
@@ -139,10 +146,10 @@ def parse_cash_lines(raw, *, field: str = "cash", citation: str) -> dict[int, in
     return {value: q for value, q in parsed.items() if q}
 
 
-def _chip_total(chips: dict[ChipDenomination, int]) -> int:
+def chip_total_cents(chips: dict[ChipDenomination, int]) -> int:
     return lines_total_cents((chip.value_cents, quantity) for chip, quantity in chips.items())
 
 
-def _require_chips(chips: dict, field: str, citation: str) -> None:
+def require_chips(chips: dict, field: str, citation: str) -> None:
     if not chips:
         raise ValidationError({field: f"{citation}: give at least one denomination and its quantity."})

@@ -12,16 +12,27 @@ from core.audit import appended_at_end
 
 from .. import rules
 from ..models import TipDeclaration, TipDeclarationLine, TipPolicy, TipRedemption
-from .steps import _at_site, _audit, _chip_total, _gaming_date, _in_organization, parse_chip_lines
+from .steps import (
+    acting_at_site,
+    acting_in_organization,
+    checked_gaming_date,
+    chip_total_cents,
+    parse_chip_lines,
+    record_audit,
+)
 
 
 def record_tip_policy(
     *, acting_user, organization: Organization, pooled: bool, description: str, effective_on: date
 ) -> TipPolicy:
     """Record the organization's tip-pooling policy from a date on (`rules.TIPS`; North Dakota's 08-06(2) allows pooling)."""
-    employee = _in_organization(acting_user, organization, rules.POLICY_SETTERS, "set the tip-pooling policy")
+    employee = acting_in_organization(acting_user, organization, rules.POLICY_SETTERS, "set the tip-pooling policy")
     if not description.strip():
-        raise ValidationError({"description": f"{rules.at_organization(rules.TIPS, organization.pk)}: describe how tips are pooled or kept."})
+        raise ValidationError(
+            {
+                "description": f"{rules.at_organization(rules.TIPS, organization.pk)}: describe how tips are pooled or kept."
+            }
+        )
     with transaction.atomic():
         policy = TipPolicy.objects.create(
             organization=organization,
@@ -31,7 +42,7 @@ def record_tip_policy(
             set_at=timezone.now(),
             set_by=employee,
         )
-        _audit(acting_user, "tip_policy.recorded", policy, organization_id=organization.pk, site_id=None)
+        record_audit(acting_user, "tip_policy.recorded", policy, organization_id=organization.pk, site_id=None)
     return policy
 
 
@@ -39,8 +50,8 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     """A dealer declares, in their own name, the tip chips they hold at the end of a shift
     (an empty list: none). Declared tips stay unredeemed until the cashier pays them out;
     the dealer may not leave the site before (ND 99-01.3-08-06(3))."""
-    dealer = _at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS.at(site))
-    gaming_date = _gaming_date(site, gaming_date)
+    dealer = acting_at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS.at(site))
+    gaming_date = checked_gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS.at(site))
     at = acts.moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
     # The declaration's, its lines' and the declaration event go in one INSERT (appended_at_end).
@@ -51,7 +62,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
             dealer=dealer,
             initials=dealer.initials,
             declared_at=at,
-            total_cents=_chip_total(lines),
+            total_cents=chip_total_cents(lines),
         )
         TipDeclarationLine.objects.bulk_create(
             [
@@ -59,7 +70,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
                 for c, q in lines.items()
             ]
         )
-        _audit(acting_user, "tips.declared", declaration, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(acting_user, "tips.declared", declaration, organization_id=site.organization_id, site_id=site.pk)
     return declaration
 
 
@@ -70,7 +81,7 @@ def redeem_tips(
     chips the dealer declared (`rules.TIPS`). `dealer` is the person at the window: it
     must be the dealer who declared the tips; a cashier never pays their own tips."""
     site = declaration.site
-    cashier = _at_site(acting_user, site, rules.TIP_REDEEMERS, "redeem a dealer's tips")
+    cashier = acting_at_site(acting_user, site, rules.TIP_REDEEMERS, "redeem a dealer's tips")
     if dealer.pk != declaration.dealer_id:
         raise ValidationError(
             {
@@ -96,5 +107,5 @@ def redeem_tips(
             initials=cashier.initials,
             amount_cents=declaration.total_cents,
         )
-        _audit(acting_user, "tips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
+        record_audit(acting_user, "tips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
     return redemption

@@ -14,9 +14,9 @@ from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
-from .counting import _agree, _entry_after, _save_entry
+from .counting import agree, entry_after, save_entry
 from .figures import entry_figures, parse_currency, parse_forms
-from .steps import _now
+from .steps import at_or_now
 
 
 def record_count_adjustment(
@@ -50,13 +50,13 @@ def record_count_adjustment(
     if not (reason or "").strip():
         raise ValidationError({"reason": "An adjusting entry states its reason."})
     figures, found = parse_currency(currency), parse_forms(forms)
-    when = _now(at)
+    when = at_or_now(at)
     with transaction.atomic():
-        entry = _save_entry(
+        entry = save_entry(
             session, current.drop, EntryKind.ADJUSTMENT, manager, figures, found, when, note=reason.strip()
         )
-        _audit(acting_user, "count.adjusted", entry, session.site, after=_entry_after(entry, figures, found))
-        return _agree(
+        _audit(acting_user, "count.adjusted", entry, session.site, after=entry_after(entry, figures, found))
+        return agree(
             acting_user,
             session,
             current.drop,
@@ -102,7 +102,7 @@ def explain_forms_exception(
             number=number,
             explanation=explanation.strip(),
             explained_by=employee,
-            explained_at=_now(at),
+            explained_at=at_or_now(at),
         )
         _audit(acting_user, "count.forms_explained", explained, site)
     return explained

@@ -27,7 +27,7 @@ from ..models import (
     FormFound,
 )
 from ..rules import COUNT, COUNT_TEAM, KEYS, REMOVAL, count_team_refusal, refuse_drop_boxes
-from .custody import _holds_count_role
+from .custody import holds_count_role
 from .figures import entry_figures, figures_total, parse_currency, parse_forms
 from .steps import Figures, Forms
 
@@ -65,7 +65,7 @@ def open_count_session(
     if opener.pk not in {m.pk for m in members}:
         raise ValidationError({"members": "You open a count session as one of its two members."})
     for member in members:
-        if member.organization_id != site.organization_id or not member.active or not _holds_count_role(member, site):
+        if member.organization_id != site.organization_id or not member.active or not holds_count_role(member, site):
             raise ValidationError({"members": f"{member} is not an active count team member at {site}."})
     count_date = queries.gaming_date_of(site, opened_at)
     if gaming_date > count_date:
@@ -167,7 +167,7 @@ def _check_key_holders(session: CountSession, drop: Drop) -> None:
         )
 
 
-def _save_entry(session, drop, kind, employee, figures: Figures, forms: Forms, when, note="") -> CountEntry:
+def save_entry(session, drop, kind, employee, figures: Figures, forms: Forms, when, note="") -> CountEntry:
     entry = CountEntry.objects.create(
         session=session,
         drop=drop,
@@ -184,7 +184,7 @@ def _save_entry(session, drop, kind, employee, figures: Figures, forms: Forms, w
     return entry
 
 
-def _entry_after(entry: CountEntry, figures: Figures, forms: Forms) -> dict:
+def entry_after(entry: CountEntry, figures: Figures, forms: Forms) -> dict:
     return {
         **snapshot(entry),
         "currency": [{"denomination_cents": c, "form": f, "quantity": q} for (c, f), q in sorted(figures.items())],
@@ -192,7 +192,7 @@ def _entry_after(entry: CountEntry, figures: Figures, forms: Forms) -> dict:
     }
 
 
-def _agree(acting_user, session, drop, entry, source, when, **extra) -> CountAgreement:
+def agree(acting_user, session, drop, entry, source, when, **extra) -> CountAgreement:
     agreement = CountAgreement.objects.create(
         session=session, drop=drop, entry=entry, source=source, total_cents=entry.total_cents, agreed_at=when, **extra
     )
@@ -243,11 +243,11 @@ def record_blind_count(
     _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
         CountSession.objects.select_for_update().filter(pk=session.pk).first()  # one count at a time per session
-        entry = _save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
-        _audit(acting_user, "count.member_counted", entry, session.site, after=_entry_after(entry, figures, found))
+        entry = save_entry(session, drop, EntryKind.MEMBER, employee, figures, found, when)
+        _audit(acting_user, "count.member_counted", entry, session.site, after=entry_after(entry, figures, found))
         other = drop.entries.filter(kind=EntryKind.MEMBER).exclude(pk=entry.pk).first()
         if other is not None and entry_figures(other) == (figures, found):
-            _agree(acting_user, session, drop, entry, CountAgreement.Source.MATCH, when)
+            agree(acting_user, session, drop, entry, CountAgreement.Source.MATCH, when)
     return entry
 
 
@@ -286,9 +286,9 @@ def resolve_difference(
     )
     _refuse_counting_before_removal(session, drop, when)
     with transaction.atomic(), appended_at_end():
-        entry = _save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
-        _audit(acting_user, "count.recounted", entry, session.site, after=_entry_after(entry, figures, found))
-        return _agree(acting_user, session, drop, entry, CountAgreement.Source.RECOUNT, when, reason=note.strip())
+        entry = save_entry(session, drop, EntryKind.RECOUNT, employee, figures, found, when, note=note.strip())
+        _audit(acting_user, "count.recounted", entry, session.site, after=entry_after(entry, figures, found))
+        return agree(acting_user, session, drop, entry, CountAgreement.Source.RECOUNT, when, reason=note.strip())
 
 
 def signing_problems(session: CountSession) -> list[str]:

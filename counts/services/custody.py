@@ -15,7 +15,7 @@ from core.rules import HOUSE_CONTROL
 from .. import queries
 from ..models import BoxExchange, Drop, DropBox, DropRemoval
 from ..rules import KEYS, REMOVAL, refuse_drop_boxes
-from .steps import _now
+from .steps import at_or_now
 
 
 def _validate_dealer_shift(site: Site, table: Table, gaming_date: date, dealer_shift_id: int | None) -> None:
@@ -81,7 +81,7 @@ def place_drop_box(
     return drop
 
 
-def _holds_count_role(employee: Employee | None, site: Site) -> bool:
+def holds_count_role(employee: Employee | None, site: Site) -> bool:
     return (
         employee is not None and Membership.objects.filter(employee=employee, site=site, role=Role.COUNT_TEAM).exists()
     )
@@ -104,14 +104,14 @@ def _validate_custody(
         raise ValidationError({"escorted_by": "The escort must be an employee of this organization."})
     if not (storage_place or "").strip():
         raise ValidationError({"storage_place": f"{REMOVAL.at(site)}: say where the box is stored until the count."})
-    if not _holds_count_role(key_holder, site):
+    if not holds_count_role(key_holder, site):
         raise ValidationError(
             {
                 "key_holder": f"{KEYS.at(site)}: the key to the box's contents is controlled by a count team member of this site."
             }
         )
     if drop_box.locks == 2:
-        if not _holds_count_role(second_key_holder, site) or second_key_holder.pk == key_holder.pk:
+        if not holds_count_role(second_key_holder, site) or second_key_holder.pk == key_holder.pk:
             raise ValidationError(
                 {
                     "second_key_holder": f"{KEYS.at(site)}: the key to the second lock is controlled by the other count team member."
@@ -191,7 +191,7 @@ def remove_drop_box(
             storage_place=storage_place.strip(),
             key_holder=key_holder,
             second_key_holder=second_key_holder,
-            recorded_at=_now(at),
+            recorded_at=at_or_now(at),
         )
         _audit(acting_user, "drop.removed", removal, site)
     return removal

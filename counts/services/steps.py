@@ -12,7 +12,5 @@ Figures = dict[tuple[int, str], int]  # (denomination_cents, "bill"|"coin") -> q
 Forms = set[tuple[str, int]]  # ("fill"|"credit", slip number)
 
 
-def _now(at: datetime | None) -> datetime:
+def at_or_now(at: datetime | None) -> datetime:
     return at or timezone.now()
-
-

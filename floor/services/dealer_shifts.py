@@ -21,16 +21,16 @@ from ..active_tables import low_minimum_refusal
 from ..models import DealerShift, GamingDay, TableInventory
 from ..tips import tip_status, tips_checked_at
 from .steps import (
-    _check_outage_cap,
-    _end_shift,
-    _in_day,
-    _line_values,
-    _open_day,
-    _require_table_in_use,
-    _save_count,
     active_chips,
+    check_outage_cap,
     chip_lines,
+    end_shift,
+    line_values,
     refuse_house_chips_at_fees_site,
+    require_in_day,
+    require_open_day,
+    require_table_in_use,
+    save_count,
 )
 
 
@@ -49,17 +49,17 @@ def start_dealer_shift(
         started_at,
         acts.moment(started_at, "started_at", site=site, what="a dealer shift", rule=rules.RECORD_TIME),
     )
-    _require_table_in_use(table)
+    require_table_in_use(table)
     available = active_chips(site.organization_id)  # read once: the $25 check and the count's lines
-    _check_outage_cap(table, started_at, available=available)
+    check_outage_cap(table, started_at, available=available)
     _check_dealer(dealer, site, table, started_at)
     has_count = bool(chips) or amounts is not None
     if has_count:
         refuse_house_chips_at_fees_site(site, "chips", "tray count at a dealer change")
     counted = chip_lines(chips, amounts, site, rules.TRAY_COUNT, available=available) if has_count else None
     with transaction.atomic(), appended_at_end():
-        day = _open_day(site, "table")
-        _in_day(site, day, started_at, given, "started_at")
+        day = require_open_day(site, "table")
+        require_in_day(site, day, started_at, given, "started_at")
         _check_table_accepts_shift(table, day, started_at)
         # Seating a dealer makes the table active (ND 99-01.3-08-09(1): a dealer and chips present).
         low = low_minimum_refusal(table, day, started_at)
@@ -67,13 +67,13 @@ def start_dealer_shift(
             raise ValidationError({"table": low})
         outgoing = queries.current_shift(table, started_at)
         if outgoing is not None:
-            _end_shift(acting_user, outgoing, employee, started_at)
+            end_shift(acting_user, outgoing, employee, started_at)
         shift = DealerShift.objects.create(
             table=table, dealer=dealer, gaming_day=day, started_at=started_at, started_by=employee
         )
         after = snapshot(shift)
         if counted:
-            count = _save_count(
+            count = save_count(
                 table,
                 day,
                 TableInventory.Kind.CHANGE,
@@ -83,7 +83,7 @@ def start_dealer_shift(
                 previous=queries.last_tray_count(table, before=started_at),
                 shift=shift,
             )
-            after["tray_count"] = {"id": count.pk, "chips": _line_values(counted)}
+            after["tray_count"] = {"id": count.pk, "chips": line_values(counted)}
         _audit(acting_user, "dealer_shift.started", shift, site=site, after=after)
     return shift
 
@@ -143,7 +143,7 @@ def end_dealer_shift(
     if left_site and tips_checked_at(site):
         _check_tips_redeemed(shift, site)
     with transaction.atomic():
-        _end_shift(acting_user, shift, employee, ended_at)
+        end_shift(acting_user, shift, employee, ended_at)
     shift.refresh_from_db()
     return shift
 

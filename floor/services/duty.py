@@ -18,7 +18,7 @@ from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import DutyPeriod
-from .steps import _open_day
+from .steps import require_open_day
 
 
 def on_duty_by_signing(
@@ -69,7 +69,7 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
             }
         )
     with transaction.atomic():
-        day = _open_day(site, "site")
+        day = require_open_day(site, "site")
         if queries.duty_periods_running(site, at).filter(employee=employee).exists():
             raise ValidationError(
                 {"employee": f"{rules.DUTY_REGISTER.at(site)}: {employee} is already on duty at {site}."}

@@ -21,11 +21,11 @@ from ..calculations import chips_total_cents
 from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
 from .duty import on_duty_by_signing
 from .steps import (
-    _in_day,
-    _line_values,
-    _require_table_in_use,
     chip_lines,
+    line_values,
     refuse_house_chips_at_fees_site,
+    require_in_day,
+    require_table_in_use,
 )
 
 
@@ -113,10 +113,10 @@ def _prepare(
             raise ValidationError(
                 {"purpose": f"{rules.SLIP_MOVEMENT.at(site)}: the purpose is regular, tray_transfer or jar_bar."}
             )
-        _require_table_in_use(table)
+        require_table_in_use(table)
         lines = chip_lines(chips, amounts, site, rules.SLIP_CONTENT.at(site), available=context.chips)
         day = _require_table_open(table, context)
-        _in_day(site, day, at, given, "prepared_at")
+        require_in_day(site, day, at, given, "prepared_at")
         slip = Slip(
             id=context.slip_id,
             site=site,
@@ -132,7 +132,7 @@ def _prepare(
             signed_by=signer,
             signed_initials=signer.initials,
             signed_as=signed_as,
-            total_cents=chips_total_cents(_line_values(lines).items()),
+            total_cents=chips_total_cents(line_values(lines).items()),
         )
         slip_lines = [
             SlipLine(slip=slip, denomination=d, value_cents=d.value_cents, quantity=q) for d, q in lines.items()
@@ -153,7 +153,7 @@ def _prepare(
             f"{kind}_slip.prepared",
             slip,
             site=site,
-            after={**field_values(slip), "chips": _line_values(lines)},  # made JSON-safe by the event, as snapshot()
+            after={**field_values(slip), "chips": line_values(lines)},  # made JSON-safe by the event, as snapshot()
         )
         if given is None:
             on_duty_by_signing(acting_user, site, employee, access.roles_at(site.pk), day, at, day_is_open=True)

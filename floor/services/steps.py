@@ -20,17 +20,15 @@ from ..calculations import chips_for_amount, chips_total_cents
 from ..models import DealerShift, GamingDay, TableInventory, TableInventoryLine
 
 
-def _in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
+def require_in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
     """A time written on paper lies in the business hours of the gaming day it is entered in."""
     if given is not None:
         moments.occurred_at(site, at, field=field, rule=rules.RECORD_TIME, gaming_date=day.gaming_date, **checks)
 
 
-def _require_table_in_use(table: Table, field: str = "table") -> None:
+def require_table_in_use(table: Table, field: str = "table") -> None:
     if not table.active:
-        raise ValidationError(
-            {field: f"{rules.TABLE_STATE}: {table} is inactive; chips move only to an active table."}
-        )
+        raise ValidationError({field: f"{rules.TABLE_STATE}: {table} is inactive; chips move only to an active table."})
 
 
 def fees_only(site: Site) -> bool:
@@ -52,7 +50,7 @@ def refuse_house_chips_at_fees_site(site: Site, field: str, what: str) -> None:
     )
 
 
-def _open_day(site: Site, field: str) -> GamingDay:
+def require_open_day(site: Site, field: str) -> GamingDay:
     day = queries.open_gaming_day(site)
     if day is None:
         raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: no gaming day is open at {site}; open one first."})
@@ -191,11 +189,11 @@ def _amount_cents(raw, denomination, citation) -> int:
     return cents
 
 
-def _line_values(chips: dict[ChipDenomination, int]) -> dict[int, int]:
+def line_values(chips: dict[ChipDenomination, int]) -> dict[int, int]:
     return {denomination.value_cents: quantity for denomination, quantity in chips.items()}
 
 
-def _check_outage_cap(table: Table, at: datetime, *, available: list[ChipDenomination] | None = None) -> None:
+def check_outage_cap(table: Table, at: datetime, *, available: list[ChipDenomination] | None = None) -> None:
     """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline the table may
     not run with a maximum wager above $2 (the message says why and until when). `available`:
     the organization's active chips, when the service has read them."""
@@ -205,7 +203,7 @@ def _check_outage_cap(table: Table, at: datetime, *, available: list[ChipDenomin
     require_twenty_five_chips(table, active_values=values)
 
 
-def _save_count(table, day, kind, counted, employee, at, *, previous, variance=None, reason="", shift=None):
+def save_count(table, day, kind, counted, employee, at, *, previous, variance=None, reason="", shift=None):
     inventory = TableInventory.objects.create(
         gaming_day=day,
         table=table,
@@ -214,7 +212,7 @@ def _save_count(table, day, kind, counted, employee, at, *, previous, variance=N
         counted_by=employee,
         dealer_shift=shift,
         previous=previous,
-        total_cents=chips_total_cents(_line_values(counted).items()),
+        total_cents=chips_total_cents(line_values(counted).items()),
         variance_cents=variance,
         variance_reason=(reason or "").strip(),
     )
@@ -225,7 +223,7 @@ def _save_count(table, day, kind, counted, employee, at, *, previous, variance=N
     return inventory
 
 
-def _end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: datetime) -> None:
+def end_shift(acting_user, shift: DealerShift, employee: Employee, ended_at: datetime) -> None:
     """Claim the end with a conditional update, so two clerks never end one shift twice."""
     before = snapshot(shift)
     claimed = DealerShift.objects.filter(pk=shift.pk, ended_at__isnull=True).update(

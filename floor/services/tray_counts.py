@@ -18,16 +18,16 @@ from ..calculations import tray_differs, tray_variance_cents
 from ..models import DealerShift, GamingDay, TableInventory
 from ..tips import check_tips_at_last_shift, tips_checked_at
 from .steps import (
-    _check_outage_cap,
-    _end_shift,
-    _in_day,
-    _line_values,
-    _open_day,
-    _require_table_in_use,
-    _save_count,
     active_chips,
+    check_outage_cap,
     chip_lines,
+    end_shift,
+    line_values,
     refuse_house_chips_at_fees_site,
+    require_in_day,
+    require_open_day,
+    require_table_in_use,
+    save_count,
 )
 
 
@@ -56,10 +56,10 @@ def record_table_inventory(
     if kind not in (TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER):
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: a tray count is an opener or a closer."})
     given, at = at, acts.moment(at, "counted_at", site=site, what="a tray count", rule=rules.RECORD_TIME)
-    _require_table_in_use(table)
+    require_table_in_use(table)
     available = active_chips(site.organization_id)  # read once: the $25 check and the lines
     if kind == TableInventory.Kind.OPENER:
-        _check_outage_cap(table, at, available=available)
+        check_outage_cap(table, at, available=available)
     if same_as_last_closer:
         chips = _last_closer_chips(table, kind, at, chips, amounts)
         amounts = None
@@ -68,17 +68,17 @@ def record_table_inventory(
         # The rows' events go in one INSERT (appended_at_end); the tips check may open an
         # alert in a savepoint of its own, so it runs after that block, in the same order.
         with appended_at_end():
-            day = _open_day(site, "table")
-            _in_day(site, day, at, given, "counted_at")
+            day = require_open_day(site, "table")
+            require_in_day(site, day, at, given, "counted_at")
             _check_count_order(table, day, kind, at)
             previous = queries.last_tray_count(table, before=at)
             variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None
-            inventory = _save_count(
+            inventory = save_count(
                 table, day, kind, counted, employee, at, previous=previous, variance=variance, reason=variance_reason
             )
             shift = queries.current_shift(table, at) if kind == TableInventory.Kind.CLOSER else None
             if shift is not None:
-                _end_shift(acting_user, shift, employee, at)
+                end_shift(acting_user, shift, employee, at)
         if shift is not None:
             _check_tips_if_last_shift(shift, day, at)
         _audit(
@@ -86,7 +86,7 @@ def record_table_inventory(
             f"table_inventory.{kind}",
             inventory,
             site=site,
-            after={**snapshot(inventory), "chips": _line_values(counted), **_copied(same_as_last_closer)},
+            after={**snapshot(inventory), "chips": line_values(counted), **_copied(same_as_last_closer)},
         )
     return inventory
 
@@ -141,7 +141,7 @@ def _variance(previous: TableInventory | None, counted: dict, reason: str) -> in
     if previous is None:
         return None
     expected = dict(previous.lines.values_list("value_cents", "quantity"))
-    mine = _line_values(counted)
+    mine = line_values(counted)
     if tray_differs(expected, mine) and not (reason or "").strip():
         raise ValidationError(
             {"variance_reason": f"{rules.TRAY_COUNT}: the opener differs from the previous closer; give the reason."}

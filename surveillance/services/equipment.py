@@ -15,7 +15,7 @@ from core.rules import HOUSE_CONTROL
 
 from ..models import Equipment, EquipmentChange, SampleEvaluation, SampleSubmission, VendorPurchase
 from ..rules import SAMPLE_DUE, SAMPLE_EVALUATION_FORM, STAFF_ROLES, VENDOR_DEFERRED_SHARE
-from .steps import _append, _same_site
+from .steps import append_audited, require_same_site
 
 
 def _change(acting_user, *, site, table, equipment, kind, changed_on, note) -> EquipmentChange:
@@ -30,7 +30,7 @@ def _change(acting_user, *, site, table, equipment, kind, changed_on, note) -> E
         recorded_by=acting_user,
         recorded_at=timezone.now(),
     )
-    return _append(change, acting_user=acting_user, site=site, action="equipment_change.recorded")
+    return append_audited(change, acting_user=acting_user, site=site, action="equipment_change.recorded")
 
 
 def install_equipment(
@@ -49,7 +49,7 @@ def install_equipment(
     """Install a camera, dome, recorder or time and date generator, optionally replacing one.
     A sample recording becomes due 14 days later (ND 99-01.3-08-04(11))."""
     require_role(acting_user, site, *STAFF_ROLES, action="install surveillance equipment", rule=HOUSE_CONTROL)
-    _same_site(table, site)
+    require_same_site(table, site)
     if replaces is not None and (replaces.site_id != site.pk or not replaces.in_service):
         raise ValidationError({"replaces": "Only equipment in service at this site can be replaced."})
     with transaction.atomic():
@@ -100,7 +100,7 @@ def move_equipment(*, acting_user, equipment: Equipment, table: Table, moved_on:
     """Move a camera (or other unit) to another table of the site; a sample becomes due."""
     site = equipment.site
     require_role(acting_user, site, *STAFF_ROLES, action="move surveillance equipment", rule=HOUSE_CONTROL)
-    _same_site(table, site)
+    require_same_site(table, site)
     if not equipment.in_service:
         raise ValidationError({"equipment": "This equipment is no longer in service."})
     with transaction.atomic():
@@ -134,7 +134,7 @@ def record_site_change(
 ) -> EquipmentChange:
     """A site acquired with its equipment, or a table moved at the site: a sample becomes due."""
     require_role(acting_user, site, *STAFF_ROLES, action="record an equipment change", rule=HOUSE_CONTROL)
-    _same_site(table, site)
+    require_same_site(table, site)
     if kind not in (EquipmentChange.Kind.SITE_ACQUIRED, EquipmentChange.Kind.TABLE_MOVED):
         raise ValidationError({"kind": "Installations, moves and replacements are recorded with the equipment."})
     with transaction.atomic():
@@ -163,7 +163,7 @@ def submit_sample(*, acting_user, change: EquipmentChange, submitted_on: date, n
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(submission, acting_user=acting_user, site=change.site, action="sample.submitted")
+        return append_audited(submission, acting_user=acting_user, site=change.site, action="sample.submitted")
 
 
 def record_sample_evaluation(
@@ -194,7 +194,7 @@ def record_sample_evaluation(
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(evaluation, acting_user=acting_user, site=site, action="sample.evaluated")
+        return append_audited(evaluation, acting_user=acting_user, site=site, action="sample.evaluated")
 
 
 def record_vendor_purchase(
@@ -243,4 +243,4 @@ def record_vendor_purchase(
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(purchase, acting_user=acting_user, site=site, action="vendor_purchase.recorded")
+        return append_audited(purchase, acting_user=acting_user, site=site, action="vendor_purchase.recorded")

@@ -15,7 +15,7 @@ from core.rules import HOUSE_CONTROL
 from .. import queries
 from ..models import Equipment, Outage, OutageRepair
 from ..rules import OUTAGE_DEADLINE, OUTAGE_REPORT_ROLES, STAFF_ROLES
-from .steps import _append
+from .steps import append_audited
 
 
 def report_outage(
@@ -40,7 +40,7 @@ def report_outage(
             reported_by=acting_user,
             reported_at=timezone.now(),
         )
-        return _append(outage, acting_user=acting_user, site=site, action="outage.reported")
+        return append_audited(outage, acting_user=acting_user, site=site, action="outage.reported")
 
 
 def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, description: str) -> OutageRepair:
@@ -68,7 +68,7 @@ def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, 
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(repair, acting_user=acting_user, site=site, action="outage.repaired")
+        return append_audited(repair, acting_user=acting_user, site=site, action="outage.repaired")
 
 
 def check_wager_under_outage_cap(table: Table, max_wager_cents: int, at: datetime | None = None) -> None:

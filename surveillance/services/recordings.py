@@ -13,7 +13,7 @@ from core import acts, moments
 from .. import queries, rules
 from ..models import Equipment, Recording, RecordingAccess
 from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS_ROLES
-from .steps import _append, _same_site
+from .steps import append_audited, require_same_site
 
 
 def may_handle_video(employee: Employee, site: Site) -> bool:
@@ -71,7 +71,7 @@ def record_recording(
             operated_by=operated_by,
             recorded_at=timezone.now(),
         )
-        return _append(recording, acting_user=acting_user, site=site, action="recording.recorded")
+        return append_audited(recording, acting_user=acting_user, site=site, action="recording.recorded")
 
 
 def _check_overlap(table: Table, gaming_date: date, started_at: datetime, stopped_at: datetime) -> None:
@@ -116,7 +116,7 @@ def record_video_access(
     accessed_by = accessed_by or acts.acting_employee_of(acting_user)
     _require_video_handler(acts.acting_employee_of(acting_user), site, "log access to video")
     _require_video_handler(accessed_by, site, "access a recording unit, camera or stored video")
-    _same_site(table, site)
+    require_same_site(table, site)
     accessed_at = moments.occurred_at(site, accessed_at, field="accessed_at", books=False, what="an access")
     if recording is not None and recording.table.site_id != site.pk:
         raise ValidationError({"recording": "The recording is of another site."})
@@ -141,4 +141,4 @@ def record_video_access(
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(access, acting_user=acting_user, site=site, action="video_access.recorded")
+        return append_audited(access, acting_user=acting_user, site=site, action="video_access.recorded")

@@ -13,7 +13,7 @@ from core.rules import HOUSE_CONTROL
 from .. import queries
 from ..models import ReviewLogEntry
 from ..rules import DAILY_LOG_ROLES, DAILY_REVIEW
-from .steps import _append
+from .steps import append_audited
 
 
 def add_review_log_entry(
@@ -66,4 +66,4 @@ def add_review_log_entry(
             reviewed_at=reviewed_at,
             corrects=corrects,
         )
-        return _append(entry, acting_user=acting_user, site=site, action="review_log.added")
+        return append_audited(entry, acting_user=acting_user, site=site, action="review_log.added")

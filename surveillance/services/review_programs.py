@@ -15,7 +15,7 @@ from .. import queries
 from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask
 from ..rules import REVIEW_PROGRAM, REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, STAFF_ROLES, VIDEO_ACCESS_STORED
 from .recordings import may_handle_video
-from .steps import _append
+from .steps import append_audited
 
 
 def open_review_program(acting_user, site: Site, start_date: date, reason: str) -> ReviewProgram:
@@ -38,7 +38,7 @@ def open_review_program(acting_user, site: Site, start_date: date, reason: str) 
             end_date=start_date + REVIEW_PROGRAM_LENGTH.value - timedelta(days=1),
             opened_at=timezone.now(),
         )
-        _append(program, acting_user=acting_user, site=site, action="review_program.opened")
+        append_audited(program, acting_user=acting_user, site=site, action="review_program.opened")
         weeks = REVIEW_PROGRAM_LENGTH.value // REVIEW_WEEK.value
         ReviewTask.objects.bulk_create(
             [
@@ -77,7 +77,7 @@ def close_review_program(
             closed_by=acting_user,
             closed_at=timezone.now(),
         )
-        return _append(closure, acting_user=acting_user, site=program.site, action="review_program.closed")
+        return append_audited(closure, acting_user=acting_user, site=program.site, action="review_program.closed")
 
 
 def record_review_entry(
@@ -123,7 +123,7 @@ def record_review_entry(
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(entry, acting_user=acting_user, site=site, action="review_entry.recorded")
+        return append_audited(entry, acting_user=acting_user, site=site, action="review_entry.recorded")
 
 
 def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at):

@@ -14,7 +14,7 @@ from core.rules import HOUSE_CONTROL
 
 from ..models import SpecialEvent
 from ..rules import SPECIAL_EVENT
-from .steps import _append
+from .steps import append_audited
 
 # House control: who records an event, and the longest one recorded (a year; the exemption
 # itself stops at the pack's limit, `SPECIAL_EVENT_MAX_DAYS`).
@@ -75,4 +75,4 @@ def record_special_event(
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(event, acting_user=acting_user, site=site, action="special_event.recorded")
+        return append_audited(event, acting_user=acting_user, site=site, action="special_event.recorded")

@@ -13,7 +13,7 @@ from cardroom.models import Site
 from .. import queries
 from ..models import PremisesSuccession, SurveillanceStatus
 from ..rules import OPERATIONAL_WITHIN, SYSTEM
-from .steps import _append
+from .steps import append_audited
 
 
 def set_surveillance_status(
@@ -36,7 +36,7 @@ def set_surveillance_status(
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        return _append(status, acting_user=acting_user, site=site, action="status.set")
+        return append_audited(status, acting_user=acting_user, site=site, action="status.set")
 
 
 def _refuse_undoing_the_trigger(site: Site, since: date) -> None:
@@ -74,7 +74,7 @@ def require_surveillance_by_rule(
             recorded_by=None,
             recorded_at=timezone.now(),
         )
-        return _append(status, acting_user=None, site=site, action="status.required_by_rule")
+        return append_audited(status, acting_user=None, site=site, action="status.required_by_rule")
 
 
 def record_premises_succession(*, acting_user, site: Site, predecessor: Site, acquired_on: date) -> PremisesSuccession:
@@ -98,7 +98,7 @@ def record_premises_succession(*, acting_user, site: Site, predecessor: Site, ac
             recorded_by=acting_user,
             recorded_at=timezone.now(),
         )
-        _append(succession, acting_user=acting_user, site=site, action="premises.succeeded")
+        append_audited(succession, acting_user=acting_user, site=site, action="premises.succeeded")
         if queries.surveillance_required(predecessor, acquired_on - timedelta(days=1)) and not (
             queries.surveillance_required(site, acquired_on)
         ):
@@ -115,5 +115,5 @@ def record_premises_succession(*, acting_user, site: Site, predecessor: Site, ac
                 recorded_by=acting_user,
                 recorded_at=timezone.now(),
             )
-            _append(status, acting_user=acting_user, site=site, action="status.required_by_acquisition")
+            append_audited(status, acting_user=acting_user, site=site, action="status.required_by_acquisition")
     return succession

@@ -7,7 +7,7 @@ from cardroom.models import Site, Table
 from core import acts
 
 
-def _append(obj, *, acting_user, site: Site, action: str):
+def append_audited(obj, *, acting_user, site: Site, action: str):
     """Validate, save and audit one new row: the one path for every record of this app."""
     obj.full_clean()
     obj.save()
@@ -15,6 +15,6 @@ def _append(obj, *, acting_user, site: Site, action: str):
     return obj
 
 
-def _same_site(table: Table | None, site: Site, field: str = "table") -> None:
+def require_same_site(table: Table | None, site: Site, field: str = "table") -> None:
     if table is not None and table.site_id != site.pk:
         raise ValidationError({field: "The table is at another site."})

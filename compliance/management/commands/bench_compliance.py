@@ -39,8 +39,7 @@ from benchmarks import floors
 from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
 from benchmarks.machine import LOOP, loop_seconds
 from compliance.models import Alert
-from compliance.tasks import _scan as scan_chunk
-from compliance.tasks import fan_out, organization_chunks
+from compliance.tasks import fan_out, organization_chunks, scan_chunk
 from compliance.thresholds import ensure_seeded
 from config.celery import app
 from core.periods import Quarter
@@ -64,10 +63,16 @@ class Command(BaseCommand):
         parser.add_argument("--workers", default="1,2", help="worker counts to time, e.g. 1,2")
         parser.add_argument("--chunk-sites", type=int, default=None, help="sites per chunk (COMPLIANCE_CHUNK_SITES)")
         parser.add_argument("--keep", action="store_true", help="keep the scratch databases")
-        parser.add_argument("--cold-only", action="store_true",
-                            help="time only the cold scan and the nightly jobs (large sizes: halves the time)")
-        parser.add_argument("--cache", action="store_true",
-                            help="PostgreSQL: keep the built data as a template database and reuse it on reruns")
+        parser.add_argument(
+            "--cold-only",
+            action="store_true",
+            help="time only the cold scan and the nightly jobs (large sizes: halves the time)",
+        )
+        parser.add_argument(
+            "--cache",
+            action="store_true",
+            help="PostgreSQL: keep the built data as a template database and reuse it on reruns",
+        )
 
     def handle(self, *args, sites, quarters, last_quarter, workers, chunk_sites, keep, cache, cold_only, **options):
         self.cold_only = cold_only
@@ -82,13 +87,17 @@ class Command(BaseCommand):
         while len(quarter_list) < quarters:
             quarter_list.insert(0, quarter_list[0].previous())
         self.chunk_sites = chunk_sites or settings.COMPLIANCE_CHUNK_SITES
-        self.spec = {"quarters": [str(q) for q in quarter_list],
-                     "day_ranges": [(str(q.start), str(q.end)) for q in quarter_list]}
+        self.spec = {
+            "quarters": [str(q) for q in quarter_list],
+            "day_ranges": [(str(q.start), str(q.end)) for q in quarter_list],
+        }
         use_cache = cache
         creation, original, self.copies = connection.creation, connection.settings_dict["NAME"], []
         connection.settings_dict.setdefault("TEST", {})["NAME"] = self._scratch_name(original)
         broker = urlsplit(settings.CELERY_BROKER_URL).scheme  # redis in production; filesystem polls
-        self.stdout.write(f"database: {connection.vendor}; broker: {broker}; building {sites} sites x {quarters} quarters ...")
+        self.stdout.write(
+            f"database: {connection.vendor}; broker: {broker}; building {sites} sites x {quarters} quarters ..."
+        )
         started = time.perf_counter()
         cache = self._cache_name(original, sites, quarters, last) if use_cache else None
         built = self._from_cache(cache) if cache else None
@@ -98,8 +107,10 @@ class Command(BaseCommand):
         try:
             if built is None:
                 built = self._build(sites, quarters, last)
-                self.stdout.write(f"built in {time.perf_counter() - migrated:.1f} s (schema {migrated - started:.1f} s)"
-                                  f"{'; VACUUMed and ANALYZEd' if connection.vendor == 'postgresql' else ''}: {built.summary()}")
+                self.stdout.write(
+                    f"built in {time.perf_counter() - migrated:.1f} s (schema {migrated - started:.1f} s)"
+                    f"{'; VACUUMed and ANALYZEd' if connection.vendor == 'postgresql' else ''}: {built.summary()}"
+                )
                 if cache:
                     self._save_cache(cache, built)
             else:
@@ -159,7 +170,7 @@ class Command(BaseCommand):
             cursor.execute(f'DROP DATABASE IF EXISTS "{cache}"')
             cursor.execute(f'CREATE DATABASE "{cache}" TEMPLATE "{scratch}"')
             # The description marks the copy complete (a build cut short leaves none).
-            cursor.execute(f"COMMENT ON DATABASE \"{cache}\" IS %s", [json.dumps(dataclasses.asdict(built))])
+            cursor.execute(f'COMMENT ON DATABASE "{cache}" IS %s', [json.dumps(dataclasses.asdict(built))])
         self.stdout.write(f"kept as the cache {cache} (drop it with DROP DATABASE)")
 
     def _scratch_name(self, name: str) -> str:
@@ -229,8 +240,11 @@ class Command(BaseCommand):
             speed_before = loop_seconds()
             cold = self._scan()
             mailed = self._notifications_sent(cold["opened"])
-            warm = self._scan() if not self.cold_only else {"wall": float("nan"), "already_open": 0, "opened": 0,
-                                                            "queries": 0}
+            warm = (
+                self._scan()
+                if not self.cold_only
+                else {"wall": float("nan"), "already_open": 0, "opened": 0, "queries": 0}
+            )
             alerts = Alert.objects.count()
             # The nightly jobs' scans (compliance.tasks.run_daily_checks, run_quarter_checks)
             # over every site, after the full scan (their alerts mostly already open, as on a
@@ -247,24 +261,34 @@ class Command(BaseCommand):
             connection.settings_dict["NAME"] = scanned
         site_quarters = sites * quarters
         label = f"{count} worker{'s' if count > 1 else ''}"
-        self.stdout.write(f"full scan with {label}: {cold['wall']:.2f} s (cold: alerts opened {cold['opened']}); "
-                          f"warm {warm['wall']:.2f} s (rerun: {warm['already_open']} already open, "
-                          f"{warm['opened']} opened); {len(chunks)} chunks of ~{self.chunk_sites} sites; "
-                          f"the opened alerts' e-mails (queued below the rules' tasks: compliance.tasks.MAIL_PRIORITY) "
-                          f"all sent {mailed:.2f} s after the cold scan, {cold['wall'] + mailed:.2f} s after its start")
-        self.stdout.write(f"  queries: {cold['queries']} cold, {warm['queries']} warm; per site-quarter "
-                          f"{cold['queries'] / site_quarters:.2f} cold, {warm['queries'] / site_quarters:.2f} warm; "
-                          f"time per site-quarter {1000 * cold['wall'] / site_quarters:.1f} ms cold, "
-                          f"{1000 * warm['wall'] / site_quarters:.1f} ms warm; slowest chunk {cold['seconds']:.2f} s; "
-                          f"{alerts} alerts in the database")
-        self.stdout.write(f"  nightly jobs with {label}: daily rules (the last 7 days, every site) {daily['wall']:.2f} s, "
-                          f"{daily['queries']} queries; quarter rules of {self.spec['quarters'][-1]} {quarterly['wall']:.2f} s, "
-                          f"{quarterly['queries']} queries")
-        self.stdout.write(f"  floor with {label}: {floor:.2f} s to read and aggregate every row of the {len(tables)} tables "
-                          f"the scan reads, one statement a table for each worker's share; full scan over floor: "
-                          f"cold {cold['wall'] / floor:.2f}x" + (f", warm {warm['wall'] / floor:.2f}x" if not self.cold_only else ""))
-        self.stdout.write(f"  machine: a fixed Python loop of {LOOP:,} additions took {speed_before:.2f} s before the "
-                          f"scans and {speed_after:.2f} s after (benchmarks.machine: compare runs with similar readings)")
+        self.stdout.write(
+            f"full scan with {label}: {cold['wall']:.2f} s (cold: alerts opened {cold['opened']}); "
+            f"warm {warm['wall']:.2f} s (rerun: {warm['already_open']} already open, "
+            f"{warm['opened']} opened); {len(chunks)} chunks of ~{self.chunk_sites} sites; "
+            f"the opened alerts' e-mails (queued below the rules' tasks: compliance.tasks.MAIL_PRIORITY) "
+            f"all sent {mailed:.2f} s after the cold scan, {cold['wall'] + mailed:.2f} s after its start"
+        )
+        self.stdout.write(
+            f"  queries: {cold['queries']} cold, {warm['queries']} warm; per site-quarter "
+            f"{cold['queries'] / site_quarters:.2f} cold, {warm['queries'] / site_quarters:.2f} warm; "
+            f"time per site-quarter {1000 * cold['wall'] / site_quarters:.1f} ms cold, "
+            f"{1000 * warm['wall'] / site_quarters:.1f} ms warm; slowest chunk {cold['seconds']:.2f} s; "
+            f"{alerts} alerts in the database"
+        )
+        self.stdout.write(
+            f"  nightly jobs with {label}: daily rules (the last 7 days, every site) {daily['wall']:.2f} s, "
+            f"{daily['queries']} queries; quarter rules of {self.spec['quarters'][-1]} {quarterly['wall']:.2f} s, "
+            f"{quarterly['queries']} queries"
+        )
+        self.stdout.write(
+            f"  floor with {label}: {floor:.2f} s to read and aggregate every row of the {len(tables)} tables "
+            f"the scan reads, one statement a table for each worker's share; full scan over floor: "
+            f"cold {cold['wall'] / floor:.2f}x" + (f", warm {warm['wall'] / floor:.2f}x" if not self.cold_only else "")
+        )
+        self.stdout.write(
+            f"  machine: a fixed Python loop of {LOOP:,} additions took {speed_before:.2f} s before the "
+            f"scans and {speed_after:.2f} s after (benchmarks.machine: compare runs with similar readings)"
+        )
         self.ratio = floors.Ratio(cold["wall"], floor, TARGET)
 
     def _floor(self, count: int, chunks: list[list[int]]) -> tuple[float, list[str]]:
@@ -298,17 +322,43 @@ class Command(BaseCommand):
         return {**result, "wall": time.perf_counter() - started}
 
     def _start_workers(self, count: int, database: str, queue: str) -> list[tuple[subprocess.Popen, Path]]:
-        env = {**os.environ, "DATABASE_URL": self._database_url(database), "CELERY_QUEUE": queue,
-               "VAR_DIR": str(settings.VAR_DIR), "CELERY_FS_ROOT": str(settings.CELERY_FS_ROOT),
-               "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings")}
+        env = {
+            **os.environ,
+            "DATABASE_URL": self._database_url(database),
+            "CELERY_QUEUE": queue,
+            "VAR_DIR": str(settings.VAR_DIR),
+            "CELERY_FS_ROOT": str(settings.CELERY_FS_ROOT),
+            "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "config.settings"),
+        }
         workers = []
         for n in range(count):
             logfile = Path(settings.VAR_DIR) / f"{queue}-{n}.log"
             process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "--concurrency", "1", "-Q", queue,
-                 "-n", f"{queue}-{n}@%h", "-l", "info", "--without-gossip", "--without-mingle", "--without-heartbeat",
-                 "-f", str(logfile)],
-                cwd=settings.BASE_DIR, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--concurrency",
+                    "1",
+                    "-Q",
+                    queue,
+                    "-n",
+                    f"{queue}-{n}@%h",
+                    "-l",
+                    "info",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    "-f",
+                    str(logfile),
+                ],
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             workers.append((process, logfile))
         deadline = time.monotonic() + WORKER_START_TIMEOUT

@@ -11,13 +11,11 @@ the ratio measures the report's work, not the furniture (issue 37). The furnitur
 printed. Target: within 2x of the floor for every figure and every kind; the last lines are the
 machine reading and `ratio to floor: X (target 2)`, the worst of them."""
 
-import io
 import time
 from datetime import UTC, datetime
 
 from django.db import connection, transaction
-from reportlab.lib.pagesizes import letter
-from reportlab.platypus import LongTable, SimpleDocTemplate, TableStyle
+from reportlab.platypus import LongTable, TableStyle
 
 from accounting import published
 from benchmarks import db, floors
@@ -33,16 +31,6 @@ TARGET = 2.0
 
 class Rollback(Exception):
     pass
-
-
-def bare_pdf(rows: int, columns: int) -> bytes:
-    """A plain ReportLab table of `rows` x `columns` strings: the floor for any PDF report."""
-    buffer = io.BytesIO()
-    data = [[f"h{c}" for c in range(columns)]] + [
-        [f"{r * 7919 % 100000:,}.00" for _ in range(columns)] for r in range(rows)
-    ]
-    SimpleDocTemplate(buffer, pagesize=letter, invariant=1).build([LongTable(data, repeatRows=1)])
-    return buffer.getvalue()
 
 
 def furnished_bare_pdf(title: TitleBlock, provenance: Provenance, landscape: bool, header, rows) -> bytes:
