@@ -56,4 +56,4 @@ lint: setup
 	$(BIN)/ruff format --check .
 
 clean:
-	rm -rf "$(VAR_DIR)/celery" "$(VAR_DIR)"/test-db.sqlite3* "$(VAR_DIR)"/celerybeat-schedule*
+	rm -rf "$(VAR_DIR)/celery" "$(VAR_DIR)"/test-db.sqlite3* "$(VAR_DIR)"/test-template-* "$(VAR_DIR)"/celerybeat-schedule*
