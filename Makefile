@@ -57,4 +57,4 @@ lint: setup
 	$(BIN)/vulture
 
 clean:
-	rm -rf "$(VAR_DIR)/celery" "$(VAR_DIR)"/test-db.sqlite3* "$(VAR_DIR)"/celerybeat-schedule*
+	rm -rf "$(VAR_DIR)/celery" "$(VAR_DIR)"/test-db.sqlite3* "$(VAR_DIR)"/test-template-* "$(VAR_DIR)"/celerybeat-schedule*

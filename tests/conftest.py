@@ -29,6 +29,58 @@ def _celery_queue_per_test_process(worker_id):
     app.conf.task_default_queue = f"{app.conf.task_default_queue}-{worker_id}"
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request,
+    django_test_environment,
+    django_db_blocker,
+    django_db_use_migrations,
+    django_db_keepdb,
+    django_db_createdb,
+    django_db_modify_db_settings,
+):
+    """pytest-django's, with the migrated database copied from a template where it can be
+    (tests/migrated_template.py)."""
+    from django.db import DEFAULT_DB_ALIAS, connections
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
+
+    from .migrated_template import applies, migrated_database
+
+    if not django_db_use_migrations:
+        _disable_migrations()
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    keepdb = django_db_keepdb and not django_db_createdb
+
+    def setup(keep: bool):
+        return setup_databases(
+            verbosity=request.config.option.verbose,
+            interactive=False,
+            aliases=aliases,
+            serialized_aliases=serialized_aliases,
+            keepdb=keep,
+        )
+
+    connection = connections[DEFAULT_DB_ALIAS]
+    with django_db_blocker.unblock():
+        if aliases and applies(
+            connection,
+            use_migrations=django_db_use_migrations,
+            keepdb=django_db_keepdb,
+            createdb=django_db_createdb,
+            aliases=aliases,
+        ):
+            db_cfg = migrated_database(connection, setup)
+        else:
+            db_cfg = setup(keepdb)
+
+    yield
+
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            teardown_databases(db_cfg, verbosity=request.config.option.verbose)
+
+
 @pytest.fixture(autouse=True)
 def _fast_and_unlocked(settings, tmp_path):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,125 @@
+"""The test database migrated once, then copied: applying the 85 migrations on SQLite (every
+altered column rebuilds its table) took about a minute of CPU in each pytest-xdist process on
+every run. The first process to need a database migrates it as before and keeps a copy, the
+template, under VAR_DIR; every later process (the other worker, the next run) copies the
+template instead. The template is named after a digest of everything that shapes the migrated
+database (the migration files, the project modules they import, Django's and SQLite's versions,
+requirements.txt): any change to them makes a new one. Zulip keeps its test template the same way
+(`zerver/lib/test_fixtures.py`, a digest of the migrations).
+
+Only for SQLite and a plain run: `--create-db`, `--reuse-db` and `--nomigrations` keep
+pytest-django's own behaviour (the PostgreSQL run in .ci/run passes `--create-db`)."""
+
+import ast
+import fcntl
+import hashlib
+import os
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import django
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE_PREFIX = "test-template-"
+
+
+def _module_file(name: str) -> Path | None:
+    parts = name.split(".")
+    for candidate in (ROOT.joinpath(*parts).with_suffix(".py"), ROOT.joinpath(*parts, "__init__.py")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imported_names(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def shaping_files() -> list[Path]:
+    """The migration files of the project's apps and, transitively, the project modules they
+    import (a data migration's seeds, the append-only triggers' SQL)."""
+    todo = sorted(ROOT.glob("*/migrations/*.py"))
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for name in _imported_names(path):
+            module = _module_file(name)
+            if module and module not in seen:
+                todo.append(module)
+    return sorted(seen)
+
+
+def template_digest() -> str:
+    digest = hashlib.sha256()
+    digest.update(f"{django.__version__} {sqlite3.sqlite_version} {sys.version}".encode())
+    for path in [ROOT / "requirements.txt", *shaping_files()]:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+@contextmanager
+def _locked(directory: Path):
+    with open(directory / f"{TEMPLATE_PREFIX}lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _copy(source: str | Path, target: str | Path) -> None:
+    """A consistent copy through SQLite's backup API (the source may be in WAL mode)."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{target}{suffix}").unlink(missing_ok=True)
+    src, dst = sqlite3.connect(source), sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+
+
+def applies(connection, *, use_migrations: bool, keepdb: bool, createdb: bool, aliases) -> bool:
+    return (
+        connection.vendor == "sqlite"
+        and use_migrations
+        and not keepdb
+        and not createdb
+        and set(aliases) <= {connection.alias}
+        and not connection.creation.is_in_memory_db(connection.creation._get_test_db_name())
+        and os.environ.get("TEST_DB_TEMPLATE", "1") != "0"
+    )
+
+
+def migrated_database(connection, setup):
+    """Run `setup(keepdb)` (Django's setup_databases) on a database copied from the template
+    (keepdb=True: the migrations already applied are only checked), or, without a template,
+    migrate as usual and keep the result as the template."""
+    directory = Path(settings.VAR_DIR)
+    template = directory / f"{TEMPLATE_PREFIX}{template_digest()}.sqlite3"
+    test_name = connection.creation._get_test_db_name()
+    with _locked(directory):
+        if template.exists():
+            _copy(template, test_name)
+            config = setup(True)
+        else:
+            config = setup(False)
+            for old in directory.glob(f"{TEMPLATE_PREFIX}*.sqlite3"):
+                old.unlink()
+            building = template.with_suffix(".building")
+            _copy(settings.DATABASES[connection.alias]["NAME"], building)
+            os.replace(building, template)
+    return config
