@@ -223,6 +223,47 @@ def para(text, style: str = "body") -> Paragraph:
     return Paragraph(_escape(text), styles()[style])
 
 
+class Line(Flowable):
+    """Plain text in a paragraph style, as `para` draws it, but drawn as one string where it fits
+    on one line: no markup parsing, no line breaking (a form of many short lines spent most of its
+    time in them). Where it would wrap, or where a Paragraph would collapse its whitespace, it is
+    that Paragraph. The baseline is where a one-line Paragraph puts it (the font size below its
+    top, ReportLab's `paraFontSizeHeightOffset`)."""
+
+    def __init__(self, text, style: str = "body"):
+        super().__init__()
+        self.text = str(text)
+        self.style = styles()[style]
+        self._paragraph: Paragraph | None = None
+        if " ".join(self.text.split()) != self.text:
+            self._paragraph = Paragraph(_escape(self.text), self.style)
+
+    def wrap(self, available_width, available_height):
+        if self._paragraph is None:
+            room = available_width - self.style.leftIndent - self.style.rightIndent
+            if pdfmetrics.stringWidth(self.text, self.style.fontName, self.style.fontSize) <= room:
+                self.width, self.height = available_width, self.style.leading
+                return self.width, self.height
+            self._paragraph = Paragraph(_escape(self.text), self.style)
+        self.width, self.height = self._paragraph.wrap(available_width, available_height)
+        return self.width, self.height
+
+    def split(self, available_width, available_height):
+        if self._paragraph is None:
+            return []  # one line: it moves whole, as a one-line Paragraph does
+        return self._paragraph.split(available_width, available_height)
+
+    def draw(self):
+        if self._paragraph is not None:
+            self._paragraph.drawOn(self.canv, 0, 0)
+            return
+        self.canv.saveState()
+        self.canv.setFillColor(self.style.textColor)
+        self.canv.setFont(self.style.fontName, self.style.fontSize, self.style.leading)
+        self.canv.drawString(self.style.leftIndent, self.height - self.style.fontSize, self.text)
+        self.canv.restoreState()
+
+
 def money_cell(cents: int | None, *, bold: bool = False) -> Paragraph:
     """A right-aligned money cell written by the one formatter that serves pages, API and PDFs."""
     return Paragraph(_escape(format_money(cents)), styles()["money_bold" if bold else "money"])
@@ -300,6 +341,14 @@ def single_line_width(texts: Iterable[str], *, header: str = "") -> float:
     return widest + 2 * CELL_PADDING + 1
 
 
+FRAME_PADDING = 6  # ReportLab's default padding inside a page's frame, on each side
+
+
+def content_width(*, landscape: bool = False) -> float:
+    """The width a flowable is given on a report's page (its frame, less the frame's padding)."""
+    return (landscape_size(letter) if landscape else letter)[0] - 2 * MARGIN - 2 * FRAME_PADDING
+
+
 def landscape_frame_width() -> float:
     return landscape_size(letter)[0] - 2 * MARGIN
 
@@ -328,13 +377,13 @@ def data_table(
     Paragraph that wraps otherwise: laying out and drawing thousands of Paragraphs is most of the
     time a large report takes. Without `col_widths` only money is plain (one word, which a
     Paragraph would not wrap either); text stays a Paragraph so the columns size as before."""
+    paragraph_styles = styles()  # registers the fonts the widths below are measured in
     money = set(money_columns)
     right = money | set(right_columns)
     rows = list(rows)
     if col_widths is not None and all(isinstance(w, int | float) for w in col_widths):
         col_widths = widths_for_figures(col_widths, header, rows, total_row, money=money, right=right)
     room = [w - 2 * CELL_PADDING if isinstance(w, int | float) else None for w in col_widths or ()]
-    paragraph_styles = styles()
     smaller: list[tuple] = []  # style commands: a figure too wide for its column prints smaller
 
     def room_in(column: int) -> float | None:

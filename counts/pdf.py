@@ -11,14 +11,15 @@ from reportlab.platypus import KeepTogether, Spacer
 
 from core.money import format_money
 from core.pdf import (
+    Line,
     Preparer,
     Provenance,
     ReportDocument,
     TitleBlock,
+    content_width,
     data_digest,
     data_table,
     format_generated_at,
-    para,
 )
 
 from . import queries, slips
@@ -301,24 +302,33 @@ def render_count_sheet(
     return doc.build(count_sheet_story(sheet))
 
 
-def count_sheet_story(sheet: CountSheet) -> list:
-    """The sheet's flowables, for its own PDF and for the count-sheets report."""
-    story = [para(f"Count team: {sheet.team}")]
+def count_sheet_story(sheet: CountSheet, *, width: float | None = None) -> list:
+    """The sheet's flowables, for its own PDF and for the count-sheets report, on a portrait page
+    (`width` for another). Each box's columns share the width equally, as ReportLab spreads
+    columns it is not given, so every cell fits on one line and prints as a plain string; the
+    lines around the tables are `Line`s (a Paragraph only where one wraps)."""
+    width = content_width() if width is None else width
+    story: list = [Line(f"Count team: {sheet.team}")]
     for box in sheet.boxes:
         header = ["Denomination", *[f"Count {m}" for m in box.members], "Agreed qty", "Agreed amount"]
         rows = [(line.label, *line.quantities, line.agreed, line.agreed_cents) for line in box.lines]
         total = ("Total", *(format_money(t) for t in box.member_totals), "", box.agreed_cents)
         table = data_table(
-            header, rows, money_columns=[len(header) - 1], right_columns=range(1, len(header) - 1), total_row=total
+            header,
+            rows,
+            col_widths=[width / len(header)] * len(header),
+            money_columns=[len(header) - 1],
+            right_columns=range(1, len(header) - 1),
+            total_row=total,
         )
-        parts = [Spacer(1, 6), para(f"{box.title} ({box.status})", "heading"), table]
-        parts.append(para(f"Resolution: {box.resolution}"))
-        parts.append(para(f"Forms found: {box.forms_found}"))
-        parts += [para(f"Forms exception: {text}") for text in box.forms_exceptions]
+        parts = [Spacer(1, 6), Line(f"{box.title} ({box.status})", "heading"), table]
+        parts.append(Line(f"Resolution: {box.resolution}"))
+        parts.append(Line(f"Forms found: {box.forms_found}"))
+        parts += [Line(f"Forms exception: {text}") for text in box.forms_exceptions]
         story.append(KeepTogether(parts))
-    story += [Spacer(1, 8), para(f"Agreed drop, all boxes: {format_money(sheet.total_agreed_cents)}", "heading")]
-    story.append(para("Initialed and dated by both count team members:", "heading"))
-    story += [para(s) for s in sheet.signatures] or [para("NOT SIGNED")]
+    story += [Spacer(1, 8), Line(f"Agreed drop, all boxes: {format_money(sheet.total_agreed_cents)}", "heading")]
+    story.append(Line("Initialed and dated by both count team members:", "heading"))
+    story += [Line(s) for s in sheet.signatures] or [Line("NOT SIGNED")]
     if len(sheet.signatures) < 2:
-        story.append(para("This count is not signed by both members yet."))
+        story.append(Line("This count is not signed by both members yet."))
     return story

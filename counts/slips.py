@@ -5,6 +5,7 @@ only reads them and is the one place that knows their shape. A voided slip is no
 the box (ND 99-01.3-08-05(2): the voided form is kept with the slip records).
 """
 
+from bisect import bisect_left
 from datetime import date, datetime
 
 from django.db.models import Q
@@ -49,14 +50,24 @@ def issued_for_drops(site, drops: list, start: date, end: date) -> dict | None:
         .exclude(steps__kind=SlipStep.Kind.VOID)
         .values_list("kind", "number", "table_id", "gaming_day__gaming_date", "prepared_at")
     )
+    # Grouped once: each drop looks only at its table's slips (of its day, or by time).
+    by_day: dict = {}
+    by_table: dict = {}
+    for kind, number, table_id, gaming_date, prepared_at in slips:
+        by_day.setdefault((table_id, gaming_date), set()).add((kind, number))
+        by_table.setdefault(table_id, []).append((prepared_at, kind, number))
+    for table_slips in by_table.values():
+        table_slips.sort(key=lambda s: s[0])
     issued = {}
     for drop in drops:
         if drop.pk in periods:
             a, b = periods[drop.pk]
-            matches = (s for s in slips if s[2] == drop.table_id and a <= s[4] < b)
+            table_slips = by_table.get(drop.table_id, [])
+            first = bisect_left(table_slips, a, key=lambda s: s[0])
+            last = bisect_left(table_slips, b, key=lambda s: s[0])
+            issued[drop.pk] = {(kind, number) for _, kind, number in table_slips[first:last]}
         else:
-            matches = (s for s in slips if s[2] == drop.table_id and s[3] == drop.gaming_date)
-        issued[drop.pk] = {(kind, number) for kind, number, *_ in matches}
+            issued[drop.pk] = set(by_day.get((drop.table_id, drop.gaming_date), ()))
     return issued
 
 

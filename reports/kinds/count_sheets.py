@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reportlab.platypus import PageBreak
 
-from core.pdf import para
+from core.pdf import Line, para
 from counts.pdf import CountSheet, SheetBox, build_count_sheets, count_sheet_story
 from counts.rules import COUNT_RECORDS
 from packs import RevenueModel
@@ -31,7 +31,7 @@ def render(data: CountSheetsReport) -> list:
         return [para("No count session at this site in the period.")]
     story = []
     for sheet in data.sheets:
-        heading = para(f"Count sheet, gaming day {sheet.gaming_date}", "heading")
+        heading = Line(f"Count sheet, gaming day {sheet.gaming_date}", "heading")
         story += ([PageBreak()] if story else []) + [heading, *count_sheet_story(sheet)]  # one sheet per page
     return story
 

@@ -94,6 +94,11 @@ def test_the_count_sheets_show_each_box_both_counts_the_resolution_and_the_drop_
     for signature in api["signatures"]:
         assert f"{signature['initials']} (" in text
     assert "This count is not signed by both members yet." not in text
+    sheet = pdf.build_count_sheet(counted)
+    assert f"Count sheet, gaming day {GAMING_DATE}" in text
+    assert f"Count team: {sheet.team}" in text
+    for box in sheet.boxes:
+        assert f"{box.title} ({box.status})" in text
 
 
 def test_the_batched_sheet_is_the_one_session_sheet_and_the_csv_has_its_rows(auditor_api, site, counted):

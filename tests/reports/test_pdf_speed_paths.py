@@ -14,7 +14,7 @@ import pdfplumber
 import pytest
 from reportlab.platypus import Paragraph
 
-from core.pdf import Provenance, ReportDocument, TitleBlock, data_digest, data_table, para
+from core.pdf import Line, Provenance, ReportDocument, TitleBlock, data_digest, data_table, para, styles
 
 
 def asdict_digest(data) -> str:
@@ -195,3 +195,27 @@ def test_a_grid_of_plain_cells_runs_over_pages_with_its_header_and_only_the_last
     total = next(w for w in pages[1] if w["text"] == "Total")
     assert "Bold" in total["fontname"]
     assert render(table) == pdf
+
+
+LINES = [
+    ("Resolution: Difference resolved by recount: A $20 stuck & <kept>", "body"),
+    ("Box 3 - table 2 (agreed)", "heading"),
+    ("Prepared and reviewed", "small"),
+    ("Forms exception: " + "a long explanation that goes on " * 6, "body"),  # wraps: a Paragraph
+    ("two  spaces collapse", "body"),  # whitespace a Paragraph collapses: a Paragraph
+]
+
+
+def test_a_line_prints_its_words_where_the_paragraph_would_and_wraps_as_one():
+    as_lines = words_of(render(*[Line(text, style) for text, style in LINES]))
+    as_paragraphs = words_of(render(*[para(text, style) for text, style in LINES]))
+    key = ("text", "fontname", "x0", "top")
+    assert [[w[k] for k in key] for w in as_lines] == [[w[k] for k in key] for w in as_paragraphs]
+    assert max(w["top"] for w in as_lines) > min(w["top"] for w in as_lines if w["text"] == "Forms") + 10
+
+
+def test_a_line_too_wide_for_its_frame_becomes_the_paragraph():
+    one, wide = Line("short"), Line("word " * 200)
+    assert one.wrap(500, 1000) == (500, styles()["body"].leading)
+    width, height = wide.wrap(500, 1000)
+    assert height > 5 * styles()["body"].leading and wide.split(500, 30)
