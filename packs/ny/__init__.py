@@ -1,27 +1,16 @@
 """New York games of chance: 9 NYCRR 4620.5 "Black Jack"."""
 
 from ..base import Pack, RevenueModel, merged
-from . import accounting, cage, compliance, core, counts, floor, handouts, reports, surveillance, tables, tournaments
+from . import accounting, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
+from .handouts import HANDOUT
 
 PACK = Pack(
-    code="NY",
-    name="New York games of chance",
-    state="NY",
-    revenue_model=RevenueModel.SESSION,
-    table_rules=tables.table_rules,
-    house_banked=True,
-    wager_limits=tables.WAGER_LIMITS,
-    handout=handouts.HANDOUT,
+    code="NY", name="New York games of chance", state="NY", revenue_model=RevenueModel.SESSION,
+    table_rules=tables.table_rules, house_banked=True, wager_limits=tables.WAGER_LIMITS,
+    handout=HANDOUT,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
-        core.CITATIONS,
-        floor.CITATIONS,
-        counts.CITATIONS,
-        cage.CITATIONS,
-        surveillance.CITATIONS,
-        tournaments.CITATIONS,
-        accounting.CITATIONS,
-        compliance.CITATIONS,
-        reports.CITATIONS,
+        core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,
+        tournaments.CITATIONS, accounting.CITATIONS, compliance.CITATIONS, reports.CITATIONS,
     ),
 )
