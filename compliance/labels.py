@@ -130,6 +130,8 @@ FIGURES: dict[str, Figure] = {
     "amended_figure": Figure("Figure amended", _text),
     "delta_cents": Figure("Change since the filing", _money),
     "entry": Figure("Entered as", _text),
+    "closed_at": Figure("Low table closed at", _text),
+    "ceiling_cents": Figure("Low-table minimum at most", _money),
 }
 
 

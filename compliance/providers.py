@@ -25,6 +25,7 @@ from floor.queries import (
     open_day_slip_steps,
     shifts_of_tables,
     tables_dealt,
+    twenty_one_play,
 )
 from floor.rules import is_unverified_note
 from surveillance import coverage, special_events
@@ -198,6 +199,17 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
     for (site_id, day), deposited in deposits_maybe_late([s.pk for s in sites], start, end, within_days=within).items():
         if finding := rules.late_deposit(site_id, day, deposited, today=today, book=book):
             found.append(finding)
+    return found
+
+
+@day_provider(rule=rules.LOW_TABLE_CLOSED)
+def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdBook):
+    """ND 99-01.3-08-09(1): the low table's play ended (its closer) while a table with a higher
+    minimum stayed active. Two queries for all the sites (`floor.queries.twenty_one_play`)."""
+    by_id = {s.pk: s for s in sites}
+    found = []
+    for (site_id, day), tables in sorted(twenty_one_play(list(by_id), start, end).items()):
+        found += rules.low_table_closings(site_id, day, tables, book=book, time_zone=by_id[site_id].time_zone)
     return found
 
 

@@ -38,6 +38,8 @@ COUNT_RESOLVED = Rule("compliance.count_resolved")
 DEPOSIT_DEADLINE = Rule("compliance.deposit_deadline")
 DISCONTINUED_REDEMPTION = Rule("compliance.discontinued_redemption")
 TIPS_BEFORE_LEAVING = Rule("compliance.tips_before_leaving")
+# The low-minimum table's play ended while a table with a higher minimum stayed active.
+LOW_TABLE_CLOSED = Rule("compliance.low_table_closed")
 # The chips the inventory log says exist cover the banks' and trays' last counts (the chip
 # inventory records and their reconciliation, ND 99-01.3-08-16(2) and (6), on SFN 17930): kept at every site, as a
 # house control where the site's pack states no inventory rule.
@@ -404,6 +406,48 @@ def recording_gaps(site_id: int, table_id: int, table_number: int, gaming_date: 
         gaming_date, {"table": table_number, "gaps": [[a.isoformat(), b.isoformat()] for a, b in gaps],
                       "minutes": minutes}, f"table:{table_id}",
     )
+
+
+# ND 99-01.3-08-09(1): a higher minimum only beside an active table at or below the ceiling -----
+
+def low_table_closings(site_id: int, gaming_date: date, tables: list, *, book: ThresholdBook,
+                       time_zone: str) -> list[Finding]:
+    """Each closer of a table with a minimum at or below the ceiling (the low table) after which,
+    the grace past, a table with a higher minimum was still active (a dealer and chips present,
+    `floor.queries.TablePlay.active_at`) with no other low table active beside it. `tables`: the
+    day's twenty-one tables' play."""
+    ceiling = book["low_table.minimum_ceiling_cents"]
+    grace = timedelta(minutes=book.int("low_table.grace_minutes"))
+    found = []
+    for low in (t for t in tables if t.min_wager_cents <= int(ceiling)):
+        for closed_at in low.closers:
+            at = closed_at + grace
+            active = [t for t in tables if t.table_id != low.table_id and t.active_at(at)]
+            higher = [t for t in active if t.min_wager_cents > int(ceiling)]
+            if higher and not any(t.min_wager_cents <= int(ceiling) for t in active):
+                found.append(_low_table_closed(site_id, gaming_date, low, closed_at, higher, ceiling, time_zone))
+    return found
+
+
+def _low_table_closed(site_id, gaming_date, low, closed_at, higher, ceiling, time_zone) -> Finding:
+    from zoneinfo import ZoneInfo
+
+    cite, limit = ceiling.citation, format_money(int(ceiling))
+    closed = f"{closed_at.astimezone(ZoneInfo(time_zone)):%H:%M}"
+    still = ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in higher)
+    return Finding(
+        "low_table_closed", cite, "Higher-minimum table active after the low table closed", site_id,
+        str(gaming_date), gaming_date, gaming_date,
+        f"{cite}: table {low.number} (minimum {format_money(low.min_wager_cents)}) closed at {closed} on "
+        f"{gaming_date} while {still} stayed active. \"The organization may establish a minimum wager at not more "
+        f"than three dollars on one active table. If there is more than one active table at a site, the "
+        f"organization may set a higher minimum wager on additional tables.\" Close the higher table or open one "
+        f"at {limit} or less, and document why play went on above {limit}.",
+        gaming_date,
+        {"table": low.number, "closed_at": closed_at.isoformat(), "ceiling_cents": int(ceiling),
+         "tables": [t.number for t in higher]},
+        f"table:{low.table_id}:{closed_at.isoformat()}",
+    )  # fmt: skip
 
 
 # 11. ND 99-01.3-08-06(2): chips redeemable for thirty days after twenty-one stops ------------

@@ -717,3 +717,57 @@ def shifts_of_tables(table_ids, since: datetime) -> dict[int, list[tuple[datetim
     for table_id, began, ended in rows.values_list("table_id", "started_at", "ended_at"):
         shifts.setdefault(table_id, []).append((began, ended))
     return shifts
+
+
+@dataclass(frozen=True)
+class TablePlay:
+    """One twenty-one table's play on a gaming day: its minimum wager (as configured now), the
+    moments its openers and closers were counted, and its dealer shifts (started, ended or None)."""
+
+    table_id: int
+    number: int
+    min_wager_cents: int
+    openers: tuple[datetime, ...]
+    closers: tuple[datetime, ...]
+    shifts: tuple[tuple[datetime, datetime | None], ...]
+
+    def active_at(self, at: datetime) -> bool:
+        """A dealer and chips present at `at` (ND 99-01.3-08-09(1), as `floor.active_tables` reads
+        it): an opener counted by then with no closer since, and a dealer shift running."""
+        opened = [o for o in self.openers if o <= at]
+        if not opened or any(max(opened) <= c <= at for c in self.closers):
+            return False
+        return any(began <= at and (ended is None or ended > at) for began, ended in self.shifts)
+
+
+def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], list[TablePlay]]:
+    """(site id, gaming date) -> each twenty-one table's play that day, for the gaming days of
+    the sites in [start, end] with a closer counted. Two queries."""
+    from cardroom.models import Game
+
+    days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    counts = TableInventory.objects.filter(gaming_day__in=days, table__game=Game.TWENTY_ONE).values_list(
+        "gaming_day__site_id", "gaming_day__gaming_date", "table_id", "table__number", "table__min_wager_cents",
+        "kind", "counted_at",
+    )  # fmt: skip
+    tables: dict[tuple, dict] = {}
+    for site_id, day, table_id, number, minimum, kind, at in counts:
+        row = tables.setdefault(
+            (site_id, day, table_id), {"number": number, "min": minimum, "opener": [], "closer": []}
+        )
+        row[kind].append(at)
+    if not any(row["closer"] for row in tables.values()):
+        return {}
+    shifts: dict[tuple, list] = {}
+    rows = DealerShift.objects.filter(gaming_day__in=days, table__game=Game.TWENTY_ONE).values_list(
+        "gaming_day__site_id", "gaming_day__gaming_date", "table_id", "started_at", "ended_at"
+    )
+    for site_id, day, table_id, began, ended in rows:
+        shifts.setdefault((site_id, day, table_id), []).append((began, ended))
+    play: dict[tuple[int, date], list[TablePlay]] = {}
+    for (site_id, day, table_id), row in sorted(tables.items(), key=lambda item: (item[0][:2], item[1]["number"])):
+        play.setdefault((site_id, day), []).append(
+            TablePlay(table_id, row["number"], row["min"], tuple(sorted(row["opener"])), tuple(sorted(row["closer"])),
+                      tuple(shifts.get((site_id, day, table_id), ())))
+        )  # fmt: skip
+    return play

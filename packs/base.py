@@ -54,6 +54,36 @@ class TaxBracket:
     citation: str
 
 
+Line = tuple[str, str]  # (the rule's words as posted, its citation)
+
+
+@dataclass(frozen=True)
+class HandoutSection:
+    """One part of a table's rules on the handout ("House rules", "Player rules"; "" for none):
+    each line generated from the table's record (`lines(table)`) so the two cannot disagree."""
+
+    title: str
+    lines: Callable[[object], list[Line]]
+
+
+@dataclass(frozen=True)
+class Handout:
+    """The house and player rules a pack's law has posted or handed to players, one report kind
+    (`reports.kinds.house_rules` draws it; the words and citations are all the pack's)."""
+
+    kind: str  # the report kind's code
+    title: str  # the report's title
+    rule: str  # the citation of the rule that has the handout posted
+    sections: tuple[HandoutSection, ...]
+    heading: str = ""  # printed first
+    notice: tuple[Line, ...] = ()  # site-wide lines, before the tables
+    closing: tuple[Line, ...] = ()  # (heading, text) after the tables (ND's felony notice)
+    # The table's approved game and its doubles are printed (the house's game approvals).
+    approved_games: bool = False
+    # The CSV and XLSX are each table's options with typed money (True) or each line (False).
+    options_table: bool = False
+
+
 @dataclass(frozen=True)
 class Pack:
     code: str  # Site.jurisdiction value
@@ -85,6 +115,8 @@ class Pack:
     # Days after a quarter's end by which its return is due at the state's registry
     # (registry: late and missing filings); None: the pack's law sets no quarterly return.
     return_due_days: int | None = None
+    # The house and player rules handout its law requires (`Handout`); None: its law has none.
+    handout: Handout | None = None
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""

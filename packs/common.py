@@ -28,6 +28,16 @@ def money(cents: int) -> str:
     return format_money(cents)
 
 
+def payout_words(code: str) -> str:
+    """A blackjack payout as a handout prints it ("3:2" -> "3 to 2")."""
+    return {"3:2": "3 to 2", "6:5": "6 to 5", "2:1": "2 to 1", "1:1": "even money"}[code]
+
+
+def limits_line(table) -> str:
+    """A table's wagers as a handout prints them."""
+    return f"Minimum wager {money(table.min_wager_cents)}; maximum wager {money(table.max_wager_cents)}."
+
+
 def number_errors(table) -> dict[str, str]:
     """Each table of a site has its own number: ND 99-01.3-08-02(1) where the pack states it
     (`table.number`); elsewhere a house control, since every count, slip and recording names

@@ -24,9 +24,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom.models import Site, Table
+from core.periods import Quarter
 
 from . import queries, services
-from .models import Equipment, Outage, Recording, ReviewLogEntry, ReviewProgram, SurveillanceStatus
+from .models import Equipment, Outage, Recording, ReviewLogEntry, ReviewProgram, SpecialEvent, SurveillanceStatus
+from .rules import SPECIAL_EVENT
 
 DEMO_MARK = "Demo:"
 
@@ -40,6 +42,7 @@ def build_demo_surveillance(site: Site, *, people: dict) -> None:
         _review_log_and_recordings(acting, site, people)
         _outages(acting, site, today)
         _program(acting, site, today, people)
+        _special_events(acting, site, today)
 
 
 def _tables(site: Site):
@@ -211,6 +214,35 @@ def _program(acting, site, today, people) -> None:
             shift_ended_at=shift_start + timedelta(hours=8),
             footage_start_at=_local(site, day, 20),
             footage_end_at=_local(site, day, 21),
+        )
+
+
+# (name, days before today of its first day, its consecutive days): both within the pack's 14 days.
+SPECIAL_EVENTS = (("County fair", 45, 4), ("Charity card tournament week", 24, 7))
+
+
+def _special_events(acting, site, today) -> None:
+    if not SPECIAL_EVENT.applies(site):
+        return
+    from floor.demo import entered_by_hand
+
+    events = list(SpecialEvent.objects.filter(site=site, corrected_by__isnull=True))
+    persons_days = set(entered_by_hand(site).values_list("gaming_date", flat=True))
+    for name, days_back, length in SPECIAL_EVENTS:
+        label = f"{DEMO_MARK} {name}"
+        first = today - timedelta(days=days_back)
+        last = first + timedelta(days=length - 1)
+        quarters = (Quarter.containing(first).start, Quarter.containing(last).end)
+        if (
+            any(e.name == label for e in events)
+            or any(first <= day <= last for day in persons_days)
+            or any(e.first_day <= last and e.last_day >= first for e in events)
+            or any(not e.name.startswith(DEMO_MARK) and e.first_day <= quarters[1] and e.last_day >= quarters[0]
+                   for e in events)
+        ):  # fmt: skip
+            continue
+        events.append(
+            services.record_special_event(acting_user=acting, site=site, name=label, first_day=first, last_day=last)
         )
 
 

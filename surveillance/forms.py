@@ -5,7 +5,7 @@ from django import forms
 from cardroom.models import Employee, Table
 from core.forms import BookDateField, BootstrapMixin, CentsField
 
-from .models import Equipment, EquipmentChange, Outage, ReviewTask
+from .models import Equipment, EquipmentChange, Outage, ReviewTask, SpecialEvent
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -116,6 +116,22 @@ class AccessForm(SiteForm):
 class ProgramForm(SiteForm):
     start_date = _date()
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class SpecialEventForm(SiteForm):
+    """A special event of the current site; the service holds its rules (the API's words)."""
+
+    name = forms.CharField(max_length=200)
+    first_day = _date(label="First day the temporary tables are on the site")
+    last_day = _date(label="Last day they are on the site")
+    corrects = forms.ModelChoiceField(
+        SpecialEvent.objects.all(), required=False, label="Corrects (leave empty for a new event)"
+    )
+
+    def scoped_queryset(self, name, queryset):
+        if queryset.model is SpecialEvent:  # the site's events in force (a correction replaces one)
+            return queryset.filter(site=self.site, corrected_by__isnull=True)
+        return super().scoped_queryset(name, queryset)
 
 
 class ClosureForm(BootstrapMixin, forms.Form):

@@ -13,4 +13,5 @@ urlpatterns = [
     path("recordings/", views.recordings, name="recordings"),
     path("programs/", views.programs, name="programs"),
     path("programs/<int:pk>/", views.program_detail, name="program"),
+    path("special-events/", views.special_events, name="special_events"),
 ]

@@ -20,8 +20,20 @@ from .models import (
     ReviewEntry,
     ReviewLogEntry,
     ReviewProgram,
+    SpecialEvent,
 )
-from .rules import DAILY_LOG_ROLES, OUTAGE_REPORT_ROLES, STAFF_ROLES, SURVEILLANCE_RECORDS
+from .rules import (
+    DAILY_LOG_ROLES,
+    OUTAGE_REPORT_ROLES,
+    SPECIAL_EVENT,
+    SPECIAL_EVENT_MAX_DAYS,
+    SPECIAL_EVENT_MAX_PER_QUARTER,
+    STAFF_ROLES,
+    SURVEILLANCE_RECORDS,
+)
+from .services.special_events import RECORDERS as SPECIAL_EVENT_RECORDERS
+from .services.special_events import require_recorder
+from .special_events import exemption
 
 
 def _may_read(access, site):
@@ -293,4 +305,56 @@ def program_detail(request, site, access, pk):
             "can_close": access.is_gaming_manager,
         },
         posted in actions,
+    )
+
+
+# --- Special events ------------------------------------------------------------------------
+
+
+def _event_rows(site) -> list[dict]:
+    """Each event of the site, newest first, with how the exemption reads on its first day (the
+    events in force of its quarters). Two queries."""
+    events = list(SpecialEvent.objects.filter(site=site).select_related("recorded_by", "corrected_by", "corrects"))
+    in_force = [(e.first_day, e.last_day) for e in events if getattr(e, "corrected_by", None) is None]
+    rows = []
+    for event in sorted(events, key=lambda e: (e.first_day, e.pk), reverse=True):
+        replaced = getattr(event, "corrected_by", None) is not None
+        reading = None if replaced else exemption(in_force, event.first_day)
+        rows.append(
+            {
+                "event": event,
+                "days": (event.last_day - event.first_day).days + 1,
+                "replaced": replaced,
+                "exemption": reading,
+                "refused": reading.cited(site) if reading is not None and not reading.exempt else "",
+            }
+        )
+    return rows
+
+
+@site_page
+def special_events(request, site, access):
+    """A site's special events and, for a gaming manager, the form to record one. Only where the
+    site's pack states the exemption (ND 99-01.3-08-04): elsewhere there is no such page."""
+    if not SPECIAL_EVENT.applies(site):
+        raise Http404("The law of this site's pack states no special-event exemption.")
+    can_record = _can(access, site, SPECIAL_EVENT_RECORDERS)
+    if request.method == "POST":
+        require_recorder(request.user, site)  # the service's refusal, before any input is read
+    form = forms.SpecialEventForm(request.POST or None, site=site)
+    if request.method == "POST" and run_service(
+        form, lambda d: services.record_special_event(acting_user=request.user, site=site, **d)
+    ):
+        return redirect("surveillance:special_events")
+    return _render(
+        request,
+        "surveillance/special_events.html",
+        {
+            "rows": _event_rows(site),
+            "form": form,
+            "can_record": can_record,
+            "max_days": SPECIAL_EVENT_MAX_DAYS,
+            "per_quarter": SPECIAL_EVENT_MAX_PER_QUARTER,
+        },
+        form.errors,
     )

@@ -6,6 +6,7 @@ rules and wager limits are in `tables`.
 
 from ..base import Pack, RevenueModel, merged
 from . import accounting, cage, chips, compliance, core, counts, floor, reports, surveillance, tables, tournaments
+from .handouts import HANDOUT
 
 PACK = Pack(
     code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP,
@@ -15,6 +16,7 @@ PACK = Pack(
     # return; the attorney general's practice, the last day of the month after the quarter,
     # is taken as 30 days after its end.
     return_due_days=30,
+    handout=HANDOUT,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,

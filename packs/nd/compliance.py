@@ -6,6 +6,8 @@ only at a site whose pack states its key (`Rule.applies`), and its alerts cite t
 from datetime import date
 from decimal import Decimal
 
+from . import tables
+
 CITATIONS: dict[str, str] = {
     # 08-01(3): prizes over gross proceeds (attorney general, dealer percent-of-hold for 12 weeks)
     "compliance.prizes_over_gp": "ND 99-01.3-08-01(3)",
@@ -38,6 +40,9 @@ CITATIONS: dict[str, str] = {
     "compliance.deposit_deadline": "ND 99-01.3-03-10(1)",
     # 08-06(2): chips redeemable for thirty days after twenty-one is discontinued at a site
     "compliance.discontinued_redemption": "ND 99-01.3-08-06(2)",
+    # 08-09(1): a minimum above $3 only on an additional active table: the low table's play ended
+    # while a higher one stayed active
+    "compliance.low_table_closed": "ND 99-01.3-08-09(1)",
     # 08-06(3): a dealer redeems tips before leaving a site
     "compliance.tips_before_leaving": "ND 99-01.3-08-06(3)",
     # 08-16(2): inventory records (per 03-09(6), a text we do not hold), on the attorney general's
@@ -50,10 +55,28 @@ ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
 ND_03_10_DATE = date(2016, 4, 1)
 ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
+ND_08_09_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 
 # The thresholds of these rules (compliance.Threshold rows): code, value, unit, citation, summary,
 # effective from. A later amendment is a new row with a later date.
 THRESHOLDS: tuple[tuple, ...] = (
+    (
+        "low_table.minimum_ceiling_cents",
+        tables.LOW_MINIMUM_CEILING_CENTS,
+        "cents",
+        "ND 99-01.3-08-09(1)",
+        "A minimum wager of not more than three dollars on one active table; a higher minimum only on additional "
+        "tables while more than one table is active. The low table closing while a higher one stays active is flagged.",
+        ND_08_09_DATE,
+    ),
+    (
+        "low_table.grace_minutes",
+        0,
+        "minutes",
+        "ND 99-01.3-08-09(1)",
+        "The text allows no time: a table with a higher minimum is not active once the low table has closed.",
+        ND_08_09_DATE,
+    ),
     (
         "prizes_over_gp.contact_days",
         30,

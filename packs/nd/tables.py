@@ -39,7 +39,8 @@ TIES_CITATION = "ND 99-01.3-08-11(12)"
 
 # ND 99-01.3-08-09(1): even dollars, $1 to $25, a minimum of not more than $3 on one active
 # table before another table may have a higher minimum.
-WAGER_LIMITS = (WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, 300),)
+LOW_MINIMUM_CEILING_CENTS = 300  # 08-09(1): "a minimum wager at not more than three dollars on one active table"
+WAGER_LIMITS = (WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, LOW_MINIMUM_CEILING_CENTS),)
 
 CITATIONS = {
     "wagers": "ND 99-01.3-08-09(1)",

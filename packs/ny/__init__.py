@@ -2,6 +2,7 @@
 
 from ..base import Pack, RevenueModel, merged
 from . import accounting, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
+from .handouts import HANDOUT
 
 PACK = Pack(
     code="NY",
@@ -10,6 +11,7 @@ PACK = Pack(
     revenue_model=RevenueModel.SESSION,
     table_rules=tables.table_rules,
     wager_limits=tables.WAGER_LIMITS,
+    handout=HANDOUT,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS,

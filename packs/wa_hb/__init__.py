@@ -2,6 +2,7 @@
 
 from ..base import Pack, RevenueModel, merged
 from . import accounting, approvals, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
+from .handouts import HANDOUT
 
 PACK = Pack(
     code="WA-HB",
@@ -11,6 +12,7 @@ PACK = Pack(
     table_rules=tables.table_rules,
     wager_limits=tables.WAGER_LIMITS,
     notes=approvals.NOTES,
+    handout=HANDOUT,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS,

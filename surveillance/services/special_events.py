@@ -22,6 +22,11 @@ RECORDERS = frozenset({Role.GAMING_MANAGER})
 MAX_EVENT_DAYS = 366
 
 
+def require_recorder(user, site: Site) -> None:
+    """Refuse anyone but a gaming manager of the site (a house control), in the service's words."""
+    require_role(user, site, *RECORDERS, action="record a special event", rule=HOUSE_CONTROL)
+
+
 def record_special_event(
     *, acting_user, site: Site, name: str, first_day: date, last_day: date, corrects: SpecialEvent | None = None
 ) -> SpecialEvent:
@@ -29,7 +34,7 @@ def record_special_event(
     Refused where the site's pack states no special-event exemption, for days out of order or
     overlapping another event of the site in force (one event at a time: the days are counted
     per event)."""
-    require_role(acting_user, site, *RECORDERS, action="record a special event", rule=HOUSE_CONTROL)
+    require_recorder(acting_user, site)
     if not SPECIAL_EVENT.applies(site):
         raise ValidationError(
             {

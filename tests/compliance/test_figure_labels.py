@@ -13,6 +13,7 @@ import pytest
 from compliance import rules
 from compliance.labels import FIGURES, figure_rows
 from core.periods import Quarter
+from floor.queries import TablePlay
 
 Q3 = Quarter(2026, 3)
 NOW = datetime(2026, 11, 18, 12, tzinfo=UTC)
@@ -55,6 +56,9 @@ CASES = {
         rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer"), at="ND"),
     "chip_float_short": lambda book: rules.chip_float_short(
         rules.ChipFloatShort(1, date(2026, 11, 18), date(2026, 11, 17), 2500, 600, 3000, 3919, 1500, 3919), at="ND"),
+    "low_table_closings": lambda book: rules.low_table_closings(1, date(2026, 11, 3), [
+        TablePlay(1, 1, 300, (NOW,), (NOW + timedelta(hours=3),), ((NOW, NOW + timedelta(hours=3)),)),
+        TablePlay(2, 2, 500, (NOW,), (), ((NOW, None),))], book=book, time_zone="America/Chicago"),
     "filed_return_amended": lambda book: rules.filed_return_amended(
         rules.FiledReturnAmended(1, "Elks Lodge", "2026Q3", Q3.start, Q3.end, 4, date(2026, 10, 5), "ab" * 32, 9,
                                  "Other games' AGP", 80_000_00, "other games' AGP entry 3, recorded 2026-11-02"),

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from cardroom.demo import load_demo
 from core.audit_verify import verify_chain
+from core.periods import Quarter
 from floor.demo import mark_built
 from surveillance import models, queries
 from surveillance.demo import build_demo_surveillance
@@ -27,6 +28,7 @@ MODELS = [
     models.ReviewProgram,
     models.ReviewTask,
     models.ReviewEntry,
+    models.SpecialEvent,
 ]
 
 
@@ -85,3 +87,40 @@ def test_building_twice_adds_nothing(demo):
     first = counts()
     build_demo_surveillance(site, people=people)
     assert counts() == first
+
+
+def test_the_special_events_are_the_sites_and_rerunning_on_a_later_day_adds_none(demo, time_machine):
+    """ND 99-01.3-08-04: two events of the busy site, each within 14 consecutive days."""
+    site, people = demo["sites"]["busy"], demo["people"]
+    build_demo_surveillance(site, people=people)
+    events = list(models.SpecialEvent.objects.filter(site=site))
+    assert len(events) == 2 and all((e.last_day - e.first_day).days < 14 for e in events)
+    time_machine.move_to(timezone.now() + timedelta(days=9))
+    build_demo_surveillance(site, people=people)
+    assert models.SpecialEvent.objects.filter(site=site).count() == 2
+
+
+def test_no_special_event_covers_a_day_a_person_entered(demo):
+    """A person's gaming day (not marked as the demo's) inside a planned event's days: that event
+    is left out, the other is recorded."""
+    site, people = demo["sites"]["busy"], demo["people"]
+    table = site.tables.get(number=1)
+    start = timezone.now() - timedelta(days=44)
+    persons = add_shift(table, people["dealer"], start, start + timedelta(hours=2)).gaming_day
+    build_demo_surveillance(site, people=people)
+    events = models.SpecialEvent.objects.filter(site=site)
+    assert events.count() == 1
+    assert not events.filter(first_day__lte=persons.gaming_date, last_day__gte=persons.gaming_date).exists()
+
+
+def test_no_demo_event_is_added_to_a_quarter_holding_a_persons_event(demo):
+    site, people = demo["sites"]["busy"], demo["people"]
+    today = timezone.localdate()
+    from surveillance import services
+
+    services.record_special_event(acting_user=people["gm"].user, site=site, name="Rodeo", first_day=today,
+                                  last_day=today)  # fmt: skip
+    build_demo_surveillance(site, people=people)
+    quarter = Quarter.containing(today)
+    demo_events = models.SpecialEvent.objects.filter(site=site, name__startswith="Demo:")
+    assert not demo_events.filter(last_day__gte=quarter.start, first_day__lte=quarter.end).exists()

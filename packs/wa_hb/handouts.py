@@ -1,0 +1,52 @@
+"""Washington house-banked blackjack's posted house rules (WSGC Blackjack Game Rules, rev.
+April 2018): the payout and how it is rounded (rule 7), the options as documented in the
+internal controls, the State's single-wager limit (WAC 230-15-140), and the table's approved
+game (printed by the report from the game approvals)."""
+
+from ..base import Handout, HandoutSection, Line, pack_of
+from ..common import limits_line, money, payout_words
+from .tables import CITATIONS, WSGC_BLACKJACK_RULES, rule
+
+ROUNDING = {"down": "rounded down to the table's lowest chip", "up": "rounded up to the table's lowest chip"}
+DEALT_FROM = {"shoe": "a dealing shoe", "shuffler": "an approved shuffling device", "hand": "the dealer's hand"}
+IN_CONTROLS = "as documented in the internal controls"
+
+
+def _single_wager_limit(t) -> str:
+    """The State's single-wager limit in force today (the pack's effective-dated limits)."""
+    limits = pack_of(t).wager_limits_on()
+    return f" No single wager above {money(limits.max_cents)}." if limits and limits.max_cents else ""
+
+
+def _payout(t) -> str:
+    words = f"Blackjack pays {payout_words(t.blackjack_payout)}"
+    return words + (f"; a payout is {ROUNDING[t.payout_rounding]}." if t.payout_rounding else "; no rounding arises.")
+
+
+def lines(t) -> list[Line]:
+    note = f"{WSGC_BLACKJACK_RULES}, {{}} ({IN_CONTROLS})"
+    splits = f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again." if t.resplit_allowed else ".")
+    return [
+        (limits_line(t) + _single_wager_limit(t), CITATIONS["wagers"]),
+        (f"{t.decks} deck(s), dealt from {DEALT_FROM[t.dealt_from]}; up to {t.max_players} players.",
+         f"{rule(1)}, {rule(3)}"),
+        (_payout(t), rule(7)),
+        ("Dealer must hit soft 17." if t.dealer_hits_soft_17 else "Dealer stands on all 17s.",
+         f"{rule(9)} ({IN_CONTROLS})"),
+        (f"Doubling down: {t.get_double_on_display()}.", note.format("Doubling Down")),
+        (splits, note.format("Splitting Pairs")),
+        ("Insurance: half the wager, paid 2 to 1." if t.insurance_allowed else "No insurance.",
+         note.format("Insurance")),
+        (f"Surrender: {t.get_surrender_display()}.", note.format("Surrender")),
+        ("A tie is a push; winning wagers are paid even money.", rule(11)),
+    ]  # fmt: skip
+
+
+HANDOUT = Handout(
+    kind="house_rules_wa_hb",
+    title="House rules (WA-HB)",
+    rule=rule(7),
+    heading=f"Blackjack house rules ({WSGC_BLACKJACK_RULES})",
+    sections=(HandoutSection("", lines),),
+    approved_games=True,
+)

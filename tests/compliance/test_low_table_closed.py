@@ -1,0 +1,105 @@
+"""ND 99-01.3-08-09(1): "The organization may establish a minimum wager at not more than three
+dollars on one active table. If there is more than one active table at a site, the organization
+may set a higher minimum wager on additional tables." Ending play at the low table (its closer)
+while a table with a higher minimum stays active is flagged at North Dakota sites, citing the
+subsection; never at a Washington or New York site. Driven through the floor's services (gaming
+day, openers, dealers seated, closers) and the compliance day checks."""
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cardroom.models import Role
+from compliance.engine import DAY_PROVIDERS, run_day_checks, runs_at
+from compliance.models import Alert
+from compliance.thresholds import ensure_seeded
+from floor import services
+from floor.calculations import business_date
+from tests.factories import TableFactory, make_person
+from tests.floor.conftest import TRAY
+
+START = datetime(2026, 11, 20, 19, 0, tzinfo=ZoneInfo("America/Chicago"))
+
+
+@pytest.fixture(autouse=True)
+def _thresholds(db):
+    ensure_seeded()
+
+
+class Floor:
+    """A night at `site`: tables opened with chips and dealt, closed as the test says."""
+
+    def __init__(self, site, cast, org, time_machine, minimums):
+        self.site, self.clock = site, time_machine
+        self.manager = cast[Role.SHIFT_MANAGER].user
+        time_machine.move_to(START, tick=False)
+        self.day = business_date(START, site.time_zone, site.business_day_start_hour)
+        services.open_gaming_day(acting_user=self.manager, site=site, gaming_date=self.day)
+        self.tables = {}
+        for number, minimum in minimums.items():
+            table = TableFactory(site=site, number=number, min_wager_cents=minimum, max_wager_cents=max(minimum, 500))
+            services.record_table_inventory(acting_user=self.manager, table=table, kind="opener", chips=TRAY)
+            self.tables[number] = table
+        for number in sorted(minimums, key=minimums.get):  # the low table is dealt first (08-09(1))
+            dealer = make_person(org, Role.DEALER, site)
+            services.start_dealer_shift(acting_user=self.manager, table=self.tables[number], dealer=dealer)
+
+    def close(self, number, after_minutes):
+        self.clock.move_to(START + timedelta(minutes=after_minutes), tick=False)
+        services.record_table_inventory(acting_user=self.manager, table=self.tables[number], kind="closer",
+                                        chips=TRAY)  # fmt: skip
+
+    def check(self):
+        run_day_checks(site_ids=[self.site.pk], start=self.day, end=self.day)
+        return list(Alert.objects.filter(site=self.site, rule="low_table_closed"))
+
+
+@pytest.fixture
+def night(site, cast, org, chips, time_machine):
+    return lambda minimums: Floor(site, cast, org, time_machine, minimums)
+
+
+def test_closing_the_low_table_while_a_higher_one_plays_is_flagged_citing_the_subsection(night):
+    floor = night({1: 100, 2: 500})
+    floor.close(1, after_minutes=90)
+    [alert] = floor.check()
+    assert alert.citation == "ND 99-01.3-08-09(1)"
+    assert alert.action_required.startswith("ND 99-01.3-08-09(1): table 1 (minimum $1.00) closed at 20:30 on ")
+    assert "while table 2 (minimum $5.00) stayed active" in alert.action_required
+    assert "not more than three dollars on one active table" in alert.action_required
+    assert alert.figures["tables"] == [2] and alert.figures["ceiling_cents"] == 300
+    floor.close(2, after_minutes=120)
+    assert len(floor.check()) == 1  # judged again: the same alert, not a second
+
+
+def test_closing_the_higher_table_first_is_not_flagged(night):
+    floor = night({1: 100, 2: 500})
+    floor.close(2, after_minutes=60)
+    floor.close(1, after_minutes=90)
+    assert floor.check() == []
+
+
+def test_another_low_table_still_active_keeps_the_higher_one_in_order(night):
+    floor = night({1: 100, 2: 500, 3: 300})  # table 3 at the $3 ceiling: also a low table
+    floor.close(1, after_minutes=90)
+    assert floor.check() == []
+    floor.close(3, after_minutes=100)
+    [alert] = floor.check()
+    assert alert.figures["table"] == 3 and "table 3 (minimum $3.00) closed at 20:40" in alert.action_required
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "NY"])
+def test_no_such_alert_opens_at_a_washington_or_new_york_site(site, night, code):
+    site.jurisdiction = code
+    site.save()
+    floor = night({1: 100, 2: 500})
+    floor.close(1, after_minutes=90)
+    assert floor.check() == []
+    assert not Alert.objects.filter(citation__contains="99-01.3").exists()
+
+
+@pytest.mark.parametrize("code,judged", [("ND", True), ("WA-HB", False), ("WA-BJ", False), ("NY", False)])
+def test_the_rule_runs_only_where_the_pack_states_it(code, judged):
+    [provider] = [p for p in DAY_PROVIDERS if p.__name__ == "low_table_closed"]
+    assert runs_at(provider, code) == judged
