@@ -1,24 +1,30 @@
 """Locked accounts, and a gaming manager unlocking them (house control, issue 15).
 
 Two locks guard the people of an organization: five wrong passwords lock a login for
-settings.AXES_COOLOFF_TIME (django-axes, per username), and as many wrong signing PINs lock
-the PIN for as long (cardroom.pins). A gaming manager of the person's organization lists who is
-locked and unlocks them before the time runs out; each unlock is audited. A station's login
+settings.AXES_COOLOFF_TIME (django-axes, per username: `core.lockouts`), and as many wrong
+signing PINs lock the PIN for as long (`core.pins`). Here, the parts that need the organization's
+employees and stations: a gaming manager of the person's organization lists who is locked and
+unlocks them before the time runs out; each unlock is audited. A station's login
 (cardroom.models.Station) is locked and unlocked like a person's.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from axes.models import AccessAttempt
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
 
 from core.audit import record_event
+from core.lockouts import (
+    attempted_logins,
+    clear_password_failures,
+    failures_by_login,
+    login_locked,
+    password_failures,
+)
 from core.rules import HOUSE_CONTROL
 
 from .access import require_gaming_manager
@@ -42,30 +48,18 @@ class Lockout:
 
     @property
     def login_locked(self) -> bool:
-        return self.password_failures >= settings.AXES_FAILURE_LIMIT
+        return login_locked(self.password_failures)
 
     @property
     def pin_locked(self) -> bool:
         return self.pin_locked_until is not None
 
 
-def _recent_attempts():
-    """The wrong-password counts of the cool-off period, by username (django-axes keeps one row
-    per username, address and browser; the lock counts them all, AXES_LOCKOUT_PARAMETERS)."""
-    since = timezone.now() - settings.AXES_COOLOFF_TIME
-    return AccessAttempt.objects.filter(attempt_time__gte=since, username__isnull=False)
-
-
-def password_failures(username: str) -> int:
-    counted = _recent_attempts().filter(username__iexact=username).aggregate(n=Sum("failures_since_start"))
-    return counted["n"] or 0
-
-
 def lockouts(organization_id: int) -> list[Lockout]:
     """Everyone of the organization (people and stations) with wrong passwords in the cool-off
     period or a locked signing PIN, in four queries."""
-    attempted = _recent_attempts().annotate(name=Lower("username")).values("name")
-    failures = dict(attempted.annotate(n=Sum("failures_since_start")).values_list("name", "n"))
+    attempted = attempted_logins()
+    failures = failures_by_login()
     now = timezone.now()
     # The logins with failures as a subquery, not a list: anyone may try any number of names.
     people = (
@@ -105,7 +99,7 @@ def unlock_login(*, acting_user, holder: Employee | Station) -> int:
             raise ValidationError(
                 {"user": f"{HOUSE_CONTROL}: the login {username} has no wrong passwords to clear; it is not locked."}
             )
-        AccessAttempt.objects.filter(username__iexact=username).delete()
+        clear_password_failures(username)
         record_event(
             actor=acting_user,
             action="login.unlocked",
@@ -124,12 +118,10 @@ def unlock_signing_pin(*, acting_user, employee: Employee) -> SigningPin:
     require_gaming_manager(acting_user, employee.organization_id, action=UNLOCK_ACTION)
     with transaction.atomic():
         pin = SigningPin.objects.select_for_update().filter(employee=employee).first()
-        if pin is None or pin.locked_until is None or pin.locked_until <= timezone.now():
+        if pin is None or not pin.locked:
             raise ValidationError({"employee": f"{HOUSE_CONTROL}: the signing PIN of {employee} is not locked."})
         before = {"locked_until": pin.locked_until, "failed_attempts": pin.failed_attempts}
-        pin.locked_until = None
-        pin.failed_attempts = 0
-        pin.save(update_fields=["locked_until", "failed_attempts"])
+        pin.clear_failures()
         record_event(
             actor=acting_user,
             action="signing_pin.unlocked",

@@ -10,6 +10,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from core import limits
+from core.pins import PinLock
 from core.rules import HOUSE_CONTROL
 
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
@@ -456,15 +457,12 @@ class Station(models.Model):
             raise ValidationError({"user": "A station login is no employee's login: it signs nothing itself."})
 
 
-class SigningPin(models.Model):
-    """An employee's PIN for initialling steps on a station, stored hashed with Django's password
-    hashers; wrong PINs are counted and lock it like a password (cardroom.pins)."""
+class SigningPin(PinLock):
+    """An employee's PIN for initialling steps on a station: the hash, wrong entries and lock are
+    the platform's mechanism (`core.pins.PinLock`); who holds it and who signs with it, cardroom's
+    (cardroom.pins)."""
 
     employee = models.OneToOneField(Employee, on_delete=models.CASCADE, related_name="signing_pin")
-    pin_hash = models.CharField(max_length=128)
-    set_at = models.DateTimeField()
-    failed_attempts = models.PositiveSmallIntegerField(default=0)
-    locked_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return f"PIN of {self.employee}"

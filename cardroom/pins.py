@@ -5,30 +5,23 @@ gives their badge (their initials, unique in the organization) and PIN; `signer_
 PIN and returns a cardroom.access.PinSigner, which the services treat as that person logged in
 (their roles, sites and rules) and the audit log records as the actor, the station noted.
 
-House controls: a PIN is PIN_MIN_DIGITS to PIN_MAX_DIGITS digits, stored with Django's password
-hashers, set by its holder or reset by a gaming manager; wrong PINs are counted and lock the PIN
-after the same number of failures and for the same time as a password (settings.AXES_*).
+The mechanism (the PIN's form, hashing, checking, counting wrong entries and the lock's time)
+is the platform's, `core.pins`; here are the parts that need an employee or a site: who may set
+a PIN (its holder, or a gaming manager resetting it), whose badge signs, the audit of each, and
+the stations. House controls, as `core.pins` states them.
 """
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 
 from core.audit import record_event
+from core.pins import validate_pin
 from core.rules import HOUSE_CONTROL
 
 from .access import PinSigner, access_for, require_gaming_manager
 from .models import Employee, SigningPin, Site, Station
-
-PIN_MIN_DIGITS = 6
-PIN_MAX_DIGITS = 12
-PIN_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT
-PIN_LOCKOUT = settings.AXES_COOLOFF_TIME
 
 WRONG_PIN_HOUSE_CONTROL = (
     f"{HOUSE_CONTROL}: that badge and PIN do not match an active employee's; the step is not initialled."
@@ -38,14 +31,6 @@ NO_SIGNER_HOUSE_CONTROL = (
 )
 
 
-def _locked_refusal(pin: SigningPin) -> str:
-    until = timezone.localtime(pin.locked_until).strftime("%H:%M")
-    return (
-        f"{HOUSE_CONTROL}: this PIN is locked after {PIN_FAILURE_LIMIT} wrong entries until {until}; "
-        "wait, or ask a gaming manager to reset it."
-    )
-
-
 def set_pin(*, acting_user, employee: Employee, pin: str) -> SigningPin:
     """Set `employee`'s PIN: by the employee themselves, or reset by a gaming manager of their
     organization. Setting it clears its failures and lock. The audit row never holds the PIN."""
@@ -53,23 +38,9 @@ def set_pin(*, acting_user, employee: Employee, pin: str) -> SigningPin:
     own = access.employee is not None and access.employee.pk == employee.pk
     if not own and not (access.is_gaming_manager and access.organization_id == employee.organization_id):
         raise PermissionDenied(f"{HOUSE_CONTROL}: a PIN is set by its holder or reset by a gaming manager.")
-    pin = (pin or "").strip()
-    if not (pin.isascii() and pin.isdigit() and PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS):
-        raise ValidationError(
-            {"pin": f"{HOUSE_CONTROL}: a PIN is {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits, and nothing else."}
-        )
-    if len(set(pin)) == 1:
-        raise ValidationError({"pin": f"{HOUSE_CONTROL}: a PIN is not one digit repeated."})
+    pin = validate_pin(pin)
     with transaction.atomic():
-        row, _ = SigningPin.objects.update_or_create(
-            employee=employee,
-            defaults={
-                "pin_hash": make_password(pin),
-                "set_at": timezone.now(),
-                "failed_attempts": 0,
-                "locked_until": None,
-            },
-        )
+        row, _ = SigningPin.objects.update_or_create(employee=employee, defaults=SigningPin.fresh(pin))
         record_event(
             actor=acting_user,
             action="signing_pin.reset" if not own else "signing_pin.set",
@@ -95,27 +66,20 @@ def signer_for(terminal, *, badge: str, pin: str) -> PinSigner:
     row = getattr(employee, "signing_pin", None) if employee is not None else None
     if row is None:
         raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
-    if row.locked_until is not None and row.locked_until > timezone.now():
-        raise PermissionDenied(_locked_refusal(row))
-    if not check_password((pin or "").strip(), row.pin_hash):
+    if row.locked:
+        raise PermissionDenied(row.locked_refusal())
+    if not row.matches(pin):
         _count_failure(terminal, row)
         raise PermissionDenied(WRONG_PIN_HOUSE_CONTROL)
-    if row.failed_attempts:
-        SigningPin.objects.filter(pk=row.pk).update(failed_attempts=0, locked_until=None)
+    row.clear_failures()
     return PinSigner(terminal, employee)
 
 
 def _count_failure(terminal, row: SigningPin) -> None:
     """Count one wrong PIN in its own transaction (it stands though the step is refused); the
-    failure that reaches the limit locks the PIN, and both are audited."""
+    failure that reaches the limit locks the PIN (`core.pins`), and both are audited."""
     with transaction.atomic():
-        SigningPin.objects.filter(pk=row.pk).update(failed_attempts=F("failed_attempts") + 1)
-        row.refresh_from_db(fields=["failed_attempts", "locked_until"])
-        locked = row.failed_attempts >= PIN_FAILURE_LIMIT
-        if locked:
-            row.locked_until = timezone.now() + PIN_LOCKOUT
-            row.failed_attempts = 0
-            row.save(update_fields=["locked_until", "failed_attempts"])
+        locked = row.count_failure()
         record_event(
             actor=terminal,
             action="signing_pin.locked_out" if locked else "signing_pin.failed",

@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from core.money import format_money
+from core.pins import PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pins, services
@@ -83,7 +84,7 @@ def signing_pin(request):
     return render(
         request,
         "cardroom/signing_pin.html",
-        {"form": form, "digits": (pins.PIN_MIN_DIGITS, pins.PIN_MAX_DIGITS)},
+        {"form": form, "digits": (PIN_MIN_DIGITS, PIN_MAX_DIGITS)},
         status=400 if form.errors else 200,
     )
 

@@ -6,7 +6,7 @@ only at a site whose pack states its key (`Rule.applies`), and its alerts cite t
 from datetime import date
 from decimal import Decimal
 
-from . import tables
+from .tables import LOW_MINIMUM_CEILING_CENTS
 
 CITATIONS: dict[str, str] = {
     # 08-01(3): prizes over gross proceeds (attorney general, dealer percent-of-hold for 12 weeks)
@@ -62,7 +62,7 @@ ND_08_09_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 THRESHOLDS: tuple[tuple, ...] = (
     (
         "low_table.minimum_ceiling_cents",
-        tables.LOW_MINIMUM_CEILING_CENTS,
+        LOW_MINIMUM_CEILING_CENTS,
         "cents",
         "ND 99-01.3-08-09(1)",
         "A minimum wager of not more than three dollars on one active table; a higher minimum only on additional "

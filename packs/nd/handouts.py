@@ -4,7 +4,17 @@ than the table does; then the class C felony notice (08-13(3))."""
 
 from ..base import Handout, HandoutSection, Line
 from ..common import limits_line, payout_words
-from . import tables
+from .tables import (
+    BANKER_CITATION,
+    CITATIONS,
+    DEALING_METHOD_CITATION,
+    DECKS_CITATION,
+    DOUBLES_CITATION,
+    PLAYERS_CITATION,
+    SPLITS_CITATION,
+    TABLE_CITATION,
+    TIES_CITATION,
+)
 
 RULE = "ND 99-01.3-08-13"
 NOTICE = (
@@ -27,12 +37,12 @@ def house_lines(t) -> list[Line]:
         else f"{t.decks} decks, dealt from {t.get_dealt_from_display().lower()}."
     )
     return [
-        (limits_line(t), f"{_nd('13(1)(a)')}, {tables.CITATIONS['wagers']}"),
-        (f"Method of dealing: {t.get_dealing_method_display()}.", f"{_nd('13(1)(b)')}, {tables.DEALING_METHOD_CITATION}"),
-        (dealt, tables.DECKS_CITATION),
+        (limits_line(t), f"{_nd('13(1)(a)')}, {CITATIONS['wagers']}"),
+        (f"Method of dealing: {t.get_dealing_method_display()}.", f"{_nd('13(1)(b)')}, {DEALING_METHOD_CITATION}"),
+        (dealt, DECKS_CITATION),
         (f"Up to {t.max_players} players; {t.betting_spaces} betting spaces.",
-         f"{tables.PLAYERS_CITATION}, {tables.TABLE_CITATION}"),
-        (f"{soft_17}. Blackjack pays {payout_words(t.blackjack_payout)}.", tables.TABLE_CITATION),
+         f"{PLAYERS_CITATION}, {TABLE_CITATION}"),
+        (f"{soft_17}. Blackjack pays {payout_words(t.blackjack_payout)}.", TABLE_CITATION),
     ]  # fmt: skip
 
 
@@ -66,9 +76,9 @@ def player_lines(t) -> list[Line]:
         ("No touching of cards.", _nd("13(2)(d)")),
         ("Two betting spaces maximum.", _nd("13(2)(e)")),
         ("No side bets.", _nd("13(2)(f)")),
-        (ties, f"{_nd('13(2)(g)')}, {tables.TIES_CITATION}"),
-        (_splits(t), f"{_nd('13(2)(h)')}, {tables.SPLITS_CITATION}"),
-        (_doubles(t), f"{_nd('13(2)(i)')}, {tables.DOUBLES_CITATION}"),
+        (ties, f"{_nd('13(2)(g)')}, {TIES_CITATION}"),
+        (_splits(t), f"{_nd('13(2)(h)')}, {SPLITS_CITATION}"),
+        (_doubles(t), f"{_nd('13(2)(i)')}, {DOUBLES_CITATION}"),
         (t.get_double_down_display() + ".", _nd("13(2)(j)")),
         ("Insurance permitted - pays two to one." if t.insurance_allowed else "Insurance not permitted.",
          _nd("13(2)(k)")),
@@ -76,9 +86,9 @@ def player_lines(t) -> list[Line]:
         (t.get_tip_double_down_display() + ".", _nd("13(2)(m)")),
     ]  # fmt: skip
     if t.surrender != "none":  # refused by the pack (08-11(5)); printed as the record has it
-        lines.append((f"Surrender: {t.get_surrender_display().lower()}.", tables.CITATIONS["surrender"]))
+        lines.append((f"Surrender: {t.get_surrender_display().lower()}.", CITATIONS["surrender"]))
     if t.banker != "house":  # refused by the pack (08-11(10)(d))
-        lines.append((f"Banker: {t.get_banker_display().lower()}.", tables.BANKER_CITATION))
+        lines.append((f"Banker: {t.get_banker_display().lower()}.", BANKER_CITATION))
     return lines
 
 

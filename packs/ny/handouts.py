@@ -3,12 +3,12 @@ option (4620.5(h)) and the table's options, each line citing its rule."""
 
 from ..base import Handout, HandoutSection, Line
 from ..common import limits_line, payout_words
-from . import tables
+from .tables import CITATIONS, TIE_OPTIONS
 
 
 def lines(t) -> list[Line]:
-    c = tables.CITATIONS
-    tie = tables.TIE_OPTIONS.get(t.tie_option, "Tie option not set.")
+    c = CITATIONS
+    tie = TIE_OPTIONS.get(t.tie_option, "Tie option not set.")
     return [
         (limits_line(t) + " The maximum bet is $5 or its equivalent in chips.", c["wagers"]),
         (f"{t.decks} deck(s) of 52 cards, shuffled together and used as one.", c["decks"]),

@@ -158,12 +158,12 @@ def test_the_brackets_are_the_nd_packs_effective_dated_data_read_through_the_pac
     from its own date."""
     from dataclasses import replace
 
-    from packs import TaxBracket, registry
+    from packs import TaxBracket, all_packs, registry
 
     nd = get_pack("ND")
     assert {b.citation for b in nd.tax_brackets} == {"N.D.C.C. 53-06.1-12"} == {nd.cite("accounting.gaming_tax")}
     assert [b.lower_cents for b in figures.brackets_in_force(nd.tax_brackets, DAY)] == [0, 5_000_000]
-    assert all(not p.tax_brackets for p in registry.all_packs() if p.code != "ND")
+    assert all(not p.tax_brackets for p in all_packs() if p.code != "ND")
     later = TaxBracket(date(2026, 7, 1), 0, Decimal("0.02"), 0, "N.D.C.C. 53-06.1-12 (a later schedule)")
     monkeypatch.setitem(registry.PACKS, "ND", replace(nd, tax_brackets=(*nd.tax_brackets, later)))
     _play_at(site, people, 4_000_000)

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from cardroom import lockouts, pins
 from cardroom.models import Role, SigningPin, Station
+from core.lockouts import password_failures
 from core.models import AuditEvent
 from tests.conftest import ALL_ROLES
 from tests.factories import PASSWORD, make_person
@@ -58,7 +59,7 @@ def test_no_other_role_unlocks_anyone(client, cast, role):
         "/administration/locked-accounts/", {"unlock": "login", "employee": dealer.pk}
     )
     assert response.status_code == 403
-    assert lockouts.password_failures(dealer.user.username) == 5
+    assert password_failures(dealer.user.username) == 5
 
 
 def test_the_unauthenticated_are_sent_to_sign_in(client):
@@ -159,11 +160,11 @@ def test_another_organizations_person_is_not_found_and_stays_locked(client, cast
     assert (
         manager.post("/administration/locked-accounts/", {"unlock": "pin", "employee": stranger.pk}).status_code == 404
     )
-    assert lockouts.password_failures(stranger.user.username) == 5
+    assert password_failures(stranger.user.username) == 5
     assert SigningPin.objects.get(employee=stranger).locked_until is not None
     # Their own gaming manager may.
     lockouts.unlock_login(acting_user=stranger_manager.user, holder=stranger)
-    assert lockouts.password_failures(stranger.user.username) == 0
+    assert password_failures(stranger.user.username) == 0
 
 
 def test_the_service_refuses_a_gaming_manager_of_another_organization(cast, stranger_manager):
@@ -185,7 +186,7 @@ def test_a_locked_station_login_is_listed_and_unlocked(client, cast, site):
     assert (
         manager.post("/administration/locked-accounts/", {"unlock": "login", "station": station.pk}).status_code == 302
     )
-    assert lockouts.password_failures("pit-2") == 0
+    assert password_failures("pit-2") == 0
 
 
 def test_old_wrong_passwords_past_the_cool_off_are_not_listed(client, cast, settings):

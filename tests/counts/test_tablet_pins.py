@@ -10,6 +10,7 @@ from cardroom import pins
 from cardroom.access import STATION_READS
 from cardroom.models import Role, SigningPin
 from core.models import AuditEvent
+from core.pins import PIN_FAILURE_LIMIT
 from counts import services
 from counts.models import CountEntry, CountSession, CountSignature
 from tests.factories import SiteFactory, make_person
@@ -238,11 +239,11 @@ def test_through_the_api_a_locked_pin_signs_nothing_even_when_right(api_client, 
     for member in with_pins:
         for box in boxes:
             services.record_blind_count(acting_user=member.user, session=session, drop_box=box, currency=BOX_FIGURES)
-    for _ in range(pins.PIN_FAILURE_LIMIT):
+    for _ in range(PIN_FAILURE_LIMIT):
         api_client.post(api_url(session, "sign"), signed_as(with_pins, 0, "000001"), format="json")
     response = api_client.post(api_url(session, "sign"), signed_as(with_pins, 0), format="json")
     assert response.status_code == 403
-    assert f"locked after {pins.PIN_FAILURE_LIMIT} wrong entries" in str(response.json())
+    assert f"locked after {PIN_FAILURE_LIMIT} wrong entries" in str(response.json())
     assert not CountSignature.objects.exists()
     assert AuditEvent.objects.filter(action="signing_pin.locked_out").count() == 1
     # The other member's PIN still works: the lock is one person's.

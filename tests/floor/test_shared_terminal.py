@@ -6,6 +6,7 @@ import pytest
 from cardroom import pins
 from cardroom.models import Role, SigningPin, Station
 from core.models import AuditEvent
+from core.pins import PIN_FAILURE_LIMIT
 from floor import services
 from floor.models import Slip, SlipStep
 
@@ -59,11 +60,11 @@ def test_a_wrong_pin_is_refused_counted_and_recorded(client, station, with_pins,
 def test_a_pin_locks_after_the_password_limit_even_for_the_right_pin(client, station, with_pins, fill):
     pit_boss = with_pins[Role.PIT_BOSS]
     client.force_login(station.user)
-    for _ in range(pins.PIN_FAILURE_LIMIT):
+    for _ in range(PIN_FAILURE_LIMIT):
         client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss, "000001"))
     response = client.post(f"/floor/slips/{fill.pk}/verify/", _signed(pit_boss))
     assert response.status_code == 403
-    assert f"locked after {pins.PIN_FAILURE_LIMIT} wrong entries" in response.content.decode()
+    assert f"locked after {PIN_FAILURE_LIMIT} wrong entries" in response.content.decode()
     assert AuditEvent.objects.filter(action="signing_pin.locked_out").count() == 1
     assert not SlipStep.objects.filter(slip=fill).exists()
     # A gaming manager resets it; the holder signs again.

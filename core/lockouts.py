@@ -1,0 +1,46 @@
+"""Login lockouts, keyed on the username: the wrong passwords django-axes counts, and clearing them.
+
+Five wrong passwords (settings.AXES_FAILURE_LIMIT) lock a login for settings.AXES_COOLOFF_TIME
+(house control). django-axes keeps one row per username, address and browser; the lock counts
+them all (AXES_LOCKOUT_PARAMETERS), and so does this module. Whose login it is (an employee, a
+station) and who may unlock it are the domain's (`cardroom.lockouts`).
+"""
+
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.db.models import QuerySet, Sum
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+LOGIN_FAILURE_LIMIT = settings.AXES_FAILURE_LIMIT
+
+
+def _recent_attempts() -> QuerySet:
+    """The wrong-password rows of the cool-off period that name a username."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    return AccessAttempt.objects.filter(attempt_time__gte=since, username__isnull=False)
+
+
+def attempted_logins() -> QuerySet:
+    """The usernames (lower case) with wrong passwords in the cool-off period, as a subquery:
+    anyone may try any number of names, so never a list."""
+    return _recent_attempts().annotate(name=Lower("username")).values("name")
+
+
+def failures_by_login() -> dict[str, int]:
+    """The wrong passwords of the cool-off period by username (lower case): one query."""
+    return dict(attempted_logins().annotate(n=Sum("failures_since_start")).values_list("name", "n"))
+
+
+def password_failures(username: str) -> int:
+    counted = _recent_attempts().filter(username__iexact=username).aggregate(n=Sum("failures_since_start"))
+    return counted["n"] or 0
+
+
+def login_locked(failures: int) -> bool:
+    return failures >= LOGIN_FAILURE_LIMIT
+
+
+def clear_password_failures(username: str) -> None:
+    """Forget every wrong password of `username`, so that it signs in again at once."""
+    AccessAttempt.objects.filter(username__iexact=username).delete()
