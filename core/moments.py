@@ -118,6 +118,14 @@ def occurred_at(
     return at
 
 
+def refuse_before(site, at: datetime, earlier: datetime | None, *, field: str, rule: str, why: str, what: str) -> None:
+    """Refuse (a 400 on `field`, citing `rule`) a moment `at` before `earlier`, the moment of `what`
+    it follows: a correction is not dated before what it corrects, a void before what it voids.
+    `why` says, in the rule's words, why the one follows the other."""
+    if earlier is not None and at < earlier:
+        raise ValidationError({field: f"{rule}: {why}; {_shown(site, at)} is before {what} ({_shown(site, earlier)})."})
+
+
 def is_late(site, occurred: datetime | None, entered: datetime | None) -> bool:
     """Entered more than the site's threshold after it happened (house control, LATE_ENTRY)."""
     if occurred is None or entered is None:
@@ -135,7 +143,10 @@ class EnteredRecord(models.Model):
     entry_site: str = "site"
 
     entered_at = models.DateTimeField(
-        null=True, blank=True, editable=False, help_text="When the record was entered (the occurrence time is its *_at)."
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the record was entered (the occurrence time is its *_at).",
     )
     entered_late = models.BooleanField(
         default=False, editable=False, help_text="Entered past the site's late entry threshold."
@@ -149,7 +160,6 @@ class EnteredRecord(models.Model):
             self.stamp_entry()
         super().save(*args, **kwargs)
 
-
     def _entry_site(self):
         obj = self
         for name in self.entry_site.split("."):
@@ -161,6 +171,7 @@ class EnteredRecord(models.Model):
             self.entered_at = now or timezone.now()
         occurred = getattr(self, self.occurred_field, None)
         self.entered_late = is_late(self._entry_site(), occurred, self.entered_at)
+
 
 def backfill_entered_at(model, occurred_field: str, schema_editor, append_only: bool = True) -> None:
     """A migration step: rows entered before `entered_at` existed were entered live, at their

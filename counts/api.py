@@ -256,6 +256,11 @@ class ResolveInputSerializer(CountInputSerializer):
 
 class AdjustmentInputSerializer(FiguresInputSerializer):
     reason = TextField(allow_blank=True, required=False, default="")
+    adjusted_at = MomentField(
+        source="at",
+        help_text="When the adjusting entry was made (from the paper; default now): not before the count's "
+        "signatures nor the figures it corrects.",
+    )
 
 
 class ExplanationInputSerializer(PinSignerInput):
@@ -263,6 +268,10 @@ class ExplanationInputSerializer(PinSignerInput):
     kind = serializers.ChoiceField(choices=["fill", "credit"])
     number = FormNumberField()
     explanation = TextField(allow_blank=True)
+    explained_at = MomentField(
+        source="at",
+        help_text="When the form was explained (from the paper; default now): not before the box's count was agreed.",
+    )
 
 
 def _lines(lines: dict) -> list[dict]:
@@ -306,6 +315,7 @@ def box_data(box: queries.BoxCount) -> dict:
             "source": agreement.source,
             "note": agreement.reason,
             "agreed_at": agreement.agreed_at,
+            "recorded_at": agreement.entry.recorded_at,
             "approved_by": agreement.approved_by_id,
             "original_cents": box.original_agreement.total_cents if box.original_agreement else None,
         },
@@ -317,6 +327,8 @@ def box_data(box: queries.BoxCount) -> dict:
                 "kind": e["kind"],
                 "number": e["number"],
                 "explanation": e["explanation"].explanation if e["explanation"] else None,
+                "explained_at": e["explanation"].explained_at if e["explanation"] else None,
+                "entered_at": e["explanation"].entered_at if e["explanation"] else None,
             }
             for e in reconciliation["exceptions"]
         ],
@@ -370,7 +382,10 @@ class DifferenceOut(serializers.Serializer):
 class AgreementOut(serializers.Serializer):
     source = serializers.CharField()
     note = serializers.CharField(allow_blank=True)
-    agreed_at = serializers.DateTimeField()
+    agreed_at = serializers.DateTimeField(help_text="When the figures were agreed (an adjustment: when it was made).")
+    recorded_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the agreed figures were entered (null: before this was kept)."
+    )
     approved_by = serializers.IntegerField(allow_null=True)
     original_cents = serializers.IntegerField(allow_null=True)
 
@@ -380,6 +395,8 @@ class FormsExceptionOut(serializers.Serializer):
     kind = serializers.CharField()
     number = serializers.IntegerField()
     explanation = serializers.CharField(allow_null=True)
+    explained_at = serializers.DateTimeField(allow_null=True, help_text="When it was explained (from the paper).")
+    entered_at = serializers.DateTimeField(allow_null=True, help_text="When the explanation was entered.")
 
 
 class BoxSummaryOut(serializers.Serializer):

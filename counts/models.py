@@ -294,9 +294,13 @@ class CountSignature(EnteredRecord, AppendOnlyModel):
         ]
 
 
-class FormsExplanation(AppendOnlyModel):
+class FormsExplanation(EnteredRecord, AppendOnlyModel):
     """Why a slip is missing from a box, or why a form found was not expected. Until one is
-    recorded the difference stays an exception on the count."""
+    recorded the difference stays an exception on the count. `explained_at` is when it was
+    explained (from the paper, or now), `entered_at` when it was entered."""
+
+    occurred_field = "explained_at"  # entered_at / entered_late: core.moments
+    entry_site = "drop.site"
 
     drop = models.ForeignKey(Drop, on_delete=models.PROTECT, related_name="form_explanations")
     kind = models.CharField(max_length=6, choices=SlipKind.choices)

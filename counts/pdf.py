@@ -67,30 +67,42 @@ class CountSheet:
     prepared_on: str = ""  # YYYY-MM-DD
 
 
-def _resolution(box: queries.BoxCount) -> str:
+def _times(occurred: datetime, entered: datetime | None, zone: ZoneInfo) -> str:
+    """When a correction happened, and when it was entered where that is kept (core.moments)."""
+    text = format_generated_at(occurred.astimezone(zone))
+    return f"{text}, entered {format_generated_at(entered.astimezone(zone))}" if entered is not None else text
+
+
+def _resolution(box: queries.BoxCount, zone: ZoneInfo) -> str:
     if box.agreement is None:
         return "Difference not resolved" if box.status == "difference" else "Not agreed"
     text = box.agreement.get_source_display()
     if box.agreement.source != "match" and box.original_agreement is not None:
         if box.original_agreement.pk != box.agreement.pk:
             original = format_money(box.original_agreement.total_cents)
-            text += f" (replaces {original}; approved by {box.agreement.approved_by.initials})"
+            text += f" (replaces {original}; approved by {box.agreement.approved_by.initials}"
+            text += f", {_times(box.agreement.agreed_at, box.agreement.entry.recorded_at, zone)})"
     return f"{text}: {box.agreement.reason}" if box.agreement.reason else text
 
 
-def _forms_exceptions(box: queries.BoxCount) -> tuple[str, ...]:
+def _forms_exceptions(box: queries.BoxCount, zone: ZoneInfo) -> tuple[str, ...]:
     rec = box.reconciliation
     if not rec or not rec["available"]:
         return ()
     rows = []
     for e in rec["exceptions"]:
         what = "issued, not in the box" if e["problem"] == "missing" else "in the box, not issued"
-        note = f" - explained: {e['explanation'].explanation}" if e["explanation"] else " - NOT EXPLAINED"
+        explained = e["explanation"]
+        note = (
+            f" - explained {_times(explained.explained_at, explained.entered_at, zone)}: {explained.explanation}"
+            if explained
+            else " - NOT EXPLAINED"
+        )
         rows.append(f"{e['kind'].capitalize()} slip #{e['number']}: {what}{note}")
     return tuple(rows)
 
 
-def _box(box: queries.BoxCount) -> SheetBox:
+def _box(box: queries.BoxCount, zone: ZoneInfo) -> SheetBox:
     lines = []
     for d in CURRENCY:
         key = (d.cents, d.form)
@@ -107,9 +119,9 @@ def _box(box: queries.BoxCount) -> SheetBox:
         member_totals=tuple(m.total_cents for m in box.visible),
         lines=tuple(lines),
         agreed_cents=box.agreed_cents,
-        resolution=_resolution(box),
+        resolution=_resolution(box, zone),
         forms_found=", ".join(f"{k} #{n}" for k, n in box.agreed_forms) or "none",
-        forms_exceptions=_forms_exceptions(box),
+        forms_exceptions=_forms_exceptions(box, zone),
     )
 
 
@@ -161,7 +173,7 @@ class _Batch:
             entries=_group(entries, lambda e: e.session_id),
             agreements=_group(
                 CountAgreement.objects.filter(session__in=sessions)
-                .select_related("approved_by__user")
+                .select_related("entry", "approved_by__user")
                 .order_by("agreed_at", "pk"),
                 lambda a: (a.session_id, a.drop_id),
             ),
@@ -241,7 +253,7 @@ def _sheet(session, batch: _Batch) -> CountSheet:
     counted = {entries[0].drop for entries in by_drop.values()}
     awaiting = [d for d in batch.awaiting.get(session.gaming_date, []) if d not in counted]
     drops = sorted([*counted, *awaiting], key=lambda d: (d.table.number, d.placed_at, d.pk))
-    boxes = tuple(_box(_box_count(session, d, by_drop.get(d.pk, []), batch)) for d in drops)
+    boxes = tuple(_box(_box_count(session, d, by_drop.get(d.pk, []), batch), zone) for d in drops)
     return CountSheet(
         organization=session.site.organization.name,
         site=session.site.name,

@@ -12,6 +12,7 @@ from django.db.models.functions import Coalesce
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for
@@ -449,6 +450,15 @@ def explain(request, pk, box_pk):
     drop = next((b.drop for b in queries.session_board(session, None) if b.drop.drop_box_id == box_pk), None)
     if drop is None:
         raise Http404("That box was not counted in this session.")
+    typed = request.POST.get("explained_at", "").strip()
+    try:
+        at = parse_datetime(typed) if typed else None  # the site's local time, from the paper (empty: now)
+    except ValueError:
+        at = None
+    if typed and at is None:
+        return session_detail(
+            request, pk, errors={"explained_at": ["Give a date and time, for example 2026-07-10T19:00."]}, status=400
+        )
     try:
         services.explain_forms_exception(
             acting_user=request.user,
@@ -456,6 +466,7 @@ def explain(request, pk, box_pk):
             kind=request.POST.get("kind", ""),
             number=int(request.POST.get("number") or 0),
             explanation=request.POST.get("explanation", ""),
+            at=at,
         )
     except ValidationError as exc:
         return session_detail(request, pk, errors=_errors(exc), status=400)

@@ -50,6 +50,9 @@ class FeeCollectionInputSerializer(Input):
 
 class FeeVoidInputSerializer(Input):
     reason = TextField()
+    voided_at = MomentField(
+        allow_null=True, default=None, help_text="When the fee was voided (from the paper); default now."
+    )
 
 
 class FeeDaySerializer(serializers.Serializer):
@@ -107,7 +110,7 @@ class FeeCollectionViewSet(ScopedViewSet):
         """Void a fee recorded by mistake: a new row with the opposite amount, pointing back."""
         fee = self.get_object()
         data = _read(FeeVoidInputSerializer, request.data, self.get_serializer_context())
-        void = services.void_fee(acting_user=request.user, fee=fee, reason=data["reason"])
+        void = services.void_fee(acting_user=request.user, fee=fee, **data)
         return Response(FeeCollectionSerializer(void).data, status=201)
 
     @extend_schema(

@@ -6,7 +6,6 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Site, Table
@@ -89,8 +88,10 @@ def record_fee(
     return fee
 
 
-def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
-    """A fee recorded by mistake: a new row with the opposite amount pointing back."""
+def void_fee(*, acting_user, fee: FeeCollection, reason: str, voided_at: datetime | None = None) -> FeeCollection:
+    """A fee recorded by mistake: a new row with the opposite amount pointing back, dated when it
+    was voided (now, or the time on its paper; its `collected_at`), with the time it was entered
+    beside it. Not dated before the fee it voids (house control)."""
     site = fee.site
     access = require_role(acting_user, site, *rules.VOIDERS, action="void a table fee", rule=rules.ROLE_RULE)
     employee = acts.acting_employee(access)
@@ -100,6 +101,11 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
     if fee.voids_id is not None:
         raise ValidationError({"fee": "A void is not voided again: record the fee anew."})
     acts.refuse_closed_books(site, fee.gaming_date, "voiding a table fee")
+    at = acts.moment(voided_at, "voided_at", site=site, what="voiding a table fee", books_date=fee.gaming_date)
+    moments.refuse_before(
+        site, at, fee.collected_at, field="voided_at", rule=HOUSE_CONTROL,
+        why="a void corrects a fee already collected", what="the fee was collected",
+    )
     with transaction.atomic():
         list(FeeCollection.objects.select_for_update().filter(pk=fee.pk).values_list("pk", flat=True))  # one void at a time
         if FeeCollection.objects.filter(voids=fee).exists():
@@ -107,7 +113,7 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str) -> FeeCollection:
         void = FeeCollection.objects.create(
             site=site, table_id=fee.table_id, gaming_date=fee.gaming_date, basis=fee.basis,
             period_minutes=fee.period_minutes, rate_cents=fee.rate_cents, count=fee.count,
-            amount_cents=-fee.amount_cents, collected_at=timezone.now(), collected_by=employee, voids=fee, reason=reason,
+            amount_cents=-fee.amount_cents, collected_at=at, collected_by=employee, voids=fee, reason=reason,
         )
         record_site_event(acting_user, "fee.voided", void, site)
     return void

@@ -68,6 +68,8 @@ class TournamentSerializer(serializers.ModelSerializer):
             "advancement",
             "prizes_offered",
             "announced_at",
+            "entered_at",
+            "entered_late",
             "announced_by_initials",
             "figures",
         ]
@@ -118,6 +120,9 @@ class TournamentInputSerializer(Input):
     maximum_bet_chips = ChipsField(required=False, allow_null=True, default=None)
     advancement = TextField(required=False, allow_blank=True, default="")
     prizes_offered = TextField()
+    announced_at = MomentField(
+        source="at", help_text="When the rules were announced to players (from the paper); default now."
+    )
 
 
 class FeeSerializer(serializers.ModelSerializer):
@@ -166,6 +171,7 @@ class FeeInputSerializer(Input):
 
 class TournamentVoidInputSerializer(Input):
     reason = TextField()
+    voided_at = MomentField(source="at", help_text="When it was voided (from the register); default now.")
 
 
 class PlayerSerializer(serializers.Serializer):
@@ -292,7 +298,7 @@ class TournamentViewSet(ScopedViewSet):
         if fee is None:
             return Response({"detail": "Not found."}, status=404)
         data = _parse(TournamentVoidInputSerializer, request, self.get_serializer_context())
-        void = services.void_fee(acting_user=request.user, fee=fee, reason=data["reason"])
+        void = services.void_fee(acting_user=request.user, fee=fee, **data)
         return Response(FeeSerializer(void).data, status=201)
 
     @extend_schema(parameters=PAGE_PARAMETERS, responses={200: PlayerSerializer(many=True), **ERROR_RESPONSES})
@@ -326,5 +332,5 @@ class TournamentViewSet(ScopedViewSet):
         if prize is None:
             return Response({"detail": "Not found."}, status=404)
         data = _parse(TournamentVoidInputSerializer, request, self.get_serializer_context())
-        void = services.void_prize(acting_user=request.user, prize=prize, reason=data["reason"])
+        void = services.void_prize(acting_user=request.user, prize=prize, **data)
         return Response(PrizeSerializer(void).data, status=201)

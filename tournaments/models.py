@@ -16,8 +16,12 @@ from core.moments import EnteredRecord
 from .rules import MAX_NAME_LENGTH
 
 
-class Tournament(AppendOnlyModel):
-    """A tournament's rules as announced and disclosed to players (ND 99-01.3-08-15)."""
+class Tournament(EnteredRecord, AppendOnlyModel):
+    """A tournament's rules as announced and disclosed to players (ND 99-01.3-08-15).
+    `announced_at` is when they were announced (from the paper, or now), `entered_at` when the
+    announcement was entered."""
+
+    occurred_field = "announced_at"  # entered_at / entered_late: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=MAX_NAME_LENGTH)

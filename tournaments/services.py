@@ -9,7 +9,6 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Sum
-from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Site
@@ -24,10 +23,6 @@ from packs import pack_for
 from . import rules
 from .calculations import fee_within_cap, name_key
 from .models import FeeKind, PrizeKind, Tournament, TournamentFee, TournamentPlayer, TournamentPrize
-
-
-def _now(at: datetime | None) -> datetime:
-    return at or timezone.now()
 
 
 def _gaming_date(site: Site, at: datetime) -> date:
@@ -139,10 +134,14 @@ def announce_tournament(
     if not rules.TOURNAMENT.applies(site):
         # The register holds one state's tournament rules (fees capped, no-value chips, disclosed
         # rules); a site whose rules define no tournament records none rather than be held to them.
-        raise ValidationError({"site": (
-            f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
-            "the tournament register is kept only where they do."
-        )})
+        raise ValidationError(
+            {
+                "site": (
+                    f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
+                    "the tournament register is kept only where they do."
+                )
+            }
+        )
     employee = acts.acting_employee(access)
     check_date(gaming_date, "gaming_date")
     name = _text(name, "name", required=True, max_length=rules.MAX_NAME_LENGTH)
@@ -173,8 +172,12 @@ def announce_tournament(
             {"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."}
         )
     if betting_spaces not in rules.BETTING_SPACES:
-        raise ValidationError({"betting_spaces": f"{rules.PLAY.at(site)}: a player may be assigned one or two betting spaces."})
+        raise ValidationError(
+            {"betting_spaces": f"{rules.PLAY.at(site)}: a player may be assigned one or two betting spaces."}
+        )
     acts.refuse_closed_books(site, gaming_date, "a tournament")
+    # Announced from paper keeps its time (the entry time is kept beside it); never in the future.
+    announced_at = acts.moment(at, "announced_at", site=site, books=False, what="a tournament")
     with transaction.atomic():
         tournament = Tournament.objects.create(
             site=site,
@@ -189,7 +192,7 @@ def announce_tournament(
             maximum_bet_chips=maximum_bet_chips,
             advancement=advancement,
             prizes_offered=prizes_offered,
-            announced_at=_now(at),
+            announced_at=announced_at,
             announced_by=employee,
             **{k: v for k, v in chips.items() if k != "maximum_bet_chips"},
         )
@@ -298,14 +301,24 @@ def collect_fee(
 
 def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | None = None) -> TournamentFee:
     """Void a fee recorded by mistake: a new row pointing back with the opposite amount and
-    chips, dated the day it is entered (the original stays on the register)."""
+    chips, dated when it was voided (now, or the time on its paper), the entry time beside it;
+    not before the fee it voids (`rules.FEE_RECORD`). The original stays on the register."""
     site = fee.tournament.site
     access = require_role(acting_user, site, *rules.DIRECTORS, action="void a tournament fee", rule=rules.DIRECTOR_RULE)
     employee = acts.acting_employee(access)
     reason = _text(reason, "reason", required=True)
     if fee.kind == FeeKind.VOID:
         raise ValidationError({"fee": "A void is not voided again: collect the fee anew."})
-    at = _now(at)
+    at = acts.moment(at, "voided_at", site=site, what="a tournament fee")
+    moments.refuse_before(
+        site,
+        at,
+        fee.collected_at,
+        field="voided_at",
+        rule=rules.FEE_RECORD.at(site),
+        why="a void corrects a fee already on the register",
+        what="the fee was collected",
+    )
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament fee")
     with transaction.atomic():
@@ -386,7 +399,9 @@ def award_prize(
 
 
 def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime | None = None) -> TournamentPrize:
-    """Void a prize recorded by mistake: a new row pointing back with the opposite amount."""
+    """Void a prize recorded by mistake: a new row pointing back with the opposite amount, dated
+    when it was voided (now, or the time on its paper), the entry time beside it; not before the
+    prize it voids (`rules.PRIZE_RECORD`)."""
     site = prize.tournament.site
     access = require_role(
         acting_user, site, *rules.DIRECTORS, action="void a tournament prize", rule=rules.DIRECTOR_RULE
@@ -395,7 +410,16 @@ def void_prize(*, acting_user, prize: TournamentPrize, reason: str, at: datetime
     reason = _text(reason, "reason", required=True)
     if prize.voids_id is not None:
         raise ValidationError({"prize": "A void is not voided again: award the prize anew."})
-    at = _now(at)
+    at = acts.moment(at, "voided_at", site=site, what="a tournament prize")
+    moments.refuse_before(
+        site,
+        at,
+        prize.awarded_at,
+        field="voided_at",
+        rule=rules.PRIZE_RECORD.at(site),
+        why="a void corrects a prize already on the register",
+        what="the prize was awarded",
+    )
     gaming_date = _gaming_date(site, at)
     acts.refuse_closed_books(site, gaming_date, "a tournament prize")
     with transaction.atomic():

@@ -5,18 +5,19 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
 
 from cardroom.access import require_role
 from cardroom.models import Role
-from core import acts
+from core import acts, moments
 from core.audit import record_site_event as _audit
 from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountAgreement, CountSession, Drop, DropBox, EntryKind, FormsExplanation
+from ..rules import COUNT
 from .counting import agree, entry_after, save_entry
 from .figures import entry_figures, parse_currency, parse_forms
-from .steps import at_or_now
 
 
 def record_count_adjustment(
@@ -50,7 +51,7 @@ def record_count_adjustment(
     if not (reason or "").strip():
         raise ValidationError({"reason": "An adjusting entry states its reason."})
     figures, found = parse_currency(currency), parse_forms(forms)
-    when = at_or_now(at)
+    when = _adjusted_at(session, current, at)
     with transaction.atomic():
         entry = save_entry(
             session, current.drop, EntryKind.ADJUSTMENT, manager, figures, found, when, note=reason.strip()
@@ -67,6 +68,30 @@ def record_count_adjustment(
             reason=reason.strip(),
             approved_by=manager,
         )
+
+
+def _adjusted_at(session: CountSession, current: CountAgreement, at: datetime | None) -> datetime:
+    """When the adjusting entry was made: now, or the time on its paper; never in the future
+    beyond the clock tolerance, nor before the signed count it corrects (`COUNT`: the count is
+    initialled and dated by both members, and an adjustment corrects that signed record) or the
+    agreement it supersedes."""
+    site = session.site
+    when = acts.moment(at, "adjusted_at", site=site, books_date=session.gaming_date, what="the counted drop")
+    signed = session.signatures.aggregate(last=Max("signed_at"))["last"]
+    why = "an adjusting entry corrects the count once both members have initialled and dated it"
+    moments.refuse_before(
+        site, when, signed, field="adjusted_at", rule=COUNT.at(site), why=why, what="the count was signed"
+    )
+    moments.refuse_before(
+        site,
+        when,
+        current.agreed_at,
+        field="adjusted_at",
+        rule=COUNT.at(site),
+        why="an adjusting entry supersedes the agreed figures",
+        what="the figures it corrects were agreed",
+    )
+    return when
 
 
 def explain_forms_exception(
@@ -95,6 +120,18 @@ def explain_forms_exception(
         raise ValidationError({"number": f"{kind} slip {number} is not an exception on this box's count."})
     if match["explanation"] is not None:
         raise ValidationError({"number": f"{kind} slip {number} is already explained."})
+    # An explanation entered from paper keeps its time; the exception it explains exists once the
+    # box's figures are agreed (a house control: the reconciliation of forms found with slips issued).
+    explained_at = acts.moment(at, "explained_at", site=site, books=False, what="a forms explanation")
+    moments.refuse_before(
+        site,
+        explained_at,
+        agreement.agreed_at,
+        field="explained_at",
+        rule=HOUSE_CONTROL,
+        why="a form is explained once the box's count shows it missing or unexpected",
+        what="the box's count was agreed",
+    )
     with transaction.atomic():
         explained = FormsExplanation.objects.create(
             drop=drop,
@@ -102,7 +139,7 @@ def explain_forms_exception(
             number=number,
             explanation=explanation.strip(),
             explained_by=employee,
-            explained_at=at_or_now(at),
+            explained_at=explained_at,
         )
         _audit(acting_user, "count.forms_explained", explained, site)
     return explained

@@ -77,3 +77,25 @@ def test_a_login_without_an_employee_does_not_act():
     with pytest.raises(PermissionDenied) as refused:
         acts.acting_employee_of(UserFactory())
     assert str(refused.value) == NOT_AN_EMPLOYEE
+
+
+def test_a_moment_before_what_it_follows_is_refused_on_its_field_citing_the_rule():
+    from datetime import datetime
+    from types import SimpleNamespace
+    from zoneinfo import ZoneInfo
+
+    site = SimpleNamespace(time_zone="America/Chicago")
+    earlier = datetime(2026, 11, 14, 3, 0, tzinfo=ZoneInfo("America/Chicago"))
+    moments.refuse_before(site, earlier, earlier, field="voided_at", rule="R", why="w", what="the fee")  # same time
+    moments.refuse_before(site, earlier, None, field="voided_at", rule="R", why="w", what="the fee")  # nothing before
+    with pytest.raises(ValidationError) as refused:
+        moments.refuse_before(
+            site, earlier - timedelta(minutes=1), earlier, field="voided_at", rule="House control",
+            why="a void corrects a fee already collected", what="the fee was collected",
+        )  # fmt: skip
+    assert refused.value.message_dict == {
+        "voided_at": [
+            "House control: a void corrects a fee already collected; 2026-11-14 02:59 CST is before the fee was "
+            "collected (2026-11-14 03:00 CST)."
+        ]
+    }

@@ -141,3 +141,77 @@ def test_a_recount_is_dated_after_the_counts_it_resolves(client_for, counters, s
     )
     assert done.status_code == 201, done.json()
     assert CountEntry.objects.get(kind="recount").entered_at == COUNT_TIME + timedelta(minutes=45)
+
+
+def _signed(client_for, counters, session, boxes):
+    count_all(client_for, counters, session, boxes, minutes=40)
+    for member in counters:
+        assert sign(client_for, member, session, minutes=50).status_code == 201
+
+
+def adjust(client_for, manager, session, box, minutes: int | None):
+    body = {"box": box.pk, "currency": cash(b100=3), "reason": "a $100 bill found stuck in the box"}
+    if minutes is not None:
+        body["adjusted_at"] = (COUNT_TIME + timedelta(minutes=minutes)).isoformat()
+    return client_for(manager).post(f"/api/v1/count-sessions/{session.pk}/adjustments/", body, format="json")
+
+
+def test_an_adjustment_entered_later_keeps_the_time_it_was_made_beside_its_entry_time(
+    client_for, counters, session, boxes, manager
+):
+    _signed(client_for, counters, session, boxes)
+    response = adjust(client_for, manager, session, boxes[0], minutes=70)
+    assert response.status_code == 201, response.json()
+    entry = CountEntry.objects.get(kind="adjustment")
+    adjusted = COUNT_TIME + timedelta(minutes=70)
+    assert (entry.entered_at, entry.recorded_at) == (adjusted, ENTERED_NEXT_MORNING)
+    (box,) = [b for b in response.json()["boxes"] if b["box"] == boxes[0].pk]
+    assert box["agreed_drop_cents"] == 30_000
+    assert datetime.fromisoformat(box["agreement"]["agreed_at"]) == adjusted
+    assert datetime.fromisoformat(box["agreement"]["recorded_at"]) == ENTERED_NEXT_MORNING
+
+
+def test_an_adjustment_given_no_time_is_dated_when_it_is_entered(client_for, counters, session, boxes, manager):
+    _signed(client_for, counters, session, boxes)
+    assert adjust(client_for, manager, session, boxes[0], minutes=None).status_code == 201
+    entry = CountEntry.objects.get(kind="adjustment")
+    assert entry.entered_at == entry.recorded_at == ENTERED_NEXT_MORNING
+
+
+def test_an_adjustment_dated_before_the_signatures_it_corrects_is_refused_with_the_rule(
+    client_for, counters, session, boxes, manager
+):
+    _signed(client_for, counters, session, boxes)
+    early = adjust(client_for, manager, session, boxes[0], minutes=45)
+    assert early.status_code == 400
+    message = " ".join(early.json()["adjusted_at"])
+    assert message.startswith("ND 99-01.3-08-14(4): an adjusting entry corrects the count once both members")
+    assert "2026-11-14 03:45 CST is before the count was signed (2026-11-14 03:50 CST)" in message
+    assert not CountEntry.objects.filter(kind="adjustment").exists()
+
+
+def test_a_second_adjustment_is_not_dated_before_the_one_it_supersedes(client_for, counters, session, boxes, manager):
+    _signed(client_for, counters, session, boxes)
+    assert adjust(client_for, manager, session, boxes[0], minutes=90).status_code == 201
+    early = adjust(client_for, manager, session, boxes[0], minutes=80)
+    assert early.status_code == 400
+    assert "is before the figures it corrects were agreed (2026-11-14 04:30 CST)" in " ".join(
+        early.json()["adjusted_at"]
+    )
+    assert CountEntry.objects.filter(kind="adjustment").count() == 1
+
+
+def test_an_adjustment_dated_in_the_future_beyond_the_clock_tolerance_is_refused(
+    client_for, counters, session, boxes, manager
+):
+    from core.moments import CLOCK_TOLERANCE
+
+    _signed(client_for, counters, session, boxes)
+    ahead = ENTERED_NEXT_MORNING - COUNT_TIME + CLOCK_TOLERANCE + timedelta(minutes=1)
+    response = adjust(client_for, manager, session, boxes[0], minutes=int(ahead.total_seconds() // 60))
+    assert response.status_code == 400
+    assert "cannot be dated in the future" in " ".join(response.json()["adjusted_at"])
+    within = adjust(
+        client_for, manager, session, boxes[0], minutes=int((ahead - timedelta(minutes=3)).total_seconds() // 60)
+    )
+    assert within.status_code == 201, within.json()

@@ -200,3 +200,35 @@ def test_a_dealer_shift_site_names_the_shift_of_each_box(manager, site, floor, s
     assert "dealer change" in error.value.message_dict["dealer_shift"][0]
     removal = remove_box(shift_manager, boxes[0], counters[0], dealer_shift_id=floor["shift"].pk)
     assert removal.drop.dealer_shift_id == floor["shift"].pk
+
+
+def test_an_explanation_keeps_the_time_it_was_made_beside_its_entry_time_and_not_before_the_count(
+    floor, counters, session, boxes, shift_manager, client_for
+):
+    from datetime import datetime
+
+    from counts.models import FormsExplanation
+
+    found = _forms(*floor["fills"][:2], floor["credit"]) + [{"kind": "credit", "number": 99}]
+    _count_both(counters, session, boxes[0], found)
+    url = f"/api/v1/count-sessions/{session.pk}/explanations/"
+    body = {"box": boxes[0].pk, "kind": "credit", "number": 99, "explanation": "From the old book; filed."}
+    entered = COUNT_TIME + timedelta(hours=6)
+    with time_machine.travel(entered, tick=False):
+        early = client_for(shift_manager).post(
+            url, {**body, "explained_at": (COUNT_TIME - timedelta(minutes=5)).isoformat()}, format="json"
+        )
+        assert early.status_code == 400
+        message = " ".join(early.json()["explained_at"])
+        assert message.startswith("House control: a form is explained once the box's count shows it")
+        assert "2026-11-14 02:55 CST is before the box's count was agreed (2026-11-14 03:00 CST)" in message
+        assert not FormsExplanation.objects.exists()
+        explained = COUNT_TIME + timedelta(minutes=20)
+        done = client_for(shift_manager).post(url, {**body, "explained_at": explained.isoformat()}, format="json")
+    assert done.status_code == 201, done.json()
+    row = FormsExplanation.objects.get()
+    assert (row.explained_at, row.entered_at, row.entered_late) == (explained, entered, True)
+    (box,) = [b for b in done.json()["boxes"] if b["box"] == boxes[0].pk]
+    (shown,) = [e for e in box["forms_exceptions"] if e["number"] == 99]
+    assert datetime.fromisoformat(shown["explained_at"]) == explained
+    assert datetime.fromisoformat(shown["entered_at"]) == entered

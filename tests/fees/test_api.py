@@ -232,3 +232,37 @@ def test_a_session_keeps_its_times_and_ends_after_it_starts(cast, client_for, ny
     response = client_for(ny_shift).post(SESSIONS, {**payload, "ended_at": ended.isoformat()}, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["entered_at"] is not None and response.json()["entered_late"] is True  # an hour after
+
+
+def test_a_void_keeps_the_time_it_was_voided_beside_its_entry_time_and_not_before_the_fee(
+    cast, client_for, fee_payload
+):
+    now = timezone.now().replace(microsecond=0)
+    collected = now - timedelta(minutes=40)
+    fee = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, "collected_at": collected.isoformat()}, format="json")
+    fee_id, shift = fee.json()["id"], client_for(cast[Role.SHIFT_MANAGER])
+    void_url = f"{FEES}{fee_id}/void/"
+    early = shift.post(void_url, {"reason": "wrong table", "voided_at": (collected - timedelta(minutes=1)).isoformat()},
+                       format="json")
+    assert early.status_code == 400
+    message = early.json()["voided_at"][0]
+    assert message.startswith("House control: a void corrects a fee already collected;")
+    assert "is before the fee was collected" in message
+    ahead = shift.post(void_url, {"reason": "wrong table", "voided_at": (now + timedelta(minutes=10)).isoformat()},
+                       format="json")
+    assert ahead.status_code == 400 and "future" in ahead.json()["voided_at"][0]
+    assert not FeeCollection.objects.filter(voids__isnull=False).exists()
+    voided = collected + timedelta(minutes=10)
+    void = shift.post(void_url, {"reason": "wrong table", "voided_at": voided.isoformat()}, format="json")
+    assert void.status_code == 201, void.content
+    row = FeeCollection.objects.get(voids_id=fee_id)
+    assert row.collected_at == voided and row.entered_at >= now
+    assert void.json()["collected_at"] is not None and void.json()["entered_at"] is not None
+
+
+def test_a_void_given_no_time_is_dated_when_it_is_entered(cast, client_for, fee_payload):
+    fee_id = client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json").json()["id"]
+    void = client_for(cast[Role.SHIFT_MANAGER]).post(f"{FEES}{fee_id}/void/", {"reason": "wrong table"}, format="json")
+    assert void.status_code == 201, void.content
+    row = FeeCollection.objects.get(voids_id=fee_id)
+    assert abs(row.entered_at - row.collected_at) < timedelta(seconds=1)  # both now

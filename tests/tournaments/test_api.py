@@ -254,3 +254,74 @@ def test_a_fee_and_a_prize_keep_the_time_they_happened_and_a_prize_is_not_dated_
     )
     assert awarded.status_code == 201, awarded.content
     assert awarded.json()["entered_late"] is False  # ten minutes ago: within the site's threshold
+
+
+def test_an_announcement_keeps_the_time_it_was_made_beside_its_entry_time(client_for, cast, site):
+    from datetime import timedelta
+
+    api = client_for(cast[Role.SHIFT_MANAGER])
+    now = timezone.now().replace(microsecond=0)
+    announced = now - timedelta(hours=3)
+    response = announce(api, site, announced_at=announced.isoformat())
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert timezone.datetime.fromisoformat(body["announced_at"]) == announced
+    assert timezone.datetime.fromisoformat(body["entered_at"]) >= now and body["entered_late"] is True
+    row = Tournament.objects.get()
+    assert row.announced_at == announced and row.entered_at >= now
+    ahead = announce(api, site, name="Tomorrow's", announced_at=(now + timedelta(minutes=10)).isoformat())
+    assert ahead.status_code == 400 and "future" in ahead.json()["announced_at"][0]
+    plain = announce(api, site, name="Now").json()
+    given, entered = (timezone.datetime.fromisoformat(plain[k]) for k in ("announced_at", "entered_at"))
+    assert abs(entered - given) < timedelta(seconds=1) and plain["entered_late"] is False  # both now
+
+
+def test_a_void_keeps_the_time_it_was_voided_and_is_not_dated_before_what_it_voids(client_for, cast, site):
+    from datetime import timedelta
+
+    from tournaments.models import TournamentFee, TournamentPrize
+
+    api = client_for(cast[Role.SHIFT_MANAGER])
+    now = timezone.now().replace(microsecond=0)
+    collected, awarded = now - timedelta(minutes=50), now - timedelta(minutes=40)
+    tid = announce(api, site, announced_at=(now - timedelta(hours=1)).isoformat()).json()["id"]
+    fee = api.post(
+        f"/api/v1/tournaments/{tid}/entries/",
+        {"kind": "entry", "player_name": "Ann Lee", "collected_at": collected.isoformat()},
+        format="json",
+    ).json()
+    prize = api.post(
+        f"/api/v1/tournaments/{tid}/prizes/",
+        {
+            "player": fee["player"],
+            "round_name": "Final",
+            "kind": "cash",
+            "amount_cents": 5000,
+            "awarded_at": awarded.isoformat(),
+        },
+        format="json",
+    ).json()
+    fee_void = f"/api/v1/tournaments/{tid}/entries/{fee['id']}/void/"
+    prize_void = f"/api/v1/tournaments/{tid}/prizes/{prize['id']}/void/"
+    early_fee = api.post(
+        fee_void, {"reason": "rung twice", "voided_at": (collected - timedelta(minutes=1)).isoformat()}, format="json"
+    )
+    assert early_fee.status_code == 400
+    assert early_fee.json()["voided_at"][0].startswith("ND 99-01.3-08-16(1)(e): a void corrects a fee already on")
+    assert "is before the fee was collected" in early_fee.json()["voided_at"][0]
+    early_prize = api.post(
+        prize_void, {"reason": "wrong player", "voided_at": (awarded - timedelta(minutes=1)).isoformat()}, format="json"
+    )
+    assert early_prize.status_code == 400
+    assert early_prize.json()["voided_at"][0].startswith("ND 99-01.3-08-16(1)(f): a void corrects a prize already on")
+    assert not TournamentFee.objects.filter(voids__isnull=False).exists()
+    assert not TournamentPrize.objects.filter(voids__isnull=False).exists()
+    voided = awarded + timedelta(minutes=5)
+    prize_voided = api.post(prize_void, {"reason": "wrong player", "voided_at": voided.isoformat()}, format="json")
+    assert prize_voided.status_code == 201, prize_voided.content
+    assert timezone.datetime.fromisoformat(prize_voided.json()["awarded_at"]) == voided
+    assert timezone.datetime.fromisoformat(prize_voided.json()["entered_at"]) >= now
+    fee_voided = api.post(fee_void, {"reason": "rung twice", "voided_at": voided.isoformat()}, format="json")
+    assert fee_voided.status_code == 201, fee_voided.content
+    row = TournamentFee.objects.get(voids_id=fee["id"])
+    assert row.collected_at == voided and row.entered_at >= now
