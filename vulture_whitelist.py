@@ -94,6 +94,7 @@ registered_at  # variable (tournaments/models.py)
 registered_by  # variable (tournaments/models.py)
 
 # Serializer fields: DRF reads the fields a serializer declares.
+adjusted_at  # variable (counts/api.py)
 carry_reason  # variable (accounting/api_day_sheets.py)
 started_by  # variable (accounting/api_day_sheets.py)
 ended_by  # variable (accounting/api_day_sheets.py)
