@@ -3,9 +3,11 @@
 The nightly rules fan out by organization: the sites in scope are packed, whole organizations
 at a time, into chunks of about `COMPLIANCE_CHUNK_SITES` sites; each chunk is one task
 (`scan_organizations`) and a chord gathers their results (`gather_scan`), so N workers divide
-the time. An install whose sites fit in one chunk runs the rules in the nightly task itself."""
+the time; with fewer sites than `COMPLIANCE_WORKERS` full chunks, the chunks are an equal share
+for each worker. An install whose sites fit in one chunk runs the rules in the nightly task itself."""
 
 import logging
+import math
 import time
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -28,24 +30,41 @@ DEFAULT_CHUNK_SITES = 50
 log = logging.getLogger(__name__)
 
 
-def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
+def organization_chunks(chunk_sites: int | None = None, workers: int | None = None) -> list[list[int]]:
     """The organizations with sites in scope (active, or where twenty-one was discontinued),
     in id order, packed into chunks of about `chunk_sites` sites: an organization that would
     overfill the chunk starts the next one, so no chunk is much bigger than the size or the
     largest organization (the largest chunk sets the tail of a fanned-out run). An
-    organization is never split (its alerts and audit chain stay with one worker)."""
-    return [chunk for chunk, _ in _packed(chunk_sites)]
+    organization is never split (its alerts and audit chain stay with one worker).
+
+    With fewer sites than `workers` (COMPLIANCE_WORKERS) chunks of that size, the chunks are
+    smaller, about an equal share of the sites for each worker, so every worker has work: 50
+    sites on two workers were one chunk of 50, scanned by one worker while the other waited."""
+    return [chunk for chunk, _ in _packed(chunk_sites, workers)]
 
 
-def _packed(chunk_sites: int | None) -> list[tuple[list[int], int]]:
-    """`organization_chunks`, each with its number of sites."""
+def chunk_size(sites: int, chunk_sites: int | None = None, workers: int | None = None) -> int:
+    """Sites per chunk: `chunk_sites` (COMPLIANCE_CHUNK_SITES), or a `workers`' (COMPLIANCE_WORKERS)
+    equal share of `sites` where that is smaller."""
     size = chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
+    workers = max(1, workers or getattr(settings, "COMPLIANCE_WORKERS", 1))
+    return max(1, min(size, math.ceil(sites / workers)))
+
+
+def _packed(chunk_sites: int | None, workers: int | None = None) -> list[tuple[list[int], int]]:
+    """`organization_chunks`, each with its number of sites."""
     from cardroom.models import Site
 
     in_scope = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
+    organizations = list(
+        in_scope.values("organization_id")
+        .annotate(n=Count("pk"))
+        .values_list("organization_id", "n")
+        .order_by("organization_id")
+    )
+    size = chunk_size(sum(n for _, n in organizations), chunk_sites, workers)
     chunks, current, filled = [], [], 0
-    for organization_id, sites in (in_scope.values("organization_id").annotate(n=Count("pk"))
-                                   .values_list("organization_id", "n").order_by("organization_id")):
+    for organization_id, sites in organizations:
         if current and filled + sites > size:
             chunks.append((current, filled))
             current, filled = [], 0
@@ -57,12 +76,12 @@ def _packed(chunk_sites: int | None) -> list[tuple[list[int], int]]:
     return chunks + ([(current, filled)] if current else [])
 
 
-def largest_first(chunk_sites: int | None = None) -> list[list[int]]:
+def largest_first(chunk_sites: int | None = None, workers: int | None = None) -> list[list[int]]:
     """`organization_chunks` in the order a fanned-out run queues them: the most sites first
     (ties in id order). The workers take them in that order, so the last ones taken, which
     set how long the run waits for its slowest worker, are the smallest (longest first is the
     classic rule for dividing jobs between machines)."""
-    return [chunk for chunk, _ in sorted(_packed(chunk_sites), key=lambda packed: -packed[1])]
+    return [chunk for chunk, _ in sorted(_packed(chunk_sites, workers), key=lambda packed: -packed[1])]
 
 
 @contextmanager
@@ -106,8 +125,11 @@ def _scan(organization_ids: list[int] | None, quarters: list[str], day_ranges: l
 
     started = time.perf_counter()
     with _scan_settings(), connection.execute_wrapper(count):
-        result = run_scan(organization_ids=organization_ids, quarters=[Quarter.parse(q) for q in quarters],
-                          day_ranges=[(date.fromisoformat(a), date.fromisoformat(b)) for a, b in day_ranges])
+        result = run_scan(
+            organization_ids=organization_ids,
+            quarters=[Quarter.parse(q) for q in quarters],
+            day_ranges=[(date.fromisoformat(a), date.fromisoformat(b)) for a, b in day_ranges],
+        )
     return {**result.as_dict(), "queries": counted[0], "seconds": round(time.perf_counter() - started, 3), "chunks": 1}
 
 
@@ -131,13 +153,20 @@ def gather_scan(parts: list[dict], run_id: int | None = None) -> dict:
     return total
 
 
-def fan_out(*, quarters: list[str] = (), day_ranges: list[list[str]] = (), chunk_sites: int | None = None,
-            in_process_if_one_chunk: bool = True, run_id: int | None = None):
+def fan_out(
+    *,
+    quarters: list[str] = (),
+    day_ranges: list[list[str]] = (),
+    chunk_sites: int | None = None,
+    workers: int | None = None,
+    in_process_if_one_chunk: bool = True,
+    run_id: int | None = None,
+):
     """Run the rules for every site in scope: in this process when the sites fit in one chunk
     (returns the result dict), else as a chord of chunk tasks (returns the chord's AsyncResult,
-    whose value is `gather_scan`'s dict)."""
+    whose value is `gather_scan`'s dict), the chunks sized for `workers` (`organization_chunks`)."""
     quarters, day_ranges = [str(q) for q in quarters], [[str(a), str(b)] for a, b in day_ranges]
-    chunks = largest_first(chunk_sites)
+    chunks = largest_first(chunk_sites, workers)
     if len(chunks) <= 1 and in_process_if_one_chunk:
         return _scan(None, quarters, day_ranges)
     return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s(run_id=run_id))
