@@ -37,18 +37,26 @@ def organization_chunks(chunk_sites: int | None = None, workers: int | None = No
     largest organization (the largest chunk sets the tail of a fanned-out run). An
     organization is never split (its alerts and audit chain stay with one worker).
 
-    With fewer sites than `workers` (COMPLIANCE_WORKERS) chunks of that size, the chunks are
-    smaller, about an equal share of the sites for each worker, so every worker has work: 50
-    sites on two workers were one chunk of 50, scanned by one worker while the other waited."""
+    With no more sites than `workers` (COMPLIANCE_WORKERS) chunks of that size hold, there is a
+    chunk for each worker instead, the organizations dealt out the largest first to the chunk
+    with the fewest sites: every worker has work, and no more chunks than workers (each chunk
+    pays its rules' fixed queries). 50 sites on two workers were one chunk of 50, scanned by one
+    worker while the other waited."""
     return [chunk for chunk, _ in _packed(chunk_sites, workers)]
 
 
 def chunk_size(sites: int, chunk_sites: int | None = None, workers: int | None = None) -> int:
     """Sites per chunk: `chunk_sites` (COMPLIANCE_CHUNK_SITES), or a `workers`' (COMPLIANCE_WORKERS)
     equal share of `sites` where that is smaller."""
-    size = chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
-    workers = max(1, workers or getattr(settings, "COMPLIANCE_WORKERS", 1))
-    return max(1, min(size, math.ceil(sites / workers)))
+    return max(1, min(_size(chunk_sites), math.ceil(sites / _workers(workers))))
+
+
+def _size(chunk_sites: int | None) -> int:
+    return chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
+
+
+def _workers(workers: int | None) -> int:
+    return max(1, workers or getattr(settings, "COMPLIANCE_WORKERS", 1))
 
 
 def _packed(chunk_sites: int | None, workers: int | None = None) -> list[tuple[list[int], int]]:
@@ -62,7 +70,9 @@ def _packed(chunk_sites: int | None, workers: int | None = None) -> list[tuple[l
         .values_list("organization_id", "n")
         .order_by("organization_id")
     )
-    size = chunk_size(sum(n for _, n in organizations), chunk_sites, workers)
+    size, workers = _size(chunk_sites), _workers(workers)
+    if sum(n for _, n in organizations) <= size * workers:
+        return _dealt(organizations, workers)
     chunks, current, filled = [], [], 0
     for organization_id, sites in organizations:
         if current and filled + sites > size:
@@ -74,6 +84,17 @@ def _packed(chunk_sites: int | None, workers: int | None = None) -> list[tuple[l
             chunks.append((current, filled))
             current, filled = [], 0
     return chunks + ([(current, filled)] if current else [])
+
+
+def _dealt(organizations: list[tuple[int, int]], workers: int) -> list[tuple[list[int], int]]:
+    """A chunk for each worker: the organizations the most sites first, each to the chunk with
+    the fewest sites so far (ties: the first); each chunk's organizations in id order, the
+    chunks in the order of their first organization."""
+    chunks: list[tuple[list[int], int]] = [([], 0) for _ in range(workers)]
+    for organization_id, sites in sorted(organizations, key=lambda o: (-o[1], o[0])):
+        index = min(range(workers), key=lambda i: chunks[i][1])
+        chunks[index] = (chunks[index][0] + [organization_id], chunks[index][1] + sites)
+    return sorted(((sorted(ids), filled) for ids, filled in chunks if ids), key=lambda chunk: chunk[0][0])
 
 
 def largest_first(chunk_sites: int | None = None, workers: int | None = None) -> list[list[int]]:

@@ -230,7 +230,8 @@ def test_an_organization_that_would_overfill_a_chunk_starts_the_next():
 @pytest.mark.django_db
 def test_fewer_sites_than_the_workers_fill_are_shared_between_the_workers(settings):
     """50 sites and two workers were one chunk of 50: one worker scanned them all while the other
-    waited. Chunks are now at most an equal share of the sites per worker, an organization whole."""
+    waited. Sites that the workers' chunks hold are dealt into a chunk a worker, the largest
+    organization first to the chunk with the fewest sites, an organization whole."""
     from tests.factories import OrganizationFactory
 
     organizations = []
@@ -243,8 +244,10 @@ def test_fewer_sites_than_the_workers_fill_are_shared_between_the_workers(settin
     settings.COMPLIANCE_CHUNK_SITES = 50
     settings.COMPLIANCE_WORKERS = 1
     assert organization_chunks() == [[a, b, c, d, e]]  # one worker: the one chunk, run in process
-    assert organization_chunks(workers=2) == [[a, b], [c, d], [e]]  # 8 sites: chunks of 4 (2+1, 3+1, 1)
-    settings.COMPLIANCE_WORKERS = 2
-    assert largest_first() == [[c, d], [a, b], [e]]
+    # 8 sites: c (3) and a (2) open the chunks; b, d and e go where the fewest sites are: 4 and 4.
+    assert organization_chunks(workers=2) == [[a, b, e], [c, d]]
+    settings.COMPLIANCE_WORKERS = 3
+    assert largest_first() == [[a, e], [c], [b, d]]  # 3, 3 and 2 sites
     assert organization_chunks(workers=8) == [[a], [b], [c], [d], [e]]  # never an organization split
-    assert organization_chunks(chunk_sites=3, workers=2) == [[a, b], [c], [d, e]]  # the size still caps
+    # More sites than the workers' chunks hold: packed in id order at the chunk size, as before.
+    assert organization_chunks(chunk_sites=3, workers=2) == [[a, b], [c], [d, e]]
