@@ -3,9 +3,11 @@
 The nightly rules fan out by organization: the sites in scope are packed, whole organizations
 at a time, into chunks of about `COMPLIANCE_CHUNK_SITES` sites; each chunk is one task
 (`scan_organizations`) and a chord gathers their results (`gather_scan`), so N workers divide
-the time. An install whose sites fit in one chunk runs the rules in the nightly task itself."""
+the time; with fewer sites than `COMPLIANCE_WORKERS` full chunks, the chunks are an equal share
+for each worker. An install whose sites fit in one chunk runs the rules in the nightly task itself."""
 
 import logging
+import math
 import time
 from contextlib import contextmanager
 from datetime import date, timedelta
@@ -28,28 +30,51 @@ DEFAULT_CHUNK_SITES = 50
 log = logging.getLogger(__name__)
 
 
-def organization_chunks(chunk_sites: int | None = None) -> list[list[int]]:
+def organization_chunks(chunk_sites: int | None = None, workers: int | None = None) -> list[list[int]]:
     """The organizations with sites in scope (active, or where twenty-one was discontinued),
     in id order, packed into chunks of about `chunk_sites` sites: an organization that would
     overfill the chunk starts the next one, so no chunk is much bigger than the size or the
     largest organization (the largest chunk sets the tail of a fanned-out run). An
-    organization is never split (its alerts and audit chain stay with one worker)."""
-    return [chunk for chunk, _ in _packed(chunk_sites)]
+    organization is never split (its alerts and audit chain stay with one worker).
+
+    With no more sites than `workers` (COMPLIANCE_WORKERS) chunks of that size hold, there is a
+    chunk for each worker instead, the organizations dealt out the largest first to the chunk
+    with the fewest sites: every worker has work, and no more chunks than workers (each chunk
+    pays its rules' fixed queries). 50 sites on two workers were one chunk of 50, scanned by one
+    worker while the other waited."""
+    return [chunk for chunk, _ in _packed(chunk_sites, workers)]
 
 
-def _packed(chunk_sites: int | None) -> list[tuple[list[int], int]]:
+def chunk_size(sites: int, chunk_sites: int | None = None, workers: int | None = None) -> int:
+    """Sites per chunk: `chunk_sites` (COMPLIANCE_CHUNK_SITES), or a `workers`' (COMPLIANCE_WORKERS)
+    equal share of `sites` where that is smaller."""
+    return max(1, min(_size(chunk_sites), math.ceil(sites / _workers(workers))))
+
+
+def _size(chunk_sites: int | None) -> int:
+    return chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
+
+
+def _workers(workers: int | None) -> int:
+    return max(1, workers or getattr(settings, "COMPLIANCE_WORKERS", 1))
+
+
+def _packed(chunk_sites: int | None, workers: int | None = None) -> list[tuple[list[int], int]]:
     """`organization_chunks`, each with its number of sites."""
-    size = chunk_sites or getattr(settings, "COMPLIANCE_CHUNK_SITES", DEFAULT_CHUNK_SITES)
     from cardroom.models import Site
 
     in_scope = Site.objects.filter(Q(active=True) | Q(twenty_one_discontinued_on__isnull=False))
-    chunks, current, filled = [], [], 0
-    for organization_id, sites in (
+    organizations = list(
         in_scope.values("organization_id")
         .annotate(n=Count("pk"))
         .values_list("organization_id", "n")
         .order_by("organization_id")
-    ):
+    )
+    size, workers = _size(chunk_sites), _workers(workers)
+    if sum(n for _, n in organizations) <= size * workers:
+        return _dealt(organizations, workers)
+    chunks, current, filled = [], [], 0
+    for organization_id, sites in organizations:
         if current and filled + sites > size:
             chunks.append((current, filled))
             current, filled = [], 0
@@ -61,12 +86,23 @@ def _packed(chunk_sites: int | None) -> list[tuple[list[int], int]]:
     return chunks + ([(current, filled)] if current else [])
 
 
-def largest_first(chunk_sites: int | None = None) -> list[list[int]]:
+def _dealt(organizations: list[tuple[int, int]], workers: int) -> list[tuple[list[int], int]]:
+    """A chunk for each worker: the organizations the most sites first, each to the chunk with
+    the fewest sites so far (ties: the first); each chunk's organizations in id order, the
+    chunks in the order of their first organization."""
+    chunks: list[tuple[list[int], int]] = [([], 0) for _ in range(workers)]
+    for organization_id, sites in sorted(organizations, key=lambda o: (-o[1], o[0])):
+        index = min(range(workers), key=lambda i: chunks[i][1])
+        chunks[index] = (chunks[index][0] + [organization_id], chunks[index][1] + sites)
+    return sorted(((sorted(ids), filled) for ids, filled in chunks if ids), key=lambda chunk: chunk[0][0])
+
+
+def largest_first(chunk_sites: int | None = None, workers: int | None = None) -> list[list[int]]:
     """`organization_chunks` in the order a fanned-out run queues them: the most sites first
     (ties in id order). The workers take them in that order, so the last ones taken, which
     set how long the run waits for its slowest worker, are the smallest (longest first is the
     classic rule for dividing jobs between machines)."""
-    return [chunk for chunk, _ in sorted(_packed(chunk_sites), key=lambda packed: -packed[1])]
+    return [chunk for chunk, _ in sorted(_packed(chunk_sites, workers), key=lambda packed: -packed[1])]
 
 
 @contextmanager
@@ -145,14 +181,15 @@ def fan_out(
     quarters: list[str] = (),
     day_ranges: list[list[str]] = (),
     chunk_sites: int | None = None,
+    workers: int | None = None,
     in_process_if_one_chunk: bool = True,
     run_id: int | None = None,
 ):
     """Run the rules for every site in scope: in this process when the sites fit in one chunk
     (returns the result dict), else as a chord of chunk tasks (returns the chord's AsyncResult,
-    whose value is `gather_scan`'s dict)."""
+    whose value is `gather_scan`'s dict), the chunks sized for `workers` (`organization_chunks`)."""
     quarters, day_ranges = [str(q) for q in quarters], [[str(a), str(b)] for a, b in day_ranges]
-    chunks = largest_first(chunk_sites)
+    chunks = largest_first(chunk_sites, workers)
     if len(chunks) <= 1 and in_process_if_one_chunk:
         return scan_chunk(None, quarters, day_ranges)
     return chord(scan_organizations.s(chunk, quarters, day_ranges) for chunk in chunks)(gather_scan.s(run_id=run_id))

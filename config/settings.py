@@ -320,6 +320,9 @@ if CELERY_RESULT_BACKEND.startswith("file://"):
 CELERY_RESULT_EXPIRES = timedelta(days=1)
 # Sites per chunk of a fanned-out compliance run (compliance.tasks).
 COMPLIANCE_CHUNK_SITES = env_int("COMPLIANCE_CHUNK_SITES", 50)
+# The Celery worker processes that take those chunks: with fewer sites than this many full
+# chunks, each chunk is about an equal share of the sites, so every worker has work.
+COMPLIANCE_WORKERS = env_int("COMPLIANCE_WORKERS", 1)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "cardroom")
 CELERY_TASK_ACKS_LATE = True
 # A worker takes the next task only when it is free: a compliance chunk runs for seconds, and a

@@ -225,3 +225,29 @@ def test_an_organization_that_would_overfill_a_chunk_starts_the_next():
     assert organization_chunks(5) == [[a], [b, c], [d, e], [f]]
     # A run queues them the most sites first (7, 5, 4, 3): the smallest are taken last.
     assert largest_first(5) == [[f], [d, e], [b, c], [a]]
+
+
+@pytest.mark.django_db
+def test_fewer_sites_than_the_workers_fill_are_shared_between_the_workers(settings):
+    """50 sites and two workers were one chunk of 50: one worker scanned them all while the other
+    waited. Sites that the workers' chunks hold are dealt into a chunk a worker, the largest
+    organization first to the chunk with the fewest sites, an organization whole."""
+    from tests.factories import OrganizationFactory
+
+    organizations = []
+    for n in (2, 1, 3, 1, 1):
+        organization = OrganizationFactory()
+        for i in range(n):
+            SiteFactory(organization=organization, name=f"Site {organization.pk}-{i}")
+        organizations.append(organization.pk)
+    a, b, c, d, e = organizations
+    settings.COMPLIANCE_CHUNK_SITES = 50
+    settings.COMPLIANCE_WORKERS = 1
+    assert organization_chunks() == [[a, b, c, d, e]]  # one worker: the one chunk, run in process
+    # 8 sites: c (3) and a (2) open the chunks; b, d and e go where the fewest sites are: 4 and 4.
+    assert organization_chunks(workers=2) == [[a, b, e], [c, d]]
+    settings.COMPLIANCE_WORKERS = 3
+    assert largest_first() == [[a, e], [c], [b, d]]  # 3, 3 and 2 sites
+    assert organization_chunks(workers=8) == [[a], [b], [c], [d], [e]]  # never an organization split
+    # More sites than the workers' chunks hold: packed in id order at the chunk size, as before.
+    assert organization_chunks(chunk_sites=3, workers=2) == [[a, b], [c], [d, e]]

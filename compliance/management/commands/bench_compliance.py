@@ -39,7 +39,7 @@ from benchmarks import floors
 from benchmarks.compliance_data import CACHE_VERSION, Built, build, deferred_indexes
 from benchmarks.machine import LOOP, loop_seconds
 from compliance.models import Alert
-from compliance.tasks import fan_out, organization_chunks, scan_chunk
+from compliance.tasks import chunk_size, fan_out, organization_chunks, scan_chunk
 from compliance.thresholds import ensure_seeded
 from config.celery import app
 from core.periods import Quarter
@@ -236,7 +236,8 @@ class Command(BaseCommand):
         previous_queue, app.conf.task_default_queue = app.conf.task_default_queue, queue
         workers = self._start_workers(count, copy, queue)
         try:
-            chunks = organization_chunks(self.chunk_sites)
+            self.workers = count
+            chunks = organization_chunks(self.chunk_sites, count)
             speed_before = loop_seconds()
             cold = self._scan()
             mailed = self._notifications_sent(cold["opened"])
@@ -264,7 +265,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"full scan with {label}: {cold['wall']:.2f} s (cold: alerts opened {cold['opened']}); "
             f"warm {warm['wall']:.2f} s (rerun: {warm['already_open']} already open, "
-            f"{warm['opened']} opened); {len(chunks)} chunks of ~{self.chunk_sites} sites; "
+            f"{warm['opened']} opened); {len(chunks)} chunks of ~{chunk_size(sites, self.chunk_sites, count)} sites; "
             f"the opened alerts' e-mails (queued below the rules' tasks: compliance.tasks.MAIL_PRIORITY) "
             f"all sent {mailed:.2f} s after the cold scan, {cold['wall'] + mailed:.2f} s after its start"
         )
@@ -317,7 +318,9 @@ class Command(BaseCommand):
 
     def _scan(self, spec: dict | None = None) -> dict:
         started = time.perf_counter()
-        outcome = fan_out(chunk_sites=self.chunk_sites, in_process_if_one_chunk=False, **(spec or self.spec))
+        outcome = fan_out(
+            chunk_sites=self.chunk_sites, workers=self.workers, in_process_if_one_chunk=False, **(spec or self.spec)
+        )
         result = outcome.get(timeout=SCAN_TIMEOUT, propagate=True)
         return {**result, "wall": time.perf_counter() - started}
 
