@@ -13,8 +13,10 @@ class CoreConfig(AppConfig):
         from . import (
             checks,  # noqa: F401  (registers the deploy checks)
             citations,
+            history,
             tokens,
         )
 
+        history.build_managers_once()
         tokens.connect()
         citations.connect()  # a site's pack is read once per request or task, never kept across them
