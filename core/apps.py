@@ -14,10 +14,12 @@ class CoreConfig(AppConfig):
             audit_rows,
             checks,  # noqa: F401  (registers the deploy checks)
             citations,
+            history,
             hooks,
             tokens,
         )
 
         hooks.ROW_EVENTS.register(audit_rows.record_rows)
+        history.build_managers_once()
         tokens.connect()
         citations.connect()  # a site's pack is read once per request or task, never kept across them
