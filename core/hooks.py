@@ -199,3 +199,10 @@ FILING_AMENDED = declare(
     answered_by="compliance (compliance.apps)",
     answer="flag(FilingAmendment) -> None: opens the alert for the gaming manager",
 )
+AMENDMENT_RECORDED = declare(
+    "amendment_recorded",
+    asked_by="accounting.amendments (inside the amending entry's transaction)",
+    answered_by="statefiling (statefiling.apps)",
+    answer="recorded(FilingAmendment) -> None: queues the amendment's package for the state's registry",
+    many=True,
+)

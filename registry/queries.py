@@ -152,6 +152,8 @@ QUARTER_COLUMNS = (
     "receipt_number",
     "received_at",
     "amends",
+    "amended_figure",
+    "amended_delta_cents",
     "drop_cents",
     "gross_proceeds_cents",
     "prizes_cents",
@@ -167,7 +169,9 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list
     and the organization's tax as filed: one row per filing, one query."""
     out = []
     for f in filings(agency, quarter=str(quarter)).order_by("licensee__name", "site_name", "seq")[:limit]:
-        total = (f.package.get("figures") or {}).get("summary", {}).get("total", {})
+        figures = f.package.get("figures") or {}
+        total = figures.get("summary", {}).get("total", {})
+        change = figures.get("amendment") or {}  # an amendment files the change to one figure
         tax = f.package.get("tax") or {}
         out.append(
             {
@@ -178,6 +182,8 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list
                 "receipt_number": f.receipt_number,
                 "received_at": timezone.localtime(f.received_at).isoformat(timespec="seconds"),
                 "amends": f.amends.receipt_number if f.amends_id else "",
+                "amended_figure": change.get("figure", ""),
+                "amended_delta_cents": change.get("delta_cents"),
                 "drop_cents": total.get("drop_cents"),
                 "gross_proceeds_cents": total.get("gross_proceeds_cents"),
                 "prizes_cents": total.get("prizes_cents"),

@@ -12,3 +12,4 @@ class StatefilingConfig(AppConfig):
 
         hooks.QUARTER_FILED.register(services.queue_filing)
         hooks.CHAINS_ANCHORED.register(services.queue_anchors)
+        hooks.AMENDMENT_RECORDED.register(services.queue_amendment)

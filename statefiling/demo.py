@@ -75,7 +75,7 @@ def _first_quarter(organization) -> date:
 
 def _deliver_filings(organization, link, credential) -> None:
     filings = QuarterFiling.objects.filter(
-        site__organization=organization, site__jurisdiction="ND", submission__isnull=True
+        site__organization=organization, site__jurisdiction="ND", submissions__isnull=True
     )
     for filing in filings.select_related("site__organization", "filed_by").order_by("start", "site_id"):
         package = services.build_package(filing, chain_head(organization.pk))

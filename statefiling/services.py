@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from accounting.models import QuarterFiling
+from accounting.models import FilingAmendment, QuarterFiling
 from cardroom.access import require_gaming_manager
 from cardroom.models import Organization
 from core import filing_package, hooks
@@ -26,7 +26,7 @@ from packs.registry import PACKS
 
 from . import client
 from .delivery import ANCHORS_PATH
-from .models import RegistryLink, Submission
+from .models import FilingReceipt, RegistryLink, Submission
 from .tasks import deliver_filing, push_anchor
 
 PAGE = 500
@@ -104,6 +104,93 @@ def queue_filing(filing: QuarterFiling) -> Submission | None:
     package = build_package(filing, chain_head(site.organization_id))
     submission = Submission.objects.create(
         filing=filing,
+        link=link,
+        idempotency_key=uuid.uuid4().hex,
+        package=package,
+        package_sha256=filing_package.digest(package),
+        queued_at=timezone.now(),
+    )
+    deliver_filing.delay_on_commit(submission.pk)
+    return submission
+
+
+# --- Amendments -----------------------------------------------------------------------------------
+
+
+def amendment_figures(amendment: FilingAmendment) -> dict:
+    """What an amendment files: the change to one figure of the filed return, the entry that
+    made it and the digest of the filed figures it amends (the original's figures are not sent
+    again: the registry holds them under the original's receipt)."""
+    return {
+        "amendment": {
+            "id": amendment.pk,
+            "source": amendment.source,
+            "figure": amendment.figure,
+            "delta_cents": amendment.delta_cents,
+            "recorded_at": amendment.recorded_at.astimezone(UTC).isoformat(),
+            "recorded_by": amendment.recorded_by.initials,
+            "entry": _amending_entry(amendment),
+        },
+        "amends_figures_sha256": amendment.filing.figures_sha256,
+    }
+
+
+def _amending_entry(amendment: FilingAmendment) -> dict:
+    if amendment.adjustment_id:
+        a = amendment.adjustment
+        return {
+            "adjustment": a.pk,
+            "corrected_date": str(a.books_close.gaming_date),
+            "recorded_on": str(a.recorded_on),
+            "table_number": a.table.number if a.table_id else None,
+            "field": a.field,
+            "amount_cents": a.amount_cents,
+            "reason": a.reason,
+        }
+    row = amendment.other_games_agp
+    return {"other_games_agp": row.pk, "quarter": row.quarter, "agp_cents": row.agp_cents, "note": row.note}
+
+
+def build_amendment_package(amendment: FilingAmendment, head, amends: str | None) -> dict:
+    """The version-1 package of an amendment: the site and quarter of the filing it amends, its
+    figures `amendment_figures`, and `amends`, the receipt number of that filing (None while
+    the receipt has not come: filled in before the first attempt, `statefiling.delivery`)."""
+    filing = amendment.filing
+    site = filing.site
+    figures = amendment_figures(amendment)
+    return {
+        "format": filing_package.FORMAT,
+        "organization": {"name": site.organization.name, "licence_number": site.organization.licence_number},
+        "site": {"id": site.pk, "name": site.name, "jurisdiction": site.jurisdiction},
+        "quarter": filing.quarter,
+        "filed_at": amendment.recorded_at.astimezone(UTC).isoformat(),
+        "filed_by": amendment.recorded_by.initials,
+        "reference": filing.reference,
+        "figures": figures,
+        "figures_sha256": filing_package.digest(figures),
+        "tax": None,
+        "chain_head": {"chain": head.chain, "seq": head.seq, "hash": head.hash} if head else None,
+        "reports": [],
+        "amends": amends,
+    }
+
+
+def queue_amendment(amendment: FilingAmendment) -> Submission | None:
+    """Inside the amending entry's transaction: queue the amendment's package for the registry
+    the filing was sent to, pointing back at the filing's receipt. A filing that was never sent
+    (no registry then) has nothing at the registry to amend: nothing is queued."""
+    filing = amendment.filing
+    if not Submission.objects.filter(filing=filing, amendment__isnull=True).exists():
+        return None
+    site = filing.site
+    link = live_link(site.organization_id, site.jurisdiction)
+    if link is None:
+        return None
+    receipt = FilingReceipt.objects.filter(filing=filing).values_list("receipt_number", flat=True).first()
+    package = build_amendment_package(amendment, chain_head(site.organization_id), receipt)
+    submission = Submission.objects.create(
+        filing=filing,
+        amendment=amendment,
         link=link,
         idempotency_key=uuid.uuid4().hex,
         package=package,

@@ -36,6 +36,7 @@ EVERY_HOOK = {
     "party": "registry",
     "report_digests": "reports",
     "filing_amended": "compliance",
+    "amendment_recorded": "statefiling",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -58,6 +59,7 @@ ASKED = {
     "party": lambda: party_of(object()),
     "report_digests": lambda: hooks.REPORT_DIGESTS.answers(),
     "filing_amended": lambda: hooks.FILING_AMENDED(object()),
+    "amendment_recorded": lambda: hooks.AMENDMENT_RECORDED.answers(),
 }
 
 
