@@ -206,3 +206,9 @@ AMENDMENT_RECORDED = declare(
     answer="recorded(FilingAmendment) -> None: queues the amendment's package for the state's registry",
     many=True,
 )
+REPORT_PDF = declare(
+    "report_pdf",
+    asked_by="statefiling.delivery (the filed quarter's PDF sent with its package)",
+    answered_by="reports (reports.apps)",
+    answer="pdf(site_id, pdf_sha256) -> bytes | None: the stored report's PDF of the site with that digest",
+)

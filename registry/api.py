@@ -8,7 +8,9 @@ every licensee of the agency's jurisdiction and nothing else. House controls thr
 """
 
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication, get_authorization_header
 from rest_framework.response import Response
@@ -19,7 +21,7 @@ from core.periods import Quarter
 from core.throttles import WriteRateThrottle
 
 from . import queries, services
-from .models import Credential, Licensee, ReceivedAnchor, ReceivedFiling, RegulatorRole
+from .models import Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling, RegulatorRole
 
 KEYWORD = "Licensee"
 HOUSE = services.HOUSE
@@ -145,6 +147,7 @@ class FilingsView(RegistryView):
                 credential=request.party.credential,
                 idempotency_key=key,
                 package=request.data.get("package") if isinstance(request.data, dict) else None,
+                pdfs=request.data.get("pdfs") if isinstance(request.data, dict) else None,
             )
         except services.Conflict as exc:
             return Response({"detail": str(exc)}, status=409)
@@ -155,16 +158,45 @@ class FilingsView(RegistryView):
         return response
 
 
+def _readable_filing(request, receipt_number) -> ReceivedFiling:
+    """A filing of the asking party's agency; a licensee's own only (another's is a 404)."""
+    party = request.party
+    qs = queries.filings(party.agency)
+    if party.credential is not None:
+        qs = qs.filter(licensee=party.credential.licensee)
+    return get_object_or_404(qs, receipt_number=receipt_number)
+
+
 class FilingView(RegistryView):
-    """One filing as received: its receipt and the package, byte for byte as canonical JSON."""
+    """One filing as received: its receipt, the package, byte for byte as canonical JSON, and the
+    PDFs received with it."""
 
     def get(self, request, receipt_number):
-        party = request.party
-        qs = queries.filings(party.agency)
-        if party.credential is not None:
-            qs = qs.filter(licensee=party.credential.licensee)
-        filing = get_object_or_404(qs, receipt_number=receipt_number)
-        return Response({**_filing_json(filing, regulator=party.credential is None), "package": filing.package})
+        filing = _readable_filing(request, receipt_number)
+        documents = [
+            {
+                "kind": d.kind,
+                "pdf_sha256": d.pdf_sha256,
+                "size_bytes": d.size_bytes,
+                "url": reverse("registry:api-document", args=[filing.receipt_number, d.pdf_sha256]),
+            }
+            for d in queries.documents(filing)
+        ]
+        body = _filing_json(filing, regulator=request.party.credential is None)
+        return Response({**body, "package": filing.package, "documents": documents})
+
+
+class DocumentView(RegistryView):
+    """A PDF as received with a filing, byte for byte: the agency's staff read every licensee's
+    of the agency, a licensee its own only."""
+
+    def get(self, request, receipt_number, pdf_sha256):
+        filing = _readable_filing(request, receipt_number)
+        document = get_object_or_404(ReceivedDocument.objects.filter(filing=filing), pdf_sha256=pdf_sha256)
+        response = HttpResponse(bytes(document.content), content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{filing.receipt_number}-{document.kind}.pdf"'
+        response["Digest"] = f"sha-256={document.pdf_sha256}"
+        return response
 
 
 class AnchorsView(RegistryView):

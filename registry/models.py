@@ -143,3 +143,27 @@ class ReceivedAnchor(AppendOnlyModel):
 
     def __str__(self):
         return f"Anchor {self.chain} #{self.seq} of licensee {self.licensee_id}"
+
+
+class ReceivedDocument(AppendOnlyModel):
+    """A report's PDF as a licensee sent it with a filing, byte for byte. Append-only: the state
+    holds the file as received. Its SHA-256 is one the filing's package lists (checked when it
+    is received), so the registry's chain of receipts covers it through the package's digest."""
+
+    audit_rows = False  # covered by the registry's own chain, through its filing's package
+
+    filing = models.ForeignKey(ReceivedFiling, on_delete=models.PROTECT, related_name="documents")
+    kind = models.CharField(max_length=40)  # the report's kind as the package names it ("quarterly")
+    pdf_sha256 = models.CharField(max_length=64)
+    size_bytes = models.PositiveIntegerField()
+    content = models.BinaryField()
+    received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["filing_id", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["filing", "pdf_sha256"], name="registry_document_once_per_filing")
+        ]
+
+    def __str__(self):
+        return f"{self.kind} PDF of {self.filing}"

@@ -6,12 +6,13 @@ number of queries whatever the history."""
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from core.periods import Quarter
 from packs.registry import get_pack
 
-from .models import Agency, Licensee, ReceivedAnchor, ReceivedFiling, Regulator
+from .models import Agency, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling, Regulator
 
 MAX_QUARTERS = 40  # ten years of quarters on one page of licensees
 
@@ -134,9 +135,17 @@ def _site_quarters(agency, view: LicenseeView, received, today: date) -> list[Si
     return out
 
 
-def filings(agency: Agency, *, licensee_id: int | None = None, quarter: str | None = None):
-    """The agency's filings as received, newest first (a QuerySet: callers page it)."""
+def documents(filing: ReceivedFiling):
+    """The PDFs received with a filing, without their bytes."""
+    return ReceivedDocument.objects.filter(filing=filing).defer("content").order_by("pk")
+
+
+def filings(agency: Agency, *, licensee_id: int | None = None, quarter: str | None = None, with_documents=False):
+    """The agency's filings as received, newest first (a QuerySet: callers page it); with
+    `with_documents`, each with its PDFs (without their bytes) in one more query."""
     qs = ReceivedFiling.objects.filter(agency=agency).select_related("licensee", "amends").order_by("-seq")
+    if with_documents:
+        qs = qs.prefetch_related(Prefetch("documents", ReceivedDocument.objects.defer("content").order_by("pk")))
     if licensee_id is not None:
         qs = qs.filter(licensee_id=licensee_id)
     if quarter is not None:

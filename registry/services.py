@@ -6,6 +6,8 @@ filing is received once per Idempotency-Key (the same key and package answer the
 receipt); receipts are numbered without gaps per agency and chained.
 """
 
+import base64
+import binascii
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -19,11 +21,13 @@ from core import filing_package
 from core.audit import record_event
 from packs.registry import get_pack
 
-from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, ReceivedFiling
+from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling
 
 HOUSE = "House control"
 MAX_KEY_LENGTH = 200
 MAX_ANCHORS = 500
+MAX_DOCUMENTS = 3  # the filed quarter's PDFs sent with a filing (the quarterly report)
+MAX_DOCUMENT_BYTES = 700 * 1024  # a PDF, decoded (the request's body is at most limits.MAX_BODY_BYTES)
 ANCHOR_CONFLICT = "registry.anchor_conflict"
 LICENSEE_OBJECT = "registry.licensee"
 
@@ -129,10 +133,11 @@ def receipt_json(filing: ReceivedFiling) -> dict:
     }
 
 
-def receive_filing(*, credential: Credential, idempotency_key: str, package) -> tuple[ReceivedFiling, bool]:
+def receive_filing(*, credential: Credential, idempotency_key: str, package, pdfs=None) -> tuple[ReceivedFiling, bool]:
     """Receive a filing package and answer its receipt; (filing, created). The same
     Idempotency-Key with the same package answers the first receipt again; with another
-    package it is a Conflict."""
+    package it is a Conflict. `pdfs` ([{pdf_sha256, content_base64}]): report PDFs sent with
+    it, each one whose SHA-256 the package lists, kept append-only beside the filing."""
     key = (idempotency_key or "").strip()
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise ValidationError(
@@ -141,6 +146,7 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package) -> 
     found = filing_package.problems(package)
     if found:
         raise ValidationError({field: f"{HOUSE}: {message}" for field, message in found.items()})
+    documents = _documents(package, pdfs)
     licensee = credential.licensee
     agency = licensee.agency
     package_sha = filing_package.digest(package)
@@ -175,7 +181,47 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package) -> 
         )
         filing.hash = receipt_hash(prev, filing, amends.receipt_number if amends else None)
         filing.save()
+        for document in documents:
+            document.filing, document.received_at = filing, now
+        ReceivedDocument.objects.bulk_create(documents)
     return filing, True
+
+
+def _documents(package: dict, pdfs) -> list[ReceivedDocument]:
+    """The PDFs sent with a package, each decoded and checked against the SHA-256 the package
+    lists for it (ValidationError naming `pdfs` otherwise); not yet saved."""
+    if pdfs is None:
+        return []
+    if not isinstance(pdfs, list) or len(pdfs) > MAX_DOCUMENTS:
+        raise ValidationError(
+            {"pdfs": f"{HOUSE}: send at most {MAX_DOCUMENTS} PDFs as [{{pdf_sha256, content_base64}}]."}
+        )
+    listed = {r.get("pdf_sha256"): r.get("kind", "") for r in package.get("reports") or [] if isinstance(r, dict)}
+    documents, seen = [], set()
+    for sent in pdfs:
+        sha = sent.get("pdf_sha256") if isinstance(sent, dict) else None
+        if sha not in listed or sha in seen:
+            raise ValidationError({"pdfs": f"{HOUSE}: a PDF sent with a filing is one its package lists, once."})
+        content = _decoded(sent.get("content_base64"))
+        if hashlib.sha256(content).hexdigest() != sha:
+            raise ValidationError({"pdfs": f"{HOUSE}: the PDF sent as {sha} does not hash to that SHA-256."})
+        seen.add(sha)
+        documents.append(
+            ReceivedDocument(kind=str(listed[sha])[:40], pdf_sha256=sha, size_bytes=len(content), content=content)
+        )
+    return documents
+
+
+def _decoded(text) -> bytes:
+    try:
+        content = base64.b64decode(text if isinstance(text, str) else "", validate=True)
+    except (binascii.Error, ValueError):
+        content = b""
+    if not content or len(content) > MAX_DOCUMENT_BYTES:
+        raise ValidationError(
+            {"pdfs": f"{HOUSE}: give each PDF as base64 in content_base64, at most {MAX_DOCUMENT_BYTES} bytes decoded."}
+        )
+    return content
 
 
 def _check_jurisdiction(agency: Agency, package: dict) -> None:

@@ -2,6 +2,7 @@
 sending chain heads: what the Celery tasks (`statefiling.tasks`) run, apart from the services
 that queue them (`statefiling.services`), so neither imports the other back."""
 
+import base64
 from datetime import timedelta
 
 from django.db import transaction
@@ -9,7 +10,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from core import filing_package
+from core import filing_package, hooks
 from core.audit import record_event
 
 from . import client
@@ -34,7 +35,7 @@ def deliver(submission_id: int) -> str:
             link.credential,
             "POST",
             FILINGS_PATH,
-            {"package": submission.package},
+            {"package": submission.package, "pdfs": quarterly_pdfs(submission)},
             {"Idempotency-Key": submission.idempotency_key},
         )
     except client.Refused as exc:
@@ -45,6 +46,21 @@ def deliver(submission_id: int) -> str:
         raise
     _record_receipt(submission, answer)
     return "delivered"
+
+
+PDF_KINDS = ("quarterly",)  # the filed quarter's own report goes with the package, byte for byte
+
+
+def quarterly_pdfs(submission: Submission) -> list[dict]:
+    """The latest quarterly report PDF among those the package lists, as the registry takes it
+    ({pdf_sha256, content_base64}); none when the quarter's report was not generated before the
+    filing. Read from the reports' store at each attempt (the outbox keeps the digest only)."""
+    listed = [r for r in submission.package.get("reports") or [] if r.get("kind") in PDF_KINDS]
+    if not listed:
+        return []
+    sha = listed[-1]["pdf_sha256"]
+    content = hooks.REPORT_PDF(submission.filing.site_id, sha)
+    return [] if content is None else [{"pdf_sha256": sha, "content_base64": base64.b64encode(content).decode()}]
 
 
 def _point_back(submission: Submission) -> None:
