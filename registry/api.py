@@ -11,6 +11,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication, get_authorization_header
 from rest_framework.response import Response
@@ -20,6 +22,7 @@ from core.api_filters import Pagination
 from core.periods import Quarter
 from core.throttles import WriteRateThrottle
 
+from . import api_schema as doc
 from . import queries, services
 from .models import Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling, RegulatorRole
 
@@ -95,10 +98,18 @@ class CredentialWriteThrottle(WriteRateThrottle):
         return super().get_cache_key(request, view)
 
 
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", int, description="Rows per page."),
+    OpenApiParameter("offset", int, description="Rows to skip."),
+]
+QUARTER_PARAMETER = OpenApiParameter("quarter", str, description="Only this quarter (YYYYQn).")
+
+
 class RegistryView(APIView):
     # The registry's API is the agency's, not the organization's: it stays out of the
-    # organization's schema at /api/schema/ (and its fuzzing); this module documents it.
-    schema = None
+    # organization's schema at /api/schema/ (and its fuzzing) and has its own,
+    # /registry/api/v1/schema/ (registry.api_schema).
+    schema_document = doc.DOCUMENT
     permission_classes = [LicenseeOrRegulator]
     throttle_classes = [CredentialWriteThrottle]
 
@@ -128,6 +139,12 @@ def _filing_json(f: ReceivedFiling, *, regulator: bool) -> dict:
 
 
 class FilingsView(RegistryView):
+    @extend_schema(
+        operation_id="filings_list",
+        summary="Receipts: a licensee's own, or every licensee's of the agency for its staff",
+        parameters=[*PAGE_PARAMETERS, QUARTER_PARAMETER],
+        responses=doc.FilingPageOut,
+    )
     def get(self, request):
         party = request.party
         qs = queries.filings(party.agency)
@@ -138,6 +155,12 @@ class FilingsView(RegistryView):
             qs = qs.filter(quarter=str(Quarter.parse(quarter)))
         return self.page(request, qs, lambda f: _filing_json(f, regulator=party.credential is None))
 
+    @extend_schema(
+        operation_id="filings_create",
+        summary="File a package (a licensee): answered with its receipt",
+        request=doc.FilingIn,
+        responses={201: doc.ReceiptOut, 200: doc.ReceiptOut},
+    )
     def post(self, request):
         if request.party.credential is None:
             raise exceptions.PermissionDenied(LicenseeOnly.message)
@@ -171,6 +194,11 @@ class FilingView(RegistryView):
     """One filing as received: its receipt, the package, byte for byte as canonical JSON, and the
     PDFs received with it."""
 
+    @extend_schema(
+        operation_id="filing_retrieve",
+        summary="One filing as received, with its package and PDFs",
+        responses=doc.FilingDetailOut,
+    )
     def get(self, request, receipt_number):
         filing = _readable_filing(request, receipt_number)
         documents = [
@@ -190,6 +218,11 @@ class DocumentView(RegistryView):
     """A PDF as received with a filing, byte for byte: the agency's staff read every licensee's
     of the agency, a licensee its own only."""
 
+    @extend_schema(
+        operation_id="filing_pdf_retrieve",
+        summary="A PDF received with a filing, byte for byte",
+        responses={(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF.")},
+    )
     def get(self, request, receipt_number, pdf_sha256):
         filing = _readable_filing(request, receipt_number)
         document = get_object_or_404(ReceivedDocument.objects.filter(filing=filing), pdf_sha256=pdf_sha256)
@@ -200,6 +233,9 @@ class DocumentView(RegistryView):
 
 
 class AnchorsView(RegistryView):
+    @extend_schema(
+        operation_id="anchors_list", summary="Chain heads held", parameters=PAGE_PARAMETERS, responses=doc.AnchorPageOut
+    )
     def get(self, request):
         """The heads the registry holds, oldest first: a licensee's own (verify_audit_log
         --registry reads them), or every licensee's of the agency for its staff."""
@@ -220,6 +256,12 @@ class AnchorsView(RegistryView):
             },
         )
 
+    @extend_schema(
+        operation_id="anchors_create",
+        summary="Send chain heads (a licensee)",
+        request=doc.AnchorsIn,
+        responses={201: doc.AnchorsReceivedOut},
+    )
     def post(self, request):
         if request.party.credential is None:
             raise exceptions.PermissionDenied(LicenseeOnly.message)
@@ -234,6 +276,12 @@ class AnchorsView(RegistryView):
 class LicenseesView(RegistryView):
     """The agency's licensees with their sites, filings, late and missing quarters (staff only)."""
 
+    @extend_schema(
+        operation_id="licensees_list",
+        summary="The agency's licensees (staff)",
+        parameters=PAGE_PARAMETERS,
+        responses=doc.LicenseePageOut,
+    )
     def get(self, request):
         party = request.party
         if party.regulator is None:
@@ -283,6 +331,12 @@ class CredentialsView(RegistryView):
 
     permission_classes = [SupervisorOnly]
 
+    @extend_schema(
+        operation_id="credentials_create",
+        summary="Issue a credential (a state supervisor)",
+        request=None,
+        responses={201: doc.CredentialOut},
+    )
     def post(self, request, pk):
         licensee = get_object_or_404(Licensee.objects.filter(agency=request.party.agency), pk=pk)
         issued = services.issue_credential(acting_user=request.user, licensee=licensee)
@@ -302,6 +356,12 @@ class RevokeView(RegistryView):
 
     permission_classes = [SupervisorOnly]
 
+    @extend_schema(
+        operation_id="credentials_revoke",
+        summary="Revoke a credential (a state supervisor)",
+        request=None,
+        responses=doc.RevokedOut,
+    )
     def post(self, request, pk):
         credential = get_object_or_404(Credential.objects.filter(licensee__agency=request.party.agency), pk=pk)
         credential = services.revoke_credential(acting_user=request.user, credential=credential)

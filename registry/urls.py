@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, views
+from . import api, api_schema, views
 
 app_name = "registry"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.licensees, name="home"),
     path("filings/", views.filings, name="filings"),
     path("quarter/", views.quarter, name="quarter"),
+    path("api/v1/schema/", api_schema.RegistrySchemaView.as_view(), name="api-schema"),
     path("api/v1/filings/", api.FilingsView.as_view(), name="api-filings"),
     path("api/v1/filings/<str:receipt_number>/", api.FilingView.as_view(), name="api-filing"),
     path("api/v1/filings/<str:receipt_number>/pdfs/<str:pdf_sha256>/", api.DocumentView.as_view(), name="api-document"),
