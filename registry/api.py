@@ -273,6 +273,59 @@ class AnchorsView(RegistryView):
         return Response({"stored": received.stored, "already_held": received.already_held}, status=201)
 
 
+def _alert_json(a) -> dict:
+    return {
+        "licensee": a.licensee_id,
+        "alert": a.alert_ref,
+        "site": a.site_ref,
+        "site_name": a.site_name,
+        "rule": a.rule,
+        "citation": a.citation,
+        "title": a.title,
+        "period_key": a.period_key,
+        "opened_at": a.opened_at.isoformat(),
+        "state": a.state,
+        "resolved_at": a.resolved_at.isoformat() if a.resolved_at else None,
+        "received_at": a.received_at.isoformat(),
+    }
+
+
+class AlertsView(RegistryView):
+    @extend_schema(
+        operation_id="alerts_list",
+        summary="Compliance alerts reported, each in its latest state: a licensee's own, or every licensee's "
+        "of the agency for its staff (`?licensee=`)",
+        parameters=[*PAGE_PARAMETERS, OpenApiParameter("licensee", int, description="One licensee (staff).")],
+        responses=doc.AlertPageOut,
+    )
+    def get(self, request):
+        party = request.party
+        licensee = party.credential.licensee_id if party.credential else _licensee_param(request)
+        return self.page(request, queries.alerts(party.agency, licensee_id=licensee), _alert_json)
+
+    @extend_schema(
+        operation_id="alerts_create",
+        summary="Send the compliance alerts with the nightly anchors (a licensee)",
+        request=doc.AlertsIn,
+        responses={201: doc.AnchorsReceivedOut},
+    )
+    def post(self, request):
+        if request.party.credential is None:
+            raise exceptions.PermissionDenied(LicenseeOnly.message)
+        alerts = request.data.get("alerts") if isinstance(request.data, dict) else None
+        received = services.receive_alerts(credential=request.party.credential, alerts=alerts)
+        return Response({"stored": received.stored, "already_held": received.already_held}, status=201)
+
+
+def _licensee_param(request) -> int | None:
+    raw = request.query_params.get("licensee")
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise exceptions.ValidationError({"licensee": f"{HOUSE}: give a licensee's id."})
+    return int(raw)
+
+
 class LicenseesView(RegistryView):
     """The agency's licensees with their sites, filings, late and missing quarters (staff only)."""
 
@@ -310,6 +363,8 @@ def licensee_json(view: queries.LicenseeView) -> dict:
         "filings": view.filings,
         "anchors": view.anchors,
         "anchor_conflicts": view.anchor_conflicts,
+        "alerts_open": view.alerts_open,
+        "alerts_closed": view.alerts_closed,
         "last_anchor_at": view.last_anchor_at.isoformat() if view.last_anchor_at else None,
         "late": [quarter(q) for q in view.late],
         "missing": [quarter(q) for q in view.missing],

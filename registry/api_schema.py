@@ -130,6 +130,41 @@ class SiteRef(serializers.Serializer):
     name = serializers.CharField()
 
 
+class AlertSiteIn(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class AlertIn(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The alert's id in the licensee's deployment.")
+    site = AlertSiteIn()
+    rule = serializers.CharField()
+    citation = serializers.CharField()
+    title = serializers.CharField()
+    period_key = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
+
+
+class AlertsIn(serializers.Serializer):
+    alerts = AlertIn(many=True)
+
+
+class AlertOut(serializers.Serializer):
+    licensee = serializers.IntegerField()
+    alert = serializers.IntegerField()
+    site = serializers.IntegerField()
+    site_name = serializers.CharField()
+    rule = serializers.CharField()
+    citation = serializers.CharField()
+    title = serializers.CharField()
+    period_key = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    state = serializers.ChoiceField(choices=["open", "closed"])
+    resolved_at = serializers.DateTimeField(allow_null=True)
+    received_at = serializers.DateTimeField()
+
+
 class LicenseeOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -138,6 +173,8 @@ class LicenseeOut(serializers.Serializer):
     filings = serializers.IntegerField()
     anchors = serializers.IntegerField()
     anchor_conflicts = serializers.IntegerField()
+    alerts_open = serializers.IntegerField()
+    alerts_closed = serializers.IntegerField()
     last_anchor_at = serializers.DateTimeField(allow_null=True)
     late = SiteQuarterOut(many=True)
     missing = SiteQuarterOut(many=True)
@@ -177,3 +214,4 @@ def page_of(serializer_class, name: str):
 
 FilingPageOut = page_of(FilingOut, "FilingPageOut")
 AnchorPageOut = page_of(AnchorOut, "AnchorPageOut")
+AlertPageOut = page_of(AlertOut, "AlertPageOut")

@@ -16,16 +16,27 @@ from datetime import UTC
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from core import filing_package
 from core.audit import record_event
 from packs.registry import get_pack
 
-from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling
+from .models import (
+    GENESIS,
+    Agency,
+    Credential,
+    Licensee,
+    ReceivedAlert,
+    ReceivedAnchor,
+    ReceivedDocument,
+    ReceivedFiling,
+)
 
 HOUSE = "House control"
 MAX_KEY_LENGTH = 200
 MAX_ANCHORS = 500
+MAX_ALERTS = 1000
 MAX_DOCUMENTS = 3  # the filed quarter's PDFs sent with a filing (the quarterly report)
 MAX_DOCUMENT_BYTES = 700 * 1024  # a PDF, decoded (the request's body is at most limits.MAX_BODY_BYTES)
 ANCHOR_CONFLICT = "registry.anchor_conflict"
@@ -310,6 +321,71 @@ def _store_anchors(licensee, places, held) -> "AnchorsReceived":
     ]
     ReceivedAnchor.objects.bulk_create(new)
     return AnchorsReceived(stored=len(new), already_held=len(places) - len(new))
+
+
+# --- Alerts --------------------------------------------------------------------------------------
+
+
+def receive_alerts(*, credential: Credential, alerts) -> AnchorsReceived:
+    """Store the compliance alerts a licensee sends with its nightly anchors ({id, site: {id,
+    name}, rule, citation, title, period_key, opened_at, resolved_at or null}): one row per alert
+    and state; an alert already held in that state is skipped (stored, already_held)."""
+    if not isinstance(alerts, list) or len(alerts) > MAX_ALERTS:
+        raise ValidationError({"alerts": f"{HOUSE}: send a list of at most {MAX_ALERTS} alerts."})
+    rows = [_alert_row(index, a) for index, a in enumerate(alerts)]
+    licensee = credential.licensee
+    with transaction.atomic():
+        Licensee.objects.select_for_update().get(pk=licensee.pk)  # one night's push at a time
+        held = set(
+            ReceivedAlert.objects.filter(licensee=licensee, alert_ref__in=[r.alert_ref for r in rows]).values_list(
+                "alert_ref", "state"
+            )
+        )
+        now, new, seen = timezone.now(), [], set()
+        for row in rows:
+            if (row.alert_ref, row.state) in held or (row.alert_ref, row.state) in seen:
+                continue
+            seen.add((row.alert_ref, row.state))
+            row.licensee, row.received_at = licensee, now
+            new.append(row)
+        ReceivedAlert.objects.bulk_create(new)
+    return AnchorsReceived(stored=len(new), already_held=len(rows) - len(new))
+
+
+def _alert_row(index: int, alert) -> ReceivedAlert:
+    def refuse(field: str, message: str):
+        raise ValidationError({f"alerts[{index}].{field}": f"{HOUSE}: {message}"})
+
+    if not isinstance(alert, dict):
+        refuse("alert", "an alert is a JSON object.")
+    site = alert.get("site")
+    if isinstance(alert.get("id"), bool) or not isinstance(alert.get("id"), int):
+        refuse("id", "give the alert's id as a whole number.")
+    if not (isinstance(site, dict) and isinstance(site.get("id"), int) and isinstance(site.get("name"), str)):
+        refuse("site", "give the site as {id, name}.")
+    texts = {name: alert.get(name) for name in ("rule", "citation", "title", "period_key")}
+    for name, value in texts.items():
+        if not isinstance(value, str) or not value:
+            refuse(name, f"give the alert's {name}.")
+    opened = parse_datetime(alert["opened_at"]) if isinstance(alert.get("opened_at"), str) else None
+    if opened is None:
+        refuse("opened_at", "give when the alert was opened (ISO 8601).")
+    resolved = alert.get("resolved_at")
+    resolved_at = parse_datetime(resolved) if isinstance(resolved, str) else None
+    if resolved is not None and resolved_at is None:
+        refuse("resolved_at", "give when the alert was resolved (ISO 8601), or null while it is open.")
+    return ReceivedAlert(
+        alert_ref=alert["id"],
+        site_ref=site["id"],
+        site_name=site["name"][:200],
+        rule=texts["rule"][:60],
+        citation=texts["citation"][:80],
+        title=texts["title"][:200],
+        period_key=texts["period_key"][:40],
+        opened_at=opened,
+        state=ReceivedAlert.State.CLOSED if resolved_at else ReceivedAlert.State.OPEN,
+        resolved_at=resolved_at,
+    )
 
 
 # --- Verification ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from .models import AmendmentReceipt, FilingReceipt, RegistryLink, Submission
 
 FILINGS_PATH = "/registry/api/v1/filings/"
 ANCHORS_PATH = "/registry/api/v1/anchors/"
+ALERTS_PATH = "/registry/api/v1/alerts/"
 
 
 def deliver(submission_id: int) -> str:
@@ -146,4 +147,10 @@ def pending_submissions():
 def push_anchors(link: RegistryLink, anchors: list[dict]) -> dict:
     """Send chain heads to the link's registry; Unreachable or Refused as the client raises."""
     _status, answer = client.call(link.url, link.credential, "POST", ANCHORS_PATH, {"anchors": anchors})
+    return answer
+
+
+def push_alerts(link: RegistryLink, alerts: list[dict]) -> dict:
+    """Send compliance alerts to the link's registry; Unreachable or Refused as the client raises."""
+    _status, answer = client.call(link.url, link.credential, "POST", ALERTS_PATH, {"alerts": alerts})
     return answer

@@ -19,6 +19,10 @@ class RegistryLink(models.Model):
     url = models.URLField(max_length=300)  # the registry's base address, e.g. https://registry.nd.gov
     credential = models.CharField(max_length=200)
     active = models.BooleanField(default=True)
+    # The organization's consent, given by its gaming manager when linking: its compliance alerts
+    # of the pack's sites go to the registry with the nightly anchors (house control; the packs'
+    # texts we hold do not oblige a licensee to report its internal alerts).
+    share_alerts = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

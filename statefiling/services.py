@@ -9,15 +9,17 @@ Celery task); one Idempotency-Key per package, so a retry can never file twice.
 
 import uuid
 from dataclasses import dataclass
-from datetime import UTC
+from datetime import UTC, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from accounting.models import FilingAmendment, QuarterFiling
 from cardroom.access import require_gaming_manager
 from cardroom.models import Organization
+from compliance.models import Alert, AlertStep
 from core import filing_package, hooks
 from core.audit import chain_head, record_event
 from core.models import AuditEvent
@@ -27,7 +29,7 @@ from packs.registry import PACKS
 from . import client
 from .delivery import ANCHORS_PATH
 from .models import FilingReceipt, RegistryLink, Submission
-from .tasks import deliver_filing, push_anchor
+from .tasks import deliver_filing, push_alerts, push_anchor
 
 PAGE = 500
 
@@ -35,11 +37,18 @@ PAGE = 500
 
 
 def connect_registry(
-    *, acting_user, organization: Organization, jurisdiction: str, url: str, credential: str
+    *,
+    acting_user,
+    organization: Organization,
+    jurisdiction: str,
+    url: str,
+    credential: str,
+    share_alerts: bool = False,
 ) -> RegistryLink:
     """Send the organization's filings for `jurisdiction`'s sites to the registry at `url`
     with the credential its agency issued; replaces the pack's earlier link (audited, the
-    credential itself is never written in the audit log)."""
+    credential itself is never written in the audit log). `share_alerts`: the organization
+    consents to its compliance alerts of those sites going with the nightly anchors."""
     require_gaming_manager(acting_user, organization.pk, action="connect the organization to a state registry")
     if jurisdiction not in PACKS:
         raise ValidationError({"jurisdiction": f"{HOUSE_CONTROL}: no pack {jurisdiction!r}."})
@@ -53,14 +62,23 @@ def connect_registry(
             active=False
         )
         link = RegistryLink.objects.create(
-            organization=organization, jurisdiction=jurisdiction, url=url, credential=credential
+            organization=organization,
+            jurisdiction=jurisdiction,
+            url=url,
+            credential=credential,
+            share_alerts=bool(share_alerts),
         )
         record_event(
             actor=acting_user,
             action="registry.connected",
             obj=link,
             organization_id=organization.pk,
-            after={"jurisdiction": jurisdiction, "url": url, "credential": credential[:12] + "..."},
+            after={
+                "jurisdiction": jurisdiction,
+                "url": url,
+                "credential": credential[:12] + "...",
+                "share_alerts": bool(share_alerts),
+            },
         )
     return link
 
@@ -205,11 +223,48 @@ def queue_amendment(amendment: FilingAmendment) -> Submission | None:
 
 
 def queue_anchors(heads) -> None:
-    """After the nightly anchor: send each organization's head to every registry it files with."""
+    """After the nightly anchor: send each organization's head to every registry it files with,
+    and its compliance alerts where it consented (`RegistryLink.share_alerts`)."""
     by_org = {h.organization_id: h for h in heads if h.organization_id is not None}
     for link in RegistryLink.objects.filter(active=True, organization_id__in=by_org):
         head = by_org[link.organization_id]
         push_anchor.delay(link.pk, anchor_json(head))
+        alerts = alerts_to_share(link)
+        if alerts:
+            push_alerts.delay(link.pk, alerts)
+
+
+ALERTS_SINCE_DAYS = 400  # the alerts opened in the last 400 days (five quarters) and every one still open
+MAX_ALERTS = 1000
+
+
+def alerts_to_share(link: RegistryLink) -> list[dict]:
+    """The organization's compliance alerts of the link's pack's sites as the registry takes them
+    (`registry.services.receive_alerts`), newest first; none without its consent. One query."""
+    if not link.share_alerts:
+        return []
+    resolved = AlertStep.objects.filter(alert=OuterRef("pk"), kind=AlertStep.Kind.RESOLVED).order_by("at")
+    since = timezone.now() - timedelta(days=ALERTS_SINCE_DAYS)
+    rows = (
+        Alert.objects.filter(organization_id=link.organization_id, site__jurisdiction=link.jurisdiction)
+        .annotate(resolved_at=Subquery(resolved.values("at")[:1]))
+        .filter(Q(opened_at__gte=since) | Q(resolved_at__isnull=True))
+        .select_related("site")
+        .order_by("-opened_at", "-pk")[:MAX_ALERTS]
+    )
+    return [
+        {
+            "id": a.pk,
+            "site": {"id": a.site_id, "name": a.site.name},
+            "rule": a.rule,
+            "citation": a.citation,
+            "title": a.title,
+            "period_key": a.period_key,
+            "opened_at": a.opened_at.astimezone(UTC).isoformat(),
+            "resolved_at": a.resolved_at.astimezone(UTC).isoformat() if a.resolved_at else None,
+        }
+        for a in rows
+    ]
 
 
 def anchor_json(head) -> dict:
