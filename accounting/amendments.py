@@ -8,13 +8,14 @@ FilingAmendment, in the entry's own transaction, and the gaming manager is flagg
 Flagging opens an alert, and alerts are compliance's, an app above the books: so the books ask
 the `filing_amended` hook (core.hooks) and compliance registers its answer when its app loads
 (`compliance.apps`); imports keep pointing down. Asking it unanswered raises, like every hook.
+Likewise `amendment_recorded`: statefiling sends the amendment to the state's registry.
 """
 
 from collections.abc import Callable
 
 from django.utils import timezone
 
-from core.hooks import FILING_AMENDED
+from core.hooks import AMENDMENT_RECORDED, FILING_AMENDED
 
 from .models import Adjustment, FilingAmendment, OtherGamesAgp, QuarterFiling
 
@@ -31,6 +32,8 @@ def _record(filing: QuarterFiling, employee, **values) -> FilingAmendment:
         filing=filing, recorded_by=employee, recorded_at=timezone.now(), **values
     )
     FILING_AMENDED(amendment)
+    for recorded in AMENDMENT_RECORDED.answers():  # statefiling queues it for the state's registry
+        recorded(amendment)
     return amendment
 
 

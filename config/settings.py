@@ -258,6 +258,8 @@ SPECTACULAR_SETTINGS = {
     # Bodies are documented as JSON, the API's format (form bodies are read too, for the
     # browser): one content type per body, so that a generated client sends JSON.
     "PARSER_WHITELIST": ["core.parsers.JSONParser"],
+    # The state registry's API has its own schema (/registry/api/v1/schema/).
+    "PREPROCESSING_HOOKS": ["core.api_schema.organization_document"],
     # The enums' hook, then request bodies' additionalProperties: false (strict input).
     "POSTPROCESSING_HOOKS": ["core.api_schema.forbid_unknown_fields"],
     # Several records have a "kind" (or "location"): name each choice set after its model.

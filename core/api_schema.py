@@ -118,6 +118,12 @@ REPLAYED = {
 }
 
 
+def organization_document(endpoints, **kwargs):
+    """Preprocessing hook of /api/schema/: every endpoint but those another party documents in a
+    schema of its own (a view's `schema_document`: the state registry's, registry.api_schema)."""
+    return [e for e in endpoints if getattr(getattr(e[3], "cls", None), "schema_document", None) is None]
+
+
 def forbid_unknown_fields(result, generator, request, public):
     """Request bodies (the `...Request` components of COMPONENT_SPLIT_REQUEST) take only their
     declared fields: an unknown field is a 400 (core.api.StrictInputMixin)."""

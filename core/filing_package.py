@@ -15,6 +15,11 @@ A package is JSON:
         (the reports stored for the site within the quarter when it was filed),
      "amends": null or the receipt number of the filing this one amends}
 
+An amendment (a figure entered after the filing that changes its return) is a package of its
+own for the same site and quarter, `amends` naming the original's receipt, `tax` null, no
+reports, and `figures` = {"amendment": {id, source, figure, delta_cents, recorded_at,
+recorded_by, entry}, "amends_figures_sha256": the filed figures' SHA-256}.
+
 Its digest is SHA-256 of the whole package as canonical JSON (sorted keys, no spaces). The
 registry recomputes `figures_sha256` and the package's digest; a package whose figures do not
 hash to the digest it states is refused.

@@ -213,3 +213,16 @@ FILING_AMENDED = declare(
     answered_by="compliance (compliance.apps)",
     answer="flag(FilingAmendment) -> None: opens the alert for the gaming manager",
 )
+AMENDMENT_RECORDED = declare(
+    "amendment_recorded",
+    asked_by="accounting.amendments (inside the amending entry's transaction)",
+    answered_by="statefiling (statefiling.apps)",
+    answer="recorded(FilingAmendment) -> None: queues the amendment's package for the state's registry",
+    many=True,
+)
+REPORT_PDF = declare(
+    "report_pdf",
+    asked_by="statefiling.delivery (the filed quarter's PDF sent with its package)",
+    answered_by="reports (reports.apps)",
+    answer="pdf(site_id, pdf_sha256) -> bytes | None: the stored report's PDF of the site with that digest",
+)

@@ -44,7 +44,7 @@ from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
-from statefiling.queries import receipt_statement
+from statefiling.queries import amendment_statements, receipt_statement
 
 from . import fragments, trends
 from .access import (
@@ -275,6 +275,7 @@ def quarter(request):
         "summary": summary,
         "books": state,
         "receipt": receipt_statement(state.filing),
+        "state_amendments": amendment_statements(state.filing),
         "filed_rows": published.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax),
         "tax": tax.figures if tax else None,
         "tax_return": tax,

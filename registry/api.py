@@ -8,7 +8,11 @@ every licensee of the agency's jurisdiction and nothing else. House controls thr
 """
 
 from django.contrib.auth.models import AnonymousUser
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions
 from rest_framework.authentication import BaseAuthentication, SessionAuthentication, get_authorization_header
 from rest_framework.response import Response
@@ -18,8 +22,9 @@ from core.api_filters import Pagination
 from core.periods import Quarter
 from core.throttles import WriteRateThrottle
 
+from . import api_schema as doc
 from . import queries, services
-from .models import Credential, Licensee, ReceivedAnchor, ReceivedFiling, RegulatorRole
+from .models import Credential, Licensee, ReceivedAnchor, ReceivedDocument, ReceivedFiling, RegulatorRole
 
 KEYWORD = "Licensee"
 HOUSE = services.HOUSE
@@ -93,10 +98,18 @@ class CredentialWriteThrottle(WriteRateThrottle):
         return super().get_cache_key(request, view)
 
 
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", int, description="Rows per page."),
+    OpenApiParameter("offset", int, description="Rows to skip."),
+]
+QUARTER_PARAMETER = OpenApiParameter("quarter", str, description="Only this quarter (YYYYQn).")
+
+
 class RegistryView(APIView):
     # The registry's API is the agency's, not the organization's: it stays out of the
-    # organization's schema at /api/schema/ (and its fuzzing); this module documents it.
-    schema = None
+    # organization's schema at /api/schema/ (and its fuzzing) and has its own,
+    # /registry/api/v1/schema/ (registry.api_schema).
+    schema_document = doc.DOCUMENT
     permission_classes = [LicenseeOrRegulator]
     throttle_classes = [CredentialWriteThrottle]
 
@@ -126,6 +139,12 @@ def _filing_json(f: ReceivedFiling, *, regulator: bool) -> dict:
 
 
 class FilingsView(RegistryView):
+    @extend_schema(
+        operation_id="filings_list",
+        summary="Receipts: a licensee's own, or every licensee's of the agency for its staff",
+        parameters=[*PAGE_PARAMETERS, QUARTER_PARAMETER],
+        responses=doc.FilingPageOut,
+    )
     def get(self, request):
         party = request.party
         qs = queries.filings(party.agency)
@@ -136,6 +155,12 @@ class FilingsView(RegistryView):
             qs = qs.filter(quarter=str(Quarter.parse(quarter)))
         return self.page(request, qs, lambda f: _filing_json(f, regulator=party.credential is None))
 
+    @extend_schema(
+        operation_id="filings_create",
+        summary="File a package (a licensee): answered with its receipt",
+        request=doc.FilingIn,
+        responses={201: doc.ReceiptOut, 200: doc.ReceiptOut},
+    )
     def post(self, request):
         if request.party.credential is None:
             raise exceptions.PermissionDenied(LicenseeOnly.message)
@@ -145,6 +170,7 @@ class FilingsView(RegistryView):
                 credential=request.party.credential,
                 idempotency_key=key,
                 package=request.data.get("package") if isinstance(request.data, dict) else None,
+                pdfs=request.data.get("pdfs") if isinstance(request.data, dict) else None,
             )
         except services.Conflict as exc:
             return Response({"detail": str(exc)}, status=409)
@@ -155,19 +181,61 @@ class FilingsView(RegistryView):
         return response
 
 
-class FilingView(RegistryView):
-    """One filing as received: its receipt and the package, byte for byte as canonical JSON."""
+def _readable_filing(request, receipt_number) -> ReceivedFiling:
+    """A filing of the asking party's agency; a licensee's own only (another's is a 404)."""
+    party = request.party
+    qs = queries.filings(party.agency)
+    if party.credential is not None:
+        qs = qs.filter(licensee=party.credential.licensee)
+    return get_object_or_404(qs, receipt_number=receipt_number)
 
+
+class FilingView(RegistryView):
+    """One filing as received: its receipt, the package, byte for byte as canonical JSON, and the
+    PDFs received with it."""
+
+    @extend_schema(
+        operation_id="filing_retrieve",
+        summary="One filing as received, with its package and PDFs",
+        responses=doc.FilingDetailOut,
+    )
     def get(self, request, receipt_number):
-        party = request.party
-        qs = queries.filings(party.agency)
-        if party.credential is not None:
-            qs = qs.filter(licensee=party.credential.licensee)
-        filing = get_object_or_404(qs, receipt_number=receipt_number)
-        return Response({**_filing_json(filing, regulator=party.credential is None), "package": filing.package})
+        filing = _readable_filing(request, receipt_number)
+        documents = [
+            {
+                "kind": d.kind,
+                "pdf_sha256": d.pdf_sha256,
+                "size_bytes": d.size_bytes,
+                "url": reverse("registry:api-document", args=[filing.receipt_number, d.pdf_sha256]),
+            }
+            for d in queries.documents(filing)
+        ]
+        body = _filing_json(filing, regulator=request.party.credential is None)
+        return Response({**body, "package": filing.package, "documents": documents})
+
+
+class DocumentView(RegistryView):
+    """A PDF as received with a filing, byte for byte: the agency's staff read every licensee's
+    of the agency, a licensee its own only."""
+
+    @extend_schema(
+        operation_id="filing_pdf_retrieve",
+        summary="A PDF received with a filing, byte for byte",
+        responses={(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF.")},
+    )
+    def get(self, request, receipt_number, pdf_sha256):
+        filing = _readable_filing(request, receipt_number)
+        document = get_object_or_404(ReceivedDocument.objects.filter(filing=filing), pdf_sha256=pdf_sha256)
+        response = HttpResponse(bytes(document.content), content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="{filing.receipt_number}-{document.kind}.pdf"'
+        response["Digest"] = f"sha-256={document.pdf_sha256}"
+        return response
 
 
 class AnchorsView(RegistryView):
+    @extend_schema(
+        operation_id="anchors_list", summary="Chain heads held", parameters=PAGE_PARAMETERS, responses=doc.AnchorPageOut
+    )
     def get(self, request):
         """The heads the registry holds, oldest first: a licensee's own (verify_audit_log
         --registry reads them), or every licensee's of the agency for its staff."""
@@ -188,6 +256,12 @@ class AnchorsView(RegistryView):
             },
         )
 
+    @extend_schema(
+        operation_id="anchors_create",
+        summary="Send chain heads (a licensee)",
+        request=doc.AnchorsIn,
+        responses={201: doc.AnchorsReceivedOut},
+    )
     def post(self, request):
         if request.party.credential is None:
             raise exceptions.PermissionDenied(LicenseeOnly.message)
@@ -199,9 +273,68 @@ class AnchorsView(RegistryView):
         return Response({"stored": received.stored, "already_held": received.already_held}, status=201)
 
 
+def _alert_json(a) -> dict:
+    return {
+        "licensee": a.licensee_id,
+        "alert": a.alert_ref,
+        "site": a.site_ref,
+        "site_name": a.site_name,
+        "rule": a.rule,
+        "citation": a.citation,
+        "title": a.title,
+        "period_key": a.period_key,
+        "opened_at": a.opened_at.isoformat(),
+        "state": a.state,
+        "resolved_at": a.resolved_at.isoformat() if a.resolved_at else None,
+        "received_at": a.received_at.isoformat(),
+    }
+
+
+class AlertsView(RegistryView):
+    @extend_schema(
+        operation_id="alerts_list",
+        summary="Compliance alerts reported, each in its latest state: a licensee's own, or every licensee's "
+        "of the agency for its staff (`?licensee=`)",
+        parameters=[*PAGE_PARAMETERS, OpenApiParameter("licensee", int, description="One licensee (staff).")],
+        responses=doc.AlertPageOut,
+    )
+    def get(self, request):
+        party = request.party
+        licensee = party.credential.licensee_id if party.credential else _licensee_param(request)
+        return self.page(request, queries.alerts(party.agency, licensee_id=licensee), _alert_json)
+
+    @extend_schema(
+        operation_id="alerts_create",
+        summary="Send the compliance alerts with the nightly anchors (a licensee)",
+        request=doc.AlertsIn,
+        responses={201: doc.AnchorsReceivedOut},
+    )
+    def post(self, request):
+        if request.party.credential is None:
+            raise exceptions.PermissionDenied(LicenseeOnly.message)
+        alerts = request.data.get("alerts") if isinstance(request.data, dict) else None
+        received = services.receive_alerts(credential=request.party.credential, alerts=alerts)
+        return Response({"stored": received.stored, "already_held": received.already_held}, status=201)
+
+
+def _licensee_param(request) -> int | None:
+    raw = request.query_params.get("licensee")
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise exceptions.ValidationError({"licensee": f"{HOUSE}: give a licensee's id."})
+    return int(raw)
+
+
 class LicenseesView(RegistryView):
     """The agency's licensees with their sites, filings, late and missing quarters (staff only)."""
 
+    @extend_schema(
+        operation_id="licensees_list",
+        summary="The agency's licensees (staff)",
+        parameters=PAGE_PARAMETERS,
+        responses=doc.LicenseePageOut,
+    )
     def get(self, request):
         party = request.party
         if party.regulator is None:
@@ -230,6 +363,8 @@ def licensee_json(view: queries.LicenseeView) -> dict:
         "filings": view.filings,
         "anchors": view.anchors,
         "anchor_conflicts": view.anchor_conflicts,
+        "alerts_open": view.alerts_open,
+        "alerts_closed": view.alerts_closed,
         "last_anchor_at": view.last_anchor_at.isoformat() if view.last_anchor_at else None,
         "late": [quarter(q) for q in view.late],
         "missing": [quarter(q) for q in view.missing],
@@ -251,6 +386,12 @@ class CredentialsView(RegistryView):
 
     permission_classes = [SupervisorOnly]
 
+    @extend_schema(
+        operation_id="credentials_create",
+        summary="Issue a credential (a state supervisor)",
+        request=None,
+        responses={201: doc.CredentialOut},
+    )
     def post(self, request, pk):
         licensee = get_object_or_404(Licensee.objects.filter(agency=request.party.agency), pk=pk)
         issued = services.issue_credential(acting_user=request.user, licensee=licensee)
@@ -270,6 +411,12 @@ class RevokeView(RegistryView):
 
     permission_classes = [SupervisorOnly]
 
+    @extend_schema(
+        operation_id="credentials_revoke",
+        summary="Revoke a credential (a state supervisor)",
+        request=None,
+        responses=doc.RevokedOut,
+    )
     def post(self, request, pk):
         credential = get_object_or_404(Credential.objects.filter(licensee__agency=request.party.agency), pk=pk)
         credential = services.revoke_credential(acting_user=request.user, credential=credential)

@@ -143,3 +143,62 @@ class ReceivedAnchor(AppendOnlyModel):
 
     def __str__(self):
         return f"Anchor {self.chain} #{self.seq} of licensee {self.licensee_id}"
+
+
+class ReceivedDocument(AppendOnlyModel):
+    """A report's PDF as a licensee sent it with a filing, byte for byte. Append-only: the state
+    holds the file as received. Its SHA-256 is one the filing's package lists (checked when it
+    is received), so the registry's chain of receipts covers it through the package's digest."""
+
+    audit_rows = False  # covered by the registry's own chain, through its filing's package
+
+    filing = models.ForeignKey(ReceivedFiling, on_delete=models.PROTECT, related_name="documents")
+    kind = models.CharField(max_length=40)  # the report's kind as the package names it ("quarterly")
+    pdf_sha256 = models.CharField(max_length=64)
+    size_bytes = models.PositiveIntegerField()
+    content = models.BinaryField()
+    received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["filing_id", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["filing", "pdf_sha256"], name="registry_document_once_per_filing")
+        ]
+
+    def __str__(self):
+        return f"{self.kind} PDF of {self.filing}"
+
+
+class ReceivedAlert(AppendOnlyModel):
+    """A compliance alert of a licensee as it sent it with its nightly anchors: the rule and its
+    citation, the site, the period, when it was opened and, once it is, when it was resolved.
+    Append-only: one row per alert and state (open, then closed), so the state sees when each
+    alert was first reported open and when closed, and a closed alert is never reopened here."""
+
+    audit_rows = False  # the registry's evidence; no organization of this deployment owns it
+
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="alerts")
+    alert_ref = models.BigIntegerField()  # the alert's id in the licensee's own deployment
+    site_ref = models.BigIntegerField()
+    site_name = models.CharField(max_length=200)
+    rule = models.CharField(max_length=60)
+    citation = models.CharField(max_length=80)
+    title = models.CharField(max_length=200)
+    period_key = models.CharField(max_length=40)
+    opened_at = models.DateTimeField()
+    state = models.CharField(max_length=10, choices=State.choices)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["licensee_id", "alert_ref", "received_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["licensee", "alert_ref", "state"], name="registry_alert_once_per_state")
+        ]
+
+    def __str__(self):
+        return f"Alert {self.alert_ref} of licensee {self.licensee_id} ({self.state})"

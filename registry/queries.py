@@ -6,12 +6,13 @@ number of queries whatever the history."""
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from core.periods import Quarter
 from packs import get_pack
 
-from .models import Agency, Licensee, ReceivedAnchor, ReceivedFiling, Regulator
+from .models import Agency, Licensee, ReceivedAlert, ReceivedAnchor, ReceivedDocument, ReceivedFiling, Regulator
 
 MAX_QUARTERS = 40  # ten years of quarters on one page of licensees
 
@@ -52,6 +53,8 @@ class LicenseeView:
     anchors: int = 0
     last_anchor_at: object = None
     anchor_conflicts: int = 0  # heads sent with another hash at a place already held (a rewrite)
+    alerts_open: int = 0  # compliance alerts the licensee reported open and not (yet) closed
+    alerts_closed: int = 0
     quarters: list[SiteQuarter] = field(default_factory=list)
 
     @property
@@ -66,7 +69,8 @@ class LicenseeView:
 def licensees(agency: Agency, *, offset: int = 0, limit: int = 100, today: date | None = None) -> list[LicenseeView]:
     """A page of the agency's licensees, each with its sites (as filed), its original filings
     by site and quarter, the quarters due and not received, its anchors and the heads it sent
-    that contradicted one held (a rewritten history). Four queries per page."""
+    that contradicted one held (a rewritten history), and its compliance alerts open and
+    closed. Five queries per page."""
     today = today or timezone.localdate()
     page = list(Licensee.objects.filter(agency=agency).order_by("name", "pk")[offset : offset + limit])
     views = {lic.pk: LicenseeView(lic) for lic in page}
@@ -84,6 +88,8 @@ def licensees(agency: Agency, *, offset: int = 0, limit: int = 100, today: date 
         views[lic_id].anchors, views[lic_id].last_anchor_at = count, last
     for lic_id, count in _conflicts(views):
         views[int(lic_id)].anchor_conflicts = count
+    for lic_id, reported, closed in _alert_counts(views):
+        views[lic_id].alerts_open, views[lic_id].alerts_closed = reported - closed, closed
     for view in views.values():
         view.quarters = _site_quarters(agency, view, received, today)
     return [views[lic.pk] for lic in page]
@@ -98,6 +104,36 @@ def _anchor_counts(views):
         .annotate(n=Count("id"), last=Max("received_at"))
         .values_list("licensee_id", "n", "last")
     )
+
+
+def _alert_counts(views):
+    """(licensee, alerts reported, alerts closed) per licensee: one query."""
+    from django.db.models import Count, Q
+
+    return (
+        ReceivedAlert.objects.filter(licensee_id__in=views)
+        .values("licensee_id")
+        .annotate(
+            reported=Count("alert_ref", distinct=True),
+            closed=Count("alert_ref", distinct=True, filter=Q(state=ReceivedAlert.State.CLOSED)),
+        )
+        .values_list("licensee_id", "reported", "closed")
+    )
+
+
+def alerts(agency: Agency, *, licensee_id: int | None = None):
+    """The compliance alerts the agency's licensees reported, each alert's latest state, newest
+    first (a QuerySet: callers page it)."""
+    closed = ReceivedAlert.objects.filter(
+        licensee_id=OuterRef("licensee_id"), alert_ref=OuterRef("alert_ref"), state=ReceivedAlert.State.CLOSED
+    )
+    qs = (
+        ReceivedAlert.objects.filter(licensee__agency=agency)
+        .exclude(Q(state=ReceivedAlert.State.OPEN) & Exists(closed))
+        .select_related("licensee")
+        .order_by("-opened_at", "-pk")
+    )
+    return qs if licensee_id is None else qs.filter(licensee_id=licensee_id)
 
 
 def _conflicts(views):
@@ -134,9 +170,17 @@ def _site_quarters(agency, view: LicenseeView, received, today: date) -> list[Si
     return out
 
 
-def filings(agency: Agency, *, licensee_id: int | None = None, quarter: str | None = None):
-    """The agency's filings as received, newest first (a QuerySet: callers page it)."""
+def documents(filing: ReceivedFiling):
+    """The PDFs received with a filing, without their bytes."""
+    return ReceivedDocument.objects.filter(filing=filing).defer("content").order_by("pk")
+
+
+def filings(agency: Agency, *, licensee_id: int | None = None, quarter: str | None = None, with_documents=False):
+    """The agency's filings as received, newest first (a QuerySet: callers page it); with
+    `with_documents`, each with its PDFs (without their bytes) in one more query."""
     qs = ReceivedFiling.objects.filter(agency=agency).select_related("licensee", "amends").order_by("-seq")
+    if with_documents:
+        qs = qs.prefetch_related(Prefetch("documents", ReceivedDocument.objects.defer("content").order_by("pk")))
     if licensee_id is not None:
         qs = qs.filter(licensee_id=licensee_id)
     if quarter is not None:
@@ -152,6 +196,8 @@ QUARTER_COLUMNS = (
     "receipt_number",
     "received_at",
     "amends",
+    "amended_figure",
+    "amended_delta_cents",
     "drop_cents",
     "gross_proceeds_cents",
     "prizes_cents",
@@ -167,7 +213,9 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list
     and the organization's tax as filed: one row per filing, one query."""
     out = []
     for f in filings(agency, quarter=str(quarter)).order_by("licensee__name", "site_name", "seq")[:limit]:
-        total = (f.package.get("figures") or {}).get("summary", {}).get("total", {})
+        figures = f.package.get("figures") or {}
+        total = figures.get("summary", {}).get("total", {})
+        change = figures.get("amendment") or {}  # an amendment files the change to one figure
         tax = f.package.get("tax") or {}
         out.append(
             {
@@ -178,6 +226,8 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list
                 "receipt_number": f.receipt_number,
                 "received_at": timezone.localtime(f.received_at).isoformat(timespec="seconds"),
                 "amends": f.amends.receipt_number if f.amends_id else "",
+                "amended_figure": change.get("figure", ""),
+                "amended_delta_cents": change.get("delta_cents"),
                 "drop_cents": total.get("drop_cents"),
                 "gross_proceeds_cents": total.get("gross_proceeds_cents"),
                 "prizes_cents": total.get("prizes_cents"),

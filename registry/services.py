@@ -6,6 +6,8 @@ filing is received once per Idempotency-Key (the same key and package answer the
 receipt); receipts are numbered without gaps per agency and chained.
 """
 
+import base64
+import binascii
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -14,16 +16,29 @@ from datetime import UTC
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from core import filing_package
 from core.audit import record_event
 from packs import get_pack
 
-from .models import GENESIS, Agency, Credential, Licensee, ReceivedAnchor, ReceivedFiling
+from .models import (
+    GENESIS,
+    Agency,
+    Credential,
+    Licensee,
+    ReceivedAlert,
+    ReceivedAnchor,
+    ReceivedDocument,
+    ReceivedFiling,
+)
 
 HOUSE = "House control"
 MAX_KEY_LENGTH = 200
 MAX_ANCHORS = 500
+MAX_ALERTS = 1000
+MAX_DOCUMENTS = 3  # the filed quarter's PDFs sent with a filing (the quarterly report)
+MAX_DOCUMENT_BYTES = 700 * 1024  # a PDF, decoded (the request's body is at most limits.MAX_BODY_BYTES)
 ANCHOR_CONFLICT = "registry.anchor_conflict"
 LICENSEE_OBJECT = "registry.licensee"
 
@@ -129,10 +144,11 @@ def receipt_json(filing: ReceivedFiling) -> dict:
     }
 
 
-def receive_filing(*, credential: Credential, idempotency_key: str, package) -> tuple[ReceivedFiling, bool]:
+def receive_filing(*, credential: Credential, idempotency_key: str, package, pdfs=None) -> tuple[ReceivedFiling, bool]:
     """Receive a filing package and answer its receipt; (filing, created). The same
     Idempotency-Key with the same package answers the first receipt again; with another
-    package it is a Conflict."""
+    package it is a Conflict. `pdfs` ([{pdf_sha256, content_base64}]): report PDFs sent with
+    it, each one whose SHA-256 the package lists, kept append-only beside the filing."""
     key = (idempotency_key or "").strip()
     if not 1 <= len(key) <= MAX_KEY_LENGTH:
         raise ValidationError(
@@ -141,6 +157,7 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package) -> 
     found = filing_package.problems(package)
     if found:
         raise ValidationError({field: f"{HOUSE}: {message}" for field, message in found.items()})
+    documents = _documents(package, pdfs)
     licensee = credential.licensee
     agency = licensee.agency
     package_sha = filing_package.digest(package)
@@ -175,7 +192,47 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package) -> 
         )
         filing.hash = receipt_hash(prev, filing, amends.receipt_number if amends else None)
         filing.save()
+        for document in documents:
+            document.filing, document.received_at = filing, now
+        ReceivedDocument.objects.bulk_create(documents)
     return filing, True
+
+
+def _documents(package: dict, pdfs) -> list[ReceivedDocument]:
+    """The PDFs sent with a package, each decoded and checked against the SHA-256 the package
+    lists for it (ValidationError naming `pdfs` otherwise); not yet saved."""
+    if pdfs is None:
+        return []
+    if not isinstance(pdfs, list) or len(pdfs) > MAX_DOCUMENTS:
+        raise ValidationError(
+            {"pdfs": f"{HOUSE}: send at most {MAX_DOCUMENTS} PDFs as [{{pdf_sha256, content_base64}}]."}
+        )
+    listed = {r.get("pdf_sha256"): r.get("kind", "") for r in package.get("reports") or [] if isinstance(r, dict)}
+    documents, seen = [], set()
+    for sent in pdfs:
+        sha = sent.get("pdf_sha256") if isinstance(sent, dict) else None
+        if sha not in listed or sha in seen:
+            raise ValidationError({"pdfs": f"{HOUSE}: a PDF sent with a filing is one its package lists, once."})
+        content = _decoded(sent.get("content_base64"))
+        if hashlib.sha256(content).hexdigest() != sha:
+            raise ValidationError({"pdfs": f"{HOUSE}: the PDF sent as {sha} does not hash to that SHA-256."})
+        seen.add(sha)
+        documents.append(
+            ReceivedDocument(kind=str(listed[sha])[:40], pdf_sha256=sha, size_bytes=len(content), content=content)
+        )
+    return documents
+
+
+def _decoded(text) -> bytes:
+    try:
+        content = base64.b64decode(text if isinstance(text, str) else "", validate=True)
+    except (binascii.Error, ValueError):
+        content = b""
+    if not content or len(content) > MAX_DOCUMENT_BYTES:
+        raise ValidationError(
+            {"pdfs": f"{HOUSE}: give each PDF as base64 in content_base64, at most {MAX_DOCUMENT_BYTES} bytes decoded."}
+        )
+    return content
 
 
 def _check_jurisdiction(agency: Agency, package: dict) -> None:
@@ -264,6 +321,71 @@ def _store_anchors(licensee, places, held) -> "AnchorsReceived":
     ]
     ReceivedAnchor.objects.bulk_create(new)
     return AnchorsReceived(stored=len(new), already_held=len(places) - len(new))
+
+
+# --- Alerts --------------------------------------------------------------------------------------
+
+
+def receive_alerts(*, credential: Credential, alerts) -> AnchorsReceived:
+    """Store the compliance alerts a licensee sends with its nightly anchors ({id, site: {id,
+    name}, rule, citation, title, period_key, opened_at, resolved_at or null}): one row per alert
+    and state; an alert already held in that state is skipped (stored, already_held)."""
+    if not isinstance(alerts, list) or len(alerts) > MAX_ALERTS:
+        raise ValidationError({"alerts": f"{HOUSE}: send a list of at most {MAX_ALERTS} alerts."})
+    rows = [_alert_row(index, a) for index, a in enumerate(alerts)]
+    licensee = credential.licensee
+    with transaction.atomic():
+        Licensee.objects.select_for_update().get(pk=licensee.pk)  # one night's push at a time
+        held = set(
+            ReceivedAlert.objects.filter(licensee=licensee, alert_ref__in=[r.alert_ref for r in rows]).values_list(
+                "alert_ref", "state"
+            )
+        )
+        now, new, seen = timezone.now(), [], set()
+        for row in rows:
+            if (row.alert_ref, row.state) in held or (row.alert_ref, row.state) in seen:
+                continue
+            seen.add((row.alert_ref, row.state))
+            row.licensee, row.received_at = licensee, now
+            new.append(row)
+        ReceivedAlert.objects.bulk_create(new)
+    return AnchorsReceived(stored=len(new), already_held=len(rows) - len(new))
+
+
+def _alert_row(index: int, alert) -> ReceivedAlert:
+    def refuse(field: str, message: str):
+        raise ValidationError({f"alerts[{index}].{field}": f"{HOUSE}: {message}"})
+
+    if not isinstance(alert, dict):
+        refuse("alert", "an alert is a JSON object.")
+    site = alert.get("site")
+    if isinstance(alert.get("id"), bool) or not isinstance(alert.get("id"), int):
+        refuse("id", "give the alert's id as a whole number.")
+    if not (isinstance(site, dict) and isinstance(site.get("id"), int) and isinstance(site.get("name"), str)):
+        refuse("site", "give the site as {id, name}.")
+    texts = {name: alert.get(name) for name in ("rule", "citation", "title", "period_key")}
+    for name, value in texts.items():
+        if not isinstance(value, str) or not value:
+            refuse(name, f"give the alert's {name}.")
+    opened = parse_datetime(alert["opened_at"]) if isinstance(alert.get("opened_at"), str) else None
+    if opened is None:
+        refuse("opened_at", "give when the alert was opened (ISO 8601).")
+    resolved = alert.get("resolved_at")
+    resolved_at = parse_datetime(resolved) if isinstance(resolved, str) else None
+    if resolved is not None and resolved_at is None:
+        refuse("resolved_at", "give when the alert was resolved (ISO 8601), or null while it is open.")
+    return ReceivedAlert(
+        alert_ref=alert["id"],
+        site_ref=site["id"],
+        site_name=site["name"][:200],
+        rule=texts["rule"][:60],
+        citation=texts["citation"][:80],
+        title=texts["title"][:200],
+        period_key=texts["period_key"][:40],
+        opened_at=opened,
+        state=ReceivedAlert.State.CLOSED if resolved_at else ReceivedAlert.State.OPEN,
+        resolved_at=resolved_at,
+    )
 
 
 # --- Verification ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, views
+from . import api, api_schema, views
 
 app_name = "registry"
 
@@ -8,9 +8,12 @@ urlpatterns = [
     path("", views.licensees, name="home"),
     path("filings/", views.filings, name="filings"),
     path("quarter/", views.quarter, name="quarter"),
+    path("api/v1/schema/", api_schema.RegistrySchemaView.as_view(), name="api-schema"),
     path("api/v1/filings/", api.FilingsView.as_view(), name="api-filings"),
     path("api/v1/filings/<str:receipt_number>/", api.FilingView.as_view(), name="api-filing"),
+    path("api/v1/filings/<str:receipt_number>/pdfs/<str:pdf_sha256>/", api.DocumentView.as_view(), name="api-document"),
     path("api/v1/anchors/", api.AnchorsView.as_view(), name="api-anchors"),
+    path("api/v1/alerts/", api.AlertsView.as_view(), name="api-alerts"),
     path("api/v1/licensees/", api.LicenseesView.as_view(), name="api-licensees"),
     path("api/v1/licensees/<int:pk>/credentials/", api.CredentialsView.as_view(), name="api-credentials"),
     path("api/v1/credentials/<int:pk>/revoke/", api.RevokeView.as_view(), name="api-revoke"),

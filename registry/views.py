@@ -57,7 +57,7 @@ def licensees(request, regulator):
 @regulator_page
 def filings(request, regulator):
     offset = _offset(request)
-    rows = list(queries.filings(regulator.agency)[offset : offset + PAGE])
+    rows = list(queries.filings(regulator.agency, with_documents=True)[offset : offset + PAGE])
     return render(
         request,
         "registry/filings.html",

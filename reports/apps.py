@@ -12,9 +12,10 @@ class ReportsConfig(AppConfig):
         from core import hooks
 
         from . import menu  # noqa: F401
-        from .queries import period_report_digests
+        from .queries import period_report_digests, stored_pdf
 
         hooks.REPORT_DIGESTS.register(period_report_digests)  # a filed quarter's package names its reports
+        hooks.REPORT_PDF.register(stored_pdf)  # and its quarterly PDF goes with it
         from .models import ReportRun
 
         # ND 99-01.3-08-16: a report is kept as long as the records it holds; the dealer

@@ -35,6 +35,15 @@ def require_reader(user, run: ReportRun) -> None:
     kind.reader.require(user, run.site, because=f" (the {kind.title_at(run.site).lower()} holds them)")
 
 
+def stored_pdf(site_id: int, pdf_sha256: str) -> bytes | None:
+    """The PDF of a report stored for the site with that SHA-256 (a filed quarter's package
+    names it; statefiling sends it with the package), or None."""
+    from .models import ReportFile
+
+    pdf = ReportFile.objects.filter(run__site_id=site_id, pdf_sha256=pdf_sha256).values_list("pdf", flat=True).first()
+    return None if pdf is None else bytes(pdf)
+
+
 def period_report_digests(site_id: int, start, end, limit: int = 100) -> list[dict]:
     """The digests of the reports generated for a site within a period (a filed quarter's
     package sends them to the state's registry, statefiling): kind, PDF and data SHA-256."""

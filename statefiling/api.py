@@ -13,6 +13,8 @@ from .models import Submission
 
 class StateFilingOut(serializers.Serializer):
     filing = serializers.IntegerField(source="filing_id")
+    amendment = serializers.IntegerField(source="amendment_id", allow_null=True)
+    amends_receipt_number = serializers.SerializerMethodField()
     quarter = serializers.CharField(source="filing.quarter")
     package_sha256 = serializers.CharField()
     queued_at = serializers.DateTimeField()
@@ -27,7 +29,10 @@ class StateFilingOut(serializers.Serializer):
         return "delivered" if s.delivered_at else "refused" if s.refused else "pending"
 
     def _receipt(self, s):
-        return getattr(s.filing, "receipt", None)
+        return getattr(s.amendment if s.amendment_id else s.filing, "receipt", None)
+
+    def get_amends_receipt_number(self, s) -> str | None:
+        return s.package.get("amends")
 
     def get_receipt_number(self, s) -> str | None:
         r = self._receipt(s)
@@ -43,7 +48,7 @@ class StateFilingOut(serializers.Serializer):
 
 
 class StateFilingsView(generics.ListAPIView):
-    """The site's filings with the state, the latest quarter first."""
+    """The site's filings with the state and their amendments, the latest quarter first."""
 
     serializer_class = StateFilingOut
     filter_backends: list = []
@@ -55,6 +60,6 @@ class StateFilingsView(generics.ListAPIView):
         QUARTER_FIGURES.require(self.request.user, site)
         return (
             Submission.objects.filter(filing__site=site)
-            .select_related("filing__receipt")
+            .select_related("filing__receipt", "amendment__receipt")
             .order_by("-filing__start", "-pk")
         )

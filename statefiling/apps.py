@@ -13,3 +13,4 @@ class StatefilingConfig(AppConfig):
         hooks.QUARTER_FILED.register(services.queue_filing)
         hooks.CHAINS_ANCHORED.register(services.queue_anchors)
         hooks.REGISTRY_CHECK.register(services.verify_against_registry)
+        hooks.AMENDMENT_RECORDED.register(services.queue_amendment)

@@ -2,6 +2,7 @@
 sending chain heads: what the Celery tasks (`statefiling.tasks`) run, apart from the services
 that queue them (`statefiling.services`), so neither imports the other back."""
 
+import base64
 from datetime import timedelta
 
 from django.db import transaction
@@ -9,13 +10,15 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core import filing_package, hooks
 from core.audit import record_event
 
 from . import client
-from .models import FilingReceipt, RegistryLink, Submission
+from .models import AmendmentReceipt, FilingReceipt, RegistryLink, Submission
 
 FILINGS_PATH = "/registry/api/v1/filings/"
 ANCHORS_PATH = "/registry/api/v1/anchors/"
+ALERTS_PATH = "/registry/api/v1/alerts/"
 
 
 def deliver(submission_id: int) -> str:
@@ -24,6 +27,8 @@ def deliver(submission_id: int) -> str:
     submission = Submission.objects.select_related("link", "filing__site").get(pk=submission_id)
     if submission.delivered_at or submission.refused:
         return "delivered" if submission.delivered_at else "refused"
+    if submission.amendment_id and not submission.package.get("amends"):
+        _point_back(submission)
     link = submission.link
     try:
         _status, answer = client.call(
@@ -31,7 +36,7 @@ def deliver(submission_id: int) -> str:
             link.credential,
             "POST",
             FILINGS_PATH,
-            {"package": submission.package},
+            {"package": submission.package, "pdfs": quarterly_pdfs(submission)},
             {"Idempotency-Key": submission.idempotency_key},
         )
     except client.Refused as exc:
@@ -42,6 +47,33 @@ def deliver(submission_id: int) -> str:
         raise
     _record_receipt(submission, answer)
     return "delivered"
+
+
+PDF_KINDS = ("quarterly",)  # the filed quarter's own report goes with the package, byte for byte
+
+
+def quarterly_pdfs(submission: Submission) -> list[dict]:
+    """The latest quarterly report PDF among those the package lists, as the registry takes it
+    ({pdf_sha256, content_base64}); none when the quarter's report was not generated before the
+    filing. Read from the reports' store at each attempt (the outbox keeps the digest only)."""
+    listed = [r for r in submission.package.get("reports") or [] if r.get("kind") in PDF_KINDS]
+    if not listed:
+        return []
+    sha = listed[-1]["pdf_sha256"]
+    content = hooks.REPORT_PDF(submission.filing.site_id, sha)
+    return [] if content is None else [{"pdf_sha256": sha, "content_base64": base64.b64encode(content).decode()}]
+
+
+def _point_back(submission: Submission) -> None:
+    """An amendment's package names the receipt of the filing it amends; queued before that
+    receipt came, it waits for it (Unreachable: retried like a registry that did not answer)."""
+    number = FilingReceipt.objects.filter(filing_id=submission.filing_id).values_list("receipt_number", flat=True)
+    if not number:
+        _attempted(submission, "waiting for the registry's receipt of the filing it amends")
+        raise client.Unreachable("the filing it amends has no receipt yet")
+    package = {**submission.package, "amends": number[0]}
+    submission.package, submission.package_sha256 = package, filing_package.digest(package)
+    Submission.objects.filter(pk=submission.pk).update(package=package, package_sha256=submission.package_sha256)
 
 
 def _attempted(submission: Submission, error: str, *, refused: bool = False) -> None:
@@ -56,35 +88,46 @@ def record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
     return _record_receipt(submission, answer)
 
 
-def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
-    if answer.get("package_sha256") != submission.package_sha256:
+def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt | AmendmentReceipt:
+    amends = submission.package.get("amends")
+    if answer.get("package_sha256") != submission.package_sha256 or answer.get("amends") != amends:
         _attempted(submission, f"the receipt names another package: {answer!r}"[:2000], refused=True)
         raise client.Refused(200, "the receipt's package digest is not the package sent")
     filing = submission.filing
+    model = AmendmentReceipt if submission.amendment_id else FilingReceipt
     with transaction.atomic():
         # The task and the sweep may deliver the same package at once (the registry answers
         # both with the same receipt): the first to lock the row keeps it.
         if Submission.objects.select_for_update().filter(pk=submission.pk, delivered_at__isnull=False).exists():
+            if submission.amendment_id:
+                return AmendmentReceipt.objects.get(amendment_id=submission.amendment_id)
             return FilingReceipt.objects.get(filing=filing)
-        receipt = FilingReceipt.objects.create(
-            filing=filing,
-            agency=str(answer.get("agency", ""))[:200],
-            receipt_number=str(answer["receipt_number"])[:40],
-            received_at=parse_datetime(answer["received_at"]),
-            package_sha256=answer["package_sha256"],
-            receipt_sha256=str(answer["receipt_sha256"])[:64],
-            recorded_at=timezone.now(),
-        )
+        values = {
+            "filing": filing,
+            "agency": str(answer.get("agency", ""))[:200],
+            "receipt_number": str(answer["receipt_number"])[:40],
+            "received_at": parse_datetime(answer["received_at"]),
+            "package_sha256": answer["package_sha256"],
+            "receipt_sha256": str(answer["receipt_sha256"])[:64],
+            "recorded_at": timezone.now(),
+        }
+        if submission.amendment_id:
+            values.update(amendment_id=submission.amendment_id, amends_receipt_number=amends)
+        receipt = model.objects.create(**values)
         Submission.objects.filter(pk=submission.pk).update(
             attempts=F("attempts") + 1, last_attempt_at=timezone.now(), delivered_at=timezone.now(), last_error=""
         )
         record_event(
             actor=None,
-            action="quarter.receipt_received",
+            action="quarter.amendment_receipt_received" if submission.amendment_id else "quarter.receipt_received",
             obj=receipt,
             organization_id=filing.site.organization_id,
             site_id=filing.site_id,
-            after={"receipt_number": receipt.receipt_number, "package_sha256": receipt.package_sha256},
+            after={
+                "receipt_number": receipt.receipt_number,
+                "package_sha256": receipt.package_sha256,
+                "amends": amends,
+            },
         )
     return receipt
 
@@ -104,4 +147,10 @@ def pending_submissions():
 def push_anchors(link: RegistryLink, anchors: list[dict]) -> dict:
     """Send chain heads to the link's registry; Unreachable or Refused as the client raises."""
     _status, answer = client.call(link.url, link.credential, "POST", ANCHORS_PATH, {"anchors": anchors})
+    return answer
+
+
+def push_alerts(link: RegistryLink, alerts: list[dict]) -> dict:
+    """Send compliance alerts to the link's registry; Unreachable or Refused as the client raises."""
+    _status, answer = client.call(link.url, link.credential, "POST", ALERTS_PATH, {"alerts": alerts})
     return answer

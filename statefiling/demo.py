@@ -2,7 +2,7 @@
 may be an organization's back office and a regulator's registry at once), with its state
 auditor `state`, the demo organization as its licensee, the organization's filed quarters
 received with their receipts kept on both sides, and the organization's chain head anchored
-there.
+there with its compliance alerts (the demo organization consents to share them).
 
 The demo delivers in this process, with the registry's and the organization's services,
 so `load_demo` needs no server. The link it makes points at this deployment
@@ -51,12 +51,14 @@ def extend_demo(demo: dict) -> None:
             jurisdiction="ND",
             url=f"http://127.0.0.1:{port}",
             credential=issued.secret,
+            share_alerts=True,
         )
         credential = issued.credential
     _deliver_filings(organization, link, credential)
     head = chain_head(organization.pk)
     if head is not None:
         registry.receive_anchors(credential=credential, anchors=[services.anchor_json(head)])
+    registry.receive_alerts(credential=credential, alerts=services.alerts_to_share(link))
 
 
 def _state_auditor(agency: Agency) -> None:
@@ -75,7 +77,7 @@ def _first_quarter(organization) -> date:
 
 def _deliver_filings(organization, link, credential) -> None:
     filings = QuarterFiling.objects.filter(
-        site__organization=organization, site__jurisdiction="ND", submission__isnull=True
+        site__organization=organization, site__jurisdiction="ND", submissions__isnull=True
     )
     for filing in filings.select_related("site__organization", "filed_by").order_by("start", "site_id"):
         package = services.build_package(filing, chain_head(organization.pk))

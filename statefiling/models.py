@@ -4,7 +4,7 @@ receipts the registry answered."""
 
 from django.db import models
 
-from accounting.models import QuarterFiling
+from accounting.models import FilingAmendment, QuarterFiling
 from cardroom.models import Organization
 from core.appendonly import AppendOnlyModel
 
@@ -19,6 +19,10 @@ class RegistryLink(models.Model):
     url = models.URLField(max_length=300)  # the registry's base address, e.g. https://registry.nd.gov
     credential = models.CharField(max_length=200)
     active = models.BooleanField(default=True)
+    # The organization's consent, given by its gaming manager when linking: its compliance alerts
+    # of the pack's sites go to the registry with the nightly anchors (house control; the packs'
+    # texts we hold do not oblige a licensee to report its internal alerts).
+    share_alerts = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -36,9 +40,17 @@ class RegistryLink(models.Model):
 class Submission(models.Model):
     """A filing package on its way to the registry (an outbox row written in the filing's own
     transaction, so no filing is lost to a crash or a network fault): retried with the same
-    Idempotency-Key until a receipt arrives. Only its delivery state moves."""
+    Idempotency-Key until a receipt arrives. Only its delivery state moves.
 
-    filing = models.OneToOneField(QuarterFiling, on_delete=models.PROTECT, related_name="submission")
+    One per filed quarter (`amendment` empty) and one per amendment of it (`amendment` set,
+    written in the amendment's transaction): an amendment's package names the original's
+    receipt in `amends`, filled in before its first attempt once that receipt is kept; from
+    then on the package and its digest never change."""
+
+    filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="submissions")
+    amendment = models.OneToOneField(
+        FilingAmendment, null=True, blank=True, on_delete=models.PROTECT, related_name="submission"
+    )
     link = models.ForeignKey(RegistryLink, on_delete=models.PROTECT, related_name="+")
     idempotency_key = models.CharField(max_length=64, unique=True)
     package = models.JSONField()
@@ -52,6 +64,13 @@ class Submission(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["delivered_at", "refused"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["filing"],
+                condition=models.Q(amendment__isnull=True),
+                name="statefiling_one_original_per_filing",
+            )
+        ]
 
     def __str__(self):
         return f"Submission of {self.filing}"
@@ -72,3 +91,22 @@ class FilingReceipt(AppendOnlyModel):
 
     def __str__(self):
         return f"Receipt {self.receipt_number}"
+
+
+class AmendmentReceipt(AppendOnlyModel):
+    """The registry's receipt for an amendment of a filed quarter: its own number, pointing
+    back at the receipt of the filing it amends (`amends_receipt_number`). Append-only, like
+    the filing's receipt."""
+
+    amendment = models.OneToOneField(FilingAmendment, on_delete=models.PROTECT, related_name="receipt")
+    filing = models.ForeignKey(QuarterFiling, on_delete=models.PROTECT, related_name="amendment_receipts")
+    agency = models.CharField(max_length=200)
+    receipt_number = models.CharField(max_length=40)
+    amends_receipt_number = models.CharField(max_length=40)
+    received_at = models.DateTimeField()
+    package_sha256 = models.CharField(max_length=64)
+    receipt_sha256 = models.CharField(max_length=64)
+    recorded_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"Receipt {self.receipt_number} (amends {self.amends_receipt_number})"

@@ -1,6 +1,10 @@
 """What the organization's pages and reports say about a filed quarter at the state's registry."""
 
-from .models import FilingReceipt, Submission
+from dataclasses import dataclass
+
+from core.money import format_money
+
+from .models import AmendmentReceipt, FilingReceipt, Submission
 
 
 def receipt_statement(filed) -> str:
@@ -15,10 +19,48 @@ def receipt_statement(filed) -> str:
             f"receipt {receipt.receipt_number} (receipt SHA-256 {receipt.receipt_sha256}; "
             f"package SHA-256 {receipt.package_sha256})."
         )
-    submission = Submission.objects.filter(filing_id=filed.filing_id).first()
-    if submission is None:
-        return ""
+    submission = Submission.objects.filter(filing_id=filed.filing_id, amendment__isnull=True).first()
+    return _on_its_way(submission) if submission else ""
+
+
+def _on_its_way(submission: Submission) -> str:
     if submission.refused:
         return f"Refused by the state registry: {submission.last_error}"
     tried = f" ({submission.attempts} attempt(s); last: {submission.last_error})" if submission.attempts else ""
     return f"Sent to the state registry, waiting for its receipt{tried}."
+
+
+@dataclass(frozen=True)
+class AmendmentAtRegistry:
+    amendment_id: int
+    label: str  # "Amendment 4: AGP +$50.00, recorded 2026-11-20"
+    statement: str  # its receipt, or where it is on its way
+
+
+def amendment_statements(filed) -> list[AmendmentAtRegistry]:
+    """Each amendment of a filed quarter sent to the state's registry, with its receipt (pointing
+    back at the filing's) or its delivery state; two queries."""
+    if filed is None:
+        return []
+    receipts = {r.amendment_id: r for r in AmendmentReceipt.objects.filter(filing_id=filed.filing_id)}
+    submissions = (
+        Submission.objects.filter(filing_id=filed.filing_id, amendment__isnull=False)
+        .select_related("amendment")
+        .order_by("amendment__recorded_at", "amendment_id")
+    )
+    out = []
+    for s in submissions:
+        a, receipt = s.amendment, receipts.get(s.amendment_id)
+        label = (
+            f"Amendment {a.pk}: {a.get_figure_display()} {format_money(a.delta_cents, signed=True)}, "
+            f"recorded {a.recorded_at:%Y-%m-%d}"
+        )
+        statement = (
+            f"Received by {receipt.agency or 'the state registry'} on {receipt.received_at:%Y-%m-%d %H:%M} UTC, "
+            f"receipt {receipt.receipt_number} amending {receipt.amends_receipt_number} "
+            f"(receipt SHA-256 {receipt.receipt_sha256})."
+            if receipt
+            else _on_its_way(s)
+        )
+        out.append(AmendmentAtRegistry(a.pk, label, statement))
+    return out

@@ -8,15 +8,17 @@ Celery task); one Idempotency-Key per package, so a retry can never file twice.
 """
 
 import uuid
-from datetime import UTC
+from datetime import UTC, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
-from accounting.models import QuarterFiling
+from accounting.models import FilingAmendment, QuarterFiling
 from cardroom.access import require_gaming_manager
 from cardroom.models import Organization
+from compliance.models import Alert, AlertStep
 from core import filing_package, hooks
 from core.audit import chain_head, record_event
 from core.audit_anchors import RegistryCheck
@@ -26,8 +28,8 @@ from packs.registry import PACKS
 
 from . import client
 from .delivery import ANCHORS_PATH
-from .models import RegistryLink, Submission
-from .tasks import deliver_filing, push_anchor
+from .models import FilingReceipt, RegistryLink, Submission
+from .tasks import deliver_filing, push_alerts, push_anchor
 
 PAGE = 500
 
@@ -35,11 +37,18 @@ PAGE = 500
 
 
 def connect_registry(
-    *, acting_user, organization: Organization, jurisdiction: str, url: str, credential: str
+    *,
+    acting_user,
+    organization: Organization,
+    jurisdiction: str,
+    url: str,
+    credential: str,
+    share_alerts: bool = False,
 ) -> RegistryLink:
     """Send the organization's filings for `jurisdiction`'s sites to the registry at `url`
     with the credential its agency issued; replaces the pack's earlier link (audited, the
-    credential itself is never written in the audit log)."""
+    credential itself is never written in the audit log). `share_alerts`: the organization
+    consents to its compliance alerts of those sites going with the nightly anchors."""
     require_gaming_manager(acting_user, organization.pk, action="connect the organization to a state registry")
     if jurisdiction not in PACKS:
         raise ValidationError({"jurisdiction": f"{HOUSE_CONTROL}: no pack {jurisdiction!r}."})
@@ -53,14 +62,23 @@ def connect_registry(
             active=False
         )
         link = RegistryLink.objects.create(
-            organization=organization, jurisdiction=jurisdiction, url=url, credential=credential
+            organization=organization,
+            jurisdiction=jurisdiction,
+            url=url,
+            credential=credential,
+            share_alerts=bool(share_alerts),
         )
         record_event(
             actor=acting_user,
             action="registry.connected",
             obj=link,
             organization_id=organization.pk,
-            after={"jurisdiction": jurisdiction, "url": url, "credential": credential[:12] + "..."},
+            after={
+                "jurisdiction": jurisdiction,
+                "url": url,
+                "credential": credential[:12] + "...",
+                "share_alerts": bool(share_alerts),
+            },
         )
     return link
 
@@ -114,15 +132,139 @@ def queue_filing(filing: QuarterFiling) -> Submission | None:
     return submission
 
 
+# --- Amendments -----------------------------------------------------------------------------------
+
+
+def amendment_figures(amendment: FilingAmendment) -> dict:
+    """What an amendment files: the change to one figure of the filed return, the entry that
+    made it and the digest of the filed figures it amends (the original's figures are not sent
+    again: the registry holds them under the original's receipt)."""
+    return {
+        "amendment": {
+            "id": amendment.pk,
+            "source": amendment.source,
+            "figure": amendment.figure,
+            "delta_cents": amendment.delta_cents,
+            "recorded_at": amendment.recorded_at.astimezone(UTC).isoformat(),
+            "recorded_by": amendment.recorded_by.initials,
+            "entry": _amending_entry(amendment),
+        },
+        "amends_figures_sha256": amendment.filing.figures_sha256,
+    }
+
+
+def _amending_entry(amendment: FilingAmendment) -> dict:
+    if amendment.adjustment_id:
+        a = amendment.adjustment
+        return {
+            "adjustment": a.pk,
+            "corrected_date": str(a.books_close.gaming_date),
+            "recorded_on": str(a.recorded_on),
+            "table_number": a.table.number if a.table_id else None,
+            "field": a.field,
+            "amount_cents": a.amount_cents,
+            "reason": a.reason,
+        }
+    row = amendment.other_games_agp
+    return {"other_games_agp": row.pk, "quarter": row.quarter, "agp_cents": row.agp_cents, "note": row.note}
+
+
+def build_amendment_package(amendment: FilingAmendment, head, amends: str | None) -> dict:
+    """The version-1 package of an amendment: the site and quarter of the filing it amends, its
+    figures `amendment_figures`, and `amends`, the receipt number of that filing (None while
+    the receipt has not come: filled in before the first attempt, `statefiling.delivery`)."""
+    filing = amendment.filing
+    site = filing.site
+    figures = amendment_figures(amendment)
+    return {
+        "format": filing_package.FORMAT,
+        "organization": {"name": site.organization.name, "licence_number": site.organization.licence_number},
+        "site": {"id": site.pk, "name": site.name, "jurisdiction": site.jurisdiction},
+        "quarter": filing.quarter,
+        "filed_at": amendment.recorded_at.astimezone(UTC).isoformat(),
+        "filed_by": amendment.recorded_by.initials,
+        "reference": filing.reference,
+        "figures": figures,
+        "figures_sha256": filing_package.digest(figures),
+        "tax": None,
+        "chain_head": {"chain": head.chain, "seq": head.seq, "hash": head.hash} if head else None,
+        "reports": [],
+        "amends": amends,
+    }
+
+
+def queue_amendment(amendment: FilingAmendment) -> Submission | None:
+    """Inside the amending entry's transaction: queue the amendment's package for the registry
+    the filing was sent to, pointing back at the filing's receipt. A filing that was never sent
+    (no registry then) has nothing at the registry to amend: nothing is queued."""
+    filing = amendment.filing
+    if not Submission.objects.filter(filing=filing, amendment__isnull=True).exists():
+        return None
+    site = filing.site
+    link = live_link(site.organization_id, site.jurisdiction)
+    if link is None:
+        return None
+    receipt = FilingReceipt.objects.filter(filing=filing).values_list("receipt_number", flat=True).first()
+    package = build_amendment_package(amendment, chain_head(site.organization_id), receipt)
+    submission = Submission.objects.create(
+        filing=filing,
+        amendment=amendment,
+        link=link,
+        idempotency_key=uuid.uuid4().hex,
+        package=package,
+        package_sha256=filing_package.digest(package),
+        queued_at=timezone.now(),
+    )
+    deliver_filing.delay_on_commit(submission.pk)
+    return submission
+
+
 # --- Anchors ---------------------------------------------------------------------------------------
 
 
 def queue_anchors(heads) -> None:
-    """After the nightly anchor: send each organization's head to every registry it files with."""
+    """After the nightly anchor: send each organization's head to every registry it files with,
+    and its compliance alerts where it consented (`RegistryLink.share_alerts`)."""
     by_org = {h.organization_id: h for h in heads if h.organization_id is not None}
     for link in RegistryLink.objects.filter(active=True, organization_id__in=by_org):
         head = by_org[link.organization_id]
         push_anchor.delay(link.pk, anchor_json(head))
+        alerts = alerts_to_share(link)
+        if alerts:
+            push_alerts.delay(link.pk, alerts)
+
+
+ALERTS_SINCE_DAYS = 400  # the alerts opened in the last 400 days (five quarters) and every one still open
+MAX_ALERTS = 1000
+
+
+def alerts_to_share(link: RegistryLink) -> list[dict]:
+    """The organization's compliance alerts of the link's pack's sites as the registry takes them
+    (`registry.services.receive_alerts`), newest first; none without its consent. One query."""
+    if not link.share_alerts:
+        return []
+    resolved = AlertStep.objects.filter(alert=OuterRef("pk"), kind=AlertStep.Kind.RESOLVED).order_by("at")
+    since = timezone.now() - timedelta(days=ALERTS_SINCE_DAYS)
+    rows = (
+        Alert.objects.filter(organization_id=link.organization_id, site__jurisdiction=link.jurisdiction)
+        .annotate(resolved_at=Subquery(resolved.values("at")[:1]))
+        .filter(Q(opened_at__gte=since) | Q(resolved_at__isnull=True))
+        .select_related("site")
+        .order_by("-opened_at", "-pk")[:MAX_ALERTS]
+    )
+    return [
+        {
+            "id": a.pk,
+            "site": {"id": a.site_id, "name": a.site.name},
+            "rule": a.rule,
+            "citation": a.citation,
+            "title": a.title,
+            "period_key": a.period_key,
+            "opened_at": a.opened_at.astimezone(UTC).isoformat(),
+            "resolved_at": a.resolved_at.astimezone(UTC).isoformat() if a.resolved_at else None,
+        }
+        for a in rows
+    ]
 
 
 def anchor_json(head) -> dict:

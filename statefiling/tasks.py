@@ -46,3 +46,16 @@ def push_anchor(self, link_id: int, anchor: dict) -> dict:
         return {"refused": str(exc)}
     except client.Unreachable as exc:
         raise self.retry(exc=exc, countdown=_wait(self.request.retries)) from exc
+
+
+@shared_task(bind=True, max_retries=None)
+def push_alerts(self, link_id: int, alerts: list) -> dict:
+    """Send the organization's compliance alerts to a registry with the nightly anchors; retried
+    until it answers (a refusal is kept in the task's result for a person)."""
+    link = RegistryLink.objects.get(pk=link_id)
+    try:
+        return delivery.push_alerts(link, alerts)
+    except client.Refused as exc:
+        return {"refused": str(exc)}
+    except client.Unreachable as exc:
+        raise self.retry(exc=exc, countdown=_wait(self.request.retries)) from exc

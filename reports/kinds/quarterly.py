@@ -33,7 +33,7 @@ from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
 from packs import get_pack
-from statefiling.queries import receipt_statement
+from statefiling.queries import amendment_statements, receipt_statement
 
 from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, headings
@@ -54,6 +54,7 @@ class QuarterlyReport:
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and states the tax
     receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
     filed_tax: dict | None = None  # the tax the site's filing froze (its figures' "tax"), if any
+    amendment_receipts: tuple[str, ...] = ()  # each amendment sent to the state registry, with its receipt
 
     @property
     def holds(self) -> bool:
@@ -82,7 +83,8 @@ def build(context: ReportContext) -> QuarterlyReport:
     pack = pack_figures(context.site, quarter.start, quarter.end)
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
                            context.site.jurisdiction, receipt_statement(state.filing),
-                           filing.figures.get("tax") if filing else None)  # fmt: skip
+                           filing.figures.get("tax") if filing else None,
+                           tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing)))  # fmt: skip
 
 
 DAY_HEADER = [
@@ -363,6 +365,7 @@ def _books(data: QuarterlyReport) -> list:
     story = [para("Books", "heading"), para(data.books.statement)]
     if data.receipt:
         story.append(para(data.receipt))
+    story.extend(para(line) for line in data.amendment_receipts)
     if data.books.filed_figures is not None:
         story.append(
             data_table(

@@ -13,14 +13,15 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 from django.views.generic import RedirectView
 
-# Not pages of a site: signing in and out, the API's schema and its viewer (the product's
-# documentation, the same for every site), the favicon, the API's catch-all 404.
+# Not pages of a site: signing in and out, the API's schema and its viewer and the registry API's
+# schema (the product's documentation, the same for every site), the favicon, the API's catch-all 404.
 NOT_A_SITE_PAGE = {
     "login/": "the sign-in form",
     "logout/": "signs out (POST)",
     "favicon.ico": "an icon",
     "api/schema/": "the API's schema (documentation, the same for every site)",
     "api/docs/": "the API's viewer (documentation, the same for every site)",
+    "registry/api/v1/schema/": "the state registry API's schema (documentation, the same for every site)",
     "^api/": "the API's catch-all 404",
     "api/v1/auth/token/": "signs in (POST)",
     "api/v1/auth/logout/": "signs out (POST)",

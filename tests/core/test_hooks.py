@@ -38,6 +38,8 @@ EVERY_HOOK = {
     "party": "registry",
     "report_digests": "reports",
     "filing_amended": "compliance",
+    "amendment_recorded": "statefiling",
+    "report_pdf": "reports",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -62,6 +64,8 @@ ASKED = {
     "party": lambda: party_of(object()),
     "report_digests": lambda: hooks.REPORT_DIGESTS.answers(),
     "filing_amended": lambda: hooks.FILING_AMENDED(object()),
+    "amendment_recorded": lambda: hooks.AMENDMENT_RECORDED.answers(),
+    "report_pdf": lambda: hooks.REPORT_PDF(1, "0" * 64),
 }
 
 

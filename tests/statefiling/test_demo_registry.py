@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from accounting import services as accounting
+from compliance.models import Alert
 from core.periods import Quarter
-from registry.models import ReceivedAnchor, ReceivedFiling, Regulator
+from registry.models import ReceivedAlert, ReceivedAnchor, ReceivedFiling, Regulator
 from registry.services import verify_filings
 from statefiling import demo
 from statefiling.models import FilingReceipt, Submission
@@ -34,6 +35,9 @@ def test_the_demo_registry_holds_the_filed_quarters_and_the_chain_head(filed_bot
     assert receipts == {f.pk: r.receipt_number for f, r in zip(filed_both, received, strict=True)}
     assert Submission.objects.filter(delivered_at__isnull=False).count() == 2
     assert ReceivedAnchor.objects.filter(chain=f"org-{org.pk}").exists()
+    assert set(ReceivedAlert.objects.values_list("alert_ref", flat=True)) == set(
+        Alert.objects.filter(organization=org, site__jurisdiction="ND").values_list("pk", flat=True)
+    )
     agency = Regulator.objects.get(user__username="state").agency
     assert agency.name == demo.AGENCY and verify_filings(agency).ok
 

@@ -18,6 +18,11 @@ class Command(DatabaseCommand):
         parser.add_argument("--url", required=True, help="the registry's base address, https://...")
         parser.add_argument("--credential", required=True, help="the credential the agency issued")
         parser.add_argument("--user", required=True, help="a gaming manager of the organization (audited)")
+        parser.add_argument(
+            "--share-alerts",
+            action="store_true",
+            help="also send the compliance alerts of the pack's sites with the nightly anchors (the organization's consent)",
+        )
 
     def handle(self, *args, **o):
         organization = Organization.objects.filter(pk=o["organization"]).first()
@@ -33,6 +38,7 @@ class Command(DatabaseCommand):
                 jurisdiction=o["jurisdiction"],
                 url=o["url"],
                 credential=o["credential"],
+                share_alerts=o["share_alerts"],
             )
         except (ValidationError, PermissionDenied) as exc:
             raise CommandError("; ".join(getattr(exc, "messages", [str(exc)]))) from exc

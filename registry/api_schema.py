@@ -1,0 +1,217 @@
+"""The registry API's own OpenAPI schema, served at /registry/api/v1/schema/: the agency's API
+is documented apart from the organization's (/api/schema/), which leaves it out (views with
+`schema_document = "registry"`, core.api_schema.organization_document). The shapes below
+describe what registry.api answers; the licensee's credential is its security scheme."""
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.views import SpectacularAPIView
+from rest_framework import serializers
+
+DOCUMENT = "registry"
+
+
+def registry_document(endpoints, **kwargs):
+    """Preprocessing hook: only the registry's endpoints."""
+    return [e for e in endpoints if getattr(getattr(e[3], "cls", None), "schema_document", None) == DOCUMENT]
+
+
+class LicenseeCredentialScheme(OpenApiAuthenticationExtension):
+    target_class = "registry.api.LicenseeAuthentication"
+    name = "licenseeCredential"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Licensee <credential>`: the secret the agency issued (only its SHA-256 is kept; "
+            "a revoked credential answers 401).",
+        }
+
+
+class RegistrySchemaView(SpectacularAPIView):
+    custom_settings = {
+        "TITLE": "State registry API",
+        "DESCRIPTION": (
+            "The regulator's registry: licensees file quarterly packages (cardroom.filing/1, with an "
+            "Idempotency-Key) and their quarterly PDFs, send their audit chains' heads, and read their own "
+            "receipts; the agency's staff read every licensee of the agency's jurisdiction."
+        ),
+        "VERSION": "1",
+        "PREPROCESSING_HOOKS": ["registry.api_schema.registry_document"],
+        "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums"],
+    }
+
+
+# --- What the API reads and answers ------------------------------------------------------------------
+
+
+class PdfIn(serializers.Serializer):
+    pdf_sha256 = serializers.RegexField(r"^[0-9a-f]{64}$", help_text="One of the package's reports' pdf_sha256.")
+    content_base64 = serializers.CharField(help_text="The PDF's bytes, base64.")
+
+
+class FilingIn(serializers.Serializer):
+    package = serializers.JSONField(help_text="A cardroom.filing/1 package (core.filing_package).")
+    pdfs = PdfIn(many=True, required=False, help_text="The PDFs of reports the package lists (at most 3).")
+
+
+class ReceiptOut(serializers.Serializer):
+    receipt_number = serializers.CharField()
+    received_at = serializers.DateTimeField()
+    package_sha256 = serializers.CharField()
+    receipt_sha256 = serializers.CharField(help_text="The receipt's place in the agency's chain of receipts.")
+    agency = serializers.CharField()
+    quarter = serializers.CharField()
+    site = serializers.IntegerField()
+    amends = serializers.CharField(allow_null=True)
+
+
+class LicenseeRef(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    licence_number = serializers.CharField()
+
+
+class FilingOut(serializers.Serializer):
+    receipt_number = serializers.CharField()
+    received_at = serializers.DateTimeField()
+    package_sha256 = serializers.CharField()
+    receipt_sha256 = serializers.CharField()
+    site = serializers.IntegerField()
+    site_name = serializers.CharField()
+    quarter = serializers.CharField()
+    amends = serializers.CharField(allow_null=True)
+    licensee = LicenseeRef(required=False, help_text="For the agency's staff only.")
+
+
+class DocumentOut(serializers.Serializer):
+    kind = serializers.CharField()
+    pdf_sha256 = serializers.CharField()
+    size_bytes = serializers.IntegerField()
+    url = serializers.CharField()
+
+
+class FilingDetailOut(FilingOut):
+    package = serializers.JSONField()
+    documents = DocumentOut(many=True)
+
+
+class AnchorIn(serializers.Serializer):
+    chain = serializers.CharField()
+    seq = serializers.IntegerField(min_value=1)
+    hash = serializers.RegexField(r"^[0-9a-f]{64}$")
+    head_at = serializers.CharField()
+
+
+class AnchorsIn(serializers.Serializer):
+    anchors = AnchorIn(many=True)
+
+
+class AnchorOut(AnchorIn):
+    licensee = serializers.IntegerField()
+    received_at = serializers.DateTimeField()
+
+
+class AnchorsReceivedOut(serializers.Serializer):
+    stored = serializers.IntegerField()
+    already_held = serializers.IntegerField()
+
+
+class SiteQuarterOut(serializers.Serializer):
+    site = serializers.CharField()
+    quarter = serializers.CharField()
+    due = serializers.DateField(allow_null=True)
+    receipt_number = serializers.CharField(allow_null=True)
+
+
+class SiteRef(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class AlertSiteIn(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class AlertIn(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The alert's id in the licensee's deployment.")
+    site = AlertSiteIn()
+    rule = serializers.CharField()
+    citation = serializers.CharField()
+    title = serializers.CharField()
+    period_key = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    resolved_at = serializers.DateTimeField(allow_null=True)
+
+
+class AlertsIn(serializers.Serializer):
+    alerts = AlertIn(many=True)
+
+
+class AlertOut(serializers.Serializer):
+    licensee = serializers.IntegerField()
+    alert = serializers.IntegerField()
+    site = serializers.IntegerField()
+    site_name = serializers.CharField()
+    rule = serializers.CharField()
+    citation = serializers.CharField()
+    title = serializers.CharField()
+    period_key = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    state = serializers.ChoiceField(choices=["open", "closed"])
+    resolved_at = serializers.DateTimeField(allow_null=True)
+    received_at = serializers.DateTimeField()
+
+
+class LicenseeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    licence_number = serializers.CharField()
+    sites = SiteRef(many=True)
+    filings = serializers.IntegerField()
+    anchors = serializers.IntegerField()
+    anchor_conflicts = serializers.IntegerField()
+    alerts_open = serializers.IntegerField()
+    alerts_closed = serializers.IntegerField()
+    last_anchor_at = serializers.DateTimeField(allow_null=True)
+    late = SiteQuarterOut(many=True)
+    missing = SiteQuarterOut(many=True)
+
+
+class LicenseePageOut(serializers.Serializer):
+    results = LicenseeOut(many=True)
+    offset = serializers.IntegerField()
+    limit = serializers.IntegerField()
+
+
+class CredentialOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    licensee = serializers.IntegerField()
+    prefix = serializers.CharField()
+    secret = serializers.CharField(help_text="Shown in this answer only.")
+
+
+class RevokedOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    revoked_at = serializers.DateTimeField()
+
+
+def page_of(serializer_class, name: str):
+    """A limit/offset page (core.api_filters.Pagination) of `serializer_class` rows."""
+    return type(
+        name,
+        (serializers.Serializer,),
+        {
+            "count": serializers.IntegerField(),
+            "next": serializers.CharField(allow_null=True),
+            "previous": serializers.CharField(allow_null=True),
+            "results": serializer_class(many=True),
+        },
+    )
+
+
+FilingPageOut = page_of(FilingOut, "FilingPageOut")
+AnchorPageOut = page_of(AnchorOut, "AnchorPageOut")
+AlertPageOut = page_of(AlertOut, "AlertPageOut")

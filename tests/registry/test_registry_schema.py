@@ -1,0 +1,51 @@
+"""The registry API's own OpenAPI schema (/registry/api/v1/schema/): valid OpenAPI 3, listing
+every registry endpoint with the licensee's credential as a security scheme, and none of the
+organization's; the organization's schema (/api/schema/) lists none of the registry's."""
+
+import pytest
+from drf_spectacular.drainage import GENERATOR_STATS
+from drf_spectacular.validation import validate_schema
+
+SCHEMA = "/registry/api/v1/schema/"
+ENDPOINTS = {
+    "/registry/api/v1/filings/": {"get", "post"},
+    "/registry/api/v1/filings/{receipt_number}/": {"get"},
+    "/registry/api/v1/filings/{receipt_number}/pdfs/{pdf_sha256}/": {"get"},
+    "/registry/api/v1/anchors/": {"get", "post"},
+    "/registry/api/v1/alerts/": {"get", "post"},
+    "/registry/api/v1/licensees/": {"get"},
+    "/registry/api/v1/licensees/{id}/credentials/": {"post"},
+    "/registry/api/v1/credentials/{id}/revoke/": {"post"},
+}
+
+
+@pytest.fixture
+def schema(client, db):
+    GENERATOR_STATS.reset()
+    response = client.get(SCHEMA, HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return response.json()
+
+
+def test_the_registry_schema_validates_and_lists_its_endpoints(schema):
+    validate_schema(schema)  # raises on anything that is not OpenAPI 3
+    assert schema["info"]["title"] == "State registry API"
+    listed = {path: set(methods) - {"parameters"} for path, methods in schema["paths"].items()}
+    assert listed == ENDPOINTS
+    assert schema["components"]["securitySchemes"]["licenseeCredential"]["name"] == "Authorization"
+    assert not GENERATOR_STATS._warn_cache and not GENERATOR_STATS._error_cache  # every view documented
+
+
+def test_the_registry_schema_documents_bodies_and_errors(schema):
+    post = schema["paths"]["/registry/api/v1/filings/"]["post"]
+    assert {"201", "400", "401", "403", "409"} <= set(post["responses"])
+    body = post["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert set(schema["components"]["schemas"][body]["properties"]) == {"package", "pdfs"}
+    pdf = schema["paths"]["/registry/api/v1/filings/{receipt_number}/pdfs/{pdf_sha256}/"]["get"]
+    assert "application/pdf" in pdf["responses"]["200"]["content"] and "404" in pdf["responses"]
+
+
+def test_the_organizations_schema_leaves_the_registry_out(client, manager):
+    client.force_login(manager.user)
+    paths = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()["paths"]
+    assert "/api/v1/tables/" in paths and not [p for p in paths if p.startswith("/registry/")]

@@ -1,0 +1,166 @@
+"""Amendments sent from the organization's side: an entry after a quarter was filed that changes
+its return (a FilingAmendment) is queued in its own transaction as a package of its own,
+pointing back at the filing's receipt, and delivered by the same Celery delivery with retries;
+its receipt shows on the quarter page and in the API beside the amendment. The registry is
+reachable in this process (registry_in_process, through conftest): real code on both ends of the wire."""
+
+import pytest
+
+from accounting.models import BooksClose, FilingAmendment
+from core import filing_package
+from registry import services as registry
+from registry.models import ReceivedFiling
+from registry.services import verify_filings
+from statefiling import client, delivery, services, tasks
+from statefiling.models import AmendmentReceipt, FilingReceipt, Submission
+from tests.accounting.test_quarter_filing import DAY, ENTERED, text
+from tests.reports.test_kind_daily import download, run_report
+
+from .registry_in_process import URL
+
+pytestmark = pytest.mark.usefixtures("quarter_played")
+OTHER_GAMES = 80_000_000
+
+
+def file_q3(api, site) -> Submission:
+    response = api.post(f"/api/v1/sites/{site.pk}/quarter-filing/", {"quarter": "2026Q3"}, format="json")
+    assert response.status_code == 201, response.content
+    return Submission.objects.get(filing_id=response.json()["id"], amendment__isnull=True)
+
+
+def adjust(api, site, table, amount=5_000) -> Submission:
+    response = api.post(
+        "/api/v1/adjustments/",
+        {
+            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
+            "table": table.pk,
+            "field": "drop",
+            "amount_cents": amount,
+            "reason": "a $50 bill found in box 1 after the filing",
+            "recorded_on": str(ENTERED),
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return Submission.objects.get(amendment=FilingAmendment.objects.get(adjustment_id=response.json()["id"]))
+
+
+def test_an_amendment_is_delivered_pointing_back_at_the_filings_receipt(
+    linked, client_for, manager, site, table, client
+):
+    api = client_for(manager)
+    original = file_q3(api, site)
+    assert delivery.deliver(original.pk) == "delivered"
+    filed_receipt = FilingReceipt.objects.get(filing=original.filing)
+
+    queued = adjust(api, site, table)  # queued in the adjustment's own transaction, not sent
+    package = queued.package
+    assert queued.delivered_at is None and queued.filing_id == original.filing_id
+    assert filing_package.problems(package) == {} and queued.package_sha256 == filing_package.digest(package)
+    assert package["amends"] == filed_receipt.receipt_number and package["quarter"] == "2026Q3"
+    change = package["figures"]["amendment"]
+    assert (change["figure"], change["delta_cents"], change["entry"]["amount_cents"]) == ("agp_cents", 5_000, 5_000)
+    assert package["figures"]["amends_figures_sha256"] == original.filing.figures_sha256
+
+    assert delivery.deliver(queued.pk) == "delivered"
+    receipt = AmendmentReceipt.objects.get(amendment=queued.amendment)
+    assert receipt.amends_receipt_number == filed_receipt.receipt_number
+    held = ReceivedFiling.objects.get(receipt_number=receipt.receipt_number)
+    assert held.amends.receipt_number == filed_receipt.receipt_number and held.package_sha256 == queued.package_sha256
+    assert verify_filings(held.agency).ok
+
+    client.force_login(manager.user)
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    listed = page[page.index('id="state-amendment-receipts"') :].split("</ul>")[0]
+    assert f'data-amendment="{queued.amendment_id}"' in listed
+    assert f"receipt {receipt.receipt_number} amending {filed_receipt.receipt_number}" in listed
+    rows = {r["amendment"]: r for r in api.get(f"/api/v1/sites/{site.pk}/state-filings/").json()["results"]}
+    assert (rows[queued.amendment_id]["receipt_number"], rows[queued.amendment_id]["amends_receipt_number"]) == (
+        receipt.receipt_number,
+        filed_receipt.receipt_number,
+    )
+    assert (rows[None]["receipt_number"], rows[None]["state"]) == (filed_receipt.receipt_number, "delivered")
+    pdf = download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q3"))
+    assert f"Amendment {queued.amendment_id}: AGP" in text(pdf) and f"receipt {receipt.receipt_number}" in text(pdf)
+
+
+def test_an_amendment_made_while_the_registry_is_down_is_delivered_once_it_is_back_and_only_once(
+    linked, in_process_registry, client_for, manager, site, org
+):
+    api = client_for(manager)
+    in_process_registry.down = True
+    original = file_q3(api, site)
+    with pytest.raises(client.Unreachable):
+        delivery.deliver(original.pk)
+    response = api.post(
+        f"/api/v1/organizations/{org.pk}/other-games-agp/",
+        {"quarter": "2026Q3", "agp_cents": OTHER_GAMES, "note": "pull tabs, return GT-77"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    amended = Submission.objects.get(amendment__other_games_agp_id=response.json()["id"])
+    assert amended.package["amends"] is None  # the filing's receipt has not come yet
+    with pytest.raises(client.Unreachable):  # it waits for the receipt of the filing it amends
+        delivery.deliver(amended.pk)
+    amended.refresh_from_db()
+    assert amended.attempts == 1 and "receipt of the filing it amends" in amended.last_error
+    rows = {r["amendment"]: r for r in api.get(f"/api/v1/sites/{site.pk}/state-filings/").json()["results"]}
+    assert (rows[amended.amendment_id]["state"], rows[amended.amendment_id]["receipt_number"]) == ("pending", None)
+
+    in_process_registry.down = False
+    assert tasks.deliver_pending() == 2  # the filing first, then the amendment pointing back at it
+    assert tasks.deliver_pending() == 0
+    assert delivery.deliver(amended.pk) == "delivered"  # a re-run sends nothing
+    amended.refresh_from_db()
+    filed_number = FilingReceipt.objects.get(filing=original.filing).receipt_number
+    assert amended.package["amends"] == filed_number
+    assert amended.package_sha256 == filing_package.digest(amended.package)
+    posts = [r for r in in_process_registry.requests if r[0] == "POST"]
+    assert len(posts) == 2
+    held = ReceivedFiling.objects.order_by("seq")
+    assert [(f.quarter, f.amends.receipt_number if f.amends_id else None) for f in held] == [
+        ("2026Q3", None),
+        ("2026Q3", filed_number),
+    ]
+    assert AmendmentReceipt.objects.get().receipt_number == held[1].receipt_number
+
+
+def test_a_lost_answer_is_sent_again_with_the_same_key_and_the_registry_files_it_once(
+    linked, in_process_registry, client_for, manager, site, table
+):
+    api = client_for(manager)
+    delivery.deliver(file_q3(api, site).pk)
+    queued = adjust(api, site, table, amount=-2_000)
+    # The registry receives the package but its answer is lost on the way back.
+    client.call(linked.url, linked.credential, "POST", delivery.FILINGS_PATH, {"package": queued.package},
+                {"Idempotency-Key": queued.idempotency_key})  # fmt: skip
+    assert delivery.deliver(queued.pk) == "delivered"
+    assert ReceivedFiling.objects.filter(amends__isnull=False).count() == 1
+    assert (
+        AmendmentReceipt.objects.get().receipt_number == ReceivedFiling.objects.get(amends__isnull=False).receipt_number
+    )
+
+
+def test_an_amendment_of_a_filing_never_sent_to_a_registry_queues_nothing(
+    in_process_registry, licensee, client_for, manager, site, table, org
+):
+    api = client_for(manager)
+    api.post(f"/api/v1/sites/{site.pk}/quarter-filing/", {"quarter": "2026Q3"}, format="json")
+    issued = registry.issue_credential(acting_user=None, licensee=licensee)
+    services.connect_registry(
+        acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=issued.secret
+    )
+    response = api.post(
+        "/api/v1/adjustments/",
+        {
+            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
+            "table": table.pk,
+            "field": "drop",
+            "amount_cents": 1_000,
+            "reason": "found later",
+            "recorded_on": str(ENTERED),
+        },
+        format="json",
+    )
+    assert response.status_code == 201 and FilingAmendment.objects.exists()
+    assert not Submission.objects.exists()
