@@ -54,6 +54,12 @@ class TaxBracket:
     citation: str
 
 
+# The Table fields a table has at every pack's site (the form and the API always show them); every
+# other field is a table option, shown and accepted only where the site's pack lists it
+# (`Pack.table_options`, each pack's `tables.TABLE_OPTIONS`).
+COMMON_TABLE_FIELDS = ("site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active")
+
+
 @dataclass(frozen=True)
 class Pack:
     code: str  # Site.jurisdiction value
@@ -86,6 +92,14 @@ class Pack:
     # Days after a quarter's end by which its return is due at the state's registry
     # (registry: late and missing filings); None: the pack's law sets no quarterly return.
     return_due_days: int | None = None
+    # The Table options a site of the pack sets, beyond `COMMON_TABLE_FIELDS` (its `tables.TABLE_OPTIONS`):
+    # the settings its law fixes, or lets the house choose and post. Another pack's option is
+    # neither shown nor accepted at its sites.
+    table_options: tuple[str, ...] = ()
+
+    def table_fields(self) -> tuple[str, ...]:
+        """Every Table field a site of this pack sets: the common ones, then its options."""
+        return COMMON_TABLE_FIELDS + self.table_options
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""

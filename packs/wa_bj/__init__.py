@@ -5,7 +5,7 @@ from . import accounting, cage, compliance, core, counts, floor, reports, survei
 
 PACK = Pack(
     code="WA-BJ", name="Washington blackjack (player-banked)", state="WA", revenue_model=RevenueModel.FEES,
-    table_rules=tables.table_rules, house_banked=False, wager_limits=tables.WAGER_LIMITS,
+    table_rules=tables.table_rules, table_options=tables.TABLE_OPTIONS, house_banked=False, wager_limits=tables.WAGER_LIMITS,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,

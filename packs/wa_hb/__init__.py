@@ -5,7 +5,7 @@ from . import accounting, approvals, cage, compliance, core, counts, floor, repo
 
 PACK = Pack(
     code="WA-HB", name="Washington house-banked blackjack", state="WA", revenue_model=RevenueModel.DROP,
-    table_rules=tables.table_rules, house_banked=True, wager_limits=tables.WAGER_LIMITS,
+    table_rules=tables.table_rules, table_options=tables.TABLE_OPTIONS, house_banked=True, wager_limits=tables.WAGER_LIMITS,
     notes=approvals.NOTES,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
