@@ -58,7 +58,7 @@ def table_game(request, pk):
         if not can_change:
             raise PermissionDenied(f"{rules.RECORDER_RULE}: only a gaming manager may change a table's settings.")
         if form.is_valid():
-            values = {name: form.cleaned_data[name] for name in forms.SETTINGS}
+            values = {name: form.cleaned_data[name] for name in forms.SETTINGS if name in form.fields}
             saved = call_service(form, lambda: cardroom_services.update_table(acting_user=request.user, table=table, **values))
             if saved is not None:
                 return redirect("approvals:table", pk=table.pk)

@@ -19,7 +19,9 @@ from core.models import AuditEvent
 
 from . import services
 from .access import access_for
+from .forms import TableAdminForm
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Site, Table
+from .table_rules import common_fields, table_fields
 
 # How each model reaches its organization, for querysets and form choices.
 ORG_PATHS: dict[type[Model], str] = {
@@ -204,6 +206,22 @@ class TableAdmin(OrgScopedAdmin):
     list_filter = ["game", "active", "location", "site__jurisdiction", "banker"]
     search_fields = ["site__name", "number"]
     autocomplete_fields = ["site"]
+    form = TableAdminForm
+
+    def get_fields(self, request, obj=None):
+        """The fields of the table's site's pack (a new table: of the site posted, asked by
+        `?site=`, or the current site); with no site yet, those of every pack."""
+        site = obj.site if obj is not None else self._new_table_site(request)
+        return list(table_fields(site.jurisdiction) if site is not None else common_fields())
+
+    def _new_table_site(self, request):
+        site_id = request.POST.get("site") or request.GET.get("site")
+        sites = Site.objects.all() if request.user.is_superuser else org_choices(Site, request)
+        if site_id and str(site_id).isdigit() and sites is not None:
+            found = sites.filter(pk=int(site_id)).first()
+            if found is not None:
+                return found
+        return getattr(request, "site", None)
 
 
 @admin.register(ChipDenomination)

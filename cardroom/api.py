@@ -30,6 +30,7 @@ from core.tokens import issue_token
 from . import services
 from .access import access_for
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Role, Site, Table
+from .table_rules import table_fields
 
 
 class PinSignerInput(Input):
@@ -128,37 +129,29 @@ class SiteViewSet(WritableScopedViewSet):
 # --- Tables -----------------------------------------------------------------------------
 
 
+# Every pack's table options (packs: each pack's `tables.TABLE_OPTIONS`); a table is shown with
+# those of its site's pack only, and another pack's option is refused on input (the service).
 TABLE_PACK_OPTIONS = [
-    "max_players", "betting_spaces", "dealt_from", "double_on", "double_after_split", "split_pairs",
-    "resplit_allowed", "split_aces_one_card", "surrender", "blackjack_payout", "payout_rounding",
-    "tie_option", "banker", "min_bank_cents",
-]
+    "decks", "max_players", "betting_spaces", "dealt_from", "dealer_hits_soft_17", "insurance_allowed",
+    "even_money_offered", "tip_betting_allowed", "double_down", "tip_double_down", "dealing_method",
+    "card_reader_malfunction", "double_on", "double_after_split", "split_pairs", "resplit_allowed",
+    "split_aces_one_card", "surrender", "blackjack_payout", "payout_rounding", "tie_option", "banker",
+    "min_bank_cents",
+]  # fmt: skip
 
 
 class TableSerializer(serializers.ModelSerializer):
     class Meta:
         model = Table
-        fields = [
-            "id",
-            "site",
-            "number",
-            "game",
-            "min_wager_cents",
-            "max_wager_cents",
-            "location",
-            "active",
-            "decks",
-            "dealer_hits_soft_17",
-            "insurance_allowed",
-            "even_money_offered",
-            "tip_betting_allowed",
-            "double_down",
-            "tip_double_down",
-            "dealing_method",
-            "card_reader_malfunction",
-            # The options the site's jurisdiction pack judges (packs).
-            *TABLE_PACK_OPTIONS,
-        ]
+        fields = ["id", "site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active",
+                  *TABLE_PACK_OPTIONS]  # fmt: skip
+        # Each table shows its own pack's options only: none is in every answer.
+        extra_kwargs = {name: {"required": False} for name in TABLE_PACK_OPTIONS}
+
+    def to_representation(self, table):
+        data = super().to_representation(table)
+        keep = {"id", *table_fields(table.site.jurisdiction)}
+        return {name: value for name, value in data.items() if name in keep}
 
 
 class TableInputSerializer(InputSerializer):

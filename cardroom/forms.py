@@ -9,6 +9,7 @@ from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
+from .table_rules import posted_option_errors, table_fields
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -89,6 +90,41 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         self.fields["site"].queryset = sites
         if self.instance.pk:
             self.fields["site"].disabled = True
+        self.site = self.instance.site if self.instance.site_id else None
+        if self.site is not None:
+            # The fields of the site's pack only; a new table goes to a site of the same rules.
+            keep = set(table_fields(self.site.jurisdiction))
+            self.other_options = [name for name in self.fields if name not in keep]
+            for name in self.other_options:
+                del self.fields[name]
+            if not self.instance.pk and sites is not None:
+                self.fields["site"].queryset = sites.filter(jurisdiction=self.site.jurisdiction)
+                self.fields["site"].help_text = (
+                    f"A site with {self.site.get_jurisdiction_display()} rules: the options below are theirs. "
+                    "Switch site to add a table under other rules."
+                )
+
+    def clean(self):
+        """A value posted anyway for another pack's option is refused, naming the field (as the
+        service refuses it from the API)."""
+        cleaned = super().clean()
+        if self.site is not None:
+            for message in posted_option_errors(self.site, self.data).values():
+                self.add_error(None, message)
+        return cleaned
+
+
+class TableAdminForm(forms.ModelForm):
+    """The admin's table form: its fields are the site's pack's (`TableAdmin.get_fields`); a value
+    posted for another pack's option is refused, as on the setup page and in the API."""
+
+    def clean(self):
+        cleaned = super().clean()
+        site = cleaned.get("site") or (self.instance.site if self.instance.site_id else None)
+        if site is not None:
+            for message in posted_option_errors(site, self.data).values():
+                self.add_error(None, message)
+        return cleaned
 
 
 class ChipDenominationForm(BootstrapMixin, forms.ModelForm):

@@ -14,6 +14,7 @@ from core.rules import HOUSE_CONTROL
 from .access import forget_access, require_gaming_manager
 from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
+from .table_rules import option_errors, table_fields
 
 
 def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):
@@ -83,6 +84,7 @@ def update_site(*, acting_user, site: Site, **values) -> Site:
 def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Table]:
     """ND 99-01.3-08-10(1): one dealing method at a site, so the site's twenty-one tables
     change method together (each change validated and audited)."""
+    _refuse_other_packs_options(site, {"dealing_method": method})
     if method not in Table.DealingMethod.values:
         raise ValidationError(
             {"dealing_method": f"Unknown dealing method {method!r}; one of: {', '.join(Table.DealingMethod.values)}."}
@@ -103,8 +105,14 @@ def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Tab
 
 
 def create_table(*, acting_user, site: Site, **values) -> Table:
+    """Add a table with the settings of its site's pack; another pack's option is refused."""
+    _refuse_other_packs_options(site, values)
     table = Table(site=site)
-    if "dealing_method" not in values and (method := Table.site_dealing_method(site.pk)):
+    if (
+        "dealing_method" not in values
+        and "dealing_method" in table_fields(site.jurisdiction)
+        and (method := Table.site_dealing_method(site.pk))
+    ):
         values["dealing_method"] = method  # ND 99-01.3-08-10(1): a new table takes the site's method
     return _save(
         table,
@@ -119,6 +127,7 @@ def update_table(*, acting_user, table: Table, **values) -> Table:
     if "site" in values and values["site"].pk != table.site_id:
         raise ValidationError({"site": "A table cannot move to another site; add a new table there."})
     values.pop("site", None)
+    _refuse_other_packs_options(table.site, values)
     return _save(
         table,
         acting_user=acting_user,
@@ -126,6 +135,11 @@ def update_table(*, acting_user, table: Table, **values) -> Table:
         values=values,
         noun="a table",
     )
+
+
+def _refuse_other_packs_options(site: Site, values: dict) -> None:
+    if errors := option_errors(site, values):
+        raise ValidationError(errors)
 
 
 def create_chip_denomination(

@@ -3,17 +3,64 @@
 The law a table must follow (wager limits, decks, options) is its site's pack's (`packs`, the
 layer above): `Table.clean` asks here and the packs register the answer when their app loads.
 Until they do, every table is refused: no table is saved unjudged (`core.hooks`).
+
+Which settings a table has at all is the pack's too (`Pack.table_options`): the table form, the
+admin and the API show a site's table only with its pack's fields, and a value for another
+pack's option is refused, naming the field (`option_errors`).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-from core.hooks import TABLE_RULES
+from core.citations import cite
+from core.hooks import TABLE_OPTIONS, TABLE_RULES
 
 
 def register_table_rules(validate: Callable[[object], None]) -> None:
     TABLE_RULES.register(validate)
 
 
+def register_table_options(fields: Callable[[str], tuple[str, ...]]) -> None:
+    TABLE_OPTIONS.register(fields)
+
+
 def validate_table(table) -> None:
     """Raise ValidationError naming each field the table's pack refuses."""
     TABLE_RULES(table)
+
+
+def table_fields(jurisdiction: str) -> tuple[str, ...]:
+    """The Table fields a site of the jurisdiction's pack sets: the common ones, then its options."""
+    return TABLE_OPTIONS(jurisdiction)
+
+
+def posted_option_errors(site, data) -> dict[str, str]:
+    """`option_errors` of the Table fields posted in `data` (a form's data): a value sent for a
+    field the site's form does not show is refused, not silently dropped."""
+    from .models import Table
+
+    names = {f.name for f in Table._meta.concrete_fields}
+    return option_errors(site, [name for name in data if name in names])
+
+
+def common_fields() -> tuple[str, ...]:
+    """The Table fields of every pack (a form whose site is not yet known)."""
+    from .models import Jurisdiction
+
+    every = [set(table_fields(code)) for code in Jurisdiction.values]
+    return tuple(name for name in table_fields(Jurisdiction.values[0]) if all(name in f for f in every))
+
+
+def option_errors(site, names: Iterable[str]) -> dict[str, str]:
+    """{field: refusal} for each of `names` that is not a table field of `site`'s pack: another
+    pack's option (New York's tie option at a North Dakota site...). The refusal cites what the
+    site's pack says of the setting (`table.<field>`), else the house control that a table has
+    only its own rules' settings."""
+    allowed = set(table_fields(site.jurisdiction))
+    return {
+        name: (
+            f'{cite(f"table.{name}", site.jurisdiction)}: "{name}" is not a table option at {site} '
+            f"({site.get_jurisdiction_display()} rules); leave it out."
+        )
+        for name in names
+        if name not in allowed
+    }

@@ -116,6 +116,12 @@ TABLE_RULES = declare(
     answered_by="packs (packs.apps)",
     answer="validate(table) -> None, raising ValidationError naming each field the site's pack refuses",
 )
+TABLE_OPTIONS = declare(
+    "table_options",
+    asked_by="cardroom.table_rules (the table form, the admin, the tables API, create_table and update_table)",
+    answered_by="packs (packs.apps)",
+    answer="fields(jurisdiction) -> the Table fields a site of the pack sets: the common ones, then its options",
+)
 CHIP_LAW = declare(
     "chip_law",
     asked_by="cardroom.chip_rules (chips, forms)",

@@ -26,7 +26,8 @@ class BoxExchange(models.TextChoices):
 
 class CountSettings(models.Model):
     """Per-site count settings: how often boxes are exchanged, and the person who audits
-    twenty-one at the site (who may never be on its count team, ND 99-01.3-08-14(2))."""
+    twenty-one at the site (who may never be on its count team: counts.rules.AUDITOR_BAR, a house
+    control; no pack's text states it)."""
 
     site = models.OneToOneField(Site, on_delete=models.PROTECT, related_name="count_settings")
     box_exchange = models.CharField(max_length=20, choices=BoxExchange.choices, default=BoxExchange.GAMING_DAY)

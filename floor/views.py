@@ -6,6 +6,7 @@ on the form with the API's message (cardroom.views.call_service). Objects of sit
 not see answer 404; an action the role may not take answers 403.
 """
 
+import secrets
 from datetime import timedelta
 from functools import partial, wraps
 from zoneinfo import ZoneInfo
@@ -278,13 +279,30 @@ def _pit_context(request, site_id: int | None) -> dict:
 def pit(request, site_id=None):
     """The live pit view: every table's state, dealer and waiting slips, and the queue counts;
     the board refreshes itself from `pit_live` every REFRESH_SECONDS."""
-    return render(request, "floor/pit.html", _pit_context(request, site_id))
+    context = _pit_context(request, site_id)
+    if context["terminal"]:
+        context["outbox"] = _outbox(request, context["board"].site)
+    return render(request, "floor/pit.html", context)
+
+
+def _outbox(request, site) -> dict:
+    """Where the terminal keeps its steps waiting to send (static/floor/pit_terminal.js): the
+    browser's storage, one queue per station login and site, sealed (AES-GCM) with a key that
+    lives in this login's session, so a PIN in a queued step is never stored readable and a
+    queue outlives a reload but not the sign-in (house control)."""
+    seal = request.session.get(OUTBOX_SEAL)
+    if seal is None:
+        seal = request.session[OUTBOX_SEAL] = secrets.token_urlsafe(32)
+    return {"store": f"pit-outbox:{request.user.pk}:{site.pk}", "seal": seal}
 
 
 @polled_fragment
 @site_page
 def pit_live(request, site_id):
     return render(request, "floor/_pit_board.html", _pit_context(request, site_id))
+
+
+OUTBOX_SEAL = "pit_outbox_seal"  # the session's key sealing the terminal's queued steps
 
 
 # --- Tray counts -----------------------------------------------------------------------------

@@ -84,6 +84,12 @@ class Handout:
     options_table: bool = False
 
 
+# The Table fields a table has at every pack's site (the form and the API always show them); every
+# other field is a table option, shown and accepted only where the site's pack lists it
+# (`Pack.table_options`, each pack's `tables.TABLE_OPTIONS`).
+COMMON_TABLE_FIELDS = ("site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "active")
+
+
 @dataclass(frozen=True)
 class Pack:
     code: str  # Site.jurisdiction value
@@ -117,6 +123,14 @@ class Pack:
     return_due_days: int | None = None
     # The house and player rules handout its law requires (`Handout`); None: its law has none.
     handout: Handout | None = None
+    # The Table options a site of the pack sets, beyond `COMMON_TABLE_FIELDS` (its `tables.TABLE_OPTIONS`):
+    # the settings its law fixes, or lets the house choose and post. Another pack's option is
+    # neither shown nor accepted at its sites.
+    table_options: tuple[str, ...] = ()
+
+    def table_fields(self) -> tuple[str, ...]:
+        """Every Table field a site of this pack sets: the common ones, then its options."""
+        return COMMON_TABLE_FIELDS + self.table_options
 
     def cites(self, key: str) -> bool:
         """Does this pack's law state the rule `key`?"""

@@ -102,6 +102,5 @@ def make_person(organization, role: str, site=None, **employee_fields) -> Employ
 TABLE_OPTION_DEFAULTS = {
     "max_players": 7, "betting_spaces": 7, "dealt_from": "shoe", "double_on": "any_two",
     "split_pairs": "any_pair", "resplit_allowed": "on", "split_aces_one_card": "on", "double_after_split": "on",
-    "surrender": "none",
-    "blackjack_payout": "3:2", "banker": "house",
+    "blackjack_payout": "3:2",
 }

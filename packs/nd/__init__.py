@@ -10,7 +10,7 @@ from .handouts import HANDOUT
 
 PACK = Pack(
     code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP,
-    table_rules=tables.table_rules, wager_limits=tables.WAGER_LIMITS, thresholds=compliance.THRESHOLDS, chips=chips.LAW,
+    table_rules=tables.table_rules, table_options=tables.TABLE_OPTIONS, wager_limits=tables.WAGER_LIMITS, thresholds=compliance.THRESHOLDS, chips=chips.LAW,
     tax_brackets=accounting.TAX_BRACKETS,
     # Assumed: the texts we hold (08-16(1)(g), SFN 50901) name no due date for the quarterly
     # return; the attorney general's practice, the last day of the month after the quarter,

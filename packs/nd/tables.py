@@ -42,6 +42,18 @@ TIES_CITATION = "ND 99-01.3-08-11(12)"
 LOW_MINIMUM_CEILING_CENTS = 300  # 08-09(1): "a minimum wager at not more than three dollars on one active table"
 WAGER_LIMITS = (WagerLimits("ND 99-01.3-08-09(1)", 100, 2500, 100, LOW_MINIMUM_CEILING_CENTS),)
 
+# The settings a North Dakota table states (beyond `packs.base.COMMON_TABLE_FIELDS`): its decks,
+# players and spaces (08-01(2), 08-02), the play chapter 08 fixes (08-09(2)), the site's one
+# dealing method (08-10(1)) and the options the rules handout discloses (08-13(2)(h)-(m); even
+# money at the organization's option, 08-09(2)(b)). No surrender, player bank, minimum bank or
+# tie option: the chapter provides none (08-11(5), 08-11(10)(d), 08-11(12)).
+TABLE_OPTIONS = (
+    "decks", "max_players", "betting_spaces", "dealt_from", "dealing_method", "card_reader_malfunction",
+    "dealer_hits_soft_17", "blackjack_payout", "split_pairs", "resplit_allowed", "split_aces_one_card", "double_on",
+    "double_after_split", "double_down", "insurance_allowed", "even_money_offered", "tip_betting_allowed",
+    "tip_double_down",
+)  # fmt: skip
+
 CITATIONS = {
     "wagers": "ND 99-01.3-08-09(1)",
     "number": TABLE_CITATION,

@@ -10,6 +10,7 @@ PACK = Pack(
     state="NY",
     revenue_model=RevenueModel.SESSION,
     table_rules=tables.table_rules,
+    table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,
     citations=merged(

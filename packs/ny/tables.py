@@ -23,6 +23,15 @@ TIE_OPTIONS = {
     3: "Option three: house wins all ties.",
 }
 
+# The settings a New York table states (beyond `packs.base.COMMON_TABLE_FIELDS`): its spaces, decks
+# and players ((a), (c)), the organization's tie option and the natural's payout under it ((h)),
+# soft 17 ((i)(3)), splitting ((k)), doubling ((l), (k)(6)) and insurance ((m)). The dealer banks
+# ((b)(1)): no banker or minimum bank; no payout rounding, dealing shoe choice or tip bets.
+TABLE_OPTIONS = (
+    "decks", "max_players", "betting_spaces", "tie_option", "blackjack_payout", "dealer_hits_soft_17", "split_pairs",
+    "resplit_allowed", "split_aces_one_card", "double_on", "double_after_split", "insurance_allowed",
+)  # fmt: skip
+
 CITATIONS = {
     "betting_spaces": f"{RULE}(a)(1)",
     "decks": f"{RULE}(a)(2)",

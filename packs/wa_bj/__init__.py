@@ -10,6 +10,7 @@ PACK = Pack(
     state="WA",
     revenue_model=RevenueModel.FEES,
     table_rules=tables.table_rules,
+    table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,
     citations=merged(

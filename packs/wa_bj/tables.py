@@ -27,6 +27,16 @@ MIN_BANK_MAX_CENTS = 50_000  # (3)
 NATURAL_PAYOUT = "3:2"  # (5): "one and a half (1.5) times the amount of their bet"
 
 
+# The settings a Washington blackjack table states (beyond `packs.base.COMMON_TABLE_FIELDS`): its
+# decks and shoe and the player dealer/banker (2), the minimum bank (3), the natural's payout (5)
+# and what the rule leaves to house rule: soft 17 (13), doubling (14), insurance (16) and further
+# splits (17). No tie option ((5): all ties push), no surrender, no payout rounding.
+TABLE_OPTIONS = (
+    "decks", "max_players", "dealt_from", "banker", "min_bank_cents", "blackjack_payout", "dealer_hits_soft_17",
+    "double_on", "double_after_split", "insurance_allowed", "split_pairs", "resplit_allowed",
+)  # fmt: skip
+
+
 def cite(subsection: int) -> str:
     return f"WAC 230-40-125({subsection}) (1999 proposed amendment)"
 

@@ -44,6 +44,18 @@ HAND_DEALT_DECKS_MAX = 2  # rule 3
 FRACTIONAL_PAYOUTS = frozenset({"3:2", "6:5"})  # rule 7: these need a posted rounding rule
 
 
+# The settings a Washington house-banked table states (beyond `packs.base.COMMON_TABLE_FIELDS`):
+# decks, players and the deal (rules 1, 3), the payout and its rounding (rule 7), the options the
+# notes leave to the internal controls and the settings a game approval may fix (`approvals`).
+# No tie option (rule 11: a tie is a push), no player bank (the house banks) and none of North
+# Dakota's dealing-method or tip-bet settings.
+TABLE_OPTIONS = (
+    "decks", "max_players", "betting_spaces", "dealt_from", "dealer_hits_soft_17", "blackjack_payout",
+    "payout_rounding", "split_pairs", "resplit_allowed", "split_aces_one_card", "double_on", "double_after_split",
+    "double_down", "insurance_allowed", "even_money_offered", "surrender",
+)  # fmt: skip
+
+
 def rule(number) -> str:
     return f"{WSGC_BLACKJACK_RULES} rule {number}"
 

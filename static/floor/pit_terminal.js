@@ -8,8 +8,16 @@
 // browser is offline is kept in memory with its own Idempotency-Key and the moment it was
 // taken, listed as "waiting to send", and sent once the network is back, one at a time in the
 // order taken; a retry after a lost answer repeats the same key and body, so it is written
-// exactly once. A refusal on arrival is listed under "Refused when sent". PINs are never
-// written to storage: the queue lives in this page only (leaving it asks first).
+// exactly once. A refusal on arrival is listed under "Refused when sent".
+//
+// The queue outlives a reload: it is kept in the browser's localStorage, one queue per station
+// login and site (#pit-outbox's data-store), sealed with AES-GCM under a key that lives in the
+// login's session (data-seal, floor.views._outbox), so a queued step's PIN is never stored
+// readable. A reloaded page restores it, shows it as waiting and sends each step once, with
+// its own Idempotency-Key; a step is dropped from storage once answered. A queue sealed under
+// an earlier sign-in cannot be opened: it is dropped and listed as not sent. Where the browser
+// offers no WebCrypto (a page not served over HTTPS), the queue lives in this page only and
+// leaving it asks first.
 (function () {
   "use strict";
   const panel = document.getElementById("pit-panel");
@@ -26,6 +34,8 @@
   const localStatus = {};  // slip id -> status after a step queued offline
   let data = read();
   let sending = false;
+  let restored = false;  // the kept queue is read back before anything is sent
+  let keeps = false;  // the queue is kept through a reload
 
   function read() {
     const el = document.getElementById("pit-data");
@@ -383,6 +393,7 @@
     });
   }
   function drawOutbox() {
+    persist();
     outboxList.replaceChildren.apply(outboxList, outbox.map(function (r) {
       return h("li", {class: "pit-waiting", text: r.label + " · waiting to send"});
     }));
@@ -401,7 +412,7 @@
     refusalBox.hidden = false;
   }
   function flush() {
-    if (sending || !outbox.length || !navigator.onLine) return;
+    if (!restored || sending || !outbox.length || !navigator.onLine) return;
     sending = true;
     const request = outbox[0];
     post(request).then(function (answer) {
@@ -416,9 +427,61 @@
       flush();
     }, function () { sending = false; });
   }
+  // --- Keeping the queue through a reload (localStorage, sealed) --------------------------------
+  const store = outboxBox.dataset.store || "";
+  const sealing = sealKey(outboxBox.dataset.seal);  // the AES-GCM key, or null: not kept
+  let saving = Promise.resolve();
+  function sealKey(seal) {
+    if (!seal || !store || !window.localStorage || !window.crypto || !crypto.subtle) return Promise.resolve(null);
+    return crypto.subtle.digest("SHA-256", new TextEncoder().encode(seal)).then(function (bytes) {
+      return crypto.subtle.importKey("raw", bytes, "AES-GCM", false, ["encrypt", "decrypt"]);
+    }).catch(function () { return null; });
+  }
+  function b64(bytes) { return btoa(String.fromCharCode.apply(null, new Uint8Array(bytes))); }
+  function unb64(text) { return Uint8Array.from(atob(text), function (c) { return c.charCodeAt(0); }); }
+  function persist() {  // writes the queue as it is now, after any earlier write
+    const items = outbox.map(function (r) {
+      return {key: r.key, url: r.url, body: r.body, label: r.label, slip: r.slip || null, status: r.status || null,
+        timeField: r.timeField || null};
+    });
+    saving = saving.then(function () { return sealing; }).then(function (cryptoKey) {
+      if (!cryptoKey) return;
+      if (!items.length) { localStorage.removeItem(store); return; }
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const plain = new TextEncoder().encode(JSON.stringify(items));
+      return crypto.subtle.encrypt({name: "AES-GCM", iv: iv}, cryptoKey, plain).then(function (sealed) {
+        localStorage.setItem(store, JSON.stringify({iv: b64(iv), sealed: b64(sealed)}));
+      });
+    }).catch(function () {});
+  }
+  function restore() {
+    const kept = keepsStorage() ? localStorage.getItem(store) : null;
+    return sealing.then(function (cryptoKey) {
+      keeps = Boolean(cryptoKey);
+      if (!kept) return [];
+      if (!cryptoKey) throw new Error("The queue cannot be opened here.");
+      const box = JSON.parse(kept);
+      return crypto.subtle.decrypt({name: "AES-GCM", iv: unb64(box.iv)}, cryptoKey, unb64(box.sealed))
+        .then(function (plain) { return JSON.parse(new TextDecoder().decode(plain)); });
+    }).then(function (items) {
+      outbox.unshift.apply(outbox, items);  // taken before anything queued since this page opened
+      items.forEach(function (r) { if (r.slip) localStatus[r.slip] = r.status; });
+    }, function () {
+      refused({label: "Steps kept under an earlier sign-in"}, ["they cannot be opened on this one and were not sent: take them again."]);
+    }).then(function () {
+      restored = true;
+      drawOutbox();
+      flush();
+    });
+  }
+  function keepsStorage() {
+    try { return Boolean(store && window.localStorage); } catch (e) { return false; }
+  }
+
+  restore();
   window.addEventListener("online", flush);
   setInterval(flush, 3000);
   window.addEventListener("beforeunload", function (event) {
-    if (outbox.length) { event.preventDefault(); event.returnValue = ""; }
+    if (outbox.length && !keeps) { event.preventDefault(); event.returnValue = ""; }
   });
 })();

@@ -83,7 +83,9 @@ PACK_OPTIONS = {
 
 
 @pytest.mark.parametrize("jurisdiction", ["WA-HB", "WA-BJ", "NY"])
-def test_other_states_are_not_held_to_one_method(client_for, manager, site, jurisdiction):
+def test_other_states_have_no_dealing_method_setting(client_for, manager, site, jurisdiction):
+    """The one dealing method is North Dakota's (08-10(1)): elsewhere it is not a table option,
+    so a table is added without it and a method sent anyway is refused, naming the field."""
     site.jurisdiction = jurisdiction
     site.save()
     if jurisdiction == "WA-HB":
@@ -91,11 +93,14 @@ def test_other_states_are_not_held_to_one_method(client_for, manager, site, juri
     if jurisdiction == "NY":
         record_licence(manager, site, tie_option=1)  # 9 NYCRR 4620.5(h): the table follows the licence
     TableFactory(site=site, number=1, max_wager_cents=500, dealing_method="no_peek")
-    response = client_for(manager).post(
+    api = client_for(manager)
+    refused = api.post(
         "/api/v1/tables/",
         payload(site, 2, max_wager_cents=500, dealing_method="card_reader", **PACK_OPTIONS[jurisdiction]), format="json",
     )
-    assert response.status_code == 201
+    assert refused.status_code == 400 and "is not a table option" in refused.json()["dealing_method"][0]
+    created = api.post("/api/v1/tables/", payload(site, 2, max_wager_cents=500, **PACK_OPTIONS[jurisdiction]), format="json")
+    assert created.status_code == 201 and "dealing_method" not in created.json()
 
 
 # ND 99-01.3-08-10(1)(c)(5): a card-reading device malfunction on a table.

@@ -6,6 +6,7 @@ import os
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import Error as PlaywrightError
 
 from cardroom import pins
 from cardroom.models import Role
@@ -219,3 +220,36 @@ def test_the_pit_keeps_working_through_a_dropped_network(browser_page, live_serv
     assert retried.value.request.headers["idempotency-key"] == lost[0]
     page.wait_for_selector("#pit-outbox", state="hidden")
     assert Slip.objects.filter(total_cents=5000).count() == 1
+
+    # A reload while offline keeps the queue: it is kept in the browser's storage, sealed (no PIN
+    # readable in it), restored when the page opens again, shown as waiting and sent once with
+    # its own key, though the first answer is lost again.
+    page.context.set_offline(True)
+    page.click("#pit-table-1 .pit-fill")
+    page.keyboard.press("Tab")
+    page.keyboard.type("3")
+    page.click(f"label[for=pit-signer-{cashier.pk}]")
+    page.keyboard.type(PINS[Role.CASHIER])
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#pit-outbox:not([hidden])")
+    page.wait_for_function("() => Object.keys(localStorage).some(k => k.startsWith('pit-outbox:'))")
+    kept = page.evaluate("() => Object.entries(localStorage).filter(([k]) => k.startsWith('pit-outbox:'))")
+    assert len(kept) == 1 and PINS[Role.CASHIER] not in kept[0][1] and "fill-slips" not in kept[0][1]
+    try:
+        page.reload()
+    except PlaywrightError:
+        pass  # the page itself cannot load while the network is down
+    assert not Slip.objects.filter(total_cents=7500).exists()
+    page.context.set_offline(False)
+    lost.clear()
+    page.route("**/api/v1/fill-slips/", lose_the_answer, times=1)
+    with page.expect_response("**/api/v1/fill-slips/") as resent:
+        page.goto(f"{live_server.url}/floor/pit/")
+        page.wait_for_selector("#pit-outbox:not([hidden])")
+        assert "Fill for table 1 ($75.00) · waiting to send" in page.inner_text("#pit-outbox-items")
+    assert resent.value.request.headers["idempotency-key"] == lost[0]
+    assert resent.value.headers.get("idempotent-replayed") == "true"
+    page.wait_for_selector("#pit-outbox", state="hidden")
+    assert Slip.objects.filter(total_cents=7500).count() == 1
+    assert AuditEvent.objects.filter(action="fill_slip.prepared").count() == 4
+    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('pit-outbox:'))") == []

@@ -1,5 +1,5 @@
 """A pack defined in the tests, as the README's "Adding a pack" says: a folder with its table
-rules, its wager limits and the citations of the rules its law states."""
+rules and options, its wager limits and the citations of the rules its law states."""
 
 from packs.base import Pack, RevenueModel, WagerLimits, merged
 from packs.common import is_twenty_one, wager_errors
@@ -19,6 +19,7 @@ def table_rules(table) -> dict[str, str]:
 
 PACK = Pack(
     code=CODE, name="Example State", state="XX", revenue_model=RevenueModel.DROP, table_rules=table_rules,
+    table_options=("decks", "max_players", "blackjack_payout"),
     wager_limits=(WagerLimits(f"{WAGERS_RULE}: whole dollars from $2 to $50", 200, 5000, 100),),
     citations=merged({"table.decks": DECKS_RULE, "table.wagers": WAGERS_RULE}, {"floor.slip_numbering": NUMBERING_RULE}),
 )

@@ -1,0 +1,111 @@
+"""A table has only its site's pack's settings (packs/<pack>/tables.py, `TABLE_OPTIONS`): the
+setup form, the admin and the API show those alone, and a value for another pack's option is
+refused naming the field (a 400 in the API, inline in the browser), nothing written."""
+
+import pytest
+
+from cardroom.models import Table
+from core.models import AuditEvent
+from packs import pack_for
+from tests.pack_setup import record_controls, record_licence
+
+# Each site's happy table (through the API) and another pack's option posted anyway:
+# Washington house-banked's payout rounding at North Dakota, North Dakota's dealing method in
+# Washington, New York's tie option at Washington blackjack, North Dakota's tip bets in New York.
+PACKS = {
+    "ND": ({"decks": 6, "max_wager_cents": 2500}, "payout_rounding", "down", "House control"),
+    "WA-HB": ({"decks": 6, "payout_rounding": "down", "max_wager_cents": 30000}, "dealing_method", "card_reader",
+              "House control"),
+    "WA-BJ": ({"decks": 6, "banker": "player", "min_bank_cents": 30000, "max_wager_cents": 2500}, "tie_option", 1,
+              "WAC 230-40-125(5) (1999 proposed amendment)"),
+    "NY": ({"decks": 4, "double_on": "ten_eleven", "double_after_split": False, "tie_option": 1,
+            "max_wager_cents": 500}, "tip_betting_allowed", False, "House control"),
+}  # fmt: skip
+# What each pack's form shows, and another pack's option it never shows.
+SHOWN = {
+    "ND": ("dealing_method", "tip_double_down", "tie_option"),
+    "WA-HB": ("payout_rounding", "surrender", "banker"),
+    "WA-BJ": ("min_bank_cents", "banker", "payout_rounding"),
+    "NY": ("tie_option", "insurance_allowed", "dealt_from"),
+}
+CODES = list(PACKS)
+
+
+@pytest.fixture
+def pack_site(site, manager):
+    def as_pack(code):
+        site.jurisdiction = code
+        site.save()
+        if code == "WA-HB":
+            record_controls(manager, site)  # WSGC rules: the internal controls come first
+        if code == "NY":
+            record_licence(manager, site, tie_option=1)  # 9 NYCRR 4620.5(h)
+        return site
+
+    return as_pack
+
+
+def body(site, code, **more):
+    return {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, **PACKS[code][0], **more}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_api_refuses_another_packs_option_naming_the_field_and_writes_nothing(client_for, manager, pack_site, code):
+    site = pack_site(code)
+    _, field, value, citation = PACKS[code]
+    api = client_for(manager)
+    refused = api.post("/api/v1/tables/", body(site, code, **{field: value}), format="json")
+    assert refused.status_code == 400
+    message = refused.json()[field][0]
+    assert message.startswith(citation) and f'"{field}" is not a table option at {site}' in message
+    assert not Table.objects.filter(site=site).exists()
+    created = api.post("/api/v1/tables/", body(site, code), format="json")
+    assert created.status_code == 201, created.json()
+    shown, (mine, _, other) = created.json(), SHOWN[code]
+    assert set(shown) == {"id", *pack_for(site).table_fields()} and mine in shown
+    assert field not in shown and other not in shown
+    events = AuditEvent.objects.count()
+    patched = api.patch(f"/api/v1/tables/{shown['id']}/", {field: value, "max_wager_cents": 300}, format="json")
+    assert patched.status_code == 400 and field in patched.json()
+    assert Table.objects.get(pk=shown["id"]).max_wager_cents != 300 and AuditEvent.objects.count() == events
+
+
+def as_posted(values: dict) -> dict:
+    """A form's values as a browser posts them: a ticked box "on", an unticked one absent."""
+    return {k: "on" if v is True else ("" if v is None else v) for k, v in values.items() if v is not False}
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_setup_form_shows_the_sites_pack_fields_and_refuses_another_inline(client, manager, pack_site, code):
+    site = pack_site(code)
+    _, field, value, citation = PACKS[code]
+    client.force_login(manager.user)
+    answer = client.get("/setup/tables/new/")
+    page = answer.content.decode()
+    mine, also, other = SHOWN[code]
+    assert f'name="{mine}"' in page and f'name="{also}"' in page
+    assert f'name="{other}"' not in page and f'name="{field}"' not in page
+    form = as_posted(
+        {**{name: bound.value() for name, bound in answer.context["form"]._bound_items()}, **body(site, code)}
+    )
+    form["min_wager_cents"], form["max_wager_cents"] = "1", str(PACKS[code][0]["max_wager_cents"] // 100)
+    if "min_bank_cents" in PACKS[code][0]:
+        form["min_bank_cents"] = str(PACKS[code][0]["min_bank_cents"] // 100)  # the form takes dollars
+    refused = client.post("/setup/tables/new/", {**form, field: "on" if value is False else value})
+    assert refused.status_code == 200
+    assert f"{citation}: &quot;{field}&quot; is not a table option" in refused.content.decode()
+    assert not Table.objects.filter(site=site).exists()
+    assert client.post("/setup/tables/new/", form).status_code == 302
+    assert Table.objects.filter(site=site, number=1).exists()
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_the_admin_shows_a_table_with_its_sites_pack_fields_only(client, client_for, manager, pack_site, code):
+    site = pack_site(code)
+    table_id = client_for(manager).post("/api/v1/tables/", body(site, code), format="json").json()["id"]
+    client.force_login(manager.user)
+    page = client.get(f"/admin/cardroom/table/{table_id}/change/").content.decode()
+    mine, also, other = SHOWN[code]
+    assert f'name="{mine}"' in page and f'name="{also}"' in page and f'name="{other}"' not in page
+    added = client.get(f"/admin/cardroom/table/add/?site={site.pk}").content.decode()
+    assert f'name="{mine}"' in added and f'name="{other}"' not in added
