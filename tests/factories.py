@@ -63,7 +63,7 @@ def _base36(n: int) -> str:
         n, rest = divmod(n, 36)
         text = digits[rest] + text
         if n == 0:
-            return text.rjust(2, "X")
+            return text.rjust(2, "0")  # "0" never leads a longer number: "X" did ("X" -> "XX", as n = 1221)
 
 
 class EmployeeFactory(factory.django.DjangoModelFactory):
