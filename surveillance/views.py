@@ -2,6 +2,7 @@
 A refusal from a service appears inline on the form, with the same words as the API."""
 
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
