@@ -94,6 +94,8 @@ registered_at  # variable (tournaments/models.py)
 registered_by  # variable (tournaments/models.py)
 
 # Serializer fields: DRF reads the fields a serializer declares.
+content_base64  # variable (registry/api_schema.py)
+extra_kwargs  # variable (cardroom/api.py: a DRF serializer's Meta option)
 adjusted_at  # variable (counts/api.py)
 carry_reason  # variable (accounting/api_day_sheets.py)
 started_by  # variable (accounting/api_day_sheets.py)
@@ -212,6 +214,9 @@ _.tables_in_play  # property (floor/queries.py)
 _.all_clear  # property (surveillance/models.py)
 
 # Named by a string: settings (REST_FRAMEWORK, SPECTACULAR_SETTINGS, WSGI, FORMAT_MODULE_PATH), django-filter's method=, a report kind registered when its module loads.
+organization_document  # function (core/api_schema.py: SPECTACULAR_SETTINGS' PREPROCESSING_HOOKS)
+registry_document  # function (registry/api_schema.py: the registry schema's PREPROCESSING_HOOKS)
+custom_settings  # variable (registry/api_schema.py: drf-spectacular's SpectacularAPIView reads it)
 _.filter_site  # method (cardroom/api.py)
 StationReadsThePit  # class (cardroom/api_permissions.py)
 application  # variable (config/wsgi.py)
@@ -234,6 +239,10 @@ KIND  # variable (reports/kinds/surveillance_log.py)
 KIND  # variable (reports/kinds/tournament_record.py)
 
 # Called by a framework by name: HTMLParser, kombu's transport, ReportLab's Flowable.draw, DRF's viewsets and authentication, Django's user and migration operation protocol, DRF's exception codes.
+LicenseeCredentialScheme  # class (registry/api_schema.py: drf-spectacular's OpenApiAuthenticationExtension, registered by subclassing)
+target_class  # variable (registry/api_schema.py: drf-spectacular's extension protocol)
+auto_schema  # variable (registry/api_schema.py: get_security_definition's argument, drf-spectacular's protocol)
+_.__get__  # attribute (core/history.py: the descriptor protocol, HistoryDescriptor.__get__ replaced)
 _.handle_starttag  # method (benchmarks/pages.py)
 is_anonymous  # variable (cardroom/access.py)
 default_code  # variable (cardroom/api.py)

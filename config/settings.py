@@ -260,6 +260,9 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["core.parsers.JSONParser"],
     # The state registry's API has its own schema (/registry/api/v1/schema/).
     "PREPROCESSING_HOOKS": ["core.api_schema.organization_document"],
+    # Operations tagged by the segment after /api ("v1"), whatever other endpoints the hook leaves
+    # out (drf-spectacular would otherwise take the common prefix of what is left).
+    "SCHEMA_PATH_PREFIX": r"/api",
     # The enums' hook, then request bodies' additionalProperties: false (strict input).
     "POSTPROCESSING_HOOKS": ["core.api_schema.forbid_unknown_fields"],
     # Several records have a "kind" (or "location"): name each choice set after its model.

@@ -746,7 +746,11 @@ def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], 
     from cardroom.models import Game
 
     days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-    counts = TableInventory.objects.filter(gaming_day__in=days, table__game=Game.TWENTY_ONE).values_list(
+    counts = TableInventory.objects.filter(
+        gaming_day__in=days,
+        table__game=Game.TWENTY_ONE,
+        kind__in=(TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER),  # a dealer change neither opens nor closes
+    ).values_list(
         "gaming_day__site_id", "gaming_day__gaming_date", "table_id", "table__number", "table__min_wager_cents",
         "kind", "counted_at",
     )  # fmt: skip

@@ -179,5 +179,5 @@ def test_a_new_threshold_row_takes_effect_from_its_date(db):
 
     Threshold.objects.create(code="low_hold.ratio_21", value=Decimal("0.12"), unit="ratio",
                              citation="ND 99-01.3-08-04(9)", summary="hypothetical amendment", effective_from=date(2027, 1, 1))
-    assert ThresholdBook(date(2026, 12, 31)).decimal("low_hold.ratio_21") == Decimal("0.10")
-    assert ThresholdBook(date(2027, 1, 1)).decimal("low_hold.ratio_21") == Decimal("0.12")
+    assert ThresholdBook(date(2026, 12, 31))["low_hold.ratio_21"].value == Decimal("0.10")
+    assert ThresholdBook(date(2027, 1, 1))["low_hold.ratio_21"].value == Decimal("0.12")
