@@ -119,17 +119,7 @@ def queue_filing(filing: QuarterFiling) -> Submission | None:
     link = live_link(site.organization_id, site.jurisdiction)
     if link is None:
         return None
-    package = build_package(filing, chain_head(site.organization_id))
-    submission = Submission.objects.create(
-        filing=filing,
-        link=link,
-        idempotency_key=uuid.uuid4().hex,
-        package=package,
-        package_sha256=filing_package.digest(package),
-        queued_at=timezone.now(),
-    )
-    deliver_filing.delay_on_commit(submission.pk)
-    return submission
+    return _queue(filing, link, build_package(filing, chain_head(site.organization_id)))
 
 
 # --- Amendments -----------------------------------------------------------------------------------
@@ -205,7 +195,13 @@ def queue_amendment(amendment: FilingAmendment) -> Submission | None:
     if link is None:
         return None
     receipt = FilingReceipt.objects.filter(filing=filing).values_list("receipt_number", flat=True).first()
-    package = build_amendment_package(amendment, chain_head(site.organization_id), receipt)
+    return _queue(
+        filing, link, build_amendment_package(amendment, chain_head(site.organization_id), receipt), amendment
+    )
+
+
+def _queue(filing, link, package: dict, amendment=None) -> Submission:
+    """A package queued for delivery under a key of its own, sent once the caller's transaction commits."""
     submission = Submission.objects.create(
         filing=filing,
         amendment=amendment,
