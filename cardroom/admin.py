@@ -20,8 +20,8 @@ from core.models import AuditEvent
 from . import services
 from .access import access_for
 from .forms import TableAdminForm
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Site, Table
-from .table_rules import common_fields, table_fields
+from .models import ChipDenomination, Employee, EmployeeRelation, Jurisdiction, Membership, Organization, Site, Table
+from .table_rules import table_fields
 
 # How each model reaches its organization, for querysets and form choices.
 ORG_PATHS: dict[type[Model], str] = {
@@ -342,3 +342,9 @@ def restrict_platform_admins(site: admin.AdminSite = admin.site) -> None:
         restricted = type(f"SuperuserOnly{type(model_admin).__name__}", (SuperuserOnly, type(model_admin)), {})
         site.unregister(model)
         site.register(model, restricted)
+
+
+def common_fields() -> tuple[str, ...]:
+    """The Table fields of every pack (a form whose site is not yet known)."""
+    every = [set(table_fields(code)) for code in Jurisdiction.values]
+    return tuple(name for name in table_fields(Jurisdiction.values[0]) if all(name in f for f in every))

@@ -9,7 +9,7 @@ from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
-from .table_rules import posted_option_errors, table_fields
+from .table_rules import option_errors, table_fields
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -276,3 +276,10 @@ class StationForm(BootstrapMixin, forms.Form):
     def __init__(self, *args, sites, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["site"].queryset = sites
+
+
+def posted_option_errors(site, data) -> dict[str, str]:
+    """`option_errors` of the Table fields posted in `data` (a form's data): a value sent for a
+    field the site's form does not show is refused, not silently dropped."""
+    names = {f.name for f in Table._meta.concrete_fields}
+    return option_errors(site, [name for name in data if name in names])

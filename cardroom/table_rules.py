@@ -33,23 +33,6 @@ def table_fields(jurisdiction: str) -> tuple[str, ...]:
     return TABLE_OPTIONS(jurisdiction)
 
 
-def posted_option_errors(site, data) -> dict[str, str]:
-    """`option_errors` of the Table fields posted in `data` (a form's data): a value sent for a
-    field the site's form does not show is refused, not silently dropped."""
-    from .models import Table
-
-    names = {f.name for f in Table._meta.concrete_fields}
-    return option_errors(site, [name for name in data if name in names])
-
-
-def common_fields() -> tuple[str, ...]:
-    """The Table fields of every pack (a form whose site is not yet known)."""
-    from .models import Jurisdiction
-
-    every = [set(table_fields(code)) for code in Jurisdiction.values]
-    return tuple(name for name in table_fields(Jurisdiction.values[0]) if all(name in f for f in every))
-
-
 def option_errors(site, names: Iterable[str]) -> dict[str, str]:
     """{field: refusal} for each of `names` that is not a table field of `site`'s pack: another
     pack's option (New York's tie option at a North Dakota site...). The refusal cites what the
