@@ -15,6 +15,7 @@ from core.rules import HOUSE_CONTROL
 
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
+from .role_grants import check_role_grant
 from .table_rules import validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
@@ -532,6 +533,8 @@ class Membership(models.Model):
             raise ValidationError({"site": "Only gaming managers and auditors may hold a role at all sites."})
         if self.site_id and self.employee_id and self.site.organization_id != self.employee.organization_id:
             raise ValidationError({"site": "The site belongs to another organization."})
+        if self.employee_id:
+            check_role_grant(self)  # another app's rule on who holds the role (counts: AUDITOR_BAR)
 
 
 def site_jurisdiction(site_id: int) -> str:

@@ -128,6 +128,13 @@ CHIP_LAW = declare(
     answered_by="packs (packs.apps)",
     answer="law_of(jurisdiction) -> the pack's ChipLaw, or None where its law states none",
 )
+ROLE_GRANTS = declare(
+    "role_grants",
+    asked_by="cardroom.role_grants (Membership.clean: the employee pages, the admin, the memberships API)",
+    answered_by="counts (counts.apps)",
+    answer="check(membership) -> {field: message} of what the app refuses in giving that role there",
+    many=True,
+)
 TABLE_CHECKS = declare(
     "table_checks",
     asked_by="packs.validate_table",

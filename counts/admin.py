@@ -8,7 +8,7 @@ from django.contrib import admin
 
 from cardroom.admin import ORG_PATHS, OrgScopedAdmin, ViewOnlyMixin
 
-from . import services
+from . import queries, services
 from .models import CountSettings, DropBox
 
 ORG_PATHS[CountSettings] = "site__organization_id"
@@ -21,6 +21,14 @@ class CountSettingsAdmin(OrgScopedAdmin):
     list_filter = ["box_exchange"]
     fields = ["site", "box_exchange", "twenty_one_auditor"]
     fixed_on_change = ("site",)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        picker = form.base_fields.get("twenty_one_auditor")
+        if obj is not None and picker is not None:
+            # AUDITOR_BAR: the site's count team is not offered (CountSettings.clean refuses it anyway).
+            picker.queryset = picker.queryset.exclude(pk__in=queries.count_team_at(obj.site).values("pk"))
+        return form
 
     def save_model(self, request, obj, form, change):
         values = {name: form.cleaned_data[name] for name in ("box_exchange", "twenty_one_auditor")}

@@ -8,15 +8,18 @@ column that could be changed. Only the box register and the site's count setting
 editable master data (with history).
 """
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from cardroom.models import Employee, Site, Table
+from cardroom.models import Employee, Role, Site, Table
 from core import limits
 from core.appendonly import AppendOnlyModel
 from core.moments import EnteredRecord
+
+from .rules import AUDITOR_BAR
 
 
 class BoxExchange(models.TextChoices):
@@ -46,6 +49,23 @@ class CountSettings(models.Model):
 
     def __str__(self):
         return f"Count settings for {self.site}"
+
+    def clean(self):
+        auditor = self.twenty_one_auditor
+        if auditor is None or not self.site_id:
+            return
+        counts_here = auditor.memberships.filter(Q(site_id=self.site_id) | Q(site__isnull=True), role=Role.COUNT_TEAM)
+        if counts_here.exists():
+            # AUDITOR_BAR: whoever checks the count's figures did not make them (the pickers leave
+            # the count team out; a value posted anyway, by the page, the API or the admin, stops here).
+            raise ValidationError(
+                {
+                    "twenty_one_auditor": (
+                        f"{AUDITOR_BAR}: {auditor} is on the count team at {self.site}; the person who audits twenty-one "
+                        "checks the count's figures and may not be one who counts them. Name someone off the count team."
+                    )
+                }
+            )
 
 
 class DropBox(models.Model):

@@ -125,6 +125,12 @@ GAMING_ROLES = frozenset(
 AUDITOR_BAR = f"{HOUSE_CONTROL} (separation of audit and count)"
 
 
+def auditor_bar_message(member, site_name: str = "this site") -> str:
+    """The AUDITOR_BAR refusal, in one wording wherever the two meet: a count team formed, the
+    count-team role given (counts.role_grants), the auditor named (CountSettings.clean)."""
+    return f"{member} audits twenty-one at {site_name} and may not be on its count team."
+
+
 @dataclass(frozen=True)
 class Refusal:
     """Why a count team may not count: the rule, in words, and the input field it concerns."""
@@ -174,7 +180,7 @@ def count_team_refusal(
         return Refusal(citation, "a count team is two different persons.")
     for member in (first, second):
         if twenty_one_auditor_id is not None and member.pk == twenty_one_auditor_id:
-            return Refusal(AUDITOR_BAR, f"{member} audits twenty-one at this site and may not be on its count team.")
+            return Refusal(AUDITOR_BAR, auditor_bar_message(member))
     for member in (first, second):
         held = (roles_of(member) if roles_of else set()) & GAMING_ROLES
         if held and member.employment_type != EmploymentType.GAMING:

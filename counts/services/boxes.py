@@ -11,7 +11,7 @@ from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import CountSettings, DropBox
-from ..rules import AUDITOR_BAR, BOX_NUMBER, REMOVAL, refuse_drop_boxes
+from ..rules import BOX_NUMBER, REMOVAL, refuse_drop_boxes
 
 
 def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings:
@@ -20,13 +20,6 @@ def update_count_settings(*, acting_user, site: Site, **values) -> CountSettings
     auditor = values.get("twenty_one_auditor")
     if auditor is not None and auditor.organization_id != site.organization_id:
         raise ValidationError({"twenty_one_auditor": "The auditor must be a person of this organization."})
-    if auditor is not None and queries.count_team_at(site).filter(pk=auditor.pk).exists():
-        # AUDITOR_BAR: whoever checks the count's figures did not make them (the picker leaves
-        # the count team out; a value posted anyway is refused here).
-        raise ValidationError({"twenty_one_auditor": (
-            f"{AUDITOR_BAR}: {auditor} is on the count team at {site}; the person who audits twenty-one "
-            "checks the count's figures and may not be one who counts them. Name someone off the count team."
-        )})
     with transaction.atomic():
         settings = CountSettings.objects.select_for_update().filter(site=site).first() or CountSettings(site=site)
         before = None if settings._state.adding else snapshot(settings)

@@ -10,7 +10,7 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
-from cardroom import chip_rules, table_rules, wager_caps
+from cardroom import chip_rules, role_grants, table_rules, wager_caps
 from cardroom.navigation import party_of
 from core import audit_anchors, citations, closing, figure_days, hooks
 from floor import open_items, tips
@@ -32,6 +32,7 @@ EVERY_HOOK = {
     "tip_status": "cage",
     "tips_flag": "compliance",
     "open_items": "counts",
+    "role_grants": "counts",
     "hold_thresholds": "compliance",
     "quarter_filed": "statefiling",
     "chains_anchored": "statefiling",
@@ -59,6 +60,7 @@ ASKED = {
     "tip_status": lambda: tips.tip_status(object(), object(), datetime(2026, 11, 2, tzinfo=UTC)),
     "tips_flag": lambda: hooks.TIPS_FLAG.answers(),
     "open_items": lambda: hooks.OPEN_ITEMS.answers(),
+    "role_grants": lambda: role_grants.check_role_grant(object()),
     "hold_thresholds": lambda: hooks.HOLD_THRESHOLDS(),
     "quarter_filed": lambda: hooks.QUARTER_FILED.answers(),
     "chains_anchored": lambda: hooks.CHAINS_ANCHORED.answers(),

@@ -70,14 +70,17 @@ def test_a_team_failing_the_independence_rule_is_refused_naming_it(client_for, c
     elif problem == "reverse_relation":
         EmployeeRelation.objects.create(employee=second, relative=first, kind="spouse")
     elif problem == "auditor":
-        # Named the auditor while off the count team, then given the role: the count still refuses them.
+        # Named the auditor while off the count team, then holding the role from a row written
+        # before the grant was refused (no service gives it now: test_twenty_one_auditor): the
+        # count still refuses them.
         from cardroom import services as cardroom_services
+        from cardroom.models import Membership
         from counts import services
 
         membership = second.memberships.get(role=Role.COUNT_TEAM)
         cardroom_services.remove_membership(acting_user=manager.user, membership=membership)
         services.update_count_settings(acting_user=manager.user, site=site, twenty_one_auditor=second)
-        cardroom_services.add_membership(acting_user=manager.user, employee=second, role=Role.COUNT_TEAM, site=site)
+        Membership.objects.create(employee=second, role=Role.COUNT_TEAM, site=site)
     elif problem == "gaming_with_non_gaming":
         first.employment_type = "non_gaming"
         first.save()

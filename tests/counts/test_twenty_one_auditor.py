@@ -2,12 +2,17 @@
 a house control): the boxes page's picker leaves the count team out, and the service refuses a
 count-team member sent anyway, through the API, naming the field and the rule, changing nothing."""
 
+import re
+
+from django.utils.html import escape
+
 from cardroom import services as cardroom_services
 from cardroom.models import Role
 from core.models import AuditEvent
 from counts import queries
+from counts.models import CountSettings
 from counts.rules import AUDITOR_BAR
-from tests.factories import make_person
+from tests.factories import SiteFactory, make_person
 
 
 def url(site):
@@ -40,3 +45,99 @@ def test_a_count_team_member_sent_as_the_auditor_is_refused_naming_the_field_and
     accepted = api.patch(url(site), {"twenty_one_auditor": auditor.pk}, format="json")
     assert accepted.status_code == 200 and accepted.json()["twenty_one_auditor"] == auditor.pk
     assert queries.count_settings(site).twenty_one_auditor == auditor
+
+
+# --- The count-team role is not given to the site's twenty-one auditor (where roles are given) ---
+
+
+def _named_auditor(client_for, manager, org, site):
+    """An auditor the gaming manager names as auditing twenty-one at `site` (through the API)."""
+    auditor = make_person(org, Role.AUDITOR)
+    assert client_for(manager).patch(url(site), {"twenty_one_auditor": auditor.pk}, format="json").status_code == 200
+    return auditor
+
+
+def _refusal(auditor, site):
+    return f"{AUDITOR_BAR}: {auditor} audits twenty-one at {site} and may not be on its count team."
+
+
+def _count_team_roles(employee):
+    return list(employee.memberships.filter(role=Role.COUNT_TEAM))
+
+
+def test_the_api_refuses_the_count_team_role_to_the_twenty_one_auditor_naming_the_field(client_for, manager, org, site):
+    auditor = _named_auditor(client_for, manager, org, site)
+    before = AuditEvent.objects.count()
+    refused = client_for(manager).post(
+        "/api/v1/memberships/", {"employee": auditor.pk, "site": site.pk, "role": Role.COUNT_TEAM}, format="json"
+    )
+    assert refused.status_code == 400
+    assert " ".join(refused.json()["role"]).startswith(_refusal(auditor, site))
+    assert _count_team_roles(auditor) == [] and AuditEvent.objects.count() == before
+
+    # At a site where someone else audits twenty-one, the same person may count.
+    other_site = SiteFactory(organization=org, name="Mandan Hall")
+    given = client_for(manager).post(
+        "/api/v1/memberships/", {"employee": auditor.pk, "site": other_site.pk, "role": Role.COUNT_TEAM}, format="json"
+    )
+    assert given.status_code == 201 and [m.site for m in _count_team_roles(auditor)] == [other_site]
+
+
+def test_the_employee_page_refuses_it_inline_and_writes_nothing(client, client_for, manager, org, site):
+    auditor = _named_auditor(client_for, manager, org, site)
+    before = AuditEvent.objects.count()
+    client.force_login(manager.user)
+    response = client.post(f"/setup/employees/{auditor.pk}/membership/add/", {"role": Role.COUNT_TEAM, "site": site.pk})
+    assert response.status_code == 400
+    form = response.context["membership_form"]
+    assert " ".join(form.errors["role"]).startswith(_refusal(auditor, site))
+    assert escape(_refusal(auditor, site)) in response.content.decode()
+    assert _count_team_roles(auditor) == [] and AuditEvent.objects.count() == before
+
+
+def test_the_admin_refuses_it_on_the_role_row_and_writes_nothing(client, client_for, manager, org, site):
+    auditor = _named_auditor(client_for, manager, org, site)
+    held = list(auditor.memberships.order_by("pk"))
+    data = {
+        "initials": auditor.initials,
+        "employment_type": auditor.employment_type,
+        "active": "on",
+        "memberships-TOTAL_FORMS": len(held) + 1,
+        "memberships-INITIAL_FORMS": len(held),
+    }
+    for i, m in enumerate(held):
+        data.update({f"memberships-{i}-id": m.pk, f"memberships-{i}-employee": auditor.pk,
+                     f"memberships-{i}-site": m.site_id or "", f"memberships-{i}-role": m.role})  # fmt: skip
+    n = len(held)
+    data.update({f"memberships-{n}-employee": auditor.pk, f"memberships-{n}-site": site.pk,
+                 f"memberships-{n}-role": Role.COUNT_TEAM})  # fmt: skip
+    before = AuditEvent.objects.count()
+    client.force_login(manager.user)
+    response = client.post(f"/admin/cardroom/employee/{auditor.pk}/change/", data)
+    assert response.status_code == 200
+    assert escape(_refusal(auditor, site)) in response.content.decode()
+    assert _count_team_roles(auditor) == [] and AuditEvent.objects.count() == before
+
+    # The admin's own page of roles refuses it the same way.
+    response = client.post(
+        "/admin/cardroom/membership/add/", {"employee": auditor.pk, "site": site.pk, "role": Role.COUNT_TEAM}
+    )
+    assert response.status_code == 200 and escape(_refusal(auditor, site)) in response.content.decode()
+    assert _count_team_roles(auditor) == [] and AuditEvent.objects.count() == before
+
+
+def test_the_admin_refuses_a_count_team_member_as_the_auditor_and_does_not_offer_one(client, manager, site, counters):
+    client.force_login(manager.user)
+    response = client.post(
+        "/admin/counts/countsettings/add/",
+        {"site": site.pk, "box_exchange": "gaming_day", "twenty_one_auditor": counters[0].pk},
+    )
+    assert response.status_code == 200
+    assert escape(f"{AUDITOR_BAR}: {counters[0]} is on the count team at {site}") in response.content.decode()
+    assert not CountSettings.objects.filter(site=site).exists()
+
+    client.post("/admin/counts/countsettings/add/", {"site": site.pk, "box_exchange": "gaming_day"})
+    settings = CountSettings.objects.get(site=site)
+    page = client.get(f"/admin/counts/countsettings/{settings.pk}/change/").content.decode()
+    picker = re.search(r'<select name="twenty_one_auditor"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert f'value="{manager.pk}"' in picker and f'value="{counters[0].pk}"' not in picker
