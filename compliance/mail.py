@@ -14,8 +14,9 @@ RETRY = {"autoretry_for": (OperationalError,), "retry_backoff": True, "max_retri
 # 9); so a fanned-out run's chord gathers, and the run is finished, when its last chunk ends,
 # not after the e-mails its earlier chunks queued meanwhile, and the next run's chunks do not
 # wait behind the last run's e-mails either. A worker reserves one task at a time (late acks,
-# CELERY_WORKER_PREFETCH_MULTIPLIER 1), so it takes them in the broker's order. The filesystem
-# broker ignores priorities (first in, first out).
+# CELERY_WORKER_PREFETCH_MULTIPLIER 1), so it takes them in the broker's order. The embedded
+# filesystem broker takes them in the same order (core.broker): a report asked for meanwhile
+# (sent at 0) goes before the e-mails there too.
 MAIL_PRIORITY = 9
 
 

@@ -107,7 +107,8 @@ def test_the_alerts_e_mails_are_queued_after_the_rules_tasks(site, stranger_site
 
 
 @pytest.mark.skipif(not settings.CELERY_BROKER_URL.startswith("redis"),
-                    reason="message priorities need the Redis broker (the filesystem broker is first in, first out)")
+                    reason="the chord gathers at its last chunk's end only on Redis: the file result backend polls "
+                           "(chord_unlock, every second) and the worker takes e-mails meanwhile")
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_runs_the_whole_fanned_out_run_before_the_e_mails_queued_earlier(site, stranger_site, cast):
     """A run's chord gathers when its last chunk ends: the e-mails queued before it (an alert

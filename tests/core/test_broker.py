@@ -44,3 +44,16 @@ def test_a_message_is_in_the_queue_folder_only_once_whole(tmp_path, monkeypatch)
             n.endswith(broker.PART) for n in os.listdir(tmp_path)
         )
         assert channel._get("jobs") == {"task": "x", "args": [1]}
+
+
+def test_a_queue_gives_its_messages_by_priority_then_in_the_order_sent(tmp_path):
+    """As Redis takes them: priority 0 (sent without one) first, 9 (the alerts' e-mails) last
+    (issue 33: kombu's own queue gave a report after the 850 e-mails queued before it)."""
+    sent = [("mail", 9), ("mail", 9), ("report", None), ("rule", 0), ("mail", 9), ("late", 3)]
+    with _connection(tmp_path) as connection:
+        channel = connection.default_channel
+        for n, (name, priority) in enumerate(sent):
+            properties = {} if priority is None else {"priority": priority}
+            channel._put("jobs", {"task": name, "n": n, "properties": properties})
+        taken = [(m["task"], m["n"]) for m in (channel._get("jobs") for _ in sent)]
+    assert taken == [("report", 2), ("rule", 3), ("late", 5), ("mail", 0), ("mail", 1), ("mail", 4)]
