@@ -6,7 +6,6 @@ on the form with the API's message (cardroom.views.call_service). Objects of sit
 not see answer 404; an action the role may not take answers 403.
 """
 
-import secrets
 from datetime import timedelta
 from functools import partial, wraps
 from zoneinfo import ZoneInfo
@@ -20,6 +19,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.views.decorators.http import require_POST
 
 from cardroom.access import SESSION_KEY, access_for, require_role
@@ -287,13 +287,19 @@ def pit(request, site_id=None):
 
 def _outbox(request, site) -> dict:
     """Where the terminal keeps its steps waiting to send (static/floor/pit_terminal.js): the
-    browser's storage, one queue per station login and site, sealed (AES-GCM) with a key that
-    lives in this login's session, so a PIN in a queued step is never stored readable and a
-    queue outlives a reload but not the sign-in (house control)."""
-    seal = request.session.get(OUTBOX_SEAL)
-    if seal is None:
-        seal = request.session[OUTBOX_SEAL] = secrets.token_urlsafe(32)
-    return {"store": f"pit-outbox:{request.user.pk}:{site.pk}", "seal": seal}
+    browser's storage, one queue per station login and site, sealed (AES-GCM) with a key the
+    server derives from its secret for that login and site (`outbox_seal`), never stored and
+    handed only to that login's pages: a PIN in a queued step is never stored readable, another
+    login cannot open the queue, and the same station signed in again opens it (house control)."""
+    return {"store": f"pit-outbox:{request.user.pk}:{site.pk}", "seal": outbox_seal(request.user, site)}
+
+
+def outbox_seal(user, site) -> str:
+    """The key sealing a station login's queue at a site: an HMAC of the login (its id and when
+    it was made, so a later login given a reused id gets another) and the site, under the
+    server's SECRET_KEY. The same for every sign-in of that login; no other login's."""
+    value = f"{user.pk}:{user.date_joined.isoformat()}:{site.pk}"
+    return salted_hmac(OUTBOX_SEAL, value, algorithm="sha256").hexdigest()
 
 
 @polled_fragment
@@ -302,7 +308,7 @@ def pit_live(request, site_id):
     return render(request, "floor/_pit_board.html", _pit_context(request, site_id))
 
 
-OUTBOX_SEAL = "pit_outbox_seal"  # the session's key sealing the terminal's queued steps
+OUTBOX_SEAL = "floor.pit_outbox_seal"  # the salt of the key sealing the terminal's queued steps
 
 
 # --- Tray counts -----------------------------------------------------------------------------

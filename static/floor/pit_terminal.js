@@ -10,14 +10,15 @@
 // order taken; a retry after a lost answer repeats the same key and body, so it is written
 // exactly once. A refusal on arrival is listed under "Refused when sent".
 //
-// The queue outlives a reload: it is kept in the browser's localStorage, one queue per station
-// login and site (#pit-outbox's data-store), sealed with AES-GCM under a key that lives in the
-// login's session (data-seal, floor.views._outbox), so a queued step's PIN is never stored
-// readable. A reloaded page restores it, shows it as waiting and sends each step once, with
-// its own Idempotency-Key; a step is dropped from storage once answered. A queue sealed under
-// an earlier sign-in cannot be opened: it is dropped and listed as not sent. Where the browser
-// offers no WebCrypto (a page not served over HTTPS), the queue lives in this page only and
-// leaving it asks first.
+// The queue outlives a reload and a new sign-in: it is kept in the browser's localStorage, one
+// queue per station login and site (#pit-outbox's data-store), sealed with AES-GCM under a key
+// the server derives for that login and site (data-seal, floor.views.outbox_seal), so a queued
+// step's PIN is never stored readable, another login cannot open it, and the same station
+// signed in again does. A reloaded page restores it, shows it as waiting and sends each step
+// once, with its own Idempotency-Key; a step is dropped from storage once answered. A queue
+// that cannot be opened (the server's secret changed) is dropped and listed as not sent. Where
+// the browser offers no WebCrypto (a page not served over HTTPS off localhost), the queue lives
+// in this page only: the terminal says so (#pit-volatile) and leaving the page asks first.
 (function () {
   "use strict";
   const panel = document.getElementById("pit-panel");
@@ -28,6 +29,7 @@
   const refusalBox = document.getElementById("pit-refusals");
   const refusalList = document.getElementById("pit-refusal-items");
   const flashBox = document.getElementById("pit-flash");
+  const volatileNote = document.getElementById("pit-volatile");  // shown where the queue is not kept
   const dollars = new Intl.NumberFormat("en-US", {style: "currency", currency: "USD"});
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
   const outbox = [];
@@ -467,9 +469,11 @@
       outbox.unshift.apply(outbox, items);  // taken before anything queued since this page opened
       items.forEach(function (r) { if (r.slip) localStatus[r.slip] = r.status; });
     }, function () {
-      refused({label: "Steps kept under an earlier sign-in"}, ["they cannot be opened on this one and were not sent: take them again."]);
+      localStorage.removeItem(store);
+      refused({label: "Steps kept on this terminal"}, ["they could not be opened and were not sent: take them again."]);
     }).then(function () {
       restored = true;
+      if (volatileNote) volatileNote.hidden = keeps;
       drawOutbox();
       flush();
     });

@@ -157,7 +157,9 @@ def test_the_terminal_at_390_px_fits_and_opens_the_day_with_a_shift_managers_pin
 
 
 @pytest.mark.browser
-def test_the_pit_keeps_working_through_a_dropped_network(browser_page, live_server, cast, dealer_shift, fill, terminal):
+def test_the_pit_keeps_working_through_a_dropped_network(
+    browser_page, live_server, cast, site, dealer_shift, fill, terminal
+):
     """Offline, a verification and a new fill wait in the browser with their Idempotency-Keys,
     shown as waiting; back online each is sent exactly once, and a refusal on arrival (a wrong
     PIN) is shown on the terminal. An answer lost on the way is retried with the same key and
@@ -253,3 +255,49 @@ def test_the_pit_keeps_working_through_a_dropped_network(browser_page, live_serv
     assert Slip.objects.filter(total_cents=7500).count() == 1
     assert AuditEvent.objects.filter(action="fill_slip.prepared").count() == 4
     assert page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('pit-outbox:'))") == []
+
+    # Signed out and in again with a step still waiting: the same station login at the same site
+    # opens its queue (the key is the server's for that login and site, not the session's) and
+    # sends it once; another station signed in between neither sees nor sends it.
+    assert page.is_hidden("#pit-volatile")  # WebCrypto here: the queue is kept
+    page.context.set_offline(True)
+    page.click("#pit-table-1 .pit-fill")
+    page.keyboard.press("Tab")
+    page.keyboard.type("5")
+    page.click(f"label[for=pit-signer-{cashier.pk}]")
+    page.keyboard.type(PINS[Role.CASHIER])
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => Object.keys(localStorage).some(k => k.startsWith('pit-outbox:'))")
+    page.route("**/api/v1/**", lambda route: route.abort())  # the pages load again, the API not yet
+    page.context.set_offline(False)
+    page.click("#logout")
+    page.wait_for_load_state()
+    pins.create_station(acting_user=None, site=site, username="pit-two", password="second-station-pass-9", name="Pit 2")
+    login(page, live_server, "pit-two", "second-station-pass-9")
+    page.wait_for_selector("#pit-table-1")
+    assert page.is_hidden("#pit-outbox") and page.is_hidden("#pit-refusals")
+    page.click("#logout")
+    page.wait_for_load_state()
+    login(page, live_server, *terminal)
+    page.wait_for_selector("#pit-outbox:not([hidden])")
+    assert "Fill for table 1 ($125.00) · waiting to send" in page.inner_text("#pit-outbox-items")
+    assert page.is_hidden("#pit-refusals")
+    assert not Slip.objects.filter(total_cents=12500).exists()
+    page.unroute("**/api/v1/**")
+    page.wait_for_selector("#pit-outbox", state="hidden", timeout=30_000)
+    assert Slip.objects.filter(total_cents=12500).count() == 1
+    assert AuditEvent.objects.filter(action="fill_slip.prepared").count() == 5
+    assert page.is_hidden("#pit-refusals")
+
+
+@pytest.mark.browser
+def test_a_terminal_without_webcrypto_says_a_reload_loses_the_steps_waiting(browser_page, live_server, fill, terminal):
+    """Served over plain HTTP off localhost, the browser offers no WebCrypto: the queue cannot be
+    sealed for storage, so it lives in the page only, and the terminal says so."""
+    page = browser_page
+    page.add_init_script("Object.defineProperty(Crypto.prototype, 'subtle', {get: () => undefined});")
+    login(page, live_server, *terminal)
+    page.wait_for_selector("#pit-volatile:not([hidden])")
+    assert "a reload, a sign-out or leaving this page while steps wait to send loses them" in page.inner_text(
+        "#pit-volatile"
+    )

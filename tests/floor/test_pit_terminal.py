@@ -2,6 +2,7 @@
 manager who signs a slip's step is on duty; a slip is never offered for receipt before its
 verification while someone eligible is on duty; each step lists only who may take it."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -14,6 +15,8 @@ from core.models import AuditEvent
 from floor import queries, services
 from floor.models import DutyPeriod
 from floor.pit_terminal import terminal_data
+from floor.views import outbox_seal
+from tests.factories import SiteFactory
 
 from .conftest import FILL
 
@@ -123,6 +126,28 @@ def test_a_stations_home_is_its_pit_terminal(client, site, cast, fill, dealer_sh
     # A person's pit has no terminal: their own login signs.
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     assert 'id="pit-data"' not in client.get("/floor/pit/").content.decode()
+
+
+def _outbox(client, user):
+    client.logout()
+    client.force_login(user)
+    page = client.get("/floor/pit/").content.decode()
+    return re.search(r'id="pit-outbox"[^>]*data-store="([^"]+)" data-seal="([^"]+)"', page).groups()
+
+
+def test_a_stations_queue_key_is_its_own_and_outlives_its_sign_in(client, site, cast, fill, dealer_shift):
+    """The key sealing a terminal's offline queue (floor.views.outbox_seal) is the same for every
+    sign-in of the station login at the site, and another login's differs: it lives on the
+    server, not in the session, so a queue taken before a sign-out is opened after signing in."""
+    first = pins.create_station(acting_user=None, site=site, username="pit-a", password="terminal-password-1", name="A")
+    other = pins.create_station(acting_user=None, site=site, username="pit-b", password="terminal-password-2", name="B")
+    store, seal = _outbox(client, first.user)
+    assert _outbox(client, first.user) == (store, seal)  # signed in again: the same queue, the same key
+    assert len(seal) == 64 and seal not in str(dict(client.session))
+    other_store, other_seal = _outbox(client, other.user)
+    assert other_store != store and other_seal != seal
+    elsewhere = SiteFactory(organization=site.organization, name="Mandan Hall")
+    assert outbox_seal(first.user, elsewhere) != seal
 
 
 def test_a_slip_received_unverified_is_on_the_daily_report_with_its_reason(
