@@ -113,6 +113,27 @@ class InternalControls(AppendOnlyModel):
     def game(self) -> str:
         return self.game_approval.game_name if self.game_approval_id else "House-banked blackjack"
 
+    # The words of each documented option's values, as the table form shows them (a yes/no
+    # option in words of its own), for the register's columns.
+    _WORDS = {
+        "dealer_hits_soft_17": {True: "Hits soft 17", False: "Stands on soft 17"},
+        "split_pairs": dict(Table.SplitPairs.choices),
+        "double_on": dict(Table.DoubleOn.choices),
+        "insurance_allowed": {True: "Insurance offered", False: "No insurance"},
+        "surrender": dict(Table.Surrender.choices),
+        "blackjack_payout": dict(Table.BlackjackPayout.choices),
+        "payout_rounding": dict(Table.PayoutRounding.choices),
+    }
+
+    @property
+    def documented(self) -> list[str]:
+        """Each documented option's values in words ("Hits soft 17; Stands on soft 17"), in the
+        order of `_WORDS` (the register's columns)."""
+        return [
+            "; ".join(str(words.get(value, value)) for value in getattr(self, name)) or "none listed"
+            for name, words in self._WORDS.items()
+        ]
+
 
 class TableGame(AppendOnlyModel):
     """Which approved game a table offers from `linked_at` (no approval: standard blackjack),

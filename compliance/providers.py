@@ -205,7 +205,7 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 @day_provider(rule=rules.LOW_TABLE_CLOSED)
 def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """ND 99-01.3-08-09(1): the low table's play ended (its closer) while a table with a higher
-    minimum stayed active. Two queries for all the sites (`floor.queries.twenty_one_play`)."""
+    minimum stayed active. Three queries for all the sites (`floor.queries.twenty_one_play`)."""
     by_id = {s.pk: s for s in sites}
     found = []
     for (site_id, day), tables in sorted(twenty_one_play(list(by_id), start, end).items()):

@@ -415,37 +415,41 @@ def low_table_closings(site_id: int, gaming_date: date, tables: list, *, book: T
     """Each closer of a table with a minimum at or below the ceiling (the low table) after which,
     the grace past, a table with a higher minimum was still active (a dealer and chips present,
     `floor.queries.TablePlay.active_at`) with no other low table active beside it. `tables`: the
-    day's twenty-one tables' play."""
-    ceiling = book["low_table.minimum_ceiling_cents"]
+    day's twenty-one tables' play; each minimum is the one in force at the moment judged
+    (`TablePlay.minimum_at`: the table's history), never as configured now."""
+    ceiling = int(book["low_table.minimum_ceiling_cents"])
     grace = timedelta(minutes=book.int("low_table.grace_minutes"))
     found = []
-    for low in (t for t in tables if t.min_wager_cents <= int(ceiling)):
+    for low in tables:
         for closed_at in low.closers:
+            if low.minimum_at(closed_at) > ceiling:
+                continue
             at = closed_at + grace
-            active = [t for t in tables if t.table_id != low.table_id and t.active_at(at)]
-            higher = [t for t in active if t.min_wager_cents > int(ceiling)]
-            if higher and not any(t.min_wager_cents <= int(ceiling) for t in active):
-                found.append(_low_table_closed(site_id, gaming_date, low, closed_at, higher, ceiling, time_zone))
+            active = [(t, t.minimum_at(at)) for t in tables if t.table_id != low.table_id and t.active_at(at)]
+            higher = [(t, cents) for t, cents in active if cents > ceiling]
+            if higher and not any(cents <= ceiling for _, cents in active):
+                found.append(_low_table_closed(site_id, gaming_date, low, closed_at, higher, book, time_zone))
     return found
 
 
-def _low_table_closed(site_id, gaming_date, low, closed_at, higher, ceiling, time_zone) -> Finding:
+def _low_table_closed(site_id, gaming_date, low, closed_at, higher, book, time_zone) -> Finding:
     from zoneinfo import ZoneInfo
 
+    ceiling = book["low_table.minimum_ceiling_cents"]
     cite, limit = ceiling.citation, format_money(int(ceiling))
     closed = f"{closed_at.astimezone(ZoneInfo(time_zone)):%H:%M}"
-    still = ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in higher)
+    still = ", ".join(f"table {t.number} (minimum {format_money(cents)})" for t, cents in higher)
     return Finding(
         "low_table_closed", cite, "Higher-minimum table active after the low table closed", site_id,
         str(gaming_date), gaming_date, gaming_date,
-        f"{cite}: table {low.number} (minimum {format_money(low.min_wager_cents)}) closed at {closed} on "
+        f"{cite}: table {low.number} (minimum {format_money(low.minimum_at(closed_at))}) closed at {closed} on "
         f"{gaming_date} while {still} stayed active. \"The organization may establish a minimum wager at not more "
         f"than three dollars on one active table. If there is more than one active table at a site, the "
         f"organization may set a higher minimum wager on additional tables.\" Close the higher table or open one "
         f"at {limit} or less, and document why play went on above {limit}.",
         gaming_date,
         {"table": low.number, "closed_at": closed_at.isoformat(), "ceiling_cents": int(ceiling),
-         "tables": [t.number for t in higher]},
+         "tables": [t.number for t, _ in higher]},
         f"table:{low.table_id}:{closed_at.isoformat()}",
     )  # fmt: skip
 

@@ -15,7 +15,7 @@ from cardroom.models import Employee, Role, Table
 from cardroom.views import call_service, refusal_text
 from core.rules import HOUSE_CONTROL
 
-from . import forms, queries, services
+from . import forms, queries, rules, services
 from .models import CountAgreement, Drop, DropBox
 
 
@@ -92,6 +92,7 @@ def _page(request, site, current, settings_form, register_form, error=""):
             "register_form": register_form,
             "boxes": _boxes(site),
             "error": error,
+            "fees_only": rules.fees_only_notice(site),
         },
         status=400 if failed else 200,
     )

@@ -39,15 +39,21 @@ def keeps_drop_boxes(where) -> bool:
     return pack_for(where).revenue_model != RevenueModel.FEES
 
 
+def fees_only_notice(site) -> str | None:
+    """At a site that keeps no drop box, why (what the count pages show instead of their forms);
+    None where it keeps them."""
+    if keeps_drop_boxes(site):
+        return None
+    return (
+        f"{FEES_ONLY.at(site)}: the house's revenue here is the fees collected at the table; "
+        "it keeps no drop box and counts no drop."
+    )
+
+
 def refuse_drop_boxes(site, field: str = "box") -> None:
     """Refuse a drop box, its use or its count at a site whose pack's revenue is fees only."""
-    if not keeps_drop_boxes(site):
-        raise ValidationError(
-            {
-                field: f"{FEES_ONLY.at(site)}: the house's revenue here is the fees collected at the table; "
-                "it keeps no drop box and counts no drop."
-            }
-        )
+    if notice := fees_only_notice(site):
+        raise ValidationError({field: notice})
 
 
 # Who reads the count sessions and sheets at a site: the count team, who manages, transports or

@@ -21,7 +21,7 @@ from cardroom.pins import acting_user_for, signer_for
 from core.audit import chain_head
 from core.pdf import audit_head_text
 
-from . import forms, pdf, queries, services
+from . import forms, pdf, queries, rules, services
 from .models import CountSignature, DropBox
 from .rules import COUNT_RECORDS, COUNT_TEAM, CURRENCY, REMOVAL
 
@@ -117,6 +117,7 @@ def sessions(request):
         )
         if session:
             return redirect("counts:session", pk=session.pk)
+    keeps_drop = rules.keeps_drop_boxes(site)
     sessions = queries.visible_sessions(access).filter(site=site).order_by("-gaming_date", "-pk")
     signed = CountSignature.objects.filter(session=OuterRef("pk")).order_by().values("session")
     sessions = sessions.annotate(signed=Coalesce(Subquery(signed.annotate(n=Count("pk")).values("n")), 0))
@@ -129,7 +130,9 @@ def sessions(request):
             "form": form,
             "signer_form": signer_form,
             "errors": errors,
-            "can_open": station or access.has_role(site.pk, Role.COUNT_TEAM),
+            # No count to open where the site keeps no drop box (its revenue is fees): the notice instead.
+            "fees_only": rules.fees_only_notice(site),
+            "can_open": keeps_drop and (station or access.has_role(site.pk, Role.COUNT_TEAM)),
             # The count under way first (not yet initialled by both), then every session, paged.
             "open_sessions": list(sessions.filter(signed__lt=2)[:3]),
             "page": page,
@@ -159,6 +162,7 @@ def boxes(request):
         initial={"box_exchange": settings.box_exchange},
     )
     errors = {}
+    keeps_drop = rules.keeps_drop_boxes(site)
     if request.method == "POST":
         try:
             if request.POST.get("action") == "exchange" and exchange_form.is_valid():
@@ -184,9 +188,11 @@ def boxes(request):
             "box_exchange": settings.get_box_exchange_display(),
             "removal_form": removal_form,
             "errors": errors,
-            "can_register": access.has_role(site.pk, Role.GAMING_MANAGER),
-            "can_remove": access.has_role(site.pk, Role.SHIFT_MANAGER),
-            "station": access.station is not None,
+            # No box to register, place or remove where the site keeps none (its revenue is fees).
+            "fees_only": rules.fees_only_notice(site),
+            "can_register": keeps_drop and access.has_role(site.pk, Role.GAMING_MANAGER),
+            "can_remove": keeps_drop and access.has_role(site.pk, Role.SHIFT_MANAGER),
+            "station": keeps_drop and access.station is not None,
             "boxes": DropBox.objects.filter(site=site).select_related("table"),
             "unremoved": queries.unremoved_drops(site, now=now),
             "late": queries.late_removals(site),

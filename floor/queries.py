@@ -1,6 +1,6 @@
 """Reads used in several places: who deals where, open days and tables, registers, queues."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from django.db import connection
@@ -721,8 +721,11 @@ def shifts_of_tables(table_ids, since: datetime) -> dict[int, list[tuple[datetim
 
 @dataclass(frozen=True)
 class TablePlay:
-    """One twenty-one table's play on a gaming day: its minimum wager (as configured now), the
-    moments its openers and closers were counted, and its dealer shifts (started, ended or None)."""
+    """One twenty-one table's play on a gaming day: its minimum wager as it stood at the day's last
+    count (its closer), the moments its openers and closers were counted, its dealer shifts
+    (started, ended or None) and the table's minimum-wager history up to that count (moment the
+    record was saved, minimum), oldest first: the minimum in force at any moment of the day,
+    whatever the table says now."""
 
     table_id: int
     number: int
@@ -730,6 +733,7 @@ class TablePlay:
     openers: tuple[datetime, ...]
     closers: tuple[datetime, ...]
     shifts: tuple[tuple[datetime, datetime | None], ...]
+    minimums: tuple[tuple[datetime, int], ...] = ()
 
     def active_at(self, at: datetime) -> bool:
         """A dealer and chips present at `at` (ND 99-01.3-08-09(1), as `floor.active_tables` reads
@@ -739,10 +743,19 @@ class TablePlay:
             return False
         return any(began <= at and (ended is None or ended > at) for began, ended in self.shifts)
 
+    def minimum_at(self, at: datetime) -> int:
+        """The minimum wager in force at `at`: the table's last record saved by then; before its
+        first record (a table whose history begins later), the first one."""
+        if not self.minimums:
+            return self.min_wager_cents
+        before = [cents for saved, cents in self.minimums if saved <= at]
+        return before[-1] if before else self.minimums[0][1]
+
 
 def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], list[TablePlay]]:
     """(site id, gaming date) -> each twenty-one table's play that day, for the gaming days of
-    the sites in [start, end] with a closer counted. Two queries."""
+    the sites in [start, end] with a closer counted. Each table's minimum is the one in force on
+    the day (its history, `Table.history`), not as configured now. Three queries."""
     from cardroom.models import Game
 
     days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
@@ -750,15 +763,10 @@ def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], 
         gaming_day__in=days,
         table__game=Game.TWENTY_ONE,
         kind__in=(TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER),  # a dealer change neither opens nor closes
-    ).values_list(
-        "gaming_day__site_id", "gaming_day__gaming_date", "table_id", "table__number", "table__min_wager_cents",
-        "kind", "counted_at",
-    )  # fmt: skip
+    ).values_list("gaming_day__site_id", "gaming_day__gaming_date", "table_id", "table__number", "kind", "counted_at")
     tables: dict[tuple, dict] = {}
-    for site_id, day, table_id, number, minimum, kind, at in counts:
-        row = tables.setdefault(
-            (site_id, day, table_id), {"number": number, "min": minimum, "opener": [], "closer": []}
-        )
+    for site_id, day, table_id, number, kind, at in counts:
+        row = tables.setdefault((site_id, day, table_id), {"number": number, "opener": [], "closer": []})
         row[kind].append(at)
     if not any(row["closer"] for row in tables.values()):
         return {}
@@ -768,10 +776,31 @@ def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], 
     )
     for site_id, day, table_id, began, ended in rows:
         shifts.setdefault((site_id, day, table_id), []).append((began, ended))
+    until = max(max(row["opener"] + row["closer"]) for row in tables.values())
+    minimums = _minimum_history({key[2] for key in tables}, until)
     play: dict[tuple[int, date], list[TablePlay]] = {}
     for (site_id, day, table_id), row in sorted(tables.items(), key=lambda item: (item[0][:2], item[1]["number"])):
-        play.setdefault((site_id, day), []).append(
-            TablePlay(table_id, row["number"], row["min"], tuple(sorted(row["opener"])), tuple(sorted(row["closer"])),
-                      tuple(shifts.get((site_id, day, table_id), ())))
-        )  # fmt: skip
+        history = tuple(minimums[table_id])
+        table = TablePlay(table_id, row["number"], history[0][1], tuple(sorted(row["opener"])),
+                          tuple(sorted(row["closer"])), tuple(shifts.get((site_id, day, table_id), ())), history)  # fmt: skip
+        last = max(table.openers + table.closers)
+        play.setdefault((site_id, day), []).append(replace(table, min_wager_cents=table.minimum_at(last)))
     return play
+
+
+def _minimum_history(table_ids, until: datetime) -> dict[int, list[tuple[datetime, int]]]:
+    """Table id -> (moment saved, minimum wager) of each of its history records up to `until`,
+    oldest first, with the first record saved after `until` (a table's history begun after its
+    play: its first known minimum); the current minimum for a table with no history. One query
+    (and one more only for tables without any history record)."""
+    found: dict[int, list[tuple[datetime, int]]] = {}
+    rows = Table.history.filter(id__in=table_ids).order_by("id", "history_date", "history_id")
+    for table_id, saved, cents in rows.values_list("id", "history_date", "min_wager_cents"):
+        kept = found.setdefault(table_id, [])
+        if saved <= until or not kept:
+            kept.append((saved, cents))
+    missing = set(table_ids) - set(found)
+    if missing:
+        for table_id, cents in Table.objects.filter(pk__in=missing).values_list("pk", "min_wager_cents"):
+            found[table_id] = [(until, cents)]
+    return found

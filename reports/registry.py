@@ -46,6 +46,9 @@ class ReportKind:
     form_title: str = ""
     # The revenue models (packs.RevenueModel) whose sites the report is for; None: every model.
     revenue_models: frozenset[str] | None = None
+    # The rule the report records, offered only where the site's pack states it (the tournament
+    # record where tournaments are the pack's law); None: no such condition.
+    needs: Rule | None = None
 
     def applies_to(self, where) -> bool:
         """Is the report offered at `where` (a Site, a Pack or a jurisdiction code)? The pack's own
@@ -54,6 +57,8 @@ class ReportKind:
         if pack.report_kinds is not None:
             return self.code in pack.report_kinds
         if self.revenue_models is not None and pack.revenue_model not in self.revenue_models:
+            return False
+        if self.needs is not None and not self.needs.applies(pack):
             return False
         return self.jurisdictions is None or pack.code in self.jurisdictions
 

@@ -5,6 +5,7 @@ from django import forms
 
 from core.forms import BookDateField, BootstrapMixin, CentsField
 from core.limits import MAX_TEXT_LENGTH
+from core.money import format_money
 
 from . import rules
 from .models import FeeKind, PrizeKind
@@ -19,7 +20,10 @@ def _chips(label, required=True, **kwargs):
 class TournamentForm(BootstrapMixin, forms.Form):
     name = forms.CharField(max_length=rules.MAX_NAME_LENGTH)
     gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date"}))
-    entry_fee_cents = CentsField(label="Entry fee ($)", help_text="At most $200.00 per player with rebuys and add-ons.")
+    entry_fee_cents = CentsField(
+        label="Entry fee ($)",
+        help_text=f"At most {format_money(rules.MAX_CUMULATIVE_FEE_CENTS)} per player with rebuys and add-ons.",
+    )
     chips_per_entry = _chips("Chips for the entry fee")
     rebuy_fee_cents = CentsField(
         label="Rebuy fee ($)", required=False, help_text="Blank: no rebuys. At most the entry fee."

@@ -4,4 +4,7 @@ from cardroom.navigation import register
 
 from . import rules
 
-register("Tournaments", "Tournaments", "tournaments:list", rules.TOURNAMENT_RECORDS.roles)
+# Offered only where a site's pack states tournaments (North Dakota's 08-15): elsewhere there is none to read.
+register(
+    "Tournaments", "Tournaments", "tournaments:list", rules.TOURNAMENT_RECORDS.roles, offered=rules.TOURNAMENT.applies
+)

@@ -106,6 +106,14 @@ def _check_chips(chips: dict) -> None:
             )
 
 
+def no_tournament_here(site: Site) -> str:
+    """Why a site whose pack states no tournament (`rules.TOURNAMENT`) announces none."""
+    return (
+        f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
+        "the tournament register is kept only where they do."
+    )
+
+
 def announce_tournament(
     *,
     acting_user,
@@ -134,14 +142,7 @@ def announce_tournament(
     if not rules.TOURNAMENT.applies(site):
         # The register holds one state's tournament rules (fees capped, no-value chips, disclosed
         # rules); a site whose rules define no tournament records none rather than be held to them.
-        raise ValidationError(
-            {
-                "site": (
-                    f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
-                    "the tournament register is kept only where they do."
-                )
-            }
-        )
+        raise ValidationError({"site": no_tournament_here(site)})
     employee = acts.acting_employee(access)
     check_date(gaming_date, "gaming_date")
     name = _text(name, "name", required=True, max_length=rules.MAX_NAME_LENGTH)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for
 from cardroom.views import call_service
+from core.money import format_money
 
 from . import forms, queries, rules, services
 from .models import FeeKind, TournamentFee, TournamentPlayer, TournamentPrize
@@ -39,8 +40,11 @@ def tournament_list(request):
     tournaments = list(queries.readable_tournaments(access).filter(site=site).order_by("-gaming_date", "-id")[:100])
     figures = queries.figures_by_tournament([t.pk for t in tournaments])
     rows = [(t, figures[t.pk]) for t in tournaments]
-    can_announce = access.has_role(site.pk, *rules.DIRECTORS)
-    return render(request, "tournaments/list.html", {"site": site, "rows": rows, "can_announce": can_announce})
+    # Announcing is offered only where the site's pack states tournaments (the service refuses elsewhere).
+    can_announce = rules.TOURNAMENT.applies(site) and access.has_role(site.pk, *rules.DIRECTORS)
+    context = {"site": site, "rows": rows, "can_announce": can_announce,
+               "fee_cap": format_money(rules.MAX_CUMULATIVE_FEE_CENTS)}  # fmt: skip
+    return render(request, "tournaments/list.html", context)
 
 
 @login_required
@@ -50,6 +54,10 @@ def announce(request):
         raise PermissionDenied(
             f"{rules.DIRECTOR_RULE}: only a gaming manager or shift manager may announce a tournament."
         )
+    if not rules.TOURNAMENT.applies(site):
+        # No form to fill where the pack states no tournament (nor its fee cap): the refusal instead.
+        context = {"site": site, "form": None, "refusal": services.no_tournament_here(site)}
+        return render(request, "tournaments/announce.html", context, status=400 if request.method == "POST" else 200)
     form = forms.TournamentForm(request.POST or None, initial={"gaming_date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
         tournament = call_service(

@@ -15,7 +15,7 @@ from core.money import format_money
 from core.pdf import data_table, format_clock, para
 from tournaments import queries
 from tournaments.models import Tournament
-from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT_RECORDS
+from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT, TOURNAMENT_RECORDS
 
 from .. import rules as report_rules
 from ..columns import DATE, DATETIME, INT, MONEY, Column, headings
@@ -316,5 +316,6 @@ KIND = register(
         render,
         table,
         reader=TOURNAMENT_RECORDS,
+        needs=TOURNAMENT,
     )
 )

@@ -1,6 +1,7 @@
 """Recordings and who accessed the video (ND 99-01.3-08-04)."""
 
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -94,7 +95,7 @@ def _check_overlap(table: Table, gaming_date: date, started_at: datetime, stoppe
                     "started_at": (
                         f"{RECORDER_OVERLAP.rule.at(table)}: two recorders in sequence for one table must overlap by "
                         f"{RECORDER_OVERLAP.text}; this recording overlaps the one from "
-                        f"{other.started_at.astimezone(timezone.get_current_timezone()):%H:%M} by {minutes} minutes."
+                        f"{other.started_at.astimezone(ZoneInfo(table.site.time_zone)):%H:%M} by {minutes} minutes."
                     )
                 }
             )

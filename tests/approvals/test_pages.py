@@ -30,3 +30,33 @@ def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(cli
 def test_site_roles_are_refused_the_register(client, cast, role):
     client.force_login(cast[role].user)
     assert client.get("/approvals/").status_code == 403
+
+
+def test_the_internal_controls_register_states_each_documented_option_in_words(client, manager, site, today):
+    """It printed the stored codes ("False, True", "any_pair, identical", "none, late")."""
+    import re
+    from datetime import timedelta
+    from html import unescape
+
+    from approvals import services
+
+    services.record_internal_controls(
+        acting_user=manager.user, site=site, effective_on=today - timedelta(days=30),
+        approved_on=today - timedelta(days=40), approved_by="B. Lane, WSGC", dealer_hits_soft_17=[False, True],
+        split_pairs=["any_pair", "identical"], double_on=["any_two", "ten_eleven"], insurance_allowed=[True],
+        surrender=["none", "late"], blackjack_payout=["3:2", "6:5"], payout_rounding=["down"],
+    )  # fmt: skip
+    client.force_login(manager.user)
+    page = unescape(client.get("/approvals/").content.decode())
+    register = page[page.index('id="internal-controls"') :]
+    row = re.findall(r"<td>(.*?)</td>", register[register.index("<tbody>") :])[5:12]
+    assert row == [
+        "Stands on soft 17; Hits soft 17",
+        "Identical cards and any two ten-valued cards; Identical cards only",
+        "Any first two cards; First two cards totalling 10 or 11",
+        "Insurance offered",
+        "No surrender; Surrender after the dealer checks for blackjack",
+        "3 to 2; 6 to 5",
+        "Rounded down to the table's lowest chip",
+    ], row
+    assert "False" not in register and "any_pair" not in register

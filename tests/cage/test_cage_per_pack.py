@@ -4,6 +4,7 @@ as house controls, closed books stay closed, records are kept three years; every
 page cites "House control", never North Dakota's sections or its SFN form. North Dakota's words
 are unchanged (the other cage tests)."""
 
+import re
 from datetime import date, datetime, timedelta
 
 import pytest
@@ -91,6 +92,20 @@ def test_the_cage_pages_speak_no_north_dakota_elsewhere(elsewhere, client, cashi
     assert response.status_code == 200
     page = response.content.decode()
     assert "House control" in page and speaks_no_nd(page)
+
+
+def test_the_bank_page_states_house_control_once_where_both_records_are_the_houses(elsewhere, client, cashier, chips):
+    """It read "House control: the starting and ending cash and chip banks of each day, with the IOU
+    records (House control)." at a WA or NY site."""
+    client.force_login(cashier.user)
+    rule = re.search(r'<p class="text-muted" id="bank-rule">(.*?)</p>', client.get("/cage/").content.decode()).group(1)
+    assert rule == "House control: the starting and ending cash and chip banks of each day, with the IOU records."
+
+
+def test_the_bank_page_cites_both_nd_sections_at_a_north_dakota_site(client, cashier, chips):
+    client.force_login(cashier.user)
+    page = client.get("/cage/").content.decode()
+    assert "ND 99-01.3-08-16(1)(a): the starting and ending cash" in page and "IOU records (ND 99-01.3-03-06)." in page
 
 
 def test_north_dakota_keeps_its_words(client, cashier, manager, chips):

@@ -103,3 +103,44 @@ def test_no_such_alert_opens_at_a_washington_or_new_york_site(site, night, code)
 def test_the_rule_runs_only_where_the_pack_states_it(code, judged):
     [provider] = [p for p in DAY_PROVIDERS if p.__name__ == "low_table_closed"]
     assert runs_at(provider, code) == judged
+
+
+def raise_the_minimum_the_next_day(floor, client_for, cast, number, cents):
+    """The gaming manager changes a table's minimum after the day, through the API."""
+    floor.clock.move_to(START + timedelta(days=1), tick=False)
+    api = client_for(cast[Role.GAMING_MANAGER])
+    response = api.patch(f"/api/v1/tables/{floor.tables[number].pk}/", {"min_wager_cents": cents}, format="json")
+    assert response.status_code == 200, response.json()
+
+
+def test_the_verdict_follows_the_low_tables_minimum_on_the_day_not_its_minimum_now(night, client_for, cast):
+    """Table 1 was the $1 table that night; raised to $5 the next day, the night's scan still
+    sees the low table closing while table 2 ($5) played on."""
+    floor = night({1: 100, 2: 500})
+    floor.close(1, after_minutes=90)
+    floor.close(2, after_minutes=120)
+    raise_the_minimum_the_next_day(floor, client_for, cast, 1, 500)
+    [alert] = floor.check()
+    assert "table 1 (minimum $1.00) closed at 20:30" in alert.action_required
+    assert "table 2 (minimum $5.00) stayed active" in alert.action_required
+
+
+def test_a_minimum_raised_after_the_day_does_not_flag_the_day(night, client_for, cast):
+    """Table 3 was a $3 table that night (a second low table: no higher minimum played on after
+    table 1 closed); raised to $5 the next day, the night stays in order."""
+    floor = night({1: 100, 3: 300})
+    floor.close(1, after_minutes=90)
+    floor.close(3, after_minutes=100)
+    raise_the_minimum_the_next_day(floor, client_for, cast, 3, 500)
+    assert floor.check() == []
+
+
+def test_the_days_play_is_read_in_three_queries_whatever_the_number_of_tables(night, django_assert_num_queries):
+    from floor.queries import twenty_one_play
+
+    floor = night({1: 100, 2: 500, 3: 300, 4: 1000})
+    for number in (1, 2, 3, 4):
+        floor.close(number, after_minutes=60 + number)
+    with django_assert_num_queries(3):
+        [tables] = twenty_one_play([floor.site.pk], floor.day, floor.day).values()
+    assert [(t.number, t.min_wager_cents) for t in tables] == [(1, 100), (2, 500), (3, 300), (4, 1000)]

@@ -94,3 +94,17 @@ def test_wrong_passwords_are_counted_and_cleared_per_username_whatever_its_case(
     assert login_locked(failures[username.lower()]) and failures[username.lower()] >= LOGIN_FAILURE_LIMIT
     clear_password_failures(username.upper())
     assert username.lower() not in failures_by_login()
+
+
+def test_the_signing_pin_link_is_offered_to_an_employee_and_not_to_a_station_which_may_not_open_it(
+    client, cast, station
+):
+    """A shared terminal holds no PIN of its own (each step is initialled with a person's): the
+    header offered it "Signing PIN", which answered 403."""
+    client.force_login(station.user)
+    page = client.get("/", follow=True)
+    assert page.status_code == 200 and 'id="signing-pin-link"' not in page.content.decode()
+    assert client.get("/signing-pin/").status_code == 403
+    client.force_login(cast[Role.CASHIER].user)
+    assert 'id="signing-pin-link"' in client.get("/", follow=True).content.decode()
+    assert client.get("/signing-pin/").status_code == 200

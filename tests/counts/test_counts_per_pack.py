@@ -115,3 +115,38 @@ def test_a_fees_only_site_counts_no_drop(fees_site, client_for, counters):
     )
     assert response.status_code == 400
     assert response.json()["gaming_date"][0].startswith(f"{FEES_RULE}: ")
+
+
+def test_a_fees_only_sites_count_pages_offer_no_box_or_count_form_and_say_why(fees_site, client, manager, counters):
+    """The count pages offered to open a count, register and remove boxes and set the box
+    exchange at a site whose pack keeps no drop box: each form only for the service to refuse it."""
+    from html import unescape
+
+    from cardroom.access import SESSION_KEY
+
+    TableFactory(site=fees_site, number=1, max_wager_cents=2500)
+    for person, pages in ((manager, ("/counts/boxes/", "/counts/drop-boxes/")), (counters[0], ("/counts/",))):
+        client.force_login(person.user)
+        session = client.session
+        session[SESSION_KEY] = fees_site.pk
+        session.save()
+        for url in pages:
+            page = client.get(url)
+            html = unescape(page.content.decode())
+            assert page.status_code == 200, url
+            assert 'id="fees-only"' in html and f"{FEES_RULE}: the house's revenue here is the fees" in html, url
+            for form in ("open-session", "register-box", "remove-box", "box-exchange-form", "count-settings-form"):
+                assert f'id="{form}"' not in html, (url, form)
+
+
+def test_a_drop_site_keeps_its_count_forms(site, client, manager, counters):
+    from cardroom.access import SESSION_KEY
+
+    TableFactory(site=site, number=1)
+    client.force_login(manager.user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    boxes, settings = client.get("/counts/boxes/").content.decode(), client.get("/counts/drop-boxes/").content.decode()
+    assert 'id="fees-only"' not in boxes + settings
+    assert 'id="register-box"' in boxes and 'id="box-exchange-form"' in boxes and 'id="count-settings-form"' in settings

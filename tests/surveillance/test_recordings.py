@@ -135,3 +135,18 @@ def test_a_recording_inserted_in_a_chain_overlaps_both_its_neighbours(shift_mana
     assert refusal.value.message_dict["started_at"][0].startswith("ND 99-01.3-08-04(5)(c):")
     assert "from 19:50 by 5 minutes" in refusal.value.message_dict["started_at"][0]
     assert Recording.objects.count() == 2
+
+
+def test_the_overlap_refusal_names_the_earlier_recording_on_the_sites_clock(shift_manager, site, table):
+    """It printed the earlier recording's start in the server's zone (America/Chicago): an hour off
+    at a Mountain-time site such as the demo's Medora."""
+    from zoneinfo import ZoneInfo
+
+    site.time_zone = "America/Denver"
+    site.save()
+    mountain = ZoneInfo("America/Denver")
+    start = local(2026, 1, 1, 18).replace(tzinfo=mountain)
+    record(shift_manager, table, start, start + timedelta(hours=4))
+    with pytest.raises(ValidationError) as refusal:
+        record(shift_manager, table, start + timedelta(hours=3, minutes=55), start + timedelta(hours=8))
+    assert "overlaps the one from 18:00 by 5 minutes" in refusal.value.message_dict["started_at"][0]

@@ -47,3 +47,43 @@ def test_an_nd_tournament_cites_nd(client, cast, site, tournament):
     with pytest.raises(ValidationError) as refusal:
         announce(cast[Role.SHIFT_MANAGER], site, entry_fee_cents=20_001)
     assert refusal.value.message_dict["entry_fee_cents"][0].startswith("ND 99-01.3-08-15(1): ")
+
+
+def _browser(client, person, site):
+    client.force_login(person.user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    return client
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
+def test_a_site_without_tournaments_is_offered_no_announcement_no_nd_fee_cap_nor_the_menu_or_report(
+    client, cast, site, code
+):
+    """The list offered "Announce a tournament", and the form stated ND's $200 cap (08-15(1)),
+    at a site whose pack has no tournament, only for the service to refuse it on submission."""
+    site.jurisdiction = code
+    site.save()
+    browser = _browser(client, cast[Role.GAMING_MANAGER], site)
+    listing = browser.get("/tournaments/").content.decode()
+    assert 'id="announce"' not in listing and "$200.00" not in listing
+    form = browser.get("/tournaments/new/")
+    text = form.content.decode()
+    assert form.status_code == 200 and 'id="announce-form"' not in text and "$200.00" not in text
+    assert "define no twenty-one tournament" in text
+    posted = browser.post("/tournaments/new/", {"name": "Friday", "entry_fee_cents": "100.00"})
+    assert posted.status_code == 400 and "define no twenty-one tournament" in posted.content.decode()
+    start = browser.get("/").content.decode()
+    assert 'href="/tournaments/"' not in start
+    reports = browser.get("/reports/").content.decode()
+    assert "Tournament record" not in reports
+
+
+def test_an_nd_site_keeps_the_announcement_its_cap_the_menu_and_the_report(client, cast, site):
+    browser = _browser(client, cast[Role.GAMING_MANAGER], site)
+    listing = browser.get("/tournaments/").content.decode()
+    assert 'id="announce"' in listing and "ND 99-01.3-08-15(1)" in listing and "$200.00 per player" in listing
+    assert 'id="announce-form"' in browser.get("/tournaments/new/").content.decode()
+    assert 'href="/tournaments/"' in browser.get("/").content.decode()
+    assert "Tournament record" in browser.get("/reports/").content.decode()
