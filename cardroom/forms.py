@@ -166,7 +166,7 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
 
     class Meta:
         model = Employee
-        fields = ["initials", "employment_type", "supervisor", "independent_contractor", "active"]
+        fields = ["initials", "state_identifier", "employment_type", "supervisor", "independent_contractor", "active"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

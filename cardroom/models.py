@@ -4,7 +4,7 @@ from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -17,6 +17,10 @@ from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
 from .table_rules import validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
+
+STATE_IDENTIFIER = RegexValidator(
+    r"^[A-Za-z0-9][A-Za-z0-9-]*$", "Give the state-issued identifier as letters, digits and hyphens."
+)
 
 
 class Jurisdiction(models.TextChoices):
@@ -403,6 +407,16 @@ class Employee(models.Model):
     supervisor = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates"
     )
+    # The number the state issued the employee (a dealer's licence), as the site's pack names it
+    # (`Pack.employee_identifier`); optional. Filed quarters send dealers' hold under it.
+    state_identifier = models.CharField(
+        max_length=40,
+        blank=True,
+        validators=[STATE_IDENTIFIER],
+        verbose_name="state-issued identifier",
+        help_text="The licence or registration number the state issued this employee, where the law of the "
+        "organization's sites names one (letters, digits and hyphens).",
+    )
     # ND 99-01.3-08-14(2): family and household relations do not disqualify an independent contractor.
     independent_contractor = models.BooleanField(default=False)
     active = models.BooleanField(default=True)
@@ -429,6 +443,12 @@ class Employee(models.Model):
         others = Employee.objects.filter(organization_id=self.organization_id, initials__iexact=self.initials)
         if self.organization_id and self.initials and others.exclude(pk=self.pk).exists():
             raise ValidationError({"initials": "Initials must be unique in the organization: they sign forms."})
+        if self.state_identifier:
+            same = Employee.objects.filter(organization_id=self.organization_id, state_identifier=self.state_identifier)
+            if same.exclude(pk=self.pk).exists():
+                raise ValidationError(
+                    {"state_identifier": f"{HOUSE_CONTROL}: another employee of the organization holds this identifier."}
+                )
         if self.supervisor_id and self.supervisor_id == self.pk:
             raise ValidationError({"supervisor": "An employee cannot be their own supervisor."})
         if self.supervisor_id and self.supervisor.organization_id != self.organization_id:

@@ -17,6 +17,11 @@ PACK = Pack(
     # is taken as 30 days after its end.
     return_due_days=30,
     handout=HANDOUT,
+    employee_identifier_absent=(
+        "North Dakota's chapter 99-01.3-08, the text we hold, names no state-issued number for a dealer or "
+        "wheel operator (its forms identify them by their initials, ND 99-01.3-08-05(3)); the cross-organization "
+        "dealer view, keyed by such a number, is not offered for North Dakota."
+    ),
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,
