@@ -193,8 +193,16 @@ class TableViewSet(WritableScopedViewSet):
 class ChipDenominationSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChipDenomination
-        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "edge_colour",
-                  "second_edge_colour", "active"]
+        fields = [
+            "id",
+            "organization",
+            "value_cents",
+            "primary_colour",
+            "edge_spots",
+            "edge_colour",
+            "second_edge_colour",
+            "active",
+        ]
         read_only_fields = ["organization"]
 
 

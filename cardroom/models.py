@@ -79,7 +79,9 @@ class Site(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="sites")
     name = models.CharField(max_length=200)
     jurisdiction = models.CharField(
-        max_length=5, choices=Jurisdiction.choices, default=Jurisdiction.ND,
+        max_length=5,
+        choices=Jurisdiction.choices,
+        default=Jurisdiction.ND,
         help_text="The jurisdiction pack whose rules, figures and reports apply to the site.",
     )
     time_zone = models.CharField(max_length=64, default="America/Chicago", validators=[validate_time_zone])
@@ -100,7 +102,9 @@ class Site(models.Model):
     # ND 99-01.3-08-06(2): the day the organization discontinued twenty-one at the site; its
     # chips are then redeemed at the business office or an active site for thirty days.
     twenty_one_discontinued_on = models.DateField(
-        null=True, blank=True, help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after)."
+        null=True,
+        blank=True,
+        help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after).",
     )
     history = HistoricalRecords()
 
@@ -202,7 +206,9 @@ class Table(models.Model):
     # The pack (packs) validates the deck count and every option below against its rules.
     decks = models.PositiveSmallIntegerField(default=6, validators=[MinValueValidator(1), MaxValueValidator(8)])
     max_players = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
-    betting_spaces = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
+    betting_spaces = models.PositiveSmallIntegerField(
+        default=7, validators=[MinValueValidator(1), MaxValueValidator(9)]
+    )
     dealt_from = models.CharField(max_length=10, choices=DealtFrom.choices, default=DealtFrom.SHOE)
     dealer_hits_soft_17 = models.BooleanField(default=False)
     double_on = models.CharField(max_length=15, choices=DoubleOn.choices, default=DoubleOn.ANY_TWO)
@@ -211,7 +217,9 @@ class Table(models.Model):
     resplit_allowed = models.BooleanField(default=True)
     split_aces_one_card = models.BooleanField(default=True)
     surrender = models.CharField(max_length=10, choices=Surrender.choices, default=Surrender.NONE)
-    blackjack_payout = models.CharField(max_length=5, choices=BlackjackPayout.choices, default=BlackjackPayout.THREE_TO_TWO)
+    blackjack_payout = models.CharField(
+        max_length=5, choices=BlackjackPayout.choices, default=BlackjackPayout.THREE_TO_TWO
+    )
     payout_rounding = models.CharField(max_length=15, choices=PayoutRounding.choices, blank=True, default="")
     # 9 NYCRR 4620.5(h): the organization's tie option (1 all ties push, 2 push on naturals only,
     # 3 house wins all ties); None outside New York.
@@ -223,7 +231,9 @@ class Table(models.Model):
     even_money_offered = models.BooleanField(default=False)
     tip_betting_allowed = models.BooleanField(default=True)
     double_down = models.CharField(max_length=10, choices=DoubleDown.choices, default=DoubleDown.EQUAL)
-    tip_double_down = models.CharField(max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED)
+    tip_double_down = models.CharField(
+        max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED
+    )
     dealing_method = models.CharField(max_length=15, choices=DealingMethod.choices, default=DealingMethod.NO_PEEK)
     # ND 99-01.3-08-10(1)(c)(5): while the table's card-reading device is out of order, the table
     # deals by the hole-card-no-peek or no-hole-card method although the site uses the reader.
@@ -277,8 +287,10 @@ class Table(models.Model):
 
             cited = f"{cite('table.number', jurisdiction_of(self.site_id))}: {TABLE_NUMBER_TAKEN[0].lower()}{TABLE_NUMBER_TAKEN[1:]}"
             raise ValidationError(
-                {name: [cited if m == TABLE_NUMBER_TAKEN else m for m in messages]
-                 for name, messages in error.message_dict.items()}
+                {
+                    name: [cited if m == TABLE_NUMBER_TAKEN else m for m in messages]
+                    for name, messages in error.message_dict.items()
+                }
             ) from None
 
     @classmethod
@@ -286,7 +298,9 @@ class Table(models.Model):
         """The dealing method of a site's active twenty-one tables (None: no such table)."""
         row = (
             cls.objects.filter(site_id=site_id, game=Game.TWENTY_ONE, active=True)
-            .order_by("number").values_list("dealing_method", "card_reader_malfunction").first()
+            .order_by("number")
+            .values_list("dealing_method", "card_reader_malfunction")
+            .first()
         )
         if row is None:
             return None
@@ -376,7 +390,9 @@ class ChipDenomination(models.Model):
         """No secondary colour identical to another value's primary colour that makes a reversed
         combination of primary and secondary colours (where the law says so)."""
         mine = colours_of(self)
-        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(pk=self.pk)
+        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(
+            pk=self.pk
+        )
         for other in siblings.exclude(value_cents=self.value_cents):
             if reversed_pair(mine, colours_of(other)):
                 raise ValidationError({"edge_colour": reversed_pair_message(mine, colours_of(other), law)})
@@ -385,10 +401,18 @@ class ChipDenomination(models.Model):
         """The $25 chip cannot be withdrawn while a table of the organization, at a site whose pack
         states the rule, accepts $25 wagers."""
         twenty_five = law.twenty_five_dollars_cents
-        tables = Table.objects.filter(
-            site__organization_id=self.organization_id, site__jurisdiction__in=jurisdictions, site__active=True,
-            active=True, game=Game.TWENTY_ONE, max_wager_cents__gte=twenty_five,
-        ).select_related("site").order_by("site__name", "number")
+        tables = (
+            Table.objects.filter(
+                site__organization_id=self.organization_id,
+                site__jurisdiction__in=jurisdictions,
+                site__active=True,
+                active=True,
+                game=Game.TWENTY_ONE,
+                max_wager_cents__gte=twenty_five,
+            )
+            .select_related("site")
+            .order_by("site__name", "number")
+        )
         table = tables.first()
         if table is not None:
             raise ValidationError(
@@ -404,9 +428,7 @@ class Employee(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="employee")
     initials = models.CharField(max_length=4)
     employment_type = models.CharField(max_length=30, choices=EmploymentType.choices, default=EmploymentType.GAMING)
-    supervisor = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates"
-    )
+    supervisor = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates")
     # The number the state issued the employee (a dealer's licence), as the site's pack names it
     # (`Pack.employee_identifier`); optional. Filed quarters send dealers' hold under it.
     state_identifier = models.CharField(
@@ -447,7 +469,9 @@ class Employee(models.Model):
             same = Employee.objects.filter(organization_id=self.organization_id, state_identifier=self.state_identifier)
             if same.exclude(pk=self.pk).exists():
                 raise ValidationError(
-                    {"state_identifier": f"{HOUSE_CONTROL}: another employee of the organization holds this identifier."}
+                    {
+                        "state_identifier": f"{HOUSE_CONTROL}: another employee of the organization holds this identifier."
+                    }
                 )
         if self.supervisor_id and self.supervisor_id == self.pk:
             raise ValidationError({"supervisor": "An employee cannot be their own supervisor."})

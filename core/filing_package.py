@@ -103,6 +103,8 @@ DEALER_NUMBERS = (
     "agp_cents",
 )
 MAX_DEALERS = 2000
+COUNTS = ("shifts", "separable_shifts", "drop_cents", "gross_proceeds_cents")  # never below zero
+MAX_CENTS = 10**15
 IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*$")
 
 
@@ -121,8 +123,10 @@ def dealer_problems(dealers) -> dict[str, str]:
         if not IDENTIFIER.match(dealer["identifier"]):
             return {f"dealers[{index}].identifier": "an identifier is letters, digits and hyphens."}
         for name in DEALER_NUMBERS:
-            if isinstance(dealer.get(name), bool) or not isinstance(dealer.get(name), int):
-                return {f"dealers[{index}].{name}": "give a whole number (amounts in cents)."}
+            value = dealer.get(name)
+            lowest = 0 if name in COUNTS else -MAX_CENTS
+            if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= MAX_CENTS:
+                return {f"dealers[{index}].{name}": f"give a whole number from {lowest} (amounts in cents)."}
         ratio = dealer.get("hold_ratio")
         if ratio is not None and not (isinstance(ratio, str) and RATIO.match(ratio)):
             return {f"dealers[{index}].hold_ratio": "give the percent-of-hold as a decimal string, or null."}

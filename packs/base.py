@@ -147,7 +147,9 @@ class Pack:
         """Why the registry's cross-organization dealer view (percent-of-hold by the state-issued
         identifier) is not offered for this pack; "" when it is."""
         if self.employee_identifier is None:
-            return self.employee_identifier_absent or f"{self.name}: the pack names no state-issued employee identifier."
+            return (
+                self.employee_identifier_absent or f"{self.name}: the pack names no state-issued employee identifier."
+            )
         if self.revenue_model != RevenueModel.DROP:
             return (
                 f"{self.name}: the house's revenue is not a drop, so a dealer has no percent-of-hold "
