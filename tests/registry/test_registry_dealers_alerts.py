@@ -113,9 +113,7 @@ def test_an_amendment_restates_the_dealers_hold_and_the_view_shows_the_latest(wa
     assert amended.status_code == 201
     rows = api.get(DEALERS_API, {"identifier": "B-12345"}).json()["results"]
     river_rows = [r for r in rows if r["licensee"] == "River Card Room"]
-    assert [(r["agp_cents"], r["receipt_number"]) for r in river_rows] == [
-        (70_000, amended.json()["receipt_number"])
-    ]
+    assert [(r["agp_cents"], r["receipt_number"]) for r in river_rows] == [(70_000, amended.json()["receipt_number"])]
     assert api.get(DEALERS_API, {"identifier": "B-999"}).json()["results"] == []  # the amendment no longer names them
 
 

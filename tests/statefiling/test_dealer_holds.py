@@ -32,9 +32,7 @@ def washington(site):
     return site
 
 
-def test_the_package_carries_each_dealers_hold_under_their_licence_number(
-    washington, org, people, manager, client_for
-):
+def test_the_package_carries_each_dealers_hold_under_their_licence_number(washington, org, people, manager, client_for):
     table = TableFactory(site=washington, number=1)
     scenario = Scenario(washington, people)
     licensed, unlicensed = (make_person(org, Role.DEALER, washington) for _ in range(2))
