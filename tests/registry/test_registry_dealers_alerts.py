@@ -230,3 +230,9 @@ def test_the_quarter_shows_an_amendments_tax_now_beside_the_tax_filed(north_dako
     html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
     line = html[html.index(amended) :].split("</tr>")[0]
     assert '<td class="text-end tax-filed">$5.00</td>' in line and "$5.50" in line and "changed" in line
+
+
+def test_a_version_1_package_is_still_received(north_dakota):
+    _agency, elks, _eagles = north_dakota
+    response = post_filing(elks, {**package(quarter="2026Q2"), "format": "cardroom.filing/1"}, "v-1")
+    assert response.status_code == 201

@@ -90,3 +90,20 @@ def test_two_employees_of_one_organization_never_share_an_identifier(org, site, 
     assert set_identifier(api, first, "B-1").status_code == 200
     response = set_identifier(api, second, "B-1")
     assert response.status_code == 400 and "another employee" in str(response.json()["state_identifier"])
+
+
+def test_the_employee_form_names_the_identifier_as_each_pack_of_the_organization_calls_it(
+    washington, org, manager, client
+):
+    from tests.factories import SiteFactory
+
+    SiteFactory(organization=org, jurisdiction="ND")
+    client.force_login(manager.user)
+    html = client.get("/setup/employees/new/").content.decode()
+    notes = html[html.index('id="identifier-notes"') :].split("</ul>")[0]
+    assert (
+        "Washington house-banked blackjack: WSGC card room employee licence number (Class B) (WAC 230-03-265(3))"
+        in notes
+    )
+    assert "names no state-issued number for a dealer" in notes  # North Dakota's text names none
+    assert 'name="state_identifier"' in html
