@@ -175,6 +175,7 @@ def test_the_alerts_page_lists_each_alert_in_its_latest_state_per_licensee(north
     table = html[html.index('id="alerts"') :]
     assert table.count("<tr><td") == 3 and "ND 99-01.3-08-14(2)" in table and "Count team not independent" in table
     elks_id = Licensee.objects.get(name="Elks").pk
+    assert f'href="/registry/alerts/?licensee={elks_id}"' in page.get("/registry/").content.decode()
     closed = page.get(ALERTS_PAGE, {"licensee": elks_id, "state": "closed"}).content.decode()
     rows = closed[closed.index('id="alerts"') :]
     assert rows.count("<tr><td") == 1 and "2026-11-21" in rows and "Eagles" not in rows
