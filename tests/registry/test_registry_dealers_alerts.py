@@ -70,10 +70,11 @@ def washington(db):
     return agency, river, coast
 
 
-def test_a_dealer_is_found_at_every_licensee_by_their_licence_number(washington):
+def test_a_dealer_is_found_at_every_licensee_by_their_licence_number(washington, django_assert_max_num_queries):
     agency, _river, _coast = washington
     api, page = staff(agency, "wsgc")
-    body = api.get(DEALERS_API, {"identifier": "B-12345"}).json()
+    with django_assert_max_num_queries(4):  # the login's agency, the dealer's rows, each place's latest return
+        body = api.get(DEALERS_API, {"identifier": "B-12345"}).json()
     assert body["offered"] is True
     assert sorted((r["licensee"], r["agp_cents"], r["hold_ratio"]) for r in body["results"]) == [
         ("Coast Casino", 10_000, "0.200000"),
@@ -168,10 +169,11 @@ def north_dakota(db):
     return agency, elks, eagles
 
 
-def test_the_alerts_page_lists_each_alert_in_its_latest_state_per_licensee(north_dakota):
+def test_the_alerts_page_lists_each_alert_in_its_latest_state_per_licensee(north_dakota, django_assert_max_num_queries):
     agency, _elks, _eagles = north_dakota
     _api, page = staff(agency, "state")
-    html = page.get(ALERTS_PAGE).content.decode()
+    with django_assert_max_num_queries(12):  # the session and menu, the agency, its licensees, one page of alerts
+        html = page.get(ALERTS_PAGE).content.decode()
     table = html[html.index('id="alerts"') :]
     assert table.count("<tr><td") == 3 and "ND 99-01.3-08-14(2)" in table and "Count team not independent" in table
     elks_id = Licensee.objects.get(name="Elks").pk
