@@ -193,8 +193,16 @@ class TableViewSet(WritableScopedViewSet):
 class ChipDenominationSerializer(serializers.ModelSerializer):
     class Meta:
         model = ChipDenomination
-        fields = ["id", "organization", "value_cents", "primary_colour", "edge_spots", "edge_colour",
-                  "second_edge_colour", "active"]
+        fields = [
+            "id",
+            "organization",
+            "value_cents",
+            "primary_colour",
+            "edge_spots",
+            "edge_colour",
+            "second_edge_colour",
+            "active",
+        ]
         read_only_fields = ["organization"]
 
 
@@ -272,6 +280,7 @@ class EmployeeSerializer(serializers.ModelSerializer):
             "first_name",
             "last_name",
             "initials",
+            "state_identifier",
             "employment_type",
             "supervisor",
             "independent_contractor",
@@ -296,6 +305,7 @@ class EmployeeInputSerializer(InputSerializer):
             "first_name",
             "last_name",
             "initials",
+            "state_identifier",
             "employment_type",
             "supervisor",
             "independent_contractor",

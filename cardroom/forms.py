@@ -45,7 +45,8 @@ class TableForm(BootstrapMixin, forms.ModelForm):
     min_wager_cents = CentsField(label="Minimum wager ($)")
     max_wager_cents = CentsField(label="Maximum wager ($)")
     min_bank_cents = CentsField(
-        label="Minimum bank ($)", required=False,
+        label="Minimum bank ($)",
+        required=False,
         help_text="A player-banked game only: within the limit the site's pack sets (the refusal cites it).",
     )
 
@@ -166,7 +167,7 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
 
     class Meta:
         model = Employee
-        fields = ["initials", "employment_type", "supervisor", "independent_contractor", "active"]
+        fields = ["initials", "state_identifier", "employment_type", "supervisor", "independent_contractor", "active"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -174,10 +175,14 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
             organization_id=self.instance.organization_id
         ).select_related("user")
         sites = Site.objects.filter(organization_id=self.instance.organization_id)
-        self.fields["role"] = forms.ChoiceField(choices=[("", "None yet"), *Role.choices], required=False,
-                                                help_text="The first role; more on the employee's page.")
-        self.fields["site"] = forms.ModelChoiceField(sites, required=False, label="At site",
-                                                          empty_label="Every site (gaming managers and auditors)")
+        self.fields["role"] = forms.ChoiceField(
+            choices=[("", "None yet"), *Role.choices],
+            required=False,
+            help_text="The first role; more on the employee's page.",
+        )
+        self.fields["site"] = forms.ModelChoiceField(
+            sites, required=False, label="At site", empty_label="Every site (gaming managers and auditors)"
+        )
         if self.instance.pk:
             del self.fields["username"], self.fields["password"], self.fields["role"], self.fields["site"]
             self.fields["first_name"].initial = self.instance.user.first_name

@@ -4,7 +4,7 @@ from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -18,6 +18,10 @@ from .chip_rules import law_at, laws_of
 from .role_grants import check_role_grant
 from .table_rules import validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
+
+STATE_IDENTIFIER = RegexValidator(
+    r"^[A-Za-z0-9][A-Za-z0-9-]*$", "Give the state-issued identifier as letters, digits and hyphens."
+)
 
 
 class Jurisdiction(models.TextChoices):
@@ -76,7 +80,9 @@ class Site(models.Model):
     organization = models.ForeignKey(Organization, on_delete=models.PROTECT, related_name="sites")
     name = models.CharField(max_length=200)
     jurisdiction = models.CharField(
-        max_length=5, choices=Jurisdiction.choices, default=Jurisdiction.ND,
+        max_length=5,
+        choices=Jurisdiction.choices,
+        default=Jurisdiction.ND,
         help_text="The jurisdiction pack whose rules, figures and reports apply to the site.",
     )
     time_zone = models.CharField(max_length=64, default="America/Chicago", validators=[validate_time_zone])
@@ -97,7 +103,9 @@ class Site(models.Model):
     # ND 99-01.3-08-06(2): the day the organization discontinued twenty-one at the site; its
     # chips are then redeemed at the business office or an active site for thirty days.
     twenty_one_discontinued_on = models.DateField(
-        null=True, blank=True, help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after)."
+        null=True,
+        blank=True,
+        help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after).",
     )
     history = HistoricalRecords()
 
@@ -199,7 +207,9 @@ class Table(models.Model):
     # The pack (packs) validates the deck count and every option below against its rules.
     decks = models.PositiveSmallIntegerField(default=6, validators=[MinValueValidator(1), MaxValueValidator(8)])
     max_players = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
-    betting_spaces = models.PositiveSmallIntegerField(default=7, validators=[MinValueValidator(1), MaxValueValidator(9)])
+    betting_spaces = models.PositiveSmallIntegerField(
+        default=7, validators=[MinValueValidator(1), MaxValueValidator(9)]
+    )
     dealt_from = models.CharField(max_length=10, choices=DealtFrom.choices, default=DealtFrom.SHOE)
     dealer_hits_soft_17 = models.BooleanField(default=False)
     double_on = models.CharField(max_length=15, choices=DoubleOn.choices, default=DoubleOn.ANY_TWO)
@@ -208,7 +218,9 @@ class Table(models.Model):
     resplit_allowed = models.BooleanField(default=True)
     split_aces_one_card = models.BooleanField(default=True)
     surrender = models.CharField(max_length=10, choices=Surrender.choices, default=Surrender.NONE)
-    blackjack_payout = models.CharField(max_length=5, choices=BlackjackPayout.choices, default=BlackjackPayout.THREE_TO_TWO)
+    blackjack_payout = models.CharField(
+        max_length=5, choices=BlackjackPayout.choices, default=BlackjackPayout.THREE_TO_TWO
+    )
     payout_rounding = models.CharField(max_length=15, choices=PayoutRounding.choices, blank=True, default="")
     # 9 NYCRR 4620.5(h): the organization's tie option (1 all ties push, 2 push on naturals only,
     # 3 house wins all ties); None outside New York.
@@ -220,7 +232,9 @@ class Table(models.Model):
     even_money_offered = models.BooleanField(default=False)
     tip_betting_allowed = models.BooleanField(default=True)
     double_down = models.CharField(max_length=10, choices=DoubleDown.choices, default=DoubleDown.EQUAL)
-    tip_double_down = models.CharField(max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED)
+    tip_double_down = models.CharField(
+        max_length=15, choices=TipDoubleDown.choices, default=TipDoubleDown.NOT_PERMITTED
+    )
     dealing_method = models.CharField(max_length=15, choices=DealingMethod.choices, default=DealingMethod.NO_PEEK)
     # ND 99-01.3-08-10(1)(c)(5): while the table's card-reading device is out of order, the table
     # deals by the hole-card-no-peek or no-hole-card method although the site uses the reader.
@@ -274,8 +288,10 @@ class Table(models.Model):
 
             cited = f"{cite('table.number', jurisdiction_of(self.site_id))}: {TABLE_NUMBER_TAKEN[0].lower()}{TABLE_NUMBER_TAKEN[1:]}"
             raise ValidationError(
-                {name: [cited if m == TABLE_NUMBER_TAKEN else m for m in messages]
-                 for name, messages in error.message_dict.items()}
+                {
+                    name: [cited if m == TABLE_NUMBER_TAKEN else m for m in messages]
+                    for name, messages in error.message_dict.items()
+                }
             ) from None
 
     @classmethod
@@ -283,7 +299,9 @@ class Table(models.Model):
         """The dealing method of a site's active twenty-one tables (None: no such table)."""
         row = (
             cls.objects.filter(site_id=site_id, game=Game.TWENTY_ONE, active=True)
-            .order_by("number").values_list("dealing_method", "card_reader_malfunction").first()
+            .order_by("number")
+            .values_list("dealing_method", "card_reader_malfunction")
+            .first()
         )
         if row is None:
             return None
@@ -373,7 +391,9 @@ class ChipDenomination(models.Model):
         """No secondary colour identical to another value's primary colour that makes a reversed
         combination of primary and secondary colours (where the law says so)."""
         mine = colours_of(self)
-        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(pk=self.pk)
+        siblings = ChipDenomination.objects.filter(organization_id=self.organization_id, active=True).exclude(
+            pk=self.pk
+        )
         for other in siblings.exclude(value_cents=self.value_cents):
             if reversed_pair(mine, colours_of(other)):
                 raise ValidationError({"edge_colour": reversed_pair_message(mine, colours_of(other), law)})
@@ -382,10 +402,18 @@ class ChipDenomination(models.Model):
         """The $25 chip cannot be withdrawn while a table of the organization, at a site whose pack
         states the rule, accepts $25 wagers."""
         twenty_five = law.twenty_five_dollars_cents
-        tables = Table.objects.filter(
-            site__organization_id=self.organization_id, site__jurisdiction__in=jurisdictions, site__active=True,
-            active=True, game=Game.TWENTY_ONE, max_wager_cents__gte=twenty_five,
-        ).select_related("site").order_by("site__name", "number")
+        tables = (
+            Table.objects.filter(
+                site__organization_id=self.organization_id,
+                site__jurisdiction__in=jurisdictions,
+                site__active=True,
+                active=True,
+                game=Game.TWENTY_ONE,
+                max_wager_cents__gte=twenty_five,
+            )
+            .select_related("site")
+            .order_by("site__name", "number")
+        )
         table = tables.first()
         if table is not None:
             raise ValidationError(
@@ -401,8 +429,16 @@ class Employee(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="employee")
     initials = models.CharField(max_length=4)
     employment_type = models.CharField(max_length=30, choices=EmploymentType.choices, default=EmploymentType.GAMING)
-    supervisor = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates"
+    supervisor = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="subordinates")
+    # The number the state issued the employee (a dealer's licence), as the site's pack names it
+    # (`Pack.employee_identifier`); optional. Filed quarters send dealers' hold under it.
+    state_identifier = models.CharField(
+        max_length=40,
+        blank=True,
+        validators=[STATE_IDENTIFIER],
+        verbose_name="state-issued identifier",
+        help_text="The licence or registration number the state issued this employee, where the law of the "
+        "organization's sites names one (letters, digits and hyphens).",
     )
     # ND 99-01.3-08-14(2): family and household relations do not disqualify an independent contractor.
     independent_contractor = models.BooleanField(default=False)
@@ -430,6 +466,14 @@ class Employee(models.Model):
         others = Employee.objects.filter(organization_id=self.organization_id, initials__iexact=self.initials)
         if self.organization_id and self.initials and others.exclude(pk=self.pk).exists():
             raise ValidationError({"initials": "Initials must be unique in the organization: they sign forms."})
+        if self.state_identifier:
+            same = Employee.objects.filter(organization_id=self.organization_id, state_identifier=self.state_identifier)
+            if same.exclude(pk=self.pk).exists():
+                raise ValidationError(
+                    {
+                        "state_identifier": f"{HOUSE_CONTROL}: another employee of the organization holds this identifier."
+                    }
+                )
         if self.supervisor_id and self.supervisor_id == self.pk:
             raise ValidationError({"supervisor": "An employee cannot be their own supervisor."})
         if self.supervisor_id and self.supervisor.organization_id != self.organization_id:

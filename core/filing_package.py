@@ -1,10 +1,10 @@
-"""The filing package, version 1: what an organization's deployment sends a regulator's
+"""The filing package, version 2: what an organization's deployment sends a regulator's
 registry when it files a quarter, and the anchors it sends nightly. Both sides of the wire
 (statefiling, registry) build and check it here, so the hashed format has one definition.
 
 A package is JSON:
 
-    {"format": "cardroom.filing/1",
+    {"format": "cardroom.filing/2",
      "organization": {"name", "licence_number"},
      "site": {"id", "name", "jurisdiction"},
      "quarter": "2026Q3", "filed_at": ISO 8601, "filed_by": initials,
@@ -13,12 +13,24 @@ A package is JSON:
      "chain_head": {"chain", "seq", "hash"} (the organization's audit chain at filing),
      "reports": [{"kind", "start", "end", "generated_at", "pdf_sha256", "data_sha256"}]
         (the reports stored for the site within the quarter when it was filed),
-     "amends": null or the receipt number of the filing this one amends}
+     "amends": null or the receipt number of the filing this one amends,
+     "dealers": null (the site's pack names no state-issued employee identifier, or its games
+        have no percent-of-hold) or [{"identifier", "name", "game", "shifts",
+        "separable_shifts", "drop_cents", "gross_proceeds_cents", "prizes_cents", "agp_cents",
+        "hold_ratio"}]: each dealer's hold at the site for the quarter (their separable shifts)
+        keyed by the identifier the state issued them,
+     "dealers_without_identifier": how many dealers dealt there with no identifier recorded}
 
 An amendment (a figure entered after the filing that changes its return) is a package of its
-own for the same site and quarter, `amends` naming the original's receipt, `tax` null, no
-reports, and `figures` = {"amendment": {id, source, figure, delta_cents, recorded_at,
-recorded_by, entry}, "amends_figures_sha256": the filed figures' SHA-256}.
+own for the same site and quarter, `amends` naming the original's receipt, no reports, and
+`figures` = {"amendment": {id, source, figure, delta_cents, recorded_at, recorded_by, entry},
+"amends_figures_sha256": the filed figures' SHA-256, "return_now": [{figure, filed_cents,
+amendments_since_cents, now_cents}] (the return as it now stands beside the filed one, the
+gaming tax among its lines where the pack levies one)}; its `tax` is the tax now ({"filed_cents",
+"now_cents"}, or null where no tax is levied) and its `dealers` the dealers' hold now.
+
+Version 1 (read, no longer written) had neither `dealers` nor `return_now`, and an
+amendment's `tax` was null.
 
 Its digest is SHA-256 of the whole package as canonical JSON (sorted keys, no spaces). The
 registry recomputes `figures_sha256` and the package's digest; a package whose figures do not
@@ -29,7 +41,8 @@ import hashlib
 import json
 import re
 
-FORMAT = "cardroom.filing/1"
+FORMAT = "cardroom.filing/2"
+READS = ("cardroom.filing/1", FORMAT)  # the versions a registry accepts
 QUARTER = re.compile(r"^\d{4}Q[1-4]$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 CHAIN = re.compile(r"^[a-z0-9-]{1,24}$")
@@ -52,8 +65,8 @@ def problems(package) -> dict[str, str]:
     found = {key: f"the package needs `{key}`." for key in REQUIRED if key not in package}
     if found:
         return found
-    if package["format"] != FORMAT:
-        found["format"] = f"this registry reads {FORMAT}."
+    if package["format"] not in READS:
+        found["format"] = f"this registry reads {' and '.join(READS)}."
     site = package["site"]
     if not (isinstance(site, dict) and isinstance(site.get("id"), int) and isinstance(site.get("name"), str)):
         found["site"] = "give the site as {id, name, jurisdiction}."
@@ -76,7 +89,51 @@ def problems(package) -> dict[str, str]:
     amends = package.get("amends")
     if amends is not None and not isinstance(amends, str):
         found["amends"] = "give the receipt number of the filing this package amends."
+    found.update(dealer_problems(package.get("dealers")))
     return found
+
+
+DEALER_TEXTS = {"identifier": 40, "name": 200, "game": 4}
+DEALER_NUMBERS = (
+    "shifts",
+    "separable_shifts",
+    "drop_cents",
+    "gross_proceeds_cents",
+    "prizes_cents",
+    "agp_cents",
+)
+MAX_DEALERS = 2000
+COUNTS = ("shifts", "separable_shifts", "drop_cents", "gross_proceeds_cents")  # never below zero
+MAX_CENTS = 10**15
+IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*$")
+
+
+def dealer_problems(dealers) -> dict[str, str]:
+    """{field: what is wrong} for a package's `dealers` (null, or a list of dealers' holds)."""
+    if dealers is None:
+        return {}
+    if not isinstance(dealers, list) or len(dealers) > MAX_DEALERS:
+        return {"dealers": f"give the dealers' hold as a list of at most {MAX_DEALERS}, or null."}
+    for index, dealer in enumerate(dealers):
+        if not isinstance(dealer, dict):
+            return {f"dealers[{index}]": "a dealer's hold is a JSON object."}
+        for name, most in DEALER_TEXTS.items():
+            if not (isinstance(dealer.get(name), str) and 1 <= len(dealer[name]) <= most):
+                return {f"dealers[{index}].{name}": f"give the dealer's {name} (1 to {most} characters)."}
+        if not IDENTIFIER.match(dealer["identifier"]):
+            return {f"dealers[{index}].identifier": "an identifier is letters, digits and hyphens."}
+        for name in DEALER_NUMBERS:
+            value = dealer.get(name)
+            lowest = 0 if name in COUNTS else -MAX_CENTS
+            if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= MAX_CENTS:
+                return {f"dealers[{index}].{name}": f"give a whole number from {lowest} (amounts in cents)."}
+        ratio = dealer.get("hold_ratio")
+        if ratio is not None and not (isinstance(ratio, str) and RATIO.match(ratio)):
+            return {f"dealers[{index}].hold_ratio": "give the percent-of-hold as a decimal string, or null."}
+    return {}
+
+
+RATIO = re.compile(r"^-?\d{1,6}\.\d{1,6}$")
 
 
 def anchor_problems(anchor) -> dict[str, str]:

@@ -54,6 +54,16 @@ class TaxBracket:
     citation: str
 
 
+@dataclass(frozen=True)
+class EmployeeIdentifier:
+    """The number a state issues a gaming employee (a dealer's licence or registration), in its
+    law's words (`label`) and where its law requires it (`citation`): the key of the registry's
+    cross-organization dealer view (a dealer is the same person at every licensee)."""
+
+    label: str
+    citation: str
+
+
 Line = tuple[str, str]  # (the rule's words as posted, its citation)
 
 
@@ -127,6 +137,25 @@ class Pack:
     # the settings its law fixes, or lets the house choose and post. Another pack's option is
     # neither shown nor accepted at its sites.
     table_options: tuple[str, ...] = ()
+    # The state-issued identifier of a gaming employee (`EmployeeIdentifier`); None: the pack's
+    # texts name none, and `employee_identifier_absent` says so (the registry's dealer view,
+    # keyed by it, is then not offered for the pack).
+    employee_identifier: EmployeeIdentifier | None = None
+    employee_identifier_absent: str = ""
+
+    def dealer_view_absent(self) -> str:
+        """Why the registry's cross-organization dealer view (percent-of-hold by the state-issued
+        identifier) is not offered for this pack; "" when it is."""
+        if self.employee_identifier is None:
+            return (
+                self.employee_identifier_absent or f"{self.name}: the pack names no state-issued employee identifier."
+            )
+        if self.revenue_model != RevenueModel.DROP:
+            return (
+                f"{self.name}: the house's revenue is not a drop, so a dealer has no percent-of-hold "
+                f"to show by {self.employee_identifier.label} ({self.employee_identifier.citation})."
+            )
+        return ""
 
     def table_fields(self) -> tuple[str, ...]:
         """Every Table field a site of this pack sets: the common ones, then its options."""

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from core.api_filters import Pagination
 from core.periods import Quarter
 from core.throttles import WriteRateThrottle
+from packs import get_pack
 
 from . import api_schema as doc
 from . import queries, services
@@ -295,13 +296,20 @@ class AlertsView(RegistryView):
         operation_id="alerts_list",
         summary="Compliance alerts reported, each in its latest state: a licensee's own, or every licensee's "
         "of the agency for its staff (`?licensee=`)",
-        parameters=[*PAGE_PARAMETERS, OpenApiParameter("licensee", int, description="One licensee (staff).")],
+        parameters=[
+            *PAGE_PARAMETERS,
+            OpenApiParameter("licensee", int, description="One licensee (staff)."),
+            OpenApiParameter("state", str, enum=["open", "closed"], description="Only alerts in this state."),
+        ],
         responses=doc.AlertPageOut,
     )
     def get(self, request):
         party = request.party
         licensee = party.credential.licensee_id if party.credential else _licensee_param(request)
-        return self.page(request, queries.alerts(party.agency, licensee_id=licensee), _alert_json)
+        state = request.query_params.get("state") or None
+        if state not in (None, "open", "closed"):
+            raise exceptions.ValidationError({"state": f"{HOUSE}: state is open or closed."})
+        return self.page(request, queries.alerts(party.agency, licensee_id=licensee, state=state), _alert_json)
 
     @extend_schema(
         operation_id="alerts_create",
@@ -315,6 +323,32 @@ class AlertsView(RegistryView):
         alerts = request.data.get("alerts") if isinstance(request.data, dict) else None
         received = services.receive_alerts(credential=request.party.credential, alerts=alerts)
         return Response({"stored": received.stored, "already_held": received.already_held}, status=201)
+
+
+class DealersView(RegistryView):
+    """The cross-organization dealer view (staff only): a dealer by the identifier the state
+    issued them, at every licensee of the agency, site and quarter, with their percent-of-hold."""
+
+    @extend_schema(
+        operation_id="dealers_list",
+        summary="A dealer across licensees, by their state-issued identifier (staff)",
+        parameters=[OpenApiParameter("identifier", str, required=True, description="The state-issued identifier.")],
+        responses=doc.DealerViewOut,
+    )
+    def get(self, request):
+        party = request.party
+        if party.regulator is None:
+            raise exceptions.PermissionDenied(f"{HOUSE}: the dealer view is the agency's staff's.")
+        absent = get_pack(party.agency.jurisdiction).dealer_view_absent()
+        if absent:
+            return Response({"offered": False, "reason": absent, "identifier": None, "results": [], "total": None})
+        identifier = (request.query_params.get("identifier") or "").strip()
+        problem = queries.identifier_problem(identifier)
+        if problem:
+            raise exceptions.ValidationError({"identifier": problem})
+        rows = queries.dealer_rows(party.agency, identifier)
+        total = queries.dealer_total(rows)
+        return Response({"offered": True, "reason": "", "identifier": identifier, "results": rows, "total": total})
 
 
 def _licensee_param(request) -> int | None:

@@ -198,6 +198,39 @@ class RevokedOut(serializers.Serializer):
     revoked_at = serializers.DateTimeField()
 
 
+class DealerRowOut(serializers.Serializer):
+    identifier = serializers.CharField()
+    name = serializers.CharField()
+    licensee = serializers.CharField()
+    licence_number = serializers.CharField()
+    site = serializers.CharField()
+    quarter = serializers.CharField()
+    game = serializers.CharField()
+    receipt_number = serializers.CharField(help_text="The latest return of that site and quarter, which states it.")
+    shifts = serializers.IntegerField()
+    separable_shifts = serializers.IntegerField()
+    drop_cents = serializers.IntegerField()
+    gross_proceeds_cents = serializers.IntegerField()
+    prizes_cents = serializers.IntegerField()
+    agp_cents = serializers.IntegerField()
+    hold_ratio = serializers.CharField(allow_null=True, help_text="AGP / gross proceeds, a decimal string.")
+
+
+class DealerTotalOut(serializers.Serializer):
+    drop_cents = serializers.IntegerField()
+    gross_proceeds_cents = serializers.IntegerField()
+    agp_cents = serializers.IntegerField()
+    hold_ratio = serializers.CharField(allow_null=True)
+
+
+class DealerViewOut(serializers.Serializer):
+    offered = serializers.BooleanField(help_text="False: the agency's pack names no state-issued identifier.")
+    reason = serializers.CharField(help_text="Why the view is not offered (empty when it is).")
+    identifier = serializers.CharField(allow_null=True)
+    results = DealerRowOut(many=True)
+    total = DealerTotalOut(allow_null=True)
+
+
 def page_of(serializer_class, name: str):
     """A limit/offset page (core.api_filters.Pagination) of `serializer_class` rows."""
     return type(

@@ -11,6 +11,8 @@ SECTION = "State registry"
 register(SECTION, "Licensees", "registry:home", STAFF)
 register(SECTION, "Filings received", "registry:filings", STAFF)
 register(SECTION, "A quarter across licensees", "registry:quarter", STAFF)
+register(SECTION, "Alerts shared", "registry:alerts", STAFF)
+register(SECTION, "A dealer across licensees", "registry:dealers", STAFF)
 
 
 def _party(user):

@@ -202,3 +202,38 @@ class ReceivedAlert(AppendOnlyModel):
 
     def __str__(self):
         return f"Alert {self.alert_ref} of licensee {self.licensee_id} ({self.state})"
+
+
+class ReceivedDealerHold(AppendOnlyModel):
+    """A dealer's hold for a quarter at one site, as a licensee's filing package stated it under
+    the identifier the state issued the dealer (the package's `dealers`). Append-only, one row
+    per filing, dealer and game: the registry's cross-organization dealer view reads the latest
+    filing of each licensee, site and quarter (an amendment restates the dealers' hold now)."""
+
+    audit_rows = False  # covered by the registry's own chain, through its filing's package
+
+    filing = models.ForeignKey(ReceivedFiling, on_delete=models.PROTECT, related_name="dealer_holds")
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="+")
+    identifier = models.CharField(max_length=40)
+    name = models.CharField(max_length=200)
+    site_ref = models.BigIntegerField()
+    site_name = models.CharField(max_length=200)
+    quarter = models.CharField(max_length=6)
+    game = models.CharField(max_length=4)
+    shifts = models.PositiveIntegerField()
+    separable_shifts = models.PositiveIntegerField()
+    drop_cents = models.BigIntegerField()
+    gross_proceeds_cents = models.BigIntegerField()
+    prizes_cents = models.BigIntegerField()
+    agp_cents = models.BigIntegerField()
+    hold_ratio = models.CharField(max_length=16, null=True, blank=True)  # a decimal string; None: no proceeds
+
+    class Meta:
+        ordering = ["identifier", "quarter", "filing_id"]
+        indexes = [models.Index(fields=["identifier", "quarter"])]
+        constraints = [
+            models.UniqueConstraint(fields=["filing", "identifier", "game"], name="registry_dealer_once_per_filing")
+        ]
+
+    def __str__(self):
+        return f"Dealer {self.identifier} {self.quarter} in {self.filing}"

@@ -5,14 +5,25 @@ number of queries whatever the history."""
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Exists, Max, OuterRef, Prefetch, Q
 from django.utils import timezone
 
+from core.filing_package import IDENTIFIER
 from core.periods import Quarter
 from packs import get_pack
 
-from .models import Agency, Licensee, ReceivedAlert, ReceivedAnchor, ReceivedDocument, ReceivedFiling, Regulator
+from .models import (
+    Agency,
+    Licensee,
+    ReceivedAlert,
+    ReceivedAnchor,
+    ReceivedDealerHold,
+    ReceivedDocument,
+    ReceivedFiling,
+    Regulator,
+)
 
 MAX_QUARTERS = 40  # ten years of quarters on one page of licensees
 
@@ -121,9 +132,9 @@ def _alert_counts(views):
     )
 
 
-def alerts(agency: Agency, *, licensee_id: int | None = None):
+def alerts(agency: Agency, *, licensee_id: int | None = None, state: str | None = None):
     """The compliance alerts the agency's licensees reported, each alert's latest state, newest
-    first (a QuerySet: callers page it)."""
+    first (a QuerySet: callers page it); `state` "open" or "closed": only those."""
     closed = ReceivedAlert.objects.filter(
         licensee_id=OuterRef("licensee_id"), alert_ref=OuterRef("alert_ref"), state=ReceivedAlert.State.CLOSED
     )
@@ -133,6 +144,8 @@ def alerts(agency: Agency, *, licensee_id: int | None = None):
         .select_related("licensee")
         .order_by("-opened_at", "-pk")
     )
+    if state is not None:
+        qs = qs.filter(state=state)
     return qs if licensee_id is None else qs.filter(licensee_id=licensee_id)
 
 
@@ -205,6 +218,8 @@ QUARTER_COLUMNS = (
     "hold_ratio",
     "organization_agp_cents",
     "tax_cents",
+    "tax_filed_cents",
+    "tax_now_cents",
 )
 
 
@@ -217,6 +232,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list
         total = figures.get("summary", {}).get("total", {})
         change = figures.get("amendment") or {}  # an amendment files the change to one figure
         tax = f.package.get("tax") or {}
+        filed_tax, now_tax = _tax_filed_and_now(f, tax)
         out.append(
             {
                 "licensee": f.licensee.name,
@@ -235,6 +251,141 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list
                 "hold_ratio": total.get("hold_ratio"),
                 "organization_agp_cents": tax.get("organization_agp_cents"),
                 "tax_cents": tax.get("organization_tax_cents", tax.get("tax_cents")),
+                "tax_filed_cents": filed_tax,
+                "tax_now_cents": now_tax,
             }
         )
     return out
+
+
+def _tax_filed_and_now(filing: ReceivedFiling, tax: dict) -> tuple[int | None, int | None]:
+    """The gaming tax on the AGP recorded at the licensee's sites as filed, and (an amendment of
+    version 2: the return recomputed) as it now stands; an original has no "now"."""
+    if filing.amends_id:
+        return tax.get("filed_cents"), tax.get("now_cents")
+    return tax.get("tax_cents"), None
+
+
+# --- The cross-organization dealer view ----------------------------------------------------------
+
+DEALER_COLUMNS = (
+    "identifier",
+    "name",
+    "licensee",
+    "licence_number",
+    "site",
+    "quarter",
+    "game",
+    "receipt_number",
+    "shifts",
+    "separable_shifts",
+    "drop_cents",
+    "gross_proceeds_cents",
+    "prizes_cents",
+    "agp_cents",
+    "hold_ratio",
+)
+MAX_DEALER_ROWS = 2000
+
+
+def dealer_rows(agency: Agency, identifier: str) -> list[dict]:
+    """The dealer with the state-issued `identifier` at every licensee of the agency, site and
+    quarter they dealt at, as the latest filing of that licensee's site and quarter states it (an
+    amendment restates the dealers' hold now), newest quarter first. Two queries."""
+    rows = list(
+        ReceivedDealerHold.objects.filter(licensee__agency=agency, identifier=identifier)
+        .select_related("licensee", "filing")
+        .order_by("-quarter", "licensee__name", "site_name", "game", "-filing__seq")[:MAX_DEALER_ROWS]
+    )
+    places = {(r.licensee_id, r.site_ref, r.quarter) for r in rows}
+    latest = dict(
+        ((lic, site, quarter), seq)
+        for lic, site, quarter, seq in ReceivedDealerHold.objects.filter(
+            licensee_id__in={p[0] for p in places}, quarter__in={p[2] for p in places}
+        )
+        .values("licensee_id", "site_ref", "quarter")
+        .annotate(last=Max("filing__seq"))
+        .values_list("licensee_id", "site_ref", "quarter", "last")
+    )
+    return [
+        {
+            "identifier": r.identifier,
+            "name": r.name,
+            "licensee": r.licensee.name,
+            "licence_number": r.licensee.licence_number,
+            "site": r.site_name,
+            "quarter": r.quarter,
+            "game": r.game,
+            "receipt_number": r.filing.receipt_number,
+            "shifts": r.shifts,
+            "separable_shifts": r.separable_shifts,
+            "drop_cents": r.drop_cents,
+            "gross_proceeds_cents": r.gross_proceeds_cents,
+            "prizes_cents": r.prizes_cents,
+            "agp_cents": r.agp_cents,
+            "hold_ratio": r.hold_ratio,
+        }
+        for r in rows
+        if latest.get((r.licensee_id, r.site_ref, r.quarter)) == r.filing.seq
+    ]
+
+
+def dealer_total(rows: list[dict]) -> dict:
+    """The rows summed: drop, gross proceeds, AGP and the percent-of-hold of the sums (AGP / GP,
+    ND 99-01.3-08-01(3)'s reading: a ratio of sums, never an average of ratios)."""
+    drop = sum(r["drop_cents"] for r in rows)
+    gp = sum(r["gross_proceeds_cents"] for r in rows)
+    agp = sum(r["agp_cents"] for r in rows)
+    ratio = None if gp == 0 else str((Decimal(agp) / Decimal(gp)).quantize(Decimal("0.000001"), ROUND_HALF_UP))
+    return {"drop_cents": drop, "gross_proceeds_cents": gp, "agp_cents": agp, "hold_ratio": ratio}
+
+
+# --- Shared alerts --------------------------------------------------------------------------------
+
+ALERT_COLUMNS = (
+    "licensee",
+    "licence_number",
+    "site",
+    "alert",
+    "rule",
+    "citation",
+    "title",
+    "period_key",
+    "opened_at",
+    "state",
+    "resolved_at",
+    "received_at",
+)
+
+
+def alert_rows(alerts_page) -> list[dict]:
+    """Rows of `alerts` (each alert's latest state) for the page and its CSV/XLSX."""
+    return [
+        {
+            "licensee": a.licensee.name,
+            "licence_number": a.licensee.licence_number,
+            "site": a.site_name,
+            "alert": a.alert_ref,
+            "rule": a.rule,
+            "citation": a.citation,
+            "title": a.title,
+            "period_key": a.period_key,
+            "opened_at": timezone.localtime(a.opened_at).isoformat(timespec="minutes"),
+            "state": a.state,
+            "resolved_at": timezone.localtime(a.resolved_at).isoformat(timespec="minutes") if a.resolved_at else "",
+            "received_at": timezone.localtime(a.received_at).isoformat(timespec="minutes"),
+        }
+        for a in alerts_page
+    ]
+
+
+MAX_ALERT_ROWS = 10_000  # a download's rows
+
+
+def identifier_problem(identifier: str) -> str:
+    """What is wrong with a searched state-issued identifier ("" if nothing)."""
+    if len(identifier) > 40 or not IDENTIFIER.match(identifier):
+        return (
+            "House control: identifier: give the state-issued identifier as letters, digits and hyphens (at most 40)."
+        )
+    return ""

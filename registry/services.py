@@ -29,6 +29,7 @@ from .models import (
     Licensee,
     ReceivedAlert,
     ReceivedAnchor,
+    ReceivedDealerHold,
     ReceivedDocument,
     ReceivedFiling,
 )
@@ -195,7 +196,39 @@ def receive_filing(*, credential: Credential, idempotency_key: str, package, pdf
         for document in documents:
             document.filing, document.received_at = filing, now
         ReceivedDocument.objects.bulk_create(documents)
+        ReceivedDealerHold.objects.bulk_create(_dealer_holds(filing, agency, package))
     return filing, True
+
+
+def _dealer_holds(filing: ReceivedFiling, agency: Agency, package: dict) -> list[ReceivedDealerHold]:
+    """The package's dealers' hold as rows beside the filing (not yet saved). Only where the
+    agency's pack names a state-issued identifier for its employees and its games have a hold
+    (`Pack.dealer_view_absent`): elsewhere a package sending them is refused, naming `dealers`."""
+    dealers = package.get("dealers")
+    if not dealers:
+        return []
+    absent = get_pack(agency.jurisdiction).dealer_view_absent()
+    if absent:
+        raise ValidationError({"dealers": f"{HOUSE}: {absent}"})
+    places = [(d["identifier"], d["game"]) for d in dealers]
+    if len(set(places)) != len(places):
+        raise ValidationError({"dealers": f"{HOUSE}: each dealer and game once in a package's dealers."})
+    numbers = filing_package.DEALER_NUMBERS
+    return [
+        ReceivedDealerHold(
+            filing=filing,
+            licensee=filing.licensee,
+            identifier=d["identifier"],
+            name=d["name"],
+            site_ref=filing.site_ref,
+            site_name=filing.site_name,
+            quarter=filing.quarter,
+            game=d["game"],
+            hold_ratio=d.get("hold_ratio"),
+            **{name: d[name] for name in numbers},
+        )
+        for d in dealers
+    ]
 
 
 def _documents(package: dict, pdfs) -> list[ReceivedDocument]:

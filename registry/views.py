@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from core.periods import Quarter
+from packs import get_pack
 
 from . import queries
 from .services import HOUSE
@@ -83,15 +84,9 @@ def quarter(request, regulator):
             status=400,
         )
     rows = queries.quarter_rows(regulator.agency, chosen)
-    if request.GET.get("format") == "xlsx":
-        return _xlsx(regulator.agency, chosen, rows)
-    if request.GET.get("format") == "csv":
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{regulator.agency.jurisdiction}-{chosen}-filings.csv"'
-        writer = csv.DictWriter(response, fieldnames=queries.QUARTER_COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-        return response
+    download = _download(request, rows, queries.QUARTER_COLUMNS, f"{regulator.agency.jurisdiction}-{chosen}-filings")
+    if download is not None:
+        return download
     return render(
         request,
         "registry/quarter.html",
@@ -99,22 +94,98 @@ def quarter(request, regulator):
     )
 
 
-def _xlsx(agency, quarter, rows) -> HttpResponse:
-    """The quarter's rows as a workbook: one sheet, typed cells (amounts in cents as integers)."""
+def _download(request, rows: list[dict], columns, name: str) -> HttpResponse | None:
+    """`?format=csv` or `?format=xlsx`: the rows as a file named `name`; None otherwise."""
+    chosen = request.GET.get("format")
+    if chosen == "csv":
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+        writer = csv.DictWriter(response, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+        return response
+    if chosen == "xlsx":
+        return _xlsx(name, columns, rows)
+    return None
+
+
+def _xlsx(name: str, columns, rows) -> HttpResponse:
+    """The rows as a workbook: one sheet, typed cells (amounts in cents as integers)."""
     from io import BytesIO
 
     from openpyxl import Workbook
 
     book = Workbook()
     sheet = book.active
-    sheet.title = str(quarter)
-    sheet.append(list(queries.QUARTER_COLUMNS))
+    sheet.title = name[:31]
+    sheet.append(list(columns))
     for row in rows:
-        sheet.append([row[c] for c in queries.QUARTER_COLUMNS])
+        sheet.append([row[c] for c in columns])
     out = BytesIO()
     book.save(out)
     response = HttpResponse(
         out.getvalue(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     )
-    response["Content-Disposition"] = f'attachment; filename="{agency.jurisdiction}-{quarter}-filings.xlsx"'
+    response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
     return response
+
+
+@regulator_page
+def dealers(request, regulator):
+    """The cross-organization dealer view: a dealer, by the identifier the state issued them, at
+    every licensee of the agency they dealt for, with their percent-of-hold per site and quarter.
+    Offered only where the agency's pack names such an identifier (`Pack.dealer_view_absent`)."""
+    agency = regulator.agency
+    context = {"agency": agency, "absent": get_pack(agency.jurisdiction).dealer_view_absent()}
+    if context["absent"]:
+        return render(request, "registry/dealers.html", context)
+    context["label"] = get_pack(agency.jurisdiction).employee_identifier
+    identifier = (request.GET.get("identifier") or "").strip()
+    if not identifier:
+        return render(request, "registry/dealers.html", context)
+    problem = queries.identifier_problem(identifier)
+    if problem:
+        return render(
+            request, "registry/dealers.html", {**context, "identifier": identifier, "error": problem}, status=400
+        )
+    rows = queries.dealer_rows(agency, identifier)
+    download = _download(request, rows, queries.DEALER_COLUMNS, f"{agency.jurisdiction}-dealer-{identifier}")
+    if download is not None:
+        return download
+    context.update(identifier=identifier, rows=rows, total=queries.dealer_total(rows))
+    return render(request, "registry/dealers.html", context)
+
+
+@regulator_page
+def alerts(request, regulator):
+    """The compliance alerts the agency's licensees shared, each in its latest state, newest first:
+    per licensee, open or closed, the rule cited; CSV/XLSX of every one the filter keeps."""
+    agency = regulator.agency
+    licensee, state, error = _alert_filters(request, agency)
+    context = {"agency": agency, "licensees": list(agency.licensees.order_by("name")), "state": state}
+    if error:
+        return render(request, "registry/alerts.html", {**context, "error": error, "rows": []}, status=400)
+    qs = queries.alerts(agency, licensee_id=licensee, state=state)
+    if request.GET.get("format") in ("csv", "xlsx"):
+        rows = queries.alert_rows(qs[: queries.MAX_ALERT_ROWS])
+        return _download(request, rows, queries.ALERT_COLUMNS, f"{agency.jurisdiction}-alerts")
+    offset = _offset(request)
+    rows = queries.alert_rows(qs[offset : offset + PAGE])
+    next_offset = offset + PAGE if len(rows) == PAGE else None
+    return render(
+        request,
+        "registry/alerts.html",
+        {**context, "rows": rows, "licensee": licensee, "offset": offset, "next_offset": next_offset},
+    )
+
+
+def _alert_filters(request, agency) -> tuple[int | None, str | None, str]:
+    """(licensee id, state, "" or what is wrong) from ?licensee= and ?state=."""
+    raw, state = request.GET.get("licensee") or "", request.GET.get("state") or None
+    if state not in (None, "open", "closed"):
+        return None, None, f"{HOUSE}: state is open or closed."
+    if not raw:
+        return None, state, ""
+    if not raw.isdigit() or len(raw) > 18 or not agency.licensees.filter(pk=int(raw)).exists():
+        return None, state, f"{HOUSE}: licensee: no licensee {raw!r} of {agency}."
+    return int(raw), state, ""

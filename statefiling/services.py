@@ -23,10 +23,11 @@ from core import filing_package, hooks
 from core.audit import chain_head, record_event
 from core.audit_anchors import RegistryCheck
 from core.models import AuditEvent
+from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 from packs.registry import PACKS
 
-from . import client
+from . import client, returns
 from .delivery import ANCHORS_PATH
 from .models import FilingReceipt, RegistryLink, Submission
 from .tasks import deliver_filing, push_alerts, push_anchor
@@ -91,10 +92,12 @@ def live_link(organization_id: int, jurisdiction: str) -> RegistryLink | None:
 
 
 def build_package(filing: QuarterFiling, head) -> dict:
-    """The version-1 filing package of a filed quarter (core.filing_package)."""
+    """The version-2 filing package of a filed quarter (core.filing_package), with each
+    dealer's hold for the quarter under their state-issued identifier (`returns.dealer_holds`)."""
     site = filing.site
     organization = site.organization
     reports = [d for digests in hooks.REPORT_DIGESTS.answers() for d in digests(site.pk, filing.start, filing.end)]
+    holds = returns.dealer_holds(site, Quarter.parse(filing.quarter))
     return {
         "format": filing_package.FORMAT,
         "organization": {"name": organization.name, "licence_number": organization.licence_number},
@@ -109,6 +112,8 @@ def build_package(filing: QuarterFiling, head) -> dict:
         "chain_head": {"chain": head.chain, "seq": head.seq, "hash": head.hash} if head else None,
         "reports": reports,
         "amends": None,
+        "dealers": holds.dealers,
+        "dealers_without_identifier": holds.without_identifier,
     }
 
 
@@ -125,10 +130,12 @@ def queue_filing(filing: QuarterFiling) -> Submission | None:
 # --- Amendments -----------------------------------------------------------------------------------
 
 
-def amendment_figures(amendment: FilingAmendment) -> dict:
+def amendment_figures(amendment: FilingAmendment, now: "returns.ReturnNow | None" = None) -> dict:
     """What an amendment files: the change to one figure of the filed return, the entry that
-    made it and the digest of the filed figures it amends (the original's figures are not sent
-    again: the registry holds them under the original's receipt)."""
+    made it, the digest of the filed figures it amends (the original's figures are not sent
+    again: the registry holds them under the original's receipt) and the return as it now
+    stands beside the filed one (`returns.return_now`)."""
+    now = now or returns.return_now(amendment.filing)
     return {
         "amendment": {
             "id": amendment.pk,
@@ -140,6 +147,7 @@ def amendment_figures(amendment: FilingAmendment) -> dict:
             "entry": _amending_entry(amendment),
         },
         "amends_figures_sha256": amendment.filing.figures_sha256,
+        "return_now": now.lines,
     }
 
 
@@ -160,12 +168,15 @@ def _amending_entry(amendment: FilingAmendment) -> dict:
 
 
 def build_amendment_package(amendment: FilingAmendment, head, amends: str | None) -> dict:
-    """The version-1 package of an amendment: the site and quarter of the filing it amends, its
-    figures `amendment_figures`, and `amends`, the receipt number of that filing (None while
-    the receipt has not come: filled in before the first attempt, `statefiling.delivery`)."""
+    """The version-2 package of an amendment: the site and quarter of the filing it amends, its
+    figures `amendment_figures` (the return now beside the filed one), the tax filed and now,
+    the dealers' hold now, and `amends`, the receipt number of that filing (None while the
+    receipt has not come: filled in before the first attempt, `statefiling.delivery`)."""
     filing = amendment.filing
     site = filing.site
-    figures = amendment_figures(amendment)
+    now = returns.return_now(filing)
+    figures = amendment_figures(amendment, now)
+    holds = returns.dealer_holds(site, Quarter.parse(filing.quarter))
     return {
         "format": filing_package.FORMAT,
         "organization": {"name": site.organization.name, "licence_number": site.organization.licence_number},
@@ -176,10 +187,12 @@ def build_amendment_package(amendment: FilingAmendment, head, amends: str | None
         "reference": filing.reference,
         "figures": figures,
         "figures_sha256": filing_package.digest(figures),
-        "tax": None,
+        "tax": now.tax,
         "chain_head": {"chain": head.chain, "seq": head.seq, "hash": head.hash} if head else None,
         "reports": [],
         "amends": amends,
+        "dealers": holds.dealers,
+        "dealers_without_identifier": holds.without_identifier,
     }
 
 

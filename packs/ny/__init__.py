@@ -13,6 +13,10 @@ PACK = Pack(
     table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,
+    employee_identifier_absent=(
+        "9 NYCRR 4620.5, the text we hold, names no state-issued identifier for a games-of-chance worker; "
+        "the cross-organization dealer view, keyed by such a number, is not offered for New York."
+    ),
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS,

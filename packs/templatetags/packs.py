@@ -24,3 +24,21 @@ def cite_organization(key: str, organization) -> str:
 def states(key: str, where) -> bool:
     """Does the law of `where`'s pack state the rule `key` (so that its obligation applies there)?"""
     return Rule(key).applies(where)
+
+
+@register.simple_tag
+def employee_identifiers(organization_id) -> list[str]:
+    """What each pack of the organization's sites calls the state-issued identifier of a gaming
+    employee, with its citation, or that its texts name none (`Pack.employee_identifier`)."""
+    from cardroom.models import Site
+
+    from ..base import get_pack
+
+    if not organization_id:
+        return []
+    codes = sorted(set(Site.objects.filter(organization_id=organization_id).values_list("jurisdiction", flat=True)))
+    lines = []
+    for pack in (get_pack(code) for code in codes):
+        named = pack.employee_identifier
+        lines.append(f"{pack.name}: {named.label} ({named.citation})" if named else pack.employee_identifier_absent)
+    return lines

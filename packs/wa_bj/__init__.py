@@ -1,6 +1,6 @@
 """Washington blackjack (player-banked): WAC 230-40-125 as amended in the 1999 proposal; the house's revenue is its fees."""
 
-from ..base import Pack, RevenueModel, merged
+from ..base import EmployeeIdentifier, Pack, RevenueModel, merged
 from . import accounting, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
 from .handouts import HANDOUT
 
@@ -13,6 +13,10 @@ PACK = Pack(
     table_options=tables.TABLE_OPTIONS,
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,
+    # WAC 230-03-265(2)(b),(4): a dealer at a nonhouse-banked card room holds a Class A card room
+    # employee licence (the public WAC, not a held text). A fee game has no percent-of-hold: the
+    # licence identifies the employee, the dealer view has no hold to show here.
+    employee_identifier=EmployeeIdentifier("WSGC card room employee licence number (Class A)", "WAC 230-03-265(4)"),
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS,

@@ -1,6 +1,6 @@
 """Washington house-banked blackjack: the WSGC Blackjack game rules (rev. April 2018), the room's internal controls and its game approvals."""
 
-from ..base import Pack, RevenueModel, merged
+from ..base import EmployeeIdentifier, Pack, RevenueModel, merged
 from . import accounting, approvals, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
 from .handouts import HANDOUT
 
@@ -14,6 +14,10 @@ PACK = Pack(
     wager_limits=tables.WAGER_LIMITS,
     notes=approvals.NOTES,
     handout=HANDOUT,
+    # WAC 230-03-265(2)(b),(3): a dealer at a house-banked card room holds a Class B card room
+    # employee licence from the Commission. No held text states it: the public WAC does (as the
+    # wager limit's rule-making record, shared/regulations/wa-wager-limits.md).
+    employee_identifier=EmployeeIdentifier("WSGC card room employee licence number (Class B)", "WAC 230-03-265(3)"),
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS,

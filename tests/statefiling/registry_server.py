@@ -1,5 +1,7 @@
-"""A registry deployment of this codebase in its own process, on its own SQLite database and
-port (gunicorn), for the tests that file across real HTTP."""
+"""A registry deployment of this codebase in its own process, on its own database and port
+(gunicorn), for the tests that file across real HTTP. Its database is of the same kind as the
+test run's: a SQLite file, or, when the suite runs on PostgreSQL, a database of its own on the
+same server (`<test database>_registry`, made here and dropped when the server is done)."""
 
 import os
 import socket
@@ -20,16 +22,52 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class PostgresDatabase:
+    """A database of the registry's own beside the test run's, on the same PostgreSQL server."""
+
+    def __init__(self, settings_dict: dict):
+        self.params = {
+            key: settings_dict[name]
+            for key, name in (("host", "HOST"), ("port", "PORT"), ("user", "USER"), ("password", "PASSWORD"))
+            if settings_dict.get(name)
+        }
+        self.name = f"{settings_dict['NAME']}_registry"[:63]
+
+    @property
+    def url(self) -> str:
+        user = self.params.get("user", "")
+        password = f":{self.params['password']}" if self.params.get("password") else ""
+        host = f"{self.params.get('host', '127.0.0.1')}:{self.params.get('port', 5432)}"
+        return f"postgres://{user}{password}@{host}/{self.name}"
+
+    def _run(self, statement: str) -> None:
+        import psycopg
+        from psycopg import sql
+
+        with psycopg.connect(dbname="postgres", autocommit=True, **self.params) as conn:
+            conn.execute(sql.SQL(statement).format(sql.Identifier(self.name)))
+
+    def create(self) -> None:
+        self._run("DROP DATABASE IF EXISTS {}")
+        self._run("CREATE DATABASE {}")
+
+    def drop(self) -> None:
+        self._run("DROP DATABASE IF EXISTS {}")
+
+
 class RegistryServer:
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, postgres: PostgresDatabase | None = None):
         self.folder = folder
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.postgres = postgres
+        if postgres is not None:
+            postgres.create()
         self.env = {
             **os.environ,
             "DEBUG": "true",
             "VAR_DIR": str(folder / "var"),
-            "DATABASE_URL": f"sqlite:///{folder / 'registry.sqlite3'}",
+            "DATABASE_URL": postgres.url if postgres else f"sqlite:///{folder / 'registry.sqlite3'}",
             "CELERY_BROKER_URL": "filesystem://",
             "DJANGO_SETTINGS_MODULE": "config.settings",
         }
@@ -83,3 +121,9 @@ class RegistryServer:
             self.process.terminate()
             self.process.wait(timeout=20)
             self.process = None
+
+    def remove(self) -> None:
+        """Stopped for good: its PostgreSQL database dropped (a SQLite file goes with its folder)."""
+        self.stop()
+        if self.postgres is not None:
+            self.postgres.drop()

@@ -4,12 +4,16 @@ pointing back at the filing's receipt, and delivered by the same Celery delivery
 its receipt shows on the quarter page and in the API beside the amendment. The registry is
 reachable in this process (registry_in_process, through conftest): real code on both ends of the wire."""
 
+from decimal import Decimal
+
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 
 from accounting.models import BooksClose, FilingAmendment
 from core import filing_package
 from registry import services as registry
-from registry.models import ReceivedFiling
+from registry.models import ReceivedFiling, Regulator, RegulatorRole
 from registry.services import verify_filings
 from statefiling import client, delivery, services, tasks
 from statefiling.models import AmendmentReceipt, FilingReceipt, Submission
@@ -164,3 +168,31 @@ def test_an_amendment_of_a_filing_never_sent_to_a_registry_queues_nothing(
     )
     assert response.status_code == 201 and FilingAmendment.objects.exists()
     assert not Submission.objects.exists()
+
+
+def test_an_amendment_carries_the_return_as_it_now_stands_and_the_registry_shows_the_tax_filed_and_now(
+    linked, client_for, manager, site, table, licensee
+):
+    api = client_for(manager)
+    assert delivery.deliver(file_q3(api, site).pk) == "delivered"
+    queued = adjust(api, site, table, amount=5_000)
+    package = queued.package
+    lines = {line["figure"]: line for line in package["figures"]["return_now"]}
+    assert lines["AGP"]["now_cents"] - lines["AGP"]["filed_cents"] == 5_000
+    # The same return the organization reads beside its filing (the quarter-filing API)
+    beside = api.get(f"/api/v1/sites/{site.pk}/quarter-filing/?quarter=2026Q3").json()["filed_beside_now"]
+    assert package["figures"]["return_now"] == beside
+    tax = lines["Gaming tax"]
+    assert package["tax"] == {"filed_cents": tax["filed_cents"], "now_cents": tax["now_cents"]}
+    assert tax["now_cents"] > tax["filed_cents"]  # $50 more AGP, more tax
+
+    assert delivery.deliver(queued.pk) == "delivered"
+    number = AmendmentReceipt.objects.get(amendment=queued.amendment).receipt_number
+    user = get_user_model().objects.create_user("state", password="x")
+    Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
+    state = Client()
+    state.force_login(user)
+    html = state.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    row = html[html.index(number) :].split("</tr>")[0]
+    filed, now = (f"${Decimal(tax[k]) / 100:,.2f}" for k in ("filed_cents", "now_cents"))
+    assert f'<td class="text-end tax-filed">{filed}</td>' in row and now in row and "changed" in row

@@ -1,5 +1,6 @@
 """Really two servers: this test process is the organization's deployment; a registry
-deployment of the same codebase runs beside it (gunicorn, its own SQLite database and port).
+deployment of the same codebase runs beside it (gunicorn, its own database and port: SQLite, or
+PostgreSQL when the suite runs on PostgreSQL).
 A filed quarter reaches the registry over HTTP and its receipt is kept on both sides; a
 rewrite of the organization's history and local anchors is found against the heads the
 registry holds; a filing made while the registry is down is delivered once it is back."""
@@ -20,19 +21,25 @@ from tests.accounting.test_quarter_filing import _after_the_quarter, quarter_pla
 from tests.core.test_audit_tamper import _rewrite_and_rehash
 from tests.reports.test_kind_daily import download, run_report
 
-from .registry_server import RegistryServer
+from .registry_server import PostgresDatabase, RegistryServer
 
 # Every test files the quarter played by tests/floor/test_quarter_filing.py's fixture.
 pytestmark = pytest.mark.usefixtures("quarter_played")
 
 
 @pytest.fixture(scope="session")
-def registry(tmp_path_factory):
-    server = RegistryServer(tmp_path_factory.mktemp("registry"))
-    server.migrate()
-    server.start()
-    yield server
-    server.stop()
+def registry(tmp_path_factory, django_db_setup):
+    """The registry deployment, on a database of the run's kind (PostgreSQL: one of its own)."""
+    from django.db import connection
+
+    postgres = PostgresDatabase(connection.settings_dict) if connection.vendor == "postgresql" else None
+    server = RegistryServer(tmp_path_factory.mktemp("registry"), postgres)
+    try:
+        server.migrate()
+        server.start()
+        yield server
+    finally:
+        server.remove()
 
 
 @pytest.fixture

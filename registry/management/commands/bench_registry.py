@@ -8,6 +8,7 @@ filing and one anchor per site) through the HTTP API in process (Django's test c
 view, the credential check, the JSON parsing and the chain append, without the network).
 """
 
+import os
 import time
 import uuid
 from datetime import date
@@ -15,6 +16,7 @@ from datetime import date
 from django.db import transaction
 from django.test import Client
 
+from benchmarks.machine import LOOP, loop_seconds
 from core import filing_package
 from core.management.base import DatabaseCommand
 from core.periods import Quarter
@@ -56,12 +58,17 @@ class Command(DatabaseCommand):
         parser.add_argument("--quarters", type=int, default=8, help="quarters of history, the last filed tonight")
 
     def handle(self, *args, sites, quarters, **options):
+        speed_before, load = loop_seconds(), os.getloadavg()[0]
         try:
             with transaction.atomic():
                 self._run(sites, max(1, quarters))
                 raise Rollback
         except Rollback:
             self.stdout.write("(scratch data rolled back)")
+        self.stdout.write(
+            f"machine: {LOOP:,} loop additions in {speed_before:.2f} s before and {loop_seconds():.2f} s after, "
+            f"load average {load:.1f} at the start (benchmarks.machine: compare runs with similar readings)"
+        )
 
     def _run(self, sites: int, quarters: int) -> None:
         agency = Agency.objects.create(name=f"Bench agency {uuid.uuid4().hex[:8]}", jurisdiction="ND")

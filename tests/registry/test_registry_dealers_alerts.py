@@ -1,0 +1,241 @@
+"""The state auditor's cross-organization views: a dealer by the identifier the state issued
+them, with their hold at every licensee (only where the agency's pack names such an identifier);
+the alerts licensees shared, open and closed; a quarter's amended returns with the tax filed
+beside the tax now. Each page, API and download is the agency's staff's, scoped to the agency."""
+
+import csv
+import io
+from datetime import date
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from openpyxl import load_workbook
+from rest_framework.test import APIClient
+
+from registry import services
+from registry.models import Agency, Licensee, ReceivedDealerHold, Regulator, RegulatorRole
+
+from .test_registry_alerts import ALERTS, alert
+from .test_registry_api import package, post_filing
+
+DEALERS_API, DEALERS_PAGE, ALERTS_PAGE = "/registry/api/v1/dealers/", "/registry/dealers/", "/registry/alerts/"
+WA = "Washington State Gambling Commission"
+
+
+def dealer(identifier="B-12345", agp=65_000, drop=100_000, game="21"):
+    return {
+        "identifier": identifier,
+        "name": "Dana Dealer",
+        "game": game,
+        "shifts": 3,
+        "separable_shifts": 2,
+        "drop_cents": drop,
+        "gross_proceeds_cents": drop,
+        "prizes_cents": drop - agp,
+        "agp_cents": agp,
+        "hold_ratio": f"{agp / drop:.6f}" if drop else None,
+    }
+
+
+def wa_package(site_id, dealers, quarter="2026Q3", amends=None):
+    body = package(site_id=site_id, quarter=quarter, jurisdiction="WA-HB", amends=amends)
+    return {**body, "dealers": dealers, "dealers_without_identifier": 0}
+
+
+def licensee(agency, name, licence):
+    row = Licensee.objects.create(agency=agency, name=name, licence_number=licence, expected_from=date(2026, 1, 1))
+    issued = services.issue_credential(acting_user=None, licensee=row)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Licensee {issued.secret}")
+    return client
+
+
+def staff(agency, username):
+    user = get_user_model().objects.create_user(username, password="x")
+    Regulator.objects.create(user=user, agency=agency, role=RegulatorRole.STATE_AUDITOR)
+    api, page = APIClient(), Client()
+    api.force_authenticate(user)
+    page.force_login(user)
+    return api, page
+
+
+@pytest.fixture
+def washington(db):
+    """Two licensees of the Washington agency; the same dealer dealt for both in 2026Q3."""
+    agency = Agency.objects.create(name=WA, jurisdiction="WA-HB")
+    river, coast = licensee(agency, "River Card Room", "WSGC-1"), licensee(agency, "Coast Casino", "WSGC-2")
+    assert post_filing(river, wa_package(1, [dealer(agp=65_000), dealer("B-999", agp=1)]), "r-1").status_code == 201
+    assert post_filing(coast, wa_package(5, [dealer(agp=10_000, drop=50_000)]), "c-1").status_code == 201
+    return agency, river, coast
+
+
+def test_a_dealer_is_found_at_every_licensee_by_their_licence_number(washington, django_assert_max_num_queries):
+    agency, _river, _coast = washington
+    api, page = staff(agency, "wsgc")
+    with django_assert_max_num_queries(4):  # the login's agency, the dealer's rows, each place's latest return
+        body = api.get(DEALERS_API, {"identifier": "B-12345"}).json()
+    assert body["offered"] is True
+    assert sorted((r["licensee"], r["agp_cents"], r["hold_ratio"]) for r in body["results"]) == [
+        ("Coast Casino", 10_000, "0.200000"),
+        ("River Card Room", 65_000, "0.650000"),
+    ]
+    # The percent-of-hold of the sums, never an average of the two ratios (0.425)
+    assert body["total"] == {
+        "drop_cents": 150_000,
+        "gross_proceeds_cents": 150_000,
+        "agp_cents": 75_000,
+        "hold_ratio": "0.500000",
+    }
+    html = page.get(DEALERS_PAGE, {"identifier": "B-12345"}).content.decode()
+    assert "WSGC card room employee licence number (Class B) (WAC 230-03-265(3))" in html
+    assert "Coast Casino (WSGC-2)" in html and "River Card Room (WSGC-1)" in html and "B-999" not in html
+
+
+def test_the_dealer_view_downloads_as_csv_and_xlsx(washington):
+    agency, _river, _coast = washington
+    _api, page = staff(agency, "wsgc")
+    text = page.get(DEALERS_PAGE, {"identifier": "B-12345", "format": "csv"}).content.decode()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert sorted((r["licence_number"], r["agp_cents"]) for r in rows) == [("WSGC-1", "65000"), ("WSGC-2", "10000")]
+    response = page.get(DEALERS_PAGE, {"identifier": "B-12345", "format": "xlsx"})
+    sheet = load_workbook(io.BytesIO(response.content)).active
+    header = [c.value for c in sheet[1]]
+    agp = [row[header.index("agp_cents")] for row in sheet.iter_rows(min_row=2, values_only=True)]
+    assert sorted(agp) == [10_000, 65_000]  # typed cells: integers, not text
+
+
+def test_an_amendment_restates_the_dealers_hold_and_the_view_shows_the_latest(washington):
+    agency, river, _coast = washington
+    api, _page = staff(agency, "wsgc")
+    first = api.get("/registry/api/v1/filings/", {"quarter": "2026Q3"}).json()["results"]
+    original = next(f["receipt_number"] for f in first if f["licensee"]["name"] == "River Card Room")
+    amended = post_filing(river, wa_package(1, [dealer(agp=70_000)], amends=original), "r-2")
+    assert amended.status_code == 201
+    rows = api.get(DEALERS_API, {"identifier": "B-12345"}).json()["results"]
+    river_rows = [r for r in rows if r["licensee"] == "River Card Room"]
+    assert [(r["agp_cents"], r["receipt_number"]) for r in river_rows] == [(70_000, amended.json()["receipt_number"])]
+    assert api.get(DEALERS_API, {"identifier": "B-999"}).json()["results"] == []  # the amendment no longer names them
+
+
+def test_the_dealer_view_is_scoped_to_the_agency_and_its_staff(washington, manager):
+    agency, river, _coast = washington
+    other = Agency.objects.create(name="Another Washington office", jurisdiction="WA-HB")
+    other_api, other_page = staff(other, "other")
+    assert other_api.get(DEALERS_API, {"identifier": "B-12345"}).json()["results"] == []  # another agency
+    assert "Coast Casino" not in other_page.get(DEALERS_PAGE, {"identifier": "B-12345"}).content.decode()
+    assert river.get(DEALERS_API, {"identifier": "B-12345"}).status_code == 403  # a licensee's credential
+    org_api, org_page = APIClient(), Client()
+    org_api.force_authenticate(manager.user)
+    org_page.force_login(manager.user)
+    assert org_api.get(DEALERS_API, {"identifier": "B-12345"}).status_code == 403  # an organization's login
+    assert org_page.get(DEALERS_PAGE, {"identifier": "B-12345"}).status_code == 403
+    # A state auditor of another jurisdiction, whose pack names no identifier: not offered, and why
+    nd = Agency.objects.create(name="North Dakota Attorney General - Gaming Division", jurisdiction="ND")
+    nd_api, nd_page = staff(nd, "state")
+    body = nd_api.get(DEALERS_API, {"identifier": "B-12345"}).json()
+    assert body["offered"] is False and body["results"] == [] and "names no state-issued number" in body["reason"]
+    html = nd_page.get(DEALERS_PAGE, {"identifier": "B-12345"}).content.decode()
+    assert 'id="dealer-view-absent"' in html and "Coast Casino" not in html
+
+
+def test_a_bad_identifier_is_a_400_naming_the_field_and_a_pack_without_one_refuses_dealers(washington):
+    agency, _river, _coast = washington
+    api, page = staff(agency, "wsgc")
+    response = api.get(DEALERS_API, {"identifier": "B 1; drop"})
+    assert response.status_code == 400 and "letters, digits and hyphens" in str(response.json()["identifier"])
+    assert page.get(DEALERS_PAGE, {"identifier": "B 1"}).status_code == 400
+    nd = Agency.objects.create(name="North Dakota Attorney General - Gaming Division", jurisdiction="ND")
+    elks = licensee(nd, "Elks", "G-1")
+    refused = post_filing(elks, {**package(), "dealers": [dealer()]}, "e-1")
+    assert refused.status_code == 400 and "ND 99-01.3-08-05(3)" in str(refused.json()["dealers"])
+    bad = post_filing(elks, {**package(), "dealers": [{**dealer(), "agp_cents": "65000"}]}, "e-2")
+    assert bad.status_code == 400 and "dealers[0].agp_cents" in bad.json()
+    assert ReceivedDealerHold.objects.filter(licensee__agency=nd).count() == 0
+
+
+# --- Shared alerts ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def north_dakota(db):
+    agency = Agency.objects.create(name="North Dakota Attorney General - Gaming Division", jurisdiction="ND")
+    elks, eagles = licensee(agency, "Elks", "G-1"), licensee(agency, "Eagles", "G-2")
+    resolved = "2026-11-21T09:00:00+00:00"
+    assert elks.post(ALERTS, {"alerts": [alert(41), alert(42)]}, format="json").status_code == 201
+    assert elks.post(ALERTS, {"alerts": [alert(42, resolved_at=resolved)]}, format="json").status_code == 201
+    other = alert(7, title="Count team not independent", citation="ND 99-01.3-08-14(2)")
+    assert eagles.post(ALERTS, {"alerts": [other]}, format="json").status_code == 201
+    return agency, elks, eagles
+
+
+def test_the_alerts_page_lists_each_alert_in_its_latest_state_per_licensee(north_dakota, django_assert_max_num_queries):
+    agency, _elks, _eagles = north_dakota
+    _api, page = staff(agency, "state")
+    with django_assert_max_num_queries(12):  # the session and menu, the agency, its licensees, one page of alerts
+        html = page.get(ALERTS_PAGE).content.decode()
+    table = html[html.index('id="alerts"') :]
+    assert table.count("<tr><td") == 3 and "ND 99-01.3-08-14(2)" in table and "Count team not independent" in table
+    elks_id = Licensee.objects.get(name="Elks").pk
+    assert f'href="/registry/alerts/?licensee={elks_id}"' in page.get("/registry/").content.decode()
+    closed = page.get(ALERTS_PAGE, {"licensee": elks_id, "state": "closed"}).content.decode()
+    rows = closed[closed.index('id="alerts"') :]
+    assert rows.count("<tr><td") == 1 and "2026-11-21" in rows and "Eagles" not in rows
+    opened = page.get(ALERTS_PAGE, {"state": "open"}).content.decode()
+    assert opened[opened.index('id="alerts"') :].count("Closed") == 0
+
+
+def test_the_alerts_download_as_csv_and_xlsx_with_the_rule_cited(north_dakota):
+    agency, _elks, _eagles = north_dakota
+    _api, page = staff(agency, "state")
+    rows = list(csv.DictReader(io.StringIO(page.get(ALERTS_PAGE, {"format": "csv"}).content.decode())))
+    assert sorted((r["licence_number"], r["alert"], r["state"], r["citation"]) for r in rows) == [
+        ("G-1", "41", "open", "ND 99-01.3-08-16(1)(g)"),
+        ("G-1", "42", "closed", "ND 99-01.3-08-16(1)(g)"),
+        ("G-2", "7", "open", "ND 99-01.3-08-14(2)"),
+    ]
+    sheet = load_workbook(io.BytesIO(page.get(ALERTS_PAGE, {"format": "xlsx", "state": "open"}).content)).active
+    assert sheet.max_row == 3  # the header and the two open alerts
+
+
+def test_the_alerts_page_is_scoped_and_refuses_a_bad_filter(north_dakota, manager):
+    agency, elks, _eagles = north_dakota
+    other_api, other_page = staff(Agency.objects.create(name=WA, jurisdiction="WA-HB"), "wsgc")
+    assert "Elks" not in other_page.get(ALERTS_PAGE).content.decode()  # another agency, another jurisdiction
+    assert other_api.get(ALERTS).json()["results"] == []
+    elks_id = Licensee.objects.get(name="Elks").pk
+    assert other_page.get(ALERTS_PAGE, {"licensee": elks_id}).status_code == 400  # not its licensee
+    org_page = Client()
+    org_page.force_login(manager.user)
+    assert org_page.get(ALERTS_PAGE).status_code == 403  # an organization's login
+    _api, page = staff(agency, "state")
+    response = page.get(ALERTS_PAGE, {"state": "resolved"})
+    assert response.status_code == 400 and "state is open or closed" in response.content.decode()
+    assert staff(agency, "state2")[0].get(ALERTS, {"state": "resolved"}).status_code == 400
+
+
+# --- An amended return's tax --------------------------------------------------------------------
+
+
+def test_the_quarter_shows_an_amendments_tax_now_beside_the_tax_filed(north_dakota):
+    agency, elks, _eagles = north_dakota
+    original = {**package(), "tax": {"tax_cents": 500, "organization_tax_cents": 500}}
+    filed = post_filing(elks, original, "q-1").json()["receipt_number"]
+    amendment = {**package(agp=55_000, amends=filed), "tax": {"filed_cents": 500, "now_cents": 550}}
+    amended = post_filing(elks, amendment, "q-2").json()["receipt_number"]
+    _api, page = staff(agency, "state")
+    rows = {
+        r["receipt_number"]: r
+        for r in csv.DictReader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode()))
+    }
+    assert (rows[filed]["tax_filed_cents"], rows[filed]["tax_now_cents"]) == ("500", "")
+    assert (rows[amended]["tax_filed_cents"], rows[amended]["tax_now_cents"]) == ("500", "550")
+    html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    line = html[html.index(amended) :].split("</tr>")[0]
+    assert '<td class="text-end tax-filed">$5.00</td>' in line and "$5.50" in line and "changed" in line
+
+
+def test_a_version_1_package_is_still_received(north_dakota):
+    _agency, elks, _eagles = north_dakota
+    response = post_filing(elks, {**package(quarter="2026Q2"), "format": "cardroom.filing/1"}, "v-1")
+    assert response.status_code == 201
