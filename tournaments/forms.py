@@ -3,7 +3,7 @@ page shows the API's message for the same mistake."""
 
 from django import forms
 
-from core.forms import BookDateField, BootstrapMixin, CentsField
+from core.forms import BookDateField, BootstrapMixin, CentsField, PaperMomentField
 from core.limits import MAX_TEXT_LENGTH
 
 from . import rules
@@ -45,6 +45,7 @@ class TournamentForm(BootstrapMixin, forms.Form):
         help_text="Who advances from each preliminary round.",
     )
     prizes_offered = forms.CharField(max_length=MAX_TEXT_LENGTH, widget=forms.Textarea(attrs={"rows": 2}))
+    announced_at = PaperMomentField("Announced at")
 
 
 class EntryForm(BootstrapMixin, forms.Form):
@@ -76,4 +77,7 @@ class PrizeForm(BootstrapMixin, forms.Form):
 
 
 class VoidForm(BootstrapMixin, forms.Form):
+    """A void of a fee or a prize: its reason, and when it was voided (blank: now)."""
+
     reason = forms.CharField(max_length=MAX_TEXT_LENGTH)
+    voided_at = PaperMomentField("Voided at")

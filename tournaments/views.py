@@ -52,8 +52,10 @@ def announce(request):
         )
     form = forms.TournamentForm(request.POST or None, initial={"gaming_date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
+        fields = dict(form.cleaned_data)
+        at = fields.pop("announced_at")  # the service's `at`; its refusals name announced_at
         tournament = call_service(
-            form, lambda: services.announce_tournament(acting_user=request.user, site=site, **form.cleaned_data)
+            form, lambda: services.announce_tournament(acting_user=request.user, site=site, at=at, **fields)
         )
         if tournament is not None:
             return redirect("tournaments:detail", pk=tournament.pk)
@@ -66,7 +68,7 @@ def _players(tournament):
 
 
 def _detail(
-    request, tournament, access, *, entry_form=None, buy_form=None, prize_form=None, void_errors=(), status=200
+    request, tournament, access, *, entry_form=None, buy_form=None, prize_form=None, void_failed=None, status=200
 ):
     site_id = tournament.site_id
     players = _players(tournament)
@@ -84,16 +86,22 @@ def _detail(
             "entry_form": entry_form or forms.EntryForm(),
             "buy_form": buy_form or forms.BuyForm(players=players),
             "prize_form": prize_form or forms.PrizeForm(players=players),
-            "void_form": forms.VoidForm(),
-            "void_errors": void_errors,
+            "void_failed": void_failed,
             "rules": rules,
         },
         status=status,
     )
 
 
-def _messages(form) -> list[str]:
-    return [message for messages in form.errors.values() for message in messages]
+def _failed_void(kind: str, pk: int, form) -> dict:
+    """A refused void, shown inline at its row: what was typed and the service's messages."""
+    return {
+        "kind": kind,
+        "pk": pk,
+        "reason": form.data.get("reason", ""),
+        "voided_at": form.data.get("voided_at", ""),
+        "errors": [message for messages in form.errors.values() for message in messages],
+    }
 
 
 @login_required
@@ -156,10 +164,14 @@ def void_fee(request, pk, fee_pk):
     fee = get_object_or_404(TournamentFee, pk=fee_pk, tournament=tournament)
     form = forms.VoidForm(request.POST)
     if form.is_valid() and call_service(
-        form, lambda: services.void_fee(acting_user=request.user, fee=fee, reason=form.cleaned_data["reason"])
+        form,
+        lambda: services.void_fee(
+            acting_user=request.user, fee=fee, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
+        ),
     ):
         return redirect("tournaments:detail", pk=pk)
-    return _detail(request, tournament, access, void_errors=_messages(form), status=400)
+    failed = _failed_void("fee", fee.pk, form)
+    return _detail(request, tournament, access, void_failed=failed, status=400)
 
 
 @login_required
@@ -169,10 +181,14 @@ def void_prize(request, pk, prize_pk):
     prize = get_object_or_404(TournamentPrize, pk=prize_pk, tournament=tournament)
     form = forms.VoidForm(request.POST)
     if form.is_valid() and call_service(
-        form, lambda: services.void_prize(acting_user=request.user, prize=prize, reason=form.cleaned_data["reason"])
+        form,
+        lambda: services.void_prize(
+            acting_user=request.user, prize=prize, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
+        ),
     ):
         return redirect("tournaments:detail", pk=pk)
-    return _detail(request, tournament, access, void_errors=_messages(form), status=400)
+    failed = _failed_void("prize", prize.pk, form)
+    return _detail(request, tournament, access, void_failed=failed, status=400)
 
 
 @login_required
