@@ -9,9 +9,11 @@ date; `compliance.services.open_alert` turns it into an alert exactly once."""
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 from core.money import format_money, format_ratio
 from core.periods import Quarter, add_banking_days
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 from .thresholds import ThresholdBook
@@ -526,6 +528,29 @@ def tips_not_redeemed(found: TipsAtLeaving, *, at) -> Finding:
          "checked_at": found.checked_at},
         f"dealer:{found.dealer_id}",
     )
+
+
+def tournament_fee_before_announcement(found, *, disclosure: str) -> Finding:
+    """House control: a tournament fee dated before the tournament was announced (`found`:
+    tournaments.services.FeeBeforeAnnouncement). `disclosure`: the site's pack's citation of the
+    rules disclosed to players (ND 99-01.3-08-15), which states no time for the disclosure, so the
+    fee stands and the alert asks for the paper."""
+    fee, tournament = found.fee, found.tournament
+    zone = ZoneInfo(found.site.time_zone)
+    collected = fee.collected_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    announced = tournament.announced_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    return Finding(
+        "tournament_fee_before_announcement", HOUSE_CONTROL, "Tournament fee before its announcement",
+        found.site.pk, str(fee.gaming_date), fee.gaming_date, fee.gaming_date,
+        f"{HOUSE_CONTROL}: {fee.get_kind_display().lower()} {fee.pk} of {fee.player.name} "
+        f"({format_money(fee.fee_cents)}) at {tournament.name} is dated {collected}, before the tournament was "
+        f"announced ({announced}). {disclosure} has its rules, the entry fee among them, disclosed to players; "
+        "check the paper for when the rules were posted and the fee collected, and document it.",
+        None,
+        {"tournament": tournament.pk, "fee": fee.pk, "collected_at": fee.collected_at.isoformat(),
+         "announced_at": tournament.announced_at.isoformat()},
+        f"tournament-fee:{fee.pk}",
+    )  # fmt: skip
 
 
 # 14. The chip float: the inventory against the banks and trays ------------------------------------

@@ -178,6 +178,18 @@ def flag_filed_return_amended(amendment) -> None:
     open_alert(filed_return_amended(found, citation=QUARTERLY_SUMMARY.at(site)), organization_id=site.organization_id)
 
 
+def flag_tournament_fee_before_announcement(found) -> None:
+    """Registered with tournaments.services (compliance.apps): a tournament fee dated before its
+    tournament's announcement; open the alert once per fee, a house control (the disclosure rule,
+    ND 99-01.3-08-15, states no time: tournaments.services.flag_fee_before_announcement)."""
+    from tournaments.rules import DISCLOSURE
+
+    from .rules import tournament_fee_before_announcement
+
+    finding = tournament_fee_before_announcement(found, disclosure=DISCLOSURE.at(found.site))
+    open_alert(finding, organization_id=found.site.organization_id)
+
+
 def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documentation: dict | None = None) -> AlertStep:
     with transaction.atomic():
         Site.objects.select_for_update().filter(pk=alert.site_id).exists()  # serialise steps of a site's alerts
