@@ -530,26 +530,41 @@ def tips_not_redeemed(found: TipsAtLeaving, *, at) -> Finding:
     )
 
 
-def tournament_fee_before_announcement(found, *, disclosure: str) -> Finding:
-    """House control: a tournament fee dated before the tournament was announced (`found`:
-    tournaments.services.FeeBeforeAnnouncement). `disclosure`: the site's pack's citation of the
-    rules disclosed to players (ND 99-01.3-08-15), which states no time for the disclosure, so the
-    fee stands and the alert asks for the paper."""
-    fee, tournament = found.fee, found.tournament
-    zone = ZoneInfo(found.site.time_zone)
-    collected = fee.collected_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
-    announced = tournament.announced_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+@dataclass(frozen=True)
+class EarlyTournamentFee:
+    """A tournament fee dated before its tournament was announced (tournaments.services)."""
+
+    site_id: int
+    time_zone: str
+    tournament_id: int
+    tournament: str
+    fee_id: int
+    fee: str  # "entry fee", "rebuy", "add-on"
+    player: str
+    fee_cents: int
+    gaming_date: date
+    collected_at: datetime
+    announced_at: datetime
+
+
+def tournament_fee_before_announcement(found: EarlyTournamentFee, *, disclosure: str) -> Finding:
+    """House control: a tournament fee dated before the tournament was announced. `disclosure`:
+    the site's pack's citation of the rules disclosed to players (ND 99-01.3-08-15), which states
+    no time for the disclosure, so the fee stands and the alert asks for the paper."""
+    zone = ZoneInfo(found.time_zone)
+    collected = found.collected_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    announced = found.announced_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
     return Finding(
         "tournament_fee_before_announcement", HOUSE_CONTROL, "Tournament fee before its announcement",
-        found.site.pk, str(fee.gaming_date), fee.gaming_date, fee.gaming_date,
-        f"{HOUSE_CONTROL}: {fee.get_kind_display().lower()} {fee.pk} of {fee.player.name} "
-        f"({format_money(fee.fee_cents)}) at {tournament.name} is dated {collected}, before the tournament was "
-        f"announced ({announced}). {disclosure} has its rules, the entry fee among them, disclosed to players; "
-        "check the paper for when the rules were posted and the fee collected, and document it.",
+        found.site_id, str(found.gaming_date), found.gaming_date, found.gaming_date,
+        f"{HOUSE_CONTROL}: {found.fee} {found.fee_id} of {found.player} ({format_money(found.fee_cents)}) at "
+        f"{found.tournament} is dated {collected}, before the tournament was announced ({announced}). {disclosure} "
+        "has its rules, the entry fee among them, disclosed to players; check the paper for when the rules were "
+        "posted and the fee collected, and document it.",
         None,
-        {"tournament": tournament.pk, "fee": fee.pk, "collected_at": fee.collected_at.isoformat(),
-         "announced_at": tournament.announced_at.isoformat()},
-        f"tournament-fee:{fee.pk}",
+        {"tournament": found.tournament_id, "fee": found.fee_id, "fee_collected_at": collected,
+         "announced_at": announced},
+        f"tournament-fee:{found.fee_id}",
     )  # fmt: skip
 
 

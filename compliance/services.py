@@ -184,10 +184,16 @@ def flag_tournament_fee_before_announcement(found) -> None:
     ND 99-01.3-08-15, states no time: tournaments.services.flag_fee_before_announcement)."""
     from tournaments.rules import DISCLOSURE
 
-    from .rules import tournament_fee_before_announcement
+    from .rules import EarlyTournamentFee, tournament_fee_before_announcement
 
-    finding = tournament_fee_before_announcement(found, disclosure=DISCLOSURE.at(found.site))
-    open_alert(finding, organization_id=found.site.organization_id)
+    fee, tournament, site = found.fee, found.tournament, found.site
+    early = EarlyTournamentFee(
+        site_id=site.pk, time_zone=site.time_zone, tournament_id=tournament.pk, tournament=tournament.name,
+        fee_id=fee.pk, fee=fee.get_kind_display().lower(), player=fee.player.name, fee_cents=fee.fee_cents,
+        gaming_date=fee.gaming_date, collected_at=fee.collected_at, announced_at=tournament.announced_at,
+    )  # fmt: skip
+    finding = tournament_fee_before_announcement(early, disclosure=DISCLOSURE.at(site))
+    open_alert(finding, organization_id=site.organization_id)
 
 
 def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documentation: dict | None = None) -> AlertStep:

@@ -38,7 +38,7 @@ def test_a_fee_dated_before_the_announcement_is_recorded_and_flagged_as_a_house_
     assert alert.action_required.startswith("House control: entry fee")
     assert "Ann Lee" in alert.action_required and "before the tournament was announced" in alert.action_required
     assert "ND 99-01.3-08-15" in alert.action_required  # the disclosure rule, cited through the site's pack
-    assert alert.figures["fee"] == fee.pk and alert.figures["tournament"] == tid
+    assert alert.figures["fee"] == fee.pk and alert.figures["tournament"] == tid and "fee_collected_at" in alert.figures
     listed = client_for(cast[Role.GAMING_MANAGER]).get("/api/v1/alerts/", {"site": site.pk}).json()["results"]
     assert [a["rule"] for a in listed if a["rule"] == RULE] == [RULE]
 
