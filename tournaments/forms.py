@@ -50,6 +50,11 @@ class TournamentForm(BootstrapMixin, forms.Form):
 
 class EntryForm(BootstrapMixin, forms.Form):
     player_name = forms.CharField(label="Player's name", max_length=rules.MAX_NAME_LENGTH)
+    collected_at = PaperMomentField("Collected at")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "entry_%s")  # ids apart from the other forms of the page
+        super().__init__(*args, **kwargs)
 
 
 class BuyForm(BootstrapMixin, forms.Form):
@@ -57,8 +62,10 @@ class BuyForm(BootstrapMixin, forms.Form):
 
     kind = forms.ChoiceField(choices=[(FeeKind.REBUY, "Rebuy"), (FeeKind.ADD_ON, "Add-on")])
     player = forms.ModelChoiceField(queryset=None)
+    collected_at = PaperMomentField("Collected at")
 
     def __init__(self, *args, players, **kwargs):
+        kwargs.setdefault("auto_id", "buy_%s")  # ids apart from the other forms of the page
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = players
 
@@ -70,8 +77,10 @@ class PrizeForm(BootstrapMixin, forms.Form):
     amount_cents = CentsField(label="Value ($)")
     description = forms.CharField(required=False, max_length=MAX_TEXT_LENGTH, help_text="What the merchandise is.")
     split = forms.BooleanField(required=False, label="The last two players agreed to split the prize")
+    awarded_at = PaperMomentField("Awarded at")
 
     def __init__(self, *args, players, **kwargs):
+        kwargs.setdefault("auto_id", "prize_%s")  # ids apart from the other forms of the page
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = players
 

@@ -124,6 +124,7 @@ def enter_player(request, pk):
                 tournament=tournament,
                 kind=form.cleaned_data["kind"],
                 player=form.cleaned_data["player"],
+                at=form.cleaned_data["collected_at"],
             ),
         )
         if done:
@@ -137,6 +138,7 @@ def enter_player(request, pk):
             tournament=tournament,
             kind=FeeKind.ENTRY,
             player_name=form.cleaned_data["player_name"],
+            at=form.cleaned_data["collected_at"],
         ),
     )
     if done:
@@ -144,14 +146,17 @@ def enter_player(request, pk):
     return _detail(request, tournament, access, entry_form=form, status=400)
 
 
+def _award(request, tournament, fields: dict):
+    at = fields.pop("awarded_at")  # the service's `at`; its refusals name awarded_at
+    return services.award_prize(acting_user=request.user, tournament=tournament, at=at, **fields)
+
+
 @login_required
 @require_POST
 def record_prize(request, pk):
     tournament, access = _tournament(request, pk)
     form = forms.PrizeForm(request.POST, players=_players(tournament))
-    done = form.is_valid() and call_service(
-        form, lambda: services.award_prize(acting_user=request.user, tournament=tournament, **form.cleaned_data)
-    )
+    done = form.is_valid() and call_service(form, lambda: _award(request, tournament, dict(form.cleaned_data)))
     if done:
         return redirect("tournaments:detail", pk=pk)
     return _detail(request, tournament, access, prize_form=form, status=400)

@@ -58,7 +58,7 @@ def test_an_announcement_dated_in_the_future_is_refused_on_the_form(client, cast
     assert response.status_code == 400
     text = page(response)
     assert 'id="error-announced_at"' in text and "a record cannot be dated in the future" in text
-    assert f'value="{typed}"' in text and '<details class="from-paper mb-2" id="from-paper-announced_at" open>' in text
+    assert f'value="{typed}"' in text and '<details class="from-paper mb-2" id="paper-id_announced_at" open>' in text
     assert not Tournament.objects.exists()
 
 
@@ -151,3 +151,33 @@ def test_a_void_in_the_future_or_before_what_it_voids_is_refused_at_its_row(clie
         assert rule in form
     assert not TournamentFee.objects.filter(voids__isnull=False).exists()
     assert not TournamentPrize.objects.filter(voids__isnull=False).exists()
+
+
+def test_an_entry_fee_and_a_prize_from_paper_keep_their_times_and_a_prize_before_the_entry_is_refused(
+    client, cast, site
+):
+    boss = cast[Role.SHIFT_MANAGER]
+    tournament = announce(boss, site, at=timezone.now() - timedelta(hours=3))
+    client.force_login(boss.user)
+    collected = _minute(timezone.now() - timedelta(hours=2))
+    entered = client.post(
+        f"/tournaments/{tournament.pk}/entries/", {"player_name": "Ann Lee", "collected_at": _field(site, collected)}
+    )
+    assert entered.status_code == 302
+    fee = TournamentFee.objects.get()
+    assert fee.collected_at == collected
+    prize = {"player": fee.player_id, "round_name": "Final", "kind": "cash", "amount_cents": "150.00"}
+    early = client.post(
+        f"/tournaments/{tournament.pk}/prizes/",
+        {**prize, "awarded_at": _field(site, collected - timedelta(minutes=30))},
+    )
+    assert early.status_code == 400
+    text = page(early)
+    assert 'id="error-awarded_at"' in text and "ND 99-01.3-08-15(4): a prize goes to a player who has entered" in text
+    assert not TournamentPrize.objects.exists()
+    awarded = collected + timedelta(minutes=45)
+    assert (
+        client.post(f"/tournaments/{tournament.pk}/prizes/", {**prize, "awarded_at": _field(site, awarded)}).status_code
+        == 302
+    )
+    assert TournamentPrize.objects.get().awarded_at == awarded
