@@ -204,6 +204,7 @@ _.pin_locked  # property (cardroom/lockouts.py)
 in_month  # variable (compliance/month.py)
 is_today  # variable (compliance/month.py)
 _.net_cents  # property (fees/models.py)
+from_paper  # variable (core/forms.py): templates/cardroom/_form.html draws the field behind its toggle
 awaiting_verification  # variable (floor/api.py)
 awaiting_receipt  # variable (floor/api.py)
 awaiting_verification  # variable (floor/queries.py)

@@ -132,6 +132,10 @@ FIGURES: dict[str, Figure] = {
     "entry": Figure("Entered as", _text),
     "closed_at": Figure("Low table closed at", _text),
     "ceiling_cents": Figure("Low-table minimum at most", _money),
+    "tournament": Figure("Tournament", _reference),
+    "fee": Figure("Tournament fee", _reference),
+    "fee_collected_at": Figure("Fee collected at", _text),
+    "announced_at": Figure("Tournament announced at", _text),
 }
 
 

@@ -9,9 +9,11 @@ date; `compliance.services.open_alert` turns it into an alert exactly once."""
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 from core.money import format_money, format_ratio
 from core.periods import Quarter, add_banking_days
+from core.rules import HOUSE_CONTROL
 from packs import Rule
 
 from .thresholds import ThresholdBook
@@ -530,6 +532,44 @@ def tips_not_redeemed(found: TipsAtLeaving, *, at) -> Finding:
          "checked_at": found.checked_at},
         f"dealer:{found.dealer_id}",
     )
+
+
+@dataclass(frozen=True)
+class EarlyTournamentFee:
+    """A tournament fee dated before its tournament was announced (tournaments.services)."""
+
+    site_id: int
+    time_zone: str
+    tournament_id: int
+    tournament: str
+    fee_id: int
+    fee: str  # "entry fee", "rebuy", "add-on"
+    player: str
+    fee_cents: int
+    gaming_date: date
+    collected_at: datetime
+    announced_at: datetime
+
+
+def tournament_fee_before_announcement(found: EarlyTournamentFee, *, disclosure: str) -> Finding:
+    """House control: a tournament fee dated before the tournament was announced. `disclosure`:
+    the site's pack's citation of the rules disclosed to players (ND 99-01.3-08-15), which states
+    no time for the disclosure, so the fee stands and the alert asks for the paper."""
+    zone = ZoneInfo(found.time_zone)
+    collected = found.collected_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    announced = found.announced_at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
+    return Finding(
+        "tournament_fee_before_announcement", HOUSE_CONTROL, "Tournament fee before its announcement",
+        found.site_id, str(found.gaming_date), found.gaming_date, found.gaming_date,
+        f"{HOUSE_CONTROL}: {found.fee} {found.fee_id} of {found.player} ({format_money(found.fee_cents)}) at "
+        f"{found.tournament} is dated {collected}, before the tournament was announced ({announced}). {disclosure} "
+        "has its rules, the entry fee among them, disclosed to players; check the paper for when the rules were "
+        "posted and the fee collected, and document it.",
+        None,
+        {"tournament": found.tournament_id, "fee": found.fee_id, "fee_collected_at": collected,
+         "announced_at": announced},
+        f"tournament-fee:{found.fee_id}",
+    )  # fmt: skip
 
 
 # 14. The chip float: the inventory against the banks and trays ------------------------------------

@@ -178,6 +178,24 @@ def flag_filed_return_amended(amendment) -> None:
     open_alert(filed_return_amended(found, citation=QUARTERLY_SUMMARY.at(site)), organization_id=site.organization_id)
 
 
+def flag_tournament_fee_before_announcement(found) -> None:
+    """Registered with tournaments.services (compliance.apps): a tournament fee dated before its
+    tournament's announcement; open the alert once per fee, a house control (the disclosure rule,
+    ND 99-01.3-08-15, states no time: tournaments.services.flag_fee_before_announcement)."""
+    from tournaments.rules import DISCLOSURE
+
+    from .rules import EarlyTournamentFee, tournament_fee_before_announcement
+
+    fee, tournament, site = found.fee, found.tournament, found.site
+    early = EarlyTournamentFee(
+        site_id=site.pk, time_zone=site.time_zone, tournament_id=tournament.pk, tournament=tournament.name,
+        fee_id=fee.pk, fee=fee.get_kind_display().lower(), player=fee.player.name, fee_cents=fee.fee_cents,
+        gaming_date=fee.gaming_date, collected_at=fee.collected_at, announced_at=tournament.announced_at,
+    )  # fmt: skip
+    finding = tournament_fee_before_announcement(early, disclosure=DISCLOSURE.at(site))
+    open_alert(finding, organization_id=site.organization_id)
+
+
 def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documentation: dict | None = None) -> AlertStep:
     with transaction.atomic():
         Site.objects.select_for_update().filter(pk=alert.site_id).exists()  # serialise steps of a site's alerts

@@ -220,6 +220,12 @@ REPORT_DIGESTS = declare(
     answer="digests(site_id, start, end) -> [{kind, start, end, generated_at, pdf_sha256, data_sha256}]",
     many=True,
 )
+TOURNAMENT_FEE_FLAG = declare(
+    "tournament_fee_flag",
+    asked_by="tournaments.services.collect_fee (a fee dated before its tournament's announcement)",
+    answered_by="compliance (compliance.apps)",
+    answer="flag(FeeBeforeAnnouncement) -> None: opens the alert (house control)",
+)
 FILING_AMENDED = declare(
     "filing_amended",
     asked_by="accounting.amendments (an entry after a quarter was filed changed its return)",

@@ -3,4 +3,4 @@ from django.urls import path
 from . import views
 
 app_name = "fees"
-urlpatterns = [path("", views.fee_page, name="page")]
+urlpatterns = [path("", views.fee_page, name="page"), path("<int:pk>/void/", views.void_fee, name="void")]

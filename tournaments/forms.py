@@ -3,7 +3,7 @@ page shows the API's message for the same mistake."""
 
 from django import forms
 
-from core.forms import BookDateField, BootstrapMixin, CentsField
+from core.forms import BookDateField, BootstrapMixin, CentsField, PaperMomentField
 from core.limits import MAX_TEXT_LENGTH
 from core.money import format_money
 
@@ -49,10 +49,16 @@ class TournamentForm(BootstrapMixin, forms.Form):
         help_text="Who advances from each preliminary round.",
     )
     prizes_offered = forms.CharField(max_length=MAX_TEXT_LENGTH, widget=forms.Textarea(attrs={"rows": 2}))
+    announced_at = PaperMomentField("Announced at")
 
 
 class EntryForm(BootstrapMixin, forms.Form):
     player_name = forms.CharField(label="Player's name", max_length=rules.MAX_NAME_LENGTH)
+    collected_at = PaperMomentField("Collected at")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "entry_%s")  # ids apart from the other forms of the page
+        super().__init__(*args, **kwargs)
 
 
 class BuyForm(BootstrapMixin, forms.Form):
@@ -60,8 +66,10 @@ class BuyForm(BootstrapMixin, forms.Form):
 
     kind = forms.ChoiceField(choices=[(FeeKind.REBUY, "Rebuy"), (FeeKind.ADD_ON, "Add-on")])
     player = forms.ModelChoiceField(queryset=None)
+    collected_at = PaperMomentField("Collected at")
 
     def __init__(self, *args, players, **kwargs):
+        kwargs.setdefault("auto_id", "buy_%s")  # ids apart from the other forms of the page
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = players
 
@@ -73,11 +81,16 @@ class PrizeForm(BootstrapMixin, forms.Form):
     amount_cents = CentsField(label="Value ($)")
     description = forms.CharField(required=False, max_length=MAX_TEXT_LENGTH, help_text="What the merchandise is.")
     split = forms.BooleanField(required=False, label="The last two players agreed to split the prize")
+    awarded_at = PaperMomentField("Awarded at")
 
     def __init__(self, *args, players, **kwargs):
+        kwargs.setdefault("auto_id", "prize_%s")  # ids apart from the other forms of the page
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = players
 
 
 class VoidForm(BootstrapMixin, forms.Form):
+    """A void of a fee or a prize: its reason, and when it was voided (blank: now)."""
+
     reason = forms.CharField(max_length=MAX_TEXT_LENGTH)
+    voided_at = PaperMomentField("Voided at")

@@ -4,6 +4,7 @@ The API, the pages and the admin call these and nothing else; bad input raises
 ValidationError naming the field and the rule, and changes nothing.
 """
 
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
@@ -14,6 +15,7 @@ from cardroom.access import require_role
 from cardroom.models import Site
 from core import acts, moments
 from core.audit import record_site_event
+from core.hooks import TOURNAMENT_FEE_FLAG
 from core.limits import MAX_TEXT_LENGTH, check_date
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
@@ -297,7 +299,35 @@ def collect_fee(
             collected_by=employee,
         )
         record_site_event(acting_user, f"tournament.fee.{kind}", fee, site)
+        flag_fee_before_announcement(tournament, fee)
     return fee
+
+
+@dataclass(frozen=True)
+class FeeBeforeAnnouncement:
+    """A fee dated before its tournament was announced (`flag_fee_before_announcement`)."""
+
+    site: Site
+    tournament: Tournament
+    fee: TournamentFee
+
+
+def register_fee_flag(flag) -> None:
+    """Compliance registers `flag(FeeBeforeAnnouncement)` once, when its app is ready: it opens the alert."""
+    TOURNAMENT_FEE_FLAG.register(flag)
+
+
+def flag_fee_before_announcement(tournament: Tournament, fee: TournamentFee) -> bool:
+    """House control: a fee dated before its tournament's announcement is recorded and flagged,
+    not refused. ND 99-01.3-08-15 requires the rules (the entry fee and its chips among them) to
+    be disclosed to players but states no time for it, and 08-15(1) and 08-16(1)(e) require every
+    fee collected on the register: refusing a fee collected on paper would leave the register
+    short, and an announcement entered without its paper time (now) cannot be re-dated (its rules
+    do not change once announced). The gaming manager checks the paper instead."""
+    if fee.collected_at >= tournament.announced_at:
+        return False
+    TOURNAMENT_FEE_FLAG(FeeBeforeAnnouncement(site=tournament.site, tournament=tournament, fee=fee))
+    return True
 
 
 def void_fee(*, acting_user, fee: TournamentFee, reason: str, at: datetime | None = None) -> TournamentFee:

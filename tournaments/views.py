@@ -60,8 +60,10 @@ def announce(request):
         return render(request, "tournaments/announce.html", context, status=400 if request.method == "POST" else 200)
     form = forms.TournamentForm(request.POST or None, initial={"gaming_date": timezone.localdate()})
     if request.method == "POST" and form.is_valid():
+        fields = dict(form.cleaned_data)
+        at = fields.pop("announced_at")  # the service's `at`; its refusals name announced_at
         tournament = call_service(
-            form, lambda: services.announce_tournament(acting_user=request.user, site=site, **form.cleaned_data)
+            form, lambda: services.announce_tournament(acting_user=request.user, site=site, at=at, **fields)
         )
         if tournament is not None:
             return redirect("tournaments:detail", pk=tournament.pk)
@@ -74,7 +76,7 @@ def _players(tournament):
 
 
 def _detail(
-    request, tournament, access, *, entry_form=None, buy_form=None, prize_form=None, void_errors=(), status=200
+    request, tournament, access, *, entry_form=None, buy_form=None, prize_form=None, void_failed=None, status=200
 ):
     site_id = tournament.site_id
     players = _players(tournament)
@@ -92,16 +94,22 @@ def _detail(
             "entry_form": entry_form or forms.EntryForm(),
             "buy_form": buy_form or forms.BuyForm(players=players),
             "prize_form": prize_form or forms.PrizeForm(players=players),
-            "void_form": forms.VoidForm(),
-            "void_errors": void_errors,
+            "void_failed": void_failed,
             "rules": rules,
         },
         status=status,
     )
 
 
-def _messages(form) -> list[str]:
-    return [message for messages in form.errors.values() for message in messages]
+def _failed_void(kind: str, pk: int, form) -> dict:
+    """A refused void, shown inline at its row: what was typed and the service's messages."""
+    return {
+        "kind": kind,
+        "pk": pk,
+        "reason": form.data.get("reason", ""),
+        "voided_at": form.data.get("voided_at", ""),
+        "errors": [message for messages in form.errors.values() for message in messages],
+    }
 
 
 @login_required
@@ -124,6 +132,7 @@ def enter_player(request, pk):
                 tournament=tournament,
                 kind=form.cleaned_data["kind"],
                 player=form.cleaned_data["player"],
+                at=form.cleaned_data["collected_at"],
             ),
         )
         if done:
@@ -137,6 +146,7 @@ def enter_player(request, pk):
             tournament=tournament,
             kind=FeeKind.ENTRY,
             player_name=form.cleaned_data["player_name"],
+            at=form.cleaned_data["collected_at"],
         ),
     )
     if done:
@@ -144,14 +154,17 @@ def enter_player(request, pk):
     return _detail(request, tournament, access, entry_form=form, status=400)
 
 
+def _award(request, tournament, fields: dict):
+    at = fields.pop("awarded_at")  # the service's `at`; its refusals name awarded_at
+    return services.award_prize(acting_user=request.user, tournament=tournament, at=at, **fields)
+
+
 @login_required
 @require_POST
 def record_prize(request, pk):
     tournament, access = _tournament(request, pk)
     form = forms.PrizeForm(request.POST, players=_players(tournament))
-    done = form.is_valid() and call_service(
-        form, lambda: services.award_prize(acting_user=request.user, tournament=tournament, **form.cleaned_data)
-    )
+    done = form.is_valid() and call_service(form, lambda: _award(request, tournament, dict(form.cleaned_data)))
     if done:
         return redirect("tournaments:detail", pk=pk)
     return _detail(request, tournament, access, prize_form=form, status=400)
@@ -164,10 +177,14 @@ def void_fee(request, pk, fee_pk):
     fee = get_object_or_404(TournamentFee, pk=fee_pk, tournament=tournament)
     form = forms.VoidForm(request.POST)
     if form.is_valid() and call_service(
-        form, lambda: services.void_fee(acting_user=request.user, fee=fee, reason=form.cleaned_data["reason"])
+        form,
+        lambda: services.void_fee(
+            acting_user=request.user, fee=fee, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
+        ),
     ):
         return redirect("tournaments:detail", pk=pk)
-    return _detail(request, tournament, access, void_errors=_messages(form), status=400)
+    failed = _failed_void("fee", fee.pk, form)
+    return _detail(request, tournament, access, void_failed=failed, status=400)
 
 
 @login_required
@@ -177,10 +194,14 @@ def void_prize(request, pk, prize_pk):
     prize = get_object_or_404(TournamentPrize, pk=prize_pk, tournament=tournament)
     form = forms.VoidForm(request.POST)
     if form.is_valid() and call_service(
-        form, lambda: services.void_prize(acting_user=request.user, prize=prize, reason=form.cleaned_data["reason"])
+        form,
+        lambda: services.void_prize(
+            acting_user=request.user, prize=prize, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
+        ),
     ):
         return redirect("tournaments:detail", pk=pk)
-    return _detail(request, tournament, access, void_errors=_messages(form), status=400)
+    failed = _failed_void("prize", prize.pk, form)
+    return _detail(request, tournament, access, void_failed=failed, status=400)
 
 
 @login_required

@@ -63,6 +63,10 @@ CASES = {
         rules.FiledReturnAmended(1, "Elks Lodge", "2026Q3", Q3.start, Q3.end, 4, date(2026, 10, 5), "ab" * 32, 9,
                                  "Other games' AGP", 80_000_00, "other games' AGP entry 3, recorded 2026-11-02"),
         citation="ND 99-01.3-08-16(1)(g)"),
+    "tournament_fee_before_announcement": lambda book: rules.tournament_fee_before_announcement(
+        rules.EarlyTournamentFee(1, "America/Chicago", 3, "Friday Blackjack", 12, "entry fee", "Ann Lee", 10_000,
+                                 date(2026, 11, 3), NOW - timedelta(hours=2), NOW - timedelta(hours=1)),
+        disclosure="ND 99-01.3-08-15"),
 }
 
 

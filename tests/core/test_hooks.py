@@ -40,6 +40,7 @@ EVERY_HOOK = {
     "party": "registry",
     "report_digests": "reports",
     "filing_amended": "compliance",
+    "tournament_fee_flag": "compliance",
     "amendment_recorded": "statefiling",
     "report_pdf": "reports",
 }
@@ -68,6 +69,7 @@ ASKED = {
     "party": lambda: party_of(object()),
     "report_digests": lambda: hooks.REPORT_DIGESTS.answers(),
     "filing_amended": lambda: hooks.FILING_AMENDED(object()),
+    "tournament_fee_flag": lambda: hooks.TOURNAMENT_FEE_FLAG(object()),
     "amendment_recorded": lambda: hooks.AMENDMENT_RECORDED.answers(),
     "report_pdf": lambda: hooks.REPORT_PDF(1, "0" * 64),
 }
