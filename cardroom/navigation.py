@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from core import hooks
 
@@ -52,6 +54,33 @@ def menu_for(roles: set[str], jurisdictions=None) -> dict[str, list[MenuItem]]:
         if item.roles & roles and item.offered_at(jurisdictions):
             sections.setdefault(item.section, []).append(item)
     return sections
+
+
+def menu_html(roles, jurisdictions) -> str:
+    """The navigation bar's menu for `roles` at sites of `jurisdictions`, as base.html draws it:
+    written once per process for each set of roles and jurisdictions (every page draws it; the
+    entries are registered when the apps load and their addresses do not change)."""
+    places = None if jurisdictions is None else frozenset(jurisdictions)
+    return _menu_html(get_script_prefix(), frozenset(roles), places)
+
+
+@lru_cache(maxsize=256)
+def _menu_html(prefix: str, roles: frozenset, jurisdictions: frozenset | None) -> str:
+    sections = []
+    for section, items in menu_for(roles, jurisdictions).items():
+        entries = format_html_join(
+            "", '<li><a class="dropdown-item" href="{}">{}</a></li>', ((i.url, i.label) for i in items)
+        )
+        sections.append(
+            format_html(
+                '<li class="nav-item dropdown">\n'
+                '<a class="nav-link dropdown-toggle" href="#" role="button" data-bs-toggle="dropdown" '
+                'aria-expanded="false">{}</a>\n<ul class="dropdown-menu">\n{}\n</ul>\n</li>',
+                section,
+                entries,
+            )
+        )
+    return mark_safe("\n".join(sections))  # noqa: S308 - every part went through format_html
 
 
 @dataclass(frozen=True)

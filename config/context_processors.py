@@ -1,6 +1,6 @@
 from cardroom.access import access_for
 from cardroom.models import Role
-from cardroom.navigation import menu_for, party_of
+from cardroom.navigation import menu_for, menu_html, party_of
 
 
 def navigation(request):
@@ -12,11 +12,13 @@ def navigation(request):
     if access.employee is None and not access.station:  # a regulator's staff, say (no organization)
         party = party_of(request.user)
         roles = set(roles) | (party[0] if party else set())
+    jurisdictions = {s.jurisdiction for s in getattr(request, "visible_sites", [])}
     return {
         "access": access,
         "current_site": site,
         "visible_sites": getattr(request, "visible_sites", []),
         "current_roles": [Role(r).label if r in Role.values else r.replace("_", " ") for r in sorted(roles)],
         # Only the entries the packs of one's sites offer (an ND organization sees no WA entries).
-        "menu": menu_for(roles, {s.jurisdiction for s in getattr(request, "visible_sites", [])}),
+        "menu": lambda: menu_for(roles, jurisdictions),  # the home page's panels (a callable: only when drawn)
+        "menu_html": menu_html(roles, jurisdictions),  # the navigation bar's, written once per set of roles
     }

@@ -13,6 +13,8 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from accounting import published, services
@@ -34,12 +36,13 @@ from cardroom.api import visible_employees
 from cardroom.models import Role
 from cardroom.views import refusal_text
 from compliance.queries import alerts_for, obligations
-from core.money import decimal_to_cents
+from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
+from core.rows import shaped_rows
 from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
 from floor import queries as floor_queries
-from floor.models import GamingDay, Slip, SlipStep
+from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from packs import RevenueModel, pack_for
@@ -130,18 +133,25 @@ def daily(request):
     activate_site_zone(site)
     errors: dict = {}
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
-    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
     summary = published.daily_summary(site, day, days=table_days)
     items = _day_items(site, day, gaming_day)
     context = {
         **items,
-        "table_rows": [(t, items["open_slips"].get(t.table_number, [])) for t in summary.tables],
+        # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
+        # an include and nine filters a row in the template.
+        "table_rows": [
+            (t, items["open_slips"].get(t.table_number, []), custody_cells(t.custody)) for t in summary.tables
+        ],
         # The corrections entered on this day count in its total: each is a row, so the total is
         # the sum of the rows (a cash correction moves the cash figures, not the tables').
         "adjustment_rows": [
-            (a, published.adjustment_custody((a,))) for a in summary.adjustments_recorded if a.field != "cash"
+            (a, custody_cells(published.adjustment_custody((a,))))
+            for a in summary.adjustments_recorded
+            if a.field != "cash"
         ],
+        "game_cells": (custody_cells(summary.twenty_one), custody_cells(summary.paddlewheel)),
+        "total_cells": custody_cells(summary.total),
         "site": site,
         "law": site_law(site),
         "pack": pack_figures(site, day, day),
@@ -150,11 +160,11 @@ def daily(request):
         "next": day + timedelta(days=1),
         "summary": summary,
         "books_check": published.day_checks([summary])[(site.pk, day)],
-        "slips": Slip.objects.filter(site=site, gaming_day__gaming_date=day)
-        .annotate(voided=Exists(voided))
-        .order_by("kind", "number"),
-        "count_sessions": CountSession.objects.filter(site=site, gaming_date=day).order_by("pk"),
-        "shifts": shifts,
+        "slips": _slip_rows(site.pk, day),
+        "count_sessions": _session_rows(site.pk, day),
+        "shifts": _shift_rows(shifts),
+        # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
+        "dealer_query": mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}"),  # noqa: S308
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
@@ -162,6 +172,86 @@ def daily(request):
         "adjustment_fields": published.ADJUSTMENT_FIELDS,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
+
+
+def custody_cells(c) -> str:
+    """The nine figure cells of a custody row (drop to hold), as dashboard/_custody_cells.html
+    writes them: formatted once in Python, escaped."""
+    figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents, c.gross_proceeds_cents)
+    cells = [format_html('<td class="text-end">{}</td>', format_money(cents)) for cents in (*figures, c.prizes_cents)]
+    danger = " text-danger" if c.agp_cents < 0 else ""
+    cells.append(format_html('<td class="text-end{}">{}</td>', danger, format_money(c.agp_cents)))
+    cells.append(format_html('<td class="text-end">{}</td>', format_ratio(c.hold_ratio)))
+    return mark_safe("".join(cells))  # noqa: S308 - every part went through format_html
+
+
+def _addresses(url_name: str, **kwargs):
+    """`address(pk)`: the URL of `url_name` for each pk, reversed once a page (not once a row)."""
+    marker = 987_654_321
+    pattern = reverse(url_name, kwargs={**kwargs, "pk": marker})
+    head, tail = pattern.split(str(marker))
+    return lambda pk: f"{head}{int(pk)}{tail}"
+
+
+def _day_slips_query(site_id: int, day: date):
+    voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
+    return (
+        Slip.objects.filter(site_id=site_id, gaming_day__gaming_date=day)
+        .annotate(voided=Exists(voided))
+        .order_by("kind", "number")
+        .values_list("pk", "kind", "number", "table_number", "total_cents", "voided")
+    )
+
+
+def _slip_rows(site_id: int, day: date) -> list[dict]:
+    """The day's slips as the page lists them: values only, by SQL compiled once (core.rows)."""
+    address = _addresses("floor:slip")
+    return [
+        {
+            "url": address(pk),
+            "label": f"{SlipKind(kind).label} {number}",
+            "table_number": table_number,
+            "total": format_money(total_cents),
+            "voided": voided,
+        }
+        for pk, kind, number, table_number, total_cents, voided in shaped_rows(
+            _day_slips_query, site_id=site_id, day=day
+        )
+    ]
+
+
+def _day_sessions_query(site_id: int, day: date):
+    return CountSession.objects.filter(site_id=site_id, gaming_date=day).order_by("pk").values_list("pk", "gaming_date")
+
+
+def _session_rows(site_id: int, day: date) -> list[dict]:
+    address = _addresses("counts:session")
+    return [
+        {"url": address(pk), "pk": pk, "gaming_date": gaming_date}
+        for pk, gaming_date in shaped_rows(_day_sessions_query, site_id=site_id, day=day)
+    ]
+
+
+def _clock(moment) -> str:
+    """H:i in the active (the site's) time zone, as the template's `time` filter writes it."""
+    return timezone.localtime(moment).strftime("%H:%M") if moment else ""
+
+
+def _shift_rows(shifts) -> list[dict]:
+    address = _addresses("dashboard:dealer")
+    return [
+        {
+            "url": address(s.dealer_id),
+            "dealer_name": s.dealer_name,
+            "table_number": s.table_number,
+            "started": _clock(s.started_at),
+            "ended": _clock(s.ended_at) or "open",
+            "agp": format_money(s.custody.agp_cents) if s.custody else "",
+            "hold": format_ratio(s.hold_ratio) if s.custody else "",
+            "not_separable_because": s.not_separable_because,
+        }
+        for s in shifts
+    ]
 
 
 def _day_items(site, day, gaming_day) -> dict:

@@ -23,6 +23,7 @@ from django.db.models import Exists, OuterRef
 from cardroom.models import Table
 from core.hooks import OPEN_ITEMS
 from core.money import format_money
+from core.rows import shaped_rows
 
 from . import rules
 from .models import DealerShift, GamingDay, Slip, SlipKind, SlipStep, TableInventory
@@ -88,40 +89,45 @@ def open_items(day: GamingDay) -> list[OpenItem]:
 
 
 def slip_items(day: GamingDay) -> list[OpenItem]:
-    """Slips of the day neither voided nor received: one item each, unverified first."""
+    """Slips of the day neither voided nor received: one item each, unverified first. Their
+    figures only, read as values with the site's jurisdiction joined (each item cites its rule
+    at the site, never one query more), by SQL compiled once (core.rows.shaped_rows)."""
+    return [_slip_item(*row) for row in shaped_rows(_open_slips_query, day_id=day.pk)]
+
+
+def _open_slips_query(day_id: int):
     steps = SlipStep.objects.filter(slip=OuterRef("pk"))
-    slips = (
-        Slip.objects.filter(gaming_day=day)
+    return (
+        Slip.objects.filter(gaming_day_id=day_id)
         .annotate(
             verified=Exists(steps.filter(kind=SlipStep.Kind.VERIFY)),
             received=Exists(steps.filter(kind=SlipStep.Kind.RECEIVE)),
             voided=Exists(steps.filter(kind=SlipStep.Kind.VOID)),
         )
         .filter(voided=False, received=False)
-        .select_related("site")  # each item cites its rule at the site: joined, never one query more
         .order_by("kind", "number")
+        .values_list("pk", "kind", "number", "table_number", "total_cents", "verified", "site__jurisdiction")
     )
-    return [_slip_item(slip) for slip in slips]
 
 
-def _slip_item(slip) -> OpenItem:
-    label = f"{SlipKind(slip.kind).label} {slip.number} · table {slip.table_number} · {format_money(slip.total_cents)}"
-    receiver = "the dealer at the table" if slip.kind == SlipKind.FILL else "the cashier"
-    if slip.verified:
+def _slip_item(pk, kind, number, table_number, total_cents, verified, jurisdiction) -> OpenItem:
+    label = f"{SlipKind(kind).label} {number} · table {table_number} · {format_money(total_cents)}"
+    receiver = "the dealer at the table" if kind == SlipKind.FILL else "the cashier"
+    if verified:
         return OpenItem(
-            f"slip:{slip.pk}",
+            f"slip:{pk}",
             Kind.SLIP_UNRECEIVED,
-            slip.table_number,
+            table_number,
             f"{label} is verified but not received by {receiver}",
-            rules.SLIP_RECEIPT.at(slip.site),
+            rules.SLIP_RECEIPT.at(jurisdiction),
             f"{receiver} receives it, or it is carried with a reason",
         )
     return OpenItem(
-        f"slip:{slip.pk}",
+        f"slip:{pk}",
         Kind.SLIP_UNVERIFIED,
-        slip.table_number,
+        table_number,
         f"{label} is not verified and not received",
-        rules.SLIP_VERIFICATION.at(slip.site),
+        rules.SLIP_VERIFICATION.at(jurisdiction),
         "verify and receive it, or its preparer voids it, or it is carried with a reason",
     )
 
@@ -130,22 +136,25 @@ def table_items(day: GamingDay) -> list[OpenItem]:
     """Tables in play in the day without their closer (never carried). Asked with EXISTS of the
     day's counts and shifts: joining both (an OR over two multi-valued joins) crossed every
     count of a table with every shift at it, a cost that grew with the site's history."""
-    counts = TableInventory.objects.filter(table=OuterRef("pk"), gaming_day=day)
-    opened = Exists(counts.filter(kind=TableInventory.Kind.OPENER)) | Exists(
-        DealerShift.objects.filter(table=OuterRef("pk"), gaming_day=day)
-    )
-    closed = Exists(counts.filter(kind=TableInventory.Kind.CLOSER))
-    tables = Table.objects.filter(opened, site_id=day.site_id).exclude(closed).order_by("number")
     return [
         OpenItem(
-            f"table:{table.pk}",
+            f"table:{pk}",
             Kind.TABLE_OPEN,
-            table.number,
-            f"table {table.number} is open (no closer)",
+            number,
+            f"table {number} is open (no closer)",
             rules.TRAY_COUNT,
-            f"record the closer of table {table.number} first (it ends the dealer's shift and is recorded only "
+            f"record the closer of table {number} first (it ends the dealer's shift and is recorded only "
             "while the day is open, so it is not carried)",
             carryable=False,
         )
-        for table in tables
+        for pk, number in shaped_rows(_open_tables_query, day_id=day.pk, site_id=day.site_id)
     ]
+
+
+def _open_tables_query(day_id: int, site_id: int):
+    counts = TableInventory.objects.filter(table=OuterRef("pk"), gaming_day_id=day_id)
+    opened = Exists(counts.filter(kind=TableInventory.Kind.OPENER)) | Exists(
+        DealerShift.objects.filter(table=OuterRef("pk"), gaming_day_id=day_id)
+    )
+    closed = Exists(counts.filter(kind=TableInventory.Kind.CLOSER))
+    return Table.objects.filter(opened, site_id=site_id).exclude(closed).order_by("number").values_list("pk", "number")

@@ -149,6 +149,31 @@ def test_slip_tray_and_count_entries_are_offered_only_where_the_pack_has_house_c
         assert wanted <= offered and ("fees:page", ()) not in offered
 
 
+@pytest.mark.parametrize("jurisdiction", ["ND", "WA-BJ"])
+@pytest.mark.parametrize("role", ["gaming_manager", "cashier", "auditor"])
+def test_the_navigation_bar_is_the_menu_written_once_per_roles_and_jurisdictions(jurisdiction, role):
+    """Issue 37: base.html draws the menu from `menu_html`, written once per process for each set of
+    roles and jurisdictions: the same entries, in the same order, as the loop over `menu_for`."""
+    import re
+
+    from django.template import engines
+    from django.utils.html import escape
+
+    from cardroom.navigation import menu_for, menu_html
+
+    written = menu_html({role}, [jurisdiction])
+    assert menu_html({role}, {jurisdiction}) is written  # not written again
+    sections = menu_for({role}, [jurisdiction])
+    loop = engines["django"].from_string(
+        '{% for section, items in menu.items %}<li class="nav-item dropdown"><a class="nav-link dropdown-toggle" '
+        'href="#" role="button" data-bs-toggle="dropdown" aria-expanded="false">{{ section }}</a><ul '
+        'class="dropdown-menu">{% for item in items %}<li><a class="dropdown-item" href="{{ item.url }}">'
+        "{{ item.label }}</a></li>{% endfor %}</ul></li>{% endfor %}"
+    )
+    assert re.sub(r">\s+<", "><", str(written)) == loop.render({"menu": sections})
+    assert sections and all(escape(i.label) in written for items in sections.values() for i in items)
+
+
 def test_a_fees_sites_pages_link_to_no_slip_or_count_entry(client, house):
     from django.urls import reverse
 

@@ -60,6 +60,27 @@ def test_a_removed_box_not_counted_is_an_open_item_citing_the_count_rule(busy_da
     assert "is removed but not counted" in kinds[Kind.BOX_NOT_COUNTED].description
 
 
+def test_the_open_items_are_four_queries_and_cite_the_rules_without_reading_the_site(busy_day):
+    """Issue 37: each provider is one query reading values, the site's jurisdiction joined; a gaming
+    day read afresh (its site not loaded) costs no query more to cite the rules at its site."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from floor.models import GamingDay
+
+    day = GamingDay.objects.get(pk=busy_day["day"].pk)  # no site loaded
+    with CaptureQueriesContext(connection) as queries:
+        items = open_items(day)
+    assert len(queries) == 4  # slips, tables, the day's drops, the boxes without a drop
+    assert 'cardroom_site"."id" =' not in " ".join(q["sql"] for q in queries.captured_queries)
+    assert {i.kind: i.citation for i in items} == {
+        Kind.SLIP_UNRECEIVED: "ND 99-01.3-08-05(6)",
+        Kind.SLIP_UNVERIFIED: "ND 99-01.3-08-05(5)",
+        Kind.TABLE_OPEN: "House control",
+        Kind.BOX_NOT_REMOVED: "ND 99-01.3-08-14(1)",
+    }
+
+
 def test_carrying_with_a_reason_and_resolving_the_rest_lets_the_day_close(busy_day, shift_manager, cast, open_table):
     day = busy_day["day"]
     keys = {item.kind: item.key for item in open_items(day)}
