@@ -45,7 +45,7 @@ def django_db_setup(
     from django.test.utils import setup_databases, teardown_databases
     from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
 
-    from .migrated_template import applies, migrated_database
+    from .migrated_template import applies, drop_migrated_copy, keep_migrated_copy, migrated_database
 
     if not django_db_use_migrations:
         _disable_migrations()
@@ -73,11 +73,15 @@ def django_db_setup(
             db_cfg = migrated_database(connection, setup)
         else:
             db_cfg = setup(keepdb)
+        if aliases and connection.vendor == "postgresql":
+            keep_migrated_copy(connection)
 
     yield
 
     if not django_db_keepdb:
         with django_db_blocker.unblock():
+            if aliases and connection.vendor == "postgresql":
+                drop_migrated_copy(connection)
             try:
                 teardown_databases(db_cfg, verbosity=request.config.option.verbose)
             except Exception as exc:  # as pytest-django: a warning, not an error of the last test

@@ -26,6 +26,9 @@ class PostgresDatabase:
     """A database of the registry's own beside the test run's, on the same PostgreSQL server."""
 
     def __init__(self, settings_dict: dict):
+        from tests.migrated_template import migrated_copy_name
+
+        self.template = migrated_copy_name(settings_dict)
         self.params = {
             key: settings_dict[name]
             for key, name in (("host", "HOST"), ("port", "PORT"), ("user", "USER"), ("password", "PASSWORD"))
@@ -40,16 +43,18 @@ class PostgresDatabase:
         host = f"{self.params.get('host', '127.0.0.1')}:{self.params.get('port', 5432)}"
         return f"postgres://{user}{password}@{host}/{self.name}"
 
-    def _run(self, statement: str) -> None:
+    def _run(self, statement: str, *names: str) -> None:
         import psycopg
         from psycopg import sql
 
         with psycopg.connect(dbname="postgres", autocommit=True, **self.params) as conn:
-            conn.execute(sql.SQL(statement).format(sql.Identifier(self.name)))
+            conn.execute(sql.SQL(statement).format(sql.Identifier(self.name), *map(sql.Identifier, names)))
 
     def create(self) -> None:
+        """A copy of the run's test database as it was just migrated (tests/conftest.py keeps it):
+        `migrate` then only checks that every migration is applied."""
         self._run("DROP DATABASE IF EXISTS {}")
-        self._run("CREATE DATABASE {}")
+        self._run("CREATE DATABASE {} TEMPLATE {}", self.template)
 
     def drop(self) -> None:
         self._run("DROP DATABASE IF EXISTS {}")
@@ -81,6 +86,17 @@ class RegistryServer:
         return done.stdout
 
     def migrate(self) -> None:
+        """Migrated as every test database is: a SQLite registry starts from the run's migrated
+        template where there is one (tests/migrated_template.py: a copy, then only the check
+        that every migration is applied), PostgreSQL from nothing."""
+        if self.postgres is None:
+            from django.conf import settings
+
+            from tests.migrated_template import TEMPLATE_PREFIX, copy_database, template_digest
+
+            template = Path(settings.VAR_DIR) / f"{TEMPLATE_PREFIX}{template_digest()}.sqlite3"
+            if template.exists():
+                copy_database(template, self.folder / "registry.sqlite3")
         self.manage("migrate", "-v0")
 
     def licensee(self, name: str, licence: str) -> str:
