@@ -328,6 +328,9 @@ COMPLIANCE_CHUNK_SITES = env_int("COMPLIANCE_CHUNK_SITES", 50)
 # The Celery worker processes that take those chunks: with fewer sites than this many full
 # chunks, each chunk is about an equal share of the sites, so every worker has work.
 COMPLIANCE_WORKERS = env_int("COMPLIANCE_WORKERS", 1)
+# Ids sent in one query at most (core.id_lists): under SQLite's 32,766 host parameters and
+# PostgreSQL's 65,535, with room for the query's others.
+ID_CHUNK = 5_000
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "cardroom")
 CELERY_TASK_ACKS_LATE = True
 # A worker takes the next task only when it is free: a compliance chunk runs for seconds, and a

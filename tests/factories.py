@@ -2,6 +2,7 @@
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
 from packs.nd.chips import SPECS as CHIP_SPECS
@@ -39,19 +40,17 @@ class TableFactory(factory.django.DjangoModelFactory):
 
 
 class UserFactory(factory.django.DjangoModelFactory):
+    """The password hashed before the INSERT (with the hasher the test runs with): one write per
+    user, not an INSERT and then an UPDATE that `set_password` would need (with its token
+    revocation, core.tokens), in every `cast` of every test (issue 34)."""
+
     class Meta:
         model = get_user_model()
-        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
     first_name = factory.Sequence(lambda n: f"First{n}")
     last_name = factory.Sequence(lambda n: f"Last{n}")
-    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
-
-    @factory.post_generation
-    def _save(obj, create, extracted, **kwargs):
-        if create:
-            obj.save()
+    password = factory.LazyFunction(lambda: make_password(PASSWORD))
 
 
 def _base36(n: int) -> str:
@@ -77,24 +76,28 @@ class EmployeeFactory(factory.django.DjangoModelFactory):
 
 
 def make_chips(organization) -> dict[int, ChipDenomination]:
-    """The organization's full ND chip set, keyed by value in cents."""
-    return {
-        value: ChipDenomination.objects.get_or_create(
-            organization=organization, value_cents=value,
-            defaults={"primary_colour": spec.primary_colour, "edge_spots": spec.edge_spots,
-                      "edge_colour": spec.default_edge_colour},
-        )[0]
-        for value, spec in CHIP_SPECS.items()
-    }
+    """The organization's full ND chip set, keyed by value in cents: those it has, read in one
+    query, and the others created one by one (their history and audit rows as any save's)."""
+    have = {chip.value_cents: chip for chip in ChipDenomination.objects.filter(organization=organization)}
+    for value, spec in CHIP_SPECS.items():
+        if value not in have:
+            have[value] = ChipDenomination.objects.create(
+                organization=organization,
+                value_cents=value,
+                primary_colour=spec.primary_colour,
+                edge_spots=spec.edge_spots,
+                edge_colour=spec.default_edge_colour,
+            )
+    return {value: have[value] for value in CHIP_SPECS}
 
 
 def make_person(organization, role: str, site=None, **employee_fields) -> Employee:
-    """An employee holding `role` at `site` (org-wide when site is None and the role allows)."""
+    """An employee holding `role` at `site` (org-wide when site is None and the role allows); a
+    gaming manager's user is staff from its INSERT."""
+    if role == Role.GAMING_MANAGER:
+        employee_fields["user__is_staff"] = True
     employee = EmployeeFactory(organization=organization, **employee_fields)
     Membership.objects.create(employee=employee, site=site, role=role)
-    if role == Role.GAMING_MANAGER:
-        employee.user.is_staff = True
-        employee.user.save(update_fields=["is_staff"])
     return employee
 
 
