@@ -193,7 +193,7 @@ def _deposit(site, day, index, amount_cents, cashier) -> None:
 
     if not books_closed(site, day.gaming_date) or BankDeposit.objects.filter(gaming_day=day).exists():
         return
-    due = deposit_due_on(day.gaming_date)
+    due = deposit_due_on(day.site, day.gaming_date)
     deposited_on = due + timedelta(days=2) if index == 1 else due - timedelta(days=1)  # the second day: late
     if deposited_on > timezone.localdate():
         return

@@ -159,9 +159,18 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
     keys = _day_keys(site_ids, start, end, include_empty) | set(counts) | set(redeemed) | set(tips) | set(deposits)
     keys |= {(i.site_id, i.gaming_date) for i in loans if start <= i.gaming_date <= end}
     keys |= {(i.site_id, day) for i in loans for day, _ in i.repayments_by_date if start <= day <= end}
+    # Each site's pack, for its deposit deadline (one query, only when there are days).
+    codes = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "jurisdiction")) if keys else {}
     return {
         key: _bank_day(
-            key, counts.get(key, {}), loans, redeemed.get(key, 0), tips.get(key, 0), deposits.get(key), ideals
+            key,
+            counts.get(key, {}),
+            loans,
+            redeemed.get(key, 0),
+            tips.get(key, 0),
+            deposits.get(key),
+            ideals,
+            codes[key[0]],
         )
         for key in sorted(keys)
     }
@@ -305,10 +314,10 @@ def _ideal_on(ideals: list[tuple[int, date, int]], site_id: int, day: date) -> i
     return current
 
 
-def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
+def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals, jurisdiction) -> BankDay:
     site_id, day = key
     start, end = counts.get(BankCount.Kind.START), counts.get(BankCount.Kind.END)
-    due = deposit_due_on(day)
+    due = deposit_due_on(jurisdiction, day)
     return BankDay(
         site_id=site_id,
         gaming_date=day,

@@ -9,17 +9,32 @@ from . import accounting, cage, chips, compliance, core, counts, floor, reports,
 from .handouts import HANDOUT
 
 PACK = Pack(
-    code="ND", name="North Dakota", state="ND", revenue_model=RevenueModel.DROP,
-    table_rules=tables.table_rules, table_options=tables.TABLE_OPTIONS, wager_limits=tables.WAGER_LIMITS, thresholds=compliance.THRESHOLDS, chips=chips.LAW,
+    code="ND",
+    name="North Dakota",
+    state="ND",
+    revenue_model=RevenueModel.DROP,
+    table_rules=tables.table_rules,
+    table_options=tables.TABLE_OPTIONS,
+    wager_limits=tables.WAGER_LIMITS,
+    thresholds=compliance.THRESHOLDS,
+    chips=chips.LAW,
     tax_brackets=accounting.TAX_BRACKETS,
     # Assumed: the texts we hold (08-16(1)(g), SFN 50901) name no due date for the quarterly
     # return; the attorney general's practice, the last day of the month after the quarter,
     # is taken as 30 days after its end.
     return_due_days=30,
     handout=HANDOUT,
+    limits=surveillance.LIMITS + tournaments.LIMITS + cage.LIMITS,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
-        core.CITATIONS, floor.CITATIONS, counts.CITATIONS, cage.CITATIONS, surveillance.CITATIONS,
-        tournaments.CITATIONS, accounting.CITATIONS, compliance.CITATIONS, reports.CITATIONS,
+        core.CITATIONS,
+        floor.CITATIONS,
+        counts.CITATIONS,
+        cage.CITATIONS,
+        surveillance.CITATIONS,
+        tournaments.CITATIONS,
+        accounting.CITATIONS,
+        compliance.CITATIONS,
+        reports.CITATIONS,
     ),
 )

@@ -6,7 +6,11 @@ only at a site whose pack states its key (`Rule.applies`), and its alerts cite t
 from datetime import date
 from decimal import Decimal
 
+from .cage import LIMITS as CAGE_LIMITS
 from .tables import LOW_MINIMUM_CEILING_CENTS
+
+# The deposit deadline's one source: the cage's limit (`cage.LIMITS`), seeded as the threshold too.
+(DEPOSIT_DAYS,) = (x for x in CAGE_LIMITS if x.key == "cage.deposit_banking_days")
 
 CITATIONS: dict[str, str] = {
     # 08-01(3): prizes over gross proceeds (attorney general, dealer percent-of-hold for 12 weeks)
@@ -53,7 +57,6 @@ CITATIONS: dict[str, str] = {
 
 ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
-ND_03_10_DATE = date(2016, 4, 1)
 ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_09_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 
@@ -183,11 +186,11 @@ THRESHOLDS: tuple[tuple, ...] = (
     ),
     (
         "deposit.banking_days",
-        3,
+        DEPOSIT_DAYS.value,
         "days",
-        "ND 99-01.3-03-10(1)",
+        DEPOSIT_DAYS.citation,
         "The bank deposit is due by the third banking day after the activity.",
-        ND_03_10_DATE,
+        DEPOSIT_DAYS.effective_from,
     ),
     (
         "discontinued.redeem_days",
