@@ -63,3 +63,17 @@ def test_a_pack_without_the_deposit_deadline_keeps_the_house_control():
     from cage.rules import DEPOSIT_DAYS
 
     assert DEPOSIT_DAYS.on("WA-BJ", date(2026, 1, 5)).citation == "House control"
+
+
+def test_the_outage_and_system_thresholds_of_the_checks_are_the_surveillance_limits():
+    nd, day = get_pack("ND"), date(2026, 1, 5)
+    seeded = {t[0]: (t[1], t[3]) for t in THRESHOLDS}
+    activity, calendar = (
+        nd.limit_on("surveillance.outage_activity", day),
+        nd.limit_on("surveillance.outage_calendar", day),
+    )
+    assert seeded["outage.activity_hours"] == (activity.value // timedelta(hours=1), activity.citation)
+    assert seeded["outage.calendar_days"] == (calendar.value.days, calendar.citation)
+    cap = nd.limit_on("surveillance.outage_wager_cap_cents", day)
+    assert seeded["outage.wager_cap_cents"] == (cap.value, cap.citation)
+    assert seeded["surveillance.operational_days"][0] == nd.limit_on("surveillance.operational_within", day).value.days
