@@ -65,13 +65,14 @@ RECORDER_OVERLAP = LimitKey("surveillance.recorder_overlap", RECORDER_OVERLAP_RU
 # Recorded video is kept in a safe place for the pack's days.
 RECORDING_RETENTION = LimitKey("surveillance.retention", RETENTION, house=(timedelta(days=30), "30 days"))
 
-# ND 99-01.3-08-04(11): a sample recording within fourteen days of an equipment change,
-# the acquisition of a site's equipment, or a camera or table move.
-SAMPLE_DUE = Limit(timedelta(days=14), VIDEO_SAMPLE, "14 days")
+# A sample recording within the pack's days of an equipment change, the acquisition of a site's
+# equipment, or a camera or table move (ND 99-01.3-08-04(11)); where the pack states none, the
+# change's record keeps the house's own date, 14 days on.
+SAMPLE_DUE = LimitKey("surveillance.sample_due", VIDEO_SAMPLE, house=(timedelta(days=14), "14 days"))
 
-# ND 99-01.3-08-04(10): at least half of an approved vendor's price is deferred until the
-# attorney general approves the clarity of the recorded video.
-VENDOR_DEFERRED_SHARE = Limit((1, 2), VENDOR_DEFERRAL, "at least half of the price")
+# The share of an approved vendor's price deferred until the attorney general approves the
+# clarity of the recorded video (ND 99-01.3-08-04(10)): asked only where the pack states it.
+VENDOR_DEFERRED_SHARE = LimitKey("surveillance.vendor_deferred_share", VENDOR_DEFERRAL)
 
 # ND 99-01.3-08-04(9): low hold -> at least one hour a week of reviewed video for each active
 # table, for six continuous weeks or until the reason is documented.

@@ -18,6 +18,7 @@ OUTAGE_ACTIVITY = _LIMIT["surveillance.outage_activity"]
 OUTAGE_CALENDAR = _LIMIT["surveillance.outage_calendar"]
 OUTAGE_CAP = _LIMIT["surveillance.outage_wager_cap_cents"]
 OPERATIONAL_WITHIN = _LIMIT["surveillance.operational_within"]
+SAMPLE_DUE = _LIMIT["surveillance.sample_due"]
 
 CITATIONS: dict[str, str] = {
     # 08-01(3): prizes over gross proceeds (attorney general, dealer percent-of-hold for 12 weeks)
@@ -185,9 +186,9 @@ THRESHOLDS: tuple[tuple, ...] = (
     ),
     (
         "sample.due_days",
-        14,
+        SAMPLE_DUE.value.days,
         "days",
-        "ND 99-01.3-08-04(11)",
+        SAMPLE_DUE.citation,
         "A sample recorded video is due to the attorney general within 14 days of an equipment change.",
         ND_08_04_DATE,
     ),

@@ -65,6 +65,11 @@ LIMITS: tuple[Limit, ...] = (
     # events a quarter, needs no system.
     Limit("surveillance.special_event_max_days", 14, "14 or fewer consecutive days", "ND 99-01.3-08-04",
           ND_08_04_DATE),
+    # (11): a sample recording to the attorney general within fourteen days of an equipment change.
+    Limit("surveillance.sample_due", timedelta(days=14), "14 days", "ND 99-01.3-08-04(11)", ND_08_04_DATE),
+    # (10): at least half of an approved vendor's price deferred until the video's clarity is approved.
+    Limit("surveillance.vendor_deferred_share", (1, 2), "at least half of the price", "ND 99-01.3-08-04(10)",
+          ND_08_04_DATE),
     Limit("surveillance.special_event_max_per_quarter", 2, "not more than two events per quarter",
           "ND 99-01.3-08-04", ND_08_04_DATE),
 )  # fmt: skip
