@@ -218,7 +218,7 @@ def daily_summaries(
     codes = {s.pk: s.jurisdiction for s in sites}  # each site's pack (its deposit deadline)
     if days is None:
         days = (snapshot_table_days if snapshots else table_days)(site_ids, start, end)
-    banks = bank_days(site_ids, start, end + timedelta(days=1))
+    banks = bank_days(site_ids, start, end + timedelta(days=1), jurisdictions=codes)
     rows = shaped_rows(_gaming_day_states_query, site_ids=site_ids, start=start, end=end)
     gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
     recorded, corrections = _adjustments(site_ids, start, end)
