@@ -11,8 +11,9 @@ from decimal import Decimal
 
 from django.db.models import Exists, OuterRef
 
+from cage.calculations import deposit_due_on
 from cardroom.models import Game, Site
-from core.periods import Quarter, add_banking_days
+from core.periods import Quarter
 from core.rows import shaped_rows
 from floor.models import GamingDay, GamingDayClose
 from tournaments import calculations as tournament_figures
@@ -138,12 +139,13 @@ def _game_sums(days) -> tuple[Custody, Custody, Custody]:
 
 
 def cash_figures(
-    site_id: int, day: date, total: Custody, bank, next_bank, cash_adjustment_cents: int = 0
+    where, day: date, total: Custody, bank, next_bank, cash_adjustment_cents: int = 0
 ) -> CashFigures:
     """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day.
-    `cash_adjustment_cents`: corrections of cash recorded on this day, added to the cash profit."""
+    `cash_adjustment_cents`: corrections of cash recorded on this day, added to the cash profit.
+    `where`: the site (or its pack's code), whose deposit deadline is due without a bank day."""
 
-    due = add_banking_days(day, 3) if bank is None else bank.deposit_due
+    due = deposit_due_on(where, day) if bank is None else bank.deposit_due
     counted = bank is not None and None not in (bank.starting_cash_cents, bank.ending_cash_cents)
     deposit = bank.deposit if bank is not None else None
     if not counted:
@@ -213,9 +215,10 @@ def daily_summaries(
 
     site_ids = [s.pk for s in sites]
     names = {s.pk: s.name for s in sites}
+    codes = {s.pk: s.jurisdiction for s in sites}  # each site's pack (its deposit deadline)
     if days is None:
         days = (snapshot_table_days if snapshots else table_days)(site_ids, start, end)
-    banks = bank_days(site_ids, start, end + timedelta(days=1))
+    banks = bank_days(site_ids, start, end + timedelta(days=1), jurisdictions=codes)
     rows = shaped_rows(_gaming_day_states_query, site_ids=site_ids, start=start, end=end)
     gaming_days = {(site_id, day): (closed, books) for site_id, day, closed, books in rows}  # closed: the day's close
     recorded, corrections = _adjustments(site_ids, start, end)
@@ -225,7 +228,7 @@ def daily_summaries(
         grouped[(d.site_id, d.gaming_date)].append(d)
     keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments))
     return [
-        _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments)
+        _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, codes)
         for site_id, day in keys
     ]
 
@@ -250,7 +253,9 @@ def _adjustments(site_ids, start, end) -> tuple[dict, dict]:
     return recorded, corrections
 
 
-def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments) -> DailySummary:
+def _daily(
+    site_id, site_name, day, grouped, gaming_days, banks, recorded, corrections, tournaments, codes
+) -> DailySummary:
     key = (site_id, day)
     rows, entered = grouped.get(key, []), tuple(recorded.get(key, ()))
     total, twenty_one, paddlewheel = _game_sums(rows)
@@ -269,7 +274,7 @@ def _daily(site_id, site_name, day, grouped, gaming_days, banks, recorded, corre
         total,
         twenty_one,
         paddlewheel,
-        cash_figures(site_id, day, total, banks.get(key), next_bank, cash_adjustment),
+        cash_figures(codes[site_id], day, total, banks.get(key), next_bank, cash_adjustment),
         bool(gaming_day and gaming_day[0]),
         bool(gaming_day and gaming_day[1]),
         entered,
@@ -292,7 +297,7 @@ def daily_summary(
         figures.ZERO,
         figures.ZERO,
         figures.ZERO,
-        cash_figures(site.pk, day, figures.ZERO, None, None),
+        cash_figures(site, day, figures.ZERO, None, None),
         False,
     )
 

@@ -8,7 +8,7 @@ from datetime import date
 
 from core.periods import add_banking_days
 
-from .rules import DEPOSIT_BANKING_DAYS
+from .rules import DEPOSIT_DAYS
 
 BANK = "bank"  # the site's twenty-one cash and chip bank among the IOU funds (models.Fund.BANK)
 
@@ -50,9 +50,10 @@ def imprest_difference_cents(position_cents: int, ideal_cents: int) -> int:
     return position_cents - ideal_cents
 
 
-def deposit_due_on(gaming_date: date) -> date:
-    """due = the third banking day after the gaming date (ND 99-01.3-03-10)."""
-    return add_banking_days(gaming_date, DEPOSIT_BANKING_DAYS)
+def deposit_due_on(where, gaming_date: date) -> date:
+    """due = the n-th banking day after the gaming date, n the deposit limit of `where`'s pack (a site
+    or a pack's code) in force on the gaming date (ND 99-01.3-03-10: the third)."""
+    return add_banking_days(gaming_date, DEPOSIT_DAYS.on(where, gaming_date).value)
 
 
 def deposit_is_late(deposited_on: date | None, due_on: date, today: date) -> bool:

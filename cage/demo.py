@@ -112,7 +112,7 @@ def _day_flows(site, first, last) -> dict:
     ).values_list("inventory__gaming_day__gaming_date", "inventory__kind", "value_cents", "quantity")
     for day, kind, value, quantity in lines:
         trays[day][value] += quantity if kind == "opener" else -quantity
-    banks = bank_days([site.pk], first, last)
+    banks = bank_days([site.pk], first, last, jurisdictions={site.pk: site.jurisdiction})
     ious = {day: b.ious_net_cents - b.ious_net_start_cents for (_, day), b in banks.items()}
     keys = set(prizes) | set(trays) | set(ious)
     return {day: (drops[day], prizes[day], dict(trays[day]), ious.get(day, 0)) for day in keys}
@@ -193,7 +193,7 @@ def _deposit(site, day, index, amount_cents, cashier) -> None:
 
     if not books_closed(site, day.gaming_date) or BankDeposit.objects.filter(gaming_day=day).exists():
         return
-    due = deposit_due_on(day.gaming_date)
+    due = deposit_due_on(day.site, day.gaming_date)
     deposited_on = due + timedelta(days=2) if index == 1 else due - timedelta(days=1)  # the second day: late
     if deposited_on > timezone.localdate():
         return

@@ -141,13 +141,18 @@ class BankDay:
 
 def bank_day(site: Site, gaming_date: date) -> BankDay:
     """The cage figures of one gaming day at a site (an empty day when nothing is recorded)."""
-    return bank_days([site.pk], gaming_date, gaming_date, include_empty=True)[(site.pk, gaming_date)]
+    return bank_days(
+        [site.pk], gaming_date, gaming_date, include_empty=True, jurisdictions={site.pk: site.jurisdiction}
+    )[(site.pk, gaming_date)]
 
 
-def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) -> dict[tuple[int, date], BankDay]:
+def bank_days(
+    site_ids, start: date, end: date, *, include_empty: bool = False, jurisdictions: dict[int, str] | None = None
+) -> dict[tuple[int, date], BankDay]:
     """{(site_id, gaming_date): BankDay} for gaming dates in [start, end] that have a gaming
     day or any cage record (every date of the range with `include_empty`). A fixed number of
-    queries, whatever the number of sites and days."""
+    queries, whatever the number of sites and days. `jurisdictions`: {site id: pack code} where the
+    caller holds the sites (their deposit deadline); else read in one more query."""
     site_ids = list(site_ids)
     counts = _latest_counts(site_ids, start, end)
     loans = _ious_until(site_ids, end)
@@ -159,9 +164,20 @@ def bank_days(site_ids, start: date, end: date, *, include_empty: bool = False) 
     keys = _day_keys(site_ids, start, end, include_empty) | set(counts) | set(redeemed) | set(tips) | set(deposits)
     keys |= {(i.site_id, i.gaming_date) for i in loans if start <= i.gaming_date <= end}
     keys |= {(i.site_id, day) for i in loans for day, _ in i.repayments_by_date if start <= day <= end}
+    # Each site's pack, for its deposit deadline (one query, only when there are days).
+    codes = jurisdictions
+    if codes is None:
+        codes = dict(Site.objects.filter(pk__in=site_ids).values_list("pk", "jurisdiction")) if keys else {}
     return {
         key: _bank_day(
-            key, counts.get(key, {}), loans, redeemed.get(key, 0), tips.get(key, 0), deposits.get(key), ideals
+            key,
+            counts.get(key, {}),
+            loans,
+            redeemed.get(key, 0),
+            tips.get(key, 0),
+            deposits.get(key),
+            ideals,
+            codes[key[0]],
         )
         for key in sorted(keys)
     }
@@ -305,10 +321,10 @@ def _ideal_on(ideals: list[tuple[int, date, int]], site_id: int, day: date) -> i
     return current
 
 
-def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals) -> BankDay:
+def _bank_day(key, counts, loans, redeemed, tips, deposit, ideals, jurisdiction) -> BankDay:
     site_id, day = key
     start, end = counts.get(BankCount.Kind.START), counts.get(BankCount.Kind.END)
-    due = deposit_due_on(day)
+    due = deposit_due_on(jurisdiction, day)
     return BankDay(
         site_id=site_id,
         gaming_date=day,

@@ -8,7 +8,7 @@ from cardroom.access import ReadRule
 from cardroom.models import Role
 from core import limits
 from core.rules import HOUSE_CONTROL
-from packs import Rule
+from packs import LimitKey, Rule
 
 # --- Rules ---------------------------------------------------------------------------------
 # Each rule is cited at a site by its pack (`Rule.at`): North Dakota's chapter 99-01.3-08 and the
@@ -97,9 +97,11 @@ INVENTORY_LOG = ReadRule(INVENTORY_READERS, HOUSE_CONTROL, "see the chip invento
 # are one line: they are the same money).
 CASH_VALUES_CENTS = (10000, 5000, 2000, 1000, 500, 200, 100, 50, 25, 10, 5, 1)
 
-# `DEPOSIT`: banking days after the gaming date within which the deposit is made (ND 99-01.3-03-10;
-# the same as a house control where the site's pack states no deadline).
-DEPOSIT_BANKING_DAYS = 3
+# `DEPOSIT`: banking days after the gaming date within which the deposit is made: the site's pack's
+# limit in force on the gaming date (ND's: packs/nd/cage.py, the one source of the cage's due date,
+# the daily summary's and the compliance threshold `deposit.banking_days`). Where the site's pack
+# states no deadline, the house keeps its own: the third banking day, cited "House control".
+DEPOSIT_DAYS = LimitKey("cage.deposit_banking_days", DEPOSIT, house=(3, "the third banking day after the gaming date"))
 
 # A sanity ceiling on one count line: larger numbers are typing mistakes (a house control,
 # shared by every line of the system).

@@ -20,7 +20,16 @@ from core.models import AuditEvent
 from . import services
 from .access import access_for
 from .forms import TableAdminForm
-from .models import ChipDenomination, Employee, EmployeeRelation, Jurisdiction, Membership, Organization, Site, Table
+from .models import (
+    ChipDenomination,
+    Employee,
+    EmployeeRelation,
+    Membership,
+    Organization,
+    Site,
+    Table,
+    jurisdiction_choices,
+)
 from .table_rules import table_fields
 
 # How each model reaches its organization, for querysets and form choices.
@@ -346,5 +355,6 @@ def restrict_platform_admins(site: admin.AdminSite = admin.site) -> None:
 
 def common_fields() -> tuple[str, ...]:
     """The Table fields of every pack (a form whose site is not yet known)."""
-    every = [set(table_fields(code)) for code in Jurisdiction.values]
-    return tuple(name for name in table_fields(Jurisdiction.values[0]) if all(name in f for f in every))
+    codes = [code for code, _ in jurisdiction_choices()]
+    every = [set(table_fields(code)) for code in codes]
+    return tuple(name for name in table_fields(codes[0]) if all(name in f for f in every))

@@ -10,6 +10,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from core import limits
+from core.hooks import JURISDICTIONS
 from core.pins import PinLock
 from core.rules import HOUSE_CONTROL
 
@@ -31,6 +32,18 @@ class Jurisdiction(models.TextChoices):
     WA_HB = "WA-HB", "Washington house-banked blackjack (WSGC rules rev. April 2018)"
     WA_BJ = "WA-BJ", "Washington blackjack (WAC 230-40-125, player-banked)"
     NY = "NY", "New York games of chance (9 NYCRR 4620.5)"
+
+
+def jurisdiction_choices() -> list[tuple[str, str]]:
+    """A site's jurisdiction choices: the packs of the registry (`packs.registry`, the
+    `jurisdictions` hook), so adding a pack is its folder and its registry line, with no choice to
+    add here and no migration. The model, its forms and the API validate against it."""
+    return JURISDICTIONS()
+
+
+def register_jurisdictions(answer) -> None:
+    """packs answers `jurisdiction_choices` when it loads (`packs.apps`)."""
+    JURISDICTIONS.register(answer)
 
 
 class Game(models.TextChoices):
@@ -81,7 +94,7 @@ class Site(models.Model):
     name = models.CharField(max_length=200)
     jurisdiction = models.CharField(
         max_length=5,
-        choices=Jurisdiction.choices,
+        choices=jurisdiction_choices,
         default=Jurisdiction.ND,
         help_text="The jurisdiction pack whose rules, figures and reports apply to the site.",
     )

@@ -132,13 +132,15 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
     table, and a special-event table past its exemption (08-04: 14 consecutive days, two events
     a quarter)."""
     site_ids = [s.pk for s in sites]
+    codes = {s.pk: s.jurisdiction for s in sites}
     required = _status_lookup(site_ids)
     rows = tables_dealt(site_ids, start, end)
     temporary = {table_id for *_, table_id, location in rows if location != Table.Location.REGULAR}
     events = surveillance_queries.site_special_events(site_ids, *surveillance_queries.special_event_window(start, end)) if temporary else {}
     dealt = {
         (site_id, day, number) for site_id, day, number, table_id, location in rows
-        if location == Table.Location.REGULAR or not special_events.exemption(events.get(site_id, []), day).exempt
+        if location == Table.Location.REGULAR
+        or not special_events.exemption(events.get(site_id, []), day, codes[site_id]).exempt
     }
     logged = surveillance_queries.review_logged(site_ids, start, end)
     missing = defaultdict(lambda: defaultdict(list))
@@ -165,7 +167,7 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
     found = []
     for outage in outages:
         site = by_id[outage.table.site_id]
-        deadline = outage_deadline(outage.began_at, shifts[outage.table_id], site.time_zone).at
+        deadline = outage_deadline(outage.began_at, shifts[outage.table_id], site.time_zone, site).at
         repair = getattr(outage, "repair", None)
         until = repair.repaired_at if repair else now
         dealt_after = any(b < until and (e is None or e > deadline) for b, e in shifts[outage.table_id])
@@ -406,7 +408,7 @@ def surveillance_not_operational(sites: list[Site], start: date, end: date, book
     for site in late:
         numbers = [t.number for t in missing.get(site.pk, [])]
         finding = rules.system_not_operational(site.pk, deadlines[site.pk], numbers, on=end, citation=rules.SURVEILLANCE_OPERATIONAL.at(site),
-                                               cap_cents=NOT_OPERATIONAL_WAGER_CAP_CENTS.value)
+                                               cap_cents=NOT_OPERATIONAL_WAGER_CAP_CENTS.on(site, end).value)
         if finding:
             found.append(finding)
     return found
@@ -431,7 +433,7 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
     for table in tables:
         used, flagged = sorted(days.get(table.pk, ())), set()
         for day in used:
-            exemption = special_events.exemption(events.get(table.site_id, []), day)
+            exemption = special_events.exemption(events.get(table.site_id, []), day, by_id[table.site_id])
             event_start = exemption.event_start or day  # a day no event covers stands for itself
             key = exemption.event_start or "no event"
             if exemption.exempt or key in flagged or not required(table.site_id, day):
@@ -466,7 +468,7 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     for (table_id, day), play in sorted(days.items(), key=lambda item: (item[0][1], item[1]["number"], item[0][0])):
         if not required(play["site_id"], day):
             continue
-        if table_id in temporary and special_events.exemption(events.get(play["site_id"], []), day).exempt:
+        if table_id in temporary and special_events.exemption(events.get(play["site_id"], []), day, by_id[play["site_id"]]).exempt:
             continue
         missing = coverage.gaps(play["opener_at"], play["closer_at"], play["recordings"])
         site = by_id[play["site_id"]]

@@ -63,6 +63,52 @@ def threshold_rows(on: date, packs=None) -> list[ThresholdRow]:
     return result
 
 
+@dataclass(frozen=True)
+class LimitRow:
+    """One limit of a pack's law (its table wager limits, or a `packs.Limit`): what it is, its value,
+    the source that sets it and the dates it is in force."""
+
+    pack: str
+    what: str
+    value: str
+    citation: str
+    effective_from: date | None  # None: in force before any day the product records
+    until: date | None
+    in_force: bool
+
+
+def _dated(pack_name: str, entries, on: date) -> list[LimitRow]:
+    """(what, value, citation, effective from) of one key, oldest first, as rows with their end dates."""
+    rows = []
+    for i, (what, value, citation, start) in enumerate(entries):
+        following = entries[i + 1][3] if i + 1 < len(entries) else None
+        until = following - timedelta(days=1) if following else None
+        in_force = (start is None or start <= on) and (until is None or on <= until)
+        rows.append(LimitRow(pack_name, what, value, citation, start, until, in_force))
+    return rows
+
+
+def _wager_value(w) -> str:
+    upper = f" to {format_money(w.max_cents)}" if w.max_cents is not None else " up (no maximum)"
+    text = f"{format_money(w.min_cents)}{upper}, in steps of {format_money(w.step_cents)}"
+    if w.low_minimum_ceiling_cents is not None:
+        text += f"; one active table's minimum at most {format_money(w.low_minimum_ceiling_cents)}"
+    return text
+
+
+def limit_rows(on: date, packs) -> list[LimitRow]:
+    """The limits of `packs`' law (each pack's table wager limits, then its other limits by key),
+    each with its source and the dates it is in force: only the packs given (the organization's)."""
+    result = []
+    for pack in packs:
+        wagers = [("Table wager limits", _wager_value(w), w.citation, w.effective_from) for w in pack.wager_limits]
+        result += _dated(pack.name, wagers, on)
+        for key in dict.fromkeys(x.key for x in pack.limits):
+            rows = [(key, x.text, x.citation, x.effective_from) for x in pack.limits if x.key == key]
+            result += _dated(pack.name, rows, on)
+    return result
+
+
 def organization_packs(access):
     """The packs of the sites of the reader's organization (each once)."""
     from cardroom.models import Site
@@ -78,5 +124,7 @@ def thresholds(request):
     today = timezone.localdate()
     packs = organization_packs(access_for(request.user))
     return render(
-        request, "compliance/thresholds.html", {"rows": threshold_rows(today, packs), "today": today, "packs": packs}
+        request,
+        "compliance/thresholds.html",
+        {"rows": threshold_rows(today, packs), "limits": limit_rows(today, packs), "today": today, "packs": packs},
     )

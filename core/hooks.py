@@ -104,6 +104,12 @@ SITE_JURISDICTION = declare(
     answered_by="cardroom (cardroom.apps)",
     answer="site_jurisdiction(site_id) -> the jurisdiction code of the site's pack",
 )
+JURISDICTIONS = declare(
+    "jurisdictions",
+    asked_by="cardroom.models (Site.jurisdiction's choices, validated by the model, its forms and the API)",
+    answered_by="packs (packs.apps)",
+    answer="jurisdictions() -> [(code, name)] of the packs of the registry, in its order",
+)
 CITATIONS = declare(
     "citations",
     asked_by="core.citations",

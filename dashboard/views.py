@@ -31,6 +31,7 @@ from accounting.rules import (
     QUARTERLY_SUMMARY,
     TOURNAMENT_PLAY,
 )
+from cage.rules import DEPOSIT_DAYS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
@@ -154,6 +155,7 @@ def daily(request):
         "total_cells": custody_cells(summary.total),
         "site": site,
         "law": site_law(site),
+        "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
         "pack": pack_figures(site, day, day),
         "day": day,
         "previous": day - timedelta(days=1),

@@ -16,11 +16,23 @@ from django.core.exceptions import ValidationError
 from core.hooks import TABLE_CHECKS
 
 from . import registry  # noqa: F401  (fills the table of packs, `packs.base.PACKS`)
-from .base import HOUSE_CONTROL, Pack, RevenueModel, Rule, TaxBracket, WagerLimits, all_packs, get_pack, pack_of
+from .base import (
+    HOUSE_CONTROL,
+    Limit,
+    LimitKey,
+    Pack,
+    RevenueModel,
+    Rule,
+    TaxBracket,
+    WagerLimits,
+    all_packs,
+    get_pack,
+    pack_of,
+)
 
 __all__ = [
-    "HOUSE_CONTROL", "Pack", "RevenueModel", "Rule", "TaxBracket", "WagerLimits", "all_packs", "get_pack", "pack_for",
-    "pack_of", "packs_of", "register_table_check", "validate_table",
+    "HOUSE_CONTROL", "Limit", "LimitKey", "Pack", "RevenueModel", "Rule", "TaxBracket", "WagerLimits", "all_packs",
+    "get_pack", "pack_for", "pack_of", "packs_of", "register_table_check", "validate_table",
 ]
 
 def register_table_check(check: Callable[[object], dict[str, str]]) -> Callable:

@@ -64,6 +64,20 @@ class EmployeeIdentifier:
     citation: str
 
 
+@dataclass(frozen=True)
+class Limit:
+    """A number of a pack's law (a deadline, a cap, a count), in force from `effective_from` (None:
+    from the beginning): `value` (a timedelta, cents, a count), how it reads in a refusal or on a
+    page (`text`), and the section that sets it (`citation`). A later amendment is another Limit of
+    the same key with a later date (`Pack.limit_on`)."""
+
+    key: str
+    value: object
+    text: str
+    citation: str
+    effective_from: date | None = None
+
+
 Line = tuple[str, str]  # (the rule's words as posted, its citation)
 
 
@@ -157,6 +171,19 @@ class Pack:
             )
         return ""
 
+    # The numbers of the pack's law its areas ask for (`Limit`, `LimitKey`): each key's rows oldest
+    # first, the one in force on a date the last that began by then.
+    limits: tuple[Limit, ...] = ()
+
+    def limit_on(self, key: str, on: date | None = None) -> Limit | None:
+        """The pack's limit `key` in force on `on` (today when None), or None: its law states none."""
+        if on is None:
+            from django.utils import timezone
+
+            on = timezone.localdate()
+        rows = [x for x in self.limits if x.key == key and (x.effective_from is None or x.effective_from <= on)]
+        return rows[-1] if rows else None
+
     def table_fields(self) -> tuple[str, ...]:
         """Every Table field a site of this pack sets: the common ones, then its options."""
         return COMMON_TABLE_FIELDS + self.table_options
@@ -231,6 +258,27 @@ class Rule:
 
     def __format__(self, spec: str) -> str:
         raise TypeError(f"Rule {self.key!r} is cited at a site: use .at(site)")
+
+
+@dataclass(frozen=True)
+class LimitKey:
+    """A limit the pack-neutral code asks for by key: `OUTAGE_CALENDAR.on(site, day)` is the site's
+    pack's `Limit` in force on the day of the act. `rule` names the obligation it belongs to (whether
+    it applies at a site: `rule.applies(site)`). Where the site's pack states none, `house` (a value
+    and its words) is the product's own control, cited "House control"; without one, `on` raises
+    (the caller asks only where the rule applies)."""
+
+    key: str
+    rule: Rule
+    house: tuple[object, str] | None = None
+
+    def on(self, where, on: date | None = None) -> Limit:
+        found = pack_of(where).limit_on(self.key, on)
+        if found is not None:
+            return found
+        if self.house is None:
+            raise LookupError(f"The pack of {where!r} states no limit {self.key!r}")
+        return Limit(self.key, self.house[0], self.house[1], HOUSE_CONTROL)
 
 
 # The packs by jurisdiction code, in the registry's order: filled by `packs.registry` (one line a

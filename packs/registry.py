@@ -1,7 +1,8 @@
 """The packs, one line each: the jurisdiction code (`Site.jurisdiction`) and the pack.
 
 Adding a pack is its folder (`packs/<name>/__init__.py` with `PACK = Pack(...)`) plus one import
-and one line here, and its code in `cardroom.models.Jurisdiction` (with a migration). The packs
+and one line here: a site's jurisdiction choices are the registry's (`cardroom.models.jurisdiction_choices`,
+the `jurisdictions` hook), validated by the model, its forms and the API, with no migration. The packs
 are imported by name, not looked up by a string: the import graph (`lint-imports`) sees them.
 
 The table itself, `PACKS`, and its lookups (`get_pack`, `all_packs`, `pack_of`) are

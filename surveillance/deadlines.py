@@ -72,15 +72,18 @@ def activity_deadline(since: datetime, intervals: Iterable[Interval], limit: tim
     return None
 
 
-def calendar_deadline(since: datetime, time_zone: str) -> datetime:
+def calendar_deadline(since: datetime, time_zone: str, limit: timedelta) -> datetime:
     local = since.astimezone(ZoneInfo(time_zone))
-    return (local + OUTAGE_CALENDAR_LIMIT.value).replace(fold=0)
+    return (local + limit).replace(fold=0)
 
 
-def outage_deadline(since: datetime, intervals: Iterable[Interval], time_zone: str) -> OutageDeadline:
-    """Whichever of the two limits of ND 99-01.3-08-04(7) comes first."""
-    by_calendar = calendar_deadline(since, time_zone)
-    by_activity = activity_deadline(since, intervals, OUTAGE_ACTIVITY_LIMIT.value)
+def outage_deadline(since: datetime, intervals: Iterable[Interval], time_zone: str, where) -> OutageDeadline:
+    """Whichever of the two limits of the outage rule (ND 99-01.3-08-04(7)) comes first: the limits
+    of `where`'s pack (a site or a pack's code) in force on the day the outage began."""
+    day = since.astimezone(ZoneInfo(time_zone)).date()
+    activity, calendar = OUTAGE_ACTIVITY_LIMIT.on(where, day), OUTAGE_CALENDAR_LIMIT.on(where, day)
+    by_calendar = calendar_deadline(since, time_zone, calendar.value)
+    by_activity = activity_deadline(since, intervals, activity.value)
     if by_activity is not None and by_activity < by_calendar:
-        return OutageDeadline(by_activity, OUTAGE_ACTIVITY_LIMIT.text, OUTAGE_ACTIVITY_LIMIT.rule)
-    return OutageDeadline(by_calendar, OUTAGE_CALENDAR_LIMIT.text, OUTAGE_CALENDAR_LIMIT.rule)
+        return OutageDeadline(by_activity, activity.text, OUTAGE_ACTIVITY_LIMIT.rule)
+    return OutageDeadline(by_calendar, calendar.text, OUTAGE_CALENDAR_LIMIT.rule)

@@ -123,7 +123,7 @@ def special_event_exemption(table: Table, on_date: date) -> special_events.Exemp
     """ND 99-01.3-08-04: whether a temporary special-event table is within its exemption on
     `on_date`: its site's special events (`site_special_events`; see `special_events`)."""
     events = site_special_events([table.site_id], *special_event_window(on_date, on_date)).get(table.site_id, [])
-    return special_events.exemption(events, on_date)
+    return special_events.exemption(events, on_date, table.site)
 
 
 def statuses_in_force(site_ids, on_date: date) -> dict[int, SurveillanceStatus]:
@@ -159,9 +159,11 @@ def operational_deadlines(
         first_days = Q()
         for site_id, since in acquired.items():
             first_days |= Q(site_id=site_id, gaming_date__gte=since)
-        rows = GamingDay.objects.filter(first_days).values("site_id").annotate(first=Min("gaming_date"))
-        for row in rows.values_list("site_id", "first"):
-            deadlines[row[0]] = row[1] + OPERATIONAL_WITHIN.value
+        rows = GamingDay.objects.filter(first_days).values("site_id", "site__jurisdiction")
+        for site_id, jurisdiction, first in rows.annotate(first=Min("gaming_date")).values_list(
+            "site_id", "site__jurisdiction", "first"
+        ):
+            deadlines[site_id] = first + OPERATIONAL_WITHIN.on(jurisdiction, first).value
     return deadlines
 
 
@@ -208,7 +210,9 @@ def tables_without_system(sites, on_date: date) -> dict[int, list[Table]]:
     special-event table used that day past its exemption. A fixed number of queries."""
     site_ids = [s.pk for s in sites]
     required = {i for i, status in statuses_in_force(site_ids, on_date).items() if status.required}
-    tables = list(Table.objects.filter(site_id__in=required, active=True).order_by("site_id", "number"))
+    tables = list(
+        Table.objects.filter(site_id__in=required, active=True).select_related("site").order_by("site_id", "number")
+    )
     register = EquipmentRegister(required)
     temporary = [t.pk for t in tables if t.location != Table.Location.REGULAR]
     days = special_event_days(temporary, on_date, on_date) if temporary else {}
@@ -217,7 +221,10 @@ def tables_without_system(sites, on_date: date) -> dict[int, list[Table]]:
     for table in tables:
         if table.location != Table.Location.REGULAR:
             used = days.get(table.pk, set())
-            if on_date not in used or special_events.exemption(events.get(table.site_id, []), on_date).exempt:
+            if (
+                on_date not in used
+                or special_events.exemption(events.get(table.site_id, []), on_date, table.site).exempt
+            ):
                 continue  # not on the site that day, or within its exemption
         if not register.has_system(table, on_date):
             found.setdefault(table.site_id, []).append(table)
@@ -231,10 +238,11 @@ def _system_cap(table: Table, at: datetime, in_force: dict[int, SurveillanceStat
         return None, ""
     if table_has_system(table, on_date):
         return None, ""
-    return NOT_OPERATIONAL_WAGER_CAP_CENTS.value, (
-        f"{SYSTEM.at(table)}: table {table.number} has no operational video surveillance system in the equipment "
-        f"register (a camera on the table and a recording unit), due within {OPERATIONAL_WITHIN.text} "
-        f"(by {due:%Y-%m-%d}); limit wagers to {format_money(NOT_OPERATIONAL_WAGER_CAP_CENTS.value)} until it is "
+    cap, within = NOT_OPERATIONAL_WAGER_CAP_CENTS.on(table.site, on_date), OPERATIONAL_WITHIN.on(table.site, due)
+    return cap.value, (
+        f"{cap.citation}: table {table.number} has no operational video surveillance system in the equipment "
+        f"register (a camera on the table and a recording unit), due within {within.text} "
+        f"(by {due:%Y-%m-%d}); limit wagers to {format_money(cap.value)} until it is "
         "operational."
     )
 
@@ -287,11 +295,19 @@ def employee_dealt_at(employee, site: Site, start: datetime, end: datetime) -> b
 # --- Outages -----------------------------------------------------------------------------
 
 
+def _local_day(site: Site, at: datetime) -> date:
+    """The calendar day of `at` on the site's clock (the day whose limits are in force)."""
+    return at.astimezone(ZoneInfo(site.time_zone)).date()
+
+
 def deadline_for(outage: Outage) -> OutageDeadline:
     """When the table must close or drop to $2 wagers unless repaired (ND 99-01.3-08-04(7))."""
-    calendar_end = outage.began_at + OUTAGE_CALENDAR_LIMIT.value + timedelta(days=1)
+    site = outage.table.site
+    calendar_end = (
+        outage.began_at + OUTAGE_CALENDAR_LIMIT.on(site, _local_day(site, outage.began_at)).value + timedelta(days=1)
+    )
     intervals = [(a, b) for a, b in activity_intervals(outage.table, outage.began_at) if a < calendar_end]
-    return outage_deadline(outage.began_at, intervals, outage.table.site.time_zone)
+    return outage_deadline(outage.began_at, intervals, site.time_zone, site)
 
 
 def deadlines_for(outages) -> dict[int, OutageDeadline]:
@@ -307,13 +323,18 @@ def deadlines_for(outages) -> dict[int, OutageDeadline]:
         by_table.setdefault(table_id, []).append((started, ended))
     deadlines = {}
     for outage in outages:
-        calendar_end = outage.began_at + OUTAGE_CALENDAR_LIMIT.value + timedelta(days=1)
+        site = outage.table.site
+        calendar_end = (
+            outage.began_at
+            + OUTAGE_CALENDAR_LIMIT.on(site, _local_day(site, outage.began_at)).value
+            + timedelta(days=1)
+        )
         intervals = [
             (a, b)
             for a, b in by_table.get(outage.table_id, [])
             if (b is None or b > outage.began_at) and a < calendar_end
         ]
-        deadlines[outage.pk] = outage_deadline(outage.began_at, intervals, outage.table.site.time_zone)
+        deadlines[outage.pk] = outage_deadline(outage.began_at, intervals, site.time_zone, site)
     return deadlines
 
 
@@ -380,17 +401,19 @@ def outage_wager_cap(table: Table, at: datetime | None = None) -> tuple[int | No
     for outage in outages.select_related("table__site").order_by("began_at"):
         deadline = deadline_for(outage)
         if at >= deadline.at:
-            return OUTAGE_WAGER_CAP_CENTS.value, _cap_reason(outage, deadline)
+            cap = OUTAGE_WAGER_CAP_CENTS.on(table.site, _local_day(table.site, deadline.at))
+            return cap.value, _cap_reason(outage, deadline)
     return None, ""
 
 
 def _cap_reason(outage: Outage, deadline: OutageDeadline) -> str:
     zone = ZoneInfo(outage.table.site.time_zone)
+    cap = OUTAGE_WAGER_CAP_CENTS.on(outage.table.site, _local_day(outage.table.site, deadline.at))
     return (
         f"{deadline.rule.at(outage.table.site)}: {outage.get_kind_display().lower()} on table {outage.table.number} since "
         f"{outage.began_at.astimezone(zone):%Y-%m-%d %H:%M} was not repaired within {deadline.basis} "
         f"(deadline {deadline.at.astimezone(zone):%Y-%m-%d %H:%M}); close the table or limit wagers to "
-        f"{format_money(OUTAGE_WAGER_CAP_CENTS.value)} until it is repaired."
+        f"{format_money(cap.value)} until it is repaired."
     )
 
 
@@ -405,7 +428,7 @@ def release_date(site: Site, stopped_at: datetime) -> date:
     """First date a recording may be released: the day after 30 full days from its stop
     (ND 99-01.3-08-04(6)). *Assumed*: counted in whole days of the site's calendar."""
     stop_date = stopped_at.astimezone(ZoneInfo(site.time_zone)).date()
-    return stop_date + RECORDING_RETENTION.value + timedelta(days=1)
+    return stop_date + RECORDING_RETENTION.on(site, stop_date).value + timedelta(days=1)
 
 
 def releasable_recordings(site: Site, on_date: date | None = None):

@@ -13,7 +13,7 @@ from datetime import timedelta
 from cardroom.access import ReadRule
 from cardroom.models import Role
 from core.rules import HOUSE_CONTROL
-from packs import Rule
+from packs import LimitKey, Rule
 
 SYSTEM = Rule("surveillance.system")
 SPECIAL_EVENT = Rule("surveillance.special_event")
@@ -39,29 +39,40 @@ class Limit:
     text: str  # how the rule reads in a refusal or on a page
 
 
-# ND 99-01.3-08-04(7): a camera or recorder not working properly must be repaired within
-# forty-eight hours of activity on the table or four calendar days, whichever comes first;
-# after that the table is closed or its wagers limited to two dollars until repaired.
-OUTAGE_ACTIVITY_LIMIT = Limit(timedelta(hours=48), OUTAGE_DEADLINE, "48 hours of activity on the table")
-OUTAGE_CALENDAR_LIMIT = Limit(timedelta(days=4), OUTAGE_DEADLINE, "4 calendar days")
-OUTAGE_WAGER_CAP_CENTS = Limit(200, OUTAGE_DEADLINE, "wagers limited to $2.00")
+# The numbers of 08-04 are the site's pack's, effective-dated, each with its section (ND's:
+# packs/nd/surveillance.py `LIMITS`): `OUTAGE_CALENDAR_LIMIT.on(site, day).value` is the one in
+# force on the day of the act. A site whose pack states none: the outage deadlines and the
+# retention of recordings are kept as the house's own control, at the values below (cited "House
+# control"); the caps, the overlap, the 45 days and the special events apply only where the pack
+# states them (their rule `applies`), and are asked for only there.
 
-# ND 99-01.3-08-04(5)(c): two recorders in sequence for one table overlap by ten minutes.
-RECORDER_OVERLAP = Limit(timedelta(minutes=10), RECORDER_OVERLAP_RULE, "10 minutes")
+# A camera or recorder not working properly is repaired within 48 hours of activity on the table or
+# 4 calendar days, whichever comes first; after that the table is closed or its wagers capped.
+OUTAGE_ACTIVITY_LIMIT = LimitKey(
+    "surveillance.outage_activity", OUTAGE_DEADLINE, house=(timedelta(hours=48), "48 hours of activity on the table")
+)
+OUTAGE_CALENDAR_LIMIT = LimitKey(
+    "surveillance.outage_calendar", OUTAGE_DEADLINE, house=(timedelta(days=4), "4 calendar days")
+)
+OUTAGE_WAGER_CAP_CENTS = LimitKey("surveillance.outage_wager_cap_cents", OUTAGE_DEADLINE)
 
-# ND 99-01.3-08-04(5)(b): a table is recorded from when chips are first made available until
-# it is permanently closed for the day (RECORDING_COVERS_PLAY).
+# Two recorders in sequence for one table overlap by the pack's minutes.
+RECORDER_OVERLAP = LimitKey("surveillance.recorder_overlap", RECORDER_OVERLAP_RULE)
 
-# ND 99-01.3-08-04(6): recorded video is kept in a safe place for thirty days.
-RECORDING_RETENTION = Limit(timedelta(days=30), RETENTION, "30 days")
+# A table is recorded from when chips are first made available until it is permanently closed for
+# the day (RECORDING_COVERS_PLAY).
 
-# ND 99-01.3-08-04(11): a sample recording within fourteen days of an equipment change,
-# the acquisition of a site's equipment, or a camera or table move.
-SAMPLE_DUE = Limit(timedelta(days=14), VIDEO_SAMPLE, "14 days")
+# Recorded video is kept in a safe place for the pack's days.
+RECORDING_RETENTION = LimitKey("surveillance.retention", RETENTION, house=(timedelta(days=30), "30 days"))
 
-# ND 99-01.3-08-04(10): at least half of an approved vendor's price is deferred until the
-# attorney general approves the clarity of the recorded video.
-VENDOR_DEFERRED_SHARE = Limit((1, 2), VENDOR_DEFERRAL, "at least half of the price")
+# A sample recording within the pack's days of an equipment change, the acquisition of a site's
+# equipment, or a camera or table move (ND 99-01.3-08-04(11)); where the pack states none, the
+# change's record keeps the house's own date, 14 days on.
+SAMPLE_DUE = LimitKey("surveillance.sample_due", VIDEO_SAMPLE, house=(timedelta(days=14), "14 days"))
+
+# The share of an approved vendor's price deferred until the attorney general approves the
+# clarity of the recorded video (ND 99-01.3-08-04(10)): asked only where the pack states it.
+VENDOR_DEFERRED_SHARE = LimitKey("surveillance.vendor_deferred_share", VENDOR_DEFERRAL)
 
 # ND 99-01.3-08-04(9): low hold -> at least one hour a week of reviewed video for each active
 # table, for six continuous weeks or until the reason is documented.
@@ -69,17 +80,16 @@ REVIEW_PROGRAM_LENGTH = Limit(timedelta(weeks=6), REVIEW_PROGRAM, "6 continuous 
 REVIEW_WEEK = Limit(timedelta(weeks=1), REVIEW_PROGRAM, "one week")
 REVIEW_MIN_FOOTAGE = Limit(timedelta(hours=1), REVIEW_PROGRAM, "at least one hour per week")
 
-# ND 99-01.3-08-04 (opening paragraph): a site whose twenty-one activity requires a system has
-# it operational within forty-five days (from the end of the second quarter; at newly acquired
-# premises, of conducting twenty-one there), or limits wagers to two dollars until it is; a
-# system is operational for each table regularly located on the site.
-OPERATIONAL_WITHIN = Limit(timedelta(days=45), SYSTEM, "45 days")
-NOT_OPERATIONAL_WAGER_CAP_CENTS = Limit(200, SYSTEM, "wagers limited to $2.00")
+# A site whose twenty-one activity requires a system has it operational within the pack's days (from
+# the end of the second quarter; at newly acquired premises, of conducting twenty-one there), or
+# limits wagers to the pack's cap until it is.
+OPERATIONAL_WITHIN = LimitKey("surveillance.operational_within", SYSTEM)
+NOT_OPERATIONAL_WAGER_CAP_CENTS = LimitKey("surveillance.not_operational_wager_cap_cents", SYSTEM)
 
-# ND 99-01.3-08-04 (opening paragraph): a temporary table brought in for a special event for
-# fourteen or fewer consecutive days, at most two events a quarter, needs no system.
-SPECIAL_EVENT_MAX_DAYS = Limit(14, SPECIAL_EVENT, "14 or fewer consecutive days")
-SPECIAL_EVENT_MAX_PER_QUARTER = Limit(2, SPECIAL_EVENT, "not more than two events per quarter")
+# A temporary table brought in for a special event for at most the pack's consecutive days, at most
+# its number of events a quarter, needs no system.
+SPECIAL_EVENT_MAX_DAYS = LimitKey("surveillance.special_event_max_days", SPECIAL_EVENT)
+SPECIAL_EVENT_MAX_PER_QUARTER = LimitKey("surveillance.special_event_max_per_quarter", SPECIAL_EVENT)
 
 # ND 99-01.3-08-16(1)(h): video review documentation is kept one year from the quarter's end.
 REVIEW_DOCUMENT_RETENTION = Limit(timedelta(days=365), REVIEW_DOCUMENTS, "one year")

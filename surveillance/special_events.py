@@ -36,9 +36,13 @@ class Exemption:
         return f"{SPECIAL_EVENT_MAX_DAYS.rule.at(where)}: {self.reason}"
 
 
-def exemption(events: Iterable[tuple[date, date]], on_date: date) -> Exemption:
+def exemption(events: Iterable[tuple[date, date]], on_date: date, where) -> Exemption:
     """Whether a temporary table of a site whose special events are `events` ((first day, last
-    day) each, the events in force) needs no system on `on_date`."""
+    day) each, the events in force) needs no system on `on_date`, under the limits of `where`'s pack
+    (a site or a pack's code) in force that day. A pack that states no exemption grants none."""
+    if not SPECIAL_EVENT_MAX_DAYS.rule.applies(where):
+        return Exemption(False, 0, 0, "the site's law states no special-event exemption")
+    max_days, per_quarter = SPECIAL_EVENT_MAX_DAYS.on(where, on_date), SPECIAL_EVENT_MAX_PER_QUARTER.on(where, on_date)
     events = sorted(set(events))
     covering = [(first, last) for first, last in events if first <= on_date <= last]
     if not covering:
@@ -53,18 +57,18 @@ def exemption(events: Iterable[tuple[date, date]], on_date: date) -> Exemption:
     quarter = Quarter.containing(on_date)
     in_quarter = [e for e in events if e[1] >= quarter.start and e[0] <= quarter.end]
     event_number = in_quarter.index((first, last)) + 1
-    if length > SPECIAL_EVENT_MAX_DAYS.value:
+    if length > max_days.value:
         return Exemption(
             False, event_day, event_number,
             f"the special event of {first} to {last} runs {length} consecutive days; a temporary special-event table "
-            f"needs no system only for {SPECIAL_EVENT_MAX_DAYS.text}",
+            f"needs no system only for {max_days.text}",
             first,
         )  # fmt: skip
-    if event_number > SPECIAL_EVENT_MAX_PER_QUARTER.value:
+    if event_number > per_quarter.value:
         return Exemption(
             False, event_day, event_number,
             f"event {event_number} of the site in {quarter}; a temporary special-event table needs no system for "
-            f"{SPECIAL_EVENT_MAX_PER_QUARTER.text}",
+            f"{per_quarter.text}",
             first,
         )  # fmt: skip
     return Exemption(True, event_day, event_number, "", first)

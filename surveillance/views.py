@@ -1,6 +1,8 @@
 """Surveillance pages at the current site: parse a form, call one service, show the result.
 A refusal from a service appears inline on the form, with the same words as the API."""
 
+from zoneinfo import ZoneInfo
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -320,7 +322,7 @@ def _event_rows(site) -> list[dict]:
     rows = []
     for event in sorted(events, key=lambda e: (e.first_day, e.pk), reverse=True):
         replaced = getattr(event, "corrected_by", None) is not None
-        reading = None if replaced else exemption(in_force, event.first_day)
+        reading = None if replaced else exemption(in_force, event.first_day, site)
         rows.append(
             {
                 "event": event,
@@ -343,6 +345,7 @@ def special_events(request, site, access):
     if request.method == "POST":
         require_recorder(request.user, site)  # the service's refusal, before any input is read
     form = forms.SpecialEventForm(request.POST or None, site=site)
+    today = timezone.now().astimezone(ZoneInfo(site.time_zone)).date()  # the limits in force today
     if request.method == "POST" and run_service(
         form, lambda d: services.record_special_event(acting_user=request.user, site=site, **d)
     ):
@@ -354,8 +357,8 @@ def special_events(request, site, access):
             "rows": _event_rows(site),
             "form": form,
             "can_record": can_record,
-            "max_days": SPECIAL_EVENT_MAX_DAYS,
-            "per_quarter": SPECIAL_EVENT_MAX_PER_QUARTER,
+            "max_days": SPECIAL_EVENT_MAX_DAYS.on(site, today),
+            "per_quarter": SPECIAL_EVENT_MAX_PER_QUARTER.on(site, today),
         },
         form.errors,
     )

@@ -2,13 +2,11 @@
 
 from dataclasses import dataclass
 
-from .rules import MAX_CUMULATIVE_FEE_CENTS
 
-
-def fee_within_cap(paid_cents: int, fee_cents: int, cap_cents: int = MAX_CUMULATIVE_FEE_CENTS) -> bool:
-    """ND 99-01.3-08-15(1): the player's cumulative fee for the whole tournament (entry fee,
-    rebuys and add-ons, net of voids) after this fee is at most the cap. Exact: $200.00 is
-    allowed, $200.01 is not."""
+def fee_within_cap(paid_cents: int, fee_cents: int, cap_cents: int) -> bool:
+    """The player's cumulative fee for the whole tournament (entry fee, rebuys and add-ons, net of
+    voids) after this fee is at most the pack's cap (`rules.MAX_CUMULATIVE_FEE`; ND 99-01.3-08-15(1)).
+    Exact: at a $200.00 cap $200.00 is allowed, $200.01 is not."""
     return paid_cents + fee_cents <= cap_cents
 
 

@@ -5,7 +5,6 @@ from django import forms
 
 from core.forms import BookDateField, BootstrapMixin, CentsField, PaperMomentField
 from core.limits import MAX_TEXT_LENGTH
-from core.money import format_money
 
 from . import rules
 from .models import FeeKind, PrizeKind
@@ -22,7 +21,7 @@ class TournamentForm(BootstrapMixin, forms.Form):
     gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date"}))
     entry_fee_cents = CentsField(
         label="Entry fee ($)",
-        help_text=f"At most {format_money(rules.MAX_CUMULATIVE_FEE_CENTS)} per player with rebuys and add-ons.",
+        help_text="At most the cap of the site's law per player with rebuys and add-ons.",  # the view states it
     )
     chips_per_entry = _chips("Chips for the entry fee")
     rebuy_fee_cents = CentsField(

@@ -9,7 +9,7 @@ who acts, the entry says "House control".
 from cardroom.access import ReadRule
 from cardroom.models import Role
 from core.rules import HOUSE_CONTROL
-from packs import Rule
+from packs import LimitKey, Rule
 
 # --- Rules (packs.Rule keys; the ND pack cites them, packs/nd/tournaments.py) ---------------
 
@@ -39,9 +39,10 @@ DAILY_SUMMARY = Rule("tournaments.daily_summary")
 
 # --- Limits --------------------------------------------------------------------------------
 
-# 08-15(1): "The cumulative entry fee, including rebuys or add-ons, for an entire tournament
-# cannot exceed two hundred dollars per player."
-MAX_CUMULATIVE_FEE_CENTS = 20_000
+# `FEES`: the cap on a player's cumulative entry fee, rebuys and add-ons for a whole tournament: the
+# site's pack's limit in force on the tournament's gaming date (ND 99-01.3-08-15(1), $200:
+# packs/nd/tournaments.py). Asked only where the pack states tournaments (`TOURNAMENT.applies`).
+MAX_CUMULATIVE_FEE = LimitKey("tournaments.max_cumulative_fee_cents", FEES)
 # 08-15(1): "An organization shall charge a player an entry fee": at least one cent.
 MIN_ENTRY_FEE_CENTS = 1
 # 08-15(2): "An organization may assign a player one or two betting spaces."

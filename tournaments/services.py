@@ -64,8 +64,8 @@ def _money(cents: int) -> str:
 # --- Announcing a tournament -------------------------------------------------------------------
 
 
-def _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips) -> None:
-    cap = rules.MAX_CUMULATIVE_FEE_CENTS
+def _check_fees(site, gaming_date, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips) -> None:
+    cap = rules.MAX_CUMULATIVE_FEE.on(site, gaming_date).value
     if entry_fee_cents is None or entry_fee_cents < rules.MIN_ENTRY_FEE_CENTS:
         raise ValidationError(
             {"entry_fee_cents": f"{rules.FEES.at(site)}: the organization shall charge a player an entry fee."}
@@ -169,7 +169,7 @@ def announce_tournament(
             {"minimum_bet_chips": f"{rules.BETTING.at(site)}: the organization shall set a minimum bet."}
         )
     _check_chips(chips)
-    _check_fees(site, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
+    _check_fees(site, gaming_date, entry_fee_cents, rebuy_fee_cents, add_on_fee_cents, chips)
     if maximum_bet_chips is not None and maximum_bet_chips < minimum_bet_chips:
         raise ValidationError(
             {"maximum_bet_chips": f"{rules.BETTING.at(site)}: the maximum bet is at least the minimum bet."}
@@ -279,11 +279,12 @@ def collect_fee(
         list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk", flat=True))
         player = _player_for(tournament, kind, player, player_name, employee, at)
         paid = paid_cents(player)
-        if not fee_within_cap(paid, fee_cents):
+        cap = rules.MAX_CUMULATIVE_FEE.on(site, tournament.gaming_date)
+        if not fee_within_cap(paid, fee_cents, cap.value):
             raise ValidationError(
                 {
-                    "kind": f"{rules.FEES.at(site)}: the cumulative entry fee, including rebuys or add-ons, cannot exceed "
-                    f"{_money(rules.MAX_CUMULATIVE_FEE_CENTS)} per player; {player.name} has paid {_money(paid)} "
+                    "kind": f"{cap.citation}: the cumulative entry fee, including rebuys or add-ons, cannot exceed "
+                    f"{_money(cap.value)} per player; {player.name} has paid {_money(paid)} "
                     f"and this {FeeKind(kind).label.lower()} of {_money(fee_cents)} would make "
                     f"{_money(paid + fee_cents)}."
                 }

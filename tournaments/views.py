@@ -42,8 +42,10 @@ def tournament_list(request):
     rows = [(t, figures[t.pk]) for t in tournaments]
     # Announcing is offered only where the site's pack states tournaments (the service refuses elsewhere).
     can_announce = rules.TOURNAMENT.applies(site) and access.has_role(site.pk, *rules.DIRECTORS)
+    today = timezone.localdate()
+    cap = rules.MAX_CUMULATIVE_FEE.on(site, today) if rules.TOURNAMENT.applies(site) else None
     context = {"site": site, "rows": rows, "can_announce": can_announce,
-               "fee_cap": format_money(rules.MAX_CUMULATIVE_FEE_CENTS)}  # fmt: skip
+               "fee_cap": format_money(cap.value) if cap else ""}  # fmt: skip
     return render(request, "tournaments/list.html", context)
 
 
@@ -59,6 +61,8 @@ def announce(request):
         context = {"site": site, "form": None, "refusal": services.no_tournament_here(site)}
         return render(request, "tournaments/announce.html", context, status=400 if request.method == "POST" else 200)
     form = forms.TournamentForm(request.POST or None, initial={"gaming_date": timezone.localdate()})
+    cap = rules.MAX_CUMULATIVE_FEE.on(site, timezone.localdate())  # the cap in force today, as the help reads
+    form.fields["entry_fee_cents"].help_text = f"At most {format_money(cap.value)} per player with rebuys and add-ons."
     if request.method == "POST" and form.is_valid():
         fields = dict(form.cleaned_data)
         at = fields.pop("announced_at")  # the service's `at`; its refusals name announced_at
@@ -208,4 +212,5 @@ def void_prize(request, pk, prize_pk):
 def disclosure(request, pk):
     """The rules disclosed to players (ND 99-01.3-08-15), printable."""
     tournament, _ = _tournament(request, pk)
-    return render(request, "tournaments/disclosure.html", {"t": tournament, "rules": rules})
+    fee_cap = rules.MAX_CUMULATIVE_FEE.on(tournament.site, tournament.gaming_date).value
+    return render(request, "tournaments/disclosure.html", {"t": tournament, "rules": rules, "fee_cap_cents": fee_cap})

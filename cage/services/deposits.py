@@ -52,7 +52,7 @@ def record_deposit(
             gaming_date=gaming_day.gaming_date,
             amount_cents=amount_cents,
             deposited_on=deposited_on,
-            due_on=deposit_due_on(gaming_day.gaming_date),
+            due_on=deposit_due_on(gaming_day.site, gaming_day.gaming_date),
             reference=reference,
             recorded_at=acts.moment(at, "recorded_at"),
             recorded_by=employee,

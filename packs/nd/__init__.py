@@ -29,6 +29,7 @@ PACK = Pack(
         "wheel operator (its forms identify them by their initials, ND 99-01.3-08-05(3)); the cross-organization "
         "dealer view, keyed by such a number, is not offered for North Dakota."
     ),
+    limits=surveillance.LIMITS + tournaments.LIMITS + cage.LIMITS,
     citations=merged(
         {f"table.{k}": v for k, v in tables.CITATIONS.items()},
         core.CITATIONS,

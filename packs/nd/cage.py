@@ -1,4 +1,13 @@
-"""North Dakota's law for the cash and chip bank, IOUs (99-01.3-03-06), redemptions, deposits (03-10), the chip inventory log: rule key -> citation."""
+"""North Dakota's law for the cash and chip bank, IOUs (99-01.3-03-06), redemptions, deposits (03-10), the chip inventory log: rule key -> citation.
+
+`LIMITS`: the deposit deadline of 03-10(1), the one source of the banking days (the cage's due date,
+the daily summary's and the compliance threshold `deposit.banking_days` all read it)."""
+
+from datetime import date
+
+from ..base import Limit
+
+ND_03_10_DATE = date(2016, 4, 1)
 
 CITATIONS: dict[str, str] = {
     "cage.bank_records": "ND 99-01.3-08-16(1)(a)",  # starting and ending cash and chip banks, IOU records
@@ -15,3 +24,14 @@ CITATIONS: dict[str, str] = {
     "cage.chip_inventory": "ND 99-01.3-03-09(6)",  # inventory records (08-16(2))
     "cage.chip_inventory_form": "SFN 17930",  # the attorney general's chip inventory form
 }
+
+LIMITS: tuple[Limit, ...] = (
+    # 03-10(1): the deposit by the third banking day after the activity.
+    Limit(
+        "cage.deposit_banking_days",
+        3,
+        "the third banking day after the gaming date",
+        "ND 99-01.3-03-10(1)",
+        ND_03_10_DATE,
+    ),
+)

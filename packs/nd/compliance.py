@@ -6,7 +6,19 @@ only at a site whose pack states its key (`Rule.applies`), and its alerts cite t
 from datetime import date
 from decimal import Decimal
 
+from .cage import LIMITS as CAGE_LIMITS
+from .surveillance import LIMITS as SURVEILLANCE_LIMITS
 from .tables import LOW_MINIMUM_CEILING_CENTS
+
+# The deposit deadline's and the outage limits' one source: the cage's and surveillance's limits
+# (`cage.LIMITS`, `surveillance.LIMITS`), seeded as the thresholds of the checks too.
+_LIMIT = {x.key: x for x in CAGE_LIMITS + SURVEILLANCE_LIMITS}
+DEPOSIT_DAYS = _LIMIT["cage.deposit_banking_days"]
+OUTAGE_ACTIVITY = _LIMIT["surveillance.outage_activity"]
+OUTAGE_CALENDAR = _LIMIT["surveillance.outage_calendar"]
+OUTAGE_CAP = _LIMIT["surveillance.outage_wager_cap_cents"]
+OPERATIONAL_WITHIN = _LIMIT["surveillance.operational_within"]
+SAMPLE_DUE = _LIMIT["surveillance.sample_due"]
 
 CITATIONS: dict[str, str] = {
     # 08-01(3): prizes over gross proceeds (attorney general, dealer percent-of-hold for 12 weeks)
@@ -53,7 +65,6 @@ CITATIONS: dict[str, str] = {
 
 ND_08_01_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_04_DATE = date(2018, 7, 1)  # amended effective July 1, 2018
-ND_03_10_DATE = date(2016, 4, 1)
 ND_08_06_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 ND_08_09_DATE = date(2016, 4, 1)  # amended effective April 1, 2016
 
@@ -143,51 +154,51 @@ THRESHOLDS: tuple[tuple, ...] = (
     ),
     (
         "surveillance.operational_days",
-        45,
+        OPERATIONAL_WITHIN.value.days,
         "days",
-        "ND 99-01.3-08-04",
+        OPERATIONAL_WITHIN.citation,
         "The video surveillance system must be operational within 45 days from the end of the second quarter.",
         ND_08_04_DATE,
     ),
     (
         "outage.activity_hours",
-        48,
+        int(OUTAGE_ACTIVITY.value.total_seconds() // 3600),
         "hours",
-        "ND 99-01.3-08-04(7)",
+        OUTAGE_ACTIVITY.citation,
         "Equipment not repaired within 48 hours of activity on the table ...",
         ND_08_04_DATE,
     ),
     (
         "outage.calendar_days",
-        4,
+        OUTAGE_CALENDAR.value.days,
         "days",
-        "ND 99-01.3-08-04(7)",
+        OUTAGE_CALENDAR.citation,
         "... or four calendar days: close the table or limit wagers to two dollars.",
         ND_08_04_DATE,
     ),
     (
         "outage.wager_cap_cents",
-        200,
+        OUTAGE_CAP.value,
         "cents",
-        "ND 99-01.3-08-04(7)",
+        OUTAGE_CAP.citation,
         "The wager limit on a table whose surveillance equipment is past its repair deadline.",
         ND_08_04_DATE,
     ),
     (
         "sample.due_days",
-        14,
+        SAMPLE_DUE.value.days,
         "days",
-        "ND 99-01.3-08-04(11)",
+        SAMPLE_DUE.citation,
         "A sample recorded video is due to the attorney general within 14 days of an equipment change.",
         ND_08_04_DATE,
     ),
     (
         "deposit.banking_days",
-        3,
+        DEPOSIT_DAYS.value,
         "days",
-        "ND 99-01.3-03-10(1)",
+        DEPOSIT_DAYS.citation,
         "The bank deposit is due by the third banking day after the activity.",
-        ND_03_10_DATE,
+        DEPOSIT_DAYS.effective_from,
     ),
     (
         "discontinued.redeem_days",

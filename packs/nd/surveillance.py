@@ -2,7 +2,16 @@
 
 Each key is an obligation of 08-04 (a trigger, a deadline, a $2 cap, a retention period) or a
 control it states (who handles video); where another pack states none of them, its sites may
-still keep surveillance records as the house's own control, held to none of ND's deadlines."""
+still keep surveillance records as the house's own control, held to none of ND's deadlines.
+
+`LIMITS`: the numbers of 08-04 the surveillance area asks for (`surveillance.rules`), each with its
+section and the date the text in force took effect (08-04 as amended July 1, 2018)."""
+
+from datetime import date, timedelta
+
+from ..base import Limit
+
+ND_08_04_DATE = date(2018, 7, 1)  # 08-04 amended effective July 1, 2018
 
 CITATIONS: dict[str, str] = {
     # Opening paragraph: the activity that requires a system, 45 days to have it operational (or
@@ -35,3 +44,32 @@ CITATIONS: dict[str, str] = {
     # 08-16(1)(h): video review documentation kept one year from the quarter's end.
     "surveillance.review_document_retention": "ND 99-01.3-08-16(1)(h)",
 }
+
+LIMITS: tuple[Limit, ...] = (
+    # (7): repair within forty-eight hours of activity on the table or four calendar days, whichever
+    # comes first; after that the table is closed or its wagers limited to two dollars.
+    Limit("surveillance.outage_activity", timedelta(hours=48), "48 hours of activity on the table",
+          "ND 99-01.3-08-04(7)", ND_08_04_DATE),
+    Limit("surveillance.outage_calendar", timedelta(days=4), "4 calendar days", "ND 99-01.3-08-04(7)", ND_08_04_DATE),
+    Limit("surveillance.outage_wager_cap_cents", 200, "wagers limited to $2.00", "ND 99-01.3-08-04(7)", ND_08_04_DATE),
+    # (5)(c): two recorders in sequence for one table overlap by ten minutes.
+    Limit("surveillance.recorder_overlap", timedelta(minutes=10), "10 minutes", "ND 99-01.3-08-04(5)(c)",
+          ND_08_04_DATE),
+    # (6): recorded video is kept in a safe place for thirty days.
+    Limit("surveillance.retention", timedelta(days=30), "30 days", "ND 99-01.3-08-04(6)", ND_08_04_DATE),
+    # Opening paragraph: a system operational within forty-five days, or wagers limited to two dollars.
+    Limit("surveillance.operational_within", timedelta(days=45), "45 days", "ND 99-01.3-08-04", ND_08_04_DATE),
+    Limit("surveillance.not_operational_wager_cap_cents", 200, "wagers limited to $2.00", "ND 99-01.3-08-04",
+          ND_08_04_DATE),
+    # Opening paragraph: a special-event table for fourteen or fewer consecutive days, at most two
+    # events a quarter, needs no system.
+    Limit("surveillance.special_event_max_days", 14, "14 or fewer consecutive days", "ND 99-01.3-08-04",
+          ND_08_04_DATE),
+    # (11): a sample recording to the attorney general within fourteen days of an equipment change.
+    Limit("surveillance.sample_due", timedelta(days=14), "14 days", "ND 99-01.3-08-04(11)", ND_08_04_DATE),
+    # (10): at least half of an approved vendor's price deferred until the video's clarity is approved.
+    Limit("surveillance.vendor_deferred_share", (1, 2), "at least half of the price", "ND 99-01.3-08-04(10)",
+          ND_08_04_DATE),
+    Limit("surveillance.special_event_max_per_quarter", 2, "not more than two events per quarter",
+          "ND 99-01.3-08-04", ND_08_04_DATE),
+)  # fmt: skip

@@ -1,7 +1,14 @@
 """North Dakota's law for twenty-one tournaments (08-15, 08-16(1)(e),(f)): rule key -> citation.
 
 A site whose pack states `tournaments.tournament` may record tournaments (tournaments.rules);
-elsewhere the register is refused rather than held to North Dakota's caps."""
+elsewhere the register is refused rather than held to North Dakota's caps. `LIMITS`: the cap of
+08-15(1) (as amended October 1, 2006)."""
+
+from datetime import date
+
+from ..base import Limit
+
+ND_08_15_DATE = date(2006, 10, 1)  # 08-15 amended effective October 1, 2006
 
 CITATIONS: dict[str, str] = {
     # 08-15: a tournament is conducted according to chapter 08 except as 08-15 provides, and its
@@ -26,3 +33,9 @@ CITATIONS: dict[str, str] = {
     # 08-16(1)(g): the daily summary of gross proceeds, prizes and adjusted gross proceeds.
     "tournaments.daily_summary": "ND 99-01.3-08-16(1)(g)",
 }
+
+LIMITS: tuple[Limit, ...] = (
+    # 08-15(1): "The cumulative entry fee, including rebuys or add-ons, for an entire tournament
+    # cannot exceed two hundred dollars per player."
+    Limit("tournaments.max_cumulative_fee_cents", 20_000, "$200.00 per player", "ND 99-01.3-08-15(1)", ND_08_15_DATE),
+)

@@ -15,7 +15,7 @@ from core.money import format_money
 from core.pdf import data_table, format_clock, para
 from tournaments import queries
 from tournaments.models import Tournament
-from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS, TOURNAMENT, TOURNAMENT_RECORDS
+from tournaments.rules import MAX_CUMULATIVE_FEE, TOURNAMENT, TOURNAMENT_RECORDS
 
 from .. import rules as report_rules
 from ..columns import DATE, DATETIME, INT, MONEY, Column, headings
@@ -81,7 +81,7 @@ class TournamentRecordReport:
 
 
 def _cited(rule, where: str) -> str:
-    """" (citation)" where the site's pack states the rule; "" elsewhere (a house's own record)."""
+    """ " (citation)" where the site's pack states the rule; "" elsewhere (a house's own record)."""
     return f" ({rule.at(where)})" if rule.applies(where) else ""
 
 
@@ -99,7 +99,7 @@ def rule_lines(t: Tournament) -> tuple[tuple[str, str], ...]:
             "Add-on",
             f"{_money_or(t.add_on_fee_cents)}" + (f" for {t.chips_per_add_on} chips" if t.add_on_fee_cents else ""),
         ),
-        ("Cumulative fee per player", f"at most {format_money(MAX_CUMULATIVE_FEE_CENTS)}"),
+        ("Cumulative fee per player", f"at most {format_money(MAX_CUMULATIVE_FEE.on(t.site, t.gaming_date).value)}"),
         ("Betting spaces", str(t.betting_spaces)),
         ("Rotating button", "yes" if t.rotating_button else "no"),
         ("Length of play", t.length_of_play),
@@ -165,9 +165,9 @@ def _record(t: Tournament, figures, zone: ZoneInfo) -> TournamentRecord:
 
 def build(context: ReportContext) -> TournamentRecordReport:
     tournaments = list(
-        Tournament.objects.filter(site=context.site, gaming_date__range=(context.start, context.end)).order_by(
-            "gaming_date", "id"
-        )
+        Tournament.objects.filter(site=context.site, gaming_date__range=(context.start, context.end))
+        .select_related("site")
+        .order_by("gaming_date", "id")
     )
     figures = queries.figures_by_tournament([t.pk for t in tournaments])
     zone = ZoneInfo(context.site.time_zone)
@@ -203,7 +203,9 @@ def render(data: TournamentRecordReport) -> list:
     for r in data.tournaments:
         story += [
             para(f"{r.name} ({r.gaming_date})", "heading"),
-            para(f"Rules disclosed to players{_cited(report_rules.TOURNAMENT_RULES, w)}; the chips have no cash redemption value."),
+            para(
+                f"Rules disclosed to players{_cited(report_rules.TOURNAMENT_RULES, w)}; the chips have no cash redemption value."
+            ),
             data_table(["Rule", "As announced"], [list(line) for line in r.rules], col_widths=[150, 375]),
             Spacer(1, 6),
             para(f"Register of players and their fees{_cited(report_rules.TOURNAMENT_REGISTER, w)}", "heading"),

@@ -25,7 +25,7 @@ def _change(acting_user, *, site, table, equipment, kind, changed_on, note) -> E
         equipment=equipment,
         kind=kind,
         changed_on=changed_on,
-        sample_due_on=changed_on + SAMPLE_DUE.value,
+        sample_due_on=changed_on + SAMPLE_DUE.on(site, changed_on).value,
         note=note,
         recorded_by=acting_user,
         recorded_at=timezone.now(),
@@ -214,17 +214,14 @@ def record_vendor_purchase(
     require_role(acting_user, site, *STAFF_ROLES, action="record a vendor purchase", rule=HOUSE_CONTROL)
     if change is not None and change.site_id != site.pk:
         raise ValidationError({"change": "The equipment change is at another site."})
-    numerator, denominator = VENDOR_DEFERRED_SHARE.value
     # An obligation of ND's law only: another pack's site records its purchases as it pays them.
-    if (
-        VENDOR_DEFERRED_SHARE.rule.applies(site)
-        and approved_vendor
-        and deferred_cents * denominator < price_cents * numerator
-    ):
+    share = VENDOR_DEFERRED_SHARE.on(site, purchased_on) if VENDOR_DEFERRED_SHARE.rule.applies(site) else None
+    numerator, denominator = share.value if share else (0, 1)
+    if share and approved_vendor and deferred_cents * denominator < price_cents * numerator:
         raise ValidationError(
             {
                 "deferred_cents": (
-                    f"{VENDOR_DEFERRED_SHARE.rule.at(site)}: {VENDOR_DEFERRED_SHARE.text} of an approved vendor's price "
+                    f"{share.citation}: {share.text} of an approved vendor's price "
                     f"({format_money(price_cents)}) must be deferred until the attorney general approves the video; "
                     f"{format_money(deferred_cents)} is not enough."
                 )

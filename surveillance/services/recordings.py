@@ -86,15 +86,16 @@ def _check_overlap(table: Table, gaming_date: date, started_at: datetime, stoppe
     before = [r for r in others if r.started_at <= started_at]
     after = [r for r in others if r.started_at > started_at]
     neighbours = ([before[-1]] if before else []) + ([after[0]] if after else [])
+    limit = RECORDER_OVERLAP.on(table.site, gaming_date)
     for other in neighbours:
         overlap = min(stopped_at, other.stopped_at) - max(started_at, other.started_at)
-        if overlap < RECORDER_OVERLAP.value:
+        if overlap < limit.value:
             minutes = int(overlap.total_seconds() // 60)
             raise ValidationError(
                 {
                     "started_at": (
-                        f"{RECORDER_OVERLAP.rule.at(table)}: two recorders in sequence for one table must overlap by "
-                        f"{RECORDER_OVERLAP.text}; this recording overlaps the one from "
+                        f"{limit.citation}: two recorders in sequence for one table must overlap by "
+                        f"{limit.text}; this recording overlaps the one from "
                         f"{other.started_at.astimezone(ZoneInfo(table.site.time_zone)):%H:%M} by {minutes} minutes."
                     )
                 }

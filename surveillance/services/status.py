@@ -12,7 +12,7 @@ from cardroom.models import Site
 
 from .. import queries
 from ..models import PremisesSuccession, SurveillanceStatus
-from ..rules import OPERATIONAL_WITHIN, SYSTEM
+from ..rules import NOT_OPERATIONAL_WAGER_CAP_CENTS, OPERATIONAL_WITHIN, SYSTEM
 from .steps import append_audited
 
 
@@ -109,8 +109,9 @@ def record_premises_succession(*, acting_user, site: Site, predecessor: Site, ac
                 trigger=SurveillanceStatus.Trigger.ACQUIRED_SITE,
                 reason=(
                     f"{SYSTEM.at(site)}: newly acquired premises of {predecessor} ({predecessor.organization}), whose "
-                    f"level of activity requires a system: operational within {OPERATIONAL_WITHIN.text} of conducting "
-                    "twenty-one, or wagers limited to $2.00 until it is."
+                    f"level of activity requires a system: operational within "
+                    f"{OPERATIONAL_WITHIN.on(site, acquired_on).text} of conducting twenty-one, or "
+                    f"{NOT_OPERATIONAL_WAGER_CAP_CENTS.on(site, acquired_on).text} until it is."
                 ),
                 recorded_by=acting_user,
                 recorded_at=timezone.now(),

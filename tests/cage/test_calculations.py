@@ -63,7 +63,7 @@ def test_the_bank_is_compared_with_its_imprest_amount_net_of_ious(cash, chips, n
     ],
 )
 def test_a_deposit_is_due_by_the_third_banking_day(gaming_date, due):
-    assert calc.deposit_due_on(gaming_date) == due
+    assert calc.deposit_due_on("ND", gaming_date) == due
 
 
 @pytest.mark.parametrize(

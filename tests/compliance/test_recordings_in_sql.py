@@ -80,7 +80,10 @@ def _python_pass(sites, start, end):
     for (table, day), times in sorted(counts.items(), key=lambda item: (item[0][1], item[0][0].number)):
         if "opener" not in times or "closer" not in times or not required(table.site_id, day):
             continue
-        if table.pk in temporary and special_events.exemption(events.get(table.site_id, []), day).exempt:
+        if (
+            table.pk in temporary
+            and special_events.exemption(events.get(table.site_id, []), day, by_id[table.site_id]).exempt
+        ):
             continue
         missing = coverage.gaps(times["opener"], times["closer"], recordings[(table.pk, day)])
         site = by_id[table.site_id]
@@ -190,8 +193,13 @@ def test_a_special_event_table_is_judged_only_past_its_exemption(site, cast):
     # dealt on the 15th and 16th, days no event covers, so those need their recordings.
     from surveillance.services import record_special_event
 
-    record_special_event(acting_user=cast[Role.GAMING_MANAGER].user, site=site, name="Fair",
-                         first_day=date(2026, 11, 1), last_day=date(2026, 11, 14))
+    record_special_event(
+        acting_user=cast[Role.GAMING_MANAGER].user,
+        site=site,
+        name="Fair",
+        first_day=date(2026, 11, 1),
+        last_day=date(2026, 11, 14),
+    )
     for offset in range(16):  # days 1-14 of the event are exempt, 15 and 16 are not
         day = make_day(site, date(2026, 11, 1) + timedelta(days=offset), manager)
         started = _moment(day.gaming_date, 0)

@@ -88,7 +88,7 @@ def test_the_page_marks_the_rows_in_force(client, cast, seeded):
         effective_from=date(2099, 1, 1),
     )
     text = as_user(client, cast[Role.AUDITOR]).get(URL).content.decode()
-    assert text.count("in force</span>") == Threshold.objects.count() - 1
+    assert text.split('id="thresholds"')[1].count("in force</span>") == Threshold.objects.count() - 1
     assert "2098-12-31" in text and "2099-01-01" in text
 
 
@@ -120,3 +120,24 @@ def test_an_organization_with_north_dakota_and_washington_sites_sees_north_dakot
     text = as_user(client, cast[Role.AUDITOR]).get(URL).content.decode()
     assert "<code>low_hold.ratio_21</code>" in text and "ND 99-01.3-08-04(9)" in text
     assert "WAC" not in text.split('id="thresholds"')[1]
+
+
+def test_the_washington_house_banked_wager_cap_is_shown_with_its_source_only_to_its_organization(
+    client, cast, site, seeded
+):
+    """Issue 32: each pack's limits on the page (WAC 230-15-140's $300 single wager), only the
+    organization's packs'."""
+    site.jurisdiction = "WA-HB"
+    site.save()
+    text = as_user(client, cast[Role.AUDITOR]).get(URL).content.decode()
+    limits = text.split('id="limits"')[1].split("</table>")[0]
+    assert "$300.00" in limits and "WAC 230-15-140" in limits and "Washington house-banked blackjack" in limits
+    assert "99-01.3" not in limits
+
+
+def test_north_dakotas_limits_are_shown_with_section_and_effective_date(client, cast, seeded):
+    text = as_user(client, cast[Role.GAMING_MANAGER]).get(URL).content.decode()
+    limits = text.split('id="limits"')[1].split("</table>")[0]
+    assert "ND 99-01.3-08-09(1)" in limits and "$25.00" in limits
+    assert "$200.00 per player" in limits and "ND 99-01.3-08-15(1)" in limits and "2006-10-01" in limits
+    assert "ND 99-01.3-03-10(1)" in limits and "WAC" not in limits

@@ -47,3 +47,23 @@ def test_a_rule_is_cited_by_the_sites_pack_or_as_house_control(example_site):
 def test_a_rule_is_never_formatted_without_a_site():
     with pytest.raises(TypeError, match="use .at"):
         f"{Rule('floor.slip_numbering')}: refused"  # noqa: B018
+
+
+def test_a_site_of_the_example_pack_is_created_through_the_api_with_no_choice_or_migration_added(
+    client_for, manager, monkeypatch
+):
+    """Issue 32: the site's jurisdiction choices are the registry's: the registry line alone lets a
+    site be of the new pack; a code no pack holds is refused naming the field, and nothing is made."""
+    from cardroom.models import Site
+
+    client = client_for(manager)
+    body = {"name": "Example Hall", "time_zone": "America/Chicago", "jurisdiction": example_pack.CODE}
+    refused = client.post("/api/v1/sites/", body, format="json")
+    assert refused.status_code == 400 and "jurisdiction" in refused.json()
+    assert not Site.objects.filter(name="Example Hall").exists()
+    monkeypatch.setitem(packs.registry.PACKS, example_pack.CODE, example_pack.PACK)
+    made = client.post("/api/v1/sites/", body, format="json")
+    assert made.status_code == 201, made.json()
+    site = Site.objects.get(pk=made.json()["id"])
+    assert site.jurisdiction == example_pack.CODE and pack_for(site) is example_pack.PACK
+    assert site.get_jurisdiction_display() == "Example State"

@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 from accounting.queries import closed_reason
 from cage.queries import tip_status as cage_tip_status
 from cardroom import chip_rules, role_grants, table_rules, wager_caps
+from cardroom import models as cardroom_models
 from cardroom.navigation import party_of
 from core import audit_anchors, citations, closing, figure_days, hooks
 from floor import open_items, tips
@@ -22,6 +23,7 @@ EVERY_HOOK = {
     "access": "cardroom",
     "site_jurisdiction": "cardroom",
     "citations": "packs",
+    "jurisdictions": "packs",
     "table_rules": "packs",
     "table_options": "packs",
     "chip_law": "packs",
@@ -51,6 +53,7 @@ ASKED = {
     "access": lambda: hooks.ACCESS(object()),
     "site_jurisdiction": lambda: hooks.SITE_JURISDICTION(1),
     "citations": lambda: citations.stated("core.retention", "ND"),
+    "jurisdictions": lambda: cardroom_models.jurisdiction_choices(),
     "table_rules": lambda: table_rules.validate_table(object()),
     "table_options": lambda: table_rules.table_fields("ND"),
     "chip_law": lambda: chip_rules.law_at("ND"),

@@ -69,6 +69,14 @@ def test_the_daily_page_cites_no_deposit_deadline_of_another_state(client, house
     assert "third banking day" not in html and 'Books <small class="text-muted">(House control)</small>' in html
 
 
+@pytest.mark.parametrize("jurisdiction", ["WA-BJ", "NY"])
+def test_the_daily_page_of_a_site_without_drop_speaks_of_no_drop_or_boxes(client, house, jurisdiction):
+    """Issue 32: the words follow the site's pack's revenue model (fees, sessions: no drop, no boxes)."""
+    html = _pages(client, here := house(jurisdiction), here.manager)[PAGES[0]]
+    assert "+ drop" not in html and "every box counted" not in html
+    assert "ending cash − starting cash, net of IOUs" in html
+
+
 def test_a_fees_site_shows_its_fees_and_no_drop_win_or_hold(client, house):
     here = house("WA-BJ")
     pages = _pages(client, here, here.auditor)
@@ -91,7 +99,8 @@ def test_at_a_north_dakota_site_the_quarter_page_keeps_the_return_the_tax_and_th
     assert "(SFN 50901, ND 99-01.3-08-16(1)(g))" in html and 'id="tax-heading"' in html
     assert "N.D.C.C. 53-06.1-12" in html and "ND 99-01.3-08-04(9)" in html and 'id="other-games-form"' in html
     daily = _pages(client, here, here.manager)[PAGES[0]]
-    assert "(third banking day, ND 99-01.3-03-10)" in daily and "Model: SFN 50079." in daily
+    assert "(the third banking day after the gaming date, ND 99-01.3-03-10(1))" in daily
+    assert "Model: SFN 50079." in daily and "ending cash − starting cash + drop" in daily
 
 
 def test_the_quarter_page_allocates_a_combined_banks_long_short_to_twenty_one(client, house):

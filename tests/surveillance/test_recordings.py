@@ -22,7 +22,7 @@ def record(acting, table, start, stop, **kwargs):
 
 
 def test_a_recording_may_be_released_the_day_after_30_full_days(shift_manager, table):
-    assert RECORDING_RETENTION.value == timedelta(days=30)
+    assert RECORDING_RETENTION.on("ND").value == timedelta(days=30)
     recording = record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 2, 2))
     assert recording.release_on == date(2026, 2, 2)
 
@@ -38,7 +38,7 @@ def test_retention_holds_until_the_release_date_in_frozen_time(shift_manager, ta
 
 def test_two_recorders_overlapping_by_10_minutes_are_accepted(shift_manager, table):
     record(shift_manager, table, local(2026, 1, 1, 18), local(2026, 1, 1, 22))
-    second = record(shift_manager, table, local(2026, 1, 1, 22) - RECORDER_OVERLAP.value, local(2026, 1, 2, 2))
+    second = record(shift_manager, table, local(2026, 1, 1, 22) - RECORDER_OVERLAP.on("ND").value, local(2026, 1, 2, 2))
     assert second.pk
 
 

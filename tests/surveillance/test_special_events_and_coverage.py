@@ -15,15 +15,15 @@ def event(first: date, days: int) -> tuple[date, date]:
 
 
 def test_the_limits_are_the_rules_numbers():
-    assert (SPECIAL_EVENT_MAX_DAYS.value, SPECIAL_EVENT_MAX_PER_QUARTER.value) == (14, 2)
+    assert (SPECIAL_EVENT_MAX_DAYS.on("ND").value, SPECIAL_EVENT_MAX_PER_QUARTER.on("ND").value) == (14, 2)
 
 
 @pytest.mark.parametrize(("days", "exempt"), [(13, True), (14, True), (15, False)])
 def test_an_event_of_fourteen_consecutive_days_is_exempt_not_one_of_fifteen(days, exempt):
-    """"brought onto a site for fourteen or fewer consecutive days": the event's length decides,
+    """ "brought onto a site for fourteen or fewer consecutive days": the event's length decides,
     from its first day, not how far into it the day is."""
     first = date(2026, 7, 1)
-    result = special_events.exemption([event(first, days)], first + timedelta(days=2))
+    result = special_events.exemption([event(first, days)], first + timedelta(days=2), "ND")
     assert (result.exempt, result.event_day) == (exempt, 3)
     if not exempt:
         assert result.cited("ND").startswith("ND 99-01.3-08-04: the special event of 2026-07-01 to 2026-07-15 runs 15")
@@ -32,12 +32,12 @@ def test_an_event_of_fourteen_consecutive_days_is_exempt_not_one_of_fifteen(days
 def test_a_day_without_play_neither_ends_an_event_nor_starts_another():
     """The days are the event's, consecutive from first to last: a table not played on July 11
     is still on the site for the same event, so July 12 is its twelfth day and event 1."""
-    result = special_events.exemption([event(date(2026, 7, 1), 14)], date(2026, 7, 12))
+    result = special_events.exemption([event(date(2026, 7, 1), 14)], date(2026, 7, 12), "ND")
     assert (result.exempt, result.event_day, result.event_number) == (True, 12, 1)
 
 
 def test_a_day_no_event_covers_is_not_exempt():
-    result = special_events.exemption([event(date(2026, 7, 1), 3)], date(2026, 7, 4))
+    result = special_events.exemption([event(date(2026, 7, 1), 3)], date(2026, 7, 4), "ND")
     assert (result.exempt, result.event_start) == (False, None)
     assert "no special event of the site covers 2026-07-04" in result.reason
 
@@ -45,7 +45,7 @@ def test_a_day_no_event_covers_is_not_exempt():
 @pytest.mark.parametrize(("events", "exempt"), [(1, True), (2, True), (3, False)])
 def test_at_most_two_events_of_the_site_a_quarter_are_exempt(events, exempt):
     starts = [date(2026, 7, 3), date(2026, 8, 7), date(2026, 9, 4)][:events]
-    result = special_events.exemption([event(s, 3) for s in starts], starts[-1])
+    result = special_events.exemption([event(s, 3) for s in starts], starts[-1], "ND")
     assert (result.exempt, result.event_number) == (exempt, events)
     if not exempt:
         assert result.cited("ND").startswith("ND 99-01.3-08-04: event 3 of the site in")
@@ -54,12 +54,12 @@ def test_at_most_two_events_of_the_site_a_quarter_are_exempt(events, exempt):
 
 def test_events_of_the_previous_quarter_do_not_count_against_this_one():
     events = [event(date(2026, 5, 1), 2), event(date(2026, 6, 1), 2), event(date(2026, 7, 3), 2)]
-    assert special_events.exemption(events, date(2026, 7, 3)).exempt
+    assert special_events.exemption(events, date(2026, 7, 3), "ND").exempt
 
 
 def test_an_event_running_into_the_quarter_counts_in_it():
     events = [event(date(2026, 6, 29), 4), event(date(2026, 7, 10), 2), event(date(2026, 8, 10), 2)]
-    result = special_events.exemption(events, date(2026, 8, 10))
+    result = special_events.exemption(events, date(2026, 8, 10), "ND")
     assert (result.exempt, result.event_number) == (False, 3)
 
 

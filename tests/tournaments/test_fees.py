@@ -8,7 +8,7 @@ from core.appendonly import ImmutableRecordError
 from core.models import AuditEvent
 from tournaments import queries, services
 from tournaments.models import FeeKind, TournamentFee
-from tournaments.rules import MAX_CUMULATIVE_FEE_CENTS
+from tournaments.rules import MAX_CUMULATIVE_FEE
 
 from .conftest import announce
 
@@ -24,7 +24,7 @@ def buy(person, tournament, player, kind):
 
 
 def test_the_cap_is_two_hundred_dollars_as_data():
-    assert MAX_CUMULATIVE_FEE_CENTS == 20000
+    assert MAX_CUMULATIVE_FEE.on("ND").value == 20000
 
 
 def test_cumulative_fees_of_199_99_and_200_00_are_collected_and_200_01_is_refused_citing_08_15(tournament, cashier):
