@@ -255,7 +255,7 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
     rows = []
     for day in days:
         deposit = recorded.get(day.pk)
-        due = deposit.due_on if deposit else deposit_due_on(day.site, day.gaming_date)
+        due = deposit.due_on if deposit else deposit_due_on(site, day.gaming_date)
         rows.append(
             {
                 "day": day,

@@ -267,6 +267,10 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["core.api_schema.forbid_unknown_fields"],
     # Several records have a "kind" (or "location"): name each choice set after its model.
     "ENUM_NAME_OVERRIDES": {
+        # A site's jurisdiction: the packs of the registry (named by the pack); an approval's, a
+        # licence's and internal controls': the Jurisdiction choices (named by the texts).
+        "JurisdictionEnum": "cardroom.models.jurisdiction_choices",
+        "ApprovalJurisdictionEnum": "cardroom.models.Jurisdiction",
         "RoleEnum": "cardroom.models.Role",
         "EmployeeRelationKindEnum": "cardroom.models.EmployeeRelation.Kind",
         "TableLocationEnum": "cardroom.models.Table.Location",
