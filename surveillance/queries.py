@@ -460,8 +460,13 @@ def with_active_entries(tasks):
     return tasks.prefetch_related(Prefetch("entries", queryset=active_entries(), to_attr="active_entries"))
 
 
+def required_footage(program: ReviewProgram):
+    """The footage a week's task needs: the site's pack's, in force when the program started."""
+    return REVIEW_MIN_FOOTAGE.on(program.site, program.start_date).value
+
+
 def task_done(task: ReviewTask) -> bool:
-    return task_footage(task) >= REVIEW_MIN_FOOTAGE.value
+    return task_footage(task) >= required_footage(task.program)
 
 
 def program_ended_on(program: ReviewProgram) -> date:

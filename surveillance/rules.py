@@ -7,7 +7,6 @@ trigger, a deadline, a $2 cap) does not apply there (`Rule.applies`), and the re
 may still keep (equipment, outages, recordings, the review log) are its house's own control.
 """
 
-from dataclasses import dataclass
 from datetime import timedelta
 
 from cardroom.access import ReadRule
@@ -30,13 +29,6 @@ VENDOR_DEFERRAL = Rule("surveillance.vendor_deferral")
 VIDEO_SAMPLE = Rule("surveillance.video_sample")
 SAMPLE_EVALUATION_FORM = Rule("surveillance.sample_evaluation_form")
 REVIEW_DOCUMENTS = Rule("surveillance.review_document_retention")
-
-
-@dataclass(frozen=True)
-class Limit:
-    value: object
-    rule: Rule  # cited at a site: `limit.rule.at(site)`
-    text: str  # how the rule reads in a refusal or on a page
 
 
 # The numbers of 08-04 are the site's pack's, effective-dated, each with its section (ND's:
@@ -74,11 +66,16 @@ SAMPLE_DUE = LimitKey("surveillance.sample_due", VIDEO_SAMPLE, house=(timedelta(
 # clarity of the recorded video (ND 99-01.3-08-04(10)): asked only where the pack states it.
 VENDOR_DEFERRED_SHARE = LimitKey("surveillance.vendor_deferred_share", VENDOR_DEFERRAL)
 
-# ND 99-01.3-08-04(9): low hold -> at least one hour a week of reviewed video for each active
-# table, for six continuous weeks or until the reason is documented.
-REVIEW_PROGRAM_LENGTH = Limit(timedelta(weeks=6), REVIEW_PROGRAM, "6 continuous weeks")
-REVIEW_WEEK = Limit(timedelta(weeks=1), REVIEW_PROGRAM, "one week")
-REVIEW_MIN_FOOTAGE = Limit(timedelta(hours=1), REVIEW_PROGRAM, "at least one hour per week")
+# A low-hold video review (ND's 08-04(9)): at least the pack's footage a week of reviewed video for
+# each active table, for the pack's continuous weeks or until the reason is documented. A program a
+# gaming manager opens at a site whose pack states none is the house's own, at the values below.
+REVIEW_PROGRAM_LENGTH = LimitKey(
+    "surveillance.review_program_length", REVIEW_PROGRAM, house=(timedelta(weeks=6), "6 continuous weeks")
+)
+REVIEW_MIN_FOOTAGE = LimitKey(
+    "surveillance.review_min_footage", REVIEW_PROGRAM, house=(timedelta(hours=1), "at least one hour per week")
+)
+REVIEW_WEEK = timedelta(weeks=1)  # the program's unit of review, not a number of the law
 
 # A site whose twenty-one activity requires a system has it operational within the pack's days (from
 # the end of the second quarter; at newly acquired premises, of conducting twenty-one there), or
@@ -91,8 +88,8 @@ NOT_OPERATIONAL_WAGER_CAP_CENTS = LimitKey("surveillance.not_operational_wager_c
 SPECIAL_EVENT_MAX_DAYS = LimitKey("surveillance.special_event_max_days", SPECIAL_EVENT)
 SPECIAL_EVENT_MAX_PER_QUARTER = LimitKey("surveillance.special_event_max_per_quarter", SPECIAL_EVENT)
 
-# ND 99-01.3-08-16(1)(h): video review documentation is kept one year from the quarter's end.
-REVIEW_DOCUMENT_RETENTION = Limit(timedelta(days=365), REVIEW_DOCUMENTS, "one year")
+# Video review documentation kept for the pack's time from the quarter's end (ND's 08-16(1)(h)).
+REVIEW_DOCUMENT_RETENTION = LimitKey("surveillance.review_document_retention", REVIEW_DOCUMENTS)
 
 # ND 99-01.3-08-04(5): only a gaming or shift manager or an independent person accesses a
 # recording unit, camera or stored video, and starts, stops or changes a recording.

@@ -280,6 +280,7 @@ def programs(request, site, access):
 @site_page
 def program_detail(request, site, access, pk):
     program = get_object_or_404(ReviewProgram, pk=pk, site=site)
+    program.site = site  # its pack's required footage (queries.task_done) without another query
     posted = request.POST.get("form") if request.method == "POST" else None
     entry = forms.ReviewEntryForm(request.POST if posted == "entry" else None, site=site, program=program)
     closure = forms.ClosureForm(request.POST if posted == "closure" else None)

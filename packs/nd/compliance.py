@@ -19,6 +19,8 @@ OUTAGE_CALENDAR = _LIMIT["surveillance.outage_calendar"]
 OUTAGE_CAP = _LIMIT["surveillance.outage_wager_cap_cents"]
 OPERATIONAL_WITHIN = _LIMIT["surveillance.operational_within"]
 SAMPLE_DUE = _LIMIT["surveillance.sample_due"]
+REVIEW_LENGTH = _LIMIT["surveillance.review_program_length"]
+REVIEW_FOOTAGE = _LIMIT["surveillance.review_min_footage"]
 
 CITATIONS: dict[str, str] = {
     # 08-01(3): prizes over gross proceeds (attorney general, dealer percent-of-hold for 12 weeks)
@@ -122,17 +124,17 @@ THRESHOLDS: tuple[tuple, ...] = (
     ),
     (
         "low_hold.review_weeks",
-        6,
+        REVIEW_LENGTH.value.days // 7,
         "weeks",
-        "ND 99-01.3-08-04(9)",
+        REVIEW_LENGTH.citation,
         "The video review continues for six continuous weeks or until the reason is documented.",
         ND_08_04_DATE,
     ),
     (
         "low_hold.review_minutes_per_week",
-        60,
+        int(REVIEW_FOOTAGE.value.total_seconds() // 60),
         "minutes",
-        "ND 99-01.3-08-04(9)",
+        REVIEW_FOOTAGE.citation,
         "At least one hour per week of video for each active table is reviewed and documented.",
         ND_08_04_DATE,
     ),

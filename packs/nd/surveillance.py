@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from ..base import Limit
 
 ND_08_04_DATE = date(2018, 7, 1)  # 08-04 amended effective July 1, 2018
+ND_08_16_DATE = date(2018, 7, 1)  # 08-16 amended effective July 1, 2018
 
 CITATIONS: dict[str, str] = {
     # Opening paragraph: the activity that requires a system, 45 days to have it operational (or
@@ -72,4 +73,13 @@ LIMITS: tuple[Limit, ...] = (
           ND_08_04_DATE),
     Limit("surveillance.special_event_max_per_quarter", 2, "not more than two events per quarter",
           "ND 99-01.3-08-04", ND_08_04_DATE),
+    # (9): low hold for a quarter -> a minimum of one hour per week of video for each active table
+    # reviewed and documented, for six continuous weeks or until the reason is documented.
+    Limit("surveillance.review_program_length", timedelta(weeks=6), "6 continuous weeks", "ND 99-01.3-08-04(9)",
+          ND_08_04_DATE),
+    Limit("surveillance.review_min_footage", timedelta(hours=1), "at least one hour per week", "ND 99-01.3-08-04(9)",
+          ND_08_04_DATE),
+    # 08-16(1)(h): video review documentation retained for one year from the end of the quarter.
+    Limit("surveillance.review_document_retention", timedelta(days=365), "one year from the end of the quarter",
+          "ND 99-01.3-08-16(1)(h)", ND_08_16_DATE),
 )  # fmt: skip

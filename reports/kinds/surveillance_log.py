@@ -20,8 +20,6 @@ from .. import rules as report_rules
 from ..columns import DATE, INT, Column, headings
 from ..registry import ReportContext, ReportKind, register
 
-REQUIRED_MINUTES = int(REVIEW_MIN_FOOTAGE.value.total_seconds() // 60)
-
 
 @dataclass(frozen=True)
 class LogLine:
@@ -59,10 +57,11 @@ class WeekTask:
     table_number: int
     reviewed_minutes: int  # entries not replaced by a correction
     entries: tuple[ReviewLine, ...]
+    required_minutes: int  # the site's pack's footage a week, in force when the program started
 
     @property
     def done(self) -> bool:
-        return self.reviewed_minutes >= REQUIRED_MINUTES
+        return self.reviewed_minutes >= self.required_minutes
 
 
 @dataclass(frozen=True)
@@ -118,11 +117,12 @@ def _review_line(entry: ReviewEntry, corrected_by: dict, zone: ZoneInfo) -> Revi
     )
 
 
-def _task(task: ReviewTask, entries: list[ReviewEntry], active: set, corrected_by: dict, zone) -> WeekTask:
+def _task(task: ReviewTask, entries: list[ReviewEntry], active: set, corrected_by: dict, zone, required) -> WeekTask:
     lines = tuple(_review_line(e, corrected_by, zone) for e in entries)
     reviewed = sum((e.footage for e in entries if e.pk in active), timedelta())
     minutes = int(reviewed.total_seconds() // 60)
-    return WeekTask(task.week, task.week_start, task.week_end, task.table.number, minutes, lines)
+    required_minutes = int(required.total_seconds() // 60)
+    return WeekTask(task.week, task.week_start, task.week_end, task.table.number, minutes, lines, required_minutes)
 
 
 def _programs(context: ReportContext, zone: ZoneInfo) -> tuple[Program, ...]:
@@ -159,7 +159,14 @@ def _programs(context: ReportContext, zone: ZoneInfo) -> tuple[Program, ...]:
             p.reason,
             _closure(p),
             tuple(
-                _task(t, by_task.get(t.pk, []), active, corrected_by, zone)
+                _task(
+                    t,
+                    by_task.get(t.pk, []),
+                    active,
+                    corrected_by,
+                    zone,
+                    REVIEW_MIN_FOOTAGE.on(context.site, p.start_date).value,
+                )
                 for t in tasks
                 if t.program_id == p.pk and t.week_start <= program_ended_on(p)
             ),
@@ -214,7 +221,7 @@ def _task_heading(task: WeekTask) -> str:
     status = "done" if task.done else "NOT DONE"
     return (
         f"Week {task.week} ({task.week_start} to {task.week_end}), table {task.table_number}: "
-        f"{task.reviewed_minutes} of {REQUIRED_MINUTES} minutes reviewed ({status})"
+        f"{task.reviewed_minutes} of {task.required_minutes} minutes reviewed ({status})"
     )
 
 
@@ -241,7 +248,10 @@ def _render_program(program: Program) -> list:
 
 def render(data: SurveillanceLogReport) -> list:
     story = _render_log(data)
-    story += [Spacer(1, 10), para(f"Video review programs ({report_rules.VIDEO_REVIEW_PROGRAMS.at(data.where)})", "heading")]
+    story += [
+        Spacer(1, 10),
+        para(f"Video review programs ({report_rules.VIDEO_REVIEW_PROGRAMS.at(data.where)})", "heading"),
+    ]
     if not data.programs:
         return [*story, para("No video review program at this site in the period.")]
     for program in data.programs:

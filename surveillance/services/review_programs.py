@@ -29,25 +29,26 @@ def open_review_program(acting_user, site: Site, start_date: date, reason: str) 
     tables = list(Table.objects.filter(site=site, active=True, location=Table.Location.REGULAR))
     if not tables:
         raise ValidationError({"site": "The site has no active table to review."})
+    length = REVIEW_PROGRAM_LENGTH.on(site, start_date).value  # the pack's weeks in force that day
     with transaction.atomic():
         program = ReviewProgram(
             site=site,
             start_date=start_date,
             reason=reason,
             opened_by=acting_user,
-            end_date=start_date + REVIEW_PROGRAM_LENGTH.value - timedelta(days=1),
+            end_date=start_date + length - timedelta(days=1),
             opened_at=timezone.now(),
         )
         append_audited(program, acting_user=acting_user, site=site, action="review_program.opened")
-        weeks = REVIEW_PROGRAM_LENGTH.value // REVIEW_WEEK.value
+        weeks = length // REVIEW_WEEK
         ReviewTask.objects.bulk_create(
             [
                 ReviewTask(
                     program=program,
                     table=table,
                     week=week + 1,
-                    week_start=start_date + week * REVIEW_WEEK.value,
-                    week_end=start_date + (week + 1) * REVIEW_WEEK.value - timedelta(days=1),
+                    week_start=start_date + week * REVIEW_WEEK,
+                    week_end=start_date + (week + 1) * REVIEW_WEEK - timedelta(days=1),
                 )
                 for week in range(weeks)
                 for table in tables

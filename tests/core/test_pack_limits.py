@@ -77,3 +77,27 @@ def test_the_outage_and_system_thresholds_of_the_checks_are_the_surveillance_lim
     cap = nd.limit_on("surveillance.outage_wager_cap_cents", day)
     assert seeded["outage.wager_cap_cents"] == (cap.value, cap.citation)
     assert seeded["surveillance.operational_days"][0] == nd.limit_on("surveillance.operational_within", day).value.days
+
+
+def test_the_review_programs_numbers_are_the_packs_and_an_amendment_holds_from_its_date(amended_nd, monkeypatch):
+    """ND 99-01.3-08-04(9)'s six weeks and hour a week, and 08-16(1)(h)'s year, are the ND pack's
+    limits (the compliance thresholds read them); a later row of the same key is in force only
+    from its date, and a site whose pack states none keeps the house's own values."""
+    from surveillance.rules import REVIEW_DOCUMENT_RETENTION, REVIEW_MIN_FOOTAGE, REVIEW_PROGRAM_LENGTH
+
+    nd = get_pack("ND")
+    monkeypatch.setitem(PACKS, "ND", dataclasses.replace(nd, limits=nd.limits + (
+        Limit("surveillance.review_min_footage", timedelta(hours=2), "at least two hours per week",
+              "ND 99-01.3-08-04(9)", AMENDED),
+    )))  # fmt: skip
+    before, after = date(2029, 12, 28), date(2030, 1, 4)
+    assert REVIEW_MIN_FOOTAGE.on("ND", before).value == timedelta(hours=1)
+    assert REVIEW_MIN_FOOTAGE.on("ND", after).value == timedelta(hours=2)
+    length = REVIEW_PROGRAM_LENGTH.on("ND", before)
+    assert (length.value, length.citation) == (timedelta(weeks=6), "ND 99-01.3-08-04(9)")
+    assert REVIEW_DOCUMENT_RETENTION.on("ND", before).citation == "ND 99-01.3-08-16(1)(h)"
+    house = REVIEW_PROGRAM_LENGTH.on("WA-HB", before)
+    assert (house.value, house.citation) == (timedelta(weeks=6), "House control")
+    weeks = {t[0]: t for t in THRESHOLDS}
+    assert (weeks["low_hold.review_weeks"][1], weeks["low_hold.review_minutes_per_week"][1]) == (6, 60)
+    assert weeks["low_hold.review_minutes_per_week"][3] == "ND 99-01.3-08-04(9)"

@@ -57,7 +57,7 @@ def entry(acting, task, reviewer, *, day=None, start=(20, 0), minutes=60, shift=
 
 
 def test_the_program_runs_six_continuous_weeks(program):
-    assert REVIEW_PROGRAM_LENGTH.value == timedelta(weeks=6)
+    assert REVIEW_PROGRAM_LENGTH.on(program.site, program.start_date).value == timedelta(weeks=6)
     assert program.end_date == date(2026, 5, 17)
     assert (program.end_date - program.start_date).days + 1 == 42
 
@@ -97,7 +97,7 @@ def test_an_hour_of_footage_completes_the_weeks_task(program, manager, reviewer)
     entry(manager, task, reviewer, minutes=45)
     assert not queries.task_done(task)
     entry(manager, task, reviewer, start=(22, 0), minutes=15)
-    assert queries.task_footage(task) == REVIEW_MIN_FOOTAGE.value
+    assert queries.task_footage(task) == REVIEW_MIN_FOOTAGE.on(program.site, program.start_date).value
     assert queries.task_done(task)
 
 
