@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.db.models import Exists, Max, OuterRef, Prefetch, Q
 from django.utils import timezone
 
-from core.filing_package import IDENTIFIER
+from core.filing_package import DEALER_NUMBERS, IDENTIFIER
 from core.periods import Quarter
 from packs import get_pack
 
@@ -277,12 +277,7 @@ DEALER_COLUMNS = (
     "quarter",
     "game",
     "receipt_number",
-    "shifts",
-    "separable_shifts",
-    "drop_cents",
-    "gross_proceeds_cents",
-    "prizes_cents",
-    "agp_cents",
+    *DEALER_NUMBERS,  # the package's figures of a dealer, as received
     "hold_ratio",
 )
 MAX_DEALER_ROWS = 2000
