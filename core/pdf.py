@@ -664,6 +664,25 @@ class WithTail(Flowable):
         self.body.drawOn(self.canv, 0, y)
 
 
+# The few lines of notes a report may print under its last table travel with the table's end and
+# the sign-off; more than this many are a text of their own (a handout), whose last lines carry it.
+MAX_TRAILING_NOTES = 8
+
+
+def _tail_start(story: Sequence[Flowable]) -> int:
+    """Where the story's end that stays with the sign-off begins: its last table when only a few
+    notes follow it (a dealer shifts report's "not separable because" lines: with the sign-off
+    alone they filled a last page of their own when the table ended at a page's foot), else
+    its last flowable."""
+    last = len(story) - 1
+    for index in range(last, max(-1, last - MAX_TRAILING_NOTES - 1), -1):
+        if isinstance(story[index], Table):
+            return index
+        if not isinstance(story[index], Paragraph | Spacer | Line):
+            break
+    return last
+
+
 class ReportDocument:
     """Lays out flowables on letter pages with the shared furniture; returns the PDF bytes.
     A report ends with the prepared-by and reviewed-by block (`signoff_block`); a form that
@@ -708,6 +727,11 @@ class ReportDocument:
         story = (title_block(self.title) if self.with_title_block else []) + list(flowables)
         if self.with_signoff:
             signoff = signoff_block(self.provenance, self.frame_width)
-            story = story[:-1] + [WithTail(story[-1], signoff)] if story else [KeepTogether(signoff)]
+            start = _tail_start(story)
+            story = (
+                story[:start] + [WithTail(story[start], story[start + 1 :] + signoff)]
+                if story
+                else [KeepTogether(signoff)]
+            )
         doc.build(story, canvasmaker=_numbered_canvas(self.title, self.provenance))
         return buffer.getvalue()
