@@ -19,6 +19,25 @@ SITE_ROLES = [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role
 ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """`--dist loadgroup` (pytest.ini) sends the tests of one `xdist_group` to one process: the
+    conformance walks of a pack share the site they build, the production tests their server.
+    pytest-xdist 3.8 marks a test's group by writing `item._nodeid`, which pytest 9 no longer reads
+    (a node's id is `item._id`), so every group was spread over both processes and its module or
+    session fixture built in each (the production server twice a run, a minute each). The same
+    suffix, set where pytest 9 keeps the id."""
+    if not config.getvalue("loadgroup"):
+        return
+    from _pytest.nodeid import coerce_node_id
+
+    for item in items:
+        groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                         for m in item.iter_markers("xdist_group")})  # fmt: skip
+        if groups and "@" not in item.nodeid:
+            item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(groups)}")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _celery_queue_per_test_process(worker_id):
     """Each pytest-xdist process sends and consumes on its own queue: two tests running real
