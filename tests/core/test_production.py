@@ -196,9 +196,8 @@ def wait_until_serving(production: Production, server: subprocess.Popen) -> None
 @pytest.fixture(scope="session")
 def production(tmp_path_factory):
     """gunicorn with the production settings on a free loopback port (a socket bound here and
-    handed over, so no other process can take the port in between). Built once per process: as a
-    module's fixture it was built twice in one run (a minute each) when pytest-xdist handed the
-    group's tests to the process with another module's test between them."""
+    handed over, so no other process can take the port in between). Built once a run: the module's
+    tests share one xdist group (one process, tests/conftest.py) and the fixture lives for it."""
     var_dir = tmp_path_factory.mktemp("production")
     env = production_env(var_dir)
     # The two are independent: they run side by side.
