@@ -27,7 +27,7 @@ def pytest_collection_modifyitems(config, items):
     (a node's id is `item._id`), so every group was spread over both processes and its module or
     session fixture built in each (the production server twice a run, a minute each). The same
     suffix, set where pytest 9 keeps the id."""
-    if not config.getvalue("loadgroup"):
+    if not getattr(config.option, "loadgroup", False):  # set by pytest-xdist with -n N and --dist loadgroup
         return
     from _pytest.nodeid import coerce_node_id
 
