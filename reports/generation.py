@@ -60,9 +60,11 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
     if audit_head is None:
         audit_head = _stored_audit_head(run)
     kind = load_kinds()[run.kind]
-    context = ReportContext(
-        run.organization, run.site, run.start, run.end, run.period_label, timezone.localtime(run.requested_at).date()
-    )
+    # The request time is an input: the same run always renders to the same bytes. It prints in
+    # the site's time zone (the server's for an all-sites report), with the zone named, and the
+    # report's "as of" day (what is overdue, what is outstanding) is that zone's date.
+    moment = run.requested_at.astimezone(site_zone(run.site)) if run.site else timezone.localtime(run.requested_at)
+    context = ReportContext(run.organization, run.site, run.start, run.end, run.period_label, moment.date())
     data = kind.build(context)
     _progress(run.pk, 50)
     title = TitleBlock(
@@ -74,9 +76,6 @@ def render_run(run: ReportRun, *, audit_head: str | None = None):
         run.organization.licence_number,
         run.site.time_zone if run.site else "",
     )
-    # The request time is an input: the same run always renders to the same bytes. It prints in
-    # the site's time zone (the server's for an all-sites report), with the zone named.
-    moment = run.requested_at.astimezone(site_zone(run.site)) if run.site else timezone.localtime(run.requested_at)
     requester = run.requested_by
     employee = getattr(requester, "employee", None)
     provenance = Provenance(

@@ -3,9 +3,11 @@
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils import timezone
 
 from compliance.models import Alert, AlertStep
 from compliance.queries import ALERTS, status_of
+from core.moments import site_zone
 from core.pdf import data_table, para
 
 from .. import rules as report_rules
@@ -33,6 +35,14 @@ class AlertsReport:
 
 
 def build(context: ReportContext) -> AlertsReport:
+    """The site's alerts opened or due in the period, each day read in the site's time zone (an
+    alert opened at 00:30 in New York is of that New York day, whatever the server's zone)."""
+    zone = site_zone(context.site)
+    with timezone.override(zone):  # `opened_at__date` is the date in the current zone
+        return _build(context, zone)
+
+
+def _build(context: ReportContext, zone) -> AlertsReport:
     alerts = (
         Alert.objects.filter(site=context.site)
         .filter(
@@ -51,10 +61,12 @@ def build(context: ReportContext) -> AlertsReport:
                 alert.title,
                 alert.period_key,
                 alert.subject,
-                str(alert.opened_at.date()),
+                str(alert.opened_at.astimezone(zone).date()),
                 str(alert.due_date or ""),
                 status_of(alert),
-                f"{last.get_kind_display()} by {last.by.username} {last.at:%Y-%m-%d}: {last.note}" if last else "",
+                f"{last.get_kind_display()} by {last.by.username} {last.at.astimezone(zone):%Y-%m-%d}: {last.note}"
+                if last
+                else "",
             )
         )
     open_rows = [r for r in rows if r.status != AlertStep.Kind.RESOLVED]

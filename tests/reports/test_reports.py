@@ -201,3 +201,18 @@ def test_the_reports_page_titles_runs_by_name_and_prefills_the_quarter_to_file(c
     assert (run.start, run.end) == (date(2026, 11, 1), date(2026, 11, 20))
     assert "<title>Dealer percent-of-hold summary" in page and "dealer_hold" not in page.split("<body")[1]
     assert "<td>Dealer percent-of-hold summary</td>" in client.get("/reports/").content.decode()
+
+
+def test_the_alerts_report_reads_its_days_in_the_sites_time_zone(auditor_api, site, time_machine):
+    """Requested at 00:30 on the 20th in New York (23:30 on the 19th on the server's Chicago
+    clock): an alert due on the 19th is overdue, and one opened then is of the 20th."""
+    site.time_zone = "America/New_York"
+    site.save()
+    time_machine.move_to("2026-11-20T05:30:00+00:00")
+    compliance.open_alert(finding(site, subject="fill:7", rule="slip_missing", citation="ND 99-01.3-08-05(2)",
+                                  due_date=date(2026, 11, 19)), organization_id=site.organization_id)
+    run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-20", end="2026-11-30").json()
+    text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
+    assert "1 alert(s); 1 not resolved; 1 overdue." in text
+    csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
+    assert ",2026-11-20,2026-11-19," in csv_rows[1]  # opened on New York's 20th, due the 19th
