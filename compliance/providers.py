@@ -13,6 +13,7 @@ from cage.queries import chip_floats, deposits_maybe_late
 from cardroom.chip_colours import colour_spec_problems, colours_of
 from cardroom.chip_rules import law_at
 from cardroom.models import ChipDenomination, Site, Table
+from core.moments import site_zone
 from core.periods import Quarter
 from counts import queries as counts_queries
 from floor.calculations import gaming_day_bounds
@@ -72,7 +73,9 @@ def _closed_day_slip_problems(by_id: dict[int, Site], start: date, end: date, no
     at or before it (unless exempt), unreceived when no receipt at or before it. One query,
     returning the flagged slips only (`floor.queries.closed_day_slip_signatures`)."""
     found = []
-    for site_id, kind, number, gaming_date, signatures in closed_day_slip_signatures(list(by_id), start, end, now, _FLAGGED):
+    for site_id, kind, number, gaming_date, signatures in closed_day_slip_signatures(
+        list(by_id), start, end, now, _FLAGGED
+    ):
         if not signatures & (SLIP_VERIFIED | SLIP_EXEMPT):
             found.append(rules.SlipException(site_id, gaming_date, kind, number, "unverified"))
         if not signatures & SLIP_RECEIVED:
@@ -136,9 +139,14 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
     required = _status_lookup(site_ids)
     rows = tables_dealt(site_ids, start, end)
     temporary = {table_id for *_, table_id, location in rows if location != Table.Location.REGULAR}
-    events = surveillance_queries.site_special_events(site_ids, *surveillance_queries.special_event_window(start, end)) if temporary else {}
+    events = (
+        surveillance_queries.site_special_events(site_ids, *surveillance_queries.special_event_window(start, end))
+        if temporary
+        else {}
+    )
     dealt = {
-        (site_id, day, number) for site_id, day, number, table_id, location in rows
+        (site_id, day, number)
+        for site_id, day, number, table_id, location in rows
         if location == Table.Location.REGULAR
         or not special_events.exemption(events.get(site_id, []), day, codes[site_id]).exempt
     }
@@ -148,8 +156,11 @@ def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBo
         if required(site_id, day):
             missing[site_id][day].append(number)
     by_id = {s.pk: s for s in sites}
-    return [f for site_id, days in missing.items()
-            for f in rules.missing_review_logs(site_id, dict(days), at=by_id[site_id])]
+    return [
+        f
+        for site_id, days in missing.items()
+        for f in rules.missing_review_logs(site_id, dict(days), at=by_id[site_id])
+    ]
 
 
 @day_provider(rule=rules.OUTAGE_OPERATING)
@@ -171,10 +182,17 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
         repair = getattr(outage, "repair", None)
         until = repair.repaired_at if repair else now
         dealt_after = any(b < until and (e is None or e > deadline) for b, e in shifts[outage.table_id])
-        record = rules.OutageRecord(outage.pk, site.pk, outage.table.number, outage.began_at, deadline,
-                                    repair.repaired_at if repair else None,
-                                    outage.table.max_wager_cents if dealt_after else None)
-        finding = rules.outage_past_deadline(record, now=now, book=book)
+        zone = site_zone(site)  # the finding's days and the deadline it prints are the site's
+        record = rules.OutageRecord(
+            outage.pk,
+            site.pk,
+            outage.table.number,
+            outage.began_at.astimezone(zone),
+            deadline.astimezone(zone),
+            repair.repaired_at.astimezone(zone) if repair else None,
+            outage.table.max_wager_cents if dealt_after else None,
+        )
+        finding = rules.outage_past_deadline(record, now=now.astimezone(zone), book=book)
         if finding is not None:
             found.append(finding)
     return found
@@ -186,8 +204,11 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook)
     window = timedelta(days=book.int("sample.due_days"))
     changes = surveillance_queries.equipment_changes_with_first_sample([s.pk for s in sites], start - window, end)
     today = timezone.localdate()
-    return [f for c in changes
-            if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))]
+    return [
+        f
+        for c in changes
+        if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))
+    ]
 
 
 @day_provider(rule=rules.DEPOSIT_DEADLINE)
@@ -230,10 +251,12 @@ def _span(quarter: Quarter, run: RunContext) -> list[Quarter]:
         i -= 1
     while j + 1 < len(wanted) and wanted[j].next() == wanted[j + 1]:
         j += 1
-    return wanted[i:j + 1]
+    return wanted[i : j + 1]
 
 
-def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> dict[tuple[int, str], rules.QuarterFigures]:
+def _quarter_figures(
+    sites: list[Site], quarter: Quarter, run: RunContext
+) -> dict[tuple[int, str], rules.QuarterFigures]:
     """(site id, game) -> the quarter's figures; each site-quarter computed once per run (the
     hold rules and the surveillance rule ask for the same quarters), the run's consecutive
     quarters together: summed by the database (accounting.summaries.quarter_game_totals, the
@@ -245,8 +268,9 @@ def _quarter_figures(sites: list[Site], quarter: Quarter, run: RunContext) -> di
         found = {q: defaultdict(dict) for q in span}
         for q, totals in quarter_game_totals(missing, span[0], span[-1]).items():
             for (site_id, game), custody in totals.items():
-                found[q][site_id][game] = rules.QuarterFigures(site_id, q, game, custody.gross_proceeds_cents,
-                                                               custody.prizes_cents)
+                found[q][site_id][game] = rules.QuarterFigures(
+                    site_id, q, game, custody.gross_proceeds_cents, custody.prizes_cents
+                )
         for q in span:
             if q != quarter:
                 run.remember("quarter_figures", q, found[q])
@@ -265,7 +289,11 @@ def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook,
     found = []
     for (site_id, game), fig in _quarter_figures(sites, quarter, run).items():
         site = by_id[site_id]
-        if game == "21" and rules.PRIZES_OVER_GP.applies(site) and (finding := rules.prizes_over_gross_proceeds(fig, book)):
+        if (
+            game == "21"
+            and rules.PRIZES_OVER_GP.applies(site)
+            and (finding := rules.prizes_over_gross_proceeds(fig, book))
+        ):
             found.append(finding)
         if not rules.LOW_HOLD.applies(site):
             continue
@@ -301,14 +329,22 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
     predecessors = list(Site.objects.filter(pk__in={i for c in chains.values() for i in c} - known))
     by_quarter = {q: _quarter_figures(sites + predecessors, q, run) for q in quarters}
     max_wager = defaultdict(int)
-    for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list("site_id", "max_wager_cents"):
+    for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list(
+        "site_id", "max_wager_cents"
+    ):
         max_wager[site_id] = max(max_wager[site_id], cents)
     required = _status_lookup([s.pk for s in sites])
     found = []
     for site in sites:
         history = [_premises_figures(by_quarter[q], site.pk, chains[site.pk], q) for q in quarters]
-        finding = rules.surveillance_required(history, seasonal=site.seasonal, wagers_above_cents=max_wager[site.pk],
-                                              already_required=required(site.pk, quarter.end), book=book, at=site)
+        finding = rules.surveillance_required(
+            history,
+            seasonal=site.seasonal,
+            wagers_above_cents=max_wager[site.pk],
+            already_required=required(site.pk, quarter.end),
+            book=book,
+            at=site,
+        )
         if finding:
             found.append(finding)
     return found
@@ -316,8 +352,9 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
 
 def _premises_figures(figures: dict, site_id: int, chain: list[int], quarter: Quarter) -> rules.QuarterFigures:
     parts = [figures[(i, "21")] for i in chain if (i, "21") in figures]
-    return rules.QuarterFigures(site_id, quarter, "21", sum(f.gross_proceeds_cents for f in parts),
-                                sum(f.prizes_cents for f in parts))
+    return rules.QuarterFigures(
+        site_id, quarter, "21", sum(f.gross_proceeds_cents for f in parts), sum(f.prizes_cents for f in parts)
+    )
 
 
 @day_provider(rule=rules.PRIZES_OVER_GP)
@@ -326,20 +363,34 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
     proceeds, every dealer shift at the site needs its own percent-of-hold figures."""
     windows = {}
     for alert in Alert.objects.filter(rule="prizes_over_gp", site__in=sites):
-        window = (date.fromisoformat(alert.figures["dealer_hold_from"]), date.fromisoformat(alert.figures["dealer_hold_until"]))
+        window = (
+            date.fromisoformat(alert.figures["dealer_hold_from"]),
+            date.fromisoformat(alert.figures["dealer_hold_until"]),
+        )
         if window[0] <= end and window[1] >= start:
             windows[alert.site_id] = window
     if not windows:
         return []
     first, last = max(start, min(w[0] for w in windows.values())), min(end, max(w[1] for w in windows.values()))
+    zones = {site.pk: site_zone(site) for site in sites}  # a shift's day is its site's
     records = [
-        rules.ShiftRecord(s.shift_id, s.site_id, s.dealer_name, s.table_number,
-                          s.started_at, s.custody is not None)
-        for s in live_shift_figures(list(windows), first, last) if s.game == "21"
+        rules.ShiftRecord(
+            s.shift_id,
+            s.site_id,
+            s.dealer_name,
+            s.table_number,
+            s.started_at.astimezone(zones[s.site_id]),
+            s.custody is not None,
+        )
+        for s in live_shift_figures(list(windows), first, last)
+        if s.game == "21"
     ]
     citation = book["prizes_over_gp.dealer_hold_weeks"].citation
-    return [f for site_id, window in windows.items()
-            for f in rules.dealer_shifts_without_figures([r for r in records if r.site_id == site_id], window, citation)]
+    return [
+        f
+        for site_id, window in windows.items()
+        for f in rules.dealer_shifts_without_figures([r for r in records if r.site_id == site_id], window, citation)
+    ]
 
 
 @day_provider(rule=rules.LOW_HOLD)
@@ -350,15 +401,27 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     reviewed = defaultdict(timedelta, reviewed)
     citation = book["low_hold.review_minutes_per_week"].citation
     return [
-        rules.Finding("review_week_short", citation, "Video review week short of an hour", task.program.site_id,
-                      f"{task.week_start}..{task.week_end}", task.week_start, task.week_end,
-                      f"{citation}: table {task.table.number} had {int(reviewed[task.pk].total_seconds() // 60)} minutes "
-                      f"of video reviewed in week {task.week} ({task.week_start} to {task.week_end}); at least "
-                      f"{minutes} minutes are required.", task.week_end,
-                      {"task": task.pk, "table": task.table.number,
-                       "reviewed_minutes": int(reviewed[task.pk].total_seconds() // 60)},
-                      f"task:{task.pk}")
-        for task in tasks if reviewed[task.pk] < timedelta(minutes=minutes)
+        rules.Finding(
+            "review_week_short",
+            citation,
+            "Video review week short of an hour",
+            task.program.site_id,
+            f"{task.week_start}..{task.week_end}",
+            task.week_start,
+            task.week_end,
+            f"{citation}: table {task.table.number} had {int(reviewed[task.pk].total_seconds() // 60)} minutes "
+            f"of video reviewed in week {task.week} ({task.week_start} to {task.week_end}); at least "
+            f"{minutes} minutes are required.",
+            task.week_end,
+            {
+                "task": task.pk,
+                "table": task.table.number,
+                "reviewed_minutes": int(reviewed[task.pk].total_seconds() // 60),
+            },
+            f"task:{task.pk}",
+        )
+        for task in tasks
+        if reviewed[task.pk] < timedelta(minutes=minutes)
     ]
 
 
@@ -381,7 +444,9 @@ def count_problems(sites: list[Site], start: date, end: date, book: ThresholdBoo
     for site_id, gaming_date, table_number, box_label, removed_at, is_agreed, totals in drops:
         site = by_id[site_id]
         if (site_id, gaming_date) not in day_ends:
-            day_ends[(site_id, gaming_date)] = gaming_day_bounds(gaming_date, site.time_zone, site.business_day_start_hour)[1]
+            day_ends[(site_id, gaming_date)] = gaming_day_bounds(
+                gaming_date, site.time_zone, site.business_day_start_hour
+            )[1]
         day_end = day_ends[(site_id, gaming_date)]
         count_due = day_end + timedelta(days=1)
         label = f"{table_number}{box_label}"
@@ -407,8 +472,14 @@ def surveillance_not_operational(sites: list[Site], start: date, end: date, book
     found = []
     for site in late:
         numbers = [t.number for t in missing.get(site.pk, [])]
-        finding = rules.system_not_operational(site.pk, deadlines[site.pk], numbers, on=end, citation=rules.SURVEILLANCE_OPERATIONAL.at(site),
-                                               cap_cents=NOT_OPERATIONAL_WAGER_CAP_CENTS.on(site, end).value)
+        finding = rules.system_not_operational(
+            site.pk,
+            deadlines[site.pk],
+            numbers,
+            on=end,
+            citation=rules.SURVEILLANCE_OPERATIONAL.at(site),
+            cap_cents=NOT_OPERATIONAL_WAGER_CAP_CENTS.on(site, end).value,
+        )
         if finding:
             found.append(finding)
     return found
@@ -426,7 +497,9 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
     if not tables:
         return []
     days = surveillance_queries.special_event_days([t.pk for t in tables], start, end)
-    events = surveillance_queries.site_special_events(list(by_id), *surveillance_queries.special_event_window(start, end))
+    events = surveillance_queries.site_special_events(
+        list(by_id), *surveillance_queries.special_event_window(start, end)
+    )
     required = _status_lookup([s.pk for s in sites])
     register = surveillance_queries.EquipmentRegister([s.pk for s in sites])
     found = []
@@ -441,9 +514,17 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
             if register.has_system(table, day):
                 continue
             flagged.add(key)
-            found.append(rules.special_event_over_limit(table.site_id, table.pk, table.number, event_start, day,
-                                                        exemption.cited(by_id[table.site_id]),
-                                                        rules.SPECIAL_EVENT_EXEMPTION.at(by_id[table.site_id])))
+            found.append(
+                rules.special_event_over_limit(
+                    table.site_id,
+                    table.pk,
+                    table.number,
+                    event_start,
+                    day,
+                    exemption.cited(by_id[table.site_id]),
+                    rules.SPECIAL_EVENT_EXEMPTION.at(by_id[table.site_id]),
+                )
+            )
     return found
 
 
@@ -463,12 +544,19 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     watched = [site_id for site_id, rows in statuses.items() if any(s.required for s in rows)]
     days = surveillance_queries.uncovered_table_days(watched, start, end) if watched else {}
     temporary = {key[0] for key, day in days.items() if day["location"] != Table.Location.REGULAR}
-    events = surveillance_queries.site_special_events(watched, *surveillance_queries.special_event_window(start, end)) if temporary else {}
+    events = (
+        surveillance_queries.site_special_events(watched, *surveillance_queries.special_event_window(start, end))
+        if temporary
+        else {}
+    )
     found = []
     for (table_id, day), play in sorted(days.items(), key=lambda item: (item[0][1], item[1]["number"], item[0][0])):
         if not required(play["site_id"], day):
             continue
-        if table_id in temporary and special_events.exemption(events.get(play["site_id"], []), day, by_id[play["site_id"]]).exempt:
+        if (
+            table_id in temporary
+            and special_events.exemption(events.get(play["site_id"], []), day, by_id[play["site_id"]]).exempt
+        ):
             continue
         missing = coverage.gaps(play["opener_at"], play["closer_at"], play["recordings"])
         site = by_id[play["site_id"]]
@@ -542,7 +630,16 @@ def chip_float(sites: list[Site], start: date, end: date, book: ThresholdBook):
                 site_trays = chips.trays.get(site.pk, {}).get(value, 0)
                 if not site_bank and not site_trays:
                     continue
-                short = rules.ChipFloatShort(site.pk, end, chips.counted_through or end, value, chips.exist.get(value, 0),
-                                             chips.bank(value), chips.tray(value), site_bank, site_trays)
+                short = rules.ChipFloatShort(
+                    site.pk,
+                    end,
+                    chips.counted_through or end,
+                    value,
+                    chips.exist.get(value, 0),
+                    chips.bank(value),
+                    chips.tray(value),
+                    site_bank,
+                    site_trays,
+                )
                 found.append(rules.chip_float_short(short, at=site))
     return found
