@@ -218,6 +218,12 @@ def merged(*parts: Mapping[str, str]) -> Mapping[str, str]:
     return MappingProxyType(out)
 
 
+def area_citations(tables, *areas) -> Mapping[str, str]:
+    """A pack's citations from its modules: the table rules' (`tables.CITATIONS`, keyed
+    "table.<key>") and each area's `CITATIONS` (core, floor, counts...), merged."""
+    return merged({f"table.{k}": v for k, v in tables.CITATIONS.items()}, *(area.CITATIONS for area in areas))
+
+
 @dataclass(frozen=True)
 class Rule:
     """A rule of the law, named by key; its citation is the site's pack's.

@@ -4,7 +4,7 @@ Each module holds the citations of one area of the product (rule key -> section)
 rules and wager limits are in `tables`.
 """
 
-from ..base import Pack, RevenueModel, merged
+from ..base import Pack, RevenueModel, area_citations
 from . import accounting, cage, chips, compliance, core, counts, floor, reports, surveillance, tables, tournaments
 from .handouts import HANDOUT
 
@@ -30,16 +30,7 @@ PACK = Pack(
         "dealer view, keyed by such a number, is not offered for North Dakota."
     ),
     limits=surveillance.LIMITS + tournaments.LIMITS + cage.LIMITS,
-    citations=merged(
-        {f"table.{k}": v for k, v in tables.CITATIONS.items()},
-        core.CITATIONS,
-        floor.CITATIONS,
-        counts.CITATIONS,
-        cage.CITATIONS,
-        surveillance.CITATIONS,
-        tournaments.CITATIONS,
-        accounting.CITATIONS,
-        compliance.CITATIONS,
-        reports.CITATIONS,
+    citations=area_citations(
+        tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports
     ),
 )

@@ -1,6 +1,6 @@
 """New York games of chance: 9 NYCRR 4620.5 "Black Jack"."""
 
-from ..base import Pack, RevenueModel, merged
+from ..base import Pack, RevenueModel, area_citations
 from . import accounting, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
 from .handouts import HANDOUT
 
@@ -17,16 +17,7 @@ PACK = Pack(
         "9 NYCRR 4620.5, the text we hold, names no state-issued identifier for a games-of-chance worker; "
         "the cross-organization dealer view, keyed by such a number, is not offered for New York."
     ),
-    citations=merged(
-        {f"table.{k}": v for k, v in tables.CITATIONS.items()},
-        core.CITATIONS,
-        floor.CITATIONS,
-        counts.CITATIONS,
-        cage.CITATIONS,
-        surveillance.CITATIONS,
-        tournaments.CITATIONS,
-        accounting.CITATIONS,
-        compliance.CITATIONS,
-        reports.CITATIONS,
+    citations=area_citations(
+        tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports
     ),
 )

@@ -1,6 +1,6 @@
 """Washington blackjack (player-banked): WAC 230-40-125 as amended in the 1999 proposal; the house's revenue is its fees."""
 
-from ..base import EmployeeIdentifier, Pack, RevenueModel, merged
+from ..base import EmployeeIdentifier, Pack, RevenueModel, area_citations
 from . import accounting, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
 from .handouts import HANDOUT
 
@@ -17,16 +17,7 @@ PACK = Pack(
     # employee licence (the public WAC, not a held text). A fee game has no percent-of-hold: the
     # licence identifies the employee, the dealer view has no hold to show here.
     employee_identifier=EmployeeIdentifier("WSGC card room employee licence number (Class A)", "WAC 230-03-265(4)"),
-    citations=merged(
-        {f"table.{k}": v for k, v in tables.CITATIONS.items()},
-        core.CITATIONS,
-        floor.CITATIONS,
-        counts.CITATIONS,
-        cage.CITATIONS,
-        surveillance.CITATIONS,
-        tournaments.CITATIONS,
-        accounting.CITATIONS,
-        compliance.CITATIONS,
-        reports.CITATIONS,
+    citations=area_citations(
+        tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports
     ),
 )

@@ -1,6 +1,6 @@
 """Washington house-banked blackjack: the WSGC Blackjack game rules (rev. April 2018), the room's internal controls and its game approvals."""
 
-from ..base import EmployeeIdentifier, Pack, RevenueModel, merged
+from ..base import EmployeeIdentifier, Pack, RevenueModel, area_citations
 from . import accounting, approvals, cage, compliance, core, counts, floor, reports, surveillance, tables, tournaments
 from .handouts import HANDOUT
 
@@ -18,17 +18,7 @@ PACK = Pack(
     # employee licence from the Commission. No held text states it: the public WAC does (as the
     # wager limit's rule-making record, shared/regulations/wa-wager-limits.md).
     employee_identifier=EmployeeIdentifier("WSGC card room employee licence number (Class B)", "WAC 230-03-265(3)"),
-    citations=merged(
-        {f"table.{k}": v for k, v in tables.CITATIONS.items()},
-        core.CITATIONS,
-        floor.CITATIONS,
-        counts.CITATIONS,
-        cage.CITATIONS,
-        surveillance.CITATIONS,
-        tournaments.CITATIONS,
-        accounting.CITATIONS,
-        compliance.CITATIONS,
-        reports.CITATIONS,
-        approvals.CITATIONS,
+    citations=area_citations(
+        tables, core, floor, counts, cage, surveillance, tournaments, accounting, compliance, reports, approvals
     ),
 )
