@@ -1,12 +1,11 @@
 """Bad input to the demo's records is bounded and answered 400 naming the field (core.limits,
-house controls), as in test_input_bounds.py: a week of the demo, built once for the module."""
+house controls), as in test_input_bounds.py: a week of the demo, built once for the module
+(`a_week_of_the_demo`, tests/conftest.py)."""
 
 import json
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.test import override_settings
 
 from cardroom.models import Employee, Site
 from core import limits
@@ -14,34 +13,15 @@ from counts.models import CountSession
 from counts.services import parse_currency
 from floor.models import Slip
 from surveillance.models import ReviewLogEntry
-from tests.api.demo import load_short_demo
 
 # One process builds the demo for both tests (pytest.ini: --dist loadgroup).
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("input-bounds-on-the-demo")]
 
 HUGE = 10**20
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(scope="module")
-def short_demo(django_db_setup, django_db_blocker):
-    """A week of the demo, built once for the module's tests in a transaction each test's own
-    nests in (so what a test writes rolls back), rolled back after them as Django's
-    TestCase.setUpClass data is."""
-    # The tests' own hasher (tests/conftest.py), for the passwords the demo sets here.
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            load_short_demo(weeks=1)
-            yield
-        finally:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
 
 
 @pytest.fixture
-def demo_api(short_demo, client_for):
+def demo_api(a_week_of_the_demo, client_for):
     return client_for(Employee.objects.get(user__username="gm"))
 
 
