@@ -6,7 +6,8 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core.cache import cache
-from django.db import connection
+from django.db import connection, transaction
+from django.test import override_settings
 from django.utils import timezone
 
 from cardroom.models import Role
@@ -107,9 +108,12 @@ def django_db_setup(
                 request.node.warn(pytest.PytestWarning(f"Error when trying to teardown test databases: {exc!r}"))
 
 
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fast_and_unlocked(settings, tmp_path):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
     settings.AXES_ENABLED = False
     cache.clear()  # the API's rate limits count in the cache: each test starts with none used
     # Anchors of the test database's chains never mix with those of a real one.
@@ -329,6 +333,26 @@ def client_for(api_client):
         return api_client
 
     return login
+
+
+@pytest.fixture(scope="module")
+def a_week_of_the_demo(django_db_setup, django_db_blocker) -> dict:
+    """The demo's last week (tests/api/demo.py, 5-7 s), built once for a module's tests in a
+    transaction each test's own nests in (what a test writes rolls back), rolled back after
+    them as Django's TestCase.setUpClass data is. For a module whose database tests can all
+    share it (the factories' organizations take the demo's names), with one `xdist_group` so
+    that one process builds it."""
+    from tests.api.demo import load_short_demo
+
+    # The tests' own hasher (above), for the passwords the demo sets here.
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            yield load_short_demo(weeks=1)
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 def chromium_path() -> str | None:

@@ -19,10 +19,10 @@ from cardroom.models import Site
 from core.pdf import Provenance, ReportDocument, TitleBlock
 from reports.catalogue import load_kinds
 from reports.registry import ReportContext
-from tests.api.demo import load_short_demo
 from tests.reports.test_pdf_render import REQUESTED_AT, check_pdf, money_fragments, run_for
 
-pytestmark = pytest.mark.django_db
+# A week of the demo, built once for the module on one process (pytest.ini: --dist loadgroup).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("reports-largest-figures")]
 
 LARGEST_CENTS = 999_999_999
 # Chip values and currency denominations are what they are (a $25 chip): only amounts grow.
@@ -74,8 +74,8 @@ def signoff_not_alone(pdf: bytes) -> bool:
 
 
 @pytest.fixture
-def gm():
-    return load_short_demo(weeks=1)["people"]["gm"]
+def gm(a_week_of_the_demo):
+    return a_week_of_the_demo["people"]["gm"]
 
 
 def test_no_report_kind_wraps_money_at_the_largest_figures(gm):

@@ -30,9 +30,9 @@ from reports.generation import render_run
 from reports.kinds import chip_inventory, dealer_shifts
 from reports.models import ReportRun
 from reports.registry import ReportContext
-from tests.api.demo import load_short_demo
 
-pytestmark = pytest.mark.django_db
+# A week of the demo, built once for the module on one process (pytest.ini: --dist loadgroup).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("reports-pdf-render")]
 
 # A money value as the shared formatter writes it ("$1,387.00", "-$5.00", "+$5.00"), or a chip
 # value as a column header writes it ("$1,000"). Any other word with a dollar sign, or a word
@@ -161,8 +161,8 @@ LEGIBLE = {"chip_inventory": chip_values_print_whole, "dealer_shifts": reasons_p
 
 
 @pytest.fixture
-def gm():
-    return load_short_demo(weeks=1)["people"]["gm"]
+def gm(a_week_of_the_demo):
+    return a_week_of_the_demo["people"]["gm"]
 
 
 REQUESTED_AT = datetime(2026, 11, 14, 8, 5, tzinfo=UTC)
