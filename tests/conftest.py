@@ -9,12 +9,20 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from cardroom.models import Role
 from core.appendonly import set_guard_lifted
 
 from .browser_support import browser_page  # noqa: F401  (the Playwright page fixture for every journey)
 from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
+
+# Property tests judge what they compute, not how fast a loaded CI machine computes it: no
+# per-example deadline and no "too slow" health check (both failed runs here under load, with no
+# bug). The examples stay Hypothesis's own, drawn afresh each run.
+hypothesis_settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("suite")
 
 SITE_ROLES = [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM]
 ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
