@@ -10,17 +10,28 @@ when their app loads: imports keep pointing down."""
 from collections.abc import Callable
 from datetime import date
 
-from .hooks import DAY_CHANGED
+from .hooks import DAY_CHANGED, DAY_CHANGED_SQL
 
 DayChanged = Callable[[int, date], None]
+DayChangedSql = Callable[[int, date], tuple[str, list] | None]
 
 
 
-def register_day_changed(changed: DayChanged) -> None:
-    """The books register `changed(site_id, gaming_date)` once, when their app is ready."""
+def register_day_changed(changed: DayChanged, statement: DayChangedSql) -> None:
+    """The books register `changed(site_id, gaming_date)` and `statement(site_id,
+    gaming_date)` (as `day_changed_sql` answers) once, when their app is ready."""
     DAY_CHANGED.register(changed)
+    DAY_CHANGED_SQL.register(statement)
 
 
 def day_changed(site_id: int, gaming_date: date) -> None:
     """The custody of the site's gaming date changed (call inside the write's transaction)."""
     DAY_CHANGED(site_id, gaming_date)
+
+
+def day_changed_sql(site_id: int, gaming_date: date) -> tuple[str, list] | None:
+    """`day_changed` as a statement (and its parameters) for a service to send in its own
+    message, with the day then taken as marked in the transaction (so the row's save does not
+    mark it again); None when there is nothing to send (a database where a message holds one
+    statement, or the day already marked in the transaction)."""
+    return DAY_CHANGED_SQL(site_id, gaming_date)

@@ -9,7 +9,7 @@ from sequences.models import Sequence
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Role, Site, Table
-from core import acts, limits, moments
+from core import acts, figure_days, limits, moments
 from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from core.audit import record_site_event as _audit
 from core.audit_rows import record_rows
@@ -248,9 +248,10 @@ def _series(kind: str, site: Site) -> str:
 
 # PostgreSQL: the slip's lines, then the series' next number drawn by the statement that
 # inserts the slip (the same upsert as django-sequences' get_next_value), then, in the same
-# message, the organization's chain lock and head (core.audit.chain_lock_sql). From the
-# moment the number is drawn to the commit, the transaction sends two more messages: its audit
-# events and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
+# message, the day's figures marked stale (core.figure_days.day_changed_sql) and the
+# organization's chain lock and head (core.audit.chain_lock_sql). From the moment the number
+# is drawn to the commit, the transaction sends two more messages: its audit events and the
+# commit. The number's row lock is what keeps the series gapless (08-05(2)).
 _NEXT_NUMBER = (
     "INSERT INTO {sequences} (name, last) VALUES (%s, 1) "
     "ON CONFLICT (name) DO UPDATE SET last = {sequences}.last + 1 RETURNING last"
@@ -294,13 +295,21 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
     slip.stamp_entry()
     params = [f.get_db_prep_save(f.pre_save(line, True), conn) for line in lines for f in _LINE_FIELDS]
     params += [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in _SLIP_FIELDS)]
-    sql = f"{_LINES_SQL.format(rows=', '.join([_LINE_ROW] * len(lines)))}; {_SLIP_SQL}"
+    statements = [_LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), _SLIP_SQL]
+    # The day's figures marked stale (its snapshot's row lock) and the chain's lock, in the same message.
+    stale = figure_days.day_changed_sql(slip.site_id, slip.gaming_day.gaming_date)
     lock = chain_lock_sql(slip.site.organization_id)
+    for extra in (stale, lock):
+        if extra:
+            statements.append(extra[0])
+            params += extra[1]
     with conn.cursor() as cursor:
-        cursor.execute(f"{sql}; {lock[0]}" if lock else sql, params + (lock[1] if lock else []))
+        cursor.execute("; ".join(statements), params)
         ids = cursor.fetchall()
         cursor.nextset()
         (slip.number,) = cursor.fetchone()
+        if stale:
+            cursor.nextset()
         if lock:
             cursor.nextset()  # the lock's
             cursor.nextset()
@@ -310,7 +319,8 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
     slip._state.adding, slip._state.db = False, conn.alias
     record_rows(lines)
     record_rows([slip])
-    # As Model.save would: the listeners (the day's figure snapshot, accounting.day_figures) hear it.
+    # As Model.save would: the listeners hear it (the day's figure snapshot, accounting.day_figures,
+    # finds its day marked already).
     post_save.send(sender=Slip, instance=slip, created=True, update_fields=None, raw=False, using=conn.alias)
 
 
