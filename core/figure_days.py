@@ -16,7 +16,6 @@ DayChanged = Callable[[int, date], None]
 DayChangedSql = Callable[[int, date], tuple[str, list] | None]
 
 
-
 def register_day_changed(changed: DayChanged, statement: DayChangedSql) -> None:
     """The books register `changed(site_id, gaming_date)` and `statement(site_id,
     gaming_date)` (as `day_changed_sql` answers) once, when their app is ready."""
