@@ -4,8 +4,10 @@ The books (`accounting`, above the custody apps) keep per-site, per-day figure s
 (`accounting.day_figures`). Most writes that change a day's custody are row saves the books
 watch themselves (Django signals); a write that bypasses `save()` (a conditional
 `QuerySet.update()`, such as ending a dealer shift) tells the books here, in its own
-transaction, so the snapshot of that site-day is marked stale. The books register the answer
-when their app loads: imports keep pointing down."""
+transaction, so the snapshot of that site-day is marked stale. A service that sends several
+statements in one message (a slip's insert on PostgreSQL) asks for the marking as a statement
+to send with them (`day_changed_sql`), and the row's save then finds the day marked. The books
+register the answers when their app loads: imports keep pointing down."""
 
 from collections.abc import Callable
 from datetime import date

@@ -284,9 +284,10 @@ def _context(row, slip_id: int | None, credit: bool) -> SlipContext:
 
 
 @cache
-def _converters(model, names: tuple[str, ...]) -> list[list]:
+def _converters(model, names: tuple[str, ...]) -> list[tuple]:
     """Each column's converters, as the ORM applies them to the model's field (SQLite returns
-    booleans as integers, and datetimes and dates read through a subquery as text)."""
+    booleans as integers, and datetimes and dates read through a subquery as text). Once per
+    process: they depend on the backend and its settings only (one database a process)."""
     fields = [model._meta.get_field(name) for name in names]
     columns = [field.get_col(model._meta.db_table) for field in fields]
     return [(connection.ops.get_db_converters(c) + c.get_db_converters(connection), c) for c in columns]
