@@ -66,19 +66,42 @@ def mark_stale(site_id: int, gaming_date: date) -> None:
     Once per site-day and transaction."""
     connection = transaction.get_connection()
     key = (site_id, gaming_date)
-    if connection.in_atomic_block and any(key in m.keys for m in _marks(connection)):
+    if _marked(connection, key):
         return
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:  # both upserts in one round trip (the hot path of every slip)
-            cursor.execute(_MARK_AND_BUMP_SQL, [site_id, gaming_date, uuid.uuid4().hex, site_id, uuid.uuid4().hex])
-    else:
-        DayFigures.objects.bulk_create(
-            [DayFigures(site_id=site_id, gaming_date=gaming_date, token=uuid.uuid4().hex)],
-            update_conflicts=True,
-            unique_fields=["site", "gaming_date"],
-            update_fields=["token", "version", "table_days", "shifts", "computed_at"],
-        )
-        bump_version(site_id)
+        with connection.cursor() as cursor:  # both upserts in one round trip
+            cursor.execute(_MARK_AND_BUMP_SQL, _mark_and_bump_params(site_id, gaming_date))
+    else:  # SQLite: the same two upserts, one statement each
+        day = connection.ops.adapt_datefield_value(gaming_date)
+        with connection.cursor() as cursor:
+            cursor.execute(_MARK_SQL, [site_id, day, uuid.uuid4().hex])
+            cursor.execute(_BUMP_SQL, [site_id, uuid.uuid4().hex])
+    _note_marked(connection, key)
+
+
+def mark_stale_sql(site_id: int, gaming_date: date) -> tuple[str, list] | None:
+    """`mark_stale` as one statement for a service to send in its own message (PostgreSQL: a
+    slip's insert sends it with the number's and the chain's, so the snapshot's row lock is
+    taken in the same round trip as the others, core.figure_days.day_changed_sql), the
+    site-day then taken as marked in the transaction; None on SQLite (a message holds one
+    statement) or when the site-day is already marked."""
+    connection = transaction.get_connection()
+    key = (site_id, gaming_date)
+    if connection.vendor != "postgresql" or not connection.in_atomic_block or _marked(connection, key):
+        return None
+    _note_marked(connection, key)  # the statement fails with its transaction, and the note with it
+    return _MARK_AND_BUMP_SQL, _mark_and_bump_params(site_id, gaming_date)
+
+
+def _mark_and_bump_params(site_id: int, gaming_date: date) -> list:
+    return [site_id, gaming_date, uuid.uuid4().hex, site_id, uuid.uuid4().hex]
+
+
+def _marked(connection, key: Key) -> bool:
+    return connection.in_atomic_block and any(key in m.keys for m in _marks(connection))
+
+
+def _note_marked(connection, key: Key) -> None:
     if connection.in_atomic_block:
         here = set(connection.savepoint_ids)
         same_level = [f for sids, f, _ in connection.run_on_commit if isinstance(f, _Marked) and sids == here]
@@ -90,21 +113,20 @@ def mark_stale(site_id: int, gaming_date: date) -> None:
             transaction.on_commit(marked)
 
 
-# PostgreSQL: `mark_stale`'s two upserts (the day's snapshot emptied under a new token, the
-# site's figures token replaced) as one statement; a data-modifying WITH runs to completion
-# whether or not the outer statement reads it. The same rows as the ORM path beside it.
+# `mark_stale`'s two upserts: the day's snapshot emptied under a new token, the site's figures
+# token replaced (as `bump_version`). PostgreSQL: as one statement; a data-modifying WITH runs
+# to completion whether or not the outer statement reads it.
 _DAY, _SITE = DayFigures._meta, FiguresVersion._meta
-_MARK_AND_BUMP_SQL = f"""
-    WITH day AS (
-        INSERT INTO "{_DAY.db_table}" ("site_id", "gaming_date", "token", "version", "table_days", "shifts", "computed_at")
-        VALUES (%s, %s, %s, '', NULL, NULL, NULL)
-        ON CONFLICT ("site_id", "gaming_date") DO UPDATE SET "token" = EXCLUDED."token", "version" = '',
-            "table_days" = NULL, "shifts" = NULL, "computed_at" = NULL
-        RETURNING 1
-    )
-    INSERT INTO "{_SITE.db_table}" ("site_id", "token") VALUES (%s, %s)
-    ON CONFLICT ("site_id") DO UPDATE SET "token" = EXCLUDED."token"
-"""
+_MARK_SQL = f"""
+    INSERT INTO "{_DAY.db_table}" ("site_id", "gaming_date", "token", "version", "table_days", "shifts", "computed_at")
+    VALUES (%s, %s, %s, '', NULL, NULL, NULL)
+    ON CONFLICT ("site_id", "gaming_date") DO UPDATE SET "token" = EXCLUDED."token", "version" = '',
+        "table_days" = NULL, "shifts" = NULL, "computed_at" = NULL"""
+_BUMP_SQL = (
+    f'INSERT INTO "{_SITE.db_table}" ("site_id", "token") VALUES (%s, %s) '
+    'ON CONFLICT ("site_id") DO UPDATE SET "token" = EXCLUDED."token"'
+)
+_MARK_AND_BUMP_SQL = f"WITH day AS ({_MARK_SQL} RETURNING 1) {_BUMP_SQL}"
 
 
 def bump_version(site_id: int) -> None:
@@ -193,7 +215,7 @@ def connect() -> None:
     post_save.connect(_agreement_saved, sender=CountAgreement, dispatch_uid="day_figures_agreement")
     post_save.connect(_signature_saved, sender=CountSignature, dispatch_uid="day_figures_signature")
     post_save.connect(_table_changed, sender=Table, dispatch_uid="day_figures_table")
-    figure_days.register_day_changed(mark_stale)
+    figure_days.register_day_changed(mark_stale, mark_stale_sql)
 
 
 # Reads: closed days from their snapshots (filled when missing), open days live.

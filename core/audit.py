@@ -119,10 +119,8 @@ def _lock_key(organization_id: int | None) -> int:
 # statements in one simple-protocol message. Each statement of such a message takes its own
 # snapshot under READ COMMITTED, so the head is read after the lock is held and sees every
 # append committed before it.
-_LOCK_AND_HEAD_SQL = (
-    "SELECT pg_advisory_xact_lock(%s, %s); "
-    f'SELECT "seq", "hash" FROM "{AuditEvent._meta.db_table}" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
-)
+_HEAD_SQL = f'SELECT "seq", "hash" FROM "{AuditEvent._meta.db_table}" WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1'
+_LOCK_AND_HEAD_SQL = f"SELECT pg_advisory_xact_lock(%s, %s); {_HEAD_SQL}"
 
 
 def _one_round_trip(conn) -> bool:
@@ -140,7 +138,7 @@ def _lock_and_head(conn, organization_id: int | None, chain: str) -> tuple[int, 
     if conn.vendor == "postgresql":
         with conn.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id)])
-    return _head(chain)
+    return _head(conn, chain)
 
 
 def legacy_head_hash() -> str:
@@ -149,9 +147,11 @@ def legacy_head_hash() -> str:
     return last or GENESIS_HASH
 
 
-def _head(chain: str) -> tuple[int, str]:
-    last = AuditEvent.objects.filter(chain=chain).order_by("-seq").values_list("seq", "hash").first()
-    return last if last else (0, legacy_head_hash())
+def _head(conn, chain: str) -> tuple[int, str]:
+    with conn.cursor() as cursor:  # plain SQL: the ORM's compilation cost more than the read (bench_slips)
+        cursor.execute(_HEAD_SQL, [chain])
+        last = cursor.fetchone()
+    return tuple(last) if last else (0, legacy_head_hash())
 
 
 def chain_lock_sql(organization_id: int | None) -> tuple[str, list] | None:
@@ -284,6 +284,8 @@ def _append_now(conn, organization_id: int | None, events: Sequence[AuditEvent])
         event.hash = prev_hash = chain_hash(event.prev_hash, event_values(event))
     if _one_round_trip(conn):
         _insert_events(conn, events)
+    elif conn.vendor == "sqlite" and len(events) < COPY_EVENTS:
+        _insert_events_sqlite(conn, events)
     elif len(events) == 1:
         events[0].save()
     else:
@@ -316,6 +318,17 @@ def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
             for event in events
         )
         cursor.execute(_EVENT_INSERT_SQL.format(rows=rows))
+        ids = cursor.fetchall()
+    for event, (pk,) in zip(events, ids, strict=True):
+        event.pk, event._state.adding, event._state.db = pk, False, conn.alias
+
+
+def _insert_events_sqlite(conn, events: Sequence[AuditEvent]) -> None:
+    """`_insert_events` on SQLite (3.35 or later, for RETURNING): the same multi-row INSERT
+    with its parameters bound by the driver, a few events at a time (a slip's three)."""
+    params = [f.get_db_prep_save(f.pre_save(event, True), conn) for event in events for f in _EVENT_INSERT_FIELDS]
+    with conn.cursor() as cursor:
+        cursor.execute(_EVENT_INSERT_SQL.format(rows=", ".join([_EVENT_ROW] * len(events))), params)
         ids = cursor.fetchall()
     for event, (pk,) in zip(events, ids, strict=True):
         event.pk, event._state.adding, event._state.db = pk, False, conn.alias

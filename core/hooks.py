@@ -160,6 +160,13 @@ DAY_CHANGED = declare(
     answered_by="accounting (accounting.day_figures, from accounting.apps)",
     answer="changed(site_id, gaming_date) -> None: the day's figure snapshot is stale",
 )
+DAY_CHANGED_SQL = declare(
+    "day_changed_sql",
+    asked_by="core.figure_days (a slip's insert, floor.services.slips)",
+    answered_by="accounting (accounting.day_figures, from accounting.apps)",
+    answer="statement(site_id, gaming_date) -> (sql, params) that marks the day's snapshot stale, sent in the "
+    "caller's own message, or None when there is nothing to send",
+)
 WAGER_CAP = declare(
     "wager_cap",
     asked_by="cardroom.wager_caps (Table.clean, the floor's services)",

@@ -1,7 +1,9 @@
 """Reads used in several places: who deals where, open days and tables, registers, queues."""
 
+import json
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from functools import cache
 
 from django.db import connection
 from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet, Subquery, Value, When
@@ -55,17 +57,6 @@ def current_shift(table: Table, at: datetime) -> DealerShift | None:
 def current_dealer(table: Table, at: datetime) -> Employee | None:
     shift = shifts_running(at).filter(table=table).select_related("dealer").order_by("-started_at").first()
     return shift.dealer if shift else None
-
-
-def current_dealer_holding(table: Table, at: datetime, role: str) -> tuple[Employee | None, bool]:
-    """The dealer on shift at `table` at `at`, and whether they hold `role` at its site (as
-    `roles_held` reads it), in one query: a credit slip asks both (ND 99-01.3-08-05(3)(c))."""
-    held = Membership.objects.filter(employee=OuterRef("dealer"), role=role).filter(
-        Q(site=table.site_id) | Q(site__isnull=True)
-    )
-    running = shifts_running(at).filter(table=table).select_related("dealer").annotate(dealer_holds=Exists(held))
-    shift = running.order_by("-started_at").first()
-    return (shift.dealer, shift.dealer_holds) if shift else (None, False)
 
 
 def is_dealing(employee: Employee, site: Site, at: datetime) -> bool:
@@ -152,12 +143,15 @@ class SlipContext:
     # PostgreSQL: an id drawn for the slip from its table's sequence (never reused, gaps in ids
     # are harmless), so its lines go in before the slip takes its number (services.slips).
     slip_id: int | None = None
-    # PostgreSQL: what the slip's other checks read, in the same query: the organization's
-    # active chips (as floor.services.steps.active_chips) and, for a credit, the dealer on
-    # shift at the table and whether they hold the table's role (as current_dealer_holding).
-    # None when not read here (SQLite): the service reads them itself.
+    # What the slip's other checks read, in the same query: the organization's active chips
+    # (as floor.services.steps.active_chips); for a credit, the dealer on shift at the table
+    # and whether they hold the table's role at the site (as roles_held), else None; whether
+    # the preparer is on the site's duty register at the slip's moment (as
+    # duty_periods_running: signing puts a pit boss or shift manager on duty unless they are,
+    # floor.services.duty).
     chips: list[ChipDenomination] | None = None
     dealer: tuple[Employee | None, bool] | None = None
+    preparer_on_duty: bool | None = None
 
 
 _SLIP_CONTEXT_SQL = """
@@ -178,77 +172,134 @@ _USES_BOOKS = (
 )
 
 _DAY_FIELDS = ["id", "site_id", "gaming_date", "opened_at", "opened_by_id"]
-_CHIP_FIELDS = ChipDenomination._meta.concrete_fields  # integers, strings, booleans: exact in JSON
-_DEALER_FIELDS = Employee._meta.concrete_fields
+_CHIP_NAMES = [f.attname for f in ChipDenomination._meta.concrete_fields]  # integers, strings, booleans: exact in JSON
+_CHIP_VALUE = _CHIP_NAMES.index("value_cents")
+_DEALER_NAMES = [f.attname for f in Employee._meta.concrete_fields]
+_ON_DUTY = f"""EXISTS (SELECT 1 FROM {DutyPeriod._meta.db_table} p WHERE p.site_id = %(site)s
+        AND p.employee_id = %(employee)s AND p.started_at <= %(at)s
+        AND (p.ended_at IS NULL OR p.ended_at > %(at)s)) AS on_duty"""
+_DEALER_HOLDS = """EXISTS (SELECT 1 FROM cardroom_membership m WHERE m.employee_id = e.id
+        AND m.role = %(role)s AND (m.site_id = %(site)s OR m.site_id IS NULL)) AS dealer_holds"""
+_DEALER_SHIFT = """FROM accounting_dealershift sh JOIN cardroom_employee e ON e.id = sh.dealer_id
+        WHERE sh.started_at <= %(at)s AND (sh.ended_at IS NULL OR sh.ended_at > %(at)s) AND sh.table_id = %(table)s
+        ORDER BY sh.started_at DESC LIMIT 1"""
+
+
+def _columns(alias: str, model, names) -> str:
+    return ", ".join(f'{alias}."{model._meta.get_field(name).column}"' for name in names)
 
 
 def _postgresql_context_sql(credit: bool) -> str:
-    """One row whatever the day: the open day's columns (NULL without one), whether the site
-    uses books, the slip's id, the active chips as JSON and, for a credit, the dealer's
-    columns (NULL without one). The same reads as `slip_context` on SQLite, `active_chips` and
-    `current_dealer_holding`."""
-    chip_columns = ", ".join(f'c."{f.column}"' for f in _CHIP_FIELDS)
+    """One row whatever the day: the open day's columns (NULL without one), the slip's id,
+    whether the site uses books, the active chips as JSON, whether the preparer is on duty
+    and, for a credit, the dealer's columns (NULL without one). The same reads as
+    `active_chips`, `duty_periods_running` and `roles_held` of the dealer on shift."""
     chips = (
-        f"(SELECT json_agg(json_build_array({chip_columns}) ORDER BY c.value_cents) "
+        f"(SELECT json_agg(json_build_array({_columns('c', ChipDenomination, _CHIP_NAMES)}) ORDER BY c.value_cents) "
         "FROM cardroom_chipdenomination c WHERE c.active AND c.organization_id = %(organization)s) AS chips"
     )
-    dealer_columns = ", ".join(f's."{f.column}"' for f in _DEALER_FIELDS)
-    employee_columns = ", ".join(f'e."{f.column}"' for f in _DEALER_FIELDS)
+    dealer_columns = _columns("s", Employee, _DEALER_NAMES)
     dealer = f"""
         LEFT JOIN LATERAL (
-            SELECT {employee_columns}, EXISTS (SELECT 1 FROM cardroom_membership m WHERE m.employee_id = e.id
-                    AND m.role = %(role)s AND (m.site_id = %(site)s OR m.site_id IS NULL)) AS dealer_holds
-            FROM accounting_dealershift sh JOIN cardroom_employee e ON e.id = sh.dealer_id
-            WHERE sh.started_at <= %(at)s AND (sh.ended_at IS NULL OR sh.ended_at > %(at)s) AND sh.table_id = %(table)s
-            ORDER BY sh.started_at DESC LIMIT 1
+            SELECT {_columns("e", Employee, _DEALER_NAMES)}, {_DEALER_HOLDS}
+            {_DEALER_SHIFT}
         ) s ON true"""
     table = Slip._meta.db_table
     return f"""
     SELECT d.*, nextval(pg_get_serial_sequence('{table}', 'id')) AS slip_id, {_USES_BOOKS},
-        {chips}{f", s.dealer_holds, {dealer_columns}" if credit else ""}
+        {chips}, {_ON_DUTY}{f", s.dealer_holds, {dealer_columns}" if credit else ""}
     FROM (SELECT 1) AS one
     LEFT JOIN LATERAL ({_SLIP_CONTEXT_SQL.format(uses_books="")}) d ON true{dealer if credit else ""}"""
 
 
+def _sqlite_context_sql(credit: bool) -> str:
+    """`_postgresql_context_sql` without the slip's id, in SQLite's words: the chips as a JSON
+    array (sorted by the reader), the dealer's shift found by a scalar subquery."""
+    chips = (
+        f"(SELECT json_group_array(json_array({_columns('c', ChipDenomination, _CHIP_NAMES)})) "
+        "FROM cardroom_chipdenomination c WHERE c.active AND c.organization_id = %(organization)s) AS chips"
+    )
+    dealer = f"""
+        LEFT JOIN cardroom_employee e ON e.id = (SELECT sh.dealer_id {_DEALER_SHIFT})"""
+    return f"""
+    SELECT d.*, {_USES_BOOKS}, {chips}, {_ON_DUTY}{f", {_DEALER_HOLDS}, {_columns('e', Employee, _DEALER_NAMES)}" if credit else ""}
+    FROM (SELECT 1) AS one
+    LEFT JOIN ({_SLIP_CONTEXT_SQL.format(uses_books="")}) d ON 1{dealer if credit else ""}"""
+
+
 _POSTGRESQL_CONTEXT = {False: _postgresql_context_sql(False), True: _postgresql_context_sql(True)}
+_SQLITE_CONTEXT = {False: _sqlite_context_sql(False), True: _sqlite_context_sql(True)}
 
 
-def slip_context(table: Table, kind: str, *, at: datetime | None = None, dealer_role: str | None = None) -> SlipContext:
+def slip_context(
+    table: Table, kind: str, *, at: datetime, preparer: Employee, dealer_role: str | None = None
+) -> SlipContext:
     """What preparing a slip needs to know, in one cheap query: the site's open gaming day,
-    the table's state in it, and whether the site uses pre-printed books for `kind`. Plain
-    SQL because this runs on every slip and the ORM's subquery compilation cost more than
-    the query itself (bench_slips). On PostgreSQL the same query draws the slip's id and
-    reads the organization's active chips and, given `dealer_role`, the dealer on shift at
-    the table at `at` (`SlipContext`)."""
-    params = {"table": table.pk, "site": table.site_id, "kind": kind}
-    if connection.vendor == "postgresql":
-        return _postgresql_context(table, params, at, dealer_role)
-    day = next(iter(GamingDay.objects.raw(_SLIP_CONTEXT_SQL.format(uses_books=", " + _USES_BOOKS), params)), None)
-    if day is None:
-        return SlipContext(None, "not opened", SlipBook.objects.filter(site_id=table.site_id, kind=kind).exists())
-    state = "closed" if day.closed else "open" if day.opened else "not opened"
-    return SlipContext(day, state, bool(day.uses_books))
-
-
-def _postgresql_context(table: Table, params: dict, at: datetime | None, dealer_role: str | None) -> SlipContext:
+    the table's state in it, whether the site uses pre-printed books for `kind`, the
+    organization's active chips, whether `preparer` is on duty at `at` and, given
+    `dealer_role`, the dealer on shift at the table at `at` (`SlipContext`). Plain SQL
+    because this runs on every slip and the ORM's compilation of the same reads cost more
+    than running them (bench_slips). On PostgreSQL the same query draws the slip's id."""
+    params = {
+        "table": table.pk,
+        "site": table.site_id,
+        "kind": kind,
+        "organization": table.site.organization_id,
+        "employee": preparer.pk,
+        "at": at,
+    }
     credit = dealer_role is not None
-    params["organization"] = table.site.organization_id
     if credit:
-        params.update(role=dealer_role, at=at)
-    with prepared_cursor() as cursor:  # planned once per connection: its planning cost more than running it
-        cursor.execute(_POSTGRESQL_CONTEXT[credit], params)
+        params["role"] = dealer_role
+    if connection.vendor == "postgresql":
+        with prepared_cursor() as cursor:  # planned once per connection: its planning cost more than running it
+            cursor.execute(_POSTGRESQL_CONTEXT[credit], params)
+            row = cursor.fetchone()
+        n = len(_DAY_FIELDS)
+        slip_id, row = row[n + 2], (*row[: n + 2], *row[n + 3 :])
+        return _context(row, slip_id, credit)
+    params["at"] = connection.ops.adapt_datetimefield_value(at)
+    with connection.cursor() as cursor:
+        cursor.execute(_SQLITE_CONTEXT[credit], params)
         row = cursor.fetchone()
+    return _context(row, None, credit)
+
+
+def _context(row, slip_id: int | None, credit: bool) -> SlipContext:
+    """A context row: the day's columns, closed, opened, uses books, the chips (JSON), on duty,
+    and for a credit whether the dealer holds the role and the dealer's columns."""
     n = len(_DAY_FIELDS)
-    (closed, opened), (slip_id, uses_books, chips) = row[n : n + 2], row[n + 2 : n + 5]
-    day = None if row[0] is None else GamingDay.from_db(connection.alias, _DAY_FIELDS, list(row[:n]))
+    closed, opened, uses_books, chips, on_duty = row[n : n + 5]
+    day = None if row[0] is None else _from_row(GamingDay, _DAY_FIELDS, row[:n])
     state = "not opened" if day is None else "closed" if closed else "open" if opened else "not opened"
-    available = [ChipDenomination.from_db(connection.alias, None, values) for values in chips or []]
+    if isinstance(chips, str):  # SQLite's JSON is text, in no promised order
+        chips = sorted(json.loads(chips), key=lambda values: values[_CHIP_VALUE])
+    available = [_from_row(ChipDenomination, _CHIP_NAMES, values) for values in chips or []]
     dealer = None
     if credit:
         holds, columns = row[n + 5], row[n + 6 :]
         found = columns[0] is not None
-        dealer = (Employee.from_db(connection.alias, None, columns), holds) if found else (None, False)
-    return SlipContext(day, state, uses_books, slip_id, available, dealer)
+        dealer = (_from_row(Employee, _DEALER_NAMES, columns), bool(holds)) if found else (None, False)
+    return SlipContext(day, state, bool(uses_books), slip_id, available, dealer, bool(on_duty))
+
+
+@cache
+def _converters(model, names: tuple[str, ...]) -> list[tuple]:
+    """Each column's converters, as the ORM applies them to the model's field (SQLite returns
+    booleans as integers, and datetimes and dates read through a subquery as text). Once per
+    process: they depend on the backend and its settings only (one database a process)."""
+    fields = [model._meta.get_field(name) for name in names]
+    columns = [field.get_col(model._meta.db_table) for field in fields]
+    return [(connection.ops.get_db_converters(c) + c.get_db_converters(connection), c) for c in columns]
+
+
+def _from_row(model, names, values):
+    converted = []
+    for value, (functions, column) in zip(values, _converters(model, tuple(names)), strict=True):
+        for function in functions:
+            value = function(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, names, converted)
 
 
 def tables_open(day: GamingDay) -> list[Table]:

@@ -22,17 +22,18 @@ from .steps import require_open_day
 
 
 def on_duty_by_signing(
-    acting_user, site: Site, employee: Employee, roles: set[str], day, at: datetime, *, day_is_open: bool = False
+    acting_user, site: Site, employee: Employee, roles: set[str], day, at: datetime, *, on_duty: bool | None = None
 ) -> None:
     """House control (rules.DUTY_REGISTER): a pit boss or shift manager who signs a slip's step
     live at a site is on duty there from that moment for the shift (until they sign out), so
     the register knows who could verify without anyone filling it in. Called inside the step's
     transaction; nothing happens for another role, a closed day, or someone already on duty
-    (one query then: `day_is_open` when the caller has just read the day as the open one)."""
+    (one query then). `on_duty`: whether `employee` is on duty at `at`, when the caller has
+    just read it in its transaction with the day as the open one (a slip's context): no query."""
     held = roles & rules.VERIFIERS
-    if not held or day is None or not (day_is_open or day.is_open):
+    if not held or day is None or on_duty or not (on_duty is not None or day.is_open):
         return
-    if queries.duty_periods_running(site, at).filter(employee=employee).exists():
+    if on_duty is None and queries.duty_periods_running(site, at).filter(employee=employee).exists():
         return
     role = next(str(r) for r in rules.SIGNING_ORDER if r in held)
     period = DutyPeriod.objects.create(

@@ -5,12 +5,11 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models.signals import post_save
-from sequences import get_next_value
 from sequences.models import Sequence
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Role, Site, Table
-from core import acts, limits, moments
+from core import acts, figure_days, limits, moments
 from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from core.audit import record_site_event as _audit
 from core.audit_rows import record_rows
@@ -106,9 +105,9 @@ def _prepare(
     # then writes the slip's, its lines' and its own events in one INSERT.
     with transaction.atomic(), appended_at_end():
         role = rules.TABLE_ROLE.get(table.game, Role.DEALER) if kind == SlipKind.CREDIT else None
-        context = queries.slip_context(table, kind, at=at, dealer_role=role)
+        context = queries.slip_context(table, kind, at=at, preparer=employee, dealer_role=role)
         if kind == SlipKind.CREDIT:
-            signer, signed_as = _credit_signer(employee, prepared_as, table, at, context.dealer)
+            signer, signed_as = _credit_signer(employee, prepared_as, table, context.dealer)
         if purpose not in Slip.Purpose.values:
             raise ValidationError(
                 {"purpose": f"{rules.SLIP_MOVEMENT.at(site)}: the purpose is regular, tray_transfer or jar_bar."}
@@ -140,11 +139,12 @@ def _prepare(
         slip.number, slip.slip_book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
         if slip.number is None and context.slip_id is not None:
             _insert_drawing_number(slip, _series(kind, site), slip_lines)
+        elif slip.number is None:
+            slip.number = _next_number(_series(kind, site))
+            _insert_numbered(slip, slip_lines)
         else:
             if context.slip_id is not None:
                 SlipLine.objects.bulk_create(slip_lines)
-            if slip.number is None:
-                slip.number = get_next_value(_series(kind, site))
             slip.save(force_insert=True)
             if context.slip_id is None:
                 SlipLine.objects.bulk_create(slip_lines)
@@ -156,7 +156,8 @@ def _prepare(
             after={**field_values(slip), "chips": line_values(lines)},  # made JSON-safe by the event, as snapshot()
         )
         if given is None:
-            on_duty_by_signing(acting_user, site, employee, access.roles_at(site.pk), day, at, day_is_open=True)
+            on_duty = context.preparer_on_duty
+            on_duty_by_signing(acting_user, site, employee, access.roles_at(site.pk), day, at, on_duty=on_duty)
     return slip
 
 
@@ -194,16 +195,17 @@ def _fill_signer(preparer: Employee, roles: set[str], cashier: Employee | None, 
     )
 
 
-def _credit_signer(preparer: Employee, prepared_as: str, table: Table, at: datetime, read=None):
+def _credit_signer(preparer: Employee, prepared_as: str, table: Table, read: tuple[Employee | None, bool]):
     """ND 99-01.3-08-05(3)(c), (4): a credit carries the initials of the dealer (twenty-one) or
     wheel operator (paddlewheel) on shift at the table, who deposits its original in that
     table's drop box. A dealer or wheel operator therefore prepares a credit only for the table
     they are on shift at; a pit boss or shift manager prepares for any table, and the credit
-    carries the initials of the dealer on shift there. `read`: the dealer and whether they hold
-    the role, when the slip's context read them (queries.SlipContext.dealer)."""
+    carries the initials of the dealer on shift there. `read`: the dealer on shift at the
+    slip's moment and whether they hold the role, as the slip's context read them
+    (queries.SlipContext.dealer)."""
     role = rules.TABLE_ROLE.get(table.game, Role.DEALER)
     label = Role(role).label.lower()
-    dealer, holds_role = read if read is not None else queries.current_dealer_holding(table, at, role)
+    dealer, holds_role = read
     if prepared_as in rules.TABLE_BOUND_CREDIT_PREPARERS and dealer != preparer:
         raise ValidationError(
             {
@@ -247,12 +249,16 @@ def _series(kind: str, site: Site) -> str:
 
 # PostgreSQL: the slip's lines, then the series' next number drawn by the statement that
 # inserts the slip (the same upsert as django-sequences' get_next_value), then, in the same
-# message, the organization's chain lock and head (core.audit.chain_lock_sql). From the
-# moment the number is drawn to the commit, the transaction sends two more messages: its audit
-# events and the commit. The number's row lock is what keeps the series gapless (08-05(2)).
+# message, the day's figures marked stale (core.figure_days.day_changed_sql) and the
+# organization's chain lock and head (core.audit.chain_lock_sql). From the moment the number
+# is drawn to the commit, the transaction sends two more messages: its audit events and the
+# commit. The number's row lock is what keeps the series gapless (08-05(2)).
+_NEXT_NUMBER = (
+    "INSERT INTO {sequences} (name, last) VALUES (%s, 1) "
+    "ON CONFLICT (name) DO UPDATE SET last = {sequences}.last + 1 RETURNING last"
+)
 _INSERT_DRAWING_NUMBER = (
-    "WITH n AS (INSERT INTO {sequences} (name, last) VALUES (%s, 1) "
-    "ON CONFLICT (name) DO UPDATE SET last = {sequences}.last + 1 RETURNING last) "
+    "WITH n AS (" + _NEXT_NUMBER + ") "
     "INSERT INTO {slips} ({columns}, {number}) VALUES ({values}, (SELECT last FROM n)) RETURNING {number}"
 )
 _SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if f.attname != "number"]
@@ -270,12 +276,23 @@ _SLIP_SQL = _INSERT_DRAWING_NUMBER.format(
     number=_quote(Slip._meta.get_field("number").column),
     values=", ".join(["%s"] * len(_SLIP_FIELDS)),
 )
+# SQLite (3.35 or later): the same upsert on its own, in the transaction that saves the slip
+# (which holds the database's write lock from its BEGIN IMMEDIATE): one statement where
+# django-sequences' get_next_value reads the row, then updates it.
+_NEXT_NUMBER_SQL = _NEXT_NUMBER.format(sequences=_quote(Sequence._meta.db_table))
 _LINES_SQL = "INSERT INTO {table} ({columns}) VALUES {{rows}} RETURNING {pk}".format(
     table=_quote(SlipLine._meta.db_table),
     columns=", ".join(_quote(f.column) for f in _LINE_FIELDS),
     pk=_quote(SlipLine._meta.pk.column),
 )
 _LINE_ROW = "(" + ", ".join(["%s"] * len(_LINE_FIELDS)) + ")"
+_NEW_SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if not f.primary_key]
+_SLIP_NUMBERED_SQL = "INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING {pk}".format(
+    table=_quote(Slip._meta.db_table),
+    columns=", ".join(_quote(f.column) for f in _NEW_SLIP_FIELDS),
+    values=", ".join(["%s"] * len(_NEW_SLIP_FIELDS)),
+    pk=_quote(Slip._meta.pk.column),
+)
 
 
 def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> None:
@@ -286,24 +303,69 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
     slip.stamp_entry()
     params = [f.get_db_prep_save(f.pre_save(line, True), conn) for line in lines for f in _LINE_FIELDS]
     params += [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in _SLIP_FIELDS)]
-    sql = f"{_LINES_SQL.format(rows=', '.join([_LINE_ROW] * len(lines)))}; {_SLIP_SQL}"
+    statements = [_LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), _SLIP_SQL]
+    # The day's figures marked stale (its snapshot's row lock) and the chain's lock, in the same message.
+    stale = figure_days.day_changed_sql(slip.site_id, slip.gaming_day.gaming_date)
     lock = chain_lock_sql(slip.site.organization_id)
+    for extra in (stale, lock):
+        if extra:
+            statements.append(extra[0])
+            params += extra[1]
     with conn.cursor() as cursor:
-        cursor.execute(f"{sql}; {lock[0]}" if lock else sql, params + (lock[1] if lock else []))
+        cursor.execute("; ".join(statements), params)
         ids = cursor.fetchall()
         cursor.nextset()
         (slip.number,) = cursor.fetchone()
+        if stale:
+            cursor.nextset()
         if lock:
             cursor.nextset()  # the lock's
             cursor.nextset()
             chain_locked(slip.site.organization_id, cursor.fetchone())
+    _lines_inserted(conn, lines, ids)
+    _slip_inserted(conn, slip)  # the day's figure snapshot (accounting.day_figures) finds its day marked already
+
+
+def _insert_numbered(slip: Slip, lines: list[SlipLine]) -> None:
+    """SQLite: insert `slip` (its number drawn) and then its lines by plain SQL, and record
+    them as `Model.save` and `bulk_create` would, in the same order: the ORM's compilation of
+    the two INSERTs cost more than running them (bench_slips)."""
+    conn = transaction.get_connection()
+    slip.stamp_entry()
+    with conn.cursor() as cursor:
+        cursor.execute(_SLIP_NUMBERED_SQL, [f.get_db_prep_save(f.pre_save(slip, True), conn) for f in _NEW_SLIP_FIELDS])
+        (slip.pk,) = cursor.fetchone()
+        _slip_inserted(conn, slip)
+        for line in lines:
+            line.slip = slip  # its id now (the slip cached: its row event finds the organization there)
+        params = [f.get_db_prep_save(f.pre_save(line, True), conn) for line in lines for f in _LINE_FIELDS]
+        cursor.execute(_LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), params)
+        ids = cursor.fetchall()
+    _lines_inserted(conn, lines, ids)
+
+
+def _lines_inserted(conn, lines: list[SlipLine], ids) -> None:
+    """As `bulk_create` would once the lines are in: their ids, their row events."""
     for line, (pk,) in zip(lines, ids, strict=True):
         line.pk, line._state.adding, line._state.db = pk, False, conn.alias
-    slip._state.adding, slip._state.db = False, conn.alias
     record_rows(lines)
+
+
+def _slip_inserted(conn, slip: Slip) -> None:
+    """As `Model.save` would once the slip is in: its state, its row event, and the
+    listeners hear it (the day's figure snapshot, accounting.day_figures)."""
+    slip._state.adding, slip._state.db = False, conn.alias
     record_rows([slip])
-    # As Model.save would: the listeners (the day's figure snapshot, accounting.day_figures) hear it.
     post_save.send(sender=Slip, instance=slip, created=True, update_fields=None, raw=False, using=conn.alias)
+
+
+def _next_number(series: str) -> int:
+    """The next number of `series` (a django-sequences row, created at 1), drawn in the
+    caller's transaction so a rolled-back slip leaves no gap (ND 99-01.3-08-05(2))."""
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(_NEXT_NUMBER_SQL, [series])
+        (number,) = cursor.fetchone()
+    return number
 
 
 def _slip_number(site: Site, kind: str, printed: int | None, *, uses_books: bool) -> tuple[int | None, SlipBook | None]:

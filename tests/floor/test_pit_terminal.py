@@ -64,6 +64,17 @@ def test_signing_twice_keeps_one_duty_period_and_a_time_from_paper_puts_nobody_o
     assert DutyPeriod.objects.filter(employee=boss).count() == 1
 
 
+def test_a_pit_boss_signed_out_is_put_on_duty_again_by_the_next_slip_they_prepare(open_table, dealer_shift, cast):
+    # The slip's context reads the register at the slip's moment: a period ended before it is not duty.
+    boss = cast[Role.PIT_BOSS]
+    services.prepare_credit(acting_user=boss.user, table=open_table, chips=FILL)
+    services.end_duty(acting_user=boss.user, period=DutyPeriod.objects.get(employee=boss))
+    services.prepare_credit(acting_user=boss.user, table=open_table, chips=FILL)
+    periods = DutyPeriod.objects.filter(employee=boss).order_by("started_at")
+    assert [p.ended_at is None for p in periods] == [False, True]
+    assert AuditEvent.objects.filter(action="duty.started").count() == 2
+
+
 def test_a_cashier_or_dealer_signing_is_not_put_on_duty(fill, dealer_shift, cast):
     services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
     services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
