@@ -2,7 +2,8 @@
 dashboard. Views parse the period, call one query module, and present; money through the
 `money` filter, ratios through `ratio`."""
 
-from datetime import date, timedelta
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from functools import wraps
 
 from django.contrib import messages
@@ -43,7 +44,7 @@ from core.rows import shaped_rows
 from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
 from floor import queries as floor_queries
-from floor.models import GamingDay, Slip, SlipKind, SlipStep
+from floor.models import CarriedItem, GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from packs import RevenueModel, pack_for
@@ -118,14 +119,29 @@ def _date(value, default: date, errors: dict, field: str) -> date:
         return default
 
 
+def _day_query(*, site_id, day):
+    return GamingDay.objects.filter(site_id=site_id, gaming_date=day).order_by("pk").values_list(*_DAY_FIELDS)[:1]
+
+
+def _latest_day_query(*, site_id, today):
+    days = GamingDay.objects.filter(site_id=site_id, gaming_date__lte=today)
+    return days.order_by("-gaming_date").values_list(*_DAY_FIELDS)[:1]
+
+
+_DAY_FIELDS = tuple(f.attname for f in GamingDay._meta.concrete_fields)
+
+
 def _gaming_day(site, asked: date | None) -> tuple[date, GamingDay | None]:
-    """The date asked for (by default the latest gaming date up to today) and its gaming day."""
-    days = GamingDay.objects.filter(site=site)
+    """The date asked for (by default the latest gaming date up to today) and its gaming day,
+    read by SQL compiled once (core.rows)."""
     if asked is not None:
-        return asked, days.filter(gaming_date=asked).first()
-    today = site_today(site)
-    latest = days.filter(gaming_date__lte=today).order_by("-gaming_date").first()
-    return (latest.gaming_date, latest) if latest else (today, None)
+        rows = shaped_rows(_day_query, site_id=site.pk, day=asked)
+    else:
+        rows = shaped_rows(_latest_day_query, site_id=site.pk, today=site_today(site))
+    found = GamingDay.from_db(GamingDay.objects.db, _DAY_FIELDS, rows[0]) if rows else None
+    if asked is not None:
+        return asked, found
+    return (found.gaming_date, found) if found else (site_today(site), None)
 
 
 @site_zone
@@ -136,7 +152,7 @@ def daily(request):
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
     summary = published.daily_summary(site, day, days=table_days)
-    items = _day_items(site, day, gaming_day)
+    items = _day_items(gaming_day)
     context = {
         **items,
         # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
@@ -164,9 +180,8 @@ def daily(request):
         "books_check": published.day_checks([summary])[(site.pk, day)],
         "slips": _slip_rows(site.pk, day),
         "count_sessions": _session_rows(site.pk, day),
-        "shifts": _shift_rows(shifts),
         # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
-        "dealer_query": mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}"),  # noqa: S308
+        "shifts": _shift_rows(shifts, mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}")),  # noqa: S308
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
@@ -205,21 +220,28 @@ def _day_slips_query(site_id: int, day: date):
     )
 
 
-def _slip_rows(site_id: int, day: date) -> list[dict]:
-    """The day's slips as the page lists them: values only, by SQL compiled once (core.rows)."""
+def _slip_rows(site_id: int, day: date) -> str:
+    """The day's slips as the page lists them (the `<li>`s of #slips, escaped): values only, by
+    SQL compiled once (core.rows), each row written once in Python rather than by the template."""
     address = _addresses("floor:slip")
-    return [
-        {
-            "url": address(pk),
-            "label": f"{SlipKind(kind).label} {number}",
-            "table_number": table_number,
-            "total": format_money(total_cents),
-            "voided": voided,
-        }
-        for pk, kind, number, table_number, total_cents, voided in shaped_rows(
-            _day_slips_query, site_id=site_id, day=day
+    rows = shaped_rows(_day_slips_query, site_id=site_id, day=day)
+    if not rows:
+        return mark_safe("<li>No slips.</li>")  # noqa: S308 - a constant
+    void = mark_safe(' <span class="badge text-bg-secondary">void</span>')  # noqa: S308 - a constant
+    return mark_safe(  # noqa: S308 - every part went through format_html
+        "".join(
+            format_html(
+                '<li><a href="{}">{} {}</a> · table {} · {}{}</li>',
+                address(pk),
+                SlipKind(kind).label,
+                number,
+                table_number,
+                format_money(total_cents),
+                void if voided else "",
+            )
+            for pk, kind, number, table_number, total_cents, voided in rows
         )
-    ]
+    )
 
 
 def _day_sessions_query(site_id: int, day: date):
@@ -239,30 +261,59 @@ def _clock(moment) -> str:
     return timezone.localtime(moment).strftime("%H:%M") if moment else ""
 
 
-def _shift_rows(shifts) -> list[dict]:
+def _shift_rows(shifts, dealer_query: str) -> str:
+    """The day's dealer shifts (the `<li>`s of #shifts, escaped), each written once in Python."""
+    if not shifts:
+        return mark_safe("<li>No dealer shifts recorded.</li>")  # noqa: S308 - a constant
     address = _addresses("dashboard:dealer")
-    return [
-        {
-            "url": address(s.dealer_id),
-            "dealer_name": s.dealer_name,
-            "table_number": s.table_number,
-            "started": _clock(s.started_at),
-            "ended": _clock(s.ended_at) or "open",
-            "agp": format_money(s.custody.agp_cents) if s.custody else "",
-            "hold": format_ratio(s.hold_ratio) if s.custody else "",
-            "not_separable_because": s.not_separable_because,
-        }
-        for s in shifts
-    ]
+    rows = []
+    for s in shifts:
+        if s.custody:
+            figures = format_html("AGP {}, hold {}", format_money(s.custody.agp_cents), format_ratio(s.hold_ratio))
+        else:
+            figures = format_html("not separable because {}", s.not_separable_because)
+        rows.append(
+            format_html(
+                '<li><a href="{}{}">{}</a> · table {} · {}–{} · {}</li>',
+                address(s.dealer_id),
+                dealer_query,
+                s.dealer_name,
+                s.table_number,
+                _clock(s.started_at),
+                _clock(s.ended_at) or "open",
+                figures,
+            )
+        )
+    return mark_safe("".join(rows))  # noqa: S308 - every part went through format_html
 
 
-def _day_items(site, day, gaming_day) -> dict:
+@dataclass(frozen=True)
+class Carried:
+    """An open item carried past the day's close (floor.models.CarriedItem), as the page shows it."""
+
+    key: str
+    description: str
+    citation: str
+    carried_by_initials: str
+    carried_at: datetime
+    reason: str
+
+
+def _carried_query(*, day_id):
+    return (
+        CarriedItem.objects.filter(gaming_day_id=day_id)
+        .order_by("carried_at", "pk")
+        .values_list("key", "description", "citation", "carried_by__initials", "carried_at", "reason")
+    )
+
+
+def _day_items(gaming_day) -> dict:
     """The day's open items (floor.open_items: slips not verified or received, tables without
     closer, boxes not removed or counted) and those carried past its close with their reasons.
     A table with an open slip is not complete (its slips are not all received)."""
     if gaming_day is None:
         return {"open_items": [], "carried": [], "open_slips": {}}
-    carried = list(floor_queries.carried_items([site.pk], day, day))
+    carried = [Carried(*row) for row in shaped_rows(_carried_query, day_id=gaming_day.pk)]
     carried_keys = {c.key for c in carried}
     every = open_items(gaming_day)
     found = [item for item in every if item.key not in carried_keys]
