@@ -118,6 +118,8 @@ def _shown(path: tuple, value) -> str:
 
 def differences(then: dict, now: dict, then_word: str, now_word: str = "now") -> tuple[str, ...]:
     """Each figure that differs between two documents: "total AGP: $700.00 closed, $750.00 now"."""
+    if then == now:  # equal documents flatten to equal figures: nothing to name
+        return ()
     old, new = _flatten(then), _flatten(now)
     found = []
     for path in sorted(set(old) | set(new), key=lambda p: [str(part) for part in p]):

@@ -2,6 +2,7 @@
 dashboard. Views parse the period, call one query module, and present; money through the
 `money` filter, ratios through `ratio`."""
 
+import html
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import wraps
@@ -14,7 +15,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -176,6 +177,10 @@ def daily(request):
         "day": day,
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
+        # the dates in addresses and fields (the `date:'Y-m-d'` filter's), written once
+        "day_iso": day.isoformat(),
+        "previous_iso": (day - timedelta(days=1)).isoformat(),
+        "next_iso": (day + timedelta(days=1)).isoformat(),
         "summary": summary,
         "books_check": published.day_checks([summary])[(site.pk, day)],
         "slips": _slip_rows(site.pk, day),
@@ -191,15 +196,24 @@ def daily(request):
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 
 
+def _text(value) -> str:
+    """`value` as a template or format_html writes it: escaped unless it is already safe
+    (django.utils.html.conditional_escape, without its per-call wrappers: these rows write
+    hundreds of cells a page)."""
+    if isinstance(value, str) and not hasattr(value, "__html__"):
+        return html.escape(value)
+    return conditional_escape(value)
+
+
 def custody_cells(c) -> str:
     """The nine figure cells of a custody row (drop to hold), as dashboard/_custody_cells.html
     writes them: formatted once in Python, escaped."""
     figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents, c.gross_proceeds_cents)
-    cells = [format_html('<td class="text-end">{}</td>', format_money(cents)) for cents in (*figures, c.prizes_cents)]
+    cells = [f'<td class="text-end">{_text(format_money(cents))}</td>' for cents in (*figures, c.prizes_cents)]
     danger = " text-danger" if c.agp_cents < 0 else ""
-    cells.append(format_html('<td class="text-end{}">{}</td>', danger, format_money(c.agp_cents)))
-    cells.append(format_html('<td class="text-end">{}</td>', format_ratio(c.hold_ratio)))
-    return mark_safe("".join(cells))  # noqa: S308 - every part went through format_html
+    cells.append(f'<td class="text-end{danger}">{_text(format_money(c.agp_cents))}</td>')
+    cells.append(f'<td class="text-end">{_text(format_ratio(c.hold_ratio))}</td>')
+    return mark_safe("".join(cells))  # noqa: S308 - every value went through _text
 
 
 def _addresses(url_name: str, **kwargs):
@@ -227,18 +241,12 @@ def _slip_rows(site_id: int, day: date) -> str:
     rows = shaped_rows(_day_slips_query, site_id=site_id, day=day)
     if not rows:
         return mark_safe("<li>No slips.</li>")  # noqa: S308 - a constant
-    void = mark_safe(' <span class="badge text-bg-secondary">void</span>')  # noqa: S308 - a constant
-    return mark_safe(  # noqa: S308 - every part went through format_html
+    kinds = {kind: _text(SlipKind(kind).label) for kind in {row[1] for row in rows}}
+    void = ' <span class="badge text-bg-secondary">void</span>'
+    return mark_safe(  # noqa: S308 - every value went through _text
         "".join(
-            format_html(
-                '<li><a href="{}">{} {}</a> · table {} · {}{}</li>',
-                address(pk),
-                SlipKind(kind).label,
-                number,
-                table_number,
-                format_money(total_cents),
-                void if voided else "",
-            )
+            f'<li><a href="{_text(address(pk))}">{kinds[kind]} {_text(number)}</a> · table {_text(table_number)} · '
+            f"{_text(format_money(total_cents))}{void if voided else ''}</li>"
             for pk, kind, number, table_number, total_cents, voided in rows
         )
     )
@@ -266,25 +274,19 @@ def _shift_rows(shifts, dealer_query: str) -> str:
     if not shifts:
         return mark_safe("<li>No dealer shifts recorded.</li>")  # noqa: S308 - a constant
     address = _addresses("dashboard:dealer")
+    query = _text(dealer_query)
     rows = []
     for s in shifts:
         if s.custody:
-            figures = format_html("AGP {}, hold {}", format_money(s.custody.agp_cents), format_ratio(s.hold_ratio))
+            figures = f"AGP {_text(format_money(s.custody.agp_cents))}, hold {_text(format_ratio(s.hold_ratio))}"
         else:
-            figures = format_html("not separable because {}", s.not_separable_because)
+            figures = f"not separable because {_text(s.not_separable_because)}"
+        started, ended = _text(_clock(s.started_at)), _text(_clock(s.ended_at) or "open")
         rows.append(
-            format_html(
-                '<li><a href="{}{}">{}</a> · table {} · {}–{} · {}</li>',
-                address(s.dealer_id),
-                dealer_query,
-                s.dealer_name,
-                s.table_number,
-                _clock(s.started_at),
-                _clock(s.ended_at) or "open",
-                figures,
-            )
+            f'<li><a href="{_text(address(s.dealer_id))}{query}">{_text(s.dealer_name)}</a> · '
+            f"table {_text(s.table_number)} · {started}–{ended} · {figures}</li>"
         )
-    return mark_safe("".join(rows))  # noqa: S308 - every part went through format_html
+    return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 
 
 @dataclass(frozen=True)
