@@ -158,9 +158,7 @@ def daily(request):
         **items,
         # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
         # an include and nine filters a row in the template.
-        "table_rows": [
-            (t, items["open_slips"].get(t.table_number, []), custody_cells(t.custody)) for t in summary.tables
-        ],
+        "table_rows": _table_rows(summary.tables, items["open_slips"]),
         # The corrections entered on this day count in its total: each is a row, so the total is
         # the sum of the rows (a cash correction moves the cash figures, not the tables').
         "adjustment_rows": [
@@ -214,6 +212,37 @@ def custody_cells(c) -> str:
     cells.append(f'<td class="text-end{danger}">{_text(format_money(c.agp_cents))}</td>')
     cells.append(f'<td class="text-end">{_text(format_ratio(c.hold_ratio))}</td>')
     return mark_safe("".join(cells))  # noqa: S308 - every value went through _text
+
+
+def _table_rows(tables, open_slips: dict) -> str:
+    """The rows of #tables (each table's figures and status), escaped, written once in Python:
+    what the template's loop wrote, to the character ("" without tables)."""
+    rows = []
+    for t in tables:
+        slips = open_slips.get(t.table_number, [])
+        status = ""
+        if slips:
+            title = "".join(f"{_text(i.description)}. " for i in slips)
+            plural = "" if len(slips) == 1 else "s"
+            status = f'<span class="badge text-bg-danger" title="{title}">{len(slips)} open slip{plural}</span> '
+        if t.complete and not slips:
+            status += "complete"
+        elif not t.complete:
+            status += "".join(
+                badge
+                for missing, badge in (
+                    (not t.counted, '<span class="badge text-bg-warning">drop not counted</span> '),
+                    (not t.opener_recorded, '<span class="badge text-bg-warning">no opener</span> '),
+                    (not t.closer_recorded, '<span class="badge text-bg-warning">no closer</span>'),
+                )
+                if missing
+            )
+        number = _text(t.table_number)
+        rows.append(
+            f'\n    <tr data-table="{number}"><td>{number}</td><td>{_text(t.game)}</td>{custody_cells(t.custody)}'
+            f"\n      <td>{status}</td></tr>\n  "
+        )
+    return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 
 
 def _addresses(url_name: str, **kwargs):
