@@ -597,6 +597,12 @@ def overview(request):
     activate_site_zone(site)
     today = site_today(site)
     pending = obligations(access, today=today, steps=False)  # the dashboard shows no alert's steps
+    exceptions = list(
+        alerts_for(access, steps=False).filter(EXCEPTION_RULES, is_resolved=False).order_by("-period_end", "rule")[:50]
+    )
+    alert_address = _addresses("compliance:alert")  # reversed once a page, not once a row (issue 37)
+    for alert in (*pending, *exceptions):
+        alert.page_url = alert_address(alert.pk)
     weeks = trends.weeks_ending(today)
     law = site_law(site)
     context = {
@@ -609,11 +615,8 @@ def overview(request):
         "weeks": weeks,
         "overdue": [a for a in pending if a.due_date and a.due_date < today],
         "open_alerts": pending,
-        "exceptions": list(
-            alerts_for(access, steps=False)
-            .filter(EXCEPTION_RULES, is_resolved=False)
-            .order_by("-period_end", "rule")[:50]
-        ),
+        "exceptions": exceptions,
+        "daily_url": reverse("dashboard:daily"),
         "unusual_rows": fragments.cached_fragment(
             "unusual-table-days",
             site_id=site.pk,
