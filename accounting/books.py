@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from core.money import format_money
 from core.periods import Quarter
+from core.rows import shaped_rows
 
 from . import figures, frozen
 from .figures import Custody
@@ -117,6 +118,8 @@ def _shown(path: tuple, value) -> str:
 
 def differences(then: dict, now: dict, then_word: str, now_word: str = "now") -> tuple[str, ...]:
     """Each figure that differs between two documents: "total AGP: $700.00 closed, $750.00 now"."""
+    if then == now:  # equal documents flatten to equal figures: nothing to name
+        return ()
     old, new = _flatten(then), _flatten(now)
     found = []
     for path in sorted(set(old) | set(new), key=lambda p: [str(part) for part in p]):
@@ -172,19 +175,45 @@ class BooksCheck:
         return f"Figures differ from {source}: {'; '.join(self.differences)}."
 
 
-def _closes(site_ids, start: date, end: date) -> dict[tuple[int, date], BooksClose]:
-    rows = BooksClose.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end)).select_related(
-        "closed_by", "site"
+@dataclass(frozen=True)
+class Closed:
+    """What a day's check reads of the books closed on it (BooksClose), as values."""
+
+    closed_at: datetime
+    closed_by_initials: str
+    figures: dict
+    figures_sha256: str
+    time_zone: str  # the site's
+
+    @classmethod
+    def of(cls, close: BooksClose) -> "Closed":
+        return cls(close.closed_at, close.closed_by.initials, close.figures, close.figures_sha256, close.site.time_zone)
+
+
+def _closes_query(*, site_ids, start, end):
+    return (
+        BooksClose.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .order_by()
+        .values_list(
+            "site_id", "gaming_date", "closed_at", "closed_by__initials", "figures", "figures_sha256", "site__time_zone"
+        )
     )
-    return {(c.site_id, c.gaming_date): c for c in rows}
 
 
-def day_check(summary: DailySummary, close: BooksClose | None) -> BooksCheck:
+def _closes(site_ids, start: date, end: date) -> dict[tuple[int, date], Closed]:
+    """{(site_id, gaming_date): Closed}, by SQL compiled once (core.rows)."""
+    rows = shaped_rows(_closes_query, site_ids=sorted(site_ids), start=start, end=end)
+    return {(site_id, day): Closed(*values) for site_id, day, *values in rows}
+
+
+def day_check(summary: DailySummary, close: BooksClose | Closed | None) -> BooksCheck:
     """A daily summary against the books closed on its day."""
     if close is None:
         return BooksCheck(None)
+    if isinstance(close, BooksClose):
+        close = Closed.of(close)
     snapshot = Snapshot(
-        "books closed", close.closed_at, close.closed_by.initials, close.figures_sha256, close.site.time_zone
+        "books closed", close.closed_at, close.closed_by_initials, close.figures_sha256, close.time_zone
     )
     found = differences(comparable_daily(close.figures), comparable_daily(frozen.daily(summary)), "closed")
     return BooksCheck(snapshot, found)
@@ -201,7 +230,7 @@ def day_checks(days: list[DailySummary] | tuple[DailySummary, ...]) -> dict[tupl
 # --- Quarters -------------------------------------------------------------------------------------
 
 
-def quarter_figures(summary: QuarterSummary, closes: dict[tuple[int, date], BooksClose]) -> dict:
+def quarter_figures(summary: QuarterSummary, closes: dict[tuple[int, date], Closed]) -> dict:
     """The figures a filing freezes (`accounting.frozen.quarter`): the site's quarter (SFN 50901),
     a row per gaming day with the digest of the books closed on it."""
     return frozen.quarter(summary, {key: close.figures_sha256 for key, close in closes.items()})
@@ -212,7 +241,7 @@ def quarter_closed_digests(summary: QuarterSummary) -> dict[tuple[int, date], st
     return {key: close.figures_sha256 for key, close in quarter_closes(summary).items()}
 
 
-def quarter_closes(summary: QuarterSummary) -> dict[tuple[int, date], BooksClose]:
+def quarter_closes(summary: QuarterSummary) -> dict[tuple[int, date], Closed]:
     return _closes([summary.site_id], summary.quarter.start, summary.quarter.end)
 
 

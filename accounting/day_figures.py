@@ -239,7 +239,49 @@ class _Period:
         return key[1] >= self.live_from and key not in self.closed
 
 
-def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict[Key, DayFigures]]:
+@dataclass(frozen=True)
+class _Stored:
+    """A stored DayFigures row as read: the figures asked for (the other None)."""
+
+    site_id: int
+    gaming_date: date
+    token: str
+    version: str
+    computed_at: datetime | None
+    table_days: dict | None = None
+    shifts: list | None = None
+
+
+def _stored(site_ids, start, end, *fields):
+    return (
+        DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+        .order_by()
+        .values_list("site_id", "gaming_date", "token", "version", "computed_at", *fields)
+    )
+
+
+def _stored_table_days_query(*, site_ids, start, end):
+    return _stored(site_ids, start, end, "table_days")
+
+
+def _stored_shifts_query(*, site_ids, start, end):
+    return _stored(site_ids, start, end, "shifts")
+
+
+def _stored_both_query(*, site_ids, start, end):
+    return _stored(site_ids, start, end, "table_days", "shifts")
+
+
+# What `_read` reads of the stored snapshots beside their keys, by the figures asked for: values
+# by SQL compiled once (core.rows), not model instances.
+_STORED_QUERIES = {
+    ("table_days",): _stored_table_days_query,
+    ("shifts",): _stored_shifts_query,
+    ("table_days", "shifts"): _stored_both_query,
+}
+
+
+def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict[Key, _Stored]]:
     """The period's closed days and live days, and the stored snapshots of [start, end] (with
     `field`, table_days or shifts). Closed gaming days come from snapshots; the rest is computed
     live from the first open gaming day (or the day after the last closed one) to the end,
@@ -248,12 +290,8 @@ def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict
     Every such date has a DayFigures row: the drop's write marked it (`mark_stale`, and
     migration 0007 for drops placed before snapshots existed)."""
     rows = shaped_rows(_days_query, site_ids=site_ids, start=start, end=end)
-    stored = {
-        (f.site_id, f.gaming_date): f
-        for f in DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).only(
-            "site_id", "gaming_date", "token", "version", "computed_at", *fields
-        )
-    }
+    found = shaped_rows(_STORED_QUERIES[fields], site_ids=site_ids, start=start, end=end)
+    stored = {(row[0], row[1]): _Stored(*row[:5], **dict(zip(fields, row[5:], strict=True))) for row in found}
     closed = frozenset((site_id, day) for site_id, day, is_closed in rows if is_closed)
     opened = [day for _, day, is_closed in rows if not is_closed]
     if opened:
@@ -267,7 +305,7 @@ def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict
     return _Period(closed, min([live_from, *without_day])), stored
 
 
-def _usable(found: DayFigures) -> bool:
+def _usable(found: _Stored) -> bool:
     return found.version == VERSION and found.computed_at is not None
 
 
@@ -379,7 +417,9 @@ def table_days_and_shifts(site_ids, start: date, end: date):
     if missing:  # one fill computes and stores both
         for key, (day_tables, day_shifts) in _fill(missing, stored).items():
             tables[key], shifts[key] = day_tables, day_shifts
-    return _table_days(site_ids, end, period, tables), _shift_figures(site_ids, end, period, shifts)
+    days = _table_days(site_ids, end, period, tables)
+    known = {d.table_id: (d.table_number, d.game) for d in days}  # the shifts' tables, read once
+    return days, _shift_figures(site_ids, end, period, shifts, known)
 
 
 def _table_days(site_ids, end: date, period: _Period, snapshots: dict) -> list[live_days.TableDay]:
@@ -411,7 +451,9 @@ def shift_figures(site_ids, start: date, end: date) -> list[dealer_hold.ShiftFig
     return _shift_figures(site_ids, end, period, _snapshots(period, stored, "shifts"))
 
 
-def _shift_figures(site_ids, end: date, period: _Period, snapshots: dict) -> list[dealer_hold.ShiftFigures]:
+def _shift_figures(
+    site_ids, end: date, period: _Period, snapshots: dict, tables: dict | None = None
+) -> list[dealer_hold.ShiftFigures]:
     rows = []
     for (site_id, day), shifts in snapshots.items():
         rows.extend((site_id, day, row) for row in shifts)
@@ -419,7 +461,7 @@ def _shift_figures(site_ids, end: date, period: _Period, snapshots: dict) -> lis
     if period.live_from <= end:
         found = dealer_hold.shift_figures(site_ids, period.live_from, end)
         live = [s for s in found if period.is_live((s.site_id, s.gaming_date))]
-    result = live + _shifts_from_rows(rows)
+    result = live + _shifts_from_rows(rows, tables or {})
     result.sort(key=lambda s: (s.table_id, s.started_at, s.shift_id))
     return result
 
@@ -434,13 +476,16 @@ def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game:
     return dealer_hold.summarize_dealers(shifts, days, game)
 
 
-def _shifts_from_rows(rows) -> list[dealer_hold.ShiftFigures]:
-    """ShiftFigures from snapshot rows; table numbers and dealers' names read now (they may change)."""
+def _shifts_from_rows(rows, known: dict) -> list[dealer_hold.ShiftFigures]:
+    """ShiftFigures from snapshot rows; table numbers and dealers' names read now (they may change).
+    `known`: {table id: (number, game)} already read in this call (the table days')."""
     if not rows:
         return []
-    table_ids = sorted({row[1] for _, _, row in rows})
+    table_ids = sorted({row[1] for _, _, row in rows} - set(known))
     dealer_ids = sorted({row[2] for _, _, row in rows})
-    tables = {pk: (n, g) for pk, n, g in shaped_rows(live_days.table_numbers_query, ids=table_ids)}
+    tables = dict(known)
+    if table_ids:
+        tables.update((pk, (n, g)) for pk, n, g in shaped_rows(live_days.table_numbers_query, ids=table_ids))
     names = {
         pk: f"{first} {last}".strip() or username
         for pk, first, last, username in shaped_rows(dealer_hold.dealers_query, ids=dealer_ids)

@@ -2,6 +2,8 @@ from cardroom.access import access_for
 from cardroom.models import Role
 from cardroom.navigation import menu_for, menu_html, party_of
 
+ROLE_VALUES = frozenset(Role.values)  # Role.values builds its list at every access
+
 
 def navigation(request):
     if not getattr(request, "user", None) or not request.user.is_authenticated:
@@ -17,7 +19,7 @@ def navigation(request):
         "access": access,
         "current_site": site,
         "visible_sites": getattr(request, "visible_sites", []),
-        "current_roles": [Role(r).label if r in Role.values else r.replace("_", " ") for r in sorted(roles)],
+        "current_roles": [Role(r).label if r in ROLE_VALUES else r.replace("_", " ") for r in sorted(roles)],
         # Only the entries the packs of one's sites offer (an ND organization sees no WA entries).
         "menu": lambda: menu_for(roles, jurisdictions),  # the home page's panels (a callable: only when drawn)
         "menu_html": menu_html(roles, jurisdictions),  # the navigation bar's, written once per set of roles

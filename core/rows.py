@@ -16,7 +16,8 @@ aware datetimes and dates, and Django registers no converter for them.
 """
 
 import threading
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
@@ -90,6 +91,7 @@ class _Compiled:
     params: tuple
     slots: tuple  # (parameter index, argument name, index in the list or None)
     expressions: tuple  # the selected columns' expressions, for their converters
+    converters: weakref.WeakKeyDictionary = field(default_factory=weakref.WeakKeyDictionary, compare=False)
 
 
 _compiled: dict = {}
@@ -171,9 +173,18 @@ def shaped_rows(build, /, **arguments) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
         rows = cursor.fetchall()
-    converters = {}
-    for index, expression in enumerate(compiled.expressions):
-        functions = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
-        if functions:
-            converters[index] = (functions, expression)
-    return _converted(rows, converters, connection)
+    return _converted(rows, _converters(compiled, connection), connection)
+
+
+def _converters(compiled: _Compiled, connection) -> dict:
+    """The columns' converters on `connection`: found once a shape and connection (they are the
+    connection's own operations' methods, so each connection, one a thread, has its own)."""
+    converters = compiled.converters.get(connection)
+    if converters is None:
+        converters = {}
+        for index, expression in enumerate(compiled.expressions):
+            functions = connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)
+            if functions:
+                converters[index] = (functions, expression)
+        compiled.converters[connection] = converters
+    return converters

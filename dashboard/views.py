@@ -2,7 +2,9 @@
 dashboard. Views parse the period, call one query module, and present; money through the
 `money` filter, ratios through `ratio`."""
 
-from datetime import date, timedelta
+import html
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from functools import wraps
 
 from django.contrib import messages
@@ -13,7 +15,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -42,8 +44,7 @@ from core.periods import Quarter
 from core.rows import shaped_rows
 from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
-from floor import queries as floor_queries
-from floor.models import GamingDay, Slip, SlipKind, SlipStep
+from floor.models import CarriedItem, GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from packs import RevenueModel, pack_for
@@ -118,14 +119,29 @@ def _date(value, default: date, errors: dict, field: str) -> date:
         return default
 
 
+def _day_query(*, site_id, day):
+    return GamingDay.objects.filter(site_id=site_id, gaming_date=day).order_by("pk").values_list(*_DAY_FIELDS)[:1]
+
+
+def _latest_day_query(*, site_id, today):
+    days = GamingDay.objects.filter(site_id=site_id, gaming_date__lte=today)
+    return days.order_by("-gaming_date").values_list(*_DAY_FIELDS)[:1]
+
+
+_DAY_FIELDS = tuple(f.attname for f in GamingDay._meta.concrete_fields)
+
+
 def _gaming_day(site, asked: date | None) -> tuple[date, GamingDay | None]:
-    """The date asked for (by default the latest gaming date up to today) and its gaming day."""
-    days = GamingDay.objects.filter(site=site)
+    """The date asked for (by default the latest gaming date up to today) and its gaming day,
+    read by SQL compiled once (core.rows)."""
     if asked is not None:
-        return asked, days.filter(gaming_date=asked).first()
-    today = site_today(site)
-    latest = days.filter(gaming_date__lte=today).order_by("-gaming_date").first()
-    return (latest.gaming_date, latest) if latest else (today, None)
+        rows = shaped_rows(_day_query, site_id=site.pk, day=asked)
+    else:
+        rows = shaped_rows(_latest_day_query, site_id=site.pk, today=site_today(site))
+    found = GamingDay.from_db(GamingDay.objects.db, _DAY_FIELDS, rows[0]) if rows else None
+    if asked is not None:
+        return asked, found
+    return (found.gaming_date, found) if found else (site_today(site), None)
 
 
 @site_zone
@@ -136,14 +152,12 @@ def daily(request):
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
     summary = published.daily_summary(site, day, days=table_days)
-    items = _day_items(site, day, gaming_day)
+    items = _day_items(gaming_day)
     context = {
         **items,
         # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
         # an include and nine filters a row in the template.
-        "table_rows": [
-            (t, items["open_slips"].get(t.table_number, []), custody_cells(t.custody)) for t in summary.tables
-        ],
+        "table_rows": _table_rows(summary.tables, items["open_slips"]),
         # The corrections entered on this day count in its total: each is a row, so the total is
         # the sum of the rows (a cash correction moves the cash figures, not the tables').
         "adjustment_rows": [
@@ -160,13 +174,16 @@ def daily(request):
         "day": day,
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
+        # the dates in addresses and fields (the `date:'Y-m-d'` filter's), written once
+        "day_iso": day.isoformat(),
+        "previous_iso": (day - timedelta(days=1)).isoformat(),
+        "next_iso": (day + timedelta(days=1)).isoformat(),
         "summary": summary,
         "books_check": published.day_checks([summary])[(site.pk, day)],
         "slips": _slip_rows(site.pk, day),
         "count_sessions": _session_rows(site.pk, day),
-        "shifts": _shift_rows(shifts),
         # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
-        "dealer_query": mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}"),  # noqa: S308
+        "shifts": _shift_rows(shifts, mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}")),  # noqa: S308
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
@@ -176,15 +193,55 @@ def daily(request):
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 
 
+def _text(value) -> str:
+    """`value` as a template or format_html writes it: escaped unless it is already safe
+    (django.utils.html.conditional_escape, without its per-call wrappers: these rows write
+    hundreds of cells a page)."""
+    if isinstance(value, str) and not hasattr(value, "__html__"):
+        return html.escape(value)
+    return conditional_escape(value)
+
+
 def custody_cells(c) -> str:
     """The nine figure cells of a custody row (drop to hold), as dashboard/_custody_cells.html
     writes them: formatted once in Python, escaped."""
     figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents, c.gross_proceeds_cents)
-    cells = [format_html('<td class="text-end">{}</td>', format_money(cents)) for cents in (*figures, c.prizes_cents)]
+    cells = [f'<td class="text-end">{_text(format_money(cents))}</td>' for cents in (*figures, c.prizes_cents)]
     danger = " text-danger" if c.agp_cents < 0 else ""
-    cells.append(format_html('<td class="text-end{}">{}</td>', danger, format_money(c.agp_cents)))
-    cells.append(format_html('<td class="text-end">{}</td>', format_ratio(c.hold_ratio)))
-    return mark_safe("".join(cells))  # noqa: S308 - every part went through format_html
+    cells.append(f'<td class="text-end{danger}">{_text(format_money(c.agp_cents))}</td>')
+    cells.append(f'<td class="text-end">{_text(format_ratio(c.hold_ratio))}</td>')
+    return mark_safe("".join(cells))  # noqa: S308 - every value went through _text
+
+
+def _table_rows(tables, open_slips: dict) -> str:
+    """The rows of #tables (each table's figures and status), escaped, written once in Python:
+    what the template's loop wrote, to the character ("" without tables)."""
+    rows = []
+    for t in tables:
+        slips = open_slips.get(t.table_number, [])
+        status = ""
+        if slips:
+            title = "".join(f"{_text(i.description)}. " for i in slips)
+            plural = "" if len(slips) == 1 else "s"
+            status = f'<span class="badge text-bg-danger" title="{title}">{len(slips)} open slip{plural}</span> '
+        if t.complete and not slips:
+            status += "complete"
+        elif not t.complete:
+            status += "".join(
+                badge
+                for missing, badge in (
+                    (not t.counted, '<span class="badge text-bg-warning">drop not counted</span> '),
+                    (not t.opener_recorded, '<span class="badge text-bg-warning">no opener</span> '),
+                    (not t.closer_recorded, '<span class="badge text-bg-warning">no closer</span>'),
+                )
+                if missing
+            )
+        number = _text(t.table_number)
+        rows.append(
+            f'\n    <tr data-table="{number}"><td>{number}</td><td>{_text(t.game)}</td>{custody_cells(t.custody)}'
+            f"\n      <td>{status}</td></tr>\n  "
+        )
+    return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 
 
 def _addresses(url_name: str, **kwargs):
@@ -205,21 +262,22 @@ def _day_slips_query(site_id: int, day: date):
     )
 
 
-def _slip_rows(site_id: int, day: date) -> list[dict]:
-    """The day's slips as the page lists them: values only, by SQL compiled once (core.rows)."""
+def _slip_rows(site_id: int, day: date) -> str:
+    """The day's slips as the page lists them (the `<li>`s of #slips, escaped): values only, by
+    SQL compiled once (core.rows), each row written once in Python rather than by the template."""
     address = _addresses("floor:slip")
-    return [
-        {
-            "url": address(pk),
-            "label": f"{SlipKind(kind).label} {number}",
-            "table_number": table_number,
-            "total": format_money(total_cents),
-            "voided": voided,
-        }
-        for pk, kind, number, table_number, total_cents, voided in shaped_rows(
-            _day_slips_query, site_id=site_id, day=day
+    rows = shaped_rows(_day_slips_query, site_id=site_id, day=day)
+    if not rows:
+        return mark_safe("<li>No slips.</li>")  # noqa: S308 - a constant
+    kinds = {kind: _text(SlipKind(kind).label) for kind in {row[1] for row in rows}}
+    void = ' <span class="badge text-bg-secondary">void</span>'
+    return mark_safe(  # noqa: S308 - every value went through _text
+        "".join(
+            f'<li><a href="{_text(address(pk))}">{kinds[kind]} {_text(number)}</a> · table {_text(table_number)} · '
+            f"{_text(format_money(total_cents))}{void if voided else ''}</li>"
+            for pk, kind, number, table_number, total_cents, voided in rows
         )
-    ]
+    )
 
 
 def _day_sessions_query(site_id: int, day: date):
@@ -239,30 +297,80 @@ def _clock(moment) -> str:
     return timezone.localtime(moment).strftime("%H:%M") if moment else ""
 
 
-def _shift_rows(shifts) -> list[dict]:
+def _shift_rows(shifts, dealer_query: str) -> str:
+    """The day's dealer shifts (the `<li>`s of #shifts, escaped), each written once in Python."""
+    if not shifts:
+        return mark_safe("<li>No dealer shifts recorded.</li>")  # noqa: S308 - a constant
     address = _addresses("dashboard:dealer")
-    return [
-        {
-            "url": address(s.dealer_id),
-            "dealer_name": s.dealer_name,
-            "table_number": s.table_number,
-            "started": _clock(s.started_at),
-            "ended": _clock(s.ended_at) or "open",
-            "agp": format_money(s.custody.agp_cents) if s.custody else "",
-            "hold": format_ratio(s.hold_ratio) if s.custody else "",
-            "not_separable_because": s.not_separable_because,
-        }
-        for s in shifts
-    ]
+    query = _text(dealer_query)
+    rows = []
+    for s in shifts:
+        if s.custody:
+            figures = f"AGP {_text(format_money(s.custody.agp_cents))}, hold {_text(format_ratio(s.hold_ratio))}"
+        else:
+            figures = f"not separable because {_text(s.not_separable_because)}"
+        started, ended = _text(_clock(s.started_at)), _text(_clock(s.ended_at) or "open")
+        rows.append(
+            f'<li><a href="{_text(address(s.dealer_id))}{query}">{_text(s.dealer_name)}</a> · '
+            f"table {_text(s.table_number)} · {started}–{ended} · {figures}</li>"
+        )
+    return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 
 
-def _day_items(site, day, gaming_day) -> dict:
+@dataclass(frozen=True)
+class Carried:
+    """An open item carried past the day's close (floor.models.CarriedItem), as the page shows it."""
+
+    key: str
+    description: str
+    citation: str
+    carried_by_initials: str
+    carried_at: datetime
+    reason: str
+
+
+def _carried_query(*, day_id):
+    return (
+        CarriedItem.objects.filter(gaming_day_id=day_id)
+        .order_by("carried_at", "pk")
+        .values_list("key", "description", "citation", "carried_by__initials", "carried_at", "reason")
+    )
+
+
+@dataclass(frozen=True)
+class CarriedAtSite:
+    """An open item carried past a day's close, with its site and day, as the dashboard lists it."""
+
+    key: str
+    gaming_date: date
+    site_id: int
+    site_name: str
+    description: str
+    citation: str
+    carried_by_initials: str
+    reason: str
+
+
+def _latest_carried_query(*, site_ids, start, end):
+    """The sites' items carried past the close of a day in [start, end], the latest first
+    (floor.queries.carried_items' order, reversed), CARRIED_SHOWN of them."""
+    return (
+        CarriedItem.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+        .order_by("-gaming_day__gaming_date", "-carried_at", "-pk")
+        .values_list(
+            "key", "gaming_day__gaming_date", "gaming_day__site_id", "gaming_day__site__name", "description",
+            "citation", "carried_by__initials", "reason",
+        )[:CARRIED_SHOWN]
+    )  # fmt: skip
+
+
+def _day_items(gaming_day) -> dict:
     """The day's open items (floor.open_items: slips not verified or received, tables without
     closer, boxes not removed or counted) and those carried past its close with their reasons.
     A table with an open slip is not complete (its slips are not all received)."""
     if gaming_day is None:
         return {"open_items": [], "carried": [], "open_slips": {}}
-    carried = list(floor_queries.carried_items([site.pk], day, day))
+    carried = [Carried(*row) for row in shaped_rows(_carried_query, day_id=gaming_day.pk)]
     carried_keys = {c.key for c in carried}
     every = open_items(gaming_day)
     found = [item for item in every if item.key not in carried_keys]
@@ -515,6 +623,12 @@ def overview(request):
     activate_site_zone(site)
     today = site_today(site)
     pending = obligations(access, today=today, steps=False)  # the dashboard shows no alert's steps
+    exceptions = list(
+        alerts_for(access, steps=False).filter(EXCEPTION_RULES, is_resolved=False).order_by("-period_end", "rule")[:50]
+    )
+    alert_address = _addresses("compliance:alert")  # reversed once a page, not once a row (issue 37)
+    for alert in (*pending, *exceptions):
+        alert.page_url = alert_address(alert.pk)
     weeks = trends.weeks_ending(today)
     law = site_law(site)
     context = {
@@ -527,11 +641,8 @@ def overview(request):
         "weeks": weeks,
         "overdue": [a for a in pending if a.due_date and a.due_date < today],
         "open_alerts": pending,
-        "exceptions": list(
-            alerts_for(access, steps=False)
-            .filter(EXCEPTION_RULES, is_resolved=False)
-            .order_by("-period_end", "rule")[:50]
-        ),
+        "exceptions": exceptions,
+        "daily_url": reverse("dashboard:daily"),
         "unusual_rows": fragments.cached_fragment(
             "unusual-table-days",
             site_id=site.pk,
@@ -540,10 +651,14 @@ def overview(request):
             template="dashboard/_unusual_rows.html",
             build=lambda: {"site_id": site.pk, "unusual": trends.unusual_table_days(site, weeks[0].start, today)},
         ),
-        # Open items carried past a gaming day's close, with their reasons (floor.open_items).
-        "carried": list(
-            floor_queries.carried_items([s.pk for s in sites], weeks[0].start, today).reverse()[:CARRIED_SHOWN]
-        ),
+        # Open items carried past a gaming day's close, with their reasons (floor.open_items): the
+        # latest first, as values by SQL compiled once (core.rows).
+        "carried": [
+            CarriedAtSite(*row)
+            for row in shaped_rows(
+                _latest_carried_query, site_ids=[s.pk for s in sites], start=weeks[0].start, end=today
+            )
+        ],
     }
     return render(request, "dashboard/overview.html", context)
 

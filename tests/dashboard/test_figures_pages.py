@@ -185,8 +185,9 @@ PAGES = [
 
 
 # The daily page (issue 37): its open items, slips, count sessions and shifts read as values by
-# SQL compiled once; the session, the user, the site, the figures and one query a list.
-CEILINGS = {"/dashboard/daily/": 30}
+# SQL compiled once; the session, the user, the site, the figures and one query a list; the
+# closed days' shifts name their tables from the table days' read (30 before).
+CEILINGS = {"/dashboard/daily/": 29}
 
 
 @pytest.mark.parametrize("url", PAGES)
@@ -238,3 +239,45 @@ def test_the_daily_rows_cells_are_those_the_custody_include_writes(figures):
     c = Custody(*figures)
     assert custody_cells(c) == render_to_string("dashboard/_custody_cells.html", {"c": c}).strip()
     assert ("text-danger" in custody_cells(c)) == (c.agp_cents < 0)
+
+
+# What the daily page's template wrote for each table before its rows were written in Python
+# (dashboard.views._table_rows, issue 37): the same characters for every state of a table.
+TABLE_ROWS_BEFORE = """{% for t, open_slips, cells in table_rows %}
+    <tr data-table="{{ t.table_number }}"><td>{{ t.table_number }}</td><td>{{ t.game }}</td>{{ cells }}
+      <td>{% if open_slips %}<span class="badge text-bg-danger" title="{% for i in open_slips %}{{ i.description }}. {% endfor %}">{{ open_slips|length }} open slip{{ open_slips|length|pluralize }}</span> {% endif %}{% if t.complete and not open_slips %}complete{% elif not t.complete %}{% if not t.counted %}<span class="badge text-bg-warning">drop not counted</span> {% endif %}{% if not t.opener_recorded %}<span class="badge text-bg-warning">no opener</span> {% endif %}{% if not t.closer_recorded %}<span class="badge text-bg-warning">no closer</span>{% endif %}{% endif %}</td></tr>
+  {% endfor %}"""
+
+
+def test_the_daily_pages_table_rows_are_what_its_template_wrote():
+    from itertools import product
+
+    from django.template import Context, Template
+
+    from accounting.published import Custody
+    from accounting.table_days import TableDay
+    from dashboard.views import _table_rows, custody_cells
+    from floor.open_items import OpenItem
+
+    def item(description):
+        return OpenItem("slip:1", "slip_unverified", 3, description, "ND 99-01.3-08-05(5)", "verify it")
+
+    tables, open_slips = [], {}
+    for number, (counted, opener, closer, slips) in enumerate(
+        product((True, False), (True, False), (True, False), (0, 1, 2)), 1
+    ):
+        custody = Custody(120_000 * number, 50_000, 20_000, 300_000, 310_000 - number)
+        tables.append(
+            TableDay(1, number, number, "21" if number % 2 else "PW", FIRST_DAY, custody, counted, opener, closer)
+        )
+        if slips:
+            open_slips[number] = [item(f'Fill {n} <unverified> & "held"') for n in range(slips)]
+    rows = [(t, open_slips.get(t.table_number, []), custody_cells(t.custody)) for t in tables]
+    before = Template(TABLE_ROWS_BEFORE).render(Context({"table_rows": rows}))
+    assert _table_rows(tables, open_slips) == before
+    assert (
+        "no opener" in before
+        and "drop not counted" in before
+        and "2 open slips" in before
+        and "&lt;unverified&gt;" in before
+    )

@@ -160,6 +160,8 @@ def test_the_daily_page_shows_open_and_carried_items_and_no_complete_table(
     text = client.get(url).content.decode()
     assert 'id="carried-items"' in text and "Dealer left early." in text
     assert "open slips" in text and ">complete<" not in text
+    for line in carried_lines(day, shift_manager):  # each carried item, as the page writes it
+        assert line["daily"] in text
 
 
 def test_the_dashboard_lists_carried_items_as_exceptions(busy_day, shift_manager, open_table, client, manager):
@@ -168,6 +170,34 @@ def test_the_dashboard_lists_carried_items_as_exceptions(busy_day, shift_manager
     text = client.get("/dashboard/").content.decode()
     assert "Carried at close" in text and "Dealer left early." in text
     assert "No open slip or count exceptions" not in text
+    lines = carried_lines(busy_day["day"], shift_manager)
+    assert len(lines) == 3 and all(line["dashboard"] in text for line in lines)
+
+
+def carried_lines(day, shift_manager) -> list[dict]:
+    """Each item carried past the day's close as the daily page and the dashboard write it."""
+    from zoneinfo import ZoneInfo
+
+    from django.utils.formats import date_format
+    from django.utils.html import escape
+
+    from floor.models import CarriedItem
+
+    lines = []
+    for c in CarriedItem.objects.filter(gaming_day=day):
+        said = f'{escape(c.description)} <span class="small text-muted">({escape(c.citation)})</span>'
+        at = c.carried_at.astimezone(ZoneInfo(day.site.time_zone))
+        lines.append(
+            {
+                "daily": f'<li data-key="{c.key}">{said} · carried by {shift_manager.initials} on '
+                f"{at:%Y-%m-%d %H:%M}: Dealer left early.</li>",
+                "dashboard": f'<tr data-rule="carried" data-key="{c.key}"><td>{date_format(day.gaming_date)}</td>'
+                f'<td>{escape(day.site.name)}</td><td><span class="badge text-bg-warning">Carried at close</span> '
+                f"{said} · {shift_manager.initials}: Dealer left early.</td><td><a "
+                f'href="/dashboard/daily/?site={day.site_id}&date={day.gaming_date:%Y-%m-%d}">daily summary</a></td></tr>',
+            }
+        )
+    return lines
 
 
 def test_the_daily_pdf_lists_the_items_carried_past_the_close(busy_day, shift_manager, open_table, client_for, cast):
