@@ -451,7 +451,9 @@ def _planned_ranges(walk: _Walk, model) -> list[tuple[int, int | None, bool]]:
     (bounded by the highest id now, the last piece left open for rows inserted since)."""
     resumed = walk.resume_rows.get(model._meta.db_table, 0)
     last = model._base_manager.order_by("-pk").values_list("pk", flat=True).first() or resumed
-    return [(after, upto, True) for after, upto in _recheck_ranges(walk, model)] + [(resumed, max(last, resumed), False)]
+    return [(after, upto, True) for after, upto in _recheck_ranges(walk, model)] + [
+        (resumed, max(last, resumed), False)
+    ]
 
 
 def _deal_ranges(slices: list[dict], table: str, ranges: list[tuple[int, int, bool]]) -> None:

@@ -10,8 +10,8 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from core.audit_rows import canonical_row, row_digest, row_fields
 from core import audit_verify
+from core.audit_rows import canonical_row, row_digest, row_fields
 from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, plan_nightly, recheck_ranges, verify_chain, verify_nightly
 from core.models import AuditCheckpoint, AuditEvent
 from floor import services as floor

@@ -20,10 +20,10 @@ from django.utils import timezone
 
 from benchmarks import db
 from benchmarks.data import build
+from benchmarks.machine import loop_seconds
 from compliance.models import SlipSeriesCheckpoint
 from compliance.slip_series import series_problems
 from core.audit_anchors import anchor_chains
-from benchmarks.machine import loop_seconds
 from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, join_slices, plan_nightly, verify_chain, verify_slice
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
@@ -42,7 +42,9 @@ class Command(DatabaseCommand):
         parser.add_argument("--quarters", type=int, default=4, help="busy quarters of play, one scratch site each")
         parser.add_argument("--days", type=int, default=92, help="gaming days of each quarter")
         parser.add_argument("--tables", type=int, default=6)
-        parser.add_argument("--workers", type=int, default=1, help="also time the nightly verification split this many ways")
+        parser.add_argument(
+            "--workers", type=int, default=1, help="also time the nightly verification split this many ways"
+        )
 
     def handle(self, *args, quarters, days, tables, workers, **options):
         if min(quarters, days, tables, workers) < 1:
