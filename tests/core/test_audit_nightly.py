@@ -12,7 +12,15 @@ from django.utils import timezone
 
 from core import audit_verify
 from core.audit_rows import canonical_row, row_digest, row_fields
-from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, plan_nightly, recheck_ranges, verify_chain, verify_nightly
+from core.audit_verify import (
+    RECHECK_DAYS,
+    ROLLING_NIGHTS,
+    join_slices,
+    plan_nightly,
+    recheck_ranges,
+    verify_chain,
+    verify_slice,
+)
 from core.models import AuditCheckpoint, AuditEvent
 from floor import services as floor
 from floor.models import Slip, SlipLine, SlipStep
@@ -184,6 +192,12 @@ def test_a_rewritten_checkpoint_event_names_the_organization_as_the_full_pass_do
     assert nightly.startswith(f"organization {org_id} (chain {chain}), event #{checkpoint.position}:")
     assert full.startswith(f"organization {org_id} (chain {chain}), event #")
     assert "no organization" not in nightly
+
+
+def verify_nightly(workers: int):
+    """The split nightly pass as the Celery task runs it, its slices one after another here."""
+    plan = plan_nightly(workers)
+    return join_slices(plan, [] if plan["problem"] else [verify_slice(plan, k) for k in range(workers)])
 
 
 @pytest.fixture
