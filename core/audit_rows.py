@@ -103,25 +103,42 @@ _PLAIN_TYPES = {
 }
 
 
-def _plain_types(field: models.Field) -> tuple[type, ...]:
+# And the moments and dates, which `to_python` returns unchanged: their ISO text, as
+# `_plain_text` writes it (always shorter than LONG_VALUE).
+_TEXT_TYPES = {
+    models.DateTimeField.to_python: (datetime, lambda value: value.astimezone(UTC).isoformat()),
+    models.DateField.to_python: (date, date.isoformat),
+}
+
+
+def _converting(field: models.Field):
+    """The `to_python` that converts the field's values, None for a field read another way."""
     converting = field.target_field if isinstance(field, models.ForeignKey) else field
     if isinstance(converting, models.ForeignKey | models.BinaryField):
-        return ()
-    return _PLAIN_TYPES.get(type(converting).to_python, ())
+        return None
+    return type(converting).to_python
 
 
-def row_plan(fields: Sequence[models.Field]) -> list[tuple[str, tuple[type, ...], models.Field]]:
-    """Per field, what `canonical_row` needs: its name, its plain types and the field."""
-    return [(field.attname, _plain_types(field), field) for field in fields]
+def row_plan(fields: Sequence[models.Field]) -> list[tuple]:
+    """Per field, what `canonical_row` needs: its name, its plain types, its text type and how
+    to write it, and the field."""
+    plan = []
+    for field in fields:
+        converting = _converting(field)
+        text_type, text = _TEXT_TYPES.get(converting, (None, None))
+        plan.append((field.attname, _PLAIN_TYPES.get(converting, ()), text_type, text, field))
+    return plan
 
 
 def canonical_row(fields: Sequence[models.Field], values: Sequence, plan=None) -> dict:
     """The canonical values of one row (`plan`: `row_plan(fields)`, computed once a table)."""
     row = {}
-    for (name, plain, field), value in zip(plan or row_plan(fields), values, strict=True):
+    for (name, plain, text_type, text, field), value in zip(plan or row_plan(fields), values, strict=True):
         kind = type(value)
         if value is None or (kind in plain and (kind is not str or len(value) <= LONG_VALUE)):
             row[name] = value
+        elif kind is text_type:
+            row[name] = text(value)
         else:
             row[name] = canonical_value(field, value)
     return row

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 from decimal import Decimal, localcontext
 from uuid import UUID
 
+import pytest
 from django.core.exceptions import ValidationError
 from django.db import models
 from hypothesis import given
@@ -86,16 +87,18 @@ ROW_FIELDS = [
     models.TextField(),
     models.JSONField(),
     models.DateField(),
+    models.DateTimeField(),
     models.DecimalField(max_digits=12, decimal_places=2),
 ]
 for _number, _field in enumerate(ROW_FIELDS):
     _field.set_attributes_from_name(f"f{_number}")
 ROW_VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(max_size=LONG_VALUE + 2).filter(str.strip),
-    st.just("7"), st.just("1"),
+    st.just("7"), st.just("1"), st.dates(), st.datetimes(), st.datetimes(timezones=zones),
 )  # fmt: skip
 
 
+@pytest.mark.filterwarnings("ignore:DateTimeField .* received a naive datetime:RuntimeWarning")
 @given(ROW_VALUES)
 def test_a_rows_plain_values_are_canonical_as_each_value_alone(value):
     """As `canonical_value` gives them, which recorded every row event (a text of up to
