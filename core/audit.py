@@ -66,7 +66,7 @@ def to_json(value):
 
 
 # One encoder for every canonical text: `json.dumps` with these options builds a new encoder a
-# call, a fifth of the cost of encoding a row (the verification encodes two texts a row).
+# call (about 3 of 21-25 µs for a row of ten values; the verification encodes two texts a row).
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
