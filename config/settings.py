@@ -332,6 +332,9 @@ COMPLIANCE_CHUNK_SITES = env_int("COMPLIANCE_CHUNK_SITES", 50)
 # The Celery worker processes that take those chunks: with fewer sites than this many full
 # chunks, each chunk is about an equal share of the sites, so every worker has work.
 COMPLIANCE_WORKERS = env_int("COMPLIANCE_WORKERS", 1)
+# The slices of the nightly audit verification (core.tasks.verify_audit_log), one task each:
+# as many as the workers, so each reads about an equal share of the rows.
+AUDIT_VERIFY_WORKERS = env_int("AUDIT_VERIFY_WORKERS", COMPLIANCE_WORKERS)
 # Ids sent in one query at most (core.id_lists): under SQLite's 32,766 host parameters and
 # PostgreSQL's 65,535, with room for the query's others.
 ID_CHUNK = 5_000

@@ -65,8 +65,13 @@ def to_json(value):
     return json.loads(json.dumps(value, default=_json_default))
 
 
+# One encoder for every canonical text: `json.dumps` with these options builds a new encoder a
+# call (about 3 of 21-25 µs for a row of ten values; the verification encodes two texts a row).
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 def canonical_json(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return _CANONICAL.encode(value)
 
 
 def field_values(instance: Model) -> dict:

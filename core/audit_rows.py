@@ -90,8 +90,58 @@ def row_fields(model) -> list[models.Field]:
     return list(model._meta.concrete_fields)
 
 
-def canonical_row(fields: Sequence[models.Field], values: Sequence) -> dict:
-    return {field.attname: canonical_value(field, value) for field, value in zip(fields, values, strict=True)}
+# The value types each field's `to_python` returns unchanged and `canonical_value` keeps as they
+# are (a string no longer than LONG_VALUE): most values of a row, taken as they come without a
+# call per field. Anything else (a bool in an integer field, a long text, a date) goes through
+# `canonical_value`, so the canonical form is the same either way.
+_PLAIN_TYPES = {
+    models.IntegerField.to_python: (int,),
+    models.BooleanField.to_python: (bool,),
+    models.CharField.to_python: (str,),
+    models.TextField.to_python: (str,),
+    models.Field.to_python: (int, bool, str),  # a JSON field's scalars
+}
+
+
+# And the moments and dates, which `to_python` returns unchanged: their ISO text, as
+# `_plain_text` writes it (always shorter than LONG_VALUE).
+_TEXT_TYPES = {
+    models.DateTimeField.to_python: (datetime, lambda value: value.astimezone(UTC).isoformat()),
+    models.DateField.to_python: (date, date.isoformat),
+}
+
+
+def _converting(field: models.Field):
+    """The `to_python` that converts the field's values, None for a field read another way."""
+    converting = field.target_field if isinstance(field, models.ForeignKey) else field
+    if isinstance(converting, models.ForeignKey | models.BinaryField):
+        return None
+    return type(converting).to_python
+
+
+def row_plan(fields: Sequence[models.Field]) -> list[tuple]:
+    """Per field, what `canonical_row` needs: its name, its plain types, its text type and how
+    to write it, and the field."""
+    plan = []
+    for field in fields:
+        converting = _converting(field)
+        text_type, text = _TEXT_TYPES.get(converting, (None, None))
+        plan.append((field.attname, _PLAIN_TYPES.get(converting, ()), text_type, text, field))
+    return plan
+
+
+def canonical_row(fields: Sequence[models.Field], values: Sequence, plan=None) -> dict:
+    """The canonical values of one row (`plan`: `row_plan(fields)`, computed once a table)."""
+    row = {}
+    for (name, plain, text_type, text, field), value in zip(plan or row_plan(fields), values, strict=True):
+        kind = type(value)
+        if value is None or (kind in plain and (kind is not str or len(value) <= LONG_VALUE)):
+            row[name] = value
+        elif kind is text_type:
+            row[name] = text(value)
+        else:
+            row[name] = canonical_value(field, value)
+    return row
 
 
 def row_digest(canonical: dict) -> str:
@@ -204,11 +254,12 @@ def record_rows(objs: Sequence[models.Model]) -> None:
     if any(obj.pk is None for obj in objs):
         raise ValueError(f"{model._meta.label}: rows without primary keys cannot be recorded")
     fields = row_fields(model)
+    plan = row_plan(fields)
     action = model.audit_created_action  # the creation is the event (AppendOnlyModel), at the row's site
     by_org: dict[int, list] = defaultdict(list)
     for obj, org_id in zip(objs, organizations_of(model, objs), strict=True):
         obj._audit_organization_id = org_id
-        canonical = canonical_row(fields, [getattr(obj, f.attname) for f in fields])
+        canonical = canonical_row(fields, [getattr(obj, f.attname) for f in fields], plan)
         site_id = getattr(obj, "site_id", None) if action else None
         by_org[org_id].append(row_event(model, obj.pk, canonical, action=action or ROW_CREATED, site_id=site_id))
     for org_id in sorted(by_org):  # a fixed order, so two transactions never wait on each other's locks
@@ -261,6 +312,7 @@ def _baseline_table(model, path: str, event_model, batch_size: int) -> None:
     from .audit import chain_hash, chain_name, event_values
 
     fields = row_fields(model)
+    plan = row_plan(fields)
     rows = model._base_manager.order_by("pk").values_list(path, *[f.attname for f in fields])
     pending: dict[int, list] = defaultdict(list)
     heads: dict[int, tuple[int, str]] = {}
@@ -284,7 +336,7 @@ def _baseline_table(model, path: str, event_model, batch_size: int) -> None:
         pending.clear()
 
     for count, (org_id, *values) in enumerate(rows.iterator(chunk_size=batch_size), start=1):
-        canonical = canonical_row(fields, values)
+        canonical = canonical_row(fields, values, plan)
         pk = canonical[model._meta.pk.attname]
         pending[org_id].append(row_event(model, pk, canonical, action=ROW_BASELINE, event_model=event_model))
         if count % batch_size == 0:
@@ -304,5 +356,6 @@ def iter_canonical_rows(
     rows = rows.values_list(*[f.attname for f in fields])
     if any(isinstance(field, models.BinaryField) for field in fields):
         batch_size = min(batch_size, BINARY_BATCH)  # a stored PDF per row: keep a chunk small
+    plan = row_plan(fields)
     for values in rows.iterator(chunk_size=batch_size):
-        yield values[pk_index], canonical_row(fields, values)
+        yield values[pk_index], canonical_row(fields, values, plan)

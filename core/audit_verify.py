@@ -30,6 +30,9 @@ that row's but committed after the verification is left to the full pass). So a 
 is found at once; a change before it only by `--full`, or by the checkpoint's own event if it
 touches that event (an event before it rewritten without rehashing the rest leaves the chain
 after the checkpoint intact: that is what the nightly full pass, or `--full`, is for).
+The nightly task splits this pass over its workers (`plan_nightly`, `verify_slice`,
+`join_slices`, below): the same rows and events, each read by one slice, the checkpoints
+appended once when every slice succeeded.
 
 Cost grows linearly: events are read once in chain order and rows once per table in id
 order, each as a chunked stream (no query per row). From the checkpoints, each chain is its
@@ -42,7 +45,7 @@ and an event newer than the walked head whose row is not yet visible is not repo
 """
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import timedelta
 from itertools import groupby
 
@@ -102,6 +105,7 @@ class Verification:
     chains: int = 0
     anchors_checked: int = 0
     problem: Problem | None = None
+    problems: tuple[Problem, ...] = ()  # a split pass: the first broken thing of each slice that found one
 
     @property
     def broken_seq(self) -> int | None:
@@ -132,6 +136,7 @@ class _Walk:
         self.recheck: dict[str, list[tuple[int, int]]] = {}  # table -> id ranges verified before, read again
         self.reached: dict[str, tuple[int, str]] = {}  # chain -> newest anchored (else last) event matched
         self.rows_reached: dict[str, int] = {}
+        self.planned_heads: dict[str, int] = {}  # chain -> its last event when a split pass was planned
         self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
 
     def tick(self, stage: str, count: int) -> None:
@@ -404,23 +409,163 @@ def _check_rows(walk: _Walk) -> None:
         _check_table(walk, model)
 
 
+# The nightly pass split over workers (core.tasks.verify_audit_log): `plan_nightly` loads the
+# checkpoints once (refusing a forged one) and deals the chains and each table's id ranges into
+# slices; `verify_slice` verifies one slice (a Celery task each); `join_slices` joins their
+# results into one outcome and appends the checkpoints once, only if every slice succeeded.
+# Every row and event the single pass reads is read by exactly one slice, with the same checks.
+MIN_SPLIT = 500  # ids below which a range goes whole to one slice (each piece costs two queries)
+PIECE_COST = 50  # what a piece's two queries cost, in rows read (bench_nightly: about 3 ms, 0.1 ms a row)
+
+
+def plan_nightly(workers: int, *, now=None) -> dict:
+    """What each of `workers` slices verifies (JSON, to travel to the workers): its chains (in
+    turn, the legacy chain in the first) and per table its id ranges, each range (after, upto,
+    again) of the rows read again or of the new rows, split in equal id spans. `problem`: a
+    checkpoint or anchor file refused, nothing to verify."""
+    plan = {"problem": None, "slices": [], "resume": {}, "resume_rows": {}, "heads": {}, "legacy_head": GENESIS_HASH}
+    try:
+        walk = _Walk(read_anchors(), None, 1, 1)
+    except AnchorFileError as exc:
+        return {**plan, "problem": asdict(Problem(str(exc)))}
+    try:
+        _load_checkpoints(walk, now or timezone.now())
+        ranges = {model._meta.db_table: _planned_ranges(walk, model) for model in covered_models()}
+    except _Broken as broken:
+        return {**plan, "problem": asdict(broken.problem)}
+    heads = chain_heads()
+    present = [chain for chain in heads if chain != LEGACY_CHAIN]
+    absent = sorted(set(walk.anchors) - set(heads))
+    slices = [{"chains": present[k::workers], "absent": absent if k == 0 else [], "tables": {}} for k in range(workers)]
+    for table, table_ranges in ranges.items():
+        _deal_ranges(slices, table, table_ranges)
+    legacy = AuditEvent.objects.filter(chain=LEGACY_CHAIN).order_by("-seq").values_list("hash", flat=True).first()
+    return {
+        **plan,
+        "slices": slices,
+        "resume": walk.resume,
+        "resume_rows": walk.resume_rows,
+        "heads": heads,
+        "legacy_head": legacy or GENESIS_HASH,
+    }
+
+
+def _planned_ranges(walk: _Walk, model) -> list[tuple[int, int | None, bool]]:
+    """The table's ranges as the single pass reads them: those read again, then the new rows
+    (bounded by the highest id now, the last piece left open for rows inserted since)."""
+    resumed = walk.resume_rows.get(model._meta.db_table, 0)
+    last = model._base_manager.order_by("-pk").values_list("pk", flat=True).first() or resumed
+    return [(after, upto, True) for after, upto in _recheck_ranges(walk, model)] + [
+        (resumed, max(last, resumed), False)
+    ]
+
+
+def _deal_ranges(slices: list[dict], table: str, ranges: list[tuple[int, int, bool]]) -> None:
+    """Each range split in equal id spans, one a slice (a small one whole to the slice with the
+    least work so far: its ids and its pieces' queries); the new rows' last piece is open-ended."""
+    workers = len(slices)
+    for after, upto, again in ranges:
+        if upto - after < MIN_SPLIT * workers:
+            pieces = [(after, upto)]
+            targets = [min(range(workers), key=lambda k: slices[k].get("load", 0))]
+        else:
+            bounds = [after + (upto - after) * k // workers for k in range(workers + 1)]
+            pieces, targets = list(zip(bounds, bounds[1:], strict=False)), list(range(workers))
+        for (low, high), k in zip(pieces, targets, strict=True):
+            slices[k]["load"] = slices[k].get("load", 0) + high - low + PIECE_COST
+            open_end = not again and high == upto
+            slices[k]["tables"].setdefault(table, []).append((low, None if open_end else high, again))
+
+
+def chain_heads() -> dict[str, int]:
+    """Each chain's last event number, in chain order: two index steps a chain."""
+    table, column = (connection.ops.quote_name(name) for name in (AuditEvent._meta.db_table, CHAIN_FIELD))
+    seq = connection.ops.quote_name("seq")
+    sql = (
+        f"WITH RECURSIVE found(name) AS ("
+        f" SELECT MIN({column}) FROM {table}"
+        f" UNION ALL"
+        f" SELECT (SELECT MIN({column}) FROM {table} WHERE {column} > found.name) FROM found"
+        f" WHERE found.name IS NOT NULL"
+        f") SELECT name, (SELECT MAX({seq}) FROM {table} WHERE {column} = found.name) FROM found"
+        f" WHERE name IS NOT NULL"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return dict(cursor.fetchall())
+
+
+def verify_slice(plan: dict, index: int, *, batch_size: int = 2000) -> dict:
+    """One slice of a planned nightly pass: its chains walked from their checkpoints (an event
+    with no row is reported up to each chain's last event at planning), then its tables' ranges.
+    What it reached, for `join_slices` (JSON)."""
+    part = plan["slices"][index]
+    mine = {*part["chains"], *part["absent"], *([LEGACY_CHAIN] if index == 0 else [])}
+    try:
+        anchors = read_anchors()
+    except AnchorFileError as exc:
+        return {"problem": asdict(Problem(str(exc))), "counts": [0, 0, 0, 0], "reached": {}, "rows_reached": {}}
+    walk = _Walk({c: a for c, a in anchors.items() if c in mine}, None, 1, batch_size)
+    walk.resume = {chain: tuple(at) for chain, at in plan["resume"].items()}
+    walk.resume_rows, walk.planned_heads = plan["resume_rows"], plan["heads"]
+    problem = None
+    try:
+        legacy_head = plan["legacy_head"]
+        if index == 0:
+            legacy_head = _walk_chain(walk, LEGACY_CHAIN, _events(walk, chain=LEGACY_CHAIN), GENESIS_HASH)
+        for chain in part["chains"]:
+            _walk_chain(walk, chain, _events(walk, chain=chain), legacy_head)
+        _check_anchored_chains_exist(walk)
+        for model in covered_models():
+            for after, upto, again in part["tables"].get(model._meta.db_table, []):
+                _check_range(walk, model, after, upto, again)
+    except _Broken as broken:
+        problem = asdict(broken.problem)
+    return {
+        "problem": problem,
+        "counts": [walk.events, walk.rows, len(walk.heads), walk.anchors_checked],
+        "reached": walk.reached,
+        "rows_reached": walk.rows_reached,
+    }
+
+
+def join_slices(plan: dict, results: list[dict]) -> Verification:
+    """The slices' results as one verification: broken if any slice (or the plan) found a
+    problem, each slice's first one kept; else the positions that moved are appended as
+    checkpoints, once, as the single pass appends them."""
+    found = [plan["problem"]] if plan["problem"] else [r["problem"] for r in results if r["problem"]]
+    problems = tuple(Problem(**{**p, "fields": tuple(p["fields"])}) for p in found)
+    events, rows, chains_walked, anchors = (sum(r["counts"][i] for r in results) for i in range(4))
+    if not problems:
+        walk = _Walk({}, None, 1, 1)
+        walk.resume = {chain: tuple(at) for chain, at in plan["resume"].items()}
+        walk.resume_rows = plan["resume_rows"]
+        for result in results:
+            walk.reached.update({chain: tuple(at) for chain, at in result["reached"].items()})
+            for table, pk in result["rows_reached"].items():
+                walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), pk)
+        _save_checkpoints(walk)
+    first = problems[0] if problems else None
+    return Verification(not problems, events, rows, chains_walked, anchors, first, problems)
+
+
 def _chain_events(walk: _Walk):
     """Row events of the organization verified alone: its chain's (baseline events included;
     the legacy chain predates row events)."""
     return AuditEvent.objects.exclude(row_table="").filter(chain=walk.only)
 
 
-def _row_events(walk: _Walk, table: str, after: int, upto: int | None) -> Iterator[tuple]:
+def _row_events(walk: _Walk, table: str, after: int, upto: int | None, again: bool) -> Iterator[tuple]:
     """The table's row events with a row id in (after, upto], by row id: (row_pk, row_digest,
     after, chain, organization_id, seq, the event's values or None). The nightly pass re-reading
-    rows verified before (`upto` set) also takes each event's values and its successor's link:
+    rows verified before (`again`) also takes each event's values and its successor's link:
     those events were walked by an earlier pass, so each is checked again on its own."""
     events = AuditEvent.objects if walk.only is None else _chain_events(walk)
     events = events.filter(row_table=table, row_pk__gt=after)
     if upto is not None:
         events = events.filter(row_pk__lte=upto)
     fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
-    if upto is None:
+    if not again:
         rows = events.order_by("row_pk").values_list(*fields).iterator(chunk_size=walk.batch_size)
         return ((*row, None) for row in rows)
     successor = AuditEvent.objects.filter(chain=OuterRef("chain"), seq=OuterRef("seq") + 1).values("prev_hash")[:1]
@@ -435,7 +580,14 @@ def _row_events(walk: _Walk, table: str, after: int, upto: int | None) -> Iterat
 
 def _check_table(walk: _Walk, model) -> None:
     """The table's rows against its row events: every row after its checkpoint (all of them in
-    full), and in the nightly pass the ranges verified before that it reads again; all of them
+    full), and in the nightly pass the ranges verified before that it reads again."""
+    for after, upto in _recheck_ranges(walk, model):
+        _check_range(walk, model, after, upto)
+    _check_range(walk, model, walk.resume_rows.get(model._meta.db_table, 0), None)
+
+
+def _recheck_ranges(walk: _Walk, model) -> list[tuple[int, int]]:
+    """The ranges of the table verified before that the nightly pass reads again; all of them
     when the table's rows and its row events do not number the same (a row inserted or deleted
     behind the application's back, wherever its id, whatever the checkpoints say)."""
     table = model._meta.db_table
@@ -443,9 +595,7 @@ def _check_table(walk: _Walk, model) -> None:
     resumed = walk.resume_rows.get(table, 0)
     if resumed and ranges != [(0, resumed)] and _counts_differ(model):
         ranges = [(0, resumed)]
-    for after, upto in ranges:
-        _check_range(walk, model, after, upto)
-    _check_range(walk, model, walk.resume_rows.get(table, 0), None)
+    return ranges
 
 
 def _counts_differ(model) -> bool:
@@ -454,22 +604,24 @@ def _counts_differ(model) -> bool:
     return model._base_manager.order_by().count() != AuditEvent.objects.filter(row_table=table).order_by().count()
 
 
-def _check_range(walk: _Walk, model, after: int, upto: int | None) -> None:
-    """Merge the table's rows (by id) in (after, upto] with its row events (by row id)."""
+def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool | None = None) -> None:
+    """Merge the table's rows (by id) in (after, upto] with its row events (by row id). `again`:
+    rows verified before, read again (a bounded range, unless a slice of the new rows)."""
+    again = upto is not None if again is None else again
     table = model._meta.db_table
     only = None if walk.only is None else {model_organization_path(model): walk.organization_id}
     if upto is not None:
         only = {**(only or {}), "pk__lte": upto}
     rows = iter_canonical_rows(model, walk.batch_size, only, after=after)
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
-    events = _row_events(walk, table, after, upto)
+    events = _row_events(walk, table, after, upto, again)
     event = next(events, None)
     while row is not None or event is not None:
         if event is None or (row is not None and row[0] < event[0]):
             _row_without_event(model, row[0])
         elif row is None or event[0] < row[0]:
             pk, _, _, chain, org_id, seq, _ = event
-            if upto is not None or seq <= walk.heads.get(chain, 0):
+            if again or seq <= max(walk.heads.get(chain, 0), walk.planned_heads.get(chain, 0)):
                 raise _Broken(Problem(f"the row is missing (recorded by event #{seq})", chain, org_id, None, table, pk))
             event = next(events, None)
             continue
@@ -477,7 +629,7 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None) -> None:
             if event[6] is not None:
                 _recheck_event(event[6], table)
             _compare(table, row[1], event[:6])
-            if upto is None:
+            if not again:
                 walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
             event = next(events, None)
         walk.rows += 1

@@ -10,8 +10,17 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from core import audit_verify
 from core.audit_rows import canonical_row, row_digest, row_fields
-from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, recheck_ranges, verify_chain
+from core.audit_verify import (
+    RECHECK_DAYS,
+    ROLLING_NIGHTS,
+    join_slices,
+    plan_nightly,
+    recheck_ranges,
+    verify_chain,
+    verify_slice,
+)
 from core.models import AuditCheckpoint, AuditEvent
 from floor import services as floor
 from floor.models import Slip, SlipLine, SlipStep
@@ -183,3 +192,56 @@ def test_a_rewritten_checkpoint_event_names_the_organization_as_the_full_pass_do
     assert nightly.startswith(f"organization {org_id} (chain {chain}), event #{checkpoint.position}:")
     assert full.startswith(f"organization {org_id} (chain {chain}), event #")
     assert "no organization" not in nightly
+
+
+def verify_nightly(workers: int):
+    """The split nightly pass as the Celery task runs it, its slices one after another here."""
+    plan = plan_nightly(workers)
+    return join_slices(plan, [] if plan["problem"] else [verify_slice(plan, k) for k in range(workers)])
+
+
+@pytest.fixture
+def four_fills(site, monkeypatch):
+    """Four fills verified by the split nightly pass (its checkpoints written); every range is
+    split between the two slices, however few its ids."""
+    monkeypatch.setattr(audit_verify, "MIN_SPLIT", 1)
+    table, cashier = _floor(site)
+    slips = [floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL) for _ in range(4)]
+    assert verify_nightly(2).ok
+    return slips
+
+
+def _slice_reading_again(slip) -> list[int]:
+    """The slices of tonight's split pass that read this slip's row again."""
+    slices = plan_nightly(2)["slices"]
+    table = Slip._meta.db_table
+    return [k for k, part in enumerate(slices)
+            if any(again and after < slip.pk <= upto for after, upto, again in part["tables"].get(table, []))]  # fmt: skip
+
+
+@pytest.mark.parametrize("which", [0, -1])
+def test_the_split_nightly_pass_finds_an_old_row_changed_in_either_slice(four_fills, site, which):
+    slip = four_fills[which]
+    assert _slice_reading_again(slip) == [0 if which == 0 else 1]
+    table = Slip._meta.db_table
+    checkpoints = AuditCheckpoint.objects.count()
+    _tamper(table, f"UPDATE {table} SET total_cents = 90000 WHERE id = %s", [slip.pk])
+    result = verify_nightly(2)
+    assert not result.ok and len(result.problems) == 1
+    assert (result.problem.table, result.problem.row_id, result.problem.fields) == (table, slip.pk, ("total_cents",))
+    assert str(result.problem).startswith(f"organization {site.organization_id} (chain org-{site.organization_id})")
+    assert AuditCheckpoint.objects.count() == checkpoints  # a broken pass appends nothing
+
+
+def test_the_split_pass_appends_the_positions_the_single_pass_would_and_refuses_a_forged_checkpoint(four_fills):
+    table = Slip._meta.db_table
+    assert AuditCheckpoint.objects.filter(scope="table", name=table).latest("pk").position == four_fills[-1].pk
+    before = AuditCheckpoint.objects.count()
+    assert verify_nightly(2).ok and AuditCheckpoint.objects.count() == before  # nothing moved
+    assert verify_chain(full=False).ok and AuditCheckpoint.objects.count() == before  # the single pass agrees
+    steps = SlipStep._meta.db_table
+    _forge_step(four_fills[0])
+    forged = SlipStep.objects.get(slip=four_fills[0], kind="void")
+    AuditCheckpoint.objects.create(scope="table", name=steps, position=forged.pk, verified_at=timezone.now())
+    result = verify_nightly(2)
+    assert not result.ok and "a checkpoint moved forward" in result.problem.reason

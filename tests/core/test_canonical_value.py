@@ -8,12 +8,14 @@ from datetime import UTC, date, datetime, time, timedelta, timezone
 from decimal import Decimal, localcontext
 from uuid import UUID
 
+import pytest
+from django.core.exceptions import ValidationError
 from django.db import models
 from hypothesis import given
 from hypothesis import strategies as st
 
 from core.audit import canonical_json
-from core.audit_rows import LONG_VALUE, canonical_value
+from core.audit_rows import LONG_VALUE, canonical_row, canonical_value, row_plan
 
 
 def by_definition(field, value):
@@ -73,3 +75,44 @@ def test_a_decimal_just_at_and_just_over_the_limit():
     with localcontext(prec=500):
         assert canonical_value(field, at) == str(at)
         assert canonical_value(field, over) == {"sha256": hashlib.sha256(f'"{over}"'.encode()).hexdigest()}
+
+
+# A row's plain values (an int in an integer field, a short text...) are taken as they come:
+# every field kind with every value kind it may hold gives what `canonical_value` gives.
+ROW_FIELDS = [
+    models.BigAutoField(primary_key=True),
+    models.PositiveIntegerField(),
+    models.BooleanField(),
+    models.CharField(max_length=400),
+    models.TextField(),
+    models.JSONField(),
+    models.DateField(),
+    models.DateTimeField(),
+    models.DecimalField(max_digits=12, decimal_places=2),
+]
+for _number, _field in enumerate(ROW_FIELDS):
+    _field.set_attributes_from_name(f"f{_number}")
+ROW_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(max_size=LONG_VALUE + 2).filter(str.strip),
+    st.just("7"), st.just("1"), st.dates(), st.datetimes(), st.datetimes(timezones=zones),
+)  # fmt: skip
+
+
+@pytest.mark.filterwarnings("ignore:DateTimeField .* received a naive datetime:RuntimeWarning")
+@given(ROW_VALUES)
+def test_a_rows_plain_values_are_canonical_as_each_value_alone(value):
+    """As `canonical_value` gives them, which recorded every row event (a text of up to
+    LONG_VALUE characters is kept as it is, whatever the length of its escaped JSON)."""
+    for field in ROW_FIELDS:
+        try:
+            expected = canonical_value(field, value)
+        except (ValidationError, TypeError):
+            continue  # a value its field refuses is never read from a row
+        row = canonical_row([field], [value], row_plan([field]))
+        assert row == {field.attname: expected} and type(row[field.attname]) is type(expected)
+
+
+def test_a_bool_in_an_integer_field_and_a_long_text_go_through_canonical_value():
+    number, text = ROW_FIELDS[1], ROW_FIELDS[4]
+    row = canonical_row([number, text], [True, "x" * (LONG_VALUE + 1)])
+    assert row == {"f1": 1, "f4": canonical_value(text, "x" * (LONG_VALUE + 1))} and type(row["f1"]) is int

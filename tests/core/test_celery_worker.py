@@ -26,6 +26,27 @@ def test_the_nightly_audit_check_runs_on_a_real_worker(manager, site):
     assert event.actor_label == "system"
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_nightly_audit_check_split_over_two_workers_joins_into_one_outcome(manager, site, settings):
+    """Two slices, each its own task, and the chord's callback records one outcome and appends
+    the checkpoints once."""
+    from cardroom import services
+    from core.models import AuditCheckpoint
+
+    settings.AUDIT_VERIFY_WORKERS = 2
+    services.create_table(
+        acting_user=manager.user, site=site, number=1, game="21", min_wager_cents=100, max_wager_cents=2500
+    )
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        verify_audit_log.delay()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not AuditEvent.objects.filter(action="audit_log.verified").exists():
+            time.sleep(0.2)
+    event = AuditEvent.objects.get(action="audit_log.verified")
+    assert event.after == {"ok": True, "full": False, "events": 1, "rows": 0, "problem": None}
+    assert AuditCheckpoint.objects.filter(scope="chain").count() == 1
+
+
 def test_the_beat_schedule_runs_the_audit_check_nightly():
     entry = app.conf.beat_schedule["verify-audit-log-nightly"]
     assert entry["task"] == verify_audit_log.name
