@@ -18,6 +18,8 @@ from datetime import date
 from decimal import Decimal
 from types import MappingProxyType
 
+from django.core.exceptions import ValidationError
+
 from cardroom.chip_rules import ChipLaw
 from core.rules import HOUSE_CONTROL  # what a rule the pack's law does not state is cited
 
@@ -266,6 +268,12 @@ class Rule:
         raise TypeError(f"Rule {self.key!r} is cited at a site: use .at(site)")
 
 
+class LawNotHeld(ValidationError):
+    """An act dated before the first text of a limit that the pack holds (`Limit.effective_from`):
+    the law of that day is not held, so the act is refused (a 400 in the API), not judged by a
+    later text or by the house's control."""
+
+
 @dataclass(frozen=True)
 class LimitKey:
     """A limit the pack-neutral code asks for by key: `OUTAGE_CALENDAR.on(site, day)` is the site's
@@ -279,9 +287,18 @@ class LimitKey:
     house: tuple[object, str] | None = None
 
     def on(self, where, on: date | None = None) -> Limit:
-        found = pack_of(where).limit_on(self.key, on)
+        pack = pack_of(where)
+        found = pack.limit_on(self.key, on)
         if found is not None:
             return found
+        stated = [x for x in pack.limits if x.key == self.key]
+        if stated:  # the pack's law states it, but from a later day than the act's
+            first = stated[0]
+            raise LawNotHeld(
+                f"{first.citation}: the text of this rule held here is in force from {first.effective_from}; "
+                f"{on} is before it and the earlier text is not held, so an act of that day cannot be judged: "
+                f"give a day from {first.effective_from} on."
+            )
         if self.house is None:
             raise LookupError(f"The pack of {where!r} states no limit {self.key!r}")
         return Limit(self.key, self.house[0], self.house[1], HOUSE_CONTROL)

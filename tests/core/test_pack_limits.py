@@ -101,3 +101,14 @@ def test_the_review_programs_numbers_are_the_packs_and_an_amendment_holds_from_i
     weeks = {t[0]: t for t in THRESHOLDS}
     assert (weeks["low_hold.review_weeks"][1], weeks["low_hold.review_minutes_per_week"][1]) == (6, 60)
     assert weeks["low_hold.review_minutes_per_week"][3] == "ND 99-01.3-08-04(9)"
+
+
+def test_an_act_before_the_first_text_held_is_refused_not_judged_by_a_later_one():
+    """ND 99-01.3-08-15 as held is in force from 2006-10-01: a tournament dated in 2000 cannot be
+    judged by it (nor by a house control), and is refused naming the section and the date."""
+    from packs.base import LawNotHeld
+
+    with pytest.raises(LawNotHeld) as refused:
+        MAX_CUMULATIVE_FEE.on("ND", date(2000, 2, 1))
+    assert "ND 99-01.3-08-15(1)" in refused.value.messages[0] and "2006-10-01" in refused.value.messages[0]
+    assert MAX_CUMULATIVE_FEE.on("ND", date(2006, 10, 1)).value == 20_000

@@ -325,3 +325,11 @@ def test_a_void_keeps_the_time_it_was_voided_and_is_not_dated_before_what_it_voi
     assert fee_voided.status_code == 201, fee_voided.content
     row = TournamentFee.objects.get(voids_id=fee["id"])
     assert row.collected_at == voided and row.entered_at >= now
+
+
+def test_a_tournament_dated_before_the_law_held_is_a_400_naming_the_rule(client_for, cast, site):
+    """The fuzzer's find: a gaming date of 2000-02-01 answered 500 (no fee limit in force then)."""
+    answer = announce(client_for(cast[Role.SHIFT_MANAGER]), site, gaming_date="2000-02-01")
+    assert answer.status_code == 400, answer.content
+    assert "ND 99-01.3-08-15(1)" in str(answer.json()) and "2006-10-01" in str(answer.json())
+    assert not Tournament.objects.exists()
