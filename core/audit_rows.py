@@ -10,9 +10,10 @@ transaction appends an event to the chain of the row's organization holding:
 
 Canonical values: every concrete field by attname (foreign keys as ids), each passed through
 the field's `to_python` and written as JSON: datetimes as UTC ISO 8601, dates as ISO dates,
-decimals with the field's places, binary values as {"sha256": ...}, and any value whose JSON
-is longer than `LONG_VALUE` characters as {"sha256": ...} of that JSON (a stored PDF, a
-report's table), so events stay small. Values read back from the database give the same
+decimals with the field's places, binary values as {"sha256": ...}, a text of at most
+`LONG_VALUE` characters as it is (even where its escaped JSON is longer: the digests already
+recorded were made so), and any other value whose JSON is longer than `LONG_VALUE` characters
+as {"sha256": ...} of that JSON (a stored PDF, a report's table), so events stay small. Values read back from the database give the same
 canonical form as the instance that was saved. A field added to a table later is not in the
 old rows' events and is not checked for them; a field removed is reported by verification.
 
