@@ -1,6 +1,11 @@
 """A database built before the move (audit events, audit checkpoints and idempotent requests in
 `cardroom`, issue 34) migrates to `core` without copying or losing a row: the tables stay, with
-their append-only triggers, only Django's state and the content types' app label change."""
+their append-only triggers, only Django's state and the content types' app label change.
+
+On the test database (a copy of the migrated template), migrated back to before the move and
+forward again: 13 migrations each way, 16 s alone. An empty database of its own (as the audit
+log's migration test uses, tests/scratch_database.py) is slower here, 36-50 s: the audit chain's
+verification reads every append-only table, so it has to be migrated through every app."""
 
 from datetime import UTC, datetime, timedelta
 
