@@ -14,7 +14,7 @@ from core.models import AuditCheckpoint
 def test_bench_nightly_prints_both_jobs_full_and_incremental_and_rolls_back():
     before = Organization.objects.count()
     out = StringIO()
-    call_command("bench_nightly", "--quarters=1", "--days=3", "--tables=2", stdout=out)
+    call_command("bench_nightly", "--quarters=1", "--days=1", "--tables=1", stdout=out)
     text = out.getvalue()
     assert "from all history (no checkpoint)" in text and "--full (every event and row)" in text
     assert text.count("from the checkpoints (no") == 2 and "0 from the checkpoints; rows:" in text

@@ -43,7 +43,7 @@ class Command(DatabaseCommand):
             raise CommandError("--quarters, --days and --tables must be at least 1")
         self.size = {"days": days, "tables": tables}
         try:
-            with transaction.atomic(), tempfile.TemporaryDirectory() as anchors:
+            with db.frozen_heap(), transaction.atomic(), tempfile.TemporaryDirectory() as anchors:
                 with override_settings(AUDIT_ANCHOR_DIR=anchors):
                     self._run(quarters)
                 raise Rollback
