@@ -7,7 +7,8 @@ The data is built once in a scratch database (`<database>_bench_compliance`, or 
 under VAR_DIR on SQLite), committed, and ANALYZEd (VACUUMed too on PostgreSQL, as autovacuum would have); each worker count scans its own copy of
 it, so each cold run (the first after building) opens the alerts the data calls for, and the
 warm run that follows (the same scan again: every alert already open) measures a rerun. The
-scratch databases are dropped at the end unless `--keep`.
+scratch databases are dropped at the end unless `--keep`. `--schema-from` starts the scratch
+database from one already migrated (a test run's migrated template) instead of migrating it.
 
 Its floor (issue 37), on the same copy after the scans, split over as many processes as there
 are workers: one SQL statement a table, for every table the scan reads (found by running the
