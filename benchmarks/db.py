@@ -9,6 +9,10 @@ runs, and the SQL a piece of work sends (to time that SQL alone, as the work's f
   emptied: PostgreSQL's cached plans discarded, SQLite's page cache of the connection freed;
   the operating system's file cache stays warm, which the output says), then the best of
   `repeat` warm runs.
+- `frozen_heap()`: for the length of a benchmark, the objects alive before it (the
+  interpreter's and Django's modules, a test runner's) out of the collector's reach
+  (`gc.freeze`): each `gc.collect()` before a timed run then walks only what the benchmark
+  made (in a pytest process each collect took about 0.2 s, 42 of them 8.7 s of a 12 s run).
 - `statements()` / `replay()`: the statements (SQL and parameters) a piece of work sends,
   and running exactly those and fetching every row: the cheapest SQL that returns what the
   work needs, aggregated by the database as the work aggregates, so a ratio against it
@@ -18,6 +22,7 @@ runs, and the SQL a piece of work sends (to time that SQL alone, as the work's f
 import gc
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.contrib.contenttypes.models import ContentType
@@ -43,6 +48,16 @@ def empty_caches() -> None:
         elif connection.vendor == "sqlite":
             cursor.execute("PRAGMA shrink_memory")
     gc.collect()
+
+
+@contextmanager
+def frozen_heap():
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 @dataclass(frozen=True)

@@ -7,31 +7,66 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
+from tests.migrated_template import TEMPLATE_PREFIX, migrated_copy_name, template_digest
 
+
+@pytest.mark.django_db  # the run's migrated database, copied for the scratch one (no migrations again)
 def test_bench_compliance_scans_through_real_workers_and_opens_the_alerts(tmp_path):
-    env = {**os.environ, "VAR_DIR": str(tmp_path), "CELERY_FS_ROOT": str(tmp_path / "celery"),
-           "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend"}
+    env = {
+        **os.environ,
+        "VAR_DIR": str(tmp_path),
+        "CELERY_FS_ROOT": str(tmp_path / "celery"),
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+    }
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
         # The scratch databases are named after the test database, never the developer's.
         env["DATABASE_URL"] = re.sub(r"/[^/]*$", f"/{settings.DATABASES['default']['NAME']}", settings.DATABASE_URL)
-    out = subprocess.run([sys.executable, "manage.py", "bench_compliance", "--sites", "3", "--quarters", "1",
-                          "--workers", "1", "--chunk-sites", "1"],
-                         cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "bench_compliance",
+            "--sites",
+            "3",
+            "--quarters",
+            "1",
+            "--workers",
+            "1",
+            "--chunk-sites",
+            "1",
+            *_migrated_schema(),
+        ],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     text = out.stdout
-    cold = re.search(r"full scan with 1 worker: [\d.]+ s \(cold: alerts opened (\d+)\); warm [\d.]+ s "
-                     r"\(rerun: (\d+) already open, 0 opened\)", text)
+    cold = re.search(
+        r"full scan with 1 worker: [\d.]+ s \(cold: alerts opened (\d+)\); warm [\d.]+ s "
+        r"\(rerun: (\d+) already open, 0 opened\)",
+        text,
+    )
     assert cold and int(cold[1]) > 0 and cold[1] == cold[2], text
     # The e-mails come after the run (the rules' tasks first): their time is printed, and the whole.
-    mails = re.search(r"full scan with 1 worker: ([\d.]+) s .*e-mails .*all sent ([\d.]+) s after the cold scan, "
-                      r"([\d.]+) s after its start", text)
+    mails = re.search(
+        r"full scan with 1 worker: ([\d.]+) s .*e-mails .*all sent ([\d.]+) s after the cold scan, "
+        r"([\d.]+) s after its start",
+        text,
+    )
     assert mails and abs(float(mails[1]) + float(mails[2]) - float(mails[3])) < 0.02, text
     assert re.search(r"per site-quarter [\d.]+ cold", text), text
     # The machine's speed read beside the figures (benchmarks.machine), before and after the scans.
-    speed = re.search(r"machine: a fixed Python loop of 20,000,000 additions took ([\d.]+) s before the scans "
-                      r"and ([\d.]+) s after", text)
+    speed = re.search(
+        r"machine: a fixed Python loop of 20,000,000 additions took ([\d.]+) s before the scans "
+        r"and ([\d.]+) s after",
+        text,
+    )
     assert speed and 0 < float(speed[1]) < 60 and 0 < float(speed[2]) < 60, text
     # Its floor on the same copy with the same number of workers, and the ratio last (issue 37).
     floor = re.search(r"floor with 1 worker: ([\d.]+) s to read and aggregate every row of the (\d+) tables", text)
@@ -39,3 +74,12 @@ def test_bench_compliance_scans_through_real_workers_and_opens_the_alerts(tmp_pa
     assert re.search(r"\nratio to floor: [\d.]+ \(target 3\)", text), text
     assert "Scratch databases dropped." in text
     assert not list(Path(tmp_path).glob("bench-compliance*.sqlite3"))
+
+
+def _migrated_schema() -> list[str]:
+    """`--schema-from` the database this run migrated (tests/migrated_template.py): the SQLite
+    template where there is one, PostgreSQL's copy of the test database taken after migrating."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        return ["--schema-from", migrated_copy_name(settings.DATABASES["default"])]
+    template = Path(settings.VAR_DIR) / f"{TEMPLATE_PREFIX}{template_digest()}.sqlite3"
+    return ["--schema-from", str(template)] if template.exists() else []

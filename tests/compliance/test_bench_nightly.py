@@ -14,7 +14,7 @@ from core.models import AuditCheckpoint
 def test_bench_nightly_prints_both_jobs_full_and_incremental_and_rolls_back():
     before = Organization.objects.count()
     out = StringIO()
-    call_command("bench_nightly", "--quarters=1", "--days=3", "--tables=2", "--workers=2", stdout=out)
+    call_command("bench_nightly", "--quarters=1", "--days=1", "--tables=1", "--workers=2", stdout=out)
     text = out.getvalue()
     assert "split in 2 slices" in text and "with 2 workers:" in text and text.count("machine: loop") == 2
     assert "from all history (no checkpoint)" in text and "--full (every event and row)" in text

@@ -14,7 +14,7 @@ def test_bench_reports_prints_the_figures_beside_the_baselines_and_rolls_back():
     before = Organization.objects.count()
     out = StringIO()
     call_command(
-        "bench_reports", "--tables=2", "--days=3", "--dealers=3", "--repeat=1", "--pdf",
+        "bench_reports", "--tables=1", "--days=1", "--dealers=1", "--shifts=1", "--slips=1", "--repeat=1", "--pdf",
         "--kinds=quarterly,dealer_hold,daily,count_sheets", stdout=out,
     )  # fmt: skip
     text = out.getvalue()

@@ -54,7 +54,7 @@ class Command(DatabaseCommand):
         self.size, self.workers = {"days": days, "tables": tables}, workers
         self.stdout.write(f"machine: loop {loop_seconds():.2f} s (benchmarks.machine)")
         try:
-            with transaction.atomic(), tempfile.TemporaryDirectory() as anchors:
+            with db.frozen_heap(), transaction.atomic(), tempfile.TemporaryDirectory() as anchors:
                 with override_settings(AUDIT_ANCHOR_DIR=anchors):
                     self._run(quarters)
                 raise Rollback

@@ -63,7 +63,7 @@ class Command(DatabaseCommand):
         self.ratios: list[float] = []
         machine = floors.Machine().start()
         try:
-            with transaction.atomic():
+            with db.frozen_heap(), transaction.atomic():
                 started = time.perf_counter()
                 busy = build(
                     quarter=Quarter.parse(quarter),
