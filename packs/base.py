@@ -269,9 +269,11 @@ class Rule:
 
 
 class LawNotHeld(ValidationError):
-    """An act dated before the first text of a limit that the pack holds (`Limit.effective_from`):
-    the law of that day is not held, so the act is refused (a 400 in the API), not judged by a
-    later text or by the house's control."""
+    """An act dated before the first text of a limit that the pack holds (`Limit.effective_from`)
+    where the product keeps no house control of its own: the law of that day is not held, so the
+    act is refused (a 400 in the API), not judged by a later text. (A limit with a house control,
+    the cage's deposit days, falls back to it before the pack's first text, as where the pack
+    states none.)"""
 
 
 @dataclass(frozen=True)
@@ -292,13 +294,14 @@ class LimitKey:
         if found is not None:
             return found
         stated = [x for x in pack.limits if x.key == self.key]
-        if stated:  # the pack's law states it, but from a later day than the act's
+        if stated and self.house is None:  # the pack's law states it, but from a later day than the act's
             first = stated[0]
-            raise LawNotHeld(
+            message = (
                 f"{first.citation}: the text of this rule held here is in force from {first.effective_from}; "
                 f"{on} is before it and the earlier text is not held, so an act of that day cannot be judged: "
                 f"give a day from {first.effective_from} on."
             )
+            raise LawNotHeld({"non_field_errors": [message]})
         if self.house is None:
             raise LookupError(f"The pack of {where!r} states no limit {self.key!r}")
         return Limit(self.key, self.house[0], self.house[1], HOUSE_CONTROL)

@@ -111,4 +111,5 @@ def test_an_act_before_the_first_text_held_is_refused_not_judged_by_a_later_one(
     with pytest.raises(LawNotHeld) as refused:
         MAX_CUMULATIVE_FEE.on("ND", date(2000, 2, 1))
     assert "ND 99-01.3-08-15(1)" in refused.value.messages[0] and "2006-10-01" in refused.value.messages[0]
+    assert refused.value.message_dict.keys() == {"non_field_errors"}
     assert MAX_CUMULATIVE_FEE.on("ND", date(2006, 10, 1)).value == 20_000
