@@ -295,19 +295,8 @@ def _walk_chains(walk: _Walk, legacy_head: str) -> None:
 
 def chains() -> list[str]:
     """The chains in the log, in order: one step through the (chain, seq) index per chain (a
-    loose index scan), whatever the number of events."""
-    table, column = (connection.ops.quote_name(name) for name in (AuditEvent._meta.db_table, CHAIN_FIELD))
-    sql = (
-        f"WITH RECURSIVE found(name) AS ("
-        f" SELECT MIN({column}) FROM {table}"
-        f" UNION ALL"
-        f" SELECT (SELECT MIN({column}) FROM {table} WHERE {column} > found.name) FROM found"
-        f" WHERE found.name IS NOT NULL"
-        f") SELECT name FROM found WHERE name IS NOT NULL"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        return [name for (name,) in cursor.fetchall()]
+    loose index scan), whatever the number of events (`chain_heads`, with each one's last event)."""
+    return list(chain_heads())
 
 
 def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str) -> str:
