@@ -185,10 +185,6 @@ class Closed:
     figures_sha256: str
     time_zone: str  # the site's
 
-    @classmethod
-    def of(cls, close: BooksClose) -> "Closed":
-        return cls(close.closed_at, close.closed_by.initials, close.figures, close.figures_sha256, close.site.time_zone)
-
 
 def _closes_query(*, site_ids, start, end):
     return (
@@ -206,12 +202,10 @@ def _closes(site_ids, start: date, end: date) -> dict[tuple[int, date], Closed]:
     return {(site_id, day): Closed(*values) for site_id, day, *values in rows}
 
 
-def day_check(summary: DailySummary, close: BooksClose | Closed | None) -> BooksCheck:
-    """A daily summary against the books closed on its day."""
+def day_check(summary: DailySummary, close: Closed | None) -> BooksCheck:
+    """A daily summary against the books closed on its day (as values: `_closes`)."""
     if close is None:
         return BooksCheck(None)
-    if isinstance(close, BooksClose):
-        close = Closed.of(close)
     snapshot = Snapshot(
         "books closed", close.closed_at, close.closed_by_initials, close.figures_sha256, close.time_zone
     )
