@@ -252,33 +252,14 @@ class _Stored:
     shifts: list | None = None
 
 
-def _stored(site_ids, start, end, *fields):
+def _stored_query(*, fields, site_ids, start, end):
+    """The stored snapshots' keys and `fields` (table_days, shifts or both): values by SQL
+    compiled once per fields asked for (core.rows, `shape`), not model instances."""
     return (
         DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
         .order_by()
         .values_list("site_id", "gaming_date", "token", "version", "computed_at", *fields)
     )
-
-
-def _stored_table_days_query(*, site_ids, start, end):
-    return _stored(site_ids, start, end, "table_days")
-
-
-def _stored_shifts_query(*, site_ids, start, end):
-    return _stored(site_ids, start, end, "shifts")
-
-
-def _stored_both_query(*, site_ids, start, end):
-    return _stored(site_ids, start, end, "table_days", "shifts")
-
-
-# What `_read` reads of the stored snapshots beside their keys, by the figures asked for: values
-# by SQL compiled once (core.rows), not model instances.
-_STORED_QUERIES = {
-    ("table_days",): _stored_table_days_query,
-    ("shifts",): _stored_shifts_query,
-    ("table_days", "shifts"): _stored_both_query,
-}
 
 
 def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict[Key, _Stored]]:
@@ -290,7 +271,7 @@ def _read(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, dict
     Every such date has a DayFigures row: the drop's write marked it (`mark_stale`, and
     migration 0007 for drops placed before snapshots existed)."""
     rows = shaped_rows(_days_query, site_ids=site_ids, start=start, end=end)
-    found = shaped_rows(_STORED_QUERIES[fields], site_ids=site_ids, start=start, end=end)
+    found = shaped_rows(_stored_query, shape={"fields": fields}, site_ids=site_ids, start=start, end=end)
     stored = {(row[0], row[1]): _Stored(*row[:5], **dict(zip(fields, row[5:], strict=True))) for row in found}
     closed = frozenset((site_id, day) for site_id, day, is_closed in rows if is_closed)
     opened = [day for _, day, is_closed in rows if not is_closed]

@@ -119,9 +119,9 @@ def _adapt(value, connection):
     return value
 
 
-def _compile(build, arguments: dict) -> _Compiled | None:
+def _compile(build, shape: dict, arguments: dict) -> _Compiled | None:
     stand_ins = _stand_ins(arguments)
-    queryset = build(**stand_ins)
+    queryset = build(**shape, **stand_ins)
     connection = connections[queryset.db]
     compiler = queryset.query.get_compiler(queryset.db)
     sql, params = compiler.as_sql()
@@ -140,10 +140,13 @@ def _compile(build, arguments: dict) -> _Compiled | None:
     return _Compiled(queryset.db, sql, tuple(params), slots, expressions)
 
 
-def shaped_rows(build, /, **arguments) -> list[tuple]:
-    """`value_rows(build(**arguments))`, compiled once per shape. `build` takes keyword
-    arguments that are lists of ints, ints or dates, and returns a `values_list()` queryset
-    whose shape depends only on how many ids each list holds."""
+def shaped_rows(build, /, *, shape: dict | None = None, **arguments) -> list[tuple]:
+    """`value_rows(build(**shape, **arguments))`, compiled once per shape. `build` takes
+    keyword arguments that are lists of ints, ints or dates, and returns a `values_list()`
+    queryset whose shape depends only on how many ids each list holds and on `shape`: what
+    changes the SQL itself (the columns read, an order, a limit), given to `build` as it is and
+    part of the cache key, so it must be hashable (tuples, strings, ints, None)."""
+    shape = shape or {}
     if "<" in build.__qualname__:  # a lambda or a function defined in a function: no stable name
         raise ValueError("shaped_rows needs a module-level function to build the queryset")
     arguments = {k: list(dict.fromkeys(v)) if isinstance(v, list | tuple | set) else v for k, v in arguments.items()}
@@ -152,17 +155,18 @@ def shaped_rows(build, /, **arguments) -> list[tuple]:
         if not all(type(item) is int for item in items) and type(value) is not date:
             raise TypeError(f"shaped_rows: {name} must be an int, a list of ints or a date")
     if any(isinstance(v, list) and not v for v in arguments.values()):
-        return value_rows(build(**arguments))
+        return value_rows(build(**shape, **arguments))
     key = (
         build.__module__,
         build.__qualname__,
         tuple(sorted((k, len(v) if isinstance(v, list) else type(v).__name__) for k, v in arguments.items())),
+        tuple(sorted(shape.items())),
     )
     compiled = _compiled.get(key)
     if compiled is None:
-        compiled = _compile(build, arguments)
+        compiled = _compile(build, shape, arguments)
         if compiled is None:
-            return value_rows(build(**arguments))
+            return value_rows(build(**shape, **arguments))
         with _compiled_lock:
             _compiled[key] = compiled
     connection = connections[compiled.db]

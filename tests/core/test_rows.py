@@ -157,3 +157,18 @@ def test_shaped_rows_refuse_a_lambda_and_arguments_they_cannot_stand_in_for():
     ):
         with pytest.raises(TypeError, match="number must be"):
             shaped_rows(slips_of_number, **wrong)
+
+
+def slips_with(*, columns, site_ids, start, end):
+    return slips_between(site_ids=site_ids, start=start, end=end).values_list("number", *columns)
+
+
+def test_a_shape_argument_is_part_of_the_key_and_built_once_each(site, people, org, cast, monkeypatch):
+    """The columns asked for change the SQL: each set is compiled once and never answers for another."""
+    _play(site, people, org, cast)
+    monkeypatch.setattr(rows_module, "_compiled", {})
+    period = {"site_ids": [site.pk], "start": DAY, "end": DAY + timedelta(days=1)}
+    for columns in [("kind",), ("total_cents",), ("kind", "total_cents"), ("kind",)]:
+        found = shaped_rows(slips_with, shape={"columns": columns}, **period)
+        assert found == list(slips_with(columns=columns, **period)) and len(found[0]) == 1 + len(columns)
+    assert len(rows_module._compiled) == 3
