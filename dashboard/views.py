@@ -3,8 +3,7 @@ dashboard. Views parse the period, call one query module, and present; money thr
 `money` filter, ratios through `ratio`."""
 
 import html
-from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from functools import wraps
 
 from django.contrib import messages
@@ -44,9 +43,10 @@ from core.periods import Quarter
 from core.rows import shaped_rows
 from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
-from floor.models import CarriedItem, GamingDay, Slip, SlipKind, SlipStep
+from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
+from floor.queries import carried_items
 from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
 from statefiling.queries import amendment_statements, receipt_statement
@@ -317,60 +317,13 @@ def _shift_rows(shifts, dealer_query: str) -> str:
     return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 
 
-@dataclass(frozen=True)
-class Carried:
-    """An open item carried past the day's close (floor.models.CarriedItem), as the page shows it."""
-
-    key: str
-    description: str
-    citation: str
-    carried_by_initials: str
-    carried_at: datetime
-    reason: str
-
-
-def _carried_query(*, day_id):
-    return (
-        CarriedItem.objects.filter(gaming_day_id=day_id)
-        .order_by("carried_at", "pk")
-        .values_list("key", "description", "citation", "carried_by__initials", "carried_at", "reason")
-    )
-
-
-@dataclass(frozen=True)
-class CarriedAtSite:
-    """An open item carried past a day's close, with its site and day, as the dashboard lists it."""
-
-    key: str
-    gaming_date: date
-    site_id: int
-    site_name: str
-    description: str
-    citation: str
-    carried_by_initials: str
-    reason: str
-
-
-def _latest_carried_query(*, site_ids, start, end):
-    """The sites' items carried past the close of a day in [start, end], the latest first
-    (floor.queries.carried_items' order, reversed), CARRIED_SHOWN of them."""
-    return (
-        CarriedItem.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
-        .order_by("-gaming_day__gaming_date", "-carried_at", "-pk")
-        .values_list(
-            "key", "gaming_day__gaming_date", "gaming_day__site_id", "gaming_day__site__name", "description",
-            "citation", "carried_by__initials", "reason",
-        )[:CARRIED_SHOWN]
-    )  # fmt: skip
-
-
 def _day_items(gaming_day) -> dict:
     """The day's open items (floor.open_items: slips not verified or received, tables without
     closer, boxes not removed or counted) and those carried past its close with their reasons.
     A table with an open slip is not complete (its slips are not all received)."""
     if gaming_day is None:
         return {"open_items": [], "carried": [], "open_slips": {}}
-    carried = [Carried(*row) for row in shaped_rows(_carried_query, day_id=gaming_day.pk)]
+    carried = carried_items([gaming_day.site_id], gaming_day.gaming_date, gaming_day.gaming_date)
     carried_keys = {c.key for c in carried}
     every = open_items(gaming_day)
     found = [item for item in every if item.key not in carried_keys]
@@ -652,13 +605,8 @@ def overview(request):
             build=lambda: {"site_id": site.pk, "unusual": trends.unusual_table_days(site, weeks[0].start, today)},
         ),
         # Open items carried past a gaming day's close, with their reasons (floor.open_items): the
-        # latest first, as values by SQL compiled once (core.rows).
-        "carried": [
-            CarriedAtSite(*row)
-            for row in shaped_rows(
-                _latest_carried_query, site_ids=[s.pk for s in sites], start=weeks[0].start, end=today
-            )
-        ],
+        # latest first, as values.
+        "carried": carried_items([s.pk for s in sites], weeks[0].start, today, latest=CARRIED_SHOWN),
     }
     return render(request, "dashboard/overview.html", context)
 

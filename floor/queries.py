@@ -11,9 +11,11 @@ from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 from core.prepared import prepared_cursor
+from core.rows import shaped_rows
 
 from .calculations import business_date, check_series
 from .models import (
+    CarriedItem,
     DealerShift,
     DutyPeriod,
     GamingDay,
@@ -551,15 +553,41 @@ def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:
     return sorted(entries, key=lambda e: (e.gaming_date, e.occurred_at, e.what))
 
 
-def carried_items(site_ids, start: date, end: date):
-    """Open items carried past the close of the sites' gaming days in [start, end] (one query)."""
-    from .models import CarriedItem
+@dataclass(frozen=True)
+class Carried:
+    """An open item carried past a gaming day's close (models.CarriedItem), with its site and
+    day, as values: what the daily page, the dashboard and the daily report show."""
 
-    return (
-        CarriedItem.objects.filter(gaming_day__site_id__in=list(site_ids), gaming_day__gaming_date__range=(start, end))
-        .select_related("carried_by", "gaming_day__site")
-        .order_by("gaming_day__gaming_date", "carried_at", "pk")
-    )
+    key: str
+    gaming_date: date
+    site_id: int
+    site_name: str
+    description: str
+    citation: str
+    carried_by_initials: str
+    carried_at: datetime
+    reason: str
+
+
+_CARRIED_COLUMNS = (
+    "key", "gaming_day__gaming_date", "gaming_day__site_id", "gaming_day__site__name", "description", "citation",
+    "carried_by__initials", "carried_at", "reason",
+)  # fmt: skip
+
+
+def _carried_query(*, latest, site_ids, start, end):
+    found = CarriedItem.objects.filter(gaming_day__site_id__in=site_ids, gaming_day__gaming_date__range=(start, end))
+    if latest is None:
+        return found.order_by("gaming_day__gaming_date", "carried_at", "pk").values_list(*_CARRIED_COLUMNS)
+    return found.order_by("-gaming_day__gaming_date", "-carried_at", "-pk").values_list(*_CARRIED_COLUMNS)[:latest]
+
+
+def carried_items(site_ids, start: date, end: date, *, latest: int | None = None) -> list[Carried]:
+    """Open items carried past the close of the sites' gaming days in [start, end], by day and
+    then as carried; or the `latest` of them, the latest first. One query, by SQL compiled
+    once for each `latest` (core.rows)."""
+    rows = shaped_rows(_carried_query, shape={"latest": latest}, site_ids=list(site_ids), start=start, end=end)
+    return [Carried(*row) for row in rows]
 
 
 # --- The live pit view ----------------------------------------------------------------------

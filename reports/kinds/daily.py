@@ -23,7 +23,7 @@ from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from core.moments import LATE_ENTRY
 from core.money import format_ratio
 from core.pdf import data_table, format_generated_at, para
-from floor.queries import LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
+from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings
@@ -58,29 +58,10 @@ class DailyReport:
     thresholds: Schedule | None = None  # the low-hold thresholds (ND 99-01.3-08-04(9)), each game's own
     pack: dict | None = None  # the pack's own figures for the period (accounting.pack_figures)
     # Open items carried past each day's close with their reasons (floor.open_items).
-    carried: tuple["CarriedLine", ...] = ()
+    carried: tuple[Carried, ...] = ()
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and names the forms
     # Slips received with no verification, each with the receiver's reason (floor.rules.SLIP_VERIFICATION).
     unverified: tuple[UnverifiedReceipt, ...] = ()
-
-
-@dataclass(frozen=True)
-class CarriedLine:
-    """An open item carried past a gaming day's close, as the report prints it."""
-
-    gaming_date: object  # datetime.date
-    description: str
-    citation: str
-    reason: str
-    carried_by_initials: str
-    carried_at: object  # datetime
-
-
-def carried_lines(site, start, end) -> tuple[CarriedLine, ...]:
-    return tuple(
-        CarriedLine(c.gaming_day.gaming_date, c.description, c.citation, c.reason, c.carried_by.initials, c.carried_at)
-        for c in carried_items([site.pk], start, end)
-    )
 
 
 NOT_KNOWN = "not known"
@@ -103,7 +84,7 @@ def build(context: ReportContext) -> DailyReport:
         context.site.late_entry_minutes,
         hold_schedule() if LOW_HOLD.applies(context.site) else {},
         pack_figures(context.site, context.start, context.end),
-        carried_lines(context.site, context.start, context.end),
+        tuple(carried_items([context.site.pk], context.start, context.end)),
         context.site.jurisdiction,
         tuple(unverified_receipts(context.site, context.start, context.end)),
     )

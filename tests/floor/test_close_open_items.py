@@ -1,6 +1,8 @@
 """Closing a gaming day with open items: the refusal lists each, a shift manager carries one
 with a reason, and the carried items show on the daily figures and the dashboard."""
 
+import re
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
@@ -172,6 +174,24 @@ def test_the_dashboard_lists_carried_items_as_exceptions(busy_day, shift_manager
     assert "No open slip or count exceptions" not in text
     lines = carried_lines(busy_day["day"], shift_manager)
     assert len(lines) == 3 and all(line["dashboard"] in text for line in lines)
+
+
+def test_the_dashboard_shows_the_latest_carried_items_first_and_the_daily_page_all_as_carried(
+    busy_day, shift_manager, open_table, client, manager, monkeypatch
+):
+    """One read of carried items (floor.queries.carried_items) serves both pages: the daily page
+    in the order carried, the dashboard the latest CARRIED_SHOWN, the latest first."""
+    import dashboard.views
+
+    day = close_with_carried(busy_day, shift_manager, open_table)
+    carried = CarriedItem.objects.filter(gaming_day=day).order_by("carried_at", "pk")
+    keys = list(carried.values_list("key", flat=True))
+    client.force_login(manager.user)
+    monkeypatch.setattr(dashboard.views, "CARRIED_SHOWN", 2)
+    text = client.get("/dashboard/").content.decode()
+    assert re.findall(r'data-rule="carried" data-key="([^"]+)"', text) == keys[::-1][:2]
+    text = client.get(f"/dashboard/daily/?site={day.site_id}&date={day.gaming_date}").content.decode()
+    assert re.findall(r'<li data-key="([^"]+)"', text) == keys
 
 
 def carried_lines(day, shift_manager) -> list[dict]:
