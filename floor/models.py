@@ -332,7 +332,16 @@ class DutyPeriod(models.Model):
                 condition=Q(ended_at__isnull=True) | Q(ended_at__gte=models.F("started_at")),
                 name="duty_period_ends_after_start",
                 violation_error_message="A duty period cannot end before it starts.",
-            )
+            ),
+            # One open period per person and site: someone signing in and signing a slip at the
+            # same moment reads "not on duty" twice; the second insert fails here and re-reads
+            # (services.duty).
+            models.UniqueConstraint(
+                fields=["site", "employee"],
+                condition=Q(ended_at__isnull=True),
+                name="duty_period_open_once_per_site",
+                violation_error_message="This person is already on duty at this site.",
+            ),
         ]
 
     def __str__(self):

@@ -8,7 +8,7 @@ register answers "an organization has a shift manager or authorized employee on 
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Site
@@ -36,10 +36,23 @@ def on_duty_by_signing(
     if on_duty is None and queries.duty_periods_running(site, at).filter(employee=employee).exists():
         return
     role = next(str(r) for r in rules.SIGNING_ORDER if r in held)
-    period = DutyPeriod.objects.create(
-        site=site, gaming_day=day, employee=employee, role=role, started_at=at, recorded_by=employee
-    )
-    _audit(acting_user, "duty.started", period, site=site, after={**snapshot(period), "by_signing": True})
+    period = _open_period(site=site, gaming_day=day, employee=employee, role=role, started_at=at, recorded_by=employee)
+    if period is not None:  # else they went on duty since it was read: the register has them
+        _audit(acting_user, "duty.started", period, site=site, after={**snapshot(period), "by_signing": True})
+
+
+def _open_period(**fields) -> DutyPeriod | None:
+    """A new open duty period, or None when the person already has one open at the site: the
+    check before it read the register outside the locks, so someone signing in and signing a
+    slip at once both find them off duty; the constraint duty_period_open_once_per_site lets
+    one insert through and the other re-reads (PostgreSQL and SQLite alike)."""
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on
+            return DutyPeriod.objects.create(**fields)
+    except IntegrityError:
+        if DutyPeriod.objects.filter(site=fields["site"], employee=fields["employee"], ended_at__isnull=True).exists():
+            return None
+        raise
 
 
 def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at: datetime | None = None) -> DutyPeriod:
@@ -71,14 +84,15 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
         )
     with transaction.atomic():
         day = require_open_day(site, "site")
-        if queries.duty_periods_running(site, at).filter(employee=employee).exists():
+        role = next(str(r) for r in rules.SIGNING_ORDER if r in roles)
+        period = None
+        if not queries.duty_periods_running(site, at).filter(employee=employee).exists():
+            fields = {"gaming_day": day, "role": role, "started_at": at, "recorded_by": actor}
+            period = _open_period(site=site, employee=employee, **fields)
+        if period is None:
             raise ValidationError(
                 {"employee": f"{rules.DUTY_REGISTER.at(site)}: {employee} is already on duty at {site}."}
             )
-        role = next(str(r) for r in rules.SIGNING_ORDER if r in roles)
-        period = DutyPeriod.objects.create(
-            site=site, gaming_day=day, employee=employee, role=role, started_at=at, recorded_by=actor
-        )
         _audit(acting_user, "duty.started", period, site=site, after=snapshot(period))
     return period
 
