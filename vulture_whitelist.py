@@ -67,6 +67,7 @@ ended_by  # variable (floor/models.py)
 variance_cents  # variable (floor/models.py)
 registered_at  # variable (floor/models.py)
 registered_by  # variable (floor/models.py)
+carried_by  # variable (floor/models.py): read as "carried_by__initials" (floor.queries.carried_items) and by the API
 TRAY_TRANSFER  # variable (floor/models.py)
 JAR_BAR  # variable (floor/models.py)
 contact  # variable (registry/models.py)
