@@ -241,6 +241,37 @@ def test_the_daily_rows_cells_are_those_the_custody_include_writes(figures):
     assert ("text-danger" in custody_cells(c)) == (c.agp_cents < 0)
 
 
+def test_the_daily_rows_escape_every_value_as_django_does():
+    """dashboard.views._text is conditional_escape without its per-call wrappers (kept: the
+    daily page writes about 200 values, about 1.5% of its CPU time on the demo): the same
+    characters for text with every special character, safe text, lazy text, numbers, None and
+    an object that renders itself."""
+    from django.utils.functional import lazy
+    from django.utils.html import conditional_escape
+    from django.utils.safestring import mark_safe
+
+    from dashboard.views import _text
+
+    class Rendered:
+        def __html__(self):
+            return "<b>own</b>"
+
+    values = [
+        """<a href="x">Tom & 'Jerry'</a>""",
+        "$1,234.56",
+        "",
+        mark_safe("<i>safe</i>"),
+        lazy(lambda: "<lazy> & 'text'", str)(),
+        12,
+        Decimal("1.50"),
+        None,
+        Rendered(),
+    ]
+    for value in values:
+        assert _text(value) == conditional_escape(value), value
+    assert _text("<&>\"'") == "&lt;&amp;&gt;&quot;&#x27;"
+
+
 # What the daily page's template wrote for each table before its rows were written in Python
 # (dashboard.views._table_rows, issue 37): the same characters for every state of a table.
 TABLE_ROWS_BEFORE = """{% for t, open_slips, cells in table_rows %}
