@@ -4,6 +4,7 @@ on whichever database the suite runs (SQLite by default, PostgreSQL with DATABAS
 
 import threading
 from datetime import timedelta
+from importlib import import_module
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -84,3 +85,23 @@ def test_signing_in_before_an_open_period_of_the_same_person_is_refused_naming_t
     assert response.status_code == 400, response.json()
     assert response.json()["employee"] == [f"{rules.DUTY_REGISTER.at(site)}: {boss} is already on duty at {site}."]
     assert _open_periods(boss, site) == 1
+
+
+def test_the_migration_stops_naming_a_person_open_twice_before_adding_the_constraint(cast, site, gaming_day):
+    """A register from before the constraint, holding the race's two open periods (written as
+    rows: no service can write them now; the dropped index comes back with the test's rollback),
+    stops migration 0012 naming them; with one of them signed out it goes on."""
+    from django.apps import apps
+
+    migration = import_module("floor.migrations.0012_duty_period_open_once_per_site")
+    boss = cast[Role.PIT_BOSS]
+    with connection.cursor() as cursor:
+        cursor.execute("DROP INDEX duty_period_open_once_per_site")
+    now = timezone.now()
+    fields = {"site": site, "gaming_day": gaming_day, "employee": boss, "role": Role.PIT_BOSS, "recorded_by": boss}
+    first = DutyPeriod.objects.create(started_at=now - timedelta(minutes=5), **fields)
+    second = DutyPeriod.objects.create(started_at=now, **fields)
+    with pytest.raises(RuntimeError, match=f"site {site.pk}, employee {boss.pk}: periods {first.pk}, {second.pk}$"):
+        migration.refuse_two_open_periods(apps, None)
+    DutyPeriod.objects.filter(pk=first.pk).update(ended_at=now)
+    migration.refuse_two_open_periods(apps, None)
