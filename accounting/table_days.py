@@ -111,19 +111,30 @@ def tray_window_totals_query(*, site_ids, start, end):
     return _tray_sums(tray_counts(site_ids, start, end), "gaming_day__site_id", "table_id", aggregate=Sum)
 
 
+class QuarterStart(TruncQuarter):
+    """The first day of a date's quarter. On SQLite in SQL's own date functions: Django's
+    `TruncQuarter` calls a Python function for every row there (a scan of eight quarters
+    called it for each of the 23,000 rows of one site's slips, drops and trays)."""
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        sql, params = compiler.compile(self.lhs)
+        months_back = f"((CAST(strftime('%%m', {sql}) AS INTEGER) - 1) %% 3)"
+        return f"date({sql}, 'start of month', '-' || {months_back} || ' months')", [*params, *params]
+
+
 def drop_quarter_totals_query(*, site_ids, start, end):
     drops = signed_drops(site_ids, start, end)
-    return _drop_sums(drops, "drop__site_id", "drop__table_id", TruncQuarter("drop__gaming_date"))
+    return _drop_sums(drops, "drop__site_id", "drop__table_id", QuarterStart("drop__gaming_date"))
 
 
 def slip_quarter_totals_query(*, site_ids, start, end):
     slips = live_slips(site_ids, start, end)
-    return _slip_sums(slips, "site_id", "table_id", TruncQuarter("gaming_day__gaming_date"))
+    return _slip_sums(slips, "site_id", "table_id", QuarterStart("gaming_day__gaming_date"))
 
 
 def tray_quarter_totals_query(*, site_ids, start, end):
     trays = tray_counts(site_ids, start, end)
-    return _tray_sums(trays, "gaming_day__site_id", "table_id", TruncQuarter("gaming_day__gaming_date"), aggregate=Sum)
+    return _tray_sums(trays, "gaming_day__site_id", "table_id", QuarterStart("gaming_day__gaming_date"), aggregate=Sum)
 
 
 def drops(site_ids, start, end) -> dict:

@@ -97,13 +97,46 @@ class RunResult:
 class RunContext:
     """What one run of the rules computes once and shares between its providers and periods:
     per-site results of a named computation (for example each site-quarter's figures, which
-    the hold rules and the surveillance rule both need, for several quarters). It lives as
-    long as the run: a later run (after a late count or a correction) computes afresh."""
+    the hold rules and the surveillance rule both need, for several quarters), the threshold
+    books of its dates from one read, and what a provider reads once for all the run's ranges
+    that touch (`shared`, `span_of`) instead of once a range: a chunk's fixed queries. It lives
+    as long as the run: a later run (after a late count or a correction) computes afresh."""
 
-    def __init__(self, quarters: Iterable[Quarter] = ()) -> None:
+    def __init__(self, quarters: Iterable[Quarter] = (), day_ranges: Iterable[tuple[date, date]] = ()) -> None:
         self._per_site: dict[tuple, object] = {}
+        self._shared: dict[tuple, object] = {}
+        self._books: dict[date, ThresholdBook] = {}
+        self._thresholds: list | None = None
         self.computed: dict[str, int] = {}  # name -> site-periods computed (tests, benchmark)
         self.quarters = sorted(set(quarters))  # the quarters the run judges (a provider may compute them together)
+        # The run's day ranges that touch, joined (a provider may read them together).
+        self.day_spans = joined(day_ranges)
+
+    def book(self, on: date) -> ThresholdBook:
+        """The thresholds in force on `on`: every threshold row read once a run (they do not
+        change while it runs), each date's book built from them."""
+        if self._thresholds is None:
+            self._thresholds = ThresholdBook.rows()
+        if on not in self._books:
+            self._books[on] = ThresholdBook(on, rows=self._thresholds)
+        return self._books[on]
+
+    def span_of(self, start: date, end: date) -> tuple[date, date]:
+        """The run's joined span holding [start, end] (a provider reads it once for every range
+        in it), or [start, end] itself outside a run's ranges."""
+        return next(((a, b) for a, b in self.day_spans if a <= start and end <= b), (start, end))
+
+    def shared(self, key: tuple, compute: Callable[[], object]):
+        """The value of `compute()` under `key`, computed once in this run (until `forget`)."""
+        if key not in self._shared:
+            self._shared[key] = compute()
+            self.computed[key[0]] = self.computed.get(key[0], 0) + 1
+        return self._shared[key]
+
+    def forget(self, name: str) -> None:
+        """Drop what was computed under `name` (what a follow-up just wrote may change it)."""
+        self._per_site = {k: v for k, v in self._per_site.items() if k[0] != name}
+        self._shared = {k: v for k, v in self._shared.items() if k[0] != name}
 
     def per_site(self, name: str, period, site_ids: Iterable[int], compute: Callable[[list[int]], dict], default):
         """{site_id: value} for the sites; `compute(missing_site_ids)` is called only for the
@@ -172,7 +205,11 @@ FOLLOW_UPS: dict[str, Callable[[Alert], None]] = {
 }
 
 
-def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult) -> None:
+# What the run's providers read and a follow-up may write: forgotten after one runs.
+CHANGED_BY_FOLLOW_UPS = ("surveillance_statuses", "review_weeks_due")
+
+
+def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult, run: RunContext) -> None:
     """A provider's findings become alerts together (`open_alerts`: a bounded number of
     queries, not a few per finding), then each new alert's follow-up, if its rule has one."""
     opened, already_open = open_alerts(list(findings), organization_of={s.pk: s.organization_id for s in sites})
@@ -181,6 +218,8 @@ def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult) -
         result.opened.append(alert)
         if alert.rule in FOLLOW_UPS:
             FOLLOW_UPS[alert.rule](alert)
+            for name in CHANGED_BY_FOLLOW_UPS:
+                run.forget(name)
 
 
 def _call(provider, *args, run: RunContext):
@@ -191,10 +230,10 @@ def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter, organizat
                       run: RunContext | None = None, sites: list[Site] | None = None) -> RunResult:
     sites = _sites(site_ids, organization_ids) if sites is None else sites
     run, result = run or RunContext(), RunResult()
-    book = ThresholdBook(quarter.end)
+    book = run.book(quarter.end)
     for provider in QUARTER_PROVIDERS:
         if judged := sites_for(provider, sites):
-            _record(_call(provider, judged, quarter, book, run=run), sites, result)
+            _record(_call(provider, judged, quarter, book, run=run), sites, result, run)
     return result
 
 
@@ -206,13 +245,13 @@ def run_day_checks(*, site_ids: list[int] | None, start: date, end: date, organi
     or only the others (False); None, all."""
     sites = _sites(site_ids, organization_ids) if sites is None else sites
     run, result = run or RunContext(), RunResult()
-    book = ThresholdBook(end)
+    book = run.book(end)
     with transaction.atomic(savepoint=False):  # inside a run's transaction (run_scan), no savepoint of its own
         for provider in DAY_PROVIDERS:
             if day_by_day is not None and getattr(provider, "day_by_day", False) != day_by_day:
                 continue
             if judged := sites_for(provider, sites):
-                _record(_call(provider, judged, start, end, book, run=run), sites, result)
+                _record(_call(provider, judged, start, end, book, run=run), sites, result, run)
     return result
 
 
@@ -222,9 +261,8 @@ def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] |
     sites (or those of some organizations), sharing one RunContext so that each site-quarter's
     figures are computed once. The rules that judge day by day see the ranges that touch as
     one (`joined`). What each chunk of a fanned-out run executes (compliance.tasks)."""
-    quarters = list(quarters)
-    sites, run, total = _sites(site_ids, organization_ids), RunContext(quarters), RunResult()
-    day_ranges = sorted(day_ranges)
+    quarters, day_ranges = list(quarters), sorted(day_ranges)
+    sites, run, total = _sites(site_ids, organization_ids), RunContext(quarters, day_ranges), RunResult()
     spans = joined(day_ranges)
     # The quarter rules in one transaction, the day checks in another: the alerts each opens
     # are e-mailed by tasks of up to NOTIFY_BATCH alerts queued when it commits

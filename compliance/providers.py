@@ -111,15 +111,19 @@ def _series_problems(by_id: dict[int, Site], start: date, end: date) -> list[rul
     return series_problems(by_id, start, end)
 
 
-def _statuses(site_ids) -> dict[int, list]:
-    """site id -> its surveillance statuses in the order they take force (one query)."""
-    return surveillance_queries.statuses_by_site(site_ids)
+def _statuses(site_ids, run: RunContext | None = None) -> dict[int, list]:
+    """site id -> its surveillance statuses in the order they take force (one query; in a run,
+    once for each site until a follow-up writes one: engine.CHANGED_BY_FOLLOW_UPS)."""
+    if run is None:
+        return surveillance_queries.statuses_by_site(site_ids)
+    found = run.per_site("surveillance_statuses", None, site_ids, surveillance_queries.statuses_by_site, default=[])
+    return {site_id: statuses for site_id, statuses in found.items() if statuses}
 
 
-def _status_lookup(site_ids, statuses: dict[int, list] | None = None):
+def _status_lookup(site_ids, statuses: dict[int, list] | None = None, run: RunContext | None = None):
     """site_id -> function(date) -> bool: is surveillance required on that date (one query,
-    none when the sites' `statuses` are given)."""
-    by_site = _statuses(site_ids) if statuses is None else statuses
+    none when the sites' `statuses` are given or the run has read them)."""
+    by_site = _statuses(site_ids, run) if statuses is None else statuses
 
     def required(site_id: int, day: date) -> bool:
         in_force = [s for s in by_site.get(site_id, ()) if s.since <= day]
@@ -129,14 +133,14 @@ def _status_lookup(site_ids, statuses: dict[int, list] | None = None):
 
 
 @day_provider(rule=rules.REVIEW_LOG, day_by_day=True)
-def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def review_log_gaps(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """ND 99-01.3-08-04(7), 08-16(1)(d): at a surveillance site, each table that needs a system
     and was dealt on a gaming day needs that day's review log entry: every regularly located
     table, and a special-event table past its exemption (08-04: 14 consecutive days, two events
     a quarter)."""
     site_ids = [s.pk for s in sites]
     codes = {s.pk: s.jurisdiction for s in sites}
-    required = _status_lookup(site_ids)
+    required = _status_lookup(site_ids, run=run)
     rows = tables_dealt(site_ids, start, end)
     temporary = {table_id for *_, table_id, location in rows if location != Table.Location.REGULAR}
     events = (
@@ -199,41 +203,65 @@ def outages_operating(sites: list[Site], start: date, end: date, book: Threshold
 
 
 @day_provider(rule=rules.VIDEO_SAMPLE)
-def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """ND 99-01.3-08-04(11): a sample recording within 14 days of an equipment change."""
     window = timedelta(days=book.int("sample.due_days"))
-    changes = surveillance_queries.equipment_changes_with_first_sample([s.pk for s in sites], start - window, end)
+    changes = _over_span(
+        run, "equipment_changes", [s.pk for s in sites], start, end,
+        lambda ids, a, b: list(surveillance_queries.equipment_changes_with_first_sample(ids, a - window, b)),
+        window,
+    )  # fmt: skip
     today = timezone.localdate()
     return [
         f
         for c in changes
-        if (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))
+        if start - window <= c.changed_on <= end
+        and (f := rules.late_video_sample(c.site_id, c.pk, c.changed_on, c.first_submission, today=today, book=book))
     ]
 
 
 @day_provider(rule=rules.DEPOSIT_DEADLINE)
-def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day. Each gaming
     day that may be late comes with its deposit's date only (`cage.queries.deposits_maybe_late`:
     not the days deposited within that many calendar days), not its bank figures."""
     today = timezone.localdate()
     found = []
     within = book.int("deposit.banking_days")
-    for (site_id, day), deposited in deposits_maybe_late([s.pk for s in sites], start, end, within_days=within).items():
+    maybe_late = _over_span(
+        run, "deposits_maybe_late", [s.pk for s in sites], start, end,
+        lambda ids, a, b: deposits_maybe_late(ids, a, b, within_days=within), within,
+    )  # fmt: skip
+    for (site_id, day), deposited in maybe_late.items():
+        if not start <= day <= end:
+            continue
         if finding := rules.late_deposit(site_id, day, deposited, today=today, book=book):
             found.append(finding)
     return found
 
 
 @day_provider(rule=rules.LOW_TABLE_CLOSED)
-def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """ND 99-01.3-08-09(1): the low table's play ended (its closer) while a table with a higher
-    minimum stayed active. Three queries for all the sites (`floor.queries.twenty_one_play`)."""
+    minimum stayed active. Three queries for all the sites (`floor.queries.twenty_one_play`),
+    once for all the ranges of a run that touch (each range judged with its own book)."""
     by_id = {s.pk: s for s in sites}
+    play = _over_span(run, "twenty_one_play", list(by_id), start, end, twenty_one_play)
     found = []
-    for (site_id, day), tables in sorted(twenty_one_play(list(by_id), start, end).items()):
-        found += rules.low_table_closings(site_id, day, tables, book=book, time_zone=by_id[site_id].time_zone)
+    for (site_id, day), tables in sorted(play.items()):
+        if start <= day <= end:
+            found += rules.low_table_closings(site_id, day, tables, book=book, time_zone=by_id[site_id].time_zone)
     return found
+
+
+def _over_span(run: RunContext | None, name: str, site_ids: list[int], start: date, end: date, read, *key):
+    """`read(site_ids, a, b)` over the run's span holding [start, end], read once for every range
+    of the run in it with the same `key` (what else the read depends on, a threshold); the caller
+    keeps the part in [start, end]. Outside a run, [start, end] itself."""
+    if run is None:
+        return read(site_ids, start, end)
+    span = run.span_of(start, end)
+    return run.shared((name, span, tuple(site_ids), *key), lambda: read(site_ids, *span))
 
 
 # --- Quarter rules ----------------------------------------------------------------------------
@@ -285,7 +313,7 @@ def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook,
     """ND 99-01.3-08-01(3), 08-04(9): prizes over gross proceeds; low hold at a surveillance site.
     Each only at a site whose pack states it."""
     by_id = {s.pk: s for s in sites}
-    required = _status_lookup([s.pk for s in sites])
+    required = _status_lookup([s.pk for s in sites], run=run)
     found = []
     for (site_id, game), fig in _quarter_figures(sites, quarter, run).items():
         site = by_id[site_id]
@@ -302,11 +330,11 @@ def quarter_hold_rules(sites: list[Site], quarter: Quarter, book: ThresholdBook,
     return found
 
 
-def _premises_chains(sites: list[Site]) -> dict[int, list[int]]:
-    """site id -> the ids of the site and the sites whose premises it succeeds (one query):
+def _premises_chains(sites: list[Site], run: RunContext) -> dict[int, list[int]]:
+    """site id -> the ids of the site and the sites whose premises it succeeds (one query a run):
     activity counts "regardless of which organization conducted twenty-one at the site"
     (ND 99-01.3-08-04; surveillance.models.PremisesSuccession)."""
-    previous = surveillance_queries.premises_predecessors()
+    previous = run.shared(("premises_predecessors",), surveillance_queries.premises_predecessors)
     chains = {}
     for site in sites:
         chain = [site.pk]
@@ -324,16 +352,12 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
     site's plus those of the sites it succeeds."""
     quarters = sorted({quarter.previous(), quarter, *quarter.fiscal_year_quarters()})
     quarters = [q for q in quarters if q <= quarter]
-    chains = _premises_chains(sites)
+    chains = _premises_chains(sites, run)
     known = {s.pk for s in sites}
     predecessors = list(Site.objects.filter(pk__in={i for c in chains.values() for i in c} - known))
     by_quarter = {q: _quarter_figures(sites + predecessors, q, run) for q in quarters}
-    max_wager = defaultdict(int)
-    for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list(
-        "site_id", "max_wager_cents"
-    ):
-        max_wager[site_id] = max(max_wager[site_id], cents)
-    required = _status_lookup([s.pk for s in sites])
+    max_wager = run.shared(("max_wager", tuple(known)), lambda: _max_wagers(sites))
+    required = _status_lookup([s.pk for s in sites], run=run)
     found = []
     for site in sites:
         history = [_premises_figures(by_quarter[q], site.pk, chains[site.pk], q) for q in quarters]
@@ -348,6 +372,16 @@ def surveillance_requirement(sites: list[Site], quarter: Quarter, book: Threshol
         if finding:
             found.append(finding)
     return found
+
+
+def _max_wagers(sites: list[Site]) -> dict[int, int]:
+    """site id -> the highest maximum wager of its active twenty-one tables (0 without one)."""
+    max_wager = defaultdict(int)
+    for site_id, cents in Table.objects.filter(site__in=sites, active=True, game="21").values_list(
+        "site_id", "max_wager_cents"
+    ):
+        max_wager[site_id] = max(max_wager[site_id], cents)
+    return max_wager
 
 
 def _premises_figures(figures: dict, site_id: int, chain: list[int], quarter: Quarter) -> rules.QuarterFigures:
@@ -394,10 +428,17 @@ def dealer_records_after_prizes_over_gp(sites: list[Site], start: date, end: dat
 
 
 @day_provider(rule=rules.LOW_HOLD)
-def review_weeks_short(sites: list[Site], start: date, end: date, book: ThresholdBook):
-    """ND 99-01.3-08-04(9): each week of a review program needs an hour of reviewed video per table."""
+def review_weeks_short(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
+    """ND 99-01.3-08-04(9): each week of a review program needs an hour of reviewed video per table.
+    The weeks of a run's ranges that touch read together (the quarter rules, which open
+    programs, have all run before the day rules: engine.run_scan)."""
     minutes = book.int("low_hold.review_minutes_per_week")
-    tasks, reviewed = surveillance_queries.review_weeks_due(sites, start, end, timezone.localdate())
+    today = timezone.localdate()
+    tasks, reviewed = _over_span(
+        run, "review_weeks_due", [s.pk for s in sites], start, end,
+        lambda ids, a, b: surveillance_queries.review_weeks_due(ids, a, b, today),
+    )  # fmt: skip
+    tasks = [task for task in tasks if start <= task.week_end <= end]
     reviewed = defaultdict(timedelta, reviewed)
     citation = book["low_hold.review_minutes_per_week"].citation
     return [
@@ -486,21 +527,27 @@ def surveillance_not_operational(sites: list[Site], start: date, end: date, book
 
 
 @day_provider(rule=rules.SPECIAL_EVENT_EXEMPTION)
-def special_events_over_limit(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def special_events_over_limit(
+    sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None
+):
     """ND 99-01.3-08-04: a temporary special-event table needs no system only while on the site
     for a special event of 14 or fewer consecutive days, at most two events of the site a quarter
     (the site's recorded events, `surveillance.models.SpecialEvent`); played outside that without
     one at a site requiring surveillance, it is flagged (once per table and event, or once per
     table for days no event covers)."""
     by_id = {s.pk: s for s in sites}
-    tables = list(Table.objects.filter(site__in=sites, location=Table.Location.SPECIAL_EVENT))
+    tables = (
+        _special_event_tables(sites)
+        if run is None
+        else run.shared(("special_event_tables", tuple(by_id)), lambda: _special_event_tables(sites))
+    )
     if not tables:
         return []
     days = surveillance_queries.special_event_days([t.pk for t in tables], start, end)
     events = surveillance_queries.site_special_events(
         list(by_id), *surveillance_queries.special_event_window(start, end)
     )
-    required = _status_lookup([s.pk for s in sites])
+    required = _status_lookup([s.pk for s in sites], run=run)
     register = surveillance_queries.EquipmentRegister([s.pk for s in sites])
     found = []
     for table in tables:
@@ -528,8 +575,14 @@ def special_events_over_limit(sites: list[Site], start: date, end: date, book: T
     return found
 
 
+def _special_event_tables(sites: list[Site]) -> list[Table]:
+    return list(Table.objects.filter(site__in=sites, location=Table.Location.SPECIAL_EVENT))
+
+
 @day_provider(rule=rules.RECORDING_COVERS_PLAY, day_by_day=True)
-def recordings_not_covering_play(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def recordings_not_covering_play(
+    sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None
+):
     """ND 99-01.3-08-04(5)(b): at a site requiring surveillance, the recordings of each table
     that needs a system cover its play from the opener to the closer (surveillance.coverage).
     A table day without a closer yet is judged when it has one.
@@ -539,7 +592,7 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
     measured here, and the site's requirement on the day and a special-event table's
     exemption applied."""
     by_id = {s.pk: s for s in sites}
-    statuses = _statuses(list(by_id))
+    statuses = _statuses(list(by_id), run)
     required = _status_lookup(list(by_id), statuses)
     watched = [site_id for site_id, rows in statuses.items() if any(s.required for s in rows)]
     days = surveillance_queries.uncovered_table_days(watched, start, end) if watched else {}
@@ -570,16 +623,19 @@ def recordings_not_covering_play(sites: list[Site], start: date, end: date, book
 
 
 @day_provider(rule=rules.CHIP_COLOURS)
-def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdBook):
+def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """ND 99-01.3-08-03(2): at a site with a video surveillance system installed (whatever the
     wagers) or required by its gross proceeds, the organization's active chips must meet the
     colours and edge spots of 08-03(3). Judged on the last day of the run."""
     site_ids = [s.pk for s in sites]
-    required = _status_lookup(site_ids)
+    required = _status_lookup(site_ids, run=run)
     installed = surveillance_queries.sites_with_equipment(site_ids, end)
-    chips = defaultdict(list)
-    for chip in ChipDenomination.objects.filter(organization_id__in={s.organization_id for s in sites}, active=True):
-        chips[chip.organization_id].append(colours_of(chip))
+    organizations = tuple(sorted({s.organization_id for s in sites}))
+    chips = (
+        _active_chip_colours(organizations)
+        if run is None
+        else run.shared(("active_chip_colours", organizations), lambda: _active_chip_colours(organizations))
+    )
     found = []
     for site in sites:
         law = law_at(site.jurisdiction)  # the colours apply where the site's pack states them
@@ -595,6 +651,14 @@ def chip_colour_spec(sites: list[Site], start: date, end: date, book: ThresholdB
         if finding := rules.chip_colours(site.pk, end, problems, trigger=trigger, at=site):
             found.append(finding)
     return found
+
+
+def _active_chip_colours(organization_ids) -> dict[int, list]:
+    """organization id -> the colours of its active chips (one query)."""
+    chips = defaultdict(list)
+    for chip in ChipDenomination.objects.filter(organization_id__in=organization_ids, active=True):
+        chips[chip.organization_id].append(colours_of(chip))
+    return chips
 
 
 @day_provider(rule=rules.DISCONTINUED_REDEMPTION)

@@ -52,15 +52,25 @@ class ThresholdValue:
 
 
 class ThresholdBook:
-    """All thresholds in force on one date, loaded with one query."""
+    """All thresholds in force on one date, loaded with one query (none when given `rows`, every
+    threshold row as `rows()` reads them: a run builds the books of its dates from one read)."""
 
-    def __init__(self, on: date):
-        from .models import Threshold
-
+    def __init__(self, on: date, rows: list[ThresholdValue] | None = None):
         self.on = on
         self._values: dict[str, ThresholdValue] = {}
-        for row in Threshold.objects.filter(effective_from__lte=on).order_by("code", "effective_from"):
-            self._values[row.code] = ThresholdValue(row.code, Decimal(row.value), row.citation, row.effective_from)
+        for row in self.rows(on) if rows is None else rows:
+            if row.effective_from <= on:  # in (code, effective_from) order: the last in force wins
+                self._values[row.code] = row
+
+    @staticmethod
+    def rows(on: date | None = None) -> list[ThresholdValue]:
+        """The threshold rows (those in force by `on`), by code and then effective date."""
+        from .models import Threshold
+
+        found = Threshold.objects.order_by("code", "effective_from")
+        if on is not None:
+            found = found.filter(effective_from__lte=on)
+        return [ThresholdValue(r.code, Decimal(r.value), r.citation, r.effective_from) for r in found]
 
     def __getitem__(self, code: str) -> ThresholdValue:
         try:

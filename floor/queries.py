@@ -1,9 +1,11 @@
 """Reads used in several places: who deals where, open days and tables, registers, queues."""
 
 import json
-from dataclasses import dataclass, replace
+from bisect import bisect_right
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
+from operator import itemgetter
 
 from django.db import connection
 from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet, Subquery, Value, When
@@ -11,7 +13,7 @@ from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 from core.prepared import prepared_cursor
-from core.rows import shaped_rows
+from core.rows import shaped_rows, value_rows
 
 from .calculations import business_date, check_series
 from .models import (
@@ -825,10 +827,14 @@ class TablePlay:
     def minimum_at(self, at: datetime) -> int:
         """The minimum wager in force at `at`: the table's last record saved by then; before its
         first record (a table whose history begins later), the first one."""
-        if not self.minimums:
-            return self.min_wager_cents
-        before = [cents for saved, cents in self.minimums if saved <= at]
-        return before[-1] if before else self.minimums[0][1]
+        return _minimum_in(self.minimums, at) if self.minimums else self.min_wager_cents
+
+
+def _minimum_in(history: tuple[tuple[datetime, int], ...], at: datetime) -> int:
+    """The minimum of the last record of `history` (oldest first) saved by `at`, else its first:
+    found by bisection, as a day is judged at many moments against two years of history."""
+    index = bisect_right(history, at, key=itemgetter(0))
+    return history[index - 1][1] if index else history[0][1]
 
 
 def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], list[TablePlay]]:
@@ -844,7 +850,7 @@ def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], 
         kind__in=(TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER),  # a dealer change neither opens nor closes
     ).values_list("gaming_day__site_id", "gaming_day__gaming_date", "table_id", "table__number", "kind", "counted_at")
     tables: dict[tuple, dict] = {}
-    for site_id, day, table_id, number, kind, at in counts:
+    for site_id, day, table_id, number, kind, at in value_rows(counts):  # converted a column at a time
         row = tables.setdefault((site_id, day, table_id), {"number": number, "opener": [], "closer": []})
         row[kind].append(at)
     if not any(row["closer"] for row in tables.values()):
@@ -853,17 +859,18 @@ def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], 
     rows = DealerShift.objects.filter(gaming_day__in=days, table__game=Game.TWENTY_ONE).values_list(
         "gaming_day__site_id", "gaming_day__gaming_date", "table_id", "started_at", "ended_at"
     )
-    for site_id, day, table_id, began, ended in rows:
+    for site_id, day, table_id, began, ended in value_rows(rows):
         shifts.setdefault((site_id, day, table_id), []).append((began, ended))
     until = max(max(row["opener"] + row["closer"]) for row in tables.values())
     minimums = _minimum_history({key[2] for key in tables}, until)
+    histories = {table_id: tuple(history) for table_id, history in minimums.items()}
     play: dict[tuple[int, date], list[TablePlay]] = {}
     for (site_id, day, table_id), row in sorted(tables.items(), key=lambda item: (item[0][:2], item[1]["number"])):
-        history = tuple(minimums[table_id])
-        table = TablePlay(table_id, row["number"], history[0][1], tuple(sorted(row["opener"])),
-                          tuple(sorted(row["closer"])), tuple(shifts.get((site_id, day, table_id), ())), history)  # fmt: skip
-        last = max(table.openers + table.closers)
-        play.setdefault((site_id, day), []).append(replace(table, min_wager_cents=table.minimum_at(last)))
+        history, openers, closers = histories[table_id], tuple(sorted(row["opener"])), tuple(sorted(row["closer"]))
+        minimum = _minimum_in(history, max(openers + closers))  # as it stood at the day's last count
+        table = TablePlay(table_id, row["number"], minimum, openers, closers,
+                          tuple(shifts.get((site_id, day, table_id), ())), history)  # fmt: skip
+        play.setdefault((site_id, day), []).append(table)
     return play
 
 
