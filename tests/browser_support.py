@@ -11,6 +11,12 @@ Use it with pytest-django's `live_server`:
 Never run `playwright install`: it downloads a browser of its own and fails here. Without
 /usr/bin/chromium the journey is skipped, except in CI (`CI=true`), where that is a failure.
 
+Read what a page's script or an answer from the server changes with Playwright's waiting
+assertions (`expect(page.locator(...)).to_have_text(...)`), never with `inner_text` right after
+the action: Playwright's `click` does not wait for the page it starts to load, and a page's own
+script may run after an input is already filled. They wait up to `EXPECT_TIMEOUT`, as long as
+a page's actions (the 5 s default is short for a 2-core CI machine under load).
+
 Every page is watched (`watch`): a Content-Security-Policy violation on any page of any journey
 fails the test at teardown; `page.problems.console_errors` lists the console's errors for the
 journeys that assert there are none.
@@ -35,6 +41,14 @@ CHROMIUM_ARGS = [
 ]
 # The live server and the sync Playwright API share this thread's event loop.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+# How long an action or a waiting assertion waits, on a 2-core CI machine running the suite beside Chromium.
+EXPECT_TIMEOUT = 15_000
+
+
+def set_expect_timeout() -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_TIMEOUT)
 
 
 # Runs before the page's own scripts, outside its CSP; reports each violation to Python.
@@ -87,11 +101,12 @@ def chromium_page(**context_options):
     require_chromium()
     from playwright.sync_api import sync_playwright
 
+    set_expect_timeout()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         context = browser.new_context(viewport={"width": 1280, "height": 900}, **context_options)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(EXPECT_TIMEOUT)
         problems = watch(page)
         try:
             yield page
@@ -162,6 +177,8 @@ def login(page, live_server, username: str, password: str = PASSWORD) -> None:
 
 
 def logout(page, live_server) -> None:
+    """Log out and wait for the login page it leads to (`wait_for_load_state` right after the
+    click saw the page before it, and the next `goto` could cancel the logout)."""
     page.goto(f"{live_server.url}/")
     page.click("#logout")
-    page.wait_for_load_state()
+    page.wait_for_url(f"{live_server.url}/login/")

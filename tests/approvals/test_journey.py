@@ -2,6 +2,7 @@
 its approval, tries to switch surrender on and reads the refusal citing the approval."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser_support import browser_page, login  # noqa: F401
 from tests.factories import PASSWORD
@@ -25,6 +26,6 @@ def test_wagm_cannot_switch_surrender_on_at_the_ddm_table(browser_page, live_ser
     assert "submission #3172" in page.inner_text("#approval")
     page.select_option("#id_surrender", "late")
     page.click("#save")
-    page.wait_for_load_state()
-    assert "needs a new approval" in page.inner_text("#settings")
+    # The refusal comes back to this page, whose #settings is there before it: wait for the answer.
+    expect(page.locator("#settings")).to_contain_text("needs a new approval", use_inner_text=True)
     assert "Double Down Madness Blackjack (WSGC approval of 2024-08-08, submission #3172)" in page.inner_text("#settings")

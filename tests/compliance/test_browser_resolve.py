@@ -9,6 +9,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from cardroom.models import Role
 from compliance import services
@@ -69,8 +70,9 @@ def test_a_gaming_manager_resolves_an_alert_in_one_step(browser_page, live_serve
     page.fill("#id_resolve-contacted_person", "J. Smith")
     shot(page, "resolve-form")
     page.click("#resolve")
+    # The answer comes back to this same address: wait_for_url would not wait for it.
+    expect(page.locator("#alert-status")).to_have_text("resolved")
     page.wait_for_url(re.compile(rf"/compliance/alerts/{table_3.pk}/$"))
-    assert page.text_content("#alert-status") == "resolved"
     history = page.text_content("#steps")
     assert all(kind in history for kind in ("Acknowledged", "Documentation attached", "Resolved", "contacted J. Smith"))
     assert page.locator("#resolve-form").count() == 0
@@ -84,8 +86,8 @@ def test_a_gaming_manager_resolves_an_alert_in_one_step(browser_page, live_serve
     assert page.locator("#resolve-form").count() == 0 and page.locator("#document-form").count() == 1
     page.fill("#id_document-note", "Camera 4 was replaced on Tuesday.")
     page.click("#document")
+    expect(page.locator("#alert-status")).to_have_text("documented")  # the answer, at this same address
     page.wait_for_url(re.compile(rf"/compliance/alerts/{table_4.pk}/$"))
-    assert page.text_content("#alert-status") == "documented"
 
 
 @pytest.mark.browser
@@ -99,7 +101,8 @@ def test_the_month_calendar_at_390_px_lists_the_days_items(browser_page, live_se
     assert day.is_visible() and "Table 3" in day.text_content() and "Table 4" in day.text_content()
     assert page.locator("td.no-items").first.is_hidden()  # days with nothing due are left out on a phone
     page.click("#next-month")
-    page.wait_for_url(re.compile(r"/compliance/calendar/\?month="))
+    following = (table_3.due_date.replace(day=1) + timedelta(days=31)).replace(day=1)
+    page.wait_for_url(re.compile(rf"/compliance/calendar/\?month={following:%Y-%m}$"))  # not this month's page
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "calendar-390")
     page.goto(f"{live_server.url}/compliance/alerts/")  # the list's rows stack on a phone

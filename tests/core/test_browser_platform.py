@@ -26,8 +26,9 @@ def test_gaming_manager_logs_in_sets_up_a_table_and_logs_out(browser_page, live_
     page.click("#setup-form button[type=submit]")
     page.wait_for_url(f"{live_server.url}/setup/tables/")
     assert "$25.00" in page.locator("#setup-table").inner_text()
-    page.select_option("#site-select", str(other_site.pk))
-    page.wait_for_load_state()
+    # Choosing submits the switcher (app.js) and comes back here: wait for that page, not this one.
+    with page.expect_navigation(url=f"{live_server.url}/setup/tables/"):
+        page.select_option("#site-select", str(other_site.pk))
     assert page.locator("#site-select").input_value() == str(other_site.pk)
     logout(page, live_server)
     assert "/login/" in page.url

@@ -33,6 +33,7 @@ def badges(page, prefix="id"):
 
 def count_box(page, box, member, pin, quantities):
     page.click(f"#box-{box.pk} .count-link")
+    page.wait_for_url(re.compile(rf"/counts/sessions/\d+/boxes/{box.pk}/count/$"))  # not the session's page still
     fits(page)
     assert [b.split(" · ")[0] for b in badges(page)] == sorted(m.initials for m in member.team)
     for key, value in quantities.items():
@@ -83,6 +84,7 @@ def test_the_count_tablet_fits_a_390_px_screen_from_opening_to_signing(
 
     # Resolved by recount, box 2 counted alike: now signing is offered, to the two members only.
     page.click(f"#box-{boxes[0].pk} .resolve-link")
+    page.wait_for_url(re.compile(rf"/counts/sessions/\d+/boxes/{boxes[0].pk}/resolve/"))  # its address is read next
     fits(page)
     page.goto(page.url.split("?")[0] + f"?from={counters[0].pk}")
     page.fill("#q_bill_2000", "12")

@@ -6,6 +6,7 @@ import os
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from cardroom import pins
 from core.models import AuditEvent
@@ -73,7 +74,8 @@ def test_two_members_count_and_sign_on_one_tablet_with_their_own_pins(
     page.click(f"#box-{boxes[0].pk} .count-link")
     for key, value in first_box.items():
         page.fill(f"#q_{key}", value)
-    assert page.inner_text("#running-total") == "$640.75"
+    # The figures may be typed before the page has loaded: the total follows them (count_box.js).
+    expect(page.locator("#running-total")).to_have_text("$640.75", use_inner_text=True)
     assert in_viewport(page, "#running-total")
     shot(page, "tablet-count-entry")
     page.go_back()
@@ -86,7 +88,7 @@ def test_two_members_count_and_sign_on_one_tablet_with_their_own_pins(
     page.fill("#q_bill_10000", "4")
     initial(page, counters[1], "000001")
     page.click("#submit-count")
-    assert "that badge and PIN do not match" in page.inner_text("#count-errors")
+    expect(page.locator("#count-errors")).to_contain_text("that badge and PIN do not match", use_inner_text=True)
     page.click("#count-form a.btn-link")  # back to the session
 
     # The second member counts the same figures: the box agrees.

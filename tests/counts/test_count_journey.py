@@ -1,8 +1,19 @@
 """A full count in Chromium with two members logged in at once (two browser contexts)."""
 
-import pytest
+import re
 
-from tests.browser_support import CHROMIUM, CHROMIUM_ARGS, login, require_chromium, watch
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    EXPECT_TIMEOUT,
+    login,
+    require_chromium,
+    set_expect_timeout,
+    watch,
+)
 
 from .conftest import GAMING_DATE
 
@@ -12,12 +23,13 @@ def two_pages():
     require_chromium()
     from playwright.sync_api import sync_playwright
 
+    set_expect_timeout()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         contexts = [browser.new_context(viewport={"width": 1024, "height": 1366}) for _ in range(2)]  # tablets
         pages = [context.new_page() for context in contexts]
         for page in pages:
-            page.set_default_timeout(15_000)
+            page.set_default_timeout(EXPECT_TIMEOUT)
         watched = [watch(page) for page in pages]
         try:
             yield pages
@@ -29,7 +41,9 @@ def two_pages():
 
 
 def enter_count(page, quantities: dict, fills: str = ""):
-    """Type quantities down the grid with the keyboard (Enter moves to the next row)."""
+    """Type quantities down the grid with the keyboard (Enter moves to the next row), on the box's
+    page once it has loaded (every row there to be listed)."""
+    page.wait_for_url(re.compile(r"/counts/sessions/\d+/boxes/\d+/(count|resolve)/"))
     page.focus("#q_bill_10000")
     keys = [row.get_attribute("id") for row in page.query_selector_all("#count-grid .qty")]
     for key in keys:
@@ -56,7 +70,7 @@ def test_two_members_count_blind_resolve_and_sign(two_pages, live_server, counte
 
     first.click(f"#box-{boxes[0].pk} .count-link")
     enter_count(first, {"bill_10000": "4", "bill_2000": "12", "coin_25": "3"})
-    assert first.inner_text("#running-total") == "$640.75"
+    expect(first.locator("#running-total")).to_have_text("$640.75", use_inner_text=True)
     first.click("#submit-count")
     first.wait_for_url(session_url)
 

@@ -2,6 +2,7 @@
 reconciliation, and what a site of another pack shows."""
 
 import pytest
+from playwright.sync_api import expect
 
 from cardroom.access import SESSION_KEY
 from cardroom.models import Role
@@ -69,12 +70,11 @@ def test_a_collector_records_a_fee_in_the_browser(browser_page, live_server, col
     page.fill("#id_count", "5")
     page.fill("#id_amount_cents", "9")
     page.click("#record-fee")
-    page.wait_for_load_state()
-    assert "WAC 230-40-125(1)" in page.inner_text("#fee-form")
+    # Each answer comes back to /fees/, whose form and reconciliation are there before it: wait for it.
+    expect(page.locator("#fee-form")).to_contain_text("WAC 230-40-125(1)", use_inner_text=True)
     page.fill("#id_amount_cents", "10")
     page.click("#record-fee")
-    page.wait_for_load_state()
-    assert "$10.00" in page.inner_text("#reconciliation")
+    expect(page.locator("#reconciliation")).to_contain_text("$10.00", use_inner_text=True)
     assert "not counted" in page.inner_text("#reconciliation")
 
 

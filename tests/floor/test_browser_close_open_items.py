@@ -5,6 +5,7 @@ dashboard then shows the carried item among the exceptions."""
 import os
 
 import pytest
+from playwright.sync_api import expect
 
 from cardroom.models import Role
 from floor import services
@@ -52,7 +53,7 @@ def test_a_shift_manager_carries_one_item_resolves_another_and_closes(
     page.check(f'#open-items tr[data-key="slip:{fill.pk}"] input[type=checkbox]')
     page.fill("#id_reason", "Dealer went home sick before initialing the copy; receives it tomorrow.")
     page.click("#carry-button")
-    assert "1 item carried past the close." in page.text_content("body")
+    expect(page.locator("body")).to_contain_text("1 item carried past the close.")  # the answer, not this page
     assert "Dealer went home sick" in page.text_content("#carried-items")
     assert page.locator("#open-items tbody tr").count() == 1
 
@@ -62,6 +63,7 @@ def test_a_shift_manager_carries_one_item_resolves_another_and_closes(
     page.goto(f"{live_server.url}/floor/slips/{credit.pk}/")
     page.fill("#id_reason", "Wrong table.")
     page.click("#void")
+    expect(page.locator("#slip-status")).to_have_text("voided")  # the void answered before the next page
     logout(page, live_server)
 
     # Now the day closes.

@@ -6,6 +6,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from playwright.sync_api import expect
 
 from cardroom.models import Role
 from floor import services
@@ -29,15 +30,16 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
     login(page, live_server, user.username)
     page.goto(f"{live_server.url}/floor/")
     assert page.input_value("#id_gaming_date") == str(today(site))
-    page.click("#open-day-form button")
-    page.wait_for_url(f"{live_server.url}/floor/")
+    # From /floor/ back to /floor/: wait_for_url would return at once, before the day is open.
+    with page.expect_navigation(url=f"{live_server.url}/floor/"):
+        page.click("#open-day-form button")
     assert GamingDay.objects.filter(site=site, gaming_date=today(site)).exists()
 
     # The opener form starts from the last closer; one click records the opener as it.
     page.goto(f"{live_server.url}/floor/tables/{table.pk}/opener/")
     assert page.input_value("#id_qty_2500") == "40"
-    assert page.text_content("#grand-total") == "$2,000.00"
-    assert page.is_hidden("#variance-flag")
+    expect(page.locator("#grand-total")).to_have_text("$2,000.00")  # chip_grid.js's sum
+    expect(page.locator("#variance-flag")).to_be_hidden()
     page.click("#same-as-last")
     page.wait_for_url(f"{live_server.url}/floor/")
     opener = TableInventory.objects.get(kind="opener", gaming_day__gaming_date=today(site))
@@ -50,19 +52,20 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
     page.select_option("#id_cashier", str(cast[Role.CASHIER].pk))
     page.fill("#id_qty_500", "4")
     page.click("label[for=entry-amounts]")
-    assert page.is_hidden("#id_qty_2500") and page.is_visible("#id_amount_2500")
-    assert page.input_value("#id_amount_500") == "20.00"  # what was typed carries over
-    assert page.text_content("#entry-heading") == "Dollars"
+    expect(page.locator("#id_qty_2500")).to_be_hidden()
+    expect(page.locator("#id_amount_2500")).to_be_visible()
+    expect(page.locator("#id_amount_500")).to_have_value("20.00")  # what was typed carries over
+    expect(page.locator("#entry-heading")).to_have_text("Dollars")
     page.fill("#id_amount_2500", "30")
-    assert page.text_content("#grand-total") == "$50.00"
+    expect(page.locator("#grand-total")).to_have_text("$50.00")
     page.click("#prepare")
-    assert "$30.00 is not a whole number of $25.00 chips; give a multiple of $25.00." in page.text_content(
-        "#error-amounts"
+    expect(page.locator("#error-amounts")).to_contain_text(
+        "$30.00 is not a whole number of $25.00 chips; give a multiple of $25.00."
     )
-    assert page.is_visible("#id_amount_2500")  # the boxes come back in dollars
+    expect(page.locator("#id_amount_2500")).to_be_visible()  # the boxes come back in dollars
     page.fill("#id_amount_2500", "1,250")
-    assert page.text_content("#line-2500") == "$1,250.00"
-    assert page.text_content("#grand-quantity") == "54"
+    expect(page.locator("#line-2500")).to_have_text("$1,250.00")
+    expect(page.locator("#grand-quantity")).to_have_text("54")
     page.click("#prepare")
     page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     slip = Slip.objects.get(kind="fill")

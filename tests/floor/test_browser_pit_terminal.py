@@ -7,6 +7,7 @@ import os
 import pytest
 from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from cardroom import pins
 from cardroom.models import Role
@@ -92,7 +93,7 @@ def test_a_fill_lives_its_whole_life_on_the_pit_terminal_in_few_clicks_and_keys(
     assert page.is_hidden("#pit-prepared-at")  # "Prepared at" waits behind "From paper"
     person.press("Tab")
     person.type("20")
-    assert page.inner_text("#pit-total") == "Total $500.00"
+    expect(page.locator("#pit-total")).to_have_text("Total $500.00", use_inner_text=True)
     person.click(f"label[for=pit-signer-{cashier.pk}]")
     assert page.evaluate("document.activeElement.id") == "pit-pin"
     person.type(PINS[Role.CASHIER], pin=True)
@@ -185,7 +186,7 @@ def test_the_pit_keeps_working_through_a_dropped_network(
         page.click(f"label[for=pit-signer-{cashier.pk}]")
         page.keyboard.type(pin)
         page.keyboard.press("Enter")
-    assert page.locator("#pit-outbox-items li").count() == 3
+    expect(page.locator("#pit-outbox-items li")).to_have_count(3)
     shot(page, "terminal-offline")
     assert Slip.objects.count() == 1 and not SlipStep.objects.exists()  # nothing reached the server
 
@@ -252,7 +253,9 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     with page.expect_response("**/api/v1/fill-slips/") as resent:
         page.goto(f"{live_server.url}/floor/pit/")
         page.wait_for_selector("#pit-outbox:not([hidden])")
-        assert "Fill for table 1 ($75.00) · waiting to send" in page.inner_text("#pit-outbox-items")
+        expect(page.locator("#pit-outbox-items")).to_contain_text(
+            "Fill for table 1 ($75.00) · waiting to send", use_inner_text=True
+        )
     assert resent.value.request.headers["idempotency-key"] == lost[0]
     assert resent.value.headers.get("idempotent-replayed") == "true"
     page.wait_for_selector("#pit-outbox", state="hidden")
@@ -263,7 +266,7 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     # Signed out and in again with a step still waiting: the same station login at the same site
     # opens its queue (the key is the server's for that login and site, not the session's) and
     # sends it once; another station signed in between neither sees nor sends it.
-    assert page.is_hidden("#pit-volatile")  # WebCrypto here: the queue is kept
+    expect(page.locator("#pit-volatile")).to_be_hidden()  # WebCrypto here: the queue is kept
     page.context.set_offline(True)
     page.click("#pit-table-1 .pit-fill")
     page.keyboard.press("Tab")
@@ -275,13 +278,13 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     page.route("**/api/v1/**", lambda route: route.abort())  # the pages load again, the API not yet
     page.context.set_offline(False)
     page.click("#logout")
-    page.wait_for_load_state()
+    page.wait_for_url(f"{live_server.url}/login/")  # signed out before the next sign-in
     pins.create_station(acting_user=None, site=site, username="pit-two", password="second-station-pass-9", name="Pit 2")
     login(page, live_server, "pit-two", "second-station-pass-9")
     page.wait_for_selector("#pit-table-1")
     assert page.is_hidden("#pit-outbox") and page.is_hidden("#pit-refusals")
     page.click("#logout")
-    page.wait_for_load_state()
+    page.wait_for_url(f"{live_server.url}/login/")  # signed out before the next sign-in
     login(page, live_server, *terminal)
     page.wait_for_selector("#pit-outbox:not([hidden])")
     assert "Fill for table 1 ($125.00) · waiting to send" in page.inner_text("#pit-outbox-items")

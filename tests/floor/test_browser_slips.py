@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from cardroom import pins
 from cardroom.models import Role, Station
@@ -43,8 +44,8 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
     # The shift manager prepares a fill; the totals follow the typing.
     login(page, live_server, manager.user.username)
     prepare_fill(page, live_server, table, {2500: 20, 500: 20}, cast[Role.CASHIER])
-    assert page.text_content("#line-2500") == "$500.00"
-    assert page.text_content("#grand-total") == "$600.00"
+    expect(page.locator("#line-2500")).to_have_text("$500.00")
+    expect(page.locator("#grand-total")).to_have_text("$600.00")
     shot(page, "prepare-fill")
     page.click("#prepare")
     page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
@@ -60,14 +61,14 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
     page.goto(f"{live_server.url}/floor/queues/")
     page.click("#awaiting-verification >> text=Open")
     page.click("#verify")
-    assert page.text_content("#slip-status") == "verified"
+    expect(page.locator("#slip-status")).to_have_text("verified")  # the same page, answered by the server
     logout(page, live_server)
 
     # The dealer at the table receives the copy.
     login(page, live_server, dealer.user.username)
     page.goto(f"{live_server.url}/floor/slips/{first.pk}/")
     page.click("#receive")
-    assert page.text_content("#slip-status") == "received"
+    expect(page.locator("#slip-status")).to_have_text("received")
     logout(page, live_server)
 
     # A slip for the wrong amount is voided by its preparer and reissued.
@@ -76,15 +77,15 @@ def test_fill_prepared_verified_received_then_a_void_and_a_reissue(
     page.click("#prepare")
     page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     page.click("#void")
-    assert "say why the slip is void" in page.text_content("#void-form")
+    expect(page.locator("#void-form")).to_contain_text("say why the slip is void")
     page.fill("#id_reason", "Wrong quantity: 20 not 2")
     page.click("#void")
-    assert page.text_content("#slip-status") == "voided"
+    expect(page.locator("#slip-status")).to_have_text("voided")
     shot(page, "voided-slip")
     page.click("#reissue")
     page.select_option("#id_cashier", str(cast[Role.CASHIER].pk))
     page.fill("#id_qty_2500", "20")
-    assert page.text_content("#grand-total") == "$500.00"
+    expect(page.locator("#grand-total")).to_have_text("$500.00")  # typed perhaps before chip_grid.js ran
     page.click("#prepare")
     page.wait_for_url(re.compile(r"/floor/slips/\d+/$"))
     assert Slip.objects.filter(kind="fill").count() == 3
@@ -128,16 +129,16 @@ def test_one_pit_terminal_prepares_verifies_and_receives_a_fill_with_three_peopl
     page.select_option("#id_signer_badge", boss.initials)
     page.fill("#id_signer_pin", "000001")
     page.click("#verify")
-    assert "that badge and PIN do not match" in page.text_content("#form-errors")
+    expect(page.locator("#form-errors")).to_contain_text("that badge and PIN do not match")
     page.select_option("#id_signer_badge", boss.initials)
     page.fill("#id_signer_pin", "529163")
     page.click("#verify")
-    assert page.text_content("#slip-status") == "verified"
+    expect(page.locator("#slip-status")).to_have_text("verified")
 
     page.select_option("#id_signer_badge", dealer.initials)
     page.fill("#id_signer_pin", "640295")
     page.click("#receive")
-    assert page.text_content("#slip-status") == "received"
+    expect(page.locator("#slip-status")).to_have_text("received")
     shot(page, "shared-terminal-received")
 
     slip = Slip.objects.get(kind="fill")

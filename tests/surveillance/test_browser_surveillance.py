@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from cardroom.models import Role
 from surveillance.models import OutageRepair, ReviewLogEntry
@@ -35,18 +36,19 @@ def test_a_shift_manager_reports_and_repairs_an_outage_and_logs_a_review(browser
     form.locator("input[name=began_at]").fill(began.strftime("%Y-%m-%dT%H:%M"))
     form.locator("textarea[name=description]").fill("Picture is black")
     form.locator("button").click()
-    page.wait_for_url(f"{live_server.url}/surveillance/outages/")
-
+    # Each form's answer comes back to its own page's address: wait for the answer's content, not the address.
     row = page.locator("#outages tbody tr").first
     deadline = (began + timedelta(days=4)).strftime("%Y-%m-%d %H:%M")
-    assert deadline in row.locator(".deadline").inner_text()
+    expect(row.locator(".deadline")).to_contain_text(deadline, use_inner_text=True)
+    page.wait_for_url(f"{live_server.url}/surveillance/outages/")
     assert "4 calendar days" in row.locator(".deadline").inner_text()
 
     row.locator("input[name=repaired_at]").fill(now.strftime("%Y-%m-%dT%H:%M"))
     row.locator("textarea[name=description]").fill("Replaced the cable")
     row.locator("button", has_text="Record repair").click()
+    repaired = page.locator("#outages tbody tr").first.locator(".repaired")
+    expect(repaired).to_contain_text("Repaired", use_inner_text=True)
     page.wait_for_url(f"{live_server.url}/surveillance/outages/")
-    assert "Repaired" in page.locator("#outages tbody tr").first.locator(".repaired").inner_text()
     assert OutageRepair.objects.get().description == "Replaced the cable"
 
     page.goto(f"{live_server.url}/surveillance/review-log/")
@@ -56,6 +58,6 @@ def test_a_shift_manager_reports_and_repairs_an_outage_and_logs_a_review(browser
     for name in ("camera_recording", "unobstructed_view", "clear_picture"):
         form.locator(f"input[name={name}]").check()
     form.locator("button").click()
+    expect(page.locator("#review-log tbody")).to_contain_text(yesterday.isoformat(), use_inner_text=True)
     page.wait_for_url(f"{live_server.url}/surveillance/review-log/")
-    assert yesterday.isoformat() in page.locator("#review-log tbody").inner_text()
     assert ReviewLogEntry.objects.get().all_clear
