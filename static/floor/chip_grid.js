@@ -88,6 +88,13 @@
     radio.addEventListener("change", switchMode);
   });
   // The variance box comes after the grid on the opener page: recount once the page is parsed.
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", update);
-  else update();
+  // A mode chosen before this script ran (a slow page at the pit) found no listener: where the
+  // boxes shown are not the chosen mode's, carry what was typed across as a switch would.
+  function ready() {
+    const first = rows()[0];
+    if (first && first.amount.hidden === (mode() === "amounts")) switchMode();
+    else update();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

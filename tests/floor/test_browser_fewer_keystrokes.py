@@ -71,3 +71,28 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
     slip = Slip.objects.get(kind="fill")
     assert dict(slip.lines.values_list("value_cents", "quantity")) == {2500: 50, 500: 4}
     assert page.text_content("#slip-total") == "$1,270.00"
+
+
+@pytest.mark.browser
+def test_dollars_chosen_before_the_grids_script_has_loaded_are_what_the_grid_shows(
+    browser_page, live_server, cast, table, chips, site, shift_manager
+):
+    """A slow page at the pit: the toggle is clicked and a quantity typed while chip_grid.js is
+    still on its way. Once it runs, the dollar boxes show, carrying what was typed, and the totals
+    follow (before, the quantity boxes stayed with the dollars chosen, and the total read $0.00)."""
+    page, user = browser_page, shift_manager.user
+    services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site))
+    login(page, live_server, user.username)
+    held = []
+    page.route("**/chip_grid*.js", lambda route: held.append(route))
+    page.goto(f"{live_server.url}/floor/slips/new/fill/", wait_until="commit")
+    page.fill("#id_qty_500", "4")
+    page.click("label[for=entry-amounts]")
+    assert held, "the script was not held back"
+    expect(page.locator("#id_qty_500")).to_be_visible()  # nothing has switched yet
+    held[0].continue_()
+    expect(page.locator("#id_amount_500")).to_be_visible()
+    expect(page.locator("#id_amount_500")).to_have_value("20.00")
+    expect(page.locator("#id_qty_500")).to_be_hidden()
+    expect(page.locator("#entry-heading")).to_have_text("Dollars")
+    expect(page.locator("#grand-total")).to_have_text("$20.00")
