@@ -23,8 +23,10 @@ from tests.reports.test_kind_daily import download, run_report
 
 from .registry_server import PostgresDatabase, RegistryServer
 
-# Every test files the quarter played by tests/floor/test_quarter_filing.py's fixture.
-pytestmark = pytest.mark.usefixtures("quarter_played")
+# Every test files the quarter played by tests/floor/test_quarter_filing.py's fixture. One
+# process runs them all (pytest.ini: --dist loadgroup), so the registry (a migrated database and
+# a gunicorn, the session's) is started once a run, not once in each process.
+pytestmark = [pytest.mark.usefixtures("quarter_played"), pytest.mark.xdist_group("two-servers")]
 
 
 @pytest.fixture(scope="session")
