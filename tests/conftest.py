@@ -57,6 +57,19 @@ def _celery_queue_per_test_process(worker_id):
     app.conf.task_default_queue = f"{app.conf.task_default_queue}-{worker_id}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _postgres_flush_by_delete():
+    """On PostgreSQL a transactional test's flush deletes instead of truncating (tests/postgres_session.py)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    from .postgres_session import flush_by_delete
+
+    with pytest.MonkeyPatch.context() as patch:
+        flush_by_delete(patch)
+        yield
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(
     request,
