@@ -17,6 +17,10 @@ from core.appendonly import set_guard_lifted
 
 from .browser_support import browser_page  # noqa: F401  (the Playwright page fixture for every journey)
 from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
+from .postgres_session import commits_without_waiting_for_the_disk
+
+# Before the first connection: every PostgreSQL session of the run (tests/postgres_session.py).
+commits_without_waiting_for_the_disk()
 
 # Property tests judge what they compute, not how fast a loaded CI machine computes it: no
 # per-example deadline and no "too slow" health check (both failed runs here under load, with no
