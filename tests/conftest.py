@@ -1,6 +1,7 @@
 import os
 import re
 import shutil
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -90,7 +91,14 @@ def django_db_setup(
     from django.test.utils import setup_databases, teardown_databases
     from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
 
-    from .migrated_template import applies, drop_migrated_copy, keep_migrated_copy, migrated_database
+    from .migrated_template import (
+        applies,
+        applies_on_postgres,
+        drop_migrated_copy,
+        keep_migrated_copy,
+        migrated_database,
+        postgres_migrated_database,
+    )
 
     if not django_db_use_migrations:
         _disable_migrations()
@@ -116,6 +124,11 @@ def django_db_setup(
             aliases=aliases,
         ):
             db_cfg = migrated_database(connection, setup)
+        elif aliases and applies_on_postgres(
+            connection, use_migrations=django_db_use_migrations, keepdb=keepdb, aliases=aliases
+        ):
+            run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+            db_cfg = postgres_migrated_database(connection, setup, createdb=django_db_createdb, run_id=run_id)
         else:
             db_cfg = setup(keepdb)
         if aliases and connection.vendor == "postgresql":
