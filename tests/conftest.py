@@ -1,6 +1,7 @@
 import os
 import re
 import shutil
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -17,6 +18,10 @@ from core.appendonly import set_guard_lifted
 
 from .browser_support import browser_page  # noqa: F401  (the Playwright page fixture for every journey)
 from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
+from .postgres_session import commits_without_waiting_for_the_disk
+
+# Before the first connection: every PostgreSQL session of the run (tests/postgres_session.py).
+commits_without_waiting_for_the_disk()
 
 # Property tests judge what they compute, not how fast a loaded CI machine computes it: no
 # per-example deadline and no "too slow" health check (both failed runs here under load, with no
@@ -57,6 +62,19 @@ def _celery_queue_per_test_process(worker_id):
     app.conf.task_default_queue = f"{app.conf.task_default_queue}-{worker_id}"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _postgres_flush_by_delete():
+    """On PostgreSQL a transactional test's flush deletes instead of truncating (tests/postgres_session.py)."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    from .postgres_session import flush_by_delete
+
+    with pytest.MonkeyPatch.context() as patch:
+        flush_by_delete(patch)
+        yield
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(
     request,
@@ -73,7 +91,14 @@ def django_db_setup(
     from django.test.utils import setup_databases, teardown_databases
     from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
 
-    from .migrated_template import applies, drop_migrated_copy, keep_migrated_copy, migrated_database
+    from .migrated_template import (
+        applies,
+        applies_on_postgres,
+        drop_migrated_copy,
+        keep_migrated_copy,
+        migrated_database,
+        postgres_migrated_database,
+    )
 
     if not django_db_use_migrations:
         _disable_migrations()
@@ -99,6 +124,11 @@ def django_db_setup(
             aliases=aliases,
         ):
             db_cfg = migrated_database(connection, setup)
+        elif aliases and applies_on_postgres(
+            connection, use_migrations=django_db_use_migrations, keepdb=keepdb, aliases=aliases
+        ):
+            run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+            db_cfg = postgres_migrated_database(connection, setup, createdb=django_db_createdb, run_id=run_id)
         else:
             db_cfg = setup(keepdb)
         if aliases and connection.vendor == "postgresql":

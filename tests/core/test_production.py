@@ -10,8 +10,10 @@ The throwaway database starts as a copy of the suite's migrated template where t
 would apply whatever the copy lacked). Applying every migration to an empty database took 28 s
 of the fixture's 76 s alone on the 2-core machine, and the suite proves it already: the template
 is built that way whenever a migration changes, and the PostgreSQL run (`--create-db`) does it
-every time. Where there is no template (the PostgreSQL run, `TEST_DB_TEMPLATE=0`, a run with no
-database test and none kept from before), `migrate` starts from empty as before."""
+every time. The PostgreSQL run copies the template an earlier SQLite run of the same migrations
+left (`.ci/run` runs SQLite first; the template is named after their digest). Where there is none
+(`TEST_DB_TEMPLATE=0`, a run with no database test and none kept from before, a PostgreSQL run
+alone from a fresh clone), `migrate` starts from empty as before."""
 
 import ipaddress
 import json
@@ -205,12 +207,14 @@ def wait_until_serving(production: Production, server: subprocess.Popen) -> None
 def migrated_template(request) -> Path | None:
     """The suite's migrated SQLite database (tests/migrated_template.py) for the migrations as
     they are, made or copied by this process's test database setup if the run has database tests;
-    None where there is none, on a PostgreSQL run and with TEST_DB_TEMPLATE=0."""
+    on a PostgreSQL run, the one an earlier SQLite run of the same migrations left (`.ci/run` runs
+    SQLite first). None where there is none and with TEST_DB_TEMPLATE=0."""
     from django.db import connection
 
-    if connection.vendor != "sqlite" or os.environ.get("TEST_DB_TEMPLATE", "1") == "0":
+    if os.environ.get("TEST_DB_TEMPLATE", "1") == "0":
         return None
-    request.getfixturevalue("django_db_setup")
+    if connection.vendor == "sqlite":
+        request.getfixturevalue("django_db_setup")
     template = Path(settings.VAR_DIR) / f"{TEMPLATE_PREFIX}{template_digest()}.sqlite3"
     return template if template.exists() else None
 
