@@ -197,16 +197,24 @@ def require_surveillance_for(alert: Alert) -> None:
     )
 
 
-# What opening an alert of a rule sets in motion, beyond the alert itself.
-FOLLOW_UPS: dict[str, Callable[[Alert], None]] = {
-    "low_hold_21": open_review_program_for,
-    "low_hold_PW": open_review_program_for,
-    "surveillance_required": require_surveillance_for,
+@dataclass(frozen=True)
+class FollowUp:
+    """What opening an alert of a rule sets in motion beyond the alert itself (`act`), and the
+    run's computations (`RunContext` names) that what it writes may change (`writes`): forgotten
+    after it runs, so a later provider of the same run reads them afresh. A follow-up that writes
+    something a provider reads in a run declares it here, beside its registration."""
+
+    act: Callable[[Alert], None]
+    writes: tuple[str, ...]
+
+
+FOLLOW_UPS: dict[str, FollowUp] = {
+    # A review program's weekly tasks (surveillance.queries.review_weeks_due).
+    "low_hold_21": FollowUp(open_review_program_for, writes=("review_weeks_due",)),
+    "low_hold_PW": FollowUp(open_review_program_for, writes=("review_weeks_due",)),
+    # The site's surveillance status (surveillance.queries.statuses_by_site).
+    "surveillance_required": FollowUp(require_surveillance_for, writes=("surveillance_statuses",)),
 }
-
-
-# What the run's providers read and a follow-up may write: forgotten after one runs.
-CHANGED_BY_FOLLOW_UPS = ("surveillance_statuses", "review_weeks_due")
 
 
 def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult, run: RunContext) -> None:
@@ -216,9 +224,9 @@ def _record(findings: Iterable[Finding], sites: list[Site], result: RunResult, r
     result.already_open += already_open
     for alert in opened:
         result.opened.append(alert)
-        if alert.rule in FOLLOW_UPS:
-            FOLLOW_UPS[alert.rule](alert)
-            for name in CHANGED_BY_FOLLOW_UPS:
+        if follow_up := FOLLOW_UPS.get(alert.rule):
+            follow_up.act(alert)
+            for name in follow_up.writes:
                 run.forget(name)
 
 

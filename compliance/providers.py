@@ -113,7 +113,7 @@ def _series_problems(by_id: dict[int, Site], start: date, end: date) -> list[rul
 
 def _statuses(site_ids, run: RunContext | None = None) -> dict[int, list]:
     """site id -> its surveillance statuses in the order they take force (one query; in a run,
-    once for each site until a follow-up writes one: engine.CHANGED_BY_FOLLOW_UPS)."""
+    once for each site until a follow-up writes one: its `engine.FollowUp.writes`)."""
     if run is None:
         return surveillance_queries.statuses_by_site(site_ids)
     found = run.per_site("surveillance_statuses", None, site_ids, surveillance_queries.statuses_by_site, default=[])

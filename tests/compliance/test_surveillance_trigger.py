@@ -8,11 +8,12 @@ import pytest
 from django.utils import timezone
 
 from cardroom.models import Role
-from compliance.engine import run_day_checks, run_quarter_rules
+from compliance.engine import FOLLOW_UPS, RunContext, run_day_checks, run_quarter_rules
 from core.periods import Quarter
 from floor.models import DealerShift
 from surveillance import services
 from surveillance.models import Recording, SurveillanceStatus
+from surveillance.queries import statuses_by_site
 from tests.accounting.scenario import Scenario, at
 from tests.compliance.test_providers import make_day
 from tests.factories import TableFactory
@@ -53,6 +54,25 @@ def test_the_quarter_rule_makes_the_site_require_surveillance_with_its_deadline(
     assert status.reason.startswith("ND 99-01.3-08-04:")
     run_quarter_rules(site_ids=[site.pk], quarter=Q3)
     assert SurveillanceStatus.objects.filter(site=site).count() == 1
+
+
+def test_a_status_the_quarter_rule_records_is_read_afresh_later_in_the_same_run(scenario, table, site):
+    """A follow-up declares what it writes (`engine.FollowUp.writes`): the run forgets the
+    statuses it had read when the quarter rule's follow-up records one, so what a provider reads
+    after it in the same run is the site required from October 1. Every name a follow-up
+    declares is one the run computes (a misspelt name would forget nothing)."""
+    play(scenario, table, date(2026, 5, 1), drop=1_200_000)
+    play(scenario, table, date(2026, 8, 1), drop=800_000)
+    run = RunContext()
+    run_day_checks(site_ids=[site.pk], start=date(2026, 11, 1), end=date(2026, 11, 20), run=run)
+    assert {name for follow_up in FOLLOW_UPS.values() for name in follow_up.writes} <= set(run.computed)
+
+    def statuses():
+        return run.per_site("surveillance_statuses", None, [site.pk], statuses_by_site, default=[])[site.pk]
+
+    assert statuses() == []
+    assert opened(run_quarter_rules(site_ids=[site.pk], quarter=Q3, run=run), "surveillance_required")
+    assert [(s.required, s.since) for s in statuses()] == [(True, date(2026, 10, 1))]
 
 
 def test_a_level_below_the_average_records_no_status(scenario, table, site):
