@@ -1,11 +1,14 @@
 // The chip grid: running totals (display only: the server recounts every figure) and the
 // toggle between chip counts and dollar amounts per denomination. Dollars are read as whole
 // cents from the text, never through a binary fraction; the server converts them again.
+// Loaded in the page's head, before the grid exists, and listening on the document (as the
+// count page's script): a figure typed or a mode chosen while the rest of the page still loads
+// is handled like any other, and the total follows.
 (function () {
-  const grid = document.getElementById("chip-grid");
   const dollars = new Intl.NumberFormat("en-US", {style: "currency", currency: "USD"});
   const DOLLARS = /^\$?(\d{1,3}(?:,\d{3})+|\d{1,12})(?:\.(\d{1,2}))?$/;
   function money(cents) { return (cents < 0 ? "-" : "") + dollars.format(Math.abs(cents) / 100); }
+  function show(id, text) { const el = document.getElementById(id); if (el) el.textContent = text; }
   function mode() {
     const checked = document.querySelector("input.entry-mode:checked");
     return checked ? checked.value : "chips";
@@ -23,14 +26,16 @@
   function plain(amountCents) {  // 125050 -> "1250.50"
     return Math.floor(amountCents / 100) + "." + String(amountCents % 100).padStart(2, "0");
   }
-  function rows() {
-    return Array.from(grid.querySelectorAll("tbody tr")).map(function (row) {
+  function rows() {  // the rows parsed so far, each with both its boxes
+    return Array.from(document.querySelectorAll("#chip-grid tbody tr")).map(function (row) {
       return {
         row: row,
         qty: row.querySelector("input.chip-qty"),
         amount: row.querySelector("input.chip-amount"),
-        value: parseInt(row.querySelector("input.chip-qty").dataset.valueCents, 10),
       };
+    }).filter(function (r) { return r.qty && r.amount; }).map(function (r) {
+      r.value = parseInt(r.qty.dataset.valueCents, 10);
+      return r;
     });
   }
   function update() {
@@ -48,7 +53,7 @@
         qty = quantity(r.qty);
         line = qty * r.value;
       }
-      document.getElementById("line-" + r.value).textContent = money(line);
+      show("line-" + r.value, money(line));
       total += line; count += qty;
       const previous = r.row.querySelector(".previous-qty");
       if (previous) {
@@ -57,17 +62,20 @@
         differs = differs || !same;
       }
     });
-    document.getElementById("grand-total").textContent = money(total);
-    document.getElementById("grand-quantity").textContent = count;
+    show("grand-total", money(total));
+    show("grand-quantity", String(count));
     const variance = document.getElementById("variance-box");
     if (variance) variance.classList.toggle("border-danger", differs);
     const flag = document.getElementById("variance-flag");
     if (flag) flag.hidden = !differs;
   }
-  function switchMode() {
-    // Carry what was typed into the other boxes, then show only the mode's boxes.
+  function follow() {
+    // Each row that shows the other mode's box: carry what was typed into the chosen mode's
+    // box, and show only that one (a row parsed after the mode was chosen is carried when
+    // the page is complete; a row already in the mode is left as typed).
     const byAmount = mode() === "amounts";
     rows().forEach(function (r) {
+      if (r.amount.hidden !== byAmount) return;
       if (byAmount) {
         const qty = quantity(r.qty);
         r.amount.value = qty ? plain(qty * r.value) : "";
@@ -78,23 +86,17 @@
       r.qty.hidden = byAmount;
       r.amount.hidden = !byAmount;
       const label = r.row.querySelector("label.chip-label");
-      label.htmlFor = byAmount ? label.dataset.amountFor : label.dataset.qtyFor;
+      if (label) label.htmlFor = byAmount ? label.dataset.amountFor : label.dataset.qtyFor;
     });
-    document.getElementById("entry-heading").textContent = byAmount ? "Dollars" : "Quantity";
+    show("entry-heading", byAmount ? "Dollars" : "Quantity");
     update();
   }
-  grid.addEventListener("input", update);
-  document.querySelectorAll("input.entry-mode").forEach(function (radio) {
-    radio.addEventListener("change", switchMode);
+  document.addEventListener("input", function (e) {
+    if (e.target instanceof HTMLInputElement && e.target.closest("#chip-grid")) update();
+  });
+  document.addEventListener("change", function (e) {
+    if (e.target instanceof HTMLInputElement && e.target.matches("input.entry-mode")) follow();
   });
   // The variance box comes after the grid on the opener page: recount once the page is parsed.
-  // A mode chosen before this script ran (a slow page at the pit) found no listener: where the
-  // boxes shown are not the chosen mode's, carry what was typed across as a switch would.
-  function ready() {
-    const first = rows()[0];
-    if (first && first.amount.hidden === (mode() === "amounts")) switchMode();
-    else update();
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
-  else ready();
+  document.addEventListener("DOMContentLoaded", follow);
 })();

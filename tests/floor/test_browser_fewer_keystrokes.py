@@ -74,23 +74,30 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
 
 
 @pytest.mark.browser
-def test_dollars_chosen_before_the_grids_script_has_loaded_are_what_the_grid_shows(
+def test_the_grid_cannot_be_typed_in_before_its_script_has_run(
     browser_page, live_server, cast, table, chips, site, shift_manager
 ):
-    """A slow page at the pit: the toggle is clicked and a quantity typed while chip_grid.js is
-    still on its way. Once it runs, the dollar boxes show, carrying what was typed, and the totals
-    follow (before, the quantity boxes stayed with the dollars chosen, and the total read $0.00)."""
+    """A slow page at the pit: chip_grid.js loads in the head, as the count page's script, so
+    while it is on its way there is no grid to type in or toggle to click (before, it came at the
+    end of the page: a quantity typed and "Dollar amounts" chosen before it ran left the quantity
+    boxes showing and the total at $0.00). Once it has run, the toggle carries what was typed."""
     page, user = browser_page, shift_manager.user
     services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site))
     login(page, live_server, user.username)
     held = []
     page.route("**/chip_grid*.js", lambda route: held.append(route))
     page.goto(f"{live_server.url}/floor/slips/new/fill/", wait_until="commit")
-    page.fill("#id_qty_500", "4")
-    page.click("label[for=entry-amounts]")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
     assert held, "the script was not held back"
-    expect(page.locator("#id_qty_500")).to_be_visible()  # nothing has switched yet
+    page.wait_for_timeout(300)  # time enough to parse a page whose script came after the grid
+    assert page.evaluate("document.getElementById('chip-grid') === null"), "the grid was there before its script"
     held[0].continue_()
+    page.fill("#id_qty_500", "4")
+    expect(page.locator("#grand-total")).to_have_text("$20.00")
+    page.click("label[for=entry-amounts]")
     expect(page.locator("#id_amount_500")).to_be_visible()
     expect(page.locator("#id_amount_500")).to_have_value("20.00")
     expect(page.locator("#id_qty_500")).to_be_hidden()
