@@ -475,6 +475,7 @@
       restored = true;
       if (volatileNote) volatileNote.hidden = keeps;
       drawOutbox();
+      board.dataset.queue = "restored";  // what was kept is on the page (a test, or a look, can tell)
       flush();
     });
   }

@@ -281,12 +281,13 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     page.wait_for_url(f"{live_server.url}/login/")  # signed out before the next sign-in
     pins.create_station(acting_user=None, site=site, username="pit-two", password="second-station-pass-9", name="Pit 2")
     login(page, live_server, "pit-two", "second-station-pass-9")
-    page.wait_for_selector("#pit-table-1")
+    page.wait_for_selector("#pit-board[data-queue=restored]")  # the kept queue has been read back, or not
     assert page.is_hidden("#pit-outbox") and page.is_hidden("#pit-refusals")
     page.click("#logout")
     page.wait_for_url(f"{live_server.url}/login/")  # signed out before the next sign-in
     login(page, live_server, *terminal)
-    page.wait_for_selector("#pit-outbox:not([hidden])")
+    page.wait_for_selector("#pit-board[data-queue=restored]")
+    assert page.is_visible("#pit-outbox")
     assert "Fill for table 1 ($125.00) · waiting to send" in page.inner_text("#pit-outbox-items")
     assert page.is_hidden("#pit-refusals")
     assert not Slip.objects.filter(total_cents=12500).exists()
