@@ -14,12 +14,13 @@ from cardroom.models import Site
 from core.audit import appended_at_end
 from core.periods import Quarter
 from packs import Rule
+from packs.base import LawNotHeld
 
 from .models import Alert, AlertStep, Notification
 from .notifications import send_notification
 from .rules import Finding
 from .services import open_alerts
-from .thresholds import ThresholdBook
+from .thresholds import ThresholdBook, judged_from
 
 # A provider takes (sites, period, threshold book) and yields findings.
 QuarterProvider = Callable[[list[Site], Quarter, ThresholdBook], Iterable[Finding]]
@@ -313,10 +314,29 @@ def run_all(*, site_ids: list[int] | None, quarter: Quarter) -> RunResult:
     return run_scan(site_ids=site_ids, quarters=[quarter], day_ranges=days)
 
 
+def refuse_before_the_law(site_ids: list[int] | None, quarter: Quarter) -> None:
+    """A quarter that begins before the first day the rules can judge at the sites (the texts of
+    their thresholds held: `thresholds.judged_from`) is refused naming the quarter, the text and
+    the first quarter that can be judged (a 400, an inline message), and no run is recorded."""
+    sites = _sites(site_ids)
+    if not sites:
+        return
+    first, citation = judged_from(site.jurisdiction for site in sites)
+    if quarter.start >= first:
+        return
+    earliest = Quarter.containing(first)
+    earliest = earliest if earliest.start >= first else earliest.next()
+    raise LawNotHeld({"quarter": [
+        f"{citation}: the text of this rule held here is in force from {first}; {quarter} begins before it and "
+        f"the earlier text is not held, so its acts cannot be judged: choose {earliest} or a later quarter."
+    ]})
+
+
 def run_checks(*, site_ids: list[int] | None, quarter: Quarter, trigger: str, acting_user=None) -> RunResult:
     """`run_all`, kept as a ComplianceRun (when, by whom, the result) for the compliance page."""
     from .services import finish_run, start_run
 
+    refuse_before_the_law(site_ids, quarter)
     site = Site.objects.get(pk=site_ids[0]) if site_ids and len(site_ids) == 1 else None
     run = start_run(trigger=trigger, acting_user=acting_user, site=site,
                     scope={"quarters": [str(quarter)], "site_ids": site_ids})

@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ImproperlyConfigured
 
-from packs import all_packs
+from packs import all_packs, get_pack
 
 # The house's own thresholds (every pack): code, value, unit, citation, summary, effective from.
 HOUSE_SEED = [
@@ -93,6 +93,21 @@ def ensure_seeded() -> None:
             effective_from=effective_from,
             defaults={"value": value, "unit": unit, "citation": citation, "summary": summary},
         )
+
+
+def judged_from(jurisdictions) -> tuple[date, str]:
+    """The first day the rules can judge at sites of these packs (codes), and the citation of the
+    text that sets it: the latest of the first days of the thresholds they use (each code's
+    earliest row, as held in the database, the house's and each pack's). Before it a rule's law of
+    the day is not held: a run over it would have nothing to judge by, so it is refused (the
+    quarter is named), not stopped half way."""
+    codes = codes_of([get_pack(code) for code in set(jurisdictions)])
+    first: dict[str, ThresholdValue] = {}
+    for row in ThresholdBook.rows():  # by code, then date: a code's first row is its earliest
+        if row.code in codes:
+            first.setdefault(row.code, row)
+    latest = max(first.values(), key=lambda row: row.effective_from)
+    return latest.effective_from, latest.citation
 
 
 LOW_HOLD_CODES = {"21": "low_hold.ratio_21", "PW": "low_hold.ratio_pw"}

@@ -164,8 +164,12 @@ def run_checks(request):
         messages.error(request, "Choose one of the quarters offered.")
         return redirect("compliance:alerts")
     quarter = Quarter.parse(form.cleaned_data["quarter"])
-    result = engine.run_checks(site_ids=[site.pk], quarter=quarter, trigger=ComplianceRun.Trigger.BROWSER,
-                               acting_user=request.user)
+    try:
+        result = engine.run_checks(site_ids=[site.pk], quarter=quarter, trigger=ComplianceRun.Trigger.BROWSER,
+                                   acting_user=request.user)
+    except ValidationError as refused:  # a quarter before the law held (engine.refuse_before_the_law)
+        messages.error(request, " ".join(refused.messages))
+        return redirect("compliance:alerts")
     messages.success(request, f"Checks run for {site.name}, {quarter}: {len(result.opened)} alert(s) opened, "
                               f"{result.already_open} already open.")
     return redirect(f"{reverse('compliance:alerts')}?quarter={quarter}")

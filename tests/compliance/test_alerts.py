@@ -6,11 +6,12 @@ from django.core import mail
 from django.core.management import call_command
 from django.db import connection
 
-from cardroom.models import Role
+from cardroom.models import Role, Site
 from compliance import services
 from compliance.models import Alert, AlertStep, Notification
 from compliance.rules import Finding
 from core.models import AuditEvent
+from tests.factories import TableFactory
 
 
 def finding(site, **overrides):
@@ -260,3 +261,29 @@ def test_an_alert_opened_is_one_audit_event_that_covers_its_row(site, cast, batc
     assert AuditEvent.objects.filter(action="alert.opened").count() == len(opened)
     assert AuditEvent.objects.filter(action="row.created", row_table=Alert._meta.db_table).count() == 0
     assert verify_chain().ok
+
+
+@pytest.mark.parametrize("code", ["ND", "WA-HB", "WA-BJ", "NY"])
+def test_a_quarter_before_the_law_held_is_refused_naming_it_and_the_first_one_is_judged(client_for, cast, site, code):
+    """A run over a quarter before the first text of a threshold the site's pack uses had nothing
+    to judge by and answered a 500; it is refused naming the quarter, the text and the first
+    quarter that can be judged, records no run, and that first quarter runs to the end."""
+    from compliance.models import ComplianceRun
+    from compliance.thresholds import judged_from
+    from core.periods import Quarter
+
+    Site.objects.filter(pk=site.pk).update(jurisdiction=code)
+    TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500)
+    first, citation = judged_from([code])
+    earliest = Quarter.containing(first)
+    earliest = earliest if earliest.start >= first else earliest.next()
+    client = client_for(cast[Role.GAMING_MANAGER])
+    runs = ComplianceRun.objects.count()
+    before = client.post("/api/v1/compliance-runs/", {"site": site.pk, "quarter": str(earliest.previous())}, format="json")
+    assert before.status_code == 400, before.content
+    assert list(before.json()) == ["quarter"]
+    if earliest.previous().year >= 2000:  # else the quarter is out of every range the product takes
+        assert citation in before.json()["quarter"][0] and f"choose {earliest}" in before.json()["quarter"][0]
+    assert ComplianceRun.objects.count() == runs
+    ran = client.post("/api/v1/compliance-runs/", {"site": site.pk, "quarter": str(earliest)}, format="json")
+    assert ran.status_code == 200, ran.content

@@ -26,7 +26,10 @@ class Command(DatabaseCommand):
             missing = set(site) - set(Site.objects.filter(pk__in=site).values_list("pk", flat=True))
             if missing:
                 raise CommandError(f"--site: no site with id {', '.join(map(str, sorted(missing)))}")
-        result = run_checks(site_ids=None if all else site, quarter=period, trigger=ComplianceRun.Trigger.COMMAND)
+        try:
+            result = run_checks(site_ids=None if all else site, quarter=period, trigger=ComplianceRun.Trigger.COMMAND)
+        except ValidationError as exc:  # a quarter before the law held (engine.refuse_before_the_law)
+            raise CommandError(exc.message_dict["quarter"][0]) from exc
         for alert in result.opened:
             self.stdout.write(f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})")
         self.stdout.write(f"{len(result.opened)} alert(s) opened, {result.already_open} already open.")
