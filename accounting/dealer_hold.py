@@ -284,6 +284,51 @@ def _site_holds(table_days, game: str) -> dict[int, tuple[Custody, figures.HoldS
     }
 
 
+def site_holds_of_totals(drops: dict, slips: dict, trays: dict, tables: dict) -> dict[str, dict]:
+    """`_site_holds` of every game from the table-day totals `assemble_table_days` takes (keyed by
+    (site_id, table_id, gaming_date); `tables`: {table id: (number, game)}), without the table-days:
+    {game: {site_id: (complete table-days summed, the spread of their holds)}}. The holds in the
+    table-days' order (site, day, table number), so their sums round as `_site_holds`'s."""
+    complete = []
+    for key in drops:
+        opener, closer = trays.get(key, (None, None))
+        if opener is not None and closer is not None:
+            complete.append((key[0], key[2], tables[key[1]][0], key))
+    complete.sort(key=lambda item: item[:3])
+    # By hand rather than through a Custody a table-day: the same sums and ratios (Custody.agp_cents,
+    # percent_of_hold), a quarter's table-days in a fraction of the time.
+    by_game: dict[str, dict[int, list]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0, 0, 0, []]))
+    for site_id, _day, _number, key in complete:
+        opener, closer = trays[key]
+        fills, credits = slips.get(key, (0, 0))
+        drop = drops[key]
+        sums = by_game[tables[key[1]][1]][site_id]
+        sums[0] += drop
+        sums[1] += fills
+        sums[2] += credits
+        sums[3] += opener
+        sums[4] += closer
+        if drop != 0:
+            sums[5].append(Decimal(drop - (fills - credits + opener - closer)) / Decimal(drop))
+    return {
+        game: {site_id: (Custody(*sums[:5]), figures.hold_spread(sums[5])) for site_id, sums in by_site.items()}
+        for game, by_site in by_game.items()
+    }
+
+
+def _beside_site(holds: dict, site_id: int, total: Custody) -> tuple[Custody, Decimal | None]:
+    """The site's total and a dealer's z-score against it."""
+    site_total, spread = holds.get(site_id, (figures.ZERO, figures.hold_spread([])))
+    z = figures.hold_z_score(
+        dealer_agp_cents=total.agp_cents,
+        dealer_gp_cents=total.gross_proceeds_cents,
+        site_agp_cents=site_total.agp_cents,
+        site_gp_cents=site_total.gross_proceeds_cents,
+        spread=spread,
+    )
+    return site_total, z
+
+
 def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game: str = "21") -> list[DealerSummary]:
     """Each dealer's separable shifts of `game` (twenty-one, or paddlewheel for wheel operators,
     ND 99-01.3-08-04(8)) summed per site, beside that site's hold over the same period and the
@@ -302,15 +347,44 @@ def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummar
             grouped[(shift.dealer_id, shift.dealer_name, shift.site_id)].append(shift)
     result = []
     for (dealer_id, name, site_id), shifts in sorted(grouped.items(), key=lambda item: (item[0][1], item[0][2])):
-        site_total, spread = holds.get(site_id, (figures.ZERO, figures.hold_spread([])))
         total = figures.total(s.custody for s in shifts if s.custody is not None)
-        z = figures.hold_z_score(
-            dealer_agp_cents=total.agp_cents,
-            dealer_gp_cents=total.gross_proceeds_cents,
-            site_agp_cents=site_total.agp_cents,
-            site_gp_cents=site_total.gross_proceeds_cents,
-            spread=spread,
-        )
+        site_total, z = _beside_site(holds, site_id, total)
         separable = sum(1 for s in shifts if s.custody is not None)
         result.append(DealerSummary(dealer_id, name, tuple(shifts), total, separable, site_total, z, site_id, game))
     return result
+
+
+@dataclass(frozen=True)
+class DealerTotals(HoldBesideSite):
+    """A dealer's summary at a site as `DealerSummary`, with the number of its shifts instead of
+    the shifts themselves (the percent-of-hold report prints only the sums)."""
+
+    dealer_id: int
+    dealer_name: str
+    shifts: int
+    separable_shifts: int
+    total: Custody
+    site_total: Custody
+    z_score: Decimal | None
+    site_id: int
+    game: str
+
+
+class GameTotals(NamedTuple):
+    dealers: list[DealerTotals]  # by name, then site
+    site_totals: dict[int, Custody]  # {site_id: its complete table-days of the game summed}
+
+
+def totals_of_tallies(tallies: dict, names: dict, holds: dict, game: str) -> GameTotals:
+    """`summarize_dealers` of `game` from each dealer's tally: {(dealer_id, site_id, game): [shifts,
+    separable shifts, drop, fills, credits, opener, closer]} (separable shifts' sums), `names`
+    {dealer id: name} and `holds` (`site_holds_of_totals`' of the game). Ordered by name, then site."""
+    found = [(names[dealer_id], site_id, dealer_id, tally) for (dealer_id, site_id, g), tally in tallies.items()
+             if g == game]  # fmt: skip
+    found.sort(key=lambda item: item[:2])
+    result = []
+    for name, site_id, dealer_id, (count, separable, *sums) in found:
+        total = Custody(*sums) if separable else figures.ZERO
+        site_total, z = _beside_site(holds, site_id, total)
+        result.append(DealerTotals(dealer_id, name, count, separable, total, site_total, z, site_id, game))
+    return GameTotals(result, {site_id: site_total for site_id, (site_total, _) in holds.items()})

@@ -24,12 +24,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import reportlab
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.enums import TA_LEFT, TA_RIGHT
 from reportlab.lib.fonts import addMapping
 from reportlab.lib.pagesizes import landscape as landscape_size
 from reportlab.lib.pagesizes import letter
@@ -61,6 +61,25 @@ GRID_GREY = colors.HexColor("#9a9a9a")
 HEADER_FILL = colors.HexColor("#e6e6e6")
 
 
+class SplitOnceFont(TTFont):
+    """A TTF that splits each distinct string into its subset's codes once per document. ReportLab
+    walks every character of every string it draws in Python to map it into the font's subsets;
+    a document draws the same strings again and again (a handout's rules at every table, a
+    table's header on every page, the same figures), and a string's codes never change once its
+    characters are in the subsets, so they are kept with the document's font state."""
+
+    def splitString(self, text, doc, encoding="utf-8"):
+        state = self.state.get(doc)
+        known = None if state is None else getattr(state, "split_strings", None)
+        if known is not None and (found := known.get(text)) is not None:
+            return found
+        found = super().splitString(text, doc, encoding)  # makes the document's state if missing
+        if known is None:
+            known = self.state[doc].split_strings = {}
+        known[text] = found
+        return found
+
+
 @cache
 def register_fonts() -> None:
     """Register the Bitstream Vera TTFs that ship inside ReportLab (embedded in every PDF)."""
@@ -71,7 +90,7 @@ def register_fonts() -> None:
         (FONT_ITALIC, "VeraIt.ttf"),
         (FONT_BOLD_ITALIC, "VeraBI.ttf"),
     ):
-        pdfmetrics.registerFont(TTFont(name, str(folder / filename)))
+        pdfmetrics.registerFont(SplitOnceFont(name, str(folder / filename)))
     for bold, italic, name in ((0, 0, FONT), (1, 0, FONT_BOLD), (0, 1, FONT_ITALIC), (1, 1, FONT_BOLD_ITALIC)):
         addMapping(FONT, bold, italic, name)
 
@@ -223,18 +242,38 @@ def para(text, style: str = "body") -> Paragraph:
     return Paragraph(_escape(text), styles()[style])
 
 
+@lru_cache(maxsize=4096)
+def _broken_lines(text: str, style: str, available_width: float) -> tuple[str, ...] | None:
+    """The lines a Paragraph of plain `text` breaks into at this width, each its words joined by one
+    space as it draws them; None where it would draw otherwise (a word wider than the line,
+    spread out; a style not left-aligned; more than one fragment). A document repeats its text
+    (a handout's rules at every table), so each text is broken once."""
+    paragraph = Paragraph(_escape(text), styles()[style])
+    paragraph.wrap(available_width, 1e9)
+    broken = paragraph.blPara
+    if broken.kind != 0 or paragraph.style.alignment != TA_LEFT or paragraph.style.firstLineIndent:
+        return None
+    if any(extra <= -1e-8 for extra, _ in broken.lines):
+        return None
+    return tuple(" ".join(words) for _, words in broken.lines)
+
+
 class Line(Flowable):
-    """Plain text in a paragraph style, as `para` draws it, but drawn as one string where it fits
-    on one line: no markup parsing, no line breaking (a form of many short lines spent most of its
-    time in them). Where it would wrap, or where a Paragraph would collapse its whitespace, it is
-    that Paragraph. The baseline is where a one-line Paragraph puts it (the font size below its
-    top, ReportLab's `paraFontSizeHeightOffset`)."""
+    """Plain text in a paragraph style, as `para` draws it, but drawn as strings: no markup
+    parsing, and where it fits on one line no line breaking (a form of many short lines spent
+    most of its time in them). Where it wraps, its lines are those ReportLab breaks it into
+    (`_broken_lines`, once per text and width), drawn one string each where the Paragraph draws
+    them; where a Paragraph would collapse its whitespace or spread a line, and where it splits
+    across pages, it is that Paragraph. The first baseline is where a Paragraph puts it (the font
+    size below its top, ReportLab's `paraFontSizeHeightOffset`), the others a leading apart."""
 
     def __init__(self, text, style: str = "body"):
         super().__init__()
         self.text = str(text)
+        self.style_name = style
         self.style = styles()[style]
         self._paragraph: Paragraph | None = None
+        self._lines: tuple[str, ...] = (self.text,)
         if " ".join(self.text.split()) != self.text:
             self._paragraph = Paragraph(_escape(self.text), self.style)
 
@@ -242,26 +281,38 @@ class Line(Flowable):
         if self._paragraph is None:
             room = available_width - self.style.leftIndent - self.style.rightIndent
             if pdfmetrics.stringWidth(self.text, self.style.fontName, self.style.fontSize) <= room:
-                self.width, self.height = available_width, self.style.leading
-                return self.width, self.height
-            self._paragraph = Paragraph(_escape(self.text), self.style)
+                self._lines = (self.text,)
+            else:
+                lines = _broken_lines(self.text, self.style_name, available_width)
+                if lines is None:
+                    self._paragraph = Paragraph(_escape(self.text), self.style)
+                else:
+                    self._lines = lines
+        if self._paragraph is None:
+            self.width, self.height = available_width, self.style.leading * len(self._lines)
+            return self.width, self.height
         self.width, self.height = self._paragraph.wrap(available_width, available_height)
         return self.width, self.height
 
     def split(self, available_width, available_height):
         if self._paragraph is None:
-            return []  # one line: it moves whole, as a one-line Paragraph does
+            if len(self._lines) == 1:
+                return []  # one line: it moves whole, as a one-line Paragraph does
+            self._paragraph = Paragraph(_escape(self.text), self.style)
         return self._paragraph.split(available_width, available_height)
 
     def draw(self):
         if self._paragraph is not None:
             self._paragraph.drawOn(self.canv, 0, 0)
             return
-        self.canv.saveState()
-        self.canv.setFillColor(self.style.textColor)
-        self.canv.setFont(self.style.fontName, self.style.fontSize, self.style.leading)
-        self.canv.drawString(self.style.leftIndent, self.height - self.style.fontSize, self.text)
-        self.canv.restoreState()
+        # drawOn saves and restores the canvas's state around this
+        canv, style = self.canv, self.style
+        canv.setFillColor(style.textColor)
+        canv.setFont(style.fontName, style.fontSize, style.leading)
+        baseline = self.height - style.fontSize
+        for line in self._lines:
+            canv.drawString(style.leftIndent, baseline, line)
+            baseline -= style.leading
 
 
 def money_cell(cents: int | None, *, bold: bool = False) -> Paragraph:

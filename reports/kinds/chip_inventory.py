@@ -10,7 +10,7 @@ from cage.calculations import lines_total_cents
 from cage.queries import ChipFloat, ChipsOutstanding, chip_float, chip_inventory_log, chips_outstanding
 from cage.rules import INVENTORY_LOG
 from core.money import cents_to_decimal, format_money
-from core.pdf import data_table, landscape_frame_width, para, single_line_width
+from core.pdf import Line, data_table, landscape_frame_width, single_line_width
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, Column
@@ -158,11 +158,11 @@ def render(data: ChipInventoryReport) -> list:
     o = data.outstanding
     counted = f"the physical count of {o.counted_on}" if o.counted_on else "no physical count yet"
     return [
-        para("Inventory log", "heading"),
+        Line("Inventory log", "heading"),
         *_log_table(data),
-        para("Quantities: received positive, destroyed negative; at a physical count, the chips found.", "small"),
+        Line("Quantities: received positive, destroyed negative; at a physical count, the chips found.", "small"),
         Spacer(1, 8),
-        para(f"Chips outstanding as of {o.on_date} (book minus {counted})", "heading"),
+        Line(f"Chips outstanding as of {o.on_date} (book minus {counted})", "heading"),
         data_table(
             ["Chip", "Book quantity", "Counted", "Outstanding", "Outstanding value"],
             outstanding_rows(data),
@@ -171,7 +171,7 @@ def render(data: ChipInventoryReport) -> list:
             right_columns=[1, 2, 3],
             total_row=["Total", "", "", "", o.outstanding_cents],
         ),
-        para(
+        Line(
             f"Book {format_money(o.book_cents)}; counted {format_money(o.counted_cents)}; outstanding "
             f"{format_money(o.outstanding_cents)}."
         ),
@@ -192,13 +192,13 @@ def _float_section(data: ChipInventoryReport) -> list:
     chips = data.float
     title = f"Chip float as of {data.outstanding.on_date}: exist = banks + trays + outstanding"
     if chips is None:
-        return [Spacer(1, 8), para(title, "heading"), para("No chips received in the log yet: nothing to reconcile.")]
+        return [Spacer(1, 8), Line(title, "heading"), Line("No chips received in the log yet: nothing to reconcile.")]
     through = f" (counts through {chips.counted_through})" if chips.counted_through else ""
     exist, bank, trays, outstanding = chips.totals_cents()
     return [
         Spacer(1, 8),
-        para(title, "heading"),
-        para(
+        Line(title, "heading"),
+        Line(
             "The chips the inventory log says exist, each site's bank at its last count and each active "
             f"table's tray at its last count{through}; outstanding is what is left, with players or in storage.",
             "small",
@@ -209,7 +209,7 @@ def _float_section(data: ChipInventoryReport) -> list:
             col_widths=[80, 90, 90, 90, 90, 120],
             right_columns=[1, 2, 3, 4],
         ),
-        para(
+        Line(
             f"Exist {format_money(exist)}; banks {format_money(bank)}; trays {format_money(trays)}; outstanding "
             f"{format_money(outstanding)}."
             + (" The banks and trays hold more chips than exist." if chips.short else "")

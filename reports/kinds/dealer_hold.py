@@ -8,10 +8,10 @@ the percent-of-hold API of each employee (`site=` this site, `game=21` or `PW`).
 from dataclasses import dataclass
 from decimal import Decimal
 
-from accounting.published import ZERO, Custody, DealerSummary, HoldBesideSite, summarize_dealers, table_days_and_shifts
+from accounting.published import ZERO, Custody, DealerTotals, HoldBesideSite, dealer_totals
 from accounting.rules import DEALER_FIGURES
 from core.money import format_money, format_ratio
-from core.pdf import data_table, para
+from core.pdf import Line, data_table
 from packs import RevenueModel
 
 from .. import rules as report_rules
@@ -43,25 +43,22 @@ class DealerHoldReport:
     where: str = ""  # the site's Site.jurisdiction: its pack cites the sections
 
 
-def _line(d: DealerSummary) -> DealerLine:
-    return DealerLine(d.dealer_id, d.dealer_name, len(d.shifts), d.separable_shifts, d.total, d.site_total, d.z_score)
+def _line(d: DealerTotals) -> DealerLine:
+    return DealerLine(d.dealer_id, d.dealer_name, d.shifts, d.separable_shifts, d.total, d.site_total, d.z_score)
 
 
 def build(context: ReportContext) -> DealerHoldReport:
-    site, start, end = context.site.pk, context.start, context.end
-    # Closed days from their snapshots (accounting.day_figures), read once for both games.
-    days, shifts = table_days_and_shifts([site], start, end)
-    dealers = tuple(_line(d) for d in summarize_dealers(shifts, days, game="21"))
-    wheel = tuple(_line(d) for d in summarize_dealers(shifts, days, game="PW"))
-    totals = {}
-    if not (dealers and wheel):
-        complete = [d for d in days if d.complete]
-        totals = {game: sum((d.custody for d in complete if d.game == game), ZERO) for game in ("21", "PW")}
+    site = context.site.pk
+    # Closed days from their snapshots (accounting.day_figures), read once for both games and
+    # summed per dealer as stored.
+    found = dealer_totals([site], context.start, context.end, ("21", "PW"))
+    dealers = tuple(_line(d) for d in found["21"].dealers)
+    wheel = tuple(_line(d) for d in found["PW"].dealers)
     return DealerHoldReport(
         dealers,
-        dealers[0].site_total if dealers else totals["21"],
+        found["21"].site_totals.get(site, ZERO),
         wheel,
-        wheel[0].site_total if wheel else totals["PW"],
+        found["PW"].site_totals.get(site, ZERO),
         context.site.jurisdiction,
     )
 
@@ -95,7 +92,7 @@ def _section(lines, site: Custody, who: str, game: str) -> list:
         "",
     ]
     return [
-        para(
+        Line(
             f"{len(lines)} {who}(s). Site {game} hold {format_ratio(site.hold_ratio)} on gross proceeds of "
             f"{format_money(site.gross_proceeds_cents)}.",
             "subtitle",
@@ -117,14 +114,14 @@ WHEEL_HEADER = ["Wheel operator", *HEADER[1:]]
 def render(data: DealerHoldReport) -> list:
     return [
         *_section(data.dealers, data.site_total, "dealer", "twenty-one"),
-        para(
+        Line(
             "A dealer's figures sum only the shifts whose drop and tray can be separated (the box exchanged and "
             "the tray counted at each dealer change); hold is the ratio of the sums. The site hold is this site's "
             "own over the same period. The z-score measures the gap to the site's hold in standard errors at the "
             "dealer's volume (assumed measure).",
             "small",
         ),
-        para(f"Wheel operators (paddlewheel), {report_rules.WHEEL_OPERATORS.at(data.where)}", "heading"),
+        Line(f"Wheel operators (paddlewheel), {report_rules.WHEEL_OPERATORS.at(data.where)}", "heading"),
         *_section(data.wheel_operators, data.wheel_site_total, "wheel operator", "paddlewheel"),
     ]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role, Table
-from core.pdf import para
+from core import pdf
 from packs import all_packs, pack_for
 
 from ..columns import INT, MONEY, Column
@@ -93,18 +93,20 @@ def build(context: ReportContext) -> HouseRules:
 
 
 def render(data: HouseRules) -> list:
-    story = [para(data.heading, "heading")] if data.heading else []
-    story += [para(f"{text} ({citation})", "cell_bold") for text, citation in data.notice]
+    # Lines, not Paragraphs: most rules print on one line, drawn as one string without parsing
+    # markup or breaking lines (core.pdf.Line); a longer one is the Paragraph it was.
+    story = [pdf.Line(data.heading, "heading")] if data.heading else []
+    story += [pdf.Line(f"{text} ({citation})", "cell_bold") for text, citation in data.notice]
     for table in data.tables:
-        story.append(para(f"Table {table.number}", "heading"))
+        story.append(pdf.Line(f"Table {table.number}", "heading"))
         for title, lines in table.sections:
             if title:
-                story.append(para(title, "cell_bold"))
-            story += [para(f"\u2022 {text} ({citation})") for text, citation in lines]
+                story.append(pdf.Line(title, "cell_bold"))
+            story += [pdf.Line(f"\u2022 {text} ({citation})") for text, citation in lines]
     if not data.tables:
-        story.append(para("No active twenty-one table at this site."))
+        story.append(pdf.Line("No active twenty-one table at this site."))
     for heading, text in data.closing:
-        story += [para(heading, "heading"), para(text, "cell_bold")]
+        story += [pdf.Line(heading, "heading"), pdf.Line(text, "cell_bold")]
     return story
 
 

@@ -197,3 +197,53 @@ def test_a_dealer_at_two_sites_has_a_summary_at_each(site, other_site, people, d
     assert sorted((s.site_id, s.total.agp_cents, s.site_total.agp_cents) for s in found) == sorted(
         [(site.pk, 50_000, 50_000), (other_site.pk, 30_000, 30_000)]
     )
+
+
+def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_under_way(
+    site, other_site, people, dealers
+):
+    """`day_figures.dealer_totals` sums the snapshots' rows as stored (the percent-of-hold report
+    reads it): the same dealers, sums, site totals and z-scores as `summarize_dealers` of the
+    shifts' figures, for both games, two sites, shifts that cannot be separated and a live day."""
+    from accounting import day_figures
+
+    here, there = Scenario(site, people), Scenario(other_site, people)
+    tables = {
+        "here": TableFactory(site=site, number=1),
+        "wheel": TableFactory(site=site, number=7, game="PW"),
+        "there": TableFactory(site=other_site, number=1),
+    }
+    last = DAY + timedelta(days=4)
+    here.day(last, closed=False)  # the last day is under way: computed live
+    for offset in range(5):
+        day = DAY + timedelta(days=offset)
+        _whole_day(here, tables["here"], dealers[offset % 2], day, drop=50_000 + offset, closer=100_000 + offset * 7)
+        _whole_day(there, tables["there"], dealers[1], day, drop=40_000, closer=60_000 + offset * 5_000)
+        if offset % 2:
+            _whole_day(here, tables["wheel"], dealers[0], day, drop=9_000, closer=101_000 - offset)
+        else:  # two shifts and one box: not separable
+            shift(here, tables["wheel"], dealers[1], day, 20, 22)
+            shift(here, tables["wheel"], dealers[0], day, 22, 26)
+            here.tray(tables["wheel"], day, "opener", 100_000)
+            here.tray(tables["wheel"], day, "closer", 99_000)
+            here.drop(tables["wheel"], day, 8_000)
+    sites = [site.pk, other_site.pk]
+    day_figures.fill(sites, DAY, last)
+    days, shifts = day_figures.table_days_and_shifts(sites, DAY, last)
+    found = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
+    for game in ("21", "PW"):
+        expected = dealer_hold.summarize_dealers(shifts, days, game)
+        assert [
+            (d.dealer_id, d.dealer_name, len(d.shifts), d.separable_shifts, d.total, d.site_total, d.z_score, d.site_id)
+            for d in expected
+        ] == [
+            (d.dealer_id, d.dealer_name, d.shifts, d.separable_shifts, d.total, d.site_total, d.z_score, d.site_id)
+            for d in found[game].dealers
+        ]
+        complete = [d for d in days if d.complete and d.game == game]
+        assert found[game].site_totals == {
+            s: sum((d.custody for d in complete if d.site_id == s), dealer_hold.figures.ZERO)
+            for s in {d.site_id for d in complete}
+        }
+    assert {d.separable_shifts < d.shifts for d in found["PW"].dealers} == {True}
+    assert any(d.z_score is not None for d in found["21"].dealers)

@@ -201,7 +201,7 @@ LINES = [
     ("Resolution: Difference resolved by recount: A $20 stuck & <kept>", "body"),
     ("Box 3 - table 2 (agreed)", "heading"),
     ("Prepared and reviewed", "small"),
-    ("Forms exception: " + "a long explanation that goes on " * 6, "body"),  # wraps: a Paragraph
+    ("Forms exception: " + ("a long explanation that goes on " * 6).strip(), "body"),  # wraps: drawn as its lines
     ("two  spaces collapse", "body"),  # whitespace a Paragraph collapses: a Paragraph
 ]
 
@@ -219,3 +219,34 @@ def test_a_line_too_wide_for_its_frame_becomes_the_paragraph():
     assert one.wrap(500, 1000) == (500, styles()["body"].leading)
     width, height = wide.wrap(500, 1000)
     assert height > 5 * styles()["body"].leading and wide.split(500, 30)
+
+
+def pages_of(pdf: bytes) -> list[list[list]]:
+    key = ("text", "fontname", "x0", "top")
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        return [[[w[k] for k in key] for w in page.extract_words(extra_attrs=["fontname"])] for page in document.pages]
+
+
+def test_lines_that_wrap_and_run_over_a_page_read_back_as_their_paragraphs_on_every_page():
+    texts = [(f"Rule {n}: " + ("the dealer settles every wager in turn before the next round " * (n % 4 + 1)).strip(),
+              "small" if n % 5 == 0 else "body") for n in range(70)]  # fmt: skip
+    as_lines = pages_of(render(*[Line(text, style) for text, style in texts]))
+    assert len(as_lines) >= 3, "the test wants lines that wrap over several pages"
+    assert as_lines == pages_of(render(*[para(text, style) for text, style in texts]))
+
+
+@pytest.mark.django_db
+def test_the_house_rules_read_back_as_their_paragraphs_did_on_every_page(site):
+    from reports.kinds import house_rules
+    from reports.registry import ReportContext
+    from tests.factories import TableFactory
+
+    for number in range(1, 7):
+        TableFactory(site=site, number=number, game="21")
+    end = date(2026, 11, 20)
+    data = house_rules.build(ReportContext(site.organization, site, end, end, str(end), end))
+    story = house_rules.render(data)
+    assert len(story) > 100 and all(isinstance(line, Line) for line in story)
+    as_lines = pages_of(render(*story))
+    assert len(as_lines) >= 2
+    assert as_lines == pages_of(render(*[para(line.text, line.style_name) for line in story]))
