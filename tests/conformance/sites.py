@@ -110,6 +110,13 @@ def demo_master_data() -> dict:
     return demo
 
 
+def reread(demo: dict) -> dict:
+    """The demo with its sites read again from the database: a pack's builder starts from the
+    rows, not from instances an earlier pack's builder used (its writes rolled back since)."""
+    again = {key: {k: Site.objects.get(pk=site.pk) for k, site in demo[key].items()} for key in ("sites", "pack_sites")}
+    return {**demo, **again}
+
+
 def person(manager: Employee, site: Site, login: str, role: str, initials: str, kind: str = "gaming") -> Employee:
     """An employee of the site's organization holding `role` there (org-wide for a gaming manager
     or an auditor), made by the gaming manager through the services."""

@@ -118,8 +118,12 @@ def first_id(client: Client, path: str, site_pk: int) -> int | None:
     return None
 
 
-def site_addresses(client: Client, built, fallbacks: dict, query_of: dict, extra: list[str]) -> Addresses:
-    """Every GET address of the site as its gaming manager (signed in on `client`) reaches it."""
+def site_addresses(
+    client: Client, built, fallbacks: dict, query_of: dict, extra: list[str], answers: dict | None = None
+) -> Addresses:
+    """Every GET address of the site as its gaming manager (signed in on `client`) reaches it;
+    `answers`, if given, gets the response to each page it opened, by path (the gaming manager's
+    walk reads them instead of asking again)."""
     result = Addresses()
     table = routes()
     found: dict[str, str] = {}  # route -> the first address of it a page links to
@@ -144,7 +148,10 @@ def site_addresses(client: Client, built, fallbacks: dict, query_of: dict, extra
             if path in visited:
                 continue
             visited.add(path)
-            for link in links(client.get(path)):
+            response = client.get(path)
+            if answers is not None:
+                answers[path] = response
+            for link in links(response):
                 route = route_of(link)
                 if route is not None and params(route) and route not in found:
                     found[route] = link.split("?")[0]
