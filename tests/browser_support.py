@@ -174,25 +174,26 @@ SETTLED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFra
 
 
 def settle(page) -> None:
-    """Wait for the page's loaded state: its load event (its CSS and scripts), then no request in
-    flight and none started over two rounds of two animation frames. What the app loads after
-    its load event (htmx's `load` triggers, the dashboard's chart data, the fragments those
-    bring) is requested before that event or from an answer's handler, so it is waited for, to
-    its last byte and its layout. Playwright's "networkidle" waited a fixed 500 ms of quiet on
-    every page (30 s of the gaming manager's 54 s walk); no script of the app starts a request
-    on a timer shorter than a second (polls every 1 s or more, the pit terminal's outbox every
-    3 s), so neither wait covers those. A page opened without `watch` falls back to networkidle."""
+    """Wait for the page's loaded state: its load event (its CSS and scripts), then a whole round
+    of two animation frames with no request in flight at its start or end and none started
+    during it. What the app loads after its load event (htmx's `load` triggers, the dashboard's
+    chart data, the fragments those bring) is requested before that event or from an answer's
+    handler, so it is waited for, to its last byte and its layout. Playwright's "networkidle"
+    waited a fixed 500 ms of quiet on every page (30 s of the gaming manager's 54 s walk); no
+    script of the app starts a request on a timer shorter than a second (polls every 1 s or
+    more, the pit terminal's outbox every `PIT_OUTBOX_RETRY_SECONDS`), so neither wait covers
+    those. A page opened without `watch` falls back to networkidle."""
     page.wait_for_load_state("load")
     requests = getattr(page, "requests", None)
     if requests is None:
         page.wait_for_load_state("networkidle")
         return
-    deadline, seen = time.monotonic() + EXPECT_TIMEOUT / 1000, None
+    deadline = time.monotonic() + EXPECT_TIMEOUT / 1000
     while True:
+        quiet, started = not requests.in_flight, requests.started
         page.evaluate(SETTLED)  # Playwright reports the requests started meanwhile before this returns
-        if not requests.in_flight and requests.started == seen:
+        if quiet and not requests.in_flight and requests.started == started:
             return
-        seen = requests.started
         assert time.monotonic() < deadline, f"{page.url}: requests still in flight: {requests.in_flight}"
 
 
