@@ -335,6 +335,9 @@ COMPLIANCE_WORKERS = env_int("COMPLIANCE_WORKERS", 1)
 # The slices of the nightly audit verification (core.tasks.verify_audit_log), one task each:
 # as many as the workers, so each reads about an equal share of the rows.
 AUDIT_VERIFY_WORKERS = env_int("AUDIT_VERIFY_WORKERS", COMPLIANCE_WORKERS)
+# How often the pit terminal tries again to send the steps waiting in its outbox, besides when
+# the browser says it is back online (static/floor/pit_terminal.js, floor.views._outbox).
+PIT_OUTBOX_RETRY_SECONDS = 3
 # Ids sent in one query at most (core.id_lists): under SQLite's 32,766 host parameters and
 # PostgreSQL's 65,535, with room for the query's others.
 ID_CHUNK = 5_000

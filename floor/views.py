@@ -291,7 +291,11 @@ def _outbox(request, site) -> dict:
     server derives from its secret for that login and site (`outbox_seal`), never stored and
     handed only to that login's pages: a PIN in a queued step is never stored readable, another
     login cannot open the queue, and the same station signed in again opens it (house control)."""
-    return {"store": f"pit-outbox:{request.user.pk}:{site.pk}", "seal": outbox_seal(request.user, site)}
+    return {
+        "store": f"pit-outbox:{request.user.pk}:{site.pk}",
+        "seal": outbox_seal(request.user, site),
+        "retry_seconds": settings.PIT_OUTBOX_RETRY_SECONDS,
+    }
 
 
 def outbox_seal(user, site) -> str:

@@ -23,6 +23,7 @@ journeys that assert there are none.
 """
 
 import os
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -65,6 +66,21 @@ class PageProblems:
     console_errors: list[str] = field(default_factory=list)
 
 
+@dataclass
+class PageRequests:
+    """The page's requests as Playwright reports them: how many were started, which are in flight."""
+
+    started: int = 0
+    in_flight: set = field(default_factory=set)
+
+    def start(self, request) -> None:
+        self.started += 1
+        self.in_flight.add(request)
+
+    def end(self, request) -> None:
+        self.in_flight.discard(request)
+
+
 def watch(page) -> PageProblems:
     """Record `page`'s CSP violations (the DOM event and the console's report of it) and console
     errors, across navigations; also kept as `page.problems`."""
@@ -82,6 +98,11 @@ def watch(page) -> PageProblems:
     page.on("console", on_console)
     page.on("pageerror", lambda error: problems.console_errors.append(f"{page.url}: {error}"))
     page.problems = problems
+    requests = PageRequests()
+    page.on("request", requests.start)
+    page.on("requestfinished", requests.end)
+    page.on("requestfailed", requests.end)
+    page.requests = requests
     return problems
 
 
@@ -147,18 +168,70 @@ PRIMARY_OFF_SCREEN = """() => [...document.querySelectorAll("main .btn-primary")
   .map((el) => (el.id ? "#" + el.id : el.tagName.toLowerCase()) + " '" + el.textContent.trim().slice(0, 30) + "'")"""
 
 
+# Two animation frames: the page has laid out and painted what its scripts last changed (and
+# its resize observers have run: Chart.js redraws its canvases).
+SETTLED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def settle(page) -> None:
+    """Wait for the page's loaded state: its load event (its CSS and scripts), then a whole round
+    of two animation frames with no request in flight at its start or end and none started
+    during it. What the app loads after its load event (htmx's `load` triggers, the dashboard's
+    chart data, the fragments those bring) is requested before that event or from an answer's
+    handler, so it is waited for, to its last byte and its layout. Playwright's "networkidle"
+    waited a fixed 500 ms of quiet on every page (30 s of the gaming manager's 54 s walk); no
+    script of the app starts a request on a timer shorter than a second (polls every 1 s or
+    more, the pit terminal's outbox every `PIT_OUTBOX_RETRY_SECONDS`), so neither wait covers
+    those. A page opened without `watch` falls back to networkidle."""
+    page.wait_for_load_state("load")
+    requests = getattr(page, "requests", None)
+    if requests is None:
+        page.wait_for_load_state("networkidle")
+        return
+    deadline = time.monotonic() + EXPECT_TIMEOUT / 1000
+    while True:
+        quiet, started = not requests.in_flight, requests.started
+        page.evaluate(SETTLED)  # Playwright reports the requests started meanwhile before this returns
+        if quiet and not requests.in_flight and requests.started == started:
+            return
+        assert time.monotonic() < deadline, f"{page.url}: requests still in flight: {requests.in_flight}"
+
+
+# A page's layout read in one round trip: whether it is a full page (a navbar; else a fragment a
+# page loads) and its navbar expanded (its toggler hidden, its menus #nav shown, as Playwright's
+# `is_visible` sees them: a box of some size, not `visibility: hidden`), its widths, the culprits
+# when it scrolls sideways and its primary buttons off the screen.
+LAYOUT = f"""() => {{
+  const shown = (el) => {{ if (!el) return false; const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden"; }};
+  const [scrollWidth, innerWidth] = [document.scrollingElement.scrollWidth, window.innerWidth];
+  return {{navbar: document.querySelector("nav.navbar") !== null,
+    navbarExpanded: !shown(document.querySelector("nav.navbar .navbar-toggler")) && shown(document.querySelector("#nav")),
+    scrollWidth, innerWidth, wide: scrollWidth > innerWidth ? ({WIDE_ELEMENTS})() : [],
+    primaryOff: ({PRIMARY_OFF_SCREEN})()}};
+}}"""
+
+
+def layout(page) -> dict:
+    """The page's layout (`LAYOUT`), once it has settled."""
+    settle(page)
+    return page.evaluate(LAYOUT)
+
+
+def layout_problems(page, measured: dict) -> list[str]:
+    """The page `measured` (`layout`) scrolling sideways, and its primary buttons off the screen."""
+    problems = []
+    if measured["scrollWidth"] > measured["innerWidth"]:
+        problems.append(f"{page.url}: scrollWidth {measured['scrollWidth']} > {measured['innerWidth']}: {measured['wide']}")
+    if measured["primaryOff"]:
+        problems.append(f"{page.url}: primary buttons off the screen: {measured['primaryOff']}")
+    return problems
+
+
 def overflow(page) -> list[str]:
     """Empty when the page does not scroll sideways; else its widths and the widest culprits."""
-    page.wait_for_load_state("networkidle")
-    widths = page.evaluate("[document.scrollingElement.scrollWidth, window.innerWidth]")
-    if widths[0] <= widths[1]:
-        return []
-    return [f"{page.url}: scrollWidth {widths[0]} > {widths[1]}: {page.evaluate(WIDE_ELEMENTS)}"]
-
-
-def primary_buttons_off_screen(page) -> list[str]:
-    off = page.evaluate(PRIMARY_OFF_SCREEN)
-    return [f"{page.url}: primary buttons off the screen: {off}"] if off else []
+    measured = layout(page)
+    return layout_problems(page, {**measured, "primaryOff": []})
 
 
 def on_screen(page, locator) -> bool:

@@ -485,7 +485,7 @@
 
   restore();
   window.addEventListener("online", flush);
-  setInterval(flush, 3000);
+  setInterval(flush, Number(outboxBox.dataset.retrySeconds) * 1000);  // settings.PIT_OUTBOX_RETRY_SECONDS
   window.addEventListener("beforeunload", function (event) {
     if (outbox.length && !keeps) { event.preventDefault(); event.returnValue = ""; }
   });

@@ -24,7 +24,7 @@ from cardroom.models import Employee, Site
 from core.appendonly import set_guard_lifted
 from floor import queries, services
 from floor.calculations import business_date
-from tests.browser_support import PHONE, login, on_screen, overflow, primary_buttons_off_screen
+from tests.browser_support import PHONE, layout, layout_problems, login, on_screen, overflow
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 TABLET = {"width": 1024, "height": 768}
@@ -129,8 +129,6 @@ def pages_of(page) -> list[str]:
 # reach the most and the widest pages.
 LAPTOP = {"width": 1366, "height": 768}
 ALSO_ON_A_LAPTOP = ("gm", "auditor")
-# Two animation frames: the page's resize observers (Chart.js redraws its canvases) have run.
-SETTLED = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 @pytest.mark.browser
@@ -146,13 +144,15 @@ def test_every_page_a_user_reaches_fits_a_phone_and_a_managers_a_1366_pixel_lapt
     sign_in_at(page, server, username, site)
     problems, walked = [], 0
     for path in pages_of(page):
-        page.set_viewport_size(PHONE)
+        if page.viewport_size != PHONE:
+            page.set_viewport_size(PHONE)
         response = page.goto(f"{server.url}{path}")
         assert response.status == 200, path
-        if not page.locator("nav.navbar").count():
+        measured = layout(page)  # every measure of the page in one round trip, once it settled
+        if not measured["navbar"]:
             continue  # a fragment a page loads (htmx): measured inside that page
         walked += 1
-        problems += overflow(page) + primary_buttons_off_screen(page)
+        problems += layout_problems(page, measured)
         if username in ALSO_ON_A_LAPTOP:
             problems += on_a_laptop(page)
     assert walked >= USERS[username], walked
@@ -162,10 +162,9 @@ def test_every_page_a_user_reaches_fits_a_phone_and_a_managers_a_1366_pixel_lapt
 def on_a_laptop(page) -> list[str]:
     """The page, widened to 1366 px, does not scroll sideways, with its navbar expanded."""
     page.set_viewport_size(LAPTOP)
-    page.evaluate(SETTLED)
-    collapsed = page.locator("nav.navbar .navbar-toggler").is_visible() or not page.locator("#nav").is_visible()
-    assert not collapsed, f"{page.url}: the navbar is not expanded at 1366 px"
-    return overflow(page)
+    measured = layout(page)  # settled: the resize observers have run
+    assert measured["navbarExpanded"], f"{page.url}: the navbar is not expanded at 1366 px"
+    return layout_problems(page, {**measured, "primaryOff": []})
 
 
 def shift_manager_sees(page, demo_room, viewport: dict, path: str):

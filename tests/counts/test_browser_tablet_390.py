@@ -9,7 +9,7 @@ import pytest
 
 from cardroom import pins
 from cardroom.models import Role
-from tests.browser_support import PHONE, login
+from tests.browser_support import PHONE, login, settle
 
 from .conftest import GAMING_DATE
 
@@ -23,7 +23,7 @@ def shot(page, name):
 
 
 def fits(page) -> None:
-    page.wait_for_load_state("networkidle")
+    settle(page)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], page.url
 
 

@@ -159,12 +159,14 @@ def test_the_terminal_at_390_px_fits_and_opens_the_day_with_a_shift_managers_pin
 
 @pytest.mark.browser
 def test_the_pit_keeps_working_through_a_dropped_network(
-    browser_page, live_server, cast, site, dealer_shift, fill, terminal
+    browser_page, live_server, cast, site, dealer_shift, fill, terminal, settings
 ):
     """Offline, a verification and a new fill wait in the browser with their Idempotency-Keys,
     shown as waiting; back online each is sent exactly once, and a refusal on arrival (a wrong
     PIN) is shown on the terminal. An answer lost on the way is retried with the same key and
-    written once."""
+    written once. The outbox tries again every 0.25 s here, not every 3 s (the product's
+    setting): the retries the test waits for (after a lost answer, once the API is back) come sooner."""
+    settings.PIT_OUTBOX_RETRY_SECONDS = 0.25
     page = browser_page
     cashier, manager = cast[Role.CASHIER], cast[Role.SHIFT_MANAGER]
     login(page, live_server, *terminal)

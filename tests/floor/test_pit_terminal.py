@@ -136,6 +136,7 @@ def test_a_stations_home_is_its_pit_terminal(client, site, cast, fill, dealer_sh
     assert client.get("/").url == "/floor/pit/"
     page = client.get("/floor/pit/").content.decode()
     assert 'id="pit-data"' in page and 'data-pit-action="prepare"' in page and "pit_terminal.js" in page
+    assert 'data-retry-seconds="3"' in page  # the outbox tries again every 3 s (settings.PIT_OUTBOX_RETRY_SECONDS)
     # A person's pit has no terminal: their own login signs.
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     assert 'id="pit-data"' not in client.get("/floor/pit/").content.decode()
