@@ -42,7 +42,7 @@ from django.utils import timezone
 from .appendonly import AppendOnlyModel
 from .audit import append_events, canonical_json, to_json
 from .id_lists import rows_among
-from .rows import shaped_chunks
+from .rows import shaped_columns
 
 ROW_CREATED = "row.created"
 ROW_BASELINE = "row.baseline"
@@ -134,18 +134,17 @@ def row_plan(fields: Sequence[models.Field]) -> list[tuple]:
 
 def canonical_row(fields: Sequence[models.Field], values: Sequence, plan=None) -> dict:
     """The canonical values of one row (`plan`: `row_plan(fields)`, computed once a table)."""
-    return canonical_rows(fields, [values], plan)[0]
+    return canonical_rows(fields, [[value] for value in values], plan)[0]
 
 
-def canonical_rows(fields: Sequence[models.Field], rows: Sequence[Sequence], plan=None) -> list[dict]:
-    """The canonical values of each of `rows`, computed a column at a time (a loop per column,
-    not per value: the verification's rows come a chunk at a time)."""
-    if not rows:
-        return []
+def canonical_rows(fields: Sequence[models.Field], columns: Sequence[Sequence], plan=None) -> list[dict]:
+    """The canonical values of rows given as their columns (a sequence of values per field, as
+    `core.rows.shaped_columns` reads them), computed a column at a time: a loop per column, not
+    per value."""
     plan = plan or row_plan(fields)
-    columns = [_canonical_column(entry, column) for entry, column in zip(plan, zip(*rows, strict=True), strict=True)]
+    converted = [_canonical_column(entry, column) for entry, column in zip(plan, columns, strict=True)]
     names = [name for name, *_ in plan]
-    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+    return [dict(zip(names, values, strict=True)) for values in zip(*converted, strict=True)]
 
 
 def _canonical_column(entry: tuple, column: Sequence) -> list:
@@ -366,7 +365,7 @@ def iter_canonical_rows(
 ) -> Iterable[tuple[int, dict]]:
     """(pk, canonical values) of every row of `model` (or those matching the filter `only`, whose
     values are ids) with a primary key above `after`, in primary key order, streamed: by SQL
-    compiled once per table and filter (core.rows.shaped_chunks), converted a column at a time."""
+    compiled once per table and filter (core.rows.shaped_columns), converted a column at a time."""
     fields = row_fields(model)
     pk_index = [f.attname for f in fields].index(model._meta.pk.attname)
     if any(isinstance(field, models.BinaryField) for field in fields):
@@ -374,15 +373,15 @@ def iter_canonical_rows(
     plan = row_plan(fields)
     filters = tuple(sorted(only or {}))
     values = {f"value_{n}": only[name] for n, name in enumerate(filters)}
-    chunks = shaped_chunks(
+    chunks = shaped_columns(
         _rows_query,
         chunk_size=batch_size,
         shape={"model": model._meta.label, "filters": filters},
         after=after,
         **values,
     )
-    for chunk in chunks:
-        yield from zip([row[pk_index] for row in chunk], canonical_rows(fields, chunk, plan), strict=True)
+    for columns in chunks:
+        yield from zip(columns[pk_index], canonical_rows(fields, columns, plan), strict=True)
 
 
 def _rows_query(*, model: str, filters: tuple, after: int, **values):

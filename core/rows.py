@@ -93,10 +93,14 @@ def _converted(rows, converters, connection) -> list[tuple]:
         return []
     if not converters:
         return [tuple(row) for row in rows]
+    return list(zip(*_converted_columns(rows, converters, connection), strict=True))
+
+
+def _converted_columns(rows, converters, connection) -> list:
     columns = list(zip(*rows, strict=True))
     for index, (functions, expression) in converters.items():
         columns[index] = _convert(columns[index], functions, expression, connection)
-    return list(zip(*columns, strict=True))
+    return columns
 
 
 def value_rows(queryset) -> list[tuple]:
@@ -241,17 +245,19 @@ def shaped_rows(build, /, *, shape: dict | None = None, **arguments) -> list[tup
     return _converted(rows, _converters(compiled, connection), connection)
 
 
-def shaped_chunks(build, /, *, chunk_size: int, shape: dict | None = None, **arguments) -> Iterator[list[tuple]]:
-    """`shaped_rows` streamed: the rows in lists of at most `chunk_size`, each converted a column
-    at a time, read as `QuerySet.iterator(chunk_size)` reads them (a server-side cursor on
-    PostgreSQL unless DISABLE_SERVER_SIDE_CURSORS), so memory holds one chunk."""
+def shaped_columns(build, /, *, chunk_size: int, shape: dict | None = None, **arguments) -> Iterator[list]:
+    """`shaped_rows` streamed, a chunk of at most `chunk_size` rows at a time, each chunk as its
+    columns (sequences of equal length, in the order of the selected values: a reader that
+    works a column at a time saves turning them back into rows). Read as `QuerySet.iterator`
+    reads (a server-side cursor on PostgreSQL unless DISABLE_SERVER_SIDE_CURSORS), so memory
+    holds one chunk."""
     shape = shape or {}
     arguments = _checked(build, arguments)
     prepared = _prepared(build, shape, arguments)
     if prepared is None:
         rows = iter(build(**shape, **arguments).iterator(chunk_size=chunk_size))
         while chunk := list(islice(rows, chunk_size)):
-            yield chunk
+            yield list(zip(*chunk, strict=True))
         return
     compiled, connection, params = prepared
     converters = _converters(compiled, connection)
@@ -259,7 +265,7 @@ def shaped_chunks(build, /, *, chunk_size: int, shape: dict | None = None, **arg
     with connection.chunked_cursor() if chunked else connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
         while rows := cursor.fetchmany(chunk_size):
-            yield _converted(rows, converters, connection)
+            yield _converted_columns(rows, converters, connection)
 
 
 def _converters(compiled: _Compiled, connection) -> dict:

@@ -8,7 +8,7 @@ from django.db.models import Count, JSONField, Max, Min, Q, Sum
 
 from cardroom.models import Role
 from core import rows as rows_module
-from core.rows import shaped_chunks, shaped_rows, value_rows
+from core.rows import shaped_columns, shaped_rows, value_rows
 from floor.models import DealerShift, Slip
 from tests.accounting.scenario import Scenario, shift
 from tests.factories import TableFactory, make_person
@@ -188,17 +188,18 @@ def test_a_text_argument_is_a_parameter_of_the_sql_compiled_once(site, people, o
     assert [n for n, _ in shaped_rows(slips_of_kind, kind="fill", number=1)] == [1, 3]
 
 
-def test_shaped_chunks_stream_what_the_orm_reads_in_chunks(site, people, org, cast, monkeypatch):
+def test_shaped_columns_stream_what_the_orm_reads_a_chunk_at_a_time(site, people, org, cast, monkeypatch):
     _play(site, people, org, cast)
     monkeypatch.setattr(rows_module, "_compiled", {})
     period = {"site_ids": [site.pk], "start": DAY, "end": DAY + timedelta(days=1)}
     expected = list(slips_between(**period))
     for size in (1, 2, 3, 10):
-        chunks = list(shaped_chunks(slips_between, chunk_size=size, **period))
-        assert [row for chunk in chunks for row in chunk] == expected and all(0 < len(c) <= size for c in chunks)
+        chunks = list(shaped_columns(slips_between, chunk_size=size, **period))
+        assert all(len(columns) == 5 and 0 < len(columns[0]) <= size for columns in chunks)
+        assert [row for columns in chunks for row in zip(*columns, strict=True)] == expected
     assert len(rows_module._compiled) == 1
-    # An empty id list cannot be compiled: the ORM reads it, in chunks as well.
-    assert list(shaped_chunks(slips_between, chunk_size=2, **{**period, "site_ids": []})) == []
+    # An empty id list cannot be compiled: the ORM reads it, a chunk at a time as well.
+    assert list(shaped_columns(slips_between, chunk_size=2, **{**period, "site_ids": []})) == []
 
 
 @pytest.mark.parametrize(
