@@ -376,7 +376,7 @@ def iter_canonical_rows(
     chunks = shaped_columns(
         _rows_query,
         chunk_size=batch_size,
-        shape={"model": model._meta.label, "filters": filters},
+        shape={"model": model, "filters": filters},
         after=after,
         **values,
     )
@@ -384,9 +384,8 @@ def iter_canonical_rows(
         yield from zip(columns[pk_index], canonical_rows(fields, columns, plan), strict=True)
 
 
-def _rows_query(*, model: str, filters: tuple, after: int, **values):
+def _rows_query(*, model, filters: tuple, after: int, **values):
     """The rows `iter_canonical_rows` reads (`values`: the filters' values, value_0, value_1 ...)."""
-    model = apps.get_model(model)
     only = {name: values[f"value_{n}"] for n, name in enumerate(filters)}
     rows = model._base_manager.filter(pk__gt=after, **only).order_by("pk")
     return rows.values_list(*[f.attname for f in row_fields(model)])
