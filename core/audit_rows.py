@@ -42,6 +42,7 @@ from django.utils import timezone
 from .appendonly import AppendOnlyModel
 from .audit import append_events, canonical_json, to_json
 from .id_lists import rows_among
+from .rows import shaped_columns
 
 ROW_CREATED = "row.created"
 ROW_BASELINE = "row.baseline"
@@ -133,16 +134,29 @@ def row_plan(fields: Sequence[models.Field]) -> list[tuple]:
 
 def canonical_row(fields: Sequence[models.Field], values: Sequence, plan=None) -> dict:
     """The canonical values of one row (`plan`: `row_plan(fields)`, computed once a table)."""
-    row = {}
-    for (name, plain, text_type, text, field), value in zip(plan or row_plan(fields), values, strict=True):
-        kind = type(value)
-        if value is None or (kind in plain and (kind is not str or len(value) <= LONG_VALUE)):
-            row[name] = value
-        elif kind is text_type:
-            row[name] = text(value)
-        else:
-            row[name] = canonical_value(field, value)
-    return row
+    return canonical_rows(fields, [[value] for value in values], plan)[0]
+
+
+def canonical_rows(fields: Sequence[models.Field], columns: Sequence[Sequence], plan=None) -> list[dict]:
+    """The canonical values of rows given as their columns (a sequence of values per field, as
+    `core.rows.shaped_columns` reads them), computed a column at a time: a loop per column, not
+    per value."""
+    plan = plan or row_plan(fields)
+    converted = [_canonical_column(entry, column) for entry, column in zip(plan, columns, strict=True)]
+    names = [name for name, *_ in plan]
+    return [dict(zip(names, values, strict=True)) for values in zip(*converted, strict=True)]
+
+
+def _canonical_column(entry: tuple, column: Sequence) -> list:
+    _, plain, text_type, text, field = entry
+    return [
+        value
+        if value is None or (type(value) in plain and (type(value) is not str or len(value) <= LONG_VALUE))
+        else text(value)
+        if type(value) is text_type
+        else canonical_value(field, value)
+        for value in column
+    ]
 
 
 def row_digest(canonical: dict) -> str:
@@ -349,14 +363,29 @@ def _baseline_table(model, path: str, event_model, batch_size: int) -> None:
 def iter_canonical_rows(
     model, batch_size: int, only: dict | None = None, *, after: int = 0
 ) -> Iterable[tuple[int, dict]]:
-    """(pk, canonical values) of every row of `model` (or those matching the filter `only`) with
-    a primary key above `after`, in primary key order, streamed."""
+    """(pk, canonical values) of every row of `model` (or those matching the filter `only`, whose
+    values are ids) with a primary key above `after`, in primary key order, streamed: by SQL
+    compiled once per table and filter (core.rows.shaped_columns), converted a column at a time."""
     fields = row_fields(model)
     pk_index = [f.attname for f in fields].index(model._meta.pk.attname)
-    rows = model._base_manager.filter(pk__gt=after, **(only or {})).order_by("pk")
-    rows = rows.values_list(*[f.attname for f in fields])
     if any(isinstance(field, models.BinaryField) for field in fields):
         batch_size = min(batch_size, BINARY_BATCH)  # a stored PDF per row: keep a chunk small
     plan = row_plan(fields)
-    for values in rows.iterator(chunk_size=batch_size):
-        yield values[pk_index], canonical_row(fields, values, plan)
+    filters = tuple(sorted(only or {}))
+    values = {f"value_{n}": only[name] for n, name in enumerate(filters)}
+    chunks = shaped_columns(
+        _rows_query,
+        chunk_size=batch_size,
+        shape={"model": model, "filters": filters},
+        after=after,
+        **values,
+    )
+    for columns in chunks:
+        yield from zip(columns[pk_index], canonical_rows(fields, columns, plan), strict=True)
+
+
+def _rows_query(*, model, filters: tuple, after: int, **values):
+    """The rows `iter_canonical_rows` reads (`values`: the filters' values, value_0, value_1 ...)."""
+    only = {name: values[f"value_{n}"] for n, name in enumerate(filters)}
+    rows = model._base_manager.filter(pk__gt=after, **only).order_by("pk")
+    return rows.values_list(*[f.attname for f in row_fields(model)])

@@ -57,6 +57,7 @@ from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_n
 from .audit_anchors import Anchor, AnchorFileError, read_anchors
 from .audit_rows import covered_models, iter_canonical_rows, model_organization_path, row_digest
 from .models import AuditCheckpoint, AuditEvent
+from .rows import shaped_columns
 
 Progress = Callable[[str, int], None]
 
@@ -270,13 +271,25 @@ def _result(walk: _Walk, problem: Problem | None) -> Verification:
 
 def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
     """Events in chain order: one chain's from its checkpoint (an index range of (chain, seq)),
-    or, with no checkpoint, every chain's but `exclude`'s in one stream."""
-    events = AuditEvent.objects.order_by("chain", "seq")
+    or, with no checkpoint, every chain's but `exclude`'s in one stream. By SQL compiled once
+    (core.rows.shaped_columns), converted a column at a time."""
     if chain is not None:
-        events = events.filter(chain=chain, seq__gte=walk.resume.get(chain, (1, ""))[0])
-    if exclude is not None:
-        events = events.exclude(chain=exclude)
-    return events.values(*EVENT_FIELDS).iterator(chunk_size=walk.batch_size)
+        first = walk.resume.get(chain, (1, ""))[0]
+        chunks = shaped_columns(_chain_events_query, chunk_size=walk.batch_size, chain=chain, first=first)
+    else:
+        chunks = shaped_columns(_other_events_query, chunk_size=walk.batch_size, exclude=exclude)
+    for columns in chunks:
+        for row in zip(*columns, strict=True):
+            yield dict(zip(EVENT_FIELDS, row, strict=True))
+
+
+def _chain_events_query(*, chain: str, first: int):
+    events = AuditEvent.objects.filter(chain=chain, seq__gte=first).order_by("chain", "seq")
+    return events.values_list(*EVENT_FIELDS)
+
+
+def _other_events_query(*, exclude: str):
+    return AuditEvent.objects.exclude(chain=exclude).order_by("chain", "seq").values_list(*EVENT_FIELDS)
 
 
 def _walk_chains(walk: _Walk, legacy_head: str) -> None:
@@ -323,26 +336,28 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
                 )
             walk.anchors_checked += 1
             next_anchor += 1
+    seen, owned = object(), True  # the last event's organization (none yet), and whether the chain is its
     for event in events:
-        seq = event["seq"]
-        where = dict(chain=chain, organization_id=event["organization_id"], seq=seq)
+        seq, org_id = event["seq"], event["organization_id"]
         if seq != expected:
-            raise _Broken(Problem(f"event #{expected} is missing", chain, event["organization_id"], expected))
-        if chain != LEGACY_CHAIN and chain != chain_name(event["organization_id"]):
-            raise _Broken(Problem("it is in another organization's chain", **where))
+            raise _Broken(Problem(f"event #{expected} is missing", chain, org_id, expected))
+        if org_id != seen and chain != LEGACY_CHAIN:
+            seen, owned = org_id, chain == chain_name(org_id)
+        if not owned:
+            raise _Broken(Problem("it is in another organization's chain", chain, org_id, seq))
         if event["prev_hash"] != prev_hash:
-            raise _Broken(Problem("its link to the previous event is broken", **where))
+            raise _Broken(Problem("its link to the previous event is broken", chain, org_id, seq))
         if chain_hash(prev_hash, event) != event["hash"]:
-            raise _Broken(Problem("its content does not match its hash", **where))
+            raise _Broken(Problem("its content does not match its hash", chain, org_id, seq))
         if event["row_table"] and event["row_table"] not in walk.tables:
             reason = "its row event names a table that is not append-only here"
-            raise _Broken(Problem(reason, **where, table=event["row_table"], row_id=event["row_pk"]))
+            raise _Broken(Problem(reason, chain, org_id, seq, table=event["row_table"], row_id=event["row_pk"]))
         while next_anchor < len(anchors) and anchors[next_anchor].seq <= seq:
             anchor = anchors[next_anchor]
             if anchor.seq == seq and anchor.hash != event["hash"]:
                 raise _Broken(Problem(
                     f"its hash {event['hash']} differs from {anchor.describe()}, {anchor.hash}: "
-                    "the chain was rewritten after it was anchored", **where,
+                    "the chain was rewritten after it was anchored", chain, org_id, seq,
                 ))  # fmt: skip
             walk.anchors_checked += 1
             next_anchor += 1
@@ -538,33 +553,44 @@ def join_slices(plan: dict, results: list[dict]) -> Verification:
     return Verification(not problems, events, rows, chains_walked, anchors, first, problems)
 
 
-def _chain_events(walk: _Walk):
-    """Row events of the organization verified alone: its chain's (baseline events included;
-    the legacy chain predates row events)."""
-    return AuditEvent.objects.exclude(row_table="").filter(chain=walk.only)
+# What the row check reads of each row event; the nightly pass re-reading rows verified before
+# also reads the whole event and its successor's link.
+ROW_EVENT_FIELDS = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
+_RECHECKED_FIELDS = (*EVENT_FIELDS, "successor_link")
+_ROW_EVENT_INDEXES = [_RECHECKED_FIELDS.index(name) for name in ROW_EVENT_FIELDS]
 
 
 def _row_events(walk: _Walk, table: str, after: int, upto: int | None, again: bool) -> Iterator[tuple]:
     """The table's row events with a row id in (after, upto], by row id: (row_pk, row_digest,
     after, chain, organization_id, seq, the event's values or None). The nightly pass re-reading
     rows verified before (`again`) also takes each event's values and its successor's link:
-    those events were walked by an earlier pass, so each is checked again on its own."""
-    events = AuditEvent.objects if walk.only is None else _chain_events(walk)
-    events = events.filter(row_table=table, row_pk__gt=after)
-    if upto is not None:
-        events = events.filter(row_pk__lte=upto)
-    fields = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
-    if not again:
-        rows = events.order_by("row_pk").values_list(*fields).iterator(chunk_size=walk.batch_size)
-        return ((*row, None) for row in rows)
-    successor = AuditEvent.objects.filter(chain=OuterRef("chain"), seq=OuterRef("seq") + 1).values("prev_hash")[:1]
-    rows = (
-        events.annotate(successor_link=Subquery(successor))
-        .order_by("row_pk")
-        .values(*EVENT_FIELDS, "successor_link")
-        .iterator(chunk_size=walk.batch_size)
+    those events were walked by an earlier pass, so each is checked again on its own. By SQL
+    compiled once per shape (core.rows.shaped_columns)."""
+    shape = {"again": again, "bounded": upto is not None, "alone": walk.only is not None}
+    bounds = {"upto": upto} if upto is not None else {}
+    if walk.only is not None:
+        bounds["chain"] = walk.only
+    chunks = shaped_columns(
+        _row_events_query, chunk_size=walk.batch_size, shape=shape, table=table, after=after, **bounds
     )
-    return ((e["row_pk"], e["row_digest"], e["after"], e["chain"], e["organization_id"], e["seq"], e) for e in rows)
+    for columns in chunks:
+        if again:
+            events = [dict(zip(_RECHECKED_FIELDS, row, strict=True)) for row in zip(*columns, strict=True)]
+            yield from zip(*(columns[index] for index in _ROW_EVENT_INDEXES), events, strict=True)
+        else:
+            yield from zip(*columns, [None] * len(columns[0]), strict=True)
+
+
+def _row_events_query(*, again: bool, bounded: bool, alone: bool, table: str, after: int, upto=None, chain=None):
+    events = AuditEvent.objects.exclude(row_table="").filter(chain=chain) if alone else AuditEvent.objects
+    events = events.filter(row_table=table, row_pk__gt=after)
+    if bounded:
+        events = events.filter(row_pk__lte=upto)
+    events = events.order_by("row_pk")
+    if not again:
+        return events.values_list(*ROW_EVENT_FIELDS)
+    successor = AuditEvent.objects.filter(chain=OuterRef("chain"), seq=OuterRef("seq") + 1).values("prev_hash")[:1]
+    return events.annotate(successor_link=Subquery(successor)).values_list(*_RECHECKED_FIELDS)
 
 
 def _check_table(walk: _Walk, model) -> None:
@@ -605,6 +631,7 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
     events = _row_events(walk, table, after, upto, again)
     event = next(events, None)
+    stage = f"rows checked ({table})"
     while row is not None or event is not None:
         if event is None or (row is not None and row[0] < event[0]):
             _row_without_event(model, row[0])
@@ -622,7 +649,7 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
                 walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
             event = next(events, None)
         walk.rows += 1
-        walk.tick(f"rows checked ({table})", walk.rows)
+        walk.tick(stage, walk.rows)
         row = next(rows, None)
 
 
@@ -649,6 +676,15 @@ def _row_without_event(model, pk: int) -> None:
 
 def _compare(table: str, canonical: dict, event: tuple) -> None:
     pk, digest, recorded, chain, org_id, seq = event
+    # Every field recorded, none gone and each equal (what `_recorded_part` checks one by one) at once.
+    current = canonical if recorded == canonical else _recorded_part(table, canonical, event)
+    if row_digest(current) != digest:
+        raise _Broken(Problem(f"the digest differs from event #{seq}", chain, org_id, None, table, pk))
+
+
+def _recorded_part(table: str, canonical: dict, event: tuple) -> dict:
+    """The row's values of the fields its event recorded: broken where one is gone or differs."""
+    pk, _, recorded, chain, org_id, seq = event
     recorded = recorded or {}
     gone = sorted(set(recorded) - set(canonical))
     if gone:
@@ -660,5 +696,4 @@ def _compare(table: str, canonical: dict, event: tuple) -> None:
         changes = "; ".join(f"{name} was {recorded[name]!r}, is {current[name]!r}" for name in differing)
         reason = f"{', '.join(differing)} differ{'s' if len(differing) == 1 else ''} from event #{seq} ({changes})"
         raise _Broken(Problem(reason, chain, org_id, None, table, pk, differing))
-    if row_digest(current) != digest:
-        raise _Broken(Problem(f"the digest differs from event #{seq}", chain, org_id, None, table, pk))
+    return current

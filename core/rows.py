@@ -10,24 +10,34 @@ inline where the driver already returned typed values (what Django's converter d
 - a DateTimeField on SQLite: the driver's declared-type converter returns a naive datetime in
   the connection's time zone; Django's converter attaches that time zone, and so does this.
 - a DateField on SQLite: the driver returns a date; Django's converter leaves it as it is.
+- a JSONField with the standard decoder: the text decoded as `json.loads` decodes it (and kept
+  as it is when it is not JSON, as Django keeps it), by the decoder's scanner directly.
 
 Every other column goes through Django's own converters. On PostgreSQL the driver returns
 aware datetimes and dates, and Django registers no converter for them.
 """
 
+import json
 import threading
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from itertools import islice
+from json import JSONDecodeError, JSONDecoder
 
 from django.conf import settings
 from django.db import connections
+from django.db.models import JSONField
 from django.db.models.expressions import ColPairs
+from django.db.models.fields.json import KeyTransform
 from django.db.models.sql.constants import MULTI
 
 
 def _convert(column, functions, expression, connection) -> list:
     ops = connection.ops
+    if len(functions) == 1 and _plain_json(functions[0], expression):
+        return [value if value is None else _json_value(value) for value in column]
     if connection.vendor == "sqlite" and len(functions) == 1:
         function = functions[0]
         kinds = {type(v) for v in column}
@@ -47,15 +57,50 @@ def _convert(column, functions, expression, connection) -> list:
     return converted
 
 
+def _plain_json(function, expression) -> bool:
+    """Is `function` the converter of a JSONField with the standard decoder, reading a column?"""
+    field = getattr(function, "__self__", None)
+    return (
+        getattr(function, "__func__", None) is JSONField.from_db_value
+        and field.decoder is None
+        and not isinstance(expression, KeyTransform)
+    )
+
+
+_scan_json = JSONDecoder().scan_once  # the standard decoder's scanner (in C where there is one)
+
+
+def _json_value(value):
+    """`JSONField.from_db_value` of a column's value with the standard decoder (`json.loads`, the
+    text as it is when it is not JSON), without `json.loads`' layers for a text that is one JSON
+    value from its first character to its last (every text the field writes)."""
+    if type(value) is str:
+        try:
+            found, end = _scan_json(value, 0)
+        except (StopIteration, JSONDecodeError):
+            pass
+        else:
+            if end == len(value):
+                return found
+    try:
+        return json.loads(value)
+    except JSONDecodeError:
+        return value
+
+
 def _converted(rows, converters, connection) -> list[tuple]:
     if not rows:
         return []
     if not converters:
         return [tuple(row) for row in rows]
+    return list(zip(*_converted_columns(rows, converters, connection), strict=True))
+
+
+def _converted_columns(rows, converters, connection) -> list:
     columns = list(zip(*rows, strict=True))
     for index, (functions, expression) in converters.items():
         columns[index] = _convert(columns[index], functions, expression, connection)
-    return list(zip(*columns, strict=True))
+    return columns
 
 
 def value_rows(queryset) -> list[tuple]:
@@ -82,6 +127,7 @@ def value_rows(queryset) -> list[tuple]:
 
 _INT_STAND_IN = 2_000_000_000  # within every integer column's range, so no lookup is folded away
 _DATE_STAND_IN = date(1, 1, 1)
+_STR_STAND_IN = "\x1fshaped stand-in "  # a text no query holds, numbered
 
 
 @dataclass(frozen=True)
@@ -106,6 +152,9 @@ def _stand_ins(arguments: dict) -> dict:
             counter += len(value)
         elif isinstance(value, date):
             result[name] = _DATE_STAND_IN + timedelta(days=counter)
+            counter += 1
+        elif isinstance(value, str):
+            result[name] = f"{_STR_STAND_IN}{counter}"
             counter += 1
         else:
             result[name] = _INT_STAND_IN + counter
@@ -140,22 +189,23 @@ def _compile(build, shape: dict, arguments: dict) -> _Compiled | None:
     return _Compiled(queryset.db, sql, tuple(params), slots, expressions)
 
 
-def shaped_rows(build, /, *, shape: dict | None = None, **arguments) -> list[tuple]:
-    """`value_rows(build(**shape, **arguments))`, compiled once per shape. `build` takes
-    keyword arguments that are lists of ints, ints or dates, and returns a `values_list()`
-    queryset whose shape depends only on how many ids each list holds and on `shape`: what
-    changes the SQL itself (the columns read, an order, a limit), given to `build` as it is and
-    part of the cache key, so it must be hashable (tuples, strings, ints, None)."""
-    shape = shape or {}
+def _checked(build, arguments: dict) -> dict:
     if "<" in build.__qualname__:  # a lambda or a function defined in a function: no stable name
         raise ValueError("shaped_rows needs a module-level function to build the queryset")
     arguments = {k: list(dict.fromkeys(v)) if isinstance(v, list | tuple | set) else v for k, v in arguments.items()}
     for name, value in arguments.items():
         items = value if isinstance(value, list) else [value]
-        if not all(type(item) is int for item in items) and type(value) is not date:
-            raise TypeError(f"shaped_rows: {name} must be an int, a list of ints or a date")
+        if not all(type(item) is int for item in items) and type(value) not in (date, str):
+            raise TypeError(f"shaped_rows: {name} must be an int, a list of ints, a date or a text")
+    return arguments
+
+
+def _prepared(build, shape: dict, arguments: dict):
+    """The compiled SQL of the shape (compiled on first use) and its parameters with the real
+    values in their places: (compiled, connection, params), or None when the shape cannot be compiled
+    once (an empty id list, a value the ORM folds into the SQL)."""
     if any(isinstance(v, list) and not v for v in arguments.values()):
-        return value_rows(build(**shape, **arguments))
+        return None
     key = (
         build.__module__,
         build.__qualname__,
@@ -166,7 +216,7 @@ def shaped_rows(build, /, *, shape: dict | None = None, **arguments) -> list[tup
     if compiled is None:
         compiled = _compile(build, shape, arguments)
         if compiled is None:
-            return value_rows(build(**shape, **arguments))
+            return None
         with _compiled_lock:
             _compiled[key] = compiled
     connection = connections[compiled.db]
@@ -174,10 +224,48 @@ def shaped_rows(build, /, *, shape: dict | None = None, **arguments) -> list[tup
     for position, name, index in compiled.slots:
         value = arguments[name] if index is None else arguments[name][index]
         params[position] = _adapt(value, connection)
+    return compiled, connection, params
+
+
+def shaped_rows(build, /, *, shape: dict | None = None, **arguments) -> list[tuple]:
+    """`value_rows(build(**shape, **arguments))`, compiled once per shape. `build` takes
+    keyword arguments that are lists of ints, ints, dates or texts, and returns a `values_list()`
+    queryset whose shape depends only on how many ids each list holds and on `shape`: what
+    changes the SQL itself (the columns read, an order, a limit), given to `build` as it is and
+    part of the cache key, so it must be hashable (tuples, strings, ints, None)."""
+    shape = shape or {}
+    arguments = _checked(build, arguments)
+    prepared = _prepared(build, shape, arguments)
+    if prepared is None:
+        return value_rows(build(**shape, **arguments))
+    compiled, connection, params = prepared
     with connection.cursor() as cursor:
         cursor.execute(compiled.sql, params)
         rows = cursor.fetchall()
     return _converted(rows, _converters(compiled, connection), connection)
+
+
+def shaped_columns(build, /, *, chunk_size: int, shape: dict | None = None, **arguments) -> Iterator[list]:
+    """`shaped_rows` streamed, a chunk of at most `chunk_size` rows at a time, each chunk as its
+    columns (sequences of equal length, in the order of the selected values: a reader that
+    works a column at a time saves turning them back into rows). Read as `QuerySet.iterator`
+    reads (a server-side cursor on PostgreSQL unless DISABLE_SERVER_SIDE_CURSORS), so memory
+    holds one chunk."""
+    shape = shape or {}
+    arguments = _checked(build, arguments)
+    prepared = _prepared(build, shape, arguments)
+    if prepared is None:
+        rows = iter(build(**shape, **arguments).iterator(chunk_size=chunk_size))
+        while chunk := list(islice(rows, chunk_size)):
+            yield list(zip(*chunk, strict=True))
+        return
+    compiled, connection, params = prepared
+    converters = _converters(compiled, connection)
+    chunked = not connection.settings_dict.get("DISABLE_SERVER_SIDE_CURSORS")
+    with connection.chunked_cursor() if chunked else connection.cursor() as cursor:
+        cursor.execute(compiled.sql, params)
+        while rows := cursor.fetchmany(chunk_size):
+            yield _converted_columns(rows, converters, connection)
 
 
 def _converters(compiled: _Compiled, connection) -> dict:

@@ -4,11 +4,11 @@ on SQLite and on PostgreSQL alike."""
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, JSONField, Max, Min, Q, Sum
 
 from cardroom.models import Role
 from core import rows as rows_module
-from core.rows import shaped_rows, value_rows
+from core.rows import shaped_columns, shaped_rows, value_rows
 from floor.models import DealerShift, Slip
 from tests.accounting.scenario import Scenario, shift
 from tests.factories import TableFactory, make_person
@@ -150,7 +150,8 @@ def test_shaped_rows_refuse_a_lambda_and_arguments_they_cannot_stand_in_for():
     with pytest.raises(ValueError, match="module-level"):
         shaped_rows(lambda **kw: None, number=1)
     for wrong in (
-        {"number": "1"},
+        {"number": 1.5},
+        {"number": b"1"},
         {"number": True},
         {"number": datetime(2026, 1, 1, tzinfo=UTC)},
         {"number": [1, "2"]},
@@ -172,3 +173,46 @@ def test_a_shape_argument_is_part_of_the_key_and_built_once_each(site, people, o
         found = shaped_rows(slips_with, shape={"columns": columns}, **period)
         assert found == list(slips_with(columns=columns, **period)) and len(found[0]) == 1 + len(columns)
     assert len(rows_module._compiled) == 3
+
+
+def slips_of_kind(*, kind, number):
+    return Slip.objects.filter(kind=kind, number__gte=number).order_by("number").values_list("number", "kind")
+
+
+def test_a_text_argument_is_a_parameter_of_the_sql_compiled_once(site, people, org, cast, monkeypatch):
+    _play(site, people, org, cast)
+    monkeypatch.setattr(rows_module, "_compiled", {})
+    for kind, number in [("fill", 1), ("credit", 1), ("fill", 2), ("nothing", 1)]:
+        assert shaped_rows(slips_of_kind, kind=kind, number=number) == list(slips_of_kind(kind=kind, number=number))
+    assert len(rows_module._compiled) == 1
+    assert [n for n, _ in shaped_rows(slips_of_kind, kind="fill", number=1)] == [1, 3]
+
+
+def test_shaped_columns_stream_what_the_orm_reads_a_chunk_at_a_time(site, people, org, cast, monkeypatch):
+    _play(site, people, org, cast)
+    monkeypatch.setattr(rows_module, "_compiled", {})
+    period = {"site_ids": [site.pk], "start": DAY, "end": DAY + timedelta(days=1)}
+    expected = list(slips_between(**period))
+    for size in (1, 2, 3, 10):
+        chunks = list(shaped_columns(slips_between, chunk_size=size, **period))
+        assert all(len(columns) == 5 and 0 < len(columns[0]) <= size for columns in chunks)
+        assert [row for columns in chunks for row in zip(*columns, strict=True)] == expected
+    assert len(rows_module._compiled) == 1
+    # An empty id list cannot be compiled: the ORM reads it, a chunk at a time as well.
+    assert list(shaped_columns(slips_between, chunk_size=2, **{**period, "site_ids": []})) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, "b": [true, null, 2.5], "c": "\\u00e9t\\u00e9"}', "[]", '"text"', "12", "null", "NaN",
+        ' {"a": 1}', '{"a": 1} ', '{"a": 1}{"b": 2}', '{"a": }', "not json", "", '{"a": "\\ud83c\\udfb2"}',
+    ],
+)  # fmt: skip
+def test_a_json_columns_texts_decode_as_the_field_decodes_them(text):
+    """The JSON columns' converter inline: every text, JSON or not, as JSONField.from_db_value
+    gives it (decoded, or the text itself when it is not one JSON value)."""
+    field = JSONField()
+    expected = field.from_db_value(text, None, None)
+    found = rows_module._json_value(text)
+    assert repr(found) == repr(expected) and type(found) is type(expected)
