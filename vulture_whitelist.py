@@ -8,6 +8,7 @@ as used everywhere: add one only with its reason, and delete code that nothing u
 # Model fields and choices: the ORM, forms, the admin and templates read them by name.
 FILLS  # variable (accounting/models.py)
 CREDITS  # variable (accounting/models.py)
+dealer_sums  # variable (accounting/models.py, accounting/day_figures.py: read by name, values_list and getattr)
 linked_by  # variable (approvals/models.py)
 linked_at  # variable (approvals/models.py)
 ALL_PUSH  # variable (approvals/models.py)

@@ -35,7 +35,7 @@ from . import table_days as live_days
 from .figures import Custody
 from .models import DayFigures, FiguresVersion
 
-VERSION = "1"  # of what a snapshot holds: a snapshot of another version is computed again
+VERSION = "2"  # of what a snapshot holds: a snapshot of another version is computed again (2: dealer_sums)
 FILL_CHUNK = 200  # snapshots written by one UPDATE
 
 Key = tuple[int, date]  # (site_id, gaming_date)
@@ -118,10 +118,11 @@ def _note_marked(connection, key: Key) -> None:
 # to completion whether or not the outer statement reads it.
 _DAY, _SITE = DayFigures._meta, FiguresVersion._meta
 _MARK_SQL = f"""
-    INSERT INTO "{_DAY.db_table}" ("site_id", "gaming_date", "token", "version", "table_days", "shifts", "computed_at")
-    VALUES (%s, %s, %s, '', NULL, NULL, NULL)
+    INSERT INTO "{_DAY.db_table}" ("site_id", "gaming_date", "token", "version", "table_days", "shifts", "dealer_sums",
+        "computed_at")
+    VALUES (%s, %s, %s, '', NULL, NULL, NULL, NULL)
     ON CONFLICT ("site_id", "gaming_date") DO UPDATE SET "token" = EXCLUDED."token", "version" = '',
-        "table_days" = NULL, "shifts" = NULL, "computed_at" = NULL"""
+        "table_days" = NULL, "shifts" = NULL, "dealer_sums" = NULL, "computed_at" = NULL"""
 _BUMP_SQL = (
     f'INSERT INTO "{_SITE.db_table}" ("site_id", "token") VALUES (%s, %s) '
     'ON CONFLICT ("site_id") DO UPDATE SET "token" = EXCLUDED."token"'
@@ -250,10 +251,14 @@ class _Stored:
     computed_at: datetime | None
     table_days: dict | None = None
     shifts: list | None = None
+    dealer_sums: list | None = None
+
+
+FIELDS = ("table_days", "shifts", "dealer_sums")  # a snapshot's figures, in the order `_compute` returns them
 
 
 def _stored_query(*, fields, site_ids, start, end):
-    """The stored snapshots' keys and `fields` (table_days, shifts or both): values by SQL
+    """The stored snapshots' keys and `fields` (of `FIELDS`): values by SQL
     compiled once per fields asked for (core.rows, `shape`), not model instances."""
     return (
         DayFigures.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
@@ -291,16 +296,16 @@ def _usable(found: _Stored) -> bool:
 
 
 def _snapshots(period: _Period, stored: dict, field: str) -> dict[Key, dict | list]:
-    """{site-day: its table days or its shifts (`field`)} of every closed day, filling the missing."""
+    """{site-day: its table days, shifts or dealer sums (`field`)} of every closed day, filling the missing."""
     result = {key: getattr(f, field) for key, f in stored.items() if key in period.closed and _usable(f)}
     missing = sorted(period.closed - set(result))
     if missing:
-        position = 0 if field == "table_days" else 1
-        result.update((key, both[position]) for key, both in _fill(missing, stored).items())
+        position = FIELDS.index(field)
+        result.update((key, figures[position]) for key, figures in _fill(missing, stored).items())
     return result
 
 
-def _fill(missing: list[Key], stored: dict) -> dict[Key, tuple[dict, list]]:
+def _fill(missing: list[Key], stored: dict) -> dict[Key, tuple[dict, list, list]]:
     """Compute the missing site-days live and store each whose token did not change meanwhile."""
     absent = [DayFigures(site_id=s, gaming_date=d, token=uuid.uuid4().hex) for s, d in missing if (s, d) not in stored]
     if absent:
@@ -321,8 +326,8 @@ def _fill(missing: list[Key], stored: dict) -> dict[Key, tuple[dict, list]]:
     return computed
 
 
-def _compute(site_ids, start: date, end: date, wanted) -> dict[Key, tuple[dict, list]]:
-    """Live figures of the wanted site-days, as snapshots hold them."""
+def _compute(site_ids, start: date, end: date, wanted) -> dict[Key, tuple[dict, list, list]]:
+    """Live figures of the wanted site-days, as snapshots hold them (`FIELDS`)."""
     tables: dict[Key, dict] = {key: {} for key in wanted}
     totals = (live_days.drops(site_ids, start, end), live_days.slips(site_ids, start, end))
     trays = live_days.trays(site_ids, start, end)
@@ -335,8 +340,24 @@ def _compute(site_ids, start: date, end: date, wanted) -> dict[Key, tuple[dict, 
     for shift in dealer_hold.shift_figures(site_ids, start, end):
         key = (shift.site_id, shift.gaming_date)
         if key in wanted:
-            shifts[key].append(_shift_row(shift))
-    return {key: (tables[key], shifts[key]) for key in wanted}
+            shifts[key].append(shift)
+    return {key: (tables[key], [_shift_row(s) for s in shifts[key]], _dealer_sums(shifts[key])) for key in wanted}
+
+
+def _dealer_sums(shifts) -> list[list[int]]:
+    """The day's shifts summed per dealer and table: [dealer id, table id, shifts, separable
+    shifts, drop, fills, credits, opener, closer] (the separable shifts' cents), as `dealer_totals`
+    sums them; by table, not game, as the shifts' rows: a table's game is read when summed."""
+    tallies: dict[tuple[int, int], list[int]] = {}
+    for shift in shifts:
+        tally = tallies.setdefault((shift.dealer_id, shift.table_id), [0, 0, 0, 0, 0, 0, 0])
+        tally[0] += 1
+        if (c := shift.custody) is not None:
+            tally[1] += 1
+            cents = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents)
+            for position, value in enumerate(cents, start=2):
+                tally[position] += value
+    return [[dealer_id, table_id, *tally] for (dealer_id, table_id), tally in sorted(tallies.items())]
 
 
 def _shift_row(shift: dealer_hold.ShiftFigures) -> list:
@@ -368,6 +389,7 @@ def _store(computed: dict, tokens: dict) -> None:
         DayFigures.objects.filter(pk__in=[tokens[k][0] for k in chunk]).update(
             table_days=case(lambda k: computed[k][0], "table_days", JSONField()),
             shifts=case(lambda k: computed[k][1], "shifts", JSONField()),
+            dealer_sums=case(lambda k: computed[k][2], "dealer_sums", JSONField()),
             version=case(lambda k: VERSION, "version", DayFigures._meta.get_field("version")),
             computed_at=case(lambda k: now, "computed_at", DayFigures._meta.get_field("computed_at")),
         )
@@ -387,24 +409,25 @@ def table_days(site_ids, start: date, end: date) -> list[live_days.TableDay]:
     return _table_days(site_ids, end, period, _snapshots(period, stored, "table_days"))
 
 
-def _both(site_ids, start: date, end: date) -> tuple[_Period, dict, dict]:
-    """The period, and the table days and the shifts of its closed days from one read of its
-    snapshots (one fill computes and stores both where missing)."""
-    period, stored = _read(site_ids, start, end, "table_days", "shifts")
+def _closed(site_ids, start: date, end: date, *fields: str) -> tuple[_Period, list[dict]]:
+    """The period, and {site-day: figures} of each of `fields` (of `FIELDS`) for its closed days,
+    from one read of its snapshots (one fill computes and stores them all where missing)."""
+    period, stored = _read(site_ids, start, end, *fields)
     usable = {key: f for key, f in stored.items() if key in period.closed and _usable(f)}
-    tables = {key: f.table_days for key, f in usable.items()}
-    shifts = {key: f.shifts for key, f in usable.items()}
+    found = [{key: getattr(f, field) for key, f in usable.items()} for field in fields]
     missing = sorted(period.closed - set(usable))
-    if missing:  # one fill computes and stores both
-        for key, (day_tables, day_shifts) in _fill(missing, stored).items():
-            tables[key], shifts[key] = day_tables, day_shifts
-    return period, tables, shifts
+    if missing:  # one fill computes and stores every field
+        positions = [FIELDS.index(field) for field in fields]
+        for key, figures in _fill(missing, stored).items():
+            for into, position in zip(found, positions, strict=True):
+                into[key] = figures[position]
+    return period, found
 
 
 def table_days_and_shifts(site_ids, start: date, end: date):
     """`table_days` and `shift_figures` of the same period, from one read of its days and snapshots."""
     site_ids = sorted(site_ids)
-    period, tables, shifts = _both(site_ids, start, end)
+    period, (tables, shifts) = _closed(site_ids, start, end, "table_days", "shifts")
     days = _table_days(site_ids, end, period, tables)
     known = {d.table_id: (d.table_number, d.game) for d in days}  # the shifts' tables, read once
     return days, _shift_figures(site_ids, end, period, shifts, known)
@@ -413,41 +436,34 @@ def table_days_and_shifts(site_ids, start: date, end: date):
 def dealer_totals(site_ids, start: date, end: date, games) -> dict[str, dealer_hold.GameTotals]:
     """{game: `dealer_summaries` of the game, each dealer's number of shifts for its shifts
     (`dealer_hold.DealerTotals`), and each site's total}, from one read of the snapshots: each
-    closed day's shift rows summed per dealer as they are stored, and its table days per site,
-    without making an object of each shift and table-day (the percent-of-hold report of a
-    quarter made 1,656 shifts to sum 12 dealers). Open days live, as `table_days_and_shifts`."""
+    closed day's shifts as summed per dealer and table when it was snapshotted (`dealer_sums`,
+    not its shift rows), and its table days per site, without making an object of each shift and
+    table-day (the percent-of-hold report of a quarter made 1,656 shifts to sum 12 dealers).
+    Open days live, as `table_days_and_shifts`."""
     site_ids = sorted(site_ids)
-    period, snapshots, shifts = _both(site_ids, start, end)
+    period, (snapshots, sums) = _closed(site_ids, start, end, "table_days", "dealer_sums")
     drops, slips, trays = _table_day_totals(site_ids, end, period, snapshots)
-    rows = [(site_id, row) for (site_id, _day), day in shifts.items() for row in day]
     live = _live_shifts(site_ids, end, period)
-    table_ids = {k[1] for found in (drops, slips, trays) for k in found} | {row[1] for _, row in rows}
+    live_days_of = {}  # open site-days: summed here as a closed day's were when snapshotted
+    for shift in live:
+        live_days_of.setdefault((shift.site_id, shift.gaming_date), []).append(shift)
+    sums.update((key, _dealer_sums(shifts)) for key, shifts in live_days_of.items())
+    table_ids = {k[1] for found in (drops, slips, trays) for k in found}
+    table_ids.update(row[1] for day in sums.values() for row in day)
     tables = {pk: (n, g) for pk, n, g in shaped_rows(live_days.table_numbers_query, ids=sorted(table_ids))}
     tallies: dict[tuple, list[int]] = {}
-    for site_id, (_pk, table_id, dealer_id, _started, _ended, custody, _reason) in rows:
-        key = (dealer_id, site_id, tables[table_id][1])
-        tally = tallies.get(key) or tallies.setdefault(key, [0, 0, 0, 0, 0, 0, 0])
-        tally[0] += 1
-        if custody is not None:  # inline: it runs for every shift of the period
-            drop, fills, credits, opener, closer = custody
-            tally[1] += 1
+    for (site_id, _day), day in sums.items():
+        for dealer_id, table_id, count, separable, drop, fills, credits, opener, closer in day:
+            key = (dealer_id, site_id, tables[table_id][1])
+            tally = tallies.get(key) or tallies.setdefault(key, [0, 0, 0, 0, 0, 0, 0])
+            tally[0] += count  # inline: it runs for every dealer and table of every day
+            tally[1] += separable
             tally[2] += drop
             tally[3] += fills
             tally[4] += credits
             tally[5] += opener
             tally[6] += closer
-    names = {}
-    for shift in live:
-        c = shift.custody
-        names[shift.dealer_id] = shift.dealer_name
-        tally = tallies.setdefault((shift.dealer_id, shift.site_id, shift.game), [0, 0, 0, 0, 0, 0, 0])
-        tally[0] += 1
-        if c is not None:
-            tally[1] += 1
-            for position, cents in enumerate(
-                (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents), start=2
-            ):
-                tally[position] += cents
+    names = {shift.dealer_id: shift.dealer_name for shift in live}
     wanted = sorted({key[0] for key in tallies} - set(names))
     names.update(
         (pk, f"{first} {last}".strip() or username)

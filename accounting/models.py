@@ -200,7 +200,10 @@ class DayFigures(models.Model):
 
     Figures are integer cents in JSON: `table_days` maps a table id to
     [drop or null (no signed count), fills, credits, opener or null, closer or null, slips?, tray?];
-    `shifts` lists [shift id, table id, dealer id, started at, ended at, custody or null, reason]."""
+    `shifts` lists [shift id, table id, dealer id, started at, ended at, custody or null, reason];
+    `dealer_sums` lists the same shifts summed per dealer and table, [dealer id, table id, shifts,
+    separable shifts, drop, fills, credits, opener, closer] (the separable shifts' sums: the
+    percent-of-hold report reads these, not the shifts)."""
 
     site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="+")
     gaming_date = models.DateField()
@@ -208,6 +211,7 @@ class DayFigures(models.Model):
     version = models.CharField(max_length=16, blank=True)  # day_figures.VERSION the figures were computed by
     table_days = models.JSONField(null=True)
     shifts = models.JSONField(null=True)
+    dealer_sums = models.JSONField(null=True)
     computed_at = models.DateTimeField(null=True)
 
     class Meta:

@@ -199,14 +199,8 @@ def test_a_dealer_at_two_sites_has_a_summary_at_each(site, other_site, people, d
     )
 
 
-def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_under_way(
-    site, other_site, people, dealers
-):
-    """`day_figures.dealer_totals` sums the snapshots' rows as stored (the percent-of-hold report
-    reads it): the same dealers, sums, site totals and z-scores as `summarize_dealers` of the
-    shifts' figures, for both games, two sites, shifts that cannot be separated and a live day."""
-    from accounting import day_figures
-
+def _two_sites_of_play(site, other_site, people, dealers) -> tuple[list[int], date]:
+    """Five days at two sites, both games, shifts that cannot be separated, the last day under way."""
     here, there = Scenario(site, people), Scenario(other_site, people)
     tables = {
         "here": TableFactory(site=site, number=1),
@@ -227,10 +221,13 @@ def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_un
             here.tray(tables["wheel"], day, "opener", 100_000)
             here.tray(tables["wheel"], day, "closer", 99_000)
             here.drop(tables["wheel"], day, 8_000)
-    sites = [site.pk, other_site.pk]
-    day_figures.fill(sites, DAY, last)
+    return [site.pk, other_site.pk], last
+
+
+def _assert_the_summaries_sums(sites, last, found) -> None:
+    from accounting import day_figures
+
     days, shifts = day_figures.table_days_and_shifts(sites, DAY, last)
-    found = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
     for game in ("21", "PW"):
         expected = dealer_hold.summarize_dealers(shifts, days, game)
         assert [
@@ -247,3 +244,45 @@ def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_un
         }
     assert {d.separable_shifts < d.shifts for d in found["PW"].dealers} == {True}
     assert any(d.z_score is not None for d in found["21"].dealers)
+
+
+def test_the_dealers_totals_are_the_summaries_sums_from_closed_days_and_a_day_under_way(
+    site, other_site, people, dealers
+):
+    """`day_figures.dealer_totals` sums the closed days' per-dealer sums as snapshotted (the
+    percent-of-hold report reads it): the same dealers, sums, site totals and z-scores as
+    `summarize_dealers` of the shifts' figures, for both games, two sites, shifts that cannot be
+    separated and a live day."""
+    from accounting import day_figures
+    from accounting.models import DayFigures
+
+    sites, last = _two_sites_of_play(site, other_site, people, dealers)
+    assert day_figures.fill(sites, DAY, last) == 9  # the last day at the first site is open
+    stored = DayFigures.objects.filter(site_id__in=sites, computed_at__isnull=False)
+    assert stored.count() == 9 and not stored.filter(dealer_sums__isnull=True).exists()
+    _assert_the_summaries_sums(sites, last, day_figures.dealer_totals(sites, DAY, last, ("21", "PW")))
+
+
+def test_a_day_snapshotted_by_an_older_version_is_summed_again_for_the_dealers_totals(
+    site, other_site, people, dealers
+):
+    """Snapshots stored before `dealer_sums` existed (day_figures.VERSION "1": table days and shift
+    rows, no dealer sums) are computed again on their next read, dealer sums with them."""
+    from accounting import day_figures
+    from accounting.models import DayFigures
+
+    sites, last = _two_sites_of_play(site, other_site, people, dealers)
+    day_figures.fill(sites, DAY, last)
+    closed = DayFigures.objects.filter(site_id__in=sites, computed_at__isnull=False)
+    assert closed.update(version="1", dealer_sums=None) == 9  # as the old code left them
+    found = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
+    assert {(row.version, row.dealer_sums is None) for row in closed} == {(day_figures.VERSION, False)}
+    _assert_the_summaries_sums(sites, last, found)
+    # A day summed wrong would show: one closed day's dealer sums, as stored, feed the totals.
+    day = closed.filter(site_id=other_site.pk).order_by("gaming_date").first()
+    row = day.dealer_sums[0]
+    day.dealer_sums = [[*row[:4], row[4] + 1, *row[5:]]]  # one cent more drop
+    day.save(update_fields=["dealer_sums"])
+    again = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
+    drops = {(d.dealer_id, d.site_id): d.total.drop_cents for d in again["21"].dealers}
+    assert drops != {(d.dealer_id, d.site_id): d.total.drop_cents for d in found["21"].dealers}

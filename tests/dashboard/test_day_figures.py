@@ -182,7 +182,7 @@ def test_marking_a_day_stale_empties_its_snapshot_and_replaces_both_tokens_in_on
 
     day = date(2026, 11, 3)
     DayFigures.objects.create(site=site, gaming_date=day, token="old", version=day_figures.VERSION,
-                              table_days=[], shifts=[], computed_at=timezone.now())
+                              table_days=[], shifts=[], dealer_sums=[], computed_at=timezone.now())
     FiguresVersion.objects.create(site=other_site, token="theirs")
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         day_figures.mark_stale(site.pk, day)
@@ -191,7 +191,7 @@ def test_marking_a_day_stale_empties_its_snapshot_and_replaces_both_tokens_in_on
     assert len(writes) == (1 if connection.vendor == "postgresql" else 2)
     row = DayFigures.objects.get(site=site, gaming_date=day)
     assert row.token not in ("", "old") and len(row.token) == 32
-    assert (row.version, row.table_days, row.shifts, row.computed_at) == ("", None, None, None)
+    assert (row.version, row.table_days, row.shifts, row.dealer_sums, row.computed_at) == ("", None, None, None, None)
     first = FiguresVersion.objects.get(site=site).token
     assert len(first) == 32 and FiguresVersion.objects.get(site=other_site).token == "theirs"
     day_figures.mark_stale(site.pk, day + timedelta(days=1))  # a new day: inserted, the site's token replaced
