@@ -184,7 +184,10 @@ class PackFiguresOut(serializers.Serializer):
     hold_applies = serializers.BooleanField(help_text="False where the pack's revenue is fees, not a drop: no hold.")
     rule = serializers.CharField(required=False, help_text="A fees or session pack's citation of its own revenue.")
     fees = PackFeesOut(required=False, help_text="Only where the pack's revenue is table fees.")
-    sessions = PackSessionsOut(required=False, help_text="Only where the pack's revenue is games-of-chance sessions (the session record is an assumption).")
+    sessions = PackSessionsOut(
+        required=False,
+        help_text="Only where the pack's revenue is games-of-chance sessions (the session record is an assumption).",
+    )
 
 
 class DailySummaryOut(serializers.Serializer):
@@ -203,7 +206,8 @@ class DailySummaryOut(serializers.Serializer):
     games = GameLineOut(many=True, help_text=GAMES_DOC)
     books = BooksCheckOut(help_text=BOOKS_CHECK_DOC)
     pack = PackFiguresOut(
-        required=False, help_text="A fees or session pack's site: the pack and its own figures (a drop pack's are the summary)."
+        required=False,
+        help_text="A fees or session pack's site: the pack and its own figures (a drop pack's are the summary).",
     )
 
 
@@ -321,7 +325,9 @@ TaxOut = type(
     {
         "organization": serializers.IntegerField(),
         "quarter": serializers.CharField(),
-        "agp_cents": _cents(help_text="The AGP recorded here: the organization's sites whose pack levies the gaming tax."),
+        "agp_cents": _cents(
+            help_text="The AGP recorded here: the organization's sites whose pack levies the gaming tax."
+        ),
         "tax_cents": _cents(help_text="The gaming tax on the AGP recorded here (see tax_label)."),
         "tax_label": serializers.CharField(),
         "other_games_agp_cents": _cents(

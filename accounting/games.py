@@ -42,7 +42,6 @@ class HoldThreshold:
 Schedule = dict[str, tuple[HoldThreshold, ...]]
 
 
-
 def register_hold_thresholds(source: Callable[[], Schedule]) -> None:
     """Compliance registers `source() -> Schedule` once, when its app is ready."""
     HOLD_THRESHOLDS.register(source)

@@ -15,8 +15,12 @@ from .rules import SESSION_GAME, TABLE_FEES
 
 def pack_figures(site, start: date, end: date) -> dict:
     pack = pack_for(site)
-    block = {"code": pack.code, "name": pack.name, "revenue_model": pack.revenue_model,
-             "hold_applies": pack.revenue_model == RevenueModel.DROP}
+    block = {
+        "code": pack.code,
+        "name": pack.name,
+        "revenue_model": pack.revenue_model,
+        "hold_applies": pack.revenue_model == RevenueModel.DROP,
+    }
     if pack.revenue_model == RevenueModel.FEES:
         block["fees"] = fee_queries.fee_totals([site.pk], start, end)
         block["rule"] = TABLE_FEES.at(pack)

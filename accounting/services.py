@@ -66,7 +66,9 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is None:
-        raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site}."})
+        raise ValidationError(
+            {"gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site}."}
+        )
     if day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"

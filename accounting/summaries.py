@@ -138,9 +138,7 @@ def _game_sums(days) -> tuple[Custody, Custody, Custody]:
     return figures.total(sums.values()), sums.get("21", figures.ZERO), sums.get("PW", figures.ZERO)
 
 
-def cash_figures(
-    where, day: date, total: Custody, bank, next_bank, cash_adjustment_cents: int = 0
-) -> CashFigures:
+def cash_figures(where, day: date, total: Custody, bank, next_bank, cash_adjustment_cents: int = 0) -> CashFigures:
     """Cash profit, long/short and its reconciling line, and the deposit, from the cage's day.
     `cash_adjustment_cents`: corrections of cash recorded on this day, added to the cash profit.
     `where`: the site (or its pack's code), whose deposit deadline is due without a bank day."""
@@ -526,7 +524,14 @@ def tax_figures(
     brackets = figures.brackets_in_force(pack.tax_brackets, quarter.end) if pack is not None else []
     tax = figures.gaming_tax_on_recorded(agp, other_games_agp_cents, brackets)
     return TaxFigures(
-        organization.pk, quarter, nd, agp, tax, tuple(brackets), other_games_agp_cents, others,
+        organization.pk,
+        quarter,
+        nd,
+        agp,
+        tax,
+        tuple(brackets),
+        other_games_agp_cents,
+        others,
         pack.code if pack is not None else "",
     )
 

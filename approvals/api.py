@@ -55,9 +55,23 @@ class GameApprovalSerializer(serializers.ModelSerializer):
     class Meta:
         model = GameApproval
         fields = [
-            "id", "organization", "jurisdiction", "game_name", "manufacturer", "agency", "approved_on",
-            "submission_number", "reference", "conditions", "conditions_text", "shuffler_must_be_approved",
-            "internal_controls_required", "supersedes", "pay_tables", "recorded_by", "recorded_at",
+            "id",
+            "organization",
+            "jurisdiction",
+            "game_name",
+            "manufacturer",
+            "agency",
+            "approved_on",
+            "submission_number",
+            "reference",
+            "conditions",
+            "conditions_text",
+            "shuffler_must_be_approved",
+            "internal_controls_required",
+            "supersedes",
+            "pay_tables",
+            "recorded_by",
+            "recorded_at",
         ]
         read_only_fields = fields
 
@@ -68,11 +82,19 @@ class PayLineInput(Input):
 
 
 class PayTableInput(Input):
-    side_bet = serializers.CharField(max_length=rules.MAX_SHORT_TEXT, required=False, allow_blank=True, default="",
-                                     help_text="The side bet's name; empty for a pay table of the game's blackjacks.")
+    side_bet = serializers.CharField(
+        max_length=rules.MAX_SHORT_TEXT,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The side bet's name; empty for a pay table of the game's blackjacks.",
+    )
     code = serializers.CharField(max_length=20)
     natural_payout = serializers.ChoiceField(
-        choices=Table.BlackjackPayout.choices, required=False, allow_blank=True, default="",
+        choices=Table.BlackjackPayout.choices,
+        required=False,
+        allow_blank=True,
+        default="",
         help_text="Blackjack pay tables: the unsuited blackjack payout a table posts with it.",
     )
     lines = serializers.ListField(child=PayLineInput(), max_length=rules.MAX_PAY_TABLE_LINES)
@@ -92,7 +114,9 @@ class GameApprovalInput(Input):
     shuffler_must_be_approved = serializers.BooleanField(required=False, default=False)
     internal_controls_required = serializers.BooleanField(required=False, default=False)
     supersedes = ApprovalField(required=False, allow_null=True, default=None)
-    pay_tables = serializers.ListField(child=PayTableInput(), max_length=rules.MAX_PAY_TABLES, required=False, default=list)
+    pay_tables = serializers.ListField(
+        child=PayTableInput(), max_length=rules.MAX_PAY_TABLES, required=False, default=list
+    )
 
 
 class GameApprovalFilter(FilterSet):
@@ -101,7 +125,9 @@ class GameApprovalFilter(FilterSet):
         fields = ["jurisdiction"]
 
 
-@extend_schema_view(create=extend_schema(request=GameApprovalInput, responses={201: GameApprovalSerializer, **ERROR_RESPONSES}))
+@extend_schema_view(
+    create=extend_schema(request=GameApprovalInput, responses={201: GameApprovalSerializer, **ERROR_RESPONSES})
+)
 class GameApprovalViewSet(ScopedViewSet, mixins.CreateModelMixin):
     """The organization's register of approved games and side bets: the agency, date and
     submission number of each approval, its conditions on the table settings and its pay tables."""
@@ -113,14 +139,17 @@ class GameApprovalViewSet(ScopedViewSet, mixins.CreateModelMixin):
     def scope(self, access):
         return (
             GameApproval.objects.filter(organization_id=access.organization_id)
-            .prefetch_related("pay_tables").order_by("game_name", "approved_on", "id")
+            .prefetch_related("pay_tables")
+            .order_by("game_name", "approved_on", "id")
         )
 
     def create(self, request, *args, **kwargs):
         return self.write(request)
 
     def create_object(self, data):
-        return services.record_game_approval(acting_user=self.request.user, organization=self.access.employee_org(), **data)
+        return services.record_game_approval(
+            acting_user=self.request.user, organization=self.access.employee_org(), **data
+        )
 
 
 # --- Internal controls ---------------------------------------------------------------------
@@ -137,8 +166,12 @@ def _option_list(field: str, **kwargs):
     # Missing or empty: the service refuses it citing the site's pack's rule (the schema is every
     # pack's, so its words name none).
     return serializers.ListField(
-        child=child, max_length=len(values), help_text=f"The {option.label} the internal controls document.",
-        required=False, allow_empty=True, **kwargs,
+        child=child,
+        max_length=len(values),
+        help_text=f"The {option.label} the internal controls document.",
+        required=False,
+        allow_empty=True,
+        **kwargs,
     )
 
 
@@ -155,20 +188,37 @@ class InternalControlsSerializer(serializers.ModelSerializer):
     class Meta:
         model = InternalControls
         fields = [
-            "id", "site", "game_approval", "game", "version", "effective_on", "approved_on", "approved_by",
-            "approval_reference", *rules.DOCUMENTED_FIELDS, "supersedes", "recorded_by", "recorded_at",
+            "id",
+            "site",
+            "game_approval",
+            "game",
+            "version",
+            "effective_on",
+            "approved_on",
+            "approved_by",
+            "approval_reference",
+            *rules.DOCUMENTED_FIELDS,
+            "supersedes",
+            "recorded_by",
+            "recorded_at",
         ]
         read_only_fields = fields
 
 
 class InternalControlsInput(Input):
     site = ScopedSiteField()
-    game_approval = ApprovalField(required=False, allow_null=True, default=None,
-                                  help_text="The approved game these controls are for; empty: house-banked blackjack.")
+    game_approval = ApprovalField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The approved game these controls are for; empty: house-banked blackjack.",
+    )
     effective_on = DateField()
     approved_on = DateField()
     approved_by = serializers.CharField(max_length=rules.MAX_NAME_LENGTH)
-    approval_reference = serializers.CharField(max_length=rules.MAX_NAME_LENGTH, required=False, allow_blank=True, default="")
+    approval_reference = serializers.CharField(
+        max_length=rules.MAX_NAME_LENGTH, required=False, allow_blank=True, default=""
+    )
     dealer_hits_soft_17 = _option_list("dealer_hits_soft_17")
     split_pairs = _option_list("split_pairs")
     double_on = _option_list("double_on")
@@ -187,7 +237,9 @@ class InternalControlsFilter(FilterSet):
         fields = ["site", "game_approval"]
 
 
-@extend_schema_view(create=extend_schema(request=InternalControlsInput, responses={201: InternalControlsSerializer, **ERROR_RESPONSES}))
+@extend_schema_view(
+    create=extend_schema(request=InternalControlsInput, responses={201: InternalControlsSerializer, **ERROR_RESPONSES})
+)
 class InternalControlsViewSet(ScopedViewSet, mixins.CreateModelMixin):
     """Versions of each site's internal controls per game, where its pack keeps them: the options the
     pack's rules require documented, each version effective from its date."""
@@ -199,7 +251,8 @@ class InternalControlsViewSet(ScopedViewSet, mixins.CreateModelMixin):
     def scope(self, access):
         return (
             InternalControls.objects.filter(site__in=access.sites())
-            .select_related("game_approval").order_by("site_id", "game_approval_id", "version")
+            .select_related("game_approval")
+            .order_by("site_id", "game_approval_id", "version")
         )
 
     def create(self, request, *args, **kwargs):
@@ -215,19 +268,33 @@ class InternalControlsViewSet(ScopedViewSet, mixins.CreateModelMixin):
 class TableGameSerializer(serializers.ModelSerializer):
     class Meta:
         model = TableGame
-        fields = ["id", "table", "approval", "blackjack_pay_table", "side_bet_pay_table", "shuffler_model",
-                  "linked_by", "linked_at"]
+        fields = [
+            "id",
+            "table",
+            "approval",
+            "blackjack_pay_table",
+            "side_bet_pay_table",
+            "shuffler_model",
+            "linked_by",
+            "linked_at",
+        ]
         read_only_fields = fields
 
 
 class TableGameInput(Input):
     table = ScopedField(Table)
-    approval = ApprovalField(allow_null=True, help_text="The approved game the table offers from now; null: standard blackjack.")
+    approval = ApprovalField(
+        allow_null=True, help_text="The approved game the table offers from now; null: standard blackjack."
+    )
     blackjack_pay_table = PayTableField(required=False, allow_null=True, default=None)
     side_bet_pay_table = PayTableField(required=False, allow_null=True, default=None)
-    shuffler_model = serializers.CharField(max_length=rules.MAX_SHORT_TEXT, required=False, allow_blank=True, default="")
+    shuffler_model = serializers.CharField(
+        max_length=rules.MAX_SHORT_TEXT, required=False, allow_blank=True, default=""
+    )
     settings = serializers.DictField(
-        child=serializers.JSONField(), required=False, default=dict,
+        child=serializers.JSONField(),
+        required=False,
+        default=dict,
         help_text="Table settings changed in the same step: " + ", ".join(services.LINK_SETTINGS) + ".",
     )
 
@@ -241,7 +308,9 @@ class TableGameFilter(FilterSet):
         fields = ["table", "approval"]
 
 
-@extend_schema_view(create=extend_schema(request=TableGameInput, responses={201: TableGameSerializer, **ERROR_RESPONSES}))
+@extend_schema_view(
+    create=extend_schema(request=TableGameInput, responses={201: TableGameSerializer, **ERROR_RESPONSES})
+)
 class TableGameViewSet(ScopedViewSet, mixins.CreateModelMixin):
     """Which approved game each table offers, link by link (the latest is current). Linking a table
     checks it against the approval's conditions and the internal controls for the game."""
@@ -266,18 +335,34 @@ class TableGameViewSet(ScopedViewSet, mixins.CreateModelMixin):
 class LicenceSerializer(serializers.ModelSerializer):
     class Meta:
         model = Licence
-        fields = ["id", "organization", "jurisdiction", "licence_number", "tie_option", "effective_on", "supersedes",
-                  "recorded_by", "recorded_at"]
+        fields = [
+            "id",
+            "organization",
+            "jurisdiction",
+            "licence_number",
+            "tie_option",
+            "effective_on",
+            "supersedes",
+            "recorded_by",
+            "recorded_at",
+        ]
         read_only_fields = fields
 
 
 class LicenceInput(Input):
     licence_number = serializers.CharField(max_length=rules.MAX_SHORT_TEXT)
-    tie_option = serializers.ChoiceField(choices=Licence.TieOption.choices,
-                                         help_text="The tie option the licence reflects (where the site's pack holds it on the licence).")
+    tie_option = serializers.ChoiceField(
+        choices=Licence.TieOption.choices,
+        help_text="The tie option the licence reflects (where the site's pack holds it on the licence).",
+    )
     effective_on = DateField()
-    jurisdiction = serializers.CharField(max_length=5, required=False, allow_null=True, default=None,
-                                         help_text="Empty: the one jurisdiction of the organization's sites with licence terms.")
+    jurisdiction = serializers.CharField(
+        max_length=5,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Empty: the one jurisdiction of the organization's sites with licence terms.",
+    )
 
 
 @extend_schema_view(create=extend_schema(request=LicenceInput, responses={201: LicenceSerializer, **ERROR_RESPONSES}))
@@ -289,7 +374,9 @@ class LicenceViewSet(ScopedViewSet, mixins.CreateModelMixin):
     input_serializer_class = LicenceInput
 
     def scope(self, access):
-        return Licence.objects.filter(organization_id=access.organization_id).order_by("jurisdiction", "effective_on", "id")
+        return Licence.objects.filter(organization_id=access.organization_id).order_by(
+            "jurisdiction", "effective_on", "id"
+        )
 
     def create(self, request, *args, **kwargs):
         return self.write(request)

@@ -42,16 +42,20 @@ def licence_errors(table) -> dict[str, str]:
     cite = rules.LICENCE.at(table.site)
     licence = licence_in_force(table.site)
     if licence is None:
-        return {"tie_option": (
-            f"{cite}: the selection of the tie option is set forth in the licence application and the licence "
-            f"reflects it; no licence of the organization is in force at {table.site} today: record the licence first."
-        )}
+        return {
+            "tie_option": (
+                f"{cite}: the selection of the tie option is set forth in the licence application and the licence "
+                f"reflects it; no licence of the organization is in force at {table.site} today: record the licence first."
+            )
+        }
     if table.tie_option != licence.tie_option:
-        return {"tie_option": (
-            f"{cite}: the licence ({licence.licence_number}, effective {licence.effective_on.isoformat()}) reflects "
-            f"tie option {licence.tie_option}; every table under it follows it (this table: "
-            f"{table.tie_option or 'none'}). A change of option is a new licence."
-        )}
+        return {
+            "tie_option": (
+                f"{cite}: the licence ({licence.licence_number}, effective {licence.effective_on.isoformat()}) reflects "
+                f"tie option {licence.tie_option}; every table under it follows it (this table: "
+                f"{table.tie_option or 'none'}). A change of option is a new licence."
+            )
+        }
     return {}
 
 

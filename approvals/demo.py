@@ -60,51 +60,114 @@ DDM_APPROVAL = dict(
     shuffler_must_be_approved=True,
     internal_controls_required=True,
     pay_tables=[
-        {"code": "01", "natural_payout": "3:2",
-         "lines": [{"hand": "Suited Blackjack", "pays": "2 to 1"}, {"hand": "Unsuited Blackjack", "pays": "3 to 2"}]},
-        {"code": "02", "natural_payout": "3:2",
-         "lines": [{"hand": "Suited Blackjack", "pays": "3 to 2"}, {"hand": "Unsuited Blackjack", "pays": "3 to 2"}]},
-        {"code": "03", "natural_payout": "1:1",
-         "lines": [{"hand": "Suited Blackjack", "pays": "3 to 1"}, {"hand": "Unsuited Blackjack", "pays": "1 to 1"}]},
-        {"side_bet": "Push 22", "code": "1",
-         "lines": [{"hand": "Dealer Same Suit 22", "pays": "50 to 1"}, {"hand": "Dealer Same Color 22", "pays": "20 to 1"},
-                   {"hand": "Dealer Other 22", "pays": "8 to 1"}, {"hand": "Dealer Bust Not 22", "pays": "Lose"}]},
-        {"side_bet": "Push 22", "code": "2",
-         "lines": [{"hand": "Dealer Same Suit 22", "pays": "50 to 1"}, {"hand": "Dealer Same Color 22", "pays": "20 to 1"},
-                   {"hand": "Dealer Other 22", "pays": "7 to 1"}, {"hand": "Dealer Bust Not 22", "pays": "Lose"}]},
-        {"side_bet": "Push 22", "code": "3",
-         "lines": [{"hand": "Dealer 22", "pays": "11 to 1"}, {"hand": "Dealer Bust Not 22", "pays": "Lose"}]},
+        {
+            "code": "01",
+            "natural_payout": "3:2",
+            "lines": [{"hand": "Suited Blackjack", "pays": "2 to 1"}, {"hand": "Unsuited Blackjack", "pays": "3 to 2"}],
+        },
+        {
+            "code": "02",
+            "natural_payout": "3:2",
+            "lines": [{"hand": "Suited Blackjack", "pays": "3 to 2"}, {"hand": "Unsuited Blackjack", "pays": "3 to 2"}],
+        },
+        {
+            "code": "03",
+            "natural_payout": "1:1",
+            "lines": [{"hand": "Suited Blackjack", "pays": "3 to 1"}, {"hand": "Unsuited Blackjack", "pays": "1 to 1"}],
+        },
+        {
+            "side_bet": "Push 22",
+            "code": "1",
+            "lines": [
+                {"hand": "Dealer Same Suit 22", "pays": "50 to 1"},
+                {"hand": "Dealer Same Color 22", "pays": "20 to 1"},
+                {"hand": "Dealer Other 22", "pays": "8 to 1"},
+                {"hand": "Dealer Bust Not 22", "pays": "Lose"},
+            ],
+        },
+        {
+            "side_bet": "Push 22",
+            "code": "2",
+            "lines": [
+                {"hand": "Dealer Same Suit 22", "pays": "50 to 1"},
+                {"hand": "Dealer Same Color 22", "pays": "20 to 1"},
+                {"hand": "Dealer Other 22", "pays": "7 to 1"},
+                {"hand": "Dealer Bust Not 22", "pays": "Lose"},
+            ],
+        },
+        {
+            "side_bet": "Push 22",
+            "code": "3",
+            "lines": [{"hand": "Dealer 22", "pays": "11 to 1"}, {"hand": "Dealer Bust Not 22", "pays": "Lose"}],
+        },
     ],
 )
 
 DDM_CONTROLS = dict(
-    dealer_hits_soft_17=[True], split_pairs=["none"], double_on=["any_two"], insurance_allowed=[True],
-    surrender=["none"], blackjack_payout=["3:2"], payout_rounding=["down"],
+    dealer_hits_soft_17=[True],
+    split_pairs=["none"],
+    double_on=["any_two"],
+    insurance_allowed=[True],
+    surrender=["none"],
+    blackjack_payout=["3:2"],
+    payout_rounding=["down"],
 )
 DDM_TABLE_SETTINGS = dict(
-    decks=6, dealt_from="shuffler", dealer_hits_soft_17=True, split_pairs="none", resplit_allowed=False,
-    surrender="none", double_on="any_two", double_down="up_to", insurance_allowed=True, even_money_offered=False,
-    blackjack_payout="3:2", payout_rounding="down",
+    decks=6,
+    dealt_from="shuffler",
+    dealer_hits_soft_17=True,
+    split_pairs="none",
+    resplit_allowed=False,
+    surrender="none",
+    double_on="any_two",
+    double_down="up_to",
+    insurance_allowed=True,
+    even_money_offered=False,
+    blackjack_payout="3:2",
+    payout_rounding="down",
 )
 # House-banked blackjack at Spokane: version 1 in effect; version 2 (late surrender) from next month.
 HOUSE_CONTROLS = dict(
-    dealer_hits_soft_17=[False, True], split_pairs=["identical", "any_pair"], double_on=["any_two", "ten_eleven"],
-    insurance_allowed=[True], surrender=["none"], blackjack_payout=["3:2"], payout_rounding=["down"],
+    dealer_hits_soft_17=[False, True],
+    split_pairs=["identical", "any_pair"],
+    double_on=["any_two", "ten_eleven"],
+    insurance_allowed=[True],
+    surrender=["none"],
+    blackjack_payout=["3:2"],
+    payout_rounding=["down"],
 )
 SHUFFLER = "Shuffle Master i-DealPlus (WSGC approved model)"
 # WSGC Blackjack Game Rules (rev. April 2018): six decks from a shoe, 3:2 posted with rounding down;
 # the maximum within WAC 230-15-140's $300 single wager.
-SPOKANE_TABLE = dict(game="21", min_wager_cents=500, max_wager_cents=30000, decks=6, max_players=7, dealt_from="shoe",
-                     blackjack_payout="3:2", payout_rounding="down")
+SPOKANE_TABLE = dict(
+    game="21",
+    min_wager_cents=500,
+    max_wager_cents=30000,
+    decks=6,
+    max_players=7,
+    dealt_from="shoe",
+    blackjack_payout="3:2",
+    payout_rounding="down",
+)
 
 # New York: the licence reflects tie option 1 (all ties push, naturals 3 to 2), and table 1 follows it.
 NY_SITE = "Kingston Fire Hall"
 NY_MANAGER = "nygm"
 NY_LICENCE = dict(licence_number="NY-GC-4620", tie_option=1, effective_on=date(2024, 1, 1))
 # 9 NYCRR 4620.5: four decks, $5 maximum, tie option 1 (naturals 3 to 2), double on 10 or 11.
-KINGSTON_TABLE = dict(game="21", min_wager_cents=100, max_wager_cents=500, decks=4, max_players=7, betting_spaces=7,
-                      double_on="ten_eleven", double_after_split=False, split_pairs="any_pair", tie_option=1,
-                      blackjack_payout="3:2")
+KINGSTON_TABLE = dict(
+    game="21",
+    min_wager_cents=100,
+    max_wager_cents=500,
+    decks=4,
+    max_players=7,
+    betting_spaces=7,
+    double_on="ten_eleven",
+    double_after_split=False,
+    split_pairs="any_pair",
+    tie_option=1,
+    blackjack_payout="3:2",
+)
 
 
 def extend_demo(demo: dict) -> None:
@@ -118,9 +181,14 @@ def extend_demo(demo: dict) -> None:
         today = site_today(site)
         if not InternalControls.objects.filter(site=site, game_approval=approval).exists():
             services.record_internal_controls(
-                acting_user=acting, site=site, game_approval=approval, effective_on=date(2024, 10, 1),
-                approved_on=date(2024, 9, 20), approved_by="Brian Lane, Special Agent, WSGC Regulation Unit",
-                approval_reference="WSGC internal controls approval (demo)", **DDM_CONTROLS,
+                acting_user=acting,
+                site=site,
+                game_approval=approval,
+                effective_on=date(2024, 10, 1),
+                approved_on=date(2024, 9, 20),
+                approved_by="Brian Lane, Special Agent, WSGC Regulation Unit",
+                approval_reference="WSGC internal controls approval (demo)",
+                **DDM_CONTROLS,
             )
         if not InternalControls.objects.filter(site=site, game_approval=None).exists():
             _house_controls(acting, site, today)
@@ -148,13 +216,21 @@ def _washington(demo) -> tuple[Employee, Site]:
     manager = Employee.objects.filter(user__username=MANAGER).select_related("user").first()
     if manager is None:
         _, manager = cardroom_services.create_organization(
-            acting_user=None, name=ORGANIZATION, licence_number=LICENCE, manager_username=MANAGER,
-            manager_password=DEMO_PASSWORD, manager_initials="WG", manager_first_name="Wanda",
+            acting_user=None,
+            name=ORGANIZATION,
+            licence_number=LICENCE,
+            manager_username=MANAGER,
+            manager_password=DEMO_PASSWORD,
+            manager_initials="WG",
+            manager_first_name="Wanda",
             manager_last_name="Gill",
         )
     organization = Organization.objects.get(pk=manager.organization_id)
     site = Site.objects.filter(organization=organization, name=SITE).first() or cardroom_services.create_site(
-        acting_user=manager.user, organization=organization, name=SITE, jurisdiction="WA-HB",
+        acting_user=manager.user,
+        organization=organization,
+        name=SITE,
+        jurisdiction="WA-HB",
         time_zone="America/Los_Angeles",
     )
     return manager, site
@@ -164,16 +240,24 @@ def _ddm_table(acting, site, approval) -> Table:
     table = Table.objects.filter(site=site, number=DDM_TABLE).first()
     if table is None:
         table = cardroom_services.create_table(
-            acting_user=acting, site=site, number=DDM_TABLE, game="21", min_wager_cents=1000, max_wager_cents=20000,
+            acting_user=acting,
+            site=site,
+            number=DDM_TABLE,
+            game="21",
+            min_wager_cents=1000,
+            max_wager_cents=20000,
             payout_rounding="down",  # WSGC rule 7: a 3:2 payout is posted with its rounding
         )
     if not TableGame.objects.filter(table=table).exists():
         pay_tables = PayTable.objects.filter(approval=approval)
         services.link_table_game(
-            acting_user=acting, table=table, approval=approval,
+            acting_user=acting,
+            table=table,
+            approval=approval,
             blackjack_pay_table=pay_tables.get(side_bet="", code="01"),
             side_bet_pay_table=pay_tables.get(side_bet="Push 22", code="1"),
-            shuffler_model=SHUFFLER, settings=DDM_TABLE_SETTINGS,
+            shuffler_model=SHUFFLER,
+            settings=DDM_TABLE_SETTINGS,
         )
     return table
 
@@ -183,10 +267,18 @@ def _house_controls(acting, site, today) -> None:
     version 2 adds late surrender from next month."""
     first = dict(approved_by="Brian Lane, Special Agent, WSGC Regulation Unit", approval_reference="Demo")
     services.record_internal_controls(
-        acting_user=acting, site=site, effective_on=today - timedelta(days=400), approved_on=today - timedelta(days=410),
-        **first, **HOUSE_CONTROLS,
+        acting_user=acting,
+        site=site,
+        effective_on=today - timedelta(days=400),
+        approved_on=today - timedelta(days=410),
+        **first,
+        **HOUSE_CONTROLS,
     )
     services.record_internal_controls(
-        acting_user=acting, site=site, effective_on=today + timedelta(days=30), approved_on=today,
-        **first, **{**HOUSE_CONTROLS, "surrender": ["none", "late"]},
+        acting_user=acting,
+        site=site,
+        effective_on=today + timedelta(days=30),
+        approved_on=today,
+        **first,
+        **{**HOUSE_CONTROLS, "surrender": ["none", "late"]},
     )

@@ -5,6 +5,12 @@ from cardroom.navigation import register
 from . import rules
 
 # Only at the sites of the packs whose law states what the app records (approvals.rules).
-register("Setup", "Approvals and licences", "approvals:list", rules.RECORDS.roles,
-         offered=lambda jurisdiction: any(
-             rule.applies(jurisdiction) for rule in (rules.INTERNAL_CONTROLS, rules.GAME_APPROVAL, rules.LICENCE)))
+register(
+    "Setup",
+    "Approvals and licences",
+    "approvals:list",
+    rules.RECORDS.roles,
+    offered=lambda jurisdiction: any(
+        rule.applies(jurisdiction) for rule in (rules.INTERNAL_CONTROLS, rules.GAME_APPROVAL, rules.LICENCE)
+    ),
+)

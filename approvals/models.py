@@ -102,7 +102,8 @@ class InternalControls(AppendOnlyModel):
         verbose_name_plural = "internal controls"
         constraints = [
             models.UniqueConstraint(
-                fields=["site", "game_approval", "version"], name="internal_controls_version_unique",
+                fields=["site", "game_approval", "version"],
+                name="internal_controls_version_unique",
             )
         ]
 

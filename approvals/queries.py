@@ -23,7 +23,8 @@ def current_link(table_id: int | None) -> TableGame | None:
     return (
         TableGame.objects.filter(table_id=table_id)
         .select_related("approval", "blackjack_pay_table", "side_bet_pay_table")
-        .order_by("-linked_at", "-id").first()
+        .order_by("-linked_at", "-id")
+        .first()
     )
 
 
@@ -32,7 +33,8 @@ def controls_in_effect(site: Site, approval: GameApproval | None, on: date | Non
     on = on or site_today(site)
     return (
         InternalControls.objects.filter(site=site, game_approval=approval, effective_on__lte=on)
-        .order_by("-effective_on", "-version").first()
+        .order_by("-effective_on", "-version")
+        .first()
     )
 
 
@@ -40,6 +42,9 @@ def licence_in_force(site: Site, on: date | None = None) -> Licence | None:
     """The organization's licence for the site's jurisdiction in force on `on` (default: today there)."""
     on = on or site_today(site)
     return (
-        Licence.objects.filter(organization_id=site.organization_id, jurisdiction=site.jurisdiction, effective_on__lte=on)
-        .order_by("-effective_on", "-id").first()
+        Licence.objects.filter(
+            organization_id=site.organization_id, jurisdiction=site.jurisdiction, effective_on__lte=on
+        )
+        .order_by("-effective_on", "-id")
+        .first()
     )

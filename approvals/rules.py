@@ -38,7 +38,7 @@ class DocumentedOption:
         return Rule(f"approvals.documented.{self.field}")
 
     def cited(self, where) -> str:
-        """"<citation>: <what the rule says>" as the pack of `where` states it."""
+        """ "<citation>: <what the rule says>" as the pack of `where` states it."""
         note = self.rule.note(where) or f"the {self.label} must be documented in the internal controls"
         return f"{self.rule.at(where)}: {note}"
 

@@ -27,23 +27,49 @@ def register_page(request):
     access = _access(request)
     approvals = GameApproval.objects.filter(organization_id=access.organization_id).prefetch_related("pay_tables")
     controls = (
-        InternalControls.objects.filter(site__in=access.sites()).select_related("site", "game_approval")
+        InternalControls.objects.filter(site__in=access.sites())
+        .select_related("site", "game_approval")
         .order_by("site__name", "game_approval_id", "-version")
     )
     links = {}
-    for link in TableGame.objects.filter(table__site__in=access.sites()).select_related("table__site", "approval").order_by("linked_at", "id"):
+    for link in (
+        TableGame.objects.filter(table__site__in=access.sites())
+        .select_related("table__site", "approval")
+        .order_by("linked_at", "id")
+    ):
         links[link.table_id] = link  # the latest stays
-    tables = sorted((link for link in links.values() if link.approval_id), key=lambda row: (row.table.site.name, row.table.number))
-    licences = Licence.objects.filter(organization_id=access.organization_id).order_by("jurisdiction", "-effective_on", "-id")
+    tables = sorted(
+        (link for link in links.values() if link.approval_id), key=lambda row: (row.table.site.name, row.table.number)
+    )
+    licences = Licence.objects.filter(organization_id=access.organization_id).order_by(
+        "jurisdiction", "-effective_on", "-id"
+    )
     # Each section only where the law of one of the organization's sites' packs states it.
     codes = set(access.sites().values_list("jurisdiction", flat=True))
-    states = {name: any(rule.applies(code) for code in codes) for name, rule in (
-        ("controls", rules.INTERNAL_CONTROLS), ("approvals", rules.GAME_APPROVAL), ("licences", rules.LICENCE))}
+    states = {
+        name: any(rule.applies(code) for code in codes)
+        for name, rule in (
+            ("controls", rules.INTERNAL_CONTROLS),
+            ("approvals", rules.GAME_APPROVAL),
+            ("licences", rules.LICENCE),
+        )
+    }
     # The internal controls' rule as the packs stating it cite it (WA-HB: the WSGC rules).
-    controls_rule = "; ".join(sorted({rules.INTERNAL_CONTROLS.at(c) for c in codes if rules.INTERNAL_CONTROLS.applies(c)}))
-    return render(request, "approvals/list.html", {"approvals": approvals.order_by("game_name", "approved_on"),
-                                                   "controls": controls, "links": tables, "licences": licences,
-                                                   "states": states, "controls_rule": controls_rule})
+    controls_rule = "; ".join(
+        sorted({rules.INTERNAL_CONTROLS.at(c) for c in codes if rules.INTERNAL_CONTROLS.applies(c)})
+    )
+    return render(
+        request,
+        "approvals/list.html",
+        {
+            "approvals": approvals.order_by("game_name", "approved_on"),
+            "controls": controls,
+            "links": tables,
+            "licences": licences,
+            "states": states,
+            "controls_rule": controls_rule,
+        },
+    )
 
 
 @login_required
@@ -59,11 +85,17 @@ def table_game(request, pk):
             raise PermissionDenied(f"{rules.RECORDER_RULE}: only a gaming manager may change a table's settings.")
         if form.is_valid():
             values = {name: form.cleaned_data[name] for name in forms.SETTINGS if name in form.fields}
-            saved = call_service(form, lambda: cardroom_services.update_table(acting_user=request.user, table=table, **values))
+            saved = call_service(
+                form, lambda: cardroom_services.update_table(acting_user=request.user, table=table, **values)
+            )
             if saved is not None:
                 return redirect("approvals:table", pk=table.pk)
     context = {
-        "table": table, "link": link, "approval": approval, "form": form, "can_change": can_change,
+        "table": table,
+        "link": link,
+        "approval": approval,
+        "form": form,
+        "can_change": can_change,
         "controls": controls_in_effect(table.site, approval),
         "pay_tables": list(approval.pay_tables.all()) if approval else [],
     }

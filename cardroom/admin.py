@@ -210,8 +210,19 @@ class SiteAdmin(OrgScopedAdmin):
 
 @admin.register(Table)
 class TableAdmin(OrgScopedAdmin):
-    list_display = ["site", "number", "game", "min_wager_cents", "max_wager_cents", "location", "decks",
-                    "blackjack_payout", "tie_option", "banker", "active"]
+    list_display = [
+        "site",
+        "number",
+        "game",
+        "min_wager_cents",
+        "max_wager_cents",
+        "location",
+        "decks",
+        "blackjack_payout",
+        "tie_option",
+        "banker",
+        "active",
+    ]
     list_filter = ["game", "active", "location", "site__jurisdiction", "banker"]
     search_fields = ["site__name", "number"]
     autocomplete_fields = ["site"]

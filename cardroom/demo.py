@@ -45,15 +45,29 @@ PEOPLE = [
 
 SITES = {
     "busy": dict(name="Bismarck Elks Lodge", jurisdiction="ND", time_zone="America/Chicago", business_day_start_hour=6),
-    "small": dict(name="Mandan Eagles Aerie", jurisdiction="ND", time_zone="America/Chicago", business_day_start_hour=6),
-    "seasonal": dict(name="Medora Summer Hall", jurisdiction="ND", time_zone="America/Denver", business_day_start_hour=8, seasonal=True),
+    "small": dict(
+        name="Mandan Eagles Aerie", jurisdiction="ND", time_zone="America/Chicago", business_day_start_hour=6
+    ),
+    "seasonal": dict(
+        name="Medora Summer Hall",
+        jurisdiction="ND",
+        time_zone="America/Denver",
+        business_day_start_hour=8,
+        seasonal=True,
+    ),
 }
 
 # Each demo dealer plays at one site only: a dealer cannot be on shift at two tables at once.
 # site key -> [(number, game, min, max)]
 TABLES = {
-    "busy": [(1, "21", 200, 2500), (2, "21", 500, 2500), (3, "21", 500, 2500), (4, "21", 1000, 2500),
-             (5, "21", 300, 2500), (6, "PW", 100, 2500)],
+    "busy": [
+        (1, "21", 200, 2500),
+        (2, "21", 500, 2500),
+        (3, "21", 500, 2500),
+        (4, "21", 1000, 2500),
+        (5, "21", 300, 2500),
+        (6, "PW", 100, 2500),
+    ],
     "small": [(1, "21", 100, 1000), (2, "21", 200, 2500)],
     "seasonal": [(1, "21", 100, 2500), (2, "21", 500, 2500), (3, "21", 500, 2500)],
 }
@@ -118,8 +132,14 @@ def load_demo() -> dict:
         for key, rows in TABLES.items():
             for number, game, minimum, maximum in rows:
                 if not Table.objects.filter(site=sites[key], number=number).exists():
-                    services.create_table(acting_user=acting, site=sites[key], number=number, game=game,
-                                          min_wager_cents=minimum, max_wager_cents=maximum)
+                    services.create_table(
+                        acting_user=acting,
+                        site=sites[key],
+                        number=number,
+                        game=game,
+                        min_wager_cents=minimum,
+                        max_wager_cents=maximum,
+                    )
         existing = set(organization.chip_denominations.values_list("value_cents", flat=True))
         for value in _chip_values(organization):
             if value not in existing:
@@ -140,8 +160,14 @@ def _site(acting, organization, values) -> Site:
 def _person(acting, organization, sites, row) -> Employee:
     login, first, last, initials, role, kind, site_keys = row
     employee = Employee.objects.filter(user__username=login).first() or services.create_employee(
-        acting_user=acting, organization=organization, username=login, password=DEMO_PASSWORD,
-        first_name=first, last_name=last, initials=initials, employment_type=kind,
+        acting_user=acting,
+        organization=organization,
+        username=login,
+        password=DEMO_PASSWORD,
+        first_name=first,
+        last_name=last,
+        initials=initials,
+        employment_type=kind,
     )
     targets = [None] if site_keys == "*" else [sites[key] for key in site_keys.split()]
     for site in targets:

@@ -18,18 +18,36 @@ from .demo import DEMO_PASSWORD, LICENCE, ORGANIZATION
 from .models import Employee, Membership, Organization, Role, Site, Table
 
 ORGANIZATIONS = {
-    "wa": dict(name="Evergreen Gaming Club", licence_number="WSGC-00-12345", manager=("wagm", "Wade", "Gallagher", "WG")),
-    "ny": dict(name="Hudson Valley Volunteer Fire Company", licence_number="NY-GC-4620",
-               manager=("nygm", "Nora", "Yates", "NY")),
+    "wa": dict(
+        name="Evergreen Gaming Club", licence_number="WSGC-00-12345", manager=("wagm", "Wade", "Gallagher", "WG")
+    ),
+    "ny": dict(
+        name="Hudson Valley Volunteer Fire Company",
+        licence_number="NY-GC-4620",
+        manager=("nygm", "Nora", "Yates", "NY"),
+    ),
 }
 
 SITES = {
-    "spokane": ("wa", dict(name="Spokane Card Room", jurisdiction="WA-HB", time_zone="America/Los_Angeles",
-                           business_day_start_hour=6)),
-    "tacoma": ("wa", dict(name="Tacoma Blackjack Room", jurisdiction="WA-BJ", time_zone="America/Los_Angeles",
-                          business_day_start_hour=6)),
-    "kingston": ("ny", dict(name="Kingston Fire Hall", jurisdiction="NY", time_zone="America/New_York",
-                            business_day_start_hour=6)),
+    "spokane": (
+        "wa",
+        dict(
+            name="Spokane Card Room", jurisdiction="WA-HB", time_zone="America/Los_Angeles", business_day_start_hour=6
+        ),
+    ),
+    "tacoma": (
+        "wa",
+        dict(
+            name="Tacoma Blackjack Room",
+            jurisdiction="WA-BJ",
+            time_zone="America/Los_Angeles",
+            business_day_start_hour=6,
+        ),
+    ),
+    "kingston": (
+        "ny",
+        dict(name="Kingston Fire Hall", jurisdiction="NY", time_zone="America/New_York", business_day_start_hour=6),
+    ),
 }
 
 # site key -> [(number, options)]; every option is judged by the site's pack. Spokane's table 1
@@ -37,8 +55,21 @@ SITES = {
 # the records their tables follow are kept one layer up.
 TABLES = {
     # WAC 230-40-125 (1999 proposed amendment): player dealer/banker, $300 minimum bank, $25 maximum.
-    "tacoma": [(1, dict(game="21", min_wager_cents=100, max_wager_cents=2500, decks=2, dealt_from="shoe",
-                        banker="player", min_bank_cents=30000, blackjack_payout="3:2"))],
+    "tacoma": [
+        (
+            1,
+            dict(
+                game="21",
+                min_wager_cents=100,
+                max_wager_cents=2500,
+                decks=2,
+                dealt_from="shoe",
+                banker="player",
+                min_bank_cents=30000,
+                blackjack_payout="3:2",
+            ),
+        )
+    ],
 }
 
 # login, first, last, initials, role, employment type, organization key, site keys
@@ -56,9 +87,14 @@ def _organization(values) -> tuple[Organization, Employee]:
     organization = Organization.objects.filter(name=values["name"]).first()
     if organization is None:
         return services.create_organization(
-            acting_user=None, name=values["name"], licence_number=values["licence_number"],
-            manager_username=login, manager_password=DEMO_PASSWORD, manager_initials=initials,
-            manager_first_name=first, manager_last_name=last,
+            acting_user=None,
+            name=values["name"],
+            licence_number=values["licence_number"],
+            manager_username=login,
+            manager_password=DEMO_PASSWORD,
+            manager_initials=initials,
+            manager_first_name=first,
+            manager_last_name=last,
         )
     return organization, Employee.objects.get(user__username=login)
 
@@ -81,12 +117,20 @@ def extend_demo(demo: dict) -> dict:
         for login, first, last, initials, role, kind, org_key, site_keys in PEOPLE:
             organization, manager = orgs[org_key]
             employee = Employee.objects.filter(user__username=login).first() or services.create_employee(
-                acting_user=manager.user, organization=organization, username=login, password=DEMO_PASSWORD,
-                first_name=first, last_name=last, initials=initials, employment_type=kind,
+                acting_user=manager.user,
+                organization=organization,
+                username=login,
+                password=DEMO_PASSWORD,
+                first_name=first,
+                last_name=last,
+                initials=initials,
+                employment_type=kind,
             )
             for site_key in site_keys.split():
                 if not Membership.objects.filter(employee=employee, site=sites[site_key], role=role).exists():
-                    services.add_membership(acting_user=manager.user, employee=employee, role=role, site=sites[site_key])
+                    services.add_membership(
+                        acting_user=manager.user, employee=employee, role=role, site=sites[site_key]
+                    )
             people[login] = employee
         for _org, manager in orgs.values():
             people[manager.user.username] = manager

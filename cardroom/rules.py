@@ -23,4 +23,3 @@ class ChipSpec:
 # A jurisdiction's chip values, colours and edge spots are its pack's (`cardroom.chip_rules`,
 # North Dakota's in `packs/nd/chips.py`); an organization none of whose packs states them records
 # any value above zero in any colour (house control).
-

@@ -123,11 +123,14 @@ class AlertViewSet(ScopedViewSet):
     def resolve(self, request, pk=None):
         return self._step(request, services.resolve_alert)
 
-    @extend_schema(request=StepInputSerializer, responses={200: AlertSerializer, **ERROR_RESPONSES},
-                   description="The browser's one resolve action: the documentation (a note, and whom was "
-                               "contacted when, if anyone) is required; the alert is acknowledged (unless it "
-                               "was), documented and resolved in one transaction, each step its own audited "
-                               "row. House control: a gaming manager resolves.")
+    @extend_schema(
+        request=StepInputSerializer,
+        responses={200: AlertSerializer, **ERROR_RESPONSES},
+        description="The browser's one resolve action: the documentation (a note, and whom was "
+        "contacted when, if anyone) is required; the alert is acknowledged (unless it "
+        "was), documented and resolved in one transaction, each step its own audited "
+        "row. House control: a gaming manager resolves.",
+    )
     @action(detail=True, methods=["post"], url_path="resolve-with-documentation")
     def resolve_with_documentation(self, request, pk=None):
         return self._step(request, services.resolve_alert_with_documentation)
@@ -167,6 +170,10 @@ class ComplianceRunView(APIView):
         data.is_valid(raise_exception=True)
         site = data.validated_data["site"]
         require_role(request.user, site, Role.GAMING_MANAGER, action="run the compliance checks", rule=HOUSE_CONTROL)
-        result = run_checks(site_ids=[site.pk], quarter=data.validated_data["quarter"],
-                            trigger=ComplianceRun.Trigger.API, acting_user=request.user)
+        result = run_checks(
+            site_ids=[site.pk],
+            quarter=data.validated_data["quarter"],
+            trigger=ComplianceRun.Trigger.API,
+            acting_user=request.user,
+        )
         return Response(result.as_dict(), status=status.HTTP_200_OK)

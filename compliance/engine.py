@@ -235,8 +235,14 @@ def _call(provider, *args, run: RunContext):
     return provider(*args, run=run) if getattr(provider, "takes_run", False) else provider(*args)
 
 
-def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter, organization_ids: list[int] | None = None,
-                      run: RunContext | None = None, sites: list[Site] | None = None) -> RunResult:
+def run_quarter_rules(
+    *,
+    site_ids: list[int] | None,
+    quarter: Quarter,
+    organization_ids: list[int] | None = None,
+    run: RunContext | None = None,
+    sites: list[Site] | None = None,
+) -> RunResult:
     sites = _sites(site_ids, organization_ids) if sites is None else sites
     run, result = run or RunContext(), RunResult()
     book = run.book(quarter.end)
@@ -246,9 +252,16 @@ def run_quarter_rules(*, site_ids: list[int] | None, quarter: Quarter, organizat
     return result
 
 
-def run_day_checks(*, site_ids: list[int] | None, start: date, end: date, organization_ids: list[int] | None = None,
-                   run: RunContext | None = None, sites: list[Site] | None = None,
-                   day_by_day: bool | None = None) -> RunResult:
+def run_day_checks(
+    *,
+    site_ids: list[int] | None,
+    start: date,
+    end: date,
+    organization_ids: list[int] | None = None,
+    run: RunContext | None = None,
+    sites: list[Site] | None = None,
+    day_by_day: bool | None = None,
+) -> RunResult:
     """One transaction: the slip check's checkpoints (compliance.slip_series) move on only
     with the alerts of what they passed. `day_by_day`: only the providers registered so (True)
     or only the others (False); None, all."""
@@ -264,8 +277,13 @@ def run_day_checks(*, site_ids: list[int] | None, start: date, end: date, organi
     return result
 
 
-def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] | None = None,
-             quarters: Iterable[Quarter] = (), day_ranges: Iterable[tuple[date, date]] = ()) -> RunResult:
+def run_scan(
+    *,
+    site_ids: list[int] | None = None,
+    organization_ids: list[int] | None = None,
+    quarters: Iterable[Quarter] = (),
+    day_ranges: Iterable[tuple[date, date]] = (),
+) -> RunResult:
     """One run: the quarter rules of each quarter, then the day rules of each range, for the
     sites (or those of some organizations), sharing one RunContext so that each site-quarter's
     figures are computed once. The rules that judge day by day see the ranges that touch as
@@ -284,10 +302,13 @@ def run_scan(*, site_ids: list[int] | None = None, organization_ids: list[int] |
         if spans == day_ranges:
             parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites) for a, b in day_ranges]
         else:
-            parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=False)
-                      for a, b in day_ranges]
-            parts += [run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=True)
-                      for a, b in spans]
+            parts += [
+                run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=False)
+                for a, b in day_ranges
+            ]
+            parts += [
+                run_day_checks(site_ids=None, start=a, end=b, run=run, sites=sites, day_by_day=True) for a, b in spans
+            ]
     for part in parts:
         total.opened += part.opened
         total.already_open += part.already_open
@@ -326,10 +347,14 @@ def refuse_before_the_law(site_ids: list[int] | None, quarter: Quarter) -> None:
         return
     earliest = Quarter.containing(first)
     earliest = earliest if earliest.start >= first else earliest.next()
-    raise LawNotHeld({"quarter": [
-        f"{citation}: the text of this rule held here is in force from {first}; {quarter} begins before it and "
-        f"the earlier text is not held, so its acts cannot be judged: choose {earliest} or a later quarter."
-    ]})
+    raise LawNotHeld(
+        {
+            "quarter": [
+                f"{citation}: the text of this rule held here is in force from {first}; {quarter} begins before it and "
+                f"the earlier text is not held, so its acts cannot be judged: choose {earliest} or a later quarter."
+            ]
+        }
+    )
 
 
 def run_checks(*, site_ids: list[int] | None, quarter: Quarter, trigger: str, acting_user=None) -> RunResult:
@@ -338,8 +363,9 @@ def run_checks(*, site_ids: list[int] | None, quarter: Quarter, trigger: str, ac
 
     refuse_before_the_law(site_ids, quarter)
     site = Site.objects.get(pk=site_ids[0]) if site_ids and len(site_ids) == 1 else None
-    run = start_run(trigger=trigger, acting_user=acting_user, site=site,
-                    scope={"quarters": [str(quarter)], "site_ids": site_ids})
+    run = start_run(
+        trigger=trigger, acting_user=acting_user, site=site, scope={"quarters": [str(quarter)], "site_ids": site_ids}
+    )
     try:
         result = run_all(site_ids=site_ids, quarter=quarter)
     except Exception as exc:

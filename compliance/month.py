@@ -57,5 +57,7 @@ WEEKDAYS = [(calendar.day_abbr[i], calendar.day_name[i]) for i in (6, 0, 1, 2, 3
 
 
 def month_grid(month: Month, items_by_day: dict[date, list], today: date) -> list[list[Day]]:
-    return [[Day(day, day.month == month.first.month, day == today, items_by_day.get(day, [])) for day in week]
-            for week in month.weeks()]
+    return [
+        [Day(day, day.month == month.first.month, day == today, items_by_day.get(day, [])) for day in week]
+        for week in month.weeks()
+    ]

@@ -41,8 +41,10 @@ def obligations(access, *, today, steps: bool = True) -> list[Alert]:
 
 def in_quarter(alerts: QuerySet[Alert], quarter) -> QuerySet[Alert]:
     """The alerts of a quarter: their period overlaps it, or they fall due in it."""
-    return alerts.filter(Q(period_start__lte=quarter.end, period_end__gte=quarter.start)
-                         | Q(due_date__range=(quarter.start, quarter.end)))
+    return alerts.filter(
+        Q(period_start__lte=quarter.end, period_end__gte=quarter.start)
+        | Q(due_date__range=(quarter.start, quarter.end))
+    )
 
 
 def open_before(alerts: QuerySet[Alert], quarter) -> QuerySet[Alert]:
@@ -55,5 +57,9 @@ def last_run(access, site=None) -> ComplianceRun | None:
     """The latest run of the checks that covered the site (or any of the user's sites): a
     run over every site (the schedule's) or one for the site itself."""
     sites = [site.pk] if site is not None else access.sites().values("pk")
-    return (ComplianceRun.objects.filter(Q(site__isnull=True) | Q(site__in=sites))
-            .select_related("by", "site").order_by("-started_at", "-pk").first())
+    return (
+        ComplianceRun.objects.filter(Q(site__isnull=True) | Q(site__in=sites))
+        .select_related("by", "site")
+        .order_by("-started_at", "-pk")
+        .first()
+    )

@@ -93,13 +93,33 @@ class QuarterFigures:
         }
 
 
-def _quarter_finding(rule: str, citation: str, title: str, fig: QuarterFigures, action: str, due: date | None,
-                     extra: dict | None = None, subject: str = "") -> Finding:
-    return Finding(rule, citation, title, fig.site_id, str(fig.quarter), fig.quarter.start, fig.quarter.end,
-                   action, due, {**fig.as_figures(), **(extra or {})}, subject)
+def _quarter_finding(
+    rule: str,
+    citation: str,
+    title: str,
+    fig: QuarterFigures,
+    action: str,
+    due: date | None,
+    extra: dict | None = None,
+    subject: str = "",
+) -> Finding:
+    return Finding(
+        rule,
+        citation,
+        title,
+        fig.site_id,
+        str(fig.quarter),
+        fig.quarter.start,
+        fig.quarter.end,
+        action,
+        due,
+        {**fig.as_figures(), **(extra or {})},
+        subject,
+    )
 
 
 # 1. ND 99-01.3-08-01(3): prizes over gross proceeds ------------------------------------------
+
 
 def prizes_over_gross_proceeds(fig: QuarterFigures, book: ThresholdBook) -> Finding | None:
     """Twenty-one prizes exceeded gross proceeds for the site's quarter, i.e. AGP < 0."""
@@ -108,13 +128,18 @@ def prizes_over_gross_proceeds(fig: QuarterFigures, book: ThresholdBook) -> Find
     days = book["prizes_over_gp.contact_days"]
     weeks = book.int("prizes_over_gp.dealer_hold_weeks")
     return _quarter_finding(
-        "prizes_over_gp", days.citation, "Twenty-one prizes exceeded gross proceeds", fig,
+        "prizes_over_gp",
+        days.citation,
+        "Twenty-one prizes exceeded gross proceeds",
+        fig,
         f"{days.citation}: contact the attorney general within {int(days)} days of the quarter's end "
         f"(prizes {format_money(fig.prizes_cents)} > gross proceeds {format_money(fig.gross_proceeds_cents)}), "
         f"and keep percent-of-hold records for each dealer at the site for {weeks} continuous weeks.",
         fig.quarter.end + timedelta(days=int(days)),
-        {"dealer_hold_from": str(fig.quarter.end + timedelta(days=1)),
-         "dealer_hold_until": str(fig.quarter.end + timedelta(weeks=weeks))},
+        {
+            "dealer_hold_from": str(fig.quarter.end + timedelta(days=1)),
+            "dealer_hold_until": str(fig.quarter.end + timedelta(weeks=weeks)),
+        },
     )
 
 
@@ -133,18 +158,27 @@ def dealer_shifts_without_figures(shifts: list[ShiftRecord], window: tuple[date,
     percent-of-hold figures (ND 99-01.3-08-01(3)); a shift whose drop was not separated has none."""
     start, end = window
     return [
-        Finding("dealer_hold_missing", citation, "Dealer shift without percent-of-hold figures", s.site_id,
-                f"{start}..{end}", start, end,
-                f"{citation}: exchange the drop box at each dealer change so that {s.dealer_name}'s shift at table "
-                f"{s.table_number} on {s.started_at:%Y-%m-%d} has its own percent-of-hold.",
-                s.started_at.date(), {"shift_id": s.shift_id, "table": s.table_number, "dealer_name": s.dealer_name},
-                f"shift:{s.shift_id}")
+        Finding(
+            "dealer_hold_missing",
+            citation,
+            "Dealer shift without percent-of-hold figures",
+            s.site_id,
+            f"{start}..{end}",
+            start,
+            end,
+            f"{citation}: exchange the drop box at each dealer change so that {s.dealer_name}'s shift at table "
+            f"{s.table_number} on {s.started_at:%Y-%m-%d} has its own percent-of-hold.",
+            s.started_at.date(),
+            {"shift_id": s.shift_id, "table": s.table_number, "dealer_name": s.dealer_name},
+            f"shift:{s.shift_id}",
+        )
         for s in shifts
         if not s.has_own_drop and start <= s.started_at.date() <= end
     ]
 
 
 # 2. ND 99-01.3-08-04(9): low hold at a surveillance site --------------------------------------
+
 
 def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: ThresholdBook) -> Finding | None:
     """Quarter percent-of-hold below 10% (twenty-one) or 15% (paddlewheel) at a site that
@@ -158,7 +192,10 @@ def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: Threshol
     minutes = book.int("low_hold.review_minutes_per_week")
     game = "twenty-one" if fig.game == "21" else "paddlewheel"
     return _quarter_finding(
-        f"low_hold_{fig.game}", threshold.citation, f"Low {game} hold at a surveillance site", fig,
+        f"low_hold_{fig.game}",
+        threshold.citation,
+        f"Low {game} hold at a surveillance site",
+        fig,
         f"{threshold.citation}: {game} percent-of-hold {format_ratio(fig.hold_ratio)} is below "
         f"{format_ratio(threshold.value, 0)}: review at least {minutes} minutes of video per week for each active "
         f"table for {weeks} continuous weeks, or until the reason is documented.",
@@ -169,8 +206,16 @@ def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: Threshol
 
 # 3. ND 99-01.3-08-04: surveillance required ---------------------------------------------------
 
-def surveillance_required(history: list[QuarterFigures], *, seasonal: bool, wagers_above_cents: int,
-                          already_required: bool, book: ThresholdBook, at) -> Finding | None:
+
+def surveillance_required(
+    history: list[QuarterFigures],
+    *,
+    seasonal: bool,
+    wagers_above_cents: int,
+    already_required: bool,
+    book: ThresholdBook,
+    at,
+) -> Finding | None:
     """Twenty-one gross proceeds averaging $10,000 or more per quarter over two entire
     consecutive quarters (the last two in `history`), with wagers above $2.
 
@@ -199,19 +244,30 @@ def surveillance_required(history: list[QuarterFigures], *, seasonal: bool, wage
     days = book.int("surveillance.operational_days")
     average = Decimal(total) / len(considered)
     return Finding(
-        "surveillance_required", level.citation, "Video surveillance required", last.site_id, str(last.quarter),
-        considered[0].quarter.start, last.quarter.end,
+        "surveillance_required",
+        level.citation,
+        "Video surveillance required",
+        last.site_id,
+        str(last.quarter),
+        considered[0].quarter.start,
+        last.quarter.end,
         f"{level.citation}: twenty-one gross proceeds averaged {format_money(int(average))} per quarter "
         f"(at least {format_money(int(level))}) with wagers above {format_money(int(cap))}: have a video "
         f"surveillance system operational within {days} days of {last.quarter.end}; chips must then meet "
         f"the colour specification of {CHIP_COLOUR_SPEC.at(at)} ({CHIP_COLOURS.at(at)}).",
         last.quarter.end + timedelta(days=days),
-        {"quarters": [str(f.quarter) for f in considered], "gross_proceeds_cents": [f.gross_proceeds_cents for f in considered],
-         "average_cents": str(average), "max_wager_cents": wagers_above_cents, "seasonal": seasonal},
+        {
+            "quarters": [str(f.quarter) for f in considered],
+            "gross_proceeds_cents": [f.gross_proceeds_cents for f in considered],
+            "average_cents": str(average),
+            "max_wager_cents": wagers_above_cents,
+            "seasonal": seasonal,
+        },
     )
 
 
 # 4. ND 99-01.3-08-04(7): outage past its deadline while operating above $2 --------------------
+
 
 @dataclass(frozen=True)
 class OutageRecord:
@@ -234,18 +290,29 @@ def outage_past_deadline(outage: OutageRecord, *, now: datetime, book: Threshold
         return None
     day = outage.deadline_at.date()
     return Finding(
-        "outage_operating", cap.citation, "Table operated above $2 after a surveillance outage deadline",
-        outage.site_id, str(day), outage.reported_at.date(), (outage.repaired_at or now).date(),
+        "outage_operating",
+        cap.citation,
+        "Table operated above $2 after a surveillance outage deadline",
+        outage.site_id,
+        str(day),
+        outage.reported_at.date(),
+        (outage.repaired_at or now).date(),
         f"{cap.citation}: table {outage.table_number}'s camera or recorder was not repaired by "
         f"{outage.deadline_at:%Y-%m-%d %I:%M %p}; the table must be closed or its wagers limited to "
         f"{format_money(int(cap))} until repaired (it ran with a maximum of "
         f"{format_money(outage.max_wager_after_deadline_cents)}).",
-        day, {"outage_id": outage.outage_id, "table": outage.table_number, "max_wager_after_deadline_cents": outage.max_wager_after_deadline_cents},
+        day,
+        {
+            "outage_id": outage.outage_id,
+            "table": outage.table_number,
+            "max_wager_after_deadline_cents": outage.max_wager_after_deadline_cents,
+        },
         f"outage:{outage.outage_id}",
     )
 
 
 # 5. ND 99-01.3-08-04(7), 08-16(1)(d): daily surveillance review log ---------------------------
+
 
 def missing_review_logs(site_id: int, missing: dict[date, list[int]], *, at) -> list[Finding]:
     """Each day of activity at a surveillance site on which some table in use has no daily
@@ -253,14 +320,26 @@ def missing_review_logs(site_id: int, missing: dict[date, list[int]], *, at) -> 
     site (or its pack), whose citations the findings carry."""
     citation = REVIEW_LOG.at(at)
     return [
-        Finding("review_log_missing", citation, "No daily surveillance review log", site_id, str(day), day, day,
-                f"{citation}, {REVIEW_LOG_RECORD.at(at)}: document that the camera of table(s) {', '.join(map(str, tables))} "
-                f"recorded an unobstructed view and a clear picture on {day}.", day, {"tables": tables})
-        for day, tables in sorted(missing.items()) if tables
+        Finding(
+            "review_log_missing",
+            citation,
+            "No daily surveillance review log",
+            site_id,
+            str(day),
+            day,
+            day,
+            f"{citation}, {REVIEW_LOG_RECORD.at(at)}: document that the camera of table(s) {', '.join(map(str, tables))} "
+            f"recorded an unobstructed view and a clear picture on {day}.",
+            day,
+            {"tables": tables},
+        )
+        for day, tables in sorted(missing.items())
+        if tables
     ]
 
 
 # 6. ND 99-01.3-08-05: slips --------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SlipException:
@@ -272,10 +351,26 @@ class SlipException:
 
 
 _SLIP_TEXT = {
-    "missing": (SLIP_NUMBERING, "Slip number missing", "account for {series} slip number {number}: slips are used in order and all accounted for"),
-    "out_of_order": (SLIP_NUMBERING, "Slip used out of order", "{series} slip {number} was used after a higher number of its series: slips are used in sequential order; find out why and document it"),
-    "unverified": (SLIP_VERIFIED, "Slip not verified", "{series} slip {number} was not verified and initialed by the end of the gaming day"),
-    "unreceived": (SLIP_RECEIVED, "Slip not received", "{series} slip {number} was not received and initialed by the end of the gaming day"),
+    "missing": (
+        SLIP_NUMBERING,
+        "Slip number missing",
+        "account for {series} slip number {number}: slips are used in order and all accounted for",
+    ),
+    "out_of_order": (
+        SLIP_NUMBERING,
+        "Slip used out of order",
+        "{series} slip {number} was used after a higher number of its series: slips are used in sequential order; find out why and document it",
+    ),
+    "unverified": (
+        SLIP_VERIFIED,
+        "Slip not verified",
+        "{series} slip {number} was not verified and initialed by the end of the gaming day",
+    ),
+    "unreceived": (
+        SLIP_RECEIVED,
+        "Slip not received",
+        "{series} slip {number} was not received and initialed by the end of the gaming day",
+    ),
 }
 
 
@@ -287,15 +382,26 @@ def slip_exceptions(exceptions: list[SlipException], *, at) -> list[Finding]:
         if not rule.applies(at[ex.site_id]):
             continue  # the site's pack does not state this slip rule
         citation = rule.at(at[ex.site_id])
-        findings.append(Finding(
-            f"slip_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
-            f"{citation}: " + text.format(series=ex.series, number=ex.number) + ".", ex.gaming_date,
-            {"series": ex.series, "number": ex.number}, f"{ex.series}:{ex.number}",
-        ))
+        findings.append(
+            Finding(
+                f"slip_{ex.problem}",
+                citation,
+                title,
+                ex.site_id,
+                str(ex.gaming_date),
+                ex.gaming_date,
+                ex.gaming_date,
+                f"{citation}: " + text.format(series=ex.series, number=ex.number) + ".",
+                ex.gaming_date,
+                {"series": ex.series, "number": ex.number},
+                f"{ex.series}:{ex.number}",
+            )
+        )
     return findings
 
 
 # 7. ND 99-01.3-08-14: counts --------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CountException:
@@ -306,9 +412,21 @@ class CountException:
 
 
 _COUNT_TEXT = {
-    "unresolved": (COUNT_RESOLVED, "Count difference not resolved", "resolve the difference between the two counts of box {box}"),
-    "not_removed": (COUNT_REMOVED, "Drop box not removed", "box {box} was not removed from its table by the end of the day's activity"),
-    "not_counted": (COUNT_COUNTED, "Drop box not counted", "box {box} has not been counted by the two-person count team"),
+    "unresolved": (
+        COUNT_RESOLVED,
+        "Count difference not resolved",
+        "resolve the difference between the two counts of box {box}",
+    ),
+    "not_removed": (
+        COUNT_REMOVED,
+        "Drop box not removed",
+        "box {box} was not removed from its table by the end of the day's activity",
+    ),
+    "not_counted": (
+        COUNT_COUNTED,
+        "Drop box not counted",
+        "box {box} has not been counted by the two-person count team",
+    ),
 }
 
 
@@ -320,79 +438,131 @@ def count_exceptions(exceptions: list[CountException], *, at) -> list[Finding]:
         if not rule.applies(at[ex.site_id]):
             continue  # the site's pack does not state this count rule
         citation = rule.at(at[ex.site_id])
-        findings.append(Finding(
-            f"count_{ex.problem}", citation, title, ex.site_id, str(ex.gaming_date), ex.gaming_date, ex.gaming_date,
-            f"{citation}: " + text.format(box=ex.box_label) + ".", ex.gaming_date, {"box": ex.box_label},
-            f"box:{ex.box_label}",
-        ))
+        findings.append(
+            Finding(
+                f"count_{ex.problem}",
+                citation,
+                title,
+                ex.site_id,
+                str(ex.gaming_date),
+                ex.gaming_date,
+                ex.gaming_date,
+                f"{citation}: " + text.format(box=ex.box_label) + ".",
+                ex.gaming_date,
+                {"box": ex.box_label},
+                f"box:{ex.box_label}",
+            )
+        )
     return findings
 
 
 # 8. ND 99-01.3-03-10 deposits; ND 99-01.3-08-04(11) video samples -----------------------------
 
-def late_deposit(site_id: int, gaming_date: date, deposited_on: date | None, *, today: date,
-                 book: ThresholdBook) -> Finding | None:
+
+def late_deposit(
+    site_id: int, gaming_date: date, deposited_on: date | None, *, today: date, book: ThresholdBook
+) -> Finding | None:
     days = book["deposit.banking_days"]
     due = add_banking_days(gaming_date, int(days))
     if (deposited_on or today) <= due:
         return None
     return Finding(
-        "deposit_late", days.citation, "Bank deposit late", site_id, str(gaming_date), gaming_date, gaming_date,
+        "deposit_late",
+        days.citation,
+        "Bank deposit late",
+        site_id,
+        str(gaming_date),
+        gaming_date,
+        gaming_date,
         f"{days.citation}: the deposit for {gaming_date} was due by the {int(days)}rd banking day, {due}"
         + (f"; it was made on {deposited_on}." if deposited_on else "; it has not been recorded."),
-        due, {"due": str(due), "deposited_on": str(deposited_on) if deposited_on else None},
+        due,
+        {"due": str(due), "deposited_on": str(deposited_on) if deposited_on else None},
     )
 
 
-def late_video_sample(site_id: int, change_id: int, changed_on: date, submitted_on: date | None, *, today: date,
-                      book: ThresholdBook) -> Finding | None:
+def late_video_sample(
+    site_id: int, change_id: int, changed_on: date, submitted_on: date | None, *, today: date, book: ThresholdBook
+) -> Finding | None:
     days = book["sample.due_days"]
     due = changed_on + timedelta(days=int(days))
     if (submitted_on or today) <= due:
         return None
     return Finding(
-        "sample_late", days.citation, "Video sample not sent in time", site_id, str(changed_on), changed_on, due,
+        "sample_late",
+        days.citation,
+        "Video sample not sent in time",
+        site_id,
+        str(changed_on),
+        changed_on,
+        due,
         f"{days.citation}: a sample recorded video was due to the attorney general within {int(days)} days "
         f"of the equipment change on {changed_on}, by {due}.",
-        due, {"change_id": change_id, "submitted_on": str(submitted_on) if submitted_on else None},
+        due,
+        {"change_id": change_id, "submitted_on": str(submitted_on) if submitted_on else None},
         f"change:{change_id}",
     )
 
 
 # 9. ND 99-01.3-08-04 (opening paragraph): the system, each table, special events ---------------
 
-def system_not_operational(site_id: int, due: date, table_numbers: list[int], *, on: date, citation: str,
-                           cap_cents: int) -> Finding | None:
+
+def system_not_operational(
+    site_id: int, due: date, table_numbers: list[int], *, on: date, citation: str, cap_cents: int
+) -> Finding | None:
     """Past the last day to have the site's system operational (45 days from its trigger), the
     equipment register shows no system for some table that needs one. Day 45 itself is in time."""
     if on <= due or not table_numbers:
         return None
     tables = ", ".join(map(str, table_numbers))
     return Finding(
-        "surveillance_not_operational", citation, "Video surveillance not operational after its deadline", site_id,
-        str(due), due + timedelta(days=1), on,
+        "surveillance_not_operational",
+        citation,
+        "Video surveillance not operational after its deadline",
+        site_id,
+        str(due),
+        due + timedelta(days=1),
+        on,
         f"{citation}: the video surveillance system was due operational by {due}; table(s) {tables} have no camera "
         f"and recording unit in the equipment register on {on}: limit wagers to {format_money(cap_cents)} until it "
         "is operational for each table regularly located on the site.",
-        due + timedelta(days=1), {"tables": table_numbers, "due": str(due)},
+        due + timedelta(days=1),
+        {"tables": table_numbers, "due": str(due)},
     )
 
 
-def special_event_over_limit(site_id: int, table_id: int, table_number: int, event_start: date, day: date,
-                             reason: str, citation: str) -> Finding:
+def special_event_over_limit(
+    site_id: int, table_id: int, table_number: int, event_start: date, day: date, reason: str, citation: str
+) -> Finding:
     """A temporary special-event table used past its exemption without a system."""
     return Finding(
-        "special_event_over_limit", citation, "Special-event table past its exemption", site_id,
-        str(event_start), event_start, day,
+        "special_event_over_limit",
+        citation,
+        "Special-event table past its exemption",
+        site_id,
+        str(event_start),
+        event_start,
+        day,
         f"{reason}: table {table_number} used on {day} needs a video surveillance system.",
-        day, {"table": table_number, "event_start": str(event_start), "day": str(day)}, f"table:{table_id}",
+        day,
+        {"table": table_number, "event_start": str(event_start), "day": str(day)},
+        f"table:{table_id}",
     )
 
 
 # 10. ND 99-01.3-08-04(5)(b): recordings cover play -------------------------------------------------
 
-def recording_gaps(site_id: int, table_id: int, table_number: int, gaming_date: date,
-                   gaps: list[tuple[datetime, datetime]], *, citation: str, time_zone: str) -> Finding | None:
+
+def recording_gaps(
+    site_id: int,
+    table_id: int,
+    table_number: int,
+    gaming_date: date,
+    gaps: list[tuple[datetime, datetime]],
+    *,
+    citation: str,
+    time_zone: str,
+) -> Finding | None:
     """Parts of a table's play (opener to closer) that no recording covers."""
     if not gaps:
         return None
@@ -402,18 +572,27 @@ def recording_gaps(site_id: int, table_id: int, table_number: int, gaming_date: 
     spans = ", ".join(f"{a.astimezone(zone):%H:%M}-{b.astimezone(zone):%H:%M}" for a, b in gaps)
     minutes = sum(int((b - a).total_seconds() // 60) for a, b in gaps)
     return Finding(
-        "recording_gap", citation, "Table play not recorded", site_id, str(gaming_date), gaming_date, gaming_date,
+        "recording_gap",
+        citation,
+        "Table play not recorded",
+        site_id,
+        str(gaming_date),
+        gaming_date,
+        gaming_date,
         f"{citation}: table {table_number}'s recordings on {gaming_date} do not cover its play from when chips were "
         f"first made available (opener) until it closed for the day (closer): not recorded {spans}.",
-        gaming_date, {"table": table_number, "gaps": [[a.isoformat(), b.isoformat()] for a, b in gaps],
-                      "minutes": minutes}, f"table:{table_id}",
+        gaming_date,
+        {"table": table_number, "gaps": [[a.isoformat(), b.isoformat()] for a, b in gaps], "minutes": minutes},
+        f"table:{table_id}",
     )
 
 
 # ND 99-01.3-08-09(1): a higher minimum only beside an active table at or below the ceiling -----
 
-def low_table_closings(site_id: int, gaming_date: date, tables: list, *, book: ThresholdBook,
-                       time_zone: str) -> list[Finding]:
+
+def low_table_closings(
+    site_id: int, gaming_date: date, tables: list, *, book: ThresholdBook, time_zone: str
+) -> list[Finding]:
     """Each closer of a table with a minimum at or below the ceiling (the low table) after which,
     the grace past, a table with a higher minimum was still active (a dealer and chips present,
     `floor.queries.TablePlay.active_at`) with no other low table active beside it. `tables`: the
@@ -458,6 +637,7 @@ def _low_table_closed(site_id, gaming_date, low, closed_at, higher, book, time_z
 
 # 11. ND 99-01.3-08-06(2): chips redeemable for thirty days after twenty-one stops ------------
 
+
 def redemption_window_end(discontinued_on: date, book: ThresholdBook) -> date:
     """The last day the chips must still be redeemed: day 30 after the day twenty-one stopped."""
     return discontinued_on + timedelta(days=book.int("discontinued.redeem_days"))
@@ -471,15 +651,22 @@ def discontinued_twenty_one(site_id: int, site_name: str, discontinued_on: date,
     days = book["discontinued.redeem_days"]
     until = redemption_window_end(discontinued_on, book)
     return Finding(
-        "discontinued_redemption", days.citation, "Twenty-one discontinued: chips redeemable for 30 days", site_id,
-        str(discontinued_on), discontinued_on, until,
+        "discontinued_redemption",
+        days.citation,
+        "Twenty-one discontinued: chips redeemable for 30 days",
+        site_id,
+        str(discontinued_on),
+        discontinued_on,
+        until,
         f"{days.citation}: twenty-one was discontinued at {site_name} on {discontinued_on}; redeem its chips for cash "
         f"at the business office or an active site for {int(days)} days, through {until}.",
-        until, {"discontinued_on": str(discontinued_on), "redeem_until": str(until)},
+        until,
+        {"discontinued_on": str(discontinued_on), "redeem_until": str(until)},
     )
 
 
 # 12. ND 99-01.3-08-03(2)-(3): chip colours once the specification applies --------------------
+
 
 def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str, at) -> Finding | None:
     """The organization's chips miss 08-03(3) at a site where 08-03(2) makes it apply
@@ -490,10 +677,16 @@ def chip_colours(site_id: int, on: date, problems: list[str], *, trigger: str, a
     quarter = Quarter.containing(on)
     citation = CHIP_COLOURS.at(at)
     return Finding(
-        "chip_colours", citation, "Chips do not meet the colour specification", site_id, str(quarter),
-        quarter.start, quarter.end,
+        "chip_colours",
+        citation,
+        "Chips do not meet the colour specification",
+        site_id,
+        str(quarter),
+        quarter.start,
+        quarter.end,
         f"{citation}: {trigger}, so the chips must meet {CHIP_COLOUR_SPEC.at(at)}: " + " ".join(problems),
-        on, {"problems": problems, "trigger": trigger},
+        on,
+        {"problems": problems, "trigger": trigger},
     )
 
 
@@ -522,14 +715,23 @@ def tips_not_redeemed(found: TipsAtLeaving, *, at) -> Finding:
         what = f"still held {format_money(found.unredeemed_cents)} of unredeemed tips"
     citation = TIPS_BEFORE_LEAVING.at(at)
     return Finding(
-        "tips_before_leaving", citation, "Tips not redeemed before leaving", found.site_id,
-        str(found.gaming_date), found.gaming_date, found.gaming_date,
+        "tips_before_leaving",
+        citation,
+        "Tips not redeemed before leaving",
+        found.site_id,
+        str(found.gaming_date),
+        found.gaming_date,
+        found.gaming_date,
         f"{citation}: a dealer shall redeem tips before leaving a site; {found.dealer} {what} when "
         f"their last shift of {found.gaming_date} ended ({found.checked_at}). Have the tips declared and "
         "redeemed at the cashier, and document why they were not.",
         found.gaming_date,
-        {"dealer": found.dealer_id, "declared": found.declared, "unredeemed_cents": found.unredeemed_cents,
-         "checked_at": found.checked_at},
+        {
+            "dealer": found.dealer_id,
+            "declared": found.declared,
+            "unredeemed_cents": found.unredeemed_cents,
+            "checked_at": found.checked_at,
+        },
         f"dealer:{found.dealer_id}",
     )
 
@@ -603,15 +805,27 @@ def chip_float_short(short: ChipFloatShort, *, at) -> Finding:
     citation = CHIP_FLOAT.at(at)
     value = format_money(short.value_cents)
     return Finding(
-        "chip_float", citation, "Chips on the tables and in the banks exceed the chip inventory", short.site_id,
-        str(short.counted_through), short.counted_through, short.on_date,
+        "chip_float",
+        citation,
+        "Chips on the tables and in the banks exceed the chip inventory",
+        short.site_id,
+        str(short.counted_through),
+        short.counted_through,
+        short.on_date,
         f"{citation}: the chip inventory log says {short.exist:,} {value} chips exist, but the banks' last counts "
         f"hold {short.bank:,} and the trays' last counts {short.trays:,} ({short.site_bank:,} and "
         f"{short.site_trays:,} at this site): {-short.outstanding:,} more than exist. Record the chips received "
         "in the inventory log, or find the miscounted bank or tray and correct it.",
         short.on_date,
-        {"value_cents": short.value_cents, "exist": short.exist, "bank": short.bank, "trays": short.trays,
-         "outstanding": short.outstanding, "site_bank": short.site_bank, "site_trays": short.site_trays},
+        {
+            "value_cents": short.value_cents,
+            "exist": short.exist,
+            "bank": short.bank,
+            "trays": short.trays,
+            "outstanding": short.outstanding,
+            "site_bank": short.site_bank,
+            "site_trays": short.site_trays,
+        },
         f"chip:{short.value_cents}",
     )
 

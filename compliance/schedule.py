@@ -41,8 +41,11 @@ def next_crontab_time(entry: crontab, after: datetime, zone: ZoneInfo) -> dateti
 
 
 def _day_matches(entry: crontab, day: date) -> bool:
-    return (day.month in entry.month_of_year and day.day in entry.day_of_month
-            and (day.isoweekday() % 7) in entry.day_of_week)
+    return (
+        day.month in entry.month_of_year
+        and day.day in entry.day_of_month
+        and (day.isoweekday() % 7) in entry.day_of_week
+    )
 
 
 def next_time(schedule, after: datetime, zone: ZoneInfo) -> datetime | None:

@@ -1,7 +1,6 @@
 """Writes of the compliance app: opening alerts (exactly once, their e-mails queued:
 `compliance.mail`), their steps, the runs of the rules."""
 
-
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -22,16 +21,28 @@ RESOLVE_ROLES = (Role.GAMING_MANAGER,)
 
 def open_alert(finding: Finding, *, organization_id: int) -> tuple[Alert, bool]:
     """Open the alert for a finding unless it is open already; safe to run twice at once."""
-    key = {"rule": finding.rule, "site_id": finding.site_id, "period_key": finding.period_key, "subject": finding.subject}
+    key = {
+        "rule": finding.rule,
+        "site_id": finding.site_id,
+        "period_key": finding.period_key,
+        "subject": finding.subject,
+    }
     existing = Alert.objects.filter(**key).first()
     if existing is not None:
         return existing, False
     try:
         with transaction.atomic():  # the row's event is its audit (`alert.opened`: Alert.audit_created_action)
             alert = Alert.objects.create(
-                **key, organization_id=organization_id, citation=finding.citation, title=finding.title,
-                period_start=finding.period_start, period_end=finding.period_end, figures=finding.figures,
-                action_required=finding.action_required, due_date=finding.due_date, opened_at=timezone.now(),
+                **key,
+                organization_id=organization_id,
+                citation=finding.citation,
+                title=finding.title,
+                period_start=finding.period_start,
+                period_end=finding.period_end,
+                figures=finding.figures,
+                action_required=finding.action_required,
+                due_date=finding.due_date,
+                opened_at=timezone.now(),
             )
     except IntegrityError:
         # Another worker opened it between our look and our insert: the unique constraint won.
@@ -57,11 +68,16 @@ def open_alerts(findings: list[Finding], *, organization_of: dict[int, int]) -> 
     if not by_key:
         return [], 0
     # Bounded lists: the sites of one chunk, the rules of one provider, the periods of one run.
-    existing = set(Alert.objects.filter(
-        site_id__in={k[1] for k in by_key}, rule__in={k[0] for k in by_key}, period_key__in={k[2] for k in by_key},
-    ).values_list("rule", "site_id", "period_key", "subject"))
-    already = sum(1 for finding in findings if (finding.rule, finding.site_id, finding.period_key, finding.subject)
-                  in existing)
+    existing = set(
+        Alert.objects.filter(
+            site_id__in={k[1] for k in by_key},
+            rule__in={k[0] for k in by_key},
+            period_key__in={k[2] for k in by_key},
+        ).values_list("rule", "site_id", "period_key", "subject")
+    )
+    already = sum(
+        1 for finding in findings if (finding.rule, finding.site_id, finding.period_key, finding.subject) in existing
+    )
     new = [f for key, f in by_key.items() if key not in existing]
     if not new:
         return [], already
@@ -71,12 +87,26 @@ def open_alerts(findings: list[Finding], *, organization_of: dict[int, int]) -> 
             # INSERTs of at most ALERT_BATCH rows: a statement's parameters stay bounded. Each
             # row's event (`alert.opened`, Alert.audit_created_action) is its audit.
             for start in range(0, len(new), ALERT_BATCH):
-                alerts += Alert.objects.bulk_create([Alert(
-                    rule=f.rule, site_id=f.site_id, period_key=f.period_key, subject=f.subject,
-                    organization_id=organization_of[f.site_id], citation=f.citation, title=f.title,
-                    period_start=f.period_start, period_end=f.period_end, figures=f.figures,
-                    action_required=f.action_required, due_date=f.due_date, opened_at=now)
-                    for f in new[start:start + ALERT_BATCH]])
+                alerts += Alert.objects.bulk_create(
+                    [
+                        Alert(
+                            rule=f.rule,
+                            site_id=f.site_id,
+                            period_key=f.period_key,
+                            subject=f.subject,
+                            organization_id=organization_of[f.site_id],
+                            citation=f.citation,
+                            title=f.title,
+                            period_start=f.period_start,
+                            period_end=f.period_end,
+                            figures=f.figures,
+                            action_required=f.action_required,
+                            due_date=f.due_date,
+                            opened_at=now,
+                        )
+                        for f in new[start : start + ALERT_BATCH]
+                    ]
+                )
     except IntegrityError:
         opened = []
         for finding in new:
@@ -104,8 +134,9 @@ class _OpenedInTransaction:
 
     def __call__(self):
         for start in range(0, len(self.alert_ids), NOTIFY_BATCH):
-            notify_alerts.apply_async((self.alert_ids[start:start + NOTIFY_BATCH], Notification.Kind.OPENED),
-                                      priority=MAIL_PRIORITY)
+            notify_alerts.apply_async(
+                (self.alert_ids[start : start + NOTIFY_BATCH], Notification.Kind.OPENED), priority=MAIL_PRIORITY
+            )
 
 
 def _notify_when_committed(alert_ids: list[int]) -> None:
@@ -205,13 +236,22 @@ def _add_step(alert: Alert, *, acting_user, kind: str, note: str = "", documenta
         if kind == AlertStep.Kind.ACKNOWLEDGED and kind in kinds:
             raise ValidationError({"alert": "This alert is already acknowledged."})
         if kind == AlertStep.Kind.RESOLVED and AlertStep.Kind.DOCUMENTED not in kinds and not documentation:
-            raise ValidationError({"documentation": f"{alert.citation}: attach the documentation that resolves this alert first."})
+            raise ValidationError(
+                {"documentation": f"{alert.citation}: attach the documentation that resolves this alert first."}
+            )
         if kind == AlertStep.Kind.DOCUMENTED and not (note.strip() or documentation):
             raise ValidationError({"note": "Describe the documentation (for example whom you contacted and when)."})
-        step = AlertStep.objects.create(alert=alert, kind=kind, by=acting_user, at=timezone.now(), note=note,
-                                        documentation=documentation or {})
-        record_event(actor=acting_user, action=f"alert.{kind}", obj=step, organization_id=alert.organization_id,
-                     site_id=alert.site_id, after=snapshot(step))
+        step = AlertStep.objects.create(
+            alert=alert, kind=kind, by=acting_user, at=timezone.now(), note=note, documentation=documentation or {}
+        )
+        record_event(
+            actor=acting_user,
+            action=f"alert.{kind}",
+            obj=step,
+            organization_id=alert.organization_id,
+            site_id=alert.site_id,
+            after=snapshot(step),
+        )
     return step
 
 
@@ -222,34 +262,51 @@ def acknowledge_alert(*, acting_user, alert: Alert, note: str = "") -> AlertStep
 
 def document_alert(*, acting_user, alert: Alert, note: str, documentation: dict | None = None) -> AlertStep:
     require_role(acting_user, alert.site, *ACKNOWLEDGE_ROLES, action="document an alert", rule=HOUSE_CONTROL)
-    return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation)
+    return _add_step(
+        alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation
+    )
 
 
 def resolve_alert(*, acting_user, alert: Alert, note: str = "", documentation: dict | None = None) -> AlertStep:
     require_role(acting_user, alert.site, *RESOLVE_ROLES, action="resolve an alert", rule=HOUSE_CONTROL)
-    return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note, documentation=documentation)
+    return _add_step(
+        alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note, documentation=documentation
+    )
 
 
-def resolve_alert_with_documentation(*, acting_user, alert: Alert, note: str, documentation: dict | None = None) -> AlertStep:
+def resolve_alert_with_documentation(
+    *, acting_user, alert: Alert, note: str, documentation: dict | None = None
+) -> AlertStep:
     """The browser's one resolve action: the documentation that resolves the alert is required
     (the note, and whom was contacted when, if anyone), then the alert is acknowledged (unless
     it was), documented and resolved in one transaction, each step its own audited row, as the
     three API steps would record them. House control: only a gaming manager resolves."""
     require_role(acting_user, alert.site, *RESOLVE_ROLES, action="resolve an alert", rule=HOUSE_CONTROL)
     if not note.strip():
-        raise ValidationError({"note": f"{alert.citation}: describe the documentation that resolves this alert "
-                                       "(for example whom you contacted and when, or the documented reason)."})
+        raise ValidationError(
+            {
+                "note": f"{alert.citation}: describe the documentation that resolves this alert "
+                "(for example whom you contacted and when, or the documented reason)."
+            }
+        )
     with transaction.atomic():
         if not alert.steps.filter(kind=AlertStep.Kind.ACKNOWLEDGED).exists():
             _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.ACKNOWLEDGED)
-        _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation)
+        _add_step(
+            alert, acting_user=acting_user, kind=AlertStep.Kind.DOCUMENTED, note=note, documentation=documentation
+        )
         return _add_step(alert, acting_user=acting_user, kind=AlertStep.Kind.RESOLVED, note=note)
 
 
 def start_run(*, trigger: str, scope: dict, acting_user=None, site: Site | None = None) -> ComplianceRun:
     """The row that says a run of the rules began (shown as the last run on the compliance page)."""
-    return ComplianceRun.objects.create(trigger=trigger, by=acting_user if acting_user and acting_user.is_authenticated
-                                        else None, site=site, scope=scope, started_at=timezone.now())
+    return ComplianceRun.objects.create(
+        trigger=trigger,
+        by=acting_user if acting_user and acting_user.is_authenticated else None,
+        site=site,
+        scope=scope,
+        started_at=timezone.now(),
+    )
 
 
 def finish_run(run_id: int, *, result: dict | None = None, error: str = "") -> ComplianceRun | None:
@@ -265,6 +322,12 @@ def finish_run(run_id: int, *, result: dict | None = None, error: str = "") -> C
         run.error = error[:2000]
         run.save(update_fields=["finished_at", "status", "opened", "already_open", "error"])
         if run.by_id and run.site_id:
-            record_event(actor=run.by, action="compliance.run", obj=run, organization_id=run.site.organization_id,
-                         site_id=run.site_id, after=snapshot(run))
+            record_event(
+                actor=run.by,
+                action="compliance.run",
+                obj=run,
+                organization_id=run.site.organization_id,
+                site_id=run.site_id,
+                after=snapshot(run),
+            )
     return run

@@ -300,8 +300,11 @@ def _judged(rows) -> list[_Row]:
 
 def _judge_sql(by_id: dict, end: date, checkpoints: dict, settled_before) -> tuple[str, list]:
     """`_JUDGE_SQL` over `_new_slips_query`, with its parameters."""
-    settled = Case(When(Q(entered_at__isnull=True) | Q(entered_at__lte=settled_before), then=Value(True)),
-                   default=Value(False), output_field=BooleanField())
+    settled = Case(
+        When(Q(entered_at__isnull=True) | Q(entered_at__lte=settled_before), then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
     inner = _new_slips_query(by_id, end, checkpoints).annotate(settled=settled).values_list(*_COLUMNS, "settled")
     sql, params = inner.query.sql_with_params()
     return _JUDGE_SQL.format(inner=sql), list(params)
@@ -348,10 +351,15 @@ def _judge(site_id: int, kind: str, one: _Series, start: date, end: date) -> lis
     for row in sorted(one.flagged, key=lambda r: r.number):
         before = row.prev if row.prev is not None else high
         # the gap shows when the next number is used; a slip below the checkpoint's highest fills an old gap
-        if (high is None or row.number > high) and before is not None and row.number - before > 1 \
-                and low <= row.gaming_date <= end:
-            found += [rules.SlipException(site_id, row.gaming_date, kind, n, "missing")
-                      for n in range(before + 1, row.number)]
+        if (
+            (high is None or row.number > high)
+            and before is not None
+            and row.number - before > 1
+            and low <= row.gaming_date <= end
+        ):
+            found += [
+                rules.SlipException(site_id, row.gaming_date, kind, n, "missing") for n in range(before + 1, row.number)
+            ]
     for row in sorted(one.out_of_order, key=lambda r: (r.prepared_at, r.number)):
         if low <= row.gaming_date <= end:
             found.append(rules.SlipException(site_id, row.gaming_date, kind, row.number, "out_of_order"))

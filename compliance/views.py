@@ -56,14 +56,22 @@ def alert_list(request):
     if request.GET.get("site", "").isdigit():
         alerts = alerts.filter(site_id=request.GET["site"])
     earlier = open_before(alerts, quarter) if quarter == Quarter.containing(today) else alerts.none()
-    return render(request, "compliance/alert_list.html", {
-        "quarter": quarter, "is_current": quarter == Quarter.containing(today),
-        "rows": [(a, status_of(a)) for a in in_quarter(alerts, quarter)[:ALERT_ROWS]],
-        "earlier_rows": [(a, status_of(a)) for a in earlier[:ALERT_ROWS]],
-        "today": today, "last_run": last_run(access, request.site), "next_runs": next_runs(timezone.now()),
-        "run_form": RunForm(today=today), "can_run": access.is_gaming_manager,
-        **site_rules(request.site),
-    })
+    return render(
+        request,
+        "compliance/alert_list.html",
+        {
+            "quarter": quarter,
+            "is_current": quarter == Quarter.containing(today),
+            "rows": [(a, status_of(a)) for a in in_quarter(alerts, quarter)[:ALERT_ROWS]],
+            "earlier_rows": [(a, status_of(a)) for a in earlier[:ALERT_ROWS]],
+            "today": today,
+            "last_run": last_run(access, request.site),
+            "next_runs": next_runs(timezone.now()),
+            "run_form": RunForm(today=today),
+            "can_run": access.is_gaming_manager,
+            **site_rules(request.site),
+        },
+    )
 
 
 def site_rules(site) -> dict:
@@ -85,7 +93,7 @@ def site_rules(site) -> dict:
 
 
 def _check_line(provider, pack) -> str:
-    """"<citations at the pack>: <what the check looks for>" (the docstring's first line, less
+    """ "<citations at the pack>: <what the check looks for>" (the docstring's first line, less
     the citation it opens with)."""
     house = getattr(provider, "house_control", False)  # kept everywhere: "House control" where not stated
     citations = ", ".join(dict.fromkeys(r.at(pack) for r in engine.rules_of(provider) if house or r.applies(pack)))
@@ -119,17 +127,27 @@ def alert_detail(request, pk):
         if form.is_valid() and call_service(form, lambda: _act(action, request.user, alert, form)) is not None:
             messages.success(request, "Alert resolved." if action == "resolve" else "Documentation added.")
             return redirect("compliance:alert", pk=alert.pk)
-    return render(request, "compliance/alert_detail.html", {
-        "alert": alert, "status": status, "figures": figure_rows(alert.figures), "today": timezone.localdate(),
-        "action": action if status != "resolved" else None, "form": form,
-    }, status=400 if form is not None and form.errors else 200)
+    return render(
+        request,
+        "compliance/alert_detail.html",
+        {
+            "alert": alert,
+            "status": status,
+            "figures": figure_rows(alert.figures),
+            "today": timezone.localdate(),
+            "action": action if status != "resolved" else None,
+            "form": form,
+        },
+        status=400 if form is not None and form.errors else 200,
+    )
 
 
 def _act(action, user, alert, form):
     note, documentation = form.cleaned_data["note"], form.documentation()
     if action == "resolve":
-        return services.resolve_alert_with_documentation(acting_user=user, alert=alert, note=note,
-                                                         documentation=documentation)
+        return services.resolve_alert_with_documentation(
+            acting_user=user, alert=alert, note=note, documentation=documentation
+        )
     return services.document_alert(acting_user=user, alert=alert, note=note, documentation=documentation)
 
 
@@ -146,10 +164,18 @@ def calendar(request):
     for alert in alerts.filter(due_date__range=(first, last)).order_by("due_date", "site__name", "pk"):
         by_day[alert.due_date].append((alert, status_of(alert)))
     overdue = alerts.filter(is_resolved=False, due_date__lt=min(first, today)).order_by("due_date", "pk")
-    return render(request, "compliance/calendar.html", {
-        "month": month, "weeks": month_grid(month, by_day, today), "weekdays": WEEKDAYS, "today": today,
-        "overdue": overdue, "due_in_month": sum(len(v) for d, v in by_day.items() if d.month == month.first.month),
-    })
+    return render(
+        request,
+        "compliance/calendar.html",
+        {
+            "month": month,
+            "weeks": month_grid(month, by_day, today),
+            "weekdays": WEEKDAYS,
+            "today": today,
+            "overdue": overdue,
+            "due_in_month": sum(len(v) for d, v in by_day.items() if d.month == month.first.month),
+        },
+    )
 
 
 @login_required
@@ -165,11 +191,15 @@ def run_checks(request):
         return redirect("compliance:alerts")
     quarter = Quarter.parse(form.cleaned_data["quarter"])
     try:
-        result = engine.run_checks(site_ids=[site.pk], quarter=quarter, trigger=ComplianceRun.Trigger.BROWSER,
-                                   acting_user=request.user)
+        result = engine.run_checks(
+            site_ids=[site.pk], quarter=quarter, trigger=ComplianceRun.Trigger.BROWSER, acting_user=request.user
+        )
     except ValidationError as refused:  # a quarter before the law held (engine.refuse_before_the_law)
         messages.error(request, " ".join(refused.messages))
         return redirect("compliance:alerts")
-    messages.success(request, f"Checks run for {site.name}, {quarter}: {len(result.opened)} alert(s) opened, "
-                              f"{result.already_open} already open.")
+    messages.success(
+        request,
+        f"Checks run for {site.name}, {quarter}: {len(result.opened)} alert(s) opened, "
+        f"{result.already_open} already open.",
+    )
     return redirect(f"{reverse('compliance:alerts')}?quarter={quarter}")

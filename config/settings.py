@@ -207,7 +207,10 @@ REST_FRAMEWORK = {
         "writes": env_str("THROTTLE_WRITE_RATE", "300/minute"),
     },
     # A station (shared terminal) reads only what the pit needs (cardroom.access.STATION_READS).
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated", "cardroom.api_permissions.StationReadsThePit"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "cardroom.api_permissions.StationReadsThePit",
+    ],
     # Input bounds (core.limits): ids, numbers and dates in filters, pages, body size and
     # JSON depth; the schema documents every error answer.
     "DEFAULT_FILTER_BACKENDS": ["core.api_filters.FilterBackend"],

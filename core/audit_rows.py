@@ -241,8 +241,9 @@ def organizations_of(model, objs: Sequence[models.Model]) -> list[int]:
     return [found[obj.pk] for obj in objs]
 
 
-def row_event(model, pk: int, canonical: dict, *, action: str = ROW_CREATED, event_model=None,
-              site_id: int | None = None):
+def row_event(
+    model, pk: int, canonical: dict, *, action: str = ROW_CREATED, event_model=None, site_id: int | None = None
+):
     from .models import AuditEvent
 
     table = model._meta.db_table

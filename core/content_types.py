@@ -15,4 +15,3 @@ def relabel(content_type_model, old: str, new: str, models: list[str]) -> None:
         content_types.filter(app_label=new, model=model).delete()
         moving.app_label = new
         moving.save(update_fields=["app_label"])
-

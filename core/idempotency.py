@@ -77,7 +77,9 @@ def fingerprint(request) -> str:
 
 
 def _replay(previous: IdempotentRequest) -> HttpResponse:
-    response = HttpResponse(bytes(previous.body), status=previous.status_code, content_type=previous.content_type or None)
+    response = HttpResponse(
+        bytes(previous.body), status=previous.status_code, content_type=previous.content_type or None
+    )
     response[REPLAYED_HEADER] = "true"
     return response
 

@@ -16,8 +16,14 @@ QUARTER_ROLES = tuple(QUARTER_FIGURES.roles)
 DASHBOARD_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)
 
 __all__ = [
-    "DAILY_FIGURES", "DASHBOARD_ROLES", "DEALER_FIGURES", "FIGURE_ROLES", "QUARTER_FIGURES", "QUARTER_ROLES",
-    "figure_site", "site_today",
+    "DAILY_FIGURES",
+    "DASHBOARD_ROLES",
+    "DEALER_FIGURES",
+    "FIGURE_ROLES",
+    "QUARTER_FIGURES",
+    "QUARTER_ROLES",
+    "figure_site",
+    "site_today",
 ]
 
 

@@ -33,9 +33,24 @@ class FeeCollectionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = FeeCollection
-        fields = ["id", "site", "table", "table_number", "gaming_date", "basis", "period_minutes", "rate_cents",
-                  "count", "amount_cents", "collected_at", "entered_at", "entered_late", "collected_by_initials", "voids",
-                  "reason"]
+        fields = [
+            "id",
+            "site",
+            "table",
+            "table_number",
+            "gaming_date",
+            "basis",
+            "period_minutes",
+            "rate_cents",
+            "count",
+            "amount_cents",
+            "collected_at",
+            "entered_at",
+            "entered_late",
+            "collected_by_initials",
+            "voids",
+            "reason",
+        ]
 
 
 class FeeCollectionInputSerializer(Input):
@@ -82,7 +97,9 @@ def _read(serializer_class, data, context) -> dict:
 
 
 @extend_schema_view(
-    create=extend_schema(request=FeeCollectionInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES})
+    create=extend_schema(
+        request=FeeCollectionInputSerializer, responses={201: FeeCollectionSerializer, **ERROR_RESPONSES}
+    )
 )
 class FeeCollectionViewSet(ScopedViewSet):
     """Table fees at a site whose pack's revenue is its fees, collected on a time basis (refusals cite
@@ -95,7 +112,8 @@ class FeeCollectionViewSet(ScopedViewSet):
     def scope(self, access):
         return (
             FeeCollection.objects.filter(site_id__in=rules.FEE_RECORDS.site_ids(access))
-            .select_related("table", "collected_by").order_by("-gaming_date", "-collected_at", "-id")
+            .select_related("table", "collected_by")
+            .order_by("-gaming_date", "-collected_at", "-id")
         )
 
     def create(self, request, *args, **kwargs):
@@ -114,8 +132,11 @@ class FeeCollectionViewSet(ScopedViewSet):
         return Response(FeeCollectionSerializer(void).data, status=201)
 
     @extend_schema(
-        parameters=[OpenApiParameter("site", int, required=True), OpenApiParameter("start", str, required=True),
-                    OpenApiParameter("end", str, required=True)],
+        parameters=[
+            OpenApiParameter("site", int, required=True),
+            OpenApiParameter("start", str, required=True),
+            OpenApiParameter("end", str, required=True),
+        ],
         responses={200: FeeDaySerializer(many=True), **ERROR_RESPONSES},
     )
     @action(detail=False, methods=["get"], pagination_class=None, filterset_class=None)
@@ -133,8 +154,18 @@ class FeeCountSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = FeeCount
-        fields = ["id", "site", "gaming_date", "counted_cents", "counted_at", "entered_at", "entered_late",
-                  "counted_by_initials", "witness_initials", "corrects"]
+        fields = [
+            "id",
+            "site",
+            "gaming_date",
+            "counted_cents",
+            "counted_at",
+            "entered_at",
+            "entered_late",
+            "counted_by_initials",
+            "witness_initials",
+            "corrects",
+        ]
 
 
 class FeeCountInputSerializer(Input):
@@ -158,7 +189,8 @@ class FeeCountViewSet(ScopedViewSet):
     def scope(self, access):
         return (
             FeeCount.objects.filter(site_id__in=rules.FEE_RECORDS.site_ids(access))
-            .select_related("counted_by", "witness").order_by("-gaming_date", "-id")
+            .select_related("counted_by", "witness")
+            .order_by("-gaming_date", "-id")
         )
 
     def create(self, request, *args, **kwargs):
@@ -174,8 +206,21 @@ class GameSessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = GameSession
-        fields = ["id", "site", "gaming_date", "licence_number", "started_at", "ended_at", "entered_at", "entered_late",
-                  "receipts_cents", "prizes_cents", "net_cents", "recorded_by_initials", "corrects"]
+        fields = [
+            "id",
+            "site",
+            "gaming_date",
+            "licence_number",
+            "started_at",
+            "ended_at",
+            "entered_at",
+            "entered_late",
+            "receipts_cents",
+            "prizes_cents",
+            "net_cents",
+            "recorded_by_initials",
+            "corrects",
+        ]
 
 
 class GameSessionInputSerializer(Input):
@@ -202,7 +247,8 @@ class GameSessionViewSet(ScopedViewSet):
     def scope(self, access):
         return (
             GameSession.objects.filter(site_id__in=rules.SESSION_RECORDS.site_ids(access))
-            .select_related("recorded_by").order_by("-gaming_date", "-started_at", "-id")
+            .select_related("recorded_by")
+            .order_by("-gaming_date", "-started_at", "-id")
         )
 
     def create(self, request, *args, **kwargs):

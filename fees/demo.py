@@ -43,13 +43,23 @@ def _fees(site: Site) -> None:
         for hour, players in ((14, 4), (15, 6), (16, 7), (17, 5)):  # a half-hour fee each hour, per player
             for minute in (0, 30):
                 services.record_fee(
-                    acting_user=cashier.user, table=table, basis="per_player", period_minutes=30, rate_cents=200,
-                    count=players, amount_cents=200 * players, collected_at=_local(site, day, hour, minute),
+                    acting_user=cashier.user,
+                    table=table,
+                    basis="per_player",
+                    period_minutes=30,
+                    rate_cents=200,
+                    count=players,
+                    amount_cents=200 * players,
+                    collected_at=_local(site, day, hour, minute),
                 )
                 collected += 200 * players
         short = 500 if ago == SHORT_DAY else 0
         services.count_fees(
-            acting_user=cashier.user, site=site, gaming_date=day, counted_cents=collected - short, witness=shift,
+            acting_user=cashier.user,
+            site=site,
+            gaming_date=day,
+            counted_cents=collected - short,
+            witness=shift,
             counted_at=_local(site, day, 22),
         )
 
@@ -60,6 +70,11 @@ def _sessions(site: Site) -> None:
     for ago, receipts, prizes in ((6, 184_000, 121_500), (2, 152_500, 98_000)):
         day = today - timedelta(days=ago)
         services.record_session(
-            acting_user=shift.user, site=site, licence_number="NY-GC-4620", started_at=_local(site, day, 18),
-            ended_at=_local(site, day, 23), receipts_cents=receipts, prizes_cents=prizes,
+            acting_user=shift.user,
+            site=site,
+            licence_number="NY-GC-4620",
+            started_at=_local(site, day, 18),
+            ended_at=_local(site, day, 23),
+            receipts_cents=receipts,
+            prizes_cents=prizes,
         )

@@ -61,7 +61,9 @@ class FeeCount(EnteredRecord, AppendOnlyModel):
     counted_at = models.DateTimeField()
     counted_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
     witness = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
-    corrects = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by")
+    corrects = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by"
+    )
 
     class Meta:
         ordering = ["site_id", "gaming_date", "id"]
@@ -85,7 +87,9 @@ class GameSession(EnteredRecord, AppendOnlyModel):
     receipts_cents = models.PositiveBigIntegerField()
     prizes_cents = models.PositiveBigIntegerField()
     recorded_by = models.ForeignKey(Employee, on_delete=models.PROTECT, related_name="+")
-    corrects = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by")
+    corrects = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by"
+    )
 
     class Meta:
         ordering = ["site_id", "gaming_date", "started_at", "id"]

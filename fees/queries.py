@@ -31,10 +31,9 @@ def fee_days(site_ids, start: date, end: date) -> list[FeeDay]:
         .annotate(cents=Sum("amount_cents"), n=Count("id", filter=Q(voids__isnull=True) & Q(voided_by__isnull=True)))
         .order_by()
     )
-    counted = (
-        FeeCount.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end), corrected_by__isnull=True)
-        .values_list("site_id", "gaming_date", "counted_cents")
-    )
+    counted = FeeCount.objects.filter(
+        site_id__in=site_ids, gaming_date__range=(start, end), corrected_by__isnull=True
+    ).values_list("site_id", "gaming_date", "counted_cents")
     days: dict = defaultdict(lambda: [0, 0, None])
     for row in collected:
         days[(row["site_id"], row["gaming_date"])][:2] = [row["n"], row["cents"] or 0]

@@ -46,12 +46,21 @@ def _require_revenue(site: Site, keeps: bool, field: str, what: str, rule: str) 
 
 def _bounded(field: str, value: int, low: int, high: int, unit=format_money) -> None:
     if not low <= value <= high:
-        raise ValidationError({field: f"{field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."})
+        raise ValidationError(
+            {field: f"{field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
+        )
 
 
 def record_fee(
-    *, acting_user, table: Table, basis: str, period_minutes: int, rate_cents: int, count: int,
-    amount_cents: int, collected_at: datetime | None = None,
+    *,
+    acting_user,
+    table: Table,
+    basis: str,
+    period_minutes: int,
+    rate_cents: int,
+    count: int,
+    amount_cents: int,
+    collected_at: datetime | None = None,
 ) -> FeeCollection:
     """A fee collected at a table of a fees pack (Washington blackjack: on a time basis by direct
     collection, WAC 230-40-125(1)); the amount must be the rate times the seats or players charged."""
@@ -67,12 +76,16 @@ def record_fee(
     most = table.betting_spaces if basis == FeeBasis.PER_SEAT else table.max_players
     if not 1 <= count <= min(most, rules.MAX_COUNT):
         unit = "seats" if basis == FeeBasis.PER_SEAT else "players"
-        raise ValidationError({"count": f"count is 1 to {min(most, rules.MAX_COUNT)} {unit} at table {table.number}; got {count}."})
+        raise ValidationError(
+            {"count": f"count is 1 to {min(most, rules.MAX_COUNT)} {unit} at table {table.number}; got {count}."}
+        )
     if amount_cents != rate_cents * count:
         raise ValidationError(
-            {"amount_cents": f"{fees_rule}: the fee is assessed on a time basis at the posted rate: "
-                             f"{count} x {format_money(rate_cents)} = {format_money(rate_cents * count)}, "
-                             f"not {format_money(amount_cents)}."}
+            {
+                "amount_cents": f"{fees_rule}: the fee is assessed on a time basis at the posted rate: "
+                f"{count} x {format_money(rate_cents)} = {format_money(rate_cents * count)}, "
+                f"not {format_money(amount_cents)}."
+            }
         )
     if not table.active:
         raise ValidationError({"table": f"Table {table.number} is not active."})
@@ -81,8 +94,16 @@ def record_fee(
     acts.refuse_closed_books(site, gaming_date, "a table fee")
     with transaction.atomic():
         fee = FeeCollection.objects.create(
-            site=site, table=table, gaming_date=gaming_date, basis=basis, period_minutes=period_minutes,
-            rate_cents=rate_cents, count=count, amount_cents=amount_cents, collected_at=at, collected_by=employee,
+            site=site,
+            table=table,
+            gaming_date=gaming_date,
+            basis=basis,
+            period_minutes=period_minutes,
+            rate_cents=rate_cents,
+            count=count,
+            amount_cents=amount_cents,
+            collected_at=at,
+            collected_by=employee,
         )
         record_site_event(acting_user, "fee.collected", fee, site)
     return fee
@@ -103,17 +124,33 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str, voided_at: datetim
     acts.refuse_closed_books(site, fee.gaming_date, "voiding a table fee")
     at = acts.moment(voided_at, "voided_at", site=site, what="voiding a table fee", books_date=fee.gaming_date)
     moments.refuse_before(
-        site, at, fee.collected_at, field="voided_at", rule=HOUSE_CONTROL,
-        why="a void corrects a fee already collected", what="the fee was collected",
+        site,
+        at,
+        fee.collected_at,
+        field="voided_at",
+        rule=HOUSE_CONTROL,
+        why="a void corrects a fee already collected",
+        what="the fee was collected",
     )
     with transaction.atomic():
-        list(FeeCollection.objects.select_for_update().filter(pk=fee.pk).values_list("pk", flat=True))  # one void at a time
+        list(
+            FeeCollection.objects.select_for_update().filter(pk=fee.pk).values_list("pk", flat=True)
+        )  # one void at a time
         if FeeCollection.objects.filter(voids=fee).exists():
             raise ValidationError({"fee": "This fee is voided already."})
         void = FeeCollection.objects.create(
-            site=site, table_id=fee.table_id, gaming_date=fee.gaming_date, basis=fee.basis,
-            period_minutes=fee.period_minutes, rate_cents=fee.rate_cents, count=fee.count,
-            amount_cents=-fee.amount_cents, collected_at=at, collected_by=employee, voids=fee, reason=reason,
+            site=site,
+            table_id=fee.table_id,
+            gaming_date=fee.gaming_date,
+            basis=fee.basis,
+            period_minutes=fee.period_minutes,
+            rate_cents=fee.rate_cents,
+            count=fee.count,
+            amount_cents=-fee.amount_cents,
+            collected_at=at,
+            collected_by=employee,
+            voids=fee,
+            reason=reason,
         )
         record_site_event(acting_user, "fee.voided", void, site)
     return void
@@ -135,7 +172,12 @@ def _refuse_counting_before_collection(site: Site, gaming_date: date, counted_at
 
 
 def count_fees(
-    *, acting_user, site: Site, gaming_date: date, counted_cents: int, witness: Employee,
+    *,
+    acting_user,
+    site: Site,
+    gaming_date: date,
+    counted_cents: int,
+    witness: Employee,
     counted_at: datetime | None = None,
 ) -> FeeCount:
     """The day's fee cash counted by two people (house control); a recount corrects the last count."""
@@ -144,26 +186,45 @@ def count_fees(
     employee = acts.acting_employee(access)
     _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS)
     if witness.pk == employee.pk or witness.organization_id != site.organization_id:
-        raise ValidationError({"witness": "House control: the fee cash is counted by two people of the organization; "
-                                          "the witness is someone other than the counter."})
+        raise ValidationError(
+            {
+                "witness": "House control: the fee cash is counted by two people of the organization; "
+                "the witness is someone other than the counter."
+            }
+        )
     acts.refuse_closed_books(site, gaming_date, "a fee cash count")
     at = acts.moment(counted_at, "counted_at", site=site, what="a fee cash count", books_date=gaming_date)
     _refuse_counting_before_collection(site, gaming_date, at)
     with transaction.atomic():
-        last = FeeCount.objects.select_for_update(of=("self",)).filter(
-            site=site, gaming_date=gaming_date, corrected_by__isnull=True
-        ).order_by("-id").first()
+        last = (
+            FeeCount.objects.select_for_update(of=("self",))
+            .filter(site=site, gaming_date=gaming_date, corrected_by__isnull=True)
+            .order_by("-id")
+            .first()
+        )
         count = FeeCount.objects.create(
-            site=site, gaming_date=gaming_date, counted_cents=counted_cents, counted_at=at,
-            counted_by=employee, witness=witness, corrects=last,
+            site=site,
+            gaming_date=gaming_date,
+            counted_cents=counted_cents,
+            counted_at=at,
+            counted_by=employee,
+            witness=witness,
+            corrects=last,
         )
         record_site_event(acting_user, "fee.counted", count, site)
     return count
 
 
 def record_session(
-    *, acting_user, site: Site, licence_number: str, started_at: datetime, ended_at: datetime,
-    receipts_cents: int, prizes_cents: int, corrects: GameSession | None = None,
+    *,
+    acting_user,
+    site: Site,
+    licence_number: str,
+    started_at: datetime,
+    ended_at: datetime,
+    receipts_cents: int,
+    prizes_cents: int,
+    corrects: GameSession | None = None,
 ) -> GameSession:
     """A games-of-chance session at a site of a session pack (New York; the record is an
     assumption: fees.rules)."""
@@ -174,7 +235,11 @@ def record_session(
     employee = acts.acting_employee(access)
     licence_number = (licence_number or "").strip()
     if not licence_number or len(licence_number) > rules.MAX_LICENCE_LENGTH:
-        raise ValidationError({"licence_number": f"A session names its games-of-chance licence (at most {rules.MAX_LICENCE_LENGTH} characters)."})
+        raise ValidationError(
+            {
+                "licence_number": f"A session names its games-of-chance licence (at most {rules.MAX_LICENCE_LENGTH} characters)."
+            }
+        )
     started_at = acts.moment(started_at, "started_at", site=site, what="a games-of-chance session")
     ended_at = acts.moment(ended_at, "ended_at", site=site, what="a games-of-chance session", books=False)
     if ended_at <= started_at:
@@ -182,13 +247,21 @@ def record_session(
     _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS)
     _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS)
     if corrects is not None and (corrects.site_id != site.pk or hasattr(corrects, "corrected_by")):
-        raise ValidationError({"corrects": "A correction points at this site's session as it stands (its latest correction)."})
+        raise ValidationError(
+            {"corrects": "A correction points at this site's session as it stands (its latest correction)."}
+        )
     gaming_date = _gaming_date(site, started_at)
     acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
     with transaction.atomic():
         session = GameSession.objects.create(
-            site=site, gaming_date=gaming_date, licence_number=licence_number, started_at=started_at,
-            ended_at=ended_at, receipts_cents=receipts_cents, prizes_cents=prizes_cents, recorded_by=employee,
+            site=site,
+            gaming_date=gaming_date,
+            licence_number=licence_number,
+            started_at=started_at,
+            ended_at=ended_at,
+            receipts_cents=receipts_cents,
+            prizes_cents=prizes_cents,
+            recorded_by=employee,
             corrects=corrects,
         )
         record_site_event(acting_user, "game_session.recorded", session, site)

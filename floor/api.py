@@ -325,7 +325,9 @@ class TableInventoryViewSet(CustodyViewSet):
     def scope(self, access):
         counts = TableInventory.objects.filter(table__site__in=access.sites())
         return (
-            counts.select_related("gaming_day__site", "counted_by").prefetch_related("lines").order_by("-counted_at", "-id")
+            counts.select_related("gaming_day__site", "counted_by")
+            .prefetch_related("lines")
+            .order_by("-counted_at", "-id")
         )
 
     def create_object(self, data):

@@ -5,7 +5,6 @@ Each entry carries the section it comes from. *Assumed* entries are the product'
 where our regulation text does not settle the point (shared/docs/domain.md).
 """
 
-
 from django.db import models
 
 from cardroom.access import ReadRule
@@ -37,6 +36,7 @@ def house_chips(where) -> bool:
     jurisdiction code)? Not where the pack's revenue is its fees: there the site has no fill or
     credit slip, no slip book and no tray count to offer (services refuse them, menus omit them)."""
     return pack_for(where).revenue_model != RevenueModel.FEES
+
 
 # Opening and closing gaming days (one open at a time, none before it begins, none at an
 # inactive site): the product's workflow around the business day, not a rule of the text.

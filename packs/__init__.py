@@ -31,9 +31,23 @@ from .base import (
 )
 
 __all__ = [
-    "HOUSE_CONTROL", "Limit", "LimitKey", "Pack", "RevenueModel", "Rule", "TaxBracket", "WagerLimits", "all_packs",
-    "get_pack", "pack_for", "pack_of", "packs_of", "register_table_check", "validate_table",
+    "HOUSE_CONTROL",
+    "Limit",
+    "LimitKey",
+    "Pack",
+    "RevenueModel",
+    "Rule",
+    "TaxBracket",
+    "WagerLimits",
+    "all_packs",
+    "get_pack",
+    "pack_for",
+    "pack_of",
+    "packs_of",
+    "register_table_check",
+    "validate_table",
 ]
+
 
 def register_table_check(check: Callable[[object], dict[str, str]]) -> Callable:
     """Upper layers register checks (WA internal controls and game approvals: `approvals.apps`),

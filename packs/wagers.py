@@ -28,7 +28,6 @@ def validate_table_wagers(table: Table) -> None:
         raise ValidationError(errors)
 
 
-
 # The low-minimum rule (ND 99-01.3-08-09(1): one *active* table at or below the ceiling before
 # others above it) concerns the tables in play, a dealer and chips present, not the configuration
 # flag: the floor checks it when a dealer is seated and when a table in play changes its minimum

@@ -43,7 +43,9 @@ def resolve_period(kind: ReportKind, *, start=None, end=None, quarter=None) -> t
         day = _parse_date(end or start or timezone.localdate(), "end")
         return day, day, f"as of {day}"
     if start in (None, "") or end in (None, ""):
-        raise ValidationError({"start" if start in (None, "") else "end": "Give start and end (YYYY-MM-DD), or a quarter."})
+        raise ValidationError(
+            {"start" if start in (None, "") else "end": "Give start and end (YYYY-MM-DD), or a quarter."}
+        )
     first, last = _parse_date(start, "start"), _parse_date(end, "end")
     if last < first:
         raise ValidationError({"end": f"The end ({last}) is before the start ({first})."})
@@ -64,16 +66,32 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
     kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title_at(site).lower()} holds them)")
     if not kinds[kind].applies_to(site):  # another pack's report: named in the site's own words only
         title = kinds[kind].title
-        raise ValidationError({"kind": f"{HOUSE_CONTROL}: the {title[0].lower()}{title[1:]} is not a report of "
-                                       f"{site} ({pack_for(site).name})."})
+        raise ValidationError(
+            {
+                "kind": f"{HOUSE_CONTROL}: the {title[0].lower()}{title[1:]} is not a report of "
+                f"{site} ({pack_for(site).name})."
+            }
+        )
     first, last, label = resolve_period(kinds[kind], start=start, end=end, quarter=quarter)
     with transaction.atomic():
         run = ReportRun.objects.create(
-            kind=kind, organization_id=site.organization_id, site=site, start=first, end=last, period_label=label,
-            requested_by=acting_user, requested_at=timezone.now(),
+            kind=kind,
+            organization_id=site.organization_id,
+            site=site,
+            start=first,
+            end=last,
+            period_label=label,
+            requested_by=acting_user,
+            requested_at=timezone.now(),
         )
-        record_event(actor=acting_user, action="report.requested", obj=run, organization_id=site.organization_id,
-                     site_id=site.pk, after={"kind": kind, "start": first, "end": last})
+        record_event(
+            actor=acting_user,
+            action="report.requested",
+            obj=run,
+            organization_id=site.organization_id,
+            site_id=site.pk,
+            after={"kind": kind, "start": first, "end": last},
+        )
         if not at_once and (kinds[kind].large or (last - first).days > BACKGROUND_AFTER_DAYS):
             generate_report_task.delay_on_commit(run.pk)
             return run

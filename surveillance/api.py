@@ -454,7 +454,9 @@ class TaskViewSet(ScopedViewSet):
     filterset_class = site_filter(ReviewTask, "program__site", ["program", "table", "week"])
 
     def scope(self, access):
-        tasks = ReviewTask.objects.filter(program__site__in=readable_sites(access)).select_related("program__site", "table")
+        tasks = ReviewTask.objects.filter(program__site__in=readable_sites(access)).select_related(
+            "program__site", "table"
+        )
         return queries.with_active_entries(tasks).order_by("program_id", "week", "table_id", "pk")
 
 

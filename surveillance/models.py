@@ -404,7 +404,11 @@ class SpecialEvent(AppendOnlyModel):
     first_day = models.DateField(help_text="The first day the temporary tables are on the site for the event.")
     last_day = models.DateField(help_text="The last day they are on the site (the event's days are consecutive).")
     corrects = models.OneToOneField(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrected_by",
         help_text="The event this record replaces (a correction); empty: a new event.",
     )
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")

@@ -222,7 +222,9 @@ def layout_problems(page, measured: dict) -> list[str]:
     """The page `measured` (`layout`) scrolling sideways, and its primary buttons off the screen."""
     problems = []
     if measured["scrollWidth"] > measured["innerWidth"]:
-        problems.append(f"{page.url}: scrollWidth {measured['scrollWidth']} > {measured['innerWidth']}: {measured['wide']}")
+        problems.append(
+            f"{page.url}: scrollWidth {measured['scrollWidth']} > {measured['innerWidth']}: {measured['wide']}"
+        )
     if measured["primaryOff"]:
         problems.append(f"{page.url}: primary buttons off the screen: {measured['primaryOff']}")
     return problems

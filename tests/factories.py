@@ -103,7 +103,13 @@ def make_person(organization, role: str, site=None, **employee_fields) -> Employ
 
 # The table options every admin table form posts (their defaults), beside the fields a test sets.
 TABLE_OPTION_DEFAULTS = {
-    "max_players": 7, "betting_spaces": 7, "dealt_from": "shoe", "double_on": "any_two",
-    "split_pairs": "any_pair", "resplit_allowed": "on", "split_aces_one_card": "on", "double_after_split": "on",
+    "max_players": 7,
+    "betting_spaces": 7,
+    "dealt_from": "shoe",
+    "double_on": "any_two",
+    "split_pairs": "any_pair",
+    "resplit_allowed": "on",
+    "split_aces_one_card": "on",
+    "double_after_split": "on",
     "blackjack_payout": "3:2",
 }

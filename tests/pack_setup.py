@@ -9,9 +9,13 @@ from approvals.queries import site_today
 
 # Every value each documented option takes (a test that is not about the controls).
 EVERY_OPTION = dict(
-    dealer_hits_soft_17=[False, True], split_pairs=["any_pair", "identical", "aces_eights", "none"],
-    double_on=["any_two", "ten_eleven", "nine_to_eleven", "none"], insurance_allowed=[False, True],
-    surrender=["none", "late"], blackjack_payout=["3:2", "6:5", "2:1", "1:1"], payout_rounding=["", "down", "up"],
+    dealer_hits_soft_17=[False, True],
+    split_pairs=["any_pair", "identical", "aces_eights", "none"],
+    double_on=["any_two", "ten_eleven", "nine_to_eleven", "none"],
+    insurance_allowed=[False, True],
+    surrender=["none", "late"],
+    blackjack_payout=["3:2", "6:5", "2:1", "1:1"],
+    payout_rounding=["", "down", "up"],
 )
 
 
@@ -19,8 +23,12 @@ def record_controls(manager, site, **options):
     """A version of the site's house-blackjack internal controls in effect since 30 days ago."""
     today = site_today(site)
     return services.record_internal_controls(
-        acting_user=manager.user, site=site, effective_on=today - timedelta(days=30),
-        approved_on=today - timedelta(days=40), approved_by="B. Lane, WSGC", **{**EVERY_OPTION, **options},
+        acting_user=manager.user,
+        site=site,
+        effective_on=today - timedelta(days=30),
+        approved_on=today - timedelta(days=40),
+        approved_by="B. Lane, WSGC",
+        **{**EVERY_OPTION, **options},
     )
 
 
@@ -29,5 +37,10 @@ def record_licence(manager, site, tie_option=1):
     every New York table follows it)."""
     from datetime import date
 
-    return services.record_licence(acting_user=manager.user, organization=site.organization, licence_number="NY-GC-1",
-                                   tie_option=tie_option, effective_on=date(2024, 1, 1))
+    return services.record_licence(
+        acting_user=manager.user,
+        organization=site.organization,
+        licence_number="NY-GC-1",
+        tie_option=tie_option,
+        effective_on=date(2024, 1, 1),
+    )

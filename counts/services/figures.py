@@ -43,7 +43,9 @@ def parse_currency(raw) -> Figures:
             continue
         unknown = sorted(set(item) - CURRENCY_LINE_KEYS)
         if unknown:
-            errors.append(f"{HOUSE_CONTROL}: a currency line has no field {unknown[0]!r} (it has {_keys(CURRENCY_LINE_KEYS)}).")
+            errors.append(
+                f"{HOUSE_CONTROL}: a currency line has no field {unknown[0]!r} (it has {_keys(CURRENCY_LINE_KEYS)})."
+            )
             continue
         cents = _whole_number(item.get("denomination_cents"))
         form = item.get("form") or (default_form(cents) if cents is not None else None)

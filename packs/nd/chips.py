@@ -34,8 +34,21 @@ SPECS = MappingProxyType(
 # colours. Choosing from a list (not free text) is a house control, so that the colour rules of
 # 08-03(3) can be checked by machine.
 COLOURS = (
-    "mustard yellow", "white", "pink", "red", "green", "black",
-    "blue", "light blue", "yellow", "orange", "purple", "grey", "brown", "gold", "silver",
+    "mustard yellow",
+    "white",
+    "pink",
+    "red",
+    "green",
+    "black",
+    "blue",
+    "light blue",
+    "yellow",
+    "orange",
+    "purple",
+    "grey",
+    "brown",
+    "gold",
+    "silver",
 )
 
 TWENTY_FIVE_DOLLARS_CENTS = 2500  # 08-03(1): "If an organization accepts a twenty-five dollar wager ..."

@@ -95,7 +95,7 @@ def table_rules(table) -> dict[str, str]:
             f"(got {table.betting_spaces})."
         )
     if table.blackjack_payout != PAYOUT:
-        errors["blackjack_payout"] = f"{TABLE_CITATION}: the table displays \"BLACKJACK PAYS 3 TO 2\"."
+        errors["blackjack_payout"] = f'{TABLE_CITATION}: the table displays "BLACKJACK PAYS 3 TO 2".'
     errors.update(_play_errors(table))
     if not errors:
         errors.update(dealing_method_errors(table))
@@ -108,7 +108,7 @@ def _play_errors(table) -> dict[str, str]:
     if table.split_pairs != "any_pair":
         errors["split_pairs"] = (
             f"{SPLITS_CITATION}: splitting is permitted on any pair or any two 10-count value cards "
-            "(choose \"any_pair\")."
+            '(choose "any_pair").'
         )
     if not table.resplit_allowed:
         errors["resplit_allowed"] = (
@@ -120,7 +120,7 @@ def _play_errors(table) -> dict[str, str]:
     if table.double_on != "any_two":
         errors["double_on"] = (
             f"{DOUBLES_CITATION}: doubling-down is permitted on the first two cards dealt to a betting space "
-            "(choose \"any_two\")."
+            '(choose "any_two").'
         )
     if not table.double_after_split:
         errors["double_after_split"] = (

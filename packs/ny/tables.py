@@ -18,8 +18,8 @@ PLAYERS_MAX = 7  # (c)
 # (h)(2): the natural's payout under each tie option.
 NATURAL_PAYOUT = {1: "3:2", 2: "2:1", 3: "2:1"}
 TIE_OPTIONS = {
-    1: "Option one: all ties are \"pushes.\"",
-    2: "Option two: \"push\" on natural 21 only; the house wins all other ties.",
+    1: 'Option one: all ties are "pushes."',
+    2: 'Option two: "push" on natural 21 only; the house wins all other ties.',
     3: "Option three: house wins all ties.",
 }
 
@@ -79,14 +79,16 @@ def table_rules(table) -> dict[str, str]:
     if table.double_on != "ten_eleven":
         errors["double_on"] = (
             f"{_c('double_on')}: a player may double down on a first two cards totalling 10 or 11, "
-            "and only then (choose \"ten_eleven\")."
+            'and only then (choose "ten_eleven").'
         )
     if table.double_after_split:
-        errors["double_after_split"] = f"{_c('double_after_split')}: a player is not permitted to double down on split pairs."
+        errors["double_after_split"] = (
+            f"{_c('double_after_split')}: a player is not permitted to double down on split pairs."
+        )
     if table.split_pairs != "any_pair":
         errors["split_pairs"] = (
             f"{_c('split_pairs')}: any two identical cards and any two ten-valued cards may be split as a pair "
-            "(choose \"any_pair\")."
+            '(choose "any_pair").'
         )
     if not table.resplit_allowed:
         errors["resplit_allowed"] = f"{_c('resplit_allowed')}: the player may continue to split any further pairs."

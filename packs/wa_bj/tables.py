@@ -18,7 +18,9 @@ WA_BLACKJACK_RULE = "WAC 230-40-125 (1999 proposed amendment)"
 WAGER_LIMITS = (
     WagerLimits(
         "WAC 230-40-125(4) (1999 proposed amendment) (the $25 maximum; whole dollars from $1: house control)",
-        100, 2500, 100,
+        100,
+        2500,
+        100,
     ),
 )
 
@@ -66,7 +68,7 @@ def table_rules(table) -> dict[str, str]:
     if table.banker != "player":
         errors["banker"] = (
             f"{cite(2)}: the game is played with a player who is both the dealer and banker (dealer/banker); "
-            "choose banker \"player\"."
+            'choose banker "player".'
         )
     if table.min_bank_cents is not None and table.min_bank_cents > MIN_BANK_MAX_CENTS:
         errors["min_bank_cents"] = (

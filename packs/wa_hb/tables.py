@@ -34,7 +34,9 @@ WAGER_LIMITS = (
     WagerLimits(
         f"{WAGER_LIMIT_RULE} (the $300 single-wager limit as WSR 16-20-098 records it; its start date is "
         "assumed; whole dollars from $1: House control)",
-        100, 30_000, 100,
+        100,
+        30_000,
+        100,
     ),
 )
 
@@ -81,7 +83,9 @@ def table_rules(table) -> dict[str, str]:
     if table.decks > DECKS_MAX:
         errors["decks"] = f"{rule(1)}: blackjack is played using up to eight decks (got {table.decks})."
     if table.max_players > PLAYERS_MAX:
-        errors["max_players"] = f"{rule(1)}: up to nine players can play on one blackjack table (got {table.max_players})."
+        errors["max_players"] = (
+            f"{rule(1)}: up to nine players can play on one blackjack table (got {table.max_players})."
+        )
     if table.dealt_from == "hand" and table.decks > HAND_DEALT_DECKS_MAX:
         errors["dealt_from"] = (
             f"{rule(3)}: blackjack is dealt from a dealing shoe or an approved shuffling device; only single "
@@ -103,5 +107,7 @@ def table_rules(table) -> dict[str, str]:
             "table, not a player."
         )
     if table.min_bank_cents is not None:
-        errors["min_bank_cents"] = "House control: the house banks this table; a player's minimum bank has no place here."
+        errors["min_bank_cents"] = (
+            "House control: the house banks this table; a player's minimum bank has no place here."
+        )
     return errors

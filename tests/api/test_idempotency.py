@@ -61,7 +61,10 @@ def test_the_same_key_on_another_endpoint_is_a_409(cast, open_table):
     client = token_client(cast[Role.CASHIER])
     assert post_fill(client, open_table, key="k").status_code == 201
     response = client.post(
-        "/api/v1/credit-slips/", {"table": open_table.pk, "chips": FILL}, format="json", headers={"Idempotency-Key": "k"}
+        "/api/v1/credit-slips/",
+        {"table": open_table.pk, "chips": FILL},
+        format="json",
+        headers={"Idempotency-Key": "k"},
     )
     assert response.status_code == 409
     assert Slip.objects.count() == 1

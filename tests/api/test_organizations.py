@@ -29,7 +29,9 @@ def test_an_employee_lists_only_their_organization(client_for, cast, org, strang
     assert response.status_code == 200
     assert [o["id"] for o in response.json()["results"]] == [org.pk]
     assert response.json()["results"][0]["name"] == org.name
-    assert client_for(cast[Role.DEALER]).get(f"/api/v1/organizations/{stranger_site.organization_id}/").status_code == 404
+    assert (
+        client_for(cast[Role.DEALER]).get(f"/api/v1/organizations/{stranger_site.organization_id}/").status_code == 404
+    )
 
 
 def test_a_platform_operator_lists_every_organization(api_client, operator, org, stranger_site):
@@ -107,8 +109,14 @@ def test_bad_input_names_the_field_and_writes_nothing(api_client, operator, org,
 def test_the_command_creates_an_organization_and_its_manager(db, monkeypatch, capsys):
     monkeypatch.setenv("CARDROOM_MANAGER_PASSWORD", NEW["manager_password"])
     call_command(
-        "create_organization", "Valley Boosters", "--licence", "G-77",
-        "--manager-username", "vera", "--manager-initials", "VB",
+        "create_organization",
+        "Valley Boosters",
+        "--licence",
+        "G-77",
+        "--manager-username",
+        "vera",
+        "--manager-initials",
+        "VB",
     )
     organization = Organization.objects.get(name="Valley Boosters")
     assert access_for(Employee.objects.get(user__username="vera").user).is_gaming_manager

@@ -87,7 +87,9 @@ def test_denomination_is_the_value_in_cents_not_an_id(client_for, cast, open_tab
     if by_id in {c.value_cents for c in chips.values()}:
         pytest.skip("the id happens to be a chip value")
     response = client.post(
-        "/api/v1/fill-slips/", {"table": open_table.pk, "chips": [{"denomination": by_id, "quantity": 4}]}, format="json"
+        "/api/v1/fill-slips/",
+        {"table": open_table.pk, "chips": [{"denomination": by_id, "quantity": 4}]},
+        format="json",
     )
     assert response.status_code == 400
     assert not Slip.objects.exists()
@@ -114,7 +116,9 @@ def test_a_key_given_twice_in_json_is_refused(client_for, cast, open_table):
 @pytest.mark.django_db
 def test_a_form_field_given_twice_is_refused(client_for, cast):
     client = client_for(cast[Role.GAMING_MANAGER])
-    response = client.post("/api/v1/sites/", "name=A&name=B&time_zone=America/Chicago", content_type="application/x-www-form-urlencoded")
+    response = client.post(
+        "/api/v1/sites/", "name=A&name=B&time_zone=America/Chicago", content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 400
     assert "given twice" in response.json()["name"][0]
 

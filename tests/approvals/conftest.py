@@ -13,15 +13,22 @@ from cardroom.models import Role
 from tests.factories import SiteFactory, TableFactory
 
 HOUSE_CONTROLS = dict(
-    dealer_hits_soft_17=[False], split_pairs=["any_pair"], double_on=["any_two"], insurance_allowed=[True],
-    surrender=["none"], blackjack_payout=["3:2"], payout_rounding=["down"],
+    dealer_hits_soft_17=[False],
+    split_pairs=["any_pair"],
+    double_on=["any_two"],
+    insurance_allowed=[True],
+    surrender=["none"],
+    blackjack_payout=["3:2"],
+    payout_rounding=["down"],
 )
 
 
 @pytest.fixture
 def site(org):
     """The cast's site: Washington house-banked."""
-    return SiteFactory(organization=org, name="Spokane Card Room", jurisdiction="WA-HB", time_zone="America/Los_Angeles")
+    return SiteFactory(
+        organization=org, name="Spokane Card Room", jurisdiction="WA-HB", time_zone="America/Los_Angeles"
+    )
 
 
 @pytest.fixture
@@ -37,8 +44,12 @@ def today(site) -> date:
 @pytest.fixture
 def house_controls(manager, site, today):
     return services.record_internal_controls(
-        acting_user=manager.user, site=site, effective_on=today - timedelta(days=30), approved_on=today - timedelta(days=40),
-        approved_by="B. Lane, WSGC", **HOUSE_CONTROLS,
+        acting_user=manager.user,
+        site=site,
+        effective_on=today - timedelta(days=30),
+        approved_on=today - timedelta(days=40),
+        approved_by="B. Lane, WSGC",
+        **HOUSE_CONTROLS,
     )
 
 
@@ -55,8 +66,13 @@ def ddm(manager, org):
 @pytest.fixture
 def ddm_controls(manager, site, ddm, today):
     return services.record_internal_controls(
-        acting_user=manager.user, site=site, game_approval=ddm, effective_on=today - timedelta(days=10),
-        approved_on=today - timedelta(days=20), approved_by="B. Lane, WSGC", **DDM_CONTROLS,
+        acting_user=manager.user,
+        site=site,
+        game_approval=ddm,
+        effective_on=today - timedelta(days=10),
+        approved_on=today - timedelta(days=20),
+        approved_by="B. Lane, WSGC",
+        **DDM_CONTROLS,
     )
 
 
@@ -65,8 +81,12 @@ def ddm_table(manager, site, ddm, ddm_controls, house_controls):
     table = TableFactory(site=site, number=2, payout_rounding="down")
     pay_tables = PayTable.objects.filter(approval=ddm)
     services.link_table_game(
-        acting_user=manager.user, table=table, approval=ddm, blackjack_pay_table=pay_tables.get(side_bet="", code="01"),
-        side_bet_pay_table=pay_tables.get(side_bet="Push 22", code="1"), shuffler_model=SHUFFLER,
+        acting_user=manager.user,
+        table=table,
+        approval=ddm,
+        blackjack_pay_table=pay_tables.get(side_bet="", code="01"),
+        side_bet_pay_table=pay_tables.get(side_bet="Push 22", code="1"),
+        shuffler_model=SHUFFLER,
         settings=DDM_TABLE_SETTINGS,
     )
     table.refresh_from_db()

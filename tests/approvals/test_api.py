@@ -28,7 +28,9 @@ def _approval_body(**changes) -> dict:
     return body
 
 
-def test_a_gaming_manager_sets_up_the_double_down_madness_table_through_the_api(client_for, manager, site, house_controls, today):
+def test_a_gaming_manager_sets_up_the_double_down_madness_table_through_the_api(
+    client_for, manager, site, house_controls, today
+):
     client = client_for(manager)
     answer = client.post("/api/v1/game-approvals/", _approval_body(), format="json")
     assert answer.status_code == 201, answer.content
@@ -39,21 +41,48 @@ def test_a_gaming_manager_sets_up_the_double_down_madness_table_through_the_api(
     blackjack = {p["code"]: p["id"] for p in approval["pay_tables"] if not p["side_bet"]}
     assert set(push22) == {"1", "2", "3"} and set(blackjack) == {"01", "02", "03"}
 
-    controls = {"site": site.pk, "game_approval": approval["id"], "effective_on": str(today),
-                "approved_on": str(today - timedelta(days=3)), "approved_by": "B. Lane, WSGC", **DDM_CONTROLS}
+    controls = {
+        "site": site.pk,
+        "game_approval": approval["id"],
+        "effective_on": str(today),
+        "approved_on": str(today - timedelta(days=3)),
+        "approved_by": "B. Lane, WSGC",
+        **DDM_CONTROLS,
+    }
     answer = client.post("/api/v1/internal-controls/", controls, format="json")
     assert answer.status_code == 201, answer.content
     assert answer.json()["version"] == 1 and answer.json()["game"] == "Double Down Madness Blackjack"
 
-    table = client.post("/api/v1/tables/", {"site": site.pk, "number": 2, "game": "21", "min_wager_cents": 1000,
-                                            "max_wager_cents": 20000, "payout_rounding": "down"}, format="json")
+    table = client.post(
+        "/api/v1/tables/",
+        {
+            "site": site.pk,
+            "number": 2,
+            "game": "21",
+            "min_wager_cents": 1000,
+            "max_wager_cents": 20000,
+            "payout_rounding": "down",
+        },
+        format="json",
+    )
     assert table.status_code == 201, table.content
-    link = {"table": table.json()["id"], "approval": approval["id"], "blackjack_pay_table": blackjack["01"],
-            "side_bet_pay_table": push22["2"], "shuffler_model": SHUFFLER, "settings": DDM_TABLE_SETTINGS}
+    link = {
+        "table": table.json()["id"],
+        "approval": approval["id"],
+        "blackjack_pay_table": blackjack["01"],
+        "side_bet_pay_table": push22["2"],
+        "shuffler_model": SHUFFLER,
+        "settings": DDM_TABLE_SETTINGS,
+    }
     answer = client.post("/api/v1/table-games/", link, format="json")
     assert answer.status_code == 201, answer.content
     ddm_table = Table.objects.get(pk=table.json()["id"])
-    assert (ddm_table.decks, ddm_table.dealer_hits_soft_17, ddm_table.split_pairs, ddm_table.surrender) == (6, True, "none", "none")
+    assert (ddm_table.decks, ddm_table.dealer_hits_soft_17, ddm_table.split_pairs, ddm_table.surrender) == (
+        6,
+        True,
+        "none",
+        "none",
+    )
     listed = client.get("/api/v1/table-games/", {"table": ddm_table.pk}).json()["results"]
     assert [row["side_bet_pay_table"] for row in listed] == [push22["2"]]
     actions = set(AuditEvent.objects.values_list("action", flat=True))
@@ -74,45 +103,85 @@ def test_an_option_the_internal_controls_do_not_document_is_refused_citing_the_w
 
 
 def test_a_new_version_effective_tomorrow_does_not_apply_today(client_for, manager, site, wa_table, today):
-    body = {"site": site.pk, "effective_on": str(today + timedelta(days=1)), "approved_on": str(today),
-            "approved_by": "B. Lane, WSGC", **HOUSE_CONTROLS, "surrender": ["none", "late"]}
+    body = {
+        "site": site.pk,
+        "effective_on": str(today + timedelta(days=1)),
+        "approved_on": str(today),
+        "approved_by": "B. Lane, WSGC",
+        **HOUSE_CONTROLS,
+        "surrender": ["none", "late"],
+    }
     answer = client_for(manager).post("/api/v1/internal-controls/", body, format="json")
     assert answer.status_code == 201 and answer.json()["version"] == 2
     assert InternalControls.objects.get(version=2).supersedes.version == 1
-    refused(client_for(manager).patch(f"/api/v1/tables/{wa_table.pk}/", {"surrender": "late"}, format="json"), "surrender")
+    refused(
+        client_for(manager).patch(f"/api/v1/tables/{wa_table.pk}/", {"surrender": "late"}, format="json"), "surrender"
+    )
     with time_machine.travel(timedelta(days=2)):
         answer = client_for(manager).patch(f"/api/v1/tables/{wa_table.pk}/", {"surrender": "late"}, format="json")
         assert answer.status_code == 200, answer.content
 
 
 def test_controls_in_effect_today_must_document_what_the_tables_use(client_for, manager, site, wa_table, today):
-    body = {"site": site.pk, "effective_on": str(today), "approved_on": str(today), "approved_by": "B. Lane, WSGC",
-            **HOUSE_CONTROLS, "split_pairs": ["identical"]}
-    assert "Table 1" in refused(client_for(manager).post("/api/v1/internal-controls/", body, format="json"), "split_pairs")
+    body = {
+        "site": site.pk,
+        "effective_on": str(today),
+        "approved_on": str(today),
+        "approved_by": "B. Lane, WSGC",
+        **HOUSE_CONTROLS,
+        "split_pairs": ["identical"],
+    }
+    assert "Table 1" in refused(
+        client_for(manager).post("/api/v1/internal-controls/", body, format="json"), "split_pairs"
+    )
     assert InternalControls.objects.count() == 1
 
 
 def test_internal_controls_must_document_every_option_with_known_values(client_for, manager, site, today):
-    base = {"site": site.pk, "effective_on": str(today), "approved_on": str(today), "approved_by": "B. Lane, WSGC", **HOUSE_CONTROLS}
-    assert "Surrender" in refused(client_for(manager).post("/api/v1/internal-controls/", {**base, "surrender": []}, format="json"), "surrender")
-    refused(client_for(manager).post("/api/v1/internal-controls/", {**base, "double_on": ["anything"]}, format="json"), "double_on")
+    base = {
+        "site": site.pk,
+        "effective_on": str(today),
+        "approved_on": str(today),
+        "approved_by": "B. Lane, WSGC",
+        **HOUSE_CONTROLS,
+    }
+    assert "Surrender" in refused(
+        client_for(manager).post("/api/v1/internal-controls/", {**base, "surrender": []}, format="json"), "surrender"
+    )
+    refused(
+        client_for(manager).post("/api/v1/internal-controls/", {**base, "double_on": ["anything"]}, format="json"),
+        "double_on",
+    )
     body = {k: v for k, v in base.items() if k != "blackjack_payout"}
-    assert "rule 7" in refused(client_for(manager).post("/api/v1/internal-controls/", body, format="json"), "blackjack_payout")
+    assert "rule 7" in refused(
+        client_for(manager).post("/api/v1/internal-controls/", body, format="json"), "blackjack_payout"
+    )
 
 
 def test_an_nd_site_keeps_no_wsgc_internal_controls(client_for, manager, other_site, today):
-    body = {"site": other_site.pk, "effective_on": str(today), "approved_on": str(today), "approved_by": "x", **HOUSE_CONTROLS}
+    body = {
+        "site": other_site.pk,
+        "effective_on": str(today),
+        "approved_on": str(today),
+        "approved_by": "x",
+        **HOUSE_CONTROLS,
+    }
     refused(client_for(manager).post("/api/v1/internal-controls/", body, format="json"), "site")
 
 
-@pytest.mark.parametrize("change,field", [
-    ({"decks": 4}, "decks"),
-    ({"dealer_hits_soft_17": False}, "dealer_hits_soft_17"),
-    ({"surrender": "late"}, "surrender"),
-    ({"split_pairs": "aces_eights"}, "split_pairs"),
-    ({"blackjack_payout": "6:5"}, "blackjack_payout"),
-])
-def test_a_table_breaking_its_approvals_conditions_is_refused_citing_the_approval(client_for, manager, ddm_table, change, field):
+@pytest.mark.parametrize(
+    "change,field",
+    [
+        ({"decks": 4}, "decks"),
+        ({"dealer_hits_soft_17": False}, "dealer_hits_soft_17"),
+        ({"surrender": "late"}, "surrender"),
+        ({"split_pairs": "aces_eights"}, "split_pairs"),
+        ({"blackjack_payout": "6:5"}, "blackjack_payout"),
+    ],
+)
+def test_a_table_breaking_its_approvals_conditions_is_refused_citing_the_approval(
+    client_for, manager, ddm_table, change, field
+):
     answer = client_for(manager).patch(f"/api/v1/tables/{ddm_table.pk}/", change, format="json")
     message = refused(answer, field)
     assert "Double Down Madness Blackjack (WSGC approval of 2024-08-08, submission #3172)" in message
@@ -120,58 +189,108 @@ def test_a_table_breaking_its_approvals_conditions_is_refused_citing_the_approva
     assert Table.objects.get(pk=ddm_table.pk).decks == 6
 
 
-def test_a_side_bet_pay_table_not_in_the_approval_is_refused(client_for, manager, org, ddm, ddm_controls, house_controls, site):
-    other = client_for(manager).post("/api/v1/game-approvals/", _approval_body(game_name="Other Game", submission_number="1"), format="json").json()
+def test_a_side_bet_pay_table_not_in_the_approval_is_refused(
+    client_for, manager, org, ddm, ddm_controls, house_controls, site
+):
+    other = (
+        client_for(manager)
+        .post("/api/v1/game-approvals/", _approval_body(game_name="Other Game", submission_number="1"), format="json")
+        .json()
+    )
     table = TableFactory(site=site, number=3, payout_rounding="down")
     foreign = next(p["id"] for p in other["pay_tables"] if p["side_bet"])
-    link = {"table": table.pk, "approval": ddm.pk, "blackjack_pay_table": PayTable.objects.get(approval=ddm, code="01").pk,
-            "side_bet_pay_table": foreign, "shuffler_model": SHUFFLER, "settings": DDM_TABLE_SETTINGS}
+    link = {
+        "table": table.pk,
+        "approval": ddm.pk,
+        "blackjack_pay_table": PayTable.objects.get(approval=ddm, code="01").pk,
+        "side_bet_pay_table": foreign,
+        "shuffler_model": SHUFFLER,
+        "settings": DDM_TABLE_SETTINGS,
+    }
     message = refused(client_for(manager).post("/api/v1/table-games/", link, format="json"), "side_bet_pay_table")
     assert "not among the approval's selectable pay tables" in message
     assert not TableGame.objects.filter(table=table).exists()
 
 
-def test_a_shuffler_table_names_its_approved_shuffler_and_the_game_needs_its_internal_controls(client_for, manager, ddm, site, house_controls):
+def test_a_shuffler_table_names_its_approved_shuffler_and_the_game_needs_its_internal_controls(
+    client_for, manager, ddm, site, house_controls
+):
     table = TableFactory(site=site, number=3, payout_rounding="down")
     pay = PayTable.objects.get(approval=ddm, code="01").pk
     link = {"table": table.pk, "approval": ddm.pk, "blackjack_pay_table": pay, "settings": DDM_TABLE_SETTINGS}
-    assert "submit their internal controls" in refused(client_for(manager).post("/api/v1/table-games/", link, format="json"), "game_approval")
+    assert "submit their internal controls" in refused(
+        client_for(manager).post("/api/v1/table-games/", link, format="json"), "game_approval"
+    )
 
 
-def test_modifying_a_fixed_setting_needs_a_new_approval_that_permits_it(client_for, manager, ddm, ddm_table, site, today):
+def test_modifying_a_fixed_setting_needs_a_new_approval_that_permits_it(
+    client_for, manager, ddm, ddm_table, site, today
+):
     client = client_for(manager)
     refused(client.patch(f"/api/v1/tables/{ddm_table.pk}/", {"surrender": "late"}, format="json"), "surrender")
-    revised = _approval_body(submission_number="3172-A", supersedes=ddm.pk,
-                             conditions={**DDM_APPROVAL["conditions"], "surrender": ["none", "late"]})
+    revised = _approval_body(
+        submission_number="3172-A",
+        supersedes=ddm.pk,
+        conditions={**DDM_APPROVAL["conditions"], "surrender": ["none", "late"]},
+    )
     answer = client.post("/api/v1/game-approvals/", revised, format="json")
     assert answer.status_code == 201 and answer.json()["supersedes"] == ddm.pk
     new = GameApproval.objects.get(pk=answer.json()["id"])
-    controls = {"site": site.pk, "game_approval": new.pk, "effective_on": str(today), "approved_on": str(today),
-                "approved_by": "B. Lane, WSGC", **DDM_CONTROLS, "surrender": ["none", "late"]}
+    controls = {
+        "site": site.pk,
+        "game_approval": new.pk,
+        "effective_on": str(today),
+        "approved_on": str(today),
+        "approved_by": "B. Lane, WSGC",
+        **DDM_CONTROLS,
+        "surrender": ["none", "late"],
+    }
     assert client.post("/api/v1/internal-controls/", controls, format="json").status_code == 201
-    link = {"table": ddm_table.pk, "approval": new.pk, "blackjack_pay_table": new.pay_tables.get(code="01").pk,
-            "shuffler_model": SHUFFLER, "settings": {"surrender": "late"}}
+    link = {
+        "table": ddm_table.pk,
+        "approval": new.pk,
+        "blackjack_pay_table": new.pay_tables.get(code="01").pk,
+        "shuffler_model": SHUFFLER,
+        "settings": {"surrender": "late"},
+    }
     answer = client.post("/api/v1/table-games/", link, format="json")
     assert answer.status_code == 201, answer.content
     assert Table.objects.get(pk=ddm_table.pk).surrender == "late"
     # Back on the original approval, surrender is again refused.
-    back = {"table": ddm_table.pk, "approval": ddm.pk, "blackjack_pay_table": ddm.pay_tables.get(code="01").pk,
-            "shuffler_model": SHUFFLER}
+    back = {
+        "table": ddm_table.pk,
+        "approval": ddm.pk,
+        "blackjack_pay_table": ddm.pay_tables.get(code="01").pk,
+        "shuffler_model": SHUFFLER,
+    }
     refused(client.post("/api/v1/table-games/", back, format="json"), "surrender")
 
 
 def test_an_approval_fixes_only_known_settings_with_valid_values(client_for, manager):
     client = client_for(manager)
-    refused(client.post("/api/v1/game-approvals/", _approval_body(conditions={"max_wager_cents": [100]}), format="json"), "conditions")
+    refused(
+        client.post("/api/v1/game-approvals/", _approval_body(conditions={"max_wager_cents": [100]}), format="json"),
+        "conditions",
+    )
     refused(client.post("/api/v1/game-approvals/", _approval_body(conditions={"decks": [12]}), format="json"), "decks")
-    refused(client.post("/api/v1/game-approvals/", _approval_body(conditions={"surrender": [True]}), format="json"), "surrender")
+    refused(
+        client.post("/api/v1/game-approvals/", _approval_body(conditions={"surrender": [True]}), format="json"),
+        "surrender",
+    )
     assert not GameApproval.objects.exists()
 
 
-def test_a_link_changes_only_table_settings_an_approval_or_the_controls_concern(client_for, manager, ddm, ddm_controls, site, house_controls):
+def test_a_link_changes_only_table_settings_an_approval_or_the_controls_concern(
+    client_for, manager, ddm, ddm_controls, site, house_controls
+):
     table = TableFactory(site=site, number=3, payout_rounding="down")
-    link = {"table": table.pk, "approval": ddm.pk, "blackjack_pay_table": ddm.pay_tables.get(code="01").pk,
-            "shuffler_model": SHUFFLER, "settings": {**DDM_TABLE_SETTINGS, "max_wager_cents": 1}}
+    link = {
+        "table": table.pk,
+        "approval": ddm.pk,
+        "blackjack_pay_table": ddm.pay_tables.get(code="01").pk,
+        "shuffler_model": SHUFFLER,
+        "settings": {**DDM_TABLE_SETTINGS, "max_wager_cents": 1},
+    }
     refused(client_for(manager).post("/api/v1/table-games/", link, format="json"), "settings")
 
 
@@ -179,7 +298,9 @@ def test_a_link_changes_only_table_settings_an_approval_or_the_controls_concern(
 
 
 @pytest.mark.parametrize("role", list(Role))
-def test_everyone_in_the_organization_reads_the_approvals_and_only_the_gaming_manager_records(client_for, cast, ddm, ddm_table, house_controls, role):
+def test_everyone_in_the_organization_reads_the_approvals_and_only_the_gaming_manager_records(
+    client_for, cast, ddm, ddm_table, house_controls, role
+):
     client = client_for(cast[role])
     assert client.get(f"/api/v1/game-approvals/{ddm.pk}/").status_code == 200
     assert client.get("/api/v1/internal-controls/").json()["count"] == 2
@@ -208,7 +329,9 @@ def test_site_roles_at_another_site_do_not_see_its_controls(client_for, org, oth
     assert client_for(dealer).get(f"/api/v1/internal-controls/{house_controls.pk}/").status_code == 404
 
 
-def test_tables_outside_washington_house_banked_are_not_judged_by_wsgc_internal_controls(client_for, manager, other_site, house_controls):
+def test_tables_outside_washington_house_banked_are_not_judged_by_wsgc_internal_controls(
+    client_for, manager, other_site, house_controls
+):
     table = TableFactory(site=other_site, number=5)  # North Dakota: its own pack's rules only
     answer = client_for(manager).patch(f"/api/v1/tables/{table.pk}/", {"dealer_hits_soft_17": True}, format="json")
     assert answer.status_code == 200, answer.content

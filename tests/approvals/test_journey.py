@@ -28,4 +28,6 @@ def test_wagm_cannot_switch_surrender_on_at_the_ddm_table(browser_page, live_ser
     page.click("#save")
     # The refusal comes back to this page, whose #settings is there before it: wait for the answer.
     expect(page.locator("#settings")).to_contain_text("needs a new approval", use_inner_text=True)
-    assert "Double Down Madness Blackjack (WSGC approval of 2024-08-08, submission #3172)" in page.inner_text("#settings")
+    assert "Double Down Madness Blackjack (WSGC approval of 2024-08-08, submission #3172)" in page.inner_text(
+        "#settings"
+    )

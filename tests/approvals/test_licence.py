@@ -11,9 +11,18 @@ from approvals.queries import site_today
 from cardroom.models import Table
 
 NY_TABLE = {
-    "game": "21", "decks": 4, "betting_spaces": 7, "max_players": 7, "dealer_hits_soft_17": False,
-    "double_on": "ten_eleven", "double_after_split": False, "split_pairs": "any_pair", "min_wager_cents": 100,
-    "max_wager_cents": 500, "tie_option": 1, "blackjack_payout": "3:2",
+    "game": "21",
+    "decks": 4,
+    "betting_spaces": 7,
+    "max_players": 7,
+    "dealer_hits_soft_17": False,
+    "double_on": "ten_eleven",
+    "double_after_split": False,
+    "split_pairs": "any_pair",
+    "min_wager_cents": 100,
+    "max_wager_cents": 500,
+    "tie_option": 1,
+    "blackjack_payout": "3:2",
 }
 FOREIGN = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota", "WAC", "WSGC")
 
@@ -31,8 +40,11 @@ def api(client_for, manager):
 
 
 def licence(api, tie_option, effective_on, number="NY-GC-4620"):
-    return api.post("/api/v1/licences/", {"licence_number": number, "tie_option": tie_option,
-                                          "effective_on": effective_on.isoformat()}, format="json")
+    return api.post(
+        "/api/v1/licences/",
+        {"licence_number": number, "tie_option": tie_option, "effective_on": effective_on.isoformat()},
+        format="json",
+    )
 
 
 def table(api, site, number=1, **options):

@@ -16,9 +16,18 @@ def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(cli
     client.force_login(manager.user)
     page = client.get(f"/approvals/tables/{ddm_table.pk}/").content.decode()
     assert "WSGC approval of 2024-08-08, submission #3172" in page and "Push 22 pay table 1 (this table)" in page
-    form = {"decks": 6, "dealt_from": "shuffler", "dealer_hits_soft_17": "on", "split_pairs": "none",
-            "double_on": "any_two", "double_down": "up_to", "surrender": "late", "insurance_allowed": "on",
-            "blackjack_payout": "3:2", "payout_rounding": "down"}
+    form = {
+        "decks": 6,
+        "dealt_from": "shuffler",
+        "dealer_hits_soft_17": "on",
+        "split_pairs": "none",
+        "double_on": "any_two",
+        "double_down": "up_to",
+        "surrender": "late",
+        "insurance_allowed": "on",
+        "blackjack_payout": "3:2",
+        "payout_rounding": "down",
+    }
     answer = client.post(f"/approvals/tables/{ddm_table.pk}/", form)
     assert answer.status_code == 400
     assert "needs a new approval" in answer.content.decode()

@@ -42,18 +42,29 @@ def elsewhere(request, site):
 
 
 def test_an_iou_between_one_fund_is_refused_as_a_house_control(elsewhere, client_for, cashier, chips, open_day):
-    payload = {"site": elsewhere.pk, "gaming_date": OPEN_DATE, "source": "bank", "destination": "bank",
-               "amount_cents": 5000}
+    payload = {
+        "site": elsewhere.pk,
+        "gaming_date": OPEN_DATE,
+        "source": "bank",
+        "destination": "bank",
+        "amount_cents": 5000,
+    }
     response = client_for(cashier).post("/api/v1/cage/ious/", payload, format="json")
     assert response.status_code == 400
     text = response.json()["destination"][0]
     assert text == "House control: an IOU moves money between two different funds."
 
 
-def test_a_chip_the_organization_does_not_have_is_refused_as_a_house_control(elsewhere, client_for, cashier, chips,
-                                                                              open_day):
-    payload = {"site": elsewhere.pk, "gaming_date": OPEN_DATE, "kind": "start",
-               "cash": [{"value_cents": 2000, "quantity": 5}], "chips": [{"value_cents": 300, "quantity": 1}]}
+def test_a_chip_the_organization_does_not_have_is_refused_as_a_house_control(
+    elsewhere, client_for, cashier, chips, open_day
+):
+    payload = {
+        "site": elsewhere.pk,
+        "gaming_date": OPEN_DATE,
+        "kind": "start",
+        "cash": [{"value_cents": 2000, "quantity": 5}],
+        "chips": [{"value_cents": 300, "quantity": 1}],
+    }
     response = client_for(cashier).post("/api/v1/cage/bank-counts/", payload, format="json")
     assert response.status_code == 400
     text = response.json()["chips"][0]
@@ -62,23 +73,38 @@ def test_a_chip_the_organization_does_not_have_is_refused_as_a_house_control(els
 
 def test_closed_books_stay_closed_as_a_house_control(elsewhere, cashier, chips, closed_day):
     with pytest.raises(ValidationError) as refused:
-        services.lend_iou(acting_user=cashier.user, site=elsewhere, gaming_date=DAY, source="bank",
-                          destination="reserve", amount_cents=1000)
+        services.lend_iou(
+            acting_user=cashier.user,
+            site=elsewhere,
+            gaming_date=DAY,
+            source="bank",
+            destination="reserve",
+            amount_cents=1000,
+        )
     text = messages(refused)
     assert text.startswith("House control (closed books): ") and speaks_no_nd(text)
 
 
 def test_a_deposit_dated_ahead_is_refused_as_a_house_control(elsewhere, cashier, closed_day):
     with pytest.raises(ValidationError) as refused:
-        services.record_deposit(acting_user=cashier.user, gaming_day=closed_day, amount_cents=100,
-                                deposited_on=timezone.localdate() + timedelta(days=2))
+        services.record_deposit(
+            acting_user=cashier.user,
+            gaming_day=closed_day,
+            amount_cents=100,
+            deposited_on=timezone.localdate() + timedelta(days=2),
+        )
     assert messages(refused) == "House control: a deposit cannot be dated in the future."
 
 
 def test_the_chip_inventory_is_the_houses_own_log(elsewhere, client, manager, chips):
     with pytest.raises(ValidationError) as refused:
-        services.receive_chips(acting_user=manager.user, organization=elsewhere.organization,
-                               chips={500: 10}, received_on=timezone.localdate() + timedelta(days=2), reference="inv 1")
+        services.receive_chips(
+            acting_user=manager.user,
+            organization=elsewhere.organization,
+            chips={500: 10},
+            received_on=timezone.localdate() + timedelta(days=2),
+            reference="inv 1",
+        )
     assert messages(refused).startswith("House control: give the date") and speaks_no_nd(messages(refused))
     client.force_login(manager.user)
     page = client.get("/cage/inventory/").content.decode()
@@ -121,9 +147,16 @@ def test_north_dakota_keeps_its_words(client, cashier, manager, chips):
 
 
 def _run(org, site, manager, kind):
-    return ReportRun.objects.create(kind=kind, organization=org, site=site, start=date(2026, 8, 1),
-                                    end=date(2026, 8, 1), period_label="2026-08-01", requested_by=manager.user,
-                                    requested_at=datetime(2026, 8, 1, tzinfo=CHICAGO))
+    return ReportRun.objects.create(
+        kind=kind,
+        organization=org,
+        site=site,
+        start=date(2026, 8, 1),
+        end=date(2026, 8, 1),
+        period_label="2026-08-01",
+        requested_by=manager.user,
+        requested_at=datetime(2026, 8, 1, tzinfo=CHICAGO),
+    )
 
 
 def test_a_record_is_kept_three_years_as_a_house_control(elsewhere, org, manager):
@@ -137,8 +170,14 @@ def test_a_record_is_kept_three_years_as_a_house_control(elsewhere, org, manager
 def test_no_record_is_kept_for_only_one_year_elsewhere(elsewhere, org, manager):
     """North Dakota allows one year for dealer percent-of-hold records at a surveillance site;
     elsewhere the house keeps them three years like every record."""
-    SurveillanceStatus.objects.create(site=elsewhere, required=True, since=date(2026, 1, 1), reason="house",
-                                      recorded_by=manager.user, recorded_at=datetime(2026, 1, 1, tzinfo=CHICAGO))
+    SurveillanceStatus.objects.create(
+        site=elsewhere,
+        required=True,
+        since=date(2026, 1, 1),
+        reason="house",
+        recorded_by=manager.user,
+        recorded_at=datetime(2026, 1, 1, tzinfo=CHICAGO),
+    )
     assert retain_until(_run(org, elsewhere, manager, "dealer_hold")) == date(2029, 9, 30)
 
 

@@ -109,5 +109,7 @@ def test_the_redemptions_page_shows_a_site_where_twenty_one_stopped(cast, chips,
     other_site.twenty_one_discontinued_on = date(2026, 10, 1)
     other_site.save()
     page = browser(cast[Role.CASHIER]).get("/cage/redemptions/").content.decode()
-    assert (f"ND 99-01.3-08-06(2): twenty-one was discontinued at {other_site.name} on 2026-10-01; its chips are "
-            "redeemed at the business office or an active site for thirty days thereafter.") in page
+    assert (
+        f"ND 99-01.3-08-06(2): twenty-one was discontinued at {other_site.name} on 2026-10-01; its chips are "
+        "redeemed at the business office or an active site for thirty days thereafter."
+    ) in page

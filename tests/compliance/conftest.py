@@ -21,8 +21,12 @@ def _every_alert_figure_has_a_label():
     from compliance.labels import FIGURES
     from compliance.models import Alert
 
-    missing = {(rule, key) for rule, figures in Alert.objects.values_list("rule", "figures")
-               for key in figures if key not in FIGURES}
+    missing = {
+        (rule, key)
+        for rule, figures in Alert.objects.values_list("rule", "figures")
+        for key in figures
+        if key not in FIGURES
+    }
     assert not missing, f"figures without a label in compliance.labels.FIGURES: {sorted(missing)}"
 
 

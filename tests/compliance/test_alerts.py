@@ -15,10 +15,18 @@ from tests.factories import TableFactory
 
 
 def finding(site, **overrides):
-    values = dict(rule="prizes_over_gp", citation="ND 99-01.3-08-01(3)", title="Twenty-one prizes exceeded gross proceeds",
-                  site_id=site.pk, period_key="2026Q3", period_start=date(2026, 7, 1), period_end=date(2026, 9, 30),
-                  action_required="ND 99-01.3-08-01(3): contact the attorney general.", due_date=date(2026, 10, 30),
-                  figures={"gross_proceeds_cents": 100, "prizes_cents": 200, "agp_cents": -100})
+    values = dict(
+        rule="prizes_over_gp",
+        citation="ND 99-01.3-08-01(3)",
+        title="Twenty-one prizes exceeded gross proceeds",
+        site_id=site.pk,
+        period_key="2026Q3",
+        period_start=date(2026, 7, 1),
+        period_end=date(2026, 9, 30),
+        action_required="ND 99-01.3-08-01(3): contact the attorney general.",
+        due_date=date(2026, 10, 30),
+        figures={"gross_proceeds_cents": 100, "prizes_cents": 200, "agp_cents": -100},
+    )
     values.update(overrides)
     return Finding(**values)
 
@@ -106,8 +114,12 @@ def test_reminders_go_out_once_before_the_due_date(alert, cast):
 def test_acknowledge_document_and_resolve_are_recorded_steps(alert, cast):
     manager = cast[Role.GAMING_MANAGER].user
     services.acknowledge_alert(acting_user=cast[Role.SHIFT_MANAGER].user, alert=alert)
-    services.document_alert(acting_user=manager, alert=alert, note="Called the AG's office",
-                            documentation={"contacted_person": "J. Smith", "contacted_on": "2026-10-10"})
+    services.document_alert(
+        acting_user=manager,
+        alert=alert,
+        note="Called the AG's office",
+        documentation={"contacted_person": "J. Smith", "contacted_on": "2026-10-10"},
+    )
     services.resolve_alert(acting_user=manager, alert=alert, note="Discussed; nothing further required.")
     assert list(alert.steps.values_list("kind", flat=True)) == ["acknowledged", "documented", "resolved"]
     assert AuditEvent.objects.filter(action__startswith="alert.").count() == 4
@@ -140,8 +152,10 @@ def test_the_shift_manager_may_not_resolve(alert, cast):
 
 # --- API ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("role,visible", [(Role.GAMING_MANAGER, True), (Role.AUDITOR, True), (Role.SHIFT_MANAGER, True),
-                                          (Role.DEALER, True)])
+
+@pytest.mark.parametrize(
+    "role,visible", [(Role.GAMING_MANAGER, True), (Role.AUDITOR, True), (Role.SHIFT_MANAGER, True), (Role.DEALER, True)]
+)
 def test_alerts_are_listed_for_the_users_sites(client_for, cast, alert, role, visible):
     ids = [a["id"] for a in client_for(cast[role]).get("/api/v1/alerts/").json()["results"]]
     assert (alert.pk in ids) == visible
@@ -159,13 +173,19 @@ def test_alert_workflow_through_the_api(client_for, cast, alert):
     api = client_for(cast[Role.GAMING_MANAGER])
     assert api.post(f"/api/v1/alerts/{alert.pk}/resolve/", {"note": "x"}, format="json").status_code == 400
     assert api.post(f"/api/v1/alerts/{alert.pk}/acknowledge/", {}, format="json").json()["status"] == "acknowledged"
-    documented = api.post(f"/api/v1/alerts/{alert.pk}/document/", {"note": "AG contacted",
-                          "documentation": {"contacted_person": "J. Smith"}}, format="json")
+    documented = api.post(
+        f"/api/v1/alerts/{alert.pk}/document/",
+        {"note": "AG contacted", "documentation": {"contacted_person": "J. Smith"}},
+        format="json",
+    )
     assert documented.json()["status"] == "documented"
     resolved = api.post(f"/api/v1/alerts/{alert.pk}/resolve/", {"note": "closed"}, format="json")
     assert resolved.status_code == 200 and resolved.json()["status"] == "resolved"
     assert api.post(f"/api/v1/alerts/{alert.pk}/document/", {"note": "more"}, format="json").status_code == 400
-    assert client_for(cast[Role.AUDITOR]).post(f"/api/v1/alerts/{alert.pk}/acknowledge/", {}, format="json").status_code == 403
+    assert (
+        client_for(cast[Role.AUDITOR]).post(f"/api/v1/alerts/{alert.pk}/acknowledge/", {}, format="json").status_code
+        == 403
+    )
 
 
 def test_obligations_list_overdue_first(client_for, cast, site, time_machine):
@@ -178,7 +198,9 @@ def test_obligations_list_overdue_first(client_for, cast, site, time_machine):
     assert [r["overdue"] for r in rows] == [True, False, False]
 
 
-@pytest.mark.parametrize("payload,field", [({"site": 1, "quarter": "2026-3"}, "quarter"), ({"site": 999999, "quarter": "2026Q3"}, "site")])
+@pytest.mark.parametrize(
+    "payload,field", [({"site": 1, "quarter": "2026-3"}, "quarter"), ({"site": 999999, "quarter": "2026Q3"}, "site")]
+)
 def test_running_checks_with_bad_parameters_names_them(client_for, cast, site, payload, field):
     payload = {**payload, "site": site.pk if payload["site"] == 1 else payload["site"]}
     response = client_for(cast[Role.GAMING_MANAGER]).post("/api/v1/compliance-runs/", payload, format="json")
@@ -186,7 +208,9 @@ def test_running_checks_with_bad_parameters_names_them(client_for, cast, site, p
 
 
 def test_only_the_gaming_manager_runs_checks(client_for, cast, site):
-    response = client_for(cast[Role.SHIFT_MANAGER]).post("/api/v1/compliance-runs/", {"site": site.pk, "quarter": "2026Q3"}, format="json")
+    response = client_for(cast[Role.SHIFT_MANAGER]).post(
+        "/api/v1/compliance-runs/", {"site": site.pk, "quarter": "2026Q3"}, format="json"
+    )
     assert response.status_code == 403
 
 
@@ -200,6 +224,7 @@ def test_the_command_refuses_a_bad_quarter_or_site(site):
 
 
 # --- Pages ----------------------------------------------------------------------------------
+
 
 def test_alert_pages_show_the_rule_figures_and_due_date(client, cast, alert):
     client.force_login(cast[Role.GAMING_MANAGER].user)
@@ -231,12 +256,15 @@ def test_one_step_resolve_through_the_api(client_for, cast, alert):
     refused = api.post(url, {"note": "  "}, format="json")
     assert refused.status_code == 400 and "note" in refused.json()
     assert alert.steps.count() == 0
-    done = api.post(url, {"note": "AG contacted 2026-11-02", "documentation": {"contacted_person": "J. Smith"}},
-                    format="json")
+    done = api.post(
+        url, {"note": "AG contacted 2026-11-02", "documentation": {"contacted_person": "J. Smith"}}, format="json"
+    )
     assert done.status_code == 200 and done.json()["status"] == "resolved"
     assert [(s.kind, s.by.username) for s in alert.steps.order_by("pk")] == [
-        ("acknowledged", cast[Role.GAMING_MANAGER].user.username), ("documented", cast[Role.GAMING_MANAGER].user.username),
-        ("resolved", cast[Role.GAMING_MANAGER].user.username)]
+        ("acknowledged", cast[Role.GAMING_MANAGER].user.username),
+        ("documented", cast[Role.GAMING_MANAGER].user.username),
+        ("resolved", cast[Role.GAMING_MANAGER].user.username),
+    ]
     assert alert.steps.get(kind="documented").documentation == {"contacted_person": "J. Smith"}
     assert api.post(url, {"note": "again"}, format="json").status_code == 400
 
@@ -249,14 +277,16 @@ def test_an_alert_opened_is_one_audit_event_that_covers_its_row(site, cast, batc
     from core.audit_verify import verify_chain
 
     if batch:
-        opened, _ = services.open_alerts([finding(site), finding(site, subject="fill:3")],
-                                         organization_of={site.pk: site.organization_id})
+        opened, _ = services.open_alerts(
+            [finding(site), finding(site, subject="fill:3")], organization_of={site.pk: site.organization_id}
+        )
     else:
         opened = [services.open_alert(finding(site), organization_id=site.organization_id)[0]]
     for alert in opened:
         events = AuditEvent.objects.filter(row_table=Alert._meta.db_table, row_pk=alert.pk)
         assert [(e.action, e.site_id, e.organization_id) for e in events] == [
-            ("alert.opened", site.pk, site.organization_id)]
+            ("alert.opened", site.pk, site.organization_id)
+        ]
         assert events[0].after["figures"] == alert.figures and events[0].row_digest
     assert AuditEvent.objects.filter(action="alert.opened").count() == len(opened)
     assert AuditEvent.objects.filter(action="row.created", row_table=Alert._meta.db_table).count() == 0
@@ -279,7 +309,9 @@ def test_a_quarter_before_the_law_held_is_refused_naming_it_and_the_first_one_is
     earliest = earliest if earliest.start >= first else earliest.next()
     client = client_for(cast[Role.GAMING_MANAGER])
     runs = ComplianceRun.objects.count()
-    before = client.post("/api/v1/compliance-runs/", {"site": site.pk, "quarter": str(earliest.previous())}, format="json")
+    before = client.post(
+        "/api/v1/compliance-runs/", {"site": site.pk, "quarter": str(earliest.previous())}, format="json"
+    )
     assert before.status_code == 400, before.content
     assert list(before.json()) == ["quarter"]
     if earliest.previous().year >= 2000:  # else the quarter is out of every range the product takes

@@ -28,11 +28,19 @@ def shot(page, name):
 
 def review_week(site, table, week_start):
     end = week_start + timedelta(days=6)
-    finding = Finding("review_week_short", "ND 99-01.3-08-04(9)", "Video review week short of an hour", site.pk,
-                      f"{week_start}..{end}", week_start, end,
-                      f"ND 99-01.3-08-04(9): table {table} had 20 minutes of video reviewed; at least 60 are required.",
-                      end, {"task": table, "table": table, "reviewed_minutes": 20, "hold_ratio": "0.078157"},
-                      f"task:{table}")
+    finding = Finding(
+        "review_week_short",
+        "ND 99-01.3-08-04(9)",
+        "Video review week short of an hour",
+        site.pk,
+        f"{week_start}..{end}",
+        week_start,
+        end,
+        f"ND 99-01.3-08-04(9): table {table} had 20 minutes of video reviewed; at least 60 are required.",
+        end,
+        {"task": table, "table": table, "reviewed_minutes": 20, "hold_ratio": "0.078157"},
+        f"task:{table}",
+    )
     return services.open_alert(finding, organization_id=site.organization_id)[0]
 
 

@@ -15,11 +15,18 @@ from core.models import AuditEvent
 
 
 def open_alert(site, **overrides):
-    values = dict(rule="prizes_over_gp", citation="ND 99-01.3-08-01(3)", title="Twenty-one prizes exceeded gross proceeds",
-                  site_id=site.pk, period_key="2026Q4", period_start=date(2026, 10, 1), period_end=date(2026, 12, 31),
-                  action_required="ND 99-01.3-08-01(3): contact the attorney general.", due_date=date(2027, 1, 30),
-                  figures={"gross_proceeds_cents": 123456, "prizes_cents": 200, "agp_cents": 123256,
-                           "hold_ratio": "0.078157"})
+    values = dict(
+        rule="prizes_over_gp",
+        citation="ND 99-01.3-08-01(3)",
+        title="Twenty-one prizes exceeded gross proceeds",
+        site_id=site.pk,
+        period_key="2026Q4",
+        period_start=date(2026, 10, 1),
+        period_end=date(2026, 12, 31),
+        action_required="ND 99-01.3-08-01(3): contact the attorney general.",
+        due_date=date(2027, 1, 30),
+        figures={"gross_proceeds_cents": 123456, "prizes_cents": 200, "agp_cents": 123256, "hold_ratio": "0.078157"},
+    )
     values.update(overrides)
     return services.open_alert(Finding(**values), organization_id=site.organization_id)[0]
 
@@ -28,10 +35,18 @@ def review_week(site, table, week_start, subject):
     from datetime import timedelta
 
     end = week_start + timedelta(days=6)
-    return open_alert(site, rule="review_week_short", citation="ND 99-01.3-08-04(9)",
-                      title="Video review week short of an hour", period_key=f"{week_start}..{end}",
-                      period_start=week_start, period_end=end, due_date=end, subject=subject,
-                      figures={"task": 1, "table": table, "reviewed_minutes": 20})
+    return open_alert(
+        site,
+        rule="review_week_short",
+        citation="ND 99-01.3-08-04(9)",
+        title="Video review week short of an hour",
+        period_key=f"{week_start}..{end}",
+        period_start=week_start,
+        period_end=end,
+        due_date=end,
+        subject=subject,
+        figures={"task": 1, "table": table, "reviewed_minutes": 20},
+    )
 
 
 @pytest.fixture
@@ -48,21 +63,36 @@ def page(client, user, url):
 
 # --- The list: this quarter by default, the last run and the next ---------------------------
 
+
 def test_the_list_shows_this_quarters_alerts_without_asking(client, cast, site, in_november):
     this = open_alert(site, subject="this")
-    last_quarter_resolved = open_alert(site, subject="old", period_key="2026Q2", period_start=date(2026, 4, 1),
-                                       period_end=date(2026, 6, 30), due_date=date(2026, 7, 30))
-    services.resolve_alert_with_documentation(acting_user=cast[Role.GAMING_MANAGER].user, alert=last_quarter_resolved,
-                                              note="Documented in July.")
-    still_open = open_alert(site, subject="open", period_key="2026Q2", period_start=date(2026, 4, 1),
-                            period_end=date(2026, 6, 30), due_date=date(2026, 7, 30))
+    last_quarter_resolved = open_alert(
+        site,
+        subject="old",
+        period_key="2026Q2",
+        period_start=date(2026, 4, 1),
+        period_end=date(2026, 6, 30),
+        due_date=date(2026, 7, 30),
+    )
+    services.resolve_alert_with_documentation(
+        acting_user=cast[Role.GAMING_MANAGER].user, alert=last_quarter_resolved, note="Documented in July."
+    )
+    still_open = open_alert(
+        site,
+        subject="open",
+        period_key="2026Q2",
+        period_start=date(2026, 4, 1),
+        period_end=date(2026, 6, 30),
+        due_date=date(2026, 7, 30),
+    )
     html = page(client, cast[Role.SHIFT_MANAGER].user, "/compliance/alerts/")
     assert "Compliance alerts, 2026Q4" in html
     alerts, earlier = html.split('id="alerts"')[1].split("Still open from earlier quarters")
     assert f'data-alert="{this.pk}"' in alerts and f'data-alert="{still_open.pk}"' in earlier
     assert f'data-alert="{last_quarter_resolved.pk}"' not in html
-    assert f'data-alert="{last_quarter_resolved.pk}"' in page(client, cast[Role.SHIFT_MANAGER].user,
-                                                               "/compliance/alerts/?quarter=2026Q2")
+    assert f'data-alert="{last_quarter_resolved.pk}"' in page(
+        client, cast[Role.SHIFT_MANAGER].user, "/compliance/alerts/?quarter=2026Q2"
+    )
 
 
 def test_a_bad_quarter_is_said_and_this_quarter_shown(client, cast, site, in_november):
@@ -77,10 +107,17 @@ def test_the_list_says_when_the_checks_last_ran_by_whom_and_with_what_result(cli
     response = client.post("/compliance/run/", {"quarter": "2026Q4"})
     assert response.status_code == 302 and response["Location"] == "/compliance/alerts/?quarter=2026Q4"
     run = ComplianceRun.objects.get()
-    assert (run.trigger, run.by, run.site, run.status, run.opened) == ("browser", cast[Role.GAMING_MANAGER].user,
-                                                                      site, "succeeded", 0)
+    assert (run.trigger, run.by, run.site, run.status, run.opened) == (
+        "browser",
+        cast[Role.GAMING_MANAGER].user,
+        site,
+        "succeeded",
+        0,
+    )
     assert AuditEvent.objects.filter(action="compliance.run").count() == 1
-    last = page(client, cast[Role.SHIFT_MANAGER].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
+    last = (
+        page(client, cast[Role.SHIFT_MANAGER].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
+    )
     name = cast[Role.GAMING_MANAGER].user.get_full_name() or cast[Role.GAMING_MANAGER].user.username
     assert f"started by\n        {name} (the compliance page)" in last
     assert "0 alert(s) opened, 0 already open" in last
@@ -92,7 +129,12 @@ def test_a_scheduled_run_is_shown_as_the_schedules(client, cast, site, in_novemb
     run_daily_checks()
     run = ComplianceRun.objects.get()
     assert (run.trigger, run.by, run.site, run.status, run.scope["day_ranges"]) == (
-        "schedule", None, None, "succeeded", [["2026-11-11", "2026-11-17"]])
+        "schedule",
+        None,
+        None,
+        "succeeded",
+        [["2026-11-11", "2026-11-17"]],
+    )
     last = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
     assert "started by\n        the schedule" in last and "every site" in last
 
@@ -107,7 +149,11 @@ def test_a_failed_run_is_recorded_as_failed(site, in_november, monkeypatch):
     with pytest.raises(RuntimeError):
         run_quarter_checks()
     run = ComplianceRun.objects.get()
-    assert (run.status, run.scope["quarters"], run.error) == ("failed", ["2026Q3"], "RuntimeError: the database went away")
+    assert (run.status, run.scope["quarters"], run.error) == (
+        "failed",
+        ["2026Q3"],
+        "RuntimeError: the database went away",
+    )
 
 
 def test_the_list_shows_the_next_scheduled_runs_from_the_beat_schedule(client, cast, site, in_november):
@@ -121,27 +167,39 @@ def test_the_list_shows_the_next_scheduled_runs_from_the_beat_schedule(client, c
 
 # --- Told apart: table, period, figures in words -------------------------------------------------
 
+
 def test_alerts_of_one_rule_carry_their_table_and_week(client, cast, site, in_november):
     review_week(site, 3, date(2026, 10, 5), "task:1")
     review_week(site, 4, date(2026, 10, 5), "task:2")
     review_week(site, 3, date(2026, 10, 12), "task:3")
     html = page(client, cast[Role.SHIFT_MANAGER].user, "/compliance/alerts/")
     rows = [r for r in html.split("<tr") if "Video review week short of an hour" in r]
-    described = sorted((r.split('class="alert-table">')[1].split("<")[0], r.split('class="alert-period">')[1].split("<")[0])
-                       for r in rows)
-    assert described == [("Table 3", "Week 2026-10-05 to 2026-10-11"), ("Table 3", "Week 2026-10-12 to 2026-10-18"),
-                         ("Table 4", "Week 2026-10-05 to 2026-10-11")]
+    described = sorted(
+        (r.split('class="alert-table">')[1].split("<")[0], r.split('class="alert-period">')[1].split("<")[0])
+        for r in rows
+    )
+    assert described == [
+        ("Table 3", "Week 2026-10-05 to 2026-10-11"),
+        ("Table 3", "Week 2026-10-12 to 2026-10-18"),
+        ("Table 4", "Week 2026-10-05 to 2026-10-11"),
+    ]
 
 
-@pytest.mark.parametrize("figures,period,expected", [
-    ({"series": "fill", "number": 12}, (date(2026, 11, 3), date(2026, 11, 3)), ("", "2026-11-03", "Fill slip 12")),
-    ({"box": "T1-A"}, (date(2026, 11, 3), date(2026, 11, 3)), ("", "2026-11-03", "Drop box T1-A")),
-    ({"tables": [1, 4]}, (date(2026, 11, 3), date(2026, 11, 3)), ("Tables 1, 4", "2026-11-03", "")),
-    ({"tables": [2]}, (date(2026, 7, 1), date(2026, 9, 30)), ("Table 2", "2026Q3", "")),
-    ({}, (date(2026, 11, 1), date(2026, 11, 20)), ("", "2026-11-01 to 2026-11-20", "")),
-    ({"shift_id": 891, "table": 1, "dealer_name": "Fern Halvorson"}, (date(2026, 10, 1), date(2026, 12, 23)),
-     ("Table 1", "2026-10-01 to 2026-12-23", "Fern Halvorson, shift #891")),
-])
+@pytest.mark.parametrize(
+    "figures,period,expected",
+    [
+        ({"series": "fill", "number": 12}, (date(2026, 11, 3), date(2026, 11, 3)), ("", "2026-11-03", "Fill slip 12")),
+        ({"box": "T1-A"}, (date(2026, 11, 3), date(2026, 11, 3)), ("", "2026-11-03", "Drop box T1-A")),
+        ({"tables": [1, 4]}, (date(2026, 11, 3), date(2026, 11, 3)), ("Tables 1, 4", "2026-11-03", "")),
+        ({"tables": [2]}, (date(2026, 7, 1), date(2026, 9, 30)), ("Table 2", "2026Q3", "")),
+        ({}, (date(2026, 11, 1), date(2026, 11, 20)), ("", "2026-11-01 to 2026-11-20", "")),
+        (
+            {"shift_id": 891, "table": 1, "dealer_name": "Fern Halvorson"},
+            (date(2026, 10, 1), date(2026, 12, 23)),
+            ("Table 1", "2026-10-01 to 2026-12-23", "Fern Halvorson, shift #891"),
+        ),
+    ],
+)
 def test_an_alert_names_its_table_period_and_subject(figures, period, expected):
     from compliance.labels import period_of, subject_of, table_of
     from compliance.models import Alert
@@ -154,8 +212,12 @@ def test_the_figures_read_as_labels_and_formatted_values(client, cast, site, in_
     alert = open_alert(site)
     html = page(client, cast[Role.AUDITOR].user, f"/compliance/alerts/{alert.pk}/")
     figures = html.split('id="figures"')[1].split("</table>")[0]
-    for label, value in [("Gross proceeds", "$1,234.56"), ("Prizes", "$2.00"), ("Hold", "7.82%"),
-                         ("Adjusted gross proceeds", "$1,232.56")]:
+    for label, value in [
+        ("Gross proceeds", "$1,234.56"),
+        ("Prizes", "$2.00"),
+        ("Hold", "7.82%"),
+        ("Adjusted gross proceeds", "$1,232.56"),
+    ]:
         assert f'<th scope="row">{label}</th><td class="money">{value}</td>' in figures
     assert "hold_ratio" not in figures and "0.078157" not in figures
 
@@ -168,22 +230,33 @@ def test_the_e_mail_reads_the_figures_in_words(cast, site):
     manager.save()
     notifications.send_notification(open_alert(site), "opened")
     assert "Figures: Gross proceeds: $1,234.56; Prizes: $2.00; Adjusted gross proceeds: $1,232.56; Hold: 7.82%" in (
-        mail.outbox[0].body)
+        mail.outbox[0].body
+    )
 
 
 # --- One resolve action --------------------------------------------------------------------------
 
+
 def test_resolving_with_documentation_records_the_three_steps_in_one_go(cast, site):
     alert = open_alert(site)
     manager = cast[Role.GAMING_MANAGER].user
-    services.resolve_alert_with_documentation(acting_user=manager, alert=alert, note="Called the AG's office.",
-                                              documentation={"contacted_person": "J. Smith"})
+    services.resolve_alert_with_documentation(
+        acting_user=manager, alert=alert, note="Called the AG's office.", documentation={"contacted_person": "J. Smith"}
+    )
     steps = list(alert.steps.values_list("kind", "by", "note", "documentation"))
-    assert steps == [("acknowledged", manager.pk, "", {}),
-                     ("documented", manager.pk, "Called the AG's office.", {"contacted_person": "J. Smith"}),
-                     ("resolved", manager.pk, "Called the AG's office.", {})]
-    assert list(AuditEvent.objects.filter(action__in=["alert.acknowledged", "alert.documented", "alert.resolved"])
-                .values_list("actor_id", flat=True)) == [manager.pk] * 3
+    assert steps == [
+        ("acknowledged", manager.pk, "", {}),
+        ("documented", manager.pk, "Called the AG's office.", {"contacted_person": "J. Smith"}),
+        ("resolved", manager.pk, "Called the AG's office.", {}),
+    ]
+    assert (
+        list(
+            AuditEvent.objects.filter(
+                action__in=["alert.acknowledged", "alert.documented", "alert.resolved"]
+            ).values_list("actor_id", flat=True)
+        )
+        == [manager.pk] * 3
+    )
 
 
 def test_an_acknowledged_alert_is_not_acknowledged_twice(cast, site):
@@ -231,7 +304,10 @@ def test_the_resolve_action_is_offered_and_allowed_by_role(client, cast, site, r
     shown = client.get(f"/compliance/alerts/{alert.pk}/")
     if role in (Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.AUDITOR):
         html = shown.content.decode()
-        assert ('id="resolve-form"' in html, 'id="document-form"' in html) == (offered == "resolve", offered == "document")
+        assert ('id="resolve-form"' in html, 'id="document-form"' in html) == (
+            offered == "resolve",
+            offered == "document",
+        )
     else:
         assert shown.status_code == 403
     response = client.post(f"/compliance/alerts/{alert.pk}/", {"action": "resolve", "resolve-note": "Documented."})
@@ -258,8 +334,11 @@ def test_the_api_carries_the_table_period_and_labelled_figures(client_for, cast,
     alert = review_week(site, 3, date(2026, 10, 5), "task:1")
     body = client_for(cast[Role.AUDITOR]).get(f"/api/v1/alerts/{alert.pk}/").json()
     assert (body["table"], body["period"]) == ("Table 3", "Week 2026-10-05 to 2026-10-11")
-    assert body["figure_labels"] == [{"label": "Review task", "value": "#1"}, {"label": "Table", "value": "3"},
-                                     {"label": "Video reviewed", "value": "20 minutes"}]
+    assert body["figure_labels"] == [
+        {"label": "Review task", "value": "#1"},
+        {"label": "Table", "value": "3"},
+        {"label": "Video reviewed", "value": "20 minutes"},
+    ]
     assert body["figures"] == {"task": 1, "table": 3, "reviewed_minutes": 20}  # the data, unchanged
 
 
@@ -267,11 +346,14 @@ def test_the_api_keeps_its_three_steps(client_for, cast, site):
     alert = open_alert(site)
     api = client_for(cast[Role.GAMING_MANAGER])
     assert api.post(f"/api/v1/alerts/{alert.pk}/acknowledge/", {}, format="json").json()["status"] == "acknowledged"
-    assert api.post(f"/api/v1/alerts/{alert.pk}/document/", {"note": "AG"}, format="json").json()["status"] == "documented"
+    assert (
+        api.post(f"/api/v1/alerts/{alert.pk}/document/", {"note": "AG"}, format="json").json()["status"] == "documented"
+    )
     assert api.post(f"/api/v1/alerts/{alert.pk}/resolve/", {"note": "ok"}, format="json").json()["status"] == "resolved"
 
 
 # --- The month calendar ----------------------------------------------------------------------------
+
 
 def test_the_calendar_is_a_month_grid_with_items_on_their_day(client, cast, site, in_november):
     due = open_alert(site, subject="a", due_date=date(2026, 11, 24), title="Bank deposit late")
@@ -284,13 +366,13 @@ def test_the_calendar_is_a_month_grid_with_items_on_their_day(client, cast, site
     assert f"/compliance/alerts/{due.pk}/" in cell and "Bank deposit late" in cell
     assert 'aria-current="date" data-date="2026-11-18"' in grid
     assert f"/compliance/alerts/{overdue.pk}/" in html.split('id="overdue"')[1].split("</section>")[0]
-    assert '?month=2026-10' in html and '?month=2026-12' in html
+    assert "?month=2026-10" in html and "?month=2026-12" in html
 
 
 def test_the_calendar_moves_by_month_across_the_year(client, cast, site, in_november):
     due = open_alert(site, due_date=date(2027, 1, 30))
     html = page(client, cast[Role.AUDITOR].user, "/compliance/calendar/?month=2027-01")
-    assert "January 2027" in html and '?month=2026-12' in html and '?month=2027-02' in html
+    assert "January 2027" in html and "?month=2026-12" in html and "?month=2027-02" in html
     assert f"/compliance/alerts/{due.pk}/" in html.split('data-date="2027-01-30"')[1].split("</td>")[0]
     assert "November 2026" in page(client, cast[Role.AUDITOR].user, "/compliance/calendar/?month=garbage")
 

@@ -73,8 +73,14 @@ def test_the_fanned_out_run_on_a_real_worker_opens_the_alerts_of_the_run_in_one_
 
 def earlier(site):
     """A finding of a rule the run does not read back (its e-mail is simply queued)."""
-    return finding(site, rule="deposit_late", citation="ND 99-01.3-03-10(1)", title="Bank deposit late",
-                   period_key="2026-10-01", figures={})
+    return finding(
+        site,
+        rule="deposit_late",
+        citation="ND 99-01.3-03-10(1)",
+        title="Bank deposit late",
+        period_key="2026-10-01",
+        figures={},
+    )
 
 
 @pytest.fixture
@@ -90,8 +96,9 @@ def published():
     before_task_publish.disconnect(record)
 
 
-def test_the_alerts_e_mails_are_queued_after_the_rules_tasks(site, stranger_site, cast, published,
-                                                           django_capture_on_commit_callbacks):
+def test_the_alerts_e_mails_are_queued_after_the_rules_tasks(
+    site, stranger_site, cast, published, django_capture_on_commit_callbacks
+):
     """The e-mails of the alerts opened one at a time and by a run go at MAIL_PRIORITY, below
     the rules' own tasks (the default): whatever the broker, the messages say so."""
     sites_with_problems(site, stranger_site, cast)
@@ -106,9 +113,11 @@ def test_the_alerts_e_mails_are_queued_after_the_rules_tasks(site, stranger_site
     assert MAIL_PRIORITY > 0  # Redis takes priority 0 (the rules' tasks, sent without one) first
 
 
-@pytest.mark.skipif(not settings.CELERY_BROKER_URL.startswith("redis"),
-                    reason="the chord gathers at its last chunk's end only on Redis: the file result backend polls "
-                           "(chord_unlock, every second) and the worker takes e-mails meanwhile")
+@pytest.mark.skipif(
+    not settings.CELERY_BROKER_URL.startswith("redis"),
+    reason="the chord gathers at its last chunk's end only on Redis: the file result backend polls "
+    "(chord_unlock, every second) and the worker takes e-mails meanwhile",
+)
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_runs_the_whole_fanned_out_run_before_the_e_mails_queued_earlier(site, stranger_site, cast):
     """A run's chord gathers when its last chunk ends: the e-mails queued before it (an alert
@@ -161,8 +170,13 @@ def summary_calls(monkeypatch):
 def test_each_site_quarter_is_summarised_once_per_run(site, people, summary_calls):
     second = SiteFactory(organization=site.organization, name="Moose Hall")
     scenario = Scenario(site, people)
-    play(scenario, TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500), date(2026, 8, 1),
-         drop=50_000, fills=80_000)
+    play(
+        scenario,
+        TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500),
+        date(2026, 8, 1),
+        drop=50_000,
+        fills=80_000,
+    )
     result = run_scan(site_ids=[site.pk, second.pk], quarters=[Q3, Q4])
     assert "prizes_over_gp" in {a.rule for a in result.opened}
     # The hold rules and the surveillance rule (the quarter, the one before, the fiscal year's)
@@ -193,8 +207,10 @@ def test_a_chunk_runs_with_its_planner_settings_on_postgresql_and_leaves_them_as
 
     def settings():
         with connection.cursor() as cursor:
-            cursor.execute("SELECT current_setting('jit'), current_setting('max_parallel_workers_per_gather'), "
-                           "current_setting('random_page_cost')")
+            cursor.execute(
+                "SELECT current_setting('jit'), current_setting('max_parallel_workers_per_gather'), "
+                "current_setting('random_page_cost')"
+            )
             return cursor.fetchone()
 
     before = settings()

@@ -26,55 +26,113 @@ def quarter(gp, prizes, game="21"):
 CASES = {
     "prizes_over_gross_proceeds": lambda book: rules.prizes_over_gross_proceeds(quarter(100_00, 200_00), book),
     "dealer_shifts_without_figures": lambda book: rules.dealer_shifts_without_figures(
-        [rules.ShiftRecord(7, 1, "Pat Dealer", 3, NOW, has_own_drop=False)], (date(2026, 11, 1), date(2026, 11, 30)),
-        "ND 99-01.3-08-01(3)"),
+        [rules.ShiftRecord(7, 1, "Pat Dealer", 3, NOW, has_own_drop=False)],
+        (date(2026, 11, 1), date(2026, 11, 30)),
+        "ND 99-01.3-08-01(3)",
+    ),
     "low_hold": lambda book: rules.low_hold(quarter(100_000_00, 95_000_00), surveillance_required=True, book=book),
     "surveillance_required": lambda book: rules.surveillance_required(
-        [rules.QuarterFigures(1, Q3.previous(), "21", 1_200_000, 0), quarter(1_000_000, 0)], seasonal=False,
-        wagers_above_cents=2500, already_required=False, book=book, at="ND"),
+        [rules.QuarterFigures(1, Q3.previous(), "21", 1_200_000, 0), quarter(1_000_000, 0)],
+        seasonal=False,
+        wagers_above_cents=2500,
+        already_required=False,
+        book=book,
+        at="ND",
+    ),
     "outage_past_deadline": lambda book: rules.outage_past_deadline(
-        rules.OutageRecord(4, 1, 2, NOW - timedelta(days=3), NOW - timedelta(days=1), None, 2500), now=NOW, book=book),
+        rules.OutageRecord(4, 1, 2, NOW - timedelta(days=3), NOW - timedelta(days=1), None, 2500), now=NOW, book=book
+    ),
     "missing_review_logs": lambda book: rules.missing_review_logs(1, {date(2026, 11, 3): [1, 2]}, at="ND"),
     "slip_exceptions": lambda book: rules.slip_exceptions(
-        [rules.SlipException(1, date(2026, 11, 3), "fill", 12, problem) for problem in rules._SLIP_TEXT], at={1: "ND"}),
+        [rules.SlipException(1, date(2026, 11, 3), "fill", 12, problem) for problem in rules._SLIP_TEXT], at={1: "ND"}
+    ),
     "count_exceptions": lambda book: rules.count_exceptions(
-        [rules.CountException(1, date(2026, 11, 3), "T1-A", problem) for problem in rules._COUNT_TEXT], at={1: "ND"}),
+        [rules.CountException(1, date(2026, 11, 3), "T1-A", problem) for problem in rules._COUNT_TEXT], at={1: "ND"}
+    ),
     "late_deposit": lambda book: rules.late_deposit(1, date(2026, 11, 2), None, today=date(2026, 11, 18), book=book),
-    "late_video_sample": lambda book: rules.late_video_sample(1, 5, date(2026, 10, 1), None, today=date(2026, 11, 18),
-                                                              book=book),
+    "late_video_sample": lambda book: rules.late_video_sample(
+        1, 5, date(2026, 10, 1), None, today=date(2026, 11, 18), book=book
+    ),
     "system_not_operational": lambda book: rules.system_not_operational(
-        1, date(2026, 11, 1), [1, 3], on=date(2026, 11, 18), citation="ND 99-01.3-08-04", cap_cents=200),
+        1, date(2026, 11, 1), [1, 3], on=date(2026, 11, 18), citation="ND 99-01.3-08-04", cap_cents=200
+    ),
     "special_event_over_limit": lambda book: rules.special_event_over_limit(
-        1, 9, 9, date(2026, 11, 1), date(2026, 11, 18), "ND 99-01.3-08-04", "ND 99-01.3-08-04"),
+        1, 9, 9, date(2026, 11, 1), date(2026, 11, 18), "ND 99-01.3-08-04", "ND 99-01.3-08-04"
+    ),
     "recording_gaps": lambda book: rules.recording_gaps(
-        1, 2, 2, date(2026, 11, 3), [(NOW, NOW + timedelta(minutes=35))], citation="ND 99-01.3-08-04(5)(b)",
-        time_zone="America/Chicago"),
+        1,
+        2,
+        2,
+        date(2026, 11, 3),
+        [(NOW, NOW + timedelta(minutes=35))],
+        citation="ND 99-01.3-08-04(5)(b)",
+        time_zone="America/Chicago",
+    ),
     "discontinued_twenty_one": lambda book: rules.discontinued_twenty_one(1, "Elks Lodge", date(2026, 11, 1), book),
-    "chip_colours": lambda book: rules.chip_colours(1, date(2026, 11, 18), ["$5 chips are not red."],
-                                                    trigger="surveillance is installed", at="ND"),
+    "chip_colours": lambda book: rules.chip_colours(
+        1, date(2026, 11, 18), ["$5 chips are not red."], trigger="surveillance is installed", at="ND"
+    ),
     "tips_not_redeemed": lambda book: rules.tips_not_redeemed(
-        rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer"), at="ND"),
+        rules.TipsAtLeaving(1, date(2026, 11, 3), 8, "Pat Dealer", True, 1500, "closer"), at="ND"
+    ),
     "chip_float_short": lambda book: rules.chip_float_short(
-        rules.ChipFloatShort(1, date(2026, 11, 18), date(2026, 11, 17), 2500, 600, 3000, 3919, 1500, 3919), at="ND"),
-    "low_table_closings": lambda book: rules.low_table_closings(1, date(2026, 11, 3), [
-        TablePlay(1, 1, 300, (NOW,), (NOW + timedelta(hours=3),), ((NOW, NOW + timedelta(hours=3)),)),
-        TablePlay(2, 2, 500, (NOW,), (), ((NOW, None),))], book=book, time_zone="America/Chicago"),
+        rules.ChipFloatShort(1, date(2026, 11, 18), date(2026, 11, 17), 2500, 600, 3000, 3919, 1500, 3919), at="ND"
+    ),
+    "low_table_closings": lambda book: rules.low_table_closings(
+        1,
+        date(2026, 11, 3),
+        [
+            TablePlay(1, 1, 300, (NOW,), (NOW + timedelta(hours=3),), ((NOW, NOW + timedelta(hours=3)),)),
+            TablePlay(2, 2, 500, (NOW,), (), ((NOW, None),)),
+        ],
+        book=book,
+        time_zone="America/Chicago",
+    ),
     "filed_return_amended": lambda book: rules.filed_return_amended(
-        rules.FiledReturnAmended(1, "Elks Lodge", "2026Q3", Q3.start, Q3.end, 4, date(2026, 10, 5), "ab" * 32, 9,
-                                 "Other games' AGP", 80_000_00, "other games' AGP entry 3, recorded 2026-11-02"),
-        citation="ND 99-01.3-08-16(1)(g)"),
+        rules.FiledReturnAmended(
+            1,
+            "Elks Lodge",
+            "2026Q3",
+            Q3.start,
+            Q3.end,
+            4,
+            date(2026, 10, 5),
+            "ab" * 32,
+            9,
+            "Other games' AGP",
+            80_000_00,
+            "other games' AGP entry 3, recorded 2026-11-02",
+        ),
+        citation="ND 99-01.3-08-16(1)(g)",
+    ),
     "tournament_fee_before_announcement": lambda book: rules.tournament_fee_before_announcement(
-        rules.EarlyTournamentFee(1, "America/Chicago", 3, "Friday Blackjack", 12, "entry fee", "Ann Lee", 10_000,
-                                 date(2026, 11, 3), NOW - timedelta(hours=2), NOW - timedelta(hours=1)),
-        disclosure="ND 99-01.3-08-15"),
+        rules.EarlyTournamentFee(
+            1,
+            "America/Chicago",
+            3,
+            "Friday Blackjack",
+            12,
+            "entry fee",
+            "Ann Lee",
+            10_000,
+            date(2026, 11, 3),
+            NOW - timedelta(hours=2),
+            NOW - timedelta(hours=1),
+        ),
+        disclosure="ND 99-01.3-08-15",
+    ),
 }
 
 
 def _rules_that_find() -> set[str]:
     """The public functions of compliance.rules that return findings (by their annotation)."""
-    return {name for name, function in inspect.getmembers(rules, inspect.isfunction)
-            if function.__module__ == rules.__name__ and not name.startswith("_")
-            and "Finding" in str(inspect.signature(function).return_annotation)}
+    return {
+        name
+        for name, function in inspect.getmembers(rules, inspect.isfunction)
+        if function.__module__ == rules.__name__
+        and not name.startswith("_")
+        and "Finding" in str(inspect.signature(function).return_annotation)
+    }
 
 
 def test_every_rule_has_a_case():
@@ -93,19 +151,22 @@ def test_every_figure_a_rule_emits_has_a_label(name, book):
             assert "_" not in label and value, (name, label, value)
 
 
-@pytest.mark.parametrize("figures,expected", [
-    ({"hold_ratio": "0.078157"}, [("Hold", "7.82%")]),
-    ({"hold_ratio": None}, [("Hold", "n/a (no gross proceeds)")]),
-    ({"gross_proceeds_cents": 123456}, [("Gross proceeds", "$1,234.56")]),
-    ({"agp_cents": -100}, [("Adjusted gross proceeds", "-$1.00")]),
-    ({"gross_proceeds_cents": [1200000, 800000]}, [("Gross proceeds", "$12,000.00, $8,000.00")]),
-    ({"average_cents": "1000000.5"}, [("Average gross proceeds per quarter", "$10,000.00")]),
-    ({"reviewed_minutes": 20}, [("Video reviewed", "20 minutes")]),
-    ({"number": 1234}, [("Slip number", "1,234")]),
-    ({"tables": [1, 4]}, [("Tables", "1, 4")]),
-    ({"deposited_on": None}, [("Deposited on", "not recorded")]),
-    ({"seasonal": False}, [("Seasonal site", "no")]),
-    ({"some_new_cents": 5}, [("Some new", "5")]),  # never a raw key, even unmapped
-])
+@pytest.mark.parametrize(
+    "figures,expected",
+    [
+        ({"hold_ratio": "0.078157"}, [("Hold", "7.82%")]),
+        ({"hold_ratio": None}, [("Hold", "n/a (no gross proceeds)")]),
+        ({"gross_proceeds_cents": 123456}, [("Gross proceeds", "$1,234.56")]),
+        ({"agp_cents": -100}, [("Adjusted gross proceeds", "-$1.00")]),
+        ({"gross_proceeds_cents": [1200000, 800000]}, [("Gross proceeds", "$12,000.00, $8,000.00")]),
+        ({"average_cents": "1000000.5"}, [("Average gross proceeds per quarter", "$10,000.00")]),
+        ({"reviewed_minutes": 20}, [("Video reviewed", "20 minutes")]),
+        ({"number": 1234}, [("Slip number", "1,234")]),
+        ({"tables": [1, 4]}, [("Tables", "1, 4")]),
+        ({"deposited_on": None}, [("Deposited on", "not recorded")]),
+        ({"seasonal": False}, [("Seasonal site", "no")]),
+        ({"some_new_cents": 5}, [("Some new", "5")]),  # never a raw key, even unmapped
+    ],
+)
 def test_figures_are_formatted_by_kind(figures, expected):
     assert figure_rows(figures) == expected

@@ -39,8 +39,11 @@ def test_a_day_by_day_rule_reads_touching_ranges_once_and_the_others_each_range(
     run_scan(site_ids=[site.pk], day_ranges=[apart, *quarters])
     assert calls["day_by_day"] == [(date(2026, 1, 1), date(2026, 6, 30)), apart]
     # each range on its own, with the thresholds in force at its own end
-    assert calls["per_range"] == [(*quarters[0], date(2026, 3, 31)), (*quarters[1], date(2026, 6, 30)),
-                                  (*apart, date(2026, 9, 7))]
+    assert calls["per_range"] == [
+        (*quarters[0], date(2026, 3, 31)),
+        (*quarters[1], date(2026, 6, 30)),
+        (*apart, date(2026, 9, 7)),
+    ]
 
     calls["day_by_day"].clear()
     calls["per_range"].clear()

@@ -44,7 +44,9 @@ def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
         assert not any(rule.applies(pack) for rule in engine.rules_of(provider)), provider.__name__
         if getattr(provider, "house_control", False):
-            assert engine.runs_at(provider, pack) and {r.at(pack) for r in engine.rules_of(provider)} == {"House control"}
+            assert engine.runs_at(provider, pack) and {r.at(pack) for r in engine.rules_of(provider)} == {
+                "House control"
+            }
         else:
             assert not engine.runs_at(provider, pack), provider.__name__
     assert [p.__name__ for p in engine.DAY_PROVIDERS if getattr(p, "house_control", False)] == ["chip_float"]

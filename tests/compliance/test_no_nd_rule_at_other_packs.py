@@ -61,8 +61,14 @@ TABLES = {
     "ND": {"max_wager_cents": 2500},
     "WA-HB": {"max_wager_cents": 5000, "payout_rounding": "down", "decks": 2, "dealt_from": "hand"},
     "WA-BJ": {"max_wager_cents": 2500, "banker": "player", "min_bank_cents": 30000, "decks": 1},
-    "NY": {"max_wager_cents": 500, "decks": 1, "tie_option": 2, "blackjack_payout": "2:1", "double_on": "ten_eleven",
-           "double_after_split": False},
+    "NY": {
+        "max_wager_cents": 500,
+        "decks": 1,
+        "tie_option": 2,
+        "blackjack_payout": "2:1",
+        "double_on": "ten_eleven",
+        "double_after_split": False,
+    },
 }
 
 

@@ -51,8 +51,9 @@ def mailed(site, cast):
 
 
 def _open(site, *subjects, rule="prizes_over_gp"):
-    alerts, _ = services.open_alerts([finding(site, rule=rule, subject=s) for s in subjects],
-                                     organization_of={site.pk: site.organization_id})
+    alerts, _ = services.open_alerts(
+        [finding(site, rule=rule, subject=s) for s in subjects], organization_of={site.pk: site.organization_id}
+    )
     return [a.pk for a in alerts]
 
 

@@ -14,7 +14,9 @@ def rules_section(client, site):
     session.save()
     page = client.get("/compliance/alerts/")
     assert page.status_code == 200
-    return re.search(r'<section class="card mt-4" id="pack-rules">(.*?)</section>', page.content.decode(), re.S).group(1)
+    return re.search(r'<section class="card mt-4" id="pack-rules">(.*?)</section>', page.content.decode(), re.S).group(
+        1
+    )
 
 
 def test_a_north_dakota_site_lists_the_nd_checks(client, manager, site):
@@ -23,11 +25,14 @@ def test_a_north_dakota_site_lists_the_nd_checks(client, manager, site):
     assert "ND 99-01.3-08-05" in section and "ND 99-01.3-08-02(3)" in section
 
 
-@pytest.mark.parametrize(("code", "citation"), [
-    ("NY", "9 NYCRR 4620.5(f)(2)"),
-    ("WA-HB", "WSGC Blackjack Game Rules (rev. April 2018) rule 7"),
-    ("WA-BJ", "WAC 230-40-125(4) (1999 proposed amendment)"),
-])
+@pytest.mark.parametrize(
+    ("code", "citation"),
+    [
+        ("NY", "9 NYCRR 4620.5(f)(2)"),
+        ("WA-HB", "WSGC Blackjack Game Rules (rev. April 2018) rule 7"),
+        ("WA-BJ", "WAC 230-40-125(4) (1999 proposed amendment)"),
+    ],
+)
 def test_another_packs_site_lists_its_own_rules_and_no_nd_rule(client, manager, site, code, citation):
     site.jurisdiction = code
     site.save()

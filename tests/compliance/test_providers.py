@@ -12,17 +12,30 @@ from floor.models import GamingDay, GamingDayClose, Slip, SlipStep
 
 
 def make_day(site, gaming_date, employee, closed=True):
-    day = GamingDay.objects.create(site=site, gaming_date=gaming_date, opened_by=employee,
-                                   opened_at=datetime.combine(gaming_date, datetime.min.time(), tzinfo=UTC) + timedelta(hours=20))
+    day = GamingDay.objects.create(
+        site=site,
+        gaming_date=gaming_date,
+        opened_by=employee,
+        opened_at=datetime.combine(gaming_date, datetime.min.time(), tzinfo=UTC) + timedelta(hours=20),
+    )
     if closed:
         GamingDayClose.objects.create(gaming_day=day, closed_by=employee, closed_at=day.opened_at + timedelta(hours=6))
     return day
 
 
 def make_slip(day, table, number, employee, kind="fill", steps=("verify", "receive"), late=False):
-    slip = Slip.objects.create(site=day.site, kind=kind, number=number, table=table, gaming_day=day, game="21",
-                               table_number=table.number, prepared_at=day.opened_at + timedelta(hours=1),
-                               prepared_by=employee, total_cents=10_000)
+    slip = Slip.objects.create(
+        site=day.site,
+        kind=kind,
+        number=number,
+        table=table,
+        gaming_day=day,
+        game="21",
+        table_number=table.number,
+        prepared_at=day.opened_at + timedelta(hours=1),
+        prepared_by=employee,
+        total_cents=10_000,
+    )
     for offset, step in enumerate(steps):
         at = day.opened_at + timedelta(hours=2 + offset + (24 if late else 0))
         SlipStep.objects.create(slip=slip, kind=step, employee=employee, initials=employee.initials, at=at)
@@ -83,7 +96,9 @@ def test_a_day_still_running_is_not_judged_yet(site, table, cast, time_machine):
     assert run(site).opened == []
 
 
-def test_the_slip_check_costs_the_same_queries_for_one_site_or_many(django_assert_num_queries, site, other_site, table, cast):
+def test_the_slip_check_costs_the_same_queries_for_one_site_or_many(
+    django_assert_num_queries, site, other_site, table, cast
+):
     from tests.factories import TableFactory
 
     other_table = TableFactory(site=other_site, number=1)

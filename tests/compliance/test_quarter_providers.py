@@ -47,8 +47,15 @@ def test_a_profitable_quarter_opens_nothing(scenario, table, site):
 
 
 def surveillance(site, manager):
-    SurveillanceStatus.objects.create(site=site, required=True, since=date(2026, 1, 1), operational_on=date(2026, 1, 1),
-                                      reason="required", recorded_by=manager.user, recorded_at=datetime(2026, 1, 1, tzinfo=UTC))
+    SurveillanceStatus.objects.create(
+        site=site,
+        required=True,
+        since=date(2026, 1, 1),
+        operational_on=date(2026, 1, 1),
+        reason="required",
+        recorded_by=manager.user,
+        recorded_at=datetime(2026, 1, 1, tzinfo=UTC),
+    )
 
 
 def test_low_hold_at_a_surveillance_site_opens_the_review_program(scenario, table, site, cast, time_machine):
@@ -84,8 +91,11 @@ def test_a_week_of_review_short_of_an_hour_is_flagged(scenario, table, site, cas
     play(scenario, table, date(2026, 8, 1), drop=100_000, opener=100_000, closer=1_000)
     run_quarter_rules(site_ids=[site.pk], quarter=Q3)
     time_machine.move_to(datetime(2026, 10, 20, 12, tzinfo=UTC))
-    fired = [a for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 19)).opened
-             if a.rule == "review_week_short"]
+    fired = [
+        a
+        for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 19)).opened
+        if a.rule == "review_week_short"
+    ]
     assert sorted(a.period_key for a in fired) == ["2026-10-05..2026-10-11", "2026-10-12..2026-10-18"]
     assert {a.figures["table"] for a in fired} == {table.number}  # the list tells them apart by table and week
 
@@ -97,7 +107,10 @@ def test_dealer_shifts_without_their_own_figures_are_flagged_after_prizes_over_g
     first = shift(scenario, table, cast[Role.DEALER], day, 20, 23)
     shift(scenario, table, cast[Role.PIT_BOSS], day, 23, 26)
     play(scenario, table, day, drop=10_000, number=2)  # one box for both dealers
-    fired = [a for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 31)).opened
-             if a.rule == "dealer_hold_missing"]
+    fired = [
+        a
+        for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 31)).opened
+        if a.rule == "dealer_hold_missing"
+    ]
     assert f"shift:{first.pk}" in {a.subject for a in fired}
     assert {a.figures["table"] for a in fired} == {table.number}

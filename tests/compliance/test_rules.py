@@ -15,7 +15,9 @@ def fig(gp, prizes, game="21", quarter=Q3, site_id=1):
     return QuarterFigures(site_id, quarter, game, gp, prizes)
 
 
-@pytest.mark.parametrize("gp,prizes,fires", [(100_000, 100_001, True), (100_000, 100_000, False), (100_000, 99_999, False), (0, 1, True)])
+@pytest.mark.parametrize(
+    "gp,prizes,fires", [(100_000, 100_001, True), (100_000, 100_000, False), (100_000, 99_999, False), (0, 1, True)]
+)
 def test_prizes_over_gross_proceeds_fires_exactly_when_agp_is_negative(book, gp, prizes, fires):
     finding = rules.prizes_over_gross_proceeds(fig(gp, prizes), book)
     assert (finding is not None) == fires
@@ -31,14 +33,17 @@ def test_prizes_over_gross_proceeds_is_a_twenty_one_rule(book):
     assert rules.prizes_over_gross_proceeds(fig(100, 200, game="PW"), book) is None
 
 
-@pytest.mark.parametrize("game,gp,agp,fires", [
-    ("21", 1_000_000, 99_999, True),    # 9.9999%
-    ("21", 1_000_000, 100_000, False),  # exactly 10%
-    ("21", 1_000_000, 100_001, False),
-    ("PW", 1_000_000, 149_999, True),
-    ("PW", 1_000_000, 150_000, False),
-    ("PW", 1_000_000, 150_001, False),
-])
+@pytest.mark.parametrize(
+    "game,gp,agp,fires",
+    [
+        ("21", 1_000_000, 99_999, True),  # 9.9999%
+        ("21", 1_000_000, 100_000, False),  # exactly 10%
+        ("21", 1_000_000, 100_001, False),
+        ("PW", 1_000_000, 149_999, True),
+        ("PW", 1_000_000, 150_000, False),
+        ("PW", 1_000_000, 150_001, False),
+    ],
+)
 def test_low_hold_compares_exact_ratios_against_the_game_threshold(book, game, gp, agp, fires):
     finding = rules.low_hold(fig(gp, gp - agp, game=game), surveillance_required=True, book=book)
     assert (finding is not None) == fires
@@ -60,15 +65,19 @@ def history(*gps, start=Quarter(2026, 1)):
     return out
 
 
-@pytest.mark.parametrize("gps,fires", [
-    ((1_000_000, 1_000_000), True),   # averaging exactly $10,000
-    ((1_000_000, 999_999), False),    # a cent short on average
-    ((1_500_000, 600_000), True),     # average $10,500
-    ((900_000, 1_100_001), True),
-])
+@pytest.mark.parametrize(
+    "gps,fires",
+    [
+        ((1_000_000, 1_000_000), True),  # averaging exactly $10,000
+        ((1_000_000, 999_999), False),  # a cent short on average
+        ((1_500_000, 600_000), True),  # average $10,500
+        ((900_000, 1_100_001), True),
+    ],
+)
 def test_surveillance_required_at_the_two_quarter_average(book, gps, fires):
-    finding = rules.surveillance_required(history(*gps), seasonal=False, wagers_above_cents=500,
-                                          already_required=False, book=book, at="ND")
+    finding = rules.surveillance_required(
+        history(*gps), seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND"
+    )
     assert (finding is not None) == fires
     if fires:
         assert finding.due_date == Quarter(2026, 2).end + timedelta(days=45)
@@ -77,32 +86,73 @@ def test_surveillance_required_at_the_two_quarter_average(book, gps, fires):
 
 @pytest.mark.parametrize("max_wager,fires", [(200, False), (300, True)])
 def test_surveillance_is_required_only_with_wagers_above_two_dollars(book, max_wager, fires):
-    finding = rules.surveillance_required(history(2_000_000, 2_000_000), seasonal=False,
-                                          wagers_above_cents=max_wager, already_required=False, book=book, at="ND")
+    finding = rules.surveillance_required(
+        history(2_000_000, 2_000_000),
+        seasonal=False,
+        wagers_above_cents=max_wager,
+        already_required=False,
+        book=book,
+        at="ND",
+    )
     assert (finding is not None) == fires
 
 
 def test_surveillance_needs_two_consecutive_quarters(book):
     one = history(5_000_000)
-    assert rules.surveillance_required(one, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
+    assert (
+        rules.surveillance_required(
+            one, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND"
+        )
+        is None
+    )
     gap = [fig(2_000_000, 0, quarter=Quarter(2026, 1)), fig(2_000_000, 0, quarter=Quarter(2026, 3))]
-    assert rules.surveillance_required(gap, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
+    assert (
+        rules.surveillance_required(
+            gap, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND"
+        )
+        is None
+    )
 
 
 def test_a_seasonal_site_averages_its_active_quarters_of_the_fiscal_year(book):
     # Fiscal year 2027: 2026Q3..2027Q2. Active only in 2026Q3 ($15,000) and 2027Q2 ($6,000): average $10,500.
-    seasonal = [fig(1_500_000, 0, quarter=Quarter(2026, 3)), fig(0, 0, quarter=Quarter(2026, 4)),
-                fig(0, 0, quarter=Quarter(2027, 1)), fig(600_000, 0, quarter=Quarter(2027, 2))]
-    finding = rules.surveillance_required(seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book, at="ND")
+    seasonal = [
+        fig(1_500_000, 0, quarter=Quarter(2026, 3)),
+        fig(0, 0, quarter=Quarter(2026, 4)),
+        fig(0, 0, quarter=Quarter(2027, 1)),
+        fig(600_000, 0, quarter=Quarter(2027, 2)),
+    ]
+    finding = rules.surveillance_required(
+        seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book, at="ND"
+    )
     assert finding is not None and finding.figures["quarters"] == ["2026Q3", "2027Q2"]
-    assert rules.surveillance_required(seasonal, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
+    assert (
+        rules.surveillance_required(
+            seasonal, seasonal=False, wagers_above_cents=500, already_required=False, book=book, at="ND"
+        )
+        is None
+    )
     seasonal[-1] = fig(400_000, 0, quarter=Quarter(2027, 2))  # average $9,500
-    assert rules.surveillance_required(seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book, at="ND") is None
+    assert (
+        rules.surveillance_required(
+            seasonal, seasonal=True, wagers_above_cents=500, already_required=False, book=book, at="ND"
+        )
+        is None
+    )
 
 
 def test_a_site_already_under_surveillance_is_not_flagged_again(book):
-    assert rules.surveillance_required(history(5_000_000, 5_000_000), seasonal=False, wagers_above_cents=500,
-                                       already_required=True, book=book, at="ND") is None
+    assert (
+        rules.surveillance_required(
+            history(5_000_000, 5_000_000),
+            seasonal=False,
+            wagers_above_cents=500,
+            already_required=True,
+            book=book,
+            at="ND",
+        )
+        is None
+    )
 
 
 NOW = datetime(2026, 11, 20, 12, tzinfo=UTC)
@@ -114,14 +164,17 @@ def outage(deadline_offset_hours, repaired_offset_hours=None, max_wager=500):
     return OutageRecord(7, 1, 3, deadline - timedelta(days=3), deadline, repaired, max_wager)
 
 
-@pytest.mark.parametrize("record,fires", [
-    (outage(-1), True),                    # deadline passed, not repaired, ran at $5
-    (outage(+1), False),                   # deadline not reached
-    (outage(-5, repaired_offset_hours=-1), False),  # repaired before the deadline
-    (outage(-5, repaired_offset_hours=+1), True),   # repaired after the deadline
-    (outage(-1, max_wager=200), False),    # limited to $2: allowed
-    (outage(-1, max_wager=None), False),   # closed after the deadline
-])
+@pytest.mark.parametrize(
+    "record,fires",
+    [
+        (outage(-1), True),  # deadline passed, not repaired, ran at $5
+        (outage(+1), False),  # deadline not reached
+        (outage(-5, repaired_offset_hours=-1), False),  # repaired before the deadline
+        (outage(-5, repaired_offset_hours=+1), True),  # repaired after the deadline
+        (outage(-1, max_wager=200), False),  # limited to $2: allowed
+        (outage(-1, max_wager=None), False),  # closed after the deadline
+    ],
+)
 def test_outage_past_deadline_while_operating_above_two_dollars(book, record, fires):
     finding = rules.outage_past_deadline(record, now=NOW, book=book)
     assert (finding is not None) == fires
@@ -138,9 +191,11 @@ def test_each_activity_day_without_a_review_log_is_flagged():
 
 def test_dealer_shifts_without_their_own_drop_are_flagged_inside_the_window():
     window = (date(2026, 10, 1), date(2026, 12, 23))
-    shifts = [ShiftRecord(1, 1, "Dana", 2, datetime(2026, 10, 5, 20, tzinfo=UTC), False),
-              ShiftRecord(2, 1, "Drew", 2, datetime(2026, 10, 5, 23, tzinfo=UTC), True),
-              ShiftRecord(3, 1, "Dana", 2, datetime(2027, 1, 5, 20, tzinfo=UTC), False)]
+    shifts = [
+        ShiftRecord(1, 1, "Dana", 2, datetime(2026, 10, 5, 20, tzinfo=UTC), False),
+        ShiftRecord(2, 1, "Drew", 2, datetime(2026, 10, 5, 23, tzinfo=UTC), True),
+        ShiftRecord(3, 1, "Dana", 2, datetime(2027, 1, 5, 20, tzinfo=UTC), False),
+    ]
     findings = rules.dealer_shifts_without_figures(shifts, window, "ND 99-01.3-08-01(3)")
     assert [f.subject for f in findings] == ["shift:1"]
 
@@ -164,9 +219,17 @@ def test_a_video_sample_is_due_within_fourteen_days(book, submitted, fires):
 
 
 def test_slip_and_count_exceptions_cite_their_rules():
-    slips = rules.slip_exceptions([rules.SlipException(1, date(2026, 11, 1), "fill", 12, "missing"),
-                                   rules.SlipException(1, date(2026, 11, 1), "credit", 4, "unreceived")], at={1: "ND"})
-    assert [(f.citation, f.subject) for f in slips] == [("ND 99-01.3-08-05(2)", "fill:12"), ("ND 99-01.3-08-05(6)", "credit:4")]
+    slips = rules.slip_exceptions(
+        [
+            rules.SlipException(1, date(2026, 11, 1), "fill", 12, "missing"),
+            rules.SlipException(1, date(2026, 11, 1), "credit", 4, "unreceived"),
+        ],
+        at={1: "ND"},
+    )
+    assert [(f.citation, f.subject) for f in slips] == [
+        ("ND 99-01.3-08-05(2)", "fill:12"),
+        ("ND 99-01.3-08-05(6)", "credit:4"),
+    ]
     counts = rules.count_exceptions([rules.CountException(1, date(2026, 11, 1), "3", "not_removed")], at={1: "ND"})
     assert counts[0].citation == "ND 99-01.3-08-14(1)"
 
@@ -177,7 +240,13 @@ def test_a_new_threshold_row_takes_effect_from_its_date(db):
     from compliance.models import Threshold
     from compliance.thresholds import ThresholdBook
 
-    Threshold.objects.create(code="low_hold.ratio_21", value=Decimal("0.12"), unit="ratio",
-                             citation="ND 99-01.3-08-04(9)", summary="hypothetical amendment", effective_from=date(2027, 1, 1))
+    Threshold.objects.create(
+        code="low_hold.ratio_21",
+        value=Decimal("0.12"),
+        unit="ratio",
+        citation="ND 99-01.3-08-04(9)",
+        summary="hypothetical amendment",
+        effective_from=date(2027, 1, 1),
+    )
     assert ThresholdBook(date(2026, 12, 31))["low_hold.ratio_21"].value == Decimal("0.10")
     assert ThresholdBook(date(2027, 1, 1))["low_hold.ratio_21"].value == Decimal("0.12")

@@ -11,17 +11,32 @@ from compliance.schedule import next_crontab_time, next_runs, next_time
 UTC_ZONE = ZoneInfo("UTC")
 
 
-@pytest.mark.parametrize("entry,after,expected", [
-    (crontab(hour=9, minute=30), "2026-11-18T09:29", "2026-11-18T09:30"),
-    (crontab(hour=9, minute=30), "2026-11-18T09:30", "2026-11-19T09:30"),  # strictly after
-    (crontab(hour=9, minute=30), "2026-12-31T23:00", "2027-01-01T09:30"),
-    (crontab(hour=8, minute=0, day_of_week="sun"), "2026-11-18T00:00", "2026-11-22T08:00"),
-    (crontab(hour=9, minute=45, day_of_month="1-21", month_of_year="1,4,7,10"), "2026-11-18T00:00", "2027-01-01T09:45"),
-    (crontab(hour=9, minute=45, day_of_month="1-21", month_of_year="1,4,7,10"), "2026-10-21T09:45", "2027-01-01T09:45"),
-    (crontab(hour=9, minute=45, day_of_month="1-21", month_of_year="1,4,7,10"), "2026-10-20T10:00", "2026-10-21T09:45"),
-    (crontab(hour="*/6", minute=0), "2026-11-18T13:00", "2026-11-18T18:00"),
-    (crontab(hour=0, minute=0, day_of_month=29, month_of_year=2), "2026-03-01T00:00", "2028-02-29T00:00"),
-])
+@pytest.mark.parametrize(
+    "entry,after,expected",
+    [
+        (crontab(hour=9, minute=30), "2026-11-18T09:29", "2026-11-18T09:30"),
+        (crontab(hour=9, minute=30), "2026-11-18T09:30", "2026-11-19T09:30"),  # strictly after
+        (crontab(hour=9, minute=30), "2026-12-31T23:00", "2027-01-01T09:30"),
+        (crontab(hour=8, minute=0, day_of_week="sun"), "2026-11-18T00:00", "2026-11-22T08:00"),
+        (
+            crontab(hour=9, minute=45, day_of_month="1-21", month_of_year="1,4,7,10"),
+            "2026-11-18T00:00",
+            "2027-01-01T09:45",
+        ),
+        (
+            crontab(hour=9, minute=45, day_of_month="1-21", month_of_year="1,4,7,10"),
+            "2026-10-21T09:45",
+            "2027-01-01T09:45",
+        ),
+        (
+            crontab(hour=9, minute=45, day_of_month="1-21", month_of_year="1,4,7,10"),
+            "2026-10-20T10:00",
+            "2026-10-21T09:45",
+        ),
+        (crontab(hour="*/6", minute=0), "2026-11-18T13:00", "2026-11-18T18:00"),
+        (crontab(hour=0, minute=0, day_of_month=29, month_of_year=2), "2026-03-01T00:00", "2028-02-29T00:00"),
+    ],
+)
 def test_the_next_time_a_crontab_fires(entry, after, expected):
     found = next_crontab_time(entry, datetime.fromisoformat(after).replace(tzinfo=UTC), UTC_ZONE)
     assert found == datetime.fromisoformat(expected).replace(tzinfo=UTC_ZONE)

@@ -44,8 +44,11 @@ def staff(org, site, other_site):
 
 
 def _alerts(*sites, per_site=2):
-    return [services.open_alert(finding(s, subject=f"fill:{n}"), organization_id=s.organization_id)[0]
-            for s in sites for n in range(per_site)]
+    return [
+        services.open_alert(finding(s, subject=f"fill:{n}"), organization_id=s.organization_id)[0]
+        for s in sites
+        for n in range(per_site)
+    ]
 
 
 def test_each_alert_mails_whom_one_alert_would(staff, site, other_site):

@@ -59,7 +59,9 @@ def test_the_check_reads_only_the_slips_after_the_checkpoint(first_night, site, 
     for number in (6, 7):
         make_slip(first_night, table, number, boss)
     checkpoints = slip_series._checkpoints({site.pk: site}, date(2026, 11, 20))
-    read = slip_series._new_slips_query({site.pk: site}, date(2026, 11, 20), checkpoints).values_list("number", flat=True)
+    read = slip_series._new_slips_query({site.pk: site}, date(2026, 11, 20), checkpoints).values_list(
+        "number", flat=True
+    )
     assert sorted(read) == [6, 7]
 
 

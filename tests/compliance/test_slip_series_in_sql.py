@@ -49,8 +49,9 @@ def _enter(site, table, employee, days, kind, numbers, rng, hour0=0):
     return [(number, day) for _, number, day in sorted(entered)]
 
 
-def _reference(used: list[tuple[int, date]], start: date, end: date, *, high: int | None = None,
-               before: list[int] = ()) -> set:
+def _reference(
+    used: list[tuple[int, date]], start: date, end: date, *, high: int | None = None, before: list[int] = ()
+) -> set:
     """The rule read plainly: `used` the new slips in order of use, `high` the checkpoint's
     highest (None: the whole series is new) and `before` the numbers used before the checkpoint."""
     day_of = dict(used)
@@ -84,8 +85,10 @@ def test_random_series_are_judged_as_the_rule_reads(seed, site, table, cast):
     rng = random.Random(seed)
     manager, boss = cast[Role.SHIFT_MANAGER], cast[Role.PIT_BOSS]
     days = [make_day(site, FIRST_DAY + timedelta(days=n), manager) for n in range(8)]
-    first = {kind: _enter(site, table, boss, days[:4], kind, _series(rng, 1, rng.randint(5, 30)), rng)
-             for kind in ("fill", "credit")}
+    first = {
+        kind: _enter(site, table, boss, days[:4], kind, _series(rng, 1, rng.randint(5, 30)), rng)
+        for kind in ("fill", "credit")
+    }
     start, end = FIRST_DAY + timedelta(days=1), FIRST_DAY + timedelta(days=3)  # the first day is outside
     with _later():
         judged = _judged(site, start, end)
@@ -120,8 +123,10 @@ def test_the_read_per_series_returns_the_rows_of_the_read_of_all_series(seed, si
     other_table = TableFactory(site=stranger_site, number=1)
     for where, on_table in ((site, table), (stranger_site, other_table)):
         boss = make_person(where.organization, Role.PIT_BOSS, where)
-        days = [make_day(where, FIRST_DAY + timedelta(days=n), make_person(where.organization, Role.SHIFT_MANAGER, where))
-                for n in range(3)]
+        days = [
+            make_day(where, FIRST_DAY + timedelta(days=n), make_person(where.organization, Role.SHIFT_MANAGER, where))
+            for n in range(3)
+        ]
         for kind in ("fill", "credit"):
             _enter(where, on_table, boss, days, kind, _series(rng, 1, rng.randint(5, 30)), rng)
     by_id, end = {site.pk: site, stranger_site.pk: stranger_site}, FIRST_DAY + timedelta(days=rng.randint(1, 2))

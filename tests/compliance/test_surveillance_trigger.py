@@ -37,11 +37,13 @@ def opened(result, rule):
 
 
 def required_by_hand(site, since=date(2026, 1, 1)):
-    return SurveillanceStatus.objects.create(site=site, required=True, since=since, reason="required",
-                                             recorded_at=timezone.now())
+    return SurveillanceStatus.objects.create(
+        site=site, required=True, since=since, reason="required", recorded_at=timezone.now()
+    )
 
 
 # --- The quarter rule records the status ------------------------------------------------------
+
 
 def test_the_quarter_rule_makes_the_site_require_surveillance_with_its_deadline(scenario, table, site):
     play(scenario, table, date(2026, 5, 1), drop=1_200_000)
@@ -92,8 +94,9 @@ def test_history_at_the_premises_counts_regardless_of_the_organization(
     play(Scenario(stranger_site, people), before, date(2026, 5, 1), drop=1_200_000)
     play(Scenario(site, people), table, date(2026, 8, 1), drop=800_000)
     if succeeded:
-        services.record_premises_succession(acting_user=manager.user, site=site, predecessor=stranger_site,
-                                            acquired_on=date(2026, 7, 1))
+        services.record_premises_succession(
+            acting_user=manager.user, site=site, predecessor=stranger_site, acquired_on=date(2026, 7, 1)
+        )
     result = run_quarter_rules(site_ids=[site.pk], quarter=Q3)
     fired = opened(result, "surveillance_required")
     assert len(fired) == int(succeeded)
@@ -104,10 +107,15 @@ def test_history_at_the_premises_counts_regardless_of_the_organization(
 
 # --- The 45-day deadline ------------------------------------------------------------------------
 
+
 @pytest.fixture
 def due(site):
-    services.require_surveillance_by_rule(site=site, since=date(2026, 4, 1), operational_due_on=date(2026, 5, 15),
-                                          reason="ND 99-01.3-08-04: level reached")
+    services.require_surveillance_by_rule(
+        site=site,
+        since=date(2026, 4, 1),
+        operational_due_on=date(2026, 5, 15),
+        reason="ND 99-01.3-08-04: level reached",
+    )
     return date(2026, 5, 15)
 
 
@@ -123,13 +131,20 @@ def test_a_site_without_a_system_after_day_45_is_flagged(due, site, table, end, 
 
 def test_a_system_for_every_table_clears_the_flag(due, site, table, manager):
     for kind, on_table in (("camera", table), ("recording_unit", None)):
-        services.install_equipment(acting_user=manager.user, site=site, table=on_table, kind=kind, make_model="Axis",
-                                   installed_on=date(2026, 5, 10))
+        services.install_equipment(
+            acting_user=manager.user,
+            site=site,
+            table=on_table,
+            kind=kind,
+            make_model="Axis",
+            installed_on=date(2026, 5, 10),
+        )
     fired = run_day_checks(site_ids=[site.pk], start=date(2026, 5, 1), end=date(2026, 5, 16))
     assert opened(fired, "surveillance_not_operational") == []
 
 
 # --- Special-event tables -----------------------------------------------------------------------
+
 
 def use(site, table, dealer, first: date, days: int, *, manager=None):
     """The table on the site for a special event of `days` consecutive days (recorded by the
@@ -137,14 +152,28 @@ def use(site, table, dealer, first: date, days: int, *, manager=None):
     if manager is not None:
         from surveillance.services import record_special_event
 
-        record_special_event(acting_user=manager.user, site=site, name=f"Event of {first}", first_day=first,
-                             last_day=first + timedelta(days=days - 1))
+        record_special_event(
+            acting_user=manager.user,
+            site=site,
+            name=f"Event of {first}",
+            first_day=first,
+            last_day=first + timedelta(days=days - 1),
+        )
     for n in range(days):
-        day = make_day(site, first + timedelta(days=n), dealer) if not site.gaming_days.filter(
-            gaming_date=first + timedelta(days=n)).exists() else site.gaming_days.get(gaming_date=first + timedelta(days=n))
+        day = (
+            make_day(site, first + timedelta(days=n), dealer)
+            if not site.gaming_days.filter(gaming_date=first + timedelta(days=n)).exists()
+            else site.gaming_days.get(gaming_date=first + timedelta(days=n))
+        )
         started = at(day.gaming_date, 20)
-        DealerShift.objects.create(table=table, dealer=dealer, gaming_day=day, started_at=started,
-                                   ended_at=started + timedelta(hours=3), started_by=dealer)
+        DealerShift.objects.create(
+            table=table,
+            dealer=dealer,
+            gaming_day=day,
+            started_at=started,
+            ended_at=started + timedelta(hours=3),
+            started_by=dealer,
+        )
 
 
 @pytest.mark.parametrize(("days", "fires"), [(14, False), (15, True)])
@@ -196,26 +225,42 @@ def test_a_special_event_table_past_its_exemption_needs_the_daily_review_log(sit
 
 # --- Recordings cover play (08-04(5)(b)) --------------------------------------------------------
 
+
 def record(table, day, start, stop, employee):
-    return Recording.objects.create(table=table, gaming_date=day, started_at=start, stopped_at=stop,
-                                    release_on=day + timedelta(days=31), operated_by=employee,
-                                    recorded_at=datetime(2026, 8, 2, tzinfo=UTC))
+    return Recording.objects.create(
+        table=table,
+        gaming_date=day,
+        started_at=start,
+        stopped_at=stop,
+        release_on=day + timedelta(days=31),
+        operated_by=employee,
+        recorded_at=datetime(2026, 8, 2, tzinfo=UTC),
+    )
 
 
 DAY = date(2026, 8, 1)  # opener counted at 19:00 UTC, closer at 05:00 UTC the next morning
 
 
-@pytest.mark.parametrize(("start_minute", "stop_minute", "gap"), [
-    (0, 0, None),
-    (1, 0, "19:00-19:01"),
-    (0, -1, "04:59-05:00"),
-])
-def test_recordings_are_compared_with_the_opener_and_the_closer(scenario, site, table, cast, start_minute,
-                                                                stop_minute, gap):
+@pytest.mark.parametrize(
+    ("start_minute", "stop_minute", "gap"),
+    [
+        (0, 0, None),
+        (1, 0, "19:00-19:01"),
+        (0, -1, "04:59-05:00"),
+    ],
+)
+def test_recordings_are_compared_with_the_opener_and_the_closer(
+    scenario, site, table, cast, start_minute, stop_minute, gap
+):
     required_by_hand(site)
     play(scenario, table, DAY, drop=10_000)
-    record(table, DAY, at(DAY, 19) + timedelta(minutes=start_minute), at(DAY, 29) + timedelta(minutes=stop_minute),
-           cast[Role.SHIFT_MANAGER])
+    record(
+        table,
+        DAY,
+        at(DAY, 19) + timedelta(minutes=start_minute),
+        at(DAY, 29) + timedelta(minutes=stop_minute),
+        cast[Role.SHIFT_MANAGER],
+    )
     fired = opened(run_day_checks(site_ids=[site.pk], start=DAY, end=DAY), "recording_gap")
     if gap is None:
         assert fired == []

@@ -144,8 +144,11 @@ def chip_set(manager: Employee, organization: Organization) -> None:
     for number, value in enumerate(CHIP_SPECS):
         if value not in have:
             # Where no pack of the organization prescribes chip colours, the house chooses its own.
-            colours = {} if default_spec(organization.pk, value) else {
-                "primary_colour": HOUSE_COLOURS[number], "edge_spots": "four solid edge spots"}
+            colours = (
+                {}
+                if default_spec(organization.pk, value)
+                else {"primary_colour": HOUSE_COLOURS[number], "edge_spots": "four solid edge spots"}
+            )
             cardroom_services.create_chip_denomination(
                 acting_user=manager.user, organization=organization, value_cents=value, **colours
             )

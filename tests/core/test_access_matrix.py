@@ -45,7 +45,9 @@ VISIBILITY = [
 
 @pytest.mark.parametrize("role", ALL_ROLES)
 @pytest.mark.parametrize("endpoint,key,org_visible,site_visible", VISIBILITY)
-def test_retrieve_answers_200_in_scope_and_404_outside(request, client_for, cast, world, role, endpoint, key, org_visible, site_visible):
+def test_retrieve_answers_200_in_scope_and_404_outside(
+    request, client_for, cast, world, role, endpoint, key, org_visible, site_visible
+):
     obj = world[key] if key in world else request.getfixturevalue(key)
     visible = org_visible if role in ORG_WIDE else site_visible
     response = client_for(cast[role]).get(_detail(endpoint, obj))
@@ -59,8 +61,10 @@ def test_lists_never_show_another_organization(client_for, cast, world, stranger
     assert response.status_code == 200
     ids = {row["id"] for row in response.json()["results"]}
     foreign = {
-        "sites": stranger_site.pk, "tables": world["stranger_table"].pk,
-        "chip-denominations": world["stranger_chip"].pk, "employees": world["stranger_employee"].pk,
+        "sites": stranger_site.pk,
+        "tables": world["stranger_table"].pk,
+        "chip-denominations": world["stranger_chip"].pk,
+        "employees": world["stranger_employee"].pk,
         "memberships": Membership.objects.get(employee=world["stranger_employee"]).pk,
     }[endpoint]
     assert foreign not in ids
@@ -76,7 +80,10 @@ def test_site_roles_list_only_their_sites_tables(client_for, cast, world, role):
 def _create_payloads(site, other_site, stranger_site):
     return {
         "sites": ({"name": "New Hall", "jurisdiction": "ND", "time_zone": "America/Chicago"}, None),
-        "tables": ({"site": site.pk, "number": 7, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500}, "site"),
+        "tables": (
+            {"site": site.pk, "number": 7, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500},
+            "site",
+        ),
         "chip-denominations": ({"value_cents": 200}, None),
         "employees": ({"username": "newhire", "password": "a-long-good-password-1", "initials": "NH"}, None),
     }
@@ -84,7 +91,9 @@ def _create_payloads(site, other_site, stranger_site):
 
 @pytest.mark.parametrize("role", ALL_ROLES)
 @pytest.mark.parametrize("endpoint", ["sites", "tables", "chip-denominations", "employees"])
-def test_only_the_gaming_manager_creates_master_data(client_for, cast, world, site, other_site, stranger_site, role, endpoint):
+def test_only_the_gaming_manager_creates_master_data(
+    client_for, cast, world, site, other_site, stranger_site, role, endpoint
+):
     ChipDenomination.objects.filter(organization=site.organization, value_cents=200).delete()
     payload, _ = _create_payloads(site, other_site, stranger_site)[endpoint]
     response = client_for(cast[role]).post(f"/api/v1/{endpoint}/", payload, format="json")
@@ -107,10 +116,13 @@ def test_creating_a_table_at_a_site_out_of_scope_is_unknown_site(request, client
 
 
 @pytest.mark.parametrize("role", ALL_ROLES)
-@pytest.mark.parametrize("key,endpoint,change", [
-    ("own_table", "tables", {"max_wager_cents": 2000}),
-    ("own_chip", "chip-denominations", {"primary_colour": "orange"}),  # a colour from the list (house control)
-])
+@pytest.mark.parametrize(
+    "key,endpoint,change",
+    [
+        ("own_table", "tables", {"max_wager_cents": 2000}),
+        ("own_chip", "chip-denominations", {"primary_colour": "orange"}),  # a colour from the list (house control)
+    ],
+)
 def test_only_the_gaming_manager_updates_master_data(client_for, cast, world, role, key, endpoint, change):
     obj = world[key]
     response = client_for(cast[role]).patch(_detail(endpoint, obj), change, format="json")
@@ -122,12 +134,26 @@ def test_only_the_gaming_manager_updates_master_data(client_for, cast, world, ro
 
 @pytest.mark.parametrize("role", ALL_ROLES)
 def test_updating_another_organizations_table_is_not_found(client_for, cast, world, role):
-    response = client_for(cast[role]).patch(_detail("tables", world["stranger_table"]), {"max_wager_cents": 2000}, format="json")
+    response = client_for(cast[role]).patch(
+        _detail("tables", world["stranger_table"]), {"max_wager_cents": 2000}, format="json"
+    )
     assert response.status_code == 404
 
 
-@pytest.mark.parametrize("endpoint", ["sites", "tables", "chip-denominations", "employees", "memberships", "employee-relations",
-                                      "game-approvals", "internal-controls", "table-games"])
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "sites",
+        "tables",
+        "chip-denominations",
+        "employees",
+        "memberships",
+        "employee-relations",
+        "game-approvals",
+        "internal-controls",
+        "table-games",
+    ],
+)
 def test_anonymous_requests_are_refused(api_client, endpoint):
     assert api_client.get(f"/api/v1/{endpoint}/").status_code in (401, 403)
 

@@ -16,8 +16,20 @@ from core.models import AuditEvent
 pytestmark = pytest.mark.django_db
 
 # What each row stores, but its subject (which tells the two batches apart).
-STORED = ("rule", "citation", "title", "organization_id", "site_id", "period_key", "period_start", "period_end",
-          "figures", "action_required", "due_date", "opened_at")
+STORED = (
+    "rule",
+    "citation",
+    "title",
+    "organization_id",
+    "site_id",
+    "period_key",
+    "period_start",
+    "period_end",
+    "figures",
+    "action_required",
+    "due_date",
+    "opened_at",
+)
 
 
 def _alerts(site, count: int, subject: str, now) -> list[Alert]:

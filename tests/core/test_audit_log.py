@@ -14,8 +14,9 @@ from core.models import AuditEvent
 @pytest.fixture
 def three_events(manager, site):
     for number in (1, 2, 3):
-        services.create_table(acting_user=manager.user, site=site, number=number, game="21",
-                              min_wager_cents=100, max_wager_cents=2500)
+        services.create_table(
+            acting_user=manager.user, site=site, number=number, game="21", min_wager_cents=100, max_wager_cents=2500
+        )
     return list(AuditEvent.objects.order_by("seq"))
 
 
@@ -39,8 +40,9 @@ def test_a_refused_change_leaves_no_event(manager, site, three_events):
     from django.core.exceptions import ValidationError
 
     with pytest.raises(ValidationError):
-        services.create_table(acting_user=manager.user, site=site, number=1, game="21",
-                              min_wager_cents=100, max_wager_cents=2500)
+        services.create_table(
+            acting_user=manager.user, site=site, number=1, game="21", min_wager_cents=100, max_wager_cents=2500
+        )
     assert AuditEvent.objects.count() == 3
 
 
@@ -82,7 +84,8 @@ def test_verify_audit_log_names_an_event_altered_behind_the_applications_back(th
     org_id = three_events[1].organization_id
     call_command("verify_audit_log")  # from the checkpoint at #3: #2 is behind it
     with pytest.raises(
-        CommandError, match=rf"BROKEN: organization {org_id} \(chain org-{org_id}\), event #2: its content does not match"
+        CommandError,
+        match=rf"BROKEN: organization {org_id} \(chain org-{org_id}\), event #2: its content does not match",
     ):
         call_command("verify_audit_log", "--full")
 

@@ -15,7 +15,9 @@ from core.tasks import anchor_audit_log, verify_audit_log
 def test_the_nightly_audit_check_runs_on_a_real_worker(manager, site):
     from cardroom import services
 
-    services.create_table(acting_user=manager.user, site=site, number=1, game="21", min_wager_cents=100, max_wager_cents=2500)
+    services.create_table(
+        acting_user=manager.user, site=site, number=1, game="21", min_wager_cents=100, max_wager_cents=2500
+    )
     event = _verified_on_a_worker()
     assert event.after == {"ok": True, "full": False, "events": 1, "rows": 0, "problem": None}
     assert event.actor_label == "system"

@@ -22,21 +22,31 @@ from tests.floor.conftest import TRAY, today
 def colour_spec_problems(chips):
     return _problems(chips, LAW)
 
-ND_SET = [ChipColours(50, "mustard yellow", ()), ChipColours(100, "white", ("blue",)), ChipColours(200, "pink", ("white",)),
-          ChipColours(500, "red", ("white",)), ChipColours(2500, "green", ("white",)), ChipColours(10000, "black", ("white",))]
+
+ND_SET = [
+    ChipColours(50, "mustard yellow", ()),
+    ChipColours(100, "white", ("blue",)),
+    ChipColours(200, "pink", ("white",)),
+    ChipColours(500, "red", ("white",)),
+    ChipColours(2500, "green", ("white",)),
+    ChipColours(10000, "black", ("white",)),
+]
 
 
 def test_the_default_chip_set_meets_the_specification():
     assert colour_spec_problems(ND_SET) == []
 
 
-@pytest.mark.parametrize("chip, expected", [
-    (ChipColours(500, "orange", ("white",)), "the $5.00 chip must be red (it is orange)"),
-    (ChipColours(2500, "green", ("black",)), "the $25.00 chip must have eight or three white solid edge spots"),
-    (ChipColours(100, "white", ()), "the $1.00 chip needs one or two contrasting edge spot colours"),
-    (ChipColours(100, "white", ("white",)), "must contrast with its primary colour"),
-    (ChipColours(50, "mustard yellow", ("red",)), "the $0.50 chip has no edge spots"),
-])
+@pytest.mark.parametrize(
+    "chip, expected",
+    [
+        (ChipColours(500, "orange", ("white",)), "the $5.00 chip must be red (it is orange)"),
+        (ChipColours(2500, "green", ("black",)), "the $25.00 chip must have eight or three white solid edge spots"),
+        (ChipColours(100, "white", ()), "the $1.00 chip needs one or two contrasting edge spot colours"),
+        (ChipColours(100, "white", ("white",)), "must contrast with its primary colour"),
+        (ChipColours(50, "mustard yellow", ("red",)), "the $0.50 chip has no edge spots"),
+    ],
+)
 def test_each_way_of_missing_the_specification_is_named(chip, expected):
     chips = [c for c in ND_SET if c.value_cents != chip.value_cents] + [chip]
     problems = colour_spec_problems(chips)
@@ -46,11 +56,14 @@ def test_each_way_of_missing_the_specification_is_named(chip, expected):
 def test_a_reversed_pair_is_found():
     chips = [ChipColours(100, "white", ("red",)), ChipColours(500, "red", ("white",))]
     assert any("reversed combination" in p for p in colour_spec_problems(chips))
-    assert not any("reversed" in p for p in colour_spec_problems([ChipColours(100, "white", ("red",)),
-                                                                  ChipColours(500, "red", ("black",))]))
+    assert not any(
+        "reversed" in p
+        for p in colour_spec_problems([ChipColours(100, "white", ("red",)), ChipColours(500, "red", ("black",))])
+    )
 
 
 # --- refusals at entry ------------------------------------------------------------------------
+
 
 def test_a_reversed_pair_is_refused_naming_the_field_and_rule(client_for, manager):
     api = client_for(manager)
@@ -78,6 +91,7 @@ def test_a_colour_outside_the_list_is_refused_as_a_house_control(client_for, man
 
 
 # --- $25 chips where $25 wagers are accepted ---------------------------------------------------
+
 
 @pytest.fixture
 def no_quarter_chips(org):
@@ -128,7 +142,9 @@ def test_the_25_dollar_chip_cannot_be_withdrawn_while_a_table_takes_25_dollar_wa
     client_for, manager, site, chips, max_wager_cents, refused
 ):
     TableFactory(site=site, number=1, max_wager_cents=max_wager_cents)
-    response = client_for(manager).patch(f"/api/v1/chip-denominations/{chips[2500].pk}/", {"active": False}, format="json")
+    response = client_for(manager).patch(
+        f"/api/v1/chip-denominations/{chips[2500].pk}/", {"active": False}, format="json"
+    )
     if refused:
         assert response.status_code == 400
         assert response.json()["active"][0].startswith("ND 99-01.3-08-03(1):")
@@ -138,6 +154,7 @@ def test_the_25_dollar_chip_cannot_be_withdrawn_while_a_table_takes_25_dollar_wa
 
 
 # --- the specification once surveillance is installed -------------------------------------------
+
 
 def chip_alerts(site, day):
     return [a for a in run_day_checks(site_ids=[site.pk], start=day, end=day).opened if a.rule == "chip_colours"]

@@ -58,7 +58,8 @@ def test_the_25_dollar_chip_may_be_withdrawn_elsewhere(client_for, elsewhere):
     org, site, manager = elsewhere
     api = client_for(manager)
     chip = api.post(
-        "/api/v1/chip-denominations/", {"value_cents": 2500, "primary_colour": "green", "edge_spots": "eight"},
+        "/api/v1/chip-denominations/",
+        {"value_cents": 2500, "primary_colour": "green", "edge_spots": "eight"},
         format="json",
     ).json()
     TableFactory(site=site, number=1, max_wager_cents=2500)
@@ -72,7 +73,8 @@ def test_an_organization_with_a_north_dakota_site_holds_its_chip_law(client_for,
     SiteFactory(organization=org, name="Elks Lodge", jurisdiction="ND")
     api = client_for(manager)
     value = api.post(
-        "/api/v1/chip-denominations/", {"value_cents": 300, "primary_colour": "teal", "edge_spots": "six"},
+        "/api/v1/chip-denominations/",
+        {"value_cents": 300, "primary_colour": "teal", "edge_spots": "six"},
         format="json",
     )
     assert value.status_code == 400

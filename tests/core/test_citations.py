@@ -31,8 +31,11 @@ def cited():
 
 
 def test_every_cited_section_and_subsection_exists():
-    wrong = [(where, section, sub) for where, section, sub in cited()
-             if section not in SUBSECTIONS or (sub is not None and not 1 <= sub <= SUBSECTIONS[section])]
+    wrong = [
+        (where, section, sub)
+        for where, section, sub in cited()
+        if section not in SUBSECTIONS or (sub is not None and not 1 <= sub <= SUBSECTIONS[section])
+    ]
     assert wrong == []
 
 

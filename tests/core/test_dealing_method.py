@@ -13,13 +13,21 @@ from tests.pack_setup import record_controls, record_licence
 
 
 def payload(site, number, **overrides):
-    return {"site": site.pk, "number": number, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500,
-            **overrides}
+    return {
+        "site": site.pk,
+        "number": number,
+        "game": "21",
+        "min_wager_cents": 100,
+        "max_wager_cents": 2500,
+        **overrides,
+    }
 
 
 def test_a_second_method_at_a_site_is_refused_naming_the_field_and_rule(client_for, manager, site):
     TableFactory(site=site, number=1, dealing_method="no_peek")
-    response = client_for(manager).post("/api/v1/tables/", payload(site, 2, dealing_method="card_reader"), format="json")
+    response = client_for(manager).post(
+        "/api/v1/tables/", payload(site, 2, dealing_method="card_reader"), format="json"
+    )
     assert response.status_code == 400
     message = response.json()["dealing_method"][0]
     assert message.startswith("ND 99-01.3-08-10(1): only one dealing method may be used at a site")
@@ -39,7 +47,9 @@ def test_the_same_method_is_accepted_and_a_new_table_takes_the_sites_method(clie
 def test_changing_one_tables_method_is_refused(client_for, manager, site):
     TableFactory(site=site, number=1)
     second = TableFactory(site=site, number=2)
-    response = client_for(manager).patch(f"/api/v1/tables/{second.pk}/", {"dealing_method": "card_reader"}, format="json")
+    response = client_for(manager).patch(
+        f"/api/v1/tables/{second.pk}/", {"dealing_method": "card_reader"}, format="json"
+    )
     assert response.status_code == 400 and "ND 99-01.3-08-10(1)" in response.json()["dealing_method"][0]
     second.refresh_from_db()
     assert second.dealing_method == "no_peek"
@@ -96,14 +106,18 @@ def test_other_states_have_no_dealing_method_setting(client_for, manager, site, 
     api = client_for(manager)
     refused = api.post(
         "/api/v1/tables/",
-        payload(site, 2, max_wager_cents=500, dealing_method="card_reader", **PACK_OPTIONS[jurisdiction]), format="json",
+        payload(site, 2, max_wager_cents=500, dealing_method="card_reader", **PACK_OPTIONS[jurisdiction]),
+        format="json",
     )
     assert refused.status_code == 400 and "is not a table option" in refused.json()["dealing_method"][0]
-    created = api.post("/api/v1/tables/", payload(site, 2, max_wager_cents=500, **PACK_OPTIONS[jurisdiction]), format="json")
+    created = api.post(
+        "/api/v1/tables/", payload(site, 2, max_wager_cents=500, **PACK_OPTIONS[jurisdiction]), format="json"
+    )
     assert created.status_code == 201 and "dealing_method" not in created.json()
 
 
 # ND 99-01.3-08-10(1)(c)(5): a card-reading device malfunction on a table.
+
 
 @pytest.fixture
 def reader_site(site):
@@ -127,7 +141,9 @@ def test_a_table_whose_reader_is_out_of_order_deals_by_a_fallback(client_for, ma
 
 def test_the_fallback_is_never_the_reader_itself(client_for, manager, reader_site):
     second = TableFactory(site=reader_site, number=2, dealing_method="card_reader")
-    response = client_for(manager).patch(f"/api/v1/tables/{second.pk}/", {"card_reader_malfunction": True}, format="json")
+    response = client_for(manager).patch(
+        f"/api/v1/tables/{second.pk}/", {"card_reader_malfunction": True}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["dealing_method"][0].startswith("ND 99-01.3-08-10(1)(c)(5):")
 

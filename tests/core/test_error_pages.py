@@ -52,7 +52,11 @@ def test_a_refusal_shows_the_403_page_with_its_reason(client, cast):
     response = client.get("/setup/tables/new/")
     assert response.status_code == 403
     page = response.content.decode()
-    assert 'id="error-403"' in page and "House control: only a gaming manager may change the setup." in page and looks_like_the_app(page)
+    assert (
+        'id="error-403"' in page
+        and "House control: only a gaming manager may change the setup." in page
+        and looks_like_the_app(page)
+    )
 
 
 def test_a_form_without_its_csrf_token_shows_the_apps_refusal(db):

@@ -18,10 +18,19 @@ def form_data(site, **overrides):
     data = table_payload(site, **overrides)
     data["min_wager_cents"] = f"{data['min_wager_cents'] / 100:.2f}"
     data["max_wager_cents"] = f"{data['max_wager_cents'] / 100:.2f}"
-    return {**data, "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
-            "tip_double_down": "not_permitted", "dealing_method": "no_peek",
-            # ND 99-01.3-08-09(2)(c),(d): split again, split aces one card, double after a split
-            "resplit_allowed": "on", "split_aces_one_card": "on", "double_after_split": "on"}
+    return {
+        **data,
+        "location": "regular",
+        "active": "on",
+        "decks": 6,
+        "double_down": "equal",
+        "tip_double_down": "not_permitted",
+        "dealing_method": "no_peek",
+        # ND 99-01.3-08-09(2)(c),(d): split again, split aces one card, double after a split
+        "resplit_allowed": "on",
+        "split_aces_one_card": "on",
+        "double_after_split": "on",
+    }
 
 
 BAD_TABLES = [
@@ -40,7 +49,9 @@ def existing(site):
 
 
 @pytest.mark.parametrize("overrides,field,text", BAD_TABLES)
-def test_bad_table_is_refused_by_the_api_naming_field_and_rule(client_for, manager, site, existing, overrides, field, text):
+def test_bad_table_is_refused_by_the_api_naming_field_and_rule(
+    client_for, manager, site, existing, overrides, field, text
+):
     before = (Table.objects.count(), AuditEvent.objects.count())
     response = client_for(manager).post("/api/v1/tables/", table_payload(site, **overrides), format="json")
     assert response.status_code == 400
@@ -49,7 +60,9 @@ def test_bad_table_is_refused_by_the_api_naming_field_and_rule(client_for, manag
 
 
 @pytest.mark.parametrize("overrides,field,text", BAD_TABLES)
-def test_bad_table_shows_the_same_message_inline_in_the_browser(client, manager, site, existing, overrides, field, text):
+def test_bad_table_shows_the_same_message_inline_in_the_browser(
+    client, manager, site, existing, overrides, field, text
+):
     client.force_login(manager.user)
     response = client.post("/setup/tables/new/", form_data(site, **overrides))
     assert response.status_code == 200
@@ -75,7 +88,9 @@ def test_new_york_limits_the_maximum_bet_to_five_dollars(client_for, manager, si
 
 
 def test_a_paddlewheel_table_is_not_held_to_the_twenty_one_wager_rule(client_for, manager, site):
-    response = client_for(manager).post("/api/v1/tables/", table_payload(site, game="PW", min_wager_cents=50, max_wager_cents=50), format="json")
+    response = client_for(manager).post(
+        "/api/v1/tables/", table_payload(site, game="PW", min_wager_cents=50, max_wager_cents=50), format="json"
+    )
     assert response.status_code == 201
 
 
@@ -90,7 +105,10 @@ def test_a_chip_value_the_rule_does_not_allow_is_refused(client_for, manager, va
 def test_a_new_chip_takes_the_nd_colour_and_edge_spots(client_for, manager):
     response = client_for(manager).post("/api/v1/chip-denominations/", {"value_cents": 2500}, format="json")
     assert response.status_code == 201
-    assert (response.json()["primary_colour"], response.json()["edge_spots"]) == ("green", "eight or three white solid edge spots")
+    assert (response.json()["primary_colour"], response.json()["edge_spots"]) == (
+        "green",
+        "eight or three white solid edge spots",
+    )
 
 
 def test_a_chip_value_cannot_be_defined_twice(client_for, manager, chips):
@@ -106,12 +124,15 @@ def test_an_unknown_site_is_a_400_naming_the_site(client_for, manager):
     assert "site" in response.json()
 
 
-@pytest.mark.parametrize("payload,field", [
-    ({"name": "X", "time_zone": "Mars/Olympus"}, "time_zone"),
-    ({"name": "X", "business_day_start_hour": 24}, "business_day_start_hour"),
-    ({"name": "X", "jurisdiction": "TX"}, "jurisdiction"),
-    ({"name": "Elks Lodge"}, "name"),
-])
+@pytest.mark.parametrize(
+    "payload,field",
+    [
+        ({"name": "X", "time_zone": "Mars/Olympus"}, "time_zone"),
+        ({"name": "X", "business_day_start_hour": 24}, "business_day_start_hour"),
+        ({"name": "X", "jurisdiction": "TX"}, "jurisdiction"),
+        ({"name": "Elks Lodge"}, "name"),
+    ],
+)
 def test_bad_site_values_are_refused_naming_the_field(client_for, manager, site, payload, field):
     response = client_for(manager).post("/api/v1/sites/", payload, format="json")
     assert response.status_code == 400
@@ -124,7 +145,9 @@ def test_a_table_cannot_move_to_another_site(client_for, manager, existing, othe
     assert "another site" in response.json()["site"][0]
 
 
-@pytest.mark.parametrize("body", ["not json", '{"number": "seven"}', '{"site": [1]}', "[]", '{"min_wager_cents": 1e400}'])
+@pytest.mark.parametrize(
+    "body", ["not json", '{"number": "seven"}', '{"site": [1]}', "[]", '{"min_wager_cents": 1e400}']
+)
 def test_malformed_input_is_a_400_not_a_500(client_for, manager, site, body):
     response = client_for(manager).post("/api/v1/tables/", body, content_type="application/json")
     assert response.status_code == 400
@@ -137,8 +160,14 @@ def test_raising_the_limit_of_a_table_past_its_outage_deadline_is_refused(client
 
     time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
     table = TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=200)
-    Outage.objects.create(table=table, kind="camera", began_at=datetime(2026, 11, 10, tzinfo=UTC), description="dark",
-                          reported_by=manager.user, reported_at=datetime(2026, 11, 10, tzinfo=UTC))
+    Outage.objects.create(
+        table=table,
+        kind="camera",
+        began_at=datetime(2026, 11, 10, tzinfo=UTC),
+        description="dark",
+        reported_by=manager.user,
+        reported_at=datetime(2026, 11, 10, tzinfo=UTC),
+    )
     response = client_for(manager).patch(f"/api/v1/tables/{table.pk}/", {"max_wager_cents": 500}, format="json")
     assert response.status_code == 400
     assert "ND 99-01.3-08-04(7)" in response.json()["max_wager_cents"][0]
@@ -153,14 +182,32 @@ def test_the_admin_cannot_raise_a_table_limit_past_its_outage_deadline_either(cl
 
     time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
     table = TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=200)
-    Outage.objects.create(table=table, kind="camera", began_at=datetime(2026, 11, 10, tzinfo=UTC), description="dark",
-                          reported_by=manager.user, reported_at=datetime(2026, 11, 10, tzinfo=UTC))
+    Outage.objects.create(
+        table=table,
+        kind="camera",
+        began_at=datetime(2026, 11, 10, tzinfo=UTC),
+        description="dark",
+        reported_by=manager.user,
+        reported_at=datetime(2026, 11, 10, tzinfo=UTC),
+    )
     client.force_login(manager.user)
-    data = {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, "max_wager_cents": 500,
-            "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
-            "tip_double_down": "not_permitted", "dealing_method": "no_peek",
-            # ND 99-01.3-08-09(2)(c),(d): split again, split aces one card, double after a split
-            "resplit_allowed": "on", "split_aces_one_card": "on", "double_after_split": "on"}
+    data = {
+        "site": site.pk,
+        "number": 1,
+        "game": "21",
+        "min_wager_cents": 100,
+        "max_wager_cents": 500,
+        "location": "regular",
+        "active": "on",
+        "decks": 6,
+        "double_down": "equal",
+        "tip_double_down": "not_permitted",
+        "dealing_method": "no_peek",
+        # ND 99-01.3-08-09(2)(c),(d): split again, split aces one card, double after a split
+        "resplit_allowed": "on",
+        "split_aces_one_card": "on",
+        "double_after_split": "on",
+    }
     response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)
     assert response.status_code == 200 and "ND 99-01.3-08-04(7)" in response.content.decode()
     table.refresh_from_db()
@@ -181,7 +228,9 @@ def test_washington_house_banked_limits_are_wac_230_15_140s_single_wager_limit(c
     )
     assert ok.status_code == 201, ok.json()
     high = client_for(manager).post(
-        "/api/v1/tables/", table_payload(site, number=6, max_wager_cents=1_000_000, payout_rounding="down"), format="json"
+        "/api/v1/tables/",
+        table_payload(site, number=6, max_wager_cents=1_000_000, payout_rounding="down"),
+        format="json",
     )
     assert high.status_code == 400
     message = high.json()["max_wager_cents"][0]

@@ -90,7 +90,12 @@ def test_platform_records_written_before_the_move_are_read_through_the_core_mode
     checkpoint = AuditCheckpoint.objects.get(pk=ids["checkpoint"])
     assert (checkpoint.scope, checkpoint.position, checkpoint.hash) == ("chain", event.pk, ids["hash"])
     answer = IdempotentRequest.objects.get(pk=ids["answer"])
-    assert (answer.user_id, answer.key, answer.status_code, bytes(answer.body)) == (user.pk, "retry-1", 201, b'{"id": 1}')
+    assert (answer.user_id, answer.key, answer.status_code, bytes(answer.body)) == (
+        user.pk,
+        "retry-1",
+        201,
+        b'{"id": 1}',
+    )
 
     # The append-only triggers stayed with the table.
     with pytest.raises(IntegrityError), transaction.atomic():

@@ -33,7 +33,9 @@ def test_the_check_recognises_the_other_formats(text):
     assert any(pattern.search(text) for pattern in OTHER_FORMATS.values())
 
 
-@pytest.mark.parametrize("text", ["2026-11-23", "2026-11-23 18:05", "Table 1/2 · 3 to 2", "$1,387.00", "Mon 2026-11-23"])
+@pytest.mark.parametrize(
+    "text", ["2026-11-23", "2026-11-23 18:05", "Table 1/2 · 3 to 2", "$1,387.00", "Mon 2026-11-23"]
+)
 def test_the_check_lets_the_house_format_and_other_numbers_pass(text):
     assert not any(pattern.search(text) for pattern in OTHER_FORMATS.values())
 

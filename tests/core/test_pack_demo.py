@@ -13,7 +13,10 @@ def test_the_pack_demo_builds_each_packs_site_and_table_and_is_idempotent(db):
     extend_demo(demo)  # a second run finds what it made
     sites = {s.name: s for s in Site.objects.filter(jurisdiction__in=["WA-HB", "WA-BJ", "NY"])}
     assert {name: s.jurisdiction for name, s in sites.items()} == {
-        "Spokane Card Room": "WA-HB", "Tacoma Blackjack Room": "WA-BJ", "Kingston Fire Hall": "NY"}
+        "Spokane Card Room": "WA-HB",
+        "Tacoma Blackjack Room": "WA-BJ",
+        "Kingston Fire Hall": "NY",
+    }
     assert sites["Spokane Card Room"].organization.licence_number == "WSGC-00-12345"
     assert sites["Kingston Fire Hall"].organization.licence_number == "NY-GC-4620"
     tacoma = Table.objects.get(site=sites["Tacoma Blackjack Room"], number=1)

@@ -9,19 +9,41 @@ from packs import pack_for
 from tests.pack_setup import record_controls, record_licence
 
 NY_OK = {
-    "decks": 4, "betting_spaces": 7, "max_players": 7, "dealer_hits_soft_17": False, "double_on": "ten_eleven",
-    "double_after_split": False, "split_pairs": "any_pair", "resplit_allowed": True, "split_aces_one_card": True,
-    "insurance_allowed": True, "tie_option": 1, "blackjack_payout": "3:2",
-    "min_wager_cents": 100, "max_wager_cents": 500,
+    "decks": 4,
+    "betting_spaces": 7,
+    "max_players": 7,
+    "dealer_hits_soft_17": False,
+    "double_on": "ten_eleven",
+    "double_after_split": False,
+    "split_pairs": "any_pair",
+    "resplit_allowed": True,
+    "split_aces_one_card": True,
+    "insurance_allowed": True,
+    "tie_option": 1,
+    "blackjack_payout": "3:2",
+    "min_wager_cents": 100,
+    "max_wager_cents": 500,
 }
 WA_HB_OK = {
-    "decks": 8, "max_players": 9, "betting_spaces": 9, "dealt_from": "shuffler", "blackjack_payout": "6:5",
-    "payout_rounding": "down", "dealer_hits_soft_17": True, "surrender": "late",
-    "min_wager_cents": 500, "max_wager_cents": 30000,
+    "decks": 8,
+    "max_players": 9,
+    "betting_spaces": 9,
+    "dealt_from": "shuffler",
+    "blackjack_payout": "6:5",
+    "payout_rounding": "down",
+    "dealer_hits_soft_17": True,
+    "surrender": "late",
+    "min_wager_cents": 500,
+    "max_wager_cents": 30000,
 }
 WA_BJ_OK = {
-    "decks": 6, "dealt_from": "shoe", "banker": "player", "min_bank_cents": 30000, "blackjack_payout": "3:2",
-    "min_wager_cents": 100, "max_wager_cents": 2500,
+    "decks": 6,
+    "dealt_from": "shoe",
+    "banker": "player",
+    "min_bank_cents": 30000,
+    "blackjack_payout": "3:2",
+    "min_wager_cents": 100,
+    "max_wager_cents": 2500,
 }
 ND_OK = {"decks": 8, "min_wager_cents": 100, "max_wager_cents": 2500}
 HAPPY = {"ND": ND_OK, "NY": NY_OK, "WA-HB": WA_HB_OK, "WA-BJ": WA_BJ_OK}
@@ -125,9 +147,12 @@ FOREIGN = {
 }
 
 
-@pytest.mark.parametrize(("code", "change", "field", "citation"), REFUSALS,
-                         ids=[f"{c}-{f}-{i}" for i, (c, _, f, _) in enumerate(REFUSALS)])
-def test_each_refusal_is_a_400_naming_the_field_and_the_rule(client_for, manager, as_pack, code, change, field, citation):
+@pytest.mark.parametrize(
+    ("code", "change", "field", "citation"), REFUSALS, ids=[f"{c}-{f}-{i}" for i, (c, _, f, _) in enumerate(REFUSALS)]
+)
+def test_each_refusal_is_a_400_naming_the_field_and_the_rule(
+    client_for, manager, as_pack, code, change, field, citation
+):
     site = as_pack(code)
     response = post(client_for(manager), site, {**HAPPY[code], **change})
     assert response.status_code == 400
@@ -151,7 +176,8 @@ def test_a_change_to_an_existing_table_is_judged_by_the_pack(client_for, manager
 def test_a_paddlewheel_is_not_judged_by_the_blackjack_rules(client_for, manager, as_pack):
     site = as_pack("NY")
     response = client_for(manager).post(
-        "/api/v1/tables/", {"site": site.pk, "number": 3, "game": "PW", "min_wager_cents": 50, "max_wager_cents": 50},
+        "/api/v1/tables/",
+        {"site": site.pk, "number": 3, "game": "PW", "min_wager_cents": 50, "max_wager_cents": 50},
         format="json",
     )
     assert response.status_code == 201
@@ -171,10 +197,18 @@ WA_HB_DOCUMENTED = [
 
 
 @pytest.mark.parametrize(("change", "field", "rule"), WA_HB_DOCUMENTED, ids=[f for _, f, _ in WA_HB_DOCUMENTED])
-def test_a_wa_hb_option_is_refused_until_internal_controls_in_effect_list_it(client_for, manager, as_pack, change, field, rule):
+def test_a_wa_hb_option_is_refused_until_internal_controls_in_effect_list_it(
+    client_for, manager, as_pack, change, field, rule
+):
     site = as_pack("WA-HB", controls=False)
-    options = {"decks": 6, "blackjack_payout": "3:2", "payout_rounding": "down", "min_wager_cents": 500,
-               "max_wager_cents": 30000, **change}
+    options = {
+        "decks": 6,
+        "blackjack_payout": "3:2",
+        "payout_rounding": "down",
+        "min_wager_cents": 500,
+        "max_wager_cents": 30000,
+        **change,
+    }
     refused = post(client_for(manager), site, options)
     assert refused.status_code == 400
     message = " ".join(refused.json()[field])

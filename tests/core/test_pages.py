@@ -49,8 +49,14 @@ def test_site_switcher_returns_to_a_page_of_this_site(client, manager, site, oth
 
 @pytest.mark.parametrize(
     "target",
-    ["https://evil.example/phish", "//evil.example/", "http://testserver.evil.example/", "javascript:alert(1)",
-     "/\\evil.example/", "https:///evil.example"],
+    [
+        "https://evil.example/phish",
+        "//evil.example/",
+        "http://testserver.evil.example/",
+        "javascript:alert(1)",
+        "/\\evil.example/",
+        "https:///evil.example",
+    ],
 )
 def test_site_switcher_never_redirects_off_site(client, manager, site, other_site, target):
     client.force_login(manager.user)
@@ -67,11 +73,23 @@ def test_switching_to_a_site_out_of_scope_is_not_found(client, cast, other_site,
 
 def test_gaming_manager_sets_up_a_table_in_the_browser(client, manager, site):
     client.force_login(manager.user)
-    response = client.post("/setup/tables/new/", {
-        "site": site.pk, "number": 2, "game": "21", "min_wager_cents": "2.00", "max_wager_cents": "25",
-        "location": "special_event", "active": "on", "decks": 6, "double_down": "equal",
-            "tip_double_down": "not_permitted", "dealing_method": "no_peek", **TABLE_OPTION_DEFAULTS,
-    })
+    response = client.post(
+        "/setup/tables/new/",
+        {
+            "site": site.pk,
+            "number": 2,
+            "game": "21",
+            "min_wager_cents": "2.00",
+            "max_wager_cents": "25",
+            "location": "special_event",
+            "active": "on",
+            "decks": 6,
+            "double_down": "equal",
+            "tip_double_down": "not_permitted",
+            "dealing_method": "no_peek",
+            **TABLE_OPTION_DEFAULTS,
+        },
+    )
     assert response.status_code == 302
     table = Table.objects.get(site=site, number=2)
     assert (table.min_wager_cents, table.max_wager_cents, table.location) == (200, 2500, "special_event")
@@ -79,10 +97,18 @@ def test_gaming_manager_sets_up_a_table_in_the_browser(client, manager, site):
 
 def test_gaming_manager_adds_an_employee_with_a_role_in_the_browser(client, manager, site):
     client.force_login(manager.user)
-    response = client.post("/setup/employees/new/", {
-        "username": "newdealer", "password": "a-long-good-password-1", "first_name": "New", "last_name": "Dealer",
-        "initials": "ND", "employment_type": "gaming", "active": "on",
-    })
+    response = client.post(
+        "/setup/employees/new/",
+        {
+            "username": "newdealer",
+            "password": "a-long-good-password-1",
+            "first_name": "New",
+            "last_name": "Dealer",
+            "initials": "ND",
+            "employment_type": "gaming",
+            "active": "on",
+        },
+    )
     assert response.status_code == 302
     employee_url = response["Location"]
     pk = int(employee_url.rstrip("/").split("/")[-1])
@@ -121,9 +147,20 @@ def test_admin_edit_goes_through_the_rules_and_the_audit_log(client, manager, ta
     from tests.factories import TABLE_OPTION_DEFAULTS
 
     client.force_login(manager.user)
-    data = {**TABLE_OPTION_DEFAULTS, "site": table.site_id, "number": table.number, "game": "21", "min_wager_cents": 100,
-            "max_wager_cents": 3000, "location": "regular", "active": "on", "decks": 6, "double_down": "equal",
-            "tip_double_down": "not_permitted", "dealing_method": "no_peek"}
+    data = {
+        **TABLE_OPTION_DEFAULTS,
+        "site": table.site_id,
+        "number": table.number,
+        "game": "21",
+        "min_wager_cents": 100,
+        "max_wager_cents": 3000,
+        "location": "regular",
+        "active": "on",
+        "decks": 6,
+        "double_down": "equal",
+        "tip_double_down": "not_permitted",
+        "dealing_method": "no_peek",
+    }
     response = client.post(f"/admin/cardroom/table/{table.pk}/change/", data)
     assert response.status_code == 200 and "ND 99-01.3-08-09(1)" in response.content.decode()
     data["max_wager_cents"] = 2000

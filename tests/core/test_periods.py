@@ -6,11 +6,14 @@ from django.core.exceptions import ValidationError
 from core.periods import Quarter, add_banking_days, is_banking_day
 
 
-@pytest.mark.parametrize("text,start,end", [
-    ("2026Q1", date(2026, 1, 1), date(2026, 3, 31)),
-    ("2026Q3", date(2026, 7, 1), date(2026, 9, 30)),
-    ("2026q4", date(2026, 10, 1), date(2026, 12, 31)),
-])
+@pytest.mark.parametrize(
+    "text,start,end",
+    [
+        ("2026Q1", date(2026, 1, 1), date(2026, 3, 31)),
+        ("2026Q3", date(2026, 7, 1), date(2026, 9, 30)),
+        ("2026q4", date(2026, 10, 1), date(2026, 12, 31)),
+    ],
+)
 def test_quarters_parse_and_span_their_months(text, start, end):
     quarter = Quarter.parse(text)
     assert (quarter.start, quarter.end) == (start, end)
@@ -34,12 +37,15 @@ def test_the_fiscal_year_runs_july_to_june():
     assert [str(q) for q in Quarter(2027, 1).fiscal_year_quarters()] == ["2026Q3", "2026Q4", "2027Q1", "2027Q2"]
 
 
-@pytest.mark.parametrize("day,expected", [
-    (date(2026, 11, 25), date(2026, 12, 1)),  # Thanksgiving and a weekend skipped
-    (date(2026, 11, 20), date(2026, 11, 25)),  # a weekend skipped
-    (date(2026, 12, 23), date(2026, 12, 29)),  # Christmas skipped
-    (date(2026, 7, 1), date(2026, 7, 6)),  # July 4 is a Saturday: Friday the 3rd counts
-])
+@pytest.mark.parametrize(
+    "day,expected",
+    [
+        (date(2026, 11, 25), date(2026, 12, 1)),  # Thanksgiving and a weekend skipped
+        (date(2026, 11, 20), date(2026, 11, 25)),  # a weekend skipped
+        (date(2026, 12, 23), date(2026, 12, 29)),  # Christmas skipped
+        (date(2026, 7, 1), date(2026, 7, 6)),  # July 4 is a Saturday: Friday the 3rd counts
+    ],
+)
 def test_the_third_banking_day(day, expected):
     assert add_banking_days(day, 3) == expected
 

@@ -342,7 +342,9 @@ def test_a_forbidden_page_answers_the_apps_403_page(production):
     client.log_in(production.users["dealer"])
     answer = client.request("/setup/tables/new/")
     assert answer.status == 403
-    assert 'id="error-403"' in answer.text and "House control: only a gaming manager may change the setup." in answer.text
+    assert (
+        'id="error-403"' in answer.text and "House control: only a gaming manager may change the setup." in answer.text
+    )
     assert 'id="whoami"' in answer.text  # the page keeps the app's menu for the logged-in user
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
+
 def _dry_run(*arguments: str) -> str:
     return subprocess.run(
         ["make", "-n", "run", *arguments], cwd=ROOT, capture_output=True, text=True, check=True

@@ -51,11 +51,15 @@ def test_the_count_team_rule_is_a_house_control_elsewhere(elsewhere, client_for,
 def test_removal_and_key_refusals_cite_house_control_elsewhere(elsewhere, shift_manager, boxes, counters, org):
     with pytest.raises(ValidationError) as refused:
         remove_box(shift_manager, boxes[0], counters[0], storage_place="")
-    assert messages(refused).startswith("House control: say where the box is stored") and speaks_no_nd(messages(refused))
+    assert messages(refused).startswith("House control: say where the box is stored") and speaks_no_nd(
+        messages(refused)
+    )
     stranger = make_person(org, Role.DEALER, elsewhere)
     with pytest.raises(ValidationError) as refused:
         remove_box(shift_manager, boxes[0], stranger)
-    assert messages(refused).startswith("House control: the key to the box's contents") and speaks_no_nd(messages(refused))
+    assert messages(refused).startswith("House control: the key to the box's contents") and speaks_no_nd(
+        messages(refused)
+    )
 
 
 def test_a_drop_box_numbered_off_its_table_is_refused_as_a_house_control(elsewhere, manager, tables):

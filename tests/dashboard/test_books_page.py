@@ -60,8 +60,16 @@ def test_the_auditor_may_not_close_the_books(client, cast, site, complete_day):
 def test_a_gaming_manager_records_an_adjusting_entry_shown_on_both_days(client, cast, site, complete_day):
     client.force_login(cast[Role.GAMING_MANAGER].user)
     post(client, site, "close")
-    response = post(client, site, "adjust", field="drop", table_number="1", amount="-20.00",
-                    recorded_on="2026-08-20", reason="Recount of box 1 found a $20 bill counted twice")
+    response = post(
+        client,
+        site,
+        "adjust",
+        field="drop",
+        table_number="1",
+        amount="-20.00",
+        recorded_on="2026-08-20",
+        reason="Recount of box 1 found a $20 bill counted twice",
+    )
     assert 'id="adjustments-to-this-day"' in response.content.decode()
     adjustment = Adjustment.objects.get()
     assert (adjustment.amount_cents, adjustment.table.number) == (-2_000, 1)
@@ -72,8 +80,9 @@ def test_a_gaming_manager_records_an_adjusting_entry_shown_on_both_days(client, 
 def test_a_bad_adjustment_changes_nothing_and_says_why(client, cast, site, complete_day):
     client.force_login(cast[Role.GAMING_MANAGER].user)
     post(client, site, "close")
-    response = post(client, site, "adjust", field="drop", table_number="1", amount="12.345", recorded_on="2026-08-20",
-                    reason="x")
+    response = post(
+        client, site, "adjust", field="drop", table_number="1", amount="12.345", recorded_on="2026-08-20", reason="x"
+    )
     assert "amount" in response.content.decode()
     assert not Adjustment.objects.exists()
 

@@ -181,8 +181,16 @@ def test_marking_a_day_stale_empties_its_snapshot_and_replaces_both_tokens_in_on
     from accounting.models import DayFigures, FiguresVersion
 
     day = date(2026, 11, 3)
-    DayFigures.objects.create(site=site, gaming_date=day, token="old", version=day_figures.VERSION,
-                              table_days=[], shifts=[], dealer_sums=[], computed_at=timezone.now())
+    DayFigures.objects.create(
+        site=site,
+        gaming_date=day,
+        token="old",
+        version=day_figures.VERSION,
+        table_days=[],
+        shifts=[],
+        dealer_sums=[],
+        computed_at=timezone.now(),
+    )
     FiguresVersion.objects.create(site=other_site, token="theirs")
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         day_figures.mark_stale(site.pk, day)

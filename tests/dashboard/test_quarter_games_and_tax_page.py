@@ -72,9 +72,11 @@ def test_the_dealers_page_shows_wheel_operators_as_the_api_does(client, client_f
     url = f"/dashboard/dealers/?site={site.pk}&start={DAY}&end={DAY}"
     assert f'data-dealer="{dealer.pk}"' not in client.get(url).content.decode()  # no twenty-one shifts
     html = client.get(url + "&game=PW").content.decode()
-    api = client_for(cast[Role.AUDITOR]).get(
-        f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={DAY}&end={DAY}&site={site.pk}&game=PW"
-    ).json()
+    api = (
+        client_for(cast[Role.AUDITOR])
+        .get(f"/api/v1/employees/{dealer.pk}/percent-of-hold/?start={DAY}&end={DAY}&site={site.pk}&game=PW")
+        .json()
+    )
     assert api["total"]["agp_cents"] == 30_000 and api["site_hold_ratio"] == "0.750000"
     row = html[html.index(f'data-dealer="{dealer.pk}"') :]
     assert "$300.00" in row[: row.index("</tr>")] and "75.00%" in row[: row.index("</tr>")]

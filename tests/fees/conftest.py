@@ -9,14 +9,23 @@ from tests.factories import SiteFactory, TableFactory, make_person
 
 @pytest.fixture
 def site(org):
-    return SiteFactory(organization=org, name="Tacoma Blackjack Room", jurisdiction="WA-BJ", time_zone="America/Los_Angeles")
+    return SiteFactory(
+        organization=org, name="Tacoma Blackjack Room", jurisdiction="WA-BJ", time_zone="America/Los_Angeles"
+    )
 
 
 @pytest.fixture
 def bj_table(site):
     return TableFactory(
-        site=site, number=1, decks=2, banker="player", min_bank_cents=30_000, min_wager_cents=100, max_wager_cents=2500,
-        max_players=7, betting_spaces=7,
+        site=site,
+        number=1,
+        decks=2,
+        banker="player",
+        min_bank_cents=30_000,
+        min_wager_cents=100,
+        max_wager_cents=2500,
+        max_players=7,
+        betting_spaces=7,
     )
 
 
@@ -32,5 +41,11 @@ def ny_shift(org, ny_site):
 
 @pytest.fixture
 def fee_payload(bj_table):
-    return {"table": bj_table.pk, "basis": "per_seat", "period_minutes": 30, "rate_cents": 300, "count": 5,
-            "amount_cents": 1500}
+    return {
+        "table": bj_table.pk,
+        "basis": "per_seat",
+        "period_minutes": 30,
+        "rate_cents": 300,
+        "count": 5,
+        "amount_cents": 1500,
+    }

@@ -41,8 +41,14 @@ def test_fees_are_refused_at_a_site_of_another_pack(cast, client_for, org, site)
     from cardroom import services
 
     services.add_membership(acting_user=cast[Role.GAMING_MANAGER].user, employee=boss, role=Role.PIT_BOSS, site=nd_site)
-    payload = {"table": table.pk, "basis": "per_seat", "period_minutes": 30, "rate_cents": 300, "count": 2,
-               "amount_cents": 600}
+    payload = {
+        "table": table.pk,
+        "basis": "per_seat",
+        "period_minutes": 30,
+        "rate_cents": 300,
+        "count": 2,
+        "amount_cents": 600,
+    }
     response = client_for(boss).post(FEES, payload, format="json")
     assert response.status_code == 400
     # The site's own words: its pack (ND) states no table fees, so no Washington rule is cited there.
@@ -54,8 +60,16 @@ def test_fees_are_refused_at_a_site_of_another_pack(cast, client_for, org, site)
 
 @pytest.mark.parametrize(
     "field, value",
-    [("period_minutes", 0), ("period_minutes", 241), ("rate_cents", 0), ("rate_cents", 10_001), ("count", 0),
-     ("count", 10), ("basis", "per_hand"), ("amount_cents", -5)],
+    [
+        ("period_minutes", 0),
+        ("period_minutes", 241),
+        ("rate_cents", 0),
+        ("rate_cents", 10_001),
+        ("count", 0),
+        ("count", 10),
+        ("basis", "per_hand"),
+        ("amount_cents", -5),
+    ],
 )
 def test_out_of_bound_fields_are_400_naming_the_field(cast, client_for, fee_payload, field, value):
     response = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, field: value}, format="json")
@@ -101,8 +115,14 @@ def test_the_reconciliation_shows_collected_counted_and_over_short(cast, client_
     assert client_for(cashier).post(COUNTS, count, format="json").status_code == 201
     query = {"site": site.pk, "start": day.isoformat(), "end": day.isoformat()}
     (row,) = client_for(cast[Role.AUDITOR]).get(f"{FEES}reconciliation/", query).json()
-    assert row == {"site": site.pk, "gaming_date": day.isoformat(), "collections": 3, "collected_cents": 4500,
-                   "counted_cents": 4000, "over_short_cents": -500}
+    assert row == {
+        "site": site.pk,
+        "gaming_date": day.isoformat(),
+        "collections": 3,
+        "collected_cents": 4500,
+        "counted_cents": 4000,
+        "over_short_cents": -500,
+    }
     # A recount corrects the count; the newest stands.
     assert client_for(cashier).post(COUNTS, {**count, "counted_cents": 4500}, format="json").status_code == 201
     (row,) = client_for(cast[Role.AUDITOR]).get(f"{FEES}reconciliation/", query).json()
@@ -119,26 +139,45 @@ def test_the_fee_cash_is_counted_by_two_people(cast, client_for, site):
 
 def test_a_ny_session_records_receipts_prizes_and_net(cast, client_for, ny_site, ny_shift):
     start = timezone.now() - timedelta(hours=4)
-    payload = {"site": ny_site.pk, "licence_number": "NY-GC-4620", "started_at": start.isoformat(),
-               "ended_at": (start + timedelta(hours=3)).isoformat(), "receipts_cents": 125_000, "prizes_cents": 80_000}
+    payload = {
+        "site": ny_site.pk,
+        "licence_number": "NY-GC-4620",
+        "started_at": start.isoformat(),
+        "ended_at": (start + timedelta(hours=3)).isoformat(),
+        "receipts_cents": 125_000,
+        "prizes_cents": 80_000,
+    }
     response = client_for(ny_shift).post(SESSIONS, payload, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["net_cents"] == 45_000
     first = response.json()["id"]
-    corrected = client_for(ny_shift).post(SESSIONS, {**payload, "prizes_cents": 90_000, "corrects": first}, format="json")
+    corrected = client_for(ny_shift).post(
+        SESSIONS, {**payload, "prizes_cents": 90_000, "corrects": first}, format="json"
+    )
     assert corrected.status_code == 201 and corrected.json()["corrects"] == first
     from fees.queries import session_totals
 
     day = GameSession.objects.get(pk=first).gaming_date
     assert session_totals([ny_site.pk], day, day) == {
-        "sessions": 1, "receipts_cents": 125_000, "prizes_cents": 90_000, "net_cents": 35_000
+        "sessions": 1,
+        "receipts_cents": 125_000,
+        "prizes_cents": 90_000,
+        "net_cents": 35_000,
     }
 
 
-def test_a_session_is_refused_at_a_non_ny_site_and_when_it_ends_before_it_starts(cast, client_for, site, ny_site, ny_shift):
+def test_a_session_is_refused_at_a_non_ny_site_and_when_it_ends_before_it_starts(
+    cast, client_for, site, ny_site, ny_shift
+):
     start = timezone.now() - timedelta(hours=4)
-    payload = {"site": site.pk, "licence_number": "X-1", "started_at": start.isoformat(),
-               "ended_at": (start + timedelta(hours=1)).isoformat(), "receipts_cents": 1, "prizes_cents": 0}
+    payload = {
+        "site": site.pk,
+        "licence_number": "X-1",
+        "started_at": start.isoformat(),
+        "ended_at": (start + timedelta(hours=1)).isoformat(),
+        "receipts_cents": 1,
+        "prizes_cents": 0,
+    }
     wrong_pack = client_for(cast[Role.SHIFT_MANAGER]).post(SESSIONS, payload, format="json")
     message = wrong_pack.json()["site"][0]
     assert wrong_pack.status_code == 400 and message.startswith("House control: games-of-chance sessions are not kept")
@@ -163,7 +202,9 @@ def test_another_organization_sees_none_of_the_fees(cast, client_for, fee_payloa
     assert client_for(stranger).get(FEES).json()["results"] == []
 
 
-def test_the_daily_and_quarter_figures_carry_the_packs_own_figures(cast, client_for, fee_payload, site, ny_site, ny_shift):
+def test_the_daily_and_quarter_figures_carry_the_packs_own_figures(
+    cast, client_for, fee_payload, site, ny_site, ny_shift
+):
     from core.periods import Quarter
 
     client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json")
@@ -176,7 +217,12 @@ def test_the_daily_and_quarter_figures_carry_the_packs_own_figures(cast, client_
     assert pack["fees"]["fees_collected_cents"] == 1500 and pack["fees"]["days_not_counted"] == 1
     quarter = str(Quarter.containing(day))
     ny = gm.get(f"/api/v1/sites/{ny_site.pk}/quarter-summary/", {"quarter": quarter}).json()["pack"]
-    assert ny["code"] == "NY" and ny["sessions"] == {"sessions": 0, "receipts_cents": 0, "prizes_cents": 0, "net_cents": 0}
+    assert ny["code"] == "NY" and ny["sessions"] == {
+        "sessions": 0,
+        "receipts_cents": 0,
+        "prizes_cents": 0,
+        "net_cents": 0,
+    }
 
 
 def test_the_demo_records_a_week_of_fees_one_day_short_and_two_ny_sessions(db):
@@ -223,8 +269,14 @@ def test_a_fee_keeps_its_entry_time_and_the_fee_cash_is_not_counted_before_it_wa
 
 def test_a_session_keeps_its_times_and_ends_after_it_starts(cast, client_for, ny_site, ny_shift):
     start = (timezone.now() - timedelta(hours=4)).replace(microsecond=0)
-    payload = {"site": ny_site.pk, "licence_number": "NY-GC-4620", "started_at": start.isoformat(),
-               "ended_at": (start - timedelta(minutes=1)).isoformat(), "receipts_cents": 1_000, "prizes_cents": 0}
+    payload = {
+        "site": ny_site.pk,
+        "licence_number": "NY-GC-4620",
+        "started_at": start.isoformat(),
+        "ended_at": (start - timedelta(minutes=1)).isoformat(),
+        "receipts_cents": 1_000,
+        "prizes_cents": 0,
+    }
     backwards = client_for(ny_shift).post(SESSIONS, payload, format="json")
     assert backwards.status_code == 400
     assert backwards.json()["ended_at"][0] == "House control: a session ends after it starts."
@@ -239,17 +291,21 @@ def test_a_void_keeps_the_time_it_was_voided_beside_its_entry_time_and_not_befor
 ):
     now = timezone.now().replace(microsecond=0)
     collected = now - timedelta(minutes=40)
-    fee = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, "collected_at": collected.isoformat()}, format="json")
+    fee = client_for(cast[Role.PIT_BOSS]).post(
+        FEES, {**fee_payload, "collected_at": collected.isoformat()}, format="json"
+    )
     fee_id, shift = fee.json()["id"], client_for(cast[Role.SHIFT_MANAGER])
     void_url = f"{FEES}{fee_id}/void/"
-    early = shift.post(void_url, {"reason": "wrong table", "voided_at": (collected - timedelta(minutes=1)).isoformat()},
-                       format="json")
+    early = shift.post(
+        void_url, {"reason": "wrong table", "voided_at": (collected - timedelta(minutes=1)).isoformat()}, format="json"
+    )
     assert early.status_code == 400
     message = early.json()["voided_at"][0]
     assert message.startswith("House control: a void corrects a fee already collected;")
     assert "is before the fee was collected" in message
-    ahead = shift.post(void_url, {"reason": "wrong table", "voided_at": (now + timedelta(minutes=10)).isoformat()},
-                       format="json")
+    ahead = shift.post(
+        void_url, {"reason": "wrong table", "voided_at": (now + timedelta(minutes=10)).isoformat()}, format="json"
+    )
     assert ahead.status_code == 400 and "future" in ahead.json()["voided_at"][0]
     assert not FeeCollection.objects.filter(voids__isnull=False).exists()
     voided = collected + timedelta(minutes=10)

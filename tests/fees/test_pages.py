@@ -85,14 +85,28 @@ def test_the_daily_and_quarter_pages_show_the_packs_figures(client, cast, bj_tab
 
     from fees import services
 
-    services.record_fee(acting_user=cast[Role.PIT_BOSS].user, table=bj_table, basis="per_seat", period_minutes=30,
-                        rate_cents=300, count=3, amount_cents=900)
+    services.record_fee(
+        acting_user=cast[Role.PIT_BOSS].user,
+        table=bj_table,
+        basis="per_seat",
+        period_minutes=30,
+        rate_cents=300,
+        count=3,
+        amount_cents=900,
+    )
     day = FeeCollection.objects.get().gaming_date
     client.force_login(cast[Role.GAMING_MANAGER].user)
     daily = client.get("/dashboard/daily/", {"site": bj_table.site_id, "date": day.isoformat()}).content.decode()
     assert 'id="fees-collected">$9.00' in daily and "no drop-based hold" in daily
     start = timezone.now() - timedelta(hours=5)
-    services.record_session(acting_user=ny_shift.user, site=ny_site, licence_number="NY-1", started_at=start,
-                            ended_at=start + timedelta(hours=2), receipts_cents=5000, prizes_cents=1500)
+    services.record_session(
+        acting_user=ny_shift.user,
+        site=ny_site,
+        licence_number="NY-1",
+        started_at=start,
+        ended_at=start + timedelta(hours=2),
+        receipts_cents=5000,
+        prizes_cents=1500,
+    )
     quarter = client.get("/dashboard/quarter/", {"site": ny_site.pk}).content.decode()
     assert 'id="sessions-net">$35.00' in quarter

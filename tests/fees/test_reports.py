@@ -18,8 +18,15 @@ def _text(content: bytes) -> str:
 def test_the_daily_and_quarterly_reports_carry_the_fees(client_for, cast, bj_table, site):
     boss, cashier = cast[Role.PIT_BOSS], cast[Role.CASHIER]
     for _ in range(2):
-        services.record_fee(acting_user=boss.user, table=bj_table, basis="per_seat", period_minutes=30,
-                            rate_cents=300, count=4, amount_cents=1200)
+        services.record_fee(
+            acting_user=boss.user,
+            table=bj_table,
+            basis="per_seat",
+            period_minutes=30,
+            rate_cents=300,
+            count=4,
+            amount_cents=1200,
+        )
     day = FeeCollection.objects.first().gaming_date
     services.count_fees(acting_user=cashier.user, site=site, gaming_date=day, counted_cents=2300, witness=boss)
     api = client_for(cast[Role.AUDITOR])

@@ -299,9 +299,7 @@ def test_a_pit_boss_names_the_cashier_on_the_fill_page_and_the_slip_shows_each_c
     assert 'id="id_cashier"' in form and cast[Role.CASHIER].initials in form
     refused = client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk})
     assert refused.status_code == 400 and "ND 99-01.3-08-05(3)(c)" in refused.content.decode()
-    response = client.post(
-        "/floor/slips/new/fill/", {**GRID, "table": open_table.pk, "cashier": cast[Role.CASHIER].pk}
-    )
+    response = client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk, "cashier": cast[Role.CASHIER].pk})
     slip = Slip.objects.get()
     assert response.status_code == 302 and (slip.signed_by, slip.signed_as) == (cast[Role.CASHIER], "cashier")
     text = client.get(f"/floor/slips/{slip.pk}/").content.decode()

@@ -146,4 +146,3 @@ def test_the_chip_float_exist_banks_trays_outstanding_is_read_back_from_the_pdf(
         f"{format_money(60 * 2500 + 100 * 500)}; outstanding {format_money(-10 * 2500 + 160 * 500)}."
     ) in text
     assert "The banks and trays hold more chips than exist." in text
-

@@ -13,22 +13,49 @@ from tests.pack_setup import record_controls
 from tests.reports.test_reports import auditor_api, pdf_text, request  # noqa: F401  (fixture)
 
 CASES = {
-    "NY": (dict(max_wager_cents=500, decks=4, tie_option=2, blackjack_payout="2:1", double_on="ten_eleven",
-                double_after_split=False), [
-        "Option two: \"push\" on natural 21 only", "9 NYCRR 4620.5(h)", "paid 2 to 1", "9 NYCRR 4620.5(h)(2)",
-        "maximum bet is $5", "9 NYCRR 4620.5(f)(2)", "stays on all 17s", "9 NYCRR 4620.5(i)(3)",
-    ]),
-    "WA-HB": (dict(max_wager_cents=30000, blackjack_payout="6:5", payout_rounding="down"), [
-        "Blackjack pays 6 to 5; a payout is rounded down to the table's lowest chip",
-        "No single wager above $300.00", "WAC 230-15-140",
-        "WSGC Blackjack Game Rules (rev. April 2018) rule 7", "documented in the internal controls",
-    ]),
-    "WA-BJ": (dict(max_wager_cents=2500, banker="player", min_bank_cents=30000), [
-        "both the dealer and the banker", "WAC 230-40-125(2) (1999 proposed amendment)",
-        "Minimum bank $300.00", "WAC 230-40-125(3) (1999 proposed amendment)",
-        "assessed on a time basis only", "WAC 230-40-125(1) (1999 proposed amendment)",
-        "collects 1.5 times the bet", "WAC 230-40-125(5) (1999 proposed amendment)",
-    ]),
+    "NY": (
+        dict(
+            max_wager_cents=500,
+            decks=4,
+            tie_option=2,
+            blackjack_payout="2:1",
+            double_on="ten_eleven",
+            double_after_split=False,
+        ),
+        [
+            'Option two: "push" on natural 21 only',
+            "9 NYCRR 4620.5(h)",
+            "paid 2 to 1",
+            "9 NYCRR 4620.5(h)(2)",
+            "maximum bet is $5",
+            "9 NYCRR 4620.5(f)(2)",
+            "stays on all 17s",
+            "9 NYCRR 4620.5(i)(3)",
+        ],
+    ),
+    "WA-HB": (
+        dict(max_wager_cents=30000, blackjack_payout="6:5", payout_rounding="down"),
+        [
+            "Blackjack pays 6 to 5; a payout is rounded down to the table's lowest chip",
+            "No single wager above $300.00",
+            "WAC 230-15-140",
+            "WSGC Blackjack Game Rules (rev. April 2018) rule 7",
+            "documented in the internal controls",
+        ],
+    ),
+    "WA-BJ": (
+        dict(max_wager_cents=2500, banker="player", min_bank_cents=30000),
+        [
+            "both the dealer and the banker",
+            "WAC 230-40-125(2) (1999 proposed amendment)",
+            "Minimum bank $300.00",
+            "WAC 230-40-125(3) (1999 proposed amendment)",
+            "assessed on a time basis only",
+            "WAC 230-40-125(1) (1999 proposed amendment)",
+            "collects 1.5 times the bet",
+            "WAC 230-40-125(5) (1999 proposed amendment)",
+        ],
+    ),
 }
 
 
@@ -40,8 +67,13 @@ def test_each_pack_prints_its_own_rules_with_their_citations(auditor_api, site, 
     if code == "WA-HB":
         record_controls(manager, site)  # the WSGC rules: the internal controls come first
     if code == "NY":  # 9 NYCRR 4620.5(h): the licence reflects the tie option the table follows
-        record_licence(acting_user=manager.user, organization=site.organization, licence_number="NY-GC-1",
-                       tie_option=2, effective_on=date(2024, 1, 1))
+        record_licence(
+            acting_user=manager.user,
+            organization=site.organization,
+            licence_number="NY-GC-1",
+            tie_option=2,
+            effective_on=date(2024, 1, 1),
+        )
     options, expected = CASES[code]
     TableFactory(site=site, number=1, min_wager_cents=100, **options).full_clean()
     kind = f"house_rules_{code.lower().replace('-', '_')}"
@@ -66,9 +98,21 @@ def test_another_packs_handout_is_refused_at_a_north_dakota_site(auditor_api, si
 def test_the_north_dakota_handout_is_the_tables_own_record(auditor_api, site):  # noqa: F811
     """ND 99-01.3-08-13: each line generated from the table's options, citing its subsection,
     so the handout and the table cannot disagree."""
-    TableFactory(site=site, number=1, min_wager_cents=300, max_wager_cents=2000, decks=8, dealer_hits_soft_17=True,
-                 max_players=6, betting_spaces=6, insurance_allowed=False, tip_betting_allowed=False,
-                 double_down="up_to", tip_double_down="equal", dealing_method="no_hole_card").full_clean()
+    TableFactory(
+        site=site,
+        number=1,
+        min_wager_cents=300,
+        max_wager_cents=2000,
+        decks=8,
+        dealer_hits_soft_17=True,
+        max_players=6,
+        betting_spaces=6,
+        insurance_allowed=False,
+        tip_betting_allowed=False,
+        double_down="up_to",
+        tip_double_down="equal",
+        dealing_method="no_hole_card",
+    ).full_clean()
     created = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
     assert created.status_code == 201, created.json()
     text = " ".join(pdf_text(auditor_api.get(f"/api/v1/reports/{created.json()['id']}/download/").content).split())

@@ -178,7 +178,9 @@ def _csv_rows(api, run_id, row: str) -> list[dict]:
 
     text = api.get(f"/api/v1/reports/{run_id}/download/?format=csv").content.decode()
     # The headers are as people read them ("Long short"); keyed here by the columns' names.
-    rows = [{key.lower().replace(" ", "_"): value for key, value in r.items()} for r in csv.DictReader(io.StringIO(text))]
+    rows = [
+        {key.lower().replace(" ", "_"): value for key, value in r.items()} for r in csv.DictReader(io.StringIO(text))
+    ]
     return [r for r in rows if r["row"] == row]
 
 
@@ -189,7 +191,9 @@ def test_the_quarterly_csv_carries_the_same_allocation_as_the_page_and_the_pdf(c
     api = client_for(here.auditor)
     rows = _csv_rows(api, _report(api, here, "quarterly")["id"], "bank_allocation")
     assert [(r["game"], r["agp"], r["long_short"]) for r in rows] == [
-        ("21", "800.00", "1870.00"), ("PW", "1000.00", "0.00"), ("total", "1800.00", "1870.00"),
+        ("21", "800.00", "1870.00"),
+        ("PW", "1000.00", "0.00"),
+        ("total", "1800.00", "1870.00"),
     ]
     assert all(r["note"].startswith("ND 99-01.3-08-16(4): ") for r in rows)
     quarter = api.get(f"/api/v1/sites/{here.site.pk}/quarter-summary/?quarter={QUARTER}").json()

@@ -26,8 +26,10 @@ def auditor_api(client_for, cast):
 
 @pytest.fixture
 def tables(site):
-    return [TableFactory(site=site, number=1, min_wager_cents=200, max_wager_cents=2500, insurance_allowed=False),
-            TableFactory(site=site, number=2, min_wager_cents=500, max_wager_cents=2000, tip_double_down="equal")]
+    return [
+        TableFactory(site=site, number=1, min_wager_cents=200, max_wager_cents=2500, insurance_allowed=False),
+        TableFactory(site=site, number=2, min_wager_cents=500, max_wager_cents=2000, tip_double_down="equal"),
+    ]
 
 
 def request(api, **payload):
@@ -55,8 +57,12 @@ def test_the_house_rules_handout_carries_each_tables_rules_and_the_notice(audito
 def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine):
     time_machine.move_to("2026-11-15")
     compliance.open_alert(finding(site), organization_id=site.organization_id)
-    compliance.open_alert(finding(site, subject="fill:3", rule="slip_missing", citation="ND 99-01.3-08-05(2)",
-                                  due_date=date(2026, 11, 20)), organization_id=site.organization_id)
+    compliance.open_alert(
+        finding(
+            site, subject="fill:3", rule="slip_missing", citation="ND 99-01.3-08-05(2)", due_date=date(2026, 11, 20)
+        ),
+        organization_id=site.organization_id,
+    )
     api_alerts = auditor_api.get("/api/v1/alerts/").json()["results"]
     run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-01", end="2026-11-30").json()
     text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
@@ -66,7 +72,9 @@ def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine
         assert "".join(alert["citation"].split()) in flat and alert["due_date"] in text
     csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
     assert len(csv_rows) == 1 + len(api_alerts) and csv_rows[0].startswith("Rule,Alert,Period,Subject,Opened,Due")
-    sheet = load_workbook(io.BytesIO(auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=xlsx").content)).active
+    sheet = load_workbook(
+        io.BytesIO(auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=xlsx").content)
+    ).active
     assert sheet.max_row == 1 + len(api_alerts)
 
 
@@ -94,13 +102,16 @@ def test_the_footer_prints_the_organizations_audit_chain_head_at_generation_on_e
     assert render_run(run)[0] == bytes(stored.pdf)  # a re-render prints the stored head
 
 
-@pytest.mark.parametrize("payload,field", [
-    ({"kind": "nonsense", "end": "2026-11-20"}, "kind"),
-    ({"kind": "alerts", "start": "2026-11-20", "end": "2026-11-01"}, "end"),
-    ({"kind": "alerts", "quarter": "2026-Q3"}, "quarter"),
-    ({"kind": "alerts", "start": "2026-13-01", "end": "2026-11-01"}, "start"),
-    ({"kind": "alerts", "start": "2026-11-01"}, "end"),
-])
+@pytest.mark.parametrize(
+    "payload,field",
+    [
+        ({"kind": "nonsense", "end": "2026-11-20"}, "kind"),
+        ({"kind": "alerts", "start": "2026-11-20", "end": "2026-11-01"}, "end"),
+        ({"kind": "alerts", "quarter": "2026-Q3"}, "quarter"),
+        ({"kind": "alerts", "start": "2026-13-01", "end": "2026-11-01"}, "start"),
+        ({"kind": "alerts", "start": "2026-11-01"}, "end"),
+    ],
+)
 def test_bad_parameters_are_400_naming_the_parameter(auditor_api, site, payload, field):
     response = request(auditor_api, site=site.pk, **payload)
     assert response.status_code == 400 and field in response.json()
@@ -112,7 +123,9 @@ def test_a_site_of_another_organization_is_a_bad_parameter(auditor_api, stranger
     assert response.status_code == 400 and "site" in response.json()
 
 
-def test_another_organizations_auditor_cannot_see_or_download_a_report(auditor_api, client_for, site, stranger_site, tables):
+def test_another_organizations_auditor_cannot_see_or_download_a_report(
+    auditor_api, client_for, site, stranger_site, tables
+):
     run_id = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20").json()["id"]
     foreign_auditor = make_person(stranger_site.organization, Role.AUDITOR)
     api = client_for(foreign_auditor)
@@ -143,7 +156,9 @@ def test_a_long_period_is_queued_for_a_worker_and_claimed_once(auditor_api, site
     assert (status["status"], status["progress"]) == ("done", 100)
 
 
-def test_building_the_alerts_report_takes_bounded_queries_whatever_the_period(auditor_api, site, django_assert_max_num_queries):
+def test_building_the_alerts_report_takes_bounded_queries_whatever_the_period(
+    auditor_api, site, django_assert_max_num_queries
+):
     for n in range(30):
         compliance.open_alert(finding(site, subject=f"s{n}"), organization_id=site.organization_id)
     from reports.kinds import alerts
@@ -170,7 +185,9 @@ def test_a_dealer_cannot_open_the_reports_page(client, cast):
 
 
 @pytest.mark.parametrize("jurisdiction", ["WA-HB", "WA-BJ", "NY"])
-def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_sites(auditor_api, site, tables, jurisdiction):
+def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_sites(
+    auditor_api, site, tables, jurisdiction
+):
     site.jurisdiction = jurisdiction
     site.save()
     refused = request(auditor_api, kind="house_rules", site=site.pk, end="2026-11-20")
@@ -209,8 +226,12 @@ def test_the_alerts_report_reads_its_days_in_the_sites_time_zone(auditor_api, si
     site.time_zone = "America/New_York"
     site.save()
     time_machine.move_to("2026-11-20T05:30:00+00:00")
-    compliance.open_alert(finding(site, subject="fill:7", rule="slip_missing", citation="ND 99-01.3-08-05(2)",
-                                  due_date=date(2026, 11, 19)), organization_id=site.organization_id)
+    compliance.open_alert(
+        finding(
+            site, subject="fill:7", rule="slip_missing", citation="ND 99-01.3-08-05(2)", due_date=date(2026, 11, 19)
+        ),
+        organization_id=site.organization_id,
+    )
     run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-20", end="2026-11-30").json()
     text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
     assert "1 alert(s); 1 not resolved; 1 overdue." in text

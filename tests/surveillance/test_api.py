@@ -145,8 +145,12 @@ def payload(endpoint, records, cast, manager):
             "repaired_at": "2026-03-04T10:00:00-06:00",
             "description": "Fixed",
         },
-        "special-events": {"site": table.site_id, "name": "Autumn fair", "first_day": "2026-06-10",
-                           "last_day": "2026-06-12"},
+        "special-events": {
+            "site": table.site_id,
+            "name": "Autumn fair",
+            "first_day": "2026-06-10",
+            "last_day": "2026-06-12",
+        },
         "review-programs": {"site": table.site_id, "start_date": "2026-09-07", "reason": "Q2 hold 8%"},
         "review-program-closures": {
             "program": records["review-programs"].pk,

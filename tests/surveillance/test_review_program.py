@@ -136,7 +136,9 @@ def test_a_dealer_may_not_review_even_one_who_dealt_another_shift(program, manag
     with pytest.raises(ValidationError) as refusal:
         entry(manager, program.tasks.get(week=1, table=table), dealer)
     message = refusal.value.message_dict["reviewer"][0]
-    assert message.startswith("ND 99-01.3-08-04(5)(a):") and "gaming or shift manager or an independent person" in message
+    assert (
+        message.startswith("ND 99-01.3-08-04(5)(a):") and "gaming or shift manager or an independent person" in message
+    )
     assert ReviewEntry.objects.count() == 0
 
 
@@ -184,7 +186,9 @@ def test_the_recorded_shift_boundary_is_exact_to_the_minute(
     """The recorded shift at the table starts at 17:00: a reviewer who stopped dealing at 17:00
     did not deal on it; one who stopped at 17:01 did."""
     add_shift(table, dealer, local(2026, 4, 6, 17), local(2026, 4, 6, 23))
-    add_shift(TableFactory(site=table.site, number=5), reviewer, local(2026, 4, 6, 12), local(2026, 4, 6, *reviewer_ends))
+    add_shift(
+        TableFactory(site=table.site, number=5), reviewer, local(2026, 4, 6, 12), local(2026, 4, 6, *reviewer_ends)
+    )
     task = program.tasks.get(week=1, table=table)
     if refused:
         with pytest.raises(ValidationError, match=r"ND 99-01\.3-08-04\(9\)"):

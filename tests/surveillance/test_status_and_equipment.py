@@ -28,8 +28,9 @@ def test_a_later_status_replaces_the_earlier_one_from_its_date(manager, site):
 def test_special_event_tables_are_exempt_while_on_the_site_for_an_event(manager, site, table):
     services.set_surveillance_status(manager.user, site, True, date(2026, 1, 1), None, "Required")
     event_table = TableFactory(site=site, number=9, location="special_event")
-    services.record_special_event(acting_user=manager.user, site=site, name="Winter fair",
-                                  first_day=date(2026, 2, 27), last_day=date(2026, 3, 2))
+    services.record_special_event(
+        acting_user=manager.user, site=site, name="Winter fair", first_day=date(2026, 2, 27), last_day=date(2026, 3, 2)
+    )
     assert queries.table_requires_surveillance(table, date(2026, 3, 1))
     assert not queries.table_requires_surveillance(event_table, date(2026, 3, 1))
     assert queries.table_requires_surveillance(event_table, date(2026, 3, 3))  # no event covers it

@@ -115,8 +115,13 @@ def test_a_special_event_table_needs_a_system_at_an_event_of_fifteen_consecutive
     """ND 99-01.3-08-04: the event's own days decide (fourteen or fewer consecutive days)."""
     temporary = TableFactory(site=site, number=9, location="special_event")
     first = date(2026, 6, 1)
-    services.record_special_event(acting_user=manager.user, site=site, name="County fair", first_day=first,
-                                  last_day=first + timedelta(days=days_used - 1))
+    services.record_special_event(
+        acting_user=manager.user,
+        site=site,
+        name="County fair",
+        first_day=first,
+        last_day=first + timedelta(days=days_used - 1),
+    )
     for n in range(days_used - 1):
         day = first + timedelta(days=n)
         add_shift(temporary, dealer, local(day.year, day.month, day.day, 19), local(day.year, day.month, day.day, 22))

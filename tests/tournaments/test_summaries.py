@@ -122,7 +122,8 @@ def test_the_figures_pages_show_the_tournament_lines_as_the_api_does(client, aud
     html = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     assert f'id="tournament-agp">{format_money(10501)}<' in html
     assert (
-        'id="tournament-figures"' not in client.get(f"/dashboard/daily/?site={site.pk}&date=2026-08-16").content.decode()
+        'id="tournament-figures"'
+        not in client.get(f"/dashboard/daily/?site={site.pk}&date=2026-08-16").content.decode()
     )
 
 

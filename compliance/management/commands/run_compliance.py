@@ -31,5 +31,7 @@ class Command(DatabaseCommand):
         except ValidationError as exc:  # a quarter before the law held (engine.refuse_before_the_law)
             raise CommandError(exc.message_dict["quarter"][0]) from exc
         for alert in result.opened:
-            self.stdout.write(f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})")
+            self.stdout.write(
+                f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})"
+            )
         self.stdout.write(f"{len(result.opened)} alert(s) opened, {result.already_open} already open.")

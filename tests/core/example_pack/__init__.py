@@ -18,8 +18,14 @@ def table_rules(table) -> dict[str, str]:
 
 
 PACK = Pack(
-    code=CODE, name="Example State", state="XX", revenue_model=RevenueModel.DROP, table_rules=table_rules,
+    code=CODE,
+    name="Example State",
+    state="XX",
+    revenue_model=RevenueModel.DROP,
+    table_rules=table_rules,
     table_options=("decks", "max_players", "blackjack_payout"),
     wager_limits=(WagerLimits(f"{WAGERS_RULE}: whole dollars from $2 to $50", 200, 5000, 100),),
-    citations=merged({"table.decks": DECKS_RULE, "table.wagers": WAGERS_RULE}, {"floor.slip_numbering": NUMBERING_RULE}),
+    citations=merged(
+        {"table.decks": DECKS_RULE, "table.wagers": WAGERS_RULE}, {"floor.slip_numbering": NUMBERING_RULE}
+    ),
 )
