@@ -355,9 +355,10 @@ def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummar
 
 
 @dataclass(frozen=True)
-class DealerTotals(HoldBesideSite):
-    """A dealer's summary at a site as `DealerSummary`, with the number of its shifts instead of
-    the shifts themselves (the percent-of-hold report prints only the sums)."""
+class DealerLine(HoldBesideSite):
+    """A dealer's line of the percent-of-hold summary: the figures it prints. The shifts behind
+    them are the dealer shift report's (SFN 18862), so the data (and its digest) is the summary's,
+    not every shift of the period again."""
 
     dealer_id: int
     dealer_name: str
@@ -366,6 +367,13 @@ class DealerTotals(HoldBesideSite):
     total: Custody
     site_total: Custody
     z_score: Decimal | None
+
+
+@dataclass(frozen=True)
+class DealerTotals(DealerLine):
+    """A dealer's summary at a site as `DealerSummary`, with the number of its shifts instead of
+    the shifts themselves: its printed line, with the site and the game it sums."""
+
     site_id: int
     game: str
 

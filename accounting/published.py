@@ -14,7 +14,8 @@ What is here, by question:
 - closed and filed books beside the figures now: `day_checks`, `filings`, `quarter_books`,
   `filed_beside_now`, `tax_return`, `closed_books_of`;
 - dealers' percent-of-hold: `dealer_summaries`, `summarize_dealers`, `live_shift_figures`,
-  `dealer_totals` (the sums without the shifts, `DealerTotals`);
+  `dealer_totals` (the sums without the shifts, `DealerTotals`: the line the report prints,
+  `DealerLine`, with its site and game);
 - the pack's own figures: `pack_figures`; the other games' AGP: `other_games_agp`,
   `other_games_history`;
 - the frozen format's tax label (`TAX_LABEL`), the figures' value types (`Custody`, `ZERO`,
@@ -41,7 +42,7 @@ from .books import (
 )
 from .day_figures import dealer_summaries, dealer_totals, shift_figures, site_versions, table_days_and_shifts
 from .day_figures import table_days as snapshot_table_days
-from .dealer_hold import DealerSummary, DealerTotals, HoldBesideSite, ShiftFigures, summarize_dealers
+from .dealer_hold import DealerLine, DealerSummary, DealerTotals, HoldBesideSite, ShiftFigures, summarize_dealers
 from .dealer_hold import dealer_summaries as live_dealer_summaries
 from .dealer_hold import shift_figures as live_shift_figures
 from .figures import ZERO, Custody, ratio_string
@@ -102,6 +103,7 @@ __all__ = [
     "Custody",
     "DailySummary",
     "DealerSummary",
+    "DealerLine",
     "DealerTotals",
     "GameLine",
     "HoldBesideSite",

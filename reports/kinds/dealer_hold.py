@@ -6,9 +6,8 @@ the same for the wheel operators' paddlewheel shifts beside the site's paddlewhe
 the percent-of-hold API of each employee (`site=` this site, `game=21` or `PW`)."""
 
 from dataclasses import dataclass
-from decimal import Decimal
 
-from accounting.published import ZERO, Custody, DealerTotals, HoldBesideSite, dealer_totals
+from accounting.published import ZERO, Custody, DealerLine, DealerTotals, dealer_totals
 from accounting.rules import DEALER_FIGURES
 from core.money import format_money, format_ratio
 from core.pdf import Line, data_table
@@ -17,21 +16,6 @@ from packs import RevenueModel
 from .. import rules as report_rules
 from ..columns import INT, MONEY, NUMBER, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
-
-
-@dataclass(frozen=True)
-class DealerLine(HoldBesideSite):
-    """A dealer's line of the summary: the figures it prints. The shifts behind them are the
-    dealer shift report's (SFN 18862), so the data (and its digest) is the summary's, not
-    every shift of the period again."""
-
-    dealer_id: int
-    dealer_name: str
-    shifts: int
-    separable_shifts: int
-    total: Custody
-    site_total: Custody
-    z_score: Decimal | None
 
 
 @dataclass(frozen=True)
