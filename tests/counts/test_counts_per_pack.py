@@ -23,6 +23,19 @@ def speaks_no_nd(text: str) -> bool:
     return not any(word in text for word in ND_WORDS)
 
 
+def nd_words_in(text: str) -> list[str]:
+    """Each North Dakota word found, with what stands around it (what a failure shows)."""
+    return [text[max(0, at - 200) : at + 60] for word in ND_WORDS for at in _places(text, word)]
+
+
+def _places(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while at != -1:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
 @pytest.fixture(params=["WA-HB", "NY"])
 def elsewhere(request, site):
     """The test's site, run under another pack than North Dakota's (before any record is made)."""
@@ -79,7 +92,8 @@ def test_the_count_pages_speak_no_north_dakota_elsewhere(elsewhere, client, coun
     client.force_login(counters[0].user)
     for url in ("/counts/", f"/counts/sessions/{session.pk}/"):
         page = client.get(url).content.decode()
-        assert "House control" in page and speaks_no_nd(page), url
+        assert "House control" in page, url
+        assert speaks_no_nd(page), (url, nd_words_in(page))
     client.force_login(shift_manager.user)
     page = client.get("/counts/boxes/").content.decode()
     assert speaks_no_nd(page)
