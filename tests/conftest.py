@@ -16,7 +16,7 @@ from hypothesis import settings as hypothesis_settings
 from cardroom.models import Role
 from core.appendonly import set_guard_lifted
 
-from .browser_support import browser_page  # noqa: F401  (the Playwright page fixture for every journey)
+from .browser_support import browser_page, close_shared_browser  # noqa: F401  (the Playwright page fixture for every journey)
 from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
 from .postgres_session import commits_without_waiting_for_the_disk
 
@@ -50,6 +50,11 @@ def pytest_collection_modifyitems(config, items):
                          for m in item.iter_markers("xdist_group")})  # fmt: skip
         if groups and "@" not in item.nodeid:
             item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(groups)}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The process's shared Chromium (tests/browser_support.py), if a journey launched it."""
+    close_shared_browser()
 
 
 @pytest.fixture(scope="session", autouse=True)

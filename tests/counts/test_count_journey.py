@@ -5,15 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    EXPECT_TIMEOUT,
-    login,
-    require_chromium,
-    set_expect_timeout,
-    watch,
-)
+from tests.browser_support import login, new_watched_page, require_chromium, set_expect_timeout, shared_browser
 
 from .conftest import GAMING_DATE
 
@@ -21,23 +13,15 @@ from .conftest import GAMING_DATE
 @pytest.fixture
 def two_pages():
     require_chromium()
-    from playwright.sync_api import sync_playwright
-
     set_expect_timeout()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        contexts = [browser.new_context(viewport={"width": 1024, "height": 1366}) for _ in range(2)]  # tablets
-        pages = [context.new_page() for context in contexts]
-        for page in pages:
-            page.set_default_timeout(EXPECT_TIMEOUT)
-        watched = [watch(page) for page in pages]
-        try:
-            yield pages
-        finally:
-            for context in contexts:
-                context.close()
-            browser.close()
-        assert not [v for problems in watched for v in problems.csp_violations]
+    contexts = [shared_browser().new_context(viewport={"width": 1024, "height": 1366}) for _ in range(2)]  # tablets
+    pages, watched = zip(*(new_watched_page(context) for context in contexts), strict=True)
+    try:
+        yield list(pages)
+    finally:
+        for context in contexts:
+            context.close()
+    assert not [v for problems in watched for v in problems.csp_violations]
 
 
 def enter_count(page, quantities: dict, fills: str = ""):
