@@ -244,9 +244,15 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
 def low_table_closed(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
     """ND 99-01.3-08-09(1): the low table's play ended (its closer) while a table with a higher
     minimum stayed active. Three queries for all the sites (`floor.queries.twenty_one_play`),
-    once for all the ranges of a run that touch (each range judged with its own book)."""
+    once for all the ranges of a run that touch (each range judged with its own book), reading
+    only the days on which a dealer stayed on shift past another table's closer (the others
+    cannot hold a finding: no table is active without a dealer)."""
     by_id = {s.pk: s for s in sites}
-    play = _over_span(run, "twenty_one_play", list(by_id), start, end, twenty_one_play)
+    grace = timedelta(minutes=book.int("low_table.grace_minutes"))
+    play = _over_span(
+        run, "twenty_one_play", list(by_id), start, end,
+        lambda ids, a, b: twenty_one_play(ids, a, b, dealt_past_a_closer=grace), grace,
+    )  # fmt: skip
     found = []
     for (site_id, day), tables in sorted(play.items()):
         if start <= day <= end:

@@ -8,7 +8,8 @@ from functools import cache
 from operator import itemgetter
 
 from django.db import connection
-from django.db.models import Case, CharField, Exists, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.lookups import IsNull, LessThan
 from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
@@ -837,13 +838,22 @@ def _minimum_in(history: tuple[tuple[datetime, int], ...], at: datetime) -> int:
     return history[index - 1][1] if index else history[0][1]
 
 
-def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], list[TablePlay]]:
+def twenty_one_play(
+    site_ids, start: date, end: date, *, dealt_past_a_closer: timedelta | None = None
+) -> dict[tuple[int, date], list[TablePlay]]:
     """(site id, gaming date) -> each twenty-one table's play that day, for the gaming days of
     the sites in [start, end] with a closer counted. Each table's minimum is the one in force on
-    the day (its history, `Table.history`), not as configured now. Three queries."""
+    the day (its history, `Table.history`), not as configured now. Three queries.
+
+    `dealt_past_a_closer` (a grace): only the days on which another table may still be active
+    that long after a table's closer (`closer_beside_a_dealer`), the only days on which
+    `compliance.rules.low_table_closings` can find anything; the database picks them, so the
+    days where every dealer left by the closers are neither read nor built."""
     from cardroom.models import Game
 
     days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    if dealt_past_a_closer is not None:
+        days = days.filter(closer_beside_a_dealer(dealt_past_a_closer))
     counts = TableInventory.objects.filter(
         gaming_day__in=days,
         table__game=Game.TWENTY_ONE,
@@ -872,6 +882,28 @@ def twenty_one_play(site_ids, start: date, end: date) -> dict[tuple[int, date], 
                           tuple(shifts.get((site_id, day, table_id), ())), history)  # fmt: skip
         play.setdefault((site_id, day), []).append(table)
     return play
+
+
+def closer_beside_a_dealer(grace: timedelta) -> Q:
+    """Of a gaming day: a twenty-one table's closer counted while a dealer shift at another
+    twenty-one table of the day ran past it, `grace` later. What any table needs to be active
+    (`TablePlay.active_at`: a dealer on shift) at a closer plus the grace; a weaker test where the
+    grace is not zero (a shift not ended by the closer, or, for a grace below zero, any shift),
+    so no date arithmetic in SQL: never a day that can hold a finding left out. Found from the
+    dealer shifts (few days have one running past a closer), each probing its day's closers."""
+    from cardroom.models import Game
+
+    closers = TableInventory.objects.filter(
+        gaming_day_id=OuterRef("gaming_day_id"), kind=TableInventory.Kind.CLOSER, table__game=Game.TWENTY_ONE
+    ).exclude(table_id=OuterRef("table_id"))
+    if grace >= timedelta(0):  # not ended by the closer
+        closers = closers.filter(
+            Q(IsNull(OuterRef("ended_at"), True)) | Q(LessThan(F("counted_at"), OuterRef("ended_at")))
+        )
+    if not grace:  # and begun by it: active at the closer itself
+        closers = closers.filter(counted_at__gte=OuterRef("started_at"))
+    dealt = DealerShift.objects.filter(table__game=Game.TWENTY_ONE).filter(Exists(closers))
+    return Q(pk__in=dealt.values("gaming_day_id"))
 
 
 def _minimum_history(table_ids, until: datetime) -> dict[int, list[tuple[datetime, int]]]:
