@@ -28,6 +28,7 @@ database are `core.audit_anchors` (`manage.py audit_anchor`).
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -191,6 +192,161 @@ def chain_locked(organization_id: int | None, head: Sequence | None) -> None:
     _remember_head(conn, chain_name(organization_id), seq, digest)
 
 
+# --- appending in the service's own message (PostgreSQL) -------------------------------------
+#
+# A service that sends its rows and the chain's lock in one message (a slip: its number drawn
+# there) can send its events in the same message too, so nothing of the chain's is left for
+# after it but the commit: `chain_append_sql` gives the statements (the lock, then one INSERT
+# whose statement reads the head after the lock is held, as `_LOCK_AND_HEAD_SQL`), and
+# PostgreSQL chains the hashes. Everything but the head is made before: each event's canonical
+# text with its seq (and, where the message makes a value the event holds, that value) left
+# as a place to fill, so the text PostgreSQL hashes is the text `chain_hash` would hash, the
+# same bytes (`tests/core/test_audit_pins.py`).
+
+# What stands in an event's text for its seq, and in a row event's text for its digest (made
+# by PostgreSQL from the row's text once its values are filled in).
+_SEQ_MARK = 7_310_021_000_000_000_001
+_DIGEST_MARK = "~row-digest-made-in-sql~"
+
+
+def _values_counted(value, marks: set[int], found: dict[int, int]) -> None:
+    """Count the integers of `marks` among the values of a JSON-safe `value`."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _values_counted(item, marks, found)
+    elif isinstance(value, list):
+        for item in value:
+            _values_counted(item, marks, found)
+    elif type(value) is int and value in marks:
+        found[value] = found.get(value, 0) + 1
+
+
+def _filled(value, values: dict[int, int]):
+    """`value` (JSON-safe) with each integer of `values`' keys replaced by its value."""
+    if isinstance(value, dict):
+        return {key: _filled(item, values) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_filled(item, values) for item in value]
+    return values.get(value, value) if type(value) is int else value
+
+
+def _pieces(text: str, places: dict[str, str], params: list) -> str:
+    """`text` as an SQL concatenation: its literal pieces as parameters (added to `params`), and
+    in each place of `places` (text -> an SQL expression of type text) its expression."""
+    pattern = "|".join(re.escape(place) for place in sorted(places, key=len, reverse=True))
+    parts = []
+    for n, piece in enumerate(re.split(f"({pattern})", text)):
+        if n % 2:
+            parts.append(places[piece])
+        elif piece:
+            parts.append("%s")
+            params.append(piece)
+    return "(" + " || ".join(parts or ["''"]) + ")"
+
+
+def _sha256_sql(text_sql: str) -> str:
+    return f"encode(sha256(convert_to({text_sql}, 'UTF8')), 'hex')"
+
+
+def chain_append_sql(
+    organization_id: int | None, events: Sequence[AuditEvent], values: dict[int, tuple[str, list]]
+) -> tuple[str, list] | None:
+    """The statements that take the organization's chain lock and append `events` (unsaved, in
+    order) at its head, for a service to send after its own last statement in one message
+    (PostgreSQL with client-side binding); then `chain_appended` with their rows. `values`:
+    integers that stand in the events' `after` for values the message itself makes (a slip's
+    number), each with the SQL expression (and its parameters) that reads it after the
+    service's statements; a row event whose row holds one has its digest made by PostgreSQL.
+    None when there is nothing to send: another database, the transaction holds the lock
+    already, or a stand-in integer is also among the events' other values (the caller then
+    appends as usual)."""
+    conn = transaction.get_connection()
+    chain = chain_name(organization_id)
+    if not _one_round_trip(conn) or _known_head(conn, chain) is not None:
+        return None
+    marks = set(values)
+    places = {str(_SEQ_MARK): "s.seq::text", _DIGEST_MARK: "s.digest"}
+    places.update({str(mark): f"v.v{n}" for n, mark in enumerate(values)})
+    params: list = [chain, LEGACY_CHAIN, GENESIS_HASH]
+    for _, expression_params in values.values():
+        params += expression_params
+    ctes = [
+        f"v AS (SELECT {', '.join(f'({e})::text AS v{n}' for n, (e, _) in enumerate(values.values())) or '1'})",
+    ]
+    rows = []
+    row_params: list = []
+    for k, event in enumerate(events, start=1):
+        event.chain, event.organization_id = chain, organization_id
+        after = None if event.after is None else canonical_json(event.after)
+        found: dict[int, int] = {}
+        _values_counted(event.after, marks, found)
+        if any(after.count(str(mark)) != found.get(mark, 0) for mark in marks if after is not None):
+            return None  # a stand-in's digits in a text of the row: not a place to fill
+        spliced = bool(found)
+        digest = event.row_digest
+        if spliced and event.row_table:  # a row event: its `after` is the row's canonical values
+            event.row_digest = _DIGEST_MARK
+        event.seq = _SEQ_MARK
+        try:
+            content = canonical_content(event_values(event))
+        finally:
+            event.row_digest, event.seq = digest, None
+        digests = 1 if spliced and event.row_table else 0
+        if (
+            content.count(str(_SEQ_MARK)) != 1
+            or content.count(_DIGEST_MARK) != digests
+            or any(content.count(str(mark)) != found.get(mark, 0) for mark in marks)
+        ):
+            return None  # a stand-in's text elsewhere in the event: not a place to fill
+        after_sql = _pieces(after, places, params) if spliced else "NULL"
+        digest_sql = _sha256_sql(f"s{k}.after") if digests else "NULL"
+        ctes.append(
+            f"s{k} AS (SELECT h{k - 1}.seq + 1 AS seq, h{k - 1}.hash AS prev, {after_sql} AS after FROM h{k - 1}, v)"
+        )
+        ctes.append(
+            f"h{k} AS (SELECT s.seq, s.prev, s.after, s.digest, "
+            f"{_sha256_sql('s.prev || ' + _pieces(content, places, params))} AS hash "
+            f"FROM (SELECT s{k}.*, {digest_sql} AS digest FROM s{k}) s, v)"
+        )
+        columns = []
+        for field in _EVENT_INSERT_FIELDS:
+            name = field.attname
+            if name in ("seq", "hash") or (name == "prev_hash"):
+                columns.append(f"(SELECT {'prev' if name == 'prev_hash' else name} FROM h{k})")
+            elif name == "after" and spliced:
+                columns.append(f"(SELECT after::jsonb FROM h{k})")
+            elif name == "row_digest" and spliced and event.row_table:
+                columns.append(f"(SELECT digest FROM h{k})")
+            else:
+                columns.append("%s")
+                row_params.append(field.get_db_prep_save(field.pre_save(event, True), conn))
+        rows.append("(" + ", ".join(columns) + ")")
+    head = (
+        f'h0 AS (SELECT seq, hash FROM (SELECT "seq", "hash" FROM "{_EVENTS}" WHERE "chain" = %s '
+        f'ORDER BY "seq" DESC LIMIT 1) t UNION ALL SELECT 0, COALESCE((SELECT "hash" FROM "{_EVENTS}" '
+        f'WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1), %s) ORDER BY seq DESC LIMIT 1)'
+    )
+    insert = (
+        f'WITH {head}, {", ".join(ctes)} INSERT INTO "{_EVENTS}" ({_EVENT_COLUMNS}) VALUES {", ".join(rows)} '
+        'RETURNING "id", "seq", "prev_hash", "hash", "row_digest"'
+    )
+    lock = "SELECT pg_advisory_xact_lock(%s, %s)"
+    return f"{lock}; {insert}", [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), *params, *row_params]
+
+
+def chain_appended(organization_id: int | None, events: Sequence[AuditEvent], rows, values: dict[int, int]) -> None:
+    """The `chain_append_sql` statements ran in this transaction and returned `rows`: the
+    events take their ids, places and hashes, their `after` the values made by the message
+    (`values`: each stand-in integer's value), and later appends continue from the head."""
+    conn = transaction.get_connection()
+    by_seq = sorted(rows, key=lambda row: row[1])
+    for event, (pk, seq, prev_hash, digest, row_digest) in zip(events, by_seq, strict=True):
+        event.pk, event.seq, event.prev_hash, event.hash, event.row_digest = pk, seq, prev_hash, digest, row_digest
+        event.after = _filled(event.after, values)
+        event._state.adding, event._state.db = False, conn.alias
+    _remember_head(conn, chain_name(organization_id), by_seq[-1][1], by_seq[-1][3])
+
+
 @dataclass(frozen=True)
 class _KnownHead:
     """The head this connection's transaction last appended to a chain, and the transaction's
@@ -317,6 +473,8 @@ _EVENT_INSERT_SQL = 'INSERT INTO "{table}" ({columns}) VALUES {{rows}} RETURNING
     pk=AuditEvent._meta.pk.column,
 )
 _EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_INSERT_FIELDS)) + ")"
+_EVENTS = AuditEvent._meta.db_table
+_EVENT_COLUMNS = ", ".join(f'"{f.column}"' for f in _EVENT_INSERT_FIELDS)
 
 
 def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
@@ -404,16 +562,7 @@ def record_event(
     An actor entering a signed paper for someone else (cardroom.access.Signer) is recorded as
     the actor, and the signer in `after["signed_by"]`. A person initialling a step with their PIN
     on a shared terminal (cardroom.access.PinSigner) is the actor, the terminal in `after["station"]`."""
-    entered_by = getattr(actor, "entered_by", None)
-    if entered_by is not None:
-        signer = actor.signer
-        after = {**(after or {}), "signed_by": {"employee": signer.pk, "initials": signer.initials}}
-        actor = entered_by
-    terminal = getattr(actor, "terminal", None)
-    if terminal is not None:  # cardroom.access.PinSigner: the person acted, on a shared terminal
-        after = {**(after or {}), "station": terminal.get_username()}
-        actor = actor.user
-    event = new_event(
+    event = actor_event(
         actor=actor,
         action=action,
         obj=obj,
@@ -425,6 +574,41 @@ def record_event(
     )
     append_events(organization_id, [event])
     return event
+
+
+def actor_event(
+    *,
+    actor,
+    action: str,
+    obj: Model | None = None,
+    object_type: str = "",
+    object_id: str = "",
+    site_id: int | None = None,
+    before: dict | None = None,
+    after: dict | None = None,
+) -> AuditEvent:
+    """The unsaved event `record_event` appends, for any actor it takes (a signer entered
+    for, a person at a terminal); also for a service that appends it itself
+    (`chain_append_sql`)."""
+    entered_by = getattr(actor, "entered_by", None)
+    if entered_by is not None:
+        signer = actor.signer
+        after = {**(after or {}), "signed_by": {"employee": signer.pk, "initials": signer.initials}}
+        actor = entered_by
+    terminal = getattr(actor, "terminal", None)
+    if terminal is not None:  # cardroom.access.PinSigner: the person acted, on a shared terminal
+        after = {**(after or {}), "station": terminal.get_username()}
+        actor = actor.user
+    return new_event(
+        actor=actor,
+        action=action,
+        obj=obj,
+        object_type=object_type,
+        object_id=object_id,
+        site_id=site_id,
+        before=before,
+        after=after,
+    )
 
 
 def new_event(
