@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
+from functools import cache
 from json.encoder import c_make_encoder, encode_basestring_ascii
 
 from django.db import transaction
@@ -230,17 +231,25 @@ def _filled(value, values: dict[int, int]):
     return values.get(value, value) if type(value) is int else value
 
 
-def _pieces(text: str, places: dict[str, str], params: list) -> str:
-    """`text` as an SQL concatenation: its literal pieces as parameters (added to `params`), and
-    in each place of `places` (text -> an SQL expression of type text) its expression."""
+def _literal(text: str) -> str:
+    """An SQL string literal of `text` as written into a statement that is then bound
+    client-side (its `%` doubled): quoting by hand, as psycopg quotes, where the server takes
+    backslashes as they are (standard_conforming_strings, checked by `chain_append_sql`). The
+    texts of an event are ASCII (canonical JSON escapes the rest): no parameter of psycopg's
+    for each (its parsing of a statement of a hundred parameters cost a millisecond a slip)."""
+    return "'" + text.replace("'", "''").replace("%", "%%") + "'"
+
+
+def _pieces(text: str, places: dict[str, str]) -> str:
+    """`text` as an SQL concatenation: its literal pieces, and in each place of `places`
+    (text -> an SQL expression of type text) its expression."""
     pattern = "|".join(re.escape(place) for place in sorted(places, key=len, reverse=True))
     parts = []
     for n, piece in enumerate(re.split(f"({pattern})", text)):
         if n % 2:
             parts.append(places[piece])
         elif piece:
-            parts.append("%s")
-            params.append(piece)
+            parts.append(_literal(piece))
     return "(" + " || ".join(parts or ["''"]) + ")"
 
 
@@ -264,17 +273,16 @@ def chain_append_sql(
     chain = chain_name(organization_id)
     if not _one_round_trip(conn) or _known_head(conn, chain) is not None:
         return None
+    conn.ensure_connection()
+    if conn.connection.info.parameter_status("standard_conforming_strings") != "on":
+        return None
     marks = set(values)
-    places = {str(_SEQ_MARK): "s.seq::text", _DIGEST_MARK: "s.digest"}
-    places.update({str(mark): f"v.v{n}" for n, mark in enumerate(values)})
-    params: list = [chain, LEGACY_CHAIN, GENESIS_HASH]
+    value_places = {str(mark): f"l.v{n}" for n, mark in enumerate(values)}
+    base_params: list = []  # the values' expressions', then the head's
     for _, expression_params in values.values():
-        params += expression_params
-    ctes = [
-        f"v AS (SELECT {', '.join(f'({e})::text AS v{n}' for n, (e, _) in enumerate(values.values())) or '1'})",
-    ]
-    rows = []
-    row_params: list = []
+        base_params += expression_params
+    base_params += [chain, LEGACY_CHAIN, GENESIS_HASH]
+    afters, levels, unbound = [], [], []
     for k, event in enumerate(events, start=1):
         event.chain, event.organization_id = chain, organization_id
         after = None if event.after is None else canonical_json(event.after)
@@ -283,55 +291,65 @@ def chain_append_sql(
         if any(after.count(str(mark)) != found.get(mark, 0) for mark in marks if after is not None):
             return None  # a stand-in's digits in a text of the row: not a place to fill
         spliced = bool(found)
+        row_digested = spliced and bool(event.row_table)  # a row event: its `after` is the row's values
         digest = event.row_digest
-        if spliced and event.row_table:  # a row event: its `after` is the row's canonical values
+        if row_digested:
             event.row_digest = _DIGEST_MARK
         event.seq = _SEQ_MARK
         try:
             content = canonical_content(event_values(event))
         finally:
             event.row_digest, event.seq = digest, None
-        digests = 1 if spliced and event.row_table else 0
         if (
             content.count(str(_SEQ_MARK)) != 1
-            or content.count(_DIGEST_MARK) != digests
+            or content.count(_DIGEST_MARK) != row_digested
             or any(content.count(str(mark)) != found.get(mark, 0) for mark in marks)
         ):
             return None  # a stand-in's text elsewhere in the event: not a place to fill
-        after_sql = _pieces(after, places, params) if spliced else "NULL"
-        digest_sql = _sha256_sql(f"s{k}.after") if digests else "NULL"
-        ctes.append(
-            f"s{k} AS (SELECT h{k - 1}.seq + 1 AS seq, h{k - 1}.hash AS prev, {after_sql} AS after FROM h{k - 1}, v)"
-        )
-        ctes.append(
-            f"h{k} AS (SELECT s.seq, s.prev, s.after, s.digest, "
-            f"{_sha256_sql('s.prev || ' + _pieces(content, places, params))} AS hash "
-            f"FROM (SELECT s{k}.*, {digest_sql} AS digest FROM s{k}) s, v)"
-        )
-        columns = []
-        for field in _EVENT_INSERT_FIELDS:
-            name = field.attname
-            if name in ("seq", "hash") or (name == "prev_hash"):
-                columns.append(f"(SELECT {'prev' if name == 'prev_hash' else name} FROM h{k})")
-            elif name == "after" and spliced:
-                columns.append(f"(SELECT after::jsonb FROM h{k})")
-            elif name == "row_digest" and spliced and event.row_table:
-                columns.append(f"(SELECT digest FROM h{k})")
+        if spliced:
+            afters.append(f"{_pieces(after, value_places)} AS a{k}")
+            if row_digested:
+                afters.append(f"{_sha256_sql(_pieces(after, value_places))} AS d{k}")
+        places = {**value_places, str(_SEQ_MARK): f"(l.seq + {k})::text", _DIGEST_MARK: f"l.d{k}"}
+        levels.append(_sha256_sql(f"l.c{k - 1} || " + _pieces(content, places)))
+        made = {"seq": f"l.seq + {k}", "prev_hash": f"l.c{k - 1}", "hash": f"l.c{k}"}
+        if spliced:
+            made["after"] = f"l.a{k}::jsonb"
+        if row_digested:
+            made["row_digest"] = f"l.d{k}"
+        columns, row_params = [], []
+        for field, cast in _event_casts(conn.vendor):
+            if field.attname in made:
+                columns.append(made[field.attname])
             else:
-                columns.append("%s")
+                columns.append(cast)
                 row_params.append(field.get_db_prep_save(field.pre_save(event, True), conn))
-        rows.append("(" + ", ".join(columns) + ")")
+        unbound.append(("(" + ", ".join(columns) + ")", row_params))
+    # Bound here, a row at a time (psycopg keeps a short row's parsing), `%` doubled for the
+    # message's own binding.
+    with conn.cursor() as cursor:
+        rows = [cursor.cursor.mogrify(row, row_params).replace("%", "%%") for row, row_params in unbound]
     head = (
-        f'h0 AS (SELECT seq, hash FROM (SELECT "seq", "hash" FROM "{_EVENTS}" WHERE "chain" = %s '
+        f'SELECT seq, hash FROM (SELECT "seq", "hash" FROM "{_EVENTS}" WHERE "chain" = %s '
         f'ORDER BY "seq" DESC LIMIT 1) t UNION ALL SELECT 0, COALESCE((SELECT "hash" FROM "{_EVENTS}" '
-        f'WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1), %s) ORDER BY seq DESC LIMIT 1)'
+        f'WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1), %s) ORDER BY seq DESC LIMIT 1'
     )
+    stand_ins = "".join(f", ({e})::text AS v{n}" for n, (e, _) in enumerate(values.values()))
+    # The head, the values the message made and the rows' texts filled in, then one level a
+    # hash, each on the one before (OFFSET 0: kept as a level, not flattened into one join of
+    # as many subqueries as events, whose join order the planner would search under the lock).
+    sql = f"SELECT h.seq, h.hash AS c0{stand_ins} FROM ({head}) h"
+    if afters:
+        sql = f"SELECT l.*, {', '.join(afters)} FROM ({sql} OFFSET 0) l"
+    for k, hashed in enumerate(levels, start=1):
+        sql = f"SELECT l.*, {hashed} AS c{k} FROM ({sql} OFFSET 0) l"
     insert = (
-        f'WITH {head}, {", ".join(ctes)} INSERT INTO "{_EVENTS}" ({_EVENT_COLUMNS}) VALUES {", ".join(rows)} '
+        f'INSERT INTO "{_EVENTS}" ({_EVENT_COLUMNS}) SELECT x.* FROM ({sql}) l '
+        f"CROSS JOIN LATERAL (VALUES {', '.join(rows)}) x "
         'RETURNING "id", "seq", "prev_hash", "hash", "row_digest"'
     )
     lock = "SELECT pg_advisory_xact_lock(%s, %s)"
-    return f"{lock}; {insert}", [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), *params, *row_params]
+    return f"{lock}; {insert}", [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), *base_params]
 
 
 def chain_appended(organization_id: int | None, events: Sequence[AuditEvent], rows, values: dict[int, int]) -> None:
@@ -474,6 +492,16 @@ _EVENT_INSERT_SQL = 'INSERT INTO "{table}" ({columns}) VALUES {{rows}} RETURNING
 )
 _EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_INSERT_FIELDS)) + ")"
 _EVENTS = AuditEvent._meta.db_table
+
+
+@cache
+def _event_casts(vendor: str) -> list[tuple]:
+    """Each column with its value cast to its type, in the database's words (`chain_append_sql`
+    inserts from a SELECT, which gives its values no target type)."""
+    conn = transaction.get_connection()
+    return [(f, f"CAST(%s AS {f.db_type(conn)})") for f in _EVENT_INSERT_FIELDS]
+
+
 _EVENT_COLUMNS = ", ".join(f'"{f.column}"' for f in _EVENT_INSERT_FIELDS)
 
 
