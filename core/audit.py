@@ -290,7 +290,7 @@ def chain_append_sql(
         _values_counted(event.after, marks, found)
         if any(after.count(str(mark)) != found.get(mark, 0) for mark in marks if after is not None):
             return None  # a stand-in's digits in a text of the row: not a place to fill
-        spliced = bool(found)
+        spliced = event._audit_filled = bool(found)
         row_digested = spliced and bool(event.row_table)  # a row event: its `after` is the row's values
         digest = event.row_digest
         if row_digested:
@@ -360,7 +360,8 @@ def chain_appended(organization_id: int | None, events: Sequence[AuditEvent], ro
     by_seq = sorted(rows, key=lambda row: row[1])
     for event, (pk, seq, prev_hash, digest, row_digest) in zip(events, by_seq, strict=True):
         event.pk, event.seq, event.prev_hash, event.hash, event.row_digest = pk, seq, prev_hash, digest, row_digest
-        event.after = _filled(event.after, values)
+        if getattr(event, "_audit_filled", False):
+            event.after = _filled(event.after, values)
         event._state.adding, event._state.db = False, conn.alias
     _remember_head(conn, chain_name(organization_id), by_seq[-1][1], by_seq[-1][3])
 
