@@ -240,12 +240,11 @@ def _literal(text: str) -> str:
     return "'" + text.replace("'", "''").replace("%", "%%") + "'"
 
 
-def _pieces(text: str, places: dict[str, str]) -> str:
+def _pieces(text: str, places: dict[str, str], pattern: re.Pattern) -> str:
     """`text` as an SQL concatenation: its literal pieces, and in each place of `places`
-    (text -> an SQL expression of type text) its expression."""
-    pattern = "|".join(re.escape(place) for place in sorted(places, key=len, reverse=True))
+    (text -> an SQL expression of type text, found by `pattern`) its expression."""
     parts = []
-    for n, piece in enumerate(re.split(f"({pattern})", text)):
+    for n, piece in enumerate(pattern.split(text)):
         if n % 2:
             parts.append(places[piece])
         elif piece:
@@ -278,6 +277,7 @@ def chain_append_sql(
         return None
     marks = set(values)
     value_places = {str(mark): f"l.v{n}" for n, mark in enumerate(values)}
+    pattern = re.compile("(" + "|".join(re.escape(p) for p in (str(_SEQ_MARK), _DIGEST_MARK, *value_places)) + ")")
     base_params: list = []  # the values' expressions', then the head's
     for _, expression_params in values.values():
         base_params += expression_params
@@ -285,12 +285,12 @@ def chain_append_sql(
     afters, levels, unbound = [], [], []
     for k, event in enumerate(events, start=1):
         event.chain, event.organization_id = chain, organization_id
-        after = None if event.after is None else canonical_json(event.after)
         found: dict[int, int] = {}
         _values_counted(event.after, marks, found)
-        if any(after.count(str(mark)) != found.get(mark, 0) for mark in marks if after is not None):
-            return None  # a stand-in's digits in a text of the row: not a place to fill
         spliced = event._audit_filled = bool(found)
+        after = canonical_json(event.after) if spliced else None
+        if spliced and any(after.count(str(mark)) != found.get(mark, 0) for mark in marks):
+            return None  # a stand-in's digits in a text of the row: not a place to fill
         row_digested = spliced and bool(event.row_table)  # a row event: its `after` is the row's values
         digest = event.row_digest
         if row_digested:
@@ -307,11 +307,12 @@ def chain_append_sql(
         ):
             return None  # a stand-in's text elsewhere in the event: not a place to fill
         if spliced:
-            afters.append(f"{_pieces(after, value_places)} AS a{k}")
+            filled = _pieces(after, value_places, pattern)
+            afters.append(f"{filled} AS a{k}")
             if row_digested:
-                afters.append(f"{_sha256_sql(_pieces(after, value_places))} AS d{k}")
+                afters.append(f"{_sha256_sql(filled)} AS d{k}")
         places = {**value_places, str(_SEQ_MARK): f"(l.seq + {k})::text", _DIGEST_MARK: f"l.d{k}"}
-        levels.append(_sha256_sql(f"l.c{k - 1} || " + _pieces(content, places)))
+        levels.append(_sha256_sql(f"l.c{k - 1} || " + _pieces(content, places, pattern)))
         made = {"seq": f"l.seq + {k}", "prev_hash": f"l.c{k - 1}", "hash": f"l.c{k}"}
         if spliced:
             made["after"] = f"l.a{k}::jsonb"

@@ -271,6 +271,13 @@ def record_rows(objs: Sequence[models.Model]) -> None:
         append_events(org_id, by_org[org_id])
 
 
+@cache
+def _fields_and_plan(model) -> tuple[list[models.Field], list[tuple]]:
+    """A model's fields and their `row_plan`, made once a model (a slip's rows: every slip)."""
+    fields = row_fields(model)
+    return fields, row_plan(fields)
+
+
 def row_events(objs: Sequence[models.Model]) -> dict[int, list]:
     """The unsaved `row.created` events of rows (all of one model, their ids given), by
     organization: what `record_rows` appends (or a service appends itself,
@@ -278,8 +285,7 @@ def row_events(objs: Sequence[models.Model]) -> dict[int, list]:
     model = type(objs[0])
     if any(obj.pk is None for obj in objs):
         raise ValueError(f"{model._meta.label}: rows without primary keys cannot be recorded")
-    fields = row_fields(model)
-    plan = row_plan(fields)
+    fields, plan = _fields_and_plan(model)
     action = model.audit_created_action  # the creation is the event (AppendOnlyModel), at the row's site
     by_org: dict[int, list] = defaultdict(list)
     for obj, org_id in zip(objs, organizations_of(model, objs), strict=True):
