@@ -28,13 +28,11 @@ database are `core.audit_anchors` (`manage.py audit_anchor`).
 
 import hashlib
 import json
-import re
 from collections.abc import Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from functools import cache
 from json.encoder import c_make_encoder, encode_basestring_ascii
 
 from django.db import transaction
@@ -193,180 +191,6 @@ def chain_locked(organization_id: int | None, head: Sequence | None) -> None:
     _remember_head(conn, chain_name(organization_id), seq, digest)
 
 
-# --- appending in the service's own message (PostgreSQL) -------------------------------------
-#
-# A service that sends its rows and the chain's lock in one message (a slip: its number drawn
-# there) can send its events in the same message too, so nothing of the chain's is left for
-# after it but the commit: `chain_append_sql` gives the statements (the lock, then one INSERT
-# whose statement reads the head after the lock is held, as `_LOCK_AND_HEAD_SQL`), and
-# PostgreSQL chains the hashes. Everything but the head is made before: each event's canonical
-# text with its seq (and, where the message makes a value the event holds, that value) left
-# as a place to fill, so the text PostgreSQL hashes is the text `chain_hash` would hash, the
-# same bytes (`tests/core/test_audit_pins.py`).
-
-# What stands in an event's text for its seq, and in a row event's text for its digest (made
-# by PostgreSQL from the row's text once its values are filled in).
-_SEQ_MARK = 7_310_021_000_000_000_001
-_DIGEST_MARK = "~row-digest-made-in-sql~"
-
-
-def _values_counted(value, marks: set[int], found: dict[int, int]) -> None:
-    """Count the integers of `marks` among the values of a JSON-safe `value`."""
-    if isinstance(value, dict):
-        for item in value.values():
-            _values_counted(item, marks, found)
-    elif isinstance(value, list):
-        for item in value:
-            _values_counted(item, marks, found)
-    elif type(value) is int and value in marks:
-        found[value] = found.get(value, 0) + 1
-
-
-def _filled(value, values: dict[int, int]):
-    """`value` (JSON-safe) with each integer of `values`' keys replaced by its value."""
-    if isinstance(value, dict):
-        return {key: _filled(item, values) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_filled(item, values) for item in value]
-    return values.get(value, value) if type(value) is int else value
-
-
-def _literal(text: str) -> str:
-    """An SQL string literal of `text` as written into a statement that is then bound
-    client-side (its `%` doubled): quoting by hand, as psycopg quotes, where the server takes
-    backslashes as they are (standard_conforming_strings, checked by `chain_append_sql`). The
-    texts of an event are ASCII (canonical JSON escapes the rest): no parameter of psycopg's
-    for each (its parsing of a statement of a hundred parameters cost a millisecond a slip)."""
-    return "'" + text.replace("'", "''").replace("%", "%%") + "'"
-
-
-def _pieces(text: str, places: dict[str, str], pattern: re.Pattern) -> str:
-    """`text` as an SQL concatenation: its literal pieces, and in each place of `places`
-    (text -> an SQL expression of type text, found by `pattern`) its expression."""
-    parts = []
-    for n, piece in enumerate(pattern.split(text)):
-        if n % 2:
-            parts.append(places[piece])
-        elif piece:
-            parts.append(_literal(piece))
-    return "(" + " || ".join(parts or ["''"]) + ")"
-
-
-def _sha256_sql(text_sql: str) -> str:
-    return f"encode(sha256(convert_to({text_sql}, 'UTF8')), 'hex')"
-
-
-def chain_append_sql(
-    organization_id: int | None, events: Sequence[AuditEvent], values: dict[int, tuple[str, list]]
-) -> tuple[str, list] | None:
-    """The statements that take the organization's chain lock and append `events` (unsaved, in
-    order) at its head, for a service to send after its own last statement in one message
-    (PostgreSQL with client-side binding); then `chain_appended` with their rows. `values`:
-    integers that stand in the events' `after` for values the message itself makes (a slip's
-    number), each with the SQL expression (and its parameters) that reads it after the
-    service's statements; a row event whose row holds one has its digest made by PostgreSQL.
-    None when there is nothing to send: another database, the transaction holds the lock
-    already, or a stand-in integer is also among the events' other values (the caller then
-    appends as usual)."""
-    conn = transaction.get_connection()
-    chain = chain_name(organization_id)
-    if not _one_round_trip(conn) or _known_head(conn, chain) is not None:
-        return None
-    conn.ensure_connection()
-    if conn.connection.info.parameter_status("standard_conforming_strings") != "on":
-        return None
-    marks = set(values)
-    value_places = {str(mark): f"l.v{n}" for n, mark in enumerate(values)}
-    pattern = re.compile("(" + "|".join(re.escape(p) for p in (str(_SEQ_MARK), _DIGEST_MARK, *value_places)) + ")")
-    base_params: list = []  # the values' expressions', then the head's
-    for _, expression_params in values.values():
-        base_params += expression_params
-    base_params += [chain, LEGACY_CHAIN, GENESIS_HASH]
-    afters, levels, unbound = [], [], []
-    for k, event in enumerate(events, start=1):
-        event.chain, event.organization_id = chain, organization_id
-        found: dict[int, int] = {}
-        _values_counted(event.after, marks, found)
-        spliced = event._audit_filled = bool(found)
-        after = canonical_json(event.after) if spliced else None
-        if spliced and any(after.count(str(mark)) != found.get(mark, 0) for mark in marks):
-            return None  # a stand-in's digits in a text of the row: not a place to fill
-        row_digested = spliced and bool(event.row_table)  # a row event: its `after` is the row's values
-        digest = event.row_digest
-        if row_digested:
-            event.row_digest = _DIGEST_MARK
-        event.seq = _SEQ_MARK
-        try:
-            content = canonical_content(event_values(event))
-        finally:
-            event.row_digest, event.seq = digest, None
-        if (
-            content.count(str(_SEQ_MARK)) != 1
-            or content.count(_DIGEST_MARK) != row_digested
-            or any(content.count(str(mark)) != found.get(mark, 0) for mark in marks)
-        ):
-            return None  # a stand-in's text elsewhere in the event: not a place to fill
-        if spliced:
-            filled = _pieces(after, value_places, pattern)
-            afters.append(f"{filled} AS a{k}")
-            if row_digested:
-                afters.append(f"{_sha256_sql(filled)} AS d{k}")
-        places = {**value_places, str(_SEQ_MARK): f"(l.seq + {k})::text", _DIGEST_MARK: f"l.d{k}"}
-        levels.append(_sha256_sql(f"l.c{k - 1} || " + _pieces(content, places, pattern)))
-        made = {"seq": f"l.seq + {k}", "prev_hash": f"l.c{k - 1}", "hash": f"l.c{k}"}
-        if spliced:
-            made["after"] = f"l.a{k}::jsonb"
-        if row_digested:
-            made["row_digest"] = f"l.d{k}"
-        columns, row_params = [], []
-        for field, cast in _event_casts(conn.vendor):
-            if field.attname in made:
-                columns.append(made[field.attname])
-            else:
-                columns.append(cast)
-                row_params.append(field.get_db_prep_save(field.pre_save(event, True), conn))
-        unbound.append(("(" + ", ".join(columns) + ")", row_params))
-    # Bound here, a row at a time (psycopg keeps a short row's parsing), `%` doubled for the
-    # message's own binding.
-    with conn.cursor() as cursor:
-        rows = [cursor.cursor.mogrify(row, row_params).replace("%", "%%") for row, row_params in unbound]
-    head = (
-        f'SELECT seq, hash FROM (SELECT "seq", "hash" FROM "{_EVENTS}" WHERE "chain" = %s '
-        f'ORDER BY "seq" DESC LIMIT 1) t UNION ALL SELECT 0, COALESCE((SELECT "hash" FROM "{_EVENTS}" '
-        f'WHERE "chain" = %s ORDER BY "seq" DESC LIMIT 1), %s) ORDER BY seq DESC LIMIT 1'
-    )
-    stand_ins = "".join(f", ({e})::text AS v{n}" for n, (e, _) in enumerate(values.values()))
-    # The head, the values the message made and the rows' texts filled in, then one level a
-    # hash, each on the one before (OFFSET 0: kept as a level, not flattened into one join of
-    # as many subqueries as events, whose join order the planner would search under the lock).
-    sql = f"SELECT h.seq, h.hash AS c0{stand_ins} FROM ({head}) h"
-    if afters:
-        sql = f"SELECT l.*, {', '.join(afters)} FROM ({sql} OFFSET 0) l"
-    for k, hashed in enumerate(levels, start=1):
-        sql = f"SELECT l.*, {hashed} AS c{k} FROM ({sql} OFFSET 0) l"
-    insert = (
-        f'INSERT INTO "{_EVENTS}" ({_EVENT_COLUMNS}) SELECT x.* FROM ({sql}) l '
-        f"CROSS JOIN LATERAL (VALUES {', '.join(rows)}) x "
-        'RETURNING "id", "seq", "prev_hash", "hash", "row_digest"'
-    )
-    lock = "SELECT pg_advisory_xact_lock(%s, %s)"
-    return f"{lock}; {insert}", [_CHAIN_LOCK_NAMESPACE, _lock_key(organization_id), *base_params]
-
-
-def chain_appended(organization_id: int | None, events: Sequence[AuditEvent], rows, values: dict[int, int]) -> None:
-    """The `chain_append_sql` statements ran in this transaction and returned `rows`: the
-    events take their ids, places and hashes, their `after` the values made by the message
-    (`values`: each stand-in integer's value), and later appends continue from the head."""
-    conn = transaction.get_connection()
-    by_seq = sorted(rows, key=lambda row: row[1])
-    for event, (pk, seq, prev_hash, digest, row_digest) in zip(events, by_seq, strict=True):
-        event.pk, event.seq, event.prev_hash, event.hash, event.row_digest = pk, seq, prev_hash, digest, row_digest
-        if getattr(event, "_audit_filled", False):
-            event.after = _filled(event.after, values)
-        event._state.adding, event._state.db = False, conn.alias
-    _remember_head(conn, chain_name(organization_id), by_seq[-1][1], by_seq[-1][3])
-
-
 @dataclass(frozen=True)
 class _KnownHead:
     """The head this connection's transaction last appended to a chain, and the transaction's
@@ -493,18 +317,6 @@ _EVENT_INSERT_SQL = 'INSERT INTO "{table}" ({columns}) VALUES {{rows}} RETURNING
     pk=AuditEvent._meta.pk.column,
 )
 _EVENT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_INSERT_FIELDS)) + ")"
-_EVENTS = AuditEvent._meta.db_table
-
-
-@cache
-def _event_casts(vendor: str) -> list[tuple]:
-    """Each column with its value cast to its type, in the database's words (`chain_append_sql`
-    inserts from a SELECT, which gives its values no target type)."""
-    conn = transaction.get_connection()
-    return [(f, f"CAST(%s AS {f.db_type(conn)})") for f in _EVENT_INSERT_FIELDS]
-
-
-_EVENT_COLUMNS = ", ".join(f'"{f.column}"' for f in _EVENT_INSERT_FIELDS)
 
 
 def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
@@ -592,7 +404,16 @@ def record_event(
     An actor entering a signed paper for someone else (cardroom.access.Signer) is recorded as
     the actor, and the signer in `after["signed_by"]`. A person initialling a step with their PIN
     on a shared terminal (cardroom.access.PinSigner) is the actor, the terminal in `after["station"]`."""
-    event = actor_event(
+    entered_by = getattr(actor, "entered_by", None)
+    if entered_by is not None:
+        signer = actor.signer
+        after = {**(after or {}), "signed_by": {"employee": signer.pk, "initials": signer.initials}}
+        actor = entered_by
+    terminal = getattr(actor, "terminal", None)
+    if terminal is not None:  # cardroom.access.PinSigner: the person acted, on a shared terminal
+        after = {**(after or {}), "station": terminal.get_username()}
+        actor = actor.user
+    event = new_event(
         actor=actor,
         action=action,
         obj=obj,
@@ -604,41 +425,6 @@ def record_event(
     )
     append_events(organization_id, [event])
     return event
-
-
-def actor_event(
-    *,
-    actor,
-    action: str,
-    obj: Model | None = None,
-    object_type: str = "",
-    object_id: str = "",
-    site_id: int | None = None,
-    before: dict | None = None,
-    after: dict | None = None,
-) -> AuditEvent:
-    """The unsaved event `record_event` appends, for any actor it takes (a signer entered
-    for, a person at a terminal); also for a service that appends it itself
-    (`chain_append_sql`)."""
-    entered_by = getattr(actor, "entered_by", None)
-    if entered_by is not None:
-        signer = actor.signer
-        after = {**(after or {}), "signed_by": {"employee": signer.pk, "initials": signer.initials}}
-        actor = entered_by
-    terminal = getattr(actor, "terminal", None)
-    if terminal is not None:  # cardroom.access.PinSigner: the person acted, on a shared terminal
-        after = {**(after or {}), "station": terminal.get_username()}
-        actor = actor.user
-    return new_event(
-        actor=actor,
-        action=action,
-        obj=obj,
-        object_type=object_type,
-        object_id=object_id,
-        site_id=site_id,
-        before=before,
-        after=after,
-    )
 
 
 def new_event(

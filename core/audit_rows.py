@@ -263,25 +263,17 @@ def row_event(
     )
 
 
-def record_rows(objs: Sequence[models.Model]) -> None:
-    """Append one `row.created` event per saved row (all of one model) to its organization's
-    chain, in the caller's transaction."""
-    by_org = row_events(objs)
-    for org_id in sorted(by_org):  # a fixed order, so two transactions never wait on each other's locks
-        append_events(org_id, by_org[org_id])
-
-
 @cache
 def _fields_and_plan(model) -> tuple[list[models.Field], list[tuple]]:
-    """A model's fields and their `row_plan`, made once a model (a slip's rows: every slip)."""
+    """A model's fields and their `row_plan`, made once a model (a slip's lines and the slip:
+    every slip)."""
     fields = row_fields(model)
     return fields, row_plan(fields)
 
 
-def row_events(objs: Sequence[models.Model]) -> dict[int, list]:
-    """The unsaved `row.created` events of rows (all of one model, their ids given), by
-    organization: what `record_rows` appends (or a service appends itself,
-    core.audit.chain_append_sql)."""
+def record_rows(objs: Sequence[models.Model]) -> None:
+    """Append one `row.created` event per saved row (all of one model) to its organization's
+    chain, in the caller's transaction."""
     model = type(objs[0])
     if any(obj.pk is None for obj in objs):
         raise ValueError(f"{model._meta.label}: rows without primary keys cannot be recorded")
@@ -293,7 +285,8 @@ def row_events(objs: Sequence[models.Model]) -> dict[int, list]:
         canonical = canonical_row(fields, [getattr(obj, f.attname) for f in fields], plan)
         site_id = getattr(obj, "site_id", None) if action else None
         by_org[org_id].append(row_event(model, obj.pk, canonical, action=action or ROW_CREATED, site_id=site_id))
-    return by_org
+    for org_id in sorted(by_org):  # a fixed order, so two transactions never wait on each other's locks
+        append_events(org_id, by_org[org_id])
 
 
 # Frozen for migration cardroom 0004: the models whose generic path fails, by table.

@@ -2,7 +2,7 @@
 
 import json
 from bisect import bisect_right
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
 from operator import itemgetter
@@ -25,7 +25,6 @@ from .models import (
     Slip,
     SlipBook,
     SlipKind,
-    SlipLine,
     SlipStep,
     TableInventory,
 )
@@ -157,9 +156,6 @@ class SlipContext:
     chips: list[ChipDenomination] | None = None
     dealer: tuple[Employee | None, bool] | None = None
     preparer_on_duty: bool | None = None
-    # PostgreSQL: ids drawn for the slip's lines (as many as it was given, at most
-    # MAX_DRAWN_LINES), so their row events are made before the slip's locks (services.slips).
-    line_ids: list[int] | None = None
 
 
 _SLIP_CONTEXT_SQL = """
@@ -212,11 +208,9 @@ def _postgresql_context_sql(credit: bool) -> str:
             SELECT {_columns("e", Employee, _DEALER_NAMES)}, {_DEALER_HOLDS}
             {_DEALER_SHIFT}
         ) s ON true"""
-    table, lines = Slip._meta.db_table, SlipLine._meta.db_table
+    table = Slip._meta.db_table
     return f"""
-    SELECT d.*, nextval(pg_get_serial_sequence('{table}', 'id')) AS slip_id,
-        (SELECT array_agg(nextval(pg_get_serial_sequence('{lines}', 'id')))
-         FROM generate_series(1, %(lines)s::integer)) AS line_ids, {_USES_BOOKS},
+    SELECT d.*, nextval(pg_get_serial_sequence('{table}', 'id')) AS slip_id, {_USES_BOOKS},
         {chips}, {_ON_DUTY}{f", s.dealer_holds, {dealer_columns}" if credit else ""}
     FROM (SELECT 1) AS one
     LEFT JOIN LATERAL ({_SLIP_CONTEXT_SQL.format(uses_books="")}) d ON true{dealer if credit else ""}"""
@@ -241,19 +235,15 @@ _POSTGRESQL_CONTEXT = {False: _postgresql_context_sql(False), True: _postgresql_
 _SQLITE_CONTEXT = {False: _sqlite_context_sql(False), True: _sqlite_context_sql(True)}
 
 
-MAX_DRAWN_LINES = 20  # a slip has one line per chip value: a few
-
-
 def slip_context(
-    table: Table, kind: str, *, at: datetime, preparer: Employee, dealer_role: str | None = None, lines: int = 0
+    table: Table, kind: str, *, at: datetime, preparer: Employee, dealer_role: str | None = None
 ) -> SlipContext:
     """What preparing a slip needs to know, in one cheap query: the site's open gaming day,
     the table's state in it, whether the site uses pre-printed books for `kind`, the
     organization's active chips, whether `preparer` is on duty at `at` and, given
     `dealer_role`, the dealer on shift at the table at `at` (`SlipContext`). Plain SQL
     because this runs on every slip and the ORM's compilation of the same reads cost more
-    than running them (bench_slips). On PostgreSQL the same query draws the slip's id and
-    `lines` ids for its lines (none above MAX_DRAWN_LINES)."""
+    than running them (bench_slips). On PostgreSQL the same query draws the slip's id."""
     params = {
         "table": table.pk,
         "site": table.site_id,
@@ -263,16 +253,15 @@ def slip_context(
         "at": at,
     }
     credit = dealer_role is not None
-    drawn = lines if 0 < lines <= MAX_DRAWN_LINES else 0
     if credit:
         params["role"] = dealer_role
     if connection.vendor == "postgresql":
         with prepared_cursor() as cursor:  # planned once per connection: its planning cost more than running it
-            cursor.execute(_POSTGRESQL_CONTEXT[credit], {**params, "lines": drawn})
+            cursor.execute(_POSTGRESQL_CONTEXT[credit], params)
             row = cursor.fetchone()
         n = len(_DAY_FIELDS)
-        (slip_id, line_ids), row = row[n + 2 : n + 4], (*row[: n + 2], *row[n + 4 :])
-        return replace(_context(row, slip_id, credit), line_ids=line_ids or [])
+        slip_id, row = row[n + 2], (*row[: n + 2], *row[n + 3 :])
+        return _context(row, slip_id, credit)
     params["at"] = connection.ops.adapt_datetimefield_value(at)
     with connection.cursor() as cursor:
         cursor.execute(_SQLITE_CONTEXT[credit], params)

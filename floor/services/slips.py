@@ -10,18 +10,9 @@ from sequences.models import Sequence
 from cardroom.access import require_role
 from cardroom.models import Employee, Role, Site, Table
 from core import acts, figure_days, limits, moments
-from core.audit import (
-    actor_event,
-    appended_at_end,
-    chain_append_sql,
-    chain_appended,
-    chain_lock_sql,
-    chain_locked,
-    field_values,
-    snapshot,
-)
+from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from core.audit import record_site_event as _audit
-from core.audit_rows import record_rows, row_events
+from core.audit_rows import record_rows
 from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
@@ -114,9 +105,7 @@ def _prepare(
     # then writes the slip's, its lines' and its own events in one INSERT.
     with transaction.atomic(), appended_at_end():
         role = rules.TABLE_ROLE.get(table.game, Role.DEALER) if kind == SlipKind.CREDIT else None
-        context = queries.slip_context(
-            table, kind, at=at, preparer=employee, dealer_role=role, lines=_given_lines(chips, amounts)
-        )
+        context = queries.slip_context(table, kind, at=at, preparer=employee, dealer_role=role)
         if kind == SlipKind.CREDIT:
             signer, signed_as = _credit_signer(employee, prepared_as, table, context.dealer)
         if purpose not in Slip.Purpose.values:
@@ -148,12 +137,8 @@ def _prepare(
             SlipLine(slip=slip, denomination=d, value_cents=d.value_cents, quantity=q) for d, q in lines.items()
         ]
         slip.number, slip.slip_book = _slip_number(site, kind, number, uses_books=context.site_uses_books)
-        appended = False
         if slip.number is None and context.slip_id is not None:
-            series = _series(kind, site)
-            appended = _insert_with_events(acting_user, slip, series, slip_lines, context.line_ids, line_values(lines))
-            if not appended:
-                _insert_drawing_number(slip, series, slip_lines)
+            _insert_drawing_number(slip, _series(kind, site), slip_lines)
         elif slip.number is None:
             slip.number = _next_number(_series(kind, site))
             _insert_numbered(slip, slip_lines)
@@ -163,14 +148,13 @@ def _prepare(
             slip.save(force_insert=True)
             if context.slip_id is None:
                 SlipLine.objects.bulk_create(slip_lines)
-        if not appended:
-            _audit(
-                acting_user,
-                f"{kind}_slip.prepared",
-                slip,
-                site=site,
-                after={**field_values(slip), "chips": line_values(lines)},  # made JSON-safe by the event, as snapshot()
-            )
+        _audit(
+            acting_user,
+            f"{kind}_slip.prepared",
+            slip,
+            site=site,
+            after={**field_values(slip), "chips": line_values(lines)},  # made JSON-safe by the event, as snapshot()
+        )
         if given is None:
             on_duty = context.preparer_on_duty
             on_duty_by_signing(acting_user, site, employee, access.roles_at(site.pk), day, at, on_duty=on_duty)
@@ -340,87 +324,6 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
             chain_locked(slip.site.organization_id, cursor.fetchone())
     _lines_inserted(conn, lines, ids)
     _slip_inserted(conn, slip)  # the day's figure snapshot (accounting.day_figures) finds its day marked already
-
-
-# PostgreSQL, the lines' ids drawn with the slip's (queries.slip_context): the lines with their
-# ids, and what stands for the slip's number in its events until the message draws it.
-_LINE_FIELDS_WITH_ID = list(SlipLine._meta.concrete_fields)
-_LINES_WITH_IDS_SQL = "INSERT INTO {table} ({columns}) VALUES {{rows}}".format(
-    table=_quote(SlipLine._meta.db_table),
-    columns=", ".join(_quote(f.column) for f in _LINE_FIELDS_WITH_ID),
-)
-_LINE_WITH_ID_ROW = "(" + ", ".join(["%s"] * len(_LINE_FIELDS_WITH_ID)) + ")"
-_NUMBER_MARK = 7_310_021_000_000_000_002
-_SLIP_NUMBER_SQL = "SELECT {number} FROM {slips} WHERE {pk} = %s".format(
-    number=_quote(Slip._meta.get_field("number").column),
-    slips=_quote(Slip._meta.db_table),
-    pk=_quote(Slip._meta.pk.column),
-)
-
-
-def _given_lines(chips, amounts) -> int:
-    """How many lines the slip was given (its lines are at most as many): ids to draw."""
-    given = chips if amounts is None else amounts
-    return len(given) if isinstance(given, list | tuple | dict) else 0
-
-
-def _insert_with_events(acting_user, slip: Slip, series: str, lines: list[SlipLine], line_ids, chips) -> bool:
-    """`_insert_drawing_number` with the slip's events in the same message: the lines' and the
-    slip's row events and the slip's own event are made before it, the slip's number left as a
-    place to fill (core.audit.chain_append_sql), so once the number and the chain's lock are
-    taken, nothing is left but the commit (README, "Slips under load"). False, with nothing
-    sent, where the events cannot go in the message (not enough ids drawn, the chain's lock
-    held already): the caller takes `_insert_drawing_number` and appends as usual."""
-    if line_ids is None or len(line_ids) < len(lines):
-        return False
-    conn = transaction.get_connection()
-    slip.stamp_entry()
-    for line, pk in zip(lines, line_ids, strict=False):  # ids drawn beyond the lines stay unused
-        line.pk = pk
-    params = [f.get_db_prep_save(f.pre_save(line, True), conn) for line in lines for f in _LINE_FIELDS_WITH_ID]
-    params += [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in _SLIP_FIELDS)]
-    organization_id = slip.site.organization_id
-    slip.number = _NUMBER_MARK
-    by_org = [row_events(lines), row_events([slip])]
-    events = [event for found in by_org for events in found.values() for event in events]
-    events.append(
-        actor_event(
-            actor=acting_user,
-            action=f"{slip.kind}_slip.prepared",
-            obj=slip,
-            site_id=slip.site_id,
-            after={**field_values(slip), "chips": chips},  # made JSON-safe by the event, as snapshot()
-        )
-    )
-    append = None
-    if all(set(found) == {organization_id} for found in by_org):
-        append = chain_append_sql(organization_id, events, {_NUMBER_MARK: (_SLIP_NUMBER_SQL, [slip.pk])})
-    if append is None:
-        slip.number = None
-        for line in lines:
-            line.pk = None
-        return False
-    statements = [_LINES_WITH_IDS_SQL.format(rows=", ".join([_LINE_WITH_ID_ROW] * len(lines))), _SLIP_SQL]
-    stale = figure_days.day_changed_sql(slip.site_id, slip.gaming_day.gaming_date)
-    for extra in (stale, append):
-        if extra:
-            statements.append(extra[0])
-            params += extra[1]
-    with conn.cursor() as cursor:
-        cursor.execute("; ".join(statements), params)
-        cursor.nextset()
-        (slip.number,) = cursor.fetchone()
-        if stale:
-            cursor.nextset()
-        cursor.nextset()  # the lock's
-        cursor.nextset()
-        rows = cursor.fetchall()
-    chain_appended(organization_id, events, rows, {_NUMBER_MARK: slip.number})
-    for line in lines:
-        line._state.adding, line._state.db = False, conn.alias
-    slip._state.adding, slip._state.db = False, conn.alias
-    post_save.send(sender=Slip, instance=slip, created=True, update_fields=None, raw=False, using=conn.alias)
-    return True
 
 
 def _insert_numbered(slip: Slip, lines: list[SlipLine]) -> None:

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cardroom.models import Role
 from core.appendonly import drop_trigger_sql, trigger_sql
-from core.audit import COPY_EVENTS, appended_at_end, chain_hash, chain_name, event_values, record_event
+from core.audit import COPY_EVENTS, appended_at_end, chain_name, record_event
 from core.audit_anchors import anchor_chains
 from core.audit_verify import verify_chain
 from core.models import AuditEvent
@@ -229,72 +229,3 @@ def test_a_refused_slip_leaves_no_event_and_no_number(site):
     assert AuditEvent.objects.count() == before
     slip = floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
     assert slip.number == 1
-
-
-# --- appended in the service's own message (PostgreSQL) ------------------------------------
-
-
-def _append_in_message(org, events, values):
-    """Send `chain_append_sql`'s statements as a service does, then `chain_appended`."""
-    from core.audit import chain_append_sql, chain_appended
-
-    sql, params = chain_append_sql(org.pk, events, {mark: (expression, []) for mark, (expression, _) in values.items()})
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        cursor.nextset()  # the lock's
-        rows = cursor.fetchall()
-    chain_appended(org.pk, events, rows, {mark: value for mark, (_, value) in values.items()})
-
-
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="one message of several statements: PostgreSQL")
-def test_events_appended_in_the_message_start_an_empty_chain_from_the_legacy_head_and_verify(transactional_db, org):
-    from core.audit import chain_append_sql, legacy_head_hash, new_event
-    from core.audit_rows import row_digest
-
-    mark = 7_310_021_000_000_000_099
-    with transaction.atomic():
-        plain = new_event(actor=None, action="plain", object_type="test", object_id="1", after={"text": 'é "q"'})
-        filled = new_event(
-            actor=None, action="filled", object_type="test", object_id="2", after={"n": mark, "m": [mark]}
-        )
-        row = new_event(actor=None, action="row.created", object_type="t", object_id="3", after={"id": 3, "n": mark})
-        row.row_table, row.row_pk, row.row_digest = "t", 3, "stale"
-        _append_in_message(org, [plain, filled, row], {mark: ("SELECT 41 + 1", 42)})
-        # a stand-in's digits in a text are not a place to fill: the caller appends as usual
-        odd = new_event(actor=None, action="odd", object_type="test", object_id="4", after={"n": mark, "s": str(mark)})
-        assert chain_append_sql(org.pk, [odd], {mark: ("SELECT 1", [])}) is None
-    chain = list(AuditEvent.objects.filter(chain=chain_name(org.pk)).order_by("seq"))
-    assert [(e.seq, e.action, e.after) for e in chain] == [
-        (1, "plain", {"text": 'é "q"'}),
-        (2, "filled", {"n": 42, "m": [42]}),
-        (3, "row.created", {"id": 3, "n": 42}),
-    ]
-    assert chain[0].prev_hash == legacy_head_hash()
-    assert chain[2].row_digest == row_digest({"id": 3, "n": 42})
-    assert [(e.pk, e.seq, e.hash, e.after, e.row_digest) for e in (plain, filled, row)] == [
-        (e.pk, e.seq, e.hash, e.after, e.row_digest) for e in chain
-    ]
-    # each hash as `chain_hash` makes it (verify_chain would also look for table "t"'s row 3)
-    assert [e.hash for e in chain] == [chain_hash(e.prev_hash, event_values(e)) for e in chain]
-    assert [e.prev_hash for e in chain[1:]] == [e.hash for e in chain[:-1]]
-
-
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="one message of several statements: PostgreSQL")
-def test_a_slip_sends_its_events_with_its_number_and_only_the_commit_follows(transactional_db, site):
-    from core.audit_rows import canonical_row, row_digest, row_fields
-
-    table, cashier = _floor(site)
-    floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
-    with CaptureQueriesContext(connection) as queries:
-        slip = floor.prepare_fill(acting_user=cashier.user, table=table, chips=FILL)
-    assert [q["sql"][:6] for q in queries.captured_queries][-2:] == ["INSERT", "COMMIT"]
-    assert slip.number == 2
-    events = list(AuditEvent.objects.filter(chain=chain_name(site.organization_id)).order_by("-seq")[:4])[::-1]
-    assert [e.action for e in events] == ["row.created"] * 3 + ["fill_slip.prepared"]
-    lines = list(SlipLine.objects.filter(slip=slip).order_by("pk"))
-    assert [e.row_pk for e in events[:3]] == [*(line.pk for line in lines), slip.pk]
-    stored = Slip.objects.get(pk=slip.pk)
-    canonical = canonical_row(row_fields(Slip), [getattr(stored, f.attname) for f in row_fields(Slip)])
-    assert events[2].after == canonical and events[2].row_digest == row_digest(canonical)
-    assert events[3].after["number"] == 2 and events[3].after["id"] == slip.pk
-    assert verify_chain().ok

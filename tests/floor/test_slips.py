@@ -278,12 +278,11 @@ SQLITE_QUERIES = 10
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_fill_and_a_credit_take_four_queries_and_the_slip_context_is_planned_once(open_table, dealer_shift, cast):
+def test_a_fill_and_a_credit_take_five_queries_and_the_slip_context_is_planned_once(open_table, dealer_shift, cast):
     # BEGIN, the context (the day, the chips, the dealer, whether the preparer is on duty, the
-    # slip's and its lines' ids), the lines and the slip with its number, the figures' tokens,
-    # the chain's lock and the events in one message, COMMIT: each slip in its own
-    # transaction, as a request makes it. Only the commit after the number is drawn and the
-    # chain's lock taken (the floor, bench_slips, sends three more). A pit
+    # slip's id), the lines and the slip with its number, the figures' tokens and the chain's
+    # lock in one message, the events, COMMIT: each slip in its own transaction, as a request
+    # makes it. Two after the number is drawn, as the floor (bench_slips). A pit
     # boss on duty already (signing put them on duty: floor.services.duty.on_duty_by_signing)
     # reads the register in the context, nothing more.
     # Counted the second time, as bench_slips counts them (the preparer's roles are read once).
@@ -292,7 +291,7 @@ def test_a_fill_and_a_credit_take_four_queries_and_the_slip_context_is_planned_o
         for prepare, role in ((fill, Role.CASHIER), (credit, Role.PIT_BOSS)):
             with CaptureQueriesContext(connection) as queries:
                 prepare(acting_user=cast[role].user, table=open_table, chips=FILL)
-            expected = 4 if connection.vendor == "postgresql" else SQLITE_QUERIES
+            expected = 5 if connection.vendor == "postgresql" else SQLITE_QUERIES
             assert not counted or len(queries.captured_queries) == expected, [
                 q["sql"][:60] for q in queries.captured_queries
             ]
