@@ -263,14 +263,21 @@ def row_event(
     )
 
 
+@cache
+def _fields_and_plan(model) -> tuple[list[models.Field], list[tuple]]:
+    """A model's fields and their `row_plan`, made once a model (a slip's lines and the slip:
+    every slip)."""
+    fields = row_fields(model)
+    return fields, row_plan(fields)
+
+
 def record_rows(objs: Sequence[models.Model]) -> None:
     """Append one `row.created` event per saved row (all of one model) to its organization's
     chain, in the caller's transaction."""
     model = type(objs[0])
     if any(obj.pk is None for obj in objs):
         raise ValueError(f"{model._meta.label}: rows without primary keys cannot be recorded")
-    fields = row_fields(model)
-    plan = row_plan(fields)
+    fields, plan = _fields_and_plan(model)
     action = model.audit_created_action  # the creation is the event (AppendOnlyModel), at the row's site
     by_org: dict[int, list] = defaultdict(list)
     for obj, org_id in zip(objs, organizations_of(model, objs), strict=True):
