@@ -291,7 +291,7 @@ def _result(walk: _Walk, problem: Problem | None) -> Verification:
 
 def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[tuple]:
     """Events in chain order, each a tuple of `EVENT_FIELDS` as the driver reads them (the walk
-    converts what it hashes: `_content`): one chain's from its checkpoint (an index range of
+    converts what it hashes: `_utc_text`): one chain's from its checkpoint (an index range of
     (chain, seq)), or, with no checkpoint, every chain's but `exclude`'s in one stream. By SQL
     compiled once (core.rows.shaped_chunks)."""
     if chain is not None:
@@ -360,6 +360,7 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[tuple], start_hash: st
     names = CONTENT_FIELDS_V1 if chain == LEGACY_CHAIN else CONTENT_FIELDS
     unsure, tables, every = walk.unsure, walk.tables, walk.every if walk.progress else 0
     zone = connection.timezone
+    naive_utc = zone == UTC  # SQLite's moments come naive in the connection's time zone
     next_seq = anchors[next_anchor].seq if next_anchor < len(anchors) else None
     first = expected
     for event in events:
@@ -372,7 +373,13 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[tuple], start_hash: st
             raise _Broken(Problem("it is in another organization's chain", chain, org_id, seq))
         if event[_PREV_HASH] != prev_hash:
             raise _Broken(Problem("its link to the previous event is broken", chain, org_id, seq))
-        content = _content(names, event, zone)
+        content = dict(zip(names, event, strict=False))  # the content fields lead EVENT_FIELDS (`_utc_text`)
+        at = event[_OCCURRED_AT]
+        content["occurred_at"] = f"{at.isoformat()}+00:00" if naive_utc and at.tzinfo is None else _utc_text(at, zone)
+        if event[_BEFORE] is not None:
+            content["before"] = json_value(event[_BEFORE])
+        if event[_AFTER] is not None:
+            content["after"] = json_value(event[_AFTER])
         row_table = event[_ROW_TABLE]
         if row_table:
             text, record = content_and_record(content)
@@ -420,23 +427,14 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[tuple], start_hash: st
     return prev_hash
 
 
-def _content(names: tuple, event: tuple, zone) -> dict:
-    """The fields an event's hash covers, by name, from its row as the driver read it: the JSON
-    values decoded and the moment as its UTC ISO text (`canonical_content`'s, as the ORM's
-    converters would give them; `_hashed_as_read` is the ORM's own way)."""
-    content = dict(zip(names, event, strict=False))  # the content fields lead EVENT_FIELDS
-    at = event[_OCCURRED_AT]
-    if at.tzinfo is not None:  # PostgreSQL
-        content["occurred_at"] = at.astimezone(UTC).isoformat()
-    elif zone is UTC or zone == UTC:  # SQLite: naive, in the connection's time zone
-        content["occurred_at"] = f"{at.isoformat()}+00:00"
-    else:
-        content["occurred_at"] = at.replace(tzinfo=zone).astimezone(UTC).isoformat()
-    if (before := event[_BEFORE]) is not None:
-        content["before"] = json_value(before)
-    if (after := event[_AFTER]) is not None:
-        content["after"] = json_value(after)
-    return content
+def _utc_text(at, zone) -> str:
+    """A moment as the driver read it (naive on SQLite, in the connection's time zone `zone`) as
+    its UTC ISO text, as `canonical_content` writes the ORM's aware moment. The walk hashes an
+    event's content fields by name from its row as read: the JSON values decoded, the moment
+    as this text (`_hashed_as_read` is the ORM's own way, asked before an event is reported)."""
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=zone)
+    return at.astimezone(UTC).isoformat()
 
 
 def _hashed_as_read(chain: str, seq: int) -> bool:
@@ -628,24 +626,27 @@ _ROW_EVENT_INDEXES = [_RECHECKED_FIELDS.index("after" if name == "recorded" else
 
 def _row_events(walk: _Walk, table: str, after: int, upto: int | None, again: bool) -> Iterator[tuple]:
     """The table's row events with a row id in (after, upto], by row id: (row_pk, row_digest,
-    after as its JSON text, chain, organization_id, seq, None). The nightly pass re-reading
-    rows verified before (`again`) also takes each event's values and its successor's link
-    (after decoded, and the event's values last): those events were walked by an earlier pass,
+    after as its JSON text, chain, organization_id, seq). The nightly pass re-reading rows
+    verified before (`again`) also takes each event's values and its successor's link (after
+    decoded, and the event's values last): those events were walked by an earlier pass,
     so each is checked again on its own. By SQL compiled once per shape
     (core.rows.shaped_columns)."""
     shape = {"again": again, "bounded": upto is not None, "alone": walk.only is not None}
     bounds = {"upto": upto} if upto is not None else {}
     if walk.only is not None:
         bounds["chain"] = walk.only
+    if not again:  # nothing to convert: the driver's rows as they come
+        for rows in shaped_chunks(
+            _row_events_query, chunk_size=walk.batch_size, shape=shape, table=table, after=after, **bounds
+        ):
+            yield from rows
+        return
     chunks = shaped_columns(
         _row_events_query, chunk_size=walk.batch_size, shape=shape, table=table, after=after, **bounds
     )
     for columns in chunks:
-        if again:
-            events = [dict(zip(_RECHECKED_FIELDS, row, strict=True)) for row in zip(*columns, strict=True)]
-            yield from zip(*(columns[index] for index in _ROW_EVENT_INDEXES), events, strict=True)
-        else:
-            yield from zip(*columns, [None] * len(columns[0]), strict=True)
+        events = [dict(zip(_RECHECKED_FIELDS, row, strict=True)) for row in zip(*columns, strict=True)]
+        yield from zip(*(columns[index] for index in _ROW_EVENT_INDEXES), events, strict=True)
 
 
 def _row_events_query(*, again: bool, bounded: bool, alone: bool, table: str, after: int, upto=None, chain=None):
@@ -704,22 +705,23 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
         if event is None or (row is not None and row[0] < event[0]):
             _row_without_event(model, row[0])
         elif row is None or event[0] < row[0]:
-            pk, _, _, chain, org_id, seq, _ = event
+            pk, _, _, chain, org_id, seq = event[:6]
             if again or seq <= max(walk.heads.get(chain, 0), walk.planned_heads.get(chain, 0)):
                 raise _Broken(Problem(f"the row is missing (recorded by event #{seq})", chain, org_id, None, table, pk))
             event = next(events, None)
             continue
         else:
-            pk, digest, recorded, chain, org_id, seq, values = event
-            if values is not None:
+            if again:
+                pk, digest, recorded, chain, org_id, seq, values = event
                 known = _recheck_event(values, table)
             else:
+                pk, digest, recorded, chain, org_id, seq = event
                 span = walked.get(chain)
                 known = span is not None and span[0] <= seq <= span[1] and (chain, seq) not in unsure
             # An event whose record hashes to its digest (checked as its chain was walked, or just
             # now) records exactly the row whose canonical text hashes to that digest.
             if not (known and row_digest(row[1]) == digest):
-                recorded = recorded if values is not None else _decoded(recorded)
+                recorded = recorded if again else _decoded(recorded)
                 _compare(table, row[1], (pk, digest, recorded, chain, org_id, seq))
             reached = row[0]
             event = next(events, None)
