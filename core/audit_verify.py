@@ -68,7 +68,7 @@ from .audit import (
     content_and_record,
 )
 from .audit_anchors import Anchor, AnchorFileError, read_anchors
-from .audit_rows import covered_models, iter_canonical_rows, model_organization_path, row_digest
+from .audit_rows import covered_models, iter_canonical_texts, model_organization_path, row_digest, row_fields
 from .models import AuditCheckpoint, AuditEvent
 from .rows import json_value, shaped_chunks, shaped_columns
 
@@ -695,7 +695,8 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
     only = None if walk.only is None else {model_organization_path(model): walk.organization_id}
     if upto is not None:
         only = {**(only or {}), "pk__lte": upto}
-    rows = iter_canonical_rows(model, walk.batch_size, only, after=after)
+    rows = iter_canonical_texts(model, walk.batch_size, only, after=after)
+    names = [field.attname for field in row_fields(model)]
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
     events = _row_events(walk, table, after, upto, again)
     event = next(events, None)
@@ -720,9 +721,9 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
                 known = span is not None and span[0] <= seq <= span[1] and (chain, seq) not in unsure
             # An event whose record hashes to its digest (checked as its chain was walked, or just
             # now) records exactly the row whose canonical text hashes to that digest.
-            if not (known and row_digest(row[1]) == digest):
+            if not (known and sha256(row[1].encode()).hexdigest() == digest):
                 recorded = recorded if again else _decoded(recorded)
-                _compare(table, row[1], (pk, digest, recorded, chain, org_id, seq))
+                _compare(table, dict(zip(names, row[2], strict=True)), (pk, digest, recorded, chain, org_id, seq))
             reached = row[0]
             event = next(events, None)
         walk.rows += 1
