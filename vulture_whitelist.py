@@ -304,3 +304,4 @@ RECORD_OF_WIN_ASSUMED  # variable (tournaments/rules.py)
 # reports/kinds/house_rules.py is being changed by another branch: decided there.
 player_rules  # function (reports/kinds/house_rules.py)
 POSTED_KINDS  # variable (reports/kinds/house_rules.py)
+iter_canonical_rows  # function (core/audit_rows.py): a row's canonical values as dicts, read back in tests/core/test_audit_pins.py

@@ -120,6 +120,27 @@ def canonical_content(values: dict) -> str:
     return canonical_json(content)
 
 
+# A row event's `row_digest` is SHA-256 of the canonical text of the values it recorded (its
+# `after`), and that text is part of its content's text: `content_and_record` writes the
+# content once with a mark in the record's place and puts the record's own text there, so
+# verification has both from one encoding of each (core.audit_verify). In the content's text
+# the key "after" followed by a quoted string can only be the content's own key: inside a
+# quoted string every quote is escaped, and every key before it holds a plain value.
+_RECORD_MARK = "\x00"
+_MARKED_RECORD = '"after":' + canonical_json(_RECORD_MARK)
+
+
+def content_and_record(content: dict) -> tuple[str, str]:
+    """The canonical text of an event's content (`content`: the hashed fields by name, as
+    `canonical_content` takes them, with `occurred_at` already its UTC ISO text; its `after` is
+    replaced by a mark) and the canonical text of its `after` within it: `canonical_content` and
+    `canonical_json(after)`, the same bytes."""
+    record = canonical_json(content["after"])
+    content["after"] = _RECORD_MARK
+    start, _, end = canonical_json(content).partition(_MARKED_RECORD)
+    return f'{start}"after":{record}{end}', record
+
+
 def event_values(event: AuditEvent) -> dict:
     return {name: getattr(event, name) for name in EVENT_FIELDS}
 

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, date, datetime, time
 from decimal import Decimal
 from functools import cache
+from itertools import repeat
+from json.encoder import encode_basestring_ascii
 from uuid import UUID
 
 from django.apps import apps
@@ -374,6 +376,25 @@ def iter_canonical_rows(
     """(pk, canonical values) of every row of `model` (or those matching the filter `only`, whose
     values are ids) with a primary key above `after`, in primary key order, streamed: by SQL
     compiled once per table and filter (core.rows.shaped_columns), converted a column at a time."""
+    names = [f.attname for f in row_fields(model)]
+    for pks, converted in _canonical_chunks(model, batch_size, only, after):
+        yield from zip(
+            pks, [dict(zip(names, values, strict=True)) for values in zip(*converted, strict=True)], strict=True
+        )
+
+
+def iter_canonical_texts(
+    model, batch_size: int, only: dict | None = None, *, after: int = 0
+) -> Iterable[tuple[int, str, tuple]]:
+    """`iter_canonical_rows`' rows as (pk, their canonical text, their canonical values in the
+    order of `row_fields`): the text `row_digest` hashes, written a column at a time
+    (`canonical_texts`), without making a dict of each row."""
+    plan = row_plan(row_fields(model))
+    for pks, converted in _canonical_chunks(model, batch_size, only, after):
+        yield from zip(pks, canonical_texts(plan, converted), zip(*converted, strict=True), strict=True)
+
+
+def _canonical_chunks(model, batch_size: int, only: dict | None, after: int) -> Iterable[tuple[Sequence, list]]:
     fields = row_fields(model)
     pk_index = [f.attname for f in fields].index(model._meta.pk.attname)
     if any(isinstance(field, models.BinaryField) for field in fields):
@@ -389,7 +410,34 @@ def iter_canonical_rows(
         **values,
     )
     for columns in chunks:
-        yield from zip(columns[pk_index], canonical_rows(fields, columns, plan), strict=True)
+        yield columns[pk_index], [_canonical_column(entry, column) for entry, column in zip(plan, columns, strict=True)]
+
+
+def canonical_texts(plan: list[tuple], converted: Sequence[Sequence]) -> list[str]:
+    """`canonical_json` of each row of canonical values given as their columns (in the order of
+    `plan`, `row_plan`'s): the keys in sorted order, each column's values written in one loop
+    (a column of texts or of integers by one map), each row joined once. The same text as
+    `canonical_json` of the row's dict (`tests/core/test_audit_record_text.py`)."""
+    order = sorted(range(len(plan)), key=lambda i: plan[i][0])
+    pieces = []
+    for n, i in enumerate(order):
+        pieces.append(repeat(("{" if n == 0 else ",") + encode_basestring_ascii(plan[i][0]) + ":"))
+        pieces.append(_json_column(converted[i]))
+    pieces.append(repeat("}"))
+    return ["".join(parts) for parts in zip(*pieces, strict=False)]  # the repeats end with the columns
+
+
+def _json_column(values: Sequence) -> list[str]:
+    """Each value's canonical JSON (`canonical_json`'s, as its encoder writes a dict's values)."""
+    kinds = set(map(type, values))
+    if kinds <= {str}:
+        return list(map(encode_basestring_ascii, values))
+    if kinds <= {int}:
+        return list(map(int.__repr__, values))
+    return [_JSON_SCALARS[value] if value is None or type(value) is bool else canonical_json(value) for value in values]
+
+
+_JSON_SCALARS = {None: "null", True: "true", False: "false"}
 
 
 def _rows_query(*, model, filters: tuple, after: int, **values):

@@ -44,20 +44,33 @@ rows before their events: a row inserted while verification runs is matched to i
 and an event newer than the walked head whose row is not yet visible is not reported.
 """
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
-from datetime import timedelta
+from datetime import UTC, timedelta
+from hashlib import sha256
 from itertools import groupby
 
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, Subquery
+from django.db.models import Exists, Max, OuterRef, Subquery, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
-from .audit import EVENT_FIELDS, GENESIS_HASH, LEGACY_CHAIN, chain_hash, chain_name
+from .audit import (
+    CONTENT_FIELDS,
+    CONTENT_FIELDS_V1,
+    EVENT_FIELDS,
+    GENESIS_HASH,
+    LEGACY_CHAIN,
+    canonical_json,
+    chain_hash,
+    chain_name,
+    content_and_record,
+)
 from .audit_anchors import Anchor, AnchorFileError, read_anchors
-from .audit_rows import covered_models, iter_canonical_rows, model_organization_path, row_digest
+from .audit_rows import covered_models, iter_canonical_texts, model_organization_path, row_digest, row_fields
 from .models import AuditCheckpoint, AuditEvent
-from .rows import shaped_columns
+from .rows import json_value, shaped_chunks, shaped_columns
 
 Progress = Callable[[str, int], None]
 
@@ -138,11 +151,9 @@ class _Walk:
         self.reached: dict[str, tuple[int, str]] = {}  # chain -> newest anchored (else last) event matched
         self.rows_reached: dict[str, int] = {}
         self.planned_heads: dict[str, int] = {}  # chain -> its last event when a split pass was planned
+        self.walked: dict[str, tuple[int, int]] = {}  # chain -> the first and last events hashed by this pass
+        self.unsure: set[tuple[str, int]] = set()  # (chain, seq): row events whose record and digest differ
         self.tables = {model._meta.db_table for model in covered_models()}  # the append-only tables
-
-    def tick(self, stage: str, count: int) -> None:
-        if self.progress and count % self.every == 0:
-            self.progress(stage, count)
 
 
 # What a chain is, for the checkpoints: the events sharing this field's value (core.audit
@@ -151,9 +162,18 @@ class _Walk:
 CHAIN_FIELD = "chain"
 
 
-def checkpoint_chain(event: dict) -> str:
-    """The key a chain's checkpoint is kept under: the chain the event belongs to."""
-    return event[CHAIN_FIELD]
+# An event as the walk reads it: a tuple of `EVENT_FIELDS`, its fields at these places.
+(_SEQ, _OCCURRED_AT, _ORGANIZATION, _BEFORE, _AFTER, _CHAIN, _ROW_TABLE, _ROW_PK, _ROW_DIGEST, _PREV_HASH, _HASH) = (
+    EVENT_FIELDS.index(name)
+    for name in ("seq", "occurred_at", "organization_id", "before", "after", CHAIN_FIELD, "row_table", "row_pk",
+                 "row_digest", "prev_hash", "hash")
+)  # fmt: skip
+
+
+def checkpoint_chain(event: tuple) -> str:
+    """The key a chain's checkpoint is kept under: the chain the event (a tuple of
+    `EVENT_FIELDS`) belongs to."""
+    return event[_CHAIN]
 
 
 def verify_chain(
@@ -269,18 +289,18 @@ def _result(walk: _Walk, problem: Problem | None) -> Verification:
     return Verification(problem is None, walk.events, walk.rows, len(walk.heads), walk.anchors_checked, problem)
 
 
-def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[dict]:
-    """Events in chain order: one chain's from its checkpoint (an index range of (chain, seq)),
-    or, with no checkpoint, every chain's but `exclude`'s in one stream. By SQL compiled once
-    (core.rows.shaped_columns), converted a column at a time."""
+def _events(walk: _Walk, *, chain: str | None = None, exclude: str | None = None) -> Iterator[tuple]:
+    """Events in chain order, each a tuple of `EVENT_FIELDS` as the driver reads them (the walk
+    converts what it hashes: `_utc_text`): one chain's from its checkpoint (an index range of
+    (chain, seq)), or, with no checkpoint, every chain's but `exclude`'s in one stream. By SQL
+    compiled once (core.rows.shaped_chunks)."""
     if chain is not None:
         first = walk.resume.get(chain, (1, ""))[0]
-        chunks = shaped_columns(_chain_events_query, chunk_size=walk.batch_size, chain=chain, first=first)
+        chunks = shaped_chunks(_chain_events_query, chunk_size=walk.batch_size, chain=chain, first=first)
     else:
-        chunks = shaped_columns(_other_events_query, chunk_size=walk.batch_size, exclude=exclude)
-    for columns in chunks:
-        for row in zip(*columns, strict=True):
-            yield dict(zip(EVENT_FIELDS, row, strict=True))
+        chunks = shaped_chunks(_other_events_query, chunk_size=walk.batch_size, exclude=exclude)
+    for rows in chunks:
+        yield from rows
 
 
 def _chain_events_query(*, chain: str, first: int):
@@ -312,7 +332,7 @@ def chains() -> list[str]:
     return list(chain_heads())
 
 
-def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str) -> str:
+def _walk_chain(walk: _Walk, chain: str, events: Iterator[tuple], start_hash: str) -> str:
     """Check one chain's numbering, links, hashes and anchors; returns its last hash."""
     anchors = walk.anchors.get(chain, [])
     next_anchor = 0
@@ -337,33 +357,58 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
             walk.anchors_checked += 1
             next_anchor += 1
     seen, owned = object(), True  # the last event's organization (none yet), and whether the chain is its
+    names = CONTENT_FIELDS_V1 if chain == LEGACY_CHAIN else CONTENT_FIELDS
+    unsure, tables, every = walk.unsure, walk.tables, walk.every if walk.progress else 0
+    zone = connection.timezone
+    naive_utc = zone == UTC  # SQLite's moments come naive in the connection's time zone
+    next_seq = anchors[next_anchor].seq if next_anchor < len(anchors) else None
+    first = expected
     for event in events:
-        seq, org_id = event["seq"], event["organization_id"]
+        seq, org_id = event[_SEQ], event[_ORGANIZATION]
         if seq != expected:
             raise _Broken(Problem(f"event #{expected} is missing", chain, org_id, expected))
         if org_id != seen and chain != LEGACY_CHAIN:
             seen, owned = org_id, chain == chain_name(org_id)
         if not owned:
             raise _Broken(Problem("it is in another organization's chain", chain, org_id, seq))
-        if event["prev_hash"] != prev_hash:
+        if event[_PREV_HASH] != prev_hash:
             raise _Broken(Problem("its link to the previous event is broken", chain, org_id, seq))
-        if chain_hash(prev_hash, event) != event["hash"]:
+        content = dict(zip(names, event, strict=False))  # the content fields lead EVENT_FIELDS (`_utc_text`)
+        at = event[_OCCURRED_AT]
+        content["occurred_at"] = f"{at.isoformat()}+00:00" if naive_utc and at.tzinfo is None else _utc_text(at, zone)
+        if event[_BEFORE] is not None:
+            content["before"] = json_value(event[_BEFORE])
+        if event[_AFTER] is not None:
+            content["after"] = json_value(event[_AFTER])
+        row_table = event[_ROW_TABLE]
+        if row_table:
+            text, record = content_and_record(content)
+            if sha256(record.encode()).hexdigest() != event[_ROW_DIGEST]:
+                unsure.add((chain, seq))  # its row is compared field by field (_check_range)
+        else:
+            text = canonical_json(content)
+        if sha256((prev_hash + text).encode()).hexdigest() != event[_HASH] and not _hashed_as_read(chain, seq):
             raise _Broken(Problem("its content does not match its hash", chain, org_id, seq))
-        if event["row_table"] and event["row_table"] not in walk.tables:
+        if row_table and row_table not in tables:
             reason = "its row event names a table that is not append-only here"
-            raise _Broken(Problem(reason, chain, org_id, seq, table=event["row_table"], row_id=event["row_pk"]))
-        while next_anchor < len(anchors) and anchors[next_anchor].seq <= seq:
-            anchor = anchors[next_anchor]
-            if anchor.seq == seq and anchor.hash != event["hash"]:
-                raise _Broken(Problem(
-                    f"its hash {event['hash']} differs from {anchor.describe()}, {anchor.hash}: "
-                    "the chain was rewritten after it was anchored", chain, org_id, seq,
-                ))  # fmt: skip
-            walk.anchors_checked += 1
-            next_anchor += 1
-        prev_hash, expected = event["hash"], expected + 1
+            raise _Broken(Problem(reason, chain, org_id, seq, table=row_table, row_id=event[_ROW_PK]))
+        if next_seq is not None and next_seq <= seq:
+            while next_anchor < len(anchors) and anchors[next_anchor].seq <= seq:
+                anchor = anchors[next_anchor]
+                if anchor.seq == seq and anchor.hash != event[_HASH]:
+                    raise _Broken(Problem(
+                        f"its hash {event[_HASH]} differs from {anchor.describe()}, {anchor.hash}: "
+                        "the chain was rewritten after it was anchored", chain, org_id, seq,
+                    ))  # fmt: skip
+                walk.anchors_checked += 1
+                next_anchor += 1
+            next_seq = anchors[next_anchor].seq if next_anchor < len(anchors) else None
+        prev_hash, expected = event[_HASH], expected + 1
         walk.events += 1
-        walk.tick("events verified", walk.events)
+        if every and walk.events % every == 0:
+            walk.progress("events verified", walk.events)
+    if expected > first:
+        walk.walked[chain] = (first, expected - 1)
     last = expected - 1
     anchored = [a for a in anchors[:next_anchor] if a.seq <= last]
     if anchored:
@@ -382,18 +427,36 @@ def _walk_chain(walk: _Walk, chain: str, events: Iterator[dict], start_hash: str
     return prev_hash
 
 
-def _resume(walk: _Walk, chain: str, events: Iterator[dict]) -> tuple[str, int]:
+def _utc_text(at, zone) -> str:
+    """A moment as the driver read it (naive on SQLite, in the connection's time zone `zone`) as
+    its UTC ISO text, as `canonical_content` writes the ORM's aware moment. The walk hashes an
+    event's content fields by name from its row as read: the JSON values decoded, the moment
+    as this text (`_hashed_as_read` is the ORM's own way, asked before an event is reported)."""
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=zone)
+    return at.astimezone(UTC).isoformat()
+
+
+def _hashed_as_read(chain: str, seq: int) -> bool:
+    """Does the event hash as the ORM reads it? Asked of an event whose content, read the quick
+    way, did not match its hash, before it is reported: the quick way never passes what this
+    would not."""
+    event = AuditEvent.objects.filter(chain=chain, seq=seq).values(*EVENT_FIELDS).first()
+    return event is not None and chain_hash(event["prev_hash"], event) == event["hash"]
+
+
+def _resume(walk: _Walk, chain: str, events: Iterator[tuple]) -> tuple[str, int]:
     """The checkpoint's event must still be there with the hash verified then."""
     seq, digest = walk.resume[chain]
     event = next(events, None)
-    if event is None or event["seq"] != seq:
+    if event is None or event[_SEQ] != seq:
         raise _Broken(Problem(f"event #{seq}, where the last verification stopped, is missing", chain, None, seq))
-    if event["hash"] != digest:
+    if event[_HASH] != digest:
         raise _Broken(Problem(
-            f"its hash {event['hash']} differs from the one verified before, {digest}: the chain was rewritten",
-            chain, event["organization_id"], seq,
+            f"its hash {event[_HASH]} differs from the one verified before, {digest}: the chain was rewritten",
+            chain, event[_ORGANIZATION], seq,
         ))  # fmt: skip
-    return event["hash"], seq + 1
+    return event[_HASH], seq + 1
 
 
 def _check_anchored_chains_exist(walk: _Walk) -> None:
@@ -553,32 +616,37 @@ def join_slices(plan: dict, results: list[dict]) -> Verification:
     return Verification(not problems, events, rows, chains_walked, anchors, first, problems)
 
 
-# What the row check reads of each row event; the nightly pass re-reading rows verified before
-# also reads the whole event and its successor's link.
-ROW_EVENT_FIELDS = ("row_pk", "row_digest", "after", "chain", "organization_id", "seq")
+# What the row check reads of each row event (its record, `after`, as its JSON text, decoded only
+# for a row compared field by field); the nightly pass re-reading rows verified before also reads
+# the whole event and its successor's link.
+ROW_EVENT_FIELDS = ("row_pk", "row_digest", "recorded", "chain", "organization_id", "seq")
 _RECHECKED_FIELDS = (*EVENT_FIELDS, "successor_link")
-_ROW_EVENT_INDEXES = [_RECHECKED_FIELDS.index(name) for name in ROW_EVENT_FIELDS]
+_ROW_EVENT_INDEXES = [_RECHECKED_FIELDS.index("after" if name == "recorded" else name) for name in ROW_EVENT_FIELDS]
 
 
 def _row_events(walk: _Walk, table: str, after: int, upto: int | None, again: bool) -> Iterator[tuple]:
     """The table's row events with a row id in (after, upto], by row id: (row_pk, row_digest,
-    after, chain, organization_id, seq, the event's values or None). The nightly pass re-reading
-    rows verified before (`again`) also takes each event's values and its successor's link:
-    those events were walked by an earlier pass, so each is checked again on its own. By SQL
-    compiled once per shape (core.rows.shaped_columns)."""
+    after as its JSON text, chain, organization_id, seq). The nightly pass re-reading rows
+    verified before (`again`) also takes each event's values and its successor's link (after
+    decoded, and the event's values last): those events were walked by an earlier pass,
+    so each is checked again on its own. By SQL compiled once per shape
+    (core.rows.shaped_columns)."""
     shape = {"again": again, "bounded": upto is not None, "alone": walk.only is not None}
     bounds = {"upto": upto} if upto is not None else {}
     if walk.only is not None:
         bounds["chain"] = walk.only
+    if not again:  # nothing to convert: the driver's rows as they come
+        for rows in shaped_chunks(
+            _row_events_query, chunk_size=walk.batch_size, shape=shape, table=table, after=after, **bounds
+        ):
+            yield from rows
+        return
     chunks = shaped_columns(
         _row_events_query, chunk_size=walk.batch_size, shape=shape, table=table, after=after, **bounds
     )
     for columns in chunks:
-        if again:
-            events = [dict(zip(_RECHECKED_FIELDS, row, strict=True)) for row in zip(*columns, strict=True)]
-            yield from zip(*(columns[index] for index in _ROW_EVENT_INDEXES), events, strict=True)
-        else:
-            yield from zip(*columns, [None] * len(columns[0]), strict=True)
+        events = [dict(zip(_RECHECKED_FIELDS, row, strict=True)) for row in zip(*columns, strict=True)]
+        yield from zip(*(columns[index] for index in _ROW_EVENT_INDEXES), events, strict=True)
 
 
 def _row_events_query(*, again: bool, bounded: bool, alone: bool, table: str, after: int, upto=None, chain=None):
@@ -588,7 +656,7 @@ def _row_events_query(*, again: bool, bounded: bool, alone: bool, table: str, af
         events = events.filter(row_pk__lte=upto)
     events = events.order_by("row_pk")
     if not again:
-        return events.values_list(*ROW_EVENT_FIELDS)
+        return events.annotate(recorded=Cast("after", TextField())).values_list(*ROW_EVENT_FIELDS)
     successor = AuditEvent.objects.filter(chain=OuterRef("chain"), seq=OuterRef("seq") + 1).values("prev_hash")[:1]
     return events.annotate(successor_link=Subquery(successor)).values_list(*_RECHECKED_FIELDS)
 
@@ -627,43 +695,72 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
     only = None if walk.only is None else {model_organization_path(model): walk.organization_id}
     if upto is not None:
         only = {**(only or {}), "pk__lte": upto}
-    rows = iter_canonical_rows(model, walk.batch_size, only, after=after)
+    rows = iter_canonical_texts(model, walk.batch_size, only, after=after)
+    names = [field.attname for field in row_fields(model)]
     row = next(rows, None)  # the rows' query runs before the events' (see the module docstring)
     events = _row_events(walk, table, after, upto, again)
     event = next(events, None)
-    stage = f"rows checked ({table})"
+    stage, every = f"rows checked ({table})", walk.every if walk.progress else 0
+    walked, unsure, reached = walk.walked, walk.unsure, 0
     while row is not None or event is not None:
         if event is None or (row is not None and row[0] < event[0]):
             _row_without_event(model, row[0])
         elif row is None or event[0] < row[0]:
-            pk, _, _, chain, org_id, seq, _ = event
+            pk, _, _, chain, org_id, seq = event[:6]
             if again or seq <= max(walk.heads.get(chain, 0), walk.planned_heads.get(chain, 0)):
                 raise _Broken(Problem(f"the row is missing (recorded by event #{seq})", chain, org_id, None, table, pk))
             event = next(events, None)
             continue
         else:
-            if event[6] is not None:
-                _recheck_event(event[6], table)
-            _compare(table, row[1], event[:6])
-            if not again:
-                walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), row[0])
+            if again:
+                pk, digest, recorded, chain, org_id, seq, values = event
+                known = _recheck_event(values, table)
+            else:
+                pk, digest, recorded, chain, org_id, seq = event
+                span = walked.get(chain)
+                known = span is not None and span[0] <= seq <= span[1] and (chain, seq) not in unsure
+            # An event whose record hashes to its digest (checked as its chain was walked, or just
+            # now) records exactly the row whose canonical text hashes to that digest.
+            if not (known and sha256(row[1].encode()).hexdigest() == digest):
+                recorded = recorded if again else _decoded(recorded)
+                _compare(table, dict(zip(names, row[2], strict=True)), (pk, digest, recorded, chain, org_id, seq))
+            reached = row[0]
             event = next(events, None)
         walk.rows += 1
-        walk.tick(stage, walk.rows)
+        if every and walk.rows % every == 0:
+            walk.progress(stage, walk.rows)
         row = next(rows, None)
+    if reached and not again:
+        walk.rows_reached[table] = max(walk.rows_reached.get(table, 0), reached)
 
 
-def _recheck_event(event: dict, table: str) -> None:
+def _decoded(text: str | None):
+    """A record read as its JSON text, decoded as its JSON field decodes it."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _recheck_event(event: dict, table: str) -> bool:
     """An event walked by an earlier pass, read again with its row: its content still has its
     hash, and the next event of its chain still links to that hash (an event rewritten and
     rehashed breaks its successor's link, unless every later event was rehashed too, which the
-    anchors catch)."""
+    anchors catch). Whether its record hashes to its row digest."""
     where = dict(chain=event["chain"], organization_id=event["organization_id"], seq=event["seq"],
                  table=table, row_id=event["row_pk"])  # fmt: skip
-    if chain_hash(event["prev_hash"], event) != event["hash"]:
-        raise _Broken(Problem("its content does not match its hash", **where))
+    names = CONTENT_FIELDS_V1 if event["chain"] == LEGACY_CHAIN else CONTENT_FIELDS
+    content = {name: event[name] for name in names}
+    content["occurred_at"] = event["occurred_at"].astimezone(UTC).isoformat()
+    text, record = content_and_record(content)
+    if sha256((event["prev_hash"] + text).encode()).hexdigest() != event["hash"]:
+        if chain_hash(event["prev_hash"], event) != event["hash"]:
+            raise _Broken(Problem("its content does not match its hash", **where))
     if event["successor_link"] is not None and event["successor_link"] != event["hash"]:
         raise _Broken(Problem("the next event's link to it is broken: it was rewritten", **where))
+    return sha256(record.encode()).hexdigest() == event["row_digest"]
 
 
 def _row_without_event(model, pk: int) -> None:

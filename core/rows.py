@@ -37,7 +37,7 @@ from django.db.models.sql.constants import MULTI
 def _convert(column, functions, expression, connection) -> list:
     ops = connection.ops
     if len(functions) == 1 and _plain_json(functions[0], expression):
-        return [value if value is None else _json_value(value) for value in column]
+        return [value if value is None else json_value(value) for value in column]
     if connection.vendor == "sqlite" and len(functions) == 1:
         function = functions[0]
         kinds = {type(v) for v in column}
@@ -70,7 +70,7 @@ def _plain_json(function, expression) -> bool:
 _scan_json = JSONDecoder().scan_once  # the standard decoder's scanner (in C where there is one)
 
 
-def _json_value(value):
+def json_value(value):
     """`JSONField.from_db_value` of a column's value with the standard decoder (`json.loads`, the
     text as it is when it is not JSON), without `json.loads`' layers for a text that is one JSON
     value from its first character to its last (every text the field writes)."""
@@ -266,6 +266,27 @@ def shaped_columns(build, /, *, chunk_size: int, shape: dict | None = None, **ar
         cursor.execute(compiled.sql, params)
         while rows := cursor.fetchmany(chunk_size):
             yield _converted_columns(rows, converters, connection)
+
+
+def shaped_chunks(build, /, *, chunk_size: int, shape: dict | None = None, **arguments) -> Iterator[list]:
+    """`shaped_columns`' rows as the driver returns them, a chunk at a time, unconverted: for a
+    reader that converts the few values it needs itself (the driver's own conversions apply: on
+    SQLite a moment comes naive, in the connection's time zone; a JSON value is its text)."""
+    shape = shape or {}
+    arguments = _checked(build, arguments)
+    prepared = _prepared(build, shape, arguments)
+    if prepared is None:
+        queryset = build(**shape, **arguments)
+        connection = connections[queryset.db]
+        sql, params = queryset.query.get_compiler(queryset.db).as_sql()
+    else:
+        compiled, connection, params = prepared
+        sql = compiled.sql
+    chunked = not connection.settings_dict.get("DISABLE_SERVER_SIDE_CURSORS")
+    with connection.chunked_cursor() if chunked else connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(chunk_size):
+            yield rows
 
 
 def _converters(compiled: _Compiled, connection) -> dict:

@@ -214,5 +214,5 @@ def test_a_json_columns_texts_decode_as_the_field_decodes_them(text):
     gives it (decoded, or the text itself when it is not one JSON value)."""
     field = JSONField()
     expected = field.from_db_value(text, None, None)
-    found = rows_module._json_value(text)
+    found = rows_module.json_value(text)
     assert repr(found) == repr(expected) and type(found) is type(expected)
