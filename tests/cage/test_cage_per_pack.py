@@ -17,16 +17,15 @@ from cardroom.retention import retain_until
 from core.appendonly import ImmutableRecordError
 from reports.models import ReportRun
 from surveillance.models import SurveillanceStatus
+from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 
 from .conftest import CHICAGO, DAY
 
-ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
-OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
 OPEN_DATE = "2026-11-03"
 
 
 def speaks_no_nd(text: str) -> bool:
-    return not any(word in text for word in ND_WORDS)
+    return not law_words_in(text, ND_WORDS)
 
 
 def messages(refused) -> str:
@@ -137,7 +136,7 @@ def test_the_bank_page_cites_both_nd_sections_at_a_north_dakota_site(client, cas
 def test_north_dakota_keeps_its_words(client, cashier, manager, chips):
     client.force_login(cashier.user)
     page = client.get("/cage/deposits/").content.decode()
-    assert "ND 99-01.3-03-10" in page and not any(word in page for word in OTHER_WORDS)
+    assert "ND 99-01.3-03-10" in page and not law_words_in(page, OTHER_WORDS)
     client.force_login(manager.user)
     page = client.get("/cage/inventory/").content.decode()
     assert "SFN 17930" in page and "ND 99-01.3-03-09(6)" in page

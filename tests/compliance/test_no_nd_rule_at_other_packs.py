@@ -25,11 +25,10 @@ from counts import services as counts
 from floor import services as floor
 from packs import RevenueModel, pack_for
 from tests import pack_setup
+from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import TableFactory
 from tests.floor.conftest import FILL, TRAY, today
 
-ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
-OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
 # The alerts North Dakota's checks open (compliance.rules): none may open at another pack's site.
 ND_ONLY_RULES = {
     "prizes_over_gp",
@@ -134,7 +133,7 @@ def test_a_day_through_the_services_opens_no_nd_alert_at_another_packs_site(site
     alerts = list(Alert.objects.filter(site=site))
     for alert in alerts:
         text = " ".join((alert.citation, alert.title, alert.action_required))
-        assert not [w for w in ND_WORDS if w in text], f"{alert.rule}: {text}"
+        assert not law_words_in(text, ND_WORDS), f"{alert.rule}: {text}"
     assert not {a.rule for a in alerts} & ND_ONLY_RULES
 
 
@@ -147,4 +146,4 @@ def test_the_same_day_at_a_north_dakota_site_opens_the_nd_alerts(site, cast, chi
     assert {"tips_before_leaving", "slip_unverified", "slip_unreceived", "count_not_removed"} <= opened
     for alert in alerts:
         assert alert.citation.startswith("ND 99-01.3"), alert.rule
-        assert not [w for w in OTHER_WORDS if w in alert.action_required], alert.rule
+        assert not law_words_in(alert.action_required, OTHER_WORDS), alert.rule

@@ -4,8 +4,6 @@ refusal, page and sheet cites "House control", never North Dakota's 08-14; a Was
 blackjack (fees only) site keeps no drop box at all, citing WAC 230-40-125(1). North Dakota's
 words are unchanged (the other count tests)."""
 
-import re
-
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -13,21 +11,18 @@ from cardroom.models import Role
 from counts import services
 from counts.models import DropBox
 from counts.pdf import build_count_sheet
-from tests.conformance import words
+from tests.conformance.words import ND_WORDS, law_words_in
 from tests.factories import TableFactory, make_person
 
 from .conftest import COUNT_TIME, GAMING_DATE, remove_box
 
 FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
-# North Dakota's words as the conformance walk finds them (tests/conformance/words.py): in what a
-# page shows, as words. A bare substring test once failed on New York's session page, most likely
-# on "SFN" inside one of the page's random tokens (its CSRF tokens, 64 letters and digits each).
-ND_MARKS = [(label, re.compile(pattern)) for label, pattern in words.ND_MARKS]
 
 
 def nd_words_in(text: str) -> list[str]:
-    """Each North Dakota word found, with what stands around it (what a failure shows)."""
-    return [str(hit) for hit in words.find(text, ND_MARKS)]
+    """Each North Dakota word found, with what stands around it (tests/conformance/words.py: as
+    words, never inside a page's random tokens)."""
+    return law_words_in(text, ND_WORDS)
 
 
 def speaks_no_nd(text: str) -> bool:

@@ -19,21 +19,20 @@ from compliance.models import Alert
 from floor import rules, services
 from floor.models import DealerShift, Slip, TableInventory
 from floor.pdf_slips import build_slip_document, render_slip_pdf
+from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import SiteFactory, TableFactory, make_person
 
 from .conftest import FILL, TRAY, today
 
-ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
-OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
 FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
 
 
-def foreign_at(code: str) -> tuple[str, ...]:
+def foreign_at(code: str) -> list:
     return OTHER_WORDS if code == "ND" else ND_WORDS
 
 
 def assert_own_law(text: str, code: str) -> None:
-    found = [word for word in foreign_at(code) if word in text]
+    found = law_words_in(text, foreign_at(code))
     assert found == [], f"{found} at a {code} site: {text[:600]}"
 
 

@@ -15,10 +15,9 @@ from cardroom.models import Role
 from compliance.thresholds import ensure_seeded
 from reports.services import generate_report
 from tests.accounting.scenario import Scenario
+from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make_person
 
-ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
-OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
 DAY = date(2026, 8, 14)
 QUARTER = "2026Q3"
 OTHER_PACKS = ["WA-HB", "WA-BJ", "NY"]
@@ -36,8 +35,7 @@ def xlsx_text(content: bytes) -> str:
 
 def foreign(text: str, jurisdiction: str) -> list[str]:
     """Each foreign word found, with the text around it."""
-    words = OTHER_WORDS if jurisdiction == "ND" else ND_WORDS
-    return [text[max(0, text.index(w) - 120) : text.index(w) + 60] for w in words if w in text]
+    return law_words_in(text, OTHER_WORDS if jurisdiction == "ND" else ND_WORDS)
 
 
 class House:

@@ -15,10 +15,9 @@ from cardroom.wager_caps import check_max_wager
 from surveillance import queries as surveillance_queries
 from surveillance import services
 from surveillance.services.outages import report_outage
+from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import TableFactory
 
-ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
-OTHER_WORDS = ("WAC", "WSGC", "NYCRR")
 TABLES = {
     "ND": {"max_wager_cents": 2500},
     "WA-HB": {"max_wager_cents": 5000, "payout_rounding": "down", "decks": 2, "dealt_from": "hand"},
@@ -55,7 +54,7 @@ def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, co
     table.site.refresh_from_db()
     cap, reason = surveillance_queries.wager_cap(table)
     assert cap == 200 and "ND 99-01.3-08-04(7)" in reason
-    assert not [w for w in OTHER_WORDS if w in reason]
+    assert not law_words_in(reason, OTHER_WORDS)
 
 
 @pytest.mark.parametrize(
@@ -75,7 +74,7 @@ def test_a_dealer_handling_video_is_refused_citing_the_sites_pack(site, cast, co
     text = str(refusal.value)
     assert text.startswith(f"{cited}: ")
     foreign = OTHER_WORDS if code == "ND" else ND_WORDS
-    assert not [w for w in foreign if w in text], text
+    assert not law_words_in(text, foreign), text
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
@@ -113,7 +112,7 @@ def test_the_surveillance_pages_cite_no_nd_rule_at_another_packs_site(client, ca
         page = client.get(url)
         assert page.status_code == 200, url
         text = page.content.decode()
-        assert not [w for w in ND_WORDS if w in text], (url, [w for w in ND_WORDS if w in text])
+        assert not law_words_in(text, ND_WORDS), (url, law_words_in(text, ND_WORDS))
 
 
 def test_the_surveillance_pages_cite_nd_at_an_nd_site(client, cast, site):
@@ -124,7 +123,7 @@ def test_the_surveillance_pages_cite_nd_at_an_nd_site(client, cast, site):
     session.save()
     text = client.get("/surveillance/outages/").content.decode()
     assert "ND 99-01.3-08-04(7): not repaired within 48 hours" in text
-    assert not [w for w in OTHER_WORDS if w in text]
+    assert not law_words_in(text, OTHER_WORDS)
 
 
 @pytest.mark.parametrize(("code", "form"), [("ND", "SFN 19857"), ("WA-HB", ""), ("NY", "")])

@@ -6,10 +6,9 @@ from django.core.exceptions import ValidationError
 
 from cardroom.access import SESSION_KEY
 from cardroom.models import Role
+from tests.conformance.words import ND_WORDS, law_words_in
 
 from .conftest import announce
-
-ND_WORDS = ("99-01.3", "SFN", "N.D.C.C.", "North Dakota")
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
@@ -20,7 +19,7 @@ def test_another_packs_site_records_no_tournament(site, cast, code):
         announce(cast[Role.SHIFT_MANAGER], site)
     message = refusal.value.message_dict["site"][0]
     assert message.startswith("House control: ") and "define no twenty-one tournament" in message
-    assert not [w for w in ND_WORDS if w in message], message
+    assert not law_words_in(message, ND_WORDS), message
 
 
 @pytest.mark.parametrize("code", ["WA-HB", "NY"])
@@ -35,7 +34,7 @@ def test_the_tournament_pages_cite_no_nd_rule_at_another_packs_site(client, cast
         page = client.get(url)
         assert page.status_code == 200, url
         text = page.content.decode()
-        assert not [w for w in ND_WORDS if w in text], (url, [w for w in ND_WORDS if w in text])
+        assert not law_words_in(text, ND_WORDS), (url, law_words_in(text, ND_WORDS))
 
 
 def test_an_nd_tournament_cites_nd(client, cast, site, tournament):
