@@ -345,8 +345,7 @@ def refuse_before_the_law(site_ids: list[int] | None, quarter: Quarter) -> None:
     first, citation = judged_from(site.jurisdiction for site in sites)
     if quarter.start >= first:
         return
-    earliest = Quarter.containing(first)
-    earliest = earliest if earliest.start >= first else earliest.next()
+    earliest = Quarter.first_from(first)
     raise LawNotHeld(
         {
             "quarter": [

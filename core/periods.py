@@ -35,6 +35,13 @@ class Quarter:
     def containing(cls, day: date) -> "Quarter":
         return cls(day.year, (day.month - 1) // 3 + 1)
 
+    @classmethod
+    def first_from(cls, day: date) -> "Quarter":
+        """The first quarter that begins on or after `day` (the one containing it when it begins
+        that day, else the next)."""
+        quarter = cls.containing(day)
+        return quarter if quarter.start >= day else quarter.next()
+
     @property
     def start(self) -> date:
         return date(self.year, 3 * self.number - 2, 1)

@@ -305,8 +305,7 @@ def test_a_quarter_before_the_law_held_is_refused_naming_it_and_the_first_one_is
     Site.objects.filter(pk=site.pk).update(jurisdiction=code)
     TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500)
     first, citation = judged_from([code])
-    earliest = Quarter.containing(first)
-    earliest = earliest if earliest.start >= first else earliest.next()
+    earliest = Quarter.first_from(first)
     client = client_for(cast[Role.GAMING_MANAGER])
     runs = ComplianceRun.objects.count()
     before = client.post(

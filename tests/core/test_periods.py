@@ -53,3 +53,17 @@ def test_the_third_banking_day(day, expected):
 def test_saturday_holiday_leaves_friday_a_banking_day():
     assert is_banking_day(date(2026, 7, 3))
     assert not is_banking_day(date(2026, 7, 4))
+
+
+@pytest.mark.parametrize(
+    ("day", "first"),
+    [
+        (date(2018, 7, 1), Quarter(2018, 3)),  # a quarter's first day: that quarter
+        (date(2018, 7, 2), Quarter(2018, 4)),  # any later day of it: the next
+        (date(2018, 12, 31), Quarter(2019, 1)),  # across the year
+        (date(2019, 1, 1), Quarter(2019, 1)),
+    ],
+)
+def test_the_first_quarter_from_a_day_begins_on_or_after_it(day, first):
+    assert Quarter.first_from(day) == first
+    assert first.start >= day > first.previous().start
