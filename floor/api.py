@@ -615,8 +615,16 @@ class SlipSerializer(serializers.ModelSerializer):
             "receipt_note",
         ]
 
+    def to_representation(self, slip):
+        # The slip's steps by kind, looked up once a slip: ten fields read a step, and each
+        # `slip.step` walked a fresh queryset of them (issue 37: most of the list's time a row).
+        self._steps = {}
+        for step in slip.steps.all():
+            self._steps.setdefault(step.kind, step)  # the first of a kind, as `Slip.step` finds it
+        return super().to_representation(slip)
+
     def _step(self, slip, kind, attribute):
-        step = slip.step(kind)
+        step = self._steps.get(kind)
         return getattr(step, attribute) if step else None
 
     def get_verified_at(self, slip) -> str | None:
