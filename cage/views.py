@@ -3,6 +3,7 @@ A refusal from a service appears inline on the form, with the same words as the 
 
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -247,11 +248,9 @@ def tip_redeem(request, site, access, pk):
 
 def _deposits_page(request, site, access, form=None, form_for=None, verify_form=None, verify_for=None):
     today = timezone.localdate()
-    days = GamingDay.objects.filter(site=site).select_related("close").order_by("-gaming_date")[:60]
-    recorded = {
-        d.gaming_day_id: d
-        for d in BankDeposit.objects.filter(site=site).select_related("verification", "recorded_by__user")
-    }
+    days = list(GamingDay.objects.filter(site=site).select_related("close").order_by("-gaming_date")[:60])
+    deposits = BankDeposit.objects.filter(site=site, gaming_day__in=[day.pk for day in days])  # the listed days'
+    recorded = {d.gaming_day_id: d for d in deposits.select_related("verification", "recorded_by__user")}
     rows = []
     for day in days:
         deposit = recorded.get(day.pk)
@@ -274,8 +273,12 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
             "form_for": form_for,
             "verify_form": verify_form,
             "verify_for": verify_for,
-            "blank_form": forms.DepositForm(initial={"deposited_on": today}),
-            "blank_verify_form": forms.VerifyForm(),
+            # Each day without a deposit carries the blank deposit form, each unverified deposit
+            # the blank verification: each rendered once, not once a row (issue 37).
+            "blank_form": render_to_string(
+                "cardroom/_form.html", {"form": forms.DepositForm(initial={"deposited_on": today})}, request
+            ),
+            "blank_verify_form": render_to_string("cardroom/_form.html", {"form": forms.VerifyForm()}, request),
             "can_deposit": access.has_role(site.pk, *CAGE_CLERKS),
             "can_verify": access.has_role(site.pk, *DEPOSIT_VERIFIERS),
         },
