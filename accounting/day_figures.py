@@ -448,27 +448,21 @@ def dealer_totals(site_ids, start: date, end: date, games) -> dict[str, dealer_h
     for shift in live:
         live_days_of.setdefault((shift.site_id, shift.gaming_date), []).append(shift)
     sums.update((key, _dealer_sums(shifts)) for key, shifts in live_days_of.items())
-    rows_of: dict[tuple, list] = {}  # {(site, dealer, table): its rows of every day}, summed by column below
-    for (site_id, _day), day in sums.items():
-        for row in day:
-            key = (site_id, row[0], row[1])
-            found = rows_of.get(key)
-            if found is None:
-                rows_of[key] = [row]
-            else:
-                found.append(row)
-    table_ids = {k[1] for k in drops} | {k[1] for k in slips} | {k[1] for k in trays} | {k[2] for k in rows_of}
+    table_ids = {k[1] for found in (drops, slips, trays) for k in found}
+    table_ids.update(row[1] for day in sums.values() for row in day)
     tables = {pk: (n, g) for pk, n, g in shaped_rows(live_days.table_numbers_query, ids=sorted(table_ids))}
-    tallies: dict[
-        tuple, list[int]
-    ] = {}  # {(dealer, site, game): [shifts, separable, drop, fills, credits, opener, closer]}
-    for (site_id, dealer_id, table_id), rows in rows_of.items():
-        key = (dealer_id, site_id, tables[table_id][1])
-        columns = list(map(sum, zip(*rows, strict=True)))[
-            2:
-        ]  # each column summed in C: a dealer's rows at a table, ~23 a quarter
-        tally = tallies.get(key)
-        tallies[key] = columns if tally is None else [a + b for a, b in zip(tally, columns, strict=True)]
+    tallies: dict[tuple, list[int]] = {}
+    for (site_id, _day), day in sums.items():
+        for dealer_id, table_id, count, separable, drop, fills, credits, opener, closer in day:
+            key = (dealer_id, site_id, tables[table_id][1])
+            tally = tallies.get(key) or tallies.setdefault(key, [0, 0, 0, 0, 0, 0, 0])
+            tally[0] += count  # inline: it runs for every dealer and table of every day
+            tally[1] += separable
+            tally[2] += drop
+            tally[3] += fills
+            tally[4] += credits
+            tally[5] += opener
+            tally[6] += closer
     names = {shift.dealer_id: shift.dealer_name for shift in live}
     wanted = sorted({key[0] for key in tallies} - set(names))
     names.update(

@@ -309,7 +309,7 @@ def site_holds_of_totals(drops: dict, slips: dict, trays: dict, tables: dict) ->
         sums[3] += opener
         sums[4] += closer
         if drop != 0:
-            sums[5].append(Decimal(drop - (fills - credits + opener - closer)) / drop)  # an int operand: exact
+            sums[5].append(Decimal(drop - (fills - credits + opener - closer)) / Decimal(drop))
     return {
         game: {site_id: (Custody(*sums[:5]), figures.hold_spread(sums[5])) for site_id, sums in by_site.items()}
         for game, by_site in by_game.items()
