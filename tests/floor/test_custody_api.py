@@ -260,3 +260,29 @@ def test_dealer_shifts_list_filters_those_on_shift(client_for, cast, dealer_shif
         .json()["results"]
     )
     assert [(r["id"], r["dealer_initials"]) for r in rows] == [(dealer_shift.pk, cast[Role.DEALER].initials)]
+
+
+def test_a_table_count_is_answered_as_drf_writes_its_fields_in_the_list_the_detail_and_the_create(
+    client_for, shift_manager, table, chips, site
+):
+    """The count's answer is built directly (floor.api.TableInventorySerializer.to_representation,
+    issue 37); it must stay what DRF's ModelSerializer writes for the same fields, in their order,
+    in every view that answers a count, with its counter's time zone."""
+    from rest_framework import serializers
+
+    from floor.api import TableInventorySerializer
+
+    client = client_for(shift_manager)
+    post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
+    created = post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
+    assert created.status_code == 201, created.json()
+    listed = client.get("/api/v1/table-inventories/").json()["results"][0]
+    detail = client.get(f"/api/v1/table-inventories/{created.json()['id']}/").json()
+    drf = serializers.ModelSerializer.to_representation(
+        TableInventorySerializer(), TableInventory.objects.get(pk=created.json()["id"])
+    )
+    assert list(drf) == TableInventorySerializer.Meta.fields
+    assert created.json() == listed == detail == drf
+    assert [line["amount_cents"] for line in drf["chips"]] == [
+        line["value_cents"] * line["quantity"] for line in drf["chips"]
+    ]
