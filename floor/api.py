@@ -313,7 +313,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
         ]
 
     @cached_property
-    def _moment(self):
+    def _moment_text(self):
         """DRF's format of a moment, in the time zone of the request fixed once (DRF looks the
         current time zone up for every moment it writes: two a row)."""
         return serializers.DateTimeField(
@@ -327,7 +327,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
         # list carries every count with its lines, and DRF's walk of sixteen fields and of each
         # line's four, with a day, an employee and a model a line, was most of the list's time
         # per row (issue 37).
-        moment = self._moment
+        moment = self._moment_text
         return {
             "id": count.pk,
             "table": count.table_id,
