@@ -137,11 +137,18 @@ def shared_browser():
 
 
 def close_shared_browser() -> None:
-    """At the end of the process's session (tests/conftest.py)."""
+    """At the end of the process's session, before its test databases are dropped
+    (tests/conftest.py). While Playwright's loop runs in this thread, Django's connections are
+    other objects than before it started (asgiref's Local keeps them apart): those are closed
+    here, then stopping Playwright brings back the ones the databases are dropped with. Left
+    open, one of them held the PostgreSQL test database ("being accessed by other users")."""
     browser, playwright = _SHARED.pop("browser", None), _SHARED.pop("playwright", None)
     if browser is not None and browser.is_connected():
         browser.close()
     if playwright is not None:
+        from django.db import connections
+
+        connections.close_all()
         playwright.stop()
 
 

@@ -170,6 +170,8 @@ def django_db_setup(
 
     yield
 
+    with django_db_blocker.unblock():
+        close_shared_browser()
     if not django_db_keepdb:
         with django_db_blocker.unblock():
             if aliases and connection.vendor == "postgresql":
