@@ -139,15 +139,17 @@ class ChipLineSerializer(serializers.Serializer):
     def to_representation(self, line):
         # The fields above are the schema; a list carries a count's lines for each of its rows,
         # so each line's dict is built directly (issue 37: the list's time grew with its lines).
-        return line_data(line)
+        return line_data(line.denomination_id, line.value_cents, line.quantity)
 
 
-def line_data(line) -> dict:
+def line_data(denomination: int, value_cents: int, quantity: int) -> dict:
+    """A chip line as the API shows it (`ChipLineSerializer`'s fields); its amount as the line
+    models compute it (value x quantity)."""
     return {
-        "denomination": line.denomination_id,
-        "value_cents": line.value_cents,
-        "quantity": line.quantity,
-        "amount_cents": line.amount_cents,
+        "denomination": denomination,
+        "value_cents": value_cents,
+        "quantity": quantity,
+        "amount_cents": value_cents * quantity,
     }
 
 
@@ -408,17 +410,8 @@ def _with_chip_lines(counts: list[TableInventory]) -> list[TableInventory]:
     chips: dict[int, list[dict]] = {count.pk: [] for count in counts}
     if chips:
         lines = TableInventoryLine.objects.filter(inventory_id__in=chips)  # by value (the model's order)
-        for count_id, denomination, value, quantity in lines.values_list(
-            "inventory_id", "denomination_id", "value_cents", "quantity"
-        ):
-            chips[count_id].append(
-                {
-                    "denomination": denomination,
-                    "value_cents": value,
-                    "quantity": quantity,
-                    "amount_cents": value * quantity,
-                }
-            )
+        for count_id, *line in lines.values_list("inventory_id", "denomination_id", "value_cents", "quantity"):
+            chips[count_id].append(line_data(*line))
     for count in counts:
         count.chip_lines = chips[count.pk]
     return counts
