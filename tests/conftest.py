@@ -79,8 +79,9 @@ def _note_a_message_sent(**kwargs):
 
 @pytest.fixture(autouse=True)
 def _no_message_outlives_its_test():
-    """A message a test queues and no worker of its takes (a registry anchor's push after a
-    commit, an e-mail) is dropped from the process's queue when the test ends: left there, it ran
+    """A message a test queues and no worker of its takes (a registry anchor's push, sent at once
+    while the test's rows roll back; an e-mail) is dropped from the process's queue when the test
+    ends: left there, it ran
     first on the next test's real worker, in that test's database (test_fanout failed so once on
     PostgreSQL: two `push_anchor` tasks of earlier tests ahead of the run's chunks)."""
     yield
