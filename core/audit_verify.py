@@ -44,7 +44,6 @@ rows before their events: a row inserted while verification runs is matched to i
 and an event newer than the walked head whose row is not yet visible is not reported.
 """
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, timedelta
@@ -735,13 +734,8 @@ def _check_range(walk: _Walk, model, after: int, upto: int | None, again: bool |
 
 
 def _decoded(text: str | None):
-    """A record read as its JSON text, decoded as its JSON field decodes it."""
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+    """A record read as its JSON text, decoded as its JSON field decodes it (`json_value`)."""
+    return None if text is None else json_value(text)
 
 
 def _recheck_event(event: dict, table: str) -> bool:
