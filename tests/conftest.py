@@ -8,8 +8,7 @@ import pytest
 import time_machine
 from celery.signals import after_task_publish
 from django.core.cache import cache
-from django.db import connection, transaction
-from django.test import override_settings
+from django.db import connection
 from django.utils import timezone
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
@@ -17,8 +16,9 @@ from hypothesis import settings as hypothesis_settings
 from cardroom.models import Role
 from core.appendonly import set_guard_lifted
 
+from . import shared_world
 from .browser_support import browser_page, close_shared_browser  # noqa: F401  (the Playwright page fixture for every journey)
-from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips, make_person
+from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips
 from .postgres_session import commits_without_waiting_for_the_disk
 
 # Before the first connection: every PostgreSQL session of the run (tests/postgres_session.py).
@@ -30,8 +30,8 @@ commits_without_waiting_for_the_disk()
 hypothesis_settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 hypothesis_settings.load_profile("suite")
 
-SITE_ROLES = [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM]
-ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
+SITE_ROLES = shared_world.SITE_ROLES
+ALL_ROLES = shared_world.ALL_ROLES
 
 
 @pytest.hookimpl(trylast=True)
@@ -51,6 +51,31 @@ def pytest_collection_modifyitems(config, items):
                          for m in item.iter_markers("xdist_group")})  # fmt: skip
         if groups and "@" not in item.nodeid:
             item._id = coerce_node_id(f"{item.nodeid}@{'_'.join(groups)}")
+    items[:] = while_one_migrates(items)
+
+
+def while_one_migrates(items: list) -> list:
+    """The order the processes take the tests in (pytest.ini: `--no-loadscope-reorder`). On a run
+    without a migrated template (a fresh clone; `--create-db` on PostgreSQL) the first process to
+    need a database migrates it from empty while the other waits for it (tests/migrated_template.py),
+    about 25 s of one of two cores. So one test that needs the database comes first, and the
+    tests that need none after it: the other process runs those meanwhile. Then the groups, the
+    largest first (as pytest-xdist's own reordering would), then the rest in pytest-django's order
+    (the transactional tests last), and last of all the tests that set up the database without
+    pytest-django's `db` (a module's own live server, tests/core/test_browser_small_screens.py):
+    they empty it when they end, the rows of the data migrations with the rest, as a
+    transactional test does."""
+    grouped: dict[str, list] = {}
+    free, needing, emptying = [], [], []
+    for item in items:
+        if "@" in item.nodeid:
+            grouped.setdefault(item.nodeid.rsplit("@", 1)[1], []).append(item)
+        elif _uses_db(item, item.fixturenames):
+            needing.append(item)
+        else:
+            (emptying if "django_db_setup" in item.fixturenames else free).append(item)
+    groups = [item for group in sorted(grouped.values(), key=len, reverse=True) for item in group]
+    return needing[:1] + free + groups + needing[1:] + emptying
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -224,16 +249,16 @@ def pytest_runtest_call(item):
                 connections[alias].close()
 
 
-def _uses_transactional_db(request) -> bool:
-    marker = request.node.get_closest_marker("django_db")
+def _uses_transactional_db(node, fixturenames) -> bool:
+    marker = node.get_closest_marker("django_db")
     if marker and (marker.kwargs.get("transaction") or (len(marker.args) > 0 and marker.args[0])):
         return True
-    return bool({"transactional_db", "live_server"} & set(request.fixturenames))
+    return bool({"transactional_db", "live_server"} & set(fixturenames))
 
 
-def _uses_db(request) -> bool:
-    return bool(request.node.get_closest_marker("django_db")) or bool(
-        {"db", "transactional_db", "live_server"} & set(request.fixturenames)
+def _uses_db(node, fixturenames) -> bool:
+    return bool(node.get_closest_marker("django_db")) or bool(
+        {"db", "transactional_db", "live_server"} & set(fixturenames)
     )
 
 
@@ -241,10 +266,10 @@ def _uses_db(request) -> bool:
 def _appendonly_guard(request):
     """Append-only triggers refuse DELETE unless the guard is lifted. A transactional test's
     database is emptied by a flush after the test: lift the guard just for that."""
-    if not _uses_db(request):
+    if not _uses_db(request.node, request.fixturenames):
         yield
         return
-    transactional = _uses_transactional_db(request)
+    transactional = _uses_transactional_db(request.node, request.fixturenames)
     request.getfixturevalue("transactional_db" if transactional else "db")
     set_guard_lifted(connection, False)
     yield
@@ -291,14 +316,27 @@ def _every_refusal_names_its_rule(monkeypatch):
         monkeypatch.setattr(client_class, "request", request)
 
 
-@pytest.fixture
-def org(db):
-    return OrganizationFactory(name="Prairie Charities")
+@pytest.fixture(scope="module")
+def _shared_world(request, django_db_setup, django_db_blocker):
+    """The module's org, site, cast, people and chips, built once where they can be (tests/shared_world.py)."""
+    items = [item for item in request.session.items if item.module is request.module]
+    parts = shared_world.parts_wanted(items, lambda item: _uses_transactional_db(item, item.fixturenames))
+    yield from shared_world.built_for_the_module(parts, django_db_blocker, FAST_HASHERS)
 
 
 @pytest.fixture
-def site(org):
-    return SiteFactory(organization=org, name="Elks Lodge")
+def _world(db, _shared_world):
+    yield from shared_world.for_one_test(_shared_world)
+
+
+@pytest.fixture
+def org(_world):
+    return _world["org"] if _world else shared_world.new_org()
+
+
+@pytest.fixture
+def site(org, _world):
+    return _world["site"] if _world else shared_world.new_site(org)
 
 
 DAY_UNDER_WAY = timedelta(hours=3)
@@ -334,8 +372,8 @@ def stranger_site(db):
 
 
 @pytest.fixture
-def chips(org):
-    return make_chips(org)
+def chips(org, _world):
+    return _world["chips"] if _world else make_chips(org)
 
 
 @pytest.fixture
@@ -344,24 +382,16 @@ def table(site):
 
 
 @pytest.fixture
-def cast(org, site):
+def cast(org, site, _world):
     """One employee per role: gaming manager and auditor org-wide, the others at `site`."""
-    people = {}
-    for role in ALL_ROLES:
-        people[role] = make_person(org, role, None if role in (Role.GAMING_MANAGER, Role.AUDITOR) else site)
-    return people
+    return _world["cast"] if _world else shared_world.new_cast(org, site)
 
 
 @pytest.fixture
-def people(org, site, cast):
+def people(org, site, cast, _world):
     """Who signs the records of tests/accounting/scenario.py: a shift manager, a cashier and a
     count team of an independent person and a gaming employee."""
-    return {
-        "shift": cast[Role.SHIFT_MANAGER],
-        "cashier": cast[Role.CASHIER],
-        "count1": make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
-        "count2": cast[Role.COUNT_TEAM],
-    }
+    return _world["people"] if _world else shared_world.new_people(org, site, cast)
 
 
 @pytest.fixture
@@ -419,15 +449,8 @@ def a_week_of_the_demo(django_db_setup, django_db_blocker) -> dict:
     that one process builds it."""
     from tests.api.demo import load_short_demo
 
-    # The tests' own hasher (above), for the passwords the demo sets here.
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            yield load_short_demo(weeks=1)
-        finally:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+    with shared_world.rolled_back_after(django_db_blocker, FAST_HASHERS):
+        yield load_short_demo(weeks=1)
 
 
 def chromium_path() -> str | None:

@@ -18,6 +18,8 @@ from surveillance.models import Equipment
 from tests.factories import TableFactory, make_chips
 from tests.floor.conftest import TRAY, today
 
+pytestmark = pytest.mark.unshared  # a test creates the chips another asks the fixture for
+
 
 def colour_spec_problems(chips):
     return _problems(chips, LAW)

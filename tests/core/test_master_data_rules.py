@@ -8,6 +8,8 @@ from core.models import AuditEvent
 from tests.factories import TableFactory
 from tests.pack_setup import record_controls
 
+pytestmark = pytest.mark.unshared  # a test creates the chips another asks the fixture for
+
 
 def table_payload(site, **overrides):
     return {"site": site.pk, "number": 5, "game": "21", "min_wager_cents": 100, "max_wager_cents": 2500, **overrides}

@@ -175,6 +175,7 @@ def test_a_dealer_cannot_enter_the_admin(client, cast):
     assert client.get("/admin/").status_code == 302
 
 
+@pytest.mark.unshared  # the demo on a database holding only its own rows
 def test_demo_loader_is_idempotent(db):
     from cardroom.demo import load_demo
     from cardroom.models import Employee

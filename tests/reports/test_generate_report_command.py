@@ -101,6 +101,7 @@ def test_a_person_who_may_not_request_reports_is_refused_naming_the_rule(site, c
     assert not ReportRun.objects.exists()
 
 
+@pytest.mark.unshared  # run_from_argv closes the connection
 def test_an_error_exits_nonzero_from_the_command_line(site, auditor, tmp_path, capsys):
     argv = ["manage.py", "generate_report", "nonsense", "--site", str(site.pk), "--user", auditor.username,
             "--quarter", "2026Q3", "--format", "csv", "--output", str(tmp_path / "x")]  # fmt: skip

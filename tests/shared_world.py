@@ -1,0 +1,121 @@
+"""The organization, site, people and chips most tests start from, built once for a module.
+
+Nearly every test asks for `org`, `site` and `cast` (tests/conftest.py): one employee per role,
+each a user, an employee, a membership, their history rows and audit events, with the chip set
+twelve denominations more. Built for each test, that was about a third of the time of the
+record-writing files. For a module none of whose tests is transactional, the fixtures the
+module's tests ask for (the union over its tests, so every process running a part of it builds
+the same rows) are built once, in a transaction each test's own nests in, rolled back after the
+module, as Django's `TestCase.setUpTestData`; each test gets its own deep copy of the Python
+objects, as `setUpTestData`'s attributes are, so what a test changes on them or in the database
+does not reach the next. A module with a transactional test, whose tests take any of these
+fixtures from elsewhere (their own override, a parameter), or with a test marked `unshared` (it
+needs a database without them, or closes the connection, as `BaseCommand.run_from_argv` does, which
+would end the module's transaction) builds them for each test as before. A test of a shared module
+that closes the connection fails, naming the marker.
+"""
+
+import copy
+from contextlib import contextmanager
+
+import pytest
+from django.db import connection, transaction
+from django.test import override_settings
+
+from cardroom.models import Role
+
+from .factories import OrganizationFactory, SiteFactory, make_chips, make_person
+
+SITE_ROLES = [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM]
+ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
+
+# What the world can hold, in the order it is built (each from those before it).
+PARTS = ("org", "site", "cast", "people", "chips")
+
+
+def new_org():
+    return OrganizationFactory(name="Prairie Charities")
+
+
+def new_site(org):
+    return SiteFactory(organization=org, name="Elks Lodge")
+
+
+def new_cast(org, site) -> dict:
+    """One employee per role: gaming manager and auditor org-wide, the others at `site`."""
+    return {role: make_person(org, role, None if role in (Role.GAMING_MANAGER, Role.AUDITOR) else site)
+            for role in ALL_ROLES}  # fmt: skip
+
+
+def new_people(org, site, cast) -> dict:
+    return {
+        "shift": cast[Role.SHIFT_MANAGER],
+        "cashier": cast[Role.CASHIER],
+        "count1": make_person(org, Role.COUNT_TEAM, site, employment_type="independent"),
+        "count2": cast[Role.COUNT_TEAM],
+    }
+
+
+def _build(parts: set[str]) -> dict:
+    world: dict = {"org": new_org()}
+    if parts & {"site", "cast", "people"}:
+        world["site"] = new_site(world["org"])
+    if parts & {"cast", "people"}:
+        world["cast"] = new_cast(world["org"], world["site"])
+    if "people" in parts:
+        world["people"] = new_people(world["org"], world["site"], world["cast"])
+    if "chips" in parts:
+        world["chips"] = make_chips(world["org"])
+    return world
+
+
+def parts_wanted(items, transactional) -> set[str]:
+    """The parts a module's tests ask for, or none when one of its tests is transactional or
+    takes a part from another fixture than tests/conftest.py's (or as a parameter)."""
+    wanted: set[str] = set()
+    for item in items:
+        if transactional(item) or item.get_closest_marker("unshared"):
+            return set()
+        names = set(item.fixturenames) & set(PARTS)
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        for name in names:
+            defs = item._fixtureinfo.name2fixturedefs.get(name) or ()
+            if name in params or not defs or getattr(defs[-1].func, "__module__", None) != "tests.conftest":
+                return set()
+        wanted |= names
+    return wanted
+
+
+@contextmanager
+def rolled_back_after(blocker, hashers):
+    """A module's shared rows: written in a transaction the module's tests nest theirs in, rolled
+    back after them (as Django's TestCase.setUpClass does), with the tests' own hasher."""
+    with blocker.unblock(), override_settings(PASSWORD_HASHERS=hashers):
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+def built_for_the_module(parts: set[str], blocker, hashers):
+    """A generator for a module fixture: the world, or None where the module's tests build theirs."""
+    if not parts:
+        yield None
+        return
+    with rolled_back_after(blocker, hashers):
+        yield _build(parts)
+
+
+def for_one_test(world: dict | None):
+    """A generator for a test's fixture: its copy of the world; after the test, a failure if it
+    closed the connection (the module's transaction would end with it)."""
+    if world is None:
+        yield None
+        return
+    yield copy.deepcopy(world)
+    if connection.closed_in_transaction:
+        pytest.fail("This test closes the database connection, which ends its module's shared rows "
+                    "(tests/shared_world.py): mark it `unshared`.", pytrace=False)  # fmt: skip
