@@ -4,15 +4,16 @@ dashboard. Views parse the period, call one query module, and present; money thr
 
 import html
 from datetime import date, timedelta
-from functools import wraps
+from functools import lru_cache, wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.signals import setting_changed
 from django.db.models import Exists, OuterRef
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.html import conditional_escape
@@ -248,11 +249,24 @@ def _table_rows(tables, open_slips: dict) -> str:
 
 
 def _addresses(url_name: str, **kwargs):
-    """`address(pk)`: the URL of `url_name` for each pk, reversed once a page (not once a row)."""
-    marker = 987_654_321
-    pattern = reverse(url_name, kwargs={**kwargs, "pk": marker})
-    head, tail = pattern.split(str(marker))
+    """`address(pk)`: the URL of `url_name` for each pk, reversed once per process and script
+    prefix (not once a row, nor once a page)."""
+    head, tail = _address_pattern(get_script_prefix(), get_urlconf(), url_name, tuple(sorted(kwargs.items())))
     return lambda pk: f"{head}{int(pk)}{tail}"
+
+
+@lru_cache(maxsize=64)
+def _address_pattern(prefix: str, urlconf, url_name: str, kwargs: tuple) -> tuple[str, str]:
+    marker = 987_654_321
+    return tuple(reverse(url_name, kwargs={**dict(kwargs), "pk": marker}).split(str(marker)))
+
+
+def _settings_changed(*, setting, **kwargs) -> None:
+    if setting in ("ROOT_URLCONF", "FORCE_SCRIPT_NAME"):
+        _address_pattern.cache_clear()
+
+
+setting_changed.connect(_settings_changed)
 
 
 def _day_slips_query(day_id: int):
