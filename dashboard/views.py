@@ -258,7 +258,8 @@ def _addresses(url_name: str, **kwargs):
 @lru_cache(maxsize=64)
 def _address_pattern(prefix: str, urlconf, url_name: str, kwargs: tuple) -> tuple[str, str]:
     marker = 987_654_321
-    return tuple(reverse(url_name, kwargs={**dict(kwargs), "pk": marker}).split(str(marker)))
+    pattern = reverse(url_name, urlconf=urlconf, kwargs={**dict(kwargs), "pk": marker})  # under `prefix`
+    return tuple(pattern.split(str(marker)))
 
 
 def _settings_changed(*, setting, **kwargs) -> None:

@@ -50,7 +50,7 @@ def fixed_url(name: str) -> str:
 
 @lru_cache(maxsize=256)
 def _fixed_url(prefix: str, urlconf, name: str) -> str:
-    return reverse(name)
+    return reverse(name, urlconf=urlconf)  # under `prefix`, the script prefix reverse() reads
 
 
 def _settings_changed(*, setting, **kwargs) -> None:
