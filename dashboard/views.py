@@ -4,16 +4,18 @@ dashboard. Views parse the period, call one query module, and present; money thr
 
 import html
 from datetime import date, timedelta
-from functools import wraps
+from functools import lru_cache, wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Exists, OuterRef, Q
+from django.core.signals import setting_changed
+from django.db.models import Exists, OuterRef
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
@@ -37,7 +39,7 @@ from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
 from cardroom.views import refusal_text
-from compliance.queries import alerts_for, obligations
+from compliance.queries import open_alerts
 from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
 from core.rows import shaped_rows
@@ -65,7 +67,9 @@ from .access import (
 DEALER_WEEKS = 12  # ND 99-01.3-08-01(3): 12 continuous weeks of per-dealer records
 CARRIED_SHOWN = 50  # the latest open items carried past a close, on the dashboard
 SLIP_KINDS = {ItemKind.SLIP_UNVERIFIED, ItemKind.SLIP_UNRECEIVED}  # the items floor.open_items.slip_items gives
-EXCEPTION_RULES = Q(rule__startswith="slip_") | Q(rule__startswith="count_")
+EXCEPTION_PREFIXES = ("slip_", "count_")  # the slip and count rules' alerts: the dashboard's exceptions
+EXCEPTIONS_SHOWN = 50  # the latest exceptions on the dashboard
+ROWS_SHOWN = 30  # the overdue and open alerts listed on the dashboard (the rest behind a link)
 
 
 def _stated(rule, site) -> str:
@@ -180,7 +184,7 @@ def daily(request):
         "next_iso": (day + timedelta(days=1)).isoformat(),
         "summary": summary,
         "books_check": published.day_checks([summary])[(site.pk, day)],
-        "slips": _slip_rows(site.pk, day),
+        "slips": _slip_rows(gaming_day),
         "count_sessions": _session_rows(site.pk, day),
         # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
         "shifts": _shift_rows(shifts, mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}")),  # noqa: S308
@@ -245,28 +249,44 @@ def _table_rows(tables, open_slips: dict) -> str:
 
 
 def _addresses(url_name: str, **kwargs):
-    """`address(pk)`: the URL of `url_name` for each pk, reversed once a page (not once a row)."""
-    marker = 987_654_321
-    pattern = reverse(url_name, kwargs={**kwargs, "pk": marker})
-    head, tail = pattern.split(str(marker))
+    """`address(pk)`: the URL of `url_name` for each pk, reversed once per process and script
+    prefix (not once a row, nor once a page)."""
+    head, tail = _address_pattern(get_script_prefix(), get_urlconf(), url_name, tuple(sorted(kwargs.items())))
     return lambda pk: f"{head}{int(pk)}{tail}"
 
 
-def _day_slips_query(site_id: int, day: date):
+@lru_cache(maxsize=64)
+def _address_pattern(prefix: str, urlconf, url_name: str, kwargs: tuple) -> tuple[str, str]:
+    marker = 987_654_321
+    pattern = reverse(url_name, urlconf=urlconf, kwargs={**dict(kwargs), "pk": marker})  # under `prefix`
+    return tuple(pattern.split(str(marker)))
+
+
+def _settings_changed(*, setting, **kwargs) -> None:
+    if setting in ("ROOT_URLCONF", "FORCE_SCRIPT_NAME"):
+        _address_pattern.cache_clear()
+
+
+setting_changed.connect(_settings_changed)
+
+
+def _day_slips_query(day_id: int):
+    # By the gaming day's index: by the site's, SQLite read every slip the site ever wrote.
     voided = SlipStep.objects.filter(slip=OuterRef("pk"), kind=SlipStep.Kind.VOID)
     return (
-        Slip.objects.filter(site_id=site_id, gaming_day__gaming_date=day)
+        Slip.objects.filter(gaming_day_id=day_id)
         .annotate(voided=Exists(voided))
         .order_by("kind", "number")
-        .values_list("pk", "kind", "number", "table_number", "total_cents", "voided")
+        .values_list("pk", "kind", "number", "table_number", "total_cents", "voided", "site_id")
     )
 
 
-def _slip_rows(site_id: int, day: date) -> str:
+def _slip_rows(gaming_day) -> str:
     """The day's slips as the page lists them (the `<li>`s of #slips, escaped): values only, by
     SQL compiled once (core.rows), each row written once in Python rather than by the template."""
     address = _addresses("floor:slip")
-    rows = shaped_rows(_day_slips_query, site_id=site_id, day=day)
+    rows = [] if gaming_day is None else shaped_rows(_day_slips_query, day_id=gaming_day.pk)
+    rows = [row[:-1] for row in rows if row[-1] == gaming_day.site_id]  # the site's own, as ever
     if not rows:
         return mark_safe("<li>No slips.</li>")  # noqa: S308 - a constant
     kinds = {kind: _text(SlipKind(kind).label) for kind in {row[1] for row in rows}}
@@ -571,19 +591,24 @@ def _detail_site(request, sites):
 
 @site_zone
 def overview(request):
-    access, sites = _dashboard_access(request)
+    _, sites = _dashboard_access(request)
     site = _detail_site(request, sites)
     activate_site_zone(site)
     today = site_today(site)
-    pending = obligations(access, today=today, steps=False)  # the dashboard shows no alert's steps
-    exceptions = list(
-        alerts_for(access, steps=False).filter(EXCEPTION_RULES, is_resolved=False).order_by("-period_end", "rule")[:50]
-    )
-    alert_address = _addresses("compliance:alert")  # reversed once a page, not once a row (issue 37)
-    for alert in (*pending, *exceptions):
-        alert.page_url = alert_address(alert.pk)
+    # The alerts of every site the user sees (the middleware's list), not resolved, as values in
+    # one query (issue 37); the exceptions are those of the slip and count rules among them.
+    named = {s.pk: s for s in request.visible_sites}
+    pending = open_alerts(list(named), today=today)
+    exceptions = sorted(
+        (a for a in pending if a.rule.startswith(EXCEPTION_PREFIXES)),
+        key=lambda a: (-a.period_end.toordinal(), a.rule, a.pk),  # the latest first; ties in the order written
+    )[:EXCEPTIONS_SHOWN]
     weeks = trends.weeks_ending(today)
     law = site_law(site)
+    overdue = [a for a in pending if a.due_date and a.due_date < today]
+    daily_url = reverse("dashboard:daily")
+    carried = carried_items([s.pk for s in sites], weeks[0].start, today, latest=CARRIED_SHOWN)
+    rows = _AlertRows(named, _addresses("compliance:alert"), daily_url)
     context = {
         "site": site,
         "law": law,
@@ -592,10 +617,14 @@ def overview(request):
         "sites": sites,
         "today": today,
         "weeks": weeks,
-        "overdue": [a for a in pending if a.due_date and a.due_date < today],
+        "overdue": overdue,
         "open_alerts": pending,
         "exceptions": exceptions,
-        "daily_url": reverse("dashboard:daily"),
+        # Each list's rows written once in Python (issue 37), as the template's loops wrote them.
+        "overdue_rows": rows.overdue(overdue[:ROWS_SHOWN]),
+        "open_rows": rows.open(pending[:ROWS_SHOWN]),
+        "exception_rows": rows.exceptions(exceptions, carried),
+        "daily_url": daily_url,
         "unusual_rows": fragments.cached_fragment(
             "unusual-table-days",
             site_id=site.pk,
@@ -606,9 +635,72 @@ def overview(request):
         ),
         # Open items carried past a gaming day's close, with their reasons (floor.open_items): the
         # latest first, as values.
-        "carried": carried_items([s.pk for s in sites], weeks[0].start, today, latest=CARRIED_SHOWN),
+        "carried": carried,
     }
     return render(request, "dashboard/overview.html", context)
+
+
+class _AlertRows:
+    """The dashboard's alert and carried-item rows, escaped, written once in Python: what the
+    template's loops wrote, to the character (a date as the template writes one, `date_format`)."""
+
+    def __init__(self, sites: dict, address, daily_url: str):
+        self.sites, self.address, self.daily_url = sites, address, _text(daily_url)
+        self.dates: dict = {}
+
+    def _date(self, day) -> str:
+        text = self.dates.get(day)
+        if text is None:
+            text = self.dates[day] = _text(date_format(day))
+        return text
+
+    def _link(self, a) -> str:
+        return f'<a href="{_text(self.address(a.pk))}">{_text(a.title)}</a>'
+
+    def _daily(self, site_id, day) -> str:
+        return f'<a href="{self.daily_url}?site={_text(site_id)}&date={day:%Y-%m-%d}">daily summary</a>'
+
+    def overdue(self, alerts) -> str:
+        if not alerts:
+            return mark_safe('<tr><td colspan="4">Nothing overdue.</td></tr>')  # noqa: S308 - a constant
+        return mark_safe(  # noqa: S308 - every value went through _text
+            "".join(
+                f'<tr><td class="text-danger">{self._date(a.due_date)}</td><td>{_text(self.sites[a.site_id].name)}</td>'
+                f'<td>{self._link(a)}</td><td class="small">{_text(a.citation)}</td></tr>'
+                for a in alerts
+            )
+        )
+
+    def open(self, alerts) -> str:
+        if not alerts:
+            return mark_safe('<tr><td colspan="4">No open alerts.</td></tr>')  # noqa: S308 - a constant
+        return mark_safe(  # noqa: S308 - every value went through _text
+            "".join(
+                f"<tr><td>{self._date(a.due_date) if a.due_date else '—'}</td>"
+                f"<td>{_text(self.sites[a.site_id].name)}</td><td>{self._link(a)}</td><td>{_text(a.period_key)}</td></tr>"
+                for a in alerts
+            )
+        )
+
+    def exceptions(self, alerts, carried) -> str:
+        rows = [
+            f'<tr data-rule="{_text(a.rule)}"><td>{self._date(a.period_end)}</td><td>{_text(self.sites[a.site_id].name)}</td>'
+            f"<td>{self._link(a)}{f' · {_text(a.subject)}' if a.subject else ''}</td>"
+            f"<td>{self._daily(a.site_id, a.period_end)}</td></tr>"
+            for a in alerts
+        ]
+        rows.append("\n      ")
+        rows.extend(
+            f'<tr data-rule="carried" data-key="{_text(c.key)}"><td>{self._date(c.gaming_date)}</td>'
+            f'<td>{_text(c.site_name)}</td><td><span class="badge text-bg-warning">Carried at close</span> '
+            f'{_text(c.description)} <span class="small text-muted">({_text(c.citation)})</span> · '
+            f"{_text(c.carried_by_initials)}: {_text(c.reason)}</td><td>{self._daily(c.site_id, c.gaming_date)}</td></tr>"
+            for c in carried
+        )
+        rows.append("\n      ")
+        if not alerts and not carried:
+            rows.append('<tr><td colspan="4">No open slip or count exceptions.</td></tr>')
+        return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 
 
 @login_required

@@ -18,7 +18,7 @@ Every function issues a fixed number of queries whatever the number of slips, ta
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 
 from cardroom.models import Table
 from core.hooks import OPEN_ITEMS
@@ -133,8 +133,8 @@ def _slip_item(pk, kind, number, table_number, total_cents, verified, jurisdicti
 
 
 def table_items(day: GamingDay) -> list[OpenItem]:
-    """Tables in play in the day without their closer (never carried). Asked with EXISTS of the
-    day's counts and shifts: joining both (an OR over two multi-valued joins) crossed every
+    """Tables in play in the day without their closer (never carried). Asked with the day's counts
+    and shifts as subqueries: joining both (an OR over two multi-valued joins) crossed every
     count of a table with every shift at it, a cost that grew with the site's history."""
     return [
         OpenItem(
@@ -152,9 +152,17 @@ def table_items(day: GamingDay) -> list[OpenItem]:
 
 
 def _open_tables_query(day_id: int, site_id: int):
-    counts = TableInventory.objects.filter(table=OuterRef("pk"), gaming_day_id=day_id)
-    opened = Exists(counts.filter(kind=TableInventory.Kind.OPENER)) | Exists(
-        DealerShift.objects.filter(table=OuterRef("pk"), gaming_day_id=day_id)
+    # Each of the day's lists read once (IN of a subquery, by the gaming day's index), not an
+    # EXISTS a table: SQLite searched each table's whole history by its table index for those.
+    counts = TableInventory.objects.filter(gaming_day_id=day_id)
+    shifts = DealerShift.objects.filter(gaming_day_id=day_id)
+    opened = Q(pk__in=counts.filter(kind=TableInventory.Kind.OPENER).values("table_id")) | Q(
+        pk__in=shifts.values("table_id")
     )
-    closed = Exists(counts.filter(kind=TableInventory.Kind.CLOSER))
-    return Table.objects.filter(opened, site_id=site_id).exclude(closed).order_by("number").values_list("pk", "number")
+    closed = counts.filter(kind=TableInventory.Kind.CLOSER).values("table_id")
+    return (
+        Table.objects.filter(opened, site_id=site_id)
+        .exclude(pk__in=closed)
+        .order_by("number")
+        .values_list("pk", "number")
+    )

@@ -1,8 +1,66 @@
+from functools import lru_cache
+
 from django import template
+from django.core.signals import setting_changed
+from django.templatetags.static import static
+from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from core.money import format_money, format_ratio
 
 register = template.Library()
+
+# The stylesheets and scripts every page loads (base.html): (tag, attribute, path, attributes).
+HEAD_FILES = (
+    ("link", "href", "cardroom/favicon.svg", ' rel="icon"', ' type="image/svg+xml"'),
+    ("link", "href", "vendor/bootstrap.min.css", ' rel="stylesheet"', ""),
+    ("link", "href", "cardroom/app.css", ' rel="stylesheet"', ""),
+    ("script", "src", "vendor/htmx.min.js", "", " defer"),
+    ("script", "src", "vendor/bootstrap.bundle.min.js", "", " defer"),
+    ("script", "src", "cardroom/app.js", "", " defer"),
+)
+
+
+@register.simple_tag
+def head_files() -> SafeString:
+    """base.html's <link>s and <script>s, as its `static` tags wrote them: found once per process
+    (every page draws them; the static files' names do not change while it runs, issue 37)."""
+    return _head_files()
+
+
+@lru_cache(maxsize=1)
+def _head_files() -> SafeString:
+    lines = []
+    for tag, attribute, path, before, after in HEAD_FILES:
+        url = static(path)
+        if tag == "link":
+            lines.append(format_html('<link{} {}="{}"{}>', SafeString(before), attribute, url, SafeString(after)))
+        else:
+            lines.append(format_html('<script {}="{}"{}></script>', attribute, url, SafeString(after)))
+    return format_html_join("\n  ", "{}", ((line,) for line in lines))
+
+
+@register.simple_tag
+def fixed_url(name: str) -> str:
+    """`{% url name %}` of an address without arguments, reversed once per process (and script
+    prefix): the navigation bar's addresses on every page (issue 37)."""
+    return _fixed_url(get_script_prefix(), get_urlconf(), name)
+
+
+@lru_cache(maxsize=256)
+def _fixed_url(prefix: str, urlconf, name: str) -> str:
+    return reverse(name, urlconf=urlconf)  # under `prefix`, the script prefix reverse() reads
+
+
+def _settings_changed(*, setting, **kwargs) -> None:
+    """A test that changes where static files or addresses point finds them again."""
+    if setting in ("STATIC_URL", "STATIC_ROOT", "STORAGES", "ROOT_URLCONF", "FORCE_SCRIPT_NAME"):
+        _head_files.cache_clear()
+        _fixed_url.cache_clear()
+
+
+setting_changed.connect(_settings_changed)
 
 
 @register.filter
