@@ -2,6 +2,7 @@
 
 import json
 from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import cache
@@ -153,8 +154,8 @@ class SlipContext:
     # and whether they hold the table's role at the site (as roles_held), else None; whether
     # the preparer is on the site's duty register at the slip's moment (as
     # duty_periods_running: signing puts a pit boss or shift manager on duty unless they are,
-    # floor.services.duty).
-    chips: list[ChipDenomination] | None = None
+    # floor.services.duty). The chips by their value in cents (`ChipsByValue`).
+    chips: "ChipsByValue | None" = None
     dealer: tuple[Employee | None, bool] | None = None
     preparer_on_duty: bool | None = None
 
@@ -279,13 +280,36 @@ def _context(row, slip_id: int | None, credit: bool) -> SlipContext:
     state = "not opened" if day is None else "closed" if closed else "open" if opened else "not opened"
     if isinstance(chips, str):  # SQLite's JSON is text, in no promised order
         chips = sorted(json.loads(chips), key=lambda values: values[_CHIP_VALUE])
-    available = [_from_row(ChipDenomination, _CHIP_NAMES, values) for values in chips or []]
+    available = ChipsByValue(chips or [])
     dealer = None
     if credit:
         holds, columns = row[n + 5], row[n + 6 :]
         found = columns[0] is not None
         dealer = (_from_row(Employee, _DEALER_NAMES, columns), bool(holds)) if found else (None, False)
     return SlipContext(day, state, bool(uses_books), slip_id, available, dealer, bool(on_duty))
+
+
+class ChipsByValue(Mapping):
+    """The organization's active chips by their value in cents (what `floor.services.steps`
+    looks chips up by), from the context's rows: each chip made a ChipDenomination when first
+    asked for, so a slip makes only the two or three it carries, not every chip of the
+    organization (bench_slips)."""
+
+    def __init__(self, rows):
+        self._rows = {values[_CHIP_VALUE]: values for values in rows}
+        self._made: dict[int, ChipDenomination] = {}
+
+    def __getitem__(self, value_cents) -> ChipDenomination:
+        chip = self._made.get(value_cents)
+        if chip is None:
+            chip = self._made[value_cents] = _from_row(ChipDenomination, _CHIP_NAMES, self._rows[value_cents])
+        return chip
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
 
 @cache

@@ -13,6 +13,7 @@ from core import acts, figure_days, limits, moments
 from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from core.audit import record_site_event as _audit
 from core.audit_rows import record_rows
+from core.insert_values import insert_plan, insert_values
 from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
@@ -263,6 +264,7 @@ _INSERT_DRAWING_NUMBER = (
 )
 _SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if f.attname != "number"]
 _LINE_FIELDS = [f for f in SlipLine._meta.concrete_fields if not f.primary_key]
+_SLIP_PLAN, _LINE_PLAN = insert_plan(tuple(_SLIP_FIELDS)), insert_plan(tuple(_LINE_FIELDS))
 
 
 def _quote(name: str) -> str:
@@ -287,6 +289,7 @@ _LINES_SQL = "INSERT INTO {table} ({columns}) VALUES {{rows}} RETURNING {pk}".fo
 )
 _LINE_ROW = "(" + ", ".join(["%s"] * len(_LINE_FIELDS)) + ")"
 _NEW_SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if not f.primary_key]
+_NEW_SLIP_PLAN = insert_plan(tuple(_NEW_SLIP_FIELDS))
 _SLIP_NUMBERED_SQL = "INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING {pk}".format(
     table=_quote(Slip._meta.db_table),
     columns=", ".join(_quote(f.column) for f in _NEW_SLIP_FIELDS),
@@ -301,8 +304,8 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
     slip's entry stamp, the row events, lines first; the slip's post_save)."""
     conn = transaction.get_connection()
     slip.stamp_entry()
-    params = [f.get_db_prep_save(f.pre_save(line, True), conn) for line in lines for f in _LINE_FIELDS]
-    params += [series, *(f.get_db_prep_save(f.pre_save(slip, True), conn) for f in _SLIP_FIELDS)]
+    params = [value for line in lines for value in insert_values(_LINE_PLAN, line, conn)]
+    params += [series, *insert_values(_SLIP_PLAN, slip, conn)]
     statements = [_LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), _SLIP_SQL]
     # The day's figures marked stale (its snapshot's row lock) and the chain's lock, in the same message.
     stale = figure_days.day_changed_sql(slip.site_id, slip.gaming_day.gaming_date)
@@ -333,12 +336,12 @@ def _insert_numbered(slip: Slip, lines: list[SlipLine]) -> None:
     conn = transaction.get_connection()
     slip.stamp_entry()
     with conn.cursor() as cursor:
-        cursor.execute(_SLIP_NUMBERED_SQL, [f.get_db_prep_save(f.pre_save(slip, True), conn) for f in _NEW_SLIP_FIELDS])
+        cursor.execute(_SLIP_NUMBERED_SQL, insert_values(_NEW_SLIP_PLAN, slip, conn))
         (slip.pk,) = cursor.fetchone()
         _slip_inserted(conn, slip)
         for line in lines:
             line.slip = slip  # its id now (the slip cached: its row event finds the organization there)
-        params = [f.get_db_prep_save(f.pre_save(line, True), conn) for line in lines for f in _LINE_FIELDS]
+        params = [value for line in lines for value in insert_values(_LINE_PLAN, line, conn)]
         cursor.execute(_LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), params)
         ids = cursor.fetchall()
     _lines_inserted(conn, lines, ids)

@@ -3,6 +3,7 @@ gaming day, the chips on a count or a slip, a tray count saved with its lines, t
 dealer shift claimed once, and the outage cap on a table that opens or seats a dealer."""
 
 import re
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from django.core.exceptions import ValidationError
@@ -61,15 +62,23 @@ def require_open_day(site: Site, field: str) -> GamingDay:
 CHIP_LINE_KEYS = frozenset({"denomination", "quantity"})
 
 
+# The organization's active chips as a service passes them down: a list, or by value in cents.
+Chips = list[ChipDenomination] | Mapping[int, ChipDenomination]
+
+
+def _chips_by_value(available: Chips) -> Mapping[int, ChipDenomination]:
+    """Chips by their value in cents: `available` itself when it is so already (a slip's
+    context, floor.queries.ChipsByValue)."""
+    return available if isinstance(available, Mapping) else {c.value_cents: c for c in available}
+
+
 def active_chips(organization_id: int) -> list[ChipDenomination]:
     """The organization's active chips (rules.CHIP_VALUES), read once per service call and passed down
     (`available`) to the steps that need them."""
     return list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
 
 
-def parse_chips(
-    chips, site: Site, citation: str, *, available: list[ChipDenomination] | None = None
-) -> dict[ChipDenomination, int]:
+def parse_chips(chips, site: Site, citation: str, *, available: Chips | None = None) -> dict[ChipDenomination, int]:
     """[{"denomination": <ChipDenomination or its value in cents>, "quantity": n}, ...] ->
     {denomination: quantity}. `denomination` is the chip's value in cents, never its id.
     Quantities are whole positive numbers; the denomination is one of the organization's
@@ -79,7 +88,7 @@ def parse_chips(
         raise ValidationError({"chips": f"{citation}: give at least one denomination and its quantity."})
     if available is None:
         available = active_chips(site.organization_id)
-    by_value = {c.value_cents: c for c in available}
+    by_value = _chips_by_value(available)
     parsed: dict[ChipDenomination, int] = {}
     for item in chips:
         denomination, quantity = _chip_item(item, by_value, citation, rules.CHIP_VALUES.at(site))
@@ -119,7 +128,7 @@ _DOLLARS = re.compile(r"\$?(\d{1,3}(,\d{3})+|\d{1,12})(\.\d{1,2})?")
 
 
 def chip_lines(
-    chips, amounts, site: Site, citation: str, *, available: list[ChipDenomination] | None = None
+    chips, amounts, site: Site, citation: str, *, available: Chips | None = None
 ) -> dict[ChipDenomination, int]:
     """The chips of a count or slip, given either as chip counts (`chips`, see parse_chips)
     or as dollar amounts per denomination (`amounts`, see chips_from_amounts), never both.
@@ -134,9 +143,7 @@ def chip_lines(
     return parse_chips(lines, site, citation, available=available)
 
 
-def chips_from_amounts(
-    amounts, site: Site, citation: str, *, available: list[ChipDenomination] | None = None
-) -> list[dict]:
+def chips_from_amounts(amounts, site: Site, citation: str, *, available: Chips | None = None) -> list[dict]:
     """[{"denomination": value_cents, "amount": "125.00"}, ...] -> the chips' lines
     [{"denomination": value_cents, "quantity": n}, ...]. An amount is dollars and cents (a
     string, or a whole number of dollars; never a binary fraction) that buys a whole number of
@@ -147,7 +154,7 @@ def chips_from_amounts(
         raise ValidationError({"amounts": f"House control: at most {MAX_AMOUNT_LINES} lines of amounts."})
     if available is None:
         available = active_chips(site.organization_id)
-    by_value = {c.value_cents: c for c in available}
+    by_value = _chips_by_value(available)
     return [_amount_line(item, by_value, citation, rules.CHIP_VALUES.at(site)) for item in amounts]
 
 
