@@ -36,11 +36,11 @@ from decimal import Decimal
 from json.encoder import c_make_encoder, encode_basestring_ascii
 
 from django.db import transaction
-from django.db.models import DateTimeField, JSONField, Max, Model
+from django.db.models import JSONField, Max, Model
 from django.utils import timezone
 
 from .appendonly import COPY_ROWS, take_ids
-from .insert_values import insert_plan, insert_values, plain_types
+from .insert_values import insert_plan, insert_values, json_plan, json_rows, json_source
 from .models import AuditEvent
 
 GENESIS_HASH = "0" * 64
@@ -344,59 +344,25 @@ _EVENT_PLAN = insert_plan(tuple(_EVENT_INSERT_FIELDS))
 
 def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
     """PostgreSQL with client-side binding: the rows `bulk_create` would write, sent as one
-    JSON array bound as one value and read into the table's row type in order
-    (`json_populate_recordset`): binding each of a slip's four events' seventeen values
-    client-side (psycopg writing each literal in Python) cost more than the rest of the
-    events' Python, and the ORM's statement compilation and UNNEST arrays more still
-    (bench_slips). What is stored is what the ORM stores: each value as the ORM prepares it,
-    a moment as its ISO text, a JSON field's value as the JSON the ORM sends for it
-    (`json.dumps`, no encoder). Many events at once (a night's alerts) go by COPY (`_copy_events`)."""
+    JSON array bound as one value (core.insert_values.json_rows): binding each of a slip's
+    four events' seventeen values client-side cost more than the rest of the events' Python,
+    and the ORM's statement compilation and UNNEST arrays more still (bench_slips). Many
+    events at once (a night's alerts) go by COPY (`_copy_events`)."""
     if len(events) >= COPY_EVENTS:
         _copy_events(conn, events)
         return
-    rows = [{column: convert(event, conn) for column, convert in _EVENT_JSON_PLAN} for event in events]
     with conn.cursor() as cursor:
-        cursor.execute(_EVENT_JSON_SQL, [json.dumps(rows)])
+        cursor.execute(_EVENT_JSON_SQL, [json_rows(_EVENT_JSON_PLAN, events, conn)])
         ids = sorted(pk for (pk,) in cursor.fetchall())  # drawn in the array's order
     for event, pk in zip(events, ids, strict=True):
         event.pk, event._state.adding, event._state.db = pk, False, conn.alias
 
 
-def _json_converter(field):
-    """How `_insert_events` writes `field`'s value in its JSON: a value the field binds as it
-    is (core.insert_values) as it is, a moment as its ISO text once the field prepared it, a
-    JSON field's value (whose ORM binding is `json.dumps` of it) as it is; anything else as
-    the field prepares it (an int or a str, which JSON writes as their own text)."""
-    name, plain = field.attname, plain_types(field)
-    if isinstance(field, JSONField):
-        if field.encoder is not None:
-            raise TypeError(f"{field}: a JSON field with its own encoder")
-        return lambda event, conn: getattr(event, name)
-    if isinstance(field, DateTimeField):
-        stamped = field.auto_now or field.auto_now_add
-
-        def moment(event, conn):
-            value = getattr(event, name)
-            if stamped or type(value) is not datetime or value.tzinfo is None:  # an aware one the field keeps
-                value = field.get_db_prep_save(field.pre_save(event, True), conn)
-            return None if value is None else value.isoformat()
-
-        return moment
-
-    def convert(event, conn):
-        value = getattr(event, name)
-        return value if type(value) in plain else field.get_db_prep_save(field.pre_save(event, True), conn)
-
-    return convert
-
-
-_EVENT_JSON_PLAN = [(f.column, _json_converter(f)) for f in _EVENT_INSERT_FIELDS]
-_EVENT_JSON_SQL = (
-    'INSERT INTO "{table}" ({columns}) SELECT {columns} FROM json_populate_recordset(NULL::"{table}", %s) '
-    'WITH ORDINALITY AS r ORDER BY r.ordinality RETURNING "{pk}"'
-).format(
+_EVENT_JSON_PLAN = json_plan(tuple(_EVENT_INSERT_FIELDS))
+_EVENT_JSON_SQL = 'INSERT INTO "{table}" ({columns}) {source} RETURNING "{pk}"'.format(
     table=AuditEvent._meta.db_table,
     columns=", ".join(f'"{f.column}"' for f in _EVENT_INSERT_FIELDS),
+    source=json_source(AuditEvent, _EVENT_INSERT_FIELDS),
     pk=AuditEvent._meta.pk.column,
 )
 
