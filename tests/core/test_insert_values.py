@@ -15,7 +15,7 @@ from floor.models import SlipKind, SlipLine
 
 from .test_audit_tamper import FILL, _floor
 
-SAMPLES = {type(None): None, str: "it's a \\ \"quoted\" ünïcode text", int: 30_000, bool: True}
+SAMPLES = {type(None): None, str: 'it\'s a \\ "quoted" ünïcode text', int: 30_000, bool: True}
 
 
 def _literal(value) -> str:
@@ -60,7 +60,7 @@ def _events(chain: str) -> list[AuditEvent]:
             chain=chain,
             seq=n + 1,
             occurred_at=at + timedelta(microseconds=n),
-            actor_label="it's \\ \"odd\" ünïcode 😀",
+            actor_label='it\'s \\ "odd" ünïcode 😀',
             action="slip.prepared",
             object_type="floor.slip",
             object_id=str(n),
