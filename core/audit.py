@@ -40,7 +40,7 @@ from django.db.models import JSONField, Max, Model
 from django.utils import timezone
 
 from .appendonly import COPY_ROWS, take_ids
-from .insert_values import insert_plan, insert_values, json_plan, json_rows, json_source
+from .insert_values import insert_plan, insert_values
 from .models import AuditEvent
 
 GENESIS_HASH = "0" * 64
@@ -343,28 +343,21 @@ _EVENT_PLAN = insert_plan(tuple(_EVENT_INSERT_FIELDS))
 
 
 def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
-    """PostgreSQL with client-side binding: the rows `bulk_create` would write, sent as one
-    JSON array bound as one value (core.insert_values.json_rows): binding each of a slip's
-    four events' seventeen values client-side cost more than the rest of the events' Python,
-    and the ORM's statement compilation and UNNEST arrays more still (bench_slips). Many
-    events at once (a night's alerts) go by COPY (`_copy_events`)."""
+    """PostgreSQL with client-side binding: the rows `bulk_create` would write (each field's
+    value as the ORM prepares it) in one plain multi-row INSERT, each row bound on its own:
+    the ORM's statement compilation and UNNEST arrays, or psycopg parsing one statement of
+    more than 50 parameters afresh, cost more than the insert itself on every slip
+    (bench_slips). Many events at once (a night's alerts) go by COPY (`_copy_events`)."""
     if len(events) >= COPY_EVENTS:
         _copy_events(conn, events)
         return
     with conn.cursor() as cursor:
-        cursor.execute(_EVENT_JSON_SQL, [json_rows(_EVENT_JSON_PLAN, events, conn)])
-        ids = sorted(pk for (pk,) in cursor.fetchall())  # drawn in the array's order
-    for event, pk in zip(events, ids, strict=True):
+        bind = cursor.cursor.mogrify  # psycopg's ClientCursor: a short row's parsing is cached
+        rows = ", ".join(bind(_EVENT_ROW, insert_values(_EVENT_PLAN, event, conn)) for event in events)
+        cursor.execute(_EVENT_INSERT_SQL.format(rows=rows))
+        ids = cursor.fetchall()
+    for event, (pk,) in zip(events, ids, strict=True):
         event.pk, event._state.adding, event._state.db = pk, False, conn.alias
-
-
-_EVENT_JSON_PLAN = json_plan(tuple(_EVENT_INSERT_FIELDS))
-_EVENT_JSON_SQL = 'INSERT INTO "{table}" ({columns}) {source} RETURNING "{pk}"'.format(
-    table=AuditEvent._meta.db_table,
-    columns=", ".join(f'"{f.column}"' for f in _EVENT_INSERT_FIELDS),
-    source=json_source(AuditEvent, _EVENT_INSERT_FIELDS),
-    pk=AuditEvent._meta.pk.column,
-)
 
 
 def _insert_events_sqlite(conn, events: Sequence[AuditEvent]) -> None:

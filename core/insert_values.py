@@ -13,9 +13,7 @@ PostgreSQL the ORM wraps an integer in psycopg's Int2/Int4/Int8, which binds to 
 literal as the int. Everything else (moments, JSON, any other field) goes through the field,
 so what is bound is what the ORM binds (`tests/core/test_insert_values.py`)."""
 
-import json
 from collections.abc import Sequence
-from datetime import date, datetime
 from functools import cache
 
 from django.db import models
@@ -71,61 +69,3 @@ def insert_values(plan: Sequence[tuple], obj: models.Model, connection) -> list:
         else:
             values.append(field.get_db_prep_save(field.pre_save(obj, True), connection))
     return values
-
-
-# PostgreSQL: rows sent as one JSON array, bound as one value and read into the table's row
-# type in the array's order (`json_populate_recordset`): psycopg writes each value of a
-# client-side bound statement as its literal in Python, a few microseconds a value, where one
-# JSON text of the rows is written by the json module's C encoder (a slip's four events: 68
-# values; its lines and itself: 28). What is stored is what the ORM stores: a value the field
-# binds as it is, as it is; a moment or a date as its ISO text once the field prepared it; a
-# JSON field's value as it is (the ORM binds `json.dumps` of it); anything else as the field
-# prepares it (an int or a str, which JSON writes as their own text; anything else is refused
-# by the encoder, not written another way).
-
-
-def json_converter(field: models.Field):
-    """How `json_rows` writes `field`'s value (of a row `obj`, on `connection`)."""
-    name, plain = field.attname, plain_types(field)
-    if isinstance(field, models.JSONField):
-        if field.encoder is not None:
-            raise TypeError(f"{field}: a JSON field with its own encoder is not written by json_rows")
-        return lambda obj, connection: getattr(obj, name)
-    if isinstance(field, models.DateField):  # and DateTimeField
-        stamped = field.auto_now or field.auto_now_add
-        kind = datetime if isinstance(field, models.DateTimeField) else date
-
-        def moment(obj, connection):
-            value = getattr(obj, name)
-            if stamped or type(value) is not kind or (kind is datetime and value.tzinfo is None):
-                value = field.get_db_prep_save(field.pre_save(obj, True), connection)
-            return None if value is None else value.isoformat()
-
-        return moment
-
-    def convert(obj, connection):
-        value = getattr(obj, name)
-        return value if type(value) in plain else field.get_db_prep_save(field.pre_save(obj, True), connection)
-
-    return convert
-
-
-@cache
-def json_plan(fields: tuple[models.Field, ...]) -> tuple[tuple, ...]:
-    """Per field: its column and its `json_converter`."""
-    return tuple((field.column, json_converter(field)) for field in fields)
-
-
-def json_rows(plan: Sequence[tuple], objs: Sequence[models.Model], connection) -> str:
-    """The JSON array of `objs`' rows for `plan`'s fields (`json_plan`), each an object by column."""
-    return json.dumps([{column: convert(obj, connection) for column, convert in plan} for obj in objs])
-
-
-def json_source(model, fields: Sequence[models.Field], *more: str) -> str:
-    """A SELECT of `fields`' columns (and the expressions `more`) from the JSON array of
-    `model`'s rows bound at its one `%s`, in the array's order."""
-    table = model._meta.db_table
-    columns = ", ".join([*(f'"{field.column}"' for field in fields), *more])
-    return (
-        f'SELECT {columns} FROM json_populate_recordset(NULL::"{table}", %s) WITH ORDINALITY AS r ORDER BY r.ordinality'
-    )

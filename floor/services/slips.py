@@ -13,7 +13,7 @@ from core import acts, figure_days, limits, moments
 from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_values, snapshot
 from core.audit import record_site_event as _audit
 from core.audit_rows import record_rows
-from core.insert_values import insert_plan, insert_values, json_plan, json_rows, json_source
+from core.insert_values import insert_plan, insert_values
 from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
@@ -258,15 +258,13 @@ _NEXT_NUMBER = (
     "INSERT INTO {sequences} (name, last) VALUES (%s, 1) "
     "ON CONFLICT (name) DO UPDATE SET last = {sequences}.last + 1 RETURNING last"
 )
-# The slip and its lines come as JSON arrays of rows, one bound value each
-# (core.insert_values.json_rows): psycopg's writing of some thirty values' literals cost more.
 _INSERT_DRAWING_NUMBER = (
-    "WITH n AS (" + _NEXT_NUMBER + ") INSERT INTO {slips} ({columns}, {number}) {source} RETURNING {number}"
+    "WITH n AS (" + _NEXT_NUMBER + ") "
+    "INSERT INTO {slips} ({columns}, {number}) VALUES ({values}, (SELECT last FROM n)) RETURNING {number}"
 )
 _SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if f.attname != "number"]
 _LINE_FIELDS = [f for f in SlipLine._meta.concrete_fields if not f.primary_key]
-_SLIP_JSON, _LINE_JSON = json_plan(tuple(_SLIP_FIELDS)), json_plan(tuple(_LINE_FIELDS))
-_LINE_PLAN = insert_plan(tuple(_LINE_FIELDS))
+_SLIP_PLAN, _LINE_PLAN = insert_plan(tuple(_SLIP_FIELDS)), insert_plan(tuple(_LINE_FIELDS))
 
 
 def _quote(name: str) -> str:
@@ -278,7 +276,7 @@ _SLIP_SQL = _INSERT_DRAWING_NUMBER.format(
     slips=_quote(Slip._meta.db_table),
     columns=", ".join(_quote(f.column) for f in _SLIP_FIELDS),
     number=_quote(Slip._meta.get_field("number").column),
-    source=json_source(Slip, _SLIP_FIELDS, "(SELECT last FROM n)"),
+    values=", ".join(["%s"] * len(_SLIP_FIELDS)),
 )
 # SQLite (3.35 or later): the same upsert on its own, in the transaction that saves the slip
 # (which holds the database's write lock from its BEGIN IMMEDIATE): one statement where
@@ -290,12 +288,6 @@ _LINES_SQL = "INSERT INTO {table} ({columns}) VALUES {{rows}} RETURNING {pk}".fo
     pk=_quote(SlipLine._meta.pk.column),
 )
 _LINE_ROW = "(" + ", ".join(["%s"] * len(_LINE_FIELDS)) + ")"
-_LINES_JSON_SQL = "INSERT INTO {table} ({columns}) {source} RETURNING {pk}".format(
-    table=_quote(SlipLine._meta.db_table),
-    columns=", ".join(_quote(f.column) for f in _LINE_FIELDS),
-    source=json_source(SlipLine, _LINE_FIELDS),
-    pk=_quote(SlipLine._meta.pk.column),
-)
 _NEW_SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if not f.primary_key]
 _NEW_SLIP_PLAN = insert_plan(tuple(_NEW_SLIP_FIELDS))
 _SLIP_NUMBERED_SQL = "INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING {pk}".format(
@@ -312,8 +304,9 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
     slip's entry stamp, the row events, lines first; the slip's post_save)."""
     conn = transaction.get_connection()
     slip.stamp_entry()
-    params = [json_rows(_LINE_JSON, lines, conn), series, json_rows(_SLIP_JSON, [slip], conn)]
-    statements = [_LINES_JSON_SQL, _SLIP_SQL]
+    params = [value for line in lines for value in insert_values(_LINE_PLAN, line, conn)]
+    params += [series, *insert_values(_SLIP_PLAN, slip, conn)]
+    statements = [_LINES_SQL.format(rows=", ".join([_LINE_ROW] * len(lines))), _SLIP_SQL]
     # The day's figures marked stale (its snapshot's row lock) and the chain's lock, in the same message.
     stale = figure_days.day_changed_sql(slip.site_id, slip.gaming_day.gaming_date)
     lock = chain_lock_sql(slip.site.organization_id)
@@ -323,7 +316,7 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
             params += extra[1]
     with conn.cursor() as cursor:
         cursor.execute("; ".join(statements), params)
-        ids = sorted(cursor.fetchall())  # drawn in the array's order
+        ids = cursor.fetchall()
         cursor.nextset()
         (slip.number,) = cursor.fetchone()
         if stale:

@@ -1,5 +1,5 @@
 """What a service's own INSERT binds is what the ORM binds (core.insert_values), and the events
-sent as one JSON array on PostgreSQL (core.audit) are stored as the ORM stores them."""
+a service's INSERT writes on PostgreSQL (core.audit) are stored as the ORM stores them."""
 
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -98,10 +98,10 @@ def _stored(insert) -> tuple[list, list, list]:
 
 
 @pytest.mark.django_db
-def test_the_events_json_insert_stores_what_the_orm_stores():
+def test_the_events_insert_stores_what_the_orm_stores():
     if not audit._one_round_trip(connection):
         pytest.skip("PostgreSQL with client-side binding only")
     orm_ids, by_orm, orm_texts = _stored(AuditEvent.objects.bulk_create)
     ids, ours, texts = _stored(lambda events: audit._insert_events(connection, events))
     assert ours == by_orm and texts == orm_texts
-    assert ids == sorted(ids) and ids[0] > orm_ids[-1]  # drawn in the array's order
+    assert ids == sorted(ids) and ids[0] > orm_ids[-1]  # drawn in the events' order
