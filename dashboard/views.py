@@ -660,27 +660,24 @@ class _AlertRows:
     def _daily(self, site_id, day) -> str:
         return f'<a href="{self.daily_url}?site={_text(site_id)}&date={day:%Y-%m-%d}">daily summary</a>'
 
-    def overdue(self, alerts) -> str:
+    @staticmethod
+    def _rows(alerts, empty: str, row) -> str:
+        """`row(alert)` for each alert (each value in it through _text), or one row saying `empty`."""
         if not alerts:
-            return mark_safe('<tr><td colspan="4">Nothing overdue.</td></tr>')  # noqa: S308 - a constant
-        return mark_safe(  # noqa: S308 - every value went through _text
-            "".join(
-                f'<tr><td class="text-danger">{self._date(a.due_date)}</td><td>{_text(self.sites[a.site_id].name)}</td>'
-                f'<td>{self._link(a)}</td><td class="small">{_text(a.citation)}</td></tr>'
-                for a in alerts
-            )
-        )
+            return mark_safe(f'<tr><td colspan="4">{empty}</td></tr>')  # noqa: S308 - a constant of this class
+        return mark_safe("".join(row(a) for a in alerts))  # noqa: S308 - every value went through _text
+
+    def overdue(self, alerts) -> str:
+        return self._rows(alerts, "Nothing overdue.", lambda a: (
+            f'<tr><td class="text-danger">{self._date(a.due_date)}</td><td>{_text(self.sites[a.site_id].name)}</td>'
+            f'<td>{self._link(a)}</td><td class="small">{_text(a.citation)}</td></tr>'
+        ))  # fmt: skip
 
     def open(self, alerts) -> str:
-        if not alerts:
-            return mark_safe('<tr><td colspan="4">No open alerts.</td></tr>')  # noqa: S308 - a constant
-        return mark_safe(  # noqa: S308 - every value went through _text
-            "".join(
-                f"<tr><td>{self._date(a.due_date) if a.due_date else '—'}</td>"
-                f"<td>{_text(self.sites[a.site_id].name)}</td><td>{self._link(a)}</td><td>{_text(a.period_key)}</td></tr>"
-                for a in alerts
-            )
-        )
+        return self._rows(alerts, "No open alerts.", lambda a: (
+            f"<tr><td>{self._date(a.due_date) if a.due_date else '—'}</td>"
+            f"<td>{_text(self.sites[a.site_id].name)}</td><td>{self._link(a)}</td><td>{_text(a.period_key)}</td></tr>"
+        ))  # fmt: skip
 
     def exceptions(self, alerts, carried) -> str:
         rows = [
