@@ -117,3 +117,9 @@ def test_the_charts_use_the_vendored_chart_js(client, cast, site):
 @pytest.mark.parametrize("role", [Role.SHIFT_MANAGER, Role.DEALER])
 def test_only_gaming_managers_and_auditors_see_the_dashboard(client, cast, site, role):
     assert _get(client, cast[role], "/dashboard/").status_code == 403
+
+
+def test_with_no_alert_the_overdue_and_open_lists_say_so(client, cast, site):
+    html = _get(client, cast[Role.AUDITOR], f"/dashboard/?site={site.pk}").content.decode()
+    assert '<tr><td colspan="4">Nothing overdue.</td></tr>' in html
+    assert '<tr><td colspan="4">No open alerts.</td></tr>' in html
