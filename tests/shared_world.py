@@ -2,8 +2,9 @@
 
 Nearly every test asks for `org`, `site` and `cast` (tests/conftest.py): one employee per role,
 each a user, an employee, a membership, their history rows and audit events, with the chip set
-twelve denominations more. Built for each test, that was about a third of the time of the
-record-writing files. For a module none of whose tests is transactional, the fixtures the
+twelve denominations more. Built for each test, they were a sixth to a third of the queries
+of the record-writing files (tests/accounting, tests/cage/test_api.py), if less of their time
+(README, "Tests"). For a module none of whose tests is transactional, the fixtures the
 module's tests ask for (the union over its tests, so every process running a part of it builds
 the same rows) are built once, in a transaction each test's own nests in, rolled back after the
 module, as Django's `TestCase.setUpTestData`; each test gets its own deep copy of the Python
