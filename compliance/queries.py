@@ -36,7 +36,11 @@ def status_of(alert: Alert) -> str:
 
 def obligations(access, *, today, steps: bool = True) -> list[Alert]:
     """Everything still due across the user's sites, overdue first, then by due date."""
-    pending = alerts_for(access, steps=steps).filter(is_resolved=False)
+    return _in_obligation_order(alerts_for(access, steps=steps).filter(is_resolved=False), today)
+
+
+def _in_obligation_order(pending, today) -> list:
+    """Overdue first, then by due date, then those without one (each in `pending`'s order)."""
     dated = sorted((a for a in pending if a.due_date), key=lambda a: a.due_date)
     overdue = [a for a in dated if a.due_date < today]
     upcoming = [a for a in dated if a.due_date >= today]
@@ -73,10 +77,7 @@ def open_alerts(site_ids, *, today) -> list[OpenAlert]:
     """`obligations` of the sites `site_ids` as values: overdue first, then by due date, then
     those without one. One query, by SQL compiled once (core.rows)."""
     pending = [OpenAlert(*row) for row in shaped_rows(_open_alerts_query, site_ids=list(site_ids))] if site_ids else []
-    dated = sorted((a for a in pending if a.due_date), key=lambda a: a.due_date)
-    overdue = [a for a in dated if a.due_date < today]
-    upcoming = [a for a in dated if a.due_date >= today]
-    return overdue + upcoming + [a for a in pending if not a.due_date]
+    return _in_obligation_order(pending, today)
 
 
 def in_quarter(alerts: QuerySet[Alert], quarter) -> QuerySet[Alert]:
