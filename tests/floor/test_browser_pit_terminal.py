@@ -14,7 +14,7 @@ from cardroom.models import Role
 from core.models import AuditEvent
 from core.pins import PIN_MIN_DIGITS
 from floor.models import Slip, SlipStep
-from tests.browser_support import PHONE, overflow
+from tests.browser_support import PHONE, new_watched_page, overflow
 
 SCREENSHOTS = os.environ.get("SCREENSHOT_DIR")
 PINS = {
@@ -226,13 +226,29 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     page.wait_for_selector("#pit-outbox", state="hidden")
     assert Slip.objects.filter(total_cents=5000).count() == 1
 
-    # A reload while offline keeps the queue: it is kept in the browser's storage, sealed (no PIN
-    # readable in it), restored when the page opens again, shown as waiting and sent once with
-    # its own key, though the first answer is lost again. (Once a route has been set on the page,
-    # Chromium's offline emulation has let a request through in CI: the API is also cut by a route
-    # while the network is down, so "nothing arrived" holds whatever the emulation does.)
-    page.route("**/api/v1/**", cut_api := lambda route: route.abort())
-    page.context.set_offline(True)
+    # A terminal closed while offline keeps the queue: it is kept in the browser's storage, sealed
+    # (no PIN readable in it), restored when the page opens again, shown as waiting and sent once
+    # with its own key, though the first answer is lost again. The API is cut by a route while the
+    # network is down (Chromium's offline emulation has let a request through once a route was
+    # set) and stays cut while the page opens again, so the restored queue is seen waiting before
+    # it goes: a send, a lost answer and a 0.25 s retry can all be over before the page has
+    # loaded. The page is closed rather than reloaded: a reload that fails offline leaves the old
+    # page running until Chromium's error page replaces it, and Chromium has let that page send
+    # its queue, past the routes, while still offline.
+    api = {"cut": True, "lose_next": False}
+
+    def gate(route):
+        if api["cut"]:
+            route.abort()
+        elif api["lose_next"] and route.request.method == "POST" and route.request.url.endswith("/fill-slips/"):
+            api["lose_next"] = False
+            lose_the_answer(route)
+        else:
+            route.fallback()
+
+    context = page.context
+    context.route("**/api/v1/**", gate)
+    context.set_offline(True)
     page.click("#pit-table-1 .pit-fill")
     page.keyboard.press("Tab")
     page.keyboard.type("3")
@@ -243,21 +259,21 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     page.wait_for_function("() => Object.keys(localStorage).some(k => k.startsWith('pit-outbox:'))")
     kept = page.evaluate("() => Object.entries(localStorage).filter(([k]) => k.startsWith('pit-outbox:'))")
     assert len(kept) == 1 and PINS[Role.CASHIER] not in kept[0][1] and "fill-slips" not in kept[0][1]
-    try:
-        page.reload()
-    except PlaywrightError:
-        pass  # the page itself cannot load while the network is down
+    page.close()
+    page, _ = new_watched_page(context)
+    with pytest.raises(PlaywrightError):
+        page.goto(f"{live_server.url}/floor/pit/")  # the page itself cannot load while the network is down
+    context.set_offline(False)
+    page.goto(f"{live_server.url}/floor/pit/")
+    page.wait_for_selector("#pit-outbox:not([hidden])")
+    expect(page.locator("#pit-outbox-items")).to_contain_text(
+        "Fill for table 1 ($75.00) · waiting to send", use_inner_text=True
+    )
     assert not Slip.objects.filter(total_cents=7500).exists()
-    page.unroute("**/api/v1/**", cut_api)
-    page.context.set_offline(False)
     lost.clear()
-    page.route("**/api/v1/fill-slips/", lose_the_answer, times=1)
     with page.expect_response("**/api/v1/fill-slips/") as resent:
-        page.goto(f"{live_server.url}/floor/pit/")
-        page.wait_for_selector("#pit-outbox:not([hidden])")
-        expect(page.locator("#pit-outbox-items")).to_contain_text(
-            "Fill for table 1 ($75.00) · waiting to send", use_inner_text=True
-        )
+        api.update(cut=False, lose_next=True)
+        page.wait_for_selector("#pit-outbox", state="hidden")
     assert resent.value.request.headers["idempotency-key"] == lost[0]
     assert resent.value.headers.get("idempotent-replayed") == "true"
     page.wait_for_selector("#pit-outbox", state="hidden")
@@ -269,7 +285,8 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     # opens its queue (the key is the server's for that login and site, not the session's) and
     # sends it once; another station signed in between neither sees nor sends it.
     expect(page.locator("#pit-volatile")).to_be_hidden()  # WebCrypto here: the queue is kept
-    page.context.set_offline(True)
+    api["cut"] = True
+    context.set_offline(True)
     page.click("#pit-table-1 .pit-fill")
     page.keyboard.press("Tab")
     page.keyboard.type("5")
@@ -277,8 +294,7 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     page.keyboard.type(PINS[Role.CASHIER])
     page.keyboard.press("Enter")
     page.wait_for_function("() => Object.keys(localStorage).some(k => k.startsWith('pit-outbox:'))")
-    page.route("**/api/v1/**", lambda route: route.abort())  # the pages load again, the API not yet
-    page.context.set_offline(False)
+    context.set_offline(False)  # the pages load again, the API not yet
     page.click("#logout")
     page.wait_for_url(f"{live_server.url}/login/")  # signed out before the next sign-in
     pins.create_station(acting_user=None, site=site, username="pit-two", password="second-station-pass-9", name="Pit 2")
@@ -293,7 +309,7 @@ def test_the_pit_keeps_working_through_a_dropped_network(
     assert "Fill for table 1 ($125.00) · waiting to send" in page.inner_text("#pit-outbox-items")
     assert page.is_hidden("#pit-refusals")
     assert not Slip.objects.filter(total_cents=12500).exists()
-    page.unroute("**/api/v1/**")
+    api["cut"] = False
     page.wait_for_selector("#pit-outbox", state="hidden", timeout=30_000)
     assert Slip.objects.filter(total_cents=12500).count() == 1
     assert AuditEvent.objects.filter(action="fill_slip.prepared").count() == 5
