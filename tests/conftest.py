@@ -18,7 +18,7 @@ from core.appendonly import set_guard_lifted
 
 from . import shared_world
 from .browser_support import browser_page, close_shared_browser  # noqa: F401  (the Playwright page fixture for every journey)
-from .factories import OrganizationFactory, SiteFactory, TableFactory, make_chips
+from .factories import TableFactory, make_chips
 from .postgres_session import commits_without_waiting_for_the_disk
 
 # Before the first connection: every PostgreSQL session of the run (tests/postgres_session.py).
@@ -321,7 +321,7 @@ def _shared_world(request, django_db_setup, django_db_blocker):
     """The module's org, site, cast, people and chips, built once where they can be (tests/shared_world.py)."""
     items = [item for item in request.session.items if item.module is request.module]
     parts = shared_world.parts_wanted(items, lambda item: _uses_transactional_db(item, item.fixturenames))
-    yield from shared_world.built_for_the_module(parts, django_db_blocker, FAST_HASHERS)
+    yield from shared_world.built_for_the_module(parts, django_db_blocker, FAST_HASHERS, request.module.__name__)
 
 
 @pytest.fixture
@@ -362,13 +362,13 @@ def day_under_way(site):
 
 
 @pytest.fixture
-def other_site(org):
-    return SiteFactory(organization=org, name="Eagles Club")
+def other_site(org, _world):
+    return _world["other_site"] if _world else shared_world.new_other_site(org)
 
 
 @pytest.fixture
-def stranger_site(db):
-    return SiteFactory(organization=OrganizationFactory(name="Other Charity"), name="Far Away Bar")
+def stranger_site(_world):
+    return _world["stranger_site"] if _world else shared_world.new_stranger_site()
 
 
 @pytest.fixture

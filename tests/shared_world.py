@@ -17,6 +17,7 @@ that closes the connection fails, naming the marker.
 """
 
 import copy
+import inspect
 from contextlib import contextmanager
 
 import pytest
@@ -31,7 +32,9 @@ SITE_ROLES = [Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role
 ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
 
 # What the world can hold, in the order it is built (each from those before it).
-PARTS = ("org", "site", "cast", "people", "chips")
+PARTS = ("org", "site", "cast", "people", "chips", "other_site", "stranger_site")
+# A module's own fixtures built once with its world (`built_once`): module -> name -> (build, its parts).
+BUILT_ONCE: dict[str, dict[str, tuple]] = {}
 
 
 def new_org():
@@ -57,8 +60,16 @@ def new_people(org, site, cast) -> dict:
     }
 
 
-def _build(parts: set[str]) -> dict:
-    world: dict = {"org": new_org()}
+def new_other_site(org):
+    return SiteFactory(organization=org, name="Eagles Club")
+
+
+def new_stranger_site():
+    return SiteFactory(organization=OrganizationFactory(name="Other Charity"), name="Far Away Bar")
+
+
+def _build(parts: set[str], own: dict) -> dict:
+    world: dict = {"org": new_org()} if "org" in parts else {}  # every part but the stranger's needs it
     if parts & {"site", "cast", "people"}:
         world["site"] = new_site(world["org"])
     if parts & {"cast", "people"}:
@@ -67,7 +78,34 @@ def _build(parts: set[str]) -> dict:
         world["people"] = new_people(world["org"], world["site"], world["cast"])
     if "chips" in parts:
         world["chips"] = make_chips(world["org"])
+    if "other_site" in parts:
+        world["other_site"] = new_other_site(world["org"])
+    if "stranger_site" in parts:
+        world["stranger_site"] = new_stranger_site()
+    for name, (build, names) in own.items():  # the module's own, in the order they were declared
+        if name in parts:
+            world[name] = build(**{part: world[part] for part in names})
     return world
+
+
+def built_once(build):
+    """`build` as a fixture of its name, built with the module's world where the module shares
+    one (from the world's parts, which are its parameters; each test gets it in its copy of the
+    world, so the two agree on every object) and for each test where the module's tests build
+    theirs. For a module fixture whose rows take a good part of each test's time."""
+    names = list(inspect.signature(build).parameters)
+    own = BUILT_ONCE.setdefault(build.__module__, {})
+    assert set(names) <= set(PARTS) | set(own), f"{build.__name__} may take only the world's parts: {names}"
+    own[build.__name__] = (build, names)
+
+    def fixture(_world, **parts):  # not in the world where another module imports the fixture
+        return _world[build.__name__] if _world and build.__name__ in _world else build(**parts)
+
+    fixture.__signature__ = inspect.Signature(
+        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in ("_world", *names)]
+    )
+    fixture.__module__, fixture.__name__, fixture.__doc__ = build.__module__, build.__name__, build.__doc__
+    return pytest.fixture(fixture)
 
 
 def parts_wanted(items, transactional) -> set[str]:
@@ -77,11 +115,13 @@ def parts_wanted(items, transactional) -> set[str]:
     for item in items:
         if transactional(item) or item.get_closest_marker("unshared"):
             return set()
-        names = set(item.fixturenames) & set(PARTS)
+        module = getattr(getattr(item, "module", None), "__name__", None)
+        home = dict.fromkeys(PARTS, "tests.conftest") | dict.fromkeys(BUILT_ONCE.get(module, ()), module)
+        names = set(item.fixturenames) & set(home)
         params = getattr(getattr(item, "callspec", None), "params", {})
         for name in names:
             defs = item._fixtureinfo.name2fixturedefs.get(name) or ()
-            if name in params or not defs or getattr(defs[-1].func, "__module__", None) != "tests.conftest":
+            if name in params or not defs or getattr(defs[-1].func, "__module__", None) != home[name]:
                 return set()
         wanted |= names
     return wanted
@@ -101,13 +141,13 @@ def rolled_back_after(blocker, hashers):
             outer.__exit__(None, None, None)
 
 
-def built_for_the_module(parts: set[str], blocker, hashers):
+def built_for_the_module(parts: set[str], blocker, hashers, module: str):
     """A generator for a module fixture: the world, or None where the module's tests build theirs."""
     if not parts:
         yield None
         return
     with rolled_back_after(blocker, hashers):
-        yield _build(parts)
+        yield _build(parts, BUILT_ONCE.get(module, {}))
 
 
 def for_one_test(world: dict | None):

@@ -10,6 +10,7 @@ from cage.models import BankCount, BankDeposit, Iou, IouRepayment, TipRedemption
 from cardroom.models import Role
 from tests.conftest import ALL_ROLES
 from tests.factories import make_chips, make_person
+from tests.shared_world import built_once
 
 from .conftest import DAY, close_books_directly, make_gaming_day
 
@@ -18,9 +19,10 @@ CLERKS = {Role.CASHIER, Role.SHIFT_MANAGER, Role.GAMING_MANAGER}
 READERS = CLERKS | {Role.AUDITOR}
 
 
-@pytest.fixture
+@built_once
 def world(org, site, other_site, stranger_site, chips, cast):
-    """A cashier, a dealer and a closed gaming day at each of the three sites."""
+    """A cashier, a dealer and a closed gaming day at each of the three sites (built once for
+    the module: tests/shared_world.py)."""
     make_chips(stranger_site.organization)
     people = {}
     for key, target in (("site", site), ("other_site", other_site), ("stranger_site", stranger_site)):

@@ -5,13 +5,15 @@ import pytest
 from cardroom.models import ChipDenomination, Employee, Membership, Role, Table
 from tests.conftest import ALL_ROLES, SITE_ROLES
 from tests.factories import TableFactory, make_chips, make_person
+from tests.shared_world import built_once
 
 ORG_WIDE = {Role.GAMING_MANAGER, Role.AUDITOR}
 
 
-@pytest.fixture
+@built_once
 def world(org, site, other_site, stranger_site, cast):
-    """Objects at the user's site, at another site of the same org, and in another org."""
+    """Objects at the user's site, at another site of the same org, and in another org (built
+    once for the module: tests/shared_world.py)."""
     stranger_chips = make_chips(stranger_site.organization)
     return {
         "own_table": TableFactory(site=site, number=1),

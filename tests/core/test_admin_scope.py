@@ -24,6 +24,7 @@ from tests.factories import (
     make_chips,
     make_person,
 )
+from tests.shared_world import built_once
 
 ORG_MODELS = [
     Organization,
@@ -98,8 +99,9 @@ def _a_fill(site, table, shift, dealer):
     return floor_services.prepare_fill(acting_user=shift.user, table=table, chips=chips, cashier=dealer)
 
 
-@pytest.fixture
-def world(db):
+@built_once
+def world():
+    """Two organizations with a record of every kind (built once for the module: tests/shared_world.py)."""
     return {"own": build_org("Prairie Charities"), "other": build_org("Badlands Boosters")}
 
 

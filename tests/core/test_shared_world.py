@@ -6,9 +6,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from cardroom.models import ChipDenomination, Employee, Organization, Role
+from cardroom.models import ChipDenomination, Employee, Organization, Role, Table
 
 from ..conftest import while_one_migrates
+from ..factories import TableFactory
+from ..shared_world import built_once
 
 
 @pytest.mark.parametrize("turn", [1, 2, 3])
@@ -33,6 +35,30 @@ def test_each_test_starts_from_the_worlds_rows_and_objects_whatever_the_one_befo
     Employee.objects.filter(pk=people["count1"].pk).update(initials="ZZ")
     ChipDenomination.objects.filter(organization=org, value_cents=100).update(edge_spots=99)
     site.name = "Moved"
+
+
+@built_once
+def tables(site, other_site, cast):
+    """The module's own fixture, built once with its world from the world's parts."""
+    return {"here": TableFactory(site=site, number=7), "there": TableFactory(site=other_site, number=8),
+            "dealer": cast[Role.DEALER]}  # fmt: skip
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_a_modules_own_fixture_is_built_once_and_copied_with_the_world(
+    turn, tables, site, other_site, cast, _shared_world
+):
+    # The same rows for every test; the objects the test's copy, one copy with the world's.
+    assert (
+        tables["here"].pk == _shared_world["tables"]["here"].pk
+        and tables["here"] is not _shared_world["tables"]["here"]
+    )
+    assert tables["dealer"] is cast[Role.DEALER] and tables["here"].site is site and tables["there"].site is other_site
+    assert Table.objects.filter(site__in=[site, other_site]).count() == 2  # built once, not once a test
+    # Whatever the turn before changed is gone, in the rows and in the objects.
+    assert Table.objects.get(pk=tables["here"].pk).number == 7 and tables["there"].number == 8
+    Table.objects.filter(pk=tables["here"].pk).update(number=70 + turn)
+    tables["there"].number = 80 + turn
 
 
 def test_a_module_with_a_transactional_overridden_or_unshared_test_builds_its_own_for_each_test():

@@ -10,6 +10,7 @@ from surveillance.api_routes import ROUTES
 from surveillance.models import Outage, ReviewLogEntry
 from tests.conftest import ALL_ROLES
 from tests.factories import make_person
+from tests.shared_world import built_once
 
 from .conftest import local
 from .records import make_records
@@ -36,8 +37,11 @@ WRITERS = {
 }
 
 
-@pytest.fixture
-def world(site, other_site, stranger_site, manager):
+@built_once
+def world(site, other_site, stranger_site, cast):
+    """Every kind of record at the user's site, at another site of the same org and in another
+    org (built once for the module: tests/shared_world.py)."""
+    manager = cast[Role.GAMING_MANAGER]
     stranger_manager = make_person(stranger_site.organization, Role.GAMING_MANAGER)
     return {
         "site": make_records(site, manager),
@@ -171,8 +175,8 @@ def payload(endpoint, records, cast, manager):
 
 
 @pytest.fixture
-def own(site, manager):
-    return make_records(site, manager)
+def own(world):
+    return world["site"]
 
 
 @pytest.mark.parametrize("role", ALL_ROLES)
