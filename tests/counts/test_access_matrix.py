@@ -12,6 +12,7 @@ from cardroom.models import Membership, Role
 from counts import services
 from tests.conftest import ALL_ROLES
 from tests.factories import TableFactory, make_person
+from tests.shared_world import built_once
 
 from .conftest import AFTER_CLOSE, COUNT_TIME, GAMING_DATE, cash
 
@@ -42,10 +43,16 @@ def _world(site, manager, shift_manager, first, second, table_number):
     return {"box": box, "session": session, "site": site}
 
 
-@pytest.fixture
+@built_once
 def worlds(org, site, other_site, cast):
     """A removed box and an open session at the user's site and at another site of the org.
-    The cast's count team member is the first member at the own site."""
+    The cast's count team member is the first member at the own site. Built once for the
+    module (tests/shared_world.py), on the count night as the tests run."""
+    with time_machine.travel(COUNT_TIME, tick=False):
+        return _worlds(org, site, other_site, cast)
+
+
+def _worlds(org, site, other_site, cast):
     own_second = make_person(org, Role.COUNT_TEAM, site, employment_type="independent")
     cast[Role.COUNT_TEAM].employment_type = "gaming"
     cast[Role.COUNT_TEAM].save()

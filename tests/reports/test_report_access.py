@@ -3,6 +3,7 @@ through the API (list, run, download) and the browser (run page, download), and 
 figures API of the same figures."""
 
 import pytest
+import time_machine
 
 from cardroom.models import Role
 from reports.catalogue import load_kinds
@@ -10,6 +11,7 @@ from reports.models import ReportRun
 from reports.services import generate_report, request_report
 from tests.conftest import ALL_ROLES
 from tests.factories import TableFactory, make_person
+from tests.shared_world import built_once
 
 GM, AUD, SM, PB, CA, DE, WO, CT = (
     Role.GAMING_MANAGER,
@@ -53,21 +55,32 @@ def params(kind) -> dict:
     )
 
 
-@pytest.fixture
-def runs(cast, site, time_machine):
-    """One stored report of each kind at the site, requested by the auditor."""
-    time_machine.move_to("2026-12-01 12:00")
-    TableFactory(site=site, number=1)
-    made = {}
-    for code, kind in load_kinds().items():
-        if not kind.applies_to(site):  # another pack's handout (tests/reports/test_pack_handouts.py)
-            continue
-        run = request_report(acting_user=cast[AUD].user, kind=code, site=site, **params(kind))
-        if run.status == ReportRun.Status.QUEUED:  # a worker's job: run it here
-            generate_report(run.pk)
-        made[code] = ReportRun.objects.get(pk=run.pk)
-        assert made[code].status == ReportRun.Status.DONE, code
+REQUESTED_AT = "2026-12-01 12:00"
+
+
+@built_once
+def stored(cast, site):
+    """One stored report of each kind at the site, requested by the auditor (built once for the
+    module: tests/shared_world.py)."""
+    with time_machine.travel(REQUESTED_AT):
+        TableFactory(site=site, number=1)
+        made = {}
+        for code, kind in load_kinds().items():
+            if not kind.applies_to(site):  # another pack's handout (tests/reports/test_pack_handouts.py)
+                continue
+            run = request_report(acting_user=cast[AUD].user, kind=code, site=site, **params(kind))
+            if run.status == ReportRun.Status.QUEUED:  # a worker's job: run it here
+                generate_report(run.pk)
+            made[code] = ReportRun.objects.get(pk=run.pk)
+            assert made[code].status == ReportRun.Status.DONE, code
     return made
+
+
+@pytest.fixture
+def runs(stored, time_machine):
+    """The stored reports, read at the time they were requested."""
+    time_machine.move_to(REQUESTED_AT)
+    return stored
 
 
 def test_the_matrix_covers_every_report_kind():
