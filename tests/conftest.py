@@ -363,12 +363,12 @@ def day_under_way(site):
 
 @pytest.fixture
 def other_site(org, _world):
-    return _world["other_site"] if _world else shared_world.new_other_site(org)
+    return _world["other_site"] if _world and "other_site" in _world else shared_world.new_other_site(org)
 
 
 @pytest.fixture
 def stranger_site(_world):
-    return _world["stranger_site"] if _world else shared_world.new_stranger_site()
+    return _world["stranger_site"] if _world and "stranger_site" in _world else shared_world.new_stranger_site()
 
 
 @pytest.fixture

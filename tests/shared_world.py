@@ -33,6 +33,7 @@ ALL_ROLES = [Role.GAMING_MANAGER, Role.AUDITOR, *SITE_ROLES]
 
 # What the world can hold, in the order it is built (each from those before it).
 PARTS = ("org", "site", "cast", "people", "chips", "other_site", "stranger_site")
+OTHERS_SITES = {"other_site", "stranger_site"}  # in the world only where no test would see them unasked
 # A module's own fixtures built once with its world (`built_once`): module -> name -> (build, its parts).
 BUILT_ONCE: dict[str, dict[str, tuple]] = {}
 
@@ -110,8 +111,13 @@ def built_once(build):
 
 def parts_wanted(items, transactional) -> set[str]:
     """The parts a module's tests ask for, or none when one of its tests is transactional or
-    takes a part from another fixture than tests/conftest.py's (or as a parameter)."""
+    takes a part from another fixture than tests/conftest.py's (or as a parameter). Another
+    site and the stranger's are in the world only where every test asking for a part asks for
+    them, or the module's own fixture built once takes them: a test that did not ask for
+    another site of its organization would see one on its pages."""
     wanted: set[str] = set()
+    asking: list[set[str]] = []  # the parts of each test asking for any
+    module = None
     for item in items:
         if transactional(item) or item.get_closest_marker("unshared"):
             return set()
@@ -124,7 +130,10 @@ def parts_wanted(items, transactional) -> set[str]:
             if name in params or not defs or getattr(defs[-1].func, "__module__", None) != home[name]:
                 return set()
         wanted |= names
-    return wanted
+        asking += [names] if names else []
+    everyones = set.intersection(*asking) if asking else set()
+    taken = {part for name, (_, parts) in BUILT_ONCE.get(module, {}).items() if name in wanted for part in parts}
+    return wanted - (OTHERS_SITES - everyones - taken)
 
 
 @contextmanager

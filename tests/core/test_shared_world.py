@@ -89,6 +89,14 @@ def test_a_module_with_a_transactional_overridden_or_unshared_test_builds_its_ow
     parametrized.callspec = SimpleNamespace(params={"site": 1})
     assert parts_wanted([parametrized], transactional) == set()
     assert parts_wanted([item(["db", "org"]), item(["db", "org"], unshared=True)], transactional) == set()
+    # Another site of the organization, or the stranger's, only where every test asking for a part
+    # asks for it: a page of a test that did not would list one more site.
+    assert parts_wanted([item(["db", "org", "site"]), item(["db", "org", "other_site"])], transactional) == {
+        "org",
+        "site",
+    }
+    both = [item(["db", "org", "other_site", "stranger_site"]), item(["db", "org", "other_site"]), item(["db"])]
+    assert parts_wanted(both, transactional) == {"org", "other_site"}
 
 
 def test_one_test_needing_the_database_first_then_those_needing_none_then_the_groups_and_those_emptying_it_last():
