@@ -15,7 +15,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
@@ -192,7 +192,7 @@ def daily(request):
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
-        "adjustment_fields": published.ADJUSTMENT_FIELDS,
+        "adjustment_options": ADJUSTMENT_OPTIONS,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 
@@ -304,12 +304,18 @@ def _day_sessions_query(site_id: int, day: date):
     return CountSession.objects.filter(site_id=site_id, gaming_date=day).order_by("pk").values_list("pk", "gaming_date")
 
 
-def _session_rows(site_id: int, day: date) -> list[dict]:
+def _session_rows(site_id: int, day: date) -> str:
+    """The day's count sessions (the `<li>`s of #counts, escaped), each written once in Python."""
     address = _addresses("counts:session")
-    return [
-        {"url": address(pk), "pk": pk, "gaming_date": gaming_date}
-        for pk, gaming_date in shaped_rows(_day_sessions_query, site_id=site_id, day=day)
-    ]
+    rows = shaped_rows(_day_sessions_query, site_id=site_id, day=day)
+    if not rows:
+        return mark_safe("<li>No count session.</li>")  # noqa: S308 - a constant
+    return mark_safe(  # noqa: S308 - every value went through _text
+        "".join(
+            f'<li><a href="{_text(address(pk))}">Count session {_text(localize(pk))}</a> ({_text(localize(gaming_date))})</li>'
+            for pk, gaming_date in rows
+        )
+    )
 
 
 def _clock(moment) -> str:
@@ -355,6 +361,10 @@ def _day_items(gaming_day) -> dict:
 
 
 CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule, shown on the page
+# The adjusting entry's figures, as the form's <option>s: written once.
+ADJUSTMENT_OPTIONS = mark_safe(  # noqa: S308 - every value went through _text
+    "".join(f'<option value="{_text(value)}">{_text(label)}</option>' for value, label in published.ADJUSTMENT_FIELDS)
+)
 
 
 @site_zone
