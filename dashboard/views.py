@@ -208,13 +208,14 @@ def _text(value) -> str:
 
 def custody_cells(c) -> str:
     """The nine figure cells of a custody row (drop to hold), as dashboard/_custody_cells.html
-    writes them: formatted once in Python, escaped."""
+    writes them: formatted once in Python. Money and ratios are digits, signs and `$,.%` (or a
+    dash, "n/a"): nothing in them to escape."""
     figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents, c.gross_proceeds_cents)
-    cells = [f'<td class="text-end">{_text(format_money(cents))}</td>' for cents in (*figures, c.prizes_cents)]
+    cells = [f'<td class="text-end">{format_money(cents)}</td>' for cents in (*figures, c.prizes_cents)]
     danger = " text-danger" if c.agp_cents < 0 else ""
-    cells.append(f'<td class="text-end{danger}">{_text(format_money(c.agp_cents))}</td>')
-    cells.append(f'<td class="text-end">{_text(format_ratio(c.hold_ratio))}</td>')
-    return mark_safe("".join(cells))  # noqa: S308 - every value went through _text
+    cells.append(f'<td class="text-end{danger}">{format_money(c.agp_cents)}</td>')
+    cells.append(f'<td class="text-end">{format_ratio(c.hold_ratio)}</td>')
+    return mark_safe("".join(cells))  # noqa: S308 - money and ratios only
 
 
 def _table_rows(tables, open_slips: dict) -> str:
@@ -318,9 +319,9 @@ def _session_rows(site_id: int, day: date) -> str:
     )
 
 
-def _clock(moment) -> str:
-    """H:i in the active (the site's) time zone, as the template's `time` filter writes it."""
-    return timezone.localtime(moment).strftime("%H:%M") if moment else ""
+def _clock(moment, zone) -> str:
+    """H:i in `zone` (the active one: the site's), as the template's `time` filter writes it."""
+    return timezone.localtime(moment, zone).strftime("%H:%M") if moment else ""
 
 
 def _shift_rows(shifts, dealer_query: str) -> str:
@@ -328,14 +329,14 @@ def _shift_rows(shifts, dealer_query: str) -> str:
     if not shifts:
         return mark_safe("<li>No dealer shifts recorded.</li>")  # noqa: S308 - a constant
     address = _addresses("dashboard:dealer")
-    query = _text(dealer_query)
+    query, zone = _text(dealer_query), timezone.get_current_timezone()  # the zone looked up once, not a row
     rows = []
     for s in shifts:
         if s.custody:
             figures = f"AGP {_text(format_money(s.custody.agp_cents))}, hold {_text(format_ratio(s.hold_ratio))}"
         else:
             figures = f"not separable because {_text(s.not_separable_because)}"
-        started, ended = _text(_clock(s.started_at)), _text(_clock(s.ended_at) or "open")
+        started, ended = _text(_clock(s.started_at, zone)), _text(_clock(s.ended_at, zone) or "open")
         rows.append(
             f'<li><a href="{_text(address(s.dealer_id))}{query}">{_text(s.dealer_name)}</a> · '
             f"table {_text(s.table_number)} · {started}–{ended} · {figures}</li>"
