@@ -1,3 +1,6 @@
+from django.utils.formats import localize
+from django.utils.html import format_html_join
+
 from cardroom.access import access_for
 from cardroom.models import Role
 from cardroom.navigation import menu_for, menu_html, party_of
@@ -19,8 +22,18 @@ def navigation(request):
         "access": access,
         "current_site": site,
         "visible_sites": getattr(request, "visible_sites", []),
+        # The site switcher's <option>s, written in Python rather than a template loop a site (a
+        # callable: only when drawn).
+        "site_options": lambda: site_options(getattr(request, "visible_sites", []), site),
         "current_roles": [Role(r).label if r in ROLE_VALUES else r.replace("_", " ") for r in sorted(roles)],
         # Only the entries the packs of one's sites offer (an ND organization sees no WA entries).
         "menu": lambda: menu_for(roles, jurisdictions),  # the home page's panels (a callable: only when drawn)
         "menu_html": menu_html(roles, jurisdictions),  # the navigation bar's, written once per set of roles
     }
+
+
+def site_options(sites, current) -> str:
+    """`<option>`s of `sites`, the `current` one selected, as base.html's loop wrote them."""
+    chosen = current.pk if current else None
+    rows = ((localize(s.pk), "selected" if s.pk == chosen else "", s.name) for s in sites)
+    return format_html_join("", '<option value="{}" {}>{}</option>', rows)

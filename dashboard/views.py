@@ -15,7 +15,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
@@ -192,7 +192,7 @@ def daily(request):
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
-        "adjustment_fields": published.ADJUSTMENT_FIELDS,
+        "adjustment_options": ADJUSTMENT_OPTIONS,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 
@@ -208,13 +208,14 @@ def _text(value) -> str:
 
 def custody_cells(c) -> str:
     """The nine figure cells of a custody row (drop to hold), as dashboard/_custody_cells.html
-    writes them: formatted once in Python, escaped."""
+    writes them: formatted once in Python. Money and ratios are digits, signs and `$,.%` (or a
+    dash, "n/a"): nothing in them to escape."""
     figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents, c.gross_proceeds_cents)
-    cells = [f'<td class="text-end">{_text(format_money(cents))}</td>' for cents in (*figures, c.prizes_cents)]
+    cells = [f'<td class="text-end">{format_money(cents)}</td>' for cents in (*figures, c.prizes_cents)]
     danger = " text-danger" if c.agp_cents < 0 else ""
-    cells.append(f'<td class="text-end{danger}">{_text(format_money(c.agp_cents))}</td>')
-    cells.append(f'<td class="text-end">{_text(format_ratio(c.hold_ratio))}</td>')
-    return mark_safe("".join(cells))  # noqa: S308 - every value went through _text
+    cells.append(f'<td class="text-end{danger}">{format_money(c.agp_cents)}</td>')
+    cells.append(f'<td class="text-end">{format_ratio(c.hold_ratio)}</td>')
+    return mark_safe("".join(cells))  # noqa: S308 - money and ratios only
 
 
 def _table_rows(tables, open_slips: dict) -> str:
@@ -304,17 +305,23 @@ def _day_sessions_query(site_id: int, day: date):
     return CountSession.objects.filter(site_id=site_id, gaming_date=day).order_by("pk").values_list("pk", "gaming_date")
 
 
-def _session_rows(site_id: int, day: date) -> list[dict]:
+def _session_rows(site_id: int, day: date) -> str:
+    """The day's count sessions (the `<li>`s of #counts, escaped), each written once in Python."""
     address = _addresses("counts:session")
-    return [
-        {"url": address(pk), "pk": pk, "gaming_date": gaming_date}
-        for pk, gaming_date in shaped_rows(_day_sessions_query, site_id=site_id, day=day)
-    ]
+    rows = shaped_rows(_day_sessions_query, site_id=site_id, day=day)
+    if not rows:
+        return mark_safe("<li>No count session.</li>")  # noqa: S308 - a constant
+    return mark_safe(  # noqa: S308 - every value went through _text
+        "".join(
+            f'<li><a href="{_text(address(pk))}">Count session {_text(localize(pk))}</a> ({_text(localize(gaming_date))})</li>'
+            for pk, gaming_date in rows
+        )
+    )
 
 
-def _clock(moment) -> str:
-    """H:i in the active (the site's) time zone, as the template's `time` filter writes it."""
-    return timezone.localtime(moment).strftime("%H:%M") if moment else ""
+def _clock(moment, zone) -> str:
+    """H:i in `zone` (the active one: the site's), as the template's `time` filter writes it."""
+    return timezone.localtime(moment, zone).strftime("%H:%M") if moment else ""
 
 
 def _shift_rows(shifts, dealer_query: str) -> str:
@@ -322,14 +329,14 @@ def _shift_rows(shifts, dealer_query: str) -> str:
     if not shifts:
         return mark_safe("<li>No dealer shifts recorded.</li>")  # noqa: S308 - a constant
     address = _addresses("dashboard:dealer")
-    query = _text(dealer_query)
+    query, zone = _text(dealer_query), timezone.get_current_timezone()  # the zone looked up once, not a row
     rows = []
     for s in shifts:
         if s.custody:
             figures = f"AGP {_text(format_money(s.custody.agp_cents))}, hold {_text(format_ratio(s.hold_ratio))}"
         else:
             figures = f"not separable because {_text(s.not_separable_because)}"
-        started, ended = _text(_clock(s.started_at)), _text(_clock(s.ended_at) or "open")
+        started, ended = _text(_clock(s.started_at, zone)), _text(_clock(s.ended_at, zone) or "open")
         rows.append(
             f'<li><a href="{_text(address(s.dealer_id))}{query}">{_text(s.dealer_name)}</a> · '
             f"table {_text(s.table_number)} · {started}–{ended} · {figures}</li>"
@@ -355,6 +362,10 @@ def _day_items(gaming_day) -> dict:
 
 
 CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule, shown on the page
+# The adjusting entry's figures, as the form's <option>s: written once.
+ADJUSTMENT_OPTIONS = mark_safe(  # noqa: S308 - every value went through _text
+    "".join(f'<option value="{_text(value)}">{_text(label)}</option>' for value, label in published.ADJUSTMENT_FIELDS)
+)
 
 
 @site_zone

@@ -42,15 +42,16 @@ def _head_files() -> SafeString:
 
 
 @register.simple_tag
-def fixed_url(name: str) -> str:
-    """`{% url name %}` of an address without arguments, reversed once per process (and script
-    prefix): the navigation bar's addresses on every page (issue 37)."""
-    return _fixed_url(get_script_prefix(), get_urlconf(), name)
+def fixed_url(name: str, **kwargs) -> str:
+    """`{% url name key=value %}` of an address whose arguments are fixed in the template (none,
+    or constants), reversed once per process (and script prefix): the navigation bar's addresses
+    on every page, the daily page's forms' (issue 37)."""
+    return _fixed_url(get_script_prefix(), get_urlconf(), name, tuple(sorted(kwargs.items())))
 
 
 @lru_cache(maxsize=256)
-def _fixed_url(prefix: str, urlconf, name: str) -> str:
-    return reverse(name, urlconf=urlconf)  # under `prefix`, the script prefix reverse() reads
+def _fixed_url(prefix: str, urlconf, name: str, kwargs: tuple) -> str:
+    return reverse(name, urlconf=urlconf, kwargs=dict(kwargs))  # under `prefix`, the script prefix reverse() reads
 
 
 def _settings_changed(*, setting, **kwargs) -> None:
