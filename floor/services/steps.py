@@ -62,20 +62,15 @@ def require_open_day(site: Site, field: str) -> GamingDay:
 CHIP_LINE_KEYS = frozenset({"denomination", "quantity"})
 
 
-# The organization's active chips as a service passes them down: a list, or by value in cents.
-Chips = list[ChipDenomination] | Mapping[int, ChipDenomination]
+# The organization's active chips as a service passes them down: by their value in cents (read
+# by `active_chips`, or a slip's context, floor.queries.ChipsByValue).
+Chips = Mapping[int, ChipDenomination]
 
 
-def _chips_by_value(available: Chips) -> Mapping[int, ChipDenomination]:
-    """Chips by their value in cents: `available` itself when it is so already (a slip's
-    context, floor.queries.ChipsByValue)."""
-    return available if isinstance(available, Mapping) else {c.value_cents: c for c in available}
-
-
-def active_chips(organization_id: int) -> list[ChipDenomination]:
-    """The organization's active chips (rules.CHIP_VALUES), read once per service call and passed down
-    (`available`) to the steps that need them."""
-    return list(ChipDenomination.objects.filter(organization_id=organization_id, active=True))
+def active_chips(organization_id: int) -> dict[int, ChipDenomination]:
+    """The organization's active chips (rules.CHIP_VALUES) by their value in cents, read once per
+    service call and passed down (`available`) to the steps that need them."""
+    return {c.value_cents: c for c in ChipDenomination.objects.filter(organization_id=organization_id, active=True)}
 
 
 def parse_chips(chips, site: Site, citation: str, *, available: Chips | None = None) -> dict[ChipDenomination, int]:
@@ -86,9 +81,7 @@ def parse_chips(chips, site: Site, citation: str, *, available: Chips | None = N
     per denomination; at least one line. `citation`: the record's rule, cited at the site."""
     if not isinstance(chips, list | tuple) or not chips:
         raise ValidationError({"chips": f"{citation}: give at least one denomination and its quantity."})
-    if available is None:
-        available = active_chips(site.organization_id)
-    by_value = _chips_by_value(available)
+    by_value = active_chips(site.organization_id) if available is None else available
     parsed: dict[ChipDenomination, int] = {}
     for item in chips:
         denomination, quantity = _chip_item(item, by_value, citation, rules.CHIP_VALUES.at(site))
@@ -152,9 +145,7 @@ def chips_from_amounts(amounts, site: Site, citation: str, *, available: Chips |
         raise ValidationError({"amounts": f"{citation}: give at least one denomination and its amount."})
     if len(amounts) > MAX_AMOUNT_LINES:
         raise ValidationError({"amounts": f"House control: at most {MAX_AMOUNT_LINES} lines of amounts."})
-    if available is None:
-        available = active_chips(site.organization_id)
-    by_value = _chips_by_value(available)
+    by_value = active_chips(site.organization_id) if available is None else available
     return [_amount_line(item, by_value, citation, rules.CHIP_VALUES.at(site)) for item in amounts]
 
 
@@ -200,13 +191,13 @@ def line_values(chips: dict[ChipDenomination, int]) -> dict[int, int]:
     return {denomination.value_cents: quantity for denomination, quantity in chips.items()}
 
 
-def check_outage_cap(table: Table, at: datetime, *, available: list[ChipDenomination] | None = None) -> None:
+def check_outage_cap(table: Table, at: datetime, *, available: Chips | None = None) -> None:
     """ND 99-01.3-08-04(7): past an unrepaired surveillance outage's deadline the table may
     not run with a maximum wager above $2 (the message says why and until when). `available`:
     the organization's active chips, when the service has read them."""
     check_max_wager(table, table.max_wager_cents, at)  # surveillance registers the cap (cardroom.wager_caps)
     # ND 99-01.3-08-03(1): a table opening to $25 wagers needs the organization's $25 chips.
-    values = None if available is None else {c.value_cents for c in available}
+    values = None if available is None else set(available)
     require_twenty_five_chips(table, active_values=values)
 
 
