@@ -13,7 +13,9 @@ does not reach the next. A module with a transactional test, whose tests take an
 fixtures from elsewhere (their own override, a parameter), or with a test marked `unshared` (it
 needs a database without them, or closes the connection, as `BaseCommand.run_from_argv` does, which
 would end the module's transaction) builds them for each test as before. A test of a shared module
-that closes the connection fails, naming the marker.
+that closes the connection fails, naming the marker. A module's own fixture whose rows take a good
+part of each test's time is built with its world by `built_once` (the access matrices, the stored
+reports); another site and the stranger's are parts only where no test would see them unasked.
 """
 
 import copy
