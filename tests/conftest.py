@@ -331,12 +331,12 @@ def _world(db, _shared_world):
 
 @pytest.fixture
 def org(_world):
-    return _world["org"] if _world else shared_world.new_org()
+    return shared_world.part(_world, "org", shared_world.new_org)
 
 
 @pytest.fixture
 def site(org, _world):
-    return _world["site"] if _world else shared_world.new_site(org)
+    return shared_world.part(_world, "site", shared_world.new_site, org)
 
 
 DAY_UNDER_WAY = timedelta(hours=3)
@@ -363,17 +363,17 @@ def day_under_way(site):
 
 @pytest.fixture
 def other_site(org, _world):
-    return _world["other_site"] if _world and "other_site" in _world else shared_world.new_other_site(org)
+    return shared_world.part(_world, "other_site", shared_world.new_other_site, org)
 
 
 @pytest.fixture
 def stranger_site(_world):
-    return _world["stranger_site"] if _world and "stranger_site" in _world else shared_world.new_stranger_site()
+    return shared_world.part(_world, "stranger_site", shared_world.new_stranger_site)
 
 
 @pytest.fixture
 def chips(org, _world):
-    return _world["chips"] if _world else make_chips(org)
+    return shared_world.part(_world, "chips", make_chips, org)
 
 
 @pytest.fixture
@@ -384,14 +384,14 @@ def table(site):
 @pytest.fixture
 def cast(org, site, _world):
     """One employee per role: gaming manager and auditor org-wide, the others at `site`."""
-    return _world["cast"] if _world else shared_world.new_cast(org, site)
+    return shared_world.part(_world, "cast", shared_world.new_cast, org, site)
 
 
 @pytest.fixture
 def people(org, site, cast, _world):
     """Who signs the records of tests/accounting/scenario.py: a shift manager, a cashier and a
     count team of an independent person and a gaming employee."""
-    return _world["people"] if _world else shared_world.new_people(org, site, cast)
+    return shared_world.part(_world, "people", shared_world.new_people, org, site, cast)
 
 
 @pytest.fixture

@@ -91,6 +91,12 @@ def _build(parts: set[str], own: dict) -> dict:
     return world
 
 
+def part(world: dict | None, name: str, make, *args, **kwargs):
+    """A test's `name`: from its copy of the module's world where the world holds it, else
+    `make(*args, **kwargs)`, in the test's own transaction."""
+    return world[name] if world and name in world else make(*args, **kwargs)
+
+
 def built_once(build):
     """`build` as a fixture of its name, built with the module's world where the module shares
     one (from the world's parts, which are its parameters; each test gets it in its copy of the
@@ -102,7 +108,7 @@ def built_once(build):
     own[build.__name__] = (build, names)
 
     def fixture(_world, **parts):  # not in the world where another module imports the fixture
-        return _world[build.__name__] if _world and build.__name__ in _world else build(**parts)
+        return part(_world, build.__name__, build, **parts)
 
     fixture.__signature__ = inspect.Signature(
         [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in ("_world", *names)]
