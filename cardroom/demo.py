@@ -123,9 +123,18 @@ def _chip_values(organization) -> list[int]:
     return sorted({v for law in laws for v in law.specs}) if laws else [100, 500, 2500, 10000]
 
 
+class NotTheDemos(Exception):
+    """An organization of the demo's name that the demo did not make (another licence)."""
+
+
 def load_demo() -> dict:
     with transaction.atomic():
         organization, _ = Organization.objects.get_or_create(name=ORGANIZATION, defaults={"licence_number": LICENCE})
+        if organization.licence_number != LICENCE:  # never the records of an organization it did not make
+            raise NotTheDemos(
+                f"An organization named {ORGANIZATION!r} with licence {organization.licence_number!r}, not the "
+                f"demo's {LICENCE}, is in the database: the demo writes only into its own; nothing was written."
+            )
         gm = _bootstrap_manager(organization)
         acting = gm.user
         sites = {key: _site(acting, organization, values) for key, values in SITES.items()}

@@ -341,6 +341,9 @@ AUDIT_VERIFY_WORKERS = env_int("AUDIT_VERIFY_WORKERS", COMPLIANCE_WORKERS)
 # How often the pit terminal tries again to send the steps waiting in its outbox, besides when
 # the browser says it is back online (static/floor/pit_terminal.js, floor.views._outbox).
 PIT_OUTBOX_RETRY_SECONDS = 3
+# How often the pit board (its page and the home page's panel) and the slip queues ask for a
+# fresh copy (htmx polling; floor.views, floor/templatetags/floor_polling.py).
+PIT_REFRESH_SECONDS = 5
 # Ids sent in one query at most (core.id_lists): under SQLite's 32,766 host parameters and
 # PostgreSQL's 65,535, with room for the query's others.
 ID_CHUNK = 5_000

@@ -228,8 +228,6 @@ def carry_items(request):
 
 # --- The live pit view ---------------------------------------------------------------------
 
-REFRESH_SECONDS = 5  # how often the pit board and the slip queues poll for a fresh copy (htmx)
-
 
 def polled_fragment(view):
     """A fragment that htmx polls: once the session has ended, the browser goes to the login
@@ -270,7 +268,7 @@ def _pit_context(request, site_id: int | None) -> dict:
         "terminal": pit_terminal.terminal_data(site, board, station=True, at=now) if station and here else None,
         "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
         "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
-        "refresh_seconds": REFRESH_SECONDS,
+        "refresh_seconds": settings.PIT_REFRESH_SECONDS,
         "cites": rules.citations_at(site),
     }
 
@@ -278,7 +276,7 @@ def _pit_context(request, site_id: int | None) -> dict:
 @site_page
 def pit(request, site_id=None):
     """The live pit view: every table's state, dealer and waiting slips, and the queue counts;
-    the board refreshes itself from `pit_live` every REFRESH_SECONDS."""
+    the board refreshes itself from `pit_live` every `settings.PIT_REFRESH_SECONDS`."""
     context = _pit_context(request, site_id)
     if context["terminal"]:
         context["outbox"] = _outbox(request, context["board"].site)
@@ -650,7 +648,7 @@ def _queues_context(request) -> dict:
     return {
         "queues": queries.queues(request.site, day),
         "day": day,
-        "refresh_seconds": REFRESH_SECONDS,
+        "refresh_seconds": settings.PIT_REFRESH_SECONDS,
         "cites": rules.citations_at(request.site),
     }
 

@@ -19,7 +19,7 @@ from accounting.summaries import quarter_summaries, table_days
 from cage import services as cage
 from cage.models import BankCount
 from cage.queries import chip_book
-from cardroom.demo import load_demo
+from cardroom.demo import ORGANIZATION, NotTheDemos, load_demo
 from cardroom.models import Organization, Site
 from cardroom.pack_demo import extend_demo as extend_packs
 from cardroom.pack_demo import foreign_organizations
@@ -161,6 +161,19 @@ def test_the_demo_refuses_a_database_holding_an_organization_it_did_not_make():
     assert "Lakeside Lions Club" in message and "did not make" in message and "\n" not in message
     assert list(Organization.objects.values_list("name", flat=True)) == ["Lakeside Lions Club"]
     assert not Site.objects.exists() and AuditEvent.objects.count() == events
+
+
+def test_the_demo_never_takes_an_organization_of_its_name_that_it_did_not_make():
+    """Called as a function (the tests, the pack demos), past the command's check: an organization
+    named as the demo's with another licence (a real one, or a test's shared world) is not its own."""
+    theirs = OrganizationFactory(name=ORGANIZATION, licence_number="ND-GC-9999")
+    events = AuditEvent.objects.count()
+
+    with pytest.raises(NotTheDemos, match="ND-GC-9999"):
+        load_demo()
+
+    assert list(Organization.objects.all()) == [theirs] and not Site.objects.exists()
+    assert AuditEvent.objects.count() == events
 
 
 def test_the_demo_knows_its_own_organizations():

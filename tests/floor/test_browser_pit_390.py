@@ -13,7 +13,10 @@ from .conftest import FILL, TRAY
 
 
 @pytest.mark.browser
-def test_the_pit_on_a_phone_follows_the_floor_by_itself(browser_page, live_server, cast, dealer_shift, shift_manager):
+def test_the_pit_on_a_phone_follows_the_floor_by_itself(
+    browser_page, live_server, cast, dealer_shift, shift_manager, settings
+):
+    settings.PIT_REFRESH_SECONDS = 1  # the product's 5 s would be most of this journey's time
     page, table = browser_page, dealer_shift.table
     idle = TableFactory(site=table.site, number=2)
     page.set_viewport_size(PHONE)

@@ -133,6 +133,14 @@ def test_the_page_polls_its_fragment(client, shift_manager, site, table):
     assert f'hx-get="/floor/sites/{site.pk}/pit/live/"' in page and 'hx-trigger="every 5s, pit-refresh"' in page
 
 
+def test_the_pit_page_and_the_home_pages_panel_poll_as_often_as_the_setting_says(client, shift_manager, settings):
+    settings.PIT_REFRESH_SECONDS = 2
+    client.force_login(shift_manager.user)
+    assert 'hx-trigger="every 2s, pit-refresh"' in client.get("/floor/pit/").content.decode()
+    assert 'hx-trigger="load, every 2s"' in client.get("/").content.decode()
+    assert 'hx-trigger="every 2s"' in client.get("/floor/queues/").content.decode()
+
+
 def test_the_board_asks_the_same_number_of_queries_for_more_tables_and_slips(client, cast, dealer_shift):
     site = dealer_shift.table.site
     client.force_login(cast[Role.SHIFT_MANAGER].user)
