@@ -142,8 +142,14 @@ def test_every_page_a_user_reaches_fits_a_phone_and_a_managers_a_1366_pixel_lapt
     server, site = demo_room
     page = browser_page
     sign_in_at(page, server, username, site)
+    menu = page.eval_on_selector_all("#nav a.dropdown-item", "links => links.map((a) => a.getAttribute('href'))")
+    paths = pages_of(page)
+    # Every entry of the user's menu is walked: the CSP walk (tests/core/test_csp.py) leaves the
+    # menu's pages to this one, whose page fails on any policy violation (tests/browser_support.watch).
+    assert set(menu) <= set(paths), sorted(set(menu) - set(paths))
+    assert bool(menu) == (username != "pit1")  # a station's only page is its pit terminal
     problems, walked = [], 0
-    for path in pages_of(page):
+    for path in paths:
         if page.viewport_size != PHONE:
             page.set_viewport_size(PHONE)
         response = page.goto(f"{server.url}{path}")
@@ -157,6 +163,7 @@ def test_every_page_a_user_reaches_fits_a_phone_and_a_managers_a_1366_pixel_lapt
             problems += on_a_laptop(page)
     assert walked >= USERS[username], walked
     assert problems == [], "\n".join(problems)
+    assert page.problems.console_errors == []  # no script error, no resource refused (tests/core/test_csp.py)
 
 
 def on_a_laptop(page) -> list[str]:
