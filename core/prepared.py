@@ -3,7 +3,8 @@
 The project binds parameters client-side (Django's default with psycopg 3), so every
 statement is planned afresh; the service messages that send several statements at once need
 that. A hot statement whose planning costs more than running it (the slip's context: a query
-of several subqueries, bench_slips) runs instead on `prepared_cursor()`: a cursor of the same
+of several subqueries, bench_slips), and every shape of `core.rows.shaped_rows` (SQL compiled
+once per process: the daily page's 25 reads, issue 37), runs instead on `prepared_cursor()`: a cursor of the same
 connection and transaction that binds server-side and has psycopg prepare the statement the
 first time it is sent on the connection (one round trip more, once), then reuse it. psycopg
 records a statement only once PostgreSQL has prepared it, PostgreSQL keeps it through a
@@ -45,15 +46,17 @@ def _classes():
 ONLY_WHEN_ASKED = sys.maxsize
 
 
-def prepared_cursor():
-    """A cursor (use it in `with`) whose statements are prepared on the connection
-    (PostgreSQL only): one statement per `execute`, `%s` or `%(name)s` placeholders. A
-    prepared statement keeps its result columns: select named columns, never `*` of a table."""
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    session = connection.connection
+def prepared_cursor(database=None):
+    """A cursor (use it in `with`) whose statements are prepared on the connection (PostgreSQL
+    only; `database` a connection, the default one if None): one statement per `execute`, `%s`
+    or `%(name)s` placeholders. A prepared statement keeps its result columns: select named
+    columns, never `*` of a table."""
+    database = database or connection
+    database.ensure_connection()
+    database.validate_thread_sharing()
+    session = database.connection
     if session.prepare_threshold is None:
         session.prepare_threshold = ONLY_WHEN_ASKED
     cursor_class, debug_wrapper = _classes()
     raw = cursor_class(session)
-    return debug_wrapper(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+    return debug_wrapper(raw, database) if database.queries_logged else database.make_cursor(raw)

@@ -4,6 +4,7 @@ on SQLite and on PostgreSQL alike."""
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.db import connection
 from django.db.models import Count, JSONField, Max, Min, Q, Sum
 
 from cardroom.models import Role
@@ -113,6 +114,23 @@ def test_shaped_rows_equal_the_orm_for_every_period_and_site_list(site, other_si
         assert found == value_rows(slips_between(**arguments)) == list(slips_between(**arguments))
         seen.append(len(found))
     assert seen == [2, 3, 1, 4, 2, 0, 0]
+
+
+def test_on_postgresql_a_shape_is_prepared_on_the_connection_and_run_again_without_planning(site, people, org, cast):
+    """Planning a shape's SQL took longer than running it (issue 37): PostgreSQL prepares it the
+    first time a connection sends it, and runs it again from there (`pg_prepared_statements`)."""
+    _play(site, people, org, cast)
+    period = {"site_ids": [site.pk], "start": DAY, "end": DAY}
+    for end in (DAY, DAY + timedelta(days=1), DAY + timedelta(days=2)):
+        assert shaped_rows(slips_between, **{**period, "end": end}) == list(slips_between(**{**period, "end": end}))
+    if connection.vendor != "postgresql":
+        return  # SQLite plans nothing across statements
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT generic_plans + custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",
+            ['%"accounting_slip"."total_cents"%BETWEEN%'],
+        )
+        assert [n for (n,) in cursor.fetchall()] == [3]  # one statement, run three times
 
 
 def test_a_shape_is_compiled_once(site, people, org, cast, monkeypatch):
