@@ -1,16 +1,19 @@
 """Statements PostgreSQL plans once per connection (psycopg's protocol-level prepared statements).
 
-The project binds parameters client-side (Django's default with psycopg 3), so every
-statement is planned afresh; the service messages that send several statements at once need
-that. A hot statement whose planning costs more than running it (the slip's context: a query
-of several subqueries, bench_slips), and every shape of `core.rows.shaped_rows` (SQL compiled
-once per process: the daily page's 25 reads, issue 37), runs instead on `prepared_cursor()`: a cursor of the same
-connection and transaction that binds server-side and has psycopg prepare the statement the
-first time it is sent on the connection (one round trip more, once), then reuse it. psycopg
-records a statement only once PostgreSQL has prepared it, PostgreSQL keeps it through a
-rolled-back transaction, and a new connection starts afresh; pgbouncer 1.21+ keeps
-protocol-level prepared statements in transaction mode too. The cursor is wrapped as Django
-wraps its own, so query logging, execute wrappers and error translation are the same.
+The project binds parameters client-side (Django's default with psycopg 3), so every statement
+is planned afresh; the service messages that send several statements at once need that. A hot
+statement whose planning costs more than running it (the slip's context: a query of several
+subqueries, bench_slips), and every shape of `core.rows.shaped_rows` (SQL compiled once per
+process: the daily page's 25 reads, issue 37), runs instead on `prepared_cursor()`: a cursor of
+the same connection and transaction that binds server-side and has psycopg prepare the statement
+the first time it is sent on the connection (one round trip more, once), then reuse it. psycopg
+records a statement only once PostgreSQL has prepared it, and deallocates every statement of the
+connection after a ROLLBACK (a savepoint's too), a DROP or an ALTER (`_should_discard` in
+psycopg's `_preparing.py`): a refused write prepares the connection's statements again, once,
+and a migration never meets a plan of a table it changed. A new connection starts afresh;
+pgbouncer 1.21+ keeps protocol-level prepared statements in transaction mode too. The cursor is
+wrapped as Django wraps its own, so query logging, execute wrappers and error translation are
+the same.
 """
 
 import sys
