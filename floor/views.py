@@ -268,7 +268,6 @@ def _pit_context(request, site_id: int | None) -> dict:
         "terminal": pit_terminal.terminal_data(site, board, station=True, at=now) if station and here else None,
         "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
         "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
-        "refresh_seconds": settings.PIT_REFRESH_SECONDS,
         "cites": rules.citations_at(site),
     }
 
@@ -648,7 +647,6 @@ def _queues_context(request) -> dict:
     return {
         "queues": queries.queues(request.site, day),
         "day": day,
-        "refresh_seconds": settings.PIT_REFRESH_SECONDS,
         "cites": rules.citations_at(request.site),
     }
 

@@ -35,7 +35,7 @@ def measure(client, path, limit=limits.MAX_PAGE_SIZE) -> tuple[int, int]:
     return len(captured), len(page["results"])
 
 
-@pytest.mark.unshared  # the demo takes the organization of its name: the module's shared one (tests/shared_world.py)
+@pytest.mark.unshared  # the demo refuses an organization of its name it did not make: the module's shared one (NotTheDemos)
 def test_every_list_answers_in_the_same_number_of_queries_for_a_small_and_a_large_data_set(
     django_assert_max_num_queries,
 ):

@@ -24,7 +24,7 @@ def _strangers() -> dict[str, int]:
     return {"site": site.pk, "table": table.pk, **people}
 
 
-@pytest.mark.unshared  # the demo takes the organization of its name: the module's shared one (tests/shared_world.py)
+@pytest.mark.unshared  # the demo refuses an organization of its name it did not make: the module's shared one (NotTheDemos)
 def test_another_organizations_id_answers_like_a_nonexistent_one_in_every_list():
     load_short_demo(weeks=1)
     strangers = _strangers()

@@ -122,7 +122,7 @@ def test_the_check_reads_a_fixed_number_of_queries_whatever_the_sites(org, site,
     assert len(one) == len(many) == 3 and set(found) == {org.pk, *(o.pk for o in more)}
 
 
-@pytest.mark.unshared  # the demo takes the organization of its name: the module's shared one (tests/shared_world.py)
+@pytest.mark.unshared  # the demo refuses an organization of its name it did not make: the module's shared one (NotTheDemos)
 def test_the_demo_reconciles(db):
     """The demo's banks and trays never hold more chips than its inventory log says exist: no
     chip float alert, at any demo site, on the demo's last night."""
