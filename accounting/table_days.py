@@ -121,6 +121,12 @@ class QuarterStart(TruncQuarter):
         months_back = f"((CAST(strftime('%%m', {sql}) AS INTEGER) - 1) %% 3)"
         return f"date({sql}, 'start of month', '-' || {months_back} || ' months')", [*params, *params]
 
+    def as_postgresql(self, compiler, connection, **extra_context):
+        """On PostgreSQL truncated as a timestamp without time zone: DATE_TRUNC of a date casts it
+        to a timestamp with time zone, converted at every row; the quarter's first day is the same."""
+        sql, params = compiler.compile(self.lhs)
+        return f"DATE_TRUNC('quarter', ({sql})::timestamp)::date", params
+
 
 def drop_quarter_totals_query(*, site_ids, start, end):
     drops = signed_drops(site_ids, start, end)

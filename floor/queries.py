@@ -725,22 +725,32 @@ def unvoided_slips_of(days):
 SLIP_VOIDED, SLIP_VERIFIED, SLIP_RECEIVED, SLIP_EXEMPT = 1, 2, 4, 8
 
 # The days are computed once (MATERIALIZED): inlined, their close's subquery would run at each
-# reference. The signatures' subquery runs once per slip, in the WHERE (the SELECT list evaluates
-# it again only for the slips kept).
+# reference. A slip's signatures are read in two steps: first the bits its steps' kinds and times
+# give (a probe of the index of (slip, kind, time), answered by the index alone), keeping the
+# slips that may be kept whatever their exemption; then, for those few, the receipt's reason (a
+# probe reading the step itself). The reason is free text, so no index holds it.
 _CLOSED_DAY_SLIPS_SQL = """
-    WITH day (id, gaming_date, closed_at) AS {once} ({days})
+    WITH day (id, gaming_date, closed_at) AS {once} ({days}),
+    candidate (id, site_id, kind, number, gaming_date, signatures) AS {once} (
+        SELECT id, site_id, kind, number, gaming_date, signatures FROM (
+            SELECT s.id, s.site_id, s.kind, s.number, day.gaming_date, (
+                SELECT COALESCE(SUM(CASE
+                    WHEN st.kind = %s THEN {voided}
+                    WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {verified} ELSE 0 END
+                    WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {received} ELSE 0 END
+                    ELSE 0 END), 0)
+                FROM {step} st WHERE st.slip_id = s.id
+            ) AS signatures
+            FROM day JOIN {slip} s ON s.gaming_day_id = day.id
+            WHERE day.closed_at <= %s
+        ) timed
+        WHERE signatures IN ({candidates})
+    )
     SELECT site_id, kind, number, gaming_date, signatures FROM (
-        SELECT s.site_id, s.kind, s.number, day.gaming_date, (
-            SELECT COALESCE(SUM(CASE
-                WHEN st.kind = %s THEN {voided}
-                WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {verified} ELSE 0 END
-                WHEN st.kind = %s THEN CASE WHEN st.at <= day.closed_at THEN {received} ELSE 0 END
-                                       + CASE WHEN st.reason LIKE %s THEN {exempt} ELSE 0 END
-                ELSE 0 END), 0)
-            FROM {step} st WHERE st.slip_id = s.id
-        ) AS signatures
-        FROM day JOIN {slip} s ON s.gaming_day_id = day.id
-        WHERE day.closed_at <= %s
+        SELECT c.site_id, c.kind, c.number, c.gaming_date, c.signatures + CASE WHEN EXISTS (
+            SELECT 1 FROM {step} st WHERE st.slip_id = c.id AND st.kind = %s AND st.reason LIKE %s
+        ) THEN {exempt} ELSE 0 END AS signatures
+        FROM candidate c
     ) signed
     WHERE signatures IN ({kept})
 """
@@ -753,22 +763,25 @@ def closed_day_slip_signatures(site_ids, start: date, end: date, now, kept: tupl
     among `kept`. One query, returning those slips only.
 
     It reads the window's days (a few thousand for fifty sites and a quarter), their slips by
-    gaming day, and each slip's steps once, summed into bits: an EXISTS per question probed the
-    steps three times, and starting from the sites' slips read every slip of every year and
-    hashed every close."""
+    gaming day, and each slip's steps once, summed into bits from the index of (slip, kind, time)
+    alone (`slip_step_times`); the receipt's reason only for the few slips that may be kept. An
+    EXISTS per question probed the steps three times, and starting from the sites' slips read
+    every slip of every year and hashed every close."""
     if not site_ids or not kept:
         return []  # no SQL for no sites (an empty IN)
     days = gaming_days_with_close(site_ids, start, end).values_list("pk", "gaming_date", "closed_at")
     days_sql, day_params = days.query.sql_with_params()
+    candidates = sorted({bits & ~SLIP_EXEMPT for bits in kept})  # kept with or without the exemption
     sql = _CLOSED_DAY_SLIPS_SQL.format(
         once=_computed_once(), days=days_sql, step=SlipStep._meta.db_table, slip=Slip._meta.db_table,
         voided=SLIP_VOIDED, verified=SLIP_VERIFIED, received=SLIP_RECEIVED, exempt=SLIP_EXEMPT,
-        kept=", ".join(map(str, kept)),
+        candidates=", ".join(map(str, candidates)), kept=", ".join(map(str, kept)),
     )  # fmt: skip
     kinds = [SlipStep.Kind.VOID.value, SlipStep.Kind.VERIFY.value, SlipStep.Kind.RECEIVE.value]
+    closed_by = connection.ops.adapt_datetimefield_value(now)
+    unverified = f"{UNVERIFIED_NOTE_START} (%"  # the note at any site, its citation the site's pack's
     with connection.cursor() as cursor:
-        unverified = f"{UNVERIFIED_NOTE_START} (%"  # the note at any site, its citation the site's pack's
-        cursor.execute(sql, [*day_params, *kinds, unverified, connection.ops.adapt_datetimefield_value(now)])
+        cursor.execute(sql, [*day_params, *kinds, closed_by, SlipStep.Kind.RECEIVE.value, unverified])
         rows = cursor.fetchall()
     return [(site_id, kind, number, as_date(day), signatures) for site_id, kind, number, day, signatures in rows]
 
