@@ -260,6 +260,7 @@ _.retrieve  # method (counts/api.py)
 _.draw  # method (floor/pdf_slips.py)
 _.authenticate_header  # method (registry/api.py)
 _.as_sqlite  # method (accounting/table_days.py: Django compiles an expression with as_<vendor> on that database)
+_.as_postgresql  # method (accounting/table_days.py: Django compiles an expression with as_<vendor> on that database)
 
 # Called from migrations, which vulture does not read.
 KeepAppendOnly  # class (core/appendonly.py)
