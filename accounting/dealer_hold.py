@@ -20,7 +20,7 @@ from floor.queries import gaming_days_query
 
 from . import figures
 from .figures import Custody
-from .table_days import assemble_table_days, live_slips, table_numbers_query, tray_counts
+from .table_days import live_slips, table_numbers_query, tray_counts
 
 # Why a shift has no figures of its own. The drop box of a shift is a Drop tied to the shift
 # (counts.Drop.dealer_shift_id), or the day's box when the dealer had the table all day.
@@ -124,7 +124,7 @@ class _Custody:
             site_id, day = days[day_id]
             shift = _Shift(pk, table_id, site_id, dealer_id, day, started_at, ended_at)
             self.shifts[(table_id, day)].append(shift)
-        # Table-day totals keyed by (site_id, table_id, gaming_date), for table_days.assemble_table_days.
+        # Table-day totals keyed by (site_id, table_id, gaming_date), for `site_holds_of_totals`.
         self.drop_totals, self.slip_totals, self.tray_totals = defaultdict(int), {}, {}
         self.drop_by_shift, self.drop_unassigned = defaultdict(int), defaultdict(int)
         # Boxes whose count is not signed yet: tied to a shift (by shift id), or the day's (by table-day).
@@ -171,15 +171,21 @@ class _Custody:
                 credits += cents
             self.slip_totals[(site_id, table_id, day)] = (fills, credits)
 
-    def table_days(self):
-        """The table-days of the same rows (table_days.table_days without reading them again)."""
-        return assemble_table_days(self.drop_totals, self.slip_totals, self.tray_totals)
+    def site_holds(self, game: str) -> dict[int, tuple[Custody, figures.HoldSpread]]:
+        """`_site_holds` of the same rows' table-days, from their totals (`site_holds_of_totals`):
+        the same sums and spreads without a TableDay and a Custody each. The tables are the ones
+        `figures` read with its shifts' (call it first)."""
+        return site_holds_of_totals(self.drop_totals, self.slip_totals, self.tray_totals, self.tables).get(game, {})
 
     def figures(self, dealer_ids=None) -> list[ShiftFigures]:
         wanted = None if dealer_ids is None else set(dealer_ids)
         shifts = [s for day in self.shifts.values() for s in day if wanted is None or s.dealer_id in wanted]
-        table_ids, employee_ids = sorted({s.table_id for s in shifts}), sorted({s.dealer_id for s in shifts})
-        tables = {pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=table_ids)}
+        # The tables of the shifts and of the table-days with a drop (`site_holds`), read once.
+        table_ids = sorted({s.table_id for s in shifts} | {key[1] for key in self.drop_totals})
+        employee_ids = sorted({s.dealer_id for s in shifts})
+        self.tables = tables = {
+            pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=table_ids)
+        }
         names = {
             pk: f"{first} {last}".strip() or username
             for pk, first, last, username in shaped_rows(dealers_query, ids=employee_ids)
@@ -334,13 +340,18 @@ def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game:
     ND 99-01.3-08-04(8)) summed per site, beside that site's hold over the same period and the
     z-score against it. Ordered by dealer name, then site."""
     custody = _Custody(list(site_ids), start, end)
-    return summarize_dealers(custody.figures(dealer_ids), custody.table_days(), game)
+    shifts = custody.figures(dealer_ids)
+    return _summaries(shifts, custody.site_holds(game), game)
 
 
 def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummary]:
-    """`dealer_summaries` from the shifts' figures and the same period's table-days (read live
-    here, or from the closed days' snapshots by accounting.day_figures)."""
-    holds = _site_holds(table_days, game)
+    """`dealer_summaries` from the shifts' figures and the same period's table-days (from the
+    closed days' snapshots by accounting.day_figures)."""
+    return _summaries(shifts, _site_holds(table_days, game), game)
+
+
+def _summaries(shifts, holds: dict, game: str) -> list[DealerSummary]:
+    """Each dealer's shifts of `game` summed per site beside `holds` (`_site_holds`' of the game)."""
     grouped = defaultdict(list)
     for shift in shifts:
         if shift.game == game:
