@@ -286,3 +286,30 @@ def test_a_day_snapshotted_by_an_older_version_is_summed_again_for_the_dealers_t
     again = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
     drops = {(d.dealer_id, d.site_id): d.total.drop_cents for d in again["21"].dealers}
     assert drops != {(d.dealer_id, d.site_id): d.total.drop_cents for d in found["21"].dealers}
+
+
+def test_the_live_summaries_hold_the_sites_beside_them_as_the_table_days_do(site, other_site, people, dealers):
+    """`dealer_summaries` takes each site's hold and spread from the table-day totals it read with
+    the shifts (`site_holds_of_totals`): the same summaries as `summarize_dealers` of the live shifts
+    and the live table-days, for both games, two sites and shifts that cannot be separated."""
+    from accounting import table_days
+
+    sites, last = _two_sites_of_play(site, other_site, people, dealers)
+    shifts, days = dealer_hold.shift_figures(sites, DAY, last), table_days.table_days(sites, DAY, last)
+    for game in ("21", "PW"):
+        expected = dealer_hold.summarize_dealers(shifts, days, game)
+        assert dealer_hold.dealer_summaries(sites, DAY, last, game=game) == expected
+    assert any(d.z_score is not None for d in dealer_hold.summarize_dealers(shifts, days, "21"))
+    mine = dealer_hold.dealer_summaries(sites, DAY, last, dealer_ids=[dealers[0].pk])
+    assert mine == [d for d in dealer_hold.summarize_dealers(shifts, days) if d.dealer_id == dealers[0].pk]
+
+
+def test_shift_figures_made_without_their_init_are_the_dataclass_instances():
+    custody = dealer_hold._new_custody(50_000, 1_000, 200, 100_000, 99_000)
+    assert custody == dealer_hold.Custody(50_000, 1_000, 200, 100_000, 99_000)
+    assert vars(custody) == vars(dealer_hold.Custody(50_000, 1_000, 200, 100_000, 99_000))
+    values = (1, 2, 3, "A Dealer", 4, "21", DAY, at(DAY, 20), None, custody, "", 5)
+    made, built = dealer_hold._new_shift_figures(*values), dealer_hold.ShiftFigures(*values)
+    assert (made, hash(made), repr(made), vars(made)) == (built, hash(built), repr(built), vars(built))
+    with pytest.raises(AttributeError):  # still frozen (dataclasses.FrozenInstanceError)
+        made.game = "PW"
