@@ -258,7 +258,7 @@ class _Custody:
         site_id, day = self.days[day_id]
         number, game = tables[table_id]
         key, count = (table_id, day), len(day_shifts)
-        change_trays = self.change_trays
+        change_trays, drop_by_shift = self.change_trays, self.drop_by_shift
         trays = [self.day_trays.get((table_id, day_id, _OPENER))]
         trays += [change_trays.get(row[0]) for row in day_shifts[1:]]
         trays.append(self.day_trays.get((table_id, day_id, _CLOSER)))
@@ -267,7 +267,9 @@ class _Custody:
         for position, (pk, _, dealer_id, _, started_at, ended_at) in enumerate(day_shifts):
             if wanted is not None and dealer_id not in wanted:
                 continue
-            drop, reason = self._drop(pk, key, count)
+            drop, reason = drop_by_shift.get(pk), ""
+            if drop is None:
+                drop, reason = self._day_box(pk, key, count)
             opener, closer = trays[position], trays[position + 1]
             if not reason and (opener is None or closer is None):
                 reason = NO_TRAY_COUNT
@@ -283,12 +285,10 @@ class _Custody:
             )  # fmt: skip
         return result
 
-    def _drop(self, pk: int, key: tuple, count: int) -> tuple[int | None, str]:
-        """A shift's drop, or None and why it has none: its own box (tied to it, or the day's box
-        when it is the day's only shift)."""
-        drop = self.drop_by_shift.get(pk)
-        if drop is None and count == 1:
-            drop = self.drop_unassigned.get(key)
+    def _day_box(self, pk: int, key: tuple, count: int) -> tuple[int | None, str]:
+        """The drop of a shift without a signed box tied to it, or None and why it has none: the
+        day's box when it is the day's only shift."""
+        drop = self.drop_unassigned.get(key) if count == 1 else None
         if drop is not None:
             return drop, ""
         # The shift's own box exists but its count is not signed: wait for the count. No box of
