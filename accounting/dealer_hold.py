@@ -254,35 +254,36 @@ class _Custody:
     def _table_day(self, table_id: int, day_id: int, day_shifts: list, wanted, tables, names) -> list[ShiftFigures]:
         """The figures of a table-day's shifts (those of `wanted` dealers, every one when None).
         A shift's tray opens with the day's opener (the first) or the count at its change, and
-        closes with the count at the next change or the day's closer (the last)."""
+        closes with the count at the next change (the next shift's opener) or the day's closer."""
         site_id, day = self.days[day_id]
         number, game = tables[table_id]
-        key, count = (table_id, day), len(day_shifts)
+        key, last = (table_id, day), len(day_shifts) - 1
         change_trays, drop_by_shift = self.change_trays, self.drop_by_shift
-        trays = [self.day_trays.get((table_id, day_id, _OPENER))]
-        trays += [change_trays.get(row[0]) for row in day_shifts[1:]]
-        trays.append(self.day_trays.get((table_id, day_id, _CLOSER)))
+        opener = self.day_trays.get((table_id, day_id, _OPENER))
         slips = self.slips.get((table_id, day_id), ())
         result = []
         for position, (pk, _, dealer_id, _, started_at, ended_at) in enumerate(day_shifts):
-            if wanted is not None and dealer_id not in wanted:
-                continue
-            drop, reason = drop_by_shift.get(pk), ""
-            if drop is None:
-                drop, reason = self._day_box(pk, key, count)
-            opener, closer = trays[position], trays[position + 1]
-            if not reason and (opener is None or closer is None):
-                reason = NO_TRAY_COUNT
-            custody = None
-            if not reason:
-                end_at = ended_at or (day_shifts[position + 1][4] if position + 1 < count else None)
-                custody = _new_custody(drop, *_slip_sums(slips, started_at, end_at), opener, closer)
-            result.append(
-                _new_shift_figures(
-                    pk, site_id, dealer_id, names[dealer_id], number, game, day, started_at, ended_at, custody,
-                    reason, table_id,
-                )
-            )  # fmt: skip
+            if position < last:
+                following = day_shifts[position + 1]
+                closer, end_at = change_trays.get(following[0]), ended_at or following[4]
+            else:
+                closer, end_at = self.day_trays.get((table_id, day_id, _CLOSER)), ended_at
+            if wanted is None or dealer_id in wanted:
+                drop, reason = drop_by_shift.get(pk), ""
+                if drop is None:
+                    drop, reason = self._day_box(pk, key, last + 1)
+                custody = None
+                if not reason and (opener is None or closer is None):
+                    reason = NO_TRAY_COUNT
+                elif not reason:
+                    custody = _new_custody(drop, *_slip_sums(slips, started_at, end_at), opener, closer)
+                result.append(
+                    _new_shift_figures(
+                        pk, site_id, dealer_id, names[dealer_id], number, game, day, started_at, ended_at, custody,
+                        reason, table_id,
+                    )
+                )  # fmt: skip
+            opener = closer
         return result
 
     def _day_box(self, pk: int, key: tuple, count: int) -> tuple[int | None, str]:
