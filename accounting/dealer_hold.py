@@ -54,48 +54,6 @@ _OPENER, _CLOSER = TableInventory.Kind.OPENER.value, TableInventory.Kind.CLOSER.
 _CHANGE, _FILL = TableInventory.Kind.CHANGE.value, SlipKind.FILL.value
 
 
-def _new_shift_figures(
-    pk, site_id, dealer_id, name, number, game, day, started_at, ended_at, custody, reason, table_id
-) -> ShiftFigures:
-    """`ShiftFigures(...)` of the same values: the same instance (its fields' values in its
-    __dict__, as the dataclass's __init__ leaves them) without that __init__, which sets each of
-    the 12 fields through object.__setattr__ because the class is frozen: it took half the time
-    of a quarter's shift figures (tests/accounting/test_dealer_hold.py holds the two equal)."""
-    shift = object.__new__(ShiftFigures)
-    shift.__dict__.update(
-        {
-            "shift_id": pk,
-            "site_id": site_id,
-            "dealer_id": dealer_id,
-            "dealer_name": name,
-            "table_number": number,
-            "game": game,
-            "gaming_date": day,
-            "started_at": started_at,
-            "ended_at": ended_at,
-            "custody": custody,
-            "not_separable_because": reason,
-            "table_id": table_id,
-        }
-    )
-    return shift
-
-
-def _new_custody(drop, fills, credits, opener, closer) -> Custody:
-    """`Custody(...)` of the same values, as `_new_shift_figures` makes a ShiftFigures (a shift has one)."""
-    custody = object.__new__(Custody)
-    custody.__dict__.update(
-        {
-            "drop_cents": drop,
-            "fills_cents": fills,
-            "credits_cents": credits,
-            "opener_cents": opener,
-            "closer_cents": closer,
-        }
-    )
-    return custody
-
-
 # The queries, as functions of keyword arguments for core.rows.shaped_rows.
 def _shifts_query(*, site_ids, start, end):
     return (
@@ -254,11 +212,17 @@ class _Custody:
     def _table_day(self, table_id: int, day_id: int, day_shifts: list, wanted, tables, names) -> list[ShiftFigures]:
         """The figures of a table-day's shifts (those of `wanted` dealers, every one when None).
         A shift's tray opens with the day's opener (the first) or the count at its change, and
-        closes with the count at the next change (the next shift's opener) or the day's closer."""
+        closes with the count at the next change (the next shift's opener) or the day's closer.
+
+        One loop without a call a shift (a quarter has thousands): the slips summed in place, and
+        each ShiftFigures and Custody made as the dataclass's __init__ leaves it (its fields'
+        values in its __dict__) without that __init__, which sets each field through
+        object.__setattr__ because the class is frozen (tests/accounting/test_dealer_hold.py holds
+        them equal to the dataclasses' own)."""
         site_id, day = self.days[day_id]
         number, game = tables[table_id]
         key, last = (table_id, day), len(day_shifts) - 1
-        change_trays, drop_by_shift = self.change_trays, self.drop_by_shift
+        change_trays, drop_by_shift, new = self.change_trays, self.drop_by_shift, object.__new__
         opener = self.day_trays.get((table_id, day_id, _OPENER))
         slips = self.slips.get((table_id, day_id), ())
         result = []
@@ -269,20 +233,31 @@ class _Custody:
             else:
                 closer, end_at = self.day_trays.get((table_id, day_id, _CLOSER)), ended_at
             if wanted is None or dealer_id in wanted:
-                drop, reason = drop_by_shift.get(pk), ""
+                drop, reason, custody = drop_by_shift.get(pk), "", None
                 if drop is None:
                     drop, reason = self._day_box(pk, key, last + 1)
-                custody = None
                 if not reason and (opener is None or closer is None):
                     reason = NO_TRAY_COUNT
                 elif not reason:
-                    custody = _new_custody(drop, *_slip_sums(slips, started_at, end_at), opener, closer)
-                result.append(
-                    _new_shift_figures(
-                        pk, site_id, dealer_id, names[dealer_id], number, game, day, started_at, ended_at, custody,
-                        reason, table_id,
-                    )
+                    fills = credits = 0  # the slips prepared in [started_at, end_at) (no end: to the day's end)
+                    for _, _, kind, at, cents in slips:
+                        if at >= started_at and (end_at is None or at < end_at):
+                            if kind == _FILL:
+                                fills += cents
+                            else:
+                                credits += cents
+                    custody = new(Custody)
+                    custody.__dict__.update(
+                        {"drop_cents": drop, "fills_cents": fills, "credits_cents": credits,
+                         "opener_cents": opener, "closer_cents": closer}
+                    )  # fmt: skip
+                shift = new(ShiftFigures)
+                shift.__dict__.update(
+                    {"shift_id": pk, "site_id": site_id, "dealer_id": dealer_id, "dealer_name": names[dealer_id],
+                     "table_number": number, "game": game, "gaming_date": day, "started_at": started_at,
+                     "ended_at": ended_at, "custody": custody, "not_separable_because": reason, "table_id": table_id}
                 )  # fmt: skip
+                result.append(shift)
             opener = closer
         return result
 
@@ -296,18 +271,6 @@ class _Custody:
         # its own at all (several shifts, boxes counted but none tied to this one): not exchanged.
         own_box_unsigned = pk in self.unsigned_by_shift or (count == 1 and key in self.unsigned_unassigned)
         return None, NO_COUNT if own_box_unsigned or count == 1 else NO_BOX_EXCHANGE
-
-
-def _slip_sums(slips, started_at: datetime, end_at: datetime | None) -> tuple[int, int]:
-    """(fills, credits) of the slips prepared in [started_at, end_at) (no end: to the day's end)."""
-    fills = credits = 0
-    for _, _, kind, at, cents in slips:
-        if at >= started_at and (end_at is None or at < end_at):
-            if kind == _FILL:
-                fills += cents
-            else:
-                credits += cents
-    return fills, credits
 
 
 def shift_figures(site_ids, start: date, end: date, *, dealer_ids=None) -> list[ShiftFigures]:

@@ -1,11 +1,14 @@
 """Per-dealer percent-of-hold (SFN 18862 / 18863)."""
 
+from dataclasses import FrozenInstanceError, fields
 from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 
 from accounting import dealer_hold
+from accounting.dealer_hold import ShiftFigures
+from accounting.figures import Custody
 from cardroom.models import Role
 from tests.accounting.scenario import Scenario, at, change_count, shift
 from tests.factories import TableFactory, make_person
@@ -304,12 +307,17 @@ def test_the_live_summaries_hold_the_sites_beside_them_as_the_table_days_do(site
     assert mine == [d for d in dealer_hold.summarize_dealers(shifts, days) if d.dealer_id == dealers[0].pk]
 
 
-def test_shift_figures_made_without_their_init_are_the_dataclass_instances():
-    custody = dealer_hold._new_custody(50_000, 1_000, 200, 100_000, 99_000)
-    assert custody == dealer_hold.Custody(50_000, 1_000, 200, 100_000, 99_000)
-    assert vars(custody) == vars(dealer_hold.Custody(50_000, 1_000, 200, 100_000, 99_000))
-    values = (1, 2, 3, "A Dealer", 4, "21", DAY, at(DAY, 20), None, custody, "", 5)
-    made, built = dealer_hold._new_shift_figures(*values), dealer_hold.ShiftFigures(*values)
-    assert (made, hash(made), repr(made), vars(made)) == (built, hash(built), repr(built), vars(built))
-    with pytest.raises(AttributeError):  # still frozen (dataclasses.FrozenInstanceError)
-        made.game = "PW"
+def test_shift_figures_made_without_their_init_are_the_dataclasses_own(site, other_site, people, dealers):
+    """`_Custody._table_day` makes each ShiftFigures and Custody without its frozen __init__: the
+    same values, equality, hash, repr and __dict__ as the dataclass's own, and still frozen."""
+    sites, last = _two_sites_of_play(site, other_site, people, dealers)
+    found = dealer_hold.shift_figures(sites, DAY, last)
+    assert {f.custody is None for f in found} == {True, False}
+    for made in found:
+        custody = made.custody and dealer_hold.Custody(*[getattr(made.custody, f.name) for f in fields(Custody)])
+        values = [custody if f.name == "custody" else getattr(made, f.name) for f in fields(ShiftFigures)]
+        built = dealer_hold.ShiftFigures(*values)
+        assert (made, hash(made), repr(made), vars(made)) == (built, hash(built), repr(built), vars(built))
+        assert made.custody is None or vars(made.custody) == vars(custody)
+    with pytest.raises(FrozenInstanceError):
+        found[0].game = "PW"
