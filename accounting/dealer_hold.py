@@ -9,6 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from operator import itemgetter
 from typing import NamedTuple
 
 from django.db.models import OuterRef, Subquery
@@ -20,7 +21,7 @@ from floor.queries import gaming_days_query
 
 from . import figures
 from .figures import Custody
-from .table_days import assemble_table_days, live_slips, table_numbers_query, tray_counts
+from .table_days import live_slips, table_numbers_query, tray_counts
 
 # Why a shift has no figures of its own. The drop box of a shift is a Drop tied to the shift
 # (counts.Drop.dealer_shift_id), or the day's box when the dealer had the table all day.
@@ -50,16 +51,7 @@ class ShiftFigures:
 
 
 _OPENER, _CLOSER = TableInventory.Kind.OPENER.value, TableInventory.Kind.CLOSER.value
-
-
-class _Shift(NamedTuple):  # a tuple: thousands are made per report
-    pk: int
-    table_id: int
-    site_id: int
-    dealer_id: int
-    gaming_date: date
-    started_at: datetime
-    ended_at: datetime | None
+_CHANGE, _FILL = TableInventory.Kind.CHANGE.value, SlipKind.FILL.value
 
 
 # The queries, as functions of keyword arguments for core.rows.shaped_rows.
@@ -111,125 +103,174 @@ def dealers_query(*, ids):
 class _Custody:
     """Everything the shifts of [start, end] need, read once (a fixed number of queries) as
     plain values, not model instances: this runs over every shift and slip of a long period.
-    Keys are (table_id, gaming_date) unless said otherwise."""
+    The rows are kept as read, keyed by (table_id, gaming day id) where they carry the gaming
+    day's id (resolved once a table-day, not once a row), by (table_id, gaming_date) where they
+    carry its date (the drops)."""
 
     def __init__(self, site_ids, start: date, end: date):
-        # Rows carry the gaming day's id, resolved here: cheaper than a date per row.
         period = {"site_ids": site_ids, "start": start, "end": end}
-        days = {pk: (site_id, day) for pk, site_id, day in shaped_rows(gaming_days_query, **period)}
-        self.shifts = defaultdict(list)  # every shift of the table-day, by start: each one's neighbours
+        self.days = {pk: (site_id, day) for pk, site_id, day in shaped_rows(gaming_days_query, **period)}
+        self._read_shifts(period)
+        self._read_drops(period)
+        self._read_trays(period)
+        self._read_slips(period)
+
+    def _read_shifts(self, period: dict) -> None:
+        # Rows (pk, table_id, dealer_id, gaming_day_id, started_at, ended_at), each table-day's
+        # by start: each shift's neighbours.
+        self.shifts = defaultdict(list)
         rows = shaped_rows(_shifts_query, **period)
-        rows.sort(key=lambda row: (row[1], row[4], row[0]))
-        for pk, table_id, dealer_id, day_id, started_at, ended_at in rows:
-            site_id, day = days[day_id]
-            shift = _Shift(pk, table_id, site_id, dealer_id, day, started_at, ended_at)
-            self.shifts[(table_id, day)].append(shift)
-        # Table-day totals keyed by (site_id, table_id, gaming_date), for table_days.assemble_table_days.
-        self.drop_totals, self.slip_totals, self.tray_totals = defaultdict(int), {}, {}
+        rows.sort(key=itemgetter(1, 4, 0))
+        for row in rows:
+            self.shifts[(row[1], row[3])].append(row)
+
+    def _read_drops(self, period: dict) -> None:
+        # Table-day totals keyed by (site_id, table_id, gaming_date), for `site_holds_of_totals`.
+        self.drop_totals = drop_totals = defaultdict(int)
         self.drop_by_shift, self.drop_unassigned = defaultdict(int), defaultdict(int)
         # Boxes whose count is not signed yet: tied to a shift (by shift id), or the day's (by table-day).
         self.unsigned_by_shift, self.unsigned_unassigned = set(), set()
-        drops = shaped_rows(_drops_query, **period)
-        for site_id, table_id, day, shift_id, cents in drops:
+        for site_id, table_id, day, shift_id, cents in shaped_rows(_drops_query, **period):
             if cents is None:
                 if shift_id is not None:
                     self.unsigned_by_shift.add(shift_id)
                 else:
                     self.unsigned_unassigned.add((table_id, day))
                 continue
-            self.drop_totals[(site_id, table_id, day)] += cents
+            drop_totals[(site_id, table_id, day)] += cents
             if shift_id is not None:
                 self.drop_by_shift[shift_id] += cents
             else:
                 self.drop_unassigned[(table_id, day)] += cents
-        self.day_trays, self.change_trays = {}, {}
-        trays = shaped_rows(_trays_query, **period)
-        change, opener_kind = TableInventory.Kind.CHANGE, TableInventory.Kind.OPENER
-        for table_id, day_id, kind, shift_id, cents in trays:
-            if kind == change:
-                if shift_id is not None:
-                    self.change_trays[shift_id] = cents
-                continue
-            site_id, day = days[day_id]
-            self.day_trays[(table_id, day, kind)] = cents
-            opener, closer = self.tray_totals.get((site_id, table_id, day), (None, None))
-            if kind == opener_kind:
+
+    def _read_trays(self, period: dict) -> None:
+        # The day's opener and closer by (table_id, gaming day id, kind); a change's by shift id.
+        self.day_trays, self.change_trays = day_trays, change_trays = {}, {}
+        for table_id, day_id, kind, shift_id, cents in shaped_rows(_trays_query, **period):
+            if kind != _CHANGE:
+                day_trays[(table_id, day_id, kind)] = cents
+            elif shift_id is not None:
+                change_trays[shift_id] = cents
+
+    def _read_slips(self, period: dict) -> None:
+        # Rows (table_id, gaming_day_id, kind, prepared_at, total_cents) by table-day.
+        self.slips = slips = defaultdict(list)
+        for row in shaped_rows(_slips_query, **period):
+            slips[(row[0], row[1])].append(row)
+
+    def _table_day_totals(self) -> tuple[dict, dict]:
+        """(fills, credits) and (opener or None, closer or None) of each table-day, keyed as
+        `drop_totals` (site_id, table_id, gaming_date)."""
+        slip_totals, tray_totals = {}, {}
+        for (table_id, day_id), rows in self.slips.items():
+            fills = credits = 0
+            for _, _, kind, _, cents in rows:
+                if kind == _FILL:
+                    fills += cents
+                else:
+                    credits += cents
+            site_id, day = self.days[day_id]
+            slip_totals[(site_id, table_id, day)] = (fills, credits)
+        for (table_id, day_id, kind), cents in self.day_trays.items():
+            site_id, day = self.days[day_id]
+            opener, closer = tray_totals.get((site_id, table_id, day), (None, None))
+            if kind == _OPENER:
                 opener = cents
             else:
                 closer = cents
-            self.tray_totals[(site_id, table_id, day)] = (opener, closer)
-        self.slips = defaultdict(list)
-        rows = shaped_rows(_slips_query, **period)
-        fill = SlipKind.FILL
-        for table_id, day_id, kind, at, cents in rows:
-            site_id, day = days[day_id]
-            self.slips[(table_id, day)].append((kind == fill, at, cents))
-            fills, credits = self.slip_totals.get((site_id, table_id, day), (0, 0))
-            if kind == fill:
-                fills += cents
-            else:
-                credits += cents
-            self.slip_totals[(site_id, table_id, day)] = (fills, credits)
+            tray_totals[(site_id, table_id, day)] = (opener, closer)
+        return slip_totals, tray_totals
 
-    def table_days(self):
-        """The table-days of the same rows (table_days.table_days without reading them again)."""
-        return assemble_table_days(self.drop_totals, self.slip_totals, self.tray_totals)
+    def site_holds(self, game: str) -> dict[int, tuple[Custody, figures.HoldSpread]]:
+        """`_site_holds` of the same rows' table-days, from their totals (`site_holds_of_totals`):
+        the same sums and spreads without a TableDay and a Custody each. The tables are the ones
+        `figures` read with its shifts' (call it first)."""
+        slip_totals, tray_totals = self._table_day_totals()
+        return site_holds_of_totals(self.drop_totals, slip_totals, tray_totals, self.tables).get(game, {})
 
     def figures(self, dealer_ids=None) -> list[ShiftFigures]:
         wanted = None if dealer_ids is None else set(dealer_ids)
-        shifts = [s for day in self.shifts.values() for s in day if wanted is None or s.dealer_id in wanted]
-        table_ids, employee_ids = sorted({s.table_id for s in shifts}), sorted({s.dealer_id for s in shifts})
-        tables = {pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=table_ids)}
-        names = {
-            pk: f"{first} {last}".strip() or username
-            for pk, first, last, username in shaped_rows(dealers_query, ids=employee_ids)
-        }
+        tables, names = self._tables_and_names(wanted)
         result = []
-        for day_shifts in self.shifts.values():
-            for position, shift in enumerate(day_shifts):
-                if wanted is None or shift.dealer_id in wanted:
-                    following = day_shifts[position + 1] if position + 1 < len(day_shifts) else None
-                    result.append(self._one(shift, position, len(day_shifts), following, tables, names))
+        for (table_id, day_id), day_shifts in self.shifts.items():
+            if wanted is None or any(row[2] in wanted for row in day_shifts):
+                result += self._table_day(table_id, day_id, day_shifts, wanted, tables, names)
         return result
 
-    def _one(self, shift: _Shift, position: int, count: int, following, tables, names) -> ShiftFigures:
-        pk, table_id, site_id, dealer_id, day, started_at, ended_at = shift  # a tuple's items: quicker than its names
-        key = (table_id, day)
-        end_at = ended_at or (following.started_at if following else None)
-        drop = self.drop_by_shift.get(pk)
-        reason = ""
-        if drop is None and count == 1 and key in self.drop_unassigned:
-            drop = self.drop_unassigned[key]
-        if drop is None:
-            # The shift's own box (tied to it, or the day's box when it is the day's only shift)
-            # exists but its count is not signed: wait for the count. No box of its own at all
-            # (several shifts, boxes counted but none tied to this one): not exchanged.
-            own_box_unsigned = pk in self.unsigned_by_shift or (count == 1 and key in self.unsigned_unassigned)
-            reason = NO_COUNT if own_box_unsigned or count == 1 else NO_BOX_EXCHANGE
-        if position == 0:
-            opener = self.day_trays.get((table_id, day, _OPENER))
-        else:
-            opener = self.change_trays.get(pk)
-        if following:
-            closer = self.change_trays.get(following.pk)
-        else:
-            closer = self.day_trays.get((table_id, day, _CLOSER))
-        if not reason and (opener is None or closer is None):
-            reason = NO_TRAY_COUNT
-        custody = None
-        if not reason:
-            fills = credits = 0
-            for is_fill, at, cents in self.slips.get(key, ()):
-                if at >= started_at and (end_at is None or at < end_at):
-                    if is_fill:
-                        fills += cents
-                    else:
-                        credits += cents
-            custody = Custody(drop, fills, credits, opener, closer)
+    def _tables_and_names(self, wanted) -> tuple[dict, dict]:
+        """{table id: (number, game)} of the shifts' tables and of the table-days with a drop
+        (`site_holds`), read once; {dealer id: name} of the shifts' dealers."""
+        rows = [row for day in self.shifts.values() for row in day if wanted is None or row[2] in wanted]
+        table_ids = sorted({row[1] for row in rows} | {key[1] for key in self.drop_totals})
+        self.tables = {pk: (number, game) for pk, number, game in shaped_rows(table_numbers_query, ids=table_ids)}
+        names = {
+            pk: f"{first} {last}".strip() or username
+            for pk, first, last, username in shaped_rows(dealers_query, ids=sorted({row[2] for row in rows}))
+        }
+        return self.tables, names
+
+    def _table_day(self, table_id: int, day_id: int, day_shifts: list, wanted, tables, names) -> list[ShiftFigures]:
+        """The figures of a table-day's shifts (those of `wanted` dealers, every one when None).
+        A shift's tray opens with the day's opener (the first) or the count at its change, and
+        closes with the count at the next change (the next shift's opener) or the day's closer.
+
+        One loop without a call a shift (a quarter has thousands): the slips summed in place, and
+        each ShiftFigures and Custody made as the dataclass's __init__ leaves it (its fields'
+        values in its __dict__) without that __init__, which sets each field through
+        object.__setattr__ because the class is frozen (tests/accounting/test_dealer_hold.py holds
+        them equal to the dataclasses' own)."""
+        site_id, day = self.days[day_id]
         number, game = tables[table_id]
-        return ShiftFigures(
-            pk, site_id, dealer_id, names[dealer_id], number, game, day, started_at, ended_at, custody, reason, table_id
-        )
+        key, last = (table_id, day), len(day_shifts) - 1
+        change_trays, drop_by_shift, new = self.change_trays, self.drop_by_shift, object.__new__
+        opener = self.day_trays.get((table_id, day_id, _OPENER))
+        slips = self.slips.get((table_id, day_id), ())
+        result = []
+        for position, (pk, _, dealer_id, _, started_at, ended_at) in enumerate(day_shifts):
+            if position < last:
+                following = day_shifts[position + 1]
+                closer, end_at = change_trays.get(following[0]), ended_at or following[4]
+            else:
+                closer, end_at = self.day_trays.get((table_id, day_id, _CLOSER)), ended_at
+            if wanted is None or dealer_id in wanted:
+                drop, reason, custody = drop_by_shift.get(pk), "", None
+                if drop is None:
+                    drop, reason = self._day_box(pk, key, last + 1)
+                if not reason and (opener is None or closer is None):
+                    reason = NO_TRAY_COUNT
+                elif not reason:
+                    fills = credits = 0  # the slips prepared in [started_at, end_at) (no end: to the day's end)
+                    for _, _, kind, at, cents in slips:
+                        if at >= started_at and (end_at is None or at < end_at):
+                            if kind == _FILL:
+                                fills += cents
+                            else:
+                                credits += cents
+                    custody = new(Custody)
+                    custody.__dict__.update(
+                        {"drop_cents": drop, "fills_cents": fills, "credits_cents": credits,
+                         "opener_cents": opener, "closer_cents": closer}
+                    )  # fmt: skip
+                shift = new(ShiftFigures)
+                shift.__dict__.update(
+                    {"shift_id": pk, "site_id": site_id, "dealer_id": dealer_id, "dealer_name": names[dealer_id],
+                     "table_number": number, "game": game, "gaming_date": day, "started_at": started_at,
+                     "ended_at": ended_at, "custody": custody, "not_separable_because": reason, "table_id": table_id}
+                )  # fmt: skip
+                result.append(shift)
+            opener = closer
+        return result
+
+    def _day_box(self, pk: int, key: tuple, count: int) -> tuple[int | None, str]:
+        """The drop of a shift without a signed box tied to it, or None and why it has none: the
+        day's box when it is the day's only shift."""
+        drop = self.drop_unassigned.get(key) if count == 1 else None
+        if drop is not None:
+            return drop, ""
+        # The shift's own box exists but its count is not signed: wait for the count. No box of
+        # its own at all (several shifts, boxes counted but none tied to this one): not exchanged.
+        own_box_unsigned = pk in self.unsigned_by_shift or (count == 1 and key in self.unsigned_unassigned)
+        return None, NO_COUNT if own_box_unsigned or count == 1 else NO_BOX_EXCHANGE
 
 
 def shift_figures(site_ids, start: date, end: date, *, dealer_ids=None) -> list[ShiftFigures]:
@@ -334,23 +375,30 @@ def dealer_summaries(site_ids, start: date, end: date, *, dealer_ids=None, game:
     ND 99-01.3-08-04(8)) summed per site, beside that site's hold over the same period and the
     z-score against it. Ordered by dealer name, then site."""
     custody = _Custody(list(site_ids), start, end)
-    return summarize_dealers(custody.figures(dealer_ids), custody.table_days(), game)
+    shifts = custody.figures(dealer_ids)
+    return _summaries(shifts, custody.site_holds(game), game)
 
 
 def summarize_dealers(shifts, table_days, game: str = "21") -> list[DealerSummary]:
-    """`dealer_summaries` from the shifts' figures and the same period's table-days (read live
-    here, or from the closed days' snapshots by accounting.day_figures)."""
-    holds = _site_holds(table_days, game)
+    """`dealer_summaries` from the shifts' figures and the same period's table-days (from the
+    closed days' snapshots by accounting.day_figures)."""
+    return _summaries(shifts, _site_holds(table_days, game), game)
+
+
+def _summaries(shifts, holds: dict, game: str) -> list[DealerSummary]:
+    """Each dealer's shifts of `game` summed per site beside `holds` (`_site_holds`' of the game)."""
     grouped = defaultdict(list)
     for shift in shifts:
         if shift.game == game:
             grouped[(shift.dealer_id, shift.dealer_name, shift.site_id)].append(shift)
     result = []
     for (dealer_id, name, site_id), shifts in sorted(grouped.items(), key=lambda item: (item[0][1], item[0][2])):
-        total = figures.total(s.custody for s in shifts if s.custody is not None)
+        separable = [s.custody for s in shifts if s.custody is not None]
+        total = figures.total(separable)
         site_total, z = _beside_site(holds, site_id, total)
-        separable = sum(1 for s in shifts if s.custody is not None)
-        result.append(DealerSummary(dealer_id, name, tuple(shifts), total, separable, site_total, z, site_id, game))
+        result.append(
+            DealerSummary(dealer_id, name, tuple(shifts), total, len(separable), site_total, z, site_id, game)
+        )
     return result
 
 

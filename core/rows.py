@@ -93,9 +93,36 @@ def json_value(value):
 def _converted(rows, converters, connection) -> list[tuple]:
     if not rows:
         return []
-    if not converters:
+    if not converters or _unchanged(rows, converters, connection):
         return [tuple(row) for row in rows]
     return list(zip(*_converted_columns(rows, converters, connection), strict=True))
+
+
+def _unchanged(rows, converters, connection) -> bool:
+    """Would every converter return its column's values as they are? An integer expression's
+    (an annotated Subquery, a Count: None or int(value)) on integers; a DateField's on SQLite
+    on dates. Then the rows are kept as the driver made them, not taken apart into columns and
+    put together again (a third of the Python a quarter's drops took to read)."""
+    ops = connection.ops
+    for index, (functions, expression) in converters.items():
+        if len(functions) != 1:
+            return False
+        if _integer_expression(functions[0], expression):
+            kind = int
+        elif connection.vendor == "sqlite" and functions[0] == ops.convert_datefield_value:
+            kind = date
+        else:
+            return False
+        if not all(type(row[index]) is kind or row[index] is None for row in rows):
+            return False
+    return True
+
+
+def _integer_expression(function, expression) -> bool:
+    """Is `function` the converter Django gives an expression with an integer output field?"""
+    if function != getattr(expression, "convert_value", None):
+        return False
+    return expression.output_field.get_internal_type().endswith("IntegerField")
 
 
 def _converted_columns(rows, converters, connection) -> list:

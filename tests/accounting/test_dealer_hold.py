@@ -1,11 +1,14 @@
 """Per-dealer percent-of-hold (SFN 18862 / 18863)."""
 
+from dataclasses import FrozenInstanceError, fields
 from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 
 from accounting import dealer_hold
+from accounting.dealer_hold import ShiftFigures
+from accounting.figures import Custody
 from cardroom.models import Role
 from tests.accounting.scenario import Scenario, at, change_count, shift
 from tests.factories import TableFactory, make_person
@@ -286,3 +289,35 @@ def test_a_day_snapshotted_by_an_older_version_is_summed_again_for_the_dealers_t
     again = day_figures.dealer_totals(sites, DAY, last, ("21", "PW"))
     drops = {(d.dealer_id, d.site_id): d.total.drop_cents for d in again["21"].dealers}
     assert drops != {(d.dealer_id, d.site_id): d.total.drop_cents for d in found["21"].dealers}
+
+
+def test_the_live_summaries_hold_the_sites_beside_them_as_the_table_days_do(site, other_site, people, dealers):
+    """`dealer_summaries` takes each site's hold and spread from the table-day totals it read with
+    the shifts (`site_holds_of_totals`): the same summaries as `summarize_dealers` of the live shifts
+    and the live table-days, for both games, two sites and shifts that cannot be separated."""
+    from accounting import table_days
+
+    sites, last = _two_sites_of_play(site, other_site, people, dealers)
+    shifts, days = dealer_hold.shift_figures(sites, DAY, last), table_days.table_days(sites, DAY, last)
+    for game in ("21", "PW"):
+        expected = dealer_hold.summarize_dealers(shifts, days, game)
+        assert dealer_hold.dealer_summaries(sites, DAY, last, game=game) == expected
+    assert any(d.z_score is not None for d in dealer_hold.summarize_dealers(shifts, days, "21"))
+    mine = dealer_hold.dealer_summaries(sites, DAY, last, dealer_ids=[dealers[0].pk])
+    assert mine == [d for d in dealer_hold.summarize_dealers(shifts, days) if d.dealer_id == dealers[0].pk]
+
+
+def test_shift_figures_made_without_their_init_are_the_dataclasses_own(site, other_site, people, dealers):
+    """`_Custody._table_day` makes each ShiftFigures and Custody without its frozen __init__: the
+    same values, equality, hash, repr and __dict__ as the dataclass's own, and still frozen."""
+    sites, last = _two_sites_of_play(site, other_site, people, dealers)
+    found = dealer_hold.shift_figures(sites, DAY, last)
+    assert {f.custody is None for f in found} == {True, False}
+    for made in found:
+        custody = made.custody and dealer_hold.Custody(*[getattr(made.custody, f.name) for f in fields(Custody)])
+        values = [custody if f.name == "custody" else getattr(made, f.name) for f in fields(ShiftFigures)]
+        built = dealer_hold.ShiftFigures(*values)
+        assert (made, hash(made), repr(made), vars(made)) == (built, hash(built), repr(built), vars(built))
+        assert made.custody is None or vars(made.custody) == vars(custody)
+    with pytest.raises(FrozenInstanceError):
+        found[0].game = "PW"

@@ -5,7 +5,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from django.db import connection
-from django.db.models import Count, JSONField, Max, Min, Q, Sum
+from django.db.models import Count, JSONField, Max, Min, OuterRef, Q, Subquery, Sum
 
 from cardroom.models import Role
 from core import rows as rows_module
@@ -72,6 +72,28 @@ def test_aggregates_and_conditional_aggregates_equal_the_orm(site, people, org, 
         .order_by("gaming_day__gaming_date")
     )
     assert [(r[2], r[3], r[6]) for r in rows] == [(12_345, 500, 2), (700, 0, 1)]
+
+
+def test_rows_whose_converters_change_nothing_are_kept_as_read_and_equal_the_orm(site, people, org, cast, monkeypatch):
+    """Integer expressions (a Subquery, a Count) and, on SQLite, dates: the driver's rows as
+    they are, never taken apart into columns (a None from a Subquery too)."""
+    _play(site, people, org, cast)
+
+    def taken_apart(*args):
+        raise AssertionError("the rows were taken apart into columns")
+
+    monkeypatch.setattr(rows_module, "_converted_columns", taken_apart)
+    largest = Slip.objects.filter(table_id=OuterRef("table_id")).order_by("-total_cents").values("total_cents")[:1]
+    none = Slip.objects.filter(pk=-1).values("total_cents")[:1]
+    rows = _same(
+        Slip.objects.order_by("number")
+        .annotate(largest=Subquery(largest), none=Subquery(none))
+        .values_list("number", "gaming_day__gaming_date", "largest", "none")
+    )
+    assert rows == [(1, DAY, 12_345, None), (2, DAY, 12_345, None), (3, DAY + timedelta(days=1), 12_345, None)]
+    _same(
+        Slip.objects.values_list("gaming_day__gaming_date").annotate(n=Count("pk")).order_by("gaming_day__gaming_date")
+    )
 
 
 def test_an_empty_result_is_an_empty_list(db):
