@@ -143,3 +143,30 @@ def test_building_the_count_sheets_takes_bounded_queries_whatever_the_period(
             data = count_sheets.build(context(site, start, end))
         count_sheets.render(data)
     assert len(data.sheets) == CountSession.objects.filter(site=site).count() == 30
+
+
+def test_the_batched_figures_and_relations_are_each_entrys_own(site, counted):
+    """The batch reads each entry's lines and forms as values and shares one instance of each
+    employee, box and table (counts.pdf, issue 37): each entry's figures equal
+    `queries.member_figures_of` of the entry as the ORM reads it, and each entry names the same
+    person, box, table and site."""
+    from counts import queries
+    from counts.models import CountEntry
+
+    sessions = list(CountSession.objects.filter(site=site))
+    batch = pdf._Batch.load(site, sessions, GAMING_DATE, GAMING_DATE)
+    loaded = [entry for entries in batch.entries.values() for entry in entries]
+    fresh = {e.pk: e for e in CountEntry.objects.filter(session__in=sessions)}
+    assert len(loaded) == len(fresh) >= 5  # both members' counts of both boxes, and the recount
+    assert batch.figures == {pk: queries.member_figures_of(entry) for pk, entry in fresh.items()}
+    assert any(f.forms for f in batch.figures.values()) and all(f.lines for f in batch.figures.values())
+    for entry in loaded:
+        own = fresh[entry.pk]
+        assert (entry.entered_by, str(entry.entered_by), entry.drop.drop_box, entry.drop.table, entry.drop.site) == (
+            own.entered_by,
+            str(own.entered_by),
+            own.drop.drop_box,
+            own.drop.table,
+            own.drop.site,
+        )
+    assert len({id(entry.drop.table) for entry in loaded}) == 2  # one instance a table, shared
