@@ -221,8 +221,8 @@ def _share_relations(site, entries: list, agreements: list) -> None:
 
 
 def _figures(sessions, entries: list) -> dict:
-    """`queries.member_figures_of` each entry, its lines and forms read as values in one query
-    each, not as a model a line and a form (a quarter's sheets: some 10,000)."""
+    """Each entry's figures (`queries.member_figures`), its lines and forms read as values in one
+    query each, not as a model a line and a form (a quarter's sheets: some 10,000)."""
     lines: dict = {}
     for entry_id, cents, form, quantity in CountLine.objects.filter(entry__session__in=sessions).values_list(
         "entry_id", "denomination_cents", "form", "quantity"
@@ -233,19 +233,7 @@ def _figures(sessions, entries: list) -> dict:
         "entry_id", "kind", "number"
     ):
         forms.setdefault(entry_id, []).append((kind, number))
-    return {
-        e.pk: queries.MemberFigures(
-            member_id=e.entered_by_id,
-            member=str(e.entered_by),
-            initials=e.entered_by.initials,
-            entered_at=e.entered_at,
-            total_cents=e.total_cents,
-            lines=lines.get(e.pk, {}),
-            forms=tuple(sorted(forms.get(e.pk, ()))),
-            recorded_at=e.recorded_at,
-        )
-        for e in entries
-    }
+    return {e.pk: queries.member_figures(e, lines.get(e.pk, {}), forms.get(e.pk, ())) for e in entries}
 
 
 def _group(rows, key) -> dict:

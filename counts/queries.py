@@ -268,14 +268,22 @@ class BoxCount:
 
 
 def member_figures_of(entry) -> MemberFigures:
+    lines = {(line.denomination_cents, line.form): line.quantity for line in entry.lines.all()}
+    return member_figures(entry, lines, ((f.kind, f.number) for f in entry.forms.all()))
+
+
+def member_figures(entry, lines: dict, forms) -> MemberFigures:
+    """An entry's figures, its lines ({(denomination_cents, form): quantity}) and forms ((kind,
+    number), any order) given: read from the entry (`member_figures_of`) or for many entries at
+    once (counts.pdf)."""
     return MemberFigures(
         member_id=entry.entered_by_id,
         member=str(entry.entered_by),
         initials=entry.entered_by.initials,
         entered_at=entry.entered_at,
         total_cents=entry.total_cents,
-        lines={(line.denomination_cents, line.form): line.quantity for line in entry.lines.all()},
-        forms=tuple(sorted((f.kind, f.number) for f in entry.forms.all())),
+        lines=lines,
+        forms=tuple(sorted(forms)),
         recorded_at=entry.recorded_at,
     )
 
