@@ -70,12 +70,21 @@ def test_bench_slips_reports_throughput_and_gapless_numbering_on_its_own_scratch
     from django.core.management import call_command
 
     out = StringIO()
-    call_command("bench_slips", clients=4, slips=24, sites=2, stdout=out)
-    assert "24 slips in" in out.getvalue()
-    assert "sites: 2 (one per organization" in out.getvalue()
-    assert "gapless and without reuse: yes (4 series)" in out.getvalue()
-    assert re.search(r"queries per slip: fill \d+, credit \d+", out.getvalue())
-    assert "per slip (mean, under load):" in out.getvalue()
+    call_command("bench_slips", clients=4, slips=24, sites=2, rounds=2, stdout=out)
+    text = out.getvalue()
+    assert "48 slips in" in text  # two rounds of 24
+    assert "sites: 2 (one per organization" in text
+    assert "gapless and without reuse: yes (4 series)" in text
+    assert re.search(r"queries per slip: fill \d+, credit \d+", text)
+    assert "per slip (mean, under load):" in text
+    assert "48 rows in" in text and "gapless: yes" in text  # the floor's rows, in the same two rounds
+    rounds = re.findall(r"^round (\d): product ([\d.]+) ms a slip, floor ([\d.]+) ms, ratio ([\d.]+)$", text, re.M)
+    assert [n for n, *_ in rounds] == ["1", "2"], text
+    lines = text.strip().splitlines()
+    assert lines[-1].startswith("ratio to floor: ") and "(target 2)" in lines[-1]
+    median = sorted(float(r) for *_, r in rounds)[0]  # of two rounds, the lower one
+    assert float(lines[-1].split()[3]) == pytest.approx(median, abs=0.006), text
+    assert lines[-2].endswith("(mean under load, the median round of 2)")
     assert not Slip.objects.filter(site=site).exists()
 
 

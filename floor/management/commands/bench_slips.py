@@ -17,8 +17,11 @@ in other SQL, and the rest (Python, commits).
 Then its floor (issue 37), timed in the same run by the same clients on the same database: the
 same number of numbered rows, each with its chain event, inserted by plain SQL (a per-series
 number under a lock, a chain head per organization, one transaction a row; no Django model or
-service; `benchmarks.floors`), checked gapless too. The last lines are the machine reading and
-`ratio to floor: X (target 2)`, the product's time a slip over the floor's.
+service; `benchmarks.floors`), checked gapless too. The product and the floor are timed in
+turns, `--rounds` times (3 by default: product, floor, product, floor, ...), each round
+`--slips` slips and as many rows, so a machine whose speed drifts during the run moves both
+sides of a round alike; each round's ratio is printed. The last lines are the machine reading
+and `ratio to floor: X (target 2)`, the median round's product time a slip over its floor's.
 """
 
 import multiprocessing
@@ -65,34 +68,64 @@ class Command(DatabaseCommand):
             help="organizations with one site each; clients are spread over them round-robin (default 1)",
         )
         parser.add_argument(
+            "--rounds",
+            type=int,
+            default=3,
+            help="product and floor timed in turns this many times, each round --slips slips (default 3)",
+        )
+        parser.add_argument(
             "--processes",
             type=int,
             default=2,
             help="worker processes sharing the clients, as a server runs several (default 2: one per core)",
         )
 
-    def handle(self, *args, clients, slips, sites, processes, **options):
+    def handle(self, *args, clients, slips, sites, processes, rounds, **options):
         if clients < 1 or slips < clients or not 1 <= processes <= clients or not 1 <= sites <= clients:
             raise CommandError(
                 "Give at least one client, as many slips as clients, 1 to `clients` sites and 1 to `clients` processes."
             )
+        if not 1 <= rounds <= 20:
+            raise CommandError("--rounds must be 1-20.")
         floors_ = [self._scratch_floor(clients, n, sites) for n in range(sites)]
         queries = self._count_queries(floors_[0])
         people = [(floors_[i % sites][2][i // sites], floors_[i % sites][1]) for i in range(clients)]
         per_client = [slips // clients + (1 if i < slips % clients else 0) for i in range(clients)]
-        before = Slip.objects.filter(site__in=[f[0] for f in floors_]).count()
+        scratch_sites = [f[0] for f in floors_]
+        before = Slip.objects.filter(site__in=scratch_sites).count()
         machine = floors.Machine().start()
-        started = time.perf_counter()
-        errors, phases = self._run_processes(people, per_client, processes)
-        elapsed = time.perf_counter() - started
+        timed, errors, phases = [], [], Counter()
+        floors.create_slip_floor()
+        try:
+            floors.seed_slip_floor(
+                [(site.organization_id, site.pk, kind) for site, _, _ in floors_ for kind in SlipKind.values]
+            )
+            for _ in range(rounds):
+                made_before = Slip.objects.filter(site__in=scratch_sites).count()
+                started = time.perf_counter()
+                round_errors, round_phases = self._run_processes(people, per_client, processes)
+                elapsed = time.perf_counter() - started
+                errors += round_errors
+                phases.update(round_phases)
+                made = Slip.objects.filter(site__in=scratch_sites).count() - made_before
+                if errors:
+                    break
+                floor_elapsed, floor_made = self._floor(people, per_client, processes)
+                timed.append((elapsed, made, floor_elapsed, floor_made))
+            floor_gapless = floors.slip_floor_gapless()
+        finally:
+            floors.drop_slip_floor()
+        machine.stop()
         series = [(site, kind) for site, _, _ in floors_ for kind in SlipKind.values]
         broken = [f"{site.pk}/{kind}" for site, kind in series if not self._gapless(site, kind)]
-        made = Slip.objects.filter(site__in=[f[0] for f in floors_]).count() - before
+        made = Slip.objects.filter(site__in=scratch_sites).count() - before
+        elapsed = sum(t[0] for t in timed)
         self.stdout.write(
             f"database: {connection.vendor}; clients: {clients} in {processes} process(es); "
-            f"sites: {sites} (one per organization, ids {', '.join(str(f[0].pk) for f in floors_)})"
+            f"sites: {sites} (one per organization, ids {', '.join(str(site.pk) for site in scratch_sites)})"
         )
-        self.stdout.write(f"{made} slips in {elapsed:.2f} s: {made / elapsed:.0f} slips/s")
+        if elapsed:
+            self.stdout.write(f"{made} slips in {elapsed:.2f} s: {made / elapsed:.0f} slips/s")
         self.stdout.write(
             f"queries per slip: fill {queries['fill']}, credit {queries['credit']} "
             f"(mean {(queries['fill'] + queries['credit']) / 2:.1f})"
@@ -107,41 +140,43 @@ class Command(DatabaseCommand):
             self.stderr.write(repr(error))
         if errors or broken:
             raise CommandError("the benchmark found errors or a gap")
-        floor_elapsed, floor_made, floor_gapless = self._floor(floors_, people, per_client, processes)
-        machine.stop()
+        floor_elapsed, floor_made = sum(t[2] for t in timed), sum(t[3] for t in timed)
         self.stdout.write(
             f"floor (plain SQL: a numbered row and its chain event a transaction, the same clients): {floor_made} rows "
             f"in {floor_elapsed:.2f} s: {floor_made / floor_elapsed:.0f} rows/s; gapless: "
             f"{'yes' if floor_gapless else 'NO'}"
         )
+        ratios = [floors.Ratio(e / m, fe / fm, TARGET) for e, m, fe, fm in timed]
+        for n, each in enumerate(ratios, 1):
+            self.stdout.write(
+                f"round {n}: product {each.product * 1000:.1f} ms a slip, floor {each.floor * 1000:.1f} ms, "
+                f"ratio {each.value:.2f}"
+            )
         self.stdout.write(machine.line())
-        ratio = floors.Ratio(elapsed / made, floor_elapsed / floor_made, TARGET)
+        ratio = sorted(ratios, key=lambda each: each.value)[(len(ratios) - 1) // 2]
         self.stdout.write(
-            f"time a slip: product {ratio.product * 1000:.1f} ms, floor {ratio.floor * 1000:.1f} ms (mean, under load)"
+            f"time a slip: product {ratio.product * 1000:.1f} ms, floor {ratio.floor * 1000:.1f} ms (mean under load, "
+            f"the median round of {len(ratios)})"
         )
         self.stdout.write(ratio.line())
         if not floor_gapless:
             raise CommandError("the floor's numbering has a gap: the floor itself is wrong")
 
-    def _floor(self, sites, people, per_client, processes) -> tuple[float, int, bool]:
-        """The floor: the same clients insert the same number of numbered rows, each with its
-        chain event, by plain SQL (benchmarks.floors), into scratch tables dropped afterwards."""
-        floors.create_slip_floor()
-        try:
-            floors.seed_slip_floor(
-                [(site.organization_id, site.pk, kind) for site, _, _ in sites for kind in SlipKind.values]
-            )
-            started = time.perf_counter()
-            errors, _ = self._run_processes(people, per_client, processes, floor=True)
-            elapsed = time.perf_counter() - started
-            if errors:
-                raise CommandError(f"the floor failed: {errors[0]!r}")
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT COUNT(*) FROM bench_floor_row")
-                (made,) = cursor.fetchone()
-            return elapsed, made, floors.slip_floor_gapless()
-        finally:
-            floors.drop_slip_floor()
+    def _floor(self, people, per_client, processes) -> tuple[float, int]:
+        """One round of the floor: the same clients insert the same number of numbered rows, each
+        with its chain event, by plain SQL (benchmarks.floors), into the scratch tables."""
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM bench_floor_row")
+            (before,) = cursor.fetchone()
+        started = time.perf_counter()
+        errors, _ = self._run_processes(people, per_client, processes, floor=True)
+        elapsed = time.perf_counter() - started
+        if errors:
+            raise CommandError(f"the floor failed: {errors[0]!r}")
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT COUNT(*) FROM bench_floor_row")
+            (made,) = cursor.fetchone()
+        return elapsed, made - before
 
     def _phases_line(self, phases: Counter, made: int) -> str:
         def ms(seconds):
