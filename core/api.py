@@ -154,12 +154,16 @@ class TextField(serializers.CharField):
 class StrictInputMixin:
     """Refuses what a request body says beyond the fields the endpoint reads: an unknown field
     is a 400 naming it (a typo must not be dropped silently), and a field given twice (a form
-    key repeated; JSON objects with a repeated key are refused by core.parsers) is a 400.
+    key repeated; JSON objects with a repeated key are refused by core.parsers) is a 400. A value
+    that is not one of a field's choices is a 400 naming the field and listing its choices.
     Every input serializer of the API derives from `Input` or `InputSerializer` (or this mixin)."""
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
             writable = {name: field for name, field in self.fields.items() if not field.read_only}
+            for name, field in writable.items():
+                if isinstance(field, serializers.ChoiceField):
+                    field.error_messages["invalid_choice"] = _choice_message(name, field)
             errors = {
                 name: [f"House control: unknown field {name!r}; this endpoint reads {_field_list(writable)}."]
                 for name in data
@@ -175,6 +179,17 @@ class StrictInputMixin:
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+def _choice_message(name: str, field: serializers.ChoiceField) -> str:
+    """House control: the field's choices named where DRF says only that the value is not one
+    ("{input}" is filled in by the field)."""
+    choices = [str(choice).replace("{", "{{").replace("}", "}}") for choice in field.choices]
+    listed = ", ".join(choices[:MAX_CHOICES_LISTED]) + (", ..." if len(choices) > MAX_CHOICES_LISTED else "")
+    return f'House control: {name} is one of {listed} (got "{{input}}").'
+
+
+MAX_CHOICES_LISTED = 20  # a longer list (a chip colour, a time zone) is cut: the schema lists them all
 
 
 def _field_list(fields) -> str:

@@ -152,3 +152,45 @@ def test_a_cage_line_giving_its_value_twice_or_an_unknown_key_is_refused(org, ch
         with pytest.raises(ValidationError, match="the value given once"):
             parse_chip_lines([line], org.pk, citation="ND 99-01.3-08-07")
     assert parse_chip_lines([{"denomination": 500, "quantity": 2}], org.pk, citation="ND")[chips[500]] == 2
+
+
+def test_the_bodies_choice_fields_are_found():
+    found = [
+        (name, field)
+        for name, serializer in OPERATIONS
+        for field, each in serializer().fields.items()
+        if isinstance(each, serializers.ChoiceField) and not each.read_only
+    ]
+    assert len(found) > 40, found  # the test below walks them, not an empty list
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name,serializer", OPERATIONS, ids=[name for name, _ in OPERATIONS])
+def test_a_value_not_among_a_fields_choices_is_refused_naming_them(name, serializer, rf, django_user_model):
+    """House control: DRF's own message ("x" is not a valid choice) names neither the field nor
+    what it takes; every choice field of every body says both."""
+    request = rf.post("/")
+    request.user = django_user_model.objects.create(username="x")
+    fields = serializer(context={"request": request}).fields
+    choices = {n: f for n, f in fields.items() if isinstance(f, serializers.ChoiceField) and not f.read_only}
+    for field_name, field in choices.items():
+        parsed = serializer(data={field_name: "zz-not-a-choice"}, context={"request": request})
+        assert not parsed.is_valid()
+        message = str(parsed.errors[field_name][0])
+        first = str(next(iter(field.choices)))
+        assert message.startswith(f"House control: {field_name} is one of {first}"), message
+        assert message.endswith('(got "zz-not-a-choice").'), message
+
+
+@pytest.mark.django_db
+def test_a_slip_purpose_not_among_its_choices_is_a_400_naming_them_and_writes_nothing(client_for, cast, open_table):
+    from floor.models import Slip
+
+    client = client_for(cast[Role.CASHIER])
+    body = {"table": open_table.pk, "chips": [{"denomination": 500, "quantity": 4}], "purpose": "bogus"}
+    response = client.post("/api/v1/fill-slips/", body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {
+        "purpose": ['House control: purpose is one of regular, tray_transfer, jar_bar (got "bogus").']
+    }
+    assert not Slip.objects.exists()
