@@ -67,3 +67,15 @@ def require_twenty_five_chips(table, field: str = "table", *, active_values: Col
                 f"active {format_money(twenty_five)} chip first (or lower the table's maximum)."
             }
         )
+
+
+def not_a_chip_value(citation: str, given, values: Collection[int]) -> str:
+    """The message refusing `given` as a chip of the organization whose active chips' values in
+    cents are `values`: what it may give instead, or that it has no chips yet."""
+    if not values:
+        return (
+            f"{citation}: {given!r} is not a chip value of the organization, which has no chips yet "
+            "(a gaming manager adds them: Administration, chip denominations)."
+        )
+    listed = ", ".join(f"{value} ({format_money(value)})" for value in sorted(values))
+    return f"{citation}: {given!r} is not a chip value of the organization; give a chip's value in cents: {listed}."

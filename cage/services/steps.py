@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from cardroom.access import access_for, refusal, require_role
+from cardroom.chips import not_a_chip_value
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 from core import acts, limits
 from core.audit import record_event, snapshot
@@ -126,7 +127,7 @@ def parse_chip_lines(raw, organization_id: int, *, field: str = "chips", citatio
         chip = chips.get(_value_key(value))
         if chip is None:
             citation = rules.at_organization(rules.CHIP_VALUES, organization_id)
-            raise ValidationError({field: f"{citation}: {value!r} is not a chip value of the organization."})
+            raise ValidationError({field: not_a_chip_value(citation, value, chips)})
         if chip in parsed:
             raise ValidationError({field: f"{citation}: {format_money(chip.value_cents)} chips are listed twice."})
         parsed[chip] = _quantity(quantity, f"{format_money(chip.value_cents)} chips", field, citation)

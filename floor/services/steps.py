@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from django.core.exceptions import ValidationError
 
-from cardroom.chips import require_twenty_five_chips
+from cardroom.chips import not_a_chip_value, require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
 from cardroom.wager_caps import check_max_wager
 from core import figure_days, moments
@@ -98,7 +98,7 @@ def _chip_item(item, by_value, citation, chip_values: str) -> tuple[ChipDenomina
     key = raw.value_cents if isinstance(raw, ChipDenomination) else raw
     denomination = None if isinstance(key, bool) or not isinstance(key, int) else by_value.get(key)
     if denomination is None:
-        raise ValidationError({"chips": f"{chip_values}: {raw!r} is not a chip value of the organization."})
+        raise ValidationError({"chips": not_a_chip_value(chip_values, raw, by_value)})
     return denomination, _quantity(item.get("quantity"), denomination, citation)
 
 
@@ -155,7 +155,7 @@ def _amount_line(item, by_value, citation, chip_values: str) -> dict:
     raw = item.get("denomination")
     denomination = None if isinstance(raw, bool) or not isinstance(raw, int) else by_value.get(raw)
     if denomination is None:
-        raise ValidationError({"amounts": f"{chip_values}: {raw!r} is not a chip value of the organization."})
+        raise ValidationError({"amounts": not_a_chip_value(chip_values, raw, by_value)})
     amount_cents = _amount_cents(item.get("amount"), denomination, citation)
     quantity = chips_for_amount(amount_cents, denomination.value_cents)
     if quantity is None:

@@ -97,6 +97,32 @@ def test_a_denomination_is_the_chip_value_never_its_id(open_table, cast, chips):
     assert slip.total_cents == 4 * 2500 + 300
 
 
+def test_a_value_not_among_the_chips_is_refused_naming_the_chips_there_are(open_table, cast, chips):
+    """ND 99-01.3-08-03(1): the refusal lists the organization's active chips, in cents and in
+    dollars (an inactive one is not offered), so the preparer can put it right at once."""
+    chips[200].active = False
+    chips[200].save()
+    with pytest.raises(ValidationError) as refused:
+        services.prepare_fill(
+            acting_user=cast[Role.CASHIER].user, table=open_table, chips=[{"denomination": 2501, "quantity": 1}]
+        )
+    listed = ", ".join(f"{value} (${value // 100:,}.{value % 100:02d})" for value in sorted(chips) if value != 200)
+    assert refused.value.message_dict["chips"] == [
+        f"ND 99-01.3-08-03(1): 2501 is not a chip value of the organization; give a chip's value in cents: {listed}."
+    ]
+    assert not Slip.objects.exists()
+
+
+def test_an_organization_without_chips_is_told_so(open_table, cast, chips):
+    for chip in chips.values():
+        chip.active = False
+        chip.save()
+    with pytest.raises(ValidationError, match=r"2500 is not a chip value of the organization, which has no chips yet"):
+        services.prepare_fill(
+            acting_user=cast[Role.CASHIER].user, table=open_table, chips=[{"denomination": 2500, "quantity": 1}]
+        )
+
+
 def test_a_chip_line_gives_its_value_one_way(open_table, cast, chips):
     for line in ({"denomination": 500, "value_cents": 500, "quantity": 1}, {"value_cents": 500, "quantity": 1}):
         with pytest.raises(ValidationError, match="each line is"):
