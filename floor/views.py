@@ -541,7 +541,9 @@ def _allowed_steps(access, slip, status: str) -> dict[str, bool]:
         and (station or (employee is not None and employee.pk == slip.prepared_by_id))
         and slip.gaming_day.is_open
     )
-    return {"can_verify": verify, "can_receive": receive, "can_void": void}
+    # A voided slip offers a new one only to whom may prepare that kind (ND 99-01.3-08-05(3)).
+    reissue = status == "voided" and (station or bool(roles & rules.PREPARERS[slip.kind]))
+    return {"can_verify": verify, "can_receive": receive, "can_void": void, "can_reissue": reissue}
 
 
 def _slip_context(request, slip, void_form=None, action_form=None):
