@@ -9,6 +9,7 @@ one it supersedes), a new internal-controls version with its effective date, a n
 """
 
 from django.db import models
+from django.utils.text import capfirst
 
 from cardroom.models import Employee, Jurisdiction, Organization, Site, Table
 from core.appendonly import AppendOnlyModel
@@ -43,6 +44,18 @@ class GameApproval(AppendOnlyModel):
 
     def __str__(self):
         return f"{self.game_name} ({self.reference})"
+
+    @property
+    def condition_lines(self) -> list[str]:
+        """The conditions in the table form's words ("Dealer hits soft 17: yes"), never the
+        stored field names and values ("dealer_hits_soft_17: True")."""
+        lines = []
+        for name, values in self.conditions.items():
+            field = Table._meta.get_field(name)
+            labels = dict(field.flatchoices) if field.choices else {}
+            shown = [_condition_value(value, labels) for value in values]
+            lines.append(f"{capfirst(field.verbose_name)}: {', '.join(shown)}")
+        return lines
 
     @property
     def reference(self) -> str:
@@ -183,3 +196,9 @@ class Licence(AppendOnlyModel):
 
     def __str__(self):
         return f"Licence {self.licence_number} (tie option {self.tie_option}, from {self.effective_on.isoformat()})"
+
+
+def _condition_value(value, labels: dict) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(labels.get(value, value))

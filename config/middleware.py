@@ -1,3 +1,5 @@
+from django.utils import timezone
+
 from cardroom.access import SESSION_KEY, access_for
 
 
@@ -14,4 +16,9 @@ class CurrentSiteMiddleware:
             chosen = request.session.get(SESSION_KEY)
             request.site = next((s for s in sites if s.pk == chosen), sites[0] if sites else None)
             request.visible_sites = sites
-        return self.get_response(request)
+        try:
+            return self.get_response(request)
+        finally:
+            # A view prints times in its site's zone (timezone.activate); the zone is the thread's,
+            # so without this the next request served by the thread would print in it too.
+            timezone.deactivate()

@@ -129,6 +129,7 @@ class CountSettingsForm(BoxExchangeForm):
         queryset=None,
         required=False,
         empty_label="Nobody named",
+        label="Twenty-one auditor",
         help_text="The person who audits twenty-one at this site; never on its count team (house control).",
     )
 

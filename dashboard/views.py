@@ -545,10 +545,13 @@ def dealers(request):
     activate_site_zone(site)
     start, end, errors = _period(request, site)
     game = _game(request)
-    found = [] if errors else published.dealer_summaries([site.pk], start, end, game=game)
+    law = site_law(site)
+    # Percent-of-hold is a drop-based house's figure: a fees or session pack's site has none.
+    found = [] if errors or not law["holds"] else published.dealer_summaries([site.pk], start, end, game=game)
     context = {
         "site": site,
-        "law": site_law(site),
+        "law": law,
+        "revenue_rule": None if law["holds"] else pack_figures(site, start, end).get("rule"),
         "start": start,
         "end": end,
         "game": game,

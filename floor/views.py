@@ -36,7 +36,7 @@ from .calculations import business_date
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
 from .pdf_slips import build_slip_document, render_slip_pdf
-from .services.steps import fees_only
+from .services.steps import fees_only, refuse_house_chips_at_fees_site
 
 
 def site_page(view):
@@ -474,9 +474,20 @@ def prepare_slip(request, kind):
             "uses_books": SlipBook.objects.filter(site=site, kind=kind).exists(),
             "station": station,
             "cites": rules.citations_at(site),
+            "fees_only_refusal": _fees_only_refusal(site, kind),
         },
         status=_error_status(form, status),
     )
+
+
+def _fees_only_refusal(site, kind: str) -> str | None:
+    """Where the house's revenue is its fees the page says so before any form is filled in: the
+    service's own words (refuse_house_chips_at_fees_site)."""
+    try:
+        refuse_house_chips_at_fees_site(site, "table", f"{kind} slip")
+    except ValidationError as exc:
+        return exc.messages[0]
+    return None
 
 
 def _is_station(request) -> bool:
@@ -541,7 +552,9 @@ def _allowed_steps(access, slip, status: str) -> dict[str, bool]:
         and (station or (employee is not None and employee.pk == slip.prepared_by_id))
         and slip.gaming_day.is_open
     )
-    return {"can_verify": verify, "can_receive": receive, "can_void": void}
+    # A voided slip offers a new one only to whom may prepare that kind (ND 99-01.3-08-05(3)).
+    reissue = status == "voided" and (station or bool(roles & rules.PREPARERS[slip.kind]))
+    return {"can_verify": verify, "can_receive": receive, "can_void": void, "can_reissue": reissue}
 
 
 def _slip_context(request, slip, void_form=None, action_form=None):

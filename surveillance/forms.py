@@ -6,6 +6,7 @@ from cardroom.models import Employee, Table
 from core.forms import BookDateField, BootstrapMixin, CentsField
 
 from .models import Equipment, EquipmentChange, Outage, ReviewTask, SpecialEvent
+from .rules import VENDOR_DEFERRAL
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -96,6 +97,13 @@ class PurchaseForm(SiteForm):
     price_cents = CentsField(label="Price ($)")
     deferred_cents = CentsField(label="Deferred until approval ($)")
     change = forms.ModelChoiceField(EquipmentChange.objects.all(), required=False)
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, site=site, **kwargs)
+        if site is not None and not VENDOR_DEFERRAL.applies(site):
+            # The attorney general's approval of vendors and video is North Dakota's (ND 99-01.3-08-04(10)).
+            self.fields["approved_vendor"].label = "Approved vendor (house control)"
+            self.fields["deferred_cents"].label = "Payment deferred ($)"
 
 
 class RecordingForm(SiteForm):

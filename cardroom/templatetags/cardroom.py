@@ -1,3 +1,4 @@
+from decimal import Decimal
 from functools import lru_cache
 
 from django import template
@@ -71,7 +72,8 @@ def money(cents):
 
 @register.filter
 def ratio(value):
-    return format_ratio(value)
+    """A ratio as a percentage; a ratio as text (a received filing's "0.056673") too."""
+    return format_ratio(None if value in (None, "") else Decimal(str(value)))
 
 
 @register.filter

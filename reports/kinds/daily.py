@@ -29,7 +29,7 @@ from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
 from ..rules import FORM_DAILY_CONTINUATION
-from .pack_section import pack_section
+from .pack_section import pack_lines, pack_notes, pack_section
 from .tournament_record import summary_section
 
 FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
@@ -274,6 +274,9 @@ COLUMNS = [
     Column("deposit_due", DATE),
     Column("books"),
     Column("entered_late", INT),
+    # A fees or session pack's own figures for the period (pack_section), on rows of their own.
+    Column("figure"),
+    Column("amount", MONEY),
 ]  # fmt: skip
 HEADER = headings(COLUMNS)
 CUSTODY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "gross_proceeds_cents",
@@ -287,16 +290,16 @@ def _custody_cells(custody) -> list:
 def _day_rows(day: DailySummary, books: BooksCheck, late: int) -> list[list]:
     rows = [
         [day.gaming_date, t.table_number, t.game, *_custody_cells(t.custody), "yes" if t.complete else "no",
-         *([None] * 9)]
+         *([None] * 11)]
         for t in day.tables
     ]  # fmt: skip
     for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
-        rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 9)])
+        rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 11)])
     cash = day.cash
     rows.append(
         [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
          cash.chips_outside_change_cents, cash.unexplained_cents, cash.deposit_expected_cents,
-         cash.deposit_recorded_cents, cash.deposit_due, books.statement, late]
+         cash.deposit_recorded_cents, cash.deposit_due, books.statement, late, None, None]
     )  # fmt: skip
     return rows
 
@@ -305,7 +308,14 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
     rows = []
     for day, books in zip(data.days, data.books, strict=True):
         rows += _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date))
-    return COLUMNS, rows
+    return COLUMNS, rows + _pack_rows(data.pack)
+
+
+def _pack_rows(pack: dict | None) -> list[list]:
+    """The period's fees or sessions (the PDF's pack section), the kind in the table column."""
+    kind = "fees" if pack and "fees" in pack else "sessions"
+    lines = [*pack_lines(pack), *((note, None) for note in pack_notes(pack))]
+    return [[None, kind, *([None] * (len(COLUMNS) - 4)), label, cents] for label, cents in lines]
 
 
 KIND = register(

@@ -13,22 +13,45 @@ def _grid(title: str, rows: list, total: list | None = None) -> list:
     return [Spacer(1, 4), para(title, "cell_bold"), table]
 
 
-def pack_section(pack: dict | None) -> list:
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def pack_lines(pack: dict | None) -> list[tuple[str, int]]:
+    """The pack's own figures as (label, cents), the same lines in the PDF and the CSV."""
     if pack and "fees" in pack:
         f = pack["fees"]
-        rows = [
-            [f"Fees collected ({f['collections']} collections)", f["fees_collected_cents"]],
-            ["Fee cash counted", f["fees_counted_cents"]],
-            ["Over/short (counted days)", f["over_short_cents"]],
+        return [
+            (f"Fees collected ({_plural(f['collections'], 'collection')})", f["fees_collected_cents"]),
+            ("Fee cash counted", f["fees_counted_cents"]),
+            ("Over/short (counted days)", f["over_short_cents"]),
         ]
-        title = f"Table fees ({pack['name']}; {TABLE_FEES.at(pack['code'])}: fees on a time basis, no drop-based hold)"
-        return [*_grid(title, rows), para(f"Days with fees not counted: {f['days_not_counted']}.", "small")]
     if pack and "sessions" in pack:
         s = pack["sessions"]
-        rows = [[f"Receipts ({s['sessions']} sessions)", s["receipts_cents"]], ["Prizes paid", s["prizes_cents"]]]
+        return [
+            (f"Receipts ({_plural(s['sessions'], 'session')})", s["receipts_cents"]),
+            ("Prizes paid", s["prizes_cents"]),
+            ("Net", s["net_cents"]),
+        ]
+    return []
+
+
+def pack_notes(pack: dict | None) -> list[str]:
+    """The pack's own figures' notes (the days whose fees were not counted)."""
+    if pack and "fees" in pack:
+        return [f"Days with fees not counted: {pack['fees']['days_not_counted']}."]
+    return []
+
+
+def pack_section(pack: dict | None) -> list:
+    lines = [[label, cents] for label, cents in pack_lines(pack)]
+    if pack and "fees" in pack:
+        title = f"Table fees ({pack['name']}; {TABLE_FEES.at(pack['code'])}: fees on a time basis, no drop-based hold)"
+        return [*_grid(title, lines), *(para(note, "small") for note in pack_notes(pack))]
+    if pack and "sessions" in pack:
         title = (
             f"Games-of-chance sessions ({pack['name']}; the session record is an assumption: "
             f"{SESSION_GAME.at(pack['code'])} defines the game)"
         )
-        return _grid(title, rows, ["Net", s["net_cents"]])
+        return _grid(title, lines[:-1], lines[-1])
     return []

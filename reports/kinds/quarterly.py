@@ -38,7 +38,7 @@ from statefiling.queries import amendment_statements, receipt_statement
 from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
-from .pack_section import pack_section
+from .pack_section import pack_lines, pack_notes, pack_section
 from .tournament_record import summary_section
 
 
@@ -469,7 +469,7 @@ def render(data: QuarterlyReport) -> list:
 
 
 COLUMNS = [
-    Column("row"),  # day, quarter, cash, tax_site, amendment, amends_earlier, books, tax_line, tax
+    Column("row"),  # day, quarter, cash, pack, tax_site, amendment, amends_earlier, books, tax_line, tax
     Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects
     Column("label"),  # the quarter, a cash or tax line, a site, the books' state
     Column("game"),  # 21, PW, total
@@ -522,6 +522,9 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     for label, name in CASH_LINES:
         rows.append(_row("cash", label=label, amount=s.total.agp_cents if name is None else getattr(s, name)))
     rows += _allocation_csv_rows(data)
+    # A fees or session pack's own figures, as its PDF section shows them (pack_section).
+    rows += [_row("pack", label=label, amount=cents) for label, cents in pack_lines(data.pack)]
+    rows += [_row("pack", note=note) for note in pack_notes(data.pack)]
     for name, gp, prizes, agp, profit in data.tax.sites if data.tax else ():
         rows.append(_row("tax_site", label=name, gross_proceeds=gp, prizes=prizes, agp=agp, cash_profit=profit))
     for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):

@@ -12,6 +12,14 @@ def test_the_gaming_manager_sees_approvals_controls_and_the_ddm_table(client, ma
     assert f'id="table-{ddm_table.pk}"' in page and "House-banked blackjack" in page
 
 
+def test_an_approvals_conditions_read_in_the_table_forms_words(client, manager, ddm_table):
+    client.force_login(manager.user)
+    page = client.get("/approvals/").content.decode()
+    conditions = page.split('id="approvals"')[1].split("</table>")[0]
+    assert "Dealer hits soft 17: yes" in conditions and "Even money offered: no" in conditions
+    assert "dealer_hits_soft_17" not in conditions and "True" not in conditions and "any_two" not in conditions
+
+
 def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(client, manager, ddm_table):
     client.force_login(manager.user)
     page = client.get(f"/approvals/tables/{ddm_table.pk}/").content.decode()

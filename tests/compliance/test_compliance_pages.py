@@ -165,6 +165,38 @@ def test_the_list_shows_the_next_scheduled_runs_from_the_beat_schedule(client, c
     assert nxt.index("Day rules") < nxt.index("Quarter rules")
 
 
+def a_site_in(zone, cast, org):
+    from cardroom import services as cardroom_services
+
+    gm = cast[Role.GAMING_MANAGER].user
+    values = dict(name="Kingston Fire Hall", jurisdiction="ND", time_zone=zone, business_day_start_hour=6)
+    return cardroom_services.create_site(acting_user=gm, organization=org, **values)
+
+
+def test_the_runs_are_shown_in_the_time_zone_of_the_site_one_works_at(client, cast, org, site, in_november):
+    from compliance.tasks import run_daily_checks
+
+    run_daily_checks()
+    kingston = a_site_in("America/New_York", cast, org)
+    client.force_login(cast[Role.AUDITOR].user)
+    client.post("/switch-site/", {"site": kingston.pk, "next": "/"})
+    text = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/")
+    last, nxt = text.split('id="last-run"')[1].split("</div>")[0], text.split('id="next-run"')[1].split("</div>")[0]
+    assert "2026-11-18 13:00 EST" in last  # 18:00 UTC
+    assert "2026-11-19 04:30 EST" in nxt and "CST" not in nxt
+
+
+def test_a_page_in_a_sites_zone_leaves_the_next_request_in_the_servers(client, cast, org, site, in_november):
+    from django.conf import settings
+    from django.utils import timezone
+
+    kingston = a_site_in("America/New_York", cast, org)
+    client.force_login(cast[Role.AUDITOR].user)
+    client.post("/switch-site/", {"site": kingston.pk, "next": "/"})
+    assert client.get("/compliance/alerts/").status_code == 200
+    assert timezone.get_current_timezone_name() == settings.TIME_ZONE
+
+
 # --- Told apart: table, period, figures in words -------------------------------------------------
 
 

@@ -164,3 +164,8 @@ def test_the_api_refuses_other_roles_unknown_fields_and_other_organizations(
     stranger_manager = make_person(stranger_site.organization, Role.GAMING_MANAGER)
     assert client_for(stranger_manager).post(url, {}, format="json").status_code == 404
     assert DropBox.objects.get(pk=boxes[1].pk).active
+
+
+def test_the_auditor_setting_is_labelled_in_the_floors_words(client, manager, boxes):
+    text = page(as_user(client, manager).get(URL))
+    assert ">Twenty-one auditor<" in text and "Twenty one auditor" not in text

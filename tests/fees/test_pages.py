@@ -110,3 +110,12 @@ def test_the_daily_and_quarter_pages_show_the_packs_figures(client, cast, bj_tab
     )
     quarter = client.get("/dashboard/quarter/", {"site": ny_site.pk}).content.decode()
     assert 'id="sessions-net">$35.00' in quarter
+
+
+def test_the_dealer_hold_page_of_a_fees_or_session_site_says_there_is_no_hold(client, cast, bj_table, ny_site):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    fees = client.get("/dashboard/dealers/", {"site": bj_table.site_id}).content.decode()
+    assert 'id="no-hold"' in fees and "WAC 230-40-125(1)" in fees
+    assert "paddlewheel" not in fees.lower() and 'id="dealers"' not in fees
+    sessions = client.get("/dashboard/dealers/", {"site": ny_site.pk}).content.decode()
+    assert 'id="no-hold"' in sessions and "9 NYCRR 4620.5" in sessions and "paddlewheel" not in sessions.lower()

@@ -38,3 +38,58 @@ def test_the_daily_and_quarterly_reports_carry_the_fees(client_for, cast, bj_tab
         text = _text(download(api, run_report(api, **payload)))
         assert "WAC 230-40-125(1)" in text and "Fees collected (2 collections) $24.00" in text
         assert "Over/short (counted days) ($1.00)" in text or "Over/short (counted days) -$1.00" in text, text[-600:]
+
+
+def _csv(content: bytes) -> list[list[str]]:
+    import csv
+
+    return list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
+
+
+def test_the_daily_and_quarterly_csv_carry_the_same_fees_as_their_pdf(client_for, cast, bj_table, site):
+    from core.periods import Quarter
+
+    services.record_fee(
+        acting_user=cast[Role.PIT_BOSS].user,
+        table=bj_table,
+        basis="per_seat",
+        period_minutes=30,
+        rate_cents=300,
+        count=1,
+        amount_cents=300,
+    )
+    day = FeeCollection.objects.get().gaming_date
+    api = client_for(cast[Role.AUDITOR])
+    daily = {"kind": "daily", "site": site.pk, "start": day.isoformat(), "end": day.isoformat()}
+    quarterly = {"kind": "quarterly", "site": site.pk, "quarter": str(Quarter.containing(day))}
+    for payload in (daily, quarterly):
+        run = run_report(api, **payload)
+        assert "Fees collected (1 collection) $3.00" in _text(download(api, run))
+        cells = [cell for row in _csv(download(api, run, "csv")) for cell in row]
+        assert "Fees collected (1 collection)" in cells and "3.00" in cells, cells
+        assert "Days with fees not counted: 1." in cells
+
+
+def test_the_daily_csv_of_a_new_york_site_carries_its_sessions(client_for, cast, ny_site, ny_shift):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from fees.models import GameSession
+
+    start = timezone.now() - timedelta(hours=5)
+    services.record_session(
+        acting_user=ny_shift.user,
+        site=ny_site,
+        licence_number="NY-1",
+        started_at=start,
+        ended_at=start + timedelta(hours=2),
+        receipts_cents=5000,
+        prizes_cents=1500,
+    )
+    api = client_for(cast[Role.AUDITOR])
+    day = GameSession.objects.get().gaming_date
+    run = run_report(api, kind="daily", site=ny_site.pk, start=day.isoformat(), end=day.isoformat())
+    assert "Receipts (1 session) $50.00" in _text(download(api, run))
+    rows = _csv(download(api, run, "csv"))
+    assert ["sessions", "Net", "35.00"] == [rows[-1][1], rows[-1][-2], rows[-1][-1]]

@@ -325,6 +325,15 @@ def test_the_fill_page_of_a_fees_only_site_shows_the_same_refusal(client, bj_flo
     assert not Slip.objects.exists() and not TableInventory.objects.exists()
 
 
+@pytest.mark.parametrize(("role", "kind"), [(Role.CASHIER, "fill"), (Role.PIT_BOSS, "credit")])
+def test_the_slip_form_of_a_fees_only_site_says_why_before_it_is_filled_in(client, bj_floor, role, kind):
+    people, _table, _day = bj_floor
+    client.force_login(people[role].user)
+    text = client.get(f"/floor/slips/new/{kind}/").content.decode()
+    assert f"{FEES_RULE}: the house&#x27;s revenue at Tacoma Blackjack Room" in text
+    assert 'id="slip-form"' not in text and "Jar bar" not in text and "/fees/" in text
+
+
 def test_the_wa_bj_pack_cites_the_fees_rule_under_a_floor_key(bj_site):
     assert rules.FEES_ONLY.at(bj_site) == FEES_RULE and rules.FEES_ONLY.applies(bj_site)
 

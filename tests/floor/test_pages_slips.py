@@ -137,6 +137,14 @@ def test_the_preparer_voids_and_is_offered_a_new_slip_for_the_same_table(client,
     assert f"/floor/slips/new/fill/?table={fill.table_id}" in text
 
 
+@pytest.mark.parametrize("role", [Role.AUDITOR, Role.GAMING_MANAGER])
+def test_a_voided_slip_offers_no_new_slip_to_whom_may_not_prepare_one(client, cast, fill, role):
+    services.void_slip(acting_user=cast[Role.CASHIER].user, slip=fill, reason="Wrong table")
+    client.force_login(cast[role].user)
+    text = page(client.get(f"/floor/slips/{fill.pk}/"))
+    assert "voided" in text and 'id="reissue"' not in text and "/floor/slips/new/fill/" not in text
+
+
 @pytest.mark.parametrize("role", [Role.PIT_BOSS, Role.SHIFT_MANAGER])
 def test_nobody_but_the_preparer_voids_and_the_page_says_why(client, cast, fill, role):
     client.force_login(cast[role].user)

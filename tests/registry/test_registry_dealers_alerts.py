@@ -239,3 +239,18 @@ def test_a_version_1_package_is_still_received(north_dakota):
     _agency, elks, _eagles = north_dakota
     response = post_filing(elks, {**package(quarter="2026Q2"), "format": "cardroom.filing/1"}, "v-1")
     assert response.status_code == 201
+
+
+def test_the_quarter_page_shows_each_returns_hold_as_a_percentage(north_dakota):
+    from core import filing_package
+
+    agency, elks, _eagles = north_dakota
+    body = package()
+    total = {"drop_cents": 100_000, "gross_proceeds_cents": 100_000, "agp_cents": 5_667, "hold_ratio": "0.056670"}
+    figures = {"summary": {**body["figures"]["summary"], "total": total}}
+    body = {**body, "figures": figures, "figures_sha256": filing_package.digest(figures)}
+    receipt = post_filing(elks, body, "h-1").json()["receipt_number"]
+    _api, page = staff(agency, "state")
+    html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    line = html[html.index(receipt) :].split("</tr>")[0]
+    assert ">5.67%</td>" in line and "0.056670" not in line

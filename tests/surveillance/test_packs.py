@@ -115,6 +115,21 @@ def test_the_surveillance_pages_cite_no_nd_rule_at_another_packs_site(client, ca
         assert not law_words_in(text, ND_WORDS), (url, law_words_in(text, ND_WORDS))
 
 
+@pytest.mark.parametrize(("code", "named"), [("WA-HB", False), ("WA-BJ", False), ("NY", False), ("ND", True)])
+def test_the_vendor_purchase_form_names_the_attorney_general_only_at_a_north_dakota_site(
+    client, cast, site, code, named
+):
+    as_pack(site, code)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    text = client.get("/surveillance/equipment/").content.decode()
+    assert 'name="approved_vendor"' in text
+    assert ("Vendor approved by the attorney general" in text) == named
+    assert ("attorney general" in text.lower()) == named
+
+
 def test_the_surveillance_pages_cite_nd_at_an_nd_site(client, cast, site):
     as_pack(site, "ND")
     client.force_login(cast[Role.GAMING_MANAGER].user)
