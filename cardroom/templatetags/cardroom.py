@@ -1,4 +1,4 @@
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
 from django import template
@@ -72,8 +72,14 @@ def money(cents):
 
 @register.filter
 def ratio(value):
-    """A ratio as a percentage; a ratio as text (a received filing's "0.056673") too."""
-    return format_ratio(None if value in (None, "") else Decimal(str(value)))
+    """A ratio as a percentage; a ratio as text (a received filing's "0.056673") too. Text that
+    is not a number (a filing's "n/a") is shown as it is."""
+    if value in (None, ""):
+        return format_ratio(None)
+    try:
+        return format_ratio(Decimal(str(value)))
+    except InvalidOperation:
+        return str(value)
 
 
 @register.filter

@@ -254,3 +254,14 @@ def test_the_quarter_page_shows_each_returns_hold_as_a_percentage(north_dakota):
     html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
     line = html[html.index(receipt) :].split("</tr>")[0]
     assert ">5.67%</td>" in line and "0.056670" not in line
+
+
+def test_the_ratio_filter_reads_a_ratio_given_as_text_and_shows_other_text_as_it_is():
+    from decimal import Decimal
+
+    from cardroom.templatetags.cardroom import ratio
+
+    assert ratio("0.056670") == "5.67%" == ratio(Decimal("0.05667"))
+    assert ratio("-0.062518") == "-6.25%"
+    assert ratio(None) == "n/a" == ratio("")
+    assert ratio("not a number") == "not a number"  # never a 500 on a page
