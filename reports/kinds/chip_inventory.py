@@ -156,13 +156,13 @@ def _chips_text(line: LogLine) -> str:
 
 def render(data: ChipInventoryReport) -> list:
     o = data.outstanding
-    counted = f"the physical count of {o.counted_on}" if o.counted_on else "no physical count yet"
+    counted = f"book minus the physical count of {o.counted_on}" if o.counted_on else "the book: no physical count yet"
     return [
         Line("Inventory log", "heading"),
         *_log_table(data),
         Line("Quantities: received positive, destroyed negative; at a physical count, the chips found.", "small"),
         Spacer(1, 8),
-        Line(f"Chips outstanding as of {o.on_date} (book minus {counted})", "heading"),
+        Line(f"Chips outstanding as of {o.on_date} ({counted})", "heading"),
         data_table(
             ["Chip", "Book quantity", "Counted", "Outstanding", "Outstanding value"],
             outstanding_rows(data),

@@ -207,7 +207,11 @@ def cash_rows(day: DailySummary, *, holds: bool = True) -> list[list]:
     return rows if holds else [rows[0], *rows[3:]]
 
 
-THRESHOLD_LINE = "Low-hold threshold (08-04(9), for a quarter)"
+def threshold_line(where: str) -> str:
+    """The threshold's row, citing the site's pack's rule in full (ND 99-01.3-08-04(9))."""
+    return f"Quarter's low-hold threshold ({LOW_HOLD.at(where)})"
+
+
 BELOW_LINE = "Hold below the threshold"
 
 
@@ -217,7 +221,9 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
     lines = summary_game_lines(day, day.gaming_date, thresholds, where=where or None)
     rows = _figure_rows([line.custody for line in lines])
     if LOW_HOLD.applies(where):
-        rows.append([THRESHOLD_LINE, *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)])
+        rows.append(
+            [threshold_line(where), *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)]
+        )
         rows.append([BELOW_LINE, *(below_word(line) if line.threshold else "" for line in lines)])
     widths = [200] + [(525 - 200) / FORM_TABLES] * len(lines)
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))

@@ -146,3 +146,10 @@ def test_the_chip_float_exist_banks_trays_outstanding_is_read_back_from_the_pdf(
         f"{format_money(60 * 2500 + 100 * 500)}; outstanding {format_money(-10 * 2500 + 160 * 500)}."
     ) in text
     assert "The banks and trays hold more chips than exist." in text
+
+
+def test_before_any_physical_count_the_outstanding_chips_are_the_book_and_it_says_so(auditor_api, site, inventory):
+    run = run_report(auditor_api, kind="chip_inventory", site=site.pk, end="2026-10-20")
+    text = " ".join(pdf_text(download(auditor_api, run)).split())
+    assert "Chips outstanding as of 2026-10-20 (the book: no physical count yet)" in text
+    assert "book minus no physical count" not in text

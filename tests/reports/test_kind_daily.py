@@ -156,7 +156,7 @@ def test_the_daily_report_shows_each_tables_figures_as_the_api_does(auditor_api,
     assert totals[8][3] == ratio(api_day["total"]["hold_ratio"])
     games = {line["game"]: line for line in api_day["games"]}
     assert totals[9] == [
-        daily.THRESHOLD_LINE,
+        "Quarter's low-hold threshold (ND 99-01.3-08-04(9))",
         ratio(games["21"]["low_hold_threshold"]),
         ratio(games["PW"]["low_hold_threshold"]),
         "",
