@@ -353,8 +353,14 @@ ALERT_COLUMNS = (
 )
 
 
-def alert_rows(alerts_page) -> list[dict]:
-    """Rows of `alerts` (each alert's latest state) for the page and its CSV/XLSX."""
+def alert_rows(alerts_page, *, shown: bool = False) -> list[dict]:
+    """Rows of `alerts` (each alert's latest state) for the CSV/XLSX (times in ISO 8601 with their
+    offset) or, `shown`, for the page (times as every page writes them, with the zone's name)."""
+    if shown:
+        return [
+            {**row, **{name: _shown(a, name) for name in ("opened_at", "resolved_at", "received_at")}}
+            for a, row in zip(alerts_page, alert_rows(alerts_page), strict=True)
+        ]
     return [
         {
             "licensee": a.licensee.name,
@@ -372,6 +378,11 @@ def alert_rows(alerts_page) -> list[dict]:
         }
         for a in alerts_page
     ]
+
+
+def _shown(alert, name: str) -> str:
+    moment = getattr(alert, name)
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M %Z") if moment else ""
 
 
 MAX_ALERT_ROWS = 10_000  # a download's rows

@@ -170,7 +170,7 @@ def alerts(request, regulator):
         rows = queries.alert_rows(qs[: queries.MAX_ALERT_ROWS])
         return _download(request, rows, queries.ALERT_COLUMNS, f"{agency.jurisdiction}-alerts")
     offset = _offset(request)
-    rows = queries.alert_rows(qs[offset : offset + PAGE])
+    rows = queries.alert_rows(list(qs[offset : offset + PAGE]), shown=True)
     next_offset = offset + PAGE if len(rows) == PAGE else None
     return render(
         request,

@@ -5,6 +5,7 @@ beside the tax now. Each page, API and download is the agency's staff's, scoped 
 
 import csv
 import io
+import re
 from datetime import date
 
 import pytest
@@ -183,6 +184,19 @@ def test_the_alerts_page_lists_each_alert_in_its_latest_state_per_licensee(north
     assert rows.count("<tr><td") == 1 and "2026-11-21" in rows and "Eagles" not in rows
     opened = page.get(ALERTS_PAGE, {"state": "open"}).content.decode()
     assert opened[opened.index('id="alerts"') :].count("Closed") == 0
+
+
+def test_the_alerts_page_tells_two_alerts_of_one_rule_apart_and_writes_times_as_every_page(north_dakota):
+    """The same rule and period twice (a week short at two tables) reads as two alerts, each with
+    the licensee's own number for it; times as the pages write them, not ISO text with an offset."""
+    agency, elks, _eagles = north_dakota
+    assert elks.post(ALERTS, {"alerts": [alert(43), alert(44)]}, format="json").status_code == 201
+    _api, page = staff(agency, "state")
+    html = page.get(ALERTS_PAGE, {"licensee": Licensee.objects.get(name="Elks").pk, "state": "open"}).content.decode()
+    table = html[html.index('id="alerts"') :]
+    assert "(their alert 43)" in table and "(their alert 44)" in table
+    opened = re.findall(r'data-label="Opened" class="text-nowrap">([^<]*)<', table)
+    assert opened and all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d [A-Z]{3,4}", o) for o in opened), opened
 
 
 def test_the_alerts_download_as_csv_and_xlsx_with_the_rule_cited(north_dakota):
