@@ -8,7 +8,7 @@ from django import forms
 from core.forms import BookDateField, BootstrapMixin, CentsField
 from core.money import format_money
 
-from .models import BankCount, ChipMovement, Fund
+from .models import BankCount, ChipMovement, Fund, fund_choices
 from .rules import CASH_VALUES_CENTS
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -95,6 +95,12 @@ class IouForm(BootstrapMixin, forms.Form):
     destination = forms.ChoiceField(choices=Fund.choices, initial=Fund.RESERVE)
     amount_cents = CentsField(label="Amount ($)")
     note = forms.CharField(required=False)
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if site is not None:  # the funds the site's pack keeps (cage.rules.fund_choices)
+            for name in ("source", "destination"):
+                self.fields[name].choices = fund_choices(site)
 
 
 class RepayForm(BootstrapMixin, forms.Form):

@@ -14,6 +14,7 @@ from core import limits
 from core.appendonly import AppendOnlyModel
 from core.moments import EnteredRecord
 
+from . import rules
 from .calculations import deposit_is_late
 
 
@@ -99,6 +100,17 @@ class Fund(models.TextChoices):
     PULL_TABS = "pull_tabs", "Pull-tab bank"
     BINGO = "bingo", "Bingo bank"
     GENERAL = "general", "General account"
+
+
+CHARITABLE_FUNDS = frozenset({Fund.PADDLEWHEEL, Fund.PULL_TABS, Fund.BINGO})
+
+
+def fund_choices(site) -> list[tuple[str, str]]:
+    """The IOU funds offered at `site`: the charitable games' banks only where its pack states
+    them (`rules.CHARITABLE_FUNDS`)."""
+    if rules.CHARITABLE_FUNDS.applies(site):
+        return list(Fund.choices)
+    return [(code, label) for code, label in Fund.choices if code not in CHARITABLE_FUNDS]
 
 
 class Iou(EnteredRecord, AppendOnlyModel):

@@ -33,6 +33,11 @@ from packs import LimitKey, Rule
 BANK_RECORDS = Rule("cage.bank_records")  # starting and ending cash and chip banks, IOU records
 IDEAL_BANK = Rule("cage.ideal_bank")  # ideal cash bank master records
 IOU_RULE = Rule("cage.ious")  # source, destination, amount, dates of loan and repayment, initials
+# The banks of a charitable organization's other games (paddlewheel, pull-tabs, bingo) as an IOU's
+# source or destination: funds of North Dakota's charitable gaming (99-01.3-03-06), offered only
+# where the site's pack states them; elsewhere an IOU moves money between the bank, the reserve
+# and the general account.
+CHARITABLE_FUNDS = Rule("cage.charitable_funds")
 CHIP_VALUES = Rule("core.chip_values")  # only the organization's chip values
 REDEMPTION = Rule("cage.redemption")  # a chip is redeemed for cash at the value it was sold for
 TIPS = Rule("cage.tips")  # tips redeemed through cash on hand, before leaving the site

@@ -104,7 +104,7 @@ def _date_param(request, site):
 
 
 def _ious_page(request, site, access, repay_form=None, repay_for=None):
-    form = forms.IouForm(_posted(request, "lend"), initial={"gaming_date": _today(site)})
+    form = forms.IouForm(_posted(request, "lend"), initial={"gaming_date": _today(site)}, site=site)
     if _saved(form, lambda: services.lend_iou(acting_user=request.user, site=site, **form.cleaned_data)):
         return redirect("cage:ious")
     rows = []

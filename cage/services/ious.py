@@ -13,7 +13,7 @@ from floor.calculations import business_date
 
 from .. import rules
 from ..calculations import iou_outstanding_cents
-from ..models import Fund, Iou, IouRepayment
+from ..models import Iou, IouRepayment, fund_choices
 from .steps import acting_at_site, checked_amount, checked_gaming_date, record_audit
 
 
@@ -31,10 +31,13 @@ def lend_iou(
     """Record a loan between two funds at a site: source, destination, amount, date, initials
     (ND 99-01.3-03-06). Repaying it is a separate record (repay_iou)."""
     employee = acting_at_site(acting_user, site, rules.IOU_SIGNERS, "lend money on an IOU")
+    funds = [code for code, _ in fund_choices(site)]
     for field, fund in (("source", source), ("destination", destination)):
-        if fund not in Fund.values:
+        if fund not in funds:
             raise ValidationError(
-                {field: f"{rules.IOU_RULE.at(site)}: {fund!r} is not a fund (one of {', '.join(Fund.values)})."}
+                {
+                    field: f"{rules.IOU_RULE.at(site)}: {fund!r} is not a fund at {site.name} (one of {', '.join(funds)})."
+                }
             )
     if source == destination:
         raise ValidationError(

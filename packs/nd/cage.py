@@ -13,6 +13,7 @@ CITATIONS: dict[str, str] = {
     "cage.bank_records": "ND 99-01.3-08-16(1)(a)",  # starting and ending cash and chip banks, IOU records
     "cage.ideal_bank": "ND 99-01.3-03-09(5)",  # ideal cash bank master records (08-16(3))
     "cage.ious": "ND 99-01.3-03-06",  # source, destination, amount, dates of loan and repayment, initials
+    "cage.charitable_funds": "ND 99-01.3-03-06",  # the paddlewheel, pull-tab and bingo banks as IOU funds
     "cage.redemption": "ND 99-01.3-08-06(2)",  # a chip is redeemed for cash at the value it was sold for
     "cage.tips": "ND 99-01.3-08-06(2)-(3)",  # tips redeemed through cash on hand, before leaving the site
     "cage.tip_holders": "ND 99-01.3-08-06(2)",  # the tips redeemed are a dealer's and a wheel operator's

@@ -10,6 +10,7 @@ from datetime import date, datetime, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.test import Client
 from django.utils import timezone
 
 from cage import services
@@ -52,6 +53,27 @@ def test_an_iou_between_one_fund_is_refused_as_a_house_control(elsewhere, client
     assert response.status_code == 400
     text = response.json()["destination"][0]
     assert text == "House control: an IOU moves money between two different funds."
+
+
+def test_an_iou_offers_and_takes_only_the_funds_the_sites_pack_keeps(elsewhere, client_for, cashier, chips, open_day):
+    """The paddlewheel, pull-tab and bingo banks are North Dakota's charitable games' funds
+    (ND 99-01.3-03-06): at a WA or NY site an IOU moves money between the bank, the reserve and
+    the general account, on the page and in the API."""
+    browser = Client()
+    browser.force_login(cashier.user)
+    page = browser.get("/cage/ious/").content.decode()
+    form = page[page.index('name="source"') : page.index("</select>", page.index('name="destination"'))]
+    assert re.findall(r'<option value="([a-z_]+)"', form) == ["bank", "reserve", "general"] * 2
+    assert "Paddlewheel bank" not in page and "Bingo bank" not in page
+    client = client_for(cashier)
+    payload = {"site": elsewhere.pk, "gaming_date": OPEN_DATE, "source": "bingo", "destination": "bank"}
+    response = client.post("/api/v1/cage/ious/", {**payload, "amount_cents": 5000}, format="json")
+    assert response.status_code == 400
+    assert response.json()["source"] == [
+        f"House control: 'bingo' is not a fund at {elsewhere.name} (one of bank, reserve, general)."
+    ]
+    lent = client.post("/api/v1/cage/ious/", {**payload, "source": "reserve", "amount_cents": 5000}, format="json")
+    assert lent.status_code == 201, lent.content
 
 
 def test_a_chip_the_organization_does_not_have_is_refused_as_a_house_control(

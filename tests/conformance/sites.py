@@ -291,9 +291,9 @@ def bank_of_the_day(site: Site, day: date, cashier: Employee, n: int) -> None:
             site=site,
             gaming_date=day,
             source="bank",
-            destination="pull_tabs",
+            destination="reserve",  # a fund every pack's site keeps (the pull-tab bank is North Dakota's)
             amount_cents=20000,
-            note="Change for the pull-tab booth",
+            note="Cash to the safe overnight",
         )
         cage.repay_iou(acting_user=cashier.user, iou=iou, gaming_date=day)
         cage.redeem_chips(
