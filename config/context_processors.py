@@ -17,7 +17,11 @@ def navigation(request):
     if access.employee is None and not access.station:  # a regulator's staff, say (no organization)
         party = party_of(request.user)
         roles = set(roles) | (party[0] if party else set())
-    jurisdictions = {s.jurisdiction for s in getattr(request, "visible_sites", [])}
+    # The current site's pack's entries (an entry another of one's sites offers appears once one
+    # switches to it: Tacoma, fees only, offers no slip books, though Spokane does); without a
+    # current site, those of every site one sees.
+    visible = getattr(request, "visible_sites", [])
+    jurisdictions = {site.jurisdiction} if site is not None else {s.jurisdiction for s in visible}
     return {
         "access": access,
         "current_site": site,

@@ -363,3 +363,23 @@ def test_the_floor_page_of_a_fees_only_site_offers_no_tray_counts_or_slips_and_s
     assert f"/floor/tables/{table.pk}/opener/" not in tables and "/floor/slips/new/" not in tables
     assert f"/floor/tables/{table.pk}/dealer/" in tables  # dealer rotations are still recorded
     assert_own_law(_floor_words(text), "WA-BJ")
+
+
+def test_the_menu_is_the_current_sites_a_fees_only_site_offers_no_slip_books_or_drop_boxes(client, bj_site, cast):
+    """A gaming manager of the cast's site (its pack keeps slips and drop boxes) and of a WA-BJ one:
+    at the fees-only site the menu offers no slip books or drop boxes (WAC 230-40-125(1): no drop,
+    no house chips); switched back, it offers them again."""
+    from cardroom.models import Membership
+
+    manager = cast[Role.GAMING_MANAGER]
+    Membership.objects.create(employee=manager, site=bj_site, role=Role.GAMING_MANAGER)
+    client.force_login(manager.user)
+
+    def menu_at(where) -> str:
+        client.post("/switch-site/", {"site": where.pk, "next": "/"})
+        page = client.get("/floor/").content.decode()
+        return page[: page.index("</nav>")]
+
+    for entry in ("/floor/slip-books/", "/counts/drop-boxes/"):
+        assert entry not in menu_at(bj_site), entry
+        assert entry in menu_at(cast[Role.SHIFT_MANAGER].memberships.first().site), entry
