@@ -8,8 +8,8 @@ from django.db.models import Q
 from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
-from .table_rules import option_errors, table_fields
+from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
+from .table_rules import option_errors, table_fields, table_games
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -98,6 +98,8 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             self.other_options = [name for name in self.fields if name not in keep]
             for name in self.other_options:
                 del self.fields[name]
+            games = table_games(self.site.jurisdiction)  # the games the site's pack deals
+            self.fields["game"].choices = [(code, label) for code, label in Game.choices if code in games]
             if not self.instance.pk and sites is not None:
                 self.fields["site"].queryset = sites.filter(jurisdiction=self.site.jurisdiction)
                 self.fields["site"].help_text = (

@@ -12,7 +12,7 @@ pack's option is refused, naming the field (`option_errors`).
 from collections.abc import Callable, Iterable
 
 from core.citations import cite
-from core.hooks import TABLE_OPTIONS, TABLE_RULES
+from core.hooks import TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
 
 
 def register_table_rules(validate: Callable[[object], None]) -> None:
@@ -21,6 +21,15 @@ def register_table_rules(validate: Callable[[object], None]) -> None:
 
 def register_table_options(fields: Callable[[str], tuple[str, ...]]) -> None:
     TABLE_OPTIONS.register(fields)
+
+
+def register_table_games(games: Callable[[str], tuple[str, ...]]) -> None:
+    TABLE_GAMES.register(games)
+
+
+def table_games(jurisdiction: str) -> tuple[str, ...]:
+    """The games (Game codes) a site of the jurisdiction's pack deals."""
+    return TABLE_GAMES(jurisdiction)
 
 
 def validate_table(table) -> None:

@@ -128,6 +128,12 @@ TABLE_OPTIONS = declare(
     answered_by="packs (packs.apps)",
     answer="fields(jurisdiction) -> the Table fields a site of the pack sets: the common ones, then its options",
 )
+TABLE_GAMES = declare(
+    "table_games",
+    asked_by="cardroom.table_rules (the table form's games)",
+    answered_by="packs (packs.apps)",
+    answer="games(jurisdiction) -> the Game codes a site of the pack deals",
+)
 CHIP_LAW = declare(
     "chip_law",
     asked_by="cardroom.chip_rules (chips, forms)",

@@ -8,7 +8,7 @@ class PacksConfig(AppConfig):
     def ready(self):
         from cardroom.chip_rules import register_chip_law
         from cardroom.models import register_jurisdictions
-        from cardroom.table_rules import register_table_options, register_table_rules
+        from cardroom.table_rules import register_table_games, register_table_options, register_table_rules
         from core.citations import register_citations
 
         from . import all_packs, get_pack, validate_table
@@ -16,5 +16,6 @@ class PacksConfig(AppConfig):
         register_table_rules(validate_table)
         register_jurisdictions(lambda: [(pack.code, pack.name) for pack in all_packs()])
         register_table_options(lambda jurisdiction: get_pack(jurisdiction).table_fields())
+        register_table_games(lambda jurisdiction: get_pack(jurisdiction).games)
         register_chip_law(lambda jurisdiction: get_pack(jurisdiction).chips)
         register_citations(lambda key, jurisdiction: get_pack(jurisdiction).citations.get(key))

@@ -153,6 +153,9 @@ class Pack:
     # the settings its law fixes, or lets the house choose and post. Another pack's option is
     # neither shown nor accepted at its sites.
     table_options: tuple[str, ...] = ()
+    # The games its tables deal (cardroom.models.Game codes: "21" twenty-one, "PW" paddlewheel): the
+    # games its texts describe. Another game is neither offered nor accepted at its sites.
+    games: tuple[str, ...] = ("21",)
     # The state-issued identifier of a gaming employee (`EmployeeIdentifier`); None: the pack's
     # texts name none, and `employee_identifier_absent` says so (the registry's dealer view,
     # keyed by it, is then not offered for the pack).

@@ -9,6 +9,7 @@ from . import accounting, cage, chips, compliance, core, counts, floor, reports,
 from .handouts import HANDOUT
 
 PACK = Pack(
+    games=("21", "PW"),  # twenty-one and paddlewheels (99-01.3-08)
     code="ND",
     name="North Dakota",
     state="ND",

@@ -5,6 +5,9 @@ from . import accounting, cage, compliance, core, counts, floor, reports, survei
 from .handouts import HANDOUT
 
 PACK = Pack(
+    # Black Jack (4620.5) and the wheels of a games-of-chance licence (a paddlewheel is not judged
+    # by the Black Jack rules: its wagers only).
+    games=("21", "PW"),
     code="NY",
     name="New York games of chance",
     state="NY",

@@ -183,6 +183,27 @@ def test_a_paddlewheel_is_not_judged_by_the_blackjack_rules(client_for, manager,
     assert response.status_code == 201
 
 
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ"])
+def test_a_washington_card_room_deals_no_paddlewheel_and_its_form_offers_none(
+    client, client_for, manager, as_pack, code
+):
+    """Washington's texts describe blackjack tables (the WSGC game rules, WAC 230-40-125): a
+    paddlewheel is not offered by the table form there, and is refused naming the game."""
+    site = as_pack(code)
+    body = {"site": site.pk, "number": 3, "game": "PW", "min_wager_cents": 100, "max_wager_cents": 100}
+    response = client_for(manager).post("/api/v1/tables/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["game"] == [
+        f"House control: paddlewheel is not a game of {site.get_jurisdiction_display()} ({site.name}); "
+        "its tables deal twenty-one."
+    ]
+    assert not Table.objects.filter(site=site, number=3).exists()
+    client.force_login(manager.user)
+    form = client.get("/setup/tables/new/").content.decode()
+    game = form[form.index('name="game"') : form.index("</select>", form.index('name="game"'))]
+    assert 'value="PW"' not in game and 'value="21"' in game
+
+
 # --- WSGC Blackjack Game Rules: the options that must be documented in internal controls ------
 
 WA_HB_DOCUMENTED = [
