@@ -260,6 +260,7 @@ def _pack_play() -> dict:
 
 
 def test_the_washington_and_new_york_sites_play_reconciles_and_cites_only_their_own_law():
+    from compliance import engine, providers  # noqa: F401 (the providers register with the engine)
     from compliance.models import Alert
     from core.rules import HOUSE_CONTROL
     from fees.models import GameSession
@@ -277,6 +278,14 @@ def test_the_washington_and_new_york_sites_play_reconciles_and_cites_only_their_
         assert owned and {v: q for v, q in _last_counts(site).items() if q > owned.get(v, 0)} == {}, site.name
         assert BooksClose.objects.filter(site=site).count() == len(built_dates(site)), site.name
         own = [re.compile(pattern) for _, pattern in words.MARKS[site.jurisdiction]]
+        judged = [
+            r.at(site)
+            for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS
+            if engine.runs_at(p, site)
+            for r in p.rules
+        ]
+        assert judged, site.name  # the run judges the site (its house controls at least), citing only its own law
+        assert [c for c in judged if not (c.startswith(HOUSE_CONTROL) or any(p.search(c) for p in own))] == []
         for alert in Alert.objects.filter(site=site):
             text = " ".join((alert.citation, alert.title, alert.action_required))
             assert alert.citation.startswith(HOUSE_CONTROL) or any(p.search(alert.citation) for p in own), text
