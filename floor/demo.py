@@ -336,8 +336,7 @@ def _pay_out(tray: dict[int, int], cents: int, rng) -> None:
     greens = min(tray.get(2500, 0), round(cents * rng.uniform(0.55, 0.8) / 2500))
     reds = min(tray.get(500, 0), round(cents * rng.uniform(0.25, 0.4) / 500))
     ones = (cents - 2500 * greens - 500 * reds) // 100
-    if greens:
-        tray[2500] -= greens
+    tray[2500] = tray.get(2500, 0) - greens
     tray[500] = tray.get(500, 0) - reds
     tray[100] = max(0, tray.get(100, 0) - ones)
 
