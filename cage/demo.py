@@ -34,26 +34,47 @@ BANKS = {
     "busy": ({10000: 100, 2000: 250, 500: 100, 100: 100}, {10000: 10, 2500: 300, 500: 500, 100: 1000}),
     "small": ({10000: 20, 2000: 100, 500: 40, 100: 50}, {2500: 100, 500: 200, 100: 400}),
     "seasonal": ({10000: 30, 2000: 100, 500: 40, 100: 50}, {2500: 100, 500: 200, 100: 400}),
+    # Spokane: two tables paying out up to $2,000 a night each; Kingston: one $1-$5 table.
+    "spokane": ({10000: 50, 2000: 150, 500: 60, 100: 100}, {10000: 20, 2500: 200, 500: 300, 100: 600}),
+    "kingston": ({10000: 10, 2000: 60, 500: 40, 100: 100}, {500: 400, 100: 800}),
 }
 # The imprest amount: the starting bank, cash and chips at face.
 IDEAL = {
     key: sum(v * q for v, q in cash.items()) + sum(v * q for v, q in chips.items())
     for key, (cash, chips) in BANKS.items()
 }
-# The organization's chips (SFN 17930): what the banks and the eleven trays hold, and storage.
-RECEIVED = {50: 200, 100: 6000, 200: 200, 500: 4000, 2500: 1500, 10000: 100}
-DESTROYED = {100: 40, 500: 12}
+# Each organization's chips as received (house key: North Dakota's, cardroom.pack_demo's "wa" and
+# "ny"): what the banks and the trays hold, and storage. North Dakota's (SFN 17930) for its eleven
+# trays, Evergreen's for Spokane's two, the fire company's for Kingston's one.
+RECEIVED = {
+    "nd": {50: 200, 100: 6000, 200: 200, 500: 4000, 2500: 1500, 10000: 100},
+    "wa": {100: 2000, 500: 1000, 2500: 500, 10000: 60},
+    "ny": {100: 2000, 500: 1000},
+}
+DESTROYED = {"nd": {100: 40, 500: 12}}
 COUNTED_DAYS_AGO = 7
 CASH_ERROR_DOLLARS = (-5, -3, -2, -1, 1, 2, 3, 4)  # now and then a few dollars long or short
 
 
 def extend_demo(demo) -> None:
+    """`manage.py load_demo` hook: the cage of every demo card room (`cardroom.pack_demo.houses`)."""
+    from cardroom.pack_demo import houses
+
+    for house in houses(demo):
+        bank_house(house)
+
+
+def bank_house(house) -> None:
+    """The cage of one of the demo's card rooms: its chips, tip policy and banks, then each of
+    its sites' demo-built days counted, closed and deposited. North Dakota's ("key" "nd", the
+    default) also lends IOUs to its pull-tab booth."""
     from floor.demo import built_dates
 
-    organization, sites, people = demo["organization"], demo["sites"], demo["people"]
+    organization, sites, people = house["organization"], house["sites"], house["people"]
     gm, cashier = people["gm"].user, people["cashier"].user
+    house_key = house.get("key", "nd")
     with transaction.atomic():
-        _chips_received(organization, gm)
+        _chips_received(organization, gm, house_key)
         if not TipPolicy.objects.filter(organization=organization).exists():
             services.record_tip_policy(
                 acting_user=gm,
@@ -75,7 +96,7 @@ def extend_demo(demo) -> None:
                 .select_related("close")
                 .order_by("gaming_date")
             )
-            _ious_and_tips(site, days, people, cashier)  # before the books of their days close
+            _ious_and_tips(site, days, people, cashier, ious=house_key == "nd")  # before the books close
             _bank_days(site, days, BANKS[key], cashier, gm)
         _inventory_count(organization, sites, gm)
 
@@ -206,9 +227,15 @@ def _deposit(site, day, index, amount_cents, cashier) -> None:
     )
 
 
-def _ious_and_tips(site, days, people, cashier) -> None:
+def _ious_and_tips(site, days, people, cashier, *, ious: bool) -> None:
     if not days or Iou.objects.filter(site=site).exists():
         return
+    if ious:
+        _ious(site, days, cashier)
+    _tips(site, days, people, cashier)
+
+
+def _ious(site, days, cashier) -> None:
     first, last = days[0], days[-1]
     iou = services.lend_iou(
         acting_user=cashier,
@@ -229,6 +256,9 @@ def _ious_and_tips(site, days, people, cashier) -> None:
         amount_cents=50000,
         note="Extra twenties for a busy night",
     )
+
+
+def _tips(site, days, people, cashier) -> None:
     dealer = people["dealer"]
     if (
         not dealer.memberships.filter(site=site).exists()
@@ -236,12 +266,12 @@ def _ious_and_tips(site, days, people, cashier) -> None:
     ):
         return
     declaration = services.declare_tips(
-        acting_user=dealer.user, site=site, gaming_date=last.gaming_date, chips={100: 14, 500: 2}
+        acting_user=dealer.user, site=site, gaming_date=days[-1].gaming_date, chips={100: 14, 500: 2}
     )
     services.redeem_tips(acting_user=cashier, declaration=declaration, dealer=dealer)
 
 
-def _chips_received(organization, gm) -> None:
+def _chips_received(organization, gm, house_key) -> None:
     if ChipMovement.objects.filter(organization=organization).exists():
         return
     received_on = timezone.localdate() - timedelta(days=200)
@@ -250,14 +280,16 @@ def _chips_received(organization, gm) -> None:
         organization=organization,
         received_on=received_on,
         reference="Manufacturer invoice 2026-0412",
-        chips=RECEIVED,
+        chips=RECEIVED[house_key],
     )
+    if house_key not in DESTROYED:
+        return
     services.destroy_chips(
         acting_user=gm,
         organization=organization,
         destroyed_on=received_on + timedelta(days=90),
         reference="Worn chips destroyed, witnessed by AT",
-        chips=DESTROYED,
+        chips=DESTROYED[house_key],
     )
 
 

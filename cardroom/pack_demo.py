@@ -3,11 +3,16 @@ North Dakota demo: created through the services, idempotent (each step looks fir
 
 - "Evergreen Gaming Club" (WSGC-00-12345): "Spokane Card Room" (WA-HB) and "Tacoma Blackjack
   Room" (WA-BJ, table 1 Washington blackjack, a player dealer/banker, minimum bank $300, maximum
-  wager $25). Logins wagm, washift, wadealer, wacashier. (The approvals app adds Spokane's
-  internal controls, its table 1 regular house-banked blackjack and the Double Down Madness table 2.)
+  wager $25). Logins wagm, washift, wadealer, wadealer2, wacashier, wacount1, wacount2. (The
+  approvals app adds Spokane's internal controls, its table 1 regular house-banked blackjack and
+  the Double Down Madness table 2.)
 - "Hudson Valley Volunteer Fire Company" (NY-GC-4620): "Kingston Fire Hall" (NY). Logins nygm,
-  nyshift, nydealer. (The approvals app adds the organization's licence, tie option 1, and
-  Kingston's table 1: four decks, $1-$5, naturals pay 3 to 2.)
+  nyshift, nydealer, nycashier, nycount1, nycount2. (The approvals app adds the organization's
+  licence, tie option 1, and Kingston's table 1: four decks, $1-$5, naturals pay 3 to 2.)
+
+Each organization gets its chips here; Spokane's and Kingston's play (gaming days, slips, counts,
+the cage) is built by the floor, counts and cage demos from `houses(demo)`, as North Dakota's.
+Tacoma takes no chips (its revenue is the fees the fees demo collects).
 """
 
 from django.db import transaction
@@ -77,9 +82,38 @@ PEOPLE = [
     ("washift", "Willa", "Shaw", "WS", Role.SHIFT_MANAGER, "gaming", "wa", "spokane tacoma"),
     ("wadealer", "Wyatt", "Dunn", "WD", Role.DEALER, "gaming", "wa", "spokane tacoma"),
     ("wacashier", "Wren", "Castillo", "WC", Role.CASHIER, "gaming", "wa", "spokane tacoma"),
+    ("wadealer2", "Wes", "Diaz", "WZ", Role.DEALER, "gaming", "wa", "spokane"),
+    # The drop box count at Spokane and Kingston: two non-gaming employees (house control there,
+    # counts.rules.COUNT_TEAM: the WA and NY texts we hold do not say who counts).
+    ("wacount1", "Cody", "Walsh", "CW", Role.COUNT_TEAM, "non_gaming", "wa", "spokane"),
+    ("wacount2", "Carmen", "Vega", "CV", Role.COUNT_TEAM, "non_gaming", "wa", "spokane"),
     ("nyshift", "Ned", "Shapiro", "NS", Role.SHIFT_MANAGER, "gaming", "ny", "kingston"),
     ("nydealer", "Nina", "Delgado", "ND", Role.DEALER, "gaming", "ny", "kingston"),
+    ("nycashier", "Noel", "Carver", "NC", Role.CASHIER, "gaming", "ny", "kingston"),
+    ("nycount1", "Nell", "Kerr", "NK", Role.COUNT_TEAM, "non_gaming", "ny", "kingston"),
+    ("nycount2", "Nate", "Quinn", "NQ", Role.COUNT_TEAM, "non_gaming", "ny", "kingston"),
 ]
+
+# Each organization's chips (cents): Spokane's $5-$300 tables play $1 to $100 chips; Kingston's
+# bets are at most $5 "or its equivalent in chips" (9 NYCRR 4620.5(f)(2)): $1 and $5 chips.
+# The colours are the house's (no pack of theirs has a chip law): the usual white, red, green, black.
+CHIPS = {"wa": (100, 500, 2500, 10000), "ny": (100, 500)}
+CHIP_COLOURS = {100: ("white", "blue"), 500: ("red", "white"), 2500: ("green", "white"), 10000: ("black", "white")}
+# The packs' sites with play (site key -> organization key). Tacoma takes no chips.
+PLAY_SITES = {"spokane": "wa", "kingston": "ny"}
+# Who plays each part of the North Dakota demo's cast (its login names, which the floor, counts
+# and cage demos read) at an organization's sites with play.
+CAST = {
+    "wa": dict(
+        gm="wagm", shift="washift", cashier="wacashier", dealer="wadealer", count1="wacount1", count2="wacount2"
+    ),
+    "ny": dict(
+        gm="nygm", shift="nyshift", cashier="nycashier", dealer="nydealer", count1="nycount1", count2="nycount2"
+    ),
+}
+# The nights each pack site plays (days ago): Spokane every night of the last week; Kingston two
+# nights, each a licensed games-of-chance session (fees.demo records them from the night's play).
+NIGHTS_AGO = {"spokane": (7, 6, 5, 4, 3, 2, 1), "kingston": (6, 2)}
 
 
 def _organization(values) -> tuple[Organization, Employee]:
@@ -134,10 +168,44 @@ def extend_demo(demo: dict) -> dict:
             people[login] = employee
         for _org, manager in orgs.values():
             people[manager.user.username] = manager
+        for key, (organization, manager) in orgs.items():
+            _chips(organization, manager, CHIPS[key])
     demo.setdefault("pack_sites", {}).update(sites)
     demo.setdefault("pack_people", {}).update(people)
     demo.setdefault("pack_organizations", {}).update({key: org for key, (org, _) in orgs.items()})
+    demo["pack_houses"] = [
+        {
+            "key": key,
+            "organization": organization,
+            "sites": {site_key: sites[site_key] for site_key, org_key in PLAY_SITES.items() if org_key == key},
+            "people": {part: people[login] for part, login in CAST[key].items()},
+        }
+        for key, (organization, _) in orgs.items()
+    ]
     return demo
+
+
+def _chips(organization, manager, values) -> None:
+    existing = set(organization.chip_denominations.values_list("value_cents", flat=True))
+    for value in values:
+        if value not in existing:
+            colour, edge = CHIP_COLOURS[value]
+            services.create_chip_denomination(
+                acting_user=manager.user,
+                organization=organization,
+                value_cents=value,
+                primary_colour=colour,
+                edge_colour=edge,
+                edge_spots=f"Four {edge} edge spots",
+            )
+
+
+def houses(demo: dict) -> list[dict]:
+    """The demo's card rooms with play, each shaped as `cardroom.demo.load_demo`'s result (its
+    organization, its sites with play by key, its people by the North Dakota demo's login
+    names): North Dakota's, then Evergreen's (Spokane) and the fire company's (Kingston) once
+    this pack demo has run. The floor, counts and cage demos build each alike."""
+    return [demo, *demo.get("pack_houses", ())]
 
 
 def demo_organizations() -> list[tuple[str, str]]:

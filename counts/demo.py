@@ -1,4 +1,5 @@
-"""Demo counts: every finished demo gaming day is counted and signed by count1 and count2.
+"""Demo counts: every finished demo gaming day is counted and signed by count1 and count2 (at
+Spokane and Kingston by their organizations' count teams, `cardroom.pack_demo.CAST`).
 
 Runs after the floor's demo (which creates the gaming days, dealer shifts and slips) and
 counts the days it built (`floor.demo.built_dates`; a day a person entered is theirs to
@@ -38,7 +39,7 @@ PREVIOUS_QUARTER_HOLD = {"small": -0.08, "busy": 0.05}
 def _drop_cents(key: str, gaming_date, prizes_cents: int | None, rng) -> int:
     from core.periods import Quarter
 
-    low, high = DROP_RANGE_CENTS[key]
+    low, high = DROP_RANGE_CENTS.get(key, DROP_RANGE_CENTS["small"])
     previous = Quarter.containing(timezone.localdate()).previous()
     mean = PREVIOUS_QUARTER_HOLD.get(key, HOLD_MEAN) if Quarter.containing(gaming_date) == previous else HOLD_MEAN
     hold = min(0.40, max(-0.12, rng.gauss(mean, HOLD_SPREAD)))
@@ -53,14 +54,24 @@ UNISSUED_FORM = {"kind": "fill", "number": 999_999}
 
 
 def extend_demo(demo: dict) -> None:
+    """`manage.py load_demo` hook: the counts of every demo card room (`cardroom.pack_demo.houses`)."""
+    from cardroom.pack_demo import houses
+
+    for house in houses(demo):
+        count_house(house)
+
+
+def count_house(house: dict) -> None:
+    """Count the demo-built days of each site of one of the demo's card rooms, by its count team
+    (the North Dakota demo's count1 and count2, or the part's players in `house["people"]`)."""
     from floor.demo import built_dates
     from floor.models import GamingDay
 
-    people = demo["people"]
+    people = house["people"]
     if not all(login in people for login in COUNT_TEAM):
         return
     manager = people["gm"].user
-    for key, site in demo["sites"].items():
+    for key, site in house["sites"].items():
         _setup_site(manager, site, people, key)
         days = GamingDay.objects.filter(site=site, gaming_date__in=built_dates(site)).select_related("site")
         counted = set(CountSession.objects.filter(site=site).values_list("gaming_date", flat=True))

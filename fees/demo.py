@@ -1,6 +1,13 @@
 """Demo: a week of fee collections at "Tacoma Blackjack Room" table 1 (WA-BJ) with the fee cash
-counted each day (one day $5 short), and two games-of-chance sessions at "Kingston Fire Hall"
-(NY), all through the services. Skipped when the packs' demo did not create those sites."""
+counted each day (one day $5 short), and a games-of-chance session for each night the demo
+played at "Kingston Fire Hall" (NY), all through the services. Skipped when the packs' demo did
+not create those sites.
+
+A Kingston session's receipts and prizes are its night's at the table as the floor and counts
+demos recorded them (the drop counted, the chips paid out), so the session record and the drop
+count of the same night agree. Runs after the counts demo and before the cage demo closes the
+night's books (a session is refused in closed books). Only the nights the demo built
+(`floor.demo.built_dates`): a night a person entered is theirs to record."""
 
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -27,7 +34,7 @@ def extend_demo(demo: dict) -> dict:
     with transaction.atomic():
         if tacoma is not None and not FeeCollection.objects.filter(site=tacoma).exists():
             _fees(tacoma)
-        if kingston is not None and not GameSession.objects.filter(site=kingston).exists():
+        if kingston is not None:
             _sessions(kingston)
     return demo
 
@@ -65,16 +72,30 @@ def _fees(site: Site) -> None:
 
 
 def _sessions(site: Site) -> None:
+    from accounting.published import books_closed, table_days
+    from floor.demo import OPEN_AT, SESSION, built_dates
+
     shift = Employee.objects.get(user__username="nyshift")
-    today = timezone.localdate(timezone=ZoneInfo(site.time_zone))
-    for ago, receipts, prizes in ((6, 184_000, 121_500), (2, 152_500, 98_000)):
-        day = today - timedelta(days=ago)
+    recorded = set(GameSession.objects.filter(site=site).values_list("gaming_date", flat=True))
+    nights = sorted(d for d in built_dates(site) - recorded if not books_closed(site, d))
+    if not nights:
+        return
+    figures: dict = {}  # gaming date -> [receipts (the drop), prizes]
+    for row in table_days([site.pk], nights[0], nights[-1]):
+        night = figures.setdefault(row.gaming_date, [0, 0])
+        night[0] += row.custody.drop_cents
+        night[1] += row.custody.prizes_cents
+    for day in nights:
+        receipts, prizes = figures.get(day, (0, 0))
+        if not receipts:
+            continue  # not counted (yet): no session figures to report
+        started_at = datetime.combine(day, OPEN_AT, tzinfo=ZoneInfo(site.time_zone))
         services.record_session(
             acting_user=shift.user,
             site=site,
             licence_number="NY-GC-4620",
-            started_at=_local(site, day, 18),
-            ended_at=_local(site, day, 23),
+            started_at=started_at,
+            ended_at=started_at + SESSION,
             receipts_cents=receipts,
-            prizes_cents=prizes,
+            prizes_cents=max(0, prizes),
         )

@@ -63,6 +63,7 @@ class _Cast:
 class _TableDay:
     table: Table
     tray: dict[int, int]
+    par: Mapping[int, int]
     changes: list[tuple[datetime, Employee]] = field(default_factory=list)
     fills: int = 0
 
@@ -103,12 +104,14 @@ def build_demo_custody(
     days: Iterable[date],
     people: Mapping[str, Employee | Sequence[Employee]],
     nightly_payout_cents: tuple[int, int] = NIGHTLY_PAYOUT_CENTS,
+    tray_par: Mapping[int, int] = TRAY_PAR,
 ) -> int:
     """Build the custody records of `site` for each gaming date in `days` (oldest first is
     best). `people` maps role names ("shift_manager", "cashier", "dealer" required; "pit_boss"
     optional) to the employees holding that role at the site; the site's active tables (up to
     six, at most one per dealer) are used. `nightly_payout_cents`: the range of what a table
-    pays out in chips in a night. Returns the number of gaming days created."""
+    pays out in chips in a night; `tray_par`: a table's par tray (chips of the organization's
+    values). Returns the number of gaming days created."""
     from . import queries
 
     cast = _cast(people, site)
@@ -124,7 +127,7 @@ def build_demo_custody(
             continue
         rng = random.Random(f"{site.name}:{gaming_date}")
         with transaction.atomic():
-            _build_day(site, gaming_date, start, tables, cast, rng, closers, nightly_payout_cents)
+            _build_day(site, gaming_date, start, tables, cast, rng, closers, (nightly_payout_cents, tray_par))
         created += 1
         demo_progress.advance("gaming days")
     return created
@@ -172,14 +175,15 @@ def _tables_tonight(tables, gaming_date, rng) -> list[Table]:
     return twenty_one[: rng.randint(1 if len(twenty_one) <= 3 else 2, len(twenty_one))] + others
 
 
-def _build_day(site, gaming_date, start, tables, cast, rng, closers, nightly) -> None:
+def _build_day(site, gaming_date, start, tables, cast, rng, closers, play) -> None:
+    nightly, par = play
     boss = cast.shift_manager.user
     day = services.open_gaming_day(
         acting_user=boss, site=site, gaming_date=gaming_date, at=start - timedelta(minutes=30)
     )
     mark_built(day)
     in_play = [t for t in _tables_tonight(tables, gaming_date, rng) if _may_run(t, start)]
-    table_days = [_open_table(t, start, cast, rng, closers.get(t.pk)) for t in in_play]
+    table_days = [_open_table(t, start, cast, rng, closers.get(t.pk), par) for t in in_play]
     _schedule_rotations(table_days, start, cast, rng)
     _play_day(day, table_days, start, cast, rng, nightly)
     closers.update({td.table.pk: {v: q for v, q in td.tray.items() if q > 0} for td in table_days})
@@ -207,11 +211,9 @@ def _may_run(table, start) -> bool:
 
 
 # Why the demo's shift manager carries the drop boxes past the close: the count team's demo
-# (counts.demo, which runs after this one) removes and counts them after the close.
-BOXES_CARRIED = (
-    "Boxes go to the office safe after the close and are counted by the count team in the morning "
-    "(ND 99-01.3-08-14(1))."
-)
+# (counts.demo, which runs after this one) removes and counts them after the close. Cited by
+# the site's pack (ND 99-01.3-08-14(1); "House control" at a Washington or New York site).
+BOXES_CARRIED = "Boxes go to the office safe after the close and are counted by the count team in the morning ({})."
 
 
 def _carry_boxes(boss, day, at) -> None:
@@ -224,14 +226,17 @@ def _carry_boxes(boss, day, at) -> None:
         return
     keys = [item.key for item in services.items_left_open(day) if item.carryable]
     if keys:
-        services.carry_open_items(acting_user=boss, gaming_day=day, keys=keys, reason=BOXES_CARRIED, at=at)
+        from counts.rules import REMOVAL
+
+        reason = BOXES_CARRIED.format(REMOVAL.at(day.site))
+        services.carry_open_items(acting_user=boss, gaming_day=day, keys=keys, reason=reason, at=at)
 
 
 def _chips(tray: dict[int, int]) -> list[dict]:
     return [{"denomination": value, "quantity": quantity} for value, quantity in tray.items() if quantity > 0]
 
 
-def _open_table(table, start, cast, rng, last_closer: dict[int, int] | None) -> _TableDay:
+def _open_table(table, start, cast, rng, last_closer: dict[int, int] | None, par) -> _TableDay:
     """The opener matches the last closer, except now and then (a counted variance).
     `last_closer`: its chips when this run counted it (else they are read)."""
     from . import queries
@@ -240,7 +245,7 @@ def _open_table(table, start, cast, rng, last_closer: dict[int, int] | None) -> 
         previous, tray = True, dict(last_closer)
     else:
         previous = queries.last_tray_count(table, before=start)
-        tray = dict(previous.lines.values_list("value_cents", "quantity")) if previous else dict(TRAY_PAR)
+        tray = dict(previous.lines.values_list("value_cents", "quantity")) if previous else dict(par)
     reason = ""
     if previous and rng.random() < 0.05:
         tray[500] = max(0, tray.get(500, 0) + rng.choice([-2, -1, 1]))
@@ -253,7 +258,7 @@ def _open_table(table, start, cast, rng, last_closer: dict[int, int] | None) -> 
         variance_reason=reason,
         at=start,
     )
-    return _TableDay(table, tray)
+    return _TableDay(table, tray, par)
 
 
 def _fits(dealer, table, cast) -> bool:
@@ -326,7 +331,8 @@ def _payouts(start, index, nightly, rng) -> list[tuple[datetime, int]]:
 
 def _pay_out(tray: dict[int, int], cents: int, rng) -> None:
     """Players take `cents` net from the tray: mostly green and red chips; the whites the
-    players lose pile up (their share can be negative). Never more chips than the tray holds."""
+    players lose pile up (their share can be negative). Never more chips than the tray holds
+    (a tray without greens, as at a $5 maximum, pays in reds and whites)."""
     greens = min(tray.get(2500, 0), round(cents * rng.uniform(0.55, 0.8) / 2500))
     reds = min(tray.get(500, 0), round(cents * rng.uniform(0.25, 0.4) / 500))
     ones = (cents - 2500 * greens - 500 * reds) // 100
@@ -337,12 +343,12 @@ def _pay_out(tray: dict[int, int], cents: int, rng) -> None:
 
 def _fill_or_credit(table_day, at, cast, rng, *, top_up: bool = False) -> None:
     """A fill back to par when a denomination runs low (or `top_up`), else a credit of what piled up."""
-    tray = table_day.tray
-    if top_up or any(tray.get(v, 0) < FILL_BELOW * par for v, par in TRAY_PAR.items()):
-        chips = {v: _stacks(par - tray.get(v, 0), v) for v, par in TRAY_PAR.items() if tray.get(v, 0) < par}
+    tray, pars = table_day.tray, table_day.par.items()
+    if top_up or any(tray.get(v, 0) < FILL_BELOW * par for v, par in pars):
+        chips = {v: _stacks(par - tray.get(v, 0), v) for v, par in pars if tray.get(v, 0) < par}
         _fill(table_day, at, cast, rng, {v: q for v, q in chips.items() if q > 0})
-    elif any(tray.get(v, 0) > CREDIT_ABOVE * par for v, par in TRAY_PAR.items()):
-        chips = {v: _stacks(tray.get(v, 0) - par, v, up=False) for v, par in TRAY_PAR.items() if tray.get(v, 0) > par}
+    elif any(tray.get(v, 0) > CREDIT_ABOVE * par for v, par in pars):
+        chips = {v: _stacks(tray.get(v, 0) - par, v, up=False) for v, par in pars if tray.get(v, 0) > par}
         _credit(table_day, at, cast, {v: q for v, q in chips.items() if q > 0})
 
 
@@ -415,8 +421,18 @@ def _credit(table_day, at, cast, chips: dict[int, int]) -> None:
 # nights; the small and the summer sites on the weekend only, which also keeps the build short).
 DEMO_NIGHTS = {"busy": {1, 2, 3, 4, 5}, "small": {4, 5}, "seasonal": {5, 6}}
 # What a table's tray pays out net in a night at each demo site (its prizes): with a hold of
-# about 15%, drops of about $700-$2,900 at the busy site and $120-$700 at the small one.
-SITE_PAYOUT_CENTS = {"busy": (60_000, 250_000), "small": (10_000, 60_000), "seasonal": (20_000, 120_000)}
+# about 15%, drops of about $700-$2,900 at the busy site and $120-$700 at the small one; at
+# Spokane ($5-$300 house-banked) $500-$2,000; at Kingston ($1-$5, a full table of a fire
+# company's games-of-chance night) $600-$1,400.
+SITE_PAYOUT_CENTS = {
+    "busy": (60_000, 250_000),
+    "small": (10_000, 60_000),
+    "seasonal": (20_000, 120_000),
+    "spokane": (50_000, 200_000),
+    "kingston": (60_000, 140_000),
+}
+# A par tray where the site's tables play other chips: Kingston's $1 and $5 ($1,300).
+SITE_TRAY_PAR = {"kingston": {100: 300, 500: 200}}
 
 
 def demo_days(site_key: str, site: Site, today: date) -> list[date]:
@@ -424,8 +440,11 @@ def demo_days(site_key: str, site: Site, today: date) -> list[date]:
     session is over; the seasonal site plays only in July-September. The demo's card rooms
     opened their books then: the previous quarter has a month of play to file and amend, and
     the build stays short (`make run` to a first page in under a minute)."""
+    from cardroom.pack_demo import NIGHTS_AGO
     from core.periods import Quarter
 
+    if site_key in NIGHTS_AGO:  # the Washington and New York sites: their last week only
+        return [d for d in (today - timedelta(days=n) for n in NIGHTS_AGO[site_key]) if _over(site, d)]
     first = Quarter.containing(today).previous().end.replace(day=1)
     days = [first + timedelta(days=n) for n in range((today - first).days)]
     # only nights already over: yesterday's session runs past midnight (the last nights asked
@@ -455,9 +474,20 @@ def people_at(site: Site) -> dict[str, list[Employee]]:
 
 
 def extend_demo(demo: dict) -> None:
-    """`manage.py load_demo` hook: custody records for every demo site (idempotent)."""
-    today = timezone.localdate()
-    for key, site in demo["sites"].items():
+    """`manage.py load_demo` hook: custody records for every demo site with play (idempotent)."""
+    from cardroom.pack_demo import houses
+
+    for house in houses(demo):
+        build_house_custody(house)
+
+
+def build_house_custody(house: dict) -> None:
+    """Custody records for each site of one of the demo's card rooms (`cardroom.pack_demo.houses`)."""
+    for key, site in house["sites"].items():
         build_demo_custody(
-            site, days=demo_days(key, site, today), people=people_at(site), nightly_payout_cents=SITE_PAYOUT_CENTS[key]
+            site,
+            days=demo_days(key, site, timezone.localdate()),
+            people=people_at(site),
+            nightly_payout_cents=SITE_PAYOUT_CENTS[key],
+            tray_par=SITE_TRAY_PAR.get(key, TRAY_PAR),
         )

@@ -3,6 +3,7 @@ no gaming day a person entered, refuses a database holding an organization it di
 and its figures would not alarm an auditor (chips within the inventory, cash a few dollars
 long or short, prizes only where there is play)."""
 
+import re
 from collections import defaultdict
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -234,3 +235,63 @@ def test_load_demo_lists_every_demo_login_with_the_stations_and_the_other_packs(
     people = set(Organization.objects.values_list("employees__user__username", flat=True))
     assert stations == {"pit1", "tablet1"} and {"wagm", "washift", "nygm", "nydealer"} <= people
     assert listed == people | stations | {"state"}  # and the state registry's auditor (statefiling.demo)
+
+
+def _pack_play() -> dict:
+    """The Washington and New York packs' demo and its play (Spokane, Kingston) as `load_demo`
+    runs them, without North Dakota's (the compliance run covers every site)."""
+    from approvals.demo import extend_demo as approvals
+    from cage.demo import bank_house
+    from compliance.demo import extend_demo as compliance
+    from counts.demo import count_house
+    from fees.demo import extend_demo as fees
+    from floor.demo import build_house_custody
+
+    demo = extend_packs(load_demo())
+    approvals(demo)
+    for house in demo["pack_houses"]:
+        build_house_custody(house)
+        count_house(house)
+    fees(demo)
+    for house in demo["pack_houses"]:
+        bank_house(house)
+    compliance(demo)
+    return demo
+
+
+def test_the_washington_and_new_york_sites_play_reconciles_and_cites_only_their_own_law():
+    from compliance import engine, providers  # noqa: F401 (the providers register with the engine)
+    from compliance.models import Alert
+    from core.rules import HOUSE_CONTROL
+    from fees.models import GameSession
+    from floor.demo import built_dates
+    from tests.conformance import words
+
+    with time_machine.travel(THURSDAY_NOON, tick=True):
+        demo = _pack_play()
+        today = timezone.localdate()
+    spokane, kingston = demo["pack_sites"]["spokane"], demo["pack_sites"]["kingston"]
+    assert len(built_dates(spokane)) >= 5 and len(built_dates(kingston)) == 2  # a week; two session nights
+    assert not demo["pack_sites"]["tacoma"].gaming_days.exists()  # Tacoma takes no chips: its fees only
+    for site in (spokane, kingston):
+        owned = chip_book(site.organization, today)
+        assert owned and {v: q for v, q in _last_counts(site).items() if q > owned.get(v, 0)} == {}, site.name
+        assert BooksClose.objects.filter(site=site).count() == len(built_dates(site)), site.name
+        own = [re.compile(pattern) for _, pattern in words.MARKS[site.jurisdiction]]
+        judged = [
+            r.at(site)
+            for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS
+            if engine.runs_at(p, site)
+            for r in p.rules
+        ]
+        assert judged, site.name  # the run judges the site (its house controls at least), citing only its own law
+        assert [c for c in judged if not (c.startswith(HOUSE_CONTROL) or any(p.search(c) for p in own))] == []
+        for alert in Alert.objects.filter(site=site):
+            text = " ".join((alert.citation, alert.title, alert.action_required))
+            assert alert.citation.startswith(HOUSE_CONTROL) or any(p.search(alert.citation) for p in own), text
+            assert words.find(text, words.foreign_marks(site.jurisdiction)) == [], text
+    days = {d.gaming_date: d.custody for d in table_days([kingston.pk], today - timedelta(weeks=1), today)}
+    sessions = GameSession.objects.filter(site=kingston)
+    assert {s.gaming_date: (s.receipts_cents, s.prizes_cents) for s in sessions} == {
+        day: (custody.drop_cents, max(0, custody.prizes_cents)) for day, custody in days.items()
+    }

@@ -92,8 +92,11 @@ def _queries_not_logged():
 
 def _extensions():
     """The domain apps' demo builders, in dependency order: the Washington and New York packs'
-    organizations, sites and tables first (the approvals and fees demos look them up), then custody (gaming days, slips),
-    then the counts of those days' boxes, the cage (bank counts, closing the books, deposits),
+    organizations, sites, tables and chips first (the approvals and fees demos look them up), their
+    game approvals (which make Spokane's and Kingston's tables), then custody (gaming days, slips)
+    at North Dakota's, Spokane's and Kingston's sites (`cardroom.pack_demo.houses`),
+    then the counts of those days' boxes, the fee collections and Kingston's sessions (before
+    their books close), the cage (bank counts, closing the books, deposits),
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
     tournament; the compliance checks as the schedule runs them (compliance.demo); last, the
     state's registry receiving the filed quarters and the chain head (statefiling.demo)."""
@@ -111,14 +114,14 @@ def _extensions():
 
     return (
         ("Washington and New York packs", packs),
+        ("game approvals", approvals),
         ("gaming days and slips", custody),
         ("drop counts", counts),
+        ("fee collections and games-of-chance sessions", fees),
         ("cage: bank counts, closed books, deposits", cage),
         ("quarterly books", books),
         ("surveillance records", surveillance),
         ("tournament", tournaments),
-        ("game approvals", approvals),
-        ("fee collections", fees),
         ("compliance checks, as the nightly schedule runs them", compliance),
         ("the state's registry: filings received, anchors", state_registry),
     )
