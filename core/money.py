@@ -32,6 +32,17 @@ def format_money(cents: int | None, *, signed: bool = False) -> str:
     return f"{sign}${amount:,.2f}"
 
 
+def deposit_text(cents: int | None) -> str | None:
+    """A day's expected bank deposit where it is not money to deposit: "not known" without a
+    count; "none" with the shortfall where the day's cash fell (a losing day's bank is made up,
+    not deposited); None where it is money (format it as such)."""
+    if cents is None:
+        return "not known"
+    if cents < 0:
+        return f"none: the day's cash is {format_money(-cents)} short"
+    return None
+
+
 def format_ratio(ratio: Decimal | None, places: int = 2) -> str:
     """A ratio as a percentage rounded half-up for display only: Decimal('0.12345') -> '12.35%'."""
     if ratio is None:

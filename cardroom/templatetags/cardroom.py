@@ -8,7 +8,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from core.money import format_money, format_ratio
+from core.money import deposit_text, format_money, format_ratio
 
 register = template.Library()
 
@@ -88,6 +88,12 @@ def retention(record) -> str:
     from cardroom.retention import retention_notice
 
     return retention_notice(record)
+
+
+@register.filter
+def deposit_money(cents):
+    """The bank deposit a day calls for: money, "not known", or "none" with the shortfall."""
+    return deposit_text(cents) or format_money(cents)
 
 
 @register.filter

@@ -21,7 +21,7 @@ from accounting.published import (
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from core.moments import LATE_ENTRY
-from core.money import format_ratio
+from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
 
@@ -201,7 +201,7 @@ def cash_rows(day: DailySummary, *, holds: bool = True) -> list[list]:
         ["Cash long (short) = cash profit - AGP", known(cash.long_short_cents)],
         ["Reconciling line: change in chips outside the house", known(cash.chips_outside_change_cents)],
         ["Unexplained remainder", known(cash.unexplained_cents)],
-        ["Bank deposit expected", known(cash.deposit_expected_cents)],
+        ["Bank deposit expected", deposit_text(cash.deposit_expected_cents) or cash.deposit_expected_cents],
         ["Bank deposit recorded", cash.deposit_recorded_cents],
     ]
     return rows if holds else [rows[0], *rows[3:]]

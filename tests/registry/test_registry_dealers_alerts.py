@@ -279,3 +279,15 @@ def test_the_ratio_filter_reads_a_ratio_given_as_text_and_shows_other_text_as_it
     assert ratio("-0.062518") == "-6.25%"
     assert ratio(None) == "n/a" == ratio("")
     assert ratio("not a number") == "not a number"  # never a 500 on a page
+
+
+def test_a_losing_days_expected_deposit_reads_none_with_the_shortfall_never_a_negative_deposit():
+    """A day whose cash fell makes up the bank rather than depositing: the daily page and PDF say
+    "none" and by how much (the figures API and the CSV keep the signed number)."""
+    from cardroom.templatetags.cardroom import deposit_money
+    from core.money import deposit_text
+
+    assert deposit_money(-3000) == "none: the day's cash is $30.00 short" == deposit_text(-3000)
+    assert deposit_money(0) == "$0.00" and deposit_text(0) is None
+    assert deposit_money(125_050) == "$1,250.50"
+    assert deposit_money(None) == "not known"
