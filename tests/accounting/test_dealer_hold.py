@@ -43,6 +43,24 @@ def test_each_shift_has_its_own_figures_when_boxes_and_trays_change_with_the_dea
     assert total == daily_summary(site, DAY).total.agp_cents  # the shifts add up to the table-day
 
 
+def test_a_slip_prepared_at_the_dealer_change_is_the_next_shifts_alone(scenario, site, dealers):
+    """A shift's slips are those prepared in [start, end): the fill of 21:00 falls to the shift
+    starting then, never to both, so the shifts still add up to the table-day (08-04(8))."""
+    table = TableFactory(site=site, number=1)
+    first = shift(scenario, table, dealers[0], DAY, 20, 21)
+    second = shift(scenario, table, dealers[1], DAY, 21, 26)
+    scenario.tray(table, DAY, "opener", 200_000)
+    change_count(scenario, table, DAY, second, 180_000)
+    scenario.tray(table, DAY, "closer", 190_000)
+    scenario.drop(table, DAY, 60_000, dealer_shift_id=first.pk)
+    scenario.drop(table, DAY, 30_000, dealer_shift_id=second.pk)
+    scenario.slip(table, DAY, "fill", 10_000, number=1)  # prepared at 21:00, the moment of the change
+    rows = {r.shift_id: r for r in dealer_hold.shift_figures([site.pk], DAY, DAY)}
+    assert (rows[first.pk].custody.fills_cents, rows[second.pk].custody.fills_cents) == (0, 10_000)
+    # first: 60,000 + 180,000 - 200,000; second: 30,000 - 10,000 + 190,000 - 180,000
+    assert (rows[first.pk].custody.agp_cents, rows[second.pk].custody.agp_cents) == (40_000, 30_000)
+
+
 def test_a_shift_without_its_own_box_says_so_instead_of_guessing(scenario, site, dealers):
     table = TableFactory(site=site, number=1)
     first = shift(scenario, table, dealers[0], DAY, 20, 23)

@@ -104,6 +104,17 @@ def test_nd_gaming_tax(agp, tax):
     assert figures.gaming_tax(agp, brackets) == tax
 
 
+def test_an_agp_exactly_at_a_brackets_lower_bound_is_taxed_in_the_bracket_below():
+    """N.D.C.C. 53-06.1-12: 1% "up to $50,000", the higher rate only "above" it. With ND's schedule
+    both readings give $500 at $50,000; a schedule whose base is not continuous tells them apart."""
+    stepped = [
+        TaxBracket(date(2021, 7, 1), 0, Decimal("0.01"), 0, "hypothetical"),
+        TaxBracket(date(2021, 7, 1), 5_000_000, Decimal("0.12"), 60_000, "hypothetical"),
+    ]
+    assert figures.gaming_tax(5_000_000, stepped) == 50_000
+    assert figures.gaming_tax(5_000_001, stepped) == 60_000  # 12% of one cent rounds to nothing
+
+
 def test_no_tax_schedule_before_it_took_effect():
     with pytest.raises(ValueError):
         figures.brackets_in_force(ND_BRACKETS, date(2021, 6, 30))
@@ -150,3 +161,18 @@ def test_a_total_is_each_movement_summed_and_zero_for_nothing(custodies):
     ]
     assert found == Custody(*expected)
     assert (found is figures.ZERO) == (not custodies)
+
+
+@given(st.builds(Custody, cents, cents, cents, cents, cents), st.builds(Custody, cents, cents, cents, cents, cents))
+def test_adding_an_adjustment_adds_each_movement(day, adjustment):
+    """A quarter's game totals plus its approved adjustments (`summaries._game_totals`): every
+    movement, the closer's too, is summed, so AGP moves by exactly the adjustment's AGP."""
+    found = day + adjustment
+    assert found == Custody(
+        day.drop_cents + adjustment.drop_cents,
+        day.fills_cents + adjustment.fills_cents,
+        day.credits_cents + adjustment.credits_cents,
+        day.opener_cents + adjustment.opener_cents,
+        day.closer_cents + adjustment.closer_cents,
+    )
+    assert found.agp_cents == day.agp_cents + adjustment.agp_cents

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 import pytest
 import time_machine
 
-from accounting import figures, services, summaries
+from accounting import books, figures, services, summaries
 from accounting.models import BooksClose, FilingAmendment, QuarterFiling
 from compliance.models import Alert
 from core.money import format_money
@@ -336,3 +336,53 @@ def test_the_filed_return_amended_alert_names_the_rule_at_the_gaming_managers_al
     assert [(a["rule"], a["citation"]) for a in listed if a["rule"] == "filed_return_amended"] == [
         ("filed_return_amended", FILED_RULE)
     ]
+
+
+def _tax_return(org):
+    every_site = summaries.organization_quarter(org, Q3)
+    return books.tax_return(org, Q3, every_site, books.filings([s.site_id for s in every_site], [Q3]))
+
+
+def test_an_adjustment_entered_on_the_quarters_last_day_is_in_its_figures_not_an_amendment(
+    quarter_played, site, org, manager, table
+):
+    """An adjustment counts on the day it is entered (shared/docs/domain.md section 3): entered on
+    30 September for a day of the same quarter, it is in 2026Q3's figures, never also beside them
+    as an amendment (which would count it twice in the amended AGP)."""
+    before = _tax_return(org).figures.agp_cents
+    services.record_adjustment(
+        acting_user=manager.user, books_close=BooksClose.objects.get(site=site, gaming_date=DAY), table=table,
+        field="drop", amount_cents=5_000, reason="Recounted on the last day.", recorded_on=Q3.end,
+    )  # fmt: skip
+    tax = _tax_return(org)
+    assert tax.figures.agp_cents == before + 5_000
+    assert tax.amendments == () and tax.amended_agp_cents == tax.figures.agp_cents
+
+
+def test_the_return_is_filed_only_when_every_site_with_figures_has_filed(
+    quarter_played, site, other_site, org, manager
+):
+    """ND 99-01.3-08-16(1)(g): the quarter's summaries reconcile to one return; while a site with
+    figures in the quarter has not filed, the return is not filed."""
+    file(manager, site)
+    tax = _tax_return(org)
+    assert (tax.filed_sites, tax.unfiled_sites, tax.filed) == ((site.name,), (other_site.name,), False)
+    file(manager, other_site)
+    assert _tax_return(org).filed
+
+
+def test_the_return_takes_the_other_games_agp_of_the_latest_filing(
+    quarter_played, site, other_site, org, manager, client_for
+):
+    """N.D.C.C. 53-06.1-12 on the organization's total: the other games' AGP corrected after one
+    site filed, then frozen by the next site's filing, is the return's figure, with nothing amended."""
+    api = client_for(manager)
+    url = f"/api/v1/organizations/{org.pk}/other-games-agp/"
+    first = api.post(url, {"quarter": "2026Q3", "agp_cents": 1_000_000, "note": "ledger"}, format="json").json()
+    file(manager, site)
+    api.post(
+        url, {"quarter": "2026Q3", "agp_cents": 1_250_000, "note": "the return", "corrects": first["id"]}, format="json"
+    )
+    file(manager, other_site)
+    tax = _tax_return(org)
+    assert (tax.figures.other_games_agp_cents, tax.other_games_amendment_cents) == (1_250_000, 0)

@@ -7,6 +7,7 @@ import pytest
 
 from accounting import figures, services, summaries
 from accounting.figures import Custody
+from accounting.models import BooksClose
 from cardroom.models import Role
 from core.periods import Quarter
 from tests.factories import TableFactory
@@ -79,6 +80,17 @@ def test_game_totals_count_what_the_days_count_and_nothing_else(quarter_of_play,
     # The voided 88,800 credit left out, the 3,000 fills adjustment in, PARTIAL's closer without opener.
     assert totals[(site.pk, "PW")] == Custody(42_000, 23_000, 5_000, 200_000, 225_000)
     assert totals[(other_site.pk, "21")] == totals[(other_site.pk, "PW")] == figures.ZERO
+
+
+def test_an_adjustment_entered_on_the_quarters_last_day_counts_in_that_quarter(quarter_of_play, site, tables, manager):
+    """An adjustment counts on the day it is entered (shared/docs/domain.md section 3): entered on
+    30 September, it is in Q3's totals and its summary, to the cent."""
+    books = BooksClose.objects.get(site=site, gaming_date=DAY)
+    before = summaries.game_totals([site.pk], Q3.start, Q3.end)[(site.pk, "21")]
+    adjust(manager, books, Q3.end, "drop", 1_234, tables[0])
+    after = summaries.game_totals([site.pk], Q3.start, Q3.end)[(site.pk, "21")]
+    assert after == before + Custody(1_234, 0, 0, 0, 0)
+    assert summaries.quarter_summary(site, Q3).twenty_one == after
 
 
 def test_game_totals_take_five_queries_whatever_the_number_of_sites(

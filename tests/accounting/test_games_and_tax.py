@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 
 from accounting import figures, services, summaries
+from accounting.games import HoldThreshold, threshold_on
 from accounting.models import OtherGamesAgp
 from cardroom.models import Role
 from compliance.thresholds import ensure_seeded
@@ -67,6 +68,21 @@ def test_each_game_is_judged_against_its_own_threshold_at_the_boundary(
     other = lines["PW" if game == "21" else "21"]
     assert other["gross_proceeds_cents"] == 0 and other["below_threshold"] is None  # no hold without GP
     assert lines["total"]["low_hold_threshold"] is None and lines["total"]["below_threshold"] is None
+
+
+def test_a_threshold_row_judges_from_its_own_effective_date():
+    """ND 99-01.3-08-04(9) as effective-dated data: a row in force from 1 January 2027 judges
+    that day's books, and the earlier row the day before."""
+    schedule = {
+        "21": (
+            HoldThreshold(Decimal("0.12"), "ND 99-01.3-08-04(9)", date(2027, 1, 1)),
+            HoldThreshold(Decimal("0.10"), "ND 99-01.3-08-04(9)", date(2021, 7, 1)),
+        )
+    }
+    assert threshold_on(schedule, "21", date(2026, 12, 31)).ratio == Decimal("0.10")
+    assert threshold_on(schedule, "21", date(2027, 1, 1)).ratio == Decimal("0.12")
+    assert threshold_on(schedule, "21", date(2021, 6, 30)) is None
+    assert threshold_on(schedule, "PW", date(2027, 1, 1)) is None
 
 
 def test_twenty_one_never_includes_paddlewheel(client_for, cast, site, people):

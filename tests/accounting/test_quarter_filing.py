@@ -362,3 +362,24 @@ def test_the_quarter_page_and_the_filing_api_take_the_same_queries_however_many_
     # The first visit after a close also fills the closed days' figure snapshots (a fixed number
     # of queries whatever the days: accounting.day_figures).
     assert max(before) <= 44
+
+
+def test_a_filed_sites_line_on_the_return_carries_its_filed_tournaments(org, site):
+    """ND 99-01.3-08-16(1)(g): all twenty-one activity reconciles to the tax return, so a filed
+    site's line is its filed tables' figures plus its filed tournaments' (GP, prizes, AGP)."""
+    filed = QuarterFiling(
+        site=site,
+        quarter=str(Q3),
+        filed_at=datetime(2026, 10, 5, tzinfo=UTC),
+        figures={
+            "summary": {
+                "total": {"gross_proceeds_cents": 100_000, "prizes_cents": 20_000, "agp_cents": 80_000},
+                "tournaments": {"gross_proceeds_cents": 30_001, "prizes_cents": 19_500, "agp_cents": 10_501},
+                "cash_profit_cents": 75_000,
+            }
+        },
+    )
+    summary = summaries.quarter_summary(site, Q3)  # nothing played: the filed figures are the line
+    tax = books.tax_return(org, Q3, [summary], {(site.pk, str(Q3)): filed})
+    assert tax.figures.sites == ((site.name, 130_001, 39_500, 90_501, 75_000),)
+    assert tax.figures.agp_cents == 90_501 and tax.filed_sites == (site.name,)

@@ -2,12 +2,14 @@
 surveillance required, and the 12 weeks of dealer records."""
 
 from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from cardroom.models import Role
 from compliance.engine import run_day_checks, run_quarter_rules
 from core.periods import Quarter
+from surveillance import services as surveillance_services
 from surveillance.models import ReviewProgram, SurveillanceStatus
 from tests.accounting.scenario import shift
 from tests.factories import TableFactory
@@ -114,3 +116,51 @@ def test_dealer_shifts_without_their_own_figures_are_flagged_after_prizes_over_g
     ]
     assert f"shift:{first.pk}" in {a.subject for a in fired}
     assert {a.figures["table"] for a in fired} == {table.number}
+
+
+def test_a_run_starting_on_the_windows_last_day_still_flags_that_days_shifts(scenario, table, site, cast, time_machine):
+    """ND 99-01.3-08-01(3): twelve continuous weeks, 1 October to 23 December after Q3; a run of
+    the day checks from 23 December on still judges that last day's shifts."""
+    play(scenario, table, date(2026, 8, 1), drop=50_000, fills=80_000)
+    run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    time_machine.move_to(datetime(2027, 1, 5, 12, tzinfo=UTC))
+    day = date(2026, 12, 23)
+    first = shift(scenario, table, cast[Role.DEALER], day, 20, 23)
+    shift(scenario, table, cast[Role.PIT_BOSS], day, 23, 26)
+    play(scenario, table, day, drop=10_000, number=2)  # one box for both dealers
+    fired = [
+        a.subject
+        for a in run_day_checks(site_ids=[site.pk], start=day, end=date(2026, 12, 31)).opened
+        if a.rule == "dealer_hold_missing"
+    ]
+    assert f"shift:{first.pk}" in fired
+
+
+def test_a_week_with_exactly_an_hour_of_review_is_not_short(scenario, table, site, cast, time_machine):
+    """ND 99-01.3-08-04(9): "at least one hour per week" for each active table; an hour is enough."""
+    time_machine.move_to(datetime(2026, 10, 5, 12, tzinfo=UTC))
+    manager = cast[Role.GAMING_MANAGER]
+    surveillance(site, manager)
+    play(scenario, table, date(2026, 8, 1), drop=100_000, opener=100_000, closer=1_000)
+    run_quarter_rules(site_ids=[site.pk], quarter=Q3)
+    task = ReviewProgram.objects.get(site=site).tasks.get(week_start=date(2026, 10, 5))
+    evening = datetime(2026, 10, 6, 19, tzinfo=ZoneInfo(site.time_zone))
+    time_machine.move_to(datetime(2026, 10, 7, 12, tzinfo=UTC))
+    surveillance_services.record_review_entry(
+        acting_user=manager.user,
+        task=task,
+        gaming_date=date(2026, 10, 6),
+        shift_started_at=evening,
+        shift_ended_at=evening + timedelta(hours=3),
+        footage_start_at=evening,
+        footage_end_at=evening + timedelta(minutes=60),
+        reviewer=manager,
+        findings="Nothing unusual",
+    )
+    time_machine.move_to(datetime(2026, 10, 20, 12, tzinfo=UTC))
+    fired = [
+        a.period_key
+        for a in run_day_checks(site_ids=[site.pk], start=date(2026, 10, 1), end=date(2026, 10, 19)).opened
+        if a.rule == "review_week_short"
+    ]
+    assert fired == ["2026-10-12..2026-10-18"]  # the week of the hour is not flagged, the next one is

@@ -26,6 +26,8 @@ def test_prizes_over_gross_proceeds_fires_exactly_when_agp_is_negative(book, gp,
         assert finding.due_date == date(2026, 10, 30)  # 30 days after September 30
         assert finding.figures["agp_cents"] == gp - prizes
         assert "ND 99-01.3-08-01(3)" in finding.action_required
+        # the twelve continuous weeks start the day after the quarter: October 1 to December 23
+        assert finding.figures["dealer_hold_from"] == "2026-10-01"
         assert finding.figures["dealer_hold_until"] == str(date(2026, 9, 30) + timedelta(weeks=12))
 
 
@@ -173,6 +175,8 @@ def outage(deadline_offset_hours, repaired_offset_hours=None, max_wager=500):
         (outage(-5, repaired_offset_hours=+1), True),  # repaired after the deadline
         (outage(-1, max_wager=200), False),  # limited to $2: allowed
         (outage(-1, max_wager=None), False),  # closed after the deadline
+        (outage(0), True),  # at the deadline itself: the floor caps the table from this moment
+        (outage(-5, repaired_offset_hours=0), False),  # repaired at the deadline itself: within 48 hours
     ],
 )
 def test_outage_past_deadline_while_operating_above_two_dollars(book, record, fires):
@@ -195,9 +199,11 @@ def test_dealer_shifts_without_their_own_drop_are_flagged_inside_the_window():
         ShiftRecord(1, 1, "Dana", 2, datetime(2026, 10, 5, 20, tzinfo=UTC), False),
         ShiftRecord(2, 1, "Drew", 2, datetime(2026, 10, 5, 23, tzinfo=UTC), True),
         ShiftRecord(3, 1, "Dana", 2, datetime(2027, 1, 5, 20, tzinfo=UTC), False),
+        ShiftRecord(4, 1, "Dana", 2, datetime(2026, 12, 23, 20, tzinfo=UTC), False),  # the window's last day
+        ShiftRecord(5, 1, "Dana", 2, datetime(2026, 9, 30, 20, tzinfo=UTC), False),  # the day before it
     ]
     findings = rules.dealer_shifts_without_figures(shifts, window, "ND 99-01.3-08-01(3)")
-    assert [f.subject for f in findings] == ["shift:1"]
+    assert [f.subject for f in findings] == ["shift:1", "shift:4"]
 
 
 @pytest.mark.parametrize("deposited,fires", [(date(2026, 12, 1), False), (date(2026, 12, 2), True), (None, True)])
@@ -216,6 +222,18 @@ def test_an_unrecorded_deposit_is_not_late_before_its_due_date(book):
 def test_a_video_sample_is_due_within_fourteen_days(book, submitted, fires):
     finding = rules.late_video_sample(1, 9, date(2026, 11, 1), submitted, today=date(2026, 12, 1), book=book)
     assert (finding is not None) == fires
+
+
+@pytest.mark.parametrize("on,fires", [(date(2026, 11, 14), False), (date(2026, 11, 15), True)])
+def test_the_system_is_late_only_after_its_forty_fifth_day(on, fires):
+    """ND 99-01.3-08-04: operational within 45 days; `due` is day 45, which is still in time."""
+    finding = rules.system_not_operational(
+        1, date(2026, 11, 14), [2, 3], on=on, citation="ND 99-01.3-08-04", cap_cents=200
+    )
+    assert (finding is not None) == fires
+    if fires:
+        assert finding.figures == {"tables": [2, 3], "due": "2026-11-14"}
+        assert finding.due_date == date(2026, 11, 15)
 
 
 def test_slip_and_count_exceptions_cite_their_rules():

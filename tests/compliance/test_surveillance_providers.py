@@ -135,6 +135,33 @@ def test_an_outage_repaired_in_time_raises_nothing(surveillance_site, table, cas
     assert [r for r in rules_fired(surveillance_site) if r[0] == "outage_operating"] == []
 
 
+def test_a_shift_ending_at_the_outage_deadline_did_not_deal_after_it(surveillance_site, table, cast, time_machine):
+    """ND 99-01.3-08-04(7): the deadline is four calendar days after the outage began (1 November
+    20:00 UTC, so 5 November 20:00); a shift that ends at that moment dealt nothing after it."""
+    time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
+    outage(table, datetime(2026, 11, 1, 20, tzinfo=UTC), cast[Role.GAMING_MANAGER].user)
+    day = make_day(surveillance_site, date(2026, 11, 5), cast[Role.SHIFT_MANAGER])
+    deal(day, table, cast[Role.DEALER], start_hour=16, hours=4)  # 16:00 to 20:00 UTC
+    assert [r for r in rules_fired(surveillance_site) if r[0] == "outage_operating"] == []
+    deal(day, table, cast[Role.DEALER], start_hour=20, hours=1)  # one more hour: past the deadline
+    assert [r[0] for r in rules_fired(surveillance_site)].count("outage_operating") == 1
+
+
+def test_a_shift_starting_at_the_late_repair_did_not_deal_before_it(surveillance_site, table, cast, time_machine):
+    """ND 99-01.3-08-04(7): repaired late (9 November 20:00 UTC, past the 5 November deadline), but
+    the table dealt only from the repair on: it never operated with the equipment down."""
+    time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
+    outage(
+        table,
+        datetime(2026, 11, 1, 20, tzinfo=UTC),
+        cast[Role.GAMING_MANAGER].user,
+        repaired=datetime(2026, 11, 9, 20, tzinfo=UTC),
+    )
+    day = make_day(surveillance_site, date(2026, 11, 9), cast[Role.SHIFT_MANAGER])
+    deal(day, table, cast[Role.DEALER])  # from 20:00 UTC, the moment of the repair
+    assert [r for r in rules_fired(surveillance_site) if r[0] == "outage_operating"] == []
+
+
 def test_a_table_limited_to_two_dollars_after_the_deadline_is_allowed(surveillance_site, table, cast, time_machine):
     time_machine.move_to(datetime(2026, 11, 20, 12, tzinfo=UTC))
     type(table).objects.filter(pk=table.pk).update(min_wager_cents=100, max_wager_cents=200)

@@ -19,6 +19,11 @@ def test_check_series_finds_missing_and_out_of_order_numbers():
     assert result.out_of_order == [3]
 
 
+def test_check_series_looks_for_gaps_up_to_the_given_ends_inclusive():
+    """ND 99-01.3-08-05(2): every number of the series accounted for, its first and last too."""
+    assert check_series([3, 4], first=1, last=6).missing == [1, 2, 5, 6]
+
+
 def test_check_series_of_nothing_is_clean():
     assert check_series([]).missing == []
 
