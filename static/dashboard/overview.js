@@ -10,7 +10,9 @@ document.addEventListener("DOMContentLoaded", function () {
   const palette = ["#0d6efd", "#dc3545", "#198754", "#fd7e14", "#6f42c1", "#20c997", "#6c757d", "#d63384", "#0dcaf0", "#ffc107"];
   function quarterOf(day) { const d = new Date(day + "T00:00:00"); return d.getFullYear() + "Q" + (Math.floor(d.getMonth() / 3) + 1); }
   function draw(canvasId, weeks, rows, label, link) {
-    const chart = new Chart(document.getElementById(canvasId), {
+    const canvas = document.getElementById(canvasId);
+    if (!canvas) return;  // a site whose revenue is not a drop has no table or dealer hold to chart
+    const chart = new Chart(canvas, {
       type: "line",
       data: {
         labels: weeks.map(w => w.end),

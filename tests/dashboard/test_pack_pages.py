@@ -85,6 +85,11 @@ def test_a_fees_site_shows_its_fees_and_no_drop_win_or_hold(client, house):
         assert 'id="tables"' not in pages[page] and 'id="games"' not in pages[page], page
         assert 'id="long-short"' not in pages[page] and "Hold" not in pages[page], page
     assert "Table fees" in pages[PAGES[2]] and 'id="unusual"' not in pages[PAGES[2]]
+    # The dashboard charts no table or dealer hold there, and says why (the site's revenue rule).
+    dashboard = pages[PAGES[2]]
+    assert 'id="chart-tables"' not in dashboard and 'id="chart-dealers"' not in dashboard
+    no_hold = dashboard[dashboard.index('id="no-hold"') :].split("</p>")[0]
+    assert "WAC 230-40-125(1)" in no_hold and f"the revenue of {here.site.name} is not a drop" in no_hold
 
 
 def test_a_session_site_shows_its_session_net(client, house):
