@@ -5,6 +5,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
@@ -39,6 +40,19 @@ class SiteForm(BootstrapMixin, forms.ModelForm):
             "active",
             "twenty_one_discontinued_on",
         ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The thirty days' redemption is a rule of the site's pack where it states it (ND
+        # 99-01.3-08-06(2)); a new site's pack is not known yet.
+        field = self.fields["twenty_one_discontinued_on"]
+        field.help_text = "The day twenty-one was discontinued at this site."
+        redeemed = stated(DISCONTINUED_REDEMPTION, self.instance.jurisdiction) if self.instance.pk else None
+        if redeemed:
+            field.help_text += f" {redeemed}: its chips are redeemed for thirty days after."
+
+
+DISCONTINUED_REDEMPTION = "cage.discontinued_redemption"  # the rule key (cage.rules), as the pages cite it
 
 
 class TableForm(BootstrapMixin, forms.ModelForm):

@@ -62,3 +62,18 @@ def test_a_new_employee_gets_a_first_role_on_the_first_save(client, cast, site):
     })  # fmt: skip
     employee = Employee.objects.get(user__username="newdealer")
     assert list(Membership.objects.filter(employee=employee).values_list("role", "site")) == [(Role.DEALER, site.pk)]
+
+
+@pytest.mark.parametrize("jurisdiction", ["ND", "WA-HB", "NY"])
+def test_the_discontinued_days_help_cites_the_thirty_days_only_where_the_sites_pack_states_them(
+    client, cast, site, jurisdiction
+):
+    """ND 99-01.3-08-06(2): chips of a discontinued site are redeemed for thirty days; a WA or NY
+    site's form says nothing of it (its pack states no such rule)."""
+    site.jurisdiction = jurisdiction
+    site.save()
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get(f"/setup/sites/{site.pk}/").content.decode()
+    assert "The day twenty-one was discontinued at this site." in page
+    assert ("ND 99-01.3-08-06(2): its chips are redeemed for thirty days after." in page) == (jurisdiction == "ND")
+    assert "30 days" not in page
