@@ -77,3 +77,17 @@ def test_the_internal_controls_register_states_each_documented_option_in_words(c
         "Rounded down to the table's lowest chip",
     ], row
     assert "False" not in register and "any_pair" not in register
+
+
+def test_a_tables_approved_game_is_dated_in_its_sites_time(client, manager, ddm_table):
+    """The register is read at a Washington site: the moment a table took its approved game is
+    written in the site's time with its zone, not the server's."""
+    from zoneinfo import ZoneInfo
+
+    from approvals.queries import current_link
+
+    client.force_login(manager.user)
+    page = client.get("/approvals/").content.decode()
+    row = page.split(f'id="table-{ddm_table.pk}"')[1].split("</tr>")[0]
+    linked = current_link(ddm_table.pk).linked_at.astimezone(ZoneInfo(ddm_table.site.time_zone))
+    assert f"{linked:%Y-%m-%d %H:%M} {linked.tzname()}" in row, row
