@@ -156,6 +156,7 @@ def daily(request):
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
     summary = published.daily_summary(site, day, days=table_days)
+    law = site_law(site)
     items = _day_items(gaming_day)
     context = {
         **items,
@@ -172,7 +173,7 @@ def daily(request):
         "game_cells": (custody_cells(summary.twenty_one), custody_cells(summary.paddlewheel)),
         "total_cells": custody_cells(summary.total),
         "site": site,
-        "law": site_law(site),
+        "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
         "pack": pack_figures(site, day, day),
         "day": day,
@@ -187,7 +188,11 @@ def daily(request):
         "slips": _slip_rows(gaming_day),
         "count_sessions": _session_rows(site.pk, day),
         # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
-        "shifts": _shift_rows(shifts, mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}")),  # noqa: S308
+        "shifts": _shift_rows(
+            shifts,
+            mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}"),  # noqa: S308
+            holds=law["holds"],  # a fees or session site's dealers have no hold (the dealer page says why)
+        ),
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
@@ -324,22 +329,25 @@ def _clock(moment, zone) -> str:
     return timezone.localtime(moment, zone).strftime("%H:%M") if moment else ""
 
 
-def _shift_rows(shifts, dealer_query: str) -> str:
-    """The day's dealer shifts (the `<li>`s of #shifts, escaped), each written once in Python."""
+def _shift_rows(shifts, dealer_query: str, *, holds: bool = True) -> str:
+    """The day's dealer shifts (the `<li>`s of #shifts, escaped), each written once in Python;
+    each with its AGP and hold only where the site's revenue is a drop (`holds`)."""
     if not shifts:
         return mark_safe("<li>No dealer shifts recorded.</li>")  # noqa: S308 - a constant
     address = _addresses("dashboard:dealer")
     query, zone = _text(dealer_query), timezone.get_current_timezone()  # the zone looked up once, not a row
     rows = []
     for s in shifts:
-        if s.custody:
+        if not holds:
+            figures = ""
+        elif s.custody:
             figures = f"AGP {_text(format_money(s.custody.agp_cents))}, hold {_text(format_ratio(s.hold_ratio))}"
         else:
             figures = f"not separable because {_text(s.not_separable_because)}"
         started, ended = _text(_clock(s.started_at, zone)), _text(_clock(s.ended_at, zone) or "open")
         rows.append(
             f'<li><a href="{_text(address(s.dealer_id))}{query}">{_text(s.dealer_name)}</a> · '
-            f"table {_text(s.table_number)} · {started}–{ended} · {figures}</li>"
+            f"table {_text(s.table_number)} · {started}–{ended}{f' · {figures}' if figures else ''}</li>"
         )
     return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
 

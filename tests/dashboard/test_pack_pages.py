@@ -98,6 +98,27 @@ def test_a_session_site_shows_its_session_net(client, house):
     assert 'id="sessions-net"' in html and "9 NYCRR 4620.5" in html and 'id="games"' not in html
 
 
+@pytest.mark.parametrize("jurisdiction", ["NY", "WA-HB"])
+def test_the_daily_pages_dealer_shifts_carry_a_hold_only_where_the_revenue_is_a_drop(client, house, jurisdiction):
+    from cardroom.models import Role, Table
+    from floor.models import DealerShift, GamingDay
+    from tests.accounting.scenario import at
+    from tests.factories import make_person
+
+    here = house(jurisdiction)
+    dealer = make_person(here.org, Role.DEALER, here.site)
+    DealerShift.objects.create(
+        table=Table.objects.get(site=here.site, number=1), dealer=dealer,
+        gaming_day=GamingDay.objects.get(site=here.site, gaming_date=DAY),
+        started_at=at(DAY, 19), ended_at=at(DAY, 23), started_by=here.people["shift"],
+    )  # fmt: skip
+    html = _pages(client, here, here.auditor)[PAGES[0]]
+    shifts = html[html.index('id="shifts"') :].split("</ul>")[0]
+    assert shifts.count("<li><a ") == 1, shifts  # the day's dealer is listed either way
+    figures = "AGP " in shifts or "not separable" in shifts or "hold " in shifts
+    assert figures == (jurisdiction == "WA-HB"), shifts
+
+
 def test_at_a_north_dakota_site_the_quarter_page_keeps_the_return_the_tax_and_the_thresholds(client, house):
     here = house("ND")
     html = _pages(client, here, here.manager)[PAGES[1]]
