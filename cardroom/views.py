@@ -96,6 +96,12 @@ def safe_next(request, target: str | None) -> str:
     return reverse("home")
 
 
+def activate_site_zone(site) -> None:
+    """Times, and today's date, in `site`'s zone for the rest of the request (the middleware
+    resets the zone after each one, config.middleware)."""
+    timezone.activate(ZoneInfo(site.time_zone))
+
+
 def page_at_current_site(may_read: Callable):
     """A page of records at the current site: login, a current site (404 without one), the
     user's `may_read(access, site)` (it raises PermissionDenied with the rule's words), and the

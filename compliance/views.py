@@ -1,7 +1,6 @@
 """Alerts, the obligations calendar, and running the checks from the browser."""
 
 from collections import defaultdict
-from zoneinfo import ZoneInfo
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -14,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, refusal, require_role
 from cardroom.models import Role
-from cardroom.views import call_service
+from cardroom.views import activate_site_zone, call_service
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 
@@ -35,12 +34,6 @@ def _require_alert_reader(request):
         raise PermissionDenied(refusal(HOUSE_CONTROL, ALERT_ROLES, "see the compliance pages"))
 
 
-def _in_zone_of(site) -> None:
-    """Times and today's date in the site's zone (the run times, "today"), not the server's."""
-    if site is not None:
-        timezone.activate(ZoneInfo(site.time_zone))
-
-
 def _quarter_asked(request, today) -> Quarter:
     """The quarter in ?quarter=2026Q3, else the current one (a bad value is said, not a 500)."""
     try:
@@ -57,7 +50,8 @@ def alert_list(request):
     """The quarter's alerts (the current quarter unless another is asked for), what is still
     open from earlier, the last run of the checks and the next scheduled ones."""
     _require_alert_reader(request)
-    _in_zone_of(request.site)
+    if request.site is not None:  # the run times and "today" in the site's zone
+        activate_site_zone(request.site)
     access, today = access_for(request.user), timezone.localdate()
     quarter = _quarter_asked(request, today)
     alerts = alerts_for(access).order_by("is_resolved", "due_date", "-opened_at")
@@ -126,7 +120,7 @@ def alert_detail(request, pk):
     _require_alert_reader(request)
     access = access_for(request.user)
     alert = get_object_or_404(alerts_for(access), pk=pk)
-    _in_zone_of(alert.site)
+    activate_site_zone(alert.site)
     status = status_of(alert)
     action, form = _offered_form(access, alert, request.POST if request.method == "POST" else None)
     if request.method == "POST":
@@ -165,7 +159,8 @@ def calendar(request):
     """A month of due dates (?month=2026-11), with what is overdue from before it and what has
     no due date listed above the grid."""
     _require_alert_reader(request)
-    _in_zone_of(request.site)
+    if request.site is not None:  # the run times and "today" in the site's zone
+        activate_site_zone(request.site)
     today = timezone.localdate()
     month = Month.parse(request.GET.get("month"), default=today)
     first, last = month.grid_range()

@@ -1,7 +1,5 @@
 """Who sees which figures page: the same rules as the figures API (accounting.rules)."""
 
-from zoneinfo import ZoneInfo
-
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -47,7 +45,3 @@ def figure_site(request, rule: ReadRule):
 def site_today(site):
     """Today's gaming date at the site (ND 99-01.3-02-01: a business day may run past midnight)."""
     return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
-
-
-def activate_site_zone(site) -> None:
-    timezone.activate(ZoneInfo(site.time_zone))

@@ -38,7 +38,7 @@ from cage.rules import DEPOSIT_DAYS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Role
-from cardroom.views import refusal_text
+from cardroom.views import activate_site_zone, refusal_text
 from compliance.queries import open_alerts
 from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
@@ -59,7 +59,6 @@ from .access import (
     DASHBOARD_ROLES,
     DEALER_FIGURES,
     QUARTER_FIGURES,
-    activate_site_zone,
     figure_site,
     site_today,
 )

@@ -67,19 +67,21 @@ def packs_of(sites) -> list[Pack]:
     return [p for p in all_packs() if p.code in codes]
 
 
-GAME_NAMES = {"21": "twenty-one", "PW": "paddlewheel"}  # cardroom.models.Game, as a refusal words them
-
-
 def validate_table(table) -> None:
     """Refuse a table its site's pack does not allow, naming each field and its rule."""
+    from cardroom.models import Game
+
     from .common import number_errors
+
+    def game_name(code: str) -> str:
+        return Game(code).label.lower() if code in Game.values else code
 
     errors = number_errors(table)
     pack = pack_for(table.site)
     if table.game not in pack.games:
-        dealt = ", ".join(GAME_NAMES.get(code, code) for code in pack.games)
+        dealt = ", ".join(game_name(code) for code in pack.games)
         errors["game"] = (
-            f"{pack.cite('table.game')}: {GAME_NAMES.get(table.game, table.game)} is not a game of "
+            f"{pack.cite('table.game')}: {game_name(table.game)} is not a game of "
             f"{pack.name} ({table.site}); its tables deal {dealt}."
         )
     for name, message in pack.table_rules(table).items():
