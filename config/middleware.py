@@ -1,6 +1,11 @@
+from zoneinfo import ZoneInfo
+
 from django.utils import timezone
 
 from cardroom.access import SESSION_KEY, access_for
+
+
+_OWN_ZONES = ("/api/", "/registry/")
 
 
 class CurrentSiteMiddleware:
@@ -16,6 +21,12 @@ class CurrentSiteMiddleware:
             chosen = request.session.get(SESSION_KEY)
             request.site = next((s for s in sites if s.pk == chosen), sites[0] if sites else None)
             request.visible_sites = sites
+        if request.site is not None and not request.path_info.startswith(_OWN_ZONES):
+            # A page prints times, and today's date, in the zone of the site it is worked at (a
+            # Spokane shift's 2 a.m. is not Chicago's); a view showing another site's record
+            # activates that site's zone instead (cardroom.views.activate_site_zone). The API
+            # gives instants with their offset, and the registry is the state's, not a site's.
+            timezone.activate(ZoneInfo(request.site.time_zone))
         try:
             return self.get_response(request)
         finally:

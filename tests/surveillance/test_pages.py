@@ -165,3 +165,25 @@ def test_a_gaming_manager_opens_a_program_and_records_a_review(client, manager, 
     assert pit_boss.status_code == 400 and "ND 99-01.3-08-04(5)(a)" in pit_boss.content.decode()
     accepted = client.post(f"/surveillance/programs/{program.pk}/", {**entry, "reviewer": manager.pk})
     assert accepted.status_code == 302
+
+
+def test_the_pages_print_times_in_the_zone_of_the_site_one_works_at(client, cast, site, table):
+    """Every page, not only those that activate a zone themselves: an outage that began at
+    20:00 in Chicago began at 18:00 at a Spokane site (config.middleware), and the API gives
+    the same instant with the server's offset."""
+    began = local(2026, 3, 2, 20)
+    with time_machine.travel(began, tick=False):
+        outage = services.report_outage(
+            acting_user=cast[Role.SHIFT_MANAGER].user,
+            table=table,
+            kind=Outage.Kind.CAMERA,
+            began_at=began,
+            description="Picture is black",
+        )
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    assert "2026-03-02 20:00" in client.get("/surveillance/outages/").content.decode()
+    type(site).objects.filter(pk=site.pk).update(time_zone="America/Los_Angeles")
+    text = client.get("/surveillance/outages/").content.decode()
+    assert "2026-03-02 18:00" in text and "2026-03-02 20:00" not in text
+    answer = client.get(f"/api/v1/surveillance/outages/{outage.pk}/").json()
+    assert answer["began_at"] == "2026-03-02T20:00:00-06:00"
