@@ -206,10 +206,11 @@ class Slip(EnteredRecord, AppendOnlyModel):
         TRAY_TRANSFER = "tray_transfer", "Temporary chip tray transfer"
         JAR_BAR = "jar_bar", "Jar bar"
 
-    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="slips")
+    # no index of its own on site or table: the composite indexes below lead with them
+    site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="slips", db_index=False)
     kind = models.CharField(max_length=10, choices=SlipKind.choices)
     number = models.PositiveIntegerField()
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="slips", db_index=False)
     gaming_day = models.ForeignKey(GamingDay, on_delete=models.PROTECT, related_name="slips")
     purpose = models.CharField(max_length=20, choices=Purpose.choices, default=Purpose.REGULAR)
     game = models.CharField(max_length=2)
@@ -259,7 +260,8 @@ class Slip(EnteredRecord, AppendOnlyModel):
 
 
 class SlipLine(AppendOnlyModel):
-    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="lines")
+    # no index of its own: the unique (slip, denomination) index leads with it
+    slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="lines", db_index=False)
     denomination = models.ForeignKey(ChipDenomination, on_delete=models.PROTECT, related_name="+")
     value_cents = models.PositiveIntegerField()
     quantity = models.PositiveIntegerField()
