@@ -6,4 +6,4 @@ class FeesConfig(AppConfig):
     verbose_name = "Table fees and games-of-chance sessions"
 
     def ready(self):
-        from . import menu  # noqa: F401  (registers the Table fees menu entry)
+        from . import menu  # noqa: F401  (registers the table fees and sessions menu entries)

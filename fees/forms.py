@@ -1,13 +1,13 @@
-"""The browser form for a fee collection. It parses; fees.services holds every rule, so the page
-shows the API's message for the same mistake."""
+"""The browser forms for a fee collection and a games-of-chance session. They parse; fees.services
+holds every rule, so the page shows the API's message for the same mistake."""
 
 from django import forms
 
-from core.forms import BootstrapMixin, CentsField, PaperMomentField
+from core.forms import BookDateField, BootstrapMixin, CentsField, PaperMomentField
 from core.limits import MAX_TEXT_LENGTH
 
 from . import rules
-from .models import FeeBasis
+from .models import FeeBasis, GameSession
 
 
 class FeeForm(BootstrapMixin, forms.Form):
@@ -38,3 +38,47 @@ class VoidForm(forms.Form):
 
     reason = forms.CharField(max_length=MAX_TEXT_LENGTH)
     voided_at = PaperMomentField("Voided at")
+
+
+# A time typed from the session's sheet, in the site's local time (the page activates its zone).
+_LOCAL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"]
+
+
+def _local_moment(label: str) -> forms.DateTimeField:
+    return forms.DateTimeField(
+        label=label,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=_LOCAL_FORMATS,
+        help_text="In the site's local time.",
+    )
+
+
+class GameSessionForm(BootstrapMixin, forms.Form):
+    """A games-of-chance session, or a correction of one (`corrects`: a session of the site,
+    carried by the page's Correct link). The licence's presence and length, the times' order and
+    the amounts' bounds are the service's rules (fees.services.record_session), so a blank licence
+    or a negative amount reaches it and comes back with its words."""
+
+    licence_number = forms.CharField(label="Licence number", required=False)
+    started_at = _local_moment("Started at")
+    ended_at = _local_moment("Ended at")
+    receipts_cents = CentsField(label="Receipts ($)", help_text="The organization's receipts for the session.")
+    prizes_cents = CentsField(label="Prizes paid ($)")
+    corrects = forms.ModelChoiceField(
+        queryset=GameSession.objects.none(),
+        required=False,
+        widget=forms.HiddenInput,
+        error_messages={"invalid_choice": "The session to correct is not one of this site's sessions."},
+    )
+
+    def __init__(self, *args, site=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["corrects"].queryset = GameSession.objects.filter(site=site)
+
+
+class SessionDayForm(forms.Form):
+    """The gaming day whose sessions the page lists (`?date=`; blank or refused: today's)."""
+
+    date = BookDateField(
+        label="Gaming day", required=False, widget=forms.DateInput(attrs={"type": "date", "class": "form-control"})
+    )

@@ -1,4 +1,5 @@
-"""Menu entry for table fees, shown to the roles that read their records (fees.rules)."""
+"""Menu entries for table fees and games-of-chance sessions, shown to the roles that read their
+records (fees.rules)."""
 
 from cardroom.navigation import register
 
@@ -6,3 +7,11 @@ from . import rules
 
 # Only a pack whose revenue is table fees has the table fees page (the pack is asked).
 register("Table fees", "Table fees", "fees:page", rules.FEE_RECORDS.roles, offered=rules.keeps_table_fees)
+# Only a pack whose revenue is its games-of-chance sessions has the sessions page.
+register(
+    "Games of chance",
+    "Games-of-chance sessions",
+    "fees:sessions",
+    rules.SESSION_RECORDS.roles,
+    offered=rules.keeps_sessions,
+)

@@ -44,10 +44,11 @@ def _require_revenue(site: Site, keeps: bool, field: str, what: str, rule: str) 
         )
 
 
-def _bounded(field: str, value: int, low: int, high: int, unit=format_money) -> None:
+def _bounded(field: str, value: int, low: int, high: int, unit=format_money, words: str | None = None) -> None:
+    """`words` name the value in the refusal ("A session's receipts total"; default: the field's name)."""
     if not low <= value <= high:
         raise ValidationError(
-            {field: f"{field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
+            {field: f"{words or field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
         )
 
 
@@ -237,15 +238,16 @@ def record_session(
     if not licence_number or len(licence_number) > rules.MAX_LICENCE_LENGTH:
         raise ValidationError(
             {
-                "licence_number": f"A session names its games-of-chance licence (at most {rules.MAX_LICENCE_LENGTH} characters)."
+                "licence_number": f"{HOUSE_CONTROL}: a session names its games-of-chance licence "
+                f"(at most {rules.MAX_LICENCE_LENGTH} characters)."
             }
         )
     started_at = acts.moment(started_at, "started_at", site=site, what="a games-of-chance session")
     ended_at = acts.moment(ended_at, "ended_at", site=site, what="a games-of-chance session", books=False)
     if ended_at <= started_at:
         raise ValidationError({"ended_at": f"{HOUSE_CONTROL}: a session ends after it starts."})
-    _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS)
-    _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS)
+    _bounded("receipts_cents", receipts_cents, 0, rules.MAX_DAY_CENTS, words="A session's receipts total")
+    _bounded("prizes_cents", prizes_cents, 0, rules.MAX_DAY_CENTS, words="A session's prizes total")
     if corrects is not None and (corrects.site_id != site.pk or hasattr(corrects, "corrected_by")):
         raise ValidationError(
             {"corrects": "A correction points at this site's session as it stands (its latest correction)."}

@@ -3,4 +3,8 @@ from django.urls import path
 from . import views
 
 app_name = "fees"
-urlpatterns = [path("", views.fee_page, name="page"), path("<int:pk>/void/", views.void_fee, name="void")]
+urlpatterns = [
+    path("", views.fee_page, name="page"),
+    path("<int:pk>/void/", views.void_fee, name="void"),
+    path("sessions/", views.sessions_page, name="sessions"),
+]

@@ -1,24 +1,32 @@
 """The table fees page of the current site (WA-BJ): record a fee collection, the day-by-day
 reconciliation of fees collected against the fee cash counted, and the latest collections. At a
-site of another pack it says whose revenue model fees are and shows nothing else."""
+site of another pack it says whose revenue model fees are and shows nothing else.
+
+The games-of-chance sessions page of the current site (NY): a gaming day's sessions with their
+total, the form to record one and the Correct link at each that stands. At a site whose pack's
+revenue is not its sessions it says so, as the fees page does at a site whose revenue is not fees,
+and records nothing."""
 
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.access import access_for
+from cardroom.access import access_for, refusal
 from cardroom.models import Table
-from cardroom.views import call_service
+from cardroom.views import call_service, page_at_current_site
+from floor.calculations import business_date
 from packs import pack_for
 
 from . import forms, queries, rules, services
-from .models import FeeCollection
+from .models import FeeCollection, GameSession
 
 RECENT_DAYS = 7
 RECENT_ROWS = 50
@@ -105,3 +113,111 @@ def void_fee(request, pk):
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     collect = forms.FeeForm(tables=tables, site=site) if access.has_role(site.pk, *rules.COLLECTORS) else None
     return _page(request, site, access, form=collect, void_failed=failed, status=400)
+
+
+def _may_read_sessions(access, site):
+    """The API's readers (fees.rules.SESSION_RECORDS)."""
+    if not rules.SESSION_RECORDS.allows(access, site.pk):
+        raise PermissionDenied(rules.SESSION_RECORDS.refusal())
+
+
+def _sessions_page(request, site, access, *, gaming_date, form, day_form, correcting=None, replaced=None, status=200):
+    """The day's sessions, every row (a corrected one marked, a correction naming what it
+    corrects), the day's total as the sessions stand (fees.queries.session_totals) and the form."""
+    rows = (
+        GameSession.objects.filter(site=site, gaming_date=gaming_date)
+        .select_related("recorded_by__user")
+        .annotate(correction_id=F("corrected_by__id"))
+        .order_by("started_at", "id")
+    )
+    context = {
+        "site": site,
+        "applies": True,
+        "gaming_date": gaming_date,
+        "previous_day": gaming_date - timedelta(days=1),
+        "next_day": gaming_date + timedelta(days=1),
+        "day_form": day_form,
+        "form": form,
+        "correcting": correcting,
+        "replaced": replaced,
+        "sessions": rows,
+        "totals": queries.session_totals([site.pk], gaming_date, gaming_date),
+    }
+    return render(request, "fees/sessions.html", context, status=status)
+
+
+def _correcting(request, site) -> GameSession | None:
+    """The session a Correct link (`?correct=<id>`) names: one of the site's, else 404."""
+    wanted = request.GET.get("correct", "")
+    if not wanted:
+        return None
+    if not wanted.isdigit() or len(wanted) > 18:
+        raise Http404("No such session.")
+    return get_object_or_404(GameSession, pk=int(wanted), site=site)
+
+
+def _session_form(site, correcting: GameSession | None):
+    """A blank form (the licence of the site's last session proposed), or one filled with the
+    session it corrects."""
+    if correcting is None:
+        last = GameSession.objects.filter(site=site).order_by("-id").values_list("licence_number", flat=True).first()
+        return forms.GameSessionForm(site=site, initial={"licence_number": last or ""})
+    fields = ("licence_number", "started_at", "ended_at", "receipts_cents", "prizes_cents")
+    initial = {name: getattr(correcting, name) for name in fields}
+    return forms.GameSessionForm(site=site, initial={**initial, "corrects": correcting.pk})
+
+
+def _chosen_day(request, site):
+    """The gaming day asked for (`?date=`; blank or refused: today's at the site) and its form."""
+    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    day_form = forms.SessionDayForm(request.GET if "date" in request.GET else None)
+    return (day_form.is_bound and day_form.is_valid() and day_form.cleaned_data["date"]) or today, day_form
+
+
+@page_at_current_site(_may_read_sessions)
+def sessions_page(request, site, access):
+    """Games-of-chance sessions of the current site's chosen gaming day (`?date=`, else today's).
+    A gaming or shift manager records one, or corrects one (a new row that `corrects` it), through
+    fees.services.record_session as the API does; a refusal shows at its field and writes nothing."""
+    if not rules.keeps_sessions(site):  # the pack is asked (fees.rules), as the menu asks it
+        status = 400 if request.method == "POST" else 200
+        return render(request, "fees/sessions.html", {"site": site, "pack": pack_for(site)}, status=status)
+    can_record = access.has_role(site.pk, *rules.SESSION_RECORDERS)
+    gaming_date, day_form = _chosen_day(request, site)
+    if request.method != "POST":
+        return _show_sessions(request, site, access, gaming_date, day_form, can_record)
+    if not can_record:
+        raise PermissionDenied(refusal(rules.ROLE_RULE, rules.SESSION_RECORDERS, "record a games-of-chance session"))
+    form = forms.GameSessionForm(request.POST, site=site)
+    session = form.is_valid() and call_service(
+        form, lambda: services.record_session(acting_user=request.user, site=site, **form.cleaned_data)
+    )
+    if session:
+        return redirect(f"{reverse('fees:sessions')}?date={session.gaming_date.isoformat()}")
+    correcting = form.cleaned_data.get("corrects")
+    day = correcting.gaming_date if correcting is not None else gaming_date
+    return _sessions_page(
+        request, site, access, gaming_date=day, form=form, day_form=day_form, correcting=correcting, status=400
+    )
+
+
+def _show_sessions(request, site, access, gaming_date, day_form, can_record):
+    """The page as asked: a Correct link (`?correct=`) shows its session's day with the form filled
+    from it, or, where that session is corrected already, says by which (only a session as it
+    stands is corrected: fees.services.record_session) and offers a blank form."""
+    correcting = _correcting(request, site) if can_record else None
+    replaced = None
+    if correcting is not None:
+        gaming_date = correcting.gaming_date
+        if hasattr(correcting, "corrected_by"):
+            replaced, correcting = correcting, None
+    return _sessions_page(
+        request,
+        site,
+        access,
+        gaming_date=gaming_date,
+        form=_session_form(site, correcting) if can_record else None,
+        day_form=day_form,
+        correcting=correcting,
+        replaced=replaced,
+    )
