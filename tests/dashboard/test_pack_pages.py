@@ -94,8 +94,18 @@ def test_a_fees_site_shows_its_fees_and_no_drop_win_or_hold(client, house):
 
 def test_a_session_site_shows_its_session_net(client, house):
     here = house("NY")
-    html = _pages(client, here, here.auditor)[PAGES[1]]
+    pages = _pages(client, here, here.auditor)
+    html = pages[PAGES[1]]
     assert 'id="sessions-net"' in html and "9 NYCRR 4620.5" in html and 'id="games"' not in html
+    # The daily page leads to the day's sessions (the records behind its figures); the quarter's does not.
+    assert '<a href="/fees/sessions/?date=2026-08-14" id="pack-records">' in pages[PAGES[0]]
+    assert 'id="pack-records"' not in html
+
+
+def test_a_fees_sites_daily_page_leads_to_its_fee_records(client, house):
+    here = house("WA-BJ")
+    daily = _pages(client, here, here.auditor)[PAGES[0]]
+    assert '<a href="/fees/" id="pack-records">' in daily
 
 
 @pytest.mark.parametrize("jurisdiction", ["NY", "WA-HB"])
