@@ -9,6 +9,11 @@ closers, per denomination), players redeem at the cage the chips they took from 
 day's cash long (short) is those few dollars, and trays plus bank never hold more chips than
 the chip inventory owns.
 
+Each record is dated inside the gaming day it belongs to, as the cage would have written it on
+the night (`_opened`, `_closed`): the starting count as the day opens, the ending count and the
+tips as it closes, the IOUs during play. Entered now, they are marked entered late, as the
+floor's and the counts' demo records of past nights are.
+
 Idempotent: every step looks for what it would create first. Written through the services,
 acting as the demo people, so the audit log reads as if the floor did it.
 """
@@ -101,6 +106,17 @@ def bank_house(house) -> None:
         _inventory_count(organization, sites, gm)
 
 
+def _opened(day, minutes: int = 0):
+    """A moment of the gaming day `minutes` after it opened."""
+    return day.opened_at + timedelta(minutes=minutes)
+
+
+def _closed(day, minutes: int = 0):
+    """A moment `minutes` after the gaming day closed (its opening if it has no close): still
+    inside its business hours, which run to the next day's start hour."""
+    return (day.closed_at or day.opened_at) + timedelta(minutes=minutes)
+
+
 def _bank_days(site, days, bank, cashier, gm) -> None:
     if not days:
         return
@@ -176,10 +192,10 @@ def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
     error = rng.choice(CASH_ERROR_DOLLARS) * 100 if rng.random() < 0.2 else 0
     ending_chips = {value: chips.get(value, 0) + trays.get(value, 0) for value in set(chips) | set(trays)}
     counts = {
-        "start": (cash, chips),
-        "end": (_paid_out(cash, prizes + ious - error), ending_chips),
+        "start": (cash, chips, _opened(day)),
+        "end": (_paid_out(cash, prizes + ious - error), ending_chips, _closed(day, 5)),
     }
-    for kind, (counted_cash, counted_chips) in counts.items():
+    for kind, (counted_cash, counted_chips, at) in counts.items():
         if BankCount.objects.filter(site=site, gaming_date=day.gaming_date, kind=kind).exists():
             continue
         services.record_bank_count(
@@ -189,6 +205,7 @@ def _bank_counts(site, day, cash, chips, flow, cashier) -> tuple[dict, int]:
             kind=kind,
             cash={v: q for v, q in counted_cash.items() if q > 0},
             chips={v: q for v, q in counted_chips.items() if q > 0},
+            at=at,
         )
     return ending_chips, drop - prizes + error
 
@@ -245,8 +262,9 @@ def _ious(site, days, cashier) -> None:
         destination="pull_tabs",
         amount_cents=20000,
         note="Change for the pull-tab booth",
+        at=_opened(first, 30),
     )
-    services.repay_iou(acting_user=cashier, iou=iou, gaming_date=last.gaming_date)
+    services.repay_iou(acting_user=cashier, iou=iou, gaming_date=last.gaming_date, at=_opened(last, 45))
     services.lend_iou(
         acting_user=cashier,
         site=site,
@@ -255,6 +273,7 @@ def _ious(site, days, cashier) -> None:
         destination="bank",
         amount_cents=50000,
         note="Extra twenties for a busy night",
+        at=_opened(last, 60),
     )
 
 
@@ -265,10 +284,11 @@ def _tips(site, days, people, cashier) -> None:
         or TipDeclaration.objects.filter(site=site, total_cents__gt=0).exists()
     ):
         return
+    last = days[-1]  # declared at the end of the dealer's shift, as the day closes, and redeemed then
     declaration = services.declare_tips(
-        acting_user=dealer.user, site=site, gaming_date=days[-1].gaming_date, chips={100: 14, 500: 2}
+        acting_user=dealer.user, site=site, gaming_date=last.gaming_date, chips={100: 14, 500: 2}, at=_closed(last, 2)
     )
-    services.redeem_tips(acting_user=cashier, declaration=declaration, dealer=dealer)
+    services.redeem_tips(acting_user=cashier, declaration=declaration, dealer=dealer, at=_closed(last, 4))
 
 
 def _chips_received(organization, gm, house_key) -> None:

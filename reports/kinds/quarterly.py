@@ -1,8 +1,11 @@
-"""Twenty-one quarterly summary of a site (SFN 50901 model): one row per gaming day with
-twenty-one and paddlewheel apart, each game's quarter beside its own low-hold threshold
-(ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
-the organization's tax reconciliation (N.D.C.C. 53-06.1-12). The same figures as the
-quarter-summary and tax APIs.
+"""Quarterly summary of a site (at ND the SFN 50901 model): one row per gaming day with each
+game the site's pack deals apart (`Pack.games`: ND's twenty-one and paddlewheel, Washington's
+twenty-one only), each game's quarter beside its own low-hold threshold where the pack states
+one (ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
+the organization's tax reconciliation where the pack levies one (N.D.C.C. 53-06.1-12). The same
+figures as the quarter-summary and tax APIs. The CSV and XLSX (`table`) carry the rows the PDF
+shows, section by section: a fees or session pack's report has no drop-based days or games in
+either.
 
 The report is a list of sections (`SECTIONS`); a later section (tournaments, say) is a function
 of the report data appended there, not a change to the others."""
@@ -29,6 +32,7 @@ from accounting.published import (
     tax_return,
 )
 from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES
+from cardroom.models import Game
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
@@ -40,6 +44,15 @@ from ..columns import DATE, MONEY, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_lines, pack_notes, pack_section
 from .tournament_record import summary_section
+
+# Each game's figures of a day or quarter summary (QuarterSummary, DailySummary), by Game code.
+DAY_FIGURES = {Game.TWENTY_ONE.value: "twenty_one", Game.PADDLEWHEEL.value: "paddlewheel"}
+
+
+def dealt_games(where: str) -> tuple[str, ...]:
+    """The games a site of the pack `where` deals (`Pack.games`), in the report's order."""
+    games = get_pack(where).games
+    return tuple(code for code in DAY_FIGURES if code in games)
 
 
 @dataclass(frozen=True)
@@ -61,6 +74,11 @@ class QuarterlyReport:
         """Drop-based figures and hold (a drop pack's, accounting.pack_figures `hold_applies`)."""
         return self.pack is None or self.pack.get("hold_applies", True)
 
+    @property
+    def dealt(self) -> tuple[str, ...]:
+        """The games the site's pack deals: the days' columns and the games' lines."""
+        return dealt_games(self.where)
+
 
 NOT_KNOWN = "not known"
 
@@ -79,7 +97,10 @@ def build(context: ReportContext) -> QuarterlyReport:
     state = quarter_books(summary, filing, context.site.time_zone)
     # The gaming tax only where the site's pack states it (an obligation of that law, not a control).
     tax = tax_return(context.organization, quarter, every_site, found) if GAMING_TAX.applies(context.site) else None
-    games = summary_game_lines(summary, quarter.end, where=context.site)
+    dealt = dealt_games(context.site.jurisdiction)  # a game the pack does not deal has no line
+    games = tuple(
+        g for g in summary_game_lines(summary, quarter.end, where=context.site) if g.game in (*dealt, "total")
+    )
     pack = pack_figures(context.site, quarter.start, quarter.end)
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
                            context.site.jurisdiction, receipt_statement(state.filing),
@@ -87,57 +108,54 @@ def build(context: ReportContext) -> QuarterlyReport:
                            tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing)))  # fmt: skip
 
 
-DAY_HEADER = [
-    "Gaming date",
-    "21 gross proceeds",
-    "21 AGP",
-    "21 hold",
-    "PW gross proceeds",
-    "PW AGP",
-    "PW hold",
-    "Cash profit",
-    "Long (short)",
-]
-DAY_WIDTHS = [62, 60, 62, 50, 58, 60, 50, 62, 61]  # 525: the portrait frame
+def day_header(dealt: tuple[str, ...]) -> list[str]:
+    """The days' columns: each game dealt apart (gross proceeds, AGP, hold), then the cash."""
+    per_game = [f"{code} {name}" for code in dealt for name in ("gross proceeds", "AGP", "hold")]
+    return ["Gaming date", *per_game, "Cash profit", "Long (short)"]
 
 
-def _day_row(label, twenty_one, paddlewheel, cash_profit, long_short) -> list:
+# 525, the portrait frame: by the number of games dealt.
+DAY_WIDTHS = {2: [62, 60, 62, 50, 58, 60, 50, 62, 61], 1: [85, 95, 95, 70, 90, 90]}
+
+
+def _day_row(label, summary, dealt: tuple[str, ...], cash_profit, long_short) -> list:
+    cells = [label]
+    for code in dealt:
+        custody = getattr(summary, DAY_FIGURES[code])
+        cells += [custody.gross_proceeds_cents, custody.agp_cents, format_ratio(custody.hold_ratio)]
+    return [*cells, known(cash_profit), known(long_short)]
+
+
+def _day_rows(summary: QuarterSummary, dealt: tuple[str, ...]) -> list[list]:
     return [
-        label,
-        twenty_one.gross_proceeds_cents,
-        twenty_one.agp_cents,
-        format_ratio(twenty_one.hold_ratio),
-        paddlewheel.gross_proceeds_cents,
-        paddlewheel.agp_cents,
-        format_ratio(paddlewheel.hold_ratio),
-        known(cash_profit),
-        known(long_short),
+        _day_row(str(d.gaming_date), d, dealt, d.cash.cash_profit_cents, d.cash.long_short_cents) for d in summary.days
     ]
 
 
-def _day_rows(summary: QuarterSummary) -> list[list]:
-    return [
-        _day_row(str(d.gaming_date), d.twenty_one, d.paddlewheel, d.cash.cash_profit_cents, d.cash.long_short_cents)
-        for d in summary.days
-    ]
+def _games_apart(dealt: tuple[str, ...]) -> str:
+    named = [f"{Game(code).label.lower()} ({code})" for code in dealt]
+    games = " and ".join(named)
+    games = games[0].upper() + games[1:]
+    if len(named) == 1:
+        return f"{games}; hold is its AGP over its gross proceeds."
+    return f"{games} apart; hold is each game's AGP over its gross proceeds."
 
 
 def _days(data: QuarterlyReport) -> list:
-    summary = data.summary
-    total_row = _day_row(
-        "Quarter", summary.twenty_one, summary.paddlewheel, summary.cash_profit_cents, summary.long_short_cents
-    )
+    summary, dealt = data.summary, data.dealt
+    header = day_header(dealt)
+    total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
     return [
         para(f"{len(summary.days)} gaming day(s)", "heading"),
         data_table(
-            DAY_HEADER,
-            _day_rows(summary),
-            col_widths=DAY_WIDTHS,
-            money_columns=[1, 2, 4, 5, 7, 8],
-            right_columns=[3, 6],
+            header,
+            _day_rows(summary, dealt),
+            col_widths=DAY_WIDTHS[len(dealt)],
+            money_columns=[i for i, name in enumerate(header) if i and not name.endswith(" hold")],
+            right_columns=[i for i, name in enumerate(header) if name.endswith(" hold")],
             total_row=total_row,
         ),
-        para("Twenty-one (21) and paddlewheel (PW) apart; hold is each game's AGP over its gross proceeds.", "small"),
+        para(_games_apart(dealt), "small"),
     ]
 
 
@@ -240,13 +258,17 @@ def combined_bank_section(data: QuarterlyReport) -> list:
     ]  # fmt: skip
 
 
+def cash_lines(summary: QuarterSummary, *, holds: bool = True) -> list[tuple[str, int | None]]:
+    """The quarter's cash lines (label, cents or None: not known), the same in the PDF and the
+    CSV; without a drop-based AGP (a fees or session pack) only the cash profit."""
+    return [
+        (label, summary.total.agp_cents if name is None else getattr(summary, name))
+        for label, name in (CASH_LINES if holds else CASH_LINES[:1])
+    ]
+
+
 def cash_rows(summary: QuarterSummary, *, holds: bool = True) -> list[list]:
-    """The quarter's cash lines; without a drop-based AGP (a fees or session pack) only the cash profit."""
-    rows = []
-    for label, name in CASH_LINES if holds else CASH_LINES[:1]:
-        value = summary.total.agp_cents if name is None else getattr(summary, name)
-        rows.append([label, known(value)])
-    return rows
+    return [[label, known(cents)] for label, cents in cash_lines(summary, holds=holds)]
 
 
 def _cash(data: QuarterlyReport) -> list:
@@ -507,20 +529,23 @@ def _game_rows(row: str, lines, cash: tuple, **cells) -> list[list]:
     ]  # fmt: skip
 
 
+def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
+    """The days and the quarter's games, each game the pack deals and their total, as the PDF's
+    days and games (`_drop_sections`): none for a fees or session pack."""
+    if not data.holds:
+        return []
+    s, rows = data.summary, []
+    for d in s.days:
+        day_lines = [GameLine(code, Game(code).label, getattr(d, DAY_FIGURES[code]), None) for code in data.dealt]
+        rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
+                           (d.cash.cash_profit_cents, d.cash.long_short_cents), gaming_date=d.gaming_date)  # fmt: skip
+    return rows + _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
+
+
 def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     s = data.summary
-    rows = []
-    for d in s.days:
-        day_lines = [
-            GameLine("21", "Twenty-one", d.twenty_one, None),
-            GameLine("PW", "Paddlewheel", d.paddlewheel, None),
-            GameLine("total", "Total", d.total, None),
-        ]
-        rows += _game_rows("day", day_lines, (d.cash.cash_profit_cents, d.cash.long_short_cents),
-                           gaming_date=d.gaming_date)  # fmt: skip
-    rows += _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
-    for label, name in CASH_LINES:
-        rows.append(_row("cash", label=label, amount=s.total.agp_cents if name is None else getattr(s, name)))
+    rows = _drop_csv_rows(data)
+    rows += [_row("cash", label=label, amount=cents) for label, cents in cash_lines(s, holds=data.holds)]
     rows += _allocation_csv_rows(data)
     # A fees or session pack's own figures, as its PDF section shows them (pack_section).
     rows += [_row("pack", label=label, amount=cents) for label, cents in pack_lines(data.pack)]

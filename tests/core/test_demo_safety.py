@@ -1,7 +1,8 @@
 """The demo loader is safe to run again and only on its own database (issue 33): it writes into
 no gaming day a person entered, refuses a database holding an organization it did not make,
 and its figures would not alarm an auditor (chips within the inventory, cash a few dollars
-long or short, prizes only where there is play)."""
+long or short, prizes only where there is play), and every record of a night is dated inside
+that night's gaming day."""
 
 import re
 from collections import defaultdict
@@ -240,9 +241,18 @@ def test_load_demo_lists_every_demo_login_with_the_stations_and_the_other_packs(
 def _pack_play() -> dict:
     """The Washington and New York packs' demo and its play (Spokane, Kingston) as `load_demo`
     runs them, without North Dakota's (the compliance run covers every site)."""
+    from compliance.demo import extend_demo as compliance
+
+    demo = _pack_houses_play()
+    compliance(demo)
+    return demo
+
+
+def _pack_houses_play() -> dict:
+    """The Washington and New York packs' organizations, Spokane's and Kingston's nights, Tacoma's
+    fees and Kingston's sessions, counted and banked (`load_demo`'s builders)."""
     from approvals.demo import extend_demo as approvals
     from cage.demo import bank_house
-    from compliance.demo import extend_demo as compliance
     from counts.demo import count_house
     from fees.demo import extend_demo as fees
     from floor.demo import build_house_custody
@@ -255,7 +265,6 @@ def _pack_play() -> dict:
     fees(demo)
     for house in demo["pack_houses"]:
         bank_house(house)
-    compliance(demo)
     return demo
 
 
@@ -295,3 +304,60 @@ def test_the_washington_and_new_york_sites_play_reconciles_and_cites_only_their_
     assert {s.gaming_date: (s.receipts_cents, s.prizes_cents) for s in sessions} == {
         day: (custody.drop_cents, max(0, custody.prizes_cents)) for day, custody in days.items()
     }
+
+
+# Each kind of record of an act on a gaming day: (model, its moment, its gaming date, its site).
+# Entries (entered_at), closed books, deposits and surveillance reviews come after the day by
+# their nature and are not among them.
+DAY_RECORDS = (
+    ("floor.GamingDay", "opened_at", "gaming_date", "site_id"),
+    ("floor.DealerShift", "started_at", "gaming_day__gaming_date", "gaming_day__site_id"),
+    ("floor.TableInventory", "counted_at", "gaming_day__gaming_date", "gaming_day__site_id"),
+    ("floor.Slip", "prepared_at", "gaming_day__gaming_date", "gaming_day__site_id"),
+    ("counts.Drop", "placed_at", "gaming_date", "site_id"),
+    ("cage.BankCount", "counted_at", "gaming_date", "site_id"),
+    ("cage.Iou", "lent_at", "gaming_date", "site_id"),
+    ("cage.IouRepayment", "repaid_at", "gaming_date", "iou__site_id"),
+    ("cage.TipDeclaration", "declared_at", "gaming_date", "site_id"),
+    ("tournaments.Tournament", "announced_at", "gaming_date", "site_id"),
+    ("tournaments.TournamentPlayer", "registered_at", "tournament__gaming_date", "tournament__site_id"),
+    ("tournaments.TournamentFee", "collected_at", "tournament__gaming_date", "tournament__site_id"),
+    ("tournaments.TournamentPrize", "awarded_at", "tournament__gaming_date", "tournament__site_id"),
+    ("fees.FeeCollection", "collected_at", "gaming_date", "site_id"),
+    ("fees.FeeCount", "counted_at", "gaming_date", "site_id"),
+    ("fees.GameSession", "started_at", "gaming_date", "site_id"),
+)
+
+
+def _outside_its_gaming_day(model: str, at: str, gaming_date: str, site: str) -> tuple[int, list]:
+    """How many records of the kind, and those whose moment is not within their gaming day's
+    business hours (the site's start hour, local, to the next day's)."""
+    from core.moments import gaming_day_bounds
+
+    sites = {s.pk: s for s in Site.objects.all()}
+    rows = list(apps.get_model(model).objects.values_list(at, gaming_date, site))
+    outside = []
+    for moment, day, site_id in rows:
+        start, end = gaming_day_bounds(sites[site_id], day)
+        if not start <= moment < end:
+            zone = ZoneInfo(sites[site_id].time_zone)
+            outside.append((sites[site_id].name, str(day), moment.astimezone(zone).isoformat()))
+    return len(rows), outside
+
+
+@pytest.mark.parametrize("now", [THURSDAY_NOON, datetime(2026, 11, 26, 12, 20, tzinfo=UTC)], ids=["noon", "06:20"])
+def test_every_demo_record_of_a_night_is_dated_inside_its_gaming_day(now):
+    """At every demo site (North Dakota's three, Spokane, Tacoma's fees, Kingston's sessions),
+    each record of an act on a gaming day (the day's opening, dealer shifts, tray counts,
+    slips, drops, bank counts, IOUs, tips, the tournament's entries, fees and prizes, table fees
+    and their counts, games-of-chance sessions) happened within that day's business hours: not
+    before its start hour, nor (the cage's counts, IOUs and tips were dated when the demo ran)
+    days after it. Loaded at noon and in the busy site's first business hour, where the
+    tournament's hour of play is squeezed into the part of the day that has passed."""
+    with time_machine.travel(now, tick=True):
+        load_short_demo(weeks=1)  # North Dakota's sites, with tonight's tournament
+        _pack_houses_play()
+    for record in DAY_RECORDS:
+        count, outside = _outside_its_gaming_day(*record)
+        assert count, record  # the demo writes records of every kind
+        assert outside == [], (record[0], outside)
