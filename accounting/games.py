@@ -21,6 +21,7 @@ from datetime import date
 from decimal import Decimal
 
 from core.hooks import HOLD_THRESHOLDS
+from packs import pack_for
 
 from .figures import Custody
 from .rules import COMBINED_BANK, LOW_HOLD
@@ -89,11 +90,16 @@ def game_lines(twenty_one: Custody, paddlewheel: Custody, total: Custody, on: da
 def summary_game_lines(summary, on: date, schedule: Schedule | None = None, *, where=None):
     """`game_lines` of a daily or quarterly summary (anything with twenty_one, paddlewheel, total)
     at `where` (a Site, a Pack or a jurisdiction code): each game's threshold only where the pack
-    states the low-hold rule; None (no site named): no threshold."""
+    states the low-hold rule, and only the games the pack's tables deal (`Pack.games`: no
+    paddlewheel line at a Washington site); None (no site named): every game, no threshold."""
     if where is None or not LOW_HOLD.applies(where):
         schedule = {}
     schedule = hold_schedule() if schedule is None else schedule
-    return game_lines(summary.twenty_one, summary.paddlewheel, summary.total, on, schedule)
+    lines = game_lines(summary.twenty_one, summary.paddlewheel, summary.total, on, schedule)
+    if where is None:
+        return lines
+    dealt = pack_for(where).games
+    return tuple(line for line in lines if line.game == TOTAL or line.game in dealt)
 
 
 def below_word(line: GameLine) -> str:

@@ -37,7 +37,7 @@ from accounting.rules import (
 from cage.rules import DEPOSIT_DAYS
 from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
-from cardroom.models import Role
+from cardroom.models import Game, Role
 from cardroom.views import activate_site_zone, refusal_text
 from compliance.queries import open_alerts
 from core.money import decimal_to_cents, format_money, format_ratio
@@ -453,7 +453,8 @@ def quarter(request):
     context = {
         "law": site_law(site),
         "allocation": bank_allocation(summary, site),
-        "games": summary_game_lines(summary, chosen.end, where=site),
+        "games": summary_game_lines(summary, chosen.end, where=site),  # the games the pack deals
+        "deals_paddlewheel": Game.PADDLEWHEEL in pack_for(site).games,
         "other_games": list(published.other_games_history(site.organization_id, chosen)) if tax else [],
         "can_record_other_games": access.is_gaming_manager and tax is not None,
         "tax_label": tax_label(tax.figures) if tax else "",

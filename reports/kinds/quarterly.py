@@ -97,10 +97,7 @@ def build(context: ReportContext) -> QuarterlyReport:
     state = quarter_books(summary, filing, context.site.time_zone)
     # The gaming tax only where the site's pack states it (an obligation of that law, not a control).
     tax = tax_return(context.organization, quarter, every_site, found) if GAMING_TAX.applies(context.site) else None
-    dealt = dealt_games(context.site.jurisdiction)  # a game the pack does not deal has no line
-    games = tuple(
-        g for g in summary_game_lines(summary, quarter.end, where=context.site) if g.game in (*dealt, "total")
-    )
+    games = summary_game_lines(summary, quarter.end, where=context.site)  # the games the pack deals
     pack = pack_figures(context.site, quarter.start, quarter.end)
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
                            context.site.jurisdiction, receipt_statement(state.filing),

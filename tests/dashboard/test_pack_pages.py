@@ -63,6 +63,22 @@ def test_the_quarter_page_has_no_nd_tax_return_or_thresholds_but_files_the_quart
     assert 'id="bank-allocation"' not in html
 
 
+def test_a_washington_house_banked_sites_figures_have_no_paddlewheel(client, house, client_for):
+    """WA tables deal twenty-one only (Pack.games): the quarter page, its games and the figures API
+    have no paddlewheel line, where an ND site has one (test_pack_words' ND house)."""
+    for jurisdiction, dealt in (("WA-HB", ["21", "total"]), ("ND", ["21", "PW", "total"])):
+        here = house(jurisdiction)
+        html = _pages(client, here, here.manager)[PAGES[1]]
+        games = html[html.index('id="games"') :].split("</table>")[0]
+        assert [row.split('"')[1] for row in games.split("data-game=")[1:]] == dealt, jurisdiction
+        assert ("<th>Paddlewheel</th>" in html) == ("PW" in dealt), jurisdiction
+        api = client_for(here.manager).get(f"/api/v1/sites/{here.site.pk}/quarter-summary/?quarter={QUARTER}")
+        assert api.status_code == 200, api.content
+        assert [g["game"] for g in api.json()["games"]] == dealt, jurisdiction
+        daily = client_for(here.manager).get(f"/api/v1/sites/{here.site.pk}/daily-summary/?date={DAY}").json()
+        assert [g["game"] for g in daily["games"]] == dealt, jurisdiction
+
+
 @pytest.mark.parametrize("jurisdiction", OTHER_PACKS)
 def test_the_daily_page_cites_no_deposit_deadline_of_another_state(client, house, jurisdiction):
     html = _pages(client, here := house(jurisdiction), here.manager)[PAGES[0]]
