@@ -142,6 +142,11 @@ class AlertIn(serializers.Serializer):
     citation = serializers.CharField()
     title = serializers.CharField()
     period_key = serializers.CharField()
+    table = serializers.CharField(required=False, allow_blank=True, help_text="The table it concerns, e.g. 'Table 3'.")
+    period = serializers.CharField(required=False, allow_blank=True, help_text="Its period in words.")
+    subject = serializers.CharField(
+        required=False, allow_blank=True, help_text="Its slip or drop box, e.g. 'Fill slip 12'."
+    )
     opened_at = serializers.DateTimeField()
     resolved_at = serializers.DateTimeField(allow_null=True)
 
@@ -159,6 +164,9 @@ class AlertOut(serializers.Serializer):
     citation = serializers.CharField()
     title = serializers.CharField()
     period_key = serializers.CharField()
+    table = serializers.CharField(allow_blank=True)
+    period = serializers.CharField(allow_blank=True)
+    subject = serializers.CharField(allow_blank=True)
     opened_at = serializers.DateTimeField()
     state = serializers.ChoiceField(choices=["open", "closed"])
     resolved_at = serializers.DateTimeField(allow_null=True)

@@ -189,6 +189,11 @@ class ReceivedAlert(AppendOnlyModel):
     citation = models.CharField(max_length=80)
     title = models.CharField(max_length=200)
     period_key = models.CharField(max_length=40)
+    # As the licensee's alert page tells it apart (blank where it did not send them): its table
+    # ("Table 3"), its period in words, its slip or drop box ("Fill slip 12").
+    table = models.CharField(max_length=60, blank=True, default="")
+    period = models.CharField(max_length=80, blank=True, default="")
+    subject = models.CharField(max_length=80, blank=True, default="")
     opened_at = models.DateTimeField()
     state = models.CharField(max_length=10, choices=State.choices)
     resolved_at = models.DateTimeField(null=True, blank=True)

@@ -361,8 +361,9 @@ def _store_anchors(licensee, places, held) -> "AnchorsReceived":
 
 def receive_alerts(*, credential: Credential, alerts) -> AnchorsReceived:
     """Store the compliance alerts a licensee sends with its nightly anchors ({id, site: {id,
-    name}, rule, citation, title, period_key, opened_at, resolved_at or null}): one row per alert
-    and state; an alert already held in that state is skipped (stored, already_held)."""
+    name}, rule, citation, title, period_key, optionally table, period and subject, opened_at,
+    resolved_at or null}): one row per alert and state; an alert already held in that state is
+    skipped (stored, already_held)."""
     if not isinstance(alerts, list) or len(alerts) > MAX_ALERTS:
         raise ValidationError({"alerts": f"{HOUSE}: send a list of at most {MAX_ALERTS} alerts."})
     rows = [_alert_row(index, a) for index, a in enumerate(alerts)]
@@ -400,6 +401,10 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
     for name, value in texts.items():
         if not isinstance(value, str) or not value:
             refuse(name, f"give the alert's {name}.")
+    told_apart = {name: alert.get(name, "") for name in ("table", "period", "subject")}
+    for name, value in told_apart.items():
+        if not isinstance(value, str):
+            refuse(name, f"give the alert's {name} as text (blank if none).")
     opened = parse_datetime(alert["opened_at"]) if isinstance(alert.get("opened_at"), str) else None
     if opened is None:
         refuse("opened_at", "give when the alert was opened (ISO 8601).")
@@ -415,6 +420,9 @@ def _alert_row(index: int, alert) -> ReceivedAlert:
         citation=texts["citation"][:80],
         title=texts["title"][:200],
         period_key=texts["period_key"][:40],
+        table=told_apart["table"][:60],
+        period=told_apart["period"][:80],
+        subject=told_apart["subject"][:80],
         opened_at=opened,
         state=ReceivedAlert.State.CLOSED if resolved_at else ReceivedAlert.State.OPEN,
         resolved_at=resolved_at,

@@ -18,6 +18,7 @@ from django.utils import timezone
 from accounting.models import FilingAmendment, QuarterFiling
 from cardroom.access import require_gaming_manager
 from cardroom.models import Organization
+from compliance import labels
 from compliance.models import Alert, AlertStep
 from core import filing_package, hooks
 from core.audit import chain_head, record_event
@@ -269,6 +270,12 @@ def alerts_to_share(link: RegistryLink) -> list[dict]:
             "citation": a.citation,
             "title": a.title,
             "period_key": a.period_key,
+            # what the alert's own page shows to tell it apart: its table, its period in words and
+            # its slip or drop box; a dealer is not named (the state knows dealers by the
+            # identifier it issued, in the filing's dealers' hold)
+            "table": labels.table_of(a),
+            "period": labels.period_of(a),
+            "subject": "" if (a.figures or {}).get("dealer_name") else labels.subject_of(a),
             "opened_at": a.opened_at.astimezone(UTC).isoformat(),
             "resolved_at": a.resolved_at.astimezone(UTC).isoformat() if a.resolved_at else None,
         }

@@ -2,13 +2,18 @@
 its gaming manager consented when linking (`share_alerts`), and the state auditor sees them per
 licensee, open and closed. The registry is reachable in this process (registry_in_process)."""
 
+from datetime import UTC, date, datetime
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from rest_framework.test import APIClient
 
 from compliance import services as compliance
 from compliance.models import Alert
-from registry.models import ReceivedAlert, Regulator, RegulatorRole
+from compliance.rules import Finding, ShiftRecord, dealer_shifts_without_figures
+from registry.models import Credential, ReceivedAlert, Regulator, RegulatorRole
+from registry.services import receive_alerts
 from statefiling import services, tasks
 
 from .registry_in_process import URL
@@ -84,3 +89,67 @@ def test_alerts_reach_the_state_with_the_anchors_open_then_closed(
 def test_without_the_organizations_consent_no_alert_is_shared(linked, client_for, manager, site, org):
     amend_after_filing(client_for, manager, site, org)
     assert not linked.share_alerts and services.alerts_to_share(linked) == []
+
+
+def test_the_state_sees_each_alerts_table_period_and_slip_but_no_dealers_name(consenting, state, site, org, client):
+    """What the licensee's alert page tells an alert apart by goes with it (compliance.labels):
+    its table, its period in words, its slip or drop box; a dealer's name stays at home."""
+    day = date(2026, 10, 6)
+    missing = Finding(  # as compliance.rules.slip_findings words a missing number
+        "slip_missing",
+        "ND 99-01.3-08-05(2)",
+        "Slip number missing",
+        site.pk,
+        str(day),
+        day,
+        day,
+        "ND 99-01.3-08-05(2): account for fill slip number 12.",
+        day,
+        {"series": "fill", "number": 12},
+        "fill:12",
+    )
+    shift = ShiftRecord(7, site.pk, "Dana Dealer", 4, datetime(2026, 10, 7, 20, tzinfo=UTC), has_own_drop=False)
+    [unseparated] = dealer_shifts_without_figures(
+        [shift], (date(2026, 10, 5), date(2026, 12, 27)), "ND 99-01.3-08-01(3)"
+    )
+    findings = [missing, unseparated]
+    compliance.open_alerts(findings, organization_of={site.pk: org.pk})
+    sent = {a["rule"]: a for a in services.alerts_to_share(consenting)}
+    slip, dealer = sent["slip_missing"], sent["dealer_hold_missing"]
+    assert (slip["table"], slip["period"], slip["subject"]) == ("", "2026-10-06", "Fill slip 12")
+    assert (dealer["table"], dealer["period"], dealer["subject"]) == ("Table 4", "2026-10-05 to 2026-12-27", "")
+    assert "Dana" not in str(sent)
+
+    assert tasks.push_alerts(consenting.pk, list(sent.values()))["stored"] == 2
+    listed = {a["rule"]: a for a in state.get("/registry/api/v1/alerts/").json()["results"]}
+    assert (listed["slip_missing"]["table"], listed["slip_missing"]["subject"]) == ("", "Fill slip 12")
+    assert (listed["dealer_hold_missing"]["table"], listed["dealer_hold_missing"]["period"]) == (
+        "Table 4",
+        "2026-10-05 to 2026-12-27",
+    )
+    client.force_login(get_user_model().objects.get(username="state"))
+    page = client.get("/registry/alerts/").content.decode()
+    assert '<span class="alert-told-apart">Fill slip 12</span>' in page
+    assert '<span class="alert-told-apart">Table 4</span>' in page
+    assert "2026-10-05 to 2026-12-27" in page and "Dana" not in page
+    download = client.get("/registry/alerts/?format=csv").content.decode()
+    assert "table,period,subject" in download.splitlines()[0] and "Fill slip 12" in download
+
+
+def test_an_alert_sent_without_them_is_stored_blank_and_a_wrong_type_is_refused(consenting, site, org):
+    alert = {
+        "id": 1,
+        "site": {"id": site.pk, "name": site.name},
+        "rule": "r",
+        "citation": "House control",
+        "title": "t",
+        "period_key": "2026Q3",
+        "opened_at": "2026-10-01T00:00:00+00:00",
+        "resolved_at": None,
+    }
+    credential = Credential.objects.get()
+    assert receive_alerts(credential=credential, alerts=[alert]).stored == 1
+    assert ReceivedAlert.objects.values_list("table", "period", "subject").get() == ("", "", "")
+    with pytest.raises(ValidationError) as refused:
+        receive_alerts(credential=credential, alerts=[{**alert, "id": 2, "table": 3}])
+    assert "alerts[0].table" in refused.value.message_dict
