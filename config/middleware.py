@@ -4,7 +4,6 @@ from django.utils import timezone
 
 from cardroom.access import SESSION_KEY, access_for
 
-
 _OWN_ZONES = ("/api/", "/registry/")
 
 
