@@ -216,6 +216,8 @@ awaiting_receipt  # variable (floor/queries.py)
 _.awaiting_verification  # property (floor/queries.py)
 _.awaiting_receipt  # property (floor/queries.py)
 _.tables_in_play  # property (floor/queries.py)
+preparer_initials  # variable (floor/queries.py): templates/floor/_slip_rows.html, a queued slip's row
+table_numbers_without_opener  # variable (floor/queries.py): templates/floor/_queues.html
 _.all_clear  # property (surveillance/models.py)
 
 # Named by a string: settings (REST_FRAMEWORK, SPECTACULAR_SETTINGS, WSGI, FORMAT_MODULE_PATH), django-filter's method=, a report kind registered when its module loads.

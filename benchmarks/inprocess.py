@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 
-PAGES = {"daily": "/dashboard/daily/", "dashboard": "/dashboard/", "floor": "/signed-in/"}
+PAGES = {"daily": "/dashboard/daily/", "dashboard": "/dashboard/", "slips": "/floor/queues/", "floor": "/signed-in/"}
 MANAGER = "gm"  # the demo's gaming manager
 
 

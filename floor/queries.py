@@ -405,6 +405,68 @@ def queues(site: Site, day=_UNREAD) -> Queues:
     )
 
 
+@dataclass(frozen=True)
+class WaitingSlip:
+    """A slip in the queues page's lists (`page_queues`): what its row shows, read as values."""
+
+    pk: int
+    kind: str
+    number: int
+    table_number: int
+    prepared_at: datetime
+    preparer_initials: str
+    total_cents: int
+    status_code: str
+
+    @property
+    def kind_label(self) -> str:
+        return SlipKind(self.kind).label
+
+
+def _waiting_slips_query(site_id: int):
+    return (
+        slips_with_status(Slip.objects.filter(site_id=site_id))
+        .filter(status_code__in=["issued", "verified"])
+        .order_by("kind", "number")
+        .values_list(
+            "pk", "kind", "number", "table_number", "prepared_at", "prepared_by__initials", "total_cents", "status_code"
+        )
+    )
+
+
+def _tables_without_opener_query(day_id: int):
+    with_opener = TableInventory.objects.filter(gaming_day_id=day_id, kind=TableInventory.Kind.OPENER).values(
+        "table_id"
+    )
+    return (
+        Table.objects.filter(dealer_shifts__gaming_day_id=day_id)
+        .exclude(pk__in=with_opener)
+        .distinct()
+        .order_by("number")
+        .values_list("number")
+    )
+
+
+@dataclass(frozen=True)
+class PageQueues:
+    awaiting_verification: list[WaitingSlip]
+    awaiting_receipt: list[WaitingSlip]
+    table_numbers_without_opener: list[int]
+
+
+def page_queues(site: Site, day: GamingDay | None) -> PageQueues:
+    """`queues` as the queues page shows them (each slip's row, the tables' numbers), by SQL
+    compiled once per process (core.rows.shaped_rows): two queries whatever the queues hold,
+    where the API's `queues` reads each slip with its lines and steps as models."""
+    waiting = [WaitingSlip(*row) for row in shaped_rows(_waiting_slips_query, site_id=site.pk)]
+    numbers = [number for (number,) in shaped_rows(_tables_without_opener_query, day_id=day.pk)] if day else []
+    return PageQueues(
+        awaiting_verification=[slip for slip in waiting if slip.status_code == "issued"],
+        awaiting_receipt=[slip for slip in waiting if slip.status_code == "verified"],
+        table_numbers_without_opener=numbers,
+    )
+
+
 # --- Slip register ------------------------------------------------------------------------
 
 

@@ -658,7 +658,7 @@ def slip_queues_live(request):
 def _queues_context(request) -> dict:
     day = queries.open_gaming_day(request.site)
     return {
-        "queues": queries.queues(request.site, day),
+        "queues": queries.page_queues(request.site, day),
         "day": day,
         "cites": rules.citations_at(request.site),
     }

@@ -184,6 +184,42 @@ def test_queues_list_slips_to_verify_and_to_receive(client, cast, fill, credit):
     assert f"Credit slip {credit.number}" in receive_part
 
 
+def test_the_queues_page_reads_the_same_slips_as_the_api_queues(
+    client, cast, open_table, site, gaming_day, dealer_shift
+):
+    """The page's rows (floor.queries.page_queues, values by SQL compiled once) are the API's
+    queues (floor.queries.queues, models): the same slips in the same order and states, a voided
+    and a received one in neither, each row with its preparer's initials and total."""
+    from floor import queries
+
+    cashier, manager = cast[Role.CASHIER].user, cast[Role.SHIFT_MANAGER].user
+    slips = [services.prepare_fill(acting_user=cashier, table=open_table, chips=FILL) for _ in range(5)]
+    services.verify_slip(acting_user=manager, slip=slips[1])
+    services.verify_slip(acting_user=manager, slip=slips[3])
+    services.receive_slip(acting_user=cast[Role.DEALER].user, slip=slips[3])
+    services.void_slip(acting_user=cashier, slip=slips[4], reason="Miscounted")
+    api, shown = queries.queues(site, gaming_day), queries.page_queues(site, gaming_day)
+    for models, rows in (
+        (api.awaiting_verification, shown.awaiting_verification),
+        (api.awaiting_receipt, shown.awaiting_receipt),
+    ):
+        assert [
+            (s.pk, s.get_kind_display(), s.number, s.table_number, s.prepared_at, s.prepared_by.initials, s.total_cents)
+            for s in models
+        ] == [
+            (r.pk, r.kind_label, r.number, r.table_number, r.prepared_at, r.preparer_initials, r.total_cents)
+            for r in rows
+        ]
+    assert [r.pk for r in shown.awaiting_verification] == [slips[0].pk, slips[2].pk]
+    assert [r.pk for r in shown.awaiting_receipt] == [slips[1].pk]
+    assert shown.table_numbers_without_opener == [t.number for t in api.tables_without_opener]
+    client.force_login(cast[Role.PIT_BOSS].user)
+    text = page(client.get("/floor/queues/"))
+    row = f"<td>Fill slip {slips[0].number}</td><td>{open_table.number}</td>"
+    assert row in text.split('id="awaiting-receipt"')[0]
+    assert f" {cast[Role.CASHIER].initials}</td>" in text
+
+
 def test_the_register_lists_every_number_in_order_with_its_status(client, cast, open_table, gaming_day):
     cashier = cast[Role.CASHIER]
     slips = [services.prepare_fill(acting_user=cashier.user, table=open_table, chips=FILL) for _ in range(3)]
