@@ -3,9 +3,11 @@ game the site's pack deals apart (`Pack.games`: ND's twenty-one and paddlewheel,
 twenty-one only), each game's quarter beside its own low-hold threshold where the pack states
 one (ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
 the organization's tax reconciliation where the pack levies one (N.D.C.C. 53-06.1-12). The same
-figures as the quarter-summary and tax APIs. The CSV and XLSX (`table`) carry the rows the PDF
-shows, section by section: a fees or session pack's report has no drop-based days or games in
-either.
+figures as the quarter-summary and tax APIs. The CSV and XLSX (`table`) carry every row the PDF
+prints, section by section (the books with the figures as filed beside those now, the days and
+games, the cash and tournament lines, the pack's own figures, the tax), with the same figures:
+they may carry more, never less. A fees or session pack's report has no drop-based days or games
+in either.
 
 The report is a list of sections (`SECTIONS`); a later section (tournaments, say) is a function
 of the report data appended there, not a change to the others."""
@@ -31,7 +33,7 @@ from accounting.published import (
     summary_game_lines,
     tax_return,
 )
-from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES
+from accounting.rules import COMBINED_BANK, GAMING_TAX, LOW_HOLD, QUARTER_FIGURES, TOURNAMENT_PLAY
 from cardroom.models import Game
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
@@ -43,7 +45,7 @@ from .. import rules as report_rules
 from ..columns import DATE, MONEY, RATIO, Column, headings
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_lines, pack_notes, pack_section
-from .tournament_record import summary_section
+from .tournament_record import summary_rows, summary_section, summary_total_row
 
 # Each game's figures of a day or quarter summary (QuarterSummary, DailySummary), by Game code.
 DAY_FIGURES = {Game.TWENTY_ONE.value: "twenty_one", Game.PADDLEWHEEL.value: "paddlewheel"}
@@ -264,6 +266,16 @@ def cash_lines(summary: QuarterSummary, *, holds: bool = True) -> list[tuple[str
     ]
 
 
+def no_bank_count_notes(summary: QuarterSummary) -> list[str]:
+    """The days without both bank counts, as the PDF's cash section and the CSV say it."""
+    if not summary.days_without_bank_count:
+        return []
+    return [
+        f"{summary.days_without_bank_count} day(s) with play have no bank count at both the start "
+        "and the end: their cash profit and long (short) are not known and not in the quarter's totals."
+    ]
+
+
 def cash_rows(summary: QuarterSummary, *, holds: bool = True) -> list[list]:
     return [[label, known(cents)] for label, cents in cash_lines(summary, holds=holds)]
 
@@ -283,13 +295,7 @@ def _cash(data: QuarterlyReport) -> list:
             )
         )
     story += combined_bank_section(data)
-    if summary.days_without_bank_count:
-        story.append(
-            para(
-                f"{summary.days_without_bank_count} day(s) with play have no bank count at both the start "
-                "and the end: their cash profit and long (short) are not known and not in the quarter's totals."
-            )
-        )
+    story += [para(note) for note in no_bank_count_notes(summary)]
     net = summary.long_short_cents
     if not data.holds:
         pass
@@ -303,6 +309,16 @@ def _cash(data: QuarterlyReport) -> list:
     return story
 
 
+def tournament_lines(data: QuarterlyReport) -> list[tuple[str, int]]:
+    """The quarter's tournament lines and their total (label, cents), as the PDF's cash section
+    shows them (`summary_section`); none without tournament play."""
+    t = data.summary.tournaments
+    if t.is_empty:
+        return []
+    rows = [*summary_rows(t), summary_total_row(t, data.summary.twenty_one.agp_cents)]
+    return [(label, cents) for label, cents in rows]
+
+
 TAX_HEADER = ["Site", "Gross proceeds", "Prizes", "AGP", "Cash profit"]
 
 
@@ -314,13 +330,7 @@ def _known_total(values) -> int | str:
 def _tax(tax: TaxFigures) -> list:
     pack = get_pack(tax.pack_code)  # the pack whose law levies the tax: its name and code in the words
     rows = [[name, gp, prizes, agp, known(profit)] for name, gp, prizes, agp, profit in tax.sites]
-    total = [
-        f"{pack.name} sites",
-        sum(s[1] for s in tax.sites),
-        sum(s[2] for s in tax.sites),
-        tax.agp_cents,
-        _known_total(s[4] for s in tax.sites),
-    ]
+    total = tax_total_row(tax)
     brackets = [
         [str(b.effective_from), b.lower_cents, f"{b.rate * 100:.2f}% of the excess", b.base_cents, b.citation]
         for b in tax.brackets
@@ -354,6 +364,18 @@ def _tax(tax: TaxFigures) -> list:
         para(_tax_basis(tax), "small"),
     ]
     return story
+
+
+def tax_total_row(tax: TaxFigures) -> list:
+    """The tax's sites summed: the pack's sites, gross proceeds, prizes, AGP, cash profit (of the
+    sites whose cash profit is known; "not known" where none is)."""
+    return [
+        f"{get_pack(tax.pack_code).name} sites",
+        sum(s[1] for s in tax.sites),
+        sum(s[2] for s in tax.sites),
+        tax.agp_cents,
+        _known_total(s[4] for s in tax.sites),
+    ]
 
 
 def tax_rows(tax: TaxFigures) -> list[list]:
@@ -434,18 +456,41 @@ def _amendment_table(amendments) -> object:
     )
 
 
-def _tax_return(data: QuarterlyReport) -> list:
-    tax = data.tax_return
+def tax_return_basis(tax: TaxReturn) -> str:
+    """Which figures the organization's return is on: filed, partly filed or the figures now."""
     if tax.filed:
-        basis = f"Filed: every site's quarterly summary ({', '.join(tax.filed_sites)})."
-    elif tax.filed_sites:
-        basis = (
+        return f"Filed: every site's quarterly summary ({', '.join(tax.filed_sites)})."
+    if tax.filed_sites:
+        return (
             f"Filed sites' figures as filed ({', '.join(tax.filed_sites)}); not filed, figures now: "
             f"{', '.join(tax.unfiled_sites)}."
         )
-    else:
-        basis = "Not filed: the figures now."
-    story = [para(basis)]
+    return "Not filed: the figures now."
+
+
+def tax_return_lines(tax: TaxReturn) -> list[tuple[str, int]]:
+    """The figures of the return's amendments (label, cents), as the PDF's sentence under the tax
+    gives them (`_tax_return`); none when the filed return is not amended."""
+    if not tax.amended:
+        return []
+    other = (
+        [("Other games' AGP recorded after the filing", tax.other_games_amendment_cents),
+         ("Other games' AGP now", tax.other_games_now_cents or 0)]
+        if tax.other_games_amendment_cents
+        else []
+    )  # fmt: skip
+    return [
+        ("Amendments since: AGP", tax.amendment_agp_cents),
+        *other,
+        ("AGP as amended", tax.amended_agp_cents),
+        ("Tax on the AGP as amended", tax.amended_tax_cents),
+        ("Tax on the filed figures", tax.figures.tax_cents),
+    ]
+
+
+def _tax_return(data: QuarterlyReport) -> list:
+    tax = data.tax_return
+    story = [para(tax_return_basis(tax))]
     if tax.amended:
         other = (
             f"; other games' AGP {format_money(tax.other_games_amendment_cents, signed=True)}, recorded after the filing "
@@ -488,9 +533,13 @@ def render(data: QuarterlyReport) -> list:
 
 
 COLUMNS = [
-    Column("row"),  # day, quarter, cash, pack, tax_site, amendment, amends_earlier, books, tax_line, tax
-    Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects
-    Column("label"),  # the quarter, a cash or tax line, a site, the books' state
+    # The kind of row, each a row of a section of the PDF or a sentence of its text (a row with only
+    # a note). Books: books, receipt, filed_beside_now, amendment, amends_earlier. Days and games:
+    # day, quarter. Cash: cash, bank_allocation, tournament. The pack's figures: pack. Tax: tax_site,
+    # tax_sites_total, tax_bracket, tax_line, tax, tax_return.
+    Column("row"),
+    Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects; a tax bracket's: in force from
+    Column("label"),  # the quarter, a cash, tournament or tax line, a site, the books' state, a filed figure
     Column("game"),  # 21, PW, total
     Column("gross_proceeds", MONEY),
     Column("prizes", MONEY),
@@ -500,9 +549,16 @@ COLUMNS = [
     Column("below_threshold"),
     Column("cash_profit", MONEY),  # empty when not known (no bank count: never 0)
     Column("long_short", MONEY),
-    Column("amount", MONEY),  # a cash or tax line's amount, an amendment's AGP effect
-    Column("tax", MONEY),
+    Column("amount", MONEY),  # a cash, tournament or tax line's amount, an amendment's AGP effect, a bracket's floor
+    Column("tax", MONEY),  # the quarter's tax; a tax bracket's tax below its floor ("plus")
     Column("note"),
+    Column("filed", MONEY),  # filed_beside_now: the figure as filed
+    Column("amendments_since", MONEY),  # filed_beside_now: the amendments entered since the filing
+    Column("now", MONEY),  # filed_beside_now: the figure as it now stands (empty: not known)
+    Column("entered_on", DATE),  # an amendment's: the gaming date it was entered on (counted there)
+    Column("figure"),  # an amendment's: the figure it corrects ("drop table 1")
+    Column("correction", MONEY),  # an amendment's amount as entered (its AGP effect is `amount`)
+    Column("rate", RATIO),  # a tax bracket's rate of the AGP above its floor
 ]
 HEADER = headings(COLUMNS)
 
@@ -539,25 +595,72 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
     return rows + _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
 
 
-def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
+def _books_csv_rows(data: QuarterlyReport) -> list[list]:
+    """The PDF's books section: the amendments in full (`amendment_rows`), the books' statement,
+    the registry's receipts and, for a filed quarter, each figure as filed beside it now."""
+    rows = []
+    for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):
+        rows += [
+            _row(row, gaming_date=corrects, entered_on=entered_on, label=quarter, figure=figure, correction=amount,
+                 amount=agp_effect, note=reason)
+            for corrects, entered_on, quarter, figure, amount, agp_effect, reason in amendment_rows(amendments)
+        ]  # fmt: skip
+    rows.append(_row("books", label=data.books.state, note=data.books.statement))
+    rows += [_row("receipt", note=text) for text in (data.receipt, *data.amendment_receipts) if text]
+    if data.books.filed_figures is not None:
+        beside = filed_beside_now(data.summary, data.books, data.filed_tax, data.tax_return)
+        rows += [
+            _row("filed_beside_now", label=label, filed=filed, amendments_since=since, now=now)
+            for label, filed, since, now in beside
+        ]
+    return rows
+
+
+def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
+    """The PDF's cash section: the cash lines, the combined bank, the days without a bank count
+    and the tournament lines (citing the pack's rule)."""
     s = data.summary
-    rows = _drop_csv_rows(data)
-    rows += [_row("cash", label=label, amount=cents) for label, cents in cash_lines(s, holds=data.holds)]
+    rows = [_row("cash", label=label, amount=cents) for label, cents in cash_lines(s, holds=data.holds)]
     rows += _allocation_csv_rows(data)
+    rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
+    cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
+    return rows + [_row("tournament", label=label, amount=cents, note=cited) for label, cents in tournament_lines(data)]
+
+
+def _tax_csv_rows(data: QuarterlyReport) -> list[list]:
+    """The PDF's tax reconciliation: each site and their sum, the brackets in force, the tax's
+    lines, the tax, and the return's basis and amendments."""
+    tax = data.tax
+    rows = [
+        _row("tax_site", label=name, gross_proceeds=gp, prizes=prizes, agp=agp, cash_profit=profit)
+        for name, gp, prizes, agp, profit in tax.sites
+    ]
+    label, gp, prizes, agp, profit = tax_total_row(tax)
+    rows.append(_row("tax_sites_total", label=label, gross_proceeds=gp, prizes=prizes, agp=agp,
+                     cash_profit=None if profit == NOT_KNOWN else profit))  # fmt: skip
+    rows += [
+        _row("tax_bracket", gaming_date=b.effective_from, amount=b.lower_cents, rate=b.rate, tax=b.base_cents,
+             note=b.citation)
+        for b in tax.brackets
+    ]  # fmt: skip
+    for label, value in tax_rows(tax):
+        text = isinstance(value, str)  # "not recorded"
+        rows.append(_row("tax_line", label=label, amount=None if text else value, note=value if text else None))
+    rows.append(_row("tax", label=str(tax.quarter), tax=tax.tax_cents))
+    rows.append(_row("tax_return", note=tax_return_basis(data.tax_return)))
+    return rows + [_row("tax_return", label=label, amount=cents) for label, cents in tax_return_lines(data.tax_return)]
+
+
+def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
+    """Every row the PDF prints, section by section (`ROWS`), with the same figures: the CSV and
+    XLSX may carry more (a day's prizes and total) but never less."""
+    rows = _drop_csv_rows(data) + _cash_csv_rows(data)
     # A fees or session pack's own figures, as its PDF section shows them (pack_section).
     rows += [_row("pack", label=label, amount=cents) for label, cents in pack_lines(data.pack)]
     rows += [_row("pack", note=note) for note in pack_notes(data.pack)]
-    for name, gp, prizes, agp, profit in data.tax.sites if data.tax else ():
-        rows.append(_row("tax_site", label=name, gross_proceeds=gp, prizes=prizes, agp=agp, cash_profit=profit))
-    for row, amendments in (("amendment", data.books.amendments), ("amends_earlier", data.books.amending_earlier)):
-        rows += [_row(row, gaming_date=a.line.corrected_date, amount=a.agp_effect_cents) for a in amendments]
-    rows.append(_row("books", label=data.books.state, note=data.books.statement))
-    if data.tax is None:  # no gaming tax in the site's pack
-        return COLUMNS, rows
-    for label, value in tax_rows(data.tax):
-        text = isinstance(value, str)  # "not recorded"
-        rows.append(_row("tax_line", label=label, amount=None if text else value, note=value if text else None))
-    rows.append(_row("tax", label=str(data.tax.quarter), tax=data.tax.tax_cents))
+    rows += _books_csv_rows(data)
+    if data.tax is not None:  # a gaming tax only where the site's pack levies one
+        rows += _tax_csv_rows(data)
     return COLUMNS, rows
 
 

@@ -272,6 +272,11 @@ def summary_rows(t) -> list[list]:
     ]
 
 
+def summary_total_row(t, twenty_one_agp_cents: int) -> list:
+    """The tournament lines' total: twenty-one's AGP with the tournaments' (08-16(1)(g))."""
+    return ["Twenty-one AGP including tournaments", twenty_one_agp_cents + t.agp_cents]
+
+
 def summary_section(t, twenty_one_agp_cents: int, *, where: str) -> list:
     """The tournament lines as a titled grid, or nothing when there was no tournament play; the
     heading cites the site's pack (`where`: a Site.jurisdiction)."""
@@ -285,7 +290,7 @@ def summary_section(t, twenty_one_agp_cents: int, *, where: str) -> list:
             summary_rows(t),
             col_widths=[400, 125],
             money_columns=[1],
-            total_row=["Twenty-one AGP including tournaments", twenty_one_agp_cents + t.agp_cents],
+            total_row=summary_total_row(t, twenty_one_agp_cents),
         ),
     ]
 

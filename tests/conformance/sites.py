@@ -398,8 +398,9 @@ def _users(site: Site, demo_logins: dict[str, str], made: dict[str, tuple[str, s
 # --- one builder per pack ------------------------------------------------------------------------
 
 
-def build_nd(demo: dict) -> BuiltSite:
-    """The demo's Bismarck Elks Lodge (ND 99-01.3-08): tables 1 and 2, quarter filed."""
+def build_nd(demo: dict, night=None) -> BuiltSite:
+    """The demo's Bismarck Elks Lodge (ND 99-01.3-08): tables 1 and 2, quarter filed; `night(built,
+    day)`, if given, runs after each night's day sheet (before the books close)."""
     site = demo["sites"]["busy"]
     users = _users(
         site,
@@ -419,7 +420,7 @@ def build_nd(demo: dict) -> BuiltSite:
     quarter, days = played_days(site)
     tables = list(site.tables.filter(number__in=(1, 2)).order_by("number"))
     built = BuiltSite("ND", site, users, days, quarter)
-    drop_based_stretch(built, tables, files_quarter=True)
+    drop_based_stretch(built, tables, files_quarter=True, each_day=night and (lambda day: night(built, day)))
     tournament(built)
     return built
 

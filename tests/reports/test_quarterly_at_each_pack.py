@@ -6,7 +6,10 @@ games in either).
 
 The sites are the conformance test's (tests/conformance/sites.py): the demo's Bismarck (ND),
 Spokane (WA-HB), Tacoma (WA-BJ, fees) and Kingston (NY, sessions), each with days of play entered
-through the API, built once for the module in savepoints of the demo's master data."""
+through the API, built once for the module in savepoints of the demo's master data; and Bismarck
+again with a tournament played in the quarter before it was filed and a correction of a filed day
+entered after (an amendment), so that the tournament lines, the amendment and the figures as
+filed beside the figures now are rows of the CSV too."""
 
 import csv
 import io
@@ -16,9 +19,11 @@ import pdfplumber
 import pytest
 from django.db import transaction
 from django.test import override_settings
+from django.utils import timezone
 
 from cardroom.models import Game
 from core.money import format_money, format_ratio
+from floor.calculations import business_date
 from packs import get_pack
 from reports import services
 from reports.exports import export_csv
@@ -27,12 +32,77 @@ from reports.models import ReportRun
 from tests.conformance import sites
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-BUILDERS = {"ND": sites.build_nd, "WA-HB": sites.build_wa_hb, "WA-BJ": sites.build_wa_bj, "NY": sites.build_ny}
+
+
+def tournament_night(built: sites.BuiltSite, day) -> None:
+    """On the quarter's first night played, a tournament through the services as the floor runs
+    it: announced, two entries, a rebuy and an add-on collected, a cash prize awarded."""
+    from tournaments import services as tournaments
+
+    if day != built.days[0]:
+        return
+    site, shift, cashier = built.site, built.users["shift_manager"].user, built.users["cashier"].user
+    event = tournaments.announce_tournament(
+        acting_user=shift, site=site, name="Quarter's Blackjack Tournament", gaming_date=day, entry_fee_cents=10000,
+        rebuy_fee_cents=5000, add_on_fee_cents=2500, chips_per_entry=500, chips_per_rebuy=500, chips_per_add_on=100,
+        minimum_bet_chips=10, length_of_play="30 hands per round", prizes_offered="First place $150 cash.",
+        at=sites.local(site, day, "18:30"),
+    )  # fmt: skip
+    fee = tournaments.collect_fee
+    pat = fee(acting_user=cashier, tournament=event, kind="entry", player_name="Pat Olson",
+              at=sites.local(site, day, "19:00")).player  # fmt: skip
+    lee = fee(acting_user=cashier, tournament=event, kind="entry", player_name="Lee Berg",
+              at=sites.local(site, day, "19:02")).player  # fmt: skip
+    fee(acting_user=cashier, tournament=event, kind="rebuy", player=pat, at=sites.local(site, day, "20:00"))
+    fee(acting_user=cashier, tournament=event, kind="add_on", player=lee, at=sites.local(site, day, "20:30"))
+    tournaments.award_prize(acting_user=shift, tournament=event, player=pat, round_name="Championship", kind="cash",
+                            amount_cents=15000, at=sites.local(site, day, "22:30"))  # fmt: skip
+
+
+def build_nd_played_and_amended(demo: dict) -> sites.BuiltSite:
+    """Bismarck (`sites.build_nd`) with a tournament on the quarter's first night, the quarter
+    filed, then a $20 recount of a filed day's drop entered today through the API: an amendment."""
+    from accounting.models import BooksClose
+
+    built = sites.build_nd(demo, night=tournament_night)
+    site, manager = built.site, built.users["gaming_manager"]
+    corrected = BooksClose.objects.get(site=site, gaming_date=built.quarter.end)
+    built.objects["amendment"] = sites.posted(
+        sites.api_as(manager),
+        "/api/v1/adjustments/",
+        {
+            "books_close": corrected.pk,
+            "table": site.tables.get(number=1).pk,
+            "field": "drop",
+            "amount_cents": 2000,
+            "reason": "Drop box recount after the count: a $20 bill found in the box.",
+            "recorded_on": business_date(timezone.now(), site.time_zone, site.business_day_start_hour).isoformat(),
+        },
+    )
+    return built
+
+
+BUILDERS = {
+    "ND": sites.build_nd,
+    "ND-played-and-amended": build_nd_played_and_amended,
+    "WA-HB": sites.build_wa_hb,
+    "WA-BJ": sites.build_wa_bj,
+    "NY": sites.build_ny,
+}
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("reports-quarterly-at-each-pack")]
 
-# Grids of the PDF that are not figures of the CSV's rows: the signature block, the tax brackets in
-# force (the law's data) and, where a quarter was filed, the filed figures beside those now.
-NOT_ROWS = ({"Name", "Signature"}, {"Effective from"}, {"Filed", "Figures now"})
+# Grids of the PDF that are not figures of the CSV's rows: the signature block.
+NOT_ROWS = ({"Name", "Signature"},)
+
+# Where the PDF's sentence under the tax gives a tax_return row's figure ({} its amount, [] signed).
+TAX_RETURN_WORDS = {
+    "Amendments since: AGP": "Amendments since: AGP []",
+    "Other games' AGP recorded after the filing": "other games' AGP []",
+    "Other games' AGP now": "(now {})",
+    "AGP as amended": "AGP as amended {}:",
+    "Tax on the AGP as amended": "tax {} (on",
+    "Tax on the filed figures": "on the filed figures {})",
+}
 
 
 @pytest.fixture(scope="module")
@@ -119,17 +189,27 @@ def shown(row: dict) -> list[dict[str, str]]:
         quarter = {"Gaming date": "Quarter", "Cash profit": money(row["cash_profit"]),
                    "Long (short)": money(row["long_short"])}  # fmt: skip
         return [line, quarter]
-    if kind in ("cash", "pack", "tax_line") and row["label"]:
+    if kind in ("cash", "pack", "tax_line", "tournament") and row["label"]:
         value = row["note"] if row["note"] and not row["amount"] else money(row["amount"])
         return [{"": row["label"], "Amount": value}]
     if kind == "bank_allocation":
         return [{"Game": row["label"], "AGP": money(row["agp"]),
                  "Cash long (short) allocated": money(row["long_short"])}]  # fmt: skip
-    if kind == "tax_site":
+    if kind in ("tax_site", "tax_sites_total"):
         return [{"Site": row["label"], "Gross proceeds": money(row["gross_proceeds"]), "Prizes": money(row["prizes"]),
                  "AGP": money(row["agp"]), "Cash profit": money(row["cash_profit"])}]  # fmt: skip
+    if kind == "tax_bracket":
+        return [{"Effective from": row["gaming_date"], "AGP above": money(row["amount"]),
+                 "Rate": f"{Decimal(row['rate']) * 100:.2f}% of the excess", "Plus": money(row["tax"]),
+                 "Citation": row["note"]}]  # fmt: skip
     if kind in ("amendment", "amends_earlier"):
-        return [{"Corrects": row["gaming_date"], "AGP effect": money(row["amount"])}]
+        return [{"Corrects": row["gaming_date"], "Entered on": row["entered_on"], "Quarter": row["label"],
+                 "Figure": row["figure"], "Amount": money(row["correction"]), "AGP effect": money(row["amount"]),
+                 "Reason": row["note"]}]  # fmt: skip
+    if kind == "filed_beside_now":  # a figure not known prints as an em dash
+        return [{"": row["label"], "Filed": money(row["filed"], "\u2014"),
+                 "Amendments since": money(row["amendments_since"], "\u2014"),
+                 "Figures now": money(row["now"], "\u2014")}]  # fmt: skip
     return []  # a note, the books' statement, the tax: read in the text
 
 
@@ -178,19 +258,44 @@ def test_every_csv_row_of_the_quarterly_has_its_figures_in_the_pdf(report):
     for row in report["rows"]:
         for cells in shown(row):
             assert any(in_grid(cells, g) for g in grids), (row, cells)
-        if row["row"] == "books" or (row["row"] == "pack" and not row["label"]):
+        if row["row"] in ("books", "receipt") or (row["row"] in ("pack", "cash", "tax_return") and not row["label"]):
             assert flat(row["note"]) in text, row
+        if row["row"] == "tax_return" and row["label"]:
+            words = TAX_RETURN_WORDS[row["label"]]
+            cents = int(Decimal(row["amount"]) * 100)
+            assert words.replace("{}", format_money(cents)).replace("[]", format_money(cents, signed=True)) in text, row
         if row["row"] == "tax":
             assert f"gaming tax on the AGP recorded here {money(row['tax'])}" in text, row
 
 
 def test_every_figure_row_of_the_quarterly_pdf_is_a_row_of_its_csv(report):
-    """The other way: each row of the PDF's grids of figures (days, games, cash, the pack's own
-    figures, the combined bank, the tax) is one the CSV carries; the tax's sites are summed in
-    the CSV's tax line "AGP recorded here", not a row of their own."""
+    """The other way: each row of every grid of figures the PDF prints (the filed figures beside
+    those now, the amendments, days, games, cash, the combined bank, the tournaments, the pack's
+    own figures, the tax's sites and their total, its brackets and lines) is one the CSV carries,
+    with the same figures and signs to the cent."""
     expected = [cells for row in report["rows"] for cells in shown(row)]
     grids = [g for g in report["grids"] if not any(names <= set(g[0]) for names in NOT_ROWS)]
     assert grids, "the PDF has grids of figures"
     for grid in grids:
-        for pdf_row in grid[1:-1] if grid[0][0] == "Site" else grid[1:]:
+        for pdf_row in grid[1:]:
             assert any(in_grid(cells, [grid[0], pdf_row]) for cells in expected), (grid[0], pdf_row)
+
+
+def test_a_quarter_played_filed_and_amended_has_its_tournament_and_filed_figures_in_the_csv(report):
+    """At the ND site whose quarter had a tournament and was amended after its filing, the CSV
+    carries the PDF's tournament lines, the amendment and each figure as filed beside it now (a
+    bug dropping a section would leave the grid test above nothing to find: this names them)."""
+    if "amendment" not in report["built"].objects:
+        pytest.skip("the quarter played, filed and amended is the ND-played-and-amended site's")
+    rows = report["rows"]
+    tournament = {r["label"]: r["amount"] for r in rows if r["row"] == "tournament"}
+    assert tournament["Entry fees (2 player(s))"] == "200.00" and tournament["Rebuys"] == "50.00"
+    assert tournament["Tournament gross proceeds (fees collected)"] == "275.00"
+    assert tournament["Tournament adjusted gross proceeds"] == "125.00"
+    beside = {r["label"]: (r["filed"], r["amendments_since"], r["now"]) for r in rows if r["row"] == "filed_beside_now"}
+    filed_agp = Decimal(beside["AGP"][0])
+    assert beside["AGP"][1:] == ("20.00", f"{filed_agp + 20:.2f}")
+    assert [(r["label"], r["figure"], r["correction"], r["amount"]) for r in rows if r["row"] == "amendment"] == [
+        (f"{report['built'].quarter} (filed)", "drop table 1", "20.00", "20.00")
+    ]
+    assert {"tax_sites_total", "tax_bracket", "tax_return"} <= {r["row"] for r in rows}
