@@ -23,8 +23,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
@@ -48,7 +47,6 @@ PACKS = {
 MARKS = {code: entry.words for code, entry in PACKS.items()}
 USERS = sites.USER_KINDS
 REPORTERS = ("gaming_manager", "auditor")
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 pytestmark = pytest.mark.django_db  # each test in its own transaction over the pack's site
 
 
@@ -73,14 +71,8 @@ def demo(django_db_setup, django_db_blocker) -> dict:
     transaction that each pack's site is built in a savepoint of (so each pack starts from the
     demo alone), rolled back after them as Django's TestCase.setUpClass data is. It was built
     again for each pack: 2-4 s each."""
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        outer = transaction.atomic()
-        outer.__enter__()
-        try:
-            yield sites.demo_master_data()
-        finally:
-            transaction.set_rollback(True)
-            outer.__exit__(None, None, None)
+    with sites.rolled_back(django_db_blocker):
+        yield sites.demo_master_data()
 
 
 @pytest.fixture(
@@ -92,9 +84,7 @@ def built(request, demo, django_db_blocker) -> sites.BuiltSite:
     test's own nests in (so what a test writes rolls back), rolled back after them. One process
     builds each pack (its xdist group)."""
     code = request.param
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        savepoint = transaction.atomic()
-        savepoint.__enter__()
+    with sites.rolled_back(django_db_blocker):
         try:
             made = PACKS[code].build(sites.reread(demo))
             sites.request_a_report([made])
@@ -103,8 +93,6 @@ def built(request, demo, django_db_blocker) -> sites.BuiltSite:
         finally:
             _ADDRESSES.pop(code, None)
             _OPENED.pop(code, None)
-            transaction.set_rollback(True)
-            savepoint.__exit__(None, None, None)
 
 
 # --- the addresses of a site ------------------------------------------------------------------------
