@@ -11,14 +11,10 @@ people by kind of user, and the objects the walk fills addresses with. Adding a 
 its builder and its words to that table.
 """
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db import transaction
-from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -30,23 +26,6 @@ from core.periods import Quarter
 from packs.nd.chips import SPECS as CHIP_SPECS
 
 HOUSE_COLOURS = ("yellow", "white", "pink", "red", "green", "black")
-
-FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@contextmanager
-def rolled_back(django_db_blocker) -> Iterator[None]:
-    """A module fixture's data: written in a transaction (a savepoint inside another) with fast
-    password hashing, rolled back after its tests as Django's TestCase.setUpClass data is."""
-    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
-        block = transaction.atomic()
-        block.__enter__()
-        try:
-            yield
-        finally:
-            transaction.set_rollback(True)
-            block.__exit__(None, None, None)
-
 
 # The kinds of user who walk a site: the demo's logins where it has them, else made here.
 USER_KINDS = ("gaming_manager", "auditor", "shift_manager", "pit_boss", "cashier", "dealer", "count_team")

@@ -28,6 +28,8 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from cardroom.models import Role
+from tests.conftest import FAST_HASHERS
+from tests.shared_world import rolled_back_after
 
 from . import sites, walk, words
 
@@ -71,7 +73,7 @@ def demo(django_db_setup, django_db_blocker) -> dict:
     transaction that each pack's site is built in a savepoint of (so each pack starts from the
     demo alone), rolled back after them as Django's TestCase.setUpClass data is. It was built
     again for each pack: 2-4 s each."""
-    with sites.rolled_back(django_db_blocker):
+    with rolled_back_after(django_db_blocker, FAST_HASHERS):
         yield sites.demo_master_data()
 
 
@@ -84,7 +86,7 @@ def built(request, demo, django_db_blocker) -> sites.BuiltSite:
     test's own nests in (so what a test writes rolls back), rolled back after them. One process
     builds each pack (its xdist group)."""
     code = request.param
-    with sites.rolled_back(django_db_blocker):
+    with rolled_back_after(django_db_blocker, FAST_HASHERS):
         try:
             made = PACKS[code].build(sites.reread(demo))
             sites.request_a_report([made])

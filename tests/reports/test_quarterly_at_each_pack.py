@@ -28,6 +28,8 @@ from reports.exports import export_csv
 from reports.kinds import quarterly
 from reports.models import ReportRun
 from tests.conformance import sites
+from tests.conftest import FAST_HASHERS
+from tests.shared_world import rolled_back_after
 
 
 def tournament_night(built: sites.BuiltSite, day) -> None:
@@ -103,7 +105,7 @@ TAX_RETURN_WORDS = {
 
 @pytest.fixture(scope="module")
 def demo(django_db_setup, django_db_blocker) -> dict:
-    with sites.rolled_back(django_db_blocker):
+    with rolled_back_after(django_db_blocker, FAST_HASHERS):
         yield sites.demo_master_data()
 
 
@@ -111,7 +113,7 @@ def demo(django_db_setup, django_db_blocker) -> dict:
 def report(request, demo, django_db_blocker) -> dict:
     """The pack's site with its days, and its quarterly summary of the quarter played: the PDF's
     text and grids, the CSV's rows keyed by column name."""
-    with sites.rolled_back(django_db_blocker):
+    with rolled_back_after(django_db_blocker, FAST_HASHERS):
         built = BUILDERS[request.param](sites.reread(demo))
         run = services.request_report(
             acting_user=built.users["auditor"].user,
