@@ -390,11 +390,33 @@ class Queues:
 _UNREAD = object()  # queues(): the open gaming day not read by the caller
 
 
+def _open_days_query(site_id: int):
+    return GamingDay.objects.filter(site_id=site_id, close__isnull=True).order_by().values_list("pk")
+
+
+def _carried_slips_query(site_id: int):
+    return (
+        CarriedItem.objects.filter(gaming_day__site_id=site_id, key__startswith="slip:").order_by().values_list("key")
+    )
+
+
+def _waiting_scope(site_id: int) -> tuple[list[int], list[int]]:
+    """Where a slip still waiting can be: the site's gaming days not closed, and the slips carried
+    past a close (their ids). A day closes only once each of its slips is voided, or verified and
+    received, or carried (floor.services.close_gaming_day, house control), and a closed day takes no
+    new slip, so every other slip is done: the queues read these, not every slip the site made."""
+    days = [pk for (pk,) in shaped_rows(_open_days_query, site_id=site_id)]
+    carried = [int(key.removeprefix("slip:")) for (key,) in shaped_rows(_carried_slips_query, site_id=site_id)]
+    return days, carried
+
+
 def queues(site: Site, day=_UNREAD) -> Queues:
     """Work waiting at a site: slips to verify (08-05(5)), slips to receive (08-05(6)), and
     tables of the open gaming day (`day`, None for none; read here if not given) running without an opener. Both
-    queues come from one query (and one of each prefetch)."""
-    slips = slips_with_status(Slip.objects.filter(site=site)).select_related("table", "prepared_by")
+    queues come from one query (and one of each prefetch) over the slips that may wait (`_waiting_scope`)."""
+    days, carried = _waiting_scope(site.pk)
+    slips = slips_with_status(Slip.objects.filter(site=site).filter(Q(gaming_day_id__in=days) | Q(pk__in=carried)))
+    slips = slips.select_related("table", "prepared_by")
     slips = slips.prefetch_related("lines", "steps").order_by("kind", "number")
     waiting = list(slips.filter(status_code__in=["issued", "verified"]))
     day = open_gaming_day(site) if day is _UNREAD else day
@@ -423,9 +445,11 @@ class WaitingSlip:
         return SlipKind(self.kind).label
 
 
-def _waiting_slips_query(site_id: int):
+def _waiting_slips_query(site_id: int, day_ids: list[int] | None = None, slip_ids: list[int] | None = None):
+    """The slips of the days `day_ids`, or the slips `slip_ids`, still waiting (one of the two)."""
+    scope = Q(gaming_day_id__in=day_ids) if day_ids is not None else Q(pk__in=slip_ids)
     return (
-        slips_with_status(Slip.objects.filter(site_id=site_id))
+        slips_with_status(Slip.objects.filter(scope, site_id=site_id))
         .filter(status_code__in=["issued", "verified"])
         .order_by("kind", "number")
         .values_list(
@@ -456,9 +480,14 @@ class PageQueues:
 
 def page_queues(site: Site, day: GamingDay | None) -> PageQueues:
     """`queues` as the queues page shows them (each slip's row, the tables' numbers), by SQL
-    compiled once per process (core.rows.shaped_rows): two queries whatever the queues hold,
-    where the API's `queues` reads each slip with its lines and steps as models."""
-    waiting = [WaitingSlip(*row) for row in shaped_rows(_waiting_slips_query, site_id=site.pk)]
+    compiled once per process (core.rows.shaped_rows): four or five queries whatever the queues
+    and the site's history hold (`_waiting_scope`), where the API's `queues` reads each slip
+    with its lines and steps as models."""
+    days, carried = _waiting_scope(site.pk)
+    rows = shaped_rows(_waiting_slips_query, site_id=site.pk, day_ids=days) if days else []
+    if carried:  # slips carried past a close that are not of a day still open
+        rows += shaped_rows(_waiting_slips_query, site_id=site.pk, slip_ids=carried)
+    waiting = sorted({row[0]: WaitingSlip(*row) for row in rows}.values(), key=lambda slip: (slip.kind, slip.number))
     numbers = [number for (number,) in shaped_rows(_tables_without_opener_query, day_id=day.pk)] if day else []
     return PageQueues(
         awaiting_verification=[slip for slip in waiting if slip.status_code == "issued"],

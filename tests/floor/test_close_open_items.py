@@ -302,3 +302,33 @@ def test_the_demo_closes_each_day_with_no_slip_open_and_its_boxes_carried(org, s
     assert set(CarriedItem.objects.values_list("kind", flat=True)) == {Kind.BOX_NOT_REMOVED}
     for day in GamingDay.objects.filter(site=site):
         assert [item for item in open_items(day) if item.kind.startswith("slip")] == []
+
+
+def test_the_queues_keep_a_slip_carried_past_the_close_until_it_is_done(
+    busy_day, shift_manager, open_table, client, cast, site
+):
+    """The queues read the slips of the days still open and those carried past a close
+    (floor.queries._waiting_scope): a closed day's carried fill and credit stay listed, on the page
+    and in the API alike, a verified one moving to receipt, and the closed day's other slips are
+    not read."""
+    from floor import queries
+
+    done = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
+    services.void_slip(acting_user=cast[Role.CASHIER].user, slip=done, reason="Miscounted")
+    close_with_carried(busy_day, shift_manager, open_table)
+    fill, credit = busy_day["fill"], busy_day["credit"]
+    assert queries._waiting_scope(site.pk) == ([], sorted([fill.pk, credit.pk]))
+    client.force_login(cast[Role.PIT_BOSS].user)
+
+    def listed() -> tuple[list[int], list[int]]:
+        api, shown = queries.queues(site, None), queries.page_queues(site, None)
+        ids = ([s.pk for s in shown.awaiting_verification], [s.pk for s in shown.awaiting_receipt])
+        assert ids == ([s.pk for s in api.awaiting_verification], [s.pk for s in api.awaiting_receipt])
+        return ids
+
+    assert listed() == ([credit.pk], [fill.pk])
+    page = client.get("/floor/queues/").content.decode()
+    assert f"Credit slip {credit.number}" in page and f"Fill slip {fill.number}" in page
+    assert f"Fill slip {done.number}<" not in page
+    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=credit)
+    assert listed() == ([], [credit.pk, fill.pk])  # by series (credit, fill), then number
