@@ -177,8 +177,12 @@ def test_a_shift_manager_records_a_session_in_dollars_and_local_time_and_it_is_a
     local = started.astimezone(ZoneInfo(ny_site.time_zone)).strftime("%Y-%m-%d %H:%M")
     assert "NY-GC-4620" in row and local in row and "$1,250.50" in row and "$800.00" in row and "$450.50" in row
     assert ny_shift.initials in row
+    assert '<td class="text-end" data-label="Net">$450.50</td>' in row  # a card a session on a phone
     total = page[page.index('id="sessions-total"') :]
     assert "(1 session)" in total and "$450.50" in total[: total.index("</tr>")]
+    # The NY text defines the game, not this record: the page says which is which.
+    basis = page[page.index('id="sessions-basis"') :].split("</p>")[0]
+    assert "9 NYCRR 4620.5 defines the game; the session record is an assumption (house control)" in basis
 
 
 def test_a_correction_is_a_new_row_pointing_back_and_the_total_takes_it(client, ny_site, ny_shift, started):
