@@ -340,12 +340,21 @@ def tables_open(day: GamingDay) -> list[Table]:
     return list(Table.objects.filter(opened).exclude(pk__in=closed).distinct().order_by("number"))
 
 
+def _without_opener(day_id: int) -> QuerySet[Table]:
+    with_opener = TableInventory.objects.filter(gaming_day_id=day_id, kind=TableInventory.Kind.OPENER).values(
+        "table_id"
+    )
+    return (
+        Table.objects.filter(dealer_shifts__gaming_day_id=day_id)
+        .exclude(pk__in=with_opener)
+        .distinct()
+        .order_by("number")
+    )
+
+
 def tables_without_opener(day: GamingDay) -> list[Table]:
     """Tables with a dealer seated in the gaming day but no opener count recorded."""
-    with_opener = TableInventory.objects.filter(gaming_day=day, kind=TableInventory.Kind.OPENER).values("table_id")
-    return list(
-        Table.objects.filter(dealer_shifts__gaming_day=day).exclude(pk__in=with_opener).distinct().order_by("number")
-    )
+    return list(_without_opener(day.pk))
 
 
 def last_tray_count(table: Table, before: datetime | None = None) -> TableInventory | None:
@@ -459,16 +468,7 @@ def _waiting_slips_query(site_id: int, day_ids: list[int] | None = None, slip_id
 
 
 def _tables_without_opener_query(day_id: int):
-    with_opener = TableInventory.objects.filter(gaming_day_id=day_id, kind=TableInventory.Kind.OPENER).values(
-        "table_id"
-    )
-    return (
-        Table.objects.filter(dealer_shifts__gaming_day_id=day_id)
-        .exclude(pk__in=with_opener)
-        .distinct()
-        .order_by("number")
-        .values_list("number")
-    )
+    return _without_opener(day_id).values_list("number")
 
 
 @dataclass(frozen=True)
@@ -480,7 +480,7 @@ class PageQueues:
 
 def page_queues(site: Site, day: GamingDay | None) -> PageQueues:
     """`queues` as the queues page shows them (each slip's row, the tables' numbers), by SQL
-    compiled once per process (core.rows.shaped_rows): four or five queries whatever the queues
+    compiled once per process (core.rows.shaped_rows): at most five queries whatever the queues
     and the site's history hold (`_waiting_scope`), where the API's `queues` reads each slip
     with its lines and steps as models."""
     days, carried = _waiting_scope(site.pk)
