@@ -104,8 +104,8 @@ def activate_site_zone(site) -> None:
 
 def page_at_current_site(may_read: Callable):
     """A page of records at the current site: login, a current site (404 without one), the
-    user's `may_read(access, site)` (it raises PermissionDenied with the rule's words), and the
-    site's time zone; the view is called as `view(request, site, access, ...)`."""
+    user's `may_read(access, site)` (it raises PermissionDenied with the rule's words); the
+    site's time zone is set by config.middleware. The view is called as `view(request, site, access, ...)`."""
 
     def decorate(view):
         @login_required
@@ -116,8 +116,7 @@ def page_at_current_site(may_read: Callable):
                 raise Http404("Choose a site first.")
             access = access_for(request.user)
             may_read(access, site)
-            with timezone.override(ZoneInfo(site.time_zone)):
-                return view(request, site, access, *args, **kwargs)
+            return view(request, site, access, *args, **kwargs)
 
         return wrapper
 

@@ -50,8 +50,6 @@ def alert_list(request):
     """The quarter's alerts (the current quarter unless another is asked for), what is still
     open from earlier, the last run of the checks and the next scheduled ones."""
     _require_alert_reader(request)
-    if request.site is not None:  # the run times and "today" in the site's zone
-        activate_site_zone(request.site)
     access, today = access_for(request.user), timezone.localdate()
     quarter = _quarter_asked(request, today)
     alerts = alerts_for(access).order_by("is_resolved", "due_date", "-opened_at")
@@ -159,8 +157,6 @@ def calendar(request):
     """A month of due dates (?month=2026-11), with what is overdue from before it and what has
     no due date listed above the grid."""
     _require_alert_reader(request)
-    if request.site is not None:  # the run times and "today" in the site's zone
-        activate_site_zone(request.site)
     today = timezone.localdate()
     month = Month.parse(request.GET.get("month"), default=today)
     first, last = month.grid_range()

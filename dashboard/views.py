@@ -4,7 +4,7 @@ dashboard. Views parse the period, call one query module, and present; money thr
 
 import html
 from datetime import date, timedelta
-from functools import lru_cache, wraps
+from functools import lru_cache
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -98,20 +98,6 @@ def site_law(site) -> dict:
     }
 
 
-def site_zone(view):
-    """Log-in required; times print in the time zone of the site asked for."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        finally:
-            timezone.deactivate()
-
-    return wrapper
-
-
 def _date(value, default: date, errors: dict, field: str) -> date:
     if not value:
         return default
@@ -147,7 +133,7 @@ def _gaming_day(site, asked: date | None) -> tuple[date, GamingDay | None]:
     return (found.gaming_date, found) if found else (site_today(site), None)
 
 
-@site_zone
+@login_required
 def daily(request):
     site = figure_site(request, DAILY_FIGURES)
     activate_site_zone(site)
@@ -375,7 +361,7 @@ ADJUSTMENT_OPTIONS = mark_safe(  # noqa: S308 - every value went through _text
 )
 
 
-@site_zone
+@login_required
 @require_POST
 def books(request, what):
     """Close a day's books, or record an adjusting entry to closed books, through the services;
@@ -425,7 +411,7 @@ def _adjust(request, site, day) -> None:
     )
 
 
-@site_zone
+@login_required
 def quarter(request):
     site = figure_site(request, QUARTER_FIGURES)
     activate_site_zone(site)
@@ -484,7 +470,7 @@ def _filed_tax(filing) -> dict | None:
     return filing.figures.get("tax") if filing is not None else None
 
 
-@site_zone
+@login_required
 @require_POST
 def other_games(request):
     """Record (or correct) the AGP of the organization's other games for a quarter through the
@@ -515,7 +501,7 @@ def other_games(request):
     return redirect(f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={raw_quarter}")
 
 
-@site_zone
+@login_required
 @require_POST
 def file_quarter(request):
     """Mark the site's quarterly summary filed through the service; a refusal comes back on the
@@ -547,7 +533,7 @@ def _game(request) -> str:
     return "PW" if request.GET.get("game") == "PW" else "21"
 
 
-@site_zone
+@login_required
 def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
@@ -570,7 +556,7 @@ def dealers(request):
     return render(request, "dashboard/dealers.html", context, status=400 if errors else 200)
 
 
-@site_zone
+@login_required
 def dealer(request, pk):
     site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
@@ -611,7 +597,7 @@ def _detail_site(request, sites):
     return next((s for s in sites if current is not None and s.pk == current.pk), sites[0])
 
 
-@site_zone
+@login_required
 def overview(request):
     _, sites = _dashboard_access(request)
     site = _detail_site(request, sites)

@@ -8,7 +8,6 @@ revenue is not its sessions it says so, as the fees page does at a site whose re
 and records nothing."""
 
 from datetime import timedelta
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -66,7 +65,6 @@ def fee_page(request):
     site, access = _site(request)
     if not rules.keeps_table_fees(site):
         return render(request, "fees/page.html", {"site": site, "pack": pack_for(site), "applies": False})
-    timezone.activate(ZoneInfo(site.time_zone))
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     can_collect = access.has_role(site.pk, *rules.COLLECTORS)
     form = forms.FeeForm(request.POST or None, tables=tables, site=site) if can_collect else None
@@ -91,7 +89,6 @@ def void_fee(request, pk):
     it was voided; a refusal (fees.services.void_fee) shows at the fee's row and writes nothing."""
     site, access = _site(request)
     fee = get_object_or_404(FeeCollection, pk=pk, site=site)
-    timezone.activate(ZoneInfo(site.time_zone))
     form = forms.VoidForm(request.POST)
     done = form.is_valid() and call_service(
         form,

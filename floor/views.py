@@ -40,18 +40,14 @@ from .services.steps import fees_only, refuse_house_chips_at_fees_site
 
 
 def site_page(view):
-    """Log-in required; `request.site` must exist; times print in the site's time zone."""
+    """Log-in required; `request.site` must exist (its time zone set by config.middleware)."""
 
     @login_required
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         if request.site is None:
             raise Http404("You hold no role at any site.")
-        timezone.activate(ZoneInfo(request.site.time_zone))
-        try:
-            return view(request, *args, **kwargs)
-        finally:
-            timezone.deactivate()
+        return view(request, *args, **kwargs)
 
     return wrapper
 

@@ -23,7 +23,6 @@ def _site(request):
     site, access = request.site, access_for(request.user)
     if site is None or not rules.TOURNAMENT_RECORDS.allows(access, site.pk):
         raise PermissionDenied(rules.TOURNAMENT_RECORDS.refusal())
-    timezone.activate(ZoneInfo(site.time_zone))
     return site, access
 
 
