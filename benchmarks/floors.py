@@ -15,6 +15,7 @@ this module holds what they share: the scratch SQL of the slip floor, the audit 
 the printing.
 """
 
+import contextlib
 import hashlib
 import json
 import multiprocessing
@@ -220,15 +221,18 @@ def id_ranges(table: str, parts: int) -> list[tuple[int, int]]:
     return [(low + n * step, min(high, low + (n + 1) * step - 1)) for n in range(parts)]
 
 
-def compliance_floor(tables: list[str], workers: int) -> float:
+def compliance_floor(tables: list[str], workers: int, session=contextlib.nullcontext) -> float:
     """Seconds for `workers` forked processes (the scan's worker count) to read and aggregate
-    every row of `tables`, each its share of every table's ids, one statement per table."""
+    every row of `tables`, each its share of every table's ids, one statement per table, each
+    process under the scan's own session settings (`session`, a context manager: on PostgreSQL
+    no parallel workers of a statement's own, which would give the floor cores the scan's
+    chunks do not take)."""
     plans = {table: (aggregate_sql(table), id_ranges(table, workers)) for table in tables}
     context = multiprocessing.get_context("fork")
     connections.close_all()  # no connection may cross a fork
 
     def work(part: int) -> None:
-        with connection.cursor() as cursor:
+        with session(), connection.cursor() as cursor:
             for sql, ranges in plans.values():
                 if part < len(ranges):
                     cursor.execute(sql, list(ranges[part]))

@@ -106,7 +106,7 @@ def largest_first(chunk_sites: int | None = None, workers: int | None = None) ->
 
 
 @contextmanager
-def _scan_settings():
+def scan_settings():
     """PostgreSQL: the scan's statements run without JIT compilation, without parallel workers
     and with random reads costed as cached; the settings are the session's and are reset after.
 
@@ -147,7 +147,7 @@ def scan_chunk(organization_ids: list[int] | None, quarters: list[str], day_rang
         return execute(sql, params, many, context)
 
     started = time.perf_counter()
-    with _scan_settings(), connection.execute_wrapper(count):
+    with scan_settings(), connection.execute_wrapper(count):
         result = run_scan(
             organization_ids=organization_ids,
             quarters=[Quarter.parse(q) for q in quarters],

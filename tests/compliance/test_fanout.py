@@ -193,14 +193,14 @@ def test_each_site_quarter_is_summarised_once_per_run(site, people, summary_call
 def test_a_chunk_runs_with_its_planner_settings_on_postgresql_and_leaves_them_as_they_were():
     """JIT compiling cost more than the scan's statements ran, a statement's parallel workers
     compete with the other chunks, and random reads are costed as cached
-    (compliance.tasks._scan_settings); SQLite has none of these, and is sent nothing."""
+    (compliance.tasks.scan_settings); SQLite has none of these, and is sent nothing."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from compliance import tasks
 
     if connection.vendor != "postgresql":
-        with CaptureQueriesContext(connection) as queries, tasks._scan_settings():
+        with CaptureQueriesContext(connection) as queries, tasks.scan_settings():
             pass
         assert queries.captured_queries == []
         return
@@ -214,7 +214,7 @@ def test_a_chunk_runs_with_its_planner_settings_on_postgresql_and_leaves_them_as
             return cursor.fetchone()
 
     before = settings()
-    with tasks._scan_settings():
+    with tasks.scan_settings():
         assert settings() == ("off", "0", "1.1")
     assert settings() == before
 
