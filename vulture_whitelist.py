@@ -197,6 +197,7 @@ _.freeze_panes  # attribute (reports/exports.py)
 _._history_user  # attribute (surveillance/services/equipment.py)
 
 # Read only by templates ({{ x.name }}).
+formula  # property (packs/base.py RevenueWords: templates/dashboard/daily.html, {{ law.words.formula }})
 _.condition_lines  # property (approvals/models.py): templates/approvals/list.html lists an approval's conditions
 _.twenty_one_agp_with_tournaments_cents  # property (accounting/summaries.py)
 chip_redemptions_cents  # variable (cage/queries.py)

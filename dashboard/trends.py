@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from accounting import published
 from accounting.published import Custody
+from packs import pack_for
 
 WEEKS = 13
 UNUSUAL_LOW = Decimal("-0.05")  # a single table-day swings from about -5% to +40% (domain.md 8)
@@ -97,9 +98,10 @@ class TableDayException:
 
 
 def unusual_table_days(site, start: date, end: date, limit: int = 50) -> list[TableDayException]:
-    """Table-days to look at, newest first: not complete, prizes over gross proceeds, or a
-    hold outside the usual swing of a single table-day."""
-    found = []
+    """Table-days to look at, newest first: not complete, a loss (prizes over gross proceeds, in
+    the site's pack's words: `packs.RevenueWords`), or a hold outside the usual swing of a single
+    table-day."""
+    words, found = pack_for(site).revenue_words, []
     for day in published.snapshot_table_days([site.pk], start, end):
         reasons = []
         if not day.counted:
@@ -107,7 +109,7 @@ def unusual_table_days(site, start: date, end: date, limit: int = 50) -> list[Ta
         if not (day.opener_recorded and day.closer_recorded):
             reasons.append("opener or closer missing")
         if day.custody.agp_cents < 0:
-            reasons.append("prizes exceeded gross proceeds")
+            reasons.append(f"{words.paid} exceeded {words.gross}")
         hold = day.custody.hold_ratio
         if hold is not None and day.custody.agp_cents >= 0 and not UNUSUAL_LOW <= hold <= UNUSUAL_HIGH:
             reasons.append("hold outside -5% to 40%")

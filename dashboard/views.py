@@ -95,6 +95,7 @@ def site_law(site) -> dict:
         "tournament_play": TOURNAMENT_PLAY.at(site),
         "dealer_hold": DEALER_HOLD.at(site),
         "holds": pack_for(site).revenue_model == RevenueModel.DROP,
+        "words": pack_for(site).revenue_words,  # what the pack calls the drop, the payout and the win
     }
 
 
@@ -142,21 +143,22 @@ def daily(request):
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
     summary = published.daily_summary(site, day, days=table_days)
     law = site_law(site)
+    gross = law["words"].gross_short != "drop"  # a gross proceeds column beside the drop (packs.RevenueWords)
     items = _day_items(gaming_day)
     context = {
         **items,
         # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
         # an include and nine filters a row in the template.
-        "table_rows": _table_rows(summary.tables, items["open_slips"]),
+        "table_rows": _table_rows(summary.tables, items["open_slips"], gross),
         # The corrections entered on this day count in its total: each is a row, so the total is
         # the sum of the rows (a cash correction moves the cash figures, not the tables').
         "adjustment_rows": [
-            (a, custody_cells(published.adjustment_custody((a,))))
+            (a, custody_cells(published.adjustment_custody((a,)), gross))
             for a in summary.adjustments_recorded
             if a.field != "cash"
         ],
-        "game_cells": (custody_cells(summary.twenty_one), custody_cells(summary.paddlewheel)),
-        "total_cells": custody_cells(summary.total),
+        "game_cells": (custody_cells(summary.twenty_one, gross), custody_cells(summary.paddlewheel, gross)),
+        "total_cells": custody_cells(summary.total, gross),
         "site": site,
         "law": law,
         "deposit_days": DEPOSIT_DAYS.on(site, day),  # the deposit deadline in force on the gaming date
@@ -177,6 +179,7 @@ def daily(request):
             shifts,
             mark_safe(f"?site={int(site.pk)}&start={day:%Y-%m-%d}&end={day:%Y-%m-%d}"),  # noqa: S308
             holds=law["holds"],  # a fees or session site's dealers have no hold (the dealer page says why)
+            win=law["words"].net_short,
         ),
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
@@ -196,11 +199,13 @@ def _text(value) -> str:
     return conditional_escape(value)
 
 
-def custody_cells(c) -> str:
+def custody_cells(c, gross: bool = True) -> str:
     """The nine figure cells of a custody row (drop to hold), as dashboard/_custody_cells.html
     writes them: formatted once in Python. Money and ratios are digits, signs and `$,.%` (or a
-    dash, "n/a"): nothing in them to escape."""
-    figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents, c.gross_proceeds_cents)
+    dash, "n/a"): nothing in them to escape. Without `gross` eight: where the pack's words name
+    the drop as the drop (`packs.RevenueWords`), there is no gross proceeds column beside it."""
+    figures = (c.drop_cents, c.fills_cents, c.credits_cents, c.opener_cents, c.closer_cents)
+    figures += (c.gross_proceeds_cents,) if gross else ()
     cells = [f'<td class="text-end">{format_money(cents)}</td>' for cents in (*figures, c.prizes_cents)]
     danger = " text-danger" if c.agp_cents < 0 else ""
     cells.append(f'<td class="text-end{danger}">{format_money(c.agp_cents)}</td>')
@@ -208,7 +213,7 @@ def custody_cells(c) -> str:
     return mark_safe("".join(cells))  # noqa: S308 - money and ratios only
 
 
-def _table_rows(tables, open_slips: dict) -> str:
+def _table_rows(tables, open_slips: dict, gross: bool = True) -> str:
     """The rows of #tables (each table's figures and status), escaped, written once in Python:
     what the template's loop wrote, to the character ("" without tables)."""
     rows = []
@@ -233,7 +238,7 @@ def _table_rows(tables, open_slips: dict) -> str:
             )
         number = _text(t.table_number)
         rows.append(
-            f'\n    <tr data-table="{number}"><td>{number}</td><td>{_text(t.game)}</td>{custody_cells(t.custody)}'
+            f'\n    <tr data-table="{number}"><td>{number}</td><td>{_text(t.game)}</td>{custody_cells(t.custody, gross)}'
             f"\n      <td>{status}</td></tr>\n  "
         )
     return mark_safe("".join(rows))  # noqa: S308 - every value went through _text
@@ -314,9 +319,10 @@ def _clock(moment, zone) -> str:
     return timezone.localtime(moment, zone).strftime("%H:%M") if moment else ""
 
 
-def _shift_rows(shifts, dealer_query: str, *, holds: bool = True) -> str:
+def _shift_rows(shifts, dealer_query: str, *, win: str, holds: bool = True) -> str:
     """The day's dealer shifts (the `<li>`s of #shifts, escaped), each written once in Python;
-    each with its AGP and hold only where the site's revenue is a drop (`holds`)."""
+    each with its win (`win`: its name in the site's pack's words) and hold only where the site's
+    revenue is a drop (`holds`)."""
     if not shifts:
         return mark_safe("<li>No dealer shifts recorded.</li>")  # noqa: S308 - a constant
     address = _addresses("dashboard:dealer")
@@ -326,7 +332,7 @@ def _shift_rows(shifts, dealer_query: str, *, holds: bool = True) -> str:
         if not holds:
             figures = ""
         elif s.custody:
-            figures = f"AGP {_text(format_money(s.custody.agp_cents))}, hold {_text(format_ratio(s.hold_ratio))}"
+            figures = f"{win} {_text(format_money(s.custody.agp_cents))}, hold {_text(format_ratio(s.hold_ratio))}"
         else:
             figures = f"not separable because {_text(s.not_separable_because)}"
         started, ended = _text(_clock(s.started_at, zone)), _text(_clock(s.ended_at, zone) or "open")
@@ -528,9 +534,10 @@ def _period(request, site) -> tuple[date, date, dict]:
     return start, end, errors
 
 
-def _game(request) -> str:
-    """21: dealers' twenty-one shifts (the default); PW: wheel operators' paddlewheel shifts (08-04(8))."""
-    return "PW" if request.GET.get("game") == "PW" else "21"
+def _game(request, site) -> str:
+    """21: dealers' twenty-one shifts (the default); PW: wheel operators' paddlewheel shifts (08-04(8)),
+    where the site's pack deals paddlewheels (a Washington room has no wheel operators)."""
+    return "PW" if request.GET.get("game") == "PW" and Game.PADDLEWHEEL in pack_for(site).games else "21"
 
 
 @login_required
@@ -538,7 +545,7 @@ def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     start, end, errors = _period(request, site)
-    game = _game(request)
+    game = _game(request, site)
     law = site_law(site)
     # Percent-of-hold is a drop-based house's figure: a fees or session pack's site has none.
     found = [] if errors or not law["holds"] else published.dealer_summaries([site.pk], start, end, game=game)
@@ -549,6 +556,7 @@ def dealers(request):
         "start": start,
         "end": end,
         "game": game,
+        "deals_paddlewheel": Game.PADDLEWHEEL in pack_for(site).games,
         "dealers": found,
         "site_total": found[0].site_total if found else None,
         "errors": errors,
@@ -562,7 +570,7 @@ def dealer(request, pk):
     activate_site_zone(site)
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
-    game = _game(request)
+    game = _game(request, site)
     found = [] if errors else published.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
     context = {
         "game": game,

@@ -22,6 +22,7 @@ from .base import (
     LimitKey,
     Pack,
     RevenueModel,
+    RevenueWords,
     Rule,
     TaxBracket,
     WagerLimits,
@@ -36,6 +37,7 @@ __all__ = [
     "LimitKey",
     "Pack",
     "RevenueModel",
+    "RevenueWords",
     "Rule",
     "TaxBracket",
     "WagerLimits",
@@ -45,6 +47,7 @@ __all__ = [
     "pack_of",
     "packs_of",
     "register_table_check",
+    "revenue_words",
     "validate_table",
 ]
 
@@ -59,6 +62,12 @@ def register_table_check(check: Callable[[object], dict[str, str]]) -> Callable:
 def pack_for(site) -> Pack:
     """The pack of a site (or of a jurisdiction code)."""
     return pack_of(site)
+
+
+def revenue_words(site) -> RevenueWords:
+    """What the pack of `site` (a Site or a jurisdiction code) calls a table's figures; the
+    trade's words (drop, win) where none is given."""
+    return pack_of(site).revenue_words if site else RevenueWords()
 
 
 def packs_of(sites) -> list[Pack]:

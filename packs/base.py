@@ -19,6 +19,7 @@ from decimal import Decimal
 from types import MappingProxyType
 
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 
 from cardroom.chip_rules import ChipLaw
 from core.rules import HOUSE_CONTROL  # what a rule the pack's law does not state is cited
@@ -28,6 +29,51 @@ class RevenueModel:
     DROP = "drop"  # drop, fills, credits, win and hold (ND, WA house-banked)
     FEES = "fees"  # time-based fees collected at the table (WA blackjack, player-banked)
     SESSION = "session"  # a licensed games-of-chance session's receipts and prizes (NY)
+
+
+@dataclass(frozen=True)
+class RevenueWords:
+    """What a drop-based pack calls a table's figures; the formulas are the same everywhere
+    (docs/domain.md section 3): the drop; what the tray paid out net (fills - credits + opener -
+    closer); the drop less that (the win); hold is the win over the drop. North Dakota's texts
+    name them gross proceeds, prizes and adjusted gross proceeds (`packs.nd.accounting.WORDS`); a
+    pack whose texts name none speaks the trade's words, these defaults."""
+
+    gross: str = "drop"  # the drop box cash
+    gross_short: str = "drop"
+    paid: str = "paid out"  # fills - credits + opener - closer
+    net: str = "win"  # gross - paid
+    net_short: str = "win"
+
+    @property
+    def drop_label(self) -> str:
+        """The drop's row: "Drop", or "Drop (gross proceeds)" where the law names it otherwise."""
+        return "Drop" if self.gross == "drop" else f"Drop ({self.gross})"
+
+    @property
+    def net_label(self) -> str:
+        """ "Win", or "Adjusted gross proceeds (AGP)"."""
+        return capfirst(self.net) if self.net_short == self.net else f"{capfirst(self.net)} ({self.net_short})"
+
+    @property
+    def paid_label(self) -> str:
+        return capfirst(self.paid)
+
+    @property
+    def hold(self) -> str:
+        """ "win / drop", or "AGP / GP"."""
+        return f"{self.net_short} / {self.gross_short}"
+
+    @property
+    def formula(self) -> str:
+        """The figures' formulas in these words, as a page states them above the figures."""
+        parts = [] if self.gross_short == "drop" else [f"{self.gross_short} = drop"]
+        parts += [
+            f"{self.paid} = fills − credits + opener − closer",
+            f"{self.net_short} = {self.gross_short} − {self.paid}",
+            f"hold = {self.hold}",
+        ]
+        return "; ".join(parts) + "."
 
 
 @dataclass(frozen=True)
@@ -161,6 +207,9 @@ class Pack:
     # keyed by it, is then not offered for the pack).
     employee_identifier: EmployeeIdentifier | None = None
     employee_identifier_absent: str = ""
+    # What its texts call the drop, the tray's net payout and the win (`RevenueWords`): a drop
+    # pack's figures are labelled in them, pages and reports alike.
+    revenue_words: RevenueWords = field(default_factory=RevenueWords)
 
     def dealer_view_absent(self) -> str:
         """Why the registry's cross-organization dealer view (percent-of-hold by the state-issued

@@ -3,8 +3,10 @@ its columns and rows of raw values (cents, Decimal ratios, dates, aware datetime
 `reports.exports` stores them as JSON and writes the files, formatting each cell by its type.
 The PDF keeps its own human formatting (core.pdf)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
+
+from django.utils.text import capfirst
 
 
 class CellType(StrEnum):
@@ -43,6 +45,20 @@ def heading(name: str) -> str:
 
 def names(columns: list[Column]) -> list[str]:
     return [column.name for column in columns]
+
+
+def in_words(columns: list[Column], rows: list[list], words) -> tuple[list[Column], list[list]]:
+    """The columns of a table's figures headed in the words of the site's pack (`words`, a
+    `packs.RevenueWords`): North Dakota's gross proceeds, prizes and AGP, another pack's own or the
+    trade's (paid out, win). Where the pack calls the drop the drop and a drop column is
+    there already, the gross proceeds column (the same figure) is left out, and its cells."""
+    labels = {"gross_proceeds": capfirst(words.gross), "prizes": words.paid_label, "agp": capfirst(words.net_short)}
+    named = [replace(c, label=labels[c.name]) if c.name in labels and not c.label else c for c in columns]
+    keys = names(columns)
+    if words.gross_short == "drop" and "drop" in keys and "gross_proceeds" in keys:
+        gone = keys.index("gross_proceeds")
+        return named[:gone] + named[gone + 1 :], [row[:gone] + row[gone + 1 :] for row in rows]
+    return named, rows
 
 
 def headings(columns: list[Column]) -> list[str]:

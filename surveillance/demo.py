@@ -28,7 +28,7 @@ from core.periods import Quarter
 
 from . import queries, services
 from .models import Equipment, Outage, Recording, ReviewLogEntry, ReviewProgram, SpecialEvent, SurveillanceStatus
-from .rules import SPECIAL_EVENT
+from .rules import SPECIAL_EVENT, SYSTEM
 
 DEMO_MARK = "Demo:"
 
@@ -61,8 +61,16 @@ def _status(acting, site, today) -> None:
             True,
             today - timedelta(days=240),
             today - timedelta(days=200),
-            f"{DEMO_MARK} twenty-one gross proceeds averaged over $10,000 for two consecutive quarters",
+            _status_reason(site),
         )
+
+
+def _status_reason(site) -> str:
+    """Why the demo site keeps surveillance: North Dakota's activity trigger (ND 99-01.3-08-04)
+    where its pack states the rule, a house control elsewhere (no other state's words)."""
+    if SYSTEM.applies(site):
+        return f"{DEMO_MARK} twenty-one gross proceeds averaged over $10,000 for two consecutive quarters"
+    return f"{DEMO_MARK} the house keeps video surveillance of its tables ({SYSTEM.at(site)})"
 
 
 def _equipment(acting, site, today) -> None:

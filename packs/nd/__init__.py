@@ -20,6 +20,7 @@ PACK = Pack(
     thresholds=compliance.THRESHOLDS,
     chips=chips.LAW,
     tax_brackets=accounting.TAX_BRACKETS,
+    revenue_words=accounting.WORDS,
     # Assumed: the texts we hold (08-16(1)(g), SFN 50901) name no due date for the quarterly
     # return; the attorney general's practice, the last day of the month after the quarter,
     # is taken as 30 days after its end.

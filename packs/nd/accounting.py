@@ -4,9 +4,17 @@ and the gaming tax's brackets (`TAX_BRACKETS`), effective-dated data."""
 from datetime import date
 from decimal import Decimal
 
-from ..base import TaxBracket
+from ..base import RevenueWords, TaxBracket
 
 GAMING_TAX = "N.D.C.C. 53-06.1-12"
+
+# North Dakota's names of a table's figures, as its text speaks of them: "percent-of-hold is
+# computed as adjusted gross proceeds divided by gross proceeds" (ND 99-01.3-08-01(3)); the daily
+# summary of "gross proceeds, prizes, adjusted gross proceeds" (08-16(1)(g)). Their definitions are
+# in 99-01.3-02-01, which we do not hold (docs/domain.md section 3).
+WORDS = RevenueWords(
+    gross="gross proceeds", gross_short="GP", paid="prizes", net="adjusted gross proceeds", net_short="AGP"
+)
 
 CITATIONS: dict[str, str] = {
     "accounting.daily_summary": "ND 99-01.3-08-16(1)(g)",

@@ -24,9 +24,10 @@ from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
+from packs import RevenueWords, revenue_words
 
 from .. import rules as report_rules
-from ..columns import DATE, INT, MONEY, RATIO, Column, headings
+from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words
 from ..registry import ReportContext, ReportKind, register
 from ..rules import FORM_DAILY_CONTINUATION
 from .pack_section import pack_lines, pack_notes, pack_section
@@ -34,16 +35,26 @@ from .tournament_record import summary_section
 
 FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
 
-LINES = (
-    ("Drop (gross proceeds)", "gross_proceeds_cents"),
-    ("Fills", "fills_cents"),
-    ("Credits", "credits_cents"),
-    ("Opener", "opener_cents"),
-    ("Closer", "closer_cents"),
-    ("Prizes (fills - credits + opener - closer)", "prizes_cents"),
-    ("Adjusted gross proceeds (AGP)", "agp_cents"),
-)
-HOLD_LINE = "Percent of hold (AGP / GP)"
+
+def figure_lines(words: RevenueWords) -> tuple[tuple[str, str], ...]:
+    """A table's figure rows (label, custody attribute), labelled in the words of the site's pack
+    (`packs.RevenueWords`: North Dakota's gross proceeds, prizes and AGP; the trade's drop and win)."""
+    return (
+        (words.drop_label, "gross_proceeds_cents"),
+        ("Fills", "fills_cents"),
+        ("Credits", "credits_cents"),
+        ("Opener", "opener_cents"),
+        ("Closer", "closer_cents"),
+        (f"{words.paid_label} (fills - credits + opener - closer)", "prizes_cents"),
+        (words.net_label, "agp_cents"),
+    )
+
+
+LINES = figure_lines(RevenueWords())  # the rows' attributes in order; their labels are the site's (figure_lines)
+
+
+def hold_line(words: RevenueWords) -> str:
+    return f"Percent of hold ({words.hold})"
 
 
 @dataclass(frozen=True)
@@ -151,17 +162,17 @@ def _column(table: TableDay) -> str:
     return f"Table {table.table_number}{game}{'' if table.complete else ' *'}"
 
 
-def _figure_rows(custodies) -> list[list]:
-    rows = [[label, *(getattr(c, attribute) for c in custodies)] for label, attribute in LINES]
+def _figure_rows(custodies, words: RevenueWords) -> list[list]:
+    rows = [[label, *(getattr(c, attribute) for c in custodies)] for label, attribute in figure_lines(words)]
     # Ratios are text: data_table right-aligns every cell of its money columns.
-    rows.append([HOLD_LINE, *(format_ratio(c.hold_ratio) for c in custodies)])
+    rows.append([hold_line(words), *(format_ratio(c.hold_ratio) for c in custodies)])
     return rows
 
 
-def _grid(columns: list[str], custodies: list) -> object:
+def _grid(columns: list[str], custodies: list, words: RevenueWords) -> object:
     widths = [200] + [(525 - 200) / FORM_TABLES] * len(columns)  # the form's columns, however many are used
     return data_table(
-        ["", *columns], _figure_rows(custodies), col_widths=widths, money_columns=range(1, len(columns) + 1)
+        ["", *columns], _figure_rows(custodies, words), col_widths=widths, money_columns=range(1, len(columns) + 1)
     )
 
 
@@ -174,7 +185,7 @@ def _table_grids(day: DailySummary, where: str = "") -> list:
             numbers = ", ".join(str(t.table_number) for t in chunk)
             form = f" ({FORM_DAILY_CONTINUATION.at(where)})" if where and FORM_DAILY_CONTINUATION.applies(where) else ""
             story += [Spacer(1, 4), para(f"Continuation{form}: table(s) {numbers}", "cell_bold")]
-        story.append(_grid([_column(t) for t in chunk], [t.custody for t in chunk]))
+        story.append(_grid([_column(t) for t in chunk], [t.custody for t in chunk], revenue_words(where)))
     if any(not t.complete for t in tables):
         story.append(para("* not complete: the drop has no signed count, or the opener or closer is missing.", "small"))
     return story
@@ -192,13 +203,14 @@ def _deposit_line(day: DailySummary, where: str) -> str:
     return f"{when}: deposited {cash.deposited_on}{late}, {verified}."
 
 
-def cash_rows(day: DailySummary, *, holds: bool = True) -> list[list]:
-    """The day's cash; without a drop-based AGP (a fees or session pack) no AGP nor long (short)."""
-    cash = day.cash
+def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list[list]:
+    """The day's cash; without a drop-based AGP (a fees or session pack) no AGP nor long (short).
+    The win is named in the words of the site's pack (`where`: packs.RevenueWords)."""
+    cash, words = day.cash, revenue_words(where)
     rows = [
         ["Cash profit (ending - starting cash + drop, net of IOUs)", known(cash.cash_profit_cents)],
-        ["Adjusted gross proceeds (AGP)", day.total.agp_cents],
-        ["Cash long (short) = cash profit - AGP", known(cash.long_short_cents)],
+        [words.net_label, day.total.agp_cents],
+        [f"Cash long (short) = cash profit - {words.net_short}", known(cash.long_short_cents)],
         ["Reconciling line: change in chips outside the house", known(cash.chips_outside_change_cents)],
         ["Unexplained remainder", known(cash.unexplained_cents)],
         ["Bank deposit expected", deposit_text(cash.deposit_expected_cents) or cash.deposit_expected_cents],
@@ -219,7 +231,7 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
     """Twenty-one, paddlewheel and the site total, each game beside its own threshold where the
     site's pack states one (accounting.low_hold)."""
     lines = summary_game_lines(day, day.gaming_date, thresholds, where=where or None)
-    rows = _figure_rows([line.custody for line in lines])
+    rows = _figure_rows([line.custody for line in lines], revenue_words(where))
     if LOW_HOLD.applies(where):
         rows.append(
             [threshold_line(where), *(format_ratio(line.threshold.ratio) if line.threshold else "" for line in lines)]
@@ -246,7 +258,9 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
     cash = [
         Spacer(1, 4),
         para("Cash", "cell_bold"),
-        data_table(["", "Amount"], cash_rows(day, holds=_holds(data)), col_widths=[400, 125], money_columns=[1]),
+        data_table(
+            ["", "Amount"], cash_rows(day, holds=_holds(data), where=where), col_widths=[400, 125], money_columns=[1]
+        ),
     ]
     if day.cash.cash_profit_cents is None:
         cash.append(para("The cash bank was not counted at both the start and the end of the day.", "small"))
@@ -314,7 +328,7 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
     rows = []
     for day, books in zip(data.days, data.books, strict=True):
         rows += _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date))
-    return COLUMNS, rows + _pack_rows(data.pack)
+    return in_words(COLUMNS, rows + _pack_rows(data.pack), revenue_words(data.where))
 
 
 def _pack_rows(pack: dict | None) -> list[list]:

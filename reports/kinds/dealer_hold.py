@@ -2,19 +2,22 @@
 model): each dealer's separable twenty-one shifts summed, the site's own twenty-one hold over
 the same period beside it, and how unusual the gap is (ND 99-01.3-08-01(3), 08-04(8)); then
 the same for the wheel operators' paddlewheel shifts beside the site's paddlewheel hold
-(08-04(8): "a dealer's and wheel operator's percent-of-hold performance"). The same figures as
+(08-04(8): "a dealer's and wheel operator's percent-of-hold performance"), where the site's pack
+deals paddlewheels. The same figures as
 the percent-of-hold API of each employee (`site=` this site, `game=21` or `PW`)."""
 
 from dataclasses import dataclass
+
+from django.utils.text import capfirst
 
 from accounting.published import ZERO, Custody, DealerLine, DealerTotals, dealer_totals
 from accounting.rules import DEALER_FIGURES
 from core.money import format_money, format_ratio
 from core.pdf import Line, data_table
-from packs import RevenueModel
+from packs import RevenueModel, RevenueWords, pack_for, revenue_words
 
 from .. import rules as report_rules
-from ..columns import INT, MONEY, NUMBER, RATIO, Column, headings
+from ..columns import INT, MONEY, NUMBER, RATIO, Column, headings, in_words
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -25,6 +28,7 @@ class DealerHoldReport:
     wheel_operators: tuple[DealerLine, ...] = ()
     wheel_site_total: Custody = ZERO  # complete paddlewheel table-days of the period
     where: str = ""  # the site's Site.jurisdiction: its pack cites the sections
+    wheel_dealt: bool = True  # the site's pack deals paddlewheels (packs.Pack.games): else no wheel section
 
 
 def _line(d: DealerTotals) -> DealerLine:
@@ -33,21 +37,37 @@ def _line(d: DealerTotals) -> DealerLine:
 
 def build(context: ReportContext) -> DealerHoldReport:
     site = context.site.pk
+    # Only the games the site's pack deals: a Washington room has no wheel operators to list.
+    games = tuple(game for game in ("21", "PW") if game in pack_for(context.site).games)
     # Closed days from their snapshots (accounting.day_figures), read once for both games and
     # summed per dealer as stored.
-    found = dealer_totals([site], context.start, context.end, ("21", "PW"))
+    found = dealer_totals([site], context.start, context.end, games)
     dealers = tuple(_line(d) for d in found["21"].dealers)
-    wheel = tuple(_line(d) for d in found["PW"].dealers)
+    wheel = tuple(_line(d) for d in found["PW"].dealers) if "PW" in found else ()
     return DealerHoldReport(
         dealers,
         found["21"].site_totals.get(site, ZERO),
         wheel,
-        found["PW"].site_totals.get(site, ZERO),
+        found["PW"].site_totals.get(site, ZERO) if "PW" in found else ZERO,
         context.site.jurisdiction,
+        wheel_dealt="PW" in found,
     )
 
 
-HEADER = ["Dealer", "Shifts", "Separable", "Gross proceeds", "AGP", "Hold", "Site hold", "z-score"]
+def header(words: RevenueWords, who: str = "Dealer") -> list[str]:
+    """The columns, the drop and the win named in the words of the site's pack (packs.RevenueWords)."""
+    return [
+        who,
+        "Shifts",
+        "Separable",
+        capfirst(words.gross),
+        capfirst(words.net_short),
+        "Hold",
+        "Site hold",
+        "z-score",
+    ]
+
+
 WIDTHS = [113, 42, 62, 78, 72, 52, 58, 48]  # 525: the portrait frame
 
 
@@ -64,7 +84,7 @@ def _cells(d: DealerLine) -> list:
     ]
 
 
-def _section(lines, site: Custody, who: str, game: str) -> list:
+def _section(lines, site: Custody, who: str, game: str, words: RevenueWords) -> list:
     total = [
         f"Site (complete {game} table-days)",
         "",
@@ -77,12 +97,12 @@ def _section(lines, site: Custody, who: str, game: str) -> list:
     ]
     return [
         Line(
-            f"{len(lines)} {who}(s). Site {game} hold {format_ratio(site.hold_ratio)} on gross proceeds of "
+            f"{len(lines)} {who}(s). Site {game} hold {format_ratio(site.hold_ratio)} on {words.gross} of "
             f"{format_money(site.gross_proceeds_cents)}.",
             "subtitle",
         ),
         data_table(
-            HEADER if who == "dealer" else WHEEL_HEADER,
+            header(words, capfirst(who)),
             [_cells(d) for d in lines],
             col_widths=WIDTHS,
             money_columns=[3, 4],
@@ -92,12 +112,14 @@ def _section(lines, site: Custody, who: str, game: str) -> list:
     ]
 
 
-WHEEL_HEADER = ["Wheel operator", *HEADER[1:]]
-
-
 def render(data: DealerHoldReport) -> list:
+    words = revenue_words(data.where)
+    wheel = [
+        Line(f"Wheel operators (paddlewheel), {report_rules.WHEEL_OPERATORS.at(data.where)}", "heading"),
+        *_section(data.wheel_operators, data.wheel_site_total, "wheel operator", "paddlewheel", words),
+    ]
     return [
-        *_section(data.dealers, data.site_total, "dealer", "twenty-one"),
+        *_section(data.dealers, data.site_total, "dealer", "twenty-one", words),
         Line(
             "A dealer's figures sum only the shifts whose drop and tray can be separated (the box exchanged and "
             "the tray counted at each dealer change); hold is the ratio of the sums. The site hold is this site's "
@@ -105,8 +127,7 @@ def render(data: DealerHoldReport) -> list:
             "dealer's volume (assumed measure).",
             "small",
         ),
-        Line(f"Wheel operators (paddlewheel), {report_rules.WHEEL_OPERATORS.at(data.where)}", "heading"),
-        *_section(data.wheel_operators, data.wheel_site_total, "wheel operator", "paddlewheel"),
+        *(wheel if data.wheel_dealt else ()),
     ]
 
 
@@ -123,7 +144,7 @@ def table(data: DealerHoldReport) -> tuple[list[Column], list[list]]:
         for game, lines in (("21", data.dealers), ("PW", data.wheel_operators))
         for d in lines
     ]  # fmt: skip
-    return COLUMNS, rows
+    return in_words(COLUMNS, rows, revenue_words(data.where))
 
 
 KIND = register(

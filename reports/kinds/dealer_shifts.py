@@ -6,14 +6,16 @@ from collections import Counter
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from django.utils.text import capfirst
+
 from accounting.published import ShiftFigures, shift_figures
 from accounting.rules import DEALER_FIGURES, DEALER_HOLD
 from core.money import format_money, format_ratio
 from core.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
-from packs import RevenueModel
+from packs import RevenueModel, RevenueWords, revenue_words
 
 from .. import rules as report_rules
-from ..columns import CellType, Column, headings
+from ..columns import CellType, Column, headings, in_words
 from ..registry import ReportContext, ReportKind, register
 
 
@@ -48,20 +50,12 @@ def build(context: ReportContext) -> DealerShiftReport:
     return DealerShiftReport(context.site.time_zone, lines, context.site.jurisdiction)
 
 
-HEADER = [
-    "Gaming date",
-    "Table",
-    "Dealer",
-    "Start",
-    "End",
-    "Drop",
-    "Fills",
-    "Credits",
-    "Opener",
-    "Closer",
-    "AGP",
-    "Hold",
-]
+def header(words: RevenueWords) -> list[str]:
+    """The columns, the win named in the words of the site's pack (packs.RevenueWords)."""
+    return ["Gaming date", "Table", "Dealer", "Start", "End", "Drop", "Fills", "Credits", "Opener", "Closer",
+            capfirst(words.net_short), "Hold"]  # fmt: skip
+
+
 DEALER = 2  # the column that takes the width the others leave (names wrap between words)
 RULE = DEALER_HOLD  # a shift separable from its table-day (ND 99-01.3-08-04(8)), cited by the site's pack
 MONEY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "agp_cents")
@@ -96,12 +90,12 @@ def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
     ]
 
 
-def column_widths(rows: list[list]) -> list[float]:
+def column_widths(rows: list[list], titles: list[str]) -> list[float]:
     """Every column but the dealer's as wide as its widest cell, so no date, time or figure
     wraps; the dealer's name takes the rest of the landscape frame."""
     widths = [
         single_line_width([_text(column, row[column]) for row in rows], header=title)
-        for column, title in enumerate(HEADER)
+        for column, title in enumerate(titles)
     ]
     widths[DEALER] = 0
     widths[DEALER] = max(landscape_frame_width() - sum(widths), 60)
@@ -116,15 +110,16 @@ def render(data: DealerShiftReport) -> list:
     separable = sum(1 for line in data.shifts if line.figures.custody is not None)
     notes = not_separable_notes(data)
     rows = [_cells(line, notes) for line in data.shifts]
+    titles = header(revenue_words(data.where))
     return [
         para(
             f"{len(data.shifts)} dealer shift(s), {separable} with figures of their own. Times in {data.time_zone}.",
             "subtitle",
         ),
         data_table(
-            HEADER,
+            titles,
             rows,
-            col_widths=column_widths(rows),
+            col_widths=column_widths(rows, titles),
             money_columns=range(5, 11),
             right_columns=[11],
         ),
@@ -154,7 +149,7 @@ def table(data: DealerShiftReport) -> tuple[list[Column], list[list]]:
         ended = s.ended_at.astimezone(zone) if s.ended_at else None
         rows.append([s.gaming_date, s.table_number, s.dealer_name, s.started_at.astimezone(zone), ended, *money,
                      s.hold_ratio if s.custody else None, s.not_separable_because])  # fmt: skip
-    return COLUMNS, rows
+    return in_words(COLUMNS, rows, revenue_words(data.where))
 
 
 KIND = register(

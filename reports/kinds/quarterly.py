@@ -14,6 +14,7 @@ of the report data appended there, not a change to the others."""
 
 from dataclasses import dataclass
 
+from django.utils.text import capfirst
 from reportlab.platypus import Spacer
 
 from accounting.published import (
@@ -38,11 +39,11 @@ from cardroom.models import Game
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
-from packs import get_pack
+from packs import RevenueWords, get_pack, revenue_words
 from statefiling.queries import amendment_statements, receipt_statement
 
 from .. import rules as report_rules
-from ..columns import DATE, MONEY, RATIO, Column, headings
+from ..columns import DATE, MONEY, RATIO, Column, headings, in_words
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_lines, pack_notes, pack_section
 from .tournament_record import summary_rows, summary_section, summary_total_row
@@ -107,9 +108,10 @@ def build(context: ReportContext) -> QuarterlyReport:
                            tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing)))  # fmt: skip
 
 
-def day_header(dealt: tuple[str, ...]) -> list[str]:
-    """The days' columns: each game dealt apart (gross proceeds, AGP, hold), then the cash."""
-    per_game = [f"{code} {name}" for code in dealt for name in ("gross proceeds", "AGP", "hold")]
+def day_header(dealt: tuple[str, ...], words: RevenueWords) -> list[str]:
+    """The days' columns: each game dealt apart (gross proceeds, AGP, hold: in the words of the
+    site's pack, packs.RevenueWords), then the cash."""
+    per_game = [f"{code} {name}" for code in dealt for name in (words.gross, words.net_short, "hold")]
     return ["Gaming date", *per_game, "Cash profit", "Long (short)"]
 
 
@@ -131,18 +133,18 @@ def _day_rows(summary: QuarterSummary, dealt: tuple[str, ...]) -> list[list]:
     ]
 
 
-def _games_apart(dealt: tuple[str, ...]) -> str:
+def _games_apart(dealt: tuple[str, ...], words: RevenueWords) -> str:
     named = [f"{Game(code).label.lower()} ({code})" for code in dealt]
     games = " and ".join(named)
     games = games[0].upper() + games[1:]
     if len(named) == 1:
-        return f"{games}; hold is its AGP over its gross proceeds."
-    return f"{games} apart; hold is each game's AGP over its gross proceeds."
+        return f"{games}; hold is its {words.net_short} over its {words.gross}."
+    return f"{games} apart; hold is each game's {words.net_short} over its {words.gross}."
 
 
 def _days(data: QuarterlyReport) -> list:
-    summary, dealt = data.summary, data.dealt
-    header = day_header(dealt)
+    summary, dealt, words = data.summary, data.dealt, revenue_words(data.where)
+    header = day_header(dealt, words)
     total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
     return [
         para(f"{len(summary.days)} gaming day(s)", "heading"),
@@ -154,11 +156,16 @@ def _days(data: QuarterlyReport) -> list:
             right_columns=[i for i, name in enumerate(header) if name.endswith(" hold")],
             total_row=total_row,
         ),
-        para(_games_apart(dealt), "small"),
+        para(_games_apart(dealt, words), "small"),
     ]
 
 
-GAME_HEADER = ["Game", "Gross proceeds", "Prizes", "AGP", "Hold", "Low-hold threshold", "Hold below it"]
+def game_header(words: RevenueWords) -> list[str]:
+    """The games' columns, in the words of the site's pack (packs.RevenueWords)."""
+    return ["Game", capfirst(words.gross), words.paid_label, capfirst(words.net_short), "Hold", "Low-hold threshold",
+            "Hold below it"]  # fmt: skip
+
+
 GAME_WIDTHS = [85, 80, 75, 75, 55, 85, 70]
 
 
@@ -181,13 +188,18 @@ def _games(data: QuarterlyReport) -> list:
     lines = data.games
     if not LOW_HOLD.applies(data.where):  # no low-hold thresholds in the pack's law
         rows = [row[:5] for row in game_rows(lines)]
-        return [para("Games", "heading"), data_table(GAME_HEADER[:5], rows, col_widths=[145, 110, 100, 100, 70],
+        header = game_header(revenue_words(data.where))[:5]
+        return [para("Games", "heading"), data_table(header, rows, col_widths=[145, 110, 100, 100, 70],
                                                      money_columns=[1, 2, 3], right_columns=[4])]  # fmt: skip
     cited = sorted({line.threshold.citation for line in lines if line.threshold})
     return [
         para("Games", "heading"),
         data_table(
-            GAME_HEADER, game_rows(lines), col_widths=GAME_WIDTHS, money_columns=[1, 2, 3], right_columns=[4, 5, 6]
+            game_header(revenue_words(data.where)),
+            game_rows(lines),
+            col_widths=GAME_WIDTHS,
+            money_columns=[1, 2, 3],
+            right_columns=[4, 5, 6],
         ),
         para(
             f"{', '.join(cited) or LOW_HOLD.at(data.where)}: at a site that requires video surveillance, a quarter's "
@@ -198,14 +210,17 @@ def _games(data: QuarterlyReport) -> list:
     ]
 
 
-CASH_LINES = (
-    ("Cash profit (days with a bank count)", "cash_profit_cents"),
-    ("Adjusted gross proceeds (AGP), all games", None),
-    ("Cash long (short) = cash profit - AGP of those days", "long_short_cents"),
-    ("Reconciling line: change in chips outside the house", "chips_outside_change_cents"),
-    ("Unexplained remainder", "unexplained_cents"),
-    ("Long (short) of days without a chip count", "long_short_without_chip_count_cents"),
-)
+def cash_line_labels(words: RevenueWords) -> tuple[tuple[str, str | None], ...]:
+    """The quarter's cash lines (label, attribute; None: the total win), the win named in the
+    words of the site's pack (packs.RevenueWords)."""
+    return (
+        ("Cash profit (days with a bank count)", "cash_profit_cents"),
+        (f"{words.net_label}, all games", None),
+        (f"Cash long (short) = cash profit - {words.net_short} of those days", "long_short_cents"),
+        ("Reconciling line: change in chips outside the house", "chips_outside_change_cents"),
+        ("Unexplained remainder", "unexplained_cents"),
+        ("Long (short) of days without a chip count", "long_short_without_chip_count_cents"),
+    )
 
 
 ALLOCATION_HEADER = ["Game", "AGP", "Cash long (short) allocated"]
@@ -257,12 +272,13 @@ def combined_bank_section(data: QuarterlyReport) -> list:
     ]  # fmt: skip
 
 
-def cash_lines(summary: QuarterSummary, *, holds: bool = True) -> list[tuple[str, int | None]]:
+def cash_lines(summary: QuarterSummary, *, holds: bool = True, where: str = "") -> list[tuple[str, int | None]]:
     """The quarter's cash lines (label, cents or None: not known), the same in the PDF and the
     CSV; without a drop-based AGP (a fees or session pack) only the cash profit."""
+    labels = cash_line_labels(revenue_words(where))
     return [
         (label, summary.total.agp_cents if name is None else getattr(summary, name))
-        for label, name in (CASH_LINES if holds else CASH_LINES[:1])
+        for label, name in (labels if holds else labels[:1])
     ]
 
 
@@ -276,15 +292,20 @@ def no_bank_count_notes(summary: QuarterSummary) -> list[str]:
     ]
 
 
-def cash_rows(summary: QuarterSummary, *, holds: bool = True) -> list[list]:
-    return [[label, known(cents)] for label, cents in cash_lines(summary, holds=holds)]
+def cash_rows(summary: QuarterSummary, *, holds: bool = True, where: str = "") -> list[list]:
+    return [[label, known(cents)] for label, cents in cash_lines(summary, holds=holds, where=where)]
 
 
 def _cash(data: QuarterlyReport) -> list:
     summary = data.summary
     story = [
         para("Cash", "heading"),
-        data_table(["", "Amount"], cash_rows(summary, holds=data.holds), col_widths=[400, 125], money_columns=[1]),
+        data_table(
+            ["", "Amount"],
+            cash_rows(summary, holds=data.holds, where=data.where),
+            col_widths=[400, 125],
+            money_columns=[1],
+        ),
     ]
     if data.holds:
         story.append(
@@ -419,17 +440,27 @@ def _books(data: QuarterlyReport) -> list:
     if data.books.amendments:
         story += [
             para("Amendments: corrections of this quarter entered in a later quarter (counted there)", "cell_bold"),
-            _amendment_table(data.books.amendments),
+            _amendment_table(data.books.amendments, data.where),
         ]
     if data.books.amending_earlier:
         story += [
             para("Corrections entered this quarter that amend an earlier quarter (counted here)", "cell_bold"),
-            _amendment_table(data.books.amending_earlier),
+            _amendment_table(data.books.amending_earlier, data.where),
         ]
     return [*story, Spacer(1, 6)]
 
 
-AMENDMENT_HEADER = ["Corrects", "Entered on", "Quarter", "Figure", "Amount", "AGP effect", "Reason"]
+def amendment_header(words: RevenueWords) -> list[str]:
+    """The amendments' columns, the effect on the win named in the site's pack's words."""
+    return [
+        "Corrects",
+        "Entered on",
+        "Quarter",
+        "Figure",
+        "Amount",
+        f"{capfirst(words.net_short)} effect",
+        "Reason",
+    ]
 
 
 def amendment_rows(amendments: tuple[Amendment, ...]) -> list[list]:
@@ -447,9 +478,9 @@ def amendment_rows(amendments: tuple[Amendment, ...]) -> list[list]:
     ]
 
 
-def _amendment_table(amendments) -> object:
+def _amendment_table(amendments, where: str) -> object:
     return data_table(
-        AMENDMENT_HEADER,
+        amendment_header(revenue_words(where)),
         amendment_rows(amendments),
         col_widths=[62, 62, 80, 70, 58, 58, 135],
         money_columns=[4, 5],
@@ -620,7 +651,9 @@ def _cash_csv_rows(data: QuarterlyReport) -> list[list]:
     """The PDF's cash section: the cash lines, the combined bank, the days without a bank count
     and the tournament lines (citing the pack's rule)."""
     s = data.summary
-    rows = [_row("cash", label=label, amount=cents) for label, cents in cash_lines(s, holds=data.holds)]
+    rows = [
+        _row("cash", label=label, amount=cents) for label, cents in cash_lines(s, holds=data.holds, where=data.where)
+    ]
     rows += _allocation_csv_rows(data)
     rows += [_row("cash", note=note) for note in no_bank_count_notes(s)]
     cited = TOURNAMENT_PLAY.at(data.where) if not s.tournaments.is_empty else None
@@ -661,7 +694,7 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     rows += _books_csv_rows(data)
     if data.tax is not None:  # a gaming tax only where the site's pack levies one
         rows += _tax_csv_rows(data)
-    return COLUMNS, rows
+    return in_words(COLUMNS, rows, revenue_words(data.where))
 
 
 KIND = register(

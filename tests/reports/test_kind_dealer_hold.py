@@ -8,6 +8,7 @@ import pytest
 
 from cardroom.models import Role
 from core.money import format_money
+from packs import revenue_words
 from reports.kinds import dealer_hold
 from tests.accounting.scenario import change_count, shift
 from tests.factories import TableFactory, make_person
@@ -83,7 +84,7 @@ def _percent_of_hold(api, dealer):
 def test_each_dealers_hold_is_shown_beside_the_sites_as_the_api_gives_it(auditor_api, site, dealers, weeks_of_play):
     run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(WEEKS_12[0]), end=str(WEEKS_12[1]))
     grid = next(g for g in pdf_tables(download(auditor_api, run)) if g[0][0] == "Dealer")
-    assert grid[0] == dealer_hold.HEADER
+    assert grid[0] == dealer_hold.header(revenue_words(site))
     rows = {row[0]: row for row in grid[1:-1]}
     assert len(rows) == 2
     for dealer in dealers:

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 import pytest
 
 from core.money import format_money
+from packs import revenue_words
 from reports.columns import names
 from reports.kinds import quarterly
 from tests.accounting.scenario import Scenario
@@ -74,7 +75,7 @@ def test_the_quarterly_summary_has_a_row_per_gaming_day_and_the_quarters_totals(
     api = auditor_api.get(f"/api/v1/sites/{site.pk}/quarter-summary/?quarter=2026Q3").json()
     content = download(auditor_api, run)
     grid = next(g for g in pdf_tables(content) if g[0][0] == "Gaming date")
-    assert grid[0] == quarterly.day_header(("21", "PW"))
+    assert grid[0] == quarterly.day_header(("21", "PW"), revenue_words(site))
     expected = [
         _row(
             d["gaming_date"],
@@ -176,7 +177,7 @@ def test_the_quarterly_summary_carries_the_reconciling_lines_of_the_cash_long_sh
     content = download(auditor_api, run)
     grid = next(g for g in pdf_tables(content) if g[0] == ["", "Amount"])
     amounts = {row[0]: row[1] for row in grid[1:]}
-    for label, name in quarterly.CASH_LINES:
+    for label, name in quarterly.cash_line_labels(revenue_words(site)):
         value = api["total"]["agp_cents"] if name is None else api[name]
         assert amounts[label] == _money_or_not_known(value), label
     assert api["long_short_cents"] == (
@@ -187,7 +188,7 @@ def test_the_quarterly_summary_carries_the_reconciling_lines_of_the_cash_long_sh
         for d in api["days"]
         if d["cash"]["chips_outside_change_cents"] is not None
     )
-    games = next(g for g in pdf_tables(content) if g[0] == quarterly.GAME_HEADER)
+    games = next(g for g in pdf_tables(content) if g[0] == quarterly.game_header(revenue_words(site)))
     by_game = {line["label"]: line for line in api["games"]}
     for row in games[1:]:
         line = by_game[row[0]]

@@ -217,3 +217,43 @@ def test_another_packs_report_is_refused_in_the_sites_own_words(client_for, hous
     assert refused.status_code == 400
     message = refused.json()["kind"][0]
     assert message.startswith("House control: ") and not foreign(message, jurisdiction)
+
+
+def test_a_washington_room_reads_its_figures_as_drop_and_win_and_has_no_wheel_operators(client, client_for, house):
+    """North Dakota's names of a table's figures (gross proceeds, prizes, AGP: ND 99-01.3-08-01(3))
+    are its own (packs.RevenueWords): a Washington house-banked room reads the trade's drop, paid
+    to players and win, in its PDFs, its CSV headers and its pages; and it deals no paddlewheel, so
+    its dealer percent-of-hold summary has no wheel operators' section, and its dealers page no
+    switch to them (asked for them, it shows the dealers)."""
+    here = house("WA-HB")
+    api = client_for(here.auditor)
+    daily = _every_format(api, _report(api, here, "daily")["id"])
+    assert "Paid out (fills - credits + opener - closer)" in daily["pdf"]
+    assert "Percent of hold (win / drop)" in daily["pdf"] and "Cash long (short) = cash profit - win" in daily["pdf"]
+    header = daily["csv"].splitlines()[0].split(",")
+    assert header.count("Drop") == 1 and "Paid out" in header and "Win" in header  # no second drop column
+    assert not {"Gross proceeds", "Prizes", "AGP"} & set(header)
+    held = _every_format(api, _report(api, here, "dealer_hold")["id"])
+    assert "Wheel operator" not in held["pdf"] and "paddlewheel" not in held["pdf"].lower()
+    assert "Dealer Shifts Separable Drop Win Hold" in held["pdf"]
+    client.force_login(here.manager.user)
+    page = client.get(f"/dashboard/dealers/?site={here.site.pk}&game=PW").content.decode()
+    assert 'id="game-switch"' not in page and "Wheel operators" not in page and "<th>Dealer</th>" in page
+    daily_page = client.get(f"/dashboard/daily/?site={here.site.pk}&date={DAY}").content.decode()
+    assert "Paid out = fills − credits + opener − closer; win = drop − paid out; hold = win / drop." in daily_page
+
+
+def test_a_north_dakota_site_keeps_its_own_names_of_the_figures(client, client_for, house):
+    """The same reports and page at an ND site name the figures as its text does."""
+    here = house("ND")
+    api = client_for(here.auditor)
+    daily = _every_format(api, _report(api, here, "daily")["id"])
+    assert "Drop (gross proceeds)" in daily["pdf"] and "Adjusted gross proceeds (AGP)" in daily["pdf"]
+    assert "Percent of hold (AGP / GP)" in daily["pdf"] and "Prizes (fills - credits + opener - closer)" in daily["pdf"]
+    header = daily["csv"].splitlines()[0].split(",")
+    assert {"Drop", "Gross proceeds", "Prizes", "AGP"} <= set(header)
+    held = _every_format(api, _report(api, here, "dealer_hold")["id"])
+    assert "Wheel operators (paddlewheel)" in held["pdf"]
+    client.force_login(here.manager.user)
+    daily_page = client.get(f"/dashboard/daily/?site={here.site.pk}&date={DAY}").content.decode()
+    assert "GP = drop; prizes = fills − credits + opener − closer; AGP = GP − prizes; hold = AGP / GP." in daily_page

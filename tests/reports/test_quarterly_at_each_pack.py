@@ -18,12 +18,14 @@ from decimal import Decimal
 import pdfplumber
 import pytest
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from cardroom.models import Game
 from core.money import format_money, format_ratio
 from floor.calculations import business_date
 from packs import get_pack
 from reports import services
+from reports.columns import headings, in_words
 from reports.exports import export_csv
 from reports.kinds import quarterly
 from reports.models import ReportRun
@@ -124,10 +126,11 @@ def report(request, demo, django_db_blocker) -> dict:
         )
         run.refresh_from_db()
         assert run.status == ReportRun.Status.DONE, run.error
-        yield {"built": built, **_read_back(bytes(run.file.pdf), export_csv(run.file.table))}
+        words = get_pack(built.site.jurisdiction).revenue_words
+        yield {"built": built, **_read_back(bytes(run.file.pdf), export_csv(run.file.table), words)}
 
 
-def _read_back(pdf: bytes, csv_bytes: bytes) -> dict:
+def _read_back(pdf: bytes, csv_bytes: bytes, words) -> dict:
     with pdfplumber.open(io.BytesIO(pdf)) as document:
         text = "\n".join(page.extract_text() or "" for page in document.pages)
         grids = [
@@ -136,7 +139,8 @@ def _read_back(pdf: bytes, csv_bytes: bytes) -> dict:
             for grid in page.extract_tables()
         ]
     rows = list(csv.reader(io.StringIO(csv_bytes.decode())))
-    assert rows[0] == quarterly.HEADER
+    # The header in the site's pack's words (reports.columns.in_words): ND's own, or the trade's.
+    assert rows[0] == headings(in_words(quarterly.COLUMNS, [], words)[0])
     names = [column.name for column in quarterly.COLUMNS]
     return {"text": text, "grids": grids, "rows": [dict(zip(names, r, strict=True)) for r in rows[1:]]}
 
@@ -156,18 +160,20 @@ def game_label(code: str) -> str:
     return "Total" if code == "total" else Game(code).label
 
 
-def shown(row: dict) -> list[dict[str, str]]:
-    """Where the PDF shows a CSV row: cells of a grid, by the grid's column heading."""
+def shown(row: dict, words) -> list[dict[str, str]]:
+    """Where the PDF shows a CSV row: cells of a grid, by the grid's column heading (the drop's
+    and the win's named in `words`, the site's pack's: packs.RevenueWords)."""
     kind, game = row["row"], row["game"]
+    gross, net = capfirst(words.gross), capfirst(words.net_short)
     if kind == "day" and game == "total":
         return [{"Gaming date": row["gaming_date"], "Cash profit": money(row["cash_profit"]),
                  "Long (short)": money(row["long_short"])}]  # fmt: skip
     if kind == "day":
-        return [{"Gaming date": row["gaming_date"], f"{game} gross proceeds": money(row["gross_proceeds"]),
-                 f"{game} AGP": money(row["agp"]), f"{game} hold": pct(row["hold"])}]  # fmt: skip
+        return [{"Gaming date": row["gaming_date"], f"{game} {words.gross}": money(row["gross_proceeds"]),
+                 f"{game} {words.net_short}": money(row["agp"]), f"{game} hold": pct(row["hold"])}]  # fmt: skip
     if kind == "quarter":
-        line = {"Game": game_label(game), "Gross proceeds": money(row["gross_proceeds"]),
-                "Prizes": money(row["prizes"]), "AGP": money(row["agp"]), "Hold": pct(row["hold"])}  # fmt: skip
+        line = {"Game": game_label(game), gross: money(row["gross_proceeds"]),
+                words.paid_label: money(row["prizes"]), net: money(row["agp"]), "Hold": pct(row["hold"])}  # fmt: skip
         if row["low_hold_threshold"]:
             line |= {"Low-hold threshold": pct(row["low_hold_threshold"]), "Hold below it": row["below_threshold"]}
         if game != "total":
@@ -190,7 +196,7 @@ def shown(row: dict) -> list[dict[str, str]]:
                  "Citation": row["note"]}]  # fmt: skip
     if kind in ("amendment", "amends_earlier"):
         return [{"Corrects": row["gaming_date"], "Entered on": row["entered_on"], "Quarter": row["label"],
-                 "Figure": row["figure"], "Amount": money(row["correction"]), "AGP effect": money(row["amount"]),
+                 "Figure": row["figure"], "Amount": money(row["correction"]), f"{net} effect": money(row["amount"]),
                  "Reason": row["note"]}]  # fmt: skip
     if kind == "filed_beside_now":  # a figure not known prints as an em dash
         return [{"": row["label"], "Filed": money(row["filed"], "\u2014"),
@@ -224,7 +230,10 @@ def test_the_quarterly_shows_only_the_games_the_sites_pack_deals(report):
         assert not {r["row"] for r in rows} & {"day", "quarter"}
     else:
         assert games_in_csv == set(dealt)
-        assert day_headers and all(h == quarterly.day_header(tuple(dealt)) for h in day_headers)
+        words = get_pack(built.site.jurisdiction).revenue_words
+        assert day_headers and all(h == quarterly.day_header(tuple(dealt), words) for h in day_headers)
+    if built.pack == "WA-HB":  # the trade's words for the drop and the win, not North Dakota's gross proceeds
+        assert day_headers[0] == ["Gaming date", "21 drop", "21 win", "21 hold", "Cash profit", "Long (short)"]
     if built.pack.startswith("WA"):  # Washington's card rooms deal twenty-one only
         assert "PW" not in games_in_csv and "PW" not in text and "paddlewheel" not in text.lower()
     if built.pack == "ND":  # unchanged: both games apart, each with ND's threshold
@@ -241,15 +250,16 @@ def test_every_csv_row_of_the_quarterly_has_its_figures_in_the_pdf(report):
     days show each game's gross proceeds, AGP and hold; its prizes are their difference), or a
     sentence of its text."""
     grids, text = report["grids"], flat(report["text"])
+    words = get_pack(report["built"].site.jurisdiction).revenue_words
     for row in report["rows"]:
-        for cells in shown(row):
+        for cells in shown(row, words):
             assert any(in_grid(cells, g) for g in grids), (row, cells)
         if row["row"] in ("books", "receipt") or (row["row"] in ("pack", "cash", "tax_return") and not row["label"]):
             assert flat(row["note"]) in text, row
         if row["row"] == "tax_return" and row["label"]:
-            words = TAX_RETURN_WORDS[row["label"]]
+            said = TAX_RETURN_WORDS[row["label"]]
             cents = int(Decimal(row["amount"]) * 100)
-            assert words.replace("{}", format_money(cents)).replace("[]", format_money(cents, signed=True)) in text, row
+            assert said.replace("{}", format_money(cents)).replace("[]", format_money(cents, signed=True)) in text, row
         if row["row"] == "tax":
             assert f"gaming tax on the AGP recorded here {money(row['tax'])}" in text, row
 
@@ -259,7 +269,8 @@ def test_every_figure_row_of_the_quarterly_pdf_is_a_row_of_its_csv(report):
     those now, the amendments, days, games, cash, the combined bank, the tournaments, the pack's
     own figures, the tax's sites and their total, its brackets and lines) is one the CSV carries,
     with the same figures and signs to the cent."""
-    expected = [cells for row in report["rows"] for cells in shown(row)]
+    words = get_pack(report["built"].site.jurisdiction).revenue_words
+    expected = [cells for row in report["rows"] for cells in shown(row, words)]
     grids = [g for g in report["grids"] if not any(names <= set(g[0]) for names in NOT_ROWS)]
     assert grids, "the PDF has grids of figures"
     for grid in grids:
