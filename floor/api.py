@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from cardroom.access import access_for
 from cardroom.api import PinSignerInput, ScopedEmployeeField, pin_acting_user
 from cardroom.models import Table
-from cardroom.retention import get_retain_until, retain_until_field
+from cardroom.retention import get_retain_until, retain_until_field, retention_dates
 from core import limits
 from core.api import (
     ERROR_RESPONSES,
@@ -33,6 +33,7 @@ from core.api import (
     ScopedSiteField,
     ScopedViewSet,
     TextField,
+    moment_writer,
 )
 from core.api_filters import DateFilter, FilterSet, IdFilter
 from core.rules import HOUSE_CONTROL
@@ -316,11 +317,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
 
     @cached_property
     def _moment_text(self):
-        """DRF's format of a moment, in the time zone of the request fixed once (DRF looks the
-        current time zone up for every moment it writes: two a row)."""
-        return serializers.DateTimeField(
-            default_timezone=self.fields["counted_at"].default_timezone()
-        ).to_representation
+        return moment_writer(self.fields["counted_at"])
 
     def to_representation(self, count):
         # What ModelSerializer makes of the fields above (the schema and its order), built
@@ -444,6 +441,38 @@ class DealerShiftSerializer(serializers.ModelSerializer):
             "retain_until",
         ]
 
+    @cached_property
+    def _moment_text(self):
+        return moment_writer(self.fields["started_at"])
+
+    @cached_property
+    def _retain_until(self):
+        return retention_dates(DealerShift)
+
+    def to_representation(self, shift):
+        # What ModelSerializer makes of the fields above (the schema and its order), built
+        # directly from the row the viewset reads (`DealerShiftViewSet.scope`: the table's number,
+        # the dealer's initials, the day's date and its site's jurisdiction read in its query, so
+        # no table, employee, day or site is made a row): a list carries every shift, and DRF's
+        # walk of thirteen fields over five models a row was most of the list's time a row (issue
+        # 37). `retain_until` is `cardroom.retention.retain_until`'s date for the shift.
+        moment = self._moment_text
+        return {
+            "id": shift.pk,
+            "table": shift.table_id,
+            "table_number": shift.table_number,
+            "dealer": shift.dealer_id,
+            "dealer_initials": shift.dealer_initials,
+            "gaming_day": shift.gaming_day_id,
+            "started_at": moment(shift.started_at),
+            "ended_at": moment(shift.ended_at),
+            "started_by": shift.started_by_id,
+            "ended_by": shift.ended_by_id,
+            "entered_at": moment(shift.entered_at),
+            "entered_late": shift.entered_late,
+            "retain_until": self._retain_until(shift.gaming_date, shift.site_jurisdiction),
+        }
+
 
 class DealerShiftInputSerializer(PinSignerInput):
     table = ScopedTableField()
@@ -480,12 +509,20 @@ class DealerShiftViewSet(CustodyViewSet):
     filterset_class = DealerShiftFilter
 
     def scope(self, access):
-        shifts = DealerShift.objects.filter(table__site__in=access.sites())
-        return shifts.select_related("table", "dealer", "gaming_day__site").order_by("-started_at", "-id")
+        shifts = DealerShift.objects.filter(table__site__in=access.sites()).annotate(
+            table_number=F("table__number"),
+            dealer_initials=F("dealer__initials"),
+            gaming_date=F("gaming_day__gaming_date"),
+            site_jurisdiction=F("gaming_day__site__jurisdiction"),
+        )
+        if self.action == "end":  # the service reads the shift's table, dealer, day and site
+            shifts = shifts.select_related("table", "dealer", "gaming_day__site")
+        return shifts.order_by("-started_at", "-id")
 
     def create_object(self, data):
         data = dict(data)
-        return services.start_dealer_shift(acting_user=pin_acting_user(self.request, data), **data)
+        shift = services.start_dealer_shift(acting_user=pin_acting_user(self.request, data), **data)
+        return self.get_queryset().get(pk=shift.pk)  # the shift as the list reads it
 
     @extend_schema(request=DealerShiftEndSerializer, responses={200: DealerShiftSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])

@@ -286,3 +286,48 @@ def test_a_table_count_is_answered_as_drf_writes_its_fields_in_the_list_the_deta
     assert [line["amount_cents"] for line in drf["chips"]] == [
         line["value_cents"] * line["quantity"] for line in drf["chips"]
     ]
+
+
+def test_a_dealer_shift_is_answered_as_drf_writes_its_fields_in_the_create_the_list_the_detail_and_the_end(
+    client_for, shift_manager, cast, open_table
+):
+    """The shift's answer is built directly (floor.api.DealerShiftSerializer.to_representation,
+    issue 37), its retention date from the day's date and the site's jurisdiction read in the
+    list's query; it must stay what DRF's ModelSerializer writes for the same fields, in their
+    order, in every view that answers a shift, running and ended."""
+    from rest_framework import serializers
+
+    from cardroom.retention import retain_until
+    from floor.api import DealerShiftSerializer
+    from floor.models import DealerShift
+
+    def drf(pk):
+        return serializers.ModelSerializer.to_representation(DealerShiftSerializer(), DealerShift.objects.get(pk=pk))
+
+    client = client_for(shift_manager)
+    created = post(client, "/api/v1/dealer-shifts/", {"table": open_table.pk, "dealer": cast[Role.DEALER].pk})
+    assert created.status_code == 201, created.json()
+    pk = created.json()["id"]
+    running = drf(pk)
+    assert list(running) == DealerShiftSerializer.Meta.fields
+    assert running["retain_until"] == retain_until(DealerShift.objects.get(pk=pk)) is not None
+    listed = client.get("/api/v1/dealer-shifts/").json()["results"][0]
+    assert (
+        created.json()
+        == listed
+        == client.get(f"/api/v1/dealer-shifts/{pk}/").json()
+        == client.get("/api/v1/dealer-shifts/", {"limit": 1}).json()["results"][0]
+    )
+    assert created.json() == {**running, "retain_until": str(running["retain_until"])}
+    ended = post(client, f"/api/v1/dealer-shifts/{pk}/end/")
+    assert ended.status_code == 200, ended.json()
+    after = drf(pk)
+    assert after["ended_at"] is not None and after["ended_by"] == shift_manager.pk
+    assert (
+        ended.json()
+        == client.get(f"/api/v1/dealer-shifts/{pk}/").json()
+        == {
+            **after,
+            "retain_until": str(after["retain_until"]),
+        }
+    )
