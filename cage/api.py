@@ -2,10 +2,13 @@
 services validate and write, lists are scoped to the sites where the user reads cage records
 and filter by `?site=<id>` and `?gaming_date=YYYY-MM-DD`."""
 
+from functools import cached_property
+
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from cardroom.api import ScopedEmployeeField, SiteOrganizationFilter
 from cardroom.models import Role
@@ -19,6 +22,7 @@ from core.api import (
     ScopedSiteField,
     ScopedViewSet,
     TextField,
+    moment_writer,
 )
 from core.api_filters import DateFilter, site_filterset
 from floor.models import GamingDay
@@ -65,19 +69,101 @@ def _organization_filter(model, date_field):
     return type(f"{model.__name__}Filter", (SiteOrganizationFilter,), attrs)
 
 
-def _lines(line_model, **declared):
+def _lines(line_model):
     fields = ["value_cents", "quantity"] + (["chip"] if any(f.name == "chip" for f in line_model._meta.fields) else [])
     fields += [name for name in ("location", "site") if any(f.name == name for f in line_model._meta.fields)]
     meta = type("Meta", (), {"model": line_model, "fields": fields})
-    return type(f"{line_model.__name__}Serializer", (serializers.ModelSerializer,), {"Meta": meta, **declared})
+    return type(f"{line_model.__name__}Serializer", (serializers.ModelSerializer,), {"Meta": meta})
 
 
-def _output(model, lines=None, extra=(), **declared):
-    fields = [f.name for f in model._meta.concrete_fields] + list(extra) + (["lines"] if lines else [])
-    attrs = {"Meta": type("Meta", (), {"model": model, "fields": fields}), **declared}
+def _writes_as_read(field) -> bool:
+    """DRF writes a value of `field` as the database gives it (an integer, a text, a choice, a
+    truth value): its `to_representation` is `int`, `str`, a choice's own key or `bool` of it."""
+    if type(field) is serializers.BigIntegerField:
+        return not getattr(field, "coerce_to_string", api_settings.COERCE_BIGINT_TO_STRING)
+    return type(field) in (
+        serializers.IntegerField,
+        serializers.CharField,
+        serializers.ChoiceField,
+        serializers.BooleanField,
+    )
+
+
+class RecordSerializer(serializers.ModelSerializer):
+    # A record as ModelSerializer writes its fields (the schema and its order), each read and
+    # written by a plan made once a request (`_plan`): an id from its column (no related object),
+    # a moment by `moment_writer`, a date by its field, the rest as read; its lines as the list
+    # read them for its whole page (`with_line_rows`), else from the record. A list carries every
+    # record with its lines, and DRF's walk of a dozen fields a record and of a model and its
+    # fields a line was most of a cage list's time a row (issue 37). (A comment, not a docstring:
+    # the schema would describe every cage record with it.)
+
+    # Each field of a line (`lines`, `_lines`) with the column it is read from: DRF writes each
+    # as read (a value or quantity, an id, a location), so a line's answer is those values.
+    line_columns: tuple[tuple[str, str], ...] = ()
+
+    @cached_property
+    def _plan(self) -> list[tuple[str, str | None, object]]:
+        return [self._step(name, field) for name, field in self.fields.items() if not field.write_only]
+
+    def _step(self, name, field) -> tuple[str, str | None, object]:
+        """(the answer's key, the record's attribute, how its value is written: None as read);
+        the lines' step reads the record itself (attribute None)."""
+        if name == "lines" and self.line_columns:
+            return name, None, self._line_answers
+        if type(field) is serializers.PrimaryKeyRelatedField and field.pk_field is None:
+            return name, self.Meta.model._meta.get_field(field.source).attname, None
+        if type(field) is serializers.DateTimeField:
+            return name, field.source, moment_writer(field)
+        if type(field) is serializers.DateField:
+            return name, field.source, field.to_representation
+        if _writes_as_read(field):
+            return name, field.source, None
+        raise TypeError(f"{type(self).__name__}.{name}: no direct answer for {type(field).__name__}")
+
+    def to_representation(self, record):
+        answer = {}
+        for name, attribute, write in self._plan:
+            if attribute is None:
+                answer[name] = write(record)
+                continue
+            value = getattr(record, attribute)
+            answer[name] = value if write is None or value is None else write(value)
+        return answer
+
+    def _line_answers(self, record) -> list[dict]:
+        rows = getattr(record, "line_rows", None)
+        if rows is None:
+            rows = [{name: getattr(line, column) for name, column in self.line_columns} for line in record.lines.all()]
+        return rows
+
+
+def with_line_rows(records: list, serializer_class) -> list:
+    """Each record with `line_rows`, its lines as `serializer_class` answers them, read in one
+    query of values for all of them (no model a line), in the line model's order, as
+    `record.lines.all()` reads them."""
+    columns = getattr(serializer_class, "line_columns", ())  # none on a serializer of no lines
+    if not columns or not records:
+        return records
+    relation = type(records[0]).lines.field  # the line's foreign key to its record
+    names = [name for name, _ in columns]
+    rows: dict[int, list[dict]] = {record.pk: [] for record in records}
+    lines = relation.model._default_manager.filter(**{f"{relation.attname}__in": rows})
+    for record_id, *values in lines.values_list(relation.attname, *(column for _, column in columns)):
+        rows[record_id].append(dict(zip(names, values, strict=True)))
+    for record in records:
+        record.line_rows = rows[record.pk]
+    return records
+
+
+def _output(model, lines=None):
+    fields = [f.name for f in model._meta.concrete_fields] + (["lines"] if lines else [])
+    attrs = {"Meta": type("Meta", (), {"model": model, "fields": fields})}
     if lines:
-        attrs["lines"] = _lines(lines)(many=True, read_only=True)
-    return type(f"{model.__name__}Serializer", (serializers.ModelSerializer,), attrs)
+        line_serializer = _lines(lines)
+        columns = tuple((name, lines._meta.get_field(name).attname) for name in line_serializer.Meta.fields)
+        attrs.update(lines=line_serializer(many=True, read_only=True), line_columns=columns)
+    return type(f"{model.__name__}Serializer", (RecordSerializer,), attrs)
 
 
 def _input(name, **declared):
@@ -265,6 +351,10 @@ class CageViewSet(ScopedViewSet, mixins.CreateModelMixin):
     def scope(self, access):
         return self.model.objects.filter(**{f"{self.site_path}__in": readable_site_ids(access)}).order_by("-pk")
 
+    def paginate_queryset(self, queryset):
+        # A record's lines for the whole page in one query of values (RecordSerializer).
+        return with_line_rows(super().paginate_queryset(queryset), self.output_serializer_class)
+
     def create(self, request, *args, **kwargs):
         return self.write(request)
 
@@ -283,7 +373,7 @@ def _schema(viewset, output):
     )(viewset)
 
 
-def cage_viewset(name, model, output, input_, service, *, site_path="site", date_path="gaming_date", prefetch=()):
+def cage_viewset(name, model, output, input_, service, *, site_path="site", date_path="gaming_date"):
     attrs = {
         "model": model,
         "site_path": site_path,
@@ -292,9 +382,6 @@ def cage_viewset(name, model, output, input_, service, *, site_path="site", date
         "filterset_class": _filter(model, site_path, date_path),
         "service": staticmethod(service),
     }
-    if prefetch:
-        base_scope = CageViewSet.scope
-        attrs["scope"] = lambda self, access: base_scope(self, access).prefetch_related(*prefetch)
     return _schema(type(name, (CageViewSet,), attrs), output)
 
 
@@ -302,7 +389,7 @@ IdealBankViewSet = cage_viewset(
     "IdealBankViewSet", IdealBank, IdealBankSerializer, IdealBankInput, services.set_ideal_bank, date_path=None
 )
 BankCountViewSet = cage_viewset(
-    "BankCountViewSet", BankCount, BankCountSerializer, BankCountInput, services.record_bank_count, prefetch=["lines"]
+    "BankCountViewSet", BankCount, BankCountSerializer, BankCountInput, services.record_bank_count
 )
 ChipRedemptionViewSet = cage_viewset(
     "ChipRedemptionViewSet",
@@ -310,7 +397,6 @@ ChipRedemptionViewSet = cage_viewset(
     ChipRedemptionSerializer,
     ChipRedemptionInput,
     services.redeem_chips,
-    prefetch=["lines"],
 )
 
 
@@ -325,7 +411,7 @@ def _own_or_readable(access, site_path: str, dealer_path: str):
 class TipDeclarationScope:
     def scope(self, access):
         rows = self.model.objects.filter(_own_or_readable(access, self.site_path, self.dealer_path))
-        return rows.order_by("-pk").prefetch_related(*self.prefetch)
+        return rows.order_by("-pk")
 
 
 TipDeclarationViewSet = _schema(
@@ -335,7 +421,6 @@ TipDeclarationViewSet = _schema(
         {
             "model": TipDeclaration,
             "dealer_path": "dealer",
-            "prefetch": ["lines"],
             "output_serializer_class": TipDeclarationSerializer,
             "input_serializer_class": TipDeclarationInput,
             "filterset_class": _filter(TipDeclaration, extra=["dealer"]),
@@ -352,7 +437,6 @@ TipRedemptionViewSet = _schema(
             "model": TipRedemption,
             "site_path": "declaration__site",
             "dealer_path": "declaration__dealer",
-            "prefetch": [],
             "output_serializer_class": TipRedemptionSerializer,
             "input_serializer_class": TipRedemptionInput,
             "filterset_class": _filter(TipRedemption, "declaration__site", "declaration__gaming_date"),
@@ -433,7 +517,7 @@ class OrganizationViewSet(CageViewSet):
         return self.service(acting_user=self.request.user, organization=self.organization(), **data)
 
 
-def org_viewset(name, model, output, input_, service, readers, date_field, prefetch=()):
+def org_viewset(name, model, output, input_, service, readers, date_field):
     attrs = {
         "model": model,
         "readers": readers,
@@ -442,8 +526,6 @@ def org_viewset(name, model, output, input_, service, readers, date_field, prefe
         "filterset_class": _organization_filter(model, date_field),
         "service": staticmethod(service),
     }
-    if prefetch:
-        attrs["scope"] = lambda self, access: OrganizationViewSet.scope(self, access).prefetch_related(*prefetch)
     return _schema(type(name, (OrganizationViewSet,), attrs), output)
 
 
@@ -473,7 +555,6 @@ ChipMovementViewSet = org_viewset(
     _move_chips,
     INVENTORY_READERS,
     "occurred_on",
-    prefetch=["lines"],
 )
 ChipInventoryCountViewSet = org_viewset(
     "ChipInventoryCountViewSet",
@@ -483,5 +564,4 @@ ChipInventoryCountViewSet = org_viewset(
     services.record_chip_inventory_count,
     INVENTORY_READERS,
     "counted_on",
-    prefetch=["lines"],
 )

@@ -131,6 +131,26 @@ def retain_until(instance) -> date | None:
     return None if day is None else retention_end(day, rule_of(instance))
 
 
+def retention_dates(model):
+    """A function of an activity date and a site's jurisdiction code giving what `retain_until`
+    answers for a record of `model` with that date at a site of that jurisdiction: for an API list
+    that reads both in its query, with no related rows loaded (issue 37), each jurisdiction's rule
+    resolved once. Only for a model registered with one rule, not a function of the record."""
+    entry = RETAINED[model]
+    if callable(entry.rule):
+        raise TypeError(f"{model.__name__}'s retention rule depends on the record: use retain_until")
+    rules: dict[str, RetentionRule] = {}
+
+    def retain_until_at(activity_date: date | None, jurisdiction: str) -> date | None:
+        if activity_date is None:
+            return None
+        if jurisdiction not in rules:
+            rules[jurisdiction] = entry.rule.at([jurisdiction])
+        return retention_end(activity_date, rules[jurisdiction])
+
+    return retain_until_at
+
+
 def retention_notice(instance) -> str:
     until = retain_until(instance)
     return "" if until is None else f"Retain until {until} ({rule_of(instance).citation})"

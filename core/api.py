@@ -117,6 +117,14 @@ class DateTimeField(serializers.DateTimeField):
         return parsed
 
 
+def moment_writer(field: serializers.DateTimeField):
+    """`field.to_representation` with the request's time zone fixed once: DRF looks the current
+    time zone up for every moment it writes, and an answer built directly (issue 37) writes
+    several a row of a list."""
+    output_format = {"format": field.format} if hasattr(field, "format") else {}  # DRF's default unless set
+    return serializers.DateTimeField(default_timezone=field.default_timezone(), **output_format).to_representation
+
+
 class MomentField(DateTimeField):
     """When a record happened (paper-first and late entry, core.moments): ISO 8601 with an
     offset, or without one for the site's local time (the service reads it in the site's zone)."""

@@ -1,7 +1,8 @@
 """REST endpoints for table chip custody. Serializers only parse; services validate and write."""
 
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db.models import F
@@ -22,7 +23,7 @@ from rest_framework.response import Response
 from cardroom.access import access_for
 from cardroom.api import PinSignerInput, ScopedEmployeeField, pin_acting_user
 from cardroom.models import Table
-from cardroom.retention import get_retain_until, retain_until_field
+from cardroom.retention import get_retain_until, retain_until_field, retention_dates
 from core import limits
 from core.api import (
     ERROR_RESPONSES,
@@ -33,6 +34,7 @@ from core.api import (
     ScopedSiteField,
     ScopedViewSet,
     TextField,
+    moment_writer,
 )
 from core.api_filters import DateFilter, FilterSet, IdFilter
 from core.rules import HOUSE_CONTROL
@@ -47,6 +49,7 @@ from .models import (
     Slip,
     SlipBook,
     SlipKind,
+    SlipLine,
     SlipStep,
     TableInventory,
     TableInventoryLine,
@@ -316,11 +319,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
 
     @cached_property
     def _moment_text(self):
-        """DRF's format of a moment, in the time zone of the request fixed once (DRF looks the
-        current time zone up for every moment it writes: two a row)."""
-        return serializers.DateTimeField(
-            default_timezone=self.fields["counted_at"].default_timezone()
-        ).to_representation
+        return moment_writer(self.fields["counted_at"])
 
     def to_representation(self, count):
         # What ModelSerializer makes of the fields above (the schema and its order), built
@@ -444,6 +443,38 @@ class DealerShiftSerializer(serializers.ModelSerializer):
             "retain_until",
         ]
 
+    @cached_property
+    def _moment_text(self):
+        return moment_writer(self.fields["started_at"])
+
+    @cached_property
+    def _retain_until(self):
+        return retention_dates(DealerShift)
+
+    def to_representation(self, shift):
+        # What ModelSerializer makes of the fields above (the schema and its order), built
+        # directly from the row the viewset reads (`DealerShiftViewSet.scope`: the table's number,
+        # the dealer's initials, the day's date and its site's jurisdiction read in its query, so
+        # no table, employee, day or site is made a row): a list carries every shift, and DRF's
+        # walk of thirteen fields over five models a row was most of the list's time a row (issue
+        # 37). `retain_until` is `cardroom.retention.retain_until`'s date for the shift.
+        moment = self._moment_text
+        return {
+            "id": shift.pk,
+            "table": shift.table_id,
+            "table_number": shift.table_number,
+            "dealer": shift.dealer_id,
+            "dealer_initials": shift.dealer_initials,
+            "gaming_day": shift.gaming_day_id,
+            "started_at": moment(shift.started_at),
+            "ended_at": moment(shift.ended_at),
+            "started_by": shift.started_by_id,
+            "ended_by": shift.ended_by_id,
+            "entered_at": moment(shift.entered_at),
+            "entered_late": shift.entered_late,
+            "retain_until": self._retain_until(shift.gaming_date, shift.site_jurisdiction),
+        }
+
 
 class DealerShiftInputSerializer(PinSignerInput):
     table = ScopedTableField()
@@ -480,12 +511,20 @@ class DealerShiftViewSet(CustodyViewSet):
     filterset_class = DealerShiftFilter
 
     def scope(self, access):
-        shifts = DealerShift.objects.filter(table__site__in=access.sites())
-        return shifts.select_related("table", "dealer", "gaming_day__site").order_by("-started_at", "-id")
+        shifts = DealerShift.objects.filter(table__site__in=access.sites()).annotate(
+            table_number=F("table__number"),
+            dealer_initials=F("dealer__initials"),
+            gaming_date=F("gaming_day__gaming_date"),
+            site_jurisdiction=F("gaming_day__site__jurisdiction"),
+        )
+        if self.action == "end":  # the service reads the shift's table, dealer, day and site
+            shifts = shifts.select_related("table", "dealer", "gaming_day__site")
+        return shifts.order_by("-started_at", "-id")
 
     def create_object(self, data):
         data = dict(data)
-        return services.start_dealer_shift(acting_user=pin_acting_user(self.request, data), **data)
+        shift = services.start_dealer_shift(acting_user=pin_acting_user(self.request, data), **data)
+        return self.get_queryset().get(pk=shift.pk)  # the shift as the list reads it
 
     @extend_schema(request=DealerShiftEndSerializer, responses={200: DealerShiftSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
@@ -608,16 +647,66 @@ class SlipSerializer(serializers.ModelSerializer):
             "receipt_note",
         ]
 
-    def to_representation(self, slip):
-        # The slip's steps by kind, looked up once a slip: ten fields read a step, and each
-        # `slip.step` walked a fresh queryset of them (issue 37: most of the list's time a row).
-        self._steps = {}
-        for step in slip.steps.all():
-            self._steps.setdefault(step.kind, step)  # the first of a kind, as `Slip.step` finds it
-        return super().to_representation(slip)
+    @cached_property
+    def _moment_text(self):
+        return moment_writer(self.fields["prepared_at"])
 
+    @cached_property
+    def _retain_until(self):
+        return retention_dates(Slip)
+
+    def to_representation(self, slip):
+        # What ModelSerializer makes of the fields above (the schema and its order), built
+        # directly from the row the viewset reads (`SlipViewSet`: the day's date, the preparer's
+        # initials and the site's jurisdiction annotated in its query, the lines' dicts and the
+        # steps' values in one query each for the page, `_with_slip_rows`): a list carries every
+        # slip with its lines and steps, and DRF's walk of thirty-four fields, with a day, a site,
+        # an employee and a model a line and a step, was most of the list's time a row (issue 37).
+        # A step's moment is written as the method fields return it (the database's UTC, as the
+        # JSON renderer writes a datetime), not in the request's time zone as `prepared_at` is.
+        moment = self._moment_text
+        verify, receive, void = (slip.step_rows.get(kind, NO_STEP) for kind in STEP_KINDS)
+        return {
+            "id": slip.pk,
+            "site": slip.site_id,
+            "kind": slip.kind,
+            "number": slip.number,
+            "status": slip.status,
+            "purpose": slip.purpose,
+            "table": slip.table_id,
+            "table_number": slip.table_number,
+            "game": slip.game,
+            "gaming_day": slip.gaming_day_id,
+            "gaming_date": self.fields["gaming_date"].to_representation(slip.gaming_date),
+            "prepared_at": moment(slip.prepared_at),
+            "prepared_by": slip.prepared_by_id,
+            "prepared_by_initials": slip.prepared_by_initials,
+            "prepared_as": slip.prepared_as,
+            "signed_by": slip.signed_by_id,
+            "signed_initials": slip.signed_initials,
+            "signed_as": slip.signed_as,
+            "chips": slip.chip_lines,
+            "total_cents": slip.total_cents,
+            "slip_book": slip.slip_book_id,
+            "verified_at": verify.at,
+            "verified_by_initials": verify.initials,
+            "received_at": receive.at,
+            "received_by_initials": receive.initials,
+            "voided_at": void.at,
+            "voided_by_initials": void.initials,
+            "void_reason": void.reason,
+            "entered_at": moment(slip.entered_at),
+            "entered_late": slip.entered_late,
+            "retain_until": self._retain_until(slip.gaming_date, slip.site_jurisdiction),
+            "verified_as": verify.signed_as,
+            "received_as": receive.signed_as,
+            "receipt_note": receive.reason,
+        }
+
+    # The method fields are the schema (their types and help) and, through `Slip.step`, what DRF
+    # writes for them; `to_representation` writes the same from the page's step rows.
     def _step(self, slip, kind, attribute):
-        step = self._steps.get(kind)
+        step = slip.step(kind)
         return getattr(step, attribute) if step else None
 
     def get_verified_at(self, slip) -> str | None:
@@ -650,6 +739,37 @@ class SlipSerializer(serializers.ModelSerializer):
     def get_receipt_note(self, slip) -> str | None:
         """Says so when the copy was received unverified: nobody was on duty to verify (rules.unverified_note)."""
         return self._step(slip, SlipStep.Kind.RECEIVE, "reason")
+
+
+class StepRow(NamedTuple):
+    """A slip's step as its answer shows it (`SlipSerializer`)."""
+
+    at: datetime | None
+    initials: str | None
+    reason: str | None
+    signed_as: str | None
+
+
+NO_STEP = StepRow(None, None, None, None)  # a step not taken: its fields are null
+STEP_KINDS = (SlipStep.Kind.VERIFY, SlipStep.Kind.RECEIVE, SlipStep.Kind.VOID)
+
+
+def _with_slip_rows(slips: list[Slip]) -> list[Slip]:
+    """Each slip with `chip_lines` (its lines as the API shows them, `line_data`) and `step_rows`
+    (the first step of each kind, as `Slip.step` finds it), read in one query of values each for
+    all of them (no model a line or a step), in the order `slip.lines` and `slip.steps` read them."""
+    chips: dict[int, list[dict]] = {slip.pk: [] for slip in slips}
+    steps: dict[int, dict[str, StepRow]] = {slip.pk: {} for slip in slips}
+    if chips:
+        lines = SlipLine.objects.filter(slip_id__in=chips)
+        for slip_id, *line in lines.values_list("slip_id", "denomination_id", "value_cents", "quantity"):
+            chips[slip_id].append(line_data(*line))
+        taken = SlipStep.objects.filter(slip_id__in=chips)
+        for slip_id, kind, *step in taken.values_list("slip_id", "kind", "at", "initials", "reason", "signed_as"):
+            steps[slip_id].setdefault(kind, StepRow(*step))
+    for slip in slips:
+        slip.chip_lines, slip.step_rows = chips[slip.pk], steps[slip.pk]
+    return slips
 
 
 class SlipInputSerializer(PinSignerInput):
@@ -739,9 +859,25 @@ class SlipViewSet(CustodyViewSet):
     filterset_class = SlipFilter
 
     def scope(self, access):
-        slips = Slip.objects.filter(kind=self.kind, site__in=access.sites())
-        slips = slips.select_related("gaming_day__site", "prepared_by").prefetch_related("lines", "steps")
+        slips = self._listed(access)
+        if self.action in STEP_ACTIONS:  # the services read the slip's day, site, preparer, lines and steps
+            slips = slips.select_related("gaming_day__site", "prepared_by").prefetch_related("lines", "steps")
+        return slips
+
+    def _listed(self, access):
+        slips = Slip.objects.filter(kind=self.kind, site__in=access.sites()).annotate(
+            gaming_date=F("gaming_day__gaming_date"),
+            prepared_by_initials=F("prepared_by__initials"),
+            site_jurisdiction=F("gaming_day__site__jurisdiction"),
+        )
         return queries.slips_with_status(slips).order_by("site_id", "-number")
+
+    def paginate_queryset(self, queryset):
+        return _with_slip_rows(super().paginate_queryset(queryset))
+
+    def get_object(self):
+        slip = super().get_object()
+        return slip if self.action in STEP_ACTIONS else _with_slip_rows([slip])[0]
 
     def create_object(self, data):
         data = dict(data)
@@ -766,7 +902,7 @@ class SlipViewSet(CustodyViewSet):
         return self.respond(self._reload(slip))
 
     def _reload(self, slip):
-        return self.get_queryset().get(pk=slip.pk)
+        return _with_slip_rows([self._listed(self.access).get(pk=slip.pk)])[0]  # the slip as the list reads it
 
     @extend_schema(
         request=VerifyInputSerializer,
@@ -796,6 +932,7 @@ class SlipViewSet(CustodyViewSet):
         return self._step(request, services.void_slip, VoidInputSerializer)
 
 
+STEP_ACTIONS = {"verify", "receive", "void"}
 _SLIP_CREATE = extend_schema(request=SlipInputSerializer, responses={201: SlipSerializer, **ERROR_RESPONSES})
 
 

@@ -6,6 +6,7 @@ from datetime import date
 import pytest
 
 from cage import services
+from cage.api_routes import ROUTES
 from cage.models import BankCount, BankDeposit, Iou, IouRepayment, TipRedemption
 from cardroom.models import Role
 from tests.conftest import ALL_ROLES
@@ -255,3 +256,84 @@ def test_the_loan_and_its_repayment_stay_separate_rows(client_for, cast, world):
     client_for(cast[Role.CASHIER]).post(f"/api/v1/cage/ious/{iou.pk}/repay/", {"amount_cents": 400}, format="json")
     assert Iou.objects.get(pk=iou.pk).amount_cents == 1000
     assert IouRepayment.objects.get(iou=iou).amount_cents == 400
+
+
+def written_by_drf(serializer_class, model, pk) -> dict:
+    """What DRF's ModelSerializer writes for the serializer's fields, in their order (the lines
+    by the line model's own ModelSerializer), for the record read afresh."""
+    from rest_framework import serializers
+
+    return serializers.ModelSerializer.to_representation(serializer_class(), model.objects.get(pk=pk))
+
+
+CREATED_BY = {
+    "bank-counts": Role.CASHIER,
+    "chip-redemptions": Role.CASHIER,
+    "tip-declarations": Role.DEALER,
+    "tip-redemptions": Role.CASHIER,
+    "ideal-banks": Role.GAMING_MANAGER,
+    "chip-movements": Role.GAMING_MANAGER,
+    "chip-inventory-counts": Role.GAMING_MANAGER,
+    "tip-policies": Role.GAMING_MANAGER,
+}
+
+
+def organization_payloads(site) -> dict:
+    """Records of the whole organization (the chip log's, the tip policy): their creates' bodies."""
+    storage_and_bank = [
+        {"location": "storage", "chips": {"500": 90}},
+        {"location": "bank", "site": site.pk, "chips": {"100": 4}},
+    ]
+    return {
+        "chip-movements": {
+            "kind": "receipt",
+            "occurred_on": "2026-10-01",
+            "reference": "Invoice 1",
+            "chips": {"500": 9},
+        },
+        "chip-inventory-counts": {"counted_on": "2026-11-01", "locations": storage_and_bank},
+        "tip-policies": {"pooled": True, "description": "Pooled at the cage", "effective_on": "2026-01-01"},
+    }
+
+
+@pytest.mark.parametrize("endpoint", list(CREATED_BY))
+def test_a_cage_record_is_answered_as_drf_writes_its_fields_in_the_create_the_list_and_the_detail(
+    client_for, cast, world, endpoint
+):
+    """A cage record's answer is built by a plan of its fields and its lines read as values for
+    a list's page (cage.api.RecordSerializer, issue 37); it must stay what DRF's ModelSerializer
+    writes for the same fields, in their order, in every view that answers the record."""
+    view = {prefix.removeprefix("cage/"): view for prefix, view, _ in ROUTES}[endpoint]
+    serializer_class, model = view.output_serializer_class, view.model
+    payload = organization_payloads(world["site"]["site"]).get(endpoint) or _payload(endpoint, world["site"])
+    created = client_for(cast[CREATED_BY[endpoint]]).post(f"/api/v1/cage/{endpoint}/", payload, format="json")
+    assert created.status_code == 201, created.json()
+    pk = created.json()["id"]
+    reader = client_for(cast[Role.GAMING_MANAGER])
+    listed = [row for row in reader.get(f"/api/v1/cage/{endpoint}/").json()["results"] if row["id"] == pk]
+    detail = reader.get(f"/api/v1/cage/{endpoint}/{pk}/").json()
+    drf = written_by_drf(serializer_class, model, pk)
+    assert list(drf) == serializer_class.Meta.fields
+    assert [created.json()] == listed == [detail] == [drf]
+    assert drf.get("lines", [None])  # a record of lines has some
+
+
+def test_an_iou_repayment_and_a_deposit_verification_are_answered_as_drf_writes_them(client_for, cast, manager, world):
+    from cage.api import DepositVerificationSerializer, IouRepaymentSerializer
+    from cage.models import DepositVerification
+
+    cashier = client_for(cast[Role.CASHIER])
+    repaid = cashier.post(f"/api/v1/cage/ious/{world['site']['iou'].pk}/repay/", {"amount_cents": 400}, format="json")
+    assert repaid.json() == written_by_drf(IouRepaymentSerializer, IouRepayment, repaid.json()["id"])
+    deposit = cashier.post("/api/v1/cage/deposits/", _payload("deposits", world["site"]), format="json").json()
+    verified = client_for(manager).post(
+        f"/api/v1/cage/deposits/{deposit['id']}/verify/",
+        {"statement_date": "2026-11-05", "statement_amount_cents": 9000, "note": "short"},
+        format="json",
+    )
+    drf = written_by_drf(DepositVerificationSerializer, DepositVerification, verified.json()["id"])
+    assert (
+        verified.json()
+        == drf
+        == client_for(manager).get(f"/api/v1/cage/deposits/{deposit['id']}/").json()["verification"]
+    )

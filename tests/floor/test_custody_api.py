@@ -286,3 +286,89 @@ def test_a_table_count_is_answered_as_drf_writes_its_fields_in_the_list_the_deta
     assert [line["amount_cents"] for line in drf["chips"]] == [
         line["value_cents"] * line["quantity"] for line in drf["chips"]
     ]
+
+
+def test_a_dealer_shift_is_answered_as_drf_writes_its_fields_in_the_create_the_list_the_detail_and_the_end(
+    client_for, shift_manager, cast, open_table
+):
+    """The shift's answer is built directly (floor.api.DealerShiftSerializer.to_representation,
+    issue 37), its retention date from the day's date and the site's jurisdiction read in the
+    list's query; it must stay what DRF's ModelSerializer writes for the same fields, in their
+    order, in every view that answers a shift, running and ended."""
+    from rest_framework import serializers
+
+    from cardroom.retention import retain_until
+    from floor.api import DealerShiftSerializer
+    from floor.models import DealerShift
+
+    def drf(pk):
+        return serializers.ModelSerializer.to_representation(DealerShiftSerializer(), DealerShift.objects.get(pk=pk))
+
+    client = client_for(shift_manager)
+    created = post(client, "/api/v1/dealer-shifts/", {"table": open_table.pk, "dealer": cast[Role.DEALER].pk})
+    assert created.status_code == 201, created.json()
+    pk = created.json()["id"]
+    running = drf(pk)
+    assert list(running) == DealerShiftSerializer.Meta.fields
+    assert running["retain_until"] == retain_until(DealerShift.objects.get(pk=pk)) is not None
+    listed = client.get("/api/v1/dealer-shifts/").json()["results"][0]
+    assert (
+        created.json()
+        == listed
+        == client.get(f"/api/v1/dealer-shifts/{pk}/").json()
+        == client.get("/api/v1/dealer-shifts/", {"limit": 1}).json()["results"][0]
+    )
+    assert created.json() == {**running, "retain_until": str(running["retain_until"])}
+    ended = post(client, f"/api/v1/dealer-shifts/{pk}/end/")
+    assert ended.status_code == 200, ended.json()
+    after = drf(pk)
+    assert after["ended_at"] is not None and after["ended_by"] == shift_manager.pk
+    assert (
+        ended.json()
+        == client.get(f"/api/v1/dealer-shifts/{pk}/").json()
+        == {
+            **after,
+            "retain_until": str(after["retain_until"]),
+        }
+    )
+
+
+def test_a_slip_is_answered_as_drf_writes_its_fields_in_the_create_each_step_the_list_and_the_detail(
+    client_for, cast, open_table, dealer_shift
+):
+    """The slip's answer is built directly (floor.api.SlipSerializer.to_representation, issue
+    37), its lines and steps read as values for the page; it must stay what DRF's ModelSerializer
+    writes for the same fields, in their order (a step's moment as the JSON renderer writes the
+    datetime its method field returns), in every view that answers a slip, at each status."""
+    import json
+
+    from rest_framework import serializers
+    from rest_framework.renderers import JSONRenderer
+
+    from floor.api import SlipSerializer
+
+    def drf(pk):
+        written = serializers.ModelSerializer.to_representation(SlipSerializer(), Slip.objects.get(pk=pk))
+        assert list(written) == SlipSerializer.Meta.fields
+        return json.loads(JSONRenderer().render(written))
+
+    def listed_and_detail(client, kind, pk):
+        rows = [row for row in client.get(f"/api/v1/{kind}-slips/").json()["results"] if row["id"] == pk]
+        return [*rows, client.get(f"/api/v1/{kind}-slips/{pk}/").json()]
+
+    fills = client_for(cast[Role.CASHIER])
+    created = post(fills, "/api/v1/fill-slips/", {"table": open_table.pk, "chips": FILL})
+    assert created.status_code == 201, created.json()
+    pk = created.json()["id"]
+    assert [created.json(), *listed_and_detail(fills, "fill", pk)] == [drf(pk)] * 3
+    verified = post(client_for(cast[Role.PIT_BOSS]), f"/api/v1/fill-slips/{pk}/verify/")
+    assert [verified.json(), *listed_and_detail(fills, "fill", pk)] == [drf(pk)] * 3
+    received = post(client_for(cast[Role.DEALER]), f"/api/v1/fill-slips/{pk}/receive/")
+    assert [received.json(), *listed_and_detail(fills, "fill", pk)] == [drf(pk)] * 3
+    assert (received.json()["status"], received.json()["verified_at"] is not None) == ("received", True)
+
+    credits = client_for(cast[Role.PIT_BOSS])
+    credit = post(credits, "/api/v1/credit-slips/", {"table": open_table.pk, "chips": FILL}).json()
+    voided = post(credits, f"/api/v1/credit-slips/{credit['id']}/void/", {"reason": "wrong table"})
+    assert [voided.json(), *listed_and_detail(credits, "credit", credit["id"])] == [drf(credit["id"])] * 3
+    assert (voided.json()["status"], voided.json()["void_reason"]) == ("voided", "wrong table")

@@ -9,7 +9,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from cardroom.models import Role
-from cardroom.retention import DEALER_HOLD_AND_VIDEO_REVIEW, retain_until, retention_end
+from cardroom.retention import DEALER_HOLD_AND_VIDEO_REVIEW, retain_until, retention_dates, retention_end
 from core.appendonly import ImmutableRecordError
 from floor.models import DealerShift, Slip
 from reports.models import ReportRun
@@ -38,6 +38,14 @@ def test_records_show_their_retention_date(client_for, cast, fill, dealer_shift)
     api = client_for(cast[Role.SHIFT_MANAGER])
     assert api.get(f"/api/v1/fill-slips/{fill.pk}/").json()["retain_until"] == expected
     assert api.get(f"/api/v1/dealer-shifts/{dealer_shift.pk}/").json()["retain_until"] == expected
+
+
+def test_a_lists_retention_date_from_the_date_and_jurisdiction_it_reads_is_the_records_own(dealer_shift):
+    day = dealer_shift.gaming_day
+    assert retention_dates(DealerShift)(day.gaming_date, day.site.jurisdiction) == retain_until(dealer_shift)
+    assert retention_dates(DealerShift)(None, day.site.jurisdiction) is None
+    with pytest.raises(TypeError, match="use retain_until"):
+        retention_dates(ReportRun)  # its rule is a function of the report
 
 
 @pytest.mark.parametrize("surveillance, dealer_hold_until", [(True, date(2027, 9, 30)), (False, date(2029, 9, 30))])
