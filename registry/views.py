@@ -90,7 +90,13 @@ def quarter(request, regulator):
     return render(
         request,
         "registry/quarter.html",
-        {"agency": regulator.agency, "quarter": chosen, "rows": rows, "due": queries.due_on(regulator.agency, chosen)},
+        {
+            "agency": regulator.agency,
+            "quarter": chosen,
+            "rows": rows,
+            "due": queries.due_on(regulator.agency, chosen),
+            "words": get_pack(regulator.agency.jurisdiction).revenue_words,  # the pack's names of the figures
+        },
     )
 
 
@@ -152,7 +158,8 @@ def dealers(request, regulator):
     download = _download(request, rows, queries.DEALER_COLUMNS, f"{agency.jurisdiction}-dealer-{identifier}")
     if download is not None:
         return download
-    context.update(identifier=identifier, rows=rows, total=queries.dealer_total(rows))
+    words = get_pack(agency.jurisdiction).revenue_words  # the pack's names of the figures
+    context.update(identifier=identifier, rows=rows, total=queries.dealer_total(rows), words=words)
     return render(request, "registry/dealers.html", context)
 
 

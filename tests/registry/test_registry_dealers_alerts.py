@@ -91,6 +91,11 @@ def test_a_dealer_is_found_at_every_licensee_by_their_licence_number(washington,
     html = page.get(DEALERS_PAGE, {"identifier": "B-12345"}).content.decode()
     assert "WSGC card room employee licence number (Class B) (WAC 230-03-265(3))" in html
     assert "Coast Casino (WSGC-2)" in html and "River Card Room (WSGC-1)" in html and "B-999" not in html
+    # A Washington agency reads the figures in its pack's words (packs.RevenueWords): drop and win,
+    # not North Dakota's gross proceeds and AGP.
+    head = html[html.index('id="dealer-rows"') :]
+    head = head[: head.index("</thead>")]
+    assert ">Drop<" in head and ">Win<" in head and "Gross proceeds" not in head and "AGP" not in head
 
 
 def test_the_dealer_view_downloads_as_csv_and_xlsx(washington):
