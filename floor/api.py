@@ -291,7 +291,25 @@ class GamingDayViewSet(CustodyViewSet):
 # --- Tray counts ------------------------------------------------------------------------------
 
 
-class TableInventorySerializer(serializers.ModelSerializer):
+class AnsweredFromRow:
+    """What a serializer that writes its answer directly from the row its list reads (issue 37)
+    makes once a request: its moments' writer, DRF's format in the request's time zone looked up
+    once (`moment_field`: a DateTimeField of the serializer), and the retention date of a record
+    of `retained` from its activity date and its site's jurisdiction."""
+
+    moment_field: str
+    retained: type | None = None
+
+    @cached_property
+    def _moment_text(self):
+        return moment_writer(self.fields[self.moment_field])
+
+    @cached_property
+    def _retain_until(self):
+        return retention_dates(self.retained)
+
+
+class TableInventorySerializer(AnsweredFromRow, serializers.ModelSerializer):
     gaming_date = serializers.DateField(source="gaming_day.gaming_date", read_only=True)
     counted_by_initials = serializers.CharField(source="counted_by.initials", read_only=True)
     chips = ChipLineSerializer(source="lines", many=True, read_only=True)
@@ -317,9 +335,7 @@ class TableInventorySerializer(serializers.ModelSerializer):
             "entered_late",
         ]
 
-    @cached_property
-    def _moment_text(self):
-        return moment_writer(self.fields["counted_at"])
+    moment_field = "counted_at"
 
     def to_representation(self, count):
         # What ModelSerializer makes of the fields above (the schema and its order), built
@@ -419,7 +435,7 @@ def _with_chip_lines(counts: list[TableInventory]) -> list[TableInventory]:
 # --- Dealer shifts ------------------------------------------------------------------------------
 
 
-class DealerShiftSerializer(serializers.ModelSerializer):
+class DealerShiftSerializer(AnsweredFromRow, serializers.ModelSerializer):
     dealer_initials = serializers.CharField(source="dealer.initials", read_only=True)
     table_number = serializers.IntegerField(source="table.number", read_only=True)
     retain_until = retain_until_field()
@@ -443,13 +459,7 @@ class DealerShiftSerializer(serializers.ModelSerializer):
             "retain_until",
         ]
 
-    @cached_property
-    def _moment_text(self):
-        return moment_writer(self.fields["started_at"])
-
-    @cached_property
-    def _retain_until(self):
-        return retention_dates(DealerShift)
+    moment_field, retained = "started_at", DealerShift
 
     def to_representation(self, shift):
         # What ModelSerializer makes of the fields above (the schema and its order), built
@@ -590,7 +600,7 @@ class DutyPeriodViewSet(CustodyViewSet):
 # --- Fill and credit slips ---------------------------------------------------------------------
 
 
-class SlipSerializer(serializers.ModelSerializer):
+class SlipSerializer(AnsweredFromRow, serializers.ModelSerializer):
     status = serializers.CharField(read_only=True)
     gaming_date = serializers.DateField(source="gaming_day.gaming_date", read_only=True)
     prepared_by_initials = serializers.CharField(source="prepared_by.initials", read_only=True)
@@ -647,13 +657,7 @@ class SlipSerializer(serializers.ModelSerializer):
             "receipt_note",
         ]
 
-    @cached_property
-    def _moment_text(self):
-        return moment_writer(self.fields["prepared_at"])
-
-    @cached_property
-    def _retain_until(self):
-        return retention_dates(Slip)
+    moment_field, retained = "prepared_at", Slip
 
     def to_representation(self, slip):
         # What ModelSerializer makes of the fields above (the schema and its order), built
