@@ -52,16 +52,17 @@ class RevenueWords:
 
     @property
     def net_label(self) -> str:
-        """ "Win", or "Adjusted gross proceeds (AGP)"."""
+        """The win's row: "Win", or "Adjusted gross proceeds (AGP)" where the law names it otherwise."""
         return capfirst(self.net) if self.net_short == self.net else f"{capfirst(self.net)} ({self.net_short})"
 
     @property
     def paid_label(self) -> str:
+        """The tray's net payout's row: "Paid out", or "Prizes"."""
         return capfirst(self.paid)
 
     @property
     def hold(self) -> str:
-        """ "win / drop", or "AGP / GP"."""
+        """What hold is the ratio of: "win / drop", or "AGP / GP"."""
         return f"{self.net_short} / {self.gross_short}"
 
     @property
