@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from core.periods import Quarter
-from floor.calculations import business_date
+from floor.calculations import site_today
 
 from . import queries, services
 from .models import Adjustment, BooksClose
@@ -47,7 +47,7 @@ def _amendment(site, gm, quarter: Quarter) -> None:
 
     if queries.quarter_filing(site.pk, quarter) is None or Adjustment.objects.filter(reason=AMENDMENT_REASON).exists():
         return
-    recorded_on = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    recorded_on = site_today(site)
     if entered_by_hand(site).filter(gaming_date=recorded_on).exists():
         return
     closed = (

@@ -21,7 +21,7 @@ from core.audit import record_site_event as _audit
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 from floor import queries as floor_queries
-from floor.calculations import business_date
+from floor.calculations import site_today
 from floor.models import GamingDay
 
 from . import frozen, queries, rules
@@ -192,7 +192,7 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
         raise ValidationError({"amount_cents": f"{citation}: give the correction in whole cents, not zero."})
     if not (reason or "").strip():
         raise ValidationError({"reason": f"{citation}: say why the closed figures are corrected."})
-    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    today = site_today(site)
     if not isinstance(recorded_on, date) or isinstance(recorded_on, datetime):
         raise ValidationError({"recorded_on": f"{citation}: give the gaming date the adjustment is entered on."})
     if not books_close.gaming_date < recorded_on <= today:
@@ -223,7 +223,7 @@ def file_quarter(*, acting_user, site: Site, quarter: Quarter, reference: str = 
     reference = (reference or "").strip()
     if len(reference) > QuarterFiling._meta.get_field("reference").max_length:
         raise ValidationError({"reference": "A filing reference is at most 100 characters."})
-    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    today = site_today(site)
     if quarter.end >= today:
         raise ValidationError(
             {"quarter": f"{rules.FILED_QUARTER}: {quarter} runs to {quarter.end}; it is filed once it has ended."}

@@ -11,7 +11,7 @@ from cardroom.access import refusal
 from cardroom.models import ChipDenomination, Employee, Site
 from cardroom.views import call_service, page_at_current_site
 from core.rules import HOUSE_CONTROL
-from floor.calculations import business_date
+from floor.calculations import site_today
 from floor.models import GamingDay
 
 from . import forms, queries, rules, services
@@ -37,10 +37,6 @@ def cage_page(readers):
             raise PermissionDenied(refusal(HOUSE_CONTROL, readers, "see these cage records"))
 
     return page_at_current_site(may_read)
-
-
-def _today(site: Site):
-    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
 
 
 def _chip_values(site: Site) -> list[int]:
@@ -97,14 +93,14 @@ def _date_param(request, site):
     try:
         return date.fromisoformat(request.GET.get("date", ""))
     except ValueError:
-        return _today(site)
+        return site_today(site)
 
 
 # --- IOUs --------------------------------------------------------------------------------------
 
 
 def _ious_page(request, site, access, repay_form=None, repay_for=None):
-    form = forms.IouForm(_posted(request, "lend"), initial={"gaming_date": _today(site)}, site=site)
+    form = forms.IouForm(_posted(request, "lend"), initial={"gaming_date": site_today(site)}, site=site)
     if _saved(form, lambda: services.lend_iou(acting_user=request.user, site=site, **form.cleaned_data)):
         return redirect("cage:ious")
     rows = []
@@ -153,7 +149,7 @@ def iou_repay(request, site, access, pk):
 @cage_page(CAGE_READERS)
 def redemptions(request, site, access):
     form = forms.ChipLinesForm(
-        _posted(request, "redeem"), chip_values=_chip_values(site), initial={"gaming_date": _today(site)}
+        _posted(request, "redeem"), chip_values=_chip_values(site), initial={"gaming_date": site_today(site)}
     )
     if _saved(form, lambda: services.redeem_chips(acting_user=request.user, site=site, **form.service_kwargs())):
         return redirect("cage:redemptions")
@@ -182,11 +178,11 @@ def redemptions(request, site, access):
 def _tips_page(request, site, access, redeem_form=None, redeem_for=None):
     is_dealer = access.has_role(site.pk, *TIP_ROLES)
     declare = forms.ChipLinesForm(
-        _posted(request, "declare"), chip_values=_chip_values(site), initial={"gaming_date": _today(site)}
+        _posted(request, "declare"), chip_values=_chip_values(site), initial={"gaming_date": site_today(site)}
     )
     if _saved(declare, lambda: services.declare_tips(acting_user=request.user, site=site, **declare.service_kwargs())):
         return redirect("cage:tips")
-    policy_form = forms.TipPolicyForm(_posted(request, "policy"), initial={"effective_on": _today(site)})
+    policy_form = forms.TipPolicyForm(_posted(request, "policy"), initial={"effective_on": site_today(site)})
     if _saved(
         policy_form,
         lambda: services.record_tip_policy(

@@ -2,12 +2,11 @@
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 
 from accounting.rules import DAILY_FIGURES, DEALER_FIGURES, QUARTER_FIGURES
 from cardroom.access import ReadRule, access_for
 from cardroom.models import Role
-from floor.calculations import business_date
+from floor.calculations import site_today
 
 FIGURE_ROLES = tuple(DAILY_FIGURES.roles)
 QUARTER_ROLES = tuple(QUARTER_FIGURES.roles)
@@ -40,8 +39,3 @@ def figure_site(request, rule: ReadRule):
         raise Http404("You hold no role at any site.")
     rule.require(request.user, site)
     return site
-
-
-def site_today(site):
-    """Today's gaming date at the site (ND 99-01.3-02-01: a business day may run past midnight)."""
-    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for, refusal
 from cardroom.models import Table
 from cardroom.views import call_service, page_at_current_site
-from floor.calculations import business_date
+from floor.calculations import site_today
 from packs import pack_for
 
 from . import forms, queries, rules, services
@@ -166,7 +166,7 @@ def _session_form(site, correcting: GameSession | None):
 
 def _chosen_day(request, site):
     """The gaming day asked for (`?date=`; blank or refused: today's at the site) and its form."""
-    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    today = site_today(site)
     day_form = forms.SessionDayForm(request.GET if "date" in request.GET else None)
     return (day_form.is_bound and day_form.is_valid() and day_form.cleaned_data["date"]) or today, day_form
 

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from django.utils import timezone
+
 
 def chips_total_cents(lines: Iterable[tuple[int, int]]) -> int:
     """Grand total of (value_cents, quantity) lines: sum of value x quantity (08-05(3)(b))."""
@@ -34,6 +36,11 @@ def business_date(moment: datetime, time_zone: str, start_hour: int) -> date:
     (ND 99-01.3-02-01: a business day may run past midnight)."""
     local = moment.astimezone(ZoneInfo(time_zone))
     return (local - timedelta(hours=start_hour)).date()
+
+
+def site_today(site) -> date:
+    """Today's gaming date at `site`: now, in its time zone, less its business day's start hour."""
+    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
 
 
 def gaming_day_bounds(gaming_date: date, time_zone: str, start_hour: int) -> tuple[datetime, datetime]:

@@ -11,13 +11,12 @@ from operator import itemgetter
 from django.db import connection
 from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.lookups import IsNull, LessThan
-from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 from core.prepared import prepared_cursor
 from core.rows import shaped_rows, value_rows
 
-from .calculations import business_date, check_series
+from .calculations import check_series, site_today
 from .models import (
     CarriedItem,
     DealerShift,
@@ -123,7 +122,7 @@ def next_gaming_date(site: Site) -> date:
     latest = GamingDay.objects.filter(site=site).aggregate(latest=Max("gaming_date"))["latest"]
     if latest is not None:
         return latest + timedelta(days=1)
-    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    return site_today(site)
 
 
 def table_was_opened(table: Table, day: GamingDay) -> bool:

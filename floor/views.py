@@ -32,7 +32,7 @@ from core.pdf import audit_head_text
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pit_terminal, queries, rules, services
-from .calculations import business_date
+from .calculations import site_today
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
 from .pdf_slips import build_slip_document, render_slip_pdf
@@ -78,10 +78,6 @@ def _visible_slip(request, pk) -> Slip:
 
 def _can(request, roles) -> bool:
     return access_for(request.user).has_role(request.site.pk, *roles)
-
-
-def _today(site):
-    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
 
 
 # --- The floor ------------------------------------------------------------------------------
@@ -662,7 +658,7 @@ def _queues_context(request) -> dict:
 
 @site_page
 def slip_register(request):
-    today = _today(request.site)
+    today = site_today(request.site)
     data = request.GET if "start" in request.GET else {"start": today - timedelta(days=6), "end": today}
     form = forms.RegisterPeriodForm(data)
     register = None

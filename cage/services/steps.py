@@ -5,7 +5,6 @@ books are closed are the platform's (core.acts)."""
 from datetime import date, datetime
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.utils import timezone
 
 from cardroom.access import access_for, refusal, require_role
 from cardroom.chips import not_a_chip_value
@@ -14,7 +13,7 @@ from core import acts, limits
 from core.audit import record_event, snapshot
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
-from floor.calculations import business_date
+from floor.calculations import site_today
 
 from .. import rules
 from ..calculations import lines_total_cents
@@ -44,14 +43,10 @@ def record_audit(acting_user, action: str, obj, *, organization_id: int, site_id
     )
 
 
-def _site_today(site: Site) -> date:
-    return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
-
-
 def checked_gaming_date(site: Site, value, field: str = "gaming_date") -> date:
     if not isinstance(value, date) or isinstance(value, datetime):
         raise ValidationError({field: "Give the gaming date as a date (YYYY-MM-DD)."})
-    if value > _site_today(site):
+    if value > site_today(site):
         raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: the gaming day {value} has not begun yet at {site}."})
     return value
 

@@ -34,13 +34,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from benchmarks import floors
 from cardroom.models import ChipDenomination, Employee, Membership, Organization, Role, Site, Table
 from core.management.base import DatabaseCommand
 from floor import services
-from floor.calculations import business_date
+from floor.calculations import site_today
 from floor.models import Slip, SlipKind
 from packs.nd.chips import SPECS as CHIP_SPECS
 
@@ -224,7 +223,7 @@ class Command(DatabaseCommand):
             for i in range(n, clients, sites)
         ]
         dealers = [self._person(org, site, f"d{tag}{t}", f"D{t:03d}"[:4], [Role.DEALER]) for t in range(len(tables))]
-        today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+        today = site_today(site)
         services.open_gaming_day(acting_user=boss.user, site=site, gaming_date=today)
         for table, dealer in zip(tables, dealers, strict=True):
             services.record_table_inventory(acting_user=boss.user, table=table, kind="opener", chips=TRAY)
