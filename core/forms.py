@@ -56,20 +56,27 @@ class BootstrapMixin:
             widget.attrs.setdefault("class", css)
 
 
-class PaperMomentField(forms.DateTimeField):
-    """When a record happened, from the paper: blank is now; a time is the site's local time (the
-    page activates the site's zone) and the service checks it (core.moments: not in the future,
-    not before what it follows). Pages show it behind a "From paper" toggle
-    (templates/cardroom/_from_paper.html), as the pit terminal does."""
-
-    from_paper = True  # read by templates/cardroom/_form.html
+class LocalMomentField(forms.DateTimeField):
+    """A moment typed in the site's local time (the middleware activates the site's zone) in the
+    browser's date-and-time picker; the service checks it (core.moments)."""
 
     def __init__(self, label: str, **kwargs):
-        kwargs.setdefault("help_text", "From the paper form, in the site's local time; leave blank for now.")
+        kwargs.setdefault("help_text", "In the site's local time.")
         super().__init__(
-            required=False,
             label=label,
             widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
             input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"],
             **kwargs,
         )
+
+
+class PaperMomentField(LocalMomentField):
+    """When a record happened, from the paper: blank is now; a time is the site's local time and
+    the service checks it (core.moments: not in the future, not before what it follows). Pages show
+    it behind a "From paper" toggle (templates/cardroom/_from_paper.html), as the pit terminal does."""
+
+    from_paper = True  # read by templates/cardroom/_form.html
+
+    def __init__(self, label: str, **kwargs):
+        kwargs.setdefault("help_text", "From the paper form, in the site's local time; leave blank for now.")
+        super().__init__(label, required=False, **kwargs)

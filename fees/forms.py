@@ -3,7 +3,7 @@ holds every rule, so the page shows the API's message for the same mistake."""
 
 from django import forms
 
-from core.forms import BookDateField, BootstrapMixin, CentsField, PaperMomentField
+from core.forms import BookDateField, BootstrapMixin, CentsField, LocalMomentField, PaperMomentField
 from core.limits import MAX_TEXT_LENGTH
 
 from . import rules
@@ -40,19 +40,6 @@ class VoidForm(forms.Form):
     voided_at = PaperMomentField("Voided at")
 
 
-# A time typed from the session's sheet, in the site's local time (the page activates its zone).
-_LOCAL_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S"]
-
-
-def _local_moment(label: str) -> forms.DateTimeField:
-    return forms.DateTimeField(
-        label=label,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        input_formats=_LOCAL_FORMATS,
-        help_text="In the site's local time.",
-    )
-
-
 class GameSessionForm(BootstrapMixin, forms.Form):
     """A games-of-chance session, or a correction of one (`corrects`: a session of the site,
     carried by the page's Correct link). The licence's presence and length, the times' order and
@@ -60,8 +47,8 @@ class GameSessionForm(BootstrapMixin, forms.Form):
     or a negative amount reaches it and comes back with its words."""
 
     licence_number = forms.CharField(label="Licence number", required=False)
-    started_at = _local_moment("Started at")
-    ended_at = _local_moment("Ended at")
+    started_at = LocalMomentField("Started at")  # from the session's sheet
+    ended_at = LocalMomentField("Ended at")
     receipts_cents = CentsField(label="Receipts ($)", help_text="The organization's receipts for the session.")
     prizes_cents = CentsField(label="Prizes paid ($)")
     corrects = forms.ModelChoiceField(
