@@ -96,6 +96,7 @@ def site_law(site) -> dict:
         "dealer_hold": DEALER_HOLD.at(site),
         "holds": pack_for(site).revenue_model == RevenueModel.DROP,
         "words": pack_for(site).revenue_words,  # what the pack calls the drop, the payout and the win
+        "deals_paddlewheel": Game.PADDLEWHEEL in pack_for(site).games,  # its wheel operators, its PW lines
     }
 
 
@@ -143,7 +144,7 @@ def daily(request):
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
     summary = published.daily_summary(site, day, days=table_days)
     law = site_law(site)
-    gross = law["words"].gross_short != "drop"  # a gross proceeds column beside the drop (packs.RevenueWords)
+    gross = law["words"].gross_column  # a gross proceeds column beside the drop (packs.RevenueWords)
     items = _day_items(gaming_day)
     context = {
         **items,
@@ -446,7 +447,6 @@ def quarter(request):
         "law": site_law(site),
         "allocation": bank_allocation(summary, site),
         "games": summary_game_lines(summary, chosen.end, where=site),  # the games the pack deals
-        "deals_paddlewheel": Game.PADDLEWHEEL in pack_for(site).games,
         "other_games": list(published.other_games_history(site.organization_id, chosen)) if tax else [],
         "can_record_other_games": access.is_gaming_manager and tax is not None,
         "tax_label": tax_label(tax.figures) if tax else "",
@@ -534,10 +534,10 @@ def _period(request, site) -> tuple[date, date, dict]:
     return start, end, errors
 
 
-def _game(request, site) -> str:
+def _game(request, law: dict) -> str:
     """21: dealers' twenty-one shifts (the default); PW: wheel operators' paddlewheel shifts (08-04(8)),
     where the site's pack deals paddlewheels (a Washington room has no wheel operators)."""
-    return "PW" if request.GET.get("game") == "PW" and Game.PADDLEWHEEL in pack_for(site).games else "21"
+    return "PW" if request.GET.get("game") == "PW" and law["deals_paddlewheel"] else "21"
 
 
 @login_required
@@ -545,8 +545,8 @@ def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
     activate_site_zone(site)
     start, end, errors = _period(request, site)
-    game = _game(request, site)
     law = site_law(site)
+    game = _game(request, law)
     # Percent-of-hold is a drop-based house's figure: a fees or session pack's site has none.
     found = [] if errors or not law["holds"] else published.dealer_summaries([site.pk], start, end, game=game)
     context = {
@@ -556,7 +556,6 @@ def dealers(request):
         "start": start,
         "end": end,
         "game": game,
-        "deals_paddlewheel": Game.PADDLEWHEEL in pack_for(site).games,
         "dealers": found,
         "site_total": found[0].site_total if found else None,
         "errors": errors,
@@ -570,12 +569,13 @@ def dealer(request, pk):
     activate_site_zone(site)
     employee = get_object_or_404(visible_employees(access_for(request.user)).select_related("user"), pk=pk)
     start, end, errors = _period(request, site)
-    game = _game(request, site)
+    law = site_law(site)
+    game = _game(request, law)
     found = [] if errors else published.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
     context = {
         "game": game,
         "site": site,
-        "law": site_law(site),
+        "law": law,
         "employee": employee,
         "start": start,
         "end": end,

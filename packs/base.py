@@ -46,6 +46,12 @@ class RevenueWords:
     net_short: str = "win"
 
     @property
+    def gross_column(self) -> bool:
+        """Is the drop named otherwise too (gross proceeds), so that a table of the figures has a
+        column of that name beside the drop's? (The same figure: "drop" twice is left out.)"""
+        return self.gross_short != "drop"
+
+    @property
     def drop_label(self) -> str:
         """The drop's row: "Drop", or "Drop (gross proceeds)" where the law names it otherwise."""
         return "Drop" if self.gross == "drop" else f"Drop ({self.gross})"
@@ -68,7 +74,7 @@ class RevenueWords:
     @property
     def formula(self) -> str:
         """The figures' formulas in these words, as a page states them above the figures."""
-        parts = [] if self.gross_short == "drop" else [f"{self.gross_short} = drop"]
+        parts = [f"{self.gross_short} = drop"] if self.gross_column else []
         parts += [
             f"{self.paid} = fills − credits + opener − closer",
             f"{self.net_short} = {self.gross_short} − {self.paid}",

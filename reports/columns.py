@@ -55,7 +55,7 @@ def in_words(columns: list[Column], rows: list[list], words) -> tuple[list[Colum
     labels = {"gross_proceeds": capfirst(words.gross), "prizes": words.paid_label, "agp": capfirst(words.net_short)}
     named = [replace(c, label=labels[c.name]) if c.name in labels and not c.label else c for c in columns]
     keys = names(columns)
-    if words.gross_short == "drop" and "drop" in keys and "gross_proceeds" in keys:
+    if not words.gross_column and "drop" in keys and "gross_proceeds" in keys:
         gone = keys.index("gross_proceeds")
         return named[:gone] + named[gone + 1 :], [row[:gone] + row[gone + 1 :] for row in rows]
     return named, rows

@@ -235,9 +235,15 @@ def test_the_daily_rows_cells_are_those_the_custody_include_writes(figures):
 
     from accounting.figures import Custody
     from dashboard.views import custody_cells
+    from packs import get_pack
 
     c = Custody(*figures)
-    assert custody_cells(c) == render_to_string("dashboard/_custody_cells.html", {"c": c}).strip()
+    for code in ("ND", "WA-HB"):  # a gross proceeds column beside the drop, or none (packs.RevenueWords)
+        words = get_pack(code).revenue_words
+        law = {"words": words}
+        cells = custody_cells(c, words.gross_column)
+        assert cells == render_to_string("dashboard/_custody_cells.html", {"c": c, "law": law}).strip()
+        assert cells.count("<td") == (9 if code == "ND" else 8)
     assert ("text-danger" in custody_cells(c)) == (c.agp_cents < 0)
 
 
