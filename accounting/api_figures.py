@@ -557,7 +557,11 @@ class DealerHoldView(APIView):
             OpenApiParameter("end", OpenApiTypes.DATE, required=True),
             OpenApiParameter("site", OpenApiTypes.INT, description="Only this site's shifts (as its PDF shows)."),
             OpenApiParameter(
-                "game", OpenApiTypes.STR, enum=list(GAMES), description="21 (dealers, default) or PW (wheel operators)."
+                "game",
+                OpenApiTypes.STR,
+                enum=list(GAMES),
+                description="21 (dealers, default) or PW (wheel operators), at the sites whose pack deals it "
+                "(where none does: 400 on `game`).",
             ),
         ],
         responses={200: DealerHoldOut, **ERROR_RESPONSES},
@@ -576,13 +580,14 @@ class DealerHoldView(APIView):
         if game not in GAMES:
             raise ValidationError({"game": "The game is 21 (twenty-one) or PW (paddlewheel)."})
         own = access.employee is not None and access.employee.pk == employee.pk
-        sites = [s.pk for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
+        sites = [s for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
         if request.query_params.get("site"):
             wanted = _id_param(request, "site")
-            sites = [pk for pk in sites if pk == wanted]
+            sites = [s for s in sites if s.pk == wanted]
         if not sites:
             raise PermissionDenied(rules.DEALER_FIGURES.refusal(" (a dealer sees their own)"))
-        found = day_figures.dealer_summaries(sites, start, end, dealer_ids=[employee.pk], game=game)
+        site_ids = games.sites_dealing(sites, game)
+        found = day_figures.dealer_summaries(site_ids, start, end, dealer_ids=[employee.pk], game=game)
         one = found[0] if len(found) == 1 else None
         return Response(
             {

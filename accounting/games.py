@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
+
 from core.hooks import HOLD_THRESHOLDS
 from packs import pack_for
 
@@ -41,6 +43,20 @@ class HoldThreshold:
 
 # {game: every threshold row of the game, any order}; loaded once per summary (one query).
 Schedule = dict[str, tuple[HoldThreshold, ...]]
+
+
+def sites_dealing(sites, game: str) -> list[int]:
+    """The ids of `sites` whose pack deals `game`; none of them is a bad request naming the game
+    and what the sites' packs deal (a Washington room has no paddlewheel, so no wheel operator)."""
+    dealing = [s.pk for s in sites if game in pack_for(s).games]
+    if not dealing:
+        packs = {pack_for(s).name: pack_for(s) for s in sites}
+        said = "; ".join(
+            f"{p.cite('table.game')}: {name} tables deal {', '.join(dict(GAMES)[g].lower() for g in p.games)}"
+            for name, p in packs.items()
+        )
+        raise ValidationError({"game": f"No site here deals {dict(GAMES)[game].lower()} ({said})."})
+    return dealing
 
 
 def register_hold_thresholds(source: Callable[[], Schedule]) -> None:

@@ -91,3 +91,22 @@ def test_a_dealer_sees_their_own_percent_of_hold_but_not_anothers(client_for, ca
         == 200
     )
     assert api.get(f"/api/v1/employees/{other.pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31").status_code == 403
+
+
+def test_a_wheel_operators_figures_are_asked_only_where_a_paddlewheel_is_dealt(client_for, cast, site, other_site):
+    """A Washington house-banked room deals twenty-one only: its wheel operators' figures are a
+    bad request naming the game and what its tables deal, not an empty answer; asked of every
+    site, the paddlewheel figures are those of the sites that deal it."""
+    other_site.jurisdiction = "WA-HB"
+    other_site.save()
+    api = client_for(cast[Role.GAMING_MANAGER])
+    url = f"/api/v1/employees/{cast[Role.DEALER].pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31&game=PW"
+    refused = api.get(f"{url}&site={other_site.pk}")
+    assert refused.status_code == 400
+    assert refused.json()["game"] == [
+        "No site here deals paddlewheel (House control: Washington house-banked blackjack tables deal twenty-one)."
+    ]
+    assert api.get(f"{url}&site={other_site.pk}".replace("game=PW", "game=21")).status_code == 200
+    every = api.get(url)
+    assert every.status_code == 200 and every.json()["game"] == "PW"
+    assert api.get(f"{url}&site={site.pk}").status_code == 200
