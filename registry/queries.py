@@ -223,6 +223,18 @@ QUARTER_COLUMNS = (
 )
 
 
+TAX_COLUMNS = ("organization_agp_cents", "tax_cents", "tax_filed_cents", "tax_now_cents")
+
+
+def quarter_columns(pack) -> tuple[str, ...]:
+    """The quarter's columns at an agency of `pack`: its gaming tax only where its law levies one,
+    a gross proceeds column beside the drop only where its words keep one."""
+    dropped = set() if pack.tax_brackets else set(TAX_COLUMNS)
+    if not pack.revenue_words.gross_column:
+        dropped.add("gross_proceeds_cents")
+    return tuple(c for c in QUARTER_COLUMNS if c not in dropped)
+
+
 def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list[dict]:
     """Each filing of the quarter received by the agency (amendments too), with its filed totals
     and the organization's tax as filed: one row per filing, one query."""

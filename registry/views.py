@@ -84,7 +84,9 @@ def quarter(request, regulator):
             status=400,
         )
     rows = queries.quarter_rows(regulator.agency, chosen)
-    download = _download(request, rows, queries.QUARTER_COLUMNS, f"{regulator.agency.jurisdiction}-{chosen}-filings")
+    pack = get_pack(regulator.agency.jurisdiction)
+    columns = queries.quarter_columns(pack)
+    download = _download(request, rows, columns, f"{regulator.agency.jurisdiction}-{chosen}-filings")
     if download is not None:
         return download
     return render(
@@ -95,7 +97,8 @@ def quarter(request, regulator):
             "quarter": chosen,
             "rows": rows,
             "due": queries.due_on(regulator.agency, chosen),
-            "words": get_pack(regulator.agency.jurisdiction).revenue_words,  # the pack's names of the figures
+            "words": pack.revenue_words,  # the pack's names of the figures
+            "taxed": bool(pack.tax_brackets),  # the tax columns, where the pack's law levies one
         },
     )
 
@@ -106,7 +109,7 @@ def _download(request, rows: list[dict], columns, name: str) -> HttpResponse | N
     if chosen == "csv":
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-        writer = csv.DictWriter(response, fieldnames=columns)
+        writer = csv.DictWriter(response, fieldnames=columns, extrasaction="ignore")  # the pack's columns
         writer.writeheader()
         writer.writerows(rows)
         return response

@@ -254,6 +254,25 @@ def test_the_quarter_shows_an_amendments_tax_now_beside_the_tax_filed(north_dako
     assert '<td class="text-end tax-filed">$5.00</td>' in line and "$5.50" in line and "changed" in line
 
 
+def test_an_agency_whose_law_levies_no_tax_reads_its_quarter_without_tax_columns(washington):
+    """Washington's texts we hold levy no gaming tax on the win (only North Dakota's pack has tax
+    brackets): its quarter page and downloads carry no tax column, not a column of dashes, and no
+    gross proceeds column beside the drop; North Dakota's keep both (the test above)."""
+    agency, _river, _coast = washington
+    _api, page = staff(agency, "wsgc")
+    html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    head = html[html.index('id="quarter-rows"') :]
+    head, body = head[: head.index("</thead>")], head[head.index("</thead>") : head.index("</table>")]
+    assert "tax" not in head.lower() and "Gross proceeds" not in head and ">Win<" in head
+    assert "tax-filed" not in body and "tax-now" not in body
+    assert head.count("</th>") == body.split("</tr>")[0].count("</td>")  # each row's cells under their headers
+    assert "organization's tax" not in html
+    header = next(csv.reader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode())))
+    assert "drop_cents" in header and not [c for c in header if "tax" in c or "gross" in c]
+    sheet = load_workbook(io.BytesIO(page.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content)).active
+    assert [c.value for c in sheet[1]] == header
+
+
 def test_a_version_1_package_is_still_received(north_dakota):
     _agency, elks, _eagles = north_dakota
     response = post_filing(elks, {**package(quarter="2026Q2"), "format": "cardroom.filing/1"}, "v-1")
