@@ -30,6 +30,7 @@ class Access:
         self.org_roles: set[str] = set()
         self.site_roles: dict[int, set[str]] = {}
         self.station: Station | None = None
+        self._org_sites: frozenset[int] | None = None
         if user is None or not user.is_authenticated:
             return
         # The employee with their roles in one query (every page asks); an employee without any
@@ -78,7 +79,30 @@ class Access:
         return qs if self.org_roles else qs.filter(pk__in=list(self.site_roles))
 
     def roles_at(self, site_id: int | None) -> set[str]:
-        return set(self.org_roles) | self.site_roles.get(site_id, set())
+        """The roles held at `site_id` (None: the organization-wide ones): an organization-wide
+        role extends to the organization's own sites only, never to another's site id."""
+        here = self.site_roles.get(site_id, set())
+        if site_id is None or site_id in self.site_roles or self._is_own_site(site_id):
+            return set(self.org_roles) | here
+        return set(here)
+
+    def _is_own_site(self, site_id: int) -> bool:
+        """Is `site_id` a site of this login's organization? Asked only where an organization-wide
+        role is held and the login has no role of its own there. The ids are the ones the
+        request's site switcher read (`note_sites`), or read here; a site not among them is read
+        again (one made since: a new site, the demo's), so a foreign id costs a query each time."""
+        if not self.org_roles:
+            return False
+        if self._org_sites is None or site_id not in self._org_sites:
+            ids = Site.objects.filter(organization_id=self.organization_id).values_list("pk", flat=True)
+            self._org_sites = frozenset(ids)
+        return site_id in self._org_sites
+
+    def note_sites(self, sites: list[Site]) -> None:
+        """The request's `sites()`, read by the middleware: for an organization-wide role they
+        are every site of the organization, so `roles_at` need not read them again."""
+        if self.org_roles and self.station is None:
+            self._org_sites = frozenset(s.pk for s in sites)
 
     def all_roles(self) -> set[str]:
         roles = set(self.org_roles)

@@ -16,7 +16,9 @@ class CurrentSiteMiddleware:
     def __call__(self, request):
         request.site = None
         if request.user.is_authenticated:
-            sites = list(access_for(request.user).sites())
+            access = access_for(request.user)
+            sites = list(access.sites())
+            access.note_sites(sites)  # an organization-wide role's sites, for its checks (roles_at)
             chosen = request.session.get(SESSION_KEY)
             request.site = next((s for s in sites if s.pk == chosen), sites[0] if sites else None)
             request.visible_sites = sites

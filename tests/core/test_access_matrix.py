@@ -164,3 +164,22 @@ def test_a_login_without_an_employee_sees_nothing(client_for, db, world, django_
     user = django_user_model.objects.create_user("loner", password="x-y-z-long-password")
     response = client_for(Employee(user=user)).get("/api/v1/sites/")
     assert response.json()["results"] == []
+
+
+@pytest.mark.parametrize("role", ALL_ROLES)
+def test_a_role_never_extends_to_another_organizations_site(cast, world, site, other_site, stranger_site, role):
+    """`Access.roles_at` (every has_role and ReadRule check): an organization-wide role holds at
+    each site of its organization, a site role at its own site, and neither at a site id of
+    another organization, however a caller came by that id."""
+    from cardroom.access import Access
+    from reports.services import REPORT_ROLES
+
+    access = Access(cast[role].user)
+    held = {role} if role in ORG_WIDE else set()
+    assert access.roles_at(stranger_site.pk) == set()
+    assert not access.has_role(stranger_site.pk, *ALL_ROLES)
+    assert access.roles_at(site.pk) == {role}
+    assert access.roles_at(other_site.pk) == held
+    assert access.has_role(site.pk, *REPORT_ROLES) == (role in REPORT_ROLES)
+    later = type(site).objects.create(organization=site.organization, name="Opened since", time_zone=site.time_zone)
+    assert access.roles_at(later.pk) == held  # a site made after the login's sites were read
