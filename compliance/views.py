@@ -15,7 +15,7 @@ from cardroom.access import access_for, refusal, require_role
 from cardroom.models import Role
 from cardroom.views import activate_site_zone, call_service
 from core.periods import Quarter
-from core.rules import HOUSE_CONTROL
+from core.rules import HOUSE_CONTROL, citation_order
 
 from . import engine, services
 from .forms import ResolveForm, RunForm, StepForm
@@ -86,7 +86,7 @@ def site_rules(site) -> dict:
     pack = pack_for(site)
     providers = [p for p in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS if engine.runs_at(p, pack)]
     checks = [_check_line(p, pack) for p in providers]
-    table_rules = sorted(set(pack.citations.values()))
+    table_rules = sorted(set(pack.citations.values()), key=citation_order)
     states = any(r.applies(pack) for p in providers for r in engine.rules_of(p))
     return {"rules_site": site, "rules_pack": pack, "pack_checks": checks, "pack_table_rules": table_rules,
             "pack_states_a_check": states}  # fmt: skip

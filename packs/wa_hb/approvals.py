@@ -7,15 +7,16 @@ at the site (`Rule.at`); a site whose pack states none of them keeps no internal
 table options (`table.internal_controls`, in `tables.CITATIONS`)."""
 
 from .tables import WSGC_BLACKJACK_RULES as RULES
+from .tables import rule
 
 CITATIONS: dict[str, str] = {
-    "approvals.documented.dealer_hits_soft_17": f"{RULES}, rule 9.iii",
+    "approvals.documented.dealer_hits_soft_17": rule("9.iii"),
     "approvals.documented.split_pairs": f"{RULES}, Splitting Pairs (note)",
     "approvals.documented.double_on": f"{RULES}, Doubling Down (note)",
     "approvals.documented.insurance_allowed": f"{RULES}, Insurance (note)",
     "approvals.documented.surrender": f"{RULES}, Surrender (note)",
-    "approvals.documented.blackjack_payout": f"{RULES}, rule 7",
-    "approvals.documented.payout_rounding": f"{RULES}, rule 7",
+    "approvals.documented.blackjack_payout": rule(7),
+    "approvals.documented.payout_rounding": rule(7),
 }
 
 _RULE_7 = (

@@ -29,7 +29,7 @@ def lines(t) -> list[Line]:
     return [
         (limits_line(t) + _single_wager_limit(t), CITATIONS["wagers"]),
         (f"{t.decks} deck(s), dealt from {DEALT_FROM[t.dealt_from]}; up to {t.max_players} players.",
-         f"{rule(1)}, {rule(3)}"),
+         f"{WSGC_BLACKJACK_RULES}, rules 1 and 3"),
         (_payout(t), rule(7)),
         ("Dealer must hit soft 17." if t.dealer_hits_soft_17 else "Dealer stands on all 17s.",
          f"{rule(9)} ({IN_CONTROLS})"),

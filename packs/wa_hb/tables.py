@@ -59,7 +59,8 @@ TABLE_OPTIONS = (
 
 
 def rule(number) -> str:
-    return f"{WSGC_BLACKJACK_RULES} rule {number}"
+    """A rule of the WSGC Blackjack Game Rules, cited as the approvals cite them ("..., rule 7")."""
+    return f"{WSGC_BLACKJACK_RULES}, rule {number}"
 
 
 CITATIONS = {

@@ -29,7 +29,7 @@ def test_a_north_dakota_site_lists_the_nd_checks(client, manager, site):
     ("code", "citation"),
     [
         ("NY", "9 NYCRR 4620.5(f)(2)"),
-        ("WA-HB", "WSGC Blackjack Game Rules (rev. April 2018) rule 7"),
+        ("WA-HB", "WSGC Blackjack Game Rules (rev. April 2018), rule 7"),
         ("WA-BJ", "WAC 230-40-125(4) (1999 proposed amendment)"),
     ],
 )
@@ -44,3 +44,19 @@ def test_another_packs_site_lists_its_own_rules_and_no_nd_rule(client, manager, 
     checks = re.findall(r"<li>(.*?)</li>", section.split("Table rules checked")[0], re.S)
     assert checks == ["House control: the banks and trays hold no more chips than the inventory log says exist."]
     assert "only the house controls above run here" in section
+
+
+def test_the_table_rules_are_listed_once_each_in_the_order_a_reader_counts_them(client, manager, site):
+    """rule 3 before rule 11 (not as text, where "11" comes before "3"), and one spelling of a
+    rule cited by the table rules and by the approvals alike."""
+    from core.rules import citation_order
+
+    site.jurisdiction = "WA-HB"
+    site.save()
+    client.force_login(manager.user)
+    listed = re.findall(r"<li>(.*?)</li>", rules_section(client, site).split("Table rules checked")[1], re.S)
+    wsgc = [c for c in listed if c.startswith("WSGC Blackjack Game Rules")]
+    numbered = [c.rsplit(", ", 1)[1] for c in wsgc if ", rule " in c]
+    assert numbered == ["rule 1", "rule 3", "rule 7", "rule 9.iii", "rule 11"]
+    assert len(listed) == len(set(listed)) and not [c for c in wsgc if " rule " in c and ", rule " not in c]
+    assert sorted(["08-05(10)", "08-05(2)", "08-05"], key=citation_order) == ["08-05", "08-05(2)", "08-05(10)"]

@@ -39,7 +39,7 @@ CASES = {
             "Blackjack pays 6 to 5; a payout is rounded down to the table's lowest chip",
             "No single wager above $300.00",
             "WAC 230-15-140",
-            "WSGC Blackjack Game Rules (rev. April 2018) rule 7",
+            "WSGC Blackjack Game Rules (rev. April 2018), rule 7",
             "documented in the internal controls",
         ],
     ),
