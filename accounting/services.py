@@ -21,6 +21,7 @@ from core.audit import record_site_event as _audit
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 from floor import queries as floor_queries
+from floor import rules as floor_rules
 from floor.calculations import site_today
 from floor.models import GamingDay
 
@@ -184,6 +185,14 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
     if field not in Adjustment.Field.values:
         names = ", ".join(Adjustment.Field.values)
         raise ValidationError({"field": f"{citation}: an adjustment corrects one of {names}."})
+    if field != Adjustment.Field.CASH and not floor_rules.house_chips(site):
+        raise ValidationError(
+            {
+                "field": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at "
+                f"its tables; no drop, fill, credit or tray count of the house is recorded there, so an adjusting "
+                f"entry corrects the cash."
+            }
+        )
     if field == Adjustment.Field.CASH and table is not None:
         raise ValidationError({"table": f"{citation}: a cash adjustment is the site's; give no table."})
     if field != Adjustment.Field.CASH and (table is None or table.site_id != site.pk):

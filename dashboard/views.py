@@ -49,6 +49,7 @@ from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from floor.queries import carried_items
+from floor.rules import house_chips
 from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
 from statefiling.queries import amendment_statements, receipt_statement
@@ -186,7 +187,9 @@ def daily(request):
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
-        "adjustment_options": ADJUSTMENT_OPTIONS,
+        # A fees-only site records no figure of the house's chips: its books are corrected in cash.
+        "adjustment_options": ADJUSTMENT_OPTIONS if house_chips(site) else CASH_ADJUSTMENT_OPTION,
+        "adjusts_tables": house_chips(site),
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 
@@ -362,10 +365,16 @@ def _day_items(gaming_day) -> dict:
 
 
 CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule, shown on the page
-# The adjusting entry's figures, as the form's <option>s: written once.
-ADJUSTMENT_OPTIONS = mark_safe(  # noqa: S308 - every value went through _text
-    "".join(f'<option value="{_text(value)}">{_text(label)}</option>' for value, label in published.ADJUSTMENT_FIELDS)
-)
+
+
+def _options(choices) -> str:
+    options = "".join(f'<option value="{_text(value)}">{_text(label)}</option>' for value, label in choices)
+    return mark_safe(options)  # noqa: S308 - every value went through _text
+
+
+# The adjusting entry's figures, as the form's <option>s: written once; a fees-only site's, cash alone.
+ADJUSTMENT_OPTIONS = _options(published.ADJUSTMENT_FIELDS)
+CASH_ADJUSTMENT_OPTION = _options(c for c in published.ADJUSTMENT_FIELDS if c[0] == "cash")
 
 
 @login_required

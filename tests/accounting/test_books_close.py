@@ -1,6 +1,7 @@
 """Closing the books of a gaming day: refused until the day is closed, counted and the bank
 counted; the figures are snapshotted and locked; a correction is a separate adjustment."""
 
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -222,6 +223,31 @@ def test_a_cash_adjustment_corrects_the_cash_profit_of_the_day_entered(closed_bo
     before = summaries.daily_summary(site, NEXT).cash.cash_profit_cents
     adjust(manager, closed_books, field="cash", amount_cents=-1_000, reason="Counterfeit $10 bill found in the bank.")
     assert summaries.daily_summary(site, NEXT).cash.cash_profit_cents == before - 1_000
+
+
+def test_at_a_fees_only_site_an_adjusting_entry_corrects_the_cash_alone(closed_books, manager, t1, site):
+    """A Washington player-banked room's revenue is its fees: it records no drop, fill, credit or
+    tray count of the house (floor's and counts' fees-only rule), so the books are corrected in
+    cash, in the service, the API and the daily page's form (the books closed before the site's
+    pack changed, so that there is a closed day to correct)."""
+    from django.test import Client
+
+    site.jurisdiction = "WA-BJ"
+    site.save()
+    for field in ("drop", "fills", "credits", "opener", "closer"):
+        with pytest.raises(ValidationError) as caught:
+            adjust(manager, closed_books, table=t1, field=field)
+        assert caught.value.message_dict["field"] == [
+            f"WAC 230-40-125(1) (1999 proposed amendment): the house's revenue at {site} is the fees collected at its tables; no drop, fill, "
+            "credit or tray count of the house is recorded there, so an adjusting entry corrects the cash."
+        ]
+    assert not Adjustment.objects.exists()
+    assert adjust(manager, closed_books, field="cash", amount_cents=-1_000).field == "cash"
+    page = Client()
+    page.force_login(manager.user)
+    form = page.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
+    form = form[form.index('id="adjust-form"') : form.index("</form>", form.index('id="adjust-form"'))]
+    assert re.findall(r'<option value="(\w+)"', form) == ["cash"] and 'name="table_number"' not in form
 
 
 def test_summaries_with_adjustments_take_bounded_queries(
