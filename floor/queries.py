@@ -29,7 +29,7 @@ from .models import (
     SlipStep,
     TableInventory,
 )
-from .rules import UNVERIFIED_NOTE_START
+from .rules import UNVERIFIED_NOTE_START, house_chips
 
 
 def shifts_overlapping(start: datetime, end: datetime) -> QuerySet[DealerShift]:
@@ -716,7 +716,7 @@ class PitRow:
     slips still waiting for verification (08-05(5)) or receipt (08-05(6))."""
 
     table: Table
-    state: str  # open, open without opener, closed, not opened
+    state: str  # open, open without opener, closed, not opened (fees-only: dealing, no dealer)
     shift: DealerShift | None
     unverified: list[Slip]
     unreceived: list[Slip]
@@ -758,17 +758,17 @@ def pit_board(site: Site, at: datetime) -> PitBoard:
         counted = TableInventory.objects.filter(gaming_day=day).exclude(kind=TableInventory.Kind.CHANGE)
         for table_id, kind in counted.values_list("table_id", "kind"):
             kinds.setdefault(table_id, set()).add(kind)
-        running = shifts_running(at).filter(gaming_day=day).select_related("dealer__user").order_by("started_at")
-        shifts = {shift.table_id: shift for shift in running}  # the latest start wins
+        shifts = running_shifts(day, at)
     waiting = slips_with_status(Slip.objects.filter(site=site, table__active=True))
     waiting = waiting.filter(status_code__in=["issued", "verified"]).select_related("prepared_by")
     slips: dict[tuple[int, str], list[Slip]] = {}
     for slip in waiting.order_by("prepared_at", "kind", "number"):
         slips.setdefault((slip.table_id, slip.status_code), []).append(slip)
+    chips = house_chips(site)
     rows = [
         PitRow(
             table=table,
-            state=_pit_state(kinds.get(table.pk, set()), shifts.get(table.pk)),
+            state=board_state(kinds.get(table.pk, set()), shifts.get(table.pk), chips),
             shift=shifts.get(table.pk),
             unverified=slips.get((table.pk, "issued"), []),
             unreceived=slips.get((table.pk, "verified"), []),
@@ -778,7 +778,19 @@ def pit_board(site: Site, at: datetime) -> PitBoard:
     return PitBoard(site=site, day=day, rows=rows, at=at)
 
 
-def _pit_state(kinds: set[str], shift: DealerShift | None) -> str:
+def running_shifts(day: GamingDay, at: datetime) -> dict[int, DealerShift]:
+    """{table id: the dealer shift running there at `at`} in the gaming day, with its dealer; one query."""
+    running = shifts_running(at).filter(gaming_day=day).select_related("dealer__user").order_by("started_at")
+    return {shift.table_id: shift for shift in running}  # the latest start wins
+
+
+def board_state(kinds: set[str], shift: DealerShift | None, house_chips: bool = True) -> str:
+    """A table's state in the open day from its tray counts' `kinds` and the dealer `shift` running
+    there: closed, open, open without opener (a dealer seated before the opener was counted) or
+    not opened. Where the house's chips do not go to the tables (a fees-only site: no tray is
+    counted, rules.house_chips) a table is dealing or has no dealer."""
+    if not house_chips:
+        return "dealing" if shift is not None else "no dealer"
     if TableInventory.Kind.CLOSER in kinds:
         return "closed"
     if TableInventory.Kind.OPENER in kinds:

@@ -83,25 +83,20 @@ def _can(request, roles) -> bool:
 # --- The floor ------------------------------------------------------------------------------
 
 
-def _table_rows(site, day):
-    """Each active table with its status in the open gaming day."""
-    now = timezone.now()
-    counts = {}
+def _table_rows(site, day, house_chips: bool):
+    """Each active table with its status in the open gaming day (the pit board's states,
+    `queries.board_state`), in a fixed number of queries whatever the number of tables."""
+    counts, shifts = {}, {}
     if day is not None:
         for count in TableInventory.objects.filter(gaming_day=day).exclude(kind=TableInventory.Kind.CHANGE):
             counts[(count.table_id, count.kind)] = count
+        shifts = queries.running_shifts(day, timezone.now())
     rows = []
     for table in Table.objects.filter(site=site, active=True).order_by("number"):
         opener, closer = counts.get((table.pk, "opener")), counts.get((table.pk, "closer"))
-        shift = queries.current_shift(table, now) if day is not None else None
-        if closer is not None:
-            status = "closed"
-        elif opener is not None:
-            status = "open"
-        elif shift is not None:
-            status = "open without opener"
-        else:
-            status = "not opened"
+        kinds = {kind for kind, count in (("opener", opener), ("closer", closer)) if count is not None}
+        shift = shifts.get(table.pk)
+        status = queries.board_state(kinds, shift, house_chips)
         rows.append({"table": table, "opener": opener, "closer": closer, "shift": shift, "status": status})
     return rows
 
@@ -112,7 +107,7 @@ def _floor(request, status=200, **forms_shown):
     house_chips = not fees_only(site)  # a fees-only site has no fills, credits or tray counts to offer
     context = {
         "day": day,
-        "rows": _table_rows(site, day),
+        "rows": _table_rows(site, day, house_chips),
         "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),

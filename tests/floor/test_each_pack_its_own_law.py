@@ -365,6 +365,44 @@ def test_the_floor_page_of_a_fees_only_site_offers_no_tray_counts_or_slips_and_s
     assert_own_law(_floor_words(text), "WA-BJ")
 
 
+def test_a_fees_only_sites_tables_are_dealing_or_without_a_dealer_never_open_without_opener(
+    client, client_for, bj_floor, django_assert_max_num_queries
+):
+    """No tray is counted where the house's revenue is its fees, so a table with a dealer seated is
+    dealing (not "open without opener", the custody warning of a house-banked table) and one
+    without is "no dealer" (not "not opened", with an Open table button the service refuses):
+    on the floor page, without opener and closer columns, and on the pit board. The floor page
+    reads its tables' states in a fixed number of queries whatever the number of tables."""
+    from django.utils import timezone
+
+    from floor.queries import pit_board
+
+    people, table, _day = bj_floor
+    seated = post(client_for(people[Role.SHIFT_MANAGER]), "/api/v1/dealer-shifts/",
+                  {"table": table.pk, "dealer": people[Role.DEALER].pk})  # fmt: skip
+    assert seated.status_code == 201
+    TableFactory(site=table.site, number=2, decks=2, banker="player", min_bank_cents=30_000,
+                 min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
+    client.force_login(people[Role.SHIFT_MANAGER].user)
+    client.get("/floor/")
+    with django_assert_max_num_queries(40) as first:
+        text = client.get("/floor/").content.decode()
+    states = dict(re.findall(r'<tr id="table-(\d+)">.*?table-status">([^<]+)<', text, re.S))
+    assert states == {"1": "dealing", "2": "no dealer"}
+    head = text[text.index('id="tables"') : text.index("</thead>", text.index('id="tables"'))]
+    assert "Opener" not in head and "Closer" not in head
+    board = pit_board(table.site, timezone.now())
+    assert [(row.table.number, row.state, row.takes_slips) for row in board.rows] == [
+        (1, "dealing", False),
+        (2, "no dealer", False),
+    ]
+    for number in (3, 4, 5):
+        TableFactory(site=table.site, number=number, decks=2, banker="player", min_bank_cents=30_000,
+                     min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
+    with django_assert_max_num_queries(len(first.captured_queries)):
+        assert client.get("/floor/").status_code == 200
+
+
 def test_the_menu_is_the_current_sites_a_fees_only_site_offers_no_slip_books_or_drop_boxes(client, bj_site, cast):
     """A gaming manager of the cast's site (its pack keeps slips and drop boxes) and of a WA-BJ one:
     at the fees-only site the menu offers no slip books or drop boxes (WAC 230-40-125(1): no drop,
