@@ -744,7 +744,8 @@ class PitBoard:
 
     @property
     def tables_in_play(self) -> int:
-        return sum(1 for row in self.rows if row.takes_slips)
+        """Tables in play: taking slips, or dealing at a fees-only site (which takes none)."""
+        return sum(1 for row in self.rows if row.takes_slips or row.state == "dealing")
 
 
 def pit_board(site: Site, at: datetime) -> PitBoard:

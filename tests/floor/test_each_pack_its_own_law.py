@@ -396,6 +396,7 @@ def test_a_fees_only_sites_tables_are_dealing_or_without_a_dealer_never_open_wit
         (1, "dealing", False),
         (2, "no dealer", False),
     ]
+    assert board.tables_in_play == 1  # the table dealing is in play, though it takes no slip
     for number in (3, 4, 5):
         TableFactory(site=table.site, number=number, decks=2, banker="player", min_bank_cents=30_000,
                      min_wager_cents=100, max_wager_cents=2500)  # fmt: skip
