@@ -131,19 +131,10 @@ def table_was_opened(table: Table, day: GamingDay) -> bool:
     return has_opener.exists() or DealerShift.objects.filter(table=table, gaming_day=day).exists()
 
 
-def table_state(table: Table, day: GamingDay) -> str:
-    """ "closed" (closer recorded), "open" (opener or dealer seated) or "not opened", in the day."""
-    kinds = set(TableInventory.objects.filter(table=table, gaming_day=day).values_list("kind", flat=True))
-    if TableInventory.Kind.CLOSER in kinds:
-        return "closed"
-    opened = TableInventory.Kind.OPENER in kinds or DealerShift.objects.filter(table=table, gaming_day=day).exists()
-    return "open" if opened else "not opened"
-
-
 @dataclass(frozen=True)
 class SlipContext:
     day: GamingDay | None
-    table_state: str  # as table_state()
+    table_state: str  # "closed" (closer recorded), "open" (opener or dealer seated) or "not opened", in the day
     site_uses_books: bool
     # PostgreSQL: an id drawn for the slip from its table's sequence (never reused, gaps in ids
     # are harmless), so its lines go in before the slip takes its number (services.slips).
