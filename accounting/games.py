@@ -23,7 +23,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from core.hooks import HOLD_THRESHOLDS
-from packs import pack_for
+from packs import game_name, games_dealt, pack_for
 
 from .figures import Custody
 from .rules import COMBINED_BANK, LOW_HOLD
@@ -51,11 +51,8 @@ def sites_dealing(sites, game: str) -> list[int]:
     dealing = [s.pk for s in sites if game in pack_for(s).games]
     if not dealing:
         packs = {pack_for(s).name: pack_for(s) for s in sites}
-        said = "; ".join(
-            f"{p.cite('table.game')}: {name} tables deal {', '.join(dict(GAMES)[g].lower() for g in p.games)}"
-            for name, p in packs.items()
-        )
-        raise ValidationError({"game": f"No site here deals {dict(GAMES)[game].lower()} ({said})."})
+        said = "; ".join(f"{p.cite('table.game')}: {name} tables deal {games_dealt(p)}" for name, p in packs.items())
+        raise ValidationError({"game": f"No site here deals {game_name(game)} ({said})."})
     return dealing
 
 

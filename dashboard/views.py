@@ -82,6 +82,7 @@ def site_law(site) -> dict:
     """What the figures pages say of the site's law: the forms and obligations its pack states
     (empty where it states none), the controls it keeps (cited "House control" where its law does
     not state them), and whether its revenue is drop-based with a hold (packs.RevenueModel)."""
+    pack = pack_for(site)
     return {
         "form_daily": _stated(FORM_DAILY, site),
         "form_quarterly": _stated(FORM_QUARTERLY, site),
@@ -95,9 +96,9 @@ def site_law(site) -> dict:
         "quarterly_summary": QUARTERLY_SUMMARY.at(site),
         "tournament_play": TOURNAMENT_PLAY.at(site),
         "dealer_hold": DEALER_HOLD.at(site),
-        "holds": pack_for(site).revenue_model == RevenueModel.DROP,
-        "words": pack_for(site).revenue_words,  # what the pack calls the drop, the payout and the win
-        "deals_paddlewheel": Game.PADDLEWHEEL in pack_for(site).games,  # its wheel operators, its PW lines
+        "holds": pack.revenue_model == RevenueModel.DROP,
+        "words": pack.revenue_words,  # what the pack calls the drop, the payout and the win
+        "deals_paddlewheel": Game.PADDLEWHEEL in pack.games,  # its wheel operators, its PW lines
     }
 
 
@@ -146,6 +147,7 @@ def daily(request):
     summary = published.daily_summary(site, day, days=table_days)
     law = site_law(site)
     gross = law["words"].gross_column  # a gross proceeds column beside the drop (packs.RevenueWords)
+    chips_at_tables = house_chips(site)  # the house's chips go to the tables (not at a fees-only site)
     items = _day_items(gaming_day)
     context = {
         **items,
@@ -188,8 +190,8 @@ def daily(request):
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
         # A fees-only site records no figure of the house's chips: its books are corrected in cash.
-        "adjustment_options": ADJUSTMENT_OPTIONS if house_chips(site) else CASH_ADJUSTMENT_OPTION,
-        "adjusts_tables": house_chips(site),
+        "adjustment_options": ADJUSTMENT_OPTIONS if chips_at_tables else CASH_ADJUSTMENT_OPTION,
+        "adjusts_tables": chips_at_tables,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
 

@@ -46,6 +46,8 @@ __all__ = [
     "pack_for",
     "pack_of",
     "packs_of",
+    "game_name",
+    "games_dealt",
     "register_table_check",
     "revenue_words",
     "validate_table",
@@ -76,22 +78,28 @@ def packs_of(sites) -> list[Pack]:
     return [p for p in all_packs() if p.code in codes]
 
 
-def validate_table(table) -> None:
-    """Refuse a table its site's pack does not allow, naming each field and its rule."""
+def game_name(code: str) -> str:
+    """A game's name in a sentence: "twenty-one", "paddlewheel" (the code itself if unknown)."""
     from cardroom.models import Game
 
-    from .common import number_errors
+    return Game(code).label.lower() if code in Game.values else code
 
-    def game_name(code: str) -> str:
-        return Game(code).label.lower() if code in Game.values else code
+
+def games_dealt(pack: Pack) -> str:
+    """What the tables of `pack`'s sites deal, in a sentence: "twenty-one, paddlewheel"."""
+    return ", ".join(game_name(code) for code in pack.games)
+
+
+def validate_table(table) -> None:
+    """Refuse a table its site's pack does not allow, naming each field and its rule."""
+    from .common import number_errors
 
     errors = number_errors(table)
     pack = pack_for(table.site)
     if table.game not in pack.games:
-        dealt = ", ".join(game_name(code) for code in pack.games)
         errors["game"] = (
             f"{pack.cite('table.game')}: {game_name(table.game)} is not a game of "
-            f"{pack.name} ({table.site}); its tables deal {dealt}."
+            f"{pack.name} ({table.site}); its tables deal {games_dealt(pack)}."
         )
     for name, message in pack.table_rules(table).items():
         errors.setdefault(name, message)

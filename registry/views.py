@@ -98,7 +98,7 @@ def quarter(request, regulator):
             "rows": rows,
             "due": queries.due_on(regulator.agency, chosen),
             "words": pack.revenue_words,  # the pack's names of the figures
-            "taxed": bool(pack.tax_brackets),  # the tax columns, where the pack's law levies one
+            "taxed": "tax_cents" in columns,  # the tax columns, where the pack's law levies one
         },
     )
 
