@@ -59,7 +59,11 @@ class FeeCollectionInputSerializer(Input):
     period_minutes = serializers.IntegerField(min_value=1, max_value=rules.MAX_PERIOD_MINUTES)
     rate_cents = CentsField(min_value=1, max_value=rules.MAX_RATE_CENTS)
     count = serializers.IntegerField(min_value=1, max_value=rules.MAX_COUNT, help_text="Seats or players charged.")
-    amount_cents = CentsField(min_value=1, help_text="The amount collected: the rate times the count.")
+    amount_cents = CentsField(
+        min_value=1,
+        required=False,
+        help_text="The amount collected: the rate times the count. Omitted, it is worked out; given, it must equal it.",
+    )
     collected_at = MomentField(allow_null=True, default=None)
 
 

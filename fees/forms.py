@@ -22,7 +22,11 @@ class FeeForm(BootstrapMixin, forms.Form):
     )
     rate_cents = CentsField(label="Rate per seat or player ($)")
     count = forms.IntegerField(label="Seats or players charged", min_value=1, max_value=rules.MAX_COUNT)
-    amount_cents = CentsField(label="Amount collected ($)", help_text="The rate times the seats or players.")
+    amount_cents = CentsField(
+        label="Amount collected ($)",
+        required=False,
+        help_text="Blank: the rate times the seats or players, worked out. Given, it must equal that.",
+    )
     collected_at = PaperMomentField("Collected at")
 
     def __init__(self, *args, tables=None, site=None, **kwargs):
@@ -30,6 +34,7 @@ class FeeForm(BootstrapMixin, forms.Form):
         if site is not None:
             self.fields["period_minutes"].help_text = f"{rules.TABLE_FEES.at(site)}: fees only on a time basis."
         self.fields["table"].queryset = tables
+        self.fields["amount_cents"].widget.attrs["placeholder"] = "rate × count"  # fees/fee_amount.js works it out
 
 
 class VoidForm(forms.Form):

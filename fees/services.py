@@ -60,11 +60,13 @@ def record_fee(
     period_minutes: int,
     rate_cents: int,
     count: int,
-    amount_cents: int,
+    amount_cents: int | None = None,
     collected_at: datetime | None = None,
 ) -> FeeCollection:
     """A fee collected at a table of a fees pack (Washington blackjack: on a time basis by direct
-    collection, WAC 230-40-125(1)); the amount must be the rate times the seats or players charged."""
+    collection, WAC 230-40-125(1)): the rate times the seats or players charged. `amount_cents`
+    is that product when not given (the cashier does no arithmetic); given, from a paper or an
+    integrator, it is the cross-check and must equal it."""
     site = table.site
     fees_rule = rules.TABLE_FEES.at(site)
     _require_revenue(site, rules.keeps_table_fees(site), "table", "table fees collected on a time basis", fees_rule)
@@ -80,6 +82,8 @@ def record_fee(
         raise ValidationError(
             {"count": f"count is 1 to {min(most, rules.MAX_COUNT)} {unit} at table {table.number}; got {count}."}
         )
+    if amount_cents is None:
+        amount_cents = rate_cents * count
     if amount_cents != rate_cents * count:
         raise ValidationError(
             {

@@ -67,7 +67,11 @@ def fee_page(request):
         return render(request, "fees/page.html", {"site": site, "pack": pack_for(site), "applies": False})
     tables = Table.objects.filter(site=site, active=True).order_by("number")
     can_collect = access.has_role(site.pk, *rules.COLLECTORS)
-    form = forms.FeeForm(request.POST or None, tables=tables, site=site) if can_collect else None
+    form = (
+        forms.FeeForm(request.POST or None, tables=tables, site=site, initial=_last_terms(site))
+        if can_collect
+        else None
+    )
     if request.method == "POST":
         if form is None:
             raise PermissionDenied(
@@ -80,6 +84,18 @@ def fee_page(request):
             return redirect("fees:page")
         return _page(request, site, access, form=form, status=400)
     return _page(request, site, access, form=form)
+
+
+def _last_terms(site) -> dict:
+    """The basis, period and rate of the site's latest collection (not a void): a room charges
+    the same posted rate all night, so the next fee's form starts from them."""
+    last = (
+        FeeCollection.objects.filter(site=site, voids__isnull=True)
+        .order_by("-collected_at", "-id")
+        .values("basis", "period_minutes", "rate_cents")
+        .first()
+    )
+    return last or {}
 
 
 @login_required

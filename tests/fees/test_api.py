@@ -34,6 +34,18 @@ def test_the_amount_must_be_the_rate_times_the_count(cast, client_for, fee_paylo
     assert not FeeCollection.objects.exists()
 
 
+def test_an_amount_left_out_is_the_rate_times_the_count(cast, client_for, fee_payload):
+    payload = {key: value for key, value in fee_payload.items() if key != "amount_cents"}
+    response = client_for(cast[Role.PIT_BOSS]).post(FEES, payload, format="json")
+    assert response.status_code == 201, response.content
+    expected = fee_payload["rate_cents"] * fee_payload["count"]
+    assert response.json()["amount_cents"] == expected == FeeCollection.objects.get().amount_cents
+    # null is not "left out": a 400 naming the field, nothing written
+    refused = client_for(cast[Role.PIT_BOSS]).post(FEES, {**payload, "amount_cents": None}, format="json")
+    assert refused.status_code == 400 and "amount_cents" in refused.json()
+    assert FeeCollection.objects.count() == 1
+
+
 def test_fees_are_refused_at_a_site_of_another_pack(cast, client_for, org, site):
     nd_site = SiteFactory(organization=org, name="Elks Lodge", jurisdiction="ND")
     table = TableFactory(site=nd_site, number=1)

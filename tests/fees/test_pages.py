@@ -32,6 +32,19 @@ def test_a_wrong_amount_is_refused_inline_citing_the_rule(client, cast, bj_table
     assert not FeeCollection.objects.exists()
 
 
+def test_a_blank_amount_is_worked_out_and_the_next_form_starts_from_the_last_terms(client, cast, bj_table):
+    client.force_login(cast[Role.PIT_BOSS].user)
+    form = client.get("/fees/").content.decode()
+    assert 'placeholder="rate × count"' in form and "fees/fee_amount.js" in form
+    blank = {**FORM, "basis": "per_seat", "period_minutes": "20", "rate_cents": "3.50", "amount_cents": ""}
+    assert client.post("/fees/", {**blank, "table": bj_table.pk}).status_code == 302
+    assert FeeCollection.objects.get().amount_cents == 1400  # 4 x $3.50
+    page = client.get("/fees/").content.decode()
+    # the posted rate, basis and period of the last collection are the next form's
+    assert 'name="rate_cents" value="3.50"' in page and 'name="period_minutes" value="20"' in page
+    assert '<option value="per_seat" selected>' in page
+
+
 def test_an_auditor_reads_but_has_no_form(client, cast, bj_table):
     client.force_login(cast[Role.AUDITOR].user)
     page = client.get("/fees/")
@@ -68,6 +81,8 @@ def test_a_collector_records_a_fee_in_the_browser(browser_page, live_server, col
     page.fill("#id_period_minutes", "30")
     page.fill("#id_rate_cents", "2")
     page.fill("#id_count", "5")
+    # the amount is shown worked out as the rate and count are typed
+    expect(page.locator("#id_amount_cents")).to_have_attribute("placeholder", "10.00 (rate × count)")
     page.fill("#id_amount_cents", "9")
     page.click("#record-fee")
     # Each answer comes back to /fees/, whose form and reconciliation are there before it: wait for it.
