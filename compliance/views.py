@@ -45,6 +45,16 @@ def _quarter_asked(request, today) -> Quarter:
         return Quarter.containing(today)
 
 
+def _opened_here(alerts, run) -> int | None:
+    """A run over every site (the schedule's) spans every organization: its own counts are the
+    whole system's, which no reader of one organization may see. Its result on this page is the
+    alerts it opened at the reader's sites (opened while it ran); None for a run of one site,
+    whose own counts are that site's."""
+    if run is None or run.site_id is not None or run.status != run.Status.SUCCEEDED:
+        return None
+    return alerts.filter(opened_at__gte=run.started_at, opened_at__lte=run.finished_at).count()
+
+
 @login_required
 def alert_list(request):
     """The quarter's alerts (the current quarter unless another is asked for), what is still
@@ -52,6 +62,7 @@ def alert_list(request):
     _require_alert_reader(request)
     access, today = access_for(request.user), timezone.localdate()
     quarter = _quarter_asked(request, today)
+    run = last_run(access, request.site)
     alerts = alerts_for(access).order_by("is_resolved", "due_date", "-opened_at")
     if request.GET.get("site", "").isdigit():
         alerts = alerts.filter(site_id=request.GET["site"])
@@ -65,7 +76,8 @@ def alert_list(request):
             "rows": [(a, status_of(a)) for a in in_quarter(alerts, quarter)[:ALERT_ROWS]],
             "earlier_rows": [(a, status_of(a)) for a in earlier[:ALERT_ROWS]],
             "today": today,
-            "last_run": last_run(access, request.site),
+            "last_run": run,
+            "opened_here": _opened_here(alerts_for(access), run),
             "next_runs": next_runs(timezone.now()),
             "run_form": RunForm(today=today),
             "can_run": access.is_gaming_manager,

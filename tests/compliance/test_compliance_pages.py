@@ -412,3 +412,23 @@ def test_the_calendar_moves_by_month_across_the_year(client, cast, site, in_nove
 def test_the_calendar_is_closed_to_those_without_the_compliance_pages(client, cast):
     client.force_login(cast[Role.DEALER].user)
     assert client.get("/compliance/calendar/").status_code == 403
+
+
+def test_a_run_over_every_site_shows_only_what_it_opened_at_the_readers_sites(client, cast, site, in_november):
+    """The schedule's run spans every organization: its own counts (and its error) are the
+    whole system's, never shown to a reader of one organization."""
+    from tests.factories import OrganizationFactory, SiteFactory
+
+    stranger = SiteFactory(organization=OrganizationFactory(name="Another Lodge"), name="Stranger Hall")
+    run = services.start_run(trigger=ComplianceRun.Trigger.SCHEDULE, scope={"quarters": ["2026Q4"]})
+    open_alert(site)
+    open_alert(stranger)
+    open_alert(stranger, rule="low_hold", title="Twenty-one hold below 10%")
+    services.finish_run(run.pk, result={"opened": 3, "already_open": 4})
+    last = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
+    assert "1 alert(s) opened at your sites" in last
+    assert "3 alert(s)" not in last and "already open" not in last
+    failed = services.start_run(trigger=ComplianceRun.Trigger.SCHEDULE, scope={"quarters": ["2026Q4"]})
+    services.finish_run(failed.pk, error="chunk of Stranger Hall: boom")
+    last = page(client, cast[Role.AUDITOR].user, "/compliance/alerts/").split('id="last-run"')[1].split("</div>")[0]
+    assert "failed" in last and "Stranger Hall" not in last and "boom" not in last
