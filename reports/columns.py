@@ -61,6 +61,13 @@ def in_words(columns: list[Column], rows: list[list], words) -> tuple[list[Colum
     return named, rows
 
 
+def without(columns: list[Column], rows: list[list], gone: set[str]) -> tuple[list[Column], list[list]]:
+    """The table without the columns named in `gone` and their cells: a column of a figure the
+    site's pack has none of (a tax, a low-hold threshold) is left out, not left empty."""
+    kept = [n for n, column in enumerate(columns) if column.name not in gone]
+    return [columns[n] for n in kept], [[row[n] for n in kept] for row in rows]
+
+
 def headings(columns: list[Column]) -> list[str]:
     """The header row of the CSV and XLSX files."""
     return [column.heading for column in columns]

@@ -24,7 +24,7 @@ from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
-from packs import RevenueWords, revenue_words
+from packs import RevenueWords, get_pack, revenue_words
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words
@@ -307,14 +307,17 @@ def _custody_cells(custody) -> list:
     return [*(getattr(custody, name) for name in CUSTODY), custody.hold_ratio]
 
 
-def _day_rows(day: DailySummary, books: BooksCheck, late: int) -> list[list]:
+def _day_rows(day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str, ...]) -> list[list]:
+    """A day's tables, each game the site's pack deals (`dealt`: no paddlewheel row where its
+    tables deal none) and the day's total."""
     rows = [
         [day.gaming_date, t.table_number, t.game, *_custody_cells(t.custody), "yes" if t.complete else "no",
          *([None] * 11)]
         for t in day.tables
     ]  # fmt: skip
     for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
-        rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 11)])
+        if game in dealt:
+            rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 11)])
     cash = day.cash
     rows.append(
         [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
@@ -325,9 +328,9 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int) -> list[list]:
 
 
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
-    rows = []
+    rows, dealt = [], get_pack(data.where).games
     for day, books in zip(data.days, data.books, strict=True):
-        rows += _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date))
+        rows += _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date), dealt)
     return in_words(COLUMNS, rows + _pack_rows(data.pack), revenue_words(data.where))
 
 

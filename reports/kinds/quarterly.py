@@ -43,7 +43,7 @@ from packs import RevenueWords, get_pack, revenue_words
 from statefiling.queries import amendment_statements, receipt_statement
 
 from .. import rules as report_rules
-from ..columns import DATE, MONEY, RATIO, Column, headings, in_words
+from ..columns import DATE, MONEY, RATIO, Column, headings, in_words, without
 from ..registry import ReportContext, ReportKind, register
 from .pack_section import pack_lines, pack_notes, pack_section
 from .tournament_record import summary_rows, summary_section, summary_total_row
@@ -694,7 +694,28 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     rows += _books_csv_rows(data)
     if data.tax is not None:  # a gaming tax only where the site's pack levies one
         rows += _tax_csv_rows(data)
-    return in_words(COLUMNS, rows, revenue_words(data.where))
+    return in_words(*without(COLUMNS, rows, _columns_not_kept(data)), revenue_words(data.where))
+
+
+# The columns of a figure a pack may have none of, by what they hold.
+THRESHOLD_COLUMNS = {"low_hold_threshold", "below_threshold"}
+TAX_COLUMNS = {"tax", "rate"}
+DROP_COLUMNS = {"game", "gross_proceeds", "prizes", "agp", "hold", "cash_profit", "long_short"}
+
+
+def _columns_not_kept(data: QuarterlyReport) -> set[str]:
+    """The columns the site's pack never fills, left out (the header names only what its law
+    keeps): no low-hold thresholds in its law, no gaming tax, and, for a fees or session pack
+    without a tax, no drop-based figures (its days and games are not drop-based, and only the
+    tax's sites carry such figures besides)."""
+    gone = set()
+    if not LOW_HOLD.applies(data.where):
+        gone |= THRESHOLD_COLUMNS
+    if data.tax is None:
+        gone |= TAX_COLUMNS
+        if not data.holds:
+            gone |= DROP_COLUMNS
+    return gone
 
 
 KIND = register(

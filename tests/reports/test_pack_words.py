@@ -121,6 +121,15 @@ def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(c
     assert "Quarterly summary" in quarterly and "gaming tax" not in quarterly and "Low-hold" not in quarterly
     daily = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content)
     assert "Daily report" in daily and "due by" not in daily and "Low-hold threshold" not in daily
+    # nor in the files: no column of a tax or a threshold the pack's law has not, left empty
+    run = _report(api, here, "quarterly")["id"]
+    header = api.get(f"/api/v1/reports/{run}/download/?format=csv").content.decode().splitlines()[0].split(",")
+    assert not {"Tax", "Rate", "Low hold threshold", "Below threshold"} & set(header), header
+    assert ("Drop" in header) == (jurisdiction == "WA-HB")  # a fees or session site's figures are its own
+    run = _report(api, here, "daily")["id"]
+    rows = api.get(f"/api/v1/reports/{run}/download/?format=csv").content.decode().splitlines()
+    # a game summary row only for the games the pack deals (Washington's tables deal no paddlewheel)
+    assert any(",twenty_one," in r for r in rows) and any(",paddlewheel," in r for r in rows) == (jurisdiction == "NY")
 
 
 def test_a_fees_site_reports_its_fees_and_no_drop_win_or_hold(client_for, house):
@@ -157,6 +166,12 @@ def test_at_a_north_dakota_site_the_reports_keep_the_forms_the_tax_and_the_thres
     assert "SFN 50901" in quarterly and "N.D.C.C. 53-06.1-12" in quarterly and "ND 99-01.3-08-04(9)" in quarterly
     daily = pdf_text(api.get(f"/api/v1/reports/{_report(api, here, 'daily')['id']}/download/").content)
     assert "Twenty-one daily report" in daily and "due by" in daily
+    run = _report(api, here, "quarterly")["id"]
+    header = api.get(f"/api/v1/reports/{run}/download/?format=csv").content.decode().splitlines()[0].split(",")
+    assert {"Tax", "Rate", "Low hold threshold", "Below threshold", "Gross proceeds", "AGP"} <= set(header)
+    run = _report(api, here, "daily")["id"]
+    rows = api.get(f"/api/v1/reports/{run}/download/?format=csv").content.decode().splitlines()
+    assert any(",twenty_one," in r for r in rows) and any(",paddlewheel," in r for r in rows)
 
 
 def test_the_quarterly_pdf_allocates_a_combined_banks_long_short_to_twenty_one(client_for, house):

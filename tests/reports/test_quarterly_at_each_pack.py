@@ -127,10 +127,22 @@ def report(request, demo, django_db_blocker) -> dict:
         run.refresh_from_db()
         assert run.status == ReportRun.Status.DONE, run.error
         words = get_pack(built.site.jurisdiction).revenue_words
-        yield {"built": built, **_read_back(bytes(run.file.pdf), export_csv(run.file.table), words)}
+        gone = NOT_KEPT[built.site.jurisdiction]
+        yield {"built": built, **_read_back(bytes(run.file.pdf), export_csv(run.file.table), words, gone)}
 
 
-def _read_back(pdf: bytes, csv_bytes: bytes, words) -> dict:
+# The CSV's columns a pack never fills are left out of its header (reports.kinds.quarterly): no
+# low-hold threshold outside North Dakota, no tax column where the pack levies none, and no
+# drop-based column at a fees or session site.
+NOT_KEPT = {
+    "ND": set(),
+    "WA-HB": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS,
+    "WA-BJ": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS | quarterly.DROP_COLUMNS,
+    "NY": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS | quarterly.DROP_COLUMNS,
+}
+
+
+def _read_back(pdf: bytes, csv_bytes: bytes, words, gone: set[str]) -> dict:
     with pdfplumber.open(io.BytesIO(pdf)) as document:
         text = "\n".join(page.extract_text() or "" for page in document.pages)
         grids = [
@@ -140,9 +152,17 @@ def _read_back(pdf: bytes, csv_bytes: bytes, words) -> dict:
         ]
     rows = list(csv.reader(io.StringIO(csv_bytes.decode())))
     # The header in the site's pack's words (reports.columns.in_words): ND's own, or the trade's.
-    assert rows[0] == headings(in_words(quarterly.COLUMNS, [], words)[0])
-    names = [column.name for column in quarterly.COLUMNS]
-    return {"text": text, "grids": grids, "rows": [dict(zip(names, r, strict=True)) for r in rows[1:]]}
+    kept = [column for column in quarterly.COLUMNS if column.name not in gone]
+    assert rows[0] == headings(in_words(kept, [], words)[0])
+    if gone:
+        assert not {"Tax", "Rate", "Low hold threshold"} & set(rows[0])
+    names = [column.name for column in kept]
+    # a column left out reads as an empty cell, as it read when the header carried it empty
+    return {
+        "text": text,
+        "grids": grids,
+        "rows": [dict.fromkeys(gone, "") | dict(zip(names, r, strict=True)) for r in rows[1:]],
+    }
 
 
 # --- how the PDF shows a CSV cell -------------------------------------------------------------------
