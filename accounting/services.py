@@ -20,6 +20,7 @@ from core.audit import record_event, snapshot
 from core.audit import record_site_event as _audit
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
+from fees.queries import fees_not_counted, record_dates
 from floor import queries as floor_queries
 from floor import rules as floor_rules
 from floor.calculations import site_today
@@ -66,16 +67,30 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
             }
         )
     day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
-    if day is None:
+    if day is None and not record_dates([site.pk], gaming_date, gaming_date):
         raise ValidationError(
             {"gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site}."}
         )
-    if day.is_open:
+    # A fees or session pack's day may have its records (fees collected, sessions played) with no
+    # gaming day opened on the floor: its books close on those records. A gaming day opened closes first.
+    if day is not None and day.is_open:
         unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
         why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
         raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
     _check_drops_counted(site, gaming_date)
+    _check_fees_counted(site, gaming_date)
     _check_bank_counted(site, gaming_date)
+
+
+def _check_fees_counted(site: Site, gaming_date: date) -> None:
+    """The day's fee cash counted by two people before its books close, as a drop's count."""
+    if fees_not_counted(site.pk, gaming_date):
+        raise ValidationError(
+            {
+                "gaming_date": f"{HOUSE_CONTROL}: the fees collected on {gaming_date} have no two-person count of "
+                "their cash yet; count them first (table fees page)."
+            }
+        )
 
 
 def _check_drops_counted(site: Site, gaming_date: date) -> None:
@@ -298,10 +313,17 @@ def _filed_only(site: Site) -> str:
 
 def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
     """Every day of the quarter with figures (tables, adjustments entered, or a counted bank) has closed books."""
+    records = record_dates([site.pk], quarter.start, quarter.end)  # fees or sessions: their days are the books'
     unclosed = [
         str(d.gaming_date)
         for d in summary.days
-        if not d.books_closed and (d.tables or d.adjustments_recorded or d.cash.cash_profit_cents is not None)
+        if not d.books_closed
+        and (
+            d.tables
+            or d.adjustments_recorded
+            or d.cash.cash_profit_cents is not None
+            or (site.pk, d.gaming_date) in records
+        )
     ]
     if unclosed:
         shown = ", ".join(unclosed[:10]) + (f" and {len(unclosed) - 10} more" if len(unclosed) > 10 else "")

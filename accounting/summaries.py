@@ -15,7 +15,9 @@ from cage.calculations import deposit_due_on
 from cardroom.models import Game, Site
 from core.periods import Quarter
 from core.rows import shaped_rows
+from fees.queries import record_dates
 from floor.models import GamingDay, GamingDayClose
+from packs import RevenueModel, get_pack
 from tournaments import calculations as tournament_figures
 from tournaments.calculations import NO_TOURNAMENTS, TournamentFigures
 from tournaments.queries import figures_by_day as tournament_days
@@ -224,11 +226,19 @@ def daily_summaries(
     grouped = defaultdict(list)
     for d in days:
         grouped[(d.site_id, d.gaming_date)].append(d)
-    keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments))
+    keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments) | _record_days(codes, start, end))
     return [
         _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, codes)
         for site_id, day in keys
     ]
+
+
+def _record_days(codes: dict[int, str], start: date, end: date) -> set[tuple[int, date]]:
+    """The days of the sites whose pack's revenue is its fees or sessions that have such a record,
+    gaming day or not: they are days of the books (closed and filed as any other). One query, and
+    none where every site's pack is drop-based."""
+    site_ids = [pk for pk, code in codes.items() if get_pack(code).revenue_model != RevenueModel.DROP]
+    return record_dates(site_ids, start, end) if site_ids else set()
 
 
 def _adjustment_lines_query(*, site_ids, start, end):

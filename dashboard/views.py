@@ -97,6 +97,7 @@ def site_law(site) -> dict:
         "tournament_play": TOURNAMENT_PLAY.at(site),
         "dealer_hold": DEALER_HOLD.at(site),
         "holds": pack.revenue_model == RevenueModel.DROP,
+        "fees": pack.revenue_model == RevenueModel.FEES,  # its books rest on its fee records and their count
         "words": pack.revenue_words,  # what the pack calls the drop, the payout and the win
         "deals_paddlewheel": Game.PADDLEWHEEL in pack.games,  # its wheel operators, its PW lines
     }
@@ -185,6 +186,7 @@ def daily(request):
             holds=law["holds"],  # a fees or session site's dealers have no hold (the dealer page says why)
             win=law["words"].net_short,
         ),
+        "gaming_day_opened": gaming_day is not None,
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),

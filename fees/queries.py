@@ -54,6 +54,27 @@ def fee_totals(site_ids, start: date, end: date) -> dict:
     }
 
 
+def record_dates(site_ids, start: date, end: date) -> set[tuple[int, date]]:
+    """(site id, gaming date) of every fee collection and session in [start, end], in one query:
+    the days of a fees or session pack's books, whether or not a gaming day was opened on them
+    (accounting.summaries, accounting.services.close_books)."""
+    fees = FeeCollection.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    sessions = GameSession.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    pairs = (
+        fees.values_list("site_id", "gaming_date")
+        .order_by()
+        .union(sessions.values_list("site_id", "gaming_date").order_by())
+    )
+    return set(pairs)
+
+
+def fees_not_counted(site_id: int, gaming_date: date) -> bool:
+    """Fees were collected at the site on the date and their cash has no count standing."""
+    collected = FeeCollection.objects.filter(site_id=site_id, gaming_date=gaming_date).exists()
+    counted = FeeCount.objects.filter(site_id=site_id, gaming_date=gaming_date, corrected_by__isnull=True).exists()
+    return collected and not counted
+
+
 def current_sessions(site_ids, start: date, end: date):
     """The sessions as they stand (a corrected session is replaced by its correction)."""
     return GameSession.objects.filter(

@@ -1,0 +1,110 @@
+"""The books of a fees site (WA-BJ) close on its fee records: a day of fees collected is a day of
+the books whether or not a gaming day was opened on the floor (Tacoma's demo week opened none,
+and "Close the books" was refused there for ever: "there is no gaming day"). It closes once the
+fee cash is counted by two people and the bank counted, and then its fees stand; a quarter with
+such a day open is not filed. Driven through the services and the daily page."""
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from accounting import services as books
+from accounting import summaries
+from cage import services as cage
+from cardroom.models import Role
+from core.periods import Quarter
+from fees import services
+from fees.models import FeeCollection
+from floor.models import GamingDay
+
+DAY = date(2026, 8, 14)
+PACIFIC = ZoneInfo("America/Los_Angeles")
+
+
+def _fee(cast, table, hour: int) -> FeeCollection:
+    return services.record_fee(
+        acting_user=cast[Role.PIT_BOSS].user,
+        table=table,
+        basis="per_player",
+        period_minutes=30,
+        rate_cents=200,
+        count=4,
+        collected_at=datetime(2026, 8, 14, hour, tzinfo=PACIFIC),
+    )
+
+
+def _close(cast, site, day=DAY):
+    return books.close_books(acting_user=cast[Role.GAMING_MANAGER].user, site=site, gaming_date=day)
+
+
+def _refusal(cast, site) -> str:
+    with pytest.raises(ValidationError) as refused:
+        _close(cast, site)
+    return refused.value.message_dict["gaming_date"][0]
+
+
+@pytest.fixture
+def fee_day(cast, site, bj_table):
+    fees = [_fee(cast, bj_table, hour) for hour in (14, 15)]
+    assert not GamingDay.objects.filter(site=site).exists()  # none opened on the floor, as in Tacoma's demo
+    return fees
+
+
+def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counted(cast, site, bj_table, fee_day):
+    # a day of the books: listed among the quarter's days (it was not: "0 of 0 day(s)")
+    quarter = summaries.quarter_summary(site, Quarter.containing(DAY))
+    assert [d.gaming_date for d in quarter.days] == [DAY]
+    assert "no gaming day" not in _refusal(cast, site)
+    assert _refusal(cast, site).startswith("House control: the fees collected on 2026-08-14 have no two-person count")
+    services.count_fees(
+        acting_user=cast[Role.CASHIER].user,
+        site=site,
+        gaming_date=DAY,
+        counted_cents=1600,
+        witness=cast[Role.SHIFT_MANAGER],
+        counted_at=datetime(2026, 8, 14, 22, tzinfo=PACIFIC),
+    )
+    assert "cash bank count" in _refusal(cast, site)
+    for kind, hour in (("start", 13), ("end", 23)):
+        cage.record_bank_count(
+            acting_user=cast[Role.CASHIER].user,
+            site=site,
+            gaming_date=DAY,
+            kind=kind,
+            cash={100: 10 if kind == "start" else 26},
+            chips={},
+            at=datetime(2026, 8, 14, hour, tzinfo=PACIFIC),
+        )
+    close = _close(cast, site)
+    assert close.gaming_date == DAY
+    # its fees now stand: a void or a new fee of the day is refused, citing the closed books
+    with pytest.raises(ValidationError) as voiding:
+        services.void_fee(acting_user=cast[Role.GAMING_MANAGER].user, fee=fee_day[0], reason="rung twice")
+    assert "House control (closed books" in str(voiding.value)
+    with pytest.raises(ValidationError):
+        _fee(cast, bj_table, 16)
+    assert FeeCollection.objects.count() == 2
+
+
+def test_a_date_without_a_gaming_day_or_a_fee_still_has_nothing_to_close(cast, site, bj_table, fee_day):
+    with pytest.raises(ValidationError) as refused:
+        _close(cast, site, date(2026, 8, 15))
+    assert "there is no gaming day 2026-08-15" in refused.value.message_dict["gaming_date"][0]
+
+
+def test_a_quarter_with_a_fee_day_whose_books_are_open_is_not_filed(cast, site, bj_table, fee_day):
+    with pytest.raises(ValidationError) as refused:
+        books.file_quarter(acting_user=cast[Role.GAMING_MANAGER].user, site=site, quarter=Quarter(2026, 3))
+    assert "close the books of 2026-08-14 first" in refused.value.message_dict["quarter"][0]
+
+
+def test_the_daily_page_says_what_a_fee_days_books_need(client, cast, site, bj_table, fee_day):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    page = client.get("/dashboard/daily/", {"site": site.pk, "date": DAY.isoformat()}).content.decode()
+    assert "No gaming day was opened on the floor on this date" in page
+    assert "The gaming day is not closed" not in page and "every table closed" not in page
+    assert 'id="close-needs">Needs the fee cash counted by two people and the bank counted.' in page
+    refused = client.post(f"/dashboard/daily/books/close/?site={site.pk}", {"date": DAY.isoformat()}, follow=True)
+    assert "have no two-person count of their cash yet" in refused.content.decode()
