@@ -58,6 +58,13 @@ def _approved_game_lines(t) -> list[Line]:
         return []
     approval = link.approval
     lines = [(f"This table offers {approval.game_name}.", f"{approval.reference}")]
+    # The payouts of the pay tables the table posts (WSGC rule 7: a licensee posts the payouts of
+    # the blackjack games it offers), each as the approval lists it: a suited blackjack may pay more.
+    for paying in (link.blackjack_pay_table, link.side_bet_pay_table):
+        if paying is not None:
+            pays = "; ".join(f"{line['hand']} {line['pays']}" for line in paying.lines)
+            lines.append((f"{paying.side_bet or 'Blackjack'} pays (pay table {paying.code}): {pays}.",
+                          f"{approval.reference}; {pack_for(t.site).cite('table.payout_rounding')}"))  # fmt: skip
     limit = double_limit_cents(t, approval)
     if limit is not None:
         lines.append((f"Each double down may be up to the amount already in play, never above {format_money(limit)} "

@@ -24,3 +24,6 @@ def test_the_handout_posts_the_ddm_double_limit(auditor_api, ddm_table, site):  
     assert "This table offers Double Down Madness Blackjack" in text
     assert "Each double down may be up to the amount already in play, never above $300.00 for a single wager" in text
     assert "WAC 230-15-140" in text and "NYCRR" not in text  # (the retention footer is the reports area's)
+    # WSGC rule 7: the payouts of the game offered are posted, the table's pay tables as approved
+    assert "Blackjack pays (pay table 01): Suited Blackjack 2 to 1; Unsuited Blackjack 3 to 2." in text
+    assert "Push 22 pays (pay table 1): Dealer Same Suit 22 50 to 1;" in text
