@@ -71,6 +71,12 @@ def money(cents):
 
 
 @register.filter
+def abs_money(cents):
+    """An amount whose sign its words already say ("Net cash short: $2.00"), as the PDF prints it."""
+    return format_money(abs(cents))
+
+
+@register.filter
 def ratio(value):
     """A ratio as a percentage; a ratio as text (a received filing's "0.056673") too. Text that
     is not a number (a filing's "n/a") is shown as it is."""

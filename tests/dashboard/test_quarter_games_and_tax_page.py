@@ -81,3 +81,20 @@ def test_the_dealers_page_shows_wheel_operators_as_the_api_does(client, client_f
     row = html[html.index(f'data-dealer="{dealer.pk}"') :]
     assert "$300.00" in row[: row.index("</tr>")] and "75.00%" in row[: row.index("</tr>")]
     assert "Wheel operators (paddlewheel)</strong>" in html
+
+
+def test_a_net_cash_short_is_written_as_the_pdf_writes_it_its_sign_in_words(client, cast, site, people):
+    from accounting import summaries
+    from core.money import format_money
+    from core.periods import Quarter
+
+    _play(site, people)
+    scenario = Scenario(site, people)
+    scenario.bank(DAY, "start", 500_000, 300_000)
+    scenario.bank(DAY, "end", 300_000, 300_000)  # less cash than the day made: short
+    short = summaries.quarter_summary(site, Quarter(2026, 3)).long_short_cents
+    assert short < 0
+    client.force_login(cast[Role.AUDITOR].user)
+    html = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    line = html[html.index('id="net-cash"') :].split("</p>")[0]
+    assert f"short (an expense) for the quarter: <strong>{format_money(-short)}</strong>" in line and "-$" not in line
