@@ -34,12 +34,12 @@ def format_money(cents: int | None, *, signed: bool = False) -> str:
 
 def deposit_text(cents: int | None) -> str | None:
     """A day's expected bank deposit where it is not money to deposit: "not known" without a
-    count; "none" with the shortfall where the day's cash fell (a losing day's bank is made up,
-    not deposited); None where it is money (format it as such)."""
+    count; "none" with how much the bank's cash fell on a losing day (its bank is made up, not
+    deposited: a fall, not a cash short); None where it is money (format it as such)."""
     if cents is None:
         return "not known"
     if cents < 0:
-        return f"none: the day's cash is {format_money(-cents)} short"
+        return f"none: the bank's cash fell by {format_money(-cents)} (a losing day; not a cash short)"
     return None
 
 

@@ -311,7 +311,11 @@ def test_a_losing_days_expected_deposit_reads_none_with_the_shortfall_never_a_ne
     from cardroom.templatetags.cardroom import deposit_money
     from core.money import deposit_text
 
-    assert deposit_money(-3000) == "none: the day's cash is $30.00 short" == deposit_text(-3000)
+    assert (
+        deposit_money(-3000)
+        == "none: the bank's cash fell by $30.00 (a losing day; not a cash short)"
+        == deposit_text(-3000)
+    )
     assert deposit_money(0) == "$0.00" and deposit_text(0) is None
     assert deposit_money(125_050) == "$1,250.50"
     assert deposit_money(None) == "not known"
