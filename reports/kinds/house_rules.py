@@ -58,8 +58,8 @@ def _approved_game_lines(t) -> list[Line]:
         return []
     approval = link.approval
     lines = [(f"This table offers {approval.game_name}.", f"{approval.reference}")]
-    # The payouts of the pay tables the table posts (WSGC rule 7: a licensee posts the payouts of
-    # the blackjack games it offers), each as the approval lists it: a suited blackjack may pay more.
+    # The payouts of the pay tables the table posts (the pack's payout rule: the payouts of the
+    # games offered are posted), each as the approval lists it: a suited blackjack may pay more.
     for paying in (link.blackjack_pay_table, link.side_bet_pay_table):
         if paying is not None:
             pays = "; ".join(f"{line['hand']} {line['pays']}" for line in paying.lines)
