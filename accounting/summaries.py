@@ -226,7 +226,9 @@ def daily_summaries(
     grouped = defaultdict(list)
     for d in days:
         grouped[(d.site_id, d.gaming_date)].append(d)
-    keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments) | _record_days(codes, start, end))
+    records = _record_days(codes, start, end)
+    gaming_days |= _books_of_record_days(records - set(gaming_days), start, end)
+    keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments) | records)
     return [
         _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, codes)
         for site_id, day in keys
@@ -239,6 +241,20 @@ def _record_days(codes: dict[int, str], start: date, end: date) -> set[tuple[int
     none where every site's pack is drop-based."""
     site_ids = [pk for pk, code in codes.items() if get_pack(code).revenue_model != RevenueModel.DROP]
     return record_dates(site_ids, start, end) if site_ids else set()
+
+
+def _books_of_record_days(days: set[tuple[int, date]], start: date, end: date) -> dict:
+    """The states of a fees or session pack's days with records and no gaming day, as
+    `_gaming_day_states_query`'s: no gaming day to be closed, and whether their books are (one
+    query, none when every such day has a gaming day)."""
+    if not days:
+        return {}
+    closed = set(
+        BooksClose.objects.filter(site_id__in={site_id for site_id, _ in days}, gaming_date__range=(start, end))
+        .order_by()
+        .values_list("site_id", "gaming_date")
+    )
+    return {key: (False, key in closed) for key in days}
 
 
 def _adjustment_lines_query(*, site_ids, start, end):

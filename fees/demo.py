@@ -1,5 +1,5 @@
 """Demo: a week of fee collections at "Tacoma Blackjack Room" table 1 (WA-BJ) with the fee cash
-counted each day (one day $5 short), and a games-of-chance session for each night the demo
+counted each day (one day $5 short), its bank counted and its books closed each night, and a games-of-chance session for each night the demo
 played at "Kingston Fire Hall" (NY), all through the services. Skipped when the packs' demo did
 not create those sites.
 
@@ -69,6 +69,34 @@ def _fees(site: Site) -> None:
             witness=shift,
             counted_at=_local(site, day, 22),
         )
+        _bank_and_close(site, day, cashier, collected - short)
+
+
+# Tacoma's cash bank (cash only: the room takes no chips), the same every morning; the night's
+# counted fee cash goes into it in singles.
+TACOMA_BANK = {10000: 5, 2000: 20, 500: 20, 100: 100}
+
+
+def _bank_and_close(site: Site, day, cashier: Employee, counted_cents: int) -> None:
+    """The day's bank counted as it opened and closed (the fee cash in it) and its books closed
+    by the gaming manager, as a fee room's night ends (accounting.services.close_books): the
+    demo's own days only (this runs only where the site had no fee yet)."""
+    from accounting.services import close_books
+    from cage.services import record_bank_count
+
+    end = {**TACOMA_BANK, 100: TACOMA_BANK[100] + counted_cents // 100}
+    for kind, cash, hour in (("start", TACOMA_BANK, 13), ("end", end, 23)):
+        record_bank_count(
+            acting_user=cashier.user,
+            site=site,
+            gaming_date=day,
+            kind=kind,
+            cash=cash,
+            chips={},
+            at=_local(site, day, hour),
+        )
+    manager = Employee.objects.get(user__username="wagm")
+    close_books(acting_user=manager.user, site=site, gaming_date=day)
 
 
 def _sessions(site: Site) -> None:

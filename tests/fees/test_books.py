@@ -79,6 +79,10 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
         )
     close = _close(cast, site)
     assert close.gaming_date == DAY
+    # read back as closed (no gaming day holds the books' state: the close does), its cash the fees
+    day = summaries.daily_summary(site, DAY)
+    assert day.books_closed and not day.gaming_day_closed and day.cash.cash_profit_cents == 1600
+    assert summaries.quarter_summary(site, Quarter.containing(DAY)).days[0].books_closed
     # its fees now stand: a void or a new fee of the day is refused, citing the closed books
     with pytest.raises(ValidationError) as voiding:
         services.void_fee(acting_user=cast[Role.GAMING_MANAGER].user, fee=fee_day[0], reason="rung twice")
