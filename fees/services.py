@@ -44,11 +44,12 @@ def _require_revenue(site: Site, keeps: bool, field: str, what: str, rule: str) 
         )
 
 
-def _bounded(field: str, value: int, low: int, high: int, unit=format_money, words: str | None = None) -> None:
-    """`words` name the value in the refusal ("A session's receipts total"; default: the field's name)."""
+def _bounded(field: str, value: int, low: int, high: int, *, words: str, unit=format_money) -> None:
+    """Refuse a value out of its house bounds on `field` (the API's key); `words` name the value as
+    the user reads it ("A session's receipts total"), never the field's internal name."""
     if not low <= value <= high:
         raise ValidationError(
-            {field: f"{words or field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
+            {field: f"{words} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
         )
 
 
@@ -74,13 +75,18 @@ def record_fee(
     employee = acts.acting_employee(access)
     if basis not in FeeBasis.values:
         raise ValidationError({"basis": f"{fees_rule}: a fee is charged per seat or per player per period."})
-    _bounded("period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, unit=lambda m: f"{m} minutes")
-    _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS)
+    _bounded(
+        "period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, words="The period", unit=lambda m: f"{m} minutes"
+    )
+    _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS, words="The rate per seat or player")
     most = table.betting_spaces if basis == FeeBasis.PER_SEAT else table.max_players
     if not 1 <= count <= min(most, rules.MAX_COUNT):
         unit = "seats" if basis == FeeBasis.PER_SEAT else "players"
         raise ValidationError(
-            {"count": f"count is 1 to {min(most, rules.MAX_COUNT)} {unit} at table {table.number}; got {count}."}
+            {
+                "count": f"{HOUSE_CONTROL}: a fee charges 1 to {min(most, rules.MAX_COUNT)} {unit} "
+                f"at table {table.number}; got {count}."
+            }
         )
     if amount_cents is None:
         amount_cents = rate_cents * count
@@ -189,7 +195,7 @@ def count_fees(
     _require_revenue(site, rules.keeps_table_fees(site), "site", "fee cash counts", rules.TABLE_FEES.at(site))
     access = require_role(acting_user, site, *rules.COUNTERS, action="count the fee cash", rule=rules.ROLE_RULE)
     employee = acts.acting_employee(access)
-    _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS)
+    _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS, words="The fee cash counted")
     if witness.pk == employee.pk or witness.organization_id != site.organization_id:
         raise ValidationError(
             {

@@ -86,6 +86,9 @@ def test_fees_are_refused_at_a_site_of_another_pack(cast, client_for, org, site)
 def test_out_of_bound_fields_are_400_naming_the_field(cast, client_for, fee_payload, field, value):
     response = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, field: value}, format="json")
     assert response.status_code == 400 and field in response.json()
+    if field != "basis":  # a choice's refusal names the field and its choices (README, REST API)
+        # keyed by the field, the sentence reads in words (never "rate_cents is from ...")
+        assert field not in response.json()[field][0]
     assert not FeeCollection.objects.exists()
 
 
@@ -147,6 +150,29 @@ def test_the_fee_cash_is_counted_by_two_people(cast, client_for, site):
     alone = {"site": site.pk, "gaming_date": today, "counted_cents": 100, "witness": cashier.pk}
     response = client_for(cashier).post(COUNTS, alone, format="json")
     assert response.status_code == 400 and "two people" in response.json()["witness"][0]
+
+
+def test_a_negative_count_or_session_total_reads_in_words_as_on_the_page(cast, client_for, site, ny_site, ny_shift):
+    today = timezone.localdate().isoformat()
+    count = {"site": site.pk, "gaming_date": today, "counted_cents": -100, "witness": cast[Role.PIT_BOSS].pk}
+    response = client_for(cast[Role.CASHIER]).post(COUNTS, count, format="json")
+    assert response.status_code == 400
+    assert response.json()["counted_cents"] == [
+        "The fee cash counted is from $0.00 to $1,000,000.00 (House control); got -$1.00."
+    ]
+    start = timezone.now() - timedelta(hours=4)
+    session = {
+        "site": ny_site.pk,
+        "licence_number": "NY-GC-4620",
+        "started_at": start.isoformat(),
+        "ended_at": (start + timedelta(hours=1)).isoformat(),
+        "receipts_cents": -5,
+        "prizes_cents": 0,
+    }
+    response = client_for(ny_shift).post(SESSIONS, session, format="json")
+    assert response.status_code == 400
+    assert response.json()["receipts_cents"][0].startswith("A session's receipts total is from $0.00")
+    assert not FeeCount.objects.exists() and not GameSession.objects.exists()
 
 
 def test_a_ny_session_records_receipts_prizes_and_net(cast, client_for, ny_site, ny_shift):
