@@ -439,7 +439,8 @@ def quarter(request):
         try:
             chosen = Quarter.parse(request.GET["quarter"])
         except ValidationError as exc:
-            errors = exc.message_dict
+            # shown as the other pages show a bad date: the field, then its message (not a list)
+            errors = {field: " ".join(messages) for field, messages in exc.message_dict.items()}
     access = access_for(request.user)
     # The organization's tax needs every site's quarter; the site's own is among them.
     every_site = published.organization_quarter(site.organization, chosen, snapshots=True) if access.org_roles else None

@@ -84,6 +84,14 @@ def test_a_bad_date_is_named(client, cast, site):
     assert response.status_code == 400 and b"Write the date as YYYY-MM-DD" in response.content
 
 
+def test_a_bad_quarter_is_named_inline_as_a_bad_date_is(client, cast, site):
+    response = _page(client, cast[Role.AUDITOR], f"/dashboard/quarter/?site={site.pk}&quarter=2026Q9")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "<li>quarter: Write a quarter as YYYYQn, for example 2026Q3 (got &#x27;2026Q9&#x27;).</li>" in html
+    assert "[" not in html.split('id="errors"')[1].split("</div>")[0]
+
+
 def test_the_quarter_page_shows_the_apis_days_totals_and_the_organizations_tax(
     client, client_for, cast, site, org, play
 ):
