@@ -95,9 +95,15 @@ class FormNumberField(serializers.IntegerField):
 class DateField(serializers.DateField):
     """A date within `limits.FIRST_DATE`..`limits.LAST_DATE`."""
 
-    default_error_messages = {**serializers.DateField.default_error_messages, "range": limits.date_message()}
+    default_error_messages = {
+        **serializers.DateField.default_error_messages,
+        "range": limits.date_message(),
+        "impossible": "{value} is not a date.",
+    }
 
     def to_internal_value(self, value):
+        if limits.impossible_date(value):  # 2026-02-30: written right, but no day (as the query parameters say)
+            self.fail("impossible", value=value.strip())
         parsed = super().to_internal_value(value)
         if not limits.date_in_range(parsed):
             self.fail("range")

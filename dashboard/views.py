@@ -40,6 +40,7 @@ from cardroom.api import visible_employees
 from cardroom.models import Game, Role
 from cardroom.views import activate_site_zone, refusal_text
 from compliance.queries import open_alerts
+from core import limits
 from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
 from core.rows import shaped_rows
@@ -103,12 +104,14 @@ def site_law(site) -> dict:
 
 
 def _date(value, default: date, errors: dict, field: str) -> date:
+    """The date in `value` (the API's parsing and words, core.limits), else `default` with the
+    refusal in `errors`; nothing written is `default`."""
     if not value:
         return default
     try:
-        return date.fromisoformat(value)
-    except ValueError:
-        errors[field] = f"Write the date as YYYY-MM-DD (got {value!r})."
+        return limits.parse_date(value, field)
+    except ValidationError as exc:
+        errors[field] = " ".join(exc.messages)
         return default
 
 

@@ -81,7 +81,12 @@ def test_the_daily_page_defaults_to_the_latest_gaming_day(client, cast, site, pl
 
 def test_a_bad_date_is_named(client, cast, site):
     response = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date=14-08-2026")
-    assert response.status_code == 400 and b"Write the date as YYYY-MM-DD" in response.content
+    assert response.status_code == 400 and b"Write date as YYYY-MM-DD (got &#x27;14-08-2026&#x27;)" in response.content
+
+
+def test_an_impossible_date_is_said_to_be_no_date_as_the_api_says(client, cast, site):
+    response = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date=2026-02-30")
+    assert response.status_code == 400 and b"<li>date: 2026-02-30 is not a date.</li>" in response.content
 
 
 def test_a_bad_quarter_is_named_inline_as_a_bad_date_is(client, cast, site):
