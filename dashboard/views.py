@@ -555,6 +555,12 @@ def _game(request, law: dict) -> str:
     return "PW" if request.GET.get("game") == "PW" and law["deals_paddlewheel"] else "21"
 
 
+def _revenue_rule(site, law: dict, start: date, end: date) -> str | None:
+    """The rule of the revenue a site without a hold keeps (its fees' or sessions' citation), said
+    where the dealer pages explain why no dealer has a percent-of-hold there; None where it holds."""
+    return None if law["holds"] else pack_figures(site, start, end).get("rule")
+
+
 @login_required
 def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
@@ -567,7 +573,7 @@ def dealers(request):
     context = {
         "site": site,
         "law": law,
-        "revenue_rule": None if law["holds"] else pack_figures(site, start, end).get("rule"),
+        "revenue_rule": _revenue_rule(site, law, start, end),
         "start": start,
         "end": end,
         "game": game,
@@ -586,11 +592,17 @@ def dealer(request, pk):
     start, end, errors = _period(request, site)
     law = site_law(site)
     game = _game(request, law)
-    found = [] if errors else published.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
+    # As the dealers page: a site whose revenue is not a drop has no hold, a dealer's nor its own.
+    found = (
+        []
+        if errors or not law["holds"]
+        else published.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
+    )
     context = {
         "game": game,
         "site": site,
         "law": law,
+        "revenue_rule": _revenue_rule(site, law, start, end),
         "employee": employee,
         "start": start,
         "end": end,

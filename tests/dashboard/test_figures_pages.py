@@ -141,6 +141,26 @@ def test_a_dealers_shifts_say_why_they_cannot_be_separated(client, cast, site, p
 
 
 @pytest.mark.parametrize(
+    "jurisdiction, rule", [("NY", "9 NYCRR 4620.5"), ("WA-BJ", "WAC 230-40-125(1) (1999 proposed amendment)")]
+)
+def test_a_dealers_page_where_the_revenue_is_not_a_drop_shows_no_hold_and_says_why_as_the_list_does(
+    client, cast, site, play, dealers, jurisdiction, rule
+):
+    """The shifts were dealt with a drop; the site now runs a pack whose revenue is its fees or
+    sessions (packs are read at the site), so neither page shows a hold."""
+    site.jurisdiction = jurisdiction
+    site.save(update_fields=["jurisdiction"])
+    period = f"site={site.pk}&start={DAY}&end=2026-08-20"
+    listed = _page(client, cast[Role.AUDITOR], f"/dashboard/dealers/?{period}").content.decode()
+    html = _page(client, cast[Role.AUDITOR], f"/dashboard/dealers/{dealers[0].pk}/?{period}").content.decode()
+    said = html.split('id="no-hold">')[1].split("</div>")[0]
+    assert said == listed.split('id="no-hold">')[1].split("</div>")[0]
+    assert said.startswith(f"{rule}: the revenue of {site.name} is not a drop")
+    body = html.split("<main")[1] if "<main" in html else html
+    assert 'id="dealer-hold"' not in html and 'id="shifts"' not in html and "%" not in body.split('id="no-hold"')[1]
+
+
+@pytest.mark.parametrize(
     "url",
     [
         "/dashboard/daily/",
