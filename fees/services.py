@@ -226,6 +226,23 @@ def count_fees(
     return count
 
 
+def _refuse_licence_not_on_file(site: Site, licence_number: str, gaming_date: date) -> None:
+    """House control (9 NYCRR 4620.5 states none): where the organization has licences on file for
+    the site's jurisdiction, a session names the one in force on its gaming date; where none is
+    on file, the number as written stands."""
+    on_file, in_force = rules.session_licences(site, gaming_date)
+    if not on_file or licence_number == in_force:
+        return
+    listed = ", ".join(f"{number} (from {effective_on.isoformat()})" for number, effective_on in on_file)
+    held = f"is {in_force}" if in_force else "is none: no licence on file had taken effect"
+    raise ValidationError(
+        {
+            "licence_number": f"{HOUSE_CONTROL}: a session names the organization's licence in force on its gaming "
+            f"date; on {gaming_date.isoformat()} that {held}. Licences on file: {listed} (got {licence_number!r})."
+        }
+    )
+
+
 def record_session(
     *,
     acting_user,
@@ -263,6 +280,7 @@ def record_session(
             {"corrects": "A correction points at this site's session as it stands (its latest correction)."}
         )
     gaming_date = _gaming_date(site, started_at)
+    _refuse_licence_not_on_file(site, licence_number, gaming_date)
     acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
     with transaction.atomic():
         session = GameSession.objects.create(

@@ -1,7 +1,7 @@
 """WA-BJ table fees (WAC 230-40-125(1), 1999 proposed amendment) and NY games-of-chance sessions
 through the API: the happy paths, each refusal, the reconciliation's over/short, and the roles."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
@@ -202,6 +202,41 @@ def test_a_ny_session_records_receipts_prizes_and_net(cast, client_for, ny_site,
         "prizes_cents": 90_000,
         "net_cents": 35_000,
     }
+
+
+def test_a_session_names_the_licence_on_file_in_force_on_its_day(cast, client_for, ny_site, ny_shift):
+    """House control: where the organization has licences on file for New York (approvals), a
+    session's licence is the one in force on its gaming date; a later licence is not yet."""
+    from approvals.services import record_licence
+
+    manager = cast[Role.GAMING_MANAGER].user
+    record_licence(
+        acting_user=manager, organization=ny_site.organization, licence_number="NY-GC-4620",
+        tie_option=1, effective_on=date(2024, 1, 1),
+    )  # fmt: skip
+    record_licence(
+        acting_user=manager, organization=ny_site.organization, licence_number="NY-GC-4621",
+        tie_option=1, effective_on=timezone.localdate() + timedelta(days=30),
+    )  # fmt: skip
+    start = timezone.now() - timedelta(hours=4)
+    payload = {
+        "site": ny_site.pk,
+        "licence_number": "XX-1",
+        "started_at": start.isoformat(),
+        "ended_at": (start + timedelta(hours=1)).isoformat(),
+        "receipts_cents": 1_000,
+        "prizes_cents": 0,
+    }
+    for wrong in ("XX-1", "NY-GC-4621"):
+        response = client_for(ny_shift).post(SESSIONS, {**payload, "licence_number": wrong}, format="json")
+        assert response.status_code == 400
+        (message,) = response.json()["licence_number"]
+        assert message.startswith("House control: a session names the organization's licence in force")
+        assert "that is NY-GC-4620" in message and f"(got {wrong!r})" in message
+        assert "NY-GC-4620 (from 2024-01-01), NY-GC-4621 (from" in message and "NYCRR" not in message
+    assert not GameSession.objects.exists()
+    right = client_for(ny_shift).post(SESSIONS, {**payload, "licence_number": "NY-GC-4620"}, format="json")
+    assert right.status_code == 201, right.content
 
 
 def test_a_session_is_refused_at_a_non_ny_site_and_when_it_ends_before_it_starts(
