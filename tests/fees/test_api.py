@@ -396,3 +396,35 @@ def test_a_void_given_no_time_is_dated_when_it_is_entered(cast, client_for, fee_
     assert void.status_code == 201, void.content
     row = FeeCollection.objects.get(voids_id=fee_id)
     assert abs(row.entered_at - row.collected_at) < timedelta(seconds=1)  # both now
+
+
+def test_the_api_writes_a_pacific_sites_moments_in_utc_whatever_the_users_first_site(
+    client, org, site, bj_table, ny_site
+):
+    """A gaming manager working at Kingston (New York) reads a Tacoma (Pacific) fee collected at
+    5 p.m. there: 01:00 the next day in UTC, "Z", never Chicago's (the settings') nor New York's offset."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+
+    from cardroom.access import SESSION_KEY
+    from fees import services
+    from tests.factories import make_person
+
+    manager = make_person(org, Role.GAMING_MANAGER, None)
+    pit_boss = make_person(org, Role.PIT_BOSS, site)
+    with time_machine.travel(datetime(2026, 11, 29, 3, 0, tzinfo=UTC), tick=False):
+        fee = services.record_fee(
+            acting_user=pit_boss.user, table=bj_table, basis="per_seat", period_minutes=30, rate_cents=300, count=2,
+            collected_at=datetime(2026, 11, 28, 17, 0, tzinfo=ZoneInfo("America/Los_Angeles")),
+        )  # fmt: skip
+        client.force_login(manager.user)
+        session = client.session
+        session[SESSION_KEY] = ny_site.pk
+        session.save()
+        listed = client.get(FEES, {"site": site.pk}).json()["results"][0]
+        detail = client.get(f"{FEES}{fee.pk}/").json()
+    for answer in (listed, detail):
+        assert answer["collected_at"] == "2026-11-29T01:00:00Z"
+        assert answer["entered_at"] == "2026-11-29T03:00:00Z"
