@@ -6,11 +6,16 @@ class ApprovalsConfig(AppConfig):
     verbose_name = "Game approvals and internal controls (Washington)"
 
     def ready(self):
+        from core import hooks
         from packs import register_table_check
 
         from . import menu  # noqa: F401  (registers the menu entry)
         from .checks import check_table
+        from .queries import session_licences
 
         # WSGC Blackjack Game Rules (rev. April 2018) notes and the game approvals' conditions
         # bind every write of a table (API, pages, admin), through Table.clean.
         register_table_check(check_table)
+        # A games-of-chance session names a licence the organization has on file (house control;
+        # asked by fees.rules.session_licences, an app of this layer, so answered through core's hook).
+        hooks.SESSION_LICENCES.register(session_licences)

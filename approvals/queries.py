@@ -48,3 +48,16 @@ def licence_in_force(site: Site, on: date | None = None) -> Licence | None:
         .order_by("-effective_on", "-id")
         .first()
     )
+
+
+def session_licences(site: Site, on: date) -> tuple[list[tuple[str, date]], str | None]:
+    """The organization's licences on file for the site's jurisdiction, oldest first (number,
+    effective date), and the number of the one in force on `on` (the latest not after it), in one
+    query (fees.rules.session_licences)."""
+    on_file = list(
+        Licence.objects.filter(organization_id=site.organization_id, jurisdiction=site.jurisdiction)
+        .order_by("effective_on", "id")
+        .values_list("licence_number", "effective_on")
+    )
+    in_force = [number for number, effective_on in on_file if effective_on <= on]
+    return on_file, (in_force[-1] if in_force else None)

@@ -2,8 +2,15 @@
 each day with the items due on it. Pure: no database."""
 
 import calendar
+import re
 from dataclasses import dataclass, field
 from datetime import date
+
+from django.core.exceptions import ValidationError
+
+from core import limits
+
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
 
 
 @dataclass
@@ -19,13 +26,20 @@ class Month:
     first: date
 
     @classmethod
-    def parse(cls, text: str | None, *, default: date) -> "Month":
-        """'2026-11' -> November 2026; anything else (or nothing) -> the month of `default`."""
-        try:
-            year, month = (int(part) for part in (text or "").split("-"))
-            return cls(date(year, month, 1))
-        except ValueError:
+    def parse(cls, text: str | None, *, default: date, field: str = "month") -> "Month":
+        """'2026-11' -> November 2026; nothing -> the month of `default`; anything else is a
+        ValidationError naming `field` (the caller says so and shows the month of `default`)."""
+        if not text:
             return cls(default.replace(day=1))
+        match = _MONTH.match(text.strip())
+        if not match:
+            raise ValidationError({field: f"Write the month as YYYY-MM, for example 2026-11 (got {text!r})."})
+        if not 1 <= int(match[2]) <= 12:
+            raise ValidationError({field: f"{text.strip()} is not a month: write YYYY-MM, for example 2026-11."})
+        first = date(int(match[1]), int(match[2]), 1)
+        if not limits.date_in_range(first):
+            raise ValidationError({field: limits.date_message(f"The month ({text.strip()})")})
+        return cls(first)
 
     @property
     def key(self) -> str:

@@ -170,7 +170,12 @@ def calendar(request):
     no due date listed above the grid."""
     _require_alert_reader(request)
     today = timezone.localdate()
-    month = Month.parse(request.GET.get("month"), default=today)
+    errors = {}
+    try:
+        month = Month.parse(request.GET.get("month"), default=today)
+    except ValidationError as exc:  # said inline, as the figures pages say a bad date; this month shown
+        errors = {field: " ".join(messages) for field, messages in exc.message_dict.items()}
+        month = Month.parse(None, default=today)
     first, last = month.grid_range()
     alerts = alerts_for(access_for(request.user))
     by_day = defaultdict(list)
@@ -187,7 +192,9 @@ def calendar(request):
             "today": today,
             "overdue": overdue,
             "due_in_month": sum(len(v) for d, v in by_day.items() if d.month == month.first.month),
+            "errors": errors,
         },
+        status=400 if errors else 200,
     )
 
 

@@ -8,6 +8,7 @@ hook's answer, registered by `cardroom`: `core.hooks`).
 """
 
 from collections.abc import Mapping
+from datetime import UTC, datetime
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -21,6 +22,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, mixins, serializers, viewsets
 from rest_framework.fields import get_error_detail
 from rest_framework.response import Response
+from rest_framework.settings import ISO_8601, api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import limits
@@ -95,9 +97,15 @@ class FormNumberField(serializers.IntegerField):
 class DateField(serializers.DateField):
     """A date within `limits.FIRST_DATE`..`limits.LAST_DATE`."""
 
-    default_error_messages = {**serializers.DateField.default_error_messages, "range": limits.date_message()}
+    default_error_messages = {
+        **serializers.DateField.default_error_messages,
+        "range": limits.date_message(),
+        "impossible": "{value} is not a date.",
+    }
 
     def to_internal_value(self, value):
+        if limits.impossible_date(value):  # 2026-02-30: written right, but no day (as the query parameters say)
+            self.fail("impossible", value=value.strip())
         parsed = super().to_internal_value(value)
         if not limits.date_in_range(parsed):
             self.fail("range")
@@ -117,10 +125,33 @@ class DateTimeField(serializers.DateTimeField):
         return parsed
 
 
+_DRF_MOMENT_TEXT = serializers.DateTimeField.to_representation
+
+
+def moment_in_utc(field: serializers.DateTimeField, value):
+    """How the API writes a moment: in UTC, ISO 8601 ending in "Z" (2026-11-29T01:00:00Z), whoever
+    asks and wherever the record's site is. DRF writes it in the current time zone, which in the
+    API is the settings' TIME_ZONE (Chicago), never the site's: a Pacific site's 5 p.m. came out
+    as 19:00-06:00 beside other answers' "Z". The record's site and its `time_zone` are in the
+    answer for local time. Installed on DRF's DateTimeField by `core.apps` (every serializer's
+    moments, answers written directly included); a naive moment is left to DRF."""
+    output_format = getattr(field, "format", api_settings.DATETIME_FORMAT)
+    if not isinstance(value, datetime) or timezone.is_naive(value) or output_format is None:
+        return _DRF_MOMENT_TEXT(field, value)
+    value = value.astimezone(UTC)
+    if output_format.lower() == ISO_8601:
+        text = value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    return value.strftime(output_format)
+
+
+def write_moments_in_utc() -> None:
+    serializers.DateTimeField.to_representation = moment_in_utc
+
+
 def moment_writer(field: serializers.DateTimeField):
-    """`field.to_representation` with the request's time zone fixed once: DRF looks the current
-    time zone up for every moment it writes, and an answer built directly (issue 37) writes
-    several a row of a list."""
+    """`field.to_representation` made once a request (an answer built directly, issue 37, writes
+    several moments a row of a list): in UTC (`moment_in_utc`)."""
     output_format = {"format": field.format} if hasattr(field, "format") else {}  # DRF's default unless set
     return serializers.DateTimeField(default_timezone=field.default_timezone(), **output_format).to_representation
 

@@ -11,6 +11,7 @@ class CoreConfig(AppConfig):
 
     def ready(self):
         from . import (
+            api,
             audit_rows,
             checks,  # noqa: F401  (registers the deploy checks)
             citations,
@@ -23,3 +24,4 @@ class CoreConfig(AppConfig):
         history.build_managers_once()
         tokens.connect()
         citations.connect()  # a site's pack is read once per request or task, never kept across them
+        api.write_moments_in_utc()  # the API's moments in UTC, never the settings' zone (core.api.moment_in_utc)

@@ -34,6 +34,8 @@ class BookDateField(forms.DateField):
     """A date within the books' range (limits.FIRST_DATE..LAST_DATE; a house control)."""
 
     def clean(self, value):
+        if limits.impossible_date(value):  # 2026-02-30: said as the API's parameters say it
+            raise forms.ValidationError(f"{value.strip()} is not a date.")
         cleaned = super().clean(value)
         if cleaned is not None and not limits.date_in_range(cleaned):
             raise forms.ValidationError(limits.date_message())

@@ -264,3 +264,10 @@ REPORT_PDF = declare(
     answered_by="reports (reports.apps)",
     answer="pdf(site_id, pdf_sha256) -> bytes | None: the stored report's PDF of the site with that digest",
 )
+SESSION_LICENCES = declare(
+    "session_licences",
+    asked_by="fees.rules.session_licences (record_session: the licence a games-of-chance session names)",
+    answered_by="approvals (approvals.apps)",
+    answer="licences(site, day) -> ([(licence_number, effective_on)] the organization has on file for the site's "
+    "jurisdiction, oldest first; the number in force on the day, or None)",
+)

@@ -8,6 +8,7 @@ One constant per kind, here; the API fields (cardroom.api), the filters (core.ap
 the parsers and the services' line parsers all read them from this module.
 """
 
+import re
 from datetime import date, datetime, time
 
 from django.core.exceptions import ValidationError
@@ -69,12 +70,40 @@ def check_date(value: date, field: str) -> date:
     return value
 
 
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def shown(text) -> str:
+    """What was written, as a refusal quotes it: "nothing" where nothing was (a parameter left
+    out and one left empty read alike), else its repr."""
+    return "nothing" if text is None or (isinstance(text, str) and not text.strip()) else repr(text)
+
+
+def impossible_date(text) -> bool:
+    """Written as YYYY-MM-DD but no day of the calendar (2026-02-30, 2026-13-01)."""
+    if not isinstance(text, str) or not _ISO_DATE.match(text.strip()):
+        return False
+    try:
+        date.fromisoformat(text.strip())
+    except ValueError:
+        return True
+    return False
+
+
+def date_text_message(text, field: str) -> str:
+    """Why `text` is not a date: well formed but no day ("2026-02-30 is not a date."), or not
+    written as YYYY-MM-DD."""
+    if impossible_date(text):
+        return f"{text.strip()} is not a date."
+    return f"Write {field} as YYYY-MM-DD (got {shown(text)})."
+
+
 def parse_date(text, field: str) -> date:
     """A YYYY-MM-DD query parameter within the books' range; ValidationError naming `field`."""
     try:
-        value = date.fromisoformat((text or "").strip())
-    except (TypeError, ValueError):
-        raise ValidationError({field: f"Write {field} as YYYY-MM-DD (got {text!r})."}) from None
+        value = date.fromisoformat(text.strip() if isinstance(text, str) else "")
+    except ValueError:
+        raise ValidationError({field: date_text_message(text, field)}) from None
     return check_date(value, field)
 
 

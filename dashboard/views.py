@@ -40,6 +40,7 @@ from cardroom.api import visible_employees
 from cardroom.models import Game, Role
 from cardroom.views import activate_site_zone, refusal_text
 from compliance.queries import open_alerts
+from core import limits
 from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
 from core.rows import shaped_rows
@@ -104,12 +105,14 @@ def site_law(site) -> dict:
 
 
 def _date(value, default: date, errors: dict, field: str) -> date:
+    """The date in `value` (the API's parsing and words, core.limits), else `default` with the
+    refusal in `errors`; nothing written is `default`."""
     if not value:
         return default
     try:
-        return date.fromisoformat(value)
-    except ValueError:
-        errors[field] = f"Write the date as YYYY-MM-DD (got {value!r})."
+        return limits.parse_date(value, field)
+    except ValidationError as exc:
+        errors[field] = " ".join(exc.messages)
         return default
 
 
@@ -441,7 +444,8 @@ def quarter(request):
         try:
             chosen = Quarter.parse(request.GET["quarter"])
         except ValidationError as exc:
-            errors = exc.message_dict
+            # shown as the other pages show a bad date: the field, then its message (not a list)
+            errors = {field: " ".join(messages) for field, messages in exc.message_dict.items()}
     access = access_for(request.user)
     # The organization's tax needs every site's quarter; the site's own is among them.
     every_site = published.organization_quarter(site.organization, chosen, snapshots=True) if access.org_roles else None
@@ -553,6 +557,12 @@ def _game(request, law: dict) -> str:
     return "PW" if request.GET.get("game") == "PW" and law["deals_paddlewheel"] else "21"
 
 
+def _revenue_rule(site, law: dict, start: date, end: date) -> str | None:
+    """The rule of the revenue a site without a hold keeps (its fees' or sessions' citation), said
+    where the dealer pages explain why no dealer has a percent-of-hold there; None where it holds."""
+    return None if law["holds"] else pack_figures(site, start, end).get("rule")
+
+
 @login_required
 def dealers(request):
     site = figure_site(request, DEALER_FIGURES)
@@ -565,7 +575,7 @@ def dealers(request):
     context = {
         "site": site,
         "law": law,
-        "revenue_rule": None if law["holds"] else pack_figures(site, start, end).get("rule"),
+        "revenue_rule": _revenue_rule(site, law, start, end),
         "start": start,
         "end": end,
         "game": game,
@@ -584,11 +594,17 @@ def dealer(request, pk):
     start, end, errors = _period(request, site)
     law = site_law(site)
     game = _game(request, law)
-    found = [] if errors else published.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
+    # As the dealers page: a site whose revenue is not a drop has no hold, a dealer's nor its own.
+    found = (
+        []
+        if errors or not law["holds"]
+        else published.dealer_summaries([site.pk], start, end, dealer_ids=[employee.pk], game=game)
+    )
     context = {
         "game": game,
         "site": site,
         "law": law,
+        "revenue_rule": _revenue_rule(site, law, start, end),
         "employee": employee,
         "start": start,
         "end": end,

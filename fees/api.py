@@ -56,9 +56,10 @@ class FeeCollectionSerializer(serializers.ModelSerializer):
 class FeeCollectionInputSerializer(Input):
     table = ScopedField(Table, queryset=Table.objects.none())
     basis = serializers.ChoiceField(choices=FeeBasis.choices)
-    period_minutes = serializers.IntegerField(min_value=1, max_value=rules.MAX_PERIOD_MINUTES)
-    rate_cents = CentsField(min_value=1, max_value=rules.MAX_RATE_CENTS)
-    count = serializers.IntegerField(min_value=1, max_value=rules.MAX_COUNT, help_text="Seats or players charged.")
+    # the bounds of the period, rate and count are the service's (one message, in words, citing its rule)
+    period_minutes = serializers.IntegerField(help_text=f"1 to {rules.MAX_PERIOD_MINUTES} minutes.")
+    rate_cents = CentsField(help_text=f"Per seat or player per period, 1 to {rules.MAX_RATE_CENTS} cents.")
+    count = serializers.IntegerField(help_text=f"Seats or players charged, 1 to {rules.MAX_COUNT}.")
     amount_cents = CentsField(
         min_value=1,
         required=False,
@@ -175,7 +176,7 @@ class FeeCountSerializer(serializers.ModelSerializer):
 class FeeCountInputSerializer(Input):
     site = ScopedSiteField()
     gaming_date = DateField()
-    counted_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
+    counted_cents = CentsField(help_text="The fee cash counted; bounded by the service (House control).")
     witness = ScopedEmployeeField()
     counted_at = MomentField(allow_null=True, default=None)
 
@@ -232,8 +233,9 @@ class GameSessionInputSerializer(Input):
     licence_number = serializers.CharField(max_length=rules.MAX_LICENCE_LENGTH)
     started_at = MomentField(required=True)
     ended_at = MomentField(required=True)
-    receipts_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
-    prizes_cents = CentsField(min_value=0, max_value=rules.MAX_DAY_CENTS)
+    # bounded by the service, whose refusal reads in words and cites the house control
+    receipts_cents = CentsField()
+    prizes_cents = CentsField()
     corrects = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=2**63 - 1)
 
 

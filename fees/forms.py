@@ -15,13 +15,12 @@ class FeeForm(BootstrapMixin, forms.Form):
     basis = forms.ChoiceField(choices=FeeBasis.choices)
     period_minutes = forms.IntegerField(
         label="Period (minutes)",
-        min_value=1,
-        max_value=rules.MAX_PERIOD_MINUTES,
         initial=30,
         help_text="Fees only on a time basis.",  # cited at the site's pack (`__init__`)
     )
     rate_cents = CentsField(label="Rate per seat or player ($)")
-    count = forms.IntegerField(label="Seats or players charged", min_value=1, max_value=rules.MAX_COUNT)
+    # bounds are the service's (one message for the browser and the API, citing its rule)
+    count = forms.IntegerField(label="Seats or players charged")
     amount_cents = CentsField(
         label="Amount collected ($)",
         required=False,

@@ -12,8 +12,11 @@ end, the organization's receipts and the prizes paid, net = receipts - prizes) i
 of what a games-of-chance licensee reports, stated as such in the README.
 """
 
+from datetime import date
+
 from cardroom.access import HOUSE_CONTROL, ReadRule
 from cardroom.models import Role
+from core import hooks
 from packs import RevenueModel, Rule, pack_for
 
 # Which sites keep these records is the site's pack's answer, never a pack code: table fees where
@@ -59,3 +62,11 @@ MAX_PERIOD_MINUTES = 240
 MAX_COUNT = 9  # seats or players at one table (WSGC rule 1 allows up to nine players)
 MAX_DAY_CENTS = 100_000_000  # $1,000,000
 MAX_LICENCE_LENGTH = 50
+
+
+def session_licences(site, day: date) -> tuple[list[tuple[str, date]], str | None]:
+    """The licences the organization has on file for the site's jurisdiction (number, effective
+    date; oldest first) and the number in force on `day` (None: none yet). The licences are the
+    approvals app's (answered through `core.hooks.SESSION_LICENCES`). House control: where any is on
+    file, a session names the one in force; 9 NYCRR 4620.5 does not say so."""
+    return hooks.SESSION_LICENCES(site, day)

@@ -44,11 +44,12 @@ def _require_revenue(site: Site, keeps: bool, field: str, what: str, rule: str) 
         )
 
 
-def _bounded(field: str, value: int, low: int, high: int, unit=format_money, words: str | None = None) -> None:
-    """`words` name the value in the refusal ("A session's receipts total"; default: the field's name)."""
+def _bounded(field: str, value: int, low: int, high: int, *, words: str, unit=format_money) -> None:
+    """Refuse a value out of its house bounds on `field` (the API's key); `words` name the value as
+    the user reads it ("A session's receipts total"), never the field's internal name."""
     if not low <= value <= high:
         raise ValidationError(
-            {field: f"{words or field} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
+            {field: f"{words} is from {unit(low)} to {unit(high)} (House control); got {unit(value)}."}
         )
 
 
@@ -74,13 +75,18 @@ def record_fee(
     employee = acts.acting_employee(access)
     if basis not in FeeBasis.values:
         raise ValidationError({"basis": f"{fees_rule}: a fee is charged per seat or per player per period."})
-    _bounded("period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, unit=lambda m: f"{m} minutes")
-    _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS)
+    _bounded(
+        "period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, words="The period", unit=lambda m: f"{m} minutes"
+    )
+    _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS, words="The rate per seat or player")
     most = table.betting_spaces if basis == FeeBasis.PER_SEAT else table.max_players
     if not 1 <= count <= min(most, rules.MAX_COUNT):
         unit = "seats" if basis == FeeBasis.PER_SEAT else "players"
         raise ValidationError(
-            {"count": f"count is 1 to {min(most, rules.MAX_COUNT)} {unit} at table {table.number}; got {count}."}
+            {
+                "count": f"{HOUSE_CONTROL}: a fee charges 1 to {min(most, rules.MAX_COUNT)} {unit} "
+                f"at table {table.number}; got {count}."
+            }
         )
     if amount_cents is None:
         amount_cents = rate_cents * count
@@ -189,7 +195,7 @@ def count_fees(
     _require_revenue(site, rules.keeps_table_fees(site), "site", "fee cash counts", rules.TABLE_FEES.at(site))
     access = require_role(acting_user, site, *rules.COUNTERS, action="count the fee cash", rule=rules.ROLE_RULE)
     employee = acts.acting_employee(access)
-    _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS)
+    _bounded("counted_cents", counted_cents, 0, rules.MAX_DAY_CENTS, words="The fee cash counted")
     if witness.pk == employee.pk or witness.organization_id != site.organization_id:
         raise ValidationError(
             {
@@ -218,6 +224,23 @@ def count_fees(
         )
         record_site_event(acting_user, "fee.counted", count, site)
     return count
+
+
+def _refuse_licence_not_on_file(site: Site, licence_number: str, gaming_date: date) -> None:
+    """House control (9 NYCRR 4620.5 states none): where the organization has licences on file for
+    the site's jurisdiction, a session names the one in force on its gaming date; where none is
+    on file, the number as written stands."""
+    on_file, in_force = rules.session_licences(site, gaming_date)
+    if not on_file or licence_number == in_force:
+        return
+    listed = ", ".join(f"{number} (from {effective_on.isoformat()})" for number, effective_on in on_file)
+    held = f"is {in_force}" if in_force else "is none: no licence on file had taken effect"
+    raise ValidationError(
+        {
+            "licence_number": f"{HOUSE_CONTROL}: a session names the organization's licence in force on its gaming "
+            f"date; on {gaming_date.isoformat()} that {held}. Licences on file: {listed} (got {licence_number!r})."
+        }
+    )
 
 
 def record_session(
@@ -257,6 +280,7 @@ def record_session(
             {"corrects": "A correction points at this site's session as it stands (its latest correction)."}
         )
     gaming_date = _gaming_date(site, started_at)
+    _refuse_licence_not_on_file(site, licence_number, gaming_date)
     acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
     with transaction.atomic():
         session = GameSession.objects.create(

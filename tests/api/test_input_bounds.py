@@ -48,6 +48,37 @@ def test_dates_outside_the_books_range_are_refused_naming_the_field(client_for, 
     refused(demo_api.post("/api/v1/reports/", report, format="json"), "start")
 
 
+def test_an_impossible_date_is_said_to_be_no_date_wherever_a_date_is_read(client_for, cast, site):
+    demo_api = client_for(cast[Role.GAMING_MANAGER])
+    dealer = cast[Role.DEALER]
+    day = "2026-02-30"
+    answers = {
+        "date": demo_api.get(f"/api/v1/sites/{site.pk}/daily-summary/", {"date": day}),
+        "end": demo_api.get(f"/api/v1/employees/{dealer.pk}/percent-of-hold/", {"start": "2026-01-01", "end": day}),
+        "start": demo_api.get(f"/api/v1/sites/{site.pk}/slip-register/", {"start": day, "end": "2026-03-01"}),
+        "corrected_date": demo_api.get("/api/v1/adjustments/", {"corrected_date": day}),
+        "gaming_date": demo_api.get("/api/v1/fill-slips/", {"gaming_date": day}),
+    }
+    for field, response in answers.items():
+        assert refused(response, field) == json.dumps(["2026-02-30 is not a date."]), field
+    answers = {
+        "gaming_date": demo_api.post("/api/v1/gaming-days/", {"site": site.pk, "gaming_date": day}, format="json"),
+    }
+    for field, response in answers.items():
+        assert refused(response, field) == json.dumps(["2026-02-30 is not a date."]), field
+
+
+def test_a_missing_date_or_quarter_reads_as_an_empty_one(client_for, manager, site):
+    """A parameter left out and one left empty are quoted alike ("got nothing"), never "None" or "''"."""
+    demo_api = client_for(manager)
+    for path, field in (
+        (f"/api/v1/sites/{site.pk}/daily-summary/", "date"),
+        (f"/api/v1/sites/{site.pk}/quarter-summary/", "quarter"),
+    ):
+        left_out, empty = refused(demo_api.get(path), field), refused(demo_api.get(path, {field: ""}), field)
+        assert left_out == empty and "(got nothing)" in left_out, (left_out, empty)
+
+
 def test_json_nested_too_deep_is_a_400_and_a_body_too_large_a_413(client_for, manager, site):
     api = client_for(manager)
     deep = "[" * 10_000 + "]" * 10_000

@@ -406,7 +406,23 @@ def test_the_calendar_moves_by_month_across_the_year(client, cast, site, in_nove
     html = page(client, cast[Role.AUDITOR].user, "/compliance/calendar/?month=2027-01")
     assert "January 2027" in html and "?month=2026-12" in html and "?month=2027-02" in html
     assert f"/compliance/alerts/{due.pk}/" in html.split('data-date="2027-01-30"')[1].split("</td>")[0]
-    assert "November 2026" in page(client, cast[Role.AUDITOR].user, "/compliance/calendar/?month=garbage")
+
+
+@pytest.mark.parametrize(
+    "month, said",
+    [
+        ("2026-13", "month: 2026-13 is not a month: write YYYY-MM, for example 2026-11."),
+        ("garbage", "month: Write the month as YYYY-MM, for example 2026-11 (got &#x27;garbage&#x27;)."),
+        ("1999-12", "month: The month (1999-12) must be between 2000-01-01 and 2100-12-31 (house control)."),
+    ],
+)
+def test_a_bad_month_is_said_inline_and_this_month_shown(client, cast, site, in_november, month, said):
+    client.force_login(cast[Role.AUDITOR].user)
+    response = client.get(f"/compliance/calendar/?month={month}")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert said in html.split('id="errors"')[1].split("</div>")[0]
+    assert "November 2026" in html.split('id="month-title"')[1]
 
 
 def test_the_calendar_is_closed_to_those_without_the_compliance_pages(client, cast):

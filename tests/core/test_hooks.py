@@ -14,6 +14,7 @@ from cardroom import chip_rules, role_grants, table_rules, wager_caps
 from cardroom import models as cardroom_models
 from cardroom.navigation import party_of
 from core import audit_anchors, citations, closing, figure_days, hooks
+from fees import rules as fees_rules
 from floor import open_items, tips
 from surveillance.services import check_wager_under_surveillance_caps
 
@@ -47,6 +48,7 @@ EVERY_HOOK = {
     "tournament_fee_flag": "compliance",
     "amendment_recorded": "statefiling",
     "report_pdf": "reports",
+    "session_licences": "approvals",
 }
 
 # How a lower layer asks each hook, through its own module (as the code does).
@@ -79,6 +81,7 @@ ASKED = {
     "tournament_fee_flag": lambda: hooks.TOURNAMENT_FEE_FLAG(object()),
     "amendment_recorded": lambda: hooks.AMENDMENT_RECORDED.answers(),
     "report_pdf": lambda: hooks.REPORT_PDF(1, "0" * 64),
+    "session_licences": lambda: fees_rules.session_licences(object(), date(2026, 11, 2)),
 }
 
 

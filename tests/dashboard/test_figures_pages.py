@@ -81,7 +81,20 @@ def test_the_daily_page_defaults_to_the_latest_gaming_day(client, cast, site, pl
 
 def test_a_bad_date_is_named(client, cast, site):
     response = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date=14-08-2026")
-    assert response.status_code == 400 and b"Write the date as YYYY-MM-DD" in response.content
+    assert response.status_code == 400 and b"Write date as YYYY-MM-DD (got &#x27;14-08-2026&#x27;)" in response.content
+
+
+def test_an_impossible_date_is_said_to_be_no_date_as_the_api_says(client, cast, site):
+    response = _page(client, cast[Role.AUDITOR], f"/dashboard/daily/?site={site.pk}&date=2026-02-30")
+    assert response.status_code == 400 and b"<li>date: 2026-02-30 is not a date.</li>" in response.content
+
+
+def test_a_bad_quarter_is_named_inline_as_a_bad_date_is(client, cast, site):
+    response = _page(client, cast[Role.AUDITOR], f"/dashboard/quarter/?site={site.pk}&quarter=2026Q9")
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "<li>quarter: Write a quarter as YYYYQn, for example 2026Q3 (got &#x27;2026Q9&#x27;).</li>" in html
+    assert "[" not in html.split('id="errors"')[1].split("</div>")[0]
 
 
 def test_the_quarter_page_shows_the_apis_days_totals_and_the_organizations_tax(
@@ -125,6 +138,26 @@ def test_a_dealers_shifts_say_why_they_cannot_be_separated(client, cast, site, p
     url = f"/dashboard/dealers/{dealers[1].pk}/?site={site.pk}&start={DAY}&end={DAY}"  # table 2, one box
     html = _page(client, cast[Role.AUDITOR], url).content.decode()
     assert "Not separable because the drop box was not exchanged at the dealer change." in html
+
+
+@pytest.mark.parametrize(
+    "jurisdiction, rule", [("NY", "9 NYCRR 4620.5"), ("WA-BJ", "WAC 230-40-125(1) (1999 proposed amendment)")]
+)
+def test_a_dealers_page_where_the_revenue_is_not_a_drop_shows_no_hold_and_says_why_as_the_list_does(
+    client, cast, site, play, dealers, jurisdiction, rule
+):
+    """The shifts were dealt with a drop; the site now runs a pack whose revenue is its fees or
+    sessions (packs are read at the site), so neither page shows a hold."""
+    site.jurisdiction = jurisdiction
+    site.save(update_fields=["jurisdiction"])
+    period = f"site={site.pk}&start={DAY}&end=2026-08-20"
+    listed = _page(client, cast[Role.AUDITOR], f"/dashboard/dealers/?{period}").content.decode()
+    html = _page(client, cast[Role.AUDITOR], f"/dashboard/dealers/{dealers[0].pk}/?{period}").content.decode()
+    said = html.split('id="no-hold">')[1].split("</div>")[0]
+    assert said == listed.split('id="no-hold">')[1].split("</div>")[0]
+    assert said.startswith(f"{rule}: the revenue of {site.name} is not a drop")
+    body = html.split("<main")[1] if "<main" in html else html
+    assert 'id="dealer-hold"' not in html and 'id="shifts"' not in html and "%" not in body.split('id="no-hold"')[1]
 
 
 @pytest.mark.parametrize(

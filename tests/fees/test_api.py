@@ -1,7 +1,7 @@
 """WA-BJ table fees (WAC 230-40-125(1), 1999 proposed amendment) and NY games-of-chance sessions
 through the API: the happy paths, each refusal, the reconciliation's over/short, and the roles."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
@@ -86,6 +86,9 @@ def test_fees_are_refused_at_a_site_of_another_pack(cast, client_for, org, site)
 def test_out_of_bound_fields_are_400_naming_the_field(cast, client_for, fee_payload, field, value):
     response = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, field: value}, format="json")
     assert response.status_code == 400 and field in response.json()
+    if field != "basis":  # a choice's refusal names the field and its choices (README, REST API)
+        # keyed by the field, the sentence reads in words (never "rate_cents is from ...")
+        assert field not in response.json()[field][0]
     assert not FeeCollection.objects.exists()
 
 
@@ -149,6 +152,29 @@ def test_the_fee_cash_is_counted_by_two_people(cast, client_for, site):
     assert response.status_code == 400 and "two people" in response.json()["witness"][0]
 
 
+def test_a_negative_count_or_session_total_reads_in_words_as_on_the_page(cast, client_for, site, ny_site, ny_shift):
+    today = timezone.localdate().isoformat()
+    count = {"site": site.pk, "gaming_date": today, "counted_cents": -100, "witness": cast[Role.PIT_BOSS].pk}
+    response = client_for(cast[Role.CASHIER]).post(COUNTS, count, format="json")
+    assert response.status_code == 400
+    assert response.json()["counted_cents"] == [
+        "The fee cash counted is from $0.00 to $1,000,000.00 (House control); got -$1.00."
+    ]
+    start = timezone.now() - timedelta(hours=4)
+    session = {
+        "site": ny_site.pk,
+        "licence_number": "NY-GC-4620",
+        "started_at": start.isoformat(),
+        "ended_at": (start + timedelta(hours=1)).isoformat(),
+        "receipts_cents": -5,
+        "prizes_cents": 0,
+    }
+    response = client_for(ny_shift).post(SESSIONS, session, format="json")
+    assert response.status_code == 400
+    assert response.json()["receipts_cents"][0].startswith("A session's receipts total is from $0.00")
+    assert not FeeCount.objects.exists() and not GameSession.objects.exists()
+
+
 def test_a_ny_session_records_receipts_prizes_and_net(cast, client_for, ny_site, ny_shift):
     start = timezone.now() - timedelta(hours=4)
     payload = {
@@ -176,6 +202,41 @@ def test_a_ny_session_records_receipts_prizes_and_net(cast, client_for, ny_site,
         "prizes_cents": 90_000,
         "net_cents": 35_000,
     }
+
+
+def test_a_session_names_the_licence_on_file_in_force_on_its_day(cast, client_for, ny_site, ny_shift):
+    """House control: where the organization has licences on file for New York (approvals), a
+    session's licence is the one in force on its gaming date; a later licence is not yet."""
+    from approvals.services import record_licence
+
+    manager = cast[Role.GAMING_MANAGER].user
+    record_licence(
+        acting_user=manager, organization=ny_site.organization, licence_number="NY-GC-4620",
+        tie_option=1, effective_on=date(2024, 1, 1),
+    )  # fmt: skip
+    record_licence(
+        acting_user=manager, organization=ny_site.organization, licence_number="NY-GC-4621",
+        tie_option=1, effective_on=timezone.localdate() + timedelta(days=30),
+    )  # fmt: skip
+    start = timezone.now() - timedelta(hours=4)
+    payload = {
+        "site": ny_site.pk,
+        "licence_number": "XX-1",
+        "started_at": start.isoformat(),
+        "ended_at": (start + timedelta(hours=1)).isoformat(),
+        "receipts_cents": 1_000,
+        "prizes_cents": 0,
+    }
+    for wrong in ("XX-1", "NY-GC-4621"):
+        response = client_for(ny_shift).post(SESSIONS, {**payload, "licence_number": wrong}, format="json")
+        assert response.status_code == 400
+        (message,) = response.json()["licence_number"]
+        assert message.startswith("House control: a session names the organization's licence in force")
+        assert "that is NY-GC-4620" in message and f"(got {wrong!r})" in message
+        assert "NY-GC-4620 (from 2024-01-01), NY-GC-4621 (from" in message and "NYCRR" not in message
+    assert not GameSession.objects.exists()
+    right = client_for(ny_shift).post(SESSIONS, {**payload, "licence_number": "NY-GC-4620"}, format="json")
+    assert right.status_code == 201, right.content
 
 
 def test_a_session_is_refused_at_a_non_ny_site_and_when_it_ends_before_it_starts(
@@ -335,3 +396,35 @@ def test_a_void_given_no_time_is_dated_when_it_is_entered(cast, client_for, fee_
     assert void.status_code == 201, void.content
     row = FeeCollection.objects.get(voids_id=fee_id)
     assert abs(row.entered_at - row.collected_at) < timedelta(seconds=1)  # both now
+
+
+def test_the_api_writes_a_pacific_sites_moments_in_utc_whatever_the_users_first_site(
+    client, org, site, bj_table, ny_site
+):
+    """A gaming manager working at Kingston (New York) reads a Tacoma (Pacific) fee collected at
+    5 p.m. there: 01:00 the next day in UTC, "Z", never Chicago's (the settings') nor New York's offset."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+
+    from cardroom.access import SESSION_KEY
+    from fees import services
+    from tests.factories import make_person
+
+    manager = make_person(org, Role.GAMING_MANAGER, None)
+    pit_boss = make_person(org, Role.PIT_BOSS, site)
+    with time_machine.travel(datetime(2026, 11, 29, 3, 0, tzinfo=UTC), tick=False):
+        fee = services.record_fee(
+            acting_user=pit_boss.user, table=bj_table, basis="per_seat", period_minutes=30, rate_cents=300, count=2,
+            collected_at=datetime(2026, 11, 28, 17, 0, tzinfo=ZoneInfo("America/Los_Angeles")),
+        )  # fmt: skip
+        client.force_login(manager.user)
+        session = client.session
+        session[SESSION_KEY] = ny_site.pk
+        session.save()
+        listed = client.get(FEES, {"site": site.pk}).json()["results"][0]
+        detail = client.get(f"{FEES}{fee.pk}/").json()
+    for answer in (listed, detail):
+        assert answer["collected_at"] == "2026-11-29T01:00:00Z"
+        assert answer["entered_at"] == "2026-11-29T03:00:00Z"

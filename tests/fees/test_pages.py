@@ -32,6 +32,25 @@ def test_a_wrong_amount_is_refused_inline_citing_the_rule(client, cast, bj_table
     assert not FeeCollection.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("rate_cents", "-2", "The rate per seat or player is from $0.01 to $100.00 (House control); got -$2.00."),
+        ("period_minutes", "500", "The period is from 1 minutes to 240 minutes (House control)"),
+        ("count", "12", "House control: a fee charges 1 to"),
+    ],
+)
+def test_an_out_of_bound_value_is_refused_inline_in_words_not_the_fields_name(
+    client, cast, bj_table, field, value, words
+):
+    client.force_login(cast[Role.PIT_BOSS].user)
+    response = client.post("/fees/", {**FORM, "table": bj_table.pk, field: value, "amount_cents": ""})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert words in page and f"{field} is" not in page
+    assert not FeeCollection.objects.exists()
+
+
 def test_a_blank_amount_is_worked_out_and_the_next_form_starts_from_the_last_terms(client, cast, bj_table):
     client.force_login(cast[Role.PIT_BOSS].user)
     form = client.get("/fees/").content.decode()

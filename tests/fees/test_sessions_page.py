@@ -275,6 +275,29 @@ def test_bad_input_is_refused_at_its_field_and_writes_nothing(
     assert not AuditEvent.objects.filter(action="game_session.recorded").exists()
 
 
+def test_a_licence_not_on_file_is_refused_at_its_field_naming_the_licences_on_file(
+    client, org, ny_site, ny_shift, typed
+):
+    from datetime import date
+
+    from approvals.services import record_licence
+
+    manager = _person(org, Role.GAMING_MANAGER, ny_site)
+    record_licence(
+        acting_user=manager.user, organization=org, licence_number="NY-GC-4620", tie_option=1,
+        effective_on=date(2024, 1, 1),
+    )  # fmt: skip
+    response = _at(client, ny_shift, ny_site).post(PAGE, {**typed, "licence_number": "XX-1"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    message = html[html.index('id="error-licence_number"') :]
+    assert (
+        "Licences on file: NY-GC-4620 (from 2024-01-01) (got &#x27;XX-1&#x27;)." in message[: message.index("</div>")]
+    )
+    assert not GameSession.objects.exists()
+    assert _at(client, ny_shift, ny_site).post(PAGE, typed).status_code == 302  # NY-GC-4620, the licence in force
+
+
 def test_a_bad_gaming_day_shows_today_with_the_reason(client, ny_site, ny_shift):
     page = _at(client, ny_shift, ny_site).get(PAGE, {"date": "2026-13-45"})
     assert page.status_code == 200 and 'id="error-date"' in page.content.decode()

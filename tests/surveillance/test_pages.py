@@ -170,7 +170,7 @@ def test_a_gaming_manager_opens_a_program_and_records_a_review(client, manager, 
 def test_the_pages_print_times_in_the_zone_of_the_site_one_works_at(client, cast, site, table):
     """Every page, not only those that activate a zone themselves: an outage that began at
     20:00 in Chicago began at 18:00 at a Spokane site (config.middleware), and the API gives
-    the same instant with the server's offset."""
+    the same instant in UTC (core.api.moment_in_utc)."""
     began = local(2026, 3, 2, 20)
     with time_machine.travel(began, tick=False):
         outage = services.report_outage(
@@ -186,4 +186,4 @@ def test_the_pages_print_times_in_the_zone_of_the_site_one_works_at(client, cast
     text = client.get("/surveillance/outages/").content.decode()
     assert "2026-03-02 18:00" in text and "2026-03-02 20:00" not in text
     answer = client.get(f"/api/v1/surveillance/outages/{outage.pk}/").json()
-    assert answer["began_at"] == "2026-03-02T20:00:00-06:00"
+    assert answer["began_at"] == "2026-03-03T02:00:00Z"
