@@ -8,10 +8,12 @@ import io
 import pytest
 from pypdf import PdfReader
 
+from accounting.books import differences
 from cage.models import fund_choices
 from cardroom.access import SESSION_KEY
 from cardroom.forms import TableForm
 from cardroom.models import Role, Site, Table
+from counts.rules import auditor_bar_message
 from floor.models import Slip
 from floor.pdf_slips import build_slip_document, render_slip_pdf
 
@@ -65,3 +67,20 @@ def test_the_quarter_page_of_a_washington_site_has_a_blackjack_row_not_a_twenty_
     text = browser(client, cast[Role.GAMING_MANAGER], site).get("/dashboard/quarter/").content.decode()
     assert '<tr data-game="21"><th>Blackjack</th>' in text
     assert "twenty-one" not in text.lower()
+
+
+@pytest.mark.parametrize("code", ["ND", "WA-HB", "NY"])
+def test_a_figure_that_differs_from_the_closed_books_names_game_21_in_the_sites_packs_words(site, code):
+    as_pack(site, code)
+    then, now = {"twenty_one": {"drop_cents": 70_000}}, {"twenty_one": {"drop_cents": 75_000}}
+    word = {"ND": "twenty-one", "WA-HB": "blackjack", "NY": "Black Jack"}[code]
+    assert differences(then, now, "closed", site_id=site.pk) == (f"{word} drop: $700.00 closed, $750.00 now",)
+
+
+@pytest.mark.parametrize("code", ["ND", "WA-BJ", "NY"])
+def test_the_auditor_kept_off_the_count_team_audits_game_21_by_the_sites_packs_name(site, code):
+    as_pack(site, code)
+    word = {"ND": "twenty-one", "WA-BJ": "blackjack", "NY": "Black Jack"}[code]
+    assert auditor_bar_message("Ann Lee", site, site.name) == (
+        f"Ann Lee audits {word} at {site.name} and may not be on its count team."
+    )
