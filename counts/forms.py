@@ -130,8 +130,8 @@ class CountSettingsForm(BoxExchangeForm):
         queryset=None,
         required=False,
         empty_label="Nobody named",
-        label="Twenty-one auditor",
-        help_text="The person who audits twenty-one at this site; never on its count team (house control).",
+        label="Game 21 auditor",  # named by the site's pack's word for the game when the site is given
+        help_text="The person who audits game 21 at this site; never on its count team (house control).",
     )
 
     def __init__(self, *args, people=None, site=None, **kwargs):
