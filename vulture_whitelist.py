@@ -195,6 +195,7 @@ _.revoked_by  # attribute (registry/services.py)
 _.data_type  # attribute (reports/exports.py)
 _.freeze_panes  # attribute (reports/exports.py)
 _._history_user  # attribute (surveillance/services/equipment.py)
+parameter_name  # variable (cardroom/admin.py): Django's SimpleListFilter reads it (GameFilter's query parameter)
 
 # Read only by templates ({{ x.name }}).
 formula  # property (packs/base.py RevenueWords: templates/dashboard/daily.html, {{ law.words.formula }})

@@ -147,7 +147,7 @@ TOURNAMENTS_DOC = "Present only when the period had tournament play."
 
 
 GAMES_DOC = (
-    "Twenty-one, paddlewheel and their total, each game beside its own low-hold threshold in force where "
+    "Game 21, paddlewheel and their total (each game named as the site's pack names it), each game beside its own low-hold threshold in force where "
     "the site's pack states one (`threshold_citation` cites it; null elsewhere); `below_threshold` is exact."
 )
 
@@ -520,7 +520,7 @@ def _filing_state_json(state: books.QuarterBooks) -> dict:
     }
 
 
-GAMES = {"21": "twenty-one", "PW": "paddlewheel"}
+GAMES = ("21", "PW")  # the codes; each site's pack names the games (`packs.game_names`)
 
 
 def _shift_json(s: dealer_hold.ShiftFigures) -> dict:
@@ -578,7 +578,7 @@ class DealerHoldView(APIView):
             raise ValidationError({"end": f"The end ({end}) is before the start ({start})."})
         game = request.query_params.get("game") or "21"
         if game not in GAMES:
-            raise ValidationError({"game": "The game is 21 (twenty-one) or PW (paddlewheel)."})
+            raise ValidationError({"game": "The game is 21 (dealers) or PW (wheel operators)."})
         own = access.employee is not None and access.employee.pk == employee.pk
         sites = [s for s in access.sites() if own or rules.DEALER_FIGURES.allows(access, s.pk)]
         if request.query_params.get("site"):

@@ -22,9 +22,11 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from core.citations import jurisdiction_of
 from core.money import format_money
 from core.periods import Quarter
 from core.rows import shaped_rows
+from packs import GameNames, game_names
 
 from . import figures, frozen
 from .figures import Custody
@@ -59,7 +61,6 @@ LABELS = {
     "chips_outside_change_cents": "chips outside the house",
     "unexplained_cents": "unexplained",
     "deposit_due": "deposit due",
-    "twenty_one": "twenty-one",
     "adjustments_recorded": "adjustment",
     "days_without_bank_count": "days without bank count",
     "books_sha256": "closed books",
@@ -103,8 +104,10 @@ def _row_name(item, index: int) -> str:
     return f"line {index + 1}"
 
 
-def _label(path: tuple) -> str:
-    parts = [LABELS.get(str(part), str(part).replace("_", " ")) for part in path if part not in SKIPPED_PARTS]
+def _label(path: tuple, names: GameNames) -> str:
+    """A figure's name; game 21's figures ("twenty_one") by the name the site's pack gives the game."""
+    labels = {**LABELS, "twenty_one": names.word("21")}
+    parts = [labels.get(str(part), str(part).replace("_", " ")) for part in path if part not in SKIPPED_PARTS]
     return " ".join(parts) or "figures"
 
 
@@ -116,19 +119,26 @@ def _shown(path: tuple, value) -> str:
     return str(value)
 
 
-def differences(then: dict, now: dict, then_word: str, now_word: str = "now") -> tuple[str, ...]:
-    """Each figure that differs between two documents: "total AGP: $700.00 closed, $750.00 now"."""
+def differences(
+    then: dict, now: dict, then_word: str, now_word: str = "now", site_id: int | None = None
+) -> tuple[str, ...]:
+    """Each figure that differs between two documents: "total AGP: $700.00 closed, $750.00 now";
+    game 21's figures named as the pack of the site `site_id` names the game ("twenty-one AGP",
+    "blackjack AGP"; its pack is read only when something differs)."""
     if then == now:  # equal documents flatten to equal figures: nothing to name
         return ()
+    names = game_names(jurisdiction_of(site_id)) if site_id is not None else GameNames()
     old, new = _flatten(then), _flatten(now)
     found = []
     for path in sorted(set(old) | set(new), key=lambda p: [str(part) for part in p]):
         if path not in new:
-            found.append(f"{_label(path)}: {_shown(path, old[path])} {then_word}, absent {now_word}")
+            found.append(f"{_label(path, names)}: {_shown(path, old[path])} {then_word}, absent {now_word}")
         elif path not in old:
-            found.append(f"{_label(path)}: absent {then_word}, {_shown(path, new[path])} {now_word}")
+            found.append(f"{_label(path, names)}: absent {then_word}, {_shown(path, new[path])} {now_word}")
         elif old[path] != new[path]:
-            found.append(f"{_label(path)}: {_shown(path, old[path])} {then_word}, {_shown(path, new[path])} {now_word}")
+            found.append(
+                f"{_label(path, names)}: {_shown(path, old[path])} {then_word}, {_shown(path, new[path])} {now_word}"
+            )
     return tuple(found)
 
 
@@ -209,7 +219,12 @@ def day_check(summary: DailySummary, close: Closed | None) -> BooksCheck:
     snapshot = Snapshot(
         "books closed", close.closed_at, close.closed_by_initials, close.figures_sha256, close.time_zone
     )
-    found = differences(comparable_daily(close.figures), comparable_daily(frozen.daily(summary)), "closed")
+    found = differences(
+        comparable_daily(close.figures),
+        comparable_daily(frozen.daily(summary)),
+        "closed",
+        site_id=summary.site_id,
+    )
     return BooksCheck(snapshot, found)
 
 
@@ -408,7 +423,7 @@ def quarter_books(summary: QuarterSummary, filing: QuarterFiling | None, time_zo
         initials = filing.filed_by.initials
         record = Filed(filing.pk, filing.quarter, filing.filed_at, initials, filing.reference, filing.figures_sha256)
         snapshot = Snapshot("quarterly summary filed", filing.filed_at, initials, filing.figures_sha256, time_zone)
-        check = BooksCheck(snapshot, differences(filed, now, "filed"))
+        check = BooksCheck(snapshot, differences(filed, now, "filed", site_id=summary.site_id))
     amendments = tuple(
         Amendment(line, quarter, _filed_before(filing, line))
         for d in summary.days

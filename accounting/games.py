@@ -23,13 +23,12 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from core.hooks import HOLD_THRESHOLDS
-from packs import game_name, games_dealt, pack_for
+from packs import GameNames, game_name, game_names, games_dealt, pack_for
 
 from .figures import Custody
 from .rules import COMBINED_BANK, LOW_HOLD
 
 TWENTY_ONE, PADDLEWHEEL, TOTAL = "21", "PW", "total"
-GAMES = ((TWENTY_ONE, "Twenty-one"), (PADDLEWHEEL, "Paddlewheel"))
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ def sites_dealing(sites, game: str) -> list[int]:
     if not dealing:
         packs = {pack_for(s).name: pack_for(s) for s in sites}
         said = "; ".join(f"{p.cite('table.game')}: {name} tables deal {games_dealt(p)}" for name, p in packs.items())
-        raise ValidationError({"game": f"No site here deals {game_name(game)} ({said})."})
+        raise ValidationError({"game": f"No site here deals {game_name(next(iter(sites), None), game)} ({said})."})
     return dealing
 
 
@@ -91,11 +90,20 @@ class GameLine:
         return self.hold_ratio < self.threshold.ratio
 
 
-def game_lines(twenty_one: Custody, paddlewheel: Custody, total: Custody, on: date, schedule: Schedule):
-    """Twenty-one, paddlewheel (each with its threshold in force on `on`) and their total."""
+def game_lines(
+    twenty_one: Custody,
+    paddlewheel: Custody,
+    total: Custody,
+    on: date,
+    schedule: Schedule,
+    names: GameNames | None = None,
+):
+    """Game 21, paddlewheel (each with its threshold in force on `on`) and their total, each game
+    labelled by `names` (the site's pack's: "Twenty-one", "Blackjack"; the trade's when None)."""
+    names = names or GameNames()
     return (
-        GameLine(TWENTY_ONE, "Twenty-one", twenty_one, threshold_on(schedule, TWENTY_ONE, on)),
-        GameLine(PADDLEWHEEL, "Paddlewheel", paddlewheel, threshold_on(schedule, PADDLEWHEEL, on)),
+        GameLine(TWENTY_ONE, names.label(TWENTY_ONE), twenty_one, threshold_on(schedule, TWENTY_ONE, on)),
+        GameLine(PADDLEWHEEL, names.label(PADDLEWHEEL), paddlewheel, threshold_on(schedule, PADDLEWHEEL, on)),
         GameLine(TOTAL, "Total", total, None),
     )
 
@@ -108,7 +116,7 @@ def summary_game_lines(summary, on: date, schedule: Schedule | None = None, *, w
     if where is None or not LOW_HOLD.applies(where):
         schedule = {}
     schedule = hold_schedule() if schedule is None else schedule
-    lines = game_lines(summary.twenty_one, summary.paddlewheel, summary.total, on, schedule)
+    lines = game_lines(summary.twenty_one, summary.paddlewheel, summary.total, on, schedule, game_names(where))
     if where is None:
         return lines
     dealt = pack_for(where).games

@@ -83,7 +83,7 @@ def tax_label(tax: TaxFigures) -> str:
     pack = get_pack(tax.pack_code)
     return (
         f"{pack.code} gaming tax on the AGP recorded here ({rules.GAMING_TAX.at(pack)}): the {pack.name} sites' "
-        "twenty-one and paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with "
+        f"{pack.game_names.word('21')} and paddlewheel AGP; the brackets apply to the organization's AGP from all its games, so with "
         "the other games' AGP recorded the tax here is its pro-rata share of the tax on the total."
     )
 

@@ -12,7 +12,9 @@ from django.db.models import Q
 from cardroom.models import ChipDenomination, Employee, Organization, Site
 from core import limits
 from core.appendonly import AppendOnlyModel
+from core.citations import jurisdiction_of
 from core.moments import EnteredRecord
+from packs import game_label
 
 from . import rules
 from .calculations import deposit_is_late
@@ -105,12 +107,19 @@ class Fund(models.TextChoices):
 CHARITABLE_FUNDS = frozenset({Fund.PADDLEWHEEL, Fund.PULL_TABS, Fund.BINGO})
 
 
+def fund_label(site, code: str) -> str:
+    """A fund's name at `site` (a Site or its jurisdiction code): the game's bank by the name its pack gives game 21 ("Blackjack
+    cash and chip bank" in Washington, "Twenty-one ..." in North Dakota), never the model's."""
+    if code == Fund.BANK:
+        return f"{game_label(site, '21')} cash and chip bank"
+    return Fund(code).label if code in Fund.values else code
+
+
 def fund_choices(site) -> list[tuple[str, str]]:
-    """The IOU funds offered at `site`: the charitable games' banks only where its pack states
-    them (`rules.CHARITABLE_FUNDS`)."""
-    if rules.CHARITABLE_FUNDS.applies(site):
-        return list(Fund.choices)
-    return [(code, label) for code, label in Fund.choices if code not in CHARITABLE_FUNDS]
+    """The IOU funds offered at `site`, each by its name there (`fund_label`): the charitable
+    games' banks only where its pack states them (`rules.CHARITABLE_FUNDS`)."""
+    charitable = rules.CHARITABLE_FUNDS.applies(site)
+    return [(code, fund_label(site, code)) for code in Fund.values if charitable or code not in CHARITABLE_FUNDS]
 
 
 class Iou(EnteredRecord, AppendOnlyModel):
@@ -142,7 +151,17 @@ class Iou(EnteredRecord, AppendOnlyModel):
         ]
 
     def __str__(self):
-        return f"IOU {self.get_source_display()} -> {self.get_destination_display()} {self.gaming_date}"
+        return f"IOU {self.source_label} -> {self.destination_label} {self.gaming_date}"
+
+    @property
+    def source_label(self) -> str:
+        """The fund lent from, as the site's pack names it (`fund_label`)."""
+        return fund_label(jurisdiction_of(self), self.source)
+
+    @property
+    def destination_label(self) -> str:
+        """The fund lent to, as the site's pack names it (`fund_label`)."""
+        return fund_label(jurisdiction_of(self), self.destination)
 
 
 class IouRepayment(EnteredRecord, AppendOnlyModel):

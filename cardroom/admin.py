@@ -24,13 +24,14 @@ from .models import (
     ChipDenomination,
     Employee,
     EmployeeRelation,
+    Game,
     Membership,
     Organization,
     Site,
     Table,
     jurisdiction_choices,
 )
-from .table_rules import table_fields
+from .table_rules import game_label, table_fields, table_games
 
 # How each model reaches its organization, for querysets and form choices.
 ORG_PATHS: dict[type[Model], str] = {
@@ -208,12 +209,33 @@ class SiteAdmin(OrgScopedAdmin):
     search_fields = ["name"]
 
 
+class GameFilter(admin.SimpleListFilter):
+    """By game, each code named as the packs of the listed tables' sites name it ("Blackjack";
+    "Twenty-one / Blackjack" across a North Dakota and a Washington site), never the model's label."""
+
+    title = "game"
+    parameter_name = "game"
+
+    def lookups(self, request, model_admin):
+        listed = model_admin.get_queryset(request)
+        jurisdictions = sorted(set(listed.values_list("site__jurisdiction", flat=True)))
+        out = []
+        for code in Game.values:
+            named = (game_label(j, code) for j in jurisdictions)
+            names = list(dict.fromkeys(name for name in named if name)) or [Game(code).label]
+            out.append((code, " / ".join(names)))
+        return out
+
+    def queryset(self, request, queryset):
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
 @admin.register(Table)
 class TableAdmin(OrgScopedAdmin):
     list_display = [
         "site",
         "number",
-        "game",
+        "game_name",
         "min_wager_cents",
         "max_wager_cents",
         "location",
@@ -223,10 +245,24 @@ class TableAdmin(OrgScopedAdmin):
         "banker",
         "active",
     ]
-    list_filter = ["game", "active", "location", "site__jurisdiction", "banker"]
+    list_filter = [GameFilter, "active", "location", "site__jurisdiction", "banker"]
     search_fields = ["site__name", "number"]
     autocomplete_fields = ["site"]
     form = TableAdminForm
+
+    @admin.display(description="Game", ordering="game")
+    def game_name(self, obj) -> str:
+        """The game as the table's site's pack names it (`Table.game_label`)."""
+        return obj.game_label
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """The games the site's pack deals, each by its pack's name."""
+        form = super().get_form(request, obj, change, **kwargs)
+        site = obj.site if obj is not None else self._new_table_site(request)
+        game = form.base_fields.get("game")
+        if game is not None and site is not None:
+            game.choices = table_games(site.jurisdiction)
+        return form
 
     def get_fields(self, request, obj=None):
         """The fields of the table's site's pack (a new table: of the site posted, asked by

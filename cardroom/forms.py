@@ -9,8 +9,8 @@ from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
-from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
-from .table_rules import option_errors, table_fields, table_games
+from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
+from .table_rules import game_label, option_errors, table_fields, table_games
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -46,7 +46,14 @@ class SiteForm(BootstrapMixin, forms.ModelForm):
         # The thirty days' redemption is a rule of the site's pack where it states it (ND
         # 99-01.3-08-06(2)); a new site's pack is not known yet.
         field = self.fields["twenty_one_discontinued_on"]
-        field.help_text = "The day twenty-one was discontinued at this site."
+        if self.instance.pk:  # game 21 as the site's pack names it ("Twenty-one", "Blackjack")
+            name = game_label(self.instance.jurisdiction, "21")
+            field.label = f"{name} discontinued on"
+            word = name if " " in name else name.lower()  # "twenty-one", "blackjack"; New York's "Black Jack"
+            field.help_text = f"The day {word} was discontinued at this site."
+        else:
+            field.label = "Game 21 discontinued on"
+            field.help_text = "The day game 21 was discontinued at this site."
         redeemed = stated(DISCONTINUED_REDEMPTION, self.instance.jurisdiction) if self.instance.pk else None
         if redeemed:
             field.help_text += f" {redeemed}: its chips are redeemed for thirty days after."
@@ -112,8 +119,8 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             self.other_options = [name for name in self.fields if name not in keep]
             for name in self.other_options:
                 del self.fields[name]
-            games = table_games(self.site.jurisdiction)  # the games the site's pack deals
-            self.fields["game"].choices = [(code, label) for code, label in Game.choices if code in games]
+            # the games the site's pack deals, each by its pack's name
+            self.fields["game"].choices = table_games(self.site.jurisdiction)
             if not self.instance.pk and sites is not None:
                 self.fields["site"].queryset = sites.filter(jurisdiction=self.site.jurisdiction)
                 self.fields["site"].help_text = (

@@ -17,7 +17,7 @@ from core.rules import HOUSE_CONTROL
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
 from .role_grants import check_role_grant
-from .table_rules import validate_table
+from .table_rules import game_label, validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
 STATE_IDENTIFIER = RegexValidator(
@@ -115,10 +115,12 @@ class Site(models.Model):
     active = models.BooleanField(default=True)
     # ND 99-01.3-08-06(2): the day the organization discontinued twenty-one at the site; its
     # chips are then redeemed at the business office or an active site for thirty days.
+    # Named game 21 here: each pack's pages call it by its own name (`SiteForm`, `packs.game_names`).
     twenty_one_discontinued_on = models.DateField(
+        "game 21 discontinued on",
         null=True,
         blank=True,
-        help_text="Day twenty-one was discontinued at this site (chips redeemable 30 days after).",
+        help_text="Day game 21 was discontinued at this site (chips redeemable 30 days after).",
     )
     history = HistoricalRecords()
 
@@ -273,7 +275,18 @@ class Table(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_game_display()} table {self.number}"
+        return f"{self.game_label} table {self.number}"
+
+    @property
+    def game_label(self) -> str:
+        """The table's game as its site's pack names it ("Twenty-one", "Blackjack", "Black Jack"),
+        never the model's fixed label; the model's label for a table of no site yet (or of a game its
+        pack does not deal)."""
+        if self.site_id is None:
+            return self.get_game_display()
+        from core.citations import jurisdiction_of
+
+        return game_label(jurisdiction_of(self), self.game) or self.get_game_display()
 
     @property
     def label(self) -> str:

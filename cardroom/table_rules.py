@@ -23,13 +23,20 @@ def register_table_options(fields: Callable[[str], tuple[str, ...]]) -> None:
     TABLE_OPTIONS.register(fields)
 
 
-def register_table_games(games: Callable[[str], tuple[str, ...]]) -> None:
+def register_table_games(games: Callable[[str], list[tuple[str, str]]]) -> None:
     TABLE_GAMES.register(games)
 
 
-def table_games(jurisdiction: str) -> tuple[str, ...]:
-    """The games (Game codes) a site of the jurisdiction's pack deals."""
+def table_games(jurisdiction: str) -> list[tuple[str, str]]:
+    """(Game code, the pack's name for it) of each game a site of the jurisdiction's pack deals:
+    "Twenty-one" at a North Dakota site, "Blackjack" in Washington, "Black Jack" in New York."""
     return TABLE_GAMES(jurisdiction)
+
+
+def game_label(jurisdiction: str, code: str) -> str | None:
+    """The name the jurisdiction's pack gives the game `code` ("Blackjack"); None for a game its
+    sites do not deal."""
+    return dict(table_games(jurisdiction)).get(code)
 
 
 def validate_table(table) -> None:

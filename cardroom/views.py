@@ -205,7 +205,7 @@ SETUP: dict[str, SetupKind] = {
         (
             ("Site", "site"),
             ("Number", "number"),
-            ("Game", "get_game_display"),
+            ("Game", "game_label"),
             ("Min", lambda t: format_money(t.min_wager_cents)),
             ("Max", lambda t: format_money(t.max_wager_cents)),
             ("Location", "get_location_display"),

@@ -249,7 +249,7 @@ CACHES = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card-room back office API",
-    "DESCRIPTION": "Accounting and compliance for a card room's twenty-one, each site under its own jurisdiction's rules.",
+    "DESCRIPTION": "Accounting and compliance for a card room's tables, each site under its own jurisdiction's rules.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -132,7 +132,7 @@ TABLE_GAMES = declare(
     "table_games",
     asked_by="cardroom.table_rules (the table form's games)",
     answered_by="packs (packs.apps)",
-    answer="games(jurisdiction) -> the Game codes a site of the pack deals",
+    answer="games(jurisdiction) -> [(Game code, the pack's name for it)] of the games a site of the pack deals",
 )
 CHIP_LAW = declare(
     "chip_law",

@@ -71,6 +71,7 @@ def _forms(request, site):
     settings_form = forms.CountSettingsForm(
         request.POST if action == "settings" else None,
         people=people.exclude(pk__in=queries.count_team_at(site).values("pk")),  # the auditor checks the count
+        site=site,
         initial={"box_exchange": current.box_exchange, "twenty_one_auditor": current.twenty_one_auditor_id},
     )
     register_form = forms.RegisterBoxForm(

@@ -7,6 +7,7 @@ from django import forms
 
 from cardroom.forms import add_pin_fields
 from core.forms import BookDateField, BootstrapMixin
+from packs import game_label, game_name
 
 from .models import BoxExchange
 from .rules import CURRENCY
@@ -129,10 +130,16 @@ class CountSettingsForm(BoxExchangeForm):
         queryset=None,
         required=False,
         empty_label="Nobody named",
-        label="Twenty-one auditor",
-        help_text="The person who audits twenty-one at this site; never on its count team (house control).",
+        label="Game 21 auditor",  # named by the site's pack's word for the game when the site is given
+        help_text="The person who audits game 21 at this site; never on its count team (house control).",
     )
 
-    def __init__(self, *args, people=None, **kwargs):
+    def __init__(self, *args, people=None, site=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["twenty_one_auditor"].queryset = people
+        if site is not None:  # the game as the site's pack names it ("Twenty-one", "Blackjack")
+            field = self.fields["twenty_one_auditor"]
+            field.label = f"{game_label(site, '21')} auditor"
+            field.help_text = (
+                f"The person who audits {game_name(site, '21')} at this site; never on its count team (house control)."
+            )

@@ -18,6 +18,7 @@ from cardroom.models import Employee, Role, Site, Table
 from core import limits
 from core.appendonly import AppendOnlyModel
 from core.moments import EnteredRecord
+from packs import game_name
 
 from .rules import AUDITOR_BAR
 
@@ -34,13 +35,15 @@ class CountSettings(models.Model):
 
     site = models.OneToOneField(Site, on_delete=models.PROTECT, related_name="count_settings")
     box_exchange = models.CharField(max_length=20, choices=BoxExchange.choices, default=BoxExchange.GAMING_DAY)
+    # Named game 21 here: each pack's pages call it by its own name (`CountSettingsForm`).
     twenty_one_auditor = models.ForeignKey(
         Employee,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text="The person who audits twenty-one at this site; never a count team member here.",
+        verbose_name="game 21 auditor",
+        help_text="The person who audits game 21 at this site; never a count team member here.",
     )
     history = HistoricalRecords()
 
@@ -61,8 +64,9 @@ class CountSettings(models.Model):
             raise ValidationError(
                 {
                     "twenty_one_auditor": (
-                        f"{AUDITOR_BAR}: {auditor} is on the count team at {self.site}; the person who audits twenty-one "
-                        "checks the count's figures and may not be one who counts them. Name someone off the count team."
+                        f"{AUDITOR_BAR}: {auditor} is on the count team at {self.site}; the person who audits "
+                        f"{game_name(self.site, '21')} checks the count's figures and may not be one who counts them. "
+                        "Name someone off the count team."
                     )
                 }
             )

@@ -7,6 +7,7 @@ count's words, wherever a role is given (the employee pages, the admin, the memb
 """
 
 from cardroom.models import Role
+from packs import game_name
 
 from .models import CountSettings
 from .rules import AUDITOR_BAR, auditor_bar_message
@@ -23,5 +24,6 @@ def auditor_kept_off_count_team(membership) -> dict[str, str]:
     settings = named.select_related("site").order_by("site_id").first()
     if settings is None:
         return {}
-    message = auditor_bar_message(membership.employee, str(settings.site))
-    return {"role": f"{AUDITOR_BAR}: {message} Name another twenty-one auditor for the site first."}
+    message = auditor_bar_message(membership.employee, settings.site, str(settings.site))
+    game = game_name(settings.site, "21")
+    return {"role": f"{AUDITOR_BAR}: {message} Name another {game} auditor for the site first."}

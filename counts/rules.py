@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from cardroom.access import ReadRule
 from cardroom.models import EmploymentType, Role
 from core.rules import HOUSE_CONTROL
-from packs import RevenueModel, Rule, pack_for
+from packs import RevenueModel, Rule, game_name, pack_for
 
 # The drop box and its count, cited at a site by its pack (`Rule.at`). House controls where the
 # pack does not state them: the texts we hold for Washington and New York state the games, not
@@ -125,16 +125,17 @@ GAMING_ROLES = frozenset(
     {Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.PIT_BOSS, Role.CASHIER, Role.DEALER, Role.WHEEL_OPERATOR}
 )
 
-# House control everywhere (North Dakota's list of teams does not say it): the person the site names as auditing twenty-one
+# House control everywhere (North Dakota's list of teams does not say it): the person the site names as auditing game 21
 # (counts.models.CountSettings.twenty_one_auditor) is kept off its count team, so whoever
 # checks the count's figures afterwards did not make them.
 AUDITOR_BAR = f"{HOUSE_CONTROL} (separation of audit and count)"
 
 
-def auditor_bar_message(member, site_name: str = "this site") -> str:
+def auditor_bar_message(member, site, site_name: str = "this site") -> str:
     """The AUDITOR_BAR refusal, in one wording wherever the two meet: a count team formed, the
-    count-team role given (counts.role_grants), the auditor named (CountSettings.clean)."""
-    return f"{member} audits twenty-one at {site_name} and may not be on its count team."
+    count-team role given (counts.role_grants), the auditor named (CountSettings.clean); the game
+    as `site`'s pack names it ("twenty-one", "blackjack", "Black Jack")."""
+    return f"{member} audits {game_name(site, '21')} at {site_name} and may not be on its count team."
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def count_team_refusal(
     that gaming day. Checked in this order:
 
     1. two different persons;
-    2. neither is the person who audits twenty-one at the site (house control, AUDITOR_BAR:
+    2. neither is the person who audits game 21 at the site (house control, AUDITOR_BAR:
        no pack's text says it);
     3. each person's employment type agrees with the roles they hold (`roles_of`): a person
        holding a gaming role (GAMING_ROLES) is a gaming employee;
@@ -186,7 +187,7 @@ def count_team_refusal(
         return Refusal(citation, "a count team is two different persons.")
     for member in (first, second):
         if twenty_one_auditor_id is not None and member.pk == twenty_one_auditor_id:
-            return Refusal(AUDITOR_BAR, auditor_bar_message(member))
+            return Refusal(AUDITOR_BAR, auditor_bar_message(member, site))
     for member in (first, second):
         held = (roles_of(member) if roles_of else set()) & GAMING_ROLES
         if held and member.employment_type != EmploymentType.GAMING:

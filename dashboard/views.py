@@ -101,6 +101,7 @@ def site_law(site) -> dict:
         "fees": pack.revenue_model == RevenueModel.FEES,  # its books rest on its fee records and their count
         "words": pack.revenue_words,  # what the pack calls the drop, the payout and the win
         "deals_paddlewheel": Game.PADDLEWHEEL in pack.games,  # its wheel operators, its PW lines
+        "game_names": pack.game_names,  # what the pack calls game 21 ("Twenty-one", "Blackjack", "Black Jack")
     }
 
 

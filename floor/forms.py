@@ -236,7 +236,7 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
         # Any table of the site parses; the service says why a table cannot take a slip.
         self.fields["table"].queryset = Table.objects.filter(site=site)
         self.fields["table"].widget.choices = [("", "Choose the table")] + [
-            (t.pk, f"Table {t.number} \u00b7 {t.get_game_display()}") for t in open_tables
+            (t.pk, f"Table {t.number} \u00b7 {t.game_label}") for t in open_tables
         ]
         self.fields["table"].widget.attrs["class"] = "form-select form-select-lg"
         self.add_chip_fields(site.organization_id)

@@ -1,7 +1,7 @@
 """A fill or credit slip as a PDF: the ORIGINAL and the COPY of the two-part form.
 
 Each part carries what the slip rules require (rules.SLIP_CONTENT; in North Dakota 08-05(3)):
-twenty-one (21) or paddlewheel (PW), the site, the date and the time with a.m. or p.m. in the
+the game (21 or PW, with its name in the site's pack's words), the site, the date and the time with a.m. or p.m. in the
 site's time zone, the table number, the quantity and value of chips by value and the grand
 total, and the initials (with times) of the preparer, the verifier (rules.SLIP_VERIFICATION) and
 the receiver (rules.SLIP_RECEIPT). A voided slip prints VOID across both parts with the void
@@ -20,7 +20,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
-from cardroom.models import ChipDenomination, Game
+from cardroom.models import ChipDenomination
 from core.pdf import (
     FONT_BOLD,
     GRID_GREY,
@@ -34,6 +34,7 @@ from core.pdf import (
     money_cell,
     para,
 )
+from packs import game_label
 
 from .models import Slip, SlipKind, SlipStep
 from .rules import SLIP_FORM, SLIP_INITIALS_SHORT, SignedAs, is_unverified_note
@@ -194,7 +195,7 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         number=slip.number,
         series=f"{slip.get_kind_display()} series, {slip.site.name}{book}",
         game=slip.game,
-        game_label=Game(slip.game).label if slip.game in Game.values else slip.game,
+        game_label=game_label(slip.site, slip.game),  # as the site's pack names it
         table_number=slip.table_number,
         gaming_date=f"{slip.gaming_day.gaming_date:%Y-%m-%d}",
         date=f"{local:%Y-%m-%d}",

@@ -118,7 +118,7 @@ def _table(row: queries.PitRow, people, dealing: set[int], counted: set[int]) ->
     return {
         "id": row.table.pk,
         "number": row.table.number,
-        "game": row.table.get_game_display(),
+        "game": row.table.game_label,
         "state": row.state,
         "takes_slips": row.takes_slips,
         "has_last_count": row.table.pk in counted,

@@ -18,6 +18,7 @@ from core.hooks import TABLE_CHECKS
 from . import registry  # noqa: F401  (fills the table of packs, `packs.base.PACKS`)
 from .base import (
     HOUSE_CONTROL,
+    GameNames,
     Limit,
     LimitKey,
     Pack,
@@ -33,6 +34,7 @@ from .base import (
 
 __all__ = [
     "HOUSE_CONTROL",
+    "GameNames",
     "Limit",
     "LimitKey",
     "Pack",
@@ -46,7 +48,9 @@ __all__ = [
     "pack_for",
     "pack_of",
     "packs_of",
+    "game_label",
     "game_name",
+    "game_names",
     "games_dealt",
     "register_table_check",
     "revenue_words",
@@ -78,16 +82,26 @@ def packs_of(sites) -> list[Pack]:
     return [p for p in all_packs() if p.code in codes]
 
 
-def game_name(code: str) -> str:
-    """A game's name in a sentence: "twenty-one", "paddlewheel" (the code itself if unknown)."""
-    from cardroom.models import Game
+def game_names(where) -> GameNames:
+    """What the pack of `where` (a Site, a Table, a jurisdiction code or a Pack) calls its games;
+    the trade's words (blackjack) where no site is known."""
+    return pack_of(where).game_names if where else GameNames()
 
-    return Game(code).label.lower() if code in Game.values else code
+
+def game_name(where, code: str) -> str:
+    """A game's name in a sentence at `where`: "twenty-one" (ND), "blackjack" (WA), "Black Jack"
+    (NY), "paddlewheel" (the code itself if unknown)."""
+    return game_names(where).word(code)
+
+
+def game_label(where, code: str) -> str:
+    """A game's name as a label at `where`: "Twenty-one", "Blackjack", "Black Jack", "Paddlewheel"."""
+    return game_names(where).label(code)
 
 
 def games_dealt(pack: Pack) -> str:
     """What the tables of `pack`'s sites deal, in a sentence: "twenty-one, paddlewheel"."""
-    return ", ".join(game_name(code) for code in pack.games)
+    return ", ".join(game_name(pack, code) for code in pack.games)
 
 
 def validate_table(table) -> None:
@@ -98,7 +112,7 @@ def validate_table(table) -> None:
     pack = pack_for(table.site)
     if table.game not in pack.games:
         errors["game"] = (
-            f"{pack.cite('table.game')}: {game_name(table.game)} is not a game of "
+            f"{pack.cite('table.game')}: {game_name(pack, table.game)} is not a game of "
             f"{pack.name} ({table.site}); its tables deal {games_dealt(pack)}."
         )
     for name, message in pack.table_rules(table).items():

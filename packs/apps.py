@@ -16,6 +16,8 @@ class PacksConfig(AppConfig):
         register_table_rules(validate_table)
         register_jurisdictions(lambda: [(pack.code, pack.name) for pack in all_packs()])
         register_table_options(lambda jurisdiction: get_pack(jurisdiction).table_fields())
-        register_table_games(lambda jurisdiction: get_pack(jurisdiction).games)
+        register_table_games(
+            lambda jurisdiction: get_pack(jurisdiction).game_names.choices(get_pack(jurisdiction).games)
+        )
         register_chip_law(lambda jurisdiction: get_pack(jurisdiction).chips)
         register_citations(lambda key, jurisdiction: get_pack(jurisdiction).citations.get(key))

@@ -84,6 +84,32 @@ class RevenueWords:
 
 
 @dataclass(frozen=True)
+class GameNames:
+    """What a pack's texts call the games its tables deal (`cardroom.models.Game` codes: "21",
+    "PW"), as a label ("Blackjack": a row, a column, a choice) and in a sentence ("blackjack").
+    The code stays the API's value everywhere. North Dakota's text calls game 21 twenty-one
+    (`packs.nd.tables.GAMES`), New York's Black Jack (`packs.ny.tables.GAMES`); Washington's texts
+    say blackjack, the trade's word, these defaults."""
+
+    twenty_one: str = "Blackjack"
+    twenty_one_word: str = "blackjack"
+    paddlewheel: str = "Paddlewheel"
+    paddlewheel_word: str = "paddlewheel"
+
+    def label(self, code: str) -> str:
+        """The game's name as a label ("Blackjack", "Paddlewheel"); the code itself if unknown."""
+        return {"21": self.twenty_one, "PW": self.paddlewheel}.get(code, code)
+
+    def word(self, code: str) -> str:
+        """The game's name in a sentence ("blackjack", "paddlewheel"); the code itself if unknown."""
+        return {"21": self.twenty_one_word, "PW": self.paddlewheel_word}.get(code, code)
+
+    def choices(self, codes) -> list[tuple[str, str]]:
+        """(code, label) of each of `codes`: a form's choices."""
+        return [(code, self.label(code)) for code in codes]
+
+
+@dataclass(frozen=True)
 class WagerLimits:
     """A pack's table wager limits, in force from `effective_from` (None: from the beginning)."""
 
@@ -206,7 +232,7 @@ class Pack:
     # the settings its law fixes, or lets the house choose and post. Another pack's option is
     # neither shown nor accepted at its sites.
     table_options: tuple[str, ...] = ()
-    # The games its tables deal (cardroom.models.Game codes: "21" twenty-one, "PW" paddlewheel): the
+    # The games its tables deal (cardroom.models.Game codes: "21", "PW" paddlewheel; named in `game_names`): the
     # games its texts describe. Another game is neither offered nor accepted at its sites.
     games: tuple[str, ...] = ("21",)
     # The state-issued identifier of a gaming employee (`EmployeeIdentifier`); None: the pack's
@@ -217,6 +243,9 @@ class Pack:
     # What its texts call the drop, the tray's net payout and the win (`RevenueWords`): a drop
     # pack's figures are labelled in them, pages and reports alike.
     revenue_words: RevenueWords = field(default_factory=RevenueWords)
+    # What its texts call the games its tables deal (`GameNames`): every page, report, form and
+    # message at its sites names game 21 in them ("Twenty-one", "Blackjack", "Black Jack").
+    game_names: GameNames = field(default_factory=GameNames)
 
     def dealer_view_absent(self) -> str:
         """Why the registry's cross-organization dealer view (percent-of-hold by the state-issued

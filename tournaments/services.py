@@ -20,7 +20,7 @@ from core.limits import MAX_TEXT_LENGTH, check_date
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
-from packs import pack_for
+from packs import game_name, pack_for
 
 from . import rules
 from .calculations import fee_within_cap, name_key
@@ -111,7 +111,7 @@ def _check_chips(chips: dict) -> None:
 def no_tournament_here(site: Site) -> str:
     """Why a site whose pack states no tournament (`rules.TOURNAMENT`) announces none."""
     return (
-        f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no twenty-one tournament; "
+        f"{HOUSE_CONTROL}: {site.name}'s rules ({pack_for(site).name}) define no {game_name(site, '21')} tournament; "
         "the tournament register is kept only where they do."
     )
 

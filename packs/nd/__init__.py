@@ -16,6 +16,7 @@ PACK = Pack(
     revenue_model=RevenueModel.DROP,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,
+    game_names=tables.GAMES,
     wager_limits=tables.WAGER_LIMITS,
     thresholds=compliance.THRESHOLDS,
     chips=chips.LAW,

@@ -18,10 +18,12 @@ The dealer may hit soft 17 when the site posts it (08-02(1), 08-11(10)(g)).
 
 from django.db.models import Q
 
-from ..base import WagerLimits
+from ..base import GameNames, WagerLimits
 from ..common import is_twenty_one, wager_errors
 
 CHAPTER = "ND 99-01.3-08"
+# The chapter's name for game 21: "Twenty-one" (99-01.3-08); its paddlewheels, "paddlewheel".
+GAMES = GameNames(twenty_one="Twenty-one", twenty_one_word="twenty-one")
 PLAYERS_CITATION = "ND 99-01.3-08-01(2)"
 PLAYERS_MAX = 7
 DECKS = (4, 6, 8)

@@ -14,6 +14,7 @@ PACK = Pack(
     revenue_model=RevenueModel.SESSION,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,
+    game_names=tables.GAMES,
     wager_limits=tables.WAGER_LIMITS,
     handout=HANDOUT,
     employee_identifier_absent=(

@@ -6,10 +6,12 @@ licence application (schedule 7 of GC-2B); the natural's payout follows from it:
 winning natural 3 to 2, options two and three pay it 2 to 1 (h)(2).
 """
 
-from ..base import WagerLimits
+from ..base import GameNames, WagerLimits
 from ..common import is_twenty_one, wager_errors
 
 RULE = "9 NYCRR 4620.5"
+# 4620.5's name for game 21, its heading's and its text's ("a Black Jack table", (a)(1)).
+GAMES = GameNames(twenty_one="Black Jack", twenty_one_word="Black Jack")
 # (f)(2): maximum bet $5 (whole dollars from $1: the house's own control).
 WAGER_LIMITS = (WagerLimits(f"{RULE}(f)(2) (the $5 maximum; whole dollars from $1: house control)", 100, 500, 100),)
 DECKS_MAX = 4  # (a)(2)

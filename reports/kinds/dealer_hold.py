@@ -14,7 +14,7 @@ from accounting.published import ZERO, Custody, DealerLine, DealerTotals, dealer
 from accounting.rules import DEALER_FIGURES
 from core.money import format_money, format_ratio
 from core.pdf import Line, data_table
-from packs import RevenueModel, RevenueWords, pack_for, revenue_words
+from packs import RevenueModel, RevenueWords, game_name, pack_for, revenue_words
 
 from .. import rules as report_rules
 from ..columns import INT, MONEY, NUMBER, RATIO, Column, headings, in_words
@@ -119,7 +119,7 @@ def render(data: DealerHoldReport) -> list:
         *_section(data.wheel_operators, data.wheel_site_total, "wheel operator", "paddlewheel", words),
     ]
     return [
-        *_section(data.dealers, data.site_total, "dealer", "twenty-one", words),
+        *_section(data.dealers, data.site_total, "dealer", game_name(data.where, "21"), words),
         Line(
             "A dealer's figures sum only the shifts whose drop and tray can be separated (the box exchanged and "
             "the tray counted at each dealer change); hold is the ratio of the sums. The site hold is this site's "

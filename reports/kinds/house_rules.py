@@ -1,6 +1,6 @@
 """The house and player rules handout of each pack whose law has one (`Pack.handout`): one report
 kind per pack, offered only at that pack's sites. The words, their citations and the notices are
-all the pack's; this module only builds each active twenty-one table's lines from its record and
+all the pack's; this module only builds each active game-21 table's lines from its record and
 draws them, so the handout and the table cannot disagree."""
 
 from dataclasses import dataclass
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role, Table
 from core import pdf
-from packs import all_packs, pack_for
+from packs import all_packs, game_name, pack_for
 
 from ..columns import INT, MONEY, Column
 from ..registry import ReportContext, ReportKind, register
@@ -45,6 +45,7 @@ class HouseRules:
     tables: tuple[TableRules, ...]
     closing: tuple[Line, ...]
     options_table: bool
+    game: str  # game 21 in a sentence, as the site's pack names it ("twenty-one", "blackjack")
 
 
 def _approved_game_lines(t) -> list[Line]:
@@ -96,6 +97,7 @@ def build(context: ReportContext) -> HouseRules:
     return HouseRules(
         context.site.name, str(context.end), handout.heading, handout.notice,
         tuple(_table_rules(t, handout) for t in tables), handout.closing, handout.options_table,
+        game_name(context.site, Game.TWENTY_ONE),
     )  # fmt: skip
 
 
@@ -111,7 +113,7 @@ def render(data: HouseRules) -> list:
                 story.append(pdf.Line(title, "cell_bold"))
             story += [pdf.Line(f"\u2022 {text} ({citation})") for text, citation in lines]
     if not data.tables:
-        story.append(pdf.Line("No active twenty-one table at this site."))
+        story.append(pdf.Line(f"No active {data.game} table at this site."))
     for heading, text in data.closing:
         story += [pdf.Line(heading, "heading"), pdf.Line(text, "cell_bold")]
     return story

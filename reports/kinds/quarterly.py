@@ -1,6 +1,6 @@
 """Quarterly summary of a site (at ND the SFN 50901 model): one row per gaming day with each
 game the site's pack deals apart (`Pack.games`: ND's twenty-one and paddlewheel, Washington's
-twenty-one only), each game's quarter beside its own low-hold threshold where the pack states
+blackjack only, each by its pack's name), each game's quarter beside its own low-hold threshold where the pack states
 one (ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
 the organization's tax reconciliation where the pack levies one (N.D.C.C. 53-06.1-12). The same
 figures as the quarter-summary and tax APIs. The CSV and XLSX (`table`) carry every row the PDF
@@ -39,7 +39,7 @@ from cardroom.models import Game
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
-from packs import RevenueWords, get_pack, revenue_words
+from packs import GameNames, RevenueWords, game_name, game_names, get_pack, revenue_words
 from statefiling.queries import amendment_statements, receipt_statement
 
 from .. import rules as report_rules
@@ -65,7 +65,7 @@ class QuarterlyReport:
     tax: TaxFigures | None  # on the filed figures (books.tax_return); None where the pack states no tax
     books: QuarterBooks
     tax_return: TaxReturn | None
-    games: tuple[GameLine, ...] = ()  # twenty-one, paddlewheel (each with its threshold), total
+    games: tuple[GameLine, ...] = ()  # game 21, paddlewheel (each with its threshold), total
     pack: dict | None = None  # the pack's own figures for the quarter (accounting.pack_figures)
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and states the tax
     receipt: str = ""  # the state registry's receipt of the filing (statefiling), or its delivery state
@@ -133,8 +133,8 @@ def _day_rows(summary: QuarterSummary, dealt: tuple[str, ...]) -> list[list]:
     ]
 
 
-def _games_apart(dealt: tuple[str, ...], words: RevenueWords) -> str:
-    named = [f"{Game(code).label.lower()} ({code})" for code in dealt]
+def _games_apart(dealt: tuple[str, ...], words: RevenueWords, names: GameNames) -> str:
+    named = [f"{names.word(code)} ({code})" for code in dealt]
     games = " and ".join(named)
     games = games[0].upper() + games[1:]
     if len(named) == 1:
@@ -156,7 +156,7 @@ def _days(data: QuarterlyReport) -> list:
             right_columns=[i for i, name in enumerate(header) if name.endswith(" hold")],
             total_row=total_row,
         ),
-        para(_games_apart(dealt, words), "small"),
+        para(_games_apart(dealt, words, game_names(data.where)), "small"),
     ]
 
 
@@ -227,13 +227,15 @@ ALLOCATION_HEADER = ["Game", "AGP", "Cash long (short) allocated"]
 
 
 def allocation_rows(data: QuarterlyReport) -> list[list] | None:
-    """Twenty-one and paddlewheel with the combined bank's long (short) allocated (08-16(4)), or None."""
+    """Game 21 and paddlewheel (by the pack's names) with the combined bank's long (short)
+    allocated (08-16(4)), or None."""
     allocation = bank_allocation(data.summary, data.where)
     if allocation is None:
         return None
+    names = game_names(data.where)
     return [
-        ["Twenty-one", allocation.twenty_one_agp_cents, known(allocation.twenty_one_long_short_cents)],
-        ["Paddlewheel", allocation.paddlewheel_agp_cents, allocation.paddlewheel_long_short_cents],
+        [names.label("21"), allocation.twenty_one_agp_cents, known(allocation.twenty_one_long_short_cents)],
+        [names.label("PW"), allocation.paddlewheel_agp_cents, allocation.paddlewheel_long_short_cents],
     ]
 
 
@@ -244,7 +246,10 @@ def _allocation_csv_rows(data: QuarterlyReport) -> list[list]:
     rows = allocation_rows(data)
     if rows is None:
         return []
-    note = f"{COMBINED_BANK.at(data.where)}: the combined bank's cash long (short) is allocated to twenty-one"
+    note = (
+        f"{COMBINED_BANK.at(data.where)}: the combined bank's cash long (short) is allocated to "
+        f"{game_name(data.where, '21')}"
+    )
     s = data.summary
     return [
         *(
@@ -263,12 +268,13 @@ def combined_bank_section(data: QuarterlyReport) -> list:
     rows = allocation_rows(data)
     if rows is None:
         return []
+    game = game_name(data.where, "21")
     return [
         Spacer(1, 4),
-        para(f"Combined twenty-one/paddlewheel cash bank ({COMBINED_BANK.at(data.where)})", "cell_bold"),
+        para(f"Combined {game}/paddlewheel cash bank ({COMBINED_BANK.at(data.where)})", "cell_bold"),
         data_table(ALLOCATION_HEADER, rows, col_widths=[225, 150, 150], money_columns=[1, 2],
                    total_row=["Combined bank", data.summary.total.agp_cents, known(data.summary.long_short_cents)]),
-        para("The combined bank's cash long (short) is allocated to twenty-one; paddlewheel carries none.", "small"),
+        para(f"The combined bank's cash long (short) is allocated to {game}; paddlewheel carries none.", "small"),
     ]  # fmt: skip
 
 
@@ -336,7 +342,7 @@ def tournament_lines(data: QuarterlyReport) -> list[tuple[str, int]]:
     t = data.summary.tournaments
     if t.is_empty:
         return []
-    rows = [*summary_rows(t), summary_total_row(t, data.summary.twenty_one.agp_cents)]
+    rows = [*summary_rows(t), summary_total_row(t, data.summary.twenty_one.agp_cents, data.where)]
     return [(label, cents) for label, cents in rows]
 
 
@@ -618,9 +624,9 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
     days and games (`_drop_sections`): none for a fees or session pack."""
     if not data.holds:
         return []
-    s, rows = data.summary, []
+    s, rows, names = data.summary, [], game_names(data.where)
     for d in s.days:
-        day_lines = [GameLine(code, Game(code).label, getattr(d, DAY_FIGURES[code]), None) for code in data.dealt]
+        day_lines = [GameLine(code, names.label(code), getattr(d, DAY_FIGURES[code]), None) for code in data.dealt]
         rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
                            (d.cash.cash_profit_cents, d.cash.long_short_cents), gaming_date=d.gaming_date)  # fmt: skip
     return rows + _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))

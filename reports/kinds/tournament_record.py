@@ -13,6 +13,7 @@ from reportlab.platypus import Spacer
 from accounting.rules import TOURNAMENT_PLAY
 from core.money import format_money
 from core.pdf import data_table, format_clock, para
+from packs import game_label
 from tournaments import queries
 from tournaments.models import Tournament
 from tournaments.rules import MAX_CUMULATIVE_FEE, TOURNAMENT, TOURNAMENT_RECORDS
@@ -272,9 +273,10 @@ def summary_rows(t) -> list[list]:
     ]
 
 
-def summary_total_row(t, twenty_one_agp_cents: int) -> list:
-    """The tournament lines' total: twenty-one's AGP with the tournaments' (08-16(1)(g))."""
-    return ["Twenty-one AGP including tournaments", twenty_one_agp_cents + t.agp_cents]
+def summary_total_row(t, twenty_one_agp_cents: int, where: str) -> list:
+    """The tournament lines' total: game 21's AGP with the tournaments' (08-16(1)(g)), the game
+    named as the pack of `where` names it."""
+    return [f"{game_label(where, '21')} AGP including tournaments", twenty_one_agp_cents + t.agp_cents]
 
 
 def summary_section(t, twenty_one_agp_cents: int, *, where: str) -> list:
@@ -290,7 +292,7 @@ def summary_section(t, twenty_one_agp_cents: int, *, where: str) -> list:
             summary_rows(t),
             col_widths=[400, 125],
             money_columns=[1],
-            total_row=summary_total_row(t, twenty_one_agp_cents),
+            total_row=summary_total_row(t, twenty_one_agp_cents, where),
         ),
     ]
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import require_gaming_manager
 from cardroom.models import Site
+from packs import game_name
 
 from .. import queries
 from ..models import PremisesSuccession, SurveillanceStatus
@@ -47,7 +48,7 @@ def _refuse_undoing_the_trigger(site: Site, since: date) -> None:
         raise ValidationError(
             {
                 "required": (
-                    f"{SYSTEM.at(site)}: the site's level of twenty-one activity requires a video surveillance system "
+                    f"{SYSTEM.at(site)}: the site's level of {game_name(site, '21')} activity requires a video surveillance system "
                     f"(recorded from {status.since:%Y-%m-%d}: {status.get_trigger_display().lower()}); it follows "
                     "from that activity and cannot be recorded as not required by hand."
                 )
@@ -110,7 +111,7 @@ def record_premises_succession(*, acting_user, site: Site, predecessor: Site, ac
                 reason=(
                     f"{SYSTEM.at(site)}: newly acquired premises of {predecessor} ({predecessor.organization}), whose "
                     f"level of activity requires a system: operational within "
-                    f"{OPERATIONAL_WITHIN.on(site, acquired_on).text} of conducting twenty-one, or "
+                    f"{OPERATIONAL_WITHIN.on(site, acquired_on).text} of conducting {game_name(site, '21')}, or "
                     f"{NOT_OPERATIONAL_WAGER_CAP_CENTS.on(site, acquired_on).text} until it is."
                 ),
                 recorded_by=acting_user,

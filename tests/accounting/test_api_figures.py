@@ -94,7 +94,7 @@ def test_a_dealer_sees_their_own_percent_of_hold_but_not_anothers(client_for, ca
 
 
 def test_a_wheel_operators_figures_are_asked_only_where_a_paddlewheel_is_dealt(client_for, cast, site, other_site):
-    """A Washington house-banked room deals twenty-one only: its wheel operators' figures are a
+    """A Washington house-banked room deals blackjack only: its wheel operators' figures are a
     bad request naming the game and what its tables deal, not an empty answer; asked of every
     site, the paddlewheel figures are those of the sites that deal it."""
     other_site.jurisdiction = "WA-HB"
@@ -104,7 +104,7 @@ def test_a_wheel_operators_figures_are_asked_only_where_a_paddlewheel_is_dealt(c
     refused = api.get(f"{url}&site={other_site.pk}")
     assert refused.status_code == 400
     assert refused.json()["game"] == [
-        "No site here deals paddlewheel (House control: Washington house-banked blackjack tables deal twenty-one)."
+        "No site here deals paddlewheel (House control: Washington house-banked blackjack tables deal blackjack)."
     ]
     assert api.get(f"{url}&site={other_site.pk}".replace("game=PW", "game=21")).status_code == 200
     every = api.get(url)

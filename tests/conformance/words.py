@@ -1,7 +1,8 @@
 """The words that name a jurisdiction's law, and finding them in what a site shows.
 
 Each pack's MARKS are the patterns of its own law: its citations, forms, tax statute and state
-name. At a site of one pack the marks of every pack of another state are foreign (a Washington
+name, and the words its text alone uses (North Dakota's gross proceeds, AGP and twenty-one for the
+game). At a site of one pack the marks of every pack of another state are foreign (a Washington
 house-banked site and a Washington player-banked site share their state's words). The patterns
 are citation-shaped so that what is not law does not match: a time zone ("America/New_York"),
 an employee's initials ("ND" are Nina Delgado's), a hash or token (no word boundary).
@@ -23,6 +24,9 @@ ND_MARKS = (
     # names them in its own words or the trade's (drop, win: packs.RevenueWords).
     ("gross proceeds", r"\b[Gg]ross\s+proceeds\b"),
     ("AGP", r"\bAGP\b"),
+    # Its name for game 21 (the chapter's "Twenty-one"): Washington's texts say blackjack, New
+    # York's Black Jack (packs.GameNames). Not a player's age ("twenty-one years of age").
+    ("twenty-one", r"(?i)\btwenty-one\b(?!\s+years)"),
 )
 WA_MARKS = (
     ("WAC", r"\bWAC\s+\d"),

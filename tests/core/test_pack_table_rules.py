@@ -195,7 +195,7 @@ def test_a_washington_card_room_deals_no_paddlewheel_and_its_form_offers_none(
     assert response.status_code == 400
     assert response.json()["game"] == [
         f"House control: paddlewheel is not a game of {site.get_jurisdiction_display()} ({site.name}); "
-        "its tables deal twenty-one."
+        "its tables deal blackjack."
     ]
     assert not Table.objects.filter(site=site, number=3).exists()
     client.force_login(manager.user)

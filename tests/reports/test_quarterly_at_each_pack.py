@@ -20,7 +20,6 @@ import pytest
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from cardroom.models import Game
 from core.money import format_money, format_ratio
 from floor.calculations import business_date
 from packs import get_pack
@@ -176,13 +175,14 @@ def pct(cell: str) -> str:
     return format_ratio(Decimal(cell) if cell else None)
 
 
-def game_label(code: str) -> str:
-    return "Total" if code == "total" else Game(code).label
+def game_label(code: str, names) -> str:
+    return "Total" if code == "total" else names.label(code)
 
 
-def shown(row: dict, words) -> list[dict[str, str]]:
+def shown(row: dict, words, names) -> list[dict[str, str]]:
     """Where the PDF shows a CSV row: cells of a grid, by the grid's column heading (the drop's
-    and the win's named in `words`, the site's pack's: packs.RevenueWords)."""
+    and the win's named in `words`, the site's pack's: packs.RevenueWords; each game by the name
+    the pack gives it, `names`: packs.GameNames)."""
     kind, game = row["row"], row["game"]
     gross, net = capfirst(words.gross), capfirst(words.net_short)
     if kind == "day" and game == "total":
@@ -192,7 +192,7 @@ def shown(row: dict, words) -> list[dict[str, str]]:
         return [{"Gaming date": row["gaming_date"], f"{game} {words.gross}": money(row["gross_proceeds"]),
                  f"{game} {words.net_short}": money(row["agp"]), f"{game} hold": pct(row["hold"])}]  # fmt: skip
     if kind == "quarter":
-        line = {"Game": game_label(game), gross: money(row["gross_proceeds"]),
+        line = {"Game": game_label(game, names), gross: money(row["gross_proceeds"]),
                 words.paid_label: money(row["prizes"]), net: money(row["agp"]), "Hold": pct(row["hold"])}  # fmt: skip
         if row["low_hold_threshold"]:
             line |= {"Low-hold threshold": pct(row["low_hold_threshold"]), "Hold below it": row["below_threshold"]}
@@ -254,13 +254,17 @@ def test_the_quarterly_shows_only_the_games_the_sites_pack_deals(report):
         assert day_headers and all(h == quarterly.day_header(tuple(dealt), words) for h in day_headers)
     if built.pack == "WA-HB":  # the trade's words for the drop and the win, not North Dakota's gross proceeds
         assert day_headers[0] == ["Gaming date", "21 drop", "21 win", "21 hold", "Cash profit", "Long (short)"]
-    if built.pack.startswith("WA"):  # Washington's card rooms deal twenty-one only
+    if built.pack.startswith("WA"):  # Washington's card rooms deal blackjack only, by that name
         assert "PW" not in games_in_csv and "PW" not in text and "paddlewheel" not in text.lower()
+        assert "twenty-one" not in text.lower()
+    if built.pack == "WA-HB":  # its games table names game 21 as Washington's texts do
+        assert "Blackjack" in text
     if built.pack == "ND":  # unchanged: both games apart, each with ND's threshold
         assert day_headers[0] == ["Gaming date", "21 gross proceeds", "21 AGP", "21 hold", "PW gross proceeds",
                                   "PW AGP", "PW hold", "Cash profit", "Long (short)"]  # fmt: skip
         assert games_in_csv == {"21", "PW"}
         assert "ND 99-01.3-08-04(9)" in text
+        assert "Twenty-one" in text  # the chapter's name for game 21
     else:
         assert "Low-hold" not in text and not any(r["low_hold_threshold"] for r in rows)
 
@@ -270,9 +274,9 @@ def test_every_csv_row_of_the_quarterly_has_its_figures_in_the_pdf(report):
     days show each game's gross proceeds, AGP and hold; its prizes are their difference), or a
     sentence of its text."""
     grids, text = report["grids"], flat(report["text"])
-    words = get_pack(report["built"].site.jurisdiction).revenue_words
+    pack = get_pack(report["built"].site.jurisdiction)
     for row in report["rows"]:
-        for cells in shown(row, words):
+        for cells in shown(row, pack.revenue_words, pack.game_names):
             assert any(in_grid(cells, g) for g in grids), (row, cells)
         if row["row"] in ("books", "receipt") or (row["row"] in ("pack", "cash", "tax_return") and not row["label"]):
             assert flat(row["note"]) in text, row
@@ -289,8 +293,8 @@ def test_every_figure_row_of_the_quarterly_pdf_is_a_row_of_its_csv(report):
     those now, the amendments, days, games, cash, the combined bank, the tournaments, the pack's
     own figures, the tax's sites and their total, its brackets and lines) is one the CSV carries,
     with the same figures and signs to the cent."""
-    words = get_pack(report["built"].site.jurisdiction).revenue_words
-    expected = [cells for row in report["rows"] for cells in shown(row, words)]
+    pack = get_pack(report["built"].site.jurisdiction)
+    expected = [cells for row in report["rows"] for cells in shown(row, pack.revenue_words, pack.game_names)]
     grids = [g for g in report["grids"] if not any(names <= set(g[0]) for names in NOT_ROWS)]
     assert grids, "the PDF has grids of figures"
     for grid in grids:
