@@ -9,6 +9,7 @@ from core.money import format_money as money
 from packs import pack_for
 
 from . import rules
+from .models import APPROVED_RULES_WORDS
 from .queries import controls_in_effect, current_link, licence_in_force, site_today
 
 
@@ -17,7 +18,7 @@ def _label(field: str, value) -> str:
         return "yes" if value else "no"
     if value == "":
         return "none"
-    choices = dict(Table._meta.get_field(field).choices or ())
+    choices = {**dict(Table._meta.get_field(field).choices or ()), **APPROVED_RULES_WORDS.get(field, {})}
     return str(choices.get(value, value))
 
 

@@ -52,7 +52,7 @@ class GameApproval(AppendOnlyModel):
         lines = []
         for name, values in self.conditions.items():
             field = Table._meta.get_field(name)
-            labels = dict(field.flatchoices) if field.choices else {}
+            labels = {**(dict(field.flatchoices) if field.choices else {}), **APPROVED_RULES_WORDS.get(name, {})}
             shown = [_condition_value(value, labels) for value in values]
             lines.append(f"{capfirst(field.verbose_name)}: {', '.join(shown)}")
         return lines
@@ -196,6 +196,16 @@ class Licence(AppendOnlyModel):
 
     def __str__(self):
         return f"Licence {self.licence_number} (tie option {self.tie_option}, from {self.effective_on.isoformat()})"
+
+
+# An option whose meaning in an approved game is its approved rules', not the table form's
+# words: the form's "up to the original wager" is a standard game's; Double Down Madness's rules
+# let each double down be "up to the total amount already in play" (the approval letter).
+APPROVED_RULES_WORDS = {
+    "double_down": {
+        Table.DoubleDown.UP_TO: "Double-down wager up to what the approved rules allow, not bound to the original wager"
+    }
+}
 
 
 def _condition_value(value, labels: dict) -> str:

@@ -18,6 +18,10 @@ def test_an_approvals_conditions_read_in_the_table_forms_words(client, manager, 
     conditions = page.split('id="approvals"')[1].split("</table>")[0]
     assert "Dealer hits soft 17: yes" in conditions and "Even money offered: no" in conditions
     assert "dealer_hits_soft_17" not in conditions and "True" not in conditions and "any_two" not in conditions
+    # Double Down Madness doubles "up to the total amount already in play": never the standard
+    # game's "up to the original wager" (approvals.models.APPROVED_RULES_WORDS)
+    assert "Double down: Double-down wager up to what the approved rules allow" in conditions
+    assert "up to the original wager" not in conditions
 
 
 def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(client, manager, ddm_table):
