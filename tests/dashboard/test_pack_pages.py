@@ -121,6 +121,10 @@ def test_a_session_site_shows_its_session_net(client, house):
     # The daily page leads to the day's sessions (the records behind its figures); the quarter's does not.
     assert '<a href="/fees/sessions/?date=2026-08-14" id="pack-records">' in pages[PAGES[0]]
     assert 'id="pack-records"' not in html
+    # the dashboard says why there is no hold without putting words in 4620.5's mouth
+    no_hold = pages[PAGES[2]][pages[PAGES[2]].index('id="no-hold"') :].split("</p>")[0]
+    assert f"The revenue of {here.site.name} is its games-of-chance sessions, not a drop" in no_hold
+    assert "(the session record is an assumption: 9 NYCRR 4620.5 defines the game)" in no_hold
 
 
 def test_a_fees_sites_daily_page_leads_to_its_fee_records(client, house):
