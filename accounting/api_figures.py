@@ -561,7 +561,8 @@ class DealerHoldView(APIView):
                 OpenApiTypes.STR,
                 enum=list(GAMES),
                 description="21 (dealers, default) or PW (wheel operators), at the sites whose pack deals it "
-                "(where none does: 400 on `game`).",
+                "(where none does: 400 on `game`). Only sites whose revenue is a drop have a percent-of-hold "
+                "(asked only of fees or session sites: 400 on `site`).",
             ),
         ],
         responses={200: DealerHoldOut, **ERROR_RESPONSES},
@@ -586,7 +587,7 @@ class DealerHoldView(APIView):
             sites = [s for s in sites if s.pk == wanted]
         if not sites:
             raise PermissionDenied(rules.DEALER_FIGURES.refusal(" (a dealer sees their own)"))
-        site_ids = games.sites_dealing(sites, game)
+        site_ids = games.sites_dealing(games.sites_holding(sites), game)
         found = day_figures.dealer_summaries(site_ids, start, end, dealer_ids=[employee.pk], game=game)
         one = found[0] if len(found) == 1 else None
         return Response(

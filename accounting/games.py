@@ -23,7 +23,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 
 from core.hooks import HOLD_THRESHOLDS
-from packs import GameNames, game_name, game_names, games_dealt, pack_for
+from packs import GameNames, RevenueModel, game_name, game_names, games_dealt, pack_for
 
 from .figures import Custody
 from .rules import COMBINED_BANK, LOW_HOLD
@@ -42,6 +42,19 @@ class HoldThreshold:
 
 # {game: every threshold row of the game, any order}; loaded once per summary (one query).
 Schedule = dict[str, tuple[HoldThreshold, ...]]
+
+
+def sites_holding(sites) -> list:
+    """The `sites` whose revenue is a drop, so whose dealers have a percent-of-hold; none of them
+    is a bad request on `site` naming each site's revenue (a fees room, WA-BJ, or a games-of-chance
+    site, NY: their dealers' pages say the same)."""
+    holding = [s for s in sites if pack_for(s).revenue_model == RevenueModel.DROP]
+    if not holding:
+        said = "; ".join(f"{s.name}: {pack_for(s).name}" for s in sites)
+        raise ValidationError(
+            {"site": f"No dealer has a percent-of-hold here: the revenue of these sites is not a drop ({said})."}
+        )
+    return holding
 
 
 def sites_dealing(sites, game: str) -> list[int]:

@@ -110,3 +110,23 @@ def test_a_wheel_operators_figures_are_asked_only_where_a_paddlewheel_is_dealt(c
     every = api.get(url)
     assert every.status_code == 200 and every.json()["game"] == "PW"
     assert api.get(f"{url}&site={site.pk}").status_code == 200
+
+
+@pytest.mark.parametrize("jurisdiction", ["NY", "WA-BJ"])
+def test_no_percent_of_hold_is_answered_where_the_revenue_is_not_a_drop(
+    client_for, cast, site, other_site, jurisdiction
+):
+    """The dealers' pages of a session (NY) or fees (WA-BJ) site say no dealer has a
+    percent-of-hold there; the API answers the same, not the shifts' holds: asked only of such a
+    site, a 400 on `site`; asked of every site, the drop sites' figures alone."""
+    other_site.jurisdiction = jurisdiction
+    other_site.save()
+    api = client_for(cast[Role.GAMING_MANAGER])
+    url = f"/api/v1/employees/{cast[Role.DEALER].pk}/percent-of-hold/?start=2026-08-01&end=2026-08-31"
+    refused = api.get(f"{url}&site={other_site.pk}")
+    assert refused.status_code == 400
+    message = refused.json()["site"][0]
+    assert message.startswith("No dealer has a percent-of-hold here: the revenue of these sites is not a drop")
+    assert other_site.name in message
+    every = api.get(url)
+    assert every.status_code == 200 and other_site.pk not in {s["site"] for s in every.json()["sites"]}
