@@ -233,4 +233,5 @@ def _show_sessions(request, site, access, gaming_date, day_form, can_record):
         day_form=day_form,
         correcting=correcting,
         replaced=replaced,
+        status=400 if day_form.errors else 200,  # a date refused is said on the page, as the figures pages say it
     )

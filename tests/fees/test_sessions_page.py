@@ -300,7 +300,9 @@ def test_a_licence_not_on_file_is_refused_at_its_field_naming_the_licences_on_fi
 
 def test_a_bad_gaming_day_shows_today_with_the_reason(client, ny_site, ny_shift):
     page = _at(client, ny_shift, ny_site).get(PAGE, {"date": "2026-13-45"})
-    assert page.status_code == 200 and 'id="error-date"' in page.content.decode()
+    # a refused date is a 400, as on the figures pages (the page still shows today's sessions)
+    assert page.status_code == 400 and 'id="error-date"' in page.content.decode()
+    assert _at(client, ny_shift, ny_site).get(PAGE, {"date": "2026-11-28"}).status_code == 200
 
 
 @pytest.mark.parametrize("wanted", ["abc", "-1", "99999999999999999999999"])
