@@ -1,4 +1,4 @@
-"""What the tests of the server-drawn pages share: a client signed in as an employee, a page's
+"""What the tests of the server-drawn pages share: a client signed in as an employee (at a site), a page's
 text, and the access rule of a page opened by some roles only (the others get a 403 naming the
 rule and who may)."""
 
@@ -8,6 +8,17 @@ from django.test import Client
 
 def as_user(client: Client, employee) -> Client:
     client.force_login(employee.user)
+    return client
+
+
+def at_site(client: Client, employee, site) -> Client:
+    """`client` signed in as `employee` with `site` as the current site (the site switcher's)."""
+    from cardroom.access import SESSION_KEY
+
+    client.force_login(employee.user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
     return client
 
 

@@ -12,7 +12,6 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 from core.models import AuditEvent
 from fees import services
@@ -20,20 +19,12 @@ from fees.models import GameSession
 from floor.calculations import business_date
 from tests.browser_support import PHONE, browser_page, login, overflow  # noqa: F401
 from tests.factories import PASSWORD, SiteFactory, make_person
+from tests.page_support import at_site
 
 pytestmark = pytest.mark.django_db
 
 PAGE = "/fees/sessions/"
 ORG_WIDE = (Role.GAMING_MANAGER, Role.AUDITOR)
-
-
-def _at(client, employee, site):
-    """Sign `employee` in on `client` with `site` as the current site."""
-    client.force_login(employee.user)
-    session = client.session
-    session[SESSION_KEY] = site.pk
-    session.save()
-    return client
 
 
 def _person(org, role, site):
@@ -102,7 +93,7 @@ def test_the_page_at_a_ny_site_is_the_apis_readers_and_its_form_the_apis_recorde
     client, org, ny_site, typed, role, reads, records
 ):
     person = _person(org, role, ny_site)
-    client = _at(client, person, ny_site)
+    client = at_site(client, person, ny_site)
     page = client.get(PAGE)
     assert page.status_code == (200 if reads else 403)
     html = page.content.decode()
@@ -121,7 +112,7 @@ def test_a_site_of_another_pack_refuses_sessions_and_has_no_menu_entry(client, o
     records nothing and cites no New York law."""
     other = SiteFactory(organization=org, name=f"Room {jurisdiction}", jurisdiction=jurisdiction)
     person = _person(org, role, other)
-    client = _at(client, person, other)
+    client = at_site(client, person, other)
     page = client.get(PAGE)
     html = page.content.decode()
     assert page.status_code == 200 and 'id="not-this-pack"' in html
@@ -135,9 +126,9 @@ def test_a_site_of_another_pack_refuses_sessions_and_has_no_menu_entry(client, o
 
 def test_the_menu_offers_the_page_at_the_ny_site_only(client, org, site, ny_site):
     manager = make_person(org, Role.GAMING_MANAGER, None)
-    at_ny = _at(client, manager, ny_site).get("/").content.decode()
+    at_ny = at_site(client, manager, ny_site).get("/").content.decode()
     assert f'href="{PAGE}"' in at_ny
-    at_wa = _at(client, manager, site).get("/").content.decode()
+    at_wa = at_site(client, manager, site).get("/").content.decode()
     assert f'href="{PAGE}"' not in at_wa
 
 
@@ -147,7 +138,7 @@ def test_another_ny_sites_manager_neither_sees_nor_corrects_this_sites_sessions(
     kept = _record(ny_shift.user, ny_site, started, licence_number="KINGSTON-1")
     albany = SiteFactory(organization=org, name="Albany Hall", jurisdiction="NY", time_zone="America/New_York")
     theirs = make_person(org, Role.SHIFT_MANAGER, albany)
-    client = _at(client, theirs, albany)
+    client = at_site(client, theirs, albany)
     page = client.get(PAGE, {"date": kept.gaming_date.isoformat()}).content.decode()
     assert "KINGSTON-1" not in page and f'id="session-{kept.pk}"' not in page
     assert client.get(PAGE, {"correct": kept.pk}).status_code == 404
@@ -171,7 +162,7 @@ def test_another_ny_sites_manager_neither_sees_nor_corrects_this_sites_sessions(
 def test_a_shift_manager_records_a_session_in_dollars_and_local_time_and_it_is_audited(
     client, ny_site, ny_shift, typed, started
 ):
-    client = _at(client, ny_shift, ny_site)
+    client = at_site(client, ny_shift, ny_site)
     response = client.post(PAGE, typed)
     assert response.status_code == 302
     session = GameSession.objects.get()
@@ -198,7 +189,7 @@ def test_a_shift_manager_records_a_session_in_dollars_and_local_time_and_it_is_a
 def test_a_correction_is_a_new_row_pointing_back_and_the_total_takes_it(client, ny_site, ny_shift, started):
     first = _record(ny_shift.user, ny_site, started)
     second = _record(ny_shift.user, ny_site, started + timedelta(minutes=10), receipts_cents=20_000, prizes_cents=0)
-    client = _at(client, ny_shift, ny_site)
+    client = at_site(client, ny_shift, ny_site)
     form = client.get(PAGE, {"correct": first.pk}).content.decode()
     assert "Correct session" in form and f'name="corrects" value="{first.pk}"' in form
     assert 'value="1000.00"' in form and f'value="{_field(ny_site, started)}"' in form  # filled from the session
@@ -264,7 +255,7 @@ def test_bad_input_is_refused_at_its_field_and_writes_nothing(
         "future": _field(ny_site, timezone.now() + timedelta(hours=2)),
     }
     posted = {**typed, **{k: moments.get(v, v) for k, v in change.items()}}
-    response = _at(client, ny_shift, ny_site).post(PAGE, posted)
+    response = at_site(client, ny_shift, ny_site).post(PAGE, posted)
     assert response.status_code == 400
     html = response.content.decode()
     where = 'id="session-errors"' if field == "corrects" else f'id="error-{field}"'
@@ -287,7 +278,7 @@ def test_a_licence_not_on_file_is_refused_at_its_field_naming_the_licences_on_fi
         acting_user=manager.user, organization=org, licence_number="NY-GC-4620", tie_option=1,
         effective_on=date(2024, 1, 1),
     )  # fmt: skip
-    response = _at(client, ny_shift, ny_site).post(PAGE, {**typed, "licence_number": "XX-1"})
+    response = at_site(client, ny_shift, ny_site).post(PAGE, {**typed, "licence_number": "XX-1"})
     assert response.status_code == 400
     html = response.content.decode()
     message = html[html.index('id="error-licence_number"') :]
@@ -295,19 +286,19 @@ def test_a_licence_not_on_file_is_refused_at_its_field_naming_the_licences_on_fi
         "Licences on file: NY-GC-4620 (from 2024-01-01) (got &#x27;XX-1&#x27;)." in message[: message.index("</div>")]
     )
     assert not GameSession.objects.exists()
-    assert _at(client, ny_shift, ny_site).post(PAGE, typed).status_code == 302  # NY-GC-4620, the licence in force
+    assert at_site(client, ny_shift, ny_site).post(PAGE, typed).status_code == 302  # NY-GC-4620, the licence in force
 
 
 def test_a_bad_gaming_day_shows_today_with_the_reason(client, ny_site, ny_shift):
-    page = _at(client, ny_shift, ny_site).get(PAGE, {"date": "2026-13-45"})
+    page = at_site(client, ny_shift, ny_site).get(PAGE, {"date": "2026-13-45"})
     # a refused date is a 400, as on the figures pages (the page still shows today's sessions)
     assert page.status_code == 400 and 'id="error-date"' in page.content.decode()
-    assert _at(client, ny_shift, ny_site).get(PAGE, {"date": "2026-11-28"}).status_code == 200
+    assert at_site(client, ny_shift, ny_site).get(PAGE, {"date": "2026-11-28"}).status_code == 200
 
 
 @pytest.mark.parametrize("wanted", ["abc", "-1", "99999999999999999999999"])
 def test_a_correct_link_to_no_session_is_not_found(client, ny_site, ny_shift, wanted):
-    assert _at(client, ny_shift, ny_site).get(PAGE, {"correct": wanted}).status_code == 404
+    assert at_site(client, ny_shift, ny_site).get(PAGE, {"correct": wanted}).status_code == 404
 
 
 # --- queries ----------------------------------------------------------------------------------
@@ -315,7 +306,7 @@ def test_a_correct_link_to_no_session_is_not_found(client, ny_site, ny_shift, wa
 
 def test_the_page_asks_the_same_number_of_queries_for_one_session_or_many(client, ny_site, ny_shift, started):
     first = _record(ny_shift.user, ny_site, started)
-    client = _at(client, ny_shift, ny_site)
+    client = at_site(client, ny_shift, ny_site)
     day = {"date": first.gaming_date.isoformat()}
 
     def queries() -> int:

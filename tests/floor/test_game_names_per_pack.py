@@ -10,12 +10,12 @@ from pypdf import PdfReader
 
 from accounting.books import differences
 from cage.models import fund_choices
-from cardroom.access import SESSION_KEY
 from cardroom.forms import TableForm
 from cardroom.models import Role, Site, Table
 from counts.rules import auditor_bar_message
 from floor.models import Slip
 from floor.pdf_slips import build_slip_document, render_slip_pdf
+from tests.page_support import at_site
 
 NAMES = {"ND": "Twenty-one", "WA-HB": "Blackjack", "WA-BJ": "Blackjack", "NY": "Black Jack"}
 
@@ -26,18 +26,10 @@ def as_pack(site, code: str) -> Site:
     return site
 
 
-def browser(client, person, site):
-    client.force_login(person.user)
-    session = client.session
-    session[SESSION_KEY] = site.pk
-    session.save()
-    return client
-
-
 @pytest.mark.parametrize("code", ["ND", "WA-HB", "NY"])
 def test_the_floor_page_names_the_tables_game_in_the_sites_packs_words(client, cast, site, open_table, code):
     as_pack(site, code)
-    text = browser(client, cast[Role.GAMING_MANAGER], site).get("/floor/").content.decode()
+    text = at_site(client, cast[Role.GAMING_MANAGER], site).get("/floor/").content.decode()
     assert f'<td data-label="Game">{NAMES[code]}</td>' in text
     assert ("twenty-one" in text.lower()) == (code == "ND")
 
@@ -64,7 +56,7 @@ def test_the_table_form_the_table_itself_and_the_iou_funds_use_the_packs_name(si
 
 def test_the_quarter_page_of_a_washington_site_has_a_blackjack_row_not_a_twenty_one_row(client, cast, site, table):
     as_pack(site, "WA-HB")
-    text = browser(client, cast[Role.GAMING_MANAGER], site).get("/dashboard/quarter/").content.decode()
+    text = at_site(client, cast[Role.GAMING_MANAGER], site).get("/dashboard/quarter/").content.decode()
     assert '<tr data-game="21"><th>Blackjack</th>' in text
     assert "twenty-one" not in text.lower()
 

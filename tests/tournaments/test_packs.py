@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 from tests.conformance.words import ND_WORDS, law_words_in
+from tests.page_support import at_site
 
 from .conftest import announce
 
@@ -51,14 +52,6 @@ def test_an_nd_tournament_cites_nd(client, cast, site, tournament):
     assert refusal.value.message_dict["entry_fee_cents"][0].startswith("ND 99-01.3-08-15(1): ")
 
 
-def _browser(client, person, site):
-    client.force_login(person.user)
-    session = client.session
-    session[SESSION_KEY] = site.pk
-    session.save()
-    return client
-
-
 @pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY"])
 def test_a_site_without_tournaments_is_offered_no_announcement_no_nd_fee_cap_nor_the_menu_or_report(
     client, cast, site, code
@@ -67,7 +60,7 @@ def test_a_site_without_tournaments_is_offered_no_announcement_no_nd_fee_cap_nor
     at a site whose pack has no tournament, only for the service to refuse it on submission."""
     site.jurisdiction = code
     site.save()
-    browser = _browser(client, cast[Role.GAMING_MANAGER], site)
+    browser = at_site(client, cast[Role.GAMING_MANAGER], site)
     listing = browser.get("/tournaments/").content.decode()
     assert 'id="announce"' not in listing and "$200.00" not in listing
     form = browser.get("/tournaments/new/")
@@ -84,7 +77,7 @@ def test_a_site_without_tournaments_is_offered_no_announcement_no_nd_fee_cap_nor
 
 
 def test_an_nd_site_keeps_the_announcement_its_cap_the_menu_and_the_report(client, cast, site):
-    browser = _browser(client, cast[Role.GAMING_MANAGER], site)
+    browser = at_site(client, cast[Role.GAMING_MANAGER], site)
     listing = browser.get("/tournaments/").content.decode()
     assert 'id="announce"' in listing and "ND 99-01.3-08-15(1)" in listing and "$200.00 per player" in listing
     assert 'id="announce-form"' in browser.get("/tournaments/new/").content.decode()
