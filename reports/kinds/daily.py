@@ -24,10 +24,10 @@ from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
-from packs import RevenueWords, get_pack, revenue_words
+from packs import RevenueModel, RevenueWords, get_pack, revenue_words
 
 from .. import rules as report_rules
-from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words
+from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, without
 from ..registry import ReportContext, ReportKind, register
 from ..rules import FORM_DAILY_CONTINUATION
 from .pack_section import pack_lines, pack_notes, pack_section
@@ -204,11 +204,14 @@ def _deposit_line(day: DailySummary, where: str) -> str:
 
 
 def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list[list]:
-    """The day's cash; without a drop-based AGP (a fees or session pack) no AGP nor long (short).
+    """The day's cash; without a drop-based AGP (a fees or session pack) no AGP, long (short) nor
+    its reconciliation.
     The win is named in the words of the site's pack (`where`: packs.RevenueWords)."""
     cash, words = day.cash, revenue_words(where)
+    # A fees pack's tables take none of the house's chips: no drop to add (its daily page says the same).
+    drop = "" if where and get_pack(where).revenue_model == RevenueModel.FEES else " + drop"
     rows = [
-        ["Cash profit (ending - starting cash + drop, net of IOUs)", known(cash.cash_profit_cents)],
+        [f"Cash profit (ending - starting cash{drop}, net of IOUs)", known(cash.cash_profit_cents)],
         [words.net_label, day.total.agp_cents],
         [f"Cash long (short) = cash profit - {words.net_short}", known(cash.long_short_cents)],
         ["Reconciling line: change in chips outside the house", known(cash.chips_outside_change_cents)],
@@ -216,7 +219,8 @@ def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list
         ["Bank deposit expected", deposit_text(cash.deposit_expected_cents) or cash.deposit_expected_cents],
         ["Bank deposit recorded", cash.deposit_recorded_cents],
     ]
-    return rows if holds else [rows[0], *rows[3:]]
+    # Without a drop-based win there is no long (short) to reconcile: nor its reconciling lines.
+    return rows if holds else [rows[0], *rows[5:]]
 
 
 def threshold_line(where: str) -> str:
@@ -242,7 +246,8 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
 
 
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
-    status = "closed" if day.gaming_day_closed else "NOT CLOSED"
+    # A fees or session pack's day may have no gaming day at all: its books closed on its records.
+    status = "closed" if day.gaming_day_closed else "none opened" if day.books_closed else "NOT CLOSED"
     story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
     where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
@@ -328,10 +333,20 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str,
 
 
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
-    rows, dealt = [], get_pack(data.where).games
+    rows, dealt, holds = [], get_pack(data.where).games, _holds(data)
     for day, books in zip(data.days, data.books, strict=True):
-        rows += _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date), dealt)
-    return in_words(COLUMNS, rows + _pack_rows(data.pack), revenue_words(data.where))
+        day_rows = _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date), dealt)
+        rows += day_rows if holds else day_rows[-1:]  # a fees or session day: its total (cash, books) alone
+    gone = set() if holds else NOT_DROP_COLUMNS
+    return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
+
+
+# A fees or session pack's day has no drop-based figures, as its PDF shows none: the tables' and
+# games' custody, hold and the long (short) reconciled against a win are left out of its file.
+NOT_DROP_COLUMNS = {
+    "game", "drop", "fills", "credits", "opener", "closer", "gross_proceeds", "prizes", "agp", "hold", "complete",
+    "cash_long_short", "chips_outside_change", "unexplained",
+}  # fmt: skip
 
 
 def _pack_rows(pack: dict | None) -> list[list]:

@@ -35,6 +35,21 @@ def _fee(cast, table, hour: int) -> FeeCollection:
     )
 
 
+def _daily_pdf_text(cast, site) -> str:
+    import io
+
+    import pdfplumber
+
+    from reports import services as reports
+
+    run = reports.request_report(
+        acting_user=cast[Role.GAMING_MANAGER].user, kind="daily", site=site, start=DAY, end=DAY, at_once=True
+    )
+    run.refresh_from_db()
+    with pdfplumber.open(io.BytesIO(bytes(run.file.pdf))) as pdf:
+        return " ".join(" ".join((page.extract_text() or "") for page in pdf.pages).split())
+
+
 def _close(cast, site, day=DAY):
     return books.close_books(acting_user=cast[Role.GAMING_MANAGER].user, site=site, gaming_date=day)
 
@@ -83,6 +98,11 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
     day = summaries.daily_summary(site, DAY)
     assert day.books_closed and not day.gaming_day_closed and day.cash.cash_profit_cents == 1600
     assert summaries.quarter_summary(site, Quarter.containing(DAY)).days[0].books_closed
+    # the daily report reads the same day: no gaming day opened, books closed, cash without a drop
+    text = _daily_pdf_text(cast, site)
+    assert "Gaming date 2026-08-14 (gaming day none opened)" in text and "NOT CLOSED" not in text
+    assert "Cash profit (ending - starting cash, net of IOUs) $16.00" in text
+    assert "Unexplained remainder" not in text and "+ drop" not in text
     # its fees now stand: a void or a new fee of the day is refused, citing the closed books
     with pytest.raises(ValidationError) as voiding:
         services.void_fee(acting_user=cast[Role.GAMING_MANAGER].user, fee=fee_day[0], reason="rung twice")
