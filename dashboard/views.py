@@ -46,6 +46,7 @@ from core.periods import Quarter
 from core.rows import shaped_rows
 from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
+from fees.queries import record_dates
 from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
@@ -191,6 +192,10 @@ def daily(request):
             win=law["words"].net_short,
         ),
         "gaming_day_opened": gaming_day is not None,
+        # The books close on a gaming day, or on a fees or session pack's records without one
+        # (accounting.services.close_books): with neither (a future date, a day the room was
+        # closed) there is nothing to close, and no button is offered for it.
+        "closable": gaming_day is not None or (not law["holds"] and bool(record_dates([site.pk], day, day))),
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),

@@ -133,3 +133,12 @@ def test_the_daily_page_says_what_a_fee_days_books_need(client, cast, site, bj_t
     assert 'id="close-needs">Needs the fee cash counted by two people and the bank counted.' in page
     refused = client.post(f"/dashboard/daily/books/close/?site={site.pk}", {"date": DAY.isoformat()}, follow=True)
     assert "have no two-person count of their cash yet" in refused.content.decode()
+
+
+def test_a_date_with_neither_a_gaming_day_nor_a_fee_offers_nothing_to_close(client, cast, site, bj_table, fee_day):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    quiet = client.get("/dashboard/daily/", {"site": site.pk, "date": "2026-08-15"}).content.decode()
+    assert 'id="close-books"' not in quiet
+    assert 'id="nothing-to-close">No gaming day and no fee on this date: its books have nothing to close.' in quiet
+    fee_page = client.get("/dashboard/daily/", {"site": site.pk, "date": DAY.isoformat()}).content.decode()
+    assert 'id="close-books"' in fee_page and 'id="nothing-to-close"' not in fee_page
