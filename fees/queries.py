@@ -8,6 +8,8 @@ from datetime import date
 
 from django.db.models import Count, Q, Sum
 
+from floor.queries import LateEntry
+
 from .models import FeeCollection, FeeCount, GameSession
 
 
@@ -66,6 +68,31 @@ def record_dates(site_ids, start: date, end: date) -> set[tuple[int, date]]:
         .union(sessions.values_list("site_id", "gaming_date").order_by())
     )
     return set(pairs)
+
+
+def late_entries(site, start: date, end: date) -> list[LateEntry]:
+    """The fee collections, fee cash counts and sessions of gaming dates [start, end] entered past
+    the site's late entry threshold (house control, core.moments), as the floor's
+    (floor.queries.late_entries): the daily report lists them with its own."""
+    period = {"site": site, "gaming_date__range": (start, end), "entered_late": True}
+    entries = [
+        LateEntry(
+            f.gaming_date,
+            f"Table fee{' void' if f.voids_id else ''}, table {f.table.number}",
+            f.collected_at,
+            f.entered_at,
+        )
+        for f in FeeCollection.objects.filter(**period).select_related("table")
+    ]
+    entries += [
+        LateEntry(c.gaming_date, "Fee cash count", c.counted_at, c.entered_at)
+        for c in FeeCount.objects.filter(**period)
+    ]
+    entries += [
+        LateEntry(s.gaming_date, f"Games-of-chance session (licence {s.licence_number})", s.ended_at, s.entered_at)
+        for s in GameSession.objects.filter(**period)
+    ]
+    return entries
 
 
 def fees_not_counted(site_id: int, gaming_date: date) -> bool:

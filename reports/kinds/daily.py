@@ -23,6 +23,7 @@ from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
+from fees.queries import late_entries as fee_late_entries
 from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
 from packs import RevenueModel, RevenueWords, get_pack, revenue_words
 
@@ -90,7 +91,7 @@ def build(context: ReportContext) -> DailyReport:
         context.site.name,
         days,
         tuple(checks[(d.site_id, d.gaming_date)] for d in days),
-        tuple(late_entries(context.site, context.start, context.end)),
+        _late(context),
         context.site.time_zone,
         context.site.late_entry_minutes,
         hold_schedule() if LOW_HOLD.applies(context.site) else {},
@@ -99,6 +100,17 @@ def build(context: ReportContext) -> DailyReport:
         context.site.jurisdiction,
         tuple(unverified_receipts(context.site, context.start, context.end)),
     )
+
+
+def _late(context: ReportContext) -> tuple[LateEntry, ...]:
+    """The period's records entered late: the floor's, and where the pack's revenue is its fees
+    or sessions, those records too (a fee room has no floor record to list), in the order they
+    happened."""
+    site, start, end = context.site, context.start, context.end
+    entries = late_entries(site, start, end)
+    if get_pack(site.jurisdiction).revenue_model != RevenueModel.DROP:
+        entries = sorted([*entries, *fee_late_entries(site, start, end)], key=lambda entry: entry.occurred_at)
+    return tuple(entries)
 
 
 def _holds(data: "DailyReport | None") -> bool:
