@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for, refusal
 from cardroom.models import Table
 from cardroom.views import call_service, page_at_current_site
+from core.closing import books_closed
 from floor.calculations import site_today
 from packs import pack_for
 
@@ -44,6 +45,12 @@ def _page(request, site, access, *, form=None, void_failed=None, status=200):
     form at each fee not voided yet."""
     today = timezone.localdate()
     voided = FeeCollection.objects.filter(voids=OuterRef("pk"))
+    collections = list(
+        FeeCollection.objects.filter(site=site)
+        .select_related("table", "collected_by")
+        .annotate(voided=Exists(voided))
+        .order_by("-collected_at", "-id")[:RECENT_ROWS]
+    )
     context = {
         "site": site,
         "pack": pack_for(site),
@@ -52,10 +59,9 @@ def _page(request, site, access, *, form=None, void_failed=None, status=200):
         "can_void": access.has_role(site.pk, *rules.VOIDERS),
         "void_failed": void_failed,
         "days": queries.fee_days([site.pk], today - timedelta(days=RECENT_DAYS), today),
-        "collections": FeeCollection.objects.filter(site=site)
-        .select_related("table", "collected_by")
-        .annotate(voided=Exists(voided))
-        .order_by("-collected_at", "-id")[:RECENT_ROWS],
+        "collections": collections,
+        # A fee of a day whose books are closed stands (fees.services.void_fee refuses): no Void form at it.
+        "closed_dates": {d for d in {c.gaming_date for c in collections} if books_closed(site.pk, d)},
     }
     return render(request, "fees/page.html", context, status=status)
 

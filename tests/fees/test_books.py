@@ -145,3 +145,25 @@ def test_a_date_with_neither_a_gaming_day_nor_a_fee_offers_nothing_to_close(clie
     assert 'id="nothing-to-close">No gaming day and no fee on this date: its books have nothing to close.' in quiet
     fee_page = client.get("/dashboard/daily/", {"site": site.pk, "date": DAY.isoformat()}).content.decode()
     assert 'id="close-books"' in fee_page and 'id="nothing-to-close"' not in fee_page
+
+
+def test_a_fee_of_a_closed_day_offers_no_void(client, cast, site, bj_table, fee_day):
+    services.count_fees(
+        acting_user=cast[Role.CASHIER].user,
+        site=site,
+        gaming_date=DAY,
+        counted_cents=1600,
+        witness=cast[Role.SHIFT_MANAGER],
+        counted_at=datetime(2026, 8, 14, 22, tzinfo=PACIFIC),
+    )
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    row = f'id="fee-{fee_day[0].pk}"'
+    assert "void" in client.get("/fees/").content.decode().split(row)[1].split("</tr>")[0].lower()
+    for kind, cash in (("start", 10), ("end", 26)):
+        cage.record_bank_count(
+            acting_user=cast[Role.CASHIER].user, site=site, gaming_date=DAY, kind=kind, cash={100: cash}, chips={},
+            at=datetime(2026, 8, 14, 13 if kind == "start" else 23, tzinfo=PACIFIC),
+        )  # fmt: skip
+    _close(cast, site)
+    cell = client.get("/fees/").content.decode().split(row)[1].split("</tr>")[0]
+    assert "books closed" in cell and "<form" not in cell
