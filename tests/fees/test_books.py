@@ -50,6 +50,18 @@ def _daily_pdf_text(cast, site) -> str:
         return " ".join(" ".join((page.extract_text() or "") for page in pdf.pages).split())
 
 
+def _count(cast, site):
+    """The day's two fees ($16) counted by two people that night."""
+    services.count_fees(
+        acting_user=cast[Role.CASHIER].user,
+        site=site,
+        gaming_date=DAY,
+        counted_cents=1600,
+        witness=cast[Role.SHIFT_MANAGER],
+        counted_at=datetime(2026, 8, 14, 22, tzinfo=PACIFIC),
+    )
+
+
 def _close(cast, site, day=DAY):
     return books.close_books(acting_user=cast[Role.GAMING_MANAGER].user, site=site, gaming_date=day)
 
@@ -73,14 +85,7 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
     assert [d.gaming_date for d in quarter.days] == [DAY]
     assert "no gaming day" not in _refusal(cast, site)
     assert _refusal(cast, site).startswith("House control: the fees collected on 2026-08-14 have no two-person count")
-    services.count_fees(
-        acting_user=cast[Role.CASHIER].user,
-        site=site,
-        gaming_date=DAY,
-        counted_cents=1600,
-        witness=cast[Role.SHIFT_MANAGER],
-        counted_at=datetime(2026, 8, 14, 22, tzinfo=PACIFIC),
-    )
+    _count(cast, site)
     assert "cash bank count" in _refusal(cast, site)
     for kind, hour in (("start", 13), ("end", 23)):
         cage.record_bank_count(
@@ -148,14 +153,7 @@ def test_a_date_with_neither_a_gaming_day_nor_a_fee_offers_nothing_to_close(clie
 
 
 def test_a_fee_of_a_closed_day_offers_no_void(client, cast, site, bj_table, fee_day):
-    services.count_fees(
-        acting_user=cast[Role.CASHIER].user,
-        site=site,
-        gaming_date=DAY,
-        counted_cents=1600,
-        witness=cast[Role.SHIFT_MANAGER],
-        counted_at=datetime(2026, 8, 14, 22, tzinfo=PACIFIC),
-    )
+    _count(cast, site)
     client.force_login(cast[Role.GAMING_MANAGER].user)
     row = f'id="fee-{fee_day[0].pk}"'
     assert "void" in client.get("/fees/").content.decode().split(row)[1].split("</tr>")[0].lower()
