@@ -50,11 +50,19 @@ def sites_holding(sites) -> list:
     site, NY: their dealers' pages say the same)."""
     holding = [s for s in sites if pack_for(s).revenue_model == RevenueModel.DROP]
     if not holding:
-        said = "; ".join(f"{s.name}: {pack_for(s).name}" for s in sites)
+        said = "; ".join(f"{s.name}: {_revenue(pack_for(s))}" for s in sites)
         raise ValidationError(
             {"site": f"No dealer has a percent-of-hold here: the revenue of these sites is not a drop ({said})."}
         )
     return holding
+
+
+def _revenue(pack) -> str:
+    """What a fees or session pack's revenue is, with the rule it rests on: the fees rule
+    (WAC 230-40-125(1)), or a session record that is an assumption (9 NYCRR 4620.5 defines the game)."""
+    if pack.revenue_model == RevenueModel.FEES:
+        return f"{pack.name}, table fees ({pack.cite('accounting.table_fees')})"
+    return f"{pack.name}, games-of-chance sessions (an assumption: {pack.cite('accounting.session_game')} defines the game)"
 
 
 def sites_dealing(sites, game: str) -> list[int]:
