@@ -2,15 +2,16 @@
 
     extend_demo(demo)
 
-Tonight's "Demo: Friday Night Blackjack Tournament": $100 entry for 500 chips, $50 rebuys for
+Tonight's "Demo: Friday Night Twenty-one Tournament" (North Dakota's name for the game): $100 entry for 500 chips, $50 rebuys for
 500 chips, $25 add-ons for 250 chips (ND 99-01.3-08-15(1)); six players, one of whom pays the
 full $200.00 (entry, rebuy and two add-ons); one rebuy rung up twice and voided; a $300 cash
 prize to the winner and a $60 merchandise prize for second place. It is dated on today's
 business day, whose books are still open (the cage's demo closes only earlier days): the
 hour before now, or in the business day's first hour the part of it that has passed.
 
-Idempotent: it does nothing when the demo tournament is already at the site, nor when a
-person has opened today's gaming day there (the demo writes into no day a person entered).
+Idempotent: it does nothing when the demo tournament is already at the site (by its name or an
+earlier one), nor when a person has opened today's gaming day there (the demo writes into no
+day a person entered).
 """
 
 from datetime import timedelta
@@ -23,7 +24,10 @@ from floor.calculations import business_date, gaming_day_bounds
 from . import services
 from .models import FeeKind, Tournament
 
-NAME = "Demo: Friday Night Blackjack Tournament"
+NAME = "Demo: Friday Night Twenty-one Tournament"
+# Its name before the packs named their games (packs.GameNames): a demo loaded then has it, and
+# loading again must not add a second tournament beside it.
+EARLIER_NAMES = ("Demo: Friday Night Blackjack Tournament",)
 PLAY = timedelta(hours=1)
 PLAYERS = ("Arne Olson", "Birgit Haugen", "Carl Nygaard", "Dorothy Pederson", "Emil Fjeld", "Frida Strand")
 
@@ -31,7 +35,7 @@ PLAYERS = ("Arne Olson", "Birgit Haugen", "Carl Nygaard", "Dorothy Pederson", "E
 def extend_demo(demo: dict) -> None:
     """The hook `manage.py load_demo` calls last: the busy site only."""
     site, people = demo["sites"]["busy"], demo["people"]
-    if Tournament.objects.filter(site=site, name=NAME).exists():
+    if Tournament.objects.filter(site=site, name__in=(NAME, *EARLIER_NAMES)).exists():
         return
     from floor.demo import entered_by_hand
 

@@ -38,3 +38,19 @@ def test_the_demo_tournament_is_played_within_todays_business_day(now):
     assert all(opened <= moment <= now for moment in moments), (opened, now, sorted(moments))
     # The hour of play (its last prize 56 minutes in), or as much of it as the day has had.
     assert max(moments) - min(moments) == timedelta(minutes=56) * min(1, (now - opened) / timedelta(hours=1))
+
+
+def test_the_demo_tournament_bears_north_dakotas_name_for_the_game_and_an_older_demo_gets_no_second(monkeypatch):
+    """ND 99-01.3-08 names the game twenty-one (packs.GameNames); a demo loaded when the
+    tournament was named "... Blackjack Tournament" keeps its one tournament on a later load."""
+    import tournaments.demo
+    from tournaments.demo import EARLIER_NAMES, extend_demo
+
+    assert "Twenty-one" in NAME and "Blackjack" not in NAME
+    with time_machine.travel(EVENING, tick=False):
+        with monkeypatch.context() as older:  # the demo as an earlier version loaded it
+            older.setattr(tournaments.demo, "NAME", EARLIER_NAMES[0])
+            demo = load_short_demo(weeks=1)
+        extend_demo(demo)  # loaded again by this version
+    site = demo["sites"]["busy"]
+    assert list(Tournament.objects.filter(site=site).values_list("name", flat=True)) == [EARLIER_NAMES[0]]
