@@ -61,7 +61,8 @@ def gaming_day_bounds(site, gaming_date: date) -> tuple[datetime, datetime]:
     return start, end
 
 
-def _shown(site, moment: datetime) -> str:
+def shown(site, moment: datetime) -> str:
+    """A moment as a refusal shows it: the site's local time with its zone's abbreviation."""
     return moment.astimezone(site_zone(site)).strftime("%Y-%m-%d %H:%M %Z")
 
 
@@ -95,7 +96,7 @@ def occurred_at(
     at = local(site, at)
     if at > now + CLOCK_TOLERANCE:
         raise ValidationError(
-            {field: f"{rule}: a record cannot be dated in the future ({_shown(site, at)} is after now)."}
+            {field: f"{rule}: a record cannot be dated in the future ({shown(site, at)} is after now)."}
         )
     day = books_date or gaming_date or gaming_date_of(site, at)
     if gaming_date is not None:
@@ -103,14 +104,14 @@ def occurred_at(
         if at < start or (at >= end and not after_day_end):
             raise ValidationError(
                 {
-                    field: f"{cite(BUSINESS_DAY, site.jurisdiction)}: {_shown(site, at)} is outside the business hours of the gaming day "
-                    f"{gaming_date} ({_shown(site, start)} to {_shown(site, end)}); date the record in its own "
+                    field: f"{cite(BUSINESS_DAY, site.jurisdiction)}: {shown(site, at)} is outside the business hours of the gaming day "
+                    f"{gaming_date} ({shown(site, start)} to {shown(site, end)}); date the record in its own "
                     "gaming day."
                 }
             )
     if not_before is not None and at < not_before:
         raise ValidationError(
-            {field: f"{rule}: {_shown(site, at)} is before {_shown(site, not_before)}, when this began."}
+            {field: f"{rule}: {shown(site, at)} is before {shown(site, not_before)}, when this began."}
         )
     refusal = closing.closed_books_refusal(site, day, what) if books else None
     if refusal is not None:
@@ -123,7 +124,7 @@ def refuse_before(site, at: datetime, earlier: datetime | None, *, field: str, r
     it follows: a correction is not dated before what it corrects, a void before what it voids.
     `why` says, in the rule's words, why the one follows the other."""
     if earlier is not None and at < earlier:
-        raise ValidationError({field: f"{rule}: {why}; {_shown(site, at)} is before {what} ({_shown(site, earlier)})."})
+        raise ValidationError({field: f"{rule}: {why}; {shown(site, at)} is before {what} ({shown(site, earlier)})."})
 
 
 def is_late(site, occurred: datetime | None, entered: datetime | None) -> bool:

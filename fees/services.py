@@ -226,6 +226,21 @@ def count_fees(
     return count
 
 
+def _refuse_past_its_day(site: Site, gaming_date: date, ended_at: datetime) -> None:
+    """A session is one gaming day's record (house control): it ends within the business hours of
+    the gaming day it starts in, so it neither reaches into another day's books (closed ones
+    among them) nor stands for days of play."""
+    day_end = moments.gaming_day_bounds(site, gaming_date)[1]
+    if ended_at >= day_end:
+        raise ValidationError(
+            {
+                "ended_at": f"{HOUSE_CONTROL}: a session is one gaming day's record and ends within its business "
+                f"hours: {moments.shown(site, ended_at)} is after the gaming day {gaming_date} ends "
+                f"({moments.shown(site, day_end)}). Record play after that as a session of its own gaming day."
+            }
+        )
+
+
 def _refuse_licence_not_on_file(site: Site, licence_number: str, gaming_date: date) -> None:
     """House control (9 NYCRR 4620.5 states none): where the organization has licences on file for
     the site's jurisdiction, a session names the one in force on its gaming date; where none is
@@ -280,6 +295,7 @@ def record_session(
             {"corrects": "A correction points at this site's session as it stands (its latest correction)."}
         )
     gaming_date = _gaming_date(site, started_at)
+    _refuse_past_its_day(site, gaming_date, ended_at)
     _refuse_licence_not_on_file(site, licence_number, gaming_date)
     acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
     with transaction.atomic():

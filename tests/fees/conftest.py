@@ -1,7 +1,10 @@
 """A Washington blackjack (player-banked) site as the cast's site, with its table 1, and a New
 York site of the same organization."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from cardroom.models import Role
 from tests.factories import SiteFactory, TableFactory, make_person
@@ -49,3 +52,18 @@ def fee_payload(bj_table):
         "count": 5,
         "amount_cents": 1500,
     }
+
+
+def one_days_start(site, span: timedelta, before: timedelta = timedelta(hours=5)):
+    """A moment `before` now (to the minute), or earlier where the `span` after it would cross the
+    site's gaming-day start: a session (fees.services.record_session: one gaming day's record)
+    recorded in that span lies on one gaming day at any hour the test runs."""
+    from floor.calculations import business_date
+
+    def day(moment):
+        return business_date(moment, site.time_zone, site.business_day_start_hour)
+
+    moment = (timezone.now() - before).replace(second=0, microsecond=0)
+    while day(moment) != day(moment + span):
+        moment -= timedelta(minutes=80)
+    return moment

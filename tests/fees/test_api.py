@@ -2,6 +2,7 @@
 through the API: the happy paths, each refusal, the reconciliation's over/short, and the roles."""
 
 from datetime import date, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -9,7 +10,10 @@ from django.utils import timezone
 from cardroom.models import Role
 from core.models import AuditEvent
 from fees.models import FeeCollection, FeeCount, GameSession
+from floor.calculations import business_date
 from tests.factories import SiteFactory, TableFactory
+
+from .conftest import one_days_start
 
 FEES = "/api/v1/fee-collections/"
 COUNTS = "/api/v1/fee-counts/"
@@ -160,7 +164,7 @@ def test_a_negative_count_or_session_total_reads_in_words_as_on_the_page(cast, c
     assert response.json()["counted_cents"] == [
         "The fee cash counted is from $0.00 to $1,000,000.00 (House control); got -$1.00."
     ]
-    start = timezone.now() - timedelta(hours=4)
+    start = one_days_start(ny_site, timedelta(hours=1), before=timedelta(hours=4))
     session = {
         "site": ny_site.pk,
         "licence_number": "NY-GC-4620",
@@ -176,7 +180,7 @@ def test_a_negative_count_or_session_total_reads_in_words_as_on_the_page(cast, c
 
 
 def test_a_ny_session_records_receipts_prizes_and_net(cast, client_for, ny_site, ny_shift):
-    start = timezone.now() - timedelta(hours=4)
+    start = one_days_start(ny_site, timedelta(hours=3), before=timedelta(hours=4))
     payload = {
         "site": ny_site.pk,
         "licence_number": "NY-GC-4620",
@@ -218,7 +222,7 @@ def test_a_session_names_the_licence_on_file_in_force_on_its_day(cast, client_fo
         acting_user=manager, organization=ny_site.organization, licence_number="NY-GC-4621",
         tie_option=1, effective_on=timezone.localdate() + timedelta(days=30),
     )  # fmt: skip
-    start = timezone.now() - timedelta(hours=4)
+    start = one_days_start(ny_site, timedelta(hours=1), before=timedelta(hours=4))
     payload = {
         "site": ny_site.pk,
         "licence_number": "XX-1",
@@ -342,7 +346,7 @@ def test_a_fee_keeps_its_entry_time_and_the_fee_cash_is_not_counted_before_it_wa
 
 
 def test_a_session_keeps_its_times_and_ends_after_it_starts(cast, client_for, ny_site, ny_shift):
-    start = (timezone.now() - timedelta(hours=4)).replace(microsecond=0)
+    start = one_days_start(ny_site, timedelta(hours=3), before=timedelta(hours=4))
     payload = {
         "site": ny_site.pk,
         "licence_number": "NY-GC-4620",
@@ -428,3 +432,33 @@ def test_the_api_writes_a_pacific_sites_moments_in_utc_whatever_the_users_first_
     for answer in (listed, detail):
         assert answer["collected_at"] == "2026-11-29T01:00:00Z"
         assert answer["entered_at"] == "2026-11-29T03:00:00Z"
+
+
+def test_a_session_ends_within_its_gaming_day_so_it_reaches_no_other_days_books(cast, client_for, ny_site, ny_shift):
+    """House control: a session is one gaming day's record. One started on an evening and ended
+    days later (across nights whose books may be closed) is refused at its end, nothing
+    written; ended a minute before the next gaming day starts (6 a.m. in Kingston), it stands."""
+    from core.moments import gaming_day_bounds
+
+    start = one_days_start(ny_site, timedelta(hours=1), before=timedelta(days=3))
+    day_end = gaming_day_bounds(ny_site, business_date(start, ny_site.time_zone, ny_site.business_day_start_hour))[1]
+    payload = {
+        "site": ny_site.pk,
+        "licence_number": "NY-GC-4620",
+        "started_at": start.isoformat(),
+        "receipts_cents": 1_000,
+        "prizes_cents": 0,
+    }
+    shift = client_for(ny_shift)
+    for ended in (start + timedelta(days=2), day_end):
+        refused = shift.post(SESSIONS, {**payload, "ended_at": ended.isoformat()}, format="json")
+        assert refused.status_code == 400, refused.content
+        message = refused.json()["ended_at"][0]
+        assert message.startswith("House control: a session is one gaming day's record and ends within its business")
+        assert f"({day_end.astimezone(ZoneInfo(ny_site.time_zone)):%Y-%m-%d %H:%M} E" in message
+        assert "Record play after that as a session of its own gaming day." in message
+    assert not GameSession.objects.exists()
+    last_minute = shift.post(
+        SESSIONS, {**payload, "ended_at": (day_end - timedelta(minutes=1)).isoformat()}, format="json"
+    )
+    assert last_minute.status_code == 201, last_minute.content

@@ -10,6 +10,8 @@ from fees.models import FeeCollection
 from tests.browser_support import browser_page, login  # noqa: F401
 from tests.factories import PASSWORD, SiteFactory, make_person
 
+from .conftest import one_days_start
+
 FORM = {"basis": "per_player", "period_minutes": "30", "rate_cents": "2", "count": "4", "amount_cents": "8"}
 
 
@@ -115,8 +117,6 @@ def test_a_collector_records_a_fee_in_the_browser(browser_page, live_server, col
 def test_the_daily_and_quarter_pages_show_the_packs_figures(client, cast, bj_table, ny_site, ny_shift):
     from datetime import timedelta
 
-    from django.utils import timezone
-
     from fees import services
 
     services.record_fee(
@@ -132,7 +132,7 @@ def test_the_daily_and_quarter_pages_show_the_packs_figures(client, cast, bj_tab
     client.force_login(cast[Role.GAMING_MANAGER].user)
     daily = client.get("/dashboard/daily/", {"site": bj_table.site_id, "date": day.isoformat()}).content.decode()
     assert 'id="fees-collected">$9.00' in daily and "no drop-based hold" in daily
-    start = timezone.now() - timedelta(hours=5)
+    start = one_days_start(ny_site, timedelta(hours=2))
     services.record_session(
         acting_user=ny_shift.user,
         site=ny_site,

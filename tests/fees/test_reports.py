@@ -9,6 +9,8 @@ from fees import services
 from fees.models import FeeCollection
 from tests.reports.test_kind_daily import download, run_report
 
+from .conftest import one_days_start
+
 
 def _text(content: bytes) -> str:
     with pdfplumber.open(io.BytesIO(content)) as pdf:
@@ -73,11 +75,9 @@ def test_the_daily_and_quarterly_csv_carry_the_same_fees_as_their_pdf(client_for
 def test_the_daily_csv_of_a_new_york_site_carries_its_sessions(client_for, cast, ny_site, ny_shift):
     from datetime import timedelta
 
-    from django.utils import timezone
-
     from fees.models import GameSession
 
-    start = timezone.now() - timedelta(hours=5)
+    start = one_days_start(ny_site, timedelta(hours=2))
     services.record_session(
         acting_user=ny_shift.user,
         site=ny_site,

@@ -16,10 +16,11 @@ from cardroom.models import Role
 from core.models import AuditEvent
 from fees import services
 from fees.models import GameSession
-from floor.calculations import business_date
 from tests.browser_support import PHONE, browser_page, login, overflow  # noqa: F401
 from tests.factories import PASSWORD, SiteFactory, make_person
 from tests.page_support import at_site
+
+from .conftest import one_days_start
 
 pytestmark = pytest.mark.django_db
 
@@ -38,12 +39,9 @@ def _field(site, moment) -> str:
 
 @pytest.fixture
 def started(ny_site):
-    """Five hours ago, or earlier where the next 80 minutes would cross the site's gaming-day start
-    (6 a.m. in New York): the sessions a test records from it lie on one gaming day at any hour."""
-    moment = (timezone.now() - timedelta(hours=5)).replace(second=0, microsecond=0)
-    while _gaming_date(ny_site, moment) != _gaming_date(ny_site, moment + timedelta(minutes=80)):
-        moment -= timedelta(minutes=80)
-    return moment
+    """Five hours ago, or earlier where the next 4 hours 10 minutes (the latest session a test
+    records from it ends then) would cross the site's gaming-day start (6 a.m. in New York)."""
+    return one_days_start(ny_site, timedelta(hours=4, minutes=10))
 
 
 @pytest.fixture
@@ -56,10 +54,6 @@ def typed(ny_site, started):
         "receipts_cents": "1,250.50",
         "prizes_cents": "800",
     }
-
-
-def _gaming_date(site, moment):
-    return business_date(moment, site.time_zone, site.business_day_start_hour)
 
 
 def _record(user, site, started, **changes):
