@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for, refusal
 from cardroom.models import Table
 from cardroom.views import call_service, page_at_current_site
-from core.closing import books_closed
+from core.closing import books_closed, closed_books_refusal
 from floor.calculations import site_today
 from packs import pack_for
 
@@ -161,6 +161,9 @@ def _sessions_page(request, site, access, *, gaming_date, form, day_form, correc
         "replaced": replaced,
         "sessions": rows,
         "totals": queries.session_totals([site.pk], gaming_date, gaming_date),
+        # A session of a day whose books are closed stands (fees.services.record_session refuses a
+        # correction of it): no Correct link at it, and the page says why in the service's words.
+        "books_closed": closed_books_refusal(site, gaming_date, "a games-of-chance session"),
     }
     return render(request, "fees/sessions.html", context, status=status)
 
@@ -230,6 +233,8 @@ def _show_sessions(request, site, access, gaming_date, day_form, can_record):
         gaming_date = correcting.gaming_date
         if hasattr(correcting, "corrected_by"):
             replaced, correcting = correcting, None
+        elif books_closed(site.pk, gaming_date):
+            correcting = None  # its day's books are closed: the page says so and offers no correction
     return _sessions_page(
         request,
         site,

@@ -361,3 +361,31 @@ def test_a_shift_manager_records_and_corrects_a_session_on_a_phone(
     expect(page.locator(f"#session-{session.pk}")).to_contain_text("corrected by", use_inner_text=True)
     expect(page.locator("#sessions-total")).to_contain_text("$350.50", use_inner_text=True)
     assert GameSession.objects.get(corrects=session).prizes_cents == 90_000
+
+
+def test_a_session_of_a_day_whose_books_are_closed_offers_no_correction(client, org, ny_site, ny_shift):
+    """Its books closed, a day's sessions stand (record_session refuses a correction of one): the
+    page offers no Correct link at them, a Correct link typed in fills no form, and the page says
+    why in the refusal's words, as the fees page offers no Void at a closed day's fee."""
+    from accounting import services as books
+    from cage import services as cage
+
+    started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
+    session = _record(ny_shift.user, ny_site, started)
+    day = session.gaming_date
+    cashier = make_person(org, Role.CASHIER, ny_site)
+    for kind, moment in (("start", started - timedelta(minutes=30)), ("end", started + timedelta(hours=3, minutes=30))):
+        cage.record_bank_count(
+            acting_user=cashier.user, site=ny_site, gaming_date=day, kind=kind, cash={100: 10}, chips={}, at=moment
+        )
+    page = at_site(client, ny_shift, ny_site)
+    assert f'id="correct-{session.pk}"' in page.get(PAGE, {"date": day.isoformat()}).content.decode()
+    manager = make_person(org, Role.GAMING_MANAGER, ny_site)
+    books.close_books(acting_user=manager.user, site=ny_site, gaming_date=day)
+    shown = page.get(PAGE, {"date": day.isoformat()}).content.decode()
+    assert f'id="correct-{session.pk}"' not in shown
+    note = shown.split('id="books-closed">')[1].split("</p>")[0]
+    assert note.startswith("House control (closed books") and f"a games-of-chance session of {day}" in note
+    asked = page.get(PAGE, {"correct": session.pk}).content.decode()
+    assert f"Correct session {session.pk}" not in asked and 'id="books-closed"' in asked
+    assert 'id="form-title">Record a session' in asked
