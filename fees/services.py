@@ -298,6 +298,8 @@ def record_session(
     _refuse_past_its_day(site, gaming_date, ended_at)
     _refuse_licence_not_on_file(site, licence_number, gaming_date)
     acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
+    if corrects is not None:  # the correction replaces it in its own day's total: that day's books too
+        acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")
     with transaction.atomic():
         session = GameSession.objects.create(
             site=site,

@@ -7,6 +7,7 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -389,3 +390,29 @@ def test_a_session_of_a_day_whose_books_are_closed_offers_no_correction(client, 
     asked = page.get(PAGE, {"correct": session.pk}).content.decode()
     assert f"Correct session {session.pk}" not in asked and 'id="books-closed"' in asked
     assert 'id="form-title">Record a session' in asked
+
+
+def test_a_correction_dated_on_an_open_day_does_not_reach_a_closed_days_session(client, org, ny_site, ny_shift):
+    """A correction replaces the session it corrects in that session's day's total
+    (fees.queries.current_sessions), so a closed day's session is not corrected from an open day
+    either: refused on `corrects`, nothing written, the closed day's total as it closed."""
+    from accounting import services as books
+    from cage import services as cage
+    from fees.queries import session_totals
+
+    started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
+    session = _record(ny_shift.user, ny_site, started)
+    day = session.gaming_date
+    cashier = make_person(org, Role.CASHIER, ny_site)
+    for kind, moment in (("start", started - timedelta(minutes=30)), ("end", started + timedelta(hours=3, minutes=30))):
+        cage.record_bank_count(
+            acting_user=cashier.user, site=ny_site, gaming_date=day, kind=kind, cash={100: 10}, chips={}, at=moment
+        )
+    books.close_books(acting_user=make_person(org, Role.GAMING_MANAGER, ny_site).user, site=ny_site, gaming_date=day)
+    before = session_totals([ny_site.pk], day, day)
+    later = one_days_start(ny_site, timedelta(hours=1), before=timedelta(hours=2))
+    with pytest.raises(ValidationError) as refused:
+        _record(ny_shift.user, ny_site, later, ended_at=later + timedelta(hours=1), corrects=session, prizes_cents=0)
+    message = refused.value.message_dict["corrects"][0]
+    assert message.startswith("House control (closed books") and f"a games-of-chance session of {day}" in message
+    assert GameSession.objects.count() == 1 and session_totals([ny_site.pk], day, day) == before
