@@ -8,7 +8,8 @@ class AccountingConfig(AppConfig):
         from core import closing
 
         from . import day_figures, menu  # noqa: F401  (menu registers the day sheet's menu entry)
-        from .queries import closed_reason
+        from .queries import closed_dates, closed_reason
 
         closing.register_books_closed(closed_reason)
+        closing.register_closed_dates(closed_dates)
         day_figures.connect()

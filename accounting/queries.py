@@ -1,5 +1,6 @@
 """Reads of the books used in several places: whether a day's books are closed, adjustments."""
 
+from collections.abc import Collection
 from datetime import date
 
 from django.db import connection
@@ -48,6 +49,25 @@ def closed_reason(site_id: int, gaming_date: date) -> str | None:
     if quarter_filed:
         return f"the quarterly summary of {quarter} is filed"
     return None
+
+
+def closed_dates(site_id: int, gaming_dates: Collection[date]) -> set[date]:
+    """Those of `gaming_dates` whose books are closed at the site, as `closed_reason` says of each
+    (the day's own books closed, or its quarter's summary filed): two queries however many dates,
+    none for no date (the answer the books register for pages listing several dates, core.closing)."""
+    dates = set(gaming_dates)
+    if not dates:
+        return set()
+    quarters = {day: str(Quarter.containing(day)) for day in dates}
+    closed = set(
+        BooksClose.objects.filter(site_id=site_id, gaming_date__in=dates).values_list("gaming_date", flat=True)
+    )
+    filed = set(
+        QuarterFiling.objects.filter(site_id=site_id, quarter__in=set(quarters.values())).values_list(
+            "quarter", flat=True
+        )
+    )
+    return closed | {day for day, quarter in quarters.items() if quarter in filed}
 
 
 def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:

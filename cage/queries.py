@@ -8,6 +8,8 @@ Contracts used by accounting:
 - `deposits_maybe_late(site_ids, start, end, within_days=...)`: the deposit date of each gaming
   day whose deposit may be late, what the compliance scan's deposit rule reads (ND 99-01.3-03-10(1)).
 - `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930).
+- `late_entries(site, start, end)`: the bank counts entered late, what the daily report lists
+  with the floor's (floor.queries.late_entries).
 """
 
 from collections import defaultdict
@@ -19,6 +21,7 @@ from django.db.models import Count, F, Q, Sum
 from cardroom.models import Employee, Organization, Site
 from core import closing
 from core.rows import shaped_rows
+from floor.queries import LateEntry
 
 from .calculations import (
     book_quantities,
@@ -593,3 +596,24 @@ def chip_floats(organization_ids, on_date: date) -> dict[int, ChipFloat]:
 def chip_float(organization: Organization, on_date: date) -> ChipFloat | None:
     """`chip_floats` of one organization (None: it keeps no chip inventory log yet)."""
     return chip_floats([organization.pk], on_date).get(organization.pk)
+
+
+def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:
+    """The bank counts of gaming dates [start, end] entered past the site's late entry threshold
+        (house control, core.moments), a correction named as one, as the floor's
+        (floor.queries.late_entries), in the order they were counted: the daily report lists them with
+    its own. One query."""
+    counts = (
+        BankCount.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True)
+        .order_by("gaming_date", "counted_at", "id")
+        .values_list("gaming_date", "kind", "corrects_id", "counted_at", "entered_at")
+    )
+    return [
+        LateEntry(
+            gaming_date,
+            f"{BankCount.Kind(kind).label} count{' (correction)' if corrects_id else ''}",
+            counted_at,
+            entered_at,
+        )
+        for gaming_date, kind, corrects_id, counted_at, entered_at in counts
+    ]

@@ -12,14 +12,16 @@ quarterly summary of its quarter is filed (which closes every date in the quarte
 dates without a gaming day).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import date
 
-from .hooks import BOOKS_CLOSED
+from .hooks import BOOKS_CLOSED, CLOSED_DATES
 
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
 ClosedReason = Callable[[int, date], str | None]
+# (site_id, gaming_dates) -> those of the dates whose books are closed, asked once for a page's dates.
+ClosedDates = Callable[[int, Collection[date]], set[date]]
 
 
 # What every refusal says to do instead.
@@ -44,6 +46,17 @@ def closed_reason(site_id: int, gaming_date: date) -> str | None:
 def books_closed(site_id: int, gaming_date: date) -> bool:
     """Are the books of the site's gaming day closed?"""
     return closed_reason(site_id, gaming_date) is not None
+
+
+def register_closed_dates(closed: ClosedDates) -> None:
+    """The books register `closed(site_id, gaming_dates) -> set of dates` once, when their app is ready."""
+    CLOSED_DATES.register(closed)
+
+
+def closed_dates(site_id: int, gaming_dates: Collection[date]) -> set[date]:
+    """Those of the site's `gaming_dates` whose books are closed (`books_closed` of each, asked at
+    once: a page listing several dates asks a fixed number of queries, not two per date)."""
+    return CLOSED_DATES(site_id, gaming_dates)
 
 
 # The figures closed books protect: where the site's pack states that a quarter's summaries

@@ -160,6 +160,13 @@ BOOKS_CLOSED = declare(
     answered_by="accounting (accounting.apps)",
     answer="reason(site_id, gaming_date) -> why the day's books are closed, or None while they are open",
 )
+CLOSED_DATES = declare(
+    "closed_dates",
+    asked_by="core.closing (pages listing records of several dates: the fees page)",
+    answered_by="accounting (accounting.apps)",
+    answer="closed(site_id, gaming_dates) -> the set of those dates whose books are closed, in a fixed number "
+    "of queries however many dates",
+)
 DAY_CHANGED = declare(
     "day_changed",
     asked_by="core.figure_days (writes that bypass save())",

@@ -7,7 +7,7 @@ from django import forms
 
 from cardroom.forms import add_pin_fields
 from core.forms import BookDateField, BootstrapMixin
-from packs import game_label, game_name
+from packs import RevenueModel, game_label, game_name, pack_for
 
 from .models import BoxExchange
 from .rules import CURRENCY
@@ -42,12 +42,24 @@ class OpenSessionForm(BootstrapMixin, forms.Form):
         self.fields["partner"].queryset = partners
 
 
-class BoxExchangeForm(BootstrapMixin, forms.Form):
-    box_exchange = forms.ChoiceField(
-        choices=BoxExchange.choices,
-        label="Drop box exchanged",
-        help_text="At each dealer change, each dealer's percent-of-hold can be separated.",
+def box_exchange_help(site) -> str:
+    """What exchanging the box at each dealer change gives at `site`: each dealer's percent-of-hold
+    where its pack's revenue is a drop; elsewhere (a session site, NY) no dealer has one, so only
+    each dealer shift's drop counted on its own."""
+    if pack_for(site).revenue_model == RevenueModel.DROP:
+        return "At each dealer change, each dealer's percent-of-hold can be separated."
+    return (
+        f"At each dealer change, each dealer shift's drop is counted on its own (no dealer has a "
+        f"percent-of-hold at {site.name}: its revenue is not a drop)."
     )
+
+
+class BoxExchangeForm(BootstrapMixin, forms.Form):
+    box_exchange = forms.ChoiceField(choices=BoxExchange.choices, label="Drop box exchanged")
+
+    def __init__(self, *args, site, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["box_exchange"].help_text = box_exchange_help(site)
 
 
 class RegisterBoxForm(BootstrapMixin, forms.Form):
@@ -130,16 +142,16 @@ class CountSettingsForm(BoxExchangeForm):
         queryset=None,
         required=False,
         empty_label="Nobody named",
-        label="Game 21 auditor",  # named by the site's pack's word for the game when the site is given
+        label="Game 21 auditor",  # named below by the site's pack's word for the game
         help_text="The person who audits game 21 at this site; never on its count team (house control).",
     )
 
-    def __init__(self, *args, people=None, site=None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, *args, people=None, site, **kwargs):
+        super().__init__(*args, site=site, **kwargs)
         self.fields["twenty_one_auditor"].queryset = people
-        if site is not None:  # the game as the site's pack names it ("Twenty-one", "Blackjack")
-            field = self.fields["twenty_one_auditor"]
-            field.label = f"{game_label(site, '21')} auditor"
-            field.help_text = (
-                f"The person who audits {game_name(site, '21')} at this site; never on its count team (house control)."
-            )
+        # the game as the site's pack names it ("Twenty-one", "Blackjack")
+        field = self.fields["twenty_one_auditor"]
+        field.label = f"{game_label(site, '21')} auditor"
+        field.help_text = (
+            f"The person who audits {game_name(site, '21')} at this site; never on its count team (house control)."
+        )

@@ -159,6 +159,7 @@ def boxes(request):
     settings = queries.count_settings(site)
     exchange_form = forms.BoxExchangeForm(
         request.POST if request.POST.get("action") == "exchange" else None,
+        site=site,
         initial={"box_exchange": settings.box_exchange},
     )
     errors = {}

@@ -32,6 +32,8 @@ from accounting.rules import (
     LOW_HOLD,
     QUARTER_FILERS,
     QUARTERLY_SUMMARY,
+    SESSION_GAME,
+    TABLE_FEES,
     TOURNAMENT_PLAY,
 )
 from cage.rules import DEPOSIT_DAYS
@@ -563,10 +565,25 @@ def _game(request, law: dict) -> str:
     return "PW" if request.GET.get("game") == "PW" and law["deals_paddlewheel"] else "21"
 
 
-def _revenue_rule(site, law: dict, start: date, end: date) -> str | None:
-    """The rule of the revenue a site without a hold keeps (its fees' or sessions' citation), said
-    where the dealer pages explain why no dealer has a percent-of-hold there; None where it holds."""
-    return None if law["holds"] else pack_figures(site, start, end).get("rule")
+# What having no hold means on each page that says so (`no_hold`).
+NO_DEALER_HOLD = "so no dealer has a percent-of-hold here"
+NO_HOLD_CHARTS = "so it has no percent-of-hold by table or dealer to chart (its own figures are below)"
+
+
+def no_hold(site, consequence: str) -> str | None:
+    """Why `site` has no percent-of-hold, then `consequence` (NO_DEALER_HOLD on the dealer pages,
+    NO_HOLD_CHARTS on the dashboard), worded once for them all; None where its revenue is a drop.
+    A fees pack's rule says its revenue is its fees (WAC 230-40-125(1)); a session pack's only
+    defines the game (9 NYCRR 4620.5), so the session record is said to be an assumption."""
+    model = pack_for(site).revenue_model
+    if model == RevenueModel.DROP:
+        return None
+    if model == RevenueModel.FEES:
+        return f"{TABLE_FEES.at(site)}: the revenue of {site.name} is not a drop, {consequence}."
+    return (
+        f"The revenue of {site.name} is its games-of-chance sessions, not a drop (the session record is an "
+        f"assumption: {SESSION_GAME.at(site)} defines the game), {consequence}."
+    )
 
 
 @login_required
@@ -581,7 +598,7 @@ def dealers(request):
     context = {
         "site": site,
         "law": law,
-        "revenue_rule": _revenue_rule(site, law, start, end),
+        "no_hold": no_hold(site, NO_DEALER_HOLD),
         "start": start,
         "end": end,
         "game": game,
@@ -610,7 +627,7 @@ def dealer(request, pk):
         "game": game,
         "site": site,
         "law": law,
-        "revenue_rule": _revenue_rule(site, law, start, end),
+        "no_hold": no_hold(site, NO_DEALER_HOLD),
         "employee": employee,
         "start": start,
         "end": end,
@@ -665,6 +682,7 @@ def overview(request):
         "law": law,
         # A fees or session pack's own figures over the weeks shown, instead of its hold.
         "pack": None if law["holds"] else pack_figures(site, weeks[0].start, today),
+        "no_hold": no_hold(site, NO_HOLD_CHARTS),
         "sites": sites,
         "today": today,
         "weeks": weeks,

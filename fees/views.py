@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for, refusal
 from cardroom.models import Table
 from cardroom.views import call_service, page_at_current_site
-from core.closing import books_closed, closed_books_refusal
+from core.closing import books_closed, closed_books_refusal, closed_dates
 from floor.calculations import site_today
 from packs import pack_for
 
@@ -61,7 +61,7 @@ def _page(request, site, access, *, form=None, void_failed=None, status=200):
         "days": queries.fee_days([site.pk], today - timedelta(days=RECENT_DAYS), today),
         "collections": collections,
         # A fee of a day whose books are closed stands (fees.services.void_fee refuses): no Void form at it.
-        "closed_dates": {d for d in {c.gaming_date for c in collections} if books_closed(site.pk, d)},
+        "closed_dates": closed_dates(site.pk, {c.gaming_date for c in collections}),
     }
     return render(request, "fees/page.html", context, status=status)
 

@@ -20,6 +20,7 @@ from accounting.published import (
     summary_game_lines,
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
+from cage.queries import late_entries as cage_late_entries
 from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
@@ -103,14 +104,14 @@ def build(context: ReportContext) -> DailyReport:
 
 
 def _late(context: ReportContext) -> tuple[LateEntry, ...]:
-    """The period's records entered late: the floor's, and where the pack's revenue is its fees
-    or sessions, those records too (a fee room has no floor record to list), in the order they
-    happened."""
+    """The period's records entered late: the floor's, the cage's bank counts (at every site),
+    and where the pack's revenue is its fees or sessions, those records too (a fee room has no
+    floor record to list), in the order they happened."""
     site, start, end = context.site, context.start, context.end
-    entries = late_entries(site, start, end)
+    entries = [*late_entries(site, start, end), *cage_late_entries(site, start, end)]
     if get_pack(site.jurisdiction).revenue_model != RevenueModel.DROP:
-        entries = sorted([*entries, *fee_late_entries(site, start, end)], key=lambda entry: entry.occurred_at)
-    return tuple(entries)
+        entries += fee_late_entries(site, start, end)
+    return tuple(sorted(entries, key=lambda entry: (entry.gaming_date, entry.occurred_at, entry.what)))
 
 
 def _holds(data: "DailyReport | None") -> bool:

@@ -17,6 +17,7 @@ from accounting import books, figures, services, summaries
 from accounting.models import BooksClose, QuarterFiling
 from cage import services as cage
 from cardroom.models import Role
+from core import closing
 from core.audit import AuditEvent
 from core.money import format_money
 from core.periods import Quarter
@@ -195,6 +196,17 @@ def test_nothing_is_entered_in_a_filed_quarter_afterwards(filed, site, cast, man
         )
     assert "quarterly summary of 2026Q3 is filed" in adjusting.value.message_dict["recorded_on"][0]
     assert summaries.quarter_summary(site, Q3).total.agp_cents == filed.figures["summary"]["total"]["agp_cents"]
+
+
+def test_which_of_several_dates_are_closed_is_what_each_dates_reason_says(filed, site, django_assert_num_queries):
+    """core.closing.closed_dates (the fees page's question) answers as closed_reason of each date:
+    a day whose books were closed, a quiet day of the filed quarter, not a day of the next."""
+    dates = [DAY, LATER, date(2026, 9, 20), ENTERED, date(2026, 12, 31)]
+    with django_assert_num_queries(2):
+        closed = closing.closed_dates(site.pk, dates)
+    assert closed == {d for d in dates if closing.closed_reason(site.pk, d) is not None}
+    assert closed == {DAY, LATER, date(2026, 9, 20)}
+    assert closing.closed_dates(site.pk, []) == set()
 
 
 # --- Amendments ---------------------------------------------------------------------------------------

@@ -80,3 +80,21 @@ def test_the_admin_sets_it_through_the_service(client, manager, site, value):
     assert response.status_code == 302, response.content.decode()[:2000]
     assert queries.box_exchange(site) == value
     assert AuditEvent.objects.filter(action="count_settings.updated").count() == 1
+
+
+@pytest.mark.parametrize("jurisdiction, holds", [("ND", True), ("WA-HB", True), ("NY", False)])
+def test_the_box_exchange_help_speaks_of_percent_of_hold_only_where_the_site_has_one(
+    client, manager, site, jurisdiction, holds
+):
+    """A New York site's revenue is its sessions: no dealer has a percent-of-hold there (the dealers'
+    pages say so), so neither the boxes page nor the settings page promises one."""
+    site.jurisdiction = jurisdiction
+    site.save()
+    client.force_login(manager.user)
+    for url, form_id in (("/counts/boxes/", "box-exchange-form"), ("/counts/drop-boxes/", "count-settings-form")):
+        page = client.get(url).content.decode()
+        assert f'id="{form_id}"' in page, url
+        assert page.count("At each dealer change, each dealer") == 1, url
+        assert ("percent-of-hold can be separated" in page) is holds, url
+        if not holds:
+            assert f"no dealer has a percent-of-hold at {site.name}: its revenue is not a drop" in page, url

@@ -164,6 +164,36 @@ def test_a_dealers_page_where_the_revenue_is_not_a_drop_shows_no_hold_and_says_w
     assert 'id="dealer-hold"' not in html and 'id="shifts"' not in html and "%" not in body.split('id="no-hold"')[1]
 
 
+@pytest.mark.parametrize("jurisdiction", ["NY", "WA-BJ"])
+def test_the_dealer_pages_and_the_dashboard_say_why_there_is_no_hold_in_one_wording(
+    client, cast, site, dealers, jurisdiction
+):
+    """The sentence is written once (dashboard.views.no_hold): the dealers' list, a dealer's page
+    and the dashboard's card give the same reason, each with its own consequence."""
+    from pathlib import Path
+
+    from dashboard import views
+
+    site.jurisdiction = jurisdiction
+    site.save(update_fields=["jurisdiction"])
+    period = f"site={site.pk}&start={DAY}&end={DAY}"
+    pages = {
+        url: _page(client, cast[Role.AUDITOR], url).content.decode()
+        for url in (f"/dashboard/dealers/?{period}", f"/dashboard/dealers/{dealers[0].pk}/?{period}")
+    }
+    board = _page(client, cast[Role.AUDITOR], f"/dashboard/?site={site.pk}").content.decode()
+    for url, html in pages.items():
+        said = html.split('id="no-hold">')[1].split("</div>")[0]
+        assert said == views.no_hold(site, views.NO_DEALER_HOLD), url
+    charted = board.split('id="no-hold">')[1].split('<p class="mb-0">')[1].split("</p>")[0]
+    assert charted == views.no_hold(site, views.NO_HOLD_CHARTS)
+    reason = charted.removesuffix(f", {views.NO_HOLD_CHARTS}.")
+    assert said == f"{reason}, {views.NO_DEALER_HOLD}." and reason != charted
+    # no template words it again beside the function
+    templates = Path(views.__file__).resolve().parents[1] / "templates" / "dashboard"
+    assert [t.name for t in templates.glob("*.html") if "not a drop" in t.read_text()] == []
+
+
 @pytest.mark.parametrize(
     "url",
     [

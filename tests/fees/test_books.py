@@ -9,6 +9,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounting import services as books
 from accounting import summaries
@@ -108,9 +110,10 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
     assert "Gaming date 2026-08-14 (gaming day none opened)" in text and "NOT CLOSED" not in text
     assert "Cash profit (ending - starting cash, net of IOUs) $16.00" in text
     assert "Unexplained remainder" not in text and "+ drop" not in text
-    # the fees were entered from paper after the night (past the late entry threshold): listed
-    assert "Entered late (3): records entered more than" in text and "Table fee, table 1" in text
-    assert "Fee cash count" in text and "Entered late: none" not in text
+    # the fees and the bank were entered from paper after the night (past the late entry threshold): listed
+    assert "Entered late (5): records entered more than" in text and "Table fee, table 1" in text
+    assert "Fee cash count" in text and "Starting bank count" in text and "Ending bank count" in text
+    assert "Entered late: none" not in text
     # its fees now stand: a void or a new fee of the day is refused, citing the closed books
     with pytest.raises(ValidationError) as voiding:
         services.void_fee(acting_user=cast[Role.GAMING_MANAGER].user, fee=fee_day[0], reason="rung twice")
@@ -152,16 +155,55 @@ def test_a_date_with_neither_a_gaming_day_nor_a_fee_offers_nothing_to_close(clie
     assert 'id="close-books"' in fee_page and 'id="nothing-to-close"' not in fee_page
 
 
-def test_a_fee_of_a_closed_day_offers_no_void(client, cast, site, bj_table, fee_day):
-    _count(cast, site)
-    client.force_login(cast[Role.GAMING_MANAGER].user)
-    row = f'id="fee-{fee_day[0].pk}"'
-    assert "void" in client.get("/fees/").content.decode().split(row)[1].split("</tr>")[0].lower()
+def _count_bank(cast, site):
+    """DAY's bank counted at its start and end ($10, then $26: the fees' $16 more)."""
     for kind, cash in (("start", 10), ("end", 26)):
         cage.record_bank_count(
             acting_user=cast[Role.CASHIER].user, site=site, gaming_date=DAY, kind=kind, cash={100: cash}, chips={},
             at=datetime(2026, 8, 14, 13 if kind == "start" else 23, tzinfo=PACIFIC),
         )  # fmt: skip
+
+
+def _fee_cell(page: str, fee: FeeCollection) -> str:
+    return page.split(f'id="fee-{fee.pk}"')[1].split("</tr>")[0]
+
+
+def test_a_fee_of_a_closed_day_offers_no_void(client, cast, site, bj_table, fee_day):
+    _count(cast, site)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    assert "void" in _fee_cell(client.get("/fees/").content.decode(), fee_day[0]).lower()
+    _count_bank(cast, site)
     _close(cast, site)
-    cell = client.get("/fees/").content.decode().split(row)[1].split("</tr>")[0]
+    cell = _fee_cell(client.get("/fees/").content.decode(), fee_day[0])
     assert "books closed" in cell and "<form" not in cell
+
+
+def test_the_fees_page_asks_the_books_once_whatever_the_number_of_dates_it_lists(client, cast, site, bj_table, fee_day):
+    """Whether each listed date's books are closed is one question for all of them
+    (core.closing.closed_dates), not two queries per date: the page's queries are the same for
+    two dates and for seven, and a closed day's fee still offers no Void form."""
+    _count(cast, site)
+    _count_bank(cast, site)
+    _close(cast, site)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+
+    def fees_page() -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get("/fees/")
+        assert response.status_code == 200
+        return len(captured), response.content.decode()
+
+    def fee_on(day: int) -> FeeCollection:  # a fee of 2026-08-<day>, whose books are open
+        return services.record_fee(
+            acting_user=cast[Role.PIT_BOSS].user, table=bj_table, basis="per_player", period_minutes=30,
+            rate_cents=200, count=4, collected_at=datetime(2026, 8, day, 15, tzinfo=PACIFIC),
+        )  # fmt: skip
+
+    later = [fee_on(15)]
+    two_dates, _ = fees_page()
+    later += [fee_on(day) for day in range(16, 21)]
+    assert len({f.gaming_date for f in [*fee_day, *later]}) == 7
+    seven_dates, page = fees_page()
+    assert seven_dates == two_dates
+    assert "books closed" in _fee_cell(page, fee_day[0]) and "<form" not in _fee_cell(page, fee_day[0])
+    assert all(f'id="void-fee-{f.pk}"' in _fee_cell(page, f) for f in later)

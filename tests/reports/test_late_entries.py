@@ -7,6 +7,9 @@ from datetime import date, timedelta
 
 import pytest
 
+from cage import queries as cage_queries
+from cage import services as cage
+from floor import services as floor
 from floor.models import Slip
 from reports.kinds import daily, slip_register
 from tests.accounting.scenario import at
@@ -87,3 +90,44 @@ def test_the_daily_report_lists_the_days_late_entries(auditor_api, site, slips):
         sum(1 for row in listed if row)  # every late record of the day counted on the total line
     )
     assert slip_register.CSV_HEADER[-1] == "Entered late"
+
+
+def _bank_count(cashier, site, kind, hour, **correction):
+    """A bank count of DAY counted at `hour` (UTC) and entered now, months later: through the cage's service."""
+    return cage.record_bank_count(
+        acting_user=cashier.user,
+        site=site,
+        gaming_date=DAY,
+        kind=kind,
+        cash={100: 10},
+        chips={},
+        at=at(DAY, hour),
+        **correction,
+    )
+
+
+@pytest.mark.parametrize("jurisdiction", ["ND", "NY", "WA-BJ"])
+def test_the_daily_report_lists_the_bank_counts_entered_late_with_the_others(
+    auditor_api, site, people, jurisdiction, django_assert_num_queries
+):
+    site.jurisdiction = jurisdiction
+    site.save(update_fields=["jurisdiction"])
+    floor.open_gaming_day(acting_user=people["shift"].user, site=site, gaming_date=DAY, at=at(DAY, 12))
+    first = _bank_count(people["cashier"], site, "start", 13)
+    _bank_count(people["cashier"], site, "start", 14, corrects=first, reason="a strap miscounted")
+    _bank_count(people["cashier"], site, "end", 23)
+    with django_assert_num_queries(1):  # the cage's late entries: one query however many
+        listed = cage_queries.late_entries(site, DAY, DAY)
+    assert [e.what for e in listed] == ["Starting bank count", "Starting bank count (correction)", "Ending bank count"]
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    content = download(auditor_api, run)
+    assert "Entered late: none" not in " ".join(pdf_text(content).split())
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Record")
+    rows = [row[0] for row in grid[1:]]
+    assert rows.count("Starting bank count") == 1 and "Starting bank count (correction)" in rows
+    assert "Ending bank count" in rows
+    started = grid[rows.index("Starting bank count") + 1]
+    assert started[1].startswith("2026-08-14") and not started[2].startswith("2026-08-14")  # counted, then entered
+    csv = csv_rows(auditor_api, run)  # its columns are the pack's
+    total = next(row for row in csv[1:] if row[1] == "total")
+    assert int(total[csv[0].index("Entered late")]) == len([r for r in rows if r])
