@@ -8,8 +8,9 @@ Contracts used by accounting:
 - `deposits_maybe_late(site_ids, start, end, within_days=...)`: the deposit date of each gaming
   day whose deposit may be late, what the compliance scan's deposit rule reads (ND 99-01.3-03-10(1)).
 - `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930).
-- `late_entries(site, start, end)`: the bank counts entered late, what the daily report lists
-  with the floor's (floor.queries.late_entries).
+- `late_entries(site, start, end)`: the cage's records entered late (bank counts, IOUs and
+  repayments, chip redemptions, tips declared and redeemed), what the daily report lists with the
+  floor's (floor.queries.late_entries).
 """
 
 from collections import defaultdict
@@ -20,6 +21,7 @@ from django.db.models import Count, F, Q, Sum
 
 from cardroom.models import Employee, Organization, Site
 from core import closing
+from core.money import format_money
 from core.rows import shaped_rows
 from floor.queries import LateEntry
 
@@ -44,6 +46,7 @@ from .models import (
     IouRepayment,
     TipDeclaration,
     TipRedemption,
+    fund_label,
 )
 
 # --- Books closed ----------------------------------------------------------------------------
@@ -599,14 +602,20 @@ def chip_float(organization: Organization, on_date: date) -> ChipFloat | None:
 
 
 def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:
-    """The bank counts of gaming dates [start, end] entered past the site's late entry threshold
-        (house control, core.moments), a correction named as one, as the floor's
-        (floor.queries.late_entries), in the order they were counted: the daily report lists them with
-    its own. One query."""
-    counts = (
-        BankCount.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True)
-        .order_by("gaming_date", "counted_at", "id")
-        .values_list("gaming_date", "kind", "corrects_id", "counted_at", "entered_at")
+    """The cage's records of gaming dates [start, end] entered past the site's late entry threshold
+    (house control, core.moments), as the floor's (floor.queries.late_entries), in the order they
+    happened: the daily report lists them with its own. Each is named as its page names it: bank
+    counts (a correction named as one), IOUs and their repayments, chip redemptions, dealer tips
+    declared and redeemed. One query a kind (six), however many rows. Deposits, their verification
+    and the chip inventory log keep no late mark (not `EnteredRecord`s): none is listed."""
+    entries = [*_late_bank_counts(site, start, end), *_late_ious(site, start, end)]
+    entries += _late_redemptions(site, start, end) + _late_tips(site, start, end)
+    return sorted(entries, key=lambda e: (e.gaming_date, e.occurred_at, e.what))
+
+
+def _late_bank_counts(site: Site, start: date, end: date) -> list[LateEntry]:
+    counts = BankCount.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True).values_list(
+        "gaming_date", "kind", "corrects_id", "counted_at", "entered_at"
     )
     return [
         LateEntry(
@@ -615,5 +624,54 @@ def late_entries(site: Site, start: date, end: date) -> list[LateEntry]:
             counted_at,
             entered_at,
         )
-        for gaming_date, kind, corrects_id, counted_at, entered_at in counts
+        for gaming_date, kind, corrects_id, counted_at, entered_at in counts.order_by("counted_at", "id")
+    ]
+
+
+def _late_ious(site: Site, start: date, end: date) -> list[LateEntry]:
+    """IOUs lent and IOU repayments, each named by its funds as the IOUs page shows them."""
+    lent = Iou.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True)
+    repaid = IouRepayment.objects.filter(iou__site=site, gaming_date__range=(start, end), entered_late=True)
+    return [
+        LateEntry(gaming_date, f"IOU lent, {_funds(site, source, destination)}", lent_at, entered_at)
+        for gaming_date, source, destination, lent_at, entered_at in lent.values_list(
+            "gaming_date", "source", "destination", "lent_at", "entered_at"
+        )
+    ] + [
+        LateEntry(gaming_date, f"IOU repayment, {_funds(site, source, destination)}", repaid_at, entered_at)
+        for gaming_date, source, destination, repaid_at, entered_at in repaid.values_list(
+            "gaming_date", "iou__source", "iou__destination", "repaid_at", "entered_at"
+        )
+    ]
+
+
+def _funds(site: Site, source: str, destination: str) -> str:
+    return f"{fund_label(site, source)} to {fund_label(site, destination)}"
+
+
+def _late_redemptions(site: Site, start: date, end: date) -> list[LateEntry]:
+    redeemed = ChipRedemption.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True)
+    return [
+        LateEntry(gaming_date, f"Chip redemption, {format_money(cents)} cash paid", redeemed_at, entered_at)
+        for gaming_date, cents, redeemed_at, entered_at in redeemed.values_list(
+            "gaming_date", "total_cents", "redeemed_at", "entered_at"
+        )
+    ]
+
+
+def _late_tips(site: Site, start: date, end: date) -> list[LateEntry]:
+    """Dealer tips declared and redeemed, named by the dealer as the tips page shows them; a
+    redemption belongs to its declaration's gaming date."""
+    declared = TipDeclaration.objects.filter(site=site, gaming_date__range=(start, end), entered_late=True)
+    redeemed = TipRedemption.objects.filter(
+        declaration__site=site, declaration__gaming_date__range=(start, end), entered_late=True
+    )
+    return [
+        LateEntry(d.gaming_date, f"Dealer tips declared, {d.dealer}", d.declared_at, d.entered_at)
+        for d in declared.select_related("dealer__user")
+    ] + [
+        LateEntry(
+            r.declaration.gaming_date, f"Dealer tips redeemed, {r.declaration.dealer}", r.redeemed_at, r.entered_at
+        )
+        for r in redeemed.select_related("declaration__dealer__user")
     ]

@@ -8,6 +8,7 @@ from django.db.models import Case, CharField, Count, IntegerField, Q, QuerySet, 
 from django.db.models.functions import Coalesce
 
 from core.rows import shaped_rows
+from floor.queries import LateEntry
 
 from . import rules
 from .calculations import NO_TOURNAMENTS, TournamentFigures
@@ -149,3 +150,36 @@ def prize_register(tournament: Tournament) -> QuerySet[TournamentPrize]:
         .select_related("player", "awarded_by")
         .order_by("awarded_at", "id")
     )
+
+
+def late_entries(site, start: date, end: date) -> list[LateEntry]:
+    """The tournament fees and prizes of gaming dates [start, end] entered past the site's late
+    entry threshold (house control, core.moments), as the floor's (floor.queries.late_entries), in
+    the order they happened, each named as the tournament's page shows it (a void as the void of
+    its fee or prize). Two queries, however many rows. Not listed: a tournament's announcement,
+    outside the books (`books=False`: its rules, not a day's figures)."""
+    period = {"tournament__site": site, "gaming_date__range": (start, end), "entered_late": True}
+    fees = TournamentFee.objects.filter(**period).select_related("tournament", "player")
+    prizes = TournamentPrize.objects.filter(**period).select_related("tournament", "player")
+    entries = [
+        LateEntry(
+            f.gaming_date, f"{_fee_words(f)}: {f.player.name} ({f.tournament.name})", f.collected_at, f.entered_at
+        )
+        for f in fees
+    ]
+    entries += [
+        LateEntry(
+            p.gaming_date, f"{_prize_words(p)}: {p.player.name} ({p.tournament.name})", p.awarded_at, p.entered_at
+        )
+        for p in prizes
+    ]
+    return sorted(entries, key=lambda e: (e.gaming_date, e.occurred_at, e.what))
+
+
+def _fee_words(fee: TournamentFee) -> str:
+    return f"Void of fee {fee.voids_id}" if fee.voids_id else f"Tournament {FeeKind(fee.kind).label.lower()}"
+
+
+def _prize_words(prize: TournamentPrize) -> str:
+    words = f"Tournament prize, {prize.round_name}"
+    return f"{words} (void of prize {prize.voids_id})" if prize.voids_id else words

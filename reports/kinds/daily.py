@@ -24,9 +24,11 @@ from cage.queries import late_entries as cage_late_entries
 from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
+from counts.queries import late_entries as count_late_entries
 from fees.queries import late_entries as fee_late_entries
 from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
 from packs import RevenueModel, RevenueWords, get_pack, revenue_words
+from tournaments.queries import late_entries as tournament_late_entries
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, without
@@ -104,11 +106,13 @@ def build(context: ReportContext) -> DailyReport:
 
 
 def _late(context: ReportContext) -> tuple[LateEntry, ...]:
-    """The period's records entered late: the floor's, the cage's bank counts (at every site),
-    and where the pack's revenue is its fees or sessions, those records too (a fee room has no
-    floor record to list), in the order they happened."""
+    """The period's records entered late, each app's own (its `queries.late_entries`): the floor's,
+    the cage's, the drop's and the count's, the tournaments' fees and prizes (at every site: where a
+    pack keeps none of them, none is listed), and where the pack's revenue is its fees or sessions,
+    those records too (a fee room has no floor record to list), in the order they happened."""
     site, start, end = context.site, context.start, context.end
     entries = [*late_entries(site, start, end), *cage_late_entries(site, start, end)]
+    entries += count_late_entries(site, start, end) + tournament_late_entries(site, start, end)
     if get_pack(site.jurisdiction).revenue_model != RevenueModel.DROP:
         entries += fee_late_entries(site, start, end)
     return tuple(sorted(entries, key=lambda entry: (entry.gaming_date, entry.occurred_at, entry.what)))
