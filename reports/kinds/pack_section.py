@@ -36,10 +36,11 @@ def pack_lines(pack: dict | None) -> list[tuple[str, int]]:
     return []
 
 
-def pack_notes(pack: dict | None) -> list[str]:
-    """The pack's own figures' notes (the days whose fees were not counted)."""
+def pack_counts(pack: dict | None) -> list[tuple[str, int]]:
+    """The pack's own counts as (label, number), beside its figures: the days whose fees were not
+    counted. The PDF writes each as a sentence, the CSV and XLSX its number in a count column."""
     if pack and "fees" in pack:
-        return [f"Days with fees not counted: {pack['fees']['days_not_counted']}."]
+        return [("Days with fees not counted", pack["fees"]["days_not_counted"])]
     return []
 
 
@@ -47,7 +48,7 @@ def pack_section(pack: dict | None) -> list:
     lines = [[label, cents] for label, cents in pack_lines(pack)]
     if pack and "fees" in pack:
         title = f"Table fees ({pack['name']}; {TABLE_FEES.at(pack['code'])}: fees on a time basis, no drop-based hold)"
-        return [*_grid(title, lines), *(para(note, "small") for note in pack_notes(pack))]
+        return [*_grid(title, lines), *(para(f"{label}: {count}.", "small") for label, count in pack_counts(pack))]
     if pack and "sessions" in pack:
         title = (
             f"Games-of-chance sessions ({pack['name']}; the session record is an assumption: "

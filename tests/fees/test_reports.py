@@ -3,6 +3,7 @@
 import io
 
 import pdfplumber
+from openpyxl import load_workbook
 
 from cardroom.models import Role
 from fees import services
@@ -67,7 +68,16 @@ def test_the_daily_and_quarterly_csv_carry_the_same_fees_as_their_pdf(client_for
         assert "Fees collected (1 collection) $3.00" in _text(download(api, run))
         cells = [cell for row in _csv(download(api, run, "csv")) for cell in row]
         assert "Fees collected (1 collection)" in cells and "3.00" in cells, cells
-        assert "Days with fees not counted: 1." in cells
+        assert "Days with fees not counted: 1." in _text(download(api, run))
+        header, *rows = _csv(download(api, run, "csv"))
+        counted = [dict(zip(header, row, strict=True)) for row in rows if "Days with fees not counted" in row]
+        assert len(counted) == 1 and counted[0]["Count"] == "1" and counted[0]["Amount"] == "", counted
+        sheet = load_workbook(io.BytesIO(download(api, run, "xlsx"))).active
+        values = [list(row) for row in sheet.iter_rows(values_only=True)]
+        row = next(r for r in values if "Days with fees not counted" in r)
+        assert row[values[0].index("Count")] == 1 and row[values[0].index("Amount")] is None
+        # every other figure row carries its number in a number column, never in its label
+        assert not [cell for cell in cells if cell.rstrip(".").split(": ")[-1].isdigit() and ": " in cell]
 
 
 def test_the_daily_csv_of_a_new_york_site_carries_its_sessions(client_for, cast, ny_site, ny_shift):
