@@ -6,6 +6,7 @@ from reportlab.platypus import Spacer
 
 from accounting.rules import SESSION_GAME, TABLE_FEES
 from core.pdf import data_table, para
+from core.plurals import plural
 
 
 def _grid(title: str, rows: list, total: list | None = None) -> list:
@@ -13,23 +14,19 @@ def _grid(title: str, rows: list, total: list | None = None) -> list:
     return [Spacer(1, 4), para(title, "cell_bold"), table]
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def pack_lines(pack: dict | None) -> list[tuple[str, int]]:
     """The pack's own figures as (label, cents), the same lines in the PDF and the CSV."""
     if pack and "fees" in pack:
         f = pack["fees"]
         return [
-            (f"Fees collected ({_plural(f['collections'], 'collection')})", f["fees_collected_cents"]),
+            (f"Fees collected ({plural(f['collections'], 'collection')})", f["fees_collected_cents"]),
             ("Fee cash counted", f["fees_counted_cents"]),
             ("Over/short (counted days)", f["over_short_cents"]),
         ]
     if pack and "sessions" in pack:
         s = pack["sessions"]
         return [
-            (f"Receipts ({_plural(s['sessions'], 'session')})", s["receipts_cents"]),
+            (f"Receipts ({plural(s['sessions'], 'session')})", s["receipts_cents"]),
             ("Prizes paid", s["prizes_cents"]),
             ("Net", s["net_cents"]),
         ]
