@@ -257,10 +257,19 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
 
+def _day_state(day: DailySummary, holds: bool) -> str:
+    """What the day's heading says of it: a fees or session pack's day may have no gaming day at
+    all (its books close on its records), so where it is not closed its books are what is open."""
+    if day.gaming_day_closed:
+        return "gaming day closed"
+    if day.books_closed:
+        return "no gaming day opened; books closed"
+    return "gaming day NOT CLOSED" if holds else "books NOT CLOSED"
+
+
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
-    # A fees or session pack's day may have no gaming day at all: its books closed on its records.
-    status = "closed" if day.gaming_day_closed else "none opened" if day.books_closed else "NOT CLOSED"
-    story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
+    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, _holds(data))})", "heading")]
+    story.append(para(books.statement, "small"))
     where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
         if not day.tables:

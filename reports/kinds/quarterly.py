@@ -39,6 +39,7 @@ from cardroom.models import Game
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
+from core.plurals import plural
 from packs import GameNames, RevenueWords, game_name, game_names, get_pack, revenue_words
 from statefiling.queries import amendment_statements, receipt_statement
 
@@ -147,7 +148,7 @@ def _days(data: QuarterlyReport) -> list:
     header = day_header(dealt, words)
     total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
     return [
-        para(f"{len(summary.days)} gaming day(s)", "heading"),
+        para(plural(len(summary.days), "gaming day"), "heading"),
         data_table(
             header,
             _day_rows(summary, dealt),
@@ -292,9 +293,11 @@ def no_bank_count_notes(summary: QuarterSummary) -> list[str]:
     """The days without both bank counts, as the PDF's cash section and the CSV say it."""
     if not summary.days_without_bank_count:
         return []
+    n = summary.days_without_bank_count
     return [
-        f"{summary.days_without_bank_count} day(s) with play have no bank count at both the start "
-        "and the end: their cash profit and long (short) are not known and not in the quarter's totals."
+        f"{plural(n, 'day')} with play {'has' if n == 1 else 'have'} no bank count at both the start "
+        f"and the end: {'its' if n == 1 else 'their'} cash profit and long (short) are not known and not in the "
+        "quarter's totals."
     ]
 
 

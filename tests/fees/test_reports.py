@@ -3,6 +3,7 @@
 import io
 
 import pdfplumber
+import pytest
 from openpyxl import load_workbook
 
 from cardroom.models import Role
@@ -103,3 +104,23 @@ def test_the_daily_csv_of_a_new_york_site_carries_its_sessions(client_for, cast,
     assert "Receipts (1 session) $50.00" in _text(download(api, run))
     rows = _csv(download(api, run, "csv"))
     assert ["sessions", "Net", "35.00"] == [rows[-1][1], rows[-1][-2], rows[-1][-1]]
+
+
+@pytest.mark.parametrize("where", ["site", "ny_site"])
+def test_a_quarter_without_a_day_of_record_says_so_in_plain_words(request, client_for, cast, where):
+    site = request.getfixturevalue(where)  # Tacoma's fees pack, Kingston's sessions
+    api = client_for(cast[Role.AUDITOR])
+    text = _text(download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q1")))
+    assert "Not filed. The quarter has no day of record." in text
+    assert "0 of 0" not in text and "day(s)" not in text
+
+
+def test_a_fee_day_not_closed_says_its_books_are_open_not_a_gaming_day(client_for, cast, bj_table, site):
+    services.record_fee(
+        acting_user=cast[Role.PIT_BOSS].user, table=bj_table, basis="per_seat", period_minutes=30, rate_cents=300,
+        count=1, amount_cents=300,
+    )  # fmt: skip
+    day = FeeCollection.objects.get().gaming_date
+    api = client_for(cast[Role.AUDITOR])
+    text = _text(download(api, run_report(api, kind="daily", site=site.pk, start=str(day), end=str(day))))
+    assert f"Gaming date {day} (books NOT CLOSED)" in text and "gaming day" not in text.split("Cash")[0]

@@ -91,7 +91,7 @@ def test_the_quarterly_summary_has_a_row_per_gaming_day_and_the_quarters_totals(
     assert grid[-1] == _row(
         "Quarter", api["twenty_one"], api["paddlewheel"], api["cash_profit_cents"], api["long_short_cents"]
     )
-    assert "1 day(s) with play have no bank count" in pdf_text(content)
+    assert "1 day with play has no bank count" in pdf_text(content)
 
 
 def test_the_quarterly_summary_reconciles_to_the_organizations_tax(auditor_api, site, org, quarter_of_play):
