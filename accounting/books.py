@@ -25,6 +25,7 @@ from django.utils import timezone
 from core.citations import jurisdiction_of
 from core.money import format_money
 from core.periods import Quarter
+from core.plurals import plural
 from core.rows import shaped_rows
 from packs import GameNames, game_names
 
@@ -318,7 +319,9 @@ class QuarterBooks:
     def statement(self) -> str:
         if self.filing is not None:
             return self.check.statement + self._amended_since
-        parts = [f"Not filed. Books closed for {self.days_closed} of {len(self.days)} day(s)"]
+        if not self.days:
+            return "Not filed. The quarter has no day of record."
+        parts = [f"Not filed. Books closed for {self.days_closed} of {plural(len(self.days), 'day')}"]
         if self.days_differing:
             dates = ", ".join(str(d) for d in self.days_differing)
             parts.append(f"; the figures of {dates} differ from their closed books")

@@ -184,7 +184,8 @@ def daily(request):
         "next_iso": (day + timedelta(days=1)).isoformat(),
         "summary": summary,
         "books_check": published.day_checks([summary])[(site.pk, day)],
-        "slips": _slip_rows(gaming_day),
+        # No slips where the house has no chips at its tables (a fees-only site: floor.rules.house_chips).
+        "slips": _slip_rows(gaming_day) if chips_at_tables else None,
         "count_sessions": _session_rows(site.pk, day),
         # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
         "shifts": _shift_rows(

@@ -13,6 +13,7 @@ from core import acts, moments
 from core.audit import record_site_event
 from core.limits import MAX_TEXT_LENGTH
 from core.money import format_money
+from core.plurals import plural
 from core.rules import HOUSE_CONTROL
 from floor.calculations import business_date
 from packs import RevenueModel, pack_for
@@ -76,15 +77,20 @@ def record_fee(
     if basis not in FeeBasis.values:
         raise ValidationError({"basis": f"{fees_rule}: a fee is charged per seat or per player per period."})
     _bounded(
-        "period_minutes", period_minutes, 1, rules.MAX_PERIOD_MINUTES, words="The period", unit=lambda m: f"{m} minutes"
+        "period_minutes",
+        period_minutes,
+        1,
+        rules.MAX_PERIOD_MINUTES,
+        words="The period",
+        unit=lambda m: plural(m, "minute"),
     )
     _bounded("rate_cents", rate_cents, 1, rules.MAX_RATE_CENTS, words="The rate per seat or player")
     most = table.betting_spaces if basis == FeeBasis.PER_SEAT else table.max_players
     if not 1 <= count <= min(most, rules.MAX_COUNT):
-        unit = "seats" if basis == FeeBasis.PER_SEAT else "players"
+        unit = "seat" if basis == FeeBasis.PER_SEAT else "player"
         raise ValidationError(
             {
-                "count": f"{HOUSE_CONTROL}: a fee charges 1 to {min(most, rules.MAX_COUNT)} {unit} "
+                "count": f"{HOUSE_CONTROL}: a fee charges 1 to {plural(min(most, rules.MAX_COUNT), unit)} "
                 f"at table {table.number}; got {count}."
             }
         )

@@ -33,10 +33,11 @@ class ChipGridMixin:
         self.fields["entry"] = forms.ChoiceField(choices=self.ENTRY_CHOICES, required=False, initial="chips")
         by_amount = self.entry_mode == "amounts"
         for chip in self.denominations:
+            # No bound here: a negative count goes to the service, which refuses it citing the
+            # record's rule, in the API's words (the browser's box still steps from 0).
             self.fields[self.chip_field_name(chip)] = forms.IntegerField(
                 label=format_money(chip.value_cents),
                 required=False,
-                min_value=0,
                 widget=forms.NumberInput(attrs=self._box_attrs(chip, "chip-qty", "numeric", hidden=by_amount)),
             )
             self.fields[self.amount_field_name(chip)] = forms.CharField(

@@ -114,9 +114,15 @@ def _floor(request, status=200, **forms_shown):
         "can_count_trays": house_chips,
         "can_fill": house_chips and _can(request, rules.FILL_PREPARERS),
         "can_credit": house_chips and _can(request, rules.CREDIT_PREPARERS),
-        "fees_only_rule": None if house_chips else rules.FEES_ONLY.at(site),
+        "fees_only_rule": _fees_only_rule(site),
     }
     return render(request, "floor/floor.html", {**context, **forms_shown}, status=status)
+
+
+def _fees_only_rule(site) -> str | None:
+    """Where the house's revenue at `site` is its fees (no house chips at its tables: no slips, no
+    openers or closers), the rule it rests on, cited at the site; the floor's pages say so."""
+    return rules.FEES_ONLY.at(site) if fees_only(site) else None
 
 
 @site_page
@@ -256,6 +262,7 @@ def _pit_context(request, site_id: int | None) -> dict:
         "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
         "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
         "cites": rules.citations_at(site),
+        "fees_only_rule": _fees_only_rule(site),
     }
 
 
@@ -648,6 +655,7 @@ def _queues_context(request) -> dict:
         "queues": queries.page_queues(request.site, day),
         "day": day,
         "cites": rules.citations_at(request.site),
+        "fees_only_rule": _fees_only_rule(request.site),
     }
 
 
@@ -663,7 +671,7 @@ def slip_register(request):
     return render(
         request,
         "floor/register.html",
-        {"form": form, "register": register, "books": books},
+        {"form": form, "register": register, "books": books, "fees_only_rule": _fees_only_rule(request.site)},
         status=200 if register else 400,
     )
 
@@ -693,6 +701,12 @@ def slip_books(request):
     return render(
         request,
         "floor/slip_books.html",
-        {"form": form, "books": books, "site": site, "cites": rules.citations_at(site)},
+        {
+            "form": form,
+            "books": books,
+            "site": site,
+            "cites": rules.citations_at(site),
+            "fees_only_rule": _fees_only_rule(site),
+        },
         status=400 if form.errors else 200,
     )

@@ -34,7 +34,7 @@ from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, without
 from ..registry import ReportContext, ReportKind, register
 from ..rules import FORM_DAILY_CONTINUATION
-from .pack_section import pack_lines, pack_notes, pack_section
+from .pack_section import pack_counts, pack_lines, pack_section
 from .tournament_record import summary_section
 
 FORM_TABLES = 3  # SFN 50079 has room for tables 1-3; SFN 9924 continues with the rest
@@ -262,10 +262,19 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
 
+def _day_state(day: DailySummary, holds: bool) -> str:
+    """What the day's heading says of it: a fees or session pack's day may have no gaming day at
+    all (its books close on its records), so where it is not closed its books are what is open."""
+    if day.gaming_day_closed:
+        return "gaming day closed"
+    if day.books_closed:
+        return "no gaming day opened; books closed"
+    return "gaming day NOT CLOSED" if holds else "books NOT CLOSED"
+
+
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
-    # A fees or session pack's day may have no gaming day at all: its books closed on its records.
-    status = "closed" if day.gaming_day_closed else "none opened" if day.books_closed else "NOT CLOSED"
-    story = [para(f"Gaming date {day.gaming_date} (gaming day {status})", "heading"), para(books.statement, "small")]
+    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, _holds(data))})", "heading")]
+    story.append(para(books.statement, "small"))
     where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
         if not day.tables:
@@ -319,6 +328,7 @@ COLUMNS = [
     # A fees or session pack's own figures for the period (pack_section), on rows of their own.
     Column("figure"),
     Column("amount", MONEY),
+    Column("count", INT),  # a count beside the figures (days with fees not counted); only where the pack has one
 ]  # fmt: skip
 HEADER = headings(COLUMNS)
 CUSTODY = ("drop_cents", "fills_cents", "credits_cents", "opener_cents", "closer_cents", "gross_proceeds_cents",
@@ -334,17 +344,17 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str,
     tables deal none) and the day's total."""
     rows = [
         [day.gaming_date, t.table_number, t.game, *_custody_cells(t.custody), "yes" if t.complete else "no",
-         *([None] * 11)]
+         *([None] * 12)]
         for t in day.tables
     ]  # fmt: skip
     for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
         if game in dealt:
-            rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 11)])
+            rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 12)])
     cash = day.cash
     rows.append(
         [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
          cash.chips_outside_change_cents, cash.unexplained_cents, cash.deposit_expected_cents,
-         cash.deposit_recorded_cents, cash.deposit_due, books.statement, late, None, None]
+         cash.deposit_recorded_cents, cash.deposit_due, books.statement, late, None, None, None]
     )  # fmt: skip
     return rows
 
@@ -354,7 +364,7 @@ def table(data: DailyReport) -> tuple[list[Column], list[list]]:
     for day, books in zip(data.days, data.books, strict=True):
         day_rows = _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date), dealt)
         rows += day_rows if holds else day_rows[-1:]  # a fees or session day: its total (cash, books) alone
-    gone = set() if holds else NOT_DROP_COLUMNS
+    gone = (set() if holds else NOT_DROP_COLUMNS) | (set() if pack_counts(data.pack) else {"count"})
     return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
 
 
@@ -369,8 +379,11 @@ NOT_DROP_COLUMNS = {
 def _pack_rows(pack: dict | None) -> list[list]:
     """The period's fees or sessions (the PDF's pack section), the kind in the table column."""
     kind = "fees" if pack and "fees" in pack else "sessions"
-    lines = [*pack_lines(pack), *((note, None) for note in pack_notes(pack))]
-    return [[None, kind, *([None] * (len(COLUMNS) - 4)), label, cents] for label, cents in lines]
+    blank = [None] * (len(COLUMNS) - 5)
+    return [
+        *([None, kind, *blank, label, cents, None] for label, cents in pack_lines(pack)),
+        *([None, kind, *blank, label, None, count] for label, count in pack_counts(pack)),
+    ]
 
 
 KIND = register(

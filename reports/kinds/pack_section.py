@@ -6,6 +6,7 @@ from reportlab.platypus import Spacer
 
 from accounting.rules import SESSION_GAME, TABLE_FEES
 from core.pdf import data_table, para
+from core.plurals import plural
 
 
 def _grid(title: str, rows: list, total: list | None = None) -> list:
@@ -13,33 +14,30 @@ def _grid(title: str, rows: list, total: list | None = None) -> list:
     return [Spacer(1, 4), para(title, "cell_bold"), table]
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def pack_lines(pack: dict | None) -> list[tuple[str, int]]:
     """The pack's own figures as (label, cents), the same lines in the PDF and the CSV."""
     if pack and "fees" in pack:
         f = pack["fees"]
         return [
-            (f"Fees collected ({_plural(f['collections'], 'collection')})", f["fees_collected_cents"]),
+            (f"Fees collected ({plural(f['collections'], 'collection')})", f["fees_collected_cents"]),
             ("Fee cash counted", f["fees_counted_cents"]),
             ("Over/short (counted days)", f["over_short_cents"]),
         ]
     if pack and "sessions" in pack:
         s = pack["sessions"]
         return [
-            (f"Receipts ({_plural(s['sessions'], 'session')})", s["receipts_cents"]),
+            (f"Receipts ({plural(s['sessions'], 'session')})", s["receipts_cents"]),
             ("Prizes paid", s["prizes_cents"]),
             ("Net", s["net_cents"]),
         ]
     return []
 
 
-def pack_notes(pack: dict | None) -> list[str]:
-    """The pack's own figures' notes (the days whose fees were not counted)."""
+def pack_counts(pack: dict | None) -> list[tuple[str, int]]:
+    """The pack's own counts as (label, number), beside its figures: the days whose fees were not
+    counted. The PDF writes each as a sentence, the CSV and XLSX its number in a count column."""
     if pack and "fees" in pack:
-        return [f"Days with fees not counted: {pack['fees']['days_not_counted']}."]
+        return [("Days with fees not counted", pack["fees"]["days_not_counted"])]
     return []
 
 
@@ -47,7 +45,7 @@ def pack_section(pack: dict | None) -> list:
     lines = [[label, cents] for label, cents in pack_lines(pack)]
     if pack and "fees" in pack:
         title = f"Table fees ({pack['name']}; {TABLE_FEES.at(pack['code'])}: fees on a time basis, no drop-based hold)"
-        return [*_grid(title, lines), *(para(note, "small") for note in pack_notes(pack))]
+        return [*_grid(title, lines), *(para(f"{label}: {count}.", "small") for label, count in pack_counts(pack))]
     if pack and "sessions" in pack:
         title = (
             f"Games-of-chance sessions ({pack['name']}; the session record is an assumption: "

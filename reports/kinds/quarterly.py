@@ -39,13 +39,14 @@ from cardroom.models import Game
 from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
+from core.plurals import plural
 from packs import GameNames, RevenueWords, game_name, game_names, get_pack, revenue_words
 from statefiling.queries import amendment_statements, receipt_statement
 
 from .. import rules as report_rules
-from ..columns import DATE, MONEY, RATIO, Column, headings, in_words, without
+from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, without
 from ..registry import ReportContext, ReportKind, register
-from .pack_section import pack_lines, pack_notes, pack_section
+from .pack_section import pack_counts, pack_lines, pack_section
 from .tournament_record import summary_rows, summary_section, summary_total_row
 
 # Each game's figures of a day or quarter summary (QuarterSummary, DailySummary), by Game code.
@@ -147,7 +148,7 @@ def _days(data: QuarterlyReport) -> list:
     header = day_header(dealt, words)
     total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
     return [
-        para(f"{len(summary.days)} gaming day(s)", "heading"),
+        para(plural(len(summary.days), "gaming day"), "heading"),
         data_table(
             header,
             _day_rows(summary, dealt),
@@ -292,9 +293,11 @@ def no_bank_count_notes(summary: QuarterSummary) -> list[str]:
     """The days without both bank counts, as the PDF's cash section and the CSV say it."""
     if not summary.days_without_bank_count:
         return []
+    n = summary.days_without_bank_count
     return [
-        f"{summary.days_without_bank_count} day(s) with play have no bank count at both the start "
-        "and the end: their cash profit and long (short) are not known and not in the quarter's totals."
+        f"{plural(n, 'day')} with play {'has' if n == 1 else 'have'} no bank count at both the start "
+        f"and the end: {'its' if n == 1 else 'their'} cash profit and long (short) are not known and not in the "
+        "quarter's totals."
     ]
 
 
@@ -596,6 +599,7 @@ COLUMNS = [
     Column("figure"),  # an amendment's: the figure it corrects ("drop table 1")
     Column("correction", MONEY),  # an amendment's amount as entered (its AGP effect is `amount`)
     Column("rate", RATIO),  # a tax bracket's rate of the AGP above its floor
+    Column("count", INT),  # the pack's count beside its figures (days with fees not counted)
 ]
 HEADER = headings(COLUMNS)
 
@@ -696,7 +700,7 @@ def table(data: QuarterlyReport) -> tuple[list[Column], list[list]]:
     rows = _drop_csv_rows(data) + _cash_csv_rows(data)
     # A fees or session pack's own figures, as its PDF section shows them (pack_section).
     rows += [_row("pack", label=label, amount=cents) for label, cents in pack_lines(data.pack)]
-    rows += [_row("pack", note=note) for note in pack_notes(data.pack)]
+    rows += [_row("pack", label=label, count=count) for label, count in pack_counts(data.pack)]
     rows += _books_csv_rows(data)
     if data.tax is not None:  # a gaming tax only where the site's pack levies one
         rows += _tax_csv_rows(data)
@@ -713,8 +717,9 @@ def _columns_not_kept(data: QuarterlyReport) -> set[str]:
     """The columns the site's pack never fills, left out (the header names only what its law
     keeps): no low-hold thresholds in its law, no gaming tax, and, for a fees or session pack
     without a tax, no drop-based figures (its days and games are not drop-based, and only the
-    tax's sites carry such figures besides)."""
-    gone = set()
+    tax's sites carry such figures besides); no count column where the pack counts nothing
+    beside its figures (`pack_counts`)."""
+    gone = set() if pack_counts(data.pack) else {"count"}
     if not LOW_HOLD.applies(data.where):
         gone |= THRESHOLD_COLUMNS
     if data.tax is None:

@@ -292,7 +292,7 @@ def test_the_next_quarters_report_and_the_filed_quarters_report_show_the_amendme
 def test_a_gaming_manager_files_from_the_quarter_page(quarter_played, manager, client, site):
     client.force_login(manager.user)
     page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
-    assert 'id="file-quarter"' in page and "Not filed. Books closed for 2 of 2 day(s)" in page
+    assert 'id="file-quarter"' in page and "Not filed. Books closed for 2 of 2 days" in page
     response = client.post(
         f"/dashboard/quarter/file/?site={site.pk}", {"quarter": "2026Q3", "reference": "GT-1"}, follow=True
     )
@@ -327,7 +327,7 @@ def test_the_quarterly_report_says_whether_its_figures_equal_the_filed_summary(
 ):
     auditor = client_for(cast[Role.AUDITOR])
     report = text(download(auditor, run_report(auditor, kind="quarterly", site=site.pk, quarter="2026Q3")))
-    assert "Not filed. Books closed for 2 of 2 day(s); the figures of every closed day equal" in report
+    assert "Not filed. Books closed for 2 of 2 days; the figures of every closed day equal" in report
     filing = file(manager, site)
     report = text(download(auditor, run_report(auditor, kind="quarterly", site=site.pk, quarter="2026Q3")))
     assert "Figures equal the quarterly summary filed on" in report and filing.figures_sha256 in report

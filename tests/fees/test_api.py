@@ -105,6 +105,23 @@ def test_more_seats_than_the_table_has_are_refused(cast, client_for, fee_payload
     assert response.status_code == 400 and "1 to 4 seats" in response.json()["count"][0]
 
 
+def test_a_period_of_no_minutes_is_refused_in_plain_words(cast, client_for, fee_payload):
+    response = client_for(cast[Role.PIT_BOSS]).post(FEES, {**fee_payload, "period_minutes": 0}, format="json")
+    assert response.status_code == 400
+    assert response.json()["period_minutes"] == [
+        "The period is from 1 minute to 240 minutes (House control); got 0 minutes."
+    ]
+
+
+def test_a_table_of_one_seat_is_said_in_the_singular(cast, client_for, fee_payload, bj_table):
+    bj_table.betting_spaces = 1
+    bj_table.save()
+    response = client_for(cast[Role.PIT_BOSS]).post(
+        FEES, {**fee_payload, "count": 2, "amount_cents": 2 * fee_payload["rate_cents"]}, format="json"
+    )
+    assert response.status_code == 400 and "a fee charges 1 to 1 seat at table" in response.json()["count"][0]
+
+
 def test_a_dealer_may_not_collect_nor_a_pit_boss_void(cast, client_for, fee_payload):
     assert client_for(cast[Role.DEALER]).post(FEES, fee_payload, format="json").status_code == 403
     fee_id = client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json").json()["id"]

@@ -107,7 +107,7 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
     assert summaries.quarter_summary(site, Quarter.containing(DAY)).days[0].books_closed
     # the daily report reads the same day: no gaming day opened, books closed, cash without a drop
     text = _daily_pdf_text(cast, site)
-    assert "Gaming date 2026-08-14 (gaming day none opened)" in text and "NOT CLOSED" not in text
+    assert "Gaming date 2026-08-14 (no gaming day opened; books closed)" in text and "NOT CLOSED" not in text
     assert "Cash profit (ending - starting cash, net of IOUs) $16.00" in text
     assert "Unexplained remainder" not in text and "+ drop" not in text
     # the fees and the bank were entered from paper after the night (past the late entry threshold): listed

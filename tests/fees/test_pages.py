@@ -38,7 +38,8 @@ def test_a_wrong_amount_is_refused_inline_citing_the_rule(client, cast, bj_table
     "field, value, words",
     [
         ("rate_cents", "-2", "The rate per seat or player is from $0.01 to $100.00 (House control); got -$2.00."),
-        ("period_minutes", "500", "The period is from 1 minutes to 240 minutes (House control)"),
+        ("period_minutes", "500", "The period is from 1 minute to 240 minutes (House control); got 500 minutes."),
+        ("period_minutes", "0", "The period is from 1 minute to 240 minutes (House control); got 0 minutes."),
         ("count", "12", "House control: a fee charges 1 to"),
     ],
 )

@@ -3,6 +3,8 @@
 import io
 
 import pdfplumber
+import pytest
+from openpyxl import load_workbook
 
 from cardroom.models import Role
 from fees import services
@@ -69,7 +71,16 @@ def test_the_daily_and_quarterly_csv_carry_the_same_fees_as_their_pdf(client_for
         assert "Fees collected (1 collection) $3.00" in _text(download(api, run))
         cells = [cell for row in _csv(download(api, run, "csv")) for cell in row]
         assert "Fees collected (1 collection)" in cells and "3.00" in cells, cells
-        assert "Days with fees not counted: 1." in cells
+        assert "Days with fees not counted: 1." in _text(download(api, run))
+        header, *rows = _csv(download(api, run, "csv"))
+        counted = [dict(zip(header, row, strict=True)) for row in rows if "Days with fees not counted" in row]
+        assert len(counted) == 1 and counted[0]["Count"] == "1" and counted[0]["Amount"] == "", counted
+        sheet = load_workbook(io.BytesIO(download(api, run, "xlsx"))).active
+        values = [list(row) for row in sheet.iter_rows(values_only=True)]
+        row = next(r for r in values if "Days with fees not counted" in r)
+        assert row[values[0].index("Count")] == 1 and row[values[0].index("Amount")] is None
+        # every other figure row carries its number in a number column, never in its label
+        assert not [cell for cell in cells if cell.rstrip(".").split(": ")[-1].isdigit() and ": " in cell]
 
 
 def test_the_daily_csv_of_a_new_york_site_carries_its_sessions(client_for, cast, ny_site, ny_shift):
@@ -93,3 +104,23 @@ def test_the_daily_csv_of_a_new_york_site_carries_its_sessions(client_for, cast,
     assert "Receipts (1 session) $50.00" in _text(download(api, run))
     rows = _csv(download(api, run, "csv"))
     assert ["sessions", "Net", "35.00"] == [rows[-1][1], rows[-1][-2], rows[-1][-1]]
+
+
+@pytest.mark.parametrize("where", ["site", "ny_site"])
+def test_a_quarter_without_a_day_of_record_says_so_in_plain_words(request, client_for, cast, where):
+    site = request.getfixturevalue(where)  # Tacoma's fees pack, Kingston's sessions
+    api = client_for(cast[Role.AUDITOR])
+    text = _text(download(api, run_report(api, kind="quarterly", site=site.pk, quarter="2026Q1")))
+    assert "Not filed. The quarter has no day of record." in text
+    assert "0 of 0" not in text and "day(s)" not in text
+
+
+def test_a_fee_day_not_closed_says_its_books_are_open_not_a_gaming_day(client_for, cast, bj_table, site):
+    services.record_fee(
+        acting_user=cast[Role.PIT_BOSS].user, table=bj_table, basis="per_seat", period_minutes=30, rate_cents=300,
+        count=1, amount_cents=300,
+    )  # fmt: skip
+    day = FeeCollection.objects.get().gaming_date
+    api = client_for(cast[Role.AUDITOR])
+    text = _text(download(api, run_report(api, kind="daily", site=site.pk, start=str(day), end=str(day))))
+    assert f"Gaming date {day} (books NOT CLOSED)" in text and "gaming day" not in text.split("Cash")[0]

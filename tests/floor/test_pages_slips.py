@@ -66,11 +66,19 @@ def test_a_fill_for_a_table_not_opened_shows_the_same_message_as_the_api(
     assert message in page(response).replace("&#x27;", "'")
 
 
-def test_a_negative_quantity_is_refused_by_the_form(client, cast, open_table):
-    client.force_login(cast[Role.CASHIER].user)
-    response = client.post("/floor/slips/new/fill/", {**GRID, "qty_500": "-3", "table": open_table.pk})
+@pytest.mark.parametrize("kind, role", [("fill", Role.CASHIER), ("credit", Role.DEALER)])
+def test_a_negative_quantity_is_refused_naming_the_chip_and_the_rule_as_the_api_does(
+    client, client_for, cast, open_table, dealer_shift, kind, role
+):
+    chips = [{"denomination": 500, "quantity": -3}]
+    message = api_error(client_for, cast[role], f"/api/v1/{kind}-slips/", {"table": open_table.pk, "chips": chips})
+    assert message.startswith("ND 99-01.3-08-05(3): the quantity of ") and "must be at least 1" in message
+    client.force_login(cast[role].user)
+    response = client.post(f"/floor/slips/new/{kind}/", {**GRID, "qty_500": "-3", "table": open_table.pk})
     assert response.status_code == 400
-    assert "greater than or equal to 0" in page(response)
+    assert message in page(response).replace("&#x27;", "'")
+    assert "greater than or equal to 0" not in page(response)
+    assert not Slip.objects.exists()
 
 
 @pytest.mark.parametrize("role", [Role.DEALER, Role.WHEEL_OPERATOR, Role.COUNT_TEAM, Role.AUDITOR])

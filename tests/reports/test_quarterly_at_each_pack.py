@@ -131,13 +131,13 @@ def report(request, demo, django_db_blocker) -> dict:
 
 
 # The CSV's columns a pack never fills are left out of its header (reports.kinds.quarterly): no
-# low-hold threshold outside North Dakota, no tax column where the pack levies none, and no
-# drop-based column at a fees or session site.
+# low-hold threshold outside North Dakota, no tax column where the pack levies none, no
+# drop-based column at a fees or session site, and no count but the fees pack's days not counted.
 NOT_KEPT = {
-    "ND": set(),
-    "WA-HB": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS,
+    "ND": {"count"},
+    "WA-HB": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS | {"count"},
     "WA-BJ": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS | quarterly.DROP_COLUMNS,
-    "NY": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS | quarterly.DROP_COLUMNS,
+    "NY": quarterly.THRESHOLD_COLUMNS | quarterly.TAX_COLUMNS | quarterly.DROP_COLUMNS | {"count"},
 }
 
 
@@ -153,7 +153,7 @@ def _read_back(pdf: bytes, csv_bytes: bytes, words, gone: set[str]) -> dict:
     # The header in the site's pack's words (reports.columns.in_words): ND's own, or the trade's.
     kept = [column for column in quarterly.COLUMNS if column.name not in gone]
     assert rows[0] == headings(in_words(kept, [], words)[0])
-    if gone:
+    if gone - {"count"}:
         assert not {"Tax", "Rate", "Low hold threshold"} & set(rows[0])
     names = [column.name for column in kept]
     # a column left out reads as an empty cell, as it read when the header carried it empty
@@ -201,6 +201,8 @@ def shown(row: dict, words, names) -> list[dict[str, str]]:
         quarter = {"Gaming date": "Quarter", "Cash profit": money(row["cash_profit"]),
                    "Long (short)": money(row["long_short"])}  # fmt: skip
         return [line, quarter]
+    if kind == "pack" and row["count"]:
+        return []  # a count beside the figures: a sentence of the text
     if kind in ("cash", "pack", "tax_line", "tournament") and row["label"]:
         value = row["note"] if row["note"] and not row["amount"] else money(row["amount"])
         return [{"": row["label"], "Amount": value}]
@@ -280,6 +282,8 @@ def test_every_csv_row_of_the_quarterly_has_its_figures_in_the_pdf(report):
             assert any(in_grid(cells, g) for g in grids), (row, cells)
         if row["row"] in ("books", "receipt") or (row["row"] in ("pack", "cash", "tax_return") and not row["label"]):
             assert flat(row["note"]) in text, row
+        if row["row"] == "pack" and row["count"]:
+            assert f"{row['label']}: {row['count']}." in text, row
         if row["row"] == "tax_return" and row["label"]:
             said = TAX_RETURN_WORDS[row["label"]]
             cents = int(Decimal(row["amount"]) * 100)

@@ -1,0 +1,7 @@
+"""A count and its noun as a sentence says it: "1 minute", "0 minutes", "2 days"."""
+
+
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    """`count` and `noun`, the noun singular for exactly one; `nouns` where the plural is not the
+    noun and an s ("2 people")."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
