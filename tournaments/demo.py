@@ -2,7 +2,8 @@
 
     extend_demo(demo)
 
-Tonight's "Demo: Friday Night Twenty-one Tournament" (North Dakota's name for the game): $100 entry for 500 chips, $50 rebuys for
+Tonight's "Demo: Twenty-one Tournament" (North Dakota's name for the game; played on whatever
+day the demo is loaded, so no weekday in its name): $100 entry for 500 chips, $50 rebuys for
 500 chips, $25 add-ons for 250 chips (ND 99-01.3-08-15(1)); six players, one of whom pays the
 full $200.00 (entry, rebuy and two add-ons); one rebuy rung up twice and voided; a $300 cash
 prize to the winner and a $60 merchandise prize for second place. It is dated on today's
@@ -24,10 +25,10 @@ from floor.calculations import business_date, gaming_day_bounds
 from . import services
 from .models import FeeKind, Tournament
 
-NAME = "Demo: Friday Night Twenty-one Tournament"
-# Its name before the packs named their games (packs.GameNames): a demo loaded then has it, and
-# loading again must not add a second tournament beside it.
-EARLIER_NAMES = ("Demo: Friday Night Blackjack Tournament",)
+NAME = "Demo: Twenty-one Tournament"
+# Its names before (before the packs named their games, packs.GameNames; then with a weekday it
+# was not always played on): a demo loaded then has one, and loading again adds no second.
+EARLIER_NAMES = ("Demo: Friday Night Blackjack Tournament", "Demo: Friday Night Twenty-one Tournament")
 PLAY = timedelta(hours=1)
 PLAYERS = ("Arne Olson", "Birgit Haugen", "Carl Nygaard", "Dorothy Pederson", "Emil Fjeld", "Frida Strand")
 
