@@ -55,3 +55,12 @@ def test_the_daily_page_at_a_fees_only_site_has_no_slips_behind_its_figures(mana
     assert 'id="slips"' not in wa and "Slip register for this day" not in wa and ">Slips</h3>" not in wa
     nd = page(manager_at("ND").get("/dashboard/daily/", {"site": site.pk}))
     assert 'id="slips"' in nd and "Slip register for this day" in nd
+
+
+def test_the_daily_page_at_a_fees_only_site_has_no_counts_behind_its_figures(manager_at, site):
+    """It keeps no drop box, so it counts no drop (counts.rules.keeps_drop_boxes)."""
+    wa = page(manager_at("WA-BJ").get("/dashboard/daily/", {"site": site.pk}))
+    assert 'id="counts"' not in wa and ">Counts</h3>" not in wa
+    nd = page(manager_at("ND").get("/dashboard/daily/", {"site": site.pk}))
+    assert 'id="counts"' in nd and ">Counts</h3>" in nd
+
