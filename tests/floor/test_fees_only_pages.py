@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from cardroom.models import Role
+from floor.models import SlipBook
 from tests.page_support import at_site, page
 
 FEES_ONLY = "the house's revenue at this site is the fees collected at its tables. No fill or credit slips"
@@ -64,3 +65,10 @@ def test_the_daily_page_at_a_fees_only_site_has_no_counts_behind_its_figures(man
     nd = page(manager_at("ND").get("/dashboard/daily/", {"site": site.pk}))
     assert 'id="counts"' in nd and ">Counts</h3>" in nd
 
+
+def test_the_slip_books_page_at_a_fees_only_site_offers_no_form_and_registers_no_book(manager_at):
+    wa = manager_at("WA-BJ")
+    assert 'id="slip-book-form"' not in page(wa.get("/floor/slip-books/"))
+    posted = wa.post("/floor/slip-books/", {"kind": "fill", "first_number": 1, "last_number": 50})
+    assert posted.status_code == 400 and not SlipBook.objects.exists()
+    assert 'id="slip-book-form"' in page(manager_at("ND").get("/floor/slip-books/"))
