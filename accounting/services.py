@@ -19,6 +19,7 @@ from core import acts, hooks, limits
 from core.audit import record_event, snapshot
 from core.audit import record_site_event as _audit
 from core.periods import Quarter
+from core.plurals import noun_for
 from core.rules import HOUSE_CONTROL
 from fees.queries import fees_not_counted, record_dates
 from floor import queries as floor_queries
@@ -74,8 +75,13 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
     # A fees or session pack's day may have its records (fees collected, sessions played) with no
     # gaming day opened on the floor: its books close on those records. A gaming day opened closes first.
     if day is not None and day.is_open:
-        unclosed = ", ".join(str(t.number) for t in floor_queries.tables_open(day))
-        why = f"table(s) {unclosed} have no closer" if unclosed else "the gaming day is not closed"
+        open_tables = floor_queries.tables_open(day)
+        unclosed = ", ".join(str(t.number) for t in open_tables)
+        why = (
+            f"{noun_for(len(open_tables), 'table')} {unclosed} {'has' if len(open_tables) == 1 else 'have'} no closer"
+            if unclosed
+            else "the gaming day is not closed"
+        )
         raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
     _check_drops_counted(site, gaming_date)
     _check_fees_counted(site, gaming_date)
@@ -103,7 +109,9 @@ def _check_drops_counted(site: Site, gaming_date: date) -> None:
     if uncounted:
         numbers = ", ".join(str(n) for n in uncounted)
         raise ValidationError(
-            {"gaming_date": f"{rules.DROP_COUNT.at(site)}: the drop of table(s) {numbers} has no signed count yet."}
+            {
+                "gaming_date": f"{rules.DROP_COUNT.at(site)}: the drop of {noun_for(len(uncounted), 'table')} {numbers} has no signed count yet."
+            }
         )
 
 

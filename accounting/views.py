@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
 from core import limits
+from core.plurals import plural
 
 from . import day_sheet_csv, day_sheets
 from .api_day_sheets import check_may_enter, parse_sheet
@@ -71,9 +72,9 @@ def _apply(request, site, upload) -> tuple[Located, int]:
         return [("sheet", [str(refused)])], 403
     messages.success(
         request,
-        f"Day sheet of {applied.gaming_day.gaming_date} applied: {len(applied.openers)} opener(s), "
-        f"{len(applied.dealer_shifts)} dealer shift(s), {len(applied.slips)} slip(s), {len(applied.closers)} "
-        f"closer(s), {len(applied.drops)} drop box removal(s)"
+        f"Day sheet of {applied.gaming_day.gaming_date} applied: {plural(len(applied.openers), 'opener')}, "
+        f"{plural(len(applied.dealer_shifts), 'dealer shift')}, {plural(len(applied.slips), 'slip')}, "
+        f"{plural(len(applied.closers), 'closer')}, {plural(len(applied.drops), 'drop box removal')}"
         f"{', the count' if applied.count_session else ''}{', day closed' if applied.closed else ''}.",
     )
     return [], 200

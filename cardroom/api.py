@@ -24,6 +24,7 @@ from core.api import (
     WritableScopedViewSet,
 )
 from core.api_filters import FilterSet, IdFilter
+from core.plurals import plural
 from core.throttles import LoginRateThrottle
 from core.tokens import issue_token
 
@@ -585,7 +586,7 @@ def _locked_message() -> str:
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
     return (
         f"This account is locked after {settings.AXES_FAILURE_LIMIT} wrong passwords (house control); "
-        f"try again in {minutes} minutes or ask a gaming manager. Its API tokens have been revoked."
+        f"try again in {plural(minutes, 'minute')} or ask a gaming manager. Its API tokens have been revoked."
     )
 
 

@@ -15,6 +15,7 @@ from cardroom.chip_rules import law_at
 from cardroom.models import ChipDenomination, Site, Table
 from core.moments import site_zone
 from core.periods import Quarter
+from core.plurals import plural
 from counts import queries as counts_queries
 from floor.calculations import gaming_day_bounds
 from floor.queries import (
@@ -456,9 +457,9 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
             f"{task.week_start}..{task.week_end}",
             task.week_start,
             task.week_end,
-            f"{citation}: table {task.table.number} had {int(reviewed[task.pk].total_seconds() // 60)} minutes "
+            f"{citation}: table {task.table.number} had {plural(int(reviewed[task.pk].total_seconds() // 60), 'minute')} "
             f"of video reviewed in week {task.week} ({task.week_start} to {task.week_end}); at least "
-            f"{minutes} minutes are required.",
+            f"{plural(minutes, 'minute')} {'is' if minutes == 1 else 'are'} required.",
             task.week_end,
             {
                 "task": task.pk,

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 from core.money import format_money, format_ratio
 from core.periods import Quarter, add_banking_days
+from core.plurals import noun_for, plural
 from core.rules import HOUSE_CONTROL
 from packs import Rule
 
@@ -197,7 +198,7 @@ def low_hold(fig: QuarterFigures, *, surveillance_required: bool, book: Threshol
         f"Low {game} hold at a surveillance site",
         fig,
         f"{threshold.citation}: {game} percent-of-hold {format_ratio(fig.hold_ratio)} is below "
-        f"{format_ratio(threshold.value, 0)}: review at least {minutes} minutes of video per week for each active "
+        f"{format_ratio(threshold.value, 0)}: review at least {plural(minutes, 'minute')} of video per week for each active "
         f"table for {weeks} continuous weeks, or until the reason is documented.",
         fig.quarter.end + timedelta(weeks=weeks),
         {"threshold_ratio": str(threshold.value)},
@@ -328,7 +329,7 @@ def missing_review_logs(site_id: int, missing: dict[date, list[int]], *, at) -> 
             str(day),
             day,
             day,
-            f"{citation}, {REVIEW_LOG_RECORD.at(at)}: document that the camera of table(s) {', '.join(map(str, tables))} "
+            f"{citation}, {REVIEW_LOG_RECORD.at(at)}: document that the camera of {noun_for(len(tables), 'table')} {', '.join(map(str, tables))} "
             f"recorded an unobstructed view and a clear picture on {day}.",
             day,
             {"tables": tables},
@@ -523,7 +524,7 @@ def system_not_operational(
         str(due),
         due + timedelta(days=1),
         on,
-        f"{citation}: the video surveillance system was due operational by {due}; table(s) {tables} have no camera "
+        f"{citation}: the video surveillance system was due operational by {due}; {noun_for(len(table_numbers), 'table')} {tables} {'has' if len(table_numbers) == 1 else 'have'} no camera "
         f"and recording unit in the equipment register on {on}: limit wagers to {format_money(cap_cents)} until it "
         "is operational for each table regularly located on the site.",
         due + timedelta(days=1),

@@ -15,6 +15,7 @@ from cardroom.access import access_for, refusal, require_role
 from cardroom.models import Role
 from cardroom.views import activate_site_zone, call_service
 from core.periods import Quarter
+from core.plurals import plural
 from core.rules import HOUSE_CONTROL, citation_order
 
 from . import engine, services
@@ -219,7 +220,7 @@ def run_checks(request):
         return redirect("compliance:alerts")
     messages.success(
         request,
-        f"Checks run for {site.name}, {quarter}: {len(result.opened)} alert(s) opened, "
+        f"Checks run for {site.name}, {quarter}: {plural(len(result.opened), 'alert')} opened, "
         f"{result.already_open} already open.",
     )
     return redirect(f"{reverse('compliance:alerts')}?quarter={quarter}")

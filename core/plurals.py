@@ -4,4 +4,9 @@
 def plural(count: int, noun: str, nouns: str = "") -> str:
     """`count` and `noun`, the noun singular for exactly one; `nouns` where the plural is not the
     noun and an s ("2 people")."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+    return f"{count} {noun_for(count, noun, nouns)}"
+
+
+def noun_for(count: int, noun: str, nouns: str = "") -> str:
+    """The noun alone for `count` things, as before a list of them: "table 3", "tables 1, 4"."""
+    return noun if count == 1 else nouns or noun + "s"

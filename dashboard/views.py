@@ -48,6 +48,7 @@ from core.periods import Quarter
 from core.rows import shaped_rows
 from core.rules import HOUSE_CONTROL
 from counts.models import CountSession
+from counts.rules import keeps_drop_boxes
 from fees.queries import record_dates
 from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
@@ -186,7 +187,8 @@ def daily(request):
         "books_check": published.day_checks([summary])[(site.pk, day)],
         # No slips where the house has no chips at its tables (a fees-only site: floor.rules.house_chips).
         "slips": _slip_rows(gaming_day) if chips_at_tables else None,
-        "count_sessions": _session_rows(site.pk, day),
+        # No count sessions where the site keeps no drop box (a fees-only site: counts.rules.keeps_drop_boxes).
+        "count_sessions": _session_rows(site.pk, day) if keeps_drop_boxes(site) else None,
         # the dealer's page over this day, after each dealer's address (ints and a date: nothing to escape)
         "shifts": _shift_rows(
             shifts,

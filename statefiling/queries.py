@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from core.money import format_money
+from core.plurals import plural
 
 from .models import AmendmentReceipt, FilingReceipt, Submission
 
@@ -26,7 +27,7 @@ def receipt_statement(filed) -> str:
 def _on_its_way(submission: Submission) -> str:
     if submission.refused:
         return f"Refused by the state registry: {submission.last_error}"
-    tried = f" ({submission.attempts} attempt(s); last: {submission.last_error})" if submission.attempts else ""
+    tried = f" ({plural(submission.attempts, 'attempt')}; last: {submission.last_error})" if submission.attempts else ""
     return f"Sent to the state registry, waiting for its receipt{tried}."
 
 

@@ -4,6 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
+from core.plurals import plural
+
 
 def unapplied_migrations(using: str = DEFAULT_DB_ALIAS) -> list[str]:
     """The migrations the database still needs ("app.name", in the order they would apply)."""
@@ -32,7 +34,7 @@ class DatabaseCommand(BaseCommand):
             raise CommandError(f"The database ({describe()}) cannot be read: {exc}".strip()) from exc
         if pending:
             raise CommandError(
-                f"The database ({describe()}) is not migrated: {len(pending)} migration(s) to apply, "
+                f"The database ({describe()}) is not migrated: {plural(len(pending), 'migration')} to apply, "
                 f"from {pending[0]}. Run `python manage.py migrate` first (`make run` does)."
             )
         return super().execute(*args, **options)

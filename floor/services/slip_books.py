@@ -13,15 +13,18 @@ from core.rules import HOUSE_CONTROL
 
 from .. import rules
 from ..models import Slip, SlipBook, SlipKind
+from .steps import refuse_house_chips_at_fees_site
 
 
 def register_slip_book(*, acting_user, site: Site, kind: str, first_number: int, last_number: int) -> SlipBook:
     """Register a book of pre-printed, consecutively numbered two-part slips (ND 99-01.3-08-05(2)).
     Books of one series at a site never overlap, and the site's electronic series must not
-    have been used for that kind."""
+    have been used for that kind. None at a site whose house has no chips at its tables: it
+    records no slips (rules.FEES_ONLY)."""
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.SLIP_BOOK_REGISTRARS, action="register a slip book", rule=HOUSE_CONTROL)
     )
+    refuse_house_chips_at_fees_site(site, "kind", "slip book")
     if kind not in SlipKind.values:
         raise ValidationError(
             {"kind": f"{rules.SLIP_NUMBERING.at(site)}: a slip book holds fill slips or credit slips."}

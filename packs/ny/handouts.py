@@ -1,6 +1,8 @@
 """New York's posted Black Jack rules (9 NYCRR 4620.5, games of chance): the licence's tie
 option (4620.5(h)) and the table's options, each line citing its rule."""
 
+from core.plurals import plural
+
 from ..base import Handout, HandoutSection, Line
 from ..common import limits_line, payout_words
 from .tables import CITATIONS, TIE_OPTIONS
@@ -11,7 +13,7 @@ def lines(t) -> list[Line]:
     tie = TIE_OPTIONS.get(t.tie_option, "Tie option not set.")
     return [
         (limits_line(t) + " The maximum bet is $5 or its equivalent in chips.", c["wagers"]),
-        (f"{t.decks} deck(s) of 52 cards, shuffled together and used as one.", c["decks"]),
+        (f"{plural(t.decks, 'deck')} of 52 cards{', shuffled together and used as one' if t.decks > 1 else ''}.", c["decks"]),
         (f"Up to {t.max_players} players; up to {t.betting_spaces} betting spaces.",
          f"{c['max_players']}, {c['betting_spaces']}"),
         (f"Ties: {tie}", c["tie_option"]),

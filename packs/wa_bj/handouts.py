@@ -2,6 +2,8 @@
 amendment): the player dealer/banker and the time-based fee notice, each line citing its
 subsection."""
 
+from core.plurals import plural
+
 from ..base import Handout, HandoutSection, Line
 from ..common import limits_line, money
 from .tables import cite
@@ -19,7 +21,7 @@ def lines(t) -> list[Line]:
          f"{cite(2)}, {cite(12)}"),
         (bank, cite(3)),
         (limits_line(t) + " The maximum wager never exceeds $25.", cite(4)),
-        (f"{t.decks} deck(s), dealt from a shoe at all times.", cite(2)),
+        (f"{plural(t.decks, 'deck')}, dealt from a shoe at all times.", cite(2)),
         ("A natural 21 collects 1.5 times the bet from the dealer/banker; all ties push.", cite(5)),
         ("The dealer/banker must hit soft 17 and stand on hard 17." if t.dealer_hits_soft_17
          else "The dealer/banker stands on 17 or above and hits 16 or below.", cite(13)),

@@ -3,6 +3,8 @@ April 2018): the payout and how it is rounded (rule 7), the options as documente
 internal controls, the State's single-wager limit (WAC 230-15-140), and the table's approved
 game (printed by the report from the game approvals)."""
 
+from core.plurals import plural
+
 from ..base import Handout, HandoutSection, Line, pack_of
 from ..common import limits_line, money, payout_words
 from .tables import CITATIONS, WSGC_BLACKJACK_RULES, rule
@@ -28,7 +30,7 @@ def lines(t) -> list[Line]:
     splits = f"Splitting: {t.get_split_pairs_display()}" + ("; pairs may be split again." if t.resplit_allowed else ".")
     return [
         (limits_line(t) + _single_wager_limit(t), CITATIONS["wagers"]),
-        (f"{t.decks} deck(s), dealt from {DEALT_FROM[t.dealt_from]}; up to {t.max_players} players.",
+        (f"{plural(t.decks, 'deck')}, dealt from {DEALT_FROM[t.dealt_from]}; up to {t.max_players} players.",
          f"{WSGC_BLACKJACK_RULES}, rules 1 and 3"),
         (_payout(t), rule(7)),
         ("Dealer must hit soft 17." if t.dealer_hits_soft_17 else "Dealer stands on all 17s.",

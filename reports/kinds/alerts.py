@@ -9,6 +9,7 @@ from compliance.models import Alert, AlertStep
 from compliance.queries import ALERTS, status_of
 from core.moments import site_zone
 from core.pdf import data_table, para
+from core.plurals import plural
 
 from .. import rules as report_rules
 from ..columns import DATE, Column
@@ -85,7 +86,10 @@ def _cells(row: AlertRow) -> list:
 def render(data: AlertsReport) -> list:
     widths = [105, 140, 60, 60, 68, 68, 70, 134]  # fills a landscape letter page
     return [
-        para(f"{len(data.rows)} alert(s); {data.open_count} not resolved; {data.overdue_count} overdue.", "subtitle"),
+        para(
+            f"{plural(len(data.rows), 'alert')}; {data.open_count} not resolved; {data.overdue_count} overdue.",
+            "subtitle",
+        ),
         data_table(HEADER, [_cells(r) for r in data.rows], col_widths=widths),
     ]
 

@@ -24,6 +24,7 @@ from cage.queries import late_entries as cage_late_entries
 from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
+from core.plurals import noun_for
 from counts.queries import late_entries as count_late_entries
 from fees.queries import late_entries as fee_late_entries
 from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
@@ -201,7 +202,7 @@ def _table_grids(day: DailySummary, where: str = "") -> list:
         if start:
             numbers = ", ".join(str(t.table_number) for t in chunk)
             form = f" ({FORM_DAILY_CONTINUATION.at(where)})" if where and FORM_DAILY_CONTINUATION.applies(where) else ""
-            story += [Spacer(1, 4), para(f"Continuation{form}: table(s) {numbers}", "cell_bold")]
+            story += [Spacer(1, 4), para(f"Continuation{form}: {noun_for(len(chunk), 'table')} {numbers}", "cell_bold")]
         story.append(_grid([_column(t) for t in chunk], [t.custody for t in chunk], revenue_words(where)))
     if any(not t.complete for t in tables):
         story.append(para("* not complete: the drop has no signed count, or the opener or closer is missing.", "small"))

@@ -14,6 +14,7 @@ from accounting.published import ZERO, Custody, DealerLine, DealerTotals, dealer
 from accounting.rules import DEALER_FIGURES
 from core.money import format_money, format_ratio
 from core.pdf import Line, data_table
+from core.plurals import plural
 from packs import RevenueModel, RevenueWords, game_name, pack_for, revenue_words
 
 from .. import rules as report_rules
@@ -97,7 +98,7 @@ def _section(lines, site: Custody, who: str, game: str, words: RevenueWords) -> 
     ]
     return [
         Line(
-            f"{len(lines)} {who}(s). Site {game} hold {format_ratio(site.hold_ratio)} on {words.gross} of "
+            f"{plural(len(lines), who)}. Site {game} hold {format_ratio(site.hold_ratio)} on {words.gross} of "
             f"{format_money(site.gross_proceeds_cents)}.",
             "subtitle",
         ),

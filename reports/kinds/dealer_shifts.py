@@ -12,6 +12,7 @@ from accounting.published import ShiftFigures, shift_figures
 from accounting.rules import DEALER_FIGURES, DEALER_HOLD
 from core.money import format_money, format_ratio
 from core.pdf import LeftText, data_table, format_clock, landscape_frame_width, para, single_line_width
+from core.plurals import plural
 from packs import RevenueModel, RevenueWords, revenue_words
 
 from .. import rules as report_rules
@@ -84,7 +85,7 @@ def _note_lines(data: DealerShiftReport, notes: dict[str, int]) -> list:
     counts = Counter(line.figures.not_separable_because for line in data.shifts if line.figures.custody is None)
     return [
         para(
-            f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({counts[reason]} shift(s))."
+            f"Note {number}. Not separable from the table-day ({RULE.at(data.where)}): {reason} ({plural(counts[reason], 'shift')})."
         )
         for reason, number in notes.items()
     ]
@@ -113,7 +114,7 @@ def render(data: DealerShiftReport) -> list:
     titles = header(revenue_words(data.where))
     return [
         para(
-            f"{len(data.shifts)} dealer shift(s), {separable} with figures of their own. Times in {data.time_zone}.",
+            f"{plural(len(data.shifts), 'dealer shift')}, {separable} with figures of their own. Times in {data.time_zone}.",
             "subtitle",
         ),
         data_table(

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from reportlab.platypus import Spacer
 
 from core.pdf import data_table, format_clock, para
+from core.plurals import plural
 from floor.queries import slip_register
 from floor.rules import SLIP_REGISTER
 from packs import RevenueModel
@@ -120,7 +121,7 @@ def render(data: SlipRegisterReport) -> list:
         story += [
             para(title, "heading"),
             para(
-                f"{len(used)} number(s) used, {len(voided)} voided. Missing: {_numbers(series.missing)}. "
+                f"{plural(len(used), 'number')} used, {len(voided)} voided. Missing: {_numbers(series.missing)}. "
                 f"Out of order: {_numbers(series.out_of_order)}. Unused in the book: {_numbers(series.unused)}."
             ),
             data_table(

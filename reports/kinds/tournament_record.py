@@ -13,6 +13,7 @@ from reportlab.platypus import Spacer
 from accounting.rules import TOURNAMENT_PLAY
 from core.money import format_money
 from core.pdf import data_table, format_clock, para
+from core.plurals import plural
 from packs import game_label
 from tournaments import queries
 from tournaments.models import Tournament
@@ -264,7 +265,7 @@ def summary_rows(t) -> list[list]:
     """A day's or quarter's tournament lines (ND 99-01.3-08-16(1)(e)-(g)), for the daily and
     quarterly reports: `t` is a tournaments.calculations.TournamentFigures."""
     return [
-        [f"Entry fees ({t.entries} player(s))", t.entry_fees_cents],
+        [f"Entry fees ({plural(t.entries, 'player')})", t.entry_fees_cents],
         ["Rebuys", t.rebuys_cents],
         ["Add-ons", t.add_ons_cents],
         ["Tournament gross proceeds (fees collected)", t.gross_proceeds_cents],

@@ -107,13 +107,20 @@ def test_books_of_a_day_with_an_open_table_are_refused(scenario, t1, cast, site)
     scenario.day(DAY, closed=False)
     scenario.tray(t1, DAY, "opener", 200_000)
     message = refusal(cast[Role.SHIFT_MANAGER], site)
-    assert message.startswith(rules.TRAY_COUNT) and "table(s) 1 have no closer" in message
+    assert message.startswith(rules.TRAY_COUNT) and "table 1 has no closer" in message
+
+
+def test_books_of_a_day_with_two_open_tables_name_both(scenario, t1, cast, site):
+    scenario.day(DAY, closed=False)
+    scenario.tray(t1, DAY, "opener", 200_000)
+    scenario.tray(TableFactory(site=site, number=2), DAY, "opener", 200_000)
+    assert "tables 1, 2 have no closer" in refusal(cast[Role.SHIFT_MANAGER], site)
 
 
 def test_books_with_an_unsigned_count_are_refused(scenario, t1, cast, site):
     play(scenario, t1, signed=False)
     message = refusal(cast[Role.SHIFT_MANAGER], site)
-    assert message.startswith(rules.DROP_COUNT.at(site)) and "table(s) 1" in message
+    assert message.startswith(rules.DROP_COUNT.at(site)) and "the drop of table 1 has no signed count" in message
 
 
 def test_books_without_the_ending_bank_count_are_refused(scenario, t1, cast, site):

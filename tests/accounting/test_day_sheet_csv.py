@@ -136,7 +136,7 @@ def test_a_filled_csv_uploaded_applies_the_whole_day(site, day, world):
     summary = summaries.daily_summary(site, day)
     assert summary.total.drop_cents == 220_000 and summary.total.fills_cents == 50_000 and summary.gaming_day_closed
     page = client.get(PAGE).content.decode()
-    assert f"Day sheet of {day} applied: 2 opener(s), 3 dealer shift(s), 2 slip(s)" in page
+    assert f"Day sheet of {day} applied: 2 openers, 3 dealer shifts, 2 slips" in page
 
 
 def test_every_error_of_a_csv_is_shown_at_its_row_and_nothing_changes(site, day, world):

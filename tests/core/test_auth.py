@@ -126,6 +126,16 @@ def test_a_locked_account_gets_no_api_token(api_client, manager, axes_on):
     assert "locked" in response.json()["detail"] and "token" not in response.json()
 
 
+@pytest.mark.parametrize("minutes, said", [(1, "try again in 1 minute or"), (30, "try again in 30 minutes or")])
+def test_a_locked_accounts_refusal_says_its_minutes_singular_for_one(
+    api_client, manager, axes_on, settings, minutes, said
+):
+    settings.AXES_COOLOFF_TIME = timedelta(minutes=minutes)
+    for _ in range(5):
+        sign_in(api_client, manager.user.username, "nope")
+    assert said in sign_in(api_client, manager.user.username).json()["detail"]
+
+
 def test_a_lockout_revokes_the_tokens_issued_before_it(api_client, manager, axes_on):
     token = sign_in(api_client, manager.user.username).json()["token"]
     for _ in range(5):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.plurals import plural
+from core.plurals import noun_for, plural
 
 
 @pytest.mark.parametrize(
@@ -17,3 +17,8 @@ from core.plurals import plural
 )
 def test_a_count_says_its_noun_in_the_singular_only_for_one(count, noun, nouns, said):
     assert plural(count, noun, nouns) == said
+
+
+@pytest.mark.parametrize("count, said", [(1, "table"), (2, "tables"), (0, "tables")])
+def test_a_noun_before_a_list_is_singular_only_for_one(count, said):
+    assert noun_for(count, "table") == said

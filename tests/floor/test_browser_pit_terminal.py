@@ -3,6 +3,7 @@
 it, counted click by click and key by key; and the pit keeps working through a dropped network."""
 
 import os
+import re
 
 import pytest
 from django.http import HttpResponse
@@ -348,3 +349,25 @@ def test_a_terminal_without_webcrypto_says_a_reload_loses_the_steps_waiting(brow
     assert "a reload, a sign-out or leaving this page while steps wait to send loses them" in page.inner_text(
         "#pit-volatile"
     )
+
+
+@pytest.mark.browser
+def test_the_terminal_at_a_fees_only_site_opens_the_day_with_no_duty_strip_and_no_script_error(
+    browser_page, live_server, cast, site, table, chips, terminal
+):
+    """WA-BJ (no house chips): no slip is verified there, so no one is put on duty to verify; the
+    terminal's script runs without the strip."""
+    site.jurisdiction = "WA-BJ"
+    site.save()
+    page = browser_page
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    login(page, live_server, *terminal)
+    page.click("#pit-open-day")
+    page.keyboard.type(PINS[Role.SHIFT_MANAGER])
+    page.keyboard.press("Enter")
+    expect(page.locator("#pit-day")).to_have_text(re.compile(r"^Gaming day .+ open$"))
+    expect(page.locator("#pit-tables")).to_be_visible()
+    assert page.locator("#pit-duty").count() == 0
+    expect(page.locator("#pit-to-verify")).to_have_count(0)
+    assert errors == []

@@ -17,7 +17,7 @@ from cage import services as cage
 from cardroom.models import Role
 from compliance.models import Alert
 from floor import rules, services
-from floor.models import DealerShift, Slip, TableInventory
+from floor.models import DealerShift, Slip, SlipBook, TableInventory
 from floor.pdf_slips import build_slip_document, render_slip_pdf
 from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import SiteFactory, TableFactory, make_person
@@ -296,6 +296,11 @@ def test_a_fees_only_site_refuses_fills_credits_and_tray_counts_with_its_rule(cl
         "change count": post(
             shift(), "/api/v1/dealer-shifts/", {"table": table.pk, "dealer": people[Role.DEALER].pk, "chips": TRAY}
         ),  # fmt: skip
+        "slip book": post(
+            shift(),
+            "/api/v1/slip-books/",
+            {"site": table.site_id, "kind": "fill", "first_number": 1, "last_number": 50},
+        ),
     }
     for what, response in answers.items():
         message = " ".join(str(m) for messages in response.json().values() for m in messages)
@@ -303,7 +308,7 @@ def test_a_fees_only_site_refuses_fills_credits_and_tray_counts_with_its_rule(cl
         assert message.startswith(f"{FEES_RULE}: the house's revenue at Tacoma Blackjack Room is the fees"), message
         assert_own_law(message, "WA-BJ")
     assert not Slip.objects.exists() and not TableInventory.objects.exists()
-    assert not DealerShift.objects.exists()
+    assert not DealerShift.objects.exists() and not SlipBook.objects.exists()
 
 
 def test_a_fees_only_site_still_records_dealer_rotations(client_for, bj_floor):

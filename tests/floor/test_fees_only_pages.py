@@ -6,8 +6,13 @@ the daily page's "Behind these figures". A North Dakota site keeps them all."""
 import pytest
 from django.test import Client
 
+from cardroom import pins
 from cardroom.models import Role
+from floor.models import SlipBook
+from floor.services import open_gaming_day
 from tests.page_support import at_site, page
+
+from .conftest import today
 
 FEES_ONLY = "the house's revenue at this site is the fees collected at its tables. No fill or credit slips"
 SLIP_PAGES = ["/floor/", "/floor/pit/", "/floor/queues/", "/floor/register/", "/floor/slip-books/"]
@@ -55,3 +60,35 @@ def test_the_daily_page_at_a_fees_only_site_has_no_slips_behind_its_figures(mana
     assert 'id="slips"' not in wa and "Slip register for this day" not in wa and ">Slips</h3>" not in wa
     nd = page(manager_at("ND").get("/dashboard/daily/", {"site": site.pk}))
     assert 'id="slips"' in nd and "Slip register for this day" in nd
+
+
+def test_the_daily_page_at_a_fees_only_site_has_no_counts_behind_its_figures(manager_at, site):
+    """It keeps no drop box, so it counts no drop (counts.rules.keeps_drop_boxes)."""
+    wa = page(manager_at("WA-BJ").get("/dashboard/daily/", {"site": site.pk}))
+    assert 'id="counts"' not in wa and ">Counts</h3>" not in wa
+    nd = page(manager_at("ND").get("/dashboard/daily/", {"site": site.pk}))
+    assert 'id="counts"' in nd and ">Counts</h3>" in nd
+
+
+def test_the_slip_books_page_at_a_fees_only_site_offers_no_form_and_registers_no_book(manager_at):
+    wa = manager_at("WA-BJ")
+    assert 'id="slip-book-form"' not in page(wa.get("/floor/slip-books/"))
+    posted = wa.post("/floor/slip-books/", {"kind": "fill", "first_number": 1, "last_number": 50})
+    assert posted.status_code == 400 and not SlipBook.objects.exists()
+    assert 'id="slip-book-form"' in page(manager_at("ND").get("/floor/slip-books/"))
+
+
+@pytest.mark.parametrize("jurisdiction, strip", [("WA-BJ", False), ("ND", True)])
+def test_the_pit_terminal_at_a_fees_only_site_shows_no_one_on_duty_to_verify(site, cast, jurisdiction, strip):
+    """No slip is recorded there, so none is verified: the terminal's duty strip is not drawn."""
+    site.jurisdiction = jurisdiction
+    site.save()
+    open_gaming_day(acting_user=cast[Role.SHIFT_MANAGER].user, site=site, gaming_date=today(site))
+    station = pins.create_station(
+        acting_user=None, site=site, username="pit-a", password="terminal-password-1", name="A"
+    )
+    client = Client()
+    client.force_login(station.user)
+    for path in ("/floor/pit/", f"/floor/sites/{site.pk}/pit/live/"):
+        text = page(client.get(path))
+        assert 'id="pit-data"' in text and ('id="pit-duty"' in text) is strip, path

@@ -149,6 +149,20 @@ def test_anchors_are_held_once_and_another_hash_at_the_same_place_is_a_conflict(
     assert (row["anchors"], row["anchor_conflicts"]) == (1, 1)  # the agency sees the rewrite
 
 
+def test_the_licensees_page_counts_contradicting_heads_singular_for_one(elks):
+    client = licensee_client(elks[1])
+    heads = [{"chain": "org-1", "seq": seq, "hash": "c" * 64, "head_at": "2026-11-01T09:20:00+00:00"} for seq in (5, 6)]
+    client.post(ANCHORS, {"anchors": heads}, format="json")
+    state = get_user_model().objects.create_user("state", password="x")
+    Regulator.objects.create(user=state, agency=elks[0].agency, role=RegulatorRole.STATE_AUDITOR)
+    reader = APIClient()
+    reader.force_login(state)
+    client.post(ANCHORS, {"anchors": [{**heads[0], "hash": "d" * 64}]}, format="json")
+    assert "1 head contradicting one held" in reader.get("/registry/").content.decode()
+    client.post(ANCHORS, {"anchors": [{**heads[1], "hash": "d" * 64}]}, format="json")
+    assert "2 heads contradicting one held" in reader.get("/registry/").content.decode()
+
+
 # --- Who reads what: the matrix ---------------------------------------------------------------------
 
 

@@ -163,7 +163,7 @@ def test_the_daily_report_shows_each_tables_figures_as_the_api_does(auditor_api,
     ]
     assert totals[9][1:3] == ["10.00%", "15.00%"]  # each game's own threshold (ND 99-01.3-08-04(9))
     assert totals[10][1] == ("below" if games["21"]["below_threshold"] else "not below")
-    assert "Continuation (SFN 9924): table(s) 4" in pdf_text(content)
+    assert "Continuation (SFN 9924): table 4" in pdf_text(content)
 
 
 def test_the_daily_report_shows_cash_long_short_with_its_reconciling_line_and_the_deposit(auditor_api, site, busy_days):

@@ -126,7 +126,7 @@ def test_a_period_without_dealer_shifts_still_gives_the_sites_hold(auditor_api, 
     scenario.drop(table, FIRST, 40_000)
     run = run_report(auditor_api, kind="dealer_hold", site=site.pk, start=str(FIRST), end=str(FIRST))
     text = pdf_text(download(auditor_api, run))
-    assert "0 dealer(s). Site twenty-one hold 75.00% on gross proceeds of $400.00." in text
+    assert "0 dealers. Site twenty-one hold 75.00% on gross proceeds of $400.00." in text
 
 
 def test_building_the_dealer_hold_summary_takes_bounded_queries_whatever_the_period(
@@ -217,6 +217,6 @@ def test_wheel_operators_hold_is_in_the_summary_beside_the_sites_paddlewheel_hol
         ]
     twenty_one = next(g for g in pdf_tables(content) if g[0][0] == "Dealer")
     assert all(row[1] == "5" for row in twenty_one[1:-1])  # the wheel shifts are not dealers' twenty-one shifts
-    assert "2 wheel operator(s). Site paddlewheel hold" in pdf_text(content)
+    assert "2 wheel operators. Site paddlewheel hold" in pdf_text(content)
     csv = csv_rows(auditor_api, run)
     assert sorted(r[8] for r in csv[1:]) == ["21", "21", "PW", "PW"]

@@ -50,7 +50,7 @@ def test_each_shift_shows_its_figures_or_why_it_cannot_be_separated(auditor_api,
             assert row[5:11] == ["\u2014"] * 6
             assert row[11] == f"See note {reasons.index(api['not_separable_because']) + 1}"
     text = pdf_text(content)
-    assert "10 dealer shift(s), 8 with figures of their own. Times in America/Chicago." in text
+    assert "10 dealer shifts, 8 with figures of their own. Times in America/Chicago." in text
     # Each reason is printed once, as a note under the table, not in every row.
     for number, reason in enumerate(reasons, start=1):
         assert " ".join(text.split()).count(reason) == 1

@@ -62,7 +62,7 @@ def test_the_register_lists_every_number_with_its_status_as_the_api_does(auditor
     fills = api["series"][0]
     assert (fills["missing"], fills["out_of_order"]) == ([3], [5])
     text = " ".join(pdf_text(content).split())
-    assert "5 number(s) used, 1 voided. Missing: 3. Out of order: 5." in text
+    assert "5 numbers used, 1 voided. Missing: 3. Out of order: 5." in text
     assert grids[0][2][1] == "VOIDED" and grids[0][2][6] == "SM"
     assert grids[0][3][1] == "MISSING"
     assert grids[1][1][1] == "verified"

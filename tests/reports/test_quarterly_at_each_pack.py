@@ -313,7 +313,7 @@ def test_a_quarter_played_filed_and_amended_has_its_tournament_and_filed_figures
     bug dropping a section would leave the grid test above nothing to find: this names them)."""
     rows = report["rows"]
     tournament = {r["label"]: r["amount"] for r in rows if r["row"] == "tournament"}
-    assert tournament["Entry fees (2 player(s))"] == "200.00" and tournament["Rebuys"] == "50.00"
+    assert tournament["Entry fees (2 players)"] == "200.00" and tournament["Rebuys"] == "50.00"
     assert tournament["Tournament gross proceeds (fees collected)"] == "275.00"
     assert tournament["Tournament adjusted gross proceeds"] == "125.00"
     beside = {r["label"]: (r["filed"], r["amendments_since"], r["now"]) for r in rows if r["row"] == "filed_beside_now"}

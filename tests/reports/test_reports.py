@@ -66,7 +66,7 @@ def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine
     api_alerts = auditor_api.get("/api/v1/alerts/").json()["results"]
     run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-01", end="2026-11-30").json()
     text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
-    assert f"{len(api_alerts)} alert(s); 2 not resolved; 1 overdue." in text
+    assert f"{len(api_alerts)} alerts; 2 not resolved; 1 overdue." in text
     flat = "".join(text.split())
     for alert in api_alerts:
         assert "".join(alert["citation"].split()) in flat and alert["due_date"] in text
@@ -234,6 +234,6 @@ def test_the_alerts_report_reads_its_days_in_the_sites_time_zone(auditor_api, si
     )
     run = request(auditor_api, kind="alerts", site=site.pk, start="2026-11-20", end="2026-11-30").json()
     text = pdf_text(auditor_api.get(f"/api/v1/reports/{run['id']}/download/").content)
-    assert "1 alert(s); 1 not resolved; 1 overdue." in text
+    assert "1 alert; 1 not resolved; 1 overdue." in text
     csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
     assert ",2026-11-20,2026-11-19," in csv_rows[1]  # opened on New York's 20th, due the 19th

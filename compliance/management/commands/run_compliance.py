@@ -6,6 +6,7 @@ from compliance.engine import run_checks
 from compliance.models import ComplianceRun
 from core.management.base import DatabaseCommand
 from core.periods import Quarter
+from core.plurals import plural
 
 
 class Command(DatabaseCommand):
@@ -34,4 +35,4 @@ class Command(DatabaseCommand):
             self.stdout.write(
                 f"OPENED {alert.citation} {alert.title} - {alert.site.name} {alert.period_key} (due {alert.due_date})"
             )
-        self.stdout.write(f"{len(result.opened)} alert(s) opened, {result.already_open} already open.")
+        self.stdout.write(f"{plural(len(result.opened), 'alert')} opened, {result.already_open} already open.")

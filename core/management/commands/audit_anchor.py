@@ -3,6 +3,7 @@
 
 from core.audit_anchors import anchor_chains, anchor_directory
 from core.management.base import DatabaseCommand
+from core.plurals import plural
 
 
 class Command(DatabaseCommand):
@@ -12,4 +13,4 @@ class Command(DatabaseCommand):
         heads = anchor_chains()
         for head in heads:
             self.stdout.write(f"{head.chain}: #{head.seq} {head.hash}")
-        self.stdout.write(f"{len(heads)} chain head(s) anchored in {anchor_directory()}")
+        self.stdout.write(f"{plural(len(heads), 'chain head')} anchored in {anchor_directory()}")

@@ -7,6 +7,7 @@ from core.audit_anchors import check_against_registries
 from core.audit_verify import verify_chain
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
+from core.plurals import plural
 
 # The organizations the chains are kept for (the model the events point at: `core` imports no domain app).
 Organization = AuditEvent._meta.get_field("organization").related_model
@@ -46,8 +47,8 @@ class Command(DatabaseCommand):
             )
         held = self._registry(organization) if registry else ""
         self.stdout.write(
-            f"OK: {result.checked} events verified in {result.chains} chain(s), "
-            f"{result.anchors_checked} anchor(s) matched, {result.rows_checked} rows match their events "
+            f"OK: {result.checked} events verified in {plural(result.chains, 'chain')}, "
+            f"{plural(result.anchors_checked, 'anchor')} matched, {result.rows_checked} rows match their events "
             f"({'every event and row' if full else 'from the last checkpoint; --full for all'}){held}"
         )
 
@@ -55,7 +56,7 @@ class Command(DatabaseCommand):
         check = check_against_registries(organization)
         if not check.ok:
             raise CommandError(f"BROKEN: {check.problem} ({check.heads} registry heads matched before it)")
-        return f"; {check.heads} head(s) held by the state registries match"
+        return f"; {plural(check.heads, 'head')} held by the state registries match"
 
     def _progress(self, stage: str, count: int) -> None:
         self.stderr.write(f"... {count} {stage}")
