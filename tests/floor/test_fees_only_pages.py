@@ -92,3 +92,7 @@ def test_the_pit_terminal_at_a_fees_only_site_shows_no_one_on_duty_to_verify(sit
     for path in ("/floor/pit/", f"/floor/sites/{site.pk}/pit/live/"):
         text = page(client.get(path))
         assert 'id="pit-data"' in text and ('id="pit-duty"' in text) is strip, path
+    # Nor a drop box or a count there (the site keeps none): no Count tablet or Drop boxes button.
+    full = page(client.get("/floor/pit/"))
+    assert ('id="station-counts"' in full) is strip and ('id="station-boxes"' in full) is strip
+    assert ("or a waiting slip" in full) is strip
