@@ -16,8 +16,12 @@ from .catalogue import kinds_for, load_kinds
 from .queries import readable_runs, require_reader, runs_for
 
 
+def _may_request(request) -> bool:
+    return bool(access_for(request.user).all_roles() & set(services.REPORT_ROLES))
+
+
 def _require_requester(request):
-    if not access_for(request.user).all_roles() & set(services.REPORT_ROLES):
+    if not _may_request(request):
         raise PermissionDenied(services.REQUEST_REFUSAL)
 
 
@@ -67,7 +71,8 @@ def run_detail(request, pk):
     run = get_object_or_404(runs_for(request.user), pk=pk)
     require_reader(request.user, run)
     template = "reports/_run_status.html" if request.htmx else "reports/run.html"
-    return render(request, template, {"run": run})
+    # The list of reports is the requesters' page: a reader of this report alone is not sent to a 403.
+    return render(request, template, {"run": run, "may_request": _may_request(request)})
 
 
 @login_required
