@@ -8,11 +8,11 @@ from django.utils import timezone
 
 from cardroom.access import access_for
 from core.periods import Quarter
-from packs import packs_of
+from packs import pack_for
 
 from . import services
 from .api import file_response
-from .catalogue import kinds_for, load_kinds
+from .catalogue import kinds_at, load_kinds
 from .queries import readable_runs, require_reader, runs_for
 
 
@@ -44,12 +44,14 @@ def index(request):
             return redirect("reports:run", pk=run.pk)
         except ValidationError as exc:
             errors = exc.message_dict
-    packs = packs_of(request.visible_sites)  # the kinds of the packs of one's sites, as those packs title them
+    # The kinds offered at the current site, as its pack titles them (another pack's kind would
+    # only be refused there).
+    site = request.site
     return render(
         request,
         "reports/index.html",
         {
-            "kinds": [kind.describe(packs) for kind in kinds_for(packs)],
+            "kinds": [kind.describe([pack_for(site)]) for kind in kinds_at(site)] if site is not None else [],
             "runs": readable_runs(request.user)[:30],
             "errors": errors,
             "posted": request.POST,
