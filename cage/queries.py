@@ -57,6 +57,11 @@ def books_closed(site: Site, gaming_date: date) -> bool:
     return closing.books_closed(site.pk, gaming_date)
 
 
+def closed_dates(site: Site, gaming_dates) -> set[date]:
+    """Those of `gaming_dates` whose books are closed at `site`, asked at once (`core.closing`)."""
+    return closing.closed_dates(site.pk, gaming_dates)
+
+
 # --- Tips ----------------------------------------------------------------------------------------
 
 

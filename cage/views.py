@@ -247,6 +247,9 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
     days = list(GamingDay.objects.filter(site=site).select_related("close").order_by("-gaming_date")[:60])
     deposits = BankDeposit.objects.filter(site=site, gaming_day__in=[day.pk for day in days])  # the listed days'
     recorded = {d.gaming_day_id: d for d in deposits.select_related("verification", "recorded_by__user")}
+    # The books' state, not the floor's: a day is deposited once its books are closed (the daily
+    # page's "Close the books"), which may be well after its gaming day closed.
+    books_closed = queries.closed_dates(site, [day.gaming_date for day in days])
     rows = []
     for day in days:
         deposit = recorded.get(day.pk)
@@ -256,7 +259,7 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
                 "day": day,
                 "deposit": deposit,
                 "due": due,
-                "closed": day.closed_at is not None,
+                "closed": day.gaming_date in books_closed,
                 "late": deposit_is_late(deposit.deposited_on if deposit else None, due, today),
             }
         )

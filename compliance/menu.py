@@ -1,7 +1,8 @@
 from cardroom.models import Role
 from cardroom.navigation import register
 
-ALERT_ROLES = {Role.GAMING_MANAGER, Role.AUDITOR, Role.SHIFT_MANAGER}
-register("Compliance", "Alerts", "compliance:alerts", ALERT_ROLES)
-register("Compliance", "Obligations calendar", "compliance:calendar", ALERT_ROLES)
+from .queries import ALERTS
+
+register("Compliance", "Alerts", "compliance:alerts", ALERTS.roles)
+register("Compliance", "Obligations calendar", "compliance:calendar", ALERTS.roles)
 register("Administration", "Thresholds of the rules", "compliance:thresholds", {Role.GAMING_MANAGER, Role.AUDITOR})

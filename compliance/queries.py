@@ -12,15 +12,22 @@ from core.rules import HOUSE_CONTROL
 
 from .models import Alert, AlertStep, ComplianceRun
 
-# Every role at a site reads its alerts (they name what must be done there); house control.
-ALERTS = ReadRule(frozenset(Role), HOUSE_CONTROL, "see a site's compliance alerts")
+# Who reads a site's alerts, their figures and the action each requires: those who answer for
+# them (a gaming manager resolves, a shift manager documents) and the auditor; house control.
+# One rule for the compliance pages, the alerts and obligations API, the alerts report and the
+# dashboard's list of alerts.
+ALERTS = ReadRule(
+    frozenset({Role.GAMING_MANAGER, Role.SHIFT_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "see a site's compliance alerts"
+)
 
 
 def alerts_for(access, *, steps: bool = True) -> QuerySet[Alert]:
-    """The alerts of the user's sites, with their site and whether resolved; with their steps
-    (and who took them) unless `steps` is False (a list that shows no status)."""
+    """The alerts of the user's sites where `ALERTS` lets them read, with their site and whether
+    resolved; with their steps (and who took them) unless `steps` is False (a list that shows no
+    status)."""
     resolved = AlertStep.objects.filter(alert=OuterRef("pk"), kind=AlertStep.Kind.RESOLVED)
-    alerts = Alert.objects.filter(site__in=access.sites()).select_related("site").annotate(is_resolved=Exists(resolved))
+    readable = ALERTS.sites(access)
+    alerts = Alert.objects.filter(site__in=readable).select_related("site").annotate(is_resolved=Exists(resolved))
     if steps:
         alerts = alerts.prefetch_related(Prefetch("steps", queryset=AlertStep.objects.select_related("by")))
     return alerts

@@ -21,18 +21,18 @@ from core.rules import HOUSE_CONTROL, citation_order
 from . import engine, services
 from .forms import ResolveForm, RunForm, StepForm
 from .labels import figure_rows
-from .menu import ALERT_ROLES
 from .models import ComplianceRun
 from .month import WEEKDAYS, Month, month_grid
-from .queries import alerts_for, in_quarter, last_run, open_before, status_of
+from .queries import ALERTS, alerts_for, in_quarter, last_run, open_before, status_of
 from .schedule import next_runs
 
 ALERT_ROWS = 500  # a quarter's alerts at one organization's sites stay far below this
 
 
 def _require_alert_reader(request):
-    if not access_for(request.user).all_roles() & ALERT_ROLES:
-        raise PermissionDenied(refusal(HOUSE_CONTROL, ALERT_ROLES, "see the compliance pages"))
+    # The pages list the alerts of the sites where ALERTS lets the user read (compliance.queries).
+    if not access_for(request.user).all_roles() & ALERTS.roles:
+        raise PermissionDenied(refusal(ALERTS.rule, ALERTS.roles, "see the compliance pages"))
 
 
 def _quarter_asked(request, today) -> Quarter:

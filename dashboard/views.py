@@ -41,7 +41,7 @@ from cardroom.access import access_for, refusal
 from cardroom.api import visible_employees
 from cardroom.models import Game, Role
 from cardroom.views import activate_site_zone, refusal_text
-from compliance.queries import open_alerts
+from compliance.queries import ALERTS, open_alerts
 from core import limits
 from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
@@ -662,14 +662,15 @@ def _detail_site(request, sites):
 
 @login_required
 def overview(request):
-    _, sites = _dashboard_access(request)
+    access, sites = _dashboard_access(request)
     site = _detail_site(request, sites)
     activate_site_zone(site)
     today = site_today(site)
-    # The alerts of every site the user sees (the middleware's list), not resolved, as values in
-    # one query (issue 37); the exceptions are those of the slip and count rules among them.
+    # The alerts of every site the user sees (the middleware's list) where ALERTS lets them read,
+    # not resolved, as values in one query (issue 37); the exceptions are those of the slip and
+    # count rules among them.
     named = {s.pk: s for s in request.visible_sites}
-    pending = open_alerts(list(named), today=today)
+    pending = open_alerts([pk for pk in named if ALERTS.allows(access, pk)], today=today)
     exceptions = sorted(
         (a for a in pending if a.rule.startswith(EXCEPTION_PREFIXES)),
         key=lambda a: (-a.period_end.toordinal(), a.rule, a.pk),  # the latest first; ties in the order written

@@ -9,6 +9,11 @@ def load_kinds() -> dict[str, ReportKind]:
     return KINDS
 
 
+def kinds_at(site) -> list[ReportKind]:
+    """The kinds offered at `site` (the Reports page's current site)."""
+    return [k for k in load_kinds().values() if k.applies_to(site)]
+
+
 def kinds_for(packs) -> list[ReportKind]:
     """The kinds offered at any of `packs` (the packs of a reader's sites: `packs.packs_of`)."""
     return [k for k in load_kinds().values() if any(k.applies_to(p) for p in packs)]

@@ -65,10 +65,9 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
         raise PermissionDenied(REQUEST_REFUSAL)
     kinds[kind].reader.require(acting_user, site, because=f" (the {kinds[kind].title_at(site).lower()} holds them)")
     if not kinds[kind].applies_to(site):  # another pack's report: named in the site's own words only
-        title = kinds[kind].title
         raise ValidationError(
             {
-                "kind": f"{HOUSE_CONTROL}: the {title[0].lower()}{title[1:]} is not a report of "
+                "kind": f'{HOUSE_CONTROL}: the report "{kinds[kind].title}" is not offered at '
                 f"{site} ({pack_for(site).name})."
             }
         )

@@ -8,16 +8,20 @@ from django.utils import timezone
 
 from cardroom.access import access_for
 from core.periods import Quarter
-from packs import packs_of
+from packs import pack_for
 
 from . import services
 from .api import file_response
-from .catalogue import kinds_for, load_kinds
+from .catalogue import kinds_at, load_kinds
 from .queries import readable_runs, require_reader, runs_for
 
 
+def _may_request(request) -> bool:
+    return bool(access_for(request.user).all_roles() & set(services.REPORT_ROLES))
+
+
 def _require_requester(request):
-    if not access_for(request.user).all_roles() & set(services.REPORT_ROLES):
+    if not _may_request(request):
         raise PermissionDenied(services.REQUEST_REFUSAL)
 
 
@@ -40,12 +44,14 @@ def index(request):
             return redirect("reports:run", pk=run.pk)
         except ValidationError as exc:
             errors = exc.message_dict
-    packs = packs_of(request.visible_sites)  # the kinds of the packs of one's sites, as those packs title them
+    # The kinds offered at the current site, as its pack titles them (another pack's kind would
+    # only be refused there).
+    site = request.site
     return render(
         request,
         "reports/index.html",
         {
-            "kinds": [kind.describe(packs) for kind in kinds_for(packs)],
+            "kinds": [kind.describe([pack_for(site)]) for kind in kinds_at(site)] if site is not None else [],
             "runs": readable_runs(request.user)[:30],
             "errors": errors,
             "posted": request.POST,
@@ -67,7 +73,8 @@ def run_detail(request, pk):
     run = get_object_or_404(runs_for(request.user), pk=pk)
     require_reader(request.user, run)
     template = "reports/_run_status.html" if request.htmx else "reports/run.html"
-    return render(request, template, {"run": run})
+    # The list of reports is the requesters' page: a reader of this report alone is not sent to a 403.
+    return render(request, template, {"run": run, "may_request": _may_request(request)})
 
 
 @login_required

@@ -35,7 +35,7 @@ def record_deposit(
         raise ValidationError(
             {
                 "gaming_day": f"{rules.DEPOSIT_AFTER_CLOSE}: the books of {gaming_day.gaming_date} at {site} are not closed; "
-                "close the gaming day before recording its deposit."
+                "close the day's books (daily page) before recording its deposit."
             }
         )
     with transaction.atomic():

@@ -153,8 +153,11 @@ def test_the_shift_manager_may_not_resolve(alert, cast):
 # --- API ------------------------------------------------------------------------------------
 
 
+# A dealer reads no alerts (compliance.queries.ALERTS, as the compliance pages; every role at
+# every pack: tests/compliance/test_alerts_access_matrix.py).
 @pytest.mark.parametrize(
-    "role,visible", [(Role.GAMING_MANAGER, True), (Role.AUDITOR, True), (Role.SHIFT_MANAGER, True), (Role.DEALER, True)]
+    "role,visible",
+    [(Role.GAMING_MANAGER, True), (Role.AUDITOR, True), (Role.SHIFT_MANAGER, True), (Role.DEALER, False)],
 )
 def test_alerts_are_listed_for_the_users_sites(client_for, cast, alert, role, visible):
     ids = [a["id"] for a in client_for(cast[role]).get("/api/v1/alerts/").json()["results"]]

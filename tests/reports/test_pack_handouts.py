@@ -91,7 +91,9 @@ def test_each_pack_prints_its_own_rules_with_their_citations(auditor_api, site, 
 def test_another_packs_handout_is_refused_at_a_north_dakota_site(auditor_api, site):  # noqa: F811
     refused = request(auditor_api, kind="house_rules_ny", site=site.pk, end="2026-11-20")
     message = refused.json()["kind"][0]
-    assert refused.status_code == 400 and message.startswith("House control: the house rules (NY) is not a report of")
+    assert refused.status_code == 400 and message.startswith(
+        'House control: the report "House rules (NY)" is not offered at'
+    )
     assert "NYCRR" not in message  # another pack's rule is not cited at a North Dakota site
 
 

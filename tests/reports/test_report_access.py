@@ -36,7 +36,7 @@ READERS = {
     "chip_inventory": {GM, AUD, SM, CA},  # the cage's inventory log
     "count_sheets": {GM, AUD, SM, CT},  # the count sessions
     "surveillance_log": {GM, AUD, SM, PB},  # the surveillance records
-    "alerts": EVERYONE,  # the alerts API
+    "alerts": {GM, AUD, SM},  # the alerts API and the compliance pages
     "house_rules": EVERYONE,  # ND 99-01.3-08-13: handed to players
     # Each other pack's posted house rules, handed to players likewise (at that pack's sites only).
     "house_rules_wa_hb": EVERYONE,

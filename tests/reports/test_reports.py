@@ -194,7 +194,10 @@ def test_the_north_dakota_handout_and_felony_notice_print_only_for_north_dakota_
     assert refused.status_code == 400
     # Refused in the site's own words: North Dakota's rule is not cited at another pack's site.
     message = refused.json()["kind"][0]
-    assert message.startswith("House control: the house and player rules is not a report of") and "ND" not in message
+    assert (
+        message.startswith('House control: the report "House and player rules" is not offered at')
+        and "ND" not in message
+    )
     assert not ReportFile.objects.exists()
     kinds = {k["kind"]: k for k in auditor_api.get("/api/v1/reports/kinds/").json()}
     assert "house_rules" not in kinds  # an organization sees only its packs' reports

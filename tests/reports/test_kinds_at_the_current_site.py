@@ -1,0 +1,51 @@
+"""The Reports page offers the kinds of the current site only (each `kind.applies_to(site)`):
+before, it offered the kinds of every pack of the user's sites, so at a fees-only site the count
+sheets, the dealer reports and another pack's house rules were offered and then refused."""
+
+import re
+
+import pytest
+
+from cardroom.models import Role
+from reports.catalogue import load_kinds
+from tests.factories import SiteFactory
+from tests.page_support import at_site, page
+
+PACK_SITES = {
+    "ND": dict(name="Bismarck Elks", time_zone="America/Chicago"),
+    "WA-HB": dict(name="Spokane Card Room", time_zone="America/Los_Angeles"),
+    "WA-BJ": dict(name="Tacoma Blackjack Room", time_zone="America/Los_Angeles"),
+    "NY": dict(name="Kingston Fire Hall", time_zone="America/New_York"),
+}
+
+
+def _offered(html: str) -> set[str]:
+    form = html[html.index('id="kind"') : html.index("</select>", html.index('id="kind"'))]
+    return set(re.findall(r'<option value="([^"]+)"', form))
+
+
+@pytest.mark.parametrize("jurisdiction", sorted(PACK_SITES))
+def test_the_reports_page_offers_the_kinds_of_the_current_site_only(client, org, cast, jurisdiction):
+    sites = {code: SiteFactory(organization=org, jurisdiction=code, **where) for code, where in PACK_SITES.items()}
+    here = sites[jurisdiction]
+    offered = _offered(page(at_site(client, cast[Role.GAMING_MANAGER], here).get("/reports/")))
+    assert offered == {code for code, kind in load_kinds().items() if kind.applies_to(here)}
+
+
+def test_tacoma_is_offered_no_count_sheets_dealer_reports_slip_register_or_another_packs_rules(client, org, cast):
+    tacoma = SiteFactory(organization=org, jurisdiction="WA-BJ", **PACK_SITES["WA-BJ"])
+    SiteFactory(organization=org, jurisdiction="WA-HB", **PACK_SITES["WA-HB"])
+    offered = _offered(page(at_site(client, cast[Role.GAMING_MANAGER], tacoma).get("/reports/")))
+    assert not offered & {"count_sheets", "dealer_hold", "dealer_shifts", "house_rules_wa_hb", "slip_register"}
+    assert "alerts" in offered
+
+
+def test_a_report_not_offered_at_the_site_is_refused_in_a_sentence(client, org, cast):
+    tacoma = SiteFactory(organization=org, jurisdiction="WA-BJ", **PACK_SITES["WA-BJ"])
+    browser = at_site(client, cast[Role.GAMING_MANAGER], tacoma)
+    posted = {"kind": "count_sheets", "site": tacoma.pk, "start": "2026-11-01", "end": "2026-11-07"}
+    response = browser.post("/reports/", posted)
+    assert response.status_code == 400
+    assert 'House control: the report "Drop box count sheets" is not offered at Tacoma Blackjack Room (' in page(
+        response
+    ).replace("&quot;", '"')
