@@ -24,9 +24,18 @@ from cage.queries import late_entries as cage_late_entries
 from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
+from core.rows import shaped_rows
 from counts.queries import late_entries as count_late_entries
 from fees.queries import late_entries as fee_late_entries
-from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
+from floor.queries import (
+    Carried,
+    LateEntry,
+    UnverifiedReceipt,
+    carried_items,
+    gaming_days_query,
+    late_entries,
+    unverified_receipts,
+)
 from packs import RevenueModel, RevenueWords, get_pack, revenue_words
 from tournaments.queries import late_entries as tournament_late_entries
 
@@ -77,6 +86,9 @@ class DailyReport:
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and names the forms
     # Slips received with no verification, each with the receiver's reason (floor.rules.SLIP_VERIFICATION).
     unverified: tuple[UnverifiedReceipt, ...] = ()
+    # The period's dates on which a gaming day was opened (None: not read, each day taken as opened).
+    # A day of the books may have none: an adjustment, a tournament, fees or sessions recorded on it.
+    gaming_dates: frozenset | None = None
 
 
 NOT_KNOWN = "not known"
@@ -102,7 +114,15 @@ def build(context: ReportContext) -> DailyReport:
         tuple(carried_items([context.site.pk], context.start, context.end)),
         context.site.jurisdiction,
         tuple(unverified_receipts(context.site, context.start, context.end)),
+        _gaming_dates(context),
     )
+
+
+def _gaming_dates(context: ReportContext) -> frozenset:
+    """The dates of the period with a gaming day opened, in one query (the summaries do not say:
+    `DailySummary` is frozen into the closed days' snapshots as it is)."""
+    period = {"site_ids": [context.site.pk], "start": context.start, "end": context.end}
+    return frozenset(day for _, _, day in shaped_rows(gaming_days_query, **period))
 
 
 def _late(context: ReportContext) -> tuple[LateEntry, ...]:
@@ -262,18 +282,20 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
 
-def _day_state(day: DailySummary, holds: bool) -> str:
-    """What the day's heading says of it: a fees or session pack's day may have no gaming day at
-    all (its books close on its records), so where it is not closed its books are what is open."""
+def _day_state(day: DailySummary, data: "DailyReport | None") -> str:
+    """What the day's heading says of it: a day of the books may have no gaming day at all (an
+    adjustment, a tournament, fees or sessions recorded on it: its books close on its records), so
+    where none was opened the heading says so, with its books' state."""
     if day.gaming_day_closed:
         return "gaming day closed"
-    if day.books_closed:
-        return "no gaming day opened; books closed"
-    return "gaming day NOT CLOSED" if holds else "books NOT CLOSED"
+    books = "books closed" if day.books_closed else "books NOT CLOSED"
+    if data is not None and data.gaming_dates is not None and day.gaming_date not in data.gaming_dates:
+        return f"no gaming day opened; {books}"
+    return "gaming day NOT CLOSED"
 
 
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
-    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, _holds(data))})", "heading")]
+    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, data)})", "heading")]
     story.append(para(books.statement, "small"))
     where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
