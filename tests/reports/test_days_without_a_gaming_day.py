@@ -4,12 +4,24 @@ opened, with its books' state, at every pack, as the daily page does."""
 
 # ruff: noqa: F811  (pytest fixtures imported from test_kind_daily are redefined as arguments)
 
+from datetime import date
+
 import pytest
 
 from cardroom.models import Role
 from floor import services as floor
+from reports.kinds import daily
+from tests.accounting.books_days import adjusted, closed_day, on
+from tests.factories import TableFactory
 from tests.page_support import at_site, page
-from tests.reports.test_kind_daily import auditor_api, download, pdf_text, run_report  # noqa: F401
+from tests.reports.test_kind_daily import (  # noqa: F401
+    auditor_api,
+    csv_rows,
+    download,
+    pdf_tables,
+    pdf_text,
+    run_report,
+)
 from tests.tournaments.conftest import announce
 from tournaments import services as tournaments
 from tournaments.models import FeeKind
@@ -47,3 +59,40 @@ def test_the_daily_page_and_the_report_say_the_same_of_the_day(auditor_api, clie
     shown = page(at_site(client, cast[Role.AUDITOR], site).get(f"/dashboard/daily/?date={day}"))
     assert "No gaming day was opened on this date" in shown
     assert "no gaming day opened" in heading(auditor_api, site, day)
+
+
+# --- The adjustments behind a day's figures ----------------------------------------------------
+
+CLOSED, ENTERED = date(2026, 9, 30), date(2026, 11, 30)  # the demo's: recorded on a day with no gaming day
+
+
+@pytest.fixture
+def adjustment(cast, site):
+    table = TableFactory(site=site, number=1)
+    return adjusted(cast, closed_day(cast, site, CLOSED), table, ENTERED)
+
+
+def test_the_daily_report_lists_the_adjustment_its_figures_come_from(auditor_api, site, adjustment):
+    with on(site, ENTERED):
+        run = run_report(auditor_api, kind="daily", site=site.pk, start=str(ENTERED), end=str(ENTERED))
+        content = download(auditor_api, run)
+        rows = csv_rows(auditor_api, run)
+    text = " ".join(pdf_text(content).split())
+    assert "(no gaming day opened; books NOT CLOSED)" in text
+    assert "No table activity recorded: the day's figures are the adjusting entries recorded this day" in text
+    grid = next(g for g in pdf_tables(content) if g[0][0] == "Corrects")
+    assert text.index(daily.ADJUSTMENTS_RECORDED) < text.index("Corrects")
+    assert grid[1][:5] == ["2026-09-30", "2026-11-30", "drop table 1", "$20.00", "$20.00"]
+    assert grid[1][5].startswith("Drop box recounted")
+    header = rows[0]  # a row of its own, as the page's: the tables' and the adjustments' rows add up to the total
+    line = next(r for r in rows if r[header.index("Table")] == "adjustment")
+    assert line[header.index("Drop")] == "20.00" and line[header.index("Amount")] == "20.00"
+    assert line[header.index("Figure")].startswith("corrects 2026-09-30: drop table 1 (Drop box recounted")
+
+
+def test_the_corrected_days_report_lists_it_as_corrected_later(auditor_api, site, adjustment):
+    with on(site, ENTERED):
+        run = run_report(auditor_api, kind="daily", site=site.pk, start=str(CLOSED), end=str(CLOSED))
+        text = " ".join(pdf_text(download(auditor_api, run)).split())
+    assert daily.CORRECTED_LATER in text and daily.ADJUSTMENTS_RECORDED not in text
+    assert "2026-09-30 2026-11-30 drop table 1 $20.00" in text
