@@ -57,7 +57,7 @@ def test_a_gaming_day_opened_and_not_closed_is_still_headed_not_closed(auditor_a
 def test_the_daily_page_and_the_report_say_the_same_of_the_day(auditor_api, client, cast, site):
     day = a_tournament_played(cast, site)
     shown = page(at_site(client, cast[Role.AUDITOR], site).get(f"/dashboard/daily/?date={day}"))
-    assert "No gaming day was opened on this date" in shown
+    assert "No gaming day was opened on the floor on this date: its books rest on its tournament play" in shown
     assert "no gaming day opened" in heading(auditor_api, site, day)
 
 
