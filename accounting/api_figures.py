@@ -88,11 +88,23 @@ class TableDayOut(CustodyOut):
     complete = serializers.BooleanField()
 
 
+# The cash long (short) is reconciled against a drop-based AGP: a fees or session pack's site has
+# none, and its daily page and reports show none (its fees are the pack's own figures, `pack`).
+NOT_RECONCILED_DOC = (
+    "Null where the site's pack has no drop-based cash reconciliation (a fees or session pack: "
+    "`pack.hold_applies` false), as its daily page and reports show none"
+)
+RECONCILED_CASH = ("long_short_cents", "chips_outside_change_cents", "unexplained_cents")
+QUARTER_RECONCILED_CASH = (*RECONCILED_CASH, "long_short_without_chip_count_cents")
+
+
 class CashOut(serializers.Serializer):
-    cash_profit_cents = _cents(allow_null=True)
-    long_short_cents = _cents(allow_null=True)
-    chips_outside_change_cents = _cents(allow_null=True)
-    unexplained_cents = _cents(allow_null=True)
+    cash_profit_cents = _cents(allow_null=True, help_text="Null when the cash bank was not counted (not known).")
+    long_short_cents = _cents(allow_null=True, help_text=f"Cash profit - AGP. {NOT_RECONCILED_DOC}.")
+    chips_outside_change_cents = _cents(
+        allow_null=True, help_text=f"Reconciling line: chips outside the house. {NOT_RECONCILED_DOC}."
+    )
+    unexplained_cents = _cents(allow_null=True, help_text=f"The long (short)'s remainder. {NOT_RECONCILED_DOC}.")
     deposit_expected_cents = _cents(allow_null=True)
     deposit_recorded_cents = _cents(allow_null=True)
     deposited_on = serializers.DateField(allow_null=True)
@@ -220,10 +232,12 @@ class QuarterSummaryOut(serializers.Serializer):
     paddlewheel = CustodyOut()
     games = GameLineOut(many=True, help_text=GAMES_DOC)
     cash_profit_cents = _cents(allow_null=True, help_text="Null when no day's cash bank was counted (not known).")
-    long_short_cents = _cents(allow_null=True)
-    chips_outside_change_cents = _cents(allow_null=True, help_text="Reconciling line: chips outside the house.")
-    unexplained_cents = _cents(allow_null=True)
-    long_short_without_chip_count_cents = _cents()
+    long_short_cents = _cents(allow_null=True, help_text=f"{NOT_RECONCILED_DOC}.")
+    chips_outside_change_cents = _cents(
+        allow_null=True, help_text=f"Reconciling line: chips outside the house. {NOT_RECONCILED_DOC}."
+    )
+    unexplained_cents = _cents(allow_null=True, help_text=f"{NOT_RECONCILED_DOC}.")
+    long_short_without_chip_count_cents = _cents(allow_null=True, help_text=f"{NOT_RECONCILED_DOC}.")
     days_without_bank_count = serializers.IntegerField()
     tournaments = TournamentsOut(required=False, help_text=TOURNAMENTS_DOC)
     days_without_chip_count = serializers.IntegerField()
@@ -372,8 +386,13 @@ def tournaments_json(t) -> dict:
     return frozen.tournaments(t)
 
 
-def daily_json(s: summaries.DailySummary) -> dict:
-    return frozen.daily(s)
+def daily_json(s: summaries.DailySummary, *, reconciled: bool = True) -> dict:
+    """The day's figures; without a drop-based cash reconciliation (`reconciled` false: a fees or
+    session pack) its long (short) and reconciling lines are null (NOT_RECONCILED_DOC)."""
+    figures = frozen.daily(s)
+    if reconciled:
+        return figures
+    return {**figures, "cash": {**figures["cash"], **dict.fromkeys(RECONCILED_CASH)}}
 
 
 def game_line_json(line: games.GameLine) -> dict:
@@ -446,7 +465,8 @@ class DailySummaryView(APIView):
         lines = [game_line_json(g) for g in games.summary_game_lines(summary, summary.gaming_date, where=site)]
         pack = pack_figures(site, summary.gaming_date, summary.gaming_date)
         extra = {"pack": pack} if not pack["hold_applies"] else {}  # a drop pack's figures are the summary
-        return Response({**daily_json(summary), "games": lines, "books": books_check_json(check), **extra})
+        figures = daily_json(summary, reconciled=pack["hold_applies"])
+        return Response({**figures, "games": lines, "books": books_check_json(check), **extra})
 
 
 class QuarterSummaryView(APIView):
@@ -470,38 +490,40 @@ class QuarterSummaryView(APIView):
         state = books.quarter_books(q, queries.quarter_filing(site.pk, quarter), site.time_zone)
         checks = dict(state.days)
         schedule = games.hold_schedule()
-        return Response(
-            {
-                "site": q.site_id,
-                "quarter": str(q.quarter),
-                "days": [
-                    {
-                        **daily_json(d),
-                        "games": [
-                            game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
-                        ],
-                        "books": books_check_json(checks[d.gaming_date]),
-                    }
-                    for d in q.days
-                ],
-                "total": custody_json(q.total),
-                "twenty_one": custody_json(q.twenty_one),
-                "paddlewheel": custody_json(q.paddlewheel),
-                "games": [game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)],
-                "cash_profit_cents": q.cash_profit_cents,
-                "long_short_cents": q.long_short_cents,
-                "chips_outside_change_cents": q.chips_outside_change_cents,
-                "unexplained_cents": q.unexplained_cents,
-                "long_short_without_chip_count_cents": q.long_short_without_chip_count_cents,
-                "days_without_bank_count": q.days_without_bank_count,
-                **tournaments_json(q.tournaments),
-                "days_without_chip_count": q.days_without_chip_count,
-                "filing": _filing_state_json(state),
-                "amendments": [amendment_json(a) for a in state.amendments],
-                "amending_earlier": [amendment_json(a) for a in state.amending_earlier],
-                "pack": pack_figures(site, quarter.start, quarter.end),
-            }
-        )
+        pack = pack_figures(site, quarter.start, quarter.end)
+        reconciled = pack["hold_applies"]
+        figures = {
+            "site": q.site_id,
+            "quarter": str(q.quarter),
+            "days": [
+                {
+                    **daily_json(d, reconciled=reconciled),
+                    "games": [
+                        game_line_json(g) for g in games.summary_game_lines(d, d.gaming_date, schedule, where=site)
+                    ],
+                    "books": books_check_json(checks[d.gaming_date]),
+                }
+                for d in q.days
+            ],
+            "total": custody_json(q.total),
+            "twenty_one": custody_json(q.twenty_one),
+            "paddlewheel": custody_json(q.paddlewheel),
+            "games": [game_line_json(g) for g in games.summary_game_lines(q, q.quarter.end, schedule, where=site)],
+            "cash_profit_cents": q.cash_profit_cents,
+            "long_short_cents": q.long_short_cents,
+            "chips_outside_change_cents": q.chips_outside_change_cents,
+            "unexplained_cents": q.unexplained_cents,
+            "long_short_without_chip_count_cents": q.long_short_without_chip_count_cents,
+            "days_without_bank_count": q.days_without_bank_count,
+            **tournaments_json(q.tournaments),
+            "days_without_chip_count": q.days_without_chip_count,
+            "filing": _filing_state_json(state),
+            "amendments": [amendment_json(a) for a in state.amendments],
+            "amending_earlier": [amendment_json(a) for a in state.amending_earlier],
+            "pack": pack,
+        }
+        # A fees or session pack's quarter has no long (short) reconciled against a drop-based AGP.
+        return Response(figures if reconciled else {**figures, **dict.fromkeys(QUARTER_RECONCILED_CASH)})
 
 
 def _filing_state_json(state: books.QuarterBooks) -> dict:

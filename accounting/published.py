@@ -5,6 +5,7 @@ citation through `accounting.rules`. Nothing else of accounting is imported from
 
 What is here, by question:
 - a site's days and quarters: `daily_summary`, `daily_summaries`, `quarter_summary`,
+  `day_of_the_books` (a date's summary where it is a day of the books, else None; `no_books_day`),
   `organization_quarter`, `quarter_game_totals` (the quarter's per-game totals summed by the
   database), `table_days` (live) and `snapshot_table_days` / `table_days_and_shifts` /
   `shift_figures` (closed days from their snapshots, `accounting.day_figures`);
@@ -67,6 +68,8 @@ from .summaries import (
     adjustment_custody,
     daily_summaries,
     daily_summary,
+    day_of_the_books,
+    no_books_day,
     organization_quarter,
     quarter_game_totals,
     quarter_summaries,
@@ -124,6 +127,7 @@ __all__ = [
     "daily_summaries",
     "daily_summary",
     "day_checks",
+    "day_of_the_books",
     "dealer_summaries",
     "dealer_totals",
     "filed_beside_now",
@@ -131,6 +135,7 @@ __all__ = [
     "hold_schedule",
     "live_dealer_summaries",
     "live_shift_figures",
+    "no_books_day",
     "organization_quarter",
     "other_games_agp",
     "other_games_history",

@@ -36,8 +36,6 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     (every table has its closer), every drop box of the day has a signed count and the cash
     bank has its starting and ending counts, the daily summary is snapshotted and locked.
     A later correction is an Adjustment, never an edit."""
-    from .summaries import daily_summary
-
     employee = acts.acting_employee(
         require_role(
             acting_user, site, *rules.BOOKS_CLOSERS, action="close the books of a gaming day", rule=HOUSE_CONTROL
@@ -45,8 +43,8 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     )
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
-        _check_books_can_close(site, gaming_date)
-        figures = frozen.daily(replace(daily_summary(site, gaming_date), books_closed=True))
+        summary = _check_books_can_close(site, gaming_date)
+        figures = frozen.daily(replace(summary, books_closed=True))
         close = BooksClose.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -59,7 +57,12 @@ def close_books(*, acting_user, site: Site, gaming_date: date) -> BooksClose:
     return close
 
 
-def _check_books_can_close(site: Site, gaming_date: date) -> None:
+def _check_books_can_close(site: Site, gaming_date: date):
+    """The day's summary, once its books may close: a day of the books (`summaries.day_of_the_books`,
+    the quarter's own days), its gaming day closed where one was opened, its drops and fees counted,
+    and its bank counted where cash was at the cage that day."""
+    from .summaries import day_of_the_books
+
     if queries.books_closed(site, gaming_date):
         raise ValidationError(
             {
@@ -67,13 +70,19 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
                 "record a correction as an adjustment."
             }
         )
-    day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
-    if day is None and not record_dates([site.pk], gaming_date, gaming_date):
+    summary = day_of_the_books(site, gaming_date)
+    if summary is None:
         raise ValidationError(
-            {"gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site}."}
+            {
+                "gaming_date": f"{rules.GAMING_DAY_STATE}: there is no gaming day {gaming_date} at {site} and "
+                "nothing of its books is recorded on it (no adjustment, tournament, fee or session): its books "
+                "have nothing to close."
+            }
         )
-    # A fees or session pack's day may have its records (fees collected, sessions played) with no
-    # gaming day opened on the floor: its books close on those records. A gaming day opened closes first.
+    # A day of the books may have its records (an adjustment entered, tournament play, fees
+    # collected, sessions played) with no gaming day opened on the floor: its books close on those
+    # records. A gaming day opened closes first.
+    day = GamingDay.objects.filter(site=site, gaming_date=gaming_date).select_related("close").first()
     if day is not None and day.is_open:
         open_tables = floor_queries.tables_open(day)
         unclosed = ", ".join(str(t.number) for t in open_tables)
@@ -85,7 +94,18 @@ def _check_books_can_close(site: Site, gaming_date: date) -> None:
         raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
     _check_drops_counted(site, gaming_date)
     _check_fees_counted(site, gaming_date)
-    _check_bank_counted(site, gaming_date)
+    if day is not None or cash_at_the_cage(site, summary):
+        _check_bank_counted(site, gaming_date, gaming_day_opened=day is not None)
+    return summary
+
+
+def cash_at_the_cage(site: Site, summary) -> bool:
+    """Whether a day with no gaming day opened had cash at the cage: tournament fees or prizes, a
+    fees or session pack's records. A day whose only record is an adjustment had none, so its books
+    close without a bank count (the daily page says so beside its button)."""
+    if not summary.tournaments.is_empty:
+        return True
+    return bool(record_dates([site.pk], summary.gaming_date, summary.gaming_date))
 
 
 def _check_fees_counted(site: Site, gaming_date: date) -> None:
@@ -115,7 +135,7 @@ def _check_drops_counted(site: Site, gaming_date: date) -> None:
         )
 
 
-def _check_bank_counted(site: Site, gaming_date: date) -> None:
+def _check_bank_counted(site: Site, gaming_date: date, *, gaming_day_opened: bool = True) -> None:
     from cage.queries import bank_day
 
     bank = bank_day(site, gaming_date)
@@ -125,12 +145,20 @@ def _check_bank_counted(site: Site, gaming_date: date) -> None:
         if cents is None
     ]
     if missing:
+        # With no gaming day, the count is asked for the cash the day's records put at the cage.
+        why = "" if gaming_day_opened else NO_GAMING_DAY_BANK
         raise ValidationError(
             {
                 "gaming_date": f"{rules.BANK_RECORDS.at(site)}: the {' and '.join(missing)} cash bank count of {gaming_date} "
-                "is missing."
+                f"is missing{why}."
             }
         )
+
+
+NO_GAMING_DAY_BANK = (
+    " (no gaming day was opened, but cash was at the cage: tournament fees or prizes, fees or sessions; "
+    "a day whose only record is an adjustment needs no bank count)"
+)
 
 
 def record_adjustment(
@@ -320,7 +348,8 @@ def _filed_only(site: Site) -> str:
 
 
 def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
-    """Every day of the quarter with figures (tables, adjustments entered, or a counted bank) has closed books."""
+    """Every day of the quarter with figures (tables, adjustments entered, tournament play, a counted
+    bank, fees or sessions) has closed books."""
     records = record_dates([site.pk], quarter.start, quarter.end)  # fees or sessions: their days are the books'
     unclosed = [
         str(d.gaming_date)
@@ -329,6 +358,7 @@ def _check_quarter_books_closed(site: Site, quarter: Quarter, summary) -> None:
         and (
             d.tables
             or d.adjustments_recorded
+            or not d.tournaments.is_empty
             or d.cash.cash_profit_cents is not None
             or (site.pk, d.gaming_date) in records
         )

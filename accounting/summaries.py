@@ -226,9 +226,12 @@ def daily_summaries(
     grouped = defaultdict(list)
     for d in days:
         grouped[(d.site_id, d.gaming_date)].append(d)
-    records = _record_days(codes, start, end)
+    # The days of the books: a gaming day opened, or records of the books without one (an
+    # adjustment entered, tournament play, a fees or session pack's records). One predicate: the
+    # quarter lists these days, and only these close (accounting.services.close_books, the daily page).
+    records = set(recorded) | set(tournaments) | _record_days(codes, start, end)
     gaming_days |= _books_of_record_days(records - set(gaming_days), start, end)
-    keys = sorted(set(grouped) | set(gaming_days) | set(recorded) | set(tournaments) | records)
+    keys = sorted(set(grouped) | set(gaming_days))
     return [
         _daily(site_id, names[site_id], day, grouped, gaming_days, banks, recorded, corrections, tournaments, codes)
         for site_id, day in keys
@@ -244,9 +247,10 @@ def _record_days(codes: dict[int, str], start: date, end: date) -> set[tuple[int
 
 
 def _books_of_record_days(days: set[tuple[int, date]], start: date, end: date) -> dict:
-    """The states of a fees or session pack's days with records and no gaming day, as
-    `_gaming_day_states_query`'s: no gaming day to be closed, and whether their books are (one
-    query, none when every such day has a gaming day)."""
+    """The states of the days of the books with records and no gaming day (an adjustment entered,
+    tournament play, a fees or session pack's records), as `_gaming_day_states_query`'s: no gaming
+    day to be closed, and whether their books are (one query, none when every such day has a
+    gaming day)."""
     if not days:
         return {}
     closed = set(
@@ -307,12 +311,25 @@ def _daily(
     )
 
 
+def day_of_the_books(
+    site: Site, day: date, *, snapshots: bool = False, days: list[TableDay] | None = None
+) -> DailySummary | None:
+    """The site's summary of `day` where it is a day of its books, as its quarter lists it
+    (`daily_summaries`: a gaming day opened, an adjustment entered, tournament play, a fees or
+    session pack's records); None where nothing of its books is recorded on it: nothing to close."""
+    found = daily_summaries([site], day, day, snapshots=snapshots, days=days)
+    return found[0] if found else None
+
+
 def daily_summary(
     site: Site, day: date, *, snapshots: bool = False, days: list[TableDay] | None = None
 ) -> DailySummary:
-    found = daily_summaries([site], day, day, snapshots=snapshots, days=days)
-    if found:
-        return found[0]
+    found = day_of_the_books(site, day, snapshots=snapshots, days=days)
+    return found if found is not None else no_books_day(site, day)
+
+
+def no_books_day(site: Site, day: date) -> DailySummary:
+    """The summary of a date with nothing of the books on it: every figure zero."""
     return DailySummary(
         site.pk,
         site.name,

@@ -153,7 +153,8 @@ def daily(request):
     errors: dict = {}
     day, gaming_day = _gaming_day(site, _date(request.GET.get("date"), None, errors, "date"))
     table_days, shifts = published.table_days_and_shifts([site.pk], day, day)
-    summary = published.daily_summary(site, day, days=table_days)
+    of_the_books = published.day_of_the_books(site, day, days=table_days)  # None: nothing of the books on it
+    summary = of_the_books if of_the_books is not None else published.no_books_day(site, day)
     law = site_law(site)
     gross = law["words"].gross_column  # a gross proceeds column beside the drop (packs.RevenueWords)
     chips_at_tables = house_chips(site)  # the house's chips go to the tables (not at a fees-only site)
@@ -197,10 +198,12 @@ def daily(request):
             win=law["words"].net_short,
         ),
         "gaming_day_opened": gaming_day is not None,
-        # The books close on a gaming day, or on a fees or session pack's records without one
-        # (accounting.services.close_books): with neither (a future date, a day the room was
+        # The books close on a day of the books, the quarter's own (accounting.summaries.day_of_the_books:
+        # a gaming day, or records without one: an adjustment entered, tournament play, fees or
+        # sessions; accounting.services.close_books): with none (a future date, a day the room was
         # closed) there is nothing to close, and no button is offered for it.
-        "closable": gaming_day is not None or (not law["holds"] and bool(record_dates([site.pk], day, day))),
+        "closable": of_the_books is not None,
+        **_books_without_a_gaming_day(site, summary, law, gaming_day is None and of_the_books is not None),
         "is_current_site": request.site is not None and request.site.pk == site.pk,
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
@@ -210,6 +213,33 @@ def daily(request):
         "adjusts_tables": chips_at_tables,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
+
+
+def _books_without_a_gaming_day(site, summary, law: dict, applies: bool) -> dict:
+    """What a day of the books with no gaming day rests on (`books_rest_on`: its records, named) and
+    what its close needs (`close_needs`): the fee cash counted, and the bank counted where the day
+    had cash at the cage (accounting.services.cash_at_the_cage); a day whose only record is an
+    adjustment needs neither. Empty where a gaming day was opened (or nothing is recorded)."""
+    if not applies:
+        return {}
+    records = bool(record_dates([site.pk], summary.gaming_date, summary.gaming_date))
+    rests_on = [
+        *([f"its {'fee' if law['fees'] else 'session'} records"] if records else []),
+        *(["its tournament play"] if not summary.tournaments.is_empty else []),
+        *(["the adjusting entries recorded on it"] if summary.adjustments_recorded else []),
+    ]
+    needs = [
+        *(["the fee cash counted by two people"] if records and law["fees"] else []),
+        *(["the bank counted"] if services.cash_at_the_cage(site, summary) else []),
+    ]
+    if needs:
+        close_needs = f"Needs {' and '.join(needs)}."
+    else:
+        close_needs = (
+            "Needs nothing more: no cash was at the cage (its only record is an adjusting entry), so no bank "
+            "count is needed."
+        )
+    return {"books_rest_on": " and ".join(rests_on) or "its records", "close_needs": close_needs}
 
 
 def _text(value) -> str:

@@ -12,6 +12,7 @@ from accounting.published import (
     DailySummary,
     Schedule,
     TableDay,
+    adjustment_custody,
     below_word,
     daily_summaries,
     day_checks,
@@ -25,9 +26,18 @@ from core.moments import LATE_ENTRY
 from core.money import deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from core.plurals import noun_for
+from core.rows import shaped_rows
 from counts.queries import late_entries as count_late_entries
 from fees.queries import late_entries as fee_late_entries
-from floor.queries import Carried, LateEntry, UnverifiedReceipt, carried_items, late_entries, unverified_receipts
+from floor.queries import (
+    Carried,
+    LateEntry,
+    UnverifiedReceipt,
+    carried_items,
+    gaming_days_query,
+    late_entries,
+    unverified_receipts,
+)
 from packs import RevenueModel, RevenueWords, get_pack, revenue_words
 from tournaments.queries import late_entries as tournament_late_entries
 
@@ -35,6 +45,7 @@ from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, without
 from ..registry import ReportContext, ReportKind, register
 from ..rules import FORM_DAILY_CONTINUATION
+from .adjustments import adjustment_row, adjustment_table
 from .pack_section import pack_counts, pack_lines, pack_section
 from .tournament_record import summary_section
 
@@ -78,6 +89,9 @@ class DailyReport:
     where: str = ""  # the site's Site.jurisdiction: its pack cites the rules and names the forms
     # Slips received with no verification, each with the receiver's reason (floor.rules.SLIP_VERIFICATION).
     unverified: tuple[UnverifiedReceipt, ...] = ()
+    # The period's dates on which a gaming day was opened (None: not read, each day taken as opened).
+    # A day of the books may have none: an adjustment, a tournament, fees or sessions recorded on it.
+    gaming_dates: frozenset | None = None
 
 
 NOT_KNOWN = "not known"
@@ -103,7 +117,15 @@ def build(context: ReportContext) -> DailyReport:
         tuple(carried_items([context.site.pk], context.start, context.end)),
         context.site.jurisdiction,
         tuple(unverified_receipts(context.site, context.start, context.end)),
+        _gaming_dates(context),
     )
+
+
+def _gaming_dates(context: ReportContext) -> frozenset:
+    """The dates of the period with a gaming day opened, in one query (the summaries do not say:
+    `DailySummary` is frozen into the closed days' snapshots as it is)."""
+    period = {"site_ids": [context.site.pk], "start": context.start, "end": context.end}
+    return frozenset(day for _, _, day in shaped_rows(gaming_days_query, **period))
 
 
 def _late(context: ReportContext) -> tuple[LateEntry, ...]:
@@ -263,29 +285,54 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
 
-def _day_state(day: DailySummary, holds: bool) -> str:
-    """What the day's heading says of it: a fees or session pack's day may have no gaming day at
-    all (its books close on its records), so where it is not closed its books are what is open."""
+def _day_state(day: DailySummary, data: "DailyReport | None") -> str:
+    """What the day's heading says of it: a day of the books may have no gaming day at all (an
+    adjustment, a tournament, fees or sessions recorded on it: its books close on its records), so
+    where none was opened the heading says so, with its books' state."""
     if day.gaming_day_closed:
         return "gaming day closed"
-    if day.books_closed:
-        return "no gaming day opened; books closed"
-    return "gaming day NOT CLOSED" if holds else "books NOT CLOSED"
+    books = "books closed" if day.books_closed else "books NOT CLOSED"
+    if data is not None and data.gaming_dates is not None and day.gaming_date not in data.gaming_dates:
+        return f"no gaming day opened; {books}"
+    return "gaming day NOT CLOSED"
+
+
+def _no_tables(day: DailySummary) -> str:
+    if day.adjustments_recorded:
+        return "No table activity recorded: the day's figures are the adjusting entries recorded this day (below)."
+    return "No table activity recorded."
+
+
+ADJUSTMENTS_RECORDED = "Adjusting entries recorded this day (counted in its totals)"
+CORRECTED_LATER = "Corrected later (counted on the day entered)"
+
+
+def _adjustments_section(day: DailySummary, where: str) -> list:
+    """The corrections of closed books entered on this day (counted in its totals) and those entered
+    later correcting it, each listed as the daily page lists them."""
+    story = []
+    for title, lines in ((ADJUSTMENTS_RECORDED, day.adjustments_recorded),
+                         (CORRECTED_LATER, day.adjustments_to_this_day)):  # fmt: skip
+        if lines:
+            rows = [adjustment_row(line) for line in lines]
+            story += [Spacer(1, 4), para(title, "cell_bold"), adjustment_table(rows, where, quarter=False)]
+    return story
 
 
 def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
-    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, _holds(data))})", "heading")]
+    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, data)})", "heading")]
     story.append(para(books.statement, "small"))
     where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
         if not day.tables:
-            story.append(para("No table activity recorded."))
+            story.append(para(_no_tables(day)))
         story += _table_grids(day, where)
         story += [
             Spacer(1, 4),
             para("Site totals: each game apart, then the total", "cell_bold"),
             _games_grid(day, data.thresholds if data else None, where),
         ]
+    story += _adjustments_section(day, where)
     story += summary_section(day.tournaments, day.twenty_one.agp_cents, where=where)
     cash = [
         Spacer(1, 4),
@@ -314,7 +361,7 @@ def render(data: DailyReport) -> list:
 
 COLUMNS = [
     Column("gaming_date", DATE),
-    Column("table"),  # a table's number, or twenty_one, paddlewheel, total
+    Column("table"),  # a table's number, or adjustment (an entry recorded this day), twenty_one, paddlewheel, total
     Column("game"),
     *(Column(name, MONEY) for name in ("drop", "fills", "credits", "opener", "closer", "gross_proceeds", "prizes",
                                         "agp")),
@@ -326,7 +373,8 @@ COLUMNS = [
     Column("deposit_due", DATE),
     Column("books"),
     Column("entered_late", INT),
-    # A fees or session pack's own figures for the period (pack_section), on rows of their own.
+    # A fees or session pack's own figures for the period (pack_section), on rows of their own; on an
+    # adjustment's row, what it corrects and its amount.
     Column("figure"),
     Column("amount", MONEY),
     Column("count", INT),  # a count beside the figures (days with fees not counted); only where the pack has one
@@ -348,6 +396,7 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str,
          *([None] * 12)]
         for t in day.tables
     ]  # fmt: skip
+    rows += [_adjustment_row(day, line) for line in day.adjustments_recorded]
     for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
         if game in dealt:
             rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 12)])
@@ -360,11 +409,22 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str,
     return rows
 
 
+def _adjustment_row(day: DailySummary, line) -> list:
+    """An adjusting entry recorded on the day, as the page's row (its figures counted in the day's
+    total, so the tables' and the adjustments' rows add up to it), what it corrects in `figure`."""
+    table = f" table {line.table_number}" if line.table_number else ""
+    corrects = f"corrects {line.corrected_date}: {line.field}{table} ({line.reason}; {line.recorded_by_initials})"
+    custody = adjustment_custody((line,))
+    return [day.gaming_date, "adjustment", line.game or "", *_custody_cells(custody), "", *([None] * 9), corrects,
+            line.amount_cents, None]  # fmt: skip
+
+
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
     rows, dealt, holds = [], get_pack(data.where).games, _holds(data)
     for day, books in zip(data.days, data.books, strict=True):
         day_rows = _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date), dealt)
-        rows += day_rows if holds else day_rows[-1:]  # a fees or session day: its total (cash, books) alone
+        # a fees or session day: its adjusting entries and its total (cash, books) alone
+        rows += day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", "total")]
     gone = (set() if holds else NOT_DROP_COLUMNS) | (set() if pack_counts(data.pack) else {"count"})
     return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
 

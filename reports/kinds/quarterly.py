@@ -46,6 +46,7 @@ from statefiling.queries import amendment_statements, receipt_statement
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, RATIO, Column, headings, in_words, without
 from ..registry import ReportContext, ReportKind, register
+from .adjustments import adjustment_row, adjustment_table
 from .pack_section import pack_counts, pack_lines, pack_section
 from .tournament_record import summary_rows, summary_section, summary_total_row
 
@@ -459,41 +460,13 @@ def _books(data: QuarterlyReport) -> list:
     return [*story, Spacer(1, 6)]
 
 
-def amendment_header(words: RevenueWords) -> list[str]:
-    """The amendments' columns, the effect on the win named in the site's pack's words."""
-    return [
-        "Corrects",
-        "Entered on",
-        "Quarter",
-        "Figure",
-        "Amount",
-        f"{capfirst(words.net_short)} effect",
-        "Reason",
-    ]
-
-
 def amendment_rows(amendments: tuple[Amendment, ...]) -> list[list]:
-    return [
-        [
-            str(a.line.corrected_date),
-            str(a.line.recorded_on),
-            f"{a.quarter}{' (filed)' if a.filed else ''}",
-            f"{a.line.field}{f' table {a.line.table_number}' if a.line.table_number else ''}",
-            a.line.amount_cents,
-            a.agp_effect_cents,
-            f"{a.line.reason} ({a.line.approved_by_initials})",
-        ]
-        for a in amendments
-    ]
+    """Each amendment's cells (adjustments.adjustment_row), with the quarter it corrects."""
+    return [adjustment_row(a.line, f"{a.quarter}{' (filed)' if a.filed else ''}") for a in amendments]
 
 
 def _amendment_table(amendments, where: str) -> object:
-    return data_table(
-        amendment_header(revenue_words(where)),
-        amendment_rows(amendments),
-        col_widths=[62, 62, 80, 70, 58, 58, 135],
-        money_columns=[4, 5],
-    )
+    return adjustment_table(amendment_rows(amendments), where)
 
 
 def tax_return_basis(tax: TaxReturn) -> str:

@@ -1,10 +1,15 @@
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
 from cardroom.models import Role
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
+from tests.fees.conftest import one_days_start
+from tests.fees.test_api_cash import bank, quarter, summary
+from tests.tournaments.conftest import announce
+from tournaments import services as tournaments
+from tournaments.models import FeeKind
 
 DAY = date(2026, 8, 14)
 
@@ -130,3 +135,22 @@ def test_no_percent_of_hold_is_answered_where_the_revenue_is_not_a_drop(
     assert other_site.name in message
     every = api.get(url)
     assert every.status_code == 200 and other_site.pk not in {s["site"] for s in every.json()["sites"]}
+
+
+def test_at_a_north_dakota_site_the_cash_long_short_is_reconciled_as_before(client_for, cast, site):
+    """A tournament's entry fee in the cage's bank at a drop pack's site: the API's long (short) is
+    the cash profit less the tables' AGP, as the daily page and PDF show it; a fees or session
+    site's is null (tests/fees/test_api_cash.py)."""
+    boss = cast[Role.SHIFT_MANAGER]
+    tournament = announce(boss, site)
+    tournaments.collect_fee(acting_user=boss.user, tournament=tournament, kind=FeeKind.ENTRY, player_name="Ann Lee")
+    start = one_days_start(site, timedelta(hours=1))
+    bank(boss, site, tournament.gaming_date, (start, start + timedelta(hours=1)), (1_000, 11_000))
+    api = client_for(cast[Role.AUDITOR])
+    day = summary(api, site, tournament.gaming_date)
+    cash = day["cash"]
+    assert cash["cash_profit_cents"] == 10_000
+    assert cash["long_short_cents"] == 10_000 - day["total"]["agp_cents"]
+    assert cash["unexplained_cents"] is not None
+    q = quarter(api, site, tournament.gaming_date)
+    assert (q["long_short_cents"], q["unexplained_cents"]) == (cash["long_short_cents"], cash["unexplained_cents"])

@@ -1,0 +1,45 @@
+"""Adjusting entries to closed books as the reports list them, in one table: the quarterly
+report's amendments (with the quarter each corrects) and the daily report's entries recorded on
+a day and those correcting it later (as the daily page lists them)."""
+
+from django.utils.text import capfirst
+
+from accounting.published import adjustment_custody
+from core.pdf import data_table
+from packs import RevenueWords, revenue_words
+
+
+def adjustment_header(words: RevenueWords, *, quarter: bool = True) -> list[str]:
+    """The columns, the effect on the win named in the site's pack's words; the quarter corrected
+    where `quarter` (the quarterly report's amendments)."""
+    return [
+        "Corrects",
+        "Entered on",
+        *(["Quarter"] if quarter else []),
+        "Figure",
+        "Amount",
+        f"{capfirst(words.net_short)} effect",
+        "Reason",
+    ]
+
+
+def adjustment_row(line, quarter: str | None = None) -> list:
+    """An adjustment's cells (accounting's AdjustmentLine), with the quarter it corrects when given."""
+    table = f" table {line.table_number}" if line.table_number else ""
+    return [
+        str(line.corrected_date),
+        str(line.recorded_on),
+        *([quarter] if quarter is not None else []),
+        f"{line.field}{table}",
+        line.amount_cents,
+        adjustment_custody([line]).agp_cents,
+        f"{line.reason} ({line.approved_by_initials})",
+    ]
+
+
+def adjustment_table(rows: list[list], where: str, *, quarter: bool = True) -> object:
+    """The table of `rows` (adjustment_row's), money right-aligned."""
+    widths = [62, 62, 80, 70, 58, 58, 135] if quarter else [70, 70, 90, 65, 65, 165]
+    money = [4, 5] if quarter else [3, 4]
+    return data_table(adjustment_header(revenue_words(where), quarter=quarter), rows, col_widths=widths,
+                      money_columns=money)  # fmt: skip
