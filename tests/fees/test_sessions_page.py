@@ -3,6 +3,7 @@ records on it (the API's roles), recording and correcting a session through
 fees.services.record_session, each bad input refused at its field with nothing written, the page
 refused and its menu entry absent at a site of another pack, and its queries bounded."""
 
+from collections.abc import Callable
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -364,25 +365,33 @@ def test_a_shift_manager_records_and_corrects_a_session_on_a_phone(
     assert GameSession.objects.get(corrects=session).prizes_cents == 90_000
 
 
-def test_a_session_of_a_day_whose_books_are_closed_offers_no_correction(client, org, ny_site, ny_shift):
-    """Its books closed, a day's sessions stand (record_session refuses a correction of one): the
-    page offers no Correct link at them, a Correct link typed in fills no form, and the page says
-    why in the refusal's words, as the fees page offers no Void at a closed day's fee."""
+def _a_session_two_days_ago(org, ny_site, ny_shift) -> tuple[GameSession, Callable[[], object]]:
+    """A session two days ago with the day's bank counted, and the closing of its books (called
+    when the test has looked at the day open)."""
     from accounting import services as books
     from cage import services as cage
 
     started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
     session = _record(ny_shift.user, ny_site, started)
-    day = session.gaming_date
     cashier = make_person(org, Role.CASHIER, ny_site)
     for kind, moment in (("start", started - timedelta(minutes=30)), ("end", started + timedelta(hours=3, minutes=30))):
         cage.record_bank_count(
-            acting_user=cashier.user, site=ny_site, gaming_date=day, kind=kind, cash={100: 10}, chips={}, at=moment
-        )
+            acting_user=cashier.user, site=ny_site, gaming_date=session.gaming_date, kind=kind, cash={100: 10},
+            chips={}, at=moment,
+        )  # fmt: skip
+    manager = make_person(org, Role.GAMING_MANAGER, ny_site)
+    return session, lambda: books.close_books(acting_user=manager.user, site=ny_site, gaming_date=session.gaming_date)
+
+
+def test_a_session_of_a_day_whose_books_are_closed_offers_no_correction(client, org, ny_site, ny_shift):
+    """Its books closed, a day's sessions stand (record_session refuses a correction of one): the
+    page offers no Correct link at them, a Correct link typed in fills no form, and the page says
+    why in the refusal's words, as the fees page offers no Void at a closed day's fee."""
+    session, close = _a_session_two_days_ago(org, ny_site, ny_shift)
+    day = session.gaming_date
     page = at_site(client, ny_shift, ny_site)
     assert f'id="correct-{session.pk}"' in page.get(PAGE, {"date": day.isoformat()}).content.decode()
-    manager = make_person(org, Role.GAMING_MANAGER, ny_site)
-    books.close_books(acting_user=manager.user, site=ny_site, gaming_date=day)
+    close()
     shown = page.get(PAGE, {"date": day.isoformat()}).content.decode()
     assert f'id="correct-{session.pk}"' not in shown
     note = shown.split('id="books-closed">')[1].split("</p>")[0]
@@ -396,19 +405,11 @@ def test_a_correction_dated_on_an_open_day_does_not_reach_a_closed_days_session(
     """A correction replaces the session it corrects in that session's day's total
     (fees.queries.current_sessions), so a closed day's session is not corrected from an open day
     either: refused on `corrects`, nothing written, the closed day's total as it closed."""
-    from accounting import services as books
-    from cage import services as cage
     from fees.queries import session_totals
 
-    started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
-    session = _record(ny_shift.user, ny_site, started)
+    session, close = _a_session_two_days_ago(org, ny_site, ny_shift)
     day = session.gaming_date
-    cashier = make_person(org, Role.CASHIER, ny_site)
-    for kind, moment in (("start", started - timedelta(minutes=30)), ("end", started + timedelta(hours=3, minutes=30))):
-        cage.record_bank_count(
-            acting_user=cashier.user, site=ny_site, gaming_date=day, kind=kind, cash={100: 10}, chips={}, at=moment
-        )
-    books.close_books(acting_user=make_person(org, Role.GAMING_MANAGER, ny_site).user, site=ny_site, gaming_date=day)
+    close()
     before = session_totals([ny_site.pk], day, day)
     later = one_days_start(ny_site, timedelta(hours=1), before=timedelta(hours=2))
     with pytest.raises(ValidationError) as refused:
