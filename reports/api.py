@@ -14,7 +14,7 @@ from core.api import ERROR_RESPONSES, Input, ScopedViewSet
 from packs import packs_of
 
 from . import services
-from .catalogue import kinds_for
+from .catalogue import kinds_at, kinds_for
 from .exports import export_csv, export_xlsx
 from .queries import readable_runs, require_reader, runs_for
 
@@ -88,12 +88,29 @@ class ReportViewSet(ScopedViewSet):
         run = services.request_report(acting_user=request.user, site=site, **params)
         return Response(ReportRunSerializer(run).data, status=201)
 
-    @extend_schema(responses={200: ReportKindSerializer(many=True)})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "site",
+                OpenApiTypes.INT,
+                description="Only the kinds offered at this site of yours, as its page offers them.",
+            )
+        ],
+        responses={200: ReportKindSerializer(many=True), **ERROR_RESPONSES},
+    )
     @action(detail=False, methods=["get"], pagination_class=None)  # a fixed registry, not data
     def kinds(self, request):
-        # Only the kinds of the packs of one's sites, each with those packs' titles and rules.
-        packs = packs_of(self.access.sites().values_list("jurisdiction", flat=True))
-        return Response([kind.describe(packs) for kind in kinds_for(packs)])
+        # Only the kinds of the packs of one's sites, each with those packs' titles and rules;
+        # with ?site=, only those offered at that site (the Reports page's list).
+        wanted = request.query_params.get("site")
+        if wanted is None:
+            packs = packs_of(self.access.sites().values_list("jurisdiction", flat=True))
+            return Response([kind.describe(packs) for kind in kinds_for(packs)])
+        site = self.access.sites().filter(pk=int(wanted)).first() if wanted.isdigit() and len(wanted) < 12 else None
+        if site is None:
+            raise ValidationError({"site": f"No site {wanted!r} among your sites."})
+        packs = packs_of([site])
+        return Response([kind.describe(packs) for kind in kinds_at(site)])
 
     @extend_schema(
         parameters=[OpenApiParameter("format", OpenApiTypes.STR, enum=["pdf", "csv", "xlsx"])],

@@ -46,12 +46,20 @@ def index(request):
             errors = exc.message_dict
     # The kinds offered at the current site, as its pack titles them (another pack's kind would
     # only be refused there).
+    # The sites offered are those of the current site's pack: another pack's site is offered other
+    # kinds in other words (switch to it in the header).
     site = request.site
+    chosen = str(request.POST.get("site") or (site.pk if site is not None else ""))
     return render(
         request,
         "reports/index.html",
         {
             "kinds": [kind.describe([pack_for(site)]) for kind in kinds_at(site)] if site is not None else [],
+            "report_sites": [
+                (s.pk, s.name, str(s.pk) == chosen)
+                for s in getattr(request, "visible_sites", [])
+                if site is not None and s.jurisdiction == site.jurisdiction
+            ],
             "runs": readable_runs(request.user)[:30],
             "errors": errors,
             "posted": request.POST,

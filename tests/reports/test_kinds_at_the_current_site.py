@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cardroom.models import Role
+from cardroom.models import Role, Site
 from reports.catalogue import load_kinds
 from tests.factories import SiteFactory
 from tests.page_support import at_site, page
@@ -49,3 +49,21 @@ def test_a_report_not_offered_at_the_site_is_refused_in_a_sentence(client, org, 
     assert 'House control: the report "Drop box count sheets" is not offered at Tacoma Blackjack Room (' in page(
         response
     ).replace("&quot;", '"')
+
+
+def _sites_offered(html: str) -> set[str]:
+    form = html[html.index('id="site"') : html.index("</select>", html.index('id="site"'))]
+    return set(re.findall(r'<option value="(\d+)"', form))
+
+
+def test_the_site_asked_for_is_one_of_the_current_sites_pack(client, org, cast):
+    # The kinds are the current site's pack's: a site of another pack beside them would be offered
+    # kinds it refuses, in another law's words. An ND site beside the current one is offered.
+    sites = {code: SiteFactory(organization=org, jurisdiction=code, **where) for code, where in PACK_SITES.items()}
+    second = SiteFactory(organization=org, jurisdiction="ND", name="Minot Eagles", time_zone="America/Chicago")
+    browser = at_site(client, cast[Role.GAMING_MANAGER], sites["ND"])
+    north_dakota = {str(s.pk) for s in Site.objects.filter(organization=org, jurisdiction="ND")}
+    assert {str(sites["ND"].pk), str(second.pk)} <= north_dakota
+    assert _sites_offered(page(browser.get("/reports/"))) == north_dakota
+    browser = at_site(client, cast[Role.GAMING_MANAGER], sites["WA-BJ"])
+    assert _sites_offered(page(browser.get("/reports/"))) == {str(sites["WA-BJ"].pk)}

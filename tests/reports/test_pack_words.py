@@ -277,3 +277,25 @@ def test_a_north_dakota_site_keeps_its_own_names_of_the_figures(client, client_f
     client.force_login(here.manager.user)
     daily_page = client.get(f"/dashboard/daily/?site={here.site.pk}&date={DAY}").content.decode()
     assert "GP = drop; prizes = fills − credits + opener − closer; AGP = GP − prizes; hold = AGP / GP." in daily_page
+
+
+def test_the_kinds_offered_at_one_site_are_that_sites_as_its_page_lists_them(client_for, db):
+    # An organization-wide auditor of a house-banked and a fees site reads, without ?site=, the
+    # kinds of both packs; with ?site=, only those offered at that site (the Reports page's list,
+    # `kinds_at`) in its own pack's words; a site not theirs, or not a number, is a 400 naming it.
+    org = OrganizationFactory(name="Two halls")
+    banked = SiteFactory(organization=org, name="Banked hall", jurisdiction="WA-HB")
+    fees = SiteFactory(organization=org, name="Fees hall", jurisdiction="WA-BJ")
+    stranger = SiteFactory(name="Someone else's hall", jurisdiction="WA-BJ")
+    api = client_for(make_person(org, Role.AUDITOR, None))
+    both = {k["kind"] for k in api.get("/api/v1/reports/kinds/").json()}
+    at_fees = api.get(f"/api/v1/reports/kinds/?site={fees.pk}").json()
+    at_banked = {k["kind"] for k in api.get(f"/api/v1/reports/kinds/?site={banked.pk}").json()}
+    assert {"count_sheets", "slip_register"} <= at_banked <= both
+    assert not {"count_sheets", "slip_register", "dealer_hold"} & {k["kind"] for k in at_fees}
+    assert {k["kind"] for k in at_fees} < both
+    assert {"house_rules_wa_hb", "house_rules_wa_bj"} <= both  # each pack's own handout
+    assert "house_rules_wa_hb" not in {k["kind"] for k in at_fees} and "house_rules_wa_bj" not in at_banked
+    for wrong in (stranger.pk, "x", "99999999999999"):
+        refused = api.get(f"/api/v1/reports/kinds/?site={wrong}")
+        assert refused.status_code == 400 and "site" in refused.json(), wrong
