@@ -51,7 +51,9 @@ class AlertSerializer(serializers.Serializer):
     opened_at = serializers.DateTimeField()
     status = serializers.SerializerMethodField()
     overdue = serializers.SerializerMethodField()
-    table = serializers.SerializerMethodField(help_text="The table(s) the alert concerns, in words ('Table 3'), or ''.")
+    table = serializers.SerializerMethodField(
+        help_text="The tables the alert concerns, in words ('Table 3', 'Tables 1, 4'), or ''."
+    )
     period = serializers.SerializerMethodField(help_text="The period in words: a date, a week, a quarter or a range.")
     figure_labels = serializers.SerializerMethodField(help_text="The figures as the pages show them, in order.")
     steps = AlertStepSerializer(many=True)

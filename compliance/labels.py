@@ -161,7 +161,7 @@ def figures_text(figures: dict) -> str:
 
 
 def table_of(alert) -> str:
-    """The table(s) an alert concerns, from its figures: 'Table 3', 'Tables 1, 4', or ''."""
+    """The tables an alert concerns, from its figures: 'Table 3', 'Tables 1, 4', or ''."""
     figures = alert.figures or {}
     if figures.get("table") is not None:
         return f"Table {figures['table']}"

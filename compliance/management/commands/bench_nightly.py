@@ -30,6 +30,7 @@ from core.audit_verify import RECHECK_DAYS, ROLLING_NIGHTS, join_slices, plan_ni
 from core.management.base import DatabaseCommand
 from core.models import AuditEvent
 from core.periods import Quarter
+from core.plurals import plural
 from floor.models import Slip
 
 
@@ -67,7 +68,7 @@ class Command(DatabaseCommand):
         sites = [build(quarter=Quarter(2026, 1 + n % 4), seed=n, **self.size).site for n in range(quarters)]
         db.analyze()
         self.stdout.write(
-            f"database: {connection.vendor}; {quarters} busy quarter(s) at {len(sites)} site(s) written in "
+            f"database: {connection.vendor}; {plural(quarters, 'busy quarter', 'busy quarters')} at {plural(len(sites), 'site')} written in "
             f"{time.perf_counter() - started:.1f} s: {Slip.objects.count()} slips, {AuditEvent.objects.count()} "
             f"audit events; tables analysed; each job run once, {db.COLD_NOTE}"
         )
@@ -90,7 +91,7 @@ class Command(DatabaseCommand):
     def _slip_check(self, sites) -> None:
         by_id, start, end = {s.pk: s for s in sites}, date(2026, 1, 1), date(2026, 12, 31)
         SlipSeriesCheckpoint.objects.filter(site_id__in=by_id).delete()
-        self.stdout.write(f"slip-series check (ND 99-01.3-08-05(2)), {len(sites)} site(s):")
+        self.stdout.write(f"slip-series check (ND 99-01.3-08-05(2)), {plural(len(sites), 'site')}:")
         found = self._time("from all history (no checkpoint)", lambda: series_problems(by_id, start, end))
         again = self._time("from the checkpoints (no slip since)", lambda: series_problems(by_id, start, end))
         self.stdout.write(f"  findings: {len(found)} from all history, {len(again)} new from the checkpoints")

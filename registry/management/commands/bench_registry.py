@@ -20,6 +20,7 @@ from benchmarks.machine import LOOP, loop_seconds
 from core import filing_package
 from core.management.base import DatabaseCommand
 from core.periods import Quarter
+from core.plurals import plural
 from registry import services
 from registry.models import Agency, Licensee
 
@@ -116,7 +117,7 @@ class Command(DatabaseCommand):
         verified = time.perf_counter() - started
         total = sites * quarters
         self.stdout.write(
-            f"{sites} sites, {quarters} quarter(s): history of {total - sites} filings received in {earlier:.1f} s "
+            f"{sites} sites, {plural(quarters, 'quarter')}: history of {total - sites} filings received in {earlier:.1f} s "
             f"through the service ({(total - sites) / earlier if earlier else 0:.0f} receipts/s)"
         )
         self.stdout.write(
