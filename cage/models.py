@@ -40,6 +40,7 @@ class BankCount(EnteredRecord, AppendOnlyModel):
     by a new count that `corrects` it; the latest count of the day and kind stands."""
 
     occurred_field = "counted_at"  # entered_at / entered_late: core.moments
+    day_field = "gaming_date"  # late past its day's last hour, whatever moment given: core.moments
     entry_site = "site"
 
     class Kind(models.TextChoices):
@@ -127,6 +128,7 @@ class Iou(EnteredRecord, AppendOnlyModel):
     date and the lender's initials. Repayments are separate rows (IouRepayment)."""
 
     occurred_field = "lent_at"  # entered_at / entered_late: core.moments
+    day_field = "gaming_date"  # late past its day's last hour, whatever moment given: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -186,6 +188,7 @@ class ChipRedemption(EnteredRecord, AppendOnlyModel):
     """Cash paid by the cashier for a player's chips, by denomination (ND 99-01.3-08-06(2))."""
 
     occurred_field = "redeemed_at"  # entered_at / entered_late: core.moments
+    day_field = "gaming_date"  # late past its day's last hour, whatever moment given: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
@@ -230,6 +233,7 @@ class TipDeclaration(EnteredRecord, AppendOnlyModel):
     and the dealer may not leave the site (ND 99-01.3-08-06(3))."""
 
     occurred_field = "declared_at"  # entered_at / entered_late: core.moments
+    day_field = "gaming_date"  # late past its day's last hour, whatever moment given: core.moments
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")

@@ -142,6 +142,11 @@ class EnteredRecord(models.Model):
 
     occurred_field: str = ""
     entry_site: str = "site"
+    # The record's gaming date, where its moment may fall after the day's last hour
+    # (`occurred_at(..., after_day_end=True)`: a bank count, an IOU, tips declared at a shift's
+    # end): entered more than the threshold after that hour, it is late whatever moment it gives.
+    # Without it an IOU of a day a month gone, lent "now", read as entered on time.
+    day_field: str = ""
 
     entered_at = models.DateTimeField(
         null=True,
@@ -171,7 +176,11 @@ class EnteredRecord(models.Model):
         if self.entered_at is None:
             self.entered_at = now or timezone.now()
         occurred = getattr(self, self.occurred_field, None)
-        self.entered_late = is_late(self._entry_site(), occurred, self.entered_at)
+        site = self._entry_site()
+        day = getattr(self, self.day_field) if self.day_field else None
+        if occurred is not None and day is not None:
+            occurred = min(occurred, gaming_day_bounds(site, day)[1])
+        self.entered_late = is_late(site, occurred, self.entered_at)
 
 
 def backfill_entered_at(model, occurred_field: str, schema_editor, append_only: bool = True) -> None:

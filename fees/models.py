@@ -54,6 +54,7 @@ class FeeCount(EnteredRecord, AppendOnlyModel):
     `corrects` the one before (the newest stands)."""
 
     occurred_field = "counted_at"  # entered_at / entered_late: core.moments
+    day_field = "gaming_date"  # late past its day's last hour, whatever moment given: core.moments
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
     gaming_date = models.DateField()

@@ -84,3 +84,30 @@ def test_a_redemption_in_closed_books_points_at_an_adjustment(now, closed_day, s
     assert response.status_code == 400
     text = str(response.json())
     assert "closed books" in text and "adjustment" in text
+
+
+# A record of a gaming day whose moment may fall after the day's last hour (bank counts, IOUs,
+# chip redemptions, tips declared) is late once entered more than the site's threshold after
+# that hour, whatever moment it gives. Before, each of these, dated 2026-10-20 and entered on
+# 2026-11-03 with no moment (so "now"), read "entered_late": false.
+A_FORTNIGHT_GONE = {
+    "/api/v1/cage/bank-counts/": {**BANK_COUNT, "kind": "end"},
+    "/api/v1/cage/ious/": {"source": "reserve", "destination": "bank", "amount_cents": 5000},
+    "/api/v1/cage/chip-redemptions/": {"chips": {"500": 2}},
+    "/api/v1/cage/tip-declarations/": {"chips": [{"value_cents": 100, "quantity": 3}]},
+}
+
+
+@pytest.mark.parametrize("url", sorted(A_FORTNIGHT_GONE))
+def test_a_record_of_a_day_long_gone_entered_now_is_late(
+    url, now, open_day, site, client_for, cashier, dealer, chips, time_machine
+):
+    author = dealer if "tip" in url else cashier
+    past = post(client_for(author), url, {**A_FORTNIGHT_GONE[url], "site": site.pk, "gaming_date": "2026-10-20"})
+    assert past.status_code == 201, past.json()
+    assert past.json()["entered_late"] is True
+    # Half an hour after the day's last hour (06:00 the next morning) is within the 60 minutes.
+    time_machine.move_to(datetime(2026, 11, 4, 6, 30, tzinfo=CHICAGO), tick=False)
+    just_after = post(client_for(author), url, {**A_FORTNIGHT_GONE[url], "site": site.pk, "gaming_date": "2026-11-03"})
+    assert just_after.status_code == 201, just_after.json()
+    assert just_after.json()["entered_late"] is False

@@ -479,3 +479,16 @@ def test_a_session_ends_within_its_gaming_day_so_it_reaches_no_other_days_books(
         SESSIONS, {**payload, "ended_at": (day_end - timedelta(minutes=1)).isoformat()}, format="json"
     )
     assert last_minute.status_code == 201, last_minute.content
+
+
+def test_a_fee_count_of_a_day_long_gone_counted_now_is_late(cast, client_for, fee_payload, site):
+    # The count of a day's fee cash, dated "now" a fortnight after the day: entered late (core.moments
+    # `day_field`), where before it read as entered on time (its moment, now, was its entry's).
+    boss, cashier = cast[Role.PIT_BOSS], cast[Role.CASHIER]
+    collected = timezone.now().replace(microsecond=0) - timedelta(days=14)
+    fee = client_for(boss).post(FEES, {**fee_payload, "collected_at": collected.isoformat()}, format="json")
+    assert fee.status_code == 201 and fee.json()["entered_late"] is True, fee.content
+    count = {"site": site.pk, "gaming_date": fee.json()["gaming_date"], "counted_cents": 1500, "witness": boss.pk}
+    counted = client_for(cashier).post(COUNTS, count, format="json")
+    assert counted.status_code == 201, counted.content
+    assert counted.json()["entered_late"] is True
