@@ -4,6 +4,7 @@ a field the service checks is optional here and its message is the service's (th
 import re
 
 from django import forms
+from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Role, Table
 from core import limits
@@ -12,6 +13,7 @@ from core.money import cents_to_decimal, format_money
 
 from . import rules
 from .models import Slip, SlipKind
+from .queries import shifts_running
 
 _ZERO_DOLLARS = re.compile(r"\$?[0,]*(\.0*)?")  # a box left at zero is no line
 
@@ -218,20 +220,32 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
         help_text="Whose initials the fill carries.",
     )
 
-    def __init__(self, *args, site, open_tables, kind="fill", **kwargs):
+    def __init__(self, *args, site, open_tables, kind="fill", preparer_cashier=None, **kwargs):
+        """`preparer_cashier`: whether the signed-in preparer is a chip bank cashier (may leave
+        the cashier blank: "I am the cashier"); None on a shared station, where the PIN says."""
         super().__init__(*args, **kwargs)
         if kind == "fill":
             self.fields["cashier"].help_text = f"Whose initials the fill carries ({rules.SLIP_INITIALS.at(site)})."
             # Anyone of the organization parses; the service says who may initial as cashier.
             self.fields["cashier"].queryset = Employee.objects.filter(organization_id=site.organization_id)
-            self.fields["cashier"].widget.choices = [("", "I am the cashier")] + [
+            # Those who may initial now: the site's cashiers, and its dealers not dealing at a table.
+            offered = [
                 (e.pk, f"{e} ({e.initials})")
                 for e in Employee.objects.filter(
                     active=True, memberships__site=site, memberships__role__in=sorted(rules.CASHIER_CAPACITY)
                 )
+                .exclude(pk__in=shifts_running(timezone.now()).filter(table__site=site).values("dealer_id"))
                 .distinct()
                 .order_by("initials")
             ]
+            if preparer_cashier is False:
+                # A shift manager or pit boss names the cashier: no "I am" they cannot be; the
+                # one cashier on the list chosen for them.
+                self.fields["cashier"].widget.choices = [("", "Choose the cashier")] + offered
+                if len(offered) == 1 and not self.is_bound:
+                    self.initial.setdefault("cashier", offered[0][0])
+            else:
+                self.fields["cashier"].widget.choices = [("", "I am the cashier")] + offered
         else:
             del self.fields["cashier"]
         # Any table of the site parses; the service says why a table cannot take a slip.

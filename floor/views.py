@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import SESSION_KEY, access_for, require_role
 from cardroom.forms import add_pin_fields
-from cardroom.models import Site, Table
+from cardroom.models import Role, Site, Table
 from cardroom.pins import acting_user_for
 from cardroom.views import call_service
 from core.audit import chain_head
@@ -432,7 +432,10 @@ def prepare_slip(request, kind):
     day = queries.open_gaming_day(site)
     open_tables = queries.tables_open(day) if day else []
     initial = {"table": request.GET.get("table")} if request.GET.get("table") else None
-    form = forms.PrepareSlipForm(request.POST or None, initial=initial, site=site, open_tables=open_tables, kind=kind)
+    cashier = None if station else Role.CASHIER in access_for(request.user).roles_at(site.pk)
+    form = forms.PrepareSlipForm(
+        request.POST or None, initial=initial, site=site, open_tables=open_tables, kind=kind, preparer_cashier=cashier
+    )
     if station:
         add_pin_fields(form, site)
     status = 200
