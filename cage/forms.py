@@ -7,6 +7,7 @@ from django import forms
 
 from core.forms import BookDateField, BootstrapMixin, CentsField
 from core.money import format_money
+from floor.rules import house_chips
 
 from .models import BankCount, ChipMovement, Fund, fund_choices
 from .rules import CASH_VALUES_CENTS
@@ -168,7 +169,8 @@ class InventoryCountForm(GridMixin, BootstrapMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.chip_values = list(chip_values)
         self.locations = [("bank", s, f"{s.name}: chip bank") for s in sites]
-        self.locations += [("trays", s, f"{s.name}: table trays") for s in sites]
+        # A fees site's table chips are not the house's (floor.rules.house_chips): no trays there.
+        self.locations += [("trays", s, f"{s.name}: table trays") for s in sites if house_chips(s)]
         self.locations += [("storage", None, "Storage")]
         self.rows = []
         for location, site, label in self.locations:

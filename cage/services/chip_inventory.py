@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.models import ChipDenomination, Organization, Site
 from core.audit import snapshot
 from core.money import format_money
+from floor import rules as floor_rules
 
 from .. import queries, rules
 from ..models import ChipInventoryCount, ChipInventoryCountLine, ChipMovement, ChipMovementLine, Location
@@ -138,6 +139,13 @@ def _parse_locations(organization: Organization, locations, citation: str) -> li
         if site is None and item["location"] != Location.STORAGE:
             raise ValidationError(
                 {"locations": f"{citation}: say which site's {Location(item['location']).label.lower()} were counted."}
+            )
+        if item["location"] == Location.TRAYS and not floor_rules.house_chips(site):
+            raise ValidationError(
+                {
+                    "locations": f"{floor_rules.FEES_ONLY.at(site)}: the chips at {site}'s tables are not the house's, "
+                    "so its table trays are not a location of the house's chips."
+                }
             )
         key = (item["location"], site.pk if site else None)
         if key in seen:
