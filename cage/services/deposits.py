@@ -65,7 +65,10 @@ def _day_of_deposit(gaming_day, site: Site | None, gaming_date: date | None):
     if gaming_day is not None:
         if (site is not None and site.pk != gaming_day.site_id) or gaming_date not in (None, gaming_day.gaming_date):
             raise ValidationError(
-                {"gaming_day": "The gaming day is of another site or date than the site and gaming_date given."}
+                {
+                    "gaming_day": f"{rules.DEPOSIT.at(gaming_day.site)}: the gaming day is of another site or date "
+                    "than the site and gaming_date given; give one or the other."
+                }
             )
         return gaming_day.site, gaming_day.gaming_date, gaming_day, "gaming_day"
     if not isinstance(site, Site):
