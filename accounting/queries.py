@@ -70,6 +70,13 @@ def closed_dates(site_id: int, gaming_dates: Collection[date]) -> set[date]:
     return closed | {day for day, quarter in quarters.items() if quarter in filed}
 
 
+def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
+    """The (site_id, date) in [start, end] with their own books closed (a BooksClose each: close_books
+    closes only a day of the books), one query; the answer the books register (core.closing)."""
+    found = BooksClose.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end))
+    return set(found.values_list("site_id", "gaming_date"))
+
+
 def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:
     """Adjustments recorded on a gaming date in [start, end] or correcting a day in it, with
     what their listing shows, in one query."""

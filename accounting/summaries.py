@@ -321,6 +321,12 @@ def day_of_the_books(
     return found[0] if found else None
 
 
+def is_books_day(site_id: int, day: date) -> bool:
+    """Is `day` a day of the site's books (`day_of_the_books`)? The answer the books register for
+    the layers below (core.closing)."""
+    return day_of_the_books(Site.objects.get(pk=site_id), day) is not None
+
+
 def daily_summary(
     site: Site, day: date, *, snapshots: bool = False, days: list[TableDay] | None = None
 ) -> DailySummary:

@@ -306,7 +306,13 @@ class BankDepositSerializer(serializers.ModelSerializer):
 
 BankDepositInput = _input(
     "BankDepositInput",
-    gaming_day=ScopedField(GamingDay),
+    site=ScopedSiteField(required=False, help_text="The site, with `gaming_date`: the day of its books deposited."),
+    gaming_date=DateField(
+        required=False, help_text="The date of the site's books (a gaming day's, or a fees or session day's)."
+    ),
+    gaming_day=ScopedField(
+        GamingDay, required=False, help_text="The gaming day deposited: the same as its site and gaming_date."
+    ),
     amount_cents=CentsField(min_value=0),
     deposited_on=DateField(),
     reference=serializers.CharField(required=False, allow_blank=True, default="", max_length=80),

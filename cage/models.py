@@ -273,11 +273,15 @@ class TipRedemption(EnteredRecord, AppendOnlyModel):
 
 
 class BankDeposit(AppendOnlyModel):
-    """The bank deposit of a gaming day's cash, due by the third banking day after it
-    (ND 99-01.3-03-10). `due_on` is copied when recorded so the record reads the same later."""
+    """The bank deposit of a day of the books' cash (its site and gaming date: a gaming day's, or a
+    fees or session day's where no gaming day was opened), one a day, due by the third banking day
+    after it (ND 99-01.3-03-10; a house control where the pack states none). `gaming_day` is kept
+    where one was opened. `due_on` is copied when recorded so the record reads the same later."""
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="+")
-    gaming_day = models.OneToOneField("floor.GamingDay", on_delete=models.PROTECT, related_name="deposit")
+    gaming_day = models.OneToOneField(
+        "floor.GamingDay", on_delete=models.PROTECT, related_name="deposit", null=True, blank=True
+    )
     gaming_date = models.DateField()
     amount_cents = models.PositiveBigIntegerField()
     deposited_on = models.DateField()
@@ -289,6 +293,7 @@ class BankDeposit(AppendOnlyModel):
 
     class Meta:
         ordering = ["site_id", "-gaming_date"]
+        constraints = [models.UniqueConstraint(fields=["site", "gaming_date"], name="cage_deposit_one_a_day")]
 
     @property
     def late(self) -> bool:

@@ -5,8 +5,10 @@ Contracts used by accounting:
   "left the site" while a dealer holds declared, unredeemed tips (ND 99-01.3-08-06(3)).
 - `bank_day(site, gaming_date)` and `bank_days(site_ids, start, end)`: the cage figures of the
   daily summary (ND 99-01.3-08-16(1)(a), (g)).
-- `deposits_maybe_late(site_ids, start, end, within_days=...)`: the deposit date of each gaming
-  day whose deposit may be late, what the compliance scan's deposit rule reads (ND 99-01.3-03-10(1)).
+- `deposits_maybe_late(site_ids, start, end, within_days=...)`: the deposit date of each day of
+  the books (a gaming day, or a closed fees or session day) whose deposit may be late, and
+  `deposit_limit(site, day)`: what the compliance scan's deposit rule reads (ND 99-01.3-03-10(1);
+  a house control elsewhere).
 - `chips_outstanding(organization, on_date)`: inventory book minus chips counted (SFN 17930).
 - `late_entries(site, start, end)`: the cage's records entered late (bank counts, IOUs and
   repayments, chip redemptions, tips declared and redeemed), what the daily report lists with the
@@ -17,10 +19,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Q, Sum
 
 from cardroom.models import Employee, Organization, Site
-from core import closing
+from core import closing, limits
 from core.money import format_money
 from core.rows import shaped_rows
 from floor.queries import LateEntry
@@ -48,6 +50,7 @@ from .models import (
     TipRedemption,
     fund_label,
 )
+from .rules import DEPOSIT_DAYS
 
 # --- Books closed ----------------------------------------------------------------------------
 
@@ -60,6 +63,52 @@ def books_closed(site: Site, gaming_date: date) -> bool:
 def closed_dates(site: Site, gaming_dates) -> set[date]:
     """Those of `gaming_dates` whose books are closed at `site`, asked at once (`core.closing`)."""
     return closing.closed_dates(site.pk, gaming_dates)
+
+
+def books_day_closed(site: Site, gaming_date: date) -> bool:
+    """Were the books of the date closed as a day of the books (`core.closing.closed_days`)?"""
+    return (site.pk, gaming_date) in closing.closed_days([site.pk], gaming_date, gaming_date)
+
+
+def is_books_day(site: Site, gaming_date: date) -> bool:
+    """Is anything of the site's books recorded on the date (`core.closing.is_books_day`)?"""
+    return closing.is_books_day(site.pk, gaming_date)
+
+
+def gaming_day_on(site: Site, gaming_date: date):
+    """The gaming day opened at the site on the date, or None (a fees or session day's books)."""
+    from floor.models import GamingDay
+
+    return GamingDay.objects.filter(site=site, gaming_date=gaming_date).first()
+
+
+@dataclass(frozen=True)
+class DepositDay:
+    """A day that takes a bank deposit, as the deposits page lists it: a gaming day (`gaming_day`),
+    or a day of the books closed with no gaming day opened (a fees or session day: `gaming_day` None)."""
+
+    gaming_date: date
+    gaming_day: object | None  # floor.GamingDay
+    closed: bool
+    deposit: BankDeposit | None
+
+
+def deposit_days(site: Site, *, count: int = 60) -> list[DepositDay]:
+    """The site's latest `count` days that take a deposit, the latest first: its gaming days (closed
+    books or not) and its closed days of the books without a gaming day (`core.closing.closed_days`),
+    each with its deposit. A fixed number of queries."""
+    from floor.models import GamingDay
+
+    gaming_days = {d.gaming_date: d for d in GamingDay.objects.filter(site=site).order_by("-gaming_date")[:count]}
+    since = min(gaming_days) if len(gaming_days) == count else limits.FIRST_DATE
+    books_days = {day for _, day in closing.closed_days([site.pk], since, limits.LAST_DATE)}
+    dates = sorted(set(gaming_days) | books_days, reverse=True)[:count]
+    closed = closing.closed_dates(site.pk, set(gaming_days) - books_days) | books_days
+    deposits = BankDeposit.objects.filter(site=site, gaming_date__in=dates).select_related(
+        "verification", "recorded_by__user"
+    )
+    recorded = {d.gaming_date: d for d in deposits}
+    return [DepositDay(day, gaming_days.get(day), day in closed, recorded.get(day)) for day in dates]
 
 
 # --- Tips ----------------------------------------------------------------------------------------
@@ -196,16 +245,33 @@ def bank_days(
 
 def deposits_maybe_late(site_ids, start: date, end: date, *, within_days: int) -> dict[tuple[int, date], date | None]:
     """{(site_id, gaming_date): deposited_on} (None when no deposit is recorded) of the sites'
-    gaming days in [start, end] whose deposit may be late: none recorded, or made more than
-    `within_days` calendar days after the gaming date. A deposit due by the n-th banking day
-    after the gaming day is never late within n calendar days of it (banking days are calendar
-    days less weekends and holidays), so the other days are not read. One query."""
+    days in [start, end] that take a deposit, whose deposit may be late: none recorded, or made
+    more than `within_days` calendar days after the gaming date. The days are the gaming days and
+    the days of the books closed with no gaming day (a fees or session day, `core.closing.closed_days`).
+    A deposit due by the n-th banking day after the day is never late within n calendar days of it
+    (banking days are calendar days less weekends and holidays), so the other days are not read.
+    Three queries."""
     from floor.models import GamingDay
 
-    days = (GamingDay.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end))
-            .filter(Q(deposit__isnull=True) | Q(deposit__deposited_on__gt=F("gaming_date") + timedelta(days=within_days)))
-            .values_list("site_id", "gaming_date", "deposit__deposited_on"))  # fmt: skip
-    return {(site_id, day): on for site_id, day, on in sorted(days)}
+    site_ids = list(site_ids)
+    gaming_days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+    days = set(gaming_days.values_list("site_id", "gaming_date")) | closing.closed_days(site_ids, start, end)
+    deposits = BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).order_by()
+    deposited = {
+        (site_id, day): on for site_id, day, on in deposits.values_list("site_id", "gaming_date", "deposited_on")
+    }
+    return {
+        key: deposited.get(key)
+        for key in sorted(days)
+        if key not in deposited or deposited[key] > key[1] + timedelta(days=within_days)
+    }
+
+
+def deposit_limit(site: Site, gaming_date: date):
+    """The site's pack's deposit deadline in force on the date (`cage.rules.DEPOSIT_DAYS`: a `Limit`,
+    its value the banking days and its citation; the house's third banking day where the pack
+    states none)."""
+    return DEPOSIT_DAYS.on(site, gaming_date)
 
 
 def _deposits_query(*, site_ids, start, end):

@@ -13,6 +13,7 @@ urlpatterns = [
     path("tips/<int:pk>/redeem/", views.tip_redeem, name="tip_redeem"),
     path("deposits/", views.deposits, name="deposits"),
     path("deposits/day/<int:pk>/", views.deposit_record, name="deposit_record"),
+    path("deposits/on/<str:gaming_date>/", views.deposit_record_on, name="deposit_record_on"),
     path("deposits/<int:pk>/verify/", views.deposit_verify, name="deposit_verify"),
     path("inventory/", views.inventory, name="inventory"),
 ]

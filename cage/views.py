@@ -1,7 +1,10 @@
 """Cashier's cage pages at the current site: parse a form, call one service, show the result.
 A refusal from a service appears inline on the form, with the same words as the API."""
 
+from datetime import date
+
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -244,22 +247,20 @@ def tip_redeem(request, site, access, pk):
 
 def _deposits_page(request, site, access, form=None, form_for=None, verify_form=None, verify_for=None):
     today = timezone.localdate()
-    days = list(GamingDay.objects.filter(site=site).select_related("close").order_by("-gaming_date")[:60])
-    deposits = BankDeposit.objects.filter(site=site, gaming_day__in=[day.pk for day in days])  # the listed days'
-    recorded = {d.gaming_day_id: d for d in deposits.select_related("verification", "recorded_by__user")}
-    # The books' state, not the floor's: a day is deposited once its books are closed (the daily
-    # page's "Close the books"), which may be well after its gaming day closed.
-    books_closed = queries.closed_dates(site, [day.gaming_date for day in days])
     rows = []
-    for day in days:
-        deposit = recorded.get(day.pk)
+    # The books' state, not the floor's: a day is deposited once its books are closed (the daily
+    # page's "Close the books"), which may be well after its gaming day closed; a fees or session
+    # day with no gaming day is listed once its books are closed.
+    for day in queries.deposit_days(site):
+        deposit = day.deposit
         due = deposit.due_on if deposit else deposit_due_on(site, day.gaming_date)
         rows.append(
             {
                 "day": day,
+                "key": f"day-{day.gaming_day.pk}" if day.gaming_day else f"date-{day.gaming_date.isoformat()}",
                 "deposit": deposit,
                 "due": due,
-                "closed": day.gaming_date in books_closed,
+                "closed": day.closed,
                 "late": deposit_is_late(deposit.deposited_on if deposit else None, due, today),
             }
         )
@@ -270,6 +271,9 @@ def _deposits_page(request, site, access, form=None, form_for=None, verify_form=
             "rows": rows,
             "form": form,
             "form_for": form_for,
+            # A refused deposit of a date the page does not list (nothing of its books on it): its
+            # refusal is shown above the list.
+            "unlisted_form": form if form is not None and form_for not in {row["key"] for row in rows} else None,
             "verify_form": verify_form,
             "verify_for": verify_for,
             # Each day without a deposit carries the blank deposit form, each unverified deposit
@@ -296,7 +300,24 @@ def deposit_record(request, site, access, pk):
     form = forms.DepositForm(request.POST)
     if _saved(form, lambda: services.record_deposit(acting_user=request.user, gaming_day=day, **form.cleaned_data)):
         return redirect("cage:deposits")
-    return _deposits_page(request, site, access, form=form, form_for=day.pk)
+    return _deposits_page(request, site, access, form=form, form_for=f"day-{day.pk}")
+
+
+@require_POST
+@cage_page(CAGE_READERS)
+def deposit_record_on(request, site, access, gaming_date):
+    """The deposit of a day of the books with no gaming day (a fees or session day), by its date."""
+    try:
+        gaming_date = date.fromisoformat(gaming_date)
+    except ValueError:
+        raise Http404("No such date.") from None
+    form = forms.DepositForm(request.POST)
+    record = lambda: services.record_deposit(  # noqa: E731
+        acting_user=request.user, site=site, gaming_date=gaming_date, **form.cleaned_data
+    )
+    if _saved(form, record):
+        return redirect("cage:deposits")
+    return _deposits_page(request, site, access, form=form, form_for=f"date-{gaming_date.isoformat()}")
 
 
 @require_POST

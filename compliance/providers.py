@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from django.utils import timezone
 
 from accounting.published import live_shift_figures, quarter_game_totals
-from cage.queries import chip_floats, deposits_maybe_late
+from cage.queries import chip_floats, deposit_limit, deposits_maybe_late
 from cardroom.chip_colours import colour_spec_problems, colours_of
 from cardroom.chip_rules import law_at
 from cardroom.models import ChipDenomination, Site, Table
@@ -221,14 +221,21 @@ def late_samples(sites: list[Site], start: date, end: date, book: ThresholdBook,
     ]
 
 
-@day_provider(rule=rules.DEPOSIT_DEADLINE)
+@day_provider(rule=rules.DEPOSIT_DEADLINE, house_control=True)
 def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook, run: RunContext | None = None):
-    """ND 99-01.3-03-10(1): the deposit of a gaming day by the third banking day. Each gaming
-    day that may be late comes with its deposit's date only (`cage.queries.deposits_maybe_late`:
-    not the days deposited within that many calendar days), not its bank figures."""
+    """Bank deposits: each day of the books is deposited by the third banking day after it.
+
+    ND 99-01.3-03-10(1) where the site's pack states it (the threshold book's deadline); a house
+    control elsewhere (the cage's own deadline, `cage.rules.DEPOSIT_DAYS`, cited as the pack gives
+    it). The days are the gaming days and the closed days of the books with no gaming day (a fees
+    or session day). Each day that may be late comes with its deposit's date only
+    (`cage.queries.deposits_maybe_late`: not the days deposited within that many calendar days),
+    not its bank figures."""
     today = timezone.localdate()
     found = []
-    within = book.int("deposit.banking_days")
+    house = {s.pk: s for s in sites if not rules.DEPOSIT_DEADLINE.applies(s)}
+    stated = [book.int("deposit.banking_days")] if len(house) < len(sites) else []
+    within = min(stated + [deposit_limit(s, end).value for s in house.values()], default=0)
     maybe_late = _over_span(
         run, "deposits_maybe_late", [s.pk for s in sites], start, end,
         lambda ids, a, b: deposits_maybe_late(ids, a, b, within_days=within), within,
@@ -236,7 +243,8 @@ def late_deposits(sites: list[Site], start: date, end: date, book: ThresholdBook
     for (site_id, day), deposited in maybe_late.items():
         if not start <= day <= end:
             continue
-        if finding := rules.late_deposit(site_id, day, deposited, today=today, book=book):
+        limit = deposit_limit(house[site_id], day) if site_id in house else None
+        if finding := rules.late_deposit(site_id, day, deposited, today=today, book=book, limit=limit):
             found.append(finding)
     return found
 

@@ -461,21 +461,25 @@ def count_exceptions(exceptions: list[CountException], *, at) -> list[Finding]:
 
 
 def late_deposit(
-    site_id: int, gaming_date: date, deposited_on: date | None, *, today: date, book: ThresholdBook
+    site_id: int, gaming_date: date, deposited_on: date | None, *, today: date, book: ThresholdBook, limit=None
 ) -> Finding | None:
-    days = book["deposit.banking_days"]
-    due = add_banking_days(gaming_date, int(days))
+    """The deposit of a day of the books past its due date. `limit`: the site's pack's deadline (a
+    `Limit`: banking days and citation) where the pack states no deposit rule of its own to the
+    scan, the house's third banking day at a Washington site; else the threshold book's."""
+    days = book["deposit.banking_days"] if limit is None else limit
+    count, citation = int(days.value), days.citation
+    due = add_banking_days(gaming_date, count)
     if (deposited_on or today) <= due:
         return None
     return Finding(
         "deposit_late",
-        days.citation,
+        citation,
         "Bank deposit late",
         site_id,
         str(gaming_date),
         gaming_date,
         gaming_date,
-        f"{days.citation}: the deposit for {gaming_date} was due by the {int(days)}rd banking day, {due}"
+        f"{citation}: the deposit for {gaming_date} was due by the {count}rd banking day, {due}"
         + (f"; it was made on {deposited_on}." if deposited_on else "; it has not been recorded."),
         due,
         {"due": str(due), "deposited_on": str(deposited_on) if deposited_on else None},

@@ -15,13 +15,17 @@ dates without a gaming day).
 from collections.abc import Callable, Collection
 from datetime import date
 
-from .hooks import BOOKS_CLOSED, CLOSED_DATES
+from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS
 
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
 ClosedReason = Callable[[int, date], str | None]
 # (site_id, gaming_dates) -> those of the dates whose books are closed, asked once for a page's dates.
 ClosedDates = Callable[[int, Collection[date]], set[date]]
+# (site_ids, start, end) -> the (site_id, date) in the range whose own books were closed.
+ClosedDays = Callable[[Collection[int], date, date], set[tuple[int, date]]]
+# (site_id, date) -> is the date a day of the site's books?
+BooksDay = Callable[[int, date], bool]
 
 
 # What every refusal says to do instead.
@@ -57,6 +61,30 @@ def closed_dates(site_id: int, gaming_dates: Collection[date]) -> set[date]:
     """Those of the site's `gaming_dates` whose books are closed (`books_closed` of each, asked at
     once: a page listing several dates asks a fixed number of queries, not two per date)."""
     return CLOSED_DATES(site_id, gaming_dates)
+
+
+def register_closed_days(closed: ClosedDays) -> None:
+    """The books register `closed(site_ids, start, end) -> {(site_id, date)}` once, when their app is ready."""
+    CLOSED_DAYS.register(closed)
+
+
+def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
+    """The (site_id, date) in [start, end] whose own books were closed: the days of the books closed,
+    whether or not a gaming day was opened on them (a fees or session day, an adjustment's or a
+    tournament's day). A quarter filed closes its dates without making them days of the books: not
+    listed. The days that take a bank deposit (the cage)."""
+    return CLOSED_DAYS(site_ids, start, end)
+
+
+def register_books_day(is_day: BooksDay) -> None:
+    """The books register `is_day(site_id, date) -> bool` once, when their app is ready."""
+    BOOKS_DAY.register(is_day)
+
+
+def is_books_day(site_id: int, day: date) -> bool:
+    """Is anything of the site's books recorded on `day` (a gaming day opened, an adjustment,
+    tournament play, a fees or session pack's records)? A date with nothing has no books to close."""
+    return BOOKS_DAY(site_id, day)
 
 
 # The figures closed books protect: where the site's pack states that a quarter's summaries

@@ -167,6 +167,20 @@ CLOSED_DATES = declare(
     answer="closed(site_id, gaming_dates) -> the set of those dates whose books are closed, in a fixed number "
     "of queries however many dates",
 )
+CLOSED_DAYS = declare(
+    "closed_days",
+    asked_by="core.closing (the cage's deposits: its page, its service and the late-deposit check)",
+    answered_by="accounting (accounting.apps)",
+    answer="closed(site_ids, start, end) -> the set of (site_id, date) in [start, end] whose own books were closed "
+    "(a day of the books each, with or without a gaming day), in one query",
+)
+BOOKS_DAY = declare(
+    "books_day",
+    asked_by="core.closing (the cage's deposit of a date with no gaming day)",
+    answered_by="accounting (accounting.apps)",
+    answer="is_day(site_id, date) -> whether the date is a day of the site's books (a gaming day opened, an "
+    "adjustment, tournament play, a fees or session pack's records)",
+)
 DAY_CHANGED = declare(
     "day_changed",
     asked_by="core.figure_days (writes that bypass save())",

@@ -1,4 +1,4 @@
-"""Bank deposits of a gaming day and their verification (ND 99-01.3-03-10)."""
+"""Bank deposits of a day of the books and their verification (ND 99-01.3-03-10)."""
 
 from datetime import date, datetime
 
@@ -17,42 +17,39 @@ from .steps import acting_at_site, checked_amount, record_audit
 
 
 def record_deposit(
-    *, acting_user, gaming_day, amount_cents: int, deposited_on: date, reference: str = "", at: datetime | None = None
+    *,
+    acting_user,
+    amount_cents: int,
+    deposited_on: date,
+    gaming_day=None,
+    site: Site | None = None,
+    gaming_date: date | None = None,
+    reference: str = "",
+    at: datetime | None = None,
 ) -> BankDeposit:
-    """Record the bank deposit of a gaming day, once its books are closed. It is due by the
-    third banking day after the gaming date (ND 99-01.3-03-10); a later deposit is recorded
-    and shown as late."""
-    site = gaming_day.site
+    """Record the bank deposit of a day of the books (`site` and `gaming_date`, or the `gaming_day`
+    opened on it), once its books are closed: a gaming day's, or a fees or session day's where no
+    gaming day was opened (its books close all the same). One a day. It is due by the third
+    banking day after the gaming date (ND 99-01.3-03-10; a house control where the pack states
+    none); a later deposit is recorded and shown as late."""
+    site, gaming_date, gaming_day, field = _day_of_deposit(gaming_day, site, gaming_date)
     employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "record a bank deposit")
     amount_cents = checked_amount(amount_cents, "amount_cents", rules.DEPOSIT.at(site), allow_zero=True)
-    if not isinstance(deposited_on, date) or deposited_on < gaming_day.gaming_date:
-        raise ValidationError(
-            {"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit is made on or after its gaming date."}
-        )
-    if deposited_on > timezone.localdate():
-        raise ValidationError({"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit cannot be dated in the future."})
-    if not queries.books_closed(site, gaming_day.gaming_date):
-        raise ValidationError(
-            {
-                "gaming_day": f"{rules.DEPOSIT_AFTER_CLOSE}: the books of {gaming_day.gaming_date} at {site} are not closed; "
-                "close the day's books (daily page) before recording its deposit."
-            }
-        )
+    _check_deposited_on(site, gaming_date, deposited_on)
+    _check_books_closed(site, gaming_date, gaming_day, field)
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
-        if BankDeposit.objects.filter(gaming_day=gaming_day).exists():
+        if BankDeposit.objects.filter(site=site, gaming_date=gaming_date).exists():
             raise ValidationError(
-                {
-                    "gaming_day": f"{rules.DEPOSIT.at(site)}: the deposit of {gaming_day.gaming_date} is already recorded."
-                }
+                {field: f"{rules.DEPOSIT.at(site)}: the deposit of {gaming_date} is already recorded."}
             )
         deposit = BankDeposit.objects.create(
             site=site,
             gaming_day=gaming_day,
-            gaming_date=gaming_day.gaming_date,
+            gaming_date=gaming_date,
             amount_cents=amount_cents,
             deposited_on=deposited_on,
-            due_on=deposit_due_on(gaming_day.site, gaming_day.gaming_date),
+            due_on=deposit_due_on(site, gaming_date),
             reference=reference,
             recorded_at=acts.moment(at, "recorded_at"),
             recorded_by=employee,
@@ -60,6 +57,54 @@ def record_deposit(
         )
         record_audit(acting_user, "deposit.recorded", deposit, organization_id=site.organization_id, site_id=site.pk)
     return deposit
+
+
+def _day_of_deposit(gaming_day, site: Site | None, gaming_date: date | None):
+    """(site, gaming date, the gaming day opened on it or None, the field errors name): from a
+    gaming day, or from a site and a date (its gaming day found where one was opened)."""
+    if gaming_day is not None:
+        if (site is not None and site.pk != gaming_day.site_id) or gaming_date not in (None, gaming_day.gaming_date):
+            raise ValidationError(
+                {
+                    "gaming_day": f"{rules.DEPOSIT.at(gaming_day.site)}: the gaming day is of another site or date "
+                    "than the site and gaming_date given; give one or the other."
+                }
+            )
+        return gaming_day.site, gaming_day.gaming_date, gaming_day, "gaming_day"
+    if not isinstance(site, Site):
+        raise ValidationError({"site": "A deposit names its site (or its gaming day)."})
+    if not isinstance(gaming_date, date) or isinstance(gaming_date, datetime):
+        raise ValidationError({"gaming_date": f"{rules.DEPOSIT.at(site)}: a deposit names the date of its books."})
+    return site, gaming_date, queries.gaming_day_on(site, gaming_date), "gaming_date"
+
+
+def _check_deposited_on(site: Site, gaming_date: date, deposited_on) -> None:
+    if not isinstance(deposited_on, date) or deposited_on < gaming_date:
+        raise ValidationError(
+            {"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit is made on or after its gaming date."}
+        )
+    if deposited_on > timezone.localdate():
+        raise ValidationError({"deposited_on": f"{rules.DEPOSIT.at(site)}: a deposit cannot be dated in the future."})
+
+
+def _check_books_closed(site: Site, gaming_date: date, gaming_day, field: str) -> None:
+    """A deposit is of a day of the books (a gaming day opened, or fees, sessions, tournament play
+    or an adjustment recorded on it) whose books are closed."""
+    own_books = gaming_day is not None or queries.books_day_closed(site, gaming_date)
+    if not own_books and not queries.is_books_day(site, gaming_date):
+        raise ValidationError(
+            {
+                field: f"{rules.DEPOSIT.at(site)}: nothing of the books of {site} is recorded on {gaming_date} "
+                "(no gaming day, fee, session, tournament or adjustment): there is no day's cash to deposit."
+            }
+        )
+    if not queries.books_closed(site, gaming_date):
+        raise ValidationError(
+            {
+                field: f"{rules.DEPOSIT_AFTER_CLOSE}: the books of {gaming_date} at {site} are not closed; "
+                "close the day's books (daily page) before recording its deposit."
+            }
+        )
 
 
 def verify_deposit(

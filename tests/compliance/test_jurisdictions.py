@@ -39,7 +39,8 @@ def test_every_registered_check_declares_rules_and_north_dakota_states_each_of_t
 def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
     """The WSGC rules, WAC 230-40-125 and 9 NYCRR 4620.5 set no such flag: their packs state
     none of these keys, so none of these checks runs at their sites; the house controls the
-    product keeps everywhere (the chip float) run there citing "House control"."""
+    product keeps everywhere (the bank deposit's deadline, the chip float) run there citing
+    "House control"."""
     pack = get_pack(code)
     for provider in engine.QUARTER_PROVIDERS + engine.DAY_PROVIDERS:
         assert not any(rule.applies(pack) for rule in engine.rules_of(provider)), provider.__name__
@@ -49,7 +50,10 @@ def test_the_other_packs_state_none_of_north_dakotas_flag_rules(code):
             }
         else:
             assert not engine.runs_at(provider, pack), provider.__name__
-    assert [p.__name__ for p in engine.DAY_PROVIDERS if getattr(p, "house_control", False)] == ["chip_float"]
+    assert [p.__name__ for p in engine.DAY_PROVIDERS if getattr(p, "house_control", False)] == [
+        "late_deposits",
+        "chip_float",
+    ]
 
 
 def test_a_check_must_declare_its_rule():
@@ -70,7 +74,10 @@ def test_no_north_dakota_rule_judges_another_states_site(site, people, jurisdict
     site.save()
     losing_quarter(site, people)
     assert run_quarter_rules(site_ids=[site.pk], quarter=Q3).opened == []
-    assert engine.run_day_checks(site_ids=[site.pk], start=Q3.start, end=Q3.end).opened == []
+    # The deposit's deadline is kept at every site: a house control there, citing no ND text.
+    opened = engine.run_day_checks(site_ids=[site.pk], start=Q3.start, end=Q3.end).opened
+    assert {(a.rule, a.citation) for a in opened} <= {("deposit_late", "House control")}
+    assert not any("ND " in a.action_required for a in opened)
 
 
 def test_a_check_of_a_rule_another_pack_states_sees_only_that_packs_sites(site, other_site, monkeypatch):

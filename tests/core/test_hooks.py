@@ -8,7 +8,8 @@ import pytest
 from django.core.checks import run_checks
 from django.core.exceptions import ImproperlyConfigured, ValidationError
 
-from accounting.queries import closed_dates, closed_reason
+from accounting.queries import closed_dates, closed_days, closed_reason
+from accounting.summaries import is_books_day
 from cage.queries import tip_status as cage_tip_status
 from cardroom import chip_rules, role_grants, table_rules, wager_caps
 from cardroom import models as cardroom_models
@@ -32,6 +33,8 @@ EVERY_HOOK = {
     "table_checks": "approvals",
     "books_closed": "accounting",
     "closed_dates": "accounting",
+    "closed_days": "accounting",
+    "books_day": "accounting",
     "day_changed": "accounting",
     "day_changed_sql": "accounting",
     "wager_cap": "surveillance",
@@ -66,6 +69,8 @@ ASKED = {
     "table_checks": lambda: hooks.TABLE_CHECKS.answers(),
     "books_closed": lambda: closing.closed_reason(1, date(2026, 11, 2)),
     "closed_dates": lambda: closing.closed_dates(1, [date(2026, 11, 2)]),
+    "closed_days": lambda: closing.closed_days([1], date(2026, 11, 2), date(2026, 11, 2)),
+    "books_day": lambda: closing.is_books_day(1, date(2026, 11, 2)),
     "day_changed": lambda: figure_days.day_changed(1, date(2026, 11, 2)),
     "day_changed_sql": lambda: figure_days.day_changed_sql(1, date(2026, 11, 2)),
     "wager_cap": lambda: wager_caps.check_max_wager(object(), 10_000),
@@ -111,6 +116,8 @@ def test_every_hook_is_answered_once_the_apps_are_loaded():
 def test_the_higher_apps_register_their_answers_when_they_load():
     assert hooks.BOOKS_CLOSED._answers == [closed_reason]
     assert hooks.CLOSED_DATES._answers == [closed_dates]
+    assert hooks.CLOSED_DAYS._answers == [closed_days]
+    assert hooks.BOOKS_DAY._answers == [is_books_day]
     assert hooks.WAGER_CAP._answers == [check_wager_under_surveillance_caps]
     assert hooks.TIP_STATUS._answers == [cage_tip_status]
 

@@ -333,6 +333,14 @@ def test_the_demo_records_a_week_of_fees_one_day_short_and_no_ny_session_without
     days = fee_days([tacoma], dates[0], dates[-1])
     assert len(days) == DAYS and [d.over_short_cents for d in days].count(-500) == 1
     assert all(d.over_short_cents in (0, -500) for d in days)
+    # each closed fee day (no gaming day opened) deposited, in time, once its second banking day came
+    from cage.models import BankDeposit
+
+    deposits = BankDeposit.objects.filter(site_id=tacoma).order_by("gaming_date")
+    assert deposits.exists() and all(d.gaming_day_id is None and not d.late for d in deposits)
+    assert {d.gaming_date: d.amount_cents for d in deposits}.items() <= {
+        d.gaming_date: d.counted_cents for d in days
+    }.items()
     # Kingston's sessions are its nights of play (tests/core/test_demo_safety.py): none built here.
     assert GameSession.objects.count() == 0
 
