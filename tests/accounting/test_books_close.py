@@ -257,6 +257,42 @@ def test_at_a_fees_only_site_an_adjusting_entry_corrects_the_cash_alone(closed_b
     assert re.findall(r'<option value="(\w+)"', form) == ["cash"] and 'name="table_number"' not in form
 
 
+def test_at_a_session_site_an_adjusting_entry_corrects_the_cash_alone(closed_books, manager, t1, site, client_for):
+    """A New York games-of-chance site's day is its sessions: no table's drop, fill, credit or tray
+    count enters its figures, so the books are corrected in cash, in the service, the API and the
+    daily page's form. Before, a drop adjustment was taken (201) and listed as counted in the day's
+    totals, while it was counted in none (the books closed before the site's pack changed, so that
+    there is a closed day to correct)."""
+    from django.test import Client
+
+    site.jurisdiction = "NY"
+    site.save()
+    api = client_for(manager)
+    for field in ("drop", "fills", "credits", "opener", "closer"):
+        payload = {
+            "books_close": closed_books.pk,
+            "table": t1.pk,
+            "field": field,
+            "amount_cents": 5_000,
+            "reason": "Box 1 recounted.",
+            "recorded_on": str(NEXT),
+        }
+        response = api.post("/api/v1/adjustments/", payload, format="json")
+        assert response.status_code == 400, response.content
+        assert response.json()["field"] == [
+            f"House control (closed books): the revenue of {site} is its games-of-chance sessions, not a drop (the "
+            "session record is an assumption: 9 NYCRR 4620.5 defines the game); no table's drop, fill, credit or "
+            "tray count enters its day's figures, so an adjusting entry corrects the cash."
+        ]
+    assert not Adjustment.objects.exists()
+    assert adjust(manager, closed_books, field="cash", amount_cents=-1_000).field == "cash"
+    page = Client()
+    page.force_login(manager.user)
+    form = page.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
+    form = form[form.index('id="adjust-form"') : form.index("</form>", form.index('id="adjust-form"'))]
+    assert re.findall(r'<option value="(\w+)"', form) == ["cash"] and 'name="table_number"' not in form
+
+
 def test_summaries_with_adjustments_take_bounded_queries(
     closed_books, manager, t1, site, other_site, django_assert_max_num_queries
 ):
