@@ -60,3 +60,23 @@ def test_the_tips_page_shows_when_a_declaration_was_made_and_its_gaming_date_apa
     assert made.strftime("%Y-%m-%d %H:%M") in row
     assert f"{DAY} {made:%H:%M}" not in row  # the gaming date is not glued to the clock time
     assert f">{DAY}<" in row  # the gaming date in its own cell
+
+
+@pytest.mark.parametrize(
+    "endpoint,payload,what",
+    [
+        ("ious", {"source": "reserve", "destination": "bank", "amount_cents": 5000}, "the IOUs"),
+        ("tip-declarations", {"chips": [{"value_cents": 100, "quantity": 3}]}, "the tips"),
+        ("chip-redemptions", {"chips": {"2500": 2}}, "the cash bank"),
+    ],
+)
+def test_the_closed_books_refusal_reads_right_for_a_plural_and_a_singular(
+    closed_books_with_tips, client_for, site, cast, endpoint, payload, what
+):
+    """Before, it read "so the IOUs of <date> is not changed" (a plural noun, a singular verb)."""
+    role = Role.DEALER if endpoint == "tip-declarations" else Role.CASHIER
+    body = {"site": site.pk, "gaming_date": str(DAY), **payload}
+    response = client_for(cast[role]).post(f"/api/v1/cage/{endpoint}/", body, format="json")
+    assert response.status_code == 400, response.content
+    text = response.json()["gaming_date"][0]
+    assert f"the books of {DAY} are closed, so {what} of {DAY} cannot be changed. " in text
