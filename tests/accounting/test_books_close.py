@@ -87,6 +87,35 @@ def test_the_gaming_manager_closes_books_through_the_api(scenario, t1, client_fo
     assert BooksClose.objects.get().closed_by == manager
 
 
+@pytest.mark.parametrize(
+    "body", [{"gaming_date": str(DAY)}, {"date": str(DAY)}, {"gaming_date": str(DAY), "date": str(DAY)}]
+)
+def test_the_close_books_endpoint_reads_gaming_date_as_every_endpoint_does(
+    scenario, t1, client_for, manager, site, body
+):
+    """Before, `gaming_date` was refused ("unknown field 'gaming_date'; this endpoint reads date");
+    `date`, its former name, is still read."""
+    play(scenario, t1)
+    response = client_for(manager).post(f"/api/v1/sites/{site.pk}/close-books/", body, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["gaming_date"] == str(DAY)
+
+
+@pytest.mark.parametrize("body", [{"gaming_date": str(DAY), "date": str(NEXT)}, {}])
+def test_close_books_without_one_gaming_date_is_a_bad_request_naming_gaming_date(
+    scenario, t1, client_for, manager, site, body
+):
+    play(scenario, t1)
+    response = client_for(manager).post(f"/api/v1/sites/{site.pk}/close-books/", body, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["gaming_date"]
+    if body:
+        assert response.json()["gaming_date"] == [
+            f"House control: gaming_date ({DAY}) and date ({NEXT}), its former name, name two days; "
+            "give gaming_date alone."
+        ]
+    assert not BooksClose.objects.exists()
+
+
 def test_a_cashier_does_not_close_books(scenario, t1, cast, site):
     play(scenario, t1)
     with pytest.raises(PermissionDenied):
