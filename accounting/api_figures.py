@@ -680,7 +680,26 @@ def books_close_json(close: BooksClose) -> dict:
 
 
 class BooksCloseInputSerializer(Input):
-    date = DateField()
+    """The gaming date whose books close: `gaming_date`, as every other endpoint names it; `date`,
+    its former name, is still read. Both given must name the same day."""
+
+    gaming_date = DateField(required=False)
+    date = DateField(required=False, help_text="The former name of gaming_date, still read; give gaming_date.")
+
+    def validate(self, attrs):
+        given = attrs.get("gaming_date", attrs.get("date"))
+        if given is None:
+            raise serializers.ValidationError({"gaming_date": [self.fields["gaming_date"].error_messages["required"]]})
+        if "date" in attrs and attrs["date"] != given:
+            raise serializers.ValidationError(
+                {
+                    "gaming_date": [
+                        f"House control: gaming_date ({given}) and date ({attrs['date']}), its former name, name "
+                        "two days; give gaming_date alone."
+                    ]
+                }
+            )
+        return {"gaming_date": given}
 
 
 class CloseBooksView(APIView):
@@ -688,7 +707,7 @@ class CloseBooksView(APIView):
     def post(self, request, pk):
         site = get_object_or_404(access_for(request.user).sites(), pk=pk)
         data = _parsed(BooksCloseInputSerializer(data=request.data))
-        close = services.close_books(acting_user=request.user, site=site, gaming_date=data["date"])
+        close = services.close_books(acting_user=request.user, site=site, gaming_date=data["gaming_date"])
         return Response(books_close_json(close), status=201)
 
 

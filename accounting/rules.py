@@ -13,7 +13,7 @@ from core.rules import HOUSE_CONTROL
 # without its closer): house controls at every site (plain strings); `BUSINESS_DAY` is a `Rule`,
 # cited at the site (`BUSINESS_DAY.at(site)`).
 from floor.rules import BUSINESS_DAY, GAMING_DAY_STATE, TRAY_COUNT  # noqa: F401
-from packs import Rule
+from packs import RevenueModel, Rule, pack_for
 
 # The site's daily summary (ND 99-01.3-08-16(1)(g)) is final once its books are closed. A WA or NY
 # house keeps a daily summary and closes its books just the same: "House control" there.
@@ -84,6 +84,22 @@ OTHER_GAMES_RECORDERS = frozenset({Role.GAMING_MANAGER})
 # (the game as 9 NYCRR 4620.5 defines it in New York).
 TABLE_FEES = Rule("accounting.table_fees")
 SESSION_GAME = Rule("accounting.session_game")
+
+# What an adjusting entry to closed books corrects (accounting.services.record_adjustment): a
+# table's custody figures count in the day's totals only where the pack's revenue is a drop; where
+# it is the table fees or the games-of-chance sessions, the day's figures are those, which no
+# table figure enters, and a correction is in the cash (its cash profit).
+TABLE_FIGURES = ("drop", "fills", "credits", "opener", "closer")
+CASH_FIGURE = "cash"
+
+
+def adjustment_fields(site) -> tuple[str, ...]:
+    """The figures an adjusting entry may correct at `site` (a Site or a jurisdiction code)."""
+    if pack_for(site).revenue_model == RevenueModel.DROP:
+        return (*TABLE_FIGURES, CASH_FIGURE)
+    return (CASH_FIGURE,)
+
+
 # Whose initials a fill or credit entered on a day sheet carries (ND 99-01.3-08-05(3)(c)); a WA or
 # NY house keeps the same control ("House control").
 SLIP_INITIALS = Rule("accounting.slip_initials")

@@ -26,6 +26,7 @@ from floor import queries as floor_queries
 from floor import rules as floor_rules
 from floor.calculations import site_today
 from floor.models import GamingDay
+from packs import RevenueModel, pack_for
 
 from . import frozen, queries, rules
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
@@ -231,19 +232,29 @@ def _amend_filed_quarter(adjustment: Adjustment) -> None:
         amendments.amend_with_adjustment(filing, adjustment, effect)
 
 
+def _no_table_figure(site: Site) -> str:
+    """Why no table figure is corrected at `site`, whose day's figures are its fees or its
+    games-of-chance sessions (`rules.adjustment_fields`): an adjusting entry corrects the cash."""
+    if pack_for(site).revenue_model == RevenueModel.FEES:
+        return (
+            f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its tables; "
+            "no drop, fill, credit or tray count of the house is recorded there, so an adjusting entry corrects "
+            "the cash."
+        )
+    return (
+        f"{rules.CLOSED_BOOKS}: the revenue of {site} is its games-of-chance sessions, not a drop (the session "
+        f"record is an assumption: {rules.SESSION_GAME.at(site)} defines the game); no table's drop, fill, credit "
+        "or tray count enters its day's figures, so an adjusting entry corrects the cash."
+    )
+
+
 def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_on) -> None:
     site, citation = books_close.site, rules.CLOSED_BOOKS
     if field not in Adjustment.Field.values:
         names = ", ".join(Adjustment.Field.values)
         raise ValidationError({"field": f"{citation}: an adjustment corrects one of {names}."})
-    if field != Adjustment.Field.CASH and not floor_rules.house_chips(site):
-        raise ValidationError(
-            {
-                "field": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at "
-                f"its tables; no drop, fill, credit or tray count of the house is recorded there, so an adjusting "
-                f"entry corrects the cash."
-            }
-        )
+    if field not in rules.adjustment_fields(site):
+        raise ValidationError({"field": _no_table_figure(site)})
     if field == Adjustment.Field.CASH and table is not None:
         raise ValidationError({"table": f"{citation}: a cash adjustment is the site's; give no table."})
     if field != Adjustment.Field.CASH and (table is None or table.site_id != site.pk):

@@ -94,9 +94,11 @@ SUMMARIES_RECONCILE = "core.summaries_reconcile"
 
 def closed_books_refusal(site, gaming_date: date, what: str) -> str | None:
     """The message refusing a write that would change `what` of a closed day, or None while the
-    day's books are open (no citation is looked up then). Keeping closed books closed is a house
-    control at every site, whatever its pack: no text we hold states it, and a WA or NY gaming
-    manager and their auditor expect filed figures to stay as filed. Where the site's pack states
+    day's books are open (no citation is looked up then). `what` is a noun, singular or plural
+    ("a slip", "the IOUs"): "{what} of {date} cannot be changed" is right for either. Keeping
+    closed books closed is a house control at every site, whatever its pack: no text we hold
+    states it, and a WA or NY gaming manager and their auditor expect filed figures to stay as
+    filed. Where the site's pack states
     the rule the closed figures serve (North Dakota's 08-16(1)(g)), the refusal names it. `site`:
     the Site (its pack is read from it), or a site id (`core.citations.jurisdiction_of`)."""
     from .citations import jurisdiction_of, stated
@@ -106,4 +108,4 @@ def closed_books_refusal(site, gaming_date: date, what: str) -> str | None:
         return None
     protects = stated(SUMMARIES_RECONCILE, jurisdiction_of(site))
     control = f"House control (closed books, {protects})" if protects else "House control (closed books)"
-    return f"{control}: {why}, so {what} of {gaming_date} is not changed. {INSTEAD}"
+    return f"{control}: {why}, so {what} of {gaming_date} cannot be changed. {INSTEAD}"

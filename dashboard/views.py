@@ -34,7 +34,9 @@ from accounting.rules import (
     QUARTERLY_SUMMARY,
     SESSION_GAME,
     TABLE_FEES,
+    TABLE_FIGURES,
     TOURNAMENT_PLAY,
+    adjustment_fields,
 )
 from cage.rules import DEPOSIT_DAYS
 from cardroom.access import access_for, refusal
@@ -208,8 +210,10 @@ def daily(request):
         "errors": errors,
         "can_close_books": access_for(request.user).has_role(site.pk, *CLOSE_ROLES),
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
-        # A fees-only site records no figure of the house's chips: its books are corrected in cash.
-        "adjustment_options": ADJUSTMENT_OPTIONS if chips_at_tables else CASH_ADJUSTMENT_OPTION,
+        # What the adjusting entry's service takes at the site: a table's figures where the pack's
+        # revenue is a drop; the cash alone where the day's figures are its fees or its sessions.
+        "adjustment_options": _adjustment_options(site),
+        "adjustment_takes_table": TABLE_FIGURES[0] in adjustment_fields(site),
         "adjusts_tables": chips_at_tables,
     }
     return render(request, "dashboard/daily.html", context, status=400 if errors else 200)
@@ -420,9 +424,11 @@ def _options(choices) -> str:
     return mark_safe(options)  # noqa: S308 - every value went through _text
 
 
-# The adjusting entry's figures, as the form's <option>s: written once; a fees-only site's, cash alone.
-ADJUSTMENT_OPTIONS = _options(published.ADJUSTMENT_FIELDS)
-CASH_ADJUSTMENT_OPTION = _options(c for c in published.ADJUSTMENT_FIELDS if c[0] == "cash")
+def _adjustment_options(site) -> str:
+    """The adjusting entry's figures the site takes, as the form's <option>s
+    (accounting.rules.adjustment_fields: every figure, or the cash alone)."""
+    fields = adjustment_fields(site)
+    return _options(c for c in published.ADJUSTMENT_FIELDS if c[0] in fields)
 
 
 @login_required

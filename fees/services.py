@@ -138,8 +138,8 @@ def void_fee(*, acting_user, fee: FeeCollection, reason: str, voided_at: datetim
         raise ValidationError({"reason": f"A void states its reason (at most {MAX_TEXT_LENGTH} characters)."})
     if fee.voids_id is not None:
         raise ValidationError({"fee": "A void is not voided again: record the fee anew."})
-    acts.refuse_closed_books(site, fee.gaming_date, "a table fee")  # "... so a table fee of <date> is not changed"
-    at = acts.moment(voided_at, "voided_at", site=site, what="voiding a table fee", books_date=fee.gaming_date)
+    acts.refuse_closed_books(site, fee.gaming_date, "a table fee")  # "... so a table fee of <date> cannot be changed"
+    at = acts.moment(voided_at, "voided_at", site=site, what="a table fee", books_date=fee.gaming_date)
     moments.refuse_before(
         site,
         at,

@@ -116,10 +116,15 @@ def open_gaming_day(site: Site) -> GamingDay | None:
     return GamingDay.objects.filter(site=site, close__isnull=True).order_by("-gaming_date").first()
 
 
+def last_gaming_date(site: Site) -> date | None:
+    """The site's latest gaming date opened (open or closed), or None when none was opened."""
+    return GamingDay.objects.filter(site=site).aggregate(latest=Max("gaming_date"))["latest"]
+
+
 def next_gaming_date(site: Site) -> date:
     """The gaming date the day-open form proposes: the day after the site's latest opened day
     (never one already opened), or today in the site's time zone when none was opened."""
-    latest = GamingDay.objects.filter(site=site).aggregate(latest=Max("gaming_date"))["latest"]
+    latest = last_gaming_date(site)
     if latest is not None:
         return latest + timedelta(days=1)
     return site_today(site)

@@ -49,13 +49,16 @@ def record_tip_policy(
 def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datetime | None = None) -> TipDeclaration:
     """A dealer declares, in their own name, the tip chips they hold at the end of a shift
     (an empty list: none). Declared tips stay unredeemed until the cashier pays them out;
-    the dealer may not leave the site before (ND 99-01.3-08-06(3))."""
+    the dealer may not leave the site before (ND 99-01.3-08-06(3)). The tips are the gaming
+    day's: a day whose books are closed takes none (core.closing)."""
     dealer = acting_at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS.at(site))
     gaming_date = checked_gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS.at(site))
     at = acts.moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
     # The declaration's, its lines' and the declaration event go in one INSERT (appended_at_end).
     with transaction.atomic(), appended_at_end():
+        Site.objects.select_for_update().get(pk=site.pk)
+        acts.refuse_closed_books(site, gaming_date, "the tips")
         declaration = TipDeclaration.objects.create(
             site=site,
             gaming_date=gaming_date,
@@ -79,7 +82,8 @@ def redeem_tips(
 ) -> TipRedemption:
     """The cashier pays the dealer present at the window, through cash on hand, for the very
     chips the dealer declared (`rules.TIPS`). `dealer` is the person at the window: it
-    must be the dealer who declared the tips; a cashier never pays their own tips."""
+    must be the dealer who declared the tips; a cashier never pays their own tips. A redemption
+    is in the books of its declaration's gaming day: closed books take none (core.closing)."""
     site = declaration.site
     cashier = acting_at_site(acting_user, site, rules.TIP_REDEEMERS, "redeem a dealer's tips")
     if dealer.pk != declaration.dealer_id:
@@ -93,10 +97,19 @@ def redeem_tips(
         raise ValidationError({"dealer": f"{rules.TIP_SEGREGATION}: another cashier redeems your own tips."})
     if declaration.total_cents == 0:
         raise ValidationError({"declaration": f"{rules.TIPS.at(site)}: this declaration holds no tips to redeem."})
-    at = acts.moment(at, "redeemed_at", site=declaration.site, not_before=declaration.declared_at, what="the tips")
+    at = acts.moment(
+        at,
+        "redeemed_at",
+        site=site,
+        not_before=declaration.declared_at,
+        books_date=declaration.gaming_date,
+        what="the tips",
+    )
     if at < declaration.declared_at:
         raise ValidationError({"redeemed_at": f"{rules.TIPS.at(site)}: tips are redeemed after they are declared."})
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)
+        acts.refuse_closed_books(site, declaration.gaming_date, "the tips", field="declaration")
         TipDeclaration.objects.select_for_update().get(pk=declaration.pk)
         if TipRedemption.objects.filter(declaration=declaration).exists():
             raise ValidationError({"declaration": f"{rules.TIPS.at(site)}: these tips were already redeemed."})

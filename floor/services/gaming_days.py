@@ -42,12 +42,27 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
         acts.refuse_closed_books(site, gaming_date, "the activity")  # a filed quarter
         still_open = queries.open_gaming_day(site)
         if still_open is not None:
+            _refuse_before_the_last_day(site, gaming_date, still_open)
             raise ValidationError(
                 {"gaming_date": f"{rules.GAMING_DAY_STATE}: close the gaming day {still_open.gaming_date} first."}
             )
         day = GamingDay.objects.create(site=site, gaming_date=gaming_date, opened_at=at, opened_by=employee)
         _audit(acting_user, "gaming_day.opened", day, site=site)
     return day
+
+
+def _refuse_before_the_last_day(site: Site, gaming_date, still_open: GamingDay) -> None:
+    """While a day is open, a date before the site's last gaming day (the open one, or a later
+    closed one) is not opened: the refusal says so, naming that day, rather than only asking that
+    the open day be closed (an earlier day missed is entered from paper when none is open)."""
+    last = queries.last_gaming_date(site)
+    if last is not None and gaming_date < last:
+        raise ValidationError(
+            {
+                "gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} is before the last gaming day "
+                f"at {site}, {last}, so it cannot be opened while the gaming day {still_open.gaming_date} is open."
+            }
+        )
 
 
 def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None = None) -> GamingDayClose:

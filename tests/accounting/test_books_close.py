@@ -87,6 +87,35 @@ def test_the_gaming_manager_closes_books_through_the_api(scenario, t1, client_fo
     assert BooksClose.objects.get().closed_by == manager
 
 
+@pytest.mark.parametrize(
+    "body", [{"gaming_date": str(DAY)}, {"date": str(DAY)}, {"gaming_date": str(DAY), "date": str(DAY)}]
+)
+def test_the_close_books_endpoint_reads_gaming_date_as_every_endpoint_does(
+    scenario, t1, client_for, manager, site, body
+):
+    """Before, `gaming_date` was refused ("unknown field 'gaming_date'; this endpoint reads date");
+    `date`, its former name, is still read."""
+    play(scenario, t1)
+    response = client_for(manager).post(f"/api/v1/sites/{site.pk}/close-books/", body, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["gaming_date"] == str(DAY)
+
+
+@pytest.mark.parametrize("body", [{"gaming_date": str(DAY), "date": str(NEXT)}, {}])
+def test_close_books_without_one_gaming_date_is_a_bad_request_naming_gaming_date(
+    scenario, t1, client_for, manager, site, body
+):
+    play(scenario, t1)
+    response = client_for(manager).post(f"/api/v1/sites/{site.pk}/close-books/", body, format="json")
+    assert response.status_code == 400 and list(response.json()) == ["gaming_date"]
+    if body:
+        assert response.json()["gaming_date"] == [
+            f"House control: gaming_date ({DAY}) and date ({NEXT}), its former name, name two days; "
+            "give gaming_date alone."
+        ]
+    assert not BooksClose.objects.exists()
+
+
 def test_a_cashier_does_not_close_books(scenario, t1, cast, site):
     play(scenario, t1)
     with pytest.raises(PermissionDenied):
@@ -247,6 +276,42 @@ def test_at_a_fees_only_site_an_adjusting_entry_corrects_the_cash_alone(closed_b
         assert caught.value.message_dict["field"] == [
             f"WAC 230-40-125(1) (1999 proposed amendment): the house's revenue at {site} is the fees collected at its tables; no drop, fill, "
             "credit or tray count of the house is recorded there, so an adjusting entry corrects the cash."
+        ]
+    assert not Adjustment.objects.exists()
+    assert adjust(manager, closed_books, field="cash", amount_cents=-1_000).field == "cash"
+    page = Client()
+    page.force_login(manager.user)
+    form = page.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
+    form = form[form.index('id="adjust-form"') : form.index("</form>", form.index('id="adjust-form"'))]
+    assert re.findall(r'<option value="(\w+)"', form) == ["cash"] and 'name="table_number"' not in form
+
+
+def test_at_a_session_site_an_adjusting_entry_corrects_the_cash_alone(closed_books, manager, t1, site, client_for):
+    """A New York games-of-chance site's day is its sessions: no table's drop, fill, credit or tray
+    count enters its figures, so the books are corrected in cash, in the service, the API and the
+    daily page's form. Before, a drop adjustment was taken (201) and listed as counted in the day's
+    totals, while it was counted in none (the books closed before the site's pack changed, so that
+    there is a closed day to correct)."""
+    from django.test import Client
+
+    site.jurisdiction = "NY"
+    site.save()
+    api = client_for(manager)
+    for field in ("drop", "fills", "credits", "opener", "closer"):
+        payload = {
+            "books_close": closed_books.pk,
+            "table": t1.pk,
+            "field": field,
+            "amount_cents": 5_000,
+            "reason": "Box 1 recounted.",
+            "recorded_on": str(NEXT),
+        }
+        response = api.post("/api/v1/adjustments/", payload, format="json")
+        assert response.status_code == 400, response.content
+        assert response.json()["field"] == [
+            f"House control (closed books): the revenue of {site} is its games-of-chance sessions, not a drop (the "
+            "session record is an assumption: 9 NYCRR 4620.5 defines the game); no table's drop, fill, credit or "
+            "tray count enters its day's figures, so an adjusting entry corrects the cash."
         ]
     assert not Adjustment.objects.exists()
     assert adjust(manager, closed_books, field="cash", amount_cents=-1_000).field == "cash"

@@ -43,7 +43,10 @@ def world(org, site, other_site, stranger_site, chips, cast):
                 destination="reserve",
                 amount_cents=1000,
             ),
-            "declaration": services.declare_tips(acting_user=dealer.user, site=target, gaming_date=DAY, chips={100: 5}),
+            # Declared on a day whose books stay open: a redemption is in its declaration's books.
+            "declaration": services.declare_tips(
+                acting_user=dealer.user, site=target, gaming_date=date(2026, 11, 3), chips={100: 5}
+            ),
         }
         close_books_directly(target, DAY, manager)  # the day's cage records came first; a deposit follows
     return people
@@ -127,7 +130,7 @@ def test_repaying_an_iou_answers_by_role_and_by_site(client_for, cast, world, ro
 
 def test_a_dealer_sees_only_their_own_tip_declarations(client_for, org, site, chips, world, cast):
     other = make_person(org, Role.DEALER, site)
-    services.declare_tips(acting_user=other.user, site=site, gaming_date=DAY, chips={100: 1})
+    services.declare_tips(acting_user=other.user, site=site, gaming_date=date.fromisoformat(OPEN_DATE), chips={100: 1})
     rows = client_for(cast[Role.DEALER]).get("/api/v1/cage/tip-declarations/").json()["results"]
     assert {row["dealer"] for row in rows} == {cast[Role.DEALER].pk}
 

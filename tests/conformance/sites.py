@@ -337,7 +337,7 @@ def close_the_books(site: Site, days: list[date], manager: Employee, cashier: Em
 
     client = api_as(manager)
     for day in days:
-        posted(client, f"/api/v1/sites/{site.pk}/close-books/", {"date": day.isoformat()})
+        posted(client, f"/api/v1/sites/{site.pk}/close-books/", {"gaming_date": day.isoformat()})
         gaming_day = GamingDay.objects.get(site=site, gaming_date=day)
         if day + timedelta(days=1) <= timezone.localdate():
             cage.record_deposit(

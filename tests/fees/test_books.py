@@ -118,7 +118,7 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
     with pytest.raises(ValidationError) as voiding:
         services.void_fee(acting_user=cast[Role.GAMING_MANAGER].user, fee=fee_day[0], reason="rung twice")
     assert "House control (closed books" in str(voiding.value)
-    assert "so a table fee of 2026-08-14 is not changed" in str(voiding.value)
+    assert "so a table fee of 2026-08-14 cannot be changed" in str(voiding.value)
     with pytest.raises(ValidationError):
         _fee(cast, bj_table, 16)
     assert FeeCollection.objects.count() == 2

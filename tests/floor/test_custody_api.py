@@ -70,16 +70,31 @@ def test_a_matching_opener_needs_no_reason_and_records_zero_variance(client_for,
     assert response.json()["variance_cents"] == 0
 
 
-def test_a_second_gaming_day_is_not_opened_while_one_is_open(client_for, shift_manager, gaming_day, site):
+def test_a_second_gaming_day_is_not_opened_while_one_is_open(client_for, shift_manager, site):
     from datetime import timedelta
 
-    response = post(
-        client_for(shift_manager),
-        "/api/v1/gaming-days/",
-        {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))},
-    )
+    client = client_for(shift_manager)
+    post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))})
+    response = post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
     assert response.status_code == 400
-    assert response.json()["gaming_date"][0].startswith("House control: close the gaming day")
+    assert response.json()["gaming_date"] == [
+        f"House control: close the gaming day {today(site) - timedelta(days=1)} first."
+    ]
+
+
+@pytest.mark.parametrize("asked", ["2001-01-01", "yesterday"])
+def test_a_day_before_the_last_gaming_day_is_refused_naming_it(client_for, shift_manager, gaming_day, site, asked):
+    """Before, 2001-01-01 asked while today was open answered only "close the gaming day <today>
+    first", as if closing it would let 2001-01-01 open next."""
+    from datetime import date, timedelta
+
+    day = date(2001, 1, 1) if asked == "2001-01-01" else today(site) - timedelta(days=1)
+    response = post(client_for(shift_manager), "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(day)})
+    assert response.status_code == 400
+    assert response.json()["gaming_date"] == [
+        f"House control: the gaming day {day} is before the last gaming day at {site}, {today(site)}, so it "
+        f"cannot be opened while the gaming day {today(site)} is open."
+    ]
 
 
 def test_a_future_gaming_day_is_refused(client_for, shift_manager, site):
