@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 
 from cardroom.models import Employee, Organization, Site
 from core import closing, limits
@@ -249,22 +249,27 @@ def deposits_maybe_late(site_ids, start: date, end: date, *, within_days: int) -
     more than `within_days` calendar days after the gaming date. The days are the gaming days and
     the days of the books closed with no gaming day (a fees or session day, `core.closing.closed_days`).
     A deposit due by the n-th banking day after the day is never late within n calendar days of it
-    (banking days are calendar days less weekends and holidays), so the other days are not read.
-    Three queries."""
+    (banking days are calendar days less weekends and holidays), so the other days are not read:
+    the gaming days' in one query, as their deposits are judged in it; the others' (few) in two."""
     from floor.models import GamingDay
 
     site_ids = list(site_ids)
-    gaming_days = GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
-    days = set(gaming_days.values_list("site_id", "gaming_date")) | closing.closed_days(site_ids, start, end)
-    deposits = BankDeposit.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).order_by()
-    deposited = {
-        (site_id, day): on for site_id, day, on in deposits.values_list("site_id", "gaming_date", "deposited_on")
-    }
-    return {
-        key: deposited.get(key)
-        for key in sorted(days)
-        if key not in deposited or deposited[key] > key[1] + timedelta(days=within_days)
-    }
+    late = F("gaming_date") + timedelta(days=within_days)
+    days = (GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end))
+            .filter(Q(deposit__isnull=True) | Q(deposit__deposited_on__gt=late))
+            .values_list("site_id", "gaming_date", "deposit__deposited_on"))  # fmt: skip
+    found = {(site_id, day): on for site_id, day, on in days}
+    books_days = closing.closed_days(site_ids, start, end)  # fees or session days: no gaming day
+    if books_days:
+        deposits = BankDeposit.objects.filter(
+            site_id__in={s for s, _ in books_days}, gaming_date__in={d for _, d in books_days}
+        )
+        deposited = {(s, d): on for s, d, on in deposits.values_list("site_id", "gaming_date", "deposited_on")}
+        for key in books_days:
+            on = deposited.get(key)
+            if on is None or on > key[1] + timedelta(days=within_days):
+                found[key] = on
+    return dict(sorted(found.items()))
 
 
 def deposit_limit(site: Site, gaming_date: date):

@@ -69,10 +69,10 @@ def register_closed_days(closed: ClosedDays) -> None:
 
 
 def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[int, date]]:
-    """The (site_id, date) in [start, end] whose own books were closed: the days of the books closed,
-    whether or not a gaming day was opened on them (a fees or session day, an adjustment's or a
-    tournament's day). A quarter filed closes its dates without making them days of the books: not
-    listed. The days that take a bank deposit (the cage)."""
+    """The (site_id, date) in [start, end] whose own books were closed with no gaming day opened on
+    them (a fees or session day, an adjustment's or a tournament's day): beside the gaming days, the
+    days that take a bank deposit (the cage). A quarter filed closes its dates without making them
+    days of the books: not listed. Few rows where every day of play opens a gaming day."""
     return CLOSED_DAYS(site_ids, start, end)
 
 
