@@ -211,6 +211,31 @@ class ReadRule:
         return access
 
 
+# Who reads a co-worker's personnel record in full (login name, state identifier, employment
+# type, supervisor, independent contractor): whoever manages people, the gaming manager (every
+# write to employees, roles and relations is theirs: `require_gaming_manager`), and the auditor,
+# who audits those records (the count team's independence rests on them, ND 99-01.3-08-14(2);
+# the dealers' hold is filed by state identifier). Who reads them is a house control: no text
+# states it. Anyone else reads of a co-worker only what the floor needs to name them
+# (`reads_personnel_of`), and their own record in full.
+PERSONNEL = ReadRule(
+    roles=frozenset({Role.GAMING_MANAGER, Role.AUDITOR}),
+    rule=HOUSE_CONTROL,
+    what="read a co-worker's personnel record",
+)
+
+
+def reads_personnel_of(access: Access, employee: Employee) -> bool:
+    """May `access` read `employee`'s personnel record? Their own, always; a co-worker's, by
+    `PERSONNEL` (both its roles are organization-wide); a platform operator (a superuser), the
+    first gaming manager it creates (`create_organization`)."""
+    if access.user is not None and access.user.is_superuser:
+        return True
+    if access.employee is None or access.organization_id != employee.organization_id:
+        return False
+    return access.employee.pk == employee.pk or PERSONNEL.allows(access, None)
+
+
 @dataclass(frozen=True)
 class StationReads:
     """What a station (a shared terminal: no employee and no role, cardroom.models.Station) reads

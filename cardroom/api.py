@@ -29,7 +29,7 @@ from core.throttles import LoginRateThrottle
 from core.tokens import issue_token
 
 from . import services
-from .access import access_for
+from .access import access_for, reads_personnel_of
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Organization, Role, Site, Table
 from .table_rules import table_fields
 
@@ -266,8 +266,18 @@ class MembershipSerializer(serializers.ModelSerializer):
         fields = ["id", "employee", "site", "role"]
 
 
+# What the floor needs to name a co-worker (to pick a partner or a cashier): every reader gets it.
+NAMING_FIELDS = ("id", "first_name", "last_name", "initials", "active", "memberships")
+PERSONNEL_NOTE = " Omitted of a co-worker for a reader who may not read personnel records (house control)."
+
+
 class EmployeeSerializer(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username", read_only=True)
+    """An employee. Of a co-worker, a reader who may not read personnel records
+    (`cardroom.access.PERSONNEL`: a gaming manager or auditor) gets only `NAMING_FIELDS`; of
+    themselves, everything. The other fields are documented as optional, so they are not marked
+    read-only (drf-spectacular lists a read-only field as required): this serializer only answers."""
+
+    username = serializers.CharField(source="user.username", required=False, help_text=f"Login name.{PERSONNEL_NOTE}")
     first_name = serializers.CharField(source="user.first_name", read_only=True)
     last_name = serializers.CharField(source="user.last_name", read_only=True)
     memberships = MembershipSerializer(many=True, read_only=True)
@@ -288,7 +298,21 @@ class EmployeeSerializer(serializers.ModelSerializer):
             "active",
             "memberships",
         ]
-        read_only_fields = fields
+        read_only_fields = NAMING_FIELDS
+        extra_kwargs = {
+            name: {
+                "required": False,
+                "help_text": f"{Employee._meta.get_field(name).help_text}{PERSONNEL_NOTE}".strip(),
+            }
+            for name in ("organization", "state_identifier", "employment_type", "supervisor", "independent_contractor")
+        }
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        if request is not None and reads_personnel_of(access_for(request.user), instance):
+            return data
+        return {name: value for name, value in data.items() if name in NAMING_FIELDS}
 
 
 class EmployeeInputSerializer(InputSerializer):
@@ -470,7 +494,9 @@ class OrganizationViewSet(ScopedViewSet, mixins.CreateModelMixin):
         serializer.is_valid(raise_exception=True)
         organization, manager = services.create_organization(acting_user=request.user, **serializer.validated_data)
         organization.manager = manager
-        return Response(OrganizationCreatedSerializer(organization).data, status=201)
+        return Response(
+            OrganizationCreatedSerializer(organization, context=self.get_serializer_context()).data, status=201
+        )
 
 
 class SiteRolesSerializer(serializers.Serializer):
