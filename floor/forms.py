@@ -240,10 +240,15 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
             ]
             if preparer_cashier is False:
                 # A shift manager or pit boss names the cashier: no "I am" they cannot be; the
-                # one cashier on the list chosen for them.
+                # site's one chip bank cashier chosen for them (a dealer may act as cashier, but
+                # is named only when chosen).
                 self.fields["cashier"].widget.choices = [("", "Choose the cashier")] + offered
-                if len(offered) == 1 and not self.is_bound:
-                    self.initial.setdefault("cashier", offered[0][0])
+                cashiers = Employee.objects.filter(
+                    active=True, memberships__site=site, memberships__role=Role.CASHIER
+                ).values_list("pk", flat=True)
+                sole = set(cashiers) if len(set(cashiers)) == 1 else set()
+                if sole & {pk for pk, _ in offered} and not self.is_bound:
+                    self.initial.setdefault("cashier", sole.pop())
             else:
                 self.fields["cashier"].widget.choices = [("", "I am the cashier")] + offered
         else:

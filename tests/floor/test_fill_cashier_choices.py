@@ -9,6 +9,7 @@ import pytest
 
 from cardroom.models import Role
 from floor.models import Slip
+from tests.factories import make_person
 
 from .test_pages_slips import GRID, page
 
@@ -32,6 +33,11 @@ def test_a_supervisor_is_offered_the_cashier_not_themself_and_not_a_seated_deale
     assert [v for v, _, _ in options[1:]] == [str(cashier.pk)]  # the seated dealer is not offered
     assert options[1][2] is True  # the one cashier, chosen
     assert not [o for o in options if "I am" in o[1]] and str(dealer.pk) not in {v for v, _, _ in options}
+    # A dealer not seated may act as cashier: offered, but the site's one cashier is the one chosen.
+    second = make_person(cast[Role.CASHIER].organization, Role.DEALER, open_table.site)
+    options = _cashier_options(page(client.get(f"/floor/slips/new/fill/?table={open_table.pk}")))
+    assert str(second.pk) in {v for v, _, _ in options}
+    assert [v for v, _, chosen in options if chosen] == [str(cashier.pk)]
     response = client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk, "cashier": str(cashier.pk)})
     assert response.status_code == 302
     assert Slip.objects.get().lines.count() == 2
