@@ -24,6 +24,7 @@ class GamingDay(EnteredRecord, AppendOnlyModel):
     signature; closing it is a separate signed row (GamingDayClose)."""
 
     occurred_field = "opened_at"  # entered_at / entered_late: core.moments
+    day_field = "gaming_date"  # opened after its day ended, "now": entered late (core.moments)
     entry_site = "site"
 
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="gaming_days")

@@ -323,3 +323,23 @@ def test_a_closer_dated_before_its_tables_opener_is_refused_with_the_rule(now, d
     assert message.startswith("House control: the closer is counted after the table opened")
     assert "2026-07-10 18:30 CDT is before its opener (2026-07-10 19:00 CDT)" in message
     assert not TableInventory.objects.filter(kind="closer").exists()
+
+
+def test_a_gaming_day_of_long_ago_opened_now_is_late_and_the_floor_says_when(
+    now, site, client_for, client, shift_manager
+):
+    # The second walk of the demo: a day of 2001 opened through the API read "entered_late": false
+    # (opened "now", and now was its moment) and the floor said "open since 20:03" as if tonight.
+    opened = post(client_for(shift_manager), "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": "2001-01-01"})
+    assert opened.status_code == 201, opened.json()
+    assert opened.json()["entered_late"] is True
+    client.force_login(shift_manager.user)
+    status = client.get("/floor/").content.decode()
+    assert "Gaming day Mon 2001-01-01 open since 2026-07-10 21:00" in status
+
+
+def test_tonights_gaming_day_opened_now_is_not_late_and_shows_its_hour(now, site, client_for, client, shift_manager):
+    opened = post(client_for(shift_manager), "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": "2026-07-10"})
+    assert opened.status_code == 201 and opened.json()["entered_late"] is False
+    client.force_login(shift_manager.user)
+    assert "Gaming day Fri 2026-07-10 open since 21:00<" in client.get("/floor/").content.decode()
