@@ -214,6 +214,7 @@ _.page_url  # attribute (dashboard/views.py): templates/dashboard/overview.html 
 awaiting_verification  # variable (floor/api.py)
 awaiting_receipt  # variable (floor/api.py)
 awaiting_verification  # variable (floor/queries.py)
+in_play_text  # property (floor/queries.py): the pit board template writes it
 awaiting_receipt  # variable (floor/queries.py)
 _.awaiting_verification  # property (floor/queries.py)
 _.awaiting_receipt  # property (floor/queries.py)

@@ -242,9 +242,8 @@ def _no_table_figure(site: Site) -> str:
             "the cash."
         )
     return (
-        f"{rules.CLOSED_BOOKS}: the revenue of {site} is its games-of-chance sessions, not a drop (the session "
-        f"record is an assumption: {rules.SESSION_GAME.at(site)} defines the game); no table's drop, fill, credit "
-        "or tray count enters its day's figures, so an adjusting entry corrects the cash."
+        f"{HOUSE_CONTROL}: the day's figures at {site} are its games-of-chance sessions, not a "
+        "drop; no table's drop, fill, credit or tray count enters them, so an adjusting entry corrects the cash."
     )
 
 

@@ -86,7 +86,7 @@ def bank_house(house) -> None:
                 organization=organization,
                 pooled=False,
                 effective_on=timezone.localdate() - timedelta(days=365),
-                description="Each dealer keeps and redeems their own tips at the end of the shift.",
+                description="Declared at the end of each shift and redeemed at the cage window before the dealer leaves; no tip box at the tables.",
             )
         for key, site in sites.items():
             if not IdealBank.objects.filter(site=site).exists():

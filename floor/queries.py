@@ -13,6 +13,7 @@ from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, Query
 from django.db.models.lookups import IsNull, LessThan
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
+from core.plurals import plural
 from core.prepared import prepared_cursor
 from core.rows import shaped_rows, value_rows
 
@@ -742,6 +743,11 @@ class PitBoard:
     def tables_in_play(self) -> int:
         """Tables in play: taking slips, or dealing at a fees-only site (which takes none)."""
         return sum(1 for row in self.rows if row.takes_slips or row.state == "dealing")
+
+    @property
+    def in_play_text(self) -> str:
+        """'2 of 3 tables in play', '0 of 1 table in play'."""
+        return f"{self.tables_in_play} of {plural(len(self.rows), 'table')} in play"
 
 
 def pit_board(site: Site, at: datetime) -> PitBoard:

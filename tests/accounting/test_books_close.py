@@ -309,9 +309,8 @@ def test_at_a_session_site_an_adjusting_entry_corrects_the_cash_alone(closed_boo
         response = api.post("/api/v1/adjustments/", payload, format="json")
         assert response.status_code == 400, response.content
         assert response.json()["field"] == [
-            f"House control (closed books): the revenue of {site} is its games-of-chance sessions, not a drop (the "
-            "session record is an assumption: 9 NYCRR 4620.5 defines the game); no table's drop, fill, credit or "
-            "tray count enters its day's figures, so an adjusting entry corrects the cash."
+            f"House control: the day's figures at {site} are its games-of-chance sessions, not a drop; no "
+            "table's drop, fill, credit or tray count enters them, so an adjusting entry corrects the cash."
         ]
     assert not Adjustment.objects.exists()
     assert adjust(manager, closed_books, field="cash", amount_cents=-1_000).field == "cash"

@@ -191,3 +191,8 @@ def test_the_queues_refresh_themselves_from_their_fragment(client, cast, fill):
     services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
     fragment = client.get("/floor/queues/live/").content.decode()
     assert 'id="awaiting-receipt"' in fragment and f"/floor/slips/{fill.pk}/" in fragment
+
+
+def test_one_table_not_yet_in_play_is_counted_as_one(client, gaming_day, table, shift_manager):
+    client.force_login(shift_manager.user)
+    assert "0 of 1 table in play" in board(client, table.site)  # not "0 of 1 tables"
