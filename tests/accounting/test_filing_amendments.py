@@ -234,6 +234,8 @@ def test_an_adjustment_after_filing_is_recorded_as_an_amendment_of_the_filing(
     page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     shown = [format_money(filed_value), format_money(delta), format_money(before[label][2] + delta)]
     assert page_row(page, label) == shown
+    # The reason quoted as written, then who approved it (not "reason.; approved GM").
+    assert f"(“found after the filing”, approved by {manager.initials})" in page.replace("&#x27;", "'")
     grid, _ = pdf_grid(api, site)
     assert grid[label] == shown
     assert the_alert(filed).figures["amended_figure"] == label
