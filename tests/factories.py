@@ -115,3 +115,24 @@ TABLE_OPTION_DEFAULTS = {
     "double_after_split": "on",
     "blackjack_payout": "3:2",
 }
+
+
+def fees_site(organization, **fields) -> Site:
+    """A Washington blackjack (player-banked, time fees) site: the demo's Tacoma."""
+    values = {"name": "Tacoma Blackjack Room", "jurisdiction": "WA-BJ", "time_zone": "America/Los_Angeles"}
+    return SiteFactory(organization=organization, **(values | fields))
+
+
+def player_banked_table(site, number: int = 1) -> Table:
+    """A fees site's two-deck table, the bank a player's ($300 minimum), $1-$25 wagers."""
+    return TableFactory(
+        site=site,
+        number=number,
+        decks=2,
+        banker="player",
+        min_bank_cents=30_000,
+        min_wager_cents=100,
+        max_wager_cents=2500,
+        max_players=7,
+        betting_spaces=7,
+    )

@@ -26,7 +26,7 @@ from compliance.thresholds import ThresholdBook
 from core.appendonly import installed_trigger_names
 from fees import services as fees
 from floor.models import GamingDay
-from tests.factories import SiteFactory, TableFactory
+from tests.factories import fees_site, player_banked_table
 from tests.page_support import at_site, page
 
 DAY = date(2026, 8, 14)  # a Friday: its deposit is due by the third banking day, Wednesday the 19th
@@ -36,24 +36,12 @@ PACIFIC = ZoneInfo("America/Los_Angeles")
 
 @pytest.fixture
 def site(org):
-    return SiteFactory(
-        organization=org, name="Tacoma Blackjack Room", jurisdiction="WA-BJ", time_zone="America/Los_Angeles"
-    )
+    return fees_site(org)
 
 
 @pytest.fixture
 def bj_table(site):
-    return TableFactory(
-        site=site,
-        number=1,
-        decks=2,
-        banker="player",
-        min_bank_cents=30_000,
-        min_wager_cents=100,
-        max_wager_cents=2500,
-        max_players=7,
-        betting_spaces=7,
-    )
+    return player_banked_table(site)
 
 
 def _at(hour: int) -> datetime:

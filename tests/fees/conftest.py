@@ -7,29 +7,17 @@ import pytest
 from django.utils import timezone
 
 from cardroom.models import Role
-from tests.factories import SiteFactory, TableFactory, make_person
+from tests.factories import SiteFactory, fees_site, make_person, player_banked_table
 
 
 @pytest.fixture
 def site(org):
-    return SiteFactory(
-        organization=org, name="Tacoma Blackjack Room", jurisdiction="WA-BJ", time_zone="America/Los_Angeles"
-    )
+    return fees_site(org)
 
 
 @pytest.fixture
 def bj_table(site):
-    return TableFactory(
-        site=site,
-        number=1,
-        decks=2,
-        banker="player",
-        min_bank_cents=30_000,
-        min_wager_cents=100,
-        max_wager_cents=2500,
-        max_players=7,
-        betting_spaces=7,
-    )
+    return player_banked_table(site)
 
 
 @pytest.fixture
