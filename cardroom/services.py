@@ -3,12 +3,18 @@
 The API, the browser forms and the admin all call these; none of them validate on their own.
 """
 
+from datetime import date
+from zoneinfo import ZoneInfo
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from core.audit import record_event, snapshot
+from core.models import AuditEvent
 from core.rules import HOUSE_CONTROL
 
 from .access import forget_access, require_gaming_manager
@@ -22,9 +28,12 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
     creating = instance._state.adding
     require_gaming_manager(acting_user, organization_id, action=f"{'add' if creating else 'change'} {noun}")
     with transaction.atomic():
-        before = None if creating else snapshot(type(instance).objects.select_for_update().get(pk=instance.pk))
+        current = None if creating else type(instance).objects.select_for_update().get(pk=instance.pk)
+        before = None if current is None else snapshot(current)
         for name, value in values.items():
             setattr(instance, name, value)
+        if isinstance(current, Site):
+            _refuse_moving_the_books(current, instance)
         instance.full_clean()
         instance._history_user = acting_user  # who, for the master-data history
         instance.save()
@@ -69,6 +78,59 @@ def _delete(instance, *, acting_user, organization_id: int, noun: str) -> None:
 def create_site(*, acting_user, organization: Organization, **values) -> Site:
     site = Site(organization=organization)
     return _save(site, acting_user=acting_user, organization_id=organization.pk, values=values, noun="a site")
+
+
+# The audit actions that set a site up rather than record its books or floor: a site with only
+# these may still change its jurisdiction, time zone and business day (a set-up mistake fixed).
+# Any other event at the site is a record, so an action added later counts until listed here.
+SET_UP_ACTIONS = (
+    "site.", "table.", "chipdenomination.", "membership.", "employee.", "employeerelation.", "station.",
+    "signing_pin.", "login.", "alert.", "compliance.", "report.", "registry.", "threshold.", "equipment.",
+    "surveillance.equipment.", "count_settings.", "drop_box.", "slip_book.", "ideal_bank.", "tip_policy.",
+    "internal_controls.", "table_game.", "game_approval.", "licence.",
+)  # fmt: skip
+
+# The site's fields that give its records their meaning, by the name a refusal gives them.
+BOOKS_FIELDS = {
+    "jurisdiction": "jurisdiction",
+    "time_zone": "time zone",
+    "business_day_start_hour": "business day start hour",
+}
+
+
+def _first_record_on(site: Site) -> date | None:
+    """The date (at the site) of the first record of the site's books or floor in the audit log
+    (a gaming day opened, a fee, a session, a tournament, an adjustment, a bank count, a drop box
+    placed...), or None while it has only set-up events. One query."""
+    set_up = Q()
+    for prefix in SET_UP_ACTIONS:
+        set_up |= Q(action__startswith=prefix)
+    first = AuditEvent.objects.filter(site_id=site.pk).exclude(set_up).order_by("occurred_at").first()
+    return None if first is None else timezone.localdate(first.occurred_at, ZoneInfo(site.time_zone))
+
+
+def _refuse_moving_the_books(current: Site, site: Site) -> None:
+    """House control: once a site has records, its jurisdiction, time zone and business day start
+    hour stay as they were: the pack's revenue model reads its past figures and the two others
+    draw its past gaming days' hours. A site with only set-up events may still change them."""
+    changed = [name for name in BOOKS_FIELDS if getattr(current, name) != getattr(site, name)]
+    first = _first_record_on(current) if changed else None
+    if first is None:
+        return
+    law = current.get_jurisdiction_display()
+    kept = f"{HOUSE_CONTROL}: {current.name} has records under {law}'s law (first on {first:%Y-%m-%d})"
+    days = f"past gaming days' hours (from {current.business_day_start_hour:02d}:00 {current.time_zone}) would move."
+    reasons = {
+        "jurisdiction": (
+            "past figures would be read under another law. Open a new site for play under "
+            f"{site.get_jurisdiction_display()}."
+        ),
+        "time_zone": f"{days} Open a new site for play in another time zone.",
+        "business_day_start_hour": f"{days} Open a new site for gaming days that start at another hour.",
+    }
+    raise ValidationError(
+        {name: f"{kept}; its {BOOKS_FIELDS[name]} cannot be changed, or {reasons[name]}" for name in changed}
+    )
 
 
 def update_site(*, acting_user, site: Site, **values) -> Site:

@@ -1,0 +1,112 @@
+"""A site's jurisdiction, time zone and business day start hour give its records their meaning
+(the pack's revenue model reads its figures; the zone and the hour draw its gaming days), so
+once it has a record of its books or floor they cannot be changed (house control,
+cardroom.services.update_site), through the setup form, the API or the service. A
+site with only set-up events may still fix them."""
+
+import re
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from cardroom import services
+from cardroom.models import Role, Site
+from floor import services as floor_services
+from floor.calculations import business_date
+
+pytestmark = pytest.mark.django_db
+
+CHANGES = {"jurisdiction": "NY", "time_zone": "America/New_York", "business_day_start_hour": 9}
+
+
+def form_data(site: Site, **changes) -> dict:
+    data = {
+        "name": site.name,
+        "jurisdiction": site.jurisdiction,
+        "time_zone": site.time_zone,
+        "business_day_start_hour": site.business_day_start_hour,
+        "late_entry_minutes": site.late_entry_minutes,
+        "active": "on",
+        **changes,
+    }
+    return data
+
+
+def open_a_day(site, cast):
+    today = business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+    floor_services.open_gaming_day(acting_user=cast[Role.SHIFT_MANAGER].user, site=site, gaming_date=today)
+    return today
+
+
+def as_it_was(site: Site) -> tuple:
+    again = Site.objects.get(pk=site.pk)
+    return again.jurisdiction, again.time_zone, again.business_day_start_hour
+
+
+@pytest.mark.parametrize("field", CHANGES)
+def test_the_form_refuses_the_change_once_a_gaming_day_is_opened_naming_the_field(
+    field, day_under_way, client, cast, site
+):
+    today = open_a_day(site, cast)
+    before = as_it_was(site)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    response = client.post(f"/setup/sites/{site.pk}/", form_data(site, **{field: CHANGES[field]}))
+    assert response.status_code == 200
+    inline = re.search(rf'<ul class="errorlist" id="error-{field}">(.*?)</ul>', response.content.decode(), re.S)
+    assert inline, "the refusal is shown at the field"
+    assert "House control" in inline.group(1) and f"first on {today:%Y-%m-%d}" in inline.group(1)
+    assert "cannot be changed" in inline.group(1) and "Open a new site" in inline.group(1)
+    assert as_it_was(site) == before
+
+
+@pytest.mark.parametrize("field", CHANGES)
+def test_the_api_refuses_the_change_once_a_gaming_day_is_opened_with_a_400_naming_the_field(
+    field, day_under_way, client_for, cast, site
+):
+    open_a_day(site, cast)
+    before = as_it_was(site)
+    response = client_for(cast[Role.GAMING_MANAGER]).patch(
+        f"/api/v1/sites/{site.pk}/", {field: CHANGES[field]}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    message = response.json()[field][0]
+    assert message.startswith(f"House control: {site.name} has records under North Dakota's law")
+    assert "cannot be changed" in message
+    assert as_it_was(site) == before
+
+
+def test_the_jurisdiction_refusal_says_past_figures_would_be_read_under_another_law(day_under_way, cast, site):
+    open_a_day(site, cast)
+    with pytest.raises(ValidationError) as refused:
+        services.update_site(acting_user=cast[Role.GAMING_MANAGER].user, site=site, jurisdiction="NY")
+    message = refused.value.message_dict["jurisdiction"][0]
+    assert "its jurisdiction cannot be changed, or past figures would be read under another law" in message
+    assert "Open a new site for play under New York games of chance." in message
+
+
+def test_the_other_fields_still_change_at_a_site_with_records(day_under_way, client_for, cast, site):
+    open_a_day(site, cast)
+    jurisdiction, time_zone, hour = as_it_was(site)  # the same values sent again are no change
+    body = {
+        "late_entry_minutes": 90,
+        "jurisdiction": jurisdiction,
+        "time_zone": time_zone,
+        "business_day_start_hour": hour,
+    }
+    response = client_for(cast[Role.GAMING_MANAGER]).patch(f"/api/v1/sites/{site.pk}/", body, format="json")
+    assert response.status_code == 200, response.content
+    assert Site.objects.get(pk=site.pk).late_entry_minutes == 90
+
+
+def test_a_site_only_set_up_still_changes_through_the_form_and_the_api(client, client_for, cast, site, table):
+    manager = cast[Role.GAMING_MANAGER]
+    services.update_table(acting_user=manager.user, table=table, max_wager_cents=2000)  # set-up, not a record
+    client.force_login(manager.user)
+    response = client.post(f"/setup/sites/{site.pk}/", form_data(site, time_zone="America/Denver"))
+    assert response.status_code == 302, response.content.decode()
+    response = client_for(manager).patch(
+        f"/api/v1/sites/{site.pk}/", {"jurisdiction": "NY", "business_day_start_hour": 9}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert as_it_was(site) == ("NY", "America/Denver", 9)
