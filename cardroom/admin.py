@@ -19,7 +19,7 @@ from core.models import AuditEvent
 
 from . import services
 from .access import access_for
-from .forms import TableAdminForm
+from .forms import SiteAdminForm, TableAdminForm
 from .models import (
     ChipDenomination,
     Employee,
@@ -195,6 +195,7 @@ class OrganizationAdmin(OrgScopedAdmin):
 
 @admin.register(Site)
 class SiteAdmin(OrgScopedAdmin):
+    form = SiteAdminForm
     list_display = [
         "name",
         "organization",

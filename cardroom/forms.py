@@ -10,6 +10,7 @@ from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
+from .services import refuse_moving_the_books
 from .table_rules import game_label, option_errors, table_fields, table_games
 
 
@@ -149,6 +150,20 @@ class TableAdminForm(forms.ModelForm):
             for message in posted_option_errors(site, self.data).values():
                 self.add_error(None, message)
         return cleaned
+
+
+class SiteAdminForm(forms.ModelForm):
+    """The admin's site form: a site with records keeps its jurisdiction, time zone and business day
+    start hour (`services.refuse_moving_the_books`), refused at the field as on the setup page and in
+    the API (the admin's save would otherwise raise past its form)."""
+
+    def _post_clean(self):
+        super()._post_clean()
+        if self.instance.pk:
+            try:
+                refuse_moving_the_books(Site.objects.get(pk=self.instance.pk), self.instance)
+            except ValidationError as refused:
+                self._update_errors(refused)
 
 
 class ChipDenominationForm(BootstrapMixin, forms.ModelForm):

@@ -33,7 +33,7 @@ def _save(instance, *, acting_user, organization_id: int, values: dict, noun: st
         for name, value in values.items():
             setattr(instance, name, value)
         if isinstance(current, Site):
-            _refuse_moving_the_books(current, instance)
+            refuse_moving_the_books(current, instance)
         instance.full_clean()
         instance._history_user = acting_user  # who, for the master-data history
         instance.save()
@@ -109,7 +109,7 @@ def _first_record_on(site: Site) -> date | None:
     return None if first is None else timezone.localdate(first.occurred_at, ZoneInfo(site.time_zone))
 
 
-def _refuse_moving_the_books(current: Site, site: Site) -> None:
+def refuse_moving_the_books(current: Site, site: Site) -> None:
     """House control: once a site has records, its jurisdiction, time zone and business day start
     hour stay as they were: the pack's revenue model reads its past figures and the two others
     draw its past gaming days' hours. A site with only set-up events may still change them."""

@@ -110,3 +110,16 @@ def test_a_site_only_set_up_still_changes_through_the_form_and_the_api(client, c
     )
     assert response.status_code == 200, response.content
     assert as_it_was(site) == ("NY", "America/Denver", 9)
+
+
+def test_the_admin_refuses_the_change_at_the_field_not_with_a_500(day_under_way, client, cast, site):
+    # The Django admin (a gaming manager's user is staff) saves through the same service; its form
+    # now asks the same question, so the refusal is shown at the field, not raised past the form.
+    open_a_day(site, cast)
+    before = as_it_was(site)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    data = form_data(site, time_zone="America/New_York") | {"organization": site.organization_id}
+    response = client.post(f"/admin/cardroom/site/{site.pk}/change/", data)
+    assert response.status_code == 200
+    assert "its time zone cannot be changed" in response.content.decode().replace("&#x27;", "'")
+    assert as_it_was(site) == before
