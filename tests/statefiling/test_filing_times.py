@@ -48,5 +48,6 @@ def test_a_filing_made_in_the_evening_shows_the_sites_date_everywhere(
     Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
     state = Client()
     state.force_login(user)
-    html = state.get("/registry/filings/").content.decode()
-    assert "2026-11-30 20:01" in html and "2026-12-01" not in html
+    for address in ("/registry/filings/", "/registry/quarter/?quarter=2026Q3"):
+        html = state.get(address).content.decode()
+        assert "2026-11-30 20:01" in html and "2026-12-01" not in html and "T20:01" not in html, address
