@@ -18,6 +18,7 @@ from cardroom.models import Organization, Site, Table
 from core import acts, hooks, limits
 from core.audit import record_event, snapshot
 from core.audit import record_site_event as _audit
+from core.moments import shown
 from core.periods import Quarter
 from core.plurals import noun_for
 from core.rules import HOUSE_CONTROL
@@ -337,7 +338,7 @@ def _check_quarter_can_file(site: Site, quarter: Quarter) -> None:
         raise ValidationError(
             {
                 "quarter": f"{rules.FILED_QUARTER}: the quarterly summary of {quarter} at {site} was filed on "
-                f"{filed.filed_at:%Y-%m-%d}; a correction is an adjustment entered in a later quarter, shown "
+                f"{shown(site, filed.filed_at)}; a correction is an adjustment entered in a later quarter, shown "
                 "beside the filed figures as an amendment."
             }
         )

@@ -235,9 +235,11 @@ def quarter_columns(pack) -> tuple[str, ...]:
     return tuple(c for c in QUARTER_COLUMNS if c not in dropped)
 
 
-def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list[dict]:
+def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit: int = 5000) -> list[dict]:
     """Each filing of the quarter received by the agency (amendments too), with its filed totals
-    and the organization's tax as filed: one row per filing, one query."""
+    and the organization's tax as filed: one row per filing, one query. For the CSV/XLSX the
+    time is ISO 8601 with its offset; `shown`, for the page, it is written as the filings page
+    writes it, and the organization's tax is shown once per organization (`_tax_once`)."""
     out = []
     for f in filings(agency, quarter=str(quarter)).order_by("licensee__name", "site_name", "seq")[:limit]:
         figures = f.package.get("figures") or {}
@@ -267,7 +269,27 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, limit: int = 5000) -> list
                 "tax_now_cents": now_tax,
             }
         )
-    return out
+        if shown:
+            out[-1]["received_at"] = timezone.localtime(f.received_at).strftime("%Y-%m-%d %H:%M")
+    return _tax_once(out) if shown else out
+
+
+def _tax_once(rows: list[dict]) -> list[dict]:
+    """Each site of an organization files the organization's whole tax: a column that repeated it
+    on every site's row would add up to the tax times the sites. An original return whose tax is
+    the one an earlier row of the same licensee shows names that row's receipt instead
+    (`tax_above`); an amendment keeps its own (the return recomputed), as does a return whose
+    tax differs (filed before the organization's other sites were)."""
+    first: dict[tuple, str] = {}
+    for row in rows:
+        key = (row["licence_number"], row["tax_cents"], row["tax_filed_cents"])
+        if row["amends"] or row["tax_cents"] is None and row["tax_filed_cents"] is None:
+            continue
+        if key in first:
+            row["tax_above"] = first[key]
+        else:
+            first[key] = row["receipt_number"]
+    return rows
 
 
 def _tax_filed_and_now(filing: ReceivedFiling, tax: dict) -> tuple[int | None, int | None]:

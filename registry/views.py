@@ -83,9 +83,10 @@ def quarter(request, regulator):
             {"agency": regulator.agency, "error": "A quarter is YYYYQn, for example 2026Q3."},
             status=400,
         )
-    rows = queries.quarter_rows(regulator.agency, chosen)
     pack = get_pack(regulator.agency.jurisdiction)
     columns = queries.quarter_columns(pack)
+    # A download's times in ISO 8601 with their offset; the page's as the filings page writes them.
+    rows = queries.quarter_rows(regulator.agency, chosen, shown=request.GET.get("format") not in ("csv", "xlsx"))
     download = _download(request, rows, columns, f"{regulator.agency.jurisdiction}-{chosen}-filings")
     if download is not None:
         return download

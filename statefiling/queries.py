@@ -2,21 +2,23 @@
 
 from dataclasses import dataclass
 
+from core.moments import shown, site_zone
 from core.money import format_money
 from core.plurals import plural
 
 from .models import AmendmentReceipt, FilingReceipt, Submission
 
 
-def receipt_statement(filed) -> str:
-    """The state registry's receipt of a filed quarter, in one sentence; the delivery state
-    while it is on its way; empty where the quarter is not filed or no registry is connected."""
+def receipt_statement(filed, site) -> str:
+    """The state registry's receipt of a filed quarter, in one sentence (its time the site's
+    local time, as every filing's); the delivery state while it is on its way; empty where the
+    quarter is not filed or no registry is connected."""
     if filed is None:  # accounting.books.Filed: the quarter is not filed
         return ""
     receipt = FilingReceipt.objects.filter(filing_id=filed.filing_id).first()
     if receipt is not None:
         return (
-            f"Received by {receipt.agency or 'the state registry'} on {receipt.received_at:%Y-%m-%d %H:%M} UTC, "
+            f"Received by {receipt.agency or 'the state registry'} on {shown(site, receipt.received_at)}, "
             f"receipt {receipt.receipt_number} (receipt SHA-256 {receipt.receipt_sha256}; "
             f"package SHA-256 {receipt.package_sha256})."
         )
@@ -38,9 +40,9 @@ class AmendmentAtRegistry:
     statement: str  # its receipt, or where it is on its way
 
 
-def amendment_statements(filed) -> list[AmendmentAtRegistry]:
+def amendment_statements(filed, site) -> list[AmendmentAtRegistry]:
     """Each amendment of a filed quarter sent to the state's registry, with its receipt (pointing
-    back at the filing's) or its delivery state; two queries."""
+    back at the filing's) or its delivery state, dated in the site's local time; two queries."""
     if filed is None:
         return []
     receipts = {r.amendment_id: r for r in AmendmentReceipt.objects.filter(filing_id=filed.filing_id)}
@@ -54,10 +56,10 @@ def amendment_statements(filed) -> list[AmendmentAtRegistry]:
         a, receipt = s.amendment, receipts.get(s.amendment_id)
         label = (
             f"Amendment {a.pk}: {a.get_figure_display()} {format_money(a.delta_cents, signed=True)}, "
-            f"recorded {a.recorded_at:%Y-%m-%d}"
+            f"recorded {a.recorded_at.astimezone(site_zone(site)):%Y-%m-%d}"
         )
         statement = (
-            f"Received by {receipt.agency or 'the state registry'} on {receipt.received_at:%Y-%m-%d %H:%M} UTC, "
+            f"Received by {receipt.agency or 'the state registry'} on {shown(site, receipt.received_at)}, "
             f"receipt {receipt.receipt_number} amending {receipt.amends_receipt_number} "
             f"(receipt SHA-256 {receipt.receipt_sha256})."
             if receipt

@@ -105,9 +105,9 @@ def build(context: ReportContext) -> QuarterlyReport:
     games = summary_game_lines(summary, quarter.end, where=context.site)  # the games the pack deals
     pack = pack_figures(context.site, quarter.start, quarter.end)
     return QuarterlyReport(context.site.name, summary, tax.figures if tax else None, state, tax, games, pack,
-                           context.site.jurisdiction, receipt_statement(state.filing),
+                           context.site.jurisdiction, receipt_statement(state.filing, context.site),
                            filing.figures.get("tax") if filing else None,
-                           tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing)))  # fmt: skip
+                           tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)))  # fmt: skip
 
 
 def day_header(dealt: tuple[str, ...], words: RevenueWords) -> list[str]:

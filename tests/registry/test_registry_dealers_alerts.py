@@ -9,6 +9,7 @@ import re
 from datetime import date
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.test import Client
 from openpyxl import load_workbook
@@ -319,3 +320,43 @@ def test_a_losing_days_expected_deposit_reads_none_with_the_shortfall_never_a_ne
     assert deposit_money(0) == "$0.00" and deposit_text(0) is None
     assert deposit_money(125_050) == "$1,250.50"
     assert deposit_money(None) == "not known"
+
+
+# --- The quarter's receipt times and the organization's tax once ------------------------------------
+
+RECEIVED = "2026-12-01T02:01:26+00:00"  # 2026-11-30 20:01 in North Dakota's (Bismarck's) zone
+
+
+def site_package(site_id, name, tax_cents):
+    return {
+        **package(site_id=site_id),
+        "site": {"id": site_id, "name": name, "jurisdiction": "ND"},
+        "tax": {"tax_cents": tax_cents, "organization_tax_cents": tax_cents},
+    }
+
+
+def test_the_quarter_writes_the_receipt_time_as_the_filings_page_and_each_organizations_tax_once(north_dakota):
+    agency, elks, eagles = north_dakota
+    with time_machine.travel(RECEIVED, tick=False):
+        elks_receipts = [
+            post_filing(elks, site_package(n, name, 7_310), f"e-{n}").json()["receipt_number"]
+            for n, name in ((1, "Bismarck"), (2, "Fargo"), (3, "Minot"))
+        ]
+        eagles_receipt = post_filing(eagles, site_package(9, "Mandan", 1_000), "g-9").json()["receipt_number"]
+    _api, page = staff(agency, "state")
+    html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    body = html[html.index("<tbody>") : html.index("</tbody>")]
+    rows = {number: body[body.index(number) :].split("</tr>")[0] for number in [*elks_receipts, eagles_receipt]}
+
+    assert all(">2026-11-30 20:01</td>" in row for row in rows.values())
+    assert "2026-11-30T" not in html and "2026-12-01" not in html
+    first, *others = elks_receipts
+    assert body.count("$73.10") == 2  # the organization's tax and the tax filed, once for Elks
+    assert '<td class="text-end tax-filed">$73.10</td>' in rows[first]
+    for number in others:
+        assert "$73.10" not in rows[number] and f"as receipt {first} above" in rows[number]
+    assert '<td class="text-end tax-filed">$10.00</td>' in rows[eagles_receipt]  # another organization's own
+
+    downloaded = list(csv.DictReader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").text)))
+    assert [r["tax_cents"] for r in downloaded] == ["1000", "7310", "7310", "7310"]  # each return as received
+    assert all(re.fullmatch(r"2026-11-30T20:01:26-06:00", r["received_at"]) for r in downloaded)
