@@ -6,13 +6,21 @@ from django.shortcuts import get_object_or_404
 from accounting.rules import DAILY_FIGURES, DEALER_FIGURES, QUARTER_FIGURES
 from cardroom.access import ReadRule, access_for
 from cardroom.models import Role
+from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today
 
 FIGURE_ROLES = tuple(DAILY_FIGURES.roles)
 QUARTER_ROLES = tuple(QUARTER_FIGURES.roles)
 DASHBOARD_ROLES = (Role.GAMING_MANAGER, Role.AUDITOR)
 
+# Who reads the audit log in the browser (/dashboard/audit/): the gaming manager, who answers for
+# every change, and the auditor, who audits them; both hold their roles organization-wide, so they
+# read the whole organization's events, those of no site too. House control: no text states who
+# reads the log.
+AUDIT_LOG = ReadRule(frozenset({Role.GAMING_MANAGER, Role.AUDITOR}), HOUSE_CONTROL, "read the audit log")
+
 __all__ = [
+    "AUDIT_LOG",
     "DAILY_FIGURES",
     "DASHBOARD_ROLES",
     "DEALER_FIGURES",

@@ -1,9 +1,9 @@
-"""Menu entries for the figures pages and the auditor dashboard."""
+"""Menu entries for the figures pages, the auditor dashboard and the audit log."""
 
 from cardroom.navigation import register
 from packs import RevenueModel, pack_for
 
-from .access import DASHBOARD_ROLES, FIGURE_ROLES, QUARTER_ROLES
+from .access import AUDIT_LOG, DASHBOARD_ROLES, FIGURE_ROLES, QUARTER_ROLES
 
 
 def _drop_pack(jurisdiction: str) -> bool:
@@ -17,3 +17,4 @@ register(SECTION, "Daily summary", "dashboard:daily", FIGURE_ROLES)
 register(SECTION, "Quarterly summary", "dashboard:quarter", QUARTER_ROLES)
 register(SECTION, "Dealer percent-of-hold", "dashboard:dealers", FIGURE_ROLES, offered=_drop_pack)
 register(SECTION, "Auditor dashboard", "dashboard:overview", DASHBOARD_ROLES)
+register("Compliance", "Audit log", "dashboard:audit", AUDIT_LOG.roles)

@@ -29,3 +29,6 @@ def moved(old: str, name: str):
 # The old addresses under /figures/, each to its page under /dashboard/.
 MOVED = [moved("dashboard/", "overview"), moved("dashboard/data.json", "overview_data")]
 MOVED += [moved(str(p.pattern), p.name) for p in urlpatterns[2:]]
+
+# Pages added since the move, with no old address.
+urlpatterns += [path("audit/", views.audit_log, name="audit")]

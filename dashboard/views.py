@@ -9,6 +9,7 @@ from functools import lru_cache
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.core.signals import setting_changed
 from django.db.models import Exists, OuterRef
 from django.http import Http404, JsonResponse
@@ -61,8 +62,9 @@ from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
 from statefiling.queries import amendment_statements, receipt_statement
 
-from . import fragments, trends
+from . import audit, fragments, trends
 from .access import (
+    AUDIT_LOG,
     DAILY_FIGURES,
     DASHBOARD_ROLES,
     DEALER_FIGURES,
@@ -824,3 +826,28 @@ def overview_data(request):
 
 def _holds(site) -> bool:
     return pack_for(site).revenue_model == RevenueModel.DROP
+
+
+@login_required
+def audit_log(request):
+    """The audit log of the reader's organization (`AUDIT_LOG`), newest first, a page at a time;
+    a filter that cannot be read is named above the list and ignored (answered 400)."""
+    access = access_for(request.user)
+    sites = list(AUDIT_LOG.sites(access).order_by("name", "pk"))
+    if not sites and not AUDIT_LOG.allows(access, None):
+        raise PermissionDenied(AUDIT_LOG.refusal())
+    employees = list(audit.people(access))
+    filters, errors = audit.parse_filters(request.GET, sites, employees)
+    page = Paginator(audit.events(access, sites, filters), audit.EVENTS_PER_PAGE).get_page(request.GET.get("page"))
+    kept = request.GET.copy()
+    kept.pop("page", None)
+    context = {
+        "sites": sites,
+        "employees": employees,
+        "filters": filters,
+        "errors": errors,
+        "page": page,
+        "rows": [audit.row(event) for event in page],
+        "query": kept.urlencode(),
+    }
+    return render(request, "dashboard/audit.html", context, status=400 if errors else 200)

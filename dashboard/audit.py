@@ -1,0 +1,174 @@
+"""The audit log as a reader sees it in the browser (/dashboard/audit/): the events of the
+reader's organization at the sites `AUDIT_LOG` lets them read (and, for an organization-wide
+role, the events of no site), newest first, filtered by site, local dates, action prefix and
+person. Reads core.models.AuditEvent with its actor, the actor's employee and the site in one
+query a page."""
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q, QuerySet
+
+from cardroom.access import Access
+from cardroom.models import Employee, Site
+from core import limits
+from core.models import AuditEvent
+from core.moments import shown
+
+from .access import AUDIT_LOG
+
+EVENTS_PER_PAGE = 100
+ACTION_PREFIX = re.compile(r"[a-z0-9_.]{1,80}")  # the shape of every action code ("slip.", "gaming_day.opened")
+
+
+@dataclass(frozen=True)
+class Filters:
+    site: Site | None = None
+    start: date | None = None
+    end: date | None = None
+    action: str = ""
+    person: Employee | None = None
+
+
+def people(access: Access) -> QuerySet[Employee]:
+    """The organization's employees, whom the person filter offers."""
+    return (
+        Employee.objects.filter(organization_id=access.organization_id)
+        .select_related("user")
+        .order_by("user__last_name", "user__first_name", "initials")
+    )
+
+
+def _chosen(value: str, among, errors: dict, field: str, what: str):
+    """The object of id `value` among `among` (None when blank); a malformed or unknown id is
+    refused in `errors` and ignored."""
+    if not value:
+        return None
+    found = [o for o in among if str(o.pk) == value.strip()]
+    if not found:
+        errors[field] = f"{value!r} is not {what} of yours; the filter is ignored."
+        return None
+    return found[0]
+
+
+def _date(value: str, errors: dict, field: str) -> date | None:
+    if not value:
+        return None
+    try:
+        return limits.parse_date(value, field)
+    except ValidationError as exc:
+        errors[field] = " ".join(exc.messages) + " The filter is ignored."
+        return None
+
+
+def parse_filters(params, sites: list[Site], employees: list[Employee]) -> tuple[Filters, dict]:
+    """The filters asked for in `params`, and the refusal of each one that is ignored."""
+    errors: dict = {}
+    start = _date(params.get("start", ""), errors, "start")
+    end = _date(params.get("end", ""), errors, "end")
+    if start and end and end < start:
+        errors["end"] = f"The end ({end}) is before the start ({start}); the end is ignored."
+        end = None
+    action = params.get("action", "").strip()
+    if action and not ACTION_PREFIX.fullmatch(action):
+        errors["action"] = "An action is lower-case letters, digits, '_' and '.' (for example slip.); ignored."
+        action = ""
+    return Filters(
+        site=_chosen(params.get("site", ""), sites, errors, "site", "a site"),
+        start=start,
+        end=end,
+        action=action,
+        person=_chosen(params.get("person", ""), employees, errors, "person", "a person"),
+    ), errors
+
+
+def _local_bounds(zone_name: str, start: date | None, end: date | None) -> Q:
+    """The moments from `start`'s midnight to the midnight after `end` in the zone `zone_name`."""
+    zone = ZoneInfo(zone_name)
+    bounds = Q()
+    if start:
+        bounds &= Q(occurred_at__gte=datetime.combine(start, time.min, tzinfo=zone))
+    if end:
+        bounds &= Q(occurred_at__lt=datetime.combine(end + timedelta(days=1), time.min, tzinfo=zone))
+    return bounds
+
+
+def events(access: Access, sites: list[Site], filters: Filters) -> QuerySet[AuditEvent]:
+    """The events `access` reads, filtered, newest first. Dates are each site's local dates; an
+    event of no site is dated in UTC."""
+    chosen = [filters.site] if filters.site else sites
+    scope = Q()
+    for site in chosen:
+        scope |= Q(site_id=site.pk) & _local_bounds(site.time_zone, filters.start, filters.end)
+    if filters.site is None and AUDIT_LOG.allows(access, None):
+        scope |= Q(site__isnull=True) & _local_bounds("UTC", filters.start, filters.end)
+    found = (
+        AuditEvent.objects.filter(scope, organization_id=access.organization_id) if scope else AuditEvent.objects.none()
+    )
+    if filters.action:
+        found = found.filter(action__startswith=filters.action)
+    if filters.person:
+        found = found.filter(actor_id=filters.person.user_id)
+    return found.select_related("actor__employee", "site").order_by("-occurred_at", "-pk")
+
+
+@dataclass(frozen=True)
+class Change:
+    field: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class Row:
+    event: AuditEvent
+    when: str
+    who: str
+    initials: str
+    action_words: str
+    changes: list[Change]
+
+
+def _value(values: dict | None, field: str) -> str:
+    if not isinstance(values, dict) or field not in values:
+        return ""
+    value = values[field]
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def changes(before, after) -> list[Change]:
+    """The fields of `before` and `after`, each with its value in both (blank where absent); a
+    value that is no object (a list, a number) is shown as one field, "value"."""
+    before = before if isinstance(before, dict) or before is None else {"value": before}
+    after = after if isinstance(after, dict) or after is None else {"value": after}
+    fields = sorted(set(before or {}) | set(after or {}))
+    return [Change(f, _value(before, f), _value(after, f)) for f in fields]
+
+
+def action_words(action: str) -> str:
+    """'gaming_day.opened' as 'Gaming day opened'."""
+    words = action.replace(".", " ").replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def row(event: AuditEvent) -> Row:
+    actor = event.actor
+    employee = getattr(actor, "employee", None) if actor is not None else None
+    name = (actor.get_full_name() or actor.get_username()) if actor is not None else event.actor_label
+    when = (
+        shown(event.site, event.occurred_at)
+        if event.site
+        else event.occurred_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    )
+    return Row(
+        event=event,
+        when=when,
+        who=name,
+        initials=employee.initials if employee else "",
+        action_words=action_words(event.action),
+        changes=changes(event.before, event.after),
+    )

@@ -1,0 +1,193 @@
+"""The audit log page (/dashboard/audit/): the organization's events with who and when, for its
+gaming managers and auditors only (dashboard.access.AUDIT_LOG), filtered, paged, escaped, in a
+bounded number of queries."""
+
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from cardroom.models import Role
+from core import audit
+from core.models import AuditEvent
+from core.moments import shown
+from floor import services as floor
+from floor.calculations import site_today
+from tests.factories import make_person
+
+pytestmark = pytest.mark.django_db
+
+URL = "/dashboard/audit/"
+REFUSAL = "House control: only a gaming manager or auditor may read the audit log."
+
+
+def open_day(site, who):
+    return floor.open_gaming_day(acting_user=who.user, site=site, gaming_date=site_today(site))
+
+
+def opening_of(day) -> AuditEvent:
+    return AuditEvent.objects.get(action="gaming_day.opened", object_id=str(day.pk))
+
+
+def many_events(org, site, who, count: int) -> None:
+    """`count` events at `site`, appended to the organization's chain as a service appends them."""
+    with transaction.atomic():
+        events = [
+            audit.new_event(actor=who.user, action="note.written", object_type="test.note", object_id=str(n),
+                            site_id=site.pk, after={"n": n})
+            for n in range(count)
+        ]  # fmt: skip
+        audit.append_events(org.pk, events)
+
+
+def page_for(client, who, query=""):
+    client.force_login(who.user)
+    return client.get(f"{URL}{query}")
+
+
+def test_an_opened_gaming_day_is_listed_with_who_when_and_its_place_in_the_chain(client, site, cast):
+    shift = cast[Role.SHIFT_MANAGER]
+    event = opening_of(open_day(site, shift))
+    response = page_for(client, cast[Role.AUDITOR])
+    assert response.status_code == 200
+    html = response.content.decode()
+    row = html.split(f'data-seq="{event.seq}"')[1].split("</tr>\n")[0]
+    assert "Gaming day opened" in row and "<code>gaming_day.opened</code>" in row
+    assert f"{shift.user.get_full_name()} ({shift.initials})" in row
+    assert shown(site, event.occurred_at) in row  # the site's local time, with its zone
+    assert f"floor.gamingday #{event.object_id}" in row and site.name in row
+    assert f'<td class="text-end">{event.seq}</td>' in row
+    assert "<summary>" in row and "<code>gaming_date</code>" in row  # the changed fields, behind a summary
+
+
+@pytest.mark.parametrize("role", list(Role))
+def test_only_gaming_managers_and_auditors_read_the_log(client, cast, role):
+    response = page_for(client, cast[role])
+    if role in (Role.GAMING_MANAGER, Role.AUDITOR):
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 403
+        assert REFUSAL in response.content.decode()
+
+
+def test_a_login_with_no_employee_is_refused(client, django_user_model):
+    user = django_user_model.objects.create_user("visitor", password="Ochre-Lantern-Drift-58")
+    client.force_login(user)
+    response = client.get(URL)
+    assert response.status_code == 403 and REFUSAL in response.content.decode()
+
+
+@pytest.mark.parametrize("role", [Role.GAMING_MANAGER, Role.AUDITOR])
+def test_another_organizations_events_never_appear(client, site, cast, stranger_site, role):
+    ours = opening_of(open_day(site, cast[Role.SHIFT_MANAGER]))
+    stranger = make_person(stranger_site.organization, Role.SHIFT_MANAGER, stranger_site)
+    theirs = opening_of(open_day(stranger_site, stranger))
+    for query in ("", f"?site={stranger_site.pk}", f"?person={stranger.pk}"):
+        html = page_for(client, cast[role], query).content.decode()
+        assert f'data-chain="{theirs.chain}"' not in html
+        assert stranger_site.name not in html.split('id="audit-events"')[1] and stranger.user.username not in html
+    assert f'data-seq="{ours.seq}" data-chain="{ours.chain}"' in page_for(client, cast[role]).content.decode()
+
+
+def test_events_of_no_site_are_the_organization_wide_readers(client, org, cast):
+    with transaction.atomic():
+        audit.record_event(actor=cast[Role.GAMING_MANAGER].user, action="organization.renamed", obj=org,
+                           organization_id=org.pk, before={"name": "Old"}, after={"name": "New"})  # fmt: skip
+    html = page_for(client, cast[Role.AUDITOR]).content.decode()
+    assert "Organization renamed" in html and "(organization)" in html and " UTC</td>" in html
+
+
+def test_the_filters_pick_site_action_person_and_local_dates(client, org, site, other_site, cast):
+    shift = cast[Role.SHIFT_MANAGER]
+    boss = make_person(org, Role.SHIFT_MANAGER, other_site)
+    here = opening_of(open_day(site, shift))
+    # 03:00 UTC on 2026-08-21 is still the evening of 2026-08-20 in Chicago (the factory's zone).
+    with time_machine.travel(datetime(2026, 8, 21, 3, 0, tzinfo=UTC), tick=False):
+        there = opening_of(open_day(other_site, boss))
+    reader = cast[Role.AUDITOR]
+
+    def seqs(query):
+        response = page_for(client, reader, query)
+        assert response.status_code == 200, query
+        html = response.content.decode()
+        return {e.seq for e in (here, there) if f'data-seq="{e.seq}"' in html}
+
+    assert seqs("") == {here.seq, there.seq}
+    assert seqs(f"?site={other_site.pk}") == {there.seq}
+    assert seqs(f"?site={site.pk}") == {here.seq}
+    assert seqs(f"?person={boss.pk}") == {there.seq}
+    assert seqs("?action=gaming_day.") == {here.seq, there.seq}
+    assert seqs("?action=slip.") == set()
+    assert seqs("?start=2026-08-20&end=2026-08-20") == {here.seq, there.seq}  # local dates, not UTC's
+    assert seqs("?start=2026-08-21") == set()
+    assert seqs("?end=2026-08-19") == set()
+    row_events = page_for(client, reader, "?action=row.").content.decode()
+    assert f'data-seq="{here.seq}"' not in row_events and "Row created" in row_events
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("?start=x", "start"),
+        ("?end=2026-13-01", "end"),
+        ("?start=2026-08-20&end=2026-08-01", "end"),
+        ("?site=abc", "site"),
+        ("?site=999999", "site"),
+        ("?person=abc", "person"),
+        ("?action=%3Cb%3E", "action"),
+    ],
+)
+def test_a_filter_that_cannot_be_read_is_named_and_ignored(client, site, cast, query, field):
+    event = opening_of(open_day(site, cast[Role.SHIFT_MANAGER]))
+    response = page_for(client, cast[Role.GAMING_MANAGER], query)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="errors"' in html and f"<li>{field}: " in html
+    assert f'data-seq="{event.seq}"' in html  # the rest of the page stands
+    assert "<b>" not in html.split('id="errors"')[1]
+
+
+def test_a_site_of_another_organization_is_not_a_filter(client, cast, stranger_site):
+    response = page_for(client, cast[Role.AUDITOR], f"?site={stranger_site.pk}")
+    assert response.status_code == 400 and "<li>site: " in response.content.decode()
+
+
+def test_user_text_in_an_event_is_escaped(client, org, site, cast):
+    with transaction.atomic():
+        audit.record_event(actor=cast[Role.GAMING_MANAGER].user, action="site.renamed", obj=site,
+                           organization_id=org.pk, site_id=site.pk,
+                           before={"name": "<i>Elks</i>"}, after={"name": "<script>alert(1)</script>"})  # fmt: skip
+    html = page_for(client, cast[Role.AUDITOR]).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "&lt;i&gt;Elks&lt;/i&gt;" in html
+    assert "<script>alert(1)" not in html and "<i>Elks</i>" not in html
+
+
+def test_a_page_holds_a_hundred_events_newest_first(client, org, site, cast):
+    many_events(org, site, cast[Role.SHIFT_MANAGER], 150)
+    first = page_for(client, cast[Role.AUDITOR]).content.decode()
+    shown_seqs = [int(part.split('"')[0]) for part in first.split('data-seq="')[1:]]
+    assert len(shown_seqs) == 100 and shown_seqs == sorted(shown_seqs, reverse=True)
+    assert 'id="audit-older"' in first and "150 events." in first
+    second = page_for(client, cast[Role.AUDITOR], "?action=note.&page=2").content.decode()
+    assert second.count('data-seq="') == 50 and "?action=note.&amp;page=1" in second
+
+
+def test_the_page_asks_as_many_queries_for_200_events_as_for_10(client, org, site, cast, django_assert_max_num_queries):
+    reader = cast[Role.AUDITOR]
+    many_events(org, site, cast[Role.SHIFT_MANAGER], 10)
+    client.force_login(reader.user)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(URL).status_code == 200
+    many_events(org, site, make_person(org, Role.DEALER, site), 190)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        html = client.get(URL).content.decode()
+    assert html.count('data-seq="') == 100
+
+
+def test_the_menu_offers_the_audit_log_to_its_readers_only(client, cast):
+    for role in Role:
+        client.force_login(cast[role].user)
+        html = client.get("/").content.decode()
+        assert (f'href="{URL}"' in html) is (role in (Role.GAMING_MANAGER, Role.AUDITOR)), role
