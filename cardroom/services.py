@@ -4,17 +4,16 @@ The API, the browser forms and the admin all call these; none of them validate o
 """
 
 from datetime import date
-from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from core.audit import record_event, snapshot
 from core.models import AuditEvent
+from core.moments import local_date
 from core.rules import HOUSE_CONTROL
 
 from .access import forget_access, require_gaming_manager
@@ -106,7 +105,7 @@ def _first_record_on(site: Site) -> date | None:
     for prefix in SET_UP_ACTIONS:
         set_up |= Q(action__startswith=prefix)
     first = AuditEvent.objects.filter(site_id=site.pk).exclude(set_up).order_by("occurred_at").first()
-    return None if first is None else timezone.localdate(first.occurred_at, ZoneInfo(site.time_zone))
+    return None if first is None else local_date(site, first.occurred_at)
 
 
 def refuse_moving_the_books(current: Site, site: Site) -> None:

@@ -8,7 +8,7 @@ from django.utils import timezone
 from cardroom.access import require_role
 from cardroom.models import Role, Site
 from core.audit import record_event, snapshot
-from core.moments import site_zone
+from core.moments import local_date
 from core.rules import HOUSE_CONTROL
 
 from .mail import MAIL_PRIORITY, notify_alert, notify_alerts
@@ -192,7 +192,9 @@ def flag_filed_return_amended(amendment) -> None:
         a = amendment.adjustment
         entry = f"adjustment {a.pk} of {a.books_close.gaming_date}'s {a.field}, entered on {a.recorded_on}"
     else:
-        entry = f"other games' AGP entry {amendment.other_games_agp_id}, recorded {amendment.recorded_at.astimezone(site_zone(site)):%Y-%m-%d}"
+        entry = (
+            f"other games' AGP entry {amendment.other_games_agp_id}, recorded {local_date(site, amendment.recorded_at)}"
+        )
     found = FiledReturnAmended(
         site_id=site.pk,
         site=str(site),
@@ -200,7 +202,7 @@ def flag_filed_return_amended(amendment) -> None:
         period_start=filing.start,
         period_end=filing.end,
         filing_id=filing.pk,
-        filed_on=filing.filed_at.astimezone(site_zone(site)).date(),  # the site's date, as every page shows it
+        filed_on=local_date(site, filing.filed_at),  # the site's date, as every page shows it
         filed_sha256=filing.figures_sha256,
         amendment_id=amendment.pk,
         figure=amendment.get_figure_display(),

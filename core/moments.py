@@ -61,6 +61,12 @@ def gaming_day_bounds(site, gaming_date: date) -> tuple[datetime, datetime]:
     return start, end
 
 
+def local_date(site, moment: datetime) -> date:
+    """The calendar date of `moment` at the site (its local time), as its pages date a filing or
+    an event (not its gaming date: `gaming_date_of`)."""
+    return moment.astimezone(site_zone(site)).date()
+
+
 def shown(site, moment: datetime) -> str:
     """A moment as a refusal shows it: the site's local time with its zone's abbreviation."""
     return moment.astimezone(site_zone(site)).strftime("%Y-%m-%d %H:%M %Z")
@@ -87,7 +93,9 @@ def occurred_at(
     `not_before`: an earlier moment the record cannot precede (the shift's start...).
     Closed books are refused for `books_date`, else `gaming_date`, else the moment's gaming date
     (a count of a day happens after it: its books are the day's, `books_date`); `books=False`
-    for records outside the books (surveillance logs)."""
+    for records outside the books (surveillance logs). Now (`at` None) is not checked here: every
+    service that writes a day's record also refuses its closed books itself, under the site's row
+    lock (`core.acts.refuse_closed_books`), which is what holds when no moment is given."""
     now = now or timezone.now()
     if at is None:
         return now

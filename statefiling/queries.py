@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from core.moments import shown, site_zone
+from core.moments import local_date, shown
 from core.money import format_money
 from core.plurals import plural
 
@@ -56,7 +56,7 @@ def amendment_statements(filed, site) -> list[AmendmentAtRegistry]:
         a, receipt = s.amendment, receipts.get(s.amendment_id)
         label = (
             f"Amendment {a.pk}: {a.get_figure_display()} {format_money(a.delta_cents, signed=True)}, "
-            f"recorded {a.recorded_at.astimezone(site_zone(site)):%Y-%m-%d}"
+            f"recorded {local_date(site, a.recorded_at)}"
         )
         statement = (
             f"Received by {receipt.agency or 'the state registry'} on {shown(site, receipt.received_at)}, "
