@@ -200,6 +200,9 @@ class Pack:
     code: str  # Site.jurisdiction value
     name: str
     state: str  # two-letter state
+    # The time zone of the state's regulator (its seat): the registry's pages and downloads give
+    # times and dates there, and judge a return received late by its calendar, not the server's.
+    state_time_zone: str
     revenue_model: str
     # Validates a Table against the pack's rules; returns {field: message} (empty: acceptable).
     table_rules: Callable[[object], dict[str, str]]

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions
@@ -116,6 +117,21 @@ class RegistryView(APIView):
 
     def get_authenticators(self):
         return [LicenseeAuthentication(), _knox()(), SessionAuthentication()]
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # who is asking (request.party), or refused
+        # The agency's times and dates (a return's due day, a receipt's date), not the server's.
+        party = getattr(request, "party", None)
+        if party is not None:
+            self._agency_zone = timezone.override(party.agency.time_zone)
+            self._agency_zone.__enter__()
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        zone = getattr(self, "_agency_zone", None)
+        if zone is not None:
+            zone.__exit__(None, None, None)
+            self._agency_zone = None
+        return super().finalize_response(request, response, *args, **kwargs)
 
     def page(self, request, qs, serialize):
         paginator = Pagination()

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 
 from core.appendonly import AppendOnlyModel
+from packs import get_pack
 
 GENESIS = "0" * 64
 
@@ -26,6 +27,12 @@ class Agency(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def time_zone(self) -> str:
+        """Its state's (the pack's `state_time_zone`): the registry's times and dates are the
+        agency's, whatever the server's zone."""
+        return get_pack(self.jurisdiction).state_time_zone
 
 
 class RegulatorRole(models.TextChoices):

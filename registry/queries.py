@@ -220,10 +220,14 @@ QUARTER_COLUMNS = (
     "tax_cents",
     "tax_filed_cents",
     "tax_now_cents",
+    # Each site's return carries its organization's whole tax: on the second and later sites' rows
+    # of one organization this names the receipt whose row holds it already, so the column sums
+    # once (the rows where it is empty).
+    "tax_as_receipt",
 )
 
 
-TAX_COLUMNS = ("organization_agp_cents", "tax_cents", "tax_filed_cents", "tax_now_cents")
+TAX_COLUMNS = ("organization_agp_cents", "tax_cents", "tax_filed_cents", "tax_now_cents", "tax_as_receipt")
 
 
 def quarter_columns(pack) -> tuple[str, ...]:
@@ -239,7 +243,8 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
     """Each filing of the quarter received by the agency (amendments too), with its filed totals
     and the organization's tax as filed: one row per filing, one query. For the CSV/XLSX the
     time is ISO 8601 with its offset; `shown`, for the page, it is written as the filings page
-    writes it, and the organization's tax is shown once per organization (`_tax_once`)."""
+    writes it. Either way a row whose organization's tax an earlier row holds names that row's
+    receipt (`_tax_once`): the page shows the tax once, a download keeps each return's as filed."""
     out = []
     for f in filings(agency, quarter=str(quarter)).order_by("licensee__name", "site_name", "seq")[:limit]:
         figures = f.package.get("figures") or {}
@@ -271,22 +276,23 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
         )
         if shown:
             out[-1]["received_at"] = timezone.localtime(f.received_at).strftime("%Y-%m-%d %H:%M")
-    return _tax_once(out) if shown else out
+    return _tax_once(out)
 
 
 def _tax_once(rows: list[dict]) -> list[dict]:
     """Each site of an organization files the organization's whole tax: a column that repeated it
     on every site's row would add up to the tax times the sites. An original return whose tax is
     the one an earlier row of the same licensee shows names that row's receipt instead
-    (`tax_above`); an amendment keeps its own (the return recomputed), as does a return whose
-    tax differs (filed before the organization's other sites were)."""
+    (`tax_as_receipt`, empty on the others); an amendment keeps its own (the return recomputed),
+    as does a return whose tax differs (filed before the organization's other sites were)."""
     first: dict[tuple, str] = {}
     for row in rows:
+        row["tax_as_receipt"] = ""
         key = (row["licence_number"], row["tax_cents"], row["tax_filed_cents"])
         if row["amends"] or row["tax_cents"] is None and row["tax_filed_cents"] is None:
             continue
         if key in first:
-            row["tax_above"] = first[key]
+            row["tax_as_receipt"] = first[key]
         else:
             first[key] = row["receipt_number"]
     return rows

@@ -26,7 +26,8 @@ def regulator_page(view):
         regulator = queries.regulator_of(request.user)
         if regulator is None:
             raise PermissionDenied(f"{HOUSE}: the registry's pages are its agency's staff's.")
-        return view(request, regulator, *args, **kwargs)
+        with timezone.override(regulator.agency.time_zone):  # the agency's times and dates
+            return view(request, regulator, *args, **kwargs)
 
     return wrapped
 

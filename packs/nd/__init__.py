@@ -13,6 +13,7 @@ PACK = Pack(
     code="ND",
     name="North Dakota",
     state="ND",
+    state_time_zone="America/Chicago",  # Bismarck, where the Attorney General's Gaming Division sits
     revenue_model=RevenueModel.DROP,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,

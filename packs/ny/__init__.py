@@ -11,6 +11,7 @@ PACK = Pack(
     code="NY",
     name="New York games of chance",
     state="NY",
+    state_time_zone="America/New_York",  # Schenectady, where the Gaming Commission sits
     revenue_model=RevenueModel.SESSION,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,

@@ -8,6 +8,7 @@ PACK = Pack(
     code="WA-BJ",
     name="Washington blackjack (player-banked)",
     state="WA",
+    state_time_zone="America/Los_Angeles",  # Lacey, where the Gambling Commission sits
     revenue_model=RevenueModel.FEES,
     table_rules=tables.table_rules,
     table_options=tables.TABLE_OPTIONS,

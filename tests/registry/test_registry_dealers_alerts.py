@@ -359,4 +359,7 @@ def test_the_quarter_writes_the_receipt_time_as_the_filings_page_and_each_organi
 
     downloaded = list(csv.DictReader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").text)))
     assert [r["tax_cents"] for r in downloaded] == ["1000", "7310", "7310", "7310"]  # each return as received
+    # and the rows that repeat an organization's tax name the receipt holding it: summed once
+    assert [r["tax_as_receipt"] for r in downloaded] == ["", "", first, first]
+    assert sum(int(r["tax_cents"]) for r in downloaded if not r["tax_as_receipt"]) == 1_000 + 7_310
     assert all(re.fullmatch(r"2026-11-30T20:01:26-06:00", r["received_at"]) for r in downloaded)

@@ -21,6 +21,7 @@ PACK = Pack(
     code=CODE,
     name="Example State",
     state="XX",
+    state_time_zone="America/Denver",
     revenue_model=RevenueModel.DROP,
     table_rules=table_rules,
     table_options=("decks", "max_players", "blackjack_payout"),

@@ -1,0 +1,63 @@
+"""The registry's times and dates are its agency's (the pack's `state_time_zone`), whatever the
+server's zone: a return received on its due day in the state's calendar is on time, and a
+Washington agency reads a receipt's time as Olympia's clock reads it, not Chicago's."""
+
+from datetime import UTC, datetime
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from packs import get_pack
+from registry.models import Agency, Regulator, RegulatorRole
+
+from .test_registry_api import LICENSEES, _licensee, licensee_client, package, post_filing, regulator_client
+
+
+def page_client(agency, username):
+    user = get_user_model().objects.create_user(username, password="x")
+    Regulator.objects.create(user=user, agency=agency, role=RegulatorRole.STATE_AUDITOR)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_every_pack_names_its_regulators_zone():
+    assert get_pack("ND").state_time_zone == "America/Chicago"
+    assert get_pack("WA-HB").state_time_zone == get_pack("WA-BJ").state_time_zone == "America/Los_Angeles"
+    assert get_pack("NY").state_time_zone == "America/New_York"
+
+
+@pytest.mark.parametrize(("received", "state"), [("2026-10-31T04:30:00", "on time"), ("2026-10-31T05:30:00", "late")])
+def test_a_return_is_late_by_the_states_calendar_not_the_servers(db, settings, received, state):
+    """2026Q3's ND return is due 30 days after the quarter (ND: 2026-10-30). 04:30 UTC on the 31st
+    is 23:30 on the 30th in Bismarck (on time); 05:30 UTC is 00:30 on the 31st (late). On a server
+    kept in UTC both were the 31st, and the first read late."""
+    settings.TIME_ZONE = "UTC"
+    agency = Agency.objects.create(name="North Dakota Attorney General - Gaming Division", jurisdiction="ND")
+    _row, issued = _licensee(agency, "Elks", "G-1")
+    with time_machine.travel(datetime.fromisoformat(received).replace(tzinfo=UTC), tick=False):
+        assert post_filing(licensee_client(issued), package(site_id=1)).status_code == 201
+    with time_machine.travel(datetime(2026, 11, 20, 12, tzinfo=UTC), tick=False):
+        body = regulator_client(agency).get(LICENSEES).json()["results"][0]
+        html = page_client(agency, "state-page").get("/registry/").content.decode()
+    late = [q["quarter"] for q in body["late"]]
+    assert late == (["2026Q3"] if state == "late" else [])
+    late_cell = html[html.index('data-label="Late"') : html.index('data-label="Missing"')]
+    assert ("Elks Lodge 2026Q3 (due 2026-10-30" in late_cell) == (state == "late")
+    assert "2026Q3" not in [q["quarter"] for q in body["missing"]]
+
+
+def test_a_washington_agency_reads_receipt_times_on_its_own_clock(db):
+    agency = Agency.objects.create(name="Washington State Gambling Commission", jurisdiction="WA-HB")
+    _row, issued = _licensee(agency, "Evergreen", "WSGC-1")
+    with time_machine.travel(datetime(2026, 10, 5, 3, 15, tzinfo=UTC), tick=False):  # 20:15 on the 4th in Lacey
+        assert post_filing(licensee_client(issued), package(site_id=3, jurisdiction="WA-HB")).status_code == 201
+    client = page_client(agency, "wsgc")
+    filings = client.get("/registry/filings/").content.decode()
+    assert "2026-10-04 20:15" in filings and "2026-10-04 22:15" not in filings  # not Chicago's clock
+    quarter = client.get("/registry/quarter/", {"quarter": "2026Q3"}).content.decode()
+    assert "2026-10-04 20:15" in quarter
+    text = client.get("/registry/quarter/", {"quarter": "2026Q3", "format": "csv"}).content.decode()
+    assert "2026-10-04T20:15:00-07:00" in text
