@@ -326,9 +326,14 @@ class TaxReturnOut(serializers.Serializer):
     other_games_amendment_cents = serializers.IntegerField(
         help_text="Recorded since the filing: an amendment of the filed return, taxed in amended_tax_cents."
     )
-    amendment_agp_cents = _cents()
-    amended_agp_cents = _cents()
-    amended_tax_cents = _cents()
+    amendment_agp_cents = _cents(
+        help_text="The corrections of the quarter's days entered later: counted and taxed in the quarter entered."
+    )
+    amended_agp_cents = _cents(help_text="The AGP filed plus those corrections (the quarter as it now reads).")
+    amended_tax_cents = _cents(
+        help_text="The tax as the return now stands: on the AGP filed (the corrections are taxed in the quarter "
+        "they were entered, not again here) with the other games' AGP recorded now."
+    )
     amendments = SiteAmendmentOut(many=True)
 
 

@@ -463,7 +463,7 @@ class TaxReturn:
     site's filed quarter, an unfiled site's figures now, and the other games' AGP as the last
     filing of the quarter froze it; and beside it the amendments (the corrections of the
     quarter entered in later quarters, counted and taxed there, and the other games' AGP
-    recorded after that filing)."""
+    recorded after that filing, which amends this quarter's tax: `amended_tax_cents`)."""
 
     figures: TaxFigures
     filed_sites: tuple[str, ...]
@@ -490,8 +490,12 @@ class TaxReturn:
 
     @property
     def amended_tax_cents(self) -> int:
+        """The quarter's tax as its return now stands: on the AGP filed, with the other games' AGP
+        recorded now. The corrections of its days entered later (`amendment_agp_cents`) are not in
+        it: they are counted, and taxed, in the quarter they were entered (domain: a correction is
+        counted on the day it is entered), so taxing them here too would tax them twice."""
         brackets = list(self.figures.brackets)
-        return figures.gaming_tax_on_recorded(self.amended_agp_cents, self.other_games_now_cents, brackets)
+        return figures.gaming_tax_on_recorded(self.figures.agp_cents, self.other_games_now_cents, brackets)
 
     @property
     def filed(self) -> bool:

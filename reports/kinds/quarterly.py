@@ -495,8 +495,7 @@ def tax_return_lines(tax: TaxReturn) -> list[tuple[str, int]]:
     return [
         ("Amendments since: AGP", tax.amendment_agp_cents),
         *other,
-        ("AGP as amended", tax.amended_agp_cents),
-        ("Tax on the AGP as amended", tax.amended_tax_cents),
+        ("Tax as the return now stands", tax.amended_tax_cents),
         ("Tax on the filed figures", tax.figures.tax_cents),
     ]
 
@@ -514,7 +513,7 @@ def _tax_return(data: QuarterlyReport) -> list:
         story.append(
             para(
                 f"Amendments since: AGP {format_money(tax.amendment_agp_cents, signed=True)}, counted and taxed in the "
-                f"quarter they were entered{other}. AGP as amended {format_money(tax.amended_agp_cents)}: tax "
+                f"quarter they were entered, not again here{other}. Tax as the return now stands "
                 f"{format_money(tax.amended_tax_cents)} (on the filed figures {format_money(tax.figures.tax_cents)})."
             )
         )

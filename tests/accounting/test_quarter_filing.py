@@ -251,8 +251,11 @@ def test_the_tax_of_a_filed_quarter_reports_the_filed_figures_with_the_amendment
     assert tax["return"]["amendment_agp_cents"] == 5_000
     assert tax["return"]["amended_agp_cents"] == filed_agp + 5_000
     brackets = figures.brackets_in_force(ND_BRACKETS, Q3.end)
-    assert tax["return"]["amended_tax_cents"] == figures.gaming_tax(filed_agp + 5_000, brackets)
-    assert tax["return"]["amended_tax_cents"] - tax["tax_cents"] == 600  # 12% of $50
+    # The $50 is counted, and taxed, in 2026Q4, where it was entered: the quarter's tax as its
+    # return now stands is on the AGP filed, not taxed a second time here (it was: 12% of $50).
+    assert tax["return"]["amended_tax_cents"] == figures.gaming_tax(filed_agp, brackets) == tax["tax_cents"]
+    q4 = client_for(manager).get(f"/api/v1/organizations/{org.pk}/tax/?quarter=2026Q4").json()
+    assert q4["agp_cents"] == 5_000 and q4["tax_cents"] == figures.gaming_tax(5_000, brackets) == 50
     assert tax["return"]["filed_sites"] == ["Elks Lodge"] and tax["return"]["unfiled_sites"] == ["Eagles Club"]
 
 

@@ -98,8 +98,7 @@ TAX_RETURN_WORDS = {
     "Amendments since: AGP": "Amendments since: AGP []",
     "Other games' AGP recorded after the filing": "other games' AGP []",
     "Other games' AGP now": "(now {})",
-    "AGP as amended": "AGP as amended {}:",
-    "Tax on the AGP as amended": "tax {} (on",
+    "Tax as the return now stands": "Tax as the return now stands {} (on",
     "Tax on the filed figures": "on the filed figures {})",
 }
 
