@@ -9,7 +9,7 @@ from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
-from .models import ChipDenomination, Employee, EmployeeRelation, Membership, Role, Site, Table
+from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
 from .services import refuse_moving_the_books
 from .table_rules import game_label, option_errors, table_fields, table_games
 
@@ -214,7 +214,7 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
         ).select_related("user")
         sites = Site.objects.filter(organization_id=self.instance.organization_id)
         self.fields["role"] = forms.ChoiceField(
-            choices=[("", "None yet"), *Role.choices],
+            choices=[("", "None yet"), *role_choices(sites)],
             required=False,
             help_text="The first role; more on the employee's page.",
         )
@@ -229,6 +229,13 @@ class EmployeeForm(BootstrapMixin, forms.ModelForm):
         self.order_fields(["username", "password", "first_name", "last_name"])
 
 
+def role_choices(sites) -> list[tuple[str, str]]:
+    """The roles offered at `sites`: a wheel operator only where one of them deals a paddlewheel
+    (`Membership.clean` refuses it elsewhere)."""
+    wheels = any(game_label(jurisdiction, Game.PADDLEWHEEL) for jurisdiction in {s.jurisdiction for s in sites})
+    return [(value, label) for value, label in Role.choices if wheels or value != Role.WHEEL_OPERATOR]
+
+
 class MembershipForm(BootstrapMixin, forms.ModelForm):
     class Meta:
         model = Membership
@@ -236,6 +243,7 @@ class MembershipForm(BootstrapMixin, forms.ModelForm):
 
     def __init__(self, *args, sites=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["role"].choices = [("", "---------"), *role_choices(sites)]
         self.fields["site"].queryset = sites
         self.fields["site"].empty_label = "All sites (gaming manager or auditor only)"
 

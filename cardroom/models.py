@@ -603,6 +603,15 @@ class Membership(models.Model):
             raise ValidationError({"site": "Only gaming managers and auditors may hold a role at all sites."})
         if self.site_id and self.employee_id and self.site.organization_id != self.employee.organization_id:
             raise ValidationError({"site": "The site belongs to another organization."})
+        if (
+            self.role == Role.WHEEL_OPERATOR
+            and self.site_id
+            and game_label(self.site.jurisdiction, Game.PADDLEWHEEL) is None
+        ):
+            # A wheel operator runs a paddlewheel: a site whose pack deals none has no such role.
+            raise ValidationError(
+                {"role": f"{self.site.name} deals no paddlewheel (its law's games), so it has no wheel operator."}
+            )
         if self.employee_id:
             check_role_grant(self)  # another app's rule on who holds the role (counts: AUDITOR_BAR)
 
