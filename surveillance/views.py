@@ -28,6 +28,9 @@ from .models import (
 from .rules import (
     DAILY_LOG_ROLES,
     OUTAGE_REPORT_ROLES,
+    REVIEW_MIN_FOOTAGE,
+    REVIEW_PROGRAM,
+    REVIEW_PROGRAM_LENGTH,
     SPECIAL_EVENT,
     SPECIAL_EVENT_MAX_DAYS,
     SPECIAL_EVENT_MAX_PER_QUARTER,
@@ -272,6 +275,10 @@ def programs(request, site, access):
             "programs": ReviewProgram.objects.filter(site=site).select_related("closure"),
             "form": form,
             "can_open": access.is_gaming_manager,
+            # The pack's numbers of 08-04(9), or the house's own where its law states no such program.
+            "stated": REVIEW_PROGRAM.applies(site),
+            "footage": REVIEW_MIN_FOOTAGE.on(site, timezone.localdate()),
+            "length": REVIEW_PROGRAM_LENGTH.on(site, timezone.localdate()),
         },
         form.errors,
     )

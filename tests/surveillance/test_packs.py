@@ -153,3 +153,22 @@ def test_a_sample_evaluation_names_the_form_only_where_the_pack_states_it(site, 
         acting_user=manager.user, submission=sample, evaluated_on=date(2026, 6, 20), outcome="approved"
     )
     assert evaluation.form_reference == form
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ", "NY", "ND"])
+def test_the_review_programs_page_states_the_packs_program_or_the_houses_own(client, cast, site, code):
+    """ND 99-01.3-08-04(9) opens a program after a low-hold quarter; a pack whose law states no such
+    program (nor any low-hold rule) reads the house's own, never "after a low-hold quarter"; the
+    numbers are the limits' words (the pack's, or the house's), not the page's."""
+    as_pack(site, code)
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    text = client.get("/surveillance/programs/").content.decode()
+    rule = text[text.index('id="program-rule"') :].split("</p>")[0]
+    assert "for each active table, at least one hour per week, for 6 continuous weeks" in rule
+    if code == "ND":
+        assert "ND 99-01.3-08-04(9): after a low-hold quarter" in rule
+    else:
+        assert "House control: its law states no video review program" in rule and "low-hold" not in rule
