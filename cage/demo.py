@@ -14,6 +14,13 @@ the night (`_opened`, `_closed`): the starting count as the day opens, the endin
 tips as it closes, the IOUs during play. Entered now, they are marked entered late, as the
 floor's and the counts' demo records of past nights are.
 
+The busy North Dakota site's last demo night is counted here but its books are closed by the
+books' demo (`close_last_night`, from `accounting.demo_books`) once it has filed the previous
+quarter and entered its amendment on that night: the correction lands on a night the demo built,
+never on today's gaming date, which is a person's to enter. A deposit is made on a banking day
+(the first after the night; the late one two banking days after its due day), and a night with
+no cash profit records a nil deposit saying so, not a deposit slip.
+
 Idempotent: every step looks for what it would create first. Written through the services,
 acting as the demo people, so the audit log reads as if the floor did it.
 """
@@ -26,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import demo_progress
+from core.periods import add_banking_days
 from floor.models import GamingDay
 
 from . import services
@@ -66,10 +74,14 @@ def extend_demo(demo) -> None:
     from cardroom.pack_demo import houses
 
     for house in houses(demo):
-        bank_house(house)
+        bank_house(house, last_night_open=house.get("key", "nd") == "nd")
 
 
-def bank_house(house) -> None:
+# The site whose last demo night the books' demo closes (`close_last_night`).
+AMENDED_SITE = "busy"
+
+
+def bank_house(house, *, last_night_open: bool = False) -> None:
     """The cage of one of the demo's card rooms: its chips, tip policy and banks, then each of
     its sites' demo-built days counted, closed and deposited. North Dakota's ("key" "nd", the
     default) also lends IOUs to its pull-tab booth."""
@@ -102,8 +114,26 @@ def bank_house(house) -> None:
                 .order_by("gaming_date")
             )
             _ious_and_tips(site, days, people, cashier, ious=house_key == "nd")  # before the books close
-            _bank_days(site, days, BANKS[key], cashier, gm)
+            _bank_days(site, days, BANKS[key], cashier, gm, last_open=last_night_open and key == AMENDED_SITE)
         _inventory_count(organization, sites, gm)
+
+
+def close_last_night(demo) -> None:
+    """Close the books of the busy site's last demo night, which `extend_demo` counted and left
+    open for the books' demo, and make its deposit (the cash profit its closed figures expect)."""
+    from accounting.published import closed_books_of
+    from floor.demo import built_dates
+
+    site, people = demo["sites"][AMENDED_SITE], demo["people"]
+    dates = built_dates(site)
+    if not dates:
+        return
+    day = GamingDay.objects.select_related("site").get(site=site, gaming_date=max(dates))
+    _close_books(site, day, people["gm"].user)
+    closed = closed_books_of(site, day.gaming_date)
+    if closed is not None:
+        expected = closed.figures["cash"]["deposit_expected_cents"] or 0
+        _deposit(site, day, 0, max(0, expected), people["cashier"].user)
 
 
 def _opened(day, minutes: int = 0):
@@ -117,13 +147,15 @@ def _closed(day, minutes: int = 0):
     return (day.closed_at or day.opened_at) + timedelta(minutes=minutes)
 
 
-def _bank_days(site, days, bank, cashier, gm) -> None:
+def _bank_days(site, days, bank, cashier, gm, *, last_open: bool = False) -> None:
     if not days:
         return
     flows = _day_flows(site, days[0].gaming_date, days[-1].gaming_date)
     chips = _chips_before(site, days[0].gaming_date) or dict(bank[1])
     for index, day in enumerate(days):
         chips, profit = _bank_counts(site, day, bank[0], chips, flows.get(day.gaming_date), cashier)
+        if last_open and index == len(days) - 1:
+            break  # closed, and deposited, by `close_last_night`
         _close_books(site, day, gm)
         _deposit(site, day, index, max(0, profit), cashier)
         demo_progress.advance("days banked and closed")
@@ -232,7 +264,8 @@ def _deposit(site, day, index, amount_cents, cashier) -> None:
     if not books_closed(site, day.gaming_date) or BankDeposit.objects.filter(gaming_day=day).exists():
         return
     due = deposit_due_on(day.site, day.gaming_date)
-    deposited_on = due + timedelta(days=2) if index == 1 else due - timedelta(days=1)  # the second day: late
+    # A bank takes deposits on banking days: the first after the night, the second night's two after its due day (late).
+    deposited_on = add_banking_days(due, 2) if index == 1 else add_banking_days(day.gaming_date, 1)
     if deposited_on > timezone.localdate():
         return
     services.record_deposit(
@@ -240,7 +273,7 @@ def _deposit(site, day, index, amount_cents, cashier) -> None:
         gaming_day=day,
         amount_cents=amount_cents,
         deposited_on=deposited_on,
-        reference=f"Deposit slip {day.gaming_date:%Y%m%d}-{site.pk}",
+        reference=f"Deposit slip {day.gaming_date:%Y%m%d}-{site.pk}" if amount_cents else "Nil: no cash profit",
     )
 
 
