@@ -62,9 +62,11 @@ def _line(entry) -> LogLine:
 def build(context: ReportContext) -> ChipInventoryReport:
     log = [e for e in chip_inventory_log(context.organization) if e["date"] <= context.end]
     lines = tuple(_line(e) for e in log)
-    outstanding = chips_outstanding(context.organization, context.end)
+    # A period still running is reconciled as of the day the report was asked, not its end to come.
+    on_date = min(context.end, context.as_of)
+    outstanding = chips_outstanding(context.organization, on_date)
     values = {v for line in lines for v, _ in line.quantities} | set(outstanding.book) | set(outstanding.counted)
-    chips = chip_float(context.organization, context.end)
+    chips = chip_float(context.organization, on_date)
     return ChipInventoryReport(tuple(sorted(values, reverse=True)), lines, outstanding, chips)
 
 
@@ -190,7 +192,7 @@ def float_rows(chips: ChipFloat) -> list[list]:
 
 def _float_section(data: ChipInventoryReport) -> list:
     chips = data.float
-    title = f"Chip float as of {data.outstanding.on_date}: exist = banks + trays + outstanding"
+    title = f"Chip float as of {data.outstanding.on_date}: exist = banks + trays + elsewhere"
     if chips is None:
         return [Spacer(1, 8), Line(title, "heading"), Line("No chips received in the log yet: nothing to reconcile.")]
     through = f" (counts through {chips.counted_through})" if chips.counted_through else ""
@@ -200,17 +202,18 @@ def _float_section(data: ChipInventoryReport) -> list:
         Line(title, "heading"),
         Line(
             "The chips the inventory log says exist, each site's bank at its last count and each active "
-            f"table's tray at its last count{through}; outstanding is what is left, with players or in storage.",
+            f"table's tray at its last count{through}; elsewhere is what is left, with players or in storage "
+            "(not the chips outstanding above, which a physical count finds missing from the book).",
             "small",
         ),
         data_table(
-            ["Chip", "Exist (log)", "Banks", "Trays", "Outstanding", "Note"],
+            ["Chip", "Exist (log)", "Banks", "Trays", "Elsewhere", "Note"],
             float_rows(chips),
             col_widths=[80, 90, 90, 90, 90, 120],
             right_columns=[1, 2, 3, 4],
         ),
         Line(
-            f"Exist {format_money(exist)}; banks {format_money(bank)}; trays {format_money(trays)}; outstanding "
+            f"Exist {format_money(exist)}; banks {format_money(bank)}; trays {format_money(trays)}; elsewhere "
             f"{format_money(outstanding)}."
             + (" The banks and trays hold more chips than exist." if chips.short else "")
         ),

@@ -134,16 +134,16 @@ def test_the_chip_float_exist_banks_trays_outstanding_is_read_back_from_the_pdf(
     time_machine.move_to("2026-12-01")
     run = run_report(auditor_api, kind="chip_inventory", site=site.pk, end=str(AS_OF))
     content = download(auditor_api, run)
-    grid = next(g for g in pdf_tables(content) if g[0][:5] == ["Chip", "Exist (log)", "Banks", "Trays", "Outstanding"])
+    grid = next(g for g in pdf_tables(content) if g[0][:5] == ["Chip", "Exist (log)", "Banks", "Trays", "Elsewhere"])
     assert grid[1:] == [
         ["$25", "200", "150", "60", "-10", "more than exist"],
         ["$5", "960", "700", "100", "160", ""],
     ]
     text = " ".join(pdf_text(content).split())
-    assert "Chip float as of 2026-11-05: exist = banks + trays + outstanding" in text
+    assert "Chip float as of 2026-11-05: exist = banks + trays + elsewhere" in text
     assert (
         f"Exist {format_money(200 * 2500 + 960 * 500)}; banks {format_money(150 * 2500 + 700 * 500)}; trays "
-        f"{format_money(60 * 2500 + 100 * 500)}; outstanding {format_money(-10 * 2500 + 160 * 500)}."
+        f"{format_money(60 * 2500 + 100 * 500)}; elsewhere {format_money(-10 * 2500 + 160 * 500)}."
     ) in text
     assert "The banks and trays hold more chips than exist." in text
 
@@ -153,3 +153,15 @@ def test_before_any_physical_count_the_outstanding_chips_are_the_book_and_it_say
     text = " ".join(pdf_text(download(auditor_api, run)).split())
     assert "Chips outstanding as of 2026-10-20 (the book: no physical count yet)" in text
     assert "book minus no physical count" not in text
+
+
+def test_a_quarter_still_running_is_reconciled_as_of_the_day_asked_not_its_end(
+    auditor_api, site, inventory, time_machine
+):
+    """Asked on 2026-11-20 for 2026Q4, the log's chips outstanding and float are as of 2026-11-20:
+    a report does not date figures on a day still to come (2026-12-31)."""
+    time_machine.move_to("2026-11-20T12:00:00-06:00")
+    run = run_report(auditor_api, kind="chip_inventory", site=site.pk, quarter="2026Q4")
+    text = " ".join(pdf_text(download(auditor_api, run)).split())
+    assert "Chips outstanding as of 2026-11-20" in text and "Chip float as of 2026-11-20" in text
+    assert "as of 2026-12-31" not in text
