@@ -2,7 +2,7 @@
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Q
 
 from core.citations import stated
@@ -137,6 +137,25 @@ class TableForm(BootstrapMixin, forms.ModelForm):
             for message in posted_option_errors(self.site, self.data).values():
                 self.add_error(None, message)
         return cleaned
+
+    def _post_clean(self):
+        super()._post_clean()  # the model's clean: the pack's table rules, cited
+        law_over_bounds(self)
+
+
+# The form fields' own sanity bounds (the model's MinValueValidator / MaxValueValidator).
+_BOUND_CODES = frozenset({"min_value", "max_value"})
+
+
+def law_over_bounds(form) -> None:
+    """Where a value is refused both by its field's sanity bound ("Ensure this value is less than
+    or equal to 8.") and by the pack's rule, which cites its section, keep the rule's words only:
+    one refusal, naming the rule, not the same refusal twice."""
+    for name, errors in list(form._errors.items()):
+        found = errors.as_data()
+        cited = [error for error in found if error.code not in _BOUND_CODES]
+        if name != NON_FIELD_ERRORS and cited and len(cited) < len(found):
+            form._errors[name] = form.error_class(cited)
 
 
 class TableAdminForm(forms.ModelForm):

@@ -29,7 +29,7 @@ def lines(t) -> list[Line]:
 
 HANDOUT = Handout(
     kind="house_rules_ny",
-    title="House rules (NY)",
+    title="Black Jack rules",
     rule="9 NYCRR 4620.5(h)",
     heading="Black Jack rules (9 NYCRR 4620.5, games of chance)",
     sections=(HandoutSection("", lines),),

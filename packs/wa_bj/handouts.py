@@ -34,7 +34,7 @@ def lines(t) -> list[Line]:
 
 HANDOUT = Handout(
     kind="house_rules_wa_bj",
-    title="House rules (WA-BJ)",
+    title="Blackjack house rules (time fees)",
     rule=cite(13),
     heading="Washington blackjack house rules (WAC 230-40-125 (1999 proposed amendment))",
     notice=(

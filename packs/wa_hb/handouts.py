@@ -46,7 +46,7 @@ def lines(t) -> list[Line]:
 
 HANDOUT = Handout(
     kind="house_rules_wa_hb",
-    title="House rules (WA-HB)",
+    title="Blackjack house rules",
     rule=rule(7),
     heading=f"Blackjack house rules ({WSGC_BLACKJACK_RULES})",
     sections=(HandoutSection("", lines),),

@@ -109,3 +109,23 @@ def test_the_admin_shows_a_table_with_its_sites_pack_fields_only(client, client_
     assert f'name="{mine}"' in page and f'name="{also}"' in page and f'name="{other}"' not in page
     added = client.get(f"/admin/cardroom/table/add/?site={site.pk}").content.decode()
     assert f'name="{mine}"' in added and f'name="{other}"' not in added
+
+
+def test_a_value_past_the_packs_limit_is_refused_once_citing_its_rule_not_twice(client, manager, pack_site):
+    """Nine decks at a Washington house-banked table: the form field's own bound ("Ensure this value
+    is less than or equal to 8.") and the WSGC rule 1 both refuse it; the page shows the rule's
+    words alone, once."""
+    site = pack_site("WA-HB")
+    client.force_login(manager.user)
+    answer = client.get("/setup/tables/new/")
+    form = as_posted(
+        {**{name: bound.value() for name, bound in answer.context["form"]._bound_items()}, **body(site, "WA-HB")}
+    )
+    form["min_wager_cents"], form["max_wager_cents"] = "1", "300"
+    refused = client.post("/setup/tables/new/", {**form, "decks": "9"})
+    assert refused.status_code == 200 and not Table.objects.filter(site=site).exists()
+    errors = refused.context["form"].errors["decks"]
+    assert len(errors) == 1 and "WSGC Blackjack Game Rules (rev. April 2018), rule 1" in errors[0], errors
+    assert "Ensure this value" not in refused.content.decode()
+    zero = client.post("/setup/tables/new/", {**form, "decks": "0"})  # under every pack's floor: the bound alone
+    assert zero.context["form"].errors["decks"] and not Table.objects.filter(site=site).exists()

@@ -92,7 +92,7 @@ def test_another_packs_handout_is_refused_at_a_north_dakota_site(auditor_api, si
     refused = request(auditor_api, kind="house_rules_ny", site=site.pk, end="2026-11-20")
     message = refused.json()["kind"][0]
     assert refused.status_code == 400 and message.startswith(
-        'House control: the report "House rules (NY)" is not offered at'
+        'House control: the report "Black Jack rules" is not offered at'
     )
     assert "NYCRR" not in message  # another pack's rule is not cited at a North Dakota site
 
