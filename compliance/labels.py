@@ -193,6 +193,5 @@ def subject_of(alert) -> str:
     if figures.get("box"):
         return f"Drop box {figures['box']}"
     if figures.get("dealer_name"):
-        shift = f", shift #{figures['shift_id']}" if figures.get("shift_id") else ""
-        return f"{figures['dealer_name']}{shift}"
+        return str(figures["dealer_name"])  # the shift's table and day are the alert's own columns
     return ""

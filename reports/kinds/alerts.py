@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils import timezone
 
+from compliance.labels import period_of, subject_of, table_of
 from compliance.models import Alert, AlertStep
 from compliance.queries import ALERTS, status_of
 from core.moments import site_zone
@@ -60,8 +61,8 @@ def _build(context: ReportContext, zone) -> AlertsReport:
             AlertRow(
                 alert.citation,
                 alert.title,
-                alert.period_key,
-                alert.subject,
+                period_of(alert),
+                "; ".join(part for part in (table_of(alert), subject_of(alert)) if part),
                 str(alert.opened_at.astimezone(zone).date()),
                 str(alert.due_date or ""),
                 status_of(alert),

@@ -228,7 +228,7 @@ def test_alerts_of_one_rule_carry_their_table_and_week(client, cast, site, in_no
         (
             {"shift_id": 891, "table": 1, "dealer_name": "Fern Halvorson"},
             (date(2026, 10, 1), date(2026, 12, 23)),
-            ("Table 1", "2026-10-01 to 2026-12-23", "Fern Halvorson, shift #891"),
+            ("Table 1", "2026-10-01 to 2026-12-23", "Fern Halvorson"),
         ),
     ],
 )

@@ -59,7 +59,12 @@ def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine
     compliance.open_alert(finding(site), organization_id=site.organization_id)
     compliance.open_alert(
         finding(
-            site, subject="fill:3", rule="slip_missing", citation="ND 99-01.3-08-05(2)", due_date=date(2026, 11, 20)
+            site,
+            subject="fill:3",
+            rule="slip_missing",
+            citation="ND 99-01.3-08-05(2)",
+            due_date=date(2026, 11, 20),
+            figures={"series": "fill", "number": 3, "table": 2},
         ),
         organization_id=site.organization_id,
     )
@@ -72,6 +77,9 @@ def test_the_alerts_report_matches_the_api(auditor_api, cast, site, time_machine
         assert "".join(alert["citation"].split()) in flat and alert["due_date"] in text
     csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
     assert len(csv_rows) == 1 + len(api_alerts) and csv_rows[0].startswith("Rule,Alert,Period,Subject,Opened,Due")
+    # The period and subject in words, as the alerts page gives them, never the alert's internal keys
+    assert any(",2026Q3,Table 2; Fill slip 3," in row for row in csv_rows)
+    assert "fill:3" not in "".join(csv_rows) and "2026-07-01..2026-09-30" not in text
     sheet = load_workbook(
         io.BytesIO(auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=xlsx").content)
     ).active
