@@ -8,8 +8,10 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from functools import cache
 from zoneinfo import ZoneInfo
 
+from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 
@@ -131,13 +133,32 @@ class Row:
     initials: str
     action_words: str
     changes: list[Change]
+    what: str = ""  # the record in words (`record_name`), its id beside it
 
 
 def _value(values: dict | None, field: str) -> str:
-    if not isinstance(values, dict) or field not in values:
-        return ""
+    if not isinstance(values, dict) or field not in values or values[field] is None:
+        return ""  # absent, or empty: not the JSON word "null"
     value = values[field]
     return value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+@cache
+def _record_names() -> dict[str, str]:
+    """{an event's object type: the record's name in words}: a model's "app.model" label (a
+    service's event) and its table (a row's event), as "Filing receipt"."""
+    names = {}
+    for model in apps.get_models():
+        words = str(model._meta.verbose_name)
+        words = words[:1].upper() + words[1:]
+        names[model._meta.label_lower] = names[model._meta.db_table] = words
+    return names
+
+
+def record_name(object_type: str) -> str:
+    """'statefiling.filingreceipt' or 'cage_bankcountline' as 'Filing receipt' or 'Bank count line'
+    (the type as stored where no model has it)."""
+    return _record_names().get(object_type, object_type)
 
 
 def changes(before, after) -> list[Change]:
@@ -171,4 +192,5 @@ def row(event: AuditEvent) -> Row:
         initials=employee.initials if employee else "",
         action_words=action_words(event.action),
         changes=changes(event.before, event.after),
+        what=record_name(event.object_type),
     )

@@ -57,7 +57,8 @@ def test_an_opened_gaming_day_is_listed_with_who_when_and_its_place_in_the_chain
     assert "Gaming day opened" in row and "<code>gaming_day.opened</code>" in row
     assert f"{shift.user.get_full_name()} ({shift.initials})" in row
     assert shown(site, event.occurred_at) in row  # the site's local time, with its zone
-    assert f"floor.gamingday #{event.object_id}" in row and site.name in row
+    # The record in words, its stored type kept as the cell's title
+    assert f'title="floor.gamingday">Gaming day #{event.object_id}</td>' in row and site.name in row
     assert f'<td class="text-end">{event.seq}</td>' in row
     assert "<summary>" in row and "<code>gaming_date</code>" in row  # the changed fields, behind a summary
 
@@ -191,3 +192,17 @@ def test_the_menu_offers_the_audit_log_to_its_readers_only(client, cast):
         client.force_login(cast[role].user)
         html = client.get("/").content.decode()
         assert (f'href="{URL}"' in html) is (role in (Role.GAMING_MANAGER, Role.AUDITOR)), role
+
+
+def test_a_rows_event_names_its_record_in_words_and_an_empty_value_blank(client, org, site, cast):
+    """A row's event carries its table ("cage_bankcountline"); the page names the record as its
+    model does, and a value that was empty reads blank, not the JSON word null."""
+    with transaction.atomic():
+        event = audit.new_event(actor=cast[Role.GAMING_MANAGER].user, action="row.inserted",
+                                object_type="cage_bankcountline", object_id="7", site_id=site.pk,
+                                before=None, after={"value_cents": 2500, "note": None})  # fmt: skip
+        audit.append_events(org.pk, [event])
+    html = page_for(client, cast[Role.AUDITOR]).content.decode()
+    row = html.split(f'data-seq="{event.seq}"')[1].split("</tr>\n")[0]
+    assert 'title="cage_bankcountline">Bank count line #7</td>' in row
+    assert "<td><code>note</code></td><td></td><td></td></tr>" in row and "null" not in row
