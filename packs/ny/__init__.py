@@ -5,9 +5,9 @@ from . import accounting, cage, compliance, core, counts, floor, reports, survei
 from .handouts import HANDOUT
 
 PACK = Pack(
-    # Black Jack (4620.5) and the wheels of a games-of-chance licence (a paddlewheel is not judged
-    # by the Black Jack rules: its wagers only).
-    games=("21", "PW"),
+    # Black Jack, the game 9 NYCRR 4620.5 describes: the text held names no paddlewheel, so a New
+    # York table deals none here (a wheel of chance would be a pack of its own text).
+    games=("21",),
     code="NY",
     name="New York games of chance",
     state="NY",

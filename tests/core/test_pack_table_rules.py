@@ -173,29 +173,20 @@ def test_a_change_to_an_existing_table_is_judged_by_the_pack(client_for, manager
     assert Table.objects.get(pk=table_id).max_wager_cents == 500
 
 
-def test_a_paddlewheel_is_not_judged_by_the_blackjack_rules(client_for, manager, as_pack):
-    site = as_pack("NY")
-    response = client_for(manager).post(
-        "/api/v1/tables/",
-        {"site": site.pk, "number": 3, "game": "PW", "min_wager_cents": 50, "max_wager_cents": 50},
-        format="json",
-    )
-    assert response.status_code == 201
-
-
-@pytest.mark.parametrize("code", ["WA-HB", "WA-BJ"])
-def test_a_washington_card_room_deals_no_paddlewheel_and_its_form_offers_none(
-    client, client_for, manager, as_pack, code
+@pytest.mark.parametrize(("code", "game"), [("WA-HB", "blackjack"), ("WA-BJ", "blackjack"), ("NY", "Black Jack")])
+def test_a_card_room_whose_texts_name_no_paddlewheel_deals_none_and_its_form_offers_none(
+    client, client_for, manager, as_pack, code, game
 ):
-    """Washington's texts describe blackjack tables (the WSGC game rules, WAC 230-40-125): a
-    paddlewheel is not offered by the table form there, and is refused naming the game."""
+    """Washington's texts describe blackjack tables (the WSGC game rules, WAC 230-40-125), New
+    York's Black Jack (9 NYCRR 4620.5): a paddlewheel is not offered by the table form there, and
+    is refused naming the game."""
     site = as_pack(code)
     body = {"site": site.pk, "number": 3, "game": "PW", "min_wager_cents": 100, "max_wager_cents": 100}
     response = client_for(manager).post("/api/v1/tables/", body, format="json")
     assert response.status_code == 400
     assert response.json()["game"] == [
         f"House control: paddlewheel is not a game of {site.get_jurisdiction_display()} ({site.name}); "
-        "its tables deal blackjack."
+        f"its tables deal {game}."
     ]
     assert not Table.objects.filter(site=site, number=3).exists()
     client.force_login(manager.user)
