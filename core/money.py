@@ -43,6 +43,13 @@ def deposit_text(cents: int | None) -> str | None:
     return None
 
 
+def deposit_cents(cents: int | None) -> int | None:
+    """A day's expected bank deposit as an amount to deposit, for a file of data (CSV, XLSX): none,
+    0, on a losing day (what `deposit_text` writes "none": its bank is made up, not deposited; the
+    fall is the day's negative cash profit beside it); None when not known."""
+    return None if cents is None else max(cents, 0)
+
+
 def format_ratio(ratio: Decimal | None, places: int = 2) -> str:
     """A ratio as a percentage rounded half-up for display only: Decimal('0.12345') -> '12.35%'."""
     if ratio is None:

@@ -56,8 +56,8 @@ from fees.queries import record_dates
 from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
-from floor.queries import carried_items
-from floor.rules import house_chips
+from floor.queries import carried_items, opener_variances
+from floor.rules import TRAY_COUNT, house_chips
 from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
 from statefiling.queries import amendment_statements, receipt_statement
@@ -168,6 +168,10 @@ def daily(request):
         # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
         # an include and nine filters a row in the template.
         "table_rows": _table_rows(summary.tables, items["open_slips"], gross),
+        # The openers that differ from their table's last count, with their reasons: one query, none
+        # where no table opened (a fees-only site records no opener).
+        "variances": opener_variances([site.pk], day, day) if any(t.opener_recorded for t in summary.tables) else [],
+        "tray_count_rule": TRAY_COUNT,
         # The corrections entered on this day count in its total: each is a row, so the total is
         # the sum of the rows (a cash correction moves the cash figures, not the tables').
         "adjustment_rows": [

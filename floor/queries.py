@@ -13,6 +13,7 @@ from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, Query
 from django.db.models.lookups import IsNull, LessThan
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
+from core.money import format_money
 from core.plurals import plural
 from core.prepared import prepared_cursor
 from core.rows import shaped_rows, value_rows
@@ -702,6 +703,68 @@ def carried_items(site_ids, start: date, end: date, *, latest: int | None = None
     once for each `latest` (core.rows)."""
     rows = shaped_rows(_carried_query, shape={"latest": latest}, site_ids=list(site_ids), start=start, end=end)
     return [Carried(*row) for row in rows]
+
+
+# --- Opener variances (rules.TRAY_COUNT) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpenerVariance:
+    """An opener that differs from the table's previous count (its last closer, or a count at a
+    dealer change), with the reason given when it was recorded (TableInventory.variance_cents and
+    variance_reason): a variance to explain, as the daily page and the daily report show it."""
+
+    gaming_date: date
+    table_number: int
+    opener_cents: int
+    previous_cents: int
+    previous_kind: str  # TableInventory.Kind of the count it follows
+    previous_date: date
+    variance_cents: int  # opener - previous
+    reason: str
+
+    @property
+    def statement(self) -> str:
+        """ "Opener $1,231.00 is $10.00 under the last closer $1,241.00 (2026-10-29): <reason>"."""
+        last = "closer" if self.previous_kind == TableInventory.Kind.CLOSER else "dealer-change count"
+        if self.variance_cents:
+            side = "under" if self.variance_cents < 0 else "over"
+            difference = f"is {format_money(abs(self.variance_cents))} {side} the last {last}"
+        else:  # the same total in other chips (floor.calculations.tray_differs)
+            difference = f"equals in total but not chip for chip the last {last}"
+        said = self.reason or "no reason given"
+        return (
+            f"Opener {format_money(self.opener_cents)} {difference} {format_money(self.previous_cents)} "
+            f"({self.previous_date}): {said}"
+        )
+
+
+_VARIANCE_COLUMNS = (
+    "gaming_day__gaming_date", "table__number", "total_cents", "previous__total_cents", "previous__kind",
+    "previous__gaming_day__gaming_date", "variance_cents", "variance_reason",
+)  # fmt: skip
+
+
+def _variances_query(*, site_ids, start, end):
+    differs = ~Q(variance_cents=0) | ~Q(variance_reason="")
+    return (
+        TableInventory.objects.filter(
+            differs,
+            gaming_day__site_id__in=site_ids,
+            gaming_day__gaming_date__range=(start, end),
+            kind=TableInventory.Kind.OPENER,
+            variance_cents__isnull=False,
+        )
+        .order_by("gaming_day__gaming_date", "table__number", "pk")
+        .values_list(*_VARIANCE_COLUMNS)
+    )
+
+
+def opener_variances(site_ids, start: date, end: date) -> list[OpenerVariance]:
+    """The openers of the sites' gaming days in [start, end] that differ from the count before
+    them (in value, or chip for chip), by day and table: one query, by SQL compiled once (core.rows)."""
+    rows = shaped_rows(_variances_query, site_ids=list(site_ids), start=start, end=end)
+    return [OpenerVariance(*row[:-1], reason=row[-1].strip()) for row in rows]
 
 
 # --- The live pit view ----------------------------------------------------------------------

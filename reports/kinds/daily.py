@@ -17,27 +17,31 @@ from accounting.published import (
     daily_summaries,
     day_checks,
     hold_schedule,
+    pack_days,
     pack_figures,
     summary_game_lines,
 )
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from cage.queries import late_entries as cage_late_entries
 from core.moments import LATE_ENTRY
-from core.money import deposit_text, format_ratio
+from core.money import deposit_cents, deposit_text, format_ratio
 from core.pdf import data_table, format_generated_at, para
-from core.plurals import noun_for
+from core.plurals import noun_for, plural
 from core.rows import shaped_rows
 from counts.queries import late_entries as count_late_entries
 from fees.queries import late_entries as fee_late_entries
 from floor.queries import (
     Carried,
     LateEntry,
+    OpenerVariance,
     UnverifiedReceipt,
     carried_items,
     gaming_days_query,
     late_entries,
+    opener_variances,
     unverified_receipts,
 )
+from floor.rules import TRAY_COUNT, house_chips
 from packs import RevenueModel, RevenueWords, get_pack, revenue_words
 from tournaments.queries import late_entries as tournament_late_entries
 
@@ -92,6 +96,11 @@ class DailyReport:
     # The period's dates on which a gaming day was opened (None: not read, each day taken as opened).
     # A day of the books may have none: an adjustment, a tournament, fees or sessions recorded on it.
     gaming_dates: frozenset | None = None
+    # Each day's own fees or sessions by its ISO gaming date (accounting.pack_days: the daily page's
+    # figures of the day); none for a day without them, nor at a drop pack.
+    pack_days: dict | None = None
+    # Openers that differ from the count before them, with their reasons (floor.queries.opener_variances).
+    variances: tuple[OpenerVariance, ...] = ()
 
 
 NOT_KNOWN = "not known"
@@ -118,7 +127,17 @@ def build(context: ReportContext) -> DailyReport:
         context.site.jurisdiction,
         tuple(unverified_receipts(context.site, context.start, context.end)),
         _gaming_dates(context),
+        {day.isoformat(): figures for day, figures in pack_days(context.site, context.start, context.end).items()},
+        _variances(context),
     )
+
+
+def _variances(context: ReportContext) -> tuple[OpenerVariance, ...]:
+    """The period's openers that differ from their table's last count; none read where the house's
+    chips go to no table (a fees-only site records no opener: floor.rules.house_chips)."""
+    if not house_chips(context.site):
+        return ()
+    return tuple(opener_variances([context.site.pk], context.start, context.end))
 
 
 def _gaming_dates(context: ReportContext) -> frozenset:
@@ -285,16 +304,27 @@ def _games_grid(day: DailySummary, thresholds: Schedule | None, where: str) -> o
     return data_table(["", *(line.label for line in lines)], rows, col_widths=widths, money_columns=range(1, 4))
 
 
-def _day_state(day: DailySummary, data: "DailyReport | None") -> str:
+def _day_state(day: DailySummary, data: "DailyReport | None", pack_day: dict | None = None) -> str:
     """What the day's heading says of it: a day of the books may have no gaming day at all (an
     adjustment, a tournament, fees or sessions recorded on it: its books close on its records), so
-    where none was opened the heading says so, with its books' state."""
+    where none was opened the heading says so, with its books' state. A fees room's tables open no
+    gaming day by design (floor.rules.house_chips): its day of fees is headed a fee day, a day of
+    sessions alone a session day, never as if the room had not opened."""
     if day.gaming_day_closed:
         return "gaming day closed"
     books = "books closed" if day.books_closed else "books NOT CLOSED"
     if data is not None and data.gaming_dates is not None and day.gaming_date not in data.gaming_dates:
-        return f"no gaming day opened; {books}"
+        return f"{_records_day(pack_day) or 'no gaming day opened'}; {books}"
     return "gaming day NOT CLOSED"
+
+
+def _records_day(pack_day: dict | None) -> str:
+    """ "fee day, 8 collections" or "session day, 2 sessions" where the day has them; else ""."""
+    if pack_day and pack_day.get("fees", {}).get("collections"):
+        return f"fee day, {plural(pack_day['fees']['collections'], 'collection')}"
+    if pack_day and pack_day.get("sessions", {}).get("sessions"):
+        return f"session day, {plural(pack_day['sessions']['sessions'], 'session')}"
+    return ""
 
 
 def _no_tables(day: DailySummary) -> str:
@@ -319,8 +349,27 @@ def _adjustments_section(day: DailySummary, where: str) -> list:
     return story
 
 
-def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
-    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, data)})", "heading")]
+def _variances_section(data: "DailyReport", day: DailySummary) -> list:
+    """The day's openers that differ from the table's count before them, each with its reason."""
+    variances = [v for v in data.variances if v.gaming_date == day.gaming_date]
+    if not variances:
+        return []
+    rows = [[f"Table {v.table_number}", v.statement] for v in variances]
+    return [
+        Spacer(1, 4),
+        para(
+            f"{OPENER_DIFFERENCES} ({len(variances)}): a difference is a variance to explain ({TRAY_COUNT})",
+            "cell_bold",
+        ),
+        data_table(["Table", "Opener against the count before it, and the reason given"], rows, col_widths=[60, 465]),
+    ]
+
+
+OPENER_DIFFERENCES = "Openers that differ from the table's last count"
+
+
+def _day(day: DailySummary, books: BooksCheck, data: "DailyReport", pack_day: dict | None = None) -> list:
+    story = [para(f"Gaming date {day.gaming_date} ({_day_state(day, data, pack_day)})", "heading")]
     story.append(para(books.statement, "small"))
     where = data.where  # the site's jurisdiction: its pack cites the rules (never one state's by default)
     if _holds(data):  # a fees or session pack's figures are its own section (pack_section), not a drop's
@@ -332,6 +381,8 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
             para("Site totals: each game apart, then the total", "cell_bold"),
             _games_grid(day, data.thresholds if data else None, where),
         ]
+    story += _variances_section(data, day) if data is not None else []
+    story += pack_section(pack_day, of_the_day=True)  # the day's own fees or sessions, as its page shows them
     story += _adjustments_section(day, where)
     story += summary_section(day.tournaments, day.twenty_one.agp_cents, where=where)
     cash = [
@@ -350,12 +401,17 @@ def _day(day: DailySummary, books: BooksCheck, data: "DailyReport") -> list:
     return [*story, *carried, *unverified, KeepTogether(cash), *late]
 
 
+def _of_each_day(data: DailyReport) -> list[dict | None]:
+    """Each day's pack figures in the order of `days` (none in a report stored before they were)."""
+    return [(data.pack_days or {}).get(day.gaming_date.isoformat()) for day in data.days]
+
+
 def render(data: DailyReport) -> list:
     if not data.days:
         return [para("No gaming day at this site in the period."), *pack_section(data.pack)]
     story = []
-    for day, books in zip(data.days, data.books, strict=True):
-        story += ([PageBreak()] if story else []) + _day(day, books, data)  # one form per gaming day
+    for day, books, pack_day in zip(data.days, data.books, _of_each_day(data), strict=True):
+        story += ([PageBreak()] if story else []) + _day(day, books, data, pack_day)  # one form per gaming day
     return story + pack_section(data.pack)
 
 
@@ -373,8 +429,9 @@ COLUMNS = [
     Column("deposit_due", DATE),
     Column("books"),
     Column("entered_late", INT),
-    # A fees or session pack's own figures for the period (pack_section), on rows of their own; on an
-    # adjustment's row, what it corrects and its amount.
+    # A fees or session pack's own figures for the period and each day's (pack_section), on rows of
+    # their own; on an adjustment's row, what it corrects and its amount; on a table's row whose opener
+    # differs from its last count, the statement and the difference (opener - last count).
     Column("figure"),
     Column("amount", MONEY),
     Column("count", INT),  # a count beside the figures (days with fees not counted); only where the pack has one
@@ -388,12 +445,17 @@ def _custody_cells(custody) -> list:
     return [*(getattr(custody, name) for name in CUSTODY), custody.hold_ratio]
 
 
-def _day_rows(day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str, ...]) -> list[list]:
+def _day_rows(
+    day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str, ...], variances: dict | None = None
+) -> list[list]:
     """A day's tables, each game the site's pack deals (`dealt`: no paddlewheel row where its
-    tables deal none) and the day's total."""
+    tables deal none) and the day's total. A table whose opener differs from its last count
+    (`variances`, by table number) says so on its row, as the PDF does: the statement and the
+    difference (opener - last count)."""
+    variances = variances or {}
     rows = [
         [day.gaming_date, t.table_number, t.game, *_custody_cells(t.custody), "yes" if t.complete else "no",
-         *([None] * 12)]
+         *([None] * 9), *_variance_cells(variances.get(t.table_number)), None]
         for t in day.tables
     ]  # fmt: skip
     rows += [_adjustment_row(day, line) for line in day.adjustments_recorded]
@@ -403,10 +465,14 @@ def _day_rows(day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str,
     cash = day.cash
     rows.append(
         [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
-         cash.chips_outside_change_cents, cash.unexplained_cents, cash.deposit_expected_cents,
+         cash.chips_outside_change_cents, cash.unexplained_cents, deposit_cents(cash.deposit_expected_cents),
          cash.deposit_recorded_cents, cash.deposit_due, books.statement, late, None, None, None]
     )  # fmt: skip
     return rows
+
+
+def _variance_cells(variance: OpenerVariance | None) -> list:
+    return [None, None] if variance is None else [variance.statement, variance.variance_cents]
 
 
 def _adjustment_row(day: DailySummary, line) -> list:
@@ -421,10 +487,14 @@ def _adjustment_row(day: DailySummary, line) -> list:
 
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
     rows, dealt, holds = [], get_pack(data.where).games, _holds(data)
-    for day, books in zip(data.days, data.books, strict=True):
-        day_rows = _day_rows(day, books, sum(1 for e in data.late if e.gaming_date == day.gaming_date), dealt)
-        # a fees or session day: its adjusting entries and its total (cash, books) alone
+    for day, books, pack_day in zip(data.days, data.books, _of_each_day(data), strict=True):
+        late = sum(1 for e in data.late if e.gaming_date == day.gaming_date)
+        variances = {v.table_number: v for v in data.variances if v.gaming_date == day.gaming_date}
+        day_rows = _day_rows(day, books, late, dealt, variances)
+        # a fees or session day: its adjusting entries and its total (cash, books) alone, then its own
+        # fees or sessions (the PDF's section of the day)
         rows += day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", "total")]
+        rows += _pack_rows(pack_day, day.gaming_date)
     gone = (set() if holds else NOT_DROP_COLUMNS) | (set() if pack_counts(data.pack) else {"count"})
     return in_words(*without(COLUMNS, rows + _pack_rows(data.pack), gone), revenue_words(data.where))
 
@@ -437,13 +507,14 @@ NOT_DROP_COLUMNS = {
 }  # fmt: skip
 
 
-def _pack_rows(pack: dict | None) -> list[list]:
-    """The period's fees or sessions (the PDF's pack section), the kind in the table column."""
+def _pack_rows(pack: dict | None, day=None) -> list[list]:
+    """The period's fees or sessions (the PDF's pack section), the kind in the table column; with
+    `day`, that day's own (its gaming date in the first column)."""
     kind = "fees" if pack and "fees" in pack else "sessions"
     blank = [None] * (len(COLUMNS) - 5)
     return [
-        *([None, kind, *blank, label, cents, None] for label, cents in pack_lines(pack)),
-        *([None, kind, *blank, label, None, count] for label, count in pack_counts(pack)),
+        *([day, kind, *blank, label, cents, None] for label, cents in pack_lines(pack)),
+        *([day, kind, *blank, label, None, count] for label, count in pack_counts(pack)),
     ]
 
 

@@ -41,14 +41,26 @@ def pack_counts(pack: dict | None) -> list[tuple[str, int]]:
     return []
 
 
-def pack_section(pack: dict | None) -> list:
+NOT_COUNTED = "The day's fee cash is not counted: its over/short waits for the two-person count."
+
+
+def pack_section(pack: dict | None, *, of_the_day: bool = False) -> list:
+    """The pack's figures of the period (the report's last section) or, `of_the_day`, those of one
+    day (its section of the daily report, as the daily page shows that day's)."""
     lines = [[label, cents] for label, cents in pack_lines(pack)]
+    when = " of the day" if of_the_day else ""
     if pack and "fees" in pack:
-        title = f"Table fees ({pack['name']}; {TABLE_FEES.at(pack['code'])}: fees on a time basis, no drop-based hold)"
+        title = (
+            f"Table fees{when} ({pack['name']}; {TABLE_FEES.at(pack['code'])}: fees on a time basis, "
+            "no drop-based hold)"
+        )
+        if of_the_day:  # one day: counted or not, not a number of days
+            uncounted = pack["fees"]["days_not_counted"]
+            return [*_grid(title, lines), *([para(NOT_COUNTED, "small")] if uncounted else [])]
         return [*_grid(title, lines), *(para(f"{label}: {count}.", "small") for label, count in pack_counts(pack))]
     if pack and "sessions" in pack:
         title = (
-            f"Games-of-chance sessions ({pack['name']}; the session record is an assumption: "
+            f"Games-of-chance sessions{when} ({pack['name']}; the session record is an assumption: "
             f"{SESSION_GAME.at(pack['code'])} defines the game)"
         )
         return _grid(title, lines[:-1], lines[-1])

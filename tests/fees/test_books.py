@@ -105,9 +105,9 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
     day = summaries.daily_summary(site, DAY)
     assert day.books_closed and not day.gaming_day_closed and day.cash.cash_profit_cents == 1600
     assert summaries.quarter_summary(site, Quarter.containing(DAY)).days[0].books_closed
-    # the daily report reads the same day: no gaming day opened, books closed, cash without a drop
+    # the daily report reads the same day: a fee day (no gaming day of tables), books closed, cash without a drop
     text = _daily_pdf_text(cast, site)
-    assert "Gaming date 2026-08-14 (no gaming day opened; books closed)" in text and "NOT CLOSED" not in text
+    assert "Gaming date 2026-08-14 (fee day, 2 collections; books closed)" in text and "NOT CLOSED" not in text
     assert "Cash profit (ending - starting cash, net of IOUs) $16.00" in text
     assert "Unexplained remainder" not in text and "+ drop" not in text
     # the fees and the bank were entered from paper after the night (past the late entry threshold): listed

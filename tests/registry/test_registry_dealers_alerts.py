@@ -308,9 +308,10 @@ def test_the_ratio_filter_reads_a_ratio_given_as_text_and_shows_other_text_as_it
 
 def test_a_losing_days_expected_deposit_reads_none_with_the_shortfall_never_a_negative_deposit():
     """A day whose cash fell makes up the bank rather than depositing: the daily page and PDF say
-    "none" and by how much (the figures API and the CSV keep the signed number)."""
+    "none" and by how much; the daily report's CSV and XLSX expect 0.00 (core.money.deposit_cents),
+    the day's negative cash profit beside it; the figures API keeps the signed number."""
     from cardroom.templatetags.cardroom import deposit_money
-    from core.money import deposit_text
+    from core.money import deposit_cents, deposit_text
 
     assert (
         deposit_money(-3000)
@@ -320,6 +321,7 @@ def test_a_losing_days_expected_deposit_reads_none_with_the_shortfall_never_a_ne
     assert deposit_money(0) == "$0.00" and deposit_text(0) is None
     assert deposit_money(125_050) == "$1,250.50"
     assert deposit_money(None) == "not known"
+    assert deposit_cents(-3000) == 0 and deposit_cents(125_050) == 125_050 and deposit_cents(None) is None
 
 
 # --- The quarter's receipt times and the organization's tax once ------------------------------------
