@@ -19,7 +19,7 @@ the same.
 import sys
 from functools import cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 
 @cache
@@ -91,7 +91,9 @@ def prepared_cursor(database=None):
     only; `database` a connection, the default one if None): one statement per `execute`, `%s`
     or `%(name)s` placeholders. A prepared statement keeps its result columns: select named
     columns, never `*` of a table."""
-    database = database or connection
+    # The connection itself, not the `connection` proxy: the cursor's wrapper asks it for its
+    # settings on every statement, and each ask through the proxy looks the connection up again.
+    database = connections[DEFAULT_DB_ALIAS] if database is None or database is connection else database
     database.ensure_connection()
     database.validate_thread_sharing()
     session = database.connection
