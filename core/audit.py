@@ -42,6 +42,7 @@ from django.utils import timezone
 from .appendonly import COPY_ROWS, take_ids
 from .insert_values import insert_plan, insert_values
 from .models import AuditEvent
+from .prepared import bound_sql
 
 GENESIS_HASH = "0" * 64
 LEGACY_CHAIN = "legacy"
@@ -344,17 +345,19 @@ _EVENT_PLAN = insert_plan(tuple(_EVENT_INSERT_FIELDS))
 
 def _insert_events(conn, events: Sequence[AuditEvent]) -> None:
     """PostgreSQL with client-side binding: the rows `bulk_create` would write (each field's
-    value as the ORM prepares it) in one plain multi-row INSERT, each row bound on its own:
-    the ORM's statement compilation and UNNEST arrays, or psycopg parsing one statement of
-    more than 50 parameters afresh, cost more than the insert itself on every slip
-    (bench_slips). Many events at once (a night's alerts) go by COPY (`_copy_events`)."""
+    value as the ORM prepares it) in one plain multi-row INSERT, its values merged into its text
+    as psycopg merges them (`core.prepared.bound_sql`, one Transformer kept for the connection):
+    the ORM's statement compilation and UNNEST arrays, psycopg parsing one statement of more than
+    50 parameters afresh, or a cursor binding each row with a Transformer of its own, cost more
+    than the insert itself on every slip (bench_slips). Many events at once (a night's alerts)
+    go by COPY (`_copy_events`)."""
     if len(events) >= COPY_EVENTS:
         _copy_events(conn, events)
         return
+    params = [value for event in events for value in insert_values(_EVENT_PLAN, event, conn)]
+    sql = bound_sql(conn, _EVENT_INSERT_SQL.format(rows=", ".join([_EVENT_ROW] * len(events))), params)
     with conn.cursor() as cursor:
-        bind = cursor.cursor.mogrify  # psycopg's ClientCursor: a short row's parsing is cached
-        rows = ", ".join(bind(_EVENT_ROW, insert_values(_EVENT_PLAN, event, conn)) for event in events)
-        cursor.execute(_EVENT_INSERT_SQL.format(rows=rows))
+        cursor.execute(sql)
         ids = cursor.fetchall()
     for event, (pk,) in zip(events, ids, strict=True):
         event.pk, event._state.adding, event._state.db = pk, False, conn.alias

@@ -19,7 +19,7 @@ the same.
 import sys
 from functools import cache
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 
 @cache
@@ -34,13 +34,50 @@ def _classes():
 
     class PreparedDebugWrapper(CursorDebugWrapper):
         """Logs the statement with its values, as Django logs its own (it reads them from
-        psycopg's last query, which psycopg does not keep for a prepared statement)."""
+        psycopg's last query, which psycopg does not keep for a prepared statement): merged
+        by a client-side cursor kept for the connection, the text `compose_sql` gives, where
+        `compose_sql` opens a cursor of each kind for every statement (bench_slips, DEBUG)."""
 
         def execute(self, sql, params=None):
-            with self.debug_sql(self.db.ops.compose_sql(sql, params)):
+            with self.debug_sql(_merging_cursor(self.db).mogrify(sql, params)):
                 return CursorWrapper.execute(self, sql, params)
 
     return PreparedCursor, PreparedDebugWrapper
+
+
+def _session(database):
+    """What `database` keeps for its current psycopg connection (a new connection, afresh)."""
+    session = database.connection
+    kept = getattr(database, "_client_side_kept", None)
+    if kept is None or kept[0] is not session:
+        kept = database._client_side_kept = (session, {})
+    return kept[1]
+
+
+def _merging_cursor(database):
+    kept = _session(database)
+    if "cursor" not in kept:
+        import psycopg
+
+        kept["cursor"] = psycopg.ClientCursor(database.connection)
+    return kept["cursor"]
+
+
+def bound_sql(database, sql: str, params) -> str:
+    """`sql` (only `%s` placeholders, `%%` for a percent sign) with `params` merged in, the text
+    psycopg's client-side cursor sends for `execute(sql, params)` (each value by
+    `Transformer.as_literal`, None as NULL; `ClientCursor.mogrify` gives the same), from one
+    Transformer kept for the connection: a cursor makes a new one for every statement and
+    looks up each value's dumper in it afresh (a slip's INSERTs bind about 120 values,
+    bench_slips). Executed with no parameters, the text goes as it is (PostgreSQL only)."""
+    kept = _session(database)
+    if "literal" not in kept:
+        from psycopg.adapt import Transformer
+
+        transformer = Transformer(database.connection)
+        kept["literal"], kept["encoding"] = transformer.as_literal, transformer.encoding
+    literal, encoding = kept["literal"], kept["encoding"]
+    return sql % tuple("NULL" if value is None else literal(value).decode(encoding) for value in params)
 
 
 # Django turns psycopg's preparing off (`prepare_threshold` None: nothing is prepared, even
@@ -54,7 +91,9 @@ def prepared_cursor(database=None):
     only; `database` a connection, the default one if None): one statement per `execute`, `%s`
     or `%(name)s` placeholders. A prepared statement keeps its result columns: select named
     columns, never `*` of a table."""
-    database = database or connection
+    # The connection itself, not the `connection` proxy: the cursor's wrapper asks it for its
+    # settings on every statement, and each ask through the proxy looks the connection up again.
+    database = connections[DEFAULT_DB_ALIAS] if database is None or database is connection else database
     database.ensure_connection()
     database.validate_thread_sharing()
     session = database.connection

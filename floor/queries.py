@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 from functools import cache
 from operator import itemgetter
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.lookups import IsNull, LessThan
 
@@ -254,15 +254,16 @@ def slip_context(
     credit = dealer_role is not None
     if credit:
         params["role"] = dealer_role
-    if connection.vendor == "postgresql":
-        with prepared_cursor() as cursor:  # planned once per connection: its planning cost more than running it
+    conn = transaction.get_connection()  # the caller's (looked up once, not through the proxy)
+    if conn.vendor == "postgresql":
+        with prepared_cursor(conn) as cursor:  # planned once per connection: its planning cost more than running it
             cursor.execute(_POSTGRESQL_CONTEXT[credit], params)
             row = cursor.fetchone()
         n = len(_DAY_FIELDS)
         slip_id, row = row[n + 2], (*row[: n + 2], *row[n + 3 :])
         return _context(row, slip_id, credit)
-    params["at"] = connection.ops.adapt_datetimefield_value(at)
-    with connection.cursor() as cursor:
+    params["at"] = conn.ops.adapt_datetimefield_value(at)
+    with conn.cursor() as cursor:
         cursor.execute(_SQLITE_CONTEXT[credit], params)
         row = cursor.fetchone()
     return _context(row, None, credit)

@@ -14,6 +14,7 @@ from core.audit import appended_at_end, chain_lock_sql, chain_locked, field_valu
 from core.audit import record_site_event as _audit
 from core.audit_rows import record_rows
 from core.insert_values import insert_plan, insert_values
+from core.prepared import bound_sql
 from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
@@ -314,8 +315,9 @@ def _insert_drawing_number(slip: Slip, series: str, lines: list[SlipLine]) -> No
         if extra:
             statements.append(extra[0])
             params += extra[1]
+    sql = bound_sql(conn, "; ".join(statements), params)  # as the cursor would bind them, from a kept Transformer
     with conn.cursor() as cursor:
-        cursor.execute("; ".join(statements), params)
+        cursor.execute(sql)
         ids = cursor.fetchall()
         cursor.nextset()
         (slip.number,) = cursor.fetchone()

@@ -1,15 +1,18 @@
 """What a service's own INSERT binds is what the ORM binds (core.insert_values), and the events
 a service's INSERT writes on PostgreSQL (core.audit) are stored as the ORM stores them."""
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
+from decimal import Decimal
 
 import pytest
 from django.apps import apps
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from core import audit
 from core.insert_values import insert_plan, insert_values, plain_types
 from core.models import AuditEvent
+from core.prepared import bound_sql, prepared_cursor
 from floor import services as floor
 from floor.models import SlipKind, SlipLine
 
@@ -105,3 +108,45 @@ def test_the_events_insert_stores_what_the_orm_stores():
     ids, ours, texts = _stored(lambda events: audit._insert_events(connection, events))
     assert ours == by_orm and texts == orm_texts
     assert ids == sorted(ids) and ids[0] > orm_ids[-1]  # drawn in the events' order
+
+
+def _bound_samples() -> list:
+    json_field = AuditEvent._meta.get_field("after")
+    return [
+        None, 0, 7, -5, 2**31, 2**63, 2**70, True, False, "", 'it\'s a \\ "quoted" ünïcode 100% text 😀',
+        Decimal("12.30"), Decimal("-0.01"), date(2026, 11, 29),
+        datetime(2026, 11, 29, 20, 15, 9, 123456, tzinfo=UTC),
+        datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone(timedelta(hours=-6))),
+        json_field.get_db_prep_save({"n": 1, "text": 'ünïcode "quoted" \u2028 \\ 100%', "list": [1, None]}, connection),
+    ]  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_a_statement_bound_by_hand_is_what_the_cursor_sends():
+    """`core.prepared.bound_sql` (a slip's INSERTs and its events, bench_slips) merges the values
+    into the text exactly as psycopg's client-side cursor does (`ClientCursor.mogrify`), from the
+    Transformer it keeps for the connection."""
+    if not audit._one_round_trip(connection):
+        pytest.skip("PostgreSQL with client-side binding only")
+    values = _bound_samples()
+    sql = "SELECT " + ", ".join(["%s"] * len(values)) + ", '100%%'"
+    with connection.cursor() as cursor:
+        expected = cursor.cursor.mogrify(sql, values)
+        assert bound_sql(connection, sql, values) == expected
+        assert bound_sql(connection, sql, values) == expected  # again: the kept Transformer's dumpers cached
+        cursor.execute(bound_sql(connection, sql, values))
+        by_hand = cursor.fetchone()
+        cursor.execute(sql, values)
+        assert by_hand == cursor.fetchone()
+
+
+@pytest.mark.django_db
+def test_a_prepared_statement_is_logged_as_django_logs_it():
+    """A prepared statement's logged text (DEBUG, `core.prepared`) is what `compose_sql` gives."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    sql, params = "SELECT %(a)s::text, %(b)s::int, %(c)s::jsonb", {"a": "it's 100%", "b": 7, "c": _bound_samples()[-1]}
+    with CaptureQueriesContext(connection) as queries, prepared_cursor() as cursor:
+        cursor.execute(sql, params)
+        assert cursor.fetchone()[:2] == ("it's 100%", 7)
+    assert [q["sql"] for q in queries.captured_queries][-1] == connection.ops.compose_sql(sql, params)
