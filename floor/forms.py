@@ -200,6 +200,12 @@ class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
         ]
         self.add_chip_fields(site.organization_id)
 
+    def clean_dealer(self):
+        dealer = self.cleaned_data.get("dealer")
+        if dealer is None:  # left on "Choose the dealer": a rotation names who is seated
+            raise forms.ValidationError(f"{rules.DEALER_SHIFTS}: choose the dealer who is seated at the table.")
+        return dealer
+
 
 class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
     table = forms.ModelChoiceField(queryset=Table.objects.none(), required=False, empty_label="Choose the table")
@@ -260,6 +266,15 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
         ]
         self.fields["table"].widget.attrs["class"] = "form-select form-select-lg"
         self.add_chip_fields(site.organization_id)
+        self.site = site
+
+    def clean_table(self):
+        table = self.cleaned_data.get("table")
+        if table is None:  # left on "Choose the table": the slip names its table (08-05(3) at ND)
+            raise forms.ValidationError(
+                f"{rules.SLIP_CONTENT.at(self.site)}: a slip names its table; choose the table."
+            )
+        return table
 
 
 class VoidSlipForm(BootstrapMixin, forms.Form):

@@ -281,3 +281,24 @@ def test_a_site_using_slip_books_asks_for_the_printed_number_with_the_service_me
     response = client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk, "number": "77"})
     assert response.status_code == 400
     assert "ND 99-01.3-08-05(2): 77 is not in a registered book of fill slips." in page(response)
+
+
+@pytest.mark.parametrize("kind", ["fill", "credit"])
+def test_a_slip_with_no_table_chosen_is_refused_at_the_table_field_not_a_500(client, cast, open_table, kind):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    response = client.post(f"/floor/slips/new/{kind}/", {**GRID, "cashier": cast[Role.CASHIER].pk})
+    assert response.status_code == 400
+    assert response.context["form"].errors["table"] == [
+        "ND 99-01.3-08-05(3): a slip names its table; choose the table."
+    ]
+    assert not Slip.objects.exists()
+
+
+def test_a_rotation_with_no_dealer_chosen_is_refused_at_the_dealer_field_not_a_500(client, cast, open_table):
+    from floor.models import DealerShift
+
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    response = client.post(f"/floor/tables/{open_table.pk}/dealer/", {"dealer": ""})
+    assert response.status_code == 400
+    assert response.context["form"].errors["dealer"] == ["House control: choose the dealer who is seated at the table."]
+    assert not DealerShift.objects.exists()
