@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from core import limits
 from core.money import format_money
 from core.pins import PIN_MAX_DIGITS, PIN_MIN_DIGITS
 from core.rules import HOUSE_CONTROL
@@ -56,7 +57,8 @@ def home(request):
 @login_required
 @require_POST
 def switch_site(request):
-    site = access_for(request.user).sites().filter(pk=request.POST.get("site")).first()
+    site_id = limits.record_id(request.POST.get("site"))
+    site = access_for(request.user).sites().filter(pk=site_id).first() if site_id else None
     if site is None:
         raise Http404("No such site among yours.")
     request.session[SESSION_KEY] = site.pk

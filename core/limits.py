@@ -45,6 +45,16 @@ IDEMPOTENCY_KEY_HOURS = 24
 DATE_RANGE_TEXT = f"between {FIRST_DATE.isoformat()} and {LAST_DATE.isoformat()}"
 
 
+def record_id(text) -> int | None:
+    """A record's id as a form posts it ("12"), or None for anything that is not one (blank, a
+    word, a negative or past the largest id): the caller answers "no such record", never a 500."""
+    text = str(text or "").strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 19:
+        return None
+    value = int(text)
+    return value if 0 < value <= MAX_ID else None
+
+
 def amount_message(label: str = "The amount") -> str:
     return f"{label} must be at most {MAX_AMOUNT_CENTS:,} cents ($10,000,000.00; {HOUSE_CONTROL})."
 

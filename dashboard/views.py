@@ -25,6 +25,7 @@ from accounting import published, services
 from accounting.published import bank_allocation, pack_figures, summary_game_lines, tax_label
 from accounting.rules import (
     BOOKS_CLOSERS,
+    CLOSED_BOOKS,
     COMBINED_BANK,
     DAILY_SUMMARY,
     DEALER_HOLD,
@@ -463,19 +464,22 @@ def books(request, what):
 
 def _adjust(request, site, day) -> None:
     closed = published.closed_books_of(site, day)
+    rule = CLOSED_BOOKS  # an adjusting entry corrects a closed day (accounting.services.record_adjustment)
     if closed is None:
-        raise ValidationError({"date": "Only a day whose books are closed takes an adjusting entry."})
-    number = request.POST.get("table_number") or None
-    table = site.tables.filter(number=number).first() if number else None
+        raise ValidationError({"date": f"{rule}: only a day whose books are closed takes an adjusting entry."})
+    number = (request.POST.get("table_number") or "").strip()
+    table = site.tables.filter(number=int(number)).first() if number.isdigit() and len(number) < 10 else None
     if number and table is None:
-        raise ValidationError({"table_number": f"No table {number} at {site}."})
+        raise ValidationError(
+            {"table_number": f"{rule}: no table {number if number.isdigit() else limits.shown(number)} at {site}."}
+        )
     try:
         amount = decimal_to_cents(request.POST.get("amount", ""))
     except ValueError as exc:
-        raise ValidationError({"amount": f"Enter an amount in dollars and cents ({exc})."}) from exc
+        raise ValidationError({"amount": f"{rule}: enter an amount in dollars and cents ({exc})."}) from exc
     recorded_on = _date(request.POST.get("recorded_on"), None, {}, "recorded_on")
     if recorded_on is None:
-        raise ValidationError({"recorded_on": "Give the gaming date the entry is recorded on (YYYY-MM-DD)."})
+        raise ValidationError({"recorded_on": f"{rule}: give the gaming date the entry is recorded on (YYYY-MM-DD)."})
     services.record_adjustment(
         acting_user=request.user,
         books_close=closed,

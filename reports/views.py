@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 
 from cardroom.access import access_for
+from core import limits
 from core.periods import Quarter
 from packs import pack_for
 
@@ -30,7 +31,8 @@ def index(request):
     _require_requester(request)
     errors = {}
     if request.method == "POST":
-        site = access_for(request.user).sites().filter(pk=request.POST.get("site") or None).first()
+        site_id = limits.record_id(request.POST.get("site"))
+        site = access_for(request.user).sites().filter(pk=site_id).first() if site_id else None
         start, end = request.POST.get("start") or None, request.POST.get("end") or None
         try:
             run = services.request_report(

@@ -103,3 +103,18 @@ def test_the_daily_total_is_the_sum_of_its_rows_with_each_adjustment_a_row(clien
 
     assert [drop(row) for row in rows] == ["-$20.00"] and drop(total) == "-$20.00"
     assert "corrects 2026-08-14" in rows[0] and "counted twice" in rows[0]
+
+
+@pytest.mark.parametrize("number", ["x", "-1", "99999999999999999999", "9"])
+def test_an_adjustment_naming_no_table_of_the_site_is_refused_citing_the_rule_not_a_500(
+    client, cast, site, complete_day, number
+):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post(client, site, "close")
+    response = post(client, site, "adjust", field="drop", table_number=number, amount="-20.00",
+                    recorded_on="2026-08-20", reason="Recount")  # fmt: skip
+    assert response.status_code == 200  # back on the daily page, the refusal above it
+    assert f"House control (closed books): no table {number if number.isdigit() else repr(number)} at {site}" in (
+        response.content.decode().replace("&#x27;", "'")
+    )
+    assert not Adjustment.objects.exists()
