@@ -173,6 +173,8 @@ contacted_person  # variable (compliance/forms.py)
 contacted_on  # variable (compliance/forms.py)
 partner  # variable (counts/forms.py)
 twenty_one_auditor  # variable (counts/forms.py)
+_.clean_dealer  # method (floor/forms.py: a form's clean_<field>, Django calls it by name)
+_.clean_table  # method (floor/forms.py: a form's clean_<field>, Django calls it by name)
 
 # Attributes a library reads: simple-history's _history_user, form fields' options, openpyxl's and ReportLab's settings.
 _.cash_fields  # attribute (cage/forms.py)
