@@ -155,6 +155,10 @@ class EnteredRecord(models.Model):
     # end): entered more than the threshold after that hour, it is late whatever moment it gives.
     # Without it an IOU of a day a month gone, lent "now", read as entered on time.
     day_field: str = ""
+    # Set on a record the system writes for another at that one's entry (a drop box's placement,
+    # implied by its removal, dated at the day's start): it is late only as that entry is, judged by
+    # that entry's moment, not by the moment inferred for it.
+    implied_by_moment: datetime | None = None
 
     entered_at = models.DateTimeField(
         null=True,
@@ -183,7 +187,7 @@ class EnteredRecord(models.Model):
     def stamp_entry(self, now: datetime | None = None) -> None:
         if self.entered_at is None:
             self.entered_at = now or timezone.now()
-        occurred = getattr(self, self.occurred_field, None)
+        occurred = self.implied_by_moment or getattr(self, self.occurred_field, None)
         site = self._entry_site()
         day = getattr(self, self.day_field) if self.day_field else None
         if occurred is not None and day is not None:

@@ -172,7 +172,7 @@ def remove_drop_box(
     )
     with transaction.atomic(), appended_at_end():
         if drop is None:
-            drop = Drop.objects.create(
+            drop = Drop(
                 site=site,
                 drop_box=drop_box,
                 table=drop_box.table,
@@ -181,6 +181,8 @@ def remove_drop_box(
                 placed_at=min(removed_at, queries.gaming_day_bounds(site, gaming_date)[0]),
                 placed_by=transporter,
             )
+            drop.implied_by_moment = removed_at  # entered with its removal: late only if that is
+            drop.save()
             _audit(acting_user, "drop.placed", drop, site)
         removal = DropRemoval.objects.create(
             drop=drop,

@@ -67,3 +67,25 @@ def test_a_count_opened_from_the_paper_keeps_its_time(later, client_for, counter
     session = CountSession.objects.get()
     assert session.opened_at == datetime(2026, 11, 14, 3, 0, tzinfo=CHICAGO) and session.entered_late
     assert response.json()["entered_late"] is True
+
+
+def test_a_placement_implied_by_a_removal_entered_on_time_is_not_entered_late(
+    time_machine, shift_manager, boxes, counters, site
+):
+    """A box removed at 02:00 and entered at 02:05 had no placement recorded: the system writes it,
+    dated at the day's start (06:00), with the removal. It is not "entered late" for being 20 hours
+    after that inferred moment (the daily report listed every such box); a late removal still is."""
+    from counts.models import Drop
+    from counts.queries import late_entries
+
+    from .conftest import remove_box
+
+    time_machine.move_to(datetime(2026, 11, 14, 2, 5, tzinfo=CHICAGO), tick=False)
+    remove_box(shift_manager, boxes[0], counters[0])
+    drop = Drop.objects.get()
+    assert drop.placed_at == datetime(2026, 11, 13, 6, 0, tzinfo=CHICAGO) and not drop.entered_late
+    assert late_entries(site, GAMING_DATE, GAMING_DATE) == []
+    time_machine.move_to(NEXT_MORNING, tick=False)  # nine hours after its removal: both late
+    remove_box(shift_manager, boxes[1], counters[0])
+    late = [entry.what for entry in late_entries(site, GAMING_DATE, GAMING_DATE)]
+    assert any("placed" in what for what in late) and any("removed" in what for what in late)
