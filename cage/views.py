@@ -3,6 +3,7 @@ A refusal from a service appears inline on the form, with the same words as the 
 
 from datetime import date
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,13 +14,15 @@ from django.views.decorators.http import require_POST
 from cardroom.access import refusal
 from cardroom.models import ChipDenomination, Employee, Site
 from cardroom.views import call_service, page_at_current_site
+from core.money import format_money
 from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today
 from floor.models import GamingDay
+from floor.rules import house_chips
 
 from . import forms, queries, rules, services
 from .calculations import deposit_due_on, deposit_is_late
-from .models import BankCount, BankDeposit, ChipRedemption, Iou, TipDeclaration, TipPolicy
+from .models import BankCount, BankDeposit, ChipMovement, ChipRedemption, Iou, TipDeclaration, TipPolicy
 from .rules import (
     CAGE_CLERKS,
     CAGE_READERS,
@@ -56,8 +59,20 @@ def _page(request, template, context, *forms_):
     return render(request, template, context, status=status)
 
 
-def _saved(form, save) -> bool:
-    return form is not None and form.is_bound and form.is_valid() and call_service(form, save) is not None
+def _saved(form, save):
+    """The record the service saved from a valid bound form, else None (its refusal is on the form)."""
+    if form is None or not form.is_bound or not form.is_valid():
+        return None
+    return call_service(form, save)
+
+
+def _done(request, saved, confirmation) -> bool:
+    """Was a record saved? If so, say on the next page what was recorded and what comes next
+    (`confirmation(saved)`), as the floor's pages do."""
+    if saved is None:
+        return False
+    messages.success(request, confirmation(saved))
+    return True
 
 
 # --- Bank counts -----------------------------------------------------------------------------
@@ -72,7 +87,10 @@ def bank(request, site, access):
         chip_values=_chip_values(site),
         initial={"gaming_date": gaming_date, "kind": "start"},
     )
-    if _saved(form, lambda: services.record_bank_count(acting_user=request.user, site=site, **form.service_kwargs())):
+    count = _saved(
+        form, lambda: services.record_bank_count(acting_user=request.user, site=site, **form.service_kwargs())
+    )
+    if _done(request, count, _counted):
         return redirect(f"{request.path}?date={form.cleaned_data['gaming_date']}")
     counts = BankCount.objects.filter(site=site).select_related("counted_by__user").prefetch_related("lines")
     return _page(
@@ -85,8 +103,22 @@ def bank(request, site, access):
             "day": queries.bank_day(site, gaming_date),
             "counts": counts.order_by("-gaming_date", "-counted_at", "-pk")[: forms.RECENT_BANK_COUNTS],
             "can_count": access.has_role(site.pk, *CAGE_CLERKS),
+            # Where the house's revenue is its fees its bank is cash only: the page offers no chip
+            # fields (chips posted anyway reach the service, which refuses them: floor.rules.FEES_ONLY).
+            "house_chips": house_chips(site),
         },
         form,
+    )
+
+
+def _counted(count: BankCount) -> str:
+    what = f"{count.get_kind_display()} of {count.gaming_date} counted ({format_money(count.total_cents)})"
+    if count.corrects_id:
+        what = f"{what}, correcting count #{count.corrects_id}"
+    if count.kind == BankCount.Kind.START:
+        return f"{what}: count the ending bank when the day closes."
+    return (
+        f"{what}: the books of {count.gaming_date} can now be closed on the daily page, then the day's cash deposited."
     )
 
 
@@ -104,7 +136,15 @@ def _date_param(request, site):
 
 def _ious_page(request, site, access, repay_form=None, repay_for=None):
     form = forms.IouForm(_posted(request, "lend"), initial={"gaming_date": site_today(site)}, site=site)
-    if _saved(form, lambda: services.lend_iou(acting_user=request.user, site=site, **form.cleaned_data)):
+    iou = _saved(form, lambda: services.lend_iou(acting_user=request.user, site=site, **form.cleaned_data))
+    if _done(
+        request,
+        iou,
+        lambda iou: (
+            f"IOU of {format_money(iou.amount_cents)} from {iou.source_label} to {iou.destination_label} on "
+            f"{iou.gaming_date} recorded: record its repayment here when the money comes back."
+        ),
+    ):
         return redirect("cage:ious")
     rows = []
     for iou in queries.ious_with_repaid(site).select_related("lent_by__user").order_by("-gaming_date", "-pk")[:100]:
@@ -141,7 +181,15 @@ ious = cage_page(CAGE_READERS)(_ious_page)
 def iou_repay(request, site, access, pk):
     iou = get_object_or_404(Iou, pk=pk, site=site)
     form = forms.RepayForm(request.POST)
-    if _saved(form, lambda: services.repay_iou(acting_user=request.user, iou=iou, **form.cleaned_data)):
+    repaid = _saved(form, lambda: services.repay_iou(acting_user=request.user, iou=iou, **form.cleaned_data))
+    if _done(
+        request,
+        repaid,
+        lambda repaid: (
+            f"Repayment of {format_money(repaid.amount_cents)} to the IOU from {iou.source_label} to "
+            f"{iou.destination_label} of {iou.gaming_date} recorded on {repaid.gaming_date}."
+        ),
+    ):
         return redirect("cage:ious")
     return _ious_page(request, site, access, repay_form=form, repay_for=iou.pk)
 
@@ -154,7 +202,15 @@ def redemptions(request, site, access):
     form = forms.ChipLinesForm(
         _posted(request, "redeem"), chip_values=_chip_values(site), initial={"gaming_date": site_today(site)}
     )
-    if _saved(form, lambda: services.redeem_chips(acting_user=request.user, site=site, **form.service_kwargs())):
+    redeemed = _saved(form, lambda: services.redeem_chips(acting_user=request.user, site=site, **form.service_kwargs()))
+    if _done(
+        request,
+        redeemed,
+        lambda redeemed: (
+            f"Chips redeemed on {redeemed.gaming_date}: pay the player {format_money(redeemed.total_cents)} in cash; "
+            "the chips go into the bank."
+        ),
+    ):
         return redirect("cage:redemptions")
     rows = ChipRedemption.objects.filter(site=site).select_related("cashier__user").prefetch_related("lines")
     return _page(
@@ -164,6 +220,9 @@ def redemptions(request, site, access):
             "form": form,
             "rows": rows.order_by("-redeemed_at")[:100],
             "can_redeem": access.has_role(site.pk, *CAGE_CLERKS),
+            # Where the house's revenue is its fees it holds no chips: nothing to redeem (the
+            # service refuses, citing floor.rules.FEES_ONLY); the page says why instead of a form.
+            "house_chips": house_chips(site),
             # The organization's sites where twenty-one stopped, shown where the stopped site's pack
             # states the thirty days' redemption (`cage.discontinued_redemption`; the compliance
             # alert carries the window's end).
@@ -183,15 +242,26 @@ def _tips_page(request, site, access, redeem_form=None, redeem_for=None):
     declare = forms.ChipLinesForm(
         _posted(request, "declare"), chip_values=_chip_values(site), initial={"gaming_date": site_today(site)}
     )
-    if _saved(declare, lambda: services.declare_tips(acting_user=request.user, site=site, **declare.service_kwargs())):
+    declared = _saved(
+        declare, lambda: services.declare_tips(acting_user=request.user, site=site, **declare.service_kwargs())
+    )
+    if _done(
+        request,
+        declared,
+        lambda declared: (
+            f"Tips of {format_money(declared.total_cents)} declared for {declared.gaming_date}: "
+            "have the cashier redeem them at the cage window."
+        ),
+    ):
         return redirect("cage:tips")
     policy_form = forms.TipPolicyForm(_posted(request, "policy"), initial={"effective_on": site_today(site)})
-    if _saved(
+    policy = _saved(
         policy_form,
         lambda: services.record_tip_policy(
             acting_user=request.user, organization=site.organization, **policy_form.cleaned_data
         ),
-    ):
+    )
+    if _done(request, policy, lambda policy: f"Tip policy in force from {policy.effective_on} recorded."):
         return redirect("cage:tips")
     declarations = TipDeclaration.objects.filter(site=site).select_related("dealer__user", "redemption__cashier__user")
     if not access.has_role(site.pk, *CAGE_READERS):
@@ -235,8 +305,15 @@ def _dealers(site):
 def tip_redeem(request, site, access, pk):
     declaration = get_object_or_404(TipDeclaration, pk=pk, site=site)
     form = forms.TipRedeemForm(request.POST, dealers=_dealers(site))
-    if _saved(
+    redeemed = _saved(
         form, lambda: services.redeem_tips(acting_user=request.user, declaration=declaration, **form.cleaned_data)
+    )
+    if _done(
+        request,
+        redeemed,
+        lambda redeemed: (
+            f"Tips of {declaration.dealer} redeemed: pay {format_money(redeemed.amount_cents)} in cash at the window."
+        ),
     ):
         return redirect("cage:tips")
     return _tips_page(request, site, access, redeem_form=form, redeem_for=declaration.pk)
@@ -298,7 +375,10 @@ deposits = cage_page(CAGE_READERS)(_deposits_page)
 def deposit_record(request, site, access, pk):
     day = get_object_or_404(GamingDay, pk=pk, site=site)
     form = forms.DepositForm(request.POST)
-    if _saved(form, lambda: services.record_deposit(acting_user=request.user, gaming_day=day, **form.cleaned_data)):
+    deposit = _saved(
+        form, lambda: services.record_deposit(acting_user=request.user, gaming_day=day, **form.cleaned_data)
+    )
+    if _done(request, deposit, _deposited):
         return redirect("cage:deposits")
     return _deposits_page(request, site, access, form=form, form_for=f"day-{day.pk}")
 
@@ -315,9 +395,18 @@ def deposit_record_on(request, site, access, gaming_date):
     record = lambda: services.record_deposit(  # noqa: E731
         acting_user=request.user, site=site, gaming_date=gaming_date, **form.cleaned_data
     )
-    if _saved(form, record):
+    deposit = _saved(form, record)
+    if _done(request, deposit, _deposited):
         return redirect("cage:deposits")
     return _deposits_page(request, site, access, form=form, form_for=f"date-{gaming_date.isoformat()}")
+
+
+def _deposited(deposit: BankDeposit) -> str:
+    return (
+        f"Deposit of {format_money(deposit.amount_cents)} for {deposit.gaming_date} recorded "
+        f"(deposited {deposit.deposited_on}, due {deposit.due_on}): a gaming manager now verifies it "
+        "against the bank statement."
+    )
 
 
 @require_POST
@@ -325,7 +414,17 @@ def deposit_record_on(request, site, access, gaming_date):
 def deposit_verify(request, site, access, pk):
     deposit = get_object_or_404(BankDeposit, pk=pk, site=site)
     form = forms.VerifyForm(request.POST)
-    if _saved(form, lambda: services.verify_deposit(acting_user=request.user, deposit=deposit, **form.cleaned_data)):
+    verified = _saved(
+        form, lambda: services.verify_deposit(acting_user=request.user, deposit=deposit, **form.cleaned_data)
+    )
+    if _done(
+        request,
+        verified,
+        lambda verified: (
+            f"Deposit of {deposit.gaming_date} verified against the statement of {verified.statement_date} "
+            f"({format_money(verified.statement_amount_cents)})."
+        ),
+    ):
         return redirect("cage:deposits")
     return _deposits_page(request, site, access, verify_form=form, verify_for=deposit.pk)
 
@@ -346,12 +445,14 @@ def inventory(request, site, access):
         chip_values=values,
         initial={"counted_on": timezone.localdate()},
     )
-    if _saved(movement, lambda: _move(request, organization, movement)) or _saved(
+    moved = _saved(movement, lambda: _move(request, organization, movement))
+    counted = moved or _saved(
         count,
         lambda: services.record_chip_inventory_count(
             acting_user=request.user, organization=organization, **count.service_kwargs()
         ),
-    ):
+    )
+    if _done(request, counted, _logged):
         return redirect("cage:inventory")
     return _page(
         request,
@@ -372,6 +473,14 @@ def inventory(request, site, access):
         movement,
         count,
     )
+
+
+def _logged(record) -> str:
+    if isinstance(record, ChipMovement):
+        what = f"{record.get_kind_display()}: {format_money(record.total_cents)} of chips"
+    else:
+        what = f"Chip inventory count of {format_money(record.total_cents)}"
+    return f"{what} recorded in the chip inventory log."
 
 
 def _stated_or_blank(citation: str) -> str:

@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.models import Site
 from core import acts
 from core.audit import snapshot
+from floor import rules as floor_rules
 
 from .. import rules
 from ..calculations import lines_total_cents
@@ -50,7 +51,9 @@ def record_bank_count(
 ) -> BankCount:
     """Record the starting or ending count of a site's bank: cash by denomination and chips by
     denomination (ND 99-01.3-08-16(1)(a)). One count per day and kind; a mistake is corrected
-    by a new count that points to the one it replaces, with a reason."""
+    by a new count that points to the one it replaces, with a reason. A count gives at least
+    one denomination (a blank form is no count); where the house's revenue is its fees the bank
+    is cash only (floor.rules.FEES_ONLY)."""
     employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "count the bank")
     if kind not in BankCount.Kind.values:
         raise ValidationError(
@@ -59,6 +62,7 @@ def record_bank_count(
     gaming_date = checked_gaming_date(site, gaming_date)
     cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS.at(site))
     chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS.at(site))
+    _check_counted(site, cash_lines, chip_lines)
     at = acts.moment(at, "counted_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the bank count")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)
@@ -90,6 +94,28 @@ def record_bank_count(
             after=after,
         )
     return count
+
+
+def _check_counted(site: Site, cash_lines: dict, chip_lines: dict) -> None:
+    """A count states what the bank holds, denomination by denomination. *Assumed*: a bank the
+    site keeps (its ideal bank is set, cage.rules.IDEAL_BANK) is never empty at a start or an end
+    of its day, so a count of no cash and no chips is a blank form, not a count, and is refused:
+    saved, it would take the day's one count slot and close the books on a $0 bank. Where the
+    house's revenue is its fees, the site holds no house chips: its bank is cash only."""
+    if chip_lines and not floor_rules.house_chips(site):
+        raise ValidationError(
+            {
+                "chips": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected "
+                "at its tables; it holds no house chips, so its bank is counted in cash only."
+            }
+        )
+    if not cash_lines and not chip_lines:
+        raise ValidationError(
+            {
+                "cash": f"{rules.BANK_RECORDS.at(site)}: give at least one denomination and its quantity "
+                "(a blank count is not recorded as an empty bank)."
+            }
+        )
 
 
 def _check_count_slot(site: Site, gaming_date: date, kind: str, corrects: BankCount | None, reason: str) -> None:

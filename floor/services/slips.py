@@ -563,15 +563,16 @@ def _check_void(slip: Slip, done: set[str]) -> None:
         raise ValidationError(
             {
                 "slip": f"{rules.VOID_HOUSE_CONTROL}: the gaming day {day.gaming_date} of {_slip_label(slip)} is "
-                "closed, so its slips are no longer voided (its figures are what its books close on, "
+                "closed, so its slips can no longer be voided (its figures are what its books close on, "
                 f"{rules.DAILY_SUMMARY.at(slip.site)}). {instead}"
             }
         )
     if SlipStep.Kind.RECEIVE in done:
         raise ValidationError(
             {
-                "slip": f"{rules.VOID_HOUSE_CONTROL}: {_slip_label(slip)} was received (its copy initialed, "
-                f"{rules.SLIP_RECEIPT.at(slip.site)}), so it is no longer voided: the chips moved with it. {instead}"
+                "slip": f"{HOUSE_CONTROL}: a received slip cannot be voided; {_slip_label(slip)} was received "
+                f"(its copy initialed, {rules.SLIP_RECEIPT.at(slip.site)}), so it can no longer be voided: the chips "
+                f"moved with it. {instead}"
             }
         )
 

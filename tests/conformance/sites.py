@@ -278,13 +278,14 @@ def tips_of_the_night(site: Site, day: date, dealer: Employee, cashier: Employee
 
 def bank_of_the_day(site: Site, day: date, cashier: Employee, n: int) -> None:
     """The bank's starting and ending counts (one a few dollars short); the first day an IOU lent
-    and repaid and a player's chips redeemed at the window."""
+    and repaid and a player's chips redeemed at the window. Where the house's revenue is its fees
+    (WA-BJ) it holds no chips: the bank is cash only and no chips are redeemed."""
     from cage import services as cage
+    from floor.rules import house_chips
 
+    chips = BANK_CHIPS if house_chips(site) else {}
     for kind, cash in (("start", BANK_CASH), ("end", {**BANK_CASH, 100: BANK_CASH[100] - 3 * (n % 2)})):
-        cage.record_bank_count(
-            acting_user=cashier.user, site=site, gaming_date=day, kind=kind, cash=cash, chips=BANK_CHIPS
-        )
+        cage.record_bank_count(acting_user=cashier.user, site=site, gaming_date=day, kind=kind, cash=cash, chips=chips)
     if n == 0:
         iou = cage.lend_iou(
             acting_user=cashier.user,
@@ -296,6 +297,7 @@ def bank_of_the_day(site: Site, day: date, cashier: Employee, n: int) -> None:
             note="Cash to the safe overnight",
         )
         cage.repay_iou(acting_user=cashier.user, iou=iou, gaming_date=day)
+    if n == 0 and chips:
         cage.redeem_chips(
             acting_user=cashier.user,
             site=site,

@@ -59,9 +59,29 @@ def test_a_received_slip_is_not_voided_and_the_figures_stay(received_fill, cast,
     response = void_by_api(client_for, cast[Role.CASHIER], received_fill)  # the preparer
     assert response.status_code == 400
     message = response.json()["slip"][0]
-    assert message.startswith(HOUSE_CONTROL) and "fill slip 1 was received" in message
-    assert "ND 99-01.3-08-05(6)" in message and "adjustment" in message
+    # The rule that refuses is the house's "a received slip is never voided", not the closed
+    # books': the books of the day are still open.
+    assert message.startswith(
+        "House control: a received slip cannot be voided; fill slip 1 was received (its copy initialed, "
+        "ND 99-01.3-08-05(6)), so it can no longer be voided: the chips moved with it."
+    )
+    assert "closed books" not in message and "no longer voided" not in message and "adjustment" in message
     assert figures_now(site, day, org) == before
+    assert not SlipStep.objects.filter(kind="void").exists()
+
+
+def test_the_slip_page_refuses_a_received_slips_void_with_the_same_words(received_fill, cast):
+    from django.test import Client
+
+    from tests.page_support import page
+
+    client = Client()
+    client.force_login(cast[Role.CASHIER].user)  # the preparer
+    response = client.post(f"/floor/slips/{received_fill.pk}/void/", {"reason": "wrong"})
+    assert response.status_code == 400
+    text = page(response)
+    assert "House control: a received slip cannot be voided; fill slip 1 was received" in text
+    assert "so it can no longer be voided: the chips moved with it." in text and "(closed books)" not in text
     assert not SlipStep.objects.filter(kind="void").exists()
 
 

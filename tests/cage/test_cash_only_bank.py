@@ -1,0 +1,112 @@
+"""Where the house's revenue is the fees collected at its tables (WA-BJ, WAC 230-40-125(1): Tacoma,
+player-banked), the house holds no chips: the cage redeems none and its bank is counted in cash
+only. The services refuse chips there, citing the rule the floor refuses fills by, so the pages
+and the API refuse them too and nothing is written; the pages offer no chip fields."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+
+from cage import services
+from cage.models import BankCount, BankCountLine, ChipRedemption, ChipRedemptionLine
+from cardroom.models import Role
+from core.models import AuditEvent
+from floor.rules import FEES_ONLY
+from tests.factories import fees_site
+from tests.page_support import at_site, page
+
+from .conftest import DAY
+
+
+@pytest.fixture
+def site(org):
+    return fees_site(org)
+
+
+@pytest.fixture
+def cashier_page(cast, site, chips):
+    return at_site(Client(), cast[Role.CASHIER], site)
+
+
+def citation(site) -> str:
+    return FEES_ONLY.at(site)
+
+
+def test_a_chip_redemption_is_refused_and_nothing_is_written(site, chips, cast):
+    with pytest.raises(ValidationError) as refused:
+        services.redeem_chips(acting_user=cast[Role.CASHIER].user, site=site, gaming_date=DAY, chips={500: 2})
+    assert citation(site).startswith("WAC 230-40-125")  # the rule the floor refuses fills by there
+    assert refused.value.message_dict["chips"] == [
+        f"{citation(site)}: the house's revenue at {site} is the fees collected at its tables; the chips there "
+        "are not the house's, so the cage redeems none."
+    ]
+    assert not ChipRedemption.objects.exists() and not ChipRedemptionLine.objects.exists()
+    assert not AuditEvent.objects.filter(action="chips.redeemed").exists()
+
+
+def test_chips_in_a_bank_count_are_refused_and_nothing_is_written(site, chips, cast):
+    with pytest.raises(ValidationError) as refused:
+        services.record_bank_count(
+            acting_user=cast[Role.CASHIER].user,
+            site=site,
+            gaming_date=DAY,
+            kind="start",
+            cash={10000: 5},
+            chips={500: 3},
+        )
+    assert refused.value.message_dict["chips"] == [
+        f"{citation(site)}: the house's revenue at {site} is the fees collected at its tables; it holds no "
+        "house chips, so its bank is counted in cash only."
+    ]
+    assert not BankCount.objects.exists() and not BankCountLine.objects.exists()
+
+
+def test_the_api_refuses_a_redemption_and_chips_in_a_count_naming_the_field(client_for, cast, site, chips):
+    api = client_for(cast[Role.CASHIER])
+    redeemed = api.post(
+        "/api/v1/cage/chip-redemptions/",
+        {"site": site.pk, "gaming_date": DAY.isoformat(), "chips": {"500": 2}},
+        format="json",
+    )
+    assert redeemed.status_code == 400, redeemed.content
+    assert redeemed.json()["chips"][0].startswith(f"{citation(site)}: the house's revenue")
+    counted = api.post(
+        "/api/v1/cage/bank-counts/",
+        {"site": site.pk, "gaming_date": DAY.isoformat(), "kind": "start", "cash": {"10000": 5}, "chips": {"500": 3}},
+        format="json",
+    )
+    assert counted.status_code == 400, counted.content
+    assert counted.json()["chips"][0].startswith(f"{citation(site)}: the house's revenue")
+    assert not ChipRedemption.objects.exists() and not BankCount.objects.exists()
+
+
+def test_the_redemptions_page_offers_no_form_and_says_why(cashier_page, site):
+    text = page(cashier_page.get("/cage/redemptions/"))
+    assert 'id="redeem-form"' not in text and 'name="chip_500"' not in text
+    assert f"{citation(site)}: the house's revenue here is the fees collected at its tables" in text
+
+
+def test_the_redemptions_page_refuses_chips_posted_anyway_inline(cashier_page, site):
+    posted = {"form": "redeem", "gaming_date": DAY.isoformat(), "chip_500": "2"}
+    response = cashier_page.post("/cage/redemptions/", posted)
+    assert response.status_code == 400
+    assert f"{citation(site)}: the house's revenue at {site} is the fees collected at its tables" in page(response)
+    assert not ChipRedemption.objects.exists()
+
+
+def test_the_bank_page_offers_cash_only(cashier_page, site):
+    text = page(cashier_page.get("/cage/"))
+    assert 'name="cash_10000"' in text and 'name="chip_500"' not in text
+    assert f"{citation(site)}: the house's revenue here is the fees collected at its tables" in text
+    posted = {"form": "count", "gaming_date": DAY.isoformat(), "kind": "start", "cash_10000": "5"}
+    assert cashier_page.post("/cage/", posted).status_code == 302
+    count = BankCount.objects.get()
+    assert (count.cash_cents, count.chips_cents) == (50000, 0)
+
+
+def test_the_bank_page_refuses_chips_posted_anyway_inline(cashier_page, site):
+    posted = {"form": "count", "gaming_date": DAY.isoformat(), "kind": "start", "cash_10000": "5", "chip_500": "3"}
+    response = cashier_page.post("/cage/", posted)
+    assert response.status_code == 400
+    assert "it holds no house chips, so its bank is counted in cash only" in page(response)
+    assert not BankCount.objects.exists()
