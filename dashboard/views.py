@@ -219,7 +219,8 @@ def daily(request):
         "can_adjust": access_for(request.user).has_role(site.pk, Role.GAMING_MANAGER),
         # What the adjusting entry's service takes at the site: a table's figures where the pack's
         # revenue is a drop; the cash alone where the day's figures are its fees or its sessions.
-        "adjustment_options": _adjustment_options(site),
+        # An adjusting entry refused comes back here with what was typed and each field's refusal.
+        **_adjust_refused(request, site, day),
         "adjustment_takes_table": TABLE_FIGURES[0] in adjustment_fields(site),
         "adjusts_tables": chips_at_tables,
     }
@@ -426,16 +427,37 @@ def _day_items(gaming_day) -> dict:
 CLOSE_ROLES = tuple(BOOKS_CLOSERS)  # who may close the books: accounting's rule, shown on the page
 
 
-def _options(choices) -> str:
-    options = "".join(f'<option value="{_text(value)}">{_text(label)}</option>' for value, label in choices)
+def _options(choices, selected: str | None = None) -> str:
+    options = "".join(
+        f'<option value="{_text(value)}"{" selected" if value == selected else ""}>{_text(label)}</option>'
+        for value, label in choices
+    )
     return mark_safe(options)  # noqa: S308 - every value went through _text
 
 
-def _adjustment_options(site) -> str:
+def _adjustment_options(site, selected: str | None = None) -> str:
     """The adjusting entry's figures the site takes, as the form's <option>s
-    (accounting.rules.adjustment_fields: every figure, or the cash alone)."""
+    (accounting.rules.adjustment_fields: every figure, or the cash alone), `selected` chosen."""
     fields = adjustment_fields(site)
-    return _options(c for c in published.ADJUSTMENT_FIELDS if c[0] in fields)
+    return _options((c for c in published.ADJUSTMENT_FIELDS if c[0] in fields), selected)
+
+
+ADJUST_REFUSED = "dashboard.adjust_refused"  # the session's key for a refused adjusting entry
+ADJUST_FIELDS = ("field", "table_number", "amount", "recorded_on", "reason")
+
+
+def _adjust_refused(request, site, day) -> dict:
+    """The adjusting entry refused on `day`'s page (kept in the session by `books` across its
+    redirect, read once): what was typed and each field's refusal, and the figures' options with
+    the one typed chosen."""
+    kept = request.session.pop(ADJUST_REFUSED, None) if ADJUST_REFUSED in request.session else None
+    if not kept or kept.get("date") != day.isoformat():
+        kept = {"values": {}, "errors": {}}
+    return {
+        "adjust_values": kept["values"],
+        "adjust_errors": kept["errors"],
+        "adjustment_options": _adjustment_options(site, kept["values"].get("field")),
+    }
 
 
 @login_required
@@ -459,6 +481,13 @@ def books(request, what):
             raise Http404("Nothing to do here.")
     except ValidationError as exc:
         messages.error(request, refusal_text(exc))
+        if what == "adjust":  # the form comes back filled in, each refused field marked
+            fields = exc.message_dict if hasattr(exc, "error_dict") else {}
+            request.session[ADJUST_REFUSED] = {
+                "date": day.isoformat(),
+                "values": {name: request.POST.get(name, "")[: limits.MAX_TEXT_LENGTH] for name in ADJUST_FIELDS},
+                "errors": {name: " ".join(fields[name]) for name in ADJUST_FIELDS if name in fields},
+            }
     return redirect(back)
 
 

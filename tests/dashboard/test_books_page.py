@@ -118,3 +118,18 @@ def test_an_adjustment_naming_no_table_of_the_site_is_refused_citing_the_rule_no
         response.content.decode().replace("&#x27;", "'")
     )
     assert not Adjustment.objects.exists()
+
+
+def test_a_refused_adjustment_comes_back_filled_in_with_the_refused_field_marked(client, cast, site, complete_day):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post(client, site, "close")
+    typed = {"field": "drop", "table_number": "7", "amount": "-20.00", "recorded_on": "2026-08-20",
+             "reason": "Recount of box 1 found a $20 bill counted twice"}  # fmt: skip
+    page = post(client, site, "adjust", **typed).content.decode()
+    form = page[page.index('id="adjust-form"') : page.index("</form>", page.index('id="adjust-form"'))]
+    assert 'value="Recount of box 1 found a $20 bill counted twice"' in form.replace("&#x27;", "'")
+    assert 'value="-20.00"' in form and 'value="2026-08-20"' in form and '<option value="drop" selected>' in form
+    assert 'is-invalid" name="table_number"' in form and f"no table 7 at {site}" in form
+    assert 'is-invalid" name="amount"' not in form and not Adjustment.objects.exists()
+    again = client.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()  # read once
+    assert "Recount of box 1" not in again[again.index('id="adjust-form"') :]
