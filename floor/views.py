@@ -445,7 +445,7 @@ def prepare_slip(request, kind):
         if kind == SlipKind.FILL:
             prepare = partial(services.prepare_fill, cashier=data.get("cashier"))
         acting = _acting(request, form)
-        slip = acting and call_service(
+        slip = acting and _call(
             form,
             lambda: prepare(
                 acting_user=acting,
@@ -498,6 +498,18 @@ def _acting(request, form):
         return acting_user_for(
             request.user, badge=form.data.get("signer_badge", ""), pin=form.data.get("signer_pin", "")
         )
+    except PermissionDenied as exc:
+        form.add_error(None, str(exc))
+        form.pin_refused = True
+        return None
+
+
+def _call(form, save):
+    """`call_service`, with a refusal of the person (a badge whose holder may not take this step, a
+    dealer asked to verify) on the form too (403), where what was typed stays, as a refused PIN
+    does, not a bare 403 page that loses it."""
+    try:
+        return call_service(form, save)
     except PermissionDenied as exc:
         form.add_error(None, str(exc))
         form.pin_refused = True
@@ -614,7 +626,7 @@ def slip_step(request, pk, step):
     else:  # an unverified receipt states why (floor.services.receive_slip)
         reason = form.data.get("unverified_reason", "")
         save = lambda: services.receive_slip(acting_user=acting, slip=slip, unverified_reason=reason)  # noqa: E731
-    if acting is not None and call_service(form, save) is not None:
+    if acting is not None and _call(form, save) is not None:
         messages.success(request, f"{slip.get_kind_display()} {slip.number}: {SlipStep.Kind(step).label.lower()}.")
         return redirect("floor:slip", pk=slip.pk)
     context = _slip_context(

@@ -199,3 +199,17 @@ def test_only_a_gaming_manager_creates_a_station_login(cast, site):
             name="",
         )
     assert not Station.objects.exists()
+
+
+def test_a_badge_whose_holder_may_not_prepare_comes_back_on_the_form_with_what_was_typed(
+    client, station, with_pins, open_table
+):
+    """A dealer's badge on the fill form: refused with the rule, on the form itself (403), the
+    chips typed still there, where it was a bare 403 page that lost them."""
+    client.force_login(station.user)
+    grid = {"qty_2500": "20", "qty_500": "17", "purpose": "regular", "table": open_table.pk}
+    response = client.post("/floor/slips/new/fill/", {**grid, **_signed(with_pins[Role.DEALER])})
+    body = response.content.decode()
+    assert response.status_code == 403 and "ND 99-01.3-08-05(3)" in body
+    assert 'name="qty_500"' in body and 'value="17"' in body and 'id="preparer-pin"' in body
+    assert not Slip.objects.exists()
