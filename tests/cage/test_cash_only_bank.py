@@ -110,3 +110,12 @@ def test_the_bank_page_refuses_chips_posted_anyway_inline(cashier_page, site):
     assert response.status_code == 400
     assert "it holds no house chips, so its bank is counted in cash only" in page(response)
     assert not BankCount.objects.exists()
+
+
+def test_tip_chips_are_not_declared_to_its_cage_and_nothing_is_written(site, chips, cast):
+    from cage.models import TipDeclaration
+
+    with pytest.raises(ValidationError) as refused:
+        services.declare_tips(acting_user=cast[Role.DEALER].user, site=site, gaming_date=DAY, chips={500: 2})
+    assert refused.value.message_dict["chips"][0].startswith(f"{citation(site)}: the house's revenue at {site}")
+    assert not TipDeclaration.objects.exists()
