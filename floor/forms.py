@@ -158,6 +158,7 @@ class CarryItemsForm(forms.Form):
 
 class OpenGamingDayForm(BootstrapMixin, forms.Form):
     gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    opened_at = moment_field("Opened at")
 
 
 class TrayCountForm(ChipGridMixin, BootstrapMixin, forms.Form):

@@ -137,3 +137,30 @@ def test_queues_show_a_table_running_without_an_opener(client, cast, table, chip
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     assert "<li>Table 1</li>" in page(client.get("/floor/queues/"))
     assert "open without opener" in page(client.get("/floor/"))
+
+
+def test_a_day_already_over_opens_from_the_paper_time_never_now(client, cast, site, table, chips, time_machine):
+    """Entered the next evening, 2026-11-29's night is over: a blank time would stamp the opening
+    (and its opener) on 11-30, outside that day, and then refuse the paper's closer as before
+    it. The page asks for the time on the paper instead, and takes it."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    chicago = ZoneInfo("America/Chicago")
+    time_machine.move_to(datetime(2026, 11, 30, 22, 58, tzinfo=chicago), tick=False)
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    refused = client.post("/floor/open-day/", {"gaming_date": "2026-11-29"})
+    assert refused.status_code == 400 and not GamingDay.objects.exists()
+    assert refused.context["open_day_form"].errors["opened_at"] == [
+        "ND 99-01.3-02-01: the gaming day 2026-11-29 is over; give the time on the paper, within its business hours."
+    ]
+    opened = client.post("/floor/open-day/", {"gaming_date": "2026-11-29", "opened_at": "2026-11-29T18:00"})
+    assert opened.status_code == 302
+    assert GamingDay.objects.get().opened_at == datetime(2026, 11, 29, 18, 0, tzinfo=chicago)
+    url = f"/floor/tables/{table.pk}/opener/"
+    grid = {f"qty_{line['denomination']}": line["quantity"] for line in TRAY}
+    blank = client.post(url, grid)
+    assert blank.status_code == 400 and "is over; give the time on the paper" in page(blank)
+    timed = {"counted_at": "2026-11-29T18:05", **grid}
+    assert client.post(url, timed).status_code == 302
+    assert TableInventory.objects.get().counted_at == datetime(2026, 11, 29, 18, 5, tzinfo=chicago)
