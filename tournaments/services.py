@@ -407,7 +407,10 @@ def award_prize(
     description = _text(description, "description", required=kind == PrizeKind.MERCHANDISE)
     if amount_cents is None or amount_cents < 1:
         raise ValidationError(
-            {"amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value."}
+            {
+                "amount_cents": f"{rules.PRIZE_RECORD.at(site)}: the prize register records the prize's value, "
+                "an amount of more than $0.00."
+            }
         )
     at = acts.moment(at, "awarded_at", site=site, what="a tournament prize")
     _refuse_prize_before_entry(player, at)

@@ -342,7 +342,9 @@ def sign_count(*, acting_user, session: CountSession, at: datetime | None = None
     the session. Refused while any box is uncounted or has an unresolved difference."""
     employee = _member_of(acting_user, session, "sign the count")
     if session.signatures.filter(member=employee).exists():
-        raise ValidationError({"member": "You have already signed this count."})
+        raise ValidationError(
+            {"member": f"{COUNT.at(session.site)}: each member signs the count once; you have already signed it."}
+        )
     acts.refuse_closed_books(session.site, session.gaming_date, "the count", field="session")
     signed_at = acts.moment(
         at,

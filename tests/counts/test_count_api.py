@@ -184,7 +184,9 @@ def test_a_difference_is_resolved_by_recount_with_a_note_then_signed_and_locked(
     late = count(client_for, first, session, boxes[1], cash(b50=3))
     assert late.status_code == 400 and "signed" in late.json()["session"][0]
     again = client_for(first).post(url(session, "sign"), {}, format="json")
-    assert again.status_code == 400 and "already signed" in again.json()["member"][0]
+    assert again.status_code == 400 and again.json()["member"][0] == (
+        "ND 99-01.3-08-14(4): each member signs the count once; you have already signed it."
+    )
     final = client_for(second).post(url(session, "sign"), {}, format="json")
     assert final.status_code == 201
     data = final.json()

@@ -171,3 +171,14 @@ def test_a_merchandise_prize_needs_its_description(tournament, cast, cashier):
             amount_cents=100,
         )
     assert "description" in refused.value.message_dict
+
+
+@pytest.mark.parametrize("amount", [0, -500])
+def test_a_prize_of_no_value_is_refused_saying_it_must_be_more_than_zero(tournament, cast, cashier, amount):
+    player = enter(cashier, tournament).player
+    with pytest.raises(ValidationError) as refused:
+        services.award_prize(acting_user=cast[Role.SHIFT_MANAGER].user, tournament=tournament, player=player,
+                             round_name="Final", kind="cash", amount_cents=amount)  # fmt: skip
+    assert refused.value.message_dict["amount_cents"][0].endswith(
+        "the prize register records the prize's value, an amount of more than $0.00."
+    )
