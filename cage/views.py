@@ -273,6 +273,7 @@ def _tips_page(request, site, access, redeem_form=None, redeem_for=None):
             "declare_form": declare,
             "policy_form": policy_form,
             "is_dealer": is_dealer,
+            "house_chips": house_chips(site),  # none at a fees site: no tip chips declared (the service refuses)
             "declarations": declarations.prefetch_related("lines").order_by("-declared_at")[:100],
             "policy": TipPolicy.objects.filter(organization_id=site.organization_id)
             .order_by("-effective_on", "-pk")

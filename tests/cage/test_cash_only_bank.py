@@ -119,3 +119,9 @@ def test_tip_chips_are_not_declared_to_its_cage_and_nothing_is_written(site, chi
         services.declare_tips(acting_user=cast[Role.DEALER].user, site=site, gaming_date=DAY, chips={500: 2})
     assert refused.value.message_dict["chips"][0].startswith(f"{citation(site)}: the house's revenue at {site}")
     assert not TipDeclaration.objects.exists()
+
+
+def test_the_tips_page_offers_a_dealer_no_tip_chips_and_says_why(cast, site, chips):
+    text = page(at_site(Client(), cast[Role.DEALER], site).get("/cage/tips/"))
+    assert 'id="no-tip-chips"' in text and f"{citation(site)}: the house's revenue here" in text
+    assert 'id="declare-form"' not in text
