@@ -36,3 +36,19 @@ def test_the_same_session_form_sent_twice_is_recorded_once_and_confirmed(client,
     again = client.post("/fees/sessions/", {**typed, "form_token": token}, follow=True)
     assert again.status_code == 200 and "Already recorded" in page(again)
     assert GameSession.objects.count() == 1
+
+
+def test_the_same_session_entered_again_from_a_fresh_form_is_refused_citing_the_house_control(
+    client, ny_site, ny_shift, typed
+):
+    """Without the token (the form drawn again, the sheet typed twice): the service refuses the
+    same licence's session with the same start and end as it stands, at its field, 400."""
+    client = at_site(client, ny_shift, ny_site)
+    assert client.post("/fees/sessions/", typed).status_code == 302
+    again = client.post("/fees/sessions/", typed)
+    assert again.status_code == 400
+    assert "House control: a session is recorded once; NY-GC-4620's session" in page(again)
+    assert GameSession.objects.count() == 1
+    later = {**typed, "ended_at": typed["ended_at"][:-2] + ("29" if typed["ended_at"][-2:] != "29" else "28")}
+    assert client.post("/fees/sessions/", later).status_code == 302  # another session (overlapping) stands
+    assert GameSession.objects.count() == 2
