@@ -186,6 +186,11 @@ def void_fee(request, pk):
         ),
     )
     if done:
+        messages.success(
+            request,
+            f"Fee {fee.pk} of {format_money(fee.amount_cents)} at table {fee.table.number} voided: "
+            "record the right fee anew if one was collected.",
+        )
         return redirect("fees:page")
     failed = {
         "pk": fee.pk,

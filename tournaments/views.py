@@ -206,6 +206,9 @@ def void_fee(request, pk, fee_pk):
             acting_user=request.user, fee=fee, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
         ),
     ):
+        messages.success(
+            request, f"{fee.get_kind_display()} of {fee.player.name} voided: the register of players shows the void."
+        )
         return redirect("tournaments:detail", pk=pk)
     failed = _failed_void("fee", fee.pk, form)
     return _detail(request, tournament, access, void_failed=failed, status=400)
@@ -223,6 +226,9 @@ def void_prize(request, pk, prize_pk):
             acting_user=request.user, prize=prize, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
         ),
     ):
+        messages.success(
+            request, f"Prize to {prize.player.name} voided: record the right prize anew if one was awarded."
+        )
         return redirect("tournaments:detail", pk=pk)
     failed = _failed_void("prize", prize.pk, form)
     return _detail(request, tournament, access, void_failed=failed, status=400)

@@ -51,3 +51,18 @@ def test_the_prize_form_sent_twice_records_one_prize(client, cast, site):
     first = _twice(client, address, "record-prize", f"{address}prizes/", prize)
     assert TournamentPrize.objects.count() == 1
     assert "Prize of $150.00 to Ann Lee (Final) recorded in the prize register" in first
+
+
+def test_a_fee_and_a_prize_voided_are_confirmed(client, cast, site):
+    tournament = announce(cast[Role.SHIFT_MANAGER], site)
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    address = f"/tournaments/{tournament.pk}/"
+    client.post(f"{address}entries/", {"player_name": "Ann Lee"})
+    prize = {"player": tournament.players.get().pk, "round_name": "Final", "kind": "cash", "amount_cents": "150.00"}
+    client.post(f"{address}prizes/", prize)
+    awarded = TournamentPrize.objects.get()
+    voided = client.post(f"{address}prizes/{awarded.pk}/void/", {"reason": "Wrong"}, follow=True)
+    assert "Prize to Ann Lee voided: record the right prize anew" in page(voided)
+    fee = TournamentFee.objects.get()
+    voided = client.post(f"{address}entries/{fee.pk}/void/", {"reason": "Wrong"}, follow=True)
+    assert "Entry fee of Ann Lee voided" in page(voided)
