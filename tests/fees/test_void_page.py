@@ -122,3 +122,15 @@ def test_a_void_is_confirmed_with_what_comes_next(client, cast, fee):
     assert f"Fee {fee.pk} of" in voided.content.decode() and "voided: record the right fee anew" in (
         voided.content.decode()
     )
+
+
+def test_the_same_void_form_sent_twice_is_told_already_recorded(client, cast, fee):
+    from tests.page_support import form_token
+
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    token = form_token(client.get("/fees/").content.decode(), f"void-fee-{fee.pk}")
+    data = {"reason": "wrong table", "voided_at": "", "form_token": token}
+    assert client.post(f"/fees/{fee.pk}/void/", data).status_code == 302
+    again = client.post(f"/fees/{fee.pk}/void/", data, follow=True)
+    assert again.status_code == 200 and "Already recorded" in again.content.decode()
+    assert FeeCollection.objects.filter(voids=fee).count() == 1
