@@ -118,6 +118,7 @@ def test_the_count_form_is_offered_to_the_apis_counters(
     html = page(client.get("/fees/"))
     assert ('id="fee-count-form"' in html) is counts
     assert ('id="collections"' in html) is reads  # a counter who reads no fee records counts without them
+    assert 'href="/fees/"' in html  # the menu leads there
     posted = client.post("/fees/count/", _count_form(cast, witness=cast[Role.DEALER].pk))
     assert posted.status_code == (302 if counts else 403)
     assert FeeCount.objects.count() == (1 if counts else 0)
