@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "config.middleware.CurrentSiteMiddleware",
     "axes.middleware.AxesMiddleware",
     "core.idempotency.IdempotencyMiddleware",  # after authentication: keys are per user
+    "core.form_tokens.FormTokenMiddleware",  # a page's form sent twice writes once (after messages)
 ]
 
 ROOT_URLCONF = "config.urls"

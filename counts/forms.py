@@ -10,7 +10,7 @@ from core.forms import BookDateField, BootstrapMixin
 from packs import RevenueModel, game_label, game_name, pack_for
 
 from .models import BoxExchange
-from .rules import CURRENCY
+from .rules import COUNT_TEAM, CURRENCY
 
 
 def currency_from_post(data) -> list[dict]:
@@ -37,9 +37,16 @@ class OpenSessionForm(BootstrapMixin, forms.Form):
     gaming_date = BookDateField(widget=forms.DateInput(attrs={"type": "date"}))
     partner = forms.ModelChoiceField(queryset=None, label="Second count team member")
 
-    def __init__(self, *args, partners=None, **kwargs):
+    def __init__(self, *args, partners=None, site=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["partner"].queryset = partners
+        if site is not None:  # a partner missing or not one who may count: the count team rule, cited at the site
+            team = COUNT_TEAM.at(site)
+            self.fields["partner"].error_messages = {
+                "required": f"{team}: a count team is two persons; choose the second member.",
+                "invalid_choice": f"{team}: the second member is another active count team member at {site}; "
+                "the person chosen may not count here.",
+            }
 
 
 def box_exchange_help(site) -> str:

@@ -98,12 +98,13 @@ def sessions(request):
     form = forms.OpenSessionForm(
         request.POST or None,
         partners=partners,
+        site=site,
         initial={
             "gaming_date": queries.date_to_count(site, queries.gaming_date_of(site, timezone.now()) - timedelta(days=1))
         },
     )
     signer_form = _signer_form(access, site, members=_counters(site))
-    errors = {}
+    errors = {} if form.is_valid() or not form.is_bound else dict(form.errors)  # a refused form: 400, inline
     if request.method == "POST" and form.is_valid():
         acting = _acting(request, errors)
         session = acting and _attempt(
@@ -116,6 +117,11 @@ def sessions(request):
             ),
         )
         if session:
+            messages.success(
+                request,
+                f"Count of {session.gaming_date} opened for {session.first_member} and {session.second_member}: "
+                "each counts every box on their own, then both initial the count.",
+            )
             return redirect("counts:session", pk=session.pk)
     keeps_drop = rules.keeps_drop_boxes(site)
     sessions = queries.visible_sessions(access).filter(site=site).order_by("-gaming_date", "-pk")
@@ -408,6 +414,7 @@ def count_box(request, pk, box_pk, mode="count"):
                 acting_user=acting, session=session, drop_box=box, currency=currency, forms=found
             )
         if acting is not None and _attempt(errors, step) is not None:
+            messages.success(request, _counted(box, mode))
             return redirect("counts:session", pk=session.pk)
     start, start_choices = _recount_start(request, access, session, box) if mode == "resolve" else (None, [])
     fills = " ".join(str(n) for k, n in start.forms if k == "fill") if start else ""
@@ -432,6 +439,16 @@ def count_box(request, pk, box_pk, mode="count"):
     )
 
 
+def _counted(box, mode: str) -> str:
+    """What a count of a box recorded says, and what comes next."""
+    if mode == "resolve":
+        return f"Recount of drop box {box.number} recorded: once every box agrees, both members initial the count."
+    return (
+        f"Your count of drop box {box.number} recorded: once both members have counted it, a difference is "
+        "recounted; then both initial the count."
+    )
+
+
 @login_required
 def resolve_box(request, pk, box_pk):
     return count_box(request, pk, box_pk, mode="resolve")
@@ -447,6 +464,12 @@ def sign(request, pk):
         _attempt(errors, lambda: services.sign_count(acting_user=acting, session=session))
     if errors:
         return session_detail(request, pk, errors=errors, status=_status(errors))
+    signed = session.signatures.count()
+    messages.success(
+        request,
+        f"Count of {session.gaming_date} initialled ({signed} of 2): "
+        + ("it is signed and stands." if signed >= 2 else "now the second member initials it."),
+    )
     return redirect("counts:session", pk=session.pk)
 
 

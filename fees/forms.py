@@ -36,6 +36,25 @@ class FeeForm(BootstrapMixin, forms.Form):
         self.fields["amount_cents"].widget.attrs["placeholder"] = "rate × count"  # fees/fee_amount.js works it out
 
 
+class FeeCountForm(BootstrapMixin, forms.Form):
+    """The fee cash of a gaming day counted by two people: the one entering it and the witness
+    (fees.services.count_fees holds the rules: two people of the organization, the bounds, the
+    closed books, not before the day's last fee)."""
+
+    gaming_date = BookDateField(label="Gaming day counted", widget=forms.DateInput(attrs={"type": "date"}))
+    counted_cents = CentsField(label="Fee cash counted ($)")
+    witness = forms.ModelChoiceField(
+        queryset=None,
+        label="Counted with (the second person)",
+        error_messages={"invalid_choice": "House control: the witness is someone of the organization at this site."},
+    )
+    counted_at = PaperMomentField("Counted at")
+
+    def __init__(self, *args, witnesses=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["witness"].queryset = witnesses
+
+
 class VoidForm(forms.Form):
     """A void of a fee recorded by mistake: its reason, and when it was voided (blank: now). Drawn
     at its row by templates/cardroom/_void_form.html."""

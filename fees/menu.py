@@ -6,7 +6,10 @@ from cardroom.navigation import register
 from . import rules
 
 # Only a pack whose revenue is table fees has the table fees page (the pack is asked).
-register("Table fees", "Table fees", "fees:page", rules.FEE_RECORDS.roles, offered=rules.keeps_table_fees)
+# The fee cash counters (the API's) have it too: a count team member counts there without the records.
+register(
+    "Table fees", "Table fees", "fees:page", rules.FEE_RECORDS.roles | rules.COUNTERS, offered=rules.keeps_table_fees
+)
 # Only a pack whose revenue is its games-of-chance sessions has the sessions page.
 register(
     "Games of chance",

@@ -264,6 +264,26 @@ def _refuse_licence_not_on_file(site: Site, licence_number: str, gaming_date: da
     )
 
 
+def _refuse_twice(site: Site, licence_number: str, started_at: datetime, ended_at: datetime, corrects) -> None:
+    """House control (9 NYCRR 4620.5 states no session record): a session is recorded once. The
+    same licence's session with the same start and end, as it stands, is the same session
+    entered again (a form sent twice, a sheet typed twice) and would count twice in the day's
+    total; a wrong one is corrected. Sessions that only overlap (two games at once) stand."""
+    same = GameSession.objects.filter(
+        site=site, licence_number=licence_number, started_at=started_at, ended_at=ended_at, corrected_by__isnull=True
+    )
+    if corrects is not None:
+        same = same.exclude(pk=corrects.pk)
+    if same.exists():
+        raise ValidationError(
+            {
+                "started_at": f"{HOUSE_CONTROL}: a session is recorded once; {licence_number}'s session "
+                f"{moments.shown(site, started_at)} to {moments.shown(site, ended_at)} is recorded already. "
+                "Correct it rather than record it again."
+            }
+        )
+
+
 def record_session(
     *,
     acting_user,
@@ -303,6 +323,7 @@ def record_session(
     gaming_date = _gaming_date(site, started_at)
     _refuse_past_its_day(site, gaming_date, ended_at)
     _refuse_licence_not_on_file(site, licence_number, gaming_date)
+    _refuse_twice(site, licence_number, started_at, ended_at, corrects)
     acts.refuse_closed_books(site, gaming_date, "a games-of-chance session")
     if corrects is not None:  # the correction replaces it in its own day's total: that day's books too
         acts.refuse_closed_books(site, corrects.gaming_date, "a games-of-chance session", field="corrects")

@@ -5,6 +5,7 @@ from . import views
 app_name = "fees"
 urlpatterns = [
     path("", views.fee_page, name="page"),
+    path("count/", views.count_fee_cash, name="count"),
     path("<int:pk>/void/", views.void_fee, name="void"),
     path("sessions/", views.sessions_page, name="sessions"),
 ]

@@ -9,6 +9,7 @@ and records nothing."""
 
 from datetime import timedelta
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, F, OuterRef
@@ -19,9 +20,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.access import access_for, refusal
-from cardroom.models import Table
+from cardroom.models import Employee, Table
 from cardroom.views import call_service, page_at_current_site
+from core import moments
 from core.closing import books_closed, closed_books_refusal, closed_dates
+from core.money import format_money
 from floor.calculations import site_today
 from packs import pack_for
 
@@ -33,16 +36,38 @@ RECENT_ROWS = 50
 
 
 def _site(request):
+    """The current site and the person's access: the fee records' readers, and the fee cash's
+    counters (fees.rules.COUNTERS, as the API's fee-counts allow), who may count without reading."""
     site, access = request.site, access_for(request.user)
-    if site is None or not rules.FEE_RECORDS.allows(access, site.pk):
+    if site is None or not (rules.FEE_RECORDS.allows(access, site.pk) or access.has_role(site.pk, *rules.COUNTERS)):
         raise PermissionDenied(rules.FEE_RECORDS.refusal())
     return site, access
 
 
-def _page(request, site, access, *, form=None, void_failed=None, status=200):
-    """The page: the fee form (for a collector), the reconciliation and the latest collections,
-    each with both its times (when it happened, when it was entered) and, for a voider, a void
-    form at each fee not voided yet."""
+def _count_form(site, access, data=None):
+    """The two-person fee cash count (for a counter): the day counted (today's at the site), the
+    cash, the witness (anyone else at the site) and, from paper, when it was counted."""
+    if not access.has_role(site.pk, *rules.COUNTERS):
+        return None
+    witnesses = (
+        Employee.objects.filter(memberships__site=site, active=True)
+        .exclude(pk=getattr(access.employee, "pk", None))
+        .select_related("user")
+        .distinct()
+    )
+    return forms.FeeCountForm(data, witnesses=witnesses, initial={"gaming_date": site_today(site)})
+
+
+def _page(request, site, access, *, form=None, count_form=None, void_failed=None, status=200):
+    """The page: the fee form (for a collector), the count form (for a counter), the
+    reconciliation and the latest collections (for a reader of the fee records), each with both
+    its times (when it happened, when it was entered) and, for a voider, a void form at each fee
+    not voided yet."""
+    if count_form is None:
+        count_form = _count_form(site, access)
+    if not rules.FEE_RECORDS.allows(access, site.pk):  # a counter who does not read the records: the count only
+        context = {"site": site, "pack": pack_for(site), "applies": True, "form": form, "count_form": count_form}
+        return render(request, "fees/page.html", context, status=status)
     today = timezone.localdate()
     voided = FeeCollection.objects.filter(voids=OuterRef("pk"))
     collections = list(
@@ -56,6 +81,8 @@ def _page(request, site, access, *, form=None, void_failed=None, status=200):
         "pack": pack_for(site),
         "applies": True,
         "form": form,
+        "count_form": count_form,
+        "can_read": True,
         "can_void": access.has_role(site.pk, *rules.VOIDERS),
         "void_failed": void_failed,
         "days": queries.fee_days([site.pk], today - timedelta(days=RECENT_DAYS), today),
@@ -87,9 +114,46 @@ def fee_page(request):
             form, lambda: services.record_fee(acting_user=request.user, **form.cleaned_data)
         )
         if done:
+            messages.success(
+                request,
+                f"Fee of {format_money(done.amount_cents)} at table {done.table.number} recorded for "
+                f"{done.gaming_date}: once the day's fees are collected, count the fee cash with a second person below.",
+            )
             return redirect("fees:page")
         return _page(request, site, access, form=form, status=400)
     return _page(request, site, access, form=form)
+
+
+@login_required
+@require_POST
+def count_fee_cash(request):
+    """The day's fee cash counted by two people (a cashier, count team member or shift manager with
+    a witness), through fees.services.count_fees as `POST /api/v1/fee-counts/` records it; a refusal
+    shows at its field (400) and writes nothing."""
+    site, access = _site(request)
+    if not rules.keeps_table_fees(site):
+        return render(request, "fees/page.html", {"site": site, "pack": pack_for(site), "applies": False}, status=400)
+    form = _count_form(site, access, request.POST)
+    if form is None:
+        raise PermissionDenied(refusal(rules.ROLE_RULE, rules.COUNTERS, "count the fee cash"))
+    count = form.is_valid() and call_service(
+        form, lambda: services.count_fees(acting_user=request.user, site=site, **form.cleaned_data)
+    )
+    if count:
+        messages.success(
+            request,
+            f"Fee cash of {count.gaming_date} counted: {format_money(count.counted_cents)}, by "
+            f"{count.counted_by.initials} with {count.witness.initials}. Once the bank is counted, "
+            "the gaming manager closes the day's books on the daily page.",
+        )
+        return redirect("fees:page")
+    collect = _fee_form(site, access)
+    return _page(request, site, access, form=collect, count_form=form, status=400)
+
+
+def _fee_form(site, access):
+    tables = Table.objects.filter(site=site, active=True).order_by("number")
+    return forms.FeeForm(tables=tables, site=site) if access.has_role(site.pk, *rules.COLLECTORS) else None
 
 
 def _last_terms(site) -> dict:
@@ -122,6 +186,11 @@ def void_fee(request, pk):
         ),
     )
     if done:
+        messages.success(
+            request,
+            f"Fee {fee.pk} of {format_money(fee.amount_cents)} at table {fee.table.number} voided: "
+            "record the right fee anew if one was collected.",
+        )
         return redirect("fees:page")
     failed = {
         "pk": fee.pk,
@@ -129,9 +198,7 @@ def void_fee(request, pk):
         "voided_at": form.data.get("voided_at", ""),
         "errors": [message for messages in form.errors.values() for message in messages],
     }
-    tables = Table.objects.filter(site=site, active=True).order_by("number")
-    collect = forms.FeeForm(tables=tables, site=site) if access.has_role(site.pk, *rules.COLLECTORS) else None
-    return _page(request, site, access, form=collect, void_failed=failed, status=400)
+    return _page(request, site, access, form=_fee_form(site, access), void_failed=failed, status=400)
 
 
 def _may_read_sessions(access, site):
@@ -215,6 +282,12 @@ def sessions_page(request, site, access):
         form, lambda: services.record_session(acting_user=request.user, site=site, **form.cleaned_data)
     )
     if session:
+        messages.success(
+            request,
+            f"Session {moments.shown(site, session.started_at)} to {moments.shown(site, session.ended_at)} "
+            f"{'recorded, correcting the earlier one' if session.corrects_id else 'recorded'}: net "
+            f"{format_money(session.receipts_cents - session.prizes_cents)}, counted in the day's total below.",
+        )
         return redirect(f"{reverse('fees:sessions')}?date={session.gaming_date.isoformat()}")
     correcting = form.cleaned_data.get("corrects")
     day = correcting.gaming_date if correcting is not None else gaming_date

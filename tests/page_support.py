@@ -48,3 +48,11 @@ def lock_login(username: str, failures: int = 5) -> None:
         post_data="",
         failures_since_start=failures,
     )
+
+
+def form_token(html: str, form_id: str) -> str:
+    """The one-time token (core.form_tokens) drawn in the form `form_id` of a page."""
+    import re
+
+    form = html.split(f'id="{form_id}"', 1)[1].split("</form>", 1)[0]
+    return re.search(r'name="form_token" value="([0-9a-f-]{36})"', form).group(1)

@@ -5,6 +5,7 @@ call one service; the service's refusal shows on the form with the API's message
 
 from zoneinfo import ZoneInfo
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
@@ -69,6 +70,11 @@ def announce(request):
             form, lambda: services.announce_tournament(acting_user=request.user, site=site, at=at, **fields)
         )
         if tournament is not None:
+            messages.success(
+                request,
+                f"{tournament.name} of {tournament.gaming_date} announced: now print its disclosure for the players "
+                "and collect the entry fees.",
+            )
             return redirect("tournaments:detail", pk=tournament.pk)
     status = 400 if request.method == "POST" else 200
     return render(request, "tournaments/announce.html", {"site": site, "form": form}, status=status)
@@ -139,6 +145,7 @@ def enter_player(request, pk):
             ),
         )
         if done:
+            _fee_recorded(request, done)
             return redirect("tournaments:detail", pk=pk)
         return _detail(request, tournament, access, buy_form=form, status=400)
     form = forms.EntryForm(request.POST)
@@ -153,8 +160,17 @@ def enter_player(request, pk):
         ),
     )
     if done:
+        _fee_recorded(request, done)
         return redirect("tournaments:detail", pk=pk)
     return _detail(request, tournament, access, entry_form=form, status=400)
+
+
+def _fee_recorded(request, fee) -> None:
+    messages.success(
+        request,
+        f"{fee.get_kind_display()} of {format_money(fee.fee_cents)} collected from {fee.player.name}: "
+        f"hand them their {fee.chips} tournament chips; the register of players lists it.",
+    )
 
 
 def _award(request, tournament, fields: dict):
@@ -169,6 +185,11 @@ def record_prize(request, pk):
     form = forms.PrizeForm(request.POST, players=_players(tournament))
     done = form.is_valid() and call_service(form, lambda: _award(request, tournament, dict(form.cleaned_data)))
     if done:
+        messages.success(
+            request,
+            f"Prize of {format_money(done.amount_cents)} to {done.player.name} ({done.round_name}) recorded in the "
+            "prize register: the record of win lists it.",
+        )
         return redirect("tournaments:detail", pk=pk)
     return _detail(request, tournament, access, prize_form=form, status=400)
 
@@ -185,6 +206,9 @@ def void_fee(request, pk, fee_pk):
             acting_user=request.user, fee=fee, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
         ),
     ):
+        messages.success(
+            request, f"{fee.get_kind_display()} of {fee.player.name} voided: the register of players shows the void."
+        )
         return redirect("tournaments:detail", pk=pk)
     failed = _failed_void("fee", fee.pk, form)
     return _detail(request, tournament, access, void_failed=failed, status=400)
@@ -202,6 +226,9 @@ def void_prize(request, pk, prize_pk):
             acting_user=request.user, prize=prize, reason=form.cleaned_data["reason"], at=form.cleaned_data["voided_at"]
         ),
     ):
+        messages.success(
+            request, f"Prize to {prize.player.name} voided: record the right prize anew if one was awarded."
+        )
         return redirect("tournaments:detail", pk=pk)
     failed = _failed_void("prize", prize.pk, form)
     return _detail(request, tournament, access, void_failed=failed, status=400)

@@ -8,6 +8,8 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from core.form_tokens import FIELD as FORM_TOKEN_FIELD
+from core.form_tokens import new_token
 from core.money import deposit_text, format_money, format_ratio
 
 register = template.Library()
@@ -106,3 +108,10 @@ def deposit_money(cents):
 def known_money(cents):
     """A cash figure: money, or "not known" (never $0.00) where no count exists."""
     return "not known" if cents is None else format_money(cents)
+
+
+@register.simple_tag
+def form_token() -> SafeString:
+    """A form's one-time token (core.form_tokens): drawn afresh with the page, so the same form sent
+    twice writes once and the second copy is told "Already recorded"."""
+    return format_html('<input type="hidden" name="{}" value="{}">', FORM_TOKEN_FIELD, new_token())

@@ -113,3 +113,24 @@ def test_a_paper_fee_keeps_its_collected_time(client, cast, bj_table):
     assert future.status_code == 400 and "cannot be dated in the future" in future.content.decode()
     assert 'id="error-collected_at"' in future.content.decode()
     assert FeeCollection.objects.count() == 1
+
+
+def test_a_void_is_confirmed_with_what_comes_next(client, cast, fee):
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    voided = client.post(f"/fees/{fee.pk}/void/", {"reason": "wrong table", "voided_at": ""}, follow=True)
+    assert voided.status_code == 200
+    assert f"Fee {fee.pk} of" in voided.content.decode() and "voided: record the right fee anew" in (
+        voided.content.decode()
+    )
+
+
+def test_the_same_void_form_sent_twice_is_told_already_recorded(client, cast, fee):
+    from tests.page_support import form_token
+
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    token = form_token(client.get("/fees/").content.decode(), f"void-fee-{fee.pk}")
+    data = {"reason": "wrong table", "voided_at": "", "form_token": token}
+    assert client.post(f"/fees/{fee.pk}/void/", data).status_code == 302
+    again = client.post(f"/fees/{fee.pk}/void/", data, follow=True)
+    assert again.status_code == 200 and "Already recorded" in again.content.decode()
+    assert FeeCollection.objects.filter(voids=fee).count() == 1

@@ -1,0 +1,117 @@
+"""Browser forms sent twice write once (house control): the pages' twin of the API's
+`Idempotency-Key` (core.idempotency), kept in the same table.
+
+A form carries a one-time token, a hidden `form_token` field holding a UUID drawn when the page
+is drawn (`{% form_token %}`, cardroom's template tags). A POST to a page (not /api/) with one,
+by a signed-in user, claims the token and the form's fingerprint (the path and the fields sent, in
+any encoding) in the same transaction as the view's own writes:
+
+- a success that redirects (the pages' post/redirect/get) is kept with its address for
+  `limits.IDEMPOTENCY_KEY_HOURS`;
+- the same form sent again (a double click, a reload of the POST, a retry on a slow line) is
+  sent to that address with the message "Already recorded" and writes nothing; a second copy
+  sent while the first is still being written waits for it, then does the same;
+- a refusal (4xx) or a failure keeps nothing: the corrected form runs afresh.
+
+The same token with another body (the page's form sent again with other values) is another
+request and runs as one. A POST without a token runs as it always has.
+"""
+
+import hashlib
+import json
+import uuid
+from datetime import timedelta
+
+from django.contrib import messages
+from django.core.exceptions import RequestDataTooBig
+from django.db import DatabaseError, IntegrityError, transaction
+from django.http import HttpResponseBadRequest, HttpResponseRedirect
+from django.utils import timezone
+
+from . import limits
+from .idempotency import API_PREFIX
+from .models import IdempotentRequest
+
+FIELD = "form_token"
+ALREADY_RECORDED = "Already recorded: this form was sent twice; the first was recorded and the second wrote nothing."
+
+
+def new_token() -> str:
+    """A fresh one-time token for a form as it is drawn."""
+    return str(uuid.uuid4())
+
+
+def _fingerprint(request) -> str:
+    """SHA-256 of the path with its query and the fields sent (the CSRF token aside: a page's
+    copies in two tabs are the same form), whatever the encoding."""
+    fields = sorted((name, values) for name, values in request.POST.lists() if name != "csrfmiddlewaretoken")
+    digest = hashlib.sha256(request.get_full_path().encode())
+    digest.update(json.dumps(fields).encode())
+    return digest.hexdigest()
+
+
+def _token(request) -> str | None:
+    """The form's token, or None when the request carries none (or is not a page's POST)."""
+    if request.method != "POST" or request.path.startswith(API_PREFIX):
+        return None
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    try:
+        return request.POST.get(FIELD) or None
+    except RequestDataTooBig:
+        return None  # the view answers 413
+
+
+class FormTokenMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        token = _token(request)
+        if token is None:
+            return self.get_response(request)
+        try:
+            token = str(uuid.UUID(token))
+        except ValueError:
+            return HttpResponseBadRequest(
+                "House control: a form's one-time token is a UUID drawn with the page; reload the page and send it again."
+            )
+        return self._once(request, f"form:{token}:{_fingerprint(request)}")
+
+    def _once(self, request, key):
+        now = timezone.now()
+        with transaction.atomic():
+            IdempotentRequest.objects.filter(user=request.user, key=key, expires_at__lte=now).delete()
+            try:
+                with transaction.atomic():
+                    claim = IdempotentRequest.objects.create(
+                        user=request.user,
+                        key=key,
+                        method=request.method,
+                        path=request.get_full_path()[:2000],
+                        fingerprint=key.rsplit(":", 1)[1],
+                        status_code=0,
+                        body=b"",
+                        created_at=now,
+                        expires_at=now + timedelta(hours=limits.IDEMPOTENCY_KEY_HOURS),
+                    )
+            except IntegrityError:  # the form's first copy committed while this one waited
+                previous = IdempotentRequest.objects.get(user=request.user, key=key)
+                messages.info(request, ALREADY_RECORDED)
+                return HttpResponseRedirect(bytes(previous.body).decode())
+            response = self.get_response(request)
+            self._keep(claim, response)
+        return response
+
+    def _keep(self, claim: IdempotentRequest, response) -> None:
+        """Keep a success that redirects (its address); on anything else give the token back."""
+        try:
+            if response.status_code in (301, 302, 303) and response.has_header("Location"):
+                claim.status_code = response.status_code
+                claim.body = response["Location"].encode()
+                claim.save(update_fields=["status_code", "body"])
+            else:
+                claim.delete()
+        except DatabaseError:  # the request's own transaction failed: nothing it did is kept
+            transaction.set_rollback(True)
