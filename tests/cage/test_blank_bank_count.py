@@ -102,3 +102,14 @@ def test_elsewhere_a_blank_count_is_refused_as_a_house_control(site, chips, cash
         services.record_bank_count(acting_user=cashier.user, site=site, gaming_date=DAY, kind="end", cash={}, chips={})
     assert refused.value.message_dict["cash"][0].startswith("House control: give at least one denomination")
     assert nothing_counted()
+
+
+def test_a_bank_count_form_sent_twice_records_one_count(cast, site, chips):
+    from tests.page_support import at_site, form_token, page
+
+    client = at_site(Client(), cast[Role.CASHIER], site)
+    token = form_token(page(client.get("/cage/")), "count-form")
+    data = {"form": "count", "gaming_date": DAY.isoformat(), "kind": "start", "cash_2000": "50", "form_token": token}
+    assert client.post("/cage/", data).status_code == 302
+    again = client.post("/cage/", data, follow=True)
+    assert "Already recorded" in page(again) and BankCount.objects.count() == 1

@@ -302,3 +302,18 @@ def test_a_rotation_with_no_dealer_chosen_is_refused_at_the_dealer_field_not_a_5
     assert response.status_code == 400
     assert response.context["form"].errors["dealer"] == ["House control: choose the dealer who is seated at the table."]
     assert not DealerShift.objects.exists()
+
+
+def test_a_fill_form_sent_twice_prepares_one_slip_and_the_second_copy_is_told(client, cast, open_table):
+    """A double click on "Prepare" at 2 a.m.: the form's one-time token (core.form_tokens) makes the
+    second copy go to the first slip, "Already recorded", where it numbered a second slip."""
+    from tests.page_support import form_token
+
+    client.force_login(cast[Role.CASHIER].user)
+    token = form_token(page(client.get("/floor/slips/new/fill/")), "slip-form")
+    data = {**GRID, "table": open_table.pk, "form_token": token}
+    first = client.post("/floor/slips/new/fill/", data)
+    again = client.post("/floor/slips/new/fill/", data, follow=True)
+    slip = Slip.objects.get()
+    assert first.status_code == 302 and first["Location"] == f"/floor/slips/{slip.pk}/"
+    assert again.redirect_chain[0][0] == f"/floor/slips/{slip.pk}/" and "Already recorded" in page(again)
