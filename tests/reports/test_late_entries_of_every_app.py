@@ -45,8 +45,8 @@ KEPT = {
 
 
 def enter_the_cages_night(site, people, dealer) -> list[str]:
-    """An IOU lent and repaid, a chip redemption (not where the house's revenue is its fees: it
-    holds no chips to redeem, floor.rules.house_chips), tips declared and redeemed, all of DAY
+    """An IOU lent and repaid, a chip redemption and tips declared and redeemed (neither where the
+    house's revenue is its fees: it holds no chips, floor.rules.house_chips), all of DAY
     (hours UTC), entered now: the labels the report gives them."""
     cashier = people["cashier"].user
     make_chips(site.organization)
@@ -63,15 +63,15 @@ def enter_the_cages_night(site, people, dealer) -> list[str]:
     redeemed = house_chips(site)
     if redeemed:
         cage.redeem_chips(acting_user=cashier, site=site, gaming_date=DAY, chips={2500: 2}, at=at(DAY, 17))
-    tips = cage.declare_tips(acting_user=dealer.user, site=site, gaming_date=DAY, chips={100: 5}, at=at(DAY, 18))
-    cage.redeem_tips(acting_user=cashier, declaration=tips, dealer=dealer, at=at(DAY, 19))
+    if redeemed:  # nor tip chips declared where the house holds none
+        tips = cage.declare_tips(acting_user=dealer.user, site=site, gaming_date=DAY, chips={100: 5}, at=at(DAY, 18))
+        cage.redeem_tips(acting_user=cashier, declaration=tips, dealer=dealer, at=at(DAY, 19))
     funds = f"Reserve (safe) to {iou.destination_label}"
     return [
         f"IOU lent, {funds}",
         f"IOU repayment, {funds}",
         *(["Chip redemption, $50.00 cash paid"] if redeemed else []),
-        f"Dealer tips declared, {dealer}",
-        f"Dealer tips redeemed, {dealer}",
+        *([f"Dealer tips declared, {dealer}", f"Dealer tips redeemed, {dealer}"] if redeemed else []),
     ]
 
 
