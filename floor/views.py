@@ -386,7 +386,12 @@ def dealer_shift(request, pk):
         request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL
     )
     form = forms.DealerShiftForm(request.POST or None, site=table.site)
-    if request.method == "POST" and form.is_valid():
+    day = queries.open_gaming_day(table.site) if request.method == "POST" else None
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and not _needs_paper_time(form, "started_at", table.site, day and day.gaming_date)
+    ):
         saved = call_service(
             form,
             lambda: services.start_dealer_shift(
@@ -460,7 +465,11 @@ def prepare_slip(request, kind):
     if station:
         add_pin_fields(form, site)
     status = 200
-    if request.method == "POST" and form.is_valid():
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and not _needs_paper_time(form, "prepared_at", site, day and day.gaming_date)
+    ):
         data = form.cleaned_data
         prepare = services.prepare_credit
         if kind == SlipKind.FILL:

@@ -164,3 +164,12 @@ def test_a_day_already_over_opens_from_the_paper_time_never_now(client, cast, si
     timed = {"counted_at": "2026-11-29T18:05", **grid}
     assert client.post(url, timed).status_code == 302
     assert TableInventory.objects.get().counted_at == datetime(2026, 11, 29, 18, 5, tzinfo=chicago)
+    # The night's slips and dealers from the paper too: a blank time is refused at its field.
+    fill = {**grid, "table": table.pk, "purpose": "regular", "cashier": cast[Role.CASHIER].pk}
+    refused = client.post("/floor/slips/new/fill/", fill)
+    assert refused.status_code == 400 and "is over; give the time on the paper" in page(refused)
+    assert client.post("/floor/slips/new/fill/", {**fill, "prepared_at": "2026-11-29T19:10"}).status_code == 302
+    seat = {"dealer": cast[Role.DEALER].pk}
+    refused = client.post(f"/floor/tables/{table.pk}/dealer/", seat)
+    assert refused.status_code == 400 and "is over; give the time on the paper" in page(refused)
+    assert not DealerShift.objects.exists()
