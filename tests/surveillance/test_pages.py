@@ -187,3 +187,16 @@ def test_the_pages_print_times_in_the_zone_of_the_site_one_works_at(client, cast
     assert "2026-03-02 18:00" in text and "2026-03-02 20:00" not in text
     answer = client.get(f"/api/v1/surveillance/outages/{outage.pk}/").json()
     assert answer["began_at"] == "2026-03-03T02:00:00Z"
+
+
+def test_an_outage_form_sent_twice_records_one_outage(client, cast, table):
+    from tests.page_support import form_token
+
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    with time_machine.travel(local(2026, 3, 3, 9), tick=False):
+        token = form_token(client.get("/surveillance/outages/").content.decode(), "outage-form")
+        data = {"table": table.pk, "kind": "camera", "began_at": "2026-03-02T20:00", "description": "Black picture",
+                "form_token": token}  # fmt: skip
+        assert client.post("/surveillance/outages/", data).status_code == 302
+        again = client.post("/surveillance/outages/", data, follow=True)
+    assert "Already recorded" in again.content.decode() and Outage.objects.count() == 1
