@@ -13,7 +13,7 @@ from django.db.models import Q
 
 from core.audit import record_event, snapshot
 from core.models import AuditEvent
-from core.moments import local_date
+from core.moments import gaming_date_of
 from core.rules import HOUSE_CONTROL
 
 from .access import forget_access, require_gaming_manager
@@ -98,14 +98,15 @@ BOOKS_FIELDS = {
 
 
 def _first_record_on(site: Site) -> date | None:
-    """The date (at the site) of the first record of the site's books or floor in the audit log
-    (a gaming day opened, a fee, a session, a tournament, an adjustment, a bank count, a drop box
-    placed...), or None while it has only set-up events. One query."""
+    """The gaming date of the first record of the site's books or floor in the audit log (a gaming
+    day opened, a fee, a session, a tournament, an adjustment, a bank count, a drop box placed...),
+    the day of the books it belongs to (after midnight, before the business day's start hour, the
+    day before's), or None while it has only set-up events. One query."""
     set_up = Q()
     for prefix in SET_UP_ACTIONS:
         set_up |= Q(action__startswith=prefix)
     first = AuditEvent.objects.filter(site_id=site.pk).exclude(set_up).order_by("occurred_at").first()
-    return None if first is None else local_date(site, first.occurred_at)
+    return None if first is None else gaming_date_of(site, first.occurred_at)
 
 
 def refuse_moving_the_books(current: Site, site: Site) -> None:

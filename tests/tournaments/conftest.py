@@ -4,6 +4,7 @@ import pytest
 from django.utils import timezone
 
 from cardroom.models import Role
+from core.moments import gaming_date_of
 from tournaments import services
 
 
@@ -12,7 +13,8 @@ def announce(person, site, **overrides):
     so the cumulative fee can be brought to $199.99, $200.00 and $200.01 exactly."""
     fields = {
         "name": "Friday Blackjack Tournament",
-        "gaming_date": timezone.localdate(),
+        # the site's gaming date now (after midnight, before the day's start hour, the day before's)
+        "gaming_date": gaming_date_of(site, timezone.now()),
         "entry_fee_cents": 10000,
         "rebuy_fee_cents": 9999,
         "add_on_fee_cents": 1,
