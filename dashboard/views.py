@@ -450,7 +450,7 @@ def _adjust_refused(request, site, day) -> dict:
     """The adjusting entry refused on `day`'s page (kept in the session by `books` across its
     redirect, read once): what was typed and each field's refusal, and the figures' options with
     the one typed chosen."""
-    kept = request.session.pop(ADJUST_REFUSED, None) if ADJUST_REFUSED in request.session else None
+    kept = request.session.pop(ADJUST_REFUSED, None)  # marks the session changed only when it was there
     if not kept or kept.get("date") != day.isoformat():
         kept = {"values": {}, "errors": {}}
     return {

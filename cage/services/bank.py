@@ -9,7 +9,6 @@ from django.utils import timezone
 from cardroom.models import Site
 from core import acts
 from core.audit import snapshot
-from floor import rules as floor_rules
 
 from .. import rules
 from ..calculations import lines_total_cents
@@ -22,6 +21,7 @@ from .steps import (
     parse_cash_lines,
     parse_chip_lines,
     record_audit,
+    refuse_house_chips,
 )
 
 
@@ -102,13 +102,8 @@ def _check_counted(site: Site, cash_lines: dict, chip_lines: dict) -> None:
     of its day, so a count of no cash and no chips is a blank form, not a count, and is refused:
     saved, it would take the day's one count slot and close the books on a $0 bank. Where the
     house's revenue is its fees, the site holds no house chips: its bank is cash only."""
-    if chip_lines and not floor_rules.house_chips(site):
-        raise ValidationError(
-            {
-                "chips": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected "
-                "at its tables; it holds no house chips, so its bank is counted in cash only."
-            }
-        )
+    if chip_lines:
+        refuse_house_chips(site, "it holds no house chips, so its bank is counted in cash only")
     if not cash_lines and not chip_lines:
         raise ValidationError(
             {

@@ -2,12 +2,10 @@
 
 from datetime import date, datetime
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from cardroom.models import Site
 from core import acts
-from floor import rules as floor_rules
 
 from .. import rules
 from ..models import ChipRedemption, ChipRedemptionLine
@@ -17,6 +15,7 @@ from .steps import (
     chip_total_cents,
     parse_chip_lines,
     record_audit,
+    refuse_house_chips,
     require_chips,
 )
 
@@ -26,7 +25,7 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     (ND 99-01.3-08-06(2)). Cash leaves the bank; the chips join it. Where the house's revenue
     is its fees there are no house chips to redeem (floor.rules.FEES_ONLY)."""
     employee = acting_at_site(acting_user, site, rules.CAGE_CLERKS, "redeem chips")
-    _refuse_at_fees_site(site)
+    refuse_house_chips(site, "the chips there are not the house's, so the cage redeems none")
     gaming_date = checked_gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.REDEMPTION.at(site))
     require_chips(lines, "chips", rules.REDEMPTION.at(site))
@@ -50,14 +49,3 @@ def redeem_chips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
         )
         record_audit(acting_user, "chips.redeemed", redemption, organization_id=site.organization_id, site_id=site.pk)
     return redemption
-
-
-def _refuse_at_fees_site(site: Site) -> None:
-    if floor_rules.house_chips(site):
-        return
-    raise ValidationError(
-        {
-            "chips": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at "
-            "its tables; the chips there are not the house's, so the cage redeems none."
-        }
-    )

@@ -13,6 +13,7 @@ from core import acts, limits
 from core.audit import record_event, snapshot
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
+from floor import rules as floor_rules
 from floor.calculations import site_today
 
 from .. import rules
@@ -40,6 +41,20 @@ def record_audit(acting_user, action: str, obj, *, organization_id: int, site_id
         organization_id=organization_id,
         site_id=site_id,
         after=after if after is not None else snapshot(obj),
+    )
+
+
+def refuse_house_chips(site: Site, consequence: str) -> None:
+    """Where the house's revenue is its fees (floor.rules.FEES_ONLY) it holds no chips: a record of
+    house chips at its cage (a redemption, chips in a bank count, tip chips) is refused on `chips`,
+    citing the rule the floor refuses fills by; `consequence` ends the sentence."""
+    if floor_rules.house_chips(site):
+        return
+    raise ValidationError(
+        {
+            "chips": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its "
+            f"tables; {consequence}."
+        }
     )
 
 

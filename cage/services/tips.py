@@ -9,7 +9,6 @@ from django.utils import timezone
 from cardroom.models import Employee, Organization, Site
 from core import acts
 from core.audit import appended_at_end
-from floor import rules as floor_rules
 
 from .. import rules
 from ..models import TipDeclaration, TipDeclarationLine, TipPolicy, TipRedemption
@@ -20,6 +19,7 @@ from .steps import (
     chip_total_cents,
     parse_chip_lines,
     record_audit,
+    refuse_house_chips,
 )
 
 
@@ -55,13 +55,8 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     dealer = acting_at_site(acting_user, site, rules.TIP_ROLES, "declare tips", rules.TIP_HOLDERS.at(site))
     gaming_date = checked_gaming_date(site, gaming_date)
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS.at(site))
-    if lines and not floor_rules.house_chips(site):  # tips here are declared in the house's chips
-        raise ValidationError(
-            {
-                "chips": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at "
-                "its tables; it holds no house chips, so no tip chips are declared to its cage."
-            }
-        )
+    if lines:  # tips here are declared in the house's chips
+        refuse_house_chips(site, "it holds no house chips, so no tip chips are declared to its cage")
     at = acts.moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
     # The declaration's, its lines' and the declaration event go in one INSERT (appended_at_end).
     with transaction.atomic(), appended_at_end():
