@@ -36,3 +36,8 @@ def test_the_demo_counts_every_gaming_day_with_one_late_deposit_and_is_idempoten
     assert counts == 6 and deposits == 3 and ious == 2
     assert verify_chain().ok  # every record the demo wrote is covered by its event
     assert [d.late for d in BankDeposit.objects.order_by("gaming_date")] == [False, True, False]
+    # A bank takes deposits on banking days only (never a Sunday or a holiday); a nil one says so.
+    from core.periods import is_banking_day
+
+    assert all(is_banking_day(d.deposited_on) for d in BankDeposit.objects.all())
+    assert all((d.amount_cents == 0) == (d.reference == "Nil: no cash profit") for d in BankDeposit.objects.all())
