@@ -256,8 +256,20 @@ SETUP: dict[str, SetupKind] = {
 def request_org_instance(request, kind):
     from .models import Employee, Site
 
-    model = {"site": Site, "employee": Employee}[kind]
-    return model(organization=access_for(request.user).employee_org())
+    organization = access_for(request.user).employee_org()
+    if kind == "employee":
+        return Employee(organization=organization)
+    # A new site starts from the current site's pack, time zone and day start (a New York
+    # organization's next site is not offered North Dakota's, the model's defaults).
+    current = getattr(request, "site", None)
+    if organization is None or current is None or current.organization_id != organization.pk:
+        return Site(organization=organization)
+    return Site(
+        organization=organization,
+        jurisdiction=current.jurisdiction,
+        time_zone=current.time_zone,
+        business_day_start_hour=current.business_day_start_hour,
+    )
 
 
 def _cell(obj, accessor):

@@ -27,6 +27,20 @@ def test_the_site_form_picks_a_time_zone_and_dates_with_the_browsers_pickers(cli
     assert re.search(r'<input type="date" name="twenty_one_discontinued_on"', page)
 
 
+def test_a_new_site_starts_from_the_current_sites_pack_time_zone_and_day_start(client, cast, site):
+    """A New York organization's next site is offered New York's pack, not the model's North Dakota."""
+    from cardroom import services
+
+    manager = cast[Role.GAMING_MANAGER]
+    services.update_site(acting_user=manager.user, site=site, jurisdiction="NY", time_zone="America/New_York",
+                         business_day_start_hour=8)  # fmt: skip
+    client.force_login(manager.user)
+    page = client.get("/setup/sites/new/").content.decode()
+    chosen = dict(re.findall(r'<select name="(\w+)"[^>]*>.*?<option value="([^"]*)" selected>', page, re.S))
+    assert chosen["jurisdiction"] == "NY" and chosen["time_zone"] == "America/New_York"
+    assert re.search(r'name="business_day_start_hour" value="8"', page)
+
+
 def test_a_time_zone_not_among_the_choices_is_refused_naming_the_field(client, cast, site):
     client.force_login(cast[Role.GAMING_MANAGER].user)
     response = client.post(f"/setup/sites/{site.pk}/", {"name": site.name, "time_zone": "Mars/Olympus"})
