@@ -182,6 +182,8 @@ def announce_tournament(
     # Announced from paper keeps its time (the entry time is kept beside it); never in the future.
     announced_at = acts.moment(at, "announced_at", site=site, books=False, what="a tournament")
     with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)  # two announcements of one name: one waits
+        _refuse_same_name(site, gaming_date, name)
         tournament = Tournament.objects.create(
             site=site,
             name=name,
@@ -201,6 +203,21 @@ def announce_tournament(
         )
         record_site_event(acting_user, "tournament.announced", tournament, site)
     return tournament
+
+
+def _refuse_same_name(site: Site, gaming_date: date, name: str) -> None:
+    """A tournament is named once a day at a site (house control): its fees, prizes and disclosure
+    are found by that name, and the same form loaded twice would otherwise announce it twice.
+    Case and runs of spaces do not make another name."""
+    key = name_key(name)
+    for other in Tournament.objects.filter(site=site, gaming_date=gaming_date).only("name", "announced_at"):
+        if name_key(other.name) == key:
+            raise ValidationError(
+                {
+                    "name": f"{HOUSE_CONTROL}: {other.name} is already announced for {gaming_date} at {site.name} "
+                    f"({moments.shown(site, other.announced_at)}); give another tournament of that day another name."
+                }
+            )
 
 
 # --- Fees: entry, rebuy, add-on --------------------------------------------------------------

@@ -131,7 +131,7 @@ def test_roles_and_sites_decide_who_may_announce_collect_and_read(
     )
     tid = announce(client_for(sm), site).json()["id"]
     # Announce: gaming manager and shift manager (house control).
-    assert announce(client_for(gm), site).status_code == 201
+    assert announce(client_for(gm), site, name="Saturday Shootout II").status_code == 201
     for person in (pb, ca, de, au):
         refused = announce(client_for(person), site)
         assert refused.status_code == 403 and refused.json()["detail"].startswith(
@@ -333,3 +333,15 @@ def test_a_tournament_dated_before_the_law_held_is_a_400_naming_the_rule(client_
     assert answer.status_code == 400, answer.content
     assert "ND 99-01.3-08-15(1)" in str(answer.json()) and "2006-10-01" in str(answer.json())
     assert not Tournament.objects.exists()
+
+
+def test_a_tournament_is_named_once_a_day_at_a_site_whatever_the_case_and_spaces(client_for, cast, site):
+    """Two copies of the announce form loaded apart (each its own token) announce one tournament."""
+    api = client_for(cast[Role.SHIFT_MANAGER])
+    assert announce(api, site).status_code == 201
+    again = announce(api, site, name="  saturday   SHOOTOUT ")
+    assert again.status_code == 400, again.content
+    message = again.json()["name"][0]
+    assert message.startswith("House control: Saturday Shootout is already announced for ") and site.name in message
+    assert Tournament.objects.filter(site=site).count() == 1
+    assert announce(api, site, name="Saturday Shootout, late game").status_code == 201
