@@ -19,9 +19,11 @@ import contextlib
 import hashlib
 import json
 import multiprocessing
+import os
 import re
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.apps import apps
 from django.db import connection, connections, models, transaction
@@ -69,6 +71,66 @@ class Machine:
 
     def line(self) -> str:
         return machine_line(self.before, self.after)
+
+
+# --- where the CPU goes: the clients' processes and the database server's -------------------
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _server_ticks() -> int | None:
+    """CPU ticks of the PostgreSQL server on this machine so far: each live postgres process's
+    own, plus what the postmaster reaped from its exited children (a backend whose client closed
+    its connection). None where it cannot be read (no /proc, not PostgreSQL, or a server on
+    another machine: no postgres process here)."""
+    if connection.vendor != "postgresql" or not Path("/proc").is_dir():
+        return None
+    total, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # exited while read
+        name, fields = text[text.find("(") + 1 : text.rfind(")")], text[text.rfind(")") + 2 :].split()
+        if name != "postgres" and not name.startswith("postgres:"):
+            continue
+        found = True
+        # After the name: state (0), ..., utime (11), stime (12), cutime (13), cstime (14).
+        total += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    return total if found else None
+
+
+class CpuSplit:
+    """CPU seconds spent by this process and the children it has waited for (the benchmark's
+    clients) and by the database server on this machine, between `start()` and `stop()`: where a
+    piece of work's time goes when the clients and the server share the cores."""
+
+    def start(self) -> "CpuSplit":
+        time.sleep(0.05)  # the postmaster reaps the backends a previous phase closed
+        self._clients, self._server = self._client_seconds(), _server_ticks()
+        return self
+
+    def stop(self) -> "CpuSplit":
+        time.sleep(0.05)
+        server = _server_ticks()
+        self.clients = self._client_seconds() - self._clients
+        self.server = None if server is None or self._server is None else (server - self._server) / _TICK
+        return self
+
+    @staticmethod
+    def _client_seconds() -> float:
+        times = os.times()
+        return times.user + times.system + times.children_user + times.children_system
+
+
+def cpu_line(label: str, clients: float, server: float | None, count: int, noun: str) -> str:
+    """`label: CPU a <noun>: clients X ms, database server Y ms` (seconds summed over `count`)."""
+    if not count:
+        return f"{label}: no CPU a {noun} (nothing made)"
+    shown = "not measured (no PostgreSQL server on this machine)" if server is None else (
+        f"{server * 1000 / count:.2f} ms"
+    )  # fmt: skip
+    return f"{label}: CPU a {noun}: clients {clients * 1000 / count:.2f} ms, database server {shown}"
 
 
 # --- the slip floor: numbered rows with their chain events, by plain SQL ---------------------

@@ -78,6 +78,11 @@ def test_bench_slips_reports_throughput_and_gapless_numbering_on_its_own_scratch
     assert re.search(r"queries per slip: fill \d+, credit \d+", text)
     assert "per slip (mean, under load):" in text
     assert "48 rows in" in text and "gapless: yes" in text  # the floor's rows, in the same two rounds
+    # Where the CPU went: the clients' always; the server's where PostgreSQL runs on this machine.
+    server = r"database server (?:[\d.]+ ms|not measured \(no PostgreSQL server on this machine\))$"
+    product = re.search(r"^product: CPU a slip: clients ([\d.]+) ms, " + server, text, re.M)
+    floor = re.search(r"^floor: CPU a row: clients ([\d.]+) ms, " + server, text, re.M)
+    assert product and floor and float(product.group(1)) > 0 and float(floor.group(1)) > 0, text
     rounds = re.findall(r"^round (\d): product ([\d.]+) ms a slip, floor ([\d.]+) ms, ratio ([\d.]+)$", text, re.M)
     assert [n for n, *_ in rounds] == ["1", "2"], text
     lines = text.strip().splitlines()

@@ -93,7 +93,7 @@ class Command(DatabaseCommand):
         scratch_sites = [f[0] for f in floors_]
         before = Slip.objects.filter(site__in=scratch_sites).count()
         machine = floors.Machine().start()
-        timed, errors, phases = [], [], Counter()
+        timed, errors, phases, cpus, self.floor_cpus = [], [], Counter(), [], []
         floors.create_slip_floor()
         try:
             floors.seed_slip_floor(
@@ -101,9 +101,11 @@ class Command(DatabaseCommand):
             )
             for _ in range(rounds):
                 made_before = Slip.objects.filter(site__in=scratch_sites).count()
+                cpu = floors.CpuSplit().start()
                 started = time.perf_counter()
                 round_errors, round_phases = self._run_processes(people, per_client, processes)
                 elapsed = time.perf_counter() - started
+                cpus.append(cpu.stop())
                 errors += round_errors
                 phases.update(round_phases)
                 made = Slip.objects.filter(site__in=scratch_sites).count() - made_before
@@ -145,6 +147,7 @@ class Command(DatabaseCommand):
             f"in {floor_elapsed:.2f} s: {floor_made / floor_elapsed:.0f} rows/s; gapless: "
             f"{'yes' if floor_gapless else 'NO'}"
         )
+        self._cpu_lines(cpus[: len(timed)], sum(t[1] for t in timed), floor_made)
         ratios = [floors.Ratio(e / m, fe / fm, TARGET) for e, m, fe, fm in timed]
         for n, each in enumerate(ratios, 1):
             self.stdout.write(
@@ -167,15 +170,26 @@ class Command(DatabaseCommand):
         with connection.cursor() as cursor:
             cursor.execute("SELECT COUNT(*) FROM bench_floor_row")
             (before,) = cursor.fetchone()
+        cpu = floors.CpuSplit().start()
         started = time.perf_counter()
         errors, _ = self._run_processes(people, per_client, processes, floor=True)
         elapsed = time.perf_counter() - started
+        self.floor_cpus.append(cpu.stop())
         if errors:
             raise CommandError(f"the floor failed: {errors[0]!r}")
         with connection.cursor() as cursor:
             cursor.execute("SELECT COUNT(*) FROM bench_floor_row")
             (made,) = cursor.fetchone()
         return elapsed, made - before
+
+    def _cpu_lines(self, cpus: list, made: int, floor_made: int) -> None:
+        """Where the CPU went, the timed rounds summed: the clients' (this process and its worker
+        processes) and the database server's on this machine, a slip and a floor row."""
+        for label, splits, count in (("product", cpus, made), ("floor", self.floor_cpus, floor_made)):
+            servers = [split.server for split in splits]
+            server = None if None in servers else sum(servers)
+            clients = sum(split.clients for split in splits)
+            self.stdout.write(floors.cpu_line(label, clients, server, count, "slip" if label == "product" else "row"))
 
     def _phases_line(self, phases: Counter, made: int) -> str:
         def ms(seconds):
