@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from cardroom.access import access_for, refusal, require_role
 from cardroom.models import Role
 from cardroom.views import activate_site_zone, call_service
+from core import form_tokens
 from core.periods import Quarter
 from core.plurals import plural
 from core.rules import HOUSE_CONTROL, citation_order
@@ -209,7 +210,7 @@ def run_checks(request):
     form = RunForm(request.POST, today=timezone.localdate())
     if not form.is_valid():
         messages.error(request, "Choose one of the quarters offered.")
-        return redirect("compliance:alerts")
+        return form_tokens.refused(redirect("compliance:alerts"))
     quarter = Quarter.parse(form.cleaned_data["quarter"])
     try:
         result = engine.run_checks(
@@ -217,7 +218,7 @@ def run_checks(request):
         )
     except ValidationError as refused:  # a quarter before the law held (engine.refuse_before_the_law)
         messages.error(request, " ".join(refused.messages))
-        return redirect("compliance:alerts")
+        return form_tokens.refused(redirect("compliance:alerts"))
     messages.success(
         request,
         f"Checks run for {site.name}, {quarter}: {plural(len(result.opened), 'alert')} opened, "

@@ -11,17 +11,20 @@ any encoding) in the same transaction as the view's own writes:
 - the same form sent again (a double click, a reload of the POST, a retry on a slow line) is
   sent to that address with the message "Already recorded" and writes nothing; a second copy
   sent while the first is still being written waits for it, then does the same;
-- a refusal (4xx) or a failure keeps nothing: the corrected form runs afresh.
+- a refusal (4xx) or a failure keeps nothing: the corrected form runs afresh; so does a refusal
+  that goes back to its page with a message (`refused`: the books' and the quarter's forms).
 
 The same token with another body (the page's form sent again with other values) is another
 request and runs as one. A POST without a token runs as it always has.
 """
 
 import hashlib
+import hmac
 import json
 import uuid
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, IntegrityError, transaction
@@ -41,12 +44,32 @@ def new_token() -> str:
     return str(uuid.uuid4())
 
 
+_REFUSED = "form_token_refused"
+
+
+def refused(response):
+    """`response`, a redirect back to the form's page that carries a refusal (its message in the
+    session): the token is given back, as for a 4xx, so that the same form sent again once the
+    cause is cured runs afresh and is not told "Already recorded"."""
+    setattr(response, _REFUSED, True)
+    return response
+
+
 def _fingerprint(request) -> str:
-    """SHA-256 of the path with its query and the fields sent (the CSRF token aside: a page's
-    copies in two tabs are the same form), whatever the encoding."""
+    """HMAC-SHA-256 of the path with its query and the fields sent (the CSRF token aside: a page's
+    copies in two tabs are the same form), whatever the encoding; a file sent counts by its name
+    and contents (another day sheet sent with the same token is another request). Keyed with the
+    SECRET_KEY: a signing PIN among the fields (a step initialled at a station, a PIN set) cannot
+    be guessed back from the table, as a bare digest of a few digits could."""
     fields = sorted((name, values) for name, values in request.POST.lists() if name != "csrfmiddlewaretoken")
-    digest = hashlib.sha256(request.get_full_path().encode())
+    digest = hmac.new(settings.SECRET_KEY.encode(), request.get_full_path().encode(), hashlib.sha256)
     digest.update(json.dumps(fields).encode())
+    for name, uploads in sorted(request.FILES.lists(), key=lambda item: item[0]):
+        for upload in uploads:
+            digest.update(json.dumps([name, upload.name, upload.size]).encode())
+            for chunk in upload.chunks():
+                digest.update(chunk)
+            upload.seek(0)
     return digest.hexdigest()
 
 
@@ -107,7 +130,11 @@ class FormTokenMiddleware:
     def _keep(self, claim: IdempotentRequest, response) -> None:
         """Keep a success that redirects (its address); on anything else give the token back."""
         try:
-            if response.status_code in (301, 302, 303) and response.has_header("Location"):
+            if (
+                response.status_code in (301, 302, 303)
+                and response.has_header("Location")
+                and not getattr(response, _REFUSED, False)
+            ):
                 claim.status_code = response.status_code
                 claim.body = response["Location"].encode()
                 claim.save(update_fields=["status_code", "body"])

@@ -46,7 +46,7 @@ from cardroom.api import visible_employees
 from cardroom.models import Game, Role
 from cardroom.views import activate_site_zone, refusal_text
 from compliance.queries import ALERTS, open_alerts
-from core import limits
+from core import form_tokens, limits
 from core.money import decimal_to_cents, format_money, format_ratio
 from core.periods import Quarter
 from core.rows import shaped_rows
@@ -470,6 +470,7 @@ def books(request, what):
     if day is None:
         raise Http404("No such gaming date.")
     back = f"{reverse('dashboard:daily')}?site={site.pk}&date={day:%Y-%m-%d}"
+    refusal = False
     try:
         if what == "close":
             services.close_books(acting_user=request.user, site=site, gaming_date=day)
@@ -480,6 +481,7 @@ def books(request, what):
         else:
             raise Http404("Nothing to do here.")
     except ValidationError as exc:
+        refusal = True
         messages.error(request, refusal_text(exc))
         if what == "adjust":  # the form comes back filled in, each refused field marked
             fields = exc.message_dict if hasattr(exc, "error_dict") else {}
@@ -488,7 +490,7 @@ def books(request, what):
                 "values": {name: request.POST.get(name, "")[: limits.MAX_TEXT_LENGTH] for name in ADJUST_FIELDS},
                 "errors": {name: " ".join(fields[name]) for name in ADJUST_FIELDS if name in fields},
             }
-    return redirect(back)
+    return form_tokens.refused(redirect(back)) if refusal else redirect(back)
 
 
 def _adjust(request, site, day) -> None:
@@ -586,6 +588,7 @@ def other_games(request):
     service (N.D.C.C. 53-06.1-12); a refusal comes back on the quarter page with its rule."""
     site = figure_site(request, QUARTER_FIGURES)
     raw_quarter = request.POST.get("quarter", "")
+    back = f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={raw_quarter}"
     try:
         chosen = Quarter.parse(raw_quarter)
         try:
@@ -607,7 +610,8 @@ def other_games(request):
         messages.success(request, f"The other games' AGP of {chosen} is recorded.")
     except ValidationError as exc:
         messages.error(request, " ".join(m for ms in exc.message_dict.values() for m in ms))
-    return redirect(f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={raw_quarter}")
+        return form_tokens.refused(redirect(back))
+    return redirect(back)
 
 
 @login_required
@@ -616,6 +620,7 @@ def file_quarter(request):
     """Mark the site's quarterly summary filed through the service; a refusal comes back on the
     quarter page with the rule it cites."""
     site = figure_site(request, QUARTER_FIGURES)
+    back = f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={request.POST.get('quarter', '')}"
     try:
         chosen = Quarter.parse(request.POST.get("quarter", ""))
         services.file_quarter(
@@ -624,7 +629,8 @@ def file_quarter(request):
         messages.success(request, f"The quarterly summary of {chosen} is filed; its figures are frozen.")
     except ValidationError as exc:
         messages.error(request, " ".join(m for ms in exc.message_dict.values() for m in ms))
-    return redirect(f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={request.POST.get('quarter', '')}")
+        return form_tokens.refused(redirect(back))
+    return redirect(back)
 
 
 def _period(request, site) -> tuple[date, date, dict]:

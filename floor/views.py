@@ -27,6 +27,7 @@ from cardroom.forms import add_pin_fields
 from cardroom.models import Role, Site, Table
 from cardroom.pins import acting_user_for
 from cardroom.views import call_service
+from core import form_tokens
 from core.audit import chain_head
 from core.pdf import audit_head_text
 from core.rules import HOUSE_CONTROL
@@ -432,10 +433,10 @@ def end_shift(request, pk):
     ended = call_service(
         form, lambda: services.end_dealer_shift(acting_user=request.user, shift=shift, left_site=left_site)
     )
-    if ended is not None:
-        messages.success(request, f"{shift.dealer} left table {shift.table.number}.")
-    else:
+    if ended is None:
         messages.error(request, " ".join(form.non_field_errors()))
+        return form_tokens.refused(redirect("floor:dealer_shift", pk=shift.table_id))
+    messages.success(request, f"{shift.dealer} left table {shift.table.number}.")
     return redirect("floor:dealer_shift", pk=shift.table_id)
 
 
