@@ -138,6 +138,22 @@ def table_was_opened(table: Table, day: GamingDay) -> bool:
     return has_opener.exists() or DealerShift.objects.filter(table=table, gaming_day=day).exists()
 
 
+def table_opened_at(table: Table, day: GamingDay):
+    """When `table` was opened in `day`: its opener's count or its first dealer seated,
+    whichever came first (None when neither is recorded)."""
+    opener = TableInventory.objects.filter(table=table, gaming_day=day, kind=TableInventory.Kind.OPENER)
+    seated = DealerShift.objects.filter(table=table, gaming_day=day).order_by("started_at")
+    found = [
+        moment
+        for moment in (
+            opener.values_list("counted_at", flat=True).first(),
+            seated.values_list("started_at", flat=True).first(),
+        )
+        if moment is not None
+    ]
+    return min(found, default=None)
+
+
 @dataclass(frozen=True)
 class SlipContext:
     day: GamingDay | None

@@ -118,6 +118,8 @@ def _prepare(
         lines = chip_lines(chips, amounts, site, rules.SLIP_CONTENT.at(site), available=context.chips)
         day = _require_table_open(table, context)
         require_in_day(site, day, at, given, "prepared_at")
+        if given is not None:
+            _require_open_by(table, day, at)
         slip = Slip(
             id=context.slip_id,
             site=site,
@@ -242,6 +244,19 @@ def _require_table_open(table: Table, context: queries.SlipContext) -> GamingDay
     if context.table_state != "open":
         raise ValidationError({"table": f"{rules.TABLE_STATE}: {table} is not open (no opener, no dealer seated)."})
     return context.day
+
+
+def _require_open_by(table: Table, day: GamingDay, at: datetime) -> None:
+    """A slip from paper is dated once its table was open: chips sent before the opener was
+    counted would be counted twice, in the opener and on the slip (live slips are always after)."""
+    opened = queries.table_opened_at(table, day)
+    if opened is not None and at < opened:
+        raise ValidationError(
+            {
+                "prepared_at": f"{rules.TABLE_STATE}: {table} was not open yet at {moments.shown(table.site, at)}; "
+                f"it opened at {moments.shown(table.site, opened)} (its opener or its first dealer seated)."
+            }
+        )
 
 
 def _series(kind: str, site: Site) -> str:

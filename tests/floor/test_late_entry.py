@@ -89,6 +89,35 @@ def test_a_slip_keeps_its_prepared_at_and_steps_their_times(now, day, client_for
     assert received.json()["received_at"] == "2026-07-10T17:25:00Z"
 
 
+def test_a_slip_from_paper_is_not_dated_before_its_table_opened(now, day, client_for, shift_manager, cast, table):
+    """Chips sent before the opener was counted would be counted twice (in the opener and on the
+    slip): a slip is dated once its table opened, by its opener or its first dealer seated."""
+    services.record_table_inventory(
+        acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=19)
+    )
+    cashier = client_for(cast[Role.CASHIER])
+    early = post(
+        cashier, "/api/v1/fill-slips/", {"table": table.pk, "chips": FILL, "prepared_at": "2026-07-10T18:55:00"}
+    )
+    assert early.status_code == 400, early.json()
+    assert early.json()["prepared_at"][0] == (
+        f"House control: {table} was not open yet at 2026-07-10 18:55 CDT; it opened at 2026-07-10 19:00 CDT "
+        "(its opener or its first dealer seated)."
+    )
+    assert not Slip.objects.exists()
+    # A dealer seated before the opener was counted opened the table then.
+    services.start_dealer_shift(
+        acting_user=shift_manager.user,
+        table=table,
+        dealer=cast[Role.DEALER],
+        started_at=NOW.replace(hour=18, minute=50),
+    )
+    seated = post(
+        cashier, "/api/v1/fill-slips/", {"table": table.pk, "chips": FILL, "prepared_at": "2026-07-10T18:55:00"}
+    )
+    assert seated.status_code == 201, seated.json()
+
+
 def test_a_step_cannot_precede_its_slip(now, day, client_for, shift_manager, cast, table):
     services.record_table_inventory(
         acting_user=shift_manager.user, table=table, kind="opener", chips=TRAY, at=NOW.replace(hour=9)
