@@ -359,6 +359,7 @@ def tray_count(request, pk, kind):
             return redirect("floor:floor")
     previous = queries.last_tray_count(table)
     previous_lines = dict(previous.lines.values_list("value_cents", "quantity")) if previous else {}
+    open_day = queries.open_gaming_day(table.site)
     if kind == TableInventory.Kind.OPENER and not form.is_bound:
         form.prefill(previous_lines)  # change only the denominations that differ
     return render(
@@ -371,7 +372,8 @@ def tray_count(request, pk, kind):
             "form": form,
             "previous": previous,
             "grid": form.chip_rows(previous_lines),
-            "day": queries.open_gaming_day(table.site),
+            "day": open_day,
+            "day_over": open_day is not None and open_day.gaming_date < site_today(table.site),
         },
         status=400 if form.errors else 200,
     )

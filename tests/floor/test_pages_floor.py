@@ -173,3 +173,24 @@ def test_a_day_already_over_opens_from_the_paper_time_never_now(client, cast, si
     refused = client.post(f"/floor/tables/{table.pk}/dealer/", seat)
     assert refused.status_code == 400 and "is over; give the time on the paper" in page(refused)
     assert not DealerShift.objects.exists()
+    # The closer's page asks for the paper's time too (it showed the field for openers only, so a
+    # closer of a day already over was refused with no field to correct), and takes it.
+    closer_url = f"/floor/tables/{table.pk}/closer/"
+    shown = page(client.get(closer_url))
+    assert 'name="counted_at"' in shown
+    blank = client.post(closer_url, grid)
+    assert blank.status_code == 400 and 'id="error-counted_at"' in page(blank)
+    assert "is over; give the time on the paper" in page(blank)
+    assert client.post(closer_url, {**grid, "counted_at": "2026-11-29T23:30"}).status_code == 302
+    # The next table's one-click opener (the same as its last closer) asks for the time on a day over.
+    from tests.factories import TableFactory
+
+    second = TableFactory(site=site, number=2, min_wager_cents=100, max_wager_cents=2500)
+    for kind, minute in (("opener", 1), ("closer", 2)):  # a previous count, so the one-click form is offered
+        services.record_table_inventory(
+            acting_user=cast[Role.SHIFT_MANAGER].user, table=second, kind=kind, chips=TRAY,
+            at=datetime(2026, 11, 29, 18, minute, tzinfo=chicago),
+        )  # fmt: skip
+    one_click = page(client.get(f"/floor/tables/{second.pk}/opener/"))
+    form = one_click[one_click.index('id="same-as-last-form"') :]
+    assert 'name="counted_at" id="same-counted-at" required' in form[: form.index("</form>")]
