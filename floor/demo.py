@@ -270,7 +270,7 @@ def _fits(dealer, table, cast) -> bool:
 def _schedule_rotations(table_days, start, cast, rng) -> None:
     """Changes every 2-4 hours per table, taken in time order across tables: a change seats a
     free person who deals the table's game (a dealer at twenty-one, the wheel operator at the
-    paddlewheel), else any free one; with nobody free the dealer there stays on."""
+    paddlewheel: the service refuses anyone else); with nobody free the dealer there stays on."""
     candidates = []
     for index in range(len(table_days)):
         moment = start + timedelta(minutes=index)
@@ -282,7 +282,7 @@ def _schedule_rotations(table_days, start, cast, rng) -> None:
         busy = {d.pk for d in seated.values()}
         free = [d for d in rng.sample(cast.dealers, len(cast.dealers)) if d.pk not in busy]
         table = table_days[index].table
-        dealer = next((d for d in free if _fits(d, table, cast)), None) or next(iter(free), None)
+        dealer = next((d for d in free if _fits(d, table, cast)), None)
         if dealer is not None:
             seated[index] = dealer
             table_days[index].changes.append((moment, dealer))

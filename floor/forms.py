@@ -183,17 +183,17 @@ class DealerShiftForm(ChipGridMixin, BootstrapMixin, forms.Form):
     dealer = forms.ModelChoiceField(queryset=Employee.objects.none(), required=False)
     started_at = moment_field("Seated at")
 
-    def __init__(self, *args, site, **kwargs):
+    def __init__(self, *args, site, game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         # The organization's people; whether they may deal at this site is the service's call.
         self.fields["dealer"].queryset = Employee.objects.filter(organization_id=site.organization_id).select_related(
             "user"
         )
+        # Offered: those holding the role of the table's game (rules.TABLE_ROLE), else either.
+        roles = [rules.TABLE_ROLE[game]] if game in rules.TABLE_ROLE else [Role.DEALER, Role.WHEEL_OPERATOR]
         dealers = (
             self.fields["dealer"]
-            .queryset.filter(
-                active=True, memberships__site=site, memberships__role__in=[Role.DEALER, Role.WHEEL_OPERATOR]
-            )
+            .queryset.filter(active=True, memberships__site=site, memberships__role__in=roles)
             .distinct()
         )
         self.fields["dealer"].widget.choices = [("", "Choose the dealer")] + [

@@ -388,7 +388,7 @@ def dealer_shift(request, pk):
     require_role(
         request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL
     )
-    form = forms.DealerShiftForm(request.POST or None, site=table.site)
+    form = forms.DealerShiftForm(request.POST or None, site=table.site, game=table.game)
     day = queries.open_gaming_day(table.site) if request.method == "POST" else None
     if (
         request.method == "POST"

@@ -94,6 +94,17 @@ def _check_dealer(dealer: Employee, site: Site, table: Table, at: datetime) -> N
         raise ValidationError(
             {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is not an active dealer or wheel operator at {site}."}
         )
+    # A table is dealt by the role of its game (a wheel operator at a paddlewheel, a dealer at
+    # twenty-one): its credit slips carry that person's initials (ND 99-01.3-08-05(3)(c)), which a
+    # wheel operator seated at a twenty-one table could not give.
+    role = rules.TABLE_ROLE.get(table.game)
+    if role is not None and not Membership.objects.filter(employee=dealer, site=site, role=role).exists():
+        raise ValidationError(
+            {
+                "dealer": f"{rules.DEALER_SHIFTS}: {table} is dealt by a {role.label.lower()}; {dealer} is not one "
+                f"at {site}."
+            }
+        )
     # Relief: seated again at the table they deal at, their running shift ends at that moment
     # (start_dealer_shift ends the outgoing shift); at another table it must end first.
     elsewhere = queries.shifts_running(at).filter(dealer=dealer).exclude(table=table).select_related("table").first()

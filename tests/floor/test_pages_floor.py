@@ -123,6 +123,24 @@ def test_seating_someone_who_is_not_a_dealer_shows_the_service_message(client, c
     assert f"{cashier} is not an active dealer or wheel operator at {site}." in page(response)
 
 
+def test_a_twenty_one_table_is_dealt_by_a_dealer_not_a_wheel_operator(client, client_for, cast, open_table, site):
+    """Seated at twenty-one, a wheel operator's initials could not go on its credit slips (ND
+    99-01.3-08-05(3)(c)): the page offers dealers only and the service refuses the others."""
+    operator = cast[Role.WHEEL_OPERATOR]
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    url = f"/floor/tables/{open_table.pk}/dealer/"
+    offered = page(client.get(url))
+    assert f'value="{cast[Role.DEALER].pk}"' in offered and f'value="{operator.pk}"' not in offered
+    refused = client.post(url, {"dealer": operator.pk})
+    message = f"House control: {open_table} is dealt by a dealer; {operator} is not one at {site}."
+    assert refused.status_code == 400 and message in page(refused)
+    api = client_for(cast[Role.SHIFT_MANAGER]).post(
+        "/api/v1/dealer-shifts/", {"table": open_table.pk, "dealer": operator.pk}, format="json"
+    )
+    assert api.status_code == 400 and api.json()["dealer"] == [message]
+    assert not DealerShift.objects.exists()
+
+
 def test_a_table_of_another_site_is_not_found(client, cast, other_site, gaming_day):
     from tests.factories import TableFactory
 

@@ -106,12 +106,14 @@ def test_a_dealer_prepares_no_credit_for_another_table(dealer_shift, wheel, cast
 
 
 def test_a_wheel_operator_at_a_twenty_one_table_prepares_no_credit(open_table, cast, shift_manager, site):
+    # A twenty-one credit carries a dealer's initials: a wheel operator is not even seated there,
+    # and without a dealer on shift nobody may prepare its credit.
     operator = cast[Role.WHEEL_OPERATOR]
-    services.start_dealer_shift(acting_user=shift_manager.user, table=open_table, dealer=operator)
-    with pytest.raises(ValidationError, match="carries the initials of a dealer"):
+    with pytest.raises(ValidationError, match=f"{open_table} is dealt by a dealer; {operator} is not one"):
+        services.start_dealer_shift(acting_user=shift_manager.user, table=open_table, dealer=operator)
+    with pytest.raises(ValidationError, match=f"you are not on shift at {open_table}"):
         services.prepare_credit(acting_user=operator.user, table=open_table, chips=FILL)
-    # Nor may a pit boss write the wheel operator's initials on a twenty-one credit.
-    with pytest.raises(ValidationError, match="carries the initials of a dealer"):
+    with pytest.raises(ValidationError, match="nobody is on shift"):
         services.prepare_credit(acting_user=cast[Role.PIT_BOSS].user, table=open_table, chips=FILL)
     assert not Slip.objects.exists()
 
