@@ -14,7 +14,7 @@ from django.db.models.functions import TruncDate
 from django.db.models.lookups import GreaterThan, GreaterThanOrEqual
 
 from floor.calculations import gaming_day_bounds as floor_gaming_day_bounds
-from floor.queries import LateEntry
+from floor.queries import LateEntry, open_gaming_day
 
 from .models import BoxExchange, CountAgreement, CountSession, CountSettings, CountSignature, Drop, DropRemoval
 
@@ -28,6 +28,17 @@ def gaming_day_bounds(site, gaming_date: date) -> tuple[datetime, datetime]:
 def gaming_date_of(site, moment: datetime) -> date:
     local = moment.astimezone(ZoneInfo(site.time_zone))
     return (local - timedelta(hours=site.business_day_start_hour)).date()
+
+
+def removal_gaming_date(site, now: datetime) -> date:
+    """The gaming date a removal form proposes: the site's open gaming day (the floor's day not
+    yet closed, its boxes still on their tables) when one is open and has begun, else the site's
+    current gaming date. Never a day after the current one (a removal of it is refused)."""
+    current = gaming_date_of(site, now)
+    day = open_gaming_day(site)
+    if day is not None and day.gaming_date <= current:
+        return day.gaming_date
+    return current
 
 
 def count_settings(site) -> CountSettings:

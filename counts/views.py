@@ -160,7 +160,7 @@ def boxes(request):
         boxes=DropBox.objects.filter(site=site, active=True),
         people=people,
         counters=_counters(site),
-        initial={"gaming_date": queries.gaming_date_of(site, timezone.now())},
+        initial={"gaming_date": queries.removal_gaming_date(site, timezone.now())},
     )
     settings = queries.count_settings(site)
     exchange_form = forms.BoxExchangeForm(
@@ -230,7 +230,7 @@ def remove_all(request):
     source = request.POST or request.GET
     day_form = forms.GamingDateForm(
         source if "gaming_date" in source else None,
-        initial={"gaming_date": queries.gaming_date_of(site, timezone.now())},
+        initial={"gaming_date": queries.removal_gaming_date(site, timezone.now())},
     )
     gaming_date = day_form.cleaned_data["gaming_date"] if day_form.is_bound and day_form.is_valid() else None
     gaming_date = gaming_date or day_form.initial["gaming_date"]

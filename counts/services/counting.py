@@ -215,6 +215,20 @@ def _refuse_counting_before_removal(session: CountSession, drop: Drop, counted_a
         )
 
 
+def _refuse_blank_count(session: CountSession, currency) -> None:
+    """A count states the cash found, denomination by denomination (`COUNT`): a count with no
+    currency line at all is a blank form, not a count, and is refused (saved, it took the member's
+    one count of the box at $0.00, to be undone only by a recount). A box found empty is counted
+    deliberately: a line with a quantity of 0 (on the page, 0 entered against any denomination)."""
+    if not currency:
+        raise ValidationError(
+            {
+                "currency": f"{COUNT.at(session.site)}: enter the quantity of each denomination found "
+                "(a blank count is not recorded); a box found empty is counted by entering 0 against a denomination."
+            }
+        )
+
+
 def record_blind_count(
     *, acting_user, session: CountSession, drop_box: DropBox, currency, forms=None, at: datetime | None = None
 ) -> CountEntry:
@@ -231,6 +245,7 @@ def record_blind_count(
             }
         )
     figures, found = parse_currency(currency), parse_forms(forms)
+    _refuse_blank_count(session, currency)
     # A count entered from paper keeps the time it was counted, within the session.
     when = acts.moment(
         at,
@@ -279,6 +294,7 @@ def resolve_difference(
             {"note": f"{COUNT.at(session.site)}: say what the recount found; a difference is resolved with a note."}
         )
     figures, found = parse_currency(currency), parse_forms(forms)
+    _refuse_blank_count(session, currency)
     # A recount entered from paper keeps its time: after the members' counts it resolves.
     counted = drop.entries.filter(kind=EntryKind.MEMBER).aggregate(last=Max("entered_at"))["last"]
     when = acts.moment(
