@@ -196,10 +196,14 @@ def _close_page(request, day, status=200, close_form=None, carry_form=None):
 def _day_to_close(request):
     require_role(request.user, request.site, *rules.OPEN_ITEM_CARRIERS, action="see a gaming day's open items",
                  rule=CLOSE_CONTROL)  # fmt: skip
-    day = queries.open_gaming_day(request.site)
-    if day is None:
-        raise Http404("No gaming day is open.")
-    return day
+    return queries.open_gaming_day(request.site)
+
+
+def _nothing_to_close(request):
+    """No gaming day open (closed already, by this form sent again or in another tab): back to
+    the floor, saying so, rather than a page not found."""
+    messages.info(request, f"No gaming day is open at {request.site}: there is nothing to close.")
+    return redirect("floor:floor")
 
 
 @site_page
@@ -207,6 +211,8 @@ def close_day(request):
     """GET: what is still open in the day. POST: close it; a refusal lists the open items
     (house control, floor.open_items) on the same page."""
     day = _day_to_close(request)
+    if day is None:
+        return _nothing_to_close(request)
     if request.method != "POST":
         return _close_page(request, day)
     form = forms.ActionForm(request.POST)
@@ -222,6 +228,8 @@ def close_day(request):
 def carry_items(request):
     """Carry the chosen open items past the close with one reason (shift or gaming manager)."""
     day = _day_to_close(request)
+    if day is None:
+        return _nothing_to_close(request)
     keys = [item.key for item in services.items_left_open(day) if item.carryable]
     form = forms.CarryItemsForm(request.POST, keys=keys)
     if form.is_valid():

@@ -92,6 +92,16 @@ def test_an_opener_that_differs_asks_for_the_reason_with_the_service_message(cli
     assert (opener.variance_cents, opener.variance_reason) == (-100, "One $1 chip found on the floor")
 
 
+def test_closing_a_day_already_closed_says_so_on_the_floor(client, cast, site, gaming_day):
+    """Sent again (or from a second tab) after the close, the form finds no day open: the floor
+    says there is nothing to close, not a page not found."""
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    assert client.post("/floor/close-day/").status_code == 302
+    for again in (client.post("/floor/close-day/", follow=True), client.get("/floor/close-day/", follow=True)):
+        assert again.status_code == 200 and again.redirect_chain[-1][0] == "/floor/"
+        assert f"No gaming day is open at {site}: there is nothing to close." in page(again)
+
+
 def test_closing_the_day_with_a_table_still_open_shows_the_service_message(client, cast, open_table, gaming_day):
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     response = client.post("/floor/close-day/")
