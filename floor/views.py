@@ -331,6 +331,20 @@ def pit_live(request, site_id):
 OUTBOX_SEAL = "floor.pit_outbox_seal"  # the salt of the key sealing the terminal's queued steps
 
 
+def _prepared_message(slip) -> str:
+    """What comes next for a slip just prepared: its verification by someone on duty (named), or,
+    with nobody but its preparer on duty who could verify, its receipt unverified with a reason
+    (08-05(5)): "have it verified" would send a lone shift manager looking for nobody."""
+    done = f"{slip.get_kind_display()} {slip.number} prepared"
+    verifiers = queries.verifiers_on_duty(slip.site, slip.prepared_at, rules.VERIFIERS, excluding=slip.prepared_by)
+    if verifiers:
+        return f"{done}: now have it verified ({', '.join(str(e) for e in verifiers)} on duty)."
+    return (
+        f"{done}: nobody else on duty can verify it ({rules.SLIP_VERIFICATION.at(slip.site)}), so it is received "
+        "unverified, its receiver saying why."
+    )
+
+
 # --- Tray counts -----------------------------------------------------------------------------
 
 
@@ -498,7 +512,7 @@ def prepare_slip(request, kind):
             ),
         )
         if slip is not None:
-            messages.success(request, f"{slip.get_kind_display()} {slip.number} prepared: now have it verified.")
+            messages.success(request, _prepared_message(slip))
             return redirect("floor:slip", pk=slip.pk)
     return render(
         request,

@@ -36,6 +36,22 @@ def test_a_cashier_prepares_a_fill_from_the_quantity_grid(client, cast, open_tab
     assert sorted(slip.lines.values_list("value_cents", "quantity")) == [(500, 20), (2500, 20)]
 
 
+def test_the_prepared_message_names_who_can_verify_or_says_nobody_else_can(client, cast, open_table):
+    """08-05(5): verified by someone on duty who is not dealing; a lone shift manager who prepares
+    the slip is not sent looking for a verifier: it is received unverified, its receiver saying why."""
+    shift_manager = cast[Role.SHIFT_MANAGER]  # opened the day: presumed on duty, the register empty
+    client.force_login(cast[Role.CASHIER].user)
+    text = page(client.post("/floor/slips/new/fill/", {**GRID, "table": open_table.pk}, follow=True))
+    assert f"prepared: now have it verified ({shift_manager} on duty)." in text
+    client.force_login(shift_manager.user)
+    fill = {**GRID, "table": open_table.pk, "cashier": cast[Role.CASHIER].pk}
+    text = page(client.post("/floor/slips/new/fill/", fill, follow=True))
+    assert (
+        "prepared: nobody else on duty can verify it (ND 99-01.3-08-05(5)), so it is received unverified, its "
+        "receiver saying why." in text
+    )
+
+
 def test_the_fill_form_offers_only_open_tables_and_shows_a_box_per_chip_value(client, cast, open_table, site):
     TableFactory(site=site, number=2)
     client.force_login(cast[Role.CASHIER].user)
