@@ -138,13 +138,6 @@ def table_was_opened(table: Table, day: GamingDay) -> bool:
     return has_opener.exists() or DealerShift.objects.filter(table=table, gaming_day=day).exists()
 
 
-def fill_waiting_at(table: Table, day: GamingDay) -> int | None:
-    """The number of a fill slip of `table` in `day` neither received nor voided, or None."""
-    done = SlipStep.objects.filter(slip=OuterRef("pk"), kind__in=[SlipStep.Kind.RECEIVE, SlipStep.Kind.VOID])
-    waiting = Slip.objects.filter(table=table, gaming_day=day, kind=SlipKind.FILL).filter(~Exists(done))
-    return waiting.order_by("number").values_list("number", flat=True).first()
-
-
 def table_opened_at(table: Table, day: GamingDay):
     """When `table` was opened in `day`: its opener's count or its first dealer seated,
     whichever came first (None when neither is recorded)."""

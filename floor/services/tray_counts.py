@@ -125,8 +125,6 @@ def _check_count_order(table: Table, day: GamingDay, kind: str, at: datetime) ->
         raise ValidationError({"kind": f"{rules.TRAY_COUNT}: {table} already has its opener for the gaming day."})
     if kind == TableInventory.Kind.CLOSER and not queries.table_was_opened(table, day):
         raise ValidationError({"table": f"{rules.TRAY_COUNT}: {table} was not opened in this gaming day."})
-    if kind == TableInventory.Kind.CLOSER:
-        _refuse_fill_in_transit(table, day)
     opened_at = found.get(TableInventory.Kind.OPENER)
     if kind == TableInventory.Kind.CLOSER and opened_at is not None and at < opened_at:
         shown = [m.astimezone(moments.site_zone(table.site)).strftime("%Y-%m-%d %H:%M %Z") for m in (at, opened_at)]
@@ -134,21 +132,6 @@ def _check_count_order(table: Table, day: GamingDay, kind: str, at: datetime) ->
             {
                 "counted_at": f"{rules.TRAY_COUNT}: the closer is counted after the table opened; {shown[0]} is before "
                 f"its opener ({shown[1]})."
-            }
-        )
-
-
-def _refuse_fill_in_transit(table: Table, day: GamingDay) -> None:
-    """A table closes with no fill on its way: the dealer or wheel operator receives a fill's copy
-    at the table (ND 99-01.3-08-05(6)), so a fill neither received nor voided would be received by nobody once
-    the table closed, and the closer would count a tray without its chips. A credit's copy is
-    received at the cage and may follow the closer."""
-    waiting = queries.fill_waiting_at(table, day)
-    if waiting is not None:
-        raise ValidationError(
-            {
-                "table": f"{rules.TRAY_COUNT}: fill slip #{waiting} of {table} is not received yet; have the dealer "
-                "receive it (or void it) before the closer."
             }
         )
 

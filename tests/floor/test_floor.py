@@ -68,26 +68,6 @@ def test_a_table_gets_one_opener_and_one_closer_per_day(open_table, shift_manage
     assert TableInventory.objects.filter(table=open_table).count() == 2
 
 
-def test_a_table_does_not_close_with_a_fill_on_its_way(dealer_shift, open_table, shift_manager, cast, client_for):
-    """The dealer receives a fill's copy at the table (ND 99-01.3-08-05(6)): closed first, the fill
-    would be received by nobody and the closer would count a tray without its chips. A credit's
-    copy is received at the cage and may follow the closer."""
-    fill = services.prepare_fill(acting_user=cast[Role.CASHIER].user, table=open_table, chips=FILL)
-    services.prepare_credit(acting_user=cast[Role.DEALER].user, table=open_table, chips=FILL)
-    closer = {"table": open_table.pk, "kind": "closer", "chips": TRAY}
-    refused = client_for(shift_manager).post("/api/v1/table-inventories/", closer, format="json")
-    assert refused.status_code == 400, refused.content
-    assert refused.json()["table"] == [
-        f"House control: fill slip #{fill.number} of {open_table} is not received yet; have the dealer receive it "
-        "(or void it) before the closer."
-    ]
-    assert not TableInventory.objects.filter(kind="closer").exists()
-    services.verify_slip(acting_user=cast[Role.PIT_BOSS].user, slip=fill)
-    services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
-    accepted = client_for(shift_manager).post("/api/v1/table-inventories/", closer, format="json")
-    assert accepted.status_code == 201, accepted.content  # the credit still waits at the cage
-
-
 def test_a_closer_without_the_table_being_opened_is_refused(table, chips, gaming_day, shift_manager):
     with pytest.raises(ValidationError, match="was not opened"):
         services.record_table_inventory(acting_user=shift_manager.user, table=table, kind="closer", chips=TRAY)
