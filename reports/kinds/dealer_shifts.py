@@ -99,7 +99,12 @@ def column_widths(rows: list[list], titles: list[str]) -> list[float]:
         for column, title in enumerate(titles)
     ]
     widths[DEALER] = 0
-    widths[DEALER] = max(landscape_frame_width() - sum(widths), 60)
+    frame = landscape_frame_width()
+    widths[DEALER] = max(frame - sum(widths), 60)
+    total = sum(widths)
+    if total > frame:  # figures of millions in every column: each narrowed alike, so the table keeps
+        # to the page; a figure then too wide for its column prints smaller (core.pdf.data_table)
+        widths = [width * frame / total for width in widths]
     return widths
 
 
