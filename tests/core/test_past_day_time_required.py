@@ -168,3 +168,17 @@ def test_records_that_may_follow_their_day_still_take_now(time_machine, site, ch
         client_for(cast[Role.SHIFT_MANAGER]), f"/api/v1/drop-boxes/{box.pk}/placements/", {"gaming_date": str(DAY)}
     )
     assert placed.status_code == 201, placed.json()
+
+
+def test_the_fill_page_shows_the_refusal_at_its_time_field(day_in_play, client, cast):
+    """The pages answer as the API: the message inline, nothing written, no error page."""
+    client.force_login(cast[Role.CASHIER].user)
+    grid = {"table": day_in_play.pk, "purpose": "regular", "qty_2500": "20"}
+    response = client.post("/floor/slips/new/fill/", grid)
+    assert response.status_code == 400
+    text = response.content.decode().replace("&#x27;", "'")
+    assert f"the gaming day {DAY} is over; give the time on the paper" in text
+    assert not Slip.objects.exists()
+    accepted = client.post("/floor/slips/new/fill/", {**grid, "prepared_at": "2026-07-10T12:15"})
+    assert accepted.status_code == 302
+    assert Slip.objects.get().prepared_at == datetime(2026, 7, 10, 12, 15, tzinfo=CHICAGO)
