@@ -9,7 +9,9 @@ The one place that reads and checks such a moment is `occurred_at`:
 - a naive time is the site's local time;
 - not in the future (beyond `CLOCK_TOLERANCE` of clock skew);
 - inside the business hours of its gaming day (the pack's "business day", North Dakota's 99-01.3-02-01: from the
-  site's start hour to the next day's), when the record belongs to a given gaming day;
+  site's start hour to the next day's), when the record belongs to a given gaming day; with no
+  time given the record happened now, which must then lie there too: a day already over is
+  entered with the time on its paper;
 - never inside closed books: a correction of a closed day is an adjustment
   (core.closing, a house control).
 
@@ -93,11 +95,18 @@ def occurred_at(
     `not_before`: an earlier moment the record cannot precede (the shift's start...).
     Closed books are refused for `books_date`, else `gaming_date`, else the moment's gaming date
     (a count of a day happens after it: its books are the day's, `books_date`); `books=False`
-    for records outside the books (surveillance logs). Now (`at` None) is not checked here: every
-    service that writes a day's record also refuses its closed books itself, under the site's row
+    for records outside the books (surveillance logs).
+
+    Now (`at` None) is checked against `gaming_date` only: outside that day's business hours
+    (before its start, or at or after its end unless `after_day_end`) it is refused, naming the
+    field: a record of a day already over gives the time on the paper, never now (unless that day's
+    books are closed: no time would do, and the service says so). Its closed books are not checked
+    here: every service that writes a day's record also refuses them itself, under the site's row
     lock (`core.acts.refuse_closed_books`), which is what holds when no moment is given."""
     now = now or timezone.now()
     if at is None:
+        _refuse_now_outside_the_day(site, now, field=field, rule=rule, gaming_date=gaming_date,
+                                    after_day_end=after_day_end, books=books)  # fmt: skip
         return now
     if not isinstance(at, datetime):
         raise ValidationError({field: f"{rule}: give a date and time, for example 2026-07-10T19:00:00-05:00."})
@@ -125,6 +134,31 @@ def occurred_at(
     if refusal is not None:
         raise ValidationError({field: refusal})
     return at
+
+
+def _refuse_now_outside_the_day(site, now: datetime, *, field: str, rule: str, gaming_date: date | None,
+                                after_day_end: bool, books: bool) -> None:  # fmt: skip
+    """No time given: the record happened now, which must lie in its gaming day's business hours
+    (or after its last hour, `after_day_end`). A day already over (or not begun) is entered from
+    paper: its record gives the time written there, never now, a moment outside that day. A day
+    whose books are closed takes no record at any time: that refusal is the service's own (under
+    the site's row lock, `core.acts.refuse_closed_books`), not a request for the paper's time."""
+    if gaming_date is None:
+        return
+    start, end = gaming_day_bounds(site, gaming_date)
+    if start <= now and (now < end or after_day_end):
+        return
+    if books and closing.closed_books_refusal(site, gaming_date, "a record") is not None:
+        return
+    state = "is over" if now >= end else "has not begun"
+    raise ValidationError(
+        {
+            field: f"{rule}: no time was given and now ({shown(site, now)}) is outside the business hours of the "
+            f"gaming day {gaming_date} ({shown(site, start)} to {shown(site, end)}, "
+            f"{cite(BUSINESS_DAY, site.jurisdiction)}); the gaming day {gaming_date} {state}: give the time on the "
+            "paper, within its business hours."
+        }
+    )
 
 
 def refuse_before(site, at: datetime, earlier: datetime | None, *, field: str, rule: str, why: str, what: str) -> None:

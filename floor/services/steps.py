@@ -22,9 +22,17 @@ from ..models import DealerShift, GamingDay, TableInventory, TableInventoryLine
 
 
 def require_in_day(site: Site, day: GamingDay, at: datetime, given: datetime | None, field: str, **checks) -> None:
-    """A time written on paper lies in the business hours of the gaming day it is entered in."""
-    if given is not None:
-        moments.occurred_at(site, at, field=field, rule=rules.RECORD_TIME, gaming_date=day.gaming_date, **checks)
+    """A time written on paper lies in the business hours of the gaming day it is entered in; with
+    none given (`at` is then now), now must: a day already over is entered with its paper's time."""
+    moments.occurred_at(
+        site,
+        given,
+        field=field,
+        rule=rules.RECORD_TIME,
+        gaming_date=day.gaming_date,
+        now=at if given is None else None,
+        **checks,
+    )
 
 
 def require_table_in_use(table: Table, field: str = "table") -> None:

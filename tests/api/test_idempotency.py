@@ -104,9 +104,11 @@ def test_a_key_expires(cast, open_table, time_machine):
     client = token_client(cast[Role.CASHIER])
     time_machine.move_to(timezone.now())
     assert post_fill(client, open_table, key="k").status_code == 201
+    first_at = timezone.now()
     time_machine.shift(timedelta(hours=limits.IDEMPOTENCY_KEY_HOURS, seconds=1))
     client = token_client(cast[Role.CASHIER])  # the first token may have expired meanwhile
-    again = post_fill(client, open_table, key="k")
+    # The open gaming day is now over: its slip gives the time on its paper (core.moments).
+    again = post_fill(client, open_table, key="k", prepared_at=first_at.isoformat())
     assert again.status_code == 201
     assert "Idempotent-Replayed" not in again
     assert Slip.objects.count() == 2

@@ -1,5 +1,7 @@
 """A floor in play: an open gaming day at `site`, `table` opened with a $2,000 tray, a dealer seated."""
 
+from datetime import date, datetime, timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -18,6 +20,15 @@ FILL = [{"denomination": 2500, "quantity": 20}, {"denomination": 500, "quantity"
 
 def today(site):
     return business_date(timezone.now(), site.time_zone, site.business_day_start_hour)
+
+
+def in_day(site, gaming_date: date, hours: float = 2) -> datetime:
+    """A moment `hours` into the site's gaming day `gaming_date`. A day already over is entered
+    with the time on its paper: a record of it without a time is refused (core.moments), since
+    now lies outside its business hours."""
+    from core.moments import gaming_day_bounds
+
+    return gaming_day_bounds(site, gaming_date)[0] + timedelta(hours=hours)
 
 
 @pytest.fixture

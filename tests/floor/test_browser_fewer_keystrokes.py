@@ -13,7 +13,7 @@ from floor import services
 from floor.models import GamingDay, Slip, TableInventory
 from tests.browser_support import login
 
-from .conftest import TRAY, today
+from .conftest import TRAY, in_day, today
 
 
 @pytest.mark.browser
@@ -21,9 +21,12 @@ def test_open_the_proposed_day_copy_the_last_closer_and_fill_in_dollars(
     browser_page, live_server, cast, table, chips, site, shift_manager
 ):
     page, user = browser_page, shift_manager.user
-    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site) - timedelta(days=1))
-    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY)
-    services.record_table_inventory(acting_user=user, table=table, kind="closer", chips=TRAY)
+    before = today(site) - timedelta(days=1)  # over: its records give their times
+    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
+    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY, at=in_day(site, before))
+    services.record_table_inventory(
+        acting_user=user, table=table, kind="closer", chips=TRAY, at=in_day(site, before, 12)
+    )
     services.close_gaming_day(acting_user=user, gaming_day=yesterday)
 
     # The day-open form proposes today, the day after the latest opened: one click opens it.

@@ -6,7 +6,7 @@ from cardroom.models import Role
 from floor.models import Slip, TableInventory
 from tests.factories import TableFactory
 
-from .conftest import FILL, TRAY, today
+from .conftest import FILL, TRAY, in_day, today
 
 
 def post(client, url, data=None):
@@ -30,15 +30,28 @@ def test_a_gaming_day_is_not_closed_while_a_table_is_open(client_for, shift_mana
     assert response.json()["open_items"][0].startswith("House control: table 1 is open (no closer)")
 
 
-def test_an_opener_that_differs_from_the_previous_closer_needs_a_reason(client_for, shift_manager, table, chips, site):
+def _yesterday_opened_and_closed_with_tray(client, site, table) -> dict:
+    """Yesterday's gaming day opened and `table` opened and closed with TRAY, each at a time of
+    that day (a day already over is entered with the time on its paper, core.moments)."""
     from datetime import timedelta
 
-    client = client_for(shift_manager)
+    before = today(site) - timedelta(days=1)
     yesterday = post(
-        client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))}
-    ).json()
-    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
-    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY})
+        client,
+        "/api/v1/gaming-days/",
+        {"site": site.pk, "gaming_date": str(before), "opened_at": in_day(site, before, 1).isoformat()},
+    )
+    assert yesterday.status_code == 201, yesterday.json()
+    for kind, hours in (("opener", 2), ("closer", 12)):
+        body = {"table": table.pk, "kind": kind, "chips": TRAY, "counted_at": in_day(site, before, hours).isoformat()}
+        assert post(client, "/api/v1/table-inventories/", body).status_code == 201
+    return yesterday.json()
+
+
+def test_an_opener_that_differs_from_the_previous_closer_needs_a_reason(client_for, shift_manager, table, chips, site):
+
+    client = client_for(shift_manager)
+    yesterday = _yesterday_opened_and_closed_with_tray(client, site, table)
     assert post(client, f"/api/v1/gaming-days/{yesterday['id']}/close/").status_code == 200
     post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
     short = [{"denomination": 2500, "quantity": 39}, *TRAY[1:]]
@@ -55,14 +68,9 @@ def test_an_opener_that_differs_from_the_previous_closer_needs_a_reason(client_f
 
 
 def test_a_matching_opener_needs_no_reason_and_records_zero_variance(client_for, shift_manager, table, chips, site):
-    from datetime import timedelta
 
     client = client_for(shift_manager)
-    yesterday = post(
-        client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))}
-    ).json()
-    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
-    post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY})
+    yesterday = _yesterday_opened_and_closed_with_tray(client, site, table)
     post(client, f"/api/v1/gaming-days/{yesterday['id']}/close/")
     post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
     response = post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
@@ -74,7 +82,9 @@ def test_a_second_gaming_day_is_not_opened_while_one_is_open(client_for, shift_m
     from datetime import timedelta
 
     client = client_for(shift_manager)
-    post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site) - timedelta(days=1))})
+    before = today(site) - timedelta(days=1)
+    opened = {"site": site.pk, "gaming_date": str(before), "opened_at": in_day(site, before).isoformat()}
+    assert post(client, "/api/v1/gaming-days/", opened).status_code == 201
     response = post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(today(site))})
     assert response.status_code == 400
     assert response.json()["gaming_date"] == [
@@ -89,7 +99,8 @@ def test_a_day_before_the_last_gaming_day_is_refused_naming_it(client_for, shift
     from datetime import date, timedelta
 
     day = date(2001, 1, 1) if asked == "2001-01-01" else today(site) - timedelta(days=1)
-    response = post(client_for(shift_manager), "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(day)})
+    asked_for = {"site": site.pk, "gaming_date": str(day), "opened_at": in_day(site, day).isoformat()}  # its paper's
+    response = post(client_for(shift_manager), "/api/v1/gaming-days/", asked_for)
     assert response.status_code == 400
     assert response.json()["gaming_date"] == [
         f"House control: the gaming day {day} is before the last gaming day at {site}, {today(site)}, so it "

@@ -13,7 +13,7 @@ from floor import queries, services
 from floor.calculations import chips_for_amount
 from floor.models import GamingDay, Slip, TableInventory
 
-from .conftest import TRAY, today
+from .conftest import TRAY, in_day, today
 
 TRAY_AMOUNTS = [
     {"denomination": 2500, "amount": "1000.00"},
@@ -30,10 +30,12 @@ def page(response) -> str:
 @pytest.fixture
 def closed_yesterday(table, chips, site, shift_manager):
     """Yesterday the table was opened and closed with TRAY; today's gaming day is open."""
-    user = shift_manager.user
-    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site) - timedelta(days=1))
-    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY)
-    services.record_table_inventory(acting_user=user, table=table, kind="closer", chips=TRAY)
+    user, before = shift_manager.user, today(site) - timedelta(days=1)  # over: its records give their times
+    yesterday = services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before, 1))
+    services.record_table_inventory(acting_user=user, table=table, kind="opener", chips=TRAY, at=in_day(site, before))
+    services.record_table_inventory(
+        acting_user=user, table=table, kind="closer", chips=TRAY, at=in_day(site, before, 12)
+    )
     services.close_gaming_day(acting_user=user, gaming_day=yesterday)
     return services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site))
 
@@ -161,7 +163,8 @@ def test_chips_and_amounts_together_are_refused(open_table, cast):
 def test_the_next_gaming_date_is_today_at_a_new_site_and_then_the_day_after_the_latest(site, shift_manager):
     user = shift_manager.user
     assert queries.next_gaming_date(site) == today(site)
-    earlier = services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site) - timedelta(days=3))
+    before = today(site) - timedelta(days=3)
+    earlier = services.open_gaming_day(acting_user=user, site=site, gaming_date=before, at=in_day(site, before))
     services.close_gaming_day(acting_user=user, gaming_day=earlier)
     assert queries.next_gaming_date(site) == today(site) - timedelta(days=2)
     services.open_gaming_day(acting_user=user, site=site, gaming_date=today(site))
@@ -324,7 +327,10 @@ def test_a_dealer_change_with_blank_dollar_boxes_has_no_count(client, cast, deal
 def test_the_day_open_form_proposes_the_day_after_the_latest_opened(client, shift_manager, site):
     client.force_login(shift_manager.user)
     assert f'name="gaming_date" value="{today(site)}"' in page(client.get("/floor/"))
-    day = services.open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=today(site) - timedelta(1))
+    before = today(site) - timedelta(1)
+    day = services.open_gaming_day(
+        acting_user=shift_manager.user, site=site, gaming_date=before, at=in_day(site, before)
+    )
     services.close_gaming_day(acting_user=shift_manager.user, gaming_day=day)
     text = page(client.get("/floor/"))
     assert f'name="gaming_date" value="{today(site)}"' in text

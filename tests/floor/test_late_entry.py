@@ -354,17 +354,21 @@ def test_a_closer_dated_before_its_tables_opener_is_refused_with_the_rule(now, d
     assert not TableInventory.objects.filter(kind="closer").exists()
 
 
-def test_a_gaming_day_of_long_ago_opened_now_is_late_and_the_floor_says_when(
+def test_a_gaming_day_of_long_ago_opened_from_paper_is_late_and_the_floor_says_when(
     now, site, client_for, client, shift_manager
 ):
     # The second walk of the demo: a day of 2001 opened through the API read "entered_late": false
     # (opened "now", and now was its moment) and the floor said "open since 20:03" as if tonight.
-    opened = post(client_for(shift_manager), "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": "2001-01-01"})
+    # Opened "now" it is refused since: now is no moment of that day; its paper's time is asked for.
+    api, asked = client_for(shift_manager), {"site": site.pk, "gaming_date": "2001-01-01"}
+    refused = post(api, "/api/v1/gaming-days/", asked)
+    assert refused.status_code == 400 and "give the time on the paper" in refused.json()["opened_at"][0]
+    opened = post(api, "/api/v1/gaming-days/", {**asked, "opened_at": "2001-01-01T20:03:00"})
     assert opened.status_code == 201, opened.json()
     assert opened.json()["entered_late"] is True
     client.force_login(shift_manager.user)
     status = client.get("/floor/").content.decode()
-    assert "Gaming day Mon 2001-01-01 open since 2026-07-10 21:00" in status
+    assert "Gaming day Mon 2001-01-01 open since 20:03<" in status  # its own time, not tonight's
 
 
 def test_tonights_gaming_day_opened_now_is_not_late_and_shows_its_hour(now, site, client_for, client, shift_manager):

@@ -6,7 +6,7 @@ from cardroom.models import Role
 from floor import services
 from floor.models import DealerShift, GamingDay, TableInventory
 
-from .conftest import TRAY, today
+from .conftest import TRAY, in_day, today
 
 TRAY_POST = {"qty_2500": "40", "qty_500": "160", "qty_100": "200"}
 
@@ -62,24 +62,26 @@ def test_the_opener_page_shows_the_previous_closer(client, cast, table, chips, g
 
 
 @pytest.fixture
-def reopened_day(table, chips, gaming_day, cast):
-    """Yesterday's closer on record; today's gaming day open, the table not yet opened."""
-    manager = cast[Role.SHIFT_MANAGER].user
-    services.record_table_inventory(acting_user=manager, table=table, kind="opener", chips=TRAY)
-    services.record_table_inventory(acting_user=manager, table=table, kind="closer", chips=TRAY)
-    services.close_gaming_day(acting_user=manager, gaming_day=gaming_day)
+def reopened_day(table, chips, site, cast):
+    """Yesterday's closer on record; today's gaming day open, the table not yet opened. Yesterday
+    is over: its records give the times on their paper (core.moments)."""
+    from datetime import timedelta
+
+    manager, before = cast[Role.SHIFT_MANAGER].user, today(site) - timedelta(days=1)
+    yesterday = services.open_gaming_day(acting_user=manager, site=site, gaming_date=before, at=in_day(site, before, 1))
+    for kind, hours in (("opener", 2), ("closer", 12)):
+        services.record_table_inventory(
+            acting_user=manager, table=table, kind=kind, chips=TRAY, at=in_day(site, before, hours)
+        )
+    services.close_gaming_day(acting_user=manager, gaming_day=yesterday)
+    services.open_gaming_day(acting_user=manager, site=site, gaming_date=today(site))
     return table
 
 
 def test_an_opener_that_differs_asks_for_the_reason_with_the_service_message(client, cast, reopened_day, site):
     manager = cast[Role.SHIFT_MANAGER]
     client.force_login(manager.user)
-    day = GamingDay.objects.create(
-        site=site,
-        gaming_date=today(site).replace(year=today(site).year + 1),
-        opened_at=GamingDay.objects.get().opened_at,
-        opened_by=manager,
-    )
+    day = GamingDay.objects.get(gaming_date=today(site))
     response = client.post(f"/floor/tables/{reopened_day.pk}/opener/", {**TRAY_POST, "qty_100": "199"})
     assert response.status_code == 400
     assert "House control: the opener differs from the previous closer; give the reason." in page(response)

@@ -7,13 +7,25 @@ from datetime import timedelta
 import pytest
 
 from cardroom.models import Role
-from tests.floor.conftest import TRAY, today
+from tests.floor.conftest import TRAY, in_day, today
 from tests.page_support import at_site, page
 from tests.reports.test_kind_daily import csv_rows, download, pdf_tables, pdf_text, run_report
 
 pytestmark = pytest.mark.django_db
 
 REASON = "Recount at opening: one green chip found under the tray"
+
+
+def _yesterday_with_tray(client, site, table, day) -> dict:
+    """The gaming day before `day` opened, `table` opened and closed with TRAY, each at a time of
+    that day (a day over is entered with the time on its paper, core.moments)."""
+    before = day - timedelta(days=1)
+    opened = {"site": site.pk, "gaming_date": str(before), "opened_at": in_day(site, before, 1).isoformat()}
+    yesterday = _post(client, "/api/v1/gaming-days/", opened)
+    for kind, hours in (("opener", 2), ("closer", 12)):
+        body = {"table": table.pk, "kind": kind, "chips": TRAY, "counted_at": in_day(site, before, hours).isoformat()}
+        _post(client, "/api/v1/table-inventories/", body)
+    return yesterday
 
 
 def _post(client, url, data):
@@ -27,9 +39,7 @@ def opened_short(client_for, cast, site, table, chips):
     """Yesterday the table closed at $2,000.00; today it opened at $1,975.00 (a green chip short), the reason given."""
     client = client_for(cast[Role.SHIFT_MANAGER])
     day = today(site)
-    yesterday = _post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(day - timedelta(days=1))})
-    _post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
-    _post(client, "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY})
+    yesterday = _yesterday_with_tray(client, site, table, day)
     _post(client, f"/api/v1/gaming-days/{yesterday['id']}/close/", {})
     _post(client, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(day)})
     short = [{"denomination": 2500, "quantity": 39}, *TRAY[1:]]
@@ -64,11 +74,7 @@ def test_the_daily_report_shows_it_in_the_days_section_and_on_the_tables_csv_row
 def test_an_opener_equal_to_the_last_closer_shows_no_difference(client, client_for, cast, site, table, chips):
     client_api = client_for(cast[Role.SHIFT_MANAGER])
     day = today(site)
-    yesterday = _post(
-        client_api, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(day - timedelta(days=1))}
-    )
-    _post(client_api, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
-    _post(client_api, "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY})
+    yesterday = _yesterday_with_tray(client_api, site, table, day)
     _post(client_api, f"/api/v1/gaming-days/{yesterday['id']}/close/", {})
     _post(client_api, "/api/v1/gaming-days/", {"site": site.pk, "gaming_date": str(day)})
     _post(client_api, "/api/v1/table-inventories/", {"table": table.pk, "kind": "opener", "chips": TRAY})
