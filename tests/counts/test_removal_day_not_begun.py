@@ -11,6 +11,7 @@ from django.utils import timezone
 from core.moments import gaming_date_of
 from counts.models import Drop, DropRemoval
 from floor.services import open_gaming_day
+from tests.floor.conftest import in_day
 from tests.page_support import page
 
 pytestmark = pytest.mark.django_db
@@ -60,5 +61,6 @@ def test_the_removal_form_proposes_the_open_gaming_day_else_the_current_one(clie
     current = gaming_date_of(site, timezone.now())
     client.force_login(shift_manager.user)
     assert _proposed(client) == current
-    open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=current - timedelta(days=1))
+    yesterday = current - timedelta(days=1)  # over: opened from its paper, at a time inside it
+    open_gaming_day(acting_user=shift_manager.user, site=site, gaming_date=yesterday, at=in_day(site, yesterday))
     assert _proposed(client) == current - timedelta(days=1)  # the day still open, not the next one
