@@ -94,9 +94,10 @@ def _check_dealer(dealer: Employee, site: Site, table: Table, at: datetime) -> N
         raise ValidationError(
             {"dealer": f"{rules.DEALER_SHIFTS}: {dealer} is not an active dealer or wheel operator at {site}."}
         )
-    # A table is dealt by the role of its game (a wheel operator at a paddlewheel, a dealer at
-    # twenty-one): its credit slips carry that person's initials (ND 99-01.3-08-05(3)(c)), which a
-    # wheel operator seated at a twenty-one table could not give.
+    # House control: a table is dealt by the role of its game (a wheel operator at a paddlewheel, a
+    # dealer at twenty-one), as its credit slips' initials are read by game (rules.TABLE_ROLE, the
+    # product's reading of ND 99-01.3-08-05(3)(c), "a dealer or wheel operator"), so a credit there
+    # is never refused for the person seated.
     role = rules.TABLE_ROLE.get(table.game)
     if role is not None and not Membership.objects.filter(employee=dealer, site=site, role=role).exists():
         raise ValidationError(

@@ -136,8 +136,9 @@ def test_seating_someone_who_is_not_a_dealer_shows_the_service_message(client, c
 
 
 def test_a_twenty_one_table_is_dealt_by_a_dealer_not_a_wheel_operator(client, client_for, cast, open_table, site):
-    """Seated at twenty-one, a wheel operator's initials could not go on its credit slips (ND
-    99-01.3-08-05(3)(c)): the page offers dealers only and the service refuses the others."""
+    """Seated at twenty-one, a wheel operator's initials could not go on its credit slips (read by
+    game, floor.rules.TABLE_ROLE): the page offers dealers only and the service refuses the others
+    (house control)."""
     operator = cast[Role.WHEEL_OPERATOR]
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     url = f"/floor/tables/{open_table.pk}/dealer/"

@@ -33,32 +33,38 @@ def test_the_announce_form_sent_twice_announces_one_tournament(client, cast, sit
     assert f"Monday Classic of {timezone.localdate()} announced: now print its disclosure" in first
 
 
-def test_the_entry_form_sent_twice_collects_one_fee(client, cast, site):
+def _at_a_tournament(client, cast, site, *, entered: bool = False):
+    """A tournament announced, its page's address, the shift manager signed in (and Ann Lee entered)."""
     tournament = announce(cast[Role.SHIFT_MANAGER], site)
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     address = f"/tournaments/{tournament.pk}/"
+    if entered:
+        client.post(f"{address}entries/", {"player_name": "Ann Lee"})
+    return tournament, address
+
+
+def _prize(tournament) -> dict:
+    return {"player": tournament.players.get().pk, "round_name": "Final", "kind": "cash", "amount_cents": "150.00"}
+
+
+def test_the_entry_form_sent_twice_collects_one_fee(client, cast, site):
+    tournament, address = _at_a_tournament(client, cast, site)
     first = _twice(client, address, "enter-player", f"{address}entries/", {"player_name": "Ann Lee"})
     assert TournamentFee.objects.count() == 1
     assert "Entry fee of $100.00 collected from Ann Lee: hand them their 500 tournament chips" in first
 
 
 def test_the_prize_form_sent_twice_records_one_prize(client, cast, site):
-    tournament = announce(cast[Role.SHIFT_MANAGER], site)
-    client.force_login(cast[Role.SHIFT_MANAGER].user)
-    address = f"/tournaments/{tournament.pk}/"
-    client.post(f"{address}entries/", {"player_name": "Ann Lee"})
-    prize = {"player": tournament.players.get().pk, "round_name": "Final", "kind": "cash", "amount_cents": "150.00"}
+    tournament, address = _at_a_tournament(client, cast, site, entered=True)
+    prize = _prize(tournament)
     first = _twice(client, address, "record-prize", f"{address}prizes/", prize)
     assert TournamentPrize.objects.count() == 1
     assert "Prize of $150.00 to Ann Lee (Final) recorded in the prize register" in first
 
 
 def test_a_fee_and_a_prize_voided_are_confirmed(client, cast, site):
-    tournament = announce(cast[Role.SHIFT_MANAGER], site)
-    client.force_login(cast[Role.SHIFT_MANAGER].user)
-    address = f"/tournaments/{tournament.pk}/"
-    client.post(f"{address}entries/", {"player_name": "Ann Lee"})
-    prize = {"player": tournament.players.get().pk, "round_name": "Final", "kind": "cash", "amount_cents": "150.00"}
+    tournament, address = _at_a_tournament(client, cast, site, entered=True)
+    prize = _prize(tournament)
     client.post(f"{address}prizes/", prize)
     awarded = TournamentPrize.objects.get()
     voided = client.post(f"{address}prizes/{awarded.pk}/void/", {"reason": "Wrong"}, follow=True)
