@@ -225,6 +225,8 @@ class GameSessionSerializer(serializers.ModelSerializer):
             "net_cents",
             "recorded_by_initials",
             "corrects",
+            "is_void",
+            "reason",
         ]
 
 
@@ -237,6 +239,12 @@ class GameSessionInputSerializer(Input):
     receipts_cents = CentsField()
     prizes_cents = CentsField()
     corrects = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1, max_value=2**63 - 1)
+
+
+class GameSessionVoidInputSerializer(Input):
+    reason = TextField(
+        allow_blank=True, help_text="Why the session is voided (required: the service's refusal words it)."
+    )
 
 
 @extend_schema_view(
@@ -265,3 +273,13 @@ class GameSessionViewSet(ScopedViewSet):
         if corrects is not None:
             corrects = get_object_or_404(self.get_queryset(), pk=corrects)
         return services.record_session(acting_user=self.request.user, corrects=corrects, **data)
+
+    @extend_schema(request=GameSessionVoidInputSerializer, responses={201: GameSessionSerializer, **ERROR_RESPONSES})
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        """Void a session recorded that did not take place: a correction with no receipts or prizes and
+        its reason, which the day's total no longer counts as a session."""
+        session = self.get_object()
+        data = _read(GameSessionVoidInputSerializer, request.data, self.get_serializer_context())
+        void = services.void_session(acting_user=request.user, session=session, **data)
+        return Response(GameSessionSerializer(void).data, status=201)

@@ -63,6 +63,14 @@ class VoidForm(forms.Form):
     voided_at = PaperMomentField("Voided at")
 
 
+class SessionVoidForm(forms.Form):
+    """A void of a session recorded that did not take place: its reason (fees.services.void_session;
+    a blank reason reaches it and comes back in its words). Drawn at its row by
+    templates/cardroom/_void_form.html, without a paper time: the void is a correction of the record."""
+
+    reason = forms.CharField(required=False)
+
+
 class GameSessionForm(BootstrapMixin, forms.Form):
     """A games-of-chance session, or a correction of one (`corrects`: a session of the site,
     carried by the page's Correct link). The licence's presence and length, the times' order and

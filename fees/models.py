@@ -76,7 +76,9 @@ class FeeCount(EnteredRecord, AppendOnlyModel):
 
 class GameSession(EnteredRecord, AppendOnlyModel):
     """A licensed games-of-chance session at a New York site (9 NYCRR 4620.5 defines the game;
-    this record is an assumption: fees.rules). A correction is a new row that `corrects` it."""
+    this record is an assumption: fees.rules). A correction is a new row that `corrects` it; a
+    void (`is_void`, a session recorded that did not take place) is a correction with no receipts
+    or prizes and its `reason`, which no longer counts as a session."""
 
     occurred_field = "ended_at"  # entered_at / entered_late: core.moments
 
@@ -91,12 +93,19 @@ class GameSession(EnteredRecord, AppendOnlyModel):
     corrects = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrected_by"
     )
+    is_void = models.BooleanField(default=False)
+    reason = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["site_id", "gaming_date", "started_at", "id"]
         indexes = [models.Index(fields=["site", "gaming_date"])]
         constraints = [
             models.CheckConstraint(condition=Q(ended_at__gt=F("started_at")), name="game_session_ends_after_start"),
+            models.CheckConstraint(
+                condition=Q(is_void=False)
+                | (Q(corrects__isnull=False) & Q(receipts_cents=0) & Q(prizes_cents=0) & ~Q(reason="")),
+                name="game_session_void_corrects_with_reason",
+            ),
         ]
 
     @property

@@ -98,7 +98,12 @@ def late_entries(site, start: date, end: date) -> list[LateEntry]:
         for c in FeeCount.objects.filter(**period)
     ]
     entries += [
-        LateEntry(s.gaming_date, f"Games-of-chance session (licence {s.licence_number})", s.ended_at, s.entered_at)
+        LateEntry(
+            s.gaming_date,
+            f"Games-of-chance session{' void' if s.is_void else ''} (licence {s.licence_number})",
+            s.ended_at,
+            s.entered_at,
+        )
         for s in GameSession.objects.filter(**period)
     ]
     return entries
@@ -112,9 +117,10 @@ def fees_not_counted(site_id: int, gaming_date: date) -> bool:
 
 
 def current_sessions(site_ids, start: date, end: date):
-    """The sessions as they stand (a corrected session is replaced by its correction)."""
+    """The sessions as they stand (a corrected session is replaced by its correction; a voided one
+    by its void, which is no session)."""
     return GameSession.objects.filter(
-        site_id__in=site_ids, gaming_date__range=(start, end), corrected_by__isnull=True
+        site_id__in=site_ids, gaming_date__range=(start, end), corrected_by__isnull=True, is_void=False
     ).order_by("gaming_date", "started_at", "id")
 
 

@@ -285,7 +285,12 @@ def _refuse_twice(site: Site, licence_number: str, started_at: datetime, ended_a
     entered again (a form sent twice, a sheet typed twice) and would count twice in the day's
     total; a wrong one is corrected. Sessions that only overlap (two games at once) stand."""
     same = GameSession.objects.filter(
-        site=site, licence_number=licence_number, started_at=started_at, ended_at=ended_at, corrected_by__isnull=True
+        site=site,
+        licence_number=licence_number,
+        started_at=started_at,
+        ended_at=ended_at,
+        corrected_by__isnull=True,
+        is_void=False,
     )
     if corrects is not None:
         same = same.exclude(pk=corrects.pk)
@@ -335,6 +340,13 @@ def record_session(
         raise ValidationError(
             {"corrects": "A correction points at this site's session as it stands (its latest correction)."}
         )
+    if corrects is not None and corrects.is_void:
+        raise ValidationError(
+            {
+                "corrects": f"{HOUSE_CONTROL}: session {corrects.corrects_id} is voided; a void is not corrected. "
+                "Record the session anew if it took place."
+            }
+        )
     gaming_date = _gaming_date(site, started_at)
     _refuse_past_its_day(site, gaming_date, ended_at)
     _refuse_licence_not_on_file(site, licence_number, gaming_date)
@@ -356,3 +368,50 @@ def record_session(
         )
         record_site_event(acting_user, "game_session.recorded", session, site)
     return session
+
+
+def void_session(*, acting_user, session: GameSession, reason: str) -> GameSession:
+    """A session recorded that did not take place (a sheet of another organization's, a test entry):
+    its void is a correction of the session as it stands, with no receipts or prizes and its reason
+    (house control: 9 NYCRR 4620.5 states no session record), which the day's total no longer
+    counts as a session (fees.queries.current_sessions). The session and the void stay on record.
+    Its gaming day's books must be open; a void is not corrected or voided again."""
+    site = session.site
+    _require_revenue(site, rules.keeps_sessions(site), "site", "games-of-chance sessions", rules.SESSION_GAME.at(site))
+    access = require_role(
+        acting_user, site, *rules.SESSION_RECORDERS, action="void a games-of-chance session", rule=rules.ROLE_RULE
+    )
+    employee = acts.acting_employee(access)
+    reason = (reason or "").strip()
+    if not reason or len(reason) > MAX_TEXT_LENGTH:
+        raise ValidationError(
+            {"reason": f"{HOUSE_CONTROL}: a void states its reason (at most {MAX_TEXT_LENGTH} characters)."}
+        )
+    if session.is_void:
+        raise ValidationError({"session": f"{HOUSE_CONTROL}: a void is not voided again."})
+    with transaction.atomic():
+        Site.objects.select_for_update().get(pk=site.pk)  # the books' close and a second void wait
+        acts.refuse_closed_books(site, session.gaming_date, "a games-of-chance session", field="session")
+        replacing = GameSession.objects.filter(corrects=session).values_list("pk", flat=True).first()
+        if replacing is not None:
+            raise ValidationError(
+                {
+                    "session": f"{HOUSE_CONTROL}: session {session.pk} is corrected already, by session {replacing}; "
+                    f"void session {replacing}, the session as it stands, instead."
+                }
+            )
+        void = GameSession.objects.create(
+            site=site,
+            gaming_date=session.gaming_date,
+            licence_number=session.licence_number,
+            started_at=session.started_at,
+            ended_at=session.ended_at,
+            receipts_cents=0,
+            prizes_cents=0,
+            recorded_by=employee,
+            corrects=session,
+            is_void=True,
+            reason=reason,
+        )
+        record_site_event(acting_user, "game_session.voided", void, site)
+    return void

@@ -8,4 +8,5 @@ urlpatterns = [
     path("count/", views.count_fee_cash, name="count"),
     path("<int:pk>/void/", views.void_fee, name="void"),
     path("sessions/", views.sessions_page, name="sessions"),
+    path("sessions/<int:pk>/void/", views.void_session, name="void_session"),
 ]

@@ -207,13 +207,16 @@ def _may_read_sessions(access, site):
         raise PermissionDenied(rules.SESSION_RECORDS.refusal())
 
 
-def _sessions_page(request, site, access, *, gaming_date, form, day_form, correcting=None, replaced=None, status=200):
+def _sessions_page(
+    request, site, access, *, gaming_date, form, day_form, correcting=None, replaced=None, void_failed=None, status=200
+):
     """The day's sessions, every row (a corrected one marked, a correction naming what it
-    corrects), the day's total as the sessions stand (fees.queries.session_totals) and the form."""
+    corrects, a void with its reason), the day's total as the sessions stand
+    (fees.queries.session_totals) and the form."""
     rows = (
         GameSession.objects.filter(site=site, gaming_date=gaming_date)
         .select_related("recorded_by__user")
-        .annotate(correction_id=F("corrected_by__id"))
+        .annotate(correction_id=F("corrected_by__id"), voided=F("corrected_by__is_void"))
         .order_by("started_at", "id")
     )
     context = {
@@ -227,6 +230,7 @@ def _sessions_page(request, site, access, *, gaming_date, form, day_form, correc
         "correcting": correcting,
         "replaced": replaced,
         "sessions": rows,
+        "void_failed": void_failed,
         "totals": queries.session_totals([site.pk], gaming_date, gaming_date),
         # A session of a day whose books are closed stands (fees.services.record_session refuses a
         # correction of it): no Correct link at it, and the page says why in the service's words.
@@ -293,6 +297,44 @@ def sessions_page(request, site, access):
     day = correcting.gaming_date if correcting is not None else gaming_date
     return _sessions_page(
         request, site, access, gaming_date=day, form=form, day_form=day_form, correcting=correcting, status=400
+    )
+
+
+@page_at_current_site(_may_read_sessions)
+@require_POST
+def void_session(request, site, access, pk):
+    """Void a session of the current site recorded that did not take place (a gaming or shift
+    manager): its reason; a refusal (fees.services.void_session) shows at the session's row and
+    writes nothing."""
+    session = get_object_or_404(GameSession, pk=pk, site=site)
+    if not access.has_role(site.pk, *rules.SESSION_RECORDERS):
+        raise PermissionDenied(refusal(rules.ROLE_RULE, rules.SESSION_RECORDERS, "void a games-of-chance session"))
+    form = forms.SessionVoidForm(request.POST)
+    void = form.is_valid() and call_service(
+        form,
+        lambda: services.void_session(acting_user=request.user, session=session, reason=form.cleaned_data["reason"]),
+    )
+    if void:
+        messages.success(
+            request,
+            f"Session {session.pk} voided by session {void.pk}: it no longer counts in the day's total below.",
+        )
+        return redirect(f"{reverse('fees:sessions')}?date={session.gaming_date.isoformat()}")
+    failed = {
+        "pk": session.pk,
+        "reason": form.data.get("reason", ""),
+        "errors": [message for messages in form.errors.values() for message in messages],
+    }
+    day_form = forms.SessionDayForm(None)
+    return _sessions_page(
+        request,
+        site,
+        access,
+        gaming_date=session.gaming_date,
+        form=_session_form(site, None),
+        day_form=day_form,
+        void_failed=failed,
+        status=400,
     )
 
 
