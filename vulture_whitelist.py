@@ -212,6 +212,7 @@ in_month  # variable (compliance/month.py)
 is_today  # variable (compliance/month.py)
 _.net_cents  # property (fees/models.py)
 from_paper  # variable (core/forms.py): templates/cardroom/_form.html draws the field behind its toggle
+older  # variable (dashboard/audit.py Page): templates/dashboard/audit.html, the Older link (page.older)
 _.page_url  # attribute (dashboard/views.py): templates/dashboard/overview.html links each alert by it
 awaiting_verification  # variable (floor/api.py)
 awaiting_receipt  # variable (floor/api.py)

@@ -46,7 +46,9 @@ class AuditEvent(AppendOnlyModel):
     class Meta:
         db_table = "cardroom_auditevent"  # cardroom made it; the model moved (issue 34), its table stayed
         ordering = ["chain", "seq"]
-        indexes = [models.Index(fields=["object_type", "object_id"]), models.Index(fields=["organization", "seq"])]
+        # (organization, id): the organization's events newest first, a page found from its
+        # neighbour's last id (dashboard.audit.page_of) without counting the log
+        indexes = [models.Index(fields=["object_type", "object_id"]), models.Index(fields=["organization", "id"])]
         constraints = [
             models.UniqueConstraint(fields=["chain", "seq"], name="audit_event_seq_unique_per_chain"),
             models.UniqueConstraint(fields=["row_table", "row_pk"], name="audit_event_one_per_row"),

@@ -2,7 +2,7 @@
 reader's organization at the sites `AUDIT_LOG` lets them read (and, for an organization-wide
 role, the events of no site), newest first, filtered by site, local dates, action prefix and
 person. Reads core.models.AuditEvent with its actor, the actor's employee and the site in one
-query a page."""
+query a page, a page found from its neighbour's last event (`page_of`), not by counting."""
 
 import json
 import re
@@ -115,7 +115,42 @@ def events(access: Access, sites: list[Site], filters: Filters) -> QuerySet[Audi
         found = found.filter(action__startswith=filters.action)
     if filters.person:
         found = found.filter(actor_id=filters.person.user_id)
-    return found.select_related("actor__employee", "site").order_by("-occurred_at", "-pk")
+    return found.select_related("actor__employee", "site").order_by("-pk")
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of events, newest first, found from a place in the log (`?older=<id>`: the events
+    before that one; `?newer=<id>`: the page of events after it) by the events' ids, the order in
+    which the organization's chain took them, never by counting or skipping the events before
+    it: a page costs the same on the first day as with years of events behind it."""
+
+    events: list
+    older: int | None  # the id the next page (older events) starts before, or None at the log's start
+    newer: int | None  # the id the previous page (newer events) starts after, or None at the newest
+
+
+def _place(value: str) -> int | None:
+    return int(value) if value.isdigit() and len(value) <= 18 else None
+
+
+def page_of(events: QuerySet[AuditEvent], params) -> Page:
+    """The page `params` asks for (`older` or `newer`, an event's id; neither or a malformed one:
+    the newest), each side's link found with one more row than the page shows."""
+    size = EVENTS_PER_PAGE
+    newer_than = _place(params.get("newer", ""))
+    older_than = None if newer_than is not None else _place(params.get("older", ""))
+    if newer_than is not None:
+        found = list(events.filter(pk__gt=newer_than).order_by("pk")[: size + 1])
+        more_newer = len(found) > size
+        shown = found[:size][::-1]
+        return Page(shown, shown[-1].pk if shown else None, shown[0].pk if shown and more_newer else None)
+    if older_than is not None:
+        events = events.filter(pk__lt=older_than)
+    found = list(events[: size + 1])
+    shown = found[:size]
+    more_older = len(found) > size
+    return Page(shown, shown[-1].pk if more_older else None, shown[0].pk if shown and older_than is not None else None)
 
 
 @dataclass(frozen=True)

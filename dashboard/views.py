@@ -9,7 +9,6 @@ from functools import lru_cache
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.core.signals import setting_changed
 from django.db.models import Exists, OuterRef
 from django.http import Http404, JsonResponse
@@ -881,16 +880,17 @@ def audit_log(request):
         raise PermissionDenied(AUDIT_LOG.refusal())
     employees = list(audit.people(access))
     filters, errors = audit.parse_filters(request.GET, sites, employees)
-    page = Paginator(audit.events(access, sites, filters), audit.EVENTS_PER_PAGE).get_page(request.GET.get("page"))
+    page = audit.page_of(audit.events(access, sites, filters), request.GET)
     kept = request.GET.copy()
-    kept.pop("page", None)
+    for place in ("older", "newer", "page"):
+        kept.pop(place, None)
     context = {
         "sites": sites,
         "employees": employees,
         "filters": filters,
         "errors": errors,
         "page": page,
-        "rows": [audit.row(event) for event in page],
+        "rows": [audit.row(event) for event in page.events],
         "query": kept.urlencode(),
     }
     return render(request, "dashboard/audit.html", context, status=400 if errors else 200)
