@@ -7,6 +7,8 @@ receipts and anchors back. The agency's staff (a Regulator login, session or tok
 every licensee of the agency's jurisdiction and nothing else. House controls throughout.
 """
 
+from contextlib import ExitStack
+
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -118,20 +120,18 @@ class RegistryView(APIView):
     def get_authenticators(self):
         return [LicenseeAuthentication(), _knox()(), SessionAuthentication()]
 
+    def dispatch(self, request, *args, **kwargs):
+        # The agency's times and dates (a return's due day, a receipt's date), not the server's,
+        # from the moment the party is known (`initial`) to the answer's end, whatever happens
+        # between (a refusal, an error): one exit, not an enter and an exit in two hooks.
+        with ExitStack() as self._zone:
+            return super().dispatch(request, *args, **kwargs)
+
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)  # who is asking (request.party), or refused
-        # The agency's times and dates (a return's due day, a receipt's date), not the server's.
         party = getattr(request, "party", None)
         if party is not None:
-            self._agency_zone = timezone.override(party.agency.time_zone)
-            self._agency_zone.__enter__()
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        zone = getattr(self, "_agency_zone", None)
-        if zone is not None:
-            zone.__exit__(None, None, None)
-            self._agency_zone = None
-        return super().finalize_response(request, response, *args, **kwargs)
+            self._zone.enter_context(timezone.override(party.agency.time_zone))
 
     def page(self, request, qs, serialize):
         paginator = Pagination()

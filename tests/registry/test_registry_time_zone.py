@@ -12,7 +12,7 @@ from django.test import Client
 from packs import get_pack
 from registry.models import Agency, Regulator, RegulatorRole
 
-from .test_registry_api import LICENSEES, _licensee, licensee_client, package, post_filing, regulator_client
+from .test_registry_api import FILINGS, LICENSEES, _licensee, licensee_client, package, post_filing, regulator_client
 
 
 def page_client(agency, username):
@@ -61,3 +61,31 @@ def test_a_washington_agency_reads_receipt_times_on_its_own_clock(db):
     assert "2026-10-04 20:15" in quarter
     text = client.get("/registry/quarter/", {"quarter": "2026Q3", "format": "csv"}).content.decode()
     assert "2026-10-04T20:15:00-07:00" in text
+
+
+@pytest.mark.parametrize("failure", [False, True])
+def test_the_agencys_zone_holds_inside_the_view_and_ends_with_the_answer(db, settings, monkeypatch, failure):
+    """The registry's API answers in its agency's zone from the moment the party is known
+    (`RegistryView.initial`) to the answer's end (`dispatch`), an error's answer too; the server's
+    zone is the thread's again after it."""
+    from django.utils import timezone
+    from rest_framework.response import Response
+
+    from registry import api
+
+    settings.TIME_ZONE = "America/Chicago"
+    agency = Agency.objects.create(name="Washington State Gambling Commission", jurisdiction="WA-HB")
+    client = regulator_client(agency)
+    client.raise_request_exception = False
+    inside = []
+
+    def answer(self, request):
+        inside.append(timezone.get_current_timezone_name())
+        if failure:
+            raise RuntimeError("a fault inside the view")
+        return Response({})
+
+    monkeypatch.setattr(api.FilingsView, "get", answer)
+    assert client.get(FILINGS).status_code == (500 if failure else 200)
+    assert inside == ["America/Los_Angeles"]
+    assert timezone.get_current_timezone_name() == "America/Chicago"
