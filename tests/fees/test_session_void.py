@@ -17,7 +17,7 @@ from fees.queries import late_entries, session_totals
 from tests.factories import SiteFactory, make_person
 from tests.page_support import at_site
 
-from .conftest import one_days_start
+from .conftest import one_days_start, record_session, session_two_days_ago
 
 pytestmark = pytest.mark.django_db
 
@@ -30,26 +30,15 @@ def started(ny_site):
     return one_days_start(ny_site, timedelta(hours=4, minutes=10))
 
 
-def _record(user, site, started, **changes):
-    values = {
-        "licence_number": "NY-GC-4620",
-        "started_at": started,
-        "ended_at": started + timedelta(hours=3),
-        "receipts_cents": 100_000,
-        "prizes_cents": 40_000,
-    }
-    return services.record_session(acting_user=user, site=site, **{**values, **changes})
-
-
 def _day(session):
     return session_totals([session.site_id], session.gaming_date, session.gaming_date)
 
 
-def test_a_void_through_the_api_takes_the_session_out_of_the_days_total_and_keeps_it_on_record(
+def test_a_void_through_the_api_takes_the_session_out_of_the_days_total_and_keeps_it_onrecord_session(
     client_for, ny_site, ny_shift, started
 ):
-    kept = _record(ny_shift.user, ny_site, started, receipts_cents=20_000, prizes_cents=0)
-    wrong = _record(ny_shift.user, ny_site, started + timedelta(minutes=10))
+    kept = record_session(ny_shift.user, ny_site, started, receipts_cents=20_000, prizes_cents=0)
+    wrong = record_session(ny_shift.user, ny_site, started + timedelta(minutes=10))
     assert _day(wrong)["sessions"] == 2
     response = client_for(ny_shift).post(f"{SESSIONS}{wrong.pk}/void/", {"reason": "Bingo hall's sheet"}, format="json")
     assert response.status_code == 201, response.content
@@ -69,7 +58,7 @@ def test_a_void_through_the_api_takes_the_session_out_of_the_days_total_and_keep
 
 @pytest.mark.parametrize("reason", ["", "   ", "x" * 2001])
 def test_a_void_states_its_reason(client_for, ny_site, ny_shift, started, reason):
-    session = _record(ny_shift.user, ny_site, started)
+    session = record_session(ny_shift.user, ny_site, started)
     response = client_for(ny_shift).post(f"{SESSIONS}{session.pk}/void/", {"reason": reason}, format="json")
     assert response.status_code == 400
     assert response.json()["reason"][0].startswith(("House control: a void states its reason", "Ensure this field"))
@@ -79,8 +68,8 @@ def test_a_void_states_its_reason(client_for, ny_site, ny_shift, started, reason
 def test_a_void_is_not_voided_or_corrected_and_a_corrected_session_is_voided_as_it_stands(
     client_for, ny_site, ny_shift, started
 ):
-    first = _record(ny_shift.user, ny_site, started)
-    correction = _record(ny_shift.user, ny_site, started, prizes_cents=50_000, corrects=first)
+    first = record_session(ny_shift.user, ny_site, started)
+    correction = record_session(ny_shift.user, ny_site, started, prizes_cents=50_000, corrects=first)
     with pytest.raises(ValidationError) as stale:
         services.void_session(acting_user=ny_shift.user, session=first, reason="typed twice")
     assert stale.value.message_dict["session"][0] == (
@@ -92,13 +81,13 @@ def test_a_void_is_not_voided_or_corrected_and_a_corrected_session_is_voided_as_
     again = client_for(ny_shift).post(f"{SESSIONS}{void.pk}/void/", {"reason": "again"}, format="json")
     assert again.status_code == 400 and again.json()["session"] == ["House control: a void is not voided again."]
     with pytest.raises(ValidationError) as corrected:
-        _record(ny_shift.user, ny_site, started, corrects=void)
+        record_session(ny_shift.user, ny_site, started, corrects=void)
     assert corrected.value.message_dict["corrects"][0].startswith(
         f"House control: session {correction.pk} is voided; a void is not corrected."
     )
     assert GameSession.objects.count() == 3
     # Recorded anew, the same session is not "recorded already": the void is no session.
-    anew = _record(ny_shift.user, ny_site, started)
+    anew = record_session(ny_shift.user, ny_site, started)
     assert _day(anew)["sessions"] == 1
 
 
@@ -107,7 +96,7 @@ def test_a_void_is_not_voided_or_corrected_and_a_corrected_session_is_voided_as_
     [(Role.AUDITOR, 403), (Role.PIT_BOSS, 404), (Role.CASHIER, 404), (Role.GAMING_MANAGER, 201)],
 )
 def test_who_voids_is_who_records(client_for, org, ny_site, ny_shift, started, role, status):
-    session = _record(ny_shift.user, ny_site, started)
+    session = record_session(ny_shift.user, ny_site, started)
     person = make_person(org, role, None if role in (Role.GAMING_MANAGER, Role.AUDITOR) else ny_site)
     response = client_for(person).post(f"{SESSIONS}{session.pk}/void/", {"reason": "not ours"}, format="json")
     assert response.status_code == status, response.content
@@ -115,7 +104,7 @@ def test_who_voids_is_who_records(client_for, org, ny_site, ny_shift, started, r
 
 
 def test_another_sites_manager_cannot_void_it(client_for, org, ny_site, ny_shift, started):
-    session = _record(ny_shift.user, ny_site, started)
+    session = record_session(ny_shift.user, ny_site, started)
     other = SiteFactory(organization=org, name="Saugerties Hall", jurisdiction="NY", time_zone="America/New_York")
     stranger = make_person(org, Role.SHIFT_MANAGER, other)
     response = client_for(stranger).post(f"{SESSIONS}{session.pk}/void/", {"reason": "not ours"}, format="json")
@@ -124,19 +113,8 @@ def test_another_sites_manager_cannot_void_it(client_for, org, ny_site, ny_shift
 
 
 def test_a_session_of_a_day_whose_books_are_closed_is_not_voided(org, ny_site, ny_shift):
-    from accounting import services as books
-    from cage import services as cage
-
-    started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
-    session = _record(ny_shift.user, ny_site, started)
-    cashier = make_person(org, Role.CASHIER, ny_site)
-    for kind, moment in (("start", started - timedelta(minutes=30)), ("end", started + timedelta(hours=3, minutes=30))):
-        cage.record_bank_count(
-            acting_user=cashier.user, site=ny_site, gaming_date=session.gaming_date, kind=kind, cash={100: 10},
-            chips={}, at=moment,
-        )  # fmt: skip
-    manager = make_person(org, Role.GAMING_MANAGER, ny_site)
-    books.close_books(acting_user=manager.user, site=ny_site, gaming_date=session.gaming_date)
+    session, close = session_two_days_ago(org, ny_site, ny_shift)
+    close()
     with pytest.raises(ValidationError) as refused:
         services.void_session(acting_user=ny_shift.user, session=session, reason="not ours")
     message = refused.value.message_dict["session"][0]
@@ -145,7 +123,7 @@ def test_a_session_of_a_day_whose_books_are_closed_is_not_voided(org, ny_site, n
 
 
 def test_the_database_holds_a_void_to_a_correction_with_nothing_and_a_reason(ny_site, ny_shift, started):
-    session = _record(ny_shift.user, ny_site, started)
+    session = record_session(ny_shift.user, ny_site, started)
     base = {
         "site": ny_site,
         "gaming_date": session.gaming_date,
@@ -167,15 +145,15 @@ def test_the_database_holds_a_void_to_a_correction_with_nothing_and_a_reason(ny_
 
 def test_a_void_entered_past_the_threshold_is_listed_late_as_a_void(ny_site, ny_shift):
     started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
-    session = _record(ny_shift.user, ny_site, started)
+    session = record_session(ny_shift.user, ny_site, started)
     void = services.void_session(acting_user=ny_shift.user, session=session, reason="not ours")
     labels = [entry.what for entry in late_entries(ny_site, session.gaming_date, session.gaming_date)]
     assert void.entered_late and "Games-of-chance session void (licence NY-GC-4620)" in labels
 
 
 def test_the_page_voids_a_session_at_its_row_and_refuses_a_blank_reason_there(client, ny_site, ny_shift, started):
-    kept = _record(ny_shift.user, ny_site, started, receipts_cents=20_000, prizes_cents=0)
-    wrong = _record(ny_shift.user, ny_site, started + timedelta(minutes=10))
+    kept = record_session(ny_shift.user, ny_site, started, receipts_cents=20_000, prizes_cents=0)
+    wrong = record_session(ny_shift.user, ny_site, started + timedelta(minutes=10))
     page = at_site(client, ny_shift, ny_site)
     day = {"date": wrong.gaming_date.isoformat()}
     shown = page.get(PAGE, day).content.decode()

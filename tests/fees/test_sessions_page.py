@@ -3,7 +3,6 @@ records on it (the API's roles), recording and correcting a session through
 fees.services.record_session, each bad input refused at its field with nothing written, the page
 refused and its menu entry absent at a site of another pack, and its queries bounded."""
 
-from collections.abc import Callable
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -16,13 +15,12 @@ from playwright.sync_api import expect
 
 from cardroom.models import Role
 from core.models import AuditEvent
-from fees import services
 from fees.models import GameSession
 from tests.browser_support import PHONE, browser_page, login, overflow  # noqa: F401
 from tests.factories import PASSWORD, SiteFactory, make_person
 from tests.page_support import at_site
 
-from .conftest import one_days_start
+from .conftest import one_days_start, record_session, session_two_days_ago
 
 pytestmark = pytest.mark.django_db
 
@@ -56,17 +54,6 @@ def typed(ny_site, started):
         "receipts_cents": "1,250.50",
         "prizes_cents": "800",
     }
-
-
-def _record(user, site, started, **changes):
-    values = {
-        "licence_number": "NY-GC-4620",
-        "started_at": started,
-        "ended_at": started + timedelta(hours=3),
-        "receipts_cents": 100_000,
-        "prizes_cents": 40_000,
-    }
-    return services.record_session(acting_user=user, site=site, **{**values, **changes})
 
 
 # --- who reads and who records ----------------------------------------------------------------
@@ -131,7 +118,7 @@ def test_the_menu_offers_the_page_at_the_ny_site_only(client, org, site, ny_site
 def test_another_ny_sites_manager_neither_sees_nor_corrects_this_sites_sessions(
     client, org, ny_site, ny_shift, started
 ):
-    kept = _record(ny_shift.user, ny_site, started, licence_number="KINGSTON-1")
+    kept = record_session(ny_shift.user, ny_site, started, licence_number="KINGSTON-1")
     albany = SiteFactory(organization=org, name="Albany Hall", jurisdiction="NY", time_zone="America/New_York")
     theirs = make_person(org, Role.SHIFT_MANAGER, albany)
     client = at_site(client, theirs, albany)
@@ -183,8 +170,10 @@ def test_a_shift_manager_records_a_session_in_dollars_and_local_time_and_it_is_a
 
 
 def test_a_correction_is_a_new_row_pointing_back_and_the_total_takes_it(client, ny_site, ny_shift, started):
-    first = _record(ny_shift.user, ny_site, started)
-    second = _record(ny_shift.user, ny_site, started + timedelta(minutes=10), receipts_cents=20_000, prizes_cents=0)
+    first = record_session(ny_shift.user, ny_site, started)
+    second = record_session(
+        ny_shift.user, ny_site, started + timedelta(minutes=10), receipts_cents=20_000, prizes_cents=0
+    )
     client = at_site(client, ny_shift, ny_site)
     form = client.get(PAGE, {"correct": first.pk}).content.decode()
     assert "Correct session" in form and f'name="corrects" value="{first.pk}"' in form
@@ -301,7 +290,7 @@ def test_a_correct_link_to_no_session_is_not_found(client, ny_site, ny_shift, wa
 
 
 def test_the_page_asks_the_same_number_of_queries_for_one_session_or_many(client, ny_site, ny_shift, started):
-    first = _record(ny_shift.user, ny_site, started)
+    first = record_session(ny_shift.user, ny_site, started)
     client = at_site(client, ny_shift, ny_site)
     day = {"date": first.gaming_date.isoformat()}
 
@@ -314,9 +303,9 @@ def test_the_page_asks_the_same_number_of_queries_for_one_session_or_many(client
     one = queries()
     last = first
     for minutes in range(10, 80, 10):
-        _record(ny_shift.user, ny_site, started + timedelta(minutes=minutes))
+        record_session(ny_shift.user, ny_site, started + timedelta(minutes=minutes))
     for _ in range(3):  # corrections of corrections: every row names the one that replaced it
-        last = _record(ny_shift.user, ny_site, started, corrects=last, prizes_cents=last.prizes_cents + 100)
+        last = record_session(ny_shift.user, ny_site, started, corrects=last, prizes_cents=last.prizes_cents + 100)
     assert GameSession.objects.filter(gaming_date=first.gaming_date).count() == 11
     assert queries() == one
 
@@ -365,29 +354,11 @@ def test_a_shift_manager_records_and_corrects_a_session_on_a_phone(
     assert GameSession.objects.get(corrects=session).prizes_cents == 90_000
 
 
-def _a_session_two_days_ago(org, ny_site, ny_shift) -> tuple[GameSession, Callable[[], object]]:
-    """A session two days ago with the day's bank counted, and the closing of its books (called
-    when the test has looked at the day open)."""
-    from accounting import services as books
-    from cage import services as cage
-
-    started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
-    session = _record(ny_shift.user, ny_site, started)
-    cashier = make_person(org, Role.CASHIER, ny_site)
-    for kind, moment in (("start", started - timedelta(minutes=30)), ("end", started + timedelta(hours=3, minutes=30))):
-        cage.record_bank_count(
-            acting_user=cashier.user, site=ny_site, gaming_date=session.gaming_date, kind=kind, cash={100: 10},
-            chips={}, at=moment,
-        )  # fmt: skip
-    manager = make_person(org, Role.GAMING_MANAGER, ny_site)
-    return session, lambda: books.close_books(acting_user=manager.user, site=ny_site, gaming_date=session.gaming_date)
-
-
 def test_a_session_of_a_day_whose_books_are_closed_offers_no_correction(client, org, ny_site, ny_shift):
     """Its books closed, a day's sessions stand (record_session refuses a correction of one): the
     page offers no Correct link at them, a Correct link typed in fills no form, and the page says
     why in the refusal's words, as the fees page offers no Void at a closed day's fee."""
-    session, close = _a_session_two_days_ago(org, ny_site, ny_shift)
+    session, close = session_two_days_ago(org, ny_site, ny_shift)
     day = session.gaming_date
     page = at_site(client, ny_shift, ny_site)
     assert f'id="correct-{session.pk}"' in page.get(PAGE, {"date": day.isoformat()}).content.decode()
@@ -407,13 +378,15 @@ def test_a_correction_dated_on_an_open_day_does_not_reach_a_closed_days_session(
     either: refused on `corrects`, nothing written, the closed day's total as it closed."""
     from fees.queries import session_totals
 
-    session, close = _a_session_two_days_ago(org, ny_site, ny_shift)
+    session, close = session_two_days_ago(org, ny_site, ny_shift)
     day = session.gaming_date
     close()
     before = session_totals([ny_site.pk], day, day)
     later = one_days_start(ny_site, timedelta(hours=1), before=timedelta(hours=2))
     with pytest.raises(ValidationError) as refused:
-        _record(ny_shift.user, ny_site, later, ended_at=later + timedelta(hours=1), corrects=session, prizes_cents=0)
+        record_session(
+            ny_shift.user, ny_site, later, ended_at=later + timedelta(hours=1), corrects=session, prizes_cents=0
+        )
     message = refused.value.message_dict["corrects"][0]
     assert message.startswith("House control (closed books") and f"a games-of-chance session of {day}" in message
     assert GameSession.objects.count() == 1 and session_totals([ny_site.pk], day, day) == before
