@@ -634,6 +634,7 @@ def _slip_context(request, slip, void_form=None, action_form=None):
         add_pin_fields(void_form, slip.site)
     return {
         "slip": slip,
+        "game": rules.slip_game(slip.site, slip.game),  # "21 (Twenty-one)" in ND, the pack's name elsewhere
         "status": status,
         "lines": slip.lines.all(),
         "steps": steps,
