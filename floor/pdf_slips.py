@@ -1,8 +1,9 @@
 """A fill or credit slip as a PDF: the ORIGINAL and the COPY of the two-part form.
 
 Each part carries what the slip rules require (rules.SLIP_CONTENT; in North Dakota 08-05(3)):
-the game (21 or PW, with its name in the site's pack's words), the site, the date and the time with a.m. or p.m. in the
-site's time zone, the table number, the quantity and value of chips by value and the grand
+the game (in North Dakota its reference, 21 or PW, beside its name, 08-05(3)(a); elsewhere the
+site's pack's name only, `rules.slip_game`), the site, the date and the time with a.m. or p.m. in
+the site's time zone, the table number, the quantity and value of chips by value and the grand
 total, and the initials (with times) of the preparer, the verifier (rules.SLIP_VERIFICATION) and
 the receiver (rules.SLIP_RECEIPT). A voided slip prints VOID across both parts with the void
 initials and reason (rules.SLIP_NUMBERING). The form cites the rules of the slip's site's pack,
@@ -37,7 +38,7 @@ from core.pdf import (
 from packs import game_label
 
 from .models import Slip, SlipKind, SlipStep
-from .rules import SLIP_FORM, SLIP_INITIALS_SHORT, SignedAs, is_unverified_note
+from .rules import SLIP_FORM, SLIP_GAME_REFERENCE, SLIP_INITIALS_SHORT, SignedAs, is_unverified_note, slip_game_text
 
 SLIP_REASON_CHARACTERS = 600  # a slip part must fit its half page: a longer reason is cut with a note
 
@@ -103,8 +104,8 @@ class SlipDocument:
     kind_label: str  # "FILL SLIP"
     number: int
     series: str
-    game: str  # "21" or "PW"
-    game_label: str
+    game: str  # "21" or "PW" where the pack asks for the reference (ND 08-05(3)(a)), else ""
+    game_label: str  # as the site's pack names it
     table_number: int
     gaming_date: str
     date: str
@@ -194,8 +195,8 @@ def build_slip_document(slip: Slip, *, generated_by: str = "", generated_at: dat
         kind_label=slip.get_kind_display().upper(),
         number=slip.number,
         series=f"{slip.get_kind_display()} series, {slip.site.name}{book}",
-        game=slip.game,
-        game_label=game_label(slip.site, slip.game),  # as the site's pack names it
+        game=slip.game if SLIP_GAME_REFERENCE.applies(slip.site) else "",
+        game_label=game_label(slip.site, slip.game),
         table_number=slip.table_number,
         gaming_date=f"{slip.gaming_day.gaming_date:%Y-%m-%d}",
         date=f"{local:%Y-%m-%d}",
@@ -259,7 +260,7 @@ def _fields(doc: SlipDocument, part: str) -> Table:
     header = Table(rows, colWidths=[3.9 * inch, 3.4 * inch])
     header.setStyle(TableStyle([("ALIGN", (1, 0), (1, -1), "RIGHT"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     facts = [
-        ["Game", f"{doc.game} ({doc.game_label})", "Site", doc.site],
+        ["Game", slip_game_text(doc.game, doc.game_label), "Site", doc.site],
         ["Date", doc.date, "Time", f"{doc.time} ({doc.time_zone})"],
         ["Table number", str(doc.table_number), "Gaming day", doc.gaming_date],
         ["Purpose", doc.purpose, "Organization", doc.organization],

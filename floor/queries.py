@@ -510,6 +510,24 @@ def page_queues(site: Site, day: GamingDay | None) -> PageQueues:
     )
 
 
+def awaiting_receipt_at_table(table: Table) -> list[WaitingSlip]:
+    """The table's slips not yet received nor voided (08-05(6)): those a closer leaves waiting,
+    which the day's close lists and carries (floor.open_items). Three queries whatever the
+    table's history holds: the slips that may wait (`_waiting_scope`), then these of the table."""
+    days, carried = _waiting_scope(table.site_id)
+    if not days and not carried:
+        return []
+    rows = (
+        slips_with_status(Slip.objects.filter(Q(gaming_day_id__in=days) | Q(pk__in=carried), table=table))
+        .filter(status_code__in=["issued", "verified"])
+        .order_by("kind", "number")
+        .values_list(
+            "pk", "kind", "number", "table_number", "prepared_at", "prepared_by__initials", "total_cents", "status_code"
+        )
+    )
+    return [WaitingSlip(*row) for row in rows]
+
+
 # --- Slip register ------------------------------------------------------------------------
 
 

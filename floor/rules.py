@@ -10,7 +10,7 @@ from django.db import models
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role
 from core.rules import HOUSE_CONTROL
-from packs import RevenueModel, Rule, pack_for
+from packs import RevenueModel, Rule, game_label, pack_for
 
 # --- Citations ---------------------------------------------------------------------------
 # Each rule is named by its key and cited at a site by the site's pack (`RULE.at(site)`):
@@ -20,6 +20,9 @@ from packs import RevenueModel, Rule, pack_for
 SLIP_MOVEMENT = Rule("floor.slip_movement")  # fill = bank -> table, credit = table -> bank; never table to table
 SLIP_NUMBERING = Rule("floor.slip_numbering")  # separate forms, consecutive numbers, used in order, VOID initialed
 SLIP_CONTENT = Rule("floor.slip_content")  # preparers; quantity and value by denomination
+# A slip's reference to the game by its code, "21" or "PW": North Dakota's 08-05(3)(a) asks for it;
+# where a pack's law does not (`applies`), the slip names the game by the pack's own name only.
+SLIP_GAME_REFERENCE = Rule("floor.slip_game_reference")
 SLIP_VERIFICATION = Rule("floor.slip_verification")  # a shift manager or authorized employee not presently dealing
 SLIP_RECEIPT = Rule("floor.slip_receipt")  # the dealer initials the fill copy, the cashier the credit copy
 SLIP_FORM = Rule("floor.slip_form")  # the two-part form as a whole (the slip PDF)
@@ -223,3 +226,15 @@ def citations_at(where) -> dict[str, str]:
     """The page rules cited at `where` (a site, a table, a pack): no query, the site's pack is
     in memory."""
     return {name: rule.at(where) for name, rule in PAGE_RULES.items()}
+
+
+def slip_game(site, code: str) -> str:
+    """The game as a fill or credit slip names it at `site`: North Dakota's reference to
+    twenty-one (21) or paddlewheels (PW) beside the pack's name, "21 (Twenty-one)"
+    (SLIP_GAME_REFERENCE, ND 99-01.3-08-05(3)(a)); elsewhere the pack's name only, "Blackjack"."""
+    return slip_game_text(code if SLIP_GAME_REFERENCE.applies(site) else "", game_label(site, code))
+
+
+def slip_game_text(reference: str, label: str) -> str:
+    """The game in the slip's words: "21 (Twenty-one)" with a reference, "Blackjack" without."""
+    return f"{reference} ({label})" if reference else label

@@ -30,6 +30,7 @@ from cardroom.views import call_service
 from core import form_tokens
 from core.audit import chain_head
 from core.pdf import audit_head_text
+from core.plurals import plural
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pit_terminal, queries, rules, services
@@ -396,9 +397,26 @@ def tray_count(request, pk, kind):
             "grid": form.chip_rows(previous_lines),
             "day": open_day,
             "day_over": open_day is not None and open_day.gaming_date < site_today(table.site),
+            **(_closer_waiting(table) if kind == TableInventory.Kind.CLOSER else {}),
         },
         status=400 if form.errors else 200,
     )
+
+
+def _closer_waiting(table) -> dict:
+    """A table closes with slips still waiting for their receipt, by design: the day's close lists
+    each as an open item and carries it (floor.open_items, a house control); the closer's page
+    says so and names them."""
+    waiting = queries.awaiting_receipt_at_table(table)
+    them = "it" if len(waiting) == 1 else "them"
+    return {
+        "awaiting_receipt": waiting,
+        "awaiting_receipt_note": (
+            f"{plural(len(waiting), 'slip')} of table {table.number} not received yet: the table may close with "
+            f"{them}. The gaming day's close lists each as an open item and carries it past the close with a "
+            f"reason ({CLOSE_CONTROL}); each is received at its paper's time, entered with the time written on it."
+        ),
+    }
 
 
 # --- Dealer rotations ---------------------------------------------------------------------
@@ -634,6 +652,7 @@ def _slip_context(request, slip, void_form=None, action_form=None):
         add_pin_fields(void_form, slip.site)
     return {
         "slip": slip,
+        "game": rules.slip_game(slip.site, slip.game),  # "21 (Twenty-one)" in ND, the pack's name elsewhere
         "status": status,
         "lines": slip.lines.all(),
         "steps": steps,

@@ -18,7 +18,7 @@ from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import DutyPeriod
-from .steps import require_open_day
+from .steps import require_in_day, require_open_day
 
 
 def on_duty_by_signing(
@@ -56,7 +56,9 @@ def _open_period(**fields) -> DutyPeriod | None:
 
 
 def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at: datetime | None = None) -> DutyPeriod:
-    """Sign `employee` (default: the acting employee) in on duty at `site`."""
+    """Sign `employee` (default: the acting employee) in on duty at `site`, in the open gaming
+    day: at `at` (the paper's time, naive for the site's local time) or now, either in that day's
+    business hours (core.moments.occurred_at)."""
     access = require_role(
         acting_user, site, *rules.VERIFIERS, action="sign in on duty", rule=rules.DUTY_REGISTER.at(site)
     )
@@ -70,7 +72,7 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
             action="sign someone else in on duty",
             rule=rules.DUTY_REGISTER.at(site),
         )
-    at = acts.moment(at, rule=rules.RECORD_TIME)
+    given, at = at, acts.moment(at, "at", site=site, what="a duty sign-in", rule=rules.RECORD_TIME)
     roles = (
         queries.roles_held(employee, site) & rules.VERIFIERS
         if employee.organization_id == site.organization_id
@@ -84,6 +86,9 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
         )
     with transaction.atomic():
         day = require_open_day(site, "site")
+        # The sign-in joins the open gaming day: it lies in that day's business hours (a blank time,
+        # now, too: a day already over is signed in with its paper's time).
+        require_in_day(site, day, at, given, "at")
         role = next(str(r) for r in rules.SIGNING_ORDER if r in roles)
         period = None
         if not queries.duty_periods_running(site, at).filter(employee=employee).exists():

@@ -14,6 +14,7 @@ CITATIONS: dict[str, str] = {
     "floor.slip_movement": "ND 99-01.3-08-05(1)",  # fill = bank -> table, credit = table -> bank
     "floor.slip_numbering": "ND 99-01.3-08-05(2)",  # separate forms, consecutive numbers, used in order, VOID
     "floor.slip_content": "ND 99-01.3-08-05(3)",  # preparers; quantity and value by denomination
+    "floor.slip_game_reference": "ND 99-01.3-08-05(3)(a)",  # "reference to twenty-one (21) or paddlewheels (PW)"
     "floor.slip_initials": "ND 99-01.3-08-05(3)(c)",  # fill: the cashier's; credit: the dealer's or wheel operator's
     "floor.slip_initials_short": "08-05(3)(c)",  # the same, as the slip's own line labels print it
     "floor.slip_deposit": "ND 99-01.3-08-05(4)",  # who keeps the fill original, who deposits the credit's

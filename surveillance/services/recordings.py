@@ -14,7 +14,7 @@ from core import acts, moments
 from .. import queries, rules
 from ..models import Equipment, Recording, RecordingAccess
 from ..rules import RECORDER_OVERLAP, VIDEO_ACCESS_ROLES
-from .steps import append_audited, require_same_site
+from .steps import append_audited, require_day_begun, require_same_site
 
 
 def may_handle_video(employee: Employee, site: Site) -> bool:
@@ -51,7 +51,14 @@ def record_recording(
     operated_by = operated_by or acts.acting_employee_of(acting_user)
     _require_video_handler(acts.acting_employee_of(acting_user), site, "record a recording")
     _require_video_handler(operated_by, site, "start or stop a recording")
-    started_at = moments.occurred_at(site, started_at, field="started_at", books=False, what="a recording")
+    require_day_begun(site, gaming_date)
+    # The recording starts when chips are first made available on the table (08-04(5)(b)): in the
+    # business hours of its gaming day. It runs until the table is permanently closed for the day,
+    # which may be past the day's last hour, so its stop is judged only against its start (and the
+    # clock), never against the day's end.
+    started_at = moments.occurred_at(
+        site, started_at, field="started_at", gaming_date=gaming_date, books=False, what="a recording"
+    )
     stopped_at = moments.occurred_at(site, stopped_at, field="stopped_at", books=False, what="a recording")
     if stopped_at <= started_at:
         raise ValidationError(

@@ -9,13 +9,14 @@ from django.utils import timezone
 
 from cardroom.access import require_gaming_manager, require_role
 from cardroom.models import Employee, Site, Table
+from core import moments
 from core.rules import HOUSE_CONTROL
 
 from .. import queries
 from ..models import ReviewEntry, ReviewProgram, ReviewProgramClosure, ReviewTask
 from ..rules import REVIEW_PROGRAM, REVIEW_PROGRAM_LENGTH, REVIEW_WEEK, STAFF_ROLES, VIDEO_ACCESS_STORED
 from .recordings import may_handle_video
-from .steps import append_audited
+from .steps import append_audited, require_day_begun
 
 
 def open_review_program(acting_user, site: Site, start_date: date, reason: str) -> ReviewProgram:
@@ -101,7 +102,10 @@ def record_review_entry(
     footage as well as on the times typed in (`_reviewed_window`)."""
     site = task.program.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a video review", rule=HOUSE_CONTROL)
+    require_day_begun(site, gaming_date)
     _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, footage_start_at, footage_end_at)
+    # Footage is reviewed once recorded: its end is not in the future (core.moments, the clock's tolerance).
+    moments.occurred_at(site, footage_end_at, field="footage_end_at", books=False, what="a video review")
     _check_reviewer(
         reviewer,
         site,

@@ -1,10 +1,14 @@
 """Steps the surveillance services share: saving an append-only record with its audit event,
-a table of the site (the acting employee is core.acts's)."""
+a table of the site, a gaming day that has begun (the acting employee is core.acts's)."""
+
+from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from cardroom.models import Site, Table
-from core import acts
+from core import acts, moments
+from core.citations import cite
 
 
 def append_audited(obj, *, acting_user, site: Site, action: str):
@@ -18,3 +22,16 @@ def append_audited(obj, *, acting_user, site: Site, action: str):
 def require_same_site(table: Table | None, site: Site, field: str = "table") -> None:
     if table is not None and table.site_id != site.pk:
         raise ValidationError({field: "The table is at another site."})
+
+
+def require_day_begun(site: Site, gaming_date: date, field: str = "gaming_date") -> None:
+    """A record of a gaming day's play (a recording, a review) is for a day whose business hours
+    have begun (the pack's business day, `core.moments.BUSINESS_DAY`): a later day has had none."""
+    start, _end = moments.gaming_day_bounds(site, gaming_date)
+    if start > timezone.now():
+        raise ValidationError(
+            {
+                field: f"{cite(moments.BUSINESS_DAY, site.jurisdiction)}: the gaming day {gaming_date} has not begun "
+                f"yet at {site} (its business hours begin {moments.shown(site, start)})."
+            }
+        )

@@ -72,7 +72,7 @@ def test_signing_in_while_a_slip_reads_the_preparer_off_duty_leaves_one_open_per
 
 
 def test_signing_in_before_an_open_period_of_the_same_person_is_refused_naming_the_rule(
-    cast, site, open_table, client_for
+    day_under_way, cast, site, open_table, client_for
 ):
     """Signed in by signing a slip now, a pit boss cannot sign in again from half an hour ago: the
     register read at that moment is empty, the database refuses a second open period, and the

@@ -115,7 +115,7 @@ def test_a_receiver_refusal_cites_house_control(client_for, cast, fill, dealer_s
 
 
 def test_with_nobody_on_duty_to_verify_the_receipt_says_so_citing_house_control(
-    client_for, cast, fill, dealer_shift, shift_manager, site, code
+    day_under_way, client_for, cast, fill, dealer_shift, shift_manager, site, code
 ):
     now = fill.prepared_at
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=now - timedelta(minutes=30))

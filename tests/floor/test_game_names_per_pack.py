@@ -34,14 +34,27 @@ def test_the_floor_page_names_the_tables_game_in_the_sites_packs_words(client, c
     assert ("twenty-one" in text.lower()) == (code == "ND")
 
 
+# The game as a slip names it: North Dakota's reference to twenty-one (21) beside its name (ND
+# 99-01.3-08-05(3)(a)); Washington's and New York's texts ask for no code, so the name only.
+SLIP_GAMES = {"ND": "21 (Twenty-one)", "WA-HB": "Blackjack", "NY": "Black Jack"}
+
+
 @pytest.mark.parametrize("code", ["ND", "WA-HB", "NY"])
 def test_a_slip_pdf_names_game_21_in_the_sites_packs_words(site, fill, code):
     as_pack(site, code)
     slip = Slip.objects.select_related("site").get(pk=fill.pk)
     pdf = render_slip_pdf(build_slip_document(slip, generated_by="Pat Manager"))
     text = " ".join(" ".join((page.extract_text() or "").split()) for page in PdfReader(io.BytesIO(pdf)).pages)
-    assert text.count(f"21 ({NAMES[code]})") == 2  # the ORIGINAL and the COPY
+    assert text.count(f"Game {SLIP_GAMES[code]} Site") == 2  # the ORIGINAL and the COPY
+    assert ("Game 21" in text) == (code == "ND") and ("21 (" in text) == (code == "ND")
     assert ("twenty-one" in text.lower()) == (code == "ND")
+
+
+@pytest.mark.parametrize("code", ["ND", "WA-HB", "NY"])
+def test_the_slip_page_names_the_game_as_the_slip_does(client, cast, site, fill, code):
+    as_pack(site, code)
+    text = at_site(client, cast[Role.GAMING_MANAGER], site).get(f"/floor/slips/{fill.pk}/").content.decode()
+    assert f'<span id="slip-game">{SLIP_GAMES[code]}</span> table 1' in text
 
 
 @pytest.mark.parametrize("code", ["ND", "WA-HB", "WA-BJ", "NY"])

@@ -178,7 +178,7 @@ def test_without_a_duty_register_the_shift_manager_who_opened_the_day_is_on_duty
 
 
 def test_with_nobody_eligible_on_duty_the_slip_is_received_unverified_and_says_so(
-    fill, dealer_shift, cast, shift_manager, site
+    day_under_way, fill, dealer_shift, cast, shift_manager, site
 ):
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
@@ -194,14 +194,16 @@ def test_with_nobody_eligible_on_duty_the_slip_is_received_unverified_and_says_s
     assert not SlipStep.objects.filter(slip=fill, kind="verify").exists()
 
 
-def test_a_pit_boss_on_duty_and_not_dealing_makes_verification_required(fill, dealer_shift, cast, site):
+def test_a_pit_boss_on_duty_and_not_dealing_makes_verification_required(day_under_way, fill, dealer_shift, cast, site):
     boss = cast[Role.PIT_BOSS]
     services.start_duty(acting_user=boss.user, site=site, at=_past(5))
     with pytest.raises(ValidationError, match=f"verified before it is received; {boss} is on duty"):
         services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill)
 
 
-def test_someone_on_duty_but_presently_dealing_does_not_count(fill, dealer_shift, cast, site, shift_manager):
+def test_someone_on_duty_but_presently_dealing_does_not_count(
+    day_under_way, fill, dealer_shift, cast, site, shift_manager
+):
     boss = cast[Role.PIT_BOSS]
     Membership.objects.create(employee=boss, site=site, role=Role.DEALER)
     services.start_duty(acting_user=boss.user, site=site, at=_past(5))
@@ -211,7 +213,7 @@ def test_someone_on_duty_but_presently_dealing_does_not_count(fill, dealer_shift
     assert step.reason == f"{rules.unverified_note(fill.site)} Reason: Boss dealing."
 
 
-def test_the_preparer_on_duty_alone_does_not_count(open_table, dealer_shift, cast, site):
+def test_the_preparer_on_duty_alone_does_not_count(day_under_way, open_table, dealer_shift, cast, site):
     boss = cast[Role.PIT_BOSS]
     services.start_duty(acting_user=boss.user, site=site, at=_past(5))
     fill = services.prepare_fill(acting_user=boss.user, table=open_table, chips=FILL, cashier=cast[Role.CASHIER])

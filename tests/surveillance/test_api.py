@@ -8,7 +8,7 @@ import pytest
 
 from cardroom.models import Role
 from surveillance.api_routes import ROUTES
-from surveillance.models import Outage, ReviewLogEntry
+from surveillance.models import Outage, Recording, ReviewLogEntry
 from tests.conftest import ALL_ROLES
 from tests.factories import make_person
 from tests.shared_world import built_once
@@ -216,6 +216,29 @@ def test_a_review_log_for_a_day_without_activity_is_a_400_and_writes_nothing(cli
     response = client_for(manager).post(url("review-log"), body, format="json")
     assert response.status_code == 400 and "ND 99-01.3-08-04(7)" in response.json()["gaming_date"][0]
     assert ReviewLogEntry.objects.count() == before
+
+
+def test_a_recording_starting_outside_its_gaming_day_is_a_400_and_writes_nothing(client_for, own, cast, manager):
+    body = {**payload("recordings", own, cast, manager), "started_at": "2026-03-10T05:30:00-05:00"}
+    before = Recording.objects.count()
+    response = client_for(manager).post(url("recordings"), body, format="json")
+    assert response.status_code == 400
+    message = response.json()["started_at"][0]
+    assert (
+        message.startswith("ND 99-01.3-02-01: ")
+        and "outside the business hours of the gaming day 2026-03-10" in message
+    )
+    assert Recording.objects.count() == before
+
+
+def test_a_recording_past_the_days_last_hour_is_a_201(client_for, own, cast, manager):
+    body = {
+        **payload("recordings", own, cast, manager),
+        "started_at": "2026-03-11T05:00:00-05:00",
+        "stopped_at": "2026-03-11T06:30:00-05:00",
+    }
+    response = client_for(manager).post(url("recordings"), body, format="json")
+    assert response.status_code == 201 and response.json()["gaming_date"] == "2026-03-10"
 
 
 def test_an_outage_shows_its_deadline_and_repair(client_for, own, manager):

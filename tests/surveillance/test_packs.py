@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from cardroom.access import SESSION_KEY
 from cardroom.models import Role
 from cardroom.wager_caps import check_max_wager
+from core.moments import gaming_date_of
 from surveillance import queries as surveillance_queries
 from surveillance import services
 from surveillance.services.outages import report_outage
@@ -67,7 +68,7 @@ def test_a_dealer_handling_video_is_refused_citing_the_sites_pack(site, cast, co
         services.record_recording(
             acting_user=cast[Role.DEALER].user,
             table=table,
-            gaming_date=now.date(),
+            gaming_date=gaming_date_of(site, now - timedelta(hours=3)),
             started_at=now - timedelta(hours=3),
             stopped_at=now - timedelta(hours=1),
         )
@@ -84,18 +85,17 @@ def test_no_state_overlap_rule_refuses_two_recordings_at_another_packs_site(site
     table = as_pack(site, code)
     manager = cast[Role.SHIFT_MANAGER]
     now = datetime.now(ZoneInfo(site.time_zone)).replace(microsecond=0)
-    day = now.date()
     services.record_recording(
         acting_user=manager.user,
         table=table,
-        gaming_date=day,
+        gaming_date=gaming_date_of(site, now - timedelta(hours=4)),
         started_at=now - timedelta(hours=4),
         stopped_at=now - timedelta(hours=2),
     )
     services.record_recording(
         acting_user=manager.user,
         table=table,
-        gaming_date=day,
+        gaming_date=gaming_date_of(site, now - timedelta(hours=2)),
         started_at=now - timedelta(hours=2),
         stopped_at=now - timedelta(hours=1),
     )

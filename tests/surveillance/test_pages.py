@@ -6,7 +6,7 @@ import time_machine
 
 from cardroom.models import Role
 from surveillance import services
-from surveillance.models import Outage, ReviewLogEntry
+from surveillance.models import Outage, Recording, ReviewLogEntry
 from tests.conftest import ALL_ROLES
 
 from .conftest import add_shift, local
@@ -139,6 +139,24 @@ def test_an_overlap_shorter_than_10_minutes_is_refused_inline(client, cast, tabl
     )
     assert response.status_code == 400
     assert "ND 99-01.3-08-04(5)(c): two recorders in sequence" in response.content.decode()
+
+
+def test_a_recording_starting_outside_its_gaming_day_is_refused_inline(client, cast, table):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    response = client.post(
+        "/surveillance/recordings/",
+        {
+            "form": "recording",
+            "table": table.pk,
+            "gaming_date": "2026-01-01",
+            "started_at": "2026-01-02T06:15",
+            "stopped_at": "2026-01-02T08:00",
+        },
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "ND 99-01.3-02-01: 2026-01-02 06:15 CST is outside the business hours of the gaming day 2026-01-01" in page
+    assert not Recording.objects.exists()
 
 
 def test_a_gaming_manager_opens_a_program_and_records_a_review(client, manager, cast, table):

@@ -150,3 +150,50 @@ def test_the_overlap_refusal_names_the_earlier_recording_on_the_sites_clock(shif
     with pytest.raises(ValidationError) as refusal:
         record(shift_manager, table, start + timedelta(hours=3, minutes=55), start + timedelta(hours=8))
     assert "overlaps the one from 18:00 by 5 minutes" in refusal.value.message_dict["started_at"][0]
+
+
+@pytest.mark.parametrize(
+    ("start", "stop"),
+    [
+        (local(2026, 1, 1, 5, 59), local(2026, 1, 1, 22)),  # before the day's 06:00 start
+        (local(2026, 1, 2, 6), local(2026, 1, 2, 8)),  # the next gaming day's first minute
+        (local(2025, 12, 31, 18), local(2025, 12, 31, 22)),  # the day before, wholly
+    ],
+)
+def test_a_recording_starting_outside_its_gaming_days_business_hours_is_refused(shift_manager, table, start, stop):
+    with pytest.raises(ValidationError) as refusal:
+        record(shift_manager, table, start, stop)
+    message = refusal.value.message_dict["started_at"][0]
+    assert message.startswith("ND 99-01.3-02-01: ")
+    assert "is outside the business hours of the gaming day 2026-01-01" in message
+    assert "2026-01-01 06:00 CST to 2026-01-02 06:00 CST" in message
+    assert not Recording.objects.exists()
+
+
+def test_a_recording_may_run_past_its_gaming_days_last_hour(shift_manager, table):
+    """08-04(5)(b): recorded until the table is permanently closed for the day, which may be after
+    the day's last hour: only its start is held to the day."""
+    recording = record(shift_manager, table, local(2026, 1, 2, 4), local(2026, 1, 2, 7, 30))
+    assert recording.gaming_date == date(2026, 1, 1) and recording.stopped_at == local(2026, 1, 2, 7, 30)
+
+
+def test_a_recording_stopping_before_it_starts_is_refused_even_inside_the_day(shift_manager, table):
+    with pytest.raises(ValidationError) as refusal:
+        record(shift_manager, table, local(2026, 1, 1, 22), local(2026, 1, 1, 21))
+    assert refusal.value.message_dict["stopped_at"][0].startswith("ND 99-01.3-08-04(5)(b): the recording stops after")
+    assert not Recording.objects.exists()
+
+
+def test_a_recording_of_a_gaming_day_not_begun_is_refused(shift_manager, site, table):
+    with time_machine.travel(local(2026, 1, 1, 20), tick=False):
+        with pytest.raises(ValidationError) as refusal:
+            services.record_recording(
+                acting_user=shift_manager.user,
+                table=table,
+                gaming_date=date(2026, 1, 2),
+                started_at=local(2026, 1, 1, 18),
+                stopped_at=local(2026, 1, 1, 19),
+            )
+    message = refusal.value.message_dict["gaming_date"][0]
+    assert message.startswith("ND 99-01.3-02-01: the gaming day 2026-01-02 has not begun yet")
+    assert "2026-01-02 06:00 CST" in message and not Recording.objects.exists()

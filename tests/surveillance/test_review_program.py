@@ -241,3 +241,24 @@ def test_a_shift_manager_may_not_document_the_low_hold_reason(program, shift_man
 def test_without_a_reason_the_program_ends_after_six_weeks(program):
     assert queries.program_is_open(program, date(2026, 5, 17))
     assert not queries.program_is_open(program, date(2026, 5, 18))
+
+
+def test_a_review_of_footage_not_yet_recorded_is_refused(manager, program, reviewer):
+    """The footage of the program's first day, reviewed that evening before it was recorded: the
+    footage's end is in the future, refused on its field, nothing written."""
+    task = program.tasks.first()
+    with time_machine.travel(local(START.year, START.month, START.day, 20, 30), tick=False):
+        with pytest.raises(ValidationError) as refusal:
+            entry(manager, task, reviewer, start=(20, 0), minutes=60)
+    assert "a record cannot be dated in the future" in refusal.value.message_dict["footage_end_at"][0]
+    assert not ReviewEntry.objects.exists()
+
+
+def test_a_review_of_a_gaming_day_not_begun_is_refused(manager, program, reviewer):
+    task = program.tasks.first()
+    with time_machine.travel(local(START.year, START.month, START.day, 5), tick=False):
+        with pytest.raises(ValidationError) as refusal:
+            entry(manager, task, reviewer)
+    message = refusal.value.message_dict["gaming_date"][0]
+    assert message.startswith(f"ND 99-01.3-02-01: the gaming day {START} has not begun yet")
+    assert not ReviewEntry.objects.exists()
