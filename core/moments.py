@@ -155,7 +155,7 @@ def _refuse_now_outside_the_day(site, now: datetime, *, field: str, rule: str, g
         {
             field: f"{rule}: no time was given and now ({shown(site, now)}) is outside the business hours of the "
             f"gaming day {gaming_date} ({shown(site, start)} to {shown(site, end)}, "
-            f"{cite(BUSINESS_DAY, site.jurisdiction)}); the gaming day {gaming_date} {state}: give the time on the "
+            f"{cite(BUSINESS_DAY, site.jurisdiction)}); the gaming day {gaming_date} {state}; give the time on the "
             "paper, within its business hours."
         }
     )
