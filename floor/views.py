@@ -109,7 +109,7 @@ def _floor(request, status=200, **forms_shown):
     context = {
         "day": day,
         "rows": _table_rows(site, day, house_chips),
-        "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}),
+        "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}, site=site),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
         "can_count_trays": house_chips,
@@ -134,7 +134,7 @@ def floor(request):
 @site_page
 @require_POST
 def open_day(request):
-    form = forms.OpenGamingDayForm(request.POST)
+    form = forms.OpenGamingDayForm(request.POST, site=request.site)
     if form.is_valid():
         done = call_service(
             form,

@@ -238,3 +238,19 @@ def test_a_day_already_over_opens_from_the_paper_time_never_now(client, cast, si
     assert 'name="counted_at" id="same-counted-at" required' in form[: form.index("</form>")]
     _refused_at(client.post(f"/floor/tables/{second.pk}/opener/", {"same_as_last_closer": "on"}), "counted_at")
     assert TableInventory.objects.filter(table=second).count() == 2  # its opener and closer, no more
+
+
+@pytest.mark.parametrize(
+    "jurisdiction, rule", [("ND", "ND 99-01.3-02-01"), ("WA-HB", "House control"), ("NY", "House control")]
+)
+def test_a_blank_gaming_date_on_the_open_day_form_cites_the_business_day_at_the_site(
+    client, cast, site, jurisdiction, rule
+):
+    site.jurisdiction = jurisdiction
+    site.save()
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    refused = client.post("/floor/open-day/", {"gaming_date": ""})
+    assert refused.status_code == 400
+    assert refused.context["open_day_form"].errors["gaming_date"] == [f"{rule}: give the gaming date to open."]
+    assert 'id="error-gaming_date"' in page(refused)
+    assert not GamingDay.objects.exists()
