@@ -254,3 +254,19 @@ def test_a_blank_gaming_date_on_the_open_day_form_cites_the_business_day_at_the_
     assert refused.context["open_day_form"].errors["gaming_date"] == [f"{rule}: give the gaming date to open."]
     assert 'id="error-gaming_date"' in page(refused)
     assert not GamingDay.objects.exists()
+
+
+def test_a_negative_chip_quantity_on_the_opener_is_refused_inline_with_the_tray_count_rule(
+    client, cast, table, chips, gaming_day
+):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    refused = client.post(f"/floor/tables/{table.pk}/opener/", {"qty_2500": "-3", "qty_500": "10"})
+    assert refused.status_code == 400
+    (message,) = refused.context["form"].errors["chips"]
+    assert message.startswith(
+        "House control: chips are recorded by denomination, each with its number of chips, 1 or more; the quantity "
+        "of $25.00"
+    )
+    assert message.endswith(" is -3 (a value with no chips is left out).")
+    assert 'id="error-chips"' in page(refused)
+    assert not TableInventory.objects.exists()
