@@ -42,6 +42,13 @@ class BookDateField(forms.DateField):
         return cleaned
 
 
+def say_when_blank(form: forms.Form, messages: dict[str, str]) -> None:
+    """A required field left blank is refused in the words of its rule (`messages`, by field, each
+    citing the rule at the form's site), not Django's bare "This field is required."."""
+    for name, message in messages.items():
+        form.fields[name].error_messages["required"] = message
+
+
 class BootstrapMixin:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -155,10 +155,25 @@ def _refuse_now_outside_the_day(site, now: datetime, *, field: str, rule: str, g
         {
             field: f"{rule}: no time was given and now ({shown(site, now)}) is outside the business hours of the "
             f"gaming day {gaming_date} ({shown(site, start)} to {shown(site, end)}, "
-            f"{cite(BUSINESS_DAY, site.jurisdiction)}); the gaming day {gaming_date} {state}: give the time on the "
+            f"{cite(BUSINESS_DAY, site.jurisdiction)}); the gaming day {gaming_date} {state}; give the time on the "
             "paper, within its business hours."
         }
     )
+
+
+def refuse_day_not_begun(site, gaming_date: date, *, field: str = "gaming_date", rule: str, why: str = "") -> None:
+    """Refuse (a 400 on `field`, citing `rule`) a gaming day after the site's current one (the
+    gaming date of now): nothing is recorded for a day not begun. `why`, in the rule's words, says
+    why the record follows its day."""
+    current = gaming_date_of(site, timezone.now())
+    if gaming_date > current:
+        reason = f"; {why}" if why else ""
+        raise ValidationError(
+            {
+                field: f"{rule}: the gaming day {gaming_date} has not begun yet at {site} "
+                f"(its current gaming day is {current}){reason}."
+            }
+        )
 
 
 def refuse_before(site, at: datetime, earlier: datetime | None, *, field: str, rule: str, why: str, what: str) -> None:

@@ -3,8 +3,9 @@ holds every rule, so the page shows the API's message for the same mistake."""
 
 from django import forms
 
-from core.forms import BookDateField, BootstrapMixin, CentsField, LocalMomentField, PaperMomentField
+from core.forms import BookDateField, BootstrapMixin, CentsField, LocalMomentField, PaperMomentField, say_when_blank
 from core.limits import MAX_TEXT_LENGTH
+from core.rules import HOUSE_CONTROL
 
 from . import rules
 from .models import FeeBasis, GameSession
@@ -31,7 +32,18 @@ class FeeForm(BootstrapMixin, forms.Form):
     def __init__(self, *args, tables=None, site=None, **kwargs):
         super().__init__(*args, **kwargs)
         if site is not None:
-            self.fields["period_minutes"].help_text = f"{rules.TABLE_FEES.at(site)}: fees only on a time basis."
+            fees_rule = rules.TABLE_FEES.at(site)
+            self.fields["period_minutes"].help_text = f"{fees_rule}: fees only on a time basis."
+            say_when_blank(
+                self,
+                {
+                    "table": f"{fees_rule}: choose the table the fee was collected at.",
+                    "basis": f"{fees_rule}: a fee is charged per seat or per player per period; choose which.",
+                    "period_minutes": f"{fees_rule}: fees only on a time basis; give the period in minutes.",
+                    "rate_cents": f"{fees_rule}: give the rate per seat or player per period.",
+                    "count": f"{fees_rule}: give the number of seats or players charged.",
+                },
+            )
         self.fields["table"].queryset = tables
         self.fields["amount_cents"].widget.attrs["placeholder"] = "rate × count"  # fees/fee_amount.js works it out
 
@@ -53,13 +65,23 @@ class FeeCountForm(BootstrapMixin, forms.Form):
     def __init__(self, *args, witnesses=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["witness"].queryset = witnesses
+        say_when_blank(  # the fee cash count is a house control at every site (fees.services.count_fees)
+            self,
+            {
+                "gaming_date": f"{HOUSE_CONTROL}: give the gaming day whose fee cash is counted.",
+                "counted_cents": f"{HOUSE_CONTROL}: give the fee cash counted.",
+                "witness": f"{HOUSE_CONTROL}: the fee cash is counted by two people; choose the second.",
+            },
+        )
 
 
 class VoidForm(forms.Form):
     """A void of a fee recorded by mistake: its reason, and when it was voided (blank: now). Drawn
     at its row by templates/cardroom/_void_form.html."""
 
-    reason = forms.CharField(max_length=MAX_TEXT_LENGTH)
+    reason = forms.CharField(
+        max_length=MAX_TEXT_LENGTH, error_messages={"required": f"{HOUSE_CONTROL}: a void states its reason."}
+    )
     voided_at = PaperMomentField("Voided at")
 
 
@@ -92,6 +114,15 @@ class GameSessionForm(BootstrapMixin, forms.Form):
     def __init__(self, *args, site=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["corrects"].queryset = GameSession.objects.filter(site=site)
+        say_when_blank(  # the session's record is the product's (a house control: fees.rules)
+            self,
+            {
+                "started_at": f"{HOUSE_CONTROL}: a session's record gives when it started, from its sheet.",
+                "ended_at": f"{HOUSE_CONTROL}: a session's record gives when it ended, from its sheet.",
+                "receipts_cents": f"{HOUSE_CONTROL}: a session's record gives the organization's receipts (0 if none).",
+                "prizes_cents": f"{HOUSE_CONTROL}: a session's record gives the prizes paid (0 if none).",
+            },
+        )
 
 
 class SessionDayForm(forms.Form):

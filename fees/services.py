@@ -6,7 +6,6 @@ from datetime import date, datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Site, Table
@@ -189,19 +188,6 @@ def _refuse_counting_before_collection(site: Site, gaming_date: date, counted_at
         )
 
 
-def _refuse_a_day_not_begun(site: Site, gaming_date: date) -> None:
-    """House control: a day's fee cash is counted after it is collected, so never for a gaming day
-    after the site's current one (saved, its over/short would show on the daily page ahead of time)."""
-    current = moments.gaming_date_of(site, timezone.now())
-    if gaming_date > current:
-        raise ValidationError(
-            {
-                "gaming_date": f"{HOUSE_CONTROL}: the gaming day {gaming_date} has not begun yet at {site} "
-                f"(its current gaming day is {current}); its fee cash is counted once it is collected."
-            }
-        )
-
-
 def count_fees(
     *,
     acting_user,
@@ -223,7 +209,11 @@ def count_fees(
                 "the witness is someone other than the counter."
             }
         )
-    _refuse_a_day_not_begun(site, gaming_date)
+    # House control: a day's fee cash is counted after it is collected, so never for a gaming day
+    # after the site's current one (saved, its over/short would show on the daily page ahead of time).
+    moments.refuse_day_not_begun(
+        site, gaming_date, rule=HOUSE_CONTROL, why="its fee cash is counted once it is collected"
+    )
     acts.refuse_closed_books(site, gaming_date, "a fee cash count")
     at = acts.moment(counted_at, "counted_at", site=site, what="a fee cash count", books_date=gaming_date)
     _refuse_counting_before_collection(site, gaming_date, at)

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from cardroom.models import ChipDenomination, Employee, Role, Table
 from core import limits
-from core.forms import BootstrapMixin
+from core.forms import BootstrapMixin, say_when_blank
 from core.money import cents_to_decimal, format_money
 
 from . import rules
@@ -159,6 +159,10 @@ class CarryItemsForm(forms.Form):
 class OpenGamingDayForm(BootstrapMixin, forms.Form):
     gaming_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     opened_at = moment_field("Opened at")
+
+    def __init__(self, *args, site, **kwargs):
+        super().__init__(*args, **kwargs)
+        say_when_blank(self, {"gaming_date": f"{rules.BUSINESS_DAY.at(site)}: give the gaming date to open."})
 
 
 class TrayCountForm(ChipGridMixin, BootstrapMixin, forms.Form):

@@ -110,7 +110,7 @@ def _floor(request, status=200, **forms_shown):
     context = {
         "day": day,
         "rows": _table_rows(site, day, house_chips),
-        "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}),
+        "open_day_form": forms.OpenGamingDayForm(initial={"gaming_date": queries.next_gaming_date(site)}, site=site),
         "close_day_form": forms.ActionForm(),
         "can_run_floor": _can(request, rules.FLOOR_SUPERVISORS),
         "can_count_trays": house_chips,
@@ -132,24 +132,11 @@ def floor(request):
     return _floor(request)
 
 
-def _needs_paper_time(form, field: str, site, gaming_date) -> bool:
-    """A day already over is entered from paper: a blank time would be now, no moment of that day.
-    Put the refusal on the form's time field (True) rather than stamping now."""
-    if gaming_date is None or form.cleaned_data.get(field) is not None or gaming_date >= site_today(site):
-        return False
-    form.add_error(
-        field,
-        f"{rules.BUSINESS_DAY.at(site)}: the gaming day {gaming_date} is over; give the time on the paper, "
-        "within its business hours.",
-    )
-    return True
-
-
 @site_page
 @require_POST
 def open_day(request):
-    form = forms.OpenGamingDayForm(request.POST)
-    if form.is_valid() and not _needs_paper_time(form, "opened_at", request.site, form.cleaned_data["gaming_date"]):
+    form = forms.OpenGamingDayForm(request.POST, site=request.site)
+    if form.is_valid():
         done = call_service(
             form,
             lambda: services.open_gaming_day(
@@ -358,12 +345,7 @@ def tray_count(request, pk, kind):
         request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a table opener or closer", rule=HOUSE_CONTROL
     )
     form = forms.TrayCountForm(request.POST or None, organization_id=table.site.organization_id)
-    day = queries.open_gaming_day(table.site) if request.method == "POST" else None
-    if (
-        request.method == "POST"
-        and form.is_valid()
-        and not _needs_paper_time(form, "counted_at", table.site, day and day.gaming_date)
-    ):
+    if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         counted = {"same_as_last_closer": True} if data["same_as_last_closer"] else form.chip_input()
         saved = call_service(
@@ -429,12 +411,7 @@ def dealer_shift(request, pk):
         request.user, table.site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL
     )
     form = forms.DealerShiftForm(request.POST or None, site=table.site, game=table.game)
-    day = queries.open_gaming_day(table.site) if request.method == "POST" else None
-    if (
-        request.method == "POST"
-        and form.is_valid()
-        and not _needs_paper_time(form, "started_at", table.site, day and day.gaming_date)
-    ):
+    if request.method == "POST" and form.is_valid():
         saved = call_service(
             form,
             lambda: services.start_dealer_shift(
@@ -508,11 +485,7 @@ def prepare_slip(request, kind):
     if station:
         add_pin_fields(form, site)
     status = 200
-    if (
-        request.method == "POST"
-        and form.is_valid()
-        and not _needs_paper_time(form, "prepared_at", site, day and day.gaming_date)
-    ):
+    if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         prepare = services.prepare_credit
         if kind == SlipKind.FILL:

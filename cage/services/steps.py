@@ -9,12 +9,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from cardroom.access import access_for, refusal, require_role
 from cardroom.chips import not_a_chip_value
 from cardroom.models import ChipDenomination, Employee, Organization, Site
-from core import acts, limits
+from core import acts, limits, moments
 from core.audit import record_event, snapshot
 from core.money import format_money
 from core.rules import HOUSE_CONTROL
 from floor import rules as floor_rules
-from floor.calculations import site_today
 
 from .. import rules
 from ..calculations import lines_total_cents
@@ -61,8 +60,7 @@ def refuse_house_chips(site: Site, consequence: str) -> None:
 def checked_gaming_date(site: Site, value, field: str = "gaming_date") -> date:
     if not isinstance(value, date) or isinstance(value, datetime):
         raise ValidationError({field: "Give the gaming date as a date (YYYY-MM-DD)."})
-    if value > site_today(site):
-        raise ValidationError({field: f"{rules.GAMING_DAY_STATE}: the gaming day {value} has not begun yet at {site}."})
+    moments.refuse_day_not_begun(site, value, field=field, rule=rules.GAMING_DAY_STATE)
     return value
 
 

@@ -67,9 +67,19 @@ def open_count_session(
     for member in members:
         if member.organization_id != site.organization_id or not member.active or not holds_count_role(member, site):
             raise ValidationError({"members": f"{member} is not an active count team member at {site}."})
+    # A day's drop boxes are counted after its activity (`COUNT`): never a day not begun, nor at a
+    # moment (from paper) before the day began.
+    moments.refuse_day_not_begun(site, gaming_date, rule=COUNT.at(site), why="a count follows the day's activity")
+    moments.refuse_before(
+        site,
+        opened_at,
+        moments.gaming_day_bounds(site, gaming_date)[0],
+        field="opened_at",
+        rule=COUNT.at(site),
+        why="a count follows the day's activity",
+        what=f"the gaming day {gaming_date} began",
+    )
     count_date = queries.gaming_date_of(site, opened_at)
-    if gaming_date > count_date:
-        raise ValidationError({"gaming_date": f"{gaming_date} has not begun; a count follows the day's activity."})
     acts.refuse_closed_books(site, gaming_date, "the count")
     if CountSession.objects.filter(site=site, gaming_date=gaming_date).exists():
         raise ValidationError({"gaming_date": f"The count of {gaming_date} at {site} is already open."})

@@ -4,11 +4,10 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Membership, Role, Site, Table
-from core import acts
+from core import acts, moments
 from core.audit import appended_at_end
 from core.audit import record_site_event as _audit
 from core.rules import HOUSE_CONTROL
@@ -122,20 +121,6 @@ def _validate_custody(
         raise ValidationError({"second_key_holder": f"{drop_box} has one lock; there is no second key."})
 
 
-def _refuse_a_day_not_begun(site: Site, gaming_date: date) -> None:
-    """A box is removed from its table after the gaming day it was used (`REMOVAL`), never for a
-    day after the site's current one: saved, its drop would hold the box for a day not begun (it
-    could then be neither removed for today nor counted)."""
-    current = queries.gaming_date_of(site, timezone.now())
-    if gaming_date > current:
-        raise ValidationError(
-            {
-                "gaming_date": f"{REMOVAL.at(site)}: the gaming day {gaming_date} has not begun yet at {site} "
-                f"(its current gaming day is {current}); a box is removed for the gaming day it was used."
-            }
-        )
-
-
 def remove_drop_box(
     *,
     acting_user,
@@ -157,7 +142,12 @@ def remove_drop_box(
     require_role(acting_user, site, Role.SHIFT_MANAGER, action="remove and transport a drop box", rule=REMOVAL.at(site))
     transporter = acts.acting_employee_of(acting_user)
     if gaming_date is not None:
-        _refuse_a_day_not_begun(site, gaming_date)
+        # A box is removed after the gaming day it was used (`REMOVAL`), never for a day after the
+        # site's current one: saved, its drop would hold the box for a day not begun (it could then
+        # be neither removed for today nor counted).
+        moments.refuse_day_not_begun(
+            site, gaming_date, rule=REMOVAL.at(site), why="a box is removed for the gaming day it was used"
+        )
     drop = queries.open_drop(drop_box)
     removed_at = acts.moment(
         removed_at if removed_at is not None else at,

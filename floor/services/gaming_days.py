@@ -7,14 +7,13 @@ from django.db import transaction
 
 from cardroom.access import require_role
 from cardroom.models import Site
-from core import acts
+from core import acts, moments
 from core.audit import appended_at_end
 from core.audit import record_site_event as _audit
 from core.limits import MAX_TEXT_LENGTH
 from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
-from ..calculations import business_date, site_today
 from ..models import CarriedItem, DealerShift, GamingDay, GamingDayClose
 from ..open_items import CARRIERS_NOTE, CLOSE_CONTROL, OpenItem, open_items
 from ..tips import check_tips_at_last_shift, tips_checked_at
@@ -26,13 +25,11 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="open a gaming day", rule=HOUSE_CONTROL)
     )
-    if at is None and gaming_date > site_today(site):  # before now's refusal on opened_at: the date is at fault
-        _refuse_not_begun(gaming_date)
+    # Before the moment's refusals on opened_at (now outside the day, a time in the future): the date is at fault.
+    moments.refuse_day_not_begun(site, gaming_date, rule=rules.GAMING_DAY_STATE)
     at = acts.moment(at, "opened_at", site=site, gaming_date=gaming_date, what="the activity", rule=rules.RECORD_TIME)
     if not site.active:
         raise ValidationError({"site": f"{rules.GAMING_DAY_STATE}: {site} is inactive; no gaming day opens there."})
-    if gaming_date > business_date(at, site.time_zone, site.business_day_start_hour):
-        _refuse_not_begun(gaming_date)
     with transaction.atomic(), appended_at_end():  # the day's row event and its opening: one INSERT
         Site.objects.select_for_update().get(pk=site.pk)
         if GamingDay.objects.filter(site=site, gaming_date=gaming_date).exists():
@@ -49,10 +46,6 @@ def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None
         day = GamingDay.objects.create(site=site, gaming_date=gaming_date, opened_at=at, opened_by=employee)
         _audit(acting_user, "gaming_day.opened", day, site=site)
     return day
-
-
-def _refuse_not_begun(gaming_date) -> None:
-    raise ValidationError({"gaming_date": f"{rules.GAMING_DAY_STATE}: the gaming day {gaming_date} has not begun yet."})
 
 
 def _refuse_before_the_last_day(site: Site, gaming_date, still_open: GamingDay) -> None:

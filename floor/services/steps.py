@@ -115,8 +115,13 @@ def _quantity(raw, denomination, citation) -> int:
         raw = int(raw.strip())
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise ValidationError({"chips": f"{citation}: the quantity of {denomination} must be a whole number of chips."})
-    if raw <= 0:
-        raise ValidationError({"chips": f"{citation}: the quantity of {denomination} must be at least 1."})
+    if raw <= 0:  # the record's rule: its chips by denomination, each a count of chips there
+        raise ValidationError(
+            {
+                "chips": f"{citation}: chips are recorded by denomination, each with its number of chips, 1 or "
+                f"more; the quantity of {denomination} is {raw} (a value with no chips is left out)."
+            }
+        )
     if raw > rules.MAX_CHIPS_PER_LINE:
         raise ValidationError({"chips": f"{citation}: {raw} chips of {denomination} is more than a tray holds."})
     return raw

@@ -14,12 +14,15 @@ from core.moments import gaming_date_of
 
 
 def test_the_api_refuses_a_bank_count_of_the_next_gaming_day(client_for, cashier, site, chips):
-    ahead = gaming_date_of(site, timezone.now()) + timedelta(days=1)
+    current = gaming_date_of(site, timezone.now())
+    ahead = current + timedelta(days=1)
     cash = [{"value_cents": 10000, "quantity": 3}]
     payload = {"site": site.pk, "gaming_date": ahead.isoformat(), "kind": "start", "cash": cash, "chips": {}}
     response = client_for(cashier).post("/api/v1/cage/bank-counts/", payload, format="json")
     assert response.status_code == 400, response.content
-    assert response.json()["gaming_date"] == [f"House control: the gaming day {ahead} has not begun yet at {site}."]
+    assert response.json()["gaming_date"] == [
+        f"House control: the gaming day {ahead} has not begun yet at {site} (its current gaming day is {current})."
+    ]
     assert not BankCount.objects.exists()
 
 

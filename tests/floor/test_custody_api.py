@@ -108,16 +108,25 @@ def test_a_day_before_the_last_gaming_day_is_refused_naming_it(client_for, shift
     ]
 
 
-def test_a_future_gaming_day_is_refused(client_for, shift_manager, site):
+@pytest.mark.parametrize("paper_time", [False, True])
+def test_a_future_gaming_day_is_refused_citing_the_rule_and_nothing_opens(client_for, shift_manager, site, paper_time):
     from datetime import timedelta
 
-    response = post(
-        client_for(shift_manager),
-        "/api/v1/gaming-days/",
-        {"site": site.pk, "gaming_date": str(today(site) + timedelta(days=1))},
-    )
+    from floor.models import GamingDay
+
+    ahead = today(site) + timedelta(days=1)
+    payload = {"site": site.pk, "gaming_date": str(ahead)}
+    if paper_time:  # a time inside the day not begun: still the date that is at fault
+        payload["opened_at"] = f"{ahead}T12:00:00"
+    response = post(client_for(shift_manager), "/api/v1/gaming-days/", payload)
     assert response.status_code == 400
-    assert "has not begun" in response.json()["gaming_date"][0]
+    assert response.json() == {
+        "gaming_date": [
+            f"House control: the gaming day {ahead} has not begun yet at {site} (its current gaming day is "
+            f"{today(site)})."
+        ]
+    }
+    assert not GamingDay.objects.exists()
 
 
 def test_a_slip_response_carries_number_status_lines_total_and_initials(client_for, cast, open_table, dealer_shift):

@@ -4,7 +4,7 @@ import pytest
 
 from cardroom.models import Role
 from floor import services
-from floor.models import DealerShift, GamingDay, TableInventory
+from floor.models import DealerShift, GamingDay, Slip, TableInventory
 
 from .conftest import TRAY, in_day, today
 
@@ -170,10 +170,25 @@ def test_queues_show_a_table_running_without_an_opener(client, cast, table, chip
     assert "open without opener" in page(client.get("/floor/"))
 
 
+OVER = (
+    "2026-11-29 06:00 CST to 2026-11-30 06:00 CST, ND 99-01.3-02-01); the gaming day 2026-11-29 is over; give "
+    "the time on the paper, within its business hours."
+)
+
+
+def _refused_at(response, field: str, form: str = "form") -> None:
+    """The service's refusal of a blank time, inline at the form's time field, citing the business day."""
+    assert response.status_code == 400
+    (message,) = response.context[form].errors[field]
+    assert message.startswith("House control: no time was given and now (2026-11-30 22:58 CST)") and OVER in message
+    assert f'id="error-{field}"' in page(response)
+
+
 def test_a_day_already_over_opens_from_the_paper_time_never_now(client, cast, site, table, chips, time_machine):
     """Entered the next evening, 2026-11-29's night is over: a blank time would stamp the opening
     (and its opener) on 11-30, outside that day, and then refuse the paper's closer as before
-    it. The page asks for the time on the paper instead, and takes it."""
+    it. The service refuses it at the page's time field instead (as through the API), and the
+    page takes the time on the paper."""
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
@@ -181,37 +196,33 @@ def test_a_day_already_over_opens_from_the_paper_time_never_now(client, cast, si
     time_machine.move_to(datetime(2026, 11, 30, 22, 58, tzinfo=chicago), tick=False)
     client.force_login(cast[Role.SHIFT_MANAGER].user)
     refused = client.post("/floor/open-day/", {"gaming_date": "2026-11-29"})
-    assert refused.status_code == 400 and not GamingDay.objects.exists()
-    assert refused.context["open_day_form"].errors["opened_at"] == [
-        "ND 99-01.3-02-01: the gaming day 2026-11-29 is over; give the time on the paper, within its business hours."
-    ]
+    _refused_at(refused, "opened_at", form="open_day_form")
+    assert not GamingDay.objects.exists()
     opened = client.post("/floor/open-day/", {"gaming_date": "2026-11-29", "opened_at": "2026-11-29T18:00"})
     assert opened.status_code == 302
     assert GamingDay.objects.get().opened_at == datetime(2026, 11, 29, 18, 0, tzinfo=chicago)
     url = f"/floor/tables/{table.pk}/opener/"
     grid = {f"qty_{line['denomination']}": line["quantity"] for line in TRAY}
-    blank = client.post(url, grid)
-    assert blank.status_code == 400 and "is over; give the time on the paper" in page(blank)
+    _refused_at(client.post(url, grid), "counted_at")
+    assert not TableInventory.objects.exists()
     timed = {"counted_at": "2026-11-29T18:05", **grid}
     assert client.post(url, timed).status_code == 302
     assert TableInventory.objects.get().counted_at == datetime(2026, 11, 29, 18, 5, tzinfo=chicago)
     # The night's slips and dealers from the paper too: a blank time is refused at its field.
     fill = {**grid, "table": table.pk, "purpose": "regular", "cashier": cast[Role.CASHIER].pk}
-    refused = client.post("/floor/slips/new/fill/", fill)
-    assert refused.status_code == 400 and "is over; give the time on the paper" in page(refused)
+    _refused_at(client.post("/floor/slips/new/fill/", fill), "prepared_at")
+    assert not Slip.objects.exists()
     assert client.post("/floor/slips/new/fill/", {**fill, "prepared_at": "2026-11-29T19:10"}).status_code == 302
     seat = {"dealer": cast[Role.DEALER].pk}
-    refused = client.post(f"/floor/tables/{table.pk}/dealer/", seat)
-    assert refused.status_code == 400 and "is over; give the time on the paper" in page(refused)
+    _refused_at(client.post(f"/floor/tables/{table.pk}/dealer/", seat), "started_at")
     assert not DealerShift.objects.exists()
     # The closer's page asks for the paper's time too (it showed the field for openers only, so a
     # closer of a day already over was refused with no field to correct), and takes it.
     closer_url = f"/floor/tables/{table.pk}/closer/"
     shown = page(client.get(closer_url))
     assert 'name="counted_at"' in shown
-    blank = client.post(closer_url, grid)
-    assert blank.status_code == 400 and 'id="error-counted_at"' in page(blank)
-    assert "is over; give the time on the paper" in page(blank)
+    _refused_at(client.post(closer_url, grid), "counted_at")
+    assert TableInventory.objects.count() == 1  # the opener alone
     assert client.post(closer_url, {**grid, "counted_at": "2026-11-29T23:30"}).status_code == 302
     # The next table's one-click opener (the same as its last closer) asks for the time on a day over.
     from tests.factories import TableFactory
@@ -225,3 +236,37 @@ def test_a_day_already_over_opens_from_the_paper_time_never_now(client, cast, si
     one_click = page(client.get(f"/floor/tables/{second.pk}/opener/"))
     form = one_click[one_click.index('id="same-as-last-form"') :]
     assert 'name="counted_at" id="same-counted-at" required' in form[: form.index("</form>")]
+    _refused_at(client.post(f"/floor/tables/{second.pk}/opener/", {"same_as_last_closer": "on"}), "counted_at")
+    assert TableInventory.objects.filter(table=second).count() == 2  # its opener and closer, no more
+
+
+@pytest.mark.parametrize(
+    "jurisdiction, rule", [("ND", "ND 99-01.3-02-01"), ("WA-HB", "House control"), ("NY", "House control")]
+)
+def test_a_blank_gaming_date_on_the_open_day_form_cites_the_business_day_at_the_site(
+    client, cast, site, jurisdiction, rule
+):
+    site.jurisdiction = jurisdiction
+    site.save()
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    refused = client.post("/floor/open-day/", {"gaming_date": ""})
+    assert refused.status_code == 400
+    assert refused.context["open_day_form"].errors["gaming_date"] == [f"{rule}: give the gaming date to open."]
+    assert 'id="error-gaming_date"' in page(refused)
+    assert not GamingDay.objects.exists()
+
+
+def test_a_negative_chip_quantity_on_the_opener_is_refused_inline_with_the_tray_count_rule(
+    client, cast, table, chips, gaming_day
+):
+    client.force_login(cast[Role.SHIFT_MANAGER].user)
+    refused = client.post(f"/floor/tables/{table.pk}/opener/", {"qty_2500": "-3", "qty_500": "10"})
+    assert refused.status_code == 400
+    (message,) = refused.context["form"].errors["chips"]
+    assert message.startswith(
+        "House control: chips are recorded by denomination, each with its number of chips, 1 or more; the quantity "
+        "of $25.00"
+    )
+    assert message.endswith(" is -3 (a value with no chips is left out).")
+    assert 'id="error-chips"' in page(refused)
+    assert not TableInventory.objects.exists()

@@ -88,7 +88,8 @@ def test_a_negative_quantity_is_refused_naming_the_chip_and_the_rule_as_the_api_
 ):
     chips = [{"denomination": 500, "quantity": -3}]
     message = api_error(client_for, cast[role], f"/api/v1/{kind}-slips/", {"table": open_table.pk, "chips": chips})
-    assert message.startswith("ND 99-01.3-08-05(3): the quantity of ") and "must be at least 1" in message
+    assert message.startswith("ND 99-01.3-08-05(3): chips are recorded by denomination, each with its number of chips")
+    assert "the quantity of $5.00" in message and "is -3 (a value with no chips is left out)." in message
     client.force_login(cast[role].user)
     response = client.post(f"/floor/slips/new/{kind}/", {**GRID, "qty_500": "-3", "table": open_table.pk})
     assert response.status_code == 400
