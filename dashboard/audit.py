@@ -24,7 +24,7 @@ from core.moments import shown
 from .access import AUDIT_LOG
 
 EVENTS_PER_PAGE = 100
-ACTION_PREFIX = re.compile(r"[a-z0-9_.]{1,80}")  # the shape of every action code ("slip.", "gaming_day.opened")
+ACTION_PREFIX = re.compile(r"[a-z0-9_.]{1,80}")  # the shape of every action code ("fill_slip.", "gaming_day.opened")
 
 
 @dataclass(frozen=True)
