@@ -18,7 +18,7 @@ from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import DutyPeriod
-from .steps import require_in_day, require_open_day
+from .steps import moment_to_day_end, require_in_day, require_open_day
 
 
 def on_duty_by_signing(
@@ -122,15 +122,7 @@ def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> 
     # Like a dealer shift's end: the paper's time (naive for the site's local time) or now, not in the
     # future, in the period's gaming day or after its last hour (someone on duty past the day's end
     # signs out then), never before the sign-in.
-    at = acts.moment(
-        at,
-        "at",
-        site=site,
-        gaming_date=period.gaming_day.gaming_date,
-        after_day_end=True,
-        what="a duty sign-out",
-        rule=rules.RECORD_TIME,
-    )
+    at = moment_to_day_end(site, period.gaming_day.gaming_date, at, "at", "a duty sign-out")
     moments.refuse_before(
         site,
         at,
