@@ -8,7 +8,7 @@ the hours a dealer is on shift at it; with no dealer shift recorded, no time cou
 activity and only the 4-calendar-day limit can run out.
 """
 
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import connection
@@ -16,6 +16,7 @@ from django.db.models import F, Min, Prefetch, Q
 from django.utils import timezone
 
 from cardroom.models import Site, Table
+from core import moments
 from core.money import format_money
 from core.periods import Quarter
 
@@ -250,14 +251,6 @@ def _system_cap(table: Table, at: datetime, in_force: dict[int, SurveillanceStat
 # --- Gaming days and activity ------------------------------------------------------------
 
 
-def business_day_window(site: Site, gaming_date: date) -> tuple[datetime, datetime]:
-    """[start, end) of a gaming day: from the site's business-day start hour to the next one."""
-    zone = ZoneInfo(site.time_zone)
-    start = datetime.combine(gaming_date, time(site.business_day_start_hour), tzinfo=zone)
-    end = datetime.combine(gaming_date + timedelta(days=1), time(site.business_day_start_hour), tzinfo=zone)
-    return start, end
-
-
 def gaming_date_of(site: Site, moment: datetime) -> date:
     local = moment.astimezone(ZoneInfo(site.time_zone))
     return (local - timedelta(hours=site.business_day_start_hour)).date()
@@ -281,7 +274,7 @@ def recorded_shifts(table: Table, start: datetime, end: datetime) -> list[tuple[
 def table_had_activity(table: Table, gaming_date: date) -> bool:
     from floor.queries import shifts_overlapping
 
-    start, end = business_day_window(table.site, gaming_date)
+    start, end = moments.gaming_day_bounds(table.site, gaming_date)
     return shifts_overlapping(start, end).filter(table=table).exists()
 
 

@@ -26,6 +26,7 @@ from .steps import (
     chip_lines,
     end_shift,
     line_values,
+    moment_to_day_end,
     refuse_house_chips_at_fees_site,
     require_in_day,
     require_open_day,
@@ -141,15 +142,7 @@ def end_dealer_shift(
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="record a dealer rotation", rule=HOUSE_CONTROL)
     )
-    ended_at = acts.moment(
-        ended_at,
-        "ended_at",
-        site=site,
-        gaming_date=shift.gaming_day.gaming_date,
-        after_day_end=True,
-        what="a dealer shift",
-        rule=rules.RECORD_TIME,
-    )
+    ended_at = moment_to_day_end(site, shift.gaming_day.gaming_date, ended_at, "ended_at", "a dealer shift")
     if ended_at < shift.started_at:
         raise ValidationError({"ended_at": f"{rules.DEALER_SHIFTS}: a dealer shift cannot end before it starts."})
     if left_site and tips_checked_at(site):

@@ -12,13 +12,13 @@ from django.db import IntegrityError, transaction
 
 from cardroom.access import require_role
 from cardroom.models import Employee, Site
-from core import acts
+from core import acts, moments
 from core.audit import record_site_event as _audit
 from core.audit import snapshot
 
 from .. import queries, rules
 from ..models import DutyPeriod
-from .steps import require_in_day, require_open_day
+from .steps import moment_to_day_end, require_in_day, require_open_day
 
 
 def on_duty_by_signing(
@@ -103,7 +103,9 @@ def start_duty(*, acting_user, site: Site, employee: Employee | None = None, at:
 
 
 def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> DutyPeriod:
-    """Sign a duty period out (once)."""
+    """Sign a duty period out (once), at `at` (the paper's time, naive for the site's local time)
+    or now: not in the future, not before the period's start; it may follow its gaming day's last
+    hour (core.moments.occurred_at's `after_day_end`)."""
     site = period.site
     access = require_role(
         acting_user, site, *rules.VERIFIERS, action="sign out of duty", rule=rules.DUTY_REGISTER.at(site)
@@ -117,9 +119,19 @@ def end_duty(*, acting_user, period: DutyPeriod, at: datetime | None = None) -> 
             action="sign someone else out of duty",
             rule=rules.DUTY_REGISTER.at(site),
         )
-    at = acts.moment(at, rule=rules.RECORD_TIME)
-    if at < period.started_at:
-        raise ValidationError({"at": f"{rules.DUTY_REGISTER.at(site)}: a duty period cannot end before it starts."})
+    # Like a dealer shift's end: the paper's time (naive for the site's local time) or now, not in the
+    # future, in the period's gaming day or after its last hour (someone on duty past the day's end
+    # signs out then), never before the sign-in.
+    at = moment_to_day_end(site, period.gaming_day.gaming_date, at, "at", "a duty sign-out")
+    moments.refuse_before(
+        site,
+        at,
+        period.started_at,
+        field="at",
+        rule=rules.DUTY_REGISTER.at(site),
+        why="a duty period ends after it starts",
+        what="its sign-in",
+    )
     with transaction.atomic():
         before = snapshot(period)
         if not DutyPeriod.objects.filter(pk=period.pk, ended_at__isnull=True).update(ended_at=at):

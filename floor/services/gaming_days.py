@@ -17,6 +17,7 @@ from .. import queries, rules
 from ..models import CarriedItem, DealerShift, GamingDay, GamingDayClose
 from ..open_items import CARRIERS_NOTE, CLOSE_CONTROL, OpenItem, open_items
 from ..tips import check_tips_at_last_shift, tips_checked_at
+from .steps import moment_to_day_end
 
 
 def open_gaming_day(*, acting_user, site: Site, gaming_date, at: datetime | None = None) -> GamingDay:
@@ -70,16 +71,7 @@ def close_gaming_day(*, acting_user, gaming_day: GamingDay, at: datetime | None 
     employee = acts.acting_employee(
         require_role(acting_user, site, *rules.FLOOR_SUPERVISORS, action="close a gaming day", rule=HOUSE_CONTROL)
     )
-    at = acts.moment(
-        at,
-        "closed_at",
-        site=site,
-        gaming_date=gaming_day.gaming_date,
-        after_day_end=True,
-        not_before=gaming_day.opened_at,
-        what="the close",
-        rule=rules.RECORD_TIME,
-    )
+    at = moment_to_day_end(site, gaming_day.gaming_date, at, "closed_at", "the close", not_before=gaming_day.opened_at)
     with transaction.atomic():
         GamingDay.objects.select_for_update().filter(pk=gaming_day.pk).first()  # not while a slip is voided
         if GamingDayClose.objects.filter(gaming_day=gaming_day).exists():
@@ -128,8 +120,7 @@ def carry_open_items(
         acting_user, site, *rules.OPEN_ITEM_CARRIERS, action="carry an open item past the close", rule=CLOSE_CONTROL
     )
     employee = acts.acting_employee(access)
-    at = acts.moment(at, "carried_at", site=site, gaming_date=gaming_day.gaming_date, after_day_end=True,
-                 not_before=gaming_day.opened_at, what="the carry", rule=rules.RECORD_TIME)  # fmt: skip
+    at = moment_to_day_end(site, gaming_day.gaming_date, at, "carried_at", "the carry", not_before=gaming_day.opened_at)
     reason = (reason or "").strip()
     if not reason:
         raise ValidationError({"reason": f"{CLOSE_CONTROL}: say why the item is carried past the close."})

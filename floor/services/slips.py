@@ -24,6 +24,7 @@ from .duty import on_duty_by_signing
 from .steps import (
     chip_lines,
     line_values,
+    moment_to_day_end,
     refuse_house_chips_at_fees_site,
     require_in_day,
     require_table_in_use,
@@ -525,15 +526,7 @@ STEP_FIELDS = {
 def _step_moment(slip: Slip, at: datetime | None, field: str) -> datetime:
     """A step written on paper: in the slip's gaming day (or just after its last hour), not
     before the slip was prepared (core.moments; the order of the steps: `_check_step_time`)."""
-    at = acts.moment(
-        at,
-        field,
-        site=slip.site,
-        gaming_date=slip.gaming_day.gaming_date,
-        after_day_end=True,
-        what="a slip",
-        rule=rules.RECORD_TIME,
-    )
+    at = moment_to_day_end(slip.site, slip.gaming_day.gaming_date, at, field, "a slip")
     kind = next(k for k, name in STEP_FIELDS.items() if name == field)
     # A time given is to the second (a terminal's queued moment, a paper slip's minute): judged
     # at that precision, a step in the same second as the preparation is not before it.

@@ -1,17 +1,18 @@
 """Steps the floor's services share (the act itself, its time and actor, is core.acts): the open
-gaming day, the chips on a count or a slip, a tray count saved with its lines, the end of a
-dealer shift claimed once, and the outage cap on a table that opens or seats a dealer."""
+gaming day, a time in it or after its last hour, the chips on a count or a slip, a tray count
+saved with its lines, the end of a dealer shift claimed once, and the outage cap on a table that
+opens or seats a dealer."""
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from django.core.exceptions import ValidationError
 
 from cardroom.chips import not_a_chip_value, require_twenty_five_chips
 from cardroom.models import ChipDenomination, Employee, Site, Table
 from cardroom.wager_caps import check_max_wager
-from core import figure_days, moments
+from core import acts, figure_days, moments
 from core.audit import record_site_event as _audit
 from core.audit import snapshot
 from core.money import decimal_to_cents, format_money
@@ -32,6 +33,16 @@ def require_in_day(site: Site, day: GamingDay, at: datetime, given: datetime | N
         gaming_date=day.gaming_date,
         now=at if given is None else None,
         **checks,
+    )
+
+
+def moment_to_day_end(site: Site, gaming_date: date, at: datetime | None, field: str, what: str, **checks) -> datetime:
+    """The time of an act that may follow its gaming day's last hour (a slip's step, a dealer
+    shift's end, a duty sign-out, the day's close, a carry past it): the paper's (naive for the
+    site's local time) or now, from the day's start on and not in the future (core.moments.occurred_at
+    with `after_day_end`; `checks`: `not_before`...)."""
+    return acts.moment(
+        at, field, site=site, gaming_date=gaming_date, after_day_end=True, what=what, rule=rules.RECORD_TIME, **checks
     )
 
 

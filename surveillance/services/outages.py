@@ -44,22 +44,27 @@ def report_outage(
 
 
 def record_outage_repair(*, acting_user, outage: Outage, repaired_at: datetime, description: str) -> OutageRepair:
-    """Record the repair that ends an outage: a new row pointing back to it."""
+    """Record the repair that ends an outage: a new row pointing back to it, dated (`repaired_at`,
+    naive for the site's local time) no later than now and no earlier than the outage began."""
     site = outage.table.site
     require_role(acting_user, site, *STAFF_ROLES, action="record a surveillance repair", rule=HOUSE_CONTROL)
     if hasattr(outage, "repair"):
         raise ValidationError({"outage": "This outage already has its repair recorded."})
     if repaired_at is None:
         raise ValidationError({"repaired_at": "Give when the repair was made."})
-    repaired_at = moments.local(site, repaired_at)
-    if repaired_at < outage.began_at:
-        raise ValidationError(
-            {
-                "repaired_at": f"{OUTAGE_DEADLINE.at(site)}: the repair ends the outage, so it is dated after the "
-                f"outage began ({outage.began_at.astimezone(moments.site_zone(site)):%Y-%m-%d %H:%M %Z})."
-            }
-        )
-    repaired_at = moments.occurred_at(site, repaired_at, field="repaired_at", books=False, what="a repair")
+    # The repair ends the outage whose deadline runs under 08-04(7): it is dated from the paper (a
+    # naive time is the site's), not in the future, and not before the outage began.
+    rule = OUTAGE_DEADLINE.at(site)
+    repaired_at = moments.occurred_at(site, repaired_at, field="repaired_at", rule=rule, books=False, what="a repair")
+    moments.refuse_before(
+        site,
+        repaired_at,
+        outage.began_at,
+        field="repaired_at",
+        rule=rule,
+        why="the repair ends the outage, so it is dated after the outage began",
+        what="the outage's start",
+    )
     with transaction.atomic():
         repair = OutageRepair(
             outage=outage,

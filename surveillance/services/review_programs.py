@@ -147,7 +147,7 @@ def _check_review_times(task, gaming_date, shift_started_at, shift_ended_at, foo
         raise ValidationError({"shift_ended_at": "The shift must end after it starts."})
     if footage_end_at <= footage_start_at:
         raise ValidationError({"footage_end_at": "The footage must end after it starts."})
-    day_start, day_end = queries.business_day_window(task.program.site, gaming_date)
+    day_start, day_end = moments.gaming_day_bounds(task.program.site, gaming_date)
     if not (day_start <= footage_start_at and footage_end_at <= day_end):
         raise ValidationError(
             {

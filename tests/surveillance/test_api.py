@@ -8,7 +8,7 @@ import pytest
 
 from cardroom.models import Role
 from surveillance.api_routes import ROUTES
-from surveillance.models import Outage, Recording, ReviewLogEntry
+from surveillance.models import Outage, OutageRepair, Recording, ReviewLogEntry
 from tests.conftest import ALL_ROLES
 from tests.factories import make_person
 from tests.shared_world import built_once
@@ -239,6 +239,34 @@ def test_a_recording_past_the_days_last_hour_is_a_201(client_for, own, cast, man
     }
     response = client_for(manager).post(url("recordings"), body, format="json")
     assert response.status_code == 201 and response.json()["gaming_date"] == "2026-03-10"
+
+
+@pytest.mark.parametrize(
+    ("repaired_at", "refusal"),
+    [
+        (
+            "2026-03-03T19:00:00",
+            "the repair ends the outage, so it is dated after the outage began; 2026-03-03 19:00 CST",
+        ),
+        ("2099-03-04T10:00:00-06:00", "a record cannot be dated in the future (2099-03-04 10:00 CST is after now)."),
+    ],
+)
+def test_a_repair_before_its_outage_or_in_the_future_is_a_400_citing_the_outage_rule(
+    client_for, own, cast, manager, repaired_at, refusal
+):
+    body = {**payload("outage-repairs", own, cast, manager), "repaired_at": repaired_at}
+    before = OutageRepair.objects.count()
+    response = client_for(manager).post(url("outage-repairs"), body, format="json")
+    assert response.status_code == 400
+    assert response.json()["repaired_at"][0].startswith(f"ND 99-01.3-08-04(7): {refusal}")
+    assert OutageRepair.objects.count() == before
+
+
+def test_a_naive_repair_time_is_the_sites_local_time(client_for, own, cast, manager):
+    body = {**payload("outage-repairs", own, cast, manager), "repaired_at": "2026-03-03T20:00:00"}
+    response = client_for(manager).post(url("outage-repairs"), body, format="json")
+    assert response.status_code == 201, response.json()
+    assert OutageRepair.objects.get(pk=response.json()["id"]).repaired_at == local(2026, 3, 3, 20)
 
 
 def test_an_outage_shows_its_deadline_and_repair(client_for, own, manager):

@@ -139,7 +139,21 @@ def test_a_repair_before_the_outage_began_is_refused_and_changes_nothing(outage,
             repaired_at=MONDAY_8PM - timedelta(hours=1),
             description="Before",
         )
-    assert "repaired_at" in refusal.value.message_dict
+    assert refusal.value.message_dict["repaired_at"] == [
+        "ND 99-01.3-08-04(7): the repair ends the outage, so it is dated after the outage began; "
+        "2026-03-02 19:00 CST is before the outage's start (2026-03-02 20:00 CST)."
+    ]
+    assert OutageRepair.objects.count() == 0
+
+
+def test_a_repair_dated_in_the_future_is_refused_citing_the_outage_rule(outage, shift_manager):
+    with time_machine.travel(local(2026, 3, 3, 9), tick=False), pytest.raises(ValidationError) as refusal:
+        services.record_outage_repair(
+            acting_user=shift_manager.user, outage=outage, repaired_at=local(2026, 3, 3, 10), description="Ahead"
+        )
+    assert refusal.value.message_dict["repaired_at"] == [
+        "ND 99-01.3-08-04(7): a record cannot be dated in the future (2026-03-03 10:00 CST is after now)."
+    ]
     assert OutageRepair.objects.count() == 0
 
 

@@ -7,7 +7,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from cardroom.access import SESSION_KEY
 from cardroom.models import Role
@@ -56,6 +56,25 @@ def test_an_unrepaired_outage_caps_no_wager_at_another_packs_site(site, cast, co
     cap, reason = surveillance_queries.wager_cap(table)
     assert cap == 200 and "ND 99-01.3-08-04(7)" in reason
     assert not law_words_in(reason, OTHER_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("code", "cited"), [("WA-HB", "House control"), ("NY", "House control"), ("ND", "ND 99-01.3-08-04(7)")]
+)
+def test_a_repair_dated_in_the_future_is_refused_citing_the_sites_pack(site, cast, code, cited):
+    table = as_pack(site, code)
+    manager = cast[Role.SHIFT_MANAGER]
+    now = datetime.now(ZoneInfo(site.time_zone))
+    outage = report_outage(
+        acting_user=manager.user, table=table, kind="camera", began_at=now - timedelta(hours=2), description="Dark"
+    )
+    with pytest.raises(ValidationError) as refusal:
+        services.record_outage_repair(
+            acting_user=manager.user, outage=outage, repaired_at=now + timedelta(hours=1), description="Ahead"
+        )
+    message = refusal.value.message_dict["repaired_at"][0]
+    assert message.startswith(f"{cited}: a record cannot be dated in the future")
+    assert not law_words_in(message, OTHER_WORDS if code == "ND" else ND_WORDS)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import time_machine
 
 from cardroom.models import Role
 from surveillance import services
-from surveillance.models import Outage, Recording, ReviewLogEntry
+from surveillance.models import Outage, OutageRepair, Recording, ReviewLogEntry
 from tests.conftest import ALL_ROLES
 
 from .conftest import add_shift, local
@@ -84,7 +84,23 @@ def test_the_overview_shows_the_rules_deadline_and_the_tables_without_a_system(c
     assert "ND 99-01.3-08-04: table 1 has no operational video surveillance system" in on_day_46
 
 
-def test_a_repair_before_the_outage_shows_the_refusal_inline(client, cast, table, manager):
+@pytest.mark.parametrize(
+    ("repaired_at", "refusal"),
+    [
+        (
+            "2026-03-02T19:00",
+            "ND 99-01.3-08-04(7): the repair ends the outage, so it is dated after the outage began; "
+            "2026-03-02 19:00 CST is before the outage&#x27;s start (2026-03-02 20:00 CST).",
+        ),
+        (
+            "2026-03-03T12:00",
+            "ND 99-01.3-08-04(7): a record cannot be dated in the future (2026-03-03 12:00 CST is after now).",
+        ),
+    ],
+)
+def test_a_repair_before_the_outage_or_in_the_future_shows_the_refusal_inline(
+    client, cast, table, manager, repaired_at, refusal
+):
     with time_machine.travel(local(2026, 3, 3, 9), tick=False):
         outage = services.report_outage(
             acting_user=manager.user,
@@ -95,13 +111,11 @@ def test_a_repair_before_the_outage_shows_the_refusal_inline(client, cast, table
         )
         client.force_login(cast[Role.SHIFT_MANAGER].user)
         response = client.post(
-            f"/surveillance/outages/{outage.pk}/repair/", {"repaired_at": "2026-03-02T19:00", "description": "Before"}
+            f"/surveillance/outages/{outage.pk}/repair/", {"repaired_at": repaired_at, "description": "Fixed"}
         )
     assert response.status_code == 400
-    assert (
-        "ND 99-01.3-08-04(7): the repair ends the outage, so it is dated after the outage began (2026-03-02 20:00 CST)."
-        in response.content.decode()
-    )
+    assert refusal in response.content.decode()
+    assert not OutageRepair.objects.exists()
 
 
 def test_a_review_log_for_a_day_without_activity_shows_the_api_message_inline(client, cast, table, dealer):
