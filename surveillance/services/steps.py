@@ -4,7 +4,6 @@ a table of the site, a gaming day that has begun (the acting employee is core.ac
 from datetime import date
 
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from cardroom.models import Site, Table
 from core import acts, moments
@@ -25,13 +24,6 @@ def require_same_site(table: Table | None, site: Site, field: str = "table") -> 
 
 
 def require_day_begun(site: Site, gaming_date: date, field: str = "gaming_date") -> None:
-    """A record of a gaming day's play (a recording, a review) is for a day whose business hours
-    have begun (the pack's business day, `core.moments.BUSINESS_DAY`): a later day has had none."""
-    start, _end = moments.gaming_day_bounds(site, gaming_date)
-    if start > timezone.now():
-        raise ValidationError(
-            {
-                field: f"{cite(moments.BUSINESS_DAY, site.jurisdiction)}: the gaming day {gaming_date} has not begun "
-                f"yet at {site} (its business hours begin {moments.shown(site, start)})."
-            }
-        )
+    """A record of a gaming day's play (a recording, a review) is for a day that has begun, cited
+    by the pack's business day (`core.moments.BUSINESS_DAY`): a later day has had no play."""
+    moments.refuse_day_not_begun(site, gaming_date, field=field, rule=cite(moments.BUSINESS_DAY, site.jurisdiction))

@@ -196,4 +196,4 @@ def test_a_recording_of_a_gaming_day_not_begun_is_refused(shift_manager, site, t
             )
     message = refusal.value.message_dict["gaming_date"][0]
     assert message.startswith("ND 99-01.3-02-01: the gaming day 2026-01-02 has not begun yet")
-    assert "2026-01-02 06:00 CST" in message and not Recording.objects.exists()
+    assert "(its current gaming day is 2026-01-01)" in message and not Recording.objects.exists()
