@@ -346,8 +346,8 @@ def _show_sessions(request, site, access, gaming_date, day_form, can_record):
     replaced = None
     if correcting is not None:
         gaming_date = correcting.gaming_date
-        if hasattr(correcting, "corrected_by"):
-            replaced, correcting = correcting, None
+        if hasattr(correcting, "corrected_by") or correcting.is_void:
+            replaced, correcting = correcting, None  # the page says by what, and offers a blank form
         elif books_closed(site.pk, gaming_date):
             correcting = None  # its day's books are closed: the page says so and offers no correction
     return _sessions_page(

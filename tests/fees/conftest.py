@@ -80,10 +80,13 @@ def session_two_days_ago(org, ny_site, ny_shift) -> tuple[GameSession, Callable[
     from accounting import services as books
     from cage import services as cage
 
-    started = one_days_start(ny_site, timedelta(hours=3), before=timedelta(days=2))
+    # The bank counted half an hour before the session and after it, all in one gaming day at any
+    # hour the test runs (a count before the day's first hour is another day's).
+    counted = one_days_start(ny_site, timedelta(hours=4), before=timedelta(days=2))
+    started = counted + timedelta(minutes=30)
     session = record_session(ny_shift.user, ny_site, started)
     cashier = make_person(org, Role.CASHIER, ny_site)
-    for kind, moment in (("start", started - timedelta(minutes=30)), ("end", started + timedelta(hours=3, minutes=30))):
+    for kind, moment in (("start", counted), ("end", counted + timedelta(hours=4))):
         cage.record_bank_count(
             acting_user=cashier.user, site=ny_site, gaming_date=session.gaming_date, kind=kind, cash={100: 10},
             chips={}, at=moment,

@@ -177,3 +177,18 @@ def test_the_page_voids_a_session_at_its_row_and_refuses_a_blank_reason_there(cl
     assert f'id="correct-{void.pk}"' not in after
     total = after[after.index('id="sessions-total"') :]
     assert "(1 session)" in total[: total.index("</tr>")]
+
+
+def test_a_correct_link_to_a_voided_session_or_its_void_offers_a_new_session_not_a_correction(
+    client, ny_site, ny_shift, started
+):
+    session = record_session(ny_shift.user, ny_site, started)
+    void = services.void_session(acting_user=ny_shift.user, session=session, reason="not ours")
+    page = at_site(client, ny_shift, ny_site)
+    for asked, says in (
+        (session, f"Session {session.pk} is voided, by session {void.pk}: a void is not corrected."),
+        (void, f"Session {void.pk} is the void of session {session.pk}: a void is not corrected."),
+    ):
+        shown = page.get(PAGE, {"correct": asked.pk}).content.decode()
+        assert says in shown and "record it anew below" in shown
+        assert 'name="corrects" value=' not in shown and 'id="form-title">Record a session' in shown
