@@ -270,3 +270,33 @@ def test_a_negative_chip_quantity_on_the_opener_is_refused_inline_with_the_tray_
     assert message.endswith(" is -3 (a value with no chips is left out).")
     assert 'id="error-chips"' in page(refused)
     assert not TableInventory.objects.exists()
+
+
+def test_the_one_click_opener_takes_the_papers_time_on_the_current_day(time_machine, client, cast, site, table, chips):
+    """A night entered from paper later the same gaming day (02:50 for a table opened at 18:00): the
+    one-click opener offers the paper's time behind "From paper", so the opener is not stamped at
+    the entry, after the night's slips and before its true closer (which was then refused)."""
+    from datetime import date, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    evening = datetime(2026, 7, 10, 18, 0, tzinfo=ZoneInfo("America/Chicago"))  # gaming day 2026-07-10
+    time_machine.move_to(evening - timedelta(hours=20), tick=False)  # 2026-07-09 22:00
+    manager = cast[Role.SHIFT_MANAGER]
+    before = date(2026, 7, 9)
+    day = services.open_gaming_day(acting_user=manager.user, site=site, gaming_date=before, at=in_day(site, before, 1))
+    for kind, hours in (("opener", 2), ("closer", 3)):
+        services.record_table_inventory(
+            acting_user=manager.user, table=table, kind=kind, chips=TRAY, at=in_day(site, before, hours)
+        )
+    services.close_gaming_day(acting_user=manager.user, gaming_day=day)
+    time_machine.move_to(evening + timedelta(hours=8, minutes=50), tick=False)  # 02:50, still 2026-07-10
+    services.open_gaming_day(acting_user=manager.user, site=site, gaming_date=date(2026, 7, 10), at=evening)
+    client.force_login(manager.user)
+    shown = page(client.get(f"/floor/tables/{table.pk}/opener/"))
+    form = shown.split('id="same-as-last-form"')[1].split("</form>")[0]
+    assert "From paper (an earlier time)" in form and 'name="counted_at"' in form
+    token = form.split('name="form_token" value="')[1].split('"')[0]
+    posted = {"same_as_last_closer": "on", "counted_at": "2026-07-10T18:00", "form_token": token}
+    assert client.post(f"/floor/tables/{table.pk}/opener/", posted).status_code == 302
+    opener = TableInventory.objects.get(gaming_day__gaming_date=date(2026, 7, 10), kind="opener")
+    assert opener.counted_at == evening and opener.total_cents == 2_000_00
