@@ -7,7 +7,7 @@ books are built from is written by the floor's services (`floor.services`).
 """
 
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -18,7 +18,7 @@ from cardroom.models import Organization, Site, Table
 from core import acts, hooks, limits
 from core.audit import record_event, snapshot
 from core.audit import record_site_event as _audit
-from core.moments import shown
+from core.moments import gaming_day_bounds, shown
 from core.periods import Quarter
 from core.plurals import noun_for
 from core.rules import HOUSE_CONTROL
@@ -266,6 +266,15 @@ def _check_adjustment(books_close, table, field, amount_cents, reason, recorded_
     today = site_today(site)
     if not isinstance(recorded_on, date) or isinstance(recorded_on, datetime):
         raise ValidationError({"recorded_on": f"{citation}: give the gaming date the adjustment is entered on."})
+    if books_close.gaming_date >= today:  # no gaming day after it has begun yet: say when one does
+        later = books_close.gaming_date + timedelta(days=1)
+        begins = shown(site, gaming_day_bounds(site, later)[0])
+        raise ValidationError(
+            {
+                "recorded_on": f"{citation}: an adjustment is entered on a gaming day after {books_close.gaming_date}, "
+                f"the day whose books it corrects; the first, {later}, begins at {begins}: enter it then."
+            }
+        )
     if not books_close.gaming_date < recorded_on <= today:
         raise ValidationError(
             {

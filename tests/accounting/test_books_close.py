@@ -252,6 +252,26 @@ def test_an_adjustment_needs_a_later_day_a_reason_an_amount_and_its_table(closed
     assert caught.value.message_dict[field][0].startswith(rules.CLOSED_BOOKS)
 
 
+def test_books_closed_on_their_own_gaming_day_say_when_an_adjustment_can_be_entered(
+    closed_books, manager, t1, time_machine
+):
+    """Closed before their gaming day is over, the books have no later gaming day to enter an
+    adjustment on yet: the refusal says which day that is and when it begins, where it read "after
+    2026-08-14, up to today (2026-08-14)", a range with no day in it."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    time_machine.move_to(datetime(2026, 8, 14, 23, 30, tzinfo=ZoneInfo("America/Chicago")), tick=False)
+    for recorded_on in (DAY, NEXT):
+        with pytest.raises(ValidationError) as caught:
+            adjust(manager, closed_books, table=t1, recorded_on=recorded_on)
+        assert caught.value.message_dict["recorded_on"] == [
+            f"{rules.CLOSED_BOOKS}: an adjustment is entered on a gaming day after 2026-08-14, the day whose books it "
+            "corrects; the first, 2026-08-15, begins at 2026-08-15 06:00 CDT: enter it then."
+        ]
+    assert not Adjustment.objects.exists()
+
+
 def test_a_cash_adjustment_corrects_the_cash_profit_of_the_day_entered(closed_books, scenario, manager, site):
     scenario.day(NEXT, closed=False)
     scenario.bank(NEXT, "start", 500_000, 300_000)
