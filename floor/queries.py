@@ -102,6 +102,23 @@ def verifiers_on_duty(site: Site, at: datetime, roles, *, excluding: Employee | 
     return [e for e in on_duty(site, at, roles) if e.pk not in dealing and (excluding is None or e.pk != excluding.pk)]
 
 
+def verifiers_not_signed_in(site: Site, at: datetime, roles, *, excluding: Employee) -> list[Employee]:
+    """The active people of `site`'s organization holding one of `roles` there (a membership without
+    a site holds everywhere) who are neither on the duty register at `at` nor presently dealing, nor
+    `excluding`: those who would be on duty by verifying (floor.services.duty.on_duty_by_signing)."""
+    on_register = {e.pk for e in on_duty(site, at, roles)}
+    dealing = set(shifts_running(at).filter(table__site=site).values_list("dealer_id", flat=True))
+    holders = (
+        Employee.objects.filter(organization_id=site.organization_id, active=True)
+        .filter(Q(memberships__site=site) | Q(memberships__site__isnull=True), memberships__role__in=list(roles))
+        .exclude(pk__in=on_register | dealing | {excluding.pk})
+        .select_related("user")
+        .distinct()
+        .order_by("pk")
+    )
+    return list(holders)
+
+
 # --- Gaming days and tables -------------------------------------------------------------
 
 

@@ -327,10 +327,24 @@ def _prepared_message(slip) -> str:
     verifiers = queries.verifiers_on_duty(slip.site, slip.prepared_at, rules.VERIFIERS, excluding=slip.prepared_by)
     if verifiers:
         return f"{done}: now have it verified ({', '.join(str(e) for e in verifiers)} on duty)."
-    return (
-        f"{done}: nobody else on duty can verify it ({rules.SLIP_VERIFICATION.at(slip.site)}), so it is received "
-        "unverified, its receiver saying why."
-    )
+    rule = rules.SLIP_VERIFICATION.at(slip.site)
+    here = queries.verifiers_not_signed_in(slip.site, slip.prepared_at, rules.VERIFIERS, excluding=slip.prepared_by)
+    if here:  # on duty by verifying: the register is not the building
+        return (
+            f"{done}: nobody else is signed in on duty yet. If {_either(here)} is here and not dealing, they verify "
+            f"it, and are signed in on duty by doing so ({rule}); if nobody is, it is received unverified, its "
+            "receiver saying why."
+        )
+    return f"{done}: nobody else on duty can verify it ({rule}), so it is received unverified, its receiver saying why."
+
+
+def _either(people, most: int = 4) -> str:
+    """'A', 'A or B', 'A, B or C' (and how many more past `most`)."""
+    names = [str(p) for p in people[:most]]
+    more = len(people) - len(names)
+    if more:
+        names.append(plural(more, "other"))
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 # --- Tray counts -----------------------------------------------------------------------------

@@ -46,6 +46,15 @@ def test_the_prepared_message_names_who_can_verify_or_says_nobody_else_can(clien
     client.force_login(shift_manager.user)
     fill = {**GRID, "table": open_table.pk, "cashier": cast[Role.CASHIER].pk}
     text = page(client.post("/floor/slips/new/fill/", fill, follow=True))
+    # The pit boss is not on the register, but verifying signs them in: named, not "nobody".
+    assert (
+        f"prepared: nobody else is signed in on duty yet. If {cast[Role.PIT_BOSS]} is here and not dealing, they "
+        "verify it, and are signed in on duty by doing so (ND 99-01.3-08-05(5)); if nobody is, it is received "
+        "unverified, its receiver saying why." in text
+    )
+    cast[Role.PIT_BOSS].active = False
+    cast[Role.PIT_BOSS].save()
+    text = page(client.post("/floor/slips/new/fill/", fill, follow=True))
     assert (
         "prepared: nobody else on duty can verify it (ND 99-01.3-08-05(5)), so it is received unverified, its "
         "receiver saying why." in text
