@@ -11,8 +11,8 @@ class StepForm(BootstrapMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         required=False,
         label="Documentation",
-        help_text="For example: whom you contacted at the attorney general's office and when, "
-        "or the documented reason for the low hold.",
+        help_text="What was done about it: what was corrected or recounted, why the figure stands, or whom you "
+        "contacted and when.",
     )
     contacted_person = forms.CharField(required=False, label="Person contacted (if any)")
     contacted_on = BookDateField(required=False, label="Date contacted", widget=forms.DateInput(attrs={"type": "date"}))

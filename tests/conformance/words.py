@@ -20,6 +20,9 @@ ND_MARKS = (
     ("SFN", r"\bSFN\b"),
     ("N.D.C.C.", r"\bN\.\s?D\.\s?C\.\s?C\."),
     ("North Dakota", r"\bNorth\s+Dakota\b"),
+    # Its regulator (08-04(7), 08-16: reports to the attorney general); Washington's is its gambling
+    # commission, New York's its gaming commission.
+    ("attorney general", r"(?i)\battorney\s+general\b"),
     # The names its text gives a table's figures (ND 99-01.3-08-01(3), 08-16(1)(g)): another pack
     # names them in its own words or the trade's (drop, win: packs.RevenueWords).
     ("gross proceeds", r"\b[Gg]ross\s+proceeds\b"),
