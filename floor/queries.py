@@ -141,12 +141,12 @@ def last_gaming_date(site: Site) -> date | None:
 
 
 def next_gaming_date(site: Site) -> date:
-    """The gaming date the day-open form proposes: the day after the site's latest opened day
-    (never one already opened), or today in the site's time zone when none was opened."""
-    latest = last_gaming_date(site)
-    if latest is not None:
-        return latest + timedelta(days=1)
-    return site_today(site)
+    """The gaming date the day-open form proposes: the site's current gaming day, or the day after
+    its latest opened day where that is later (never one already opened). A day of play between
+    them not yet entered is typed in with its paper's time; proposing it would propose a day over,
+    which a blank time (now) cannot open."""
+    latest, today = last_gaming_date(site), site_today(site)
+    return today if latest is None else max(latest + timedelta(days=1), today)
 
 
 def table_was_opened(table: Table, day: GamingDay) -> bool:
