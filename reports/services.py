@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from cardroom.access import access_for, refusal
 from cardroom.models import Role
-from core import limits
+from core import limits, moments
 from core.audit import record_event
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
@@ -52,6 +52,20 @@ def resolve_period(kind: ReportKind, *, start=None, end=None, quarter=None) -> t
     return first, last, f"{first} to {last}"
 
 
+def _refuse_days_not_begun(site, first: date, *, quarter, as_of: bool) -> None:
+    """A report covers days that have begun at the site (house control): one of a period after the
+    site's date today would print "no gaming day" for days still to come, under a sign-off. (Its
+    calendar date: a gaming day begins after midnight, and the alerts report reads calendar days.)"""
+    today = moments.local_date(site, timezone.now())
+    if first > today:
+        field = "quarter" if quarter not in (None, "") else "end" if as_of else "start"
+        raise ValidationError(
+            {
+                field: f"{HOUSE_CONTROL}: a report covers days that have begun; {first} is after today at {site} ({today})."
+            }
+        )
+
+
 def request_report(*, acting_user, kind: str, site, start=None, end=None, quarter=None, at_once=False) -> ReportRun:
     """Record the request; small reports are generated at once, large ones by a worker (unless
     `at_once`: the generate_report command waits for its file)."""
@@ -72,6 +86,7 @@ def request_report(*, acting_user, kind: str, site, start=None, end=None, quarte
             }
         )
     first, last, label = resolve_period(kinds[kind], start=start, end=end, quarter=quarter)
+    _refuse_days_not_begun(site, first, quarter=quarter, as_of=kinds[kind].period == "as_of")
     with transaction.atomic():
         run = ReportRun.objects.create(
             kind=kind,

@@ -248,3 +248,27 @@ def test_the_alerts_report_reads_its_days_in_the_sites_time_zone(auditor_api, si
     assert "1 alert; 1 not resolved; 1 overdue." in text
     csv_rows = auditor_api.get(f"/api/v1/reports/{run['id']}/download/?format=csv").content.decode().splitlines()
     assert ",2026-11-20,2026-11-19," in csv_rows[1]  # opened on New York's 20th, due the 19th
+
+
+@pytest.mark.parametrize(
+    ("asked", "field"),
+    [
+        ({"kind": "daily", "start": "2026-11-21", "end": "2026-11-25"}, "start"),
+        ({"kind": "quarterly", "quarter": "2027Q1"}, "quarter"),
+    ],
+)
+def test_a_report_of_days_still_to_come_is_refused(auditor_api, site, time_machine, asked, field):
+    """A period after the site's date today would print "no gaming day" for days still to come,
+    under the auditor's sign-off: refused on its field, nothing recorded. Today itself is asked."""
+    time_machine.move_to("2026-11-20T18:00:00+00:00")
+    response = auditor_api.post("/api/v1/reports/", {**asked, "site": site.pk}, format="json")
+    assert response.status_code == 400
+    assert response.json()[field][0].startswith("House control: a report covers days that have begun; ")
+    assert "is after today at" in response.json()[field][0]
+    assert not ReportRun.objects.exists()
+    today = auditor_api.post(
+        "/api/v1/reports/",
+        {"kind": "daily", "site": site.pk, "start": "2026-11-20", "end": "2026-11-20"},
+        format="json",
+    )
+    assert today.status_code in (200, 201, 202), today.content
