@@ -54,6 +54,14 @@ class CashFigures:
     deposit_verified: bool
     deposit_due: date
 
+    @property
+    def deposit_difference_cents(self) -> int | None:
+        """The deposit recorded less the deposit expected (the day's cash profit; none, 0, on a
+        losing day): negative when short. None until both are known."""
+        if self.deposit_recorded_cents is None or self.deposit_expected_cents is None:
+            return None
+        return self.deposit_recorded_cents - max(self.deposit_expected_cents, 0)
+
 
 @dataclass(frozen=True)
 class AdjustmentLine:

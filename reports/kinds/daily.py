@@ -24,7 +24,7 @@ from accounting.published import (
 from accounting.rules import DAILY_FIGURES, DEPOSIT, LOW_HOLD
 from cage.queries import late_entries as cage_late_entries
 from core.moments import LATE_ENTRY
-from core.money import deposit_cents, deposit_text, format_ratio
+from core.money import deposit_cents, deposit_text, format_money, format_ratio
 from core.pdf import data_table, format_generated_at, para
 from core.plurals import noun_for, plural
 from core.rows import shaped_rows
@@ -259,7 +259,15 @@ def _deposit_line(day: DailySummary, where: str) -> str:
         return f"{when}: not recorded."
     verified = "verified against the bank statement" if cash.deposit_verified else "not yet verified"
     late = " (LATE)" if due and cash.deposited_on and cash.deposited_on > cash.deposit_due else ""
-    return f"{when}: deposited {cash.deposited_on}{late}, {verified}."
+    return f"{when}: deposited {cash.deposited_on}{late}, {verified}{_deposit_difference(cash)}."
+
+
+def _deposit_difference(cash) -> str:
+    """ ", SHORT $0.01 against the expected deposit" where the deposit recorded is not the one expected."""
+    difference = cash.deposit_difference_cents
+    if not difference:
+        return ""
+    return f", {'SHORT' if difference < 0 else 'OVER'} {format_money(abs(difference))} against the expected deposit"
 
 
 def cash_rows(day: DailySummary, *, holds: bool = True, where: str = "") -> list[list]:

@@ -166,7 +166,9 @@ def test_the_daily_report_shows_each_tables_figures_as_the_api_does(auditor_api,
     assert "Continuation (SFN 9924): table 4" in pdf_text(content)
 
 
-def test_the_daily_report_shows_cash_long_short_with_its_reconciling_line_and_the_deposit(auditor_api, site, busy_days):
+def test_the_daily_report_shows_cash_long_short_with_its_reconciling_line_and_the_deposit(
+    auditor_api, client, cast, site, busy_days
+):
     run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
     content = download(auditor_api, run)
     cash = auditor_api.get(f"/api/v1/sites/{site.pk}/daily-summary/?date={DAY}").json()["cash"]
@@ -182,7 +184,17 @@ def test_the_daily_report_shows_cash_long_short_with_its_reconciling_line_and_th
     assert amounts["Unexplained remainder"] == format_money(cash["unexplained_cents"])
     assert amounts["Bank deposit expected"] == format_money(cash["deposit_expected_cents"])
     assert amounts["Bank deposit recorded"] == format_money(350_000)
-    assert f"Bank deposit due by {cash['deposit_due']}: deposited 2026-08-15, not yet verified." in pdf_text(content)
+    # The deposit recorded is not the one expected (the day's cash profit): the line says by how much.
+    difference = 350_000 - max(cash["deposit_expected_cents"], 0)
+    assert difference != 0
+    said = f"{'SHORT' if difference < 0 else 'OVER'} {format_money(abs(difference))} against the expected deposit"
+    assert f"Bank deposit due by {cash['deposit_due']}: deposited 2026-08-15, not yet verified, {said}." in " ".join(
+        pdf_text(content).split()
+    )
+    # The daily page says it beside the deposit recorded, as the report does.
+    client.force_login(cast[Role.AUDITOR].user)
+    html = client.get(f"/dashboard/daily/?site={site.pk}&date={DAY}").content.decode()
+    assert f'id="deposit-difference">{said.replace("SHORT", "short").replace("OVER", "over")}</span>' in html
 
 
 def test_a_date_range_has_one_section_per_day_and_the_csv_the_same_rows(auditor_api, site, busy_days):
