@@ -214,7 +214,8 @@ def _columns(alias: str, model, names) -> str:
 
 def _postgresql_context_sql(credit: bool) -> str:
     """One row whatever the day: the open day's columns (NULL without one), the slip's id,
-    whether the site uses books, the active chips as JSON, whether the preparer is on duty
+    whether the site uses books, the active chips as JSON, whether the preparer is on duty,
+    the chips the inventory log says exist on the day (the cage's expression, floor.chip_log)
     and, for a credit, the dealer's columns (NULL without one). The same reads as
     `active_chips`, `duty_periods_running` and `roles_held` of the dealer on shift."""
     chips = (
@@ -262,7 +263,8 @@ def slip_context(
 ) -> SlipContext:
     """What preparing a slip needs to know, in one cheap query: the site's open gaming day,
     the table's state in it, whether the site uses pre-printed books for `kind`, the
-    organization's active chips, whether `preparer` is on duty at `at` and, given
+    organization's active chips and those its inventory log says exist on the day, whether
+    `preparer` is on duty at `at` and, given
     `dealer_role`, the dealer on shift at the table at `at` (`SlipContext`). Plain SQL
     because this runs on every slip and the ORM's compilation of the same reads cost more
     than running them (bench_slips). On PostgreSQL the same query draws the slip's id."""
