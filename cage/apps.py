@@ -17,6 +17,10 @@ class CageConfig(AppConfig):
         retain(Iou, lambda r: r.gaming_date)
         retain(ChipRedemption, lambda r: r.gaming_date)
         retain(BankDeposit, lambda r: r.gaming_date)
-        from .queries import tip_status
+        from floor import chip_log
+
+        from .queries import chips_exist_at, chips_exist_sql, tip_status
 
         tips.register_tip_status(tip_status)  # ND 99-01.3-08-06(3): tips redeemed before leaving
+        # ND 99-01.3-03-09(6): no record holds more chips than the inventory log says exist.
+        chip_log.register_chips_exist(chips_exist_at, chips_exist_sql)

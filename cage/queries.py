@@ -41,6 +41,7 @@ from .models import (
     BankCount,
     BankDeposit,
     ChipInventoryCount,
+    ChipMovement,
     ChipMovementLine,
     ChipRedemption,
     IdealBank,
@@ -438,10 +439,53 @@ def _deposit(amount_cents: int, deposited_on: date, due_on: date, statement_amou
 # --- Chip inventory (SFN 17930) ---------------------------------------------------------------------
 
 
+def chips_exist(organization_ids, on_date: date) -> dict[int, dict[int, int]]:
+    """Per organization, the chips its inventory log (SFN 17930) says exist on `on_date`, per
+    value in cents: received minus destroyed by that date, in one query. An organization with
+    no movement recorded by then keeps no log yet and is left out. The one reading of that
+    figure: the chip float (`chip_floats`), the book (`chip_book`) and the refusal of a record
+    holding more chips than exist (`chips_exist_at`, floor.chip_log)."""
+    movements = (
+        ChipMovementLine.objects.filter(
+            movement__organization_id__in=list(organization_ids), movement__occurred_on__lte=on_date
+        )
+        .values_list("movement__organization_id", "movement__kind", "value_cents")
+        .annotate(quantity=Sum("quantity"))
+        .order_by()
+    )
+    by_org: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    for org_id, kind, value, quantity in movements:
+        by_org[org_id].append((kind, value, quantity))
+    return {org_id: book_quantities(found) for org_id, found in by_org.items()}
+
+
+def chips_exist_at(organization_id: int, on_date: date) -> dict[int, int] | None:
+    """`chips_exist` of one organization, or None where it keeps no inventory log yet (the
+    floor's `chips_exist` hook)."""
+    return chips_exist([organization_id], on_date).get(organization_id)
+
+
+def chips_exist_sql(vendor: str) -> str:
+    """`chips_exist_at` as a scalar subquery of the floor's slip context statement (the
+    `chips_exist_sql` hook), for %(organization)s on the open day's `d.gaming_date`: a JSON array
+    of [value_cents, chips], NULL where the organization keeps no log by then."""
+    movement, line = ChipMovement._meta.db_table, ChipMovementLine._meta.db_table
+    rows = (
+        "json_agg(json_build_array(x.value_cents, x.chips))"
+        if vendor == "postgresql"
+        else ("json_group_array(json_array(x.value_cents, x.chips))")
+    )
+    return f"""(SELECT {rows} FROM (
+            SELECT l.value_cents, SUM(CASE WHEN m.kind = '{ChipMovement.Kind.RECEIPT.value}'
+                THEN l.quantity ELSE -l.quantity END) AS chips
+            FROM {line} l JOIN {movement} m ON m.id = l.movement_id
+            WHERE m.organization_id = %(organization)s AND m.occurred_on <= d.gaming_date
+            GROUP BY l.value_cents) x)"""
+
+
 def chip_book(organization: Organization, on_date: date) -> dict[int, int]:
     """Chips the organization owns on `on_date`, per value: received minus destroyed."""
-    lines = ChipMovementLine.objects.filter(movement__organization=organization, movement__occurred_on__lte=on_date)
-    return book_quantities(lines.values_list("movement__kind", "value_cents", "quantity"))
+    return chips_exist_at(organization.pk, on_date) or {}
 
 
 def latest_inventory_count(organization: Organization, on_date: date) -> ChipInventoryCount | None:
@@ -605,17 +649,7 @@ def chip_floats(organization_ids, on_date: date) -> dict[int, ChipFloat]:
     organization_ids = sorted(set(organization_ids))
     if not organization_ids:
         return {}
-    exist: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    movements = (
-        ChipMovementLine.objects.filter(
-            movement__organization_id__in=organization_ids, movement__occurred_on__lte=on_date
-        )
-        .values_list("movement__organization_id", "movement__kind", "value_cents")
-        .annotate(quantity=Sum("quantity"))
-        .order_by()
-    )
-    for org_id, kind, value, quantity in movements:
-        exist[org_id][value] += quantity if kind == "receipt" else -quantity
+    exist = chips_exist(organization_ids, on_date)
     if not exist:
         return {}
     kept = sorted(exist)

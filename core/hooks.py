@@ -206,6 +206,20 @@ TIP_STATUS = declare(
     answered_by="cage (cage.apps)",
     answer="lookup(dealer, site, since) -> what the dealer declared and still holds (TipStatus)",
 )
+CHIPS_EXIST = declare(
+    "chips_exist",
+    asked_by="floor.chip_log (a bank count, a tray count, a tip declaration: no more chips of a value than exist)",
+    answered_by="cage (cage.apps)",
+    answer="exist(organization_id, on_date) -> {value_cents: chips} the chip inventory log says exist (received "
+    "minus destroyed by that date), or None where the organization keeps no log yet",
+)
+CHIPS_EXIST_SQL = declare(
+    "chips_exist_sql",
+    asked_by="floor.chip_log (a slip's context, floor.queries.slip_context, read in its one statement)",
+    answered_by="cage (cage.apps)",
+    answer="expression(vendor) -> an SQL scalar subquery of `chips_exist` for %(organization)s on the open day's "
+    "d.gaming_date: a JSON array of [value_cents, chips], NULL where the organization keeps no log",
+)
 TIPS_FLAG = declare(
     "tips_flag",
     asked_by="floor.tips (a dealer leaving with tips not in order)",

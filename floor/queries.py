@@ -19,6 +19,7 @@ from core.prepared import prepared_cursor
 from core.rows import shaped_rows, value_rows
 
 from .calculations import check_series, site_today
+from .chip_log import chips_exist_sql
 from .models import (
     CarriedItem,
     DealerShift,
@@ -188,6 +189,9 @@ class SlipContext:
     chips: "ChipsByValue | None" = None
     dealer: tuple[Employee | None, bool] | None = None
     preparer_on_duty: bool | None = None
+    # The chips the organization's inventory log says exist on the open day's gaming date
+    # ({value_cents: chips}, as floor.chip_log.chips_exist; None: it keeps no log yet).
+    chips_exist: dict[int, int] | None = None
 
 
 _SLIP_CONTEXT_SQL = """
@@ -227,7 +231,8 @@ def _columns(alias: str, model, names) -> str:
 
 def _postgresql_context_sql(credit: bool) -> str:
     """One row whatever the day: the open day's columns (NULL without one), the slip's id,
-    whether the site uses books, the active chips as JSON, whether the preparer is on duty
+    whether the site uses books, the active chips as JSON, whether the preparer is on duty,
+    the chips the inventory log says exist on the day (the cage's expression, floor.chip_log)
     and, for a credit, the dealer's columns (NULL without one). The same reads as
     `active_chips`, `duty_periods_running` and `roles_held` of the dealer on shift."""
     chips = (
@@ -243,7 +248,7 @@ def _postgresql_context_sql(credit: bool) -> str:
     table = Slip._meta.db_table
     return f"""
     SELECT d.*, nextval(pg_get_serial_sequence('{table}', 'id')) AS slip_id, {_USES_BOOKS},
-        {chips}, {_ON_DUTY}{f", s.dealer_holds, {dealer_columns}" if credit else ""}
+        {chips}, {_ON_DUTY}, {chips_exist_sql("postgresql")} AS chips_exist{f", s.dealer_holds, {dealer_columns}" if credit else ""}
     FROM (SELECT 1) AS one
     LEFT JOIN LATERAL ({_SLIP_CONTEXT_SQL.format(uses_books="")}) d ON true{dealer if credit else ""}"""
 
@@ -258,13 +263,16 @@ def _sqlite_context_sql(credit: bool) -> str:
     dealer = f"""
         LEFT JOIN cardroom_employee e ON e.id = (SELECT sh.dealer_id {_DEALER_SHIFT})"""
     return f"""
-    SELECT d.*, {_USES_BOOKS}, {chips}, {_ON_DUTY}{f", {_DEALER_HOLDS}, {_columns('e', Employee, _DEALER_NAMES)}" if credit else ""}
+    SELECT d.*, {_USES_BOOKS}, {chips}, {_ON_DUTY}, {chips_exist_sql("sqlite")} AS chips_exist{f", {_DEALER_HOLDS}, {_columns('e', Employee, _DEALER_NAMES)}" if credit else ""}
     FROM (SELECT 1) AS one
     LEFT JOIN ({_SLIP_CONTEXT_SQL.format(uses_books="")}) d ON 1{dealer if credit else ""}"""
 
 
-_POSTGRESQL_CONTEXT = {False: _postgresql_context_sql(False), True: _postgresql_context_sql(True)}
-_SQLITE_CONTEXT = {False: _sqlite_context_sql(False), True: _sqlite_context_sql(True)}
+@cache
+def _context_sql(vendor: str, credit: bool) -> str:
+    """The context statement, built once per process when first asked (after the apps are ready:
+    the chips that exist are the cage's expression, asked through floor.chip_log)."""
+    return _postgresql_context_sql(credit) if vendor == "postgresql" else _sqlite_context_sql(credit)
 
 
 def slip_context(
@@ -272,7 +280,8 @@ def slip_context(
 ) -> SlipContext:
     """What preparing a slip needs to know, in one cheap query: the site's open gaming day,
     the table's state in it, whether the site uses pre-printed books for `kind`, the
-    organization's active chips, whether `preparer` is on duty at `at` and, given
+    organization's active chips and those its inventory log says exist on the day, whether
+    `preparer` is on duty at `at` and, given
     `dealer_role`, the dealer on shift at the table at `at` (`SlipContext`). Plain SQL
     because this runs on every slip and the ORM's compilation of the same reads cost more
     than running them (bench_slips). On PostgreSQL the same query draws the slip's id."""
@@ -290,23 +299,24 @@ def slip_context(
     conn = transaction.get_connection()  # the caller's (looked up once, not through the proxy)
     if conn.vendor == "postgresql":
         with prepared_cursor(conn) as cursor:  # planned once per connection: its planning cost more than running it
-            cursor.execute(_POSTGRESQL_CONTEXT[credit], params)
+            cursor.execute(_context_sql(conn.vendor, credit), params)
             row = cursor.fetchone()
         n = len(_DAY_FIELDS)
         slip_id, row = row[n + 2], (*row[: n + 2], *row[n + 3 :])
         return _context(row, slip_id, credit)
     params["at"] = conn.ops.adapt_datetimefield_value(at)
     with conn.cursor() as cursor:
-        cursor.execute(_SQLITE_CONTEXT[credit], params)
+        cursor.execute(_context_sql(conn.vendor, credit), params)
         row = cursor.fetchone()
     return _context(row, None, credit)
 
 
 def _context(row, slip_id: int | None, credit: bool) -> SlipContext:
     """A context row: the day's columns, closed, opened, uses books, the chips (JSON), on duty,
-    and for a credit whether the dealer holds the role and the dealer's columns."""
+    the chips that exist (JSON) and for a credit whether the dealer holds the role and the
+    dealer's columns."""
     n = len(_DAY_FIELDS)
-    closed, opened, uses_books, chips, on_duty = row[n : n + 5]
+    closed, opened, uses_books, chips, on_duty, exist = row[n : n + 6]
     day = None if row[0] is None else _from_row(GamingDay, _DAY_FIELDS, row[:n])
     state = "not opened" if day is None else "closed" if closed else "open" if opened else "not opened"
     if isinstance(chips, str):  # SQLite's JSON is text, in no promised order
@@ -314,10 +324,13 @@ def _context(row, slip_id: int | None, credit: bool) -> SlipContext:
     available = ChipsByValue(chips or [])
     dealer = None
     if credit:
-        holds, columns = row[n + 5], row[n + 6 :]
+        holds, columns = row[n + 6], row[n + 7 :]
         found = columns[0] is not None
         dealer = (_from_row(Employee, _DEALER_NAMES, columns), bool(holds)) if found else (None, False)
-    return SlipContext(day, state, bool(uses_books), slip_id, available, dealer, bool(on_duty))
+    if isinstance(exist, str):  # SQLite's JSON is text
+        exist = json.loads(exist)
+    exist = {value: quantity for value, quantity in exist} if exist else None  # SQLite: [] for no log
+    return SlipContext(day, state, bool(uses_books), slip_id, available, dealer, bool(on_duty), exist)
 
 
 class ChipsByValue(Mapping):

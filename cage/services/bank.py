@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.models import Site
 from core import acts
 from core.audit import snapshot
+from floor.chip_log import refuse_more_than_exist
 
 from .. import rules
 from ..calculations import lines_total_cents
@@ -63,6 +64,7 @@ def record_bank_count(
     cash_lines = parse_cash_lines(cash, citation=rules.BANK_RECORDS.at(site))
     chip_lines = parse_chip_lines(chips, site.organization_id, citation=rules.BANK_RECORDS.at(site))
     _check_counted(site, cash_lines, chip_lines)
+    refuse_more_than_exist(site, chip_lines, record="bank count", on_date=gaming_date)
     at = acts.moment(at, "counted_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the bank count")
     with transaction.atomic():
         Site.objects.select_for_update().get(pk=site.pk)

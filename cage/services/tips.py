@@ -9,6 +9,7 @@ from django.utils import timezone
 from cardroom.models import Employee, Organization, Site
 from core import acts
 from core.audit import appended_at_end
+from floor.chip_log import refuse_more_than_exist
 
 from .. import rules
 from ..models import TipDeclaration, TipDeclarationLine, TipPolicy, TipRedemption
@@ -57,6 +58,7 @@ def declare_tips(*, acting_user, site: Site, gaming_date: date, chips, at: datet
     lines = parse_chip_lines(chips, site.organization_id, citation=rules.TIPS.at(site))
     if lines:  # tips here are declared in the house's chips
         refuse_house_chips(site, "it holds no house chips, so no tip chips are declared to its cage")
+    refuse_more_than_exist(site, lines, record="tip declaration", on_date=gaming_date)
     at = acts.moment(at, "declared_at", site=site, gaming_date=gaming_date, after_day_end=True, what="the tips")
     # The declaration's, its lines' and the declaration event go in one INSERT (appended_at_end).
     with transaction.atomic(), appended_at_end():

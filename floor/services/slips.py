@@ -19,6 +19,7 @@ from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import chips_total_cents
+from ..chip_log import refuse_more_than_exist
 from ..models import GamingDay, GamingDayClose, Slip, SlipBook, SlipKind, SlipLine, SlipStep
 from .duty import on_duty_by_signing
 from .steps import (
@@ -118,6 +119,7 @@ def _prepare(
         require_table_in_use(table)
         lines = chip_lines(chips, amounts, site, rules.SLIP_CONTENT.at(site), available=context.chips)
         day = _require_table_open(table, context)
+        refuse_more_than_exist(site, lines, record=f"{kind} slip", exist=context.chips_exist)
         require_in_day(site, day, at, given, "prepared_at")
         if given is not None:
             _require_open_by(table, day, at)

@@ -15,6 +15,7 @@ from core.rules import HOUSE_CONTROL
 
 from .. import queries, rules
 from ..calculations import tray_differs, tray_variance_cents
+from ..chip_log import refuse_more_than_exist
 from ..models import DealerShift, GamingDay, TableInventory
 from ..tips import check_tips_at_last_shift, tips_checked_at
 from .steps import (
@@ -71,6 +72,7 @@ def record_table_inventory(
             day = require_open_day(site, "table")
             require_in_day(site, day, at, given, "counted_at")
             _check_count_order(table, day, kind, at)
+            refuse_more_than_exist(site, counted, record=f"table {kind}", on_date=day.gaming_date)
             previous = queries.last_tray_count(table, before=at)
             variance = _variance(previous, counted, variance_reason) if kind == TableInventory.Kind.OPENER else None
             inventory = save_count(

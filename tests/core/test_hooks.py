@@ -10,13 +10,14 @@ from django.core.exceptions import ImproperlyConfigured, ValidationError
 
 from accounting.queries import closed_dates, closed_days, closed_reason
 from accounting.summaries import is_books_day
+from cage.queries import chips_exist_at, chips_exist_sql
 from cage.queries import tip_status as cage_tip_status
 from cardroom import chip_rules, role_grants, table_rules, wager_caps
 from cardroom import models as cardroom_models
 from cardroom.navigation import party_of
 from core import audit_anchors, citations, closing, figure_days, hooks
 from fees import rules as fees_rules
-from floor import open_items, tips
+from floor import chip_log, open_items, tips
 from surveillance.services import check_wager_under_surveillance_caps
 
 # Every hook, who asks it and the app that answers it.
@@ -39,6 +40,8 @@ EVERY_HOOK = {
     "day_changed_sql": "accounting",
     "wager_cap": "surveillance",
     "tip_status": "cage",
+    "chips_exist": "cage",
+    "chips_exist_sql": "cage",
     "tips_flag": "compliance",
     "open_items": "counts",
     "role_grants": "counts",
@@ -75,6 +78,8 @@ ASKED = {
     "day_changed_sql": lambda: figure_days.day_changed_sql(1, date(2026, 11, 2)),
     "wager_cap": lambda: wager_caps.check_max_wager(object(), 10_000),
     "tip_status": lambda: tips.tip_status(object(), object(), datetime(2026, 11, 2, tzinfo=UTC)),
+    "chips_exist": lambda: chip_log.chips_exist(1, date(2026, 11, 2)),
+    "chips_exist_sql": lambda: chip_log.chips_exist_sql("postgresql"),
     "tips_flag": lambda: hooks.TIPS_FLAG.answers(),
     "open_items": lambda: hooks.OPEN_ITEMS.answers(),
     "role_grants": lambda: role_grants.check_role_grant(object()),
@@ -120,6 +125,8 @@ def test_the_higher_apps_register_their_answers_when_they_load():
     assert hooks.BOOKS_DAY._answers == [is_books_day]
     assert hooks.WAGER_CAP._answers == [check_wager_under_surveillance_caps]
     assert hooks.TIP_STATUS._answers == [cage_tip_status]
+    assert hooks.CHIPS_EXIST._answers == [chips_exist_at]
+    assert hooks.CHIPS_EXIST_SQL._answers == [chips_exist_sql]
 
 
 @pytest.mark.parametrize("name", sorted(EVERY_HOOK))
