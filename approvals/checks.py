@@ -30,9 +30,33 @@ def check_table(table) -> dict[str, str]:
     if table.game != Game.TWENTY_ONE:
         return {}
     errors = licence_errors(table)
-    for name, message in controls_check(table).items():
+    for name, message in [*controls_check(table).items(), *approved_play_errors(table).items()]:
         errors.setdefault(name, message)
     return errors
+
+
+# Play no standard blackjack offers: only a table whose approved game's conditions list it.
+APPROVED_PLAY_ONLY = {"double_on": (Table.DoubleOn.ANY_CARD,), "double_down": (Table.DoubleDown.TOTAL,)}
+
+
+def approved_play_errors(table) -> dict[str, str]:
+    """Doubling on any card, or up to the total in play (Double Down Madness), at any site only
+    where the table offers an approved game whose conditions permit it (`APPROVED_PLAY_ONLY`)."""
+    asked = {field: getattr(table, field) for field, values in APPROVED_PLAY_ONLY.items()}
+    asked = {field: value for field, value in asked.items() if value in APPROVED_PLAY_ONLY[field]}
+    if not asked:
+        return {}
+    link = current_link(table.pk) if table.pk else None
+    conditions = link.approval.conditions if link is not None else {}
+    return {
+        field: (
+            f"{rules.GAME_APPROVAL.at(table.site)}: {_label(field, value)} is the play of an approved game whose "
+            "conditions permit it (Double Down Madness), not of standard blackjack; link the table to such an "
+            "approval, or choose a standard option."
+        )
+        for field, value in asked.items()
+        if value not in conditions.get(field, ())
+    }
 
 
 def licence_errors(table) -> dict[str, str]:

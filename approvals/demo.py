@@ -45,8 +45,9 @@ DDM_APPROVAL = dict(
         "dealer_hits_soft_17": [True],  # "The Dealer will hit soft 17."
         "split_pairs": ["none"],  # "No splitting or surrender is allowed."
         "surrender": ["none"],
-        "double_on": ["any_two"],  # doubling on any hand, repeatedly
-        "double_down": ["up_to"],  # "each double down can be up to the total amount already in play"
+        # "each Player receives a single card initially, with the ability to continually double down or hit"
+        "double_on": ["any_card"],
+        "double_down": ["total"],  # "each double down can be up to the total amount already in play"
         "insurance_allowed": [True],  # "Insurance is offered anytime the Dealer's up card is an Ace."
         "even_money_offered": [False],  # "No second card or even money is allowed."
     },
@@ -106,7 +107,7 @@ DDM_APPROVAL = dict(
 DDM_CONTROLS = dict(
     dealer_hits_soft_17=[True],
     split_pairs=["none"],
-    double_on=["any_two"],
+    double_on=["any_card"],
     insurance_allowed=[True],
     surrender=["none"],
     blackjack_payout=["3:2"],
@@ -119,8 +120,8 @@ DDM_TABLE_SETTINGS = dict(
     split_pairs="none",
     resplit_allowed=False,
     surrender="none",
-    double_on="any_two",
-    double_down="up_to",
+    double_on="any_card",
+    double_down="total",
     insurance_allowed=True,
     even_money_offered=False,
     blackjack_payout="3:2",

@@ -165,6 +165,9 @@ class Table(models.Model):
     class DoubleDown(models.TextChoices):
         EQUAL = "equal", "Double-down wager must equal the original wager"
         UP_TO = "up_to", "Double-down wager up to the original wager"
+        # An approved game's rules only (approvals.checks.approved_play_errors): Double Down
+        # Madness, "up to the total amount already in play".
+        TOTAL = "total", "Double-down wager up to the total amount already in play"
 
     class TipDoubleDown(models.TextChoices):
         EQUAL = "equal", "Doubling-down on tip bets permitted - must equal the original tip bet"
@@ -185,6 +188,9 @@ class Table(models.Model):
         ANY_TWO = "any_two", "Any first two cards"
         TEN_ELEVEN = "ten_eleven", "First two cards totalling 10 or 11"
         NINE_TO_ELEVEN = "nine_to_eleven", "First two cards totalling 9, 10 or 11"
+        # An approved game's rules only (approvals.checks.approved_play_errors): Double Down
+        # Madness, a single card dealt first, "the ability to continually double down or hit".
+        ANY_CARD = "any_card", "Any card, again after each card received"
         NONE = "none", "No doubling down"
 
     class SplitPairs(models.TextChoices):

@@ -18,10 +18,12 @@ def test_an_approvals_conditions_read_in_the_table_forms_words(client, manager, 
     conditions = page.split('id="approvals"')[1].split("</table>")[0]
     assert "Dealer hits soft 17: yes" in conditions and "Even money offered: no" in conditions
     assert "dealer_hits_soft_17" not in conditions and "True" not in conditions and "any_two" not in conditions
-    # Double Down Madness doubles "up to the total amount already in play": never the standard
-    # game's "up to the original wager" (approvals.models.APPROVED_RULES_WORDS)
-    assert "Double down: Double-down wager up to what the approved rules allow" in conditions
-    assert "up to the original wager" not in conditions
+    # Double Down Madness: "each Player receives a single card initially, with the ability to
+    # continually double down", each "up to the total amount already in play" (the approval letter):
+    # never the standard game's "any first two cards" and "up to the original wager".
+    assert "Double on: Any card, again after each card received" in conditions
+    assert "Double down: Double-down wager up to the total amount already in play" in conditions
+    assert "up to the original wager" not in conditions and "Any first two cards" not in conditions
 
 
 def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(client, manager, ddm_table):
@@ -33,8 +35,8 @@ def test_switching_surrender_on_at_the_ddm_table_shows_the_approvals_refusal(cli
         "dealt_from": "shuffler",
         "dealer_hits_soft_17": "on",
         "split_pairs": "none",
-        "double_on": "any_two",
-        "double_down": "up_to",
+        "double_on": "any_card",
+        "double_down": "total",
         "surrender": "late",
         "insurance_allowed": "on",
         "blackjack_payout": "3:2",
