@@ -163,7 +163,10 @@ def approval_errors(table, link) -> dict[str, str]:
     """Each setting the approval fixes that the table breaks, and its pay tables and shuffler."""
     approval = link.approval
     cite = f"{approval.game_name} ({approval.reference})"
-    new_approval = "changing it needs a new approval: link the table to an approval that permits it."
+    new_approval = (
+        "changing it needs a new approval: link the table to an approval that permits it (a gaming manager, "
+        "POST /api/v1/table-games/)."
+    )
     errors = {}
     if table.site.jurisdiction != approval.jurisdiction:
         errors["game_approval"] = f"{cite}: the approval is for {approval.get_jurisdiction_display()} tables."
