@@ -235,6 +235,13 @@ def slip_game(site, code: str) -> str:
     return slip_game_text(code if SLIP_GAME_REFERENCE.applies(site) else "", game_label(site, code))
 
 
+def game_column(where, code: str) -> str:
+    """A game in a Game column at `where` (the daily page, the daily report's CSV and XLSX): its
+    code, "21" or "PW", where the pack asks for that reference (SLIP_GAME_REFERENCE, ND
+    99-01.3-08-05(3)(a)); elsewhere the pack's name, "Blackjack" ("" stays "")."""
+    return code if not code or SLIP_GAME_REFERENCE.applies(where) else game_label(where, code)
+
+
 def slip_game_text(reference: str, label: str) -> str:
     """The game in the slip's words: "21 (Twenty-one)" with a reference, "Blackjack" without."""
     return f"{reference} ({label})" if reference else label
