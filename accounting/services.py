@@ -23,11 +23,13 @@ from core.periods import Quarter
 from core.plurals import noun_for
 from core.rules import HOUSE_CONTROL
 from fees.queries import fees_not_counted, record_dates
+from fees.rules import keeps_sessions, keeps_table_fees
 from floor import queries as floor_queries
 from floor import rules as floor_rules
 from floor.calculations import site_today
 from floor.models import GamingDay
 from packs import RevenueModel, pack_for
+from tournaments.rules import TOURNAMENT
 
 from . import frozen, queries, rules
 from .models import Adjustment, BooksClose, OtherGamesAgp, QuarterFiling
@@ -103,8 +105,9 @@ def _check_books_can_close(site: Site, gaming_date: date):
 
 def cash_at_the_cage(site: Site, summary) -> bool:
     """Whether a day with no gaming day opened had cash at the cage: tournament fees or prizes, a
-    fees or session pack's records. A day whose only record is an adjustment had none, so its books
-    close without a bank count (the daily page says so beside its button)."""
+    fees or session pack's records (`no_gaming_day_bank` names those of the site's pack). A day
+    whose only record is an adjustment had none, so its books close without a bank count (the
+    daily page says so beside its button)."""
     if not summary.tournaments.is_empty:
         return True
     return bool(record_dates([site.pk], summary.gaming_date, summary.gaming_date))
@@ -148,7 +151,7 @@ def _check_bank_counted(site: Site, gaming_date: date, *, gaming_day_opened: boo
     ]
     if missing:
         # With no gaming day, the count is asked for the cash the day's records put at the cage.
-        why = "" if gaming_day_opened else NO_GAMING_DAY_BANK
+        why = "" if gaming_day_opened else no_gaming_day_bank(site)
         raise ValidationError(
             {
                 "gaming_date": f"{rules.BANK_RECORDS.at(site)}: the {' and '.join(missing)} cash bank count of {gaming_date} "
@@ -157,10 +160,23 @@ def _check_bank_counted(site: Site, gaming_date: date, *, gaming_day_opened: boo
         )
 
 
-NO_GAMING_DAY_BANK = (
-    " (no gaming day was opened, but cash was at the cage: tournament fees or prizes, fees or sessions; "
-    "a day whose only record is an adjustment needs no bank count)"
-)
+def no_gaming_day_bank(site: Site) -> str:
+    """Why a day with no gaming day asks for a bank count, naming only the cash the site's pack has
+    (`cash_at_the_cage`): tournament fees or prizes where it states tournaments, its table fees or
+    its sessions where its revenue is one of them."""
+    held = [
+        words
+        for words, kept in (
+            ("tournament fees or prizes", TOURNAMENT.applies(site)),
+            ("table fees", keeps_table_fees(site)),
+            ("games-of-chance sessions", keeps_sessions(site)),
+        )
+        if kept
+    ]
+    return (
+        f" (no gaming day was opened, but cash was at the cage: {' or '.join(held) or 'its records'}; "
+        "a day whose only record is an adjustment needs no bank count)"
+    )
 
 
 def record_adjustment(

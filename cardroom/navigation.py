@@ -46,13 +46,30 @@ def register(section: str, label: str, url_name: str, roles, offered=None, **kwa
     MENU.append(MenuItem(section, label, url_name, frozenset(roles), tuple(sorted(kwargs.items())), offered))
 
 
+# A section's name at a jurisdiction where it is not the one registered: section -> (jurisdiction ->
+# its name there). The floor's "Chips" is "Floor" where the house has no chips at its tables.
+SECTION_NAMES: dict[str, Callable[[str], str]] = {}
+
+
+def name_section(section: str, name_at: Callable[[str], str]) -> None:
+    """`name_at(jurisdiction)`: what `section` is called at sites of that jurisdiction."""
+    SECTION_NAMES[section] = name_at
+
+
+def _section_name(section: str, jurisdictions) -> str:
+    """The section's name at `jurisdictions` where they all agree on one; else the registered name."""
+    name_at = SECTION_NAMES.get(section)
+    names = {name_at(j) for j in jurisdictions} if name_at and jurisdictions else set()
+    return names.pop() if len(names) == 1 else section
+
+
 def menu_for(roles: set[str], jurisdictions=None) -> dict[str, list[MenuItem]]:
     """The entries for `roles`, keeping those offered at the user's sites (`jurisdictions`: their
-    Site.jurisdiction values; None: every entry)."""
+    Site.jurisdiction values; None: every entry), each section by its name there."""
     sections: dict[str, list[MenuItem]] = {}
     for item in MENU:
         if item.roles & roles and item.offered_at(jurisdictions):
-            sections.setdefault(item.section, []).append(item)
+            sections.setdefault(_section_name(item.section, jurisdictions), []).append(item)
     return sections
 
 

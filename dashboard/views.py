@@ -57,7 +57,7 @@ from floor.models import GamingDay, Slip, SlipKind, SlipStep
 from floor.open_items import Kind as ItemKind
 from floor.open_items import open_items
 from floor.queries import carried_items, opener_variances
-from floor.rules import TRAY_COUNT, house_chips
+from floor.rules import TRAY_COUNT, game_column, house_chips
 from packs import RevenueModel, pack_for
 from reports.rules import FORM_DAILY, FORM_DEALER_HOLD, FORM_DEALER_SHIFTS, FORM_QUARTERLY
 from statefiling.queries import amendment_statements, receipt_statement
@@ -167,7 +167,7 @@ def daily(request):
         **items,
         # Precomputed rows (issue 37): each row's cells are formatted here, once, rather than by
         # an include and nine filters a row in the template.
-        "table_rows": _table_rows(summary.tables, items["open_slips"], gross),
+        "table_rows": _table_rows(summary.tables, items["open_slips"], gross, site=site),
         # The openers that differ from their table's last count, with their reasons: one query, none
         # where no table opened (a fees-only site records no opener).
         "variances": opener_variances([site.pk], day, day) if any(t.opener_recorded for t in summary.tables) else [],
@@ -276,9 +276,10 @@ def custody_cells(c, gross: bool = True) -> str:
     return mark_safe("".join(cells))  # noqa: S308 - money and ratios only
 
 
-def _table_rows(tables, open_slips: dict, gross: bool = True) -> str:
+def _table_rows(tables, open_slips: dict, gross: bool = True, *, site) -> str:
     """The rows of #tables (each table's figures and status), escaped, written once in Python:
-    what the template's loop wrote, to the character ("" without tables)."""
+    what the template's loop wrote, to the character ("" without tables). The game is named as the
+    site's pack asks (`floor.rules.game_column`: "21" in North Dakota, "Blackjack" elsewhere)."""
     rows = []
     for t in tables:
         slips = open_slips.get(t.table_number, [])
@@ -301,7 +302,7 @@ def _table_rows(tables, open_slips: dict, gross: bool = True) -> str:
             )
         number = _text(t.table_number)
         rows.append(
-            f'\n    <tr data-table="{number}"><td>{number}</td><td>{_text(t.game)}</td>{custody_cells(t.custody, gross)}'
+            f'\n    <tr data-table="{number}"><td>{number}</td><td>{_text(game_column(site, t.game))}</td>{custody_cells(t.custody, gross)}'
             f"\n      <td>{status}</td></tr>\n  "
         )
     return mark_safe("".join(rows))  # noqa: S308 - every value went through _text

@@ -264,6 +264,9 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
                 self.fields["cashier"].widget.choices = [("", "I am the cashier")] + offered
         else:
             del self.fields["cashier"]
+        # Every purpose parses; the site's are offered (a jar bar only where its pack states one) and
+        # the service refuses another (rules.slip_purposes).
+        self.fields["purpose"].widget.choices = [(p, Slip.Purpose(p).label) for p in rules.slip_purposes(site)]
         # Any table of the site parses; the service says why a table cannot take a slip.
         self.fields["table"].queryset = Table.objects.filter(site=site)
         self.fields["table"].widget.choices = [("", "Choose the table")] + [

@@ -23,6 +23,10 @@ SLIP_CONTENT = Rule("floor.slip_content")  # preparers; quantity and value by de
 # A slip's reference to the game by its code, "21" or "PW": North Dakota's 08-05(3)(a) asks for it;
 # where a pack's law does not (`applies`), the slip names the game by the pack's own name only.
 SLIP_GAME_REFERENCE = Rule("floor.slip_game_reference")
+# A slip's purpose "Jar bar": North Dakota's 08-05(1) has a fill and credit slip "temporarily
+# transfer a chip tray to or from a table and jar bar"; offered and accepted only where the site's
+# pack states it (`slip_purposes`), refused elsewhere (a slip already made keeps its purpose).
+SLIP_JAR_BAR = Rule("floor.slip_jar_bar")
 SLIP_VERIFICATION = Rule("floor.slip_verification")  # a shift manager or authorized employee not presently dealing
 SLIP_RECEIPT = Rule("floor.slip_receipt")  # the dealer initials the fill copy, the cashier the credit copy
 SLIP_FORM = Rule("floor.slip_form")  # the two-part form as a whole (the slip PDF)
@@ -228,11 +232,30 @@ def citations_at(where) -> dict[str, str]:
     return {name: rule.at(where) for name, rule in PAGE_RULES.items()}
 
 
+# A slip's purposes (floor.models.Slip.Purpose values): a regular fill or credit and a temporary
+# chip tray transfer at every site, a jar bar only where the pack states it (SLIP_JAR_BAR).
+PURPOSES = ("regular", "tray_transfer")
+JAR_BAR = "jar_bar"
+
+
+def slip_purposes(where) -> tuple[str, ...]:
+    """The purposes a fill or credit slip is offered and accepted for at `where` (a Site or a
+    jurisdiction code): "jar_bar" only where the pack states it (SLIP_JAR_BAR, ND 99-01.3-08-05(1))."""
+    return PURPOSES + ((JAR_BAR,) if SLIP_JAR_BAR.applies(where) else ())
+
+
 def slip_game(site, code: str) -> str:
     """The game as a fill or credit slip names it at `site`: North Dakota's reference to
     twenty-one (21) or paddlewheels (PW) beside the pack's name, "21 (Twenty-one)"
     (SLIP_GAME_REFERENCE, ND 99-01.3-08-05(3)(a)); elsewhere the pack's name only, "Blackjack"."""
     return slip_game_text(code if SLIP_GAME_REFERENCE.applies(site) else "", game_label(site, code))
+
+
+def game_column(where, code: str) -> str:
+    """A game in a Game column at `where` (the daily page, the daily report's CSV and XLSX): its
+    code, "21" or "PW", where the pack asks for that reference (SLIP_GAME_REFERENCE, ND
+    99-01.3-08-05(3)(a)); elsewhere the pack's name, "Blackjack" ("" stays "")."""
+    return code if not code or SLIP_GAME_REFERENCE.applies(where) else game_label(where, code)
 
 
 def slip_game_text(reference: str, label: str) -> str:

@@ -98,10 +98,14 @@ def _validate_custody(
         )
     if escorted_by is not None and escorted_by.pk == transporter.pk:
         raise ValidationError(
-            {"escorted_by": "The escort is another employee than the shift manager transporting the box."}
+            {
+                "escorted_by": f"{REMOVAL.at(site)}: the escort is another employee than the shift manager transporting the box."
+            }
         )
     if escorted_by is not None and escorted_by.organization_id != site.organization_id:
-        raise ValidationError({"escorted_by": "The escort must be an employee of this organization."})
+        raise ValidationError(
+            {"escorted_by": f"{REMOVAL.at(site)}: the escort must be an employee of this organization."}
+        )
     if not (storage_place or "").strip():
         raise ValidationError({"storage_place": f"{REMOVAL.at(site)}: say where the box is stored until the count."})
     if not holds_count_role(key_holder, site):

@@ -16,6 +16,7 @@ from core.audit_rows import record_rows
 from core.insert_values import insert_plan, insert_values
 from core.prepared import bound_sql
 from core.rules import HOUSE_CONTROL
+from packs import pack_for
 
 from .. import queries, rules
 from ..calculations import chips_total_cents
@@ -84,6 +85,24 @@ def prepare_credit(
     )
 
 
+def _require_purpose(site, purpose: str) -> None:
+    """A purpose the site's pack has (`rules.slip_purposes`): a jar bar only where its law states
+    one (rules.SLIP_JAR_BAR, ND 99-01.3-08-05(1)); refused on `purpose`, naming the site's pack."""
+    purposes = rules.slip_purposes(site)
+    if purpose in purposes:
+        return
+    offered = " or ".join(purposes)
+    if purpose == rules.JAR_BAR:
+        pack = pack_for(site)
+        message = (
+            f"{rules.SLIP_JAR_BAR.at(site)}: purpose jar_bar is not a slip's purpose in {pack.name}'s law "
+            f"({site.name}); the purpose is {offered}."
+        )
+    else:
+        message = f"{rules.SLIP_MOVEMENT.at(site)}: the purpose is {offered}."
+    raise ValidationError({"purpose": message})
+
+
 def _prepare(
     kind: str, *, acting_user, table: Table, chips, amounts, purpose: str, number: int | None, at, cashier=None
 ) -> Slip:
@@ -112,10 +131,7 @@ def _prepare(
         context = queries.slip_context(table, kind, at=at, preparer=employee, dealer_role=role)
         if kind == SlipKind.CREDIT:
             signer, signed_as = _credit_signer(employee, prepared_as, table, context.dealer)
-        if purpose not in Slip.Purpose.values:
-            raise ValidationError(
-                {"purpose": f"{rules.SLIP_MOVEMENT.at(site)}: the purpose is regular, tray_transfer or jar_bar."}
-            )
+        _require_purpose(site, purpose)
         require_table_in_use(table)
         lines = chip_lines(chips, amounts, site, rules.SLIP_CONTENT.at(site), available=context.chips)
         day = _require_table_open(table, context)

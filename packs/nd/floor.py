@@ -12,6 +12,8 @@ CITATIONS: dict[str, str] = {
     # Fill and credit slips: the section as a whole (the printed form) and each subsection.
     "floor.slip_form": "ND 99-01.3-08-05",
     "floor.slip_movement": "ND 99-01.3-08-05(1)",  # fill = bank -> table, credit = table -> bank
+    # A slip "to temporarily transfer a chip tray to or from a table and jar bar": a purpose of its own.
+    "floor.slip_jar_bar": "ND 99-01.3-08-05(1)",
     "floor.slip_numbering": "ND 99-01.3-08-05(2)",  # separate forms, consecutive numbers, used in order, VOID
     "floor.slip_content": "ND 99-01.3-08-05(3)",  # preparers; quantity and value by denomination
     "floor.slip_game_reference": "ND 99-01.3-08-05(3)(a)",  # "reference to twenty-one (21) or paddlewheels (PW)"

@@ -41,8 +41,8 @@ from floor.queries import (
     opener_variances,
     unverified_receipts,
 )
-from floor.rules import TRAY_COUNT, house_chips
-from packs import RevenueModel, RevenueWords, get_pack, revenue_words
+from floor.rules import TRAY_COUNT, game_column, house_chips
+from packs import RevenueModel, RevenueWords, game_name, get_pack, revenue_words
 from tournaments.queries import late_entries as tournament_late_entries
 
 from .. import rules as report_rules
@@ -425,8 +425,10 @@ def render(data: DailyReport) -> list:
 
 COLUMNS = [
     Column("gaming_date", DATE),
-    Column("table"),  # a table's number, or adjustment (an entry recorded this day), twenty_one, paddlewheel, total
-    Column("game"),
+    # a table's number, or adjustment (an entry recorded this day), a game's total in the pack's word
+    # (game_key: twenty_one, blackjack, black_jack, paddlewheel), total
+    Column("table"),
+    Column("game"),  # the code where the pack asks for it (ND: 21, PW), else its name (floor.rules.game_column)
     *(Column(name, MONEY) for name in ("drop", "fills", "credits", "opener", "closer", "gross_proceeds", "prizes",
                                         "agp")),
     Column("hold", RATIO),
@@ -453,23 +455,28 @@ def _custody_cells(custody) -> list:
     return [*(getattr(custody, name) for name in CUSTODY), custody.hold_ratio]
 
 
-def _day_rows(
-    day: DailySummary, books: BooksCheck, late: int, dealt: tuple[str, ...], variances: dict | None = None
-) -> list[list]:
-    """A day's tables, each game the site's pack deals (`dealt`: no paddlewheel row where its
-    tables deal none) and the day's total. A table whose opener differs from its last count
-    (`variances`, by table number) says so on its row, as the PDF does: the statement and the
-    difference (opener - last count)."""
-    variances = variances or {}
+def game_key(where: str, code: str) -> str:
+    """A game's total row in the file, named by the pack's word for it: "twenty_one" (ND),
+    "blackjack" (WA), "black_jack" (NY), "paddlewheel"."""
+    return game_name(where, code).lower().replace("-", "_").replace(" ", "_")
+
+
+def _day_rows(day: DailySummary, books: BooksCheck, late: int, where: str, variances: dict | None = None) -> list[list]:
+    """A day's tables, each game the site's pack deals (no paddlewheel row where its tables deal
+    none; each game named in the pack's words, `game_key` and `game_column`) and the day's total.
+    A table whose opener differs from its last count (`variances`, by table number) says so on its
+    row, as the PDF does: the statement and the difference (opener - last count)."""
+    variances, dealt = variances or {}, get_pack(where).games
     rows = [
-        [day.gaming_date, t.table_number, t.game, *_custody_cells(t.custody), "yes" if t.complete else "no",
-         *([None] * 9), *_variance_cells(variances.get(t.table_number)), None]
+        [day.gaming_date, t.table_number, game_column(where, t.game), *_custody_cells(t.custody),
+         "yes" if t.complete else "no", *([None] * 9), *_variance_cells(variances.get(t.table_number)), None]
         for t in day.tables
     ]  # fmt: skip
-    rows += [_adjustment_row(day, line) for line in day.adjustments_recorded]
-    for label, game, custody in (("twenty_one", "21", day.twenty_one), ("paddlewheel", "PW", day.paddlewheel)):
+    rows += [_adjustment_row(day, line, where) for line in day.adjustments_recorded]
+    for game, custody in (("21", day.twenty_one), ("PW", day.paddlewheel)):
         if game in dealt:
-            rows.append([day.gaming_date, label, game, *_custody_cells(custody), "", *([None] * 12)])
+            cells = [game_key(where, game), game_column(where, game), *_custody_cells(custody)]
+            rows.append([day.gaming_date, *cells, "", *([None] * 12)])
     cash = day.cash
     rows.append(
         [day.gaming_date, "total", "", *_custody_cells(day.total), "", cash.cash_profit_cents, cash.long_short_cents,
@@ -483,22 +490,22 @@ def _variance_cells(variance: OpenerVariance | None) -> list:
     return [None, None] if variance is None else [variance.statement, variance.variance_cents]
 
 
-def _adjustment_row(day: DailySummary, line) -> list:
+def _adjustment_row(day: DailySummary, line, where: str) -> list:
     """An adjusting entry recorded on the day, as the page's row (its figures counted in the day's
     total, so the tables' and the adjustments' rows add up to it), what it corrects in `figure`."""
     table = f" table {line.table_number}" if line.table_number else ""
     corrects = f"corrects {line.corrected_date}: {line.field}{table} ({line.reason}; {line.recorded_by_initials})"
     custody = adjustment_custody((line,))
-    return [day.gaming_date, "adjustment", line.game or "", *_custody_cells(custody), "", *([None] * 9), corrects,
+    return [day.gaming_date, "adjustment", game_column(where, line.game or ""), *_custody_cells(custody), "", *([None] * 9), corrects,
             line.amount_cents, None]  # fmt: skip
 
 
 def table(data: DailyReport) -> tuple[list[Column], list[list]]:
-    rows, dealt, holds = [], get_pack(data.where).games, _holds(data)
+    rows, holds = [], _holds(data)
     for day, books, pack_day in zip(data.days, data.books, _of_each_day(data), strict=True):
         late = sum(1 for e in data.late if e.gaming_date == day.gaming_date)
         variances = {v.table_number: v for v in data.variances if v.gaming_date == day.gaming_date}
-        day_rows = _day_rows(day, books, late, dealt, variances)
+        day_rows = _day_rows(day, books, late, data.where, variances)
         # a fees or session day: its adjusting entries and its total (cash, books) alone, then its own
         # fees or sessions (the PDF's section of the day)
         rows += day_rows if holds else [row for row in day_rows if row[1] in ("adjustment", "total")]

@@ -58,7 +58,9 @@ def test_a_tournament_day_without_a_gaming_day_closes_once_its_bank_is_counted(c
     tournament_day(cast, site, PLAYED)
     message = refusal(cast, site, PLAYED)
     assert message.startswith(rules.BANK_RECORDS.at(site)) and "cash bank count of 2026-11-27 is missing" in message
-    assert "cash was at the cage" in message and "only record is an adjustment needs no bank count" in message
+    assert "cash was at the cage: tournament fees or prizes;" in message
+    assert "only record is an adjustment needs no bank count" in message
+    assert "fees or sessions" not in message and "session" not in message  # another pack's records
     with on(site, PLAYED):
         count_bank(cast, site, PLAYED, 100_000, 110_000)
     assert close(cast, site, PLAYED).figures["tournaments"]["gross_proceeds_cents"] == 10_000

@@ -104,6 +104,21 @@ def test_the_bank_page_offers_cash_only(cashier_page, site):
     assert (count.cash_cents, count.chips_cents) == (50000, 0)
 
 
+@pytest.mark.parametrize("fees", [True, False])
+def test_the_bank_day_shows_no_chip_rows_where_the_house_has_no_chips(cast, site, chips, fees):
+    """Its day read "Chips (face value)", chips redeemed and tips redeemed at a fees-only site; a
+    site with house chips (the same site under ND) shows them as before."""
+    if not fees:
+        site.jurisdiction = "ND"
+        site.save()
+    text = page(at_site(Client(), cast[Role.CASHIER], site).get("/cage/"))
+    day = text[text.index('id="bank-day"') : text.index("</table>", text.index('id="bank-day"'))]
+    assert "<td>Cash</td>" in day and "<td>IOUs owed to the bank (net)</td>" in day
+    for row in ("Chips (face value)", "Chips redeemed for players", "Dealer tips redeemed"):
+        assert (f"<td>{row}</td>" in day) is not fees, row
+    assert ("Cash and chip bank:" in text) is not fees and ("Cash bank:" in text) is fees
+
+
 def test_the_bank_page_refuses_chips_posted_anyway_inline(cashier_page, site):
     posted = {"form": "count", "gaming_date": DAY.isoformat(), "kind": "start", "cash_10000": "5", "chip_500": "3"}
     response = cashier_page.post("/cage/", posted)

@@ -1,5 +1,7 @@
 """The cage's tabs (templates/cage/_nav.html) at a site of each pack, role by role: a tab is shown
-exactly when its page opens for that role there, so no tab leads to a refusal."""
+exactly when its page opens for that role there, so no tab leads to a refusal; where the house has
+no chips (WA-BJ, fees only: floor.rules.house_chips) no tab leads to the chip pages, which only
+say why they take nothing there."""
 
 import re
 
@@ -17,6 +19,7 @@ PAGES = {
     "/cage/deposits/": "Bank deposits",
     "/cage/inventory/": "Chip inventory log",
 }
+CHIP_PAGES = {"/cage/redemptions/", "/cage/tips/", "/cage/inventory/"}
 
 
 def _tabs(html: str) -> dict[str, str]:
@@ -33,8 +36,9 @@ def test_each_cage_tab_is_shown_exactly_when_its_page_opens(site, cast, chips, j
     answers = {path: client.get(path) for path in PAGES}
     assert {a.status_code for a in answers.values()} <= {200, 403}, answers
     readable = {path: a for path, a in answers.items() if a.status_code == 200}
+    usable = {p: PAGES[p] for p in readable if jurisdiction != "WA-BJ" or p not in CHIP_PAGES}
     for path, answer in readable.items():
-        assert _tabs(answer.content.decode()) == {p: PAGES[p] for p in readable}, path
+        assert _tabs(answer.content.decode()) == usable, path
 
 
 def test_a_dealer_on_the_tips_page_sees_the_tips_tab_alone(site, cast, chips):

@@ -12,7 +12,7 @@ from counts import services
 from counts.models import DropBox
 from counts.pdf import build_count_sheet
 from tests.conformance.words import ND_WORDS, law_words_in
-from tests.factories import TableFactory, make_person
+from tests.factories import OrganizationFactory, TableFactory, make_person
 
 from .conftest import COUNT_TIME, GAMING_DATE, remove_box
 
@@ -161,3 +161,24 @@ def test_a_drop_site_keeps_its_count_forms(site, client, manager, counters):
     boxes, settings = client.get("/counts/boxes/").content.decode(), client.get("/counts/drop-boxes/").content.decode()
     assert 'id="fees-only"' not in boxes + settings
     assert 'id="register-box"' in boxes and 'id="box-exchange-form"' in boxes and 'id="count-settings-form"' in settings
+
+
+@pytest.mark.parametrize(
+    ("jurisdiction", "rule"), [("ND", "ND 99-01.3-08-14(1)"), ("WA-HB", "House control"), ("NY", "House control")]
+)
+def test_the_escort_refusals_cite_the_removal_rule_at_the_site(
+    site, shift_manager, boxes, counters, jurisdiction, rule
+):
+    """The escort who is the transporter himself, or of another organization, is refused citing
+    the removal rule as the site's pack states it (it cited nothing)."""
+    site.jurisdiction = jurisdiction
+    site.save()
+    stranger = make_person(OrganizationFactory(), Role.PIT_BOSS, None)
+    for escort, words in (
+        (shift_manager, "the escort is another employee than the shift manager transporting the box."),
+        (stranger, "the escort must be an employee of this organization."),
+    ):
+        with pytest.raises(ValidationError) as refused:
+            remove_box(shift_manager, boxes[0], counters[0], sole_employee_on_duty=False, escorted_by=escort)
+        assert refused.value.message_dict == {"escorted_by": [f"{rule}: {words}"]}
+        assert jurisdiction == "ND" or speaks_no_nd(messages(refused))

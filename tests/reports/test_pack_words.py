@@ -131,9 +131,9 @@ def test_the_daily_and_quarterly_reports_have_their_plain_titles_and_no_nd_tax(c
     # a game summary row only for the games the pack deals (Washington's tables deal no paddlewheel);
     # a fees or session site's file, as its PDF, has no drop-based rows or columns: each day's total
     if jurisdiction == "WA-HB":
-        assert any(",twenty_one," in r for r in rows) and not any(",paddlewheel," in r for r in rows)
+        assert any(",blackjack," in r for r in rows) and not any(",paddlewheel," in r for r in rows)
     else:
-        assert not any(",twenty_one," in r or ",paddlewheel," in r for r in rows)
+        assert not any(",blackjack," in r or ",black_jack," in r or ",paddlewheel," in r for r in rows)
         assert "Drop" not in rows[0] and "Unexplained" not in rows[0] and any(",total," in r for r in rows)
 
 
@@ -299,3 +299,35 @@ def test_the_kinds_offered_at_one_site_are_that_sites_as_its_page_lists_them(cli
     for wrong in (stranger.pk, "x", "99999999999999"):
         refused = api.get(f"/api/v1/reports/kinds/?site={wrong}")
         assert refused.status_code == 400 and "site" in refused.json(), wrong
+
+
+# Game 21 in the daily report's files and on the daily page, in the pack's words: a game's total
+# row is keyed by the pack's word for it (ND's "twenty_one" as before), and the Game column holds
+# the code only where the pack asks for that reference (ND 99-01.3-08-05(3)(a)), else the name.
+# (A fees or session site's files and page have no tables' rows.)
+GAME_ROWS = {"ND": ("twenty_one", "21"), "WA-HB": ("blackjack", "Blackjack")}
+
+
+@pytest.mark.parametrize("jurisdiction", GAME_ROWS)
+def test_the_daily_files_name_game_21_in_the_packs_words(client_for, house, jurisdiction):
+    here = house(jurisdiction)
+    api = client_for(here.auditor)
+    run = _report(api, here, "daily")["id"]
+    base = f"/api/v1/reports/{run}/download/"
+    rows = [line.split(",") for line in api.get(f"{base}?format=csv").content.decode().splitlines()]
+    day = [row for row in rows if row[0] == str(DAY)]
+    key, game = GAME_ROWS[jurisdiction]
+    assert [row[2] for row in day if row[1] == "1"] == [game]  # table 1 deals game 21
+    assert [row[2] for row in day if row[1] == key] == [game]  # its game total
+    if jurisdiction != "ND":
+        assert not [row for row in rows if "twenty_one" in row or row[2] == "21"]
+    sheet = xlsx_text(api.get(f"{base}?format=xlsx").content)
+    assert f"{key} {game} " in sheet and (("twenty_one" in sheet) == (jurisdiction == "ND"))
+
+
+@pytest.mark.parametrize("jurisdiction", GAME_ROWS)
+def test_the_daily_page_names_the_tables_game_in_the_packs_words(client, house, jurisdiction):
+    here = house(jurisdiction)
+    client.force_login(here.manager.user)
+    page = client.get(f"/dashboard/daily/?site={here.site.pk}&date={DAY}").content.decode()
+    assert f'<tr data-table="1"><td>1</td><td>{GAME_ROWS[jurisdiction][1]}</td>' in page
