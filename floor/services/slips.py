@@ -130,6 +130,10 @@ def _prepare(
         role = rules.TABLE_ROLE.get(table.game, Role.DEALER) if kind == SlipKind.CREDIT else None
         context = queries.slip_context(table, kind, at=at, preparer=employee, dealer_role=role)
         if kind == SlipKind.CREDIT:
+            # The credit's dealer is the one on shift at its time: a paper time outside the open
+            # day is said as such first (it named nobody on shift, not the time).
+            if given is not None and context.day is not None:
+                require_in_day(site, context.day, at, given, "prepared_at")
             signer, signed_as = _credit_signer(employee, prepared_as, table, context.dealer)
         _require_purpose(site, purpose)
         require_table_in_use(table)

@@ -328,3 +328,24 @@ def test_a_fill_and_a_credit_take_five_queries_and_the_slip_context_is_planned_o
             "SELECT generic_plans + custom_plans FROM pg_prepared_statements WHERE statement LIKE %s", ["%AS slip_id%"]
         )
         assert sorted(n for (n,) in cursor.fetchall()) == [2, 2]  # the fill's and the credit's context, twice each
+
+
+def test_a_credit_dated_before_its_day_began_is_refused_for_its_time_not_for_its_dealer(
+    dealer_shift, cast, site, gaming_day
+):
+    """A paper credit dated three hours before the gaming day's first hour: the refusal names the
+    time (outside the day's business hours, at prepared_at), where it said nobody was on shift at
+    the table then, which sent the user looking for a dealer."""
+    from .conftest import in_day
+
+    with pytest.raises(ValidationError) as refused:
+        services.prepare_credit(
+            acting_user=cast[Role.PIT_BOSS].user,
+            table=dealer_shift.table,
+            chips=FILL,
+            at=in_day(site, gaming_day.gaming_date, -3),
+        )
+    assert list(refused.value.message_dict) == ["prepared_at"]
+    message = refused.value.message_dict["prepared_at"][0]
+    assert "outside the business hours of the gaming day" in message and "nobody is on shift" not in message
+    assert not Slip.objects.filter(kind="credit").exists()
