@@ -65,3 +65,18 @@ def credit(dealer_shift, open_table, cast):
 @pytest.fixture
 def second_shift_manager(org, site):
     return make_person(org, Role.SHIFT_MANAGER, site)
+
+
+def pack_site(org, code: str):
+    """A site of the pack `code` as the cast's site (a test module's `site` fixture, parametrized
+    by pack, builds the floor's fixtures on it)."""
+    from tests.factories import SiteFactory
+
+    return SiteFactory(organization=org, name=f"{code} Card Room", jurisdiction=code)
+
+
+def pack_table(site, code: str):
+    """Table 1 within the pack's wager limits (a New York game's maximum is $5)."""
+    from tests.factories import TableFactory
+
+    return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=500 if code == "NY" else 2500)

@@ -22,7 +22,7 @@ from floor.pdf_slips import build_slip_document, render_slip_pdf
 from tests.conformance.words import ND_WORDS, OTHER_WORDS, law_words_in
 from tests.factories import SiteFactory, TableFactory, make_person
 
-from .conftest import FILL, TRAY, today
+from .conftest import FILL, TRAY, pack_site, pack_table, today
 
 FEES_RULE = "WAC 230-40-125(1) (1999 proposed amendment)"
 
@@ -61,14 +61,12 @@ def code(request):
 
 @pytest.fixture
 def site(org, code):
-    """The cast's site, of the pack under test (the floor's fixtures build on it)."""
-    return SiteFactory(organization=org, name=f"{code} Card Room", jurisdiction=code)
+    return pack_site(org, code)
 
 
 @pytest.fixture
 def table(site, code):
-    """Table 1 within the pack's wager limits (a New York game's maximum is $5)."""
-    return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=500 if code == "NY" else 2500)
+    return pack_table(site, code)
 
 
 def test_the_floor_cites_house_control_for_every_slip_rule_the_pack_does_not_state(site):

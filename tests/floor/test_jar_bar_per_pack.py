@@ -12,9 +12,8 @@ from pypdf import PdfReader
 from cardroom.models import Role
 from floor.models import Slip
 from floor.pdf_slips import build_slip_document, render_slip_pdf
-from tests.factories import SiteFactory, TableFactory
 
-from .conftest import FILL
+from .conftest import FILL, pack_site, pack_table
 
 PACK_NAMES = {"WA-HB": "Washington house-banked blackjack", "NY": "New York games of chance"}
 
@@ -26,14 +25,12 @@ def code(request):
 
 @pytest.fixture
 def site(org, code):
-    """The cast's site, of the pack under test (the floor's fixtures build on it)."""
-    return SiteFactory(organization=org, name=f"{code} Card Room", jurisdiction=code)
+    return pack_site(org, code)
 
 
 @pytest.fixture
 def table(site, code):
-    """Table 1 within the pack's wager limits (a New York game's maximum is $5)."""
-    return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=500 if code == "NY" else 2500)
+    return pack_table(site, code)
 
 
 def test_the_slip_form_offers_a_jar_bar_only_where_the_pack_states_one(client, cast, open_table, code):
