@@ -3,9 +3,9 @@ from datetime import date, timedelta
 import pytest
 
 from cardroom.models import Role
+from core.moments import gaming_day_bounds
 from tests.accounting.scenario import Scenario
 from tests.factories import TableFactory
-from tests.fees.conftest import one_days_start
 from tests.fees.test_api_cash import bank, quarter, summary
 from tests.tournaments.conftest import announce
 from tournaments import services as tournaments
@@ -137,14 +137,15 @@ def test_no_percent_of_hold_is_answered_where_the_revenue_is_not_a_drop(
     assert every.status_code == 200 and other_site.pk not in {s["site"] for s in every.json()["sites"]}
 
 
-def test_at_a_north_dakota_site_the_cash_long_short_is_reconciled_as_before(client_for, cast, site):
+def test_at_a_north_dakota_site_the_cash_long_short_is_reconciled_as_before(day_under_way, client_for, cast, site):
     """A tournament's entry fee in the cage's bank at a drop pack's site: the API's long (short) is
     the cash profit less the tables' AGP, as the daily page and PDF show it; a fees or session
     site's is null (tests/fees/test_api_cash.py)."""
     boss = cast[Role.SHIFT_MANAGER]
     tournament = announce(boss, site)
     tournaments.collect_fee(acting_user=boss.user, tournament=tournament, kind=FeeKind.ENTRY, player_name="Ann Lee")
-    start = one_days_start(site, timedelta(hours=1))
+    # The bank counted in the tournament's own gaming day (three hours old at least: day_under_way).
+    start = gaming_day_bounds(site, tournament.gaming_date)[0] + timedelta(hours=1)
     bank(boss, site, tournament.gaming_date, (start, start + timedelta(hours=1)), (1_000, 11_000))
     api = client_for(cast[Role.AUDITOR])
     day = summary(api, site, tournament.gaming_date)

@@ -114,7 +114,7 @@ def test_each_step_lists_only_the_badges_allowed_to_take_it(fill, dealer_shift, 
 
 
 def test_with_nobody_eligible_on_duty_any_pit_boss_or_shift_manager_is_offered_and_receipt_is_an_exception(
-    fill, dealer_shift, cast, shift_manager, site, with_pins
+    day_under_way, fill, dealer_shift, cast, shift_manager, site, with_pins
 ):
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=timezone.now() - timedelta(minutes=30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=timezone.now() - timedelta(minutes=10))
@@ -165,7 +165,7 @@ def test_a_stations_queue_key_is_its_own_and_outlives_its_sign_in(client, site, 
 
 
 def test_a_slip_received_unverified_is_on_the_daily_report_with_its_reason(
-    client_for, fill, dealer_shift, cast, shift_manager, site
+    day_under_way, client_for, fill, dealer_shift, cast, shift_manager, site
 ):
     import io
 

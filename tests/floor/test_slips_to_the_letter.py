@@ -278,7 +278,7 @@ def test_the_pdf_labels_each_signature_with_the_capacity_that_signed(open_table,
     }
 
 
-def test_the_pdf_of_an_unverified_slip_says_why(fill, dealer_shift, cast, shift_manager, site):
+def test_the_pdf_of_an_unverified_slip_says_why(day_under_way, fill, dealer_shift, cast, shift_manager, site):
     period = services.start_duty(acting_user=shift_manager.user, site=site, at=_past(30))
     services.end_duty(acting_user=shift_manager.user, period=period, at=_past(10))
     services.receive_slip(acting_user=cast[Role.DEALER].user, slip=fill, unverified_reason="Boss at the cage.")
@@ -316,7 +316,7 @@ def test_the_credit_page_has_no_cashier_field(client, dealer_shift, cast):
 
 
 def test_the_slip_page_offers_receipt_of_an_issued_slip_only_when_nobody_can_verify(
-    client, fill, dealer_shift, cast, shift_manager, site
+    day_under_way, client, fill, dealer_shift, cast, shift_manager, site
 ):
     client.force_login(cast[Role.DEALER].user)
     assert 'id="receive"' not in client.get(f"/floor/slips/{fill.pk}/").content.decode()
