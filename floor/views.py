@@ -331,9 +331,9 @@ def _prepared_message(slip) -> str:
     here = queries.verifiers_not_signed_in(slip.site, slip.prepared_at, rules.VERIFIERS, excluding=slip.prepared_by)
     if here:  # on duty by verifying: the register is not the building
         return (
-            f"{done}: nobody else is signed in on duty yet. If {_either(here)} is here and not dealing, they verify "
-            f"it, and are signed in on duty by doing so ({rule}); if nobody is, it is received unverified, its "
-            "receiver saying why."
+            f"{done}: someone on duty who is not dealing verifies it ({rule}); nobody else is signed in on duty "
+            f"yet. If {_either(here)} is here and not dealing, they verify it, signing in on duty as they do; if "
+            "nobody is, it is received unverified, its receiver saying why."
         )
     return f"{done}: nobody else on duty can verify it ({rule}), so it is received unverified, its receiver saying why."
 

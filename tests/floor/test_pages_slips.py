@@ -48,9 +48,9 @@ def test_the_prepared_message_names_who_can_verify_or_says_nobody_else_can(clien
     text = page(client.post("/floor/slips/new/fill/", fill, follow=True))
     # The pit boss is not on the register, but verifying signs them in: named, not "nobody".
     assert (
-        f"prepared: nobody else is signed in on duty yet. If {cast[Role.PIT_BOSS]} is here and not dealing, they "
-        "verify it, and are signed in on duty by doing so (ND 99-01.3-08-05(5)); if nobody is, it is received "
-        "unverified, its receiver saying why." in text
+        "prepared: someone on duty who is not dealing verifies it (ND 99-01.3-08-05(5)); nobody else is signed in "
+        f"on duty yet. If {cast[Role.PIT_BOSS]} is here and not dealing, they verify it, signing in on duty as they "
+        "do; if nobody is, it is received unverified, its receiver saying why." in text
     )
     cast[Role.PIT_BOSS].active = False
     cast[Role.PIT_BOSS].save()
