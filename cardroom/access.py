@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 
+from core.plurals import one_of
 from core.rules import HOUSE_CONTROL
 
 from .models import ORG_WIDE_ROLES, Employee, Membership, Role, Site, Station
@@ -146,7 +147,7 @@ def roles_text(roles) -> str:
     """'a shift manager, pit boss or chip bank cashier': the roles, in the order of `Role`."""
     wanted = {str(r) for r in roles}
     labels = [role.label.lower() for role in Role if role.value in wanted]
-    text = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} or {labels[-1]}"
+    text = one_of(labels)
     return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
 
 

@@ -10,3 +10,8 @@ def plural(count: int, noun: str, nouns: str = "") -> str:
 def noun_for(count: int, noun: str, nouns: str = "") -> str:
     """The noun alone for `count` things, as before a list of them: "table 3", "tables 1, 4"."""
     return noun if count == 1 else nouns or noun + "s"
+
+
+def one_of(words: list[str]) -> str:
+    """Words as a sentence offers a choice of them: "A", "A or B", "A, B or C"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

@@ -30,7 +30,7 @@ from cardroom.views import call_service
 from core import form_tokens
 from core.audit import chain_head
 from core.pdf import audit_head_text
-from core.plurals import plural
+from core.plurals import one_of, plural
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pit_terminal, queries, rules, services
@@ -344,7 +344,7 @@ def _either(people, most: int = 4) -> str:
     more = len(people) - len(names)
     if more:
         names.append(plural(more, "other"))
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return one_of(names)
 
 
 # --- Tray counts -----------------------------------------------------------------------------
