@@ -234,3 +234,16 @@ def test_a_rows_event_names_its_record_in_words_and_an_empty_value_blank(client,
     row = html.split(f'data-seq="{event.seq}"')[1].split("</tr>\n")[0]
     assert 'title="cage_bankcountline">Bank count line #7</td>' in row
     assert "<td><code>note</code></td><td></td><td></td></tr>" in row and "null" not in row
+
+
+def test_a_page_is_found_from_its_neighbour_not_by_counting_or_skipping_the_log(client, org, site, cast):
+    """Older and Newer: no COUNT of the matching events and no OFFSET as deep as the page, whose
+    cost grows with the log behind it; the page reads the events after or before an id."""
+    many_events(org, site, cast[Role.SHIFT_MANAGER], 150)
+    client.force_login(cast[Role.AUDITOR].user)
+    first = client.get(f"{URL}?action=note.").content.decode()
+    for query in ("?action=note.", _link(first, "older")):
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(f"{URL}{query}").status_code == 200
+        events = [q["sql"].upper() for q in seen.captured_queries if "CARDROOM_AUDITEVENT" in q["sql"].upper()]
+        assert events and not [sql for sql in events if "COUNT(" in sql or "OFFSET" in sql], events
