@@ -6,9 +6,11 @@ from floor.rules import house_chips
 from .rules import CAGE_READERS, INVENTORY_READERS, TIP_ROLES
 
 SECTION = "Cage"
-# Chip redemptions, tip chips declared and the chip inventory only where the site's pack has house
-# chips (`floor.rules.house_chips`: not where its revenue is fees only, whose pages refuse them).
+# Chip redemptions, tip chips declared, the chip inventory and the chip denominations (set up under
+# Setup) only where the site's pack has house chips (`floor.rules.house_chips`: not where its
+# revenue is fees only, whose pages refuse them).
 CHIPS = house_chips
+navigation.offer_only_where("setup_list", CHIPS, kind="chips")
 
 navigation.register(SECTION, "Bank counts", "cage:bank", CAGE_READERS)
 navigation.register(SECTION, "IOUs", "cage:ious", CAGE_READERS)

@@ -1,7 +1,7 @@
 """The navigation menu: each app registers its entries with the roles that may use them."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from django.urls import get_script_prefix, reverse
@@ -44,6 +44,15 @@ MENU: list[MenuItem] = []
 def register(section: str, label: str, url_name: str, roles, offered=None, **kwargs) -> None:
     """An entry for `roles`; `offered(jurisdiction) -> bool`: only at sites whose pack offers it."""
     MENU.append(MenuItem(section, label, url_name, frozenset(roles), tuple(sorted(kwargs.items())), offered))
+
+
+def offer_only_where(url_name: str, offered: Callable[[str], bool], **kwargs) -> None:
+    """Narrow an entry registered here to the sites whose pack offers it, keeping its place in the
+    menu: an app above this one asks the pack (cage: the chip denominations only where the house
+    has chips, `floor.rules.house_chips`)."""
+    key = tuple(sorted(kwargs.items()))
+    at = next(n for n, item in enumerate(MENU) if item.url_name == url_name and item.kwargs == key)
+    MENU[at] = replace(MENU[at], offered=offered)
 
 
 # A section's name at a jurisdiction where it is not the one registered: section -> (jurisdiction ->

@@ -188,8 +188,9 @@ def test_an_organization_sees_only_its_packs_menus(client, house, jurisdiction, 
     assert not [label for label in hidden if label in html]
 
 
-# The menu entries of fill and credit slips, slip books, the drop count and the day sheet (which
-# holds openers, slips, closers and the count): (url name, kwargs).
+# The menu entries of fill and credit slips, slip books, the drop count, the day sheet (which
+# holds openers, slips, closers and the count) and the house's chips (their denominations under
+# Setup, redemptions, tips, the inventory log): (url name, kwargs).
 HOUSE_CHIP_ENTRIES = (
     ("floor:prepare_slip", {"kind": "fill"}),
     ("floor:prepare_slip", {"kind": "credit"}),
@@ -200,6 +201,10 @@ HOUSE_CHIP_ENTRIES = (
     ("counts:boxes", {}),
     ("counts:drop_boxes", {}),
     ("accounting:day_sheet", {}),
+    ("setup_list", {"kind": "chips"}),
+    ("cage:redemptions", {}),
+    ("cage:tips", {}),
+    ("cage:inventory", {}),
 )
 
 
