@@ -96,10 +96,11 @@ class SessionVoidForm(forms.Form):
 class GameSessionForm(BootstrapMixin, forms.Form):
     """A games-of-chance session, or a correction of one (`corrects`: a session of the site,
     carried by the page's Correct link). The licence's presence and length, the times' order and
-    the amounts' bounds are the service's rules (fees.services.record_session), so a blank licence
-    or a negative amount reaches it and comes back with its words."""
+    the amounts' bounds are the service's rules (fees.services.record_session), so a negative amount
+    or a licence too long reaches it and comes back with its words; a blank one is said with the
+    other blank fields, in the service's words (`rules.SESSION_LICENCE`)."""
 
-    licence_number = forms.CharField(label="Licence number", required=False)
+    licence_number = forms.CharField(label="Licence number")
     started_at = LocalMomentField("Started at")  # from the session's sheet
     ended_at = LocalMomentField("Ended at")
     receipts_cents = CentsField(label="Receipts ($)", help_text="The organization's receipts for the session.")
@@ -117,6 +118,7 @@ class GameSessionForm(BootstrapMixin, forms.Form):
         say_when_blank(  # the session's record is the product's (a house control: fees.rules)
             self,
             {
+                "licence_number": rules.SESSION_LICENCE,
                 "started_at": f"{HOUSE_CONTROL}: a session's record gives when it started, from its sheet.",
                 "ended_at": f"{HOUSE_CONTROL}: a session's record gives when it ended, from its sheet.",
                 "receipts_cents": f"{HOUSE_CONTROL}: a session's record gives the organization's receipts (0 if none).",

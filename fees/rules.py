@@ -62,6 +62,10 @@ MAX_PERIOD_MINUTES = 240
 MAX_COUNT = 9  # seats or players at one table (WSGC rule 1 allows up to nine players)
 MAX_DAY_CENTS = 100_000_000  # $1,000,000
 MAX_LICENCE_LENGTH = 50
+# A session's licence, blank or too long: the service's refusal, and the session form's for a blank one.
+SESSION_LICENCE = (
+    f"{HOUSE_CONTROL}: a session names its games-of-chance licence (at most {MAX_LICENCE_LENGTH} characters)."
+)
 
 
 def session_licences(site, day: date) -> tuple[list[tuple[str, date]], str | None]:

@@ -314,12 +314,7 @@ def record_session(
     employee = acts.acting_employee(access)
     licence_number = (licence_number or "").strip()
     if not licence_number or len(licence_number) > rules.MAX_LICENCE_LENGTH:
-        raise ValidationError(
-            {
-                "licence_number": f"{HOUSE_CONTROL}: a session names its games-of-chance licence "
-                f"(at most {rules.MAX_LICENCE_LENGTH} characters)."
-            }
-        )
+        raise ValidationError({"licence_number": rules.SESSION_LICENCE})
     started_at = acts.moment(started_at, "started_at", site=site, what="a games-of-chance session")
     ended_at = acts.moment(ended_at, "ended_at", site=site, what="a games-of-chance session", books=False)
     if ended_at <= started_at:

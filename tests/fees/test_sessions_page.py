@@ -212,6 +212,20 @@ def test_a_correction_is_a_new_row_pointing_back_and_the_total_takes_it(client, 
 # --- bad input ---------------------------------------------------------------------------------
 
 
+def test_a_blank_licence_is_said_with_the_other_blank_fields_at_once(client, ny_site, ny_shift, typed):
+    """A sheet typed with its licence and its receipts left blank: both fields say so in one answer
+    (the licence was refused only once every other field was valid, a second round trip)."""
+    posted = {**typed, "licence_number": " ", "receipts_cents": ""}
+    response = at_site(client, ny_shift, ny_site).post(PAGE, posted)
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert errors["licence_number"] == [
+        "House control: a session names its games-of-chance licence (at most 50 characters)."
+    ]
+    assert errors["receipts_cents"][0].startswith("House control: a session's record gives the organization's")
+    assert not GameSession.objects.exists()
+
+
 @pytest.mark.parametrize(
     "change, field, words",
     [
