@@ -15,6 +15,7 @@ from accounting.rules import DEALER_FIGURES
 from core.money import format_money, format_ratio
 from core.pdf import Line, data_table
 from core.plurals import plural
+from floor.rules import game_column
 from packs import RevenueModel, RevenueWords, game_name, pack_for, revenue_words
 
 from .. import rules as report_rules
@@ -132,6 +133,8 @@ def render(data: DealerHoldReport) -> list:
     ]
 
 
+# The game: its code where the pack asks for that reference (ND: 21, PW), else the pack's name
+# for it (Blackjack): floor.rules.game_column, as the daily and quarterly files name it.
 COLUMNS = [Column("dealer"), Column("shifts", INT), Column("separable", INT), Column("gross_proceeds", MONEY),
            Column("agp", MONEY), Column("hold", RATIO), Column("site_hold", RATIO), Column("z_score", NUMBER),
            Column("game")]  # fmt: skip
@@ -141,7 +144,7 @@ CSV_HEADER = headings(COLUMNS)
 def table(data: DealerHoldReport) -> tuple[list[Column], list[list]]:
     rows = [
         [d.dealer_name, d.shifts, d.separable_shifts, d.total.gross_proceeds_cents, d.total.agp_cents, d.hold_ratio,
-         d.site_hold_ratio, d.z_score, game]
+         d.site_hold_ratio, d.z_score, game_column(data.where, game)]
         for game, lines in (("21", data.dealers), ("PW", data.wheel_operators))
         for d in lines
     ]  # fmt: skip

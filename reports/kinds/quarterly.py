@@ -1,7 +1,9 @@
 """Quarterly summary of a site (at ND the SFN 50901 model): one row per gaming day with each
 game the site's pack deals apart (`Pack.games`: ND's twenty-one and paddlewheel, Washington's
-blackjack only, each by its pack's name), each game's quarter beside its own low-hold threshold where the pack states
-one (ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
+blackjack only, each by its pack's name; the codes "21" and "PW" in its headers and Game column
+only where the pack asks for that reference, ND 99-01.3-08-05(3)(a): floor.rules.game_column),
+each game's quarter beside its own low-hold threshold where the pack states one
+(ND 99-01.3-08-04(9)) and their total, the cash long (short) with its reconciling lines, then
 the organization's tax reconciliation where the pack levies one (N.D.C.C. 53-06.1-12). The same
 figures as the quarter-summary and tax APIs. The CSV and XLSX (`table`) carry every row the PDF
 prints, section by section (the books with the figures as filed beside those now, the days and
@@ -40,7 +42,8 @@ from core.money import format_money, format_ratio
 from core.pdf import data_table, para
 from core.periods import Quarter
 from core.plurals import plural
-from packs import GameNames, RevenueWords, game_name, game_names, get_pack, revenue_words
+from floor.rules import SLIP_GAME_REFERENCE, game_column
+from packs import RevenueWords, game_name, game_names, get_pack, revenue_words
 from statefiling.queries import amendment_statements, receipt_statement
 
 from .. import rules as report_rules
@@ -110,10 +113,17 @@ def build(context: ReportContext) -> QuarterlyReport:
                            tuple(f"{a.label}: {a.statement}" for a in amendment_statements(state.filing, context.site)))  # fmt: skip
 
 
-def day_header(dealt: tuple[str, ...], words: RevenueWords) -> list[str]:
-    """The days' columns: each game dealt apart (gross proceeds, AGP, hold: in the words of the
-    site's pack, packs.RevenueWords), then the cash."""
-    per_game = [f"{code} {name}" for code in dealt for name in (words.gross, words.net_short, "hold")]
+def day_header(where: str) -> list[str]:
+    """The days' columns at a site of the pack `where`: each game it deals apart, named as its
+    Game column names it (floor.rules.game_column: "21" and "PW" where the pack asks for that
+    reference, ND 99-01.3-08-05(3)(a), else the pack's name, "Blackjack"), with its gross
+    proceeds, AGP and hold in the words of the pack (packs.RevenueWords); then the cash."""
+    words = revenue_words(where)
+    per_game = [
+        f"{game_column(where, code)} {name}"
+        for code in dealt_games(where)
+        for name in (words.gross, words.net_short, "hold")
+    ]
     return ["Gaming date", *per_game, "Cash profit", "Long (short)"]
 
 
@@ -135,8 +145,11 @@ def _day_rows(summary: QuarterSummary, dealt: tuple[str, ...]) -> list[list]:
     ]
 
 
-def _games_apart(dealt: tuple[str, ...], words: RevenueWords, names: GameNames) -> str:
-    named = [f"{names.word(code)} ({code})" for code in dealt]
+def _games_apart(where: str, words: RevenueWords) -> str:
+    """The sentence under the days: each game in the pack's word, with its code beside it only
+    where the pack asks for that reference (SLIP_GAME_REFERENCE, ND 99-01.3-08-05(3)(a))."""
+    names, coded = game_names(where), SLIP_GAME_REFERENCE.applies(where)
+    named = [f"{names.word(code)} ({code})" if coded else names.word(code) for code in dealt_games(where)]
     games = " and ".join(named)
     games = games[0].upper() + games[1:]
     if len(named) == 1:
@@ -146,7 +159,7 @@ def _games_apart(dealt: tuple[str, ...], words: RevenueWords, names: GameNames) 
 
 def _days(data: QuarterlyReport) -> list:
     summary, dealt, words = data.summary, data.dealt, revenue_words(data.where)
-    header = day_header(dealt, words)
+    header = day_header(data.where)
     total_row = _day_row("Quarter", summary, dealt, summary.cash_profit_cents, summary.long_short_cents)
     return [
         para(plural(len(summary.days), "gaming day"), "heading"),
@@ -158,7 +171,7 @@ def _days(data: QuarterlyReport) -> list:
             right_columns=[i for i, name in enumerate(header) if name.endswith(" hold")],
             total_row=total_row,
         ),
-        para(_games_apart(dealt, words, game_names(data.where)), "small"),
+        para(_games_apart(data.where, words), "small"),
     ]
 
 
@@ -255,8 +268,8 @@ def _allocation_csv_rows(data: QuarterlyReport) -> list[list]:
     s = data.summary
     return [
         *(
-            _row("bank_allocation", game=game, label=label, agp=agp, long_short=s.long_short_cents if game == "21" else 0,
-                 note=note)
+            _row("bank_allocation", game=game_column(data.where, game), label=label, agp=agp,
+                 long_short=s.long_short_cents if game == "21" else 0, note=note)
             for game, (label, agp, _) in zip(("21", "PW"), rows, strict=True)
         ),
         _row("bank_allocation", game="total", label="Combined bank", agp=s.total.agp_cents,
@@ -552,7 +565,7 @@ COLUMNS = [
     Column("row"),
     Column("gaming_date", DATE),  # a day's; an amendment's: the date it corrects; a tax bracket's: in force from
     Column("label"),  # the quarter, a cash, tournament or tax line, a site, the books' state, a filed figure
-    Column("game"),  # 21, PW, total
+    Column("game"),  # the code where the pack asks for it (ND: 21, PW), else its name (floor.rules.game_column); total
     Column("gross_proceeds", MONEY),
     Column("prizes", MONEY),
     Column("agp", MONEY),
@@ -585,9 +598,10 @@ def _row(row: str, **cells) -> list:
     return [cells.get(column.name) for column in COLUMNS]
 
 
-def _game_rows(row: str, lines, cash: tuple, **cells) -> list[list]:
+def _game_rows(row: str, lines, cash: tuple, where: str, **cells) -> list[list]:
+    """Each game's row and the total's, the game as the pack's Game column names it (game_column)."""
     return [
-        _row(row, **cells, game=line.game, custody=line.custody,
+        _row(row, **cells, game=game_column(where, line.game), custody=line.custody,
              low_hold_threshold=line.threshold.ratio if line.threshold else None,
              below_threshold=below_word(line) if line.threshold else None,
              **(dict(zip(("cash_profit", "long_short"), cash, strict=True)) if line.game == "total" else {}))
@@ -604,8 +618,11 @@ def _drop_csv_rows(data: QuarterlyReport) -> list[list]:
     for d in s.days:
         day_lines = [GameLine(code, names.label(code), getattr(d, DAY_FIGURES[code]), None) for code in data.dealt]
         rows += _game_rows("day", [*day_lines, GameLine("total", "Total", d.total, None)],
-                           (d.cash.cash_profit_cents, d.cash.long_short_cents), gaming_date=d.gaming_date)  # fmt: skip
-    return rows + _game_rows("quarter", data.games, (s.cash_profit_cents, s.long_short_cents), label=str(s.quarter))
+                           (d.cash.cash_profit_cents, d.cash.long_short_cents), data.where,
+                           gaming_date=d.gaming_date)  # fmt: skip
+    return rows + _game_rows(
+        "quarter", data.games, (s.cash_profit_cents, s.long_short_cents), data.where, label=str(s.quarter)
+    )
 
 
 def _books_csv_rows(data: QuarterlyReport) -> list[list]:

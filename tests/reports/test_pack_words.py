@@ -331,3 +331,22 @@ def test_the_daily_page_names_the_tables_game_in_the_packs_words(client, house, 
     client.force_login(here.manager.user)
     page = client.get(f"/dashboard/daily/?site={here.site.pk}&date={DAY}").content.decode()
     assert f'<tr data-table="1"><td>1</td><td>{GAME_ROWS[jurisdiction][1]}</td>' in page
+
+
+@pytest.mark.parametrize("jurisdiction", GAME_ROWS)
+def test_the_dealer_hold_files_name_game_21_in_the_packs_words(client_for, house, jurisdiction):
+    """The dealer percent-of-hold summary's Game column, as the daily files': "21" where the pack
+    asks for that reference (ND 99-01.3-08-05(3)(a)), else the pack's name ("Blackjack")."""
+    from tests.reports.test_kind_dealer_hold import dealt_day
+
+    here = house(jurisdiction)
+    dealers = [make_person(here.org, Role.DEALER, here.site) for _ in range(2)]
+    dealt_day(Scenario(here.site, here.people), here.site.tables.get(number=1), dealers, date(2026, 8, 15),
+              drops=(60_000, 30_000), change=180_000, closer=190_000)  # fmt: skip
+    api = client_for(here.auditor)
+    base = f"/api/v1/reports/{_report(api, here, 'dealer_hold')['id']}/download/"
+    rows = [line.split(",") for line in api.get(f"{base}?format=csv").content.decode().splitlines()]
+    game = GAME_ROWS[jurisdiction][1]
+    assert rows[0][-1] == "Game" and [row[-1] for row in rows[1:]] == [game, game]  # table 1 deals game 21
+    sheet = load_workbook(io.BytesIO(api.get(f"{base}?format=xlsx").content)).active
+    assert [row[-1] for row in sheet.iter_rows(min_row=2, values_only=True)] == [game, game]

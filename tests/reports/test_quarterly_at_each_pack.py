@@ -1,8 +1,9 @@
 """The quarterly summary at a site of each pack, generated through the reports service and read
-back (the PDF's grids with pdfplumber, the CSV as exported): it shows only the games the site's
-pack deals (`Pack.games`: no paddlewheel in Washington), and its PDF and CSV carry the same rows
-with the same figures, section by section (a fees or session pack has no drop-based days or
-games in either).
+back (the PDF's grids with pdfplumber, the CSV and XLSX as exported): it shows only the games
+the site's pack deals (`Pack.games`: no paddlewheel in Washington), each named in the pack's own
+words (North Dakota's "21" and "PW" only at ND, ND 99-01.3-08-05(3)(a)), and its PDF and CSV
+carry the same rows with the same figures, section by section (a fees or session pack has no
+drop-based days or games in either).
 
 The sites are the conformance test's (tests/conformance/sites.py): the demo's Bismarck (ND),
 Spokane (WA-HB), Tacoma (WA-BJ, fees) and Kingston (NY, sessions), each with days of play entered
@@ -19,13 +20,15 @@ import pdfplumber
 import pytest
 from django.utils import timezone
 from django.utils.text import capfirst
+from openpyxl import load_workbook
 
 from core.money import format_money, format_ratio
 from floor.calculations import business_date
+from floor.rules import game_column
 from packs import get_pack
 from reports import services
 from reports.columns import headings, in_words
-from reports.exports import export_csv
+from reports.exports import export_csv, export_xlsx
 from reports.kinds import quarterly
 from reports.models import ReportRun
 from tests.conformance import sites
@@ -126,7 +129,8 @@ def report(request, demo, django_db_blocker) -> dict:
         assert run.status == ReportRun.Status.DONE, run.error
         words = get_pack(built.site.jurisdiction).revenue_words
         gone = NOT_KEPT[built.site.jurisdiction]
-        yield {"built": built, **_read_back(bytes(run.file.pdf), export_csv(run.file.table), words, gone)}
+        read = _read_back(bytes(run.file.pdf), export_csv(run.file.table), words, gone)
+        yield {"built": built, "xlsx": _sheet_rows(export_xlsx(run.file.table, run.title)), **read}
 
 
 # The CSV's columns a pack never fills are left out of its header (reports.kinds.quarterly): no
@@ -163,6 +167,12 @@ def _read_back(pdf: bytes, csv_bytes: bytes, words, gone: set[str]) -> dict:
     }
 
 
+def _sheet_rows(xlsx: bytes) -> list[dict]:
+    """The XLSX's rows keyed by its header (the same headings as the CSV's)."""
+    rows = list(load_workbook(io.BytesIO(xlsx)).active.iter_rows(values_only=True))
+    return [dict(zip(rows[0], row, strict=True)) for row in rows[1:]]
+
+
 # --- how the PDF shows a CSV cell -------------------------------------------------------------------
 
 
@@ -174,14 +184,22 @@ def pct(cell: str) -> str:
     return format_ratio(Decimal(cell) if cell else None)
 
 
-def game_label(code: str, names) -> str:
-    return "Total" if code == "total" else names.label(code)
+def game_label(cell: str, where: str) -> str:
+    """The games grid's label of the CSV's Game cell at a site of the pack `where`: the cell holds
+    the code where the pack asks for it (ND: "21", "PW"), else the pack's name ("Blackjack"),
+    `floor.rules.game_column`; the grid names each game as the pack does ("Twenty-one")."""
+    if cell == "total":
+        return "Total"
+    code = next(code for code in get_pack(where).games if game_column(where, code) == cell)
+    return get_pack(where).game_names.label(code)
 
 
-def shown(row: dict, words, names) -> list[dict[str, str]]:
-    """Where the PDF shows a CSV row: cells of a grid, by the grid's column heading (the drop's
-    and the win's named in `words`, the site's pack's: packs.RevenueWords; each game by the name
-    the pack gives it, `names`: packs.GameNames)."""
+def shown(row: dict, where: str) -> list[dict[str, str]]:
+    """Where the PDF shows a CSV row at a site of the pack `where`: cells of a grid, by the grid's
+    column heading (the drop's and the win's named in the pack's words, packs.RevenueWords; a
+    day's columns headed by the game as its Game cell names it, the games grid's rows by the
+    name the pack gives it, `game_label`)."""
+    words = get_pack(where).revenue_words
     kind, game = row["row"], row["game"]
     gross, net = capfirst(words.gross), capfirst(words.net_short)
     if kind == "day" and game == "total":
@@ -191,7 +209,7 @@ def shown(row: dict, words, names) -> list[dict[str, str]]:
         return [{"Gaming date": row["gaming_date"], f"{game} {words.gross}": money(row["gross_proceeds"]),
                  f"{game} {words.net_short}": money(row["agp"]), f"{game} hold": pct(row["hold"])}]  # fmt: skip
     if kind == "quarter":
-        line = {"Game": game_label(game, names), gross: money(row["gross_proceeds"]),
+        line = {"Game": game_label(game, where), gross: money(row["gross_proceeds"]),
                 words.paid_label: money(row["prizes"]), net: money(row["agp"]), "Hold": pct(row["hold"])}  # fmt: skip
         if row["low_hold_threshold"]:
             line |= {"Low-hold threshold": pct(row["low_hold_threshold"]), "Hold below it": row["below_threshold"]}
@@ -243,18 +261,19 @@ def flat(text: str) -> str:
 
 def test_the_quarterly_shows_only_the_games_the_sites_pack_deals(report):
     built, rows, text = report["built"], report["rows"], report["text"]
-    dealt = get_pack(built.site.jurisdiction).games
+    where = built.site.jurisdiction
+    dealt = {game_column(where, code) for code in get_pack(where).games}
     games_in_csv = {r["game"] for r in rows if r["game"]} - {"total"}
     day_headers = [g[0] for g in report["grids"] if g[0][0] == "Gaming date"]
     if built.pack in ("WA-BJ", "NY"):  # fees or sessions: no drop-based days or games, in neither file
         assert not games_in_csv and not day_headers
         assert not {r["row"] for r in rows} & {"day", "quarter"}
     else:
-        assert games_in_csv == set(dealt)
-        words = get_pack(built.site.jurisdiction).revenue_words
-        assert day_headers and all(h == quarterly.day_header(tuple(dealt), words) for h in day_headers)
-    if built.pack == "WA-HB":  # the trade's words for the drop and the win, not North Dakota's gross proceeds
-        assert day_headers[0] == ["Gaming date", "21 drop", "21 win", "21 hold", "Cash profit", "Long (short)"]
+        assert games_in_csv == dealt
+        assert day_headers and all(h == quarterly.day_header(where) for h in day_headers)
+    if built.pack == "WA-HB":  # the trade's words for the drop and the win, and its name for the game
+        assert day_headers[0] == ["Gaming date", "Blackjack drop", "Blackjack win", "Blackjack hold", "Cash profit",
+                                  "Long (short)"]  # fmt: skip
     if built.pack.startswith("WA"):  # Washington's card rooms deal blackjack only, by that name
         assert "PW" not in games_in_csv and "PW" not in text and "paddlewheel" not in text.lower()
         assert "twenty-one" not in text.lower()
@@ -275,9 +294,9 @@ def test_every_csv_row_of_the_quarterly_has_its_figures_in_the_pdf(report):
     days show each game's gross proceeds, AGP and hold; its prizes are their difference), or a
     sentence of its text."""
     grids, text = report["grids"], flat(report["text"])
-    pack = get_pack(report["built"].site.jurisdiction)
+    where = report["built"].site.jurisdiction
     for row in report["rows"]:
-        for cells in shown(row, pack.revenue_words, pack.game_names):
+        for cells in shown(row, where):
             assert any(in_grid(cells, g) for g in grids), (row, cells)
         if row["row"] in ("books", "receipt") or (row["row"] in ("pack", "cash", "tax_return") and not row["label"]):
             assert flat(row["note"]) in text, row
@@ -296,13 +315,51 @@ def test_every_figure_row_of_the_quarterly_pdf_is_a_row_of_its_csv(report):
     those now, the amendments, days, games, cash, the combined bank, the tournaments, the pack's
     own figures, the tax's sites and their total, its brackets and lines) is one the CSV carries,
     with the same figures and signs to the cent."""
-    pack = get_pack(report["built"].site.jurisdiction)
-    expected = [cells for row in report["rows"] for cells in shown(row, pack.revenue_words, pack.game_names)]
+    where = report["built"].site.jurisdiction
+    expected = [cells for row in report["rows"] for cells in shown(row, where)]
     grids = [g for g in report["grids"] if not any(names <= set(g[0]) for names in NOT_ROWS)]
     assert grids, "the PDF has grids of figures"
     for grid in grids:
         for pdf_row in grid[1:]:
             assert any(in_grid(cells, [grid[0], pdf_row]) for cells in expected), (grid[0], pdf_row)
+
+
+# Game 21 as each drop pack's quarterly names it, in the PDF's days (their headers and the sentence
+# under them) and games, and in the Game column of the CSV and the XLSX: ND's code "21" (and "PW")
+# is the reference its forms ask for (ND 99-01.3-08-05(3)(a)); Washington's house-banked room
+# names the game "Blackjack", never "21".
+GAME_WORDS = {
+    "ND": {
+        "headers": ["21 gross proceeds", "21 AGP", "21 hold", "PW gross proceeds", "PW AGP", "PW hold"],
+        "sentence": "Twenty-one (21) and paddlewheel (PW) apart; hold is each game's AGP over its gross proceeds.",
+        "games": ["Twenty-one", "Paddlewheel", "Total"],
+        "column": {"21", "PW", "total"},
+    },
+    "WA-HB": {
+        "headers": ["Blackjack drop", "Blackjack win", "Blackjack hold"],
+        "sentence": "Blackjack; hold is its win over its drop.",
+        "games": ["Blackjack", "Total"],
+        "column": {"Blackjack", "total"},
+    },
+}
+
+
+@pytest.mark.parametrize("report", list(GAME_WORDS), indirect=True)
+def test_the_quarterly_names_game_21_in_its_packs_words_in_the_pdf_csv_and_xlsx(report):
+    where = report["built"].site.jurisdiction
+    said, text = GAME_WORDS[where], flat(report["text"])
+    days = [g[0] for g in report["grids"] if g[0][0] == "Gaming date"]
+    assert days and all(h[1:-2] == said["headers"] for h in days)
+    assert said["sentence"] in text
+    games = next(g for g in report["grids"] if g[0][0] == "Game" and g[0][1] != "AGP")  # not the combined bank's
+    assert [r[0] for r in games[1:]] == said["games"]
+    csv_games = {r["game"] for r in report["rows"] if r["row"] in ("day", "quarter")}
+    xlsx_games = {r["Game"] for r in report["xlsx"] if r["Row"] in ("day", "quarter")}
+    assert csv_games == xlsx_games == said["column"]
+    if where != "ND":  # no North Dakota reference anywhere a game is named
+        assert not any(h.startswith(("21 ", "PW ")) for h in days[0])
+        assert "(21)" not in text and not {r["game"] for r in report["rows"]} & {"21", "PW"}
+        assert not {r["Game"] for r in report["xlsx"]} & {"21", "PW"}
 
 
 @pytest.mark.parametrize("report", ["ND-played-and-amended"], indirect=True)
