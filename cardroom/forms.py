@@ -281,12 +281,13 @@ class RelationForm(BootstrapMixin, forms.ModelForm):
         )
 
 
-def signer_choices(site: Site) -> list[tuple[str, str]]:
+def signer_choices(site: Site, roles=None) -> list[tuple[str, str]]:
     """The badges (initials) of the active employees who hold a role at `site` (or across its
-    organization) and have a signing PIN: the selector of a station's forms."""
+    organization; one of `roles` when given) and have a signing PIN: the selector of a station's forms."""
+    held = {"memberships__role__in": list(roles)} if roles else {}
     people = (
         Employee.objects.filter(organization_id=site.organization_id, active=True, signing_pin__isnull=False)
-        .filter(Q(memberships__site=site) | Q(memberships__site__isnull=True))
+        .filter(Q(memberships__site=site) | Q(memberships__site__isnull=True), **held)
         .select_related("user")
         .distinct()
         .order_by("initials")
@@ -294,10 +295,14 @@ def signer_choices(site: Site) -> list[tuple[str, str]]:
     return [("", "Who initials this step?")] + [(e.initials, f"{e.initials} · {e}") for e in people]
 
 
-def add_pin_fields(form: forms.Form, site: Site) -> None:
+def add_pin_fields(form: forms.Form, site: Site, roles=None) -> None:
     """On a station (a shared terminal), the person doing the step picks their badge and types
-    their PIN (cardroom.pins); the form only parses, the service checks."""
+    their PIN (cardroom.pins); the form only parses, the service checks. `roles`: the selector
+    lists only the badges of people holding one of them (a fill's preparers, not the count team);
+    any badge of the site is still accepted, so the service refuses the others citing its rule."""
     form.fields["signer_badge"] = forms.ChoiceField(choices=signer_choices(site), label="Badge (initials)")
+    if roles:
+        form.fields["signer_badge"].widget.choices = signer_choices(site, roles)
     form.fields["signer_pin"] = forms.CharField(
         label="PIN",
         max_length=32,

@@ -497,7 +497,7 @@ def prepare_slip(request, kind):
         request.POST or None, initial=initial, site=site, open_tables=open_tables, kind=kind, preparer_cashier=cashier
     )
     if station:
-        add_pin_fields(form, site)
+        add_pin_fields(form, site, rules.PREPARERS[kind])
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -633,10 +633,10 @@ def _slip_context(request, slip, void_form=None, action_form=None):
     steps = {s.kind: s for s in slip.steps.all()}
     if station and action_form is None:
         action_form = forms.ActionForm()
-        add_pin_fields(action_form, slip.site)
+        add_pin_fields(action_form, slip.site, _step_roles(slip, SlipStep.Kind.VERIFY))
     if station and void_form is None:
         void_form = forms.VoidSlipForm(auto_id="void_%s")
-        add_pin_fields(void_form, slip.site)
+        add_pin_fields(void_form, slip.site, _step_roles(slip, SlipStep.Kind.VOID))
     return {
         "slip": slip,
         "game": rules.slip_game(slip.site, slip.game),  # "21 (Twenty-one)" in ND, the pack's name elsewhere
@@ -657,6 +657,15 @@ def _slip_context(request, slip, void_form=None, action_form=None):
     }
 
 
+def _step_roles(slip, step: str) -> frozenset[str]:
+    """Whose badges a station's form for a step of `slip` lists: its preparers' for the VOID (only
+    the preparer voids, 08-05(2)); for the verify-or-receive form, the verifiers' (08-05(5)) and
+    the receivers' of its kind (08-05(6))."""
+    if step == SlipStep.Kind.VOID:
+        return rules.PREPARERS[slip.kind]
+    return rules.VERIFIERS | rules.RECEIVERS[slip.kind]
+
+
 @login_required
 def slip_detail(request, pk):
     slip = _visible_slip(request, pk)
@@ -675,7 +684,7 @@ def slip_step(request, pk, step):
     else:
         raise Http404("No such step on a slip.")
     if station:
-        add_pin_fields(form, slip.site)
+        add_pin_fields(form, slip.site, _step_roles(slip, step))
     form.is_valid()
     acting = _acting(request, form)
     if step == SlipStep.Kind.VOID:

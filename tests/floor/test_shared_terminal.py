@@ -213,3 +213,38 @@ def test_a_badge_whose_holder_may_not_prepare_comes_back_on_the_form_with_what_w
     assert response.status_code == 403 and "ND 99-01.3-08-05(3)" in body
     assert 'name="qty_500"' in body and 'value="17"' in body and 'id="preparer-pin"' in body
     assert not Slip.objects.exists()
+
+
+def _badges(html: str, select_id: str) -> set[str]:
+    """The badges a station form's selector lists (its options' values, the blank one aside)."""
+    import re
+
+    select = html[html.index(f'id="{select_id}"') :]
+    select = select[: select.index("</select>")]
+    return set(re.findall(r'<option value="([^"]+)"', select))
+
+
+def test_a_stations_forms_list_only_the_badges_of_who_may_take_the_step(client, station, with_pins, fill):
+    """The fill form lists its preparers (cashier, pit boss, shift manager: 08-05(3)), not the
+    count team or a dealer; a slip's verify-or-receive form its verifiers and receivers (08-05(5),
+    (6)), not the count team; its VOID form its preparers (08-05(2)). Every badge is still taken,
+    so a dealer's typed on the fill form is refused by the service with its rule (the test above)."""
+    people = {role: with_pins[role].initials for role in with_pins}
+    client.force_login(station.user)
+    prepare = client.get("/floor/slips/new/fill/").content.decode()
+    assert _badges(prepare, "id_signer_badge") == {
+        people[Role.CASHIER],
+        people[Role.PIT_BOSS],
+        people[Role.SHIFT_MANAGER],
+    }
+    detail = client.get(f"/floor/slips/{fill.pk}/").content.decode()
+    assert _badges(detail, "id_signer_badge") == {
+        people[Role.PIT_BOSS],
+        people[Role.SHIFT_MANAGER],
+        people[Role.DEALER],
+    }
+    assert _badges(detail, "void_signer_badge") == {
+        people[Role.CASHIER],
+        people[Role.PIT_BOSS],
+        people[Role.SHIFT_MANAGER],
+    }
