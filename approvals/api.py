@@ -284,7 +284,8 @@ class TableGameSerializer(serializers.ModelSerializer):
 class TableGameInput(Input):
     table = ScopedField(Table)
     approval = ApprovalField(
-        allow_null=True, help_text="The approved game the table offers from now; null: standard blackjack."
+        allow_null=True,
+        help_text="The approved game the table offers (from now, or `linked_at`); null: standard blackjack.",
     )
     blackjack_pay_table = PayTableField(required=False, allow_null=True, default=None)
     side_bet_pay_table = PayTableField(required=False, allow_null=True, default=None)
@@ -296,6 +297,13 @@ class TableGameInput(Input):
         required=False,
         default=dict,
         help_text="Table settings changed in the same step: " + ", ".join(services.LINK_SETTINGS) + ".",
+    )
+    linked_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="When the table began offering the game, where that is recorded afterwards (default: now); "
+        "not before the table's current link, the approval or the internal controls in effect that day.",
     )
 
 

@@ -120,11 +120,13 @@ def undocumented_errors(table, approval) -> dict[str, str]:
     return errors
 
 
-def missing_controls_message(approval) -> str:
+def missing_controls_message(approval, on=None) -> str:
+    """`on`: the day a link takes effect, where it is not today (approvals.services.link_table_game)."""
+    when = "today" if on is None else f"on {on.isoformat()}"
     return (
         f"{approval.game_name} ({approval.reference}): commercial card room operators must first submit their "
         "internal controls and receive approval from the Commission prior to implementing; record the site's "
-        "internal controls for this game, in effect today, first."
+        f"internal controls for this game, in effect {when}, first."
     )
 
 

@@ -13,13 +13,15 @@ and people); when the Washington ones are missing it creates the minimum itself,
 names (New York's part waits for the pack demo). Idempotent.
 """
 
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 
 from cardroom import services as cardroom_services
 from cardroom.demo import DEMO_PASSWORD
 from cardroom.models import Employee, Organization, Site, Table
+from cardroom.pack_demo import NIGHTS_AGO
 
 from . import services
 from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
@@ -251,7 +253,11 @@ def _ddm_table(acting, site, approval) -> Table:
         )
     if not TableGame.objects.filter(table=table).exists():
         pay_tables = PayTable.objects.filter(approval=approval)
+        # Offered since before the demo's first night at Spokane (its play is built after this,
+        # cardroom.pack_demo.NIGHTS_AGO): the register dates the game from then, not from the load.
+        first_night = site_today(site) - timedelta(days=max(NIGHTS_AGO["spokane"]))
         services.link_table_game(
+            linked_at=datetime.combine(first_night, time(12), tzinfo=ZoneInfo(site.time_zone)),
             acting_user=acting,
             table=table,
             approval=approval,

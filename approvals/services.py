@@ -1,7 +1,8 @@
 """Every write of approvals and internal controls: permission-checked, validated, audited, in
 one transaction. The API, the pages and the demo call these and nothing else."""
 
-from datetime import date
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -10,14 +11,15 @@ from django.utils import timezone
 from cardroom import services as cardroom_services
 from cardroom.access import require_gaming_manager
 from cardroom.models import Game, Organization, Site, Table
+from core import acts, moments
 from core.audit import record_event, record_site_event
 from core.limits import MAX_TEXT_LENGTH, check_date
 from packs import all_packs
 
 from . import rules
-from .checks import controls_errors
+from .checks import controls_errors, missing_controls_message
 from .models import GameApproval, InternalControls, Licence, PayTable, TableGame
-from .queries import current_link, site_today
+from .queries import controls_in_effect, current_link, site_today
 
 
 def _text(value, field: str, *, required: bool, max_length: int) -> str:
@@ -300,11 +302,16 @@ def link_table_game(
     side_bet_pay_table: PayTable | None = None,
     shuffler_model: str = "",
     settings: dict | None = None,
+    linked_at: datetime | None = None,
 ) -> TableGame:
     """The table offers `approval`'s game from now (None: standard blackjack), with the pay
     tables it posts. `settings` changes table settings in the same step (what the new approval
     permits and the old one did not). The table is then checked against the approval's
-    conditions and the internal controls in effect for the game; any refusal changes nothing."""
+    conditions and the internal controls in effect for the game; any refusal changes nothing.
+    `linked_at`: when the table began offering it, where that is recorded afterwards (the time
+    on the floor's note; the audit event keeps when it was entered): not in the future, not
+    before the table's current link (its links stay in order), not before the approval, and
+    within the internal controls in effect for the game on that day."""
     access = require_gaming_manager(acting_user, table.site.organization_id, action="change the game a table offers")
     site = table.site
     if not rules.GAME_APPROVAL.applies(site):
@@ -326,6 +333,7 @@ def link_table_game(
         raise ValidationError({"approval": "Pay tables and a shuffler are chosen with an approved game."})
     with transaction.atomic():
         table = Table.objects.select_for_update().select_related("site").get(pk=table.pk)
+        linked_at = _link_moment(table, approval, linked_at)
         link = TableGame.objects.create(
             table=table,
             approval=approval,
@@ -333,7 +341,7 @@ def link_table_game(
             side_bet_pay_table=side_bet_pay_table,
             shuffler_model=shuffler_model,
             linked_by=access.employee,
-            linked_at=timezone.now(),
+            linked_at=linked_at,
         )
         if settings:
             cardroom_services.update_table(acting_user=acting_user, table=table, **settings)
@@ -341,6 +349,35 @@ def link_table_game(
             table.full_clean()
         record_site_event(acting_user, "table_game.linked", link, site)
     return link
+
+
+def _link_moment(table: Table, approval: GameApproval | None, at: datetime | None) -> datetime:
+    """When a link takes effect: now, or the earlier moment given, checked (`link_table_game`)."""
+    site, given = table.site, at is not None
+    at = acts.moment(at, "linked_at", site=site, books=False, what="a table's game")
+    if not given:
+        return at  # now: after every link; the table's check asks for the controls in effect today
+    current = current_link(table.pk)
+    if current is not None and at < current.linked_at:
+        raise ValidationError(
+            {
+                "linked_at": f"{rules.HOUSE_CONTROL}: a table's games are kept in the order they were offered; table "
+                f"{table.number} offers {current.approval or 'standard blackjack'} since "
+                f"{moments.shown(site, current.linked_at)}, so a new link takes effect no earlier."
+            }
+        )
+    day = at.astimezone(ZoneInfo(site.time_zone)).date()
+    if approval is not None and day < approval.approved_on:
+        raise ValidationError(
+            {
+                "linked_at": f"{rules.GAME_APPROVAL.at(site)}: {approval.game_name} ({approval.reference}) was approved on "
+                f"{approval.approved_on.isoformat()}: a table offers it from then on, not on {day.isoformat()}."
+            }
+        )
+    needed = approval is not None and approval.internal_controls_required and rules.INTERNAL_CONTROLS.applies(site)
+    if needed and controls_in_effect(site, approval, on=day) is None:
+        raise ValidationError({"linked_at": missing_controls_message(approval, on=day)})
+    return at
 
 
 # --- Licences ----------------------------------------------------------------------------------

@@ -20,6 +20,17 @@ def test_the_demo_offers_double_down_madness_at_spokane_table_2_and_runs_twice()
     assert link.approval.submission_number == "3172" and link.side_bet_pay_table.side_bet == "Push 22"
     assert (table.decks, table.dealer_hits_soft_17, table.split_pairs, table.surrender) == (6, True, "none", "none")
     assert GameApproval.objects.count() == 1 and TableGame.objects.count() == 1
+    # Dated from before the demo's first night of play at Spokane, not from the load.
+    from datetime import timedelta
+
+    from zoneinfo import ZoneInfo
+
+    from approvals.queries import site_today
+    from cardroom.pack_demo import NIGHTS_AGO
+
+    first_night = site_today(site) - timedelta(days=max(NIGHTS_AGO["spokane"]))
+    local = link.linked_at.astimezone(ZoneInfo(site.time_zone))
+    assert (local.date(), local.hour) == (first_night, 12)  # noon, before that night's play
     # House-banked blackjack: version 1 in effect, version 2 (late surrender) from next month.
     assert InternalControls.objects.filter(site=site, game_approval=None).count() == 2
     assert controls_in_effect(site, None).version == 1
