@@ -260,8 +260,9 @@ class PrepareSlipForm(ChipGridMixin, BootstrapMixin, forms.Form):
                 sole = set(cashiers) if len(set(cashiers)) == 1 else set()
                 if sole & {pk for pk, _ in offered} and not self.is_bound:
                     self.initial.setdefault("cashier", sole.pop())
-            else:
-                self.fields["cashier"].widget.choices = [("", "I am the cashier")] + offered
+            else:  # on a shared station nobody is "I": the person initialling with their badge is
+                mine = "I am the cashier" if preparer_cashier else "The badge holder below is the cashier"
+                self.fields["cashier"].widget.choices = [("", mine)] + offered
         else:
             del self.fields["cashier"]
         # Every purpose parses; the site's are offered (a jar bar only where its pack states one) and

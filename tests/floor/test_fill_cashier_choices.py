@@ -47,3 +47,11 @@ def test_a_cashier_may_leave_it_blank_as_the_cashier(client, cast, open_table):
     client.force_login(cast[Role.CASHIER].user)
     options = _cashier_options(page(client.get(f"/floor/slips/new/fill/?table={open_table.pk}")))
     assert options[0][:2] == ("", "I am the cashier") and options[0][2] is True
+
+
+def test_on_a_shared_station_nobody_is_i_the_badge_holder_is_the_cashier(client, station, open_table):
+    """A station is no person: its fill form says the blank cashier is the badge holder's, not "I"."""
+    client.force_login(station.user)
+    options = _cashier_options(page(client.get(f"/floor/slips/new/fill/?table={open_table.pk}")))
+    assert options[0][:2] == ("", "The badge holder below is the cashier")
+    assert not [o for o in options if "I am" in o[1]]
