@@ -4,7 +4,7 @@ licensees. Every read is scoped to one agency and bounded: a page of licensees c
 number of queries whatever the history."""
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Exists, Max, OuterRef, Prefetch, Q
@@ -35,9 +35,10 @@ def regulator_of(user) -> Regulator | None:
 
 
 def due_on(agency: Agency, quarter: Quarter) -> date | None:
-    """The day the quarter's return is due under the agency's pack; None: no return."""
-    days = get_pack(agency.jurisdiction).return_due_days
-    return None if days is None else quarter.end + timedelta(days=days)
+    """The day the quarter's return is due under the agency's pack (the last day of the pack's
+    Nth month after the quarter); None: no return."""
+    months = get_pack(agency.jurisdiction).return_due_months
+    return None if months is None else quarter.month_end_after(months)
 
 
 @dataclass
