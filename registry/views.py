@@ -2,6 +2,7 @@
 Only the agency's staff read them, and only their agency's (house control)."""
 
 import csv
+from decimal import Decimal, InvalidOperation
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
@@ -131,7 +132,7 @@ def _xlsx(name: str, columns, rows) -> HttpResponse:
     sheet.title = name[:31]
     sheet.append(list(columns))
     for row in rows:
-        sheet.append([row[c] for c in columns])
+        sheet.append([_cell(c, row[c]) for c in columns])
     out = BytesIO()
     book.save(out)
     response = HttpResponse(
@@ -139,6 +140,18 @@ def _xlsx(name: str, columns, rows) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
     return response
+
+
+def _cell(column: str, value):
+    """A ratio received as text ("0.056673") is a number in the workbook (a Decimal, exact);
+    text that is not a number stays as it is."""
+    if column == "hold_ratio" and isinstance(value, str):
+        try:
+            number = Decimal(value)
+        except InvalidOperation:
+            return value
+        return number if number.is_finite() else value
+    return value
 
 
 @regulator_page
