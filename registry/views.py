@@ -6,7 +6,7 @@ from decimal import Decimal, InvalidOperation
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -78,13 +78,9 @@ def quarter(request, regulator):
     text = request.GET.get("quarter") or str(Quarter.containing(timezone.localdate()).previous())
     try:
         chosen = Quarter.parse(text)
-    except Exception:  # noqa: BLE001  (a malformed quarter: the form says how to write one)
-        return render(
-            request,
-            "registry/quarter.html",
-            {"agency": regulator.agency, "error": "A quarter is YYYYQn, for example 2026Q3."},
-            status=400,
-        )
+    except ValidationError as exc:  # malformed, or out of the years the product keeps: said as parsed
+        error = " ".join(exc.message_dict["quarter"])
+        return render(request, "registry/quarter.html", {"agency": regulator.agency, "error": error}, status=400)
     pack = get_pack(regulator.agency.jurisdiction)
     columns = queries.quarter_columns(pack)
     # A download's times in ISO 8601 with their offset; the page's as the filings page writes them.
