@@ -279,6 +279,10 @@ def test_the_filed_quarters_page_shows_filed_figures_beside_figures_now(amended,
     assert amended.recorded_at >= filed.filed_at and amended.recorded_on < filed.filed_at.date()
     assert f"{DAY} corrected, counted on {ENTERED}, entered {entered:%Y-%m-%d %H:%M} C" in line
     assert "(after filing)" in line and f"corrected on {ENTERED}" not in line
+    # The quarter it counts in lists it the same way: "entered" is when it was entered, not the day.
+    q4 = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q4").content.decode()
+    line = q4[q4.index('id="amending-earlier"') :].split("</li>")[0]
+    assert f"amends 2026Q3 (filed): {DAY} corrected, counted on {ENTERED}, entered {entered:%Y-%m-%d %H:%M} C" in line
     assert 'id="tax-amendment"' in page
 
 
