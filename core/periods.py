@@ -1,5 +1,6 @@
 """Periods the regulations count in: quarters, the July-June fiscal year, banking days."""
 
+import calendar
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -49,6 +50,12 @@ class Quarter:
     @property
     def end(self) -> date:
         return self.next().start - timedelta(days=1)
+
+    def month_end_after(self, months: int) -> date:
+        """The last day of the `months`-th month after the quarter's last month (1: the last day
+        of the month after the quarter, 2026Q3 -> 2026-10-31)."""
+        index = self.year * 12 + 3 * self.number - 1 + months  # months since year 0, January = 0
+        return date(index // 12, index % 12 + 1, calendar.monthrange(index // 12, index % 12 + 1)[1])
 
     def next(self) -> "Quarter":
         return Quarter(self.year + 1, 1) if self.number == 4 else Quarter(self.year, self.number + 1)

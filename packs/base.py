@@ -226,9 +226,10 @@ class Pack:
     # What the pack's text says of a rule (rule key -> its words, quoted or closely paraphrased),
     # for a refusal to quote after the citation (`Rule.note`).
     notes: Mapping[str, str] = field(default_factory=dict)
-    # Days after a quarter's end by which its return is due at the state's registry
-    # (registry: late and missing filings); None: the pack's law sets no quarterly return.
-    return_due_days: int | None = None
+    # A quarter's return is due at the state's registry by the last day of the Nth month after
+    # the quarter (`Quarter.month_end_after`; registry: late and missing filings); None: the
+    # pack's law sets no quarterly return.
+    return_due_months: int | None = None
     # The house and player rules handout its law requires (`Handout`); None: its law has none.
     handout: Handout | None = None
     # The Table options a site of the pack sets, beyond `COMMON_TABLE_FIELDS` (its `tables.TABLE_OPTIONS`):

@@ -4,7 +4,7 @@ licensees. Every read is scoped to one agency and bounded: a page of licensees c
 number of queries whatever the history."""
 
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Exists, Max, OuterRef, Prefetch, Q
@@ -35,9 +35,10 @@ def regulator_of(user) -> Regulator | None:
 
 
 def due_on(agency: Agency, quarter: Quarter) -> date | None:
-    """The day the quarter's return is due under the agency's pack; None: no return."""
-    days = get_pack(agency.jurisdiction).return_due_days
-    return None if days is None else quarter.end + timedelta(days=days)
+    """The day the quarter's return is due under the agency's pack (the last day of the pack's
+    Nth month after the quarter); None: no return."""
+    months = get_pack(agency.jurisdiction).return_due_months
+    return None if months is None else quarter.month_end_after(months)
 
 
 @dataclass
@@ -220,14 +221,24 @@ QUARTER_COLUMNS = (
     "tax_cents",
     "tax_filed_cents",
     "tax_now_cents",
-    # Each site's return carries its organization's whole tax: on the second and later sites' rows
-    # of one organization this names the receipt whose row holds it already, so the column sums
-    # once (the rows where it is empty).
+    # Each site's return carries its organization's whole tax: it is written once, on the first of
+    # the organization's returns (`tax_scope` "organization"); the later sites' rows leave the
+    # organization's AGP and tax empty and name that row's receipt here ("see tax_as_receipt").
+    # An amendment's row restates the tax filed beside the tax now ("amendment"): never added.
+    "tax_scope",
     "tax_as_receipt",
 )
 
 
-TAX_COLUMNS = ("organization_agp_cents", "tax_cents", "tax_filed_cents", "tax_now_cents", "tax_as_receipt")
+TAX_COLUMNS = (
+    "organization_agp_cents",
+    "tax_cents",
+    "tax_filed_cents",
+    "tax_now_cents",
+    "tax_scope",
+    "tax_as_receipt",
+)
+ORGANIZATION_TAX = ("organization_agp_cents", "tax_cents", "tax_filed_cents")  # the organization's, once
 
 
 def quarter_columns(pack) -> tuple[str, ...]:
@@ -282,19 +293,23 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
 def _tax_once(rows: list[dict]) -> list[dict]:
     """Each site of an organization files the organization's whole tax: a column that repeated it
     on every site's row would add up to the tax times the sites. An original return whose tax is
-    the one an earlier row of the same licensee shows names that row's receipt instead
-    (`tax_as_receipt`, empty on the others); an amendment keeps its own (the return recomputed),
-    as does a return whose tax differs (filed before the organization's other sites were)."""
+    the one an earlier row of the same licensee shows leaves the organization's AGP and tax empty
+    and names that row's receipt instead (`tax_as_receipt`), so `tax_cents` sums the tax once;
+    an amendment keeps its own (the return recomputed: the tax filed beside the tax now, a
+    restatement, never added), as does a return whose tax differs (filed before the
+    organization's other sites were). `tax_scope` says which each row is."""
     first: dict[tuple, str] = {}
     for row in rows:
-        row["tax_as_receipt"] = ""
+        row["tax_as_receipt"], row["tax_scope"] = "", ""
         key = (row["licence_number"], row["tax_cents"], row["tax_filed_cents"])
-        if row["amends"] or row["tax_cents"] is None and row["tax_filed_cents"] is None:
+        if row["amends"]:
+            row["tax_scope"] = "amendment" if row["tax_filed_cents"] is not None else ""
+        elif row["tax_cents"] is None and row["tax_filed_cents"] is None:
             continue
-        if key in first:
-            row["tax_as_receipt"] = first[key]
+        elif key in first:
+            row.update(dict.fromkeys(ORGANIZATION_TAX), tax_as_receipt=first[key], tax_scope="see tax_as_receipt")
         else:
-            first[key] = row["receipt_number"]
+            first[key], row["tax_scope"] = row["receipt_number"], "organization"
     return rows
 
 

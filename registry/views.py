@@ -2,10 +2,11 @@
 Only the agency's staff read them, and only their agency's (house control)."""
 
 import csv
+from decimal import Decimal, InvalidOperation
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -77,13 +78,9 @@ def quarter(request, regulator):
     text = request.GET.get("quarter") or str(Quarter.containing(timezone.localdate()).previous())
     try:
         chosen = Quarter.parse(text)
-    except Exception:  # noqa: BLE001  (a malformed quarter: the form says how to write one)
-        return render(
-            request,
-            "registry/quarter.html",
-            {"agency": regulator.agency, "error": "A quarter is YYYYQn, for example 2026Q3."},
-            status=400,
-        )
+    except ValidationError as exc:  # malformed, or out of the years the product keeps: said as parsed
+        error = " ".join(exc.message_dict["quarter"])
+        return render(request, "registry/quarter.html", {"agency": regulator.agency, "error": error}, status=400)
     pack = get_pack(regulator.agency.jurisdiction)
     columns = queries.quarter_columns(pack)
     # A download's times in ISO 8601 with their offset; the page's as the filings page writes them.
@@ -131,7 +128,7 @@ def _xlsx(name: str, columns, rows) -> HttpResponse:
     sheet.title = name[:31]
     sheet.append(list(columns))
     for row in rows:
-        sheet.append([row[c] for c in columns])
+        sheet.append([_cell(c, row[c]) for c in columns])
     out = BytesIO()
     book.save(out)
     response = HttpResponse(
@@ -139,6 +136,18 @@ def _xlsx(name: str, columns, rows) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
     return response
+
+
+def _cell(column: str, value):
+    """A ratio received as text ("0.056673") is a number in the workbook (a Decimal, exact);
+    text that is not a number stays as it is."""
+    if column == "hold_ratio" and isinstance(value, str):
+        try:
+            number = Decimal(value)
+        except InvalidOperation:
+            return value
+        return number if number.is_finite() else value
+    return value
 
 
 @regulator_page

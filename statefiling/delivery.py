@@ -21,24 +21,29 @@ ANCHORS_PATH = "/registry/api/v1/anchors/"
 ALERTS_PATH = "/registry/api/v1/alerts/"
 
 
-def deliver(submission_id: int) -> str:
-    """Send the package once: "delivered" (the receipt is kept), "pending" (the registry did not
-    answer: Unreachable is raised for the task to retry) or "refused" (4xx: kept for a person)."""
+def post_filing(link: RegistryLink, body: dict, idempotency_key: str) -> dict:
+    """POST a filing's body ({package, pdfs}) to the link's registry; its answer, the receipt."""
+    _status, answer = client.call(
+        link.url, link.credential, "POST", FILINGS_PATH, body, {"Idempotency-Key": idempotency_key}
+    )
+    return answer
+
+
+def deliver(submission_id: int, send=post_filing) -> str:
+    """Send the package once with the quarter's PDF (`quarterly_pdfs`): "delivered" (the receipt
+    is kept), "pending" (the registry did not answer: Unreachable is raised for the task to retry)
+    or "refused" (4xx: kept for a person). `send(link, body, key)` answers the receipt: over
+    HTTP, or in this process where the registry is this deployment (the demo)."""
     submission = Submission.objects.select_related("link", "filing__site").get(pk=submission_id)
     if submission.delivered_at or submission.refused:
         return "delivered" if submission.delivered_at else "refused"
-    if submission.amendment_id and not submission.package.get("amends"):
-        _point_back(submission)
-    link = submission.link
+    if submission.amendment_id:
+        _after_earlier_amendments(submission)
+        if not submission.package.get("amends"):
+            _point_back(submission)
     try:
-        _status, answer = client.call(
-            link.url,
-            link.credential,
-            "POST",
-            FILINGS_PATH,
-            {"package": submission.package, "pdfs": quarterly_pdfs(submission)},
-            {"Idempotency-Key": submission.idempotency_key},
-        )
+        body = {"package": submission.package, "pdfs": quarterly_pdfs(submission)}
+        answer = send(submission.link, body, submission.idempotency_key)
     except client.Refused as exc:
         _attempted(submission, str(exc), refused=True)
         return "refused"
@@ -64,6 +69,21 @@ def quarterly_pdfs(submission: Submission) -> list[dict]:
     return [] if content is None else [{"pdf_sha256": sha, "content_base64": base64.b64encode(content).decode()}]
 
 
+def _after_earlier_amendments(submission: Submission) -> None:
+    """Amendments of one filing reach the registry in the order they were queued (recorded): one
+    waits while an earlier one is neither delivered nor refused (Unreachable: retried)."""
+    earlier = Submission.objects.filter(
+        filing_id=submission.filing_id,
+        amendment__isnull=False,
+        pk__lt=submission.pk,
+        delivered_at__isnull=True,
+        refused=False,
+    )
+    if earlier.exists():
+        _attempted(submission, "waiting for an earlier amendment of the filing to be delivered")
+        raise client.Unreachable("an earlier amendment of the filing is not delivered yet")
+
+
 def _point_back(submission: Submission) -> None:
     """An amendment's package names the receipt of the filing it amends; queued before that
     receipt came, it waits for it (Unreachable: retried like a registry that did not answer)."""
@@ -80,12 +100,6 @@ def _attempted(submission: Submission, error: str, *, refused: bool = False) -> 
     Submission.objects.filter(pk=submission.pk).update(
         attempts=F("attempts") + 1, last_attempt_at=timezone.now(), last_error=error[:2000], refused=refused
     )
-
-
-def record_receipt(submission: Submission, answer: dict) -> FilingReceipt:
-    """Keep the registry's answer to a submission as its receipt (the demo, which delivers in
-    the same process, and `deliver`)."""
-    return _record_receipt(submission, answer)
 
 
 def _record_receipt(submission: Submission, answer: dict) -> FilingReceipt | AmendmentReceipt:
@@ -141,7 +155,7 @@ def pending_submissions():
     fresh = timezone.now() - SWEEP_AFTER
     return Submission.objects.filter(
         Q(attempts__gt=0) | Q(queued_at__lte=fresh), delivered_at__isnull=True, refused=False
-    ).order_by("queued_at")
+    ).order_by("queued_at", "pk")
 
 
 def push_anchors(link: RegistryLink, anchors: list[dict]) -> dict:

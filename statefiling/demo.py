@@ -12,7 +12,6 @@ sent again; the user, agency, licensee and link are made once.
 """
 
 import os
-import uuid
 from datetime import date
 
 from django.contrib.auth import get_user_model
@@ -76,23 +75,24 @@ def _first_quarter(organization) -> date:
 
 
 def _deliver_filings(organization, link, credential) -> None:
-    filings = QuarterFiling.objects.filter(
-        site__organization=organization, site__jurisdiction="ND", submissions__isnull=True
-    )
-    for filing in filings.select_related("site__organization", "filed_by").order_by("start", "site_id"):
-        package = services.build_package(filing, chain_head(organization.pk))
-        key = uuid.uuid4().hex
-        received, _ = registry.receive_filing(credential=credential, idempotency_key=key, package=package)
-        submission = Submission.objects.create(
-            filing=filing,
-            link=link,
-            idempotency_key=key,
-            package=package,
-            package_sha256=received.package_sha256,
-            queued_at=timezone.now(),
+    """The filed quarters never sent, each with the amendments recorded since and the quarter's
+    PDF, delivered as the product delivers them (`services.queue_unsent_filings`,
+    `delivery.deliver`), to the registry in this process. A package delivered is not sent again."""
+    services.queue_unsent_filings(link)
+    pending = Submission.objects.filter(link__organization=organization, delivered_at__isnull=True, refused=False)
+    send = _in_process(credential)
+    for submission_id in pending.order_by("queued_at", "pk").values_list("pk", flat=True):
+        delivery.deliver(submission_id, send=send)
+
+
+def _in_process(credential):
+    """`delivery.deliver`'s transport to the registry of this deployment: its service, answering
+    what its API answers (the receipt, with the agency's name)."""
+
+    def send(_link, body: dict, idempotency_key: str) -> dict:
+        received, _ = registry.receive_filing(
+            credential=credential, idempotency_key=idempotency_key, package=body["package"], pdfs=body["pdfs"]
         )
-        delivery.record_receipt(submission, {**registry.receipt_json(received), "agency": link_agency(credential)})
+        return {**registry.receipt_json(received), "agency": credential.licensee.agency.name}
 
-
-def link_agency(credential) -> str:
-    return credential.licensee.agency.name
+    return send

@@ -12,7 +12,7 @@ from datetime import UTC, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from accounting.models import FilingAmendment, QuarterFiling
@@ -120,12 +120,43 @@ def build_package(filing: QuarterFiling, head) -> dict:
 
 def queue_filing(filing: QuarterFiling) -> Submission | None:
     """Inside the filing's transaction: queue its package for the registry of the site's pack
-    (none configured: nothing to send). Delivered by a Celery task after the commit."""
+    (none configured: nothing to send), then each amendment already recorded for it, in the
+    order recorded (`_queue_with_amendments`). Delivered by a Celery task after the commit."""
     site = filing.site
     link = live_link(site.organization_id, site.jurisdiction)
     if link is None:
         return None
-    return _queue(filing, link, build_package(filing, chain_head(site.organization_id)))
+    return _queue_with_amendments(filing, link)
+
+
+def queue_unsent_filings(link: RegistryLink) -> list[Submission]:
+    """The link's pack's filed quarters never sent to a registry (filed before the organization
+    linked), oldest first, each queued with the amendments recorded for it since, after it and
+    in the order recorded: the state gets the return and every change to it, not the filed
+    figures alone. A filing sent already is not queued again (run twice, nothing is sent twice)."""
+    sent = Submission.objects.filter(filing=OuterRef("pk"), amendment__isnull=True)
+    filings = (
+        QuarterFiling.objects.filter(site__organization_id=link.organization_id, site__jurisdiction=link.jurisdiction)
+        .filter(~Exists(sent))
+        .select_related("site__organization", "filed_by")
+        .order_by("start", "site_id")
+    )
+    with transaction.atomic():
+        return [_queue_with_amendments(filing, link) for filing in filings]
+
+
+def _queue_with_amendments(filing: QuarterFiling, link: RegistryLink) -> Submission:
+    """A filing's first package and, after it, each amendment recorded for it and not yet queued
+    (recorded before the filing was first sent: `queue_amendment` had nothing to amend), oldest
+    first. Each amendment's package waits for the filing's receipt (`delivery`)."""
+    head = chain_head(filing.site.organization_id)
+    submission = _queue(filing, link, build_package(filing, head))
+    recorded = filing.amendments.filter(submission__isnull=True).select_related(
+        "recorded_by", "adjustment__books_close", "adjustment__table", "other_games_agp"
+    )
+    for amendment in recorded.order_by("recorded_at", "pk"):
+        _queue(filing, link, build_amendment_package(amendment, head, None), amendment)
+    return submission
 
 
 # --- Amendments -----------------------------------------------------------------------------------

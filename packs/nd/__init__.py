@@ -24,9 +24,9 @@ PACK = Pack(
     tax_brackets=accounting.TAX_BRACKETS,
     revenue_words=accounting.WORDS,
     # Assumed: the texts we hold (08-16(1)(g), SFN 50901) name no due date for the quarterly
-    # return; the attorney general's practice, the last day of the month after the quarter,
-    # is taken as 30 days after its end.
-    return_due_days=30,
+    # return; we take it to be the last day of the month after the quarter (2026Q3: October 31),
+    # as we understand the attorney general's practice, which no text we hold states.
+    return_due_months=1,
     handout=HANDOUT,
     employee_identifier_absent=(
         "North Dakota's chapter 99-01.3-08, the text we hold, names no state-issued number for a dealer or "

@@ -246,6 +246,23 @@ def test_the_quarter_page_downloads_every_filing_of_the_jurisdiction_as_csv(two_
     assert "Eagles" in client.get("/registry/").content.decode()
 
 
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("1999Q1", "The quarter must be in 2000-2100 (house control)."),
+        ("2101Q4", "The quarter must be in 2000-2100 (house control)."),
+        ("2026Q5", "Write a quarter as YYYYQn, for example 2026Q3 (got &#x27;2026Q5&#x27;)."),
+    ],
+)
+def test_the_quarter_page_says_what_is_wrong_with_the_quarter_asked(agency, client, asked, said):
+    user = get_user_model().objects.create_user("state2", password="x")
+    Regulator.objects.create(user=user, agency=agency, role=RegulatorRole.STATE_AUDITOR)
+    client.force_login(user)
+    for fmt in ("", "csv"):
+        response = client.get("/registry/quarter/", {"quarter": asked, "format": fmt})
+        assert response.status_code == 400 and said in response.content.decode()
+
+
 # --- The registry's own chain ------------------------------------------------------------------------
 
 

@@ -330,10 +330,16 @@ RECEIVED = "2026-12-01T02:01:26+00:00"  # 2026-11-30 20:01 in North Dakota's (Bi
 
 
 def site_package(site_id, name, tax_cents):
+    from core import filing_package
+
+    filed = package(site_id=site_id)
+    figures = {"summary": {**filed["figures"]["summary"], "total": {"agp_cents": 5_667, "hold_ratio": "0.056673"}}}
     return {
-        **package(site_id=site_id),
+        **filed,
         "site": {"id": site_id, "name": name, "jurisdiction": "ND"},
-        "tax": {"tax_cents": tax_cents, "organization_tax_cents": tax_cents},
+        "figures": figures,
+        "figures_sha256": filing_package.digest(figures),
+        "tax": {"tax_cents": tax_cents, "organization_tax_cents": tax_cents, "organization_agp_cents": 60_000},
     }
 
 
@@ -360,8 +366,23 @@ def test_the_quarter_writes_the_receipt_time_as_the_filings_page_and_each_organi
     assert '<td class="text-end tax-filed">$10.00</td>' in rows[eagles_receipt]  # another organization's own
 
     downloaded = list(csv.DictReader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").text)))
-    assert [r["tax_cents"] for r in downloaded] == ["1000", "7310", "7310", "7310"]  # each return as received
-    # and the rows that repeat an organization's tax name the receipt holding it: summed once
+    # Each organization's tax once, on its first return's row; the later sites' rows leave the
+    # organization's AGP and tax empty and name the receipt whose row holds them: a column sums once.
+    for column in ("tax_cents", "tax_filed_cents"):
+        assert [r[column] for r in downloaded] == ["1000", "7310", "", ""]
+    assert [r["organization_agp_cents"] for r in downloaded] == ["60000", "60000", "", ""]
+    assert [r["tax_scope"] for r in downloaded] == ["organization", "organization", *["see tax_as_receipt"] * 2]
     assert [r["tax_as_receipt"] for r in downloaded] == ["", "", first, first]
-    assert sum(int(r["tax_cents"]) for r in downloaded if not r["tax_as_receipt"]) == 1_000 + 7_310
+    assert sum(int(r["tax_cents"] or 0) for r in downloaded) == 1_000 + 7_310
     assert all(re.fullmatch(r"2026-11-30T20:01:26-06:00", r["received_at"]) for r in downloaded)
+    assert {r["hold_ratio"] for r in downloaded} == {"0.056673"}
+
+    sheet = load_workbook(io.BytesIO(page.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content)).active
+    header, *cells = list(sheet.values)
+    book = [dict(zip(header, row, strict=True)) for row in cells]
+    assert [r["tax_cents"] for r in book] == [1_000, 7_310, None, None]  # typed, and once
+    assert sum(r["tax_filed_cents"] or 0 for r in book) == 1_000 + 7_310
+    assert [r["tax_as_receipt"] or "" for r in book] == ["", "", first, first]
+    ratios = [r["hold_ratio"] for r in book]
+    assert all(isinstance(x, int | float) and not isinstance(x, bool) for x in ratios)  # a number, not text
+    assert [round(x * 1_000_000) for x in ratios] == [56_673] * 4

@@ -29,11 +29,11 @@ def test_every_pack_names_its_regulators_zone():
     assert get_pack("NY").state_time_zone == "America/New_York"
 
 
-@pytest.mark.parametrize(("received", "state"), [("2026-10-31T04:30:00", "on time"), ("2026-10-31T05:30:00", "late")])
+@pytest.mark.parametrize(("received", "state"), [("2026-11-01T04:30:00", "on time"), ("2026-11-01T05:30:00", "late")])
 def test_a_return_is_late_by_the_states_calendar_not_the_servers(db, settings, received, state):
-    """2026Q3's ND return is due 30 days after the quarter (ND: 2026-10-30). 04:30 UTC on the 31st
-    is 23:30 on the 30th in Bismarck (on time); 05:30 UTC is 00:30 on the 31st (late). On a server
-    kept in UTC both were the 31st, and the first read late."""
+    """2026Q3's ND return is due on the last day of the month after the quarter (2026-10-31).
+    04:30 UTC on November 1 is 23:30 on October 31 in Bismarck (on time); 05:30 UTC is 00:30 on
+    November 1 (late). On a server kept in UTC both were November 1, and the first read late."""
     settings.TIME_ZONE = "UTC"
     agency = Agency.objects.create(name="North Dakota Attorney General - Gaming Division", jurisdiction="ND")
     _row, issued = _licensee(agency, "Elks", "G-1")
@@ -45,7 +45,7 @@ def test_a_return_is_late_by_the_states_calendar_not_the_servers(db, settings, r
     late = [q["quarter"] for q in body["late"]]
     assert late == (["2026Q3"] if state == "late" else [])
     late_cell = html[html.index('data-label="Late"') : html.index('data-label="Missing"')]
-    assert ("Elks Lodge 2026Q3 (due 2026-10-30" in late_cell) == (state == "late")
+    assert ("Elks Lodge 2026Q3 (due 2026-10-31" in late_cell) == (state == "late")
     assert "2026Q3" not in [q["quarter"] for q in body["missing"]]
 
 

@@ -6,12 +6,13 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from accounting import services as accounting
+from accounting.models import FilingAmendment
 from compliance.models import Alert
 from core.periods import Quarter
 from registry.models import ReceivedAlert, ReceivedAnchor, ReceivedFiling, Regulator
 from registry.services import verify_filings
 from statefiling import demo
-from statefiling.models import FilingReceipt, Submission
+from statefiling.models import AmendmentReceipt, FilingReceipt, Submission
 from tests.accounting.test_quarter_filing import _after_the_quarter, quarter_played, table  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.usefixtures("quarter_played")
@@ -44,3 +45,40 @@ def test_the_demo_registry_holds_the_filed_quarters_and_the_chain_head(filed_bot
     client.force_login(get_user_model().objects.get(username="state"))
     page = client.get("/registry/filings/").content.decode()
     assert all(r.receipt_number in page for r in received)
+
+
+def test_the_demo_sends_each_quarters_pdf_and_the_amendments_recorded_before_the_link(
+    filed_both, org, manager, site, other_site, client_for, client
+):
+    """The demo's steps in their order: the filed quarters' reports (reports.demo), then the
+    registry (statefiling.demo), which delivers as the product does: each quarter's PDF with its
+    package, and the amendment recorded before the link after its filing."""
+    from reports import demo as reports_demo
+    from reports.models import ReportFile
+
+    from .test_amendments_before_link import record_amendments
+
+    [adjusted, _other_games] = record_amendments(client_for(manager), site, site.tables.get(number=1), org)
+    world = {"organization": org, "people": {"gm": manager}, "sites": {"busy": site, "quiet": other_site}}
+    for _ in range(2):  # again: nothing is generated or sent twice
+        reports_demo.extend_demo(world)
+        demo.extend_demo(world)
+
+    originals = {f.site_ref: f for f in ReceivedFiling.objects.filter(amends__isnull=True)}
+    amendments = FilingAmendment.objects.count()  # the other games' AGP amends both sites' returns
+    assert set(originals) == {site.pk, other_site.pk} and ReceivedFiling.objects.count() == 2 + amendments == 5
+    for s in (site, other_site):
+        report = ReportFile.objects.get(run__site=s, run__kind="quarterly")
+        [document] = originals[s.pk].documents.all()
+        assert (document.pdf_sha256, bytes(document.content)) == (report.pdf_sha256, bytes(report.pdf))
+    amended = ReceivedFiling.objects.filter(amends=originals[site.pk]).order_by("seq")
+    assert [f.receipt_number for f in amended] == list(
+        AmendmentReceipt.objects.filter(filing=filed_both[0]).order_by("pk").values_list("receipt_number", flat=True)
+    )
+    assert AmendmentReceipt.objects.filter(amendment=adjusted).exists()
+
+    client.force_login(get_user_model().objects.get(username="state"))
+    page = client.get("/registry/filings/").content.decode()
+    for s in (site, other_site):
+        row = page[page.index(f">{originals[s.pk].receipt_number}</a>") :].split("</tr>")[0]
+        assert "quarterly PDF</a>" in row

@@ -98,8 +98,9 @@ def _extensions():
     then the counts of those days' boxes, the fee collections and Kingston's sessions (before
     their books close), the cage (bank counts, closing the books, deposits),
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
-    tournament; the compliance checks as the schedule runs them (compliance.demo); last, the
-    state's registry receiving the filed quarters and the chain head (statefiling.demo)."""
+    tournament; the compliance checks as the schedule runs them (compliance.demo); the quarterly
+    report of each filed quarter (reports.demo); last, the state's registry receiving the filed
+    quarters with their amendments and PDFs, and the chain head (statefiling.demo)."""
     from accounting.demo_books import extend_demo as books
     from approvals.demo import extend_demo as approvals
     from cage.demo import extend_demo as cage
@@ -108,6 +109,7 @@ def _extensions():
     from counts.demo import extend_demo as counts
     from fees.demo import extend_demo as fees
     from floor.demo import extend_demo as custody
+    from reports.demo import extend_demo as quarterly_reports
     from statefiling.demo import extend_demo as state_registry
     from surveillance.demo import extend_demo as surveillance
     from tournaments.demo import extend_demo as tournaments
@@ -123,5 +125,6 @@ def _extensions():
         ("surveillance records", surveillance),
         ("tournament", tournaments),
         ("compliance checks, as the nightly schedule runs them", compliance),
+        ("the filed quarters' quarterly reports", quarterly_reports),
         ("the state's registry: filings received, anchors", state_registry),
     )
