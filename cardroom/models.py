@@ -17,7 +17,7 @@ from core.rules import HOUSE_CONTROL
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
 from .role_grants import check_role_grant
-from .table_rules import game_label, validate_table
+from .table_rules import game_label, table_label, validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
 STATE_IDENTIFIER = RegexValidator(
@@ -296,7 +296,13 @@ class Table(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{self.game} #{self.number}"
+        """The table in a list (the surveillance pages) in its site's pack's words: "21 #1" where
+        forms reference the game by its code (ND 99-01.3-08-05(3)(a)), "Blackjack #1" elsewhere."""
+        if self.site_id is None:
+            return f"{self.game} #{self.number}"
+        from core.citations import jurisdiction_of
+
+        return table_label(jurisdiction_of(self), self.game, self.number)
 
     def clean(self):
         if self.min_wager_cents is not None and self.max_wager_cents is not None:

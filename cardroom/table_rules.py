@@ -11,7 +11,7 @@ pack's option is refused, naming the field (`option_errors`).
 
 from collections.abc import Callable, Iterable
 
-from core.citations import cite
+from core.citations import cite, stated
 from core.hooks import TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
 
 
@@ -37,6 +37,20 @@ def game_label(jurisdiction: str, code: str) -> str | None:
     """The name the jurisdiction's pack gives the game `code` ("Blackjack"); None for a game its
     sites do not deal."""
     return dict(table_games(jurisdiction)).get(code)
+
+
+# The pack's rule that forms reference a game by its code, "21" or "PW" (floor.rules.SLIP_GAME_REFERENCE,
+# ND 99-01.3-08-05(3)(a)): asked here by key, the floor being above.
+GAME_REFERENCE = "floor.slip_game_reference"
+
+
+def table_label(jurisdiction: str, code: str, number: int) -> str:
+    """A table in a list at a site of the jurisdiction: its game's code and number where the pack
+    asks forms to reference the game so, "21 #1" (ND 99-01.3-08-05(3)(a)); elsewhere the pack's
+    name of the game, "Blackjack #1" (floor.rules.game_column, a Game column's words)."""
+    if stated(GAME_REFERENCE, jurisdiction):
+        return f"{code} #{number}"
+    return f"{game_label(jurisdiction, code) or code} #{number}"
 
 
 def validate_table(table) -> None:

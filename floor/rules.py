@@ -9,6 +9,7 @@ from django.db import models
 
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role
+from cardroom.table_rules import GAME_REFERENCE
 from core.rules import HOUSE_CONTROL
 from packs import RevenueModel, Rule, game_label, pack_for
 
@@ -22,7 +23,7 @@ SLIP_NUMBERING = Rule("floor.slip_numbering")  # separate forms, consecutive num
 SLIP_CONTENT = Rule("floor.slip_content")  # preparers; quantity and value by denomination
 # A slip's reference to the game by its code, "21" or "PW": North Dakota's 08-05(3)(a) asks for it;
 # where a pack's law does not (`applies`), the slip names the game by the pack's own name only.
-SLIP_GAME_REFERENCE = Rule("floor.slip_game_reference")
+SLIP_GAME_REFERENCE = Rule(GAME_REFERENCE)
 # A slip's purpose "Jar bar": North Dakota's 08-05(1) has a fill and credit slip "temporarily
 # transfer a chip tray to or from a table and jar bar"; offered and accepted only where the site's
 # pack states it (`slip_purposes`), refused elsewhere (a slip already made keeps its purpose).
