@@ -46,6 +46,12 @@ def house_chips(where) -> bool:
     return pack_for(where).revenue_model != RevenueModel.FEES
 
 
+def no_house_chips(site, consequence: str) -> str:
+    """Why a record of house chips is refused at a fees-only `site` (FEES_ONLY); `consequence`
+    ends the sentence ("so no tip chips are declared to its cage")."""
+    return f"{FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its tables; {consequence}."
+
+
 # Opening and closing gaming days (one open at a time, none before it begins, none at an
 # inactive site): the product's workflow around the business day, not a rule of the text.
 GAMING_DAY_STATE = HOUSE_CONTROL
