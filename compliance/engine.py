@@ -36,9 +36,7 @@ DAY_PROVIDERS: list[DayProvider] = []
 # citations, and a site of a pack that states none of a provider's rules is never judged by it.
 
 
-def _register(
-    registry: list, function, rules, day_by_day: bool = False, house_control: bool = False, only_where=None
-):
+def _register(registry: list, function, rules, day_by_day: bool = False, house_control: bool = False, only_where=None):
     rules = (rules,) if isinstance(rules, Rule) else tuple(rules)
     if not rules or not all(isinstance(r, Rule) for r in rules):
         raise TypeError(f"{function.__name__}: a provider declares the Rule (or Rules) it flags")
