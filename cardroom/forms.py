@@ -10,7 +10,7 @@ from core.forms import BootstrapMixin, CentsField
 from core.rules import HOUSE_CONTROL
 
 from .chips import default_spec
-from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
+from .models import BOUND_CODES, ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
 from .services import refuse_moving_the_books
 from .table_rules import game_label, option_errors, table_fields, table_games
 
@@ -169,17 +169,13 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         law_over_bounds(self)
 
 
-# The form fields' own sanity bounds (the model's MinValueValidator / MaxValueValidator).
-_BOUND_CODES = frozenset({"min_value", "max_value"})
-
-
 def law_over_bounds(form) -> None:
     """Where a value is refused both by its field's sanity bound ("Ensure this value is less than
     or equal to 8.") and by the pack's rule, which cites its section, keep the rule's words only:
     one refusal, naming the rule, not the same refusal twice."""
     for name, errors in list(form._errors.items()):
         found = errors.as_data()
-        cited = [error for error in found if error.code not in _BOUND_CODES]
+        cited = [error for error in found if error.code not in BOUND_CODES]
         if name != NON_FIELD_ERRORS and cited and len(cited) < len(found):
             form._errors[name] = form.error_class(cited)
 

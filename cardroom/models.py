@@ -157,6 +157,16 @@ class Site(models.Model):
 TABLE_NUMBER_TAKEN = "Each table at a site must have its own number."
 
 
+# A field's own sanity bounds (MinValueValidator / MaxValueValidator), below the pack's rules.
+BOUND_CODES = frozenset({"min_value", "max_value"})
+
+
+def _law_over_bounds(errors: list[ValidationError]) -> list[ValidationError]:
+    """A field's refusals less its sanity bounds when a rule refuses it too (the rule cites)."""
+    cited = [error for error in errors if error.code not in BOUND_CODES]
+    return cited or errors
+
+
 class Table(models.Model):
     class Location(models.TextChoices):
         REGULAR = "regular", "Regularly located"
@@ -303,6 +313,19 @@ class Table(models.Model):
         from core.citations import jurisdiction_of
 
         return table_label(jurisdiction_of(self), self.game, self.number)
+
+    def full_clean(self, *args, **kwargs):
+        """Where a value is refused both by its field's sanity bound ("Ensure this value is less
+        than or equal to 8.") and by the site's pack's rule, the rule's words alone: one refusal
+        that cites its section (the API's and the service's, as the forms' `law_over_bounds`)."""
+        try:
+            super().full_clean(*args, **kwargs)
+        except ValidationError as refused:
+            if not hasattr(refused, "error_dict"):
+                raise
+            raise ValidationError(
+                {name: _law_over_bounds(errors) for name, errors in refused.error_dict.items()}
+            ) from None
 
     def clean(self):
         if self.min_wager_cents is not None and self.max_wager_cents is not None:

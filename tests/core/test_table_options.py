@@ -129,3 +129,23 @@ def test_a_value_past_the_packs_limit_is_refused_once_citing_its_rule_not_twice(
     assert "Ensure this value" not in refused.content.decode()
     zero = client.post("/setup/tables/new/", {**form, "decks": "0"})  # under every pack's floor: the bound alone
     assert zero.context["form"].errors["decks"] and not Table.objects.filter(site=site).exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("decks", 9, "blackjack is played using up to eight decks (got 9)."),
+        ("max_players", 10, "up to nine players can play on one blackjack table (got 10)."),
+    ],
+)
+def test_the_api_refuses_past_the_wsgc_limit_citing_rule_1_not_a_bare_bound(
+    client_for, manager, pack_site, field, value, words
+):
+    """Nine decks or ten players at a Washington house-banked table: the WSGC Blackjack Game
+    Rules, rule 1 ("up to eight decks ... up to nine players"), once, not "Ensure this value is
+    less than or equal to 8."; nothing written."""
+    site = pack_site("WA-HB")
+    refused = client_for(manager).post("/api/v1/tables/", body(site, "WA-HB", **{field: value}), format="json")
+    assert refused.status_code == 400
+    assert refused.json()[field] == [f"WSGC Blackjack Game Rules (rev. April 2018), rule 1: {words}"]
+    assert not Table.objects.filter(site=site).exists()
