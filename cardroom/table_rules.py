@@ -12,7 +12,7 @@ pack's option is refused, naming the field (`option_errors`).
 from collections.abc import Callable, Iterable
 
 from core.citations import cite, stated
-from core.hooks import TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
+from core.hooks import TABLE_DEFAULTS, TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
 
 
 def register_table_rules(validate: Callable[[object], None]) -> None:
@@ -21,6 +21,10 @@ def register_table_rules(validate: Callable[[object], None]) -> None:
 
 def register_table_options(fields: Callable[[str], tuple[str, ...]]) -> None:
     TABLE_OPTIONS.register(fields)
+
+
+def register_table_defaults(defaults: Callable[[str, dict], dict[str, object]]) -> None:
+    TABLE_DEFAULTS.register(defaults)
 
 
 def register_table_games(games: Callable[[str], list[tuple[str, str]]]) -> None:
@@ -56,6 +60,14 @@ def table_label(jurisdiction: str, code: str, number: int) -> str:
 def validate_table(table) -> None:
     """Raise ValidationError naming each field the table's pack refuses."""
     TABLE_RULES(table)
+
+
+def table_defaults(jurisdiction: str, given: dict) -> dict[str, object]:
+    """The values of the pack's options a new table at a site of the jurisdiction was not given,
+    where its text fixes one (New York's doubling on 10 or 11 only, 9 NYCRR 4620.5(l)(1)); raises
+    ValidationError naming each option the pack requires and sets no single value for (its decks,
+    one to four, (a)(2)). The model's defaults are no pack's law."""
+    return TABLE_DEFAULTS(jurisdiction, given)
 
 
 def table_fields(jurisdiction: str) -> tuple[str, ...]:
