@@ -62,12 +62,20 @@ def validate_table(table) -> None:
     TABLE_RULES(table)
 
 
-def table_defaults(jurisdiction: str, given: dict) -> dict[str, object]:
-    """The values of the pack's options a new table at a site of the jurisdiction was not given,
-    where its text fixes one (New York's doubling on 10 or 11 only, 9 NYCRR 4620.5(l)(1)); raises
-    ValidationError naming each option the pack requires and sets no single value for (its decks,
-    one to four, (a)(2)). The model's defaults are no pack's law."""
-    return TABLE_DEFAULTS(jurisdiction, given)
+class Required(str):
+    """A pack's answer for an option a new table must be given, its text setting no single value
+    for it (New York's decks, one to four: 9 NYCRR 4620.5(a)(2)): the refusal's words, cited."""
+
+
+def table_defaults(jurisdiction: str, given: dict) -> tuple[dict[str, object], dict[str, str]]:
+    """(values, missing) for a new table at a site of the jurisdiction: the values of the pack's
+    options it was not given, where its text fixes one (New York's doubling on 10 or 11 only,
+    4620.5(l)(1)), and {option: refusal} of those the pack requires with no single value (`Required`).
+    The model's defaults are no pack's law."""
+    answer = TABLE_DEFAULTS(jurisdiction, given)
+    values = {name: value for name, value in answer.items() if not isinstance(value, Required)}
+    missing = {name: str(value) for name, value in answer.items() if isinstance(value, Required)}
+    return values, missing
 
 
 def table_fields(jurisdiction: str) -> tuple[str, ...]:

@@ -133,7 +133,7 @@ TABLE_DEFAULTS = declare(
     asked_by="cardroom.table_rules (create_table: a new table's options not given)",
     answered_by="packs (packs.apps)",
     answer="defaults(jurisdiction, given) -> {field: value} of the pack's options a new table was not given, where "
-    "its text fixes the value; raises ValidationError naming an option it sets no single value for",
+    "its text fixes the value, or a table_rules.Required refusal where it sets no single value",
 )
 TABLE_GAMES = declare(
     "table_games",

@@ -236,8 +236,8 @@ class Pack:
     # neither shown nor accepted at its sites.
     table_options: tuple[str, ...] = ()
     # A new table's options not given (the tables API's minimal table): given -> {field: value}
-    # where the pack's text fixes the value, raising ValidationError naming an option it requires
-    # and sets no single value for; None: the model's defaults (`new_table_values`).
+    # where the pack's text fixes the value, or `cardroom.table_rules.Required` (its refusal) for an
+    # option it requires and sets no single value for; None: the model's defaults (`new_table_values`).
     table_defaults: Callable[[Mapping], dict[str, object]] | None = None
     # The games its tables deal (cardroom.models.Game codes: "21", "PW" paddlewheel; named in `game_names`): the
     # games its texts describe. Another game is neither offered nor accepted at its sites.

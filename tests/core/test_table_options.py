@@ -177,3 +177,19 @@ def test_a_minimal_new_york_table_takes_the_packs_values_and_is_asked_only_for_w
     assert created.status_code == 201, created.content
     table = Table.objects.get(site=site)
     assert (table.double_on, table.double_after_split, table.blackjack_payout) == ("ten_eleven", False, "2:1")
+
+
+def test_a_new_york_table_not_given_its_decks_is_told_its_other_refusals_at_once(client_for, manager, site):
+    """The decks asked for do not hide what else is wrong: a $10 maximum is refused with them,
+    citing 4620.5(f)(2); nothing is written."""
+    site.jurisdiction = "NY"
+    site.save()
+    record_licence(manager, site, tie_option=1)
+    minimal = {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, "max_wager_cents": 1000}
+    refused = client_for(manager).post("/api/v1/tables/", {**minimal, "tie_option": 1}, format="json")
+    assert refused.status_code == 400
+    answer = refused.json()
+    assert set(answer) == {"decks", "max_wager_cents"}, answer
+    assert answer["decks"] == ["9 NYCRR 4620.5(a)(2): give the table's decks, one to four decks of 52 cards each."]
+    assert answer["max_wager_cents"][0].startswith("9 NYCRR 4620.5(f)(2)")
+    assert not Table.objects.filter(site=site).exists()
