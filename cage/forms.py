@@ -168,9 +168,10 @@ class InventoryCountForm(GridMixin, BootstrapMixin, forms.Form):
     def __init__(self, *args, sites=(), chip_values=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.chip_values = list(chip_values)
+        # A fees site holds no house chips (floor.rules.house_chips): no bank or trays of it.
+        sites = [s for s in sites if house_chips(s)]
         self.locations = [("bank", s, f"{s.name}: chip bank") for s in sites]
-        # A fees site's table chips are not the house's (floor.rules.house_chips): no trays there.
-        self.locations += [("trays", s, f"{s.name}: table trays") for s in sites if house_chips(s)]
+        self.locations += [("trays", s, f"{s.name}: table trays") for s in sites]
         self.locations += [("storage", None, "Storage")]
         self.rows = []
         for location, site, label in self.locations:

@@ -14,6 +14,7 @@ from core import limits
 from core.appendonly import AppendOnlyModel
 from core.citations import jurisdiction_of
 from core.moments import EnteredRecord
+from floor.rules import house_chips
 from packs import game_label
 
 from . import rules
@@ -110,9 +111,10 @@ CHARITABLE_FUNDS = frozenset({Fund.PADDLEWHEEL, Fund.PULL_TABS, Fund.BINGO})
 
 def fund_label(site, code: str) -> str:
     """A fund's name at `site` (a Site or its jurisdiction code): the game's bank by the name its pack gives game 21 ("Blackjack
-    cash and chip bank" in Washington, "Twenty-one ..." in North Dakota), never the model's."""
+    cash and chip bank" in Washington, "Twenty-one ..." in North Dakota), never the model's; a cash
+    bank where the house holds no chips (a fees-only site, floor.rules.house_chips: "Blackjack cash bank")."""
     if code == Fund.BANK:
-        return f"{game_label(site, '21')} cash and chip bank"
+        return f"{game_label(site, '21')} {'cash and chip' if house_chips(site) else 'cash'} bank"
     return Fund(code).label if code in Fund.values else code
 
 

@@ -18,7 +18,7 @@ from core.money import format_money
 from core.rules import HOUSE_CONTROL
 from floor.calculations import site_today
 from floor.models import GamingDay
-from floor.rules import house_chips
+from floor.rules import house_chips, no_house_chips
 
 from . import forms, queries, rules, services
 from .calculations import deposit_due_on, deposit_is_late
@@ -64,6 +64,14 @@ def _saved(form, save):
     if form is None or not form.is_bound or not form.is_valid():
         return None
     return call_service(form, save)
+
+
+def _without_house_chips(request, template: str, site: Site, consequence: str):
+    """A chip page at a fees-only site (floor.rules.house_chips) only says why it takes nothing
+    there, with no form; a POST is refused (400) in a service's words for house chips there
+    (floor.rules.FEES_ONLY), recording nothing."""
+    refused = no_house_chips(site, consequence) if request.method == "POST" else ""
+    return render(request, template, {"house_chips": False, "refused": refused}, status=400 if refused else 200)
 
 
 def _done(request, saved, confirmation) -> bool:
@@ -238,6 +246,10 @@ def redemptions(request, site, access):
 
 
 def _tips_page(request, site, access, redeem_form=None, redeem_for=None):
+    if not house_chips(site):  # the service refuses tip chips there too (cage.services.declare_tips)
+        return _without_house_chips(
+            request, "cage/tips.html", site, "it holds no house chips, so no tip chips are declared to its cage"
+        )
     is_dealer = access.has_role(site.pk, *TIP_ROLES)
     declare = forms.ChipLinesForm(
         _posted(request, "declare"), chip_values=_chip_values(site), initial={"gaming_date": site_today(site)}
@@ -271,9 +283,9 @@ def _tips_page(request, site, access, redeem_form=None, redeem_for=None):
         "cage/tips.html",
         {
             "declare_form": declare,
+            "house_chips": True,
             "policy_form": policy_form,
             "is_dealer": is_dealer,
-            "house_chips": house_chips(site),  # none at a fees site: no tip chips declared (the service refuses)
             "declarations": declarations.prefetch_related("lines").order_by("-declared_at")[:100],
             "policy": TipPolicy.objects.filter(organization_id=site.organization_id)
             .order_by("-effective_on", "-pk")
@@ -435,6 +447,10 @@ def deposit_verify(request, site, access, pk):
 
 @cage_page(INVENTORY_READERS)
 def inventory(request, site, access):
+    if not house_chips(site):  # the organization's log is kept and read at its sites that hold chips
+        return _without_house_chips(
+            request, "cage/inventory.html", site, "it holds no house chips, so none are logged or counted here"
+        )
     organization = site.organization
     values = _chip_values(site)
     movement = forms.ChipMovementForm(
@@ -459,6 +475,7 @@ def inventory(request, site, access):
         request,
         "cage/inventory.html",
         {
+            "house_chips": True,
             "values": sorted(values),
             "log": queries.chip_inventory_log(organization),
             "outstanding": queries.chips_outstanding(organization, timezone.localdate()),

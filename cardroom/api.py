@@ -161,6 +161,15 @@ class TableInputSerializer(InputSerializer):
     class Meta(TableSerializer.Meta):
         fields = [f for f in TableSerializer.Meta.fields if f != "id"]
 
+    def build_standard_field(self, field_name, model_field):
+        """A pack option's upper bound is judged with its site's pack's rule in the service, which
+        cites it ("WSGC Blackjack Game Rules, rule 1: up to eight decks"), not here in bare words;
+        the model's bound stays behind it (`Table.full_clean`)."""
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        if field_name in TABLE_PACK_OPTIONS:
+            kwargs.pop("max_value", None)
+        return field_class, kwargs
+
 
 class TableFilter(FilterSet):
     class Meta:

@@ -7,9 +7,10 @@ from django.db.models import Q
 
 from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
+from core.rules import HOUSE_CONTROL
 
 from .chips import default_spec
-from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
+from .models import BOUND_CODES, ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
 from .services import refuse_moving_the_books
 from .table_rules import game_label, option_errors, table_fields, table_games
 
@@ -44,23 +45,48 @@ class SiteForm(BootstrapMixin, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The thirty days' redemption is a rule of the site's pack where it states it (ND
-        # 99-01.3-08-06(2)); a new site's pack is not known yet.
+        # The day game 21 stopped matters where the site's pack states the thirty days' redemption
+        # after it (ND 99-01.3-08-06(2)): the field is shown only there, by the pack's name of the
+        # game. A new site's pack is the one it is offered (the current site's, `request_org_instance`).
+        jurisdiction = self.instance.jurisdiction
+        redeemed = stated(DISCONTINUED_REDEMPTION, jurisdiction)
+        if not redeemed:
+            del self.fields["twenty_one_discontinued_on"]
+            return
         field = self.fields["twenty_one_discontinued_on"]
-        if self.instance.pk:  # game 21 as the site's pack names it ("Twenty-one", "Blackjack")
-            name = game_label(self.instance.jurisdiction, "21")
-            field.label = f"{name} discontinued on"
-            word = name if " " in name else name.lower()  # "twenty-one", "blackjack"; New York's "Black Jack"
-            field.help_text = f"The day {word} was discontinued at this site."
-        else:
-            field.label = "Game 21 discontinued on"
-            field.help_text = "The day game 21 was discontinued at this site."
-        redeemed = stated(DISCONTINUED_REDEMPTION, self.instance.jurisdiction) if self.instance.pk else None
-        if redeemed:
-            field.help_text += f" {redeemed}: its chips are redeemed for thirty days after."
+        field.label = f"{game_label(jurisdiction, '21')} discontinued on"
+        field.help_text = (
+            f"The day {_game_word(jurisdiction)} was discontinued at this site. {redeemed}: its chips are redeemed for "
+            "thirty days after."
+        )
+
+    def clean(self):
+        """A day game 21 stopped is kept only for a pack that states the redemption after it: a new
+        site given another pack than the one offered is refused the day, naming the field."""
+        data = super().clean()
+        jurisdiction = data.get("jurisdiction")
+        if (
+            data.get("twenty_one_discontinued_on")
+            and jurisdiction
+            and not stated(DISCONTINUED_REDEMPTION, jurisdiction)
+        ):
+            rules = dict(self.fields["jurisdiction"].choices).get(jurisdiction, jurisdiction)
+            self.add_error(
+                "twenty_one_discontinued_on",
+                f"{HOUSE_CONTROL}: a site of {rules} rules records no day {_game_word(jurisdiction)} was "
+                "discontinued; leave it blank.",
+            )
+        return data
 
 
 DISCONTINUED_REDEMPTION = "cage.discontinued_redemption"  # the rule key (cage.rules), as the pages cite it
+
+
+def _game_word(jurisdiction: str) -> str:
+    """Game 21 in a sentence at a site of the jurisdiction: "twenty-one", "blackjack", New York's
+    "Black Jack" (its two words kept as the pack spells them)."""
+    name = game_label(jurisdiction, "21") or "the game"
+    return name if " " in name else name.lower()
 
 
 class TableForm(BootstrapMixin, forms.ModelForm):
@@ -143,17 +169,13 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         law_over_bounds(self)
 
 
-# The form fields' own sanity bounds (the model's MinValueValidator / MaxValueValidator).
-_BOUND_CODES = frozenset({"min_value", "max_value"})
-
-
 def law_over_bounds(form) -> None:
     """Where a value is refused both by its field's sanity bound ("Ensure this value is less than
     or equal to 8.") and by the pack's rule, which cites its section, keep the rule's words only:
     one refusal, naming the rule, not the same refusal twice."""
     for name, errors in list(form._errors.items()):
         found = errors.as_data()
-        cited = [error for error in found if error.code not in _BOUND_CODES]
+        cited = [error for error in found if error.code not in BOUND_CODES]
         if name != NON_FIELD_ERRORS and cited and len(cited) < len(found):
             form._errors[name] = form.error_class(cited)
 

@@ -17,7 +17,7 @@ from core.rules import HOUSE_CONTROL
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
 from .role_grants import check_role_grant
-from .table_rules import game_label, validate_table
+from .table_rules import game_label, table_label, validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
 STATE_IDENTIFIER = RegexValidator(
@@ -155,6 +155,16 @@ class Site(models.Model):
 # A table's number is its own at its site: North Dakota states it (99-01.3-08-02(1)); elsewhere a
 # house control (every count, slip and recording names its table by number). Rule key `table.number`.
 TABLE_NUMBER_TAKEN = "Each table at a site must have its own number."
+
+
+# A field's own sanity bounds (MinValueValidator / MaxValueValidator), below the pack's rules.
+BOUND_CODES = frozenset({"min_value", "max_value"})
+
+
+def _law_over_bounds(errors: list[ValidationError]) -> list[ValidationError]:
+    """A field's refusals less its sanity bounds when a rule refuses it too (the rule cites)."""
+    cited = [error for error in errors if error.code not in BOUND_CODES]
+    return cited or errors
 
 
 class Table(models.Model):
@@ -296,7 +306,26 @@ class Table(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{self.game} #{self.number}"
+        """The table in a list (the surveillance pages) in its site's pack's words: "21 #1" where
+        forms reference the game by its code (ND 99-01.3-08-05(3)(a)), "Blackjack #1" elsewhere."""
+        if self.site_id is None:
+            return f"{self.game} #{self.number}"
+        from core.citations import jurisdiction_of
+
+        return table_label(jurisdiction_of(self), self.game, self.number)
+
+    def full_clean(self, *args, **kwargs):
+        """Where a value is refused both by its field's sanity bound ("Ensure this value is less
+        than or equal to 8.") and by the site's pack's rule, the rule's words alone: one refusal
+        that cites its section (the API's and the service's, as the forms' `law_over_bounds`)."""
+        try:
+            super().full_clean(*args, **kwargs)
+        except ValidationError as refused:
+            if not hasattr(refused, "error_dict"):
+                raise
+            raise ValidationError(
+                {name: _law_over_bounds(errors) for name, errors in refused.error_dict.items()}
+            ) from None
 
     def clean(self):
         if self.min_wager_cents is not None and self.max_wager_cents is not None:

@@ -19,7 +19,7 @@ from core.rules import HOUSE_CONTROL
 from .access import forget_access, require_gaming_manager
 from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
-from .table_rules import option_errors, table_fields
+from .table_rules import option_errors, table_defaults, table_fields
 
 
 def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):
@@ -169,6 +169,8 @@ def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Tab
 def create_table(*, acting_user, site: Site, **values) -> Table:
     """Add a table with the settings of its site's pack; another pack's option is refused."""
     _refuse_other_packs_options(site, values)
+    defaults, missing = table_defaults(site.jurisdiction, values)
+    values = {**defaults, **values}  # the pack's, not the model's
     table = Table(site=site)
     if (
         "dealing_method" not in values
@@ -176,6 +178,8 @@ def create_table(*, acting_user, site: Site, **values) -> Table:
         and (method := Table.site_dealing_method(site.pk))
     ):
         values["dealing_method"] = method  # ND 99-01.3-08-10(1): a new table takes the site's method
+    if missing:
+        _refuse_missing_options(table, acting_user=acting_user, values=values, missing=missing)
     return _save(
         table,
         acting_user=acting_user,
@@ -197,6 +201,21 @@ def update_table(*, acting_user, table: Table, **values) -> Table:
         values=values,
         noun="a table",
     )
+
+
+def _refuse_missing_options(table: Table, *, acting_user, values: dict, missing: dict[str, str]) -> None:
+    """Refuse a new table not given an option its pack requires and sets no single value for, with
+    every other refusal of the table at once: the option's own words replace its check's ("one to
+    four decks (got 6)" of the model's default)."""
+    require_gaming_manager(acting_user, table.site.organization_id, action="add a table")
+    for name, value in values.items():
+        setattr(table, name, value)
+    errors: dict[str, list[str]] = {}
+    try:
+        table.full_clean()
+    except ValidationError as refused:
+        errors = refused.message_dict
+    raise ValidationError({**errors, **{name: [message] for name, message in missing.items()}})
 
 
 def _refuse_other_packs_options(site: Site, values: dict) -> None:

@@ -11,8 +11,8 @@ pack's option is refused, naming the field (`option_errors`).
 
 from collections.abc import Callable, Iterable
 
-from core.citations import cite
-from core.hooks import TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
+from core.citations import cite, stated
+from core.hooks import TABLE_DEFAULTS, TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
 
 
 def register_table_rules(validate: Callable[[object], None]) -> None:
@@ -21,6 +21,10 @@ def register_table_rules(validate: Callable[[object], None]) -> None:
 
 def register_table_options(fields: Callable[[str], tuple[str, ...]]) -> None:
     TABLE_OPTIONS.register(fields)
+
+
+def register_table_defaults(defaults: Callable[[str, dict], dict[str, object]]) -> None:
+    TABLE_DEFAULTS.register(defaults)
 
 
 def register_table_games(games: Callable[[str], list[tuple[str, str]]]) -> None:
@@ -39,9 +43,39 @@ def game_label(jurisdiction: str, code: str) -> str | None:
     return dict(table_games(jurisdiction)).get(code)
 
 
+# The pack's rule that forms reference a game by its code, "21" or "PW" (floor.rules.SLIP_GAME_REFERENCE,
+# ND 99-01.3-08-05(3)(a)): asked here by key, the floor being above.
+GAME_REFERENCE = "floor.slip_game_reference"
+
+
+def table_label(jurisdiction: str, code: str, number: int) -> str:
+    """A table in a list at a site of the jurisdiction: its game's code and number where the pack
+    asks forms to reference the game so, "21 #1" (ND 99-01.3-08-05(3)(a)); elsewhere the pack's
+    name of the game, "Blackjack #1" (floor.rules.game_column, a Game column's words)."""
+    if stated(GAME_REFERENCE, jurisdiction):
+        return f"{code} #{number}"
+    return f"{game_label(jurisdiction, code) or code} #{number}"
+
+
 def validate_table(table) -> None:
     """Raise ValidationError naming each field the table's pack refuses."""
     TABLE_RULES(table)
+
+
+class Required(str):
+    """A pack's answer for an option a new table must be given, its text setting no single value
+    for it (New York's decks, one to four: 9 NYCRR 4620.5(a)(2)): the refusal's words, cited."""
+
+
+def table_defaults(jurisdiction: str, given: dict) -> tuple[dict[str, object], dict[str, str]]:
+    """(values, missing) for a new table at a site of the jurisdiction: the values of the pack's
+    options it was not given, where its text fixes one (New York's doubling on 10 or 11 only,
+    4620.5(l)(1)), and {option: refusal} of those the pack requires with no single value (`Required`).
+    The model's defaults are no pack's law."""
+    answer = TABLE_DEFAULTS(jurisdiction, given)
+    values = {name: value for name, value in answer.items() if not isinstance(value, Required)}
+    missing = {name: str(value) for name, value in answer.items() if isinstance(value, Required)}
+    return values, missing
 
 
 def table_fields(jurisdiction: str) -> tuple[str, ...]:

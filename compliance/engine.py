@@ -36,13 +36,14 @@ DAY_PROVIDERS: list[DayProvider] = []
 # citations, and a site of a pack that states none of a provider's rules is never judged by it.
 
 
-def _register(registry: list, function, rules, day_by_day: bool = False, house_control: bool = False):
+def _register(registry: list, function, rules, day_by_day: bool = False, house_control: bool = False, only_where=None):
     rules = (rules,) if isinstance(rules, Rule) else tuple(rules)
     if not rules or not all(isinstance(r, Rule) for r in rules):
         raise TypeError(f"{function.__name__}: a provider declares the Rule (or Rules) it flags")
     function.rules = rules
     function.day_by_day = day_by_day
     function.house_control = house_control
+    function.only_where = only_where
     # A provider that declares a `run` parameter is handed the run's context (RunContext).
     function.takes_run = "run" in inspect.signature(function).parameters
     registry.append(function)
@@ -55,7 +56,7 @@ def quarter_provider(*, rule):
     return lambda f: _register(QUARTER_PROVIDERS, f, rule)
 
 
-def day_provider(*, rule, day_by_day: bool = False, house_control: bool = False):
+def day_provider(*, rule, day_by_day: bool = False, house_control: bool = False, only_where=None):
     """Register a day rule: `@day_provider(rule=DEPOSIT_DEADLINE)` (a Rule, or several it flags);
     it judges the sites whose pack states one of them.
 
@@ -63,12 +64,15 @@ def day_provider(*, rule, day_by_day: bool = False, house_control: bool = False)
     every site, and its findings cite the rule where the site's pack states it, "House control"
     elsewhere (`Rule.at`).
 
+    `only_where`: a test of a site (or its pack) that it must also pass to be judged (the chip
+    float only where the house has chips: `floor.rules.house_chips`).
+
     `day_by_day=True`: the rule's findings over a range are those of its days, judged with no
     threshold of the range's end and nothing judged "as of the last day" (a slip series is
     judged from its checkpoint, whatever the range), so a run's ranges that touch may be
     judged as one (`run_scan`, `joined`): the same findings, each provider reading its rows
     once instead of once a range."""
-    return lambda f: _register(DAY_PROVIDERS, f, rule, day_by_day, house_control)
+    return lambda f: _register(DAY_PROVIDERS, f, rule, day_by_day, house_control, only_where)
 
 
 def rules_of(provider) -> tuple[Rule, ...]:
@@ -77,7 +81,10 @@ def rules_of(provider) -> tuple[Rule, ...]:
 
 def runs_at(provider, site) -> bool:
     """Does the provider judge `site` (a Site, or its pack): does the pack state one of its rules
-    (or is it a house control, kept everywhere)?"""
+    (or is it a house control, kept everywhere), and does the site pass its `only_where`?"""
+    only_where = getattr(provider, "only_where", None)
+    if only_where is not None and not only_where(site):
+        return False
     return getattr(provider, "house_control", False) or any(rule.applies(site) for rule in provider.rules)
 
 

@@ -29,7 +29,7 @@ from floor.queries import (
     tables_dealt,
     twenty_one_play,
 )
-from floor.rules import is_unverified_note
+from floor.rules import house_chips, is_unverified_note
 from surveillance import coverage, special_events
 from surveillance import queries as surveillance_queries
 from surveillance.deadlines import outage_deadline
@@ -688,7 +688,8 @@ def discontinued_sites(sites: list[Site], start: date, end: date, book: Threshol
     return found
 
 
-@day_provider(rule=rules.CHIP_FLOAT, house_control=True)
+# No chip float where the house holds no chips (a fees-only site: floor.rules.house_chips).
+@day_provider(rule=rules.CHIP_FLOAT, house_control=True, only_where=house_chips)
 def chip_float(sites: list[Site], start: date, end: date, book: ThresholdBook):
     """Chip inventory: the banks and trays hold no more chips than the inventory log says exist.
 

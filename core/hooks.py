@@ -128,6 +128,13 @@ TABLE_OPTIONS = declare(
     answered_by="packs (packs.apps)",
     answer="fields(jurisdiction) -> the Table fields a site of the pack sets: the common ones, then its options",
 )
+TABLE_DEFAULTS = declare(
+    "table_defaults",
+    asked_by="cardroom.table_rules (create_table: a new table's options not given)",
+    answered_by="packs (packs.apps)",
+    answer="defaults(jurisdiction, given) -> {field: value} of the pack's options a new table was not given, where "
+    "its text fixes the value, or a table_rules.Required refusal where it sets no single value",
+)
 TABLE_GAMES = declare(
     "table_games",
     asked_by="cardroom.table_rules (the table form's games)",

@@ -27,7 +27,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
 
-from . import closing
+from . import closing, limits
 from .citations import cite
 from .rules import HOUSE_CONTROL
 
@@ -111,6 +111,8 @@ def occurred_at(
     if not isinstance(at, datetime):
         raise ValidationError({field: f"{rule}: give a date and time, for example 2026-07-10T19:00:00-05:00."})
     at = local(site, at)
+    if not limits.date_in_range(at):  # the books' range, before any rule of a day in it is asked
+        raise ValidationError({field: limits.date_message(f"The time ({shown(site, at)})")})
     if at > now + CLOCK_TOLERANCE:
         raise ValidationError(
             {field: f"{rule}: a record cannot be dated in the future ({shown(site, at)} is after now)."}

@@ -9,6 +9,7 @@ from django.db import models
 
 from cardroom.access import ReadRule
 from cardroom.models import Game, Role
+from cardroom.table_rules import GAME_REFERENCE
 from core.rules import HOUSE_CONTROL
 from packs import RevenueModel, Rule, game_label, pack_for
 
@@ -22,7 +23,7 @@ SLIP_NUMBERING = Rule("floor.slip_numbering")  # separate forms, consecutive num
 SLIP_CONTENT = Rule("floor.slip_content")  # preparers; quantity and value by denomination
 # A slip's reference to the game by its code, "21" or "PW": North Dakota's 08-05(3)(a) asks for it;
 # where a pack's law does not (`applies`), the slip names the game by the pack's own name only.
-SLIP_GAME_REFERENCE = Rule("floor.slip_game_reference")
+SLIP_GAME_REFERENCE = Rule(GAME_REFERENCE)
 # A slip's purpose "Jar bar": North Dakota's 08-05(1) has a fill and credit slip "temporarily
 # transfer a chip tray to or from a table and jar bar"; offered and accepted only where the site's
 # pack states it (`slip_purposes`), refused elsewhere (a slip already made keeps its purpose).
@@ -43,6 +44,12 @@ def house_chips(where) -> bool:
     jurisdiction code)? Not where the pack's revenue is its fees: there the site has no fill or
     credit slip, no slip book and no tray count to offer (services refuse them, menus omit them)."""
     return pack_for(where).revenue_model != RevenueModel.FEES
+
+
+def no_house_chips(site, consequence: str) -> str:
+    """Why a record of house chips is refused at a fees-only `site` (FEES_ONLY); `consequence`
+    ends the sentence ("so no tip chips are declared to its cage")."""
+    return f"{FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its tables; {consequence}."
 
 
 # Opening and closing gaming days (one open at a time, none before it begins, none at an

@@ -8,7 +8,12 @@ class PacksConfig(AppConfig):
     def ready(self):
         from cardroom.chip_rules import register_chip_law
         from cardroom.models import register_jurisdictions
-        from cardroom.table_rules import register_table_games, register_table_options, register_table_rules
+        from cardroom.table_rules import (
+            register_table_defaults,
+            register_table_games,
+            register_table_options,
+            register_table_rules,
+        )
         from core.citations import register_citations
 
         from . import all_packs, get_pack, validate_table
@@ -16,6 +21,7 @@ class PacksConfig(AppConfig):
         register_table_rules(validate_table)
         register_jurisdictions(lambda: [(pack.code, pack.name) for pack in all_packs()])
         register_table_options(lambda jurisdiction: get_pack(jurisdiction).table_fields())
+        register_table_defaults(lambda jurisdiction, given: get_pack(jurisdiction).new_table_values(given))
         register_table_games(
             lambda jurisdiction: get_pack(jurisdiction).game_names.choices(get_pack(jurisdiction).games)
         )

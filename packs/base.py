@@ -236,6 +236,10 @@ class Pack:
     # the settings its law fixes, or lets the house choose and post. Another pack's option is
     # neither shown nor accepted at its sites.
     table_options: tuple[str, ...] = ()
+    # A new table's options not given (the tables API's minimal table): given -> {field: value}
+    # where the pack's text fixes the value, or `cardroom.table_rules.Required` (its refusal) for an
+    # option it requires and sets no single value for; None: the model's defaults (`new_table_values`).
+    table_defaults: Callable[[Mapping], dict[str, object]] | None = None
     # The games its tables deal (cardroom.models.Game codes: "21", "PW" paddlewheel; named in `game_names`): the
     # games its texts describe. Another game is neither offered nor accepted at its sites.
     games: tuple[str, ...] = ("21",)
@@ -277,6 +281,12 @@ class Pack:
             on = timezone.localdate()
         rows = [x for x in self.limits if x.key == key and (x.effective_from is None or x.effective_from <= on)]
         return rows[-1] if rows else None
+
+    def new_table_values(self, given: Mapping) -> dict[str, object]:
+        """The values of this pack's options a new table was not given (`table_defaults`)."""
+        if self.table_defaults is None:
+            return {}
+        return {name: value for name, value in self.table_defaults(given).items() if name not in given}
 
     def table_fields(self) -> tuple[str, ...]:
         """Every Table field a site of this pack sets: the common ones, then its options."""

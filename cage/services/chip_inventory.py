@@ -140,13 +140,11 @@ def _parse_locations(organization: Organization, locations, citation: str) -> li
             raise ValidationError(
                 {"locations": f"{citation}: say which site's {Location(item['location']).label.lower()} were counted."}
             )
-        if item["location"] == Location.TRAYS and not floor_rules.house_chips(site):
-            raise ValidationError(
-                {
-                    "locations": f"{floor_rules.FEES_ONLY.at(site)}: the chips at {site}'s tables are not the house's, "
-                    "so its table trays are not a location of the house's chips."
-                }
-            )
+        if site is not None and not floor_rules.house_chips(site):
+            # A fees-only site holds no house chips: its bank is counted in cash only, the chips
+            # at its tables are not the house's.
+            consequence = "it holds no house chips, so its bank and table trays are not locations of the house's chips"
+            raise ValidationError({"locations": floor_rules.no_house_chips(site, consequence)})
         key = (item["location"], site.pk if site else None)
         if key in seen:
             raise ValidationError({"locations": f"{citation}: a location is listed twice."})

@@ -49,12 +49,7 @@ def refuse_house_chips(site: Site, consequence: str) -> None:
     citing the rule the floor refuses fills by; `consequence` ends the sentence."""
     if floor_rules.house_chips(site):
         return
-    raise ValidationError(
-        {
-            "chips": f"{floor_rules.FEES_ONLY.at(site)}: the house's revenue at {site} is the fees collected at its "
-            f"tables; {consequence}."
-        }
-    )
+    raise ValidationError({"chips": floor_rules.no_house_chips(site, consequence)})
 
 
 def checked_gaming_date(site: Site, value, field: str = "gaming_date") -> date:

@@ -6,6 +6,8 @@ licence application (schedule 7 of GC-2B); the natural's payout follows from it:
 winning natural 3 to 2, options two and three pay it 2 to 1 (h)(2).
 """
 
+from cardroom.table_rules import Required
+
 from ..base import GameNames, WagerLimits
 from ..common import is_twenty_one, wager_errors
 
@@ -60,6 +62,31 @@ def _c(name: str) -> str:
     return CITATIONS[name]
 
 
+def _tie_option_required() -> str:
+    return f"{_c('tie_option')}: the organization's tie option (1, 2 or 3, as its licence reflects) is required."
+
+
+def table_defaults(given) -> dict[str, object]:
+    """A new New York table's options not given, as 4620.5 fixes them: doubling on a first two
+    cards of 10 or 11 only ((l)(1)), none on split pairs ((k)(6)), the natural paid as the tie
+    option says ((h)(2)). Its decks (one to four, (a)(2)) and the organization's tie option ((h))
+    have no single value: a table not given them is refused, naming each (`Required`). Another
+    game is refused as such by `table_rules`."""
+    from cardroom.models import Game
+
+    if given.get("game") != Game.TWENTY_ONE:
+        return {}
+    values: dict[str, object] = {"double_on": "ten_eleven", "double_after_split": False}
+    if given.get("decks") is None:
+        values["decks"] = Required(f"{_c('decks')}: give the table's decks, one to four decks of 52 cards each.")
+    tie_option = given.get("tie_option")
+    if tie_option is None:
+        values["tie_option"] = Required(_tie_option_required())
+    elif tie_option in NATURAL_PAYOUT:
+        values["blackjack_payout"] = NATURAL_PAYOUT[tie_option]
+    return values
+
+
 def table_rules(table) -> dict[str, str]:
     errors = wager_errors(table)
     if not is_twenty_one(table):
@@ -109,9 +136,7 @@ def table_rules(table) -> dict[str, str]:
             "4620.5 provides no surrender."
         )
     if table.tie_option not in NATURAL_PAYOUT:
-        errors["tie_option"] = (
-            f"{_c('tie_option')}: the organization's tie option (1, 2 or 3, as its licence reflects) is required."
-        )
+        errors["tie_option"] = _tie_option_required()
     elif table.blackjack_payout != NATURAL_PAYOUT[table.tie_option]:
         expected = NATURAL_PAYOUT[table.tie_option]
         errors["blackjack_payout"] = (

@@ -11,6 +11,7 @@ from cage.queries import ChipFloat, ChipsOutstanding, chip_float, chip_inventory
 from cage.rules import INVENTORY_LOG
 from core.money import cents_to_decimal, format_money
 from core.pdf import Line, data_table, landscape_frame_width, single_line_width
+from packs import RevenueModel
 
 from .. import rules as report_rules
 from ..columns import DATE, INT, MONEY, Column
@@ -259,5 +260,8 @@ KIND = register(
         table,
         landscape=True,
         reader=INVENTORY_LOG,
+        # The house's chips: none where the pack's revenue is its fees (floor.rules.house_chips,
+        # a WA blackjack room), whose name must not head the organization's chip float.
+        revenue_models=frozenset({RevenueModel.DROP, RevenueModel.SESSION}),
     )
 )

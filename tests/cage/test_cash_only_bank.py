@@ -140,3 +140,83 @@ def test_the_tips_page_offers_a_dealer_no_tip_chips_and_says_why(cast, site, chi
     text = page(at_site(Client(), cast[Role.DEALER], site).get("/cage/tips/"))
     assert 'id="no-tip-chips"' in text and f"{citation(site)}: the house's revenue here" in text
     assert 'id="declare-form"' not in text
+
+
+def test_the_tips_page_offers_no_form_to_anyone_and_refuses_a_policy_posted_anyway(cast, site, chips):
+    """A fees-only site's tips page only says why it takes nothing (tests/cage/test_nav CHIP_PAGES):
+    no tip-pooling policy form for its gaming manager either, and a policy posted anyway is
+    refused naming the rule, recording nothing."""
+    from cage.models import TipPolicy
+
+    manager = at_site(Client(), cast[Role.GAMING_MANAGER], site)
+    text = page(manager.get("/cage/tips/"))
+    assert 'id="no-tip-chips"' in text and f"{citation(site)}: the house's revenue here" in text
+    assert "<form" not in text.split('id="cage-nav"', 1)[1] and "Declare" not in text
+    posted = {"form": "policy", "pooled": "on", "description": "Pooled", "effective_on": DAY.isoformat()}
+    response = manager.post("/cage/tips/", posted)
+    assert response.status_code == 400
+    assert (
+        f"{citation(site)}: the house's revenue at {site} is the fees collected at its tables; it holds no house "
+        "chips, so no tip chips are declared to its cage."
+    ) in page(response)
+    assert not TipPolicy.objects.exists()
+
+
+def test_tip_chips_posted_by_a_dealer_page_or_api_are_refused_naming_the_rule(client_for, cast, site, chips):
+    from cage.models import TipDeclaration
+
+    posted = {"form": "declare", "gaming_date": DAY.isoformat(), "chip_500": "2"}
+    response = at_site(Client(), cast[Role.DEALER], site).post("/cage/tips/", posted)
+    assert response.status_code == 400
+    assert f"{citation(site)}: the house's revenue at {site} is the fees collected" in page(response)
+    declared = client_for(cast[Role.DEALER]).post(
+        "/api/v1/cage/tip-declarations/",
+        {"site": site.pk, "gaming_date": DAY.isoformat(), "chips": [{"value_cents": 500, "quantity": 2}]},
+        format="json",
+    )
+    assert declared.status_code == 400, declared.content
+    assert declared.json()["chips"][0].startswith(f"{citation(site)}: the house's revenue at {site}")
+    assert not TipDeclaration.objects.exists()
+
+
+def test_the_inventory_page_offers_no_form_and_refuses_a_count_or_receipt_posted_anyway(cast, site, chips):
+    """The organization's chip log is not shown or kept under a fees-only site's name: no chip
+    bank of it to count, no receipt form; posts are refused naming the rule."""
+    from cage.models import ChipInventoryCount, ChipMovement
+
+    manager = at_site(Client(), cast[Role.GAMING_MANAGER], site)
+    response = manager.get("/cage/inventory/")
+    text = page(response)
+    assert response.status_code == 200 and 'id="no-house-chips"' in text
+    assert f"{citation(site)}: the house's revenue here is the fees collected at its tables" in text
+    assert "chip bank" not in text and "<form" not in text.split('id="cage-nav"', 1)[1]
+    for posted in (
+        {"form": "count", "counted_on": DAY.isoformat(), f"bank_{site.pk}_500": "4"},
+        {"form": "movement", "kind": "receipt", "occurred_on": DAY.isoformat(), "reference": "Inv 1", "chip_500": "9"},
+    ):
+        response = manager.post("/cage/inventory/", posted)
+        assert response.status_code == 400
+        assert f"{citation(site)}: the house's revenue at {site} is the fees collected" in page(response)
+    assert not ChipInventoryCount.objects.exists() and not ChipMovement.objects.exists()
+
+
+def test_a_chip_inventory_count_of_its_bank_is_refused_and_nothing_is_written(site, chips, cast):
+    from cage.models import ChipInventoryCount
+
+    with pytest.raises(ValidationError) as refused:
+        services.record_chip_inventory_count(
+            acting_user=cast[Role.GAMING_MANAGER].user,
+            organization=site.organization,
+            counted_on=DAY,
+            locations=[{"location": "bank", "site": site.pk, "chips": {500: 4}}],
+        )
+    assert refused.value.message_dict["locations"] == [
+        f"{citation(site)}: the house's revenue at {site} is the fees collected at its tables; it holds no house "
+        "chips, so its bank and table trays are not locations of the house's chips."
+    ]
+    assert not ChipInventoryCount.objects.exists()
+
+
+def test_the_iou_form_names_its_bank_a_cash_bank(cashier_page):
+    text = page(cashier_page.get("/cage/ious/"))
+    assert "Blackjack cash bank" in text and "chip bank" not in text

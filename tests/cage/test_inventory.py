@@ -110,32 +110,34 @@ def test_the_gaming_manager_of_another_organization_cannot_touch_the_book(org, c
         )
 
 
-def test_a_fees_sites_table_trays_are_no_location_of_the_house_chips(org, site, chips, manager, client):
-    # Where the house's revenue is its fees (Washington blackjack with time fees), the chips at its
-    # tables are not the house's: its trays are not offered on the count form, and a count naming
-    # them is refused citing the pack's rule. Its chip bank is still counted.
+def test_a_fees_sites_bank_and_trays_are_no_location_of_the_house_chips(org, site, chips, manager, client):
+    # Where the house's revenue is its fees (Washington blackjack with time fees), it holds no
+    # house chips: its bank is counted in cash only and the chips at its tables are not the
+    # house's. Neither is offered on the count form, and a count naming either is refused citing
+    # the pack's rule; the other sites' banks and trays are still counted.
     from tests.factories import SiteFactory
 
     fees = SiteFactory(organization=org, name="Tacoma hall", jurisdiction="WA-BJ", time_zone="America/Los_Angeles")
-    with pytest.raises(ValidationError) as caught:
-        services.record_chip_inventory_count(
-            acting_user=manager.user,
-            organization=org,
-            counted_on=date(2026, 11, 1),
-            locations=[{"location": "trays", "site": fees.pk, "chips": {500: 1}}],
-        )
-    message = caught.value.message_dict["locations"][0]
-    assert message.startswith("WAC 230-40-125") and "Tacoma hall's tables are not the house's" in message
+    for location in ("trays", "bank"):
+        with pytest.raises(ValidationError) as caught:
+            services.record_chip_inventory_count(
+                acting_user=manager.user,
+                organization=org,
+                counted_on=date(2026, 11, 1),
+                locations=[{"location": location, "site": fees.pk, "chips": {500: 1}}],
+            )
+        message = caught.value.message_dict["locations"][0]
+        assert message.startswith("WAC 230-40-125") and "Tacoma hall is the fees collected at its tables" in message
     services.record_chip_inventory_count(
         acting_user=manager.user,
         organization=org,
         counted_on=date(2026, 11, 1),
         locations=[
-            {"location": "bank", "site": fees.pk, "chips": {500: 1}},
+            {"location": "bank", "site": site.pk, "chips": {500: 1}},
             {"location": "trays", "site": site.pk, "chips": {500: 2}},
         ],
     )
     client.force_login(manager.user)
     page = client.get("/cage/inventory/").content.decode()
-    assert "Tacoma hall: chip bank" in page and "Tacoma hall: table trays" not in page
-    assert f"{site.name}: table trays" in page
+    assert "Tacoma hall: chip bank" not in page and "Tacoma hall: table trays" not in page
+    assert f"{site.name}: chip bank" in page and f"{site.name}: table trays" in page

@@ -129,3 +129,67 @@ def test_a_value_past_the_packs_limit_is_refused_once_citing_its_rule_not_twice(
     assert "Ensure this value" not in refused.content.decode()
     zero = client.post("/setup/tables/new/", {**form, "decks": "0"})  # under every pack's floor: the bound alone
     assert zero.context["form"].errors["decks"] and not Table.objects.filter(site=site).exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("decks", 9, "blackjack is played using up to eight decks (got 9)."),
+        ("max_players", 10, "up to nine players can play on one blackjack table (got 10)."),
+    ],
+)
+def test_the_api_refuses_past_the_wsgc_limit_citing_rule_1_not_a_bare_bound(
+    client_for, manager, pack_site, field, value, words
+):
+    """Nine decks or ten players at a Washington house-banked table: the WSGC Blackjack Game
+    Rules, rule 1 ("up to eight decks ... up to nine players"), once, not "Ensure this value is
+    less than or equal to 8."; nothing written."""
+    site = pack_site("WA-HB")
+    refused = client_for(manager).post("/api/v1/tables/", body(site, "WA-HB", **{field: value}), format="json")
+    assert refused.status_code == 400
+    assert refused.json()[field] == [f"WSGC Blackjack Game Rules (rev. April 2018), rule 1: {words}"]
+    assert not Table.objects.filter(site=site).exists()
+
+
+def test_a_minimal_new_york_table_takes_the_packs_values_and_is_asked_only_for_what_4620_5_leaves_open(
+    client_for, manager, site
+):
+    """Sent only the table's site, number, game and wagers, a New York table is not judged by the
+    model's North Dakota-shaped defaults ("one to four decks ... (got 6)", doubling on any two,
+    doubling after a split): 4620.5 fixes doubling on 10 or 11 ((l)(1)), none on split pairs
+    ((k)(6)) and the natural's payout under the tie option ((h)(2)); its decks ((a)(2), one to
+    four) and the tie option ((h)) have no single value, so those two are asked for, each cited."""
+    site.jurisdiction = "NY"
+    site.save()
+    record_licence(manager, site, tie_option=2)
+    api = client_for(manager)
+    minimal = {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, "max_wager_cents": 500}
+    refused = api.post("/api/v1/tables/", minimal, format="json")
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "decks": ["9 NYCRR 4620.5(a)(2): give the table's decks, one to four decks of 52 cards each."],
+        "tie_option": [
+            "9 NYCRR 4620.5(h): the organization's tie option (1, 2 or 3, as its licence reflects) is required."
+        ],
+    }
+    assert not Table.objects.filter(site=site).exists()
+    created = api.post("/api/v1/tables/", {**minimal, "decks": 2, "tie_option": 2}, format="json")
+    assert created.status_code == 201, created.content
+    table = Table.objects.get(site=site)
+    assert (table.double_on, table.double_after_split, table.blackjack_payout) == ("ten_eleven", False, "2:1")
+
+
+def test_a_new_york_table_not_given_its_decks_is_told_its_other_refusals_at_once(client_for, manager, site):
+    """The decks asked for do not hide what else is wrong: a $10 maximum is refused with them,
+    citing 4620.5(f)(2); nothing is written."""
+    site.jurisdiction = "NY"
+    site.save()
+    record_licence(manager, site, tie_option=1)
+    minimal = {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, "max_wager_cents": 1000}
+    refused = client_for(manager).post("/api/v1/tables/", {**minimal, "tie_option": 1}, format="json")
+    assert refused.status_code == 400
+    answer = refused.json()
+    assert set(answer) == {"decks", "max_wager_cents"}, answer
+    assert answer["decks"] == ["9 NYCRR 4620.5(a)(2): give the table's decks, one to four decks of 52 cards each."]
+    assert answer["max_wager_cents"][0].startswith("9 NYCRR 4620.5(f)(2)")
+    assert not Table.objects.filter(site=site).exists()

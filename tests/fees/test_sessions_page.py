@@ -411,3 +411,28 @@ def test_a_correction_dated_on_an_open_day_does_not_reach_a_closed_days_session(
     message = refused.value.message_dict["corrects"][0]
     assert message.startswith("House control (closed books") and f"a games-of-chance session of {day}" in message
     assert GameSession.objects.count() == 1 and session_totals([ny_site.pk], day, day) == before
+
+
+def test_a_session_dated_outside_the_books_range_is_refused_as_such_not_for_its_licence(
+    client, org, ny_site, ny_shift, typed
+):
+    """1900 is before the books this product keeps (2000 to 2100, core.limits): the time is refused
+    at its field in those words (core.moments), before any licence is looked for on that day."""
+    from datetime import date
+
+    from approvals.services import record_licence
+
+    manager = _person(org, Role.GAMING_MANAGER, ny_site)
+    record_licence(
+        acting_user=manager.user, organization=org, licence_number="NY-GC-4620", tie_option=1,
+        effective_on=date(2024, 1, 1),
+    )  # fmt: skip
+    posted = {**typed, "started_at": "1900-01-01T19:00", "ended_at": "1900-01-01T22:00"}
+    response = at_site(client, ny_shift, ny_site).post(PAGE, posted)
+    assert response.status_code == 400
+    html = response.content.decode()
+    message = html[html.index('id="error-started_at"') :]
+    assert "The time (1900-01-01 19:00 " in message[: message.index("</div>")]
+    assert "must be between 2000-01-01 and 2100-12-31 (house control)." in message[: message.index("</div>")]
+    assert "licence on file" not in html and 'id="error-licence_number"' not in html
+    assert not GameSession.objects.exists()

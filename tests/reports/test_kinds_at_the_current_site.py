@@ -67,3 +67,19 @@ def test_the_site_asked_for_is_one_of_the_current_sites_pack(client, org, cast):
     assert _sites_offered(page(browser.get("/reports/"))) == north_dakota
     browser = at_site(client, cast[Role.GAMING_MANAGER], sites["WA-BJ"])
     assert _sites_offered(page(browser.get("/reports/"))) == {str(sites["WA-BJ"].pk)}
+
+
+def test_a_fees_only_site_is_offered_no_chip_inventory_log_and_its_request_is_refused(client, org, cast):
+    """Tacoma (WA-BJ) has no house chips (floor.rules.house_chips): the organization's chip float
+    is not printed under its name. Spokane (WA-HB) beside it is still offered the log."""
+    tacoma = SiteFactory(organization=org, jurisdiction="WA-BJ", **PACK_SITES["WA-BJ"])
+    spokane = SiteFactory(organization=org, jurisdiction="WA-HB", **PACK_SITES["WA-HB"])
+    browser = at_site(client, cast[Role.GAMING_MANAGER], tacoma)
+    assert "chip_inventory" not in _offered(page(browser.get("/reports/")))
+    response = browser.post("/reports/", {"kind": "chip_inventory", "site": tacoma.pk, "end": "2026-11-07"})
+    assert response.status_code == 400
+    assert 'House control: the report "Casino chips inventory log" is not offered at Tacoma Blackjack Room (' in page(
+        response
+    ).replace("&quot;", '"')
+    browser = at_site(client, cast[Role.GAMING_MANAGER], spokane)
+    assert "chip_inventory" in _offered(page(browser.get("/reports/")))

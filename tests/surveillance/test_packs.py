@@ -191,3 +191,24 @@ def test_the_review_programs_page_states_the_packs_program_or_the_houses_own(cli
         assert "ND 99-01.3-08-04(9): after a low-hold quarter" in rule
     else:
         assert "House control: its law states no video review program" in rule and "low-hold" not in rule
+
+
+@pytest.mark.parametrize(
+    ("code", "label"), [("ND", "21 #1"), ("WA-HB", "Blackjack #1"), ("WA-BJ", "Blackjack #1"), ("NY", "Black Jack #1")]
+)
+def test_the_surveillance_pages_name_a_table_in_its_sites_pack_words(client, cast, site, code, label):
+    """A table is "21 #1" where the pack asks forms to reference twenty-one as "21" (ND
+    99-01.3-08-05(3)(a)); elsewhere it is the pack's game, "Blackjack #1", never "21"."""
+    table = as_pack(site, code)
+    began = datetime.now(ZoneInfo(site.time_zone)) - timedelta(hours=3)
+    report_outage(
+        acting_user=cast[Role.SHIFT_MANAGER].user, table=table, kind="camera", began_at=began, description="Dark"
+    )
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    session = client.session
+    session[SESSION_KEY] = site.pk
+    session.save()
+    for url in ("/surveillance/", "/surveillance/outages/"):
+        text = client.get(url).content.decode()
+        assert f"<td>{label}</td>" in text, url
+        assert ("21 #" in text) == (code == "ND"), url
