@@ -12,7 +12,7 @@ from core.rules import HOUSE_CONTROL
 from .chips import default_spec
 from .models import BOUND_CODES, ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
 from .services import refuse_moving_the_books
-from .table_rules import game_label, option_errors, table_fields, table_games
+from .table_rules import game_label, option_errors, table_defaults, table_fields, table_games
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -148,12 +148,28 @@ class TableForm(BootstrapMixin, forms.ModelForm):
                 del self.fields[name]
             # the games the site's pack deals, each by its pack's name
             self.fields["game"].choices = table_games(self.site.jurisdiction)
+            if not self.instance.pk:
+                self._start_from_the_packs_values()
             if not self.instance.pk and sites is not None:
                 self.fields["site"].queryset = sites.filter(jurisdiction=self.site.jurisdiction)
                 self.fields["site"].help_text = (
                     f"A site with {self.site.get_jurisdiction_display()} rules: the options below are theirs. "
                     "Switch site to add a table under other rules."
                 )
+
+    def _start_from_the_packs_values(self) -> None:
+        """A new table's form starts from the values its pack's text fixes (New York's doubling on
+        10 or 11 only, 9 NYCRR 4620.5(l)(1)), not the model's; an option the pack requires with no
+        single value (New York's decks, one to four) starts blank, for the user to give."""
+        if self.is_bound:
+            return
+        values, missing = table_defaults(self.site.jurisdiction, {"game": self.initial.get("game", Game.TWENTY_ONE)})
+        for name, value in values.items():
+            if name in self.fields:
+                self.initial[name] = value  # over the model's default, which the instance gave
+        for name in missing:
+            if name in self.fields:
+                self.initial[name] = None
 
     def clean(self):
         """A value posted anyway for another pack's option is refused, naming the field (as the

@@ -193,3 +193,18 @@ def test_a_new_york_table_not_given_its_decks_is_told_its_other_refusals_at_once
     assert answer["decks"] == ["9 NYCRR 4620.5(a)(2): give the table's decks, one to four decks of 52 cards each."]
     assert answer["max_wager_cents"][0].startswith("9 NYCRR 4620.5(f)(2)")
     assert not Table.objects.filter(site=site).exists()
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_a_new_tables_form_starts_from_the_values_its_pack_fixes(client, manager, pack_site, code):
+    """New York's form starts doubling on 10 or 11 only and not after a split (9 NYCRR 4620.5(l)(1),
+    (k)(6)) with its decks blank (one to four: no single value); the model's six decks and doubling
+    on any two cards are no pack's law. The other packs' forms keep the model's values."""
+    pack_site(code)
+    client.force_login(manager.user)
+    form = client.get("/setup/tables/new/").context["form"]
+    values = {name: bound.value() for name, bound in form._bound_items()}
+    if code == "NY":
+        assert (values["decks"], values["double_on"], values["double_after_split"]) == (None, "ten_eleven", False)
+    else:
+        assert values["decks"] == 6
