@@ -7,12 +7,19 @@ from django.db.models import Q
 
 from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
-from core.rules import HOUSE_CONTROL
 
 from .chips import default_spec
 from .models import BOUND_CODES, ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
 from .services import refuse_moving_the_books
-from .table_rules import game_label, option_errors, table_defaults, table_fields, table_games
+from .table_rules import (
+    DISCONTINUED_REDEMPTION,
+    game_label,
+    game_word,
+    option_errors,
+    table_defaults,
+    table_fields,
+    table_games,
+)
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
@@ -56,37 +63,9 @@ class SiteForm(BootstrapMixin, forms.ModelForm):
         field = self.fields["twenty_one_discontinued_on"]
         field.label = f"{game_label(jurisdiction, '21')} discontinued on"
         field.help_text = (
-            f"The day {_game_word(jurisdiction)} was discontinued at this site. {redeemed}: its chips are redeemed for "
+            f"The day {game_word(jurisdiction)} was discontinued at this site. {redeemed}: its chips are redeemed for "
             "thirty days after."
         )
-
-    def clean(self):
-        """A day game 21 stopped is kept only for a pack that states the redemption after it: a new
-        site given another pack than the one offered is refused the day, naming the field."""
-        data = super().clean()
-        jurisdiction = data.get("jurisdiction")
-        if (
-            data.get("twenty_one_discontinued_on")
-            and jurisdiction
-            and not stated(DISCONTINUED_REDEMPTION, jurisdiction)
-        ):
-            rules = dict(self.fields["jurisdiction"].choices).get(jurisdiction, jurisdiction)
-            self.add_error(
-                "twenty_one_discontinued_on",
-                f"{HOUSE_CONTROL}: a site of {rules} rules records no day {_game_word(jurisdiction)} was "
-                "discontinued; leave it blank.",
-            )
-        return data
-
-
-DISCONTINUED_REDEMPTION = "cage.discontinued_redemption"  # the rule key (cage.rules), as the pages cite it
-
-
-def _game_word(jurisdiction: str) -> str:
-    """Game 21 in a sentence at a site of the jurisdiction: "twenty-one", "blackjack", New York's
-    "Black Jack" (its two words kept as the pack spells them)."""
-    name = game_label(jurisdiction, "21") or "the game"
-    return name if " " in name else name.lower()
 
 
 class TableForm(BootstrapMixin, forms.ModelForm):

@@ -10,6 +10,7 @@ from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
 from core import limits
+from core.citations import stated
 from core.hooks import JURISDICTIONS
 from core.pins import PinLock
 from core.rules import HOUSE_CONTROL
@@ -17,7 +18,7 @@ from core.rules import HOUSE_CONTROL
 from .chip_colours import colours_of, reversed_pair, reversed_pair_message
 from .chip_rules import law_at, laws_of
 from .role_grants import check_role_grant
-from .table_rules import game_label, table_label, validate_table
+from .table_rules import DISCONTINUED_REDEMPTION, game_label, game_word, table_label, validate_table
 from .wager_caps import check_max_wager  # surveillance registers the outage cap
 
 STATE_IDENTIFIER = RegexValidator(
@@ -144,6 +145,14 @@ class Site(models.Model):
         stopped = self.twenty_one_discontinued_on
         if stopped is not None and not limits.date_in_range(stopped):
             raise ValidationError({"twenty_one_discontinued_on": limits.date_message()})
+        if stopped is not None and self.jurisdiction and not stated(DISCONTINUED_REDEMPTION, self.jurisdiction):
+            # kept only where the pack states the redemption after it (the page, the API and the admin alike)
+            raise ValidationError(
+                {
+                    "twenty_one_discontinued_on": f"{HOUSE_CONTROL}: a site of {self.get_jurisdiction_display()} "
+                    f"rules records no day {game_word(self.jurisdiction)} was discontinued; leave it blank."
+                }
+            )
 
     @classmethod
     def jurisdictions_of(cls, organization_id: int) -> set[str]:

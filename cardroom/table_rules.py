@@ -43,6 +43,18 @@ def game_label(jurisdiction: str, code: str) -> str | None:
     return dict(table_games(jurisdiction)).get(code)
 
 
+# The pack's rule that a discontinued game's chips are redeemed for thirty days after (ND 99-01.3-08-06(2),
+# cage.rules' key): where it is stated, a site records the day game 21 was discontinued.
+DISCONTINUED_REDEMPTION = "cage.discontinued_redemption"
+
+
+def game_word(jurisdiction: str) -> str:
+    """Game 21 in a sentence at a site of the jurisdiction: "twenty-one", "blackjack", New York's
+    "Black Jack" (its two words kept as the pack spells them)."""
+    name = game_label(jurisdiction, "21") or "the game"
+    return name if " " in name else name.lower()
+
+
 # The pack's rule that forms reference a game by its code, "21" or "PW" (floor.rules.SLIP_GAME_REFERENCE,
 # ND 99-01.3-08-05(3)(a)): asked here by key, the floor being above.
 GAME_REFERENCE = "floor.slip_game_reference"

@@ -57,3 +57,24 @@ def test_a_discontinued_day_for_a_new_site_of_a_pack_without_the_rule_is_refused
     del posted["twenty_one_discontinued_on"]
     browser.post("/setup/sites/new/", posted)
     assert Site.objects.get(name="Spokane Card Room").twenty_one_discontinued_on is None
+
+
+@pytest.mark.parametrize("code", ["WA-HB", "NY"])
+def test_the_sites_api_refuses_a_discontinued_day_where_the_pack_has_no_such_rule(client_for, cast, site, code):
+    """The same refusal through the API (the model's clean: page, API and admin alike), for a new
+    site and for an existing one; an ND site keeps its day."""
+    api = client_for(cast[Role.GAMING_MANAGER])
+    body = {"name": "Elsewhere", "jurisdiction": code, "time_zone": "America/Chicago",
+            "twenty_one_discontinued_on": "2026-10-01"}  # fmt: skip
+    created = api.post("/api/v1/sites/", body, format="json")
+    assert created.status_code == 400, created.json()
+    assert "records no day" in created.json()["twenty_one_discontinued_on"][0]
+    assert not Site.objects.filter(name="Elsewhere").exists()
+    as_pack(site, code)
+    patched = api.patch(f"/api/v1/sites/{site.pk}/", {"twenty_one_discontinued_on": "2026-10-01"}, format="json")
+    assert patched.status_code == 400 and "twenty_one_discontinued_on" in patched.json()
+    site.refresh_from_db()
+    assert site.twenty_one_discontinued_on is None
+    as_pack(site, "ND")
+    kept = api.patch(f"/api/v1/sites/{site.pk}/", {"twenty_one_discontinued_on": "2026-10-01"}, format="json")
+    assert kept.status_code == 200, kept.json()
