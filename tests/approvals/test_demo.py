@@ -1,11 +1,15 @@
 """The Washington demo's Double Down Madness table, built by approvals.demo (idempotent)."""
 
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from approvals.demo import DDM_TABLE, SITE, extend_demo
 from approvals.models import GameApproval, InternalControls, TableGame
-from approvals.queries import controls_in_effect, current_link
+from approvals.queries import controls_in_effect, current_link, site_today
 from cardroom.models import Site, Table
+from cardroom.pack_demo import NIGHTS_AGO
 
 pytestmark = pytest.mark.django_db
 
@@ -21,13 +25,6 @@ def test_the_demo_offers_double_down_madness_at_spokane_table_2_and_runs_twice()
     assert (table.decks, table.dealer_hits_soft_17, table.split_pairs, table.surrender) == (6, True, "none", "none")
     assert GameApproval.objects.count() == 1 and TableGame.objects.count() == 1
     # Dated from before the demo's first night of play at Spokane, not from the load.
-    from datetime import timedelta
-
-    from zoneinfo import ZoneInfo
-
-    from approvals.queries import site_today
-    from cardroom.pack_demo import NIGHTS_AGO
-
     first_night = site_today(site) - timedelta(days=max(NIGHTS_AGO["spokane"]))
     local = link.linked_at.astimezone(ZoneInfo(site.time_zone))
     assert (local.date(), local.hour) == (first_night, 12)  # noon, before that night's play
