@@ -11,7 +11,7 @@ class ApprovalsConfig(AppConfig):
 
         from . import menu  # noqa: F401  (registers the menu entry)
         from .checks import check_table
-        from .queries import session_licences
+        from .queries import licensed_table_values, session_licences
 
         # WSGC Blackjack Game Rules (rev. April 2018) notes and the game approvals' conditions
         # bind every write of a table (API, pages, admin), through Table.clean.
@@ -19,3 +19,6 @@ class ApprovalsConfig(AppConfig):
         # A games-of-chance session names a licence the organization has on file (house control;
         # asked by fees.rules.session_licences, an app of this layer, so answered through core's hook).
         hooks.SESSION_LICENCES.register(session_licences)
+        # A new table under a licence takes the options the licence sets (9 NYCRR 4620.5(h): its tie
+        # option), asked by cardroom's create_table and table form through core's hook.
+        hooks.LICENSED_TABLE_VALUES.register(licensed_table_values)

@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from cardroom.models import Site
 
+from . import rules
 from .models import GameApproval, InternalControls, Licence, TableGame
 
 
@@ -48,6 +49,15 @@ def licence_in_force(site: Site, on: date | None = None) -> Licence | None:
         .order_by("-effective_on", "-id")
         .first()
     )
+
+
+def licensed_table_values(site: Site) -> dict[str, object]:
+    """The options the organization's licence in force at `site` today sets for every table under
+    it (its tie option, 9 NYCRR 4620.5(h)), where the site's law puts one on the licence; else {}."""
+    if not rules.LICENCE.applies(site):
+        return {}
+    licence = licence_in_force(site)
+    return {} if licence is None else {"tie_option": licence.tie_option}
 
 
 def session_licences(site: Site, on: date) -> tuple[list[tuple[str, date]], str | None]:

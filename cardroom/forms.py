@@ -15,6 +15,7 @@ from .table_rules import (
     DISCONTINUED_REDEMPTION,
     game_label,
     game_word,
+    licensed_values,
     option_errors,
     table_defaults,
     table_fields,
@@ -142,7 +143,9 @@ class TableForm(BootstrapMixin, forms.ModelForm):
         single value (New York's decks, one to four) starts blank, for the user to give."""
         if self.is_bound:
             return
-        values, missing = table_defaults(self.site.jurisdiction, {"game": self.initial.get("game", Game.TWENTY_ONE)})
+        given = {"game": self.initial.get("game", Game.TWENTY_ONE), **licensed_values(self.site)}
+        values, missing = table_defaults(self.site.jurisdiction, given)
+        values = {**given, **values}  # the licence's options (New York's tie option) shown as the table takes them
         for name, value in values.items():
             if name in self.fields:
                 self.initial[name] = value  # over the model's default, which the instance gave

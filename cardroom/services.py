@@ -19,7 +19,7 @@ from core.rules import HOUSE_CONTROL
 from .access import forget_access, require_gaming_manager
 from .chips import default_spec
 from .models import ChipDenomination, Employee, EmployeeRelation, Game, Membership, Organization, Role, Site, Table
-from .table_rules import option_errors, table_defaults, table_fields
+from .table_rules import licensed_values, option_errors, table_defaults, table_fields
 
 
 def _save(instance, *, acting_user, organization_id: int, values: dict, noun: str):
@@ -169,6 +169,7 @@ def set_site_dealing_method(*, acting_user, site: Site, method: str) -> list[Tab
 def create_table(*, acting_user, site: Site, **values) -> Table:
     """Add a table with the settings of its site's pack; another pack's option is refused."""
     _refuse_other_packs_options(site, values)
+    values = {**licensed_values(site), **values}  # the licence in force sets them for every table under it
     defaults, missing = table_defaults(site.jurisdiction, values)
     values = {**defaults, **values}  # the pack's, not the model's
     table = Table(site=site)

@@ -12,7 +12,7 @@ pack's option is refused, naming the field (`option_errors`).
 from collections.abc import Callable, Iterable
 
 from core.citations import cite, stated
-from core.hooks import TABLE_DEFAULTS, TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
+from core.hooks import LICENSED_TABLE_VALUES, TABLE_DEFAULTS, TABLE_GAMES, TABLE_OPTIONS, TABLE_RULES
 
 
 def register_table_rules(validate: Callable[[object], None]) -> None:
@@ -88,6 +88,14 @@ def table_defaults(jurisdiction: str, given: dict) -> tuple[dict[str, object], d
     values = {name: value for name, value in answer.items() if not isinstance(value, Required)}
     missing = {name: str(value) for name, value in answer.items() if isinstance(value, Required)}
     return values, missing
+
+
+def licensed_values(site) -> dict[str, object]:
+    """The options the organization's licence in force at `site` sets for every table under it
+    (New York's tie option, 9 NYCRR 4620.5(h): "The license shall reflect one of the following
+    options"): a new table not given them takes them, so its other defaults follow (the natural's
+    payout, (h)(2)). {} where no licence is in force or the site's law puts no option on it."""
+    return LICENSED_TABLE_VALUES(site)
 
 
 def table_fields(jurisdiction: str) -> tuple[str, ...]:

@@ -135,6 +135,13 @@ TABLE_DEFAULTS = declare(
     answer="defaults(jurisdiction, given) -> {field: value} of the pack's options a new table was not given, where "
     "its text fixes the value, or a table_rules.Required refusal where it sets no single value",
 )
+LICENSED_TABLE_VALUES = declare(
+    "licensed_table_values",
+    asked_by="cardroom.table_rules (create_table and the new table form: the options a licence in force sets)",
+    answered_by="approvals (approvals.apps)",
+    answer="licensed(site) -> {field: value} the organization's licence in force at the site sets for every "
+    "table under it (New York's tie option, 9 NYCRR 4620.5(h)); {} where none is in force or the law puts none",
+)
 TABLE_GAMES = declare(
     "table_games",
     asked_by="cardroom.table_rules (the table form's games)",

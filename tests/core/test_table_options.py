@@ -157,26 +157,35 @@ def test_a_minimal_new_york_table_takes_the_packs_values_and_is_asked_only_for_w
     """Sent only the table's site, number, game and wagers, a New York table is not judged by the
     model's North Dakota-shaped defaults ("one to four decks ... (got 6)", doubling on any two,
     doubling after a split): 4620.5 fixes doubling on 10 or 11 ((l)(1)), none on split pairs
-    ((k)(6)) and the natural's payout under the tie option ((h)(2)); its decks ((a)(2), one to
-    four) and the tie option ((h)) have no single value, so those two are asked for, each cited."""
+    ((k)(6)) and the natural's payout under the tie option ((h)(2)); the tie option is the licence's
+    in force ((h): "The license shall reflect one of the following options"); its decks ((a)(2),
+    one to four) have no single value, so they are asked for, cited. With no licence in force, the
+    tie option is asked for too."""
     site.jurisdiction = "NY"
     site.save()
-    record_licence(manager, site, tie_option=2)
     api = client_for(manager)
     minimal = {"site": site.pk, "number": 1, "game": "21", "min_wager_cents": 100, "max_wager_cents": 500}
+    unlicensed = api.post("/api/v1/tables/", minimal, format="json")
+    assert unlicensed.status_code == 400 and set(unlicensed.json()) == {"decks", "tie_option"}
+    assert unlicensed.json()["tie_option"] == [
+        "9 NYCRR 4620.5(h): the organization's tie option (1, 2 or 3, as its licence reflects) is required."
+    ]
+    record_licence(manager, site, tie_option=2)
     refused = api.post("/api/v1/tables/", minimal, format="json")
     assert refused.status_code == 400
     assert refused.json() == {
-        "decks": ["9 NYCRR 4620.5(a)(2): give the table's decks, one to four decks of 52 cards each."],
-        "tie_option": [
-            "9 NYCRR 4620.5(h): the organization's tie option (1, 2 or 3, as its licence reflects) is required."
-        ],
+        "decks": ["9 NYCRR 4620.5(a)(2): give the table's decks, one to four decks of 52 cards each."]
     }
     assert not Table.objects.filter(site=site).exists()
-    created = api.post("/api/v1/tables/", {**minimal, "decks": 2, "tie_option": 2}, format="json")
+    created = api.post("/api/v1/tables/", {**minimal, "decks": 2}, format="json")
     assert created.status_code == 201, created.content
     table = Table.objects.get(site=site)
-    assert (table.double_on, table.double_after_split, table.blackjack_payout) == ("ten_eleven", False, "2:1")
+    assert (table.tie_option, table.double_on, table.double_after_split, table.blackjack_payout) == (
+        2,
+        "ten_eleven",
+        False,
+        "2:1",
+    )
 
 
 def test_a_new_york_table_not_given_its_decks_is_told_its_other_refusals_at_once(client_for, manager, site):
@@ -204,7 +213,8 @@ def test_a_new_tables_form_starts_from_the_values_its_pack_fixes(client, manager
     client.force_login(manager.user)
     form = client.get("/setup/tables/new/").context["form"]
     values = {name: bound.value() for name, bound in form._bound_items()}
-    if code == "NY":
+    if code == "NY":  # the licence's tie option (1, pack_site's), and the natural's payout it implies
         assert (values["decks"], values["double_on"], values["double_after_split"]) == (None, "ten_eleven", False)
+        assert (values["tie_option"], values["blackjack_payout"]) == (1, "3:2")
     else:
         assert values["decks"] == 6
