@@ -8,7 +8,7 @@ Celery task); one Idempotency-Key per package, so a retry can never file twice.
 """
 
 import uuid
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -97,7 +97,14 @@ def build_package(filing: QuarterFiling, head) -> dict:
     dealer's hold for the quarter under their state-issued identifier (`returns.dealer_holds`)."""
     site = filing.site
     organization = site.organization
-    reports = [d for digests in hooks.REPORT_DIGESTS.answers() for d in digests(site.pk, filing.start, filing.end)]
+    # The return's documents are those made by its filing (a package built later, for a quarter filed
+    # before the organization linked, lists the same: not a report made after an amendment).
+    reports = [
+        d
+        for digests in hooks.REPORT_DIGESTS.answers()
+        for d in digests(site.pk, filing.start, filing.end)
+        if datetime.fromisoformat(d["generated_at"]) <= filing.filed_at
+    ]
     holds = returns.dealer_holds(site, Quarter.parse(filing.quarter))
     return {
         "format": filing_package.FORMAT,

@@ -272,17 +272,20 @@ def test_the_filed_quarters_page_shows_filed_figures_beside_figures_now(amended,
     ]
     assert 'id="amendments"' in page and "A $50 bill found in box 1 after the count." in page
     assert 'id="file-quarter"' not in page
-    # The day it counts on (2026-10-02) is before the filing; when it was entered is after it: the
-    # line says both, so "(after filing)" is read beside the time it was entered.
+    # The gaming day it is entered on (2026-10-02, its books still open) is before the filing; the
+    # moment it was entered is after it: the line says both, "after filing" beside the moment.
     line = page[page.index(f'data-adjustment="{amended.pk}"') :].split("</li>")[0]
     entered = amended.recorded_at.astimezone(ZoneInfo(site.time_zone))
     assert amended.recorded_at >= filed.filed_at and amended.recorded_on < filed.filed_at.date()
-    assert f"{DAY} corrected, counted on {ENTERED}, entered {entered:%Y-%m-%d %H:%M} C" in line
-    assert "(after filing)" in line and f"corrected on {ENTERED}" not in line
-    # The quarter it counts in lists it the same way: "entered" is when it was entered, not the day.
+    assert f"{DAY} corrected, entered on gaming day {ENTERED} (at {entered:%Y-%m-%d %H:%M} C" in line
+    assert ", after filing)" in line and f"corrected on {ENTERED}" not in line
+    # The quarter it counts in lists it the same way.
     q4 = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q4").content.decode()
     line = q4[q4.index('id="amending-earlier"') :].split("</li>")[0]
-    assert f"amends 2026Q3 (filed): {DAY} corrected, counted on {ENTERED}, entered {entered:%Y-%m-%d %H:%M} C" in line
+    assert (
+        f"amends 2026Q3 (filed): {DAY} corrected, entered on gaming day {ENTERED} (at {entered:%Y-%m-%d %H:%M} C"
+        in line
+    )
     assert 'id="tax-amendment"' in page
 
 

@@ -93,3 +93,29 @@ def test_amendments_recorded_before_the_link_are_sent_after_the_filing_in_order_
         assert 'class="text-end tax-now">$' in row  # Tax now (amended)
     listed = page.get("/registry/api/v1/filings/").json()["results"]
     assert sorted(f["amends"] or "" for f in listed) == ["", filed_number, filed_number]
+
+
+def test_a_package_built_after_the_link_lists_only_the_reports_its_filing_was_made_with(
+    in_process_registry, licensee, client_for, manager, site, table, org
+):
+    """The quarterly report generated before filing is the return's document; one generated after an
+    amendment (its figures now, not as filed) is not listed when the package is built late, so the
+    state's PDF of the original return shows the return as filed."""
+    from reports.models import ReportFile
+    from reports.services import request_report
+
+    api = client_for(manager)
+    request_report(acting_user=manager.user, kind="quarterly", site=site, quarter="2026Q3", at_once=True)
+    filed = api.post(f"/api/v1/sites/{site.pk}/quarter-filing/", {"quarter": "2026Q3"}, format="json")
+    assert filed.status_code == 201, filed.content
+    record_amendments(api, site, table, org)
+    request_report(acting_user=manager.user, kind="quarterly", site=site, quarter="2026Q3", at_once=True)
+    before, after = ReportFile.objects.filter(run__kind="quarterly").order_by("generated_at", "pk")
+    issued = registry.issue_credential(acting_user=None, licensee=licensee)
+    link = services.connect_registry(
+        acting_user=manager.user, organization=org, jurisdiction="ND", url=URL, credential=issued.secret
+    )
+    services.queue_unsent_filings(link)
+    package = Submission.objects.get(filing_id=filed.json()["id"], amendment__isnull=True).package
+    listed = [r["pdf_sha256"] for r in package["reports"] if r["kind"] == "quarterly"]
+    assert listed == [before.pdf_sha256] and after.pdf_sha256 not in listed

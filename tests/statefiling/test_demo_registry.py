@@ -48,18 +48,22 @@ def test_the_demo_registry_holds_the_filed_quarters_and_the_chain_head(filed_bot
 
 
 def test_the_demo_sends_each_quarters_pdf_and_the_amendments_recorded_before_the_link(
-    filed_both, org, manager, site, other_site, client_for, client
+    org, manager, site, other_site, client_for, client
 ):
-    """The demo's steps in their order: the filed quarters' reports (reports.demo), then the
-    registry (statefiling.demo), which delivers as the product does: each quarter's PDF with its
-    package, and the amendment recorded before the link after its filing."""
+    """The demo's steps in their order: the quarter's reports (reports.demo), the filing, then the
+    registry (statefiling.demo), which delivers as the product does: each quarter's PDF, the return
+    as filed, with its package, and the amendment recorded before the link after its filing."""
     from reports import demo as reports_demo
     from reports.models import ReportFile
 
     from .test_amendments_before_link import record_amendments
 
-    [adjusted, _other_games] = record_amendments(client_for(manager), site, site.tables.get(number=1), org)
     world = {"organization": org, "people": {"gm": manager}, "sites": {"busy": site, "quiet": other_site}}
+    reports_demo.extend_demo(world)
+    filed_both = [
+        accounting.file_quarter(acting_user=manager.user, site=s, quarter=Quarter(2026, 3)) for s in (site, other_site)
+    ]
+    [adjusted, _other_games] = record_amendments(client_for(manager), site, site.tables.get(number=1), org)
     for _ in range(2):  # again: nothing is generated or sent twice
         reports_demo.extend_demo(world)
         demo.extend_demo(world)

@@ -98,9 +98,10 @@ def _extensions():
     then the counts of those days' boxes, the fee collections and Kingston's sessions (before
     their books close), the cage (bank counts, closing the books, deposits),
     the books (the previous quarter filed, one amendment), the surveillance records and tonight's
-    tournament; the compliance checks as the schedule runs them (compliance.demo); the quarterly
-    report of each filed quarter (reports.demo); last, the state's registry receiving the filed
-    quarters with their amendments and PDFs, and the chain head (statefiling.demo)."""
+    tournament; the compliance checks as the schedule runs them (compliance.demo); last, the
+    state's registry receiving the filed quarters with their amendments and PDFs, and the chain
+    head (statefiling.demo). The previous quarter's quarterly reports (reports.demo) come just
+    before the books file it: a return's document is the report it was filed with."""
     from accounting.demo_books import extend_demo as books
     from approvals.demo import extend_demo as approvals
     from cage.demo import extend_demo as cage
@@ -121,10 +122,10 @@ def _extensions():
         ("drop counts", counts),
         ("fee collections and games-of-chance sessions", fees),
         ("cage: bank counts, closed books, deposits", cage),
+        ("the previous quarter's quarterly reports, before its filing", quarterly_reports),
         ("quarterly books", books),
         ("surveillance records", surveillance),
         ("tournament", tournaments),
         ("compliance checks, as the nightly schedule runs them", compliance),
-        ("the filed quarters' quarterly reports", quarterly_reports),
         ("the state's registry: filings received, anchors", state_registry),
     )
