@@ -204,8 +204,8 @@ def _program(acting, site, today, people) -> None:
         return
     start = today - timedelta(days=14 + today.weekday())  # a Monday two weeks back
     # The reason names no figure: the quarter's hold is the accounting's (its quarter page and
-    # its low-hold alert), which this demo step, below accounting, does not read.
-    reason = f"{DEMO_MARK} last quarter's twenty-one hold was below the threshold (its quarter page and low-hold alert)"
+    # its alert), which this demo step, below accounting, does not read.
+    reason = f"{DEMO_MARK} last quarter's hold was below the threshold (see the quarter page)"
     program = services.open_review_program(acting, site, start, reason)
     # ND 99-01.3-08-04(5)(a): only a gaming or shift manager or an independent person may
     # access stored video, so the shift manager reviews (not the count team or a pit boss).
