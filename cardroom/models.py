@@ -339,7 +339,9 @@ class Table(models.Model):
     def clean(self):
         if self.min_wager_cents is not None and self.max_wager_cents is not None:
             if self.min_wager_cents > self.max_wager_cents:
-                raise ValidationError({"min_wager_cents": "The minimum wager cannot be above the maximum wager."})
+                raise ValidationError(
+                    {"min_wager_cents": f"{HOUSE_CONTROL}: the minimum wager cannot be above the maximum wager."}
+                )
         if self.site_id is not None:
             # The site's pack (packs): its table numbering, wager limits, table rules and (where
             # its law says so) the one dealing method of a site.

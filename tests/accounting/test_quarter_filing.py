@@ -413,3 +413,24 @@ def test_a_filed_sites_line_on_the_return_carries_its_filed_tournaments(org, sit
     tax = books.tax_return(org, Q3, [summary], {(site.pk, str(Q3)): filed})
     assert tax.figures.sites == ((site.name, 130_001, 39_500, 90_501, 75_000),)
     assert tax.figures.agp_cents == 90_501 and tax.filed_sites == (site.name,)
+
+
+def test_other_games_agp_recorded_after_the_filing_is_shown_beside_the_figure_as_filed(
+    filed, manager, site, other_site, client_for, client
+):
+    """The tax table is the return as filed: its other games' AGP, not recorded when filed, says so,
+    and the one recorded since (an amendment) stands beside it, not contradicted by it."""
+    file(manager, other_site, reference="GT-2026Q3-0043")
+    org = site.organization
+    recorded = client_for(manager).post(
+        f"/api/v1/organizations/{org.pk}/other-games-agp/",
+        {"quarter": "2026Q3", "agp_cents": -100, "note": "bingo night lost"},
+        format="json",
+    )
+    assert recorded.status_code == 201, recorded.json()
+    client.force_login(manager.user)
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    row = page[page.index("Other games' AGP as filed") :].split("</tr>")[0]
+    assert 'id="other-games-agp">not recorded when filed<' in row
+    assert 'id="other-games-now">now -$1.00, recorded after the filing: an amendment (below)<' in row
+    assert "Organization's AGP, all games, as filed" in page

@@ -218,3 +218,14 @@ def test_a_new_tables_form_starts_from_the_values_its_pack_fixes(client, manager
         assert (values["tie_option"], values["blackjack_payout"]) == (1, "3:2")
     else:
         assert values["decks"] == 6
+
+
+def test_a_minimum_above_the_maximum_is_refused_naming_the_house_control(client_for, manager, site):
+    answer = client_for(manager).post(
+        "/api/v1/tables/",
+        {"site": site.pk, "number": 7, "game": "21", "min_wager_cents": 500, "max_wager_cents": 300},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert answer.json()["min_wager_cents"] == ["House control: the minimum wager cannot be above the maximum wager."]
+    assert not Table.objects.filter(site=site, number=7).exists()
