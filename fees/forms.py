@@ -46,7 +46,7 @@ class FeeForm(BootstrapMixin, forms.Form):
             )
             # Another site's table (or one no longer active) is not among this form's: named by the rule too.
             self.fields["table"].error_messages["invalid_choice"] = (
-                f"{fees_rule}: a fee is collected at one of {site}'s active tables; choose one of them."
+                f"{HOUSE_CONTROL}: a fee is collected at one of {site}'s active tables; choose one of them."
             )
         self.fields["table"].queryset = tables
         self.fields["amount_cents"].widget.attrs["placeholder"] = "rate × count"  # fees/fee_amount.js works it out

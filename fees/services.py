@@ -106,7 +106,9 @@ def record_fee(
         )
     if not table.active:
         raise ValidationError(
-            {"table": f"{fees_rule}: a fee is collected at one of {site}'s active tables; table {table.number} is not."}
+            {
+                "table": f"{HOUSE_CONTROL}: a fee is collected at one of {site}'s active tables; table {table.number} is not."
+            }
         )
     at = acts.moment(collected_at, "collected_at", site=site, what="a table fee")  # core.moments' paper-first rules
     gaming_date = _gaming_date(site, at)

@@ -105,14 +105,13 @@ def test_more_seats_than_the_table_has_are_refused(cast, client_for, fee_payload
     assert response.status_code == 400 and "1 to 4 seats" in response.json()["count"][0]
 
 
-def test_a_fee_at_an_inactive_table_is_refused_citing_the_fees_rule(cast, client_for, fee_payload, bj_table):
+def test_a_fee_at_an_inactive_table_is_refused_citing_the_house_control(cast, client_for, fee_payload, bj_table):
     bj_table.active = False
     bj_table.save()
     response = client_for(cast[Role.PIT_BOSS]).post(FEES, fee_payload, format="json")
     assert response.status_code == 400
     assert response.json()["table"] == [
-        f"WAC 230-40-125(1) (1999 proposed amendment): a fee is collected at one of {bj_table.site}'s active tables; "
-        "table 1 is not."
+        f"House control: a fee is collected at one of {bj_table.site}'s active tables; table 1 is not."
     ]
     assert not FeeCollection.objects.exists()
 

@@ -39,7 +39,7 @@ def test_a_blank_term_of_a_fee_cites_the_fees_rule(client, cast, bj_table, field
     assert not FeeCollection.objects.exists()
 
 
-def test_another_sites_table_on_the_fee_form_is_refused_citing_the_fees_rule(client, cast, org, bj_table):
+def test_another_sites_table_on_the_fee_form_is_refused_citing_the_house_control(client, cast, org, bj_table):
     """A table id of another site (Spokane's, posted at Tacoma) is not one of the form's: refused
     in the fees rule's words, not Django's bare "Select a valid choice."."""
     from tests.factories import SiteFactory, TableFactory
@@ -49,7 +49,7 @@ def test_another_sites_table_on_the_fee_form_is_refused_citing_the_fees_rule(cli
     client.force_login(cast[Role.PIT_BOSS].user)
     response = client.post("/fees/", {**FEE, "table": elsewhere.pk})
     assert response.status_code == 400
-    words = f"{FEES_RULE}: a fee is collected at one of {bj_table.site}'s active tables; choose one of them."
+    words = f"House control: a fee is collected at one of {bj_table.site}'s active tables; choose one of them."
     assert response.context["form"].errors["table"] == [words]
     assert words in page(response) and "Select a valid choice" not in page(response)
     assert not FeeCollection.objects.exists()
