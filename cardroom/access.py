@@ -248,9 +248,12 @@ class StationReads:
     endpoints: frozenset[str]
     rule: str
     what: str
+    every_station: frozenset[str] = frozenset({"api_me"})  # what a count tablet reads too
 
     def allows(self, access: Access, endpoint: str | None) -> bool:
-        return access.station is None or endpoint in self.endpoints
+        if access.station is None or endpoint in self.every_station:
+            return True
+        return endpoint in self.endpoints and access.station.presents(Station.Kind.PIT)
 
     def refusal(self) -> str:
         return f"{self.rule}: a station reads only {self.what}; sign in as yourself to read anything else."
@@ -270,6 +273,29 @@ STATION_READS = StationReads(
         "slip books, fill and credit slips, the slip register and the slips waiting)"
     ),
 )
+
+
+# The apps whose pages and API a station presents only if its kind is theirs (house control).
+STATION_WORK = {"floor": Station.Kind.PIT, "counts": Station.Kind.COUNT}
+_WORK_FORMS = {
+    Station.Kind.PIT: "the pit's forms (tables, fill and credit slips)",
+    Station.Kind.COUNT: "the count room's forms (drop boxes and count sessions)",
+}
+
+
+def station_refusal(access: Access, app: str | None) -> str | None:
+    """Why a station may not present the pages or API of `app` (an app label): a pit terminal
+    presents no count room's forms, a count tablet no pit's (`Station.kind`; house control: a
+    tablet in the count room is not a terminal for slips). None where it may, or for a person."""
+    work = STATION_WORK.get(app or "")
+    station = access.station
+    if station is None or work is None or station.presents(work):
+        return None
+    return (
+        f"{HOUSE_CONTROL}: {station.name} is a {station.get_kind_display().lower()}: it presents "
+        f"{_WORK_FORMS[station.kind]}, not {_WORK_FORMS[work]}. Use a "
+        f"{Station.Kind(work).label.lower()}, or sign in as yourself."
+    )
 
 
 class Signer:

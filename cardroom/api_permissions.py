@@ -4,17 +4,23 @@ Kept apart from cardroom.api: DRF imports these while its own views module is lo
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from .access import STATION_READS, access_for
+from .access import STATION_READS, access_for, station_refusal
 
 
 class StationReadsThePit(BasePermission):
     """A station's reads go only to the endpoints of `STATION_READS` (house control); its
-    writes are each initialled with a person's badge and PIN (cardroom.pins)."""
+    writes are each initialled with a person's badge and PIN (cardroom.pins), and go only to the
+    app of its kind (`station_refusal`: a count tablet posts no slip, a pit terminal no count)."""
 
     message = STATION_READS.refusal()
 
     def has_permission(self, request, view):
+        access = access_for(request.user)
+        # A station's kind decides which app's steps it takes (a count tablet posts no slip).
+        if refusal := station_refusal(access, type(view).__module__.partition(".")[0]):
+            self.message = refusal
+            return False
         if request.method not in SAFE_METHODS:
             return True
         match = request.resolver_match
-        return STATION_READS.allows(access_for(request.user), match.url_name if match else None)
+        return STATION_READS.allows(access, match.url_name if match else None)

@@ -17,7 +17,7 @@ ORGANIZATION = "Prairie Charities"
 LICENCE = "ND-GC-0417"  # the demo organization's gaming licence, printed on every report
 # The shared terminals at the busy site and the signing PIN of the people who initial on them
 # (their badge is their initials): the pit terminal and the count tablet of the README's tour.
-STATIONS = (("pit1", "Bismarck pit terminal"), ("tablet1", "Bismarck count tablet"))
+STATIONS = (("pit1", "Bismarck pit terminal", "pit"), ("tablet1", "Bismarck count tablet", "count"))
 DEMO_PIN = "135790"
 PIN_HOLDERS = ("shift", "pitboss", "cashier", "dealer", "dealer2", "count1", "count2")
 
@@ -200,9 +200,11 @@ def _stations(acting, site, people) -> None:
     from .models import SigningPin, Station
     from .pins import create_station, set_pin
 
-    for username, name in STATIONS:
+    for username, name, kind in STATIONS:
         if not Station.objects.filter(user__username=username).exists():
-            create_station(acting_user=acting, site=site, username=username, password=DEMO_PASSWORD, name=name)
+            create_station(
+                acting_user=acting, site=site, username=username, password=DEMO_PASSWORD, name=name, kind=kind
+            )
     for login in PIN_HOLDERS:
         if not SigningPin.objects.filter(employee=people[login]).exists():
             set_pin(acting_user=acting, employee=people[login], pin=DEMO_PIN)

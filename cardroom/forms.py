@@ -9,7 +9,18 @@ from core.citations import stated
 from core.forms import BootstrapMixin, CentsField
 
 from .chips import default_spec
-from .models import BOUND_CODES, ChipDenomination, Employee, EmployeeRelation, Game, Membership, Role, Site, Table
+from .models import (
+    BOUND_CODES,
+    ChipDenomination,
+    Employee,
+    EmployeeRelation,
+    Game,
+    Membership,
+    Role,
+    Site,
+    Station,
+    Table,
+)
 from .services import refuse_moving_the_books
 from .table_rules import (
     DISCONTINUED_REDEMPTION,
@@ -365,6 +376,11 @@ class StationForm(BootstrapMixin, forms.Form):
 
     site = forms.ModelChoiceField(queryset=Site.objects.none(), empty_label=None)
     name = forms.CharField(max_length=60, label="Name (e.g. Pit 1 terminal)")
+    kind = forms.ChoiceField(
+        choices=Station.Kind.choices,
+        initial=Station.Kind.PIT,
+        help_text="The forms it presents: the pit's (slips), the count room's (drop counts), or both.",
+    )
     username = forms.CharField(max_length=150, label="Login")
     password = forms.CharField(widget=forms.PasswordInput, strip=False)
 

@@ -556,11 +556,21 @@ class Station(models.Model):
     """A shared pit terminal or count tablet: a login that stays signed in at one site and only
     presents forms. It is no employee and holds no role, so it can do nothing itself; each step
     taken on it is initialled by the person doing it with their badge (initials) and PIN
-    (cardroom.pins), checked and recorded as theirs."""
+    (cardroom.pins), checked and recorded as theirs.
+
+    Its `kind` says which forms it presents (house control, `cardroom.access.station_refusal`):
+    a pit terminal the pit's (tables, fill and credit slips), a count tablet the count room's
+    (drop boxes and count sessions), or both where one terminal serves a small site."""
+
+    class Kind(models.TextChoices):
+        PIT = "pit", "Pit terminal"
+        COUNT = "count", "Count tablet"
+        BOTH = "both", "Pit terminal and count tablet"
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="station")
     site = models.ForeignKey(Site, on_delete=models.PROTECT, related_name="stations")
     name = models.CharField(max_length=60)
+    kind = models.CharField(max_length=5, choices=Kind.choices, default=Kind.BOTH)
     active = models.BooleanField(default=True)
 
     class Meta:
@@ -572,6 +582,10 @@ class Station(models.Model):
     def clean(self):
         if self.user_id and Employee.objects.filter(user_id=self.user_id).exists():
             raise ValidationError({"user": "A station login is no employee's login: it signs nothing itself."})
+
+    def presents(self, work: str) -> bool:
+        """Does the station present the forms of `work` (a `Kind`: PIT or COUNT)?"""
+        return self.kind in (work, self.Kind.BOTH)
 
 
 class SigningPin(PinLock):

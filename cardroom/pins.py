@@ -99,10 +99,15 @@ def acting_user_for(request_user, *, badge: str = "", pin: str = ""):
     return request_user
 
 
-def create_station(*, acting_user, site: Site, username: str, password: str, name: str) -> Station:
+def create_station(
+    *, acting_user, site: Site, username: str, password: str, name: str, kind: str = Station.Kind.BOTH
+) -> Station:
     """A shared terminal's login at `site` (a gaming manager of its organization, or the platform
     operator's command with no acting user). It is no employee and holds no role: it only
-    presents forms, and each step on it is initialled with a person's badge and PIN."""
+    presents forms, those of its `kind` (a pit terminal, a count tablet, or both), and each step
+    on it is initialled with a person's badge and PIN."""
+    if kind not in Station.Kind.values:
+        raise ValidationError({"kind": f"{HOUSE_CONTROL}: a station is one of {', '.join(Station.Kind.values)}."})
     if acting_user is not None:
         require_gaming_manager(acting_user, site.organization_id, action="create a station login")
     User = get_user_model()
@@ -113,14 +118,14 @@ def create_station(*, acting_user, site: Site, username: str, password: str, nam
         validate_password(password, user)
         user.set_password(password)
         user.save()
-        station = Station.objects.create(user=user, site=site, name=name or username)
+        station = Station.objects.create(user=user, site=site, name=name or username, kind=kind)
         record_event(
             actor=acting_user,
             action="station.created",
             obj=station,
             organization_id=site.organization_id,
             site_id=site.pk,
-            after={"username": username, "site": site.pk, "name": station.name},
+            after={"username": username, "site": site.pk, "name": station.name, "kind": station.kind},
         )
     return station
 

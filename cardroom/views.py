@@ -24,7 +24,7 @@ from core.rules import HOUSE_CONTROL
 from . import forms, pins, services
 from .access import SESSION_KEY, access_for, refusal
 from .api import visible_employees
-from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Table
+from .models import ORG_WIDE_ROLES, ChipDenomination, EmployeeRelation, Membership, Role, Station, Table
 from .navigation import home_panels_for, party_of
 
 
@@ -42,8 +42,9 @@ def signed_in(request):
 
 @login_required
 def home(request):
-    if access_for(request.user).station is not None:
-        return redirect("floor:pit_here")  # a shared terminal's home is its site's pit (issue 33)
+    station = access_for(request.user).station
+    if station is not None:  # a shared terminal's home is its site's pit (issue 33), a count tablet's its counts
+        return redirect("floor:pit_here" if station.presents(Station.Kind.PIT) else "counts:sessions")
     site = getattr(request, "site", None)
     access = access_for(request.user)
     if access.employee is None and access.station is None:

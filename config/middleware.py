@@ -1,8 +1,9 @@
 from zoneinfo import ZoneInfo
 
+from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from cardroom.access import SESSION_KEY, access_for
+from cardroom.access import SESSION_KEY, access_for, station_refusal
 
 _OWN_ZONES = ("/api/", "/registry/")
 
@@ -34,3 +35,24 @@ class CurrentSiteMiddleware:
             # A view prints times in its site's zone (timezone.activate); the zone is the thread's,
             # so without this the next request served by the thread would print in it too.
             timezone.deactivate()
+
+
+class StationWorkMiddleware:
+    """A station's pages are those of its kind (`cardroom.access.station_refusal`, house
+    control): a count tablet opens no slip form, a pit terminal no count session. The API says
+    the same through its permission (`cardroom.api_permissions`)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, *_view):  # Django calls it with the view and its arguments
+        if not request.user.is_authenticated or request.path_info.startswith("/api/"):
+            return None
+        match = request.resolver_match
+        refusal = station_refusal(access_for(request.user), match.app_name if match else None)
+        if refusal:
+            raise PermissionDenied(refusal)
+        return None

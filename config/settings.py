@@ -86,6 +86,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "config.middleware.CurrentSiteMiddleware",
+    "config.middleware.StationWorkMiddleware",  # a station opens only its kind's pages
     "axes.middleware.AxesMiddleware",
     "core.idempotency.IdempotencyMiddleware",  # after authentication: keys are per user
     "core.form_tokens.FormTokenMiddleware",  # a page's form sent twice writes once (after messages)

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.access import SESSION_KEY, access_for, require_role
 from cardroom.forms import add_pin_fields
-from cardroom.models import Role, Site, Table
+from cardroom.models import Role, Site, Station, Table
 from cardroom.pins import acting_user_for
 from cardroom.views import call_service
 from core import form_tokens
@@ -272,6 +272,8 @@ def _pit_context(request, site_id: int | None) -> dict:
         # A station's pit is its terminal: every step inline, each with a badge and PIN
         # (floor.pit_terminal; static/floor/pit_terminal.js).
         "terminal": pit_terminal.terminal_data(site, board, station=True, at=now) if station and here else None,
+        # A terminal that is also the site's count tablet links to its count pages (Station.kind).
+        "counts_here": station and access_for(request.user).station.presents(Station.Kind.COUNT),
         "can_fill": here and (station or _can(request, rules.FILL_PREPARERS)),
         "can_credit": here and (station or _can(request, rules.CREDIT_PREPARERS)),
         "cites": rules.citations_at(site),

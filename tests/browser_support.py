@@ -279,12 +279,14 @@ def on_screen(page, locator) -> bool:
 
 
 def login(page, live_server, username: str, password: str = PASSWORD) -> None:
-    """Log in through the login form and wait for the home page (a station's is its pit view)."""
+    """Log in through the login form and wait for the home page (a station's is its pit view, a
+    count tablet's its count sessions)."""
     page.goto(f"{live_server.url}/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
     page.click("button[type=submit], input[type=submit]")
-    page.wait_for_url(lambda url: url in (f"{live_server.url}/", f"{live_server.url}/floor/pit/"))
+    homes = ("/", "/floor/pit/", "/counts/")
+    page.wait_for_url(lambda url: url in {f"{live_server.url}{home}" for home in homes})
 
 
 def logout(page, live_server) -> None:

@@ -204,11 +204,11 @@ def test_a_gaming_manager_creates_a_station_for_a_site(client, cast, site):
     manager = as_user(client, cast[Role.GAMING_MANAGER])
     response = manager.post(
         "/administration/stations/",
-        {"site": site.pk, "name": "Pit 1 terminal", "username": "pit-1", "password": STATION_PASSWORD},
+        {"site": site.pk, "name": "Pit 1 terminal", "kind": "pit", "username": "pit-1", "password": STATION_PASSWORD},
     )
     assert response.status_code == 302
     station = Station.objects.get(user__username="pit-1")
-    assert station.site == site and station.name == "Pit 1 terminal"
+    assert station.site == site and station.name == "Pit 1 terminal" and station.kind == Station.Kind.PIT
     assert station.user.check_password(STATION_PASSWORD)
     assert AuditEvent.objects.filter(action="station.created", object_id=str(station.pk)).exists()
     text = page(manager.get("/administration/stations/"))
@@ -218,7 +218,13 @@ def test_a_gaming_manager_creates_a_station_for_a_site(client, cast, site):
 def test_a_taken_login_is_refused_inline_with_the_services_words(client, cast, site):
     response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/stations/",
-        {"site": site.pk, "name": "Pit", "username": cast[Role.DEALER].user.username, "password": STATION_PASSWORD},
+        {
+            "site": site.pk,
+            "name": "Pit",
+            "kind": "pit",
+            "username": cast[Role.DEALER].user.username,
+            "password": STATION_PASSWORD,
+        },
     )
     assert response.status_code == 400
     assert "House control: the login" in page(response) and "already exists." in page(response)
@@ -227,7 +233,8 @@ def test_a_taken_login_is_refused_inline_with_the_services_words(client, cast, s
 
 def test_a_weak_password_is_refused_inline(client, cast, site):
     response = as_user(client, cast[Role.GAMING_MANAGER]).post(
-        "/administration/stations/", {"site": site.pk, "name": "Pit", "username": "pit-9", "password": "12345678"}
+        "/administration/stations/",
+        {"site": site.pk, "name": "Pit", "kind": "pit", "username": "pit-9", "password": "12345678"},
     )
     assert response.status_code == 400
     assert "This password is too common." in page(response)
@@ -237,7 +244,7 @@ def test_a_weak_password_is_refused_inline(client, cast, site):
 def test_a_station_cannot_be_created_at_another_organizations_site(client, cast, stranger_site):
     response = as_user(client, cast[Role.GAMING_MANAGER]).post(
         "/administration/stations/",
-        {"site": stranger_site.pk, "name": "Pit", "username": "pit-9", "password": STATION_PASSWORD},
+        {"site": stranger_site.pk, "name": "Pit", "kind": "pit", "username": "pit-9", "password": STATION_PASSWORD},
     )
     assert response.status_code == 400
     assert "Select a valid choice" in page(response)

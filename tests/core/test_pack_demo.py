@@ -40,8 +40,9 @@ def test_the_demo_has_the_tours_pit_terminal_count_tablet_and_pins(db):
 
     demo = load_demo()
     load_demo()  # idempotent: a second run finds its stations and PINs
-    stations = Station.objects.filter(user__username__in=[u for u, _ in STATIONS])
+    stations = Station.objects.filter(user__username__in=[u for u, _, _ in STATIONS])
     assert sorted(s.site_id for s in stations) == [demo["sites"]["busy"].pk] * 2
+    assert {s.user.username: s.kind for s in stations} == {"pit1": Station.Kind.PIT, "tablet1": Station.Kind.COUNT}
     terminal = stations.get(user__username="pit1").user
     for login in ("shift", "pitboss", "dealer", "cashier", "count1", "count2"):
         person = demo["people"][login]

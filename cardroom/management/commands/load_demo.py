@@ -65,7 +65,7 @@ def demo_logins(demo: dict) -> list[str]:
         where = "all sites" if sites == "*" else ", ".join(demo["sites"][k].name for k in sites.split())
         lines.append(f"{login:<10} {role.label:<20} {first} {last} ({where})")
     busy = demo["sites"]["busy"].name
-    lines += [f"{username:<10} {'Shared terminal':<20} {name} ({busy})" for username, name in STATIONS]
+    lines += [f"{username:<10} {'Shared terminal':<20} {name} ({busy})" for username, name, _ in STATIONS]
     for key, organization in pack_demo.ORGANIZATIONS.items():
         login, first, last, _ = organization["manager"]
         sites = ", ".join(values["name"] for org_key, values in pack_demo.SITES.values() if org_key == key)

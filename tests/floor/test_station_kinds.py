@@ -1,0 +1,132 @@
+"""A station presents only its kind's forms (`Station.kind`, house control): a pit terminal the
+pit's (the pit, slips), a count tablet the count room's (drop boxes, count sessions), a terminal of
+both kinds both. The other kind's pages and API answer 403 naming the house control and change
+nothing; each kind opens on its own home. Checked as a matrix of kinds and addresses."""
+
+import pytest
+
+from cardroom import pins
+from cardroom.access import STATION_READS, access_for, station_refusal
+from cardroom.models import Role, Station
+from core.models import AuditEvent
+from floor.models import SlipStep
+
+PIN = "482913"
+PASSWORD = "Ochre-Lantern-Drift-58"
+
+# (method, address, the kind whose work it is)
+PAGES = [
+    ("get", "/floor/pit/", Station.Kind.PIT),
+    ("get", "/floor/slips/new/fill/", Station.Kind.PIT),
+    ("get", "/floor/queues/", Station.Kind.PIT),
+    ("get", "/counts/", Station.Kind.COUNT),
+    ("get", "/counts/boxes/", Station.Kind.COUNT),
+    ("get", "/counts/boxes/remove-all/", Station.Kind.COUNT),
+]
+
+
+def _station(manager, site, kind):
+    return pins.create_station(
+        acting_user=manager.user, site=site, username=f"st-{kind}", password=PASSWORD, name=f"{kind} station", kind=kind
+    )
+
+
+@pytest.fixture
+def with_pins(cast):
+    for role in (Role.CASHIER, Role.PIT_BOSS, Role.DEALER, Role.COUNT_TEAM):
+        pins.set_pin(acting_user=cast[role].user, employee=cast[role], pin=PIN)
+    return cast
+
+
+@pytest.mark.parametrize("kind", Station.Kind.values)
+def test_each_kind_opens_only_its_own_pages(client, manager, site, gaming_day, kind):
+    station = _station(manager, site, kind)
+    client.force_login(station.user)
+    for method, address, work in PAGES:
+        response = getattr(client, method)(address)
+        if station.presents(work):
+            assert response.status_code == 200, (kind, address, response.status_code)
+        else:
+            assert response.status_code == 403, (kind, address, response.status_code)
+            text = response.content.decode()
+            assert "House control" in text and f"{station.name} is a {station.get_kind_display().lower()}" in text
+
+
+@pytest.mark.parametrize(
+    ("kind", "home"),
+    [(Station.Kind.PIT, "/floor/pit/"), (Station.Kind.COUNT, "/counts/"), (Station.Kind.BOTH, "/floor/pit/")],
+)
+def test_each_kind_opens_on_its_home_and_the_pit_links_to_counts_only_where_it_counts(
+    client, manager, site, gaming_day, kind, home
+):
+    station = _station(manager, site, kind)
+    client.force_login(station.user)
+    assert client.get("/")["Location"] == home
+    if kind != Station.Kind.COUNT:
+        page = client.get("/floor/pit/").content.decode()
+        assert ('id="station-counts"' in page) == (kind == Station.Kind.BOTH)
+
+
+def test_a_count_tablet_takes_no_slip_step_in_the_browser_nor_the_api(
+    client, api_client, manager, site, fill, with_pins
+):
+    tablet = _station(manager, site, Station.Kind.COUNT)
+    pit_boss = with_pins[Role.PIT_BOSS]
+    signed = {"signer_badge": pit_boss.initials, "signer_pin": PIN}
+    client.force_login(tablet.user)
+    events = AuditEvent.objects.count()
+    assert client.post(f"/floor/slips/{fill.pk}/verify/", signed).status_code == 403
+    api_client.force_authenticate(tablet.user)
+    response = api_client.post(f"/api/v1/fill-slips/{fill.pk}/verify/", signed, format="json")
+    assert response.status_code == 403
+    assert response.json()["detail"] == station_refusal(access_for(tablet.user), "floor")
+    assert not SlipStep.objects.filter(slip=fill, kind="verify").exists()
+    assert AuditEvent.objects.count() == events  # nothing written, not even a PIN failure
+    # Its reads: none of the pit's records, its own login only.
+    assert api_client.get("/api/v1/fill-slips/").status_code == 403
+    assert api_client.get("/api/v1/tables/").json()["detail"] == STATION_READS.refusal()
+    assert api_client.get("/api/v1/me/").status_code == 200
+
+
+def test_a_pit_terminal_opens_no_count_in_the_api_and_both_kinds_take_a_slip_step(
+    api_client, manager, site, fill, with_pins
+):
+    terminal = _station(manager, site, Station.Kind.PIT)
+    count_member = with_pins[Role.COUNT_TEAM]
+    api_client.force_authenticate(terminal.user)
+    response = api_client.post(
+        "/api/v1/count-sessions/",
+        {"site": site.pk, "signer_badge": count_member.initials, "signer_pin": PIN},
+        format="json",
+    )
+    assert response.status_code == 403
+    assert "Pit terminal" in response.json()["detail"] or "pit terminal" in response.json()["detail"]
+    assert "count room's forms" in response.json()["detail"]
+    both = _station(manager, site, Station.Kind.BOTH)
+    pit_boss = with_pins[Role.PIT_BOSS]
+    api_client.force_authenticate(both.user)
+    verified = api_client.post(
+        f"/api/v1/fill-slips/{fill.pk}/verify/", {"signer_badge": pit_boss.initials, "signer_pin": PIN}, format="json"
+    )
+    assert verified.status_code in (200, 201), verified.content[:300]
+    assert SlipStep.objects.get(slip=fill, kind="verify").employee == pit_boss
+
+
+def test_the_kind_is_chosen_when_the_station_is_created_and_audited(client, manager, site):
+    client.force_login(manager.user)
+    response = client.post(
+        "/administration/stations/",
+        {"site": site.pk, "name": "Count room", "kind": "count", "username": "count-room", "password": PASSWORD},
+    )
+    assert response.status_code == 302, response.content.decode()[-600:]
+    station = Station.objects.get(user__username="count-room")
+    assert station.kind == Station.Kind.COUNT
+    assert AuditEvent.objects.get(action="station.created", object_id=str(station.pk)).after["kind"] == "count"
+    page = client.get("/administration/stations/").content.decode()
+    assert "Count tablet" in page
+    refused = client.post(
+        "/administration/stations/",
+        {"site": site.pk, "name": "X", "kind": "cage", "username": "x-station", "password": PASSWORD},
+    )
+    assert refused.status_code in (200, 400) and "kind" in refused.content.decode()
+    assert not Station.objects.filter(user__username="x-station").exists()
