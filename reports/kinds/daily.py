@@ -174,13 +174,18 @@ def _late_section(data: "DailyReport", day: DailySummary) -> list:
     """The day's records entered late: what, when it happened, when it was entered."""
     late = [e for e in data.late if e.gaming_date == day.gaming_date]
     threshold = f"more than {data.late_entry_minutes} minutes after they happened ({LATE_ENTRY})"
+    # What the list holds, said where it could be read as everything (`_late`): the books' records.
+    outside = "a tournament's announcement, outside the books, shows when it was entered on the tournament's page"
     if not late:
-        return [Spacer(1, 4), para(f"Entered late: none (no record of the day was entered {threshold}).", "small")]
+        return [
+            Spacer(1, 4),
+            para(f"Entered late: none (no record of the day's books was entered {threshold}; {outside}).", "small"),
+        ]
     zone = ZoneInfo(data.time_zone)
     rows = [[e.what, _when(e.occurred_at, zone), _when(e.entered_at, zone)] for e in late]
     return [
         Spacer(1, 4),
-        para(f"Entered late ({len(late)}): records entered {threshold}", "cell_bold"),
+        para(f"Entered late ({len(late)}): records of the day's books entered {threshold}", "cell_bold"),
         data_table(["Record", "Happened", "Entered"], rows, col_widths=[245, 140, 140]),
     ]
 

@@ -113,7 +113,7 @@ def test_a_fee_day_without_a_gaming_day_closes_once_its_fees_and_bank_are_counte
     assert "Cash profit (ending - starting cash, net of IOUs) $16.00" in text
     assert "Unexplained remainder" not in text and "+ drop" not in text
     # the fees and the bank were entered from paper after the night (past the late entry threshold): listed
-    assert "Entered late (5): records entered more than" in text and "Table fee, table 1" in text
+    assert "Entered late (5): records of the day's books entered more than" in text and "Table fee, table 1" in text
     assert "Fee cash count" in text and "Starting bank count" in text and "Ending bank count" in text
     assert "Entered late: none" not in text
     # its fees now stand: a void or a new fee of the day is refused, citing the closed books

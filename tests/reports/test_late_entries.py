@@ -6,6 +6,7 @@ the CSV, with both times; records entered in time are not (core.moments)."""
 from datetime import date, timedelta
 
 import pytest
+import time_machine
 
 from cage import queries as cage_queries
 from cage import services as cage
@@ -131,3 +132,14 @@ def test_the_daily_report_lists_the_bank_counts_entered_late_with_the_others(
     csv = csv_rows(auditor_api, run)  # its columns are the pack's
     total = next(row for row in csv[1:] if row[1] == "total")
     assert int(total[csv[0].index("Entered late")]) == len([r for r in rows if r])
+
+
+def test_a_day_with_nothing_late_says_the_list_is_of_the_books_and_where_an_announcement_shows(
+    auditor_api, site, people
+):
+    with time_machine.travel(at(DAY, 12), tick=False):  # entered as it happens: nothing late
+        floor.open_gaming_day(acting_user=people["shift"].user, site=site, gaming_date=DAY)
+    run = run_report(auditor_api, kind="daily", site=site.pk, start=str(DAY), end=str(DAY))
+    text = " ".join(pdf_text(download(auditor_api, run)).split())
+    assert "Entered late: none (no record of the day's books was entered more than" in text
+    assert "a tournament's announcement, outside the books, shows when it was entered on the tournament's page" in text
