@@ -97,6 +97,7 @@ def _check_books_can_close(site: Site, gaming_date: date):
         )
         raise ValidationError({"gaming_date": f"{rules.TRAY_COUNT}: {why}; close the gaming day {gaming_date} first."})
     _check_drops_counted(site, gaming_date)
+    _check_forms_accounted_for(site, gaming_date)
     _check_fees_counted(site, gaming_date)
     if day is not None or cash_at_the_cage(site, summary):
         _check_bank_counted(site, gaming_date, gaming_day_opened=day is not None)
@@ -120,6 +121,22 @@ def _check_fees_counted(site: Site, gaming_date: date) -> None:
             {
                 "gaming_date": f"{HOUSE_CONTROL}: the fees collected on {gaming_date} have no two-person count of "
                 "their cash yet; count them first (table fees page)."
+            }
+        )
+
+
+def _check_forms_accounted_for(site: Site, gaming_date: date) -> None:
+    """Every fill and credit slip accounted for (`floor.rules.SLIP_NUMBERING`, ND 99-01.3-08-05(2)
+    where the pack states it): a slip issued for a table and not found in its box, or a form found
+    that was not issued, is explained on its count before the day's books close."""
+    from counts.queries import unexplained_forms
+
+    if unexplained := unexplained_forms(site, gaming_date):
+        raise ValidationError(
+            {
+                "gaming_date": f"{floor_rules.SLIP_NUMBERING.at(site)}: fill and credit slips are all accounted for; "
+                f"the count of {gaming_date} shows {'; '.join(unexplained)}, not explained. A shift or gaming "
+                "manager explains each on its count (the count session's page) before the books close."
             }
         )
 

@@ -222,6 +222,27 @@ def forms_reconciliation(drop, found: set[tuple[str, int]]) -> dict:
     return {"available": True, "missing": missing, "unexpected": unexpected, "exceptions": exceptions}
 
 
+def unexplained_forms(site, gaming_date: date) -> list[str]:
+    """The forms exceptions of the date's counted boxes (their current agreement's forms against
+    the slips issued, `forms_reconciliation`) that nobody explained, each as "table 3: fill slip
+    #1002 issued, not in the box". A few queries a box: asked once, when the day's books close."""
+    agreements = (
+        current_agreements(Drop.objects.filter(site=site, gaming_date=gaming_date), signed_only=False)
+        .select_related("drop__table", "entry__entered_by")
+        .prefetch_related("entry__forms")
+        .order_by("drop__table__number", "pk")
+    )
+    words = {"missing": "issued, not in the box", "unexpected": "in the box, not issued for the table"}
+    return [
+        f"table {agreement.drop.table.number}: {e['kind']} slip #{e['number']} {words[e['problem']]}"
+        for agreement in agreements
+        for e in forms_reconciliation(agreement.drop, {(f.kind, f.number) for f in agreement.entry.forms.all()})[
+            "exceptions"
+        ]
+        if e["explanation"] is None
+    ]
+
+
 def box_exchange(site) -> str:
     return count_settings(site).box_exchange or BoxExchange.GAMING_DAY
 

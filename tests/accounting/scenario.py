@@ -3,7 +3,7 @@
 from datetime import UTC, date, datetime, timedelta
 
 from cage.models import BankCount
-from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox
+from counts.models import CountAgreement, CountEntry, CountSession, CountSignature, Drop, DropBox, FormFound
 from floor.models import GamingDay, GamingDayClose, Slip, SlipStep, TableInventory
 
 
@@ -57,6 +57,9 @@ class Scenario:
             SlipStep.objects.create(
                 slip=slip, kind="void", employee=self.people["shift"], initials="SM", at=at(gaming_date, 22)
             )
+        else:  # a box already counted found it (ND 99-01.3-08-05(2): every slip accounted for)
+            for entry in CountEntry.objects.filter(drop__table=table, drop__gaming_date=gaming_date):
+                FormFound.objects.create(entry=entry, kind=kind, number=number)
         return slip
 
     def drop(self, table, gaming_date, cents, *, signed=True, dealer_shift_id=None):
@@ -88,6 +91,11 @@ class Scenario:
             entered_by=self.people["count1"],
             entered_at=at(gaming_date, 35),
             total_cents=cents,
+        )
+        # The count finds the table's slips of the day in its box (ND 99-01.3-08-05(2)).
+        issued = Slip.objects.filter(table=table, gaming_day__gaming_date=gaming_date).exclude(steps__kind="void")
+        FormFound.objects.bulk_create(
+            FormFound(entry=entry, kind=kind, number=number) for kind, number in issued.values_list("kind", "number")
         )
         CountAgreement.objects.create(
             session=session, drop=drop, entry=entry, source="match", total_cents=cents, agreed_at=at(gaming_date, 36)

@@ -14,6 +14,7 @@ from cage.queries import books_closed as cage_books_closed
 from cardroom.models import Role
 from core.audit import AuditEvent
 from core.periods import Quarter
+from tests.accounting.scenario import at
 from tests.factories import TableFactory
 
 DAY = date(2026, 8, 14)
@@ -150,6 +151,42 @@ def test_books_with_an_unsigned_count_are_refused(scenario, t1, cast, site):
     play(scenario, t1, signed=False)
     message = refusal(cast[Role.SHIFT_MANAGER], site)
     assert message.startswith(rules.DROP_COUNT.at(site)) and "the drop of table 1 has no signed count" in message
+
+
+def test_books_with_a_slip_not_in_its_box_and_not_explained_are_refused_until_explained(scenario, t1, cast, site):
+    """ND 99-01.3-08-05(2): the slips all accounted for. A fill issued after the box was counted
+    is not among the forms found; the books close once a manager explained it on the count."""
+    from counts import services as counts
+    from counts.models import Drop
+    from floor.models import Slip
+
+    play(scenario, t1)
+    late = Slip.objects.create(  # written after the count, so its box never held it
+        site=site,
+        kind="fill",
+        number=7,
+        table=t1,
+        gaming_day=scenario.day(DAY),
+        game=t1.game,
+        table_number=t1.number,
+        prepared_at=at(DAY, 22),
+        prepared_by=cast[Role.SHIFT_MANAGER],
+        total_cents=1_000,
+    )
+    with pytest.raises(ValidationError) as refused:
+        close(cast[Role.SHIFT_MANAGER], site)
+    message = refused.value.message_dict["gaming_date"][0]
+    assert message.startswith("ND 99-01.3-08-05(2): fill and credit slips are all accounted for")
+    assert "table 1: fill slip #7 issued, not in the box, not explained" in message
+    assert not BooksClose.objects.exists()
+    counts.explain_forms_exception(
+        acting_user=cast[Role.SHIFT_MANAGER].user,
+        drop=Drop.objects.get(table=t1, gaming_date=DAY),
+        kind=late.kind,
+        number=late.number,
+        explanation="Prepared in error after the drop; the copy is filed with the daily records.",
+    )
+    assert close(cast[Role.SHIFT_MANAGER], site).gaming_date == DAY
 
 
 def test_books_without_the_ending_bank_count_are_refused(scenario, t1, cast, site):

@@ -250,9 +250,20 @@ def day_sheet(site: Site, day: date, n: int, tables: list[Table], u: dict[str, E
             "opened_at": iso(site, day, "02:00", True),
             "opened_by": i["count_team"],
             "members": [i["count_team"], i["count_team_2"]],
-            "entries": [
-                {"box": t, "counted_at": iso(site, day, "02:10", True), "counted_by": i[who], "currency": cash}
-                for t, cash in zip((t1, t2), BOXES, strict=True)
+            "entries": [  # each box holds its table's slip: the fill's copy, the credit's original (08-05(4), (6))
+                {
+                    "box": t,
+                    "counted_at": iso(site, day, "02:10", True),
+                    "counted_by": i[who],
+                    "currency": cash,
+                    "forms": [form],
+                }
+                for t, cash, form in zip(
+                    (t1, t2),
+                    BOXES,
+                    ({"kind": "fill", "number": fill}, {"kind": "credit", "number": credit}),
+                    strict=True,
+                )
                 for who in ("count_team", "count_team_2")
             ],
             "signatures": [
