@@ -227,6 +227,7 @@ def test_the_calendar_reads_in_the_same_queries_whatever_the_obligations(
     low_hold_program(scenario, table, site, manager, time_machine)
     time_machine.move_to(datetime(2026, 10, 7, 12, tzinfo=UTC))
     client.force_login(manager.user)
+    client.post("/switch-site/", {"site": site.pk})
     client.get("/compliance/calendar/?month=2026-10")
     with CaptureQueriesContext(connection) as few:
         assert client.get("/compliance/calendar/?month=2026-10").status_code == 200
@@ -238,6 +239,12 @@ def test_the_calendar_reads_in_the_same_queries_whatever_the_obligations(
     with CaptureQueriesContext(connection) as many:
         html = client.get("/compliance/calendar/?month=2026-10").content.decode()
     assert len(obligations_in(html)) > 8  # both sites' weeks, and the return
+    elsewhere = ReviewProgram.objects.get(site=other_site)
+    # The other site's program page is at that site: its weeks offer to switch to it.
+    assert (
+        f'<input type="hidden" name="site" value="{other_site.pk}"><input type="hidden" name="next" '
+        f'value="/surveillance/programs/{elsewhere.pk}/">' in cell(html, "2026-10-11")
+    )
     assert len(many) == len(few), [q["sql"] for q in many.captured_queries]
 
 
