@@ -211,6 +211,7 @@ _.login_locked  # property (cardroom/lockouts.py)
 _.pin_locked  # property (cardroom/lockouts.py)
 in_month  # variable (compliance/month.py)
 is_today  # variable (compliance/month.py)
+url_at_site  # variable (compliance/obligations.py): templates/compliance/_obligation_link.html offers the site switch by it
 _.net_cents  # property (fees/models.py)
 from_paper  # variable (core/forms.py): templates/cardroom/_form.html draws the field behind its toggle
 older  # variable (dashboard/audit.py Page): templates/dashboard/audit.html, the Older link (page.older)

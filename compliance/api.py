@@ -1,7 +1,10 @@
-"""/api/v1/alerts/, /api/v1/obligations/ and /api/v1/compliance-runs/."""
+"""/api/v1/alerts/, /api/v1/obligations/ (and the running ones, /api/v1/obligations/running/) and
+/api/v1/compliance-runs/."""
+
+from datetime import timedelta
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -14,10 +17,12 @@ from core.api_filters import PAGE_PARAMETERS, Pagination
 from core.periods import Quarter
 from core.rules import HOUSE_CONTROL
 
+from . import obligations as running
 from . import services
 from .engine import run_checks
 from .labels import figure_rows, period_of, table_of
 from .models import ComplianceRun
+from .month import Month
 from .queries import alerts_for, obligations, status_of
 
 
@@ -148,6 +153,57 @@ class ObligationsView(APIView):
         pages = Pagination()
         page = pages.paginate_queryset(obligations(access_for(request.user), today=timezone.localdate()), request, self)
         return pages.get_paginated_response(AlertSerializer(page, many=True).data)
+
+
+class RunningObligationSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["review_week", "dealer_hold_records", "state_return"],
+        help_text="What runs: a week of a video review program, the period of dealer percent-of-hold "
+        "records, a quarter's return. Never an alert (those are /api/v1/obligations/).",
+    )
+    site = serializers.IntegerField(source="site_id")
+    site_name = serializers.CharField()
+    due_date = serializers.DateField()
+    title = serializers.CharField()
+    citation = serializers.CharField(
+        help_text="The rule as the site's pack cites it ('House control' where it is silent)."
+    )
+    action = serializers.CharField(help_text="What is to be done, opening with the citation.")
+    status = serializers.CharField(
+        help_text="to document, documented, running, period ended, not filed, filed or overdue."
+    )
+    done = serializers.BooleanField()
+    overdue = serializers.BooleanField()
+    page = serializers.CharField(source="url", help_text="The page where it is done (a review: at the site chosen).")
+
+
+class RunningObligationPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = RunningObligationSerializer(many=True)
+
+
+class RunningObligationsView(APIView):
+    """The obligations running with no alert of their own (compliance.obligations) due in a
+    month, as the obligations calendar shows them, with the returns still not filed from before
+    it first; across the user's sites, a page at a time."""
+
+    pagination_class = Pagination
+
+    @extend_schema(
+        parameters=[OpenApiParameter("month", str, description="YYYY-MM (default: this month)."), *PAGE_PARAMETERS],
+        responses={200: RunningObligationPageSerializer},
+    )
+    def get(self, request):
+        today = timezone.localdate()
+        month = Month.parse(request.query_params.get("month"), default=today)  # a bad one: a 400 naming "month"
+        found = running.obligations_between(
+            access_for(request.user), month.first, month.next.first - timedelta(days=1), today
+        )
+        pages = Pagination()
+        page = pages.paginate_queryset(found, request, self)
+        return pages.get_paginated_response(RunningObligationSerializer(page, many=True).data)
 
 
 class RunInputSerializer(Input):

@@ -6,4 +6,5 @@ from . import api
 def register(routes) -> None:
     routes.register("alerts", api.AlertViewSet, basename="alert")
     routes.path("obligations/", api.ObligationsView, name="api-obligations")
+    routes.path("obligations/running/", api.RunningObligationsView, name="api-running-obligations")
     routes.path("compliance-runs/", api.ComplianceRunView, name="api-compliance-runs")

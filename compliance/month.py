@@ -18,7 +18,8 @@ class Day:
     date: date
     in_month: bool
     is_today: bool
-    items: list = field(default_factory=list)
+    items: list = field(default_factory=list)  # (alert, status)
+    obligations: list = field(default_factory=list)  # compliance.obligations.Obligation
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,15 @@ class Month:
 WEEKDAYS = [(calendar.day_abbr[i], calendar.day_name[i]) for i in (6, 0, 1, 2, 3, 4, 5)]
 
 
-def month_grid(month: Month, items_by_day: dict[date, list], today: date) -> list[list[Day]]:
+def month_grid(
+    month: Month, items_by_day: dict[date, list], today: date, obligations_by_day: dict[date, list] | None = None
+) -> list[list[Day]]:
+    obligations_by_day = obligations_by_day or {}
     return [
-        [Day(day, day.month == month.first.month, day == today, items_by_day.get(day, [])) for day in week]
+        [
+            Day(day, day.month == month.first.month, day == today, items_by_day.get(day, []),
+                obligations_by_day.get(day, []))
+            for day in week
+        ]
         for week in month.weeks()
-    ]
+    ]  # fmt: skip

@@ -19,7 +19,7 @@ from core.periods import Quarter
 from core.plurals import plural
 from core.rules import HOUSE_CONTROL, citation_order
 
-from . import engine, services
+from . import engine, obligations, services
 from .forms import ResolveForm, RunForm, StepForm
 from .labels import figure_rows
 from .models import ComplianceRun
@@ -168,8 +168,9 @@ def _act(action, user, alert, form):
 
 @login_required
 def calendar(request):
-    """A month of due dates (?month=2026-11), with what is overdue from before it and what has
-    no due date listed above the grid."""
+    """A month of due dates (?month=2026-11): the alerts', and beside them the obligations running
+    with no alert of their own (compliance.obligations: review weeks, dealer records, returns),
+    with what is overdue from before it listed above the grid."""
     _require_alert_reader(request)
     today = timezone.localdate()
     errors = {}
@@ -179,21 +180,26 @@ def calendar(request):
         errors = {field: " ".join(messages) for field, messages in exc.message_dict.items()}
         month = Month.parse(None, default=today)
     first, last = month.grid_range()
-    alerts = alerts_for(access_for(request.user))
+    access = access_for(request.user)
+    alerts = alerts_for(access)
     by_day = defaultdict(list)
     for alert in alerts.filter(due_date__range=(first, last)).order_by("due_date", "site__name", "pk"):
         by_day[alert.due_date].append((alert, status_of(alert)))
     overdue = alerts.filter(is_resolved=False, due_date__lt=min(first, today)).order_by("due_date", "pk")
+    # What is running with no alert of its own: review weeks, dealer records, returns (compliance.obligations).
+    running = obligations.obligations_between(access, first, last, today)
     return render(
         request,
         "compliance/calendar.html",
         {
             "month": month,
-            "weeks": month_grid(month, by_day, today),
+            "weeks": month_grid(month, by_day, today, obligations.by_day(o for o in running if o.due_date >= first)),
             "weekdays": WEEKDAYS,
             "today": today,
             "overdue": overdue,
-            "due_in_month": sum(len(v) for d, v in by_day.items() if d.month == month.first.month),
+            "obligations_overdue": [o for o in running if o.due_date < first],
+            "due_in_month": sum(len(v) for d, v in by_day.items() if d.month == month.first.month)
+            + sum(1 for o in running if o.due_date >= first and o.due_date.month == month.first.month),
             "errors": errors,
         },
         status=400 if errors else 200,

@@ -10,10 +10,12 @@ from operator import itemgetter
 
 from django.db import connection, transaction
 from django.db.models import Case, CharField, Exists, F, Max, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import ExtractQuarter, ExtractYear
 from django.db.models.lookups import IsNull, LessThan
 
 from cardroom.models import ChipDenomination, Employee, Membership, Site, Table
 from core.money import format_money
+from core.periods import Quarter
 from core.plurals import plural
 from core.prepared import prepared_cursor
 from core.rows import shaped_rows, value_rows
@@ -129,6 +131,19 @@ def gaming_days_query(*, site_ids, start: date, end: date):
     return GamingDay.objects.filter(site_id__in=site_ids, gaming_date__range=(start, end)).values_list(
         "pk", "site_id", "gaming_date"
     )
+
+
+def quarters_played(site_ids) -> set[tuple[int, Quarter]]:
+    """(site id, quarter) of each quarter in which the site had a gaming day (the quarters it has
+    a return for). One query, a row per site and quarter."""
+    rows = (
+        GamingDay.objects.filter(site_id__in=site_ids)
+        .annotate(year=ExtractYear("gaming_date"), number=ExtractQuarter("gaming_date"))
+        .order_by()
+        .values_list("site_id", "year", "number")
+        .distinct()
+    )
+    return {(site_id, Quarter(year, number)) for site_id, year, number in rows}
 
 
 def open_gaming_day(site: Site) -> GamingDay | None:

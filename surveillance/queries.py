@@ -523,7 +523,14 @@ def premises_predecessors() -> dict[int, int]:
 def review_weeks_due(sites, start: date, end: date, today: date) -> tuple[list[ReviewTask], dict[int, timedelta]]:
     """The review program weeks of the sites ending in [start, end] before `today` (not after
     their program closed), with the video reviewed for each (task id -> duration)."""
-    due = ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end), week_end__lt=today).exclude(
+    return review_weeks(sites, start, min(end, today - timedelta(days=1)))
+
+
+def review_weeks(sites, start: date, end: date) -> tuple[list[ReviewTask], dict[int, timedelta]]:
+    """The review program weeks of the sites ending in [start, end], past or to come (not after
+    their program closed: its reason documented, 08-04(9)), each with its program and table, and
+    the video reviewed for each (task id -> duration). Two queries."""
+    due = ReviewTask.objects.filter(program__site__in=sites, week_end__range=(start, end)).exclude(
         program__closure__closed_on__lt=F("week_start")
     )
     tasks = list(due.select_related("program", "table"))

@@ -46,6 +46,11 @@ WITHOUT_TOKEN = {
     # The site switcher changes the session's current site, nothing of the books; sent again it
     # chooses the same site.
     ("base.html", "site-switcher"): "choosing the current site writes only the session",
+    # The calendar's button to a review program at another site switches to it: the same.
+    (
+        "compliance/_obligation_link.html",
+        "{% url 'switch_site' %}",
+    ): "choosing the current site writes only the session",
     # "Show my count" shows a member their own figures on the count tablet (counts.views.my_counts:
     # nothing is written but a wrong PIN's count) and answers with the page, not a redirect.
     ("counts/session.html", "mine-form"): "shows a member's own count, writes nothing",
