@@ -61,6 +61,8 @@ class Obligation:
     url: str
     # The page is the current site's (the site switcher chooses it): the calendar offers to switch.
     url_at_site: bool = False
+    # The order within a day, site and kind, by number where the title has one (table 2 before 10).
+    rank: tuple = ()
 
     @property
     def overdue(self) -> bool:
@@ -78,7 +80,12 @@ def obligations_between(access, first: date, last: date, today: date) -> list[Ob
         *_dealer_record_periods(sites, first, last, today),
         *_returns(sites, today, lambda due, filed: first <= due <= last or (due < overdue_before and not filed)),
     ]
-    return sorted(found, key=lambda o: (o.due_date, o.site_name, o.kind, o.title))
+    return in_order(found)
+
+
+def in_order(obligations: list[Obligation]) -> list[Obligation]:
+    """By due date, site and kind, then by number where they have one (table 2 before table 10)."""
+    return sorted(obligations, key=lambda o: (o.due_date, o.site_name, o.kind, o.rank, o.title))
 
 
 def _review_weeks(sites: dict, first: date, last: date, today: date) -> list[Obligation]:
@@ -106,6 +113,7 @@ def _review_weeks(sites: dict, first: date, last: date, today: date) -> list[Obl
                 done,
                 reverse("surveillance:program", kwargs={"pk": task.program_id}),
                 url_at_site=True,
+                rank=(task.table.number, task.week),
             )
         )
     return found

@@ -5,8 +5,9 @@ Runs after the floor's demo (which creates the gaming days, dealer shifts and sl
 counts the days it built (`floor.demo.built_dates`; a day a person entered is theirs to
 count): each table in play that day, the paddlewheel too, gets its box removed by the site's
 shift manager, counted blind by both members, and signed. A few counts differ and are
-resolved by recount; one box holds a form that was never issued (a forms exception left for
-a manager to explain). Idempotent: a gaming day already counted is skipped.
+resolved by recount; one box holds a form that was never issued (a forms exception), which
+the shift manager explains after the count, as the books must before they close (every slip
+accounted for, ND 99-01.3-08-05(2)). Idempotent: a gaming day already counted is skipped.
 """
 
 import random
@@ -20,7 +21,7 @@ from cardroom.models import Table
 from core import demo_progress
 
 from . import queries, services
-from .models import CountSession, DropBox
+from .models import CountSession, Drop, DropBox
 
 COUNT_TEAM = ("count1", "count2")
 SHIFT_MANAGERS = ("shift", "shift2")
@@ -149,6 +150,7 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
     session = services.open_count_session(
         acting_user=first.user, site=site, gaming_date=day.gaming_date, members=[first, second], at=count_at
     )
+    unissued = first_of_site and key == "busy"
     for n, box in enumerate(boxes):
         _count_box(
             session,
@@ -156,12 +158,21 @@ def _count_day(site, key, day, people, crew, *, first_of_site: bool) -> None:
             rng,
             key,
             count_at + timedelta(minutes=5 * n),
-            unissued=first_of_site and n == 0 and key == "busy",
+            unissued=unissued and n == 0,
             drop_cents=_drop_cents(key, day.gaming_date, prizes.get(box.table_id), rng),
         )
     sign_at = count_at + timedelta(minutes=5 * len(boxes) + 5)
     for member in (first, second):
         services.sign_count(acting_user=member.user, session=session, at=sign_at)
+    if unissued:  # explained before the day's books close (every slip accounted for)
+        services.explain_forms_exception(
+            acting_user=shift.user,
+            drop=Drop.objects.get(drop_box=boxes[0], gaming_date=day.gaming_date),
+            explanation="A fill slip copy from the old training pad, dropped in the box by mistake; "
+            "removed and filed with the day's records.",
+            at=sign_at + timedelta(minutes=10),
+            **UNISSUED_FORM,
+        )
 
 
 def _currency(cents: int, rng) -> list[dict]:

@@ -276,3 +276,18 @@ def test_the_api_shows_nothing_of_another_organizations_site(client_for, scenari
     stranger = make_person(OrganizationFactory(name="Other Charity"), Role.GAMING_MANAGER)
     SiteFactory(organization=stranger.organization)
     assert client_for(stranger).get("/api/v1/obligations/running/?month=2026-10").json()["results"] == []
+
+
+def test_a_days_review_weeks_are_in_table_order_not_in_the_order_of_their_titles():
+    from compliance.obligations import Obligation, in_order
+
+    def week(table: int) -> Obligation:
+        title = f"Video review, table {table}, week 1"
+        due = date(2026, 10, 7)
+        return Obligation("review_week", 1, "Elks", due, title, "c", "a", "to document", False, "/", rank=(table, 1))
+
+    assert [o.title for o in in_order([week(10), week(2), week(1)])] == [
+        "Video review, table 1, week 1",
+        "Video review, table 2, week 1",
+        "Video review, table 10, week 1",
+    ]

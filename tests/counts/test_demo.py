@@ -60,10 +60,15 @@ def test_every_finished_gaming_day_is_counted_and_signed_once(demo):
     assert verify_chain().ok  # every record the demo wrote is covered by its event
 
 
-def test_the_first_busy_box_holds_an_unissued_form(demo):
+def test_the_first_busy_box_holds_an_unissued_form_explained_before_the_books_close(demo):
+    from counts.queries import unexplained_forms
+
     extend_demo(demo)
     session = CountSession.objects.get(site=demo["sites"]["busy"], gaming_date=DAYS[0])
     drop = session.entries.order_by("pk").first().drop
     rec = box_count(session, drop, None).reconciliation
     assert rec["unexpected"] == [(UNISSUED_FORM["kind"], UNISSUED_FORM["number"])]
     assert rec["missing"] == []
+    explanation = rec["exceptions"][0]["explanation"]
+    assert explanation is not None and explanation.explained_by.user.username.startswith("shift")
+    assert unexplained_forms(session.site, DAYS[0]) == []  # its books may close
