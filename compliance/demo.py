@@ -70,7 +70,8 @@ def _answered_in_time(demo: dict, quarter: Quarter, today) -> None:
             contacted = quarter.end + timedelta(days=CONTACTED_DAYS_AFTER)
             note = (
                 f"Demo: reported to the attorney general by letter on {contacted}, within the days "
-                f"{alert.citation} gives; the dealers' percent-of-hold is kept for its weeks (their own alerts)."
+                f"{alert.citation} gives; the weeks of each dealer's percent-of-hold it asks for are followed by "
+                "their own alerts."
             )
             documentation = {"contacted_person": "Attorney General, Gaming Division", "contacted_on": str(contacted)}
         elif alert.rule.startswith("low_hold_") and (
