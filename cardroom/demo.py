@@ -5,9 +5,12 @@ the services (so it has history and audit events), acting as the demo gaming man
 """
 
 from contextlib import contextmanager
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth import base_user, get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from . import services
 from .models import Employee, Membership, Organization, Role, Site, Table
@@ -121,6 +124,51 @@ def _chip_values(organization) -> list[int]:
 
     laws = laws_for(organization.pk)
     return sorted({v for law in laws for v in law.specs}) if laws else [100, 500, 2500, 10000]
+
+
+DEMO_LOADED_EVENT = "demo.loaded"  # the whole demo built, for the dates in its `after`
+
+
+def demo_dates() -> list[str]:
+    """The dates the builders date their records from, now: the server's date and each site's own
+    date and gaming date (its zone, its business day's start hour). While none has turned, a
+    second load has nothing to add."""
+    now = timezone.now()
+    dates = {timezone.localdate(now)}
+    for zone, start_hour in Site.objects.values_list("time_zone", "business_day_start_hour").distinct():
+        local = now.astimezone(ZoneInfo(zone))
+        dates |= {local.date(), (local - timedelta(hours=start_hour)).date()}
+    return sorted(str(d) for d in dates)
+
+
+def loaded_for() -> list[str] | None:
+    """The `demo_dates` for which `load_demo` last built the whole demo in the database, or None:
+    never, or not to its end."""
+    from core.models import AuditEvent
+
+    organization = Organization.objects.filter(name=ORGANIZATION, licence_number=LICENCE).first()
+    if organization is None:
+        return None
+    event = AuditEvent.objects.filter(organization_id=organization.pk, action=DEMO_LOADED_EVENT).order_by("-pk").first()
+    return event.after["dates"] if event else None
+
+
+def mark_loaded(demo: dict, dates: list[str]) -> None:
+    """Record that every builder ran to its end for `dates` (an audit event of the demo's
+    organization): run again before one of them turns, `load_demo` finds the demo loaded and
+    writes nothing."""
+    from core.audit import record_event
+
+    organization = demo["organization"]
+    with transaction.atomic():
+        record_event(
+            actor=None,
+            action=DEMO_LOADED_EVENT,
+            object_type="demo",
+            object_id=str(organization.pk),
+            organization_id=organization.pk,
+            after={"dates": dates},
+        )
 
 
 class NotTheDemos(Exception):

@@ -179,11 +179,16 @@ def _sites(site_ids: list[int] | None, organization_ids: list[int] | None = None
 
 
 def open_review_program_for(alert: Alert) -> None:
-    """A low-hold quarter starts the video review program at once (`rules.LOW_HOLD`)."""
+    """A low-hold quarter starts the video review program at once (`rules.LOW_HOLD`), unless the
+    site started one since the quarter ended: the review the alert asks for, begun (or done, or
+    closed with its reason documented) before the check found the quarter, is not started twice."""
     from django.core.exceptions import ValidationError
 
+    from surveillance.queries import review_started_since
     from surveillance.services import open_review_program
 
+    if review_started_since(alert.site_id, alert.period_end + timedelta(days=1)):
+        return
     start = max(alert.period_end + timedelta(days=1), timezone.localdate())
     try:
         open_review_program(None, alert.site, start, f"{alert.citation}: {alert.action_required}")

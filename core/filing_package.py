@@ -29,6 +29,10 @@ amendments_since_cents, now_cents}] (the return as it now stands beside the file
 gaming tax among its lines where the pack levies one)}; its `tax` is the tax now ({"filed_cents",
 "now_cents"}, or null where no tax is levied) and its `dealers` the dealers' hold now.
 
+Each `return_now` line's `figure` is one of `RETURN_NOW_FIGURES`' names (the words the
+organization's quarter page gives its filed return's lines); a registry reads a line by it
+(`return_now_figures`) as the figure a filed return's `summary.total` keys otherwise.
+
 Version 1 (read, no longer written) had neither `dealers` nor `return_now`, and an
 amendment's `tax` was null.
 
@@ -47,6 +51,32 @@ QUARTER = re.compile(r"^\d{4}Q[1-4]$")
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 CHAIN = re.compile(r"^[a-z0-9-]{1,24}$")
 REQUIRED = ("format", "organization", "site", "quarter", "filed_at", "figures", "figures_sha256", "chain_head")
+
+
+# An amendment's `return_now` lines by name (`accounting.books.filed_beside_now` names them so):
+# the figure each restates, keyed as a filed return's `summary.total` and `tax` key it.
+RETURN_NOW_FIGURES = {
+    "Gross proceeds": "gross_proceeds_cents",
+    "Prizes": "prizes_cents",
+    "AGP": "agp_cents",
+    "Cash profit": "cash_profit_cents",
+    "Other games' AGP": "other_games_agp_cents",
+    "Gaming tax": "tax_cents",
+}
+
+
+def return_now_figures(figures) -> dict[str, dict]:
+    """{figure key: its line} of an amendment's `return_now` (empty for an original, a version-1
+    amendment or a line this version does not name): each line {figure, filed_cents,
+    amendments_since_cents, now_cents} under the key of the figure it restates."""
+    lines = figures.get("return_now") if isinstance(figures, dict) else None
+    if not isinstance(lines, list):
+        return {}
+    return {
+        RETURN_NOW_FIGURES[line["figure"]]: line
+        for line in lines
+        if isinstance(line, dict) and line.get("figure") in RETURN_NOW_FIGURES
+    }
 
 
 def canonical(value) -> bytes:

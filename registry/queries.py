@@ -9,8 +9,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import Exists, Max, OuterRef, Prefetch, Q
 from django.utils import timezone
+from django.utils.text import capfirst
 
-from core.filing_package import DEALER_NUMBERS, IDENTIFIER
+from core.filing_package import DEALER_NUMBERS, IDENTIFIER, return_now_figures
 from core.periods import Quarter
 from packs import get_pack
 
@@ -252,14 +253,17 @@ def quarter_columns(pack) -> tuple[str, ...]:
 
 def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit: int = 5000) -> list[dict]:
     """Each filing of the quarter received by the agency (amendments too), with its filed totals
-    and the organization's tax as filed: one row per filing, one query. For the CSV/XLSX the
-    time is ISO 8601 with its offset; `shown`, for the page, it is written as the filings page
-    writes it. Either way a row whose organization's tax an earlier row holds names that row's
-    receipt (`_tax_once`): the page shows the tax once, a download keeps each return's as filed."""
+    and the organization's tax as filed: one row per filing, one query. An amendment's row gives
+    the return as it now stands (`_amended_figures`: the figures its package restates), the
+    figure it changed in the agency's pack's words and the tax now; it restates the return it
+    amends, never adds to it. For the CSV/XLSX the time is ISO 8601 with its offset; `shown`,
+    for the page, it is written as the filings page writes it. Either way a figure an earlier row
+    holds is not repeated: that row's receipt is named instead (`_tax_once`)."""
+    words = get_pack(agency.jurisdiction).revenue_words
     out = []
     for f in filings(agency, quarter=str(quarter)).order_by("licensee__name", "site_name", "seq")[:limit]:
         figures = f.package.get("figures") or {}
-        total = figures.get("summary", {}).get("total", {})
+        total = figures.get("summary", {}).get("total") or _amended_figures(figures)
         change = figures.get("amendment") or {}  # an amendment files the change to one figure
         tax = f.package.get("tax") or {}
         filed_tax, now_tax = _tax_filed_and_now(f, tax)
@@ -272,7 +276,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "receipt_number": f.receipt_number,
                 "received_at": timezone.localtime(f.received_at).isoformat(timespec="seconds"),
                 "amends": f.amends.receipt_number if f.amends_id else "",
-                "amended_figure": change.get("figure", ""),
+                "amended_figure": figure_words(words, change["figure"]) if change.get("figure") else "",
                 "amended_delta_cents": change.get("delta_cents"),
                 "drop_cents": total.get("drop_cents"),
                 "gross_proceeds_cents": total.get("gross_proceeds_cents"),
@@ -290,26 +294,70 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
     return _tax_once(out)
 
 
+def _amended_figures(figures: dict) -> dict:
+    """An amendment's return as it now stands, as a filed return's totals: the figures its
+    `return_now` restates (each line's `now_cents`). The drop is the gross proceeds (GP = drop
+    box cash, docs/domain.md 3); hold is the AGP over the GP now (ND 99-01.3-08-01(3)'s reading),
+    None when the GP is 0 or the package restates neither. Empty for a package without one."""
+    now = {key: line.get("now_cents") for key, line in return_now_figures(figures).items()}
+    if not now:
+        return {}
+    gross, agp = now.get("gross_proceeds_cents"), now.get("agp_cents")
+    return {"drop_cents": gross, "hold_ratio": hold_ratio(agp, gross), **now}
+
+
+def hold_ratio(agp_cents: int | None, gross_cents: int | None) -> str | None:
+    """AGP / GP as the packages write a ratio (six decimals, half-up); None where it is undefined."""
+    if not isinstance(agp_cents, int) or not isinstance(gross_cents, int) or gross_cents == 0:
+        return None
+    return str((Decimal(agp_cents) / Decimal(gross_cents)).quantize(Decimal("0.000001"), ROUND_HALF_UP))
+
+
+def figure_words(words, figure: str) -> str:
+    """The name a pack's texts give the figure an amendment changed (`agp_cents` is North Dakota's
+    "Adjusted gross proceeds (AGP)", Washington's "Win"), never the package's key for it."""
+    named = {
+        "drop_cents": "Drop",
+        "gross_proceeds_cents": capfirst(words.gross),
+        "prizes_cents": words.paid_label,
+        "agp_cents": words.net_label,
+        "cash_profit_cents": "Cash profit",
+        "other_games_agp_cents": f"Other games' {words.net_short}",
+        "tax_cents": "Gaming tax",
+    }
+    return named.get(figure) or capfirst(figure.removesuffix("_cents").replace("_", " "))
+
+
 def _tax_once(rows: list[dict]) -> list[dict]:
     """Each site of an organization files the organization's whole tax: a column that repeated it
     on every site's row would add up to the tax times the sites. An original return whose tax is
     the one an earlier row of the same licensee shows leaves the organization's AGP and tax empty
-    and names that row's receipt instead (`tax_as_receipt`), so `tax_cents` sums the tax once;
-    an amendment keeps its own (the return recomputed: the tax filed beside the tax now, a
-    restatement, never added), as does a return whose tax differs (filed before the
-    organization's other sites were). `tax_scope` says which each row is."""
+    and names that row's receipt instead (`tax_as_receipt`), so `tax_cents` sums the tax once.
+    An amendment gives the tax now (the return recomputed: a restatement, never added); the tax
+    filed it stands beside is the amended return's, on the row that holds it, so where it is the
+    same its row leaves the tax filed empty too and names that row's receipt; a tax filed that
+    differs (filed before the organization's other sites were) stays on its own row. `tax_scope`
+    says which each row is."""
     first: dict[tuple, str] = {}
+    holder: dict[str, dict] = {}  # receipt: the row showing that return's tax filed
     for row in rows:
         row["tax_as_receipt"], row["tax_scope"] = "", ""
         key = (row["licence_number"], row["tax_cents"], row["tax_filed_cents"])
         if row["amends"]:
             row["tax_scope"] = "amendment" if row["tax_filed_cents"] is not None else ""
-        elif row["tax_cents"] is None and row["tax_filed_cents"] is None:
+            row["tax_changed"] = row["tax_now_cents"] != row["tax_filed_cents"]  # the page's mark
+            shown = holder.get(row["amends"])
+            if shown is not None and shown["tax_filed_cents"] == row["tax_filed_cents"] is not None:
+                row.update(dict.fromkeys(ORGANIZATION_TAX), tax_as_receipt=shown["receipt_number"])
             continue
-        elif key in first:
+        if row["tax_cents"] is None and row["tax_filed_cents"] is None:
+            continue
+        if key in first:
+            holder[row["receipt_number"]] = holder[first[key]]
             row.update(dict.fromkeys(ORGANIZATION_TAX), tax_as_receipt=first[key], tax_scope="see tax_as_receipt")
         else:
             first[key], row["tax_scope"] = row["receipt_number"], "organization"
+            holder[row["receipt_number"]] = row
     return rows
 
 
@@ -386,8 +434,7 @@ def dealer_total(rows: list[dict]) -> dict:
     drop = sum(r["drop_cents"] for r in rows)
     gp = sum(r["gross_proceeds_cents"] for r in rows)
     agp = sum(r["agp_cents"] for r in rows)
-    ratio = None if gp == 0 else str((Decimal(agp) / Decimal(gp)).quantize(Decimal("0.000001"), ROUND_HALF_UP))
-    return {"drop_cents": drop, "gross_proceeds_cents": gp, "agp_cents": agp, "hold_ratio": ratio}
+    return {"drop_cents": drop, "gross_proceeds_cents": gp, "agp_cents": agp, "hold_ratio": hold_ratio(agp, gp)}
 
 
 # --- Shared alerts --------------------------------------------------------------------------------

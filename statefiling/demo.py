@@ -20,6 +20,8 @@ from django.utils import timezone
 from accounting.models import QuarterFiling
 from cardroom.demo import DEMO_PASSWORD
 from core.audit import chain_head
+from core.periods import Quarter
+from registry import queries as registry_queries
 from registry import services as registry
 from registry.models import Agency, Licensee, Regulator, RegulatorRole
 
@@ -37,7 +39,7 @@ def extend_demo(demo: dict) -> None:
     licensee, _ = Licensee.objects.get_or_create(
         agency=agency,
         licence_number=organization.licence_number,
-        defaults={"name": organization.name, "expected_from": _first_quarter(organization)},
+        defaults={"name": organization.name, "expected_from": _first_quarter(agency, organization)},
     )
     link = services.live_link(organization.pk, "ND")
     credential = registry.credential_for(link.credential) if link else None
@@ -69,9 +71,19 @@ def _state_auditor(agency: Agency) -> None:
     Regulator.objects.get_or_create(user=user, defaults={"agency": agency, "role": RegulatorRole.STATE_AUDITOR})
 
 
-def _first_quarter(organization) -> date:
+def _first_quarter(agency: Agency, organization) -> date:
+    """The first quarter the registry holds the licensee to (`Licensee.expected_from`): the
+    registry registers it today (its credential is issued now), so it expects the returns falling
+    due from today on. The organization's first filed quarter while its return is still due (the
+    demo loaded in the month after it: received now, on time); once that due date has passed, the
+    quarter after it. A return falling due before the registry knew the licensee could not have
+    reached it; it is received when the link sends it, with its receipt, and not judged late."""
+    today = timezone.localdate()
     first = QuarterFiling.objects.filter(site__organization=organization).order_by("start").first()
-    return first.start if first else timezone.localdate().replace(day=1)
+    quarter = Quarter.containing(first.start if first else today)
+    while (due := registry_queries.due_on(agency, quarter)) is not None and due < today:
+        quarter = quarter.next()
+    return quarter.start
 
 
 def _deliver_filings(organization, link, credential) -> None:

@@ -11,7 +11,8 @@ table, a recording unit and a time and date generator for the site, each with an
 sample recording; a daily review log entry for every table and day of activity (and the
 recordings of the last week of activity) of the days the floor's demo built (a day a person
 entered is theirs to log); one camera outage repaired in time and one recorder
-outage repaired after its deadline; and a low-hold video review program with week-one reviews.
+outage repaired after its deadline; and the low-hold video review program of the previous
+quarter, from the day after it ended, with each week's reviews of the weeks begun.
 
 Idempotent: each step looks for what it would create first, so running it again (on any
 day) adds only review log entries for new days of activity.
@@ -200,9 +201,15 @@ def _outages(acting, site, today) -> None:
 
 
 def _program(acting, site, today, people) -> None:
+    """The low-hold video review the previous quarter's hold asks for (ND 99-01.3-08-04(9)): opened
+    for the six weeks from the day after that quarter ended, the weeks the low-hold alert gives
+    (its due date is their end), each table's weekly hour reviewed in every week begun before
+    today (a day a person entered is theirs to review), so the weeks gone by are done in time."""
     if ReviewProgram.objects.filter(site=site).exists() or not _tables(site).exists():
         return
-    start = today - timedelta(days=14 + today.weekday())  # a Monday two weeks back
+    from floor.demo import entered_by_hand
+
+    start = Quarter.containing(today).previous().end + timedelta(days=1)
     # The reason names no figure: the quarter's hold is the accounting's (its quarter page and
     # its alert), which this demo step, below accounting, does not read.
     reason = f"{DEMO_MARK} last quarter's hold was below the threshold (see the quarter page)"
@@ -210,10 +217,13 @@ def _program(acting, site, today, people) -> None:
     # ND 99-01.3-08-04(5)(a): only a gaming or shift manager or an independent person may
     # access stored video, so the shift manager reviews (not the count team or a pit boss).
     reviewer = people["shift"]
-    for task in program.tasks.filter(week=1).select_related("table"):
+    persons_days = set(entered_by_hand(site).values_list("gaming_date", flat=True))
+    for task in program.tasks.filter(week_start__lt=today).select_related("table").order_by("week", "table__number"):
         day = task.week_start
         shift_start = _local(site, day, 18)
-        if queries.employee_dealt_at(reviewer, site, shift_start, shift_start + timedelta(hours=8)):
+        if day in persons_days or queries.employee_dealt_at(
+            reviewer, site, shift_start, shift_start + timedelta(hours=8)
+        ):
             continue
         services.record_review_entry(
             acting_user=acting,

@@ -468,6 +468,23 @@ def program_ended_on(program: ReviewProgram) -> date:
     return min(program.end_date, closure.closed_on) if closure else program.end_date
 
 
+def review_started_since(site_id: int, since: date) -> bool:
+    """Has a low-hold video review program started at the site on or after `since`?"""
+    return ReviewProgram.objects.filter(site_id=site_id, start_date__gte=since).exists()
+
+
+def reviews_done(site_id: int, since: date, until: date) -> tuple[date, date] | None:
+    """(first day, last day) of a low-hold video review program at the site that started within
+    [since, until] and whose every weekly task has its footage reviewed (ND 99-01.3-08-04(9));
+    None: no such program."""
+    programs = ReviewProgram.objects.filter(site_id=site_id, start_date__range=(since, until)).order_by("start_date")
+    for program in programs.select_related("site"):
+        tasks = list(with_active_entries(program.tasks.select_related("program__site")))
+        if tasks and all(task_done(task) for task in tasks):
+            return program.start_date, program_ended_on(program)
+    return None
+
+
 def program_is_open(program: ReviewProgram, on_date: date) -> bool:
     return program.start_date <= on_date <= program_ended_on(program)
 

@@ -73,6 +73,26 @@ def test_low_hold_at_a_surveillance_site_opens_the_review_program(scenario, tabl
     assert ReviewProgram.objects.count() == 1
 
 
+def test_a_review_begun_since_the_quarter_ended_is_not_started_again_when_the_check_finds_the_low_hold(
+    scenario, table, site, cast, time_machine
+):
+    """The gaming manager began the quarter's six weeks of review on October 1 and closed them with
+    the reason documented; the check first run on December 1 opens the alert, not a second review."""
+    time_machine.move_to(datetime(2026, 12, 1, 12, tzinfo=UTC))
+    manager = cast[Role.GAMING_MANAGER]
+    surveillance(site, manager)
+    play(scenario, table, date(2026, 8, 1), drop=100_000, opener=100_000, closer=1_000)  # hold 1%
+    begun = surveillance_services.open_review_program(manager.user, site, date(2026, 10, 1), "Q3 hold below 10%")
+    surveillance_services.close_review_program(
+        acting_user=manager.user,
+        program=begun,
+        closed_on=date(2026, 10, 20),
+        low_hold_reason="a player's run, reviewed",
+    )
+    assert rules_of(run_quarter_rules(site_ids=[site.pk], quarter=Q3)) == ["low_hold_21"]
+    assert list(ReviewProgram.objects.values_list("pk", flat=True)) == [begun.pk]
+
+
 def test_hold_of_exactly_ten_percent_is_not_low(scenario, table, site, cast):
     surveillance(site, cast[Role.GAMING_MANAGER])
     play(scenario, table, date(2026, 8, 1), drop=100_000, opener=100_000, closer=10_000)  # AGP = 10,000

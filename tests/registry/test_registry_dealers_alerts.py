@@ -249,10 +249,13 @@ def test_the_quarter_shows_an_amendments_tax_now_beside_the_tax_filed(north_dako
         for r in csv.DictReader(io.StringIO(page.get("/registry/quarter/?quarter=2026Q3&format=csv").content.decode()))
     }
     assert (rows[filed]["tax_filed_cents"], rows[filed]["tax_now_cents"]) == ("500", "")
-    assert (rows[amended]["tax_filed_cents"], rows[amended]["tax_now_cents"]) == ("500", "550")
+    # The tax filed once, on the return's row; the amendment names that row and restates the tax now
+    assert (rows[amended]["tax_filed_cents"], rows[amended]["tax_now_cents"]) == ("", "550")
+    assert (rows[amended]["tax_scope"], rows[amended]["tax_as_receipt"]) == ("amendment", filed)
     html = page.get("/registry/quarter/?quarter=2026Q3").content.decode()
     line = html[html.index(amended) :].split("</tr>")[0]
-    assert '<td class="text-end tax-filed">$5.00</td>' in line and "$5.50" in line and "changed" in line
+    assert f"as filed, receipt {filed} above" in line and "$5.50" in line and "changed" in line
+    assert "$5.00" not in line
 
 
 def test_an_agency_whose_law_levies_no_tax_reads_its_quarter_without_tax_columns(washington):

@@ -196,5 +196,74 @@ def test_an_amendment_carries_the_return_as_it_now_stands_and_the_registry_shows
     state.force_login(user)
     html = state.get("/registry/quarter/?quarter=2026Q3").content.decode()
     row = html[html.index(number) :].split("</tr>")[0]
-    filed, now = (f"${Decimal(tax[k]) / 100:,.2f}" for k in ("filed_cents", "now_cents"))
-    assert f'<td class="text-end tax-filed">{filed}</td>' in row and now in row and "changed" not in row
+    filed_number = FilingReceipt.objects.get(filing=queued.filing).receipt_number
+    now = f"${Decimal(tax['now_cents']) / 100:,.2f}"
+    # The tax filed is on the amended return's own row; the amendment's names it and gives the tax now
+    assert f"as filed, receipt {filed_number} above" in row and now in row and "changed" not in row
+
+
+def money(cents) -> str:
+    return f"{'-' if cents < 0 else ''}${Decimal(abs(cents)) / 100:,.2f}"
+
+
+def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_each_once(
+    linked, client_for, manager, site, table, licensee
+):
+    """An amendment's package restates the return (`return_now`); the state's quarter page, CSV and
+    XLSX read its figures from it (they said "not known"), name the figure changed as the pack's
+    words do (they said `agp_cents`), and leave the tax filed on the amended return's row (they
+    repeated it, so a column of the tax filed summed it twice)."""
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    api = client_for(manager)
+    original = file_q3(api, site)
+    assert delivery.deliver(original.pk) == "delivered"
+    queued = adjust(api, site, table, amount=5_000)
+    assert delivery.deliver(queued.pk) == "delivered"
+    lines = {line["figure"]: line for line in queued.package["figures"]["return_now"]}
+    assert set(lines) <= set(filing_package.RETURN_NOW_FIGURES)  # every line the registry reads by name
+    gp, agp = lines["Gross proceeds"]["now_cents"], lines["AGP"]["now_cents"]
+    hold = f"{Decimal(agp) / Decimal(gp) * 100:.2f}%"
+    filed_number = FilingReceipt.objects.get(filing=original.filing).receipt_number
+    amended_number = AmendmentReceipt.objects.get(amendment=queued.amendment).receipt_number
+    user = get_user_model().objects.create_user("state", password="x")
+    Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
+    state = Client()
+    state.force_login(user)
+
+    html = state.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    body = html[html.index("<tbody>") : html.index("</tbody>")]
+    row = body[body.index(amended_number) :].split("</tr>")[0]
+    assert "not known" not in row and "_cents" not in html
+    assert "<td>Adjusted gross proceeds (AGP)</td>" in row and money(5_000) in row
+    assert row.count(money(gp)) == 2 and money(agp) in row and f">{hold}</td>" in row  # the drop is the GP
+    filed_tax = lines["Gaming tax"]["filed_cents"]
+    assert body.count(f'<td class="text-end tax-filed">{money(filed_tax)}</td>') == 1  # on the return's own row
+    assert f"as filed, receipt {filed_number} above" in row
+
+    downloaded = {
+        r["receipt_number"]: r
+        for r in csv.DictReader(io.StringIO(state.get("/registry/quarter/?quarter=2026Q3&format=csv").text))
+    }
+    amended = downloaded[amended_number]
+    assert amended["amended_figure"] == "Adjusted gross proceeds (AGP)" and amended["amended_delta_cents"] == "5000"
+    assert (amended["drop_cents"], amended["gross_proceeds_cents"], amended["agp_cents"]) == (
+        str(gp),
+        str(gp),
+        str(agp),
+    )
+    assert amended["prizes_cents"] == str(lines["Prizes"]["now_cents"])
+    assert (amended["tax_filed_cents"], amended["tax_now_cents"]) == ("", str(lines["Gaming tax"]["now_cents"]))
+    assert (amended["tax_scope"], amended["tax_as_receipt"]) == ("amendment", filed_number)
+    assert sum(int(r["tax_filed_cents"] or 0) for r in downloaded.values()) == filed_tax  # once
+
+    sheet = load_workbook(io.BytesIO(state.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content)).active
+    header, *cells = list(sheet.values)
+    book = {r["receipt_number"]: r for r in (dict(zip(header, c, strict=True)) for c in cells)}
+    assert book[amended_number]["amended_figure"] == "Adjusted gross proceeds (AGP)"
+    assert (book[amended_number]["agp_cents"], book[amended_number]["tax_filed_cents"]) == (agp, None)
+    expected = (Decimal(agp) / Decimal(gp)).quantize(Decimal("0.000001"))
+    assert round(book[amended_number]["hold_ratio"] * 1_000_000) == int(expected * 1_000_000)  # a number

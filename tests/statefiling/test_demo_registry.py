@@ -86,3 +86,42 @@ def test_the_demo_sends_each_quarters_pdf_and_the_amendments_recorded_before_the
     for s in (site, other_site):
         row = page[page.index(f">{originals[s.pk].receipt_number}</a>") :].split("</tr>")[0]
         assert "quarterly PDF</a>" in row
+
+
+def test_the_demos_registry_holds_its_licensee_to_the_returns_falling_due_after_it_registered_it(
+    filed_both, org, manager
+):
+    """Nothing files or receives a return in the past: loaded on 2026-11-20, after 2026Q3's return
+    fell due (October 31), the demo's registry registers the licensee that day and expects its
+    returns from 2026Q4; the 2026Q3 returns it receives are not judged late (they said late)."""
+    from datetime import date
+
+    from registry import queries
+    from registry.models import Licensee
+
+    demo.extend_demo({"organization": org, "people": {"gm": manager}})
+
+    licensee = Licensee.objects.get(licence_number=org.licence_number)
+    assert licensee.expected_from == date(2026, 10, 1)
+    view = queries.licensees(licensee.agency)[0]
+    assert (view.filings, view.late, view.missing) == (2, [], [])
+
+
+def test_loaded_before_the_quarters_return_falls_due_the_demos_registry_expects_it_and_reads_it_on_time(
+    org, manager, site, other_site
+):
+    from datetime import UTC, date, datetime
+
+    import time_machine
+
+    from registry import queries
+    from registry.models import Licensee
+
+    with time_machine.travel(datetime(2026, 10, 20, 18, tzinfo=UTC), tick=True):
+        for s in (site, other_site):
+            accounting.file_quarter(acting_user=manager.user, site=s, quarter=Quarter(2026, 3))
+        demo.extend_demo({"organization": org, "people": {"gm": manager}})
+        licensee = Licensee.objects.get(licence_number=org.licence_number)
+        view = queries.licensees(licensee.agency)[0]
+    assert licensee.expected_from == date(2026, 7, 1)
+    assert [(q.quarter, q.state) for q in view.quarters] == [("2026Q3", "on time")] * 2

@@ -3,6 +3,7 @@ from contextlib import contextmanager
 
 from django.core.management.base import CommandError
 from django.test.utils import override_settings
+from django.utils import timezone
 
 from cardroom.demo import (
     DEMO_PASSWORD,
@@ -10,7 +11,10 @@ from cardroom.demo import (
     PEOPLE,
     PIN_HOLDERS,
     STATIONS,
+    demo_dates,
     load_demo,
+    loaded_for,
+    mark_loaded,
     secrets_hashed_once,
 )
 from cardroom.pack_demo import foreign_organizations
@@ -32,6 +36,28 @@ class Command(DatabaseCommand):
                 f"The database holds organizations the demo did not make ({shown}): the demo loads only into an "
                 "empty database or its own; nothing was written. Use another VAR_DIR or DATABASE_URL."
             )
+        dates = demo_dates()  # what every builder dates its records from
+        if loaded_for() == dates:
+            # Built to its end for these dates already: every builder would find its records, write none.
+            self.stdout.write(
+                f"The demo is already loaded (its records through {timezone.localdate()}): nothing was written."
+            )
+            with _queries_not_logged():
+                demo = load_demo()  # the organization, sites and people it finds, for the logins below
+        else:
+            demo = self._build()
+            mark_loaded(demo, dates)
+        port = os.environ.get("PORT", "8000")  # `make run PORT=8123`
+        self.stdout.write(self.style.SUCCESS(f"Demo data ready: http://127.0.0.1:{port}/"))
+        self.stdout.write(f"Every demo login uses the password {DEMO_PASSWORD!r}:")
+        for line in demo_logins(demo):
+            self.stdout.write(f"  {line}")
+        self.stdout.write(
+            f"On the shared terminals each step is initialled with a badge (the person's initials) and "
+            f"PIN {DEMO_PIN} ({', '.join(PIN_HOLDERS)})."
+        )
+
+    def _build(self) -> dict:
         extensions = _extensions()
         # A bar on a terminal, a line per step otherwise (make run's log, CI).
         with (
@@ -44,15 +70,7 @@ class Command(DatabaseCommand):
             for label, extend in extensions:
                 with demo_progress.step(label):
                     extend(demo)
-        port = os.environ.get("PORT", "8000")  # `make run PORT=8123`
-        self.stdout.write(self.style.SUCCESS(f"Demo data ready: http://127.0.0.1:{port}/"))
-        self.stdout.write(f"Every demo login uses the password {DEMO_PASSWORD!r}:")
-        for line in demo_logins(demo):
-            self.stdout.write(f"  {line}")
-        self.stdout.write(
-            f"On the shared terminals each step is initialled with a badge (the person's initials) and "
-            f"PIN {DEMO_PIN} ({', '.join(PIN_HOLDERS)})."
-        )
+        return demo
 
 
 def demo_logins(demo: dict) -> list[str]:

@@ -1,0 +1,76 @@
+"""Loading the demo again (a second `make run`) writes nothing and says it found the demo loaded:
+no row of any kind is added, compliance runs included, and no step's progress line is repeated."""
+
+from datetime import UTC, datetime
+from io import StringIO
+
+import pytest
+import time_machine
+from django.apps import apps
+from django.core.management import call_command
+
+from compliance.models import ComplianceRun
+
+pytestmark = pytest.mark.django_db
+
+LOADED_AT = datetime(2026, 11, 26, 18, 0, tzinfo=UTC)  # a Thursday, 12:00 in Chicago
+
+
+def _rows() -> dict[str, int]:
+    return {model._meta.label: model._base_manager.count() for model in apps.get_models()}
+
+
+def _quarter_read_on_time(quarter: str) -> None:
+    """Loaded after the quarter's deadlines (its return due October 31, the attorney general's
+    contact October 30, the six weeks of low-hold video review November 11): the registry judges
+    no return late, and each of the quarter's alerts that fell due before the checks first ran is
+    resolved with what the organization did in time, dated then; one review program, done."""
+    from compliance.models import Alert, AlertStep
+    from registry import queries
+    from registry.models import Agency
+    from surveillance.models import ReviewProgram
+    from surveillance.queries import reviews_done
+
+    view = queries.licensees(Agency.objects.get(jurisdiction="ND"))[0]
+    assert view.filings == 3 and view.late == [] and view.missing == []
+    due = Alert.objects.filter(period_key=quarter, due_date__lt=LOADED_AT.date())
+    assert {a.rule for a in due} == {"prizes_over_gp", "low_hold_21", "low_hold_PW"}
+    for alert in due:
+        resolved = alert.steps.get(kind=AlertStep.Kind.RESOLVED)
+        assert resolved.note.startswith("Demo:") and alert.citation in resolved.note
+    contact = AlertStep.objects.get(alert__rule="prizes_over_gp", kind=AlertStep.Kind.DOCUMENTED).documentation
+    assert contact["contacted_on"] <= str(due.get(rule="prizes_over_gp").due_date)
+    program = ReviewProgram.objects.get()  # the demo's; the low-hold alert opened no second one
+    assert (str(program.start_date), str(program.end_date)) == ("2026-10-01", "2026-11-11")
+    assert reviews_done(program.site_id, program.start_date, program.start_date) is not None
+
+
+@pytest.mark.slow
+def test_the_demo_loaded_after_its_quarters_deadlines_reads_on_time_and_a_second_load_writes_nothing():
+    with time_machine.travel(LOADED_AT, tick=True):
+        first = StringIO()
+        call_command("load_demo", stdout=first)
+        before = _rows()
+        assert before["compliance.ComplianceRun"] > 0 and before["floor.GamingDay"] > 0
+        assert "[1/" in first.getvalue() and "already loaded" not in first.getvalue()
+        _quarter_read_on_time("2026Q3")
+
+        second = StringIO()
+        call_command("load_demo", stdout=second)
+
+    assert _rows() == before  # every kind of row, ComplianceRun and the audit log among them
+    said = second.getvalue()
+    assert "The demo is already loaded (its records through 2026-11-26): nothing was written." in said
+    assert "[1/" not in said and "Demo built" not in said  # no step's progress repeated
+    assert "Every demo login uses the password" in said and "state " in said  # the logins, as make run prints
+
+
+def test_the_demos_compliance_checks_run_once_for_their_quarter_and_week():
+    from compliance.demo import extend_demo
+
+    with time_machine.travel(LOADED_AT, tick=True):
+        extend_demo({})
+        runs = list(ComplianceRun.objects.values_list("scope", flat=True))
+        extend_demo({})  # again, the same day: the schedule's runs of that scope are there
+    assert ComplianceRun.objects.count() == len(runs) == 2
+    assert {"quarters": ["2026Q3"], "day_ranges": []} in runs
