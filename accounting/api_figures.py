@@ -885,7 +885,7 @@ class QuarterFilingView(APIView):
             tax = books.tax_return(
                 site.organization, quarter, every_site, books.filings([s.site_id for s in every_site], [quarter])
             )
-        rows = books.filed_beside_now(summary, state, filed_tax, tax)
+        rows = books.in_pack_words(books.filed_beside_now(summary, state, filed_tax, tax), site)
         body = {
             "site": site.pk,
             "quarter": str(quarter),

@@ -21,13 +21,14 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
+from django.utils.text import capfirst
 
 from core.citations import jurisdiction_of
 from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
 from core.rows import shaped_rows
-from packs import GameNames, game_names
+from packs import GameNames, game_names, revenue_words
 
 from . import figures, frozen
 from .figures import Custody
@@ -349,7 +350,24 @@ class QuarterBooks:
         return "differ" if self.days_differing else "not filed"
 
 
+# A filed return's lines by the names the filing format gives them (core.filing_package's
+# RETURN_NOW_FIGURES: a registry reads an amendment's lines by them); pages, PDFs, CSVs and the
+# API show them in the words of the site's pack (`in_pack_words`).
 FILED_LINES = (("Gross proceeds", "gross_proceeds_cents"), ("Prizes", "prizes_cents"), ("AGP", "agp_cents"))
+
+
+def filed_line_label(name: str, where) -> str:
+    """A filed return's line (`filed_beside_now`'s name) in the words of the pack of `where` (a Site
+    or a jurisdiction code): North Dakota's gross proceeds, prizes and AGP, the trade's drop, paid
+    out and win where a pack's texts name none (`packs.RevenueWords`). Other lines keep their name."""
+    words = revenue_words(where)
+    net = words.net_short if words.net_short != words.net else capfirst(words.net)
+    return {"Gross proceeds": capfirst(words.gross), "Prizes": capfirst(words.paid), "AGP": net}.get(name, name)
+
+
+def in_pack_words(rows: list[tuple[str, int, int, int]], where) -> list[tuple[str, int, int, int]]:
+    """`filed_beside_now`'s rows, each line named as the pack of `where` names it (`filed_line_label`)."""
+    return [(filed_line_label(label, where), *figures) for label, *figures in rows]
 
 
 def filed_beside_now(

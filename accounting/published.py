@@ -37,7 +37,9 @@ from .books import (
     TaxReturn,
     day_checks,
     filed_beside_now,
+    filed_line_label,
     filings,
+    in_pack_words,
     quarter_books,
     tax_return,
 )
@@ -131,6 +133,8 @@ __all__ = [
     "dealer_summaries",
     "dealer_totals",
     "filed_beside_now",
+    "filed_line_label",
+    "in_pack_words",
     "filings",
     "hold_schedule",
     "live_dealer_summaries",

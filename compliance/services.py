@@ -182,6 +182,7 @@ def flag_filed_return_amended(amendment) -> None:
     quarter was filed changed its return; open the alert for the gaming manager, once per
     amendment, citing the filing rule of the site's pack (ND 99-01.3-08-16(1)(g); a house
     control where the pack states none)."""
+    from accounting.published import filed_line_label
     from accounting.rules import QUARTERLY_SUMMARY
 
     from .rules import FiledReturnAmended, filed_return_amended
@@ -205,7 +206,7 @@ def flag_filed_return_amended(amendment) -> None:
         filed_on=local_date(site, filing.filed_at),  # the site's date, as every page shows it
         filed_sha256=filing.figures_sha256,
         amendment_id=amendment.pk,
-        figure=amendment.get_figure_display(),
+        figure=filed_line_label(amendment.get_figure_display(), site),  # in the pack's words (Win, AGP)
         delta_cents=amendment.delta_cents,
         entry=entry,
     )

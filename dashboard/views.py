@@ -565,7 +565,9 @@ def quarter(request):
         "books": state,
         "receipt": receipt_statement(state.filing, site),
         "state_amendments": amendment_statements(state.filing, site),
-        "filed_rows": published.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax),
+        "filed_rows": published.in_pack_words(
+            published.filed_beside_now(summary, state, _filed_tax(found.get((site.pk, str(chosen)))), tax), site
+        ),
         "tax": tax.figures if tax else None,
         "tax_return": tax,
         "can_file": state.filing is None

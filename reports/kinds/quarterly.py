@@ -30,6 +30,7 @@ from accounting.published import (
     below_word,
     filed_beside_now,
     filings,
+    in_pack_words,
     organization_quarter,
     pack_figures,
     quarter_books,
@@ -455,7 +456,12 @@ def _books(data: QuarterlyReport) -> list:
         story.append(
             data_table(
                 ["", "Filed", "Amendments since", "Figures now"],
-                [list(row) for row in filed_beside_now(data.summary, data.books, data.filed_tax, data.tax_return)],
+                [
+                    list(row)
+                    for row in in_pack_words(
+                        filed_beside_now(data.summary, data.books, data.filed_tax, data.tax_return), data.where
+                    )
+                ],
                 col_widths=[165, 120, 120, 120],
                 money_columns=range(1, 4),
             )
@@ -638,7 +644,7 @@ def _books_csv_rows(data: QuarterlyReport) -> list[list]:
     rows.append(_row("books", label=data.books.state, note=data.books.statement))
     rows += [_row("receipt", note=text) for text in (data.receipt, *data.amendment_receipts) if text]
     if data.books.filed_figures is not None:
-        beside = filed_beside_now(data.summary, data.books, data.filed_tax, data.tax_return)
+        beside = in_pack_words(filed_beside_now(data.summary, data.books, data.filed_tax, data.tax_return), data.where)
         rows += [
             _row("filed_beside_now", label=label, filed=filed, amendments_since=since, now=now)
             for label, filed, since, now in beside

@@ -388,3 +388,51 @@ def test_the_return_takes_the_other_games_agp_of_the_latest_filing(
     file(manager, other_site)
     tax = _tax_return(org)
     assert (tax.figures.other_games_agp_cents, tax.other_games_amendment_cents) == (1_250_000, 0)
+
+
+@pytest.fixture
+def washington_filed(request, site):
+    """The quarter played and filed at a Washington house-banked site (its texts name no gross
+    proceeds, prizes nor AGP: the trade's drop, paid out and win)."""
+    site.jurisdiction = "WA-HB"
+    site.save(update_fields=["jurisdiction"])
+    request.getfixturevalue("quarter_played")
+    return file(request.getfixturevalue("manager"), site, reference="WA-2026Q3-7")
+
+
+def test_a_washington_filed_return_names_its_lines_in_the_packs_words_on_the_api_page_and_pdf(
+    washington_filed, site, manager, client_for, client
+):
+    api = client_for(manager)
+    labels = list(rows_by_figure(filing_api(api, site)))
+    assert labels[:3] == ["Drop", "Paid out", "Win"], labels
+    assert not {"Gross proceeds", "Prizes", "AGP"} & set(labels)
+    client.force_login(manager.user)
+    page = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
+    assert 'data-figure="Win"' in page and 'data-figure="AGP"' not in page
+    grid, _ = pdf_grid(api, site)
+    assert {"Drop", "Paid out", "Win"} <= set(grid) and not {"Gross proceeds", "Prizes", "AGP"} & set(grid)
+    # The filing package keeps the format's names (a registry reads its lines by them).
+    from statefiling.returns import return_now
+
+    assert [line["figure"] for line in return_now(washington_filed).lines][:3] == ["Gross proceeds", "Prizes", "AGP"]
+
+
+def test_a_washington_amendment_alert_names_the_win_not_agp(washington_filed, site, manager, client_for, table):
+    response = client_for(manager).post(
+        "/api/v1/adjustments/",
+        {
+            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
+            "table": table.pk,
+            "field": "drop",
+            "amount_cents": 2_000,
+            "reason": "found after the filing",
+            "recorded_on": str(ENTERED),
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    alert = Alert.objects.get(rule="filed_return_amended", site=site)
+    assert alert.citation == "House control"  # Washington's texts state no quarterly summary
+    assert alert.figures["amended_figure"] == "Win"
+    assert "changes its Win by" in alert.action_required and "AGP" not in alert.action_required
