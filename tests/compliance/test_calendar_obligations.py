@@ -23,6 +23,7 @@ from surveillance import services as surveillance_services
 from surveillance.models import ReviewProgram
 from tests import pack_setup
 from tests.accounting.scenario import Scenario
+from tests.compliance.test_quarter_providers import play
 from tests.conformance.words import ND_WORDS, law_words_in
 from tests.factories import OrganizationFactory, SiteFactory, TableFactory, make_person
 
@@ -32,14 +33,6 @@ Q3 = Quarter(2026, 3)
 @pytest.fixture
 def table(site):
     return TableFactory(site=site, number=1, min_wager_cents=100, max_wager_cents=2500)
-
-
-def play(scenario, table, day, *, drop, fills=0, opener=100_000, closer=100_000, number=1):
-    scenario.tray(table, day, "opener", opener)
-    scenario.tray(table, day, "closer", closer)
-    if fills:
-        scenario.slip(table, day, "fill", fills, number=number)
-    scenario.drop(table, day, drop)
 
 
 def calendar(client, employee, month):
