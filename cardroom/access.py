@@ -277,19 +277,26 @@ STATION_READS = StationReads(
 
 # The apps whose pages and API a station presents only if its kind is theirs (house control).
 STATION_WORK = {"floor": Station.Kind.PIT, "counts": Station.Kind.COUNT}
+# Of those, the pages (route names) every kind presents: the drop boxes' custody (registered,
+# placed on a table and removed at the tables, 08-14(1)), worked from the pit or the count room.
+EVERY_STATION = frozenset({"boxes", "remove_all"})
+EVERY_STATION_ROUTES = ("drop-box-",)  # the drop boxes' API routes
 _WORK_FORMS = {
     Station.Kind.PIT: "the pit's forms (tables, fill and credit slips)",
-    Station.Kind.COUNT: "the count room's forms (drop boxes and count sessions)",
+    Station.Kind.COUNT: "the count room's forms (count sessions)",
 }
 
 
-def station_refusal(access: Access, app: str | None) -> str | None:
-    """Why a station may not present the pages or API of `app` (an app label): a pit terminal
-    presents no count room's forms, a count tablet no pit's (`Station.kind`; house control: a
-    tablet in the count room is not a terminal for slips). None where it may, or for a person."""
+def station_refusal(access: Access, app: str | None, route: str | None = None) -> str | None:
+    """Why a station may not present the pages or API of `app` (an app label; `route`, the page's
+    or API route's name): a pit terminal presents no count room's forms, a count tablet no pit's
+    (`Station.kind`; house control: a tablet in the count room is not a terminal for slips); the
+    drop boxes' custody is either's. None where it may, or for a person."""
     work = STATION_WORK.get(app or "")
     station = access.station
     if station is None or work is None or station.presents(work):
+        return None
+    if route in EVERY_STATION or (route or "").startswith(EVERY_STATION_ROUTES):
         return None
     return (
         f"{HOUSE_CONTROL}: {station.name} is a {station.get_kind_display().lower()}: it presents "

@@ -15,12 +15,12 @@ class StationReadsThePit(BasePermission):
     message = STATION_READS.refusal()
 
     def has_permission(self, request, view):
-        access = access_for(request.user)
+        access, match = access_for(request.user), request.resolver_match
+        route = match.url_name if match else None
         # A station's kind decides which app's steps it takes (a count tablet posts no slip).
-        if refusal := station_refusal(access, type(view).__module__.partition(".")[0]):
+        if refusal := station_refusal(access, type(view).__module__.partition(".")[0], route):
             self.message = refusal
             return False
         if request.method not in SAFE_METHODS:
             return True
-        match = request.resolver_match
-        return STATION_READS.allows(access, match.url_name if match else None)
+        return STATION_READS.allows(access, route)

@@ -560,7 +560,8 @@ class Station(models.Model):
 
     Its `kind` says which forms it presents (house control, `cardroom.access.station_refusal`):
     a pit terminal the pit's (tables, fill and credit slips), a count tablet the count room's
-    (drop boxes and count sessions), or both where one terminal serves a small site."""
+    (count sessions), or both where one terminal serves a small site; every kind the drop
+    boxes' custody."""
 
     class Kind(models.TextChoices):
         PIT = "pit", "Pit terminal"

@@ -52,7 +52,7 @@ class StationWorkMiddleware:
         if not request.user.is_authenticated or request.path_info.startswith("/api/"):
             return None
         match = request.resolver_match
-        refusal = station_refusal(access_for(request.user), match.app_name if match else None)
+        refusal = station_refusal(access_for(request.user), *((match.app_name, match.url_name) if match else ()))
         if refusal:
             raise PermissionDenied(refusal)
         return None
