@@ -4,7 +4,9 @@ from collections.abc import Collection
 from datetime import date
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import BigIntegerField, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Greatest
 
 from cardroom.models import Site
 from core.periods import Quarter
@@ -80,6 +82,18 @@ def closed_days(site_ids: Collection[int], start: date, end: date) -> set[tuple[
     opened = GamingDay.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
     found = BooksClose.objects.filter(site_id__in=list(site_ids), gaming_date__range=(start, end))
     return set(found.filter(~Exists(opened)).values_list("site_id", "gaming_date"))
+
+
+def expected_deposit() -> Subquery:
+    """The deposit the closed books of the outer row's `site_id` and `gaming_date` expect, in
+    cents: the day's cash profit as its books closed it (`frozen`'s cash `deposit_expected_cents`),
+    none (0) on a losing day; null where the day's own books were not closed. The answer the books
+    register (core.closing) for the cage's deposits."""
+    expected = Cast(KT("figures__cash__deposit_expected_cents"), BigIntegerField())
+    closed = BooksClose.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
+    return Subquery(
+        closed.annotate(expected=Greatest(expected, Value(0))).values("expected")[:1], output_field=BigIntegerField()
+    )
 
 
 def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:

@@ -47,6 +47,7 @@ from .models import (
     TipPolicy,
     TipRedemption,
 )
+from .queries import deposit_difference, with_expected
 from .rules import CAGE_READERS, INVENTORY_READERS
 
 
@@ -298,10 +299,27 @@ DepositVerificationSerializer = _output(DepositVerification)
 class BankDepositSerializer(serializers.ModelSerializer):
     late = serializers.BooleanField(read_only=True)
     verification = DepositVerificationSerializer(read_only=True, allow_null=True, default=None)
+    expected_cents = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="The deposit the day's closed books expect: its cash profit as closed (0 on a losing day); "
+        "null where the day's own books were not closed.",
+    )
+    difference_cents = serializers.SerializerMethodField(
+        help_text="The deposit less what the closed books expect: negative when short, null when not known."
+    )
 
     class Meta:
         model = BankDeposit
-        fields = [f.name for f in BankDeposit._meta.concrete_fields] + ["late", "verification"]
+        fields = [f.name for f in BankDeposit._meta.concrete_fields] + [
+            "late",
+            "verification",
+            "expected_cents",
+            "difference_cents",
+        ]
+
+    def get_difference_cents(self, deposit) -> int | None:
+        return deposit_difference(deposit)
 
 
 BankDepositInput = _input(
@@ -494,7 +512,11 @@ class BankDepositViewSet(CageViewSet):
     service = staticmethod(services.record_deposit)
 
     def scope(self, access):
-        return super().scope(access).select_related("verification")
+        return with_expected(super().scope(access).select_related("verification"))
+
+    def create_object(self, data):
+        # The answer says at once what the closed books expect and how far the deposit is from it.
+        return self.scope(self.access).get(pk=super().create_object(data).pk)
 
     def get_serializer_class(self):
         return DepositVerificationInput if self.action == "verify" else super().get_serializer_class()

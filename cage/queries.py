@@ -94,6 +94,28 @@ class DepositDay:
     deposit: BankDeposit | None
 
 
+def with_expected(deposits):
+    """The deposits, each with `expected_cents`: what its day's closed books expect (the day's
+    cash profit as closed, 0 on a losing day; None where its own books were not closed), read in
+    the deposits' own query (`core.closing.expected_deposit`)."""
+    return deposits.annotate(expected_cents=closing.expected_deposit())
+
+
+def deposit_difference(deposit) -> int | None:
+    """The deposit less what its closed books expect (`with_expected`): negative when short."""
+    expected = getattr(deposit, "expected_cents", None)
+    return None if expected is None else deposit.amount_cents - expected
+
+
+def deposit_difference_words(deposit) -> str:
+    """ "; $12.00 short of the $512.00 the day's closed books expect" where they differ, else ""."""
+    difference = deposit_difference(deposit)
+    if not difference:
+        return ""
+    side = "short of" if difference < 0 else "over"
+    return f"; {format_money(abs(difference))} {side} the {format_money(deposit.expected_cents)} the day's closed books expect"
+
+
 def deposit_days(site: Site, *, count: int = 60) -> list[DepositDay]:
     """The site's latest `count` days that take a deposit, the latest first: its gaming days (closed
     books or not) and its closed days of the books without a gaming day (`core.closing.closed_days`),

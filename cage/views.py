@@ -391,7 +391,7 @@ def deposit_record(request, site, access, pk):
     deposit = _saved(
         form, lambda: services.record_deposit(acting_user=request.user, gaming_day=day, **form.cleaned_data)
     )
-    if _done(request, deposit, _deposited):
+    if _deposit_done(request, deposit):
         return redirect("cage:deposits")
     return _deposits_page(request, site, access, form=form, form_for=f"day-{day.pk}")
 
@@ -409,17 +409,25 @@ def deposit_record_on(request, site, access, gaming_date):
         acting_user=request.user, site=site, gaming_date=gaming_date, **form.cleaned_data
     )
     deposit = _saved(form, record)
-    if _done(request, deposit, _deposited):
+    if _deposit_done(request, deposit):
         return redirect("cage:deposits")
     return _deposits_page(request, site, access, form=form, form_for=f"date-{gaming_date.isoformat()}")
 
 
-def _deposited(deposit: BankDeposit) -> str:
-    return (
+def _deposit_done(request, deposit: BankDeposit | None) -> bool:
+    """Was the deposit saved? If so, say what was recorded, and, as a warning, how far it is from
+    what the day's closed books expect (the daily page and its PDF show it too)."""
+    if deposit is None:
+        return False
+    deposit = queries.with_expected(BankDeposit.objects.filter(pk=deposit.pk)).get()
+    differs = queries.deposit_difference_words(deposit)
+    text = (
         f"Deposit of {format_money(deposit.amount_cents)} for {deposit.gaming_date} recorded "
-        f"(deposited {deposit.deposited_on}, due {deposit.due_on}): a gaming manager now verifies it "
+        f"(deposited {deposit.deposited_on}, due {deposit.due_on}){differs}: a gaming manager now verifies it "
         "against the bank statement."
     )
+    (messages.warning if differs else messages.success)(request, text)
+    return True
 
 
 @require_POST

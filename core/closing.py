@@ -15,7 +15,7 @@ dates without a gaming day).
 from collections.abc import Callable, Collection
 from datetime import date
 
-from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS
+from .hooks import BOOKS_CLOSED, BOOKS_DAY, CLOSED_DATES, CLOSED_DAYS, EXPECTED_DEPOSIT
 
 # (site_id, gaming_date) -> why the books of that date are closed ("the books of 2026-08-14
 # are closed", "the quarterly summary of 2026Q3 is filed"), or None while they are open.
@@ -85,6 +85,18 @@ def is_books_day(site_id: int, day: date) -> bool:
     """Is anything of the site's books recorded on `day` (a gaming day opened, an adjustment,
     tournament play, a fees or session pack's records)? A date with nothing has no books to close."""
     return BOOKS_DAY(site_id, day)
+
+
+def register_expected_deposit(expected: Callable[[], object]) -> None:
+    """The books register `expected() -> expression` once, when their app is ready."""
+    EXPECTED_DEPOSIT.register(expected)
+
+
+def expected_deposit():
+    """An expression of the deposit the closed books of the outer row's `site_id` and
+    `gaming_date` expect, in cents (the day's cash profit as closed; null where its own books were
+    not closed), for the cage to annotate its deposits with, in their own query."""
+    return EXPECTED_DEPOSIT()
 
 
 # The figures closed books protect: where the site's pack states that a quarter's summaries

@@ -195,6 +195,13 @@ BOOKS_DAY = declare(
     answer="is_day(site_id, date) -> whether the date is a day of the site's books (a gaming day opened, an "
     "adjustment, tournament play, a fees or session pack's records)",
 )
+EXPECTED_DEPOSIT = declare(
+    "expected_deposit",
+    asked_by="core.closing (the cage's deposits: their API and page say what the closed books expect)",
+    answered_by="accounting (accounting.apps)",
+    answer="expected() -> an expression of the deposit (cents) a day's closed books expect for the outer row's "
+    "site_id and gaming_date (null where no day's books were closed), annotated on the deposits in their query",
+)
 DAY_CHANGED = declare(
     "day_changed",
     asked_by="core.figure_days (writes that bypass save())",
