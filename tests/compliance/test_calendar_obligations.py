@@ -109,6 +109,8 @@ def test_a_documented_week_shows_documented_and_the_next_is_still_to_document(
     week_one = cell(html, "2026-10-11")
     assert "due-item obligation resolved" in week_one and "· documented" in week_one
     assert "to document" not in week_one
+    assert "review and document" not in week_one  # a week done is one line: what, where, documented
+    assert "review and document at least one hour" in cell(html, "2026-10-18")
     assert "· to document" in cell(html, "2026-10-18")
 
 
