@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from registry.models import Agency, Licensee
 
-from .test_registry_api import package, post_filing
+from .test_registry_api import LICENSEES, package, post_filing, regulator_client
 from .test_registry_time_zone import page_client
 
 AGENCY = "North Dakota Attorney General - Gaming Division"
@@ -52,6 +52,7 @@ def test_a_return_of_a_quarter_before_the_registry_expected_the_licensee_states_
         text = state.get("/registry/quarter/", {"quarter": "2026Q3", "format": "csv"}).content.decode()
         book = state.get("/registry/quarter/", {"quarter": "2026Q3", "format": "xlsx"}).content
         overview = state.get("/registry/").content.decode()
+        api = {v["name"]: v for v in regulator_client(agency, username="state-api").get(LICENSEES).json()["results"]}
     assert Licensee.objects.get(licence_number="G-9").expected_from == date(2026, 10, 1)
 
     intro = html[: html.index("<table")]
@@ -81,6 +82,10 @@ def test_a_return_of_a_quarter_before_the_registry_expected_the_licensee_states_
     }
     assert late["Newcomer Charities"].endswith(">none") and "Elks Lodge 2026Q3 (due 2026-10-31" in late["Elks"]
     assert "(returns expected from 2026Q4)" in overview and "(returns expected from 2026Q1)" in overview
+    assert (api["Newcomer Charities"]["expected_from_quarter"], api["Newcomer Charities"]["late"]) == ("2026Q4", [])
+    assert api["Elks"]["expected_from_quarter"] == "2026Q1" and [q["quarter"] for q in api["Elks"]["late"]] == [
+        "2026Q3"
+    ]
 
 
 def test_a_package_that_carries_no_cash_profit_reads_not_known(db):
