@@ -97,6 +97,7 @@ registered_by  # variable (tournaments/models.py)
 
 # Serializer fields: DRF reads the fields a serializer declares.
 content_base64  # variable (registry/api_schema.py)
+expected_from_quarter  # variable (registry/api_schema.py: LicenseeOut, the licensees API's documented field)
 extra_kwargs  # variable (cardroom/api.py: a DRF serializer's Meta option)
 adjusted_at  # variable (counts/api.py)
 carry_reason  # variable (accounting/api_day_sheets.py)

@@ -419,6 +419,7 @@ def licensee_json(view: queries.LicenseeView) -> dict:
         "alerts_open": view.alerts_open,
         "alerts_closed": view.alerts_closed,
         "last_anchor_at": view.last_anchor_at.isoformat() if view.last_anchor_at else None,
+        "expected_from_quarter": str(view.first_expected),
         "late": [quarter(q) for q in view.late],
         "missing": [quarter(q) for q in view.missing],
     }

@@ -184,6 +184,10 @@ class LicenseeOut(serializers.Serializer):
     alerts_open = serializers.IntegerField()
     alerts_closed = serializers.IntegerField()
     last_anchor_at = serializers.DateTimeField(allow_null=True)
+    expected_from_quarter = serializers.CharField(
+        help_text="The first quarter whose return the agency expects of the licensee: late and missing "
+        "returns are counted from it; a return of an earlier quarter is received, never late."
+    )
     late = SiteQuarterOut(many=True)
     missing = SiteQuarterOut(many=True)
 

@@ -42,6 +42,16 @@ def due_on(agency: Agency, quarter: Quarter) -> date | None:
     return None if months is None else quarter.month_end_after(months)
 
 
+def first_expected(licensee: Licensee) -> Quarter:
+    """The first quarter whose return the agency expects of the licensee (`expected_from`'s): a
+    return of an earlier quarter is received, never judged late or missing."""
+    return Quarter.containing(licensee.expected_from)
+
+
+def expected(licensee: Licensee, quarter: Quarter) -> bool:
+    return quarter.start >= first_expected(licensee).start
+
+
 @dataclass
 class SiteQuarter:
     site_ref: int
@@ -69,6 +79,10 @@ class LicenseeView:
     alerts_open: int = 0  # compliance alerts the licensee reported open and not (yet) closed
     alerts_closed: int = 0
     quarters: list[SiteQuarter] = field(default_factory=list)
+
+    @property
+    def first_expected(self) -> Quarter:
+        return first_expected(self.licensee)
 
     @property
     def late(self) -> list[SiteQuarter]:
@@ -172,7 +186,7 @@ def _site_quarters(agency, view: LicenseeView, received, today: date) -> list[Si
     """Every (site, quarter) from the licensee's first expected quarter to the last that has
     ended, newest first, with its receipt where one came; at most MAX_QUARTERS quarters."""
     quarters, q = [], Quarter.containing(today).previous()
-    first = Quarter.containing(view.licensee.expected_from)
+    first = first_expected(view.licensee)
     while q.start >= first.start and len(quarters) < MAX_QUARTERS:
         quarters.append(q)
         q = q.previous()
@@ -210,6 +224,10 @@ QUARTER_COLUMNS = (
     "quarter",
     "receipt_number",
     "received_at",
+    # An original return's due day and whether it came by it ("on time", "late"), or "not
+    # expected" (due_on empty): the agency expects the licensee's returns from a later quarter.
+    "due_on",
+    "timeliness",
     "amends",
     "amended_figure",
     "amended_delta_cents",
@@ -218,6 +236,7 @@ QUARTER_COLUMNS = (
     "prizes_cents",
     "agp_cents",
     "hold_ratio",
+    "cash_profit_cents",
     "organization_agp_cents",
     "tax_cents",
     "tax_filed_cents",
@@ -253,17 +272,20 @@ def quarter_columns(pack) -> tuple[str, ...]:
 
 def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit: int = 5000) -> list[dict]:
     """Each filing of the quarter received by the agency (amendments too), with its filed totals
-    and the organization's tax as filed: one row per filing, one query. An amendment's row gives
+    and the organization's tax as filed: one row per filing, one query. An original return says
+    when it was due and whether it came by then (`_timeliness`: "not expected" where the agency
+    expects the licensee's returns from a later quarter). An amendment's row gives
     the return as it now stands (`_amended_figures`: the figures its package restates), the
     figure it changed in the agency's pack's words and the tax now; it restates the return it
     amends, never adds to it. For the CSV/XLSX the time is ISO 8601 with its offset; `shown`,
     for the page, it is written as the filings page writes it. Either way a figure an earlier row
     holds is not repeated: that row's receipt is named instead (`_tax_once`)."""
     words = get_pack(agency.jurisdiction).revenue_words
+    due = due_on(agency, quarter)
     out = []
     for f in filings(agency, quarter=str(quarter)).order_by("licensee__name", "site_name", "seq")[:limit]:
         figures = f.package.get("figures") or {}
-        total = figures.get("summary", {}).get("total") or _amended_figures(figures)
+        total = _filed_figures(figures.get("summary")) or _amended_figures(figures)
         change = figures.get("amendment") or {}  # an amendment files the change to one figure
         tax = f.package.get("tax") or {}
         filed_tax, now_tax = _tax_filed_and_now(f, tax)
@@ -275,6 +297,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "quarter": f.quarter,
                 "receipt_number": f.receipt_number,
                 "received_at": timezone.localtime(f.received_at).isoformat(timespec="seconds"),
+                **_timeliness(f, quarter, due),
                 "amends": f.amends.receipt_number if f.amends_id else "",
                 "amended_figure": figure_words(words, change["figure"]) if change.get("figure") else "",
                 "amended_delta_cents": change.get("delta_cents"),
@@ -283,6 +306,7 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
                 "prizes_cents": total.get("prizes_cents"),
                 "agp_cents": total.get("agp_cents"),
                 "hold_ratio": total.get("hold_ratio"),
+                "cash_profit_cents": total.get("cash_profit_cents"),
                 "organization_agp_cents": tax.get("organization_agp_cents"),
                 "tax_cents": tax.get("organization_tax_cents", tax.get("tax_cents")),
                 "tax_filed_cents": filed_tax,
@@ -292,6 +316,29 @@ def quarter_rows(agency: Agency, quarter: Quarter, *, shown: bool = False, limit
         if shown:
             out[-1]["received_at"] = timezone.localtime(f.received_at).strftime("%Y-%m-%d %H:%M")
     return _tax_once(out)
+
+
+def _timeliness(filing: ReceivedFiling, quarter: Quarter, due: date | None) -> dict:
+    """An original return's due day and "on time" or "late" (as the licensees page judges it);
+    "not expected", with no due day, where the agency expects the licensee's returns from a later
+    quarter (`expected`: registered after this one fell due, it could not have filed it by then).
+    An amendment restates a return: it has no due day of its own. `expected_from` is that first
+    quarter, for the page to say so."""
+    if filing.amends_id or due is None:
+        return {"due_on": None, "timeliness": "", "expected_from": None}
+    if not expected(filing.licensee, quarter):
+        return {"due_on": None, "timeliness": "not expected", "expected_from": str(first_expected(filing.licensee))}
+    received_on = timezone.localtime(filing.received_at).date()
+    return {"due_on": due, "timeliness": "late" if received_on > due else "on time", "expected_from": None}
+
+
+def _filed_figures(summary) -> dict:
+    """An original return's totals (`summary.total`) with the site's cash profit for the quarter
+    (`summary.cash_profit_cents`: None where no bank count was, or an older package has none).
+    Empty for an amendment's package, which files no summary."""
+    if not isinstance(summary, dict) or not summary.get("total"):
+        return {}
+    return {**summary["total"], "cash_profit_cents": summary.get("cash_profit_cents")}
 
 
 def _amended_figures(figures: dict) -> dict:

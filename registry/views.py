@@ -96,6 +96,8 @@ def quarter(request, regulator):
             "quarter": chosen,
             "rows": rows,
             "due": queries.due_on(regulator.agency, chosen),
+            # The licensees whose returns the registry expects from a later quarter: not due of them
+            "not_expected": sorted({r["licensee"] for r in rows if r["timeliness"] == "not expected"}),
             "words": pack.revenue_words,  # the pack's names of the figures
             "taxed": "tax_cents" in columns,  # the tax columns, where the pack's law levies one
         },

@@ -267,3 +267,51 @@ def test_the_registry_shows_an_amended_returns_figures_now_in_the_packs_words_ea
     assert (book[amended_number]["agp_cents"], book[amended_number]["tax_filed_cents"]) == (agp, None)
     expected = (Decimal(agp) / Decimal(gp)).quantize(Decimal("0.000001"))
     assert round(book[amended_number]["hold_ratio"] * 1_000_000) == int(expected * 1_000_000)  # a number
+
+
+def test_the_registry_shows_each_returns_cash_profit_and_an_amendment_restates_it(
+    linked, client_for, manager, site, table, licensee
+):
+    """Each filed package carries the site's cash profit for the quarter (`summary`; an amendment's
+    `return_now` restates it): the state's quarter page, CSV and XLSX show it beside the other
+    figures, in the same units (they had no column for it); the amendment's row gives it as it
+    now stands and is not a second return to add."""
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    api = client_for(manager)
+    original = file_q3(api, site)
+    assert delivery.deliver(original.pk) == "delivered"
+    queued = adjust(api, site, table, amount=5_000)
+    assert delivery.deliver(queued.pk) == "delivered"
+    filed = original.package["figures"]["summary"]["cash_profit_cents"]
+    now = {line["figure"]: line for line in queued.package["figures"]["return_now"]}["Cash profit"]["now_cents"]
+    assert isinstance(filed, int) and isinstance(now, int)
+    filed_number = FilingReceipt.objects.get(filing=original.filing).receipt_number
+    amended_number = AmendmentReceipt.objects.get(amendment=queued.amendment).receipt_number
+    user = get_user_model().objects.create_user("state", password="x")
+    Regulator.objects.create(user=user, agency=licensee.agency, role=RegulatorRole.STATE_AUDITOR)
+    state = Client()
+    state.force_login(user)
+
+    html = state.get("/registry/quarter/?quarter=2026Q3").content.decode()
+    assert '<th class="text-end">Cash profit</th>' in html
+    for number, cents in ((filed_number, filed), (amended_number, now)):
+        row = html[html.index(number) :].split("</tr>")[0]
+        assert f'<td class="text-end cash-profit">{money(cents)}</td>' in row
+
+    rows = list(csv.DictReader(io.StringIO(state.get("/registry/quarter/?quarter=2026Q3&format=csv").text)))
+    by_receipt = {r["receipt_number"]: r for r in rows}
+    assert by_receipt[filed_number]["cash_profit_cents"] == str(filed)
+    assert (by_receipt[amended_number]["amends"], by_receipt[amended_number]["cash_profit_cents"]) == (
+        filed_number,
+        str(now),
+    )
+    assert sum(int(r["cash_profit_cents"]) for r in rows if not r["amends"]) == filed  # the returns, once
+
+    sheet = load_workbook(io.BytesIO(state.get("/registry/quarter/?quarter=2026Q3&format=xlsx").content)).active
+    header, *cells = list(sheet.values)
+    book = {r["receipt_number"]: r for r in (dict(zip(header, c, strict=True)) for c in cells)}
+    assert (book[filed_number]["cash_profit_cents"], book[amended_number]["cash_profit_cents"]) == (filed, now)

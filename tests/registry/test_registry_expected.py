@@ -1,0 +1,101 @@
+"""A licensee the registry expects returns of from a later quarter (registered after a quarter's
+return fell due: `Licensee.expected_from`) is not held to that quarter's due date: the licensees
+page does not call its return late, and the quarter page and its downloads say its return was not
+expected instead of stating a due date above it (they said "(due 2026-10-31)" of every return).
+A licensee that was expected keeps its due date and whether its return came by it."""
+
+import csv
+import io
+from datetime import UTC, date, datetime
+from io import StringIO
+
+import time_machine
+from django.core.management import call_command
+from openpyxl import load_workbook
+from rest_framework.test import APIClient
+
+from registry.models import Agency, Licensee
+
+from .test_registry_api import LICENSEES, package, post_filing, regulator_client
+from .test_registry_time_zone import page_client
+
+AGENCY = "North Dakota Attorney General - Gaming Division"
+
+
+def register(name: str, licence: str, expected_from: str) -> APIClient:
+    """A licensee registered at the registry as an agency registers one (`registry_licensee`),
+    with a client holding the credential it was issued."""
+    out = StringIO()
+    call_command(
+        "registry_licensee",
+        agency=AGENCY,
+        jurisdiction="ND",
+        licensee=name,
+        licence=licence,
+        expected_from=expected_from,
+        stdout=out,
+    )
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Licensee {out.getvalue().strip()}")
+    return client
+
+
+def test_a_return_of_a_quarter_before_the_registry_expected_the_licensee_states_no_due_date(db):
+    newcomer = register("Newcomer Charities", "G-9", "2026-10-01")  # registered in November: Q4 on
+    elks = register("Elks", "G-1", "2026-01-01")
+    with time_machine.travel(datetime(2026, 11, 20, 18, tzinfo=UTC), tick=False):  # Q3 fell due Oct 31
+        for client, key in ((newcomer, "n-1"), (elks, "e-1")):
+            assert post_filing(client, package(site_id=1, quarter="2026Q3"), key=key).status_code == 201
+        agency = Agency.objects.get(name=AGENCY)
+        state = page_client(agency, "state-page")
+        html = state.get("/registry/quarter/", {"quarter": "2026Q3"}).content.decode()
+        text = state.get("/registry/quarter/", {"quarter": "2026Q3", "format": "csv"}).content.decode()
+        book = state.get("/registry/quarter/", {"quarter": "2026Q3", "format": "xlsx"}).content
+        overview = state.get("/registry/").content.decode()
+        api = {v["name"]: v for v in regulator_client(agency, username="state-api").get(LICENSEES).json()["results"]}
+    assert Licensee.objects.get(licence_number="G-9").expected_from == date(2026, 10, 1)
+
+    intro = html[: html.index("<table")]
+    assert "(due 2026-10-31)" not in intro  # said of every return, the newcomer's too
+    assert "due 2026-10-31 from the licensees the registry expected it of; not of Newcomer Charities" in intro
+    rows = {name: html[html.index(f"<td>{name} (") :].split("</tr>")[0] for name in ("Elks", "Newcomer Charities")}
+    assert "not expected: the registry expects this licensee's returns from 2026Q4" in rows["Newcomer Charities"]
+    assert "2026-10-31" not in rows["Newcomer Charities"]
+    assert '<td class="due">2026-10-31, late</td>' in rows["Elks"]  # expected: its due date kept
+
+    downloaded = {r["licensee"]: r for r in csv.DictReader(io.StringIO(text))}
+    assert (downloaded["Newcomer Charities"]["due_on"], downloaded["Newcomer Charities"]["timeliness"]) == (
+        "",
+        "not expected",
+    )
+    assert (downloaded["Elks"]["due_on"], downloaded["Elks"]["timeliness"]) == ("2026-10-31", "late")
+    header, *cells = list(load_workbook(io.BytesIO(book)).active.values)
+    sheet = {r["licensee"]: r for r in (dict(zip(header, c, strict=True)) for c in cells)}
+    assert (sheet["Newcomer Charities"]["due_on"], sheet["Newcomer Charities"]["timeliness"]) == (None, "not expected")
+    assert (sheet["Elks"]["due_on"].date(), sheet["Elks"]["timeliness"]) == (date(2026, 10, 31), "late")
+
+    late = {
+        name: row[row.index('data-label="Late"') :].split("</td>")[0]
+        for name in ("Elks", "Newcomer Charities")
+        for row in overview.split("<tr>")
+        if f'data-label="Licensee">{name}</td>' in row
+    }
+    assert late["Newcomer Charities"].endswith(">none") and "Elks Lodge 2026Q3 (due 2026-10-31" in late["Elks"]
+    assert "(returns expected from 2026Q4)" in overview and "(returns expected from 2026Q1)" in overview
+    assert (api["Newcomer Charities"]["expected_from_quarter"], api["Newcomer Charities"]["late"]) == ("2026Q4", [])
+    assert api["Elks"]["expected_from_quarter"] == "2026Q1" and [q["quarter"] for q in api["Elks"]["late"]] == [
+        "2026Q3"
+    ]
+
+
+def test_a_package_that_carries_no_cash_profit_reads_not_known(db):
+    """An older package's summary has no cash profit (nor one where no bank was counted): the
+    quarter page says "not known" (never $0.00) and the downloads leave it empty."""
+    elks = register("Elks", "G-1", "2026-01-01")
+    assert post_filing(elks, package(site_id=1, quarter="2026Q3")).status_code == 201
+    state = page_client(Agency.objects.get(name=AGENCY), "state-page")
+    html = state.get("/registry/quarter/", {"quarter": "2026Q3"}).content.decode()
+    text = state.get("/registry/quarter/", {"quarter": "2026Q3", "format": "csv"}).content.decode()
+    assert '<td class="text-end cash-profit">not known</td>' in html
+    [row] = csv.DictReader(io.StringIO(text))
+    assert row["cash_profit_cents"] == "" and row["agp_cents"] == "50000"
