@@ -562,6 +562,7 @@ def build_wa_bj(demo: dict) -> BuiltSite:
         )
         bank_of_the_day(site, day, cashier, n)
     close_the_books(site, days, manager, cashier)
+    correct_the_quarter_later(built, table)
     return built
 
 
