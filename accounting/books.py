@@ -28,7 +28,7 @@ from core.money import format_money
 from core.periods import Quarter
 from core.plurals import plural
 from core.rows import shaped_rows
-from packs import GameNames, game_names, revenue_words
+from packs import GameNames, RevenueWords, game_names, revenue_words
 
 from . import figures, frozen
 from .figures import Custody
@@ -106,9 +106,17 @@ def _row_name(item, index: int) -> str:
     return f"line {index + 1}"
 
 
-def _label(path: tuple, names: GameNames) -> str:
-    """A figure's name; game 21's figures ("twenty_one") by the name the site's pack gives the game."""
-    labels = {**LABELS, "twenty_one": names.word("21")}
+def _label(path: tuple, names: GameNames, words: RevenueWords) -> str:
+    """A figure's name; game 21's figures ("twenty_one") by the name the site's pack gives the game,
+    the drop's, the payout's and the win's by the names its texts give them (`packs.RevenueWords`:
+    North Dakota's gross proceeds, prizes and AGP; the trade's drop, paid out and win elsewhere)."""
+    labels = {
+        **LABELS,
+        "twenty_one": names.word("21"),
+        "gross_proceeds_cents": words.gross,
+        "prizes_cents": words.paid,
+        "agp_cents": words.net_short,
+    }
     parts = [labels.get(str(part), str(part).replace("_", " ")) for part in path if part not in SKIPPED_PARTS]
     return " ".join(parts) or "figures"
 
@@ -125,23 +133,27 @@ def differences(
     then: dict, now: dict, then_word: str, now_word: str = "now", site_id: int | None = None
 ) -> tuple[str, ...]:
     """Each figure that differs between two documents: "total AGP: $700.00 closed, $750.00 now";
-    game 21's figures named as the pack of the site `site_id` names the game ("twenty-one AGP",
-    "blackjack AGP"; its pack is read only when something differs)."""
+    game 21's and the table figures named as the pack of the site `site_id` names them
+    ("twenty-one AGP", "blackjack win"; its pack is read only when something differs). Where the
+    pack names the gross proceeds the drop (`RevenueWords.gross_column` false) the two keys are one
+    figure: it is named once."""
     if then == now:  # equal documents flatten to equal figures: nothing to name
         return ()
-    names = game_names(jurisdiction_of(site_id)) if site_id is not None else GameNames()
+    where = jurisdiction_of(site_id) if site_id is not None else None
+    names = game_names(where) if where else GameNames()
+    words = revenue_words(where) if where else RevenueWords()
     old, new = _flatten(then), _flatten(now)
     found = []
     for path in sorted(set(old) | set(new), key=lambda p: [str(part) for part in p]):
         if path not in new:
-            found.append(f"{_label(path, names)}: {_shown(path, old[path])} {then_word}, absent {now_word}")
+            found.append(f"{_label(path, names, words)}: {_shown(path, old[path])} {then_word}, absent {now_word}")
         elif path not in old:
-            found.append(f"{_label(path, names)}: absent {then_word}, {_shown(path, new[path])} {now_word}")
+            found.append(f"{_label(path, names, words)}: absent {then_word}, {_shown(path, new[path])} {now_word}")
         elif old[path] != new[path]:
             found.append(
-                f"{_label(path, names)}: {_shown(path, old[path])} {then_word}, {_shown(path, new[path])} {now_word}"
+                f"{_label(path, names, words)}: {_shown(path, old[path])} {then_word}, {_shown(path, new[path])} {now_word}"
             )
-    return tuple(found)
+    return tuple(dict.fromkeys(found))  # the drop and the gross proceeds named alike are one line
 
 
 # --- A figure against its snapshot --------------------------------------------------------------

@@ -450,7 +450,10 @@ def record_other_games_agp(
     taxing = taxing_pack(organization)
     if taxing is None:  # another state's obligation: no gaming tax on the organization's other games here
         raise ValidationError(
-            {"quarter": f"{HOUSE_CONTROL}: no site of {organization} is in a gaming tax on the AGP of all its games."}
+            {
+                "quarter": f"{HOUSE_CONTROL}: no site of {organization} is under a law that taxes all its games; "
+                "no other games' figure is recorded."
+            }
         )
     employee = acts.acting_employee(access)
     citation = rules.GAMING_TAX.at(taxing)

@@ -592,6 +592,11 @@ def other_games(request):
     raw_quarter = request.POST.get("quarter", "")
     back = f"{reverse('dashboard:quarter')}?site={site.pk}&quarter={raw_quarter}"
     try:
+        if not GAMING_TAX.applies(site):  # the page offers the form only where the site's pack levies the tax
+            raise ValidationError(
+                {"quarter": f"{HOUSE_CONTROL}: {site}'s rules levy no tax on the organization's other games; "
+                 "nothing is recorded here."}
+            )  # fmt: skip
         chosen = Quarter.parse(raw_quarter)
         try:
             amount = decimal_to_cents(request.POST.get("amount", ""))

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from accounting.published import filed_line_label
 from core.moments import local_date, shown
 from core.money import format_money
 from core.plurals import plural
@@ -36,7 +37,7 @@ def _on_its_way(submission: Submission) -> str:
 @dataclass(frozen=True)
 class AmendmentAtRegistry:
     amendment_id: int
-    label: str  # "Amendment 4: AGP +$50.00, recorded 2026-11-20"
+    label: str  # "Amendment 4: AGP +$50.00, recorded 2026-11-20" (the figure in the pack's words: Win)
     statement: str  # its receipt, or where it is on its way
 
 
@@ -55,7 +56,8 @@ def amendment_statements(filed, site) -> list[AmendmentAtRegistry]:
     for s in submissions:
         a, receipt = s.amendment, receipts.get(s.amendment_id)
         label = (
-            f"Amendment {a.pk}: {a.get_figure_display()} {format_money(a.delta_cents, signed=True)}, "
+            f"Amendment {a.pk}: {filed_line_label(a.get_figure_display(), site)} "
+            f"{format_money(a.delta_cents, signed=True)}, "
             f"recorded {local_date(site, a.recorded_at)}"
         )
         statement = (

@@ -436,3 +436,64 @@ def test_a_washington_amendment_alert_names_the_win_not_agp(washington_filed, si
     assert alert.citation == "House control"  # Washington's texts state no quarterly summary
     assert alert.figures["amended_figure"] == "Win"
     assert "changes its Win by" in alert.action_required and "AGP" not in alert.action_required
+
+
+def _amend_a_filed_day(client, table, site) -> None:
+    """A $20 drop correction of the filed quarter's first day, entered in the next quarter."""
+    response = client.post(
+        "/api/v1/adjustments/",
+        {
+            "books_close": BooksClose.objects.get(site=site, gaming_date=DAY).pk,
+            "table": table.pk,
+            "field": "drop",
+            "amount_cents": 2_000,
+            "reason": "found after the filing",
+            "recorded_on": str(ENTERED),
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+
+
+def _quarter_text(client, site, quarter: str) -> str:
+    from tests.conformance.words import visible_text
+
+    return visible_text(client.get(f"/dashboard/quarter/?site={site.pk}&quarter={quarter}").content.decode())
+
+
+def test_a_washington_quarters_amendments_and_filed_figures_speak_washingtons_words_not_north_dakotas(
+    washington_filed, site, manager, client_for, client, table
+):
+    """The filed quarter's amendment list and the note under its filed figures, and the next
+    quarter's list of the corrections it counts, on the page and in both quarters' reports: the
+    win, not AGP; no gaming tax, which Washington's pack does not levy."""
+    from tests.conformance.words import ND_WORDS, law_words_in
+
+    api = client_for(manager)
+    _amend_a_filed_day(api, table, site)
+    client.force_login(manager.user)
+    q3, q4 = _quarter_text(client, site, "2026Q3"), _quarter_text(client, site, "2026Q4")
+    assert "drop table 1 $20.00, win $20.00" in q3 and "drop table 1 $20.00, win $20.00" in q4
+    assert "those corrections are counted in the quarter they were entered: a correction is never counted twice" in q3
+    found = {}
+    for where, shown in (("2026Q3 page", q3), ("2026Q4 page", q4)):
+        found[where] = law_words_in(shown, ND_WORDS) + (["gaming tax"] if "gaming tax" in shown.lower() else [])
+    for quarter in ("2026Q3", "2026Q4"):
+        run = run_report(api, kind="quarterly", site=site.pk, quarter=quarter)
+        for fmt in ("pdf", "csv"):
+            content = download(api, run, fmt)
+            shown = text(content) if fmt == "pdf" else content.decode()
+            found[f"{quarter} {fmt}"] = law_words_in(shown, ND_WORDS) + (
+                ["gaming tax"] if "gaming tax" in shown.lower() else []
+            )
+    assert not any(found.values()), {where: hits for where, hits in found.items() if hits}
+
+
+def test_a_north_dakota_quarters_amendments_still_name_the_agp_and_the_tax(
+    filed, site, manager, client_for, client, table
+):
+    _amend_a_filed_day(client_for(manager), table, site)
+    client.force_login(manager.user)
+    q3, q4 = _quarter_text(client, site, "2026Q3"), _quarter_text(client, site, "2026Q4")
+    assert "drop table 1 $20.00, AGP $20.00" in q3 and "drop table 1 $20.00, AGP $20.00" in q4
+    assert "so the gaming tax now is this quarter's on its filed AGP" in q3

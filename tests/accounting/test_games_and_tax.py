@@ -245,3 +245,22 @@ def test_the_service_refuses_a_correction_of_nothing(org, cast):
             acting_user=manager.user, organization=org, quarter=Quarter(2026, 4), agp_cents=5, note="x", corrects=row
         )
     assert Decimal(row.agp_cents) == 5
+
+
+def test_an_organization_without_a_taxed_site_is_refused_the_other_games_figure_in_no_packs_words(org, cast):
+    """Where no site's pack levies a tax on all the organization's games (every site in
+    Washington), the service refuses as a house control and names neither North Dakota's AGP nor
+    its gaming tax."""
+    from django.core.exceptions import ValidationError
+
+    from tests.conformance.words import ND_WORDS, law_words_in
+
+    org.sites.update(jurisdiction="WA-HB")
+    with pytest.raises(ValidationError) as refusal:
+        services.record_other_games_agp(
+            acting_user=cast[Role.GAMING_MANAGER].user, organization=org, quarter=Q3, agp_cents=5, note="Bingo"
+        )
+    message = refusal.value.message_dict["quarter"][0]
+    assert message.startswith("House control: ") and "taxes all its games" in message
+    assert not law_words_in(message, ND_WORDS), message
+    assert not OtherGamesAgp.objects.exists()

@@ -3,7 +3,8 @@ as the people of the site would (never rows written to the database): the demo's
 (`cardroom.demo`, `cardroom.pack_demo`, `approvals.demo`), the people the demo lacks, then days of
 play entered as day sheets (`POST /api/v1/sites/{id}/day-sheets/`: opener, dealers, fills and
 credits, closers, the drop and its count), tips, the bank's counts, IOUs and deposits, the closed
-books and, where the pack files one, the filed quarter; a WA-BJ site's fees and their count, a NY
+books and, where the pack files one, the filed quarter, then an adjusting entry of its first day
+entered today (the quarter's amendment); a WA-BJ site's fees and their count, a NY
 site's games-of-chance sessions; then the compliance scan as the schedule runs it.
 
 Each pack has one builder (the table `PACKS` of the test lists them); a builder returns a `BuiltSite` naming the site, its
@@ -384,7 +385,31 @@ def drop_based_stretch(built: BuiltSite, tables: list[Table], *, files_quarter: 
             f"/api/v1/sites/{site.pk}/quarter-filing/",
             {"quarter": str(built.quarter), "reference": "Filed by mail"},
         )
+    correct_the_quarter_later(built, tables[0])
     return built
+
+
+def correct_the_quarter_later(built: BuiltSite, table: Table) -> None:
+    """A drop found after the quarter's books closed, entered today as an adjusting entry of its
+    first day: the played quarter's pages and reports list an amendment (of its filing, where it
+    is filed: the 'filed quarter amended' alert) and this quarter's a correction of an earlier one."""
+    from accounting.models import BooksClose
+    from accounting.rules import adjustment_fields
+
+    close = BooksClose.objects.get(site=built.site, gaming_date=built.days[0])
+    # a table's drop where the pack's figures are the drop; else (a session pack) the cash
+    what = {"table": table.pk, "field": "drop"} if "drop" in adjustment_fields(built.site) else {"field": "cash"}
+    built.objects["adjustment"] = posted(
+        api_as(built.users["gaming_manager"]),
+        "/api/v1/adjustments/",
+        {
+            "books_close": close.pk,
+            **what,
+            "amount_cents": 2_000,
+            "reason": "A $20 bill found after the count",
+            "recorded_on": str(timezone.localdate()),
+        },
+    )["id"]
 
 
 def cameras(built: BuiltSite) -> None:
@@ -537,6 +562,7 @@ def build_wa_bj(demo: dict) -> BuiltSite:
         )
         bank_of_the_day(site, day, cashier, n)
     close_the_books(site, days, manager, cashier)
+    correct_the_quarter_later(built, table)
     return built
 
 

@@ -27,6 +27,9 @@ ND_MARKS = (
     # names them in its own words or the trade's (drop, win: packs.RevenueWords).
     ("gross proceeds", r"\b[Gg]ross\s+proceeds\b"),
     ("AGP", r"\bAGP\b"),
+    ("GP", r"(?<![\w-])GP(?![\w-])"),  # its short name for the gross proceeds ("AGP / GP")
+    # Its record of a tournament's fees less its prizes (08-16(1)(f): the record of win, 99-01.3-03-08).
+    ("record of win", r"(?i)\brecord\s+of\s+win\b"),
     # Its name for game 21 (the chapter's "Twenty-one"): Washington's texts say blackjack, New
     # York's Black Jack (packs.GameNames). Not a player's age ("twenty-one years of age").
     ("twenty-one", r"(?i)\btwenty-one\b(?!\s+years)"),

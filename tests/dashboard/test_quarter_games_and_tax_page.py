@@ -98,3 +98,22 @@ def test_a_net_cash_short_is_written_as_the_pdf_writes_it_its_sign_in_words(clie
     html = client.get(f"/dashboard/quarter/?site={site.pk}&quarter=2026Q3").content.decode()
     line = html[html.index('id="net-cash"') :].split("</p>")[0]
     assert f"short (an expense) for the quarter: <strong>{format_money(-short)}</strong>" in line and "-$" not in line
+
+
+def test_the_other_games_form_posted_at_a_washington_site_is_refused_in_its_own_words(client, cast, site, people):
+    """The form is not offered where the site's pack levies no gaming tax; a post of it anyway
+    (an old page, a crafted request) is refused as a house control, with none of North Dakota's
+    words (its AGP, its gaming tax citation), whatever the amount, and records nothing."""
+    from tests.conformance.words import ND_WORDS, law_words_in
+
+    _play(site, people)
+    site.jurisdiction = "WA-HB"
+    site.save(update_fields=["jurisdiction"])
+    client.force_login(cast[Role.GAMING_MANAGER].user)
+    post = f"/dashboard/quarter/other-games/?site={site.pk}"
+    for amount in ("1,000.00", "a thousand"):
+        refused = client.post(post, {"quarter": "2026Q3", "amount": amount, "note": "Pull tabs"}, follow=True)
+        text = refused.content.decode().replace("&#x27;", "'")
+        assert "House control: " in text and "rules levy no tax on the organization's other games" in text
+        assert not law_words_in(text, ND_WORDS), law_words_in(text, ND_WORDS)
+    assert not OtherGamesAgp.objects.exists()
