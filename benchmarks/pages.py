@@ -73,9 +73,9 @@ def load_nights(nights: int) -> dict:
 
 
 def _review_week_two(demo: dict) -> None:
-    """The demo's review program has its week-one reviews only (a fixed number, whatever the
-    nights): at the large size the walker records week two's as well, as the demo records week
-    one's, so the review lists and the program page grow too."""
+    """The demo's review program has each week's hour reviewed (a fixed number, whatever the
+    nights): at the large size the walker reviews a second shift of week two as well (the next
+    day's), so the review lists and the program page grow too."""
     from datetime import datetime, time, timedelta
     from zoneinfo import ZoneInfo
 
@@ -86,9 +86,9 @@ def _review_week_two(demo: dict) -> None:
         demo["people"]["gm"].user,
         demo["people"]["shift"],
     )  # ND 99-01.3-08-04(5)(a): a shift manager may access video
-    tasks = ReviewTask.objects.filter(week=2, entries__isnull=True).select_related("program__site", "table")
+    tasks = ReviewTask.objects.filter(week=2).select_related("program__site", "table")
     for task in tasks:
-        site, day = task.program.site, task.week_start
+        site, day = task.program.site, task.week_start + timedelta(days=1)
         start = datetime.combine(day, time(18), tzinfo=ZoneInfo(site.time_zone))
         if day >= timezone.localdate() or queries.employee_dealt_at(reviewer, site, start, start + timedelta(hours=8)):
             continue  # the demo's own rule: a reviewer does not review a shift they dealt
