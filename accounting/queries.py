@@ -4,7 +4,7 @@ from collections.abc import Collection
 from datetime import date
 
 from django.db import connection
-from django.db.models import BigIntegerField, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import BigIntegerField, Case, Exists, F, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Greatest
 
@@ -89,11 +89,11 @@ def expected_deposit() -> Subquery:
     cents: the day's cash profit as its books closed it (`frozen`'s cash `deposit_expected_cents`),
     none (0) on a losing day; null where the day's own books were not closed. The answer the books
     register (core.closing) for the cage's deposits."""
-    expected = Cast(KT("figures__cash__deposit_expected_cents"), BigIntegerField())
     closed = BooksClose.objects.filter(site_id=OuterRef("site_id"), gaming_date=OuterRef("gaming_date"))
-    return Subquery(
-        closed.annotate(expected=Greatest(expected, Value(0))).values("expected")[:1], output_field=BigIntegerField()
-    )
+    closed = closed.annotate(raw=Cast(KT("figures__cash__deposit_expected_cents"), BigIntegerField()))
+    # Null stays null: PostgreSQL's GREATEST skips a null (it would say 0 expected), SQLite's MAX does not.
+    expected = Case(When(raw__isnull=True, then=Value(None)), default=Greatest(F("raw"), Value(0)))
+    return Subquery(closed.annotate(expected=expected).values("expected")[:1], output_field=BigIntegerField())
 
 
 def adjustments_around(site_ids, start: date, end: date) -> QuerySet[Adjustment]:
