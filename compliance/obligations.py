@@ -5,7 +5,9 @@ as the house's own control), cited as that pack cites it:
 
 - each week of a video review program still to be reviewed and documented, on its last day
   (`surveillance.review_program`: ND 99-01.3-08-04(9), one hour a week per active table for six
-  continuous weeks after a low-hold quarter); a week documented shows "documented";
+  continuous weeks after a low-hold quarter); a week documented shows "documented"; a week the
+  nightly rules found short has its alert (`REVIEW_WEEK_SHORT`), which the calendar shows in
+  its place, not beside it (one missed week, one line);
 - the last day of the twelve continuous weeks of dealer percent-of-hold records after a quarter
   whose prizes exceeded gross proceeds (`compliance.prizes_over_gp`: ND 99-01.3-08-01(3)), the
   period the quarter's alert states (its `dealer_hold_from` and `dealer_hold_until` figures);
@@ -32,7 +34,7 @@ from surveillance.rules import REVIEW_MIN_FOOTAGE, REVIEW_PROGRAM
 
 from .models import Alert
 from .queries import ALERTS
-from .rules import PRIZES_OVER_GP
+from .rules import PRIZES_OVER_GP, REVIEW_WEEK_SHORT
 
 # Our texts name no due date for a quarterly return: the pack's date is a house setting
 # (`Pack.return_due_months`, ND's documented as an assumption), and the page says so.
@@ -72,7 +74,7 @@ class Obligation:
 def obligations_between(access, first: date, last: date, today: date) -> list[Obligation]:
     """The running obligations of the sites where `ALERTS` lets the user read due in [first,
     last], and before them the quarterly returns still not filed and overdue (due before `first`
-    and `today`), in order of due date and site. At most six queries."""
+    and `today`), in order of due date and site. At most seven queries."""
     sites = {site.pk: site for site in ALERTS.sites(access)}
     overdue_before = min(first, today)
     found = [
@@ -93,8 +95,15 @@ def _review_weeks(sites: dict, first: date, last: date, today: date) -> list[Obl
     if not sites:
         return []
     tasks, reviewed = surveillance_queries.review_weeks(list(sites), first, last)
+    alerted = set(
+        Alert.objects.filter(
+            rule=REVIEW_WEEK_SHORT, site_id__in=list(sites), subject__in=[f"task:{task.pk}" for task in tasks]
+        ).values_list("subject", flat=True)
+    )
     found = []
     for task in tasks:
+        if f"task:{task.pk}" in alerted:
+            continue  # missed: its alert is on the calendar instead
         site = sites[task.program.site_id]
         footage = REVIEW_MIN_FOOTAGE.on(site, task.program.start_date)  # in force when the program started
         done = reviewed.get(task.pk, timedelta()) >= footage.value

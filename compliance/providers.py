@@ -458,7 +458,7 @@ def review_weeks_short(sites: list[Site], start: date, end: date, book: Threshol
     citation = book["low_hold.review_minutes_per_week"].citation
     return [
         rules.Finding(
-            "review_week_short",
+            rules.REVIEW_WEEK_SHORT,
             citation,
             "Video review week short of an hour",
             task.program.site_id,

@@ -48,6 +48,11 @@ LOW_TABLE_CLOSED = Rule("compliance.low_table_closed")
 # house control where the site's pack states no inventory rule.
 CHIP_FLOAT = Rule("compliance.chip_float")
 
+# The name of the alert a review program's week short of its footage opens (LOW_HOLD's program,
+# ND 99-01.3-08-04(9); `providers.review_weeks_short`), which the obligations calendar shows in
+# that week's place.
+REVIEW_WEEK_SHORT = "review_week_short"
+
 
 @dataclass(frozen=True)
 class Finding:

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounting import services as accounting_services
 from cardroom.models import Role
-from compliance.engine import run_quarter_rules
+from compliance.engine import run_day_checks, run_quarter_rules
 from compliance.obligations import RETURN_DUE_NOTE
 from core.periods import Quarter
 from floor import services as floor_services
@@ -124,6 +124,31 @@ def test_a_program_closed_with_its_reason_shows_no_week_after_it(client, scenari
     html = calendar(client, manager, "2026-10")
     assert "week 2" in cell(html, "2026-10-18")  # the week the reason was documented in still counts
     assert "week 3" not in html and "week 4" not in calendar(client, manager, "2026-11")
+
+
+def test_a_week_found_short_shows_once_as_its_alert_not_again_as_an_overdue_obligation(
+    client, scenario, table, site, cast, time_machine
+):
+    """Before the nightly rules, a week past its end undocumented is an overdue obligation;
+    once they open its alert, the alert is the one line for that week (in its cell and above
+    the grid), and the obligation stays for the weeks still running."""
+    manager = cast[Role.GAMING_MANAGER]
+    low_hold_program(scenario, table, site, manager, time_machine)
+    time_machine.move_to(datetime(2026, 10, 13, 12, tzinfo=UTC))
+    before = calendar(client, manager, "2026-10")
+    assert "Video review, table 1, week 1" in cell(before, "2026-10-11") and "· overdue" in cell(before, "2026-10-11")
+    opened = run_day_checks(site_ids=[site.pk], start=date(2026, 10, 5), end=date(2026, 10, 12)).opened
+    assert [a.rule for a in opened] == ["review_week_short"]
+    after = calendar(client, manager, "2026-10")
+    week_one = cell(after, "2026-10-11")
+    assert "Video review week short of an hour" in week_one  # the alert
+    assert "Video review, table 1, week 1" not in after  # not the obligation again, in the cell or above
+    assert "Video review, table 1, week 2" in cell(after, "2026-10-18")  # still running
+    api = client.get("/api/v1/obligations/running/", {"month": "2026-10"}).json()["results"]
+    assert [r["title"] for r in api if r["kind"] == "review_week"] == [
+        "Video review, table 1, week 2",
+        "Video review, table 1, week 3",
+    ]
 
 
 # --- The twelve weeks of dealer records (ND 99-01.3-08-01(3)) -------------------------------------
