@@ -277,6 +277,8 @@ class ScopedViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     output_serializer_class: type[serializers.Serializer]
     input_serializer_class: type[serializers.Serializer] | None = None
+    # The answer to a create, where it says more than the row (what the write leaves to see to).
+    created_serializer_class: type[serializers.Serializer] | None = None
 
     @property
     def access(self):
@@ -300,7 +302,8 @@ class ScopedViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             obj = self.create_object(serializer.validated_data)
         else:
             obj = self.update_object(instance, serializer.validated_data)
-        return Response(self.output_serializer_class(obj, context=self.get_serializer_context()).data, status=status)
+        answer = (instance is None and self.created_serializer_class) or self.output_serializer_class
+        return Response(answer(obj, context=self.get_serializer_context()).data, status=status)
 
 
 class WritableScopedViewSet(ScopedViewSet):

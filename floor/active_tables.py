@@ -16,7 +16,9 @@ The rule then reads: a table whose minimum is above the ceiling (the pack's
 `WagerLimits.low_minimum_ceiling_cents`, $3 in North Dakota) may be active only while another
 active table of the site has a minimum at or below it. It is checked when a table becomes active
 (a dealer is seated: `dealer_shifts.start_dealer_shift`) and when the minimum of a table in play is
-raised (a registered table check, `low_minimum_errors`). A pack without a ceiling has no such rule.
+raised (a registered table check, `low_minimum_errors`); the closer of the last low table while a
+higher one stays active is said at once (`low_table_left`), since a table cannot be kept open. A
+pack without a ceiling has no such rule.
 """
 
 from datetime import datetime
@@ -76,3 +78,29 @@ def low_minimum_errors(table: Table) -> dict[str, str]:
         return {}
     refusal = low_minimum_refusal(table, day, now)
     return {"min_wager_cents": refusal} if refusal else {}
+
+
+def low_table_left(table: Table, day: GamingDay, at: datetime) -> str | None:
+    """What the closer of `table` at `at` leaves at its site, said at once rather than only by
+    the night's checks (compliance's `low_table_closed`, which allows a grace): where `table`
+    had a minimum at or below the pack's ceiling and, once it is closed, a table with a higher
+    minimum is still active with no active table at or below the ceiling beside it, the higher
+    tables and what keeps the rule; None otherwise, and where the pack has no such rule."""
+    if table.game != Game.TWENTY_ONE:
+        return None
+    limits = pack_for(table.site).wager_limits_on(day.gaming_date)
+    ceiling = limits.low_minimum_ceiling_cents if limits is not None else None
+    if ceiling is None or table.min_wager_cents > ceiling:
+        return None
+    active = list(active_tables(day, at).exclude(pk=table.pk).order_by("number"))
+    higher = [t for t in active if t.min_wager_cents > ceiling]
+    if not higher or len(higher) < len(active):  # nothing above the ceiling, or a low table still in play
+        return None
+    still = ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in higher)
+    limit = format_money(ceiling)
+    return (
+        f"{limits.citation}: table {table.number} (minimum {format_money(table.min_wager_cents)}) is closed while "
+        f"{still} {'stays' if len(higher) == 1 else 'stay'} active, and a higher minimum is allowed only beside an "
+        f"active table at {limit} or less. Close {'it' if len(higher) == 1 else 'them'} or seat a dealer at a "
+        f"table of {limit} or less now; the night's checks flag it otherwise."
+    )

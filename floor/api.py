@@ -41,6 +41,7 @@ from core.rules import HOUSE_CONTROL
 from packs import packs_of
 
 from . import queries, rules, services
+from .active_tables import low_table_left
 from .models import (
     CarriedItem,
     DealerShift,
@@ -365,6 +366,24 @@ class TableInventorySerializer(AnsweredFromRow, serializers.ModelSerializer):
         }
 
 
+class TableInventoryRecordedSerializer(TableInventorySerializer):
+    """The answer to recording a count: the count, and what it leaves the floor to see to now."""
+
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="What the count leaves to see to now, each message citing its rule: a closer of the site's last "
+        "active table at or below the pack's low-minimum ceiling while a table with a higher minimum stays active "
+        "(ND 99-01.3-08-09(1)), which the night's checks flag otherwise. Empty when there is nothing.",
+    )
+
+    class Meta(TableInventorySerializer.Meta):
+        fields = [*TableInventorySerializer.Meta.fields, "warnings"]
+
+    def to_representation(self, count):
+        return {**super().to_representation(count), "warnings": count.warnings}
+
+
 class TableInventoryInputSerializer(PinSignerInput):
     table = ScopedTableField()
     kind = serializers.ChoiceField(choices=[TableInventory.Kind.OPENER, TableInventory.Kind.CLOSER])
@@ -393,11 +412,12 @@ class TableInventoryFilter(FilterSet):
 @extend_schema_view(
     retrieve=extend_schema(responses={200: TableInventorySerializer, 404: ERROR_RESPONSES[404]}),
     create=extend_schema(
-        request=TableInventoryInputSerializer, responses={201: TableInventorySerializer, **ERROR_RESPONSES}
+        request=TableInventoryInputSerializer, responses={201: TableInventoryRecordedSerializer, **ERROR_RESPONSES}
     ),
 )
 class TableInventoryViewSet(CustodyViewSet):
     output_serializer_class = TableInventorySerializer
+    created_serializer_class = TableInventoryRecordedSerializer  # the count and its warnings
     input_serializer_class = TableInventoryInputSerializer
     filterset_class = TableInventoryFilter
 
@@ -416,7 +436,12 @@ class TableInventoryViewSet(CustodyViewSet):
     def create_object(self, data):
         data = dict(data)
         count = services.record_table_inventory(acting_user=pin_acting_user(self.request, data), **data)
-        return _with_chip_lines([self.get_queryset().get(pk=count.pk)])[0]  # the count as the list reads it
+        recorded = _with_chip_lines([self.get_queryset().get(pk=count.pk)])[0]  # the count as the list reads it
+        left = count.kind == TableInventory.Kind.CLOSER and low_table_left(
+            count.table, count.gaming_day, count.counted_at
+        )
+        recorded.warnings = [left] if left else []
+        return recorded
 
 
 def _with_chip_lines(counts: list[TableInventory]) -> list[TableInventory]:

@@ -34,6 +34,7 @@ from core.plurals import one_of, plural
 from core.rules import HOUSE_CONTROL
 
 from . import forms, pit_terminal, queries, rules, services
+from .active_tables import low_table_left
 from .calculations import site_today
 from .models import CarriedItem, DealerShift, Slip, SlipBook, SlipKind, SlipStep, TableInventory
 from .open_items import CLOSE_CONTROL
@@ -377,6 +378,10 @@ def tray_count(request, pk, kind):
         )
         if saved is not None:
             messages.success(request, f"{saved.get_kind_display()} of table {table.number} recorded.")
+            if kind == TableInventory.Kind.CLOSER and (
+                left := low_table_left(table, saved.gaming_day, saved.counted_at)
+            ):
+                messages.warning(request, left)
             return redirect("floor:floor")
     previous = queries.last_tray_count(table)
     previous_lines = dict(previous.lines.values_list("value_cents", "quantity")) if previous else {}

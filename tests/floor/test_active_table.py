@@ -94,3 +94,66 @@ def test_no_low_minimum_rule_where_the_pack_has_none(api, site, chips, gaming_da
     table = TableFactory(site=site, number=3, min_wager_cents=500, max_wager_cents=500)
     open_with_chips(api, table)
     assert seat(api, table, cast[Role.DEALER]).status_code == 201
+
+
+# --- The low table's closer, said at once (the night's checks flag it after their grace) ---------
+
+
+def close(api, table):
+    response = post(api, "/api/v1/table-inventories/", {"table": table.pk, "kind": "closer", "chips": TRAY})
+    assert response.status_code == 201, response.json()
+    return response.json()["warnings"]
+
+
+def both_in_play(api, org, site, table, high, cast):
+    """Table 1 ($1) and table 2 ($5), each with chips and a dealer: both active."""
+    open_with_chips(api, table)
+    assert seat(api, table, make_person(org, Role.DEALER, site)).status_code == 201
+    open_with_chips(api, high)
+    assert seat(api, high, cast[Role.DEALER]).status_code == 201
+
+
+def test_closing_the_low_table_while_a_higher_one_plays_is_said_at_once_in_the_api(
+    api, org, site, table, high, chips, gaming_day, cast
+):
+    both_in_play(api, org, site, table, high, cast)
+    (warning,) = close(api, table)
+    assert warning.startswith(f"{RULE}: table 1 (minimum $1.00) is closed while table 2 (minimum $5.00) stays active")
+    assert "Close it or seat a dealer at a table of $3.00 or less now" in warning
+    assert close(api, high) == []  # the higher table closed after it: nothing left above the ceiling
+    listed = api.get("/api/v1/table-inventories/", {"kind": "closer"}).json()["results"]
+    assert listed and all("warnings" not in row for row in listed)  # the answer to the write, not the row
+
+
+def test_no_warning_while_another_low_table_stays_in_play(api, org, site, table, high, chips, gaming_day, cast):
+    both_in_play(api, org, site, table, high, cast)
+    low_too = TableFactory(site=site, number=3, min_wager_cents=300, max_wager_cents=2500)
+    open_with_chips(api, low_too)
+    assert seat(api, low_too, make_person(org, Role.DEALER, site)).status_code == 201
+    assert close(api, table) == []  # table 3 ($3) is still a low table in play
+    (warning,) = close(api, low_too)  # the last low table
+    assert "table 3 (minimum $3.00) is closed while table 2 (minimum $5.00) stays active" in warning
+
+
+def test_the_closer_page_says_it_beside_the_closer_recorded(
+    client, shift_manager, api, org, site, table, high, chips, gaming_day, cast
+):
+    both_in_play(api, org, site, table, high, cast)
+    client.force_login(shift_manager.user)
+    response = client.post(f"/floor/tables/{table.pk}/closer/", {"qty_2500": "40", "qty_500": "160", "qty_100": "200"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    page = client.get(response["Location"]).content.decode()
+    assert "Closer of table 1 recorded." in page
+    assert f"{RULE}: table 1 (minimum $1.00) is closed while table 2 (minimum $5.00) stays active" in page
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA-HB", "NY"])
+def test_no_closing_warning_where_the_pack_has_no_low_minimum_rule(api, site, chips, gaming_day, cast, jurisdiction):
+    site.jurisdiction = jurisdiction
+    site.save()
+    low = TableFactory(site=site, number=3, min_wager_cents=100, max_wager_cents=500)
+    higher = TableFactory(site=site, number=4, min_wager_cents=500, max_wager_cents=500)
+    for each, dealer in ((low, make_person(site.organization, Role.DEALER, site)), (higher, cast[Role.DEALER])):
+        open_with_chips(api, each)
+        assert seat(api, each, dealer).status_code == 201
+    assert close(api, low) == []
