@@ -45,3 +45,10 @@ class Channel(filesystem.Channel):
 
 class Transport(filesystem.Transport):
     Channel = Channel
+
+    @property
+    def default_connection_params(self):
+        """No host: the broker is folders. (kombu's virtual transports default to 'localhost',
+        and a `filesystem://` URL without one made kombu warn "No hostname was supplied" in
+        every command that sent a task, `make run`'s demo among them.)"""
+        return {"port": self.default_port}
