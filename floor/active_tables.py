@@ -80,27 +80,36 @@ def low_minimum_errors(table: Table) -> dict[str, str]:
     return {"min_wager_cents": refusal} if refusal else {}
 
 
-def low_table_left(table: Table, day: GamingDay, at: datetime) -> str | None:
-    """What the closer of `table` at `at` leaves at its site, said at once rather than only by
-    the night's checks (compliance's `low_table_closed`, which allows a grace): where `table`
-    had a minimum at or below the pack's ceiling and, once it is closed, a table with a higher
-    minimum is still active with no active table at or below the ceiling beside it, the higher
-    tables and what keeps the rule; None otherwise, and where the pack has no such rule."""
+def low_table_left(table: Table, day: GamingDay, at: datetime, *, closed: bool = True) -> str | None:
+    """What `table`'s leaving play at `at` (its closer, or with `closed` False its dealer relieved
+    with no one seated after) leaves at its site, said at once: where `table` had a minimum at or
+    below the pack's ceiling and, without it, a table with a higher minimum is still active with no
+    active table at or below the ceiling beside it, the higher tables and what keeps the rule; None
+    otherwise, and where the pack has no such rule. A closer is flagged by the night's checks too
+    (compliance's `low_table_closed`, after its grace); a relieved dealer only here."""
     if table.game != Game.TWENTY_ONE:
         return None
     limits = pack_for(table.site).wager_limits_on(day.gaming_date)
     ceiling = limits.low_minimum_ceiling_cents if limits is not None else None
     if ceiling is None or table.min_wager_cents > ceiling:
         return None
-    active = list(active_tables(day, at).exclude(pk=table.pk).order_by("number"))
+    active = list(active_tables(day, at).order_by("number"))
+    if any(t.pk == table.pk for t in active):
+        return None  # still in play: another dealer seated
     higher = [t for t in active if t.min_wager_cents > ceiling]
     if not higher or len(higher) < len(active):  # nothing above the ceiling, or a low table still in play
         return None
     still = ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in higher)
-    limit = format_money(ceiling)
+    limit, one = format_money(ceiling), len(higher) == 1
+    left = "is closed" if closed else "has no dealer now"
     return (
-        f"{limits.citation}: table {table.number} (minimum {format_money(table.min_wager_cents)}) is closed while "
-        f"{still} {'stays' if len(higher) == 1 else 'stay'} active, and a higher minimum is allowed only beside an "
-        f"active table at {limit} or less. Close {'it' if len(higher) == 1 else 'them'} or seat a dealer at a "
-        f"table of {limit} or less now; the night's checks flag it otherwise."
+        f"{limits.citation}: table {table.number} (minimum {format_money(table.min_wager_cents)}) {left} while "
+        f"{still} {'stays' if one else 'stay'} active, and a higher minimum is allowed only beside an active table "
+        f"(a dealer and chips present) at {limit} or less. "
+        + (
+            f"Close {'it' if one else 'them'} or seat a dealer at a table of {limit} or less now; the night's "
+            "checks flag it otherwise."
+            if closed
+            else f"Seat a dealer at a table of {limit} or less, or close {'it' if one else 'them'}."
+        )
     )

@@ -511,6 +511,24 @@ class DealerShiftSerializer(AnsweredFromRow, serializers.ModelSerializer):
         }
 
 
+class DealerShiftEndedSerializer(DealerShiftSerializer):
+    """The answer to relieving a dealer: the shift, and what its end leaves the floor to see to now."""
+
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="What the dealer's leaving leaves to see to now, each message citing its rule: the site's last "
+        "active table at or below the pack's low-minimum ceiling left without a dealer while a table with a higher "
+        "minimum stays active (ND 99-01.3-08-09(1)). Empty when there is nothing.",
+    )
+
+    class Meta(DealerShiftSerializer.Meta):
+        fields = [*DealerShiftSerializer.Meta.fields, "warnings"]
+
+    def to_representation(self, shift):
+        return {**super().to_representation(shift), "warnings": shift.warnings}
+
+
 class DealerShiftInputSerializer(PinSignerInput):
     table = ScopedTableField()
     dealer = EmployeeIdField()
@@ -561,13 +579,16 @@ class DealerShiftViewSet(CustodyViewSet):
         shift = services.start_dealer_shift(acting_user=pin_acting_user(self.request, data), **data)
         return self.get_queryset().get(pk=shift.pk)  # the shift as the list reads it
 
-    @extend_schema(request=DealerShiftEndSerializer, responses={200: DealerShiftSerializer, **ERROR_RESPONSES})
+    @extend_schema(request=DealerShiftEndSerializer, responses={200: DealerShiftEndedSerializer, **ERROR_RESPONSES})
     @action(detail=True, methods=["post"])
     def end(self, request, pk=None):
         shift = self.get_object()
         data = dict(_parse(DealerShiftEndSerializer, request))
         acting = pin_acting_user(request, data)
-        return self.respond(services.end_dealer_shift(acting_user=acting, shift=shift, **data))
+        ended = services.end_dealer_shift(acting_user=acting, shift=shift, **data)
+        left = low_table_left(ended.table, ended.gaming_day, ended.ended_at, closed=False)
+        ended.warnings = [left] if left else []
+        return Response(DealerShiftEndedSerializer(ended, context=self.get_serializer_context()).data)
 
 
 def _parse(serializer_class, request) -> dict:

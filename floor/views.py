@@ -477,6 +477,8 @@ def end_shift(request, pk):
         messages.error(request, " ".join(form.non_field_errors()))
         return form_tokens.refused(redirect("floor:dealer_shift", pk=shift.table_id))
     messages.success(request, f"{shift.dealer} left table {shift.table.number}.")
+    if left := low_table_left(shift.table, ended.gaming_day, ended.ended_at, closed=False):
+        messages.warning(request, left)
     return redirect("floor:dealer_shift", pk=shift.table_id)
 
 

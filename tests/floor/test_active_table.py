@@ -157,3 +157,49 @@ def test_no_closing_warning_where_the_pack_has_no_low_minimum_rule(api, site, ch
         open_with_chips(api, each)
         assert seat(api, each, dealer).status_code == 201
     assert close(api, low) == []
+
+
+# --- The low table's dealer relieved with no one after: the table is no longer active --------------
+
+
+def relieve(api, shift_id):
+    response = post(api, f"/api/v1/dealer-shifts/{shift_id}/end/", {})
+    assert response.status_code == 200, response.json()
+    return response.json()["warnings"]
+
+
+def test_relieving_the_low_tables_dealer_while_a_higher_one_plays_is_said_at_once(
+    api, org, site, table, high, chips, gaming_day, cast
+):
+    both_in_play(api, org, site, table, high, cast)
+    low_shift, high_shift = (DealerShift.objects.get(table=t) for t in (table, high))
+    (warning,) = relieve(api, low_shift.pk)
+    assert warning.startswith(f"{RULE}: table 1 (minimum $1.00) has no dealer now while table 2 (minimum $5.00)")
+    assert "Seat a dealer at a table of $3.00 or less, or close it." in warning
+    assert relieve(api, high_shift.pk) == []  # the higher table: nothing left above the ceiling
+
+
+def test_a_dealer_change_at_the_low_table_and_a_relief_beside_another_low_table_say_nothing(
+    api, org, site, table, high, chips, gaming_day, cast
+):
+    both_in_play(api, org, site, table, high, cast)
+    low_too = TableFactory(site=site, number=3, min_wager_cents=300, max_wager_cents=2500)
+    open_with_chips(api, low_too)
+    assert seat(api, low_too, make_person(org, Role.DEALER, site)).status_code == 201
+    assert relieve(api, DealerShift.objects.get(table=table).pk) == []  # table 3 ($3) still in play
+    seated = seat(api, table, make_person(org, Role.DEALER, site))  # back in play
+    assert seated.status_code == 201
+    assert relieve(api, DealerShift.objects.get(table=low_too, ended_at__isnull=True).pk) == []  # table 1 is
+
+
+def test_the_relief_page_says_it_beside_the_dealer_leaving(
+    client, shift_manager, api, org, site, table, high, chips, gaming_day, cast
+):
+    both_in_play(api, org, site, table, high, cast)
+    client.force_login(shift_manager.user)
+    shift = DealerShift.objects.get(table=table)
+    response = client.post(f"/floor/dealer-shifts/{shift.pk}/end/", {})
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert f"{shift.dealer} left table 1." in page
+    assert f"{RULE}: table 1 (minimum $1.00) has no dealer now while table 2 (minimum $5.00) stays active" in page

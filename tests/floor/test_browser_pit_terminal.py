@@ -371,3 +371,39 @@ def test_the_terminal_at_a_fees_only_site_opens_the_day_with_no_duty_strip_and_n
     assert page.locator("#pit-duty").count() == 0
     expect(page.locator("#pit-to-verify")).to_have_count(0)
     assert errors == []
+
+
+@pytest.mark.browser
+def test_relieving_the_last_low_tables_dealer_on_the_terminal_warns_until_the_next_step(
+    browser_page, live_server, cast, dealer_shift, terminal, site, org, shift_manager
+):
+    """ND 99-01.3-08-09(1): the terminal shows the answer's warning (table 1 at $1 left without a
+    dealer while table 2 at $5 plays) where the floor sees it, and the next step clears it."""
+    from floor import services
+    from tests.factories import TableFactory, make_person
+
+    from .conftest import TRAY
+
+    high = TableFactory(site=site, number=2, min_wager_cents=500, max_wager_cents=2500)
+    services.record_table_inventory(acting_user=shift_manager.user, table=high, kind="opener", chips=TRAY)
+    services.start_dealer_shift(acting_user=shift_manager.user, table=high, dealer=make_person(org, Role.DEALER, site))
+    page = browser_page
+    login(page, live_server, *terminal)
+    manager = cast[Role.SHIFT_MANAGER]
+
+    def relieve(number):
+        page.click(f"#pit-table-{number} .pit-relieve")
+        page.click(f"label[for=pit-signer-{manager.pk}]")
+        page.fill("#pit-pin", PINS[Role.SHIFT_MANAGER])
+        page.press("#pit-pin", "Enter")
+        expect(page.locator(f"#pit-table-{number}")).to_contain_text("No dealer seated")
+
+    relieve(1)
+    warnings = page.locator("#pit-warnings")
+    expect(warnings).to_be_visible()
+    expect(warnings).to_contain_text(
+        "ND 99-01.3-08-09(1): table 1 (minimum $1.00) has no dealer now while table 2 (minimum $5.00) stays active"
+    )
+    shot(page, "terminal-low-table-warning")
+    relieve(2)  # the higher table's dealer leaves too: nothing left to see to
+    expect(warnings).to_be_hidden()
