@@ -366,22 +366,37 @@ class TableInventorySerializer(AnsweredFromRow, serializers.ModelSerializer):
         }
 
 
-class TableInventoryRecordedSerializer(TableInventorySerializer):
-    """The answer to recording a count: the count, and what it leaves the floor to see to now."""
+def with_warnings(serializer_class, name: str, what: str, which: str):
+    """`serializer_class` answering a write with the `warnings` the write leaves the floor to see
+    to now (`what`: the write; `which`: the situations, citing their rules), from the object's
+    `warnings` list: a separate serializer (`name`), so the rows read back never carry them."""
 
-    warnings = serializers.ListField(
-        child=serializers.CharField(),
-        read_only=True,
-        help_text="What the count leaves to see to now, each message citing its rule: a closer of the site's last "
-        "active table at or below the pack's low-minimum ceiling while a table with a higher minimum stays active "
-        "(ND 99-01.3-08-09(1)), which the night's checks flag otherwise. Empty when there is nothing.",
-    )
+    class Answer(serializer_class):
+        warnings = serializers.ListField(
+            child=serializers.CharField(),
+            read_only=True,
+            help_text=f"What {what} leaves to see to now, each message citing its rule: {which}. Empty when there is "
+            "nothing.",
+        )
 
-    class Meta(TableInventorySerializer.Meta):
-        fields = [*TableInventorySerializer.Meta.fields, "warnings"]
+        class Meta(serializer_class.Meta):
+            fields = [*serializer_class.Meta.fields, "warnings"]
 
-    def to_representation(self, count):
-        return {**super().to_representation(count), "warnings": count.warnings}
+        def to_representation(self, instance):
+            return {**super().to_representation(instance), "warnings": instance.warnings}
+
+    Answer.__name__ = Answer.__qualname__ = name
+    Answer.__doc__ = f"The answer to {what}: the row, and what it leaves the floor to see to now."
+    return Answer
+
+
+TableInventoryRecordedSerializer = with_warnings(
+    TableInventorySerializer,
+    "TableInventoryRecordedSerializer",
+    "recording a count",
+    "a closer of the site's last active table at or below the pack's low-minimum ceiling while a table with a "
+    "higher minimum stays active (ND 99-01.3-08-09(1)), which the night's checks flag otherwise",
+)
 
 
 class TableInventoryInputSerializer(PinSignerInput):
@@ -511,22 +526,13 @@ class DealerShiftSerializer(AnsweredFromRow, serializers.ModelSerializer):
         }
 
 
-class DealerShiftEndedSerializer(DealerShiftSerializer):
-    """The answer to relieving a dealer: the shift, and what its end leaves the floor to see to now."""
-
-    warnings = serializers.ListField(
-        child=serializers.CharField(),
-        read_only=True,
-        help_text="What the dealer's leaving leaves to see to now, each message citing its rule: the site's last "
-        "active table at or below the pack's low-minimum ceiling left without a dealer while a table with a higher "
-        "minimum stays active (ND 99-01.3-08-09(1)). Empty when there is nothing.",
-    )
-
-    class Meta(DealerShiftSerializer.Meta):
-        fields = [*DealerShiftSerializer.Meta.fields, "warnings"]
-
-    def to_representation(self, shift):
-        return {**super().to_representation(shift), "warnings": shift.warnings}
+DealerShiftEndedSerializer = with_warnings(
+    DealerShiftSerializer,
+    "DealerShiftEndedSerializer",
+    "relieving a dealer",
+    "the site's last active table at or below the pack's low-minimum ceiling left without a dealer while a table "
+    "with a higher minimum stays active (ND 99-01.3-08-09(1))",
+)
 
 
 class DealerShiftInputSerializer(PinSignerInput):
