@@ -113,3 +113,32 @@ def low_table_left(table: Table, day: GamingDay, at: datetime, *, closed: bool =
             else f"Seat a dealer at a table of {limit} or less, or close {'it' if one else 'them'}."
         )
     )
+
+
+def low_minimum_standing(board) -> str | None:
+    """What the pit board says of the rule now (a `queries.PitBoard`, no query more): where tables
+    with a minimum above the pack's ceiling are active (chips counted, no closer, a dealer seated)
+    and no active twenty-one table is at or below it, the tables and what keeps the rule; shown
+    while it stands, whoever's step left it so (a closer, a relief) and whatever answered it."""
+    if board.day is None:
+        return None
+    limits = pack_for(board.site).wager_limits_on(board.day.gaming_date)
+    ceiling = limits.low_minimum_ceiling_cents if limits is not None else None
+    if ceiling is None:
+        return None
+    active = [
+        r.table for r in board.rows if r.state == "open" and r.shift is not None and r.table.game == Game.TWENTY_ONE
+    ]
+    higher = [t for t in active if t.min_wager_cents > ceiling]
+    if not higher or len(higher) < len(active):
+        return None
+    tables, limit, one = (
+        ", ".join(f"table {t.number} (minimum {format_money(t.min_wager_cents)})" for t in higher),
+        format_money(ceiling),
+        len(higher) == 1,
+    )
+    return (
+        f"{limits.citation}: {tables} {'is' if one else 'are'} active with no active table at {limit} or less beside "
+        f"{'it' if one else 'them'}; a higher minimum is allowed only beside one (a dealer and chips present). Seat a "
+        f"dealer at a table of {limit} or less, or close {'it' if one else 'them'}."
+    )

@@ -29,7 +29,6 @@
   const refusalBox = document.getElementById("pit-refusals");
   const refusalList = document.getElementById("pit-refusal-items");
   const flashBox = document.getElementById("pit-flash");
-  const warningBox = document.getElementById("pit-warnings");  // what a step leaves to see to: stays to the next step
   const volatileNote = document.getElementById("pit-volatile");  // shown where the queue is not kept
   const dollars = new Intl.NumberFormat("en-US", {style: "currency", currency: "USD"});
   const csrf = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
@@ -78,17 +77,6 @@
     flashBox.hidden = false;
     clearTimeout(flash.timer);
     flash.timer = setTimeout(function () { flashBox.hidden = true; }, 6000);
-  }
-  // The `warnings` of a step's answer (a rule the floor now stands against, such as the last low
-  // table left without a dealer): shown until the next step is answered, one line each.
-  function warn(json) {
-    const warnings = (json && json.warnings) || [];
-    warningBox.replaceChildren(...warnings.map(function (text) {
-      const line = document.createElement("div");
-      line.textContent = text;
-      return line;
-    }));
-    warningBox.hidden = warnings.length === 0;
   }
   function refresh() { if (window.htmx) htmx.trigger(board, "pit-refresh"); }
   function byId(list, id) { return (list || []).find(function (x) { return String(x.id) === String(id); }); }
@@ -394,7 +382,7 @@
     if (!navigator.onLine && slipStepOrPrepare) return queue(request);
     form.querySelector("#pit-submit").disabled = true;
     post(request).then(function (answer) {
-      if (answer.ok) { close(); flash(request.done(answer.json)); warn(answer.json); refresh(); return; }
+      if (answer.ok) { close(); flash(request.done(answer.json)); refresh(); return; }
       if (answer.status >= 500 && slipStepOrPrepare) { outbox.push(request); drawOutbox(); close(); return; }
       form.querySelector("#pit-submit").disabled = false;
       showErrors(form, messages(answer.json));

@@ -203,3 +203,37 @@ def test_the_relief_page_says_it_beside_the_dealer_leaving(
     page = client.get(response["Location"]).content.decode()
     assert f"{shift.dealer} left table 1." in page
     assert f"{RULE}: table 1 (minimum $1.00) has no dealer now while table 2 (minimum $5.00) stays active" in page
+
+
+# --- The pit board says it while it stands, whoever's step left it so ------------------------------
+
+
+def test_the_pit_board_says_while_a_higher_minimum_plays_alone(
+    client, shift_manager, api, org, site, table, high, chips, gaming_day, cast
+):
+    both_in_play(api, org, site, table, high, cast)
+    client.force_login(shift_manager.user)
+
+    def board():
+        return client.get(f"/floor/sites/{site.pk}/pit/live/").content.decode()
+
+    assert 'id="pit-low-minimum"' not in board()
+    assert relieve(api, DealerShift.objects.get(table=table).pk)  # table 1 ($1) without a dealer
+    standing = board().split('id="pit-low-minimum"')[1].split("</div>")[0]
+    assert f"{RULE}: table 2 (minimum $5.00) is active with no active table at $3.00 or less beside it" in standing
+    assert seat(api, table, make_person(org, Role.DEALER, site)).status_code == 201  # table 1 back in play
+    assert 'id="pit-low-minimum"' not in board()
+
+
+@pytest.mark.parametrize("jurisdiction", ["WA-HB", "NY"])
+def test_the_pit_board_says_nothing_of_it_where_the_pack_has_no_ceiling(
+    client, shift_manager, api, site, chips, gaming_day, cast, jurisdiction
+):
+    site.jurisdiction = jurisdiction
+    site.save()
+    higher = TableFactory(site=site, number=4, min_wager_cents=500, max_wager_cents=500)
+    open_with_chips(api, higher)
+    assert seat(api, higher, cast[Role.DEALER]).status_code == 201
+    client.force_login(shift_manager.user)
+    board = client.get(f"/floor/sites/{site.pk}/pit/live/").content.decode()
+    assert 'id="pit-table-4"' in board and 'id="pit-low-minimum"' not in board

@@ -374,11 +374,12 @@ def test_the_terminal_at_a_fees_only_site_opens_the_day_with_no_duty_strip_and_n
 
 
 @pytest.mark.browser
-def test_relieving_the_last_low_tables_dealer_on_the_terminal_warns_until_the_next_step(
+def test_the_pit_says_while_a_higher_minimum_plays_with_no_low_table_beside_it(
     browser_page, live_server, cast, dealer_shift, terminal, site, org, shift_manager
 ):
-    """ND 99-01.3-08-09(1): the terminal shows the answer's warning (table 1 at $1 left without a
-    dealer while table 2 at $5 plays) where the floor sees it, and the next step clears it."""
+    """ND 99-01.3-08-09(1) on the terminal's board: relieving table 1's dealer ($1) while table 2
+    ($5) plays leaves a higher minimum with no active low table beside it; the board says so
+    while it stands, and no longer once table 2's dealer is relieved too."""
     from floor import services
     from tests.factories import TableFactory, make_person
 
@@ -390,6 +391,9 @@ def test_relieving_the_last_low_tables_dealer_on_the_terminal_warns_until_the_ne
     page = browser_page
     login(page, live_server, *terminal)
     manager = cast[Role.SHIFT_MANAGER]
+    standing = page.locator("#pit-low-minimum")
+    expect(page.locator("#pit-table-2")).to_be_visible()
+    assert standing.count() == 0  # both in play: table 1 is the low table beside table 2
 
     def relieve(number):
         page.click(f"#pit-table-{number} .pit-relieve")
@@ -399,11 +403,9 @@ def test_relieving_the_last_low_tables_dealer_on_the_terminal_warns_until_the_ne
         expect(page.locator(f"#pit-table-{number}")).to_contain_text("No dealer seated")
 
     relieve(1)
-    warnings = page.locator("#pit-warnings")
-    expect(warnings).to_be_visible()
-    expect(warnings).to_contain_text(
-        "ND 99-01.3-08-09(1): table 1 (minimum $1.00) has no dealer now while table 2 (minimum $5.00) stays active"
+    expect(standing).to_contain_text(
+        "ND 99-01.3-08-09(1): table 2 (minimum $5.00) is active with no active table at $3.00 or less beside it"
     )
-    shot(page, "terminal-low-table-warning")
-    relieve(2)  # the higher table's dealer leaves too: nothing left to see to
-    expect(warnings).to_be_hidden()
+    shot(page, "terminal-low-minimum")
+    relieve(2)
+    expect(standing).to_have_count(0)
